@@ -1,0 +1,46 @@
+# clubsuite: `make play` to play, `make test` to check everything. Both set up .venv when it is missing.
+PYTHON ?= $(shell command -v python3.11 || command -v python3)
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed-dev
+BENCH_STAMP := $(VENV)/.installed-bench
+ARGS ?=
+
+.PHONY: play watch test lint typecheck unit bench clean setup
+
+$(STAMP): pyproject.toml
+	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "clubsuite needs Python 3.11 or newer")'
+	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	@touch $(STAMP)
+
+setup: $(STAMP)
+
+play: $(STAMP)
+	@$(BIN)/clubs play whist $(ARGS)
+
+watch: $(STAMP)
+	@$(BIN)/clubs watch whist $(ARGS)
+
+lint: $(STAMP)
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+typecheck: $(STAMP)
+	$(BIN)/mypy --strict src/clubsuite
+
+unit: $(STAMP)
+	$(BIN)/python -m pytest
+
+test: lint typecheck unit
+
+$(BENCH_STAMP): $(STAMP)
+	-$(BIN)/python -m pip install --quiet --disable-pip-version-check 'open_spiel>=1.5' \
+		|| echo "open_spiel could not be installed: the benchmark runs without the comparison"
+	@touch $(BENCH_STAMP)
+
+bench: $(BENCH_STAMP)
+	$(BIN)/python bench/bench.py $(ARGS)
+
+clean:
+	rm -rf $(VENV) build dist .mypy_cache .pytest_cache .ruff_cache .hypothesis src/*.egg-info

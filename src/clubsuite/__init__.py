@@ -1,0 +1,38 @@
+"""clubsuite: exact rules engines, bots, terminal play and simulation for the card games called Clubs."""
+
+from clubsuite.cards import NORTHSTAR, STANDARD, STANDARD_WITH_JOKERS, Card, CardSet, Deck, Suit, card, cards
+from clubsuite.errors import (
+    ClubsError,
+    GameOverError,
+    IllegalActionError,
+    InvalidDealError,
+    InvalidNotationError,
+    InvalidOptionsError,
+    InvalidRecordError,
+    NotYourTurnError,
+    StaleViewError,
+)
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "NORTHSTAR",
+    "STANDARD",
+    "STANDARD_WITH_JOKERS",
+    "Card",
+    "CardSet",
+    "ClubsError",
+    "Deck",
+    "GameOverError",
+    "IllegalActionError",
+    "InvalidDealError",
+    "InvalidNotationError",
+    "InvalidOptionsError",
+    "InvalidRecordError",
+    "NotYourTurnError",
+    "StaleViewError",
+    "Suit",
+    "__version__",
+    "card",
+    "cards",
+]

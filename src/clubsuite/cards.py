@@ -1,0 +1,321 @@
+"""Cards, decks and card sets for every deck the Clubs family uses, with a two-way notation.
+
+All cards live in one index space, so one :class:`CardSet` (a bit mask) serves every deck:
+
+* the standard 52 cards: index ``suit * 13 + (rank - 2)``, rank 2..14 (the ace is 14), suits in the order
+  clubs, diamonds, hearts, spades; so the clubs are bits 0..12 and, within a suit, a higher bit is a higher rank;
+* the two jokers of Free Clubs: indices 52 and 53;
+* North Star's 60 cards valued 1..15 in four suits: index ``64 + suit * 15 + (value - 1)``.
+
+Notation: a rank (``A K Q J 10 9 .. 2``, ``T`` accepted for ten) or a North Star value (``1`` .. ``15``) followed by a
+suit letter ``C D H S`` or a suit symbol; jokers are ``JK1`` and ``JK2``. Input is case-insensitive; output is one
+canonical ASCII form (``10H``, ``QC``, ``15S``, ``JK1``). Which deck a text is read against decides what it means
+(``1C`` is a North Star card and no standard card), so parsing goes through a :class:`Deck`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from enum import IntEnum
+from typing import NamedTuple, SupportsIndex
+
+from clubsuite.errors import InvalidNotationError
+
+
+class Suit(IntEnum):
+    """The four suits, in the order of their bit blocks."""
+
+    CLUBS = 0
+    DIAMONDS = 1
+    HEARTS = 2
+    SPADES = 3
+
+    @property
+    def letter(self) -> str:
+        """The ASCII letter of the suit: C, D, H or S."""
+        return "CDHS"[self]
+
+    @property
+    def symbol(self) -> str:
+        """The Unicode symbol of the suit."""
+        return "♣♦♥♠"[self]
+
+    @property
+    def is_red(self) -> bool:
+        """Diamonds and hearts are red (for display only)."""
+        return self in (Suit.DIAMONDS, Suit.HEARTS)
+
+
+_SUIT_BY_CHAR: dict[str, Suit] = {}
+for _s in Suit:
+    _SUIT_BY_CHAR[_s.letter] = _s
+    _SUIT_BY_CHAR[_s.symbol] = _s
+_SUIT_BY_CHAR.update({"♧": Suit.CLUBS, "♢": Suit.DIAMONDS, "♡": Suit.HEARTS, "♤": Suit.SPADES})
+
+#: Rank numbers of the standard deck: 2..10, J=11, Q=12, K=13, A=14.
+JACK, QUEEN, KING, ACE = 11, 12, 13, 14
+_RANK_TEXT = {11: "J", 12: "Q", 13: "K", 14: "A"}
+_STD_RANK_BY_TEXT = {str(r): r for r in range(2, 11)} | {"T": 10, "J": 11, "Q": 12, "K": 13, "A": 14}
+
+STANDARD_KIND = "standard"
+JOKER_KIND = "joker"
+NORTHSTAR_KIND = "northstar"
+NORTHSTAR_BASE = 64
+
+
+class Card(NamedTuple):
+    """One card: immutable, hashable, ordered by index. Obtain cards from a :class:`Deck`, never build them."""
+
+    index: int  # type: ignore[assignment]
+    """Position in the shared index space; the card's bit in a :class:`CardSet` is ``1 << index``."""
+    suit: Suit | None
+    """The suit, or None for a joker."""
+    rank: int
+    """Standard rank 2..14 (ace 14), North Star value 1..15, or the joker's number 1..2."""
+    kind: str
+    """Which family of cards: ``standard``, ``joker`` or ``northstar``."""
+
+    @property
+    def bit(self) -> int:
+        """The card's bit in a mask."""
+        return 1 << self.index
+
+    def __str__(self) -> str:
+        if self.kind == JOKER_KIND:
+            return f"JK{self.rank}"
+        assert self.suit is not None
+        if self.kind == STANDARD_KIND:
+            return f"{_RANK_TEXT.get(self.rank, str(self.rank))}{self.suit.letter}"
+        return f"{self.rank}{self.suit.letter}"
+
+    def __repr__(self) -> str:
+        return f"card({str(self)!r})"
+
+    def pretty(self) -> str:
+        """The card with its suit symbol, e.g. ``10♥``."""
+        text = str(self)
+        if self.suit is None:
+            return text
+        return text[:-1] + self.suit.symbol
+
+
+def _build_universe() -> tuple[dict[int, Card], list[Card], list[Card], list[Card]]:
+    by_index: dict[int, Card] = {}
+    std: list[Card] = []
+    for suit in Suit:
+        for rank in range(2, 15):
+            c = Card(suit * 13 + rank - 2, suit, rank, STANDARD_KIND)
+            std.append(c)
+            by_index[c.index] = c
+    jokers = [Card(52 + n, None, n + 1, JOKER_KIND) for n in range(2)]
+    for c in jokers:
+        by_index[c.index] = c
+    ns: list[Card] = []
+    for suit in Suit:
+        for value in range(1, 16):
+            c = Card(NORTHSTAR_BASE + suit * 15 + value - 1, suit, value, NORTHSTAR_KIND)
+            ns.append(c)
+            by_index[c.index] = c
+    return by_index, std, jokers, ns
+
+
+_BY_INDEX, _STD, _JOKERS, _NS = _build_universe()
+#: Card objects by index, for the hot loops of the engines (None where no card has that index).
+CARD_TABLE: tuple[Card | None, ...] = tuple(_BY_INDEX.get(i) for i in range(NORTHSTAR_BASE + 60))
+
+
+def card_at(index: int) -> Card:
+    """The card with this index."""
+    c = CARD_TABLE[index] if 0 <= index < len(CARD_TABLE) else None
+    if c is None:
+        raise InvalidNotationError(f"{index} is not the index of any card")
+    return c
+
+
+def _iter_bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+class CardSet(int):
+    """An immutable set of cards stored as a bit mask; supports ``in``, ``len``, iteration and set operators.
+
+    Iteration runs from the lowest index up (clubs 2..A, then diamonds, hearts, spades for the standard deck).
+    """
+
+    __slots__ = ()
+
+    def __new__(cls, cards: Iterable[Card] | SupportsIndex = 0) -> CardSet:
+        if isinstance(cards, int):
+            return super().__new__(cls, cards)
+        mask = 0
+        for c in cards:  # type: ignore[union-attr]
+            mask |= 1 << c.index
+        return super().__new__(cls, mask)
+
+    def __contains__(self, card: object) -> bool:
+        return isinstance(card, Card) and bool(self >> card.index & 1)
+
+    def __len__(self) -> int:
+        return self.bit_count()
+
+    def __iter__(self) -> Iterator[Card]:
+        table = CARD_TABLE
+        for i in _iter_bits(int(self)):
+            c = table[i]
+            assert c is not None
+            yield c
+
+    def __getitem__(self, position: int) -> Card:
+        """The card at ``position`` in index order (negative positions count from the end)."""
+        mask = int(self)
+        n = mask.bit_count()
+        if position < 0:
+            position += n
+        if not 0 <= position < n:
+            raise IndexError(f"card set position {position} out of range for {n} cards")
+        for _ in range(position):
+            mask &= mask - 1
+        c = CARD_TABLE[(mask & -mask).bit_length() - 1]
+        assert c is not None
+        return c
+
+    def __or__(self, other: int) -> CardSet:
+        return CardSet(int(self) | int(other))
+
+    def __and__(self, other: int) -> CardSet:
+        return CardSet(int(self) & int(other))
+
+    def __xor__(self, other: int) -> CardSet:
+        return CardSet(int(self) ^ int(other))
+
+    def __sub__(self, other: int) -> CardSet:
+        """Set difference (not arithmetic)."""
+        return CardSet(int(self) & ~int(other))
+
+    def with_card(self, card: Card) -> CardSet:
+        """This set plus one card."""
+        return CardSet(int(self) | 1 << card.index)
+
+    def without(self, card: Card) -> CardSet:
+        """This set less one card."""
+        return CardSet(int(self) & ~(1 << card.index))
+
+    def of_suit(self, suit: Suit) -> CardSet:
+        """The standard cards of one suit in this set."""
+        return CardSet(int(self) & SUIT_MASKS[suit])
+
+    def issubset(self, other: int) -> bool:
+        """Whether every card of this set is in ``other``."""
+        return int(self) & ~int(other) == 0
+
+    def sorted(self) -> list[Card]:
+        """The cards in index order."""
+        return list(self)
+
+    def __str__(self) -> str:
+        return " ".join(str(c) for c in self)
+
+    def __repr__(self) -> str:
+        return f"CardSet.parse({str(self)!r})"
+
+    def pretty(self) -> str:
+        """The cards with suit symbols."""
+        return " ".join(c.pretty() for c in self)
+
+    @classmethod
+    def parse(cls, text: str, deck: Deck | None = None) -> CardSet:
+        """Read space- or comma-separated cards; duplicates are an error."""
+        return (deck or STANDARD).parse_set(text)
+
+
+#: Bit masks of the standard cards of each suit.
+SUIT_MASKS: tuple[int, int, int, int] = tuple(0x1FFF << (13 * s) for s in Suit)  # type: ignore[assignment]
+CLUBS_MASK = SUIT_MASKS[Suit.CLUBS]
+
+
+class Deck:
+    """A named collection of cards with the notation reader for it."""
+
+    def __init__(self, name: str, cards: Iterable[Card]) -> None:
+        self.name = name
+        self.cards: tuple[Card, ...] = tuple(cards)
+        self.mask = CardSet(self.cards)
+        self._by_text: dict[str, Card] = {str(c): c for c in self.cards}
+
+    def __repr__(self) -> str:
+        return f"Deck({self.name!r}, {len(self.cards)} cards)"
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+    def parse(self, text: str) -> Card:
+        """Read one card; raises :class:`InvalidNotationError` naming the text and the deck."""
+        raw = text
+        t = text.strip().upper()
+        if not t:
+            raise InvalidNotationError(f"empty card: expected a card of the {self.name} deck, such as 10H or QC")
+        if t in self._by_text:
+            return self._by_text[t]
+        if len(t) >= 2 and t[-1] in _SUIT_BY_CHAR:
+            rank_text = t[:-1].strip()
+            suit = _SUIT_BY_CHAR[t[-1]]
+            if rank_text == "T":
+                rank_text = "10"
+            canon = f"{rank_text}{suit.letter}"
+            if canon in self._by_text:
+                return self._by_text[canon]
+        raise InvalidNotationError(f"{raw!r} is not a card of the {self.name} deck: {self.notation_help()}")
+
+    def notation_help(self) -> str:
+        """One line describing the notation this deck accepts."""
+        kinds = {c.kind for c in self.cards}
+        parts = []
+        if STANDARD_KIND in kinds:
+            parts.append("a rank A K Q J 10 (or T) 9..2 then a suit C D H S or ♣ ♦ ♥ ♠, e.g. 10H, QC")
+        if NORTHSTAR_KIND in kinds:
+            parts.append("a value 1..15 then a suit C D H S or ♣ ♦ ♥ ♠, e.g. 15C, 7H")
+        if JOKER_KIND in kinds:
+            parts.append("or a joker JK1, JK2")
+        return "; ".join(parts)
+
+    def parse_set(self, text: str) -> CardSet:
+        """Read space- or comma-separated cards into a set; a repeated card is an error."""
+        mask = 0
+        for token in text.replace(",", " ").split():
+            c = self.parse(token)
+            if mask >> c.index & 1:
+                raise InvalidNotationError(f"{c} appears twice in {text!r}")
+            mask |= 1 << c.index
+        return CardSet(mask)
+
+    def parse_list(self, text: str) -> list[Card]:
+        """Read space- or comma-separated cards in order (repeats allowed)."""
+        return [self.parse(token) for token in text.replace(",", " ").split()]
+
+
+#: The standard 52-card pack.
+STANDARD = Deck("standard 52-card", _STD)
+#: The standard pack with two jokers (Free Clubs).
+STANDARD_WITH_JOKERS = Deck("54-card (52 and two jokers)", _STD + _JOKERS)
+#: North Star's 60 cards valued 1..15 in four suits.
+NORTHSTAR = Deck("North Star 60-card", _NS)
+
+
+def card(text: str, deck: Deck | None = None) -> Card:
+    """Read one card (standard deck unless another is given)."""
+    return (deck or STANDARD).parse(text)
+
+
+def cards(text: str, deck: Deck | None = None) -> CardSet:
+    """Read a set of cards (standard deck unless another is given)."""
+    return (deck or STANDARD).parse_set(text)
+
+
+def std_card(suit: Suit, rank: int) -> Card:
+    """The standard card of this suit and rank (2..14)."""
+    c = CARD_TABLE[suit * 13 + rank - 2]
+    assert c is not None
+    return c

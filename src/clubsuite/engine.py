@@ -1,0 +1,143 @@
+"""The shapes every game shares: phases, the game protocol, and the registry that names the games.
+
+A game is a *match* (a sequence of hands until the game's end condition) made of *hands* that move through
+explicit :class:`Phase` values. Each game module provides a match class satisfying :class:`Match`; every caller
+(terminal, bots, records, simulation) asks that one object which actions are legal and applies actions to it, so
+no rule is implemented twice. Dealing is an explicit step fed by an injected RNG or a given deal, so every match
+replays exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from typing import Any, Protocol, runtime_checkable
+
+from clubsuite.errors import InvalidOptionsError
+
+
+class Phase(StrEnum):
+    """Where a match stands; each game uses the phases that fit it."""
+
+    DEAL = "deal"
+    """Waiting for the next deal (an explicit chance step)."""
+    EXCHANGE = "exchange"
+    """Clubs (whist group): each player in turn keeps or exchanges with the bid hand (CW-4)."""
+    AUCTION = "auction"
+    """Free Clubs: bidding handicaps."""
+    PASS = "pass"
+    """Passing cards before play."""
+    PLAY = "play"
+    """Trick play."""
+    OVER = "over"
+    """The match has ended."""
+
+
+@runtime_checkable
+class LegalActions(Protocol):
+    """What ``legal_actions()`` returns: supports ``in``, ``len``, iteration and indexing by position."""
+
+    def __contains__(self, item: object) -> bool: ...
+
+    def __len__(self) -> int: ...
+
+    def __iter__(self) -> Iterator[Any]: ...
+
+    def __getitem__(self, index: int) -> Any: ...
+
+
+class Match(Protocol):
+    """The interface every game's match object offers to the outer layers."""
+
+    game: str
+    n_seats: int
+
+    @property
+    def phase(self) -> Phase: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def deal(self, rng: random.Random | None = None, deal: Any = None) -> tuple[Any, ...]: ...
+
+    def legal_actions(self) -> LegalActions: ...
+
+    def apply(self, action: Any) -> tuple[Any, ...]: ...
+
+    def view(self, seat: int) -> Any: ...
+
+    def parse_action(self, text: str) -> Any: ...
+
+    def format_action(self, action: Any) -> str: ...
+
+
+@dataclass(frozen=True)
+class GameInfo:
+    """A registry entry: how to build and describe one game."""
+
+    name: str
+    """The game's spec name (``whist``)."""
+    title: str
+    """The game's full name for people."""
+    seats: tuple[int, ...]
+    """The seat counts the game allows."""
+    options_class: type[Any]
+    """The frozen options dataclass."""
+    variants: Mapping[str, Mapping[str, str]]
+    """Named variants: spec name -> preset option values."""
+    new_match: Callable[..., Any]
+    """``new_match(options, first_dealer=0)`` -> a match object."""
+    deal_from_json: Callable[[Any], Any] = field(repr=False)
+    """Reads an explicit deal from its record form."""
+    deal_from_seed: Callable[[int, int], Any] = field(repr=False)
+    """``deal_from_seed(seed, dealer)``: the deal a seed gives (see :mod:`clubsuite.seeding`)."""
+
+
+_REGISTRY: dict[str, GameInfo] = {}
+
+
+def register(info: GameInfo) -> None:
+    """Add a game (and its named variants) to the registry."""
+    _REGISTRY[info.name] = info
+
+
+def games() -> Sequence[GameInfo]:
+    """The registered games."""
+    _load_games()
+    return tuple(_REGISTRY.values())
+
+
+def _load_games() -> None:
+    # Importing the game packages registers them; done lazily so the core stays import-light.
+    import clubsuite.games.whist  # noqa: F401
+
+
+def find_game(spec_name: str) -> tuple[GameInfo, Mapping[str, str]]:
+    """The game a spec name refers to (a game name or one of its variants) and the variant's presets."""
+    _load_games()
+    for info in _REGISTRY.values():
+        if spec_name == info.name:
+            return info, {}
+        if spec_name in info.variants:
+            return info, info.variants[spec_name]
+    names = []
+    for info in _REGISTRY.values():
+        names.append(info.name)
+        names.extend(info.variants)
+    raise InvalidOptionsError(f"unknown game or variant {spec_name!r}; known: {', '.join(names)}")
+
+
+def resolve(spec: str) -> tuple[GameInfo, Any]:
+    """Read a spec such as ``whist-1997(target=9)`` into its game and options object."""
+    from clubsuite.options import build_options, split_spec
+
+    name, values = split_spec(spec)
+    info, presets = find_game(name)
+    merged = dict(presets)
+    merged.update(values)
+    return info, build_options(info.options_class, merged, spec)

@@ -1,0 +1,60 @@
+"""Clubs (whist group): three players, the bid hand, clubs always trumps, a quota of four tricks.
+
+Rules texts ``clubs-whist.txt`` (the default) and ``clubs-whist-1997.txt`` (variant ``whist-1997``); rulings
+CW-1..CW-5. See ``docs/rules/whist.md`` for the rules as implemented.
+"""
+
+from __future__ import annotations
+
+from clubsuite.engine import GameInfo, register
+from clubsuite.games.whist.deal import WhistDeal
+from clubsuite.games.whist.events import (
+    CardPlayed,
+    Decided,
+    HandScored,
+    HandStarted,
+    MatchEnded,
+    PlayStarted,
+    TrickTaken,
+)
+from clubsuite.games.whist.hand import QUOTA, Decision, WhistAction, WhistHand
+from clubsuite.games.whist.match import WhistMatch
+from clubsuite.games.whist.options import VARIANTS, LeadAfterExchange, WhistOptions
+from clubsuite.games.whist.view import WhistView
+
+__all__ = [
+    "QUOTA",
+    "CardPlayed",
+    "Decided",
+    "Decision",
+    "HandScored",
+    "HandStarted",
+    "LeadAfterExchange",
+    "MatchEnded",
+    "PlayStarted",
+    "TrickTaken",
+    "WhistAction",
+    "WhistDeal",
+    "WhistHand",
+    "WhistMatch",
+    "WhistOptions",
+    "WhistView",
+]
+
+
+def _new_match(options: WhistOptions | None = None, first_dealer: int = 0) -> WhistMatch:
+    return WhistMatch(options, first_dealer)
+
+
+register(
+    GameInfo(
+        name="whist",
+        title="Clubs (whist group)",
+        seats=(3,),
+        options_class=WhistOptions,
+        variants=VARIANTS,
+        new_match=_new_match,
+        deal_from_json=WhistDeal.from_json,
+        deal_from_seed=WhistDeal.from_seed,
+    )
+)

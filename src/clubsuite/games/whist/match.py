@@ -1,0 +1,184 @@
+"""A match of Clubs (whist group): hands dealt in turn to the left until a player reaches the target (CW-5)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from clubsuite.cards import STANDARD, Card
+from clubsuite.engine import Phase
+from clubsuite.errors import GameOverError, IllegalActionError, InvalidDealError, InvalidNotationError
+from clubsuite.games.whist.deal import N_SEATS, WhistDeal
+from clubsuite.games.whist.events import HandScored, HandStarted, MatchEnded
+from clubsuite.games.whist.hand import Decision, WhistAction, WhistHand
+from clubsuite.games.whist.options import WhistOptions
+from clubsuite.games.whist.view import WhistView
+
+GAME = "whist"
+
+
+class WhistMatch:
+    """A whole match: the sequence of hands, the running totals and the end condition.
+
+    Usage: ``deal()`` (with an RNG or an explicit :class:`WhistDeal`) starts each hand; then ``to_act``,
+    ``legal_actions()`` and ``apply()`` until the hand is scored; repeat until ``is_over``.
+    """
+
+    game = GAME
+    n_seats = N_SEATS
+
+    def __init__(self, options: WhistOptions | None = None, first_dealer: int = 0) -> None:
+        if first_dealer not in range(N_SEATS):
+            raise IllegalActionError(f"first dealer {first_dealer} is not a seat: expected 0, 1 or 2")
+        self.options = options or WhistOptions()
+        self.first_dealer = first_dealer
+        self.hands: list[WhistHand] = []
+        """Every hand dealt so far; the last one is in progress unless the match waits for a deal."""
+        self.totals = [0, 0, 0]
+        self.hand_scores: list[tuple[int, ...]] = []
+        self.winners: tuple[int, ...] = ()
+        self.draw = False
+        self._over = False
+
+    # -- queries ---------------------------------------------------------------------------------------
+    @property
+    def current(self) -> WhistHand | None:
+        """The hand in progress, or None between hands."""
+        if self.hands and not self.hands[-1].is_over:
+            return self.hands[-1]
+        return None
+
+    @property
+    def phase(self) -> Phase:
+        """The phase of the match."""
+        if self._over:
+            return Phase.OVER
+        cur = self.current
+        return cur.phase if cur is not None else Phase.DEAL
+
+    @property
+    def is_over(self) -> bool:
+        """Whether a player has reached the target (CW-5)."""
+        return self._over
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None between hands and after the end."""
+        cur = self.current
+        return cur.to_act if cur is not None else None
+
+    @property
+    def next_dealer(self) -> int:
+        """The dealer of the next hand: the deal passes to the left after each hand."""
+        return (self.first_dealer + len(self.hands)) % N_SEATS
+
+    def legal_actions(self) -> Any:
+        """The legal actions of the seat to act (empty between hands)."""
+        cur = self.current
+        return cur.legal_actions() if cur is not None else ()
+
+    def explain(self, action: Any) -> str | None:
+        """Why an action is illegal now, or None."""
+        cur = self.current
+        if cur is None:
+            return "the match is over" if self._over else "no hand is in progress: deal first"
+        return cur.explain(action)
+
+    def view(self, seat: int) -> WhistView:
+        """What ``seat`` may know now: its own cards, the public table, and what its own exchange showed it."""
+        if seat not in range(N_SEATS):
+            raise IllegalActionError(f"seat {seat} does not exist: expected 0, 1 or 2")
+        return WhistView(self, seat)
+
+    # -- actions ---------------------------------------------------------------------------------------
+    def deal(self, rng: random.Random | None = None, deal: WhistDeal | None = None) -> tuple[Any, ...]:
+        """Start the next hand with a given deal, or one drawn from ``rng``."""
+        if self._over:
+            raise GameOverError("the match is over: no more deals")
+        if self.current is not None:
+            raise IllegalActionError("a hand is in progress: finish it before dealing the next")
+        dealer = self.next_dealer
+        if deal is None:
+            if rng is None:
+                raise InvalidDealError("deal() needs an RNG or an explicit deal")
+            deal = WhistDeal.random(rng, dealer)
+        self.hands.append(WhistHand(deal, dealer, self.options))
+        return (HandStarted(len(self.hands) - 1, dealer),)
+
+    def apply(self, action: WhistAction, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply an action of the seat to act; returns the events (the state is unchanged if it raises)."""
+        cur = self.current
+        if cur is None:
+            if self._over:
+                raise GameOverError(f"{action} cannot be played: the match is over")
+            raise IllegalActionError(f"{action} cannot be played: no hand is in progress, deal first")
+        events = cur.apply(action, seat)
+        if cur.scores is None:
+            return events
+        return events[:-1] + self._score(cur)
+
+    def _score(self, hand: WhistHand) -> tuple[Any, ...]:
+        assert hand.scores is not None
+        for s in range(N_SEATS):
+            self.totals[s] += hand.scores[s]
+        self.hand_scores.append(hand.scores)
+        totals = tuple(self.totals)
+        events: list[Any] = [HandScored(tuple(hand.tricks_won), hand.scores, totals)]
+        # CW-5: checked after every hand; everyone at +target or more, or -target or less, wins;
+        # all three at a target at once is a draw.
+        target = self.options.target
+        hit = tuple(s for s in range(N_SEATS) if abs(self.totals[s]) >= target)
+        if hit:
+            self._over = True
+            self.draw = len(hit) == N_SEATS
+            self.winners = () if self.draw else hit
+            events.append(MatchEnded(self.winners, self.draw, totals))
+        return tuple(events)
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the match so far: every hand, the totals and the result (CW-5)."""
+        hands = []
+        totals = [0, 0, 0]
+        for h in self.hands:
+            entry = h.summary()
+            if h.scores is not None:
+                totals = [t + s for t, s in zip(totals, h.scores, strict=True)]
+                entry["totals"] = list(totals)
+            hands.append(entry)
+        return {
+            "hands": hands,
+            "totals": list(self.totals),
+            "over": self._over,
+            "winners": list(self.winners),
+            "draw": self.draw,
+        }
+
+    # -- notation --------------------------------------------------------------------------------------
+    @staticmethod
+    def parse_action(text: str) -> WhistAction:
+        """Read an action: ``keep``, ``exchange`` (or ``k``, ``x``) or a card such as ``10H``."""
+        t = text.strip().lower()
+        if t in ("keep", "k"):
+            return Decision.KEEP
+        if t in ("exchange", "x", "take", "bid"):
+            return Decision.EXCHANGE
+        try:
+            return STANDARD.parse(text)
+        except InvalidNotationError:
+            raise InvalidNotationError(
+                f"{text.strip()!r} is not a whist action: expected keep, exchange or a card such as 10H or QC"
+            ) from None
+
+    @staticmethod
+    def format_action(action: WhistAction) -> str:
+        """The canonical notation of an action."""
+        return str(action)
+
+    def legal_notation(self) -> list[str]:
+        """The legal actions in notation."""
+        return [self.format_action(a) for a in self.legal_actions()]
+
+
+def is_card(action: Any) -> bool:
+    """Whether an action is a card play."""
+    return isinstance(action, Card)

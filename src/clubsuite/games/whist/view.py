@@ -1,0 +1,205 @@
+"""What one seat may know in Clubs (whist group): its own cards, the public table, and what its exchange showed it.
+
+A view is a read-only window on the match for one decision: it is made in constant time (bots ask for one at
+every turn) and raises :class:`StaleViewError` if read after the match has moved on. ``to_dict()`` gives a
+snapshot that can be kept, sent or printed. Nothing reachable through the public attributes names a card the
+seat may not know: other hands and the bid hand appear only as counts, except the cards the seat itself left
+in the bid hand when it exchanged (CW-4), which it knows to be with the next exchanger or in the bid hand.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from clubsuite.cards import CARD_TABLE, Card, CardSet
+from clubsuite.engine import Phase
+from clubsuite.errors import StaleViewError
+from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
+
+if TYPE_CHECKING:
+    from clubsuite.games.whist.hand import WhistHand
+    from clubsuite.games.whist.match import WhistMatch
+
+BID = "bid"
+"""The location key of the bid hand in :meth:`WhistView.known_cards`."""
+
+
+def _c(index: int) -> Card:
+    c = CARD_TABLE[index]
+    assert c is not None
+    return c
+
+
+class WhistView:
+    """One seat's knowledge at one moment."""
+
+    __slots__ = ("_key", "_match", "seat")
+
+    def __init__(self, match: WhistMatch, seat: int) -> None:
+        self._match = match
+        self.seat = seat
+        self._key = self._stamp()
+
+    def _stamp(self) -> tuple[int, int]:
+        m = self._match
+        return (len(m.hands), m.hands[-1].version if m.hands else -1)
+
+    def _hand(self) -> WhistHand | None:
+        if self._stamp() != self._key:
+            raise StaleViewError("this view is out of date: the game has moved on; ask the match for a new view")
+        return self._match.hands[-1] if self._match.hands else None
+
+    def _cur(self) -> WhistHand:
+        h = self._hand()
+        if h is None:
+            raise StaleViewError("no hand has been dealt yet")
+        return h
+
+    # -- match level -----------------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        """The phase of the match."""
+        self._hand()
+        return self._match.phase
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The running totals of the three seats (public)."""
+        self._hand()
+        return tuple(self._match.totals)
+
+    @property
+    def target(self) -> int:
+        """The target score of the match (CW-5)."""
+        return self._match.options.target
+
+    @property
+    def hand_number(self) -> int:
+        """0 for the first hand of the match."""
+        self._hand()
+        return len(self._match.hands) - 1
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act."""
+        self._hand()
+        return self._match.to_act
+
+    def legal_actions(self) -> Any:
+        """The legal actions if this seat is to act, else empty."""
+        self._hand()
+        return self._match.legal_actions() if self._match.to_act == self.seat else ()
+
+    # -- hand level ------------------------------------------------------------------------------------
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current hand."""
+        return self._cur().dealer
+
+    @property
+    def hand(self) -> CardSet:
+        """This seat's cards now."""
+        return CardSet(self._cur().hands[self.seat])
+
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many cards each seat holds (public)."""
+        h = self._cur()
+        return tuple(x.bit_count() for x in h.hands)
+
+    @property
+    def decisions(self) -> tuple[tuple[int, bool], ...]:
+        """The exchange decisions so far: (seat, exchanged), in turn order (public, CW-4)."""
+        return tuple(self._cur().decisions)
+
+    @property
+    def leader(self) -> int:
+        """The leader of the trick in progress (-1 in the exchange round)."""
+        return self._cur().leader
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The trick in progress as (seat, card)."""
+        return self._cur().trick
+
+    @property
+    def tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]:
+        """The completed tricks: (leader, cards in play order, winner)."""
+        return tuple((lead, tuple(_c(i) for i in cs), win) for lead, cs, win in self._cur().tricks)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks taken so far by each seat (public: tricks are stacked in view)."""
+        return tuple(self._cur().tricks_won)
+
+    @property
+    def clubs_broken(self) -> bool:
+        """Whether clubs are broken (CW-2)."""
+        return self._cur().clubs_broken
+
+    @property
+    def played(self) -> CardSet:
+        """Every card played so far in this hand."""
+        h = self._cur()
+        mask = 0
+        for _, cs, _ in h.tricks:
+            for i in cs:
+                mask |= 1 << i
+        for i in h.trick_indices:
+            mask |= 1 << i
+        return CardSet(mask)
+
+    def known_cards(self) -> dict[int | str, CardSet]:
+        """Cards this seat knows to be elsewhere now, by location (a seat or ``"bid"``).
+
+        Only an exchanger knows anything here: the hand it left in the middle is with the next player who
+        exchanged after it, or still in the bid hand (CW-4). Cards since played are left out.
+        """
+        h = self._cur()
+        given = h.given_up.get(self.seat)
+        if given is None:
+            return {}
+        remaining = given & ~int(self.played)
+        after = False
+        for s, exchanged in h.decisions:
+            if s == self.seat:
+                after = True
+            elif after and exchanged:
+                return {s: CardSet(remaining)}
+        return {BID: CardSet(remaining)}
+
+    def unseen(self) -> CardSet:
+        """Cards whose place this seat does not know (in other hands or the bid hand)."""
+        known = 0
+        for cs in self.known_cards().values():
+            known |= int(cs)
+        full = (1 << 52) - 1
+        return CardSet(full & ~self._cur().hands[self.seat] & ~int(self.played) & ~known)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready snapshot of this view."""
+        h = self._cur()
+        return {
+            "game": "whist",
+            "seat": self.seat,
+            "phase": self.phase.value,
+            "hand_number": self.hand_number,
+            "dealer": h.dealer,
+            "to_act": self.to_act,
+            "totals": list(self.totals),
+            "target": self.target,
+            "hand": str(self.hand),
+            "hand_sizes": list(self.hand_sizes),
+            "bid_size": HAND_SIZE,
+            "decisions": [{"seat": s, "exchanged": x} for s, x in h.decisions],
+            "leader": h.leader,
+            "trick": [{"seat": s, "card": str(c)} for s, c in self.trick],
+            "tricks": [{"leader": lead, "cards": [str(c) for c in cs], "winner": win} for lead, cs, win in self.tricks],
+            "tricks_won": list(self.tricks_won),
+            "clubs_broken": h.clubs_broken,
+            "known_cards": {str(k): str(v) for k, v in self.known_cards().items()},
+            "legal": [str(a) for a in self.legal_actions()],
+        }
+
+    def __repr__(self) -> str:
+        return f"<WhistView seat={self.seat} of {N_SEATS}>"

@@ -1,0 +1,127 @@
+"""Rules options as data: one string spec syntax shared by the CLI, records, simulation and research code.
+
+A spec is a game or variant name, optionally followed by ``key=value`` pairs in parentheses::
+
+    whist
+    whist(lead_after_exchange=left_of_last_exchanger)
+    whist-1997(target=9)
+
+Each game declares its options as a frozen, keyword-only dataclass whose fields carry a one-line ``doc`` and the
+``ruling`` id they implement in their metadata, and a registry of named variants (a name and the option values it
+presets). :func:`parse_options` turns a spec into such a dataclass, naming the bad key or value on error.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import enum
+import re
+import typing
+from collections.abc import Mapping
+from typing import Any, TypeVar
+
+from clubsuite.errors import InvalidOptionsError
+
+_SPEC_RE = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
+_KEY_RE = re.compile(r"^[A-Za-z_]\w*$")
+
+T = TypeVar("T")
+
+
+def option(default: Any, doc: str, ruling: str = "") -> Any:
+    """A dataclass field for a rules option, with its one-line description and ruling id."""
+    return dataclasses.field(default=default, metadata={"doc": doc, "ruling": ruling})
+
+
+def split_spec(spec: str) -> tuple[str, dict[str, str]]:
+    """Split ``name(k=v, ...)`` into the name and the raw string values, checking only the syntax."""
+    m = _SPEC_RE.match(spec)
+    if m is None:
+        raise InvalidOptionsError(
+            f"cannot read the variant spec {spec!r}: expected NAME or NAME(key=value, ...), "
+            "e.g. whist(lead_after_exchange=left_of_last_exchanger)"
+        )
+    name, body = m.group(1).lower(), m.group(2)
+    values: dict[str, str] = {}
+    if body is not None and body.strip():
+        for part in body.split(","):
+            if "=" not in part:
+                raise InvalidOptionsError(f"in the variant spec {spec!r}: {part.strip()!r} is not key=value")
+            key, _, value = part.partition("=")
+            key, value = key.strip(), value.strip()
+            if not _KEY_RE.match(key) or not value:
+                raise InvalidOptionsError(f"in the variant spec {spec!r}: {part.strip()!r} is not key=value")
+            if key in values:
+                raise InvalidOptionsError(f"in the variant spec {spec!r}: option {key!r} is given twice")
+            values[key] = value
+    return name, values
+
+
+def _convert(cls_name: str, key: str, raw: str, typ: Any) -> Any:
+    if typ is bool:
+        low = raw.lower()
+        if low in ("true", "yes", "on", "1"):
+            return True
+        if low in ("false", "no", "off", "0"):
+            return False
+        raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected true or false")
+    if typ is int:
+        try:
+            return int(raw)
+        except ValueError:
+            raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected a whole number") from None
+    if isinstance(typ, type) and issubclass(typ, enum.Enum):
+        for member in typ:
+            if str(member.value) == raw.lower():
+                return member
+        allowed = ", ".join(str(m.value) for m in typ)
+        raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected one of {allowed}")
+    if typ is str:
+        return raw
+    raise InvalidOptionsError(f"option {key} of {cls_name} cannot be set from a spec")
+
+
+def build_options(cls: type[T], values: Mapping[str, str], spec: str = "") -> T:
+    """Make an options dataclass from raw string values, checking every key and value."""
+    hints = typing.get_type_hints(cls)
+    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    kwargs: dict[str, Any] = {}
+    for key, raw in values.items():
+        if key not in fields:
+            known = ", ".join(sorted(fields)) or "none"
+            where = f" in {spec!r}" if spec else ""
+            raise InvalidOptionsError(f"unknown option {key!r}{where}; the options are: {known}")
+        kwargs[key] = _convert(cls.__name__, key, raw, hints[key])
+    try:
+        return cls(**kwargs)
+    except InvalidOptionsError:
+        raise
+    except (TypeError, ValueError) as exc:
+        raise InvalidOptionsError(f"bad options {spec or values!r}: {exc}") from None
+
+
+def format_value(value: Any) -> str:
+    """The spec text of one option value."""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, enum.Enum):
+        return str(value.value)
+    return str(value)
+
+
+def spec_of(game: str, options: Any) -> str:
+    """The canonical spec of an options object: the game name and every value that differs from its default."""
+    parts = []
+    for f in dataclasses.fields(options):
+        value = getattr(options, f.name)
+        if value != f.default:
+            parts.append(f"{f.name}={format_value(value)}")
+    return f"{game}({','.join(parts)})" if parts else game
+
+
+def describe(cls: type[Any]) -> list[tuple[str, str, str, str]]:
+    """(name, default, doc, ruling) for every option of a game, for ``--help`` and the docs."""
+    return [
+        (f.name, format_value(f.default), f.metadata.get("doc", ""), f.metadata.get("ruling", ""))
+        for f in dataclasses.fields(cls)
+    ]
