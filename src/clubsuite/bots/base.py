@@ -1,0 +1,56 @@
+"""The bot protocol and the registry that builds bots by name for a game.
+
+A bot is asked ``choose(view, legal, rng)`` whenever its seat is to act. ``view`` is that seat's view (never the
+full state), ``legal`` the legal actions (supports ``in``, ``len``, iteration and indexing), ``rng`` an injected
+``random.Random`` so that every bot decision is reproducible. The returned action must be one of ``legal``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+from typing import Any, Protocol
+
+from clubsuite.engine import LegalActions
+from clubsuite.errors import InvalidOptionsError
+
+
+class Bot(Protocol):
+    """Anything that picks an action for a seat from what that seat may see."""
+
+    name: str
+
+    def choose(self, view: Any, legal: LegalActions, rng: random.Random) -> Any:
+        """Pick one of ``legal``."""
+        ...
+
+
+BotFactory = Callable[[], Bot]
+_FACTORIES: dict[tuple[str, str], BotFactory] = {}
+_ANY_GAME = "*"
+
+
+def register_bot(name: str, factory: BotFactory, game: str = _ANY_GAME) -> None:
+    """Make ``make_bot(name, game)`` build bots with ``factory`` (``game="*"``: for every game)."""
+    _FACTORIES[(name, game)] = factory
+
+
+def _load() -> None:
+    import clubsuite.bots.random_bot  # noqa: F401
+    import clubsuite.bots.whist_heuristic  # noqa: F401
+
+
+def bot_names(game: str) -> list[str]:
+    """The bot names available for ``game``."""
+    _load()
+    return sorted({n for (n, g) in _FACTORIES if g in (game, _ANY_GAME)})
+
+
+def make_bot(name: str, game: str) -> Bot:
+    """A new bot of kind ``name`` for ``game``; raises :class:`InvalidOptionsError` naming the known kinds."""
+    _load()
+    factory = _FACTORIES.get((name, game)) or _FACTORIES.get((name, _ANY_GAME))
+    if factory is None:
+        known = ", ".join(bot_names(game)) or "none"
+        raise InvalidOptionsError(f"unknown bot {name!r} for {game}; the bots are: {known}")
+    return factory()

@@ -1,0 +1,22 @@
+"""The random bot: a uniformly random legal action, for any game."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from clubsuite.bots.base import register_bot
+from clubsuite.engine import LegalActions
+
+
+class RandomBot:
+    """Plays a uniformly random legal action; ignores the view."""
+
+    name = "random"
+
+    def choose(self, view: Any, legal: LegalActions, rng: random.Random) -> Any:
+        """Any legal action, each with the same chance."""
+        return legal[rng.randrange(len(legal))]
+
+
+register_bot("random", RandomBot)

@@ -1,0 +1,1 @@
+"""The ``clubs`` command line: play, watch, simulate and replay."""
