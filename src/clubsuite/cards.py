@@ -147,6 +147,11 @@ class CardSet(int):
 
     __slots__ = ()
 
+    @classmethod
+    def from_mask(cls, mask: int) -> CardSet:
+        """The set whose bit mask is ``mask`` (the fast path for engines)."""
+        return int.__new__(cls, mask)
+
     def __new__(cls, cards: Iterable[Card] | SupportsIndex = 0) -> CardSet:
         if isinstance(cards, int):
             return super().__new__(cls, cards)

@@ -16,7 +16,8 @@ class RandomBot:
 
     def choose(self, view: Any, legal: LegalActions, rng: random.Random) -> Any:
         """Any legal action, each with the same chance."""
-        return legal[rng.randrange(len(legal))]
+        # floor(random() * n) is uniform up to a 2**-53 bias and several times faster than randrange.
+        return legal[int(rng.random() * len(legal))]
 
 
 register_bot("random", RandomBot)

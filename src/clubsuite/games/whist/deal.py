@@ -18,6 +18,7 @@ from clubsuite.errors import InvalidDealError, InvalidNotationError
 N_SEATS = 3
 HAND_SIZE = 13
 FULL_DECK = (1 << 52) - 1
+_BITS = tuple(1 << i for i in range(52))
 
 
 def shuffled(n: int, rng: random.Random) -> list[int]:
@@ -55,9 +56,9 @@ class WhistDeal:
     @classmethod
     def random(cls, rng: random.Random, dealer: int = 0) -> WhistDeal:
         """A uniformly random deal, dealt from ``dealer``'s left."""
-        piles = [0, 0, 0, 0]
-        for k, c in enumerate(shuffled(52, rng)):
-            piles[k & 3] |= 1 << c
+        order = shuffled(52, rng)
+        bit = _BITS.__getitem__
+        piles = [sum(map(bit, order[k::4])) for k in range(4)]
         hands = [0, 0, 0]
         for pos in range(3):
             hands[(dealer + 1 + pos) % 3] = piles[pos]

@@ -117,7 +117,12 @@ class WhistHand:
     def legal_actions(self) -> CardSet | tuple[Decision, ...]:
         """The legal actions of the seat to act: a :class:`CardSet` in play, the two decisions in the exchange."""
         if self.phase is Phase.PLAY:
-            return CardSet(self.legal_mask())
+            hand = self.hands[self.to_act]  # type: ignore[index]
+            if self._trick:
+                mask = rules.follow_mask(hand, self._led, self._top_led, self._top_club)
+            else:
+                mask = hand if self.clubs_broken else ((hand & ~0x1FFF) or hand)
+            return _new_set(CardSet, mask)
         if self.phase is Phase.EXCHANGE:
             return _DECISIONS
         return ()
@@ -231,7 +236,7 @@ class WhistHand:
         self.tricks.append((self.leader, cards, winner))
         self._trick = []
         self.leader = self.to_act = winner
-        taken = TrickTaken(winner, len(self.tricks), tuple(_card(c) for c in cards))
+        taken = TrickTaken(winner, len(self.tricks), tuple(map(CARD_TABLE.__getitem__, cards)))  # type: ignore[arg-type]
         if len(self.tricks) < HAND_SIZE:
             return (played, taken)
         self.scores = tuple(t - QUOTA for t in self.tricks_won)
@@ -269,6 +274,9 @@ class WhistHand:
         other.tricks_won = list(self.tricks_won)
         other._trick = list(self._trick)
         return other
+
+
+_new_set = int.__new__
 
 
 def _card(index: int) -> Card:

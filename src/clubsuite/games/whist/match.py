@@ -39,21 +39,20 @@ class WhistMatch:
         self.winners: tuple[int, ...] = ()
         self.draw = False
         self._over = False
+        self._cur: WhistHand | None = None
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
     def current(self) -> WhistHand | None:
         """The hand in progress, or None between hands."""
-        if self.hands and not self.hands[-1].is_over:
-            return self.hands[-1]
-        return None
+        return self._cur
 
     @property
     def phase(self) -> Phase:
         """The phase of the match."""
         if self._over:
             return Phase.OVER
-        cur = self.current
+        cur = self._cur
         return cur.phase if cur is not None else Phase.DEAL
 
     @property
@@ -64,7 +63,7 @@ class WhistMatch:
     @property
     def to_act(self) -> int | None:
         """The seat to act, or None between hands and after the end."""
-        cur = self.current
+        cur = self._cur
         return cur.to_act if cur is not None else None
 
     @property
@@ -74,12 +73,12 @@ class WhistMatch:
 
     def legal_actions(self) -> Any:
         """The legal actions of the seat to act (empty between hands)."""
-        cur = self.current
+        cur = self._cur
         return cur.legal_actions() if cur is not None else ()
 
     def explain(self, action: Any) -> str | None:
         """Why an action is illegal now, or None."""
-        cur = self.current
+        cur = self._cur
         if cur is None:
             return "the match is over" if self._over else "no hand is in progress: deal first"
         return cur.explain(action)
@@ -95,26 +94,31 @@ class WhistMatch:
         """Start the next hand with a given deal, or one drawn from ``rng``."""
         if self._over:
             raise GameOverError("the match is over: no more deals")
-        if self.current is not None:
+        if self._cur is not None:
             raise IllegalActionError("a hand is in progress: finish it before dealing the next")
         dealer = self.next_dealer
         if deal is None:
             if rng is None:
                 raise InvalidDealError("deal() needs an RNG or an explicit deal")
             deal = WhistDeal.random(rng, dealer)
-        self.hands.append(WhistHand(deal, dealer, self.options))
+        self._cur = WhistHand(deal, dealer, self.options)
+        self.hands.append(self._cur)
         return (HandStarted(len(self.hands) - 1, dealer),)
 
     def apply(self, action: WhistAction, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action of the seat to act; returns the events (the state is unchanged if it raises)."""
-        cur = self.current
+        cur = self._cur
         if cur is None:
             if self._over:
                 raise GameOverError(f"{action} cannot be played: the match is over")
             raise IllegalActionError(f"{action} cannot be played: no hand is in progress, deal first")
-        events = cur.apply(action, seat)
+        if seat is None and action.__class__ is Card and cur.phase is Phase.PLAY:
+            events = cur._play(action)  # the hot path: the same checks as apply(), without the dispatch
+        else:
+            events = cur.apply(action, seat)
         if cur.scores is None:
             return events
+        self._cur = None
         return events[:-1] + self._score(cur)
 
     def _score(self, hand: WhistHand) -> tuple[Any, ...]:

@@ -33,21 +33,21 @@ def _c(index: int) -> Card:
 class WhistView:
     """One seat's knowledge at one moment."""
 
-    __slots__ = ("_key", "_match", "seat")
+    __slots__ = ("_count", "_h", "_match", "_version", "seat")
 
     def __init__(self, match: WhistMatch, seat: int) -> None:
         self._match = match
         self.seat = seat
-        self._key = self._stamp()
-
-    def _stamp(self) -> tuple[int, int]:
-        m = self._match
-        return (len(m.hands), m.hands[-1].version if m.hands else -1)
+        hands = match.hands
+        self._count = len(hands)
+        self._h = hands[-1] if hands else None
+        self._version = self._h.version if self._h is not None else -1
 
     def _hand(self) -> WhistHand | None:
-        if self._stamp() != self._key:
+        h = self._h
+        if len(self._match.hands) != self._count or (h is not None and h.version != self._version):
             raise StaleViewError("this view is out of date: the game has moved on; ask the match for a new view")
-        return self._match.hands[-1] if self._match.hands else None
+        return h
 
     def _cur(self) -> WhistHand:
         h = self._hand()

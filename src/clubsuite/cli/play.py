@@ -1,0 +1,380 @@
+"""``clubs play`` and ``clubs watch``: a match in the terminal, against bots or between bots.
+
+Works in a colour terminal and with piped standard input (plain output, no colour), so games can be scripted
+and tested. A human move is a card in notation (``10H``, ``TH``, ``10♥``) or its number in the shown hand; in the
+exchange round ``k``/``keep`` or ``x``/``exchange``. ``?`` lists the legal actions, ``h`` asks the heuristic bot
+for a hint, ``q`` quits (saving the game so far with ``--save``).
+"""
+
+from __future__ import annotations
+
+import random
+import secrets
+import sys
+import time
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.text import Text
+
+from clubsuite.bots import Bot, make_bot
+from clubsuite.cards import CardSet
+from clubsuite.cli.common import fail, handle_errors
+from clubsuite.cli.render import card_text, cards_text, hand_text, score_table, sorted_hand
+from clubsuite.engine import GameInfo, Phase, resolve
+from clubsuite.errors import ClubsError
+from clubsuite.games.whist import (
+    CardPlayed,
+    Decided,
+    HandScored,
+    HandStarted,
+    MatchEnded,
+    PlayStarted,
+    TrickTaken,
+    WhistMatch,
+)
+from clubsuite.runner import deal_next
+from clubsuite.seeding import derive_seed
+
+HELP_LINE = "Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit."
+
+
+class Table:
+    """The terminal table: one console, seat names, and the match being shown."""
+
+    def __init__(self, console: Console, names: Sequence[str], human: int | None, symbols: bool) -> None:
+        self.console = console
+        self.names = list(names)
+        self.human = human
+        self.symbols = symbols
+
+    def act(self, seat: int, verb: str) -> str:
+        """``You play`` for the human, ``Random 1 plays`` for a bot."""
+        if seat == self.human:
+            return f"You {verb}"
+        return f"{self.names[seat]} {verb}es" if verb.endswith(("sh", "ch", "x", "s")) else f"{self.names[seat]} {verb}s"
+
+    def say(self, text: str | Text = "", style: str = "") -> None:
+        """Print one line."""
+        self.console.print(text, style=style or None, highlight=False, soft_wrap=True)
+
+    def show_events(self, match: WhistMatch, events: Sequence[Any]) -> None:
+        """Describe what just happened, without revealing any hidden card to the human."""
+        for ev in events:
+            if isinstance(ev, HandStarted):
+                self.say()
+                self.say(
+                    f"=== Hand {ev.hand_number + 1}: {self.act(ev.dealer, 'deal')}. "
+                    f"Totals: {self._totals(match)} (target ±{match.options.target}) ===",
+                    style="bold",
+                )
+            elif isinstance(ev, Decided):
+                verb = "exchange" if ev.exchanged else "keep"
+                own = "your" if ev.seat == self.human else "their"
+                rest = " with the bid hand" if ev.exchanged else f" {own} hand"
+                self.say(f"{self.act(ev.seat, verb)}{rest}.")
+            elif isinstance(ev, PlayStarted):
+                self.say(f"{self.act(ev.leader, 'lead')} the first trick.")
+            elif isinstance(ev, CardPlayed):
+                line = Text(f"{self.act(ev.seat, 'play')} ")
+                line.append_text(card_text(ev.card, self.symbols))
+                self.say(line)
+            elif isinstance(ev, TrickTaken):
+                hand = match.hands[-1]
+                self.say(
+                    f"  {self.act(ev.seat, 'win')} trick {ev.number} "
+                    f"(tricks: {', '.join(f'{self.names[s]} {hand.tricks_won[s]}' for s in range(3))})",
+                    style="cyan",
+                )
+            elif isinstance(ev, HandScored):
+                self.say(
+                    "Hand over. Tricks: "
+                    + ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
+                )
+                self.console.print(score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols))
+            elif isinstance(ev, MatchEnded):
+                if ev.draw:
+                    self.say("Game over: a draw (all three reached a target at once).", style="bold")
+                else:
+                    if len(ev.winners) == 1:
+                        self.say(f"Game over: {self.act(ev.winners[0], 'win')}!", style="bold")
+                    else:
+                        who = " and ".join(self.names[s] for s in ev.winners)
+                        self.say(f"Game over: {who} win!", style="bold")
+                self.say(f"Final totals: {self._totals(match)}")
+
+    def _totals(self, match: WhistMatch) -> str:
+        return ", ".join(f"{self.names[s]} {t:+d}" for s, t in enumerate(match.totals))
+
+    def show_state(self, match: WhistMatch, seat: int) -> None:
+        """The human's screen before a decision: totals, tricks, the trick in progress, the hand."""
+        view = match.view(seat)
+        legal = match.legal_actions()
+        self.say()
+        if view.phase is Phase.EXCHANGE:
+            self.say(f"Exchange round (dealer: {self.names[view.dealer]}). Totals: {self._totals(match)}")
+        else:
+            won = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(view.tricks_won))
+            broken = "clubs broken" if view.clubs_broken else "clubs not broken"
+            self.say(f"Trick {len(view.tricks) + 1}/13 · tricks: {won} · {broken}")
+            trick = Text("Trick so far: ")
+            if view.trick:
+                for i, (s, c) in enumerate(view.trick):
+                    if i:
+                        trick.append(", ")
+                    trick.append(f"{self.names[s]} ")
+                    trick.append_text(card_text(c, self.symbols))
+            else:
+                trick.append("(you lead)")
+            self.say(trick)
+        line = Text("Your hand: ")
+        legal_cards = legal if isinstance(legal, CardSet) else None
+        line.append_text(hand_text(view.hand, legal_cards, numbered=view.phase is Phase.PLAY, symbols=self.symbols))
+        self.say(line)
+
+
+def read_line(prompt: str, console: Console) -> str | None:
+    """One line of input, or None at end of input."""
+    console.print(prompt, end="", highlight=False)
+    console.file.flush()
+    line = sys.stdin.readline()
+    if not line:
+        return None
+    if not sys.stdin.isatty():
+        console.print(line.rstrip("\n"), highlight=False)  # echo piped input so transcripts read naturally
+    return line.strip()
+
+
+QUIT = "quit"
+"""What :func:`human_action` returns when the player asks to stop."""
+
+
+def human_action(table: Table, match: WhistMatch, seat: int, hint_bot: Bot, rng: random.Random) -> Any | None:
+    """Ask the human until they give a legal action; :data:`QUIT` if they quit, None at the end of input."""
+    table.show_state(match, seat)
+    legal = match.legal_actions()
+    exchange = match.phase is Phase.EXCHANGE
+    prompt = "Keep or exchange with the bid hand? [k/x] " if exchange else "Your card: "
+    while True:
+        text = read_line(prompt, table.console)
+        if text is None:
+            return None
+        if text.lower() in ("q", "quit", "exit"):
+            return QUIT
+        low = text.lower()
+        if not text:
+            continue
+        if low in ("?", "help", "legal"):
+            shown = sorted_hand(legal) if isinstance(legal, CardSet) else list(legal)
+            table.say("Legal: " + " ".join(match.format_action(a) for a in shown))
+            if not exchange:
+                table.say(HELP_LINE, style="dim")
+            continue
+        if low in ("h", "hint"):
+            suggestion = hint_bot.choose(match.view(seat), legal, rng)
+            table.say(f"Hint: {match.format_action(suggestion)}")
+            continue
+        if low in ("s", "scores"):
+            table.console.print(score_table(table.names, match.hand_scores, match.totals, ascii_only=not table.symbols))
+            continue
+        action: Any
+        try:
+            if not exchange and text.isdigit():
+                shown = sorted_hand(match.view(seat).hand)
+                number = int(text)
+                if not 1 <= number <= len(shown):
+                    table.say(f"There is no card number {number}: your hand has {len(shown)} cards.", style="red")
+                    continue
+                action = shown[number - 1]
+            else:
+                action = match.parse_action(text)
+        except ClubsError as exc:
+            table.say(str(exc), style="red")
+            continue
+        reason = match.explain(action)
+        if reason is not None:
+            table.say(reason, style="red")
+            continue
+        return action
+
+
+def _setup(
+    game: str, variant: str | None, bots: str, seats_for_bots: int, human: int | None
+) -> tuple[GameInfo, Any, list[str]]:
+    info, options = resolve(variant or game)
+    if info.name != "whist":
+        fail(f"{info.title} cannot be played in the terminal yet")
+    names = [b.strip() for b in bots.split(",") if b.strip()]
+    if len(names) == 1:
+        names = names * seats_for_bots
+    if len(names) != seats_for_bots:
+        fail(f"--bots needs {seats_for_bots} bot names (or one for all), got {len(names)}: {bots!r}")
+    for n in names:
+        make_bot(n, info.name)  # validates the name
+    return info, options, names
+
+
+def _save(path: Path | None, match: WhistMatch, seats: list[dict[str, str]], seed: int, table: Table) -> None:
+    if path is None:
+        return
+    from clubsuite.records import record_from_match, save_record
+
+    try:
+        save_record(record_from_match(match, seats=seats, seed=seed, seeded_hands=True), path)
+    except OSError as exc:
+        fail(f"cannot save the record to {str(path)!r}: {exc.strerror}")
+    table.say(f"Record saved to {path} (replay it with: clubs replay {path})")
+
+
+def _console(plain: bool) -> Console:
+    if plain:
+        return Console(no_color=True, highlight=False, emoji=False, width=120, force_terminal=False)
+    return Console(highlight=False)
+
+
+def _seed(seed: int | None) -> int:
+    return seed if seed is not None else secrets.randbelow(2**31)
+
+
+common_options = [
+    click.option("--seed", type=int, default=None, help="Seed of the deals (default: random; printed at the start)."),
+    click.option(
+        "--variant",
+        default=None,
+        metavar="SPEC",
+        help="Rules options spec, e.g. 'whist(lead_after_exchange=left_of_last_exchanger)'.",
+    ),
+    click.option(
+        "--save", "save_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the record."
+    ),
+    click.option("--first-dealer", type=click.IntRange(0, 2), default=0, show_default=True, help="Seat of the first dealer."),
+]
+
+
+def _with_common(func: Any) -> Any:
+    for opt in reversed(common_options):
+        func = opt(func)
+    return func
+
+
+@click.command()
+@click.argument("game", default="whist")
+@click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="Your seat (0, 1 or 2).")
+@click.option(
+    "--bots",
+    default="heuristic",
+    show_default=True,
+    help="The bots in the other seats, in seat order: one name for all, or a comma-separated list.",
+)
+@_with_common
+@handle_errors
+def play_command(
+    game: str,
+    seat: int,
+    bots: str,
+    seed: int | None,
+    variant: str | None,
+    save_path: Path | None,
+    first_dealer: int,
+) -> None:
+    """Play GAME (whist, or a variant such as whist-1997) against bots in the terminal.
+
+    Enter a card in notation (10H, TH, 10♥, QC) or by its number in your hand; in the exchange round k (keep) or
+    x (exchange). ? lists the legal moves, h asks the heuristic bot for a hint, s shows the scores, q quits.
+    Standard input may be piped (plain output, no colour).
+    """
+    plain = not (sys.stdin.isatty() and sys.stdout.isatty())
+    info, options, bot_names = _setup(game, variant, bots, 2, seat)
+    seed = _seed(seed)
+    match = WhistMatch(options, first_dealer)
+    players: list[Bot | None] = []
+    names: list[str] = []
+    seats: list[dict[str, str]] = []
+    others = iter(bot_names)
+    for s in range(3):
+        if s == seat:
+            players.append(None)
+            names.append("You")
+            seats.append({"name": "you", "kind": "human"})
+        else:
+            b = next(others)
+            players.append(make_bot(b, info.name))
+            names.append(f"{b.capitalize()} {s}")
+            seats.append({"name": b, "kind": "bot"})
+    table = Table(_console(plain), names, seat, symbols=not plain)
+    table.say(f"Clubs (whist group) · variant {variant or game} · seed {seed} · you are seat {seat}", style="bold")
+    table.say("Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks.", style="dim")
+    table.say(HELP_LINE, style="dim")
+    rng = random.Random(derive_seed(seed, 0xB07))
+    hint = make_bot("heuristic", info.name)
+    while not match.is_over:
+        table.show_events(match, deal_next(match, info, seed))
+        while match.to_act is not None:
+            s = match.to_act
+            player = players[s]
+            if player is None:
+                action = human_action(table, match, s, hint, rng)
+                if action is None or action == QUIT:
+                    ended = "the input ended" if action is None else "you quit"
+                    table.say(f"Game stopped before the end ({ended}).")
+                    _save(save_path, match, seats, seed, table)
+                    if action is None:
+                        sys.exit(1)
+                    return
+            else:
+                action = player.choose(match.view(s), match.legal_actions(), rng)
+            table.show_events(match, match.apply(action))
+    _save(save_path, match, seats, seed, table)
+
+
+@click.command()
+@click.argument("game", default="whist")
+@click.option(
+    "--bots",
+    default="heuristic",
+    show_default=True,
+    help="The bots in seat order: one name for all three seats, or three comma-separated names.",
+)
+@click.option("--delay", type=click.FloatRange(0, 10), default=0.0, help="Seconds to pause after each trick.")
+@_with_common
+@handle_errors
+def watch_command(
+    game: str,
+    bots: str,
+    seed: int | None,
+    variant: str | None,
+    save_path: Path | None,
+    first_dealer: int,
+    delay: float,
+) -> None:
+    """Watch bots play a whole match of GAME (whist, or a variant such as whist-1997), all hands shown."""
+    plain = not sys.stdout.isatty()
+    info, options, bot_names = _setup(game, variant, bots, 3, None)
+    seed = _seed(seed)
+    match = WhistMatch(options, first_dealer)
+    players = [make_bot(b, info.name) for b in bot_names]
+    names = [f"{b.capitalize()} {s}" for s, b in enumerate(bot_names)]
+    table = Table(_console(plain), names, None, symbols=not plain)
+    table.say(f"Clubs (whist group) · variant {variant or game} · seed {seed}", style="bold")
+    rng = random.Random(derive_seed(seed, 0xB07))
+    while not match.is_over:
+        table.show_events(match, deal_next(match, info, seed))
+        hand = match.hands[-1]
+        for s in range(3):
+            line = Text(f"  {names[s]}: ")
+            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=not plain))
+            table.say(line)
+        bid = Text("  bid hand: ")
+        bid.append_text(cards_text(sorted_hand(CardSet(hand.bid)), symbols=not plain))
+        table.say(bid)
+        while match.to_act is not None:
+            s = match.to_act
+            events = match.apply(players[s].choose(match.view(s), match.legal_actions(), rng))
+            table.show_events(match, events)
+            if delay and any(isinstance(e, TrickTaken) for e in events):
+                time.sleep(delay)
+    seats = [{"name": b, "kind": "bot"} for b in bot_names]
+    _save(save_path, match, seats, seed, table)

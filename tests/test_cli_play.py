@@ -1,0 +1,110 @@
+"""`clubs play` and `clubs watch` through a subprocess: whole games with piped input, and bad input of every kind."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLUBS = str(Path(sys.executable).parent / "clubs")
+
+
+def run(args: list[str], stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run the console script with piped input."""
+    return subprocess.run([CLUBS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def cycling_input(rounds: int = 400) -> str:
+    """Input that eventually plays a legal card at every prompt: `k`, then every card number, over and over."""
+    return "".join("k\n" + "".join(f"{n}\n" for n in range(1, 14)) for _ in range(rounds))
+
+
+def test_play_whole_match_with_piped_input_reaches_the_end() -> None:
+    result = run(["play", "whist", "--seed", "11", "--bots", "random"], cycling_input())
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Game over:" in out
+    assert "Final totals:" in out
+    assert "\x1b[" not in out, "piped output must carry no colour codes"
+    assert "Traceback" not in result.stderr
+
+
+def test_play_saves_a_record_that_replays_to_the_same_totals(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = run(["play", "whist-1997", "--seed", "5", "--bots", "random", "--save", str(path)], cycling_input())
+    assert result.returncode == 0, result.stderr
+    record = json.loads(path.read_text())
+    assert record["game"] == "whist"
+    replayed = run(["replay", str(path), "--json"])
+    assert replayed.returncode == 0, replayed.stderr
+    data = json.loads(replayed.stdout)
+    final = result.stdout.split("Final totals:")[1].splitlines()[0]
+    assert [int(p.split()[-1]) for p in final.split(",")] == data["totals"]
+
+
+def test_play_illegal_card_gets_the_reason_and_a_new_prompt() -> None:
+    # Seed 3: seat 0 deals; seat 2 exchanges and leads 8H after we keep; we hold QH and 10H and must beat 8H (CW-1).
+    result = run(["play", "whist", "--seed", "3", "--bots", "random"], "k\n3H\n")
+    assert "3H is illegal" in result.stdout
+    assert "CW-1" in result.stdout
+    assert result.stdout.count("Your card:") >= 2
+
+
+def test_play_question_mark_lists_legal_cards_and_h_gives_a_hint() -> None:
+    result = run(["play", "whist", "--seed", "3", "--bots", "random"], "k\n?\nh\n")
+    assert "Legal: QH 10H" in result.stdout
+    assert "Hint: " in result.stdout
+
+
+def test_play_bad_notation_is_named() -> None:
+    result = run(["play", "whist", "--seed", "3", "--bots", "random"], "k\nZZ\n")
+    assert "'ZZ' is not a whist action" in result.stdout
+
+
+def test_play_end_of_input_before_the_end_exits_non_zero() -> None:
+    result = run(["play", "whist", "--seed", "3", "--bots", "random"], "k\n")
+    assert result.returncode == 1
+    assert "input ended" in result.stdout
+    assert "Traceback" not in result.stderr
+
+
+def test_play_quit_saves_the_game_in_progress(tmp_path: Path) -> None:
+    path = tmp_path / "partial.json"
+    result = run(["play", "whist", "--seed", "3", "--bots", "random", "--save", str(path)], "k\nq\n")
+    assert result.returncode == 0
+    replayed = run(["replay", str(path), "--json"])
+    data = json.loads(replayed.stdout)
+    assert data["over"] is False
+    assert data["to_act"] == 0
+    assert "QH" in data["legal"]
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["play", "whist", "--seat", "5"], "--seat"),
+        (["play", "whist", "--variant", "whist(foo=1)"], "foo"),
+        (["play", "whist", "--variant", "whist(target=x)"], "target"),
+        (["play", "whist", "--bots", "nosuch"], "nosuch"),
+        (["play", "poker"], "poker"),
+        (["play", "whist", "--seed", "abc"], "abc"),
+        (["watch", "whist", "--bots", "random,random"], "--bots"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_message(args: list[str], needle: str) -> None:
+    result = run(args)
+    assert result.returncode == 2
+    assert needle in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_watch_plays_a_whole_match_between_bots(tmp_path: Path) -> None:
+    path = tmp_path / "watched.json"
+    result = run(["watch", "whist", "--seed", "2", "--bots", "random", "--save", str(path)])
+    assert result.returncode == 0, result.stderr
+    assert "Game over:" in result.stdout
+    assert "bid hand:" in result.stdout
+    assert run(["replay", str(path)]).returncode == 0
