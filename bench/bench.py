@@ -1,0 +1,248 @@
+"""Speed figures: random-bot play through the public engine API on one core, with OpenSpiel's Hearts for scale.
+
+Run as ``python bench/bench.py [--seconds S] [--json] [--only NAME]``. Each benchmark plays for about S seconds in
+this one process and reports hands (or deals) per second and actions per second. The figures are for reading, not
+for asserting: they depend on the machine, its load and the Python build.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import json
+import os
+import platform
+import random
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict, dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class Figure:
+    """What one benchmark measured."""
+
+    name: str
+    """The benchmark's name in :data:`BENCHMARKS`."""
+    unit: str
+    """What one counted unit is (``hand``, ``deal``)."""
+    units: int
+    """Units completed (hands dealt and played to the end)."""
+    actions: int
+    """Player decisions made (chance steps such as dealing not counted)."""
+    seconds: float
+    """Time spent, measured with ``time.perf_counter``."""
+    note: str
+    """What exactly was timed, so that figures are compared for what they are."""
+
+    @property
+    def units_per_second(self) -> float:
+        """Hands (or deals) per second."""
+        return self.units / self.seconds
+
+    @property
+    def actions_per_second(self) -> float:
+        """Player decisions per second."""
+        return self.actions / self.seconds
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready form with the rates included."""
+        data = asdict(self)
+        data[f"{self.unit}s_per_second"] = self.units_per_second
+        data["actions_per_second"] = self.actions_per_second
+        return data
+
+
+class UnavailableError(Exception):
+    """A benchmark cannot run here (an optional package is missing); the message says why."""
+
+
+def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
+    """Clubs (whist group) with three random bots, through the public match API.
+
+    Every decision builds the seat's view (``match.view(seat)``), asks ``RandomBot.choose`` and applies the action,
+    exactly as a bot-driven game does; hands are dealt with ``match.deal(rng=...)``, and a new match starts when
+    one ends (CW-5).
+    """
+    from clubsuite.bots import RandomBot
+    from clubsuite.games.whist import WhistMatch
+
+    rng = random.Random(seed)
+    bot = RandomBot()
+    match = WhistMatch()
+    hands = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        if match.is_over:
+            match = WhistMatch()
+        match.deal(rng=rng)
+        while (seat := match.to_act) is not None:
+            match.apply(bot.choose(match.view(seat), match.legal_actions(), rng))
+            actions += 1
+        hands += 1
+        # Checked once per hand: a clock read per action would be a noticeable share of what is measured.
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    return Figure(
+        name="clubsuite-whist",
+        unit="hand",
+        units=hands,
+        actions=actions,
+        seconds=elapsed,
+        note=(
+            "3 players, pure Python; per hand a shuffled deal, 3 keep/exchange decisions and 39 card plays "
+            "(13 tricks), with a seat view built for every decision"
+        ),
+    )
+
+
+def bench_openspiel_hearts(seconds: float, seed: int) -> Figure:
+    """OpenSpiel's Hearts driven from Python the same way: random legal actions, chance outcomes sampled.
+
+    Each deal is a new initial state; chance nodes (the pass direction and every dealt card) are resolved by
+    sampling ``state.chance_outcomes()``; player nodes take a uniformly random ``state.legal_actions()`` entry.
+    """
+    try:
+        pyspiel = importlib.import_module("pyspiel")
+    except ImportError as exc:
+        raise UnavailableError(f"open_spiel is not installed ({exc}); to compare: pip install open_spiel") from None
+
+    rng = random.Random(seed)
+    game = pyspiel.load_game("hearts")
+    deals = actions = 0
+    start = time.perf_counter()
+    deadline = start + seconds
+    while True:
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if state.is_chance_node():
+                outcomes = state.chance_outcomes()
+                r = rng.random()
+                cumulative = 0.0
+                chosen = outcomes[-1][0]
+                for action, probability in outcomes:
+                    cumulative += probability
+                    if r < cumulative:
+                        chosen = action
+                        break
+                state.apply_action(chosen)
+            else:
+                legal = state.legal_actions()
+                state.apply_action(legal[rng.randrange(len(legal))])
+                actions += 1
+        deals += 1
+        if time.perf_counter() >= deadline:
+            break
+    elapsed = time.perf_counter() - start
+    return Figure(
+        name="openspiel-hearts",
+        unit="deal",
+        units=deals,
+        actions=actions,
+        seconds=elapsed,
+        note=(
+            "4 players, C++ engine called from Python; per deal 53 chance steps (pass direction and 52 cards) "
+            "sampled in Python, 12 pass decisions (none when the sampled direction is no pass: 61 on average) and 52 "
+            "card plays (13 tricks); no per-decision view is built"
+        ),
+    )
+
+
+Benchmark = Callable[[float, int], Figure]
+
+BENCHMARKS: dict[str, Benchmark] = {
+    "clubsuite-whist": bench_clubsuite_whist,
+    "openspiel-hearts": bench_openspiel_hearts,
+}
+"""Every benchmark by name; add a game by adding a function ``(seconds, seed) -> Figure`` here."""
+
+COMPARISONS: list[tuple[str, str]] = [("clubsuite-whist", "openspiel-hearts")]
+"""Pairs reported as a ratio (first / second) when both ran."""
+
+
+def pin_to_one_core() -> str:
+    """Keep this process on a single core where the platform allows it, so figures do not mix cores."""
+    if not hasattr(os, "sched_setaffinity"):
+        return "not pinned (no sched_setaffinity on this platform)"
+    core = min(os.sched_getaffinity(0))
+    os.sched_setaffinity(0, {core})
+    return f"pinned to core {core}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Run the chosen benchmarks and print their figures (text or JSON)."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--seconds", type=float, default=5.0, help="time per benchmark (default 5)")
+    parser.add_argument("--seed", type=int, default=0, help="seed of the random play (default 0)")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--only", action="append", choices=sorted(BENCHMARKS), help="run only this benchmark (may repeat)"
+    )
+    args = parser.parse_args(argv)
+    if not args.seconds > 0:
+        parser.error(f"--seconds {args.seconds}: expected a positive number of seconds")
+
+    pinning = pin_to_one_core()
+    figures: dict[str, Figure] = {}
+    skipped: dict[str, str] = {}
+    for name in args.only or list(BENCHMARKS):
+        if not args.json:
+            print(f"running {name} for {args.seconds:g} s ...", file=sys.stderr, flush=True)
+        try:
+            figures[name] = BENCHMARKS[name](args.seconds, args.seed)
+        except UnavailableError as exc:
+            skipped[name] = str(exc)
+
+    pairs = [(figures[a], figures[b]) for a, b in COMPARISONS if a in figures and b in figures]
+    ratios = [
+        {
+            "of": a.name,
+            "to": b.name,
+            f"{a.unit}s_per_{b.unit}": a.units_per_second / b.units_per_second,
+            "actions_per_action": a.actions_per_second / b.actions_per_second,
+        }
+        for a, b in pairs
+    ]
+
+    if args.json:
+        report = {
+            "python": platform.python_version(),
+            "implementation": platform.python_implementation(),
+            "machine": platform.machine(),
+            "process": pinning,
+            "seconds_per_benchmark": args.seconds,
+            "figures": {name: f.to_json() for name, f in figures.items()},
+            "skipped": skipped,
+            "ratios": ratios,
+        }
+        print(json.dumps(report, indent=2))
+        return 0
+
+    print(f"Python {platform.python_version()} ({platform.python_implementation()}), one process, {pinning}")
+    for f in figures.values():
+        print(
+            f"{f.name:18} {f.units_per_second:10.1f} {f.unit}s/s  {f.actions_per_second:10.0f} actions/s"
+            f"  ({f.units} {f.unit}s, {f.actions} actions in {f.seconds:.2f} s)"
+        )
+        print(f"{'':18} {f.note}")
+    for name, why in skipped.items():
+        print(f"{name:18} skipped: {why}")
+    for a, b in pairs:
+        print(
+            f"ratio {a.name} / {b.name}: {a.units_per_second / b.units_per_second:.2f} "
+            f"({a.unit}s/s over {b.unit}s/s), {a.actions_per_second / b.actions_per_second:.2f} (actions/s)"
+        )
+    if ratios:
+        print(
+            "Read the ratio with care: a whist hand has 42 decisions among 3 players, a Hearts deal 61 on average "
+            "among 4 plus 53 sampled chance steps; the clubsuite loop also builds a seat view for every decision."
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

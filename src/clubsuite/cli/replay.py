@@ -1,0 +1,179 @@
+"""The ``clubs replay`` command: check a match record by replaying it and show what happened, as text or JSON."""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import click
+
+from clubsuite.cli.common import handle_errors
+from clubsuite.errors import InvalidRecordError
+from clubsuite.games.whist.events import (
+    CardPlayed,
+    Decided,
+    HandScored,
+    HandStarted,
+    MatchEnded,
+    PlayStarted,
+    TrickTaken,
+)
+from clubsuite.records import ReplayResult, dumps_json, load_record, loads_record, replay, result_json
+
+
+def _signed(values: Sequence[int]) -> str:
+    """Scores with their signs, e.g. ``+1 +0 -1``."""
+    return " ".join(f"{v:+d}" for v in values)
+
+
+class _Account:
+    """Builds the readable account of a replay, line by line, from the events of each hand."""
+
+    def __init__(self, result: ReplayResult) -> None:
+        """Start an empty account of ``result``."""
+        self.result = result
+        self.lines: list[str] = []
+        self.trick: list[tuple[int, str]] = []
+        self.decisions: list[str] = []
+
+    def seat(self, seat: int) -> str:
+        """A seat with its player's name, e.g. ``seat 1 (heuristic)``."""
+        seats = self.result.seats
+        name = seats[seat].get("name") if 0 <= seat < len(seats) else None
+        if not name or name == f"seat {seat}":
+            return f"seat {seat}"
+        return f"seat {seat} ({name})"
+
+    def say(self, text: str, indent: int = 1) -> None:
+        """Add one line."""
+        self.lines.append("  " * indent + text)
+
+    def header(self) -> None:
+        """The game, the variant, the seats, the first dealer and the seed."""
+        r = self.result
+        record = r.record
+        self.say(f"{r.info.title}: {r.variant}", 0)
+        if r.options_json:
+            self.say("options: " + ", ".join(f"{k}={v}" for k, v in r.options_json.items()), 0)
+        parts = []
+        for i, s in enumerate(r.seats):
+            kind = f" ({s['kind']})" if "kind" in s else ""
+            parts.append(f"{i} {s['name']}{kind}")
+        self.say("seats: " + ", ".join(parts), 0)
+        line = f"first dealer: {self.seat(int(record.get('first_dealer', 0)))}"
+        if record.get("seed") is not None:
+            line += f"; match seed {record['seed']}"
+        self.say(line, 0)
+
+    def flush_decisions(self) -> None:
+        """Print the exchange decisions gathered so far on one line."""
+        if self.decisions:
+            self.say("exchange: " + ", ".join(self.decisions))
+            self.decisions = []
+
+    def flush_trick(self, number: int, winner: int | None) -> None:
+        """Print the trick gathered so far: the leader, the cards in order, and the winner (if it is complete)."""
+        if not self.trick:
+            return
+        leader = self.trick[0][0]
+        cards = " ".join(c for _, c in self.trick)
+        end = f" -> won by {self.seat(winner)}" if winner is not None else "  (in progress)"
+        self.say(f"trick {number:2d}: {self.seat(leader)} leads; {cards}{end}")
+        self.trick = []
+
+    def event(self, ev: Any, tricks_done: int) -> int:
+        """Describe one event; returns the number of completed tricks of the hand after it."""
+        if isinstance(ev, HandStarted):
+            self.lines.append("")
+            self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}", 0)
+        elif isinstance(ev, Decided):
+            self.decisions.append(f"{self.seat(ev.seat)} {'exchanges' if ev.exchanged else 'keeps'}")
+        elif isinstance(ev, PlayStarted):
+            self.flush_decisions()
+            self.say(f"{self.seat(ev.leader)} leads the first trick")
+        elif isinstance(ev, CardPlayed):
+            self.trick.append((ev.seat, str(ev.card)))
+        elif isinstance(ev, TrickTaken):
+            self.flush_trick(ev.number, ev.seat)
+            return int(ev.number)
+        elif isinstance(ev, HandScored):
+            self.say(f"tricks won: {' '.join(str(t) for t in ev.tricks)}")
+            self.say(f"scores:     {_signed(ev.scores)}")
+            self.say(f"totals:     {_signed(ev.totals)}")
+        elif isinstance(ev, MatchEnded):
+            pass  # the end of the match is told once, after the last hand
+        else:
+            fields = getattr(ev, "_asdict", None)
+            detail = ", ".join(f"{k}={v}" for k, v in fields().items()) if fields is not None else str(ev)
+            self.say(f"{type(ev).__name__}: {detail}")
+        return tricks_done
+
+    def hands(self) -> None:
+        """Every hand, from the events the replay gave."""
+        for events in self.result.events:
+            done = 0
+            for ev in events:
+                done = self.event(ev, done)
+            self.flush_decisions()
+            self.flush_trick(done + 1, None)
+
+    def ending(self) -> None:
+        """The winners, a draw, or who is to act and what they may do."""
+        match = self.result.match
+        data = result_json(self.result)
+        self.lines.append("")
+        if data["over"]:
+            self.say(f"final totals: {_signed(data['totals'])}", 0)
+            if data["draw"]:
+                self.say("result: draw", 0)
+            else:
+                names = ", ".join(self.seat(s) for s in data["winners"])
+                self.say(f"{'winner' if len(data['winners']) == 1 else 'winners'}: {names}", 0)
+            return
+        self.say(f"totals so far: {_signed(data['totals'])}", 0)
+        if data.get("awaiting") == "deal":
+            self.say(
+                f"the match is not over: awaiting the deal of hand {len(match.hands)} "
+                f"(dealer {self.seat(match.next_dealer)})",
+                0,
+            )
+            return
+        self.say(f"the match is not over: {self.seat(data['to_act'])} to act", 0)
+        self.say(f"legal: {' '.join(data['legal'])}", 0)
+
+
+def render_text(result: ReplayResult) -> str:
+    """The readable account of a replay: header, each hand (exchange, tricks, scores) and the ending."""
+    account = _Account(result)
+    account.header()
+    account.hands()
+    account.ending()
+    return "\n".join(account.lines) + "\n"
+
+
+def read_record(file: str) -> dict[str, Any]:
+    """Read a record from a file, or from standard input when ``file`` is ``-``."""
+    if file == "-":
+        text = sys.stdin.read()
+        if not text.strip():
+            raise InvalidRecordError("standard input is empty: expected a record (a JSON object)")
+        return loads_record(text, "standard input")
+    return load_record(Path(file))
+
+
+@click.command("replay")
+@click.argument("file", metavar="FILE")
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of a readable account.")
+@handle_errors
+def replay_command(file: str, as_json: bool) -> None:
+    """Replay the match record FILE (- for standard input), checking every rule, and show what happened.
+
+    Exit status 2 with a message naming the hand, action, seat and rule if the record is malformed or breaks a rule.
+    """
+    result = replay(read_record(file))
+    if as_json:
+        click.echo(dumps_json(result_json(result)), nl=False)
+    else:
+        click.echo(render_text(result), nl=False)

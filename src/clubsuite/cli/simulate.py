@@ -1,0 +1,118 @@
+"""The ``clubs simulate`` command: many bot-against-bot matches, then win rates with confidence intervals."""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import click
+from rich.console import Console
+from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+from clubsuite.cli.common import handle_errors
+from clubsuite.engine import resolve
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.sim import ProgressCallback, simulate
+
+DEFAULT_BOTS = "heuristic,random,random"
+"""The default line-up: the heuristic bot against two random bots."""
+
+
+def parse_bots(text: str) -> list[str]:
+    """Read ``--bots`` (comma-separated bot names), refusing empty names so a stray comma is reported, not ignored."""
+    names = [part.strip() for part in text.split(",")]
+    if any(not name for name in names):
+        raise InvalidOptionsError(f"--bots {text!r}: expected bot names separated by commas, e.g. {DEFAULT_BOTS}")
+    return names
+
+
+def choose_spec(game: str, variant: str | None) -> str:
+    """The spec to simulate: ``--variant`` when given (it must be a spec of GAME's game), else GAME itself."""
+    info, _ = resolve(game)
+    if variant is None:
+        return game
+    variant_info, _ = resolve(variant)
+    if variant_info.name != info.name:
+        raise InvalidOptionsError(
+            f"--variant {variant!r} is a spec of {variant_info.name}, but the game given is {game!r} ({info.name})"
+        )
+    return variant
+
+
+class _LazyProgress:
+    """A Rich progress bar on standard error, started at the first report and stopped by :meth:`close`.
+
+    Starting late keeps the drawing thread out of the way while worker processes are being started.
+    """
+
+    def __init__(self, console: Console, total: int) -> None:
+        self._console = console
+        self._total = total
+        self._progress: Progress | None = None
+        self._task: Any = None
+
+    def __call__(self, done: int, total: int) -> None:
+        """Record that ``done`` of ``total`` matches have finished."""
+        if self._progress is None:
+            self._progress = Progress(
+                TextColumn("simulating"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("eta"),
+                TimeRemainingColumn(),
+                console=self._console,
+                transient=True,
+            )
+            self._progress.start()
+            self._task = self._progress.add_task("matches", total=self._total)
+        self._progress.update(self._task, completed=done, total=total)
+
+    def close(self) -> None:
+        """Remove the bar (it is transient) so that only the results remain on screen."""
+        if self._progress is not None:
+            self._progress.stop()
+
+
+@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("game")
+@click.option(
+    "--bots",
+    default=DEFAULT_BOTS,
+    show_default=True,
+    help="One bot per seat, comma-separated; a name may repeat. Seats rotate every match.",
+)
+@click.option("--matches", default=100, show_default=True, help="How many whole matches to play (at least 1).")
+@click.option("--seed", default=0, show_default=True, help="Simulation seed: the same seed gives the same result.")
+@click.option("--variant", default=None, help="A full rules spec overriding GAME, e.g. 'whist-1997(target=9)'.")
+@click.option(
+    "--workers",
+    default=1,
+    show_default=True,
+    help="Worker processes; the result is the same for any number.",
+)
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on standard output.")
+@handle_errors
+def simulate_command(
+    game: str, bots: str, matches: int, seed: int, variant: str | None, workers: int, as_json: bool
+) -> None:
+    """Play many matches of GAME (e.g. whist, whist-1997) between bots and report how each bot did.
+
+    Bot entry i sits at seat (i + k) % n in match k, and match k is dealt from a seed derived from --seed and k.
+    Per bot: matches won (several players can win one match; nobody wins a draw), the win rate with its 95%
+    Wilson score interval, and the mean score per hand; overall: draws and mean hands per match.
+    """
+    spec = choose_spec(game, variant)
+    names = parse_bots(bots)
+    console = Console(stderr=True)
+    bar = _LazyProgress(console, matches) if console.is_terminal and not as_json else None
+    progress: ProgressCallback | None = bar
+    try:
+        result = simulate(spec, names, matches, seed, workers=workers, progress=progress)
+    finally:
+        if bar is not None:
+            bar.close()
+    if as_json:
+        click.echo(json.dumps(result.to_json(), indent=2))
+    else:
+        click.echo(result.format_table())

@@ -1,0 +1,193 @@
+"""Replaying a match record through the game's engine, checking every rule, and the JSON account of the result.
+
+Replay rebuilds the match from nothing: each hand is dealt as the record says and each action is read with the
+game's own notation and applied by the game's own engine, so a record is valid exactly when the engine accepts
+it. Errors name the hand, the action (within the hand and overall), the seat and the rule broken; a failed replay
+returns nothing and leaves the record untouched.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from dataclasses import dataclass
+from typing import Any
+
+from clubsuite.cards import Card
+from clubsuite.engine import GameInfo, Phase
+from clubsuite.errors import ClubsError, InvalidNotationError, InvalidRecordError
+from clubsuite.records.format import EXTENSION_PREFIX, CheckedRecord, check_record
+from clubsuite.seeding import hand_seed
+
+
+@dataclass(frozen=True)
+class ReplayResult:
+    """A replayed record: the rebuilt match and what happened in each hand."""
+
+    record: dict[str, Any]
+    """The record as given."""
+    info: GameInfo
+    """The game's registry entry."""
+    options: Any
+    """The game's options object."""
+    variant: str
+    """The canonical options spec."""
+    options_json: dict[str, Any]
+    """The options as JSON values."""
+    seats: list[dict[str, Any]]
+    """The seats of the record."""
+    match: Any
+    """The match, in the state the record leaves it in (it can be played on)."""
+    events: list[tuple[Any, ...]]
+    """For each hand, every event in order: those of the deal, then those of each action."""
+
+
+_BETWEEN_HANDS = (Phase.DEAL, Phase.OVER)
+
+
+def _between_hands(match: Any) -> bool:
+    """Whether the match waits for a deal or has ended (no hand in progress)."""
+    return match.phase in _BETWEEN_HANDS
+
+
+def _deal_for(checked: CheckedRecord, index: int, dealer: int) -> Any:
+    """The deal of hand ``index``: explicit, from its own seed, or from the match seed."""
+    entry = checked.hands[index]
+    if entry.deal is not None:
+        return entry.deal
+    if entry.deal_seed is not None:
+        return checked.info.deal_from_seed(entry.deal_seed, dealer)
+    assert checked.seed is not None  # check_record refuses a hand with no deal and no match seed
+    return checked.info.deal_from_seed(hand_seed(checked.seed, index), dealer)
+
+
+def _verb(action: Any) -> str:
+    """The verb of an action in messages: a card is played, anything else chosen."""
+    return "plays" if isinstance(action, Card) else "chooses"
+
+
+def _replay_hand(checked: CheckedRecord, match: Any, index: int, overall: int) -> tuple[Any, ...]:
+    """Deal and play one hand of the record onto ``match``; returns its events."""
+    if match.is_over:
+        raise InvalidRecordError(
+            f"hand {index}: the match ended after hand {index - 1} (the end condition was met), "
+            "so no further hand may follow"
+        )
+    if not _between_hands(match):
+        n = len(checked.hands[index - 1].actions)
+        raise InvalidRecordError(
+            f"hand {index - 1} is not complete (it stops after {n} action{'' if n == 1 else 's'}, with seat "
+            f"{match.to_act} to act) but another hand follows it; only the last hand may be unfinished"
+        )
+    try:
+        events: list[Any] = list(match.deal(deal=_deal_for(checked, index, match.next_dealer)))
+    except ClubsError as exc:
+        raise InvalidRecordError(f"hand {index}: the deal cannot be used: {exc}") from None
+    for j, text in enumerate(checked.hands[index].actions):
+        where = f"hand {index}, action {j} (overall {overall + j})"
+        if _between_hands(match):
+            raise InvalidRecordError(
+                f"{where}: {text.strip()!r} comes after the end of the hand, which is complete after {j} actions"
+            )
+        seat = match.to_act
+        try:
+            action = match.parse_action(text)
+        except InvalidNotationError as exc:
+            raise InvalidRecordError(
+                f"hand {index}, action {j}, seat {seat}: {exc} (overall action {overall + j})"
+            ) from None
+        try:
+            events.extend(match.apply(action))
+        except ClubsError as exc:
+            raise InvalidRecordError(f"{where}, seat {seat} {_verb(action)} {text.strip()}: {exc}") from None
+    return tuple(events)
+
+
+def _compare(given: Any, computed: Any, path: str) -> str | None:
+    """The first difference between a stated result and the computed one, or None (stated keys only)."""
+    if isinstance(given, dict):
+        if not isinstance(computed, dict):
+            return f"{path}: the record says {json.dumps(given)} but the replay gives {json.dumps(computed)}"
+        for key, value in given.items():
+            if key.startswith(EXTENSION_PREFIX):
+                continue
+            if key not in computed:
+                return f"{path}.{key}: the replay gives no such field (it gives {', '.join(computed)})"
+            diff = _compare(value, computed[key], f"{path}.{key}")
+            if diff is not None:
+                return diff
+        return None
+    nested = any(isinstance(v, dict | list) for v in given) if isinstance(given, list) else False
+    if nested and isinstance(computed, list) and len(given) != len(computed):
+        return f"{path}: the record lists {len(given)} entries but the replay gives {len(computed)}"
+    if nested and isinstance(computed, list):
+        # Lists of objects (the hands) are compared item by item to name the item; lists of numbers whole.
+        for i, (a, b) in enumerate(zip(given, computed, strict=True)):
+            diff = _compare(a, b, f"{path}[{i}]")
+            if diff is not None:
+                return diff
+        return None
+    same = type(given) is type(computed) if isinstance(given, bool) or isinstance(computed, bool) else True
+    if same and given == computed:
+        return None
+    return f"{path}: the record says {json.dumps(given)} but the replay gives {json.dumps(computed)}"
+
+
+def replay(record: dict[str, Any]) -> ReplayResult:
+    """Replay a record through the engine; raises InvalidRecordError naming the hand, action, seat and rule."""
+    checked = check_record(record)
+    match = checked.info.new_match(checked.options, checked.first_dealer)
+    events: list[tuple[Any, ...]] = []
+    overall = 0
+    for index in range(len(checked.hands)):
+        events.append(_replay_hand(checked, match, index, overall))
+        overall += len(checked.hands[index].actions)
+    result = ReplayResult(
+        record=record,
+        info=checked.info,
+        options=checked.options,
+        variant=checked.variant,
+        options_json=checked.options_json,
+        seats=checked.seats,
+        match=match,
+        events=events,
+    )
+    if checked.result is not None:
+        diff = _compare(checked.result, result_json(result), "result")
+        if diff is not None:
+            raise InvalidRecordError(f"in the record, {diff}; fix or remove the result field")
+    return result
+
+
+def match_result_json(match: Any, variant: str, options: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+    """The JSON account of a match: the game, its options and seats, the match summary, and who is to act."""
+    summary = match.summary()
+    hands = []
+    for entry in summary["hands"]:
+        entry = dict(entry)
+        entry.setdefault("totals", None)
+        hands.append(entry)
+    out: dict[str, Any] = {
+        "game": match.game,
+        "variant": variant,
+        "options": dict(options),
+        "seats": copy.deepcopy(seats),
+        "hands": hands,
+        "totals": list(summary["totals"]),
+        "winners": list(summary["winners"]),
+        "draw": bool(summary["draw"]),
+        "over": bool(match.is_over),
+    }
+    for key, value in summary.items():
+        out.setdefault(key, value)
+    if not match.is_over:
+        out["to_act"] = match.to_act
+        out["legal"] = [match.format_action(a) for a in match.legal_actions()]
+        if _between_hands(match):
+            out["awaiting"] = "deal"
+    return out
+
+
+def result_json(result: ReplayResult) -> dict[str, Any]:
+    """The JSON account of a replay (what ``clubs replay --json`` prints and a record's ``result`` may state)."""
+    return match_result_json(result.match, result.variant, result.options_json, result.seats)

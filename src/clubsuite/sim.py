@@ -1,0 +1,384 @@
+"""Bulk simulation: many whole matches between bots, seats rotated, the same result for any number of processes.
+
+Match ``k`` of a simulation with seed ``S`` is played by :func:`clubsuite.runner.play_match` from the match seed
+``derive_seed(S, k)``: the runner deals every hand from that seed and derives the bots' RNG from it, so any single
+match can be played again from its match seed alone. Bot entry ``i`` sits at seat ``(i + k) % n`` in match ``k``,
+so over ``n`` consecutive matches every entry has held every seat, and so every position relative to the first
+dealer, equally often. With several worker processes the matches are cut into chunks, and the per-match outcomes
+are put back in match order before anything is counted, so the result never depends on scheduling.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from clubsuite.bots.base import Bot, make_bot
+from clubsuite.engine import GameInfo, resolve
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.options import spec_of
+from clubsuite.runner import play_match
+from clubsuite.seeding import derive_seed
+
+Z95 = 1.959963984540054
+"""The two-sided 95% quantile of the standard normal distribution, used for the Wilson score interval."""
+
+CONFIDENCE = "95% Wilson score interval"
+"""How the win-rate interval is computed, for the output."""
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` as matches finish (after each match, or each chunk with several workers)."""
+
+_MAX_CHUNK = 16
+"""The most matches one worker task plays; small enough to keep the progress bar moving."""
+
+
+def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval for a proportion: ``successes`` out of ``trials`` at the quantile ``z``.
+
+    Chosen over the plain normal interval because it stays inside [0, 1] and remains sensible for rates near 0 or
+    1 and for few matches (0 wins out of 10 gives 0 to 0.278, not 0 to 0).
+    """
+    if trials < 1:
+        raise InvalidOptionsError(f"a confidence interval needs at least one trial, got {trials}")
+    if not 0 <= successes <= trials:
+        raise InvalidOptionsError(f"{successes} successes out of {trials} trials is impossible")
+    p = successes / trials
+    z2 = z * z
+    denominator = 1 + z2 / trials
+    centre = (p + z2 / (2 * trials)) / denominator
+    half = z * math.sqrt(p * (1 - p) / trials + z2 / (4 * trials * trials)) / denominator
+    # At the ends the exact bounds are 0 and 1; the arithmetic above reaches them only up to rounding.
+    low = 0.0 if successes == 0 else max(0.0, centre - half)
+    high = 1.0 if successes == trials else min(1.0, centre + half)
+    return low, high
+
+
+def entry_labels(bots: Sequence[str]) -> tuple[str, ...]:
+    """Unique labels for the bot entries: a repeated name gets ``#2``, ``#3``... (``random``, ``random#2``)."""
+    seen: dict[str, int] = {}
+    labels = []
+    for name in bots:
+        seen[name] = seen.get(name, 0) + 1
+        labels.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
+    return tuple(labels)
+
+
+def seating(match_index: int, n_entries: int) -> tuple[int, ...]:
+    """The seat of each bot entry in match ``match_index``: entry ``i`` sits at ``(i + match_index) % n``."""
+    return tuple((i + match_index) % n_entries for i in range(n_entries))
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """What one simulated match ended with, seen from the bot entries."""
+
+    index: int
+    """The match's position in the simulation (``k``)."""
+    match_seed: int
+    """The seed the match was played from: ``derive_seed(seed, k)``; replays the whole match with the same bots."""
+    seats: tuple[int, ...]
+    """``seats[i]`` is the seat bot entry ``i`` held."""
+    winner_seats: tuple[int, ...]
+    """The winning seats (several players can win at once, CW-5); empty for a draw."""
+    draw: bool
+    """Whether all players reached a target at once (CW-5)."""
+    hands: int
+    """How many hands the match lasted."""
+    seat_scores: tuple[int, ...]
+    """The sum of each seat's hand scores over the match."""
+
+    def won(self, entry: int) -> bool:
+        """Whether bot entry ``entry`` is among the match's winners."""
+        return self.seats[entry] in self.winner_seats
+
+    def score(self, entry: int) -> int:
+        """Bot entry ``entry``'s summed hand scores in this match."""
+        return self.seat_scores[self.seats[entry]]
+
+
+@dataclass(frozen=True)
+class BotStats:
+    """The figures of one bot entry over the whole simulation."""
+
+    label: str
+    """The entry's unique label (``random#2`` for the second ``random``)."""
+    bot: str
+    """The bot's kind, as given to :func:`clubsuite.bots.make_bot`."""
+    matches: int
+    """Matches played (every entry plays every match)."""
+    wins: int
+    """Matches in which the entry's seat was among the winners (CW-5)."""
+    hands: int
+    """Hands played over all matches."""
+    total_score: int
+    """The sum of the entry's hand scores over all matches."""
+
+    @property
+    def win_rate(self) -> float:
+        """Share of matches won."""
+        return self.wins / self.matches
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate."""
+        return wilson_interval(self.wins, self.matches)
+
+    @property
+    def mean_score_per_hand(self) -> float:
+        """The entry's average hand score (tricks taken minus four, CW-5)."""
+        return self.total_score / self.hands if self.hands else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account of this entry."""
+        low, high = self.win_rate_ci
+        return {
+            "label": self.label,
+            "bot": self.bot,
+            "matches": self.matches,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": [low, high],
+            "hands": self.hands,
+            "total_score": self.total_score,
+            "mean_score_per_hand": self.mean_score_per_hand,
+        }
+
+
+@dataclass(frozen=True)
+class SimResult:
+    """The outcome of :func:`simulate`: per-entry figures, overall counts, and every match's outcome in order."""
+
+    spec: str
+    """The variant spec as given."""
+    canonical_spec: str
+    """The same rules written canonically (game name plus every option that differs from its default)."""
+    seed: int
+    """The simulation seed."""
+    bots: tuple[str, ...]
+    """The bot kinds, one per entry, in entry order."""
+    entries: tuple[BotStats, ...]
+    """The figures per bot entry, in entry order."""
+    outcomes: tuple[MatchOutcome, ...]
+    """Every match's outcome, in match order."""
+
+    @property
+    def matches(self) -> int:
+        """How many matches were played."""
+        return len(self.outcomes)
+
+    @property
+    def draws(self) -> int:
+        """Matches that ended with all players at a target at once (CW-5)."""
+        return sum(1 for o in self.outcomes if o.draw)
+
+    @property
+    def hands(self) -> int:
+        """Hands played over all matches."""
+        return sum(o.hands for o in self.outcomes)
+
+    @property
+    def mean_hands_per_match(self) -> float:
+        """The average match length in hands."""
+        return self.hands / self.matches
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account of the simulation (without the per-match outcomes, which can be many)."""
+        return {
+            "spec": self.spec,
+            "canonical_spec": self.canonical_spec,
+            "seed": self.seed,
+            "matches": self.matches,
+            "draws": self.draws,
+            "hands": self.hands,
+            "mean_hands_per_match": self.mean_hands_per_match,
+            "confidence_interval": CONFIDENCE,
+            "seat_rotation": "match k: bot entry i sits at seat (i + k) % n",
+            "bots": [e.to_json() for e in self.entries],
+        }
+
+    def format_table(self) -> str:
+        """The result as a plain-text table for people."""
+        header = ("bot", "wins", "win rate", "95% CI (Wilson)", "score/hand")
+        rows = []
+        for e in self.entries:
+            low, high = e.win_rate_ci
+            rows.append(
+                (
+                    e.label,
+                    str(e.wins),
+                    f"{100 * e.win_rate:.1f}%",
+                    f"{100 * low:.1f}% .. {100 * high:.1f}%",
+                    f"{e.mean_score_per_hand:+.3f}",
+                )
+            )
+        widths = [max(len(r[c]) for r in (header, *rows)) for c in range(len(header))]
+
+        def line(cells: Sequence[str]) -> str:
+            first = cells[0].ljust(widths[0])
+            rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
+            return "  ".join((first, *rest))
+
+        out = [
+            f"{self.matches} matches of {self.canonical_spec}, seed {self.seed}, seats rotated every match",
+            "",
+            line(header),
+            line(tuple("-" * w for w in widths)),
+            *(line(r) for r in rows),
+            "",
+            f"draws: {self.draws}  (all players at a target at once, CW-5; nobody wins a draw)",
+            f"mean hands per match: {self.mean_hands_per_match:.2f}  ({self.hands} hands)",
+            "win rate: matches whose winners include the bot's seat; several players can win one match (CW-5)",
+            "CI: 95% Wilson score interval of the win rate",
+        ]
+        return "\n".join(out)
+
+
+def _check(spec: str, bots: Sequence[str], matches: int, seed: int, workers: int) -> tuple[GameInfo, Any]:
+    """Validate every input of :func:`simulate`, naming the bad one; returns the resolved game and options."""
+    for name, value in (("matches", matches), ("workers", workers), ("seed", seed)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOptionsError(f"{name}={value!r} is not a whole number")
+    if matches < 1:
+        raise InvalidOptionsError(f"matches={matches}: a simulation needs at least 1 match")
+    if workers < 1:
+        raise InvalidOptionsError(f"workers={workers}: at least 1 worker process is needed")
+    info, options = resolve(spec)
+    allowed = " or ".join(str(n) for n in info.seats)
+    if len(bots) not in info.seats:
+        raise InvalidOptionsError(
+            f"{len(bots)} bots given ({', '.join(bots) or 'none'}): {info.name} is played by {allowed} players, "
+            "one bot per seat"
+        )
+    for name in bots:
+        make_bot(name, info.name)  # raises InvalidOptionsError naming the unknown bot and the known ones
+    n_seats = info.new_match(options, 0).n_seats
+    if n_seats != len(bots):
+        raise InvalidOptionsError(f"{len(bots)} bots given but {spec!r} seats {n_seats} players, one bot per seat")
+    return info, options
+
+
+def play_one(info: GameInfo, options: Any, bots: Sequence[str], seed: int, index: int) -> MatchOutcome:
+    """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seats rotated, dealt from its match seed."""
+    n = len(bots)
+    seats = seating(index, n)
+    # The inverse of the seating: seat s holds entry (s - index) % n. Fresh bots every match, so no bot carries
+    # memory from one match into the next.
+    by_seat: list[Bot] = [make_bot(bots[(seat - index) % n], info.name) for seat in range(n)]
+    match_seed = derive_seed(seed, index)
+    match = info.new_match(options, 0)
+    # bot_rng left to the runner: it derives the bots' RNG from the match seed, so the match seed alone replays it.
+    play_match(match, by_seat, match_seed)
+    sums = [0] * n
+    for scores in match.hand_scores:
+        for seat, score in enumerate(scores):
+            sums[seat] += score
+    return MatchOutcome(
+        index=index,
+        match_seed=match_seed,
+        seats=seats,
+        winner_seats=tuple(match.winners),
+        draw=bool(match.draw),
+        hands=len(match.hand_scores),
+        seat_scores=tuple(sums),
+    )
+
+
+def _play_chunk(task: tuple[int, str, tuple[str, ...], int, int, int]) -> tuple[int, list[MatchOutcome]]:
+    """Worker task ``(chunk, spec, bots, seed, start, stop)``: play matches ``start`` to ``stop - 1``.
+
+    Returns the chunk number with the outcomes, so the parent can put chunks back in order. Top level so that
+    worker processes can find it by name.
+    """
+    chunk, spec, bots, seed, start, stop = task
+    info, options = resolve(spec)
+    return chunk, [play_one(info, options, bots, seed, k) for k in range(start, stop)]
+
+
+def _ignore_interrupts() -> None:
+    """Worker start-up: leave Ctrl-C to the parent, which cancels the remaining chunks and reports it once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def _chunks(matches: int, workers: int) -> list[tuple[int, int]]:
+    """Cut ``range(matches)`` into consecutive chunks, a few per worker so that the load evens out."""
+    size = max(1, min(_MAX_CHUNK, math.ceil(matches / (workers * 8))))
+    return [(start, min(start + size, matches)) for start in range(0, matches, size)]
+
+
+def _run_parallel(
+    spec: str, bots: tuple[str, ...], matches: int, seed: int, workers: int, progress: ProgressCallback | None
+) -> list[MatchOutcome]:
+    """Play the matches in worker processes and return the outcomes in match order, whatever order chunks finish."""
+    chunks = _chunks(matches, workers)
+    tasks = [(i, spec, bots, seed, start, stop) for i, (start, stop) in enumerate(chunks)]
+    results: dict[int, list[MatchOutcome]] = {}
+    done = 0
+    # More processes than cores or chunks would only add start-up cost; the result is the same for any count.
+    processes = min(workers, len(chunks), os.cpu_count() or 1)
+    # The platform's default start method: "fork" on Linux, where workers inherit bots registered at run time;
+    # where workers are spawned instead, bots are looked up by name in each worker, from modules it imports, and
+    # a calling script needs the usual ``if __name__ == "__main__":`` guard. Leaving the ``with`` block
+    # terminates the workers, so an interrupt or an error stops everything at once.
+    with multiprocessing.Pool(processes, initializer=_ignore_interrupts) as pool:
+        for chunk, outcomes in pool.imap_unordered(_play_chunk, tasks):
+            results[chunk] = outcomes
+            done += len(outcomes)
+            if progress is not None:
+                progress(done, matches)
+    return [outcome for i in range(len(chunks)) for outcome in results[i]]
+
+
+def simulate(
+    spec: str,
+    bots: Sequence[str],
+    matches: int,
+    seed: int,
+    workers: int = 1,
+    progress: ProgressCallback | None = None,
+) -> SimResult:
+    """Play ``matches`` whole matches of ``spec`` between ``bots`` (one per seat) and count the results.
+
+    Seats rotate (entry ``i`` at seat ``(i + k) % n`` in match ``k``) and match ``k`` is played from the seed
+    ``derive_seed(seed, k)``, so the result is a function of the arguments alone: the same for any ``workers``.
+    Win rates come with a 95% Wilson score interval. Raises :class:`InvalidOptionsError` naming the bad input for
+    a bad spec, an unknown bot, a bot count that does not match the game's seats, or ``matches``/``workers`` < 1.
+    """
+    names = tuple(bots)
+    info, options = _check(spec, names, matches, seed, workers)
+    if workers == 1:
+        outcomes = []
+        for k in range(matches):
+            outcomes.append(play_one(info, options, names, seed, k))
+            if progress is not None:
+                progress(k + 1, matches)
+    else:
+        outcomes = _run_parallel(spec, names, matches, seed, workers, progress)
+    return _tally(spec, spec_of(info.name, options), seed, names, outcomes)
+
+
+def _tally(spec: str, canonical: str, seed: int, bots: tuple[str, ...], outcomes: Sequence[MatchOutcome]) -> SimResult:
+    """Count the per-entry figures from the outcomes, taken in match order."""
+    n = len(bots)
+    wins = [0] * n
+    scores = [0] * n
+    hands = 0
+    for position, outcome in enumerate(outcomes):
+        if outcome.index != position:
+            raise RuntimeError(f"simulation outcomes out of order: match {outcome.index} at position {position}")
+        hands += outcome.hands
+        for entry in range(n):
+            wins[entry] += outcome.won(entry)
+            scores[entry] += outcome.score(entry)
+    entries = tuple(
+        BotStats(label=label, bot=bot, matches=len(outcomes), wins=wins[i], hands=hands, total_score=scores[i])
+        for i, (label, bot) in enumerate(zip(entry_labels(bots), bots, strict=True))
+    )
+    return SimResult(
+        spec=spec, canonical_spec=canonical, seed=seed, bots=bots, entries=entries, outcomes=tuple(outcomes)
+    )

@@ -1,0 +1,98 @@
+"""Tests of ``clubs simulate`` through the installed console script: JSON output, tables, and clean errors."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+CLUBS = Path(sys.executable).parent / "clubs"
+
+
+def run(*args: str) -> subprocess.CompletedProcess[str]:
+    """Run ``clubs simulate ARGS`` and capture its output."""
+    return subprocess.run(
+        [str(CLUBS), "simulate", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        stdin=subprocess.DEVNULL,
+    )
+
+
+def test_json_output_has_per_bot_figures_and_overall_counts() -> None:
+    proc = run("whist", "--bots", "random,random,random", "--matches", "4", "--seed", "3", "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    assert data["matches"] == 4
+    assert data["seed"] == 3
+    assert data["spec"] == "whist"
+    assert data["confidence_interval"] == "95% Wilson score interval"
+    assert data["mean_hands_per_match"] == pytest.approx(data["hands"] / 4)
+    assert [b["label"] for b in data["bots"]] == ["random", "random#2", "random#3"]
+    for b in data["bots"]:
+        assert set(b) >= {"label", "bot", "wins", "win_rate", "win_rate_ci95", "mean_score_per_hand", "hands"}
+        low, high = b["win_rate_ci95"]
+        assert 0.0 <= low <= b["win_rate"] <= high <= 1.0
+        assert b["hands"] == data["hands"]
+    # CW-5: a draw has no winner, every other match at least one.
+    assert sum(b["wins"] for b in data["bots"]) >= data["matches"] - data["draws"]
+    # CW-5: each hand's scores sum to one.
+    assert sum(b["mean_score_per_hand"] for b in data["bots"]) == pytest.approx(1.0)
+    assert proc.stderr == ""
+
+
+def test_json_output_is_the_same_with_two_workers() -> None:
+    args = ("whist", "--bots", "random,random,random", "--matches", "4", "--seed", "8", "--json")
+    one = run(*args)
+    two = run(*args, "--workers", "2")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert json.loads(one.stdout) == json.loads(two.stdout)
+
+
+def test_variant_name_as_game_and_variant_spec_override() -> None:
+    by_name = run("whist-1997", "--bots", "random,random,random", "--matches", "2", "--json")
+    by_spec = run(
+        "whist", "--variant", "whist-1997(target=5)", "--bots", "random,random,random", "--matches", "2", "--json"
+    )
+    assert by_name.returncode == 0 and by_spec.returncode == 0, by_name.stderr + by_spec.stderr
+    assert json.loads(by_name.stdout)["canonical_spec"] == "whist(lead_after_exchange=left_of_last_exchanger)"
+    assert json.loads(by_spec.stdout)["canonical_spec"] == "whist(lead_after_exchange=left_of_last_exchanger,target=5)"
+
+
+def test_text_output_is_a_table_naming_the_interval() -> None:
+    proc = run("whist", "--bots", "random,random,random", "--matches", "3")
+    assert proc.returncode == 0, proc.stderr
+    assert "Wilson" in proc.stdout
+    assert "draws:" in proc.stdout
+    assert "mean hands per match" in proc.stdout
+    for label in ("random", "random#2", "random#3"):
+        assert label in proc.stdout
+    # Not a terminal: no progress bar on standard error.
+    assert proc.stderr == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("whist", "--bots", "random,nobot,random"), "unknown bot 'nobot'"),
+        (("whist", "--bots", "random,random"), "2 bots given"),
+        (("whist", "--bots", "random,,random"), "--bots"),
+        (("whist", "--bots", "random,random,random", "--matches", "0"), "matches=0"),
+        (("whist", "--bots", "random,random,random", "--workers", "0"), "workers=0"),
+        (("whist", "--bots", "random,random,random", "--variant", "whist(target=zero)"), "target"),
+        (("whist", "--bots", "random,random,random", "--variant", "whist(("), "whist(("),
+        (("nogame", "--bots", "random,random,random"), "nogame"),
+    ],
+)
+def test_bad_input_exits_2_with_a_message_and_no_traceback(args: tuple[str, ...], message: str) -> None:
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert "Traceback" not in proc.stderr
+    assert proc.stderr.startswith("error: ")
+    assert message in proc.stderr
+    assert proc.stdout == ""

@@ -1,0 +1,539 @@
+"""Match records: golden records replayed exactly, the JSON Schema, round trips, and every kind of bad record.
+
+The golden records in ``tests/golden/`` are made by :func:`build_golden` below, which plays uniformly random legal
+actions (from a fixed seed) through the engine. To rebuild them after an intended change of behaviour, run
+``.venv/bin/python -c "import sys; sys.path[:0] = ['tests']; import test_records; test_records.regenerate_golden()"``
+and review the difference.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from clubsuite.engine import resolve
+from clubsuite.errors import InvalidRecordError
+from clubsuite.records import (
+    dumps_json,
+    dumps_record,
+    load_record,
+    loads_record,
+    record_from_match,
+    record_schema,
+    replay,
+    result_json,
+    save_record,
+    validate_record,
+)
+from clubsuite.seeding import derive_seed, hand_seed
+
+HERE = Path(__file__).parent
+GOLDEN = HERE / "golden"
+BAD = HERE / "data" / "records"
+DOCS = HERE.parent / "docs" / "records.md"
+RANDOM_SEATS = [{"name": f"random {i}", "kind": "bot"} for i in range(3)]
+
+
+# -- the golden record generator ---------------------------------------------------------------------------
+
+
+def random_actions(match: Any, rng: random.Random, limit: int | None = None) -> None:
+    """Play uniformly random legal actions until the hand is over, or ``limit`` actions."""
+    n = 0
+    while match.to_act is not None and (limit is None or n < limit):
+        legal = match.legal_actions()
+        match.apply(legal[rng.randrange(len(legal))])
+        n += 1
+
+
+def play_random(
+    spec: str,
+    seed: int,
+    first_dealer: int = 0,
+    hands: int | None = None,
+    last_hand_actions: int | None = None,
+    deal: Callable[[Any, Any, int], Any] | None = None,
+) -> Any:
+    """A match of random legal play: to the end, or ``hands`` hands with the last cut after some actions.
+
+    Deals come from ``deal(info, match, index)``, by default from the match seed; actions from a generator
+    seeded from ``seed`` alone, so every match here is the same on every run.
+    """
+    info, options = resolve(spec)
+    match = info.new_match(options, first_dealer)
+    rng = random.Random(derive_seed(seed, 1))
+    while not match.is_over and (hands is None or len(match.hands) < hands):
+        index = len(match.hands)
+        d = deal(info, match, index) if deal else info.deal_from_seed(hand_seed(seed, index), match.next_dealer)
+        match.deal(deal=d)
+        last = hands is not None and len(match.hands) == hands
+        random_actions(match, rng, last_hand_actions if last else None)
+    return match
+
+
+def _explicit_deal(seed: int) -> Callable[[Any, Any, int], Any]:
+    """Deals for :func:`play_random` that come from neither the match seed nor ``hand_seed``."""
+
+    def deal(info: Any, match: Any, index: int) -> Any:
+        """A deal from a seed of its own, to be written out explicitly."""
+        return info.deal_from_seed(derive_seed(seed, 2, index), match.next_dealer)
+
+    return deal
+
+
+def build_golden(name: str) -> dict[str, Any]:
+    """The golden record called ``name``, rebuilt from scratch."""
+    if name == "whist-seeded-draw":
+        # Default rules, every hand dealt from the match seed; this seed ends in a draw (CW-5).
+        match = play_random("whist", 1392)
+        return record_from_match(match, seats=RANDOM_SEATS, seed=1392, seeded_hands=True)
+    if name == "whist-1997-explicit":
+        # The 1997 rules (CW-3 left_of_last_exchanger), explicit deals, seat 2 deals first; two winners, one of
+        # them at -11 (CW-5).
+        match = play_random("whist-1997", 246, first_dealer=2, deal=_explicit_deal(246))
+        return record_from_match(match, seats=RANDOM_SEATS)
+    if name == "whist-unfinished":
+        # Two whole hands, then the third stops in the middle of its third trick.
+        match = play_random("whist", 77, hands=3, last_hand_actions=3 + 7)
+        seats = [{"name": "you", "kind": "human"}, *RANDOM_SEATS[1:]]
+        return record_from_match(match, seats=seats, seed=77, seeded_hands=True)
+    if name == "whist-awaiting-deal":
+        # Three whole hands with the three kinds of deal: explicit, {"seed": n}, and from the match seed.
+        own_seed = 5150
+
+        def deal(info: Any, match: Any, index: int) -> Any:
+            if index == 0:
+                return info.deal_from_seed(derive_seed(9, 2, 0), match.next_dealer)
+            if index == 1:
+                return info.deal_from_seed(own_seed, match.next_dealer)
+            return info.deal_from_seed(hand_seed(9, index), match.next_dealer)
+
+        match = play_random("whist(target=15)", 9, first_dealer=1, hands=3, deal=deal)
+        record = record_from_match(match, seats=RANDOM_SEATS, seed=9)
+        record["hands"][1]["deal"] = {"seed": own_seed}
+        del record["hands"][2]["deal"]
+        del record["options"]  # optional on input: the variant spec alone decides
+        record["x-note"] = "hand 0 has an explicit deal, hand 1 its own seed, hand 2 the match seed"
+        return record
+    raise KeyError(name)
+
+
+GOLDEN_NAMES = ["whist-seeded-draw", "whist-1997-explicit", "whist-unfinished", "whist-awaiting-deal"]
+
+
+def golden_path(name: str) -> Path:
+    """The file of a golden record."""
+    return GOLDEN / f"{name}.record.json"
+
+
+def expected_path(name: str) -> Path:
+    """The file of a golden record's expected result."""
+    return GOLDEN / f"{name}.expected.json"
+
+
+def regenerate_golden() -> None:
+    """Rewrite every golden record and its expected result (see the module docstring); not a test."""
+    GOLDEN.mkdir(exist_ok=True)
+    for name in GOLDEN_NAMES:
+        record = build_golden(name)
+        save_record(record, golden_path(name))
+        expected_path(name).write_text(dumps_json(result_json(replay(record))), encoding="utf-8")
+
+
+# -- golden records ----------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_golden_record_replays_to_its_expected_result(name: str) -> None:
+    result = replay(load_record(golden_path(name)))
+    expected = json.loads(expected_path(name).read_text(encoding="utf-8"))
+    assert result_json(result) == expected
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_golden_record_is_what_the_generator_writes(name: str) -> None:
+    """Seeded deals (Fisher-Yates on random.Random), the engine and the writer all reproduce the stored file."""
+    assert dumps_record(build_golden(name)) == golden_path(name).read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize("name", GOLDEN_NAMES)
+def test_golden_record_validates_against_the_json_schema(name: str) -> None:
+    record = json.loads(golden_path(name).read_text(encoding="utf-8"))
+    jsonschema.Draft202012Validator(record_schema()).validate(record)
+
+
+def test_golden_records_cover_cw5_endings_and_unfinished_states() -> None:
+    results = {name: json.loads(expected_path(name).read_text(encoding="utf-8")) for name in GOLDEN_NAMES}
+    draw = results["whist-seeded-draw"]
+    assert draw["over"] and draw["draw"] and draw["winners"] == []
+    assert all(abs(t) >= 11 for t in draw["totals"])  # CW-5: all three at a target at once
+    explicit = results["whist-1997-explicit"]
+    assert explicit["over"] and not explicit["draw"]
+    assert len(explicit["winners"]) == 2  # CW-5: everyone at a target wins
+    assert any(explicit["totals"][s] <= -11 for s in explicit["winners"])  # CW-5: -11 or less wins too
+    unfinished = results["whist-unfinished"]
+    assert not unfinished["over"] and unfinished["to_act"] is not None and unfinished["legal"]
+    assert "awaiting" not in unfinished and unfinished["hands"][-1]["complete"] is False
+    waiting = results["whist-awaiting-deal"]
+    assert waiting["awaiting"] == "deal" and waiting["to_act"] is None and waiting["legal"] == []
+    assert waiting["options"]["target"] == 15
+
+
+def test_cw5_hand_totals_rise_by_one_per_hand_in_golden_results() -> None:
+    for name in GOLDEN_NAMES:
+        result = json.loads(expected_path(name).read_text(encoding="utf-8"))
+        complete = [h for h in result["hands"] if h["complete"]]
+        for i, hand in enumerate(complete, start=1):
+            assert sum(hand["scores"]) == 1
+            assert sum(hand["totals"]) == i
+        assert sum(result["totals"]) == len(complete)
+
+
+# -- the schema ---------------------------------------------------------------------------------------------
+
+
+def test_schema_is_a_valid_draft_2020_12_schema() -> None:
+    schema = record_schema()
+    assert schema["$schema"] == "https://json-schema.org/draft/2020-12/schema"
+    jsonschema.Draft202012Validator.check_schema(schema)
+
+
+SCHEMA_REJECTS = [
+    "unknown-field.json",
+    "missing-hands.json",
+    "wrong-seat-count.json",
+    "bad-deal-card.json",
+    "no-deal-no-seed.json",
+    "seeded-deal-extra-key.json",
+    "wrong-version.json",
+]
+
+
+@pytest.mark.parametrize("filename", SCHEMA_REJECTS)
+def test_schema_and_runtime_validator_agree_on_malformed_records(filename: str) -> None:
+    record = json.loads((BAD / filename).read_text(encoding="utf-8"))
+    assert not jsonschema.Draft202012Validator(record_schema()).is_valid(record)
+    with pytest.raises(InvalidRecordError):
+        validate_record(record)
+
+
+# -- round trips ---------------------------------------------------------------------------------------------
+
+
+@settings(max_examples=20, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=10**6),
+    spec=st.sampled_from(
+        ["whist", "whist-1997", "whist(target=3)", "whist(lead_after_exchange=left_of_last_exchanger)"]
+    ),
+    first_dealer=st.integers(min_value=0, max_value=2),
+    seeded=st.booleans(),
+    cut=st.one_of(st.none(), st.tuples(st.integers(min_value=1, max_value=4), st.integers(min_value=0, max_value=42))),
+)
+def test_round_trip_write_save_load_replay_gives_the_same_match(
+    tmp_path_factory: pytest.TempPathFactory,
+    seed: int,
+    spec: str,
+    first_dealer: int,
+    seeded: bool,
+    cut: tuple[int, int] | None,
+) -> None:
+    hands, last = cut if cut is not None else (None, None)
+    match = play_random(spec, seed, first_dealer, hands=hands, last_hand_actions=last)
+    record = record_from_match(match, seed=seed, seeded_hands=seeded)
+    path = tmp_path_factory.mktemp("records") / "match.json"
+    save_record(record, path)
+    loaded = load_record(path)
+    result = replay(loaded)
+    assert result.match.totals == match.totals
+    assert result.match.is_over == match.is_over
+    assert result.match.to_act == match.to_act
+    # Writing the replayed match again gives the very same record: nothing is lost either way.
+    assert record_from_match(result.match, seed=seed, seeded_hands=seeded) == loaded
+    assert all(("deal" in hand) is not seeded for hand in loaded["hands"])
+
+
+def test_replayed_unfinished_match_can_be_played_on() -> None:
+    record = load_record(golden_path("whist-unfinished"))
+    match = replay(record).match
+    legal = match.legal_actions()
+    match.apply(legal[0])
+    again = record_from_match(match, seats=record["seats"], seed=record["seed"], seeded_hands=True)
+    assert again["hands"][-1]["actions"] == [*record["hands"][-1]["actions"], match.format_action(legal[0])]
+
+
+def test_writer_refuses_seeded_hands_not_dealt_from_the_seed() -> None:
+    match = play_random("whist", 5, hands=1)
+    with pytest.raises(InvalidRecordError, match=r"hand 0 was not dealt from the match seed 6"):
+        record_from_match(match, seed=6, seeded_hands=True)
+    with pytest.raises(InvalidRecordError, match="need the match seed"):
+        record_from_match(match, seeded_hands=True)
+
+
+def test_load_record_reads_text_as_well_as_files() -> None:
+    text = golden_path("whist-unfinished").read_text(encoding="utf-8")
+    assert load_record(text) == loads_record(text) == load_record(golden_path("whist-unfinished"))
+
+
+# -- malformed records ---------------------------------------------------------------------------------------
+
+
+def base_record() -> dict[str, Any]:
+    """A small valid record: one whole hand and the start of a second, from a match seed."""
+    return copy.deepcopy(json.loads(golden_path("whist-unfinished").read_text(encoding="utf-8")))
+
+
+def _set(path: list[Any], value: Any) -> Callable[[dict[str, Any]], None]:
+    """An edit that sets the value at a JSON path of a record."""
+
+    def edit(record: dict[str, Any]) -> None:
+        obj: Any = record
+        for key in path[:-1]:
+            obj = obj[key]
+        obj[path[-1]] = value
+
+    return edit
+
+
+def _drop(path: list[Any]) -> Callable[[dict[str, Any]], None]:
+    """An edit that removes the field at a JSON path of a record."""
+
+    def edit(record: dict[str, Any]) -> None:
+        obj: Any = record
+        for key in path[:-1]:
+            obj = obj[key]
+        del obj[path[-1]]
+
+    return edit
+
+
+MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
+    ("unknown top-level field", _set(["hnads"], []), "hnads: unknown field 'hnads'"),
+    ("missing format", _drop(["format"]), "format: this required field is missing"),
+    ("missing version", _drop(["version"]), "version: this required field is missing"),
+    ("missing game", _drop(["game"]), "game: this required field is missing"),
+    ("missing variant", _drop(["variant"]), "variant: this required field is missing"),
+    ("missing seats", _drop(["seats"]), "seats: this required field is missing"),
+    ("missing hands", _drop(["hands"]), "hands: this required field is missing"),
+    ("wrong format", _set(["format"], "pbn"), "format: expected 'clubsuite-record'"),
+    ("future version", _set(["version"], 2), "version: this clubsuite reads format version 1"),
+    ("version as text", _set(["version"], "1"), "version:"),
+    ("unknown game", _set(["game"], "bridge"), "game: unknown game or variant 'bridge'"),
+    ("variant as game", _set(["game"], "whist-1997"), "game: 'whist-1997' is a variant of 'whist'"),
+    ("bad variant spec", _set(["variant"], "whist(lead=left)"), "variant: unknown option 'lead'"),
+    ("unreadable variant", _set(["variant"], "whist(("), "variant: cannot read the variant spec"),
+    ("variant option out of range", _set(["variant"], "whist(target=0)"), "variant: option target=0 is out of range"),
+    ("options not an object", _set(["options"], "whist"), "options: expected an object"),
+    ("unknown option", _set(["options", "trumps"], "clubs"), "options.trumps: unknown option 'trumps'"),
+    ("option disagrees (CW-5)", _set(["options", "target"], 9), "options.target: the record says 9"),
+    ("option flag for number", _set(["options", "target"], True), "options.target: the record says true"),
+    (
+        "option disagrees (CW-3)",
+        _set(["options", "lead_after_exchange"], "left_of_last_exchanger"),
+        "options.lead_after_exchange",
+    ),
+    ("seats not a list", _set(["seats"], "you"), "seats: expected a list of 3 seat objects"),
+    ("too few seats", _set(["seats"], [{"name": "a"}, {"name": "b"}]), "seats: the game has 3 seats"),
+    ("seat not an object", _set(["seats", 1], "bob"), "seats[1]: expected an object"),
+    ("seat without name", _set(["seats", 2], {"kind": "bot"}), "seats[2].name: this required field is missing"),
+    ("seat blank name", _set(["seats", 0, "name"], "  "), "seats[0].name: expected a non-empty string"),
+    ("seat bad kind", _set(["seats", 0, "kind"], "robot"), "seats[0].kind: expected one of human, bot"),
+    ("seat unknown field", _set(["seats", 0, "elo"], 1500), "seats[0].elo: unknown field 'elo'"),
+    ("first dealer out of range", _set(["first_dealer"], 3), "first_dealer: expected a seat number 0..2"),
+    ("first dealer as flag", _set(["first_dealer"], False), "first_dealer: expected a seat number"),
+    ("seed as text", _set(["seed"], "77"), "seed: expected a whole number"),
+    ("hands not a list", _set(["hands"], {}), "hands: expected a list of hands"),
+    ("hand not an object", _set(["hands", 1], ["keep"]), "hands[1]: expected an object"),
+    ("hand without actions", _drop(["hands", 1, "actions"]), "hands[1].actions: this required field is missing"),
+    ("hand unknown field", _set(["hands", 0, "dealer"], 1), "hands[0].dealer: unknown field 'dealer'"),
+    ("actions not a list", _set(["hands", 0, "actions"], "keep keep"), "hands[0].actions: expected a list"),
+    ("action not a string", _set(["hands", 0, "actions", 2], 7), "hands[0].actions[2]: expected an action"),
+    ("action empty", _set(["hands", 1, "actions", 0], ""), "hands[1].actions[0]: expected an action"),
+    ("seeded deal extra key", _set(["hands", 0, "deal"], {"seed": 1, "dealer": 0}), "hands[0].deal: a seeded deal"),
+    ("seeded deal not a number", _set(["hands", 0, "deal"], {"seed": 1.5}), "hands[0].deal.seed: expected a whole"),
+    ("explicit deal wrong shape", _set(["hands", 0, "deal"], {"hands": []}), "hands[0].deal: an explicit whist deal"),
+    ("no deal and no seed", _drop(["seed"]), "hands[0].deal: this hand has no deal"),
+    ("result not an object", _set(["result"], [1]), "result: expected an object"),
+    ("result totals differ", _set(["result", "totals"], [9, 9, 9]), "result.totals: the record says [9, 9, 9]"),
+    ("result hand differs", _set(["result", "hands", 0, "dealer"], 2), "result.hands[0].dealer: the record says 2"),
+    ("result unknown field", _set(["result", "winner"], 1), "result.winner: the replay gives no such field"),
+    ("result legal differs", _set(["result", "legal"], ["AS"]), "result.legal: the record says"),
+    ("result hand count differs", _drop(["result", "hands", 0]), "result.hands: the record lists 2 entries but"),
+]
+
+
+@pytest.mark.parametrize(("kind", "edit", "message"), MALFORMED, ids=[m[0] for m in MALFORMED])
+def test_malformed_record_is_rejected_naming_the_field(
+    kind: str, edit: Callable[[dict[str, Any]], None], message: str
+) -> None:
+    record = base_record()
+    replay(record)  # the base is valid
+    edit(record)
+    before = copy.deepcopy(record)
+    with pytest.raises(InvalidRecordError) as info:
+        replay(record)
+    assert message in str(info.value)
+    assert record == before, "replay must not change the record it was given"
+    if not kind.startswith("result"):
+        with pytest.raises(InvalidRecordError):
+            loads_record(json.dumps(record))
+
+
+def test_loads_record_reports_bad_json_with_line_and_column() -> None:
+    with pytest.raises(InvalidRecordError, match=r"not valid JSON: Expecting ':' delimiter at line 2, column 12"):
+        loads_record('{\n  "format" "clubsuite-record"\n}')
+
+
+def test_loads_record_refuses_duplicate_fields_and_non_standard_numbers() -> None:
+    with pytest.raises(InvalidRecordError, match="'seed' appears twice"):
+        loads_record('{"seed": 1, "seed": 2}')
+    with pytest.raises(InvalidRecordError, match="NaN is not a JSON number"):
+        loads_record('{"seed": NaN}')
+    with pytest.raises(InvalidRecordError, match="a record is a JSON object, got a list"):
+        loads_record("[]")
+
+
+def test_load_record_names_a_missing_file(tmp_path: Path) -> None:
+    with pytest.raises(InvalidRecordError, match=r"cannot read the record file '.*nope\.json': no such file"):
+        load_record(tmp_path / "nope.json")
+
+
+def test_extension_fields_are_kept_and_ignored() -> None:
+    record = base_record()
+    record["x-event"] = {"club": "anywhere"}
+    record["seats"][0]["x-rating"] = 1500
+    record["hands"][0]["x-comment"] = "a quiet hand"
+    record["result"]["x-checked-by"] = "hand"
+    assert result_json(replay(record))["totals"] == result_json(replay(base_record()))["totals"]
+
+
+def test_options_and_result_are_optional_and_variant_names_are_accepted() -> None:
+    record = json.loads(golden_path("whist-1997-explicit").read_text(encoding="utf-8"))
+    del record["options"]
+    del record["result"]
+    record["variant"] = "whist-1997"
+    result = result_json(replay(record))
+    assert result["variant"] == "whist(lead_after_exchange=left_of_last_exchanger)"
+    assert result["options"]["lead_after_exchange"] == "left_of_last_exchanger"
+
+
+# -- replay errors: the rules -----------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("filename", "fragments"),
+    [
+        ("illegal-cw1.json", ["hand 0, action 4 (overall 4), seat 2 plays 3H: 3H is illegal", "AH", "(CW-1)"]),
+        ("illegal-cw2.json", ["hand 0, action 3 (overall 3), seat 1 plays 2C: 2C is illegal", "(CW-2)"]),
+        ("exchange-card.json", ["hand 0, action 1 (overall 1), seat 2 plays 10H", "(CW-4)"]),
+        ("bad-notation.json", ["hand 0, action 3, seat 1: 'ZZ' is not a whist action", "(overall action 3)"]),
+        ("incomplete-hand.json", ["hand 0 is not complete", "only the last hand may be unfinished"]),
+        ("result-mismatch.json", ["result.winners: the record says [0] but the replay gives []"]),
+        ("bad-variant.json", ["variant: unknown option 'lead'"]),
+        ("unknown-field.json", ["hnads: unknown field 'hnads'"]),
+        ("wrong-seat-count.json", ["seats: the game has 3 seats but the record lists 4"]),
+        ("bad-deal-card.json", ["hands[0].deal: in the deal: '1H' is not a card"]),
+        ("no-deal-no-seed.json", ["hands[0].deal: this hand has no deal"]),
+        ("seeded-deal-extra-key.json", ['hands[0].deal: a seeded deal is {"seed": n} alone']),
+        ("missing-hands.json", ["hands: this required field is missing"]),
+        ("wrong-version.json", ["version: this clubsuite reads format version 1, got the number 2"]),
+    ],
+)
+def test_bad_record_file_is_rejected_with_the_rule_and_place(filename: str, fragments: list[str]) -> None:
+    text = (BAD / filename).read_text(encoding="utf-8")
+    record = json.loads(text)
+    before = copy.deepcopy(record)
+    with pytest.raises(InvalidRecordError) as info:
+        replay(record)
+    for fragment in fragments:
+        assert fragment in str(info.value)
+    assert record == before
+
+
+def test_cw1_illegal_action_in_a_later_hand_names_hand_action_overall_and_seat() -> None:
+    # Hand 0 is a whole random hand from the match seed (42 actions); hand 1 is the CW-1 position of illegal-cw1.json
+    # moved to the seats that hold it when seat 0 deals hand 1 (first dealer 2).
+    cw1 = json.loads((BAD / "illegal-cw1.json").read_text(encoding="utf-8"))
+    match = play_random("whist", 31, first_dealer=2, hands=1)
+    record = record_from_match(match, seed=31, seeded_hands=True)
+    del record["result"]
+    record["hands"].append({"deal": cw1["hands"][0]["deal"], "actions": cw1["hands"][0]["actions"]})
+    assert len(record["hands"][0]["actions"]) == 42
+    with pytest.raises(InvalidRecordError) as info:
+        replay(record)
+    message = str(info.value)
+    assert message.startswith("hand 1, action 4 (overall 46), seat 2 plays 3H: 3H is illegal")
+    assert "(CW-1)" in message
+
+
+def test_cw2_leading_a_club_before_clubs_are_broken_is_refused_but_allowed_after() -> None:
+    record = json.loads((BAD / "illegal-cw2.json").read_text(encoding="utf-8"))
+    with pytest.raises(InvalidRecordError, match=r"\(CW-2\)"):
+        replay(record)
+    # Leading one of its spades instead is legal.
+    record["hands"][0]["actions"][3] = "KS"
+    assert replay(record).match.to_act == 2
+
+
+def test_cw5_no_hand_may_follow_the_end_of_the_match() -> None:
+    record = json.loads(golden_path("whist-seeded-draw").read_text(encoding="utf-8"))
+    del record["result"]
+    record["hands"].append({"actions": []})
+    n = len(record["hands"]) - 1
+    with pytest.raises(InvalidRecordError, match=rf"hand {n}: the match ended after hand {n - 1}"):
+        replay(record)
+
+
+def test_no_action_may_follow_the_end_of_a_hand() -> None:
+    record = base_record()
+    del record["result"]
+    record["hands"][0]["actions"].append("AS")
+    overall = len(record["hands"][0]["actions"]) - 1
+    with pytest.raises(InvalidRecordError, match=rf"hand 0, action 42 \(overall {overall}\): 'AS' comes after"):
+        replay(record)
+
+
+def test_last_hand_may_stop_anywhere_even_before_its_first_action() -> None:
+    record = base_record()
+    del record["result"]
+    record["hands"][-1]["actions"] = []
+    data = result_json(replay(record))
+    assert data["to_act"] == (data["hands"][-1]["dealer"] + 1) % 3  # CW-4: the dealer's left decides first
+    assert data["legal"] == ["keep", "exchange"]
+    record["hands"] = []
+    data = result_json(replay(record))
+    assert data["awaiting"] == "deal" and data["hands"] == [] and data["to_act"] is None
+
+
+# -- the documentation's examples -----------------------------------------------------------------------------
+
+
+def test_every_record_example_in_the_docs_replays_and_fits_the_schema() -> None:
+    blocks = re.findall(r"```json\n(.*?)```", DOCS.read_text(encoding="utf-8"), re.DOTALL)
+    records = [json.loads(b) for b in blocks if '"clubsuite-record"' in b]
+    assert len(records) >= 2
+    validator = jsonschema.Draft202012Validator(record_schema())
+    for record in records:
+        validator.validate(record)
+        replay(record)
+
+
+def test_seed_derivation_matches_the_documented_example() -> None:
+    # docs/records.md works through hand 0 of match seed 42 with seat 0 dealing.
+    assert hand_seed(42, 0) == 218365657329900077 == 0x060F94D11896345B >> 1
+    info, _ = resolve("whist")
+    deal = info.deal_from_seed(hand_seed(42, 0), 0)
+    assert "JD" in str(deal.hands[1]).split()
+    assert "6S" in str(deal.hands[2]).split()
+    assert "7H" in str(deal.hands[0]).split()
+    assert "3S" in str(deal.bid).split()
