@@ -48,11 +48,60 @@ class LegalActions(Protocol):
     def __getitem__(self, index: int) -> Any: ...
 
 
+class Hand(Protocol):
+    """One hand of a match, as the records and the screens read it."""
+
+    @property
+    def deal(self) -> Any:
+        """The deal as dealt; has ``to_json()`` for records."""
+        ...
+
+    @property
+    def dealer(self) -> int: ...
+
+    @property
+    def is_over(self) -> bool: ...
+
+    def action_log(self) -> list[Any]:
+        """Every action applied to the hand, in order."""
+        ...
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the hand."""
+        ...
+
+
 class Match(Protocol):
     """The interface every game's match object offers to the outer layers."""
 
     game: str
     n_seats: int
+    options: Any
+    first_dealer: int
+    totals: list[int]
+    winners: tuple[int, ...]
+    draw: bool
+
+    @property
+    def hands(self) -> Sequence[Hand]:
+        """Every hand dealt so far; the last may be in progress."""
+        ...
+
+    @property
+    def hand_scores(self) -> Sequence[tuple[int, ...]]:
+        """The per-seat scores of every completed hand."""
+        ...
+
+    @property
+    def next_dealer(self) -> int: ...
+
+    def explain(self, action: Any) -> str | None:
+        """Why ``action`` is illegal now, or None if it is legal."""
+        ...
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the match so far."""
+        ...
 
     @property
     def phase(self) -> Phase: ...

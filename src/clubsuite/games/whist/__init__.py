@@ -6,7 +6,7 @@ CW-1..CW-5. See ``docs/rules/whist.md`` for the rules as implemented.
 
 from __future__ import annotations
 
-from clubsuite.engine import GameInfo, register
+from clubsuite.engine import GameInfo, Match, register
 from clubsuite.games.whist.deal import WhistDeal
 from clubsuite.games.whist.events import (
     CardPlayed,
@@ -58,3 +58,8 @@ register(
         deal_from_seed=WhistDeal.from_seed,
     )
 )
+
+
+def _conforms(match: WhistMatch) -> Match:
+    """Type-level check that the whist match satisfies the shared :class:`Match` protocol."""
+    return match

@@ -226,9 +226,9 @@ class WhistHand:
             self._top_led = idx
             self._winning = seat
         trick.append(idx)
-        played = CardPlayed(seat, card)
+        played = _new_tuple(CardPlayed, (seat, card))  # CardPlayed(seat, card) without the Python-level __new__
         if len(trick) < N_SEATS:
-            self.to_act = (seat + 1) % N_SEATS
+            self.to_act = _NEXT[seat]
             return (played,)
         winner = self._winning
         self.tricks_won[winner] += 1
@@ -277,6 +277,8 @@ class WhistHand:
 
 
 _new_set = int.__new__
+_new_tuple = tuple.__new__
+_NEXT = (1, 2, 0)
 
 
 def _card(index: int) -> Card:
