@@ -163,7 +163,10 @@ def games() -> Sequence[GameInfo]:
 
 def _load_games() -> None:
     # Importing the game packages registers them; done lazily so the core stays import-light.
-    import clubsuite.games.whist  # noqa: F401
+    import importlib
+
+    for module in ("clubsuite.games.whist",):
+        importlib.import_module(module)
 
 
 def find_game(spec_name: str) -> tuple[GameInfo, Mapping[str, str]]:

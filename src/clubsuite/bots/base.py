@@ -36,8 +36,11 @@ def register_bot(name: str, factory: BotFactory, game: str = _ANY_GAME) -> None:
 
 
 def _load() -> None:
-    import clubsuite.bots.random_bot  # noqa: F401
-    import clubsuite.bots.whist_heuristic  # noqa: F401
+    # Importing the bot modules registers them (done lazily to avoid an import cycle with this module).
+    import importlib
+
+    for module in ("clubsuite.bots.random_bot", "clubsuite.bots.whist_heuristic"):
+        importlib.import_module(module)
 
 
 def bot_names(game: str) -> list[str]:

@@ -55,7 +55,9 @@ class Table:
         """``You play`` for the human, ``Random 1 plays`` for a bot."""
         if seat == self.human:
             return f"You {verb}"
-        return f"{self.names[seat]} {verb}es" if verb.endswith(("sh", "ch", "x", "s")) else f"{self.names[seat]} {verb}s"
+        return (
+            f"{self.names[seat]} {verb}es" if verb.endswith(("sh", "ch", "x", "s")) else f"{self.names[seat]} {verb}s"
+        )
 
     def say(self, text: str | Text = "", style: str = "") -> None:
         """Print one line."""
@@ -94,7 +96,9 @@ class Table:
                     "Hand over. Tricks: "
                     + ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
                 )
-                self.console.print(score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols))
+                self.console.print(
+                    score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols)
+                )
             elif isinstance(ev, MatchEnded):
                 if ev.draw:
                     self.say("Game over: a draw (all three reached a target at once).", style="bold")
@@ -250,7 +254,9 @@ common_options = [
     click.option(
         "--save", "save_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the record."
     ),
-    click.option("--first-dealer", type=click.IntRange(0, 2), default=0, show_default=True, help="Seat of the first dealer."),
+    click.option(
+        "--first-dealer", type=click.IntRange(0, 2), default=0, show_default=True, help="Seat of the first dealer."
+    ),
 ]
 
 

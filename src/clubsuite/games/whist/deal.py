@@ -62,7 +62,12 @@ class WhistDeal:
         hands = [0, 0, 0]
         for pos in range(3):
             hands[(dealer + 1 + pos) % 3] = piles[pos]
-        return cls((CardSet(hands[0]), CardSet(hands[1]), CardSet(hands[2])), CardSet(piles[3]))
+        # A shuffled deck is a valid deal by construction: skip the checks a given deal needs.
+        deal = object.__new__(cls)
+        new = CardSet.from_mask
+        object.__setattr__(deal, "hands", (new(hands[0]), new(hands[1]), new(hands[2])))
+        object.__setattr__(deal, "bid", new(piles[3]))
+        return deal
 
     @classmethod
     def from_seed(cls, seed: int, dealer: int = 0) -> WhistDeal:

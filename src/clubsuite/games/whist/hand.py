@@ -38,6 +38,8 @@ class WhistHand:
 
     __slots__ = (
         "_led",
+        "_legal",
+        "_legal_version",
         "_top_club",
         "_top_led",
         "_trick",
@@ -85,6 +87,8 @@ class WhistHand:
         self._top_led = -1
         self._top_club = -1
         self._winning = -1
+        self._legal = 0
+        self._legal_version = -1
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -116,12 +120,15 @@ class WhistHand:
 
     def legal_actions(self) -> CardSet | tuple[Decision, ...]:
         """The legal actions of the seat to act: a :class:`CardSet` in play, the two decisions in the exchange."""
-        if self.phase is Phase.PLAY:
+        if self.phase is _PLAY:
             hand = self.hands[self.to_act]  # type: ignore[index]
             if self._trick:
-                mask = rules.follow_mask(hand, self._led, self._top_led, self._top_club)
+                mask = _follow_mask(hand, self._led, self._top_led, self._top_club)
             else:
                 mask = hand if self.clubs_broken else ((hand & ~0x1FFF) or hand)
+            # Remembered for this version of the state: apply() right after needs the same mask.
+            self._legal = mask
+            self._legal_version = self.version
             return _new_set(CardSet, mask)
         if self.phase is Phase.EXCHANGE:
             return _DECISIONS
@@ -199,8 +206,10 @@ class WhistHand:
         bit = 1 << idx
         hand = self.hands[seat]
         trick = self._trick
-        if trick:
-            legal = rules.follow_mask(hand, self._led, self._top_led, self._top_club)
+        if self._legal_version == self.version:
+            legal = self._legal
+        elif trick:
+            legal = _follow_mask(hand, self._led, self._top_led, self._top_club)
         else:
             legal = hand if self.clubs_broken else ((hand & ~0x1FFF) or hand)
         if not legal & bit:
@@ -277,6 +286,8 @@ class WhistHand:
 
 
 _new_set = int.__new__
+_follow_mask = rules.follow_mask
+_PLAY = Phase.PLAY
 _new_tuple = tuple.__new__
 _NEXT = (1, 2, 0)
 

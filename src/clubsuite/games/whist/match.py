@@ -15,6 +15,7 @@ from clubsuite.games.whist.options import WhistOptions
 from clubsuite.games.whist.view import WhistView
 
 GAME = "whist"
+_PLAY = Phase.PLAY
 
 
 class WhistMatch:
@@ -85,7 +86,7 @@ class WhistMatch:
 
     def view(self, seat: int) -> WhistView:
         """What ``seat`` may know now: its own cards, the public table, and what its own exchange showed it."""
-        if seat not in range(N_SEATS):
+        if not 0 <= seat < N_SEATS:
             raise IllegalActionError(f"seat {seat} does not exist: expected 0, 1 or 2")
         return WhistView(self, seat)
 
@@ -112,7 +113,7 @@ class WhistMatch:
             if self._over:
                 raise GameOverError(f"{action} cannot be played: the match is over")
             raise IllegalActionError(f"{action} cannot be played: no hand is in progress, deal first")
-        if seat is None and action.__class__ is Card and cur.phase is Phase.PLAY:
+        if seat is None and action.__class__ is Card and cur.phase is _PLAY:
             events = cur._play(action)  # the hot path: the same checks as apply(), without the dispatch
         else:
             events = cur.apply(action, seat)
