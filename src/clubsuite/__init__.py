@@ -1,6 +1,7 @@
 """clubsuite: exact rules engines, bots, terminal play and simulation for the card games called Clubs."""
 
-from clubsuite.cards import NORTHSTAR, STANDARD, STANDARD_WITH_JOKERS, Card, CardSet, Deck, Suit, card, cards
+# The notation helpers card() and cards() stay in clubsuite.cards: re-exporting cards() here would hide that module.
+from clubsuite.cards import NORTHSTAR, STANDARD, STANDARD_WITH_JOKERS, Card, CardSet, Deck, Suit
 from clubsuite.errors import (
     ClubsError,
     GameOverError,
@@ -33,6 +34,4 @@ __all__ = [
     "StaleViewError",
     "Suit",
     "__version__",
-    "card",
-    "cards",
 ]

@@ -66,10 +66,9 @@ def _convert(cls_name: str, key: str, raw: str, typ: Any) -> Any:
             return False
         raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected true or false")
     if typ is int:
-        try:
-            return int(raw)
-        except ValueError:
-            raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected a whole number") from None
+        if not re.fullmatch(r"[+-]?[0-9]+", raw):
+            raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected a whole number")
+        return int(raw)
     if isinstance(typ, type) and issubclass(typ, enum.Enum):
         for member in typ:
             if str(member.value) == raw.lower():

@@ -7,7 +7,13 @@ from typing import Any
 
 from clubsuite.cards import STANDARD, Card
 from clubsuite.engine import Phase
-from clubsuite.errors import GameOverError, IllegalActionError, InvalidDealError, InvalidNotationError
+from clubsuite.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidDealError,
+    InvalidNotationError,
+    InvalidOptionsError,
+)
 from clubsuite.games.whist.deal import N_SEATS, WhistDeal
 from clubsuite.games.whist.events import HandScored, HandStarted, MatchEnded
 from clubsuite.games.whist.hand import Decision, WhistAction, WhistHand
@@ -30,7 +36,7 @@ class WhistMatch:
 
     def __init__(self, options: WhistOptions | None = None, first_dealer: int = 0) -> None:
         if first_dealer not in range(N_SEATS):
-            raise IllegalActionError(f"first dealer {first_dealer} is not a seat: expected 0, 1 or 2")
+            raise InvalidOptionsError(f"first dealer {first_dealer} is not a seat: expected 0, 1 or 2")
         self.options = options or WhistOptions()
         self.first_dealer = first_dealer
         self.hands: list[WhistHand] = []

@@ -71,6 +71,7 @@ class WhistView:
     @property
     def target(self) -> int:
         """The target score of the match (CW-5)."""
+        self._hand()
         return self._match.options.target
 
     @property

@@ -1,0 +1,221 @@
+"""Tests of cards, decks and card sets: the two-way notation of every deck, set operations and immutability."""
+
+from __future__ import annotations
+
+import pytest
+
+from clubsuite.cards import (
+    NORTHSTAR,
+    STANDARD,
+    STANDARD_WITH_JOKERS,
+    CardSet,
+    Deck,
+    Suit,
+    card,
+    card_at,
+    cards,
+    std_card,
+)
+from clubsuite.errors import ClubsError, InvalidNotationError
+
+ALL_DECKS = [STANDARD, STANDARD_WITH_JOKERS, NORTHSTAR]
+
+
+@pytest.mark.parametrize("deck", ALL_DECKS, ids=lambda d: d.name)
+def test_every_card_prints_in_a_form_that_reads_back(deck: Deck) -> None:
+    for c in deck.cards:
+        assert deck.parse(str(c)) is c
+        assert deck.parse(str(c).lower()) is c
+        assert deck.parse(c.pretty()) is c
+        assert deck.parse(f"  {c}  ") is c
+
+
+@pytest.mark.parametrize("deck", ALL_DECKS, ids=lambda d: d.name)
+def test_a_set_of_a_whole_deck_prints_and_reads_back(deck: Deck) -> None:
+    whole = CardSet(deck.cards)
+    assert len(whole) == len(deck)
+    assert deck.parse_set(str(whole)) == whole
+    assert deck.parse_set(whole.pretty()) == whole
+    assert list(whole) == sorted(deck.cards, key=lambda c: c.index)
+
+
+def test_deck_sizes_are_52_54_and_60() -> None:
+    assert (len(STANDARD), len(STANDARD_WITH_JOKERS), len(NORTHSTAR)) == (52, 54, 60)
+    assert len({c.index for c in STANDARD_WITH_JOKERS.cards}) == 54
+    assert len({c.index for c in NORTHSTAR.cards}) == 60
+    assert len(STANDARD.mask) == 52
+
+
+def test_ten_reads_as_t_or_10_and_prints_as_10() -> None:
+    assert card("TH") is card("10H")
+    assert card("th") is card("10h")
+    assert str(card("TH")) == "10H"
+
+
+def test_suit_symbols_and_lower_case_are_accepted() -> None:
+    assert card("Q♣") is card("QC")
+    assert card("7♦") is card("7D")
+    assert card("10♥") is card("10H")
+    assert card("a♠") is card("AS")
+    assert card("q♧") is card("QC")
+    assert card("kd") is card("KD")
+    assert cards("a♠ k♠ 10♥") == cards("AS KS 10H")
+
+
+def test_canonical_print_form() -> None:
+    assert [str(card(t)) for t in ("as", "k♥", "j♦", "t♣", "2s")] == ["AS", "KH", "JD", "10C", "2S"]
+    assert card("10H").pretty() == "10♥"
+    assert repr(card("QC")) == "card('QC')"
+
+
+def test_values_1_and_15_exist_only_in_the_northstar_deck() -> None:
+    for text in ("1C", "15C", "11H", "13S", "12D", "14D"):
+        c = card(text, NORTHSTAR)
+        assert c.kind == "northstar"
+        assert str(c) == text
+        with pytest.raises(InvalidNotationError, match=text):
+            card(text)
+        with pytest.raises(InvalidNotationError, match=text):
+            card(text, STANDARD_WITH_JOKERS)
+    assert card("1C", NORTHSTAR).rank == 1
+    assert card("15S", NORTHSTAR).rank == 15
+
+
+def test_face_letters_are_not_northstar_cards() -> None:
+    for text in ("AC", "KH", "QS", "JD"):
+        with pytest.raises(InvalidNotationError, match=text):
+            card(text, NORTHSTAR)
+
+
+def test_jokers_exist_only_in_the_54_card_deck() -> None:
+    jk1, jk2 = card("JK1", STANDARD_WITH_JOKERS), card("jk2", STANDARD_WITH_JOKERS)
+    assert (str(jk1), str(jk2)) == ("JK1", "JK2")
+    assert jk1.suit is None and jk1.kind == "joker"
+    assert jk1.pretty() == "JK1"
+    for deck in (STANDARD, NORTHSTAR):
+        with pytest.raises(InvalidNotationError, match="JK1"):
+            card("JK1", deck)
+    with pytest.raises(InvalidNotationError, match="JK3"):
+        card("JK3", STANDARD_WITH_JOKERS)
+
+
+@pytest.mark.parametrize("text", ["ZZ", "1H", "11H", "10X", "H10", "AHH", "Q", "C", "10", "KC KD", "0C", "16C"])
+def test_bad_notation_names_the_input(text: str) -> None:
+    with pytest.raises(InvalidNotationError) as info:
+        card(text)
+    assert repr(text) in str(info.value)
+    assert isinstance(info.value, ClubsError)
+    assert isinstance(info.value, ValueError)
+
+
+def test_bad_notation_in_a_set_names_the_bad_token() -> None:
+    with pytest.raises(InvalidNotationError, match="'XH'"):
+        cards("AH XH KH")
+
+
+def test_empty_card_text_is_refused_with_a_hint() -> None:
+    with pytest.raises(InvalidNotationError, match="empty card"):
+        card("   ")
+
+
+def test_parse_set_rejects_a_repeated_card_and_names_it() -> None:
+    with pytest.raises(InvalidNotationError, match="AH appears twice"):
+        cards("AH KH ah")
+    with pytest.raises(InvalidNotationError, match="10H appears twice"):
+        cards("TH 10H")
+    assert STANDARD.parse_list("AH AH") == [card("AH"), card("AH")]
+
+
+def test_parse_set_accepts_commas_and_spaces() -> None:
+    assert cards("AH, KH,QH  JH") == cards("AH KH QH JH")
+    assert cards("") == CardSet()
+    assert CardSet.parse("2C 3C") == cards("2C 3C")
+    assert CardSet.parse("1C 15C", NORTHSTAR) == CardSet([card("1C", NORTHSTAR), card("15C", NORTHSTAR)])
+
+
+def test_card_fields_follow_the_index_layout() -> None:
+    two_clubs, ace_spades = card("2C"), card("AS")
+    assert (two_clubs.index, two_clubs.suit, two_clubs.rank) == (0, Suit.CLUBS, 2)
+    assert (ace_spades.index, ace_spades.suit, ace_spades.rank) == (51, Suit.SPADES, 14)
+    assert std_card(Suit.HEARTS, 10) is card("10H")
+    assert card_at(card("QD").index) is card("QD")
+    assert card("KC").bit == 1 << card("KC").index
+    # Within a suit a higher rank has a higher index, and clubs come first.
+    assert card("AC").index < card("2D").index
+    assert card("9H").index < card("10H").index
+
+
+def test_card_at_refuses_an_index_with_no_card() -> None:
+    for index in (-1, 54, 63, 124, 500):
+        with pytest.raises(InvalidNotationError, match=str(index)):
+            card_at(index)
+
+
+def test_cards_are_immutable_and_hashable() -> None:
+    c = card("QH")
+    with pytest.raises(AttributeError):
+        c.rank = 3  # type: ignore[misc]
+    with pytest.raises(AttributeError):
+        c.colour = "red"  # type: ignore[attr-defined]
+    assert card("QH") == c and hash(card("QH")) == hash(c)
+    assert {c: 1}[card("qh")] == 1
+    assert card("2C") < card("3C") < card("2D")
+
+
+def test_card_set_membership_length_iteration_and_indexing() -> None:
+    s = cards("KS 2C 10H 5D")
+    assert len(s) == 4
+    assert card("10H") in s
+    assert card("JH") not in s
+    assert "10H" not in s  # only cards are members, never their text
+    assert list(s) == [card("2C"), card("5D"), card("10H"), card("KS")]
+    assert s[0] is card("2C") and s[3] is card("KS")
+    assert s[-1] is card("KS") and s[-4] is card("2C")
+    for position in (4, -5):
+        with pytest.raises(IndexError):
+            s[position]
+    assert s.sorted() == list(s)
+    assert str(s) == "2C 5D 10H KS"
+    assert s.pretty() == "2♣ 5♦ 10♥ K♠"
+    assert eval(repr(s), {"CardSet": CardSet}) == s
+
+
+def test_card_set_operations_are_set_operations() -> None:
+    a = cards("AH KH QH 2C")
+    b = cards("QH 2C 3D")
+    assert a | b == cards("AH KH QH 2C 3D")
+    assert a & b == cards("QH 2C")
+    assert a ^ b == cards("AH KH 3D")
+    assert a - b == cards("AH KH")
+    assert b - a == cards("3D")
+    for result in (a | b, a & b, a ^ b, a - b):
+        assert isinstance(result, CardSet)
+    assert a.with_card(card("3D")) == cards("AH KH QH 2C 3D")
+    assert a.with_card(card("AH")) == a
+    assert a.without(card("AH")) == cards("KH QH 2C")
+    assert a.without(card("3D")) == a
+    assert a.of_suit(Suit.HEARTS) == cards("AH KH QH")
+    assert a.of_suit(Suit.SPADES) == CardSet()
+    assert cards("QH 2C").issubset(a)
+    assert not b.issubset(a)
+    assert CardSet().issubset(b)
+    assert not CardSet() and bool(a)
+
+
+def test_card_set_is_immutable() -> None:
+    s = cards("AH KH")
+    before = int(s)
+    s.with_card(card("QH"))
+    s.without(card("AH"))
+    _ = s | cards("2C")
+    assert int(s) == before
+    with pytest.raises(AttributeError):
+        s.extra = 1  # type: ignore[attr-defined]
+
+
+def test_card_set_from_cards_of_every_kind() -> None:
+    mixed = CardSet([card("AS"), card("JK2", STANDARD_WITH_JOKERS), card("15H", NORTHSTAR)])
+    assert len(mixed) == 3
+    assert [str(c) for c in mixed] == ["AS", "JK2", "15H"]
+    assert card("15H", NORTHSTAR) in mixed
+    assert card("AS") in mixed
