@@ -23,8 +23,8 @@ watch: $(STAMP)
 	@$(BIN)/clubs watch whist $(ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check .
-	$(BIN)/ruff format --check .
+	$(BIN)/ruff check src tests bench
+	$(BIN)/ruff format --check src tests bench
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/clubsuite
