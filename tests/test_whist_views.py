@@ -7,6 +7,7 @@ inferred (CW-1, CW-2, CW-4) and depend on nothing it could not see.
 from __future__ import annotations
 
 import contextlib
+import json
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -14,7 +15,7 @@ from typing import Any
 import pytest
 
 from clubsuite.cards import STANDARD, Card, CardSet, cards
-from clubsuite.errors import IllegalActionError, InvalidNotationError, StaleViewError
+from clubsuite.errors import IllegalActionError, InvalidNotationError, NoHandError
 from clubsuite.games.whist import Decision, WhistDeal, WhistMatch, WhistView
 from clubsuite.games.whist.sampling import determinize, sample_deal, sample_hidden
 from conftest import FULL_DECK, deal_of, play_cards, random_legal
@@ -192,7 +193,7 @@ def test_a_view_shows_its_own_hand_and_only_counts_of_the_others() -> None:
             assert view.legal_actions() == (match.legal_actions() if match.to_act == seat else ())
 
 
-STALE_READS = (
+LIVE_READS = (
     "phase",
     "totals",
     "hand_number",
@@ -216,34 +217,37 @@ STALE_READS = (
 
 
 @pytest.mark.parametrize("seat", [0, 1, 2])
-def test_a_view_goes_stale_after_the_next_action(seat: int) -> None:
+def test_a_view_is_live_and_its_snapshot_is_not(seat: int) -> None:
     rng = random.Random(seat)
     match = WhistMatch()
     match.deal(rng=rng)
+    view = match.view(seat)
     for _ in range(8):
-        view = match.view(seat)
-        view.to_dict()
+        before = view.to_dict()
         match.apply(random_legal(match.legal_actions(), rng))
-        for name in STALE_READS:
-            with pytest.raises(StaleViewError):
-                value = getattr(view, name)
-                if callable(value):
-                    value()
-        match.view(seat).to_dict()  # a new view works
+        after = view.to_dict()
+        assert after != before  # the same view object follows the match
+        assert before == json.loads(json.dumps(before))  # a snapshot is plain data, unaffected by the action
+        for name in LIVE_READS:
+            value = getattr(view, name)
+            if callable(value):
+                value()
+        assert match.view(seat) is view
 
 
-def test_a_view_goes_stale_when_the_next_hand_is_dealt() -> None:
+def test_a_view_shows_the_new_hand_once_it_is_dealt() -> None:
     rng = random.Random(3)
     match = WhistMatch()
+    view = match.view(0)
+    with pytest.raises(NoHandError):
+        view.to_dict()
     match.deal(rng=rng)
     while match.current is not None:
         match.apply(random_legal(match.legal_actions(), rng))
-    view = match.view(0)
     assert view.to_dict()["hand"] == ""
     match.deal(rng=rng)
-    with pytest.raises(StaleViewError):
-        view.to_dict()
-    assert len(match.view(0).hand) == 13
+    assert len(view.hand) == 13
+    assert view.hand_number == 1
 
 
 def test_a_view_of_a_seat_that_does_not_exist_is_refused() -> None:

@@ -11,7 +11,7 @@ from clubsuite.errors import (
     InvalidOptionsError,
     InvalidRecordError,
     NotYourTurnError,
-    StaleViewError,
+    NoHandError,
 )
 
 __version__ = "0.1.0"
@@ -30,8 +30,8 @@ __all__ = [
     "InvalidNotationError",
     "InvalidOptionsError",
     "InvalidRecordError",
+    "NoHandError",
     "NotYourTurnError",
-    "StaleViewError",
     "Suit",
     "__version__",
 ]

@@ -132,6 +132,18 @@ def card_at(index: int) -> Card:
     return c
 
 
+def _block_table() -> tuple[tuple[int, ...], ...]:
+    table: list[tuple[int, ...]] = [()]
+    for block in range(1, 1 << 13):
+        low = (block & -block).bit_length() - 1
+        table.append((low, *table[block & (block - 1)]))
+    return tuple(table)
+
+
+_BLOCK_BITS = _block_table()
+"""For every 13-bit block, the positions of its set bits in increasing order."""
+
+
 def _iter_bits(mask: int) -> Iterator[int]:
     while mask:
         low = mask & -mask
@@ -176,16 +188,20 @@ class CardSet(int):
     def __getitem__(self, position: int) -> Card:
         """The card at ``position`` in index order (negative positions count from the end)."""
         mask = int(self)
-        n = mask.bit_count()
+        asked = position
         if position < 0:
-            position += n
-        if not 0 <= position < n:
-            raise IndexError(f"card set position {position} out of range for {n} cards")
-        for _ in range(position):
-            mask &= mask - 1
-        c = CARD_TABLE[(mask & -mask).bit_length() - 1]
-        assert c is not None
-        return c
+            position += mask.bit_count()
+        if position >= 0:
+            # Walk 13-bit blocks (one suit of the standard deck each) with a table of set-bit positions.
+            base = 0
+            while mask:
+                block = _BLOCK_BITS[mask & 0x1FFF]
+                if position < len(block):
+                    return CARD_TABLE[base + block[position]]  # type: ignore[return-value]
+                position -= len(block)
+                mask >>= 13
+                base += 13
+        raise IndexError(f"card set position {asked} out of range for {int(self).bit_count()} cards")
 
     def __or__(self, other: int) -> CardSet:
         return CardSet(int(self) | int(other))

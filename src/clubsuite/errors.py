@@ -39,5 +39,5 @@ class InvalidRecordError(ClubsError):
     """A match record is malformed, or replaying it breaks a rule."""
 
 
-class StaleViewError(ClubsError):
-    """A seat view was read after the game moved on; views are valid for one decision."""
+class NoHandError(ClubsError):
+    """Something about the current hand was asked before any hand was dealt."""

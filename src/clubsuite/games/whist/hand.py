@@ -202,7 +202,7 @@ class WhistHand:
 
     def _play(self, card: Card) -> tuple[Any, ...]:
         seat: int = self.to_act  # type: ignore[assignment]
-        idx = card.index
+        idx = card[0]  # card.index, read positionally on the hot path
         bit = 1 << idx
         hand = self.hands[seat]
         trick = self._trick

@@ -47,6 +47,9 @@ class WhistMatch:
         self.draw = False
         self._over = False
         self._cur: WhistHand | None = None
+        self.to_act: int | None = None
+        """The seat to act, or None between hands and after the end (kept in step by deal() and apply())."""
+        self._views = tuple(WhistView(self, s) for s in range(N_SEATS))
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -66,12 +69,6 @@ class WhistMatch:
     def is_over(self) -> bool:
         """Whether a player has reached the target (CW-5)."""
         return self._over
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or None between hands and after the end."""
-        cur = self._cur
-        return cur.to_act if cur is not None else None
 
     @property
     def next_dealer(self) -> int:
@@ -94,7 +91,7 @@ class WhistMatch:
         """What ``seat`` may know now: its own cards, the public table, and what its own exchange showed it."""
         if not 0 <= seat < N_SEATS:
             raise IllegalActionError(f"seat {seat} does not exist: expected 0, 1 or 2")
-        return WhistView(self, seat)
+        return self._views[seat]
 
     # -- actions ---------------------------------------------------------------------------------------
     def deal(self, rng: random.Random | None = None, deal: WhistDeal | None = None) -> tuple[Any, ...]:
@@ -110,6 +107,7 @@ class WhistMatch:
             deal = WhistDeal.random(rng, dealer)
         self._cur = WhistHand(deal, dealer, self.options)
         self.hands.append(self._cur)
+        self.to_act = self._cur.to_act
         return (HandStarted(len(self.hands) - 1, dealer),)
 
     def apply(self, action: WhistAction, seat: int | None = None) -> tuple[Any, ...]:
@@ -124,8 +122,9 @@ class WhistMatch:
         else:
             events = cur.apply(action, seat)
         if cur.scores is None:
+            self.to_act = cur.to_act
             return events
-        self._cur = None
+        self._cur = self.to_act = None
         return events[:-1] + self._score(cur)
 
     def _score(self, hand: WhistHand) -> tuple[Any, ...]:

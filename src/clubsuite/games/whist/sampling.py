@@ -108,7 +108,7 @@ def determinize(view: WhistView, rng: random.Random) -> WhistHand:
     the result is a legal position a search bot may play out.
     """
     deal = sample_deal(view, rng)
-    state = WhistHand(deal, view.dealer, view._match.options)
+    state = WhistHand(deal, view.dealer, view.options)
     for _, exchanged in view.decisions:
         state.apply(Decision.EXCHANGE if exchanged else Decision.KEEP)
     for _, plays in _plays(view):

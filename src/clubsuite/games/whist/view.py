@@ -1,8 +1,8 @@
 """What one seat may know in Clubs (whist group): its own cards, the public table, and what its exchange showed it.
 
-A view is a read-only window on the match for one decision: it is made in constant time (bots ask for one at
-every turn) and raises :class:`StaleViewError` if read after the match has moved on. ``to_dict()`` gives a
-snapshot that can be kept, sent or printed. Nothing reachable through the public attributes names a card the
+A view is a live, read-only window on the match for one seat: the match keeps one per seat, so asking for it at
+every decision costs nothing, and it always shows the present moment. ``to_dict()`` takes a snapshot that can be
+kept, sent or printed. Nothing reachable through the public attributes names a card the
 seat may not know: other hands and the bid hand appear only as counts, except the cards the seat itself left
 in the bid hand when it exchanged (CW-4), which it knows to be with the next exchanger or in the bid hand.
 """
@@ -13,12 +13,13 @@ from typing import TYPE_CHECKING, Any
 
 from clubsuite.cards import CARD_TABLE, Card, CardSet
 from clubsuite.engine import Phase
-from clubsuite.errors import StaleViewError
+from clubsuite.errors import NoHandError
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
 
 if TYPE_CHECKING:
     from clubsuite.games.whist.hand import WhistHand
     from clubsuite.games.whist.match import WhistMatch
+    from clubsuite.games.whist.options import WhistOptions
 
 BID = "bid"
 """The location key of the bid hand in :meth:`WhistView.known_cards`."""
@@ -31,64 +32,53 @@ def _c(index: int) -> Card:
 
 
 class WhistView:
-    """One seat's knowledge at one moment."""
+    """One seat's knowledge, read live from the match."""
 
-    __slots__ = ("_count", "_h", "_match", "_version", "seat")
+    __slots__ = ("_match", "seat")
 
     def __init__(self, match: WhistMatch, seat: int) -> None:
         self._match = match
         self.seat = seat
-        hands = match.hands
-        self._count = len(hands)
-        self._h = hands[-1] if hands else None
-        self._version = self._h.version if self._h is not None else -1
-
-    def _hand(self) -> WhistHand | None:
-        h = self._h
-        if len(self._match.hands) != self._count or (h is not None and h.version != self._version):
-            raise StaleViewError("this view is out of date: the game has moved on; ask the match for a new view")
-        return h
 
     def _cur(self) -> WhistHand:
-        h = self._hand()
-        if h is None:
-            raise StaleViewError("no hand has been dealt yet")
-        return h
+        hands = self._match.hands
+        if not hands:
+            raise NoHandError("no hand has been dealt yet: deal first")
+        return hands[-1]
 
     # -- match level -----------------------------------------------------------------------------------
     @property
     def phase(self) -> Phase:
         """The phase of the match."""
-        self._hand()
         return self._match.phase
 
     @property
     def totals(self) -> tuple[int, ...]:
         """The running totals of the three seats (public)."""
-        self._hand()
         return tuple(self._match.totals)
 
     @property
     def target(self) -> int:
         """The target score of the match (CW-5)."""
-        self._hand()
         return self._match.options.target
+
+    @property
+    def options(self) -> WhistOptions:
+        """The rules options of the match (public)."""
+        return self._match.options
 
     @property
     def hand_number(self) -> int:
         """0 for the first hand of the match."""
-        self._hand()
         return len(self._match.hands) - 1
 
     @property
     def to_act(self) -> int | None:
         """The seat to act."""
-        self._hand()
         return self._match.to_act
 
     def legal_actions(self) -> Any:
         """The legal actions if this seat is to act, else empty."""
-        self._hand()
         return self._match.legal_actions() if self._match.to_act == self.seat else ()
 
     # -- hand level ------------------------------------------------------------------------------------
