@@ -10,8 +10,8 @@ from clubsuite.errors import (
     InvalidNotationError,
     InvalidOptionsError,
     InvalidRecordError,
-    NotYourTurnError,
     NoHandError,
+    NotYourTurnError,
 )
 
 __version__ = "0.1.0"
