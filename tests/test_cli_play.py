@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -117,3 +118,23 @@ def test_watch_plays_a_whole_match_between_bots(tmp_path: Path) -> None:
     assert "Game over:" in result.stdout
     assert "bid hand:" in result.stdout
     assert run(["replay", str(path)]).returncode == 0
+
+
+CARD_TOKEN = re.compile(r"(?<![0-9A-Z])(10|[2-9JQKA])([CDHS])(?![A-Z])")
+
+
+def test_play_screen_never_shows_a_card_the_human_may_not_know() -> None:
+    """Hidden information (CW-4): other hands and the bid hand appear only card by card, as they are played."""
+    result = run(["play", "whist", "--seed", "19", "--bots", "random"], cycling_input())
+    assert result.returncode == 0, result.stderr
+    known: set[str] = set()
+    for line in result.stdout.splitlines():
+        if line.startswith("=== Hand"):
+            known = set()  # a new deal: only what is shown from now on is known
+        if line.startswith("Enter a card (e.g. 10H)") or "such as 10H or QC" in line:
+            continue  # input help, with its example cards
+        tokens = {a + b for a, b in CARD_TOKEN.findall(line)}
+        if line.startswith(("Your hand:", "You play")) or " plays " in line:
+            known |= tokens  # the human's own cards, and cards played face up
+            continue
+        assert tokens <= known, f"the line {line!r} names {sorted(tokens - known)}, which the human cannot know"

@@ -144,7 +144,8 @@ _BLOCK_BITS = _block_table()
 """For every 13-bit block, the positions of its set bits in increasing order."""
 
 
-def _iter_bits(mask: int) -> Iterator[int]:
+def iter_bits(mask: int) -> Iterator[int]:
+    """The indices of the set bits of ``mask``, lowest first."""
     while mask:
         low = mask & -mask
         yield low.bit_length() - 1
@@ -180,7 +181,7 @@ class CardSet(int):
 
     def __iter__(self) -> Iterator[Card]:
         table = CARD_TABLE
-        for i in _iter_bits(int(self)):
+        for i in iter_bits(int(self)):
             c = table[i]
             assert c is not None
             yield c
@@ -255,6 +256,8 @@ class CardSet(int):
 #: Bit masks of the standard cards of each suit.
 SUIT_MASKS: tuple[int, int, int, int] = tuple(0x1FFF << (13 * s) for s in Suit)  # type: ignore[assignment]
 CLUBS_MASK = SUIT_MASKS[Suit.CLUBS]
+FULL_STANDARD = (1 << 52) - 1
+"""The mask of the whole standard 52-card deck."""
 
 
 class Deck:
@@ -275,7 +278,7 @@ class Deck:
     def parse(self, text: str) -> Card:
         """Read one card; raises :class:`InvalidNotationError` naming the text and the deck."""
         raw = text
-        t = text.strip().upper()
+        t = text.strip().upper().replace("\ufe0f", "")  # drop the emoji variation selector of ♥️
         if not t:
             raise InvalidNotationError(f"empty card: expected a card of the {self.name} deck, such as 10H or QC")
         if t in self._by_text:

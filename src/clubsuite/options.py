@@ -6,6 +6,8 @@ A spec is a game or variant name, optionally followed by ``key=value`` pairs in 
     whist(lead_after_exchange=left_of_last_exchanger)
     whist-1997(target=9)
 
+Values are true/false, whole numbers, names, or tables of whole numbers written with slashes (``3/3/2/1``).
+
 Each game declares its options as a frozen, keyword-only dataclass whose fields carry a one-line ``doc`` and the
 ``ruling`` id they implement in their metadata, and a registry of named variants (a name and the option values it
 presets). :func:`parse_options` turns a spec into such a dataclass, naming the bad key or value on error.
@@ -77,6 +79,10 @@ def _convert(cls_name: str, key: str, raw: str, typ: Any) -> Any:
         raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected one of {allowed}")
     if typ is str:
         return raw
+    if typing.get_origin(typ) is tuple and typing.get_args(typ)[1:] == (Ellipsis,):
+        # A table of numbers is written with slashes, since commas separate the options: 3/3/2/1.
+        parts = raw.split("/")
+        return tuple(_convert(cls_name, f"{key}[{i}]", p.strip(), typing.get_args(typ)[0]) for i, p in enumerate(parts))
     raise InvalidOptionsError(f"option {key} of {cls_name} cannot be set from a spec")
 
 
@@ -105,6 +111,8 @@ def format_value(value: Any) -> str:
         return "true" if value else "false"
     if isinstance(value, enum.Enum):
         return str(value.value)
+    if isinstance(value, tuple):
+        return "/".join(format_value(v) for v in value)
     return str(value)
 
 

@@ -13,16 +13,8 @@ import random
 from collections.abc import Iterator, Sequence
 from math import comb
 
+from clubsuite.cards import iter_bits
 from clubsuite.errors import ClubsError
-
-
-def _bits(mask: int) -> list[int]:
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
 
 
 def _splits(m: int, locs: Sequence[int], caps: tuple[int, ...]) -> Iterator[tuple[int, ...]]:
@@ -60,7 +52,7 @@ def sample_assignment(pool: int, sizes: Sequence[int], allowed: Sequence[int], r
     if sum(sizes) != pool.bit_count() or min(sizes, default=0) < 0:
         raise ClubsError(f"cannot place {pool.bit_count()} unseen cards into locations of sizes {list(sizes)}")
     groups: dict[tuple[int, ...], list[int]] = {}
-    for c in _bits(pool):
+    for c in iter_bits(pool):
         locs = tuple(i for i in range(n) if allowed[i] >> c & 1)
         if not locs:
             raise ClubsError("an unseen card has nowhere it may be: the constraints contradict each other")

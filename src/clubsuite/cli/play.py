@@ -9,6 +9,7 @@ for a hint, ``q`` quits (saving the game so far with ``--save``).
 from __future__ import annotations
 
 import random
+import re
 import secrets
 import sys
 import time
@@ -29,6 +30,7 @@ from clubsuite.errors import ClubsError
 from clubsuite.games.whist import (
     CardPlayed,
     Decided,
+    Decision,
     HandScored,
     HandStarted,
     MatchEnded,
@@ -61,7 +63,7 @@ class Table:
 
     def say(self, text: str | Text = "", style: str = "") -> None:
         """Print one line."""
-        self.console.print(text, style=style or None, highlight=False, soft_wrap=True)
+        self.console.print(text, style=style or None, highlight=False, soft_wrap=True, markup=False)
 
     def show_events(self, match: WhistMatch, events: Sequence[Any]) -> None:
         """Describe what just happened, without revealing any hidden card to the human."""
@@ -123,7 +125,7 @@ class Table:
         else:
             won = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(view.tricks_won))
             broken = "clubs broken" if view.clubs_broken else "clubs not broken"
-            self.say(f"Trick {len(view.tricks) + 1}/13 · tricks: {won} · {broken}")
+            self.say(f"Trick {len(view.tricks) + 1}/13 · tricks: {won} · {broken} · totals: {self._totals(match)}")
             trick = Text("Trick so far: ")
             if view.trick:
                 for i, (s, c) in enumerate(view.trick):
@@ -142,13 +144,15 @@ class Table:
 
 def read_line(prompt: str, console: Console) -> str | None:
     """One line of input, or None at end of input."""
-    console.print(prompt, end="", highlight=False)
+    console.print(prompt, end="", highlight=False, markup=False)
     console.file.flush()
     line = sys.stdin.readline()
     if not line:
         return None
     if not sys.stdin.isatty():
-        console.print(line.rstrip("\n"), highlight=False)  # echo piped input so transcripts read naturally
+        console.print(
+            line.rstrip("\n"), highlight=False, markup=False
+        )  # echo piped input so transcripts read naturally
     return line.strip()
 
 
@@ -186,7 +190,7 @@ def human_action(table: Table, match: WhistMatch, seat: int, hint_bot: Bot, rng:
             continue
         action: Any
         try:
-            if not exchange and text.isdigit():
+            if not exchange and re.fullmatch(r"[0-9]+", text):
                 shown = sorted_hand(match.view(seat).hand)
                 number = int(text)
                 if not 1 <= number <= len(shown):
@@ -195,6 +199,9 @@ def human_action(table: Table, match: WhistMatch, seat: int, hint_bot: Bot, rng:
                 action = shown[number - 1]
             else:
                 action = match.parse_action(text)
+            if exchange and not isinstance(action, Decision):
+                table.say("In the exchange round answer k to keep your hand or x to take the bid hand (CW-4).")
+                continue
         except ClubsError as exc:
             table.say(str(exc), style="red")
             continue
@@ -208,10 +215,18 @@ def human_action(table: Table, match: WhistMatch, seat: int, hint_bot: Bot, rng:
 def _setup(
     game: str, variant: str | None, bots: str, seats_for_bots: int, human: int | None
 ) -> tuple[GameInfo, Any, list[str]]:
+    if variant is not None and not variant.strip():
+        fail("--variant is empty: give a spec such as whist-1997 or 'whist(target=9)'")
     info, options = resolve(variant or game)
+    if variant is not None:
+        game_info, _ = resolve(game)
+        if game_info.name != info.name:
+            fail(f"--variant {variant!r} is a spec of {info.name}, but the game given is {game!r}")
     if info.name != "whist":
         fail(f"{info.title} cannot be played in the terminal yet")
-    names = [b.strip() for b in bots.split(",") if b.strip()]
+    names = [b.strip() for b in bots.split(",")]
+    if not all(names):
+        fail(f"--bots {bots!r} has an empty bot name")
     if len(names) == 1:
         names = names * seats_for_bots
     if len(names) != seats_for_bots:
@@ -219,6 +234,17 @@ def _setup(
     for n in names:
         make_bot(n, info.name)  # validates the name
     return info, options, names
+
+
+def _check_save_path(path: Path | None) -> None:
+    """Refuse an unusable --save path before the game starts, not after it is played."""
+    if path is None:
+        return
+    if path.is_dir():
+        fail(f"--save {str(path)!r} is a folder; give a file name")
+    parent = path.parent if str(path.parent) else Path(".")
+    if not parent.is_dir():
+        fail(f"--save {str(path)!r}: the folder {str(parent)!r} does not exist")
 
 
 def _save(path: Path | None, match: WhistMatch, seats: list[dict[str, str]], seed: int, table: Table) -> None:
@@ -244,12 +270,12 @@ def _seed(seed: int | None) -> int:
 
 
 common_options = [
-    click.option("--seed", type=int, default=None, help="Seed of the deals (default: random; printed at the start)."),
+    click.option("--seed", type=int, default=None, help="Seed of the deals (default: random; printed at the end)."),
     click.option(
         "--variant",
         default=None,
         metavar="SPEC",
-        help="Rules options spec, e.g. 'whist(lead_after_exchange=left_of_last_exchanger)'.",
+        help="Rules spec of the game, overriding GAME, e.g. 'whist(lead_after_exchange=left_of_last_exchanger)'.",
     ),
     click.option(
         "--save", "save_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the record."
@@ -294,6 +320,8 @@ def play_command(
     """
     plain = not (sys.stdin.isatty() and sys.stdout.isatty())
     info, options, bot_names = _setup(game, variant, bots, 2, seat)
+    _check_save_path(save_path)
+    seed_given = seed is not None
     seed = _seed(seed)
     match = WhistMatch(options, first_dealer)
     players: list[Bot | None] = []
@@ -311,7 +339,9 @@ def play_command(
             names.append(f"{b.capitalize()} {s}")
             seats.append({"name": b, "kind": "bot"})
     table = Table(_console(plain), names, seat, symbols=not plain)
-    table.say(f"Clubs (whist group) · variant {variant or game} · seed {seed} · you are seat {seat}", style="bold")
+    # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
+    chosen = f" · seed {seed}" if seed_given else ""
+    table.say(f"Clubs (whist group) · variant {variant or game}{chosen} · you are seat {seat}", style="bold")
     table.say("Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks.", style="dim")
     table.say(HELP_LINE, style="dim")
     rng = random.Random(derive_seed(seed, 0xB07))
@@ -333,6 +363,7 @@ def play_command(
             else:
                 action = player.choose(match.view(s), match.legal_actions(), rng)
             table.show_events(match, match.apply(action))
+    table.say(f"The deals came from seed {seed} (play them again with --seed {seed}).")
     _save(save_path, match, seats, seed, table)
 
 
@@ -359,6 +390,7 @@ def watch_command(
     """Watch bots play a whole match of GAME (whist, or a variant such as whist-1997), all hands shown."""
     plain = not sys.stdout.isatty()
     info, options, bot_names = _setup(game, variant, bots, 3, None)
+    _check_save_path(save_path)
     seed = _seed(seed)
     match = WhistMatch(options, first_dealer)
     players = [make_bot(b, info.name) for b in bot_names]

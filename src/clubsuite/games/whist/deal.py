@@ -12,12 +12,11 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from clubsuite.cards import STANDARD, CardSet
+from clubsuite.cards import FULL_STANDARD, STANDARD, CardSet
 from clubsuite.errors import InvalidDealError, InvalidNotationError
 
 N_SEATS = 3
 HAND_SIZE = 13
-FULL_DECK = (1 << 52) - 1
 _BITS = tuple(1 << i for i in range(52))
 
 
@@ -41,10 +40,14 @@ class WhistDeal:
     """The spare hand face down in the middle."""
 
     def __post_init__(self) -> None:
+        if not isinstance(self.hands, tuple) or len(self.hands) != N_SEATS:
+            raise InvalidDealError("a whist deal has three hands (one per seat) and the bid hand")
+        if not all(isinstance(h, int) for h in (*self.hands, self.bid)):
+            raise InvalidDealError("the hands of a deal must be card sets")
         seen = 0
         for seat, h in enumerate((*self.hands, self.bid)):
             where = "the bid hand" if seat == N_SEATS else f"seat {seat}'s hand"
-            if int(h) & ~FULL_DECK:
+            if int(h) & ~FULL_STANDARD:
                 raise InvalidDealError(f"{where} holds cards that are not in the standard 52-card deck")
             if len(h) != HAND_SIZE:
                 raise InvalidDealError(f"{where} has {len(h)} cards; every hand of the deal has 13")

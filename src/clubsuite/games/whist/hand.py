@@ -10,9 +10,9 @@ from __future__ import annotations
 from enum import StrEnum
 from typing import Any
 
-from clubsuite.cards import CARD_TABLE, Card, CardSet
+from clubsuite.cards import CARD_TABLE, Card, CardSet, card_at
 from clubsuite.engine import Phase
-from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
+from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.whist import rules
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS, WhistDeal
 from clubsuite.games.whist.events import CardPlayed, Decided, HandScored, PlayStarted, TrickTaken
@@ -63,10 +63,13 @@ class WhistHand:
     )
 
     def __init__(self, deal: WhistDeal, dealer: int = 0, options: WhistOptions | None = None) -> None:
+        if type(dealer) is not int or not 0 <= dealer < N_SEATS:
+            raise InvalidOptionsError(f"dealer {dealer!r} is not a seat: expected 0, 1 or 2")
         self.options = options or WhistOptions()
         self.deal = deal
         self.dealer = dealer
         self.hands: list[int] = [int(h) for h in deal.hands]
+        """Each seat's cards as a mask: hidden information, and read-only outside this class."""
         self.bid = int(deal.bid)
         self.phase = Phase.EXCHANGE
         self.to_act: int | None = (dealer + 1) % N_SEATS
@@ -100,7 +103,7 @@ class WhistHand:
     def trick(self) -> tuple[tuple[int, Card], ...]:
         """The trick in progress as (seat, card) pairs in play order."""
         lead = self.leader
-        return tuple(((lead + k) % N_SEATS, _card(c)) for k, c in enumerate(self._trick))
+        return tuple(((lead + k) % N_SEATS, card_at(c)) for k, c in enumerate(self._trick))
 
     @property
     def trick_indices(self) -> tuple[int, ...]:
@@ -112,24 +115,25 @@ class WhistHand:
         return CardSet(self.hands[seat])
 
     def legal_mask(self) -> int:
-        """The legal cards as a mask (play phase only)."""
+        """The legal cards of the seat to act as a mask (play phase only): the one place legality is computed.
+
+        The result is remembered for this version of the state, since ``apply`` right after needs the same mask.
+        """
+        if self._legal_version == self.version:
+            return self._legal
         hand = self.hands[self.to_act]  # type: ignore[index]
-        if not self._trick:
-            return rules.lead_mask(hand, self.clubs_broken)
-        return rules.follow_mask(hand, self._led, self._top_led, self._top_club)
+        if self._trick:
+            mask = _follow_mask(hand, self._led, self._top_led, self._top_club)
+        else:
+            mask = _lead_mask(hand, self.clubs_broken)
+        self._legal = mask
+        self._legal_version = self.version
+        return mask
 
     def legal_actions(self) -> CardSet | tuple[Decision, ...]:
         """The legal actions of the seat to act: a :class:`CardSet` in play, the two decisions in the exchange."""
         if self.phase is _PLAY:
-            hand = self.hands[self.to_act]  # type: ignore[index]
-            if self._trick:
-                mask = _follow_mask(hand, self._led, self._top_led, self._top_club)
-            else:
-                mask = hand if self.clubs_broken else ((hand & ~0x1FFF) or hand)
-            # Remembered for this version of the state: apply() right after needs the same mask.
-            self._legal = mask
-            self._legal_version = self.version
-            return _new_set(CardSet, mask)
+            return _new_set(CardSet, self.legal_mask())
         if self.phase is Phase.EXCHANGE:
             return _DECISIONS
         return ()
@@ -148,11 +152,14 @@ class WhistHand:
                 "before play starts (CW-4)"
             )
         if not isinstance(action, Card):
-            return f"{action} is not a card: the exchange round is over and seat {seat} must play a card"
+            return (
+                f"{action} is not a card: the exchange round is over (CW-4) and seat {seat} must play a card "
+                "(rule: each player plays one card to every trick)"
+            )
         bit = 1 << action.index
         hand = self.hands[seat]
         if not hand & bit:
-            return f"{action} is not in your hand"
+            return f"{action} is not in your hand (rule: you play a card you hold)"
         if self.legal_mask() & bit:
             return None
         if not self._trick:
@@ -206,13 +213,7 @@ class WhistHand:
         bit = 1 << idx
         hand = self.hands[seat]
         trick = self._trick
-        if self._legal_version == self.version:
-            legal = self._legal
-        elif trick:
-            legal = _follow_mask(hand, self._led, self._top_led, self._top_club)
-        else:
-            legal = hand if self.clubs_broken else ((hand & ~0x1FFF) or hand)
-        if not legal & bit:
+        if not self.legal_mask() & bit:
             raise IllegalActionError(self.explain(card) or f"{card} is illegal")
         self.hands[seat] = hand ^ bit
         self.version += 1
@@ -257,8 +258,8 @@ class WhistHand:
         """Every action applied to this hand, in order (the record of the hand)."""
         log: list[WhistAction] = [Decision.EXCHANGE if x else Decision.KEEP for _, x in self.decisions]
         for _, cards, _ in self.tricks:
-            log.extend(_card(c) for c in cards)
-        log.extend(_card(c) for c in self._trick)
+            log.extend(card_at(c) for c in cards)
+        log.extend(card_at(c) for c in self._trick)
         return log
 
     def summary(self) -> dict[str, Any]:
@@ -287,12 +288,7 @@ class WhistHand:
 
 _new_set = int.__new__
 _follow_mask = rules.follow_mask
+_lead_mask = rules.lead_mask
 _PLAY = Phase.PLAY
 _new_tuple = tuple.__new__
 _NEXT = (1, 2, 0)
-
-
-def _card(index: int) -> Card:
-    c = CARD_TABLE[index]
-    assert c is not None
-    return c

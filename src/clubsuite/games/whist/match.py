@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, cast
 
-from clubsuite.cards import STANDARD, Card
+from clubsuite.cards import STANDARD, Card, CardSet
 from clubsuite.engine import Phase
 from clubsuite.errors import (
     GameOverError,
@@ -35,7 +35,7 @@ class WhistMatch:
     n_seats = N_SEATS
 
     def __init__(self, options: WhistOptions | None = None, first_dealer: int = 0) -> None:
-        if first_dealer not in range(N_SEATS):
+        if type(first_dealer) is not int or not 0 <= first_dealer < N_SEATS:
             raise InvalidOptionsError(f"first dealer {first_dealer} is not a seat: expected 0, 1 or 2")
         self.options = options or WhistOptions()
         self.first_dealer = first_dealer
@@ -47,8 +47,6 @@ class WhistMatch:
         self.draw = False
         self._over = False
         self._cur: WhistHand | None = None
-        self.to_act: int | None = None
-        """The seat to act, or None between hands and after the end (kept in step by deal() and apply())."""
         self._views = tuple(WhistView(self, s) for s in range(N_SEATS))
 
     # -- queries ---------------------------------------------------------------------------------------
@@ -71,20 +69,37 @@ class WhistMatch:
         return self._over
 
     @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None between hands and after the end."""
+        cur = self._cur
+        return cur.to_act if cur is not None else None
+
+    @property
     def next_dealer(self) -> int:
         """The dealer of the next hand: the deal passes to the left after each hand."""
         return (self.first_dealer + len(self.hands)) % N_SEATS
 
-    def legal_actions(self) -> Any:
+    def legal_actions(self) -> CardSet | tuple[Decision, ...]:
         """The legal actions of the seat to act (empty between hands)."""
         cur = self._cur
         return cur.legal_actions() if cur is not None else ()
 
-    def explain(self, action: Any) -> str | None:
-        """Why an action is illegal now, or None."""
+    def explain(self, action: Any, seat: int | None = None) -> str | None:
+        """Why ``action`` by ``seat`` (default: the seat to act) is illegal now, or None if it is legal.
+
+        A reason may name cards of the seat to act (``you hold QH``), so a server must pass the asking seat:
+        another seat is only told that it is not its turn.
+        """
         cur = self._cur
         if cur is None:
             return "the match is over" if self._over else "no hand is in progress: deal first"
+        if seat is not None and seat != cur.to_act:
+            return f"it is seat {cur.to_act}'s turn, not seat {seat}'s"
+        if isinstance(action, str) and not isinstance(action, Decision):
+            try:
+                action = self.parse_action(action)
+            except InvalidNotationError as exc:
+                return str(exc)
         return cur.explain(action)
 
     def view(self, seat: int) -> WhistView:
@@ -107,24 +122,28 @@ class WhistMatch:
             deal = WhistDeal.random(rng, dealer)
         self._cur = WhistHand(deal, dealer, self.options)
         self.hands.append(self._cur)
-        self.to_act = self._cur.to_act
         return (HandStarted(len(self.hands) - 1, dealer),)
 
-    def apply(self, action: WhistAction, seat: int | None = None) -> tuple[Any, ...]:
-        """Apply an action of the seat to act; returns the events (the state is unchanged if it raises)."""
+    def apply(self, action: WhistAction | str, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply an action (or its notation, e.g. ``"10H"``, ``"keep"``) of the seat to act; returns the events.
+
+        The state is unchanged if it raises.
+        """
+        # Notation is read here; a Decision is a str too, so only exact str is notation.
+        act = self.parse_action(action) if type(action) is str else cast(WhistAction, action)
         cur = self._cur
         if cur is None:
             if self._over:
-                raise GameOverError(f"{action} cannot be played: the match is over")
-            raise IllegalActionError(f"{action} cannot be played: no hand is in progress, deal first")
-        if seat is None and action.__class__ is Card and cur.phase is _PLAY:
-            events = cur._play(action)  # the hot path: the same checks as apply(), without the dispatch
+                raise GameOverError(f"{act} cannot be played: the match is over")
+            raise IllegalActionError(f"{act} cannot be played: no hand is in progress, deal first")
+        if seat is None and act.__class__ is Card and cur.phase is _PLAY:
+            # The hot path: the same checks as WhistHand.apply, without its dispatch.
+            events = cur._play(act)
         else:
-            events = cur.apply(action, seat)
+            events = cur.apply(act, seat)
         if cur.scores is None:
-            self.to_act = cur.to_act
             return events
-        self._cur = self.to_act = None
+        self._cur = None
         return events[:-1] + self._score(cur)
 
     def _score(self, hand: WhistHand) -> tuple[Any, ...]:

@@ -34,6 +34,17 @@ class WhistOptions:
     )
 
     def __post_init__(self) -> None:
+        # Accept the option's text as well as the enum member, and refuse anything else: the engine compares
+        # members, so a stray string must never reach it.
+        try:
+            object.__setattr__(self, "lead_after_exchange", LeadAfterExchange(self.lead_after_exchange))
+        except ValueError:
+            allowed = ", ".join(m.value for m in LeadAfterExchange)
+            raise InvalidOptionsError(
+                f"option lead_after_exchange={self.lead_after_exchange!r}: expected one of {allowed} (CW-3)"
+            ) from None
+        if type(self.target) is not int:
+            raise InvalidOptionsError(f"option target={self.target!r}: expected a whole number (CW-5)")
         if not 1 <= self.target <= 1000:
             raise InvalidOptionsError(f"option target={self.target} is out of range: expected 1..1000 (CW-5)")
 

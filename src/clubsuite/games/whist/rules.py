@@ -8,9 +8,7 @@ suit" is "a higher bit inside the suit's block".
 
 from __future__ import annotations
 
-from clubsuite.cards import CARD_TABLE, CLUBS_MASK, SUIT_MASKS, Card, CardSet, Suit
-
-FULL_DECK = (1 << 52) - 1
+from clubsuite.cards import CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, CardSet, Suit, card_at
 
 
 def above(index: int) -> int:
@@ -30,11 +28,11 @@ def tiers(led: int, top_led: int, top_club: int) -> tuple[int, ...]:
     index of the highest card of the led suit in the trick, ``top_club`` that of the highest club (-1: none).
     """
     if led == Suit.CLUBS:
-        return (CLUBS_MASK & above(top_club), CLUBS_MASK, FULL_DECK)
+        return (CLUBS_MASK & above(top_club), CLUBS_MASK, FULL_STANDARD)
     suit = SUIT_MASKS[led]
     if top_club < 0:
-        return (suit & above(top_led), suit, CLUBS_MASK, FULL_DECK)
-    return (suit, CLUBS_MASK & above(top_club), FULL_DECK)
+        return (suit & above(top_led), suit, CLUBS_MASK, FULL_STANDARD)
+    return (suit, CLUBS_MASK & above(top_club), FULL_STANDARD)
 
 
 def follow_mask(hand: int, led: int, top_led: int, top_club: int) -> int:
@@ -75,23 +73,17 @@ def revealed_absent(card_index: int, led: int, top_led: int, top_club: int) -> i
     return absent
 
 
-def _c(index: int) -> Card:
-    c = CARD_TABLE[index]
-    assert c is not None
-    return c
-
-
 def _names(mask: int) -> str:
     return " ".join(str(c) for c in CardSet(mask))
 
 
 def explain_follow(hand: int, card_index: int, led: int, top_led: int, top_club: int) -> str:
     """Why ``card_index`` may not follow here, in a player's words, naming the cards that must be played."""
-    card = _c(card_index)
+    card = card_at(card_index)
     legal = follow_mask(hand, led, top_led, top_club)
     led_name = Suit(led).name.lower()
     if led == Suit.CLUBS:
-        top = _c(top_club)
+        top = card_at(top_club)
         if hand & CLUBS_MASK & above(top_club):
             return (
                 f"{card} is illegal: you hold {_names(legal)}, which beat the {top} so far, and on a club lead you "
@@ -101,7 +93,7 @@ def explain_follow(hand: int, card_index: int, led: int, top_led: int, top_club:
     if hand & SUIT_MASKS[led]:
         if top_club < 0 and legal != hand & SUIT_MASKS[led]:
             return (
-                f"{card} is illegal: you hold {_names(legal)}, which beat the {_c(top_led)}, the highest "
+                f"{card} is illegal: you hold {_names(legal)}, which beat the {card_at(top_led)}, the highest "
                 f"{led_name[:-1]} so far, and you must beat the highest card if you can (CW-1)"
             )
         return f"{card} is illegal: you must follow suit with a {led_name[:-1]} ({_names(legal)}) (CW-1)"
@@ -111,7 +103,7 @@ def explain_follow(hand: int, card_index: int, led: int, top_led: int, top_club:
             "trick, and you must win the trick if you can (CW-1)"
         )
     return (
-        f"{card} is illegal: you have no {led_name} and hold {_names(legal)}, which beat the {_c(top_club)} "
+        f"{card} is illegal: you have no {led_name} and hold {_names(legal)}, which beat the {card_at(top_club)} "
         "played, and you must win the trick if you can (CW-1)"
     )
 
@@ -119,7 +111,7 @@ def explain_follow(hand: int, card_index: int, led: int, top_led: int, top_club:
 def explain_lead(hand: int, card_index: int) -> str:
     """Why a club may not be led yet (CW-2)."""
     return (
-        f"{_c(card_index)} is illegal: clubs are not broken and you hold other suits "
+        f"{card_at(card_index)} is illegal: clubs are not broken and you hold other suits "
         f"({_names(hand & ~CLUBS_MASK)}); a club may be led only once clubs are broken or when you hold only "
         "clubs (CW-2)"
     )

@@ -12,14 +12,12 @@ from __future__ import annotations
 import random
 from itertools import pairwise
 
-from clubsuite.cards import CLUBS_MASK, CardSet, card_at
+from clubsuite.cards import CLUBS_MASK, FULL_STANDARD, CardSet, card_at
 from clubsuite.games.whist import rules
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS, WhistDeal
 from clubsuite.games.whist.hand import Decision, WhistHand
 from clubsuite.games.whist.view import BID, WhistView
 from clubsuite.sampling import sample_assignment
-
-FULL_DECK = (1 << 52) - 1
 
 
 def _plays(view: WhistView) -> list[tuple[int, list[tuple[int, int]]]]:
@@ -42,7 +40,7 @@ def absent_cards(view: WhistView) -> list[int]:
             suit = idx // 13
             if k == 0:
                 if suit == 0 and not broken:
-                    absent[seat] |= FULL_DECK & ~CLUBS_MASK  # CW-2: a club lead before broken = only clubs
+                    absent[seat] |= FULL_STANDARD & ~CLUBS_MASK  # CW-2: a club lead before broken = only clubs
                 led = suit
                 top_led, top_club = (-1, idx) if suit == 0 else (idx, -1)
                 if suit == 0:
@@ -72,7 +70,7 @@ def sample_hidden(view: WhistView, rng: random.Random) -> tuple[list[int], int]:
     locations: list[int | str] = [*others, BID]
     placed = {loc: int(known.get(loc, 0)) for loc in locations}
     sizes = [(sizes_now[loc] if isinstance(loc, int) else HAND_SIZE) - placed[loc].bit_count() for loc in locations]
-    allowed = [FULL_DECK & ~absent[loc] if isinstance(loc, int) else FULL_DECK for loc in locations]
+    allowed = [FULL_STANDARD & ~absent[loc] if isinstance(loc, int) else FULL_STANDARD for loc in locations]
     drawn = sample_assignment(int(view.unseen()), sizes, allowed, rng)
     hands = [0, 0, 0]
     hands[me] = int(view.hand)

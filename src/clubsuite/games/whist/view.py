@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from clubsuite.cards import CARD_TABLE, Card, CardSet
+from clubsuite.cards import FULL_STANDARD, Card, CardSet, card_at
 from clubsuite.engine import Phase
 from clubsuite.errors import NoHandError
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
@@ -25,20 +25,19 @@ BID = "bid"
 """The location key of the bid hand in :meth:`WhistView.known_cards`."""
 
 
-def _c(index: int) -> Card:
-    c = CARD_TABLE[index]
-    assert c is not None
-    return c
-
-
 class WhistView:
     """One seat's knowledge, read live from the match."""
 
-    __slots__ = ("_match", "seat")
+    __slots__ = ("_match", "_seat")
 
     def __init__(self, match: WhistMatch, seat: int) -> None:
         self._match = match
-        self.seat = seat
+        self._seat = seat
+
+    @property
+    def seat(self) -> int:
+        """The seat whose knowledge this is (fixed: a view never changes seat)."""
+        return self._seat
 
     def _cur(self) -> WhistHand:
         hands = self._match.hands
@@ -116,7 +115,7 @@ class WhistView:
     @property
     def tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]:
         """The completed tricks: (leader, cards in play order, winner)."""
-        return tuple((lead, tuple(_c(i) for i in cs), win) for lead, cs, win in self._cur().tricks)
+        return tuple((lead, tuple(card_at(i) for i in cs), win) for lead, cs, win in self._cur().tricks)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -164,8 +163,7 @@ class WhistView:
         known = 0
         for cs in self.known_cards().values():
             known |= int(cs)
-        full = (1 << 52) - 1
-        return CardSet(full & ~self._cur().hands[self.seat] & ~int(self.played) & ~known)
+        return CardSet(FULL_STANDARD & ~self._cur().hands[self.seat] & ~int(self.played) & ~known)
 
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready snapshot of this view."""
