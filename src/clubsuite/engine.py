@@ -93,10 +93,12 @@ class Match(Protocol):
         ...
 
     @property
-    def next_dealer(self) -> int: ...
+    def next_dealer(self) -> int:
+        """The seat that deals the next hand."""
+        ...
 
-    def explain(self, action: Any) -> str | None:
-        """Why ``action`` is illegal now, or None if it is legal."""
+    def explain(self, action: Any, seat: int | None = None) -> str | None:
+        """Why ``action`` by ``seat`` (default: the seat to act) is illegal now, or None if it is legal."""
         ...
 
     def summary(self) -> dict[str, Any]:
@@ -104,25 +106,43 @@ class Match(Protocol):
         ...
 
     @property
-    def phase(self) -> Phase: ...
+    def phase(self) -> Phase:
+        """Where the match stands."""
+        ...
 
     @property
-    def to_act(self) -> int | None: ...
+    def to_act(self) -> int | None:
+        """The seat to act, or None (between hands, or the match is over)."""
+        ...
 
     @property
-    def is_over(self) -> bool: ...
+    def is_over(self) -> bool:
+        """Whether the game's end condition has been met."""
+        ...
 
-    def deal(self, rng: random.Random | None = None, deal: Any = None) -> tuple[Any, ...]: ...
+    def deal(self, rng: random.Random | None = None, deal: Any = None) -> tuple[Any, ...]:
+        """Start the next hand with a given deal or one drawn from ``rng``; returns the events."""
+        ...
 
-    def legal_actions(self) -> LegalActions: ...
+    def legal_actions(self) -> LegalActions:
+        """The legal actions of the seat to act (empty when nobody is to act)."""
+        ...
 
-    def apply(self, action: Any) -> tuple[Any, ...]: ...
+    def apply(self, action: Any, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply an action (or its notation) of the seat to act; returns the events, changes nothing on error."""
+        ...
 
-    def view(self, seat: int) -> Any: ...
+    def view(self, seat: int) -> Any:
+        """What ``seat`` may know: its own cards and the public table, never another hidden hand."""
+        ...
 
-    def parse_action(self, text: str) -> Any: ...
+    def parse_action(self, text: str) -> Any:
+        """Read an action from its notation."""
+        ...
 
-    def format_action(self, action: Any) -> str: ...
+    def format_action(self, action: Any) -> str:
+        """The canonical notation of an action."""
+        ...
 
 
 @dataclass(frozen=True)
@@ -139,7 +159,7 @@ class GameInfo:
     """The frozen options dataclass."""
     variants: Mapping[str, Mapping[str, str]]
     """Named variants: spec name -> preset option values."""
-    new_match: Callable[..., Any]
+    new_match: Callable[..., Match]
     """``new_match(options, first_dealer=0)`` -> a match object."""
     deal_from_json: Callable[[Any], Any] = field(repr=False)
     """Reads an explicit deal from its record form."""

@@ -11,27 +11,27 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from clubsuite.bots.base import Bot
-from clubsuite.engine import GameInfo, find_game
+from clubsuite.engine import GameInfo, Match, find_game
 from clubsuite.seeding import derive_seed, hand_seed
 
-EventSink = Callable[[Any, tuple[Any, ...]], None]
+EventSink = Callable[[Match, tuple[Any, ...]], None]
 """Called as ``sink(match, events)`` after every deal and every action."""
 
 
-def deal_next(match: Any, info: GameInfo, match_seed: int) -> tuple[Any, ...]:
+def deal_next(match: Match, info: GameInfo, match_seed: int) -> tuple[Any, ...]:
     """Deal the match's next hand from the match seed."""
     index = len(match.hands)
-    return match.deal(deal=info.deal_from_seed(hand_seed(match_seed, index), match.next_dealer))  # type: ignore[no-any-return]
+    return match.deal(deal=info.deal_from_seed(hand_seed(match_seed, index), match.next_dealer))
 
 
 def play_match(
-    match: Any,
+    match: Match,
     bots: Sequence[Bot],
     match_seed: int,
     bot_rng: random.Random | None = None,
     on_events: EventSink | None = None,
     max_hands: int | None = None,
-) -> Any:
+) -> Match:
     """Play ``match`` to its end (or ``max_hands`` more hands) with one bot per seat; returns the match."""
     info, _ = find_game(match.game)
     rng = bot_rng if bot_rng is not None else random.Random(derive_seed(match_seed, 0x5EED))
