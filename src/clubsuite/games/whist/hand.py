@@ -213,7 +213,8 @@ class WhistHand:
         bit = 1 << idx
         hand = self.hands[seat]
         trick = self._trick
-        if not self.legal_mask() & bit:
+        legal = self._legal if self._legal_version == self.version else self.legal_mask()
+        if not legal & bit:
             raise IllegalActionError(self.explain(card) or f"{card} is illegal")
         self.hands[seat] = hand ^ bit
         self.version += 1
