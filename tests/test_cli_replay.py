@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import re
 import subprocess
 import sys
@@ -23,6 +24,28 @@ DOCS = HERE.parent / "docs" / "records.md"
 def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
     """Run ``clubs`` with the given arguments and standard input."""
     return subprocess.run([CLUBS, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False)
+
+
+def run_bytes(args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[str]:
+    """Run ``clubs`` with standard input given as bytes, in a UTF-8 locale (how Python decodes the input depends
+    on the locale); the output is read as UTF-8."""
+    env = {k: v for k, v in os.environ.items() if k not in ("LC_ALL", "LC_CTYPE", "LANG", "PYTHONIOENCODING")}
+    env["LC_ALL"] = "C.UTF-8"
+    out = subprocess.run([CLUBS, *args], input=stdin, capture_output=True, timeout=60, check=False, env=env)
+    return subprocess.CompletedProcess(
+        out.args, out.returncode, out.stdout.decode("utf-8", "replace"), out.stderr.decode("utf-8", "replace")
+    )
+
+
+def assert_one_line_error(out: subprocess.CompletedProcess[str], *fragments: str) -> None:
+    """Exit status 2, nothing on standard output, and one ``error:`` line holding every fragment, no traceback."""
+    assert out.returncode == 2, out.stderr
+    assert "Traceback" not in out.stderr
+    assert out.stderr.startswith("error: ")
+    assert out.stderr.count("\n") == 1
+    for fragment in fragments:
+        assert fragment in out.stderr
+    assert out.stdout == ""
 
 
 def test_json_output_is_the_expected_result_of_a_finished_match() -> None:
@@ -104,15 +127,67 @@ def test_documented_puzzle_output_is_what_the_command_prints() -> None:
         (["replay", str(BAD / "illegal-cw2.json"), "--json"], ["seat 1 plays 2C", "(CW-2)"]),
         (["replay", str(BAD / "bad-variant.json")], ["variant: unknown option 'lead'"]),
         (["replay", "-"], ["standard input is empty"]),
+        (["replay", str(BAD / "illegal-not-in-hand.json")], ["seat 1 plays AH: AH is not in your hand", "rule"]),
+        (["replay", str(BAD / "upper-case-variant.json")], ["variant: the name 'WHIST'", "lower case"]),
+        (["replay", str(BAD / "negative-deal-seed.json")], ["hands[0].deal.seed: a deal seed must not be negative"]),
+        (["replay", str(HERE)], ["cannot read the record file", "it is a folder"]),
     ],
-    ids=["missing file", "invalid JSON", "unknown field", "illegal CW-1", "illegal CW-2", "bad variant", "empty stdin"],
+    ids=[
+        "missing file",
+        "invalid JSON",
+        "unknown field",
+        "illegal CW-1",
+        "illegal CW-2",
+        "bad variant",
+        "empty stdin",
+        "card not held",
+        "upper-case variant",
+        "negative deal seed",
+        "folder",
+    ],
 )
 def test_bad_input_gives_a_one_line_error_and_exit_status_2(args: list[str], fragments: list[str]) -> None:
-    out = run(args)
-    assert out.returncode == 2
-    assert "Traceback" not in out.stderr
-    assert out.stderr.startswith("error: ")
-    assert out.stderr.count("\n") == 1
-    for fragment in fragments:
-        assert fragment in out.stderr
-    assert out.stdout == ""
+    assert_one_line_error(run(args), *fragments)
+
+
+def _with_seed(text: str) -> str:
+    """The unfinished golden record with its match seed (77) written as 5000 nines."""
+    assert '"seed": 77,' in text
+    return text.replace('"seed": 77,', '"seed": ' + "9" * 5000 + ",")
+
+
+def test_seed_longer_than_the_digit_limit_gives_an_error_not_a_traceback(tmp_path: Path) -> None:
+    text = _with_seed((GOLDEN / "whist-unfinished.record.json").read_text(encoding="utf-8"))
+    path = tmp_path / "long-seed.json"
+    path.write_text(text, encoding="utf-8")
+    assert_one_line_error(run(["replay", str(path)]), "a whole number of 5000 digits", "at most 4300 digits")
+    assert_one_line_error(run(["replay", "-"], stdin=text), "standard input cannot be read", "5000 digits")
+
+
+@pytest.mark.parametrize("opening", ["[", '{"a": '])
+def test_json_nested_far_too_deep_gives_an_error_not_a_traceback(tmp_path: Path, opening: str) -> None:
+    path = tmp_path / "deep.json"
+    path.write_text(opening * 100_000, encoding="utf-8")
+    assert_one_line_error(run(["replay", str(path)]), "deep.json' cannot be read", "nested")
+    assert_one_line_error(run(["replay", "-"], stdin=opening * 100_000), "standard input cannot be read", "nested")
+
+
+def test_record_file_with_a_byte_order_mark_replays_from_a_file_and_from_standard_input(tmp_path: Path) -> None:
+    data = (GOLDEN / "whist-1997-explicit.record.json").read_bytes()
+    expected = json.loads((GOLDEN / "whist-1997-explicit.expected.json").read_text(encoding="utf-8"))
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + data)
+    from_file = run(["replay", str(path), "--json"])
+    assert from_file.returncode == 0, from_file.stderr
+    assert json.loads(from_file.stdout) == expected
+    from_stdin = run_bytes(["replay", "-", "--json"], stdin=b"\xef\xbb\xbf" + data)
+    assert from_stdin.returncode == 0, from_stdin.stderr
+    assert json.loads(from_stdin.stdout) == expected
+
+
+def test_record_that_is_not_utf8_gives_an_error_from_a_file_and_from_standard_input(tmp_path: Path) -> None:
+    data = (GOLDEN / "whist-unfinished.record.json").read_bytes().replace(b'"you"', b'"y\xf6u"')
+    path = tmp_path / "latin1.json"
+    path.write_bytes(data)
+    assert_one_line_error(run(["replay", str(path)]), "latin1.json' is not UTF-8 text: the byte 0xf6 at line")
+    assert_one_line_error(run_bytes(["replay", "-"], stdin=data), "standard input is not UTF-8 text")

@@ -8,7 +8,10 @@ and review the difference.
 
 from __future__ import annotations
 
+import contextlib
 import copy
+import dataclasses
+import enum
 import json
 import random
 import re
@@ -21,13 +24,19 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from clubsuite import engine
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidRecordError
+from clubsuite.options import option
 from clubsuite.records import (
+    MAX_DEPTH,
+    MAX_DIGITS,
+    check_record,
     dumps_json,
     dumps_record,
     load_record,
     loads_record,
+    options_json,
     record_from_match,
     record_schema,
     replay,
@@ -216,6 +225,10 @@ SCHEMA_REJECTS = [
     "no-deal-no-seed.json",
     "seeded-deal-extra-key.json",
     "wrong-version.json",
+    "negative-seed.json",
+    "negative-deal-seed.json",
+    "upper-case-game.json",
+    "upper-case-variant.json",
 ]
 
 
@@ -352,6 +365,18 @@ MALFORMED: list[tuple[str, Callable[[dict[str, Any]], None], str]] = [
     ("first dealer out of range", _set(["first_dealer"], 3), "first_dealer: expected a seat number 0..2"),
     ("first dealer as flag", _set(["first_dealer"], False), "first_dealer: expected a seat number"),
     ("seed as text", _set(["seed"], "77"), "seed: expected a whole number"),
+    ("negative match seed", _set(["seed"], -77), "seed: the match seed must not be negative, got the number -77"),
+    ("negative deal seed", _set(["hands", 0, "deal"], {"seed": -1}), "hands[0].deal.seed: a deal seed must not be"),
+    ("upper-case game", _set(["game"], "Whist"), "game: 'Whist' has upper case letters; game names are lower case"),
+    ("upper-case variant", _set(["variant"], "WHIST"), "variant: the name 'WHIST' has upper case letters"),
+    (
+        "upper-case option value (CW-3)",
+        _set(["variant"], "whist(lead_after_exchange=LAST_EXCHANGER)"),
+        "variant: option lead_after_exchange=LAST_EXCHANGER: the value has upper case letters",
+    ),
+    ("option as an object", _set(["options", "target"], {"n": 11}), "options.target: expected a string, a whole"),
+    ("option list of text", _set(["options", "target"], ["11"]), "options.target: expected a string, a whole"),
+    ("option list for number", _set(["options", "target"], [11]), "options.target: the record says [11]"),
     ("hands not a list", _set(["hands"], {}), "hands: expected a list of hands"),
     ("hand not an object", _set(["hands", 1], ["keep"]), "hands[1]: expected an object"),
     ("hand without actions", _drop(["hands", 1, "actions"]), "hands[1].actions: this required field is missing"),
@@ -435,6 +460,12 @@ def test_options_and_result_are_optional_and_variant_names_are_accepted() -> Non
     [
         ("illegal-cw1.json", ["hand 0, action 4 (overall 4), seat 2 plays 3H: 3H is illegal", "AH", "(CW-1)"]),
         ("illegal-cw2.json", ["hand 0, action 3 (overall 3), seat 1 plays 2C: 2C is illegal", "(CW-2)"]),
+        ("illegal-not-in-hand.json", ["hand 0, action 3 (overall 3), seat 1 plays AH: AH is not in your hand"]),
+        ("illegal-decision-in-play.json", ["hand 0, action 3 (overall 3), seat 1 chooses keep: keep is not a card"]),
+        ("negative-seed.json", ["seed: the match seed must not be negative"]),
+        ("negative-deal-seed.json", ["hands[0].deal.seed: a deal seed must not be negative"]),
+        ("upper-case-game.json", ["game: 'WHIST' has upper case letters", "write 'whist'"]),
+        ("upper-case-variant.json", ["variant: the name 'WHIST' has upper case letters", "write 'whist'"]),
         ("exchange-card.json", ["hand 0, action 1 (overall 1), seat 2 plays 10H", "(CW-4)"]),
         ("bad-notation.json", ["hand 0, action 3, seat 1: 'ZZ' is not a whist action", "(overall action 3)"]),
         ("incomplete-hand.json", ["hand 0 is not complete", "only the last hand may be unfinished"]),
@@ -513,6 +544,373 @@ def test_last_hand_may_stop_anywhere_even_before_its_first_action() -> None:
     record["hands"] = []
     data = result_json(replay(record))
     assert data["awaiting"] == "deal" and data["hands"] == [] and data["to_act"] is None
+
+
+# -- reading any input: a record or an InvalidRecordError, never another exception --------------------------
+
+
+def _unseeded_base() -> dict[str, Any]:
+    """The base record without its result, so that its seeds may be changed and it still checks."""
+    record = base_record()
+    del record["result"]
+    return record
+
+
+def _nested(levels: int) -> Any:
+    """``levels`` lists inside one another, the innermost empty."""
+    value: Any = []
+    for _ in range(levels - 1):
+        value = [value]
+    return value
+
+
+def test_whole_number_longer_than_the_digit_limit_is_refused_not_a_crash() -> None:
+    # Python refuses to read an integer of more than 4300 digits with a bare ValueError; a record says so itself.
+    record = _unseeded_base()
+    record["seed"] = int("9" * MAX_DIGITS)
+    assert loads_record(json.dumps(record))["seed"] == record["seed"]  # exactly at the limit: read as it is
+    text = json.dumps(record).replace(f'"seed": {record["seed"]}', '"seed": ' + "9" * 5000)
+    with pytest.raises(InvalidRecordError, match=r"a whole number of 5000 digits .*at most 4300 digits"):
+        loads_record(text, "standard input")
+    with pytest.raises(InvalidRecordError, match=r"^standard input cannot be read"):
+        loads_record(text, "standard input")
+    negative = json.dumps(record).replace(f'"seed": {record["seed"]}', '"seed": -' + "1" * 4301)
+    with pytest.raises(InvalidRecordError, match="4301 digits"):
+        loads_record(negative)
+
+
+def test_whole_number_longer_than_the_digit_limit_is_refused_in_a_record_built_in_python() -> None:
+    record = _unseeded_base()
+    record["first_dealer"] = 10**5000
+    with pytest.raises(InvalidRecordError, match=r"first_dealer: a whole number of more than 4300 digits"):
+        replay(record)
+    record["first_dealer"] = 10**25
+    with pytest.raises(
+        InvalidRecordError, match=r"first_dealer: expected a seat number 0\.\.2, got a whole number of 26"
+    ):
+        replay(record)
+
+
+def test_number_in_the_variant_spec_longer_than_the_digit_limit_is_refused() -> None:
+    record = _unseeded_base()
+    record["variant"] = "whist(target=" + "9" * 5000 + ")"
+    with pytest.raises(InvalidRecordError, match=r"variant: the spec holds a number of 5000 digits"):
+        replay(record)
+
+
+@pytest.mark.parametrize("text", ["[" * 100_000, '{"a": ' * 100_000, '{"x-a": ' + "[" * 100_000])
+def test_json_nested_far_too_deep_is_refused_not_a_recursion_error(text: str) -> None:
+    with pytest.raises(InvalidRecordError, match=r"^the record cannot be read: lists and objects are nested"):
+        loads_record(text)
+
+
+def test_nesting_deeper_than_the_limit_is_refused_naming_the_field() -> None:
+    record = _unseeded_base()
+    # The record object is level 1, so MAX_DEPTH - 1 lists in an extension field is exactly the limit.
+    record["x-deep"] = _nested(MAX_DEPTH - 1)
+    assert loads_record(json.dumps(record))["x-deep"] == record["x-deep"]
+    record["x-deep"] = _nested(MAX_DEPTH)
+    with pytest.raises(
+        InvalidRecordError, match=rf"x-deep\[0\]\[0\]\.\.\.: lists and objects are nested more than {MAX_DEPTH}"
+    ):
+        loads_record(json.dumps(record))
+
+
+def test_deep_extension_field_of_a_seat_is_refused_before_the_result_copies_it() -> None:
+    # The result copies the seats; 900 levels would exceed Python's recursion limit there.
+    record = _unseeded_base()
+    record["seats"][0]["x-history"] = _nested(900)
+    with pytest.raises(InvalidRecordError, match=r"seats\[0\]\.x-history\.\.\.: lists and objects are nested"):
+        result_json(replay(record))
+
+
+def test_lone_surrogate_in_a_string_is_refused_naming_the_field() -> None:
+    text = json.dumps(_unseeded_base()).replace('"name": "you"', '"name": "y\\udcffu"')
+    with pytest.raises(InvalidRecordError, match=r"seats\[0\]\.name: the text holds the lone surrogate \\udcff"):
+        loads_record(text)
+    record = _unseeded_base()
+    record["x-\ud800"] = 1
+    with pytest.raises(InvalidRecordError, match=r"x-\\ud800: the text holds the lone surrogate \\ud800"):
+        replay(record)
+
+
+def test_record_built_in_python_with_a_key_that_is_not_a_string_is_refused() -> None:
+    record: dict[Any, Any] = _unseeded_base()
+    record["options"][1] = 2
+    with pytest.raises(InvalidRecordError, match=r"options: the key 1 is not a string"):
+        replay(record)
+
+
+def test_record_file_with_a_utf8_byte_order_mark_is_read(tmp_path: Path) -> None:
+    plain = golden_path("whist-unfinished").read_bytes()
+    path = tmp_path / "bom.json"
+    path.write_bytes(b"\xef\xbb\xbf" + plain)
+    expected = load_record(golden_path("whist-unfinished"))
+    assert load_record(path) == expected
+    assert loads_record(b"\xef\xbb\xbf" + plain) == expected
+    assert loads_record("\ufeff" + plain.decode("utf-8")) == expected
+    assert load_record("\ufeff" + plain.decode("utf-8")) == expected  # JSON text, not a file name
+
+
+def test_record_file_that_is_not_utf8_is_refused_with_the_place_of_the_bad_byte(tmp_path: Path) -> None:
+    path = tmp_path / "latin1.json"
+    text = golden_path("whist-unfinished").read_text(encoding="utf-8").replace('"you"', '"y\u00f6u"')
+    path.write_bytes(text.encode("latin-1"))
+    line = text[: text.index("y\u00f6u")].count("\n") + 1
+    with pytest.raises(InvalidRecordError, match=rf"latin1\.json' is not UTF-8 text: the byte 0xf6 at line {line},"):
+        load_record(path)
+
+
+def test_text_with_bytes_read_as_surrogates_is_refused_as_not_utf8() -> None:
+    # What Python's reader of standard input gives for bytes that are not UTF-8 in some locales.
+    text = b'{\n  "format": "\xff"\n}'.decode("utf-8", "surrogateescape")
+    with pytest.raises(InvalidRecordError, match=r"standard input is not UTF-8 text: at line 2, column 14"):
+        loads_record(text, "standard input")
+
+
+def test_record_path_that_is_a_folder_is_refused(tmp_path: Path) -> None:
+    with pytest.raises(InvalidRecordError, match=r"cannot read the record file '.*': it is a folder"):
+        load_record(tmp_path)
+
+
+def test_record_file_that_may_not_be_read_is_refused(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Faked, because a test run by the superuser may read any file.
+    path = tmp_path / "secret.json"
+    path.write_text("{}", encoding="utf-8")
+
+    def refuse(self: Path) -> bytes:
+        raise PermissionError(13, "Permission denied", str(self))
+
+    monkeypatch.setattr(Path, "read_bytes", refuse)
+    with pytest.raises(InvalidRecordError, match=r"cannot read the record file '.*secret\.json': permission denied"):
+        load_record(path)
+
+
+def test_record_file_name_with_a_nul_character_is_refused() -> None:
+    with pytest.raises(InvalidRecordError, match=r"a file name cannot hold a NUL character"):
+        load_record("game\0.json")
+
+
+JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers()
+    | st.floats(allow_nan=False, allow_infinity=False)
+    | st.text(max_size=8)
+    | st.sampled_from([-1, "WHIST", "\udcff", "keep", "10H", {"seed": -3}, {"seed": 2}])
+    | st.just(4400).map(lambda digits: 10**digits),  # built when drawn: such a number has no repr
+    lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+    max_leaves=8,
+)
+RECORD_PLACES: list[list[Any]] = [
+    ["format"],
+    ["version"],
+    ["game"],
+    ["variant"],
+    ["options"],
+    ["options", "target"],
+    ["options", "lead_after_exchange"],
+    ["seats"],
+    ["seats", 0],
+    ["seats", 1, "name"],
+    ["seats", 2, "kind"],
+    ["first_dealer"],
+    ["seed"],
+    ["hands"],
+    ["hands", 0],
+    ["hands", 0, "deal"],
+    ["hands", 1, "actions"],
+    ["hands", 1, "actions", 0],
+    ["result"],
+    ["result", "totals"],
+    ["x-note"],
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(place=st.sampled_from(RECORD_PLACES), value=JSON_VALUES)
+def test_any_value_in_any_field_gives_a_replay_or_an_invalid_record_error(place: list[Any], value: Any) -> None:
+    record = base_record()
+    _set(place, value)(record)
+    with contextlib.suppress(InvalidRecordError):
+        result_json(replay(record))
+
+
+@settings(max_examples=150, deadline=None)
+@given(position=st.integers(min_value=0, max_value=10**6), junk=st.binary(min_size=1, max_size=4))
+def test_any_corrupted_file_gives_a_record_or_an_invalid_record_error(position: int, junk: bytes) -> None:
+    data = golden_path("whist-awaiting-deal").read_bytes()
+    at = position % len(data)
+    with contextlib.suppress(InvalidRecordError):
+        replay(loads_record(data[:at] + junk + data[at + len(junk) :]))
+
+
+# -- seeds ------------------------------------------------------------------------------------------------------
+
+
+def test_negative_deal_seed_is_refused_because_it_deals_what_its_positive_value_deals() -> None:
+    info, _ = resolve("whist")
+    assert info.deal_from_seed(-5, 0) == info.deal_from_seed(5, 0)  # why a negative seed may not be written
+    record = _unseeded_base()
+    record["hands"] = [{"deal": {"seed": 5}, "actions": []}]
+    assert replay(record).match.hands[0].deal == info.deal_from_seed(5, 0)
+    record["hands"][0]["deal"] = {"seed": -5}
+    with pytest.raises(InvalidRecordError, match=r"hands\[0\]\.deal\.seed: a deal seed must not be negative"):
+        replay(record)
+
+
+def test_negative_match_seed_is_refused_by_the_reader_and_the_writer() -> None:
+    record = _unseeded_base()
+    record["seed"] = -77
+    with pytest.raises(InvalidRecordError, match=r"in the record, seed: the match seed must not be negative"):
+        validate_record(record)
+    match = play_random("whist", 5, hands=1)
+    with pytest.raises(InvalidRecordError, match=r"the match seed must be a whole number from 0 up, got -5"):
+        record_from_match(match, seed=-5)
+    assert record_from_match(match, seed=0)["seed"] == 0  # zero is a seed like any other
+
+
+def test_schema_refuses_negative_seeds_as_the_reader_does() -> None:
+    validator = jsonschema.Draft202012Validator(record_schema())
+    record = _unseeded_base()
+    assert validator.is_valid(record)
+    record["seed"] = -1
+    assert not validator.is_valid(record)
+    record["seed"] = 77
+    record["hands"][0]["deal"] = {"seed": -1}
+    assert not validator.is_valid(record)
+
+
+# -- names are lower case ---------------------------------------------------------------------------------------
+
+
+def test_game_and_variant_names_in_upper_case_are_refused_alike() -> None:
+    # The spec reader accepts WHIST (it lowers the name); a record does not, for game and variant alike.
+    assert resolve("WHIST")[0].name == "whist"
+    for field, message in [
+        ("game", "game: 'WHIST' has upper case"),
+        ("variant", "variant: the name 'WHIST' has upper"),
+    ]:
+        record = _unseeded_base()
+        record[field] = "WHIST"
+        with pytest.raises(InvalidRecordError, match=message) as info:
+            replay(record)
+        assert "lower case" in str(info.value)
+    record = _unseeded_base()
+    record["variant"] = "Whist-1997"
+    with pytest.raises(
+        InvalidRecordError, match=r"variant: the name 'Whist-1997' has upper case letters.*'whist-1997'"
+    ):
+        replay(record)
+
+
+def test_schema_refuses_upper_case_game_and_variant_names() -> None:
+    validator = jsonschema.Draft202012Validator(record_schema())
+    record = _unseeded_base()
+    for field in ("game", "variant"):
+        changed = dict(record, **{field: "WHIST"})
+        assert not validator.is_valid(changed)
+    assert validator.is_valid(dict(record, variant="whist-1997(target=9)"))
+
+
+# -- options that are tables of numbers -------------------------------------------------------------------------
+
+
+class _Mode(enum.StrEnum):
+    """An enum option of the made-up game below."""
+
+    PLAIN = "plain"
+    DOUBLED = "doubled"
+
+
+@dataclasses.dataclass(frozen=True, kw_only=True)
+class _TableOptions:
+    """Made-up rules options with a table of numbers, the form of North Star's club_points (NS-2)."""
+
+    club_points: tuple[int, ...] = option(
+        (3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1), "points of clubs 1..15", "NS-2"
+    )
+    mode: _Mode = option(_Mode.PLAIN, "a named value")
+    target: int = option(50, "a number")
+    double: bool = option(False, "a flag")
+
+
+def test_options_json_writes_a_table_option_as_a_list_of_whole_numbers() -> None:
+    values = options_json(_TableOptions(club_points=(5, 4, 1)))
+    assert values == {"club_points": [5, 4, 1], "mode": "plain", "target": 50, "double": False}
+    assert json.loads(json.dumps(values)) == values
+    option_value = jsonschema.Draft202012Validator(record_schema()["$defs"]["option_value"])
+    for value in values.values():
+        assert option_value.is_valid(value)
+    for bad in ([1, "2"], [1.5], [True], {"a": 1}, None):
+        assert not option_value.is_valid(bad)
+
+
+@pytest.fixture
+def table_game(monkeypatch: pytest.MonkeyPatch) -> str:
+    """A made-up game with a table option, registered for one test: whist's play with ``_TableOptions``."""
+    whist, _ = resolve("whist")
+    info = dataclasses.replace(
+        whist,
+        name="tablewhist",
+        options_class=_TableOptions,
+        variants={},
+        new_match=lambda options, first_dealer=0: whist.new_match(None, first_dealer),
+    )
+    monkeypatch.setitem(engine._REGISTRY, info.name, info)
+    return info.name
+
+
+def _table_record(game: str, variant: str, club_points: Any) -> dict[str, Any]:
+    """A record of the made-up game with no hands, stating ``club_points`` in ``options``."""
+    return {
+        "format": "clubsuite-record",
+        "version": 1,
+        "game": game,
+        "variant": variant,
+        "options": {"club_points": club_points},
+        "seats": [{"name": "a"}, {"name": "b"}, {"name": "c"}],
+        "hands": [],
+    }
+
+
+def test_ns2_table_option_in_options_is_compared_with_the_variant(table_game: str) -> None:
+    default = [3, 3, 3, 3, 3, 2, 2, 2, 2, 2, 1, 1, 1, 1, 1]
+    validate_record(_table_record(table_game, table_game, default))
+    for wrong in (default[:-1], [*default[:-1], 2], list(reversed(default))):
+        with pytest.raises(InvalidRecordError, match=re.escape(f"options.club_points: the record says {wrong}")):
+            validate_record(_table_record(table_game, table_game, wrong))
+    for not_numbers in (["3"] * 15, [True, *default[1:]], [3.0, *default[1:]]):
+        with pytest.raises(InvalidRecordError, match=r"options\.club_points: expected a string, a whole number"):
+            validate_record(_table_record(table_game, table_game, not_numbers))
+
+
+def test_ns2_table_option_set_in_the_variant_spec_with_slashes(table_game: str) -> None:
+    checked = check_record(_table_record(table_game, f"{table_game}(club_points=5/4/1)", [5, 4, 1]))
+    assert checked.options.club_points == (5, 4, 1)
+    assert checked.options_json["club_points"] == [5, 4, 1]
+    with pytest.raises(InvalidRecordError, match=r"options\.club_points: the record says \[5, 4, 2\]"):
+        validate_record(_table_record(table_game, f"{table_game}(club_points=5/4/1)", [5, 4, 2]))
+
+
+# -- every illegal action cites its rule ------------------------------------------------------------------------
+
+ILLEGAL_ACTION = re.compile(r"^hand \d+, action \d+ \(overall \d+\), seat \d+ (plays|chooses) \S+: ")
+RULE_REFERENCE = re.compile(r"\((?:[A-Z]{2}-\d+)\)|\brule\b")
+
+
+def test_every_illegal_action_record_gives_a_message_citing_a_rule() -> None:
+    illegal: dict[str, str] = {}
+    for path in sorted(BAD.glob("*.json")):
+        try:
+            replay(json.loads(path.read_text(encoding="utf-8")))
+        except (InvalidRecordError, json.JSONDecodeError) as exc:
+            if ILLEGAL_ACTION.match(str(exc)):
+                illegal[path.name] = str(exc)
+    assert {"illegal-cw1.json", "illegal-cw2.json", "exchange-card.json", "illegal-not-in-hand.json"} <= set(illegal)
+    assert "illegal-decision-in-play.json" in illegal
+    for name, message in illegal.items():
+        assert RULE_REFERENCE.search(message), f"{name}: {message}"
 
 
 # -- the documentation's examples -----------------------------------------------------------------------------

@@ -59,6 +59,11 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, values
 
 
+def _shown(raw: str, limit: int = 40) -> str:
+    """The value as quoted in a message, cut short if it is very long."""
+    return repr(raw) if len(raw) <= limit else repr(raw[:limit]) + f"... ({len(raw)} characters)"
+
+
 def _convert(cls_name: str, key: str, raw: str, typ: Any) -> Any:
     if typ is bool:
         low = raw.lower()
@@ -66,17 +71,17 @@ def _convert(cls_name: str, key: str, raw: str, typ: Any) -> Any:
             return True
         if low in ("false", "no", "off", "0"):
             return False
-        raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected true or false")
+        raise InvalidOptionsError(f"option {key}={_shown(raw)} of {cls_name}: expected true or false")
     if typ is int:
-        if not re.fullmatch(r"[+-]?[0-9]+", raw):
-            raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected a whole number")
+        if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
+            raise InvalidOptionsError(f"option {key}={_shown(raw)} of {cls_name}: expected a whole number")
         return int(raw)
     if isinstance(typ, type) and issubclass(typ, enum.Enum):
         for member in typ:
             if str(member.value) == raw.lower():
                 return member
         allowed = ", ".join(str(m.value) for m in typ)
-        raise InvalidOptionsError(f"option {key}={raw!r} of {cls_name}: expected one of {allowed}")
+        raise InvalidOptionsError(f"option {key}={_shown(raw)} of {cls_name}: expected one of {allowed}")
     if typ is str:
         return raw
     if typing.get_origin(typ) is tuple and typing.get_args(typ)[1:] == (Ellipsis,):

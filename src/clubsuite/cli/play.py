@@ -270,7 +270,12 @@ def _seed(seed: int | None) -> int:
 
 
 common_options = [
-    click.option("--seed", type=int, default=None, help="Seed of the deals (default: random; printed at the end)."),
+    click.option(
+        "--seed",
+        type=click.IntRange(min=0),
+        default=None,
+        help="Seed of the deals (default: random; printed at the end).",
+    ),
     click.option(
         "--variant",
         default=None,

@@ -156,10 +156,10 @@ def render_text(result: ReplayResult) -> str:
 def read_record(file: str) -> dict[str, Any]:
     """Read a record from a file, or from standard input when ``file`` is ``-``."""
     if file == "-":
-        text = sys.stdin.read()
-        if not text.strip():
+        data = sys.stdin.buffer.read()  # bytes: the reader decodes (and reports bad bytes) itself
+        if not data.strip():
             raise InvalidRecordError("standard input is empty: expected a record (a JSON object)")
-        return loads_record(text, "standard input")
+        return loads_record(data, "standard input")
     return load_record(Path(file))
 
 

@@ -2,6 +2,8 @@
 
 from clubsuite.records.format import (
     FORMAT,
+    MAX_DEPTH,
+    MAX_DIGITS,
     VERSION,
     CheckedRecord,
     HandEntry,
@@ -20,6 +22,8 @@ from clubsuite.records.writer import default_seats, record_from_match
 
 __all__ = [
     "FORMAT",
+    "MAX_DEPTH",
+    "MAX_DIGITS",
     "VERSION",
     "CheckedRecord",
     "HandEntry",

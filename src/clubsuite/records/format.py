@@ -14,6 +14,7 @@ import dataclasses
 import enum
 import json
 import os
+import re
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
@@ -21,7 +22,7 @@ from typing import Any
 
 from clubsuite.engine import GameInfo, find_game, resolve
 from clubsuite.errors import ClubsError, InvalidRecordError
-from clubsuite.options import format_value, spec_of
+from clubsuite.options import format_value, spec_of, split_spec
 
 FORMAT = "clubsuite-record"
 """The value of the ``format`` field of every record."""
@@ -38,6 +39,14 @@ REQUIRED_TOP_FIELDS = ("format", "version", "game", "variant", "seats", "hands")
 """The top-level fields a record must have."""
 SEAT_FIELDS = ("name", "kind")
 HAND_FIELDS = ("deal", "actions")
+MAX_DIGITS = 4300
+"""The most digits a whole number in a record may have (Python's own default limit for reading numbers)."""
+MAX_DEPTH = 64
+"""The most levels of lists and objects nested in one another a record may have (a record needs about six)."""
+
+_INT_LIMIT = 10**MAX_DIGITS
+_NEGATIVE_DEAL_SEED = " (a negative seed would deal exactly what its positive value deals)"
+_SPEC_NAME = re.compile(r"\s*([A-Za-z][\w-]*)")
 
 
 @dataclass(frozen=True)
@@ -91,6 +100,8 @@ def _kind(value: Any) -> str:
         return "null"
     if isinstance(value, bool):
         return "true" if value else "false"
+    if isinstance(value, int) and abs(value) >= 10**20:
+        return f"a whole number of {len(str(abs(value)))} digits"
     if isinstance(value, int | float):
         return f"the number {value!r}"
     if isinstance(value, str):
@@ -130,11 +141,14 @@ def _check_keys(obj: dict[str, Any], path: str, allowed: tuple[str, ...], requir
 
 
 def option_value_json(value: Any) -> Any:
-    """The JSON form of one option value: enum members by their value, numbers and flags as they are."""
+    """The JSON form of one option value: enum members by their value, numbers and flags as they are, and a
+    table of numbers (a tuple, such as the club points of North Star's CLUBS) as a list of its values."""
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, bool | int | str):
         return value
+    if isinstance(value, tuple):
+        return [option_value_json(v) for v in value]
     return format_value(value)
 
 
@@ -144,10 +158,101 @@ def options_json(options: Any) -> dict[str, Any]:
 
 
 def _same_json(a: Any, b: Any) -> bool:
-    """JSON equality that keeps ``true`` apart from ``1``."""
+    """JSON equality that keeps ``true`` apart from ``1``, also inside lists."""
     if isinstance(a, bool) or isinstance(b, bool):
         return type(a) is type(b) and a == b
+    if isinstance(a, list) and isinstance(b, list):
+        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
     return bool(a == b)
+
+
+def _is_option_value(value: Any) -> bool:
+    """Whether a JSON value can be an option value: a string, a whole number, a flag, or a list of whole numbers."""
+    if isinstance(value, str | int):  # bool is an int
+        return True
+    return isinstance(value, list) and all(_is_int(v) for v in value)
+
+
+def _path_text(path: tuple[str | int, ...]) -> str:
+    """A JSON path in the style of the messages: ``seats[0].name`` (a lone surrogate in a key shown as ``\\udcff``)."""
+    out = ""
+    for part in path:
+        if isinstance(part, int):
+            out += f"[{part}]"
+        else:
+            key = part.encode("utf-8", "backslashreplace").decode("utf-8")
+            out += f".{key}" if out else key
+    return out
+
+
+def _check_values(record: Any) -> None:
+    """Refuse what no field of a record can hold and what would trip the code after: lists and objects nested more
+    than MAX_DEPTH deep, whole numbers of more than MAX_DIGITS digits, object keys that are not strings, and strings
+    that are not Unicode text (a lone surrogate, as from a ``\\udcff`` escape or bytes that were not UTF-8).
+
+    Done without recursion, so that a record nested however deep gets a message rather than a RecursionError.
+    """
+    stack: list[tuple[Any, tuple[str | int, ...]]] = [(record, ())]
+    while stack:
+        value, path = stack.pop()
+        if len(path) >= MAX_DEPTH:
+            shown = _path_text(path[:3]) + ("..." if len(path) > 3 else "")
+            raise _error(
+                shown,
+                f"lists and objects are nested more than {MAX_DEPTH} levels deep here; a record may nest at most "
+                f"{MAX_DEPTH}",
+            )
+        is_object = isinstance(value, dict)
+        for key, item in value.items() if is_object else enumerate(value):
+            if is_object:
+                if not isinstance(key, str):
+                    raise _error(_path_text(path) or "the top level", f"the key {key!r} is not a string")
+                if not key.isascii():
+                    _check_text(key, (*path, key))
+            if isinstance(item, str):
+                if not item.isascii():  # only text beyond ASCII can hold a lone surrogate
+                    _check_text(item, (*path, key))
+            elif isinstance(item, dict | list):
+                stack.append((item, (*path, key)))
+            elif isinstance(item, int) and not -_INT_LIMIT < item < _INT_LIMIT:
+                raise _error(
+                    _path_text((*path, key)),
+                    f"a whole number of more than {MAX_DIGITS} digits is too long for a record",
+                )
+
+
+def _check_text(text: str, path: tuple[str | int, ...]) -> None:
+    """Refuse a string holding a lone surrogate, which is not a character and cannot be written out as UTF-8."""
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start]
+        raise _error(
+            _path_text(path) or "the top level",
+            f"the text holds the lone surrogate \\u{ord(bad):04x}, which is not a character; "
+            "strings in a record are Unicode text (a record file is UTF-8)",
+        ) from None
+
+
+def _check_lower_case(variant: str, options: Any) -> None:
+    """Refuse upper case in the names of a variant spec: names in a record are lower case, as the writer puts them
+    and as ``game`` and ``options`` are compared (the spec reader itself would ignore the case)."""
+    m = _SPEC_NAME.match(variant)
+    written = m.group(1) if m else ""
+    if written != written.lower():
+        raise _error(
+            "variant",
+            f"the name {written!r} has upper case letters; game and variant names are lower case in a record: "
+            f"write {written.lower()!r}",
+        )
+    _, raw = split_spec(variant)
+    for key, text in raw.items():
+        if isinstance(getattr(options, key, None), enum.Enum) and text != text.lower():
+            raise _error(
+                "variant",
+                f"option {key}={text}: the value has upper case letters; option values that are names are lower "
+                f"case in a record: write {key}={text.lower()}",
+            )
 
 
 def _check_game(record: dict[str, Any]) -> tuple[GameInfo, Any, str, dict[str, Any]]:
@@ -155,6 +260,10 @@ def _check_game(record: dict[str, Any]) -> tuple[GameInfo, Any, str, dict[str, A
     game = record["game"]
     if not isinstance(game, str) or not game:
         raise _error("game", f"expected the name of a game, such as 'whist', got {_kind(game)}")
+    if game != game.lower():
+        raise _error(
+            "game", f"{game!r} has upper case letters; game names are lower case in a record: write {game.lower()!r}"
+        )
     try:
         info, _ = find_game(game)
     except ClubsError as exc:
@@ -164,12 +273,18 @@ def _check_game(record: dict[str, Any]) -> tuple[GameInfo, Any, str, dict[str, A
     variant = record["variant"]
     if not isinstance(variant, str) or not variant.strip():
         raise _error("variant", f"expected a rules options spec such as {game!r}, got {_kind(variant)}")
+    digits = max((len(run) for run in re.findall(r"[0-9]+", variant)), default=0)
+    if digits > MAX_DIGITS:
+        raise _error(
+            "variant", f"the spec holds a number of {digits} digits; numbers in a record have at most {MAX_DIGITS}"
+        )
     try:
         vinfo, options = resolve(variant)
     except ClubsError as exc:
         raise _error("variant", str(exc)) from None
     if vinfo.name != info.name:
         raise _error("variant", f"{variant!r} is a spec of the game {vinfo.name!r}, but the record's game is {game!r}")
+    _check_lower_case(variant, options)
     canon = spec_of(info.name, options)
     values = options_json(options)
     given = record.get("options")
@@ -183,6 +298,11 @@ def _check_game(record: dict[str, Any]) -> tuple[GameInfo, Any, str, dict[str, A
                 raise _error(
                     f"options.{key}",
                     f"unknown option {key!r} of {info.name}; the options are: {', '.join(values)}",
+                )
+            if not _is_option_value(value):
+                raise _error(
+                    f"options.{key}",
+                    f"expected a string, a whole number, true or false, or a list of whole numbers, got {_kind(value)}",
                 )
             if not _same_json(value, values[key]):
                 raise _error(
@@ -212,6 +332,22 @@ def _check_seats(record: dict[str, Any], n_seats: int) -> list[dict[str, Any]]:
     return seats
 
 
+def _check_seed(value: Any, path: str, what: str, why: str = "") -> int:
+    """Read a seed: a whole number from 0 up; ``what`` names it and ``why`` may add the reason to the message.
+
+    Deal seeds feed ``random.Random``, which deals for ``-n`` exactly what it deals for ``n``: allowing negative
+    seeds would let two different records mean the same deal. The match seed follows the same rule.
+    """
+    if not _is_int(value):
+        raise _error(path, f"expected a whole number (0 or more), got {_kind(value)}")
+    if value < 0:
+        raise _error(
+            path, f"{what} must not be negative, got {_kind(value)}: seeds in a record are whole numbers from 0 up{why}"
+        )
+    seed: int = value
+    return seed
+
+
 def _check_hand(info: GameInfo, entry: Any, index: int, has_seed: bool) -> HandEntry:
     """Read one element of ``hands``: its deal (explicit, seeded or from the match seed) and its actions."""
     path = f"hands[{index}]"
@@ -226,9 +362,7 @@ def _check_hand(info: GameInfo, entry: Any, index: int, has_seed: bool) -> HandE
             if set(raw) != {"seed"}:
                 extra = ", ".join(sorted(k for k in raw if k != "seed"))
                 raise _error(f"{path}.deal", f'a seeded deal is {{"seed": n}} alone; it also has {extra}')
-            if not _is_int(raw["seed"]):
-                raise _error(f"{path}.deal.seed", f"expected a whole number, got {_kind(raw['seed'])}")
-            deal_seed = raw["seed"]
+            deal_seed = _check_seed(raw["seed"], f"{path}.deal.seed", "a deal seed", _NEGATIVE_DEAL_SEED)
         else:
             try:
                 deal = info.deal_from_json(raw)
@@ -253,6 +387,7 @@ def check_record(record: Any) -> CheckedRecord:
     """Check the shape of a record (everything short of playing it) and read it; raises InvalidRecordError."""
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a record is a JSON object, got {_kind(record)}")
+    _check_values(record)
     _check_keys(record, "", TOP_FIELDS, REQUIRED_TOP_FIELDS)
     if record["format"] != FORMAT:
         raise _error("format", f"expected {FORMAT!r}, got {_kind(record['format'])}")
@@ -268,9 +403,7 @@ def check_record(record: Any) -> CheckedRecord:
     if not _is_int(first_dealer) or first_dealer not in range(n_seats):
         raise _error("first_dealer", f"expected a seat number 0..{n_seats - 1}, got {_kind(first_dealer)}")
     seats = _check_seats(record, n_seats)
-    seed = record.get("seed")
-    if "seed" in record and not _is_int(seed):
-        raise _error("seed", f"expected a whole number, got {_kind(seed)}")
+    seed = _check_seed(record["seed"], "seed", "the match seed") if "seed" in record else None
     hands = record["hands"]
     if not isinstance(hands, list):
         raise _error("hands", f"expected a list of hands, got {_kind(hands)}")
@@ -289,28 +422,91 @@ def validate_record(record: Any) -> None:
 # -- reading and writing -----------------------------------------------------------------------------------
 
 
+class _ParseError(Exception):
+    """Raised from inside the JSON reader's hooks; :func:`loads_record` turns it into an InvalidRecordError."""
+
+
 def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """Build a JSON object, refusing a repeated key (the plain reader would keep the last one silently)."""
     obj: dict[str, Any] = {}
     for key, value in pairs:
         if key in obj:
-            raise InvalidRecordError(f"the field {key!r} appears twice in one object of the record")
+            raise _ParseError(f"the field {key!r} appears twice in one object")
         obj[key] = value
     return obj
 
 
 def _no_constants(name: str) -> Any:
     """Refuse NaN and Infinity, which Python's reader accepts but JSON does not have."""
-    raise InvalidRecordError(f"{name} is not a JSON number; records hold only standard JSON")
+    raise _ParseError(f"{name} is not a JSON number; records hold only standard JSON")
 
 
-def loads_record(text: str, source: str = "the record") -> dict[str, Any]:
-    """Read a record from JSON text and check its shape; ``source`` names it in error messages."""
+def _parse_int(text: str) -> int:
+    """Read a whole number, refusing one longer than MAX_DIGITS (Python would raise a bare ValueError)."""
+    digits = len(text) - text.startswith("-")
+    if digits > MAX_DIGITS:
+        raise _ParseError(
+            f"it holds a whole number of {digits} digits ({text[:12]}...); numbers in a record have at most "
+            f"{MAX_DIGITS} digits"
+        )
     try:
-        record = json.loads(text, object_pairs_hook=_no_duplicates, parse_constant=_no_constants)
+        return int(text)
+    except ValueError:  # a limit set lower with sys.set_int_max_str_digits
+        raise _ParseError(f"it holds a whole number of {digits} digits, too long to read here") from None
+
+
+def _position(text: str | bytes, index: int) -> str:
+    """``line L, column C`` of a character (or byte) index, counted from 1 as the JSON reader's messages do."""
+    newline: Any = b"\n" if isinstance(text, bytes) else "\n"
+    line = text.count(newline, 0, index) + 1
+    return f"line {line}, column {index - text.rfind(newline, 0, index)}"
+
+
+def _decode(data: str | bytes, source: str) -> str:
+    """The text of a record: bytes decoded as UTF-8 and a leading byte order mark dropped (``utf-8-sig``).
+
+    Text read elsewhere with the ``surrogateescape`` error handler (as Python reads standard input in some
+    locales) holds lone surrogates where its bytes were not UTF-8; those are refused the same way.
+    """
+    if isinstance(data, bytes):
+        try:
+            return data.decode("utf-8-sig")
+        except UnicodeDecodeError as exc:
+            raise InvalidRecordError(
+                f"{source} is not UTF-8 text: the byte 0x{data[exc.start]:02x} at {_position(data, exc.start)} "
+                "cannot start or continue a UTF-8 character"
+            ) from None
+    text = data.removeprefix("\ufeff")
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError as exc:
+        raise InvalidRecordError(
+            f"{source} is not UTF-8 text: at {_position(text, exc.start)} there is a byte that is not UTF-8 "
+            "(or a lone surrogate)"
+        ) from None
+    return text
+
+
+def loads_record(text: str | bytes, source: str = "the record") -> dict[str, Any]:
+    """Read a record from JSON text (or UTF-8 bytes) and check its shape; ``source`` names it in error messages.
+
+    A leading UTF-8 byte order mark is accepted. Every problem, however odd the input, is an InvalidRecordError.
+    """
+    decoded = _decode(text, source)
+    try:
+        record = json.loads(
+            decoded, object_pairs_hook=_no_duplicates, parse_constant=_no_constants, parse_int=_parse_int
+        )
     except json.JSONDecodeError as exc:
         raise InvalidRecordError(
             f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
+        ) from None
+    except _ParseError as exc:
+        raise InvalidRecordError(f"{source} cannot be read: {exc}") from None
+    except RecursionError:
+        raise InvalidRecordError(
+            f"{source} cannot be read: lists and objects are nested in one another far more than the {MAX_DEPTH} "
+            "levels a record may have"
         ) from None
     check_record(record)
     assert isinstance(record, dict)
@@ -318,21 +514,30 @@ def loads_record(text: str, source: str = "the record") -> dict[str, Any]:
 
 
 def load_record(path_or_text: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read and check a record from a file, or from JSON text (a string whose first non-blank character is ``{``)."""
-    if isinstance(path_or_text, str) and path_or_text.lstrip().startswith("{"):
+    """Read and check a record from a file, or from JSON text (a string whose first non-blank character is ``{``).
+
+    The file is read as UTF-8, with or without a byte order mark. A file that cannot be read (missing, a folder,
+    not permitted, not UTF-8) gives an InvalidRecordError naming it.
+    """
+    if isinstance(path_or_text, str) and path_or_text.lstrip("\ufeff \t\r\n").startswith("{"):
         return loads_record(path_or_text)
     path = Path(path_or_text)
+    where = f"cannot read the record file '{path}'"
     try:
-        text = path.read_text(encoding="utf-8")
+        data = path.read_bytes()
     except FileNotFoundError:
-        raise InvalidRecordError(f"cannot read the record file '{path}': no such file") from None
+        raise InvalidRecordError(f"{where}: no such file") from None
     except IsADirectoryError:
-        raise InvalidRecordError(f"cannot read the record file '{path}': it is a folder") from None
-    except UnicodeDecodeError:
-        raise InvalidRecordError(f"cannot read the record file '{path}': it is not UTF-8 text") from None
+        raise InvalidRecordError(f"{where}: it is a folder") from None
+    except PermissionError:
+        raise InvalidRecordError(f"{where}: permission denied") from None
     except OSError as exc:
-        raise InvalidRecordError(f"cannot read the record file '{path}': {exc.strerror or exc}") from None
-    return loads_record(text, f"the record file '{path}'")
+        raise InvalidRecordError(f"{where}: {exc.strerror or exc}") from None
+    except ValueError:  # a name holding a NUL character, which no file system allows
+        raise InvalidRecordError(
+            f"cannot read the record file {str(path_or_text)!r}: a file name cannot hold a NUL character"
+        ) from None
+    return loads_record(data, f"the record file '{path}'")
 
 
 _FLAT_OBJECT_WIDTH = 80

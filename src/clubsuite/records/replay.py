@@ -15,7 +15,7 @@ from typing import Any
 
 from clubsuite.cards import Card
 from clubsuite.engine import GameInfo, Phase
-from clubsuite.errors import ClubsError, InvalidNotationError, InvalidRecordError
+from clubsuite.errors import ClubsError, InvalidRecordError
 from clubsuite.records.format import EXTENSION_PREFIX, CheckedRecord, check_record
 from clubsuite.seeding import hand_seed
 
@@ -92,7 +92,7 @@ def _replay_hand(checked: CheckedRecord, match: Any, index: int, overall: int) -
         seat = match.to_act
         try:
             action = match.parse_action(text)
-        except InvalidNotationError as exc:
+        except ClubsError as exc:  # InvalidNotationError, or whatever else a game's reader refuses with
             raise InvalidRecordError(
                 f"hand {index}, action {j}, seat {seat}: {exc} (overall action {overall + j})"
             ) from None

@@ -26,12 +26,15 @@ def record_from_match(
     """The record of a (possibly unfinished) match, with its result.
 
     With ``seed`` and ``seeded_hands``, hands are written without a deal, to be dealt again from the match seed;
-    each hand's deal is checked to be the one that seed gives. Otherwise every deal is written out.
+    each hand's deal is checked to be the one that seed gives. Otherwise every deal is written out. A record's
+    seeds are never negative, so a negative ``seed`` is refused before anything is written.
     """
     info, _ = find_game(match.game)
     options = match.options
     if seeded_hands and seed is None:
         raise InvalidRecordError("seeded hands need the match seed: pass seed= as well as seeded_hands=True")
+    if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
+        raise InvalidRecordError(f"the match seed must be a whole number from 0 up, got {seed!r}")
     seat_list = [dict(s) for s in seats] if seats is not None else default_seats(match.n_seats)
     hands: list[dict[str, Any]] = []
     for i, hand in enumerate(match.hands):
