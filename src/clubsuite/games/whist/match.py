@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any, cast
+from typing import Any
 
 from clubsuite.cards import STANDARD, Card, CardSet
 from clubsuite.engine import Phase
@@ -135,7 +135,7 @@ class WhistMatch:
         The state is unchanged if it raises.
         """
         # Notation is read here; a Decision is a str too, so only exact str is notation.
-        act = self.parse_action(action) if type(action) is str else cast(WhistAction, action)
+        act: WhistAction = self.parse_action(action) if type(action) is str else action  # type: ignore[assignment]
         cur = self._cur
         if cur is None:
             if self._over:
