@@ -46,12 +46,17 @@ def test_json_output_has_per_bot_figures_and_overall_counts() -> None:
     assert proc.stderr == ""
 
 
-def test_json_output_is_the_same_with_two_workers() -> None:
-    args = ("whist", "--bots", "random,random,random", "--matches", "4", "--seed", "8", "--json")
-    one = run(*args)
-    two = run(*args, "--workers", "2")
+def test_json_and_table_are_the_same_with_one_or_two_workers() -> None:
+    # Seven matches run past the first cycle of six seatings.
+    args = ("whist", "--bots", "heuristic,random,random", "--matches", "7", "--seed", "8")
+    one, two = run(*args, "--json"), run(*args, "--json", "--workers", "2")
     assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
     assert json.loads(one.stdout) == json.loads(two.stdout)
+    assert json.loads(one.stdout)["seating_cycle"] == 6
+    table_one, table_two = run(*args), run(*args, "--workers", "2")
+    assert table_one.returncode == 0 and table_two.returncode == 0, table_one.stderr + table_two.stderr
+    assert table_one.stdout == table_two.stdout
+    assert "7 matches = 1 full cycle of 6 + 1 match" in table_one.stdout
 
 
 def test_variant_name_as_game_and_variant_spec_override() -> None:
@@ -72,6 +77,9 @@ def test_text_output_is_a_table_naming_the_interval() -> None:
     assert "mean hands per match" in proc.stdout
     for label in ("random", "random#2", "random#3"):
         assert label in proc.stdout
+    # The header says how the seats change and that three matches are half of the cycle of six seatings.
+    assert "seating: all 6 seatings in turn" in proc.stdout
+    assert "3 matches, less than one cycle of 6: seats not balanced" in proc.stdout
     # Not a terminal: no progress bar on standard error.
     assert proc.stderr == ""
 
@@ -81,7 +89,10 @@ def test_text_output_is_a_table_naming_the_interval() -> None:
     [
         (("whist", "--bots", "random,nobot,random"), "unknown bot 'nobot'"),
         (("whist", "--bots", "random,random"), "2 bots given"),
-        (("whist", "--bots", "random,,random"), "--bots"),
+        (("whist", "--bots", "random,,random"), "--bots 'random,,random': name 2 of 3 is empty"),
+        (("whist", "--bots", "random,random,random,"), "name 4 of 4 is empty"),
+        (("whist", "--bots", "random, ,random"), "name 2 of 3 is empty"),
+        (("whist", "--bots", ",,"), "names 1, 2 and 3 of 3 are empty"),
         (("whist", "--bots", "random,random,random", "--matches", "0"), "matches=0"),
         (("whist", "--bots", "random,random,random", "--workers", "0"), "workers=0"),
         (("whist", "--bots", "random,random,random", "--variant", "whist(target=zero)"), "target"),
@@ -96,3 +107,12 @@ def test_bad_input_exits_2_with_a_message_and_no_traceback(args: tuple[str, ...]
     assert proc.stderr.startswith("error: ")
     assert message in proc.stderr
     assert proc.stdout == ""
+
+
+def test_help_explains_the_seating_cycle() -> None:
+    proc = run("--help")
+    assert proc.returncode == 0, proc.stderr
+    text = " ".join(proc.stdout.split())
+    assert "all n! seatings (6 for three bots)" in text
+    assert "every order around the table" in text
+    assert "60 or 120 seatings" in text

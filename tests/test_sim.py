@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
+import math
 import random
+from collections import Counter
 from typing import Any
 
 import pytest
@@ -12,17 +15,20 @@ from clubsuite.bots import RandomBot, make_bot
 from clubsuite.engine import LegalActions, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.runner import play_match
-from clubsuite.sim import entry_labels, seating, simulate, wilson_interval
+from clubsuite.sim import entry_labels, rotation_summary, seating, seating_cycle, simulate, wilson_interval
 
 RANDOMS = ["random", "random", "random"]
 
 
 def test_same_seed_gives_the_same_result_with_one_or_two_workers() -> None:
-    one = simulate("whist", RANDOMS, 6, seed=11, workers=1)
-    two = simulate("whist", RANDOMS, 6, seed=11, workers=2)
+    # Eight matches: more than one cycle of seatings, cut into several chunks for the two workers.
+    one = simulate("whist", ["heuristic", "random", "random"], 8, seed=11, workers=1)
+    two = simulate("whist", ["heuristic", "random", "random"], 8, seed=11, workers=2)
     assert one.outcomes == two.outcomes
     assert one.to_json() == two.to_json()
-    assert [o.index for o in two.outcomes] == list(range(6))
+    assert one.format_table() == two.format_table()
+    assert [o.index for o in two.outcomes] == list(range(8))
+    assert [o.seats for o in two.outcomes] == [seating(k, 3) for k in range(8)]
 
 
 def test_a_different_seed_plays_different_matches() -> None:
@@ -32,16 +38,87 @@ def test_a_different_seed_plays_different_matches() -> None:
     assert [o.seat_scores for o in a.outcomes] != [o.seat_scores for o in b.outcomes]
 
 
-def test_seating_rotates_every_entry_through_every_seat() -> None:
-    assert seating(0, 3) == (0, 1, 2)
-    assert seating(1, 3) == (1, 2, 0)
-    assert seating(2, 3) == (2, 0, 1)
-    assert seating(3, 3) == (0, 1, 2)
+def test_seating_of_three_bots_cycles_through_all_six_seatings() -> None:
+    # The first order is turned through every seat, then the mirrored order: the bots' order around the table
+    # changes, not only their seats.
+    assert [seating(k, 3) for k in range(6)] == [(0, 1, 2), (1, 2, 0), (2, 0, 1), (0, 2, 1), (1, 0, 2), (2, 1, 0)]
+    assert [seating(k, 3) for k in range(6, 12)] == [seating(k, 3) for k in range(6)]
+    assert seating_cycle(3) == 6
+
+
+@pytest.mark.parametrize("n", [1, 2, 3, 4])
+def test_seating_of_up_to_four_bots_uses_every_permutation_once_per_cycle(n: int) -> None:
+    cycle = [seating(k, n) for k in range(math.factorial(n))]
+    assert seating_cycle(n) == math.factorial(n)
+    assert sorted(cycle) == sorted(itertools.permutations(range(n)))
+    assert seating(math.factorial(n), n) == cycle[0]
+
+
+def _seat_counts(seatings: list[tuple[int, ...]]) -> Counter[tuple[int, int]]:
+    """How often each (entry, seat) pair occurs in ``seatings``."""
+    return Counter((entry, seat) for seats in seatings for entry, seat in enumerate(seats))
+
+
+def _clockwise_neighbours(seatings: list[tuple[int, ...]]) -> Counter[tuple[int, int]]:
+    """How often entry ``b`` sits at the next seat clockwise from entry ``a``, as ``(a, b)``, over ``seatings``."""
+    pairs: Counter[tuple[int, int]] = Counter()
+    for seats in seatings:
+        n = len(seats)
+        at = {seat: entry for entry, seat in enumerate(seats)}
+        pairs.update((entry, at[(seat + 1) % n]) for entry, seat in enumerate(seats))
+    return pairs
+
+
+@pytest.mark.parametrize("n", [3, 4, 5, 6])
+def test_every_aligned_block_of_n_matches_gives_every_entry_every_seat_once(n: int) -> None:
+    for block in range(seating_cycle(n) // n):
+        seatings = [seating(block * n + turn, n) for turn in range(n)]
+        assert _seat_counts(seatings) == Counter({(entry, seat): 1 for entry in range(n) for seat in range(n)})
+
+
+@pytest.mark.parametrize(("n", "cycle"), [(5, 60), (6, 120)])
+def test_five_or_six_bots_hold_every_ordered_triple_of_seats_once_per_cycle(n: int, cycle: int) -> None:
+    assert seating_cycle(n) == cycle == n * (n - 1) * (n - 2)
+    seatings = [seating(k, n) for k in range(cycle)]
+    assert len(set(seatings)) == cycle
+    assert seating(cycle, n) == seatings[0]
+    # Every ordered triple of entries lands on every ordered triple of seats exactly once: so each bot has each
+    # pair of bots as its left and right neighbours, and each other bot at each distance, equally often.
+    triples = Counter(
+        (entries, tuple(seats[e] for e in entries))
+        for seats in seatings
+        for entries in itertools.permutations(range(n), 3)
+    )
+    assert len(triples) == math.perm(n, 3) ** 2
+    assert set(triples.values()) == {1}
+    # The set is closed under turning the table by one seat, which the grouping by order relies on.
+    assert {tuple((s + 1) % n for s in seats) for seats in seatings} == set(seatings)
+
+
+def test_more_than_six_bots_go_through_every_seating() -> None:
+    seatings = [seating(k, 7) for k in range(seating_cycle(7))]
+    assert len(seatings) == 5040
+    assert len(set(seatings)) == 5040
+    assert seatings[:7] == [tuple((i + k) % 7 for i in range(7)) for k in range(7)]
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [((-1, 3), "match index -1"), ((0, 0), "0 seats"), ((True, 3), "match index True"), ((0, 2.0), "2.0 seats")],
+)
+def test_seating_refuses_a_bad_match_index_or_seat_count(args: tuple[Any, Any], message: str) -> None:
+    with pytest.raises(InvalidOptionsError, match=message):
+        seating(*args)
+
+
+def test_over_six_matches_every_bot_sits_in_every_seat_twice_and_meets_every_neighbour() -> None:
     result = simulate("whist", RANDOMS, 6, seed=0)
-    for k, outcome in enumerate(result.outcomes):
-        assert outcome.seats == tuple((i + k) % 3 for i in range(3))
-    for entry in range(3):
-        assert sorted(o.seats[entry] for o in result.outcomes[:3]) == [0, 1, 2]
+    seatings = [o.seats for o in result.outcomes]
+    assert seatings == [seating(k, 3) for k in range(6)]
+    assert _seat_counts(seatings) == Counter({(entry, seat): 2 for entry in range(3) for seat in range(3)})
+    # Every ordered pair of neighbours occurs: each bot has each other bot on its left in some matches and on its
+    # right in others, three times each.
+    assert _clockwise_neighbours(seatings) == Counter({(a, b): 3 for a in range(3) for b in range(3) if a != b})
 
 
 class _SeatRecorder:
@@ -58,7 +135,7 @@ class _SeatRecorder:
         return self._random.choose(view, legal, rng)
 
 
-def test_seat_rotation_puts_entry_i_at_seat_i_plus_k_in_match_k(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_each_bot_plays_only_at_the_seat_its_seating_gives_it(monkeypatch: pytest.MonkeyPatch) -> None:
     current: list[tuple[str, int]] = []
     per_match: list[set[tuple[str, int]]] = []
     monkeypatch.setattr(sim, "make_bot", lambda name, game: _SeatRecorder(name, current))
@@ -67,12 +144,13 @@ def test_seat_rotation_puts_entry_i_at_seat_i_plus_k_in_match_k(monkeypatch: pyt
         per_match.append(set(current))
         current.clear()
 
-    result = simulate("whist", ["a", "b", "c"], 4, seed=5, progress=next_match)
-    assert len(per_match) == 4
+    result = simulate("whist", ["a", "b", "c"], 6, seed=5, progress=next_match)
+    assert len(per_match) == 6
     for k, seen in enumerate(per_match):
-        # Each entry decided only at its rotated seat, and every entry decided at least once.
-        assert seen == {("a", k % 3), ("b", (1 + k) % 3), ("c", (2 + k) % 3)}
-        assert result.outcomes[k].seats == ((k % 3), (1 + k) % 3, (2 + k) % 3)
+        # Each entry decided only at its seat of match k, and every entry decided at least once.
+        seats = seating(k, 3)
+        assert seen == {("a", seats[0]), ("b", seats[1]), ("c", seats[2])}
+        assert result.outcomes[k].seats == seats
 
 
 def test_a_simulated_match_replays_from_its_match_seed() -> None:
@@ -145,6 +223,33 @@ def test_result_json_and_table_state_the_interval() -> None:
     table = result.format_table()
     assert "Wilson" in table
     assert "random#3" in table
+
+
+@pytest.mark.parametrize(
+    ("matches", "coverage"),
+    [
+        (6, "6 matches = 1 full cycle of 6: seats exactly balanced"),
+        (12, "12 matches = 2 full cycles of 6: seats exactly balanced"),
+        (7, "7 matches = 1 full cycle of 6 + 1 match: seats balanced except for the last 1 match"),
+        (4, "4 matches, less than one cycle of 6: seats not balanced"),
+    ],
+)
+def test_table_header_says_how_seats_are_rotated_and_whether_cycles_are_whole(matches: int, coverage: str) -> None:
+    result = simulate("whist(target=1)", RANDOMS, matches, seed=0)
+    lines = result.format_table().splitlines()
+    assert lines[0] == f"{matches} matches of whist(target=1), seed 0"
+    assert lines[1] == rotation_summary(3)
+    assert "all 6 seatings" in lines[1]
+    assert lines[2] == coverage
+    assert result.to_json()["seat_rotation"] == rotation_summary(3)
+    assert result.to_json()["seating_cycle"] == 6
+
+
+def test_rotation_summary_names_the_cycle_for_five_and_six_seats() -> None:
+    assert "60 seatings" in rotation_summary(5)
+    assert "120 seatings" in rotation_summary(6)
+    assert "any three bots at any three seats" in rotation_summary(6)
+    assert "all 24 seatings" in rotation_summary(4)
 
 
 @pytest.mark.parametrize(

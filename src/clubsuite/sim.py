@@ -1,15 +1,19 @@
-"""Bulk simulation: many whole matches between bots, seats rotated, the same result for any number of processes.
+"""Bulk simulation: many whole matches between bots, seatings cycled, the same result for any number of processes.
 
 Match ``k`` of a simulation with seed ``S`` is played by :func:`clubsuite.runner.play_match` from the match seed
 ``derive_seed(S, k)``: the runner deals every hand from that seed and derives the bots' RNG from it, so any single
-match can be played again from its match seed alone. Bot entry ``i`` sits at seat ``(i + k) % n`` in match ``k``,
-so over ``n`` consecutive matches every entry has held every seat, and so every position relative to the first
-dealer, equally often. With several worker processes the matches are cut into chunks, and the per-match outcomes
-are put back in match order before anything is counted, so the result never depends on scheduling.
+match can be played again from its match seed alone. The seats come from :func:`seating`, which runs through a
+fixed cycle of seatings: for up to four players every one of the ``n!`` seatings, for five and six players a
+shorter cycle that is just as balanced for any three bots (see :func:`seating_cycle`). Cycling the seat alone,
+as a plain rotation does, would never change who plays after whom, which matters in a trick-taking game. With
+several worker processes the matches are cut into chunks, and the per-match outcomes are put back in match order
+before anything is counted, so the result never depends on scheduling.
 """
 
 from __future__ import annotations
 
+import functools
+import itertools
 import math
 import multiprocessing
 import os
@@ -69,9 +73,129 @@ def entry_labels(bots: Sequence[str]) -> tuple[str, ...]:
     return tuple(labels)
 
 
+@functools.cache
+def _balanced_orders(n_seats: int) -> tuple[tuple[int, ...], ...]:
+    """The orders around the table used for five or six seats, each as the offset of every entry from entry 0.
+
+    Five seats: the even permutations (the alternating group), six seats: the maps ``x -> (ax + b) / (cx + d)``
+    of the projective line over the integers mod 5, relabelled so that one of its 6-cycles is the move to the next
+    seat. Both sets of seatings contain the rotations and put every ordered triple of entries on every ordered
+    triple of seats exactly once, with ``n (n - 1) (n - 2)`` seatings, the fewest that can do so; the orders are
+    the seatings that put entry 0 at seat 0, sorted.
+    """
+    if n_seats == 5:
+        seatings = {p for p in itertools.permutations(range(5)) if _is_even(p)}
+    elif n_seats == 6:
+        seatings = _projective_line_seatings()
+    else:
+        raise ValueError(f"no balanced set of orders is defined for {n_seats} seats")
+    return tuple(sorted(p for p in seatings if p[0] == 0))
+
+
+def _is_even(perm: Sequence[int]) -> bool:
+    """Whether the permutation ``perm`` (of ``0..n-1``) has an even number of inversions."""
+    inversions = sum(1 for i, j in itertools.combinations(range(len(perm)), 2) if perm[i] > perm[j])
+    return inversions % 2 == 0
+
+
+def _projective_line_seatings() -> set[tuple[int, ...]]:
+    """The 120 seatings of six entries given by the invertible maps ``x -> (ax + b) / (cx + d)`` mod 5.
+
+    The six points are the residues 0 to 4 and infinity (written 5). One of the maps cycles all six points; the
+    points are renumbered along that cycle (point 0 first) so that it becomes the move to the next seat, and then
+    both entries and seats are numbered by point: the seating of a map sends entry ``i`` to the seat of its image.
+    """
+    infinity = 5
+
+    def image(a: int, b: int, c: int, d: int, x: int) -> int:
+        """Where ``(ax + b) / (cx + d)`` sends the point ``x`` of the projective line mod 5."""
+        numerator, denominator = (a, c) if x == infinity else ((a * x + b) % 5, (c * x + d) % 5)
+        return infinity if denominator == 0 else numerator * pow(denominator, -1, 5) % 5
+
+    maps = {
+        tuple(image(a, b, c, d, x) for x in range(6))
+        for a, b, c, d in itertools.product(range(5), repeat=4)
+        if (a * d - b * c) % 5
+    }
+    step = min(m for m in maps if _cycle_length(m, 0) == 6)
+    seat_of = [0] * 6
+    point = 0
+    for seat in range(6):
+        seat_of[point] = seat
+        point = step[point]
+    point_at = sorted(range(6), key=lambda p: seat_of[p])
+    return {tuple(seat_of[m[point_at[entry]]] for entry in range(6)) for m in maps}
+
+
+def _cycle_length(perm: Sequence[int], start: int) -> int:
+    """How many steps of ``perm`` bring ``start`` back to itself."""
+    steps, point = 1, perm[start]
+    while point != start:
+        steps, point = steps + 1, perm[point]
+    return steps
+
+
+def _nth_order(rank: int, n_seats: int) -> tuple[int, ...]:
+    """The ``rank``-th (from 0) order of ``n_seats`` entries with entry 0 at offset 0, in lexicographic order.
+
+    Computed directly (factorial number system) so that large tables never list all ``(n - 1)!`` orders.
+    """
+    rest = list(range(1, n_seats))
+    order = [0]
+    for left in range(n_seats - 1, 0, -1):
+        position, rank = divmod(rank, math.factorial(left - 1))
+        order.append(rest.pop(position))
+    return tuple(order)
+
+
+def seating_cycle(n_seats: int) -> int:
+    """How many matches :func:`seating` takes to come back to its first seating for ``n_seats`` bots.
+
+    Up to four seats, and above six: all ``n!`` seatings. Five and six seats: 60 and 120 seatings, in which every
+    ordered triple of bots holds every ordered triple of seats exactly once, so that each bot has every seat,
+    every pair of neighbours on its left and right, and every other bot at every distance equally often; all
+    seatings would take 120 and 720 matches for the same balance of seats and neighbours.
+    """
+    _check_seats(n_seats)
+    if n_seats in (5, 6):
+        return n_seats * len(_balanced_orders(n_seats))
+    return math.factorial(n_seats)
+
+
 def seating(match_index: int, n_entries: int) -> tuple[int, ...]:
-    """The seat of each bot entry in match ``match_index``: entry ``i`` sits at ``(i + match_index) % n``."""
-    return tuple((i + match_index) % n_entries for i in range(n_entries))
+    """The seat of each bot entry in match ``match_index``: ``seating(k, n)[i]`` is entry ``i``'s seat.
+
+    The seatings form a fixed cycle of :func:`seating_cycle` matches, grouped by order around the table: match
+    ``k`` takes order number ``k // n`` of the cycle (the offset of every entry clockwise from entry 0) and turns
+    it by ``k % n`` seats. So any ``n`` matches from a multiple of ``n`` on give every entry every seat once, and
+    one whole cycle gives every order around the table (for up to four players every seating) equally often.
+    The first order is entry ``i`` at seat ``i``, so the first ``n`` matches are plain rotations. Raises
+    :class:`InvalidOptionsError` for a negative match index or fewer than one seat.
+    """
+    if isinstance(match_index, bool) or not isinstance(match_index, int) or match_index < 0:
+        raise InvalidOptionsError(f"match index {match_index!r}: expected a whole number, 0 or more")
+    _check_seats(n_entries)
+    number, turn = divmod(match_index, n_entries)
+    if n_entries in (5, 6):
+        orders = _balanced_orders(n_entries)
+        order = orders[number % len(orders)]
+    else:
+        order = _nth_order(number % math.factorial(n_entries - 1), n_entries)
+    return tuple((offset + turn) % n_entries for offset in order)
+
+
+def _check_seats(n_seats: int) -> None:
+    """Refuse a seat count that is not a whole number of at least 1, naming it."""
+    if isinstance(n_seats, bool) or not isinstance(n_seats, int) or n_seats < 1:
+        raise InvalidOptionsError(f"{n_seats!r} seats: a seating needs a whole number of seats, 1 or more")
+
+
+def rotation_summary(n_seats: int) -> str:
+    """One line for people on how :func:`seating` changes the seats of ``n_seats`` bots from match to match."""
+    cycle = seating_cycle(n_seats)
+    if cycle == math.factorial(n_seats):
+        return f"seating: all {cycle} seatings in turn (every seat and every order around the table equally often)"
+    return f"seating: a cycle of {cycle} seatings (any three bots at any three seats exactly once per cycle)"
 
 
 @dataclass(frozen=True)
@@ -83,7 +207,7 @@ class MatchOutcome:
     match_seed: int
     """The seed the match was played from: ``derive_seed(seed, k)``; replays the whole match with the same bots."""
     seats: tuple[int, ...]
-    """``seats[i]`` is the seat bot entry ``i`` held."""
+    """``seats[i]`` is the seat bot entry ``i`` held: ``seating(index, n)``."""
     winner_seats: tuple[int, ...]
     """The winning seats (several players can win at once, CW-5); empty for a draw."""
     draw: bool
@@ -198,9 +322,22 @@ class SimResult:
             "hands": self.hands,
             "mean_hands_per_match": self.mean_hands_per_match,
             "confidence_interval": CONFIDENCE,
-            "seat_rotation": "match k: bot entry i sits at seat (i + k) % n",
+            "seat_rotation": rotation_summary(len(self.bots)),
+            "seating_cycle": seating_cycle(len(self.bots)),
             "bots": [e.to_json() for e in self.entries],
         }
+
+    def _cycle_coverage(self) -> str:
+        """Whether the matches make whole cycles of seatings, which the balance of seats needs."""
+        cycle = seating_cycle(len(self.bots))
+        full, rest = divmod(self.matches, cycle)
+        cycles = f"{full} full cycle{'' if full == 1 else 's'} of {cycle}"
+        if rest == 0:
+            return f"{self.matches} matches = {cycles}: seats exactly balanced"
+        if full == 0:
+            return f"{self.matches} matches, less than one cycle of {cycle}: seats not balanced"
+        extra = f"{rest} match{'' if rest == 1 else 'es'}"
+        return f"{self.matches} matches = {cycles} + {extra}: seats balanced except for the last {extra}"
 
     def format_table(self) -> str:
         """The result as a plain-text table for people."""
@@ -225,7 +362,9 @@ class SimResult:
             return "  ".join((first, *rest))
 
         out = [
-            f"{self.matches} matches of {self.canonical_spec}, seed {self.seed}, seats rotated every match",
+            f"{self.matches} matches of {self.canonical_spec}, seed {self.seed}",
+            rotation_summary(len(self.bots)),
+            self._cycle_coverage(),
             "",
             line(header),
             line(tuple("-" * w for w in widths)),
@@ -264,12 +403,16 @@ def _check(spec: str, bots: Sequence[str], matches: int, seed: int, workers: int
 
 
 def play_one(info: GameInfo, options: Any, bots: Sequence[str], seed: int, index: int) -> MatchOutcome:
-    """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seats rotated, dealt from its match seed."""
+    """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seated by :func:`seating`, dealt from
+    its match seed."""
     n = len(bots)
     seats = seating(index, n)
-    # The inverse of the seating: seat s holds entry (s - index) % n. Fresh bots every match, so no bot carries
-    # memory from one match into the next.
-    by_seat: list[Bot] = [make_bot(bots[(seat - index) % n], info.name) for seat in range(n)]
+    # The inverse of the seating: which entry each seat holds. Fresh bots every match, so no bot carries memory
+    # from one match into the next.
+    entry_at = [0] * n
+    for entry, seat in enumerate(seats):
+        entry_at[seat] = entry
+    by_seat: list[Bot] = [make_bot(bots[entry_at[seat]], info.name) for seat in range(n)]
     match_seed = derive_seed(seed, index)
     match = info.new_match(options, 0)
     # bot_rng left to the runner: it derives the bots' RNG from the match seed, so the match seed alone replays it.
@@ -344,7 +487,8 @@ def simulate(
 ) -> SimResult:
     """Play ``matches`` whole matches of ``spec`` between ``bots`` (one per seat) and count the results.
 
-    Seats rotate (entry ``i`` at seat ``(i + k) % n`` in match ``k``) and match ``k`` is played from the seed
+    Entry ``i`` sits at seat ``seating(k, n)[i]`` in match ``k`` (a fixed cycle of :func:`seating_cycle` seatings
+    that varies both the seats and the order around the table) and match ``k`` is played from the seed
     ``derive_seed(seed, k)``, so the result is a function of the arguments alone: the same for any ``workers``.
     Win rates come with a 95% Wilson score interval. Raises :class:`InvalidOptionsError` naming the bad input for
     a bad spec, an unknown bot, a bot count that does not match the game's seats, or ``matches``/``workers`` < 1.

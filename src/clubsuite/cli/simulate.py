@@ -21,8 +21,13 @@ DEFAULT_BOTS = "heuristic,random,random"
 def parse_bots(text: str) -> list[str]:
     """Read ``--bots`` (comma-separated bot names), refusing empty names so a stray comma is reported, not ignored."""
     names = [part.strip() for part in text.split(",")]
-    if any(not name for name in names):
-        raise InvalidOptionsError(f"--bots {text!r}: expected bot names separated by commas, e.g. {DEFAULT_BOTS}")
+    empty = [str(position) for position, name in enumerate(names, start=1) if not name]
+    if empty:
+        which = f"name {empty[0]}" if len(empty) == 1 else f"names {', '.join(empty[:-1])} and {empty[-1]}"
+        raise InvalidOptionsError(
+            f"--bots {text!r}: {which} of {len(names)} {'is' if len(empty) == 1 else 'are'} empty; expected one bot "
+            f"name per seat separated by commas, e.g. {DEFAULT_BOTS}"
+        )
     return names
 
 
@@ -80,9 +85,9 @@ class _LazyProgress:
     "--bots",
     default=DEFAULT_BOTS,
     show_default=True,
-    help="One bot per seat, comma-separated; a name may repeat. Seats rotate every match.",
+    help="One bot per seat, comma-separated, no empty names; a name may repeat. The seating changes every match.",
 )
-@click.option("--matches", default=100, show_default=True, help="How many whole matches to play (at least 1).")
+@click.option("--matches", default=120, show_default=True, help="How many whole matches to play (at least 1).")
 @click.option("--seed", default=0, show_default=True, help="Simulation seed: the same seed gives the same result.")
 @click.option("--variant", default=None, help="A full rules spec overriding GAME, e.g. 'whist-1997(target=9)'.")
 @click.option(
@@ -98,9 +103,16 @@ def simulate_command(
 ) -> None:
     """Play many matches of GAME (e.g. whist, whist-1997) between bots and report how each bot did.
 
-    Bot entry i sits at seat (i + k) % n in match k, and match k is dealt from a seed derived from --seed and k.
     Per bot: matches won (several players can win one match; nobody wins a draw), the win rate with its 95%
     Wilson score interval, and the mean score per hand; overall: draws and mean hands per match.
+
+    Seating: the bots go through a fixed cycle of seatings, one per match, each order around the table turned
+    through every seat before the next order. Up to four bots it is all n! seatings (6 for three bots), so every
+    bot holds every seat and every order around the table comes up equally often; five or six bots use a cycle of
+    60 or 120 seatings that puts any three bots at any three seats exactly once. A --matches that is a multiple
+    of the cycle balances the seats exactly.
+
+    Match k is dealt from a seed derived from --seed and k, so the result is the same for any --workers.
     """
     spec = choose_spec(game, variant)
     names = parse_bots(bots)
