@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from math import floor
 from typing import Any
 
 from clubsuite.bots.base import register_bot
@@ -17,7 +18,7 @@ class RandomBot:
     def choose(self, view: Any, legal: LegalActions, rng: random.Random) -> Any:
         """Any legal action, each with the same chance."""
         # floor(random() * n) is uniform up to a 2**-53 bias and several times faster than randrange.
-        return legal[int(rng.random() * len(legal))]
+        return legal[floor(rng.random() * len(legal))]
 
 
 register_bot("random", RandomBot)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from math import floor
 from typing import Any
 
 from clubsuite.cards import FULL_STANDARD, STANDARD, CardSet
@@ -25,7 +26,7 @@ def shuffled(n: int, rng: random.Random) -> list[int]:
     order = list(range(n))
     rnd = rng.random
     for i in range(n - 1, 0, -1):
-        j = int(rnd() * (i + 1))
+        j = floor(rnd() * (i + 1))  # floor() is int() for these non-negative values, and cheaper
         order[i], order[j] = order[j], order[i]
     return order
 

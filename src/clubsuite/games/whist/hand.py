@@ -247,7 +247,7 @@ class WhistHand:
         self.tricks.append((self.leader, cards, winner))
         self._trick = []
         self.leader = self.to_act = winner
-        taken = TrickTaken(winner, len(self.tricks), tuple(map(CARD_TABLE.__getitem__, cards)))  # type: ignore[arg-type]
+        taken = _new_tuple(TrickTaken, (winner, len(self.tricks), tuple(map(CARD_TABLE.__getitem__, cards))))
         if len(self.tricks) < HAND_SIZE:
             return (played, taken)
         self.scores = tuple(t - QUOTA for t in self.tricks_won)
