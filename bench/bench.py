@@ -62,7 +62,7 @@ class UnavailableError(Exception):
 def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
     """Clubs (whist group) with three random bots, through the public match API.
 
-    Every decision builds the seat's view (``match.view(seat)``), asks ``RandomBot.choose`` and applies the action,
+    Every decision asks for the seat's view (``match.view(seat)``), asks ``RandomBot.choose`` and applies the action,
     exactly as a bot-driven game does; hands are dealt with ``match.deal(rng=...)``, and a new match starts when
     one ends (CW-5).
     """
@@ -95,7 +95,7 @@ def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
         seconds=elapsed,
         note=(
             "3 players, pure Python; per hand a shuffled deal, 3 keep/exchange decisions and 39 card plays "
-            "(13 tricks), with a seat view built for every decision"
+            "(13 tricks), with the seat's view handed to the bot at every decision"
         ),
     )
 
@@ -239,7 +239,7 @@ def main(argv: list[str] | None = None) -> int:
     if ratios:
         print(
             "Read the ratio with care: a whist hand has 42 decisions among 3 players, a Hearts deal 61 on average "
-            "among 4 plus 53 sampled chance steps; the clubsuite loop also builds a seat view for every decision."
+            "among 4 plus 53 sampled chance steps; the clubsuite loop also hands the bot its seat's view at every decision."
         )
     return 0
 
