@@ -239,7 +239,8 @@ def main(argv: list[str] | None = None) -> int:
     if ratios:
         print(
             "Read the ratio with care: a whist hand has 42 decisions among 3 players, a Hearts deal 61 on average "
-            "among 4 plus 53 sampled chance steps; the clubsuite loop also hands the bot its seat's view at every decision."
+            "among 4 plus 53 sampled chance steps; the clubsuite loop also hands the bot its seat's view at every "
+            "decision."
         )
     return 0
 
