@@ -8,6 +8,7 @@ for a hint, ``q`` quits (saving the game so far with ``--save``).
 
 from __future__ import annotations
 
+import os
 import random
 import re
 import secrets
@@ -259,10 +260,21 @@ def _save(path: Path | None, match: WhistMatch, seats: list[dict[str, str]], see
     table.say(f"Record saved to {path} (replay it with: clubs replay {path})")
 
 
+class _Console(Console):
+    """A console that ends quietly, like the other commands, when the reader of a pipe stops reading."""
+
+    def on_broken_pipe(self) -> None:
+        """Send the rest to nowhere and exit with status 0 (``clubs watch ... | head`` is a normal use)."""
+        self.quiet = True
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        raise SystemExit(0)
+
+
 def _console(plain: bool) -> Console:
     if plain:
-        return Console(no_color=True, highlight=False, emoji=False, width=120, force_terminal=False)
-    return Console(highlight=False)
+        return _Console(no_color=True, highlight=False, emoji=False, width=120, force_terminal=False)
+    return _Console(highlight=False)
 
 
 def _seed(seed: int | None) -> int:
