@@ -59,25 +59,23 @@ class UnavailableError(Exception):
     """A benchmark cannot run here (an optional package is missing); the message says why."""
 
 
-def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
-    """Clubs (whist group) with three random bots, through the public match API.
+def _random_bot_loop(new_match: Callable[[], Any], seconds: float, seed: int) -> tuple[int, int, float]:
+    """Play hands with three random bots through the public match API for ``seconds``: (hands, actions, time).
 
-    Every decision asks for the seat's view (``match.view(seat)``), asks ``RandomBot.choose`` and applies the action,
-    exactly as a bot-driven game does; hands are dealt with ``match.deal(rng=...)``, and a new match starts when
-    one ends (CW-5).
+    Every decision asks for the seat's view (``match.view(seat)``), asks ``RandomBot.choose`` and applies the
+    action; hands are dealt with ``match.deal(rng=...)``, and a new match starts when one ends.
     """
     from clubsuite.bots import RandomBot
-    from clubsuite.games.whist import WhistMatch
 
     rng = random.Random(seed)
     bot = RandomBot()
-    match = WhistMatch()
+    match = new_match()
     hands = actions = 0
     start = time.perf_counter()
     deadline = start + seconds
     while True:
         if match.is_over:
-            match = WhistMatch()
+            match = new_match()
         match.deal(rng=rng)
         while (seat := match.to_act) is not None:
             match.apply(bot.choose(match.view(seat), match.legal_actions(), rng))
@@ -86,7 +84,14 @@ def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
         # Checked once per hand: a clock read per action would be a noticeable share of what is measured.
         if time.perf_counter() >= deadline:
             break
-    elapsed = time.perf_counter() - start
+    return hands, actions, time.perf_counter() - start
+
+
+def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
+    """Clubs (whist group) with three random bots, through the public match API (CW-5 ends each match)."""
+    from clubsuite.games.whist import WhistMatch
+
+    hands, actions, elapsed = _random_bot_loop(WhistMatch, seconds, seed)
     return Figure(
         name="clubsuite-whist",
         unit="hand",
@@ -96,6 +101,24 @@ def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
         note=(
             "3 players, pure Python; per hand a shuffled deal, 3 keep/exchange decisions and 39 card plays "
             "(13 tricks), with the seat's view handed to the bot at every decision"
+        ),
+    )
+
+
+def bench_clubsuite_free(seconds: float, seed: int) -> Figure:
+    """Free Clubs with three random bots, through the public match API (FC-9 ends each match)."""
+    from clubsuite.games.free import FreeMatch
+
+    hands, actions, elapsed = _random_bot_loop(FreeMatch, seconds, seed)
+    return Figure(
+        name="clubsuite-free",
+        unit="hand",
+        units=hands,
+        actions=actions,
+        seconds=elapsed,
+        note=(
+            "3 players, pure Python; per hand a shuffled deal, the auction, any Ten discards, the one-card pass "
+            "and up to 10 tricks, with the seat's view handed to the bot at every decision"
         ),
     )
 
@@ -156,6 +179,7 @@ Benchmark = Callable[[float, int], Figure]
 
 BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist": bench_clubsuite_whist,
+    "clubsuite-free": bench_clubsuite_free,
     "openspiel-hearts": bench_openspiel_hearts,
 }
 """Every benchmark by name; add a game by adding a function ``(seconds, seed) -> Figure`` here."""

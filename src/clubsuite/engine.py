@@ -27,6 +27,8 @@ class Phase(StrEnum):
     """Clubs (whist group): each player in turn keeps or exchanges with the bid hand (CW-4)."""
     AUCTION = "auction"
     """Free Clubs: bidding handicaps."""
+    HANDICAP = "handicap"
+    """Free Clubs: resolving the handicaps the auction cost (FC-5)."""
     PASS = "pass"
     """Passing cards before play."""
     PLAY = "play"
@@ -185,7 +187,7 @@ def _load_games() -> None:
     # Importing the game packages registers them; done lazily so the core stays import-light.
     import importlib
 
-    for module in ("clubsuite.games.whist",):
+    for module in ("clubsuite.games.whist", "clubsuite.games.free"):
         importlib.import_module(module)
 
 

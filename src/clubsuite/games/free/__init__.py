@@ -1,0 +1,79 @@
+"""Free Clubs: three players, an auction of handicaps, the treasure chest, Joker teams and a 7-trick contract.
+
+Rules text ``free-clubs.txt``; rulings FC-1..FC-9 (the table mode of FC-10 is not built yet). See
+``docs/rules/free.md`` for the rules as implemented.
+"""
+
+from __future__ import annotations
+
+from clubsuite.engine import GameInfo, Match, register
+from clubsuite.games.free.deal import FreeDeal
+from clubsuite.games.free.events import (
+    AuctionPassed,
+    AuctionWon,
+    BidMade,
+    CardPlayed,
+    CardsPassed,
+    ChestTaken,
+    HandicapResolved,
+    HandScored,
+    HandStarted,
+    MatchEnded,
+    PassStarted,
+    PlayStarted,
+    TrickTaken,
+)
+from clubsuite.games.free.hand import Call, FreeAction, FreeHand, Stage, bid_tier, bid_value, score_hand
+from clubsuite.games.free.match import FreeMatch
+from clubsuite.games.free.options import VARIANTS, FreeOptions
+from clubsuite.games.free.view import FreeView
+
+__all__ = [
+    "AuctionPassed",
+    "AuctionWon",
+    "BidMade",
+    "Call",
+    "CardPlayed",
+    "CardsPassed",
+    "ChestTaken",
+    "FreeAction",
+    "FreeDeal",
+    "FreeHand",
+    "FreeMatch",
+    "FreeOptions",
+    "FreeView",
+    "HandScored",
+    "HandStarted",
+    "HandicapResolved",
+    "MatchEnded",
+    "PassStarted",
+    "PlayStarted",
+    "Stage",
+    "TrickTaken",
+    "bid_tier",
+    "bid_value",
+    "score_hand",
+]
+
+
+def _new_match(options: FreeOptions | None = None, first_dealer: int = 0) -> FreeMatch:
+    return FreeMatch(options, first_dealer)
+
+
+register(
+    GameInfo(
+        name="free",
+        title="Free Clubs",
+        seats=(3,),
+        options_class=FreeOptions,
+        variants=VARIANTS,
+        new_match=_new_match,
+        deal_from_json=FreeDeal.from_json,
+        deal_from_seed=FreeDeal.from_seed,
+    )
+)
+
+
+def _conforms(match: FreeMatch) -> Match:
+    """Type-level check that the Free Clubs match satisfies the shared :class:`Match` protocol."""
+    return match

@@ -1,0 +1,116 @@
+"""The events of Free Clubs: frozen records returned by every applied action.
+
+Every event is public. Hidden cards (the chest, discards, the cards passed by a Queen or in the pass before play)
+never appear in an event, only their number; each seat learns the cards it may know through its view.
+"""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from clubsuite.cards import Card
+
+
+class HandStarted(NamedTuple):
+    """A new hand was dealt."""
+
+    hand_number: int
+    """0 for the first hand of the match."""
+    dealer: int
+    """The dealing seat."""
+
+
+class BidMade(NamedTuple):
+    """A player bid an auction card, face up (FC-3)."""
+
+    seat: int
+    card: Card
+
+
+class AuctionPassed(NamedTuple):
+    """A player passed in the auction (FC-3)."""
+
+    seat: int
+
+
+class AuctionWon(NamedTuple):
+    """The auction ended (two passes in a row, or a Joker: FC-3, FC-4)."""
+
+    seat: int
+    """The last bidder, who takes the chest."""
+    partner: int | None
+    """With a Joker, the player who made the bid before it; otherwise None."""
+    bid: Card
+    """The winning bid."""
+
+
+class ChestTaken(NamedTuple):
+    """The auction winner took the treasure chest into their hand (FC-5); its cards stay hidden."""
+
+    seat: int
+    size: int
+    """How many cards the chest held."""
+
+
+class HandicapResolved(NamedTuple):
+    """One bid's handicap was carried out (FC-5)."""
+
+    seat: int
+    bid: Card
+    removed: int
+    """How many primary cards left the hand (0 when the suit was empty)."""
+    to: int | None
+    """For a Queen, the left neighbour who received the card; None for a discard."""
+
+
+class PassStarted(NamedTuple):
+    """The handicaps are done; each player chooses a card to pass to the right, starting with ``seat`` (FC-2)."""
+
+    seat: int
+
+
+class CardsPassed(NamedTuple):
+    """Every player chose; the chosen cards moved to the right at once (FC-2)."""
+
+    passes: int
+    """How many players passed a card."""
+
+
+class PlayStarted(NamedTuple):
+    """Trick play begins with ``leader`` (FC-1, FC-6)."""
+
+    leader: int
+
+
+class CardPlayed(NamedTuple):
+    """A card was played to the current trick."""
+
+    seat: int
+    card: Card
+
+
+class TrickTaken(NamedTuple):
+    """A trick was completed and won."""
+
+    seat: int
+    """The winner."""
+    number: int
+    """1 for the first trick of the hand."""
+    cards: tuple[tuple[int, Card], ...]
+    """(seat, card) in play order; one to three cards (FC-7)."""
+
+
+class HandScored(NamedTuple):
+    """The hand ended and was scored (FC-4, FC-8)."""
+
+    tricks: tuple[int, ...]
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
+class MatchEnded(NamedTuple):
+    """The match ended (FC-9)."""
+
+    winners: tuple[int, ...]
+    draw: bool
+    totals: tuple[int, ...]

@@ -1,0 +1,527 @@
+"""One hand of Free Clubs: the auction (FC-3, FC-4), the handicaps (FC-5), the pass (FC-2), play and score.
+
+The hand moves through the stages of :class:`Stage`. Every card set is a bit mask. ``apply`` checks everything
+before it changes anything: an illegal action raises and leaves the state as it was.
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from clubsuite.cards import Card, CardSet, Suit, card_at, iter_bits
+from clubsuite.engine import Phase
+from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
+from clubsuite.games.free.deal import JOKER_INDICES, N_SEATS, PRIMARY_SUIT_MASKS, FreeDeal
+from clubsuite.games.free.events import (
+    AuctionPassed,
+    AuctionWon,
+    BidMade,
+    CardPlayed,
+    CardsPassed,
+    ChestTaken,
+    HandicapResolved,
+    HandScored,
+    PassStarted,
+    PlayStarted,
+    TrickTaken,
+)
+from clubsuite.games.free.options import FreeOptions
+
+MAX_TRICKS = 10
+SOLO_CONTRACT = 7
+"""Tricks the lone auction winner must take (FC-4)."""
+TEAM_CONTRACT = 10
+"""Tricks a Joker team must take together (FC-4)."""
+CONTRACT_PENALTY = -50
+TRICK_POINTS = 10
+DIAMONDS_BONUS = 20
+DIAMONDS_TIE_BONUS = 10
+ACE_OF_HEARTS_BONUS = 10
+NO_SPADES_BONUS = 5
+ACE_OF_HEARTS = 2 * 13 + 12
+TEN_OF_SPADES = 3 * 13 + 8
+TIERS = ("10", "J", "Q", "K", "Joker")
+"""The auction levels, lowest first (FC-3)."""
+
+
+class Stage(StrEnum):
+    """Where a hand of Free Clubs stands."""
+
+    AUCTION = "auction"
+    """Bidding auction cards or passing (FC-3)."""
+    HANDICAP = "handicap"
+    """A player chooses the primary card a Ten discards (FC-5); the other handicaps need no choice."""
+    PASS = "pass"
+    """Each player chooses a card to pass to the right (FC-2)."""
+    PLAY = "play"
+    """Trick play."""
+    OVER = "over"
+    """The hand is scored."""
+
+
+_PHASE_OF_STAGE = {
+    Stage.AUCTION: Phase.AUCTION,
+    Stage.HANDICAP: Phase.HANDICAP,
+    Stage.PASS: Phase.PASS,
+    Stage.PLAY: Phase.PLAY,
+    Stage.OVER: Phase.OVER,
+}
+
+
+class Call(StrEnum):
+    """The one auction action that is not a card."""
+
+    PASS = "pass"
+
+
+FreeAction = Card | Call
+
+
+def is_joker(index: int) -> bool:
+    """Whether the card index is a joker."""
+    return index in JOKER_INDICES
+
+
+def bid_value(index: int) -> int:
+    """The position of an auction card in the bidding order (FC-3): 10S is 0, KC is 15, a Joker 16."""
+    if is_joker(index):
+        return 16
+    suit, rank = divmod(index, 13)
+    return (rank - 8) * 4 + (3 - suit)  # rank bit 8 is the ten; clubs rank above diamonds, hearts, spades
+
+
+def bid_tier(index: int) -> int:
+    """The level of an auction card: 0 for a Ten, 1 Jack, 2 Queen, 3 King, 4 Joker (FC-3)."""
+    return bid_value(index) // 4
+
+
+def strength(index: int) -> int:
+    """How high a primary card plays within its suit: the ace is lowest (1), the nine highest (9)."""
+    rank = index % 13 + 2
+    return 1 if rank == 14 else rank
+
+
+def top_cards(hand: int, suit: int, n: int) -> int:
+    """The ``n`` highest primary cards of ``suit`` in ``hand`` (all of them if fewer), as a mask (FC-5)."""
+    ranked = sorted(iter_bits(hand & PRIMARY_SUIT_MASKS[suit]), key=strength, reverse=True)
+    mask = 0
+    for i in ranked[:n]:
+        mask |= 1 << i
+    return mask
+
+
+def suit_name(suit: int) -> str:
+    """The plural name of a suit, for messages."""
+    return ("clubs", "diamonds", "hearts", "spades")[suit]
+
+
+def trick_winner(plays: list[tuple[int, int]]) -> int:
+    """The seat that wins a trick of (seat, card index) plays: the highest club, else the highest of the led suit."""
+    clubs = [(strength(c), s) for s, c in plays if c // 13 == Suit.CLUBS]
+    if clubs:
+        return max(clubs)[1]
+    led = plays[0][1] // 13
+    return max((strength(c), s) for s, c in plays if c // 13 == led)[1]
+
+
+class FreeHand:
+    """The state of one hand, from the deal to the score."""
+
+    def __init__(self, deal: FreeDeal, dealer: int = 0, options: FreeOptions | None = None) -> None:
+        if type(dealer) is not int or not 0 <= dealer < N_SEATS:
+            raise InvalidOptionsError(f"dealer {dealer!r} is not a seat: expected 0, 1 or 2")
+        self.options = options or FreeOptions()
+        self.deal = deal
+        self.dealer = dealer
+        self.stage = Stage.AUCTION
+        self.hands: list[int] = [int(h) for h in deal.primary]
+        """Each seat's primary cards as a mask: hidden information, read-only outside this class."""
+        self.auction_cards: list[int] = [int(h) for h in deal.auction]
+        """Each seat's auction cards not yet bid (hidden; all leave play when the auction ends)."""
+        opener = next(s for s in range(N_SEATS) if self.auction_cards[s] >> TEN_OF_SPADES & 1)
+        self.to_act: int | None = opener
+        self.calls: list[tuple[int, int]] = []
+        """Every auction action in order: (seat, card index), with -1 for a pass (public)."""
+        self.bids: list[tuple[int, int]] = []
+        """The bids in order: (seat, card index) (public)."""
+        self.winner = -1
+        self.partner = -1
+        """The Joker bidder's partner, or -1 without a Joker (FC-4)."""
+        self.pending: list[tuple[int, int]] = []
+        """Handicaps not yet resolved: (seat, bid card index), in bid order (FC-5)."""
+        self.handicaps: list[tuple[int, int, int, int]] = []
+        """Resolved handicaps: (seat, bid card index, cards removed as a mask, receiving seat or -1) (hidden cards)."""
+        self.discards = [0, 0, 0]
+        """The primary cards each seat discarded by its handicaps (seen only by that seat)."""
+        self.pass_order: list[int] = []
+        self.pass_choices: dict[int, int] = {}
+        """In the pass before play: each seat's chosen card index so far (seen only by that seat until it moves)."""
+        self.passed: list[tuple[int, int, int]] = []
+        """Cards moved between seats: (giver, receiver, card index), by Queen handicaps and by the pass (FC-2)."""
+        self.leader = -1
+        self.trick: list[tuple[int, int]] = []
+        """The trick in progress: (seat, card index) in play order."""
+        self._players: list[int] = []
+        """The seats taking part in the trick in progress, in order (those holding cards when it began)."""
+        self.tricks: list[tuple[tuple[tuple[int, int], ...], int]] = []
+        """Completed tricks: ((seat, card index) pairs in play order, winner)."""
+        self.tricks_won = [0, 0, 0]
+        self.taken = [0, 0, 0]
+        """The cards in the tricks each seat won."""
+        self.scores: tuple[int, ...] | None = None
+        self.log: list[FreeAction] = []
+
+    # -- queries ---------------------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        """The engine phase of this stage."""
+        return _PHASE_OF_STAGE[self.stage]
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the hand has been scored."""
+        return self.scores is not None
+
+    @property
+    def team(self) -> tuple[int, ...]:
+        """The auction winner and, with a Joker, the partner (empty during the auction)."""
+        if self.winner < 0:
+            return ()
+        return (self.winner,) if self.partner < 0 else (self.winner, self.partner)
+
+    @property
+    def last_bid(self) -> int:
+        """The card index of the most recent bid, or -1 before the opening."""
+        return self.bids[-1][1] if self.bids else -1
+
+    def hand_of(self, seat: int) -> CardSet:
+        """The primary cards ``seat`` holds now (hidden information: for the engine, views and tests only)."""
+        return CardSet(self.hands[seat])
+
+    def _legal_bids(self, seat: int) -> int:
+        held = self.auction_cards[seat]
+        if not self.bids:
+            return held & 1 << TEN_OF_SPADES
+        last = self.last_bid
+        value, tier = bid_value(last), bid_tier(last)
+        mask = 0
+        for i in iter_bits(held):
+            if bid_value(i) > value and bid_tier(i) <= tier + 1:
+                mask |= 1 << i
+        return mask
+
+    def _ten_candidates(self) -> int:
+        seat, bid = self.pending[0]
+        return self.hands[seat] & PRIMARY_SUIT_MASKS[bid // 13]
+
+    def _play_mask(self, seat: int) -> int:
+        hand = self.hands[seat]
+        if self.trick:
+            follow = hand & PRIMARY_SUIT_MASKS[self.trick[0][1] // 13]
+            if follow:
+                return follow
+        return hand
+
+    def legal_actions(self) -> CardSet | tuple[FreeAction, ...]:
+        """The legal actions of the seat to act: bids and ``pass`` in the auction, a card set otherwise."""
+        seat = self.to_act
+        if seat is None:
+            return ()
+        if self.stage is Stage.AUCTION:
+            bids = tuple(card_at(i) for i in iter_bits(self._legal_bids(seat)))
+            return bids if not self.bids else (*bids, Call.PASS)
+        if self.stage is Stage.HANDICAP:
+            return CardSet(self._ten_candidates())
+        if self.stage is Stage.PASS:
+            return CardSet(self.hands[seat])
+        return CardSet(self._play_mask(seat))
+
+    def explain(self, action: Any) -> str | None:
+        """Why ``action`` is illegal now, or None if it is legal. Never changes the state."""
+        if self.scores is not None:
+            return f"{action} cannot be played: the hand is over"
+        seat = self.to_act
+        assert seat is not None
+        if self.stage is Stage.AUCTION:
+            return self._explain_auction(seat, action)
+        if not isinstance(action, Card):
+            return f"{action} is not a card: the auction is over and seat {seat} must {self._task()}"
+        bit = 1 << action.index
+        if self.stage is Stage.HANDICAP:
+            _, bid = self.pending[0]
+            if self._ten_candidates() & bit:
+                return None
+            suit = suit_name(bid // 13)
+            return (
+                f"{action} is illegal: your bid of {card_at(bid)} discards one primary card of {suit} (A to 9) "
+                "of your choice from your hand (FC-5)"
+            )
+        if not self.hands[seat] & bit:
+            return f"{action} is not in your hand: you {self._task()} from the primary cards you hold"
+        if self.stage is Stage.PASS or self._play_mask(seat) & bit:
+            return None
+        led = self.trick[0][1] // 13
+        return (
+            f"{action} is illegal: {suit_name(led)} were led and you hold {suit_name(led)}, so you must follow suit "
+            "(rule: follow suit if you can)"
+        )
+
+    def _task(self) -> str:
+        if self.stage is Stage.HANDICAP:
+            return f"choose the card your bid of {card_at(self.pending[0][1])} discards (FC-5)"
+        if self.stage is Stage.PASS:
+            return "choose a card to pass to the right (FC-2)"
+        return "play a card to the trick"
+
+    def _explain_auction(self, seat: int, action: Any) -> str | None:
+        if action is Call.PASS:
+            if not self.bids:
+                return "pass is illegal: you hold 10S and must open the auction with it (FC-3)"
+            return None
+        if not isinstance(action, Card):
+            return f"{action} is not an auction action: bid an auction card or pass (FC-3)"
+        idx = action.index
+        if not (is_joker(idx) or 8 <= idx % 13 <= 11):
+            return f"{action} is not an auction card: bids are made with a Joker, King, Queen, Jack or Ten (FC-3)"
+        if not self.auction_cards[seat] >> idx & 1:
+            return f"{action} is not among your auction cards (FC-3)"
+        if not self.bids:
+            if idx == TEN_OF_SPADES:
+                return None
+            return f"{action} is illegal: the holder of 10S must open the auction with it (FC-3)"
+        if self._legal_bids(seat) >> idx & 1:
+            return None
+        last = card_at(self.last_bid)
+        why = (
+            "it is not higher"
+            if bid_value(idx) <= bid_value(self.last_bid)
+            else f"{TIERS[bid_tier(idx)]} is more than one level above {TIERS[bid_tier(self.last_bid)]}"
+        )
+        return (
+            f"{action} is illegal: a bid must be higher than {last}, the most recent bid, and at most one level "
+            f"above it; {why} (FC-3)"
+        )
+
+    # -- actions ---------------------------------------------------------------------------------------
+    def apply(self, action: FreeAction, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
+        if self.scores is not None:
+            raise GameOverError(f"{action} cannot be played: the hand is over")
+        if seat is not None and seat != self.to_act:
+            raise NotYourTurnError(f"seat {seat} tried {action}, but it is seat {self.to_act}'s turn")
+        reason = self.explain(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        actor = self.to_act
+        assert actor is not None
+        self.log.append(action)
+        if self.stage is Stage.AUCTION:
+            return self._auction(actor, action)
+        assert isinstance(action, Card)
+        if self.stage is Stage.HANDICAP:
+            return self._ten_discard(actor, action.index)
+        if self.stage is Stage.PASS:
+            return self._choose_pass(actor, action.index)
+        return self._play(actor, action.index)
+
+    def _auction(self, seat: int, action: FreeAction) -> tuple[Any, ...]:
+        if action is Call.PASS:
+            self.calls.append((seat, -1))
+            events: list[Any] = [AuctionPassed(seat)]
+            if self.calls[-2][1] == -1:  # FC-3: two passes in a row end the auction; the last bidder wins
+                self._end_auction(events)
+            else:
+                self.to_act = (seat + 1) % N_SEATS
+            return tuple(events)
+        assert isinstance(action, Card)
+        idx = action.index
+        self.calls.append((seat, idx))
+        self.bids.append((seat, idx))
+        self.auction_cards[seat] &= ~(1 << idx)
+        events = [BidMade(seat, action)]
+        if is_joker(idx):
+            self._end_auction(events)  # FC-4: a Joker ends the auction at once
+        else:
+            self.to_act = (seat + 1) % N_SEATS
+        return tuple(events)
+
+    def _end_auction(self, events: list[Any]) -> None:
+        seat, bid = self.bids[-1]
+        self.winner = seat
+        if is_joker(bid):
+            self.partner = self.bids[-2][0]  # FC-4: the player who made the most recent bid before the Joker
+        self.auction_cards = [0, 0, 0]  # every unbid auction card leaves play
+        events.append(AuctionWon(seat, self.partner if self.partner >= 0 else None, card_at(bid)))
+        # FC-5: the chest first, then every team member's bids in the order they were made.
+        self.hands[seat] |= int(self.deal.chest)
+        events.append(ChestTaken(seat, len(self.deal.chest)))
+        team = self.team
+        self.pending = [(s, b) for s, b in self.bids if s in team and not is_joker(b)]
+        self._run_handicaps(events)
+
+    def _run_handicaps(self, events: list[Any]) -> None:
+        """Resolve pending handicaps in order until one needs a choice (a Ten with cards in its suit) or none is left.
+
+        A Ten with no primary card of its suit does nothing (FC-5).
+        """
+        while self.pending:
+            seat, bid = self.pending[0]
+            suit, tier = bid // 13, bid_tier(bid)
+            if tier == 0 and self.hands[seat] & PRIMARY_SUIT_MASKS[suit]:
+                self.stage = Stage.HANDICAP
+                self.to_act = seat
+                return
+            self.pending.pop(0)
+            removed = 0 if tier == 0 else top_cards(self.hands[seat], suit, 3 if tier == 3 else 1)
+            self.hands[seat] &= ~removed
+            to = -1
+            if tier == 2:  # FC-2: a Queen passes its card to the left neighbour
+                to = (seat + 1) % N_SEATS
+                self.hands[to] |= removed
+                for i in iter_bits(removed):
+                    self.passed.append((seat, to, i))
+            else:
+                self.discards[seat] |= removed
+            self.handicaps.append((seat, bid, removed, to))
+            events.append(HandicapResolved(seat, card_at(bid), removed.bit_count(), to if to >= 0 else None))
+        self._start_pass(events)
+
+    def _ten_discard(self, seat: int, idx: int) -> tuple[Any, ...]:
+        _, bid = self.pending.pop(0)
+        bit = 1 << idx
+        self.hands[seat] &= ~bit
+        self.discards[seat] |= bit
+        self.handicaps.append((seat, bid, bit, -1))
+        events: list[Any] = [HandicapResolved(seat, card_at(bid), 1, None)]
+        self._run_handicaps(events)
+        return tuple(events)
+
+    def _start_pass(self, events: list[Any]) -> None:
+        # FC-2: starting at the auction winner's left; a player with no cards has nothing to pass.
+        w = self.winner
+        self.pass_order = [s for s in ((w + 1) % N_SEATS, (w + 2) % N_SEATS, w) if self.hands[s]]
+        self.pass_choices = {}
+        if not self.pass_order:
+            self._start_play(events)
+            return
+        self.stage = Stage.PASS
+        self.to_act = self.pass_order[0]
+        events.append(PassStarted(self.to_act))
+
+    def _choose_pass(self, seat: int, idx: int) -> tuple[Any, ...]:
+        self.pass_choices[seat] = idx
+        if len(self.pass_choices) < len(self.pass_order):
+            self.to_act = self.pass_order[len(self.pass_choices)]
+            return ()
+        # FC-2: the cards move only now, all at once, each to the giver's right.
+        for giver, i in self.pass_choices.items():
+            self.hands[giver] &= ~(1 << i)
+        for giver, i in self.pass_choices.items():
+            receiver = (giver - 1) % N_SEATS
+            self.hands[receiver] |= 1 << i
+            self.passed.append((giver, receiver, i))
+        events: list[Any] = [CardsPassed(len(self.pass_choices))]
+        self._start_play(events)
+        return tuple(events)
+
+    def _next_with_cards(self, seat: int) -> int:
+        """``seat`` if it holds cards, else the next seat clockwise that does (FC-6)."""
+        for k in range(N_SEATS):
+            s = (seat + k) % N_SEATS
+            if self.hands[s]:
+                return s
+        return seat
+
+    def _hand_done(self) -> bool:
+        """FC-7: after ten tricks, or once at least two players are out of cards."""
+        empty = sum(1 for h in self.hands if not h)
+        return len(self.tricks) >= MAX_TRICKS or empty >= 2
+
+    def _start_play(self, events: list[Any]) -> None:
+        self.stage = Stage.PLAY
+        # FC-1, FC-6: the player after the auction winner leads; with a Joker, the one player outside the team.
+        if self.partner >= 0:
+            first = next(s for s in range(N_SEATS) if s not in self.team)
+        else:
+            first = (self.winner + 1) % N_SEATS
+        if self._hand_done():
+            self._finish(events)
+            return
+        self._begin_trick(self._next_with_cards(first))
+        events.append(PlayStarted(self.leader))
+
+    def _begin_trick(self, leader: int) -> None:
+        self.leader = leader
+        self._players = [s for s in ((leader + k) % N_SEATS for k in range(N_SEATS)) if self.hands[s]]
+        self.trick = []
+        self.to_act = leader
+
+    def _play(self, seat: int, idx: int) -> tuple[Any, ...]:
+        self.hands[seat] &= ~(1 << idx)
+        self.trick.append((seat, idx))
+        events: list[Any] = [CardPlayed(seat, card_at(idx))]
+        if len(self.trick) < len(self._players):
+            self.to_act = self._players[len(self.trick)]
+            return tuple(events)
+        winner = trick_winner(self.trick)
+        plays = tuple(self.trick)
+        self.tricks.append((plays, winner))
+        self.tricks_won[winner] += 1
+        for _, c in plays:
+            self.taken[winner] |= 1 << c
+        events.append(TrickTaken(winner, len(self.tricks), tuple((s, card_at(c)) for s, c in plays)))
+        if self._hand_done():
+            self._finish(events)
+        else:
+            self._begin_trick(self._next_with_cards(winner))
+        return tuple(events)
+
+    def _finish(self, events: list[Any]) -> None:
+        self.trick = []
+        self.scores = score_hand(self.tricks_won, self.taken, self.winner, self.partner, self.options)
+        self.stage = Stage.OVER
+        self.to_act = None
+        events.append(HandScored(tuple(self.tricks_won), self.scores, ()))
+
+    def action_log(self) -> list[FreeAction]:
+        """Every action applied to this hand, in order (the record of the hand)."""
+        return list(self.log)
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the hand: dealer, auction, team, tricks and scores (no hidden cards)."""
+        return {
+            "dealer": self.dealer,
+            "auction": [str(card_at(c)) if c >= 0 else str(Call.PASS) for _, c in self.calls],
+            "winner": self.winner if self.winner >= 0 else None,
+            "partner": self.partner if self.partner >= 0 else None,
+            "tricks_won": list(self.tricks_won),
+            "scores": list(self.scores) if self.scores is not None else None,
+            "complete": self.scores is not None,
+        }
+
+
+def score_hand(
+    tricks_won: list[int], taken: list[int], winner: int, partner: int, options: FreeOptions
+) -> tuple[int, ...]:
+    """The points of each seat for one hand (FC-4, FC-8)."""
+    scores = [TRICK_POINTS * t for t in tricks_won]
+    if partner >= 0:
+        if tricks_won[winner] + tricks_won[partner] < TEAM_CONTRACT:  # FC-4: -50 for each member
+            scores[winner] += CONTRACT_PENALTY
+            scores[partner] += CONTRACT_PENALTY
+    elif winner >= 0 and tricks_won[winner] < SOLO_CONTRACT:
+        scores[winner] += CONTRACT_PENALTY
+    diamonds = [(t & PRIMARY_SUIT_MASKS[Suit.DIAMONDS]).bit_count() for t in taken]
+    most = max(diamonds)
+    if most > 0:  # FC-8: nobody gets the bonus when nobody took a diamond
+        leaders = [s for s in range(N_SEATS) if diamonds[s] == most]
+        for s in leaders:
+            scores[s] += DIAMONDS_BONUS if len(leaders) == 1 else DIAMONDS_TIE_BONUS
+    for s in range(N_SEATS):
+        if taken[s] >> ACE_OF_HEARTS & 1:
+            scores[s] += ACE_OF_HEARTS_BONUS
+        took_trick = tricks_won[s] > 0
+        if not taken[s] & PRIMARY_SUIT_MASKS[Suit.SPADES] and (took_trick or not options.no_spades_needs_a_trick):
+            scores[s] += NO_SPADES_BONUS
+    return tuple(scores)

@@ -1,0 +1,206 @@
+"""A match of Free Clubs: hands dealt in turn to the left until a total reaches the target, highest wins (FC-9)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from clubsuite.cards import STANDARD_WITH_JOKERS, Card, CardSet
+from clubsuite.engine import Phase
+from clubsuite.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidDealError,
+    InvalidNotationError,
+    InvalidOptionsError,
+)
+from clubsuite.games.free.deal import N_SEATS, FreeDeal
+from clubsuite.games.free.events import HandScored, HandStarted, MatchEnded
+from clubsuite.games.free.hand import Call, FreeAction, FreeHand
+from clubsuite.games.free.options import FreeOptions
+from clubsuite.games.free.view import FreeView
+
+GAME = "free"
+
+
+class FreeMatch:
+    """A whole match: the sequence of hands, the running totals and the end condition (FC-9).
+
+    Usage: ``deal()`` (with an RNG or an explicit :class:`FreeDeal`) starts each hand; then ``to_act``,
+    ``legal_actions()`` and ``apply()`` until the hand is scored; repeat until ``is_over``.
+    """
+
+    game = GAME
+    n_seats = N_SEATS
+
+    def __init__(self, options: FreeOptions | None = None, first_dealer: int = 0) -> None:
+        if type(first_dealer) is not int or not 0 <= first_dealer < N_SEATS:
+            raise InvalidOptionsError(f"first dealer {first_dealer} is not a seat: expected 0, 1 or 2")
+        self.options = options or FreeOptions()
+        self.first_dealer = first_dealer
+        self.hands: list[FreeHand] = []
+        """Every hand dealt so far; the last one is in progress unless the match waits for a deal."""
+        self.totals = [0, 0, 0]
+        self.hand_scores: list[tuple[int, ...]] = []
+        self.winners: tuple[int, ...] = ()
+        self.draw = False
+        self._over = False
+        self._cur: FreeHand | None = None
+        self._views = tuple(FreeView(self, s) for s in range(N_SEATS))
+
+    # -- queries ---------------------------------------------------------------------------------------
+    @property
+    def current(self) -> FreeHand | None:
+        """The hand in progress, or None between hands."""
+        return self._cur
+
+    @property
+    def phase(self) -> Phase:
+        """The phase of the match."""
+        if self._over:
+            return Phase.OVER
+        cur = self._cur
+        return cur.phase if cur is not None else Phase.DEAL
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the game has ended (FC-9)."""
+        return self._over
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act, or None between hands and after the end."""
+        cur = self._cur
+        return cur.to_act if cur is not None else None
+
+    @property
+    def next_dealer(self) -> int:
+        """The dealer of the next hand: the deal passes to the left after each hand."""
+        return (self.first_dealer + len(self.hands)) % N_SEATS
+
+    def legal_actions(self) -> CardSet | tuple[FreeAction, ...]:
+        """The legal actions of the seat to act (empty between hands)."""
+        cur = self._cur
+        return cur.legal_actions() if cur is not None else ()
+
+    def explain(self, action: Any, seat: int | None = None) -> str | None:
+        """Why ``action`` by ``seat`` (default: the seat to act) is illegal now, or None if it is legal.
+
+        A reason may name the cards of the seat to act, so a server must pass the asking seat: another seat is
+        only told that it is not its turn.
+        """
+        cur = self._cur
+        if cur is None:
+            return "the match is over" if self._over else "no hand is in progress: deal first"
+        if seat is not None and seat != cur.to_act:
+            return f"it is seat {cur.to_act}'s turn, not seat {seat}'s"
+        if type(action) is str:
+            try:
+                action = self.parse_action(action)
+            except InvalidNotationError as exc:
+                return str(exc)
+        return cur.explain(action)
+
+    def view(self, seat: int) -> FreeView:
+        """What ``seat`` may know now: its own cards, what it saw move, and the public table."""
+        if type(seat) is not int or not 0 <= seat < N_SEATS:
+            raise IllegalActionError(f"seat {seat} does not exist: expected 0, 1 or 2")
+        return self._views[seat]
+
+    # -- actions ---------------------------------------------------------------------------------------
+    def deal(self, rng: random.Random | None = None, deal: FreeDeal | None = None) -> tuple[Any, ...]:
+        """Start the next hand with a given deal, or one drawn from ``rng``."""
+        if self._over:
+            raise GameOverError("the match is over: no more deals")
+        if self._cur is not None:
+            raise IllegalActionError("a hand is in progress: finish it before dealing the next")
+        dealer = self.next_dealer
+        if deal is None:
+            if rng is None:
+                raise InvalidDealError("deal() needs an RNG or an explicit deal")
+            deal = FreeDeal.random(rng, dealer)
+        if not isinstance(deal, FreeDeal):
+            raise InvalidDealError(f"deal() needs a FreeDeal, got {type(deal).__name__}")
+        self._cur = FreeHand(deal, dealer, self.options)
+        self.hands.append(self._cur)
+        return (HandStarted(len(self.hands) - 1, dealer),)
+
+    def apply(self, action: FreeAction | str, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply an action (or its notation, e.g. ``"KD"``, ``"pass"``) of the seat to act; returns the events.
+
+        The state is unchanged if it raises.
+        """
+        act: FreeAction = self.parse_action(action) if type(action) is str else action  # type: ignore[assignment]
+        cur = self._cur
+        if cur is None:
+            if self._over:
+                raise GameOverError(f"{act} cannot be played: the match is over")
+            raise IllegalActionError(f"{act} cannot be played: no hand is in progress, deal first")
+        events = cur.apply(act, seat)
+        if cur.scores is None:
+            return events
+        self._cur = None
+        return events[:-1] + self._score(cur)
+
+    def _score(self, hand: FreeHand) -> tuple[Any, ...]:
+        assert hand.scores is not None
+        for s in range(N_SEATS):
+            self.totals[s] += hand.scores[s]
+        self.hand_scores.append(hand.scores)
+        totals = tuple(self.totals)
+        events: list[Any] = [HandScored(tuple(hand.tricks_won), hand.scores, totals)]
+        # FC-9: once anyone has the target or more, the highest total wins; a tie at the top plays another hand.
+        if max(totals) >= self.options.target:
+            top = max(totals)
+            leaders = tuple(s for s in range(N_SEATS) if totals[s] == top)
+            if len(leaders) == 1:
+                self._over = True
+                self.winners = leaders
+                events.append(MatchEnded(leaders, False, totals))
+        return tuple(events)
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the match so far: every hand, the totals and the result (FC-9)."""
+        hands = []
+        totals = [0, 0, 0]
+        for h in self.hands:
+            entry = h.summary()
+            if h.scores is not None:
+                totals = [t + s for t, s in zip(totals, h.scores, strict=True)]
+                entry["totals"] = list(totals)
+            hands.append(entry)
+        return {
+            "hands": hands,
+            "totals": list(self.totals),
+            "over": self._over,
+            "winners": list(self.winners),
+            "draw": self.draw,
+        }
+
+    # -- notation --------------------------------------------------------------------------------------
+    @staticmethod
+    def parse_action(text: str) -> FreeAction:
+        """Read an action: ``pass`` (or ``p``) or a card such as ``KD``, ``10S``, ``JK1``."""
+        t = text.strip().lower()
+        if t in ("pass", "p"):
+            return Call.PASS
+        try:
+            return STANDARD_WITH_JOKERS.parse(text)
+        except InvalidNotationError:
+            raise InvalidNotationError(
+                f"{text.strip()!r} is not a Free Clubs action: expected pass or a card such as KD, 10S, 7H or JK1"
+            ) from None
+
+    @staticmethod
+    def format_action(action: FreeAction) -> str:
+        """The canonical notation of an action."""
+        return str(action)
+
+    def legal_notation(self) -> list[str]:
+        """The legal actions in notation."""
+        return [self.format_action(a) for a in self.legal_actions()]
+
+
+def is_card(action: Any) -> bool:
+    """Whether an action is a card (a bid, a discard, a pass choice or a play)."""
+    return isinstance(action, Card)

@@ -1,0 +1,211 @@
+"""What one seat may know in Free Clubs: its own cards, the public table, and the hidden moves it took part in.
+
+A view is a live, read-only window on the match for one seat: the match keeps one per seat, and ``to_dict()`` takes
+a snapshot. Public: every bid and pass of the auction, the winner and the Joker team, how many cards each handicap
+removed, every card played and every trick, and how many cards each seat holds. Private to this seat: its primary
+and auction cards, the chest only if this seat took it, its own discards, and the cards it gave or received by a
+Queen handicap or the pass before play (FC-2, FC-5).
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, Any
+
+from clubsuite.cards import Card, CardSet, card_at
+from clubsuite.engine import Phase
+from clubsuite.errors import NoHandError
+from clubsuite.games.free.deal import N_SEATS
+
+if TYPE_CHECKING:
+    from clubsuite.games.free.hand import FreeHand, Stage
+    from clubsuite.games.free.match import FreeMatch
+    from clubsuite.games.free.options import FreeOptions
+
+
+class FreeView:
+    """One seat's knowledge, read live from the match."""
+
+    __slots__ = ("_match", "_seat")
+
+    def __init__(self, match: FreeMatch, seat: int) -> None:
+        self._match = match
+        self._seat = seat
+
+    @property
+    def seat(self) -> int:
+        """The seat whose knowledge this is (fixed: a view never changes seat)."""
+        return self._seat
+
+    def _cur(self) -> FreeHand:
+        hands = self._match.hands
+        if not hands:
+            raise NoHandError("no hand has been dealt yet: deal first")
+        return hands[-1]
+
+    # -- match level -----------------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        """The phase of the match."""
+        return self._match.phase
+
+    @property
+    def stage(self) -> Stage:
+        """The stage of the current hand (auction, handicap, pass, play, over)."""
+        return self._cur().stage
+
+    @property
+    def totals(self) -> tuple[int, ...]:
+        """The running totals of the three seats (public)."""
+        return tuple(self._match.totals)
+
+    @property
+    def options(self) -> FreeOptions:
+        """The rules options of the match (public)."""
+        return self._match.options
+
+    @property
+    def hand_number(self) -> int:
+        """0 for the first hand of the match."""
+        return len(self._match.hands) - 1
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act."""
+        return self._match.to_act
+
+    def legal_actions(self) -> Any:
+        """The legal actions if this seat is to act, else empty."""
+        return self._match.legal_actions() if self._match.to_act == self.seat else ()
+
+    # -- hand level: this seat's own cards -------------------------------------------------------------
+    @property
+    def dealer(self) -> int:
+        """The dealer of the current hand."""
+        return self._cur().dealer
+
+    @property
+    def hand(self) -> CardSet:
+        """This seat's primary cards now."""
+        return CardSet(self._cur().hands[self.seat])
+
+    @property
+    def auction_hand(self) -> CardSet:
+        """This seat's auction cards not yet bid (empty once the auction is over)."""
+        return CardSet(self._cur().auction_cards[self.seat])
+
+    @property
+    def chest(self) -> CardSet | None:
+        """The chest's cards if this seat took them, else None (FC-5: only the taker sees the chest)."""
+        h = self._cur()
+        return CardSet(int(h.deal.chest)) if h.winner == self.seat else None
+
+    @property
+    def discards(self) -> CardSet:
+        """The primary cards this seat's own handicaps discarded (nobody else sees them)."""
+        return CardSet(self._cur().discards[self.seat])
+
+    @property
+    def pass_choice(self) -> Card | None:
+        """The card this seat chose to pass to the right, while the others are still choosing (FC-2)."""
+        idx = self._cur().pass_choices.get(self.seat)
+        return card_at(idx) if idx is not None else None
+
+    @property
+    def transfers(self) -> tuple[tuple[int, int, Card], ...]:
+        """Cards this seat gave or received (Queen handicaps and the pass): (giver, receiver, card)."""
+        me = self.seat
+        return tuple((g, r, card_at(c)) for g, r, c in self._cur().passed if me in (g, r))
+
+    # -- hand level: public ----------------------------------------------------------------------------
+    @property
+    def hand_sizes(self) -> tuple[int, ...]:
+        """How many primary cards each seat holds (public)."""
+        return tuple(x.bit_count() for x in self._cur().hands)
+
+    @property
+    def auction_sizes(self) -> tuple[int, ...]:
+        """How many auction cards each seat still holds (public)."""
+        return tuple(x.bit_count() for x in self._cur().auction_cards)
+
+    @property
+    def calls(self) -> tuple[tuple[int, Card | None], ...]:
+        """The auction so far: (seat, card bid) or (seat, None) for a pass (public, FC-3)."""
+        return tuple((s, card_at(c) if c >= 0 else None) for s, c in self._cur().calls)
+
+    @property
+    def winner(self) -> int | None:
+        """The auction winner, once the auction is over."""
+        w = self._cur().winner
+        return w if w >= 0 else None
+
+    @property
+    def partner(self) -> int | None:
+        """The Joker bidder's partner, if the auction ended with a Joker (FC-4)."""
+        p = self._cur().partner
+        return p if p >= 0 else None
+
+    @property
+    def handicaps(self) -> tuple[tuple[int, Card, int, int | None], ...]:
+        """Resolved handicaps: (seat, bid, how many cards it removed, receiving seat for a Queen) (public)."""
+        return tuple(
+            (s, card_at(b), removed.bit_count(), to if to >= 0 else None) for s, b, removed, to in self._cur().handicaps
+        )
+
+    @property
+    def leader(self) -> int:
+        """The leader of the trick in progress (-1 before play)."""
+        return self._cur().leader
+
+    @property
+    def trick(self) -> tuple[tuple[int, Card], ...]:
+        """The trick in progress as (seat, card)."""
+        return tuple((s, card_at(c)) for s, c in self._cur().trick)
+
+    @property
+    def tricks(self) -> tuple[tuple[tuple[tuple[int, Card], ...], int], ...]:
+        """The completed tricks: ((seat, card) in play order, winner)."""
+        return tuple((tuple((s, card_at(c)) for s, c in plays), w) for plays, w in self._cur().tricks)
+
+    @property
+    def tricks_won(self) -> tuple[int, ...]:
+        """Tricks taken so far by each seat (public)."""
+        return tuple(self._cur().tricks_won)
+
+    def to_dict(self) -> dict[str, Any]:
+        """A JSON-ready snapshot of this view."""
+        h = self._cur()
+        chest = self.chest
+        pc = self.pass_choice
+        return {
+            "game": "free",
+            "seat": self.seat,
+            "phase": self.phase.value,
+            "stage": h.stage.value,
+            "hand_number": self.hand_number,
+            "dealer": h.dealer,
+            "to_act": self.to_act,
+            "totals": list(self.totals),
+            "target": self.options.target,
+            "hand": str(self.hand),
+            "auction_hand": str(self.auction_hand),
+            "hand_sizes": list(self.hand_sizes),
+            "auction_sizes": list(self.auction_sizes),
+            "auction": [{"seat": s, "bid": str(c) if c is not None else "pass"} for s, c in self.calls],
+            "winner": self.winner,
+            "partner": self.partner,
+            "chest": str(chest) if chest is not None else None,
+            "handicaps": [{"seat": s, "bid": str(b), "count": n, "to": to} for s, b, n, to in self.handicaps],
+            "discards": str(self.discards),
+            "pass_choice": str(pc) if pc is not None else None,
+            "transfers": [{"from": g, "to": r, "card": str(c)} for g, r, c in self.transfers],
+            "leader": h.leader,
+            "trick": [{"seat": s, "card": str(c)} for s, c in self.trick],
+            "tricks": [
+                {"cards": [{"seat": s, "card": str(c)} for s, c in plays], "winner": w} for plays, w in self.tricks
+            ],
+            "tricks_won": list(self.tricks_won),
+            "legal": [str(a) for a in self.legal_actions()],
+        }
+
+    def __repr__(self) -> str:
+        return f"<FreeView seat={self.seat} of {N_SEATS}>"
