@@ -116,3 +116,58 @@ def test_help_explains_the_seating_cycle() -> None:
     assert "all n! seatings (6 for three bots)" in text
     assert "every order around the table" in text
     assert "60 or 120 seatings" in text
+
+
+REPORT_ARGS = ("free", "--bots", "random,random,random", "--matches", "4", "--seed", "5", "--report")
+
+
+def test_free_report_json_gives_every_section_and_agrees_with_the_hand_count() -> None:
+    proc = run(*REPORT_ARGS, "--json")
+    assert proc.returncode == 0, proc.stderr
+    data = json.loads(proc.stdout)
+    report = data["report"]
+    assert report["hands"] == data["hands"]
+    assert list(report["contract_by_top_tier"]) == ["10", "J", "Q", "K", "Joker"]
+    assert sum(r["trials"] for r in report["contract_by_top_tier"].values()) == data["hands"]
+    assert sum(r["trials"] for r in report["contract_by_cards_bid"].values()) == data["hands"]
+    # FC-4: a Joker team makes its contract exactly when it takes all 10 tricks.
+    assert report["joker_team_took_all_10"] == report["contract_by_top_tier"]["Joker"]
+    assert set(report["points_per_hand_by_role"]) == {
+        "lone_winner",
+        "joker_bidder",
+        "joker_partner",
+        "lone_defender",
+        "joker_outsider",
+    }
+    assert set(report["bonuses"]) == {"most_diamonds", "diamonds_tie", "no_diamonds", "ace_of_hearts", "no_spades"}
+    for rate in report["bonuses"].values():
+        low, high = rate["ci95"]
+        assert 0.0 <= low <= rate["rate"] <= high <= 1.0
+    assert proc.stderr == ""
+
+
+def test_free_report_text_is_the_same_with_one_or_two_workers_and_follows_the_table() -> None:
+    one, two = run(*REPORT_ARGS), run(*REPORT_ARGS, "--workers", "2")
+    assert one.returncode == 0 and two.returncode == 0, one.stderr + two.stderr
+    assert one.stdout == two.stdout
+    assert one.stdout.index("score/hand") < one.stdout.index("Balance report over")
+    assert "Mean points per hand by role" in one.stdout
+    assert "FC-9" in one.stdout and "CW-5" not in one.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (("whist", "--bots", "random,random,random", "--report"), "the balance report exists for Free Clubs only"),
+        (("free", "--bots", "random,random,random", "--report", "--matches", "0"), "matches=0"),
+        (("free", "--bots", "random,random", "--report"), "2 bots given"),
+        (("free", "--bots", "random,random,random", "--report", "--variant", "free(target=x)"), "target"),
+    ],
+)
+def test_report_bad_input_exits_2_with_a_message(args: tuple[str, ...], message: str) -> None:
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert proc.stderr.startswith("error: ")
+    assert message in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert proc.stdout == ""

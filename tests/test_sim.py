@@ -269,3 +269,23 @@ def test_bad_inputs_raise_naming_the_input(kwargs: dict[str, Any], message: str)
     args: dict[str, Any] = {"spec": "whist", "bots": RANDOMS, "matches": 2, "seed": 0, **kwargs}
     with pytest.raises(InvalidOptionsError, match=message):
         simulate(**args)
+
+
+def test_fc9_free_table_explains_that_free_clubs_has_no_draws() -> None:
+    table = simulate("free", RANDOMS, 2, seed=0).format_table()
+    assert "draws: 0  (Free Clubs has none: a tie for the highest total plays another hand, FC-9)" in table
+    assert "CW-5" not in table
+    assert "each match has one winner" in table
+
+
+def test_cw5_whist_table_still_explains_draws_and_shared_wins() -> None:
+    table = simulate("whist", RANDOMS, 1, seed=0).format_table()
+    assert "all players at a target at once, CW-5" in table
+    assert "FC-9" not in table
+
+
+def test_hand_facts_are_refused_for_a_game_without_a_report_before_playing() -> None:
+    with pytest.raises(InvalidOptionsError, match="balance report exists for free only"):
+        simulate("whist", RANDOMS, 1, seed=0, hand_facts=True)
+    with pytest.raises(InvalidOptionsError, match="balance report exists for free only"):
+        sim.hand_facts_of("whist")

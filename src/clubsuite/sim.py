@@ -216,6 +216,11 @@ class MatchOutcome:
     """How many hands the match lasted."""
     seat_scores: tuple[int, ...]
     """The sum of each seat's hand scores over the match."""
+    hand_facts: tuple[Any, ...] = ()
+    """The per-hand facts a balance report counts (:func:`hand_facts_of`), in hand order; empty unless asked for.
+
+    Small and picklable, so that worker processes can send them back with the outcome.
+    """
 
     def won(self, entry: int) -> bool:
         """Whether bot entry ``entry`` is among the match's winners."""
@@ -255,7 +260,7 @@ class BotStats:
 
     @property
     def mean_score_per_hand(self) -> float:
-        """The entry's average hand score (tricks taken minus four, CW-5)."""
+        """The entry's average hand score (in whist tricks taken minus four, CW-5; in Free Clubs points, FC-8)."""
         return self.total_score / self.hands if self.hands else 0.0
 
     def to_json(self) -> dict[str, Any]:
@@ -290,6 +295,8 @@ class SimResult:
     """The figures per bot entry, in entry order."""
     outcomes: tuple[MatchOutcome, ...]
     """Every match's outcome, in match order."""
+    game: str = ""
+    """The game's name (``whist``, ``free``): it decides how draws and wins are explained."""
 
     @property
     def matches(self) -> int:
@@ -339,6 +346,11 @@ class SimResult:
         extra = f"{rest} match{'' if rest == 1 else 'es'}"
         return f"{self.matches} matches = {cycles} + {extra}: seats balanced except for the last {extra}"
 
+    def _draws_line(self) -> str:
+        """The count of draws, with what a draw is (or that there are none) in this game."""
+        note = _DRAW_NOTES.get(self.game)
+        return f"draws: {self.draws}" + (f"  ({note})" if note else "")
+
     def format_table(self) -> str:
         """The result as a plain-text table for people."""
         header = ("bot", "wins", "win rate", "95% CI (Wilson)", "score/hand")
@@ -370,12 +382,44 @@ class SimResult:
             line(tuple("-" * w for w in widths)),
             *(line(r) for r in rows),
             "",
-            f"draws: {self.draws}  (all players at a target at once, CW-5; nobody wins a draw)",
+            self._draws_line(),
             f"mean hands per match: {self.mean_hands_per_match:.2f}  ({self.hands} hands)",
-            "win rate: matches whose winners include the bot's seat; several players can win one match (CW-5)",
+            _WIN_RATE_NOTES.get(self.game, "win rate: matches whose winners include the bot's seat"),
             "CI: 95% Wilson score interval of the win rate",
         ]
         return "\n".join(out)
+
+
+_DRAW_NOTES = {
+    "whist": "all players at a target at once, CW-5; nobody wins a draw",
+    "free": "Free Clubs has none: a tie for the highest total plays another hand, FC-9",
+}
+"""Per game, what the draw count of the table means."""
+
+_WIN_RATE_NOTES = {
+    "whist": "win rate: matches whose winners include the bot's seat; several players can win one match (CW-5)",
+    "free": "win rate: matches won; each match has one winner, the highest total once one reaches the target (FC-9)",
+}
+"""Per game, how the table's win rate is counted."""
+
+REPORT_GAMES = ("free",)
+"""The games that have a balance report, so whose outcomes can carry per-hand facts."""
+
+HandFactsFn = Callable[[Any], Any]
+"""Turns one finished hand into the small, picklable facts a balance report counts."""
+
+
+def hand_facts_of(game: str) -> HandFactsFn:
+    """The function that reads a finished hand's report facts for ``game``; raises for a game with no report."""
+    if game == "free":
+        # Imported here: the report module builds on this one.
+        from clubsuite.report_free import hand_facts
+
+        return hand_facts
+    raise InvalidOptionsError(
+        f"the balance report exists for {', '.join(REPORT_GAMES)} only, not for {game}: "
+        "the table of wins and scores is the report for the other games"
+    )
 
 
 def _check(spec: str, bots: Sequence[str], matches: int, seed: int, workers: int) -> tuple[GameInfo, Any]:
@@ -402,9 +446,11 @@ def _check(spec: str, bots: Sequence[str], matches: int, seed: int, workers: int
     return info, options
 
 
-def play_one(info: GameInfo, options: Any, bots: Sequence[str], seed: int, index: int) -> MatchOutcome:
+def play_one(
+    info: GameInfo, options: Any, bots: Sequence[str], seed: int, index: int, facts: bool = False
+) -> MatchOutcome:
     """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seated by :func:`seating`, dealt from
-    its match seed."""
+    its match seed. With ``facts`` the outcome carries every hand's report facts (:func:`hand_facts_of`)."""
     n = len(bots)
     seats = seating(index, n)
     # The inverse of the seating: which entry each seat holds. Fresh bots every match, so no bot carries memory
@@ -429,18 +475,19 @@ def play_one(info: GameInfo, options: Any, bots: Sequence[str], seed: int, index
         draw=bool(match.draw),
         hands=len(match.hand_scores),
         seat_scores=tuple(sums),
+        hand_facts=tuple(hand_facts_of(info.name)(h) for h in match.hands) if facts else (),
     )
 
 
-def _play_chunk(task: tuple[int, str, tuple[str, ...], int, int, int]) -> tuple[int, list[MatchOutcome]]:
-    """Worker task ``(chunk, spec, bots, seed, start, stop)``: play matches ``start`` to ``stop - 1``.
+def _play_chunk(task: tuple[int, str, tuple[str, ...], int, int, int, bool]) -> tuple[int, list[MatchOutcome]]:
+    """Worker task ``(chunk, spec, bots, seed, start, stop, facts)``: play matches ``start`` to ``stop - 1``.
 
     Returns the chunk number with the outcomes, so the parent can put chunks back in order. Top level so that
     worker processes can find it by name.
     """
-    chunk, spec, bots, seed, start, stop = task
+    chunk, spec, bots, seed, start, stop, facts = task
     info, options = resolve(spec)
-    return chunk, [play_one(info, options, bots, seed, k) for k in range(start, stop)]
+    return chunk, [play_one(info, options, bots, seed, k, facts) for k in range(start, stop)]
 
 
 def _ignore_interrupts() -> None:
@@ -455,11 +502,17 @@ def _chunks(matches: int, workers: int) -> list[tuple[int, int]]:
 
 
 def _run_parallel(
-    spec: str, bots: tuple[str, ...], matches: int, seed: int, workers: int, progress: ProgressCallback | None
+    spec: str,
+    bots: tuple[str, ...],
+    matches: int,
+    seed: int,
+    workers: int,
+    progress: ProgressCallback | None,
+    facts: bool = False,
 ) -> list[MatchOutcome]:
     """Play the matches in worker processes and return the outcomes in match order, whatever order chunks finish."""
     chunks = _chunks(matches, workers)
-    tasks = [(i, spec, bots, seed, start, stop) for i, (start, stop) in enumerate(chunks)]
+    tasks = [(i, spec, bots, seed, start, stop, facts) for i, (start, stop) in enumerate(chunks)]
     results: dict[int, list[MatchOutcome]] = {}
     done = 0
     # More processes than cores or chunks would only add start-up cost; the result is the same for any count.
@@ -484,6 +537,7 @@ def simulate(
     seed: int,
     workers: int = 1,
     progress: ProgressCallback | None = None,
+    hand_facts: bool = False,
 ) -> SimResult:
     """Play ``matches`` whole matches of ``spec`` between ``bots`` (one per seat) and count the results.
 
@@ -492,21 +546,27 @@ def simulate(
     ``derive_seed(seed, k)``, so the result is a function of the arguments alone: the same for any ``workers``.
     Win rates come with a 95% Wilson score interval. Raises :class:`InvalidOptionsError` naming the bad input for
     a bad spec, an unknown bot, a bot count that does not match the game's seats, or ``matches``/``workers`` < 1.
+    With ``hand_facts`` every outcome also carries its hands' balance-report facts (games in :data:`REPORT_GAMES`
+    only; any other game raises :class:`InvalidOptionsError`).
     """
     names = tuple(bots)
     info, options = _check(spec, names, matches, seed, workers)
+    if hand_facts:
+        hand_facts_of(info.name)  # refuses a game without a report before anything is played
     if workers == 1:
         outcomes = []
         for k in range(matches):
-            outcomes.append(play_one(info, options, names, seed, k))
+            outcomes.append(play_one(info, options, names, seed, k, hand_facts))
             if progress is not None:
                 progress(k + 1, matches)
     else:
-        outcomes = _run_parallel(spec, names, matches, seed, workers, progress)
-    return _tally(spec, spec_of(info.name, options), seed, names, outcomes)
+        outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts)
+    return _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name)
 
 
-def _tally(spec: str, canonical: str, seed: int, bots: tuple[str, ...], outcomes: Sequence[MatchOutcome]) -> SimResult:
+def _tally(
+    spec: str, canonical: str, seed: int, bots: tuple[str, ...], outcomes: Sequence[MatchOutcome], game: str = ""
+) -> SimResult:
     """Count the per-entry figures from the outcomes, taken in match order."""
     n = len(bots)
     wins = [0] * n
@@ -524,5 +584,11 @@ def _tally(spec: str, canonical: str, seed: int, bots: tuple[str, ...], outcomes
         for i, (label, bot) in enumerate(zip(entry_labels(bots), bots, strict=True))
     )
     return SimResult(
-        spec=spec, canonical_spec=canonical, seed=seed, bots=bots, entries=entries, outcomes=tuple(outcomes)
+        spec=spec,
+        canonical_spec=canonical,
+        seed=seed,
+        bots=bots,
+        entries=entries,
+        outcomes=tuple(outcomes),
+        game=game,
     )

@@ -12,7 +12,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from clubsuite.cli.common import handle_errors
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.sim import ProgressCallback, simulate
+from clubsuite.report_free import free_report
+from clubsuite.sim import REPORT_GAMES, ProgressCallback, simulate
 
 DEFAULT_BOTS = "heuristic,random,random"
 """The default line-up: the heuristic bot against two random bots."""
@@ -97,9 +98,14 @@ class _LazyProgress:
     help="Worker processes; the result is the same for any number.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on standard output.")
+@click.option(
+    "--report",
+    is_flag=True,
+    help="Free Clubs only: add the balance report (contracts by bid, Joker teams, points by role, bonuses).",
+)
 @handle_errors
 def simulate_command(
-    game: str, bots: str, matches: int, seed: int, variant: str | None, workers: int, as_json: bool
+    game: str, bots: str, matches: int, seed: int, variant: str | None, workers: int, as_json: bool, report: bool
 ) -> None:
     """Play many matches of GAME (e.g. whist, whist-1997) between bots and report how each bot did.
 
@@ -113,18 +119,35 @@ def simulate_command(
     of the cycle balances the seats exactly.
 
     Match k is dealt from a seed derived from --seed and k, so the result is the same for any --workers.
+
+    --report (Free Clubs only) adds the balance report over every hand: how often the auction winner makes the
+    contract by the highest bid's tier and by the number of cards bid, how often Joker teams take all 10 tricks,
+    mean points per hand by role, and how often each bonus is won; with --json it is the "report" field.
     """
     spec = choose_spec(game, variant)
     names = parse_bots(bots)
+    info, _ = resolve(spec)
+    if report and info.name not in REPORT_GAMES:
+        raise InvalidOptionsError(
+            f"--report: the balance report exists for Free Clubs only (clubs simulate free --report), not for "
+            f"{game!r}; the table without --report is the report for {info.name}"
+        )
     console = Console(stderr=True)
     bar = _LazyProgress(console, matches) if console.is_terminal and not as_json else None
     progress: ProgressCallback | None = bar
     try:
-        result = simulate(spec, names, matches, seed, workers=workers, progress=progress)
+        result = simulate(spec, names, matches, seed, workers=workers, progress=progress, hand_facts=report)
     finally:
         if bar is not None:
             bar.close()
+    balance = free_report(result) if report else None
     if as_json:
-        click.echo(json.dumps(result.to_json(), indent=2))
+        data = result.to_json()
+        if balance is not None:
+            data["report"] = balance.to_json()
+        click.echo(json.dumps(data, indent=2))
     else:
         click.echo(result.format_table())
+        if balance is not None:
+            click.echo("")
+            click.echo(balance.format_text())

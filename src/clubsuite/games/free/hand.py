@@ -489,15 +489,55 @@ class FreeHand:
         return list(self.log)
 
     def summary(self) -> dict[str, Any]:
-        """A JSON-ready account of the hand: dealer, auction, team, tricks and scores (no hidden cards)."""
+        """A JSON-ready account of the hand: dealer, auction, team, contract, tricks, bonuses and scores.
+
+        Only public facts: the bids (in the order made, FC-3), the tier of the highest bid, the contract once the
+        auction is won (FC-4), and once the hand is scored whether the contract was made and which seats won each
+        bonus (FC-8), all read from the tricks, which everyone saw. Balance reports count these facts.
+        """
+        complete = self.scores is not None
+        contract: dict[str, Any] | None = None
+        if self.winner >= 0:
+            needed = TEAM_CONTRACT if self.partner >= 0 else SOLO_CONTRACT
+            taken = sum(self.tricks_won[s] for s in self.team)
+            contract = {
+                "team": list(self.team),
+                "tricks_needed": needed,
+                "tricks_taken": taken,
+                "made": taken >= needed if complete else None,
+            }
         return {
             "dealer": self.dealer,
             "auction": [str(card_at(c)) if c >= 0 else str(Call.PASS) for _, c in self.calls],
+            "bids": [{"seat": s, "card": str(card_at(c))} for s, c in self.bids],
+            "top_tier": TIERS[bid_tier(self.last_bid)] if self.bids else None,
             "winner": self.winner if self.winner >= 0 else None,
             "partner": self.partner if self.partner >= 0 else None,
+            "contract": contract,
             "tricks_won": list(self.tricks_won),
+            "bonuses": self._bonus_winners() if complete else None,
             "scores": list(self.scores) if self.scores is not None else None,
-            "complete": self.scores is not None,
+            "complete": complete,
+        }
+
+    def _bonus_winners(self) -> dict[str, Any]:
+        """Which seats won each bonus of a scored hand (FC-8): the same tests as :func:`score_hand`, by seat."""
+        diamonds = [(t & PRIMARY_SUIT_MASKS[Suit.DIAMONDS]).bit_count() for t in self.taken]
+        most = max(diamonds)
+        leaders = [s for s in range(N_SEATS) if most > 0 and diamonds[s] == most]
+        ace = [s for s in range(N_SEATS) if self.taken[s] >> ACE_OF_HEARTS & 1]
+        no_spades = [
+            s
+            for s in range(N_SEATS)
+            if not self.taken[s] & PRIMARY_SUIT_MASKS[Suit.SPADES]
+            and (self.tricks_won[s] > 0 or not self.options.no_spades_needs_a_trick)
+        ]
+        return {
+            "diamonds_taken": diamonds,
+            "most_diamonds": leaders[0] if len(leaders) == 1 else None,
+            "diamonds_tie": leaders if len(leaders) > 1 else [],
+            "ace_of_hearts": ace[0] if ace else None,
+            "no_spades": no_spades,
         }
 
 
