@@ -1,13 +1,15 @@
 """``clubs play`` and ``clubs watch``: a match in the terminal, against bots or between bots.
 
 Works in a colour terminal and with piped standard input (plain output, no colour), so games can be scripted
-and tested. A human move is a card in notation (``10H``, ``TH``, ``10♥``) or its number in the shown hand; in the
-exchange round ``k``/``keep`` or ``x``/``exchange``. ``?`` lists the legal actions, ``h`` asks the heuristic bot
-for a hint, ``q`` quits (saving the game so far with ``--save``).
+and tested. The game chooses its screen (see :data:`SCREENS`): the whist screen lives here, the Free Clubs screen
+in :mod:`clubsuite.cli.play_free`; input reading, ``?``/``h``/``s``/``q``, ``--save``, ``--seed`` and ``--bots``
+are shared. A human move is a card in notation (``10H``, ``TH``, ``10♥``) or its number in the shown list; in the
+whist exchange round ``k``/``keep`` or ``x``/``exchange``; in the Free Clubs auction also ``pass``/``p``.
 """
 
 from __future__ import annotations
 
+import importlib
 import os
 import random
 import re
@@ -27,7 +29,7 @@ from clubsuite.cards import CardSet
 from clubsuite.cli.common import fail, handle_errors
 from clubsuite.cli.render import card_text, cards_text, hand_text, score_table, sorted_hand
 from clubsuite.engine import GameInfo, Phase, resolve
-from clubsuite.errors import ClubsError
+from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.games.whist import (
     CardPlayed,
     Decided,
@@ -46,7 +48,18 @@ HELP_LINE = "Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s sco
 
 
 class Table:
-    """The terminal table: one console, seat names, and the match being shown."""
+    """The terminal table every game's screen builds on: one console, seat names, and how to say things.
+
+    A game's screen subclasses it and provides ``show_events``, ``show_state``, ``prompt``, ``read_action``,
+    ``legal_words``, ``show_deal`` (for spectators) and the class texts ``title``, ``rules_line`` and ``help_line``.
+    """
+
+    title = "Clubs"
+    """The game's name in the first line of the screen."""
+    rules_line = ""
+    """A one-line reminder of the rules shown to a player at the start."""
+    help_line = HELP_LINE
+    """How to enter a move, shown at the start and after ``?``."""
 
     def __init__(self, console: Console, names: Sequence[str], human: int | None, symbols: bool) -> None:
         self.console = console
@@ -65,6 +78,48 @@ class Table:
     def say(self, text: str | Text = "", style: str = "") -> None:
         """Print one line."""
         self.console.print(text, style=style or None, highlight=False, soft_wrap=True, markup=False)
+
+    def _totals(self, match: Any) -> str:
+        return ", ".join(f"{self.names[s]} {t:+d}" for s, t in enumerate(match.totals))
+
+    def show_scores(self, match: Any) -> None:
+        """The score sheet of the match so far."""
+        self.console.print(score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols))
+
+    def after_legal(self, match: Any) -> None:
+        """What to add after the list of legal moves (the input help)."""
+        self.say(self.help_line, style="dim")
+
+    def show_events(self, match: Any, events: Sequence[Any]) -> None:
+        """Describe what just happened (each game's screen says it its own way)."""
+        raise NotImplementedError
+
+    def show_state(self, match: Any, seat: int) -> None:
+        """The human's screen before a decision."""
+        raise NotImplementedError
+
+    def show_deal(self, match: Any) -> None:
+        """For spectators: every hidden card of the hand just dealt."""
+        raise NotImplementedError
+
+    def prompt(self, match: Any, seat: int) -> str:
+        """The question put to the human."""
+        raise NotImplementedError
+
+    def legal_words(self, match: Any) -> list[str]:
+        """The legal actions in notation, in display order."""
+        raise NotImplementedError
+
+    def read_action(self, match: Any, seat: int, text: str) -> Any | None:
+        """Read the human's input as an action, or say what is wrong with it and return None."""
+        raise NotImplementedError
+
+
+class WhistTable(Table):
+    """The screen of Clubs (whist group): the exchange round, the trick in progress, the hand and the scores."""
+
+    title = "Clubs (whist group)"
+    rules_line = "Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks."
 
     def show_events(self, match: WhistMatch, events: Sequence[Any]) -> None:
         """Describe what just happened, without revealing any hidden card to the human."""
@@ -99,9 +154,7 @@ class Table:
                     "Hand over. Tricks: "
                     + ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
                 )
-                self.console.print(
-                    score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols)
-                )
+                self.show_scores(match)
             elif isinstance(ev, MatchEnded):
                 if ev.draw:
                     self.say("Game over: a draw (all three reached a target at once).", style="bold")
@@ -112,9 +165,6 @@ class Table:
                         who = " and ".join(self.names[s] for s in ev.winners)
                         self.say(f"Game over: {who} win!", style="bold")
                 self.say(f"Final totals: {self._totals(match)}")
-
-    def _totals(self, match: WhistMatch) -> str:
-        return ", ".join(f"{self.names[s]} {t:+d}" for s, t in enumerate(match.totals))
 
     def show_state(self, match: WhistMatch, seat: int) -> None:
         """The human's screen before a decision: totals, tricks, the trick in progress, the hand."""
@@ -142,6 +192,68 @@ class Table:
         line.append_text(hand_text(view.hand, legal_cards, numbered=view.phase is Phase.PLAY, symbols=self.symbols))
         self.say(line)
 
+    def show_deal(self, match: WhistMatch) -> None:
+        """For spectators: the three hands and the bid hand."""
+        hand = match.hands[-1]
+        for s in range(3):
+            line = Text(f"  {self.names[s]}: ")
+            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=self.symbols))
+            self.say(line)
+        bid = Text("  bid hand: ")
+        bid.append_text(cards_text(sorted_hand(CardSet(hand.bid)), symbols=self.symbols))
+        self.say(bid)
+
+    def prompt(self, match: WhistMatch, seat: int) -> str:
+        """Keep or exchange in the exchange round, else a card."""
+        return "Keep or exchange with the bid hand? [k/x] " if match.phase is Phase.EXCHANGE else "Your card: "
+
+    def after_legal(self, match: WhistMatch) -> None:
+        """The input help, except in the exchange round (where the prompt says it all)."""
+        if match.phase is not Phase.EXCHANGE:
+            self.say(self.help_line, style="dim")
+
+    def legal_words(self, match: WhistMatch) -> list[str]:
+        """The legal cards in hand order, or keep/exchange."""
+        legal = match.legal_actions()
+        shown = sorted_hand(legal) if isinstance(legal, CardSet) else list(legal)
+        return [match.format_action(a) for a in shown]
+
+    def read_action(self, match: WhistMatch, seat: int, text: str) -> Any | None:
+        """A card in notation or by number, or k/x in the exchange round (CW-4)."""
+        exchange = match.phase is Phase.EXCHANGE
+        action: Any
+        try:
+            if not exchange and re.fullmatch(r"[0-9]+", text):
+                shown = sorted_hand(match.view(seat).hand)
+                number = int(text)
+                if not 1 <= number <= len(shown):
+                    self.say(f"There is no card number {number}: your hand has {len(shown)} cards.", style="red")
+                    return None
+                action = shown[number - 1]
+            else:
+                action = match.parse_action(text)
+            if exchange and not isinstance(action, Decision):
+                self.say("In the exchange round answer k to keep your hand or x to take the bid hand (CW-4).")
+                return None
+        except ClubsError as exc:
+            self.say(str(exc), style="red")
+            return None
+        return action
+
+
+SCREENS: dict[str, tuple[str, str]] = {
+    "whist": ("clubsuite.cli.play", "WhistTable"),
+    "free": ("clubsuite.cli.play_free", "FreeTable"),
+}
+"""The terminal screen of each game that can be played and watched: (module, class), imported when needed."""
+
+
+def screen_class(game: str) -> type[Table]:
+    """The screen class of ``game`` (a registered game name that is in :data:`SCREENS`)."""
+    module, name = SCREENS[game]
+    cls: type[Table] = getattr(importlib.import_module(module), name)
+    return cls
+
 
 def read_line(prompt: str, console: Console) -> str | None:
     """One line of input, or None at end of input."""
@@ -161,14 +273,12 @@ QUIT = "quit"
 """What :func:`human_action` returns when the player asks to stop."""
 
 
-def human_action(table: Table, match: WhistMatch, seat: int, hint_bot: Bot, rng: random.Random) -> Any | None:
+def human_action(table: Table, match: Any, seat: int, hint_bot: Bot | None, rng: random.Random) -> Any | None:
     """Ask the human until they give a legal action; :data:`QUIT` if they quit, None at the end of input."""
     table.show_state(match, seat)
     legal = match.legal_actions()
-    exchange = match.phase is Phase.EXCHANGE
-    prompt = "Keep or exchange with the bid hand? [k/x] " if exchange else "Your card: "
     while True:
-        text = read_line(prompt, table.console)
+        text = read_line(table.prompt(match, seat), table.console)
         if text is None:
             return None
         if text.lower() in ("q", "quit", "exit"):
@@ -177,40 +287,34 @@ def human_action(table: Table, match: WhistMatch, seat: int, hint_bot: Bot, rng:
         if not text:
             continue
         if low in ("?", "help", "legal"):
-            shown = sorted_hand(legal) if isinstance(legal, CardSet) else list(legal)
-            table.say("Legal: " + " ".join(match.format_action(a) for a in shown))
-            if not exchange:
-                table.say(HELP_LINE, style="dim")
+            table.say("Legal: " + " ".join(table.legal_words(match)))
+            table.after_legal(match)
             continue
         if low in ("h", "hint"):
-            suggestion = hint_bot.choose(match.view(seat), legal, rng)
-            table.say(f"Hint: {match.format_action(suggestion)}")
+            if hint_bot is None:
+                table.say("No hint bot is available for this game yet.")
+            else:
+                table.say(f"Hint: {match.format_action(hint_bot.choose(match.view(seat), legal, rng))}")
             continue
         if low in ("s", "scores"):
-            table.console.print(score_table(table.names, match.hand_scores, match.totals, ascii_only=not table.symbols))
+            table.show_scores(match)
             continue
-        action: Any
-        try:
-            if not exchange and re.fullmatch(r"[0-9]+", text):
-                shown = sorted_hand(match.view(seat).hand)
-                number = int(text)
-                if not 1 <= number <= len(shown):
-                    table.say(f"There is no card number {number}: your hand has {len(shown)} cards.", style="red")
-                    continue
-                action = shown[number - 1]
-            else:
-                action = match.parse_action(text)
-            if exchange and not isinstance(action, Decision):
-                table.say("In the exchange round answer k to keep your hand or x to take the bid hand (CW-4).")
-                continue
-        except ClubsError as exc:
-            table.say(str(exc), style="red")
+        action = table.read_action(match, seat, text)
+        if action is None:
             continue
         reason = match.explain(action)
         if reason is not None:
             table.say(reason, style="red")
             continue
         return action
+
+
+def _hint_bot(game: str) -> Bot | None:
+    """The heuristic bot of ``game`` for hints, or None if the game has none yet."""
+    try:
+        return make_bot("heuristic", game)
+    except InvalidOptionsError:
+        return None
 
 
 def _setup(
@@ -223,7 +327,7 @@ def _setup(
         game_info, _ = resolve(game)
         if game_info.name != info.name:
             fail(f"--variant {variant!r} is a spec of {info.name}, but the game given is {game!r}")
-    if info.name != "whist":
+    if info.name not in SCREENS:
         fail(f"{info.title} cannot be played in the terminal yet")
     names = [b.strip() for b in bots.split(",")]
     if not all(names):
@@ -233,7 +337,12 @@ def _setup(
     if len(names) != seats_for_bots:
         fail(f"--bots needs {seats_for_bots} bot names (or one for all), got {len(names)}: {bots!r}")
     for n in names:
-        make_bot(n, info.name)  # validates the name
+        try:
+            make_bot(n, info.name)  # validates the name
+        except InvalidOptionsError as exc:
+            if n == "heuristic":  # the default: say how to play anyway, never substitute silently
+                fail(f"{exc} (no heuristic bot for {info.title} yet: try --bots random)")
+            raise
     return info, options, names
 
 
@@ -248,7 +357,7 @@ def _check_save_path(path: Path | None) -> None:
         fail(f"--save {str(path)!r}: the folder {str(parent)!r} does not exist")
 
 
-def _save(path: Path | None, match: WhistMatch, seats: list[dict[str, str]], seed: int, table: Table) -> None:
+def _save(path: Path | None, match: Any, seats: list[dict[str, str]], seed: int, table: Table) -> None:
     if path is None:
         return
     from clubsuite.records import record_from_match, save_record
@@ -329,18 +438,18 @@ def play_command(
     save_path: Path | None,
     first_dealer: int,
 ) -> None:
-    """Play GAME (whist, or a variant such as whist-1997) against bots in the terminal.
+    """Play GAME (whist, a variant such as whist-1997, or free) against bots in the terminal.
 
-    Enter a card in notation (10H, TH, 10♥, QC) or by its number in your hand; in the exchange round k (keep) or
-    x (exchange). ? lists the legal moves, h asks the heuristic bot for a hint, s shows the scores, q quits.
-    Standard input may be piped (plain output, no colour).
+    Enter a card in notation (10H, TH, 10♥, QC) or by its number in the list shown; in the whist exchange round
+    k (keep) or x (exchange); in the Free Clubs auction pass (p) or a bid. ? lists the legal moves, h asks the
+    heuristic bot for a hint, s shows the scores, q quits. Standard input may be piped (plain output, no colour).
     """
     plain = not (sys.stdin.isatty() and sys.stdout.isatty())
     info, options, bot_names = _setup(game, variant, bots, 2, seat)
     _check_save_path(save_path)
     seed_given = seed is not None
     seed = _seed(seed)
-    match = WhistMatch(options, first_dealer)
+    match: Any = info.new_match(options, first_dealer)
     players: list[Bot | None] = []
     names: list[str] = []
     seats: list[dict[str, str]] = []
@@ -355,14 +464,14 @@ def play_command(
             players.append(make_bot(b, info.name))
             names.append(f"{b.capitalize()} {s}")
             seats.append({"name": b, "kind": "bot"})
-    table = Table(_console(plain), names, seat, symbols=not plain)
+    table = screen_class(info.name)(_console(plain), names, seat, symbols=not plain)
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
     chosen = f" · seed {seed}" if seed_given else ""
-    table.say(f"Clubs (whist group) · variant {variant or game}{chosen} · you are seat {seat}", style="bold")
-    table.say("Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks.", style="dim")
-    table.say(HELP_LINE, style="dim")
+    table.say(f"{table.title} · variant {variant or game}{chosen} · you are seat {seat}", style="bold")
+    table.say(table.rules_line, style="dim")
+    table.say(table.help_line, style="dim")
     rng = random.Random(derive_seed(seed, 0xB07))
-    hint = make_bot("heuristic", info.name)
+    hint = _hint_bot(info.name)
     while not match.is_over:
         table.show_events(match, deal_next(match, info, seed))
         while match.to_act is not None:
@@ -404,32 +513,25 @@ def watch_command(
     first_dealer: int,
     delay: float,
 ) -> None:
-    """Watch bots play a whole match of GAME (whist, or a variant such as whist-1997), all hands shown."""
+    """Watch bots play a whole match of GAME (whist, a variant such as whist-1997, or free), all hands shown."""
     plain = not sys.stdout.isatty()
     info, options, bot_names = _setup(game, variant, bots, 3, None)
     _check_save_path(save_path)
     seed = _seed(seed)
-    match = WhistMatch(options, first_dealer)
+    match: Any = info.new_match(options, first_dealer)
     players = [make_bot(b, info.name) for b in bot_names]
     names = [f"{b.capitalize()} {s}" for s, b in enumerate(bot_names)]
-    table = Table(_console(plain), names, None, symbols=not plain)
-    table.say(f"Clubs (whist group) · variant {variant or game} · seed {seed}", style="bold")
+    table = screen_class(info.name)(_console(plain), names, None, symbols=not plain)
+    table.say(f"{table.title} · variant {variant or game} · seed {seed}", style="bold")
     rng = random.Random(derive_seed(seed, 0xB07))
     while not match.is_over:
         table.show_events(match, deal_next(match, info, seed))
-        hand = match.hands[-1]
-        for s in range(3):
-            line = Text(f"  {names[s]}: ")
-            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=not plain))
-            table.say(line)
-        bid = Text("  bid hand: ")
-        bid.append_text(cards_text(sorted_hand(CardSet(hand.bid)), symbols=not plain))
-        table.say(bid)
+        table.show_deal(match)
         while match.to_act is not None:
             s = match.to_act
             events = match.apply(players[s].choose(match.view(s), match.legal_actions(), rng))
             table.show_events(match, events)
-            if delay and any(isinstance(e, TrickTaken) for e in events):
+            if delay and any(type(e).__name__ == "TrickTaken" for e in events):
                 time.sleep(delay)
     seats = [{"name": b, "kind": "bot"} for b in bot_names]
     _save(save_path, match, seats, seed, table)

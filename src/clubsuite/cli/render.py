@@ -1,4 +1,4 @@
-"""Terminal rendering of Clubs (whist group): hands sorted by suit with colours, tricks and score tables.
+"""Terminal rendering of Clubs games: hands sorted by suit with colours, numbered card lists and score tables.
 
 Everything returns Rich ``Text`` so one code path serves a colour terminal and plain piped output (the console
 drops the styles when colour is off).
@@ -6,7 +6,7 @@ drops the styles when colour is off).
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich import box
 from rich.table import Table
@@ -30,11 +30,31 @@ def sorted_hand(hand: CardSet) -> list[Card]:
     return sorted(hand, key=lambda c: (DISPLAY_ORDER.index(c.suit) if c.suit is not None else 9, -c.rank))
 
 
-def hand_text(hand: CardSet, legal: CardSet | None = None, numbered: bool = True, symbols: bool = True) -> Text:
-    """The hand by suit, each card with its number for input; legal cards marked when ``legal`` is given."""
+def sorted_ace_low(hand: CardSet) -> list[Card]:
+    """The hand in display order for games where the ace is the lowest card (Free Clubs): by suit as
+    :func:`sorted_hand`, then A, 2, .., 9 (low to high) within a suit; jokers last."""
+
+    def strength(c: Card) -> int:
+        return 1 if c.rank == 14 else c.rank
+
+    return sorted(hand, key=lambda c: (DISPLAY_ORDER.index(c.suit) if c.suit is not None else 9, strength(c)))
+
+
+def hand_text(
+    hand: CardSet,
+    legal: CardSet | None = None,
+    numbered: bool = True,
+    symbols: bool = True,
+    order: Callable[[CardSet], list[Card]] = sorted_hand,
+) -> Text:
+    """The hand by suit, each card with its number for input; legal cards marked when ``legal`` is given.
+
+    ``order`` puts the cards in display order (the numbers follow it): :func:`sorted_hand` for whist, where the
+    ace is high, :func:`sorted_ace_low` where it is low.
+    """
     out = Text()
     current: Suit | None = None
-    for n, c in enumerate(sorted_hand(hand), start=1):
+    for n, c in enumerate(order(hand), start=1):
         if current is not None and c.suit != current:
             out.append("  | ")
         elif current is not None:
@@ -56,6 +76,20 @@ def cards_text(cards: Sequence[Card], symbols: bool = True) -> Text:
         if i:
             out.append(" ")
         out.append_text(card_text(c, symbols))
+    return out
+
+
+def numbered_cards(cards: Sequence[Card], legal: Sequence[Card] | None = None, symbols: bool = True) -> Text:
+    """Cards in the given order, each with its number for input (``1:10S 2:JH``); cards not in ``legal`` dimmed."""
+    out = Text()
+    for n, c in enumerate(cards, start=1):
+        if n > 1:
+            out.append(" ")
+        out.append(f"{n}:", style="dim")
+        piece = card_text(c, symbols)
+        if legal is not None and c not in legal:
+            piece.stylize("dim")
+        out.append_text(piece)
     return out
 
 

@@ -9,8 +9,10 @@ from typing import Any
 
 import click
 
+from clubsuite.cards import CardSet, card_at
 from clubsuite.cli.common import handle_errors
 from clubsuite.errors import InvalidRecordError
+from clubsuite.games import free as fc
 from clubsuite.games.whist.events import (
     CardPlayed,
     Decided,
@@ -37,6 +39,10 @@ class _Account:
         self.lines: list[str] = []
         self.trick: list[tuple[int, str]] = []
         self.decisions: list[str] = []
+        self.calls: list[str] = []
+        """Free Clubs: the auction of the hand so far, gathered until it ends."""
+        self.hand_index = 0
+        self.handicap_index = 0
 
     def seat(self, seat: int) -> str:
         """A seat with its player's name, e.g. ``seat 1 (heuristic)``."""
@@ -83,14 +89,74 @@ class _Account:
         self.say(f"trick {number:2d}: {self.seat(leader)} leads; {cards}{end}")
         self.trick = []
 
+    def flush_auction(self) -> None:
+        """Print the Free Clubs auction gathered so far on one line."""
+        if self.calls:
+            self.say("auction: " + ", ".join(self.calls))
+            self.calls = []
+
+    def free_event(self, ev: Any) -> bool:
+        """Describe one Free Clubs event that has no whist counterpart; False if ``ev`` is not one of them.
+
+        A record holds every deal, so the account names the hidden cards too: the chest, each handicap's cards
+        and the pass before play.
+        """
+        from clubsuite.cli.play_free import contract_words, handicap_words
+
+        hand = self.result.match.hands[self.hand_index]
+        names = [self.seat(s) for s in range(3)]
+        if isinstance(ev, fc.BidMade):
+            self.calls.append(f"{self.seat(ev.seat)} {ev.card}")
+        elif isinstance(ev, fc.AuctionPassed):
+            self.calls.append(f"{self.seat(ev.seat)} pass")
+        elif isinstance(ev, fc.AuctionWon):
+            self.flush_auction()
+            joker = f"; Joker team with {self.seat(ev.partner)}" if ev.partner is not None else ""
+            self.say(f"{self.seat(ev.seat)} wins the auction with {ev.bid}{joker}")
+            self.say("contract: " + contract_words(names, ev.seat, ev.partner))
+        elif isinstance(ev, fc.ChestTaken):
+            self.say(f"{self.seat(ev.seat)} takes the chest ({ev.size} cards): {CardSet(int(hand.deal.chest))}")
+        elif isinstance(ev, fc.HandicapResolved):
+            _, _, removed, _ = hand.handicaps[self.handicap_index]
+            self.handicap_index += 1
+            to = None if ev.to is None else self.seat(ev.to)
+            cards = f": {CardSet(removed)}" if removed else ""
+            self.say(f"handicap {self.seat(ev.seat)} {ev.bid}: {handicap_words(ev.bid, ev.removed, to)}{cards}")
+        elif isinstance(ev, fc.HandScored):
+            from clubsuite.cli.play_free import score_rows
+
+            self.say(f"tricks won: {' '.join(str(t) for t in ev.tricks)}")
+            for label, row in score_rows(hand)[1:]:
+                if any(row):
+                    self.say(f"{label}: {_signed(row)}")
+            self.say(f"scores:     {_signed(ev.scores)}")
+            self.say(f"totals:     {_signed(ev.totals)}")
+        elif isinstance(ev, fc.PassStarted):
+            pass  # told with the cards once they move
+        elif isinstance(ev, fc.CardsPassed):
+            moves = [(g, r, c) for g, r, c in hand.passed if r == (g - 1) % 3]
+            self.say("pass to the right: " + ", ".join(f"{self.seat(g)} gives {card_at(c)}" for g, _, c in moves))
+        else:
+            return False
+        return True
+
     def event(self, ev: Any, tricks_done: int) -> int:
         """Describe one event; returns the number of completed tricks of the hand after it."""
-        if isinstance(ev, HandStarted):
+        if self.free_event(ev):
+            return tricks_done
+        if isinstance(ev, fc.TrickTaken):
+            self.trick = [(s, str(c)) for s, c in ev.cards]
+            self.flush_trick(ev.number, ev.seat)
+            return int(ev.number)
+        if isinstance(ev, fc.CardPlayed):
+            self.trick.append((ev.seat, str(ev.card)))
+            return tricks_done
+        if isinstance(ev, HandStarted | fc.HandStarted):
             self.lines.append("")
             self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}", 0)
         elif isinstance(ev, Decided):
             self.decisions.append(f"{self.seat(ev.seat)} {'exchanges' if ev.exchanged else 'keeps'}")
-        elif isinstance(ev, PlayStarted):
+        elif isinstance(ev, PlayStarted | fc.PlayStarted):
             self.flush_decisions()
             self.say(f"{self.seat(ev.leader)} leads the first trick")
         elif isinstance(ev, CardPlayed):
@@ -102,7 +168,7 @@ class _Account:
             self.say(f"tricks won: {' '.join(str(t) for t in ev.tricks)}")
             self.say(f"scores:     {_signed(ev.scores)}")
             self.say(f"totals:     {_signed(ev.totals)}")
-        elif isinstance(ev, MatchEnded):
+        elif isinstance(ev, MatchEnded | fc.MatchEnded):
             pass  # the end of the match is told once, after the last hand
         else:
             fields = getattr(ev, "_asdict", None)
@@ -112,11 +178,13 @@ class _Account:
 
     def hands(self) -> None:
         """Every hand, from the events the replay gave."""
-        for events in self.result.events:
+        for index, events in enumerate(self.result.events):
+            self.hand_index, self.handicap_index = index, 0
             done = 0
             for ev in events:
                 done = self.event(ev, done)
             self.flush_decisions()
+            self.flush_auction()
             self.flush_trick(done + 1, None)
 
     def ending(self) -> None:
@@ -145,7 +213,8 @@ class _Account:
 
 
 def render_text(result: ReplayResult) -> str:
-    """The readable account of a replay: header, each hand (exchange, tricks, scores) and the ending."""
+    """The readable account of a replay: header, each hand (exchange or auction and handicaps, tricks, scores)
+    and the ending."""
     account = _Account(result)
     account.header()
     account.hands()

@@ -1,0 +1,217 @@
+"""`clubs play free`, `clubs watch free` and `clubs replay` of Free Clubs records, through the console script."""
+
+from __future__ import annotations
+
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from clubsuite.bots import bot_names, make_bot
+from clubsuite.cards import CardSet
+from clubsuite.cli.play_free import score_rows
+from clubsuite.games.free import FreeMatch
+from clubsuite.records import load_record, replay
+from clubsuite.runner import play_match
+
+CLUBS = str(Path(sys.executable).parent / "clubs")
+
+
+def run(args: list[str], stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
+    """Run the console script with piped input."""
+    return subprocess.run([CLUBS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, check=False)
+
+
+def cycling_input(rounds: int = 400) -> str:
+    """Input that eventually is legal at every prompt: `pass`, then every card number, over and over."""
+    return "".join("pass\n" + "".join(f"{n}\n" for n in range(1, 17)) for _ in range(rounds))
+
+
+def final_totals(out: str) -> list[int]:
+    """The numbers of the ``Final totals:`` line."""
+    final = out.split("Final totals:")[1].splitlines()[0]
+    return [int(p.split()[-1]) for p in final.split(",")]
+
+
+def test_fc9_play_whole_match_with_piped_input_reaches_the_end_and_names_the_winner() -> None:
+    result = run(["play", "free", "--seed", "3", "--bots", "random"], cycling_input())
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Game over:" in out and "(first to 250 or more, FC-9)" in out
+    totals = final_totals(out)
+    assert max(totals) >= 250  # FC-9: the match ends only once a total reaches the target
+    assert "\x1b[" not in out, "piped output must carry no colour codes"
+    assert "Traceback" not in result.stderr
+    # The screen shows the auction, the contract, the handicaps, the pass and the bonus table.
+    for needle in ("Auction: ", "Standing bid: ", "Contract: ", "Handicap of ", "to pass to ", "most diamonds (FC-8)"):
+        assert needle in out
+    # The seed is not shown before the end when it was not chosen... here it was chosen, so it is in the header.
+    assert out.splitlines()[0].startswith("Free Clubs · variant free · seed 3")
+
+
+def test_fc4_contract_is_seven_tricks_alone_or_ten_for_a_joker_team() -> None:
+    result = run(["play", "free", "--seed", "3", "--bots", "random"], cycling_input())
+    contracts = [line for line in result.stdout.splitlines() if line.startswith("Contract: ")]
+    assert contracts
+    for line in contracts:
+        assert "at least 7 tricks" in line or ("Joker team" in line and "all 10 tricks" in line)
+
+
+def test_random_seed_is_shown_only_at_the_end() -> None:
+    result = run(["play", "free", "--bots", "random", "--variant", "free(target=60)"], cycling_input())
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    seed_lines = [i for i, line in enumerate(lines) if "seed" in line]
+    assert seed_lines == [len(lines) - 1]
+    assert lines[-1].startswith("The deals came from seed ")
+
+
+def test_fc3_illegal_actions_get_the_reason_and_a_new_prompt() -> None:
+    result = run(["play", "free", "--seed", "3", "--bots", "random"], cycling_input())
+    lines = result.stdout.splitlines()
+    refusals = [i for i, line in enumerate(lines) if " is illegal: " in line]
+    assert refusals, "the cycling input must have met an illegal action"
+    assert any("(FC-3)" in lines[i] for i in refusals), "an illegal bid names the auction ruling"
+    for i in refusals:
+        assert "(FC-" in lines[i] or "(rule: follow suit if you can)" in lines[i]
+        assert lines[i + 1].startswith("Your ")  # asked again
+
+
+def test_fc3_opener_cannot_pass_and_is_told_why() -> None:
+    # Seat 2 holds 10S in the first deal of seed 4 (see `clubs watch free --seed 4`): it must open with it.
+    result = run(["play", "free", "--seed", "4", "--seat", "2", "--bots", "random"], "pass\n?\nq\n")
+    out = result.stdout
+    assert "pass is illegal: you hold 10S and must open the auction with it (FC-3)" in out
+    assert "Legal: 10S" in out
+    assert result.returncode == 0
+
+
+CARD_TOKEN = re.compile(r"(?<![0-9A-Z])(JK[12]|(?:10|[2-9JQKA])[CDHS])(?![A-Z0-9])")
+
+
+def test_fc5_fc2_play_screen_never_shows_a_card_the_human_may_not_know(tmp_path: Path) -> None:
+    """Hidden information (FC-2, FC-5): the chest only to its taker, others' cards and discards never, passed cards
+    only to giver and receiver. Checked against the record: per hand, every card named on screen must be one the
+    human held, took from the chest, received, or saw bid or played."""
+    path = tmp_path / "game.json"
+    seat = 1
+    args = ["play", "free", "--seed", "19", "--seat", str(seat), "--bots", "random", "--save", str(path)]
+    result = run(args, cycling_input())
+    assert result.returncode == 0, result.stderr
+    match = replay(load_record(path)).match
+    sections = re.split(r"^=== Hand \d+:.*$", result.stdout, flags=re.MULTILINE)[1:]
+    assert len(sections) == len(match.hands)
+    took_chest = False
+    for section, hand in zip(sections, match.hands, strict=True):
+        known = int(hand.deal.primary[seat]) | int(hand.deal.auction[seat])
+        if hand.winner == seat:
+            known |= int(hand.deal.chest)
+            took_chest = True
+        for _, receiver, c in hand.passed:
+            if receiver == seat:
+                known |= 1 << c
+        for _, c in hand.calls:
+            if c >= 0:
+                known |= 1 << c
+        for plays, _ in hand.tricks:
+            for _, c in plays:
+                known |= 1 << c
+        names = {str(c) for c in CardSet(known)}
+        for line in section.splitlines():
+            shown = set(CARD_TOKEN.findall(line))
+            assert shown <= names, f"{line!r} names {sorted(shown - names)}, which seat {seat} cannot know"
+        if hand.winner != seat:
+            assert "The chest you took:" not in section and "You find in the chest:" not in section
+    assert took_chest or "You find in the chest" not in result.stdout
+
+
+def test_play_save_then_replay_gives_the_same_totals_and_a_readable_account(tmp_path: Path) -> None:
+    path = tmp_path / "game.json"
+    result = run(["play", "free", "--seed", "5", "--bots", "random", "--save", str(path)], cycling_input())
+    assert result.returncode == 0, result.stderr
+    assert json.loads(path.read_text())["game"] == "free"
+    replayed = run(["replay", str(path), "--json"])
+    assert replayed.returncode == 0, replayed.stderr
+    assert json.loads(replayed.stdout)["totals"] == final_totals(result.stdout)
+    text = run(["replay", str(path)])
+    assert text.returncode == 0, text.stderr
+    account = text.stdout
+    for needle in ("auction: ", "wins the auction with", "contract: ", "takes the chest", "pass to the right: "):
+        assert needle in account
+    assert "handicap seat " in account and "trick  1:" in account and "totals:" in account
+    assert "BidMade" not in account and "HandicapResolved" not in account  # no raw event names
+    assert f"final totals: {' '.join(f'{t:+d}' for t in final_totals(result.stdout))}" in account
+
+
+def test_play_quit_saves_the_hand_in_progress(tmp_path: Path) -> None:
+    path = tmp_path / "partial.json"
+    result = run(["play", "free", "--seed", "4", "--seat", "2", "--bots", "random", "--save", str(path)], "1\nq\n")
+    assert result.returncode == 0
+    data = json.loads(run(["replay", str(path), "--json"]).stdout)
+    assert data["over"] is False
+
+
+def test_play_hint_is_legal_or_says_no_hint_bot_yet() -> None:
+    result = run(["play", "free", "--seed", "4", "--seat", "2", "--bots", "random"], "h\nq\n")
+    out = result.stdout
+    if "heuristic" in bot_names("free"):
+        assert "Hint: 10S" in out  # the opener's only legal bid (FC-3)
+    else:
+        assert "No hint bot is available for this game yet." in out
+
+
+def test_play_default_bots_need_the_heuristic_bot_or_suggest_random() -> None:
+    result = run(["play", "free", "--seed", "4"], "q\n")
+    assert "Traceback" not in result.stderr
+    if "heuristic" in bot_names("free"):
+        assert result.returncode == 0
+    else:
+        assert result.returncode == 2
+        assert "--bots random" in result.stderr
+
+
+def test_watch_free_shows_every_hand_and_plays_to_the_end(tmp_path: Path) -> None:
+    path = tmp_path / "watched.json"
+    result = run(["watch", "free", "--seed", "4", "--bots", "random", "--save", str(path)])
+    assert result.returncode == 0, result.stderr
+    out = result.stdout
+    assert "Game over:" in out and "Final totals:" in out
+    assert "  chest: " in out and ": auction " in out  # the spectator sees every card
+    assert "  The chest held: " in out
+    assert "\x1b[" not in out
+    assert json.loads(run(["replay", str(path), "--json"]).stdout)["totals"] == final_totals(out)
+
+
+@pytest.mark.parametrize(
+    ("args", "needle"),
+    [
+        (["play", "free", "--seat", "3", "--bots", "random"], "--seat"),
+        (["play", "free", "--variant", "free(foo=1)", "--bots", "random"], "foo"),
+        (["play", "free", "--variant", "free(target=x)", "--bots", "random"], "target"),
+        (["play", "free", "--variant", "whist-1997", "--bots", "random"], "whist"),
+        (["play", "free", "--bots", "nosuch"], "nosuch"),
+        (["play", "free", "--bots", "random,random,random"], "--bots"),
+        (["watch", "free", "--bots", "random,random"], "--bots"),
+        (["watch", "free", "--seed", "-1", "--bots", "random"], "-1"),
+    ],
+)
+def test_bad_arguments_exit_2_with_a_message(args: list[str], needle: str) -> None:
+    result = run(args)
+    assert result.returncode == 2
+    assert needle in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_fc4_fc8_score_rows_add_up_to_the_hand_scores() -> None:
+    """The bonus table shown after each hand is the engine's score split by source (FC-4, FC-8)."""
+    for seed in range(6):
+        match = FreeMatch()
+        bot = make_bot("random", "free")
+        play_match(match, [bot, bot, bot], seed, bot_rng=random.Random(seed))
+        for hand in match.hands:
+            rows = score_rows(hand)
+            assert tuple(sum(col) for col in zip(*(r for _, r in rows), strict=True)) == hand.scores
