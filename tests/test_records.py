@@ -1,7 +1,8 @@
 """Match records: golden records replayed exactly, the JSON Schema, round trips, and every kind of bad record.
 
 The golden records in ``tests/golden/`` are made by :func:`build_golden` below, which plays uniformly random legal
-actions (from a fixed seed) through the engine. To rebuild them after an intended change of behaviour, run
+actions or the game's bots (from a fixed seed) through the engine.
+To rebuild them after an intended change of behaviour, run
 ``.venv/bin/python -c "import sys; sys.path[:0] = ['tests']; import test_records; test_records.regenerate_golden()"``
 and review the difference.
 """
@@ -25,8 +26,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubsuite import engine
+from clubsuite.bots import make_bot
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidRecordError
+from clubsuite.games.free.events import AuctionWon, HandicapResolved
 from clubsuite.options import option
 from clubsuite.records import (
     MAX_DEPTH,
@@ -44,6 +47,7 @@ from clubsuite.records import (
     save_record,
     validate_record,
 )
+from clubsuite.runner import deal_next, play_match
 from clubsuite.seeding import derive_seed, hand_seed
 
 HERE = Path(__file__).parent
@@ -51,6 +55,7 @@ GOLDEN = HERE / "golden"
 BAD = HERE / "data" / "records"
 DOCS = HERE.parent / "docs" / "records.md"
 RANDOM_SEATS = [{"name": f"random {i}", "kind": "bot"} for i in range(3)]
+HEURISTIC_SEATS = [{"name": f"heuristic {i}", "kind": "bot"} for i in range(3)]
 
 
 # -- the golden record generator ---------------------------------------------------------------------------
@@ -100,6 +105,32 @@ def _explicit_deal(seed: int) -> Callable[[Any, Any, int], Any]:
     return deal
 
 
+def play_bots(
+    spec: str,
+    seed: int,
+    bots: list[str],
+    first_dealer: int = 0,
+    hands: int | None = None,
+    last_hand_actions: int = 0,
+) -> Any:
+    """A match of the named bots, one per seat, dealt from the match seed: to the end, or ``hands`` hands.
+
+    Whole hands are played by :func:`clubsuite.runner.play_match`; with ``hands``, the last one is dealt and cut
+    after ``last_hand_actions`` actions. The bots draw from one generator seeded from ``seed`` alone.
+    """
+    info, options = resolve(spec)
+    match = info.new_match(options, first_dealer)
+    players = [make_bot(name, info.name) for name in bots]
+    rng = random.Random(derive_seed(seed, 1))
+    play_match(match, players, seed, bot_rng=rng, max_hands=None if hands is None else hands - 1)
+    if hands is not None and not match.is_over:
+        deal_next(match, info, seed)
+        for _ in range(last_hand_actions):
+            seat = match.to_act
+            match.apply(players[seat].choose(match.view(seat), match.legal_actions(), rng))
+    return match
+
+
 def build_golden(name: str) -> dict[str, Any]:
     """The golden record called ``name``, rebuilt from scratch."""
     if name == "whist-seeded-draw":
@@ -134,10 +165,29 @@ def build_golden(name: str) -> dict[str, Any]:
         del record["options"]  # optional on input: the variant spec alone decides
         record["x-note"] = "hand 0 has an explicit deal, hand 1 its own seed, hand 2 the match seed"
         return record
+    if name == "free-seeded-heuristic":
+        # Default Free Clubs rules, three heuristic bots through the runner, every hand dealt from the match seed.
+        match = play_bots("free", 0, ["heuristic"] * 3)
+        return record_from_match(match, seats=HEURISTIC_SEATS, seed=0, seeded_hands=True)
+    if name == "free-explicit-joker":
+        # FC-8's option on, random play, explicit deals, seat 2 deals first; this seed has a Joker team that makes
+        # its 10 tricks and one that fails (FC-4).
+        match = play_random("free(no_spades_needs_a_trick=true)", 24, first_dealer=2, deal=_explicit_deal(24))
+        return record_from_match(match, seats=RANDOM_SEATS)
+    if name == "free-unfinished":
+        # A random seat and two heuristic ones; two whole hands, then the third stops after its auction (3), the
+        # Ten's discard (1), the pass before play (3) and two tricks (6), with two cards of the third trick played.
+        match = play_bots(
+            "free", 31, ["random", "heuristic", "heuristic"], first_dealer=1, hands=3, last_hand_actions=15
+        )
+        seats = [{"name": "you", "kind": "human"}, *HEURISTIC_SEATS[1:]]
+        return record_from_match(match, seats=seats, seed=31, seeded_hands=True)
     raise KeyError(name)
 
 
-GOLDEN_NAMES = ["whist-seeded-draw", "whist-1997-explicit", "whist-unfinished", "whist-awaiting-deal"]
+WHIST_GOLDEN_NAMES = ["whist-seeded-draw", "whist-1997-explicit", "whist-unfinished", "whist-awaiting-deal"]
+FREE_GOLDEN_NAMES = ["free-seeded-heuristic", "free-explicit-joker", "free-unfinished"]
+GOLDEN_NAMES = WHIST_GOLDEN_NAMES + FREE_GOLDEN_NAMES
 
 
 def golden_path(name: str) -> Path:
@@ -199,13 +249,53 @@ def test_golden_records_cover_cw5_endings_and_unfinished_states() -> None:
 
 
 def test_cw5_hand_totals_rise_by_one_per_hand_in_golden_results() -> None:
-    for name in GOLDEN_NAMES:
+    for name in WHIST_GOLDEN_NAMES:
         result = json.loads(expected_path(name).read_text(encoding="utf-8"))
         complete = [h for h in result["hands"] if h["complete"]]
         for i, hand in enumerate(complete, start=1):
             assert sum(hand["scores"]) == 1
             assert sum(hand["totals"]) == i
         assert sum(result["totals"]) == len(complete)
+
+
+def test_free_golden_records_cover_fc4_joker_teams_fc5_ten_discards_and_unfinished_play() -> None:
+    results = {name: json.loads(expected_path(name).read_text(encoding="utf-8")) for name in FREE_GOLDEN_NAMES}
+    replays = {name: replay(load_record(golden_path(name))) for name in FREE_GOLDEN_NAMES}
+    events = {name: [e for hand in replays[name].events for e in hand] for name in FREE_GOLDEN_NAMES}
+    # FC-4: a Joker team, in the events and in the hand summaries; one of them makes its 10 tricks, one fails.
+    joker_hands = [h for h in results["free-explicit-joker"]["hands"] if h["partner"] is not None]
+    assert any(isinstance(e, AuctionWon) and e.partner is not None for e in events["free-explicit-joker"])
+    assert {h["contract"]["made"] for h in joker_hands} == {True, False}
+    assert all(h["contract"]["tricks_needed"] == 10 for h in joker_hands)
+    # FC-5: a Ten whose suit held a card asked its player which card to discard (one card removed).
+    for name in FREE_GOLDEN_NAMES:
+        assert any(isinstance(e, HandicapResolved) and e.bid.rank == 10 and e.removed == 1 for e in events[name]), name
+    # FC-9: the two whole matches end with one highest total at the target or more, and never a draw.
+    for name in ["free-seeded-heuristic", "free-explicit-joker"]:
+        result = results[name]
+        top = max(result["totals"])
+        assert result["over"] and not result["draw"] and top >= 250
+        assert result["winners"] == [result["totals"].index(top)] and result["totals"].count(top) == 1
+    assert results["free-explicit-joker"]["options"]["no_spades_needs_a_trick"] is True
+    assert "seed" not in load_record(golden_path("free-explicit-joker"))
+    # Unfinished: stopped in the middle of a trick of the third hand, with the seat to act and its legal cards.
+    unfinished = results["free-unfinished"]
+    assert not unfinished["over"] and "awaiting" not in unfinished
+    assert unfinished["to_act"] is not None and unfinished["legal"]
+    assert len(unfinished["hands"]) == 3 and unfinished["hands"][-1]["complete"] is False
+    assert replays["free-unfinished"].match.phase == engine.Phase.PLAY
+
+
+def test_free_golden_hand_totals_are_the_running_sums_of_the_hand_scores() -> None:
+    for name in FREE_GOLDEN_NAMES:
+        result = json.loads(expected_path(name).read_text(encoding="utf-8"))
+        totals = [0, 0, 0]
+        for hand in result["hands"]:
+            if hand["complete"]:
+                totals = [t + s for t, s in zip(totals, hand["scores"], strict=True)]
+                assert hand["totals"] == totals
+                assert sum(hand["tricks_won"]) <= 10
+        assert result["totals"] == totals
 
 
 # -- the schema ---------------------------------------------------------------------------------------------

@@ -1,6 +1,6 @@
 """Free Clubs: three players, an auction of handicaps, the treasure chest, Joker teams and a 7-trick contract.
 
-Rules text ``free-clubs.txt``; rulings FC-1..FC-9 (the table mode of FC-10 is not built yet). See
+Rules text ``free-clubs.txt``; rulings FC-1..FC-10 (FC-10's table mode is the option ``misplays``). See
 ``docs/rules/free.md`` for the rules as implemented.
 """
 

@@ -108,6 +108,28 @@ class HandScored(NamedTuple):
     totals: tuple[int, ...]
 
 
+class MisplayCalled(NamedTuple):
+    """A player called a misplay (FC-10, option ``misplays``); the call and its penalty are public.
+
+    An uncalled misplay is never announced: its card is on the table like any other.
+    """
+
+    caller: int
+    seat: int
+    """The player who made the misplay."""
+    card: Card
+    stage: int
+    """1: the card went back to the hand; 2: the misplayer forfeits the trick; 3: the misplayer forfeits their
+    positive points for the hand."""
+
+
+class HandRescored(NamedTuple):
+    """A misplay called after the hand was scored but before the next deal changed its scores (FC-10)."""
+
+    scores: tuple[int, ...]
+    totals: tuple[int, ...]
+
+
 class MatchEnded(NamedTuple):
     """The match ended (FC-9)."""
 

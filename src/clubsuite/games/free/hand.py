@@ -6,8 +6,9 @@ before it changes anything: an illegal action raises and leaves the state as it 
 
 from __future__ import annotations
 
+from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from clubsuite.cards import Card, CardSet, Suit, card_at, iter_bits
 from clubsuite.engine import Phase
@@ -22,6 +23,7 @@ from clubsuite.games.free.events import (
     ChestTaken,
     HandicapResolved,
     HandScored,
+    MisplayCalled,
     PassStarted,
     PlayStarted,
     TrickTaken,
@@ -76,6 +78,33 @@ class Call(StrEnum):
 
 
 FreeAction = Card | Call
+
+
+class MisplayCall(NamedTuple):
+    """A call of a misplay, ``call 7H`` in notation (FC-10, option ``misplays``): made by any seat but the
+    misplayer, at any time, by naming the misplayed card."""
+
+    card: Card
+
+    def __str__(self) -> str:
+        return f"call {self.card}"
+
+
+@dataclass
+class Misplay:
+    """A card played against the follow-suit rule in table mode (FC-10); hidden until someone calls it."""
+
+    seat: int
+    card: int
+    """The card index."""
+    trick: int
+    """The number of tricks completed when it was played (0 for the first trick)."""
+    order: int
+    """How many cards of the hand had been played before it."""
+    called: int = 0
+    """0 while uncalled, else the penalty stage of the call (1, 2 or 3)."""
+    undo: tuple[Any, ...] = field(default=(), repr=False)
+    """The play state just before the card, restored by a call in the first stage."""
 
 
 def is_joker(index: int) -> bool:
@@ -171,6 +200,8 @@ class FreeHand:
         """The cards in the tricks each seat won."""
         self.scores: tuple[int, ...] | None = None
         self.log: list[FreeAction] = []
+        self.misplays: list[Misplay] = []
+        """Every misplay of the hand in table mode (FC-10): hidden information until called."""
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -261,6 +292,8 @@ class FreeHand:
             return f"{action} is not in your hand: you {self._task()} from the primary cards you hold"
         if self.stage is Stage.PASS or self._play_mask(seat) & bit:
             return None
+        if self.options.misplays:
+            return None  # FC-10 table mode: the card is accepted and recorded as a misplay
         led = self.trick[0][1] // 13
         return (
             f"{action} is illegal: {suit_name(led)} were led and you hold {suit_name(led)}, so you must follow suit "
@@ -457,14 +490,35 @@ class FreeHand:
         self.trick = []
         self.to_act = leader
 
+    def _play_state(self) -> tuple[Any, ...]:
+        """A copy of everything a card played changes: what a call in the first stage restores (FC-10)."""
+        return (
+            list(self.hands),
+            list(self.trick),
+            list(self._players),
+            list(self.tricks),
+            list(self.tricks_won),
+            list(self.taken),
+            self.leader,
+            self.to_act,
+            len(self.log),
+        )
+
+    def _played_count(self) -> int:
+        return sum(len(plays) for plays, _ in self.tricks) + len(self.trick)
+
     def _play(self, seat: int, idx: int) -> tuple[Any, ...]:
+        if not self._play_mask(seat) >> idx & 1:  # only reachable with option misplays (FC-10)
+            state = self._play_state()
+            state = (*state[:-1], state[-1] - 1)  # the card is already in the log
+            self.misplays.append(Misplay(seat, idx, len(self.tricks), self._played_count(), undo=state))
         self.hands[seat] &= ~(1 << idx)
         self.trick.append((seat, idx))
         events: list[Any] = [CardPlayed(seat, card_at(idx))]
         if len(self.trick) < len(self._players):
             self.to_act = self._players[len(self.trick)]
             return tuple(events)
-        winner = trick_winner(self.trick)
+        winner = self._trick_winner(self.trick, len(self.tricks))
         plays = tuple(self.trick)
         self.tricks.append((plays, winner))
         self.tricks_won[winner] += 1
@@ -477,12 +531,109 @@ class FreeHand:
             self._begin_trick(self._next_with_cards(winner))
         return tuple(events)
 
+    def _trick_winner(self, plays: list[tuple[int, int]], number: int) -> int:
+        """The winner of trick ``number`` (0 first); a misplayer called in the second stage cannot win it (FC-10)."""
+        out = {m.seat for m in self.misplays if m.called == 2 and m.trick == number}
+        if not out:
+            return trick_winner(plays)
+        # The leader never misplays (only a follower can fail to follow), so someone is always left.
+        return trick_winner([(s, c) for s, c in plays if s not in out])
+
+    def _score(self) -> tuple[int, ...]:
+        forfeit = frozenset(m.seat for m in self.misplays if m.called == 3)
+        return score_hand(self.tricks_won, self.taken, self.winner, self.partner, self.options, forfeit)
+
     def _finish(self, events: list[Any]) -> None:
         self.trick = []
-        self.scores = score_hand(self.tricks_won, self.taken, self.winner, self.partner, self.options)
+        self.scores = self._score()
         self.stage = Stage.OVER
         self.to_act = None
         events.append(HandScored(tuple(self.tricks_won), self.scores, ()))
+
+    # -- misplays (FC-10, option misplays) -------------------------------------------------------------
+    def misplay_of(self, idx: int) -> Misplay | None:
+        """The misplay of card index ``idx`` in this hand, if that card lies on the table as a misplay (hidden).
+
+        A misplay called in the first stage went back to the hand, so it no longer counts: the card may be played
+        again, lawfully or not.
+        """
+        return next((m for m in self.misplays if m.card == idx and m.called != 1), None)
+
+    def call_stage(self, m: Misplay) -> int:
+        """The penalty stage a call of ``m`` would have now (FC-10): 1 if no card has been played since it and the
+        hand goes on, 2 if its trick is still on the table, 3 once its trick was taken or the hand is over.
+
+        A full trick counts as taken once the next card is led (or the hand is scored): until then it lies on the
+        table, so a misplay followed by the trick's last card can still be called in the second stage.
+        """
+        if self.scores is not None:
+            return 3
+        if self._played_count() == m.order + 1:
+            return 1
+        if m.trick == len(self.tricks) or (m.trick == len(self.tricks) - 1 and not self.trick):
+            return 2
+        return 3
+
+    def explain_call(self, caller: int, card: Card) -> str | None:
+        """Why ``caller`` may not call ``card`` as a misplay of this hand now, or None if the call stands."""
+        what = f"call {card}"
+        if not self.options.misplays:
+            return f"{what} is refused: calling a misplay needs the table option misplays=true (FC-10)"
+        if type(caller) is not int or not 0 <= caller < N_SEATS:
+            return f"{what} is refused: a call needs the calling seat (0, 1 or 2), got {caller!r} (FC-10)"
+        m = self.misplay_of(card.index)
+        if m is None:
+            played = any(c == card.index for plays, _ in self.tricks for _, c in plays)
+            played = played or any(c == card.index for _, c in self.trick)
+            if played:
+                return f"{what} is refused: {card} was a lawful play in this hand, not a misplay (FC-10)"
+            return f"{what} is refused: {card} has not been played in this hand (FC-10)"
+        if m.called:
+            return f"{what} is refused: that misplay has already been called (FC-10)"
+        if caller == m.seat:
+            return f"{what} is refused: seat {caller} played {card}; only another player may call it (FC-10)"
+        return None
+
+    def call(self, caller: int, card: Card) -> tuple[Any, ...]:
+        """Call the misplay of ``card`` by ``caller`` and apply the penalty of its stage (FC-10).
+
+        Stage 1: the card goes back to the misplayer's hand and they play again, no penalty. Stage 2: the card stays
+        and the misplayer cannot win the trick (the best other card wins it). Stage 3: the misplayer scores no
+        positive points for the hand (a missed contract still costs them). Raises, changing nothing, if refused.
+        """
+        reason = self.explain_call(caller, card)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        m = self.misplay_of(card.index)
+        assert m is not None
+        m.called = stage = self.call_stage(m)
+        if stage == 1:
+            hands, trick, players, tricks, won, taken, leader, to_act, log_len = m.undo
+            self.hands, self.trick, self._players, self.tricks = list(hands), list(trick), list(players), list(tricks)
+            self.tricks_won, self.taken, self.leader, self.to_act = list(won), list(taken), leader, to_act
+            del self.log[log_len:]
+        elif stage == 2 and m.trick < len(self.tricks):
+            self._retake_last_trick()
+        elif stage == 3 and self.scores is not None:
+            self.scores = self._score()
+        return (MisplayCalled(caller, m.seat, card, stage),)
+
+    def _retake_last_trick(self) -> None:
+        """Give the full trick still on the table to its winner once the forfeits are out (FC-10, second stage).
+
+        No card of the next trick has been played, so the new winner simply leads it instead.
+        """
+        plays, old = self.tricks[-1]
+        new = self._trick_winner(list(plays), len(self.tricks) - 1)
+        if new == old:
+            return
+        self.tricks[-1] = (plays, new)
+        self.tricks_won[old] -= 1
+        self.tricks_won[new] += 1
+        for _, c in plays:
+            self.taken[old] &= ~(1 << c)
+            self.taken[new] |= 1 << c
+        self._begin_trick(self._next_with_cards(new))
 
     def action_log(self) -> list[FreeAction]:
         """Every action applied to this hand, in order (the record of the hand)."""
@@ -542,16 +693,27 @@ class FreeHand:
 
 
 def score_hand(
-    tricks_won: list[int], taken: list[int], winner: int, partner: int, options: FreeOptions
+    tricks_won: list[int],
+    taken: list[int],
+    winner: int,
+    partner: int,
+    options: FreeOptions,
+    forfeit: frozenset[int] = frozenset(),
 ) -> tuple[int, ...]:
-    """The points of each seat for one hand (FC-4, FC-8)."""
+    """The points of each seat for one hand (FC-4, FC-8).
+
+    The seats in ``forfeit`` had a misplay called after its trick was taken (FC-10): they score no positive points,
+    only the contract penalty if they missed their contract.
+    """
     scores = [TRICK_POINTS * t for t in tricks_won]
+    penalty = [0, 0, 0]
     if partner >= 0:
         if tricks_won[winner] + tricks_won[partner] < TEAM_CONTRACT:  # FC-4: -50 for each member
-            scores[winner] += CONTRACT_PENALTY
-            scores[partner] += CONTRACT_PENALTY
+            penalty[winner] = penalty[partner] = CONTRACT_PENALTY
     elif winner >= 0 and tricks_won[winner] < SOLO_CONTRACT:
-        scores[winner] += CONTRACT_PENALTY
+        penalty[winner] = CONTRACT_PENALTY
+    for s in range(N_SEATS):
+        scores[s] += penalty[s]
     diamonds = [(t & PRIMARY_SUIT_MASKS[Suit.DIAMONDS]).bit_count() for t in taken]
     most = max(diamonds)
     if most > 0:  # FC-8: nobody gets the bonus when nobody took a diamond
@@ -564,4 +726,6 @@ def score_hand(
         took_trick = tricks_won[s] > 0
         if not taken[s] & PRIMARY_SUIT_MASKS[Suit.SPADES] and (took_trick or not options.no_spades_needs_a_trick):
             scores[s] += NO_SPADES_BONUS
+    for s in forfeit:
+        scores[s] = penalty[s]
     return tuple(scores)

@@ -15,8 +15,8 @@ from clubsuite.errors import (
     InvalidOptionsError,
 )
 from clubsuite.games.free.deal import N_SEATS, FreeDeal
-from clubsuite.games.free.events import HandScored, HandStarted, MatchEnded
-from clubsuite.games.free.hand import Call, FreeAction, FreeHand
+from clubsuite.games.free.events import HandRescored, HandScored, HandStarted, MatchEnded
+from clubsuite.games.free.hand import Call, FreeAction, FreeHand, MisplayCall
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.games.free.view import FreeView
 
@@ -89,6 +89,13 @@ class FreeMatch:
         A reason may name the cards of the seat to act, so a server must pass the asking seat: another seat is
         only told that it is not its turn.
         """
+        if type(action) is str:
+            try:
+                action = self.parse_call(action) or action
+            except InvalidNotationError as exc:
+                return str(exc)
+        if isinstance(action, MisplayCall):
+            return self._explain_call(action, seat)[0]
         cur = self._cur
         if cur is None:
             return "the match is over" if self._over else "no hand is in progress: deal first"
@@ -125,11 +132,16 @@ class FreeMatch:
         self.hands.append(self._cur)
         return (HandStarted(len(self.hands) - 1, dealer),)
 
-    def apply(self, action: FreeAction | str, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: FreeAction | MisplayCall | str, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action (or its notation, e.g. ``"KD"``, ``"pass"``) of the seat to act; returns the events.
 
-        The state is unchanged if it raises.
+        With option ``misplays``, a call of a misplay (``"call 7H"``) is an action of any seat but the misplayer at
+        any time, with ``seat`` naming the caller (FC-10). The state is unchanged if it raises.
         """
+        if type(action) is str and self.parse_call(action) is not None:
+            action = self.parse_call(action)  # type: ignore[assignment]
+        if isinstance(action, MisplayCall):
+            return self._call(action, seat)
         act: FreeAction = self.parse_action(action) if type(action) is str else action  # type: ignore[assignment]
         cur = self._cur
         if cur is None:
@@ -149,6 +161,11 @@ class FreeMatch:
         self.hand_scores.append(hand.scores)
         totals = tuple(self.totals)
         events: list[Any] = [HandScored(tuple(hand.tricks_won), hand.scores, totals)]
+        return tuple(events) + self._judge()
+
+    def _judge(self) -> tuple[Any, ...]:
+        """Decide the end of the match from the totals (FC-9): the event if it ends now."""
+        totals = tuple(self.totals)
         # FC-9: once anyone has the target or more, the highest total wins; a tie at the top plays another hand.
         if max(totals) >= self.options.target:
             top = max(totals)
@@ -156,8 +173,69 @@ class FreeMatch:
             if len(leaders) == 1:
                 self._over = True
                 self.winners = leaders
-                events.append(MatchEnded(leaders, False, totals))
-        return tuple(events)
+                return (MatchEnded(leaders, False, totals),)
+        return ()
+
+    # -- misplays (FC-10, option misplays) -------------------------------------------------------------
+    @staticmethod
+    def parse_call(text: str) -> MisplayCall | None:
+        """Read ``call CARD`` (e.g. ``call 7H``) as a call of a misplay; None if the text is not a call.
+
+        A call naming something that is not a card raises a notation error naming the input.
+        """
+        words = text.strip().split()
+        if not words or words[0].lower() != "call":
+            return None
+        if len(words) != 2:
+            raise InvalidNotationError(f"{text.strip()!r} is not a call: expected call and one card, e.g. call 7H")
+        try:
+            return MisplayCall(STANDARD_WITH_JOKERS.parse(words[1]))
+        except InvalidNotationError:
+            raise InvalidNotationError(
+                f"{text.strip()!r} is not a call: {words[1]!r} is not a card (expected e.g. call 7H)"
+            ) from None
+
+    def _explain_call(self, call: MisplayCall, seat: int | None) -> tuple[str | None, FreeHand | None]:
+        """Why ``seat`` may not make ``call`` now (or None), and the hand the call is about (FC-10).
+
+        A call names a card of the hand in progress or, between hands, of the hand just scored. A misplay of an
+        earlier hand is past its time: after the next deal there is no penalty.
+        """
+        what = f"call {call.card}"
+        if not self.options.misplays:
+            return f"{what} is refused: calling a misplay needs the table option misplays=true (FC-10)", None
+        if seat is None:
+            return f"{what} is refused: a call must name the calling seat (FC-10)", None
+        if not self.hands:
+            return f"{what} is refused: no hand has been dealt yet (FC-10)", None
+        hand = self.hands[-1]
+        idx = call.card.index
+        if hand.misplay_of(idx) is None and any(
+            (m := h.misplay_of(idx)) is not None and not m.called for h in self.hands[:-1]
+        ):
+            return (
+                f"{what} is refused as too late: that misplay was in an earlier hand, and once the next hand is "
+                "dealt a misplay goes unpunished (FC-10)",
+                None,
+            )
+        return hand.explain_call(seat, call.card), hand
+
+    def _call(self, call: MisplayCall, seat: int | None) -> tuple[Any, ...]:
+        reason, hand = self._explain_call(call, seat)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        assert hand is not None and seat is not None
+        old = hand.scores
+        events = hand.call(seat, call.card)
+        if old is None or hand.scores == old:
+            return events
+        # The hand was already scored: correct its entry and the totals, then decide the end again (FC-9).
+        assert hand.scores is not None
+        for s in range(N_SEATS):
+            self.totals[s] += hand.scores[s] - old[s]
+        self.hand_scores[-1] = hand.scores
+        self._over, self.winners = False, ()
+        return (*events, HandRescored(hand.scores, tuple(self.totals)), *self._judge())
 
     def summary(self) -> dict[str, Any]:
         """A JSON-ready account of the match so far: every hand, the totals and the result (FC-9)."""

@@ -1,4 +1,4 @@
-"""Rules options of Free Clubs: the no-spades bonus condition (FC-8) and the target score (FC-9)."""
+"""Rules options of Free Clubs: the no-spades bonus condition (FC-8), the target score (FC-9), misplays (FC-10)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from clubsuite.options import option
 
 @dataclass(frozen=True, kw_only=True)
 class FreeOptions:
-    """The rules options of Free Clubs. The defaults are the rules text as read by rulings FC-1..FC-9."""
+    """The rules options of Free Clubs. The defaults are the rules text as read by rulings FC-1..FC-10."""
 
     no_spades_needs_a_trick: bool = option(
         False,
@@ -22,6 +22,11 @@ class FreeOptions:
         "the game ends after a hand once a total is at target or more; the highest total wins",
         "FC-9",
     )
+    misplays: bool = option(
+        False,
+        "table mode: a player may play a card that fails to follow suit, and another player may call it",
+        "FC-10",
+    )
 
     def __post_init__(self) -> None:
         # The engine relies on exact types: a stray string or number must never reach it.
@@ -29,6 +34,8 @@ class FreeOptions:
             raise InvalidOptionsError(
                 f"option no_spades_needs_a_trick={self.no_spades_needs_a_trick!r}: expected true or false (FC-8)"
             )
+        if type(self.misplays) is not bool:
+            raise InvalidOptionsError(f"option misplays={self.misplays!r}: expected true or false (FC-10)")
         if type(self.target) is not int:
             raise InvalidOptionsError(f"option target={self.target!r}: expected a whole number (FC-9)")
         if not 1 <= self.target <= 100000:

@@ -4,7 +4,8 @@ A view is a live, read-only window on the match for one seat: the match keeps on
 a snapshot. Public: every bid and pass of the auction, the winner and the Joker team, how many cards each handicap
 removed, every card played and every trick, and how many cards each seat holds. Private to this seat: its primary
 and auction cards, the chest only if this seat took it, its own discards, and the cards it gave or received by a
-Queen handicap or the pass before play (FC-2, FC-5).
+Queen handicap or the pass before play (FC-2, FC-5). In table mode (FC-10) a misplay shows only in the view of
+the seat that made it, until someone calls it.
 """
 
 from __future__ import annotations
@@ -171,12 +172,23 @@ class FreeView:
         """Tricks taken so far by each seat (public)."""
         return tuple(self._cur().tricks_won)
 
+    @property
+    def misplays(self) -> tuple[tuple[int, Card, int | None], ...]:
+        """Misplays this seat may know (FC-10): its own, and every called one, as (seat, card, stage or None).
+
+        The stage is that of the call (1, 2 or 3), None while uncalled; another seat's uncalled misplay never shows.
+        """
+        me = self.seat
+        return tuple(
+            (m.seat, card_at(m.card), m.called or None) for m in self._cur().misplays if m.called or m.seat == me
+        )
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready snapshot of this view."""
         h = self._cur()
         chest = self.chest
         pc = self.pass_choice
-        return {
+        out: dict[str, Any] = {
             "game": "free",
             "seat": self.seat,
             "phase": self.phase.value,
@@ -206,6 +218,9 @@ class FreeView:
             "tricks_won": list(self.tricks_won),
             "legal": [str(a) for a in self.legal_actions()],
         }
+        if self.options.misplays:  # the key exists only in table mode, so default snapshots stay as they were
+            out["misplays"] = [{"seat": s, "card": str(c), "called": st} for s, c, st in self.misplays]
+        return out
 
     def __repr__(self) -> str:
         return f"<FreeView seat={self.seat} of {N_SEATS}>"

@@ -1,0 +1,220 @@
+"""Table mode of Free Clubs (option misplays, ruling FC-10): misplays, calls and the four penalty stages."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+import pytest
+
+from clubsuite.cards import STANDARD_WITH_JOKERS as J
+from clubsuite.cards import CardSet, card, cards
+from clubsuite.engine import resolve
+from clubsuite.errors import IllegalActionError, InvalidNotationError, InvalidOptionsError
+from clubsuite.games.free import FreeDeal, FreeMatch, FreeOptions
+from clubsuite.games.free.deal import PRIMARY_MASK
+from clubsuite.games.free.events import CardPlayed, HandRescored, HandScored, MisplayCalled, TrickTaken
+
+# Seat 0 opens with 10S; after "10S pass JH pass QH pass pass" seat 1 wins with QH (the chest: the six spades
+# 4S..9S) and sends its 9H to seat 2; the pass "5H AC 2S" then leaves, with seat 2 to lead:
+#   seat 0: 2C 3C 2D 3D AD 3H 4H AH 2S AS
+#   seat 1: 4C 5C 6C 4D 5D 6D 2H 5H 3S 4S 5S 6S 7S 8S 9S   (the auction winner: seven tricks or -50)
+#   seat 2: 7C 8C 9C AC 7D 8D 9D 6H 7H 8H 9H
+DEAL = FreeDeal(
+    (J.parse_set("10S 10C 10D 10H JC JD"), J.parse_set("JS QH JK1 QC QD QS"), J.parse_set("JH KH KC KD KS JK2")),
+    (
+        cards("AC 2C 3C AD 2D 3D AH 3H 4H AS"),
+        cards("4C 5C 6C 4D 5D 6D 9H 2H 2S 3S"),
+        cards("7C 8C 9C 7D 8D 9D 8H 7H 6H 5H"),
+    ),
+    CardSet(PRIMARY_MASK)
+    - (cards("AC 2C 3C AD 2D 3D AH 3H 4H AS") | cards("4C 5C 6C 4D 5D 6D 9H 2H 2S 3S"))
+    - cards("7C 8C 9C 7D 8D 9D 8H 7H 6H 5H"),
+)
+TO_PLAY = "10S pass JH pass QH pass pass 5H AC 2S"
+
+
+def run(match: FreeMatch, text: str) -> list[Any]:
+    """Apply the actions of the seats to act, written in notation, in order; returns all the events."""
+    events: list[Any] = []
+    for token in text.split():
+        events.extend(match.apply(token))
+    return events
+
+
+def table(target: int = 250) -> FreeMatch:
+    """A match in table mode at the start of play on DEAL, seat 2 to lead."""
+    match = FreeMatch(FreeOptions(misplays=True, target=target))
+    match.deal(deal=DEAL)
+    run(match, TO_PLAY)
+    return match
+
+
+def finish(match: FreeMatch) -> None:
+    """Play the first legal card until the hand is scored."""
+    while match.current is not None:
+        match.apply(match.legal_actions()[0])
+
+
+def state(match: FreeMatch) -> Any:
+    """Everything a refused action must leave unchanged."""
+    hands = [copy.deepcopy({k: v for k, v in vars(h).items() if k not in ("deal", "options")}) for h in match.hands]
+    return hands, list(match.totals), list(match.hand_scores), match.is_over, match.winners, match.to_act
+
+
+def assert_refused(match: FreeMatch, action: str, seat: int | None, *words: str) -> None:
+    """The action is refused with a message naming ``words``, and nothing changes."""
+    before = state(match)
+    assert match.explain(action, seat) is not None
+    with pytest.raises(IllegalActionError) as err:
+        match.apply(action, seat=seat)
+    for w in words:
+        assert w in str(err.value)
+    assert state(match) == before
+
+
+def test_fc10_option_is_off_by_default_and_read_from_a_spec() -> None:
+    assert FreeOptions().misplays is False
+    _, options = resolve("free(misplays=true)")
+    assert options == FreeOptions(misplays=True)
+    with pytest.raises(InvalidOptionsError, match=r"misplays=.yes.*FC-10"):
+        FreeOptions(misplays="yes")  # type: ignore[arg-type]
+
+
+def test_fc10_option_off_refuses_an_illegal_card_and_any_call_as_before() -> None:
+    match = FreeMatch()
+    match.deal(deal=DEAL)
+    run(match, TO_PLAY + " 7D")
+    assert_refused(match, "AH", None, "you must follow suit")
+    run(match, "AD 4D")
+    assert_refused(match, "call AD", 1, "misplays=true", "FC-10")
+    assert "misplays" not in match.view(0).to_dict()
+
+
+def test_fc10_a_misplay_is_accepted_and_shown_only_to_the_misplayer() -> None:
+    match = table()
+    run(match, "7D")
+    assert match.legal_actions() == cards("AD 2D 3D")  # the lawful cards are still what a bot is offered
+    events = match.apply("AH")
+    assert events == (CardPlayed(0, card("AH")),)  # exactly what a lawful card announces
+    assert match.view(0).misplays == ((0, card("AH"), None),)
+    assert match.view(1).misplays == () and match.view(2).misplays == ()
+    assert match.view(1).to_dict()["misplays"] == [] and match.view(2).to_dict()["misplays"] == []
+
+
+def test_fc10_stage1_call_before_the_next_card_returns_the_card_without_penalty() -> None:
+    match = table()
+    run(match, "7D AH")
+    assert match.to_act == 1
+    events = match.apply("call AH", seat=1)
+    assert events == (MisplayCalled(1, 0, card("AH"), 1),)
+    hand = match.current
+    assert hand is not None
+    assert hand.hand_of(0) == cards("2C 3C 2D 3D AD 3H 4H AH 2S AS")  # the card is back
+    assert match.to_act == 0 and hand.trick == [(2, card("7D").index)]
+    assert hand.action_log()[-1] == card("7D")  # the misplay left the record of the hand
+    run(match, "AD 4D")
+    assert hand.tricks[0][1] == 2
+    assert all(v.misplays == ((0, card("AH"), 1),) for v in (match.view(s) for s in range(3)))
+    assert hand.misplays[0].called == 1
+
+
+def test_fc10_stage1_covers_a_misplay_that_completed_a_trick() -> None:
+    match = table()
+    run(match, "7D AD 4C")  # seat 1 holds diamonds and trumps: the trick is full, nobody has led again
+    hand = match.current
+    assert hand is not None and hand.tricks_won == [0, 1, 0]
+    match.apply("call 4C", seat=2)
+    assert hand.tricks == [] and hand.tricks_won == [0, 0, 0] and hand.to_act == 1
+    assert card("4C") in hand.hand_of(1)
+    run(match, "6D")
+    assert hand.tricks[0][1] == 2
+
+
+def test_fc10_stage2_call_after_another_card_takes_the_trick_from_the_misplayer() -> None:
+    match = table()
+    run(match, "7D 2C 4D")  # seat 0 trumps instead of following: it would win the trick
+    hand = match.current
+    assert hand is not None and hand.tricks_won == [1, 0, 0] and match.to_act == 0
+    events = match.apply("call 2C", seat=2)
+    assert events == (MisplayCalled(2, 0, card("2C"), 2),)
+    # the card stays in the trick; the second-best card, 7D, takes it, and its holder leads next
+    assert hand.tricks[0] == (((2, card("7D").index), (0, card("2C").index), (1, card("4D").index)), 2)
+    assert hand.tricks_won == [0, 0, 1] and match.to_act == 2
+    assert card("2C") not in hand.hand_of(0) and card("2C").index not in CardSet(hand.taken[0])
+    assert card("2C") in CardSet(hand.taken[2])
+
+
+def test_fc10_stage3_call_after_the_trick_is_taken_forfeits_positive_points() -> None:
+    plain = table()
+    called = table()
+    for match in (plain, called):
+        run(match, "7D AD 4C 5C")  # seat 1, the auction winner, trumps while holding diamonds, then leads again
+    events = called.apply("call 4C", seat=0)
+    assert events == (MisplayCalled(0, 1, card("4C"), 3),)
+    hand = called.current
+    assert hand is not None and hand.tricks_won == [0, 1, 0]  # the trick stays where it went
+    finish(plain)
+    finish(called)
+    assert called.hand_scores[0][0] == plain.hand_scores[0][0]
+    assert called.hand_scores[0][2] == plain.hand_scores[0][2]
+    assert called.hands[0].tricks_won == plain.hands[0].tricks_won
+    won = plain.hands[0].tricks_won[1]
+    assert won < 7 and plain.hand_scores[0][1] == -35  # FC-4: short of seven; its tricks and bonuses still count
+    assert called.hand_scores[0][1] == -50  # no positive points; the missed contract still costs 50
+
+
+def test_fc10_stage3_call_after_the_hand_but_before_the_next_deal_rescores_it() -> None:
+    match = table()
+    run(match, "7D 2C 4D")  # seat 0 misplays and keeps the trick
+    finish(match)
+    assert match.current is None and match.to_act is None
+    before = match.hand_scores[0]
+    assert before[0] > 0
+    events = match.apply("call 2C", seat=1)
+    assert events[0] == MisplayCalled(1, 0, card("2C"), 3)
+    after = (0, before[1], before[2])  # seat 0 won no auction: no contract, so nothing at all
+    assert events[1] == HandRescored(after, after)
+    assert match.hand_scores == [after] and tuple(match.totals) == after
+
+
+def test_fc10_stage4_call_after_the_next_deal_is_refused_as_too_late() -> None:
+    match = table()
+    run(match, "7D 2C 4D")
+    finish(match)
+    match.deal(deal=DEAL)
+    assert_refused(match, "call 2C", 1, "too late", "FC-10")
+    run(match, TO_PLAY + " 7D 2C")  # the same card misplayed again in the new hand is a new misplay
+    assert match.apply("call 2C", seat=1)[0] == MisplayCalled(1, 0, card("2C"), 1)
+
+
+def test_fc10_wrong_calls_are_refused_and_change_nothing() -> None:
+    match = table()
+    run(match, "7D AH")
+    assert_refused(match, "call 7D", 1, "7D was a lawful play", "FC-10")
+    assert_refused(match, "call 9C", 1, "9C has not been played", "FC-10")
+    assert_refused(match, "call AH", 0, "only another player may call it", "FC-10")
+    assert_refused(match, "call AH", None, "calling seat", "FC-10")
+    match.apply("call AH", seat=2)
+    assert_refused(match, "call AH", 1, "not been played")  # the card went back: nothing on the table
+    run(match, "2C 4D")
+    match.apply("call 2C", seat=1)
+    assert_refused(match, "call 2C", 2, "already been called", "FC-10")
+    assert match.explain("call XY", 1) == "'call XY' is not a call: 'XY' is not a card (expected e.g. call 7H)"
+    with pytest.raises(InvalidNotationError, match="'call XY' is not a call"):
+        match.apply("call XY", seat=1)
+
+
+def test_fc10_a_called_misplay_that_ends_the_match_is_judged_again() -> None:
+    match = table(target=1)
+    run(match, "7D 2C 4D")
+    finish(match)
+    scores = match.hand_scores[0]
+    assert match.is_over
+    events = match.apply("call 2C", seat=1)
+    totals = (0, scores[1], scores[2])
+    assert HandRescored(totals, totals) in events
+    top = max(totals)
+    leaders = [s for s in range(3) if totals[s] == top]
+    assert match.is_over == (len(leaders) == 1 and top >= 1)
+    assert not any(isinstance(e, (HandScored, TrickTaken)) for e in events)
