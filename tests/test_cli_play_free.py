@@ -215,3 +215,13 @@ def test_fc4_fc8_score_rows_add_up_to_the_hand_scores() -> None:
         for hand in match.hands:
             rows = score_rows(hand)
             assert tuple(sum(col) for col in zip(*(r for _, r in rows), strict=True)) == hand.scores
+
+
+def test_fc10_a_player_at_the_keyboard_cannot_call_in_another_seats_name() -> None:
+    """FC-10 table mode: a call typed at the terminal is made by the human's own seat, never another one."""
+    result = run(
+        ["play", "free", "--variant", "free(misplays=true)", "--seed", "3", "--bots", "random"],
+        "call 7H by 2\n",
+    )
+    assert "names seat 2 as the caller, not seat 0 (FC-10)" in result.stdout
+    assert "Traceback" not in result.stderr

@@ -10,10 +10,12 @@ import pytest
 from clubsuite.cards import STANDARD_WITH_JOKERS as J
 from clubsuite.cards import CardSet, card, cards
 from clubsuite.engine import resolve
-from clubsuite.errors import IllegalActionError, InvalidNotationError, InvalidOptionsError
+from clubsuite.errors import IllegalActionError, InvalidNotationError, InvalidOptionsError, InvalidRecordError
 from clubsuite.games.free import FreeDeal, FreeMatch, FreeOptions
 from clubsuite.games.free.deal import PRIMARY_MASK
 from clubsuite.games.free.events import CardPlayed, HandRescored, HandScored, MisplayCalled, TrickTaken
+from clubsuite.games.free.hand import MisplayCall
+from clubsuite.records import record_from_match, replay
 
 # Seat 0 opens with 10S; after "10S pass JH pass QH pass pass" seat 1 wins with QH (the chest: the six spades
 # 4S..9S) and sends its 9H to seat 2; the pass "5H AC 2S" then leaves, with seat 2 to lead:
@@ -112,7 +114,8 @@ def test_fc10_stage1_call_before_the_next_card_returns_the_card_without_penalty(
     assert hand is not None
     assert hand.hand_of(0) == cards("2C 3C 2D 3D AD 3H 4H AH 2S AS")  # the card is back
     assert match.to_act == 0 and hand.trick == [(2, card("7D").index)]
-    assert hand.action_log()[-1] == card("7D")  # the misplay left the record of the hand
+    # the record of the hand keeps the misplayed card and the call, so a replay undoes it the same way
+    assert [str(a) for a in hand.action_log()[-3:]] == ["7D", "AH", "call AH by 1"]
     run(match, "AD 4D")
     assert hand.tricks[0][1] == 2
     assert all(v.misplays == ((0, card("AH"), 1),) for v in (match.view(s) for s in range(3)))
@@ -218,3 +221,132 @@ def test_fc10_a_called_misplay_that_ends_the_match_is_judged_again() -> None:
     leaders = [s for s in range(3) if totals[s] == top]
     assert match.is_over == (len(leaders) == 1 and top >= 1)
     assert not any(isinstance(e, (HandScored, TrickTaken)) for e in events)
+
+
+def replayed(match: FreeMatch) -> FreeMatch:
+    """The match rebuilt from its record; the record's stated result is checked by the replay itself."""
+    result = replay(record_from_match(match))
+    rebuilt: FreeMatch = result.match
+    return rebuilt
+
+
+def assert_same_scores(a: FreeMatch, b: FreeMatch) -> None:
+    """Two matches agree on every hand's score, the totals, the result and each hand's record."""
+    assert a.hand_scores == b.hand_scores and a.totals == b.totals
+    assert (a.is_over, a.winners) == (b.is_over, b.winners)
+    assert [h.action_log() for h in a.hands] == [h.action_log() for h in b.hands]
+
+
+def test_fc10_call_notation_names_the_caller_and_reads_back() -> None:
+    call = FreeMatch.parse_action("call 7H by 2")
+    assert call == MisplayCall(card("7H"), 2) and FreeMatch.format_action(call) == "call 7H by 2"
+    assert FreeMatch.parse_action("CALL th by 0") == MisplayCall(card("10H"), 0)
+    assert FreeMatch.parse_action("call 7H") == MisplayCall(card("7H")) and str(MisplayCall(card("7H"))) == "call 7H"
+    with pytest.raises(
+        InvalidNotationError, match=r"'call 7H by 5' is not a call: the caller '5' is not a seat.*FC-10"
+    ):
+        FreeMatch.parse_action("call 7H by 5")
+    with pytest.raises(InvalidNotationError, match=r"'call 7H to 1' is not a call.*FC-10"):
+        FreeMatch.parse_action("call 7H to 1")
+
+
+def test_fc10_a_call_naming_its_caller_is_applied_for_that_seat() -> None:
+    match = table()
+    run(match, "7D AH")
+    assert_refused(match, "call AH by 1", 2, "names seat 1 as the caller, not seat 2", "FC-10")
+    assert_refused(match, "call AH by 0", None, "only another player may call it", "FC-10")
+    assert match.explain("call AH by 1") is None
+    assert match.apply(MisplayCall(card("AH"), 1)) == (MisplayCalled(1, 0, card("AH"), 1),)
+
+
+def test_fc10_record_round_trip_stage1_call_replays_the_returned_card() -> None:
+    match = table()
+    run(match, "7D AH")
+    match.apply("call AH by 1")
+    run(match, "AD 4D")
+    finish(match)
+    record = record_from_match(match)
+    actions = record["hands"][0]["actions"]
+    assert actions[actions.index("AH") + 1] == "call AH by 1"
+    rebuilt = replayed(match)
+    assert_same_scores(match, rebuilt)
+    assert rebuilt.hands[0].misplays[0].called == 1
+
+
+def test_fc10_record_round_trip_stage2_call_replays_the_retaken_trick() -> None:
+    match = table()
+    run(match, "7D 2C 4D")
+    match.apply("call 2C", seat=2)
+    finish(match)
+    plain = table()
+    run(plain, "7D 2C 4D")
+    finish(plain)
+    assert plain.hand_scores != match.hand_scores  # the call changed the hand, so the replay must carry it
+    assert "call 2C by 2" in record_from_match(match)["hands"][0]["actions"]
+    rebuilt = replayed(match)
+    assert_same_scores(match, rebuilt)
+    assert rebuilt.hands[0].tricks[0][1] == 2
+
+
+def test_fc10_record_round_trip_stage3_calls_during_and_after_the_hand() -> None:
+    during = table()
+    run(during, "7D AD 4C 5C")
+    during.apply("call 4C", seat=0)
+    finish(during)
+    assert during.hand_scores[0][1] == -50
+    assert_same_scores(during, replayed(during))
+
+    after = table()
+    run(after, "7D 2C 4D")
+    finish(after)
+    after.apply("call 2C", seat=1)  # after the hand was scored: the last action of that hand's record
+    after.deal(deal=DEAL)
+    run(after, TO_PLAY + " 7D")
+    record = record_from_match(after)
+    assert record["hands"][0]["actions"][-1] == "call 2C by 1"
+    assert "call 2C by 1" not in record["hands"][1]["actions"]
+    rebuilt = replayed(after)
+    assert_same_scores(after, rebuilt)
+    assert rebuilt.hand_scores[0][0] == 0 and rebuilt.to_act == after.to_act
+
+
+def test_fc10_record_with_a_call_that_reopens_an_ended_match_replays() -> None:
+    match = table(target=1)
+    run(match, "7D 2C 4D")
+    finish(match)
+    match.apply("call 2C", seat=1)
+    assert_same_scores(match, replayed(match))
+
+
+def test_fc10_replay_refuses_a_call_by_a_bad_caller_naming_hand_action_and_seat() -> None:
+    match = table()
+    run(match, "7D AH")
+    match.apply("call AH", seat=1)
+    finish(match)
+    record = record_from_match(match)
+    del record["result"]
+    actions = record["hands"][0]["actions"]
+    j = actions.index("call AH by 1")
+    actions[j] = "call AH by 0"  # the misplayer may not call its own misplay
+    with pytest.raises(InvalidRecordError) as err:
+        replay(record)
+    text = str(err.value)
+    assert f"hand 0, action {j} (overall {j}), seat 0" in text
+    assert "only another player may call it" in text and "FC-10" in text
+    actions[j] = "call AH by 7"
+    with pytest.raises(InvalidRecordError, match=rf"hand 0, action {j}, seat 1: .*not a seat.*FC-10"):
+        replay(record)
+
+
+def test_fc10_replay_refuses_a_card_after_the_end_of_the_hand_even_in_table_mode() -> None:
+    match = table()
+    finish(match)
+    record = record_from_match(match)
+    del record["result"]
+    n = len(record["hands"][0]["actions"])
+    record["hands"][0]["actions"].append("7D")
+    with pytest.raises(InvalidRecordError, match=rf"hand 0, action {n} .*'7D' comes after the end of the hand"):
+        replay(record)
+    record["hands"][0]["actions"][-1] = "call 7D by 1"  # a call there is read, and refused by the rules
+    with pytest.raises(InvalidRecordError, match=r"7D was a lawful play.*FC-10"):
+        replay(record)

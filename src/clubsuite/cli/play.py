@@ -302,7 +302,7 @@ def human_action(table: Table, match: Any, seat: int, hint_bot: Bot | None, rng:
         action = table.read_action(match, seat, text)
         if action is None:
             continue
-        reason = match.explain(action)
+        reason = match.explain(action, seat)  # as this seat: a call naming another caller is refused (FC-10)
         if reason is not None:
             table.say(reason, style="red")
             continue
@@ -486,9 +486,9 @@ def play_command(
                     if action is None:
                         sys.exit(1)
                     return
+                table.show_events(match, match.apply(action, seat=s))
             else:
-                action = player.choose(match.view(s), match.legal_actions(), rng)
-            table.show_events(match, match.apply(action))
+                table.show_events(match, match.apply(player.choose(match.view(s), match.legal_actions(), rng)))
     table.say(f"The deals came from seed {seed} (play them again with --seed {seed}).")
     _save(save_path, match, seats, seed, table)
 

@@ -66,6 +66,22 @@ def _verb(action: Any) -> str:
     return "plays" if isinstance(action, Card) else "chooses"
 
 
+def _between_hands_action(match: Any, text: str) -> Any:
+    """The action ``text`` if the game accepts it after a hand is scored (``acts_between_hands``), else None.
+
+    Some games let an action concern the hand just scored (Free Clubs: the call of a misplay, FC-10); a record
+    writes it as the last action of that hand. Any other action there is out of place.
+    """
+    accepts = getattr(match, "acts_between_hands", None)
+    if accepts is None:
+        return None
+    try:
+        action = match.parse_action(text)
+    except ClubsError:
+        return None
+    return action if accepts(action) else None
+
+
 def _replay_hand(checked: CheckedRecord, match: Any, index: int, overall: int) -> tuple[Any, ...]:
     """Deal and play one hand of the record onto ``match``; returns its events."""
     if match.is_over:
@@ -85,17 +101,23 @@ def _replay_hand(checked: CheckedRecord, match: Any, index: int, overall: int) -
         raise InvalidRecordError(f"hand {index}: the deal cannot be used: {exc}") from None
     for j, text in enumerate(checked.hands[index].actions):
         where = f"hand {index}, action {j} (overall {overall + j})"
-        if _between_hands(match):
-            raise InvalidRecordError(
-                f"{where}: {text.strip()!r} comes after the end of the hand, which is complete after {j} actions"
-            )
         seat = match.to_act
-        try:
-            action = match.parse_action(text)
-        except ClubsError as exc:  # InvalidNotationError, or whatever else a game's reader refuses with
-            raise InvalidRecordError(
-                f"hand {index}, action {j}, seat {seat}: {exc} (overall action {overall + j})"
-            ) from None
+        if _between_hands(match):
+            action = _between_hands_action(match, text)
+            if action is None:
+                raise InvalidRecordError(
+                    f"{where}: {text.strip()!r} comes after the end of the hand, which is complete after {j} actions"
+                )
+        else:
+            try:
+                action = match.parse_action(text)
+            except ClubsError as exc:  # InvalidNotationError, or whatever else a game's reader refuses with
+                raise InvalidRecordError(
+                    f"hand {index}, action {j}, seat {seat}: {exc} (overall action {overall + j})"
+                ) from None
+        actor_of = getattr(match, "actor_of", None)
+        if actor_of is not None:
+            seat = actor_of(action)
         try:
             events.extend(match.apply(action))
         except ClubsError as exc:

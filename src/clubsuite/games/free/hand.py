@@ -81,13 +81,16 @@ FreeAction = Card | Call
 
 
 class MisplayCall(NamedTuple):
-    """A call of a misplay, ``call 7H`` in notation (FC-10, option ``misplays``): made by any seat but the
-    misplayer, at any time, by naming the misplayed card."""
+    """A call of a misplay (FC-10, option ``misplays``): made by any seat but the misplayer, at any time, by naming
+    the misplayed card. In notation ``call 7H by 2`` names the caller, so a record can carry it; ``call 7H`` leaves
+    the caller to be given to ``apply``."""
 
     card: Card
+    caller: int | None = None
+    """The calling seat, or None when it is given separately."""
 
     def __str__(self) -> str:
-        return f"call {self.card}"
+        return f"call {self.card}" if self.caller is None else f"call {self.card} by {self.caller}"
 
 
 @dataclass
@@ -199,7 +202,8 @@ class FreeHand:
         self.taken = [0, 0, 0]
         """The cards in the tricks each seat won."""
         self.scores: tuple[int, ...] | None = None
-        self.log: list[FreeAction] = []
+        self.log: list[FreeAction | MisplayCall] = []
+        """Every action in order, calls included (with their caller): the record of the hand."""
         self.misplays: list[Misplay] = []
         """Every misplay of the hand in table mode (FC-10): hidden information until called."""
 
@@ -501,7 +505,6 @@ class FreeHand:
             list(self.taken),
             self.leader,
             self.to_act,
-            len(self.log),
         )
 
     def _played_count(self) -> int:
@@ -510,7 +513,6 @@ class FreeHand:
     def _play(self, seat: int, idx: int) -> tuple[Any, ...]:
         if not self._play_mask(seat) >> idx & 1:  # only reachable with option misplays (FC-10)
             state = self._play_state()
-            state = (*state[:-1], state[-1] - 1)  # the card is already in the log
             self.misplays.append(Misplay(seat, idx, len(self.tricks), self._played_count(), undo=state))
         self.hands[seat] &= ~(1 << idx)
         self.trick.append((seat, idx))
@@ -608,14 +610,15 @@ class FreeHand:
         assert m is not None
         m.called = stage = self.call_stage(m)
         if stage == 1:
-            hands, trick, players, tricks, won, taken, leader, to_act, log_len = m.undo
+            # The log keeps the misplayed card: replaying it and then this call restores the same state.
+            hands, trick, players, tricks, won, taken, leader, to_act = m.undo
             self.hands, self.trick, self._players, self.tricks = list(hands), list(trick), list(players), list(tricks)
             self.tricks_won, self.taken, self.leader, self.to_act = list(won), list(taken), leader, to_act
-            del self.log[log_len:]
         elif stage == 2 and m.trick < len(self.tricks):
             self._retake_last_trick()
         elif stage == 3 and self.scores is not None:
             self.scores = self._score()
+        self.log.append(MisplayCall(card, caller))
         return (MisplayCalled(caller, m.seat, card, stage),)
 
     def _retake_last_trick(self) -> None:
@@ -635,8 +638,13 @@ class FreeHand:
             self.taken[new] |= 1 << c
         self._begin_trick(self._next_with_cards(new))
 
-    def action_log(self) -> list[FreeAction]:
-        """Every action applied to this hand, in order (the record of the hand)."""
+    def action_log(self) -> list[FreeAction | MisplayCall]:
+        """Every action applied to this hand, in order (the record of the hand).
+
+        In table mode (FC-10) it holds every card played, misplays included, and every call with its caller where
+        it was made: a call made after the hand was scored is its last action. Replaying the log gives the same
+        hand, penalties included.
+        """
         return list(self.log)
 
     def summary(self) -> dict[str, Any]:

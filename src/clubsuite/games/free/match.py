@@ -95,7 +95,8 @@ class FreeMatch:
             except InvalidNotationError as exc:
                 return str(exc)
         if isinstance(action, MisplayCall):
-            return self._explain_call(action, seat)[0]
+            caller, reason = self._caller(action, seat)
+            return reason or self._explain_call(action, caller)[0]
         cur = self._cur
         if cur is None:
             return "the match is over" if self._over else "no hand is in progress: deal first"
@@ -135,13 +136,17 @@ class FreeMatch:
     def apply(self, action: FreeAction | MisplayCall | str, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action (or its notation, e.g. ``"KD"``, ``"pass"``) of the seat to act; returns the events.
 
-        With option ``misplays``, a call of a misplay (``"call 7H"``) is an action of any seat but the misplayer at
-        any time, with ``seat`` naming the caller (FC-10). The state is unchanged if it raises.
+        With option ``misplays``, a call of a misplay is an action of any seat but the misplayer at any time (FC-10):
+        ``"call 7H by 2"`` names its caller, ``"call 7H"`` takes the caller from ``seat``. The state is unchanged if
+        it raises.
         """
         if type(action) is str and self.parse_call(action) is not None:
             action = self.parse_call(action)  # type: ignore[assignment]
         if isinstance(action, MisplayCall):
-            return self._call(action, seat)
+            caller, reason = self._caller(action, seat)
+            if reason is not None:
+                raise IllegalActionError(reason)
+            return self._call(action, caller)
         act: FreeAction = self.parse_action(action) if type(action) is str else action  # type: ignore[assignment]
         cur = self._cur
         if cur is None:
@@ -179,21 +184,57 @@ class FreeMatch:
     # -- misplays (FC-10, option misplays) -------------------------------------------------------------
     @staticmethod
     def parse_call(text: str) -> MisplayCall | None:
-        """Read ``call CARD`` (e.g. ``call 7H``) as a call of a misplay; None if the text is not a call.
+        """Read ``call CARD`` or ``call CARD by SEAT`` (e.g. ``call 7H by 2``) as a call of a misplay (FC-10); None
+        if the text is not a call.
 
-        A call naming something that is not a card raises a notation error naming the input.
+        A call naming something that is not a card, or a caller that is not a seat, raises a notation error naming
+        the input.
         """
         words = text.strip().split()
         if not words or words[0].lower() != "call":
             return None
-        if len(words) != 2:
-            raise InvalidNotationError(f"{text.strip()!r} is not a call: expected call and one card, e.g. call 7H")
+        if len(words) not in (2, 4) or (len(words) == 4 and words[2].lower() != "by"):
+            raise InvalidNotationError(
+                f"{text.strip()!r} is not a call: expected call, one card and optionally by and the calling seat, "
+                "e.g. call 7H or call 7H by 2 (FC-10)"
+            )
         try:
-            return MisplayCall(STANDARD_WITH_JOKERS.parse(words[1]))
+            played = STANDARD_WITH_JOKERS.parse(words[1])
         except InvalidNotationError:
             raise InvalidNotationError(
                 f"{text.strip()!r} is not a call: {words[1]!r} is not a card (expected e.g. call 7H)"
             ) from None
+        if len(words) == 2:
+            return MisplayCall(played)
+        if words[3] not in ("0", "1", "2"):
+            raise InvalidNotationError(
+                f"{text.strip()!r} is not a call: the caller {words[3]!r} is not a seat (expected 0, 1 or 2) (FC-10)"
+            )
+        return MisplayCall(played, int(words[3]))
+
+    @staticmethod
+    def _caller(call: MisplayCall, seat: int | None) -> tuple[int | None, str | None]:
+        """The seat making ``call``: the one it names, else ``seat``; and why not, if the two disagree (FC-10)."""
+        if call.caller is None or seat is None or seat == call.caller:
+            return (call.caller if call.caller is not None else seat), None
+        return None, f"{call} is refused: it names seat {call.caller} as the caller, not seat {seat} (FC-10)"
+
+    def actor_of(self, action: FreeAction | MisplayCall) -> int | None:
+        """The seat making ``action``: the caller of a call that names one (FC-10), else the seat to act.
+
+        A record reader uses it to name the right seat in its messages.
+        """
+        if isinstance(action, MisplayCall) and action.caller is not None:
+            return action.caller
+        return self.to_act
+
+    @staticmethod
+    def acts_between_hands(action: FreeAction | MisplayCall) -> bool:
+        """Whether ``action`` may come after a hand is scored and before the next deal: only a call (FC-10).
+
+        In a record such a call is the last action of the hand it concerns.
+        """
+        return isinstance(action, MisplayCall)
 
     def _explain_call(self, call: MisplayCall, seat: int | None) -> tuple[str | None, FreeHand | None]:
         """Why ``seat`` may not make ``call`` now (or None), and the hand the call is about (FC-10).
@@ -257,8 +298,12 @@ class FreeMatch:
 
     # -- notation --------------------------------------------------------------------------------------
     @staticmethod
-    def parse_action(text: str) -> FreeAction:
-        """Read an action: ``pass`` (or ``p``) or a card such as ``KD``, ``10S``, ``JK1``."""
+    def parse_action(text: str) -> FreeAction | MisplayCall:
+        """Read an action: ``pass`` (or ``p``), a card such as ``KD``, ``10S``, ``JK1``, or a call of a misplay
+        such as ``call 7H by 2`` (FC-10; the rules decide whether it is allowed when it is applied)."""
+        call = FreeMatch.parse_call(text)
+        if call is not None:
+            return call
         t = text.strip().lower()
         if t in ("pass", "p"):
             return Call.PASS
@@ -270,8 +315,8 @@ class FreeMatch:
             ) from None
 
     @staticmethod
-    def format_action(action: FreeAction) -> str:
-        """The canonical notation of an action."""
+    def format_action(action: FreeAction | MisplayCall) -> str:
+        """The canonical notation of an action (a call with its caller: ``call 7H by 2``)."""
         return str(action)
 
     def legal_notation(self) -> list[str]:
