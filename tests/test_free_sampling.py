@@ -1,19 +1,31 @@
-"""Sampling the unseen cards of Free Clubs: samples agree with all a seat knows (FC-2, FC-5, FC-6) and nothing else."""
+"""Sampling the unseen cards of Free Clubs and determinizing a view: samples agree with all a seat knows (FC-2 to FC-6)
+and with nothing else."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clubsuite.cards import CardSet, card_at
-from clubsuite.errors import IllegalActionError
+from clubsuite.cards import CardSet, card_at, iter_bits
+from clubsuite.errors import ClubsError, IllegalActionError
 from clubsuite.games.free import FreeDeal
 from clubsuite.games.free.deal import AUCTION_MASK, PRIMARY_SUIT_MASKS
+from clubsuite.games.free.hand import TEN_OF_SPADES, MisplayCall, Stage, strength
 from clubsuite.games.free.match import FreeMatch
-from clubsuite.games.free.sampling import ALL_CARDS, bid_cards, played_cards, sample_hidden, unseen
+from clubsuite.games.free.options import FreeOptions
+from clubsuite.games.free.sampling import (
+    ALL_CARDS,
+    bid_cards,
+    determinize,
+    played_cards,
+    sample_hidden,
+    unseen,
+    view_of,
+)
 from clubsuite.games.free.view import FreeView
 
 
@@ -195,3 +207,184 @@ def test_samples_do_not_depend_on_the_true_hidden_cards() -> None:
 
 
 AUCTION_BITS = {c.index for c in (card_at(i) for i in range(54)) if AUCTION_MASK >> c.index & 1}
+
+
+# -- determinize: a whole hand state the seat cannot tell from the real one -------------------------------------
+
+
+def any_position(seed: int) -> FreeMatch:
+    """A match stopped at a random point of its first or second hand, after random legal actions."""
+    rng = random.Random(seed)
+    match = FreeMatch()
+    match.deal(rng)
+    for _ in range(rng.randrange(110)):
+        if match.current is None:
+            if match.is_over:
+                break
+            match.deal(rng)
+        match.apply(rng.choice(list(match.legal_actions())))
+    return match
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(0, 2**32), st.integers(0, 2**16))
+def test_fc2_fc5_fc6_determinize_gives_a_state_the_seat_cannot_tell_from_the_real_one(seed: int, rs: int) -> None:
+    match = any_position(seed)
+    for seat in range(3):
+        view = match.view(seat)
+        state = determinize(view, random.Random(rs))
+        twin = view_of(state, seat, view)
+        assert twin.to_dict() == view.to_dict()
+        assert list(twin.legal_actions()) == list(view.legal_actions())
+        if view.to_act == seat:
+            assert list(state.legal_actions()) == list(match.legal_actions())
+        assert state.hands[seat] == int(view.hand) and state.discards[seat] == int(view.discards)
+        assert state.deal.auction[seat] == match.hands[-1].deal.auction[seat]
+
+
+def test_fc5_determinized_jack_queen_king_handicaps_took_the_highest_cards() -> None:
+    """FC-5 holds in the returned state: a guard on how determinize builds states (today by engine replay)."""
+    checked = 0
+    for seed in range(150):
+        match = position(seed)
+        for seat in range(3):
+            view = match.view(seat)
+            if view.winner is None:
+                continue
+            state = determinize(view, random.Random(seed))
+            for s, bid, n, to in view.handicaps:
+                suit = bid.index // 13
+                mask = PRIMARY_SUIT_MASKS[suit]
+                # Only a seat whose cards of the suit no Ten, Queen or received card could have changed.
+                touched = any(
+                    b.index // 13 == suit and c and (t == s or (g == s and (t is not None or b.index % 13 == 8)))
+                    for g, b, c, t in view.handicaps
+                )
+                if s == seat or to is not None or not n or touched:
+                    continue
+                origin = state.deal.primary[s] | (int(state.deal.chest) if s == view.winner else 0)
+                removed = state.discards[s] & mask
+                kept = int(origin) & mask & ~removed
+                low = min(strength(c) for c in iter_bits(removed))
+                assert all(strength(c) < low for c in iter_bits(kept)), "FC-5: a handicap kept a higher card"
+                checked += 1
+    assert checked >= 20
+
+
+def test_determinize_varies_the_other_seats_hands_with_the_seed() -> None:
+    varied = 0
+    for seed in range(40):
+        match = position(seed)
+        for seat in range(3):
+            view = match.view(seat)
+            if sum(view.hand_sizes) - view.hand_sizes[seat] < 6:
+                continue
+            hands = {tuple(determinize(view, random.Random(k)).hands) for k in range(6)}
+            assert all(h[seat] == int(view.hand) for h in hands)
+            varied += len(hands) > 1
+            assert determinize(view, random.Random(3)).hands == determinize(view, random.Random(3)).hands
+    assert varied >= 60
+
+
+def test_determinize_does_not_depend_on_the_true_hidden_cards() -> None:
+    checked = 0
+    for seed in range(60):
+        match = position(seed)
+        real = match.hands[-1]
+        seat = seed % 3
+        view = match.view(seat)
+        hidden = [c for c in unseen(view) if c.index not in {t.index for _, _, t in view.transfers}]
+        random.Random(seed).shuffle(hidden)
+        pairs = [
+            (a.index, b.index)
+            for a in hidden[:10]
+            for b in hidden[:10]
+            if a.index < b.index and (a.index in AUCTION_BITS) == (b.index in AUCTION_BITS)
+        ]
+        for first, second in pairs:
+            other_deal = swap(real.deal, first, second)
+            other = replay(other_deal, real.action_log())
+            if other is None or other.view(seat).to_dict() != view.to_dict():
+                continue  # not a difference hidden from this seat
+            if other.hands[-1].hands == real.hands and other.hands[-1].discards == real.discards:
+                continue
+            for k in range(2):
+                mine = determinize(view, random.Random(k))
+                theirs = determinize(other.view(seat), random.Random(k))
+                assert (mine.deal, mine.hands, mine.discards) == (theirs.deal, theirs.hands, theirs.discards)
+            checked += 1
+            break
+    assert checked >= 30
+
+
+def test_fc3_own_unbid_auction_cards_stay_in_the_own_view_only() -> None:
+    for seed in range(20):
+        match = position(seed)
+        hand = match.hands[-1]
+        for seat in range(3):
+            view = match.view(seat)
+            bid = sum(c.bit for s, c in view.calls if s == seat and c is not None)
+            assert int(view.unbid_auction) == int(hand.deal.auction[seat]) & ~bid
+            assert view.to_dict()["unbid_auction"] == str(view.unbid_auction)
+            if view.winner is None:
+                assert view.unbid_auction == view.auction_hand
+            for other in range(3):
+                if other != seat:
+                    for c in view.unbid_auction:
+                        assert str(c) not in str(match.view(other).to_dict()["unbid_auction"])
+
+
+def test_determinize_names_the_seat_when_no_consistent_state_is_found() -> None:
+    match = position(5)
+    with pytest.raises(ClubsError, match="seat 1's view"):
+        determinize(match.view(1), random.Random(0), tries=0)
+
+
+def test_fc3_determinize_before_the_first_bid_gives_10s_to_the_seat_to_open() -> None:
+    for seed in range(10):
+        match = FreeMatch()
+        match.deal(random.Random(seed))
+        for seat in range(3):
+            view = match.view(seat)
+            for k in range(4):
+                state = determinize(view, random.Random(k))
+                assert state.to_act == view.to_act and state.auction_cards[view.to_act] >> TEN_OF_SPADES & 1
+
+
+def table_misplay(seed: int) -> FreeMatch | None:
+    """A table-mode match (FC-10) on a random deal where a seat has just misplayed, or None if none could."""
+    rng = random.Random(seed)
+    match = FreeMatch(FreeOptions(misplays=True))
+    match.deal(rng)
+    while match.current is not None:
+        hand = match.current
+        legal = list(match.legal_actions())
+        if hand.stage is Stage.PLAY and hand.trick:
+            seat = hand.to_act
+            assert seat is not None
+            wrong = [c for c in hand.hand_of(seat) if c not in legal]
+            if wrong:
+                match.apply(wrong[0])
+                return match
+        match.apply(rng.choice(legal))
+    return None
+
+
+def test_fc10_determinize_keeps_an_uncalled_misplay_and_refuses_a_called_one() -> None:
+    checked = 0
+    for seed in range(10):
+        match = table_misplay(seed)
+        if match is None:
+            continue
+        hand = match.hands[-1]
+        misplayer = hand.misplays[0].seat
+        for seat in range(3):
+            view = match.view(seat)
+            state = determinize(view, random.Random(seed))
+            assert view_of(state, seat, view).to_dict() == view.to_dict()
+        caller = (misplayer + 1) % 3
+        match.apply(MisplayCall(card_at(hand.misplays[0].card)), seat=caller)
+        with pytest.raises(ClubsError, match=r"misplay was called.*FC-10"):
+            determinize(match.view(caller), random.Random(0))
+        checked += 1
+    assert checked >= 3

@@ -12,18 +12,24 @@ knows, found by following each hidden card through the hand in order:
   seat held no other card of suit X at that moment;
 * a card this seat gave (Queen handicap, the pass) starts where it went; a card it received is its own;
 * the pass moves a card the seat could not see only from the seat on its right to the seat on its left (FC-2);
-* a seat that did not follow the led suit holds no card of it afterwards (FC-6), and played cards are out.
+* a seat that did not follow the led suit holds no card of it afterwards (FC-6), unless table mode lets it
+  misplay unseen (FC-10); played cards are out.
 
-Not expressible card by card, and so not enforced: that Jack, Queen and King handicaps take the *highest* cards of
-the suit, and that a seat whose hidden pass could only bring one card of a suit holds at most one.
+Not expressible card by card, and so not enforced by :func:`sample_hidden` alone: that Jack, Queen and King
+handicaps take the *highest* cards of the suit (FC-5: the ace low, the nine high), and that a seat whose hidden pass
+could only bring one card of a suit holds at most one. :func:`determinize` enforces both: it turns a sample into a
+whole history, replays it on the rules engine and keeps it only if the replay agrees with everything the seat knows.
 """
 
 from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, cast
 
-from clubsuite.cards import CardSet, iter_bits
+from clubsuite.cards import CardSet, card_at, iter_bits
+from clubsuite.engine import Phase
+from clubsuite.errors import ClubsError
 from clubsuite.games.free.deal import (
     AUCTION_MASK,
     AUCTION_SIZE,
@@ -32,10 +38,15 @@ from clubsuite.games.free.deal import (
     PRIMARY_MASK,
     PRIMARY_SIZE,
     PRIMARY_SUIT_MASKS,
+    FreeDeal,
 )
-from clubsuite.games.free.hand import Stage, bid_tier
+from clubsuite.games.free.hand import Call, FreeHand, Stage, bid_tier
+from clubsuite.games.free.options import FreeOptions
 from clubsuite.games.free.view import FreeView
 from clubsuite.sampling import sample_assignment
+
+if TYPE_CHECKING:
+    from clubsuite.games.free.match import FreeMatch
 
 ALL_CARDS = PRIMARY_MASK | AUCTION_MASK
 """The 54 cards of the Free Clubs pack."""
@@ -180,11 +191,12 @@ def sample_hidden(view: FreeView, rng: random.Random) -> FreePlacement:
         for _, r, moved in queue:  # the cards this seat passed and received cannot move again before play
             arrive(moved.index, r)
 
-    # Follow suit (FC-6): a seat that did not follow holds none of the led suit afterwards.
+    # Follow suit (FC-6): a seat that did not follow holds none of the led suit afterwards. Not in table mode
+    # (FC-10), where it may have misplayed unseen.
     tricks = [plays for plays, _ in view.tricks]
     if view.trick:
         tricks.append(view.trick)
-    for plays in tricks:
+    for plays in tricks if not view.options.misplays else []:
         led = plays[0][1].index // 13
         for s, followed in plays[1:]:
             if s != me and followed.index // 13 != led:
@@ -244,3 +256,225 @@ def _had_cards_at_pass(view: FreeView, seat: int) -> bool:
         if to == seat:
             held += count
     return held > 0
+
+
+MAX_TRIES = 5000
+"""How many samples :func:`determinize` draws before it gives up."""
+
+
+class _OneHand:
+    """Just enough of a match around one hand for a :class:`FreeView` of it; the match-level facts (totals, hand
+    number, options, and the phase once the hand is over) are copied from the real view."""
+
+    def __init__(self, hand: FreeHand, like: FreeView) -> None:
+        self.hands = [hand] * (like.hand_number + 1)
+        self.totals = list(like.totals)
+        self.options: FreeOptions = like.options
+        self._hand = hand
+        self._phase = like.phase
+
+    @property
+    def phase(self) -> Phase:
+        """The real match phase once the hand is scored, else the phase of the hand."""
+        return self._phase if self._hand.is_over else self._hand.phase
+
+    @property
+    def to_act(self) -> int | None:
+        """The seat to act in the hand."""
+        return self._hand.to_act
+
+    def legal_actions(self) -> Any:
+        """The legal actions of the seat to act in the hand."""
+        return self._hand.legal_actions()
+
+
+def view_of(hand: FreeHand, seat: int, like: FreeView) -> FreeView:
+    """The view ``seat`` would have of ``hand`` in the match ``like`` belongs to: how a determinized state is checked
+    against the real one, key by key of ``to_dict()``."""
+    return FreeView(cast("FreeMatch", _OneHand(hand, like)), seat)
+
+
+def determinize(view: FreeView, rng: random.Random, tries: int = MAX_TRIES) -> FreeHand:
+    """A whole hand state that agrees with everything ``view``'s seat knows, for a search bot to play out.
+
+    Each try draws the unseen cards with :func:`sample_hidden`, walks the hand backwards to a deal (taking back the
+    plays, the pass, the handicaps and the chest, drawing what the seat did not see: the card its right neighbour
+    passed to its left one, the card of a Queen handicap between the two others, which six cards of the winner's
+    hand were the chest, how the unbid auction cards were dealt), then replays every public action and the seat's
+    own on that deal with the rules engine, drawing the other seats' hidden choices (a Ten's discard, a pass not yet
+    made) uniformly among those that lead to the sample. The try is kept only if every action replays legally, the
+    cards end where the sample put them, and the seat's view of the result (``to_dict()``: hand sizes, handicap
+    counts, tricks, legal actions and all the rest) is identical to the real one. The engine picks the cards of a
+    Jack, Queen or King handicap itself, so a sample whose handicaps did not take the highest cards of their suit
+    (FC-5) is rejected here.
+
+    Uniformity: a try is a uniform sample of :func:`sample_hidden` followed by draws that are uniform given the
+    sample, so the kept states are uniform among consistent placements except that a placement reached by few of
+    the drawn histories (a Queen card picked among the receiver's cards of the suit, a Ten's choice) is kept less
+    often than one every history reaches. Raises :class:`ClubsError` after ``tries`` failed samples, and for a hand
+    with a called misplay (FC-10), whose taken-back card the view cannot replay.
+    """
+    if any(called is not None for _, _, called in view.misplays):
+        raise ClubsError(
+            f"cannot determinize seat {view.seat}'s view: a misplay was called in this hand (FC-10), and a called "
+            "misplay cannot be replayed from the view"
+        )
+    target = view.to_dict()
+    for _ in range(tries):
+        state = _attempt(view, rng)
+        if state is not None and view_of(state, view.seat, view).to_dict() == target:
+            return state
+    raise ClubsError(
+        f"no hand state consistent with seat {view.seat}'s view was found in {tries} samples "
+        f"(stage {view.stage.value}); try more samples"
+    )
+
+
+def _attempt(view: FreeView, rng: random.Random) -> FreeHand | None:
+    """One try of :func:`determinize`: a replayed state, or None where the sample has no consistent history."""
+    me = view.seat
+    left, right = (me + 1) % N_SEATS, (me - 1) % N_SEATS
+    got = sample_hidden(view, rng)
+    hold = [int(h) for h in got.hands]
+    disc = [int(d) for d in got.discards]
+    target_discards = list(disc)
+
+    tricks = [plays for plays, _ in view.tricks] + ([view.trick] if view.trick else [])
+    plays = [c for trick in tricks for _, c in trick]
+    for trick in tricks:  # take back the plays
+        for s, c in trick:
+            hold[s] |= c.bit
+
+    handicaps = view.handicaps
+    n_queens = sum(1 for s, _, n, to in handicaps if to is not None and n and me in (s, to))
+    transfers = view.transfers
+    pass_card: dict[int, int] = {}
+    if view.stage in (Stage.PLAY, Stage.OVER):  # take back the pass (FC-2)
+        for g, r, c in transfers[n_queens:]:
+            hold[r] &= ~c.bit
+            hold[g] |= c.bit
+            pass_card[g] = c.index
+        if _had_cards_at_pass(view, right):  # the card right passed to left, unseen here
+            pool = hold[left] & ~(1 << pass_card[left] if left in pass_card else 0)
+            if not pool:
+                return None
+            c_idx = rng.choice(list(iter_bits(pool)))
+            hold[left] &= ~(1 << c_idx)
+            hold[right] |= 1 << c_idx
+            pass_card[right] = c_idx
+
+    known_queen: dict[int, int] = {}
+    queue = iter(transfers[:n_queens])
+    for j, (s, _, n, to) in enumerate(handicaps):
+        if to is not None and n and me in (s, to):
+            known_queen[j] = next(queue)[2].index
+    for s in range(N_SEATS):  # take back the discards: only the Queens below depend on when they left (FC-5)
+        hold[s] |= disc[s]
+    for j in reversed(range(len(handicaps))):  # take back the Queens' cards, latest first (FC-2, FC-5)
+        s, bid, n, to = handicaps[j]
+        if not n or to is None:
+            continue
+        if j in known_queen:
+            c_idx = known_queen[j]
+        else:
+            pool = hold[to] & PRIMARY_SUIT_MASKS[bid.index // 13]
+            if not pool:
+                return None
+            c_idx = rng.choice(list(iter_bits(pool)))
+        hold[to] &= ~(1 << c_idx)
+        hold[s] |= 1 << c_idx
+
+    winner = view.winner
+    if winner is None:
+        assert got.chest is not None
+        chest = int(got.chest)
+    elif winner == me:
+        assert view.chest is not None
+        chest = int(view.chest)
+    else:
+        held = list(iter_bits(hold[winner]))
+        if len(held) < CHEST_SIZE:
+            return None
+        chest = sum(1 << c for c in rng.sample(held, CHEST_SIZE))
+    if winner is not None:  # take back the chest
+        hold[winner] &= ~chest
+    if any(h.bit_count() != PRIMARY_SIZE for h in hold):
+        return None
+
+    bids = [0, 0, 0]
+    for s, call in view.calls:
+        if call is not None:
+            bids[s] |= call.bit
+    auction = [0, 0, 0]
+    auction[me] = int(view.unbid_auction) | bids[me]
+    if winner is None:
+        for s in (left, right):
+            auction[s] = int(got.auction[s]) | bids[s]
+    else:
+        rest = list(iter_bits(int(got.unbid) & ~int(view.unbid_auction)))
+        rng.shuffle(rest)
+        need = AUCTION_SIZE - bids[left].bit_count()
+        auction[left] = bids[left] | sum(1 << c for c in rest[:need])
+        auction[right] = bids[right] | sum(1 << c for c in rest[need:])
+    new = CardSet.from_mask
+    try:
+        deal = FreeDeal(
+            (new(auction[0]), new(auction[1]), new(auction[2])),
+            (new(hold[0]), new(hold[1]), new(hold[2])),
+            new(chest),
+        )
+    except ClubsError:
+        return None
+
+    my_pass = pass_card.get(me)
+    if my_pass is None and view.pass_choice is not None:
+        my_pass = view.pass_choice.index
+    state = FreeHand(deal, view.dealer, view.options)
+    calls = view.calls
+    n_calls = n_plays = 0
+    try:
+        while True:
+            stage = state.stage
+            if stage is Stage.AUCTION:
+                if n_calls == len(calls):
+                    break
+                call = calls[n_calls][1]
+                n_calls += 1
+                state.apply(call if call is not None else Call.PASS)
+            elif stage is Stage.HANDICAP:
+                if view.stage is Stage.HANDICAP and len(state.handicaps) == len(handicaps):
+                    break
+                actor = state.to_act
+                assert actor is not None
+                choices = int(cast(CardSet, state.legal_actions())) & target_discards[actor]
+                if not choices:
+                    return None
+                state.apply(card_at(rng.choice(list(iter_bits(choices)))))
+            elif stage is Stage.PASS:
+                actor = state.to_act
+                assert actor is not None
+                if view.stage is Stage.PASS and actor == view.to_act:
+                    break
+                if actor == me:
+                    if my_pass is None:
+                        return None
+                    chosen = my_pass
+                elif actor in pass_card:
+                    chosen = pass_card[actor]
+                else:  # a choice this seat did not see, in a pass still going on
+                    chosen = rng.choice(list(iter_bits(state.hands[actor])))
+                state.apply(card_at(chosen))
+            elif stage is Stage.PLAY and n_plays < len(plays):
+                state.apply(plays[n_plays])
+                n_plays += 1
+            else:
+                break
+    except ClubsError:
+        return None
+    if n_calls != len(calls) or n_plays != len(plays):
+        return None
+    if state.hands != [int(h) for h in got.hands] or state.discards != target_discards:
+        return None
+    if winner is None and state.auction_cards != [int(a) for a in got.auction]:
+        return None
+    return state

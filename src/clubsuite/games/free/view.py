@@ -95,6 +95,17 @@ class FreeView:
         return CardSet(self._cur().auction_cards[self.seat])
 
     @property
+    def unbid_auction(self) -> CardSet:
+        """This seat's own auction cards that it has not bid: during the auction its auction hand, afterwards the
+        cards of its own that left play unbid (FC-3). Only this seat saw them, so only its own view shows them."""
+        h = self._cur()
+        bid = 0
+        for s, c in h.bids:
+            if s == self.seat:
+                bid |= 1 << c
+        return CardSet(int(h.deal.auction[self.seat]) & ~bid)
+
+    @property
     def chest(self) -> CardSet | None:
         """The chest's cards if this seat took them, else None (FC-5: only the taker sees the chest)."""
         h = self._cur()
@@ -200,6 +211,7 @@ class FreeView:
             "target": self.options.target,
             "hand": str(self.hand),
             "auction_hand": str(self.auction_hand),
+            "unbid_auction": str(self.unbid_auction),
             "hand_sizes": list(self.hand_sizes),
             "auction_sizes": list(self.auction_sizes),
             "auction": [{"seat": s, "bid": str(c) if c is not None else "pass"} for s, c in self.calls],
