@@ -6,24 +6,23 @@ import random
 from typing import Any
 
 from clubsuite.cards import STANDARD_WITH_JOKERS, Card, CardSet
-from clubsuite.engine import Phase
 from clubsuite.errors import (
     GameOverError,
     IllegalActionError,
     InvalidDealError,
     InvalidNotationError,
-    InvalidOptionsError,
 )
 from clubsuite.games.free.deal import N_SEATS, FreeDeal
 from clubsuite.games.free.events import HandRescored, HandScored, HandStarted, MatchEnded
 from clubsuite.games.free.hand import Call, FreeAction, FreeHand, MisplayCall
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.games.free.view import FreeView
+from clubsuite.match_base import MatchBase
 
 GAME = "free"
 
 
-class FreeMatch:
+class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
     """A whole match: the sequence of hands, the running totals and the end condition (FC-9).
 
     Usage: ``deal()`` (with an RNG or an explicit :class:`FreeDeal`) starts each hand; then ``to_act``,
@@ -31,53 +30,26 @@ class FreeMatch:
     """
 
     game = GAME
-    n_seats = N_SEATS
+    options: FreeOptions
 
     def __init__(self, options: FreeOptions | None = None, first_dealer: int = 0) -> None:
-        if type(first_dealer) is not int or not 0 <= first_dealer < N_SEATS:
-            raise InvalidOptionsError(f"first dealer {first_dealer} is not a seat: expected 0, 1 or 2")
-        self.options = options or FreeOptions()
-        self.first_dealer = first_dealer
-        self.hands: list[FreeHand] = []
-        """Every hand dealt so far; the last one is in progress unless the match waits for a deal."""
-        self.totals = [0, 0, 0]
-        self.hand_scores: list[tuple[int, ...]] = []
-        self.winners: tuple[int, ...] = ()
-        self.draw = False
-        self._over = False
-        self._cur: FreeHand | None = None
-        self._views = tuple(FreeView(self, s) for s in range(N_SEATS))
+        super().__init__(options or FreeOptions(), first_dealer, N_SEATS)
+
+    def _make_view(self, seat: int) -> FreeView:
+        return FreeView(self, seat)
+
+    def _random_deal(self, rng: random.Random, dealer: int) -> FreeDeal:
+        return FreeDeal.random(rng, dealer)
+
+    def _new_hand(self, deal: FreeDeal, dealer: int) -> FreeHand:
+        if not isinstance(deal, FreeDeal):
+            raise InvalidDealError(f"deal() needs a FreeDeal, got {type(deal).__name__}")
+        return FreeHand(deal, dealer, self.options)
+
+    def _hand_started(self, index: int, dealer: int) -> HandStarted:
+        return HandStarted(index, dealer)
 
     # -- queries ---------------------------------------------------------------------------------------
-    @property
-    def current(self) -> FreeHand | None:
-        """The hand in progress, or None between hands."""
-        return self._cur
-
-    @property
-    def phase(self) -> Phase:
-        """The phase of the match."""
-        if self._over:
-            return Phase.OVER
-        cur = self._cur
-        return cur.phase if cur is not None else Phase.DEAL
-
-    @property
-    def is_over(self) -> bool:
-        """Whether the game has ended (FC-9)."""
-        return self._over
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or None between hands and after the end."""
-        cur = self._cur
-        return cur.to_act if cur is not None else None
-
-    @property
-    def next_dealer(self) -> int:
-        """The dealer of the next hand: the deal passes to the left after each hand."""
-        return (self.first_dealer + len(self.hands)) % N_SEATS
-
     def legal_actions(self) -> CardSet | tuple[FreeAction, ...]:
         """The legal actions of the seat to act (empty between hands)."""
         cur = self._cur
@@ -109,30 +81,7 @@ class FreeMatch:
                 return str(exc)
         return cur.explain(action)
 
-    def view(self, seat: int) -> FreeView:
-        """What ``seat`` may know now: its own cards, what it saw move, and the public table."""
-        if type(seat) is not int or not 0 <= seat < N_SEATS:
-            raise IllegalActionError(f"seat {seat} does not exist: expected 0, 1 or 2")
-        return self._views[seat]
-
     # -- actions ---------------------------------------------------------------------------------------
-    def deal(self, rng: random.Random | None = None, deal: FreeDeal | None = None) -> tuple[Any, ...]:
-        """Start the next hand with a given deal, or one drawn from ``rng``."""
-        if self._over:
-            raise GameOverError("the match is over: no more deals")
-        if self._cur is not None:
-            raise IllegalActionError("a hand is in progress: finish it before dealing the next")
-        dealer = self.next_dealer
-        if deal is None:
-            if rng is None:
-                raise InvalidDealError("deal() needs an RNG or an explicit deal")
-            deal = FreeDeal.random(rng, dealer)
-        if not isinstance(deal, FreeDeal):
-            raise InvalidDealError(f"deal() needs a FreeDeal, got {type(deal).__name__}")
-        self._cur = FreeHand(deal, dealer, self.options)
-        self.hands.append(self._cur)
-        return (HandStarted(len(self.hands) - 1, dealer),)
-
     def apply(self, action: FreeAction | MisplayCall | str, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action (or its notation, e.g. ``"KD"``, ``"pass"``) of the seat to act; returns the events.
 

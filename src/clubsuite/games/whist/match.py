@@ -12,20 +12,20 @@ from clubsuite.errors import (
     IllegalActionError,
     InvalidDealError,
     InvalidNotationError,
-    InvalidOptionsError,
 )
 from clubsuite.games.whist.deal import N_SEATS, WhistDeal
 from clubsuite.games.whist.events import HandScored, HandStarted, MatchEnded
 from clubsuite.games.whist.hand import Decision, WhistAction, WhistHand
 from clubsuite.games.whist.options import WhistOptions
 from clubsuite.games.whist.view import WhistView
+from clubsuite.match_base import MatchBase
 
 GAME = "whist"
 _PLAY = Phase.PLAY
 _new_set = int.__new__
 
 
-class WhistMatch:
+class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal]):
     """A whole match: the sequence of hands, the running totals and the end condition.
 
     Usage: ``deal()`` (with an RNG or an explicit :class:`WhistDeal`) starts each hand; then ``to_act``,
@@ -33,53 +33,26 @@ class WhistMatch:
     """
 
     game = GAME
-    n_seats = N_SEATS
+    options: WhistOptions
 
     def __init__(self, options: WhistOptions | None = None, first_dealer: int = 0) -> None:
-        if type(first_dealer) is not int or not 0 <= first_dealer < N_SEATS:
-            raise InvalidOptionsError(f"first dealer {first_dealer} is not a seat: expected 0, 1 or 2")
-        self.options = options or WhistOptions()
-        self.first_dealer = first_dealer
-        self.hands: list[WhistHand] = []
-        """Every hand dealt so far; the last one is in progress unless the match waits for a deal."""
-        self.totals = [0, 0, 0]
-        self.hand_scores: list[tuple[int, ...]] = []
-        self.winners: tuple[int, ...] = ()
-        self.draw = False
-        self._over = False
-        self._cur: WhistHand | None = None
-        self._views = tuple(WhistView(self, s) for s in range(N_SEATS))
+        super().__init__(options or WhistOptions(), first_dealer, N_SEATS)
+
+    def _make_view(self, seat: int) -> WhistView:
+        return WhistView(self, seat)
+
+    def _random_deal(self, rng: random.Random, dealer: int) -> WhistDeal:
+        return WhistDeal.random(rng, dealer)
+
+    def _new_hand(self, deal: WhistDeal, dealer: int) -> WhistHand:
+        if not isinstance(deal, WhistDeal):
+            raise InvalidDealError(f"deal() needs a WhistDeal, got {type(deal).__name__}")
+        return WhistHand(deal, dealer, self.options)
+
+    def _hand_started(self, index: int, dealer: int) -> HandStarted:
+        return HandStarted(index, dealer)
 
     # -- queries ---------------------------------------------------------------------------------------
-    @property
-    def current(self) -> WhistHand | None:
-        """The hand in progress, or None between hands."""
-        return self._cur
-
-    @property
-    def phase(self) -> Phase:
-        """The phase of the match."""
-        if self._over:
-            return Phase.OVER
-        cur = self._cur
-        return cur.phase if cur is not None else Phase.DEAL
-
-    @property
-    def is_over(self) -> bool:
-        """Whether a player has reached the target (CW-5)."""
-        return self._over
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act, or None between hands and after the end."""
-        cur = self._cur
-        return cur.to_act if cur is not None else None
-
-    @property
-    def next_dealer(self) -> int:
-        """The dealer of the next hand: the deal passes to the left after each hand."""
-        return (self.first_dealer + len(self.hands)) % N_SEATS
-
     def legal_actions(self) -> CardSet | tuple[Decision, ...]:
         """The legal actions of the seat to act (empty between hands)."""
         cur = self._cur
@@ -107,28 +80,7 @@ class WhistMatch:
                 return str(exc)
         return cur.explain(action)
 
-    def view(self, seat: int) -> WhistView:
-        """What ``seat`` may know now: its own cards, the public table, and what its own exchange showed it."""
-        if not 0 <= seat < N_SEATS:
-            raise IllegalActionError(f"seat {seat} does not exist: expected 0, 1 or 2")
-        return self._views[seat]
-
     # -- actions ---------------------------------------------------------------------------------------
-    def deal(self, rng: random.Random | None = None, deal: WhistDeal | None = None) -> tuple[Any, ...]:
-        """Start the next hand with a given deal, or one drawn from ``rng``."""
-        if self._over:
-            raise GameOverError("the match is over: no more deals")
-        if self._cur is not None:
-            raise IllegalActionError("a hand is in progress: finish it before dealing the next")
-        dealer = self.next_dealer
-        if deal is None:
-            if rng is None:
-                raise InvalidDealError("deal() needs an RNG or an explicit deal")
-            deal = WhistDeal.random(rng, dealer)
-        self._cur = WhistHand(deal, dealer, self.options)
-        self.hands.append(self._cur)
-        return (HandStarted(len(self.hands) - 1, dealer),)
-
     def apply(self, action: WhistAction | str, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action (or its notation, e.g. ``"10H"``, ``"keep"``) of the seat to act; returns the events.
 
