@@ -13,82 +13,33 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from clubsuite.cards import Card, CardSet, card_at
-from clubsuite.engine import Phase
-from clubsuite.errors import NoHandError
 from clubsuite.games.free.deal import N_SEATS
+from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
-    from clubsuite.games.free.hand import FreeHand, Stage
+    from clubsuite.games.free.hand import FreeHand, Stage  # noqa: F401 (FreeHand: named in the quoted base class)
     from clubsuite.games.free.match import FreeMatch
     from clubsuite.games.free.options import FreeOptions
 
 
-class FreeView:
-    """One seat's knowledge, read live from the match."""
+class FreeView(ViewBase["FreeHand"]):
+    """One seat's knowledge, read live from the match (the shared part is in :class:`ViewBase`)."""
 
-    __slots__ = ("_match", "_seat")
-
-    def __init__(self, match: FreeMatch, seat: int) -> None:
-        self._match = match
-        self._seat = seat
-
-    @property
-    def seat(self) -> int:
-        """The seat whose knowledge this is (fixed: a view never changes seat)."""
-        return self._seat
-
-    def _cur(self) -> FreeHand:
-        hands = self._match.hands
-        if not hands:
-            raise NoHandError("no hand has been dealt yet: deal first")
-        return hands[-1]
+    __slots__ = ()
+    _match: FreeMatch
 
     # -- match level -----------------------------------------------------------------------------------
-    @property
-    def phase(self) -> Phase:
-        """The phase of the match."""
-        return self._match.phase
-
     @property
     def stage(self) -> Stage:
         """The stage of the current hand (auction, handicap, pass, play, over)."""
         return self._cur().stage
 
     @property
-    def totals(self) -> tuple[int, ...]:
-        """The running totals of the three seats (public)."""
-        return tuple(self._match.totals)
-
-    @property
     def options(self) -> FreeOptions:
         """The rules options of the match (public)."""
         return self._match.options
 
-    @property
-    def hand_number(self) -> int:
-        """0 for the first hand of the match."""
-        return len(self._match.hands) - 1
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act."""
-        return self._match.to_act
-
-    def legal_actions(self) -> Any:
-        """The legal actions if this seat is to act, else empty."""
-        return self._match.legal_actions() if self._match.to_act == self.seat else ()
-
     # -- hand level: this seat's own cards -------------------------------------------------------------
-    @property
-    def dealer(self) -> int:
-        """The dealer of the current hand."""
-        return self._cur().dealer
-
-    @property
-    def hand(self) -> CardSet:
-        """This seat's primary cards now."""
-        return CardSet(self._cur().hands[self.seat])
-
     @property
     def auction_hand(self) -> CardSet:
         """This seat's auction cards not yet bid (empty once the auction is over)."""

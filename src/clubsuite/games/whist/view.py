@@ -12,12 +12,11 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any
 
 from clubsuite.cards import FULL_STANDARD, Card, CardSet, card_at
-from clubsuite.engine import Phase
-from clubsuite.errors import NoHandError
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
+from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
-    from clubsuite.games.whist.hand import WhistHand
+    from clubsuite.games.whist.hand import WhistHand  # noqa: F401 (named in the quoted base class)
     from clubsuite.games.whist.match import WhistMatch
     from clubsuite.games.whist.options import WhistOptions
 
@@ -25,37 +24,13 @@ BID = "bid"
 """The location key of the bid hand in :meth:`WhistView.known_cards`."""
 
 
-class WhistView:
-    """One seat's knowledge, read live from the match."""
+class WhistView(ViewBase["WhistHand"]):
+    """One seat's knowledge, read live from the match (the shared part is in :class:`ViewBase`)."""
 
-    __slots__ = ("_match", "_seat")
-
-    def __init__(self, match: WhistMatch, seat: int) -> None:
-        self._match = match
-        self._seat = seat
-
-    @property
-    def seat(self) -> int:
-        """The seat whose knowledge this is (fixed: a view never changes seat)."""
-        return self._seat
-
-    def _cur(self) -> WhistHand:
-        hands = self._match.hands
-        if not hands:
-            raise NoHandError("no hand has been dealt yet: deal first")
-        return hands[-1]
+    __slots__ = ()
+    _match: WhistMatch
 
     # -- match level -----------------------------------------------------------------------------------
-    @property
-    def phase(self) -> Phase:
-        """The phase of the match."""
-        return self._match.phase
-
-    @property
-    def totals(self) -> tuple[int, ...]:
-        """The running totals of the three seats (public)."""
-        return tuple(self._match.totals)
-
     @property
     def target(self) -> int:
         """The target score of the match (CW-5)."""
@@ -66,31 +41,7 @@ class WhistView:
         """The rules options of the match (public)."""
         return self._match.options
 
-    @property
-    def hand_number(self) -> int:
-        """0 for the first hand of the match."""
-        return len(self._match.hands) - 1
-
-    @property
-    def to_act(self) -> int | None:
-        """The seat to act."""
-        return self._match.to_act
-
-    def legal_actions(self) -> Any:
-        """The legal actions if this seat is to act, else empty."""
-        return self._match.legal_actions() if self._match.to_act == self.seat else ()
-
     # -- hand level ------------------------------------------------------------------------------------
-    @property
-    def dealer(self) -> int:
-        """The dealer of the current hand."""
-        return self._cur().dealer
-
-    @property
-    def hand(self) -> CardSet:
-        """This seat's cards now."""
-        return CardSet(self._cur().hands[self.seat])
-
     @property
     def hand_sizes(self) -> tuple[int, ...]:
         """How many cards each seat holds (public)."""
