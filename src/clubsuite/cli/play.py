@@ -31,14 +31,11 @@ from clubsuite.cli.render import card_text, cards_text, hand_text, score_table, 
 from clubsuite.engine import GameInfo, Phase, resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.games.whist import (
-    CardPlayed,
     Decided,
     Decision,
     HandScored,
     HandStarted,
     MatchEnded,
-    PlayStarted,
-    TrickTaken,
     WhistMatch,
 )
 from clubsuite.runner import deal_next
@@ -74,6 +71,22 @@ class Table:
         return (
             f"{self.names[seat]} {verb}es" if verb.endswith(("sh", "ch", "x", "s")) else f"{self.names[seat]} {verb}s"
         )
+
+    def say_trick_events(self, ev: Any, tricks_won: Sequence[int]) -> bool:
+        """Describe a first lead, a card played or a trick won (events every trick game has); False otherwise."""
+        name = type(ev).__name__
+        if name == "PlayStarted":
+            self.say(f"{self.act(ev.leader, 'lead')} the first trick.")
+        elif name == "CardPlayed":
+            line = Text(f"{self.act(ev.seat, 'play')} ")
+            line.append_text(card_text(ev.card, self.symbols))
+            self.say(line)
+        elif name == "TrickTaken":
+            counts = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(tricks_won))
+            self.say(f"  {self.act(ev.seat, 'win')} trick {ev.number} (tricks: {counts})", style="cyan")
+        else:
+            return False
+        return True
 
     def say(self, text: str | Text = "", style: str = "") -> None:
         """Print one line."""
@@ -136,19 +149,8 @@ class WhistTable(Table):
                 own = "your" if ev.seat == self.human else "their"
                 rest = " with the bid hand" if ev.exchanged else f" {own} hand"
                 self.say(f"{self.act(ev.seat, verb)}{rest}.")
-            elif isinstance(ev, PlayStarted):
-                self.say(f"{self.act(ev.leader, 'lead')} the first trick.")
-            elif isinstance(ev, CardPlayed):
-                line = Text(f"{self.act(ev.seat, 'play')} ")
-                line.append_text(card_text(ev.card, self.symbols))
-                self.say(line)
-            elif isinstance(ev, TrickTaken):
-                hand = match.hands[-1]
-                self.say(
-                    f"  {self.act(ev.seat, 'win')} trick {ev.number} "
-                    f"(tricks: {', '.join(f'{self.names[s]} {hand.tricks_won[s]}' for s in range(3))})",
-                    style="cyan",
-                )
+            elif self.say_trick_events(ev, match.hands[-1].tricks_won):
+                pass
             elif isinstance(ev, HandScored):
                 self.say(
                     "Hand over. Tricks: "

@@ -22,7 +22,6 @@ from clubsuite.games.free import (
     AuctionPassed,
     AuctionWon,
     BidMade,
-    CardPlayed,
     CardsPassed,
     ChestTaken,
     FreeHand,
@@ -33,9 +32,7 @@ from clubsuite.games.free import (
     HandStarted,
     MatchEnded,
     PassStarted,
-    PlayStarted,
     Stage,
-    TrickTaken,
     bid_tier,
     bid_value,
 )
@@ -206,19 +203,8 @@ class FreeTable(Table):
                 )
             elif isinstance(ev, CardsPassed):
                 self._cards_passed(match, ev)
-            elif isinstance(ev, PlayStarted):
-                self.say(f"{self.act(ev.leader, 'lead')} the first trick.")
-            elif isinstance(ev, CardPlayed):
-                line = Text(f"{self.act(ev.seat, 'play')} ")
-                line.append_text(card_text(ev.card, self.symbols))
-                self.say(line)
-            elif isinstance(ev, TrickTaken):
-                hand = match.hands[-1]
-                self.say(
-                    f"  {self.act(ev.seat, 'win')} trick {ev.number} "
-                    f"(tricks: {', '.join(f'{self.names[s]} {hand.tricks_won[s]}' for s in range(N_SEATS))})",
-                    style="cyan",
-                )
+            elif self.say_trick_events(ev, match.hands[-1].tricks_won):
+                pass
             elif isinstance(ev, HandScored):
                 self._hand_scored(match, ev)
             elif isinstance(ev, MatchEnded):
