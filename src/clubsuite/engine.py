@@ -167,6 +167,9 @@ class GameInfo:
     """Reads an explicit deal from its record form."""
     deal_from_seed: Callable[[int, int], Any] = field(repr=False)
     """``deal_from_seed(seed, dealer)``: the deal a seed gives (see :mod:`clubsuite.seeding`)."""
+    teams: tuple[tuple[int, ...], ...] = ()
+    """The fixed partnerships as seat tuples (``((0, 2), (1, 3))``), or empty when everyone plays alone; the
+    partners of a team share its score and win together, which simulation reports per team."""
 
 
 _REGISTRY: dict[str, GameInfo] = {}
@@ -187,7 +190,7 @@ def _load_games() -> None:
     # Importing the game packages registers them; done lazily so the core stays import-light.
     import importlib
 
-    for module in ("clubsuite.games.whist", "clubsuite.games.free"):
+    for module in ("clubsuite.games.whist", "clubsuite.games.free", "clubsuite.games.partnership"):
         importlib.import_module(module)
 
 

@@ -1,7 +1,8 @@
 """The bookkeeping every game's match shares: hands dealt in turn, whose turn it is, per-seat views, the deal step.
 
 A game's match class derives from :class:`MatchBase` and supplies its hand, view and deal types through four small
-hooks; the rules (legality, ``apply``, scoring and the end of the game) stay in the game's own class.
+hooks; the rules (legality, ``apply``, scoring and the end of the game) stay in the game's own class. The JSON
+account of the match (:meth:`MatchBase.summary`) is shared too: every game's hand gives its own part.
 """
 
 from __future__ import annotations
@@ -22,6 +23,15 @@ class HandState(Protocol):
 
     @property
     def to_act(self) -> int | None: ...
+
+    @property
+    def scores(self) -> tuple[int, ...] | None:
+        """The per-seat scores once the hand is over, else None."""
+        ...
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the hand."""
+        ...
 
 
 HandT = TypeVar("HandT", bound=HandState)
@@ -116,3 +126,24 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
         self._cur = self._new_hand(deal, dealer)
         self.hands.append(self._cur)
         return (self._hand_started(len(self.hands) - 1, dealer),)
+
+    # -- the account -----------------------------------------------------------------------------------
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the match so far: every hand (with the running totals after each complete one),
+        the totals and the result."""
+        hands = []
+        totals = [0] * self.n_seats
+        for h in self.hands:
+            entry = h.summary()
+            scores = h.scores
+            if scores is not None:
+                totals = [t + s for t, s in zip(totals, scores, strict=True)]
+                entry["totals"] = list(totals)
+            hands.append(entry)
+        return {
+            "hands": hands,
+            "totals": list(self.totals),
+            "over": self._over,
+            "winners": list(self.winners),
+            "draw": self.draw,
+        }

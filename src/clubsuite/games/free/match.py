@@ -227,24 +227,6 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
         self._over, self.winners = False, ()
         return (*events, HandRescored(hand.scores, tuple(self.totals)), *self._judge())
 
-    def summary(self) -> dict[str, Any]:
-        """A JSON-ready account of the match so far: every hand, the totals and the result (FC-9)."""
-        hands = []
-        totals = [0, 0, 0]
-        for h in self.hands:
-            entry = h.summary()
-            if h.scores is not None:
-                totals = [t + s for t, s in zip(totals, h.scores, strict=True)]
-                entry["totals"] = list(totals)
-            hands.append(entry)
-        return {
-            "hands": hands,
-            "totals": list(self.totals),
-            "over": self._over,
-            "winners": list(self.winners),
-            "draw": self.draw,
-        }
-
     # -- notation --------------------------------------------------------------------------------------
     @staticmethod
     def parse_action(text: str) -> FreeAction | MisplayCall:

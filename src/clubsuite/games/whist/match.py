@@ -121,24 +121,6 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal]):
             events.append(MatchEnded(self.winners, self.draw, totals))
         return tuple(events)
 
-    def summary(self) -> dict[str, Any]:
-        """A JSON-ready account of the match so far: every hand, the totals and the result (CW-5)."""
-        hands = []
-        totals = [0, 0, 0]
-        for h in self.hands:
-            entry = h.summary()
-            if h.scores is not None:
-                totals = [t + s for t, s in zip(totals, h.scores, strict=True)]
-                entry["totals"] = list(totals)
-            hands.append(entry)
-        return {
-            "hands": hands,
-            "totals": list(self.totals),
-            "over": self._over,
-            "winners": list(self.winners),
-            "draw": self.draw,
-        }
-
     # -- notation --------------------------------------------------------------------------------------
     @staticmethod
     def parse_action(text: str) -> WhistAction:

@@ -1,0 +1,96 @@
+"""Clubs (partnership): four players in two partnerships, a three-card pass, clubs trumps, the Ruby Dame.
+
+Rules text ``clubs-partnership.txt`` (Clubs, version 5); rulings CP-1..CP-4. See ``docs/rules/partnership.md`` for
+the rules as implemented.
+"""
+
+from __future__ import annotations
+
+from clubsuite.engine import GameInfo, Match, register
+from clubsuite.games.partnership.deal import PartnershipDeal
+from clubsuite.games.partnership.events import (
+    CardPlayed,
+    CardsPassed,
+    HandScored,
+    HandStarted,
+    MatchEnded,
+    PassChosen,
+    PlayStarted,
+    TrickTaken,
+)
+from clubsuite.games.partnership.hand import (
+    PASS_SIZE,
+    RUBY_DAME,
+    RUBY_DAME_POINTS,
+    SWEEP_BONUS,
+    TEAMS,
+    Direction,
+    PartnershipAction,
+    PartnershipHand,
+    Pass,
+    PassChoices,
+    ScoreLine,
+    giver,
+    pass_direction,
+    receiver,
+    score_lines,
+    team_of,
+)
+from clubsuite.games.partnership.match import PartnershipMatch
+from clubsuite.games.partnership.options import VARIANTS, PartnershipOptions
+from clubsuite.games.partnership.view import PartnershipView
+
+__all__ = [
+    "PASS_SIZE",
+    "RUBY_DAME",
+    "RUBY_DAME_POINTS",
+    "SWEEP_BONUS",
+    "TEAMS",
+    "CardPlayed",
+    "CardsPassed",
+    "Direction",
+    "HandScored",
+    "HandStarted",
+    "MatchEnded",
+    "PartnershipAction",
+    "PartnershipDeal",
+    "PartnershipHand",
+    "PartnershipMatch",
+    "PartnershipOptions",
+    "PartnershipView",
+    "Pass",
+    "PassChoices",
+    "PassChosen",
+    "PlayStarted",
+    "ScoreLine",
+    "TrickTaken",
+    "giver",
+    "pass_direction",
+    "receiver",
+    "score_lines",
+    "team_of",
+]
+
+
+def _new_match(options: PartnershipOptions | None = None, first_dealer: int = 0) -> PartnershipMatch:
+    return PartnershipMatch(options, first_dealer)
+
+
+register(
+    GameInfo(
+        name="partnership",
+        title="Clubs (partnership)",
+        seats=(4,),
+        options_class=PartnershipOptions,
+        variants=VARIANTS,
+        new_match=_new_match,
+        deal_from_json=PartnershipDeal.from_json,
+        deal_from_seed=PartnershipDeal.from_seed,
+        teams=TEAMS,
+    )
+)
+
+
+def _conforms(match: PartnershipMatch) -> Match:
+    """Type-level check that the partnership match satisfies the shared :class:`Match` protocol."""
+    return match

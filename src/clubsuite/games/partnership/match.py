@@ -1,0 +1,191 @@
+"""A match of Clubs (partnership): hands dealt in turn to the left until a partnership reaches the target (CP-4)."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from clubsuite.cards import STANDARD, Card, CardSet
+from clubsuite.engine import Phase
+from clubsuite.errors import GameOverError, IllegalActionError, InvalidDealError, InvalidNotationError
+from clubsuite.games.partnership.deal import N_SEATS, PartnershipDeal
+from clubsuite.games.partnership.events import HandScored, HandStarted, MatchEnded, PlayStarted
+from clubsuite.games.partnership.hand import (
+    TEAMS,
+    PartnershipAction,
+    PartnershipHand,
+    Pass,
+    PassChoices,
+    pass_direction,
+)
+from clubsuite.games.partnership.options import PartnershipOptions
+from clubsuite.games.partnership.view import PartnershipView
+from clubsuite.match_base import MatchBase
+
+GAME = "partnership"
+_PLAY = Phase.PLAY
+_ACTION_HELP = "expected a card such as 10H or QC, or pass and three cards such as pass 2C 7H QS"
+
+
+class PartnershipMatch(MatchBase[PartnershipHand, PartnershipView, PartnershipDeal]):
+    """A whole match: the sequence of hands, the partnerships' totals and the end condition (CP-4).
+
+    Usage: ``deal()`` (with an RNG or an explicit :class:`PartnershipDeal`) starts each hand; then ``to_act``,
+    ``legal_actions()`` and ``apply()`` until the hand is scored; repeat until ``is_over``. The totals are kept by
+    seat like every game's, both partners carrying their partnership's total; :attr:`team_totals` gives the two.
+    """
+
+    game = GAME
+    teams = TEAMS
+    """The partnerships as seat tuples: partners sit opposite."""
+    options: PartnershipOptions
+
+    def __init__(self, options: PartnershipOptions | None = None, first_dealer: int = 0) -> None:
+        super().__init__(options or PartnershipOptions(), first_dealer, N_SEATS)
+
+    def _make_view(self, seat: int) -> PartnershipView:
+        return PartnershipView(self, seat)
+
+    def _random_deal(self, rng: random.Random, dealer: int) -> PartnershipDeal:
+        return PartnershipDeal.random(rng, dealer)
+
+    def _new_hand(self, deal: PartnershipDeal, dealer: int) -> PartnershipHand:
+        if not isinstance(deal, PartnershipDeal):
+            raise InvalidDealError(f"deal() needs a PartnershipDeal, got {type(deal).__name__}")
+        # CP-2: the pass cycle counts from the first hand of the game; this hand's index is the hands dealt so far.
+        return PartnershipHand(deal, dealer, pass_direction(len(self.hands)))
+
+    def _hand_started(self, index: int, dealer: int) -> HandStarted:
+        return HandStarted(index, dealer, pass_direction(index).value)
+
+    def deal(self, rng: random.Random | None = None, deal: PartnershipDeal | None = None) -> tuple[Any, ...]:
+        """Start the next hand; in a no-pass hand (CP-2) play starts at once and the events say who leads."""
+        events = super().deal(rng, deal)
+        cur = self._cur
+        if cur is not None and cur.phase is _PLAY:
+            return (*events, PlayStarted(cur.leader))
+        return events
+
+    # -- queries ---------------------------------------------------------------------------------------
+    @property
+    def team_totals(self) -> tuple[int, int]:
+        """The totals of partnership 0 (seats 0 and 2) and partnership 1 (seats 1 and 3)."""
+        return (self.totals[0], self.totals[1])
+
+    def legal_actions(self) -> CardSet | PassChoices | tuple[()]:
+        """The legal actions of the seat to act (empty between hands)."""
+        cur = self._cur
+        if cur is None:
+            return ()
+        if cur.phase is _PLAY:  # the common case, one call shorter
+            return CardSet.from_mask(cur.legal_mask())
+        return cur.legal_actions()
+
+    def explain(self, action: Any, seat: int | None = None) -> str | None:
+        """Why ``action`` by ``seat`` (default: the seat to act) is illegal now, or None if it is legal.
+
+        A reason may name cards of the seat to act (``you hold diamonds (3D QD)``), so a server must pass the
+        asking seat: another seat is only told that it is not its turn.
+        """
+        cur = self._cur
+        if cur is None:
+            return "the match is over" if self._over else "no hand is in progress: deal first"
+        if seat is not None and seat != cur.to_act:
+            return f"it is seat {cur.to_act}'s turn, not seat {seat}'s"
+        if type(action) is str:
+            try:
+                action = self.parse_action(action)
+            except InvalidNotationError as exc:
+                return str(exc)
+        return cur.explain(action)
+
+    # -- actions ---------------------------------------------------------------------------------------
+    def apply(self, action: PartnershipAction | str, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply an action (or its notation, e.g. ``"10H"``, ``"pass 2C 7H QS"``) of the seat to act.
+
+        Returns the events; the state is unchanged if it raises.
+        """
+        act: PartnershipAction = self.parse_action(action) if type(action) is str else action  # type: ignore[assignment]
+        cur = self._cur
+        if cur is None:
+            if self._over:
+                raise GameOverError(f"{act} cannot be played: the match is over")
+            raise IllegalActionError(f"{act} cannot be played: no hand is in progress, deal first")
+        events = cur.apply(act, seat)
+        if cur.scores is None:
+            return events
+        self._cur = None
+        return events[:-1] + self._score(cur)
+
+    def _score(self, hand: PartnershipHand) -> tuple[Any, ...]:
+        assert hand.scores is not None and hand.team_scores is not None
+        for s in range(N_SEATS):
+            self.totals[s] += hand.scores[s]
+        self.hand_scores.append(hand.scores)
+        totals = tuple(self.totals)
+        events: list[Any] = [HandScored(tuple(hand.tricks_won), hand.scores, totals, hand.team_scores)]
+        # CP-4: checked after every hand; once a partnership is at the target, the higher total wins; an exact
+        # tie plays another hand.
+        team = self.team_totals
+        if max(team) >= self.options.target and team[0] != team[1]:
+            self._over = True
+            self.winners = TEAMS[0] if team[0] > team[1] else TEAMS[1]
+            events.append(MatchEnded(self.winners, False, totals))
+        return tuple(events)
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the match so far, with the partnerships' totals (CP-3, CP-4)."""
+        out = super().summary()
+        out["team_totals"] = list(self.team_totals)
+        return out
+
+    # -- notation --------------------------------------------------------------------------------------
+    @staticmethod
+    def parse_action(text: str) -> PartnershipAction:
+        """Read an action: a card such as ``10H``, or ``pass`` and three cards such as ``pass 2C 7H QS``.
+
+        Several cards without ``pass`` are read as a pass too. How many cards a pass must name is a rule (CP-2),
+        checked when it is applied, so ``pass 2C`` is read and then refused with the reason.
+        """
+        words = text.replace(",", " ").split()
+        shown = text.strip()
+        if not words:
+            raise InvalidNotationError(f"{shown!r} is not a partnership action: {_ACTION_HELP}")
+        head = words[0].lower()
+        if head in ("pass", "p"):
+            words = words[1:]
+            if not words:
+                raise InvalidNotationError(
+                    f"{shown!r} names no cards: write pass and the three cards to pass, e.g. pass 2C 7H QS (CP-2)"
+                )
+        elif len(words) == 1:
+            try:
+                return STANDARD.parse(words[0])
+            except InvalidNotationError:
+                raise InvalidNotationError(f"{shown!r} is not a partnership action: {_ACTION_HELP}") from None
+        mask = 0
+        for word in words:
+            try:
+                c = STANDARD.parse(word)
+            except InvalidNotationError:
+                raise InvalidNotationError(
+                    f"{shown!r} is not a pass: {word!r} is not a card (expected e.g. pass 2C 7H QS)"
+                ) from None
+            if mask >> c.index & 1:
+                raise InvalidNotationError(f"{shown!r} is not a pass: {c} is named twice (CP-2: three different cards)")
+            mask |= c.bit
+        return Pass(CardSet(mask))
+
+    @staticmethod
+    def format_action(action: PartnershipAction) -> str:
+        """The canonical notation of an action: ``10H``, or ``pass 2C 7H QS`` with the cards in index order."""
+        return str(action)
+
+    def legal_notation(self) -> list[str]:
+        """The legal actions in notation."""
+        return [self.format_action(a) for a in self.legal_actions()]
+
+
+def is_card(action: Any) -> bool:
+    """Whether an action is a card play (not a pass)."""
+    return isinstance(action, Card)
