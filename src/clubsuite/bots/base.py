@@ -39,7 +39,12 @@ def _load() -> None:
     # Importing the bot modules registers them (done lazily to avoid an import cycle with this module).
     import importlib
 
-    for module in ("clubsuite.bots.random_bot", "clubsuite.bots.whist_heuristic", "clubsuite.bots.free_heuristic"):
+    for module in (
+        "clubsuite.bots.random_bot",
+        "clubsuite.bots.whist_heuristic",
+        "clubsuite.bots.free_heuristic",
+        "clubsuite.bots.partnership_heuristic",
+    ):
         importlib.import_module(module)
 
 
