@@ -2,18 +2,15 @@
 
 Match ``k`` of a simulation with seed ``S`` is played by :func:`clubsuite.runner.play_match` from the match seed
 ``derive_seed(S, k)``: the runner deals every hand from that seed and derives the bots' RNG from it, so any single
-match can be played again from its match seed alone. The seats come from :func:`seating`, which runs through a
-fixed cycle of seatings: for up to four players every one of the ``n!`` seatings, for five and six players a
-shorter cycle that is just as balanced for any three bots (see :func:`seating_cycle`). Cycling the seat alone,
-as a plain rotation does, would never change who plays after whom, which matters in a trick-taking game. With
-several worker processes the matches are cut into chunks, and the per-match outcomes are put back in match order
-before anything is counted, so the result never depends on scheduling.
+match can be played again from its match seed alone. The seats come from :func:`clubsuite.seating.seating`, a
+fixed cycle of seatings that changes who plays after whom as well as who sits where (see :mod:`clubsuite.seating`).
+With several worker processes the matches are cut into chunks, and the per-match outcomes are put back in match
+order before anything is counted, so the result never depends on scheduling. In a game of fixed partnerships
+the result is also counted per team.
 """
 
 from __future__ import annotations
 
-import functools
-import itertools
 import math
 import multiprocessing
 import os
@@ -27,7 +24,25 @@ from clubsuite.engine import GameInfo, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of
 from clubsuite.runner import play_match
+from clubsuite.seating import Teams, rotation_summary, seating, seating_cycle
 from clubsuite.seeding import derive_seed
+
+__all__ = [
+    "CONFIDENCE",
+    "BotStats",
+    "MatchOutcome",
+    "SimResult",
+    "TeamStats",
+    "Teams",
+    "entry_labels",
+    "play_one",
+    "rotation_summary",
+    "seating",
+    "seating_cycle",
+    "simulate",
+    "team_lineup",
+    "wilson_interval",
+]
 
 Z95 = 1.959963984540054
 """The two-sided 95% quantile of the standard normal distribution, used for the Wilson score interval."""
@@ -71,131 +86,6 @@ def entry_labels(bots: Sequence[str]) -> tuple[str, ...]:
         seen[name] = seen.get(name, 0) + 1
         labels.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return tuple(labels)
-
-
-@functools.cache
-def _balanced_orders(n_seats: int) -> tuple[tuple[int, ...], ...]:
-    """The orders around the table used for five or six seats, each as the offset of every entry from entry 0.
-
-    Five seats: the even permutations (the alternating group), six seats: the maps ``x -> (ax + b) / (cx + d)``
-    of the projective line over the integers mod 5, relabelled so that one of its 6-cycles is the move to the next
-    seat. Both sets of seatings contain the rotations and put every ordered triple of entries on every ordered
-    triple of seats exactly once, with ``n (n - 1) (n - 2)`` seatings, the fewest that can do so; the orders are
-    the seatings that put entry 0 at seat 0, sorted.
-    """
-    if n_seats == 5:
-        seatings = {p for p in itertools.permutations(range(5)) if _is_even(p)}
-    elif n_seats == 6:
-        seatings = _projective_line_seatings()
-    else:
-        raise ValueError(f"no balanced set of orders is defined for {n_seats} seats")
-    return tuple(sorted(p for p in seatings if p[0] == 0))
-
-
-def _is_even(perm: Sequence[int]) -> bool:
-    """Whether the permutation ``perm`` (of ``0..n-1``) has an even number of inversions."""
-    inversions = sum(1 for i, j in itertools.combinations(range(len(perm)), 2) if perm[i] > perm[j])
-    return inversions % 2 == 0
-
-
-def _projective_line_seatings() -> set[tuple[int, ...]]:
-    """The 120 seatings of six entries given by the invertible maps ``x -> (ax + b) / (cx + d)`` mod 5.
-
-    The six points are the residues 0 to 4 and infinity (written 5). One of the maps cycles all six points; the
-    points are renumbered along that cycle (point 0 first) so that it becomes the move to the next seat, and then
-    both entries and seats are numbered by point: the seating of a map sends entry ``i`` to the seat of its image.
-    """
-    infinity = 5
-
-    def image(a: int, b: int, c: int, d: int, x: int) -> int:
-        """Where ``(ax + b) / (cx + d)`` sends the point ``x`` of the projective line mod 5."""
-        numerator, denominator = (a, c) if x == infinity else ((a * x + b) % 5, (c * x + d) % 5)
-        return infinity if denominator == 0 else numerator * pow(denominator, -1, 5) % 5
-
-    maps = {
-        tuple(image(a, b, c, d, x) for x in range(6))
-        for a, b, c, d in itertools.product(range(5), repeat=4)
-        if (a * d - b * c) % 5
-    }
-    step = min(m for m in maps if _cycle_length(m, 0) == 6)
-    seat_of = [0] * 6
-    point = 0
-    for seat in range(6):
-        seat_of[point] = seat
-        point = step[point]
-    point_at = sorted(range(6), key=lambda p: seat_of[p])
-    return {tuple(seat_of[m[point_at[entry]]] for entry in range(6)) for m in maps}
-
-
-def _cycle_length(perm: Sequence[int], start: int) -> int:
-    """How many steps of ``perm`` bring ``start`` back to itself."""
-    steps, point = 1, perm[start]
-    while point != start:
-        steps, point = steps + 1, perm[point]
-    return steps
-
-
-def _nth_order(rank: int, n_seats: int) -> tuple[int, ...]:
-    """The ``rank``-th (from 0) order of ``n_seats`` entries with entry 0 at offset 0, in lexicographic order.
-
-    Computed directly (factorial number system) so that large tables never list all ``(n - 1)!`` orders.
-    """
-    rest = list(range(1, n_seats))
-    order = [0]
-    for left in range(n_seats - 1, 0, -1):
-        position, rank = divmod(rank, math.factorial(left - 1))
-        order.append(rest.pop(position))
-    return tuple(order)
-
-
-def seating_cycle(n_seats: int) -> int:
-    """How many matches :func:`seating` takes to come back to its first seating for ``n_seats`` bots.
-
-    Up to four seats, and above six: all ``n!`` seatings. Five and six seats: 60 and 120 seatings, in which every
-    ordered triple of bots holds every ordered triple of seats exactly once, so that each bot has every seat,
-    every pair of neighbours on its left and right, and every other bot at every distance equally often; all
-    seatings would take 120 and 720 matches for the same balance of seats and neighbours.
-    """
-    _check_seats(n_seats)
-    if n_seats in (5, 6):
-        return n_seats * len(_balanced_orders(n_seats))
-    return math.factorial(n_seats)
-
-
-def seating(match_index: int, n_entries: int) -> tuple[int, ...]:
-    """The seat of each bot entry in match ``match_index``: ``seating(k, n)[i]`` is entry ``i``'s seat.
-
-    The seatings form a fixed cycle of :func:`seating_cycle` matches, grouped by order around the table: match
-    ``k`` takes order number ``k // n`` of the cycle (the offset of every entry clockwise from entry 0) and turns
-    it by ``k % n`` seats. So any ``n`` matches from a multiple of ``n`` on give every entry every seat once, and
-    one whole cycle gives every order around the table (for up to four players every seating) equally often.
-    The first order is entry ``i`` at seat ``i``, so the first ``n`` matches are plain rotations. Raises
-    :class:`InvalidOptionsError` for a negative match index or fewer than one seat.
-    """
-    if isinstance(match_index, bool) or not isinstance(match_index, int) or match_index < 0:
-        raise InvalidOptionsError(f"match index {match_index!r}: expected a whole number, 0 or more")
-    _check_seats(n_entries)
-    number, turn = divmod(match_index, n_entries)
-    if n_entries in (5, 6):
-        orders = _balanced_orders(n_entries)
-        order = orders[number % len(orders)]
-    else:
-        order = _nth_order(number % math.factorial(n_entries - 1), n_entries)
-    return tuple((offset + turn) % n_entries for offset in order)
-
-
-def _check_seats(n_seats: int) -> None:
-    """Refuse a seat count that is not a whole number of at least 1, naming it."""
-    if isinstance(n_seats, bool) or not isinstance(n_seats, int) or n_seats < 1:
-        raise InvalidOptionsError(f"{n_seats!r} seats: a seating needs a whole number of seats, 1 or more")
-
-
-def rotation_summary(n_seats: int) -> str:
-    """One line for people on how :func:`seating` changes the seats of ``n_seats`` bots from match to match."""
-    cycle = seating_cycle(n_seats)
-    if cycle == math.factorial(n_seats):
-        return f"seating: all {cycle} seatings in turn (every seat and every order around the table equally often)"
-    return f"seating: a cycle of {cycle} seatings (any three bots at any three seats exactly once per cycle)"
 
 
 @dataclass(frozen=True)
@@ -280,6 +170,57 @@ class BotStats:
 
 
 @dataclass(frozen=True)
+class TeamStats:
+    """The figures of one team of bot entries (a partnership) over the whole simulation."""
+
+    label: str
+    """The team's label: its bots' names joined with ``+`` (``heuristic+heuristic``), made unique with ``#2``."""
+    entries: tuple[int, ...]
+    """The bot entries of the team."""
+    bots: tuple[str, ...]
+    """Their kinds, in entry order."""
+    matches: int
+    """Matches played."""
+    wins: int
+    """Matches the team won."""
+    hands: int
+    """Hands played over all matches."""
+    total_score: int
+    """The sum of the team's hand scores (a partnership's points, CP-3) over all matches."""
+
+    @property
+    def win_rate(self) -> float:
+        """Share of matches won."""
+        return self.wins / self.matches
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate."""
+        return wilson_interval(self.wins, self.matches)
+
+    @property
+    def mean_score_per_hand(self) -> float:
+        """The team's average points per hand."""
+        return self.total_score / self.hands if self.hands else 0.0
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account of this team."""
+        low, high = self.win_rate_ci
+        return {
+            "label": self.label,
+            "entries": list(self.entries),
+            "bots": list(self.bots),
+            "matches": self.matches,
+            "wins": self.wins,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": [low, high],
+            "hands": self.hands,
+            "total_score": self.total_score,
+            "mean_score_per_hand": self.mean_score_per_hand,
+        }
+
+
+@dataclass(frozen=True)
 class SimResult:
     """The outcome of :func:`simulate`: per-entry figures, overall counts, and every match's outcome in order."""
 
@@ -297,6 +238,29 @@ class SimResult:
     """Every match's outcome, in match order."""
     game: str = ""
     """The game's name (``whist``, ``free``): it decides how draws and wins are explained."""
+    teams: Teams = ()
+    """For a game of fixed partnerships, the bot entries of each team (entry ``i`` sits at seat ``i`` in match 0,
+    so these are the game's seat teams); empty otherwise."""
+
+    @property
+    def team_stats(self) -> tuple[TeamStats, ...]:
+        """The figures per team (empty for a game without teams): a team wins when its seats are the winners."""
+        labels = entry_labels(["+".join(self.bots[i] for i in team) for team in self.teams])
+        out = []
+        for label, team in zip(labels, self.teams, strict=True):
+            first = self.entries[team[0]]
+            out.append(
+                TeamStats(
+                    label=label,
+                    entries=team,
+                    bots=tuple(self.bots[i] for i in team),
+                    matches=first.matches,
+                    wins=first.wins,
+                    hands=first.hands,
+                    total_score=first.total_score,
+                )
+            )
+        return tuple(out)
 
     @property
     def matches(self) -> int:
@@ -329,14 +293,15 @@ class SimResult:
             "hands": self.hands,
             "mean_hands_per_match": self.mean_hands_per_match,
             "confidence_interval": CONFIDENCE,
-            "seat_rotation": rotation_summary(len(self.bots)),
-            "seating_cycle": seating_cycle(len(self.bots)),
+            "seat_rotation": rotation_summary(len(self.bots), self.teams),
+            "seating_cycle": seating_cycle(len(self.bots), self.teams),
             "bots": [e.to_json() for e in self.entries],
+            **({"teams": [t.to_json() for t in self.team_stats]} if self.teams else {}),
         }
 
     def _cycle_coverage(self) -> str:
         """Whether the matches make whole cycles of seatings, which the balance of seats needs."""
-        cycle = seating_cycle(len(self.bots))
+        cycle = seating_cycle(len(self.bots), self.teams)
         full, rest = divmod(self.matches, cycle)
         cycles = f"{full} full cycle{'' if full == 1 else 's'} of {cycle}"
         if rest == 0:
@@ -346,6 +311,11 @@ class SimResult:
         extra = f"{rest} match{'' if rest == 1 else 'es'}"
         return f"{self.matches} matches = {cycles} + {extra}: seats balanced except for the last {extra}"
 
+    def _members_lines(self) -> list[str]:
+        """For a game of teams, which bot entries make each team (and so which played as partners)."""
+        labels = entry_labels(self.bots)
+        return [f"team {t.label}: {' and '.join(labels[i] for i in t.entries)}" for t in self.team_stats]
+
     def _draws_line(self) -> str:
         """The count of draws, with what a draw is (or that there are none) in this game."""
         note = _DRAW_NOTES.get(self.game)
@@ -354,8 +324,12 @@ class SimResult:
     def format_table(self) -> str:
         """The result as a plain-text table for people."""
         header = ("bot", "wins", "win rate", "95% CI (Wilson)", "score/hand")
+        stats: Sequence[BotStats | TeamStats] = self.entries
+        if self.teams:
+            header = ("team", "wins", "win rate", "95% CI (Wilson)", "points/hand")
+            stats = self.team_stats
         rows = []
-        for e in self.entries:
+        for e in stats:
             low, high = e.win_rate_ci
             rows.append(
                 (
@@ -375,7 +349,8 @@ class SimResult:
 
         out = [
             f"{self.matches} matches of {self.canonical_spec}, seed {self.seed}",
-            rotation_summary(len(self.bots)),
+            *(self._members_lines()),
+            rotation_summary(len(self.bots), self.teams),
             self._cycle_coverage(),
             "",
             line(header),
@@ -393,12 +368,17 @@ class SimResult:
 _DRAW_NOTES = {
     "whist": "all players at a target at once, CW-5; nobody wins a draw",
     "free": "Free Clubs has none: a tie for the highest total plays another hand, FC-9",
+    "partnership": "the partnership game has none: an exact tie at the target plays another hand, CP-4",
 }
 """Per game, what the draw count of the table means."""
 
 _WIN_RATE_NOTES = {
     "whist": "win rate: matches whose winners include the bot's seat; several players can win one match (CW-5)",
     "free": "win rate: matches won; each match has one winner, the highest total once one reaches the target (FC-9)",
+    "partnership": (
+        "win rate: matches the partnership won, the higher total once one reaches the target (CP-4); "
+        "points/hand: the partnership's points (31 a hand, 36 with a sweep, CP-3)"
+    ),
 }
 """Per game, how the table's win rate is counted."""
 
@@ -422,8 +402,24 @@ def hand_facts_of(game: str) -> HandFactsFn:
     )
 
 
-def _check(spec: str, bots: Sequence[str], matches: int, seed: int, workers: int) -> tuple[GameInfo, Any]:
-    """Validate every input of :func:`simulate`, naming the bad one; returns the resolved game and options."""
+def team_lineup(info: GameInfo, bots: Sequence[str]) -> tuple[str, ...]:
+    """The bot of every seat: as given, or, for a game of teams given one bot per team, each repeated for every
+    seat of its team (``heuristic,random`` -> heuristic at seats 0 and 2, random at 1 and 3)."""
+    teams = info.teams
+    if teams and len(bots) == len(teams) and len(bots) not in info.seats:
+        lineup = [""] * sum(len(t) for t in teams)
+        for name, team in zip(bots, teams, strict=True):
+            for seat in team:
+                lineup[seat] = name
+        return tuple(lineup)
+    return tuple(bots)
+
+
+def _check(
+    spec: str, bots: Sequence[str], matches: int, seed: int, workers: int
+) -> tuple[GameInfo, Any, tuple[str, ...]]:
+    """Validate every input of :func:`simulate`, naming the bad one; returns the resolved game and options, and
+    the bot of every seat (:func:`team_lineup`)."""
     for name, value in (("matches", matches), ("workers", workers), ("seed", seed)):
         if isinstance(value, bool) or not isinstance(value, int):
             raise InvalidOptionsError(f"{name}={value!r} is not a whole number")
@@ -432,18 +428,20 @@ def _check(spec: str, bots: Sequence[str], matches: int, seed: int, workers: int
     if workers < 1:
         raise InvalidOptionsError(f"workers={workers}: at least 1 worker process is needed")
     info, options = resolve(spec)
+    bots = team_lineup(info, bots)
     allowed = " or ".join(str(n) for n in info.seats)
     if len(bots) not in info.seats:
+        per_team = f", or one per partnership ({len(info.teams)})" if info.teams else ""
         raise InvalidOptionsError(
             f"{len(bots)} bots given ({', '.join(bots) or 'none'}): {info.name} is played by {allowed} players, "
-            "one bot per seat"
+            f"one bot per seat{per_team}"
         )
     for name in bots:
         make_bot(name, info.name)  # raises InvalidOptionsError naming the unknown bot and the known ones
     n_seats = info.new_match(options, 0).n_seats
     if n_seats != len(bots):
         raise InvalidOptionsError(f"{len(bots)} bots given but {spec!r} seats {n_seats} players, one bot per seat")
-    return info, options
+    return info, options, tuple(bots)
 
 
 def play_one(
@@ -452,7 +450,7 @@ def play_one(
     """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seated by :func:`seating`, dealt from
     its match seed. With ``facts`` the outcome carries every hand's report facts (:func:`hand_facts_of`)."""
     n = len(bots)
-    seats = seating(index, n)
+    seats = seating(index, n, info.teams)
     # The inverse of the seating: which entry each seat holds. Fresh bots every match, so no bot carries memory
     # from one match into the next.
     entry_at = [0] * n
@@ -544,13 +542,14 @@ def simulate(
     Entry ``i`` sits at seat ``seating(k, n)[i]`` in match ``k`` (a fixed cycle of :func:`seating_cycle` seatings
     that varies both the seats and the order around the table) and match ``k`` is played from the seed
     ``derive_seed(seed, k)``, so the result is a function of the arguments alone: the same for any ``workers``.
-    Win rates come with a 95% Wilson score interval. Raises :class:`InvalidOptionsError` naming the bad input for
+    Win rates come with a 95% Wilson score interval. In a game of fixed partnerships (``GameInfo.teams``) the
+    seatings keep partners together, one bot per partnership may be given for all its seats, and the result also
+    counts per team (:attr:`SimResult.team_stats`). Raises :class:`InvalidOptionsError` naming the bad input for
     a bad spec, an unknown bot, a bot count that does not match the game's seats, or ``matches``/``workers`` < 1.
     With ``hand_facts`` every outcome also carries its hands' balance-report facts (games in :data:`REPORT_GAMES`
     only; any other game raises :class:`InvalidOptionsError`).
     """
-    names = tuple(bots)
-    info, options = _check(spec, names, matches, seed, workers)
+    info, options, names = _check(spec, tuple(bots), matches, seed, workers)
     if hand_facts:
         hand_facts_of(info.name)  # refuses a game without a report before anything is played
     if workers == 1:
@@ -561,11 +560,17 @@ def simulate(
                 progress(k + 1, matches)
     else:
         outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts)
-    return _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name)
+    return _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name, info.teams)
 
 
 def _tally(
-    spec: str, canonical: str, seed: int, bots: tuple[str, ...], outcomes: Sequence[MatchOutcome], game: str = ""
+    spec: str,
+    canonical: str,
+    seed: int,
+    bots: tuple[str, ...],
+    outcomes: Sequence[MatchOutcome],
+    game: str = "",
+    teams: Teams = (),
 ) -> SimResult:
     """Count the per-entry figures from the outcomes, taken in match order."""
     n = len(bots)
@@ -591,4 +596,5 @@ def _tally(
         entries=entries,
         outcomes=tuple(outcomes),
         game=game,
+        teams=teams,
     )

@@ -1,10 +1,13 @@
 """``clubs play`` and ``clubs watch``: a match in the terminal, against bots or between bots.
 
 Works in a colour terminal and with piped standard input (plain output, no colour), so games can be scripted
-and tested. The game chooses its screen (see :data:`SCREENS`): the whist screen lives here, the Free Clubs screen
-in :mod:`clubsuite.cli.play_free`; input reading, ``?``/``h``/``s``/``q``, ``--save``, ``--seed`` and ``--bots``
-are shared. A human move is a card in notation (``10H``, ``TH``, ``10♥``) or its number in the shown list; in the
-whist exchange round ``k``/``keep`` or ``x``/``exchange``; in the Free Clubs auction also ``pass``/``p``.
+and tested. The game chooses its screen (see :data:`SCREENS`): the whist screen is in :mod:`clubsuite.cli.play_whist`,
+the Free Clubs screen in :mod:`clubsuite.cli.play_free`, the partnership screen in
+:mod:`clubsuite.cli.play_partnership`; input reading,
+``?``/``h``/``s``/``q``, ``--save``, ``--seed`` and ``--bots`` are shared, for any number of seats. A human move
+is a card in notation (``10H``, ``TH``, ``10♥``) or its number in the shown list; in the whist exchange round
+``k``/``keep`` or ``x``/``exchange``; in the Free Clubs auction also ``pass``/``p``; in the partnership pass three
+cards (``pass 2C 7H QS`` or three numbers).
 """
 
 from __future__ import annotations
@@ -12,7 +15,6 @@ from __future__ import annotations
 import importlib
 import os
 import random
-import re
 import secrets
 import sys
 import time
@@ -25,19 +27,10 @@ from rich.console import Console
 from rich.text import Text
 
 from clubsuite.bots import Bot, make_bot
-from clubsuite.cards import CardSet
 from clubsuite.cli.common import fail, handle_errors
-from clubsuite.cli.render import card_text, cards_text, hand_text, score_table, sorted_hand
-from clubsuite.engine import GameInfo, Phase, resolve
-from clubsuite.errors import ClubsError, InvalidOptionsError
-from clubsuite.games.whist import (
-    Decided,
-    Decision,
-    HandScored,
-    HandStarted,
-    MatchEnded,
-    WhistMatch,
-)
+from clubsuite.cli.render import card_text, score_table
+from clubsuite.engine import GameInfo, resolve
+from clubsuite.errors import InvalidOptionsError
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
@@ -128,124 +121,10 @@ class Table:
         raise NotImplementedError
 
 
-class WhistTable(Table):
-    """The screen of Clubs (whist group): the exchange round, the trick in progress, the hand and the scores."""
-
-    title = "Clubs (whist group)"
-    rules_line = "Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks."
-
-    def show_events(self, match: WhistMatch, events: Sequence[Any]) -> None:
-        """Describe what just happened, without revealing any hidden card to the human."""
-        for ev in events:
-            if isinstance(ev, HandStarted):
-                self.say()
-                self.say(
-                    f"=== Hand {ev.hand_number + 1}: {self.act(ev.dealer, 'deal')}. "
-                    f"Totals: {self._totals(match)} (target ±{match.options.target}) ===",
-                    style="bold",
-                )
-            elif isinstance(ev, Decided):
-                verb = "exchange" if ev.exchanged else "keep"
-                own = "your" if ev.seat == self.human else "their"
-                rest = " with the bid hand" if ev.exchanged else f" {own} hand"
-                self.say(f"{self.act(ev.seat, verb)}{rest}.")
-            elif self.say_trick_events(ev, match.hands[-1].tricks_won):
-                pass
-            elif isinstance(ev, HandScored):
-                self.say(
-                    "Hand over. Tricks: "
-                    + ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
-                )
-                self.show_scores(match)
-            elif isinstance(ev, MatchEnded):
-                if ev.draw:
-                    self.say("Game over: a draw (all three reached a target at once).", style="bold")
-                else:
-                    if len(ev.winners) == 1:
-                        self.say(f"Game over: {self.act(ev.winners[0], 'win')}!", style="bold")
-                    else:
-                        who = " and ".join(self.names[s] for s in ev.winners)
-                        self.say(f"Game over: {who} win!", style="bold")
-                self.say(f"Final totals: {self._totals(match)}")
-
-    def show_state(self, match: WhistMatch, seat: int) -> None:
-        """The human's screen before a decision: totals, tricks, the trick in progress, the hand."""
-        view = match.view(seat)
-        legal = match.legal_actions()
-        self.say()
-        if view.phase is Phase.EXCHANGE:
-            self.say(f"Exchange round (dealer: {self.names[view.dealer]}). Totals: {self._totals(match)}")
-        else:
-            won = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(view.tricks_won))
-            broken = "clubs broken" if view.clubs_broken else "clubs not broken"
-            self.say(f"Trick {len(view.tricks) + 1}/13 · tricks: {won} · {broken} · totals: {self._totals(match)}")
-            trick = Text("Trick so far: ")
-            if view.trick:
-                for i, (s, c) in enumerate(view.trick):
-                    if i:
-                        trick.append(", ")
-                    trick.append(f"{self.names[s]} ")
-                    trick.append_text(card_text(c, self.symbols))
-            else:
-                trick.append("(you lead)")
-            self.say(trick)
-        line = Text("Your hand: ")
-        legal_cards = legal if isinstance(legal, CardSet) else None
-        line.append_text(hand_text(view.hand, legal_cards, numbered=view.phase is Phase.PLAY, symbols=self.symbols))
-        self.say(line)
-
-    def show_deal(self, match: WhistMatch) -> None:
-        """For spectators: the three hands and the bid hand."""
-        hand = match.hands[-1]
-        for s in range(3):
-            line = Text(f"  {self.names[s]}: ")
-            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=self.symbols))
-            self.say(line)
-        bid = Text("  bid hand: ")
-        bid.append_text(cards_text(sorted_hand(CardSet(hand.bid)), symbols=self.symbols))
-        self.say(bid)
-
-    def prompt(self, match: WhistMatch, seat: int) -> str:
-        """Keep or exchange in the exchange round, else a card."""
-        return "Keep or exchange with the bid hand? [k/x] " if match.phase is Phase.EXCHANGE else "Your card: "
-
-    def after_legal(self, match: WhistMatch) -> None:
-        """The input help, except in the exchange round (where the prompt says it all)."""
-        if match.phase is not Phase.EXCHANGE:
-            self.say(self.help_line, style="dim")
-
-    def legal_words(self, match: WhistMatch) -> list[str]:
-        """The legal cards in hand order, or keep/exchange."""
-        legal = match.legal_actions()
-        shown = sorted_hand(legal) if isinstance(legal, CardSet) else list(legal)
-        return [match.format_action(a) for a in shown]
-
-    def read_action(self, match: WhistMatch, seat: int, text: str) -> Any | None:
-        """A card in notation or by number, or k/x in the exchange round (CW-4)."""
-        exchange = match.phase is Phase.EXCHANGE
-        action: Any
-        try:
-            if not exchange and re.fullmatch(r"[0-9]+", text):
-                shown = sorted_hand(match.view(seat).hand)
-                number = int(text)
-                if not 1 <= number <= len(shown):
-                    self.say(f"There is no card number {number}: your hand has {len(shown)} cards.", style="red")
-                    return None
-                action = shown[number - 1]
-            else:
-                action = match.parse_action(text)
-            if exchange and not isinstance(action, Decision):
-                self.say("In the exchange round answer k to keep your hand or x to take the bid hand (CW-4).")
-                return None
-        except ClubsError as exc:
-            self.say(str(exc), style="red")
-            return None
-        return action
-
-
 SCREENS: dict[str, tuple[str, str]] = {
-    "whist": ("clubsuite.cli.play", "WhistTable"),
+    "whist": ("clubsuite.cli.play_whist", "WhistTable"),
     "free": ("clubsuite.cli.play_free", "FreeTable"),
+    "partnership": ("clubsuite.cli.play_partnership", "PartnershipTable"),
 }
 """The terminal screen of each game that can be played and watched: (module, class), imported when needed."""
 
@@ -320,8 +199,10 @@ def _hint_bot(game: str) -> Bot | None:
 
 
 def _setup(
-    game: str, variant: str | None, bots: str, seats_for_bots: int, human: int | None
+    game: str, variant: str | None, bots: str, human: int | None, first_dealer: int
 ) -> tuple[GameInfo, Any, list[str]]:
+    """Resolve the game and check the seats: returns the game, its options and the bot of every seat not the
+    human's, in seat order."""
     if variant is not None and not variant.strip():
         fail("--variant is empty: give a spec such as whist-1997 or 'whist(target=9)'")
     info, options = resolve(variant or game)
@@ -331,6 +212,11 @@ def _setup(
             fail(f"--variant {variant!r} is a spec of {info.name}, but the game given is {game!r}")
     if info.name not in SCREENS:
         fail(f"{info.title} cannot be played in the terminal yet")
+    n_seats = info.seats[0]
+    for option, seat in (("--seat", human), ("--first-dealer", first_dealer)):
+        if seat is not None and not 0 <= seat < n_seats:
+            fail(f"{option} {seat} is not a seat of {info.title}: expected 0 to {n_seats - 1} ({n_seats} players)")
+    seats_for_bots = n_seats - (human is not None)
     names = [b.strip() for b in bots.split(",")]
     if not all(names):
         fail(f"--bots {bots!r} has an empty bot name")
@@ -409,7 +295,7 @@ common_options = [
         "--save", "save_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the record."
     ),
     click.option(
-        "--first-dealer", type=click.IntRange(0, 2), default=0, show_default=True, help="Seat of the first dealer."
+        "--first-dealer", type=click.IntRange(min=0), default=0, show_default=True, help="Seat of the first dealer."
     ),
 ]
 
@@ -422,7 +308,9 @@ def _with_common(func: Any) -> Any:
 
 @click.command()
 @click.argument("game", default="whist")
-@click.option("--seat", type=click.IntRange(0, 2), default=0, show_default=True, help="Your seat (0, 1 or 2).")
+@click.option(
+    "--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat (0, 1 or 2; 0 to 3 for four)."
+)
 @click.option(
     "--bots",
     default="heuristic",
@@ -440,14 +328,16 @@ def play_command(
     save_path: Path | None,
     first_dealer: int,
 ) -> None:
-    """Play GAME (whist, a variant such as whist-1997, or free) against bots in the terminal.
+    """Play GAME (whist, a variant such as whist-1997, free, or partnership) against bots in the terminal.
 
     Enter a card in notation (10H, TH, 10♥, QC) or by its number in the list shown; in the whist exchange round
-    k (keep) or x (exchange); in the Free Clubs auction pass (p) or a bid. ? lists the legal moves, h asks the
-    heuristic bot for a hint, s shows the scores, q quits. Standard input may be piped (plain output, no colour).
+    k (keep) or x (exchange); in the Free Clubs auction pass (p) or a bid; in the partnership pass three cards
+    (pass 2C 7H QS, or three numbers). ? lists the legal moves, h asks the heuristic bot for a hint, s shows the
+    scores, q quits. Standard input may be piped (plain output, no colour). In the partnership game your partner,
+    opposite you, is a bot.
     """
     plain = not (sys.stdin.isatty() and sys.stdout.isatty())
-    info, options, bot_names = _setup(game, variant, bots, 2, seat)
+    info, options, bot_names = _setup(game, variant, bots, seat, first_dealer)
     _check_save_path(save_path)
     seed_given = seed is not None
     seed = _seed(seed)
@@ -456,7 +346,7 @@ def play_command(
     names: list[str] = []
     seats: list[dict[str, str]] = []
     others = iter(bot_names)
-    for s in range(3):
+    for s in range(info.seats[0]):
         if s == seat:
             players.append(None)
             names.append("You")
@@ -501,7 +391,7 @@ def play_command(
     "--bots",
     default="heuristic",
     show_default=True,
-    help="The bots in seat order: one name for all three seats, or three comma-separated names.",
+    help="The bots in seat order: one name for all seats, or one comma-separated name per seat.",
 )
 @click.option("--delay", type=click.FloatRange(0, 10), default=0.0, help="Seconds to pause after each trick.")
 @_with_common
@@ -515,9 +405,10 @@ def watch_command(
     first_dealer: int,
     delay: float,
 ) -> None:
-    """Watch bots play a whole match of GAME (whist, a variant such as whist-1997, or free), all hands shown."""
+    """Watch bots play a whole match of GAME (whist, a variant such as whist-1997, free, or partnership), all hands
+    shown."""
     plain = not sys.stdout.isatty()
-    info, options, bot_names = _setup(game, variant, bots, 3, None)
+    info, options, bot_names = _setup(game, variant, bots, None, first_dealer)
     _check_save_path(save_path)
     seed = _seed(seed)
     match: Any = info.new_match(options, first_dealer)

@@ -13,6 +13,7 @@ from clubsuite.cards import CardSet, card_at
 from clubsuite.cli.common import handle_errors
 from clubsuite.errors import InvalidRecordError
 from clubsuite.games import free as fc
+from clubsuite.games import partnership as pc
 from clubsuite.games.whist.events import (
     CardPlayed,
     Decided,
@@ -140,23 +141,64 @@ class _Account:
             return False
         return True
 
+    def team(self, team: int) -> str:
+        """A partnership with its players, e.g. ``seats 0 + 2 (ann, cy)``."""
+        seats = pc.TEAMS[team]
+        names = [self.result.seats[s].get("name", "") for s in seats]
+        return f"seats {seats[0]} + {seats[1]} ({', '.join(names)})"
+
+    def partnership_event(self, ev: Any) -> bool:
+        """Describe one partnership event that has no whist counterpart; False if ``ev`` is not one of them.
+
+        A record holds every deal, so the account names the cards each player passed (CP-2).
+        """
+        hand = self.result.match.hands[self.hand_index]
+        if isinstance(ev, pc.HandStarted):
+            self.lines.append("")
+            where = "no pass" if ev.direction == pc.Direction.NONE else f"pass to the {ev.direction}"
+            self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}; {where} (CP-2)", 0)
+        elif isinstance(ev, pc.PassChosen):
+            pass  # told with the cards once all four have chosen
+        elif isinstance(ev, pc.CardsPassed):
+            gives = [
+                f"{self.seat(g)} gives {CardSet(hand.passed[g])} to {self.seat(pc.receiver(g, hand.direction))}"
+                for g in hand.pass_choices
+            ]
+            self.say(f"pass to the {ev.direction}: " + "; ".join(gives))
+        elif isinstance(ev, pc.HandScored):
+            self.say(f"tricks won: {' '.join(str(t) for t in ev.tricks)}")
+            for team, line in enumerate(hand.score_lines()):
+                parts = [f"{line.tricks} tricks", f"{line.clubs} clubs"]
+                if line.ruby_dame:
+                    parts.append(f"Ruby Dame {line.ruby_dame}")
+                if line.sweep:
+                    parts.append(f"all 13 tricks {line.sweep}")
+                self.say(f"points {self.team(team)}: {' + '.join(parts)} = {line.total}")
+            self.say(f"totals:     {ev.totals[0]} to {ev.totals[1]}")
+        else:
+            return False
+        return True
+
     def event(self, ev: Any, tricks_done: int) -> int:
         """Describe one event; returns the number of completed tricks of the hand after it."""
-        if self.free_event(ev):
+        if self.free_event(ev) or self.partnership_event(ev):
             return tricks_done
         if isinstance(ev, fc.TrickTaken):
             self.trick = [(s, str(c)) for s, c in ev.cards]
             self.flush_trick(ev.number, ev.seat)
             return int(ev.number)
-        if isinstance(ev, fc.CardPlayed):
+        if isinstance(ev, fc.CardPlayed | pc.CardPlayed):
             self.trick.append((ev.seat, str(ev.card)))
             return tricks_done
+        if isinstance(ev, pc.TrickTaken):
+            self.flush_trick(ev.number, ev.seat)
+            return int(ev.number)
         if isinstance(ev, HandStarted | fc.HandStarted):
             self.lines.append("")
             self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}", 0)
         elif isinstance(ev, Decided):
             self.decisions.append(f"{self.seat(ev.seat)} {'exchanges' if ev.exchanged else 'keeps'}")
-        elif isinstance(ev, PlayStarted | fc.PlayStarted):
+        elif isinstance(ev, PlayStarted | fc.PlayStarted | pc.PlayStarted):
             self.flush_decisions()
             self.say(f"{self.seat(ev.leader)} leads the first trick")
         elif isinstance(ev, CardPlayed):
@@ -168,7 +210,7 @@ class _Account:
             self.say(f"tricks won: {' '.join(str(t) for t in ev.tricks)}")
             self.say(f"scores:     {_signed(ev.scores)}")
             self.say(f"totals:     {_signed(ev.totals)}")
-        elif isinstance(ev, MatchEnded | fc.MatchEnded):
+        elif isinstance(ev, MatchEnded | fc.MatchEnded | pc.MatchEnded):
             pass  # the end of the match is told once, after the last hand
         else:
             fields = getattr(ev, "_asdict", None)
@@ -192,15 +234,20 @@ class _Account:
         match = self.result.match
         data = result_json(self.result)
         self.lines.append("")
+        if "team_totals" in data:
+            teams = ", ".join(f"{self.team(t)} {total}" for t, total in enumerate(data["team_totals"]))
+            self.say(f"{'final totals' if data['over'] else 'totals so far'}: {teams}", 0)
         if data["over"]:
-            self.say(f"final totals: {_signed(data['totals'])}", 0)
+            if "team_totals" not in data:
+                self.say(f"final totals: {_signed(data['totals'])}", 0)
             if data["draw"]:
                 self.say("result: draw", 0)
             else:
                 names = ", ".join(self.seat(s) for s in data["winners"])
                 self.say(f"{'winner' if len(data['winners']) == 1 else 'winners'}: {names}", 0)
             return
-        self.say(f"totals so far: {_signed(data['totals'])}", 0)
+        if "team_totals" not in data:
+            self.say(f"totals so far: {_signed(data['totals'])}", 0)
         if data.get("awaiting") == "deal":
             self.say(
                 f"the match is not over: awaiting the deal of hand {len(match.hands)} "
@@ -209,6 +256,10 @@ class _Account:
             )
             return
         self.say(f"the match is not over: {self.seat(data['to_act'])} to act", 0)
+        legal = match.legal_actions()
+        if isinstance(legal, pc.PassChoices):  # 286 passes: say what they are rather than list them
+            self.say(f"legal: pass any three of {CardSet(legal.hand)} (CP-2)", 0)
+            return
         self.say(f"legal: {' '.join(data['legal'])}", 0)
 
 

@@ -10,13 +10,21 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from clubsuite.cli.common import handle_errors
-from clubsuite.engine import resolve
+from clubsuite.engine import GameInfo, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.report_free import free_report
 from clubsuite.sim import REPORT_GAMES, ProgressCallback, simulate
 
 DEFAULT_BOTS = "heuristic,random,random"
-"""The default line-up: the heuristic bot against two random bots."""
+"""The default line-up of a three-player game: the heuristic bot against two random bots."""
+
+
+def default_bots(info: GameInfo) -> str:
+    """The default ``--bots`` of a game: the heuristic bot in the first seat and random bots in the others; in a
+    game of partnerships one name per partnership, the heuristic pair against random pairs."""
+    if info.teams:
+        return ",".join(["heuristic"] + ["random"] * (len(info.teams) - 1))
+    return ",".join(["heuristic"] + ["random"] * (info.seats[0] - 1))
 
 
 def parse_bots(text: str) -> list[str]:
@@ -84,9 +92,12 @@ class _LazyProgress:
 @click.argument("game")
 @click.option(
     "--bots",
-    default=DEFAULT_BOTS,
-    show_default=True,
-    help="One bot per seat, comma-separated, no empty names; a name may repeat. The seating changes every match.",
+    default=None,
+    help=(
+        "One bot per seat, comma-separated, no empty names; a name may repeat; for the partnership game also one "
+        "per partnership. The seating changes every match. [default: heuristic,random,random for three players; "
+        "heuristic,random (two partnerships) for partnership]"
+    ),
 )
 @click.option("--matches", default=120, show_default=True, help="How many whole matches to play (at least 1).")
 @click.option("--seed", default=0, show_default=True, help="Simulation seed: the same seed gives the same result.")
@@ -105,7 +116,14 @@ class _LazyProgress:
 )
 @handle_errors
 def simulate_command(
-    game: str, bots: str, matches: int, seed: int, variant: str | None, workers: int, as_json: bool, report: bool
+    game: str,
+    bots: str | None,
+    matches: int,
+    seed: int,
+    variant: str | None,
+    workers: int,
+    as_json: bool,
+    report: bool,
 ) -> None:
     """Play many matches of GAME (e.g. whist, whist-1997) between bots and report how each bot did.
 
@@ -115,8 +133,9 @@ def simulate_command(
     Seating: the bots go through a fixed cycle of seatings, one per match, each order around the table turned
     through every seat before the next order. Up to four bots it is all n! seatings (6 for three bots), so every
     bot holds every seat and every order around the table comes up equally often; five or six bots use a cycle of
-    60 or 120 seatings that puts any three bots at any three seats exactly once. A --matches that is a multiple
-    of the cycle balances the seats exactly.
+    60 or 120 seatings that puts any three bots at any three seats exactly once. In the partnership game the
+    cycle is the 8 seatings that keep partners together, and the table reports each partnership (wins, win rate
+    with its interval, points per hand). A --matches that is a multiple of the cycle balances the seats exactly.
 
     Match k is dealt from a seed derived from --seed and k, so the result is the same for any --workers.
 
@@ -125,8 +144,8 @@ def simulate_command(
     mean points per hand by role, and how often each bonus is won; with --json it is the "report" field.
     """
     spec = choose_spec(game, variant)
-    names = parse_bots(bots)
     info, _ = resolve(spec)
+    names = parse_bots(bots if bots is not None else default_bots(info))
     if report and info.name not in REPORT_GAMES:
         raise InvalidOptionsError(
             f"--report: the balance report exists for Free Clubs only (clubs simulate free --report), not for "

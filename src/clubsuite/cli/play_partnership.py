@@ -1,0 +1,244 @@
+"""The partnership screen of ``clubs play`` and ``clubs watch``: the pass, the trick, the partnerships' points.
+
+A player sees only what their seat may know (:class:`~clubsuite.games.partnership.PartnershipView`): their own
+hand, the three cards they passed and, once all four have chosen, the three they received (CP-2), and the cards
+played. Totals and points are shown per partnership (CP-3). A spectator (``clubs watch``) sees every hand and every
+pass.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from rich import box
+from rich.table import Table as RichTable
+from rich.text import Text
+
+from clubsuite.cards import CardSet
+from clubsuite.cli.play import Table
+from clubsuite.cli.render import cards_text, hand_text, score_table, sorted_hand
+from clubsuite.errors import ClubsError
+from clubsuite.games.partnership import (
+    TEAMS,
+    CardsPassed,
+    Direction,
+    HandScored,
+    HandStarted,
+    MatchEnded,
+    PartnershipMatch,
+    Pass,
+    PassChosen,
+    receiver,
+)
+from clubsuite.games.partnership.hand import PartnershipHand, ScoreLine
+from clubsuite.games.partnership.view import PartnershipView
+
+
+def point_rows(lines: Sequence[ScoreLine]) -> list[tuple[str, tuple[int, ...]]]:
+    """A hand's points by source for the two partnerships (CP-3): one row per source, then the hand's total."""
+    return [
+        ("tricks (1 each)", tuple(line.tricks for line in lines)),
+        ("clubs (1 each)", tuple(line.clubs for line in lines)),
+        ("Ruby Dame QD (5)", tuple(line.ruby_dame for line in lines)),
+        ("all 13 tricks (5)", tuple(line.sweep for line in lines)),
+        ("hand", tuple(line.total for line in lines)),
+    ]
+
+
+class PartnershipTable(Table):
+    """The terminal screen of the partnership game, for a player (``human`` is a seat) or a spectator (None)."""
+
+    title = "Clubs (partnership)"
+    rules_line = (
+        "Partners sit opposite. Clubs are trumps; lead anything, follow suit if you can. A point a trick and a club, "
+        "5 for the queen of diamonds, 5 more for all 13 tricks; first partnership to the target wins."
+    )
+    help_line = (
+        "Enter a card (e.g. 10H) or its number; to pass, three cards (pass 2C 7H QS) or three numbers; "
+        "? legal moves, h hint, s scores, q quit."
+    )
+
+    def team_name(self, team: int) -> str:
+        """The partnership's players, ``You + Heuristic 2`` (the human's partnership first where it is one)."""
+        return " + ".join(self.names[s] for s in TEAMS[team])
+
+    def _team_totals(self, match: PartnershipMatch) -> str:
+        return ", ".join(f"{self.team_name(t)} {total}" for t, total in enumerate(match.team_totals))
+
+    def show_scores(self, match: PartnershipMatch) -> None:
+        """The score sheet per partnership: every hand's points and the running totals."""
+        names = [self.team_name(0), self.team_name(1)]
+        sheet = [(scores[0], scores[1]) for scores in match.hand_scores]
+        self.console.print(score_table(names, sheet, match.team_totals, ascii_only=not self.symbols))
+
+    # -- events ----------------------------------------------------------------------------------------
+    def show_events(self, match: PartnershipMatch, events: Sequence[Any]) -> None:
+        """Describe what just happened, without revealing any card the viewer may not know."""
+        for ev in events:
+            if isinstance(ev, HandStarted):
+                where = "no pass" if ev.direction == Direction.NONE else f"pass to the {ev.direction}"
+                self.say()
+                self.say(
+                    f"=== Hand {ev.hand_number + 1}: {self.act(ev.dealer, 'deal')}; {where} (CP-2). "
+                    f"Totals: {self._team_totals(match)} (target {match.options.target}) ===",
+                    style="bold",
+                )
+            elif isinstance(ev, PassChosen):
+                if ev.seat != self.human:
+                    self.say(f"{self.names[ev.seat]} has chosen three cards to pass.")
+            elif isinstance(ev, CardsPassed):
+                self._cards_passed(match, ev)
+            elif self.say_trick_events(ev, match.hands[-1].tricks_won):
+                pass
+            elif isinstance(ev, HandScored):
+                self._hand_scored(match, ev)
+            elif isinstance(ev, MatchEnded):
+                team = TEAMS.index(tuple(ev.winners))
+                won, lost = match.team_totals[team], match.team_totals[1 - team]
+                self.say(
+                    f"Game over: {self.team_name(team)} win {won} to {lost} "
+                    f"(first partnership to {match.options.target}, CP-4)!",
+                    style="bold",
+                )
+                self.say(f"Final totals: {self._team_totals(match)}")
+
+    def _cards_passed(self, match: PartnershipMatch, ev: CardsPassed) -> None:
+        hand = match.hands[-1]
+        self.say(f"All four have chosen: the cards go to the {ev.direction} (CP-2).")
+        for g in range(len(self.names)):
+            r = receiver(g, hand.direction)
+            if self.human is not None and self.human not in (g, r):
+                continue
+            if g == self.human:
+                line = Text(f"  You pass to {self.names[r]}: ")
+            elif r == self.human:
+                line = Text(f"  You receive from {self.names[g]}: ")
+            else:
+                line = Text(f"  {self.names[g]} passes to {self.names[r]}: ")
+            line.append_text(cards_text(sorted_hand(CardSet(hand.passed[g])), self.symbols))
+            self.say(line)
+
+    def _hand_scored(self, match: PartnershipMatch, ev: HandScored) -> None:
+        hand: PartnershipHand = match.hands[-1]
+        self.say(
+            "Hand over. Tricks: " + ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(ev.tricks)),
+        )
+        sheet = RichTable(title="This hand (CP-3)", box=box.ASCII if not self.symbols else box.HEAVY_HEAD)
+        sheet.add_column("points")
+        for team in range(len(TEAMS)):
+            sheet.add_column(self.team_name(team), justify="right")
+        for label, row in point_rows(hand.score_lines()):
+            sheet.add_row(label, *(str(v) if v or label == "hand" else "." for v in row))
+        self.console.print(sheet)
+        self.show_scores(match)
+
+    # -- the human's screen ----------------------------------------------------------------------------
+    def show_state(self, match: PartnershipMatch, seat: int) -> None:
+        """The human's screen before a decision: the pass or the trick, the points so far, and the hand."""
+        view = match.view(seat)
+        self.say()
+        where = "no pass" if view.direction is Direction.NONE else f"pass to the {view.direction.value}"
+        self.say(
+            f"Hand {view.hand_number + 1} · dealer {self.names[view.dealer]} · {where} · "
+            f"totals: {self._team_totals(match)} (target {view.target})"
+        )
+        legal = match.legal_actions()
+        if view.pass_to is not None and view.received is None:
+            side = "left" if view.direction is Direction.LEFT else "right"
+            self.say(
+                f"Choose three cards to pass to {self.names[view.pass_to]}, the opponent on your {side}; "
+                "nothing moves until all four have chosen (CP-2)."
+            )
+            line = Text("Your hand: ")
+            line.append_text(hand_text(view.hand, numbered=True, symbols=self.symbols))
+            self.say(line)
+            return
+        self._play_state(view)
+        line = Text("Your hand: ")
+        line.append_text(hand_text(view.hand, legal if isinstance(legal, CardSet) else None, symbols=self.symbols))
+        self.say(line)
+
+    def _play_state(self, view: PartnershipView) -> None:
+        given, received = view.given, view.received
+        if given is not None and received is not None and view.pass_to is not None and view.pass_from is not None:
+            line = Text(f"You passed to {self.names[view.pass_to]}: ")
+            line.append_text(cards_text(sorted_hand(given), self.symbols))
+            line.append(f" · received from {self.names[view.pass_from]}: ")
+            line.append_text(cards_text(sorted_hand(received), self.symbols))
+            self.say(line)
+        points = view.points
+        tricks = ", ".join(f"{self.team_name(t)} {line.tricks}" for t, line in enumerate(points))
+        taken = ", ".join(f"{self.team_name(t)} {line.total}" for t, line in enumerate(points))
+        self.say(f"Trick {len(view.tricks) + 1}/13 · tricks: {tricks} · points so far: {taken}")
+        trick = Text("Trick so far: ")
+        if view.trick:
+            for i, (s, c) in enumerate(view.trick):
+                if i:
+                    trick.append(", ")
+                trick.append(f"{self.names[s]} ")
+                trick.append_text(cards_text([c], self.symbols))
+        else:
+            trick.append("(you lead: any card, CP-1)")
+        self.say(trick)
+
+    def show_deal(self, match: PartnershipMatch) -> None:
+        """For spectators: the four hands as dealt."""
+        hand = match.hands[-1]
+        for s in range(len(self.names)):
+            line = Text(f"  {self.names[s]}: ")
+            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=self.symbols))
+            self.say(line)
+
+    # -- input -----------------------------------------------------------------------------------------
+    def prompt(self, match: PartnershipMatch, seat: int) -> str:
+        """Three cards to pass, or a card to play."""
+        view = match.view(seat)
+        if view.pass_to is not None and view.received is None:
+            return f"Your three cards to pass to {self.names[view.pass_to]} (cards or numbers): "
+        return "Your card: "
+
+    def after_legal(self, match: PartnershipMatch) -> None:
+        """The input help."""
+        self.say(self.help_line, style="dim")
+
+    def legal_words(self, match: PartnershipMatch) -> list[str]:
+        """The legal cards in hand order; in the pass, any three cards of the hand."""
+        legal = match.legal_actions()
+        if isinstance(legal, CardSet):
+            return [str(c) for c in sorted_hand(legal)]
+        seat = match.to_act
+        assert seat is not None
+        return ["any three of your cards:", *(str(c) for c in sorted_hand(match.view(seat).hand))]
+
+    def read_action(self, match: PartnershipMatch, seat: int, text: str) -> Any | None:
+        """A card in notation or by number; in the pass three cards, in notation or by number (CP-2)."""
+        view = match.view(seat)
+        shown = sorted_hand(view.hand)
+        words = text.replace(",", " ").split()
+        if words and words[0].lower() in ("pass", "p"):
+            words = words[1:]
+        try:
+            if words and all(re.fullmatch(r"[0-9]+", w) for w in words):
+                picked = []
+                for w in words:
+                    number = int(w)
+                    if not 1 <= number <= len(shown):
+                        self.say(f"There is no card number {number}: your hand has {len(shown)} cards.", style="red")
+                        return None
+                    picked.append(shown[number - 1])
+                if (
+                    len(picked) == 1
+                    and match.legal_actions() is not None
+                    and isinstance(match.legal_actions(), CardSet)
+                ):
+                    return picked[0]
+                if len(set(picked)) != len(picked):
+                    self.say(f"{text.strip()!r} names a card twice: pass three different cards (CP-2).", style="red")
+                    return None
+                return Pass(CardSet(picked))
+            return match.parse_action(text)
+        except ClubsError as exc:
+            self.say(str(exc), style="red")
+            return None
