@@ -328,7 +328,8 @@ class PartnershipHand:
             )
         mask = int(action.cards)
         if mask.bit_count() != PASS_SIZE:
-            return f"{action} names {mask.bit_count()} cards: each player passes exactly three (CP-2)"
+            n = mask.bit_count()
+            return f"{action} names {n} card{'' if n == 1 else 's'}: each player passes exactly three (CP-2)"
         missing = CardSet(mask & ~self.hands[seat])
         if missing:
             verb = "is" if len(missing) == 1 else "are"
