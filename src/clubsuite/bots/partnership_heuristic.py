@@ -236,13 +236,22 @@ class PartnershipHeuristicBot:
         return p
 
     def _lead_score(self, know: Knowledge, card: int) -> float:
-        """The worth of leading ``card``: the left opponent plays second, the partner third, the right last."""
+        """The worth of leading ``card``: the left opponent plays second, the partner third, the right last.
+
+        The bot's own card holds when neither opponent can beat it; failing that the partner may take the trick,
+        by a higher card of the suit or, lacking the suit, by a club that the right opponent cannot overruff.
+        """
         me = know.me
         led = card // 13
         lho, partner, rho = (me + 1) % N_SEATS, (me + 2) % N_SEATS, (me + 3) % N_SEATS
         p_me = (1.0 - know.p_beats(lho, card, led)) * (1.0 - know.p_beats(rho, card, led))
-        p_partner = PARTNER_CHANCE * know.p_beats(partner, card, led) * (1.0 - know.p_beats(rho, card, led))
-        p_team = p_me + (1.0 - p_me) * p_partner
+        partner_void = know.p_void(partner, led)
+        follow = (1.0 - partner_void) * know.p_holds_any(partner, _above(card)) * (1.0 - know.p_beats(rho, card, led))
+        ruff = 0.0
+        if led:
+            overruff = know.p_void(rho, led) * know.p_holds_any(rho, CLUBS_MASK) * 0.5
+            ruff = partner_void * know.p_holds_any(partner, CLUBS_MASK) * (1.0 - overruff)
+        p_team = p_me + (1.0 - p_me) * min(1.0, PARTNER_CHANCE * follow + ruff)
         points = 1.0 + card_points(card)
         for s in (lho, partner, rho):
             if led == 0:
