@@ -56,6 +56,8 @@ BAD = HERE / "data" / "records"
 DOCS = HERE.parent / "docs" / "records.md"
 RANDOM_SEATS = [{"name": f"random {i}", "kind": "bot"} for i in range(3)]
 HEURISTIC_SEATS = [{"name": f"heuristic {i}", "kind": "bot"} for i in range(3)]
+RANDOM4_SEATS = [{"name": f"random {i}", "kind": "bot"} for i in range(4)]
+PARTNERSHIP_SEATS = [{"name": n, "kind": "bot"} for n in ("heuristic 0", "random 1", "heuristic 2", "random 3")]
 
 
 # -- the golden record generator ---------------------------------------------------------------------------
@@ -182,12 +184,36 @@ def build_golden(name: str) -> dict[str, Any]:
         )
         seats = [{"name": "you", "kind": "human"}, *HEURISTIC_SEATS[1:]]
         return record_from_match(match, seats=seats, seed=31, seeded_hands=True)
+    if name == "partnership-seeded-tie":
+        # Default rules, random play, every hand dealt from the match seed; after the tenth hand both partnerships
+        # stand at 155, an exact tie at the target, so an eleventh hand decides the match (CP-4).
+        match = play_random("partnership", 68)
+        return record_from_match(match, seats=RANDOM4_SEATS, seed=68, seeded_hands=True)
+    if name == "partnership-explicit-heuristic":
+        # Heuristic partners (seats 0 and 2) against random ones, seat 3 deals first, every deal written out; the
+        # heuristic partnership takes all 13 tricks of hand 3 (CP-3: 36 points).
+        match = play_bots("partnership", 0, ["heuristic", "random", "heuristic", "random"], first_dealer=3)
+        return record_from_match(match, seats=PARTNERSHIP_SEATS)
+    if name == "partnership-unfinished":
+        # partnership(target=100), seat 1 deals first; two whole hands, then the third (no pass, CP-2) stops in the
+        # middle of its fourth trick.
+        match = play_bots(
+            "partnership(target=100)",
+            5,
+            ["random", "heuristic", "heuristic", "heuristic"],
+            first_dealer=1,
+            hands=3,
+            last_hand_actions=14,
+        )
+        seats = [{"name": "you", "kind": "human"}, *({"name": f"heuristic {i}", "kind": "bot"} for i in (1, 2, 3))]
+        return record_from_match(match, seats=seats, seed=5, seeded_hands=True)
     raise KeyError(name)
 
 
 WHIST_GOLDEN_NAMES = ["whist-seeded-draw", "whist-1997-explicit", "whist-unfinished", "whist-awaiting-deal"]
 FREE_GOLDEN_NAMES = ["free-seeded-heuristic", "free-explicit-joker", "free-unfinished"]
-GOLDEN_NAMES = WHIST_GOLDEN_NAMES + FREE_GOLDEN_NAMES
+PARTNERSHIP_GOLDEN_NAMES = ["partnership-seeded-tie", "partnership-explicit-heuristic", "partnership-unfinished"]
+GOLDEN_NAMES = WHIST_GOLDEN_NAMES + FREE_GOLDEN_NAMES + PARTNERSHIP_GOLDEN_NAMES
 
 
 def golden_path(name: str) -> Path:
