@@ -289,3 +289,35 @@ def test_hand_facts_are_refused_for_a_game_without_a_report_before_playing() -> 
         simulate("whist", RANDOMS, 1, seed=0, hand_facts=True)
     with pytest.raises(InvalidOptionsError, match="balance report exists for free only"):
         sim.hand_facts_of("whist")
+
+
+# -- partnerships ------------------------------------------------------------------------------------------------
+TEAMS = ((0, 2), (1, 3))
+
+
+def test_cp3_seatings_of_a_partnership_game_keep_partners_together_in_a_cycle_of_eight() -> None:
+    assert seating_cycle(4, TEAMS) == 8
+    cycle = [seating(k, 4, TEAMS) for k in range(8)]
+    assert len(set(cycle)) == 8 and seating(8, 4, TEAMS) == cycle[0]
+    for seats in cycle:
+        assert {frozenset((seats[0], seats[2])), frozenset((seats[1], seats[3]))} == {frozenset(t) for t in TEAMS}
+    assert _seat_counts(cycle) == Counter({(entry, seat): 2 for entry in range(4) for seat in range(4)})
+    # Each partnership sits in both orders round the table: entry 1 after entry 0 in some seatings, entry 3 in others.
+    followers = {next(e for e in range(4) if seats[e] == (seats[0] + 1) % 4) for seats in cycle}
+    assert followers == {1, 3}
+    assert "keep partners together" in rotation_summary(4, TEAMS)
+
+
+def test_cp3_simulation_of_partnerships_counts_per_team_and_takes_one_bot_per_team() -> None:
+    result = simulate("partnership", ["heuristic", "random"], 8, seed=5)
+    assert result.bots == ("heuristic", "random", "heuristic", "random")
+    teams = result.team_stats
+    assert [t.label for t in teams] == ["heuristic+heuristic", "random+random"]
+    assert sum(t.wins for t in teams) == 8
+    for outcome in result.outcomes:
+        assert outcome.won(0) == outcome.won(2) and outcome.won(1) == outcome.won(3)
+        assert outcome.won(0) != outcome.won(1)  # CP-4: one partnership wins every match
+    assert teams[0].mean_score_per_hand + teams[1].mean_score_per_hand >= 31
+    assert result.to_json()["teams"][0]["entries"] == [0, 2]
+    assert simulate("partnership", ["heuristic", "random"], 8, seed=5, workers=2) == result
+    assert "teams" not in simulate("whist", ["random"] * 3, 2, seed=1).to_json()
