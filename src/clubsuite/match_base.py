@@ -1,8 +1,11 @@
 """The bookkeeping every game's match shares: hands dealt in turn, whose turn it is, per-seat views, the deal step.
 
 A game's match class derives from :class:`MatchBase` and supplies its hand, view and deal types through four small
-hooks; the rules (legality, ``apply``, scoring and the end of the game) stay in the game's own class. The JSON
-account of the match (:meth:`MatchBase.summary`) is shared too: every game's hand gives its own part.
+hooks, its notation (``parse_action``) and its scoring and end of the game (``_score``). The frame around the
+rules is shared: ``explain`` and ``apply`` read notation, check whose turn it is and hand the action to the hand in
+progress, whose own ``explain`` and ``apply`` hold the rules; the JSON account (:meth:`MatchBase.summary`) is
+built from every hand's own part. A game overrides any of them where it needs more (a faster path, an action that
+is not the seat to act's).
 """
 
 from __future__ import annotations
@@ -12,7 +15,13 @@ from abc import ABC, abstractmethod
 from typing import Any, Generic, Protocol, TypeVar
 
 from clubsuite.engine import Phase
-from clubsuite.errors import GameOverError, IllegalActionError, InvalidDealError, InvalidOptionsError
+from clubsuite.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidDealError,
+    InvalidNotationError,
+    InvalidOptionsError,
+)
 
 
 class HandState(Protocol):
@@ -31,6 +40,15 @@ class HandState(Protocol):
 
     def summary(self) -> dict[str, Any]:
         """A JSON-ready account of the hand."""
+        ...
+
+    def explain(self, action: Any) -> str | None:
+        """Why ``action`` of the seat to act is illegal now, or None if it is legal."""
+        ...
+
+    def apply(self, action: Any, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply the action of the seat to act; the last event of the hand's final action is its score event,
+        which the match completes with the totals."""
         ...
 
 
@@ -74,6 +92,19 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
     @abstractmethod
     def _hand_started(self, index: int, dealer: int) -> Any:
         """The event announcing hand ``index``."""
+
+    @abstractmethod
+    def _score(self, hand: HandT) -> tuple[Any, ...]:
+        """Add a finished hand's scores to the totals, decide the end of the match; returns the events (the
+        hand's score event with the totals, and the end of the match if it came)."""
+
+    @abstractmethod
+    def legal_actions(self) -> Any:
+        """The legal actions of the seat to act (empty between hands); each game gives its own kind."""
+
+    def parse_action(self, text: str) -> Any:
+        """Read an action from its notation (each game reads its own)."""
+        raise NotImplementedError
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -147,3 +178,46 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
             "winners": list(self.winners),
             "draw": self.draw,
         }
+
+    # -- acting ----------------------------------------------------------------------------------------
+    def explain(self, action: Any, seat: int | None = None) -> str | None:
+        """Why ``action`` (or its notation) by ``seat`` (default: the seat to act) is illegal now, or None.
+
+        A reason may name cards of the seat to act (``you hold QH``), so a server must pass the asking seat:
+        another seat is only told that it is not its turn.
+        """
+        cur = self._cur
+        if cur is None:
+            return "the match is over" if self._over else "no hand is in progress: deal first"
+        if seat is not None and seat != cur.to_act:
+            return f"it is seat {cur.to_act}'s turn, not seat {seat}'s"
+        if type(action) is str:  # exactly str: an enum action that is also a str is an action, not notation
+            try:
+                action = self.parse_action(action)
+            except InvalidNotationError as exc:
+                return str(exc)
+        return cur.explain(action)
+
+    def apply(self, action: Any, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply an action (or its notation) of the seat to act (``seat``, if given, must be it); returns the
+        events. The state is unchanged if it raises."""
+        act = self.parse_action(action) if type(action) is str else action
+        cur = self._cur
+        if cur is None:
+            if self._over:
+                raise GameOverError(f"{act} cannot be played: the match is over")
+            raise IllegalActionError(f"{act} cannot be played: no hand is in progress, deal first")
+        events = cur.apply(act, seat)
+        if cur.scores is None:
+            return events
+        self._cur = None
+        return events[:-1] + self._score(cur)
+
+    @staticmethod
+    def format_action(action: Any) -> str:
+        """The canonical notation of an action."""
+        return str(action)
+
+    def legal_notation(self) -> list[str]:
+        """The legal actions in notation."""
+        return [self.format_action(a) for a in self.legal_actions()]

@@ -7,7 +7,7 @@ from typing import Any
 
 from clubsuite.cards import STANDARD, Card, CardSet
 from clubsuite.engine import Phase
-from clubsuite.errors import GameOverError, IllegalActionError, InvalidDealError, InvalidNotationError
+from clubsuite.errors import InvalidDealError, InvalidNotationError
 from clubsuite.games.partnership.deal import N_SEATS, PartnershipDeal
 from clubsuite.games.partnership.events import HandScored, HandStarted, MatchEnded, PlayStarted
 from clubsuite.games.partnership.hand import (
@@ -81,42 +81,6 @@ class PartnershipMatch(MatchBase[PartnershipHand, PartnershipView, PartnershipDe
             return CardSet.from_mask(cur.legal_mask())
         return cur.legal_actions()
 
-    def explain(self, action: Any, seat: int | None = None) -> str | None:
-        """Why ``action`` by ``seat`` (default: the seat to act) is illegal now, or None if it is legal.
-
-        A reason may name cards of the seat to act (``you hold diamonds (3D QD)``), so a server must pass the
-        asking seat: another seat is only told that it is not its turn.
-        """
-        cur = self._cur
-        if cur is None:
-            return "the match is over" if self._over else "no hand is in progress: deal first"
-        if seat is not None and seat != cur.to_act:
-            return f"it is seat {cur.to_act}'s turn, not seat {seat}'s"
-        if type(action) is str:
-            try:
-                action = self.parse_action(action)
-            except InvalidNotationError as exc:
-                return str(exc)
-        return cur.explain(action)
-
-    # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: PartnershipAction | str, seat: int | None = None) -> tuple[Any, ...]:
-        """Apply an action (or its notation, e.g. ``"10H"``, ``"pass 2C 7H QS"``) of the seat to act.
-
-        Returns the events; the state is unchanged if it raises.
-        """
-        act: PartnershipAction = self.parse_action(action) if type(action) is str else action  # type: ignore[assignment]
-        cur = self._cur
-        if cur is None:
-            if self._over:
-                raise GameOverError(f"{act} cannot be played: the match is over")
-            raise IllegalActionError(f"{act} cannot be played: no hand is in progress, deal first")
-        events = cur.apply(act, seat)
-        if cur.scores is None:
-            return events
-        self._cur = None
-        return events[:-1] + self._score(cur)
-
     def _score(self, hand: PartnershipHand) -> tuple[Any, ...]:
         assert hand.scores is not None and hand.team_scores is not None
         for s in range(N_SEATS):
@@ -175,15 +139,6 @@ class PartnershipMatch(MatchBase[PartnershipHand, PartnershipView, PartnershipDe
                 raise InvalidNotationError(f"{shown!r} is not a pass: {c} is named twice (CP-2: three different cards)")
             mask |= c.bit
         return Pass(CardSet(mask))
-
-    @staticmethod
-    def format_action(action: PartnershipAction) -> str:
-        """The canonical notation of an action: ``10H``, or ``pass 2C 7H QS`` with the cards in index order."""
-        return str(action)
-
-    def legal_notation(self) -> list[str]:
-        """The legal actions in notation."""
-        return [self.format_action(a) for a in self.legal_actions()]
 
 
 def is_card(action: Any) -> bool:

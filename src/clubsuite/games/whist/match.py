@@ -62,24 +62,6 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal]):
             return _new_set(CardSet, cur.legal_mask())
         return cur.legal_actions()
 
-    def explain(self, action: Any, seat: int | None = None) -> str | None:
-        """Why ``action`` by ``seat`` (default: the seat to act) is illegal now, or None if it is legal.
-
-        A reason may name cards of the seat to act (``you hold QH``), so a server must pass the asking seat:
-        another seat is only told that it is not its turn.
-        """
-        cur = self._cur
-        if cur is None:
-            return "the match is over" if self._over else "no hand is in progress: deal first"
-        if seat is not None and seat != cur.to_act:
-            return f"it is seat {cur.to_act}'s turn, not seat {seat}'s"
-        if isinstance(action, str) and not isinstance(action, Decision):
-            try:
-                action = self.parse_action(action)
-            except InvalidNotationError as exc:
-                return str(exc)
-        return cur.explain(action)
-
     # -- actions ---------------------------------------------------------------------------------------
     def apply(self, action: WhistAction | str, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action (or its notation, e.g. ``"10H"``, ``"keep"``) of the seat to act; returns the events.
