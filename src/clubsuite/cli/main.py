@@ -15,8 +15,9 @@ from clubsuite.cli.simulate import simulate_command
 def cli() -> None:
     """Play, watch, simulate and replay the card games called Clubs.
 
-    Games: whist (Clubs, whist group: 3 players, bid hand, quota of four), with its variant whist-1997, and free
-    (Free Clubs: auction of handicaps, treasure chest, Joker teams). Rules options are given as a spec, e.g.
+    Games: whist (Clubs, whist group: 3 players, bid hand, quota of four), with its variant whist-1997, free
+    (Free Clubs: auction of handicaps, treasure chest, Joker teams) and partnership (Clubs, version 5: 4 players
+    in two partnerships, a three-card pass, the Ruby Dame). Rules options are given as a spec, e.g.
     --variant 'whist(lead_after_exchange=left_of_last_exchanger)'.
     """
 

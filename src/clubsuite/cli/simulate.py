@@ -125,7 +125,8 @@ def simulate_command(
     as_json: bool,
     report: bool,
 ) -> None:
-    """Play many matches of GAME (e.g. whist, whist-1997) between bots and report how each bot did.
+    """Play many matches of GAME (e.g. whist, whist-1997, free, partnership) between bots and report how each bot
+    (or each partnership) did.
 
     Per bot: matches won (several players can win one match; nobody wins a draw), the win rate with its 95%
     Wilson score interval, and the mean score per hand; overall: draws and mean hands per match.
