@@ -12,7 +12,7 @@ from itertools import combinations
 from math import comb
 from typing import Any, NamedTuple
 
-from clubsuite.cards import CARD_TABLE, CLUBS_MASK, SUIT_MASKS, Card, CardSet, Suit, card_at, iter_bits
+from clubsuite.cards import CARD_TABLE, CLUBS_MASK, SUIT_MASKS, Card, CardSet, card_at, iter_bits
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.partnership.deal import HAND_SIZE, N_SEATS, PartnershipDeal
@@ -449,11 +449,6 @@ class PartnershipHand:
         other.taken = list(self.taken)
         other._trick = list(self._trick)
         return other
-
-
-def suit_name(suit: Suit | int) -> str:
-    """The plural name of a suit for messages (``diamonds``)."""
-    return _SUIT_NAMES[suit]
 
 
 _new_tuple = tuple.__new__

@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from clubsuite.cards import STANDARD, Card, CardSet
+from clubsuite.cards import STANDARD, CardSet
 from clubsuite.engine import Phase
 from clubsuite.errors import InvalidDealError, InvalidNotationError
 from clubsuite.games.partnership.deal import N_SEATS, PartnershipDeal
@@ -139,8 +139,3 @@ class PartnershipMatch(MatchBase[PartnershipHand, PartnershipView, PartnershipDe
                 raise InvalidNotationError(f"{shown!r} is not a pass: {c} is named twice (CP-2: three different cards)")
             mask |= c.bit
         return Pass(CardSet(mask))
-
-
-def is_card(action: Any) -> bool:
-    """Whether an action is a card play (not a pass)."""
-    return isinstance(action, Card)
