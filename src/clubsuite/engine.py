@@ -187,7 +187,7 @@ def _load_games() -> None:
     # Importing the game packages registers them; done lazily so the core stays import-light.
     import importlib
 
-    for module in ("clubsuite.games.whist", "clubsuite.games.free"):
+    for module in ("clubsuite.games.whist", "clubsuite.games.free", "clubsuite.games.northstar"):
         importlib.import_module(module)
 
 
