@@ -162,12 +162,11 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 # -- generating plays ---------------------------------------------------------------------------------------
-def _subsets(items: Sequence[int], min_size: int, sizes: frozenset[int] | None) -> Iterator[int]:
-    """The masks of the subsets of ``items`` (single-bit masks) with at least ``min_size`` members (in ``sizes``)."""
+def _subsets(items: Sequence[int], min_size: int) -> Iterator[int]:
+    """The masks of the subsets of ``items`` (single-bit masks) with at least ``min_size`` members."""
     n = len(items)
     for pick in range(1, 1 << n):
-        k = pick.bit_count()
-        if k < min_size or (sizes is not None and k not in sizes):
+        if pick.bit_count() < min_size:
             continue
         mask = 0
         for i in range(n):
@@ -176,69 +175,111 @@ def _subsets(items: Sequence[int], min_size: int, sizes: frozenset[int] | None) 
         yield mask
 
 
-class Want(NamedTuple):
-    """What a follow must be: kind family, sizes and the lowest acceptable top (derived from the play to beat)."""
+def _bit_table() -> dict[int, tuple[int, ...]]:
+    table: dict[int, tuple[int, ...]] = {}
+    for v in VALUES:
+        cards = [1 << i for i in _bits(VALUE_MASKS[v])]
+        for pick in range(16):
+            table[sum(cards[s] for s in range(4) if pick >> s & 1)] = tuple(cards[s] for s in range(4) if pick >> s & 1)
+    return table
 
-    kinds: tuple[Kind, ...]
-    size_min_high: dict[int, int]
-    """For each allowed size: the lowest top value that beats."""
+
+_BITS_OF = _bit_table()
+"""For every set of cards of one value: its cards as single-bit masks (suit order)."""
+_play = tuple.__new__
+_set = int.__new__
+"""Building plays and card sets without the Python-level constructors: the generator's hot path."""
+_SUBSETS = {n: [[i for i in range(n) if pick >> i & 1] for pick in range(1, 1 << n)] for n in range(9)}
+"""For ``n`` items: every non-empty subset as a list of positions."""
 
 
-def _want(prev: Play | None, crazy: bool) -> Want | None:
+def _floors(prev: Play | None, crazy: bool) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """For singles, sets and runs: each allowed size with the lowest top value that may be played."""
     if prev is None:
-        return None
-    size = prev.size
+        every = dict.fromkeys(range(2, 16), 1)
+        return {1: 1}, every, dict(every)
+    size, high = prev.cards.bit_count(), prev.high
     if not crazy:
-        return Want((prev.kind,), {size: prev.high + 1})
+        floors = {size: high + 1}
+        return (
+            floors if prev.kind is Kind.SINGLE else {},
+            floors if prev.kind is Kind.SET else {},
+            floors if prev.kind is Kind.RUN else {},
+        )
+    longer = {s: (high + 1 if s == size else 1) for s in range(size, 16)}
     if prev.kind is Kind.RUN:
-        return Want((Kind.RUN,), {s: (prev.high + 1 if s == size else 1) for s in range(size, 16)})
-    return Want((Kind.SINGLE, Kind.SET), {s: (prev.high + 1 if s == size else 1) for s in range(size, 16)})
+        return {}, {}, longer
+    return {1: longer[1]} if 1 in longer else {}, {s: f for s, f in longer.items() if s >= 2}, {}
 
 
 def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
     """Every play from ``hand`` that may be played now: any play when leading, else those that beat ``prev``.
 
-    The order is fixed (singles, sets, runs; by value, then cards), so legal-action lists are reproducible.
+    The order is fixed (singles, sets, runs; each by top value, then by cards), so legal-action lists are
+    reproducible. Only the plays of the kinds and sizes that may follow are built.
     """
-    want = _want(prev, crazy)
-    wild_bits = [1 << i for i in _bits(hand & FIFTEENS)] if wild else []
-    nat = hand & ~FIFTEENS if wild else hand
-    by_value: list[list[int]] = [[1 << i for i in _bits(nat & VALUE_MASKS[v])] for v in range(16)]
-    if wild:
-        by_value[TOP] = []
+    singles, sets, runs = _floors(prev, crazy)
+    vm = VALUE_MASKS
+    bits_of = _BITS_OF
+    wilds: tuple[int, ...] = ()
+    if wild and hand & FIFTEENS:
+        wilds = bits_of[hand & FIFTEENS]
+        hand &= ~FIFTEENS
+    by_value = [()] + [bits_of[hand & vm[v]] for v in VALUES]
     out: list[Play] = []
-    single_ok = want is None or (Kind.SINGLE in want.kinds and 1 in want.size_min_high)
-    if single_ok:
-        floor = 1 if want is None else want.size_min_high[1]
-        for v in range(max(floor, 1), 16):
+    single, set_ = Kind.SINGLE, Kind.SET
+    if singles:
+        for v in range(singles[1], 16):
             for bit in by_value[v]:
-                out.append(Play(CardSet.from_mask(bit), Kind.SINGLE, v))
-            if wild:
-                for bit in wild_bits:
-                    out.append(Play(CardSet.from_mask(bit), Kind.SINGLE, v))
-    if want is None or Kind.SET in want.kinds:
-        sizes = None if want is None else frozenset(s for s in want.size_min_high if s >= 2)
-        if sizes is None or sizes:
-            for v in range(1, 16):
-                if v == TOP and wild:
-                    items = wild_bits
-                elif wild:
-                    items = by_value[v] + wild_bits
-                else:
-                    items = by_value[v]
-                if len(items) < 2:
+                out.append(_play(Play, (_set(CardSet, bit), single, v)))
+            for bit in wilds:
+                out.append(_play(Play, (_set(CardSet, bit), single, v)))
+    if sets:
+        low_floor = min(sets.values())
+        for v in range(low_floor, 16):
+            items = wilds if wild and v == TOP else by_value[v] + wilds
+            n = len(items)
+            if n < 2:
+                continue
+            for pick in _SUBSETS[n]:
+                k = len(pick)
+                floor = sets.get(k)
+                if floor is None or v < floor:
                     continue
-                for mask in _subsets(items, 2, sizes):
-                    if want is not None and v < want.size_min_high[mask.bit_count()]:
-                        continue
-                    out.append(Play(CardSet.from_mask(mask), Kind.SET, v))
-    if want is None or Kind.RUN in want.kinds:
-        _runs(by_value, wild_bits, want, out)
+                mask = 0
+                for i in pick:
+                    mask |= items[i]
+                out.append(_play(Play, (_set(CardSet, mask), set_, v)))
+    if runs:
+        if wilds:
+            _runs(by_value, list(wilds), runs, out)
+        else:
+            _plain_runs(by_value, runs, out)
     return out
 
 
-def _runs(by_value: list[list[int]], wild_bits: list[int], want: Want | None, out: list[Play]) -> None:
-    """Append every run (NS-3) the hand can make, within ``want``; wild 15s fill gaps (NS-9)."""
+def _plain_runs(by_value: list[tuple[int, ...]], floors: dict[int, int], out: list[Play]) -> None:
+    """Append the runs of the allowed sizes and tops when no wild 15 is involved (NS-3)."""
+    present = 0
+    for v in VALUES:
+        if by_value[v]:
+            present |= 1 << v
+    run = Kind.RUN
+    for size, floor in sorted(floors.items()):
+        window = (1 << size) - 1
+        for high in range(max(floor, size), 16):
+            low = high - size + 1
+            if (present >> low) & window != window:
+                continue
+            masks = [0]
+            for v in range(low, high + 1):
+                masks = [m | bit for m in masks for bit in by_value[v]]
+            for m in masks:
+                out.append(_play(Play, (_set(CardSet, m), run, high)))
+
+
+def _runs(by_value: list[tuple[int, ...]], wild_bits: list[int], floors: dict[int, int], out: list[Play]) -> None:
+    """Append the runs of the allowed sizes and tops (NS-3) when wild 15s may fill gaps (NS-9)."""
     n_wild = len(wild_bits)
     wild_subsets: list[list[int]] = [[] for _ in range(n_wild + 1)]
     for pick in range(1 << n_wild):
@@ -260,13 +301,9 @@ def _runs(by_value: list[list[int]], wild_bits: list[int], want: Want | None, ou
             partial = grown
             if not partial:
                 break
-            size = high - low + 1
-            if size < 2:
+            floor = floors.get(high - low + 1)
+            if floor is None or high < floor:
                 continue
-            if want is not None:
-                floor = want.size_min_high.get(size)
-                if floor is None or high < floor:
-                    continue
             for mask, used in partial:
                 for wilds in wild_subsets[used]:
                     out.append(Play(CardSet.from_mask(mask | wilds), Kind.RUN, high))
