@@ -8,6 +8,10 @@ shorter cycle that is just as balanced for any three bots (see :func:`seating_cy
 as a plain rotation does, would never change who plays after whom, which matters in a trick-taking game. With
 several worker processes the matches are cut into chunks, and the per-match outcomes are put back in match order
 before anything is counted, so the result never depends on scheduling.
+
+In a game played in teams (rules options with ``n_teams`` and ``team_of(seat)``, such as North Star's CLUBS with
+``teams=2x2``) a bot wins a match when its team wins, and the result adds the win rate of each team of seats and of
+each line-up of bot kinds that made up a team.
 """
 
 from __future__ import annotations
@@ -198,6 +202,69 @@ def rotation_summary(n_seats: int) -> str:
     return f"seating: a cycle of {cycle} seatings (any three bots at any three seats exactly once per cycle)"
 
 
+def team_seats(options: Any, n_seats: int) -> tuple[tuple[int, ...], ...]:
+    """The seats of each team when ``options`` play in teams, else ``()``.
+
+    Generic on purpose: any game whose rules options have ``n_teams`` and ``team_of(seat)`` plays in teams when
+    there are fewer teams than seats (North Star's CLUBS without team play counts each player as a team of one).
+    """
+    n_teams = getattr(options, "n_teams", None)
+    team_of = getattr(options, "team_of", None)
+    if isinstance(n_teams, bool) or not isinstance(n_teams, int) or not callable(team_of):
+        return ()
+    if not 1 < n_teams < n_seats:
+        return ()
+    return tuple(tuple(s for s in range(n_seats) if team_of(s) == t) for t in range(n_teams))
+
+
+def team_label(seats: Sequence[int]) -> str:
+    """How a team of seats is written: ``0+2``."""
+    return "+".join(str(s) for s in seats)
+
+
+@dataclass(frozen=True)
+class WinCount:
+    """How often a side (a team of seats, a line-up of bot kinds) won, out of the matches it played."""
+
+    label: str
+    """What the side is, e.g. ``seats 0+2`` or ``heuristic+random``."""
+    wins: int
+    trials: int
+    """Matches the side played (a line-up that holds two teams of one match counts twice)."""
+
+    @property
+    def win_rate(self) -> float:
+        """Share of matches won."""
+        return self.wins / self.trials
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate."""
+        return wilson_interval(self.wins, self.trials)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account: label, wins, matches, rate and interval."""
+        low, high = self.win_rate_ci
+        return {
+            "label": self.label,
+            "wins": self.wins,
+            "matches": self.trials,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": [low, high],
+        }
+
+    def cells(self) -> tuple[str, str, str, str, str]:
+        """Table cells: label, matches, wins, rate and interval."""
+        low, high = self.win_rate_ci
+        return (
+            self.label,
+            str(self.trials),
+            str(self.wins),
+            f"{100 * self.win_rate:.1f}%",
+            f"{100 * low:.1f}% .. {100 * high:.1f}%",
+        )
+
+
 @dataclass(frozen=True)
 class MatchOutcome:
     """What one simulated match ended with, seen from the bot entries."""
@@ -297,6 +364,8 @@ class SimResult:
     """Every match's outcome, in match order."""
     game: str = ""
     """The game's name (``whist``, ``free``): it decides how draws and wins are explained."""
+    teams: tuple[tuple[int, ...], ...] = ()
+    """The seats of each team in a game played in teams (:func:`team_seats`), else empty."""
 
     @property
     def matches(self) -> int:
@@ -318,9 +387,76 @@ class SimResult:
         """The average match length in hands."""
         return self.hands / self.matches
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready account of the simulation (without the per-match outcomes, which can be many)."""
+    def team_wins(self) -> tuple[WinCount, ...]:
+        """Per team of seats, the matches it won (empty without teams)."""
+        return tuple(
+            WinCount(
+                f"seats {team_label(seats)}",
+                sum(1 for o in self.outcomes if any(s in o.winner_seats for s in seats)),
+                self.matches,
+            )
+            for seats in self.teams
+        )
+
+    def lineup_wins(self) -> tuple[WinCount, ...]:
+        """Per line-up of bot kinds (``heuristic+random``), how often a team made of it won (empty without teams).
+
+        The seatings change every match, so a bot plays with every other bot as a partner in turn; this says which
+        pairings win. Line-ups come in name order.
+        """
+        if not self.teams:
+            return ()
+        counts: dict[str, list[int]] = {}
+        for o in self.outcomes:
+            entry_at = {seat: entry for entry, seat in enumerate(o.seats)}
+            for seats in self.teams:
+                lineup = "+".join(sorted(self.bots[entry_at[s]] for s in seats))
+                c = counts.setdefault(lineup, [0, 0])
+                c[0] += any(s in o.winner_seats for s in seats)
+                c[1] += 1
+        return tuple(WinCount(k, counts[k][0], counts[k][1]) for k in sorted(counts))
+
+    def _teams_json(self) -> dict[str, Any]:
+        """The team results for :meth:`to_json`."""
         return {
+            "seats": [list(seats) for seats in self.teams],
+            "by_team": [w.to_json() for w in self.team_wins()],
+            "by_lineup": [w.to_json() for w in self.lineup_wins()],
+            "note": "a bot wins a match when its team wins",
+        }
+
+    def _teams_lines(self) -> list[str]:
+        """The team results for :meth:`format_table`: per team of seats and per line-up of bot kinds."""
+        header = ("", "matches", "wins", "win rate", "95% CI (Wilson)")
+        teams = [w.cells() for w in self.team_wins()]
+        lineups = [w.cells() for w in self.lineup_wins()]
+        rows = [("team", *header[1:]), *teams, ("line-up", *header[1:]), *lineups]
+        widths = [max(len(r[c]) for r in rows) for c in range(len(header))]
+
+        def line(cells: Sequence[str]) -> str:
+            first = cells[0].ljust(widths[0])
+            rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
+            return "  ".join((first, *rest))
+
+        rule = line(tuple("-" * w for w in widths))
+        return [
+            f"teams: {', '.join(team_label(s) for s in self.teams)}; a bot wins a match when its team wins",
+            "",
+            line(rows[0]),
+            rule,
+            *(line(r) for r in teams),
+            "",
+            line(("line-up", *header[1:])),
+            rule,
+            *(line(r) for r in lineups),
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account of the simulation (without the per-match outcomes, which can be many).
+
+        A game played in teams adds ``teams``: the seats of each team, and the wins per team and per line-up.
+        """
+        data: dict[str, Any] = {
             "spec": self.spec,
             "canonical_spec": self.canonical_spec,
             "seed": self.seed,
@@ -333,6 +469,9 @@ class SimResult:
             "seating_cycle": seating_cycle(len(self.bots)),
             "bots": [e.to_json() for e in self.entries],
         }
+        if self.teams:
+            data["teams"] = self._teams_json()
+        return data
 
     def _cycle_coverage(self) -> str:
         """Whether the matches make whole cycles of seatings, which the balance of seats needs."""
@@ -387,22 +526,27 @@ class SimResult:
             _WIN_RATE_NOTES.get(self.game, "win rate: matches whose winners include the bot's seat"),
             "CI: 95% Wilson score interval of the win rate",
         ]
+        if self.teams:
+            out += ["", *self._teams_lines()]
         return "\n".join(out)
 
 
 _DRAW_NOTES = {
     "whist": "all players at a target at once, CW-5; nobody wins a draw",
     "free": "Free Clubs has none: a tie for the highest total plays another hand, FC-9",
+    "northstar": "North Star's CLUBS has none: a tie for the highest total plays another round, NS-7",
 }
 """Per game, what the draw count of the table means."""
 
 _WIN_RATE_NOTES = {
     "whist": "win rate: matches whose winners include the bot's seat; several players can win one match (CW-5)",
     "free": "win rate: matches won; each match has one winner, the highest total once one reaches the target (FC-9)",
+    "northstar": "win rate: matches won (the highest total once one reaches the target, NS-7); "
+    "with teams, the team's wins (NS-10)",
 }
 """Per game, how the table's win rate is counted."""
 
-REPORT_GAMES = ("free",)
+REPORT_GAMES = ("free", "northstar")
 """The games that have a balance report, so whose outcomes can carry per-hand facts."""
 
 HandFactsFn = Callable[[Any], Any]
@@ -416,8 +560,12 @@ def hand_facts_of(game: str) -> HandFactsFn:
         from clubsuite.report_free import hand_facts
 
         return hand_facts
+    if game == "northstar":
+        from clubsuite.report_northstar import hand_facts as northstar_facts
+
+        return northstar_facts
     raise InvalidOptionsError(
-        f"the balance report exists for {', '.join(REPORT_GAMES)} only, not for {game}: "
+        f"the balance report exists for {' and '.join(REPORT_GAMES)} only, not for {game}: "
         "the table of wins and scores is the report for the other games"
     )
 
@@ -561,11 +709,18 @@ def simulate(
                 progress(k + 1, matches)
     else:
         outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts)
-    return _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name)
+    teams = team_seats(options, len(names))
+    return _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name, teams)
 
 
 def _tally(
-    spec: str, canonical: str, seed: int, bots: tuple[str, ...], outcomes: Sequence[MatchOutcome], game: str = ""
+    spec: str,
+    canonical: str,
+    seed: int,
+    bots: tuple[str, ...],
+    outcomes: Sequence[MatchOutcome],
+    game: str = "",
+    teams: tuple[tuple[int, ...], ...] = (),
 ) -> SimResult:
     """Count the per-entry figures from the outcomes, taken in match order."""
     n = len(bots)
@@ -591,4 +746,5 @@ def _tally(
         entries=entries,
         outcomes=tuple(outcomes),
         game=game,
+        teams=teams,
     )

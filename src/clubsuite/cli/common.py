@@ -62,7 +62,7 @@ def with_players(spec: str, players: int | None) -> str:
 
     name, values = split_spec(spec)
     info, presets = find_game(name)
-    if "players" not in {f for f in info.options_class.__dataclass_fields__}:
+    if "players" not in info.options_class.__dataclass_fields__:
         raise InvalidOptionsError(
             f"--players {players}: {info.title} is always played by {' or '.join(map(str, info.seats))} players"
         )
