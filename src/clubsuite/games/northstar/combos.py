@@ -75,7 +75,8 @@ class Play(NamedTuple):
         """Every card with the value it stands for, in value order (then suit order); 15s fill a run's gaps."""
         cards = list(self.cards)
         if self.kind is not Kind.RUN:
-            return sorted(((c, self.high) for c in cards), key=lambda cv: cv[0].suit or 0)
+            # Cards of the set's own value first, then the wild 15s standing for it, each in suit order.
+            return sorted(((c, self.high) for c in cards), key=lambda cv: (cv[0].rank != self.high, cv[0].suit or 0))
         naturals = {c.rank: c for c in cards if c.rank != TOP}
         fifteens = sorted((c for c in cards if c.rank == TOP), key=lambda c: c.suit or 0)
         out = []

@@ -190,7 +190,7 @@ class NorthstarHand:
             return reason
         missing = int(action.cards) & ~self.hands[seat]
         if missing:
-            return f"{action} cannot be played: you do not hold {CardSet(missing)}"
+            return f"{action} cannot be played: you do not hold {CardSet(missing)} (you play cards from your own hand)"
         if self.top is not None and not beats(action, self.top, opts.crazy):
             return why_not_beats(action, self.top, opts.crazy)
         return None

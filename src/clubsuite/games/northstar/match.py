@@ -202,8 +202,13 @@ class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | Nor
         try:
             return parse_play(text, self.options.wild_fifteens, hand)
         except InvalidNotationError as exc:
-            more = ", double" if self.options.double_or_nothing else ""
-            raise InvalidNotationError(f"{exc}; or pass{more}") from None
+            words = []
+            if cur is not None and cur.top is not None:
+                words.append("pass")
+            if self.options.double_or_nothing:
+                words.append("double")
+            more = f"; or {' or '.join(words)}" if words else ""
+            raise InvalidNotationError(f"{exc}{more}") from None
 
     @staticmethod
     def format_action(action: NorthstarAction) -> str:
