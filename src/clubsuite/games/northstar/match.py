@@ -10,7 +10,13 @@ import random
 from typing import Any
 
 from clubsuite.cards import CardSet
-from clubsuite.errors import GameOverError, IllegalActionError, InvalidDealError, InvalidNotationError
+from clubsuite.errors import (
+    GameOverError,
+    IllegalActionError,
+    InvalidDealError,
+    InvalidNotationError,
+    NotYourTurnError,
+)
 from clubsuite.games.northstar.combos import DECK_MASK, Play, parse_play
 from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
 from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
@@ -139,6 +145,10 @@ class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | Nor
             if self._over:
                 raise GameOverError(f"{action} cannot be played: the match is over")
             raise IllegalActionError(f"{action} cannot be played: no round is in progress, deal first")
+        if seat is not None and seat != cur.to_act:
+            # Checked before reading the notation: bare values are read against the hand of the seat to act, and
+            # a notation error must never show that hand to another seat.
+            raise NotYourTurnError(f"{action} is refused: it is seat {cur.to_act}'s turn, not seat {seat}'s")
         act = self.parse_action(action) if type(action) is str else action
         events = cur.apply(act, seat)  # type: ignore[arg-type]
         if cur.scores is None:
