@@ -193,7 +193,7 @@ class NorthstarTable(Table):
     )
     help_line = (
         "Enter a play: cards such as 7C 7H or 4H 5C 6D (a wild 15 as 15S=7), or values alone such as 7 7 or 4-5-6; "
-        "pass (p); double (d); ? or h legal plays, s scores, q quit."
+        "pass (p); double (d) where double or nothing is played; ? or h legal plays, s scores, q quit."
     )
 
     # -- names -------------------------------------------------------------------------------------------
