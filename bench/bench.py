@@ -55,6 +55,9 @@ class Figure:
         return data
 
 
+Benchmark = Callable[[float, int], Figure]
+
+
 class UnavailableError(Exception):
     """A benchmark cannot run here (an optional package is missing); the message says why."""
 
@@ -143,11 +146,11 @@ def bench_clubsuite_partnership(seconds: float, seed: int) -> Figure:
     )
 
 
-def bench_openspiel_hearts(seconds: float, seed: int) -> Figure:
-    """OpenSpiel's Hearts driven from Python the same way: random legal actions, chance outcomes sampled.
+def _openspiel_loop(game_name: str, seconds: float, seed: int) -> tuple[int, int, float]:
+    """Play deals of an OpenSpiel game from Python for ``seconds``: random legal actions, chance outcomes sampled.
 
-    Each deal is a new initial state; chance nodes (the pass direction and every dealt card) are resolved by
-    sampling ``state.chance_outcomes()``; player nodes take a uniformly random ``state.legal_actions()`` entry.
+    Each deal is a new initial state; chance nodes are resolved by sampling ``state.chance_outcomes()``; player
+    nodes take a uniformly random ``state.legal_actions()`` entry. Returns (deals, decisions, time).
     """
     try:
         pyspiel = importlib.import_module("pyspiel")
@@ -155,7 +158,7 @@ def bench_openspiel_hearts(seconds: float, seed: int) -> Figure:
         raise UnavailableError(f"open_spiel is not installed ({exc}); to compare: pip install open_spiel") from None
 
     rng = random.Random(seed)
-    game = pyspiel.load_game("hearts")
+    game = pyspiel.load_game(game_name)
     deals = actions = 0
     start = time.perf_counter()
     deadline = start + seconds
@@ -180,7 +183,12 @@ def bench_openspiel_hearts(seconds: float, seed: int) -> Figure:
         deals += 1
         if time.perf_counter() >= deadline:
             break
-    elapsed = time.perf_counter() - start
+    return deals, actions, time.perf_counter() - start
+
+
+def bench_openspiel_hearts(seconds: float, seed: int) -> Figure:
+    """OpenSpiel's Hearts driven from Python: random legal actions, chance outcomes sampled."""
+    deals, actions, elapsed = _openspiel_loop("hearts", seconds, seed)
     return Figure(
         name="openspiel-hearts",
         unit="deal",
@@ -195,19 +203,60 @@ def bench_openspiel_hearts(seconds: float, seed: int) -> Figure:
     )
 
 
-Benchmark = Callable[[float, int], Figure]
+def _northstar(players: int) -> Benchmark:
+    def run(seconds: float, seed: int) -> Figure:
+        from clubsuite.games.northstar import NorthstarMatch, NorthstarOptions
+
+        options = NorthstarOptions(players=players)
+        rounds, actions, elapsed = _random_bot_loop(lambda: NorthstarMatch(options), seconds, seed)
+        return Figure(
+            name=f"clubsuite-northstar-{players}p",
+            unit="round",
+            units=rounds,
+            actions=actions,
+            seconds=elapsed,
+            note=(
+                f"North Star's CLUBS, {players} players, basic game, pure Python; per round a deal from the kept "
+                "pack and every play and pass (the whole list of legal singles, sets and runs is built at every "
+                "decision), with the seat's view handed to the bot"
+            ),
+        )
+
+    run.__doc__ = f"North Star's CLUBS with {players} random bots, through the public match API."
+    return run
+
+
+def bench_openspiel_dou_dizhu(seconds: float, seed: int) -> Figure:
+    """OpenSpiel's Dou Dizhu (a climbing game with singles, sets and runs) driven from Python the same way."""
+    deals, actions, elapsed = _openspiel_loop("dou_dizhu", seconds, seed)
+    return Figure(
+        name="openspiel-dou_dizhu",
+        unit="deal",
+        units=deals,
+        actions=actions,
+        seconds=elapsed,
+        note=(
+            "3 players, C++ engine called from Python; per deal the chance steps of the deal sampled in Python, "
+            "the bidding and the play (combinations and passes) with random legal actions; no view is built"
+        ),
+    )
+
 
 BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist": bench_clubsuite_whist,
     "clubsuite-free": bench_clubsuite_free,
     "clubsuite-partnership": bench_clubsuite_partnership,
+    "clubsuite-northstar-3p": _northstar(3),
+    "clubsuite-northstar-6p": _northstar(6),
     "openspiel-hearts": bench_openspiel_hearts,
+    "openspiel-dou_dizhu": bench_openspiel_dou_dizhu,
 }
 """Every benchmark by name; add a game by adding a function ``(seconds, seed) -> Figure`` here."""
 
 COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-whist", "openspiel-hearts"),
     ("clubsuite-partnership", "openspiel-hearts"),
+    ("clubsuite-northstar-3p", "openspiel-dou_dizhu"),
 ]
 """Pairs reported as a ratio (first / second) when both ran."""
 
@@ -287,8 +336,9 @@ def main(argv: list[str] | None = None) -> int:
     if ratios:
         print(
             "Read the ratios with care: a whist hand has 42 decisions among 3 players, a partnership hand 52 or 56 "
-            "among 4 (about 54.7 on average), a Hearts deal 61 on average among 4 plus 53 sampled chance steps; "
-            "the clubsuite loop also hands the bot its seat's view at every decision."
+            "among 4 (about 54.7 on average), a Hearts deal 61 on average among 4 plus 53 sampled chance steps; a "
+            "CLUBS round and a Dou Dizhu deal differ in length too (see actions/s); the clubsuite loop also hands the "
+            "bot its seat's view at every decision."
         )
     return 0
 

@@ -171,7 +171,7 @@ def illegal_pass_record() -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("args", "needles"),
     [
-        (["play", "partnership", "--seat", "4", "--bots", "random"], ["--seat 4", "expected 0 to 3"]),
+        (["play", "partnership", "--seat", "4", "--bots", "random"], ["--seat 4", "seats 0 to 3"]),
         (["play", "partnership", "--first-dealer", "4", "--bots", "random"], ["--first-dealer 4"]),
         (["play", "partnership", "--bots", "random,random"], ["--bots needs 3 bot names"]),
         (["watch", "partnership", "--bots", "random,random,random"], ["--bots needs 4 bot names"]),

@@ -158,7 +158,10 @@ def test_free_report_text_is_the_same_with_one_or_two_workers_and_follows_the_ta
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (("whist", "--bots", "random,random,random", "--report"), "the balance report exists for Free Clubs only"),
+        (
+            ("whist", "--bots", "random,random,random", "--report"),
+            "the balance report exists for Free Clubs and North Star's CLUBS only",
+        ),
         (("free", "--bots", "random,random,random", "--report", "--matches", "0"), "matches=0"),
         (("free", "--bots", "random,random", "--report"), "2 bots given"),
         (("free", "--bots", "random,random,random", "--report", "--variant", "free(target=x)"), "target"),

@@ -207,13 +207,45 @@ def build_golden(name: str) -> dict[str, Any]:
         )
         seats = [{"name": "you", "kind": "human"}, *({"name": f"heuristic {i}", "kind": "bot"} for i in (1, 2, 3))]
         return record_from_match(match, seats=seats, seed=5, seeded_hands=True)
+    if name == "northstar-seeded-3p":
+        # North Star's CLUBS, 3 players, random play, every round dealt from the match seed: round 2 is dealt from
+        # the cards left undealt in round 1, round 3 from a full shuffle (NS-6); to the end at 50 (NS-7).
+        match = play_random("northstar(players=3)", 50)
+        return record_from_match(match, seats=RANDOM_SEATS, seed=50, seeded_hands=True)
+    if name == "northstar-teams-explicit":
+        # 6 players in two teams of three (NS-10) with double or nothing (NS-8) and wild 15s (NS-9), explicit deals,
+        # seat 3 deals first; three whole rounds, then the match waits for the next deal.
+        match = play_random(
+            "northstar(players=6,teams=2x3,double_or_nothing=true,wild_fifteens=true)",
+            61,
+            first_dealer=3,
+            hands=3,
+            deal=_explicit_deal(61),
+        )
+        return record_from_match(match, seats=[{"name": f"random {i}", "kind": "bot"} for i in range(6)])
+    if name == "northstar-crazy-unfinished":
+        # Crazy CLUBS (NS-11) for 4 players, seat 2 deals first: two whole rounds (the second dealt from the 20
+        # undealt cards and 20 shuffled-in discards, NS-6), the third stopped in the middle of a trick.
+        match = play_random("northstar(crazy=true)", 44, first_dealer=2, hands=3, last_hand_actions=9)
+        seats = [{"name": "you", "kind": "human"}, *({"name": f"random {i}", "kind": "bot"} for i in range(1, 4))]
+        return record_from_match(match, seats=seats, seed=44, seeded_hands=True)
+    if name == "northstar-2013-duel":
+        # The 2013 edition's full shuffle every round (NS-6) for two players (NS-5), random play to the end.
+        match = play_random("northstar-2013(players=2)", 2013)
+        return record_from_match(match, seats=RANDOM_SEATS[:2], seed=2013, seeded_hands=True)
     raise KeyError(name)
 
 
 WHIST_GOLDEN_NAMES = ["whist-seeded-draw", "whist-1997-explicit", "whist-unfinished", "whist-awaiting-deal"]
 FREE_GOLDEN_NAMES = ["free-seeded-heuristic", "free-explicit-joker", "free-unfinished"]
 PARTNERSHIP_GOLDEN_NAMES = ["partnership-seeded-tie", "partnership-explicit-heuristic", "partnership-unfinished"]
-GOLDEN_NAMES = WHIST_GOLDEN_NAMES + FREE_GOLDEN_NAMES + PARTNERSHIP_GOLDEN_NAMES
+NORTHSTAR_GOLDEN_NAMES = [
+    "northstar-seeded-3p",
+    "northstar-teams-explicit",
+    "northstar-crazy-unfinished",
+    "northstar-2013-duel",
+]
+GOLDEN_NAMES = WHIST_GOLDEN_NAMES + FREE_GOLDEN_NAMES + PARTNERSHIP_GOLDEN_NAMES + NORTHSTAR_GOLDEN_NAMES
 
 
 def golden_path(name: str) -> Path:

@@ -184,7 +184,7 @@ def test_hand_facts_travel_small_and_picklable_with_the_outcome() -> None:
 def test_report_needs_the_hand_facts_and_exists_for_free_only() -> None:
     with pytest.raises(InvalidOptionsError, match="hand_facts=True"):
         free_report(simulate("free", RANDOMS, 1, seed=0))
-    with pytest.raises(InvalidOptionsError, match="balance report exists for free only, not for whist"):
+    with pytest.raises(InvalidOptionsError, match="balance report exists for free and northstar only, not for whist"):
         simulate("whist", RANDOMS, 1, seed=0, hand_facts=True)
 
 

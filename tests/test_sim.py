@@ -285,9 +285,9 @@ def test_cw5_whist_table_still_explains_draws_and_shared_wins() -> None:
 
 
 def test_hand_facts_are_refused_for_a_game_without_a_report_before_playing() -> None:
-    with pytest.raises(InvalidOptionsError, match="balance report exists for free only"):
+    with pytest.raises(InvalidOptionsError, match="balance report exists for free and northstar only"):
         simulate("whist", RANDOMS, 1, seed=0, hand_facts=True)
-    with pytest.raises(InvalidOptionsError, match="balance report exists for free only"):
+    with pytest.raises(InvalidOptionsError, match="balance report exists for free and northstar only"):
         sim.hand_facts_of("whist")
 
 

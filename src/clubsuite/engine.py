@@ -190,7 +190,12 @@ def _load_games() -> None:
     # Importing the game packages registers them; done lazily so the core stays import-light.
     import importlib
 
-    for module in ("clubsuite.games.whist", "clubsuite.games.free", "clubsuite.games.partnership"):
+    for module in (
+        "clubsuite.games.whist",
+        "clubsuite.games.free",
+        "clubsuite.games.northstar",
+        "clubsuite.games.partnership",
+    ):
         importlib.import_module(module)
 
 

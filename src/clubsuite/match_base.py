@@ -21,6 +21,7 @@ from clubsuite.errors import (
     InvalidDealError,
     InvalidNotationError,
     InvalidOptionsError,
+    NotYourTurnError,
 )
 
 
@@ -201,17 +202,25 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
     def apply(self, action: Any, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action (or its notation) of the seat to act (``seat``, if given, must be it); returns the
         events. The state is unchanged if it raises."""
-        act = self.parse_action(action) if type(action) is str else action
         cur = self._cur
         if cur is None:
             if self._over:
-                raise GameOverError(f"{act} cannot be played: the match is over")
-            raise IllegalActionError(f"{act} cannot be played: no hand is in progress, deal first")
+                raise GameOverError(f"{action} cannot be played: the match is over")
+            raise IllegalActionError(f"{action} cannot be played: no hand is in progress, deal first")
+        self._check_turn(action, seat)
+        act = self.parse_action(action) if type(action) is str else action
         events = cur.apply(act, seat)
         if cur.scores is None:
             return events
         self._cur = None
         return events[:-1] + self._score(cur)
+
+    def _check_turn(self, action: Any, seat: int | None) -> None:
+        """Refuse an action of a seat that is not to act, before its notation is read: reading may look at the hand
+        of the seat to act (bare values in North Star's CLUBS), and what it says must not reach another seat."""
+        cur = self._cur
+        if seat is not None and cur is not None and seat != cur.to_act:
+            raise NotYourTurnError(f"seat {seat} tried {action}, but it is seat {cur.to_act}'s turn")
 
     @staticmethod
     def format_action(action: Any) -> str:

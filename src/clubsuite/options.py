@@ -101,7 +101,11 @@ def build_options(cls: type[T], values: Mapping[str, str], spec: str = "") -> T:
             known = ", ".join(sorted(fields)) or "none"
             where = f" in {spec!r}" if spec else ""
             raise InvalidOptionsError(f"unknown option {key!r}{where}; the options are: {known}")
-        kwargs[key] = _convert(cls.__name__, key, raw, hints[key])
+        try:
+            kwargs[key] = _convert(cls.__name__, key, raw, hints[key])
+        except InvalidOptionsError as exc:
+            ruling = fields[key].metadata.get("ruling", "")
+            raise InvalidOptionsError(f"{exc} ({ruling})" if ruling else str(exc)) from None
     try:
         return cls(**kwargs)
     except InvalidOptionsError:

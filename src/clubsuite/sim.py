@@ -5,8 +5,13 @@ Match ``k`` of a simulation with seed ``S`` is played by :func:`clubsuite.runner
 match can be played again from its match seed alone. The seats come from :func:`clubsuite.seating.seating`, a
 fixed cycle of seatings that changes who plays after whom as well as who sits where (see :mod:`clubsuite.seating`).
 With several worker processes the matches are cut into chunks, and the per-match outcomes are put back in match
-order before anything is counted, so the result never depends on scheduling. In a game of fixed partnerships
-the result is also counted per team.
+order before anything is counted, so the result never depends on scheduling.
+
+Teams are counted in two ways. In a game of fixed partnerships (the game declares its teams, such as the
+partnership game) the seatings keep partners together and the result is also counted per partnership. In a game
+whose rules options may make teams (options with ``n_teams`` and ``team_of(seat)``, such as North Star's CLUBS with
+``teams=2x2``) every seating is used, a bot wins a match when its team wins, and the result adds the win rate of
+each team of seats and of each line-up of bot kinds that made up a team.
 """
 
 from __future__ import annotations
@@ -86,6 +91,69 @@ def entry_labels(bots: Sequence[str]) -> tuple[str, ...]:
         seen[name] = seen.get(name, 0) + 1
         labels.append(name if seen[name] == 1 else f"{name}#{seen[name]}")
     return tuple(labels)
+
+
+def team_seats(options: Any, n_seats: int) -> tuple[tuple[int, ...], ...]:
+    """The seats of each team when ``options`` play in teams, else ``()``.
+
+    Generic on purpose: any game whose rules options have ``n_teams`` and ``team_of(seat)`` plays in teams when
+    there are fewer teams than seats (North Star's CLUBS without team play counts each player as a team of one).
+    """
+    n_teams = getattr(options, "n_teams", None)
+    team_of = getattr(options, "team_of", None)
+    if isinstance(n_teams, bool) or not isinstance(n_teams, int) or not callable(team_of):
+        return ()
+    if not 1 < n_teams < n_seats:
+        return ()
+    return tuple(tuple(s for s in range(n_seats) if team_of(s) == t) for t in range(n_teams))
+
+
+def team_label(seats: Sequence[int]) -> str:
+    """How a team of seats is written: ``0+2``."""
+    return "+".join(str(s) for s in seats)
+
+
+@dataclass(frozen=True)
+class WinCount:
+    """How often a side (a team of seats, a line-up of bot kinds) won, out of the matches it played."""
+
+    label: str
+    """What the side is, e.g. ``seats 0+2`` or ``heuristic+random``."""
+    wins: int
+    trials: int
+    """Matches the side played (a line-up that holds two teams of one match counts twice)."""
+
+    @property
+    def win_rate(self) -> float:
+        """Share of matches won."""
+        return self.wins / self.trials
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate."""
+        return wilson_interval(self.wins, self.trials)
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account: label, wins, matches, rate and interval."""
+        low, high = self.win_rate_ci
+        return {
+            "label": self.label,
+            "wins": self.wins,
+            "matches": self.trials,
+            "win_rate": self.win_rate,
+            "win_rate_ci95": [low, high],
+        }
+
+    def cells(self) -> tuple[str, str, str, str, str]:
+        """Table cells: label, matches, wins, rate and interval."""
+        low, high = self.win_rate_ci
+        return (
+            self.label,
+            str(self.trials),
+            str(self.wins),
+            f"{100 * self.win_rate:.1f}%",
+            f"{100 * low:.1f}% .. {100 * high:.1f}%",
+        )
 
 
 @dataclass(frozen=True)
@@ -241,6 +309,8 @@ class SimResult:
     teams: Teams = ()
     """For a game of fixed partnerships, the bot entries of each team (entry ``i`` sits at seat ``i`` in match 0,
     so these are the game's seat teams); empty otherwise."""
+    seat_teams: tuple[tuple[int, ...], ...] = ()
+    """The seats of each team in a game whose rules options make teams (:func:`team_seats`), else empty."""
 
     @property
     def team_stats(self) -> tuple[TeamStats, ...]:
@@ -282,9 +352,77 @@ class SimResult:
         """The average match length in hands."""
         return self.hands / self.matches
 
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready account of the simulation (without the per-match outcomes, which can be many)."""
+    def team_wins(self) -> tuple[WinCount, ...]:
+        """Per team of seats, the matches it won (empty without teams)."""
+        return tuple(
+            WinCount(
+                f"seats {team_label(seats)}",
+                sum(1 for o in self.outcomes if any(s in o.winner_seats for s in seats)),
+                self.matches,
+            )
+            for seats in self.seat_teams
+        )
+
+    def lineup_wins(self) -> tuple[WinCount, ...]:
+        """Per line-up of bot kinds (``heuristic+random``), how often a team made of it won (empty without teams).
+
+        The seatings change every match, so a bot plays with every other bot as a partner in turn; this says which
+        pairings win. Line-ups come in name order.
+        """
+        if not self.seat_teams:
+            return ()
+        counts: dict[str, list[int]] = {}
+        for o in self.outcomes:
+            entry_at = {seat: entry for entry, seat in enumerate(o.seats)}
+            for seats in self.seat_teams:
+                lineup = "+".join(sorted(self.bots[entry_at[s]] for s in seats))
+                c = counts.setdefault(lineup, [0, 0])
+                c[0] += any(s in o.winner_seats for s in seats)
+                c[1] += 1
+        return tuple(WinCount(k, counts[k][0], counts[k][1]) for k in sorted(counts))
+
+    def _teams_json(self) -> dict[str, Any]:
+        """The team results for :meth:`to_json`."""
         return {
+            "seats": [list(seats) for seats in self.seat_teams],
+            "by_team": [w.to_json() for w in self.team_wins()],
+            "by_lineup": [w.to_json() for w in self.lineup_wins()],
+            "note": "a bot wins a match when its team wins",
+        }
+
+    def _teams_lines(self) -> list[str]:
+        """The team results for :meth:`format_table`: per team of seats and per line-up of bot kinds."""
+        header = ("", "matches", "wins", "win rate", "95% CI (Wilson)")
+        teams = [w.cells() for w in self.team_wins()]
+        lineups = [w.cells() for w in self.lineup_wins()]
+        rows = [("team", *header[1:]), *teams, ("line-up", *header[1:]), *lineups]
+        widths = [max(len(r[c]) for r in rows) for c in range(len(header))]
+
+        def line(cells: Sequence[str]) -> str:
+            first = cells[0].ljust(widths[0])
+            rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
+            return "  ".join((first, *rest))
+
+        rule = line(tuple("-" * w for w in widths))
+        return [
+            f"teams: {', '.join(team_label(s) for s in self.seat_teams)}; a bot wins a match when its team wins",
+            "",
+            line(rows[0]),
+            rule,
+            *(line(r) for r in teams),
+            "",
+            line(("line-up", *header[1:])),
+            rule,
+            *(line(r) for r in lineups),
+        ]
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account of the simulation (without the per-match outcomes, which can be many).
+
+        A game of fixed partnerships adds ``teams``: each partnership's figures. A game whose options make teams adds
+        ``teams``: the seats of each team, and the wins per team and per line-up.
+        """
+        data: dict[str, Any] = {
             "spec": self.spec,
             "canonical_spec": self.canonical_spec,
             "seed": self.seed,
@@ -298,6 +436,9 @@ class SimResult:
             "bots": [e.to_json() for e in self.entries],
             **({"teams": [t.to_json() for t in self.team_stats]} if self.teams else {}),
         }
+        if self.seat_teams:
+            data["teams"] = self._teams_json()
+        return data
 
     def _cycle_coverage(self) -> str:
         """Whether the matches make whole cycles of seatings, which the balance of seats needs."""
@@ -362,6 +503,8 @@ class SimResult:
             _WIN_RATE_NOTES.get(self.game, "win rate: matches whose winners include the bot's seat"),
             "CI: 95% Wilson score interval of the win rate",
         ]
+        if self.seat_teams:
+            out += ["", *self._teams_lines()]
         return "\n".join(out)
 
 
@@ -369,6 +512,7 @@ _DRAW_NOTES = {
     "whist": "all players at a target at once, CW-5; nobody wins a draw",
     "free": "Free Clubs has none: a tie for the highest total plays another hand, FC-9",
     "partnership": "the partnership game has none: an exact tie at the target plays another hand, CP-4",
+    "northstar": "North Star's CLUBS has none: a tie for the highest total plays another round, NS-7",
 }
 """Per game, what the draw count of the table means."""
 
@@ -379,10 +523,12 @@ _WIN_RATE_NOTES = {
         "win rate: matches the partnership won, the higher total once one reaches the target (CP-4); "
         "points/hand: the partnership's points (31 a hand, 36 with a sweep, CP-3)"
     ),
+    "northstar": "win rate: matches won (the highest total once one reaches the target, NS-7); "
+    "with teams, the team's wins (NS-10)",
 }
 """Per game, how the table's win rate is counted."""
 
-REPORT_GAMES = ("free",)
+REPORT_GAMES = ("free", "northstar")
 """The games that have a balance report, so whose outcomes can carry per-hand facts."""
 
 HandFactsFn = Callable[[Any], Any]
@@ -396,8 +542,12 @@ def hand_facts_of(game: str) -> HandFactsFn:
         from clubsuite.report_free import hand_facts
 
         return hand_facts
+    if game == "northstar":
+        from clubsuite.report_northstar import hand_facts as northstar_facts
+
+        return northstar_facts
     raise InvalidOptionsError(
-        f"the balance report exists for {', '.join(REPORT_GAMES)} only, not for {game}: "
+        f"the balance report exists for {' and '.join(REPORT_GAMES)} only, not for {game}: "
         "the table of wins and scores is the report for the other games"
     )
 
@@ -560,7 +710,8 @@ def simulate(
                 progress(k + 1, matches)
     else:
         outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts)
-    return _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name, info.teams)
+    seat_teams = () if info.teams else team_seats(options, len(names))
+    return _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name, info.teams, seat_teams)
 
 
 def _tally(
@@ -571,6 +722,7 @@ def _tally(
     outcomes: Sequence[MatchOutcome],
     game: str = "",
     teams: Teams = (),
+    seat_teams: tuple[tuple[int, ...], ...] = (),
 ) -> SimResult:
     """Count the per-entry figures from the outcomes, taken in match order."""
     n = len(bots)
@@ -597,4 +749,5 @@ def _tally(
         outcomes=tuple(outcomes),
         game=game,
         teams=teams,
+        seat_teams=seat_teams,
     )

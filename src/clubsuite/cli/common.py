@@ -47,3 +47,27 @@ def parse_seat(value: Any, n_seats: int) -> int:
     if not isinstance(value, int) or value not in range(n_seats):
         raise click.BadParameter(f"{value} is not a seat: expected 0..{n_seats - 1}")
     return value
+
+
+def with_players(spec: str, players: int | None) -> str:
+    """The variant spec with ``players=N`` added, for ``--players N`` (games whose player count is an option).
+
+    Refuses a count the spec already sets differently, and a game without a player-count option.
+    """
+    if players is None:
+        return spec
+    from clubsuite.engine import find_game
+    from clubsuite.errors import InvalidOptionsError
+    from clubsuite.options import split_spec
+
+    name, values = split_spec(spec)
+    info, presets = find_game(name)
+    if "players" not in info.options_class.__dataclass_fields__:
+        raise InvalidOptionsError(
+            f"--players {players}: {info.title} is always played by {' or '.join(map(str, info.seats))} players"
+        )
+    given = values.get("players", presets.get("players"))
+    if given is not None and given != str(players):
+        raise InvalidOptionsError(f"--players {players} contradicts players={given} in the variant {spec!r}")
+    values["players"] = str(players)
+    return f"{name}({','.join(f'{k}={v}' for k, v in values.items())})"

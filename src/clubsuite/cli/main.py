@@ -15,10 +15,12 @@ from clubsuite.cli.simulate import simulate_command
 def cli() -> None:
     """Play, watch, simulate and replay the card games called Clubs.
 
-    Games: whist (Clubs, whist group: 3 players, bid hand, quota of four), with its variant whist-1997, free
-    (Free Clubs: auction of handicaps, treasure chest, Joker teams) and partnership (Clubs, version 5: 4 players
-    in two partnerships, a three-card pass, the Ruby Dame). Rules options are given as a spec, e.g.
-    --variant 'whist(lead_after_exchange=left_of_last_exchanger)'.
+    Games: whist (Clubs, whist group: 3 players, bid hand, quota of four), with its variant whist-1997; free
+    (Free Clubs: auction of handicaps, treasure chest, Joker teams); northstar (North Star's CLUBS: a climbing game
+    for 2 to 6 players, --players N, with the variants northstar-2013, -double, -wild, -crazy, -duel and -teams);
+    partnership (Clubs, version 5: 4 players in two partnerships, a three-card pass, the Ruby Dame). Rules options
+    are given as a spec, e.g. --variant 'whist(lead_after_exchange=left_of_last_exchanger)' or
+    --variant 'northstar(players=6,teams=2x3,wild_fifteens=true)'.
     """
 
 

@@ -2,12 +2,13 @@
 
 Works in a colour terminal and with piped standard input (plain output, no colour), so games can be scripted
 and tested. The game chooses its screen (see :data:`SCREENS`): the whist screen is in :mod:`clubsuite.cli.play_whist`,
-the Free Clubs screen in :mod:`clubsuite.cli.play_free`, the partnership screen in
-:mod:`clubsuite.cli.play_partnership`; input reading,
-``?``/``h``/``s``/``q``, ``--save``, ``--seed`` and ``--bots`` are shared, for any number of seats. A human move
-is a card in notation (``10H``, ``TH``, ``10♥``) or its number in the shown list; in the whist exchange round
-``k``/``keep`` or ``x``/``exchange``; in the Free Clubs auction also ``pass``/``p``; in the partnership pass three
-cards (``pass 2C 7H QS`` or three numbers).
+the Free Clubs screen in :mod:`clubsuite.cli.play_free`, the North Star CLUBS screen in
+:mod:`clubsuite.cli.play_northstar`, the partnership screen in :mod:`clubsuite.cli.play_partnership`; input reading,
+``?``/``h``/``s``/``q``, ``--save``, ``--seed``, ``--bots`` and ``--players`` are shared, for any number of seats. A
+human move is a card in notation (``10H``, ``TH``, ``10♥``) or its number in the shown list; in the whist exchange
+round ``k``/``keep`` or ``x``/``exchange``; in the Free Clubs auction also ``pass``/``p``; in North Star's CLUBS a
+play (``7C 7H``, ``4-5-6``), ``pass`` or ``double``; in the partnership pass three cards (``pass 2C 7H QS`` or three
+numbers).
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import secrets
 import sys
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -26,8 +28,8 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from clubsuite.bots import Bot, make_bot
-from clubsuite.cli.common import fail, handle_errors
+from clubsuite.bots import Bot, bot_names, make_bot
+from clubsuite.cli.common import fail, handle_errors, with_players
 from clubsuite.cli.render import card_text, score_table
 from clubsuite.engine import GameInfo, resolve
 from clubsuite.errors import InvalidOptionsError
@@ -41,7 +43,8 @@ class Table:
     """The terminal table every game's screen builds on: one console, seat names, and how to say things.
 
     A game's screen subclasses it and provides ``show_events``, ``show_state``, ``prompt``, ``read_action``,
-    ``legal_words``, ``show_deal`` (for spectators) and the class texts ``title``, ``rules_line`` and ``help_line``.
+    ``legal_words``, ``show_deal`` (for spectators) and the class texts ``title``, ``rules_line`` and ``help_line``;
+    it may change ``show_intro``, ``show_legal``, ``show_hint`` and ``show_scores``, which have plain defaults.
     """
 
     title = "Clubs"
@@ -96,6 +99,23 @@ class Table:
         """What to add after the list of legal moves (the input help)."""
         self.say(self.help_line, style="dim")
 
+    def show_intro(self, match: Any) -> None:
+        """The reminder of the rules and of how to enter a move, shown to a player before the first deal."""
+        self.say(self.rules_line, style="dim")
+        self.say(self.help_line, style="dim")
+
+    def show_legal(self, match: Any) -> None:
+        """Answer ``?``: the legal moves, then the input help."""
+        self.say("Legal: " + " ".join(self.legal_words(match)))
+        self.after_legal(match)
+
+    def show_hint(self, match: Any, seat: int, hint_bot: Bot | None, rng: random.Random) -> None:
+        """Answer ``h``: the move the game's heuristic bot would make."""
+        if hint_bot is None:
+            self.say("No hint bot is available for this game yet.")
+        else:
+            self.say(f"Hint: {match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))}")
+
     def show_events(self, match: Any, events: Sequence[Any]) -> None:
         """Describe what just happened (each game's screen says it its own way)."""
         raise NotImplementedError
@@ -125,6 +145,7 @@ SCREENS: dict[str, tuple[str, str]] = {
     "whist": ("clubsuite.cli.play_whist", "WhistTable"),
     "free": ("clubsuite.cli.play_free", "FreeTable"),
     "partnership": ("clubsuite.cli.play_partnership", "PartnershipTable"),
+    "northstar": ("clubsuite.cli.play_northstar", "NorthstarTable"),
 }
 """The terminal screen of each game that can be played and watched: (module, class), imported when needed."""
 
@@ -157,7 +178,6 @@ QUIT = "quit"
 def human_action(table: Table, match: Any, seat: int, hint_bot: Bot | None, rng: random.Random) -> Any | None:
     """Ask the human until they give a legal action; :data:`QUIT` if they quit, None at the end of input."""
     table.show_state(match, seat)
-    legal = match.legal_actions()
     while True:
         text = read_line(table.prompt(match, seat), table.console)
         if text is None:
@@ -168,14 +188,10 @@ def human_action(table: Table, match: Any, seat: int, hint_bot: Bot | None, rng:
         if not text:
             continue
         if low in ("?", "help", "legal"):
-            table.say("Legal: " + " ".join(table.legal_words(match)))
-            table.after_legal(match)
+            table.show_legal(match)
             continue
         if low in ("h", "hint"):
-            if hint_bot is None:
-                table.say("No hint bot is available for this game yet.")
-            else:
-                table.say(f"Hint: {match.format_action(hint_bot.choose(match.view(seat), legal, rng))}")
+            table.show_hint(match, seat, hint_bot, rng)
             continue
         if low in ("s", "scores"):
             table.show_scores(match)
@@ -198,32 +214,74 @@ def _hint_bot(game: str) -> Bot | None:
         return None
 
 
+FALLBACK_BOTS: dict[str, str] = {"northstar": "random"}
+"""Games whose default bots may be another kind while the game has no heuristic bot (said on screen, never silent)."""
+
+
+@dataclass(frozen=True)
+class _Setup:
+    """What the command line decided: the game, its options and spec, the seat count and the bots."""
+
+    info: GameInfo
+    options: Any
+    spec: str
+    """The rules spec played (``--variant`` or GAME, with ``players=N`` added by ``--players``)."""
+    n_seats: int
+    bots: list[str]
+    """The bot names, one per bot seat in seat order."""
+    note: str | None
+    """A line to show when the default bots are not the heuristic ones."""
+
+
+def _default_bots(game: str) -> tuple[str, str | None]:
+    """The default ``--bots``: ``heuristic``, or the game's fallback (with a note) while it has no heuristic bot."""
+    fallback = FALLBACK_BOTS.get(game)
+    if fallback is None or "heuristic" in bot_names(game):
+        return "heuristic", None
+    return fallback, f"No heuristic bot for this game yet: {fallback} bots play instead (choose with --bots)."
+
+
 def _setup(
-    game: str, variant: str | None, bots: str, human: int | None, first_dealer: int
-) -> tuple[GameInfo, Any, list[str]]:
-    """Resolve the game and check the seats: returns the game, its options and the bot of every seat not the
-    human's, in seat order."""
+    game: str,
+    variant: str | None,
+    players: int | None,
+    bots: str | None,
+    humans: int,
+    seats: dict[str, int],
+) -> _Setup:
+    """Read GAME, ``--variant``, ``--players`` and ``--bots``; ``humans`` is how many seats are not bots (1 for
+    ``play``, 0 for ``watch``); ``seats`` maps the seat options given (``--seat``, ``--first-dealer``) to their
+    values, each checked against the number of seats."""
     if variant is not None and not variant.strip():
         fail("--variant is empty: give a spec such as whist-1997 or 'whist(target=9)'")
-    info, options = resolve(variant or game)
+    spec = with_players(variant or game, players)
+    try:
+        info, options = resolve(spec)
+    except InvalidOptionsError as exc:
+        if players is not None and f"players={players}" in str(exc):
+            fail(f"{exc} (from --players {players})")
+        raise
     if variant is not None:
         game_info, _ = resolve(game)
         if game_info.name != info.name:
             fail(f"--variant {variant!r} is a spec of {info.name}, but the game given is {game!r}")
     if info.name not in SCREENS:
         fail(f"{info.title} cannot be played in the terminal yet")
-    n_seats = info.seats[0]
-    for option, seat in (("--seat", human), ("--first-dealer", first_dealer)):
-        if seat is not None and not 0 <= seat < n_seats:
-            fail(f"{option} {seat} is not a seat of {info.title}: expected 0 to {n_seats - 1} ({n_seats} players)")
-    seats_for_bots = n_seats - (human is not None)
+    n_seats = int(getattr(options, "players", info.seats[0]))
+    for option, value in seats.items():
+        if value >= n_seats:
+            fail(f"{option} {value}: {info.title} with {n_seats} players has seats 0 to {n_seats - 1}")
+    note = None
+    if bots is None:
+        bots, note = _default_bots(info.name)
     names = [b.strip() for b in bots.split(",")]
     if not all(names):
         fail(f"--bots {bots!r} has an empty bot name")
+    need = n_seats - humans
     if len(names) == 1:
-        names = names * seats_for_bots
-    if len(names) != seats_for_bots:
-        fail(f"--bots needs {seats_for_bots} bot names (or one for all), got {len(names)}: {bots!r}")
+        names = names * need
+    if len(names) != need:
+        fail(f"--bots needs {need} bot names (or one for all), got {len(names)}: {bots!r}")
     for n in names:
         try:
             make_bot(n, info.name)  # validates the name
@@ -231,7 +289,7 @@ def _setup(
             if n == "heuristic":  # the default: say how to play anyway, never substitute silently
                 fail(f"{exc} (no heuristic bot for {info.title} yet: try --bots random)")
             raise
-    return info, options, names
+    return _Setup(info, options, spec, n_seats, names, note)
 
 
 def _check_save_path(path: Path | None) -> None:
@@ -292,12 +350,25 @@ common_options = [
         help="Rules spec of the game, overriding GAME, e.g. 'whist(lead_after_exchange=left_of_last_exchanger)'.",
     ),
     click.option(
+        "--players",
+        type=int,
+        default=None,
+        metavar="N",
+        help="How many players, for a game where it is an option (northstar: 2 to 6; default 4).",
+    ),
+    click.option(
         "--save", "save_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the record."
     ),
     click.option(
-        "--first-dealer", type=click.IntRange(min=0), default=0, show_default=True, help="Seat of the first dealer."
+        "--first-dealer",
+        type=click.IntRange(min=0),
+        default=0,
+        show_default=True,
+        help="Seat of the first dealer (0 to players - 1).",
     ),
 ]
+
+BOTS_DEFAULT_HELP = "heuristic; for northstar random while it has no heuristic bot"
 
 
 def _with_common(func: Any) -> Any:
@@ -308,67 +379,69 @@ def _with_common(func: Any) -> Any:
 
 @click.command()
 @click.argument("game", default="whist")
-@click.option(
-    "--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat (0, 1 or 2; 0 to 3 for four)."
-)
+@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat (0 to players - 1).")
 @click.option(
     "--bots",
-    default="heuristic",
-    show_default=True,
-    help="The bots in the other seats, in seat order: one name for all, or a comma-separated list.",
+    default=None,
+    show_default=BOTS_DEFAULT_HELP,
+    help="The bots in the other seats, in seat order: one name for all, or one name per other seat, comma-separated.",
 )
 @_with_common
 @handle_errors
 def play_command(
     game: str,
     seat: int,
-    bots: str,
+    bots: str | None,
     seed: int | None,
     variant: str | None,
+    players: int | None,
     save_path: Path | None,
     first_dealer: int,
 ) -> None:
-    """Play GAME (whist, a variant such as whist-1997, free, or partnership) against bots in the terminal.
+    """Play GAME (whist, a variant such as whist-1997, free, northstar or partnership) against bots in the terminal.
 
     Enter a card in notation (10H, TH, 10♥, QC) or by its number in the list shown; in the whist exchange round
-    k (keep) or x (exchange); in the Free Clubs auction pass (p) or a bid; in the partnership pass three cards
-    (pass 2C 7H QS, or three numbers). ? lists the legal moves, h asks the heuristic bot for a hint, s shows the
-    scores, q quits. Standard input may be piped (plain output, no colour). In the partnership game your partner,
-    opposite you, is a bot.
+    k (keep) or x (exchange); in the Free Clubs auction pass (p) or a bid; in North Star's CLUBS a play (7C 7H,
+    4H 5C 6D, 4-5-6, 7H 15S=7), pass (p) or double (d); in the partnership pass three cards (pass 2C 7H QS, or
+    three numbers). ? lists the legal moves, h asks the heuristic bot for a hint (in North Star's CLUBS it lists the
+    legal plays too), s shows the scores, q quits. Standard input may be piped (plain output, no colour). In the
+    partnership game your partner, opposite you, is a bot.
     """
     plain = not (sys.stdin.isatty() and sys.stdout.isatty())
-    info, options, bot_names = _setup(game, variant, bots, seat, first_dealer)
+    setup = _setup(game, variant, players, bots, 1, {"--seat": seat, "--first-dealer": first_dealer})
+    info = setup.info
     _check_save_path(save_path)
     seed_given = seed is not None
     seed = _seed(seed)
-    match: Any = info.new_match(options, first_dealer)
-    players: list[Bot | None] = []
+    match: Any = info.new_match(setup.options, first_dealer)
+    bot_players: list[Bot | None] = []
     names: list[str] = []
     seats: list[dict[str, str]] = []
-    others = iter(bot_names)
-    for s in range(info.seats[0]):
+    others = iter(setup.bots)
+    for s in range(setup.n_seats):
         if s == seat:
-            players.append(None)
+            bot_players.append(None)
             names.append("You")
             seats.append({"name": "you", "kind": "human"})
         else:
             b = next(others)
-            players.append(make_bot(b, info.name))
+            bot_players.append(make_bot(b, info.name))
             names.append(f"{b.capitalize()} {s}")
             seats.append({"name": b, "kind": "bot"})
     table = screen_class(info.name)(_console(plain), names, seat, symbols=not plain)
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
     chosen = f" · seed {seed}" if seed_given else ""
-    table.say(f"{table.title} · variant {variant or game}{chosen} · you are seat {seat}", style="bold")
-    table.say(table.rules_line, style="dim")
-    table.say(table.help_line, style="dim")
+    table.say(f"{table.title} · variant {setup.spec}{chosen} · you are seat {seat}", style="bold")
+    if setup.note:
+        table.say(setup.note, style="dim")
+    table.show_intro(match)
     rng = random.Random(derive_seed(seed, 0xB07))
     hint = _hint_bot(info.name)
     while not match.is_over:
         table.show_events(match, deal_next(match, info, seed))
         while match.to_act is not None:
             s = match.to_act
-            player = players[s]
+            player = bot_players[s]
             if player is None:
                 action = human_action(table, match, s, hint, rng)
                 if action is None or action == QUIT:
@@ -385,46 +458,54 @@ def play_command(
     _save(save_path, match, seats, seed, table)
 
 
+TRICK_EVENTS = ("TrickTaken", "TrickWon")
+"""The names of the events that end a trick (``--delay`` pauses after them)."""
+
+
 @click.command()
 @click.argument("game", default="whist")
 @click.option(
     "--bots",
-    default="heuristic",
-    show_default=True,
-    help="The bots in seat order: one name for all seats, or one comma-separated name per seat.",
+    default=None,
+    show_default=BOTS_DEFAULT_HELP,
+    help="The bots in seat order: one name for all seats, or one name per seat, comma-separated.",
 )
 @click.option("--delay", type=click.FloatRange(0, 10), default=0.0, help="Seconds to pause after each trick.")
 @_with_common
 @handle_errors
 def watch_command(
     game: str,
-    bots: str,
+    bots: str | None,
     seed: int | None,
     variant: str | None,
+    players: int | None,
     save_path: Path | None,
     first_dealer: int,
     delay: float,
 ) -> None:
-    """Watch bots play a whole match of GAME (whist, a variant such as whist-1997, free, or partnership), all hands
-    shown."""
+    """Watch bots play a whole match of GAME (whist, a variant such as whist-1997, free, northstar or partnership),
+    all hands shown."""
     plain = not sys.stdout.isatty()
-    info, options, bot_names = _setup(game, variant, bots, None, first_dealer)
+    setup = _setup(game, variant, players, bots, 0, {"--first-dealer": first_dealer})
+    info = setup.info
     _check_save_path(save_path)
     seed = _seed(seed)
-    match: Any = info.new_match(options, first_dealer)
-    players = [make_bot(b, info.name) for b in bot_names]
-    names = [f"{b.capitalize()} {s}" for s, b in enumerate(bot_names)]
+    match: Any = info.new_match(setup.options, first_dealer)
+    bot_players = [make_bot(b, info.name) for b in setup.bots]
+    names = [f"{b.capitalize()} {s}" for s, b in enumerate(setup.bots)]
     table = screen_class(info.name)(_console(plain), names, None, symbols=not plain)
-    table.say(f"{table.title} · variant {variant or game} · seed {seed}", style="bold")
+    table.say(f"{table.title} · variant {setup.spec} · seed {seed}", style="bold")
+    if setup.note:
+        table.say(setup.note, style="dim")
     rng = random.Random(derive_seed(seed, 0xB07))
     while not match.is_over:
         table.show_events(match, deal_next(match, info, seed))
         table.show_deal(match)
         while match.to_act is not None:
             s = match.to_act
-            events = match.apply(players[s].choose(match.view(s), match.legal_actions(), rng))
+            events = match.apply(bot_players[s].choose(match.view(s), match.legal_actions(), rng))
             table.show_events(match, events)
-            if delay and any(type(e).__name__ == "TrickTaken" for e in events):
+            if delay and any(type(e).__name__ in TRICK_EVENTS for e in events):
                 time.sleep(delay)
-    seats = [{"name": b, "kind": "bot"} for b in bot_names]
+    seats = [{"name": b, "kind": "bot"} for b in setup.bots]
     _save(save_path, match, seats, seed, table)

@@ -1,4 +1,9 @@
-"""The ``clubs replay`` command: check a match record by replaying it and show what happened, as text or JSON."""
+"""The ``clubs replay`` command: check a match record by replaying it and show what happened, as text or JSON.
+
+The readable account is told hand by hand from the events of the replay: the exchange and the tricks (whist); the
+auction, the chest, the handicaps and the pass (Free Clubs); the hands dealt, every play, pass and call of each
+trick, who went out with which bonus card, the end of the round and its points (North Star's CLUBS).
+"""
 
 from __future__ import annotations
 
@@ -11,8 +16,10 @@ import click
 
 from clubsuite.cards import CardSet, card_at
 from clubsuite.cli.common import handle_errors
+from clubsuite.cli.play_northstar import TEAM_LETTERS, round_scores
 from clubsuite.errors import InvalidRecordError
 from clubsuite.games import free as fc
+from clubsuite.games import northstar as ns
 from clubsuite.games import partnership as pc
 from clubsuite.games.whist.events import (
     CardPlayed,
@@ -24,6 +31,14 @@ from clubsuite.games.whist.events import (
     TrickTaken,
 )
 from clubsuite.records import ReplayResult, dumps_json, load_record, loads_record, replay, result_json
+
+LEGAL_SHOWN = 40
+"""At most this many legal actions of North Star's CLUBS are listed at the end of an unfinished match."""
+
+
+def _teams(values: Sequence[int]) -> str:
+    """Team totals named by the letters the screen uses, e.g. ``A +17, B +0`` (team ``t`` is seats ``s % n == t``)."""
+    return ", ".join(f"{TEAM_LETTERS[t]} {v:+d}" for t, v in enumerate(values))
 
 
 def _signed(values: Sequence[int]) -> str:
@@ -44,6 +59,10 @@ class _Account:
         """Free Clubs: the auction of the hand so far, gathered until it ends."""
         self.hand_index = 0
         self.handicap_index = 0
+        self.flow: list[str] = []
+        """North Star's CLUBS: the plays, passes and calls of the trick in progress."""
+        self.ns_tricks = 0
+        """North Star's CLUBS: the tricks taken so far in the hand."""
 
     def seat(self, seat: int) -> str:
         """A seat with its player's name, e.g. ``seat 1 (heuristic)``."""
@@ -179,8 +198,72 @@ class _Account:
             return False
         return True
 
+    def northstar_event(self, ev: Any) -> None:
+        """Describe one event of North Star's CLUBS (NS-1..NS-11): a trick is one line of plays, passes and calls
+        ending with its winner; the round's end and its points follow. A record holds every deal, so the account
+        shows the hands as dealt."""
+        hand = self.result.match.hands[self.hand_index]
+        n = hand.n
+        if isinstance(ev, ns.HandStarted):
+            self.lines.append("")
+            self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}, {self.seat((ev.dealer + 1) % n)} leads", 0)
+            for s in range(n):
+                cards = sorted(CardSet(int(hand.deal.hands[s])), key=lambda c: (c.rank, c.suit or 0))
+                self.say(f"dealt to {self.seat(s)}: {' '.join(str(c) for c in cards)}")
+            self.flow, self.ns_tricks = [], 0
+        elif isinstance(ev, ns.Played):
+            self.flow.append(f"seat {ev.seat} {ev.play}")
+        elif isinstance(ev, ns.Passed):
+            self.flow.append(f"seat {ev.seat} pass")
+        elif isinstance(ev, ns.DoubleCalled):
+            self.flow.append(f"seat {ev.seat} double (NS-8)")
+        elif isinstance(ev, ns.WentOut):
+            bonus = f"bonus {ev.bonus}" if ev.bonus is not None else "no bonus card left"
+            self.flow.append(f"seat {ev.seat} out ({bonus})")
+        elif isinstance(ev, ns.LastTurn):
+            self.flow.append(f"last turn: seat {ev.seat} (NS-5)")
+        elif isinstance(ev, ns.TrickWon):
+            self.ns_tricks += 1
+            how = " at once (a 15, NS-4)" if ev.at_once else ""
+            self.say(f"trick {self.ns_tricks:2d}: {', '.join(self.flow)} -> won by {self.seat(ev.seat)}{how}")
+            self.flow = []
+        elif isinstance(ev, ns.RoundEnded):
+            self.flush_northstar_trick()
+            if ev.team is not None:
+                members = ", ".join(str(s) for s in range(n) if hand.options.team_of(s) == ev.team)
+                self.say(
+                    f"round over: only team {TEAM_LETTERS[ev.team]} (seats {members}) holds cards and scores nothing "
+                    "(NS-10)"
+                )
+            elif ev.last is not None:
+                held = hand.hands[ev.last].bit_count()
+                zero = "takes the 0 card and scores nothing" if n > 2 else "scores only the clubs won"
+                self.say(f"round over: {self.seat(ev.last)} is left holding {held} card(s) and {zero} (NS-5)")
+        elif isinstance(ev, ns.HandScored):
+            parts = round_scores(hand)
+            self.say(f"clubs:      {' '.join(str(p.clubs) for p in parts)}")
+            self.say(f"bonus:      {' '.join('-' if p.bonus is None else str(p.bonus) for p in parts)}")
+            for s, p in enumerate(parts):
+                if p.note:
+                    self.say(f"seat {s}: {p.note}")
+            self.say(f"scores:     {_signed(ev.scores)}")
+            self.say(f"totals:     {_signed(ev.totals)}")
+            if hand.options.teams is not ns.Teams.NONE:
+                self.say(f"team totals: {_teams(ev.team_totals)}")
+        elif isinstance(ev, ns.MatchEnded):
+            pass  # the end of the match is told once, after the last hand
+
+    def flush_northstar_trick(self) -> None:
+        """Print the plays of a trick that was not taken (the record stops in the middle of it)."""
+        if self.flow:
+            self.say(f"trick {self.ns_tricks + 1:2d}: {', '.join(self.flow)}  (in progress)")
+            self.flow = []
+
     def event(self, ev: Any, tricks_done: int) -> int:
         """Describe one event; returns the number of completed tricks of the hand after it."""
+        if self.result.info.name == "northstar":
+            self.northstar_event(ev)
+            return tricks_done
         if self.free_event(ev) or self.partnership_event(ev):
             return tricks_done
         if isinstance(ev, fc.TrickTaken):
@@ -228,26 +311,33 @@ class _Account:
             self.flush_decisions()
             self.flush_auction()
             self.flush_trick(done + 1, None)
+            self.flush_northstar_trick()
 
     def ending(self) -> None:
         """The winners, a draw, or who is to act and what they may do."""
         match = self.result.match
         data = result_json(self.result)
         self.lines.append("")
-        if "team_totals" in data:
-            teams = ", ".join(f"{self.team(t)} {total}" for t, total in enumerate(data["team_totals"]))
-            self.say(f"{'final totals' if data['over'] else 'totals so far'}: {teams}", 0)
+        partnership = "team_totals" in data and self.result.info.name == "partnership"
+        if partnership:
+            teams_text = ", ".join(f"{self.team(t)} {total}" for t, total in enumerate(data["team_totals"]))
+            self.say(f"{'final totals' if data['over'] else 'totals so far'}: {teams_text}", 0)
+        teams = data.get("team_totals") if getattr(match.options, "teams", "none") != "none" else None
         if data["over"]:
-            if "team_totals" not in data:
+            if not partnership:
                 self.say(f"final totals: {_signed(data['totals'])}", 0)
+            if teams is not None:
+                self.say(f"final team totals: {_teams(teams)}", 0)
             if data["draw"]:
                 self.say("result: draw", 0)
             else:
                 names = ", ".join(self.seat(s) for s in data["winners"])
                 self.say(f"{'winner' if len(data['winners']) == 1 else 'winners'}: {names}", 0)
             return
-        if "team_totals" not in data:
+        if not partnership:
             self.say(f"totals so far: {_signed(data['totals'])}", 0)
+        if teams is not None:
+            self.say(f"team totals so far: {_teams(teams)}", 0)
         if data.get("awaiting") == "deal":
             self.say(
                 f"the match is not over: awaiting the deal of hand {len(match.hands)} "
@@ -256,11 +346,17 @@ class _Account:
             )
             return
         self.say(f"the match is not over: {self.seat(data['to_act'])} to act", 0)
-        legal = match.legal_actions()
-        if isinstance(legal, pc.PassChoices):  # 286 passes: say what they are rather than list them
-            self.say(f"legal: pass any three of {CardSet(legal.hand)} (CP-2)", 0)
+        legal_actions = match.legal_actions()
+        if isinstance(legal_actions, pc.PassChoices):  # 286 passes: say what they are rather than list them
+            self.say(f"legal: pass any three of {CardSet(legal_actions.hand)} (CP-2)", 0)
             return
-        self.say(f"legal: {' '.join(data['legal'])}", 0)
+        legal = data["legal"]
+        if self.result.info.name == "northstar":
+            # North Star plays contain spaces, and wild 15s can make hundreds of them: comma-separated, cut short.
+            more = f", ... ({len(legal)} in all)" if len(legal) > LEGAL_SHOWN else ""
+            self.say(f"legal: {', '.join(legal[:LEGAL_SHOWN])}{more}", 0)
+            return
+        self.say(f"legal: {' '.join(legal)}", 0)
 
 
 def render_text(result: ReplayResult) -> str:

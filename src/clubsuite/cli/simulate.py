@@ -9,22 +9,20 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from clubsuite.cli.common import handle_errors
-from clubsuite.engine import GameInfo, resolve
+from clubsuite.bots.base import bot_names
+from clubsuite.cli.common import handle_errors, with_players
+from clubsuite.engine import GameInfo, find_game, resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.report_free import free_report
-from clubsuite.sim import REPORT_GAMES, ProgressCallback, simulate
+from clubsuite.options import split_spec
+from clubsuite.report_free import FreeReport, free_report
+from clubsuite.report_northstar import NorthstarReport, northstar_report
+from clubsuite.sim import REPORT_GAMES, ProgressCallback, SimResult, simulate
 
 DEFAULT_BOTS = "heuristic,random,random"
 """The default line-up of a three-player game: the heuristic bot against two random bots."""
 
-
-def default_bots(info: GameInfo) -> str:
-    """The default ``--bots`` of a game: the heuristic bot in the first seat and random bots in the others; in a
-    game of partnerships one name per partnership, the heuristic pair against random pairs."""
-    if info.teams:
-        return ",".join(["heuristic"] + ["random"] * (len(info.teams) - 1))
-    return ",".join(["heuristic"] + ["random"] * (info.seats[0] - 1))
+REPORT_COMMANDS = "clubs simulate free --report, clubs simulate northstar --players N --report"
+"""How the balance reports are asked for, for messages."""
 
 
 def parse_bots(text: str) -> list[str]:
@@ -40,17 +38,50 @@ def parse_bots(text: str) -> list[str]:
     return names
 
 
-def choose_spec(game: str, variant: str | None) -> str:
-    """The spec to simulate: ``--variant`` when given (it must be a spec of GAME's game), else GAME itself."""
-    info, _ = resolve(game)
+def choose_spec(game: str, variant: str | None, players: int | None = None) -> str:
+    """The spec to simulate: ``--variant`` when given (it must be a spec of GAME's game), else GAME itself, with
+    ``players=N`` added for ``--players N`` (before the rules are checked, so that a variant such as
+    ``northstar(teams=2x3)`` can get the six players it needs)."""
     if variant is None:
-        return game
-    variant_info, _ = resolve(variant)
+        spec = with_players(game, players)
+        resolve(spec)
+        return spec
+    info, _ = find_game(split_spec(game)[0]) if players is not None else resolve(game)
+    spec = with_players(variant, players)
+    variant_info, _ = resolve(spec)
     if variant_info.name != info.name:
         raise InvalidOptionsError(
             f"--variant {variant!r} is a spec of {variant_info.name}, but the game given is {game!r} ({info.name})"
         )
-    return variant
+    return spec
+
+
+def default_bots(info: GameInfo, n_seats: int) -> list[str]:
+    """The line-up when ``--bots`` is not given: the game's heuristic bot (``random`` while the game has none)
+    against random bots, one per seat (for three players ``heuristic,random,random``, :data:`DEFAULT_BOTS`); in a
+    game of partnerships one name per partnership, the heuristic pair against random pairs."""
+    first = "heuristic" if "heuristic" in bot_names(info.name) else "random"
+    if info.teams:
+        return [first] + ["random"] * (len(info.teams) - 1)
+    return [first] + ["random"] * (n_seats - 1)
+
+
+def check_bot_count(spec: str, names: list[str], n_seats: int, players: int | None, options: Any) -> None:
+    """Refuse a ``--bots`` list that does not give one bot per seat of a game whose player count is an option,
+    saying how to choose the count (the simulation itself checks the games with a fixed count)."""
+    if len(names) == n_seats or not hasattr(options, "players"):
+        return
+    how = "give one bot per seat" if players is not None else f"give one bot per seat, or --players {len(names)}"
+    raise InvalidOptionsError(
+        f"{len(names)} bots given ({', '.join(names)}) but {spec!r} seats {n_seats} players: {how}"
+    )
+
+
+def make_report(result: SimResult) -> FreeReport | NorthstarReport:
+    """The balance report of a simulation run with hand facts, for the game simulated."""
+    if result.game == "northstar":
+        return northstar_report(result)
+    return free_report(result)
 
 
 class _LazyProgress:
@@ -93,11 +124,16 @@ class _LazyProgress:
 @click.option(
     "--bots",
     default=None,
-    help=(
-        "One bot per seat, comma-separated, no empty names; a name may repeat; for the partnership game also one "
-        "per partnership. The seating changes every match. [default: heuristic,random,random for three players; "
-        "heuristic,random (two partnerships) for partnership]"
-    ),
+    help="One bot per seat, comma-separated, no empty names; a name may repeat; for the partnership game also one "
+    "per partnership. The seating changes every match. "
+    f"[default: {DEFAULT_BOTS}; for other player counts the heuristic bot, or random where the game has none, "
+    "and random bots; heuristic,random (two partnerships) for partnership]",
+)
+@click.option(
+    "--players",
+    type=int,
+    default=None,
+    help="The number of players, for games that let you choose it (northstar: 2 to 6; default 4).",
 )
 @click.option("--matches", default=120, show_default=True, help="How many whole matches to play (at least 1).")
 @click.option("--seed", default=0, show_default=True, help="Simulation seed: the same seed gives the same result.")
@@ -112,12 +148,13 @@ class _LazyProgress:
 @click.option(
     "--report",
     is_flag=True,
-    help="Free Clubs only: add the balance report (contracts by bid, Joker teams, points by role, bonuses).",
+    help="Free Clubs and North Star's CLUBS: add the balance report (see below).",
 )
 @handle_errors
 def simulate_command(
     game: str,
     bots: str | None,
+    players: int | None,
     matches: int,
     seed: int,
     variant: str | None,
@@ -125,8 +162,8 @@ def simulate_command(
     as_json: bool,
     report: bool,
 ) -> None:
-    """Play many matches of GAME (e.g. whist, whist-1997, free, partnership) between bots and report how each bot
-    (or each partnership) did.
+    """Play many matches of GAME (e.g. whist, whist-1997, free, northstar, partnership) between bots and report how
+    each bot (or each partnership) did.
 
     Per bot: matches won (several players can win one match; nobody wins a draw), the win rate with its 95%
     Wilson score interval, and the mean score per hand; overall: draws and mean hands per match.
@@ -140,17 +177,27 @@ def simulate_command(
 
     Match k is dealt from a seed derived from --seed and k, so the result is the same for any --workers.
 
-    --report (Free Clubs only) adds the balance report over every hand: how often the auction winner makes the
-    contract by the highest bid's tier and by the number of cards bid, how often Joker teams take all 10 tricks,
-    mean points per hand by role, and how often each bonus is won; with --json it is the "report" field.
+    --players N sets the player count of a game that has one (northstar: 2 to 6); the default --bots is then the
+    game's heuristic bot (random where it has none) and N - 1 random bots. In team games (e.g. northstar-teams) a
+    bot wins when its team wins, and the table adds the win rate of each team of seats and of each line-up of bot
+    kinds.
+
+    --report adds the balance report over every hand, with --json as the "report" field. Free Clubs: how often the
+    auction winner makes the contract by the highest bid's tier and by the number of cards bid, how often Joker
+    teams take all 10 tricks, mean points per hand by role, and how often each bonus is won. North Star's CLUBS
+    (one player count per run): points per round by finishing position, how often the first player out scores the
+    most, double or nothing calls and successes, plays, passes and tricks per round, rounds per match, team-ended
+    rounds, and each bot's win rate against its fair share.
     """
-    spec = choose_spec(game, variant)
-    info, _ = resolve(spec)
-    names = parse_bots(bots if bots is not None else default_bots(info))
+    spec = choose_spec(game, variant, players)
+    info, options = resolve(spec)
+    n_seats = info.new_match(options, 0).n_seats
+    names = default_bots(info, n_seats) if bots is None else parse_bots(bots)
+    check_bot_count(spec, names, n_seats, players, options)
     if report and info.name not in REPORT_GAMES:
         raise InvalidOptionsError(
-            f"--report: the balance report exists for Free Clubs only (clubs simulate free --report), not for "
-            f"{game!r}; the table without --report is the report for {info.name}"
+            f"--report: the balance report exists for Free Clubs and North Star's CLUBS only ({REPORT_COMMANDS}), "
+            f"not for {game!r}; the table without --report is the report for {info.name}"
         )
     console = Console(stderr=True)
     bar = _LazyProgress(console, matches) if console.is_terminal and not as_json else None
@@ -160,7 +207,7 @@ def simulate_command(
     finally:
         if bar is not None:
             bar.close()
-    balance = free_report(result) if report else None
+    balance = make_report(result) if report else None
     if as_json:
         data = result.to_json()
         if balance is not None:

@@ -42,7 +42,9 @@ def record_from_match(
         if seeded_hands:
             assert seed is not None
             expected = info.deal_from_seed(hand_seed(seed, i), hand.dealer)
-            if expected != hand.deal:
+            # A game whose deal depends on the state of the pack (North Star's CLUBS keeps undealt cards, NS-6)
+            # keeps what the seed gave as ``dealt_from`` beside the hands it made.
+            if expected != (getattr(hand, "dealt_from", None) or hand.deal):
                 raise InvalidRecordError(
                     f"hand {i} was not dealt from the match seed {seed} (hand seed {hand_seed(seed, i)}); "
                     "write it with explicit deals instead (seeded_hands=False)"

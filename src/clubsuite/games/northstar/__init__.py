@@ -1,0 +1,81 @@
+"""North Star's CLUBS: the climbing game for 2 to 6 players, with its five variants.
+
+Rules text ``northstar-clubs.txt`` (the rulebook in German, English, French and Dutch); rulings NS-1..NS-11. See
+``docs/rules/northstar.md`` for the rules as implemented.
+"""
+
+from __future__ import annotations
+
+from clubsuite.engine import GameInfo, Match, register
+from clubsuite.games.northstar.combos import Kind, Play, beats, generate, parse_play
+from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle, deal_from_shuffle
+from clubsuite.games.northstar.events import (
+    DoubleCalled,
+    HandScored,
+    HandStarted,
+    LastTurn,
+    MatchEnded,
+    Passed,
+    Played,
+    RoundEnded,
+    TrickWon,
+    WentOut,
+)
+from clubsuite.games.northstar.hand import BONUS_CARDS, Call, NorthstarAction, NorthstarHand, club_points
+from clubsuite.games.northstar.match import NorthstarMatch
+from clubsuite.games.northstar.options import VARIANTS, Leftover, NorthstarOptions, Teams
+from clubsuite.games.northstar.view import NorthstarView
+
+__all__ = [
+    "BONUS_CARDS",
+    "Call",
+    "DoubleCalled",
+    "HandScored",
+    "HandStarted",
+    "Kind",
+    "LastTurn",
+    "Leftover",
+    "MatchEnded",
+    "NorthstarAction",
+    "NorthstarDeal",
+    "NorthstarHand",
+    "NorthstarMatch",
+    "NorthstarOptions",
+    "NorthstarShuffle",
+    "NorthstarView",
+    "Passed",
+    "Play",
+    "Played",
+    "RoundEnded",
+    "Teams",
+    "TrickWon",
+    "WentOut",
+    "beats",
+    "club_points",
+    "deal_from_shuffle",
+    "generate",
+    "parse_play",
+]
+
+
+def _new_match(options: NorthstarOptions | None = None, first_dealer: int = 0) -> NorthstarMatch:
+    return NorthstarMatch(options, first_dealer)
+
+
+register(
+    GameInfo(
+        name="northstar",
+        title="CLUBS (North Star)",
+        seats=(2, 3, 4, 5, 6),
+        options_class=NorthstarOptions,
+        variants=VARIANTS,
+        new_match=_new_match,
+        deal_from_json=NorthstarDeal.from_json,
+        deal_from_seed=NorthstarShuffle.from_seed,
+    )
+)
+
+
+def _conforms(match: NorthstarMatch) -> Match:
+    """Type-level check that the match satisfies the shared :class:`Match` protocol."""
+    return match

@@ -1,0 +1,431 @@
+"""Plays of North Star's CLUBS: singles, sets and runs (NS-3), wild 15s (NS-9), what beats what (NS-4, NS-11).
+
+A play is a :class:`Play`: the cards, the kind and the value of its top card. That is enough to know everything about
+it: in a set every card stands for the top value; in a run every card other than a 15 stands for itself and the wild
+15s fill the other places (which 15 fills which place changes nothing, so it is not part of the play).
+
+Notation: the cards in value order, separated by spaces (``7C 7H``, ``4H 5C 6D``); a wild 15 says what it stands for
+with ``=`` (``7H 15S=7``, ``15D=8 9C 10C``); a 15 with no ``=`` is a 15. ``-`` may separate cards (``4H-5C-6D``). Bare
+values (``7 7``, ``4-5-6``) are read against the hand of the player: they name that player's cards of those values when
+there is exactly one way to do so.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator, Sequence
+from enum import StrEnum
+from typing import NamedTuple
+
+from clubsuite.cards import CARD_TABLE, NORTHSTAR, NORTHSTAR_BASE, Card, CardSet, Suit
+from clubsuite.errors import InvalidNotationError
+
+VALUES = range(1, 16)
+TOP = 15
+"""The highest value: a play with a 15 on top wins the trick at once (NS-4), except in Crazy CLUBS (NS-11)."""
+
+
+def _value_mask(value: int) -> int:
+    return sum(1 << (NORTHSTAR_BASE + suit * 15 + value - 1) for suit in Suit)
+
+
+VALUE_MASKS: tuple[int, ...] = (0, *(_value_mask(v) for v in VALUES))
+"""``VALUE_MASKS[v]``: the four cards of value ``v`` (index 0 unused)."""
+FIFTEENS = VALUE_MASKS[TOP]
+CLUB_MASK = sum(1 << (NORTHSTAR_BASE + v - 1) for v in VALUES)
+"""The fifteen clubs."""
+DECK_MASK = sum(VALUE_MASKS)
+"""All 60 cards."""
+
+
+def value_of(index: int) -> int:
+    """The printed value (1..15) of the North Star card with this index."""
+    return (index - NORTHSTAR_BASE) % 15 + 1
+
+
+class Kind(StrEnum):
+    """The three kinds of play (NS-3)."""
+
+    SINGLE = "single"
+    SET = "set"
+    RUN = "run"
+
+
+class Play(NamedTuple):
+    """Cards played together: a single, a set or a run, and the value its top card counts as."""
+
+    cards: CardSet
+    """The cards."""
+    kind: Kind
+    """Single, set or run."""
+    high: int
+    """The value of the top card (for a set or single: the value every card counts as)."""
+
+    @property
+    def size(self) -> int:
+        """How many cards."""
+        return self.cards.bit_count()
+
+    @property
+    def low(self) -> int:
+        """The value of the lowest card."""
+        return self.high - self.cards.bit_count() + 1 if self.kind is Kind.RUN else self.high
+
+    def placed(self) -> list[tuple[Card, int]]:
+        """Every card with the value it stands for, in value order (then suit order); 15s fill a run's gaps."""
+        cards = list(self.cards)
+        if self.kind is not Kind.RUN:
+            # Cards of the set's own value first, then the wild 15s standing for it, each in suit order.
+            return sorted(((c, self.high) for c in cards), key=lambda cv: (cv[0].rank != self.high, cv[0].suit or 0))
+        naturals = {c.rank: c for c in cards if c.rank != TOP}
+        fifteens = sorted((c for c in cards if c.rank == TOP), key=lambda c: c.suit or 0)
+        out = []
+        for v in range(self.low, self.high + 1):
+            out.append((naturals[v], v) if v in naturals else (fifteens.pop(0), v))
+        return out
+
+    def __str__(self) -> str:
+        return " ".join(f"{c}" if c.rank == v else f"{c}={v}" for c, v in self.placed())
+
+    def pretty(self) -> str:
+        """The play with suit symbols."""
+        return " ".join(f"{c.pretty()}" if c.rank == v else f"{c.pretty()}={v}" for c, v in self.placed())
+
+
+def wins_at_once(play: Play, crazy: bool) -> bool:
+    """Whether the play takes the trick at once: a 15 counting as 15, except in Crazy CLUBS (NS-4, NS-9, NS-11)."""
+    return play.high == TOP and not crazy
+
+
+def beats(play: Play, prev: Play, crazy: bool) -> bool:
+    """Whether ``play`` may follow ``prev``: same kind and size, higher top (NS-3); Crazy CLUBS: same kind (a single
+    is a set of one), and more cards or as many with a higher top (NS-11)."""
+    if crazy:
+        if (play.kind is Kind.RUN) != (prev.kind is Kind.RUN):
+            return False
+        size, prev_size = play.cards.bit_count(), prev.cards.bit_count()
+        return size > prev_size or (size == prev_size and play.high > prev.high)
+    return play.kind is prev.kind and play.high > prev.high and play.cards.bit_count() == prev.cards.bit_count()
+
+
+def why_not_beats(play: Play, prev: Play, crazy: bool) -> str:
+    """The reason ``play`` cannot follow ``prev`` (assumes it cannot), for a player."""
+    if crazy:
+        if (play.kind is Kind.RUN) != (prev.kind is Kind.RUN):
+            want = "a run" if prev.kind is Kind.RUN else "a single or a set"
+            return f"{play} is a {play.kind.value}, but {prev} was played: follow with {want} (NS-11)"
+        return (
+            f"{play} does not beat {prev}: play more cards, or as many with a top card higher than {prev.high} (NS-11)"
+        )
+    if play.kind is not prev.kind:
+        return f"{play} is a {play.kind.value}, but {prev} is a {prev.kind.value}: follow with the same kind (NS-3)"
+    if play.size != prev.size:
+        return f"{play} has {play.size} cards, but {prev} has {prev.size}: follow with as many cards (NS-3)"
+    return f"{play} does not beat {prev}: its top card must be higher than {prev.high} (NS-3)"
+
+
+# -- checking a play ----------------------------------------------------------------------------------------
+def check_play(play: Play, wild: bool) -> str | None:
+    """Why ``play`` is not a well-formed single, set or run (None if it is), checking its kind and top value."""
+    mask = int(play.cards)
+    size = mask.bit_count()
+    if size == 0:
+        return "a play needs at least one card (NS-3)"
+    if mask & ~DECK_MASK:
+        return f"{play.cards} holds cards that are not North Star cards"
+    fifteens = (mask & FIFTEENS).bit_count() if wild else 0
+    naturals = [value_of(i) for i in _bits(mask & ~FIFTEENS if wild else mask)]
+    high = play.high
+    if type(high) is not int or not 1 <= high <= TOP:
+        return f"the top value {high!r} is not a value 1..15"
+    if play.kind is Kind.SINGLE or play.kind is Kind.SET:
+        if (play.kind is Kind.SINGLE) != (size == 1):
+            return f"{CardSet(mask)}: a single is one card and a set two or more (NS-3)"
+        if any(v != high for v in naturals):
+            return f"{CardSet(mask)} is not a set of {high}s: a set is cards of one value (NS-3)"
+        return None
+    if play.kind is not Kind.RUN:
+        return f"{play.kind!r} is not a kind of play: single, set or run (NS-3)"
+    low = high - size + 1
+    if size < 2 or low < 1:
+        return f"{CardSet(mask)} cannot be a run up to {high}: runs have 2 or more consecutive values from 1 (NS-3)"
+    if len(set(naturals)) != len(naturals) or any(not low <= v <= high for v in naturals):
+        return f"{CardSet(mask)} is not a run from {low} to {high}: one card of each value, no gaps (NS-3)"
+    assert fifteens == size - len(naturals)
+    return None
+
+
+def _bits(mask: int) -> Iterator[int]:
+    while mask:
+        low = mask & -mask
+        yield low.bit_length() - 1
+        mask ^= low
+
+
+# -- generating plays ---------------------------------------------------------------------------------------
+def _subsets(items: Sequence[int], min_size: int) -> Iterator[int]:
+    """The masks of the subsets of ``items`` (single-bit masks) with at least ``min_size`` members."""
+    n = len(items)
+    for pick in range(1, 1 << n):
+        if pick.bit_count() < min_size:
+            continue
+        mask = 0
+        for i in range(n):
+            if pick >> i & 1:
+                mask |= items[i]
+        yield mask
+
+
+def _bit_table() -> dict[int, tuple[int, ...]]:
+    table: dict[int, tuple[int, ...]] = {}
+    for v in VALUES:
+        cards = [1 << i for i in _bits(VALUE_MASKS[v])]
+        for pick in range(16):
+            table[sum(cards[s] for s in range(4) if pick >> s & 1)] = tuple(cards[s] for s in range(4) if pick >> s & 1)
+    return table
+
+
+_BITS_OF = _bit_table()
+"""For every set of cards of one value: its cards as single-bit masks (suit order)."""
+_play = tuple.__new__
+_set = int.__new__
+"""Building plays and card sets without the Python-level constructors: the generator's hot path."""
+_SUBSETS = {n: [[i for i in range(n) if pick >> i & 1] for pick in range(1, 1 << n)] for n in range(9)}
+"""For ``n`` items: every non-empty subset as a list of positions."""
+
+
+def _floors(prev: Play | None, crazy: bool) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
+    """For singles, sets and runs: each allowed size with the lowest top value that may be played."""
+    if prev is None:
+        every = dict.fromkeys(range(2, 16), 1)
+        return {1: 1}, every, dict(every)
+    size, high = prev.cards.bit_count(), prev.high
+    if not crazy:
+        floors = {size: high + 1}
+        return (
+            floors if prev.kind is Kind.SINGLE else {},
+            floors if prev.kind is Kind.SET else {},
+            floors if prev.kind is Kind.RUN else {},
+        )
+    longer = {s: (high + 1 if s == size else 1) for s in range(size, 16)}
+    if prev.kind is Kind.RUN:
+        return {}, {}, longer
+    return {1: longer[1]} if 1 in longer else {}, {s: f for s, f in longer.items() if s >= 2}, {}
+
+
+def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
+    """Every play from ``hand`` that may be played now: any play when leading, else those that beat ``prev``.
+
+    The order is fixed (singles, sets, runs; each by top value, then by cards), so legal-action lists are
+    reproducible. Only the plays of the kinds and sizes that may follow are built.
+    """
+    singles, sets, runs = _floors(prev, crazy)
+    vm = VALUE_MASKS
+    bits_of = _BITS_OF
+    wilds: tuple[int, ...] = ()
+    if wild and hand & FIFTEENS:
+        wilds = bits_of[hand & FIFTEENS]
+        hand &= ~FIFTEENS
+    by_value = [()] + [bits_of[hand & vm[v]] for v in VALUES]
+    out: list[Play] = []
+    single, set_ = Kind.SINGLE, Kind.SET
+    if singles:
+        for v in range(singles[1], 16):
+            for bit in by_value[v]:
+                out.append(_play(Play, (_set(CardSet, bit), single, v)))
+            for bit in wilds:
+                out.append(_play(Play, (_set(CardSet, bit), single, v)))
+    if sets:
+        low_floor = min(sets.values())
+        for v in range(low_floor, 16):
+            items = wilds if wild and v == TOP else by_value[v] + wilds
+            n = len(items)
+            if n < 2:
+                continue
+            for pick in _SUBSETS[n]:
+                k = len(pick)
+                floor = sets.get(k)
+                if floor is None or v < floor:
+                    continue
+                mask = 0
+                for i in pick:
+                    mask |= items[i]
+                out.append(_play(Play, (_set(CardSet, mask), set_, v)))
+    if runs:
+        if wilds:
+            _runs(by_value, list(wilds), runs, out)
+        else:
+            _plain_runs(by_value, runs, out)
+    return out
+
+
+def _plain_runs(by_value: list[tuple[int, ...]], floors: dict[int, int], out: list[Play]) -> None:
+    """Append the runs of the allowed sizes and tops when no wild 15 is involved (NS-3)."""
+    present = 0
+    for v in VALUES:
+        if by_value[v]:
+            present |= 1 << v
+    run = Kind.RUN
+    for size, floor in sorted(floors.items()):
+        window = (1 << size) - 1
+        for high in range(max(floor, size), 16):
+            low = high - size + 1
+            if (present >> low) & window != window:
+                continue
+            masks = [0]
+            for v in range(low, high + 1):
+                masks = [m | bit for m in masks for bit in by_value[v]]
+            for m in masks:
+                out.append(_play(Play, (_set(CardSet, m), run, high)))
+
+
+def _runs(by_value: list[tuple[int, ...]], wild_bits: list[int], floors: dict[int, int], out: list[Play]) -> None:
+    """Append the runs of the allowed sizes and tops (NS-3) when wild 15s may fill gaps (NS-9)."""
+    n_wild = len(wild_bits)
+    wild_subsets: list[list[int]] = [[] for _ in range(n_wild + 1)]
+    for pick in range(1 << n_wild):
+        mask = 0
+        for i in range(n_wild):
+            if pick >> i & 1:
+                mask |= wild_bits[i]
+        wild_subsets[pick.bit_count()].append(mask)
+    for low in range(1, 15):
+        # Extend the run upwards from ``low``; ``partial`` holds (natural mask, wilds used) pairs.
+        partial: list[tuple[int, int]] = [(0, 0)]
+        for high in range(low, 16):
+            grown: list[tuple[int, int]] = []
+            for mask, used in partial:
+                for bit in by_value[high]:
+                    grown.append((mask | bit, used))
+                if used < n_wild:
+                    grown.append((mask, used + 1))
+            partial = grown
+            if not partial:
+                break
+            floor = floors.get(high - low + 1)
+            if floor is None or high < floor:
+                continue
+            for mask, used in partial:
+                for wilds in wild_subsets[used]:
+                    out.append(Play(CardSet.from_mask(mask | wilds), Kind.RUN, high))
+
+
+# -- notation ------------------------------------------------------------------------------------------------
+_TOKEN = re.compile(r"^(?:(\d{1,2})([CDHS\u2663\u2666\u2665\u2660])|(\d{1,2}))(?:=(\d{1,2}))?$")
+_SUIT_SYMBOLS = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"}
+
+
+class Token(NamedTuple):
+    """One part of a play's notation: a card (or a bare value to find in the hand) and what it stands for."""
+
+    card: Card | None
+    value: int
+    """The printed value of the card, or the bare value."""
+    stands_for: int | None
+    """The value a wild 15 stands for (``15S=7``), or None."""
+
+
+def tokens(text: str) -> list[Token]:
+    """Read the parts of a play's notation; raises :class:`InvalidNotationError` naming the bad part."""
+    raw = text.strip()
+    parts = [p for p in re.split(r"[\s,\-]+", raw.upper().replace("\ufe0f", "")) if p]
+    if not parts:
+        raise InvalidNotationError("empty play: expected cards such as 7H, 7C 7H or 4H 5C 6D, or pass")
+    out = []
+    for part in parts:
+        m = _TOKEN.match(part)
+        if m is None:
+            raise InvalidNotationError(
+                f"{part!r} in {raw!r} is not a card: expected a value 1..15 and a suit C D H S, e.g. 7H or 15C, "
+                "a bare value such as 7, or a wild 15 with what it stands for, e.g. 15S=7"
+            )
+        stands = int(m.group(4)) if m.group(4) else None
+        if m.group(3) is not None:
+            value = int(m.group(3))
+            if not 1 <= value <= TOP:
+                raise InvalidNotationError(f"{part!r} in {raw!r}: values run from 1 to 15")
+            if stands is not None:
+                raise InvalidNotationError(f"{part!r} in {raw!r}: name the 15 that stands for a value, e.g. 15S=7")
+            out.append(Token(None, value, None))
+            continue
+        suit = _SUIT_SYMBOLS.get(m.group(2), m.group(2))
+        c = NORTHSTAR.parse(f"{int(m.group(1))}{suit}") if 1 <= int(m.group(1)) <= TOP else None
+        if c is None:
+            raise InvalidNotationError(f"{part!r} in {raw!r} is not a card: values run from 1 to 15")
+        if stands is not None and not 1 <= stands <= TOP:
+            raise InvalidNotationError(f"{part!r} in {raw!r}: a wild 15 stands for a value 1..15")
+        out.append(Token(c, c.rank, stands))
+    return out
+
+
+def resolve(parts: Sequence[Token], hand: int | None, raw: str) -> list[tuple[Card, int]]:
+    """The cards the parts name, each with the value it stands for; bare values are found in ``hand``."""
+    named = 0
+    for t in parts:
+        if t.card is not None:
+            if named >> t.card.index & 1:
+                raise InvalidNotationError(f"{t.card} appears twice in {raw!r}")
+            named |= 1 << t.card.index
+    wanted: dict[int, int] = {}
+    for t in parts:
+        if t.card is None:
+            wanted[t.value] = wanted.get(t.value, 0) + 1
+    chosen: dict[int, list[Card]] = {}
+    for value, count in wanted.items():
+        if hand is None:
+            raise InvalidNotationError(
+                f"{raw!r} gives the value {value} without a suit: name the cards, e.g. {value}H (a bare value is only "
+                "read against the hand of the player to act)"
+            )
+        have = [CARD_TABLE[i] for i in _bits(hand & VALUE_MASKS[value] & ~named)]
+        if len(have) < count:
+            held = "none" if not have else " ".join(str(c) for c in have if c)
+            raise InvalidNotationError(
+                f"{raw!r} needs {count} card(s) of value {value}, but you hold {held} (besides the cards named)"
+            )
+        if len(have) > count:
+            raise InvalidNotationError(
+                f"{raw!r} is ambiguous: you hold {' '.join(str(c) for c in have if c)} of value {value}; "
+                "name the cards you mean, e.g. " + " ".join(str(c) for c in have[:count] if c)
+            )
+        chosen[value] = [c for c in have if c is not None]
+    out = []
+    for t in parts:
+        if t.card is None:
+            out.append((chosen[t.value].pop(0), t.value))
+        else:
+            out.append((t.card, t.stands_for if t.stands_for is not None else t.value))
+    return out
+
+
+def build(placed: Sequence[tuple[Card, int]], wild: bool, raw: str) -> Play:
+    """The play made of these cards standing for these values; raises naming the rule when it is none (NS-3)."""
+    for c, v in placed:
+        if v != c.rank:
+            if c.rank != TOP:
+                raise InvalidNotationError(f"{c}={v} in {raw!r}: only a 15 may stand for another value (NS-9)")
+            if not wild:
+                raise InvalidNotationError(
+                    f"{c}={v} in {raw!r}: 15s stand for other values only with the option wild_fifteens (NS-9)"
+                )
+    mask = 0
+    for c, _ in placed:
+        mask |= 1 << c.index
+    values = sorted(v for _, v in placed)
+    cards = CardSet.from_mask(mask)
+    if len(values) == 1:
+        return Play(cards, Kind.SINGLE, values[0])
+    if values[0] == values[-1]:
+        return Play(cards, Kind.SET, values[0])
+    if values == list(range(values[0], values[0] + len(values))):
+        return Play(cards, Kind.RUN, values[-1])
+    hint = " (a wild 15 says what it stands for, e.g. 15S=7)" if wild and any(c.rank == TOP for c, _ in placed) else ""
+    raise InvalidNotationError(
+        f"{raw.strip()!r} is not a single, set or run: a set is cards of one value and a run consecutive values "
+        f"(NS-3){hint}"
+    )
+
+
+def parse_play(text: str, wild: bool, hand: int | None = None) -> Play:
+    """Read a play from its notation; bare values are found in ``hand`` when it is given."""
+    return build(resolve(tokens(text), hand, text), wild, text)

@@ -1,0 +1,119 @@
+"""Deals of North Star's CLUBS: ten cards to each player, from the undealt cards first when they are kept (NS-6).
+
+A round's deal is given either explicitly (:class:`NorthstarDeal`: each seat's ten cards) or as a shuffle
+(:class:`NorthstarShuffle`: an order of all 60 cards, which is what a seed gives). A shuffle becomes a deal through
+the state of the pack (:func:`deal_from_shuffle`): the cards still undealt from the last round come first, in the
+order the shuffle gives them, then the discards in that order; the first ``10 * players`` cards are dealt one at a
+time round the table from the dealer's left. With ``leftover=reshuffle`` (or in the first round) all 60 cards are
+undealt, so the deal is simply the first cards of the shuffle.
+
+A seeded shuffle is reproducible on any platform: the cards listed by index (clubs 1..15, diamonds, hearts, spades)
+are put in order by the Fisher-Yates pass driven only by ``random.Random(seed).random()`` that the other games use.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import Any
+
+from clubsuite.cards import NORTHSTAR, CardSet, iter_bits
+from clubsuite.errors import InvalidDealError, InvalidNotationError
+from clubsuite.games.northstar.combos import DECK_MASK
+from clubsuite.games.northstar.options import MAX_PLAYERS, MIN_PLAYERS
+from clubsuite.games.whist.deal import shuffled
+
+HAND_SIZE = 10
+_DECK = tuple(iter_bits(DECK_MASK))
+
+
+@dataclass(frozen=True)
+class NorthstarDeal:
+    """The cards as dealt, by seat number: ten cards for each of 2 to 6 players."""
+
+    hands: tuple[CardSet, ...]
+    """The hands of seats 0, 1, ... (by seat number, not by position from the dealer)."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.hands, tuple) or not MIN_PLAYERS <= len(self.hands) <= MAX_PLAYERS:
+            raise InvalidDealError("a CLUBS deal has one hand per player, 2 to 6 hands (NS-1)")
+        seen = 0
+        for seat, h in enumerate(self.hands):
+            if not isinstance(h, int):
+                raise InvalidDealError(f"seat {seat}'s hand must be a card set")
+            if int(h) & ~DECK_MASK:
+                raise InvalidDealError(f"seat {seat}'s hand holds cards that are not North Star cards (1..15)")
+            if len(h) != HAND_SIZE:
+                raise InvalidDealError(f"seat {seat}'s hand has {len(h)} cards; every player is dealt 10")
+            dup = int(h) & seen
+            if dup:
+                raise InvalidDealError(f"{CardSet(dup)} dealt twice (seat {seat}'s hand and another)")
+            seen |= int(h)
+
+    @property
+    def cards(self) -> int:
+        """Every card dealt (a mask)."""
+        mask = 0
+        for h in self.hands:
+            mask |= int(h)
+        return mask
+
+    def to_json(self) -> dict[str, Any]:
+        """The record form: ``{"hands": ["1C 5D ...", ...]}`` by seat."""
+        return {"hands": [str(h) for h in self.hands]}
+
+    @classmethod
+    def from_json(cls, data: Any) -> NorthstarDeal:
+        """Read the record form; raises :class:`InvalidDealError` naming what is wrong."""
+        if not isinstance(data, dict) or set(data) != {"hands"}:
+            raise InvalidDealError('a CLUBS deal is {"hands": [one string of ten cards per seat]}')
+        hands = data["hands"]
+        if not isinstance(hands, list) or not all(isinstance(h, str) for h in hands):
+            raise InvalidDealError("deal.hands must be a list of strings, one per seat")
+        parsed = []
+        for seat, text in enumerate(hands):
+            try:
+                parsed.append(NORTHSTAR.parse_set(text))
+            except InvalidNotationError as exc:
+                raise InvalidDealError(f"seat {seat}'s hand: {exc}") from None
+        return cls(tuple(parsed))
+
+
+@dataclass(frozen=True)
+class NorthstarShuffle:
+    """An order of all 60 cards: the deal a seed gives, made into hands by :func:`deal_from_shuffle`."""
+
+    order: tuple[int, ...]
+    """The card indices, first dealt first."""
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.order, tuple) or sorted(self.order) != list(_DECK):
+            raise InvalidDealError("a shuffle must list each of the 60 cards once")
+
+    @classmethod
+    def random(cls, rng: random.Random) -> NorthstarShuffle:
+        """A shuffle drawn from ``rng``."""
+        return cls(tuple(_DECK[i] for i in shuffled(len(_DECK), rng)))
+
+    @classmethod
+    def from_seed(cls, seed: int, dealer: int = 0) -> NorthstarShuffle:
+        """The shuffle of seed ``seed`` (the dealer does not change it: the hands are dealt from the dealer's left)."""
+        del dealer
+        return cls.random(random.Random(seed))
+
+
+def deal_from_shuffle(shuffle: NorthstarShuffle, players: int, dealer: int, stock: int, discards: int) -> NorthstarDeal:
+    """The hands a shuffle gives when ``stock`` is undealt and ``discards`` lie on the discard pile (NS-6).
+
+    The undealt cards come first, then the discards (shuffled in only when the undealt cards run short); card ``k``
+    goes to seat ``(dealer + 1 + k % players) % players``.
+    """
+    first = [i for i in shuffle.order if stock >> i & 1]
+    then = [i for i in shuffle.order if discards >> i & 1]
+    dealt = (first + then)[: HAND_SIZE * players]
+    if len(dealt) < HAND_SIZE * players:
+        raise InvalidDealError(f"only {len(dealt)} cards to deal to {players} players")
+    masks = [0] * players
+    for k, i in enumerate(dealt):
+        masks[(dealer + 1 + k % players) % players] |= 1 << i
+    return NorthstarDeal(tuple(CardSet.from_mask(m) for m in masks))

@@ -1,0 +1,326 @@
+"""One round of North Star's CLUBS: plays and passes until one player (or one team) is left holding cards.
+
+The rules as implemented (``docs/rules/northstar.md``): the seat to the dealer's left leads; a leader plays any
+single, set or run, the others in turn play a higher one of the same kind and size or pass, and passing never drops a
+player out of the trick (NS-3, NS-4). A 15 wins at once (NS-4; not in Crazy CLUBS, NS-11); otherwise the trick goes
+to the last player who played once every other player still holding cards has passed since. Playing your last card
+takes the highest bonus card left (NS-1, NS-5). When one player is left holding cards they have a last turn on the
+trick, then take the 0 card and score nothing (NS-5); with teams, the round ends as soon as only one team holds
+cards, and that team scores nothing (NS-10). Double or nothing is a call that does not use up the turn (NS-8).
+"""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from typing import Any
+
+from clubsuite.cards import CardSet
+from clubsuite.engine import Phase
+from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
+from clubsuite.games.northstar.combos import CLUB_MASK, Play, beats, check_play, generate, value_of, why_not_beats
+from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle
+from clubsuite.games.northstar.events import (
+    DoubleCalled,
+    LastTurn,
+    Passed,
+    Played,
+    RoundEnded,
+    TrickWon,
+    WentOut,
+)
+from clubsuite.games.northstar.options import NorthstarOptions, Teams
+
+
+class Call(StrEnum):
+    """The actions that are not plays."""
+
+    PASS = "pass"
+    """Let the turn go by; you stay in the trick (NS-4)."""
+    DOUBLE = "double"
+    """Call double or nothing (NS-8); you then still play or pass."""
+
+
+NorthstarAction = Play | Call
+
+BONUS_CARDS: dict[int, tuple[int, ...]] = {
+    6: (12, 10, 8, 5, 2),
+    5: (10, 8, 5, 2),
+    4: (8, 5, 2),
+    3: (5, 2),
+    2: (5,),
+}
+"""The bonus cards taken by players going out, highest first, by player count; with 3 or more players the 0 card
+goes to the last player as well (NS-1)."""
+ZERO_CARD = 0
+
+
+def club_points(won: int, table: tuple[int, ...]) -> int:
+    """The points of the clubs in ``won`` (a mask) by the club-points table (NS-2)."""
+    total = 0
+    mask = won & CLUB_MASK
+    while mask:
+        low = mask & -mask
+        total += table[value_of(low.bit_length() - 1) - 1]
+        mask ^= low
+    return total
+
+
+class NorthstarHand:
+    """The state of one round. Act through :class:`~clubsuite.games.northstar.match.NorthstarMatch`."""
+
+    def __init__(
+        self,
+        deal: NorthstarDeal,
+        dealer: int,
+        options: NorthstarOptions,
+        dealt_from: NorthstarShuffle | None = None,
+    ) -> None:
+        n = options.players
+        self.deal = deal
+        """The cards as dealt."""
+        self.dealt_from = dealt_from
+        """The shuffle the deal was made from, when it was made from one (a seeded deal)."""
+        self.dealer = dealer
+        self.options = options
+        self.n = n
+        self.hands: list[int] = [int(h) for h in deal.hands]
+        """Each seat's cards now (masks)."""
+        self.won: list[int] = [0] * n
+        """The cards each seat has won in tricks (public: every play is seen)."""
+        self.bonus: list[int | None] = [None] * n
+        """The bonus card each seat took, if any (NS-1, NS-5)."""
+        self.out_order: list[int] = []
+        """The seats in the order they went out."""
+        self.doubled: list[bool] = [False] * n
+        """Who called double or nothing (NS-8)."""
+        self.started: list[bool] = [False] * n
+        """Who has played a card this round."""
+        self.trick: list[tuple[int, Play]] = []
+        """The plays of the trick in progress."""
+        self.trick_cards = 0
+        self.top: Play | None = None
+        """The play to beat, or None when the next play leads a trick."""
+        self.top_seat: int | None = None
+        self.passes = 0
+        """Passes since the last play."""
+        self.tricks: list[tuple[int, CardSet]] = []
+        """Every trick taken: (winner, cards)."""
+        self.to_act: int | None = (dealer + 1) % n
+        self.last_turn: int | None = None
+        """The last player holding cards, during their final turn (NS-5)."""
+        self.ended: RoundEnded | None = None
+        self.scores: tuple[int, ...] | None = None
+        self.history: list[Any] = []
+        """Every event of the round, in order (all public)."""
+        self._log: list[NorthstarAction] = []
+        self._bonus_left = list(BONUS_CARDS[n])
+        self._legal: tuple[NorthstarAction, ...] | None = None
+        self._teams = options.teams is not Teams.NONE
+
+    # -- queries ---------------------------------------------------------------------------------------
+    @property
+    def phase(self) -> Phase:
+        """``play`` until the round ends, then ``over``."""
+        return Phase.OVER if self.scores is not None else Phase.PLAY
+
+    @property
+    def is_over(self) -> bool:
+        """Whether the round has ended and been scored."""
+        return self.scores is not None
+
+    def action_log(self) -> list[NorthstarAction]:
+        """Every action applied to the round, in order."""
+        return list(self._log)
+
+    def holders(self) -> list[int]:
+        """The seats still holding cards."""
+        return [s for s in range(self.n) if self.hands[s]]
+
+    def next_holder(self, seat: int) -> int:
+        """The next seat clockwise after ``seat`` that still holds cards (empty hands are skipped)."""
+        n = self.n
+        for step in range(1, n + 1):
+            s = (seat + step) % n
+            if self.hands[s]:
+                return s
+        raise AssertionError("nobody holds cards")
+
+    def legal_actions(self) -> tuple[NorthstarAction, ...]:
+        """The legal actions of the seat to act: the plays that may be made, ``pass`` when following (NS-4) and
+        ``double`` while it may be called (NS-8). Empty when the round is over."""
+        if self._legal is None:
+            seat = self.to_act
+            if seat is None:
+                self._legal = ()
+            else:
+                opts = self.options
+                acts: list[NorthstarAction] = []
+                if self.top is not None:
+                    acts.append(Call.PASS)
+                if opts.double_or_nothing and not self.doubled[seat] and not self.started[seat]:
+                    acts.append(Call.DOUBLE)
+                acts.extend(generate(self.hands[seat], self.top, opts.wild_fifteens, opts.crazy))
+                self._legal = tuple(acts)
+        return self._legal
+
+    def explain(self, action: Any) -> str | None:
+        """Why ``action`` of the seat to act is illegal now, or None if it is legal. Names only that seat's cards."""
+        seat = self.to_act
+        if seat is None:
+            return "the round is over"
+        opts = self.options
+        if action is Call.PASS or action == "pass":
+            if self.top is None:
+                return (
+                    "you lead this trick, so you must play a single, a set or a run: there is nothing to pass on (NS-4)"
+                )
+            return None
+        if action is Call.DOUBLE or action == "double":
+            if not opts.double_or_nothing:
+                return "double or nothing is not played in this game: it needs the option double_or_nothing (NS-8)"
+            if self.doubled[seat]:
+                return f"seat {seat} has already called double or nothing this round (NS-8)"
+            if self.started[seat]:
+                return "double or nothing must be called before you play your first card of the round (NS-8)"
+            return None
+        if not isinstance(action, Play):
+            return f"{action!r} is not a CLUBS action: play cards (such as 7H or 7C 7H), pass, or double"
+        reason = check_play(action, opts.wild_fifteens)
+        if reason is not None:
+            return reason
+        missing = int(action.cards) & ~self.hands[seat]
+        if missing:
+            return f"{action} cannot be played: you do not hold {CardSet(missing)} (you play cards from your own hand)"
+        if self.top is not None and not beats(action, self.top, opts.crazy):
+            return why_not_beats(action, self.top, opts.crazy)
+        return None
+
+    # -- actions ---------------------------------------------------------------------------------------
+    def apply(self, action: NorthstarAction, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply an action of the seat to act; returns the events. Raises, changing nothing, if it is illegal."""
+        if self.to_act is None:
+            raise GameOverError(f"{action} cannot be played: the round is over")
+        if seat is not None and seat != self.to_act:
+            raise NotYourTurnError(f"{action} is refused: it is seat {self.to_act}'s turn, not seat {seat}'s")
+        legal = self._legal
+        if legal is None or action not in legal:  # the listed actions are legal by construction
+            reason = self.explain(action)
+            if reason is not None:
+                raise IllegalActionError(reason)
+        actor = self.to_act
+        self._legal = None
+        self._log.append(action)
+        if action == Call.PASS:
+            events = self._pass(actor)
+        elif action == Call.DOUBLE:
+            self.doubled[actor] = True
+            events = [DoubleCalled(actor)]
+        else:
+            assert isinstance(action, Play)
+            events = self._play(actor, action)
+        self.history.extend(events)
+        return tuple(events)
+
+    def _play(self, seat: int, play: Play) -> list[Any]:
+        mask = int(play.cards)
+        self.hands[seat] &= ~mask
+        self.started[seat] = True
+        self.trick.append((seat, play))
+        self.trick_cards |= mask
+        self.top, self.top_seat, self.passes = play, seat, 0
+        events: list[Any] = [Played(seat, play)]
+        at_once = play.high == 15 and not self.options.crazy  # NS-4, NS-9, NS-11
+        if self.last_turn is not None:
+            # NS-5: the last player's final turn; the trick is theirs, and they score nothing even if now empty.
+            events.append(self._take_trick(seat, at_once))
+            return events + self._end(last=seat, team=None)
+        if not self.hands[seat]:
+            bonus = self._bonus_left.pop(0) if self._bonus_left else None
+            self.bonus[seat] = bonus
+            self.out_order.append(seat)
+            events.append(WentOut(seat, bonus))
+        if at_once:
+            events.append(self._take_trick(seat, True))
+        holders = self.holders()
+        if self._teams:
+            teams = {self.options.team_of(s) for s in holders}
+            if len(teams) == 1:
+                # NS-10 (checked before NS-5): only one team holds cards; an unfinished trick goes to the last player.
+                if self.trick:
+                    events.append(self._take_trick(seat, False))
+                return events + self._end(last=None, team=teams.pop())
+        if len(holders) == 1:
+            last = holders[0]
+            if self.top is None:
+                return events + self._end(last=last, team=None)  # NS-5: no trick in progress, the round ends
+            self.last_turn = last
+            self.to_act = last
+            events.append(LastTurn(last))
+            return events
+        if self.top is None:
+            self.to_act = seat if self.hands[seat] else self.next_holder(seat)
+        else:
+            self.to_act = self.next_holder(seat)
+        return events
+
+    def _pass(self, seat: int) -> list[Any]:
+        events: list[Any] = [Passed(seat)]
+        top_seat = self.top_seat
+        assert top_seat is not None
+        if self.last_turn is not None:
+            events.append(self._take_trick(top_seat, False))
+            return events + self._end(last=seat, team=None)
+        self.passes += 1
+        others = sum(1 for s in range(self.n) if self.hands[s] and s != top_seat)
+        if self.passes >= others:
+            # NS-4: everyone else still holding cards has passed since the last play.
+            events.append(self._take_trick(top_seat, False))
+            self.to_act = top_seat if self.hands[top_seat] else self.next_holder(top_seat)
+        else:
+            self.to_act = self.next_holder(seat)
+        return events
+
+    def _take_trick(self, winner: int, at_once: bool) -> TrickWon:
+        cards = CardSet.from_mask(self.trick_cards)
+        self.won[winner] |= self.trick_cards
+        self.tricks.append((winner, cards))
+        self.trick = []
+        self.trick_cards = 0
+        self.top, self.top_seat, self.passes = None, None, 0
+        return TrickWon(winner, cards, at_once)
+
+    def _end(self, last: int | None, team: int | None) -> list[Any]:
+        """End the round and score it (NS-2, NS-5, NS-8, NS-10)."""
+        n, opts = self.n, self.options
+        self.to_act = None
+        self.last_turn = None
+        if last is not None and n > 2:
+            self.bonus[last] = ZERO_CARD
+        raw = [club_points(self.won[s], opts.club_points) + (self.bonus[s] or 0) for s in range(n)]
+        if last is not None and n > 2:
+            raw[last] = 0  # NS-5: the 0 card scores nothing, clubs included
+        first_out = self.out_order[0] if self.out_order else None
+        for s in range(n):
+            if self.doubled[s]:
+                raw[s] = raw[s] * 2 if s == first_out else 0  # NS-8
+        if team is not None:
+            for s in range(n):
+                if opts.team_of(s) == team:
+                    raw[s] = 0  # NS-10: the team left holding cards scores nothing, bonus cards included
+        self.scores = tuple(raw)
+        self.ended = RoundEnded(last, team)
+        return [self.ended]
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the round: dealer, who went out in which order, bonus cards, tricks, scores."""
+        return {
+            "dealer": self.dealer,
+            "out_order": list(self.out_order),
+            "bonus": list(self.bonus),
+            "doubled": [s for s in range(self.n) if self.doubled[s]],
+            "tricks": [{"winner": w, "cards": str(c)} for w, c in self.tricks],
+            "last": self.ended.last if self.ended else None,
+            "team_out": self.ended.team if self.ended else None,
+            "scores": list(self.scores) if self.scores is not None else None,
+            "complete": self.scores is not None,
+        }

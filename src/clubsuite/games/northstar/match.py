@@ -1,0 +1,188 @@
+"""A match of North Star's CLUBS: rounds dealt in turn to the left until a total reaches the target (NS-7, NS-10).
+
+The match keeps the pack between rounds (NS-6): with ``leftover=next_round`` the cards not dealt in a round are dealt
+first in the next one, and the discards are shuffled in only when they run short.
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from clubsuite.cards import CardSet
+from clubsuite.errors import (
+    InvalidDealError,
+    InvalidNotationError,
+)
+from clubsuite.games.northstar.combos import DECK_MASK, Play, parse_play
+from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
+from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
+from clubsuite.games.northstar.hand import Call, NorthstarAction, NorthstarHand
+from clubsuite.games.northstar.options import Leftover, NorthstarOptions
+from clubsuite.games.northstar.view import NorthstarView
+from clubsuite.match_base import MatchBase
+
+GAME = "northstar"
+
+PASS_WORDS = frozenset({"pass", "p"})
+DOUBLE_WORDS = frozenset({"double", "d", "double cards"})
+
+
+class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | NorthstarShuffle]):
+    """A whole match: rounds, running totals (per seat and per team) and the end condition (NS-7, NS-10).
+
+    Usage: ``deal()`` (with an RNG, a :class:`NorthstarShuffle` or an explicit :class:`NorthstarDeal`) starts each
+    round; then ``to_act``, ``legal_actions()`` and ``apply()`` until the round is scored; repeat until ``is_over``.
+    """
+
+    game = GAME
+    options: NorthstarOptions
+
+    def __init__(self, options: NorthstarOptions | None = None, first_dealer: int = 0) -> None:
+        opts = options or NorthstarOptions()
+        super().__init__(opts, first_dealer, opts.players)
+        self._stock = DECK_MASK
+        """The cards not dealt since they were last shuffled (all 60 before the first round)."""
+        self._discards = 0
+        """The cards of the rounds played since the discards were last shuffled in."""
+        self.packs: list[tuple[int, int]] = []
+        """For each round: how many undealt cards and discards there were before it was dealt (public counts)."""
+
+    def _make_view(self, seat: int) -> NorthstarView:
+        return NorthstarView(self, seat)
+
+    def _random_deal(self, rng: random.Random, dealer: int) -> NorthstarShuffle:
+        return NorthstarShuffle.random(rng)
+
+    def _pack(self) -> tuple[int, int]:
+        """The undealt cards and the discards the next deal is made from (NS-6)."""
+        if self.options.leftover is Leftover.RESHUFFLE:
+            return DECK_MASK, 0
+        return self._stock, self._discards
+
+    def _new_hand(self, deal: NorthstarDeal | NorthstarShuffle, dealer: int) -> NorthstarHand:
+        n = self.n_seats
+        stock, discards = self._pack()
+        source = None
+        if isinstance(deal, NorthstarShuffle):
+            source = deal
+            deal = deal_from_shuffle(deal, n, dealer, stock, discards)
+        if not isinstance(deal, NorthstarDeal):
+            raise InvalidDealError(f"deal() needs a NorthstarDeal or a NorthstarShuffle, got {type(deal).__name__}")
+        if len(deal.hands) != n:
+            raise InvalidDealError(f"the deal has {len(deal.hands)} hands but {n} players play (NS-1)")
+        dealt = deal.cards
+        need = HAND_SIZE * n
+        if stock.bit_count() >= need:
+            stray = dealt & ~stock
+            if stray:
+                raise InvalidDealError(
+                    f"{CardSet(stray)} cannot be dealt: with leftover=next_round this round is dealt from the "
+                    f"{stock.bit_count()} cards left undealt, and they were already in play (NS-6)"
+                )
+        elif stock & ~dealt:
+            raise InvalidDealError(
+                f"{CardSet(stock & ~dealt)} must be dealt: with leftover=next_round every card left undealt last "
+                "round is dealt before the discards are shuffled in (NS-6)"
+            )
+        hand = NorthstarHand(deal, dealer, self.options, source)
+        self.packs.append((stock.bit_count(), discards.bit_count()))
+        if self.options.leftover is Leftover.NEXT_ROUND:
+            if stock.bit_count() >= need:
+                self._stock = stock & ~dealt
+            else:
+                self._stock = (stock | discards) & ~dealt
+                self._discards = 0
+        return hand
+
+    def _hand_started(self, index: int, dealer: int) -> HandStarted:
+        return HandStarted(index, dealer)
+
+    # -- queries ---------------------------------------------------------------------------------------
+    @property
+    def team_totals(self) -> tuple[int, ...]:
+        """The running total of each team (each player is a team of one without team play) (NS-10)."""
+        opts = self.options
+        out = [0] * opts.n_teams
+        for s, t in enumerate(self.totals):
+            out[opts.team_of(s)] += t
+        return tuple(out)
+
+    def legal_actions(self) -> tuple[NorthstarAction, ...]:
+        """The legal actions of the seat to act (empty between rounds)."""
+        cur = self._cur
+        return cur.legal_actions() if cur is not None else ()
+
+    # -- actions (the frame of explain and apply is shared: MatchBase) ------------------------------------
+    def apply(self, action: NorthstarAction | str, seat: int | None = None) -> tuple[Any, ...]:
+        """Apply an action (or its notation, e.g. ``"7C 7H"``, ``"pass"``) of the seat to act; returns the events.
+
+        The round's last event is its end (NS-5, NS-10); the match adds the scores with the totals and, when the
+        game is decided, its end (NS-7). The state is unchanged if it raises.
+        """
+        cur = self._cur
+        if cur is None:
+            return super().apply(action, seat)  # the shared refusal: no round in progress, or the match is over
+        self._check_turn(action, seat)
+        act = self.parse_action(action) if type(action) is str else action
+        events = cur.apply(act, seat)  # type: ignore[arg-type]
+        if cur.scores is None:
+            return events
+        self._cur = None
+        return events + self._score(cur)
+
+    def _score(self, hand: NorthstarHand) -> tuple[Any, ...]:
+        assert hand.scores is not None
+        for s in range(self.n_seats):
+            self.totals[s] += hand.scores[s]
+        self.hand_scores.append(hand.scores)
+        self._discards |= hand.deal.cards  # NS-6: every card of the round goes to the discard pile
+        events: list[Any] = [HandScored(hand.scores, tuple(self.totals), self.team_totals)]
+        return tuple(events) + self._judge()
+
+    def _judge(self) -> tuple[Any, ...]:
+        """Decide the end of the match (NS-7, NS-10): once a total reaches the target, the highest wins; a tie at the
+        top plays another round."""
+        totals = self.team_totals
+        top = max(totals)
+        if top < self.options.goal:
+            return ()
+        leaders = [t for t, v in enumerate(totals) if v == top]
+        if len(leaders) != 1:
+            return ()
+        self._over = True
+        self.winners = tuple(s for s in range(self.n_seats) if self.options.team_of(s) == leaders[0])
+        return (MatchEnded(self.winners, tuple(self.totals)),)
+
+    def summary(self) -> dict[str, Any]:
+        """A JSON-ready account of the match so far: every round, the totals, the team totals and the result."""
+        data = super().summary()
+        data["team_totals"] = list(self.team_totals)
+        return data
+
+    # -- notation --------------------------------------------------------------------------------------
+    def parse_action(self, text: str) -> NorthstarAction:
+        """Read an action: ``pass`` (``p``), ``double`` (``d``), or a play such as ``7H``, ``7C 7H``, ``4H 5C 6D`` or
+        ``7H 15S=7``. Bare values (``7 7``, ``4-5-6``) are looked up in the hand of the seat to act."""
+        t = " ".join(text.strip().lower().split())
+        if t in PASS_WORDS:
+            return Call.PASS
+        if t in DOUBLE_WORDS:
+            return Call.DOUBLE
+        cur = self._cur
+        hand = cur.hands[cur.to_act] if cur is not None and cur.to_act is not None else None
+        try:
+            return parse_play(text, self.options.wild_fifteens, hand)
+        except InvalidNotationError as exc:
+            words = []
+            if cur is not None and cur.top is not None:
+                words.append("pass")
+            if self.options.double_or_nothing:
+                words.append("double")
+            more = f"; or {' or '.join(words)}" if words else ""
+            raise InvalidNotationError(f"{exc}{more}") from None
+
+
+def is_play(action: Any) -> bool:
+    """Whether an action is a play of cards."""
+    return isinstance(action, Play)

@@ -1,0 +1,220 @@
+"""`clubs replay` of North Star CLUBS records: the readable account (NS-1..NS-11) and malformed records."""
+
+from __future__ import annotations
+
+import copy
+import json
+import random
+import re
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clubsuite.bots import make_bot
+from clubsuite.engine import resolve
+from clubsuite.games.northstar import NorthstarMatch
+from clubsuite.records import FORMAT, VERSION, record_from_match, replay, result_json
+from clubsuite.runner import play_match
+
+CLUBS = str(Path(sys.executable).parent / "clubs")
+
+
+def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """Run ``clubs`` with the given arguments and standard input."""
+    return subprocess.run([CLUBS, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False)
+
+
+def played_match(spec: str, seed: int, max_hands: int | None = None) -> NorthstarMatch:
+    """A match of ``spec`` between random bots, dealt from ``seed``."""
+    info, options = resolve(spec)
+    match = info.new_match(options, 0)
+    assert isinstance(match, NorthstarMatch)
+    bot = make_bot("random", "northstar")
+    play_match(match, [bot] * match.n_seats, seed, bot_rng=random.Random(seed), max_hands=max_hands)
+    return match
+
+
+def write(tmp_path: Path, record: dict[str, Any], name: str = "record.json") -> Path:
+    """Write a record to a file and return its path."""
+    path = tmp_path / name
+    path.write_text(json.dumps(record), encoding="utf-8")
+    return path
+
+
+def account(tmp_path: Path, record: dict[str, Any]) -> str:
+    """The readable account ``clubs replay`` prints for ``record``."""
+    out = run(["replay", str(write(tmp_path, record))])
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def signed(values: list[int] | tuple[int, ...]) -> str:
+    """``+1 +0 +7``, as the account writes scores."""
+    return " ".join(f"{v:+d}" for v in values)
+
+
+# -- the account -------------------------------------------------------------------------------------------------
+def test_account_of_a_team_match_tells_deals_tricks_round_ends_points_and_winners(tmp_path: Path) -> None:
+    match = played_match("northstar-teams", 2)
+    record = record_from_match(match, seed=2, seeded_hands=True)
+    text = account(tmp_path, record)
+    assert text.startswith("CLUBS (North Star): northstar(teams=2x2)\n")
+    assert "seats: 0 seat 0, 1 seat 1, 2 seat 2, 3 seat 3" in text
+    hands = re.split(r"^hand \d+: ", text, flags=re.MULTILINE)[1:]
+    assert len(hands) == len(match.hands)
+    for index, (part, hand) in enumerate(zip(hands, match.hands, strict=True)):
+        assert part.startswith(f"dealer seat {hand.dealer}, seat {(hand.dealer + 1) % 4} leads")
+        assert part.count("dealt to seat ") == 4
+        tricks = re.findall(r"^  trick +(\d+): (.*) -> won by seat (\d)", part, flags=re.MULTILINE)
+        assert [(int(n), int(w)) for n, _, w in tricks] == [(i + 1, w) for i, (w, _) in enumerate(hand.tricks)]
+        assert "round over: " in part
+        assert f"scores:     {signed(hand.scores or ())}" in part
+        totals = tuple(sum(h.scores[s] for h in match.hands[: index + 1] if h.scores) for s in range(4))
+        assert f"totals:     {signed(totals)}" in part
+        assert f"team totals: A {totals[0] + totals[2]:+d}, B {totals[1] + totals[3]:+d}" in part
+    assert f"final totals: {signed(match.totals)}" in text
+    assert f"final team totals: A {match.team_totals[0]:+d}, B {match.team_totals[1]:+d}" in text
+    assert text.rstrip().endswith("winners: " + ", ".join(f"seat {s}" for s in match.winners))
+    for raw in ("Played", "Passed", "TrickWon", "WentOut", "HandScored", "RoundEnded"):
+        assert raw not in text  # no raw event names
+
+
+def test_ns5_ns8_account_tells_who_went_out_with_which_bonus_and_who_doubled(tmp_path: Path) -> None:
+    spec = "northstar(players=3,double_or_nothing=true)"
+    seed = next(s for s in range(50) if any(any(h.doubled) for h in played_match(spec, s, max_hands=1).hands))
+    match = played_match(spec, seed, max_hands=1)
+    text = account(tmp_path, record_from_match(match))
+    hand = match.hands[0]
+    for s in range(3):
+        if hand.doubled[s]:
+            assert f"seat {s} double (NS-8)" in text
+    for s in hand.out_order:
+        assert f"seat {s} out (bonus {hand.bonus[s]})" in text
+    last = hand.ended.last if hand.ended else None
+    assert last is not None
+    assert f"round over: seat {last} is left holding" in text and "takes the 0 card and scores nothing (NS-5)" in text
+    assert "the match is not over: awaiting the deal of hand 1" in text
+
+
+def test_ns4_account_marks_a_trick_won_at_once_by_a_15(tmp_path: Path) -> None:
+    match = played_match("northstar(players=3)", 5, max_hands=1)
+    text = account(tmp_path, record_from_match(match))
+    at_once = sum(1 for ev in match.hands[0].history if type(ev).__name__ == "TrickWon" and ev.at_once)
+    assert at_once and text.count("at once (a 15, NS-4)") == at_once
+
+
+def test_account_of_an_unfinished_round_shows_the_trick_in_progress_and_the_legal_plays(tmp_path: Path) -> None:
+    spec = "northstar(wild_fifteens=true)"
+    match = played_match(spec, 3, max_hands=1)
+    record = record_from_match(match)
+    # Stop just after the second trick's lead: its plays are told as in progress.
+    again = NorthstarMatch(match.options, 0)
+    again.deal(deal=match.hands[0].deal)
+    stop = 0
+    while not (len(again.hands[0].tricks) == 1 and len(again.hands[0].trick) == 1):
+        again.apply(match.hands[0].action_log()[stop])
+        stop += 1
+    actions = record["hands"][0]["actions"]
+    record["hands"][0]["actions"] = actions[:stop]
+    del record["result"]
+    text = account(tmp_path, record)
+    assert re.search(r"^  trick  2: seat \d \S+.*  \(in progress\)$", text, flags=re.MULTILINE)
+    legal = result_json(replay(record))["legal"]
+    line = next(line for line in text.splitlines() if line.startswith("legal: "))
+    if len(legal) > 40:
+        assert line.endswith(f", ... ({len(legal)} in all)")
+        assert line.count(", ") == 40
+    else:
+        assert line == "legal: " + ", ".join(legal)
+
+
+# -- malformed records ---------------------------------------------------------------------------------------------
+SUITED = {
+    0: "1S 2S 3S 4S 5S 6S 7S 8S 9S 10S",
+    1: "1D 2D 3D 4D 5D 6D 7D 8D 9D 10D",
+    2: "1H 2H 3H 4H 5H 6H 7H 8H 9H 10H",
+}
+"""A 3-player deal: seat 0 spades, seat 1 diamonds, seat 2 hearts, 1 to 10 each; seat 1 leads (dealer 0)."""
+
+
+def base_record(actions: list[str], variant: str = "northstar(players=3)") -> dict[str, Any]:
+    """A record of one round of the SUITED deal with these actions."""
+    return {
+        "format": FORMAT,
+        "version": VERSION,
+        "game": "northstar",
+        "variant": variant,
+        "seats": [{"name": f"seat {s}"} for s in range(3)],
+        "first_dealer": 0,
+        "hands": [{"deal": {"hands": [SUITED[0], SUITED[1], SUITED[2]]}, "actions": actions}],
+    }
+
+
+def test_the_base_record_is_valid(tmp_path: Path) -> None:
+    text = account(tmp_path, base_record(["5D", "6H", "pass"]))
+    assert "trick  1: seat 1 5D, seat 2 6H, seat 0 pass  (in progress)" in text
+
+
+def two_round_record() -> dict[str, Any]:
+    """A whole first round of 3 players with explicit deals, then a second round dealt as the first one (NS-6)."""
+    match = played_match("northstar(players=3)", 4, max_hands=1)
+    record = record_from_match(match)
+    del record["result"]
+    record["hands"].append({"deal": copy.deepcopy(record["hands"][0]["deal"]), "actions": []})
+    return record
+
+
+@pytest.mark.parametrize(
+    ("record", "fragments"),
+    [
+        (base_record(["pass"]), ["hand 0, action 0 (overall 0), seat 1 chooses pass", "nothing to pass on (NS-4)"]),
+        (base_record(["5D", "3H"]), ["hand 0, action 1 (overall 1), seat 2", "3H does not beat 5D", "(NS-3)"]),
+        (base_record(["4D 5D", "6H 7H 8H"]), ["seat 2", "6H 7H 8H has 3 cards, but 4D 5D has 2", "(NS-3)"]),
+        (base_record(["5D 7D"]), ["hand 0, action 0, seat 1", "'5D 7D' is not a single, set or run", "(NS-3)"]),
+        (base_record(["5H"]), ["seat 1 chooses 5H", "you do not hold 5H"]),
+        (base_record(["7X"]), ["hand 0, action 0, seat 1", "'7X'", "is not a card"]),
+        (base_record(["double"]), ["seat 1 chooses double", "needs the option double_or_nothing (NS-8)"]),
+        (base_record(["5D", "15H=6"]), ["15H=6", "only with the option wild_fifteens (NS-9)"]),
+        (base_record([], "northstar(players=7)"), ["variant", "players=7", "(NS-1)"]),
+        (base_record([], "northstar(players=3,teams=2x2)"), ["variant", "teams=2x2 needs players=4", "(NS-10)"]),
+        (base_record([], "northstar-duel"), ["seats", "3"]),
+        (
+            {**base_record([]), "hands": [{"deal": {"hands": [SUITED[0], SUITED[1]]}, "actions": []}]},
+            ["hand 0", "2 hands but 3 players play (NS-1)"],
+        ),
+        (
+            {**base_record([]), "hands": [{"deal": {"hands": [SUITED[0], SUITED[0], SUITED[2]]}, "actions": []}]},
+            ["hands[0].deal", "dealt twice"],
+        ),
+        (two_round_record(), ["hand 1: the deal cannot be used", "already in play (NS-6)"]),
+    ],
+    ids=[
+        "pass on a lead",
+        "lower single",
+        "wrong size",
+        "neither set nor run",
+        "card not held",
+        "bad notation",
+        "double without the option",
+        "stand-in without wild 15s",
+        "seven players",
+        "teams need four",
+        "duel has two seats",
+        "two hands for three",
+        "a card dealt twice",
+        "leftover dealt again",
+    ],
+)
+def test_malformed_northstar_records_exit_2_naming_the_problem(
+    tmp_path: Path, record: dict[str, Any], fragments: list[str]
+) -> None:
+    out = run(["replay", str(write(tmp_path, record))])
+    assert out.returncode == 2, out.stdout
+    assert "Traceback" not in out.stderr
+    assert out.stderr.startswith("error: ") and out.stderr.count("\n") == 1
+    for fragment in fragments:
+        assert fragment in out.stderr
+    assert out.stdout == ""
