@@ -144,34 +144,20 @@ class RoundScore(NamedTuple):
 
 
 def round_scores(hand: NorthstarHand) -> list[RoundScore]:
-    """The points of a scored round by source, worked out from the public facts of the round (NS-2, NS-5, NS-8,
-    NS-10). The points add up to the engine's ``hand.scores``."""
-    opts = hand.options
-    n = hand.n
-    ended = hand.ended
-    last = ended.last if ended is not None else None
-    team = ended.team if ended is not None else None
-    first_out = hand.out_order[0] if hand.out_order else None
+    """The points of a scored round by source, as the engine scored them (NS-2, NS-5, NS-8, NS-10), with a note
+    saying what changed the sum of clubs and bonus card."""
     out = []
-    for s in range(n):
-        clubs = club_points(hand.won[s], opts.club_points)
-        bonus = hand.bonus[s]
-        points = clubs + (bonus or 0)
+    for line in hand.score_lines:
         notes = []
-        if s == last and n > 2:
-            points = 0
+        if line.zero_card:
             notes.append("the 0 card scores nothing, NS-5")
-        if hand.doubled[s]:
-            if s == first_out:
-                points *= 2
-                notes.append("double or nothing and out first: doubled, NS-8")
-            else:
-                points = 0
-                notes.append("double or nothing but not out first: nothing, NS-8")
-        if team is not None and opts.team_of(s) == team:
-            points = 0
+        if line.double is True:
+            notes.append("double or nothing and out first: doubled, NS-8")
+        elif line.double is False:
+            notes.append("double or nothing but not out first: nothing, NS-8")
+        if line.team_zero:
             notes.append("the team left holding cards scores nothing, NS-10")
-        out.append(RoundScore(clubs, bonus, "; ".join(notes), points))
+        out.append(RoundScore(line.clubs, line.bonus, "; ".join(notes), line.points))
     return out
 
 

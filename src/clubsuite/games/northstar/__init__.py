@@ -21,7 +21,7 @@ from clubsuite.games.northstar.events import (
     TrickWon,
     WentOut,
 )
-from clubsuite.games.northstar.hand import BONUS_CARDS, Call, NorthstarAction, NorthstarHand, club_points
+from clubsuite.games.northstar.hand import BONUS_CARDS, Call, NorthstarAction, NorthstarHand, ScoreLine, club_points
 from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.games.northstar.options import VARIANTS, Leftover, NorthstarOptions, Teams
 from clubsuite.games.northstar.view import NorthstarView
@@ -47,6 +47,7 @@ __all__ = [
     "Play",
     "Played",
     "RoundEnded",
+    "ScoreLine",
     "Teams",
     "TrickWon",
     "WentOut",

@@ -12,7 +12,7 @@ cards, and that team scores nothing (NS-10). Double or nothing is a call that do
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
+from typing import Any, NamedTuple
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import Phase
@@ -65,6 +65,23 @@ def club_points(won: int, table: tuple[int, ...]) -> int:
     return total
 
 
+class ScoreLine(NamedTuple):
+    """One seat's points for a round, by source (NS-2, NS-5, NS-8, NS-10)."""
+
+    clubs: int
+    """The points of the clubs the seat won (NS-2)."""
+    bonus: int | None
+    """The bonus card it took (0: the 0 card), or None (NS-1, NS-5)."""
+    zero_card: bool
+    """It was left holding cards and took the 0 card: it scores nothing (NS-5)."""
+    double: bool | None
+    """Double or nothing (NS-8): None without a call, True when the caller went out first (doubled), else False (0)."""
+    team_zero: bool
+    """Its team alone still held cards when the round ended: it scores nothing (NS-10)."""
+    points: int
+    """The seat's score for the round."""
+
+
 class NorthstarHand:
     """The state of one round. Act through :class:`~clubsuite.games.northstar.match.NorthstarMatch`."""
 
@@ -110,6 +127,8 @@ class NorthstarHand:
         """The last player holding cards, during their final turn (NS-5)."""
         self.ended: RoundEnded | None = None
         self.scores: tuple[int, ...] | None = None
+        self.score_lines: tuple[ScoreLine, ...] = ()
+        """Each seat's points by source, once the round is scored."""
         self.history: list[Any] = []
         """Every event of the round, in order (all public)."""
         self._log: list[NorthstarAction] = []
@@ -294,20 +313,28 @@ class NorthstarHand:
         n, opts = self.n, self.options
         self.to_act = None
         self.last_turn = None
-        if last is not None and n > 2:
+        zero = last is not None and n > 2
+        if zero:
+            assert last is not None
             self.bonus[last] = ZERO_CARD
-        raw = [club_points(self.won[s], opts.club_points) + (self.bonus[s] or 0) for s in range(n)]
-        if last is not None and n > 2:
-            raw[last] = 0  # NS-5: the 0 card scores nothing, clubs included
         first_out = self.out_order[0] if self.out_order else None
+        lines = []
         for s in range(n):
+            clubs = club_points(self.won[s], opts.club_points)
+            points = clubs + (self.bonus[s] or 0)
+            took_zero = zero and s == last
+            if took_zero:
+                points = 0  # NS-5: the 0 card scores nothing, clubs included
+            double = None
             if self.doubled[s]:
-                raw[s] = raw[s] * 2 if s == first_out else 0  # NS-8
-        if team is not None:
-            for s in range(n):
-                if opts.team_of(s) == team:
-                    raw[s] = 0  # NS-10: the team left holding cards scores nothing, bonus cards included
-        self.scores = tuple(raw)
+                double = s == first_out
+                points = points * 2 if double else 0  # NS-8
+            team_zero = team is not None and opts.team_of(s) == team
+            if team_zero:
+                points = 0  # NS-10: the team left holding cards scores nothing, bonus cards included
+            lines.append(ScoreLine(clubs, self.bonus[s], took_zero, double, team_zero, points))
+        self.score_lines = tuple(lines)
+        self.scores = tuple(line.points for line in lines)
         self.ended = RoundEnded(last, team)
         return [self.ended]
 
