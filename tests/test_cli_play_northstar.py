@@ -275,14 +275,10 @@ def test_bots_take_one_name_per_other_seat_for_any_player_count() -> None:
         assert f"Random {players - 1}" in result.stdout or players == 2
 
 
-def test_default_bots_are_heuristic_when_registered_else_random_and_say_so() -> None:
+def test_default_bots_are_the_heuristic_bot() -> None:
     result = run(["play", "northstar", "--players", "3", "--seed", "1"], "q\n")
     assert result.returncode == 0, result.stderr
-    if "heuristic" in bot_names("northstar"):
-        assert "Heuristic 1" in result.stdout
-    else:
-        assert "No heuristic bot for this game yet: random bots play instead (choose with --bots)." in result.stdout
-        assert "Random 1" in result.stdout
+    assert "Heuristic 1" in result.stdout and "Heuristic 2" in result.stdout
 
 
 def test_watch_shows_every_hand_and_plays_to_the_end(tmp_path: Path) -> None:

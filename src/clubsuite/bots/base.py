@@ -44,6 +44,7 @@ def _load() -> None:
         "clubsuite.bots.whist_heuristic",
         "clubsuite.bots.free_heuristic",
         "clubsuite.bots.partnership_heuristic",
+        "clubsuite.bots.northstar_heuristic",
     ):
         importlib.import_module(module)
 

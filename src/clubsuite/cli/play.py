@@ -28,7 +28,7 @@ import click
 from rich.console import Console
 from rich.text import Text
 
-from clubsuite.bots import Bot, bot_names, make_bot
+from clubsuite.bots import Bot, make_bot
 from clubsuite.cli.common import fail, handle_errors, with_players
 from clubsuite.cli.render import card_text, score_table
 from clubsuite.engine import GameInfo, resolve
@@ -214,10 +214,6 @@ def _hint_bot(game: str) -> Bot | None:
         return None
 
 
-FALLBACK_BOTS: dict[str, str] = {"northstar": "random"}
-"""Games whose default bots may be another kind while the game has no heuristic bot (said on screen, never silent)."""
-
-
 @dataclass(frozen=True)
 class _Setup:
     """What the command line decided: the game, its options and spec, the seat count and the bots."""
@@ -229,16 +225,6 @@ class _Setup:
     n_seats: int
     bots: list[str]
     """The bot names, one per bot seat in seat order."""
-    note: str | None
-    """A line to show when the default bots are not the heuristic ones."""
-
-
-def _default_bots(game: str) -> tuple[str, str | None]:
-    """The default ``--bots``: ``heuristic``, or the game's fallback (with a note) while it has no heuristic bot."""
-    fallback = FALLBACK_BOTS.get(game)
-    if fallback is None or "heuristic" in bot_names(game):
-        return "heuristic", None
-    return fallback, f"No heuristic bot for this game yet: {fallback} bots play instead (choose with --bots)."
 
 
 def _setup(
@@ -271,9 +257,8 @@ def _setup(
     for option, value in seats.items():
         if value >= n_seats:
             fail(f"{option} {value}: {info.title} with {n_seats} players has seats 0 to {n_seats - 1}")
-    note = None
     if bots is None:
-        bots, note = _default_bots(info.name)
+        bots = "heuristic"
     names = [b.strip() for b in bots.split(",")]
     if not all(names):
         fail(f"--bots {bots!r} has an empty bot name")
@@ -289,7 +274,7 @@ def _setup(
             if n == "heuristic":  # the default: say how to play anyway, never substitute silently
                 fail(f"{exc} (no heuristic bot for {info.title} yet: try --bots random)")
             raise
-    return _Setup(info, options, spec, n_seats, names, note)
+    return _Setup(info, options, spec, n_seats, names)
 
 
 def _check_save_path(path: Path | None) -> None:
@@ -368,7 +353,7 @@ common_options = [
     ),
 ]
 
-BOTS_DEFAULT_HELP = "heuristic; for northstar random while it has no heuristic bot"
+BOTS_DEFAULT_HELP = "heuristic"
 
 
 def _with_common(func: Any) -> Any:
@@ -432,8 +417,6 @@ def play_command(
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
     chosen = f" · seed {seed}" if seed_given else ""
     table.say(f"{table.title} · variant {setup.spec}{chosen} · you are seat {seat}", style="bold")
-    if setup.note:
-        table.say(setup.note, style="dim")
     table.show_intro(match)
     rng = random.Random(derive_seed(seed, 0xB07))
     hint = _hint_bot(info.name)
@@ -495,8 +478,6 @@ def watch_command(
     names = [f"{b.capitalize()} {s}" for s, b in enumerate(setup.bots)]
     table = screen_class(info.name)(_console(plain), names, None, symbols=not plain)
     table.say(f"{table.title} · variant {setup.spec} · seed {seed}", style="bold")
-    if setup.note:
-        table.say(setup.note, style="dim")
     rng = random.Random(derive_seed(seed, 0xB07))
     while not match.is_over:
         table.show_events(match, deal_next(match, info, seed))
