@@ -883,3 +883,24 @@ def test_notation_malformed_input_is_refused_naming_it(text: str) -> None:
         assert "empty" in message
     assert snapshot(match) == before
     assert match.explain(text) == message
+
+
+@pytest.mark.parametrize("cards", [None, [1], "7H", True, -1, 1 << 3])
+def test_ns3_a_play_object_that_holds_no_north_star_cards_is_refused_without_change(cards: Any) -> None:
+    match = new_match(*FOLLOW)
+    before = match.summary()
+    bad = Play(cards, Kind.SINGLE, 7)
+    reason = match.explain(bad)
+    assert reason is not None
+    with pytest.raises(IllegalActionError):
+        match.apply(bad)
+    assert match.summary() == before
+
+
+def test_ns3_a_play_built_with_the_kind_name_is_kept_in_canonical_form() -> None:
+    match = new_match(*FOLLOW)
+    seat = match.to_act
+    card = next(iter(CardSet(match.current.hands[seat])))
+    match.apply(Play(int(card.bit), "single", card.rank))  # type: ignore[arg-type]
+    top = match.current.top
+    assert top is not None and type(top.kind) is Kind and type(top.cards) is CardSet

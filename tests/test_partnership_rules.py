@@ -428,3 +428,16 @@ def test_every_illegal_play_raises_its_reason_naming_input_and_rule_and_changes_
     assert "(rule:" in message or "(CP-" in message
     assert match_snapshot(match) == before
     assert isinstance(info.value, ClubsError)
+
+
+@pytest.mark.parametrize("cards", [None, [1, 2, 3], "2C 3C 4C", True, -1, 1 << 60])
+def test_cp2_a_pass_object_that_holds_no_cards_of_the_deck_is_refused_without_change(cards: Any) -> None:
+    match = PartnershipMatch()
+    match.deal(deal=DEAL)
+    before = match_snapshot(match)
+    bad = Pass(cards)
+    reason = match.explain(bad)
+    assert reason is not None and "CP-2" in reason
+    with pytest.raises(IllegalActionError, match="CP-2"):
+        match.apply(bad)
+    assert match_snapshot(match) == before

@@ -10,8 +10,9 @@ legal actions. Its reasoning:
   loses potential for every higher card still out, a club keeps some however low it is (it can ruff, CP-1), and
   the queen of diamonds is worth keeping to give to the partner later (CP-3).
 * **The pass (CP-2).** The three cards go to an opponent (partners sit opposite), so the bot gives the cards it
-  values least: low plain cards, preferring to empty a short suit when it holds clubs to ruff with; it never
-  gives clubs or the queen of diamonds while it has anything else to give.
+  values least: low plain cards, preferring to empty a short suit when it holds clubs to ruff with. Clubs and the
+  queen of diamonds are valued highly, so they usually stay, but with many clubs emptying a suit can outweigh them
+  (a long club suit gives away a low club, or the queen goes with the rest of a short diamond suit).
 * **Card play for the partnership.** Every legal card is scored by the chance that the *partnership* takes the
   trick, times the points the trick holds (1 for the trick, 1 per club, 5 for the queen of diamonds), counted
   for the bot's side and against it for the other, minus the potential the card takes away from the hand. So

@@ -127,25 +127,29 @@ def why_not_beats(play: Play, prev: Play, crazy: bool) -> str:
 # -- checking a play ----------------------------------------------------------------------------------------
 def check_play(play: Play, wild: bool) -> str | None:
     """Why ``play`` is not a well-formed single, set or run (None if it is), checking its kind and top value."""
+    if not isinstance(play.cards, int) or isinstance(play.cards, bool):
+        return f"{play.cards!r} is not a set of cards: a play is cards such as 7C 7H (NS-3)"
     mask = int(play.cards)
     size = mask.bit_count()
     if size == 0:
         return "a play needs at least one card (NS-3)"
     if mask & ~DECK_MASK:
-        return f"{play.cards} holds cards that are not North Star cards"
+        return f"{play.cards!r} holds cards that are not North Star cards (1C to 15S)"
     fifteens = (mask & FIFTEENS).bit_count() if wild else 0
     naturals = [value_of(i) for i in _bits(mask & ~FIFTEENS if wild else mask)]
     high = play.high
     if type(high) is not int or not 1 <= high <= TOP:
         return f"the top value {high!r} is not a value 1..15"
-    if play.kind is Kind.SINGLE or play.kind is Kind.SET:
-        if (play.kind is Kind.SINGLE) != (size == 1):
+    try:
+        kind = Kind(play.kind)
+    except ValueError:
+        return f"{play.kind!r} is not a kind of play: single, set or run (NS-3)"
+    if kind is Kind.SINGLE or kind is Kind.SET:
+        if (kind is Kind.SINGLE) != (size == 1):
             return f"{CardSet(mask)}: a single is one card and a set two or more (NS-3)"
         if any(v != high for v in naturals):
             return f"{CardSet(mask)} is not a set of {high}s: a set is cards of one value (NS-3)"
         return None
-    if play.kind is not Kind.RUN:
-        return f"{play.kind!r} is not a kind of play: single, set or run (NS-3)"
     low = high - size + 1
     if size < 2 or low < 1:
         return f"{CardSet(mask)} cannot be a run up to {high}: runs have 2 or more consecutive values from 1 (NS-3)"

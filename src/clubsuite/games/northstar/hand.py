@@ -17,7 +17,7 @@ from typing import Any, NamedTuple
 from clubsuite.cards import CardSet
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
-from clubsuite.games.northstar.combos import CLUB_MASK, Play, beats, check_play, generate, value_of, why_not_beats
+from clubsuite.games.northstar.combos import CLUB_MASK, Kind, Play, beats, check_play, generate, value_of, why_not_beats
 from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle
 from clubsuite.games.northstar.events import (
     DoubleCalled,
@@ -207,6 +207,7 @@ class NorthstarHand:
         reason = check_play(action, opts.wild_fifteens)
         if reason is not None:
             return reason
+        action = Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)  # canonical form
         missing = int(action.cards) & ~self.hands[seat]
         if missing:
             return f"{action} cannot be played: you do not hold {CardSet(missing)} (you play cards from your own hand)"
@@ -226,6 +227,9 @@ class NorthstarHand:
             reason = self.explain(action)
             if reason is not None:
                 raise IllegalActionError(reason)
+        if isinstance(action, Play) and (type(action.kind) is not Kind or type(action.cards) is not CardSet):
+            # A play built by hand with a kind's name or a plain mask: keep the canonical form in the state.
+            action = Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
         actor = self.to_act
         self._legal = None
         self._log.append(action)

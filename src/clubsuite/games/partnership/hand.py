@@ -12,7 +12,7 @@ from itertools import combinations
 from math import comb
 from typing import Any, NamedTuple
 
-from clubsuite.cards import CARD_TABLE, CLUBS_MASK, SUIT_MASKS, Card, CardSet, card_at, iter_bits
+from clubsuite.cards import CARD_TABLE, CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, Card, CardSet, card_at, iter_bits
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.partnership.deal import HAND_SIZE, N_SEATS, PartnershipDeal
@@ -326,7 +326,11 @@ class PartnershipHand:
                 f"{action} is not a pass: before play seat {seat} passes three cards to the {self.direction.value}, "
                 f"to seat {to} (CP-2); write pass and three cards of your hand"
             )
+        if type(action.cards) is not CardSet and (not isinstance(action.cards, int) or isinstance(action.cards, bool)):
+            return f"{action!r} is not a pass: a pass holds a set of three cards, e.g. pass 2C 7H QS (CP-2)"
         mask = int(action.cards)
+        if mask < 0 or mask & ~FULL_STANDARD:
+            return f"{action!r} is not a pass: it names cards that are not in the 52-card deck (CP-2)"
         if mask.bit_count() != PASS_SIZE:
             n = mask.bit_count()
             return f"{action} names {n} card{'' if n == 1 else 's'}: each player passes exactly three (CP-2)"
