@@ -275,10 +275,7 @@ class NorthstarTable(Table):
 
     def _went_out(self, ev: WentOut) -> None:
         who = "You go" if ev.seat == self.human else f"{self.names[ev.seat]} goes"
-        if ev.bonus is None:
-            self.say(f"{who} out (no bonus card left).")
-        else:
-            self.say(f"{who} out and {'take' if ev.seat == self.human else 'takes'} the bonus card {ev.bonus} (NS-5).")
+        self.say(f"{who} out and {'take' if ev.seat == self.human else 'takes'} the bonus card {ev.bonus} (NS-5).")
 
     def _trick_won(self, match: NorthstarMatch, ev: TrickWon) -> None:
         clubs = CardSet(int(ev.cards) & CLUB_MASK)

@@ -218,7 +218,7 @@ class _Account:
         elif isinstance(ev, ns.DoubleCalled):
             self.flow.append(f"seat {ev.seat} double (NS-8)")
         elif isinstance(ev, ns.WentOut):
-            bonus = f"bonus {ev.bonus}" if ev.bonus is not None else "no bonus card left"
+            bonus = f"bonus {ev.bonus}"
             self.flow.append(f"seat {ev.seat} out ({bonus})")
         elif isinstance(ev, ns.LastTurn):
             self.flow.append(f"last turn: seat {ev.seat} (NS-5)")

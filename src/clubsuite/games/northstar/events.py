@@ -40,8 +40,9 @@ class WentOut(NamedTuple):
     """A player played their last card and took a bonus card (NS-5)."""
 
     seat: int
-    bonus: int | None
-    """The bonus card taken, or None if none was left (the last player's final play, NS-5)."""
+    bonus: int
+    """The bonus card taken: the highest left (NS-1, NS-5). The last player's final play takes none and sends no
+    ``WentOut``: that player takes the 0 card when the round ends."""
 
 
 class TrickWon(NamedTuple):

@@ -258,7 +258,8 @@ class NorthstarHand:
             events.append(self._take_trick(seat, at_once))
             return events + self._end(last=seat, team=None)
         if not self.hands[seat]:
-            bonus = self._bonus_left.pop(0) if self._bonus_left else None
+            # NS-1: there is a bonus card for every player who can go out before the round ends (n - 1 of them).
+            bonus = self._bonus_left.pop(0)
             self.bonus[seat] = bonus
             self.out_order.append(seat)
             events.append(WentOut(seat, bonus))
