@@ -318,13 +318,13 @@ def test_ns10_a_bot_wins_when_its_team_wins_and_team_results_add_up(spec: str, m
     assert [w.label for w in by_team] == [f"seats {'+'.join(map(str, g))}" for g in groups]
     assert sum(w.wins for w in by_team) == result.matches
     lineups = result.lineup_wins()
-    assert sum(w.trials for w in lineups) == len(groups) * result.matches
+    assert sum(w.matches for w in lineups) == len(groups) * result.matches
     assert sum(w.wins for w in lineups) == result.matches
     # The line-up with the "first" bot, counted here from the seatings.
     with_first = [w for w in lineups if "first-legal" in w.label]
     assert len(with_first) == 1
     first_team = [next(g for g in groups if o.seats[1] in g) for o in result.outcomes]
-    assert with_first[0].trials == result.matches
+    assert with_first[0].matches == result.matches
     assert with_first[0].wins == sum(
         set(g) == set(o.winner_seats) for g, o in zip(first_team, result.outcomes, strict=True)
     )

@@ -113,25 +113,45 @@ def team_label(seats: Sequence[int]) -> str:
     return "+".join(str(s) for s in seats)
 
 
+class _Rated:
+    """The win rate of a record of ``wins`` out of ``matches`` (what every table row of a simulation shows)."""
+
+    wins: int
+    matches: int
+
+    @property
+    def win_rate(self) -> float:
+        """Share of matches won."""
+        return self.wins / self.matches
+
+    @property
+    def win_rate_ci(self) -> tuple[float, float]:
+        """The 95% Wilson score interval of the win rate."""
+        return wilson_interval(self.wins, self.matches)
+
+
+class _Scored(_Rated):
+    """A :class:`_Rated` record that also sums the scores of its ``hands``."""
+
+    hands: int
+    total_score: int
+
+    @property
+    def mean_score_per_hand(self) -> float:
+        """The average score per hand (whist: tricks minus four, CW-5; Free Clubs and CLUBS: points; partnership:
+        the partnership's points, CP-3)."""
+        return self.total_score / self.hands if self.hands else 0.0
+
+
 @dataclass(frozen=True)
-class WinCount:
+class WinCount(_Rated):
     """How often a side (a team of seats, a line-up of bot kinds) won, out of the matches it played."""
 
     label: str
     """What the side is, e.g. ``seats 0+2`` or ``heuristic+random``."""
     wins: int
-    trials: int
+    matches: int
     """Matches the side played (a line-up that holds two teams of one match counts twice)."""
-
-    @property
-    def win_rate(self) -> float:
-        """Share of matches won."""
-        return self.wins / self.trials
-
-    @property
-    def win_rate_ci(self) -> tuple[float, float]:
-        """The 95% Wilson score interval of the win rate."""
-        return wilson_interval(self.wins, self.trials)
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready account: label, wins, matches, rate and interval."""
@@ -139,7 +159,7 @@ class WinCount:
         return {
             "label": self.label,
             "wins": self.wins,
-            "matches": self.trials,
+            "matches": self.matches,
             "win_rate": self.win_rate,
             "win_rate_ci95": [low, high],
         }
@@ -149,7 +169,7 @@ class WinCount:
         low, high = self.win_rate_ci
         return (
             self.label,
-            str(self.trials),
+            str(self.matches),
             str(self.wins),
             f"{100 * self.win_rate:.1f}%",
             f"{100 * low:.1f}% .. {100 * high:.1f}%",
@@ -190,7 +210,7 @@ class MatchOutcome:
 
 
 @dataclass(frozen=True)
-class BotStats:
+class BotStats(_Scored):
     """The figures of one bot entry over the whole simulation."""
 
     label: str
@@ -205,21 +225,6 @@ class BotStats:
     """Hands played over all matches."""
     total_score: int
     """The sum of the entry's hand scores over all matches."""
-
-    @property
-    def win_rate(self) -> float:
-        """Share of matches won."""
-        return self.wins / self.matches
-
-    @property
-    def win_rate_ci(self) -> tuple[float, float]:
-        """The 95% Wilson score interval of the win rate."""
-        return wilson_interval(self.wins, self.matches)
-
-    @property
-    def mean_score_per_hand(self) -> float:
-        """The entry's average hand score (in whist tricks taken minus four, CW-5; in Free Clubs points, FC-8)."""
-        return self.total_score / self.hands if self.hands else 0.0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready account of this entry."""
@@ -238,7 +243,7 @@ class BotStats:
 
 
 @dataclass(frozen=True)
-class TeamStats:
+class TeamStats(_Scored):
     """The figures of one team of bot entries (a partnership) over the whole simulation."""
 
     label: str
@@ -255,21 +260,6 @@ class TeamStats:
     """Hands played over all matches."""
     total_score: int
     """The sum of the team's hand scores (a partnership's points, CP-3) over all matches."""
-
-    @property
-    def win_rate(self) -> float:
-        """Share of matches won."""
-        return self.wins / self.matches
-
-    @property
-    def win_rate_ci(self) -> tuple[float, float]:
-        """The 95% Wilson score interval of the win rate."""
-        return wilson_interval(self.wins, self.matches)
-
-    @property
-    def mean_score_per_hand(self) -> float:
-        """The team's average points per hand."""
-        return self.total_score / self.hands if self.hands else 0.0
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready account of this team."""
