@@ -220,7 +220,7 @@ def _floors(prev: Play | None, crazy: bool) -> tuple[dict[int, int], dict[int, i
 def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
     """Every play from ``hand`` that may be played now: any play when leading, else those that beat ``prev``.
 
-    The order is fixed (singles, sets, runs; each by top value, then by cards), so legal-action lists are
+    The order is fixed (singles and sets by value; runs by lowest value, then length), so legal-action lists are
     reproducible. Only the plays of the kinds and sizes that may follow are built.
     """
     singles, sets, runs = _floors(prev, crazy)
@@ -264,23 +264,29 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
 
 
 def _plain_runs(by_value: list[tuple[int, ...]], floors: dict[int, int], out: list[Play]) -> None:
-    """Append the runs of the allowed sizes and tops when no wild 15 is involved (NS-3)."""
-    present = 0
-    for v in VALUES:
-        if by_value[v]:
-            present |= 1 << v
+    """Append the runs of the allowed sizes and tops when no wild 15 is involved (NS-3), by lowest value, then
+    length. Only stretches of consecutive values the hand holds are walked, and only up to the longest size that
+    may be played, so a lead costs what its runs cost and a follow what the runs of one size cost."""
+    longest = max(floors)
+    shortest = min(floors)
     run = Kind.RUN
-    for size, floor in sorted(floors.items()):
-        window = (1 << size) - 1
-        for high in range(max(floor, size), 16):
-            low = high - size + 1
-            if (present >> low) & window != window:
-                continue
-            masks = [0]
-            for v in range(low, high + 1):
-                masks = [m | bit for m in masks for bit in by_value[v]]
-            for m in masks:
-                out.append(_play(Play, (_set(CardSet, m), run, high)))
+    v = 1
+    while v < 16:
+        if not by_value[v]:
+            v += 1
+            continue
+        start = v
+        while v < 16 and by_value[v]:
+            v += 1
+        end = v - 1  # the hand holds every value from start to end
+        for low in range(start, end - shortest + 2):
+            masks = list(by_value[low])
+            for high in range(low + 1, min(end, low + longest - 1) + 1):
+                masks = [m | bit for m in masks for bit in by_value[high]]
+                floor = floors.get(high - low + 1)
+                if floor is not None and high >= floor:
+                    for m in masks:
+                        out.append(_play(Play, (_set(CardSet, m), run, high)))
 
 
 def _runs(by_value: list[tuple[int, ...]], wild_bits: list[int], floors: dict[int, int], out: list[Play]) -> None:
