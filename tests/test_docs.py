@@ -22,3 +22,14 @@ def test_readme_engine_example_plays_a_hand_to_its_score(capsys: object) -> None
     match = namespace["match"]
     assert len(match.hand_scores) == 1  # type: ignore[attr-defined]
     assert sum(match.hand_scores[0]) == 1  # type: ignore[attr-defined]  # CW-5: 13 tricks - 3 x 4
+
+
+def test_northstar_rules_page_example_plays_a_round_to_its_score() -> None:
+    blocks = python_blocks(ROOT / "docs" / "rules" / "northstar.md")
+    assert blocks, "the North Star rules page shows the engine from Python"
+    namespace: dict[str, object] = {}
+    for block in blocks:
+        exec(compile(block, "northstar.md", "exec"), namespace)
+    match = namespace["match"]
+    assert len(match.hand_scores) == 1  # type: ignore[attr-defined]
+    assert match.current is None and match.totals == list(match.hand_scores[0])  # type: ignore[attr-defined]
