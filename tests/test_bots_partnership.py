@@ -88,7 +88,7 @@ def test_cp2_the_pass_gives_low_cards_and_empties_a_short_suit_to_ruff_with_its_
     assert given == cards("2S 3S 4S") or given == cards("3S 4S 5S") or given & SUIT_MASKS[3] == int(given)
 
 
-def test_cp2_the_pass_never_gives_the_opponent_clubs_or_the_ruby_dame_while_it_has_other_cards() -> None:
+def test_cp2_the_pass_keeps_clubs_and_the_ruby_dame_when_low_plain_cards_can_go() -> None:
     deal = pdeal(
         "AC KC QC 2D 3D 9H 10H JH 2S 3S 9S 10S JS",
         "2C 3C 4C QD 4D 5D 2H 3H 4H 4S 5S 6S 7S",
