@@ -203,26 +203,29 @@ def bench_openspiel_hearts(seconds: float, seed: int) -> Figure:
     )
 
 
-def _northstar(players: int) -> Benchmark:
+def _northstar(players: int, wild: bool = False) -> Benchmark:
+    """The benchmark of North Star's CLUBS for ``players`` random bots, in the basic game or with wild 15s."""
+
     def run(seconds: float, seed: int) -> Figure:
         from clubsuite.games.northstar import NorthstarMatch, NorthstarOptions
 
-        options = NorthstarOptions(players=players)
+        options = NorthstarOptions(players=players, wild_fifteens=wild)
         rounds, actions, elapsed = _random_bot_loop(lambda: NorthstarMatch(options), seconds, seed)
+        rules = "wild 15s (every 15 may stand for any value: up to some 1,800 legal leads)" if wild else "basic game"
         return Figure(
-            name=f"clubsuite-northstar-{players}p",
+            name=f"clubsuite-northstar-{players}p{'-wild' if wild else ''}",
             unit="round",
             units=rounds,
             actions=actions,
             seconds=elapsed,
             note=(
-                f"North Star's CLUBS, {players} players, basic game, pure Python; per round a deal from the kept "
+                f"North Star's CLUBS, {players} players, {rules}, pure Python; per round a deal from the kept "
                 "pack and every play and pass (the whole list of legal singles, sets and runs is built at every "
                 "decision), with the seat's view handed to the bot"
             ),
         )
 
-    run.__doc__ = f"North Star's CLUBS with {players} random bots, through the public match API."
+    run.__doc__ = f"North Star's CLUBS with {players} random bots{' and wild 15s' if wild else ''}, through the API."
     return run
 
 
@@ -248,6 +251,7 @@ BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-partnership": bench_clubsuite_partnership,
     "clubsuite-northstar-3p": _northstar(3),
     "clubsuite-northstar-6p": _northstar(6),
+    "clubsuite-northstar-4p-wild": _northstar(4, wild=True),
     "openspiel-hearts": bench_openspiel_hearts,
     "openspiel-dou_dizhu": bench_openspiel_dou_dizhu,
 }
