@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from clubsuite.bots import bot_names, make_bot
+from clubsuite.bots import make_bot
 from clubsuite.cards import CardSet
 from clubsuite.cli.play_free import score_rows
 from clubsuite.games.free import FreeMatch
@@ -155,23 +155,16 @@ def test_play_quit_saves_the_hand_in_progress(tmp_path: Path) -> None:
     assert data["over"] is False
 
 
-def test_play_hint_is_legal_or_says_no_hint_bot_yet() -> None:
+def test_play_hint_is_the_heuristic_bots_legal_choice() -> None:
     result = run(["play", "free", "--seed", "4", "--seat", "2", "--bots", "random"], "h\nq\n")
-    out = result.stdout
-    if "heuristic" in bot_names("free"):
-        assert "Hint: 10S" in out  # the opener's only legal bid (FC-3)
-    else:
-        assert "No hint bot is available for this game yet." in out
+    assert "Hint: 10S" in result.stdout  # the opener's only legal bid (FC-3)
 
 
-def test_play_default_bots_need_the_heuristic_bot_or_suggest_random() -> None:
+def test_play_default_bots_are_the_heuristic_bot() -> None:
     result = run(["play", "free", "--seed", "4"], "q\n")
     assert "Traceback" not in result.stderr
-    if "heuristic" in bot_names("free"):
-        assert result.returncode == 0
-    else:
-        assert result.returncode == 2
-        assert "--bots random" in result.stderr
+    assert result.returncode == 0
+    assert "Heuristic 1" in result.stdout
 
 
 def test_watch_free_shows_every_hand_and_plays_to_the_end(tmp_path: Path) -> None:

@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from clubsuite.bots.base import bot_names
-
 CLUBS = Path(sys.executable).parent / "clubs"
 
 
@@ -27,8 +25,8 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 def default_first_bot() -> str:
-    """The bot the default line-up starts with: the game's heuristic bot once there is one, else random."""
-    return "heuristic" if "heuristic" in bot_names("northstar") else "random"
+    """The bot the default line-up starts with: the game's heuristic bot."""
+    return "heuristic"
 
 
 @pytest.mark.parametrize("players", [2, 3, 4, 5, 6])
