@@ -13,6 +13,7 @@ from math import comb
 from typing import Any, NamedTuple
 
 from clubsuite.cards import CARD_TABLE, CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, Card, CardSet, card_at, iter_bits
+from clubsuite.copying import clone_slots
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.partnership.deal import HAND_SIZE, N_SEATS, PartnershipDeal
@@ -443,16 +444,7 @@ class PartnershipHand:
 
     def clone(self) -> PartnershipHand:
         """An independent copy (for search and perft)."""
-        other = PartnershipHand.__new__(PartnershipHand)
-        for name in PartnershipHand.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.pass_choices = dict(self.pass_choices)
-        other.tricks = list(self.tricks)
-        other.tricks_won = list(self.tricks_won)
-        other.taken = list(self.taken)
-        other._trick = list(self._trick)
-        return other
+        return clone_slots(self, ("hands", "pass_choices", "tricks", "tricks_won", "taken", "_trick"))
 
 
 _new_tuple = tuple.__new__

@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from clubsuite.cards import CARD_TABLE, Card, CardSet, card_at
+from clubsuite.copying import clone_slots
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.whist import rules
@@ -275,16 +276,7 @@ class WhistHand:
 
     def clone(self) -> WhistHand:
         """An independent copy (for search)."""
-        other = WhistHand.__new__(WhistHand)
-        for name in WhistHand.__slots__:
-            setattr(other, name, getattr(self, name))
-        other.hands = list(self.hands)
-        other.decisions = list(self.decisions)
-        other.given_up = dict(self.given_up)
-        other.tricks = list(self.tricks)
-        other.tricks_won = list(self.tricks_won)
-        other._trick = list(self._trick)
-        return other
+        return clone_slots(self, ("hands", "decisions", "given_up", "tricks", "tricks_won", "_trick"))
 
 
 _new_set = int.__new__
