@@ -93,8 +93,6 @@ def test_text_output_is_a_table_naming_the_interval() -> None:
         (("whist", "--bots", "random,random,random,"), "name 4 of 4 is empty"),
         (("whist", "--bots", "random, ,random"), "name 2 of 3 is empty"),
         (("whist", "--bots", ",,"), "names 1, 2 and 3 of 3 are empty"),
-        (("whist", "--bots", "random,random,random", "--matches", "0"), "matches=0"),
-        (("whist", "--bots", "random,random,random", "--workers", "0"), "workers=0"),
         (("whist", "--bots", "random,random,random", "--variant", "whist(target=zero)"), "target"),
         (("whist", "--bots", "random,random,random", "--variant", "whist(("), "whist(("),
         (("nogame", "--bots", "random,random,random"), "nogame"),
@@ -106,6 +104,29 @@ def test_bad_input_exits_2_with_a_message_and_no_traceback(args: tuple[str, ...]
     assert "Traceback" not in proc.stderr
     assert proc.stderr.startswith("error: ")
     assert message in proc.stderr
+    assert proc.stdout == ""
+
+
+@pytest.mark.parametrize(
+    ("args", "option"),
+    [
+        (("whist", "--matches", "0"), "--matches"),
+        (("whist", "--matches", "1000000000000"), "--matches"),
+        (("free", "--report", "--matches", "0"), "--matches"),
+        (("whist", "--workers", "0"), "--workers"),
+        (("whist", "--workers", "100000"), "--workers"),
+        (("whist", "--seed", "-1"), "--seed"),
+        (("whist", "--seed", str(2**64)), "--seed"),
+        (("whist", "--seed", "1" * 5000), "--seed"),
+    ],
+)
+def test_numbers_out_of_range_are_usage_errors_naming_the_option(args: tuple[str, ...], option: str) -> None:
+    # A count that could never finish (a trillion matches) is refused before anything is built or played.
+    proc = run(*args)
+    assert proc.returncode == 2
+    assert f"Invalid value for '{option}'" in proc.stderr
+    assert "Traceback" not in proc.stderr
+    assert max(len(line) for line in proc.stderr.splitlines()) <= 500  # a 5000-digit seed is not echoed whole
     assert proc.stdout == ""
 
 
@@ -162,7 +183,6 @@ def test_free_report_text_is_the_same_with_one_or_two_workers_and_follows_the_ta
             ("whist", "--bots", "random,random,random", "--report"),
             "the balance report exists for Free Clubs and North Star's CLUBS only",
         ),
-        (("free", "--bots", "random,random,random", "--report", "--matches", "0"), "matches=0"),
         (("free", "--bots", "random,random", "--report"), "2 bots given"),
         (("free", "--bots", "random,random,random", "--report", "--variant", "free(target=x)"), "target"),
     ],

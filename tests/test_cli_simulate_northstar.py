@@ -163,7 +163,7 @@ def test_variant_name_as_game_and_players_agreeing_with_it() -> None:
         (("northstar", "--bots", "random,random,random"), "or --players 3"),
         (("northstar", "--players", "3", "--bots", "random,random"), "seats 3 players: give one bot per seat"),
         (("northstar", "--players", "3", "--bots", "random,nobot,random"), "unknown bot 'nobot' for northstar"),
-        (("northstar", "--players", "3", "--report", "--matches", "0"), "matches=0"),
+        (("northstar", "--players", "3", "--report", "--matches", "0"), "--matches"),
         (("whist", "--bots", "random,random,random", "--report"), "North Star's CLUBS only"),
     ],
 )

@@ -14,6 +14,7 @@ import copy
 import dataclasses
 import enum
 import json
+import os
 import random
 import re
 from collections.abc import Callable
@@ -826,10 +827,14 @@ def test_record_file_that_may_not_be_read_is_refused(tmp_path: Path, monkeypatch
     path = tmp_path / "secret.json"
     path.write_text("{}", encoding="utf-8")
 
-    def refuse(self: Path) -> bytes:
-        raise PermissionError(13, "Permission denied", str(self))
+    real_open = os.open
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    def refuse(name: Any, flags: int, *args: Any) -> int:
+        if str(name) == str(path):
+            raise PermissionError(13, "Permission denied", str(name))
+        return real_open(name, flags, *args)
+
+    monkeypatch.setattr(os, "open", refuse)
     with pytest.raises(InvalidRecordError, match=r"cannot read the record file '.*secret\.json': permission denied"):
         load_record(path)
 

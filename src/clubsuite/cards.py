@@ -20,6 +20,7 @@ from enum import IntEnum
 from typing import NamedTuple, SupportsIndex
 
 from clubsuite.errors import InvalidNotationError
+from clubsuite.safetext import quoted
 
 
 class Suit(IntEnum):
@@ -290,7 +291,7 @@ class Deck:
             canon = f"{rank_text}{suit.letter}"
             if canon in self._by_text:
                 return self._by_text[canon]
-        raise InvalidNotationError(f"{raw!r} is not a card of the {self.name} deck: {self.notation_help()}")
+        raise InvalidNotationError(f"{quoted(raw)} is not a card of the {self.name} deck: {self.notation_help()}")
 
     def notation_help(self) -> str:
         """One line describing the notation this deck accepts."""
@@ -310,7 +311,7 @@ class Deck:
         for token in text.replace(",", " ").split():
             c = self.parse(token)
             if mask >> c.index & 1:
-                raise InvalidNotationError(f"{c} appears twice in {text!r}")
+                raise InvalidNotationError(f"{c} appears twice in {quoted(text)}")
             mask |= 1 << c.index
         return CardSet(mask)
 

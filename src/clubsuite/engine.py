@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, Protocol, runtime_checkable
 
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.safetext import quoted
 
 
 class Phase(StrEnum):
@@ -211,7 +212,7 @@ def find_game(spec_name: str) -> tuple[GameInfo, Mapping[str, str]]:
     for info in _REGISTRY.values():
         names.append(info.name)
         names.extend(info.variants)
-    raise InvalidOptionsError(f"unknown game or variant {spec_name!r}; known: {', '.join(names)}")
+    raise InvalidOptionsError(f"unknown game or variant {quoted(spec_name)}; known: {', '.join(names)}")
 
 
 def resolve(spec: str) -> tuple[GameInfo, Any]:

@@ -23,9 +23,10 @@ from collections.abc import Mapping
 from typing import Any, TypeVar
 
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.safetext import quoted
 
-_SPEC_RE = re.compile(r"^\s*([A-Za-z][\w-]*)\s*(?:\((.*)\))?\s*$", re.DOTALL)
-_KEY_RE = re.compile(r"^[A-Za-z_]\w*$")
+_NAME_RE = re.compile(r"[A-Za-z][\w-]*")
+_KEY_RE = re.compile(r"[A-Za-z_]\w*\Z")
 
 T = TypeVar("T")
 
@@ -35,33 +36,44 @@ def option(default: Any, doc: str, ruling: str = "") -> Any:
     return dataclasses.field(default=default, metadata={"doc": doc, "ruling": ruling})
 
 
+def _not_key_value(spec: str, part: str) -> str:
+    """The message for a part of a spec's option list that is not ``key=value``."""
+    return f"in the variant spec {quoted(spec)}: {quoted(part.strip())} is not key=value"
+
+
 def split_spec(spec: str) -> tuple[str, dict[str, str]]:
-    """Split ``name(k=v, ...)`` into the name and the raw string values, checking only the syntax."""
-    m = _SPEC_RE.match(spec)
-    if m is None:
+    """Split ``name(k=v, ...)`` into the name and the raw string values, checking only the syntax.
+
+    Read by a scan that looks at each character a bounded number of times, so the time is linear in the length of
+    the spec whatever it holds (a spec may come from a stranger's record or a network message); a pattern that
+    backtracks over runs of spaces took seconds for a spec of tens of thousands of characters.
+    """
+    text = spec.strip()
+    m = _NAME_RE.match(text)
+    rest = text[m.end() :].lstrip() if m is not None else ""
+    if m is None or (rest and not (rest.startswith("(") and rest.endswith(")"))):
         raise InvalidOptionsError(
-            f"cannot read the variant spec {spec!r}: expected NAME or NAME(key=value, ...), "
+            f"cannot read the variant spec {quoted(spec)}: expected NAME or NAME(key=value, ...), "
             "e.g. whist(lead_after_exchange=left_of_last_exchanger)"
         )
-    name, body = m.group(1).lower(), m.group(2)
+    name, body = m.group(0).lower(), rest[1:-1] if rest else None
     values: dict[str, str] = {}
     if body is not None and body.strip():
         for part in body.split(","):
             if "=" not in part:
-                raise InvalidOptionsError(f"in the variant spec {spec!r}: {part.strip()!r} is not key=value")
+                raise InvalidOptionsError(
+                    f"in the variant spec {quoted(spec)}: {quoted(part.strip())} is not key=value"
+                )
             key, _, value = part.partition("=")
             key, value = key.strip(), value.strip()
             if not _KEY_RE.match(key) or not value:
-                raise InvalidOptionsError(f"in the variant spec {spec!r}: {part.strip()!r} is not key=value")
+                raise InvalidOptionsError(
+                    f"in the variant spec {quoted(spec)}: {quoted(part.strip())} is not key=value"
+                )
             if key in values:
-                raise InvalidOptionsError(f"in the variant spec {spec!r}: option {key!r} is given twice")
+                raise InvalidOptionsError(f"in the variant spec {quoted(spec)}: option {quoted(key)} is given twice")
             values[key] = value
     return name, values
-
-
-def _shown(raw: str, limit: int = 40) -> str:
-    """The value as quoted in a message, cut short if it is very long."""
-    return repr(raw) if len(raw) <= limit else repr(raw[:limit]) + f"... ({len(raw)} characters)"
 
 
 def _convert(cls_name: str, key: str, raw: str, typ: Any) -> Any:
@@ -71,17 +83,17 @@ def _convert(cls_name: str, key: str, raw: str, typ: Any) -> Any:
             return True
         if low in ("false", "no", "off", "0"):
             return False
-        raise InvalidOptionsError(f"option {key}={_shown(raw)} of {cls_name}: expected true or false")
+        raise InvalidOptionsError(f"option {key}={quoted(raw)} of {cls_name}: expected true or false")
     if typ is int:
         if not re.fullmatch(r"[+-]?[0-9]{1,18}", raw):
-            raise InvalidOptionsError(f"option {key}={_shown(raw)} of {cls_name}: expected a whole number")
+            raise InvalidOptionsError(f"option {key}={quoted(raw)} of {cls_name}: expected a whole number")
         return int(raw)
     if isinstance(typ, type) and issubclass(typ, enum.Enum):
         for member in typ:
             if str(member.value) == raw.lower():
                 return member
         allowed = ", ".join(str(m.value) for m in typ)
-        raise InvalidOptionsError(f"option {key}={_shown(raw)} of {cls_name}: expected one of {allowed}")
+        raise InvalidOptionsError(f"option {key}={quoted(raw)} of {cls_name}: expected one of {allowed}")
     if typ is str:
         return raw
     if typing.get_origin(typ) is tuple and typing.get_args(typ)[1:] == (Ellipsis,):
@@ -99,8 +111,8 @@ def build_options(cls: type[T], values: Mapping[str, str], spec: str = "") -> T:
     for key, raw in values.items():
         if key not in fields:
             known = ", ".join(sorted(fields)) or "none"
-            where = f" in {spec!r}" if spec else ""
-            raise InvalidOptionsError(f"unknown option {key!r}{where}; the options are: {known}")
+            where = f" in {quoted(spec)}" if spec else ""
+            raise InvalidOptionsError(f"unknown option {quoted(key)}{where}; the options are: {known}")
         try:
             kwargs[key] = _convert(cls.__name__, key, raw, hints[key])
         except InvalidOptionsError as exc:
@@ -111,7 +123,7 @@ def build_options(cls: type[T], values: Mapping[str, str], spec: str = "") -> T:
     except InvalidOptionsError:
         raise
     except (TypeError, ValueError) as exc:
-        raise InvalidOptionsError(f"bad options {spec or values!r}: {exc}") from None
+        raise InvalidOptionsError(f"bad options {quoted(spec) if spec else quoted(str(dict(values)))}: {exc}") from None
 
 
 def format_value(value: Any) -> str:

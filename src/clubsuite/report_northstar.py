@@ -16,6 +16,7 @@ from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.northstar import NorthstarHand, NorthstarOptions, Passed, Played, Teams
 from clubsuite.report_free import Points, Rate
+from clubsuite.safetext import quoted
 from clubsuite.sim import CONFIDENCE, SimResult
 
 LAST = "last"
@@ -363,7 +364,7 @@ def northstar_report(result: SimResult) -> NorthstarReport:
         )
     _, options = resolve(result.canonical_spec)
     if not isinstance(options, NorthstarOptions):
-        raise InvalidOptionsError(f"{result.canonical_spec!r} is not a spec of North Star's CLUBS")
+        raise InvalidOptionsError(f"{quoted(result.canonical_spec)} is not a spec of North Star's CLUBS")
     share = 1 / options.n_teams
     bots = [BotLine(e.label, e.bot, Rate(e.wins, e.matches), share) for e in result.entries]
     return tally((o.hand_facts for o in result.outcomes), options, bots, result.canonical_spec)

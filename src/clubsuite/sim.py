@@ -20,7 +20,7 @@ import math
 import multiprocessing
 import os
 import signal
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -29,6 +29,7 @@ from clubsuite.engine import GameInfo, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of
 from clubsuite.runner import play_match
+from clubsuite.safetext import quoted
 from clubsuite.seating import Teams, rotation_summary, seating, seating_cycle
 from clubsuite.seeding import derive_seed
 
@@ -57,6 +58,12 @@ CONFIDENCE = "95% Wilson score interval"
 
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(done, total)`` as matches finish (after each match, or each chunk with several workers)."""
+
+MAX_MATCHES = 1_000_000
+"""The most matches one simulation plays: a million outcomes are kept for the tally and the reports (a few hundred
+MB), and a million matches already give win rates to within a tenth of a percentage point."""
+MAX_WORKERS = 1024
+"""The most worker processes asked for (the pool never starts more than there are cores anyway)."""
 
 _MAX_CHUNK = 16
 """The most matches one worker task plays; small enough to keep the progress bar moving."""
@@ -565,8 +572,17 @@ def _check(
             raise InvalidOptionsError(f"{name}={value!r} is not a whole number")
     if matches < 1:
         raise InvalidOptionsError(f"matches={matches}: a simulation needs at least 1 match")
+    if matches > MAX_MATCHES:
+        raise InvalidOptionsError(
+            f"matches={matches:,}: a simulation plays at most {MAX_MATCHES:,} matches in one run (its outcomes are "
+            "kept in memory); run several seeds and add up the counts for more"
+        )
     if workers < 1:
         raise InvalidOptionsError(f"workers={workers}: at least 1 worker process is needed")
+    if workers > MAX_WORKERS:
+        raise InvalidOptionsError(f"workers={workers:,}: at most {MAX_WORKERS} worker processes")
+    if not 0 <= seed < 2**64:
+        raise InvalidOptionsError(f"seed={seed}: a simulation seed is a whole number from 0 to 2**64 - 1")
     info, options = resolve(spec)
     bots = team_lineup(info, bots)
     allowed = " or ".join(str(n) for n in info.seats)
@@ -580,7 +596,9 @@ def _check(
         make_bot(name, info.name)  # raises InvalidOptionsError naming the unknown bot and the known ones
     n_seats = info.new_match(options, 0).n_seats
     if n_seats != len(bots):
-        raise InvalidOptionsError(f"{len(bots)} bots given but {spec!r} seats {n_seats} players, one bot per seat")
+        raise InvalidOptionsError(
+            f"{len(bots)} bots given but {quoted(spec)} seats {n_seats} players, one bot per seat"
+        )
     return info, options, tuple(bots)
 
 
@@ -633,10 +651,16 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
-def _chunks(matches: int, workers: int) -> list[tuple[int, int]]:
-    """Cut ``range(matches)`` into consecutive chunks, a few per worker so that the load evens out."""
-    size = max(1, min(_MAX_CHUNK, math.ceil(matches / (workers * 8))))
-    return [(start, min(start + size, matches)) for start in range(0, matches, size)]
+def _chunk_size(matches: int, workers: int) -> int:
+    """How many matches one worker task plays: a few tasks per worker so that the load evens out."""
+    return max(1, min(_MAX_CHUNK, math.ceil(matches / (workers * 8))))
+
+
+def _chunks(matches: int, workers: int) -> Iterator[tuple[int, int]]:
+    """Cut ``range(matches)`` into consecutive chunks, made one at a time as the workers take them (the pool reads
+    tasks only as fast as its pipe to the workers drains), so nothing is built up front for a long run."""
+    size = _chunk_size(matches, workers)
+    return ((start, min(start + size, matches)) for start in range(0, matches, size))
 
 
 def _run_parallel(
@@ -649,12 +673,12 @@ def _run_parallel(
     facts: bool = False,
 ) -> list[MatchOutcome]:
     """Play the matches in worker processes and return the outcomes in match order, whatever order chunks finish."""
-    chunks = _chunks(matches, workers)
-    tasks = [(i, spec, bots, seed, start, stop, facts) for i, (start, stop) in enumerate(chunks)]
+    n_chunks = math.ceil(matches / _chunk_size(matches, workers))
+    tasks = ((i, spec, bots, seed, start, stop, facts) for i, (start, stop) in enumerate(_chunks(matches, workers)))
     results: dict[int, list[MatchOutcome]] = {}
     done = 0
     # More processes than cores or chunks would only add start-up cost; the result is the same for any count.
-    processes = min(workers, len(chunks), os.cpu_count() or 1)
+    processes = min(workers, n_chunks, os.cpu_count() or 1)
     # The platform's default start method: "fork" on Linux, where workers inherit bots registered at run time;
     # where workers are spawned instead, bots are looked up by name in each worker, from modules it imports, and
     # a calling script needs the usual ``if __name__ == "__main__":`` guard. Leaving the ``with`` block
@@ -665,7 +689,7 @@ def _run_parallel(
             done += len(outcomes)
             if progress is not None:
                 progress(done, matches)
-    return [outcome for i in range(len(chunks)) for outcome in results[i]]
+    return [outcome for i in range(n_chunks) for outcome in results[i]]
 
 
 def simulate(

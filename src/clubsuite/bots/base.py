@@ -13,6 +13,7 @@ from typing import Any, Protocol
 
 from clubsuite.engine import LegalActions
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.safetext import quoted
 
 
 class Bot(Protocol):
@@ -61,5 +62,5 @@ def make_bot(name: str, game: str) -> Bot:
     factory = _FACTORIES.get((name, game)) or _FACTORIES.get((name, _ANY_GAME))
     if factory is None:
         known = ", ".join(bot_names(game)) or "none"
-        raise InvalidOptionsError(f"unknown bot {name!r} for {game}; the bots are: {known}")
+        raise InvalidOptionsError(f"unknown bot {quoted(name)} for {game}; the bots are: {known}")
     return factory()

@@ -1,13 +1,30 @@
-"""The ``clubs`` command: a group of subcommands (play, watch, simulate, replay)."""
+"""The ``clubs`` command: a group of subcommands (play, watch, simulate, replay), and the frame every run goes
+through so that no input of any kind ends in a traceback or drives the terminal.
+
+:func:`run` prepares the output streams for any terminal encoding (symbols fall back to letters where the encoding
+cannot show them), shows Click's usage errors escaped and cut to a readable length (they quote arguments, which
+come from outside), and turns an unexpected exception, a bug, into one line and exit status 70 rather than a
+traceback (``CLUBS_DEBUG=1`` shows the traceback for a bug report).
+"""
 
 from __future__ import annotations
+
+import codecs
+import os
+import signal
+import sys
+import traceback
+from collections.abc import Sequence
+from typing import IO, Any, cast
 
 import click
 
 from clubsuite import __version__
+from clubsuite.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_SIGNAL
 from clubsuite.cli.play import play_command, watch_command
 from clubsuite.cli.replay import replay_command
 from clubsuite.cli.simulate import simulate_command
+from clubsuite.safetext import safe_lines
 
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
@@ -21,6 +38,10 @@ def cli() -> None:
     partnership (Clubs, version 5: 4 players in two partnerships, a three-card pass, the Ruby Dame). Rules options
     are given as a spec, e.g. --variant 'whist(lead_after_exchange=left_of_last_exchanger)' or
     --variant 'northstar(players=6,teams=2x3,wild_fifteens=true)'.
+
+    Exit status: 0 done; 1 standard input ended before a played match was over; 2 bad input of any kind (an
+    argument, an option, a record, a file that cannot be used); 3 the record of a game could not be written at its
+    end; 128 + N stopped by signal N (130 for Ctrl-C), after saving the game so far with --save.
     """
 
 
@@ -29,7 +50,116 @@ cli.add_command(watch_command, "watch")
 cli.add_command(simulate_command, "simulate")
 cli.add_command(replay_command, "replay")
 
+FALLBACK_HANDLER = "clubsuite-fallback"
+"""The codec error handler set on standard output and error: letters for the symbols a terminal cannot show."""
+
+_FALLBACK = {
+    "\u2663": "C",  # the suit symbols, filled and outlined, as their letters
+    "\u2666": "D",
+    "\u2665": "H",
+    "\u2660": "S",
+    "\u2667": "C",
+    "\u2662": "D",
+    "\u2661": "H",
+    "\u2664": "S",
+    "\ufe0f": "",
+    "\u00b7": "-",  # the middle dot between the parts of a status line
+    "\u2192": "->",
+    "\u00b1": "+/-",
+    "\u2026": "...",
+    "\u2014": "--",
+    "\u2013": "-",
+}
+USAGE_LINE = 400
+"""The most characters of one line of a usage error (Click quotes the bad argument whole)."""
+
+
+def _fallback(exc: UnicodeError) -> tuple[str, int]:
+    """Codec error handler: what to write for characters the stream's encoding cannot encode.
+
+    The suit symbols and the few typographic signs of the screens become ASCII look-alikes; anything else becomes
+    its escape (``\\u00eb``), which every encoding can write.
+    """
+    if not isinstance(exc, UnicodeEncodeError):
+        raise exc
+    text = exc.object[exc.start : exc.end]
+    out = "".join(_FALLBACK.get(c, c.encode("ascii", "backslashreplace").decode("ascii")) for c in text)
+    return out, exc.end
+
+
+codecs.register_error(FALLBACK_HANDLER, _fallback)
+
+
+def prepare_streams() -> None:
+    """Make standard output and error write in any encoding: a character the encoding lacks falls back to letters
+    or an escape instead of raising UnicodeEncodeError (``PYTHONIOENCODING=ascii``, an old terminal)."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if reconfigure is not None:
+            reconfigure(errors=FALLBACK_HANDLER)
+
+
+class _SafeStream:
+    """A text stream that escapes outside text in what it is given (see :func:`safe_lines`) before writing it."""
+
+    def __init__(self, stream: IO[str], line_limit: int) -> None:
+        self._stream = stream
+        self._limit = line_limit
+
+    def write(self, text: str) -> int:
+        """Write ``text`` escaped, each line cut to the limit."""
+        return self._stream.write(safe_lines(text, self._limit))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._stream, name)
+
+
+def _internal_error(exc: BaseException) -> int:
+    """Report a bug in one line (the traceback only with CLUBS_DEBUG=1); the exit status 70."""
+    if os.environ.get("CLUBS_DEBUG"):
+        traceback.print_exception(exc, file=sys.stderr)
+    detail = safe_lines(f"{type(exc).__name__}: {exc}", USAGE_LINE).splitlines()[0] if str(exc) else type(exc).__name__
+    click.echo(
+        f"clubs: internal error ({detail}); this is a bug in clubsuite, not in your input: please report it with "
+        "the command that caused it (CLUBS_DEBUG=1 shows the details)",
+        err=True,
+    )
+    return EXIT_INTERNAL
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the ``clubs`` command with ``argv`` (default: the process's arguments) and return its exit status.
+
+    Every ending is a status and at most a few lines on standard error: usage errors (status 2) are escaped and
+    cut, an interrupt outside a game is status 130, a closed output pipe status 0, a bug status 70.
+    """
+    prepare_streams()
+    try:
+        status = cli.main(args=argv, prog_name="clubs", standalone_mode=False)
+    except click.ClickException as exc:
+        exc.show(file=cast(IO[Any], _SafeStream(sys.stderr, USAGE_LINE)))
+        return int(exc.exit_code)
+    except click.exceptions.Abort:
+        click.echo("interrupted", err=True)
+        return EXIT_SIGNAL + signal.SIGINT
+    except SystemExit as exc:
+        if exc.code is None or isinstance(exc.code, int):
+            return exc.code or 0
+        click.echo(safe_lines(str(exc.code)), err=True)
+        return EXIT_BAD_INPUT
+    except BrokenPipeError:
+        return 0
+    except Exception as exc:
+        return _internal_error(exc)
+    return status if isinstance(status, int) else 0
+
 
 def main() -> None:
     """Entry point of the ``clubs`` console script."""
-    cli(prog_name="clubs")
+    status = run()
+    try:
+        sys.stdout.flush()
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    sys.exit(status)

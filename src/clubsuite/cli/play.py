@@ -17,24 +17,39 @@ import importlib
 import os
 import random
 import secrets
+import signal
 import sys
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 from rich.console import Console
 from rich.text import Text
 
 from clubsuite.bots import Bot, make_bot
-from clubsuite.cli.common import fail, handle_errors, with_players
+from clubsuite.cli.common import (
+    EXIT_NOT_SAVED,
+    EXIT_SIGNAL,
+    EXIT_UNFINISHED,
+    MAX_SEED,
+    FiniteFloatRange,
+    fail,
+    handle_errors,
+    with_players,
+)
 from clubsuite.cli.render import card_text, score_table
 from clubsuite.engine import GameInfo, resolve
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.records.files import PATH_SHOWN, path_text, save_problem
 from clubsuite.runner import deal_next
+from clubsuite.safetext import quoted, safe_lines, shown
 from clubsuite.seeding import derive_seed
+
+SPEC_SHOWN = 200
+"""The most characters of the rules spec shown in the first line of the screen."""
 
 HELP_LINE = "Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit."
 
@@ -59,6 +74,8 @@ class Table:
         self.names = list(names)
         self.human = human
         self.symbols = symbols
+        self.prompt_open = False
+        """Whether a prompt waits on its line for input (a message that cuts in starts a new line)."""
 
     def act(self, seat: int, verb: str) -> str:
         """``You play`` for the human, ``Random 1 plays`` for a bot."""
@@ -85,7 +102,12 @@ class Table:
         return True
 
     def say(self, text: str | Text = "", style: str = "") -> None:
-        """Print one line."""
+        """Print one line, with anything that is not printable escaped (a line may quote outside text, such as the
+        input refused; a line that needed escaping loses its colours)."""
+        plain = text.plain if isinstance(text, Text) else text
+        safe = safe_lines(plain)
+        if safe != plain:
+            text = safe
         self.console.print(text, style=style or None, highlight=False, soft_wrap=True, markup=False)
 
     def _totals(self, match: Any) -> str:
@@ -157,17 +179,54 @@ def screen_class(game: str) -> type[Table]:
     return cls
 
 
+MAX_LINE = 1024
+"""The most bytes of one line of input (a move is a few characters; the longest play of North Star's CLUBS, fifteen
+cards with what each wild 15 stands for, is under a hundred)."""
+MAX_SKIPPED = 1024 * 1024
+"""The most bytes of one overlong line that are skipped to find its end; input with no line break in more than this
+is not a player typing, and ends the command (status 2)."""
+
+
+class UnreadableLineError(Exception):
+    """A line of input that cannot be a move (too long, not UTF-8); the message says why, the game goes on."""
+
+
 def read_line(prompt: str, console: Console) -> str | None:
-    """One line of input, or None at end of input."""
+    """One line of input, stripped, or None at end of input; raises :class:`UnreadableLineError` for a line that is
+    longer than :data:`MAX_LINE` bytes or not UTF-8 text (the line is used up, so the next read gets the next one).
+
+    Reads bytes and decodes them itself, so that input in any encoding gives a message, never a traceback, and a
+    line of any length costs bounded memory. A last line without a line break is read like any other.
+    """
     console.print(prompt, end="", highlight=False, markup=False)
     console.file.flush()
-    line = sys.stdin.readline()
-    if not line:
+    stdin = sys.stdin.buffer
+    raw = stdin.readline(MAX_LINE + 1)
+    if not raw:
+        console.print(highlight=False)  # end the prompt's line
         return None
-    if not sys.stdin.isatty():
-        console.print(
-            line.rstrip("\n"), highlight=False, markup=False
-        )  # echo piped input so transcripts read naturally
+    if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
+        skipped = len(raw)
+        while raw and not raw.endswith(b"\n"):
+            raw = stdin.readline(65536)
+            skipped += len(raw)
+            if skipped > MAX_SKIPPED:
+                fail(f"standard input sent more than {MAX_SKIPPED:,} bytes without a line break: it is not moves")
+        console.print(highlight=False)
+        raise UnreadableLineError(
+            f"the line is {skipped:,} bytes long, more than the {MAX_LINE:,} a move may have; type your move again "
+            "(? lists the legal moves)"
+        )
+    try:
+        line = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        console.print(highlight=False)
+        raise UnreadableLineError(
+            f"the line is not UTF-8 text (the byte 0x{raw[exc.start]:02x} at byte {exc.start + 1}); type your move "
+            "again (? lists the legal moves)"
+        ) from None
+    if not sys.stdin.isatty():  # echo piped input, escaped and cut, so transcripts read naturally
+        console.print(shown(line.rstrip("\r\n"), MAX_LINE), highlight=False, markup=False)
     return line.strip()
 
 
@@ -179,7 +238,14 @@ def human_action(table: Table, match: Any, seat: int, hint_bot: Bot | None, rng:
     """Ask the human until they give a legal action; :data:`QUIT` if they quit, None at the end of input."""
     table.show_state(match, seat)
     while True:
-        text = read_line(table.prompt(match, seat), table.console)
+        try:
+            table.prompt_open = True
+            text = read_line(table.prompt(match, seat), table.console)
+            table.prompt_open = False
+        except UnreadableLineError as exc:
+            table.prompt_open = False
+            table.say(str(exc), style="red")
+            continue
         if text is None:
             return None
         if text.lower() in ("q", "quit", "exit"):
@@ -250,7 +316,7 @@ def _setup(
     if variant is not None:
         game_info, _ = resolve(game)
         if game_info.name != info.name:
-            fail(f"--variant {variant!r} is a spec of {info.name}, but the game given is {game!r}")
+            fail(f"--variant {quoted(variant)} is a spec of {info.name}, but the game given is {quoted(game)}")
     if info.name not in SCREENS:
         fail(f"{info.title} cannot be played in the terminal yet")
     n_seats = int(getattr(options, "players", info.seats[0]))
@@ -261,12 +327,12 @@ def _setup(
         bots = "heuristic"
     names = [b.strip() for b in bots.split(",")]
     if not all(names):
-        fail(f"--bots {bots!r} has an empty bot name")
+        fail(f"--bots {quoted(bots)} has an empty bot name")
     need = n_seats - humans
     if len(names) == 1:
         names = names * need
     if len(names) != need:
-        fail(f"--bots needs {need} bot names (or one for all), got {len(names)}: {bots!r}")
+        fail(f"--bots needs {need} bot names (or one for all), got {len(names)}: {quoted(bots)}")
     for n in names:
         try:
             make_bot(n, info.name)  # validates the name
@@ -278,26 +344,140 @@ def _setup(
 
 
 def _check_save_path(path: Path | None) -> None:
-    """Refuse an unusable --save path before the game starts, not after it is played."""
+    """Refuse an unusable --save path before the game starts, not after it is played (status 2)."""
     if path is None:
         return
-    if path.is_dir():
-        fail(f"--save {str(path)!r} is a folder; give a file name")
-    parent = path.parent if str(path.parent) else Path(".")
-    if not parent.is_dir():
-        fail(f"--save {str(path)!r}: the folder {str(parent)!r} does not exist")
+    problem = save_problem(path)
+    if problem is not None:
+        fail(f"--save {path_text(path)}: {problem}")
 
 
-def _save(path: Path | None, match: Any, seats: list[dict[str, str]], seed: int, table: Table) -> None:
-    if path is None:
-        return
-    from clubsuite.records import record_from_match, save_record
+@dataclass
+class _Saver:
+    """Where and how the record of the game is written: at its end, when the player quits, when the input ends and
+    when a signal stops the game."""
 
-    try:
-        save_record(record_from_match(match, seats=seats, seed=seed, seeded_hands=True), path)
-    except OSError as exc:
-        fail(f"cannot save the record to {str(path)!r}: {exc.strerror}")
-    table.say(f"Record saved to {path} (replay it with: clubs replay {path})")
+    path: Path | None
+    seats: list[dict[str, str]]
+    seed: int
+
+    def save(self, match: Any) -> str | None:
+        """Write the record of ``match`` as it stands, atomically; the file's name in words, or None without
+        --save. A write that fails ends the command with status 3; the file then holds what it held before."""
+        if self.path is None:
+            return None
+        from clubsuite.records import record_from_match, save_record
+
+        try:
+            save_record(record_from_match(match, seats=self.seats, seed=self.seed, seeded_hands=True), self.path)
+        except OSError as exc:
+            fail(
+                f"cannot save the record to {path_text(self.path)}: {exc.strerror or exc}; the file is as it was "
+                "before",
+                EXIT_NOT_SAVED,
+            )
+        return path_text(self.path)
+
+
+def _save(saver: _Saver, match: Any, table: Table) -> None:
+    """Save the record at the end or when the player quits, and say where it went."""
+    where = saver.save(match)
+    if where is not None:
+        name = shown(str(saver.path), PATH_SHOWN)
+        table.say(f"Record saved to {name} (replay it with: clubs replay {name})")
+
+
+class GameStopped(BaseException):
+    """A signal (Ctrl-C, SIGTERM, SIGHUP) stopped the game; ``signum`` is the signal's number.
+
+    A BaseException, like KeyboardInterrupt, so that no ``except Exception`` on the way (a bot, a screen) swallows it.
+    """
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signum)
+        self.signum = signum
+
+
+STOP_SIGNALS = tuple(
+    s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if isinstance(s, signal.Signals)
+)
+"""The signals after which the game so far is saved (with --save) before the command exits with 128 + N."""
+
+
+class _Signals:
+    """Turns the stop signals into :class:`GameStopped`, never in the middle of a change to the match.
+
+    While a move is applied or a hand dealt (:meth:`changing`), a signal is only noted and raised when the change
+    is complete, so the record written after it is always of a whole state. Everywhere else (reading a line,
+    a bot thinking, the screen) it is raised at once.
+    """
+
+    def __init__(self) -> None:
+        self._busy = False
+        self._pending: int | None = None
+        self._old: dict[int, Any] = {}
+
+    def _handle(self, signum: int, frame: Any) -> None:
+        if self._busy:
+            self._pending = signum
+            return
+        raise GameStopped(signum)
+
+    def __enter__(self) -> _Signals:
+        for sig in STOP_SIGNALS:
+            self._old[sig] = signal.signal(sig, self._handle)
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.hold()
+
+    def hold(self) -> None:
+        """Put back the handlers found on entry (before saving: a second Ctrl-C must not cut the save short)."""
+        for sig, old in self._old.items():
+            signal.signal(sig, old)
+        self._old.clear()
+
+    def changing(self) -> _Change:
+        """A context in which the match changes: signals wait until it is done."""
+        return _Change(self)
+
+
+class _Change:
+    """See :meth:`_Signals.changing`."""
+
+    def __init__(self, signals: _Signals) -> None:
+        self._signals = signals
+
+    def __enter__(self) -> None:
+        self._signals._busy = True
+
+    def __exit__(self, *exc: object) -> None:
+        signals = self._signals
+        signals._busy = False
+        if signals._pending is not None:
+            signum, signals._pending = signals._pending, None
+            raise GameStopped(signum)
+
+
+def _stopped(saver: _Saver, match: Any, signum: int, table: Table) -> NoReturn:
+    """End a game stopped by a signal: save what was played (with --save) and exit with 128 + the signal."""
+    name = signal.Signals(signum).name
+    where = saver.save(match)
+    if table.prompt_open:
+        table.say()
+    table.say(f"Game stopped by {name} before the end.")
+    saved = f"; the game so far is saved in {where}" if where else ""
+    click.echo(f"clubs: stopped by {name}{saved}", err=True)
+    sys.exit(EXIT_SIGNAL + signum)
+
+
+def _input_ended(saver: _Saver, match: Any, table: Table) -> NoReturn:
+    """End a game whose standard input ended before the match was over: save it (with --save), say so, status 1."""
+    table.say("Game stopped before the end (the input ended).")
+    where = saver.save(match)
+    saved = f"; the game so far is saved in {where}" if where else ""
+    click.echo(f"clubs: standard input ended before the match was over{saved}", err=True)
+    sys.exit(EXIT_UNFINISHED)
 
 
 class _Console(Console):
@@ -317,6 +497,22 @@ def _console(plain: bool) -> Console:
     return _Console(highlight=False)
 
 
+SYMBOLS = "\u2663\u2666\u2665\u2660\u00b7"
+"""The suit symbols and the middle dot, which the screens use where the terminal can show them."""
+
+
+def _symbols(console: Console, plain: bool) -> bool:
+    """Whether to show suits as symbols: on a terminal (not piped) whose encoding can write them; otherwise cards
+    are written with letters (10H), which every encoding can show."""
+    if plain:
+        return False
+    try:
+        SYMBOLS.encode(console.encoding)
+    except (UnicodeEncodeError, LookupError):
+        return False
+    return True
+
+
 def _seed(seed: int | None) -> int:
     return seed if seed is not None else secrets.randbelow(2**31)
 
@@ -324,9 +520,9 @@ def _seed(seed: int | None) -> int:
 common_options = [
     click.option(
         "--seed",
-        type=click.IntRange(min=0),
+        type=click.IntRange(0, MAX_SEED),
         default=None,
-        help="Seed of the deals (default: random; printed at the end).",
+        help="Seed of the deals, 0 to 2**64 - 1 (default: random; printed at the end).",
     ),
     click.option(
         "--variant",
@@ -342,7 +538,12 @@ common_options = [
         help="How many players, for a game where it is an option (northstar: 2 to 6; default 4).",
     ),
     click.option(
-        "--save", "save_path", type=click.Path(dir_okay=False, path_type=Path), default=None, help="Write the record."
+        "--save",
+        "save_path",
+        type=click.Path(path_type=Path),
+        default=None,
+        help="Write the record at the end, when you quit, when the input ends or when the game is stopped by a "
+        "signal (checked before the game starts; written atomically).",
     ),
     click.option(
         "--first-dealer",
@@ -413,32 +614,68 @@ def play_command(
             bot_players.append(make_bot(b, info.name))
             names.append(f"{b.capitalize()} {s}")
             seats.append({"name": b, "kind": "bot"})
-    table = screen_class(info.name)(_console(plain), names, seat, symbols=not plain)
+    console = _console(plain)
+    table = screen_class(info.name)(console, names, seat, symbols=_symbols(console, plain))
+    saver = _Saver(save_path, seats, seed)
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
     chosen = f" · seed {seed}" if seed_given else ""
-    table.say(f"{table.title} · variant {setup.spec}{chosen} · you are seat {seat}", style="bold")
+    table.say(f"{table.title} · variant {shown(setup.spec, SPEC_SHOWN)}{chosen} · you are seat {seat}", style="bold")
     table.show_intro(match)
     rng = random.Random(derive_seed(seed, 0xB07))
     hint = _hint_bot(info.name)
-    while not match.is_over:
-        table.show_events(match, deal_next(match, info, seed))
-        while match.to_act is not None:
-            s = match.to_act
-            player = bot_players[s]
-            if player is None:
-                action = human_action(table, match, s, hint, rng)
-                if action is None or action == QUIT:
-                    ended = "the input ended" if action is None else "you quit"
-                    table.say(f"Game stopped before the end ({ended}).")
-                    _save(save_path, match, seats, seed, table)
+
+    def choose(s: int) -> Any:
+        player = bot_players[s]
+        if player is None:
+            return human_action(table, match, s, hint, rng)
+        return player.choose(match.view(s), match.legal_actions(), rng)
+
+    if _play_out(match, info, seed, table, saver, choose):
+        table.say(f"The deals came from seed {seed} (play them again with --seed {seed}).")
+        _save(saver, match, table)
+
+
+def _play_out(
+    match: Any,
+    info: GameInfo,
+    seed: int,
+    table: Table,
+    saver: _Saver,
+    choose: Callable[[int], Any],
+    show_deals: bool = False,
+    delay: float = 0.0,
+) -> bool:
+    """Deal and play ``match`` to its end, each action from ``choose(seat)``; False if the player quit (the game so
+    far is then saved). The end of input (``choose`` gives None) and a stop signal end the command here, after
+    saving the game so far; a signal during a deal or a move waits until it is done."""
+    with _Signals() as signals:
+        try:
+            while not match.is_over:
+                with signals.changing():
+                    events = deal_next(match, info, seed)
+                table.show_events(match, events)
+                if show_deals:
+                    table.show_deal(match)
+                while match.to_act is not None:
+                    s = match.to_act
+                    action = choose(s)
                     if action is None:
-                        sys.exit(1)
-                    return
-                table.show_events(match, match.apply(action, seat=s))
-            else:
-                table.show_events(match, match.apply(player.choose(match.view(s), match.legal_actions(), rng)))
-    table.say(f"The deals came from seed {seed} (play them again with --seed {seed}).")
-    _save(save_path, match, seats, seed, table)
+                        signals.hold()
+                        _input_ended(saver, match, table)
+                    if action == QUIT:
+                        signals.hold()
+                        table.say("Game stopped before the end (you quit).")
+                        _save(saver, match, table)
+                        return False
+                    with signals.changing():
+                        events = match.apply(action, seat=s)
+                    table.show_events(match, events)
+                    if delay and any(type(e).__name__ in TRICK_EVENTS for e in events):
+                        time.sleep(delay)
+        except GameStopped as stop:
+            signals.hold()
+            _stopped(saver, match, stop.signum, table)
+    return True
 
 
 TRICK_EVENTS = ("TrickTaken", "TrickWon")
@@ -453,7 +690,7 @@ TRICK_EVENTS = ("TrickTaken", "TrickWon")
     show_default=BOTS_DEFAULT_HELP,
     help="The bots in seat order: one name for all seats, or one name per seat, comma-separated.",
 )
-@click.option("--delay", type=click.FloatRange(0, 10), default=0.0, help="Seconds to pause after each trick.")
+@click.option("--delay", type=FiniteFloatRange(0, 10), default=0.0, help="Seconds to pause after each trick (0 to 10).")
 @_with_common
 @handle_errors
 def watch_command(
@@ -476,17 +713,14 @@ def watch_command(
     match: Any = info.new_match(setup.options, first_dealer)
     bot_players = [make_bot(b, info.name) for b in setup.bots]
     names = [f"{b.capitalize()} {s}" for s, b in enumerate(setup.bots)]
-    table = screen_class(info.name)(_console(plain), names, None, symbols=not plain)
-    table.say(f"{table.title} · variant {setup.spec} · seed {seed}", style="bold")
+    console = _console(plain)
+    table = screen_class(info.name)(console, names, None, symbols=_symbols(console, plain))
+    saver = _Saver(save_path, [{"name": b, "kind": "bot"} for b in setup.bots], seed)
+    table.say(f"{table.title} · variant {shown(setup.spec, SPEC_SHOWN)} · seed {seed}", style="bold")
     rng = random.Random(derive_seed(seed, 0xB07))
-    while not match.is_over:
-        table.show_events(match, deal_next(match, info, seed))
-        table.show_deal(match)
-        while match.to_act is not None:
-            s = match.to_act
-            events = match.apply(bot_players[s].choose(match.view(s), match.legal_actions(), rng))
-            table.show_events(match, events)
-            if delay and any(type(e).__name__ in TRICK_EVENTS for e in events):
-                time.sleep(delay)
-    seats = [{"name": b, "kind": "bot"} for b in setup.bots]
-    _save(save_path, match, seats, seed, table)
+
+    def choose(s: int) -> Any:
+        return bot_players[s].choose(match.view(s), match.legal_actions(), rng)
+
+    _play_out(match, info, seed, table, saver, choose, show_deals=True, delay=delay)
+    _save(saver, match, table)

@@ -430,7 +430,7 @@ class FreeTable(Table):
         """A card in notation or by its number in the list shown, or pass/p."""
         view = match.view(seat)
         try:
-            if text.isdigit():
+            if text.isascii() and text.isdigit():  # "²" is a digit to isdigit, but not a number to int
                 shown = self._numbered(view)
                 number = int(text)
                 if not 1 <= number <= len(shown):

@@ -34,6 +34,7 @@ from clubsuite.games.partnership import (
 )
 from clubsuite.games.partnership.hand import PartnershipHand, ScoreLine
 from clubsuite.games.partnership.view import PartnershipView
+from clubsuite.safetext import quoted
 
 
 def point_rows(lines: Sequence[ScoreLine]) -> list[tuple[str, tuple[int, ...]]]:
@@ -235,7 +236,9 @@ class PartnershipTable(Table):
                 ):
                     return picked[0]
                 if len(set(picked)) != len(picked):
-                    self.say(f"{text.strip()!r} names a card twice: pass three different cards (CP-2).", style="red")
+                    self.say(
+                        f"{quoted(text.strip())} names a card twice: pass three different cards (CP-2).", style="red"
+                    )
                     return None
                 return Pass(CardSet(picked))
             return match.parse_action(text)

@@ -7,15 +7,13 @@ trick, who went out with which bonus card, the end of the round and its points (
 
 from __future__ import annotations
 
-import sys
-from collections.abc import Sequence
-from pathlib import Path
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import click
 
 from clubsuite.cards import CardSet, card_at
-from clubsuite.cli.common import handle_errors
+from clubsuite.cli.common import BYTE_SIZE, handle_errors
 from clubsuite.cli.play_northstar import TEAM_LETTERS, round_scores
 from clubsuite.errors import InvalidRecordError
 from clubsuite.games import free as fc
@@ -30,7 +28,16 @@ from clubsuite.games.whist.events import (
     PlayStarted,
     TrickTaken,
 )
-from clubsuite.records import ReplayResult, dumps_json, load_record, loads_record, replay, result_json
+from clubsuite.records import (
+    MAX_RECORD_BYTES,
+    ReplayResult,
+    dumps_json,
+    match_result_json,
+    parse_record,
+    read_record_bytes,
+)
+from clubsuite.records.replay import Replay
+from clubsuite.safetext import safe_lines, shown
 
 LEGAL_SHOWN = 40
 """At most this many legal actions of North Star's CLUBS are listed at the end of an unfinished match."""
@@ -46,12 +53,19 @@ def _signed(values: Sequence[int]) -> str:
     return " ".join(f"{v:+d}" for v in values)
 
 
-class _Account:
-    """Builds the readable account of a replay, line by line, from the events of each hand."""
+NAME_SHOWN = 24
+"""The most characters of a seat name repeated in the lines of the account (the header shows up to
+:data:`clubsuite.safetext.SHOWN`), so that the account grows with the number of plays, not with a name's length."""
 
-    def __init__(self, result: ReplayResult) -> None:
-        """Start an empty account of ``result``."""
+
+class _Account:
+    """Builds the readable account of a replay, line by line, from the events of each hand, and hands the lines to
+    ``write`` hand by hand, so that a long record is told as it is replayed, never held whole."""
+
+    def __init__(self, result: Replay | ReplayResult, write: Callable[[str], None]) -> None:
+        """Start an empty account of ``result`` (a replay under way or done)."""
         self.result = result
+        self.write = write
         self.lines: list[str] = []
         self.trick: list[tuple[int, str]] = []
         self.decisions: list[str] = []
@@ -70,11 +84,17 @@ class _Account:
         name = seats[seat].get("name") if 0 <= seat < len(seats) else None
         if not name or name == f"seat {seat}":
             return f"seat {seat}"
-        return f"seat {seat} ({name})"
+        return f"seat {seat} ({shown(name, NAME_SHOWN)})"
 
     def say(self, text: str, indent: int = 1) -> None:
         """Add one line."""
         self.lines.append("  " * indent + text)
+
+    def flush(self) -> None:
+        """Hand the lines gathered so far to ``write`` (escaped once more, as everything printed from outside)."""
+        if self.lines:
+            self.write(safe_lines("\n".join(self.lines)) + "\n")
+            self.lines = []
 
     def header(self) -> None:
         """The game, the variant, the seats, the first dealer and the seed."""
@@ -86,7 +106,7 @@ class _Account:
         parts = []
         for i, s in enumerate(r.seats):
             kind = f" ({s['kind']})" if "kind" in s else ""
-            parts.append(f"{i} {s['name']}{kind}")
+            parts.append(f"{i} {shown(s['name'])}{kind}")
         self.say("seats: " + ", ".join(parts), 0)
         line = f"first dealer: {self.seat(int(record.get('first_dealer', 0)))}"
         if record.get("seed") is not None:
@@ -163,7 +183,7 @@ class _Account:
     def team(self, team: int) -> str:
         """A partnership with its players, e.g. ``seats 0 + 2 (ann, cy)``."""
         seats = pc.TEAMS[team]
-        names = [self.result.seats[s].get("name", "") for s in seats]
+        names = [shown(self.result.seats[s].get("name", ""), NAME_SHOWN) for s in seats]
         return f"seats {seats[0]} + {seats[1]} ({', '.join(names)})"
 
     def partnership_event(self, ev: Any) -> bool:
@@ -301,22 +321,22 @@ class _Account:
             self.say(f"{type(ev).__name__}: {detail}")
         return tricks_done
 
-    def hands(self) -> None:
-        """Every hand, from the events the replay gave."""
-        for index, events in enumerate(self.result.events):
-            self.hand_index, self.handicap_index = index, 0
-            done = 0
-            for ev in events:
-                done = self.event(ev, done)
-            self.flush_decisions()
-            self.flush_auction()
-            self.flush_trick(done + 1, None)
-            self.flush_northstar_trick()
+    def hand(self, index: int, events: Sequence[Any]) -> None:
+        """Hand ``index``, from the events the replay gave, handed to ``write`` at once."""
+        self.hand_index, self.handicap_index = index, 0
+        done = 0
+        for ev in events:
+            done = self.event(ev, done)
+        self.flush_decisions()
+        self.flush_auction()
+        self.flush_trick(done + 1, None)
+        self.flush_northstar_trick()
+        self.flush()
 
     def ending(self) -> None:
         """The winners, a draw, or who is to act and what they may do."""
         match = self.result.match
-        data = result_json(self.result)
+        data = match_result_json(match, self.result.variant, self.result.options_json, self.result.seats)
         self.lines.append("")
         partnership = "team_totals" in data and self.result.info.name == "partnership"
         if partnership:
@@ -362,34 +382,66 @@ class _Account:
 def render_text(result: ReplayResult) -> str:
     """The readable account of a replay: header, each hand (exchange or auction and handicaps, tricks, scores)
     and the ending."""
-    account = _Account(result)
+    parts: list[str] = []
+    account = _Account(result, parts.append)
     account.header()
-    account.hands()
+    for index, events in enumerate(result.events):
+        account.hand(index, events)
     account.ending()
-    return "\n".join(account.lines) + "\n"
+    account.flush()
+    return "".join(parts)
 
 
-def read_record(file: str) -> dict[str, Any]:
-    """Read a record from a file, or from standard input when ``file`` is ``-``."""
-    if file == "-":
-        data = sys.stdin.buffer.read()  # bytes: the reader decodes (and reports bad bytes) itself
-        if not data.strip():
-            raise InvalidRecordError("standard input is empty: expected a record (a JSON object)")
-        return loads_record(data, "standard input")
-    return load_record(Path(file))
+def stream_text(run: Replay, write: Callable[[str], None]) -> None:
+    """Replay ``run`` and tell it as it goes: the header, then each hand as soon as it is replayed, then the
+    ending; memory holds the match, not the account. A broken rule would stop the account at the hand that breaks
+    it (the error names it): ``clubs replay`` checks the record in a first replay so that never happens."""
+    account = _Account(run, write)
+    account.header()
+    account.flush()
+    for index, events in enumerate(run.hands()):
+        account.hand(index, events)
+    run.check_result()
+    account.ending()
+    account.flush()
 
 
 @click.command("replay")
 @click.argument("file", metavar="FILE")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of a readable account.")
+@click.option(
+    "--max-size",
+    type=BYTE_SIZE,
+    default=MAX_RECORD_BYTES,
+    show_default="16M",
+    metavar="SIZE",
+    help="The largest record read, in bytes or with a suffix K, M or G (powers of 1024); a larger one is refused "
+    "with status 2 before it is replayed.",
+)
 @handle_errors
-def replay_command(file: str, as_json: bool) -> None:
+def replay_command(file: str, as_json: bool, max_size: int) -> None:
     """Replay the match record FILE (- for standard input), checking every rule, and show what happened.
 
-    Exit status 2 with a message naming the hand, action, seat and rule if the record is malformed or breaks a rule.
+    The whole record is checked first; the account is then printed hand by hand as it is told. Exit status 2 with a
+    message naming the hand, action, seat and rule if the record is malformed or breaks a rule (nothing else is
+    printed then), and for a file that is not a regular file (a folder, a named pipe, a device) or is larger than
+    --max-size.
     """
-    result = replay(read_record(file))
+    data, source = read_record_bytes(file, max_size, hint="raise the limit with --max-size if you trust it")
+    if not data.strip():
+        raise InvalidRecordError(f"{source} is empty: expected a record (a JSON object)")
+    record = parse_record(data, source)
+    del data
+    # First the whole record is checked, keeping no events, so that a broken record prints nothing but its error;
+    # then it is replayed again and told hand by hand, so the account is never held whole.
+    checked = Replay(record)
+    for _ in checked.hands():
+        pass
+    checked.check_result()
     if as_json:
-        click.echo(dumps_json(result_json(result)), nl=False)
-    else:
-        click.echo(render_text(result), nl=False)
+        data_json = match_result_json(checked.match, checked.variant, checked.options_json, checked.seats)
+        click.echo(dumps_json(data_json), nl=False)
+        return
+    header = checked.checked
+    del checked
+    stream_text(Replay(record, header), lambda text: click.echo(text, nl=False))

@@ -10,13 +10,14 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from clubsuite.bots.base import bot_names
-from clubsuite.cli.common import handle_errors, with_players
+from clubsuite.cli.common import MAX_SEED, handle_errors, with_players
 from clubsuite.engine import GameInfo, find_game, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import split_spec
 from clubsuite.report_free import FreeReport, free_report
 from clubsuite.report_northstar import NorthstarReport, northstar_report
-from clubsuite.sim import REPORT_GAMES, ProgressCallback, SimResult, simulate
+from clubsuite.safetext import quoted, safe_lines
+from clubsuite.sim import MAX_MATCHES, MAX_WORKERS, REPORT_GAMES, ProgressCallback, SimResult, simulate
 
 DEFAULT_BOTS = "heuristic,random,random"
 """The default line-up of a three-player game: the heuristic bot against two random bots."""
@@ -32,8 +33,8 @@ def parse_bots(text: str) -> list[str]:
     if empty:
         which = f"name {empty[0]}" if len(empty) == 1 else f"names {', '.join(empty[:-1])} and {empty[-1]}"
         raise InvalidOptionsError(
-            f"--bots {text!r}: {which} of {len(names)} {'is' if len(empty) == 1 else 'are'} empty; expected one bot "
-            f"name per seat separated by commas, e.g. {DEFAULT_BOTS}"
+            f"--bots {quoted(text)}: {which} of {len(names)} {'is' if len(empty) == 1 else 'are'} empty; expected "
+            f"one bot name per seat separated by commas, e.g. {DEFAULT_BOTS}"
         )
     return names
 
@@ -51,7 +52,8 @@ def choose_spec(game: str, variant: str | None, players: int | None = None) -> s
     variant_info, _ = resolve(spec)
     if variant_info.name != info.name:
         raise InvalidOptionsError(
-            f"--variant {variant!r} is a spec of {variant_info.name}, but the game given is {game!r} ({info.name})"
+            f"--variant {quoted(variant)} is a spec of {variant_info.name}, but the game given is {quoted(game)} "
+            f"({info.name})"
         )
     return spec
 
@@ -73,7 +75,7 @@ def check_bot_count(spec: str, names: list[str], n_seats: int, players: int | No
         return
     how = "give one bot per seat" if players is not None else f"give one bot per seat, or --players {len(names)}"
     raise InvalidOptionsError(
-        f"{len(names)} bots given ({', '.join(names)}) but {spec!r} seats {n_seats} players: {how}"
+        f"{len(names)} bots given ({', '.join(names)}) but {quoted(spec)} seats {n_seats} players: {how}"
     )
 
 
@@ -135,14 +137,28 @@ class _LazyProgress:
     default=None,
     help="The number of players, for games that let you choose it (northstar: 2 to 6; default 4).",
 )
-@click.option("--matches", default=120, show_default=True, help="How many whole matches to play (at least 1).")
-@click.option("--seed", default=0, show_default=True, help="Simulation seed: the same seed gives the same result.")
+@click.option(
+    "--matches",
+    type=click.IntRange(1, MAX_MATCHES),
+    default=120,
+    show_default=True,
+    help=f"How many whole matches to play (1 to {MAX_MATCHES:,}).",
+)
+@click.option(
+    "--seed",
+    type=click.IntRange(0, MAX_SEED),
+    default=0,
+    show_default=True,
+    help="Simulation seed, 0 to 2**64 - 1: the same seed gives the same result.",
+)
 @click.option("--variant", default=None, help="A full rules spec overriding GAME, e.g. 'whist-1997(target=9)'.")
 @click.option(
     "--workers",
+    type=click.IntRange(1, MAX_WORKERS),
     default=1,
     show_default=True,
-    help="Worker processes; the result is the same for any number.",
+    help=f"Worker processes (1 to {MAX_WORKERS}, no more than there are cores are started); the result is the "
+    "same for any number.",
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on standard output.")
 @click.option(
@@ -197,7 +213,7 @@ def simulate_command(
     if report and info.name not in REPORT_GAMES:
         raise InvalidOptionsError(
             f"--report: the balance report exists for Free Clubs and North Star's CLUBS only ({REPORT_COMMANDS}), "
-            f"not for {game!r}; the table without --report is the report for {info.name}"
+            f"not for {quoted(game)}; the table without --report is the report for {info.name}"
         )
     console = Console(stderr=True)
     bar = _LazyProgress(console, matches) if console.is_terminal and not as_json else None
@@ -214,7 +230,7 @@ def simulate_command(
             data["report"] = balance.to_json()
         click.echo(json.dumps(data, indent=2))
     else:
-        click.echo(result.format_table())
+        click.echo(safe_lines(result.format_table()))  # it names the spec as given, which may hold odd spaces
         if balance is not None:
             click.echo("")
-            click.echo(balance.format_text())
+            click.echo(safe_lines(balance.format_text()))

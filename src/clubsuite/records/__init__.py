@@ -1,5 +1,17 @@
 """Match records: a game-generic JSON format, reading and writing it, and replaying it through the engine."""
 
+from clubsuite.records.files import (
+    MAX_RECORD_BYTES,
+    dumps_json,
+    dumps_record,
+    load_record,
+    loads_record,
+    parse_record,
+    read_record_bytes,
+    save_problem,
+    save_record,
+    write_atomically,
+)
 from clubsuite.records.format import (
     FORMAT,
     MAX_DEPTH,
@@ -7,14 +19,11 @@ from clubsuite.records.format import (
     VERSION,
     CheckedRecord,
     HandEntry,
+    check_header,
     check_record,
-    dumps_json,
-    dumps_record,
-    load_record,
-    loads_record,
     options_json,
     record_schema,
-    save_record,
+    same_json,
     validate_record,
 )
 from clubsuite.records.replay import ReplayResult, match_result_json, replay, result_json
@@ -24,10 +33,12 @@ __all__ = [
     "FORMAT",
     "MAX_DEPTH",
     "MAX_DIGITS",
+    "MAX_RECORD_BYTES",
     "VERSION",
     "CheckedRecord",
     "HandEntry",
     "ReplayResult",
+    "check_header",
     "check_record",
     "default_seats",
     "dumps_json",
@@ -36,10 +47,15 @@ __all__ = [
     "loads_record",
     "match_result_json",
     "options_json",
+    "parse_record",
+    "read_record_bytes",
     "record_from_match",
     "record_schema",
     "replay",
     "result_json",
+    "same_json",
+    "save_problem",
     "save_record",
     "validate_record",
+    "write_atomically",
 ]

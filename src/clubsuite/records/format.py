@@ -1,4 +1,5 @@
-"""The match record format: its fields, the hand-written validator, and reading and writing record files.
+"""The match record format: its fields and the hand-written validator (:mod:`clubsuite.records.files` reads and
+writes record files).
 
 A record is a JSON object naming the game and its rules options, the seats, the first dealer, an optional match
 seed, and every hand as a deal (explicit, seeded, or derived from the match seed) plus the actions in notation.
@@ -13,16 +14,16 @@ from __future__ import annotations
 import dataclasses
 import enum
 import json
-import os
 import re
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from pathlib import Path
-from typing import Any
+from typing import Any, overload
 
 from clubsuite.engine import GameInfo, find_game, resolve
 from clubsuite.errors import ClubsError, InvalidRecordError
 from clubsuite.options import format_value, spec_of, split_spec
+from clubsuite.safetext import json_shown, quoted, shown
 
 FORMAT = "clubsuite-record"
 """The value of the ``format`` field of every record."""
@@ -81,8 +82,9 @@ class CheckedRecord:
     """The dealer of hand 0."""
     seed: int | None
     """The match seed, if any."""
-    hands: tuple[HandEntry, ...]
-    """Every hand in order."""
+    hands: Sequence[HandEntry]
+    """Every hand in order. From :func:`check_header`, each hand is checked when it is read (the replayer reads
+    them one by one), so a record of a million hands with a broken first hand is refused at once."""
     result: dict[str, Any] | None
     """The ``result`` field as written, if any (compared with the replay by the replayer)."""
 
@@ -105,7 +107,7 @@ def _kind(value: Any) -> str:
     if isinstance(value, int | float):
         return f"the number {value!r}"
     if isinstance(value, str):
-        return f"the string {value!r}"
+        return f"the string {quoted(value)}"
     if isinstance(value, list):
         return "a list"
     if isinstance(value, dict):
@@ -128,10 +130,10 @@ def _check_keys(obj: dict[str, Any], path: str, allowed: tuple[str, ...], requir
     for key in obj:
         if not isinstance(key, str) or key.startswith(EXTENSION_PREFIX) or key in allowed:
             continue
-        where = f"{path}.{key}" if path else key
+        where = f"{path}.{shown(key)}" if path else shown(key)
         raise _error(
             where,
-            f"unknown field {key!r}; the fields here are {', '.join(allowed)} "
+            f"unknown field {quoted(key)}; the fields here are {', '.join(allowed)} "
             f"(extension fields may be added with names starting with {EXTENSION_PREFIX!r})",
         )
     for key in required:
@@ -157,13 +159,18 @@ def options_json(options: Any) -> dict[str, Any]:
     return {f.name: option_value_json(getattr(options, f.name)) for f in dataclasses.fields(options)}
 
 
-def _same_json(a: Any, b: Any) -> bool:
-    """JSON equality that keeps ``true`` apart from ``1``, also inside lists."""
-    if isinstance(a, bool) or isinstance(b, bool):
-        return type(a) is type(b) and a == b
+def same_json(a: Any, b: Any) -> bool:
+    """Exact JSON equality: the same JSON type and value at every level, so ``true`` is not ``1``, ``false`` is not
+    ``0`` and ``-0.0`` or ``1.0`` is not the whole number ``0`` or ``1``, also inside lists and objects.
+
+    Python's ``==`` would say yes to all of those; a record's stated ``result`` and ``options`` are compared with
+    this, so an altered record cannot pass with a value of another type.
+    """
     if isinstance(a, list) and isinstance(b, list):
-        return len(a) == len(b) and all(_same_json(x, y) for x, y in zip(a, b, strict=True))
-    return bool(a == b)
+        return len(a) == len(b) and all(same_json(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, dict) and isinstance(b, dict):
+        return a.keys() == b.keys() and all(same_json(a[k], b[k]) for k in a)
+    return type(a) is type(b) and bool(a == b)
 
 
 def _is_option_value(value: Any) -> bool:
@@ -180,7 +187,7 @@ def _path_text(path: tuple[str | int, ...]) -> str:
         if isinstance(part, int):
             out += f"[{part}]"
         else:
-            key = part.encode("utf-8", "backslashreplace").decode("utf-8")
+            key = shown(part)
             out += f".{key}" if out else key
     return out
 
@@ -190,20 +197,14 @@ def _check_values(record: Any) -> None:
     than MAX_DEPTH deep, whole numbers of more than MAX_DIGITS digits, object keys that are not strings, and strings
     that are not Unicode text (a lone surrogate, as from a ``\\udcff`` escape or bytes that were not UTF-8).
 
-    Done without recursion, so that a record nested however deep gets a message rather than a RecursionError.
+    Done without recursion, so that a record nested however deep gets a message rather than a RecursionError, and
+    depth first with one iterator per level, so that the work space grows with the depth (at most MAX_DEPTH), not
+    with the number of values.
     """
-    stack: list[tuple[Any, tuple[str | int, ...]]] = [(record, ())]
-    while stack:
-        value, path = stack.pop()
-        if len(path) >= MAX_DEPTH:
-            shown = _path_text(path[:3]) + ("..." if len(path) > 3 else "")
-            raise _error(
-                shown,
-                f"lists and objects are nested more than {MAX_DEPTH} levels deep here; a record may nest at most "
-                f"{MAX_DEPTH}",
-            )
-        is_object = isinstance(value, dict)
-        for key, item in value.items() if is_object else enumerate(value):
+    frames: list[tuple[Iterator[tuple[Any, Any]], tuple[str | int, ...], bool]] = [(_items(record), (), True)]
+    while frames:
+        items, path, is_object = frames[-1]
+        for key, item in items:
             if is_object:
                 if not isinstance(key, str):
                     raise _error(_path_text(path) or "the top level", f"the key {key!r} is not a string")
@@ -213,12 +214,29 @@ def _check_values(record: Any) -> None:
                 if not item.isascii():  # only text beyond ASCII can hold a lone surrogate
                     _check_text(item, (*path, key))
             elif isinstance(item, dict | list):
-                stack.append((item, (*path, key)))
+                inner = (*path, key)
+                if len(inner) >= MAX_DEPTH:
+                    shown_path = _path_text(inner[:3]) + "..."
+                    raise _error(
+                        shown_path,
+                        f"lists and objects are nested more than {MAX_DEPTH} levels deep here; a record may nest at "
+                        f"most {MAX_DEPTH}",
+                    )
+                if item:  # an empty list or object holds nothing to check
+                    frames.append((_items(item), inner, isinstance(item, dict)))
+                    break  # go into it first; this container's iterator goes on where it stopped
             elif isinstance(item, int) and not -_INT_LIMIT < item < _INT_LIMIT:
                 raise _error(
                     _path_text((*path, key)),
                     f"a whole number of more than {MAX_DIGITS} digits is too long for a record",
                 )
+        else:
+            frames.pop()
+
+
+def _items(value: dict[str, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
+    """The (key, item) pairs of an object, or the (index, item) pairs of a list."""
+    return iter(value.items()) if isinstance(value, dict) else enumerate(value)
 
 
 def _check_text(text: str, path: tuple[str | int, ...]) -> None:
@@ -242,8 +260,8 @@ def _check_lower_case(variant: str, options: Any) -> None:
     if written != written.lower():
         raise _error(
             "variant",
-            f"the name {written!r} has upper case letters; game and variant names are lower case in a record: "
-            f"write {written.lower()!r}",
+            f"the name {quoted(written)} has upper case letters; game and variant names are lower case in a record: "
+            f"write {quoted(written.lower())}",
         )
     _, raw = split_spec(variant)
     for key, text in raw.items():
@@ -262,17 +280,22 @@ def _check_game(record: dict[str, Any]) -> tuple[GameInfo, Any, str, dict[str, A
         raise _error("game", f"expected the name of a game, such as 'whist', got {_kind(game)}")
     if game != game.lower():
         raise _error(
-            "game", f"{game!r} has upper case letters; game names are lower case in a record: write {game.lower()!r}"
+            "game",
+            f"{quoted(game)} has upper case letters; game names are lower case in a record: write "
+            f"{quoted(game.lower())}",
         )
     try:
         info, _ = find_game(game)
     except ClubsError as exc:
         raise _error("game", str(exc)) from None
     if info.name != game:
-        raise _error("game", f"{game!r} is a variant of {info.name!r}: put {info.name!r} here and {game!r} in variant")
+        raise _error(
+            "game",
+            f"{quoted(game)} is a variant of {info.name!r}: put {info.name!r} here and {quoted(game)} in variant",
+        )
     variant = record["variant"]
     if not isinstance(variant, str) or not variant.strip():
-        raise _error("variant", f"expected a rules options spec such as {game!r}, got {_kind(variant)}")
+        raise _error("variant", f"expected a rules options spec such as {quoted(game)}, got {_kind(variant)}")
     digits = max((len(run) for run in re.findall(r"[0-9]+", variant)), default=0)
     if digits > MAX_DIGITS:
         raise _error(
@@ -283,7 +306,10 @@ def _check_game(record: dict[str, Any]) -> tuple[GameInfo, Any, str, dict[str, A
     except ClubsError as exc:
         raise _error("variant", str(exc)) from None
     if vinfo.name != info.name:
-        raise _error("variant", f"{variant!r} is a spec of the game {vinfo.name!r}, but the record's game is {game!r}")
+        raise _error(
+            "variant",
+            f"{quoted(variant)} is a spec of the game {vinfo.name!r}, but the record's game is {quoted(game)}",
+        )
     _check_lower_case(variant, options)
     canon = spec_of(info.name, options)
     values = options_json(options)
@@ -296,19 +322,19 @@ def _check_game(record: dict[str, Any]) -> tuple[GameInfo, Any, str, dict[str, A
                 continue
             if key not in values:
                 raise _error(
-                    f"options.{key}",
-                    f"unknown option {key!r} of {info.name}; the options are: {', '.join(values)}",
+                    f"options.{shown(key)}",
+                    f"unknown option {quoted(key)} of {info.name}; the options are: {', '.join(values)}",
                 )
             if not _is_option_value(value):
                 raise _error(
-                    f"options.{key}",
+                    f"options.{shown(key)}",
                     f"expected a string, a whole number, true or false, or a list of whole numbers, got {_kind(value)}",
                 )
-            if not _same_json(value, values[key]):
+            if not same_json(value, values[key]):
                 raise _error(
                     f"options.{key}",
-                    f"the record says {json.dumps(value)} but the variant {variant!r} gives "
-                    f"{json.dumps(values[key])}; the options must agree with the variant spec",
+                    f"the record says {json_shown(value)} but the variant {quoted(variant)} gives "
+                    f"{json_shown(values[key])}; the options must agree with the variant spec",
                 )
     return info, options, canon, values
 
@@ -383,8 +409,40 @@ def _check_hand(info: GameInfo, entry: Any, index: int, has_seed: bool) -> HandE
     return HandEntry(deal, deal_seed, tuple(actions))
 
 
-def check_record(record: Any) -> CheckedRecord:
-    """Check the shape of a record (everything short of playing it) and read it; raises InvalidRecordError."""
+class _CheckedHands(Sequence[HandEntry]):
+    """The hands of a record, each checked by :func:`_check_hand` when it is read, and not kept.
+
+    Reading a hand checks only that hand, so the work done before the first rule is checked does not grow with the
+    number of hands, and no second copy of every hand stays in memory beside the record.
+    """
+
+    def __init__(self, info: GameInfo, raw: list[Any], has_seed: bool) -> None:
+        self._info = info
+        self._raw = raw
+        self._has_seed = has_seed
+
+    def __len__(self) -> int:
+        return len(self._raw)
+
+    @overload
+    def __getitem__(self, index: int) -> HandEntry: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> Sequence[HandEntry]: ...
+
+    def __getitem__(self, index: int | slice) -> HandEntry | Sequence[HandEntry]:
+        if isinstance(index, slice):
+            return [self[i] for i in range(len(self._raw))[index]]
+        if index < 0:
+            index += len(self._raw)
+        if not 0 <= index < len(self._raw):
+            raise IndexError(index)
+        return _check_hand(self._info, self._raw[index], index, self._has_seed)
+
+
+def check_header(record: Any) -> CheckedRecord:
+    """Check everything of a record but its hands, which are checked one by one as they are read from
+    ``CheckedRecord.hands``: the replayer's way in, so that checking keeps pace with replaying."""
     if not isinstance(record, dict):
         raise InvalidRecordError(f"a record is a JSON object, got {_kind(record)}")
     _check_values(record)
@@ -407,174 +465,20 @@ def check_record(record: Any) -> CheckedRecord:
     hands = record["hands"]
     if not isinstance(hands, list):
         raise _error("hands", f"expected a list of hands, got {_kind(hands)}")
-    entries = tuple(_check_hand(info, entry, i, seed is not None) for i, entry in enumerate(hands))
     result = record.get("result")
     if "result" in record and not isinstance(result, dict):
         raise _error("result", f"expected an object (what the replay gives), got {_kind(result)}")
+    entries = _CheckedHands(info, hands, seed is not None)
     return CheckedRecord(info, options, canon, values, n_seats, seats, first_dealer, seed, entries, result)
+
+
+def check_record(record: Any) -> CheckedRecord:
+    """Check the shape of a record (everything short of playing it) and read it; raises InvalidRecordError."""
+    checked = check_header(record)
+    entries = tuple(checked.hands)  # checks every hand
+    return dataclasses.replace(checked, hands=entries)
 
 
 def validate_record(record: Any) -> None:
     """Raise InvalidRecordError, naming the field, if the record is not well formed (rules are not checked)."""
     check_record(record)
-
-
-# -- reading and writing -----------------------------------------------------------------------------------
-
-
-class _ParseError(Exception):
-    """Raised from inside the JSON reader's hooks; :func:`loads_record` turns it into an InvalidRecordError."""
-
-
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-    """Build a JSON object, refusing a repeated key (the plain reader would keep the last one silently)."""
-    obj: dict[str, Any] = {}
-    for key, value in pairs:
-        if key in obj:
-            raise _ParseError(f"the field {key!r} appears twice in one object")
-        obj[key] = value
-    return obj
-
-
-def _no_constants(name: str) -> Any:
-    """Refuse NaN and Infinity, which Python's reader accepts but JSON does not have."""
-    raise _ParseError(f"{name} is not a JSON number; records hold only standard JSON")
-
-
-def _parse_int(text: str) -> int:
-    """Read a whole number, refusing one longer than MAX_DIGITS (Python would raise a bare ValueError)."""
-    digits = len(text) - text.startswith("-")
-    if digits > MAX_DIGITS:
-        raise _ParseError(
-            f"it holds a whole number of {digits} digits ({text[:12]}...); numbers in a record have at most "
-            f"{MAX_DIGITS} digits"
-        )
-    try:
-        return int(text)
-    except ValueError:  # a limit set lower with sys.set_int_max_str_digits
-        raise _ParseError(f"it holds a whole number of {digits} digits, too long to read here") from None
-
-
-def _position(text: str | bytes, index: int) -> str:
-    """``line L, column C`` of a character (or byte) index, counted from 1 as the JSON reader's messages do."""
-    newline: Any = b"\n" if isinstance(text, bytes) else "\n"
-    line = text.count(newline, 0, index) + 1
-    return f"line {line}, column {index - text.rfind(newline, 0, index)}"
-
-
-def _decode(data: str | bytes, source: str) -> str:
-    """The text of a record: bytes decoded as UTF-8 and a leading byte order mark dropped (``utf-8-sig``).
-
-    Text read elsewhere with the ``surrogateescape`` error handler (as Python reads standard input in some
-    locales) holds lone surrogates where its bytes were not UTF-8; those are refused the same way.
-    """
-    if isinstance(data, bytes):
-        try:
-            return data.decode("utf-8-sig")
-        except UnicodeDecodeError as exc:
-            raise InvalidRecordError(
-                f"{source} is not UTF-8 text: the byte 0x{data[exc.start]:02x} at {_position(data, exc.start)} "
-                "cannot start or continue a UTF-8 character"
-            ) from None
-    text = data.removeprefix("\ufeff")
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError as exc:
-        raise InvalidRecordError(
-            f"{source} is not UTF-8 text: at {_position(text, exc.start)} there is a byte that is not UTF-8 "
-            "(or a lone surrogate)"
-        ) from None
-    return text
-
-
-def loads_record(text: str | bytes, source: str = "the record") -> dict[str, Any]:
-    """Read a record from JSON text (or UTF-8 bytes) and check its shape; ``source`` names it in error messages.
-
-    A leading UTF-8 byte order mark is accepted. Every problem, however odd the input, is an InvalidRecordError.
-    """
-    decoded = _decode(text, source)
-    try:
-        record = json.loads(
-            decoded, object_pairs_hook=_no_duplicates, parse_constant=_no_constants, parse_int=_parse_int
-        )
-    except json.JSONDecodeError as exc:
-        raise InvalidRecordError(
-            f"{source} is not valid JSON: {exc.msg} at line {exc.lineno}, column {exc.colno}"
-        ) from None
-    except _ParseError as exc:
-        raise InvalidRecordError(f"{source} cannot be read: {exc}") from None
-    except RecursionError:
-        raise InvalidRecordError(
-            f"{source} cannot be read: lists and objects are nested in one another far more than the {MAX_DEPTH} "
-            "levels a record may have"
-        ) from None
-    check_record(record)
-    assert isinstance(record, dict)
-    return record
-
-
-def load_record(path_or_text: str | os.PathLike[str]) -> dict[str, Any]:
-    """Read and check a record from a file, or from JSON text (a string whose first non-blank character is ``{``).
-
-    The file is read as UTF-8, with or without a byte order mark. A file that cannot be read (missing, a folder,
-    not permitted, not UTF-8) gives an InvalidRecordError naming it.
-    """
-    if isinstance(path_or_text, str) and path_or_text.lstrip("\ufeff \t\r\n").startswith("{"):
-        return loads_record(path_or_text)
-    path = Path(path_or_text)
-    where = f"cannot read the record file '{path}'"
-    try:
-        data = path.read_bytes()
-    except FileNotFoundError:
-        raise InvalidRecordError(f"{where}: no such file") from None
-    except IsADirectoryError:
-        raise InvalidRecordError(f"{where}: it is a folder") from None
-    except PermissionError:
-        raise InvalidRecordError(f"{where}: permission denied") from None
-    except OSError as exc:
-        raise InvalidRecordError(f"{where}: {exc.strerror or exc}") from None
-    except ValueError:  # a name holding a NUL character, which no file system allows
-        raise InvalidRecordError(
-            f"cannot read the record file {str(path_or_text)!r}: a file name cannot hold a NUL character"
-        ) from None
-    return loads_record(data, f"the record file '{path}'")
-
-
-_FLAT_OBJECT_WIDTH = 80
-"""Objects of plain values at most this wide are written on one line."""
-
-
-def _dumps(value: Any, indent: int) -> str:
-    """JSON with objects spread over lines and lists of plain values kept on one line."""
-    pad = "  " * (indent + 1)
-    if isinstance(value, dict):
-        if not value:
-            return "{}"
-        if all(not isinstance(v, dict | list) for v in value.values()):
-            flat = json.dumps(value, ensure_ascii=False)
-            if len(flat) <= _FLAT_OBJECT_WIDTH:
-                return flat
-        items = [f"{pad}{json.dumps(k, ensure_ascii=False)}: {_dumps(v, indent + 1)}" for k, v in value.items()]
-        return "{\n" + ",\n".join(items) + "\n" + "  " * indent + "}"
-    if isinstance(value, list):
-        if all(not isinstance(v, dict | list) for v in value):
-            return json.dumps(value, ensure_ascii=False)
-        items = [f"{pad}{_dumps(v, indent + 1)}" for v in value]
-        return "[\n" + ",\n".join(items) + "\n" + "  " * indent + "]"
-    return json.dumps(value, ensure_ascii=False)
-
-
-def dumps_json(value: Any) -> str:
-    """Readable JSON ending in a newline: objects spread over lines, lists of plain values (actions) on one line."""
-    return _dumps(value, 0) + "\n"
-
-
-def dumps_record(record: dict[str, Any]) -> str:
-    """The text of a record file (see :func:`dumps_json`)."""
-    return dumps_json(record)
-
-
-def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
-    """Check a record's shape and write it to ``path`` as UTF-8 JSON."""
-    check_record(record)
-    Path(path).write_text(dumps_record(record), encoding="utf-8")

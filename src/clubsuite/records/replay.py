@@ -10,13 +10,15 @@ from __future__ import annotations
 
 import copy
 import json
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
 from clubsuite.cards import Card
 from clubsuite.engine import GameInfo, Phase
 from clubsuite.errors import ClubsError, InvalidRecordError
-from clubsuite.records.format import EXTENSION_PREFIX, CheckedRecord, check_record
+from clubsuite.records.format import EXTENSION_PREFIX, CheckedRecord, HandEntry, check_header, same_json
+from clubsuite.safetext import json_shown, quoted, shown
 from clubsuite.seeding import hand_seed
 
 
@@ -50,9 +52,8 @@ def _between_hands(match: Any) -> bool:
     return match.phase in _BETWEEN_HANDS
 
 
-def _deal_for(checked: CheckedRecord, index: int, dealer: int) -> Any:
-    """The deal of hand ``index``: explicit, from its own seed, or from the match seed."""
-    entry = checked.hands[index]
+def _deal_for(checked: CheckedRecord, entry: HandEntry, index: int, dealer: int) -> Any:
+    """The deal of hand ``index`` (``entry``): explicit, from its own seed, or from the match seed."""
     if entry.deal is not None:
         return entry.deal
     if entry.deal_seed is not None:
@@ -82,31 +83,37 @@ def _between_hands_action(match: Any, text: str) -> Any:
     return action if accepts(action) else None
 
 
-def _replay_hand(checked: CheckedRecord, match: Any, index: int, overall: int) -> tuple[Any, ...]:
-    """Deal and play one hand of the record onto ``match``; returns its events."""
+def _replay_hand(
+    checked: CheckedRecord, entry: HandEntry, match: Any, index: int, overall: int, previous: int
+) -> tuple[Any, ...]:
+    """Deal and play hand ``index`` of the record (``entry``, already checked) onto ``match``; returns its events.
+
+    ``overall`` counts the actions of the hands before, ``previous`` those of the hand just before (for messages).
+    """
     if match.is_over:
         raise InvalidRecordError(
             f"hand {index}: the match ended after hand {index - 1} (the end condition was met), "
             "so no further hand may follow"
         )
     if not _between_hands(match):
-        n = len(checked.hands[index - 1].actions)
+        n = previous
         raise InvalidRecordError(
             f"hand {index - 1} is not complete (it stops after {n} action{'' if n == 1 else 's'}, with seat "
             f"{match.to_act} to act) but another hand follows it; only the last hand may be unfinished"
         )
     try:
-        events: list[Any] = list(match.deal(deal=_deal_for(checked, index, match.next_dealer)))
+        events: list[Any] = list(match.deal(deal=_deal_for(checked, entry, index, match.next_dealer)))
     except ClubsError as exc:
         raise InvalidRecordError(f"hand {index}: the deal cannot be used: {exc}") from None
-    for j, text in enumerate(checked.hands[index].actions):
+    for j, text in enumerate(entry.actions):
         where = f"hand {index}, action {j} (overall {overall + j})"
         seat = match.to_act
         if _between_hands(match):
             action = _between_hands_action(match, text)
             if action is None:
                 raise InvalidRecordError(
-                    f"{where}: {text.strip()!r} comes after the end of the hand, which is complete after {j} actions"
+                    f"{where}: {quoted(text.strip())} comes after the end of the hand, which is complete after {j} "
+                    "actions"
                 )
         else:
             try:
@@ -126,59 +133,105 @@ def _replay_hand(checked: CheckedRecord, match: Any, index: int, overall: int) -
 
 
 def _compare(given: Any, computed: Any, path: str) -> str | None:
-    """The first difference between a stated result and the computed one, or None (stated keys only)."""
+    """The first difference between a stated result and the computed one (its JSON form), or None.
+
+    Objects are compared by the keys the record states (extension keys skipped); everything else exactly by JSON
+    type and value (:func:`same_json`: ``false`` is not ``0``, ``-0.0`` is not ``0``). Lists of objects are compared
+    item by item to name the item; lists of plain values whole.
+    """
     if isinstance(given, dict):
         if not isinstance(computed, dict):
-            return f"{path}: the record says {json.dumps(given)} but the replay gives {json.dumps(computed)}"
+            return f"{path}: the record says {json_shown(given)} but the replay gives {json_shown(computed)}"
         for key, value in given.items():
             if key.startswith(EXTENSION_PREFIX):
                 continue
             if key not in computed:
-                return f"{path}.{key}: the replay gives no such field (it gives {', '.join(computed)})"
-            diff = _compare(value, computed[key], f"{path}.{key}")
+                return f"{path}.{shown(key)}: the replay gives no such field (it gives {', '.join(computed)})"
+            diff = _compare(value, computed[key], f"{path}.{shown(key)}")
             if diff is not None:
                 return diff
         return None
-    nested = any(isinstance(v, dict | list) for v in given) if isinstance(given, list) else False
-    if nested and isinstance(computed, list) and len(given) != len(computed):
-        return f"{path}: the record lists {len(given)} entries but the replay gives {len(computed)}"
+    nested = isinstance(given, list) and any(isinstance(v, dict | list) for v in given)
     if nested and isinstance(computed, list):
-        # Lists of objects (the hands) are compared item by item to name the item; lists of numbers whole.
+        if len(given) != len(computed):
+            return f"{path}: the record lists {len(given)} entries but the replay gives {len(computed)}"
         for i, (a, b) in enumerate(zip(given, computed, strict=True)):
             diff = _compare(a, b, f"{path}[{i}]")
             if diff is not None:
                 return diff
         return None
-    same = type(given) is type(computed) if isinstance(given, bool) or isinstance(computed, bool) else True
-    if same and given == computed:
+    if same_json(given, computed):
         return None
-    return f"{path}: the record says {json.dumps(given)} but the replay gives {json.dumps(computed)}"
+    return f"{path}: the record says {json_shown(given)} but the replay gives {json_shown(computed)}"
+
+
+class Replay:
+    """A replay in progress: the record's header is checked when it is made, and :meth:`hands` deals and plays the
+    hands one at a time, checking each hand's fields just before it is played.
+
+    For a caller that shows each hand as it is replayed (``clubs replay`` streams its account this way) and keeps
+    nothing of a hand once it is shown: the work before the first broken rule does not depend on what follows it,
+    and memory holds the record and the match, not every event of every hand. :func:`replay` collects it all.
+    """
+
+    def __init__(self, record: dict[str, Any], header: CheckedRecord | None = None) -> None:
+        """Check everything but the hands (raises InvalidRecordError) and set up the match before its first deal.
+
+        ``header`` is what an earlier replay of the same record found (:attr:`checked`), to replay it again without
+        checking its header twice.
+        """
+        checked = header if header is not None else check_header(record)
+        self.record = record
+        """The record as given."""
+        self.checked = checked
+        self.info: GameInfo = checked.info
+        """The game's registry entry."""
+        self.options: Any = checked.options
+        """The game's options object."""
+        self.variant: str = checked.variant
+        """The canonical options spec."""
+        self.options_json: dict[str, Any] = checked.options_json
+        """The options as JSON values."""
+        self.seats: list[dict[str, Any]] = checked.seats
+        """The seats of the record."""
+        self.match: Any = checked.info.new_match(checked.options, checked.first_dealer)
+        """The match, in the state the hands replayed so far leave it in."""
+
+    def hands(self) -> Iterator[tuple[Any, ...]]:
+        """Replay every hand in order, yielding the events of each (the deal's, then each action's) once it is
+        played; raises InvalidRecordError naming the hand, action, seat and rule at the first problem."""
+        overall = previous = 0
+        for index, entry in enumerate(self.checked.hands):
+            yield _replay_hand(self.checked, entry, self.match, index, overall, previous)
+            overall += len(entry.actions)
+            previous = len(entry.actions)
+
+    def check_result(self) -> None:
+        """Compare the record's ``result``, if it states one, with the replay (call once every hand is replayed)."""
+        if self.checked.result is not None:
+            computed = json.loads(
+                json.dumps(match_result_json(self.match, self.variant, self.options_json, self.seats))
+            )
+            diff = _compare(self.checked.result, computed, "result")
+            if diff is not None:
+                raise InvalidRecordError(f"in the record, {diff}; fix or remove the result field")
 
 
 def replay(record: dict[str, Any]) -> ReplayResult:
     """Replay a record through the engine; raises InvalidRecordError naming the hand, action, seat and rule."""
-    checked = check_record(record)
-    match = checked.info.new_match(checked.options, checked.first_dealer)
-    events: list[tuple[Any, ...]] = []
-    overall = 0
-    for index in range(len(checked.hands)):
-        events.append(_replay_hand(checked, match, index, overall))
-        overall += len(checked.hands[index].actions)
-    result = ReplayResult(
+    run = Replay(record)
+    events = list(run.hands())
+    run.check_result()
+    return ReplayResult(
         record=record,
-        info=checked.info,
-        options=checked.options,
-        variant=checked.variant,
-        options_json=checked.options_json,
-        seats=checked.seats,
-        match=match,
+        info=run.info,
+        options=run.options,
+        variant=run.variant,
+        options_json=run.options_json,
+        seats=run.seats,
+        match=run.match,
         events=events,
     )
-    if checked.result is not None:
-        diff = _compare(checked.result, result_json(result), "result")
-        if diff is not None:
-            raise InvalidRecordError(f"in the record, {diff}; fix or remove the result field")
-    return result
 
 
 def match_result_json(match: Any, variant: str, options: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:

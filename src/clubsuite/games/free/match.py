@@ -18,6 +18,7 @@ from clubsuite.games.free.hand import Call, FreeAction, FreeHand, MisplayCall
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.games.free.view import FreeView
 from clubsuite.match_base import MatchBase
+from clubsuite.safetext import quoted
 
 GAME = "free"
 
@@ -144,20 +145,21 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
             return None
         if len(words) not in (2, 4) or (len(words) == 4 and words[2].lower() != "by"):
             raise InvalidNotationError(
-                f"{text.strip()!r} is not a call: expected call, one card and optionally by and the calling seat, "
-                "e.g. call 7H or call 7H by 2 (FC-10)"
+                f"{quoted(text.strip())} is not a call: expected call, one card and optionally by and the calling "
+                "seat, e.g. call 7H or call 7H by 2 (FC-10)"
             )
         try:
             played = STANDARD_WITH_JOKERS.parse(words[1])
         except InvalidNotationError:
             raise InvalidNotationError(
-                f"{text.strip()!r} is not a call: {words[1]!r} is not a card (expected e.g. call 7H)"
+                f"{quoted(text.strip())} is not a call: {quoted(words[1])} is not a card (expected e.g. call 7H)"
             ) from None
         if len(words) == 2:
             return MisplayCall(played)
         if words[3] not in ("0", "1", "2"):
             raise InvalidNotationError(
-                f"{text.strip()!r} is not a call: the caller {words[3]!r} is not a seat (expected 0, 1 or 2) (FC-10)"
+                f"{quoted(text.strip())} is not a call: the caller {quoted(words[3])} is not a seat "
+                "(expected 0, 1 or 2) (FC-10)"
             )
         return MisplayCall(played, int(words[3]))
 
@@ -242,7 +244,7 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
             return STANDARD_WITH_JOKERS.parse(text)
         except InvalidNotationError:
             raise InvalidNotationError(
-                f"{text.strip()!r} is not a Free Clubs action: expected pass or a card such as KD, 10S, 7H or JK1"
+                f"{quoted(text.strip())} is not a Free Clubs action: expected pass or a card such as KD, 10S, 7H or JK1"
             ) from None
 
     @staticmethod

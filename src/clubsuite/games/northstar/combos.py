@@ -19,6 +19,7 @@ from typing import NamedTuple
 
 from clubsuite.cards import CARD_TABLE, NORTHSTAR, NORTHSTAR_BASE, Card, CardSet, Suit
 from clubsuite.errors import InvalidNotationError
+from clubsuite.safetext import quoted
 
 VALUES = range(1, 16)
 TOP = 15
@@ -346,24 +347,26 @@ def tokens(text: str) -> list[Token]:
         m = _TOKEN.match(part)
         if m is None:
             raise InvalidNotationError(
-                f"{part!r} in {raw!r} is not a card: expected a value 1..15 and a suit C D H S, e.g. 7H or 15C, "
-                "a bare value such as 7, or a wild 15 with what it stands for, e.g. 15S=7"
+                f"{quoted(part)} in {quoted(raw)} is not a card: expected a value 1..15 and a suit C D H S, e.g. 7H "
+                "or 15C, a bare value such as 7, or a wild 15 with what it stands for, e.g. 15S=7"
             )
         stands = int(m.group(4)) if m.group(4) else None
         if m.group(3) is not None:
             value = int(m.group(3))
             if not 1 <= value <= TOP:
-                raise InvalidNotationError(f"{part!r} in {raw!r}: values run from 1 to 15")
+                raise InvalidNotationError(f"{quoted(part)} in {quoted(raw)}: values run from 1 to 15")
             if stands is not None:
-                raise InvalidNotationError(f"{part!r} in {raw!r}: name the 15 that stands for a value, e.g. 15S=7")
+                raise InvalidNotationError(
+                    f"{quoted(part)} in {quoted(raw)}: name the 15 that stands for a value, e.g. 15S=7"
+                )
             out.append(Token(None, value, None))
             continue
         suit = _SUIT_SYMBOLS.get(m.group(2), m.group(2))
         c = NORTHSTAR.parse(f"{int(m.group(1))}{suit}") if 1 <= int(m.group(1)) <= TOP else None
         if c is None:
-            raise InvalidNotationError(f"{part!r} in {raw!r} is not a card: values run from 1 to 15")
+            raise InvalidNotationError(f"{quoted(part)} in {quoted(raw)} is not a card: values run from 1 to 15")
         if stands is not None and not 1 <= stands <= TOP:
-            raise InvalidNotationError(f"{part!r} in {raw!r}: a wild 15 stands for a value 1..15")
+            raise InvalidNotationError(f"{quoted(part)} in {quoted(raw)}: a wild 15 stands for a value 1..15")
         out.append(Token(c, c.rank, stands))
     return out
 
@@ -374,7 +377,7 @@ def resolve(parts: Sequence[Token], hand: int | None, raw: str) -> list[tuple[Ca
     for t in parts:
         if t.card is not None:
             if named >> t.card.index & 1:
-                raise InvalidNotationError(f"{t.card} appears twice in {raw!r}")
+                raise InvalidNotationError(f"{t.card} appears twice in {quoted(raw)}")
             named |= 1 << t.card.index
     wanted: dict[int, int] = {}
     for t in parts:
@@ -384,18 +387,18 @@ def resolve(parts: Sequence[Token], hand: int | None, raw: str) -> list[tuple[Ca
     for value, count in wanted.items():
         if hand is None:
             raise InvalidNotationError(
-                f"{raw!r} gives the value {value} without a suit: name the cards, e.g. {value}H (a bare value is only "
-                "read against the hand of the player to act)"
+                f"{quoted(raw)} gives the value {value} without a suit: name the cards, e.g. {value}H (a bare value "
+                "is only read against the hand of the player to act)"
             )
         have = [CARD_TABLE[i] for i in _bits(hand & VALUE_MASKS[value] & ~named)]
         if len(have) < count:
             held = "none" if not have else " ".join(str(c) for c in have if c)
             raise InvalidNotationError(
-                f"{raw!r} needs {count} card(s) of value {value}, but you hold {held} (besides the cards named)"
+                f"{quoted(raw)} needs {count} card(s) of value {value}, but you hold {held} (besides the cards named)"
             )
         if len(have) > count:
             raise InvalidNotationError(
-                f"{raw!r} is ambiguous: you hold {' '.join(str(c) for c in have if c)} of value {value}; "
+                f"{quoted(raw)} is ambiguous: you hold {' '.join(str(c) for c in have if c)} of value {value}; "
                 "name the cards you mean, e.g. " + " ".join(str(c) for c in have[:count] if c)
             )
         chosen[value] = [c for c in have if c is not None]
@@ -413,10 +416,10 @@ def build(placed: Sequence[tuple[Card, int]], wild: bool, raw: str) -> Play:
     for c, v in placed:
         if v != c.rank:
             if c.rank != TOP:
-                raise InvalidNotationError(f"{c}={v} in {raw!r}: only a 15 may stand for another value (NS-9)")
+                raise InvalidNotationError(f"{c}={v} in {quoted(raw)}: only a 15 may stand for another value (NS-9)")
             if not wild:
                 raise InvalidNotationError(
-                    f"{c}={v} in {raw!r}: 15s stand for other values only with the option wild_fifteens (NS-9)"
+                    f"{c}={v} in {quoted(raw)}: 15s stand for other values only with the option wild_fifteens (NS-9)"
                 )
     mask = 0
     for c, _ in placed:
@@ -431,7 +434,7 @@ def build(placed: Sequence[tuple[Card, int]], wild: bool, raw: str) -> Play:
         return Play(cards, Kind.RUN, values[-1])
     hint = " (a wild 15 says what it stands for, e.g. 15S=7)" if wild and any(c.rank == TOP for c, _ in placed) else ""
     raise InvalidNotationError(
-        f"{raw.strip()!r} is not a single, set or run: a set is cards of one value and a run consecutive values "
+        f"{quoted(raw.strip())} is not a single, set or run: a set is cards of one value and a run consecutive values "
         f"(NS-3){hint}"
     )
 

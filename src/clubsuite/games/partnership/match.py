@@ -21,6 +21,7 @@ from clubsuite.games.partnership.hand import (
 from clubsuite.games.partnership.options import PartnershipOptions
 from clubsuite.games.partnership.view import PartnershipView
 from clubsuite.match_base import MatchBase
+from clubsuite.safetext import quoted
 
 GAME = "partnership"
 _PLAY = Phase.PLAY
@@ -114,28 +115,30 @@ class PartnershipMatch(MatchBase[PartnershipHand, PartnershipView, PartnershipDe
         words = text.replace(",", " ").split()
         shown = text.strip()
         if not words:
-            raise InvalidNotationError(f"{shown!r} is not a partnership action: {_ACTION_HELP}")
+            raise InvalidNotationError(f"{quoted(shown)} is not a partnership action: {_ACTION_HELP}")
         head = words[0].lower()
         if head in ("pass", "p"):
             words = words[1:]
             if not words:
                 raise InvalidNotationError(
-                    f"{shown!r} names no cards: write pass and the three cards to pass, e.g. pass 2C 7H QS (CP-2)"
+                    f"{quoted(shown)} names no cards: write pass and the three cards to pass, e.g. pass 2C 7H QS (CP-2)"
                 )
         elif len(words) == 1:
             try:
                 return STANDARD.parse(words[0])
             except InvalidNotationError:
-                raise InvalidNotationError(f"{shown!r} is not a partnership action: {_ACTION_HELP}") from None
+                raise InvalidNotationError(f"{quoted(shown)} is not a partnership action: {_ACTION_HELP}") from None
         mask = 0
         for word in words:
             try:
                 c = STANDARD.parse(word)
             except InvalidNotationError:
                 raise InvalidNotationError(
-                    f"{shown!r} is not a pass: {word!r} is not a card (expected e.g. pass 2C 7H QS)"
+                    f"{quoted(shown)} is not a pass: {quoted(word)} is not a card (expected e.g. pass 2C 7H QS)"
                 ) from None
             if mask >> c.index & 1:
-                raise InvalidNotationError(f"{shown!r} is not a pass: {c} is named twice (CP-2: three different cards)")
+                raise InvalidNotationError(
+                    f"{quoted(shown)} is not a pass: {c} is named twice (CP-2: three different cards)"
+                )
             mask |= c.bit
         return Pass(CardSet(mask))

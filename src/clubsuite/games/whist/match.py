@@ -19,6 +19,7 @@ from clubsuite.games.whist.hand import Decision, WhistAction, WhistHand
 from clubsuite.games.whist.options import WhistOptions
 from clubsuite.games.whist.view import WhistView
 from clubsuite.match_base import MatchBase
+from clubsuite.safetext import quoted
 
 GAME = "whist"
 _PLAY = Phase.PLAY
@@ -116,7 +117,7 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal]):
             return STANDARD.parse(text)
         except InvalidNotationError:
             raise InvalidNotationError(
-                f"{text.strip()!r} is not a whist action: expected keep, exchange or a card such as 10H or QC"
+                f"{quoted(text.strip())} is not a whist action: expected keep, exchange or a card such as 10H or QC"
             ) from None
 
     @staticmethod
