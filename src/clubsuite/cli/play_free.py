@@ -36,6 +36,7 @@ from clubsuite.games.free import (
     bid_tier,
     bid_value,
 )
+from clubsuite.games.free.events import HandRescored, MisplayCalled, NoMisplay
 from clubsuite.games.free.hand import (
     ACE_OF_HEARTS,
     ACE_OF_HEARTS_BONUS,
@@ -207,6 +208,8 @@ class FreeTable(Table):
                 pass
             elif isinstance(ev, HandScored):
                 self._hand_scored(match, ev)
+            elif isinstance(ev, MisplayCalled | NoMisplay | HandRescored):
+                self._call(match, ev)
             elif isinstance(ev, MatchEnded):
                 top = max(ev.totals)
                 who = " and ".join(self.names[s] for s in ev.winners)
@@ -215,6 +218,27 @@ class FreeTable(Table):
                     f"Game over: {verb} with {top:+d} (first to {match.options.target} or more, FC-9)!", style="bold"
                 )
                 self.say(f"Final totals: {self._totals(match)}")
+
+    def _call(self, match: FreeMatch, ev: MisplayCalled | NoMisplay | HandRescored) -> None:
+        """A call of a card that did not follow suit and what the table's check found (FC-10), told to everyone."""
+        if isinstance(ev, HandRescored):
+            self.say(
+                f"The hand is scored again: {', '.join(f'{self.names[s]} {v:+d}' for s, v in enumerate(ev.scores))}"
+            )
+            self.say(f"Totals: {self._totals(match)}")
+            return
+        line = Text(f"{self.act(ev.caller, 'call')} ")
+        line.append_text(card_text(ev.card, self.symbols))
+        if isinstance(ev, NoMisplay):
+            line.append(f": no misplay, {self.names[ev.seat]} held none of the suit led (FC-10).")
+        else:
+            penalty = {
+                1: "the card goes back and they play again",
+                2: "they cannot win this trick",
+                3: "they score no positive points this hand",
+            }[ev.stage]
+            line.append(f": a misplay by {self.names[ev.seat]}; {penalty} (FC-10).")
+        self.say(line, style="yellow")
 
     def _auction_won(self, ev: AuctionWon) -> None:
         line = Text(f"{self.act(ev.seat, 'win')} the auction with ")

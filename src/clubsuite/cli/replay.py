@@ -171,6 +171,15 @@ class _Account:
                     self.say(f"{label}: {_signed(row)}")
             self.say(f"scores:     {_signed(ev.scores)}")
             self.say(f"totals:     {_signed(ev.totals)}")
+        elif isinstance(ev, fc.events.NoMisplay):
+            held = f"{self.seat(ev.seat)} held none of the suit led"
+            self.say(f"{self.seat(ev.caller)} calls {ev.card}: no misplay, {held} (FC-10)")
+        elif isinstance(ev, fc.events.MisplayCalled):
+            self.say(
+                f"{self.seat(ev.caller)} calls {ev.card}: a misplay by {self.seat(ev.seat)}, stage {ev.stage} (FC-10)"
+            )
+        elif isinstance(ev, fc.events.HandRescored):
+            self.say(f"scored again: {_signed(ev.scores)}; totals {_signed(ev.totals)} (FC-10)")
         elif isinstance(ev, fc.PassStarted):
             pass  # told with the cards once they move
         elif isinstance(ev, fc.CardsPassed):

@@ -123,6 +123,17 @@ class MisplayCalled(NamedTuple):
     positive points for the hand."""
 
 
+class NoMisplay(NamedTuple):
+    """A player called a card that did not follow suit, the table checked, and it was lawful: its player held none
+    of the led suit (FC-10, option ``misplays``). Public, told to every seat, kept in the record; nothing else
+    changes (no penalty for a wrong call)."""
+
+    caller: int
+    seat: int
+    """The player who played the card."""
+    card: Card
+
+
 class HandRescored(NamedTuple):
     """A misplay called after the hand was scored but before the next deal changed its scores (FC-10)."""
 

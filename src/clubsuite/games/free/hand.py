@@ -24,6 +24,7 @@ from clubsuite.games.free.events import (
     HandicapResolved,
     HandScored,
     MisplayCalled,
+    NoMisplay,
     PassStarted,
     PlayStarted,
     TrickTaken,
@@ -206,6 +207,8 @@ class FreeHand:
         """Every action in order, calls included (with their caller): the record of the hand."""
         self.misplays: list[Misplay] = []
         """Every misplay of the hand in table mode (FC-10): hidden information until called."""
+        self.checks: list[tuple[int, int, int]] = []
+        """(caller, seat, card index) of every call that found a lawful card (FC-10): public, like the calls."""
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -576,38 +579,73 @@ class FreeHand:
             return 2
         return 3
 
+    def _on_table(self, idx: int) -> tuple[int, int, int] | None:
+        """Where card index ``idx`` lies on the table of this hand: (trick number from 0, its place in the trick
+        from 0, the seat that played it), or None if it is not on the table (never played, or taken back by a call
+        in the first stage). Public: everyone sees the table."""
+        done = [plays for plays, _ in self.tricks]
+        for number, plays in enumerate([*done, self.trick] if self.trick else done):
+            for place, (seat, c) in enumerate(plays):
+                if c == idx:
+                    return number, place, seat
+        return None
+
     def explain_call(self, caller: int, card: Card) -> str | None:
-        """Why ``caller`` may not call ``card`` as a misplay of this hand now, or None if the call stands."""
+        """Why ``caller`` may not call ``card`` now, or None if the call may be made (FC-10).
+
+        Every condition is public, so the answer is the same whatever the hidden cards are and a call never works
+        as a private question about another hand: the option, the caller, the card on the table of this hand, a
+        card that did not follow the led suit (a lead or a card of the led suit cannot be a misplay), played by
+        another seat, not called before. Whether it was a misplay is found only by making the call (:meth:`call`),
+        and then told to everyone.
+        """
         what = f"call {card}"
         if not self.options.misplays:
             return f"{what} is refused: calling a misplay needs the table option misplays=true (FC-10)"
         if type(caller) is not int or not 0 <= caller < N_SEATS:
             return f"{what} is refused: a call needs the calling seat (0, 1 or 2), got {caller!r} (FC-10)"
-        m = self.misplay_of(card.index)
-        if m is None:
-            played = any(c == card.index for plays, _ in self.tricks for _, c in plays)
-            played = played or any(c == card.index for _, c in self.trick)
-            if played:
-                return f"{what} is refused: {card} was a lawful play in this hand, not a misplay (FC-10)"
-            return f"{what} is refused: {card} has not been played in this hand (FC-10)"
-        if m.called:
-            return f"{what} is refused: that misplay has already been called (FC-10)"
-        if caller == m.seat:
+        where = self._on_table(card.index)
+        if where is None:
+            return (
+                f"{what} is refused: {card} is not on the table of this hand; a call names a card played in the hand "
+                "in progress, or in the hand just scored until the next deal (FC-10)"
+            )
+        number, place, seat = where
+        plays = self.tricks[number][0] if number < len(self.tricks) else self.trick
+        led = plays[0][1] // 13
+        if place == 0:
+            return f"{what} is refused: {card} led trick {number + 1}; a lead cannot be a misplay (FC-10)"
+        if card.index // 13 == led:
+            return (
+                f"{what} is refused: {card} followed the led suit ({suit_name(led)}); only a card that did not "
+                "follow suit can be called (FC-10)"
+            )
+        if caller == seat:
             return f"{what} is refused: seat {caller} played {card}; only another player may call it (FC-10)"
+        m = self.misplay_of(card.index)
+        if (m is not None and m.called) or any(c == card.index for _, _, c in self.checks):
+            return f"{what} is refused: {card} has already been called and checked (FC-10)"
         return None
 
     def call(self, caller: int, card: Card) -> tuple[Any, ...]:
-        """Call the misplay of ``card`` by ``caller`` and apply the penalty of its stage (FC-10).
+        """Call ``card`` as a misplay by ``caller`` (FC-10): the table checks it in public.
 
-        Stage 1: the card goes back to the misplayer's hand and they play again, no penalty. Stage 2: the card stays
-        and the misplayer cannot win the trick (the best other card wins it). Stage 3: the misplayer scores no
-        positive points for the hand (a missed contract still costs them). Raises, changing nothing, if refused.
+        A lawful card (its player held none of the led suit) gives :class:`NoMisplay` and changes nothing else. A
+        misplay takes the penalty of its stage. Stage 1: the card goes back to the misplayer's hand and they play
+        again, no penalty. Stage 2: the card stays and the misplayer cannot win the trick (the best other card wins
+        it). Stage 3: the misplayer scores no positive points for the hand (a missed contract still costs them).
+        Raises, changing nothing, if the call may not be made.
         """
         reason = self.explain_call(caller, card)
         if reason is not None:
             raise IllegalActionError(reason)
         m = self.misplay_of(card.index)
-        assert m is not None
+        if m is None:  # lawful: the check tells everyone, and that is all
+            where = self._on_table(card.index)
+            assert where is not None
+            self.checks.append((caller, where[2], card.index))
+            self.log.append(MisplayCall(card, caller))
+            return (NoMisplay(caller, where[2], card),)
         m.called = stage = self.call_stage(m)
         if stage == 1:
             # The log keeps the misplayed card: replaying it and then this call restores the same state.

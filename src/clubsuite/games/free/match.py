@@ -190,8 +190,9 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
     def _explain_call(self, call: MisplayCall, seat: int | None) -> tuple[str | None, FreeHand | None]:
         """Why ``seat`` may not make ``call`` now (or None), and the hand the call is about (FC-10).
 
-        A call names a card of the hand in progress or, between hands, of the hand just scored. A misplay of an
-        earlier hand is past its time: after the next deal there is no penalty.
+        A call names a card of the hand in progress or, between hands, of the hand just scored: once the next hand
+        is dealt, a misplay of an earlier hand goes unpunished. Every condition is public
+        (:meth:`FreeHand.explain_call`).
         """
         what = f"call {call.card}"
         if not self.options.misplays:
@@ -201,15 +202,6 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
         if not self.hands:
             return f"{what} is refused: no hand has been dealt yet (FC-10)", None
         hand = self.hands[-1]
-        idx = call.card.index
-        if hand.misplay_of(idx) is None and any(
-            (m := h.misplay_of(idx)) is not None and not m.called for h in self.hands[:-1]
-        ):
-            return (
-                f"{what} is refused as too late: that misplay was in an earlier hand, and once the next hand is "
-                "dealt a misplay goes unpunished (FC-10)",
-                None,
-            )
         return hand.explain_call(seat, call.card), hand
 
     def _call(self, call: MisplayCall, seat: int | None) -> tuple[Any, ...]:

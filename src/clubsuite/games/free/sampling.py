@@ -13,7 +13,7 @@ knows, found by following each hidden card through the hand in order:
 * a card this seat gave (Queen handicap, the pass) starts where it went; a card it received is its own;
 * the pass moves a card the seat could not see only from the seat on its right to the seat on its left (FC-2);
 * a seat that did not follow the led suit holds no card of it afterwards (FC-6), unless table mode lets it
-  misplay unseen (FC-10); played cards are out.
+  misplay unseen (FC-10) and no call has checked that card in public; played cards are out.
 
 Not expressible card by card, and so not enforced by :func:`sample_hidden` alone: that Jack, Queen and King
 handicaps take the *highest* cards of the suit (FC-5: the ace low, the nine high), and that a seat whose hidden pass
@@ -192,14 +192,17 @@ def sample_hidden(view: FreeView, rng: random.Random) -> FreePlacement:
             arrive(moved.index, r)
 
     # Follow suit (FC-6): a seat that did not follow holds none of the led suit afterwards. Not in table mode
-    # (FC-10), where it may have misplayed unseen.
+    # (FC-10), where it may have misplayed unseen, unless a call checked the card and found it lawful.
     tricks = [plays for plays, _ in view.tricks]
     if view.trick:
         tricks.append(view.trick)
-    for plays in tricks if not view.options.misplays else []:
+    # In table mode a call that found a lawful card told everyone the same (FC-10).
+    checked = {c.index for _, _, c in view.checks}
+    for plays in tricks:
         led = plays[0][1].index // 13
         for s, followed in plays[1:]:
-            if s != me and followed.index // 13 != led:
+            known = not view.options.misplays or followed.index in checked
+            if s != me and followed.index // 13 != led and known:
                 for card, locs in possible.items():
                     if card // 13 == led:
                         locs.discard(hand_loc[s])
@@ -473,6 +476,11 @@ def _attempt(view: FreeView, rng: random.Random) -> FreeHand | None:
         return None
     if n_calls != len(calls) or n_plays != len(plays):
         return None
+    for caller, _, c in view.checks:  # the calls that found lawful cards (FC-10): public, made again here
+        try:
+            state.call(caller, c)
+        except ClubsError:
+            return None
     if state.hands != [int(h) for h in got.hands] or state.discards != target_discards:
         return None
     if winner is None and state.auction_cards != [int(a) for a in got.auction]:

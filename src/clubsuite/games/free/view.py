@@ -5,7 +5,7 @@ a snapshot. Public: every bid and pass of the auction, the winner and the Joker 
 removed, every card played and every trick, and how many cards each seat holds. Private to this seat: its primary
 and auction cards, the chest only if this seat took it, its own discards, and the cards it gave or received by a
 Queen handicap or the pass before play (FC-2, FC-5). In table mode (FC-10) a misplay shows only in the view of
-the seat that made it, until someone calls it.
+the seat that made it, until someone calls it; every call and what the table's check found are public.
 """
 
 from __future__ import annotations
@@ -145,6 +145,12 @@ class FreeView(ViewBase["FreeHand"]):
             (m.seat, card_at(m.card), m.called or None) for m in self._cur().misplays if m.called or m.seat == me
         )
 
+    @property
+    def checks(self) -> tuple[tuple[int, int, Card], ...]:
+        """Every call of this hand that found a lawful card (FC-10), as (caller, seat that played it, card): public,
+        since the table checks a call in front of everyone; each tells that the seat held none of the led suit."""
+        return tuple((caller, seat, card_at(c)) for caller, seat, c in self._cur().checks)
+
     def to_dict(self) -> dict[str, Any]:
         """A JSON-ready snapshot of this view."""
         h = self._cur()
@@ -183,6 +189,7 @@ class FreeView(ViewBase["FreeHand"]):
         }
         if self.options.misplays:  # the key exists only in table mode, so default snapshots stay as they were
             out["misplays"] = [{"seat": s, "card": str(c), "called": st} for s, c, st in self.misplays]
+            out["no_misplay"] = [{"caller": k, "seat": s, "card": str(c)} for k, s, c in self.checks]
         return out
 
     def __repr__(self) -> str:
