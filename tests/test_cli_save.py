@@ -21,6 +21,7 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import CLUBS, clubs_in_process, clubs_process
+from clubsuite.cli.main import _add_commands
 from clubsuite.records import files as record_files
 from clubsuite.records import write_atomically
 
@@ -77,6 +78,7 @@ def test_a_symbolic_link_at_the_save_path_is_refused_not_followed(tmp_path: Path
 def _as_nobody(args: list[str]) -> tuple[int, str, str]:
     """Run ``clubs ARGS`` in this process's code, in a child process that is the unprivileged user ``nobody`` when
     the tests run as the superuser (who may write into any folder); its status, output and error."""
+    _add_commands()  # import everything first: the unprivileged child may not read the interpreter's own files
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: drop privileges, run, report, and leave without running the parent's clean-ups
@@ -248,3 +250,49 @@ def test_a_signal_while_bots_play_saves_a_whole_state(tmp_path: Path) -> None:
     replayed = clubs_in_process(["replay", str(path)])
     assert replayed.status == 0, replayed.stderr
     assert "the match is not over" in replayed.stdout
+
+
+def test_a_second_signal_during_the_save_is_ignored_and_the_record_is_whole(tmp_path: Path) -> None:
+    path = tmp_path / "twice.json"
+    with _playing(path) as proc:
+        _wait_for_prompt(proc)
+        for sig in (signal.SIGTERM, signal.SIGTERM, signal.SIGINT, signal.SIGHUP):
+            proc.send_signal(sig)
+        _, err = proc.communicate(timeout=60)
+    # Signals pending together are handled in the order of their numbers: whichever came first is the one told.
+    first = signal.Signals(proc.returncode - 128)
+    assert first in (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+    assert err == f"clubs: stopped by {first.name}; the game so far is saved in '{path}'\n".encode()
+    assert clubs_in_process(["replay", str(path)]).status == 0
+
+
+def test_a_signal_ignored_by_whoever_started_the_run_stays_ignored(tmp_path: Path) -> None:
+    # `nohup clubs ...` ignores SIGHUP; the run must not take that back.
+    proc = subprocess.Popen(
+        ["nohup", CLUBS, "watch", "whist", "--seed", "3", "--delay", "0.05"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        cwd=tmp_path,
+    )
+    _wait_for_prompt(proc, b"wins trick 2")
+    proc.send_signal(signal.SIGHUP)
+    time.sleep(0.5)
+    assert proc.poll() is None  # still playing
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert b"clubs: stopped by SIGTERM" in err
+
+
+def test_a_signal_during_a_simulation_with_workers_ends_it_in_one_line() -> None:
+    proc = subprocess.Popen(
+        [CLUBS, "simulate", "whist", "--matches", "100000", "--workers", "2"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+    )
+    time.sleep(3)
+    proc.send_signal(signal.SIGTERM)
+    out, err = proc.communicate(timeout=60)
+    assert proc.returncode == 128 + signal.SIGTERM
+    assert err == b"clubs: stopped by SIGTERM\n"
+    assert out == b""

@@ -647,8 +647,12 @@ def _play_chunk(task: tuple[int, str, tuple[str, ...], int, int, int, bool]) -> 
 
 
 def _ignore_interrupts() -> None:
-    """Worker start-up: leave Ctrl-C to the parent, which cancels the remaining chunks and reports it once."""
+    """Worker start-up: leave Ctrl-C to the parent, which cancels the remaining chunks and reports it once; a
+    worker sent SIGTERM or SIGHUP itself just ends (the parent's handlers, inherited by a fork, are undone)."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
 def _chunk_size(matches: int, workers: int) -> int:

@@ -23,9 +23,9 @@ EXIT_UNFINISHED = 1
 """Exit status of ``clubs play`` when standard input ended before the match was over."""
 EXIT_BAD_INPUT = 2
 """Exit status for bad input of every kind (options, records, arguments), as Click uses for usage errors."""
-EXIT_NOT_SAVED = 3
-"""Exit status when the record of a game could not be written at its end (a full disk, say); the file named by
-``--save`` then holds what it held before."""
+EXIT_WRITE_FAILED = 3
+"""Exit status when something could not be written: the record of a game at its end (the file named by ``--save``
+then holds what it held before), or standard output (a full disk, ``/dev/full``, a closed stream)."""
 EXIT_INTERNAL = 70
 """Exit status of an internal error (a bug of clubsuite, never bad input), as ``EX_SOFTWARE`` of sysexits.h."""
 EXIT_SIGNAL = 128

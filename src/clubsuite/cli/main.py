@@ -10,6 +10,8 @@ traceback (``CLUBS_DEBUG=1`` shows the traceback for a bug report).
 from __future__ import annotations
 
 import codecs
+import contextlib
+import errno
 import os
 import signal
 import sys
@@ -20,10 +22,8 @@ from typing import IO, Any, cast
 import click
 
 from clubsuite import __version__
-from clubsuite.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_SIGNAL
-from clubsuite.cli.play import play_command, watch_command
-from clubsuite.cli.replay import replay_command
-from clubsuite.cli.simulate import simulate_command
+from clubsuite.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_SIGNAL, EXIT_WRITE_FAILED
+from clubsuite.cli.stopping import Stopped, StopSignals
 from clubsuite.safetext import safe_lines
 
 
@@ -40,15 +40,26 @@ def cli() -> None:
     --variant 'northstar(players=6,teams=2x3,wild_fifteens=true)'.
 
     Exit status: 0 done; 1 standard input ended before a played match was over; 2 bad input of any kind (an
-    argument, an option, a record, a file that cannot be used); 3 the record of a game could not be written at its
-    end; 128 + N stopped by signal N (130 for Ctrl-C), after saving the game so far with --save.
+    argument, an option, a record, a file that cannot be used); 3 something could not be written (the record at the
+    end of a game, or standard output); 128 + N stopped by signal N (130 for Ctrl-C), after saving the game so far
+    with --save.
     """
 
 
-cli.add_command(play_command, "play")
-cli.add_command(watch_command, "watch")
-cli.add_command(simulate_command, "simulate")
-cli.add_command(replay_command, "replay")
+def _add_commands() -> None:
+    """Import the commands and add them to the group, once: done by :func:`run` after it has set up the stop
+    signals, so that a Ctrl-C while the games are being imported ends the run cleanly too."""
+    if cli.commands:
+        return
+    from clubsuite.cli.play import play_command, watch_command
+    from clubsuite.cli.replay import replay_command
+    from clubsuite.cli.simulate import simulate_command
+
+    cli.add_command(play_command, "play")
+    cli.add_command(watch_command, "watch")
+    cli.add_command(simulate_command, "simulate")
+    cli.add_command(replay_command, "replay")
+
 
 FALLBACK_HANDLER = "clubsuite-fallback"
 """The codec error handler set on standard output and error: letters for the symbols a terminal cannot show."""
@@ -90,13 +101,19 @@ def _fallback(exc: UnicodeError) -> tuple[str, int]:
 codecs.register_error(FALLBACK_HANDLER, _fallback)
 
 
-def prepare_streams() -> None:
+def prepare_streams() -> bool:
     """Make standard output and error write in any encoding: a character the encoding lacks falls back to letters
-    or an escape instead of raising UnicodeEncodeError (``PYTHONIOENCODING=ascii``, an old terminal)."""
+    or an escape instead of raising UnicodeEncodeError (``PYTHONIOENCODING=ascii``, an old terminal). A closed
+    standard input reads as empty, a closed standard error as nowhere; False if standard output is closed."""
+    if sys.stdin is None:
+        sys.stdin = open(os.devnull, encoding="utf-8")  # noqa: SIM115 - it lives as long as the process
+    if sys.stderr is None:
+        sys.stderr = open(os.devnull, "w", encoding="utf-8")  # noqa: SIM115
     for stream in (sys.stdout, sys.stderr):
         reconfigure = getattr(stream, "reconfigure", None)
         if reconfigure is not None:
             reconfigure(errors=FALLBACK_HANDLER)
+    return sys.stdout is not None
 
 
 class _SafeStream:
@@ -127,39 +144,68 @@ def _internal_error(exc: BaseException) -> int:
     return EXIT_INTERNAL
 
 
+WRITE_ERRORS = frozenset({errno.ENOSPC, errno.EFBIG, errno.EIO, errno.EBADF, errno.EDQUOT, errno.EROFS})
+"""The errors of a write that failed for a reason outside the program (a full disk, a file-size limit)."""
+
+
+def _write_failed(exc: OSError) -> int:
+    """Report output that could not be written, in one line; the exit status 3."""
+    with contextlib.suppress(OSError, ValueError):
+        click.echo(f"clubs: cannot write the output: {exc.strerror or exc}", err=True)
+    return EXIT_WRITE_FAILED
+
+
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the ``clubs`` command with ``argv`` (default: the process's arguments) and return its exit status.
 
     Every ending is a status and at most a few lines on standard error: usage errors (status 2) are escaped and
-    cut, an interrupt outside a game is status 130, a closed output pipe status 0, a bug status 70.
+    cut, a stop signal is 128 + N, a closed output pipe status 0, output that cannot be written (a full disk, a
+    closed standard output) status 3, a bug status 70.
     """
-    prepare_streams()
-    try:
-        status = cli.main(args=argv, prog_name="clubs", standalone_mode=False)
-    except click.ClickException as exc:
-        exc.show(file=cast(IO[Any], _SafeStream(sys.stderr, USAGE_LINE)))
-        return int(exc.exit_code)
-    except click.exceptions.Abort:
-        click.echo("interrupted", err=True)
-        return EXIT_SIGNAL + signal.SIGINT
-    except SystemExit as exc:
-        if exc.code is None or isinstance(exc.code, int):
-            return exc.code or 0
-        click.echo(safe_lines(str(exc.code)), err=True)
-        return EXIT_BAD_INPUT
-    except BrokenPipeError:
-        return 0
-    except Exception as exc:
-        return _internal_error(exc)
-    return status if isinstance(status, int) else 0
+    if not prepare_streams():
+        click.echo("clubs: standard output is closed: there is nowhere to write", err=True)
+        return EXIT_WRITE_FAILED
+    with StopSignals():
+        try:
+            _add_commands()
+            status = cli.main(args=argv, prog_name="clubs", standalone_mode=False)
+        except Stopped as stop:
+            click.echo(f"clubs: stopped by {stop.name}", err=True)
+            return EXIT_SIGNAL + stop.signum
+        except click.ClickException as exc:
+            exc.show(file=cast(IO[Any], _SafeStream(sys.stderr, USAGE_LINE)))
+            return int(exc.exit_code)
+        except click.exceptions.Abort:
+            click.echo("interrupted", err=True)
+            return EXIT_SIGNAL + signal.SIGINT
+        except SystemExit as exc:
+            if exc.code is None or isinstance(exc.code, int):
+                return exc.code or 0
+            click.echo(safe_lines(str(exc.code)), err=True)
+            return EXIT_BAD_INPUT
+        except BrokenPipeError:
+            return 0
+        except OSError as exc:
+            if exc.errno in WRITE_ERRORS:
+                return _write_failed(exc)
+            return _internal_error(exc)
+        except Exception as exc:
+            return _internal_error(exc)
+        return status if isinstance(status, int) else 0
 
 
 def main() -> None:
-    """Entry point of the ``clubs`` console script."""
+    """Entry point of the ``clubs`` console script: :func:`run`, then what is still buffered is written out (a
+    failure there is a write failure too, status 3)."""
     status = run()
     try:
-        sys.stdout.flush()
+        if sys.stdout is not None:
+            sys.stdout.flush()
     except BrokenPipeError:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())
+    except OSError as exc:
+        status = status or _write_failed(exc)
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the interpreter's own last flush finds nothing to fail
     sys.exit(status)

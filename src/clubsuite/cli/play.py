@@ -17,7 +17,6 @@ import importlib
 import os
 import random
 import secrets
-import signal
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -31,9 +30,9 @@ from rich.text import Text
 
 from clubsuite.bots import Bot, make_bot
 from clubsuite.cli.common import (
-    EXIT_NOT_SAVED,
     EXIT_SIGNAL,
     EXIT_UNFINISHED,
+    EXIT_WRITE_FAILED,
     MAX_SEED,
     FiniteFloatRange,
     fail,
@@ -41,6 +40,7 @@ from clubsuite.cli.common import (
     with_players,
 )
 from clubsuite.cli.render import card_text, score_table
+from clubsuite.cli.stopping import Stopped, StopSignals
 from clubsuite.engine import GameInfo, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.records.files import PATH_SHOWN, path_text, save_problem
@@ -374,7 +374,7 @@ class _Saver:
             fail(
                 f"cannot save the record to {path_text(self.path)}: {exc.strerror or exc}; the file is as it was "
                 "before",
-                EXIT_NOT_SAVED,
+                EXIT_WRITE_FAILED,
             )
         return path_text(self.path)
 
@@ -387,81 +387,10 @@ def _save(saver: _Saver, match: Any, table: Table) -> None:
         table.say(f"Record saved to {name} (replay it with: clubs replay {name})")
 
 
-class GameStopped(BaseException):
-    """A signal (Ctrl-C, SIGTERM, SIGHUP) stopped the game; ``signum`` is the signal's number.
-
-    A BaseException, like KeyboardInterrupt, so that no ``except Exception`` on the way (a bot, a screen) swallows it.
-    """
-
-    def __init__(self, signum: int) -> None:
-        super().__init__(signum)
-        self.signum = signum
-
-
-STOP_SIGNALS = tuple(
-    s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if isinstance(s, signal.Signals)
-)
-"""The signals after which the game so far is saved (with --save) before the command exits with 128 + N."""
-
-
-class _Signals:
-    """Turns the stop signals into :class:`GameStopped`, never in the middle of a change to the match.
-
-    While a move is applied or a hand dealt (:meth:`changing`), a signal is only noted and raised when the change
-    is complete, so the record written after it is always of a whole state. Everywhere else (reading a line,
-    a bot thinking, the screen) it is raised at once.
-    """
-
-    def __init__(self) -> None:
-        self._busy = False
-        self._pending: int | None = None
-        self._old: dict[int, Any] = {}
-
-    def _handle(self, signum: int, frame: Any) -> None:
-        if self._busy:
-            self._pending = signum
-            return
-        raise GameStopped(signum)
-
-    def __enter__(self) -> _Signals:
-        for sig in STOP_SIGNALS:
-            self._old[sig] = signal.signal(sig, self._handle)
-        return self
-
-    def __exit__(self, *exc: object) -> None:
-        self.hold()
-
-    def hold(self) -> None:
-        """Put back the handlers found on entry (before saving: a second Ctrl-C must not cut the save short)."""
-        for sig, old in self._old.items():
-            signal.signal(sig, old)
-        self._old.clear()
-
-    def changing(self) -> _Change:
-        """A context in which the match changes: signals wait until it is done."""
-        return _Change(self)
-
-
-class _Change:
-    """See :meth:`_Signals.changing`."""
-
-    def __init__(self, signals: _Signals) -> None:
-        self._signals = signals
-
-    def __enter__(self) -> None:
-        self._signals._busy = True
-
-    def __exit__(self, *exc: object) -> None:
-        signals = self._signals
-        signals._busy = False
-        if signals._pending is not None:
-            signum, signals._pending = signals._pending, None
-            raise GameStopped(signum)
-
-
-def _stopped(saver: _Saver, match: Any, signum: int, table: Table) -> NoReturn:
+def _stopped(saver: _Saver, match: Any, stop: Stopped, table: Table) -> NoReturn:
     """End a game stopped by a signal: save what was played (with --save) and exit with 128 + the signal."""
-    name = signal.Signals(signum).name
+    name = stop.name
+    signum = stop.signum
     where = saver.save(match)
     if table.prompt_open:
         table.say()
@@ -630,9 +559,11 @@ def play_command(
             return human_action(table, match, s, hint, rng)
         return player.choose(match.view(s), match.legal_actions(), rng)
 
-    if _play_out(match, info, seed, table, saver, choose):
-        table.say(f"The deals came from seed {seed} (play them again with --seed {seed}).")
-        _save(saver, match, table)
+    with StopSignals(keep_when_held=True) as signals:
+        if _play_out(match, info, seed, table, saver, signals, choose):
+            signals.hold()
+            table.say(f"The deals came from seed {seed} (play them again with --seed {seed}).")
+            _save(saver, match, table)
 
 
 def _play_out(
@@ -641,40 +572,41 @@ def _play_out(
     seed: int,
     table: Table,
     saver: _Saver,
+    signals: StopSignals,
     choose: Callable[[int], Any],
     show_deals: bool = False,
     delay: float = 0.0,
 ) -> bool:
     """Deal and play ``match`` to its end, each action from ``choose(seat)``; False if the player quit (the game so
     far is then saved). The end of input (``choose`` gives None) and a stop signal end the command here, after
-    saving the game so far; a signal during a deal or a move waits until it is done."""
-    with _Signals() as signals:
-        try:
-            while not match.is_over:
+    saving the game so far; a signal during a deal or a move waits until it is done, and one during a save is
+    ignored."""
+    try:
+        while not match.is_over:
+            with signals.changing():
+                events = deal_next(match, info, seed)
+            table.show_events(match, events)
+            if show_deals:
+                table.show_deal(match)
+            while match.to_act is not None:
+                s = match.to_act
+                action = choose(s)
+                if action is None:
+                    signals.hold()
+                    _input_ended(saver, match, table)
+                if action == QUIT:
+                    signals.hold()
+                    table.say("Game stopped before the end (you quit).")
+                    _save(saver, match, table)
+                    return False
                 with signals.changing():
-                    events = deal_next(match, info, seed)
+                    events = match.apply(action, seat=s)
                 table.show_events(match, events)
-                if show_deals:
-                    table.show_deal(match)
-                while match.to_act is not None:
-                    s = match.to_act
-                    action = choose(s)
-                    if action is None:
-                        signals.hold()
-                        _input_ended(saver, match, table)
-                    if action == QUIT:
-                        signals.hold()
-                        table.say("Game stopped before the end (you quit).")
-                        _save(saver, match, table)
-                        return False
-                    with signals.changing():
-                        events = match.apply(action, seat=s)
-                    table.show_events(match, events)
-                    if delay and any(type(e).__name__ in TRICK_EVENTS for e in events):
-                        time.sleep(delay)
-        except GameStopped as stop:
-            signals.hold()
-            _stopped(saver, match, stop.signum, table)
+                if delay and any(type(e).__name__ in TRICK_EVENTS for e in events):
+                    time.sleep(delay)
+    except Stopped as stop:
+        signals.hold()
+        _stopped(saver, match, stop, table)
     return True
 
 
@@ -722,5 +654,7 @@ def watch_command(
     def choose(s: int) -> Any:
         return bot_players[s].choose(match.view(s), match.legal_actions(), rng)
 
-    _play_out(match, info, seed, table, saver, choose, show_deals=True, delay=delay)
-    _save(saver, match, table)
+    with StopSignals(keep_when_held=True) as signals:
+        _play_out(match, info, seed, table, saver, signals, choose, show_deals=True, delay=delay)
+        signals.hold()
+        _save(saver, match, table)
