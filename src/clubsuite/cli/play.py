@@ -3,8 +3,9 @@
 Works in a colour terminal and with piped standard input (plain output, no colour), so games can be scripted
 and tested. The game chooses its screen (see :data:`SCREENS`): the whist screen is in :mod:`clubsuite.cli.play_whist`,
 the Free Clubs screen in :mod:`clubsuite.cli.play_free`, the North Star CLUBS screen in
-:mod:`clubsuite.cli.play_northstar`, the partnership screen in :mod:`clubsuite.cli.play_partnership`; input reading,
-``?``/``h``/``s``/``q``, ``--save``, ``--seed``, ``--bots`` and ``--players`` are shared, for any number of seats. A
+:mod:`clubsuite.cli.play_northstar`, the partnership screen in :mod:`clubsuite.cli.play_partnership`; input reading
+(:mod:`clubsuite.cli.lineinput`), ``?``/``h``/``s``/``q``, ``--save`` (:mod:`clubsuite.cli.saving`), stop signals
+(:mod:`clubsuite.cli.stopping`), ``--seed``, ``--bots`` and ``--players`` are shared, for any number of seats. A
 human move is a card in notation (``10H``, ``TH``, ``10♥``) or its number in the shown list; in the whist exchange
 round ``k``/``keep`` or ``x``/``exchange``; in the Free Clubs auction also ``pass``/``p``; in North Star's CLUBS a
 play (``7C 7H``, ``4-5-6``), ``pass`` or ``double``; in the partnership pass three cards (``pass 2C 7H QS`` or three
@@ -22,7 +23,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NoReturn
+from typing import Any
 
 import click
 from rich.console import Console
@@ -30,20 +31,18 @@ from rich.text import Text
 
 from clubsuite.bots import Bot, make_bot
 from clubsuite.cli.common import (
-    EXIT_SIGNAL,
-    EXIT_UNFINISHED,
-    EXIT_WRITE_FAILED,
     MAX_SEED,
     FiniteFloatRange,
     fail,
     handle_errors,
     with_players,
 )
+from clubsuite.cli.lineinput import UnreadableLineError, read_line
 from clubsuite.cli.render import card_text, score_table
+from clubsuite.cli.saving import Saver, check_save_path, input_ended, save_and_say, stopped
 from clubsuite.cli.stopping import Stopped, StopSignals
 from clubsuite.engine import GameInfo, resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.records.files import PATH_SHOWN, path_text, save_problem
 from clubsuite.runner import deal_next
 from clubsuite.safetext import quoted, safe_lines, shown
 from clubsuite.seeding import derive_seed
@@ -179,57 +178,6 @@ def screen_class(game: str) -> type[Table]:
     return cls
 
 
-MAX_LINE = 1024
-"""The most bytes of one line of input (a move is a few characters; the longest play of North Star's CLUBS, fifteen
-cards with what each wild 15 stands for, is under a hundred)."""
-MAX_SKIPPED = 1024 * 1024
-"""The most bytes of one overlong line that are skipped to find its end; input with no line break in more than this
-is not a player typing, and ends the command (status 2)."""
-
-
-class UnreadableLineError(Exception):
-    """A line of input that cannot be a move (too long, not UTF-8); the message says why, the game goes on."""
-
-
-def read_line(prompt: str, console: Console) -> str | None:
-    """One line of input, stripped, or None at end of input; raises :class:`UnreadableLineError` for a line that is
-    longer than :data:`MAX_LINE` bytes or not UTF-8 text (the line is used up, so the next read gets the next one).
-
-    Reads bytes and decodes them itself, so that input in any encoding gives a message, never a traceback, and a
-    line of any length costs bounded memory. A last line without a line break is read like any other.
-    """
-    console.print(prompt, end="", highlight=False, markup=False)
-    console.file.flush()
-    stdin = sys.stdin.buffer
-    raw = stdin.readline(MAX_LINE + 1)
-    if not raw:
-        console.print(highlight=False)  # end the prompt's line
-        return None
-    if len(raw) > MAX_LINE and not raw.endswith(b"\n"):
-        skipped = len(raw)
-        while raw and not raw.endswith(b"\n"):
-            raw = stdin.readline(65536)
-            skipped += len(raw)
-            if skipped > MAX_SKIPPED:
-                fail(f"standard input sent more than {MAX_SKIPPED:,} bytes without a line break: it is not moves")
-        console.print(highlight=False)
-        raise UnreadableLineError(
-            f"the line is {skipped:,} bytes long, more than the {MAX_LINE:,} a move may have; type your move again "
-            "(? lists the legal moves)"
-        )
-    try:
-        line = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        console.print(highlight=False)
-        raise UnreadableLineError(
-            f"the line is not UTF-8 text (the byte 0x{raw[exc.start]:02x} at byte {exc.start + 1}); type your move "
-            "again (? lists the legal moves)"
-        ) from None
-    if not sys.stdin.isatty():  # echo piped input, escaped and cut, so transcripts read naturally
-        console.print(shown(line.rstrip("\r\n"), MAX_LINE), highlight=False, markup=False)
-    return line.strip()
-
-
 QUIT = "quit"
 """What :func:`human_action` returns when the player asks to stop."""
 
@@ -341,72 +289,6 @@ def _setup(
                 fail(f"{exc} (no heuristic bot for {info.title} yet: try --bots random)")
             raise
     return _Setup(info, options, spec, n_seats, names)
-
-
-def _check_save_path(path: Path | None) -> None:
-    """Refuse an unusable --save path before the game starts, not after it is played (status 2)."""
-    if path is None:
-        return
-    problem = save_problem(path)
-    if problem is not None:
-        fail(f"--save {path_text(path)}: {problem}")
-
-
-@dataclass
-class _Saver:
-    """Where and how the record of the game is written: at its end, when the player quits, when the input ends and
-    when a signal stops the game."""
-
-    path: Path | None
-    seats: list[dict[str, str]]
-    seed: int
-
-    def save(self, match: Any) -> str | None:
-        """Write the record of ``match`` as it stands, atomically; the file's name in words, or None without
-        --save. A write that fails ends the command with status 3; the file then holds what it held before."""
-        if self.path is None:
-            return None
-        from clubsuite.records import record_from_match, save_record
-
-        try:
-            save_record(record_from_match(match, seats=self.seats, seed=self.seed, seeded_hands=True), self.path)
-        except OSError as exc:
-            fail(
-                f"cannot save the record to {path_text(self.path)}: {exc.strerror or exc}; the file is as it was "
-                "before",
-                EXIT_WRITE_FAILED,
-            )
-        return path_text(self.path)
-
-
-def _save(saver: _Saver, match: Any, table: Table) -> None:
-    """Save the record at the end or when the player quits, and say where it went."""
-    where = saver.save(match)
-    if where is not None:
-        name = shown(str(saver.path), PATH_SHOWN)
-        table.say(f"Record saved to {name} (replay it with: clubs replay {name})")
-
-
-def _stopped(saver: _Saver, match: Any, stop: Stopped, table: Table) -> NoReturn:
-    """End a game stopped by a signal: save what was played (with --save) and exit with 128 + the signal."""
-    name = stop.name
-    signum = stop.signum
-    where = saver.save(match)
-    if table.prompt_open:
-        table.say()
-    table.say(f"Game stopped by {name} before the end.")
-    saved = f"; the game so far is saved in {where}" if where else ""
-    click.echo(f"clubs: stopped by {name}{saved}", err=True)
-    sys.exit(EXIT_SIGNAL + signum)
-
-
-def _input_ended(saver: _Saver, match: Any, table: Table) -> NoReturn:
-    """End a game whose standard input ended before the match was over: save it (with --save), say so, status 1."""
-    table.say("Game stopped before the end (the input ended).")
-    where = saver.save(match)
-    saved = f"; the game so far is saved in {where}" if where else ""
-    click.echo(f"clubs: standard input ended before the match was over{saved}", err=True)
-    sys.exit(EXIT_UNFINISHED)
 
 
 class _Console(Console):
@@ -525,7 +407,7 @@ def play_command(
     plain = not (sys.stdin.isatty() and sys.stdout.isatty())
     setup = _setup(game, variant, players, bots, 1, {"--seat": seat, "--first-dealer": first_dealer})
     info = setup.info
-    _check_save_path(save_path)
+    check_save_path(save_path)
     seed_given = seed is not None
     seed = _seed(seed)
     match: Any = info.new_match(setup.options, first_dealer)
@@ -545,7 +427,7 @@ def play_command(
             seats.append({"name": b, "kind": "bot"})
     console = _console(plain)
     table = screen_class(info.name)(console, names, seat, symbols=_symbols(console, plain))
-    saver = _Saver(save_path, seats, seed)
+    saver = Saver(save_path, seats, seed)
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
     chosen = f" · seed {seed}" if seed_given else ""
     table.say(f"{table.title} · variant {shown(setup.spec, SPEC_SHOWN)}{chosen} · you are seat {seat}", style="bold")
@@ -563,7 +445,7 @@ def play_command(
         if _play_out(match, info, seed, table, saver, signals, choose):
             signals.hold()
             table.say(f"The deals came from seed {seed} (play them again with --seed {seed}).")
-            _save(saver, match, table)
+            save_and_say(saver, match, table)
 
 
 def _play_out(
@@ -571,7 +453,7 @@ def _play_out(
     info: GameInfo,
     seed: int,
     table: Table,
-    saver: _Saver,
+    saver: Saver,
     signals: StopSignals,
     choose: Callable[[int], Any],
     show_deals: bool = False,
@@ -593,11 +475,11 @@ def _play_out(
                 action = choose(s)
                 if action is None:
                     signals.hold()
-                    _input_ended(saver, match, table)
+                    input_ended(saver, match, table)
                 if action == QUIT:
                     signals.hold()
                     table.say("Game stopped before the end (you quit).")
-                    _save(saver, match, table)
+                    save_and_say(saver, match, table)
                     return False
                 with signals.changing():
                     events = match.apply(action, seat=s)
@@ -606,7 +488,7 @@ def _play_out(
                     time.sleep(delay)
     except Stopped as stop:
         signals.hold()
-        _stopped(saver, match, stop, table)
+        stopped(saver, match, stop, table)
     return True
 
 
@@ -640,14 +522,14 @@ def watch_command(
     plain = not sys.stdout.isatty()
     setup = _setup(game, variant, players, bots, 0, {"--first-dealer": first_dealer})
     info = setup.info
-    _check_save_path(save_path)
+    check_save_path(save_path)
     seed = _seed(seed)
     match: Any = info.new_match(setup.options, first_dealer)
     bot_players = [make_bot(b, info.name) for b in setup.bots]
     names = [f"{b.capitalize()} {s}" for s, b in enumerate(setup.bots)]
     console = _console(plain)
     table = screen_class(info.name)(console, names, None, symbols=_symbols(console, plain))
-    saver = _Saver(save_path, [{"name": b, "kind": "bot"} for b in setup.bots], seed)
+    saver = Saver(save_path, [{"name": b, "kind": "bot"} for b in setup.bots], seed)
     table.say(f"{table.title} · variant {shown(setup.spec, SPEC_SHOWN)} · seed {seed}", style="bold")
     rng = random.Random(derive_seed(seed, 0xB07))
 
@@ -657,4 +539,4 @@ def watch_command(
     with StopSignals(keep_when_held=True) as signals:
         _play_out(match, info, seed, table, saver, signals, choose, show_deals=True, delay=delay)
         signals.hold()
-        _save(saver, match, table)
+        save_and_say(saver, match, table)
