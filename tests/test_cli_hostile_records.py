@@ -205,7 +205,7 @@ def test_a_record_over_the_size_limit_is_refused_from_its_size(tmp_path: Path) -
 def test_standard_input_over_the_size_limit_is_refused_without_reading_it_all() -> None:
     outcome = replay_bytes(b" " * 5000 + b"{}", "--max-size", "1K")
     assert outcome.status == 2
-    assert "standard input is more than 1,024 bytes" in outcome.stderr
+    assert "standard input holds more than the limit of 1,024 bytes" in outcome.stderr
 
 
 @pytest.mark.parametrize("value", ["0", "-1", "1T1", "ten", "2T", "nan"])
@@ -246,7 +246,7 @@ def test_standard_input_from_an_endless_device_stops_at_the_limit(device: str) -
     with open(device, "rb") as source:
         proc = clubs_process(["replay", "-", "--max-size", "64K"], stdin=source)
     assert proc.returncode == 2
-    assert b"standard input is more than 65,536 bytes" in proc.stderr
+    assert b"standard input holds more than the limit of 65,536 bytes" in proc.stderr
 
 
 def test_a_folder_is_refused(tmp_path: Path) -> None:

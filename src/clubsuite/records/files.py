@@ -170,8 +170,11 @@ def file_kind(mode: int) -> str:
     return next((words for test, words in _KINDS if test(mode)), "not a regular file")
 
 
-def _too_large(source: str, size: str, limit: int, hint: str) -> InvalidRecordError:
-    return InvalidRecordError(f"{source} is {size} bytes, more than the limit of {limit:,} bytes for a record; {hint}")
+def _too_large(source: str, size: int | None, limit: int, hint: str) -> InvalidRecordError:
+    """The error for a record over the limit; ``size`` is its size when known (a file), None when it only
+    kept coming (standard input, or a file that grew while it was read)."""
+    how = f"is {size:,} bytes, more than" if size is not None else "holds more than"
+    return InvalidRecordError(f"{source} {how} the limit of {limit:,} bytes for a record; {hint}")
 
 
 def _read_at_most(read: Any, limit: int) -> bytes | None:
@@ -205,7 +208,7 @@ def read_record_bytes(
     if os.fspath(file) == "-":
         data = _read_at_most(sys.stdin.buffer.read, max_bytes)
         if data is None:
-            raise _too_large("standard input", "more than " + f"{max_bytes:,}", max_bytes, hint)
+            raise _too_large("standard input", None, max_bytes, hint)
         return data, "standard input"
     name = path_text(file)
     where = f"cannot read the record file {name}"
@@ -229,13 +232,13 @@ def read_record_bytes(
                 f"{where}: it is {kind}; a record is read from a regular file, or from standard input given as -"
             )
         if info.st_size > max_bytes:
-            raise _too_large(f"the record file {name}", f"{info.st_size:,}", max_bytes, hint)
+            raise _too_large(f"the record file {name}", info.st_size, max_bytes, hint)
         try:
             data = _read_at_most(lambda n: os.read(fd, n), max_bytes)
         except OSError as exc:
             raise InvalidRecordError(f"{where}: {exc.strerror or exc}") from None
         if data is None:  # it grew while being read
-            raise _too_large(f"the record file {name}", "more than " + f"{max_bytes:,}", max_bytes, hint)
+            raise _too_large(f"the record file {name}", None, max_bytes, hint)
     finally:
         os.close(fd)
     return data, f"the record file {name}"
