@@ -422,10 +422,9 @@ def stream_text(run: Replay, write: Callable[[str], None]) -> None:
     "--max-size",
     type=BYTE_SIZE,
     default=MAX_RECORD_BYTES,
-    show_default="16M",
     metavar="SIZE",
-    help="The largest record read, in bytes or with a suffix K, M or G (powers of 1024); a larger one is refused "
-    "with status 2 before it is replayed.",
+    help="The largest record read (default 16M), in bytes or with a suffix K, M or G (powers of 1024); a larger "
+    "one is refused with status 2 before it is replayed.",
 )
 @handle_errors
 def replay_command(file: str, as_json: bool, max_size: int) -> None:
