@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubsuite.bots import RandomBot
-from clubsuite.bots.northstar_heuristic import NorthstarHeuristic
 from clubsuite.engine import resolve
+from clubsuite.games.northstar.bot import NorthstarHeuristic
 from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
 from clubsuite.sim import seating, wilson_interval

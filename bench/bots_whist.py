@@ -22,16 +22,16 @@ from dataclasses import dataclass, field, fields
 from typing import Any
 
 from clubsuite.bots import RandomBot
-from clubsuite.bots.whist_heuristic import (
+from clubsuite.cards import SUIT_MASKS
+from clubsuite.engine import Phase
+from clubsuite.games.whist import WhistMatch, WhistView
+from clubsuite.games.whist.bot import (
     Goal,
     Knowledge,
     WhistHeuristicBot,
     best_goal,
     hand_estimate,
 )
-from clubsuite.cards import SUIT_MASKS
-from clubsuite.engine import Phase
-from clubsuite.games.whist import WhistMatch, WhistView
 
 
 @dataclass

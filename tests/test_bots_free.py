@@ -10,9 +10,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubsuite.bots import make_bot
-from clubsuite.bots.free_heuristic import FreeHeuristicBot
 from clubsuite.cards import STANDARD_WITH_JOKERS, CardSet, card, cards
 from clubsuite.games.free import Call, FreeDeal, FreeMatch, Stage
+from clubsuite.games.free.bot import FreeHeuristicBot
 from clubsuite.games.free.deal import PRIMARY_MASK
 from clubsuite.runner import play_match
 from clubsuite.sim import simulate

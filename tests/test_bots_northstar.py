@@ -11,13 +11,6 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubsuite.bots import RandomBot, make_bot
-from clubsuite.bots.northstar_heuristic import (  # importing the module registers the bot
-    NorthstarHeuristic,
-    Odds,
-    Table,
-    Weights,
-    value_counts,
-)
 from clubsuite.cards import NORTHSTAR, CardSet
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import (
@@ -29,6 +22,13 @@ from clubsuite.games.northstar import (
     NorthstarShuffle,
     Play,
     Teams,
+)
+from clubsuite.games.northstar.bot import (  # importing the module registers the bot
+    NorthstarHeuristic,
+    Odds,
+    Table,
+    Weights,
+    value_counts,
 )
 from clubsuite.games.northstar.combos import DECK_MASK
 from clubsuite.runner import play_match

@@ -12,10 +12,10 @@ from typing import Any
 import pytest
 
 from clubsuite.bots import RandomBot, make_bot
-from clubsuite.bots.partnership_heuristic import PartnershipHeuristicBot
 from clubsuite.cards import CLUBS_MASK, SUIT_MASKS, CardSet, card, cards
 from clubsuite.errors import IllegalActionError
 from clubsuite.games.partnership import PartnershipDeal, PartnershipMatch, Pass, PassChoices
+from clubsuite.games.partnership.bot import PartnershipHeuristicBot
 from clubsuite.runner import play_match
 from partnership_helpers import pdeal, play
 

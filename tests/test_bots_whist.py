@@ -10,10 +10,10 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubsuite.bots import RandomBot, make_bot
-from clubsuite.bots.whist_heuristic import WhistHeuristicBot
 from clubsuite.cards import SUIT_MASKS, CardSet, card, cards
 from clubsuite.errors import IllegalActionError
 from clubsuite.games.whist import Decision, LeadAfterExchange, WhistDeal, WhistMatch, WhistOptions
+from clubsuite.games.whist.bot import WhistHeuristicBot
 
 FULL_DECK = (1 << 52) - 1
 KEEP_ALL = [Decision.KEEP] * 3

@@ -13,8 +13,8 @@ import pytest
 
 from clubsuite.bots import make_bot
 from clubsuite.cards import CardSet
-from clubsuite.cli.play_free import score_rows
 from clubsuite.games.free import FreeMatch
+from clubsuite.games.free.screen import score_rows
 from clubsuite.records import load_record, replay
 from clubsuite.runner import play_match
 

@@ -20,9 +20,9 @@ from hypothesis import strategies as st
 
 from clubsuite.bots import make_bot
 from clubsuite.cards import CardSet
-from clubsuite.cli.play_northstar import GROUP_LIMIT, LIST_ALL, round_scores
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import NorthstarMatch, beats, generate, parse_play
+from clubsuite.games.northstar.screen import GROUP_LIMIT, LIST_ALL, round_scores
 from clubsuite.records import load_record, replay
 from clubsuite.runner import deal_next, play_match
 

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from clubsuite.cli.replay import render_text
+from clubsuite.narration import render_text
 from clubsuite.records import loads_record, replay
 
 CLUBS = str(Path(sys.executable).parent / "clubs")

@@ -197,8 +197,8 @@ def test_fc10_the_screen_and_the_replay_account_tell_the_check_to_everyone() -> 
 
     from rich.console import Console
 
-    from clubsuite.cli.play_free import FreeTable
-    from clubsuite.cli.replay import render_text
+    from clubsuite.games.free.screen import FreeTable
+    from clubsuite.narration import render_text
 
     match = table()
     run(match, LAWFUL + " 2D")

@@ -37,6 +37,7 @@ from clubsuite.games.free import (
     score_hand,
 )
 from clubsuite.games.free.deal import PRIMARY_MASK
+from clubsuite.games.free.hand import FreePhase
 from clubsuite.records import record_from_match, replay
 
 J = STANDARD_WITH_JOKERS
@@ -169,7 +170,7 @@ def test_fc3_bid_must_be_higher_and_at_most_one_level_above(last: str, legal: st
 
 def test_fc3_holder_of_ten_of_spades_must_open_with_it() -> None:
     hand = FreeHand(DEAL_A, dealer=0)
-    assert hand.stage is Stage.AUCTION and hand.phase is Phase.AUCTION
+    assert hand.stage is Stage.AUCTION and hand.phase is FreePhase.AUCTION
     assert hand.to_act == 0 and list(hand.legal_actions()) == [card("10S")]
     assert_refused(hand, "pass", "must open the auction with it (FC-3)")
     assert_refused(hand, "10C", "holder of 10S must open the auction with it (FC-3)")
@@ -201,7 +202,7 @@ def test_fc3_two_passes_in_a_row_end_the_auction_and_a_pass_does_not_exclude() -
 def test_fc3_opening_then_two_passes_wins_with_the_ten_of_spades() -> None:
     hand = FreeHand(DEAL_A, dealer=0)
     run(hand, "10S pass pass")
-    assert hand.winner == 0 and hand.stage is Stage.HANDICAP and hand.phase is Phase.HANDICAP
+    assert hand.winner == 0 and hand.stage is Stage.HANDICAP and hand.phase is FreePhase.HANDICAP
 
 
 def test_fc3_player_with_no_auction_cards_left_can_only_pass() -> None:
@@ -281,7 +282,7 @@ def test_fc5_handicaps_run_in_bid_order_across_the_joker_team_with_queen_cards_c
 def test_fc2_pass_goes_to_the_right_and_moves_only_when_everyone_has_chosen() -> None:
     hand = FreeHand(DEAL_A)
     run(hand, "10S pass JH pass QH pass pass")
-    assert hand.stage is Stage.PASS and hand.phase is Phase.PASS
+    assert hand.stage is Stage.PASS and hand.phase is FreePhase.PASS
     assert hand.pass_order == [2, 0, 1]  # starting at the auction winner's left
     before = [hand.hand_of(s) for s in range(3)]
     run(hand, "5H AC")

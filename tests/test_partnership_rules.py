@@ -33,6 +33,7 @@ from clubsuite.games.partnership import (
     TrickTaken,
     pass_direction,
 )
+from clubsuite.games.partnership.hand import PartnershipPhase
 from clubsuite.seeding import derive_seed, hand_seed
 from partnership_helpers import (
     first_legal,
@@ -143,7 +144,7 @@ def test_cp2_cards_go_left_then_right_then_nowhere_then_left_again(first_dealer:
             assert hand.phase is Phase.PLAY and events[1:] == (PlayStarted((hand.dealer + 1) % 4),)
             where.append("none")
         else:
-            assert hand.phase is Phase.PASS
+            assert hand.phase is PartnershipPhase.PASS
             chosen = {}
             for _ in range(4):
                 seat = match.to_act

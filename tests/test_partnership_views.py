@@ -15,9 +15,9 @@ from typing import Any
 import pytest
 
 from clubsuite.cards import STANDARD, SUIT_MASKS, Card, CardSet, Suit, cards
-from clubsuite.engine import Phase
 from clubsuite.errors import IllegalActionError, InvalidNotationError, NoHandError
 from clubsuite.games.partnership import Direction, PartnershipDeal, PartnershipMatch, PassChoices, receiver
+from clubsuite.games.partnership.hand import PartnershipPhase
 from clubsuite.games.partnership.sampling import determinize, sample_deal, sample_hidden, void_masks
 from partnership_helpers import FULL_DECK, pdeal, play, random_legal
 
@@ -179,7 +179,9 @@ def test_a_view_is_live_and_its_snapshot_is_not() -> None:
     view = match.view(1)
     snap = view.to_dict()
     assert (
-        view.phase is Phase.PASS and snap["phase"] == "pass" and snap["legal"] == ["pass any three cards of the hand"]
+        view.phase is PartnershipPhase.PASS
+        and snap["phase"] == "pass"
+        and snap["legal"] == ["pass any three cards of the hand"]
     )
     match.apply("pass KC 3C KD")
     assert view is match.view(1) and view.given == cards("KC 3C KD")

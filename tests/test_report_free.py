@@ -13,9 +13,10 @@ from clubsuite.bots import make_bot
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.free import FreeDeal, FreeHand, FreeMatch
-from clubsuite.report_free import FreeHandFacts, Points, Rate, free_report, hand_facts, tally
+from clubsuite.games.free.report import FreeHandFacts, free_report, hand_facts, tally
 from clubsuite.runner import play_match
 from clubsuite.sim import simulate, wilson_interval
+from clubsuite.sim.report import Points, Rate
 
 RANDOMS = ["random", "random", "random"]
 TIER_OF_RANK = {"10": "10", "J": "J", "Q": "Q", "K": "K"}
@@ -184,7 +185,9 @@ def test_hand_facts_travel_small_and_picklable_with_the_outcome() -> None:
 def test_report_needs_the_hand_facts_and_exists_for_free_only() -> None:
     with pytest.raises(InvalidOptionsError, match="hand_facts=True"):
         free_report(simulate("free", RANDOMS, 1, seed=0))
-    with pytest.raises(InvalidOptionsError, match="balance report exists for free and northstar only, not for whist"):
+    with pytest.raises(
+        InvalidOptionsError, match=r"balance report exists for Free Clubs and CLUBS \(North Star\) only, not for whist"
+    ):
         simulate("whist", RANDOMS, 1, seed=0, hand_facts=True)
 
 

@@ -17,7 +17,7 @@ import pytest
 
 from clubsuite.bots import base as bot_base
 from clubsuite.bots import make_bot
-from clubsuite.engine import resolve
+from clubsuite.engine import find_game, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.northstar import (
     DoubleCalled,
@@ -32,7 +32,7 @@ from clubsuite.games.northstar import (
     TrickWon,
     WentOut,
 )
-from clubsuite.report_northstar import (
+from clubsuite.games.northstar.report import (
     HELD,
     LAST,
     NorthstarHandFacts,
@@ -42,7 +42,7 @@ from clubsuite.report_northstar import (
     tally,
 )
 from clubsuite.runner import play_match
-from clubsuite.sim import seating, seating_cycle, simulate, team_seats, wilson_interval
+from clubsuite.sim import seating, seating_cycle, simulate, wilson_interval
 
 SPECS = [
     "northstar(players=2)",
@@ -270,7 +270,7 @@ def test_ns10_a_seating_cycle_partners_every_pair_of_bots_equally_often(teams: s
     # Team members sit alternately (NS-10); the seatings of a whole cycle must put every bot with every other as a
     # partner equally often and every bot in every team equally often, or team results would favour some pairs.
     options = NorthstarOptions(players=players, teams=teams)  # type: ignore[arg-type]
-    groups = team_seats(options, players)
+    groups = find_game("northstar")[0].teams_of(options)
     assert sorted(s for g in groups for s in g) == list(range(players))
     cycle = seating_cycle(players)
     partners: Counter[tuple[int, int]] = Counter()
@@ -306,7 +306,7 @@ def test_ns10_a_bot_wins_when_its_team_wins_and_team_results_add_up(spec: str, m
     monkeypatch.setitem(bot_base._FACTORIES, ("first-legal", "northstar"), FirstLegal)
     bots = ["random", "first-legal", *(["random"] * (n - 2))]
     result = simulate(spec, bots, 8, seed=5)
-    groups = team_seats(options, n)
+    groups = find_game("northstar")[0].teams_of(options)
     assert result.seat_teams == groups
     for o in result.outcomes:
         # NS-10: the winners are a whole team, and every bot seated in it wins.

@@ -138,7 +138,7 @@ class _SeatRecorder:
 def test_each_bot_plays_only_at_the_seat_its_seating_gives_it(monkeypatch: pytest.MonkeyPatch) -> None:
     current: list[tuple[str, int]] = []
     per_match: list[set[tuple[str, int]]] = []
-    monkeypatch.setattr(sim, "make_bot", lambda name, game: _SeatRecorder(name, current))
+    monkeypatch.setattr(sim.running, "make_bot", lambda name, game: _SeatRecorder(name, current))
 
     def next_match(done: int, total: int) -> None:
         per_match.append(set(current))
@@ -285,9 +285,13 @@ def test_cw5_whist_table_still_explains_draws_and_shared_wins() -> None:
 
 
 def test_hand_facts_are_refused_for_a_game_without_a_report_before_playing() -> None:
-    with pytest.raises(InvalidOptionsError, match="balance report exists for free and northstar only"):
+    with pytest.raises(
+        InvalidOptionsError, match=r"balance report exists for Free Clubs and CLUBS \(North Star\) only"
+    ):
         simulate("whist", RANDOMS, 1, seed=0, hand_facts=True)
-    with pytest.raises(InvalidOptionsError, match="balance report exists for free and northstar only"):
+    with pytest.raises(
+        InvalidOptionsError, match=r"balance report exists for Free Clubs and CLUBS \(North Star\) only"
+    ):
         sim.hand_facts_of("whist")
 
 

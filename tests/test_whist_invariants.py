@@ -13,7 +13,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from clubsuite.cards import STANDARD, CardSet, card_at
-from clubsuite.engine import Phase
 from clubsuite.errors import IllegalActionError, InvalidNotationError
 from clubsuite.games.whist import (
     CardPlayed,
@@ -26,6 +25,7 @@ from clubsuite.games.whist import (
     WhistMatch,
     WhistOptions,
 )
+from clubsuite.games.whist.hand import WhistPhase
 from conftest import FULL_DECK, match_snapshot, random_legal, trick_winner
 
 SEEDS = st.integers(0, 2**32)
@@ -68,7 +68,7 @@ def play_checked_hand(match: WhistMatch, rng: random.Random) -> None:
         assert seat is not None
         legal = match.legal_actions()
         assert len(legal) > 0, "a seat to act always has a legal action"
-        if match.phase is Phase.EXCHANGE:
+        if match.phase is WhistPhase.EXCHANGE:
             # The four piles stay a partition of the deck during the exchange round (CW-4).
             piles = [*hand.hands, hand.bid]
             assert all(p.bit_count() == 13 for p in piles)

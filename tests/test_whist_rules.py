@@ -27,6 +27,7 @@ from clubsuite.games.whist import (
     WhistMatch,
     WhistOptions,
 )
+from clubsuite.games.whist.hand import WhistPhase
 from conftest import (
     cards_in_order,
     deal_of,
@@ -337,7 +338,7 @@ def test_cw4_exchange_turns_run_from_the_dealers_left_round_to_the_dealer(dealer
     hand = WhistHand(MUST_BEAT, dealer)
     seen = []
     for _ in range(3):
-        assert hand.phase is Phase.EXCHANGE
+        assert hand.phase is WhistPhase.EXCHANGE
         assert tuple(hand.legal_actions()) == (Decision.KEEP, Decision.EXCHANGE)
         seen.append(hand.to_act)
         seat = hand.to_act

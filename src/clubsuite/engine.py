@@ -20,20 +20,13 @@ from clubsuite.safetext import quoted
 
 
 class Phase(StrEnum):
-    """Where a match stands; each game uses the phases that fit it."""
+    """The phases every game shares. A game whose hands pass through more (an exchange, an auction) declares them as
+    a ``StrEnum`` of its own; a phase is read as its string value (``"play"``), so the two kinds compare naturally."""
 
     DEAL = "deal"
     """Waiting for the next deal (an explicit chance step)."""
-    EXCHANGE = "exchange"
-    """Clubs (whist group): each player in turn keeps or exchanges with the bid hand (CW-4)."""
-    AUCTION = "auction"
-    """Free Clubs: bidding handicaps."""
-    HANDICAP = "handicap"
-    """Free Clubs: resolving the handicaps the auction cost (FC-5)."""
-    PASS = "pass"
-    """Passing cards before play."""
     PLAY = "play"
-    """Trick play."""
+    """The play of the hand (tricks, or the climbing rounds)."""
     OVER = "over"
     """The match has ended."""
 
@@ -109,8 +102,8 @@ class Match(Protocol):
         ...
 
     @property
-    def phase(self) -> Phase:
-        """Where the match stands."""
+    def phase(self) -> StrEnum:
+        """Where the match stands: a shared :class:`Phase` or one of the game's own phases."""
         ...
 
     @property
@@ -148,16 +141,30 @@ class Match(Protocol):
         ...
 
 
+Teams = tuple[tuple[int, ...], ...]
+"""Teams as seat tuples (``((0, 2), (1, 3))``); empty when everyone plays alone."""
+
+
+def _no_teams(options: Any) -> Teams:
+    return ()
+
+
 @dataclass(frozen=True)
 class GameInfo:
-    """A registry entry: how to build and describe one game."""
+    """A registry entry: everything the outer layers need to know of one game, declared by the game itself.
+
+    The rules side (options, seats, teams, the match factory, deals) is given as values and functions; the outer
+    parts (the terminal screen, the replay narrator, the bots, the balance report) are named by ``"module:attribute"``
+    in :attr:`parts` and imported only when an outer layer asks for one (:func:`load_part`), so that reading the
+    rules never imports a screen.
+    """
 
     name: str
     """The game's spec name (``whist``)."""
     title: str
     """The game's full name for people."""
     seats: tuple[int, ...]
-    """The seat counts the game allows."""
+    """The seat counts the game allows; the first is the default."""
     options_class: type[Any]
     """The frozen options dataclass."""
     variants: Mapping[str, Mapping[str, str]]
@@ -168,36 +175,105 @@ class GameInfo:
     """Reads an explicit deal from its record form."""
     deal_from_seed: Callable[[int, int], Any] = field(repr=False)
     """``deal_from_seed(seed, dealer)``: the deal a seed gives (see :mod:`clubsuite.seeding`)."""
-    teams: tuple[tuple[int, ...], ...] = ()
-    """The fixed partnerships as seat tuples (``((0, 2), (1, 3))``), or empty when everyone plays alone; the
-    partners of a team share its score and win together, which simulation reports per team."""
+    summary: str = ""
+    """One line for people: what the game is (the command line's help lists it)."""
+    order: int = 1000
+    """Where the game comes in lists (lowest first; then by name); the first game is the command line's default."""
+    seat_count: Callable[[Any], int] | None = field(default=None, repr=False)
+    """The number of seats the given options play with, for a game where it is an option; default: ``seats[0]``."""
+    teams_of: Callable[[Any], Teams] = field(default=_no_teams, repr=False)
+    """The teams the given options make (``()``: everyone plays alone). The one team model of every game: partners
+    share a score and win together."""
+    fixed_teams: bool = False
+    """Whether the teams are fixed by the game rather than chosen by options (a partnership game): simulation
+    then keeps partners together in every seating and takes one bot per team."""
+    draw_note: str = ""
+    """What a draw is in this game, or that there is none (simulation explains its count of draws with it)."""
+    win_note: str = ""
+    """How a win is counted in this game (simulation explains its win rates with it)."""
+    parts: Mapping[str, str] = field(default_factory=dict, repr=False)
+    """The game's outer parts by role: ``screen`` (the terminal screen class), ``narrator`` (the replay narrator
+    class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report); each
+    ``"module:attribute"`` (``"module"`` alone for ``bots``)."""
 
+    def n_seats(self, options: Any) -> int:
+        """How many seats ``options`` play with."""
+        return self.seat_count(options) if self.seat_count is not None else self.seats[0]
+
+    @property
+    def teams(self) -> Teams:
+        """The fixed partnerships (empty unless :attr:`fixed_teams`): the teams of the default options."""
+        return self.teams_of(self.options_class()) if self.fixed_teams else ()
+
+
+GAMES_ENTRY_POINT = "clubsuite.games"
+"""The entry-point group through which another installed package adds a game: each entry names a module that
+calls :func:`register` when imported."""
 
 _REGISTRY: dict[str, GameInfo] = {}
+_LOAD_PROBLEMS: list[str] = []
+_loaded = False
 
 
 def register(info: GameInfo) -> None:
-    """Add a game (and its named variants) to the registry."""
+    """Add a game (and its named variants) to the registry; a name or variant already taken is refused."""
+    taken = {n: i.name for i in _REGISTRY.values() if i.name != info.name for n in (i.name, *i.variants)}
+    for n in (info.name, *info.variants):
+        if n in taken:
+            raise InvalidOptionsError(f"game {quoted(info.name)} cannot use the name {quoted(n)}: {taken[n]} has it")
     _REGISTRY[info.name] = info
 
 
 def games() -> Sequence[GameInfo]:
-    """The registered games."""
+    """The registered games, in :attr:`GameInfo.order`."""
     _load_games()
-    return tuple(_REGISTRY.values())
+    return tuple(sorted(_REGISTRY.values(), key=lambda i: (i.order, i.name)))
+
+
+def default_game() -> GameInfo:
+    """The game the command line plays when none is named: the first in order."""
+    return games()[0]
+
+
+def load_problems() -> Sequence[str]:
+    """Why a game package found by discovery could not be loaded (one line each); empty when all loaded."""
+    _load_games()
+    return tuple(_LOAD_PROBLEMS)
 
 
 def _load_games() -> None:
-    # Importing the game packages registers them; done lazily so the core stays import-light.
+    """Discover the games once: every package under :mod:`clubsuite.games`, then every module named in the
+    :data:`GAMES_ENTRY_POINT` group of an installed package. Importing a game's package registers it; a package
+    that fails to import is left out and its problem kept for :func:`load_problems`."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+    import importlib.metadata
+    import pkgutil
+
+    import clubsuite.games as package
+
+    names = [m.name for m in pkgutil.iter_modules(package.__path__, package.__name__ + ".") if m.ispkg]
+    names += [ep.value for ep in importlib.metadata.entry_points(group=GAMES_ENTRY_POINT)]
+    for name in names:
+        try:
+            importlib.import_module(name)
+        except Exception as exc:  # a third-party game must not stop the others
+            _LOAD_PROBLEMS.append(f"the game module {quoted(name)} could not be loaded: {type(exc).__name__}: {exc}")
+
+
+def load_part(info: GameInfo, part: str) -> object | None:
+    """The outer part ``part`` of a game (see :attr:`GameInfo.parts`), imported now; None if the game has none."""
     import importlib
 
-    for module in (
-        "clubsuite.games.whist",
-        "clubsuite.games.free",
-        "clubsuite.games.northstar",
-        "clubsuite.games.partnership",
-    ):
-        importlib.import_module(module)
+    ref = info.parts.get(part)
+    if ref is None:
+        return None
+    module, _, attribute = ref.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded
 
 
 def find_game(spec_name: str) -> tuple[GameInfo, Mapping[str, str]]:
@@ -209,10 +285,11 @@ def find_game(spec_name: str) -> tuple[GameInfo, Mapping[str, str]]:
         if spec_name in info.variants:
             return info, info.variants[spec_name]
     names = []
-    for info in _REGISTRY.values():
+    for info in games():
         names.append(info.name)
         names.extend(info.variants)
-    raise InvalidOptionsError(f"unknown game or variant {quoted(spec_name)}; known: {', '.join(names)}")
+    problems = "".join(f"; {p}" for p in _LOAD_PROBLEMS)
+    raise InvalidOptionsError(f"unknown game or variant {quoted(spec_name)}; known: {', '.join(names)}{problems}")
 
 
 def resolve(spec: str) -> tuple[GameInfo, Any]:

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
 from clubsuite.engine import Phase
@@ -29,7 +30,7 @@ class HandState(Protocol):
     """What the shared bookkeeping reads of a hand."""
 
     @property
-    def phase(self) -> Phase: ...
+    def phase(self) -> StrEnum: ...
 
     @property
     def to_act(self) -> int | None: ...
@@ -114,8 +115,8 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
         return self._cur
 
     @property
-    def phase(self) -> Phase:
-        """The phase of the match."""
+    def phase(self) -> StrEnum:
+        """The phase of the match: a shared :class:`Phase` or one of the game's own."""
         if self._over:
             return Phase.OVER
         cur = self._cur

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
 from clubsuite.cards import CardSet
-from clubsuite.engine import Phase
 from clubsuite.errors import NoHandError
 from clubsuite.match_base import MatchBase
 
@@ -48,7 +48,7 @@ class ViewBase(Generic[HandT]):
         return hands[-1]  # type: ignore[no-any-return]
 
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> StrEnum:
         """The phase of the match."""
         return self._match.phase
 

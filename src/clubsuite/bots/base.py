@@ -36,18 +36,30 @@ def register_bot(name: str, factory: BotFactory, game: str = _ANY_GAME) -> None:
     _FACTORIES[(name, game)] = factory
 
 
-def _load() -> None:
-    # Importing the bot modules registers them (done lazily to avoid an import cycle with this module).
-    import importlib
+BOTS_ENTRY_POINT = "clubsuite.bots"
+"""The entry-point group through which another installed package adds bots: each entry names a module that calls
+:func:`register_bot` when imported."""
 
-    for module in (
-        "clubsuite.bots.random_bot",
-        "clubsuite.bots.whist_heuristic",
-        "clubsuite.bots.free_heuristic",
-        "clubsuite.bots.partnership_heuristic",
-        "clubsuite.bots.northstar_heuristic",
-    ):
-        importlib.import_module(module)
+_loaded = False
+
+
+def _load() -> None:
+    """Import the bot modules once: the random bot, each registered game's ``bots`` part, and the modules of the
+    :data:`BOTS_ENTRY_POINT` group (done lazily, as the bot modules import this one)."""
+    global _loaded
+    if _loaded:
+        return
+    _loaded = True
+    import importlib
+    import importlib.metadata
+
+    from clubsuite.engine import games, load_part
+
+    importlib.import_module("clubsuite.bots.random_bot")
+    for info in games():
+        load_part(info, "bots")
+    for ep in importlib.metadata.entry_points(group=BOTS_ENTRY_POINT):
+        importlib.import_module(ep.value)
 
 
 def bot_names(game: str) -> list[str]:

@@ -1,33 +1,26 @@
 """``clubs play`` and ``clubs watch``: a match in the terminal, against bots or between bots.
 
-Works in a colour terminal and with piped standard input (plain output, no colour), so games can be scripted
-and tested. The game chooses its screen (see :data:`SCREENS`): the whist screen is in :mod:`clubsuite.cli.play_whist`,
-the Free Clubs screen in :mod:`clubsuite.cli.play_free`, the North Star CLUBS screen in
-:mod:`clubsuite.cli.play_northstar`, the partnership screen in :mod:`clubsuite.cli.play_partnership`; input reading
-(:mod:`clubsuite.cli.lineinput`), ``?``/``h``/``s``/``q``, ``--save`` (:mod:`clubsuite.cli.saving`), stop signals
-(:mod:`clubsuite.cli.stopping`), ``--seed``, ``--bots`` and ``--players`` are shared, for any number of seats. A
-human move is a card in notation (``10H``, ``TH``, ``10♥``) or its number in the shown list; in the whist exchange
-round ``k``/``keep`` or ``x``/``exchange``; in the Free Clubs auction also ``pass``/``p``; in North Star's CLUBS a
-play (``7C 7H``, ``4-5-6``), ``pass`` or ``double``; in the partnership pass three cards (``pass 2C 7H QS`` or three
-numbers).
+Works in a colour terminal and with piped standard input (plain output, no colour), so games can be scripted and
+tested. The game brings its screen (its registry part ``screen``, a :class:`clubsuite.tui.table.Table`), which
+reads a human's moves in the game's notation; input reading (:mod:`clubsuite.cli.lineinput`), ``?``/``h``/``s``/``q``,
+``--save`` (:mod:`clubsuite.cli.saving`), stop signals (:mod:`clubsuite.cli.stopping`), ``--seed``, ``--bots`` and
+``--players`` are shared, for any number of seats.
 """
 
 from __future__ import annotations
 
-import importlib
 import os
 import random
 import secrets
 import sys
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import click
 from rich.console import Console
-from rich.text import Text
 
 from clubsuite.bots import Bot, make_bot
 from clubsuite.cli.common import (
@@ -38,145 +31,17 @@ from clubsuite.cli.common import (
     with_players,
 )
 from clubsuite.cli.lineinput import UnreadableLineError, read_line
-from clubsuite.cli.render import card_text, score_table
 from clubsuite.cli.saving import Saver, check_save_path, input_ended, save_and_say, stopped
 from clubsuite.cli.stopping import Stopped, StopSignals
 from clubsuite.engine import GameInfo, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.runner import deal_next
-from clubsuite.safetext import quoted, safe_lines, shown
+from clubsuite.safetext import quoted, shown
 from clubsuite.seeding import derive_seed
+from clubsuite.tui.table import Table, screen_class
 
 SPEC_SHOWN = 200
 """The most characters of the rules spec shown in the first line of the screen."""
-
-HELP_LINE = "Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit."
-
-
-class Table:
-    """The terminal table every game's screen builds on: one console, seat names, and how to say things.
-
-    A game's screen subclasses it and provides ``show_events``, ``show_state``, ``prompt``, ``read_action``,
-    ``legal_words``, ``show_deal`` (for spectators) and the class texts ``title``, ``rules_line`` and ``help_line``;
-    it may change ``show_intro``, ``show_legal``, ``show_hint`` and ``show_scores``, which have plain defaults.
-    """
-
-    title = "Clubs"
-    """The game's name in the first line of the screen."""
-    rules_line = ""
-    """A one-line reminder of the rules shown to a player at the start."""
-    help_line = HELP_LINE
-    """How to enter a move, shown at the start and after ``?``."""
-
-    def __init__(self, console: Console, names: Sequence[str], human: int | None, symbols: bool) -> None:
-        self.console = console
-        self.names = list(names)
-        self.human = human
-        self.symbols = symbols
-        self.prompt_open = False
-        """Whether a prompt waits on its line for input (a message that cuts in starts a new line)."""
-
-    def act(self, seat: int, verb: str) -> str:
-        """``You play`` for the human, ``Random 1 plays`` for a bot."""
-        if seat == self.human:
-            return f"You {verb}"
-        return (
-            f"{self.names[seat]} {verb}es" if verb.endswith(("sh", "ch", "x", "s")) else f"{self.names[seat]} {verb}s"
-        )
-
-    def say_trick_events(self, ev: Any, tricks_won: Sequence[int]) -> bool:
-        """Describe a first lead, a card played or a trick won (events every trick game has); False otherwise."""
-        name = type(ev).__name__
-        if name == "PlayStarted":
-            self.say(f"{self.act(ev.leader, 'lead')} the first trick.")
-        elif name == "CardPlayed":
-            line = Text(f"{self.act(ev.seat, 'play')} ")
-            line.append_text(card_text(ev.card, self.symbols))
-            self.say(line)
-        elif name == "TrickTaken":
-            counts = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(tricks_won))
-            self.say(f"  {self.act(ev.seat, 'win')} trick {ev.number} (tricks: {counts})", style="cyan")
-        else:
-            return False
-        return True
-
-    def say(self, text: str | Text = "", style: str = "") -> None:
-        """Print one line, with anything that is not printable escaped (a line may quote outside text, such as the
-        input refused; a line that needed escaping loses its colours)."""
-        plain = text.plain if isinstance(text, Text) else text
-        safe = safe_lines(plain)
-        if safe != plain:
-            text = safe
-        self.console.print(text, style=style or None, highlight=False, soft_wrap=True, markup=False)
-
-    def _totals(self, match: Any) -> str:
-        return ", ".join(f"{self.names[s]} {t:+d}" for s, t in enumerate(match.totals))
-
-    def show_scores(self, match: Any) -> None:
-        """The score sheet of the match so far."""
-        self.console.print(score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols))
-
-    def after_legal(self, match: Any) -> None:
-        """What to add after the list of legal moves (the input help)."""
-        self.say(self.help_line, style="dim")
-
-    def show_intro(self, match: Any) -> None:
-        """The reminder of the rules and of how to enter a move, shown to a player before the first deal."""
-        self.say(self.rules_line, style="dim")
-        self.say(self.help_line, style="dim")
-
-    def show_legal(self, match: Any) -> None:
-        """Answer ``?``: the legal moves, then the input help."""
-        self.say("Legal: " + " ".join(self.legal_words(match)))
-        self.after_legal(match)
-
-    def show_hint(self, match: Any, seat: int, hint_bot: Bot | None, rng: random.Random) -> None:
-        """Answer ``h``: the move the game's heuristic bot would make."""
-        if hint_bot is None:
-            self.say("No hint bot is available for this game yet.")
-        else:
-            self.say(f"Hint: {match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))}")
-
-    def show_events(self, match: Any, events: Sequence[Any]) -> None:
-        """Describe what just happened (each game's screen says it its own way)."""
-        raise NotImplementedError
-
-    def show_state(self, match: Any, seat: int) -> None:
-        """The human's screen before a decision."""
-        raise NotImplementedError
-
-    def show_deal(self, match: Any) -> None:
-        """For spectators: every hidden card of the hand just dealt."""
-        raise NotImplementedError
-
-    def prompt(self, match: Any, seat: int) -> str:
-        """The question put to the human."""
-        raise NotImplementedError
-
-    def legal_words(self, match: Any) -> list[str]:
-        """The legal actions in notation, in display order."""
-        raise NotImplementedError
-
-    def read_action(self, match: Any, seat: int, text: str) -> Any | None:
-        """Read the human's input as an action, or say what is wrong with it and return None."""
-        raise NotImplementedError
-
-
-SCREENS: dict[str, tuple[str, str]] = {
-    "whist": ("clubsuite.cli.play_whist", "WhistTable"),
-    "free": ("clubsuite.cli.play_free", "FreeTable"),
-    "partnership": ("clubsuite.cli.play_partnership", "PartnershipTable"),
-    "northstar": ("clubsuite.cli.play_northstar", "NorthstarTable"),
-}
-"""The terminal screen of each game that can be played and watched: (module, class), imported when needed."""
-
-
-def screen_class(game: str) -> type[Table]:
-    """The screen class of ``game`` (a registered game name that is in :data:`SCREENS`)."""
-    module, name = SCREENS[game]
-    cls: type[Table] = getattr(importlib.import_module(module), name)
-    return cls
-
 
 QUIT = "quit"
 """What :func:`human_action` returns when the player asks to stop."""
@@ -239,6 +104,8 @@ class _Setup:
     n_seats: int
     bots: list[str]
     """The bot names, one per bot seat in seat order."""
+    screen: type[Table]
+    """The game's terminal screen."""
 
 
 def _setup(
@@ -265,9 +132,10 @@ def _setup(
         game_info, _ = resolve(game)
         if game_info.name != info.name:
             fail(f"--variant {quoted(variant)} is a spec of {info.name}, but the game given is {quoted(game)}")
-    if info.name not in SCREENS:
+    screen = screen_class(info)
+    if screen is None:
         fail(f"{info.title} cannot be played in the terminal yet")
-    n_seats = int(getattr(options, "players", info.seats[0]))
+    n_seats = info.n_seats(options)
     for option, value in seats.items():
         if value >= n_seats:
             fail(f"{option} {value}: {info.title} with {n_seats} players has seats 0 to {n_seats - 1}")
@@ -288,7 +156,7 @@ def _setup(
             if n == "heuristic":  # the default: say how to play anyway, never substitute silently
                 fail(f"{exc} (no heuristic bot for {info.title} yet: try --bots random)")
             raise
-    return _Setup(info, options, spec, n_seats, names)
+    return _Setup(info, options, spec, n_seats, names, screen)
 
 
 class _Console(Console):
@@ -426,7 +294,7 @@ def play_command(
             names.append(f"{b.capitalize()} {s}")
             seats.append({"name": b, "kind": "bot"})
     console = _console(plain)
-    table = screen_class(info.name)(console, names, seat, symbols=_symbols(console, plain))
+    table = setup.screen(console, names, seat, symbols=_symbols(console, plain))
     saver = Saver(save_path, seats, seed)
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
     chosen = f" · seed {seed}" if seed_given else ""
@@ -484,16 +352,12 @@ def _play_out(
                 with signals.changing():
                     events = match.apply(action, seat=s)
                 table.show_events(match, events)
-                if delay and any(type(e).__name__ in TRICK_EVENTS for e in events):
+                if delay and table.trick_ended(events):
                     time.sleep(delay)
     except Stopped as stop:
         signals.hold()
         stopped(saver, match, stop, table)
     return True
-
-
-TRICK_EVENTS = ("TrickTaken", "TrickWon")
-"""The names of the events that end a trick (``--delay`` pauses after them)."""
 
 
 @click.command()
@@ -528,7 +392,7 @@ def watch_command(
     bot_players = [make_bot(b, info.name) for b in setup.bots]
     names = [f"{b.capitalize()} {s}" for s, b in enumerate(setup.bots)]
     console = _console(plain)
-    table = screen_class(info.name)(console, names, None, symbols=_symbols(console, plain))
+    table = setup.screen(console, names, None, symbols=_symbols(console, plain))
     saver = Saver(save_path, [{"name": b, "kind": "bot"} for b in setup.bots], seed)
     table.say(f"{table.title} · variant {shown(setup.spec, SPEC_SHOWN)} · seed {seed}", style="bold")
     rng = random.Random(derive_seed(seed, 0xB07))

@@ -17,7 +17,7 @@ from clubsuite.records.files import PATH_SHOWN, path_text, save_problem
 from clubsuite.safetext import shown
 
 if TYPE_CHECKING:
-    from clubsuite.cli.play import Table
+    from clubsuite.tui.table import Table
 
 
 def check_save_path(path: Path | None) -> None:

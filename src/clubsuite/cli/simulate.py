@@ -14,16 +14,19 @@ from clubsuite.cli.common import MAX_SEED, handle_errors, with_players
 from clubsuite.engine import GameInfo, find_game, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import split_spec
-from clubsuite.report_free import FreeReport, free_report
-from clubsuite.report_northstar import NorthstarReport, northstar_report
 from clubsuite.safetext import quoted, safe_lines
-from clubsuite.sim import MAX_MATCHES, MAX_WORKERS, REPORT_GAMES, ProgressCallback, SimResult, simulate
+from clubsuite.sim import (
+    MAX_MATCHES,
+    MAX_WORKERS,
+    ProgressCallback,
+    build_report,
+    report_games,
+    report_titles,
+    simulate,
+)
 
 DEFAULT_BOTS = "heuristic,random,random"
 """The default line-up of a three-player game: the heuristic bot against two random bots."""
-
-REPORT_COMMANDS = "clubs simulate free --report, clubs simulate northstar --players N --report"
-"""How the balance reports are asked for, for messages."""
 
 
 def parse_bots(text: str) -> list[str]:
@@ -63,7 +66,7 @@ def default_bots(info: GameInfo, n_seats: int) -> list[str]:
     against random bots, one per seat (for three players ``heuristic,random,random``, :data:`DEFAULT_BOTS`); in a
     game of partnerships one name per partnership, the heuristic pair against random pairs."""
     first = "heuristic" if "heuristic" in bot_names(info.name) else "random"
-    if info.teams:
+    if info.fixed_teams:
         return [first] + ["random"] * (len(info.teams) - 1)
     return [first] + ["random"] * (n_seats - 1)
 
@@ -71,7 +74,7 @@ def default_bots(info: GameInfo, n_seats: int) -> list[str]:
 def check_bot_count(spec: str, names: list[str], n_seats: int, players: int | None, options: Any) -> None:
     """Refuse a ``--bots`` list that does not give one bot per seat of a game whose player count is an option,
     saying how to choose the count (the simulation itself checks the games with a fixed count)."""
-    if len(names) == n_seats or not hasattr(options, "players"):
+    if len(names) == n_seats or info_has_fixed_seats(spec):
         return
     how = "give one bot per seat" if players is not None else f"give one bot per seat, or --players {len(names)}"
     raise InvalidOptionsError(
@@ -79,11 +82,10 @@ def check_bot_count(spec: str, names: list[str], n_seats: int, players: int | No
     )
 
 
-def make_report(result: SimResult) -> FreeReport | NorthstarReport:
-    """The balance report of a simulation run with hand facts, for the game simulated."""
-    if result.game == "northstar":
-        return northstar_report(result)
-    return free_report(result)
+def info_has_fixed_seats(spec: str) -> bool:
+    """Whether the game of ``spec`` has one seat count (the simulation itself then checks the bot count)."""
+    info, _ = resolve(spec)
+    return info.seat_count is None
 
 
 class _LazyProgress:
@@ -207,12 +209,13 @@ def simulate_command(
     """
     spec = choose_spec(game, variant, players)
     info, options = resolve(spec)
-    n_seats = info.new_match(options, 0).n_seats
+    n_seats = info.n_seats(options)
     names = default_bots(info, n_seats) if bots is None else parse_bots(bots)
     check_bot_count(spec, names, n_seats, players, options)
-    if report and info.name not in REPORT_GAMES:
+    if report and info.name not in report_games():
+        with_report = ", ".join(f"clubs simulate {name} --report" for name in report_games())
         raise InvalidOptionsError(
-            f"--report: the balance report exists for Free Clubs and North Star's CLUBS only ({REPORT_COMMANDS}), "
+            f"--report: the balance report exists for {report_titles()} only ({with_report}), "
             f"not for {quoted(game)}; the table without --report is the report for {info.name}"
         )
     console = Console(stderr=True)
@@ -223,7 +226,7 @@ def simulate_command(
     finally:
         if bar is not None:
             bar.close()
-    balance = make_report(result) if report else None
+    balance = build_report(result) if report else None
     if as_json:
         data = result.to_json()
         if balance is not None:

@@ -70,6 +70,17 @@ register(
         new_match=_new_match,
         deal_from_json=FreeDeal.from_json,
         deal_from_seed=FreeDeal.from_seed,
+        summary="3 players, an auction of handicaps, the treasure chest, Joker teams",
+        order=1,
+        draw_note="Free Clubs has none: a tie for the highest total plays another hand, FC-9",
+        win_note="win rate: matches won; each match has one winner, the highest total once one reaches the target "
+        "(FC-9)",
+        parts={
+            "screen": "clubsuite.games.free.screen:FreeTable",
+            "narrator": "clubsuite.games.free.narration:FreeNarrator",
+            "bots": "clubsuite.games.free.bot",
+            "report": "clubsuite.games.free.report:REPORT",
+        },
     )
 )
 

@@ -63,10 +63,21 @@ class Stage(StrEnum):
     """The hand is scored."""
 
 
-_PHASE_OF_STAGE = {
-    Stage.AUCTION: Phase.AUCTION,
-    Stage.HANDICAP: Phase.HANDICAP,
-    Stage.PASS: Phase.PASS,
+class FreePhase(StrEnum):
+    """The phases of a Free Clubs hand beside the shared ones (:class:`~clubsuite.engine.Phase`)."""
+
+    AUCTION = "auction"
+    """Bidding handicaps (FC-3)."""
+    HANDICAP = "handicap"
+    """Resolving the handicaps the auction cost (FC-5)."""
+    PASS = "pass"
+    """Passing a card before play (FC-2)."""
+
+
+_PHASE_OF_STAGE: dict[Stage, Phase | FreePhase] = {
+    Stage.AUCTION: FreePhase.AUCTION,
+    Stage.HANDICAP: FreePhase.HANDICAP,
+    Stage.PASS: FreePhase.PASS,
     Stage.PLAY: Phase.PLAY,
     Stage.OVER: Phase.OVER,
 }
@@ -212,7 +223,7 @@ class FreeHand:
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> Phase | FreePhase:
         """The engine phase of this stage."""
         return _PHASE_OF_STAGE[self.stage]
 

@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any, cast
 
 from clubsuite.cards import CardSet, card_at, iter_bits
-from clubsuite.engine import Phase
 from clubsuite.errors import ClubsError
 from clubsuite.games.free.deal import (
     AUCTION_MASK,
@@ -277,7 +277,7 @@ class _OneHand:
         self._phase = like.phase
 
     @property
-    def phase(self) -> Phase:
+    def phase(self) -> StrEnum:
         """The real match phase once the hand is scored, else the phase of the hand."""
         return self._phase if self._hand.is_over else self._hand.phase
 

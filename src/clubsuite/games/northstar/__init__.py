@@ -63,6 +63,17 @@ def _new_match(options: NorthstarOptions | None = None, first_dealer: int = 0) -
     return NorthstarMatch(options, first_dealer)
 
 
+def _players(options: NorthstarOptions) -> int:
+    return options.players
+
+
+def _teams(options: NorthstarOptions) -> tuple[tuple[int, ...], ...]:
+    """The teams of seats under team play (NS-10); none when everyone plays alone."""
+    if options.teams is Teams.NONE:
+        return ()
+    return tuple(tuple(s for s in range(options.players) if options.team_of(s) == t) for t in range(options.n_teams))
+
+
 register(
     GameInfo(
         name="northstar",
@@ -73,6 +84,19 @@ register(
         new_match=_new_match,
         deal_from_json=NorthstarDeal.from_json,
         deal_from_seed=NorthstarShuffle.from_seed,
+        summary="a climbing game for 2 to 6 players (--players N), alone or in teams",
+        order=2,
+        seat_count=_players,
+        teams_of=_teams,
+        draw_note="North Star's CLUBS has none: a tie for the highest total plays another round, NS-7",
+        win_note="win rate: matches won (the highest total once one reaches the target, NS-7); "
+        "with teams, the team's wins (NS-10)",
+        parts={
+            "screen": "clubsuite.games.northstar.screen:NorthstarTable",
+            "narrator": "clubsuite.games.northstar.narration:NorthstarNarrator",
+            "bots": "clubsuite.games.northstar.bot",
+            "report": "clubsuite.games.northstar.report:REPORT",
+        },
     )
 )
 

@@ -76,6 +76,10 @@ def _new_match(options: PartnershipOptions | None = None, first_dealer: int = 0)
     return PartnershipMatch(options, first_dealer)
 
 
+def _teams(options: PartnershipOptions) -> tuple[tuple[int, ...], ...]:
+    return TEAMS
+
+
 register(
     GameInfo(
         name="partnership",
@@ -86,7 +90,18 @@ register(
         new_match=_new_match,
         deal_from_json=PartnershipDeal.from_json,
         deal_from_seed=PartnershipDeal.from_seed,
-        teams=TEAMS,
+        teams_of=_teams,
+        fixed_teams=True,
+        summary="4 players in two partnerships, a three-card pass, the Ruby Dame",
+        order=3,
+        draw_note="the partnership game has none: an exact tie at the target plays another hand, CP-4",
+        win_note="win rate: matches the partnership won, the higher total once one reaches the target (CP-4); "
+        "points/hand: the partnership's points (31 a hand, 36 with a sweep, CP-3)",
+        parts={
+            "screen": "clubsuite.games.partnership.screen:PartnershipTable",
+            "narrator": "clubsuite.games.partnership.narration:PartnershipNarrator",
+            "bots": "clubsuite.games.partnership.bot",
+        },
     )
 )
 

@@ -31,6 +31,13 @@ TEAMS: tuple[tuple[int, int], tuple[int, int]] = ((0, 2), (1, 3))
 """The partnerships: partners sit opposite each other."""
 
 
+class PartnershipPhase(StrEnum):
+    """The phase of a partnership hand beside the shared ones (:class:`~clubsuite.engine.Phase`)."""
+
+    PASS = "pass"
+    """Each player chooses three cards to pass (CP-2)."""
+
+
 class Direction(StrEnum):
     """Where the passed cards go in a hand (CP-2)."""
 
@@ -238,7 +245,7 @@ class PartnershipHand:
         if self.direction is Direction.NONE:
             self._start_play()
         else:
-            self.phase = Phase.PASS
+            self.phase: Phase | PartnershipPhase = PartnershipPhase.PASS
 
     def _start_play(self) -> None:
         # CP-1: the player at the dealer's left leads the first trick, after the pass.
@@ -286,7 +293,7 @@ class PartnershipHand:
         """The legal actions of the seat to act: any three cards in the pass, a :class:`CardSet` in play."""
         if self.phase is Phase.PLAY:
             return CardSet.from_mask(self.legal_mask())
-        if self.phase is Phase.PASS:
+        if self.phase is PartnershipPhase.PASS:
             return PassChoices(self.hands[self.to_act])  # type: ignore[index]
         return ()
 
@@ -296,7 +303,7 @@ class PartnershipHand:
             return f"{action} cannot be played: the hand is over"
         seat = self.to_act
         assert seat is not None
-        if self.phase is Phase.PASS:
+        if self.phase is PartnershipPhase.PASS:
             return self._explain_pass(seat, action)
         if not isinstance(action, Card):
             if isinstance(action, Pass):

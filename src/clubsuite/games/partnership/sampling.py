@@ -15,9 +15,16 @@ from __future__ import annotations
 import random
 
 from clubsuite.cards import FULL_STANDARD, SUIT_MASKS, CardSet, card_at, iter_bits
-from clubsuite.engine import Phase
 from clubsuite.games.partnership.deal import N_SEATS, PartnershipDeal
-from clubsuite.games.partnership.hand import PASS_SIZE, Direction, PartnershipHand, Pass, giver, receiver
+from clubsuite.games.partnership.hand import (
+    PASS_SIZE,
+    Direction,
+    PartnershipHand,
+    PartnershipPhase,
+    Pass,
+    giver,
+    receiver,
+)
 from clubsuite.games.partnership.view import PartnershipView
 from clubsuite.sampling import sample_assignment
 
@@ -84,7 +91,7 @@ def sample_history(view: PartnershipView, rng: random.Random) -> tuple[Partnersh
     direction = view.direction
     chosen = view.chosen
     passes: dict[int, int] = {}
-    if view.phase is Phase.PASS:
+    if view.phase is PartnershipPhase.PASS:
         # Nothing has moved yet: the hands now are the hands as dealt.
         for s in chosen:
             given = view.given

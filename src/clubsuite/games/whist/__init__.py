@@ -56,6 +56,15 @@ register(
         new_match=_new_match,
         deal_from_json=WhistDeal.from_json,
         deal_from_seed=WhistDeal.from_seed,
+        summary="3 players, the bid hand, clubs always trumps, a quota of four tricks",
+        order=0,
+        draw_note="all players at a target at once, CW-5; nobody wins a draw",
+        win_note="win rate: matches whose winners include the bot's seat; several players can win one match (CW-5)",
+        parts={
+            "screen": "clubsuite.games.whist.screen:WhistTable",
+            "narrator": "clubsuite.games.whist.narration:WhistNarrator",
+            "bots": "clubsuite.games.whist.bot",
+        },
     )
 )
 

@@ -23,6 +23,13 @@ QUOTA = 4
 """Tricks a player must take to score nothing for the hand."""
 
 
+class WhistPhase(StrEnum):
+    """The phase of a whist hand beside the shared ones (:class:`~clubsuite.engine.Phase`)."""
+
+    EXCHANGE = "exchange"
+    """Each player in turn keeps their hand or exchanges it with the bid hand (CW-4)."""
+
+
 class Decision(StrEnum):
     """An exchange-round action (CW-4)."""
 
@@ -72,7 +79,7 @@ class WhistHand:
         self.hands: list[int] = [int(h) for h in deal.hands]
         """Each seat's cards as a mask: hidden information, and read-only outside this class."""
         self.bid = int(deal.bid)
-        self.phase = Phase.EXCHANGE
+        self.phase: Phase | WhistPhase = WhistPhase.EXCHANGE
         self.to_act: int | None = (dealer + 1) % N_SEATS
         self.decisions: list[tuple[int, bool]] = []
         """Every exchange decision so far: (seat, exchanged), in turn order."""
@@ -135,7 +142,7 @@ class WhistHand:
         """The legal actions of the seat to act: a :class:`CardSet` in play, the two decisions in the exchange."""
         if self.phase is _PLAY:
             return _new_set(CardSet, self.legal_mask())
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is WhistPhase.EXCHANGE:
             return _DECISIONS
         return ()
 
@@ -145,7 +152,7 @@ class WhistHand:
             return f"{action} cannot be played: the hand is over"
         seat = self.to_act
         assert seat is not None
-        if self.phase is Phase.EXCHANGE:
+        if self.phase is WhistPhase.EXCHANGE:
             if isinstance(action, Decision):
                 return None
             return (

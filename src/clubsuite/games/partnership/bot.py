@@ -31,10 +31,10 @@ from typing import Any
 
 from clubsuite.bots.base import register_bot
 from clubsuite.cards import CLUBS_MASK, FULL_STANDARD, SUIT_MASKS
-from clubsuite.engine import LegalActions, Phase
+from clubsuite.engine import LegalActions
 from clubsuite.errors import IllegalActionError
 from clubsuite.games.partnership.deal import N_SEATS
-from clubsuite.games.partnership.hand import RUBY_DAME, RUBY_DAME_POINTS, Pass, PassChoices
+from clubsuite.games.partnership.hand import RUBY_DAME, RUBY_DAME_POINTS, PartnershipPhase, Pass, PassChoices
 from clubsuite.games.partnership.sampling import void_masks
 from clubsuite.games.partnership.view import PartnershipView
 
@@ -175,7 +175,7 @@ class PartnershipHeuristicBot:
         if not len(legal):
             raise IllegalActionError(f"seat {view.seat} has no legal action to choose from")
         know = Knowledge(view)
-        if view.phase is Phase.PASS:
+        if view.phase is PartnershipPhase.PASS:
             assert isinstance(legal, PassChoices)
             return self.choose_pass(know, legal)
         cards = [c.index for c in legal]

@@ -7,14 +7,14 @@ hand order, so the report is the same for any number of workers.
 
 from __future__ import annotations
 
-import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.free.hand import TIERS, FreeHand
-from clubsuite.sim import SimResult, wilson_interval
+from clubsuite.sim.report import Points, Rate, ReportPart, text_table
+from clubsuite.sim.stats import SimResult
 
 ROLES = (
     ("lone_winner", "lone auction winner"),
@@ -94,67 +94,6 @@ def hand_facts(hand: FreeHand) -> FreeHandFacts:
 
 
 @dataclass(frozen=True)
-class Rate:
-    """A count out of a number of trials, with its 95% Wilson interval (none for zero trials)."""
-
-    count: int
-    trials: int
-
-    @property
-    def rate(self) -> float | None:
-        """The share, or None without trials."""
-        return self.count / self.trials if self.trials else None
-
-    @property
-    def ci95(self) -> tuple[float, float] | None:
-        """The 95% Wilson score interval, or None without trials."""
-        return wilson_interval(self.count, self.trials) if self.trials else None
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready account: count, trials, rate and interval."""
-        ci = self.ci95
-        return {"count": self.count, "trials": self.trials, "rate": self.rate, "ci95": list(ci) if ci else None}
-
-    def cells(self) -> tuple[str, str, str, str]:
-        """Table cells: trials, count, rate and interval."""
-        ci = self.ci95
-        if self.rate is None or ci is None:
-            return (str(self.trials), str(self.count), "-", "-")
-        return (
-            str(self.trials),
-            str(self.count),
-            f"{100 * self.rate:.1f}%",
-            f"{100 * ci[0]:.1f}% .. {100 * ci[1]:.1f}%",
-        )
-
-
-@dataclass(frozen=True)
-class Points:
-    """The points players scored in one role: how many player-hands, their mean and standard deviation."""
-
-    samples: int
-    total: int
-    total_squares: int
-
-    @property
-    def mean(self) -> float | None:
-        """The mean points per hand, or None without samples."""
-        return self.total / self.samples if self.samples else None
-
-    @property
-    def sd(self) -> float | None:
-        """The sample standard deviation, or None with fewer than two samples."""
-        if self.samples < 2:
-            return None
-        var = (self.total_squares - self.total * self.total / self.samples) / (self.samples - 1)
-        return math.sqrt(max(0.0, var))
-
-    def to_json(self) -> dict[str, Any]:
-        """A JSON-ready account: samples, total, mean and standard deviation."""
-        return {"samples": self.samples, "total": self.total, "mean": self.mean, "sd": self.sd}
-
-
-@dataclass(frozen=True)
 class FreeReport:
     """The counts of the Free Clubs balance report over every hand of a simulation."""
 
@@ -194,11 +133,11 @@ class FreeReport:
         rate_header = ("hands", "made", "rate", "95% CI (Wilson)")
         out = [f"Balance report over {self.hands} hands", ""]
         out.append("Contract made (alone: 7 tricks; Joker team: all 10) by the highest bid's tier")
-        out += _table(("tier", *rate_header), [(tier, *r.cells()) for tier, r in self.by_tier.items()])
+        out += text_table(("tier", *rate_header), [(tier, *r.cells()) for tier, r in self.by_tier.items()])
         out += ["", "Contract made by the number of cards the contract side bid (winner, and partner after a Joker)"]
-        out += _table(("cards", *rate_header), [(str(n), *r.cells()) for n, r in self.by_cards.items()])
+        out += text_table(("cards", *rate_header), [(str(n), *r.cells()) for n, r in self.by_cards.items()])
         out += [""]
-        out += _table(
+        out += text_table(
             ("contract", "hands", "made", "rate", "95% CI (Wilson)"),
             [("lone winner took 7+", *self.lone.cells()), ("Joker team took all 10", *self.joker_all_ten.cells())],
         )
@@ -214,9 +153,9 @@ class FreeReport:
                     "-" if p.sd is None else f"{p.sd:.2f}",
                 )
             )
-        out += _table(("role", "hands", "mean", "sd"), rows)
+        out += text_table(("role", "hands", "mean", "sd"), rows)
         out += ["", "Bonuses (FC-8): hands in which each was won"]
-        out += _table(
+        out += text_table(
             ("bonus", "hands", "won", "rate", "95% CI (Wilson)"),
             [
                 *((words, *self.bonuses[key].cells()) for key, words in BONUSES),
@@ -224,18 +163,6 @@ class FreeReport:
             ],
         )
         return "\n".join(out)
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Lines of a table: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(r[c]) for r in (header, *rows)) for c in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
-        return "  ".join((first, *rest)).rstrip()
-
-    return [line(header), line(tuple("-" * w for w in widths)), *(line(r) for r in rows)]
 
 
 def tally(facts: Iterable[FreeHandFacts]) -> FreeReport:
@@ -301,3 +228,7 @@ def free_report(result: SimResult) -> FreeReport:
             f"match {missing[0]} carries no per-hand facts: simulate with hand_facts=True to get a balance report"
         )
     return tally(f for o in result.outcomes for f in o.hand_facts)
+
+
+REPORT = ReportPart(hand_facts=hand_facts, build=free_report)
+"""The registry part ``report``: the Free Clubs balance report."""

@@ -13,8 +13,6 @@ from typing import Any
 from rich.text import Text
 
 from clubsuite.cards import CardSet
-from clubsuite.cli.play import Table
-from clubsuite.cli.render import card_text, cards_text, hand_text, sorted_hand
 from clubsuite.engine import Phase
 from clubsuite.errors import ClubsError
 from clubsuite.games.whist import (
@@ -25,6 +23,9 @@ from clubsuite.games.whist import (
     MatchEnded,
     WhistMatch,
 )
+from clubsuite.games.whist.hand import WhistPhase
+from clubsuite.tui.render import card_text, cards_text, hand_text, sorted_hand
+from clubsuite.tui.table import Table
 
 
 class WhistTable(Table):
@@ -72,7 +73,7 @@ class WhistTable(Table):
         view = match.view(seat)
         legal = match.legal_actions()
         self.say()
-        if view.phase is Phase.EXCHANGE:
+        if view.phase is WhistPhase.EXCHANGE:
             self.say(f"Exchange round (dealer: {self.names[view.dealer]}). Totals: {self._totals(match)}")
         else:
             won = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(view.tricks_won))
@@ -106,11 +107,11 @@ class WhistTable(Table):
 
     def prompt(self, match: WhistMatch, seat: int) -> str:
         """Keep or exchange in the exchange round, else a card."""
-        return "Keep or exchange with the bid hand? [k/x] " if match.phase is Phase.EXCHANGE else "Your card: "
+        return "Keep or exchange with the bid hand? [k/x] " if match.phase is WhistPhase.EXCHANGE else "Your card: "
 
     def after_legal(self, match: WhistMatch) -> None:
         """The input help, except in the exchange round (where the prompt says it all)."""
-        if match.phase is not Phase.EXCHANGE:
+        if match.phase is not WhistPhase.EXCHANGE:
             self.say(self.help_line, style="dim")
 
     def legal_words(self, match: WhistMatch) -> list[str]:
@@ -121,7 +122,7 @@ class WhistTable(Table):
 
     def read_action(self, match: WhistMatch, seat: int, text: str) -> Any | None:
         """A card in notation or by number, or k/x in the exchange round (CW-4)."""
-        exchange = match.phase is Phase.EXCHANGE
+        exchange = match.phase is WhistPhase.EXCHANGE
         action: Any
         try:
             if not exchange and re.fullmatch(r"[0-9]+", text):

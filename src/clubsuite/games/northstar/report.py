@@ -15,9 +15,9 @@ from typing import Any, NamedTuple
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.northstar import NorthstarHand, NorthstarOptions, Passed, Played, Teams
-from clubsuite.report_free import Points, Rate
 from clubsuite.safetext import quoted
-from clubsuite.sim import CONFIDENCE, SimResult
+from clubsuite.sim.report import Points, Rate, ReportPart, text_table
+from clubsuite.sim.stats import CONFIDENCE, SimResult
 
 LAST = "last"
 """The position key of the player left holding cards when the round ends by NS-5."""
@@ -216,13 +216,13 @@ class NorthstarReport:
             "",
             "Points per round by finishing position",
         ]
-        out += _table(
+        out += text_table(
             ("position", "player-rounds", "mean", "sd"),
             [(position_words(k, self.players), *_points_cells(p)) for k, p in self.by_position.items()],
         )
         out += ["", "The first player out scores the round's most points"]
         rate_header = ("rounds", "yes", "rate", "95% CI (Wilson)")
-        out += _table(
+        out += text_table(
             ("", *rate_header),
             [
                 ("most points, ties included", *self.first_out_top.cells()),
@@ -232,17 +232,17 @@ class NorthstarReport:
         if self.doubles is not None:
             d = self.doubles
             out += ["", "Double or nothing (NS-8): a call succeeds when the caller is the first out"]
-            out += _table(
+            out += text_table(
                 ("", "trials", "count", "rate", "95% CI (Wilson)"),
                 [("calls that succeeded", *d.calls.cells()), ("rounds with a call", *d.rounds_with_a_call.cells())],
             )
             out += [""]
-            out += _table(
+            out += text_table(
                 ("round points", "player-rounds", "mean", "sd"),
                 [("callers", *_points_cells(d.callers)), ("non-callers", *_points_cells(d.non_callers))],
             )
         out += ["", "Round length and match length"]
-        out += _table(
+        out += text_table(
             ("per round", "samples", "mean", "sd"),
             [
                 ("plays", *_points_cells(self.plays)),
@@ -253,29 +253,17 @@ class NorthstarReport:
         )
         if self.team_ended is not None:
             out += ["", "Rounds ended by a team left alone holding cards (NS-10)"]
-            out += _table(("", *rate_header), [("team-ended rounds", *self.team_ended.cells())])
+            out += text_table(("", *rate_header), [("team-ended rounds", *self.team_ended.cells())])
             held = ", ".join(f"{k} player{'s' if k > 1 else ''}: {v}" for k, v in self.held_at_team_end.items())
             out += [f"players left holding cards: {held or 'none'}"]
         share = self.bots[0].fair_share if self.bots else 0.0
         who = "a bot wins when its team wins" if self.teams else "one winner per match"
         out += ["", f"Win rates per bot (fair share {100 * share:.1f}%: {who})"]
-        out += _table(
+        out += text_table(
             ("bot", "matches", "wins", "rate", "95% CI (Wilson)"),
             [(b.label, *b.wins.cells()) for b in self.bots],
         )
         return "\n".join(out)
-
-
-def _table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
-    """Lines of a table: the first column left-aligned, the others right-aligned."""
-    widths = [max(len(r[c]) for r in (header, *rows)) for c in range(len(header))]
-
-    def line(cells: Sequence[str]) -> str:
-        first = cells[0].ljust(widths[0])
-        rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
-        return "  ".join((first, *rest)).rstrip()
-
-    return [line(header), line(tuple("-" * w for w in widths)), *(line(r) for r in rows)]
 
 
 def tally(
@@ -368,3 +356,7 @@ def northstar_report(result: SimResult) -> NorthstarReport:
     share = 1 / options.n_teams
     bots = [BotLine(e.label, e.bot, Rate(e.wins, e.matches), share) for e in result.entries]
     return tally((o.hand_facts for o in result.outcomes), options, bots, result.canonical_spec)
+
+
+REPORT = ReportPart(hand_facts=hand_facts, build=northstar_report)
+"""The registry part ``report``: the North Star's CLUBS balance report."""

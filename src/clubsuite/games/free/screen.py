@@ -15,8 +15,6 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from clubsuite.cards import Card, CardSet, Suit, card_at
-from clubsuite.cli.play import Table
-from clubsuite.cli.render import card_text, cards_text, hand_text, numbered_cards, sorted_ace_low
 from clubsuite.errors import ClubsError
 from clubsuite.games.free import (
     AuctionPassed,
@@ -48,6 +46,8 @@ from clubsuite.games.free.hand import (
     TEAM_CONTRACT,
     TRICK_POINTS,
 )
+from clubsuite.tui.render import card_text, cards_text, hand_text, numbered_cards, sorted_ace_low
+from clubsuite.tui.table import Table
 
 N_SEATS = 3
 

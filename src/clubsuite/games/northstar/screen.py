@@ -20,8 +20,6 @@ from rich.text import Text
 
 from clubsuite.bots import Bot
 from clubsuite.cards import Card, CardSet
-from clubsuite.cli.play import Table
-from clubsuite.cli.render import card_text, score_table
 from clubsuite.errors import ClubsError
 from clubsuite.games.northstar import (
     BONUS_CARDS,
@@ -46,6 +44,8 @@ from clubsuite.games.northstar import (
     club_points,
 )
 from clubsuite.games.northstar.combos import CLUB_MASK
+from clubsuite.tui.render import card_text, score_table
+from clubsuite.tui.table import Table
 
 TEAM_LETTERS = "ABC"
 """Teams are called A, B, C on screen (team ``t`` is the seats ``s`` with ``s % n_teams == t``, NS-10)."""
@@ -236,6 +236,10 @@ class NorthstarTable(Table):
         self.say(self.help_line, style="dim")
 
     # -- events --------------------------------------------------------------------------------------------
+    def trick_ended(self, events: Sequence[Any]) -> bool:
+        """A trick ends when it is won (NS-4)."""
+        return any(isinstance(e, TrickWon) for e in events)
+
     def show_events(self, match: NorthstarMatch, events: Sequence[Any]) -> None:
         """Describe what just happened: public facts only (plays, passes, calls, bonus cards, tricks, scores)."""
         for ev in events:

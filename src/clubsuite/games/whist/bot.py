@@ -31,10 +31,10 @@ from typing import Any
 
 from clubsuite.bots.base import register_bot
 from clubsuite.cards import CLUBS_MASK, SUIT_MASKS, Card
-from clubsuite.engine import LegalActions, Phase
+from clubsuite.engine import LegalActions
 from clubsuite.errors import IllegalActionError
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
-from clubsuite.games.whist.hand import QUOTA, Decision
+from clubsuite.games.whist.hand import QUOTA, Decision, WhistPhase
 from clubsuite.games.whist.sampling import absent_cards
 from clubsuite.games.whist.view import BID, WhistView
 
@@ -440,7 +440,7 @@ class WhistHeuristicBot:
             )
         if len(legal) == 1:
             return legal[0]
-        if view.phase is Phase.EXCHANGE:
+        if view.phase is WhistPhase.EXCHANGE:
             decision = exchange_decision(view, rng)
             return decision if decision in legal else legal[0]
         return card_choice(view, legal)

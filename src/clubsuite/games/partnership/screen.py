@@ -17,8 +17,6 @@ from rich.table import Table as RichTable
 from rich.text import Text
 
 from clubsuite.cards import CardSet
-from clubsuite.cli.play import Table
-from clubsuite.cli.render import cards_text, hand_text, score_table, sorted_hand
 from clubsuite.errors import ClubsError
 from clubsuite.games.partnership import (
     TEAMS,
@@ -35,6 +33,8 @@ from clubsuite.games.partnership import (
 from clubsuite.games.partnership.hand import PartnershipHand, ScoreLine
 from clubsuite.games.partnership.view import PartnershipView
 from clubsuite.safetext import quoted
+from clubsuite.tui.render import cards_text, hand_text, score_table, sorted_hand
+from clubsuite.tui.table import Table
 
 
 def point_rows(lines: Sequence[ScoreLine]) -> list[tuple[str, tuple[int, ...]]]:

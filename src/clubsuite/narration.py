@@ -1,0 +1,213 @@
+"""Telling a replayed match in words: the shared frame of every game's narrator.
+
+A game's narrator (its registry part ``narrator``, e.g. ``games/<name>/narration.py``) subclasses :class:`Narrator`
+and describes its own events in :meth:`Narrator.event`, handing the events every trick game shares (a hand dealt,
+the first lead, a card played, a trick taken, the scores) to this class. ``clubs replay`` drives it: the header,
+then each hand as soon as it is replayed, then the ending, so a long record is told as it goes, never held whole.
+A record holds every deal, so a narrator may name hidden cards; it is never used for a seat's own view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from clubsuite.engine import GameInfo, load_part
+from clubsuite.records import ReplayResult, match_result_json
+from clubsuite.records.replay import Replay
+from clubsuite.safetext import safe_lines, shown
+
+NAME_SHOWN = 24
+"""The most characters of a seat name repeated in the lines of the account (the header shows up to
+:data:`clubsuite.safetext.SHOWN`), so that the account grows with the number of plays, not with a name's length."""
+
+
+def signed(values: Sequence[int]) -> str:
+    """Scores with their signs, e.g. ``+1 +0 -1``."""
+    return " ".join(f"{v:+d}" for v in values)
+
+
+class Narrator:
+    """Builds the readable account of a replay, line by line, from the events of each hand, and hands the lines to
+    ``write`` hand by hand."""
+
+    def __init__(self, result: Replay | ReplayResult, write: Callable[[str], None]) -> None:
+        """Start an empty account of ``result`` (a replay under way or done)."""
+        self.result = result
+        self.write = write
+        self.lines: list[str] = []
+        self.trick: list[tuple[int, str]] = []
+        """The cards of the trick in progress: (seat, card)."""
+        self.hand_index = 0
+
+    # -- words -----------------------------------------------------------------------------------------
+    def seat(self, seat: int) -> str:
+        """A seat with its player's name, e.g. ``seat 1 (heuristic)``."""
+        seats = self.result.seats
+        name = seats[seat].get("name") if 0 <= seat < len(seats) else None
+        if not name or name == f"seat {seat}":
+            return f"seat {seat}"
+        return f"seat {seat} ({shown(name, NAME_SHOWN)})"
+
+    def say(self, text: str, indent: int = 1) -> None:
+        """Add one line."""
+        self.lines.append("  " * indent + text)
+
+    def flush(self) -> None:
+        """Hand the lines gathered so far to ``write`` (escaped once more, as everything printed from outside)."""
+        if self.lines:
+            self.write(safe_lines("\n".join(self.lines)) + "\n")
+            self.lines = []
+
+    @property
+    def current(self) -> Any:
+        """The hand being told."""
+        return self.result.match.hands[self.hand_index]
+
+    # -- the account -----------------------------------------------------------------------------------
+    def header(self) -> None:
+        """The game, the variant, the seats, the first dealer and the seed."""
+        r = self.result
+        record = r.record
+        self.say(f"{r.info.title}: {r.variant}", 0)
+        if r.options_json:
+            self.say("options: " + ", ".join(f"{k}={v}" for k, v in r.options_json.items()), 0)
+        parts = []
+        for i, s in enumerate(r.seats):
+            kind = f" ({s['kind']})" if "kind" in s else ""
+            parts.append(f"{i} {shown(s['name'])}{kind}")
+        self.say("seats: " + ", ".join(parts), 0)
+        line = f"first dealer: {self.seat(int(record.get('first_dealer', 0)))}"
+        if record.get("seed") is not None:
+            line += f"; match seed {record['seed']}"
+        self.say(line, 0)
+
+    def hand(self, index: int, events: Sequence[Any]) -> None:
+        """Hand ``index``, from the events the replay gave, handed to ``write`` at once."""
+        self.hand_index = index
+        self.start_hand()
+        done = 0
+        for ev in events:
+            done = self.event(ev, done)
+        self.end_hand(done)
+        self.flush()
+
+    def start_hand(self) -> None:
+        """Reset what a game gathers over a hand (before its first event)."""
+
+    def end_hand(self, tricks_done: int) -> None:
+        """Tell what was gathered and not yet told when the hand's events end (a trick in progress)."""
+        self.flush_trick(tricks_done + 1, None)
+
+    def flush_trick(self, number: int, winner: int | None) -> None:
+        """Print the trick gathered so far: the leader, the cards in order, and the winner (if it is complete)."""
+        if not self.trick:
+            return
+        leader = self.trick[0][0]
+        cards = " ".join(c for _, c in self.trick)
+        end = f" -> won by {self.seat(winner)}" if winner is not None else "  (in progress)"
+        self.say(f"trick {number:2d}: {self.seat(leader)} leads; {cards}{end}")
+        self.trick = []
+
+    def event(self, ev: Any, tricks_done: int) -> int:
+        """Describe one event; returns the number of completed tricks of the hand after it. This frame tells the
+        events every trick game shares by their names and fields (``HandStarted``, ``PlayStarted``, ``CardPlayed``,
+        ``TrickTaken``, ``HandScored``, ``MatchEnded``), and any other event as its name and fields."""
+        kind = type(ev).__name__
+        if kind == "HandStarted":
+            self.lines.append("")
+            self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}", 0)
+        elif kind == "PlayStarted":
+            self.say(f"{self.seat(ev.leader)} leads the first trick")
+        elif kind == "CardPlayed":
+            self.trick.append((ev.seat, str(ev.card)))
+        elif kind == "TrickTaken":
+            self.flush_trick(ev.number, ev.seat)
+            return int(ev.number)
+        elif kind == "HandScored":
+            self.say(f"tricks won: {' '.join(str(t) for t in ev.tricks)}")
+            self.say(f"scores:     {signed(ev.scores)}")
+            self.say(f"totals:     {signed(ev.totals)}")
+        elif kind == "MatchEnded":
+            pass  # the end of the match is told once, after the last hand
+        else:
+            self.say(f"{kind}: {describe_fields(ev)}")
+        return tricks_done
+
+    def ending(self) -> None:
+        """The winners, a draw, or who is to act and what they may do."""
+        match = self.result.match
+        data = match_result_json(match, self.result.variant, self.result.options_json, self.result.seats)
+        self.lines.append("")
+        over = bool(data["over"])
+        for line in self.totals_lines(data, over):
+            self.say(line, 0)
+        if over:
+            if data["draw"]:
+                self.say("result: draw", 0)
+            else:
+                names = ", ".join(self.seat(s) for s in data["winners"])
+                self.say(f"{'winner' if len(data['winners']) == 1 else 'winners'}: {names}", 0)
+            return
+        if data.get("awaiting") == "deal":
+            self.say(
+                f"the match is not over: awaiting the deal of hand {len(match.hands)} "
+                f"(dealer {self.seat(match.next_dealer)})",
+                0,
+            )
+            return
+        self.say(f"the match is not over: {self.seat(data['to_act'])} to act", 0)
+        self.say(self.legal_line(data), 0)
+
+    def totals_lines(self, data: dict[str, Any], over: bool) -> list[str]:
+        """The totals in the ending (``data`` is the record's result JSON)."""
+        return [f"{'final totals' if over else 'totals so far'}: {signed(data['totals'])}"]
+
+    def legal_line(self, data: dict[str, Any]) -> str:
+        """The legal actions of the seat to act at the end of an unfinished record."""
+        return f"legal: {' '.join(data['legal'])}"
+
+
+def describe_fields(ev: Any) -> str:
+    """An event's fields as ``name=value`` pairs, for an event no narrator describes in words."""
+    fields = getattr(ev, "_asdict", None)
+    if fields is not None:
+        return ", ".join(f"{k}={v}" for k, v in fields().items())
+    slots = getattr(type(ev), "__match_args__", ())
+    return ", ".join(f"{k}={getattr(ev, k)}" for k in slots) if slots else str(ev)
+
+
+def narrator_class(info: GameInfo) -> type[Narrator]:
+    """The narrator of a game (its registry part ``narrator``), or the shared frame when it has none."""
+    cls = load_part(info, "narrator")
+    if cls is None:
+        return Narrator
+    if not (isinstance(cls, type) and issubclass(cls, Narrator)):
+        raise TypeError(f"the narrator of {info.name} is not a Narrator subclass: {cls!r}")
+    return cls
+
+
+def render_text(result: ReplayResult) -> str:
+    """The readable account of a replay: header, each hand and the ending."""
+    parts: list[str] = []
+    narrator = narrator_class(result.info)(result, parts.append)
+    narrator.header()
+    for index, events in enumerate(result.events):
+        narrator.hand(index, events)
+    narrator.ending()
+    narrator.flush()
+    return "".join(parts)
+
+
+def stream_text(run: Replay, write: Callable[[str], None]) -> None:
+    """Replay ``run`` and tell it as it goes: the header, then each hand as soon as it is replayed, then the
+    ending; memory holds the match, not the account. A broken rule would stop the account at the hand that breaks
+    it (the error names it): ``clubs replay`` checks the record in a first replay so that never happens."""
+    narrator = narrator_class(run.info)(run, write)
+    narrator.header()
+    narrator.flush()
+    for index, events in enumerate(run.hands()):
+        narrator.hand(index, events)
+    run.check_result()
+    narrator.ending()
+    narrator.flush()

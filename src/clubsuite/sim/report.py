@@ -1,0 +1,157 @@
+"""Balance reports: what a game's report part provides, and the counts every report is built from.
+
+A game with a balance report names it in its registry entry (part ``report``: a :class:`ReportPart`). Simulation
+then asks the game for the small, picklable facts of every finished hand (worker processes send them back with the
+match outcomes) and hands the whole result to the game's report, which counts them its own way.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
+
+from clubsuite.engine import GameInfo, find_game, games, load_part
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.sim.stats import SimResult, wilson_interval
+
+HandFactsFn = Callable[[Any], Any]
+"""Turns one finished hand into the small, picklable facts a balance report counts."""
+
+
+class Report(Protocol):
+    """A finished balance report: for people and for programs."""
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account."""
+        ...
+
+    def format_text(self) -> str:
+        """Plain-text tables for people."""
+        ...
+
+
+@dataclass(frozen=True)
+class ReportPart:
+    """A game's balance report, as its registry part ``report``."""
+
+    hand_facts: HandFactsFn
+    """Reads the facts of one finished hand (run in the worker processes: a top-level function)."""
+    build: Callable[[SimResult], Report]
+    """Counts a simulation run with ``hand_facts=True`` into the report."""
+
+
+def report_part(info: GameInfo) -> ReportPart | None:
+    """The balance report of a game, or None if it has none."""
+    part = load_part(info, "report")
+    if part is None:
+        return None
+    if not isinstance(part, ReportPart):
+        raise TypeError(f"the report of {info.name} is not a ReportPart: {part!r}")
+    return part
+
+
+def report_games() -> tuple[str, ...]:
+    """The names of the games that have a balance report."""
+    return tuple(info.name for info in games() if "report" in info.parts)
+
+
+def report_titles() -> str:
+    """The games that have a balance report, by title, for messages: ``Free Clubs and CLUBS (North Star)``."""
+    titles = [info.title for info in games() if "report" in info.parts]
+    return " and ".join(titles) if len(titles) < 3 else ", ".join(titles[:-1]) + " and " + titles[-1]
+
+
+def _required(game: str) -> ReportPart:
+    info, _ = find_game(game)
+    part = report_part(info)
+    if part is None:
+        raise InvalidOptionsError(
+            f"the balance report exists for {report_titles()} only, not for {game}: "
+            "the table of wins and scores is the report for the other games"
+        )
+    return part
+
+
+def hand_facts_of(game: str) -> HandFactsFn:
+    """The function that reads a finished hand's report facts for ``game``; raises for a game with no report."""
+    return _required(game).hand_facts
+
+
+def build_report(result: SimResult) -> Report:
+    """The balance report of a simulation run with ``hand_facts=True``; raises for a game with no report."""
+    return _required(result.game).build(result)
+
+
+@dataclass(frozen=True)
+class Rate:
+    """A count out of a number of trials, with its 95% Wilson interval (none for zero trials)."""
+
+    count: int
+    trials: int
+
+    @property
+    def rate(self) -> float | None:
+        """The share, or None without trials."""
+        return self.count / self.trials if self.trials else None
+
+    @property
+    def ci95(self) -> tuple[float, float] | None:
+        """The 95% Wilson score interval, or None without trials."""
+        return wilson_interval(self.count, self.trials) if self.trials else None
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account: count, trials, rate and interval."""
+        ci = self.ci95
+        return {"count": self.count, "trials": self.trials, "rate": self.rate, "ci95": list(ci) if ci else None}
+
+    def cells(self) -> tuple[str, str, str, str]:
+        """Table cells: trials, count, rate and interval."""
+        ci = self.ci95
+        if self.rate is None or ci is None:
+            return (str(self.trials), str(self.count), "-", "-")
+        return (
+            str(self.trials),
+            str(self.count),
+            f"{100 * self.rate:.1f}%",
+            f"{100 * ci[0]:.1f}% .. {100 * ci[1]:.1f}%",
+        )
+
+
+@dataclass(frozen=True)
+class Points:
+    """The points players scored in one role: how many player-hands, their mean and standard deviation."""
+
+    samples: int
+    total: int
+    total_squares: int
+
+    @property
+    def mean(self) -> float | None:
+        """The mean points per hand, or None without samples."""
+        return self.total / self.samples if self.samples else None
+
+    @property
+    def sd(self) -> float | None:
+        """The sample standard deviation, or None with fewer than two samples."""
+        if self.samples < 2:
+            return None
+        var = (self.total_squares - self.total * self.total / self.samples) / (self.samples - 1)
+        return math.sqrt(max(0.0, var))
+
+    def to_json(self) -> dict[str, Any]:
+        """A JSON-ready account: samples, total, mean and standard deviation."""
+        return {"samples": self.samples, "total": self.total, "mean": self.mean, "sd": self.sd}
+
+
+def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:
+    """Lines of a table: the first column left-aligned, the others right-aligned."""
+    widths = [max(len(r[c]) for r in (header, *rows)) for c in range(len(header))]
+
+    def line(cells: Sequence[str]) -> str:
+        first = cells[0].ljust(widths[0])
+        rest = (cell.rjust(width) for cell, width in zip(cells[1:], widths[1:], strict=True))
+        return "  ".join((first, *rest)).rstrip()
+
+    return [line(header), line(tuple("-" * w for w in widths)), *(line(r) for r in rows)]

@@ -1,0 +1,269 @@
+"""Running a simulation: many whole matches between bots, seatings cycled, the same result for any number of
+processes.
+
+Match ``k`` of a simulation with seed ``S`` is played by :func:`clubsuite.runner.play_match` from the match seed
+``derive_seed(S, k)``: the runner deals every hand from that seed and derives the bots' RNG from it, so any single
+match can be played again from its match seed alone. The seats come from :func:`clubsuite.sim.seating.seating`, a
+fixed cycle of seatings that changes who plays after whom as well as who sits where. With several worker processes
+the matches are cut into chunks, and the per-match outcomes are put back in match order before anything is counted,
+so the result never depends on scheduling.
+
+Teams come from the game's registry entry (:meth:`clubsuite.engine.GameInfo.teams_of`), in one of two ways. Where
+the teams are fixed by the game (``fixed_teams``) the seatings keep partners together, one bot may be given per
+team, and the result is also counted per team. Where the options make teams, every seating is used, a bot wins a
+match when its team wins, and the result adds the win rate of each team of seats and of each line-up of bot kinds.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import signal
+from collections.abc import Callable, Iterator, Sequence
+from typing import Any
+
+from clubsuite.bots.base import Bot, make_bot
+from clubsuite.engine import GameInfo, resolve
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.options import spec_of
+from clubsuite.runner import play_match
+from clubsuite.safetext import quoted
+from clubsuite.seeding import derive_seed
+from clubsuite.sim.report import hand_facts_of
+from clubsuite.sim.seating import Teams, seating
+from clubsuite.sim.stats import BotStats, MatchOutcome, SimResult, entry_labels
+
+ProgressCallback = Callable[[int, int], None]
+"""Called as ``progress(done, total)`` as matches finish (after each match, or each chunk with several workers)."""
+
+MAX_MATCHES = 1_000_000
+"""The most matches one simulation plays: a million outcomes are kept for the tally and the reports (a few hundred
+MB), and a million matches already give win rates to within a tenth of a percentage point."""
+MAX_WORKERS = 1024
+"""The most worker processes asked for (the pool never starts more than there are cores anyway)."""
+
+_MAX_CHUNK = 16
+"""The most matches one worker task plays; small enough to keep the progress bar moving."""
+
+
+def team_lineup(info: GameInfo, bots: Sequence[str]) -> tuple[str, ...]:
+    """The bot of every seat: as given, or, for a game of teams given one bot per team, each repeated for every
+    seat of its team (``heuristic,random`` -> heuristic at seats 0 and 2, random at 1 and 3)."""
+    teams = info.teams
+    if teams and len(bots) == len(teams) and len(bots) not in info.seats:
+        lineup = [""] * sum(len(t) for t in teams)
+        for name, team in zip(bots, teams, strict=True):
+            for seat in team:
+                lineup[seat] = name
+        return tuple(lineup)
+    return tuple(bots)
+
+
+def _check(
+    spec: str, bots: Sequence[str], matches: int, seed: int, workers: int
+) -> tuple[GameInfo, Any, tuple[str, ...]]:
+    """Validate every input of :func:`simulate`, naming the bad one; returns the resolved game and options, and
+    the bot of every seat (:func:`team_lineup`)."""
+    for name, value in (("matches", matches), ("workers", workers), ("seed", seed)):
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise InvalidOptionsError(f"{name}={value!r} is not a whole number")
+    if matches < 1:
+        raise InvalidOptionsError(f"matches={matches}: a simulation needs at least 1 match")
+    if matches > MAX_MATCHES:
+        raise InvalidOptionsError(
+            f"matches={matches:,}: a simulation plays at most {MAX_MATCHES:,} matches in one run (its outcomes are "
+            "kept in memory); run several seeds and add up the counts for more"
+        )
+    if workers < 1:
+        raise InvalidOptionsError(f"workers={workers}: at least 1 worker process is needed")
+    if workers > MAX_WORKERS:
+        raise InvalidOptionsError(f"workers={workers:,}: at most {MAX_WORKERS} worker processes")
+    if not 0 <= seed < 2**64:
+        raise InvalidOptionsError(f"seed={seed}: a simulation seed is a whole number from 0 to 2**64 - 1")
+    info, options = resolve(spec)
+    bots = team_lineup(info, bots)
+    allowed = " or ".join(str(n) for n in info.seats)
+    if len(bots) not in info.seats:
+        per_team = f", or one per partnership ({len(info.teams)})" if info.teams else ""
+        raise InvalidOptionsError(
+            f"{len(bots)} bots given ({', '.join(bots) or 'none'}): {info.name} is played by {allowed} players, "
+            f"one bot per seat{per_team}"
+        )
+    for name in bots:
+        make_bot(name, info.name)  # raises InvalidOptionsError naming the unknown bot and the known ones
+    n_seats = info.new_match(options, 0).n_seats
+    if n_seats != len(bots):
+        raise InvalidOptionsError(
+            f"{len(bots)} bots given but {quoted(spec)} seats {n_seats} players, one bot per seat"
+        )
+    return info, options, tuple(bots)
+
+
+def play_one(
+    info: GameInfo, options: Any, bots: Sequence[str], seed: int, index: int, facts: bool = False
+) -> MatchOutcome:
+    """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seated by :func:`seating`, dealt from
+    its match seed. With ``facts`` the outcome carries every hand's report facts (:func:`hand_facts_of`)."""
+    n = len(bots)
+    seats = seating(index, n, info.teams)
+    # The inverse of the seating: which entry each seat holds. Fresh bots every match, so no bot carries memory
+    # from one match into the next.
+    entry_at = [0] * n
+    for entry, seat in enumerate(seats):
+        entry_at[seat] = entry
+    by_seat: list[Bot] = [make_bot(bots[entry_at[seat]], info.name) for seat in range(n)]
+    match_seed = derive_seed(seed, index)
+    match = info.new_match(options, 0)
+    # bot_rng left to the runner: it derives the bots' RNG from the match seed, so the match seed alone replays it.
+    play_match(match, by_seat, match_seed)
+    sums = [0] * n
+    for scores in match.hand_scores:
+        for seat, score in enumerate(scores):
+            sums[seat] += score
+    return MatchOutcome(
+        index=index,
+        match_seed=match_seed,
+        seats=seats,
+        winner_seats=tuple(match.winners),
+        draw=bool(match.draw),
+        hands=len(match.hand_scores),
+        seat_scores=tuple(sums),
+        hand_facts=tuple(hand_facts_of(info.name)(h) for h in match.hands) if facts else (),
+    )
+
+
+def _play_chunk(task: tuple[int, str, tuple[str, ...], int, int, int, bool]) -> tuple[int, list[MatchOutcome]]:
+    """Worker task ``(chunk, spec, bots, seed, start, stop, facts)``: play matches ``start`` to ``stop - 1``.
+
+    Returns the chunk number with the outcomes, so the parent can put chunks back in order. Top level so that
+    worker processes can find it by name.
+    """
+    chunk, spec, bots, seed, start, stop, facts = task
+    info, options = resolve(spec)
+    return chunk, [play_one(info, options, bots, seed, k, facts) for k in range(start, stop)]
+
+
+def _ignore_interrupts() -> None:
+    """Worker start-up: leave Ctrl-C to the parent, which cancels the remaining chunks and reports it once; a
+    worker sent SIGTERM or SIGHUP itself just ends (the parent's handlers, inherited by a fork, are undone)."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), signal.SIG_DFL)
+
+
+def _chunk_size(matches: int, workers: int) -> int:
+    """How many matches one worker task plays: a few tasks per worker so that the load evens out."""
+    return max(1, min(_MAX_CHUNK, math.ceil(matches / (workers * 8))))
+
+
+def _chunks(matches: int, workers: int) -> Iterator[tuple[int, int]]:
+    """Cut ``range(matches)`` into consecutive chunks, made one at a time as the workers take them (the pool reads
+    tasks only as fast as its pipe to the workers drains), so nothing is built up front for a long run."""
+    size = _chunk_size(matches, workers)
+    return ((start, min(start + size, matches)) for start in range(0, matches, size))
+
+
+def _run_parallel(
+    spec: str,
+    bots: tuple[str, ...],
+    matches: int,
+    seed: int,
+    workers: int,
+    progress: ProgressCallback | None,
+    facts: bool = False,
+) -> list[MatchOutcome]:
+    """Play the matches in worker processes and return the outcomes in match order, whatever order chunks finish."""
+    n_chunks = math.ceil(matches / _chunk_size(matches, workers))
+    tasks = ((i, spec, bots, seed, start, stop, facts) for i, (start, stop) in enumerate(_chunks(matches, workers)))
+    results: dict[int, list[MatchOutcome]] = {}
+    done = 0
+    # More processes than cores or chunks would only add start-up cost; the result is the same for any count.
+    processes = min(workers, n_chunks, os.cpu_count() or 1)
+    # The platform's default start method: "fork" on Linux, where workers inherit bots registered at run time;
+    # where workers are spawned instead, bots are looked up by name in each worker, from modules it imports, and
+    # a calling script needs the usual ``if __name__ == "__main__":`` guard. Leaving the ``with`` block
+    # terminates the workers, so an interrupt or an error stops everything at once.
+    with multiprocessing.Pool(processes, initializer=_ignore_interrupts) as pool:
+        for chunk, outcomes in pool.imap_unordered(_play_chunk, tasks):
+            results[chunk] = outcomes
+            done += len(outcomes)
+            if progress is not None:
+                progress(done, matches)
+    return [outcome for i in range(n_chunks) for outcome in results[i]]
+
+
+def simulate(
+    spec: str,
+    bots: Sequence[str],
+    matches: int,
+    seed: int,
+    workers: int = 1,
+    progress: ProgressCallback | None = None,
+    hand_facts: bool = False,
+) -> SimResult:
+    """Play ``matches`` whole matches of ``spec`` between ``bots`` (one per seat) and count the results.
+
+    Entry ``i`` sits at seat ``seating(k, n)[i]`` in match ``k`` (a fixed cycle of :func:`seating_cycle` seatings
+    that varies both the seats and the order around the table) and match ``k`` is played from the seed
+    ``derive_seed(seed, k)``, so the result is a function of the arguments alone: the same for any ``workers``.
+    Win rates come with a 95% Wilson score interval. In a game of fixed partnerships (``GameInfo.teams``) the
+    seatings keep partners together, one bot per partnership may be given for all its seats, and the result also
+    counts per team (:attr:`SimResult.team_stats`). Raises :class:`InvalidOptionsError` naming the bad input for
+    a bad spec, an unknown bot, a bot count that does not match the game's seats, or ``matches``/``workers`` < 1.
+    With ``hand_facts`` every outcome also carries its hands' balance-report facts (games in :data:`REPORT_GAMES`
+    only; any other game raises :class:`InvalidOptionsError`).
+    """
+    info, options, names = _check(spec, tuple(bots), matches, seed, workers)
+    if hand_facts:
+        hand_facts_of(info.name)  # refuses a game without a report before anything is played
+    if workers == 1:
+        outcomes = []
+        for k in range(matches):
+            outcomes.append(play_one(info, options, names, seed, k, hand_facts))
+            if progress is not None:
+                progress(k + 1, matches)
+    else:
+        outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts)
+    seat_teams = () if info.fixed_teams else info.teams_of(options)
+    return _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name, info.teams, seat_teams)
+
+
+def _tally(
+    spec: str,
+    canonical: str,
+    seed: int,
+    bots: tuple[str, ...],
+    outcomes: Sequence[MatchOutcome],
+    game: str = "",
+    teams: Teams = (),
+    seat_teams: tuple[tuple[int, ...], ...] = (),
+) -> SimResult:
+    """Count the per-entry figures from the outcomes, taken in match order."""
+    n = len(bots)
+    wins = [0] * n
+    scores = [0] * n
+    hands = 0
+    for position, outcome in enumerate(outcomes):
+        if outcome.index != position:
+            raise RuntimeError(f"simulation outcomes out of order: match {outcome.index} at position {position}")
+        hands += outcome.hands
+        for entry in range(n):
+            wins[entry] += outcome.won(entry)
+            scores[entry] += outcome.score(entry)
+    entries = tuple(
+        BotStats(label=label, bot=bot, matches=len(outcomes), wins=wins[i], hands=hands, total_score=scores[i])
+        for i, (label, bot) in enumerate(zip(entry_labels(bots), bots, strict=True))
+    )
+    return SimResult(
+        spec=spec,
+        canonical_spec=canonical,
+        seed=seed,
+        bots=bots,
+        entries=entries,
+        outcomes=tuple(outcomes),
+        game=game,
+        teams=teams,
+        seat_teams=seat_teams,
+    )

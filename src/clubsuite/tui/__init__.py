@@ -1,0 +1,1 @@
+"""The terminal user interface every game's screen builds on: the table, card rendering and colours."""
