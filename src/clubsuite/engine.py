@@ -191,6 +191,8 @@ class GameInfo:
     """What a draw is in this game, or that there is none (simulation explains its count of draws with it)."""
     win_note: str = ""
     """How a win is counted in this game (simulation explains its win rates with it)."""
+    examples: tuple[str, ...] = ()
+    """Rules specs that show the game's options (the command line's help quotes the first)."""
     parts: Mapping[str, str] = field(default_factory=dict, repr=False)
     """The game's outer parts by role: ``screen`` (the terminal screen class), ``narrator`` (the replay narrator
     class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report); each

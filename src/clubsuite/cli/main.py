@@ -23,21 +23,17 @@ import click
 
 from clubsuite import __version__
 from clubsuite.cli.common import EXIT_BAD_INPUT, EXIT_INTERNAL, EXIT_SIGNAL, EXIT_WRITE_FAILED
+from clubsuite.cli.describe import FillsHelpGroup
 from clubsuite.cli.stopping import Stopped, StopSignals
 from clubsuite.safetext import safe_lines
 
 
-@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.group(cls=FillsHelpGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="clubs")
 def cli() -> None:
     """Play, watch, simulate and replay the card games called Clubs.
 
-    Games: whist (Clubs, whist group: 3 players, bid hand, quota of four), with its variant whist-1997; free
-    (Free Clubs: auction of handicaps, treasure chest, Joker teams); northstar (North Star's CLUBS: a climbing game
-    for 2 to 6 players, --players N, with the variants northstar-2013, -double, -wild, -crazy, -duel and -teams);
-    partnership (Clubs, version 5: 4 players in two partnerships, a three-card pass, the Ruby Dame). Rules options
-    are given as a spec, e.g. --variant 'whist(lead_after_exchange=left_of_last_exchanger)' or
-    --variant 'northstar(players=6,teams=2x3,wild_fifteens=true)'.
+    Games: {games}. Rules options are given as a spec, e.g. --variant {examples}.
 
     Exit status: 0 done; 1 standard input ended before a played match was over; 2 bad input of any kind (an
     argument, an option, a record, a file that cannot be used); 3 something could not be written (the record at the

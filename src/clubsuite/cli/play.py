@@ -30,6 +30,7 @@ from clubsuite.cli.common import (
     handle_errors,
     with_players,
 )
+from clubsuite.cli.describe import FillsHelp, default_game_name
 from clubsuite.cli.lineinput import UnreadableLineError, read_line
 from clubsuite.cli.saving import Saver, check_save_path, input_ended, save_and_say, stopped
 from clubsuite.cli.stopping import Stopped, StopSignals
@@ -207,14 +208,14 @@ common_options = [
         "--variant",
         default=None,
         metavar="SPEC",
-        help="Rules spec of the game, overriding GAME, e.g. 'whist(lead_after_exchange=left_of_last_exchanger)'.",
+        help="Rules spec of the game, overriding GAME, e.g. {examples}.",
     ),
     click.option(
         "--players",
         type=int,
         default=None,
         metavar="N",
-        help="How many players, for a game where it is an option (northstar: 2 to 6; default 4).",
+        help="How many players, for a game where it is an option ({players}).",
     ),
     click.option(
         "--save",
@@ -242,8 +243,8 @@ def _with_common(func: Any) -> Any:
     return func
 
 
-@click.command()
-@click.argument("game", default="whist")
+@click.command(cls=FillsHelp)
+@click.argument("game", default=default_game_name)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat (0 to players - 1).")
 @click.option(
     "--bots",
@@ -263,14 +264,10 @@ def play_command(
     save_path: Path | None,
     first_dealer: int,
 ) -> None:
-    """Play GAME (whist, a variant such as whist-1997, free, northstar or partnership) against bots in the terminal.
+    """Play GAME ({game_names}, or a variant such as {a_variant}) against bots in the terminal.
 
-    Enter a card in notation (10H, TH, 10♥, QC) or by its number in the list shown; in the whist exchange round
-    k (keep) or x (exchange); in the Free Clubs auction pass (p) or a bid; in North Star's CLUBS a play (7C 7H,
-    4H 5C 6D, 4-5-6, 7H 15S=7), pass (p) or double (d); in the partnership pass three cards (pass 2C 7H QS, or
-    three numbers). ? lists the legal moves, h asks the heuristic bot for a hint (in North Star's CLUBS it lists the
-    legal plays too), s shows the scores, q quits. Standard input may be piped (plain output, no colour). In the
-    partnership game your partner, opposite you, is a bot.
+    Moves: {moves}. ? lists the legal moves, h asks the heuristic bot for a hint, s shows the scores, q quits.
+    Standard input may be piped (plain output, no colour).
     """
     plain = not (sys.stdin.isatty() and sys.stdout.isatty())
     setup = _setup(game, variant, players, bots, 1, {"--seat": seat, "--first-dealer": first_dealer})
@@ -360,8 +357,8 @@ def _play_out(
     return True
 
 
-@click.command()
-@click.argument("game", default="whist")
+@click.command(cls=FillsHelp)
+@click.argument("game", default=default_game_name)
 @click.option(
     "--bots",
     default=None,
@@ -381,8 +378,7 @@ def watch_command(
     first_dealer: int,
     delay: float,
 ) -> None:
-    """Watch bots play a whole match of GAME (whist, a variant such as whist-1997, free, northstar or partnership),
-    all hands shown."""
+    """Watch bots play a whole match of GAME ({game_names}, or a variant such as {a_variant}), all hands shown."""
     plain = not sys.stdout.isatty()
     setup = _setup(game, variant, players, bots, 0, {"--first-dealer": first_dealer})
     info = setup.info

@@ -8,13 +8,14 @@ from __future__ import annotations
 import click
 
 from clubsuite.cli.common import BYTE_SIZE, handle_errors
+from clubsuite.cli.describe import FillsHelp
 from clubsuite.errors import InvalidRecordError
 from clubsuite.narration import stream_text
 from clubsuite.records import MAX_RECORD_BYTES, dumps_json, match_result_json, parse_record, read_record_bytes
 from clubsuite.records.replay import Replay
 
 
-@click.command("replay")
+@click.command("replay", cls=FillsHelp)
 @click.argument("file", metavar="FILE")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON instead of a readable account.")
 @click.option(

@@ -11,6 +11,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 
 from clubsuite.bots.base import bot_names
 from clubsuite.cli.common import MAX_SEED, handle_errors, with_players
+from clubsuite.cli.describe import FillsHelp
 from clubsuite.engine import GameInfo, find_game, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import split_spec
@@ -123,21 +124,21 @@ class _LazyProgress:
             self._progress.stop()
 
 
-@click.command(context_settings={"help_option_names": ["-h", "--help"]})
+@click.command(cls=FillsHelp, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("game")
 @click.option(
     "--bots",
     default=None,
-    help="One bot per seat, comma-separated, no empty names; a name may repeat; for the partnership game also one "
+    help="One bot per seat, comma-separated, no empty names; a name may repeat; for {partnership_games} also one "
     "per partnership. The seating changes every match. "
     f"[default: {DEFAULT_BOTS}; for other player counts the heuristic bot, or random where the game has none, "
-    "and random bots; heuristic,random (two partnerships) for partnership]",
+    "and random bots; heuristic,random (two partnerships) for {partnership_games}]",
 )
 @click.option(
     "--players",
     type=int,
     default=None,
-    help="The number of players, for games that let you choose it (northstar: 2 to 6; default 4).",
+    help="The number of players, for games that let you choose it ({players}).",
 )
 @click.option(
     "--matches",
@@ -153,7 +154,7 @@ class _LazyProgress:
     show_default=True,
     help="Simulation seed, 0 to 2**64 - 1: the same seed gives the same result.",
 )
-@click.option("--variant", default=None, help="A full rules spec overriding GAME, e.g. 'whist-1997(target=9)'.")
+@click.option("--variant", default=None, help="A full rules spec overriding GAME, e.g. {examples}.")
 @click.option(
     "--workers",
     type=click.IntRange(1, MAX_WORKERS),
@@ -166,7 +167,7 @@ class _LazyProgress:
 @click.option(
     "--report",
     is_flag=True,
-    help="Free Clubs and North Star's CLUBS: add the balance report (see below).",
+    help="{report_games}: add the balance report (see below).",
 )
 @handle_errors
 def simulate_command(
@@ -180,7 +181,7 @@ def simulate_command(
     as_json: bool,
     report: bool,
 ) -> None:
-    """Play many matches of GAME (e.g. whist, whist-1997, free, northstar, partnership) between bots and report how
+    """Play many matches of GAME ({game_names}, or a variant such as {a_variant}) between bots and report how
     each bot (or each partnership) did.
 
     Per bot: matches won (several players can win one match; nobody wins a draw), the win rate with its 95%
@@ -189,23 +190,17 @@ def simulate_command(
     Seating: the bots go through a fixed cycle of seatings, one per match, each order around the table turned
     through every seat before the next order. Up to four bots it is all n! seatings (6 for three bots), so every
     bot holds every seat and every order around the table comes up equally often; five or six bots use a cycle of
-    60 or 120 seatings that puts any three bots at any three seats exactly once. In the partnership game the
+    60 or 120 seatings that puts any three bots at any three seats exactly once. In {partnership_games} the
     cycle is the 8 seatings that keep partners together, and the table reports each partnership (wins, win rate
     with its interval, points per hand). A --matches that is a multiple of the cycle balances the seats exactly.
 
     Match k is dealt from a seed derived from --seed and k, so the result is the same for any --workers.
 
-    --players N sets the player count of a game that has one (northstar: 2 to 6); the default --bots is then the
-    game's heuristic bot (random where it has none) and N - 1 random bots. In team games (e.g. northstar-teams) a
-    bot wins when its team wins, and the table adds the win rate of each team of seats and of each line-up of bot
-    kinds.
+    --players N sets the player count of a game that has one ({players}); the default --bots is then the
+    game's heuristic bot (random where it has none) and N - 1 random bots. In games played in teams a bot wins
+    when its team wins, and the table adds the win rate of each team of seats and of each line-up of bot kinds.
 
-    --report adds the balance report over every hand, with --json as the "report" field. Free Clubs: how often the
-    auction winner makes the contract by the highest bid's tier and by the number of cards bid, how often Joker
-    teams take all 10 tricks, mean points per hand by role, and how often each bonus is won. North Star's CLUBS
-    (one player count per run): points per round by finishing position, how often the first player out scores the
-    most, double or nothing calls and successes, plays, passes and tricks per round, rounds per match, team-ended
-    rounds, and each bot's win rate against its fair share.
+    --report adds the balance report over every hand, with --json as the "report" field. {reports}
     """
     spec = choose_spec(game, variant, players)
     info, options = resolve(spec)

@@ -40,6 +40,8 @@ class ReportPart:
     """Reads the facts of one finished hand (run in the worker processes: a top-level function)."""
     build: Callable[[SimResult], Report]
     """Counts a simulation run with ``hand_facts=True`` into the report."""
+    summary: str = ""
+    """What the report counts, in one or two sentences (``clubs simulate --help`` lists it)."""
 
 
 def report_part(info: GameInfo) -> ReportPart | None:

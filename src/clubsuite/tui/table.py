@@ -35,6 +35,8 @@ class Table:
     """A one-line reminder of the rules shown to a player at the start."""
     help_line = HELP_LINE
     """How to enter a move, shown at the start and after ``?``."""
+    move_help = "a card in notation (10H, TH, 10♥, QC) or its number in the list shown"
+    """How a move is entered, in a few words (``clubs play --help`` lists it for every game)."""
 
     def __init__(self, console: Console, names: Sequence[str], human: int | None, symbols: bool) -> None:
         self.console = console

@@ -230,5 +230,10 @@ def free_report(result: SimResult) -> FreeReport:
     return tally(f for o in result.outcomes for f in o.hand_facts)
 
 
-REPORT = ReportPart(hand_facts=hand_facts, build=free_report)
+REPORT = ReportPart(
+    hand_facts=hand_facts,
+    build=free_report,
+    summary="how often the auction winner makes the contract by the highest bid's tier and by the number of cards "
+    "bid, how often Joker teams take all 10 tricks, mean points per hand by role, and how often each bonus is won.",
+)
 """The registry part ``report``: the Free Clubs balance report."""

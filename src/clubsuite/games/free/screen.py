@@ -134,6 +134,7 @@ def auction_order(cards: CardSet) -> list[Card]:
 class FreeTable(Table):
     """The terminal screen of Free Clubs, for a player (``human`` is a seat) or a spectator (``human`` is None)."""
 
+    move_help = "a card in notation or its number in the list shown; in the auction a bid or pass (p)"
     title = "Free Clubs"
     rules_line = (
         "Clubs are trumps; A is low, 9 high. Bid handicaps (FC-3); the winner takes the chest and must take 7 "

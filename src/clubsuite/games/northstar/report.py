@@ -358,5 +358,11 @@ def northstar_report(result: SimResult) -> NorthstarReport:
     return tally((o.hand_facts for o in result.outcomes), options, bots, result.canonical_spec)
 
 
-REPORT = ReportPart(hand_facts=hand_facts, build=northstar_report)
+REPORT = ReportPart(
+    hand_facts=hand_facts,
+    build=northstar_report,
+    summary="(one player count per run): points per round by finishing position, how often the first player out "
+    "scores the most, double or nothing calls and successes, plays, passes and tricks per round, rounds per match, "
+    "team-ended rounds, and each bot's win rate against its fair share.",
+)
 """The registry part ``report``: the North Star's CLUBS balance report."""

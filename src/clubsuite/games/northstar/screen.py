@@ -172,6 +172,7 @@ CRAZY_RULES_LINE = (
 class NorthstarTable(Table):
     """The terminal screen of North Star's CLUBS, for a player (``human`` is a seat) or a spectator (None)."""
 
+    move_help = "a play (7C 7H, 4H 5C 6D, 4-5-6, 7H 15S=7), pass (p) or double (d); h lists the legal plays too"
     title = "CLUBS (North Star)"
     rules_line = (
         "Play a single, a set or a run; follow with the same kind and as many cards, higher (NS-3), or pass and stay "

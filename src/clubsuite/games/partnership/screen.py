@@ -51,6 +51,10 @@ def point_rows(lines: Sequence[ScoreLine]) -> list[tuple[str, tuple[int, ...]]]:
 class PartnershipTable(Table):
     """The terminal screen of the partnership game, for a player (``human`` is a seat) or a spectator (None)."""
 
+    move_help = (
+        "a card or its number; to pass, three cards (pass 2C 7H QS) or three numbers; your partner, opposite you, "
+        "is a bot"
+    )
     title = "Clubs (partnership)"
     rules_line = (
         "Partners sit opposite. Clubs are trumps; lead anything, follow suit if you can. A point a trick and a club, "

@@ -31,6 +31,10 @@ from clubsuite.tui.table import Table
 class WhistTable(Table):
     """The screen of Clubs (whist group): the exchange round, the trick in progress, the hand and the scores."""
 
+    move_help = (
+        "a card in notation (10H, TH, 10♥, QC) or its number in the list shown; in the exchange round k (keep) or x "
+        "(exchange)"
+    )
     title = "Clubs (whist group)"
     rules_line = "Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks."
 
