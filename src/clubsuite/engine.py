@@ -160,7 +160,7 @@ class GameInfo:
     """
 
     name: str
-    """The game's spec name (``whist``)."""
+    """The game's spec name, as written in specs and records."""
     title: str
     """The game's full name for people."""
     seats: tuple[int, ...]
@@ -295,7 +295,7 @@ def find_game(spec_name: str) -> tuple[GameInfo, Mapping[str, str]]:
 
 
 def resolve(spec: str) -> tuple[GameInfo, Any]:
-    """Read a spec such as ``whist-1997(target=9)`` into its game and options object."""
+    """Read a spec such as ``name-variant(option=value)`` into its game and options object."""
     from clubsuite.options import build_options, split_spec
 
     name, values = split_spec(spec)

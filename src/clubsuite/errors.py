@@ -1,6 +1,6 @@
 """The error classes of clubsuite: one base, one subclass per kind of bad input.
 
-Every message names the input, the rule broken (a ruling id such as ``CW-1`` where one applies) and the
+Every message names the input, the rule broken (its ruling id where one applies) and the
 situation, so that a player, a bot author or a record editor can act on it without reading the code.
 """
 

@@ -218,7 +218,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
 
     def _check_turn(self, action: Any, seat: int | None) -> None:
         """Refuse an action of a seat that is not to act, before its notation is read: reading may look at the hand
-        of the seat to act (bare values in North Star's CLUBS), and what it says must not reach another seat."""
+        of the seat to act (bare values standing for cards), and what it says must not reach another seat."""
         cur = self._cur
         if seat is not None and cur is not None and seat != cur.to_act:
             raise NotYourTurnError(f"seat {seat} tried {action}, but it is seat {cur.to_act}'s turn")

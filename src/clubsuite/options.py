@@ -2,9 +2,9 @@
 
 A spec is a game or variant name, optionally followed by ``key=value`` pairs in parentheses::
 
-    whist
-    whist(lead_after_exchange=left_of_last_exchanger)
-    whist-1997(target=9)
+    game
+    game(option=value)
+    game-variant(option=value,other=value)
 
 Values are true/false, whole numbers, names, or tables of whole numbers written with slashes (``3/3/2/1``).
 
@@ -54,7 +54,7 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     if m is None or (rest and not (rest.startswith("(") and rest.endswith(")"))):
         raise InvalidOptionsError(
             f"cannot read the variant spec {quoted(spec)}: expected NAME or NAME(key=value, ...), "
-            "e.g. whist(lead_after_exchange=left_of_last_exchanger)"
+            "e.g. game(option=value)"
         )
     name, body = m.group(0).lower(), rest[1:-1] if rest else None
     values: dict[str, str] = {}

@@ -1,4 +1,5 @@
-"""Seeds derived from a base seed and a path of numbers, the same on every platform and Python version.
+"""Seeds derived from a base seed and a path of numbers, and the shuffle every deal uses: the same on every platform
+and Python version.
 
 A match seed gives each hand its own deal seed, and a simulation seed gives each match its own seed, so a hand
 can be re-dealt alone and parallel workers reproduce exactly what one process would.
@@ -7,6 +8,8 @@ can be re-dealt alone and parallel workers reproduce exactly what one process wo
 from __future__ import annotations
 
 import hashlib
+import random
+from math import floor
 
 
 def derive_seed(base: int, *path: int) -> int:
@@ -18,3 +21,14 @@ def derive_seed(base: int, *path: int) -> int:
 def hand_seed(match_seed: int, hand_index: int) -> int:
     """The deal seed of hand ``hand_index`` (0-based) of a match played from ``match_seed``."""
     return derive_seed(match_seed, hand_index)
+
+
+def shuffled(n: int, rng: random.Random) -> list[int]:
+    """The numbers 0..n-1 in a random order (Fisher-Yates on ``rng.random()``, the one generator output
+    Python promises to keep stable, so a seed deals the same cards on every version)."""
+    order = list(range(n))
+    rnd = rng.random
+    for i in range(n - 1, 0, -1):
+        j = floor(rnd() * (i + 1))  # floor() is int() for these non-negative values, and cheaper
+        order[i], order[j] = order[j], order[i]
+    return order

@@ -79,5 +79,5 @@ class ViewBase(Generic[HandT]):
 
     @property
     def hand(self) -> CardSet:
-        """This seat's cards now (for Free Clubs: its primary cards)."""
+        """This seat's cards now (a game with several kinds of cards says which)."""
         return CardSet(self._cur().hands[self._seat])

@@ -41,7 +41,7 @@ def default_game_name() -> str:
 
 
 def game_names() -> str:
-    """``whist, free, northstar or partnership``: the games' spec names."""
+    """The games' spec names, ``a, b or c``."""
     return _or_list([info.name for info in games()])
 
 

@@ -15,7 +15,7 @@ from clubsuite.cli.common import fail
 from clubsuite.safetext import shown
 
 MAX_LINE = 1024
-"""The most bytes of one line of input (a move is a few characters; the longest play of North Star's CLUBS, fifteen
+"""The most bytes of one line of input (a move is a few characters; the longest play of any game, fifteen
 cards with what each wild 15 stands for, is under a hundred)."""
 MAX_SKIPPED = 1024 * 1024
 """The most bytes of one overlong line that are skipped to find its end; input with no line break in more than this

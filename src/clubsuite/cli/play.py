@@ -79,7 +79,7 @@ def human_action(table: Table, match: Any, seat: int, hint_bot: Bot | None, rng:
         action = table.read_action(match, seat, text)
         if action is None:
             continue
-        reason = match.explain(action, seat)  # as this seat: a call naming another caller is refused (FC-10)
+        reason = match.explain(action, seat)  # as this seat: an action another seat may not make is refused
         if reason is not None:
             table.say(reason, style="red")
             continue
@@ -121,7 +121,7 @@ def _setup(
     ``play``, 0 for ``watch``); ``seats`` maps the seat options given (``--seat``, ``--first-dealer``) to their
     values, each checked against the number of seats."""
     if variant is not None and not variant.strip():
-        fail("--variant is empty: give a spec such as whist-1997 or 'whist(target=9)'")
+        fail(f"--variant is empty: give a spec such as {default_game_name()}")
     spec = with_players(variant or game, players)
     try:
         info, options = resolve(spec)

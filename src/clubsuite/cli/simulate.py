@@ -46,7 +46,7 @@ def parse_bots(text: str) -> list[str]:
 def choose_spec(game: str, variant: str | None, players: int | None = None) -> str:
     """The spec to simulate: ``--variant`` when given (it must be a spec of GAME's game), else GAME itself, with
     ``players=N`` added for ``--players N`` (before the rules are checked, so that a variant such as
-    ``northstar(teams=2x3)`` can get the six players it needs)."""
+    ``game(teams=...)`` can get the players it needs)."""
     if variant is None:
         spec = with_players(game, players)
         resolve(spec)

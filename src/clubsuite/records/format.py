@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, overload
 
-from clubsuite.engine import GameInfo, find_game, resolve
+from clubsuite.engine import GameInfo, default_game, find_game, resolve
 from clubsuite.errors import ClubsError, InvalidRecordError
 from clubsuite.options import format_value, spec_of, split_spec
 from clubsuite.safetext import json_shown, quoted, shown
@@ -144,7 +144,7 @@ def _check_keys(obj: dict[str, Any], path: str, allowed: tuple[str, ...], requir
 
 def option_value_json(value: Any) -> Any:
     """The JSON form of one option value: enum members by their value, numbers and flags as they are, and a
-    table of numbers (a tuple, such as the club points of North Star's CLUBS) as a list of its values."""
+    table of numbers (a tuple, such as a table of points per card) as a list of its values."""
     if isinstance(value, enum.Enum):
         return value.value
     if isinstance(value, bool | int | str):
@@ -277,7 +277,7 @@ def _check_game(record: dict[str, Any]) -> tuple[GameInfo, Any, str, dict[str, A
     """Read ``game``, ``variant`` and ``options``: the game, its options, the canonical spec, the options as JSON."""
     game = record["game"]
     if not isinstance(game, str) or not game:
-        raise _error("game", f"expected the name of a game, such as 'whist', got {_kind(game)}")
+        raise _error("game", f"expected the name of a game, such as {default_game().name!r}, got {_kind(game)}")
     if game != game.lower():
         raise _error(
             "game",

@@ -70,7 +70,7 @@ def _verb(action: Any) -> str:
 def _between_hands_action(match: Any, text: str) -> Any:
     """The action ``text`` if the game accepts it after a hand is scored (``acts_between_hands``), else None.
 
-    Some games let an action concern the hand just scored (Free Clubs: the call of a misplay, FC-10); a record
+    Some games let an action concern the hand just scored (the call of a misplay after the hand); a record
     writes it as the last action of that hand. Any other action there is out of place.
     """
     accepts = getattr(match, "acts_between_hands", None)

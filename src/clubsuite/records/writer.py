@@ -42,7 +42,7 @@ def record_from_match(
         if seeded_hands:
             assert seed is not None
             expected = info.deal_from_seed(hand_seed(seed, i), hand.dealer)
-            # A game whose deal depends on the state of the pack (North Star's CLUBS keeps undealt cards, NS-6)
+            # A game whose deal depends on the state of the pack (undealt cards kept for the next)
             # keeps what the seed gave as ``dealt_from`` beside the hands it made.
             if expected != (getattr(hand, "dealt_from", None) or hand.deal):
                 raise InvalidRecordError(

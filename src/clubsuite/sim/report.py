@@ -60,7 +60,7 @@ def report_games() -> tuple[str, ...]:
 
 
 def report_titles() -> str:
-    """The games that have a balance report, by title, for messages: ``Free Clubs and CLUBS (North Star)``."""
+    """The games that have a balance report, by title, for messages."""
     titles = [info.title for info in games() if "report" in info.parts]
     return " and ".join(titles) if len(titles) < 3 else ", ".join(titles[:-1]) + " and " + titles[-1]
 

@@ -83,8 +83,7 @@ class _Scored(_Rated):
 
     @property
     def mean_score_per_hand(self) -> float:
-        """The average score per hand (whist: tricks minus four, CW-5; Free Clubs and CLUBS: points; partnership:
-        the partnership's points, CP-3)."""
+        """The average score per hand, as the game scores a hand (for a team: the team's score)."""
         return self.total_score / self.hands if self.hands else 0.0
 
 
@@ -132,9 +131,9 @@ class MatchOutcome:
     seats: tuple[int, ...]
     """``seats[i]`` is the seat bot entry ``i`` held: ``seating(index, n)``."""
     winner_seats: tuple[int, ...]
-    """The winning seats (several players can win at once, CW-5); empty for a draw."""
+    """The winning seats (several players can win at once in some games); empty for a draw."""
     draw: bool
-    """Whether all players reached a target at once (CW-5)."""
+    """Whether the match ended in a draw (a game that has draws)."""
     hands: int
     """How many hands the match lasted."""
     seat_scores: tuple[int, ...]
@@ -165,7 +164,7 @@ class BotStats(_Scored):
     matches: int
     """Matches played (every entry plays every match)."""
     wins: int
-    """Matches in which the entry's seat was among the winners (CW-5)."""
+    """Matches in which the entry's seat was among the winners ."""
     hands: int
     """Hands played over all matches."""
     total_score: int
@@ -204,7 +203,7 @@ class TeamStats(_Scored):
     hands: int
     """Hands played over all matches."""
     total_score: int
-    """The sum of the team's hand scores (a partnership's points, CP-3) over all matches."""
+    """The sum of the team's hand scores  over all matches."""
 
     def to_json(self) -> dict[str, Any]:
         """A JSON-ready account of this team."""
@@ -240,7 +239,7 @@ class SimResult:
     outcomes: tuple[MatchOutcome, ...]
     """Every match's outcome, in match order."""
     game: str = ""
-    """The game's name (``whist``, ``free``): it decides how draws and wins are explained."""
+    """The game's name : it decides how draws and wins are explained."""
     teams: Teams = ()
     """For a game of fixed partnerships, the bot entries of each team (entry ``i`` sits at seat ``i`` in match 0,
     so these are the game's seat teams); empty otherwise."""
@@ -274,7 +273,7 @@ class SimResult:
 
     @property
     def draws(self) -> int:
-        """Matches that ended with all players at a target at once (CW-5)."""
+        """Matches that ended in a draw."""
         return sum(1 for o in self.outcomes if o.draw)
 
     @property

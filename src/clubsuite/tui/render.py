@@ -31,7 +31,7 @@ def sorted_hand(hand: CardSet) -> list[Card]:
 
 
 def sorted_ace_low(hand: CardSet) -> list[Card]:
-    """The hand in display order for games where the ace is the lowest card (Free Clubs): by suit as
+    """The hand in display order for games where the ace is the lowest card: by suit as
     :func:`sorted_hand`, then A, 2, .., 9 (low to high) within a suit; jokers last."""
 
     def strength(c: Card) -> int:
@@ -49,7 +49,7 @@ def hand_text(
 ) -> Text:
     """The hand by suit, each card with its number for input; legal cards marked when ``legal`` is given.
 
-    ``order`` puts the cards in display order (the numbers follow it): :func:`sorted_hand` for whist, where the
+    ``order`` puts the cards in display order (the numbers follow it): :func:`sorted_hand` where the
     ace is high, :func:`sorted_ace_low` where it is low.
     """
     out = Text()

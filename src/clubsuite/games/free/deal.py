@@ -18,7 +18,7 @@ from typing import Any
 
 from clubsuite.cards import STANDARD_WITH_JOKERS, CardSet, Suit, iter_bits
 from clubsuite.errors import InvalidDealError, InvalidNotationError
-from clubsuite.games.whist.deal import shuffled
+from clubsuite.seeding import shuffled
 
 N_SEATS = 3
 AUCTION_SIZE = 6

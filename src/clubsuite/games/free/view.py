@@ -10,7 +10,7 @@ the seat that made it, until someone calls it; every call and what the table's c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from clubsuite.cards import Card, CardSet, card_at
 from clubsuite.games.free.deal import N_SEATS
@@ -18,15 +18,22 @@ from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
     from clubsuite.games.free.hand import FreeHand, Stage  # noqa: F401 (FreeHand: named in the quoted base class)
-    from clubsuite.games.free.match import FreeMatch
     from clubsuite.games.free.options import FreeOptions
+
+
+class _MatchFacts(Protocol):
+    """What the view reads of its match, named structurally so that the view needs no import of the match module
+    (the match builds its views: importing it back would make a cycle)."""
+
+    @property
+    def options(self) -> FreeOptions: ...
 
 
 class FreeView(ViewBase["FreeHand"]):
     """One seat's knowledge, read live from the match (the shared part is in :class:`ViewBase`)."""
 
     __slots__ = ()
-    _match: FreeMatch
+    _match: _MatchFacts  # type: ignore[assignment]
 
     # -- match level -----------------------------------------------------------------------------------
     @property

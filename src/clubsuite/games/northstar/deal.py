@@ -21,7 +21,7 @@ from clubsuite.cards import NORTHSTAR, CardSet, iter_bits
 from clubsuite.errors import InvalidDealError, InvalidNotationError
 from clubsuite.games.northstar.combos import DECK_MASK
 from clubsuite.games.northstar.options import MAX_PLAYERS, MIN_PLAYERS
-from clubsuite.games.whist.deal import shuffled
+from clubsuite.seeding import shuffled
 
 HAND_SIZE = 10
 _DECK = tuple(iter_bits(DECK_MASK))

@@ -8,23 +8,40 @@ a player left holding cards at the end of a round does not show them.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, Protocol
 
 from clubsuite.cards import CardSet
 from clubsuite.games.northstar.combos import Play
 from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
-    from clubsuite.games.northstar.hand import NorthstarHand  # noqa: F401 (named in the quoted base class)
-    from clubsuite.games.northstar.match import NorthstarMatch
+    from clubsuite.games.northstar.hand import NorthstarHand
     from clubsuite.games.northstar.options import NorthstarOptions
+
+
+class _MatchFacts(Protocol):
+    """What the view reads of its match, named structurally so that the view needs no import of the match module
+    (the match builds its views: importing it back would make a cycle)."""
+
+    @property
+    def options(self) -> NorthstarOptions: ...
+
+    n_seats: int
+    packs: list[tuple[int, int]]
+
+    @property
+    def team_totals(self) -> tuple[int, ...]: ...
+
+    @property
+    def hands(self) -> Sequence[NorthstarHand]: ...
 
 
 class NorthstarView(ViewBase["NorthstarHand"]):
     """One seat's knowledge, read live from the match (the shared part is in :class:`ViewBase`)."""
 
     __slots__ = ()
-    _match: NorthstarMatch
+    _match: _MatchFacts  # type: ignore[assignment]
 
     # -- match level -----------------------------------------------------------------------------------
     @property

@@ -14,7 +14,7 @@ from typing import Any
 
 from clubsuite.cards import FULL_STANDARD, STANDARD, CardSet
 from clubsuite.errors import InvalidDealError, InvalidNotationError
-from clubsuite.games.whist.deal import shuffled
+from clubsuite.seeding import shuffled
 
 N_SEATS = 4
 HAND_SIZE = 13

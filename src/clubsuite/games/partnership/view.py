@@ -9,7 +9,7 @@ are known to lie with the receiver until they are played; nothing else of anothe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from clubsuite.cards import FULL_STANDARD, Card, CardSet, Suit, card_at
 from clubsuite.games.partnership.deal import N_SEATS
@@ -18,15 +18,25 @@ from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
     from clubsuite.games.partnership.hand import PartnershipHand  # noqa: F401 (named in the quoted base class)
-    from clubsuite.games.partnership.match import PartnershipMatch
     from clubsuite.games.partnership.options import PartnershipOptions
+
+
+class _MatchFacts(Protocol):
+    """What the view reads of its match, named structurally so that the view needs no import of the match module
+    (the match builds its views: importing it back would make a cycle)."""
+
+    @property
+    def options(self) -> PartnershipOptions: ...
+
+    @property
+    def team_totals(self) -> tuple[int, int]: ...
 
 
 class PartnershipView(ViewBase["PartnershipHand"]):
     """One seat's knowledge, read live from the match (the shared part is in :class:`ViewBase`)."""
 
     __slots__ = ()
-    _match: PartnershipMatch
+    _match: _MatchFacts  # type: ignore[assignment]
 
     # -- match level -----------------------------------------------------------------------------------
     @property

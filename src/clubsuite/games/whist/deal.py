@@ -10,25 +10,15 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from math import floor
 from typing import Any
 
 from clubsuite.cards import FULL_STANDARD, STANDARD, CardSet
 from clubsuite.errors import InvalidDealError, InvalidNotationError
+from clubsuite.seeding import shuffled
 
 N_SEATS = 3
 HAND_SIZE = 13
 _BITS = tuple(1 << i for i in range(52))
-
-
-def shuffled(n: int, rng: random.Random) -> list[int]:
-    """The numbers 0..n-1 in a random order (Fisher-Yates on ``rng.random()``)."""
-    order = list(range(n))
-    rnd = rng.random
-    for i in range(n - 1, 0, -1):
-        j = floor(rnd() * (i + 1))  # floor() is int() for these non-negative values, and cheaper
-        order[i], order[j] = order[j], order[i]
-    return order
 
 
 @dataclass(frozen=True)

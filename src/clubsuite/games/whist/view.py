@@ -9,7 +9,7 @@ in the bid hand when it exchanged (CW-4), which it knows to be with the next exc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from clubsuite.cards import FULL_STANDARD, Card, CardSet, card_at
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
@@ -17,18 +17,25 @@ from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
     from clubsuite.games.whist.hand import WhistHand  # noqa: F401 (named in the quoted base class)
-    from clubsuite.games.whist.match import WhistMatch
     from clubsuite.games.whist.options import WhistOptions
 
 BID = "bid"
 """The location key of the bid hand in :meth:`WhistView.known_cards`."""
 
 
+class _MatchFacts(Protocol):
+    """What the view reads of its match, named structurally so that the view needs no import of the match module
+    (the match builds its views: importing it back would make a cycle)."""
+
+    @property
+    def options(self) -> WhistOptions: ...
+
+
 class WhistView(ViewBase["WhistHand"]):
     """One seat's knowledge, read live from the match (the shared part is in :class:`ViewBase`)."""
 
     __slots__ = ()
-    _match: WhistMatch
+    _match: _MatchFacts  # type: ignore[assignment]
 
     # -- match level -----------------------------------------------------------------------------------
     @property
