@@ -138,7 +138,12 @@ def _classify(tp: type) -> int:
             if tp is not base:
                 raise TypeError(f"cannot copy a {tp.__qualname__}: only the built-in {base.__name__} is copied")
             return kind
-    if not all(c is object or c.__flags__ & _HEAP_TYPE for c in tp.__mro__):
+    try:  # Python refuses it for a class whose instances are laid out in C (a generator, a file, a lock)
+        object.__new__(tp)
+        plain = all(c is object or c.__flags__ & _HEAP_TYPE for c in tp.__mro__)
+    except TypeError:
+        plain = False
+    if not plain:
         raise TypeError(
             f"cannot copy a {tp.__qualname__}: it keeps state that is not in Python attributes; "
             "keep such objects out of game states"
