@@ -221,7 +221,15 @@ def _object_copier(tp: type) -> Callable[[Any, dict[int, Any]], Any]:
             "        k = kinds.get(type(v))",
             f"        if k == {_SHARE}:",
             f"            other.{name} = v",
-            f"        elif k == {_LIST} and id(v) not in memo and (shared(map(type, v)) or all_verified(v)):",
+            f"        elif k == {_LIST} and id(v) not in memo and (",
+            "            shared(map(type, v)) or all(map(is_, map(vget, map(id, v)), v))",
+            "        ):",
+            f"            other.{name} = memo[id(v)] = v.copy()",
+            f"        elif k == {_TUPLE} and vget(id(v)) is v:",
+            f"            other.{name} = v",
+            f"        elif k == {_DICT} and id(v) not in memo and (",
+            "            shared(map(type, v)) and shared(map(type, v.values()))",
+            "        ):",
             f"            other.{name} = memo[id(v)] = v.copy()",
             "        else:",
             f"            other.{name} = copy(v, memo)",
@@ -236,7 +244,8 @@ def _object_copier(tp: type) -> Callable[[Any, dict[int, Any]], Any]:
         "copy": _copy,
         "copy_dict": _copy_dict,
         "shared": _SHARED_TYPES.issuperset,
-        "all_verified": _all_verified,
+        "is_": operator.is_,
+        "vget": _VERIFIED.get,
     }
     exec("\n".join(lines), scope)  # the names are identifiers of the class's own slots, checked above
     copier: Callable[[Any, dict[int, Any]], Any] = scope["copy_instance"]

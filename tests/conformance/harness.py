@@ -84,11 +84,11 @@ def random_play(case: Case, seed: int, hands: int = MAX_HANDS, seeded_deals: boo
 
 def play_to_end(case: Case, seed: int, hands: int = MAX_HANDS, seeded_deals: bool = False) -> Any:
     """The match :func:`random_play` leaves."""
-    match = None
+    last = None
     for match in random_play(case, seed, hands, seeded_deals):
-        pass
-    assert match is not None
-    return match
+        last = match
+    assert last is not None
+    return last
 
 
 def snapshot(match: Any) -> Snapshot:
