@@ -3,13 +3,13 @@
 The expected counts in ``data/perft/northstar.txt`` were computed with the reference below, written from the rule
 text and rulings NS-3..NS-5, NS-8..NS-11 over plain lists of cards: its plays come from brute force over every subset
 of the hand and every value the wild 15s in it may stand for, and never from ``combos.generate``; its round is a
-small state machine of its own. The tests check that the engine counts the same. Run this module as a script to
+small state machine of its own. The tests check that the engine counts the same. The data file, the engine's count
+(over ``clone()``) and the report are the shared harness's (:mod:`conformance.perft`). Run this module as a script to
 print the counts of every position again (for a new position, or to check the file).
 """
 
 from __future__ import annotations
 
-import copy
 import sys
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
@@ -22,8 +22,9 @@ import pytest
 from clubsuite.cards import NORTHSTAR, Card, CardSet
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import Call, NorthstarDeal, NorthstarHand, NorthstarOptions, Play, generate, parse_play
+from conformance.perft import DATA, Reference, case_ids, cases, engine_perft, read_blocks, report
 
-DATA = Path(__file__).parent / "data" / "perft" / "northstar.txt"
+NORTHSTAR_DATA = DATA / "northstar.txt"
 
 RefPlay = tuple[int, str, int]
 """A play of the reference: (mask of the cards, kind ``single``/``set``/``run``, the value of its top card)."""
@@ -170,14 +171,8 @@ def ref_apply(state: RefRound, action: RefAction) -> RefRound:
     return replace(s, to_act=s.next_holder(seat))
 
 
-def ref_perft(state: RefRound, depth: int) -> int:
-    """The number of legal action sequences of exactly ``depth`` actions."""
-    if depth == 0:
-        return 1
-    legal = ref_legal(state)
-    if depth == 1:
-        return len(legal)
-    return sum(ref_perft(ref_apply(state, a), depth - 1) for a in legal)
+REFERENCE = Reference(ref_legal, ref_apply)
+"""The reference counter: this round, counted by the shared harness."""
 
 
 # -- the engine ---------------------------------------------------------------------------------------------
@@ -186,30 +181,6 @@ def key(action: Play | Call) -> RefAction:
     if isinstance(action, Call):
         return action.value
     return (int(action.cards), action.kind.value, action.high)
-
-
-def clone(hand: NorthstarHand) -> NorthstarHand:
-    """An independent copy of a round: its lists copied, everything else (immutable values) shared."""
-    child = copy.copy(hand)
-    for name, value in vars(hand).items():
-        if isinstance(value, list):
-            setattr(child, name, list(value))
-    return child
-
-
-def engine_perft(hand: NorthstarHand, depth: int) -> int:
-    """The same count through the engine's own legal actions."""
-    if depth == 0:
-        return 1
-    legal = hand.legal_actions()
-    if depth == 1:
-        return len(legal)
-    total = 0
-    for action in legal:
-        child = clone(hand)
-        child.apply(action)
-        total += engine_perft(child, depth - 1)
-    return total
 
 
 def read_action(text: str, wild: bool) -> Play | Call:
@@ -276,39 +247,26 @@ def options_of(spec: str) -> NorthstarOptions:
     return options
 
 
-def read_data(path: Path = DATA) -> tuple[list[PlaysCase], list[Position]]:
-    """Read the data file (see its header for the format)."""
+def read_data(path: Path = NORTHSTAR_DATA) -> tuple[list[PlaysCase], list[Position]]:
+    """Read the data file (see its header for the format): the blocks of one hand, then the blocks of a round."""
     plays: list[PlaysCase] = []
     positions: list[Position] = []
-    blocks: list[tuple[str, dict[str, str], list[tuple[int, int]]]] = []
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            blocks.append((line[1:-1], {}, []))
-            continue
-        name, block, counts = blocks[-1]
-        field_name, _, value = line.partition(" ")
-        if field_name == "perft":
-            depth, count = value.split()
-            counts.append((int(depth), int(count)))
-        else:
-            block[field_name] = value.strip()
-    for name, block, counts in blocks:
+    for block in read_blocks(path):
         options = options_of(block["spec"])
-        if "hand" in block:
+        if "hand" in block.fields:
             prev = None if block["prev"] == "none" else parse_play(block["prev"], options.wild_fifteens)
-            plays.append(PlaysCase(name, options, NORTHSTAR.parse_set(block["hand"]), prev, int(block["plays"])))
+            hand = NORTHSTAR.parse_set(block["hand"])
+            plays.append(PlaysCase(block.name, options, hand, prev, int(block["plays"])))
             continue
         hands = tuple(NORTHSTAR.parse_set(block[f"seat{s}"]) for s in range(options.players))
-        actions = [a.strip() for a in block.get("actions", "").split(";") if a.strip()]
-        positions.append(Position(name, options, int(block["dealer"]), NorthstarDeal(hands), actions, counts))
+        actions = [a.strip() for a in block.get("actions").split(";") if a.strip()]
+        deal = NorthstarDeal(hands)
+        positions.append(Position(block.name, options, int(block["dealer"]), deal, actions, block.counts))
     return plays, positions
 
 
 PLAYS, POSITIONS = read_data()
-CASES = [(p, depth, count) for p in POSITIONS for depth, count in p.counts]
+CASES = cases(POSITIONS)
 
 
 def test_perft_file_covers_leads_follows_and_every_variant() -> None:
@@ -337,14 +295,14 @@ def test_ns3_ns9_ns11_engine_generates_the_reference_plays(case: PlaysCase) -> N
     assert len(reference) == case.expected
 
 
-@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=[f"{p.name}-d{d}" for p, d, _ in CASES])
+@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=case_ids(CASES))
 def test_engine_perft_matches_the_reference_counts(position: Position, depth: int, expected: int) -> None:
     assert engine_perft(position.engine_state(), depth) == expected
 
 
-@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=[f"{p.name}-d{d}" for p, d, _ in CASES])
+@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=case_ids(CASES))
 def test_reference_counter_reproduces_the_counts(position: Position, depth: int, expected: int) -> None:
-    assert ref_perft(position.reference_state(), depth) == expected
+    assert REFERENCE.perft(position.reference_state(), depth) == expected
 
 
 @pytest.mark.parametrize("position", POSITIONS, ids=[p.name for p in POSITIONS])
@@ -362,7 +320,7 @@ def test_engine_and_reference_agree_on_the_position_itself(position: Position) -
 
 def main() -> None:
     """Print the reference counts of every block, and whether the engine agrees."""
-    plays, positions = read_data(Path(sys.argv[1]) if len(sys.argv) > 1 else DATA)
+    plays, positions = read_data(Path(sys.argv[1]) if len(sys.argv) > 1 else NORTHSTAR_DATA)
     for case in plays:
         opts = case.options
         prev = None if case.prev is None else key(case.prev)
@@ -371,12 +329,8 @@ def main() -> None:
         eng = len(generate(int(case.hand), case.prev, opts.wild_fifteens, opts.crazy))
         flag = "ok" if ref == eng == case.expected else "DIFFERS"
         print(f"{case.name} plays: reference {ref} engine {eng} file {case.expected} {flag}")
-    for p in positions:
-        for depth, expected in p.counts:
-            ref = ref_perft(p.reference_state(), depth)
-            eng = engine_perft(p.engine_state(), depth)
-            flag = "ok" if ref == eng == expected else "DIFFERS"
-            print(f"{p.name} perft {depth}: reference {ref} engine {eng} file {expected} {flag}")
+    for line in report(positions, REFERENCE):
+        print(line)
 
 
 if __name__ == "__main__":

@@ -5,7 +5,8 @@ implements the pass (CP-2: three cards, all four choose before anything moves, l
 (CP-1: any card, the dealer's left first), following suit (the text's rule) and the trick winner (CP-1) directly
 over lists of cards, without the engine's code; the tests check that the engine counts the same, and the
 reference recounts every count up to :data:`REFERENCE_LIMIT`. Run this module as a script to print the counts of
-every position again (for a new position, or to check the file).
+every position again (for a new position, or to check the file). The data file, the engine's count (over
+``clone()``) and the report are the shared harness's (:mod:`conformance.perft`).
 """
 
 from __future__ import annotations
@@ -19,8 +20,9 @@ import pytest
 
 from clubsuite.cards import Card, CardSet, cards
 from clubsuite.games.partnership import Direction, PartnershipDeal, PartnershipHand, PartnershipMatch, Pass
+from conformance.perft import DATA, Block, Reference, case_ids, cases, engine_perft, read_blocks, report
 
-DATA = Path(__file__).parent / "data" / "perft" / "partnership.txt"
+PARTNERSHIP_DATA = DATA / "partnership.txt"
 REFERENCE_LIMIT = 100_000
 """The largest count the slow reference counter recomputes in the test run."""
 
@@ -120,32 +122,8 @@ def ref_apply(state: RefState, action: RefAction) -> RefState:
     return s
 
 
-def ref_perft(state: RefState, depth: int) -> int:
-    """The number of legal action sequences of exactly ``depth`` actions."""
-    if depth == 0:
-        return 1
-    legal = ref_legal(state)
-    if depth == 1:
-        return len(legal)
-    return sum(ref_perft(ref_apply(state, a), depth - 1) for a in legal)
-
-
-# -- the engine ---------------------------------------------------------------------------------------------
-def engine_perft(hand: PartnershipHand, depth: int) -> int:
-    """The same count through the engine's own legal actions (copies of the state via ``clone``)."""
-    if depth == 0:
-        return 1
-    if hand.is_over:
-        return 0
-    legal = hand.legal_actions()
-    if depth == 1:
-        return len(legal)
-    total = 0
-    for action in legal:
-        child = hand.clone()
-        child.apply(action)
-        total += engine_perft(child, depth - 1)
-    return total
+REFERENCE = Reference(ref_legal, ref_apply)
+"""The reference counter: these rules, counted by the shared harness."""
 
 
 # -- the data file ------------------------------------------------------------------------------------------
@@ -167,6 +145,13 @@ class Position:
     actions: list[str]
     counts: list[tuple[int, int]]
     """(depth, expected count) pairs."""
+
+    @classmethod
+    def of(cls, block: Block) -> Position:
+        """The position a block describes (see the data file's header for its fields)."""
+        hands = tuple(cards(block[f"seat{s}"]) for s in range(4))
+        deal = PartnershipDeal(hands)  # type: ignore[arg-type]
+        return cls(block.name, block["pass"], int(block["dealer"]), deal, block.get("actions").split(), block.counts)
 
     def engine_state(self) -> PartnershipHand:
         """The engine's hand after the recorded actions."""
@@ -192,43 +177,13 @@ class Position:
         return total - len(self.actions)
 
 
-def read_positions(path: Path = DATA) -> list[Position]:
-    """Read the data file (see its header for the format)."""
-    positions: list[Position] = []
-    block: dict[str, str] = {}
-    counts: list[tuple[int, int]] = []
-    name = ""
-
-    def finish() -> None:
-        """Store the block read so far as a position."""
-        if not name:
-            return
-        hands = tuple(cards(block[f"seat{s}"]) for s in range(4))
-        deal = PartnershipDeal(hands)  # type: ignore[arg-type]
-        positions.append(
-            Position(name, block["pass"], int(block["dealer"]), deal, block.get("actions", "").split(), counts)
-        )
-
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            finish()
-            name, block, counts = line[1:-1], {}, []
-            continue
-        key, _, value = line.partition(" ")
-        if key == "perft":
-            depth, count = value.split()
-            counts.append((int(depth), int(count)))
-        else:
-            block[key] = value.strip()
-    finish()
-    return positions
+def read_positions(path: Path = PARTNERSHIP_DATA) -> list[Position]:
+    """The positions of a data file (see its header for the format)."""
+    return [Position.of(block) for block in read_blocks(path)]
 
 
 POSITIONS = read_positions()
-CASES = [(p, depth, count) for p in POSITIONS for depth, count in p.counts]
+CASES = cases(POSITIONS)
 
 
 def test_perft_file_covers_the_pass_the_first_lead_and_the_end_of_the_hand() -> None:
@@ -240,17 +195,17 @@ def test_perft_file_covers_the_pass_the_first_lead_and_the_end_of_the_hand() -> 
     assert len(ends) >= 3
 
 
-@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=[f"{p.name}-d{d}" for p, d, _ in CASES])
+@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=case_ids(CASES))
 def test_engine_perft_matches_the_reference_counts(position: Position, depth: int, expected: int) -> None:
     assert engine_perft(position.engine_state(), depth) == expected
 
 
-SMALL = [case for case in CASES if case[2] <= REFERENCE_LIMIT]
+SMALL = cases(POSITIONS, most=REFERENCE_LIMIT)
 
 
-@pytest.mark.parametrize(("position", "depth", "expected"), SMALL, ids=[f"{p.name}-d{d}" for p, d, _ in SMALL])
+@pytest.mark.parametrize(("position", "depth", "expected"), SMALL, ids=case_ids(SMALL))
 def test_reference_counter_reproduces_the_counts(position: Position, depth: int, expected: int) -> None:
-    assert ref_perft(position.reference_state(), depth) == expected
+    assert REFERENCE.perft(position.reference_state(), depth) == expected
 
 
 @pytest.mark.parametrize("position", POSITIONS, ids=[p.name for p in POSITIONS])
@@ -273,17 +228,13 @@ def test_engine_and_reference_agree_on_the_position_itself(position: Position) -
 def test_counting_past_the_end_of_the_hand_finds_no_sequence() -> None:
     final = next(p for p in POSITIONS if p.remaining == max(d for d, _ in p.counts))
     assert engine_perft(final.engine_state(), final.remaining + 1) == 0
-    assert ref_perft(final.reference_state(), final.remaining + 1) == 0
+    assert REFERENCE.perft(final.reference_state(), final.remaining + 1) == 0
 
 
 def main() -> None:
     """Print the reference counts of every position, and whether the engine agrees."""
-    for p in read_positions(Path(sys.argv[1]) if len(sys.argv) > 1 else DATA):
-        for depth, expected in p.counts:
-            ref = ref_perft(p.reference_state(), depth)
-            eng = engine_perft(p.engine_state(), depth)
-            flag = "ok" if ref == eng == expected else "DIFFERS"
-            print(f"{p.name} perft {depth}: reference {ref} engine {eng} file {expected} {flag}")
+    for line in report(read_positions(Path(sys.argv[1]) if len(sys.argv) > 1 else PARTNERSHIP_DATA), REFERENCE):
+        print(line)
 
 
 if __name__ == "__main__":

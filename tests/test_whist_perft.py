@@ -1,9 +1,10 @@
 """Perft for Clubs (whist group): counts of legal action sequences from fixed positions, as in chess perft.
 
-The expected counts in ``data/perft/whist.txt`` were computed once with the reference counter below, which
-implements the exchange (CW-3, CW-4), must-beat (CW-1) and clubs-broken (CW-2) rules directly over lists of
-cards, without the engine's legality code; the tests check that the engine counts the same. Run this module
-as a script to print the counts of every position again (for a new position, or to check the file).
+The expected counts in ``data/perft/whist.txt`` were computed once with the reference rules below, which
+implement the exchange (CW-3, CW-4), must-beat (CW-1) and clubs-broken (CW-2) rules directly over lists of
+cards, without the engine's legality code; the tests check that the engine counts the same. The data file, the
+engine's count and the report are the shared harness's (:mod:`conformance.perft`). Run this module as a script to
+print the counts of every position again (for a new position, or to check the file).
 """
 
 from __future__ import annotations
@@ -18,8 +19,9 @@ import pytest
 from clubsuite.cards import Card, cards
 from clubsuite.engine import resolve
 from clubsuite.games.whist import Decision, LeadAfterExchange, WhistDeal, WhistHand, WhistMatch, WhistOptions
+from conformance.perft import DATA, Block, Reference, case_ids, cases, engine_perft, read_blocks, report
 
-DATA = Path(__file__).parent / "data" / "perft" / "whist.txt"
+WHIST_DATA = DATA / "whist.txt"
 
 CLUBS = 0
 
@@ -138,27 +140,8 @@ def ref_apply(state: RefState, action: Card | Decision) -> RefState:
     return s
 
 
-def ref_perft(state: RefState, depth: int) -> int:
-    """The number of legal action sequences of exactly ``depth`` actions."""
-    if depth == 0:
-        return 1
-    return sum(ref_perft(ref_apply(state, a), depth - 1) for a in ref_legal(state))
-
-
-# -- the engine ---------------------------------------------------------------------------------------------
-def engine_perft(hand: WhistHand, depth: int) -> int:
-    """The same count through the engine's own legal actions (copies of the state via ``clone``)."""
-    if depth == 0:
-        return 1
-    legal = hand.legal_actions()
-    if depth == 1:
-        return len(legal)
-    total = 0
-    for action in legal:
-        child = hand.clone()
-        child.apply(action)
-        total += engine_perft(child, depth - 1)
-    return total
+REFERENCE = Reference(ref_legal, ref_apply)
+"""The reference counter: these rules, counted by the shared harness."""
 
 
 # -- the data file ------------------------------------------------------------------------------------------
@@ -173,6 +156,13 @@ class Position:
     actions: list[str]
     counts: list[tuple[int, int]]
     """(depth, expected count) pairs."""
+
+    @classmethod
+    def of(cls, block: Block) -> Position:
+        """The position a block describes (see the data file's header for its fields)."""
+        hands = (cards(block["seat0"]), cards(block["seat1"]), cards(block["seat2"]))
+        deal = WhistDeal(hands, cards(block["bid"]))
+        return cls(block.name, block["spec"], int(block["dealer"]), deal, block.get("actions").split(), block.counts)
 
     def options(self) -> WhistOptions:
         """The rules options of the spec."""
@@ -198,43 +188,13 @@ class Position:
         return state
 
 
-def read_positions(path: Path = DATA) -> list[Position]:
-    """Read the data file (see its header for the format)."""
-    positions: list[Position] = []
-    block: dict[str, str] = {}
-    counts: list[tuple[int, int]] = []
-    name = ""
-
-    def finish() -> None:
-        """Store the block read so far as a position."""
-        if not name:
-            return
-        hands = (cards(block["seat0"]), cards(block["seat1"]), cards(block["seat2"]))
-        deal = WhistDeal(hands, cards(block["bid"]))
-        positions.append(
-            Position(name, block["spec"], int(block["dealer"]), deal, block.get("actions", "").split(), counts)
-        )
-
-    for raw in path.read_text(encoding="utf-8").splitlines():
-        line = raw.strip()
-        if not line or line.startswith("#"):
-            continue
-        if line.startswith("[") and line.endswith("]"):
-            finish()
-            name, block, counts = line[1:-1], {}, []
-            continue
-        key, _, value = line.partition(" ")
-        if key == "perft":
-            depth, count = value.split()
-            counts.append((int(depth), int(count)))
-        else:
-            block[key] = value.strip()
-    finish()
-    return positions
+def read_positions(path: Path = WHIST_DATA) -> list[Position]:
+    """The positions of a data file (see its header for the format)."""
+    return [Position.of(block) for block in read_blocks(path)]
 
 
 POSITIONS = read_positions()
-CASES = [(p, depth, count) for p in POSITIONS for depth, count in p.counts]
+CASES = cases(POSITIONS)
 
 
 def test_perft_file_has_positions_from_the_exchange_the_first_lead_and_the_end_of_the_hand() -> None:
@@ -248,7 +208,7 @@ def test_perft_file_has_positions_from_the_exchange_the_first_lead_and_the_end_o
     assert len(ends) >= 3
 
 
-@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=[f"{p.name}-d{d}" for p, d, _ in CASES])
+@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=case_ids(CASES))
 def test_engine_perft_matches_the_reference_counts(position: Position, depth: int, expected: int) -> None:
     assert engine_perft(position.engine_state(), depth) == expected
 
@@ -277,30 +237,25 @@ def _order(action: Card | Decision) -> tuple[int, int]:
     return (1, action.index)
 
 
-@pytest.mark.parametrize(
-    ("position", "depth", "expected"),
-    [case for case in CASES if case[2] <= 3000],
-    ids=[f"{p.name}-d{d}" for p, d, n in CASES if n <= 3000],
-)
+SMALL = cases(POSITIONS, most=3000)
+
+
+@pytest.mark.parametrize(("position", "depth", "expected"), SMALL, ids=case_ids(SMALL))
 def test_reference_counter_reproduces_the_small_counts(position: Position, depth: int, expected: int) -> None:
-    assert ref_perft(position.reference_state(), depth) == expected
+    assert REFERENCE.perft(position.reference_state(), depth) == expected
 
 
 def test_counting_past_the_end_of_the_hand_finds_no_sequence() -> None:
     final = next(p for p in POSITIONS if 3 * 13 + 3 - len(p.actions) == max(d for d, _ in p.counts))
     remaining = 3 * 13 + 3 - len(final.actions)
     assert engine_perft(final.engine_state(), remaining + 1) == 0
-    assert ref_perft(final.reference_state(), remaining + 1) == 0
+    assert REFERENCE.perft(final.reference_state(), remaining + 1) == 0
 
 
 def main() -> None:
     """Print the reference counts of every position, and whether the engine agrees."""
-    for p in read_positions(Path(sys.argv[1]) if len(sys.argv) > 1 else DATA):
-        for depth, expected in p.counts:
-            ref = ref_perft(p.reference_state(), depth)
-            eng = engine_perft(p.engine_state(), depth)
-            flag = "ok" if ref == eng == expected else "DIFFERS"
-            print(f"{p.name} perft {depth}: reference {ref} engine {eng} file {expected} {flag}")
+    for line in report(read_positions(Path(sys.argv[1]) if len(sys.argv) > 1 else WHIST_DATA), REFERENCE):
+        print(line)
 
 
 if __name__ == "__main__":

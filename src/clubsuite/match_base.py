@@ -13,8 +13,9 @@ from __future__ import annotations
 import random
 from abc import ABC, abstractmethod
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, Self, TypeVar
 
+from clubsuite.copying import clone_state
 from clubsuite.engine import Phase
 from clubsuite.errors import (
     GameOverError,
@@ -104,6 +105,15 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
     def legal_actions(self) -> Any:
         """The legal actions of the seat to act (empty between hands); each game gives its own kind."""
 
+    @abstractmethod
+    def _determinized_hand(self, seat: int, rng: random.Random) -> HandT:
+        """A new state of the hand in progress in which every card ``seat`` cannot see is drawn again with the game's
+        sampler, consistently with everything ``seat`` knows (its view); the match is left as it is."""
+
+    def _determinized_rest(self, other: Self, seat: int, rng: random.Random) -> None:
+        """Draw again whatever else ``seat`` cannot see in ``other``, a determinized clone of this match whose hand
+        in progress is already drawn (a game that keeps hidden cards between hands: North Star's undealt pack)."""
+
     def parse_action(self, text: str) -> Any:
         """Read an action from its notation (each game reads its own)."""
         raise NotImplementedError
@@ -143,6 +153,48 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
         if type(seat) is not int or not 0 <= seat < self.n_seats:
             raise IllegalActionError(f"seat {seat} does not exist: expected 0 to {self.n_seats - 1}")
         return self._views[seat]
+
+    # -- copies for search --------------------------------------------------------------------------------
+    def clone(self) -> Self:
+        """An independent copy of the match: equal in every state, with its own hands list, totals and live views
+        (each watching the copy), so play on either leaves the other unchanged.
+
+        Copied by :func:`clubsuite.copying.clone_state`: every mutable container copied, immutable values shared,
+        nothing listed by hand. The hands before the last are settled: no action reaches them again (play goes to
+        the hand in progress, and a call of a misplay, FC-10, to the last hand only), so the copy shares them, and a
+        clone costs the same at any point of a long match.
+        """
+        return clone_state(self, self._settled())
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A complete state that ``seat`` cannot tell from this one: a clone in which every card ``seat`` cannot see
+        has been drawn again with the game's exact sampler (``games/<game>/sampling.py``).
+
+        ``determinized.view(seat).to_dict() == match.view(seat).to_dict()``, while the other seats' hidden cards
+        vary from draw to draw. The draw depends only on what ``seat`` knows and on ``rng``: two states ``seat``
+        cannot tell apart give the same determinized state for the same ``rng``. Between hands (and once the match
+        is over) nothing is hidden that play can reach, and it returns a clone. This match is not changed. Each game
+        says what is hidden and where the draw is exactly uniform.
+        """
+        if type(seat) is not int or not 0 <= seat < self.n_seats:
+            raise IllegalActionError(f"seat {seat} does not exist: expected 0 to {self.n_seats - 1}")
+        if self._cur is None:
+            return self.clone()
+        other = self._clone_with(self._determinized_hand(seat, rng))
+        self._determinized_rest(other, seat, rng)
+        return other
+
+    def _clone_with(self, hand: HandT) -> Self:
+        """A clone holding ``hand`` (as it is, not copied) in place of the hand in progress."""
+        cur = self._cur
+        assert cur is not None
+        memo = self._settled()
+        memo[id(cur)] = hand
+        return clone_state(self, memo)
+
+    def _settled(self) -> dict[int, Any]:
+        """The memo that makes a copy share the settled hands (every hand but the last; see :meth:`clone`)."""
+        return {id(h): h for h in self.hands[:-1]}
 
     # -- the deal --------------------------------------------------------------------------------------
     def deal(self, rng: random.Random | None = None, deal: DealT | None = None) -> tuple[Any, ...]:

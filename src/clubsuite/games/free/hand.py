@@ -11,6 +11,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from clubsuite.cards import Card, CardSet, Suit, card_at, iter_bits
+from clubsuite.copying import clone_state
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.free.deal import JOKER_INDICES, N_SEATS, PRIMARY_SUIT_MASKS, FreeDeal
@@ -747,6 +748,12 @@ class FreeHand:
             "ace_of_hearts": ace[0] if ace else None,
             "no_spades": no_spades,
         }
+
+    def clone(self) -> FreeHand:
+        """An independent copy (for search and perft): every mutable container copied, immutable values shared
+        (:func:`clubsuite.copying.clone_state`, so a field added later is copied without being listed). The
+        misplays of table mode (FC-10) are copied too, since a call changes them."""
+        return clone_state(self)
 
 
 def score_hand(

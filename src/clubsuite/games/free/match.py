@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
 
 from clubsuite.cards import STANDARD_WITH_JOKERS, Card, CardSet
 from clubsuite.errors import (
@@ -12,6 +12,7 @@ from clubsuite.errors import (
     InvalidDealError,
     InvalidNotationError,
 )
+from clubsuite.games.free import sampling
 from clubsuite.games.free.deal import N_SEATS, FreeDeal
 from clubsuite.games.free.events import HandRescored, HandScored, HandStarted, MatchEnded
 from clubsuite.games.free.hand import Call, FreeAction, FreeHand, MisplayCall
@@ -49,6 +50,25 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A clone in which every card ``seat`` cannot see is drawn again (see :meth:`MatchBase.determinize`).
+
+        Hidden from ``seat``: the other seats' primary hands and unbid auction cards, the chest until the seat takes
+        it (FC-5), the cards the other seats' handicaps discarded (FC-5), the auction cards that left play unbid, the
+        cards passed between the two other seats (FC-2, FC-5), and in table mode whether another seat's card was a
+        misplay (FC-10). :func:`~clubsuite.games.free.sampling.determinize` draws a placement with
+        :func:`~clubsuite.games.free.sampling.sample_hidden` (exactly uniform among the placements the card-by-card
+        constraints allow), works back to a deal, replays every action on it and keeps the state only if the seat's
+        view of it is identical to the real one. The kept states are therefore close to uniform but not exactly: a
+        placement that few drawn histories reach (a Queen's card, a Ten's choice) is kept less often. Raises
+        :class:`~clubsuite.errors.ClubsError` where that sampler does (no consistent state found in its tries, or a
+        misplay called in the hand in progress).
+        """
+        return super().determinize(seat, rng)
+
+    def _determinized_hand(self, seat: int, rng: random.Random) -> FreeHand:
+        return sampling.determinize(self.view(seat), rng)
 
     # -- queries ---------------------------------------------------------------------------------------
     def legal_actions(self) -> CardSet | tuple[FreeAction, ...]:

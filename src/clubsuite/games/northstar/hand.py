@@ -15,6 +15,7 @@ from enum import StrEnum
 from typing import Any, NamedTuple
 
 from clubsuite.cards import CardSet
+from clubsuite.copying import clone_state
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
 from clubsuite.games.northstar.combos import CLUB_MASK, Kind, Play, beats, check_play, generate, value_of, why_not_beats
@@ -356,3 +357,8 @@ class NorthstarHand:
             "scores": list(self.scores) if self.scores is not None else None,
             "complete": self.scores is not None,
         }
+
+    def clone(self) -> NorthstarHand:
+        """An independent copy (for search and perft): every mutable container copied, immutable values shared
+        (:func:`clubsuite.copying.clone_state`, so a field added later is copied without being listed)."""
+        return clone_state(self)

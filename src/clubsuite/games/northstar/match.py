@@ -7,13 +7,14 @@ first in the next one, and the discards are shuffled in only when they run short
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
 
 from clubsuite.cards import CardSet
 from clubsuite.errors import (
     InvalidDealError,
     InvalidNotationError,
 )
+from clubsuite.games.northstar import sampling
 from clubsuite.games.northstar.combos import DECK_MASK, Play, parse_play
 from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
 from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
@@ -97,6 +98,42 @@ class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | Nor
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A clone in which every card ``seat`` cannot see is drawn again (see :meth:`MatchBase.determinize`).
+
+        Hidden from ``seat``: the other players' hands (plays show nothing of what a player holds, NS-4) and, with
+        ``leftover=next_round``, the pack (NS-6): which of the cards out of play are left undealt for the next round
+        and which lie on the discard pile. The hands are drawn with
+        :func:`~clubsuite.games.northstar.sampling.sample_hidden`, exactly uniformly among the placements the seat
+        cannot tell apart, except with 4 or 5 players and kept leftovers, where the draw uses this round and the last
+        one only (see that module); the round is dealt again to match and its actions are replayed. Then the pack
+        is drawn (:func:`~clubsuite.games.northstar.sampling.sample_pack`): the discards the seat saw are kept, the
+        rest of the pile is drawn uniformly among the other cards out of play, and whatever is left is undealt, so
+        later rounds deal from it. Earlier rounds stay as they were played: no play from here reads their hidden
+        cards.
+        """
+        return super().determinize(seat, rng)
+
+    def _determinized_hand(self, seat: int, rng: random.Random) -> NorthstarHand:
+        cur = self._cur
+        assert cur is not None
+        # The seat of each action is public (who is to act follows from the plays and the hand sizes alone), so the
+        # round is replayed once as dealt to read it off.
+        scratch = NorthstarHand(cur.deal, cur.dealer, self.options)
+        actions: list[tuple[int, NorthstarAction]] = []
+        for action in cur.action_log():
+            actor = scratch.to_act
+            assert actor is not None
+            actions.append((actor, action))
+            scratch.apply(action)
+        return sampling.determinize(self.view(seat), actions, rng)
+
+    def _determinized_rest(self, other: Self, seat: int, rng: random.Random) -> None:
+        if self.options.leftover is not Leftover.NEXT_ROUND:
+            return  # every round is dealt from all 60 cards: the pack holds nothing hidden (NS-6)
+        dealt = other.hands[-1].deal.cards
+        other._stock, other._discards = sampling.sample_pack(self.view(seat), dealt, self._discards.bit_count(), rng)
 
     # -- queries ---------------------------------------------------------------------------------------
     @property

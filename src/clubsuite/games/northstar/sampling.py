@@ -18,12 +18,15 @@ the other hands is their sizes and the history of the pack:
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from math import comb
 from typing import TYPE_CHECKING
 
 from clubsuite.cards import CardSet
-from clubsuite.games.northstar.combos import DECK_MASK
-from clubsuite.games.northstar.deal import HAND_SIZE
+from clubsuite.errors import ClubsError
+from clubsuite.games.northstar.combos import DECK_MASK, Play
+from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal
+from clubsuite.games.northstar.hand import NorthstarAction, NorthstarHand
 from clubsuite.sampling import sample_assignment
 
 if TYPE_CHECKING:
@@ -106,3 +109,52 @@ def _out_of_play(view: NorthstarView, k: int, hidden: int, need: int, rng: rando
         pick -= weights[m]
         m += 1
     return _random_subset(a, o - m, rng) | _random_subset(b, m, rng)
+
+
+def determinize(
+    view: NorthstarView, actions: Sequence[tuple[int, NorthstarAction]], rng: random.Random
+) -> NorthstarHand:
+    """A whole round state that agrees with everything ``view``'s seat knows, for a search bot to play out.
+
+    The other hands are drawn with :func:`sample_hidden`; each seat is dealt its drawn hand and the cards it has
+    played, and ``actions`` (every action of the round so far with the seat that made it: all public, NS-4) are
+    replayed on that deal with the rules engine, so the result is a legal position. The round is dealt explicitly:
+    no shuffle of the pack gives it.
+    """
+    hands = sample_hidden(view, rng)
+    played = [0] * view.players
+    for seat, action in actions:
+        if isinstance(action, Play):
+            played[seat] |= int(action.cards)
+    deal = NorthstarDeal(tuple(CardSet.from_mask(int(h) | played[s]) for s, h in enumerate(hands)))
+    state = NorthstarHand(deal, view.dealer, view.options)
+    for _, action in actions:
+        state.apply(action)
+    return state
+
+
+def sample_pack(view: NorthstarView, dealt: int, discards: int, rng: random.Random) -> tuple[int, int]:
+    """The undealt cards and the discard pile in a world where this round dealt ``dealt`` (a mask), ``discards``
+    cards lying on the discard pile (a public count) (NS-6, ``leftover=next_round``).
+
+    Every card out of play is undealt or on the discard pile. The discards are the cards of the rounds since they
+    were last shuffled in: this seat knows the ones it saw in those rounds (its hands and every card played); the
+    rest of the pile, the cards other players still held when those rounds ended, cannot be told from the undealt
+    cards, so they are drawn uniformly among them. Returns (undealt cards, discards) as masks.
+    """
+    rest = DECK_MASK & ~dealt
+    if not discards:
+        return rest, 0
+    need = HAND_SIZE * view.players
+    known = 0
+    j = view.rounds() - 2
+    while j >= 0:
+        known |= int(view.seen_in_round(j))
+        stock, _ = view.pack_before(j)
+        if stock < need:  # this round was dealt with the discards shuffled in: the pile starts with it
+            break
+        j -= 1
+    if known & ~rest or known.bit_count() > discards:
+        raise ClubsError(f"the discard pile cannot hold the {known.bit_count()} cards seat {view.seat} saw go there")
+    pile = known | _random_subset(rest & ~known, discards - known.bit_count(), rng)
+    return rest & ~pile, pile

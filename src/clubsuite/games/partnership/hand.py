@@ -13,7 +13,7 @@ from math import comb
 from typing import Any, NamedTuple
 
 from clubsuite.cards import CARD_TABLE, CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, Card, CardSet, card_at, iter_bits
-from clubsuite.copying import clone_slots
+from clubsuite.copying import clone_state
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.partnership.deal import HAND_SIZE, N_SEATS, PartnershipDeal
@@ -450,8 +450,9 @@ class PartnershipHand:
         }
 
     def clone(self) -> PartnershipHand:
-        """An independent copy (for search and perft)."""
-        return clone_slots(self, ("hands", "pass_choices", "tricks", "tricks_won", "taken", "_trick"))
+        """An independent copy (for search and perft): every mutable container copied, immutable values shared
+        (:func:`clubsuite.copying.clone_state`, so a field added later is copied without being listed)."""
+        return clone_state(self)
 
 
 _new_tuple = tuple.__new__

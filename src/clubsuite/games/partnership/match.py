@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
 
 from clubsuite.cards import STANDARD, CardSet
 from clubsuite.engine import Phase
 from clubsuite.errors import InvalidDealError, InvalidNotationError
+from clubsuite.games.partnership import sampling
 from clubsuite.games.partnership.deal import N_SEATS, PartnershipDeal
 from clubsuite.games.partnership.events import HandScored, HandStarted, MatchEnded, PlayStarted
 from clubsuite.games.partnership.hand import (
@@ -58,6 +59,21 @@ class PartnershipMatch(MatchBase[PartnershipHand, PartnershipView, PartnershipDe
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer, pass_direction(index).value)
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A clone in which every card ``seat`` cannot see is drawn again (see :meth:`MatchBase.determinize`).
+
+        Hidden from ``seat``: the other three hands, except the three cards it passed, which it knows the receiver
+        holds until they are played (CP-2). They are drawn with
+        :func:`~clubsuite.games.partnership.sampling.sample_hidden`, exactly uniformly among the placements that
+        respect the hand sizes, every suit a seat has shown it lacks, and the seat's own pass; the passes it took no
+        part in are then drawn (three cards of what the receiver held when play began, uniformly) to make a whole
+        history, on which every public action is replayed.
+        """
+        return super().determinize(seat, rng)
+
+    def _determinized_hand(self, seat: int, rng: random.Random) -> PartnershipHand:
+        return sampling.determinize(self.view(seat), rng)
 
     def deal(self, rng: random.Random | None = None, deal: PartnershipDeal | None = None) -> tuple[Any, ...]:
         """Start the next hand; in a no-pass hand (CP-2) play starts at once and the events say who leads."""

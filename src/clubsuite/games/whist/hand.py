@@ -11,7 +11,7 @@ from enum import StrEnum
 from typing import Any
 
 from clubsuite.cards import CARD_TABLE, Card, CardSet, card_at
-from clubsuite.copying import clone_slots
+from clubsuite.copying import clone_state
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.whist import rules
@@ -282,8 +282,9 @@ class WhistHand:
         }
 
     def clone(self) -> WhistHand:
-        """An independent copy (for search)."""
-        return clone_slots(self, ("hands", "decisions", "given_up", "tricks", "tricks_won", "_trick"))
+        """An independent copy (for search): every mutable container copied, immutable values shared
+        (:func:`clubsuite.copying.clone_state`, so a field added later is copied without being listed)."""
+        return clone_state(self)
 
 
 _new_set = int.__new__

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Any
+from typing import Any, Self
 
 from clubsuite.cards import STANDARD, Card, CardSet
 from clubsuite.engine import Phase
@@ -13,6 +13,7 @@ from clubsuite.errors import (
     InvalidDealError,
     InvalidNotationError,
 )
+from clubsuite.games.whist import sampling
 from clubsuite.games.whist.deal import N_SEATS, WhistDeal
 from clubsuite.games.whist.events import HandScored, HandStarted, MatchEnded
 from clubsuite.games.whist.hand import Decision, WhistAction, WhistHand
@@ -52,6 +53,21 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal]):
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A clone in which every card ``seat`` cannot see is drawn again (see :meth:`MatchBase.determinize`).
+
+        Hidden from ``seat``: the other two hands and the bid hand, except the cards it left in the middle by its own
+        exchange, which it knows to be with the next exchanger or still in the bid hand (CW-4). They are drawn with
+        :func:`~clubsuite.games.whist.sampling.sample_hidden`, exactly uniformly among the placements that respect
+        the hand sizes, every void and failure to beat the play has shown (CW-1), a club led before clubs were broken
+        (CW-2) and the seat's exchange (CW-4); the deal and the exchanges are then worked back from that placement
+        and every public action is replayed on it.
+        """
+        return super().determinize(seat, rng)
+
+    def _determinized_hand(self, seat: int, rng: random.Random) -> WhistHand:
+        return sampling.determinize(self.view(seat), rng)
 
     # -- queries ---------------------------------------------------------------------------------------
     def legal_actions(self) -> CardSet | tuple[Decision, ...]:
