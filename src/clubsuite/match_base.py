@@ -112,7 +112,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
 
     def _determinized_rest(self, other: Self, seat: int, rng: random.Random) -> None:
         """Draw again whatever else ``seat`` cannot see in ``other``, a determinized clone of this match whose hand
-        in progress is already drawn (a game that keeps hidden cards between hands: North Star's undealt pack)."""
+        in progress is already drawn (a game that keeps hidden cards between hands, such as an undealt pack)."""
 
     def parse_action(self, text: str) -> Any:
         """Read an action from its notation (each game reads its own)."""
@@ -161,7 +161,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
 
         Copied by :func:`clubsuite.copying.clone_state`: every mutable container copied, immutable values shared,
         nothing listed by hand. The hands before the last are settled: no action reaches them again (play goes to
-        the hand in progress, and a call of a misplay, FC-10, to the last hand only), so the copy shares them, and a
+        the hand in progress, and an action that may concern the last hand only), so the copy shares them, and a
         clone costs the same at any point of a long match.
         """
         return clone_state(self, self._settled())
