@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from clubsuite.cards import STANDARD, Card, CardSet
+from clubsuite.copying import clone_state
 from clubsuite.engine import Phase
 from clubsuite.errors import IllegalActionError, InvalidDealError, InvalidNotationError, InvalidOptionsError
 from clubsuite.match_base import MatchBase
@@ -193,6 +194,12 @@ class HighCardMatch(MatchBase[HighCardHand, HighCardView, HighCardDeal]):
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
+
+    def _determinized_hand(self, seat: int, rng: random.Random) -> HighCardHand:
+        # Two seats share the six cards: what a seat does not hold and has not seen played, the other holds, so
+        # nothing is hidden from it and the complete state is the hand itself (copied).
+        assert self._cur is not None
+        return clone_state(self._cur)
 
     def legal_actions(self) -> CardSet:
         cur = self._cur
