@@ -27,7 +27,7 @@ from clubsuite.records import (
 )
 from clubsuite.runner import play_match
 
-GOLDEN = Path(__file__).parent / "golden"
+GOLDEN = Path(__file__).parent.parent / "golden"
 NAMES = ["partnership-seeded-tie", "partnership-explicit-heuristic", "partnership-unfinished"]
 
 
