@@ -51,7 +51,7 @@ def test_a_game_added_by_an_entry_point_is_listed_in_the_help(env: dict[str, str
 def test_a_game_added_by_an_entry_point_is_played_against_its_heuristic_bot(env: dict[str, str]) -> None:
     # Every card of the pack, over and over: the screen refuses those not held or not following suit, and the
     # game goes on until the match is won.
-    moves = "\n".join(["AC", "KC", "QC", "AH", "KH", "QH"] * 60) + "\n"
+    moves = "\n".join(["AC", "KC", "QC", "JC", "AH", "KH", "QH", "JH"] * 60) + "\n"
     proc = clubs(env, "play", "highcard-short", "--seed", "4", stdin=moves)
     assert proc.returncode == 0, proc.stderr
     assert "High Card" in proc.stdout and "wins the match" in proc.stdout
@@ -88,3 +88,34 @@ def test_a_broken_game_package_is_named_and_the_others_still_play(env: dict[str,
     assert proc.returncode == 2
     assert "no_such_module" in proc.stderr and "Traceback" not in proc.stderr
     assert clubs(broken, "simulate", "highcard", "--matches", "2").returncode == 0
+
+
+def test_a_game_added_by_an_entry_point_passes_the_conformance_suite(env: dict[str, str]) -> None:
+    # The suite every registered game must pass (random play, legal actions against explain, atomic apply, clones,
+    # determinize, twin deals, record round trips), run in a fresh interpreter that finds the toy game by its entry
+    # point, and restricted to the toy game's cases.
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "pytest",
+            str(TESTS / "conformance"),
+            "-k",
+            "highcard",
+            "-q",
+            "-o",
+            "addopts=",
+            "-p",
+            "no:cacheprovider",
+        ],
+        capture_output=True,
+        text=True,
+        env=env,
+        cwd=TESTS.parent,
+        timeout=300,
+        check=False,
+    )
+    assert proc.returncode == 0, proc.stdout[-4000:] + proc.stderr[-2000:]
+    summary = proc.stdout.strip().splitlines()[-1]
+    passed = int(summary.split(" passed")[0].split()[-1])
+    assert passed >= 20 and "failed" not in summary and "error" not in summary, summary

@@ -13,6 +13,7 @@ import random
 from typing import Any
 
 import pytest
+from test_free_misplays import finish, run, state, table
 
 from clubsuite.cards import CardSet, card, card_at
 from clubsuite.errors import ClubsError, IllegalActionError
@@ -20,7 +21,6 @@ from clubsuite.games.free import FreeDeal, FreeMatch, FreeOptions, Stage
 from clubsuite.games.free.events import HandRescored, MisplayCalled, NoMisplay
 from clubsuite.games.free.sampling import determinize, sample_hidden
 from clubsuite.records import record_from_match, replay
-from test_free_misplays import finish, run, state, table
 
 LAWFUL = "AC 2C 4C 3S 7C"
 """Seat 2 leads AC, seat 0 and seat 1 follow, seat 1 wins and leads 3S, and seat 2, holding no spades, plays 7C:

@@ -10,6 +10,7 @@ import random
 from typing import Any
 
 import pytest
+from partnership_helpers import pdeal, play
 
 from clubsuite.bots import RandomBot, make_bot
 from clubsuite.cards import CLUBS_MASK, SUIT_MASKS, CardSet, card, cards
@@ -17,7 +18,6 @@ from clubsuite.errors import IllegalActionError
 from clubsuite.games.partnership import PartnershipDeal, PartnershipMatch, Pass, PassChoices
 from clubsuite.games.partnership.bot import PartnershipHeuristicBot
 from clubsuite.runner import play_match
-from partnership_helpers import pdeal, play
 
 FILLER = PartnershipDeal.from_seed(1)
 

@@ -12,6 +12,7 @@ from typing import Any
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
+from partnership_helpers import FULL_DECK, match_snapshot, random_legal
 
 from clubsuite.cards import CLUBS_MASK, STANDARD, CardSet, card_at
 from clubsuite.engine import Phase
@@ -32,7 +33,6 @@ from clubsuite.games.partnership import (
     pass_direction,
     receiver,
 )
-from partnership_helpers import FULL_DECK, match_snapshot, random_legal
 
 SEEDS = st.integers(0, 2**32)
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])

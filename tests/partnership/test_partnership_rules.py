@@ -8,6 +8,17 @@ import random
 from typing import Any
 
 import pytest
+from partnership_helpers import (
+    first_legal,
+    match_snapshot,
+    no_pass_hand,
+    pass_of,
+    pdeal,
+    play,
+    play_out,
+    random_legal,
+    snapshot,
+)
 
 from clubsuite.cards import CLUBS_MASK, card, cards
 from clubsuite.engine import Phase, resolve
@@ -35,17 +46,6 @@ from clubsuite.games.partnership import (
 )
 from clubsuite.games.partnership.hand import PartnershipPhase
 from clubsuite.seeding import derive_seed, hand_seed
-from partnership_helpers import (
-    first_legal,
-    match_snapshot,
-    no_pass_hand,
-    pass_of,
-    pdeal,
-    play,
-    play_out,
-    random_legal,
-    snapshot,
-)
 
 # Seat 3 holds no spade; seat 0 holds the queen of diamonds.
 DEAL = pdeal(

@@ -13,13 +13,13 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
+from partnership_helpers import FULL_DECK, pdeal, play, random_legal
 
 from clubsuite.cards import STANDARD, SUIT_MASKS, Card, CardSet, Suit, cards
 from clubsuite.errors import IllegalActionError, InvalidNotationError, NoHandError
 from clubsuite.games.partnership import Direction, PartnershipDeal, PartnershipMatch, PassChoices, receiver
 from clubsuite.games.partnership.hand import PartnershipPhase
 from clubsuite.games.partnership.sampling import determinize, sample_deal, sample_hidden, void_masks
-from partnership_helpers import FULL_DECK, pdeal, play, random_legal
 
 
 # -- helpers ------------------------------------------------------------------------------------------------

@@ -16,8 +16,9 @@ from clubsuite.safetext import quoted
 from clubsuite.seeding import shuffled
 from clubsuite.view_base import ViewBase
 
-PACK = STANDARD.parse_set("AC KC QC AH KH QH")
+PACK = STANDARD.parse_set("AC KC QC JC AH KH QH JH")
 CARDS = tuple(sorted(PACK, key=lambda c: c.index))
+"""Eight cards: three for each seat and two that nobody sees, so a seat never knows the other's hand for sure."""
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -33,14 +34,14 @@ class HighCardOptions:
 
 @dataclass(frozen=True)
 class HighCardDeal:
-    """Three cards for each of the two seats."""
+    """Three cards for each of the two seats; the other two stay face down."""
 
     hands: tuple[CardSet, CardSet]
 
     @classmethod
     def from_seed(cls, seed: int, dealer: int = 0) -> HighCardDeal:
-        order = shuffled(6, random.Random(seed))
-        return cls((CardSet(CARDS[i] for i in order[:3]), CardSet(CARDS[i] for i in order[3:])))
+        order = shuffled(len(CARDS), random.Random(seed))
+        return cls((CardSet(CARDS[i] for i in order[:3]), CardSet(CARDS[i] for i in order[3:6])))
 
     def to_json(self) -> dict[str, Any]:
         return {"hands": [str(h) for h in self.hands]}
@@ -53,8 +54,10 @@ class HighCardDeal:
             hands = [STANDARD.parse_set(h) for h in data["hands"] if isinstance(h, str)]
         except InvalidNotationError as exc:
             raise InvalidDealError(f"in the deal: {exc}") from None
-        if len(hands) != 2 or any(len(h) != 3 for h in hands) or (hands[0] | hands[1]) != PACK:
-            raise InvalidDealError("a High Card deal gives three of AC KC QC AH KH QH to each of two seats")
+        if len(hands) != 2 or any(len(h) != 3 or not h.issubset(PACK) for h in hands) or hands[0] & hands[1]:
+            raise InvalidDealError(
+                "a High Card deal gives three different cards of AC KC QC JC AH KH QH JH to each seat"
+            )
         return cls((hands[0], hands[1]))
 
 
@@ -95,6 +98,8 @@ class HighCardHand:
         self.trick: list[tuple[int, Card]] = []
         self.tricks_won = [0, 0]
         self.log: list[Card] = []
+        self.players: list[int] = []
+        """The seat that played each card of ``log``."""
         self.to_act: int | None = 1 - dealer
         self.scores: tuple[int, ...] | None = None
 
@@ -135,6 +140,7 @@ class HighCardHand:
         mover = self.to_act
         self.hands[mover] &= ~(1 << action.index)
         self.log.append(action)
+        self.players.append(mover)
         self.trick.append((mover, action))
         events: list[Any] = [CardPlayed(mover, action)]
         if len(self.trick) < 2:
@@ -151,6 +157,9 @@ class HighCardHand:
             self.scores = tuple(self.tricks_won)
             events.append(HandScored(self.scores, self.scores, self.scores))
         return tuple(events)
+
+    def clone(self) -> HighCardHand:
+        return clone_state(self)
 
     def summary(self) -> dict[str, Any]:
         return {"dealer": self.dealer, "tricks_won": list(self.tricks_won), "scores": self.scores}
@@ -196,10 +205,19 @@ class HighCardMatch(MatchBase[HighCardHand, HighCardView, HighCardDeal]):
         return HandStarted(index, dealer)
 
     def _determinized_hand(self, seat: int, rng: random.Random) -> HighCardHand:
-        # Two seats share the six cards: what a seat does not hold and has not seen played, the other holds, so
-        # nothing is hidden from it and the complete state is the hand itself (copied).
-        assert self._cur is not None
-        return clone_state(self._cur)
+        # The other seat holds as many of the cards ``seat`` has not seen as it has left, every choice as likely.
+        cur = self._cur
+        assert cur is not None
+        other = 1 - seat
+        seen = cur.hands[seat] | sum(1 << c.index for c in cur.log)
+        unseen = sorted(c.index for c in PACK if not seen >> c.index & 1)
+        drawn = sum(1 << i for i in rng.sample(unseen, cur.hands[other].bit_count()))
+        hand = clone_state(cur)
+        hand.hands[other] = drawn
+        played = [sum(1 << c.index for s, c in zip(cur.players, cur.log, strict=True) if s == p) for p in (0, 1)]
+        dealt = [CardSet(hand.hands[p] | played[p]) for p in (0, 1)]
+        hand.deal = HighCardDeal((dealt[0], dealt[1]))
+        return hand
 
     def legal_actions(self) -> CardSet:
         cur = self._cur
