@@ -20,7 +20,7 @@ PACKAGE = SRC / "clubsuite"
 CORE, ENGINE, GAMES, RECORDS, BOTS, FACES, OUTER = range(7)
 LAYER_NAMES = ("core", "engine", "game rules", "records", "bots", "screens, narration and simulation", "cli")
 
-CORE_MODULES = {"cards", "errors", "options", "seeding", "sampling", "safetext", "copying", "events"}
+CORE_MODULES = {"cards", "errors", "options", "seeding", "sampling", "safetext", "copying", "events", "jsonform"}
 ENGINE_MODULES = {"engine", "match_base", "view_base"}
 GAME_PARTS = {"bot": BOTS, "screen": FACES, "narration": FACES, "report": FACES}
 

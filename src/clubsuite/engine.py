@@ -13,9 +13,10 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.safetext import quoted
 
 
@@ -31,25 +32,44 @@ class Phase(StrEnum):
     """The match has ended."""
 
 
+ActionT_co = TypeVar("ActionT_co", covariant=True)
+"""A game's action type (a card, a bid, a play...)."""
+ViewT_co = TypeVar("ViewT_co", bound="View", covariant=True)
+"""A game's per-seat view type."""
+OptionsT_co = TypeVar("OptionsT_co", covariant=True)
+"""A game's options type."""
+
+Events = tuple[object, ...]
+"""What ``deal`` and ``apply`` return: the game's events, in order."""
+
+
 @runtime_checkable
-class LegalActions(Protocol):
+class LegalActions(Protocol[ActionT_co]):
     """What ``legal_actions()`` returns: supports ``in``, ``len``, iteration and indexing by position."""
 
-    def __contains__(self, item: object) -> bool: ...
+    def __contains__(self, item: object, /) -> bool: ...
 
     def __len__(self) -> int: ...
 
-    def __iter__(self) -> Iterator[Any]: ...
+    def __iter__(self) -> Iterator[ActionT_co]: ...
 
-    def __getitem__(self, index: int) -> Any: ...
+    def __getitem__(self, index: int, /) -> ActionT_co: ...
+
+
+class Deal(Protocol):
+    """A deal as the records read it."""
+
+    def to_json(self) -> JsonObject:
+        """The record form of the deal."""
+        ...
 
 
 class Hand(Protocol):
     """One hand of a match, as the records and the screens read it."""
 
     @property
-    def deal(self) -> Any:
-        """The deal as dealt; has ``to_json()`` for records."""
+    def deal(self) -> Deal:
+        """The deal as dealt."""
         ...
 
     @property
@@ -58,25 +78,64 @@ class Hand(Protocol):
     @property
     def is_over(self) -> bool: ...
 
-    def action_log(self) -> list[Any]:
+    def action_log(self) -> Sequence[object]:
         """Every action applied to the hand, in order."""
         ...
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the hand."""
         ...
 
 
-class Match(Protocol):
-    """The interface every game's match object offers to the outer layers."""
+class View(Protocol):
+    """What one seat may know, as the outer layers read it (a game's view offers much more to its own bots)."""
 
-    game: str
-    n_seats: int
-    options: Any
-    first_dealer: int
-    totals: list[int]
-    winners: tuple[int, ...]
-    draw: bool
+    @property
+    def seat(self) -> int:
+        """The seat whose knowledge this is."""
+        ...
+
+    def to_dict(self) -> JsonObject:
+        """The view as JSON: only what the seat may know."""
+        ...
+
+
+class Match(Protocol[ActionT_co, ViewT_co, OptionsT_co]):
+    """The interface every game's match object offers to the outer layers, generic over the game's action, view
+    and options types.
+
+    Every parameter is covariant: the outer layers hand back only what the match gave them (a legal action, the
+    notation a person typed), and ``apply``/``explain`` take any object because refusing a wrong one with a
+    rule-citing message is part of their contract. So every game's match is a :data:`SomeMatch`, the type of code
+    that works for any game.
+    """
+
+    @property
+    def game(self) -> str:
+        """The registered game name."""
+        ...
+
+    @property
+    def n_seats(self) -> int: ...
+
+    @property
+    def options(self) -> OptionsT_co:
+        """The rules options the match plays by."""
+        ...
+
+    @property
+    def first_dealer(self) -> int: ...
+
+    @property
+    def totals(self) -> Sequence[int]:
+        """The running totals by seat."""
+        ...
+
+    @property
+    def winners(self) -> tuple[int, ...]: ...
+
+    @property
+    def draw(self) -> bool: ...
 
     @property
     def hands(self) -> Sequence[Hand]:
@@ -93,11 +152,11 @@ class Match(Protocol):
         """The seat that deals the next hand."""
         ...
 
-    def explain(self, action: Any, seat: int | None = None) -> str | None:
+    def explain(self, action: object, seat: int | None = None) -> str | None:
         """Why ``action`` by ``seat`` (default: the seat to act) is illegal now, or None if it is legal."""
         ...
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the match so far."""
         ...
 
@@ -116,41 +175,56 @@ class Match(Protocol):
         """Whether the game's end condition has been met."""
         ...
 
-    def deal(self, rng: random.Random | None = None, deal: Any = None) -> tuple[Any, ...]:
+    def deal(self, rng: random.Random | None = None, deal: object = None) -> Events:
         """Start the next hand with a given deal or one drawn from ``rng``; returns the events."""
         ...
 
-    def legal_actions(self) -> LegalActions:
+    def legal_actions(self) -> LegalActions[ActionT_co]:
         """The legal actions of the seat to act (empty when nobody is to act)."""
         ...
 
-    def apply(self, action: Any, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply an action (or its notation) of the seat to act; returns the events, changes nothing on error."""
         ...
 
-    def view(self, seat: int) -> Any:
+    def view(self, seat: int) -> ViewT_co:
         """What ``seat`` may know: its own cards and the public table, never another hidden hand."""
         ...
 
-    def parse_action(self, text: str) -> Any:
+    def parse_action(self, text: str) -> ActionT_co:
         """Read an action from its notation."""
         ...
 
-    def format_action(self, action: Any) -> str:
+    def format_action(self, action: object) -> str:
         """The canonical notation of an action."""
         ...
+
+    def clone(self) -> Self:
+        """An independent copy."""
+        ...
+
+    def determinize(self, seat: int, rng: random.Random) -> Self:
+        """A complete state ``seat`` cannot tell from this one, every card it cannot see drawn again."""
+        ...
+
+
+SomeMatch = Match[object, View, object]
+"""A match of any game: what code that serves every game (records, simulation, the command line) works with."""
 
 
 Teams = tuple[tuple[int, ...], ...]
 """Teams as seat tuples (``((0, 2), (1, 3))``); empty when everyone plays alone."""
 
 
-def _no_teams(options: Any) -> Teams:
+OptionsT = TypeVar("OptionsT")
+
+
+def _no_teams(options: object) -> Teams:
     return ()
 
 
 @dataclass(frozen=True)
-class GameInfo:
+class GameInfo(Generic[OptionsT]):
     """A registry entry: everything the outer layers need to know of one game, declared by the game itself.
 
     The rules side (options, seats, teams, the match factory, deals) is given as values and functions; the outer
@@ -165,23 +239,23 @@ class GameInfo:
     """The game's full name for people."""
     seats: tuple[int, ...]
     """The seat counts the game allows; the first is the default."""
-    options_class: type[Any]
+    options_class: type[OptionsT]
     """The frozen options dataclass."""
     variants: Mapping[str, Mapping[str, str]]
     """Named variants: spec name -> preset option values."""
-    new_match: Callable[..., Match]
-    """``new_match(options, first_dealer=0)`` -> a match object."""
-    deal_from_json: Callable[[Any], Any] = field(repr=False)
-    """Reads an explicit deal from its record form."""
-    deal_from_seed: Callable[[int, int], Any] = field(repr=False)
+    new_match: Callable[[OptionsT, int], SomeMatch]
+    """``new_match(options, first_dealer)`` -> a match object."""
+    deal_from_json: Callable[[JsonValue], object] = field(repr=False)
+    """Reads an explicit deal from its record form (what ``match.deal(deal=...)`` takes)."""
+    deal_from_seed: Callable[[int, int], object] = field(repr=False)
     """``deal_from_seed(seed, dealer)``: the deal a seed gives (see :mod:`clubsuite.seeding`)."""
     summary: str = ""
     """One line for people: what the game is (the command line's help lists it)."""
     order: int = 1000
     """Where the game comes in lists (lowest first; then by name); the first game is the command line's default."""
-    seat_count: Callable[[Any], int] | None = field(default=None, repr=False)
+    seat_count: Callable[[OptionsT], int] | None = field(default=None, repr=False)
     """The number of seats the given options play with, for a game where it is an option; default: ``seats[0]``."""
-    teams_of: Callable[[Any], Teams] = field(default=_no_teams, repr=False)
+    teams_of: Callable[[OptionsT], Teams] = field(default=_no_teams, repr=False)
     """The teams the given options make (``()``: everyone plays alone). The one team model of every game: partners
     share a score and win together."""
     fixed_teams: bool = False
@@ -198,7 +272,7 @@ class GameInfo:
     class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report); each
     ``"module:attribute"`` (``"module"`` alone for ``bots``)."""
 
-    def n_seats(self, options: Any) -> int:
+    def n_seats(self, options: OptionsT) -> int:
         """How many seats ``options`` play with."""
         return self.seat_count(options) if self.seat_count is not None else self.seats[0]
 
@@ -212,12 +286,16 @@ GAMES_ENTRY_POINT = "clubsuite.games"
 """The entry-point group through which another installed package adds a game: each entry names a module that
 calls :func:`register` when imported."""
 
-_REGISTRY: dict[str, GameInfo] = {}
+SomeGame = GameInfo[Any]
+"""A registry entry of any game: which game a name means is known only when the name is read, so its options type is
+dynamic here (each entry's own fields agree with one another)."""
+
+_REGISTRY: dict[str, SomeGame] = {}
 _LOAD_PROBLEMS: list[str] = []
 _loaded = False
 
 
-def register(info: GameInfo) -> None:
+def register(info: GameInfo[OptionsT]) -> None:
     """Add a game (and its named variants) to the registry; a name or variant already taken is refused."""
     taken = {n: i.name for i in _REGISTRY.values() if i.name != info.name for n in (i.name, *i.variants)}
     for n in (info.name, *info.variants):
@@ -226,13 +304,13 @@ def register(info: GameInfo) -> None:
     _REGISTRY[info.name] = info
 
 
-def games() -> Sequence[GameInfo]:
+def games() -> Sequence[SomeGame]:
     """The registered games, in :attr:`GameInfo.order`."""
     _load_games()
     return tuple(sorted(_REGISTRY.values(), key=lambda i: (i.order, i.name)))
 
 
-def default_game() -> GameInfo:
+def default_game() -> SomeGame:
     """The game the command line plays when none is named: the first in order."""
     return games()[0]
 
@@ -266,7 +344,7 @@ def _load_games() -> None:
             _LOAD_PROBLEMS.append(f"the game module {quoted(name)} could not be loaded: {type(exc).__name__}: {exc}")
 
 
-def load_part(info: GameInfo, part: str) -> object | None:
+def load_part(info: SomeGame, part: str) -> object | None:
     """The outer part ``part`` of a game (see :attr:`GameInfo.parts`), imported now; None if the game has none."""
     import importlib
 
@@ -278,7 +356,7 @@ def load_part(info: GameInfo, part: str) -> object | None:
     return getattr(loaded, attribute) if attribute else loaded
 
 
-def find_game(spec_name: str) -> tuple[GameInfo, Mapping[str, str]]:
+def find_game(spec_name: str) -> tuple[SomeGame, Mapping[str, str]]:
     """The game a spec name refers to (a game name or one of its variants) and the variant's presets."""
     _load_games()
     for info in _REGISTRY.values():
@@ -294,7 +372,7 @@ def find_game(spec_name: str) -> tuple[GameInfo, Mapping[str, str]]:
     raise InvalidOptionsError(f"unknown game or variant {quoted(spec_name)}; known: {', '.join(names)}{problems}")
 
 
-def resolve(spec: str) -> tuple[GameInfo, Any]:
+def resolve(spec: str) -> tuple[SomeGame, object]:
     """Read a spec such as ``name-variant(option=value)`` into its game and options object."""
     from clubsuite.options import build_options, split_spec
 

@@ -16,7 +16,7 @@ from enum import StrEnum
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from clubsuite.copying import clone_state
-from clubsuite.engine import Phase
+from clubsuite.engine import Events, LegalActions, Phase
 from clubsuite.errors import (
     GameOverError,
     IllegalActionError,
@@ -25,6 +25,7 @@ from clubsuite.errors import (
     InvalidOptionsError,
     NotYourTurnError,
 )
+from clubsuite.jsonform import JsonObject
 
 
 class HandState(Protocol):
@@ -41,29 +42,39 @@ class HandState(Protocol):
         """The per-seat scores once the hand is over, else None."""
         ...
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the hand."""
         ...
 
-    def explain(self, action: Any) -> str | None:
+    def explain(self, action: object) -> str | None:
         """Why ``action`` of the seat to act is illegal now, or None if it is legal."""
         ...
 
-    def apply(self, action: Any, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: Any, seat: int | None = None) -> Events:
         """Apply the action of the seat to act; the last event of the hand's final action is its score event,
-        which the match completes with the totals."""
+        which the match completes with the totals. The match passes on whatever it was given (a hand's own
+        ``apply`` takes its game's actions and refuses anything else through ``explain``), hence ``Any`` here."""
         ...
 
 
 HandT = TypeVar("HandT", bound=HandState)
 ViewT = TypeVar("ViewT")
 DealT = TypeVar("DealT")
+ActionT = TypeVar("ActionT")
+OptionsT = TypeVar("OptionsT")
 
 
-class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
-    """A match: the hands dealt so far, the running totals, the result, and one live view per seat."""
+class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
+    """A match: the hands dealt so far, the running totals, the result, and one live view per seat.
 
-    def __init__(self, options: Any, first_dealer: int, n_seats: int) -> None:
+    Generic over the game's hand, view, deal, action and options types, so that each game's match is a
+    :class:`clubsuite.engine.Match` of its own action, view and options types.
+    """
+
+    game: str
+    """The registered game name (each game sets it)."""
+
+    def __init__(self, options: OptionsT, first_dealer: int, n_seats: int) -> None:
         if type(first_dealer) is not int or not 0 <= first_dealer < n_seats:
             raise InvalidOptionsError(f"first dealer {first_dealer} is not a seat: expected 0 to {n_seats - 1}")
         self.n_seats = n_seats
@@ -89,20 +100,20 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
         """A deal drawn from ``rng``."""
 
     @abstractmethod
-    def _new_hand(self, deal: DealT, dealer: int) -> HandT:
-        """The state of a new hand on ``deal``; raises :class:`InvalidDealError` for a deal of another game."""
+    def _new_hand(self, deal: object, dealer: int) -> HandT:
+        """The state of a new hand on ``deal``; raises :class:`InvalidDealError` for anything but this game's deal."""
 
     @abstractmethod
-    def _hand_started(self, index: int, dealer: int) -> Any:
+    def _hand_started(self, index: int, dealer: int) -> object:
         """The event announcing hand ``index``."""
 
     @abstractmethod
-    def _score(self, hand: HandT) -> tuple[Any, ...]:
+    def _score(self, hand: HandT) -> Events:
         """Add a finished hand's scores to the totals, decide the end of the match; returns the events (the
         hand's score event with the totals, and the end of the match if it came)."""
 
     @abstractmethod
-    def legal_actions(self) -> Any:
+    def legal_actions(self) -> LegalActions[ActionT]:
         """The legal actions of the seat to act (empty between hands); each game gives its own kind."""
 
     @abstractmethod
@@ -114,9 +125,9 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
         """Draw again whatever else ``seat`` cannot see in ``other``, a determinized clone of this match whose hand
         in progress is already drawn (a game that keeps hidden cards between hands, such as an undealt pack)."""
 
-    def parse_action(self, text: str) -> Any:
+    @abstractmethod
+    def parse_action(self, text: str) -> ActionT:
         """Read an action from its notation (each game reads its own)."""
-        raise NotImplementedError
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -192,12 +203,12 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
         memo[id(cur)] = hand
         return clone_state(self, memo)
 
-    def _settled(self) -> dict[int, Any]:
+    def _settled(self) -> dict[int, object]:
         """The memo that makes a copy share the settled hands (every hand but the last; see :meth:`clone`)."""
         return {id(h): h for h in self.hands[:-1]}
 
     # -- the deal --------------------------------------------------------------------------------------
-    def deal(self, rng: random.Random | None = None, deal: DealT | None = None) -> tuple[Any, ...]:
+    def deal(self, rng: random.Random | None = None, deal: object = None) -> Events:
         """Start the next hand with a given deal, or one drawn from ``rng``; returns the events."""
         if self._over:
             raise GameOverError("the match is over: no more deals")
@@ -213,7 +224,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
         return (self._hand_started(len(self.hands) - 1, dealer),)
 
     # -- the account -----------------------------------------------------------------------------------
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the match so far: every hand (with the running totals after each complete one),
         the totals and the result."""
         hands = []
@@ -234,7 +245,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
         }
 
     # -- acting ----------------------------------------------------------------------------------------
-    def explain(self, action: Any, seat: int | None = None) -> str | None:
+    def explain(self, action: object, seat: int | None = None) -> str | None:
         """Why ``action`` (or its notation) by ``seat`` (default: the seat to act) is illegal now, or None.
 
         A reason may name cards of the seat to act (``you hold QH``), so a server must pass the asking seat:
@@ -252,9 +263,10 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
                 return str(exc)
         return cur.explain(action)
 
-    def apply(self, action: Any, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply an action (or its notation) of the seat to act (``seat``, if given, must be it); returns the
-        events. The state is unchanged if it raises."""
+        events. The state is unchanged if it raises. Any object is accepted: the hand refuses, with the rule, what
+        is not a legal action of its game."""
         cur = self._cur
         if cur is None:
             if self._over:
@@ -268,7 +280,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
         self._cur = None
         return events[:-1] + self._score(cur)
 
-    def _check_turn(self, action: Any, seat: int | None) -> None:
+    def _check_turn(self, action: object, seat: int | None) -> None:
         """Refuse an action of a seat that is not to act, before its notation is read: reading may look at the hand
         of the seat to act (bare values standing for cards), and what it says must not reach another seat."""
         cur = self._cur
@@ -276,7 +288,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT]):
             raise NotYourTurnError(f"seat {seat} tried {action}, but it is seat {cur.to_act}'s turn")
 
     @staticmethod
-    def format_action(action: Any) -> str:
+    def format_action(action: object) -> str:
         """The canonical notation of an action."""
         return str(action)
 

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from clubsuite.engine import GameInfo, load_part
+from clubsuite.engine import SomeGame, load_part
 from clubsuite.records import ReplayResult, match_result_json
 from clubsuite.records.replay import Replay
 from clubsuite.safetext import safe_lines, shown
@@ -177,7 +177,7 @@ def describe_fields(ev: Any) -> str:
     return ", ".join(f"{k}={getattr(ev, k)}" for k in slots) if slots else str(ev)
 
 
-def narrator_class(info: GameInfo) -> type[Narrator]:
+def narrator_class(info: SomeGame) -> type[Narrator]:
     """The narrator of a game (its registry part ``narrator``), or the shared frame when it has none."""
     cls = load_part(info, "narrator")
     if cls is None:

@@ -8,30 +8,33 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypeVar
 
-from clubsuite.bots.base import Bot
-from clubsuite.engine import GameInfo, Match, find_game
+from clubsuite.bots.base import SomeBot
+from clubsuite.engine import Events, Match, SomeGame, SomeMatch, View, find_game
 from clubsuite.seeding import derive_seed, hand_seed
 
-EventSink = Callable[[Match, tuple[Any, ...]], None]
+EventSink = Callable[[SomeMatch, Events], None]
 """Called as ``sink(match, events)`` after every deal and every action."""
 
 
-def deal_next(match: Match, info: GameInfo, match_seed: int) -> tuple[Any, ...]:
+MatchT = TypeVar("MatchT", bound=Match[object, View, object])
+
+
+def deal_next(match: SomeMatch, info: SomeGame, match_seed: int) -> Events:
     """Deal the match's next hand from the match seed."""
     index = len(match.hands)
     return match.deal(deal=info.deal_from_seed(hand_seed(match_seed, index), match.next_dealer))
 
 
 def play_match(
-    match: Match,
-    bots: Sequence[Bot],
+    match: MatchT,
+    bots: Sequence[SomeBot],
     match_seed: int,
     bot_rng: random.Random | None = None,
     on_events: EventSink | None = None,
     max_hands: int | None = None,
-) -> Match:
+) -> MatchT:
     """Play ``match`` to its end (or ``max_hands`` more hands) with one bot per seat; returns the match."""
     info, _ = find_game(match.game)
     rng = bot_rng if bot_rng is not None else random.Random(derive_seed(match_seed, 0x5EED))

@@ -2,12 +2,13 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Generic, Protocol, TypeVar
 
 from clubsuite.cards import CardSet
+from clubsuite.engine import LegalActions
 from clubsuite.errors import NoHandError
-from clubsuite.match_base import MatchBase
 
 
 class SeatHands(Protocol):
@@ -21,6 +22,25 @@ class SeatHands(Protocol):
 
 
 HandT = TypeVar("HandT", bound=SeatHands)
+HandT_co = TypeVar("HandT_co", bound=SeatHands, covariant=True)
+
+
+class WatchedMatch(Protocol[HandT_co]):
+    """What the shared view reads of its match (a game's view names what more it reads in a protocol of its own)."""
+
+    @property
+    def hands(self) -> Sequence[HandT_co]: ...
+
+    @property
+    def phase(self) -> StrEnum: ...
+
+    @property
+    def totals(self) -> Sequence[int]: ...
+
+    @property
+    def to_act(self) -> int | None: ...
+
+    def legal_actions(self) -> LegalActions[object]: ...
 
 
 class ViewBase(Generic[HandT]):
@@ -32,7 +52,7 @@ class ViewBase(Generic[HandT]):
 
     __slots__ = ("_match", "_seat")
 
-    def __init__(self, match: MatchBase[Any, Any, Any], seat: int) -> None:
+    def __init__(self, match: WatchedMatch[HandT], seat: int) -> None:
         self._match = match
         self._seat = seat
 
@@ -45,7 +65,7 @@ class ViewBase(Generic[HandT]):
         hands = self._match.hands
         if not hands:
             raise NoHandError("no hand has been dealt yet: deal first")
-        return hands[-1]  # type: ignore[no-any-return]
+        return hands[-1]
 
     @property
     def phase(self) -> StrEnum:
@@ -67,9 +87,9 @@ class ViewBase(Generic[HandT]):
         """The seat to act."""
         return self._match.to_act
 
-    def legal_actions(self) -> Any:
+    def legal_actions(self) -> LegalActions[object]:
         """The legal actions if this seat is to act, else empty."""
-        match: Any = self._match
+        match = self._match
         return match.legal_actions() if match.to_act == self._seat else ()
 
     @property

@@ -9,24 +9,35 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable
-from typing import Any, Protocol
+from typing import Any, Protocol, TypeVar
 
 from clubsuite.engine import LegalActions
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.safetext import quoted
 
+ActionT = TypeVar("ActionT")
+ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 
-class Bot(Protocol):
-    """Anything that picks an action for a seat from what that seat may see."""
 
-    name: str
+class Bot(Protocol[ActionT, ViewT_contra]):
+    """Anything that picks an action for a seat from what that seat may see: generic over the game's action and
+    view types (a bot for every game, like the random one, is generic in its ``choose``)."""
 
-    def choose(self, view: Any, legal: LegalActions, rng: random.Random) -> Any:
+    @property
+    def name(self) -> str:
+        """The bot's registered kind."""
+        ...
+
+    def choose(self, view: ViewT_contra, legal: LegalActions[ActionT], rng: random.Random) -> ActionT:
         """Pick one of ``legal``."""
         ...
 
 
-BotFactory = Callable[[], Bot]
+SomeBot = Bot[Any, Any]
+"""A bot of any game, as the registry builds it from a game's name: which game (hence which action and view types)
+is known only at run time; the registry hands a game only its own bots and the bots for every game."""
+
+BotFactory = Callable[[], SomeBot]
 _FACTORIES: dict[tuple[str, str], BotFactory] = {}
 _ANY_GAME = "*"
 
@@ -68,7 +79,7 @@ def bot_names(game: str) -> list[str]:
     return sorted({n for (n, g) in _FACTORIES if g in (game, _ANY_GAME)})
 
 
-def make_bot(name: str, game: str) -> Bot:
+def make_bot(name: str, game: str) -> SomeBot:
     """A new bot of kind ``name`` for ``game``; raises :class:`InvalidOptionsError` naming the known kinds."""
     _load()
     factory = _FACTORIES.get((name, game)) or _FACTORIES.get((name, _ANY_GAME))

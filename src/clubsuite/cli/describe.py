@@ -10,7 +10,7 @@ from collections.abc import Mapping
 
 import click
 
-from clubsuite.engine import GameInfo, default_game, games
+from clubsuite.engine import SomeGame, default_game, games
 from clubsuite.sim.report import report_part
 
 
@@ -19,7 +19,7 @@ def _or_list(items: list[str]) -> str:
     return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " or " + items[-1]
 
 
-def _seat_range(info: GameInfo) -> str:
+def _seat_range(info: SomeGame) -> str:
     """``2 to 6`` or ``3``."""
     low, high = min(info.seats), max(info.seats)
     return str(low) if low == high else f"{low} to {high}"

@@ -22,7 +22,7 @@ from typing import Any
 import click
 from rich.console import Console
 
-from clubsuite.bots import Bot, make_bot
+from clubsuite.bots import SomeBot, make_bot
 from clubsuite.cli.common import (
     MAX_SEED,
     FiniteFloatRange,
@@ -34,7 +34,7 @@ from clubsuite.cli.describe import FillsHelp, default_game_name
 from clubsuite.cli.lineinput import UnreadableLineError, read_line
 from clubsuite.cli.saving import Saver, check_save_path, input_ended, save_and_say, stopped
 from clubsuite.cli.stopping import Stopped, StopSignals
-from clubsuite.engine import GameInfo, resolve
+from clubsuite.engine import SomeGame, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.runner import deal_next
 from clubsuite.safetext import quoted, shown
@@ -48,7 +48,7 @@ QUIT = "quit"
 """What :func:`human_action` returns when the player asks to stop."""
 
 
-def human_action(table: Table, match: Any, seat: int, hint_bot: Bot | None, rng: random.Random) -> Any | None:
+def human_action(table: Table, match: Any, seat: int, hint_bot: SomeBot | None, rng: random.Random) -> Any | None:
     """Ask the human until they give a legal action; :data:`QUIT` if they quit, None at the end of input."""
     table.show_state(match, seat)
     while True:
@@ -86,7 +86,7 @@ def human_action(table: Table, match: Any, seat: int, hint_bot: Bot | None, rng:
         return action
 
 
-def _hint_bot(game: str) -> Bot | None:
+def _hint_bot(game: str) -> SomeBot | None:
     """The heuristic bot of ``game`` for hints, or None if the game has none yet."""
     try:
         return make_bot("heuristic", game)
@@ -98,7 +98,7 @@ def _hint_bot(game: str) -> Bot | None:
 class _Setup:
     """What the command line decided: the game, its options and spec, the seat count and the bots."""
 
-    info: GameInfo
+    info: SomeGame
     options: Any
     spec: str
     """The rules spec played (``--variant`` or GAME, with ``players=N`` added by ``--players``)."""
@@ -276,7 +276,7 @@ def play_command(
     seed_given = seed is not None
     seed = _seed(seed)
     match: Any = info.new_match(setup.options, first_dealer)
-    bot_players: list[Bot | None] = []
+    bot_players: list[SomeBot | None] = []
     names: list[str] = []
     seats: list[dict[str, str]] = []
     others = iter(setup.bots)
@@ -315,7 +315,7 @@ def play_command(
 
 def _play_out(
     match: Any,
-    info: GameInfo,
+    info: SomeGame,
     seed: int,
     table: Table,
     saver: Saver,

@@ -12,7 +12,7 @@ from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, T
 from clubsuite.bots.base import bot_names
 from clubsuite.cli.common import MAX_SEED, handle_errors, with_players
 from clubsuite.cli.describe import FillsHelp
-from clubsuite.engine import GameInfo, find_game, resolve
+from clubsuite.engine import SomeGame, find_game, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import split_spec
 from clubsuite.safetext import quoted, safe_lines
@@ -62,7 +62,7 @@ def choose_spec(game: str, variant: str | None, players: int | None = None) -> s
     return spec
 
 
-def default_bots(info: GameInfo, n_seats: int) -> list[str]:
+def default_bots(info: SomeGame, n_seats: int) -> list[str]:
     """The line-up when ``--bots`` is not given: the game's heuristic bot (``random`` while the game has none)
     against random bots, one per seat (for three players ``heuristic,random,random``, :data:`DEFAULT_BOTS`); in a
     game of partnerships one name per partnership, the heuristic pair against random pairs."""

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from importlib import resources
 from typing import Any, overload
 
-from clubsuite.engine import GameInfo, default_game, find_game, resolve
+from clubsuite.engine import SomeGame, default_game, find_game, resolve
 from clubsuite.errors import ClubsError, InvalidRecordError
 from clubsuite.options import format_value, spec_of, split_spec
 from clubsuite.safetext import json_shown, quoted, shown
@@ -66,7 +66,7 @@ class HandEntry:
 class CheckedRecord:
     """A record whose shape has been checked: the game, the resolved options and the hands, ready to replay."""
 
-    info: GameInfo
+    info: SomeGame
     """The game's registry entry."""
     options: Any
     """The game's options object built from the variant spec."""
@@ -273,7 +273,7 @@ def _check_lower_case(variant: str, options: Any) -> None:
             )
 
 
-def _check_game(record: dict[str, Any]) -> tuple[GameInfo, Any, str, dict[str, Any]]:
+def _check_game(record: dict[str, Any]) -> tuple[SomeGame, Any, str, dict[str, Any]]:
     """Read ``game``, ``variant`` and ``options``: the game, its options, the canonical spec, the options as JSON."""
     game = record["game"]
     if not isinstance(game, str) or not game:
@@ -374,7 +374,7 @@ def _check_seed(value: Any, path: str, what: str, why: str = "") -> int:
     return seed
 
 
-def _check_hand(info: GameInfo, entry: Any, index: int, has_seed: bool) -> HandEntry:
+def _check_hand(info: SomeGame, entry: Any, index: int, has_seed: bool) -> HandEntry:
     """Read one element of ``hands``: its deal (explicit, seeded or from the match seed) and its actions."""
     path = f"hands[{index}]"
     if not isinstance(entry, dict):
@@ -416,7 +416,7 @@ class _CheckedHands(Sequence[HandEntry]):
     number of hands, and no second copy of every hand stays in memory beside the record.
     """
 
-    def __init__(self, info: GameInfo, raw: list[Any], has_seed: bool) -> None:
+    def __init__(self, info: SomeGame, raw: list[Any], has_seed: bool) -> None:
         self._info = info
         self._raw = raw
         self._has_seed = has_seed

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubsuite.cards import Card
-from clubsuite.engine import GameInfo, Phase
+from clubsuite.engine import Phase, SomeGame
 from clubsuite.errors import ClubsError, InvalidRecordError
 from clubsuite.records.format import EXTENSION_PREFIX, CheckedRecord, HandEntry, check_header, same_json
 from clubsuite.safetext import json_shown, quoted, shown
@@ -28,7 +28,7 @@ class ReplayResult:
 
     record: dict[str, Any]
     """The record as given."""
-    info: GameInfo
+    info: SomeGame
     """The game's registry entry."""
     options: Any
     """The game's options object."""
@@ -184,7 +184,7 @@ class Replay:
         self.record = record
         """The record as given."""
         self.checked = checked
-        self.info: GameInfo = checked.info
+        self.info: SomeGame = checked.info
         """The game's registry entry."""
         self.options: Any = checked.options
         """The game's options object."""

@@ -12,7 +12,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
 
-from clubsuite.engine import GameInfo, find_game, games, load_part
+from clubsuite.engine import SomeGame, find_game, games, load_part
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.sim.stats import SimResult, wilson_interval
 
@@ -44,7 +44,7 @@ class ReportPart:
     """What the report counts, in one or two sentences (``clubs simulate --help`` lists it)."""
 
 
-def report_part(info: GameInfo) -> ReportPart | None:
+def report_part(info: SomeGame) -> ReportPart | None:
     """The balance report of a game, or None if it has none."""
     part = load_part(info, "report")
     if part is None:

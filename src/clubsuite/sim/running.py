@@ -23,8 +23,8 @@ import signal
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
-from clubsuite.bots.base import Bot, make_bot
-from clubsuite.engine import GameInfo, resolve
+from clubsuite.bots.base import SomeBot, make_bot
+from clubsuite.engine import SomeGame, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of
 from clubsuite.runner import play_match
@@ -47,7 +47,7 @@ _MAX_CHUNK = 16
 """The most matches one worker task plays; small enough to keep the progress bar moving."""
 
 
-def team_lineup(info: GameInfo, bots: Sequence[str]) -> tuple[str, ...]:
+def team_lineup(info: SomeGame, bots: Sequence[str]) -> tuple[str, ...]:
     """The bot of every seat: as given, or, for a game of teams given one bot per team, each repeated for every
     seat of its team (``heuristic,random`` -> heuristic at seats 0 and 2, random at 1 and 3)."""
     teams = info.teams
@@ -62,7 +62,7 @@ def team_lineup(info: GameInfo, bots: Sequence[str]) -> tuple[str, ...]:
 
 def _check(
     spec: str, bots: Sequence[str], matches: int, seed: int, workers: int
-) -> tuple[GameInfo, Any, tuple[str, ...]]:
+) -> tuple[SomeGame, Any, tuple[str, ...]]:
     """Validate every input of :func:`simulate`, naming the bad one; returns the resolved game and options, and
     the bot of every seat (:func:`team_lineup`)."""
     for name, value in (("matches", matches), ("workers", workers), ("seed", seed)):
@@ -101,7 +101,7 @@ def _check(
 
 
 def play_one(
-    info: GameInfo, options: Any, bots: Sequence[str], seed: int, index: int, facts: bool = False
+    info: SomeGame, options: Any, bots: Sequence[str], seed: int, index: int, facts: bool = False
 ) -> MatchOutcome:
     """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seated by :func:`seating`, dealt from
     its match seed. With ``facts`` the outcome carries every hand's report facts (:func:`hand_facts_of`)."""
@@ -112,7 +112,7 @@ def play_one(
     entry_at = [0] * n
     for entry, seat in enumerate(seats):
         entry_at[seat] = entry
-    by_seat: list[Bot] = [make_bot(bots[entry_at[seat]], info.name) for seat in range(n)]
+    by_seat: list[SomeBot] = [make_bot(bots[entry_at[seat]], info.name) for seat in range(n)]
     match_seed = derive_seed(seed, index)
     match = info.new_match(options, 0)
     # bot_rng left to the runner: it derives the bots' RNG from the match seed, so the match seed alone replays it.

@@ -13,8 +13,8 @@ from typing import Any
 from rich.console import Console
 from rich.text import Text
 
-from clubsuite.bots import Bot
-from clubsuite.engine import GameInfo, load_part
+from clubsuite.bots import SomeBot
+from clubsuite.engine import SomeGame, load_part
 from clubsuite.safetext import safe_lines
 from clubsuite.tui.render import card_text, score_table
 
@@ -100,7 +100,7 @@ class Table:
         self.say("Legal: " + " ".join(self.legal_words(match)))
         self.after_legal(match)
 
-    def show_hint(self, match: Any, seat: int, hint_bot: Bot | None, rng: random.Random) -> None:
+    def show_hint(self, match: Any, seat: int, hint_bot: SomeBot | None, rng: random.Random) -> None:
         """Answer ``h``: the move the game's heuristic bot would make."""
         if hint_bot is None:
             self.say("No hint bot is available for this game yet.")
@@ -136,7 +136,7 @@ class Table:
         raise NotImplementedError
 
 
-def screen_class(info: GameInfo) -> type[Table] | None:
+def screen_class(info: SomeGame) -> type[Table] | None:
     """The terminal screen of a game (its registry part ``screen``), or None if the game has none."""
     cls = load_part(info, "screen")
     if cls is None:

@@ -23,7 +23,16 @@ from clubsuite.games.free.events import (
     PlayStarted,
     TrickTaken,
 )
-from clubsuite.games.free.hand import Call, FreeAction, FreeHand, Stage, bid_tier, bid_value, score_hand
+from clubsuite.games.free.hand import (
+    Call,
+    FreeAction,
+    FreeHand,
+    MisplayCall,
+    Stage,
+    bid_tier,
+    bid_value,
+    score_hand,
+)
 from clubsuite.games.free.match import FreeMatch
 from clubsuite.games.free.options import VARIANTS, FreeOptions
 from clubsuite.games.free.view import FreeView
@@ -85,6 +94,6 @@ register(
 )
 
 
-def _conforms(match: FreeMatch) -> Match:
+def _conforms(match: FreeMatch) -> Match[FreeAction | MisplayCall, FreeView, FreeOptions]:
     """Type-level check that the Free Clubs match satisfies the shared :class:`Match` protocol."""
     return match

@@ -22,8 +22,8 @@ It reads only its seat's :class:`~clubsuite.games.free.view.FreeView` and the le
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any
 
 from clubsuite.bots.base import register_bot
 from clubsuite.cards import Card, Suit, iter_bits
@@ -34,6 +34,7 @@ from clubsuite.games.free.hand import (
     MAX_TRICKS,
     SOLO_CONTRACT,
     Call,
+    FreeAction,
     Stage,
     bid_tier,
     is_joker,
@@ -246,12 +247,12 @@ def judge_bid(view: FreeView, bid: int, rng: random.Random) -> float:
     return total / CHEST_SAMPLES
 
 
-def choose_bid(view: FreeView, legal: LegalActions, rng: random.Random) -> Any:
+def choose_bid(view: FreeView, legal: LegalActions[FreeAction], rng: random.Random) -> FreeAction:
     """The bid keeping the most tricks if it clears the contract with a margin, else pass (FC-3, FC-4)."""
     bids = [a for a in legal if isinstance(a, Card)]
     if Call.PASS not in legal:
         return bids[0]  # the forced opening with the ten of spades
-    best: tuple[float, Any] = (-1.0, Call.PASS)
+    best: tuple[float, FreeAction] = (-1.0, Call.PASS)
     for bid in bids:
         tricks = judge_bid(view, bid.index, rng)
         need = JOKER_OWN_TRICKS if is_joker(bid.index) else SOLO_CONTRACT + SOLO_MARGIN
@@ -273,7 +274,7 @@ def giving_cost(index: int, hand: int, unseen: int, role: str) -> float:
     return cost + strength(index) / 100
 
 
-def choose_discard(view: FreeView, legal: LegalActions) -> Card:
+def choose_discard(view: FreeView, legal: Iterable[Card]) -> Card:
     """The Ten's discard or the card passed to the right: the legal card whose loss costs least (FC-2, FC-5)."""
     hand = int(view.hand)
     unseen = PRIMARY_MASK & ~hand & ~int(view.discards)
@@ -364,7 +365,7 @@ def gift_cost(index: int) -> float:
     return 0.0
 
 
-def choose_play(view: FreeView, legal: LegalActions) -> Card:
+def choose_play(view: FreeView, legal: Iterable[Card]) -> Card:
     """The legal card with the best :func:`score_play`."""
     table = read_table(view)
     values = seat_values(view)
@@ -378,14 +379,15 @@ class FreeHeuristicBot:
 
     name = "heuristic"
 
-    def choose(self, view: FreeView, legal: LegalActions, rng: random.Random) -> Any:
+    def choose(self, view: FreeView, legal: LegalActions[FreeAction], rng: random.Random) -> FreeAction:
         """One of ``legal`` for the decision the view's stage asks for."""
         stage = view.stage
         if stage is Stage.AUCTION:
             return choose_bid(view, legal, rng)
+        cards = [a for a in legal if isinstance(a, Card)]  # past the auction every action is a card
         if stage in (Stage.HANDICAP, Stage.PASS):
-            return choose_discard(view, legal)
-        return choose_play(view, legal)
+            return choose_discard(view, cards)
+        return choose_play(view, cards)
 
 
 register_bot("heuristic", FreeHeuristicBot, game="free")

@@ -287,7 +287,7 @@ class FreeHand:
             return CardSet(self.hands[seat])
         return CardSet(self._play_mask(seat))
 
-    def explain(self, action: Any) -> str | None:
+    def explain(self, action: object) -> str | None:
         """Why ``action`` is illegal now, or None if it is legal. Never changes the state."""
         if self.scores is not None:
             return f"{action} cannot be played: the hand is over"
@@ -356,7 +356,7 @@ class FreeHand:
         )
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: FreeAction, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
         """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
         if self.scores is not None:
             raise GameOverError(f"{action} cannot be played: the hand is over")
@@ -367,6 +367,7 @@ class FreeHand:
             raise IllegalActionError(reason)
         actor = self.to_act
         assert actor is not None
+        assert isinstance(action, (Card, Call))  # explain refused everything else
         self.log.append(action)
         if self.stage is Stage.AUCTION:
             return self._auction(actor, action)

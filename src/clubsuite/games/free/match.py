@@ -24,7 +24,7 @@ from clubsuite.safetext import quoted
 GAME = "free"
 
 
-class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
+class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCall", FreeOptions]):
     """A whole match: the sequence of hands, the running totals and the end condition (FC-9).
 
     Usage: ``deal()`` (with an RNG or an explicit :class:`FreeDeal`) starts each hand; then ``to_act``,
@@ -43,7 +43,7 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
     def _random_deal(self, rng: random.Random, dealer: int) -> FreeDeal:
         return FreeDeal.random(rng, dealer)
 
-    def _new_hand(self, deal: FreeDeal, dealer: int) -> FreeHand:
+    def _new_hand(self, deal: object, dealer: int) -> FreeHand:
         if not isinstance(deal, FreeDeal):
             raise InvalidDealError(f"deal() needs a FreeDeal, got {type(deal).__name__}")
         return FreeHand(deal, dealer, self.options)
@@ -76,7 +76,7 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
         cur = self._cur
         return cur.legal_actions() if cur is not None else ()
 
-    def explain(self, action: Any, seat: int | None = None) -> str | None:
+    def explain(self, action: object, seat: int | None = None) -> str | None:
         """Why ``action`` by ``seat`` (default: the seat to act) is illegal now, or None if it is legal.
 
         A reason may name the cards of the seat to act, so a server must pass the asking seat: another seat is
@@ -103,7 +103,7 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
         return cur.explain(action)
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: FreeAction | MisplayCall | str, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action (or its notation, e.g. ``"KD"``, ``"pass"``) of the seat to act; returns the events.
 
         With option ``misplays``, a call of a misplay is an action of any seat but the misplayer at any time (FC-10):
@@ -111,7 +111,7 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
         it raises.
         """
         if type(action) is str and self.parse_call(action) is not None:
-            action = self.parse_call(action)  # type: ignore[assignment]
+            action = self.parse_call(action)
         if isinstance(action, MisplayCall):
             caller, reason = self._caller(action, seat)
             if reason is not None:
@@ -260,7 +260,7 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal]):
             ) from None
 
     @staticmethod
-    def format_action(action: FreeAction | MisplayCall) -> str:
+    def format_action(action: object) -> str:
         """The canonical notation of an action (a call with its caller: ``call 7H by 2``)."""
         return str(action)
 

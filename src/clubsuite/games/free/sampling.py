@@ -46,7 +46,7 @@ from clubsuite.games.free.view import FreeView
 from clubsuite.sampling import sample_assignment
 
 if TYPE_CHECKING:
-    from clubsuite.match_base import MatchBase
+    pass
 
 ALL_CARDS = PRIMARY_MASK | AUCTION_MASK
 """The 54 cards of the Free Clubs pack."""
@@ -294,7 +294,7 @@ class _OneHand:
 def view_of(hand: FreeHand, seat: int, like: FreeView) -> FreeView:
     """The view ``seat`` would have of ``hand`` in the match ``like`` belongs to: how a determinized state is checked
     against the real one, key by key of ``to_dict()``."""
-    return FreeView(cast("MatchBase[Any, Any, Any]", _OneHand(hand, like)), seat)
+    return FreeView(_OneHand(hand, like), seat)
 
 
 def determinize(view: FreeView, rng: random.Random, tries: int = MAX_TRIES) -> FreeHand:

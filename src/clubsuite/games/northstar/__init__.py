@@ -102,6 +102,6 @@ register(
 )
 
 
-def _conforms(match: NorthstarMatch) -> Match:
+def _conforms(match: NorthstarMatch) -> Match[NorthstarAction, NorthstarView, NorthstarOptions]:
     """Type-level check that the match satisfies the shared :class:`Match` protocol."""
     return match

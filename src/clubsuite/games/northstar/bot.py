@@ -38,14 +38,13 @@ import random
 from dataclasses import dataclass
 from functools import cache
 from math import comb
-from typing import Any
 
 from clubsuite.bots.base import register_bot
 from clubsuite.cards import NORTHSTAR_BASE
 from clubsuite.engine import LegalActions
 from clubsuite.games.northstar.combos import CLUB_MASK, DECK_MASK, FIFTEENS, Kind, Play
 from clubsuite.games.northstar.deal import HAND_SIZE
-from clubsuite.games.northstar.hand import Call
+from clubsuite.games.northstar.hand import Call, NorthstarAction
 from clubsuite.games.northstar.view import NorthstarView
 
 TOP = 15
@@ -380,7 +379,7 @@ class NorthstarHeuristic:
         self.weights = weights
         """The weights to use; None: :data:`PLAIN_WEIGHTS`, or :data:`CRAZY_WEIGHTS` in Crazy CLUBS."""
 
-    def choose(self, view: NorthstarView, legal: LegalActions, rng: random.Random) -> Any:
+    def choose(self, view: NorthstarView, legal: LegalActions[NorthstarAction], rng: random.Random) -> NorthstarAction:
         """One of ``legal`` for the seat of ``view``."""
         del rng  # the choice is a function of the view: the same position always gets the same action
         if len(legal) == 1:
@@ -412,7 +411,7 @@ class NorthstarHeuristic:
         w = t.w
         return t.plan(t.counts) <= w.double_cost + w.double_per_player * (4 - t.n)
 
-    def last_turn(self, view: NorthstarView, t: Table, plays: list[Play], can_pass: bool) -> Any:
+    def last_turn(self, view: NorthstarView, t: Table, plays: list[Play], can_pass: bool) -> NorthstarAction:
         """NS-5: the last holder scores nothing (more than 2 players) or only its clubs (2 players): it takes the
         trick when that holds club points, keeping them from the player who would take it."""
         trick = 0
@@ -469,7 +468,7 @@ class NorthstarHeuristic:
                 best, best_score = p, score
         return best
 
-    def follow(self, view: NorthstarView, t: Table, plays: list[Play], can_pass: bool) -> Any:
+    def follow(self, view: NorthstarView, t: Table, plays: list[Play], can_pass: bool) -> NorthstarAction:
         """Beat the play on the table or pass, whichever is worth more."""
         w = t.w
         trick = 0
@@ -478,7 +477,7 @@ class NorthstarHeuristic:
         whole = t.plan(t.counts)
         top_seat = view.top_seat
         urgent = top_seat is not None and top_seat not in t.partners and 0 < t.sizes[top_seat] <= 2
-        best: Any = Call.PASS if can_pass else plays[0]
+        best: NorthstarAction = Call.PASS if can_pass else plays[0]
         best_score = 0.0 if can_pass else float("-inf")
         for p in plays:
             mask = int(p.cards)

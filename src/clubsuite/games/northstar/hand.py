@@ -183,7 +183,7 @@ class NorthstarHand:
                 self._legal = tuple(acts)
         return self._legal
 
-    def explain(self, action: Any) -> str | None:
+    def explain(self, action: object) -> str | None:
         """Why ``action`` of the seat to act is illegal now, or None if it is legal. Names only that seat's cards."""
         seat = self.to_act
         if seat is None:
@@ -217,7 +217,7 @@ class NorthstarHand:
         return None
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: NorthstarAction, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action of the seat to act; returns the events. Raises, changing nothing, if it is illegal."""
         if self.to_act is None:
             raise GameOverError(f"{action} cannot be played: the round is over")
@@ -231,6 +231,7 @@ class NorthstarHand:
         if isinstance(action, Play) and (type(action.kind) is not Kind or type(action.cards) is not CardSet):
             # A play built by hand with a kind's name or a plain mask: keep the canonical form in the state.
             action = Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
+        assert isinstance(action, (Play, Call))  # explain refused everything else
         actor = self.to_act
         self._legal = None
         self._log.append(action)

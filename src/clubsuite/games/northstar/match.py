@@ -29,7 +29,9 @@ PASS_WORDS = frozenset({"pass", "p"})
 DOUBLE_WORDS = frozenset({"double", "d", "double cards"})
 
 
-class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | NorthstarShuffle]):
+class NorthstarMatch(
+    MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | NorthstarShuffle, NorthstarAction, NorthstarOptions]
+):
     """A whole match: rounds, running totals (per seat and per team) and the end condition (NS-7, NS-10).
 
     Usage: ``deal()`` (with an RNG, a :class:`NorthstarShuffle` or an explicit :class:`NorthstarDeal`) starts each
@@ -61,7 +63,7 @@ class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | Nor
             return DECK_MASK, 0
         return self._stock, self._discards
 
-    def _new_hand(self, deal: NorthstarDeal | NorthstarShuffle, dealer: int) -> NorthstarHand:
+    def _new_hand(self, deal: object, dealer: int) -> NorthstarHand:
         n = self.n_seats
         stock, discards = self._pack()
         source = None
@@ -151,7 +153,7 @@ class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | Nor
         return cur.legal_actions() if cur is not None else ()
 
     # -- actions (the frame of explain and apply is shared: MatchBase) ------------------------------------
-    def apply(self, action: NorthstarAction | str, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action (or its notation, e.g. ``"7C 7H"``, ``"pass"``) of the seat to act; returns the events.
 
         The round's last event is its end (NS-5, NS-10); the match adds the scores with the totals and, when the
@@ -162,7 +164,7 @@ class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | Nor
             return super().apply(action, seat)  # the shared refusal: no round in progress, or the match is over
         self._check_turn(action, seat)
         act = self.parse_action(action) if type(action) is str else action
-        events = cur.apply(act, seat)  # type: ignore[arg-type]
+        events = cur.apply(act, seat)
         if cur.scores is None:
             return events
         self._cur = None

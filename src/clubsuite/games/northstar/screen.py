@@ -18,7 +18,7 @@ from typing import Any, NamedTuple
 
 from rich.text import Text
 
-from clubsuite.bots import Bot
+from clubsuite.bots import SomeBot
 from clubsuite.cards import Card, CardSet
 from clubsuite.errors import ClubsError
 from clubsuite.games.northstar import (
@@ -550,7 +550,7 @@ class NorthstarTable(Table):
         if cut:
             self.say("(lists cut short: any play you type is checked)", style="dim")
 
-    def show_hint(self, match: NorthstarMatch, seat: int, hint_bot: Bot | None, rng: random.Random) -> None:
+    def show_hint(self, match: NorthstarMatch, seat: int, hint_bot: SomeBot | None, rng: random.Random) -> None:
         """``h``: the legal plays, and the heuristic bot's choice once the game has one."""
         self.show_legal(match)
         if hint_bot is not None:

@@ -106,6 +106,6 @@ register(
 )
 
 
-def _conforms(match: PartnershipMatch) -> Match:
+def _conforms(match: PartnershipMatch) -> Match[PartnershipAction, PartnershipView, PartnershipOptions]:
     """Type-level check that the partnership match satisfies the shared :class:`Match` protocol."""
     return match

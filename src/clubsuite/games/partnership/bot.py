@@ -27,14 +27,20 @@ legal actions. Its reasoning:
 from __future__ import annotations
 
 import random
-from typing import Any
 
 from clubsuite.bots.base import register_bot
-from clubsuite.cards import CLUBS_MASK, FULL_STANDARD, SUIT_MASKS
+from clubsuite.cards import CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, Card
 from clubsuite.engine import LegalActions
 from clubsuite.errors import IllegalActionError
 from clubsuite.games.partnership.deal import N_SEATS
-from clubsuite.games.partnership.hand import RUBY_DAME, RUBY_DAME_POINTS, PartnershipPhase, Pass, PassChoices
+from clubsuite.games.partnership.hand import (
+    RUBY_DAME,
+    RUBY_DAME_POINTS,
+    PartnershipAction,
+    PartnershipPhase,
+    Pass,
+    PassChoices,
+)
 from clubsuite.games.partnership.sampling import void_masks
 from clubsuite.games.partnership.view import PartnershipView
 
@@ -170,7 +176,9 @@ class PartnershipHeuristicBot:
 
     name = "heuristic"
 
-    def choose(self, view: PartnershipView, legal: LegalActions, rng: random.Random) -> Any:
+    def choose(
+        self, view: PartnershipView, legal: LegalActions[PartnershipAction], rng: random.Random
+    ) -> PartnershipAction:
         """Pick the pass in the pass phase, else a card (see the module docstring)."""
         if not len(legal):
             raise IllegalActionError(f"seat {view.seat} has no legal action to choose from")
@@ -178,14 +186,15 @@ class PartnershipHeuristicBot:
         if view.phase is PartnershipPhase.PASS:
             assert isinstance(legal, PassChoices)
             return self.choose_pass(know, legal)
-        cards = [c.index for c in legal]
-        if len(cards) == 1:
-            return legal[0]
+        playable = [c for c in legal if isinstance(c, Card)]  # in play every action is a card
+        if len(playable) == 1:
+            return playable[0]
+        cards = [c.index for c in playable]
         if view.trick:
             best = max(cards, key=lambda c: self._follow_score(view, know, c))
         else:
             best = max(cards, key=lambda c: self._lead_score(know, c))
-        return next(c for c in legal if c.index == best)
+        return next(c for c in playable if c.index == best)
 
     # -- the pass ------------------------------------------------------------------------------------------------
     def choose_pass(self, know: Knowledge, legal: PassChoices) -> Pass:

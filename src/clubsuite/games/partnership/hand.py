@@ -297,7 +297,7 @@ class PartnershipHand:
             return PassChoices(self.hands[self.to_act])  # type: ignore[index]
         return ()
 
-    def explain(self, action: Any) -> str | None:
+    def explain(self, action: object) -> str | None:
         """Why ``action`` is illegal now, or None if it is legal. Never changes the state."""
         if self.scores is not None:
             return f"{action} cannot be played: the hand is over"
@@ -352,7 +352,7 @@ class PartnershipHand:
         return None
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: PartnershipAction, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
         """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
         if self.scores is not None:
             raise GameOverError(f"{action} cannot be played: the hand is over")

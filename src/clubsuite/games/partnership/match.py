@@ -6,7 +6,7 @@ import random
 from typing import Any, Self
 
 from clubsuite.cards import STANDARD, CardSet
-from clubsuite.engine import Phase
+from clubsuite.engine import Events, Phase
 from clubsuite.errors import InvalidDealError, InvalidNotationError
 from clubsuite.games.partnership import sampling
 from clubsuite.games.partnership.deal import N_SEATS, PartnershipDeal
@@ -29,7 +29,9 @@ _PLAY = Phase.PLAY
 _ACTION_HELP = "expected a card such as 10H or QC, or pass and three cards such as pass 2C 7H QS"
 
 
-class PartnershipMatch(MatchBase[PartnershipHand, PartnershipView, PartnershipDeal]):
+class PartnershipMatch(
+    MatchBase[PartnershipHand, PartnershipView, PartnershipDeal, PartnershipAction, PartnershipOptions]
+):
     """A whole match: the sequence of hands, the partnerships' totals and the end condition (CP-4).
 
     Usage: ``deal()`` (with an RNG or an explicit :class:`PartnershipDeal`) starts each hand; then ``to_act``,
@@ -51,7 +53,7 @@ class PartnershipMatch(MatchBase[PartnershipHand, PartnershipView, PartnershipDe
     def _random_deal(self, rng: random.Random, dealer: int) -> PartnershipDeal:
         return PartnershipDeal.random(rng, dealer)
 
-    def _new_hand(self, deal: PartnershipDeal, dealer: int) -> PartnershipHand:
+    def _new_hand(self, deal: object, dealer: int) -> PartnershipHand:
         if not isinstance(deal, PartnershipDeal):
             raise InvalidDealError(f"deal() needs a PartnershipDeal, got {type(deal).__name__}")
         # CP-2: the pass cycle counts from the first hand of the game; this hand's index is the hands dealt so far.
@@ -75,7 +77,7 @@ class PartnershipMatch(MatchBase[PartnershipHand, PartnershipView, PartnershipDe
     def _determinized_hand(self, seat: int, rng: random.Random) -> PartnershipHand:
         return sampling.determinize(self.view(seat), rng)
 
-    def deal(self, rng: random.Random | None = None, deal: PartnershipDeal | None = None) -> tuple[Any, ...]:
+    def deal(self, rng: random.Random | None = None, deal: object = None) -> Events:
         """Start the next hand; in a no-pass hand (CP-2) play starts at once and the events say who leads."""
         events = super().deal(rng, deal)
         cur = self._cur

@@ -70,6 +70,6 @@ register(
 )
 
 
-def _conforms(match: WhistMatch) -> Match:
+def _conforms(match: WhistMatch) -> Match[WhistAction, WhistView, WhistOptions]:
     """Type-level check that the whist match satisfies the shared :class:`Match` protocol."""
     return match

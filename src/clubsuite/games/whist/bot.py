@@ -25,16 +25,16 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any
 
 from clubsuite.bots.base import register_bot
 from clubsuite.cards import CLUBS_MASK, SUIT_MASKS, Card
 from clubsuite.engine import LegalActions
 from clubsuite.errors import IllegalActionError
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
-from clubsuite.games.whist.hand import QUOTA, Decision, WhistPhase
+from clubsuite.games.whist.hand import QUOTA, Decision, WhistAction, WhistPhase
 from clubsuite.games.whist.sampling import absent_cards
 from clubsuite.games.whist.view import BID, WhistView
 
@@ -398,7 +398,7 @@ def race_threat(view: WhistView, k: Knowledge, state: TrickState) -> bool | None
     return None
 
 
-def card_choice(view: WhistView, legal: LegalActions) -> Card:
+def card_choice(view: WhistView, legal: Iterable[Card]) -> Card:
     """The card to play: the legal card with the best trade of this trick against the hand's future.
 
     Score = chance of winning this trick - potential the card takes out of the hand, weighted by
@@ -428,7 +428,7 @@ class WhistHeuristicBot:
 
     name = "heuristic"
 
-    def choose(self, view: WhistView, legal: LegalActions, rng: random.Random) -> Any:
+    def choose(self, view: WhistView, legal: LegalActions[WhistAction], rng: random.Random) -> WhistAction:
         """Pick one of ``legal`` for the seat of ``view``, reading nothing but the view.
 
         ``rng`` is used only to sample bid hands for the exchange, so every decision is reproducible.
@@ -443,7 +443,7 @@ class WhistHeuristicBot:
         if view.phase is WhistPhase.EXCHANGE:
             decision = exchange_decision(view, rng)
             return decision if decision in legal else legal[0]
-        return card_choice(view, legal)
+        return card_choice(view, (a for a in legal if isinstance(a, Card)))
 
 
 register_bot("heuristic", WhistHeuristicBot, game="whist")

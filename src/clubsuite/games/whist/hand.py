@@ -146,7 +146,7 @@ class WhistHand:
             return _DECISIONS
         return ()
 
-    def explain(self, action: Any) -> str | None:
+    def explain(self, action: object) -> str | None:
         """Why ``action`` is illegal now, or None if it is legal. Never changes the state."""
         if self.scores is not None:
             return f"{action} cannot be played: the hand is over"
@@ -175,7 +175,7 @@ class WhistHand:
         return rules.explain_follow(hand, action.index, self._led, self._top_led, self._top_club)
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: WhistAction, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
         """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
         if self.scores is not None:
             raise GameOverError(f"{action} cannot be played: the hand is over")

@@ -27,7 +27,7 @@ _PLAY = Phase.PLAY
 _new_set = int.__new__
 
 
-class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal]):
+class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOptions]):
     """A whole match: the sequence of hands, the running totals and the end condition.
 
     Usage: ``deal()`` (with an RNG or an explicit :class:`WhistDeal`) starts each hand; then ``to_act``,
@@ -46,7 +46,7 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal]):
     def _random_deal(self, rng: random.Random, dealer: int) -> WhistDeal:
         return WhistDeal.random(rng, dealer)
 
-    def _new_hand(self, deal: WhistDeal, dealer: int) -> WhistHand:
+    def _new_hand(self, deal: object, dealer: int) -> WhistHand:
         if not isinstance(deal, WhistDeal):
             raise InvalidDealError(f"deal() needs a WhistDeal, got {type(deal).__name__}")
         return WhistHand(deal, dealer, self.options)
@@ -80,7 +80,7 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal]):
         return cur.legal_actions()
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: WhistAction | str, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action (or its notation, e.g. ``"10H"``, ``"keep"``) of the seat to act; returns the events.
 
         The state is unchanged if it raises.
@@ -137,7 +137,7 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal]):
             ) from None
 
     @staticmethod
-    def format_action(action: WhistAction) -> str:
+    def format_action(action: object) -> str:
         """The canonical notation of an action."""
         return str(action)
 
