@@ -181,7 +181,7 @@ class HighCardView(ViewBase[HighCardHand]):
         }
 
 
-class HighCardMatch(MatchBase[HighCardHand, HighCardView, HighCardDeal]):
+class HighCardMatch(MatchBase[HighCardHand, HighCardView, HighCardDeal, Card, HighCardOptions]):
     """A match of High Card."""
 
     game = "highcard"

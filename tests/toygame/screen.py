@@ -6,9 +6,10 @@ from collections.abc import Sequence
 from typing import Any
 
 from clubsuite.tui.table import Table
+from toygame.game import HighCardMatch
 
 
-class HighCardTable(Table):
+class HighCardTable(Table[HighCardMatch]):
     """Shows the trick and the player's cards; reads a card."""
 
     title = "High Card"

@@ -34,12 +34,12 @@ from clubsuite.cli.describe import FillsHelp, default_game_name
 from clubsuite.cli.lineinput import UnreadableLineError, read_line
 from clubsuite.cli.saving import Saver, check_save_path, input_ended, save_and_say, stopped
 from clubsuite.cli.stopping import Stopped, StopSignals
-from clubsuite.engine import SomeGame, resolve
+from clubsuite.engine import SomeGame, SomeMatch, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.runner import deal_next
 from clubsuite.safetext import quoted, shown
 from clubsuite.seeding import derive_seed
-from clubsuite.tui.table import Table, screen_class
+from clubsuite.tui.table import SomeTable, screen_class
 
 SPEC_SHOWN = 200
 """The most characters of the rules spec shown in the first line of the screen."""
@@ -48,7 +48,9 @@ QUIT = "quit"
 """What :func:`human_action` returns when the player asks to stop."""
 
 
-def human_action(table: Table, match: Any, seat: int, hint_bot: SomeBot | None, rng: random.Random) -> Any | None:
+def human_action(
+    table: SomeTable, match: SomeMatch, seat: int, hint_bot: SomeBot | None, rng: random.Random
+) -> Any | None:
     """Ask the human until they give a legal action; :data:`QUIT` if they quit, None at the end of input."""
     table.show_state(match, seat)
     while True:
@@ -99,13 +101,13 @@ class _Setup:
     """What the command line decided: the game, its options and spec, the seat count and the bots."""
 
     info: SomeGame
-    options: Any
+    options: object
     spec: str
     """The rules spec played (``--variant`` or GAME, with ``players=N`` added by ``--players``)."""
     n_seats: int
     bots: list[str]
     """The bot names, one per bot seat in seat order."""
-    screen: type[Table]
+    screen: type[SomeTable]
     """The game's terminal screen."""
 
 
@@ -275,7 +277,7 @@ def play_command(
     check_save_path(save_path)
     seed_given = seed is not None
     seed = _seed(seed)
-    match: Any = info.new_match(setup.options, first_dealer)
+    match: SomeMatch = info.new_match(setup.options, first_dealer)
     bot_players: list[SomeBot | None] = []
     names: list[str] = []
     seats: list[dict[str, str]] = []
@@ -314,10 +316,10 @@ def play_command(
 
 
 def _play_out(
-    match: Any,
+    match: SomeMatch,
     info: SomeGame,
     seed: int,
-    table: Table,
+    table: SomeTable,
     saver: Saver,
     signals: StopSignals,
     choose: Callable[[int], Any],
@@ -384,7 +386,7 @@ def watch_command(
     info = setup.info
     check_save_path(save_path)
     seed = _seed(seed)
-    match: Any = info.new_match(setup.options, first_dealer)
+    match: SomeMatch = info.new_match(setup.options, first_dealer)
     bot_players = [make_bot(b, info.name) for b in setup.bots]
     names = [f"{b.capitalize()} {s}" for s, b in enumerate(setup.bots)]
     console = _console(plain)

@@ -7,7 +7,7 @@ from __future__ import annotations
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 import click
 
@@ -17,7 +17,8 @@ from clubsuite.records.files import PATH_SHOWN, path_text, save_problem
 from clubsuite.safetext import shown
 
 if TYPE_CHECKING:
-    from clubsuite.tui.table import Table
+    from clubsuite.engine import SomeMatch
+    from clubsuite.tui.table import SomeTable
 
 
 def check_save_path(path: Path | None) -> None:
@@ -38,7 +39,7 @@ class Saver:
     seats: list[dict[str, str]]
     seed: int
 
-    def save(self, match: Any) -> str | None:
+    def save(self, match: SomeMatch) -> str | None:
         """Write the record of ``match`` as it stands, atomically; the file's name in words, or None without
         --save. A write that fails ends the command with status 3; the file then holds what it held before."""
         if self.path is None:
@@ -56,7 +57,7 @@ class Saver:
         return path_text(self.path)
 
 
-def save_and_say(saver: Saver, match: Any, table: Table) -> None:
+def save_and_say(saver: Saver, match: SomeMatch, table: SomeTable) -> None:
     """Save the record at the end or when the player quits, and say where it went."""
     where = saver.save(match)
     if where is not None:
@@ -64,7 +65,7 @@ def save_and_say(saver: Saver, match: Any, table: Table) -> None:
         table.say(f"Record saved to {name} (replay it with: clubs replay {name})")
 
 
-def stopped(saver: Saver, match: Any, stop: Stopped, table: Table) -> NoReturn:
+def stopped(saver: Saver, match: SomeMatch, stop: Stopped, table: SomeTable) -> NoReturn:
     """End a game stopped by a signal: save what was played (with --save) and exit with 128 + the signal."""
     name = stop.name
     signum = stop.signum
@@ -77,7 +78,7 @@ def stopped(saver: Saver, match: Any, stop: Stopped, table: Table) -> NoReturn:
     sys.exit(EXIT_SIGNAL + signum)
 
 
-def input_ended(saver: Saver, match: Any, table: Table) -> NoReturn:
+def input_ended(saver: Saver, match: SomeMatch, table: SomeTable) -> NoReturn:
     """End a game whose standard input ended before the match was over: save it (with --save), say so, status 1."""
     table.say("Game stopped before the end (the input ended).")
     where = saver.save(match)

@@ -72,7 +72,7 @@ def default_bots(info: SomeGame, n_seats: int) -> list[str]:
     return [first] + ["random"] * (n_seats - 1)
 
 
-def check_bot_count(spec: str, names: list[str], n_seats: int, players: int | None, options: Any) -> None:
+def check_bot_count(spec: str, names: list[str], n_seats: int, players: int | None, options: object) -> None:
     """Refuse a ``--bots`` list that does not give one bot per seat of a game whose player count is an option,
     saying how to choose the count (the simulation itself checks the games with a fixed count)."""
     if len(names) == n_seats or info_has_fixed_seats(spec):

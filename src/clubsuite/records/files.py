@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from clubsuite.errors import InvalidRecordError
+from clubsuite.jsonform import JsonObject
 from clubsuite.records.format import MAX_DEPTH, MAX_DIGITS, check_record
 from clubsuite.safetext import json_escaped, quoted, shown
 
@@ -39,9 +40,9 @@ class _ParseError(Exception):
     """Raised from inside the JSON reader's hooks; :func:`loads_record` turns it into an InvalidRecordError."""
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+def _no_duplicates(pairs: list[tuple[str, Any]]) -> JsonObject:
     """Build a JSON object, refusing a repeated key (the plain reader would keep the last one silently)."""
-    obj: dict[str, Any] = {}
+    obj: JsonObject = {}
     for key, value in pairs:
         if key in obj:
             raise _ParseError(f"the field {quoted(key)} appears twice in one object")
@@ -139,7 +140,7 @@ def parse_record(text: str | bytes, source: str = "the record") -> Any:
     return record
 
 
-def loads_record(text: str | bytes, source: str = "the record") -> dict[str, Any]:
+def loads_record(text: str | bytes, source: str = "the record") -> JsonObject:
     """Read a record from JSON text (or UTF-8 bytes) and check its shape; ``source`` names it in error messages.
 
     A leading UTF-8 byte order mark is accepted. Every problem, however odd the input, is an InvalidRecordError.
@@ -244,7 +245,7 @@ def read_record_bytes(
     return data, f"the record file {name}"
 
 
-def load_record(path_or_text: str | os.PathLike[str], max_bytes: int = MAX_RECORD_BYTES) -> dict[str, Any]:
+def load_record(path_or_text: str | os.PathLike[str], max_bytes: int = MAX_RECORD_BYTES) -> JsonObject:
     """Read and check a record from a file, or from JSON text (a string whose first non-blank character is ``{``).
 
     The file is read as UTF-8, with or without a byte order mark, and at most ``max_bytes`` of it. A file that
@@ -286,7 +287,7 @@ def dumps_json(value: Any) -> str:
     return json_escaped(_dumps(value, 0)) + "\n"
 
 
-def dumps_record(record: dict[str, Any]) -> str:
+def dumps_record(record: JsonObject) -> str:
     """The text of a record file (see :func:`dumps_json`)."""
     return dumps_json(record)
 
@@ -379,7 +380,7 @@ def write_atomically(path: str | os.PathLike[str], data: bytes) -> None:
             os.close(folder)
 
 
-def save_record(record: dict[str, Any], path: str | os.PathLike[str]) -> None:
+def save_record(record: JsonObject, path: str | os.PathLike[str]) -> None:
     """Check a record's shape and write it to ``path`` as UTF-8 JSON, atomically (:func:`write_atomically`)."""
     check_record(record)
     write_atomically(path, dumps_record(record).encode("utf-8"))

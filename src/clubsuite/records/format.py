@@ -22,6 +22,7 @@ from typing import Any, overload
 
 from clubsuite.engine import SomeGame, default_game, find_game, resolve
 from clubsuite.errors import ClubsError, InvalidRecordError
+from clubsuite.jsonform import JsonObject
 from clubsuite.options import format_value, spec_of, split_spec
 from clubsuite.safetext import json_shown, quoted, shown
 
@@ -54,7 +55,7 @@ _SPEC_NAME = re.compile(r"\s*([A-Za-z][\w-]*)")
 class HandEntry:
     """One hand of a checked record: where its deal comes from and its actions as written."""
 
-    deal: Any
+    deal: object
     """The explicit deal read by the game's ``deal_from_json``, or None."""
     deal_seed: int | None
     """The deal seed of a ``{"seed": n}`` deal, or None."""
@@ -68,15 +69,15 @@ class CheckedRecord:
 
     info: SomeGame
     """The game's registry entry."""
-    options: Any
+    options: object
     """The game's options object built from the variant spec."""
     variant: str
     """The canonical spec of the options (``spec_of``)."""
-    options_json: dict[str, Any]
+    options_json: JsonObject
     """The options as JSON values, as the writer puts them in ``options``."""
     n_seats: int
     """How many seats the game has with these options."""
-    seats: list[dict[str, Any]]
+    seats: list[JsonObject]
     """The seats as written."""
     first_dealer: int
     """The dealer of hand 0."""
@@ -85,14 +86,14 @@ class CheckedRecord:
     hands: Sequence[HandEntry]
     """Every hand in order. From :func:`check_header`, each hand is checked when it is read (the replayer reads
     them one by one), so a record of a million hands with a broken first hand is refused at once."""
-    result: dict[str, Any] | None
+    result: JsonObject | None
     """The ``result`` field as written, if any (compared with the replay by the replayer)."""
 
 
-def record_schema() -> dict[str, Any]:
+def record_schema() -> JsonObject:
     """The JSON Schema (draft 2020-12) of the record format, as shipped with the package."""
     text = resources.files("clubsuite").joinpath("schema/record.schema.json").read_text(encoding="utf-8")
-    schema: dict[str, Any] = json.loads(text)
+    schema: JsonObject = json.loads(text)
     return schema
 
 
@@ -125,7 +126,7 @@ def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _check_keys(obj: dict[str, Any], path: str, allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
+def _check_keys(obj: JsonObject, path: str, allowed: tuple[str, ...], required: tuple[str, ...]) -> None:
     """Reject unknown keys (except extensions) and report the first missing required key."""
     for key in obj:
         if not isinstance(key, str) or key.startswith(EXTENSION_PREFIX) or key in allowed:
@@ -154,8 +155,10 @@ def option_value_json(value: Any) -> Any:
     return format_value(value)
 
 
-def options_json(options: Any) -> dict[str, Any]:
+def options_json(options: object) -> JsonObject:
     """Every option of an options dataclass as JSON values (what the writer puts in ``options``)."""
+    if not dataclasses.is_dataclass(options) or isinstance(options, type):
+        raise TypeError(f"options must be an options dataclass instance, not {type(options).__name__}")
     return {f.name: option_value_json(getattr(options, f.name)) for f in dataclasses.fields(options)}
 
 
@@ -234,7 +237,7 @@ def _check_values(record: Any) -> None:
             frames.pop()
 
 
-def _items(value: dict[str, Any] | list[Any]) -> Iterator[tuple[Any, Any]]:
+def _items(value: JsonObject | list[Any]) -> Iterator[tuple[Any, Any]]:
     """The (key, item) pairs of an object, or the (index, item) pairs of a list."""
     return iter(value.items()) if isinstance(value, dict) else enumerate(value)
 
@@ -252,7 +255,7 @@ def _check_text(text: str, path: tuple[str | int, ...]) -> None:
         ) from None
 
 
-def _check_lower_case(variant: str, options: Any) -> None:
+def _check_lower_case(variant: str, options: object) -> None:
     """Refuse upper case in the names of a variant spec: names in a record are lower case, as the writer puts them
     and as ``game`` and ``options`` are compared (the spec reader itself would ignore the case)."""
     m = _SPEC_NAME.match(variant)
@@ -273,7 +276,7 @@ def _check_lower_case(variant: str, options: Any) -> None:
             )
 
 
-def _check_game(record: dict[str, Any]) -> tuple[SomeGame, Any, str, dict[str, Any]]:
+def _check_game(record: JsonObject) -> tuple[SomeGame, object, str, JsonObject]:
     """Read ``game``, ``variant`` and ``options``: the game, its options, the canonical spec, the options as JSON."""
     game = record["game"]
     if not isinstance(game, str) or not game:
@@ -339,7 +342,7 @@ def _check_game(record: dict[str, Any]) -> tuple[SomeGame, Any, str, dict[str, A
     return info, options, canon, values
 
 
-def _check_seats(record: dict[str, Any], n_seats: int) -> list[dict[str, Any]]:
+def _check_seats(record: JsonObject, n_seats: int) -> list[JsonObject]:
     """Read ``seats``: one object per seat with a name and an optional kind."""
     seats = record["seats"]
     if not isinstance(seats, list):
@@ -380,7 +383,7 @@ def _check_hand(info: SomeGame, entry: Any, index: int, has_seed: bool) -> HandE
     if not isinstance(entry, dict):
         raise _error(path, f'expected an object such as {{"actions": ["keep", ...]}}, got {_kind(entry)}')
     _check_keys(entry, path, HAND_FIELDS, ("actions",))
-    deal: Any = None
+    deal: object = None
     deal_seed: int | None = None
     if "deal" in entry:
         raw = entry["deal"]

@@ -15,8 +15,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from clubsuite.cards import Card
-from clubsuite.engine import Phase, SomeGame
+from clubsuite.engine import Events, Phase, SomeGame, SomeMatch
 from clubsuite.errors import ClubsError, InvalidRecordError
+from clubsuite.jsonform import JsonObject
 from clubsuite.records.format import EXTENSION_PREFIX, CheckedRecord, HandEntry, check_header, same_json
 from clubsuite.safetext import json_shown, quoted, shown
 from clubsuite.seeding import hand_seed
@@ -26,33 +27,33 @@ from clubsuite.seeding import hand_seed
 class ReplayResult:
     """A replayed record: the rebuilt match and what happened in each hand."""
 
-    record: dict[str, Any]
+    record: JsonObject
     """The record as given."""
     info: SomeGame
     """The game's registry entry."""
-    options: Any
+    options: object
     """The game's options object."""
     variant: str
     """The canonical options spec."""
-    options_json: dict[str, Any]
+    options_json: JsonObject
     """The options as JSON values."""
-    seats: list[dict[str, Any]]
+    seats: list[JsonObject]
     """The seats of the record."""
-    match: Any
+    match: SomeMatch
     """The match, in the state the record leaves it in (it can be played on)."""
-    events: list[tuple[Any, ...]]
+    events: list[Events]
     """For each hand, every event in order: those of the deal, then those of each action."""
 
 
 _BETWEEN_HANDS = (Phase.DEAL, Phase.OVER)
 
 
-def _between_hands(match: Any) -> bool:
+def _between_hands(match: SomeMatch) -> bool:
     """Whether the match waits for a deal or has ended (no hand in progress)."""
     return match.phase in _BETWEEN_HANDS
 
 
-def _deal_for(checked: CheckedRecord, entry: HandEntry, index: int, dealer: int) -> Any:
+def _deal_for(checked: CheckedRecord, entry: HandEntry, index: int, dealer: int) -> object:
     """The deal of hand ``index`` (``entry``): explicit, from its own seed, or from the match seed."""
     if entry.deal is not None:
         return entry.deal
@@ -62,12 +63,12 @@ def _deal_for(checked: CheckedRecord, entry: HandEntry, index: int, dealer: int)
     return checked.info.deal_from_seed(hand_seed(checked.seed, index), dealer)
 
 
-def _verb(action: Any) -> str:
+def _verb(action: object) -> str:
     """The verb of an action in messages: a card is played, anything else chosen."""
     return "plays" if isinstance(action, Card) else "chooses"
 
 
-def _between_hands_action(match: Any, text: str) -> Any:
+def _between_hands_action(match: SomeMatch, text: str) -> object:
     """The action ``text`` if the game accepts it after a hand is scored (``acts_between_hands``), else None.
 
     Some games let an action concern the hand just scored (the call of a misplay after the hand); a record
@@ -84,8 +85,8 @@ def _between_hands_action(match: Any, text: str) -> Any:
 
 
 def _replay_hand(
-    checked: CheckedRecord, entry: HandEntry, match: Any, index: int, overall: int, previous: int
-) -> tuple[Any, ...]:
+    checked: CheckedRecord, entry: HandEntry, match: SomeMatch, index: int, overall: int, previous: int
+) -> Events:
     """Deal and play hand ``index`` of the record (``entry``, already checked) onto ``match``; returns its events.
 
     ``overall`` counts the actions of the hands before, ``previous`` those of the hand just before (for messages).
@@ -102,7 +103,7 @@ def _replay_hand(
             f"{match.to_act} to act) but another hand follows it; only the last hand may be unfinished"
         )
     try:
-        events: list[Any] = list(match.deal(deal=_deal_for(checked, entry, index, match.next_dealer)))
+        events: list[object] = list(match.deal(deal=_deal_for(checked, entry, index, match.next_dealer)))
     except ClubsError as exc:
         raise InvalidRecordError(f"hand {index}: the deal cannot be used: {exc}") from None
     for j, text in enumerate(entry.actions):
@@ -174,7 +175,7 @@ class Replay:
     and memory holds the record and the match, not every event of every hand. :func:`replay` collects it all.
     """
 
-    def __init__(self, record: dict[str, Any], header: CheckedRecord | None = None) -> None:
+    def __init__(self, record: JsonObject, header: CheckedRecord | None = None) -> None:
         """Check everything but the hands (raises InvalidRecordError) and set up the match before its first deal.
 
         ``header`` is what an earlier replay of the same record found (:attr:`checked`), to replay it again without
@@ -186,18 +187,18 @@ class Replay:
         self.checked = checked
         self.info: SomeGame = checked.info
         """The game's registry entry."""
-        self.options: Any = checked.options
+        self.options: object = checked.options
         """The game's options object."""
         self.variant: str = checked.variant
         """The canonical options spec."""
-        self.options_json: dict[str, Any] = checked.options_json
+        self.options_json: JsonObject = checked.options_json
         """The options as JSON values."""
-        self.seats: list[dict[str, Any]] = checked.seats
+        self.seats: list[JsonObject] = checked.seats
         """The seats of the record."""
-        self.match: Any = checked.info.new_match(checked.options, checked.first_dealer)
+        self.match: SomeMatch = checked.info.new_match(checked.options, checked.first_dealer)
         """The match, in the state the hands replayed so far leave it in."""
 
-    def hands(self) -> Iterator[tuple[Any, ...]]:
+    def hands(self) -> Iterator[Events]:
         """Replay every hand in order, yielding the events of each (the deal's, then each action's) once it is
         played; raises InvalidRecordError naming the hand, action, seat and rule at the first problem."""
         overall = previous = 0
@@ -217,7 +218,7 @@ class Replay:
                 raise InvalidRecordError(f"in the record, {diff}; fix or remove the result field")
 
 
-def replay(record: dict[str, Any]) -> ReplayResult:
+def replay(record: JsonObject) -> ReplayResult:
     """Replay a record through the engine; raises InvalidRecordError naming the hand, action, seat and rule."""
     run = Replay(record)
     events = list(run.hands())
@@ -234,7 +235,7 @@ def replay(record: dict[str, Any]) -> ReplayResult:
     )
 
 
-def match_result_json(match: Any, variant: str, options: dict[str, Any], seats: list[dict[str, Any]]) -> dict[str, Any]:
+def match_result_json(match: SomeMatch, variant: str, options: JsonObject, seats: list[JsonObject]) -> JsonObject:
     """The JSON account of a match: the game, its options and seats, the match summary, and who is to act."""
     summary = match.summary()
     hands = []
@@ -242,7 +243,7 @@ def match_result_json(match: Any, variant: str, options: dict[str, Any], seats: 
         entry = dict(entry)
         entry.setdefault("totals", None)
         hands.append(entry)
-    out: dict[str, Any] = {
+    out: JsonObject = {
         "game": match.game,
         "variant": variant,
         "options": dict(options),
@@ -263,6 +264,6 @@ def match_result_json(match: Any, variant: str, options: dict[str, Any], seats: 
     return out
 
 
-def result_json(result: ReplayResult) -> dict[str, Any]:
+def result_json(result: ReplayResult) -> JsonObject:
     """The JSON account of a replay (what ``clubs replay --json`` prints and a record's ``result`` may state)."""
     return match_result_json(result.match, result.variant, result.options_json, result.seats)

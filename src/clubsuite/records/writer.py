@@ -2,27 +2,26 @@
 
 from __future__ import annotations
 
-from typing import Any
-
-from clubsuite.engine import find_game
+from clubsuite.engine import SomeMatch, find_game
 from clubsuite.errors import InvalidRecordError
+from clubsuite.jsonform import JsonObject
 from clubsuite.options import spec_of
 from clubsuite.records.format import FORMAT, VERSION, check_record, options_json
 from clubsuite.records.replay import match_result_json
 from clubsuite.seeding import hand_seed
 
 
-def default_seats(n_seats: int) -> list[dict[str, Any]]:
+def default_seats(n_seats: int) -> list[JsonObject]:
     """Seat entries for a match whose players were not named: ``seat 0``, ``seat 1``, ..."""
     return [{"name": f"seat {i}"} for i in range(n_seats)]
 
 
 def record_from_match(
-    match: Any,
-    seats: list[dict[str, Any]] | None = None,
+    match: SomeMatch,
+    seats: list[JsonObject] | None = None,
     seed: int | None = None,
     seeded_hands: bool = False,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The record of a (possibly unfinished) match, with its result.
 
     With ``seed`` and ``seeded_hands``, hands are written without a deal, to be dealt again from the match seed;
@@ -36,9 +35,9 @@ def record_from_match(
     if seed is not None and (not isinstance(seed, int) or isinstance(seed, bool) or seed < 0):
         raise InvalidRecordError(f"the match seed must be a whole number from 0 up, got {seed!r}")
     seat_list = [dict(s) for s in seats] if seats is not None else default_seats(match.n_seats)
-    hands: list[dict[str, Any]] = []
+    hands: list[JsonObject] = []
     for i, hand in enumerate(match.hands):
-        entry: dict[str, Any] = {}
+        entry: JsonObject = {}
         if seeded_hands:
             assert seed is not None
             expected = info.deal_from_seed(hand_seed(seed, i), hand.dealer)
@@ -55,7 +54,7 @@ def record_from_match(
         hands.append(entry)
     variant = spec_of(match.game, options)
     values = options_json(options)
-    record: dict[str, Any] = {
+    record: JsonObject = {
         "format": FORMAT,
         "version": VERSION,
         "game": match.game,

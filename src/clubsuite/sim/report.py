@@ -14,6 +14,7 @@ from typing import Any, Protocol
 
 from clubsuite.engine import SomeGame, find_game, games, load_part
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.sim.stats import SimResult, wilson_interval
 
 HandFactsFn = Callable[[Any], Any]
@@ -23,7 +24,7 @@ HandFactsFn = Callable[[Any], Any]
 class Report(Protocol):
     """A finished balance report: for people and for programs."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account."""
         ...
 
@@ -103,7 +104,7 @@ class Rate:
         """The 95% Wilson score interval, or None without trials."""
         return wilson_interval(self.count, self.trials) if self.trials else None
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account: count, trials, rate and interval."""
         ci = self.ci95
         return {"count": self.count, "trials": self.trials, "rate": self.rate, "ci95": list(ci) if ci else None}
@@ -142,7 +143,7 @@ class Points:
         var = (self.total_squares - self.total * self.total / self.samples) / (self.samples - 1)
         return math.sqrt(max(0.0, var))
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account: samples, total, mean and standard deviation."""
         return {"samples": self.samples, "total": self.total, "mean": self.mean, "sd": self.sd}
 

@@ -21,7 +21,6 @@ import multiprocessing
 import os
 import signal
 from collections.abc import Callable, Iterator, Sequence
-from typing import Any
 
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.engine import SomeGame, resolve
@@ -62,7 +61,7 @@ def team_lineup(info: SomeGame, bots: Sequence[str]) -> tuple[str, ...]:
 
 def _check(
     spec: str, bots: Sequence[str], matches: int, seed: int, workers: int
-) -> tuple[SomeGame, Any, tuple[str, ...]]:
+) -> tuple[SomeGame, object, tuple[str, ...]]:
     """Validate every input of :func:`simulate`, naming the bad one; returns the resolved game and options, and
     the bot of every seat (:func:`team_lineup`)."""
     for name, value in (("matches", matches), ("workers", workers), ("seed", seed)):
@@ -101,7 +100,7 @@ def _check(
 
 
 def play_one(
-    info: SomeGame, options: Any, bots: Sequence[str], seed: int, index: int, facts: bool = False
+    info: SomeGame, options: object, bots: Sequence[str], seed: int, index: int, facts: bool = False
 ) -> MatchOutcome:
     """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seated by :func:`seating`, dealt from
     its match seed. With ``facts`` the outcome carries every hand's report facts (:func:`hand_facts_of`)."""

@@ -13,6 +13,7 @@ from typing import Any
 
 from clubsuite.engine import find_game
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.sim.seating import Teams, rotation_summary, seating_cycle
 
 Z95 = 1.959963984540054
@@ -97,7 +98,7 @@ class WinCount(_Rated):
     matches: int
     """Matches the side played (a line-up that holds two teams of one match counts twice)."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account: label, wins, matches, rate and interval."""
         low, high = self.win_rate_ci
         return {
@@ -170,7 +171,7 @@ class BotStats(_Scored):
     total_score: int
     """The sum of the entry's hand scores over all matches."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account of this entry."""
         low, high = self.win_rate_ci
         return {
@@ -205,7 +206,7 @@ class TeamStats(_Scored):
     total_score: int
     """The sum of the team's hand scores  over all matches."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account of this team."""
         low, high = self.win_rate_ci
         return {
@@ -315,7 +316,7 @@ class SimResult:
                 c[1] += 1
         return tuple(WinCount(k, counts[k][0], counts[k][1]) for k in sorted(counts))
 
-    def _teams_json(self) -> dict[str, Any]:
+    def _teams_json(self) -> JsonObject:
         """The team results for :meth:`to_json`."""
         return {
             "seats": [list(seats) for seats in self.seat_teams],
@@ -350,13 +351,13 @@ class SimResult:
             *(line(r) for r in lineups),
         ]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account of the simulation (without the per-match outcomes, which can be many).
 
         A game of fixed partnerships adds ``teams``: each partnership's figures. A game whose options make teams adds
         ``teams``: the seats of each team, and the wins per team and per line-up.
         """
-        data: dict[str, Any] = {
+        data: JsonObject = {
             "spec": self.spec,
             "canonical_spec": self.canonical_spec,
             "seed": self.seed,

@@ -8,21 +8,26 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from typing import Any
+from typing import Any, Generic, TypeVar
 
 from rich.console import Console
 from rich.text import Text
 
 from clubsuite.bots import SomeBot
-from clubsuite.engine import SomeGame, load_part
+from clubsuite.engine import SomeGame, SomeMatch, load_part
 from clubsuite.safetext import safe_lines
 from clubsuite.tui.render import card_text, score_table
 
 HELP_LINE = "Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit."
 
 
-class Table:
+MatchT_contra = TypeVar("MatchT_contra", bound=SomeMatch, contravariant=True)
+
+
+class Table(Generic[MatchT_contra]):
     """The terminal table every game's screen builds on: one console, seat names, and how to say things.
+
+    Generic over the match it shows: a game's screen is a ``Table`` of its own match class.
 
     A game's screen subclasses it and provides ``show_events``, ``show_state``, ``prompt``, ``read_action``,
     ``legal_words``, ``show_deal`` (for spectators) and the class texts ``title``, ``rules_line`` and ``help_line``;
@@ -79,64 +84,68 @@ class Table:
             text = safe
         self.console.print(text, style=style or None, highlight=False, soft_wrap=True, markup=False)
 
-    def _totals(self, match: Any) -> str:
+    def _totals(self, match: MatchT_contra) -> str:
         return ", ".join(f"{self.names[s]} {t:+d}" for s, t in enumerate(match.totals))
 
-    def show_scores(self, match: Any) -> None:
+    def show_scores(self, match: MatchT_contra) -> None:
         """The score sheet of the match so far."""
         self.console.print(score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols))
 
-    def after_legal(self, match: Any) -> None:
+    def after_legal(self, match: MatchT_contra) -> None:
         """What to add after the list of legal moves (the input help)."""
         self.say(self.help_line, style="dim")
 
-    def show_intro(self, match: Any) -> None:
+    def show_intro(self, match: MatchT_contra) -> None:
         """The reminder of the rules and of how to enter a move, shown to a player before the first deal."""
         self.say(self.rules_line, style="dim")
         self.say(self.help_line, style="dim")
 
-    def show_legal(self, match: Any) -> None:
+    def show_legal(self, match: MatchT_contra) -> None:
         """Answer ``?``: the legal moves, then the input help."""
         self.say("Legal: " + " ".join(self.legal_words(match)))
         self.after_legal(match)
 
-    def show_hint(self, match: Any, seat: int, hint_bot: SomeBot | None, rng: random.Random) -> None:
+    def show_hint(self, match: MatchT_contra, seat: int, hint_bot: SomeBot | None, rng: random.Random) -> None:
         """Answer ``h``: the move the game's heuristic bot would make."""
         if hint_bot is None:
             self.say("No hint bot is available for this game yet.")
         else:
             self.say(f"Hint: {match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))}")
 
-    def trick_ended(self, events: Sequence[Any]) -> bool:
+    def trick_ended(self, events: Sequence[object]) -> bool:
         """Whether ``events`` end a trick (``clubs watch --delay`` pauses after them)."""
         return any(type(e).__name__ == "TrickTaken" for e in events)
 
-    def show_events(self, match: Any, events: Sequence[Any]) -> None:
+    def show_events(self, match: MatchT_contra, events: Sequence[object]) -> None:
         """Describe what just happened (each game's screen says it its own way)."""
         raise NotImplementedError
 
-    def show_state(self, match: Any, seat: int) -> None:
+    def show_state(self, match: MatchT_contra, seat: int) -> None:
         """The human's screen before a decision."""
         raise NotImplementedError
 
-    def show_deal(self, match: Any) -> None:
+    def show_deal(self, match: MatchT_contra) -> None:
         """For spectators: every hidden card of the hand just dealt."""
         raise NotImplementedError
 
-    def prompt(self, match: Any, seat: int) -> str:
+    def prompt(self, match: MatchT_contra, seat: int) -> str:
         """The question put to the human."""
         raise NotImplementedError
 
-    def legal_words(self, match: Any) -> list[str]:
+    def legal_words(self, match: MatchT_contra) -> list[str]:
         """The legal actions in notation, in display order."""
         raise NotImplementedError
 
-    def read_action(self, match: Any, seat: int, text: str) -> Any | None:
+    def read_action(self, match: MatchT_contra, seat: int, text: str) -> object | None:
         """Read the human's input as an action, or say what is wrong with it and return None."""
         raise NotImplementedError
 
 
-def screen_class(info: SomeGame) -> type[Table] | None:
+SomeTable = Table[Any]
+"""The screen of a game chosen by name at run time (its match type is known only then)."""
+
+
+def screen_class(info: SomeGame) -> type[SomeTable] | None:
     """The terminal screen of a game (its registry part ``screen``), or None if the game has none."""
     cls = load_part(info, "screen")
     if cls is None:

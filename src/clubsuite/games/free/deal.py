@@ -18,6 +18,7 @@ from typing import Any
 
 from clubsuite.cards import STANDARD_WITH_JOKERS, CardSet, Suit, iter_bits
 from clubsuite.errors import InvalidDealError, InvalidNotationError
+from clubsuite.jsonform import JsonObject
 from clubsuite.seeding import shuffled
 
 N_SEATS = 3
@@ -104,7 +105,7 @@ class FreeDeal:
         """The deal a seed gives (see the module docstring)."""
         return cls.random(random.Random(seed), dealer)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The record form: card notation strings."""
         return {
             "auction": [str(h) for h in self.auction],

@@ -31,6 +31,7 @@ from clubsuite.games.free.events import (
     TrickTaken,
 )
 from clubsuite.games.free.options import FreeOptions
+from clubsuite.jsonform import JsonObject
 
 MAX_TRICKS = 10
 SOLO_CONTRACT = 7
@@ -698,7 +699,7 @@ class FreeHand:
         """
         return list(self.log)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the hand: dealer, auction, team, contract, tricks, bonuses and scores.
 
         Only public facts: the bids (in the order made, FC-3), the tier of the highest bid, the contract once the
@@ -706,7 +707,7 @@ class FreeHand:
         bonus (FC-8), all read from the tricks, which everyone saw. Balance reports count these facts.
         """
         complete = self.scores is not None
-        contract: dict[str, Any] | None = None
+        contract: JsonObject | None = None
         if self.winner >= 0:
             needed = TEAM_CONTRACT if self.partner >= 0 else SOLO_CONTRACT
             taken = sum(self.tricks_won[s] for s in self.team)
@@ -730,7 +731,7 @@ class FreeHand:
             "complete": complete,
         }
 
-    def _bonus_winners(self) -> dict[str, Any]:
+    def _bonus_winners(self) -> JsonObject:
         """Which seats won each bonus of a scored hand (FC-8): the same tests as :func:`score_hand`, by seat."""
         diamonds = [(t & PRIMARY_SUIT_MASKS[Suit.DIAMONDS]).bit_count() for t in self.taken]
         most = max(diamonds)

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.free.hand import TIERS, FreeHand
+from clubsuite.jsonform import JsonObject
 from clubsuite.sim.report import Points, Rate, ReportPart, text_table
 from clubsuite.sim.stats import SimResult
 
@@ -114,7 +115,7 @@ class FreeReport:
     no_spades_players: Rate
     """Player-hands with the no-spades bonus, out of three per hand."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account of the whole report."""
         return {
             "hands": self.hands,

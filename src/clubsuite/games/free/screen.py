@@ -131,7 +131,7 @@ def auction_order(cards: CardSet) -> list[Card]:
     return sorted(cards, key=lambda c: bid_value(c.index))
 
 
-class FreeTable(Table):
+class FreeTable(Table[FreeMatch]):
     """The terminal screen of Free Clubs, for a player (``human`` is a seat) or a spectator (``human`` is None)."""
 
     move_help = "a card in notation or its number in the list shown; in the auction a bid or pass (p)"
@@ -175,7 +175,7 @@ class FreeTable(Table):
         return [(g, r, c) for g, r, c in moves if r == (g - 1) % N_SEATS]
 
     # -- events ----------------------------------------------------------------------------------------
-    def show_events(self, match: FreeMatch, events: Sequence[Any]) -> None:
+    def show_events(self, match: FreeMatch, events: Sequence[object]) -> None:
         """Describe what just happened, without revealing any card the viewer may not know."""
         for ev in events:
             if isinstance(ev, HandStarted):
@@ -451,7 +451,7 @@ class FreeTable(Table):
         rest = [str(a) for a in legal if not isinstance(a, Card)]
         return [str(c) for c in sorted(cards, key=lambda c: bid_value(c.index))] + rest
 
-    def read_action(self, match: FreeMatch, seat: int, text: str) -> Any | None:
+    def read_action(self, match: FreeMatch, seat: int, text: str) -> object | None:
         """A card in notation or by its number in the list shown, or pass/p."""
         view = match.view(seat)
         try:

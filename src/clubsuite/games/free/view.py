@@ -10,10 +10,11 @@ the seat that made it, until someone calls it; every call and what the table's c
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from clubsuite.cards import Card, CardSet, card_at
 from clubsuite.games.free.deal import N_SEATS
+from clubsuite.jsonform import JsonObject
 from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
@@ -158,12 +159,12 @@ class FreeView(ViewBase["FreeHand"]):
         since the table checks a call in front of everyone; each tells that the seat held none of the led suit."""
         return tuple((caller, seat, card_at(c)) for caller, seat, c in self._cur().checks)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """A JSON-ready snapshot of this view."""
         h = self._cur()
         chest = self.chest
         pc = self.pass_choice
-        out: dict[str, Any] = {
+        out: JsonObject = {
             "game": "free",
             "seat": self.seat,
             "phase": self.phase.value,

@@ -21,6 +21,7 @@ from clubsuite.cards import NORTHSTAR, CardSet, iter_bits
 from clubsuite.errors import InvalidDealError, InvalidNotationError
 from clubsuite.games.northstar.combos import DECK_MASK
 from clubsuite.games.northstar.options import MAX_PLAYERS, MIN_PLAYERS
+from clubsuite.jsonform import JsonObject
 from clubsuite.seeding import shuffled
 
 HAND_SIZE = 10
@@ -58,7 +59,7 @@ class NorthstarDeal:
             mask |= int(h)
         return mask
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The record form: ``{"hands": ["1C 5D ...", ...]}`` by seat."""
         return {"hands": [str(h) for h in self.hands]}
 

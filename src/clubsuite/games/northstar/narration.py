@@ -8,7 +8,7 @@ from typing import Any
 
 from clubsuite.cards import CardSet
 from clubsuite.games.northstar import events as ns
-from clubsuite.games.northstar.options import Teams
+from clubsuite.games.northstar.options import NorthstarOptions, Teams
 from clubsuite.games.northstar.screen import TEAM_LETTERS, round_scores
 from clubsuite.narration import Narrator, signed
 
@@ -97,7 +97,8 @@ class NorthstarNarrator(Narrator):
     def totals_lines(self, data: dict[str, Any], over: bool) -> list[str]:
         """The seats' totals, and the teams' under team play (NS-10)."""
         lines = super().totals_lines(data, over)
-        if self.result.match.options.teams is not Teams.NONE and "team_totals" in data:
+        options = self.result.match.options
+        if isinstance(options, NorthstarOptions) and options.teams is not Teams.NONE and "team_totals" in data:
             lines.append(f"{'final team totals' if over else 'team totals so far'}: {team_totals(data['team_totals'])}")
         return lines
 

@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.northstar import NorthstarHand, NorthstarOptions, Passed, Played, Teams
+from clubsuite.jsonform import JsonObject
 from clubsuite.safetext import quoted
 from clubsuite.sim.report import Points, Rate, ReportPart, text_table
 from clubsuite.sim.stats import CONFIDENCE, SimResult
@@ -120,7 +121,7 @@ class DoubleStats:
     non_callers: Points
     """The round points of players who did not call."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account."""
         return {
             "calls": self.calls.trials,
@@ -143,7 +144,7 @@ class BotLine:
     fair_share: float
     """The win rate of an even contest: 1 over the number of players, or of teams."""
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account."""
         return {"label": self.label, "bot": self.bot, "wins": self.wins.to_json(), "fair_share": self.fair_share}
 
@@ -180,7 +181,7 @@ class NorthstarReport:
     """How many team-ended rounds left 1, 2, ... players holding cards (empty without teams)."""
     bots: tuple[BotLine, ...]
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """A JSON-ready account of the whole report."""
         return {
             "spec": self.spec,

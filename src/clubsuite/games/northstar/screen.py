@@ -169,7 +169,7 @@ CRAZY_RULES_LINE = (
 """The first rules line of a Crazy CLUBS match, in place of :attr:`NorthstarTable.rules_line`."""
 
 
-class NorthstarTable(Table):
+class NorthstarTable(Table[NorthstarMatch]):
     """The terminal screen of North Star's CLUBS, for a player (``human`` is a seat) or a spectator (None)."""
 
     move_help = "a play (7C 7H, 4H 5C 6D, 4-5-6, 7H 15S=7), pass (p) or double (d); h lists the legal plays too"
@@ -202,7 +202,7 @@ class NorthstarTable(Table):
             return ", ".join(f"{TEAM_LETTERS[t]} {v}" for t, v in enumerate(match.team_totals))
         return ", ".join(f"{self.team_name(match, t)} {v}" for t, v in enumerate(match.team_totals))
 
-    def _totals(self, match: Any) -> str:
+    def _totals(self, match: NorthstarMatch) -> str:
         return ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(match.totals))
 
     def _goal(self, match: NorthstarMatch) -> str:
@@ -237,11 +237,11 @@ class NorthstarTable(Table):
         self.say(self.help_line, style="dim")
 
     # -- events --------------------------------------------------------------------------------------------
-    def trick_ended(self, events: Sequence[Any]) -> bool:
+    def trick_ended(self, events: Sequence[object]) -> bool:
         """A trick ends when it is won (NS-4)."""
         return any(isinstance(e, TrickWon) for e in events)
 
-    def show_events(self, match: NorthstarMatch, events: Sequence[Any]) -> None:
+    def show_events(self, match: NorthstarMatch, events: Sequence[object]) -> None:
         """Describe what just happened: public facts only (plays, passes, calls, bonus cards, tricks, scores)."""
         for ev in events:
             if isinstance(ev, HandStarted):
@@ -556,7 +556,7 @@ class NorthstarTable(Table):
         if hint_bot is not None:
             self.say(f"Hint: {match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))}")
 
-    def read_action(self, match: NorthstarMatch, seat: int, text: str) -> Any | None:
+    def read_action(self, match: NorthstarMatch, seat: int, text: str) -> object | None:
         """A play in notation or by values, pass or double; a notation error is said and None returned."""
         try:
             return match.parse_action(text)

@@ -18,6 +18,7 @@ from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.partnership.deal import HAND_SIZE, N_SEATS, PartnershipDeal
 from clubsuite.games.partnership.events import CardPlayed, CardsPassed, HandScored, PassChosen, PlayStarted, TrickTaken
+from clubsuite.jsonform import JsonObject
 
 PASS_SIZE = 3
 """Cards each player passes (CP-2)."""
@@ -436,7 +437,7 @@ class PartnershipHand:
         """Each partnership's points so far by source (CP-3); final once the hand is over."""
         return score_lines(self.tricks_won, self.taken)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the hand: dealer, pass direction, tricks, points by source, scores."""
         lines = self.score_lines()
         return {

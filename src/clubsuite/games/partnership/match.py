@@ -21,6 +21,7 @@ from clubsuite.games.partnership.hand import (
 )
 from clubsuite.games.partnership.options import PartnershipOptions
 from clubsuite.games.partnership.view import PartnershipView
+from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
 from clubsuite.safetext import quoted
 
@@ -116,7 +117,7 @@ class PartnershipMatch(
             events.append(MatchEnded(self.winners, False, totals))
         return tuple(events)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the match so far, with the partnerships' totals (CP-3, CP-4)."""
         out = super().summary()
         out["team_totals"] = list(self.team_totals)

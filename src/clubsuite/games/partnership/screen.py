@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from rich import box
 from rich.table import Table as RichTable
@@ -48,7 +47,7 @@ def point_rows(lines: Sequence[ScoreLine]) -> list[tuple[str, tuple[int, ...]]]:
     ]
 
 
-class PartnershipTable(Table):
+class PartnershipTable(Table[PartnershipMatch]):
     """The terminal screen of the partnership game, for a player (``human`` is a seat) or a spectator (None)."""
 
     move_help = (
@@ -79,7 +78,7 @@ class PartnershipTable(Table):
         self.console.print(score_table(names, sheet, match.team_totals, ascii_only=not self.symbols))
 
     # -- events ----------------------------------------------------------------------------------------
-    def show_events(self, match: PartnershipMatch, events: Sequence[Any]) -> None:
+    def show_events(self, match: PartnershipMatch, events: Sequence[object]) -> None:
         """Describe what just happened, without revealing any card the viewer may not know."""
         for ev in events:
             if isinstance(ev, HandStarted):
@@ -217,7 +216,7 @@ class PartnershipTable(Table):
         assert seat is not None
         return ["any three of your cards:", *(str(c) for c in sorted_hand(match.view(seat).hand))]
 
-    def read_action(self, match: PartnershipMatch, seat: int, text: str) -> Any | None:
+    def read_action(self, match: PartnershipMatch, seat: int, text: str) -> object | None:
         """A card in notation or by number; in the pass three cards, in notation or by number (CP-2)."""
         view = match.view(seat)
         shown = sorted_hand(view.hand)

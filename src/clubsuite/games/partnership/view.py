@@ -9,11 +9,12 @@ are known to lie with the receiver until they are played; nothing else of anothe
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from clubsuite.cards import FULL_STANDARD, Card, CardSet, Suit, card_at
 from clubsuite.games.partnership.deal import N_SEATS
 from clubsuite.games.partnership.hand import Direction, PassChoices, ScoreLine, giver, receiver, team_of
+from clubsuite.jsonform import JsonObject
 from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
@@ -180,7 +181,7 @@ class PartnershipView(ViewBase["PartnershipHand"]):
             known |= int(cs)
         return CardSet(FULL_STANDARD & ~self._cur().hands[self.seat] & ~int(self.played) & ~known)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """A JSON-ready snapshot of this view."""
         h = self._cur()
         given, received = self.given, self.received

@@ -14,6 +14,7 @@ from typing import Any
 
 from clubsuite.cards import FULL_STANDARD, STANDARD, CardSet
 from clubsuite.errors import InvalidDealError, InvalidNotationError
+from clubsuite.jsonform import JsonObject
 from clubsuite.seeding import shuffled
 
 N_SEATS = 3
@@ -68,7 +69,7 @@ class WhistDeal:
         """The deal a seed gives (see the module docstring)."""
         return cls.random(random.Random(seed), dealer)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The record form: card notation strings."""
         return {"hands": [str(h) for h in self.hands], "bid": str(self.bid)}
 

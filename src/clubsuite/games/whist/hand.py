@@ -18,6 +18,7 @@ from clubsuite.games.whist import rules
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS, WhistDeal
 from clubsuite.games.whist.events import CardPlayed, Decided, HandScored, PlayStarted, TrickTaken
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
+from clubsuite.jsonform import JsonObject
 
 QUOTA = 4
 """Tricks a player must take to score nothing for the hand."""
@@ -271,7 +272,7 @@ class WhistHand:
         log.extend(card_at(c) for c in self._trick)
         return log
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the hand: dealer, exchanges, leader, tricks, scores."""
         return {
             "dealer": self.dealer,

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
-from typing import Any
 
 from rich.text import Text
 
@@ -23,12 +22,12 @@ from clubsuite.games.whist import (
     MatchEnded,
     WhistMatch,
 )
-from clubsuite.games.whist.hand import WhistPhase
+from clubsuite.games.whist.hand import WhistAction, WhistPhase
 from clubsuite.tui.render import card_text, cards_text, hand_text, sorted_hand
 from clubsuite.tui.table import Table
 
 
-class WhistTable(Table):
+class WhistTable(Table[WhistMatch]):
     """The screen of Clubs (whist group): the exchange round, the trick in progress, the hand and the scores."""
 
     move_help = (
@@ -38,7 +37,7 @@ class WhistTable(Table):
     title = "Clubs (whist group)"
     rules_line = "Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks."
 
-    def show_events(self, match: WhistMatch, events: Sequence[Any]) -> None:
+    def show_events(self, match: WhistMatch, events: Sequence[object]) -> None:
         """Describe what just happened, without revealing any hidden card to the human."""
         for ev in events:
             if isinstance(ev, HandStarted):
@@ -124,10 +123,10 @@ class WhistTable(Table):
         shown = sorted_hand(legal) if isinstance(legal, CardSet) else list(legal)
         return [match.format_action(a) for a in shown]
 
-    def read_action(self, match: WhistMatch, seat: int, text: str) -> Any | None:
+    def read_action(self, match: WhistMatch, seat: int, text: str) -> object | None:
         """A card in notation or by number, or k/x in the exchange round (CW-4)."""
         exchange = match.phase is WhistPhase.EXCHANGE
-        action: Any
+        action: WhistAction
         try:
             if not exchange and re.fullmatch(r"[0-9]+", text):
                 shown = sorted_hand(match.view(seat).hand)

@@ -9,10 +9,11 @@ in the bid hand when it exchanged (CW-4), which it knows to be with the next exc
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from clubsuite.cards import FULL_STANDARD, Card, CardSet, card_at
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
+from clubsuite.jsonform import JsonObject
 from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
@@ -123,7 +124,7 @@ class WhistView(ViewBase["WhistHand"]):
             known |= int(cs)
         return CardSet(FULL_STANDARD & ~self._cur().hands[self.seat] & ~int(self.played) & ~known)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """A JSON-ready snapshot of this view."""
         h = self._cur()
         return {
