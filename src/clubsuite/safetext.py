@@ -19,7 +19,6 @@ JSON output stays exact JSON: :func:`json_escaped` writes the characters that ar
 from __future__ import annotations
 
 import json
-from typing import Any
 
 SHOWN = 60
 """The most characters of one outside value quoted in a message or shown on a screen (before escaping)."""
@@ -81,7 +80,7 @@ def safe_lines(text: str, line_limit: int = LINE) -> str:
     return "\n".join(shown(line, line_limit) for line in lines)
 
 
-def json_shown(value: Any, limit: int = 2 * SHOWN) -> str:
+def json_shown(value: object, limit: int = 2 * SHOWN) -> str:
     """A JSON value as it would be written, cut like :func:`shown` when long (JSON escapes control characters)."""
     return shown(json.dumps(value), limit)
 

@@ -50,7 +50,7 @@ QUIT = "quit"
 
 def human_action(
     table: SomeTable, match: SomeMatch, seat: int, hint_bot: SomeBot | None, rng: random.Random
-) -> Any | None:
+) -> object | None:
     """Ask the human until they give a legal action; :data:`QUIT` if they quit, None at the end of input."""
     table.show_state(match, seat)
     while True:
@@ -302,7 +302,7 @@ def play_command(
     rng = random.Random(derive_seed(seed, 0xB07))
     hint = _hint_bot(info.name)
 
-    def choose(s: int) -> Any:
+    def choose(s: int) -> object:
         player = bot_players[s]
         if player is None:
             return human_action(table, match, s, hint, rng)
@@ -322,7 +322,7 @@ def _play_out(
     table: SomeTable,
     saver: Saver,
     signals: StopSignals,
-    choose: Callable[[int], Any],
+    choose: Callable[[int], object],
     show_deals: bool = False,
     delay: float = 0.0,
 ) -> bool:
@@ -395,7 +395,7 @@ def watch_command(
     table.say(f"{table.title} · variant {shown(setup.spec, SPEC_SHOWN)} · seed {seed}", style="bold")
     rng = random.Random(derive_seed(seed, 0xB07))
 
-    def choose(s: int) -> Any:
+    def choose(s: int) -> object:
         return bot_players[s].choose(match.view(s), match.legal_actions(), rng)
 
     with StopSignals(keep_when_held=True) as signals:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from clubsuite.errors import InvalidRecordError
-from clubsuite.jsonform import JsonObject
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.records.format import MAX_DEPTH, MAX_DIGITS, check_record
 from clubsuite.safetext import json_escaped, quoted, shown
 
@@ -40,7 +40,7 @@ class _ParseError(Exception):
     """Raised from inside the JSON reader's hooks; :func:`loads_record` turns it into an InvalidRecordError."""
 
 
-def _no_duplicates(pairs: list[tuple[str, Any]]) -> JsonObject:
+def _no_duplicates(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
     """Build a JSON object, refusing a repeated key (the plain reader would keep the last one silently)."""
     obj: JsonObject = {}
     for key, value in pairs:
@@ -50,7 +50,7 @@ def _no_duplicates(pairs: list[tuple[str, Any]]) -> JsonObject:
     return obj
 
 
-def _no_constants(name: str) -> Any:
+def _no_constants(name: str) -> JsonValue:
     """Refuse NaN and Infinity, which Python's reader accepts but JSON does not have."""
     raise _ParseError(f"{name} is not a JSON number; records hold only standard JSON")
 
@@ -110,7 +110,7 @@ def _decode(data: str | bytes, source: str) -> str:
     return text
 
 
-def parse_record(text: str | bytes, source: str = "the record") -> Any:
+def parse_record(text: str | bytes, source: str = "the record") -> JsonValue:
     """Read JSON text (or UTF-8 bytes) as a record would be read, without checking the record's fields.
 
     Refuses what no record holds: text that is not UTF-8, a repeated key, NaN or Infinity, a number too long or
@@ -262,7 +262,7 @@ _FLAT_OBJECT_WIDTH = 80
 """Objects of plain values at most this wide are written on one line."""
 
 
-def _dumps(value: Any, indent: int) -> str:
+def _dumps(value: JsonValue, indent: int) -> str:
     """JSON with objects spread over lines and lists of plain values kept on one line."""
     pad = "  " * (indent + 1)
     if isinstance(value, dict):
@@ -282,7 +282,7 @@ def _dumps(value: Any, indent: int) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
-def dumps_json(value: Any) -> str:
+def dumps_json(value: JsonValue) -> str:
     """Readable JSON ending in a newline: objects spread over lines, lists of plain values (actions) on one line."""
     return json_escaped(_dumps(value, 0)) + "\n"
 

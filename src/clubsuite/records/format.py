@@ -22,7 +22,7 @@ from typing import Any, overload
 
 from clubsuite.engine import SomeGame, default_game, find_game, resolve
 from clubsuite.errors import ClubsError, InvalidRecordError
-from clubsuite.jsonform import JsonObject
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.options import format_value, spec_of, split_spec
 from clubsuite.safetext import json_shown, quoted, shown
 
@@ -97,7 +97,7 @@ def record_schema() -> JsonObject:
     return schema
 
 
-def _kind(value: Any) -> str:
+def _kind(value: JsonValue) -> str:
     """The JSON type of a value in words, for messages."""
     if value is None:
         return "null"
@@ -121,7 +121,7 @@ def _error(path: str, problem: str) -> InvalidRecordError:
     return InvalidRecordError(f"in the record, {path}: {problem}")
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: JsonValue) -> bool:
     """Whether a JSON value is a whole number (``true`` and ``false`` are not)."""
     return isinstance(value, int) and not isinstance(value, bool)
 
@@ -143,7 +143,7 @@ def _check_keys(obj: JsonObject, path: str, allowed: tuple[str, ...], required: 
             raise _error(where, "this required field is missing")
 
 
-def option_value_json(value: Any) -> Any:
+def option_value_json(value: object) -> JsonValue:
     """The JSON form of one option value: enum members by their value, numbers and flags as they are, and a
     table of numbers (a tuple, such as a table of points per card) as a list of its values."""
     if isinstance(value, enum.Enum):
@@ -162,7 +162,7 @@ def options_json(options: object) -> JsonObject:
     return {f.name: option_value_json(getattr(options, f.name)) for f in dataclasses.fields(options)}
 
 
-def same_json(a: Any, b: Any) -> bool:
+def same_json(a: JsonValue, b: JsonValue) -> bool:
     """Exact JSON equality: the same JSON type and value at every level, so ``true`` is not ``1``, ``false`` is not
     ``0`` and ``-0.0`` or ``1.0`` is not the whole number ``0`` or ``1``, also inside lists and objects.
 
@@ -176,7 +176,7 @@ def same_json(a: Any, b: Any) -> bool:
     return type(a) is type(b) and bool(a == b)
 
 
-def _is_option_value(value: Any) -> bool:
+def _is_option_value(value: JsonValue) -> bool:
     """Whether a JSON value can be an option value: a string, a whole number, a flag, or a list of whole numbers."""
     if isinstance(value, str | int):  # bool is an int
         return True
@@ -195,7 +195,7 @@ def _path_text(path: tuple[str | int, ...]) -> str:
     return out
 
 
-def _check_values(record: Any) -> None:
+def _check_values(record: JsonValue) -> None:
     """Refuse what no field of a record can hold and what would trip the code after: lists and objects nested more
     than MAX_DEPTH deep, whole numbers of more than MAX_DIGITS digits, object keys that are not strings, and strings
     that are not Unicode text (a lone surrogate, as from a ``\\udcff`` escape or bytes that were not UTF-8).
@@ -204,7 +204,9 @@ def _check_values(record: Any) -> None:
     depth first with one iterator per level, so that the work space grows with the depth (at most MAX_DEPTH), not
     with the number of values.
     """
-    frames: list[tuple[Iterator[tuple[Any, Any]], tuple[str | int, ...], bool]] = [(_items(record), (), True)]
+    frames: list[tuple[Iterator[tuple[JsonValue, JsonValue]], tuple[str | int, ...], bool]] = [
+        (_items(record), (), True)
+    ]
     while frames:
         items, path, is_object = frames[-1]
         for key, item in items:
@@ -361,7 +363,7 @@ def _check_seats(record: JsonObject, n_seats: int) -> list[JsonObject]:
     return seats
 
 
-def _check_seed(value: Any, path: str, what: str, why: str = "") -> int:
+def _check_seed(value: JsonValue, path: str, what: str, why: str = "") -> int:
     """Read a seed: a whole number from 0 up; ``what`` names it and ``why`` may add the reason to the message.
 
     Deal seeds feed ``random.Random``, which deals for ``-n`` exactly what it deals for ``n``: allowing negative
@@ -377,7 +379,7 @@ def _check_seed(value: Any, path: str, what: str, why: str = "") -> int:
     return seed
 
 
-def _check_hand(info: SomeGame, entry: Any, index: int, has_seed: bool) -> HandEntry:
+def _check_hand(info: SomeGame, entry: JsonValue, index: int, has_seed: bool) -> HandEntry:
     """Read one element of ``hands``: its deal (explicit, seeded or from the match seed) and its actions."""
     path = f"hands[{index}]"
     if not isinstance(entry, dict):
@@ -443,7 +445,7 @@ class _CheckedHands(Sequence[HandEntry]):
         return _check_hand(self._info, self._raw[index], index, self._has_seed)
 
 
-def check_header(record: Any) -> CheckedRecord:
+def check_header(record: JsonValue) -> CheckedRecord:
     """Check everything of a record but its hands, which are checked one by one as they are read from
     ``CheckedRecord.hands``: the replayer's way in, so that checking keeps pace with replaying."""
     if not isinstance(record, dict):
@@ -475,13 +477,13 @@ def check_header(record: Any) -> CheckedRecord:
     return CheckedRecord(info, options, canon, values, n_seats, seats, first_dealer, seed, entries, result)
 
 
-def check_record(record: Any) -> CheckedRecord:
+def check_record(record: JsonValue) -> CheckedRecord:
     """Check the shape of a record (everything short of playing it) and read it; raises InvalidRecordError."""
     checked = check_header(record)
     entries = tuple(checked.hands)  # checks every hand
     return dataclasses.replace(checked, hands=entries)
 
 
-def validate_record(record: Any) -> None:
+def validate_record(record: JsonValue) -> None:
     """Raise InvalidRecordError, naming the field, if the record is not well formed (rules are not checked)."""
     check_record(record)

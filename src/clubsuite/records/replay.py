@@ -12,12 +12,11 @@ import copy
 import json
 from collections.abc import Iterator
 from dataclasses import dataclass
-from typing import Any
 
 from clubsuite.cards import Card
 from clubsuite.engine import Events, Phase, SomeGame, SomeMatch
 from clubsuite.errors import ClubsError, InvalidRecordError
-from clubsuite.jsonform import JsonObject
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.records.format import EXTENSION_PREFIX, CheckedRecord, HandEntry, check_header, same_json
 from clubsuite.safetext import json_shown, quoted, shown
 from clubsuite.seeding import hand_seed
@@ -133,7 +132,7 @@ def _replay_hand(
     return tuple(events)
 
 
-def _compare(given: Any, computed: Any, path: str) -> str | None:
+def _compare(given: JsonValue, computed: JsonValue, path: str) -> str | None:
     """The first difference between a stated result and the computed one (its JSON form), or None.
 
     Objects are compared by the keys the record states (extension keys skipped); everything else exactly by JSON

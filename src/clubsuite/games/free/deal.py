@@ -14,11 +14,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from clubsuite.cards import STANDARD_WITH_JOKERS, CardSet, Suit, iter_bits
 from clubsuite.errors import InvalidDealError, InvalidNotationError
-from clubsuite.jsonform import JsonObject
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.seeding import shuffled
 
 N_SEATS = 3
@@ -114,7 +113,7 @@ class FreeDeal:
         }
 
     @classmethod
-    def from_json(cls, data: Any) -> FreeDeal:
+    def from_json(cls, data: JsonValue) -> FreeDeal:
         """Read the record form; names the bad field on error."""
         if not isinstance(data, dict) or set(data) != {"auction", "primary", "chest"}:
             raise InvalidDealError(

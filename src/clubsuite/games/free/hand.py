@@ -327,7 +327,7 @@ class FreeHand:
             return "choose a card to pass to the right (FC-2)"
         return "play a card to the trick"
 
-    def _explain_auction(self, seat: int, action: Any) -> str | None:
+    def _explain_auction(self, seat: int, action: object) -> str | None:
         if action is Call.PASS:
             if not self.bids:
                 return "pass is illegal: you hold 10S and must open the auction with it (FC-3)"

@@ -15,13 +15,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from clubsuite.cards import NORTHSTAR, CardSet, iter_bits
 from clubsuite.errors import InvalidDealError, InvalidNotationError
 from clubsuite.games.northstar.combos import DECK_MASK
 from clubsuite.games.northstar.options import MAX_PLAYERS, MIN_PLAYERS
-from clubsuite.jsonform import JsonObject
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.seeding import shuffled
 
 HAND_SIZE = 10
@@ -64,7 +63,7 @@ class NorthstarDeal:
         return {"hands": [str(h) for h in self.hands]}
 
     @classmethod
-    def from_json(cls, data: Any) -> NorthstarDeal:
+    def from_json(cls, data: JsonValue) -> NorthstarDeal:
         """Read the record form; raises :class:`InvalidDealError` naming what is wrong."""
         if not isinstance(data, dict) or set(data) != {"hands"}:
             raise InvalidDealError('a CLUBS deal is {"hands": [one string of ten cards per seat]}')

@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from clubsuite.cards import FULL_STANDARD, STANDARD, CardSet
 from clubsuite.errors import InvalidDealError, InvalidNotationError
-from clubsuite.jsonform import JsonObject
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.seeding import shuffled
 
 N_SEATS = 4
@@ -69,7 +68,7 @@ class PartnershipDeal:
         return {"hands": [str(h) for h in self.hands]}
 
     @classmethod
-    def from_json(cls, data: Any) -> PartnershipDeal:
+    def from_json(cls, data: JsonValue) -> PartnershipDeal:
         """Read the record form ``{"hands": [four strings of 13 cards]}``; names the bad field on error."""
         if not isinstance(data, dict) or set(data) != {"hands"}:
             raise InvalidDealError('an explicit partnership deal is {"hands": [four hands of 13 cards, by seat]}')

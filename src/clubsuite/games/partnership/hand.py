@@ -328,7 +328,7 @@ class PartnershipHand:
             "(rule: a player must follow the suit led if able)"
         )
 
-    def _explain_pass(self, seat: int, action: Any) -> str | None:
+    def _explain_pass(self, seat: int, action: object) -> str | None:
         to = receiver(seat, self.direction)
         if not isinstance(action, Pass):
             return (
@@ -371,7 +371,7 @@ class PartnershipHand:
         seat = self.to_act
         assert seat is not None
         self.pass_choices[seat] = mask
-        chosen: Any = PassChosen(seat)
+        chosen = PassChosen(seat)
         if len(self.pass_choices) < N_SEATS:
             self.to_act = (seat + 1) % N_SEATS
             return (chosen,)

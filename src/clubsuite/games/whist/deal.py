@@ -10,11 +10,10 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
 
 from clubsuite.cards import FULL_STANDARD, STANDARD, CardSet
 from clubsuite.errors import InvalidDealError, InvalidNotationError
-from clubsuite.jsonform import JsonObject
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.seeding import shuffled
 
 N_SEATS = 3
@@ -74,7 +73,7 @@ class WhistDeal:
         return {"hands": [str(h) for h in self.hands], "bid": str(self.bid)}
 
     @classmethod
-    def from_json(cls, data: Any) -> WhistDeal:
+    def from_json(cls, data: JsonValue) -> WhistDeal:
         """Read the record form; names the bad field on error."""
         if not isinstance(data, dict) or set(data) != {"hands", "bid"}:
             raise InvalidDealError('an explicit whist deal is {"hands": [three hands], "bid": "cards"}')

@@ -146,6 +146,6 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
         return [self.format_action(a) for a in self.legal_actions()]
 
 
-def is_card(action: Any) -> bool:
+def is_card(action: object) -> bool:
     """Whether an action is a card play."""
     return isinstance(action, Card)
