@@ -223,6 +223,10 @@ def _no_teams(options: object) -> Teams:
     return ()
 
 
+def _never(options: object) -> bool:
+    return False
+
+
 @dataclass(frozen=True)
 class GameInfo(Generic[OptionsT]):
     """A registry entry: everything the outer layers need to know of one game, declared by the game itself.
@@ -261,6 +265,10 @@ class GameInfo(Generic[OptionsT]):
     fixed_teams: bool = False
     """Whether the teams are fixed by the game rather than chosen by options (a partnership game): simulation
     then keeps partners together in every seating and takes one bot per team."""
+    accepts_misplays: Callable[[OptionsT], bool] = field(default=_never, repr=False)
+    """Whether the given options make ``apply`` accept actions that ``legal_actions()`` does not list: a table mode
+    in which a player may break a rule and another may call it. ``legal_actions()`` still lists only the lawful
+    actions (bots never misplay); ``explain`` and ``apply`` agree on what is accepted."""
     draw_note: str = ""
     """What a draw is in this game, or that there is none (simulation explains its count of draws with it)."""
     win_note: str = ""

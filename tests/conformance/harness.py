@@ -1,8 +1,9 @@
 """What the conformance tests share: the cases (every registered game and variant), bounded random play, snapshots
 of what a match shows, and a walk that finds mutable objects two states have in common.
 
-A case is a game's spec: the game itself, each named variant (``info.variants``), and for a game whose seat count
-is an option (``players``) each allowed count. Random play is seeded, so every run checks the same positions, and
+A case is a game's spec: the game itself, each named variant (``info.variants``), each example spec of its
+registry entry (``info.examples``: the options a game wants shown, and checked), and for a game whose seat count is
+an option (``players``) each allowed count. Random play is seeded, so every run checks the same positions, and
 bounded (:data:`MAX_HANDS` hands), so the whole suite stays well under a minute.
 """
 
@@ -44,7 +45,7 @@ def cases() -> list[Case]:
     whose options equal an earlier one's is left out."""
     out: list[Case] = []
     for info in games():
-        specs = [info.name, *info.variants]
+        specs = [info.name, *info.variants, *info.examples]
         if len(info.seats) > 1 and "players" in {f.name for f in dataclasses.fields(info.options_class)}:
             specs += [f"{info.name}(players={n})" for n in info.seats]
         for spec in specs:

@@ -69,6 +69,10 @@ def _new_match(options: FreeOptions | None = None, first_dealer: int = 0) -> Fre
     return FreeMatch(options, first_dealer)
 
 
+def _misplays(options: FreeOptions) -> bool:
+    return options.misplays  # FC-10: table mode accepts a card that fails to follow suit
+
+
 register(
     GameInfo(
         name="free",
@@ -81,6 +85,8 @@ register(
         deal_from_seed=FreeDeal.from_seed,
         summary="3 players, an auction of handicaps, the treasure chest, Joker teams",
         order=1,
+        accepts_misplays=_misplays,
+        examples=("free(misplays=true)", "free(no_spades_needs_a_trick=true,target=300)"),
         draw_note="Free Clubs has none: a tie for the highest total plays another hand, FC-9",
         win_note="win rate: matches won; each match has one winner, the highest total once one reaches the target "
         "(FC-9)",
