@@ -16,6 +16,7 @@ from enum import StrEnum
 from typing import Any, Generic, Protocol, Self, TypeVar, runtime_checkable
 
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.events import Event
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.safetext import quoted
 
@@ -39,7 +40,7 @@ ViewT_co = TypeVar("ViewT_co", bound="View", covariant=True)
 OptionsT_co = TypeVar("OptionsT_co", covariant=True)
 """A game's options type."""
 
-Events = tuple[object, ...]
+Events = tuple[Event, ...]
 """What ``deal`` and ``apply`` return: the game's events, in order."""
 
 

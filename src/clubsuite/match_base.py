@@ -25,6 +25,7 @@ from clubsuite.errors import (
     InvalidOptionsError,
     NotYourTurnError,
 )
+from clubsuite.events import Event
 from clubsuite.jsonform import JsonObject
 
 
@@ -104,7 +105,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
         """The state of a new hand on ``deal``; raises :class:`InvalidDealError` for anything but this game's deal."""
 
     @abstractmethod
-    def _hand_started(self, index: int, dealer: int) -> object:
+    def _hand_started(self, index: int, dealer: int) -> Event:
         """The event announcing hand ``index``."""
 
     @abstractmethod

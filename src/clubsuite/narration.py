@@ -12,7 +12,9 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from clubsuite import events as shared_events
 from clubsuite.engine import SomeGame, load_part
+from clubsuite.events import Event
 from clubsuite.records import ReplayResult, match_result_json
 from clubsuite.records.replay import Replay
 from clubsuite.safetext import safe_lines, shown
@@ -82,7 +84,7 @@ class Narrator:
             line += f"; match seed {record['seed']}"
         self.say(line, 0)
 
-    def hand(self, index: int, events: Sequence[Any]) -> None:
+    def hand(self, index: int, events: Sequence[Event]) -> None:
         """Hand ``index``, from the events the replay gave, handed to ``write`` at once."""
         self.hand_index = index
         self.start_hand()
@@ -109,27 +111,28 @@ class Narrator:
         self.say(f"trick {number:2d}: {self.seat(leader)} leads; {cards}{end}")
         self.trick = []
 
-    def event(self, ev: Any, tricks_done: int) -> int:
+    def event(self, ev: Event, tricks_done: int) -> int:
         """Describe one event; returns the number of completed tricks of the hand after it. This frame tells the
-        events every trick game shares by their names and fields (``HandStarted``, ``PlayStarted``, ``CardPlayed``,
-        ``TrickTaken``, ``HandScored``, ``MatchEnded``), and any other event as its name and fields."""
+        events every trick game shares (:mod:`clubsuite.events`: hand started, play started, card played, trick
+        taken, match ended), a game's ``HandScored`` by its fields, and any other event as its name and fields."""
         kind = type(ev).__name__
-        if kind == "HandStarted":
+        if isinstance(ev, shared_events.HandStarted):
             self.lines.append("")
             self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}", 0)
-        elif kind == "PlayStarted":
+        elif isinstance(ev, shared_events.PlayStarted):
             self.say(f"{self.seat(ev.leader)} leads the first trick")
-        elif kind == "CardPlayed":
+        elif isinstance(ev, shared_events.CardPlayed):
             self.trick.append((ev.seat, str(ev.card)))
-        elif kind == "TrickTaken":
+        elif isinstance(ev, shared_events.TrickTaken):
             self.flush_trick(ev.number, ev.seat)
-            return int(ev.number)
-        elif kind == "HandScored":
-            self.say(f"tricks won: {' '.join(str(t) for t in ev.tricks)}")
-            self.say(f"scores:     {signed(ev.scores)}")
-            self.say(f"totals:     {signed(ev.totals)}")
-        elif kind == "MatchEnded":
+            return ev.number
+        elif isinstance(ev, shared_events.MatchEnded):
             pass  # the end of the match is told once, after the last hand
+        elif kind == "HandScored":  # each game's own event; a trick game's has these fields
+            fields = ev._asdict()
+            self.say(f"tricks won: {' '.join(str(t) for t in fields['tricks'])}")
+            self.say(f"scores:     {signed(fields['scores'])}")
+            self.say(f"totals:     {signed(fields['totals'])}")
         else:
             self.say(f"{kind}: {describe_fields(ev)}")
         return tricks_done
@@ -168,13 +171,9 @@ class Narrator:
         return f"legal: {' '.join(data['legal'])}"
 
 
-def describe_fields(ev: Any) -> str:
+def describe_fields(ev: Event) -> str:
     """An event's fields as ``name=value`` pairs, for an event no narrator describes in words."""
-    fields = getattr(ev, "_asdict", None)
-    if fields is not None:
-        return ", ".join(f"{k}={v}" for k, v in fields().items())
-    slots = getattr(type(ev), "__match_args__", ())
-    return ", ".join(f"{k}={getattr(ev, k)}" for k in slots) if slots else str(ev)
+    return ", ".join(f"{k}={v}" for k, v in ev._asdict().items())
 
 
 def narrator_class(info: SomeGame) -> type[Narrator]:

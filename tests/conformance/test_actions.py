@@ -14,6 +14,7 @@ from typing import Any
 
 import pytest
 
+from clubsuite import events
 from clubsuite.errors import ClubsError
 from conformance.harness import CASES, IDS, Case, random_play, snapshot
 
@@ -119,3 +120,17 @@ def test_an_action_of_a_seat_not_to_act_is_explained_and_refused_without_changin
         assert snapshot(match) == before
         checked += 1
     assert checked > 0
+
+
+@pytest.mark.parametrize("case", CASES, ids=IDS)
+def test_every_event_of_every_registered_game_derives_from_the_base(case: Case) -> None:
+    seen: set[type] = set()
+    match = case.new_match()
+    rng = random.Random(5)
+    while not match.is_over and len(match.hands) < 3:
+        if match.to_act is None:
+            seen.update(type(e) for e in match.deal(rng))
+            continue
+        legal = match.legal_actions()
+        seen.update(type(e) for e in match.apply(legal[rng.randrange(len(legal))]))
+    assert seen and all(issubclass(t, events.Event) for t in seen), sorted(t.__name__ for t in seen)

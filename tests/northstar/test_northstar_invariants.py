@@ -229,7 +229,7 @@ def check_round_end(match: NorthstarMatch, events: list[Any], totals: list[int])
     leaders = [t for t in range(opts.n_teams) if team_totals[t] == top]
     if top >= opts.goal and len(leaders) == 1:
         winners = tuple(s for s in range(n) if s % opts.n_teams == leaders[0])
-        assert ends == [MatchEnded(winners, tuple(totals))] and match.is_over  # NS-7
+        assert ends == [MatchEnded(winners, False, tuple(totals))] and match.is_over  # NS-7
     else:
         assert ends == [] and not match.is_over  # nobody at the target yet, or a tie at the top plays on
 

@@ -549,7 +549,7 @@ def test_ns7_the_game_ends_after_the_round_in_which_a_total_reaches_50() -> None
         events = dump_round(match)
         results.append((tuple(match.totals), of_type(events, MatchEnded)))
     assert results[:3] == [((30, 2, 0), []), ((30, 32, 2), []), ((32, 32, 32), [])]
-    assert results[3] == ((62, 34, 32), [MatchEnded((0,), (62, 34, 32))])
+    assert results[3] == ((62, 34, 32), [MatchEnded((0,), False, (62, 34, 32))])
     assert match.is_over and match.winners == (0,)
     with pytest.raises(GameOverError):
         match.deal(deal=deal_of(*Q3))
@@ -566,7 +566,7 @@ def test_ns7_a_tie_at_the_top_plays_another_round() -> None:
     match.deal(deal=deal_of(hands[3], hands[0], hands[1], hands[2]))  # seat 1 leads with the first hand
     events = dump_round(match)
     assert match.totals == [8, 16, 10, 2]
-    assert of_type(events, MatchEnded) == [MatchEnded((1,), (8, 16, 10, 2))]
+    assert of_type(events, MatchEnded) == [MatchEnded((1,), False, (8, 16, 10, 2))]
 
 
 def test_ns7_the_target_option_replaces_50() -> None:
@@ -574,7 +574,7 @@ def test_ns7_the_target_option_replaces_50() -> None:
     assert NorthstarOptions(target=20).goal == 20
     match = new_match(*Q3, target=20)
     events = dump_round(match)
-    assert of_type(events, MatchEnded) == [MatchEnded((0,), (30, 2, 0))]
+    assert of_type(events, MatchEnded) == [MatchEnded((0,), False, (30, 2, 0))]
 
 
 # -- NS-8 Double or nothing --------------------------------------------------------------------------------

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any, NamedTuple
+from typing import Any
 
 from clubsuite.cards import STANDARD, Card, CardSet
 from clubsuite.copying import clone_state
 from clubsuite.engine import Phase
 from clubsuite.errors import IllegalActionError, InvalidDealError, InvalidNotationError, InvalidOptionsError
+from clubsuite.events import CardPlayed, Event, HandStarted, MatchEnded, TrickTaken
 from clubsuite.match_base import MatchBase
 from clubsuite.options import option
 from clubsuite.safetext import quoted
@@ -61,30 +62,11 @@ class HighCardDeal:
         return cls((hands[0], hands[1]))
 
 
-class CardPlayed(NamedTuple):
-    seat: int
-    card: Card
+class HandScored(Event):
+    """A hand ended: the tricks each seat won are its points."""
 
-
-class TrickTaken(NamedTuple):
-    seat: int
-    number: int
-
-
-class HandStarted(NamedTuple):
-    hand_number: int
-    dealer: int
-
-
-class HandScored(NamedTuple):
     tricks: tuple[int, ...]
     scores: tuple[int, ...]
-    totals: tuple[int, ...]
-
-
-class MatchEnded(NamedTuple):
-    winners: tuple[int, ...]
-    draw: bool
     totals: tuple[int, ...]
 
 
@@ -149,7 +131,7 @@ class HighCardHand:
         led = self.trick[0][1].suit
         winner = max((c.rank, s) for s, c in self.trick if c.suit == led)[1]
         self.tricks_won[winner] += 1
-        events.append(TrickTaken(winner, len(self.log) // 2))
+        events.append(TrickTaken(winner, len(self.log) // 2, tuple(c for _, c in self.trick)))
         self.trick = []
         self.to_act = winner
         if len(self.log) == 6:

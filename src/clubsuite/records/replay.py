@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from clubsuite.cards import Card
 from clubsuite.engine import Events, Phase, SomeGame, SomeMatch
 from clubsuite.errors import ClubsError, InvalidRecordError
+from clubsuite.events import Event
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.records.format import EXTENSION_PREFIX, CheckedRecord, HandEntry, check_header, same_json
 from clubsuite.safetext import json_shown, quoted, shown
@@ -102,7 +103,7 @@ def _replay_hand(
             f"{match.to_act} to act) but another hand follows it; only the last hand may be unfinished"
         )
     try:
-        events: list[object] = list(match.deal(deal=_deal_for(checked, entry, index, match.next_dealer)))
+        events: list[Event] = list(match.deal(deal=_deal_for(checked, entry, index, match.next_dealer)))
     except ClubsError as exc:
         raise InvalidRecordError(f"hand {index}: the deal cannot be used: {exc}") from None
     for j, text in enumerate(entry.actions):

@@ -13,6 +13,7 @@ from typing import Any, Generic, TypeVar
 from rich.console import Console
 from rich.text import Text
 
+from clubsuite import events as shared_events
 from clubsuite.bots import SomeBot
 from clubsuite.engine import SomeGame, SomeMatch, load_part
 from clubsuite.safetext import safe_lines
@@ -59,16 +60,16 @@ class Table(Generic[MatchT_contra]):
             f"{self.names[seat]} {verb}es" if verb.endswith(("sh", "ch", "x", "s")) else f"{self.names[seat]} {verb}s"
         )
 
-    def say_trick_events(self, ev: Any, tricks_won: Sequence[int]) -> bool:
-        """Describe a first lead, a card played or a trick won (events every trick game has); False otherwise."""
-        name = type(ev).__name__
-        if name == "PlayStarted":
+    def say_trick_events(self, ev: object, tricks_won: Sequence[int]) -> bool:
+        """Describe a first lead, a card played or a trick won (the events every trick game shares,
+        :mod:`clubsuite.events`); False for any other event."""
+        if isinstance(ev, shared_events.PlayStarted):
             self.say(f"{self.act(ev.leader, 'lead')} the first trick.")
-        elif name == "CardPlayed":
+        elif isinstance(ev, shared_events.CardPlayed):
             line = Text(f"{self.act(ev.seat, 'play')} ")
             line.append_text(card_text(ev.card, self.symbols))
             self.say(line)
-        elif name == "TrickTaken":
+        elif isinstance(ev, shared_events.TrickTaken):
             counts = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(tricks_won))
             self.say(f"  {self.act(ev.seat, 'win')} trick {ev.number} (tricks: {counts})", style="cyan")
         else:
@@ -114,7 +115,7 @@ class Table(Generic[MatchT_contra]):
 
     def trick_ended(self, events: Sequence[object]) -> bool:
         """Whether ``events`` end a trick (``clubs watch --delay`` pauses after them)."""
-        return any(type(e).__name__ == "TrickTaken" for e in events)
+        return any(isinstance(e, shared_events.TrickTaken) for e in events)
 
     def show_events(self, match: MatchT_contra, events: Sequence[object]) -> None:
         """Describe what just happened (each game's screen says it its own way)."""

@@ -6,34 +6,25 @@ never appear in an event, only their number; each seat learns the cards it may k
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
+from clubsuite import events
 from clubsuite.cards import Card
+from clubsuite.events import CardPlayed, Event, HandStarted, MatchEnded, PlayStarted
 
 
-class HandStarted(NamedTuple):
-    """A new hand was dealt."""
-
-    hand_number: int
-    """0 for the first hand of the match."""
-    dealer: int
-    """The dealing seat."""
-
-
-class BidMade(NamedTuple):
+class BidMade(Event):
     """A player bid an auction card, face up (FC-3)."""
 
     seat: int
     card: Card
 
 
-class AuctionPassed(NamedTuple):
+class AuctionPassed(Event):
     """A player passed in the auction (FC-3)."""
 
     seat: int
 
 
-class AuctionWon(NamedTuple):
+class AuctionWon(Event):
     """The auction ended (two passes in a row, or a Joker: FC-3, FC-4)."""
 
     seat: int
@@ -44,7 +35,7 @@ class AuctionWon(NamedTuple):
     """The winning bid."""
 
 
-class ChestTaken(NamedTuple):
+class ChestTaken(Event):
     """The auction winner took the treasure chest into their hand (FC-5); its cards stay hidden."""
 
     seat: int
@@ -52,7 +43,7 @@ class ChestTaken(NamedTuple):
     """How many cards the chest held."""
 
 
-class HandicapResolved(NamedTuple):
+class HandicapResolved(Event):
     """One bid's handicap was carried out (FC-5)."""
 
     seat: int
@@ -63,44 +54,28 @@ class HandicapResolved(NamedTuple):
     """For a Queen, the left neighbour who received the card; None for a discard."""
 
 
-class PassStarted(NamedTuple):
+class PassStarted(Event):
     """The handicaps are done; each player chooses a card to pass to the right, starting with ``seat`` (FC-2)."""
 
     seat: int
 
 
-class CardsPassed(NamedTuple):
+class CardsPassed(Event):
     """Every player chose; the chosen cards moved to the right at once (FC-2)."""
 
     passes: int
     """How many players passed a card."""
 
 
-class PlayStarted(NamedTuple):
-    """Trick play begins with ``leader`` (FC-1, FC-6)."""
+class TrickTaken(events.TrickTaken):
+    """A trick was completed and won: the shared event, with the seat that played each card, since a player out of
+    cards is skipped and a trick may hold two cards (FC-7)."""
 
-    leader: int
-
-
-class CardPlayed(NamedTuple):
-    """A card was played to the current trick."""
-
-    seat: int
-    card: Card
+    players: tuple[int, ...]
+    """The seat that played each card of ``cards``, in play order."""
 
 
-class TrickTaken(NamedTuple):
-    """A trick was completed and won."""
-
-    seat: int
-    """The winner."""
-    number: int
-    """1 for the first trick of the hand."""
-    cards: tuple[tuple[int, Card], ...]
-    """(seat, card) in play order; one to three cards (FC-7)."""
-
-
-class HandScored(NamedTuple):
+class HandScored(Event):
     """The hand ended and was scored (FC-4, FC-8)."""
 
     tricks: tuple[int, ...]
@@ -108,7 +83,7 @@ class HandScored(NamedTuple):
     totals: tuple[int, ...]
 
 
-class MisplayCalled(NamedTuple):
+class MisplayCalled(Event):
     """A player called a misplay (FC-10, option ``misplays``); the call and its penalty are public.
 
     An uncalled misplay is never announced: its card is on the table like any other.
@@ -123,7 +98,7 @@ class MisplayCalled(NamedTuple):
     positive points for the hand."""
 
 
-class NoMisplay(NamedTuple):
+class NoMisplay(Event):
     """A player called a card that did not follow suit, the table checked, and it was lawful: its player held none
     of the led suit (FC-10, option ``misplays``). Public, told to every seat, kept in the record; nothing else
     changes (no penalty for a wrong call)."""
@@ -134,16 +109,28 @@ class NoMisplay(NamedTuple):
     card: Card
 
 
-class HandRescored(NamedTuple):
+class HandRescored(Event):
     """A misplay called after the hand was scored but before the next deal changed its scores (FC-10)."""
 
     scores: tuple[int, ...]
     totals: tuple[int, ...]
 
 
-class MatchEnded(NamedTuple):
-    """The match ended (FC-9)."""
-
-    winners: tuple[int, ...]
-    draw: bool
-    totals: tuple[int, ...]
+__all__ = [
+    "AuctionPassed",
+    "AuctionWon",
+    "BidMade",
+    "CardPlayed",
+    "CardsPassed",
+    "ChestTaken",
+    "HandRescored",
+    "HandScored",
+    "HandStarted",
+    "HandicapResolved",
+    "MatchEnded",
+    "MisplayCalled",
+    "NoMisplay",
+    "PassStarted",
+    "PlayStarted",
+    "TrickTaken",
+]

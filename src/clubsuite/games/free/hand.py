@@ -12,8 +12,9 @@ from typing import Any, NamedTuple
 
 from clubsuite.cards import Card, CardSet, Suit, card_at, iter_bits
 from clubsuite.copying import clone_state
-from clubsuite.engine import Phase
+from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
+from clubsuite.events import Event
 from clubsuite.games.free.deal import JOKER_INDICES, N_SEATS, PRIMARY_SUIT_MASKS, FreeDeal
 from clubsuite.games.free.events import (
     AuctionPassed,
@@ -357,7 +358,7 @@ class FreeHand:
         )
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
         if self.scores is not None:
             raise GameOverError(f"{action} cannot be played: the hand is over")
@@ -379,10 +380,10 @@ class FreeHand:
             return self._choose_pass(actor, action.index)
         return self._play(actor, action.index)
 
-    def _auction(self, seat: int, action: FreeAction) -> tuple[Any, ...]:
+    def _auction(self, seat: int, action: FreeAction) -> Events:
         if action is Call.PASS:
             self.calls.append((seat, -1))
-            events: list[Any] = [AuctionPassed(seat)]
+            events: list[Event] = [AuctionPassed(seat)]
             if self.calls[-2][1] == -1:  # FC-3: two passes in a row end the auction; the last bidder wins
                 self._end_auction(events)
             else:
@@ -400,7 +401,7 @@ class FreeHand:
             self.to_act = (seat + 1) % N_SEATS
         return tuple(events)
 
-    def _end_auction(self, events: list[Any]) -> None:
+    def _end_auction(self, events: list[Event]) -> None:
         seat, bid = self.bids[-1]
         self.winner = seat
         if is_joker(bid):
@@ -414,7 +415,7 @@ class FreeHand:
         self.pending = [(s, b) for s, b in self.bids if s in team and not is_joker(b)]
         self._run_handicaps(events)
 
-    def _run_handicaps(self, events: list[Any]) -> None:
+    def _run_handicaps(self, events: list[Event]) -> None:
         """Resolve pending handicaps in order until one needs a choice (a Ten with cards in its suit) or none is left.
 
         A Ten with no primary card of its suit does nothing (FC-5).
@@ -441,17 +442,17 @@ class FreeHand:
             events.append(HandicapResolved(seat, card_at(bid), removed.bit_count(), to if to >= 0 else None))
         self._start_pass(events)
 
-    def _ten_discard(self, seat: int, idx: int) -> tuple[Any, ...]:
+    def _ten_discard(self, seat: int, idx: int) -> Events:
         _, bid = self.pending.pop(0)
         bit = 1 << idx
         self.hands[seat] &= ~bit
         self.discards[seat] |= bit
         self.handicaps.append((seat, bid, bit, -1))
-        events: list[Any] = [HandicapResolved(seat, card_at(bid), 1, None)]
+        events: list[Event] = [HandicapResolved(seat, card_at(bid), 1, None)]
         self._run_handicaps(events)
         return tuple(events)
 
-    def _start_pass(self, events: list[Any]) -> None:
+    def _start_pass(self, events: list[Event]) -> None:
         # FC-2: starting at the auction winner's left; a player with no cards has nothing to pass.
         w = self.winner
         self.pass_order = [s for s in ((w + 1) % N_SEATS, (w + 2) % N_SEATS, w) if self.hands[s]]
@@ -463,7 +464,7 @@ class FreeHand:
         self.to_act = self.pass_order[0]
         events.append(PassStarted(self.to_act))
 
-    def _choose_pass(self, seat: int, idx: int) -> tuple[Any, ...]:
+    def _choose_pass(self, seat: int, idx: int) -> Events:
         self.pass_choices[seat] = idx
         if len(self.pass_choices) < len(self.pass_order):
             self.to_act = self.pass_order[len(self.pass_choices)]
@@ -475,7 +476,7 @@ class FreeHand:
             receiver = (giver - 1) % N_SEATS
             self.hands[receiver] |= 1 << i
             self.passed.append((giver, receiver, i))
-        events: list[Any] = [CardsPassed(len(self.pass_choices))]
+        events: list[Event] = [CardsPassed(len(self.pass_choices))]
         self._start_play(events)
         return tuple(events)
 
@@ -492,7 +493,7 @@ class FreeHand:
         empty = sum(1 for h in self.hands if not h)
         return len(self.tricks) >= MAX_TRICKS or empty >= 2
 
-    def _start_play(self, events: list[Any]) -> None:
+    def _start_play(self, events: list[Event]) -> None:
         self.stage = Stage.PLAY
         # FC-1, FC-6: the player after the auction winner leads; with a Joker, the one player outside the team.
         if self.partner >= 0:
@@ -527,13 +528,13 @@ class FreeHand:
     def _played_count(self) -> int:
         return sum(len(plays) for plays, _ in self.tricks) + len(self.trick)
 
-    def _play(self, seat: int, idx: int) -> tuple[Any, ...]:
+    def _play(self, seat: int, idx: int) -> Events:
         if not self._play_mask(seat) >> idx & 1:  # only reachable with option misplays (FC-10)
             state = self._play_state()
             self.misplays.append(Misplay(seat, idx, len(self.tricks), self._played_count(), undo=state))
         self.hands[seat] &= ~(1 << idx)
         self.trick.append((seat, idx))
-        events: list[Any] = [CardPlayed(seat, card_at(idx))]
+        events: list[Event] = [CardPlayed(seat, card_at(idx))]
         if len(self.trick) < len(self._players):
             self.to_act = self._players[len(self.trick)]
             return tuple(events)
@@ -543,7 +544,8 @@ class FreeHand:
         self.tricks_won[winner] += 1
         for _, c in plays:
             self.taken[winner] |= 1 << c
-        events.append(TrickTaken(winner, len(self.tricks), tuple((s, card_at(c)) for s, c in plays)))
+        cards, players = tuple(card_at(c) for _, c in plays), tuple(s for s, _ in plays)
+        events.append(TrickTaken(winner, len(self.tricks), cards, players))
         if self._hand_done():
             self._finish(events)
         else:
@@ -562,7 +564,7 @@ class FreeHand:
         forfeit = frozenset(m.seat for m in self.misplays if m.called == 3)
         return score_hand(self.tricks_won, self.taken, self.winner, self.partner, self.options, forfeit)
 
-    def _finish(self, events: list[Any]) -> None:
+    def _finish(self, events: list[Event]) -> None:
         self.trick = []
         self.scores = self._score()
         self.stage = Stage.OVER
@@ -641,7 +643,7 @@ class FreeHand:
             return f"{what} is refused: {card} has already been called and checked (FC-10)"
         return None
 
-    def call(self, caller: int, card: Card) -> tuple[Any, ...]:
+    def call(self, caller: int, card: Card) -> Events:
         """Call ``card`` as a misplay by ``caller`` (FC-10): the table checks it in public.
 
         A lawful card (its player held none of the led suit) gives :class:`NoMisplay` and changes nothing else. A

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Self
 
 from clubsuite.cards import STANDARD_WITH_JOKERS, Card, CardSet
+from clubsuite.engine import Events
 from clubsuite.errors import (
     GameOverError,
     IllegalActionError,
     InvalidDealError,
     InvalidNotationError,
 )
+from clubsuite.events import Event
 from clubsuite.games.free import sampling
 from clubsuite.games.free.deal import N_SEATS, FreeDeal
 from clubsuite.games.free.events import HandRescored, HandScored, HandStarted, MatchEnded
@@ -103,7 +105,7 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
         return cur.explain(action)
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply an action (or its notation, e.g. ``"KD"``, ``"pass"``) of the seat to act; returns the events.
 
         With option ``misplays``, a call of a misplay is an action of any seat but the misplayer at any time (FC-10):
@@ -129,16 +131,16 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
         self._cur = None
         return events[:-1] + self._score(cur)
 
-    def _score(self, hand: FreeHand) -> tuple[Any, ...]:
+    def _score(self, hand: FreeHand) -> Events:
         assert hand.scores is not None
         for s in range(N_SEATS):
             self.totals[s] += hand.scores[s]
         self.hand_scores.append(hand.scores)
         totals = tuple(self.totals)
-        events: list[Any] = [HandScored(tuple(hand.tricks_won), hand.scores, totals)]
+        events: list[Event] = [HandScored(tuple(hand.tricks_won), hand.scores, totals)]
         return tuple(events) + self._judge()
 
-    def _judge(self) -> tuple[Any, ...]:
+    def _judge(self) -> Events:
         """Decide the end of the match from the totals (FC-9): the event if it ends now."""
         totals = tuple(self.totals)
         # FC-9: once anyone has the target or more, the highest total wins; a tie at the top plays another hand.
@@ -224,7 +226,7 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
         hand = self.hands[-1]
         return hand.explain_call(seat, call.card), hand
 
-    def _call(self, call: MisplayCall, seat: int | None) -> tuple[Any, ...]:
+    def _call(self, call: MisplayCall, seat: int | None) -> Events:
         reason, hand = self._explain_call(call, seat)
         if reason is not None:
             raise IllegalActionError(reason)

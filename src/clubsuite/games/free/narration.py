@@ -6,9 +6,8 @@ pass before play.
 
 from __future__ import annotations
 
-from typing import Any
-
 from clubsuite.cards import CardSet, card_at
+from clubsuite.events import Event
 from clubsuite.games.free import events as fc
 from clubsuite.games.free.screen import contract_words, handicap_words, score_rows
 from clubsuite.narration import Narrator, signed
@@ -33,7 +32,7 @@ class FreeNarrator(Narrator):
         self.flush_auction()
         super().end_hand(tricks_done)
 
-    def event(self, ev: Any, tricks_done: int) -> int:
+    def event(self, ev: Event, tricks_done: int) -> int:
         """Describe one Free Clubs event."""
         hand = self.current
         names = [self.seat(s) for s in range(3)]
@@ -76,8 +75,8 @@ class FreeNarrator(Narrator):
             moves = [(g, r, c) for g, r, c in hand.passed if r == (g - 1) % 3]
             self.say("pass to the right: " + ", ".join(f"{self.seat(g)} gives {card_at(c)}" for g, _, c in moves))
         elif isinstance(ev, fc.TrickTaken):
-            # The event carries the trick's (seat, card) pairs: a trick's cards are told from it.
-            self.trick = [(s, str(c)) for s, c in ev.cards]
+            # The event carries the trick's cards and who played each: a trick's cards are told from it.
+            self.trick = [(s, str(c)) for s, c in zip(ev.players, ev.cards, strict=True)]
             self.flush_trick(ev.number, ev.seat)
             return int(ev.number)
         elif isinstance(ev, fc.CardPlayed):

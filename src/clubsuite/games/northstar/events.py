@@ -2,41 +2,31 @@
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 from clubsuite.cards import CardSet
+from clubsuite.events import Event, HandStarted, MatchEnded
 from clubsuite.games.northstar.combos import Play
 
 
-class HandStarted(NamedTuple):
-    """A new round was dealt."""
-
-    hand_number: int
-    """0 for the first round of the match."""
-    dealer: int
-    """The dealing seat; the seat to its left leads."""
-
-
-class Played(NamedTuple):
+class Played(Event):
     """A single, set or run was played to the trick (NS-3)."""
 
     seat: int
     play: Play
 
 
-class Passed(NamedTuple):
+class Passed(Event):
     """A player passed; they stay in the trick (NS-4)."""
 
     seat: int
 
 
-class DoubleCalled(NamedTuple):
+class DoubleCalled(Event):
     """A player called double or nothing (NS-8)."""
 
     seat: int
 
 
-class WentOut(NamedTuple):
+class WentOut(Event):
     """A player played their last card and took a bonus card (NS-5)."""
 
     seat: int
@@ -45,7 +35,7 @@ class WentOut(NamedTuple):
     ``WentOut``: that player takes the 0 card when the round ends."""
 
 
-class TrickWon(NamedTuple):
+class TrickWon(Event):
     """A trick was taken (NS-4): at once by a 15, by everyone else passing, or as the round ended."""
 
     seat: int
@@ -54,13 +44,13 @@ class TrickWon(NamedTuple):
     """True when a 15 won it at once."""
 
 
-class LastTurn(NamedTuple):
+class LastTurn(Event):
     """Only ``seat`` holds cards: it has one last turn on the trick (NS-5)."""
 
     seat: int
 
 
-class RoundEnded(NamedTuple):
+class RoundEnded(Event):
     """The round is over (NS-5, NS-10)."""
 
     last: int | None
@@ -69,7 +59,7 @@ class RoundEnded(NamedTuple):
     """The team whose players alone still held cards and score nothing (NS-10), or None."""
 
 
-class HandScored(NamedTuple):
+class HandScored(Event):
     """The round's points (NS-2, NS-5, NS-8, NS-10) and the running totals."""
 
     scores: tuple[int, ...]
@@ -80,9 +70,15 @@ class HandScored(NamedTuple):
     """Each team's running total (the same as ``totals`` without teams)."""
 
 
-class MatchEnded(NamedTuple):
-    """Someone reached the target and the top total is not tied (NS-7)."""
-
-    winners: tuple[int, ...]
-    """The winning seat, or every seat of the winning team."""
-    totals: tuple[int, ...]
+__all__ = [
+    "DoubleCalled",
+    "HandScored",
+    "HandStarted",
+    "LastTurn",
+    "MatchEnded",
+    "Passed",
+    "Played",
+    "RoundEnded",
+    "TrickWon",
+    "WentOut",
+]

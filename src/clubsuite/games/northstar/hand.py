@@ -16,8 +16,9 @@ from typing import Any, NamedTuple
 
 from clubsuite.cards import CardSet
 from clubsuite.copying import clone_state
-from clubsuite.engine import Phase
+from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
+from clubsuite.events import Event
 from clubsuite.games.northstar.combos import CLUB_MASK, Kind, Play, beats, check_play, generate, value_of, why_not_beats
 from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle
 from clubsuite.games.northstar.events import (
@@ -217,7 +218,7 @@ class NorthstarHand:
         return None
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply an action of the seat to act; returns the events. Raises, changing nothing, if it is illegal."""
         if self.to_act is None:
             raise GameOverError(f"{action} cannot be played: the round is over")
@@ -246,14 +247,14 @@ class NorthstarHand:
         self.history.extend(events)
         return tuple(events)
 
-    def _play(self, seat: int, play: Play) -> list[Any]:
+    def _play(self, seat: int, play: Play) -> list[Event]:
         mask = int(play.cards)
         self.hands[seat] &= ~mask
         self.started[seat] = True
         self.trick.append((seat, play))
         self.trick_cards |= mask
         self.top, self.top_seat, self.passes = play, seat, 0
-        events: list[Any] = [Played(seat, play)]
+        events: list[Event] = [Played(seat, play)]
         at_once = play.high == 15 and not self.options.crazy  # NS-4, NS-9, NS-11
         if self.last_turn is not None:
             # NS-5: the last player's final turn; the trick is theirs, and they score nothing even if now empty.
@@ -289,8 +290,8 @@ class NorthstarHand:
             self.to_act = self.next_holder(seat)
         return events
 
-    def _pass(self, seat: int) -> list[Any]:
-        events: list[Any] = [Passed(seat)]
+    def _pass(self, seat: int) -> list[Event]:
+        events: list[Event] = [Passed(seat)]
         top_seat = self.top_seat
         assert top_seat is not None
         if self.last_turn is not None:
@@ -315,7 +316,7 @@ class NorthstarHand:
         self.top, self.top_seat, self.passes = None, None, 0
         return TrickWon(winner, cards, at_once)
 
-    def _end(self, last: int | None, team: int | None) -> list[Any]:
+    def _end(self, last: int | None, team: int | None) -> list[Event]:
         """End the round and score it (NS-2, NS-5, NS-8, NS-10)."""
         n, opts = self.n, self.options
         self.to_act = None

@@ -10,10 +10,12 @@ import random
 from typing import Any, Self
 
 from clubsuite.cards import CardSet
+from clubsuite.engine import Events
 from clubsuite.errors import (
     InvalidDealError,
     InvalidNotationError,
 )
+from clubsuite.events import Event
 from clubsuite.games.northstar import sampling
 from clubsuite.games.northstar.combos import DECK_MASK, Play, parse_play
 from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
@@ -153,7 +155,7 @@ class NorthstarMatch(
         return cur.legal_actions() if cur is not None else ()
 
     # -- actions (the frame of explain and apply is shared: MatchBase) ------------------------------------
-    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply an action (or its notation, e.g. ``"7C 7H"``, ``"pass"``) of the seat to act; returns the events.
 
         The round's last event is its end (NS-5, NS-10); the match adds the scores with the totals and, when the
@@ -170,16 +172,16 @@ class NorthstarMatch(
         self._cur = None
         return events + self._score(cur)
 
-    def _score(self, hand: NorthstarHand) -> tuple[Any, ...]:
+    def _score(self, hand: NorthstarHand) -> Events:
         assert hand.scores is not None
         for s in range(self.n_seats):
             self.totals[s] += hand.scores[s]
         self.hand_scores.append(hand.scores)
         self._discards |= hand.deal.cards  # NS-6: every card of the round goes to the discard pile
-        events: list[Any] = [HandScored(hand.scores, tuple(self.totals), self.team_totals)]
+        events: list[Event] = [HandScored(hand.scores, tuple(self.totals), self.team_totals)]
         return tuple(events) + self._judge()
 
-    def _judge(self) -> tuple[Any, ...]:
+    def _judge(self) -> Events:
         """Decide the end of the match (NS-7, NS-10): once a total reaches the target, the highest wins; a tie at the
         top plays another round."""
         totals = self.team_totals
@@ -191,7 +193,7 @@ class NorthstarMatch(
             return ()
         self._over = True
         self.winners = tuple(s for s in range(self.n_seats) if self.options.team_of(s) == leaders[0])
-        return (MatchEnded(self.winners, tuple(self.totals)),)
+        return (MatchEnded(self.winners, False, tuple(self.totals)),)  # NS-7: never a draw
 
     def summary(self) -> dict[str, Any]:
         """A JSON-ready account of the match so far: every round, the totals, the team totals and the result."""

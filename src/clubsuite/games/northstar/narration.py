@@ -7,6 +7,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from clubsuite.cards import CardSet
+from clubsuite.events import Event
 from clubsuite.games.northstar import events as ns
 from clubsuite.games.northstar.options import NorthstarOptions, Teams
 from clubsuite.games.northstar.screen import TEAM_LETTERS, round_scores
@@ -39,7 +40,7 @@ class NorthstarNarrator(Narrator):
         """The trick in progress, if the record stops in it."""
         self.flush_flow()
 
-    def event(self, ev: Any, tricks_done: int) -> int:
+    def event(self, ev: Event, tricks_done: int) -> int:
         """Describe one event of North Star's CLUBS."""
         hand = self.current
         n = hand.n

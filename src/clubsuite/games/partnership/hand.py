@@ -10,11 +10,11 @@ from collections.abc import Iterator
 from enum import StrEnum
 from itertools import combinations
 from math import comb
-from typing import Any, NamedTuple
+from typing import NamedTuple
 
 from clubsuite.cards import CARD_TABLE, CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, Card, CardSet, card_at, iter_bits
 from clubsuite.copying import clone_state
-from clubsuite.engine import Phase
+from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.games.partnership.deal import HAND_SIZE, N_SEATS, PartnershipDeal
 from clubsuite.games.partnership.events import CardPlayed, CardsPassed, HandScored, PassChosen, PlayStarted, TrickTaken
@@ -353,7 +353,7 @@ class PartnershipHand:
         return None
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
         if self.scores is not None:
             raise GameOverError(f"{action} cannot be played: the hand is over")
@@ -367,7 +367,7 @@ class PartnershipHand:
         assert isinstance(action, Pass)
         return self._choose_pass(int(action.cards))
 
-    def _choose_pass(self, mask: int) -> tuple[Any, ...]:
+    def _choose_pass(self, mask: int) -> Events:
         seat = self.to_act
         assert seat is not None
         self.pass_choices[seat] = mask
@@ -384,7 +384,7 @@ class PartnershipHand:
         self._start_play()
         return (chosen, CardsPassed(self.direction.value), PlayStarted(self.leader))
 
-    def _play(self, card: Card) -> tuple[Any, ...]:
+    def _play(self, card: Card) -> Events:
         seat: int = self.to_act  # type: ignore[assignment]
         idx = card[0]  # card.index, read positionally on the hot path
         bit = 1 << idx

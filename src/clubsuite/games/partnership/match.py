@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Self
 
 from clubsuite.cards import STANDARD, CardSet
 from clubsuite.engine import Events, Phase
 from clubsuite.errors import InvalidDealError, InvalidNotationError
+from clubsuite.events import Event
 from clubsuite.games.partnership import sampling
 from clubsuite.games.partnership.deal import N_SEATS, PartnershipDeal
 from clubsuite.games.partnership.events import HandScored, HandStarted, MatchEnded, PlayStarted
@@ -101,13 +102,13 @@ class PartnershipMatch(
             return CardSet.from_mask(cur.legal_mask())
         return cur.legal_actions()
 
-    def _score(self, hand: PartnershipHand) -> tuple[Any, ...]:
+    def _score(self, hand: PartnershipHand) -> Events:
         assert hand.scores is not None and hand.team_scores is not None
         for s in range(N_SEATS):
             self.totals[s] += hand.scores[s]
         self.hand_scores.append(hand.scores)
         totals = tuple(self.totals)
-        events: list[Any] = [HandScored(tuple(hand.tricks_won), hand.scores, totals, hand.team_scores)]
+        events: list[Event] = [HandScored(tuple(hand.tricks_won), hand.scores, totals, hand.team_scores)]
         # CP-4: checked after every hand; once a partnership is at the target, the higher total wins; an exact
         # tie plays another hand.
         team = self.team_totals

@@ -8,6 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from clubsuite.cards import CardSet
+from clubsuite.events import Event
 from clubsuite.games.partnership import events as pc
 from clubsuite.games.partnership.hand import TEAMS, Direction, PassChoices, receiver
 from clubsuite.narration import NAME_SHOWN, Narrator
@@ -23,7 +24,7 @@ class PartnershipNarrator(Narrator):
         names = [shown(self.result.seats[s].get("name", ""), NAME_SHOWN) for s in seats]
         return f"seats {seats[0]} + {seats[1]} ({', '.join(names)})"
 
-    def event(self, ev: Any, tricks_done: int) -> int:
+    def event(self, ev: Event, tricks_done: int) -> int:
         """Describe one partnership event."""
         hand = self.current
         if isinstance(ev, pc.HandStarted):

@@ -8,12 +8,12 @@ state as it was.
 from __future__ import annotations
 
 from enum import StrEnum
-from typing import Any
 
 from clubsuite.cards import CARD_TABLE, Card, CardSet, card_at
 from clubsuite.copying import clone_state
-from clubsuite.engine import Phase
+from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
+from clubsuite.events import Event
 from clubsuite.games.whist import rules
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS, WhistDeal
 from clubsuite.games.whist.events import CardPlayed, Decided, HandScored, PlayStarted, TrickTaken
@@ -176,7 +176,7 @@ class WhistHand:
         return rules.explain_follow(hand, action.index, self._led, self._top_led, self._top_club)
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
         if self.scores is not None:
             raise GameOverError(f"{action} cannot be played: the hand is over")
@@ -190,7 +190,7 @@ class WhistHand:
         assert isinstance(action, Decision)
         return self._decide(action is Decision.EXCHANGE)
 
-    def _decide(self, exchange: bool) -> tuple[Any, ...]:
+    def _decide(self, exchange: bool) -> Events:
         seat = self.to_act
         assert seat is not None
         if exchange:
@@ -199,7 +199,7 @@ class WhistHand:
             self.hands[seat], self.bid = self.bid, self.hands[seat]
         self.decisions.append((seat, exchange))
         self.version += 1
-        events: list[Any] = [Decided(seat, exchange)]
+        events: list[Event] = [Decided(seat, exchange)]
         if seat == self.dealer:
             self.phase = Phase.PLAY
             self.play_start_hands = tuple(self.hands)
@@ -216,7 +216,7 @@ class WhistHand:
             self.to_act = (seat + 1) % N_SEATS
         return tuple(events)
 
-    def _play(self, card: Card) -> tuple[Any, ...]:
+    def _play(self, card: Card) -> Events:
         seat: int = self.to_act  # type: ignore[assignment]
         idx = card[0]  # card.index, read positionally on the hot path
         bit = 1 << idx

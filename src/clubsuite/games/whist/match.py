@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Self
 
 from clubsuite.cards import STANDARD, Card, CardSet
-from clubsuite.engine import Phase
+from clubsuite.engine import Events, Phase
 from clubsuite.errors import (
     GameOverError,
     IllegalActionError,
     InvalidDealError,
     InvalidNotationError,
 )
+from clubsuite.events import Event
 from clubsuite.games.whist import sampling
 from clubsuite.games.whist.deal import N_SEATS, WhistDeal
 from clubsuite.games.whist.events import HandScored, HandStarted, MatchEnded
@@ -80,7 +81,7 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
         return cur.legal_actions()
 
     # -- actions ---------------------------------------------------------------------------------------
-    def apply(self, action: object, seat: int | None = None) -> tuple[Any, ...]:
+    def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply an action (or its notation, e.g. ``"10H"``, ``"keep"``) of the seat to act; returns the events.
 
         The state is unchanged if it raises.
@@ -102,13 +103,13 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
         self._cur = None
         return events[:-1] + self._score(cur)
 
-    def _score(self, hand: WhistHand) -> tuple[Any, ...]:
+    def _score(self, hand: WhistHand) -> Events:
         assert hand.scores is not None
         for s in range(N_SEATS):
             self.totals[s] += hand.scores[s]
         self.hand_scores.append(hand.scores)
         totals = tuple(self.totals)
-        events: list[Any] = [HandScored(tuple(hand.tricks_won), hand.scores, totals)]
+        events: list[Event] = [HandScored(tuple(hand.tricks_won), hand.scores, totals)]
         # CW-5: checked after every hand; everyone at +target or more, or -target or less, wins;
         # all three at a target at once is a draw.
         target = self.options.target

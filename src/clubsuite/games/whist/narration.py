@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from typing import Any
-
+from clubsuite.events import Event
 from clubsuite.games.whist.events import Decided, PlayStarted
 from clubsuite.narration import Narrator
 
@@ -21,7 +20,7 @@ class WhistNarrator(Narrator):
             self.say("exchange: " + ", ".join(self.decisions))
             self.decisions = []
 
-    def event(self, ev: Any, tricks_done: int) -> int:
+    def event(self, ev: Event, tricks_done: int) -> int:
         """Gather an exchange decision; tell the exchange before the first lead."""
         if isinstance(ev, Decided):
             self.decisions.append(f"{self.seat(ev.seat)} {'exchanges' if ev.exchanged else 'keeps'}")
