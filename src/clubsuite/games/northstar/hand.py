@@ -19,7 +19,7 @@ from clubsuite.copying import clone_state
 from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
 from clubsuite.events import Event
-from clubsuite.games.northstar.combos import CLUB_MASK, Kind, Play, beats, check_play, generate, value_of, why_not_beats
+from clubsuite.games.northstar.combos import CLUB_MASK, Kind, Play, beats, check_play, value_of, why_not_beats
 from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle
 from clubsuite.games.northstar.events import (
     DoubleCalled,
@@ -30,6 +30,7 @@ from clubsuite.games.northstar.events import (
     TrickWon,
     WentOut,
 )
+from clubsuite.games.northstar.legal import LegalPlays
 from clubsuite.games.northstar.options import NorthstarOptions, Teams
 
 
@@ -135,7 +136,7 @@ class NorthstarHand:
         """Every event of the round, in order (all public)."""
         self._log: list[NorthstarAction] = []
         self._bonus_left = list(BONUS_CARDS[n])
-        self._legal: tuple[NorthstarAction, ...] | None = None
+        self._legal: LegalPlays | None = None
         self._teams = options.teams is not Teams.NONE
 
     # -- queries ---------------------------------------------------------------------------------------
@@ -166,23 +167,23 @@ class NorthstarHand:
                 return s
         raise AssertionError("nobody holds cards")
 
-    def legal_actions(self) -> tuple[NorthstarAction, ...]:
-        """The legal actions of the seat to act: the plays that may be made, ``pass`` when following (NS-4) and
-        ``double`` while it may be called (NS-8). Empty when the round is over."""
-        if self._legal is None:
+    def legal_actions(self) -> LegalPlays:
+        """The legal actions of the seat to act: ``pass`` when following (NS-4), ``double`` while it may be called
+        (NS-8), then the plays that may be made. Empty when the round is over. A lazy sequence (:mod:`.legal`):
+        counting, indexing and ``in`` cost little; the whole list is built only when iterated."""
+        legal = self._legal
+        if legal is None:
             seat = self.to_act
+            opts = self.options
             if seat is None:
-                self._legal = ()
+                legal = LegalPlays((), 0, None, opts.wild_fifteens, opts.crazy)
             else:
-                opts = self.options
-                acts: list[NorthstarAction] = []
-                if self.top is not None:
-                    acts.append(Call.PASS)
+                calls: tuple[Call, ...] = (Call.PASS,) if self.top is not None else ()
                 if opts.double_or_nothing and not self.doubled[seat] and not self.started[seat]:
-                    acts.append(Call.DOUBLE)
-                acts.extend(generate(self.hands[seat], self.top, opts.wild_fifteens, opts.crazy))
-                self._legal = tuple(acts)
-        return self._legal
+                    calls += (Call.DOUBLE,)
+                legal = LegalPlays(calls, self.hands[seat], self.top, opts.wild_fifteens, opts.crazy)
+            self._legal = legal
+        return legal
 
     def explain(self, action: object) -> str | None:
         """Why ``action`` of the seat to act is illegal now, or None if it is legal. Names only that seat's cards."""
@@ -220,30 +221,30 @@ class NorthstarHand:
     # -- actions ---------------------------------------------------------------------------------------
     def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply an action of the seat to act; returns the events. Raises, changing nothing, if it is illegal."""
-        if self.to_act is None:
+        actor = self.to_act
+        if actor is None:
             raise GameOverError(f"{action} cannot be played: the round is over")
-        if seat is not None and seat != self.to_act:
-            raise NotYourTurnError(f"{action} is refused: it is seat {self.to_act}'s turn, not seat {seat}'s")
+        if seat is not None and seat != actor:
+            raise NotYourTurnError(f"{action} is refused: it is seat {actor}'s turn, not seat {seat}'s")
         legal = self._legal
-        if legal is None or action not in legal:  # the listed actions are legal by construction
+        if legal is None or not legal.vouches(action):  # what the list handed out is legal and canonical
             reason = self.explain(action)
             if reason is not None:
                 raise IllegalActionError(reason)
-        if isinstance(action, Play) and (type(action.kind) is not Kind or type(action.cards) is not CardSet):
-            # A play built by hand with a kind's name or a plain mask: keep the canonical form in the state.
-            action = Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
-        assert isinstance(action, (Play, Call))  # explain refused everything else
-        actor = self.to_act
+            if isinstance(action, Play) and (type(action.kind) is not Kind or type(action.cards) is not CardSet):
+                # A play built by hand with a kind's name or a plain mask: keep the canonical form in the state.
+                action = Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
         self._legal = None
-        self._log.append(action)
-        if action == Call.PASS:
+        if type(action) is Play:
+            self._log.append(action)
+            events = self._play(actor, action)
+        elif action == Call.PASS:
+            self._log.append(Call.PASS)
             events = self._pass(actor)
-        elif action == Call.DOUBLE:
+        else:  # explain refused everything but a play, pass and double
+            self._log.append(Call.DOUBLE)
             self.doubled[actor] = True
             events = [DoubleCalled(actor)]
-        else:
-            assert isinstance(action, Play)
-            events = self._play(actor, action)
         self.history.extend(events)
         return tuple(events)
 
@@ -298,7 +299,8 @@ class NorthstarHand:
             events.append(self._take_trick(top_seat, False))
             return events + self._end(last=seat, team=None)
         self.passes += 1
-        others = sum(1 for s in range(self.n) if self.hands[s] and s != top_seat)
+        hands = self.hands
+        others = len([s for s in range(self.n) if hands[s] and s != top_seat])
         if self.passes >= others:
             # NS-4: everyone else still holding cards has passed since the last play.
             events.append(self._take_trick(top_seat, False))

@@ -21,6 +21,7 @@ from clubsuite.games.northstar.combos import DECK_MASK, Play, parse_play
 from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
 from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
 from clubsuite.games.northstar.hand import Call, NorthstarAction, NorthstarHand
+from clubsuite.games.northstar.legal import LegalPlays
 from clubsuite.games.northstar.options import Leftover, NorthstarOptions
 from clubsuite.games.northstar.view import NorthstarView
 from clubsuite.match_base import MatchBase
@@ -149,8 +150,8 @@ class NorthstarMatch(
             out[opts.team_of(s)] += t
         return tuple(out)
 
-    def legal_actions(self) -> tuple[NorthstarAction, ...]:
-        """The legal actions of the seat to act (empty between rounds)."""
+    def legal_actions(self) -> LegalPlays | tuple[()]:
+        """The legal actions of the seat to act (empty between rounds): a lazy sequence (see :mod:`.legal`)."""
         cur = self._cur
         return cur.legal_actions() if cur is not None else ()
 

@@ -1,0 +1,280 @@
+"""The legal actions of a turn of North Star's CLUBS as a lazy sequence: counted, indexed and tested without
+building every play.
+
+A hand can hold hundreds of legal plays (some 1,800 leads with wild 15s, NS-9), and most turns need only a few of
+them: a random player takes one by position, a membership test checks one. :class:`LegalPlays` keeps the plays as
+*blocks* that share their structure (the singles of one value, the sets of one value, the runs from one value to
+another) and counts each block by arithmetic, so:
+
+* ``len`` adds the block sizes, and ``legal[i]`` builds the one play at position ``i`` (a binary search over the
+  blocks, then a mixed-radix or subset decoding within the block);
+* ``play in legal`` checks the play itself (well formed, held, beating the play on the table: NS-3, NS-4, NS-9,
+  NS-11) in time proportional to its size, like python-chess's ``move in board.legal_moves``;
+* iterating builds the whole list once, in exactly the order :func:`~clubsuite.games.northstar.combos.generate`
+  gives (singles and sets by value, then runs by lowest value and length), and keeps it.
+
+The order is part of the contract: seeded random play depends on it, so it must never change.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from collections.abc import Iterator, Sequence
+from typing import Any, overload
+
+from clubsuite.cards import CardSet
+from clubsuite.games.northstar.combos import (
+    _BITS_OF,
+    FIFTEENS,
+    TOP,
+    VALUE_MASKS,
+    VALUES,
+    Kind,
+    Play,
+    _floors,
+    _runs,
+    beats,
+    check_play,
+)
+
+_play = tuple.__new__
+_set = int.__new__
+_SINGLE, _SET, _RUN = Kind.SINGLE, Kind.SET, Kind.RUN
+
+_PICKS: dict[tuple[int, tuple[int, ...]], tuple[int, ...]] = {}
+"""For ``n`` items and the allowed set sizes: the subsets (as bit patterns over the items) in the generator's order."""
+
+
+_LEAD_SIZES = tuple(tuple(range(2, n + 1)) for n in range(9))
+"""When leading, a set may have any size from 2 to the number of cards that can form it (NS-3)."""
+
+
+def _picks(n: int, sizes: tuple[int, ...]) -> tuple[int, ...]:
+    key = (n, sizes)
+    found = _PICKS.get(key)
+    if found is None:
+        found = tuple(pick for pick in range(1, 1 << n) if pick.bit_count() in sizes)
+        _PICKS[key] = found
+    return found
+
+
+# A block is a tuple: (kind code, count, data...). Codes:
+_SINGLES = 0  # (code, count, items, high): items[i] is the card
+_SETS = 1  # (code, count, items, picks, high): the subset picks[i] of items
+_RUNS = 2  # (code, count, choices, high): one card per value, the last value varying fastest
+_LISTED = 3  # (code, count, plays): plays built in advance (runs with wild 15s)
+
+
+class LegalPlays(Sequence[Any]):
+    """The legal actions of one turn: the calls (``pass``, ``double``) first, then the plays, built on demand."""
+
+    __slots__ = ("_blocks", "_crazy", "_hand", "_items", "_last", "_len", "_prefix", "_prev", "_starts", "_wild")
+
+    def __init__(self, prefix: tuple[Any, ...], hand: int, prev: Play | None, wild: bool, crazy: bool) -> None:
+        self._prefix = prefix
+        self._hand = hand
+        self._prev = prev
+        self._wild = wild
+        self._crazy = crazy
+        self._items: tuple[Any, ...] | None = None
+        self._last: object = None
+        """The play last handed out by position: legal by construction (``vouches``)."""
+        blocks = _plan(hand, prev, wild, crazy)
+        starts = []
+        total = len(prefix)
+        for block in blocks:
+            starts.append(total)
+            total += block[1]
+        self._blocks = blocks
+        self._starts = starts
+        self._len = total
+
+    # -- the sequence --------------------------------------------------------------------------------------
+    def __len__(self) -> int:
+        return self._len
+
+    @overload
+    def __getitem__(self, index: int) -> Any: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[Any, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> Any:
+        if isinstance(index, slice):
+            return tuple(self)[index]
+        n = self._len
+        if index < 0:
+            index += n
+        if not 0 <= index < n:
+            raise IndexError("legal action index out of range")
+        prefix = self._prefix
+        if index < len(prefix):
+            return prefix[index]
+        items = self._items
+        if items is not None:
+            return items[index]
+        at = bisect_right(self._starts, index) - 1
+        play = _decode(self._blocks[at], index - self._starts[at])
+        self._last = play
+        return play
+
+    def __iter__(self) -> Iterator[Any]:
+        items = self._items
+        if items is None:
+            built = list(self._prefix)
+            for block in self._blocks:
+                built.extend(_decode(block, i) for i in range(block[1]))
+            items = self._items = tuple(built)
+        return iter(items)
+
+    def __contains__(self, action: object) -> bool:
+        """Whether ``action`` is one of the legal actions, checked on the action itself (NS-3, NS-4, NS-9, NS-11)."""
+        if action in self._prefix:
+            return True
+        if not isinstance(action, Play) or check_play(action, self._wild) is not None:
+            return False
+        play = Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
+        if int(play.cards) & ~self._hand:
+            return False
+        prev = self._prev
+        return prev is None or beats(play, prev, self._crazy)
+
+    def vouches(self, action: object) -> bool:
+        """Whether ``action`` is known legal without a check: the play this list last handed out by position, or a
+        call it lists (``apply`` then skips the check)."""
+        return action is self._last or (action.__class__ is not Play and action in self._prefix)
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, (LegalPlays, tuple, list)):
+            return tuple(self) == tuple(other)
+        return NotImplemented
+
+    __hash__ = None  # type: ignore[assignment]  # a sequence compared by its items, like a list
+
+    def __repr__(self) -> str:
+        return f"LegalPlays({len(self)} actions)"
+
+
+def _decode(block: tuple[Any, ...], i: int) -> Play:
+    """The ``i``-th play of a block."""
+    code = block[0]
+    if code == _SINGLES:
+        return _play(Play, (_set(CardSet, block[2][i]), _SINGLE, block[3]))
+    if code == _SETS:
+        items, pick = block[2], block[3][i]
+        mask = 0
+        k = 0
+        while pick:
+            if pick & 1:
+                mask |= items[k]
+            pick >>= 1
+            k += 1
+        return _play(Play, (_set(CardSet, mask), _SET, block[4]))
+    if code == _RUNS:
+        mask = 0
+        for choice in reversed(block[2]):
+            i, r = divmod(i, len(choice))
+            mask |= choice[r]
+        return _play(Play, (_set(CardSet, mask), _RUN, block[3]))
+    play: Play = block[2][i]
+    return play
+
+
+def _plan(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[tuple[Any, ...]]:
+    """The blocks of the plays from ``hand`` that may be played after ``prev``, in the generator's order."""
+    if prev is not None and not crazy and not (wild and hand & FIFTEENS):
+        return _follow(hand, prev)
+    singles, sets, runs = _floors(prev, crazy)
+    vm = VALUE_MASKS
+    bits_of = _BITS_OF
+    wilds: tuple[int, ...] = ()
+    if wild and hand & FIFTEENS:
+        wilds = bits_of[hand & FIFTEENS]
+        hand &= ~FIFTEENS
+    by_value = [()] + [bits_of[hand & vm[v]] for v in VALUES]
+    blocks: list[tuple[Any, ...]] = []
+    if singles:
+        for v in range(singles[1], 16):
+            items = by_value[v] + wilds
+            if items:
+                blocks.append((_SINGLES, len(items), items, v))
+    if sets:
+        low_floor = min(sets.values())
+        allowed = sorted(sets.items())
+        leading = prev is None
+        for v in range(low_floor, 16):
+            items = wilds if wild and v == TOP else by_value[v] + wilds
+            n = len(items)
+            if n < 2:
+                continue
+            sizes = _LEAD_SIZES[n] if leading else tuple(k for k, f in allowed if k <= n and f <= v)
+            if sizes:
+                picks = _picks(n, sizes)
+                blocks.append((_SETS, len(picks), items, picks, v))
+    if runs:
+        if wilds:
+            listed: list[Play] = []
+            _runs(by_value, list(wilds), runs, listed)
+            if listed:
+                blocks.append((_LISTED, len(listed), tuple(listed)))
+        else:
+            _plain_run_blocks(by_value, runs, blocks)
+    return blocks
+
+
+def _plain_run_blocks(by_value: list[tuple[int, ...]], floors: dict[int, int], blocks: list[tuple[Any, ...]]) -> None:
+    """The blocks of runs without wild 15s (NS-3): for each lowest value, each allowed length, one block."""
+    longest = max(floors)
+    shortest = min(floors)
+    v = 1
+    while v < 16:
+        if not by_value[v]:
+            v += 1
+            continue
+        start = v
+        while v < 16 and by_value[v]:
+            v += 1
+        end = v - 1  # the hand holds every value from start to end
+        for low in range(start, end - shortest + 2):
+            count = len(by_value[low])
+            for high in range(low + 1, min(end, low + longest - 1) + 1):
+                count *= len(by_value[high])
+                floor = floors.get(high - low + 1)
+                if floor is not None and high >= floor:
+                    blocks.append((_RUNS, count, tuple(by_value[low : high + 1]), high))
+
+
+def _follow(hand: int, prev: Play) -> list[tuple[Any, ...]]:
+    """The blocks when following without wild 15s in hand and without Crazy CLUBS: the plays of the kind and size of
+    ``prev`` with a higher top (NS-3, NS-4), the common turn, looked at only from the first value that may beat it."""
+    kind, size, floor = prev.kind, int(prev.cards).bit_count(), prev.high + 1
+    vm = VALUE_MASKS
+    bits_of = _BITS_OF
+    blocks: list[tuple[Any, ...]] = []
+    if kind is _SINGLE:
+        for v in range(floor, 16):
+            items = bits_of[hand & vm[v]]
+            if items:
+                blocks.append((_SINGLES, len(items), items, v))
+    elif kind is _SET:
+        sizes = (size,)
+        for v in range(floor, 16):
+            items = bits_of[hand & vm[v]]
+            n = len(items)
+            if n >= size:
+                picks = _picks(n, sizes)
+                blocks.append((_SETS, len(picks), items, picks, v))
+    else:
+        low = max(1, floor - size + 1)
+        while low + size - 1 <= 15:
+            choices = [bits_of[hand & vm[v]] for v in range(low, low + size)]
+            gap = next((j for j in range(size - 1, -1, -1) if not choices[j]), -1)
+            if gap >= 0:
+                low += gap + 1  # no run may hold that value: skip past it
+                continue
+            count = 1
+            for choice in choices:
+                count *= len(choice)
+            blocks.append((_RUNS, count, tuple(choices), low + size - 1))
+            low += 1
+    return blocks
