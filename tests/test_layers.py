@@ -22,7 +22,7 @@ LAYER_NAMES = ("core", "engine", "game rules", "records", "bots", "screens, narr
 
 CORE_MODULES = {"cards", "errors", "options", "seeding", "sampling", "safetext", "copying", "events", "jsonform"}
 ENGINE_MODULES = {"engine", "match_base", "view_base"}
-GAME_PARTS = {"bot": BOTS, "screen": FACES, "narration": FACES, "report": FACES}
+GAME_PARTS = {"bot": BOTS, "screen": FACES, "narration": FACES, "report": FACES, "schema": RECORDS}
 
 
 def module_name(path: Path) -> str:
@@ -43,7 +43,7 @@ def layer(name: str) -> int:
         return ENGINE
     if head == "games":
         return GAME_PARTS.get(parts[2], GAMES) if len(parts) > 2 else GAMES
-    if head == "records":
+    if head in ("records", "schema"):
         return RECORDS
     if head in ("bots", "runner"):
         return BOTS

@@ -278,8 +278,9 @@ class GameInfo(Generic[OptionsT]):
     """Rules specs that show the game's options (the command line's help quotes the first)."""
     parts: Mapping[str, str] = field(default_factory=dict, repr=False)
     """The game's outer parts by role: ``screen`` (the terminal screen class), ``narrator`` (the replay narrator
-    class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report); each
-    ``"module:attribute"`` (``"module"`` alone for ``bots``)."""
+    class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report),
+    ``schema`` (the game's part of the record schema); each ``"module:attribute"`` (``"module"`` alone for
+    ``bots``)."""
 
     def n_seats(self, options: OptionsT) -> int:
         """How many seats ``options`` play with."""

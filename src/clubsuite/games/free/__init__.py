@@ -94,6 +94,7 @@ register(
             "screen": "clubsuite.games.free.screen:FreeTable",
             "narrator": "clubsuite.games.free.narration:FreeNarrator",
             "bots": "clubsuite.games.free.bot",
+            "schema": "clubsuite.games.free.schema:SCHEMA",
             "report": "clubsuite.games.free.report:REPORT",
         },
     )

@@ -96,6 +96,7 @@ register(
             "screen": "clubsuite.games.northstar.screen:NorthstarTable",
             "narrator": "clubsuite.games.northstar.narration:NorthstarNarrator",
             "bots": "clubsuite.games.northstar.bot",
+            "schema": "clubsuite.games.northstar.schema:SCHEMA",
             "report": "clubsuite.games.northstar.report:REPORT",
         },
     )

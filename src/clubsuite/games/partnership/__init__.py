@@ -102,6 +102,7 @@ register(
             "screen": "clubsuite.games.partnership.screen:PartnershipTable",
             "narrator": "clubsuite.games.partnership.narration:PartnershipNarrator",
             "bots": "clubsuite.games.partnership.bot",
+            "schema": "clubsuite.games.partnership.schema:SCHEMA",
         },
     )
 )

@@ -65,6 +65,7 @@ register(
             "screen": "clubsuite.games.whist.screen:WhistTable",
             "narrator": "clubsuite.games.whist.narration:WhistNarrator",
             "bots": "clubsuite.games.whist.bot",
+            "schema": "clubsuite.games.whist.schema:SCHEMA",
         },
     )
 )
