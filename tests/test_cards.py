@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from clubsuite.cards import (
-    NORTHSTAR,
+    NUMBERED,
     STANDARD,
     STANDARD_WITH_JOKERS,
     CardSet,
@@ -18,7 +18,7 @@ from clubsuite.cards import (
 )
 from clubsuite.errors import ClubsError, InvalidNotationError
 
-ALL_DECKS = [STANDARD, STANDARD_WITH_JOKERS, NORTHSTAR]
+ALL_DECKS = [STANDARD, STANDARD_WITH_JOKERS, NUMBERED]
 
 
 @pytest.mark.parametrize("deck", ALL_DECKS, ids=lambda d: d.name)
@@ -40,9 +40,9 @@ def test_a_set_of_a_whole_deck_prints_and_reads_back(deck: Deck) -> None:
 
 
 def test_deck_sizes_are_52_54_and_60() -> None:
-    assert (len(STANDARD), len(STANDARD_WITH_JOKERS), len(NORTHSTAR)) == (52, 54, 60)
+    assert (len(STANDARD), len(STANDARD_WITH_JOKERS), len(NUMBERED)) == (52, 54, 60)
     assert len({c.index for c in STANDARD_WITH_JOKERS.cards}) == 54
-    assert len({c.index for c in NORTHSTAR.cards}) == 60
+    assert len({c.index for c in NUMBERED.cards}) == 60
     assert len(STANDARD.mask) == 52
 
 
@@ -68,23 +68,23 @@ def test_canonical_print_form() -> None:
     assert repr(card("QC")) == "card('QC')"
 
 
-def test_values_1_and_15_exist_only_in_the_northstar_deck() -> None:
+def test_values_1_and_15_exist_only_in_the_numbered_deck() -> None:
     for text in ("1C", "15C", "11H", "13S", "12D", "14D"):
-        c = card(text, NORTHSTAR)
-        assert c.kind == "northstar"
+        c = card(text, NUMBERED)
+        assert c.kind == "numbered"
         assert str(c) == text
         with pytest.raises(InvalidNotationError, match=text):
             card(text)
         with pytest.raises(InvalidNotationError, match=text):
             card(text, STANDARD_WITH_JOKERS)
-    assert card("1C", NORTHSTAR).rank == 1
-    assert card("15S", NORTHSTAR).rank == 15
+    assert card("1C", NUMBERED).rank == 1
+    assert card("15S", NUMBERED).rank == 15
 
 
-def test_face_letters_are_not_northstar_cards() -> None:
+def test_face_letters_are_not_numbered_cards() -> None:
     for text in ("AC", "KH", "QS", "JD"):
         with pytest.raises(InvalidNotationError, match=text):
-            card(text, NORTHSTAR)
+            card(text, NUMBERED)
 
 
 def test_jokers_exist_only_in_the_54_card_deck() -> None:
@@ -92,7 +92,7 @@ def test_jokers_exist_only_in_the_54_card_deck() -> None:
     assert (str(jk1), str(jk2)) == ("JK1", "JK2")
     assert jk1.suit is None and jk1.kind == "joker"
     assert jk1.pretty() == "JK1"
-    for deck in (STANDARD, NORTHSTAR):
+    for deck in (STANDARD, NUMBERED):
         with pytest.raises(InvalidNotationError, match="JK1"):
             card("JK1", deck)
     with pytest.raises(InvalidNotationError, match="JK3"):
@@ -130,7 +130,7 @@ def test_parse_set_accepts_commas_and_spaces() -> None:
     assert cards("AH, KH,QH  JH") == cards("AH KH QH JH")
     assert cards("") == CardSet()
     assert CardSet.parse("2C 3C") == cards("2C 3C")
-    assert CardSet.parse("1C 15C", NORTHSTAR) == CardSet([card("1C", NORTHSTAR), card("15C", NORTHSTAR)])
+    assert CardSet.parse("1C 15C", NUMBERED) == CardSet([card("1C", NUMBERED), card("15C", NUMBERED)])
 
 
 def test_card_fields_follow_the_index_layout() -> None:
@@ -214,8 +214,8 @@ def test_card_set_is_immutable() -> None:
 
 
 def test_card_set_from_cards_of_every_kind() -> None:
-    mixed = CardSet([card("AS"), card("JK2", STANDARD_WITH_JOKERS), card("15H", NORTHSTAR)])
+    mixed = CardSet([card("AS"), card("JK2", STANDARD_WITH_JOKERS), card("15H", NUMBERED)])
     assert len(mixed) == 3
     assert [str(c) for c in mixed] == ["AS", "JK2", "15H"]
-    assert card("15H", NORTHSTAR) in mixed
+    assert card("15H", NUMBERED) in mixed
     assert card("AS") in mixed

@@ -1,8 +1,8 @@
 """Generic layers hold no game names: outside ``games/<name>/`` the source names no game, so a new game touches
 nothing but its own folder. Game names reach the outer layers only through the registry (defaults, help texts).
 
-The card vocabulary (``cards.py``) is the one exception: it names the decks the games share one index space for
-(the standard pack, the jokers, the 60-card pack valued 1 to 15), as values, not as games.
+The card vocabulary (``cards.py``) holds the cards every game draws on (the standard pack, the jokers, the 60 cards
+numbered 1 to 15) in one index space, without naming a game; a game names its own deck.
 """
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from pathlib import Path
 from clubsuite.engine import games
 
 PACKAGE = Path(__file__).resolve().parent.parent / "src" / "clubsuite"
-EXEMPT = {"cards.py", "__init__.py"}
-"""``cards.py`` names the decks; the package's ``__init__`` re-exports them."""
+EXEMPT = {"__init__.py"}
+"""The package's ``__init__`` (its front door, whose docstring may say what the package is for)."""
 RULING_ID = re.compile(r"\b(CW|FC|NS|CP)-\d")
 """A ruling id belongs to one game's rules."""
 

@@ -1,7 +1,7 @@
 """clubsuite: exact rules engines, bots, terminal play and simulation for the card games called Clubs."""
 
 # The notation helpers card() and cards() stay in clubsuite.cards: re-exporting cards() here would hide that module.
-from clubsuite.cards import NORTHSTAR, STANDARD, STANDARD_WITH_JOKERS, Card, CardSet, Deck, Suit
+from clubsuite.cards import NUMBERED, STANDARD, STANDARD_WITH_JOKERS, Card, CardSet, Deck, Suit
 from clubsuite.errors import (
     ClubsError,
     GameOverError,
@@ -17,7 +17,7 @@ from clubsuite.errors import (
 __version__ = "0.1.0"
 
 __all__ = [
-    "NORTHSTAR",
+    "NUMBERED",
     "STANDARD",
     "STANDARD_WITH_JOKERS",
     "Card",

@@ -4,13 +4,14 @@ All cards live in one index space, so one :class:`CardSet` (a bit mask) serves e
 
 * the standard 52 cards: index ``suit * 13 + (rank - 2)``, rank 2..14 (the ace is 14), suits in the order
   clubs, diamonds, hearts, spades; so the clubs are bits 0..12 and, within a suit, a higher bit is a higher rank;
-* the two jokers of Free Clubs: indices 52 and 53;
-* North Star's 60 cards valued 1..15 in four suits: index ``64 + suit * 15 + (value - 1)``.
+* two jokers: indices 52 and 53;
+* a numbered pack of 60 cards valued 1..15 in four suits: index ``64 + suit * 15 + (value - 1)``.
 
-Notation: a rank (``A K Q J 10 9 .. 2``, ``T`` accepted for ten) or a North Star value (``1`` .. ``15``) followed by a
-suit letter ``C D H S`` or a suit symbol; jokers are ``JK1`` and ``JK2``. Input is case-insensitive; output is one
+Notation: a rank (``A K Q J 10 9 .. 2``, ``T`` accepted for ten) or a numbered card's value (``1`` .. ``15``) followed
+by a suit letter ``C D H S`` or a suit symbol; jokers are ``JK1`` and ``JK2``. Input is case-insensitive; output is one
 canonical ASCII form (``10H``, ``QC``, ``15S``, ``JK1``). Which deck a text is read against decides what it means
-(``1C`` is a North Star card and no standard card), so parsing goes through a :class:`Deck`.
+(``1C`` is a numbered card and no standard card), so parsing goes through a :class:`Deck`; a game makes the deck it
+plays with (its own name for it, for messages) from these cards.
 """
 
 from __future__ import annotations
@@ -60,8 +61,9 @@ _STD_RANK_BY_TEXT = {str(r): r for r in range(2, 11)} | {"T": 10, "J": 11, "Q": 
 
 STANDARD_KIND = "standard"
 JOKER_KIND = "joker"
-NORTHSTAR_KIND = "northstar"
-NORTHSTAR_BASE = 64
+NUMBERED_KIND = "numbered"
+NUMBERED_BASE = 64
+"""The index of the first numbered card (1C)."""
 
 
 class Card(NamedTuple):
@@ -72,9 +74,9 @@ class Card(NamedTuple):
     suit: Suit | None
     """The suit, or None for a joker."""
     rank: int
-    """Standard rank 2..14 (ace 14), North Star value 1..15, or the joker's number 1..2."""
+    """Standard rank 2..14 (ace 14), numbered value 1..15, or the joker's number 1..2."""
     kind: str
-    """Which family of cards: ``standard``, ``joker`` or ``northstar``."""
+    """Which family of cards: ``standard``, ``joker`` or ``numbered``."""
 
     @property
     def bit(self) -> int:
@@ -114,7 +116,7 @@ def _build_universe() -> tuple[dict[int, Card], list[Card], list[Card], list[Car
     ns: list[Card] = []
     for suit in Suit:
         for value in range(1, 16):
-            c = Card(NORTHSTAR_BASE + suit * 15 + value - 1, suit, value, NORTHSTAR_KIND)
+            c = Card(NUMBERED_BASE + suit * 15 + value - 1, suit, value, NUMBERED_KIND)
             ns.append(c)
             by_index[c.index] = c
     return by_index, std, jokers, ns
@@ -122,7 +124,7 @@ def _build_universe() -> tuple[dict[int, Card], list[Card], list[Card], list[Car
 
 _BY_INDEX, _STD, _JOKERS, _NS = _build_universe()
 #: Card objects by index, for the hot loops of the engines (None where no card has that index).
-CARD_TABLE: tuple[Card | None, ...] = tuple(_BY_INDEX.get(i) for i in range(NORTHSTAR_BASE + 60))
+CARD_TABLE: tuple[Card | None, ...] = tuple(_BY_INDEX.get(i) for i in range(NUMBERED_BASE + 60))
 
 
 def card_at(index: int) -> Card:
@@ -299,7 +301,7 @@ class Deck:
         parts = []
         if STANDARD_KIND in kinds:
             parts.append("a rank A K Q J 10 (or T) 9..2 then a suit C D H S or ♣ ♦ ♥ ♠, e.g. 10H, QC")
-        if NORTHSTAR_KIND in kinds:
+        if NUMBERED_KIND in kinds:
             parts.append("a value 1..15 then a suit C D H S or ♣ ♦ ♥ ♠, e.g. 15C, 7H")
         if JOKER_KIND in kinds:
             parts.append("or a joker JK1, JK2")
@@ -322,10 +324,11 @@ class Deck:
 
 #: The standard 52-card pack.
 STANDARD = Deck("standard 52-card", _STD)
-#: The standard pack with two jokers (Free Clubs).
+#: The standard pack with two jokers.
 STANDARD_WITH_JOKERS = Deck("54-card (52 and two jokers)", _STD + _JOKERS)
-#: North Star's 60 cards valued 1..15 in four suits.
-NORTHSTAR = Deck("North Star 60-card", _NS)
+#: The 60 numbered cards, valued 1..15 in four suits.
+NUMBERED_CARDS: tuple[Card, ...] = tuple(_NS)
+NUMBERED = Deck("60-card numbered", NUMBERED_CARDS)
 
 
 def card(text: str, deck: Deck | None = None) -> Card:

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from clubsuite.bots import RandomBot, make_bot
-from clubsuite.cards import NORTHSTAR, CardSet
+from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import (
     Call,
@@ -30,7 +30,7 @@ from clubsuite.games.northstar.bot import (  # importing the module registers th
     Weights,
     value_counts,
 )
-from clubsuite.games.northstar.combos import DECK_MASK
+from clubsuite.games.northstar.combos import DECK_MASK, NORTHSTAR
 from clubsuite.runner import play_match
 from clubsuite.sim import simulate
 

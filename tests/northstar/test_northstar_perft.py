@@ -19,9 +19,10 @@ from pathlib import Path
 
 import pytest
 
-from clubsuite.cards import NORTHSTAR, Card, CardSet
+from clubsuite.cards import Card, CardSet
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import Call, NorthstarDeal, NorthstarHand, NorthstarOptions, Play, generate, parse_play
+from clubsuite.games.northstar.combos import NORTHSTAR
 from conformance.perft import DATA, Reference, case_ids, cases, engine_perft, read_blocks, report
 
 NORTHSTAR_DATA = DATA / "northstar.txt"

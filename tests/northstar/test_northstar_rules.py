@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-from clubsuite.cards import NORTHSTAR, CardSet, Suit
+from clubsuite.cards import CardSet, Suit
 from clubsuite.engine import resolve
 from clubsuite.errors import (
     GameOverError,
@@ -47,7 +47,7 @@ from clubsuite.games.northstar import (
     generate,
     parse_play,
 )
-from clubsuite.games.northstar.combos import CLUB_MASK, DECK_MASK, VALUE_MASKS
+from clubsuite.games.northstar.combos import CLUB_MASK, DECK_MASK, NORTHSTAR, VALUE_MASKS
 from clubsuite.games.northstar.options import DEFAULT_CLUB_POINTS
 
 SUIT_LETTERS = "CDHS"

@@ -17,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from clubsuite.cards import NORTHSTAR, Card, CardSet
+from clubsuite.cards import Card, CardSet
 from clubsuite.errors import IllegalActionError, InvalidNotationError
 from clubsuite.games.northstar import (
     Call,
@@ -29,7 +29,7 @@ from clubsuite.games.northstar import (
     Play,
     Teams,
 )
-from clubsuite.games.northstar.combos import DECK_MASK
+from clubsuite.games.northstar.combos import DECK_MASK, NORTHSTAR
 from clubsuite.games.northstar.sampling import sample_hidden
 
 Round = tuple[NorthstarDeal, list[NorthstarAction]]
@@ -405,9 +405,9 @@ def test_samples_are_uniform_over_the_placements_of_the_unseen_cards(players: in
 def test_a_play_out_of_turn_is_refused_before_its_notation_is_read_against_the_hand_to_act() -> None:
     """NS-4 turn order and hidden hands: bare values are read against the hand of the seat to act, so a seat that
     is not to act must be told only that it is not its turn, never what that hand holds."""
-    from clubsuite.cards import NORTHSTAR
     from clubsuite.errors import NotYourTurnError
     from clubsuite.games.northstar import NorthstarDeal, NorthstarMatch, NorthstarOptions
+    from clubsuite.games.northstar.combos import NORTHSTAR
 
     hands = (
         "9C 9D 2C 3C 4C 5C 6C 7C 8C 1S",

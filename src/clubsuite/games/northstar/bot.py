@@ -40,7 +40,7 @@ from functools import cache
 from math import comb
 
 from clubsuite.bots.base import register_bot
-from clubsuite.cards import NORTHSTAR_BASE
+from clubsuite.cards import NUMBERED_BASE
 from clubsuite.engine import LegalActions
 from clubsuite.games.northstar.combos import CLUB_MASK, DECK_MASK, FIFTEENS, Kind, Play
 from clubsuite.games.northstar.deal import HAND_SIZE
@@ -128,7 +128,7 @@ UNIT = (0, *(1 << (3 * (v - 1)) for v in range(1, 16)))
 def value_counts(mask: int) -> int:
     """The cards of ``mask`` as counts by value, packed 3 bits per value (value ``v`` at bit ``3 * (v - 1)``)."""
     total = 0
-    bits = mask >> NORTHSTAR_BASE
+    bits = mask >> NUMBERED_BASE
     while bits:
         suit = bits & _SUIT_BITS
         if suit:
@@ -144,7 +144,7 @@ def count_of(packed: int, value: int) -> int:
 
 def club_points_of(mask: int, table: tuple[int, ...]) -> int:
     """The points of the clubs in ``mask`` by the club-points table (NS-2)."""
-    clubs = (mask & CLUB_MASK) >> NORTHSTAR_BASE
+    clubs = (mask & CLUB_MASK) >> NUMBERED_BASE
     total = 0
     while clubs:
         low = clubs & -clubs

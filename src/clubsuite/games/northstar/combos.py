@@ -17,9 +17,12 @@ from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
-from clubsuite.cards import CARD_TABLE, NORTHSTAR, NORTHSTAR_BASE, Card, CardSet, Suit
+from clubsuite.cards import CARD_TABLE, NUMBERED_BASE, NUMBERED_CARDS, Card, CardSet, Deck, Suit
 from clubsuite.errors import InvalidNotationError
 from clubsuite.safetext import quoted
+
+NORTHSTAR = Deck("North Star 60-card", NUMBERED_CARDS)
+"""The 60 cards of the game, valued 1..15 in four suits (notation ``1C`` .. ``15S``)."""
 
 VALUES = range(1, 16)
 TOP = 15
@@ -27,13 +30,13 @@ TOP = 15
 
 
 def _value_mask(value: int) -> int:
-    return sum(1 << (NORTHSTAR_BASE + suit * 15 + value - 1) for suit in Suit)
+    return sum(1 << (NUMBERED_BASE + suit * 15 + value - 1) for suit in Suit)
 
 
 VALUE_MASKS: tuple[int, ...] = (0, *(_value_mask(v) for v in VALUES))
 """``VALUE_MASKS[v]``: the four cards of value ``v`` (index 0 unused)."""
 FIFTEENS = VALUE_MASKS[TOP]
-CLUB_MASK = sum(1 << (NORTHSTAR_BASE + v - 1) for v in VALUES)
+CLUB_MASK = sum(1 << (NUMBERED_BASE + v - 1) for v in VALUES)
 """The fifteen clubs."""
 DECK_MASK = sum(VALUE_MASKS)
 """All 60 cards."""
@@ -41,7 +44,7 @@ DECK_MASK = sum(VALUE_MASKS)
 
 def value_of(index: int) -> int:
     """The printed value (1..15) of the North Star card with this index."""
-    return (index - NORTHSTAR_BASE) % 15 + 1
+    return (index - NUMBERED_BASE) % 15 + 1
 
 
 class Kind(StrEnum):

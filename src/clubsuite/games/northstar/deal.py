@@ -16,9 +16,9 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass
 
-from clubsuite.cards import NORTHSTAR, CardSet, iter_bits
+from clubsuite.cards import CardSet, iter_bits
 from clubsuite.errors import InvalidDealError, InvalidNotationError
-from clubsuite.games.northstar.combos import DECK_MASK
+from clubsuite.games.northstar.combos import DECK_MASK, NORTHSTAR
 from clubsuite.games.northstar.options import MAX_PLAYERS, MIN_PLAYERS
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.seeding import shuffled
