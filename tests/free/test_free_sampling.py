@@ -10,7 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from clubsuite.cards import CardSet, card_at, iter_bits
+from clubsuite.cards import CardSet, card, card_at, iter_bits
 from clubsuite.errors import ClubsError, IllegalActionError
 from clubsuite.games.free import FreeDeal
 from clubsuite.games.free.deal import AUCTION_MASK, PRIMARY_SUIT_MASKS
@@ -388,3 +388,14 @@ def test_fc10_determinize_keeps_an_uncalled_misplay_and_refuses_a_called_one() -
             determinize(match.view(caller), random.Random(0))
         checked += 1
     assert checked >= 3
+
+
+def test_fc5_a_queen_card_received_shows_its_giver_held_no_higher_card_of_the_suit() -> None:
+    # Seat 1 passed AD (the lowest diamond) to seat 2 with its QD handicap, so it held no other diamond then, and
+    # nothing brought it one later: the sampler must place no diamond in its hand, or no history can replay.
+    match = any_position(59379)
+    view = match.view(2)
+    assert (1, 2, card("AD")) in view.transfers
+    state = determinize(view, random.Random(0))
+    assert view_of(state, 2, view).to_dict() == view.to_dict()
+    assert not state.hands[1] & PRIMARY_SUIT_MASKS[card("AD").index // 13]

@@ -9,7 +9,8 @@ knows, found by following each hidden card through the hand in order:
 * a card dealt to another seat or the chest may be in any of those hands; the chest joins the winner's hand;
 * a handicap of suit X (FC-5) can send a card of suit X that its seat might hold to that handicap's discards, or
   to the left neighbour for a Queen (FC-2); a handicap that removed fewer cards than its tier asks shows that its
-  seat held no other card of suit X at that moment;
+  seat held no other card of suit X at that moment; a Queen whose card this seat received shows that its giver
+  held no higher card of the suit at that moment;
 * a card this seat gave (Queen handicap, the pass) starts where it went; a card it received is its own;
 * the pass moves a card the seat could not see only from the seat on its right to the seat on its left (FC-2);
 * a seat that did not follow the led suit holds no card of it afterwards (FC-6), unless table mode lets it
@@ -40,7 +41,7 @@ from clubsuite.games.free.deal import (
     PRIMARY_SUIT_MASKS,
     FreeDeal,
 )
-from clubsuite.games.free.hand import Call, FreeHand, Stage, bid_tier
+from clubsuite.games.free.hand import Call, FreeHand, Stage, bid_tier, strength
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.games.free.view import FreeView
 from clubsuite.sampling import sample_assignment
@@ -162,6 +163,10 @@ def sample_hidden(view: FreeView, rng: random.Random) -> FreePlacement:
         tier = bid_tier(bid.index)
         if to is not None and me in (seat, to) and count:
             _, r, moved = next(queue)
+            if to == me:  # FC-5: the Queen passed its seat's highest card of the suit, so it held none higher
+                for c, locs in possible.items():
+                    if suit_mask >> c & 1 and strength(c) > strength(moved.index):
+                        locs.discard(hand_loc[seat])
             arrive(moved.index, r)
             continue
         if seat == me:
