@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import LegalActions
@@ -22,6 +22,8 @@ class SeatHands(Protocol):
 
 
 HandT = TypeVar("HandT", bound=SeatHands)
+S = TypeVar("S")
+T = TypeVar("T")
 HandT_co = TypeVar("HandT_co", bound=SeatHands, covariant=True)
 
 
@@ -50,11 +52,40 @@ class ViewBase(Generic[HandT]):
     always shows the present moment. ``seat`` is fixed: a view never turns into another seat's.
     """
 
-    __slots__ = ("_match", "_seat")
+    __slots__ = ("_match", "_memo", "_seat")
 
     def __init__(self, match: WatchedMatch[HandT], seat: int) -> None:
         self._match = match
         self._seat = seat
+        self._memo: dict[str, tuple[Sequence[object], int, object, tuple[Any, ...]]] = {}
+        """What :meth:`_grown` has converted so far, by property."""
+
+    def _grown(self, key: str, source: Sequence[S], convert: Callable[[S], T]) -> tuple[T, ...]:
+        """``tuple(convert(x) for x in source)`` for a list of the hand that only grows at its end (the tricks, the
+        events of a round), converted once per item: a view property read at every decision would otherwise rebuild
+        the whole tuple each time (late in a hand, costlier than the action itself).
+
+        The cache holds the list it read (so a new hand, a clone or a determinized state, whose lists are others,
+        starts afresh) and the last item it converted: if that item is no longer in its place (a rule took a trick
+        back), everything is converted again.
+        """
+        memo = self._memo
+        n = len(source)
+        entry = memo.get(key)
+        if (
+            entry is not None
+            and entry[0] is source
+            and entry[1] <= n
+            and (entry[1] == 0 or source[entry[1] - 1] is entry[2])
+        ):
+            done: tuple[T, ...] = entry[3]
+            if entry[1] == n:
+                return done
+            done += tuple(convert(x) for x in source[entry[1] :])
+        else:
+            done = tuple(convert(x) for x in source)
+        memo[key] = (source, n, source[n - 1] if n else None, done)
+        return done
 
     @property
     def seat(self) -> int:

@@ -135,7 +135,7 @@ class FreeView(ViewBase["FreeHand"]):
     @property
     def tricks(self) -> tuple[tuple[tuple[tuple[int, Card], ...], int], ...]:
         """The completed tricks: ((seat, card) in play order, winner)."""
-        return tuple((tuple((s, card_at(c)) for s, c in plays), w) for plays, w in self._cur().tricks)
+        return self._grown("tricks", self._cur().tricks, _trick_of)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -202,3 +202,9 @@ class FreeView(ViewBase["FreeHand"]):
 
     def __repr__(self) -> str:
         return f"<FreeView seat={self.seat} of {N_SEATS}>"
+
+
+def _trick_of(entry: tuple[tuple[tuple[int, int], ...], int]) -> tuple[tuple[tuple[int, Card], ...], int]:
+    """A completed trick as the view shows it: ((seat, card) in play order, winner)."""
+    plays, winner = entry
+    return (tuple((s, card_at(c)) for s, c in plays), winner)

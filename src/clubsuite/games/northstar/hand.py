@@ -132,7 +132,7 @@ class NorthstarHand:
         self.scores: tuple[int, ...] | None = None
         self.score_lines: tuple[ScoreLine, ...] = ()
         """Each seat's points by source, once the round is scored."""
-        self.history: list[Any] = []
+        self.history: list[Event] = []
         """Every event of the round, in order (all public)."""
         self._log: list[NorthstarAction] = []
         self._bonus_left = list(BONUS_CARDS[n])

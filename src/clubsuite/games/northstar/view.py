@@ -12,8 +12,9 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from clubsuite.cards import CardSet
+from clubsuite.events import Event
 from clubsuite.games.northstar.combos import Play
-from clubsuite.view_base import ViewBase
+from clubsuite.view_base import S, ViewBase
 
 if TYPE_CHECKING:
     from clubsuite.games.northstar.hand import NorthstarHand
@@ -136,14 +137,14 @@ class NorthstarView(ViewBase["NorthstarHand"]):
         return self._cur().last_turn
 
     @property
-    def history(self) -> tuple[Any, ...]:
+    def history(self) -> tuple[Event, ...]:
         """Every event of this round so far (all public)."""
-        return tuple(self._cur().history)
+        return self._grown("history", self._cur().history, _same)
 
     @property
     def tricks(self) -> tuple[tuple[int, CardSet], ...]:
         """The tricks taken this round: (winner, cards)."""
-        return tuple(self._cur().tricks)
+        return self._grown("tricks", self._cur().tricks, _same)
 
     # -- what earlier rounds tell this seat (NS-6) -----------------------------------------------------
     def rounds(self) -> int:
@@ -192,3 +193,8 @@ class NorthstarView(ViewBase["NorthstarHand"]):
             "last_turn": self.last_turn,
             "legal": [str(a) for a in self.legal_actions()],
         }
+
+
+def _same(item: S) -> S:
+    """An item shown as it is (immutable already)."""
+    return item

@@ -74,7 +74,7 @@ class WhistView(ViewBase["WhistHand"]):
     @property
     def tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]:
         """The completed tricks: (leader, cards in play order, winner)."""
-        return tuple((lead, tuple(card_at(i) for i in cs), win) for lead, cs, win in self._cur().tricks)
+        return self._grown("tricks", self._cur().tricks, _trick_of)
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -151,3 +151,9 @@ class WhistView(ViewBase["WhistHand"]):
 
     def __repr__(self) -> str:
         return f"<WhistView seat={self.seat} of {N_SEATS}>"
+
+
+def _trick_of(entry: tuple[int, tuple[int, ...], int]) -> tuple[int, tuple[Card, ...], int]:
+    """A completed trick as the view shows it: (leader, cards in play order, winner)."""
+    lead, cards, winner = entry
+    return (lead, tuple(map(card_at, cards)), winner)
