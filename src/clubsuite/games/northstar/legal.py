@@ -18,7 +18,6 @@ The order is part of the contract: seeded random play depends on it, so it must 
 
 from __future__ import annotations
 
-from bisect import bisect_right
 from collections.abc import Iterator, Sequence
 from typing import Any, overload
 
@@ -68,7 +67,7 @@ _LISTED = 3  # (code, count, plays): plays built in advance (runs with wild 15s)
 class LegalPlays(Sequence[Any]):
     """The legal actions of one turn: the calls (``pass``, ``double``) first, then the plays, built on demand."""
 
-    __slots__ = ("_blocks", "_crazy", "_hand", "_items", "_last", "_len", "_prefix", "_prev", "_starts", "_wild")
+    __slots__ = ("_blocks", "_crazy", "_hand", "_items", "_last", "_len", "_prefix", "_prev", "_wild")
 
     def __init__(self, prefix: tuple[Any, ...], hand: int, prev: Play | None, wild: bool, crazy: bool) -> None:
         self._prefix = prefix
@@ -79,14 +78,10 @@ class LegalPlays(Sequence[Any]):
         self._items: tuple[Any, ...] | None = None
         self._last: object = None
         """The play last handed out by position: legal by construction (``vouches``)."""
-        blocks = _plan(hand, prev, wild, crazy)
-        starts = []
+        blocks = self._blocks = _plan(hand, prev, wild, crazy)
         total = len(prefix)
         for block in blocks:
-            starts.append(total)
             total += block[1]
-        self._blocks = blocks
-        self._starts = starts
         self._len = total
 
     # -- the sequence --------------------------------------------------------------------------------------
@@ -113,10 +108,15 @@ class LegalPlays(Sequence[Any]):
         items = self._items
         if items is not None:
             return items[index]
-        at = bisect_right(self._starts, index) - 1
-        play = _decode(self._blocks[at], index - self._starts[at])
-        self._last = play
-        return play
+        index -= len(prefix)
+        for block in self._blocks:  # a few blocks: walked, not searched
+            count = block[1]
+            if index < count:
+                play = _decode(block, index)
+                self._last = play
+                return play
+            index -= count
+        raise AssertionError("the blocks do not add up to the length")
 
     def __iter__(self) -> Iterator[Any]:
         items = self._items
