@@ -108,14 +108,14 @@ class LegalPlays(Sequence[Any]):
         items = self._items
         if items is not None:
             return items[index]
-        index -= len(prefix)
+        at: int = index - len(prefix)
         for block in self._blocks:  # a few blocks: walked, not searched
             count = block[1]
-            if index < count:
-                play = _decode(block, index)
+            if at < count:
+                play = _decode(block, at)
                 self._last = play
                 return play
-            index -= count
+            at -= count
         raise AssertionError("the blocks do not add up to the length")
 
     def __iter__(self) -> Iterator[Any]:
