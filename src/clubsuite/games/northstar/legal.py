@@ -180,10 +180,34 @@ def _decode(block: tuple[Any, ...], i: int) -> Play:
     return play
 
 
+def _value_blocks() -> tuple[dict[int, tuple[Any, ...]], dict[int, tuple[Any, ...]], dict[int, tuple[Any, ...]]]:
+    """For every set of cards of one value: its block of singles, its block of sets of any size (a lead) and, by
+    size, its blocks of sets of one size (a follow), built once for all hands."""
+    singles: dict[int, tuple[Any, ...]] = {}
+    lead_sets: dict[int, tuple[Any, ...]] = {}
+    sized_sets: dict[int, tuple[Any, ...]] = {}
+    for v in VALUES:
+        for mask, items in _BITS_OF.items():
+            if not items or mask & ~VALUE_MASKS[v]:
+                continue
+            n = len(items)
+            singles[mask] = (_SINGLES, n, items, v)
+            if n >= 2:
+                picks = _picks(n, _LEAD_SIZES[n])
+                lead_sets[mask] = (_SETS, len(picks), items, picks, v)
+                for k in range(2, n + 1):
+                    picks = _picks(n, (k,))
+                    sized_sets[mask * 8 + k] = (_SETS, len(picks), items, picks, v)
+    return singles, lead_sets, sized_sets
+
+
 def _plan(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[tuple[Any, ...]]:
     """The blocks of the plays from ``hand`` that may be played after ``prev``, in the generator's order."""
-    if prev is not None and not crazy and not (wild and hand & FIFTEENS):
-        return _follow(hand, prev)
+    if not (wild and hand & FIFTEENS):
+        if prev is None:
+            return _lead(hand)
+        if not crazy:
+            return _follow(hand, prev)
     singles, sets, runs = _floors(prev, crazy)
     vm = VALUE_MASKS
     bits_of = _BITS_OF
@@ -252,18 +276,17 @@ def _follow(hand: int, prev: Play) -> list[tuple[Any, ...]]:
     bits_of = _BITS_OF
     blocks: list[tuple[Any, ...]] = []
     if kind is _SINGLE:
+        singles = _SINGLE_BLOCKS
         for v in range(floor, 16):
-            items = bits_of[hand & vm[v]]
-            if items:
-                blocks.append((_SINGLES, len(items), items, v))
+            m = hand & vm[v]
+            if m:
+                blocks.append(singles[m])
     elif kind is _SET:
-        sizes = (size,)
+        sized = _SIZED_SET_BLOCKS
         for v in range(floor, 16):
-            items = bits_of[hand & vm[v]]
-            n = len(items)
-            if n >= size:
-                picks = _picks(n, sizes)
-                blocks.append((_SETS, len(picks), items, picks, v))
+            block = sized.get((hand & vm[v]) * 8 + size)
+            if block is not None:
+                blocks.append(block)
     else:
         low = max(1, floor - size + 1)
         while low + size - 1 <= 15:
@@ -278,3 +301,22 @@ def _follow(hand: int, prev: Play) -> list[tuple[Any, ...]]:
             blocks.append((_RUNS, count, tuple(choices), low + size - 1))
             low += 1
     return blocks
+
+
+_SINGLE_BLOCKS, _LEAD_SET_BLOCKS, _SIZED_SET_BLOCKS = _value_blocks()
+"""The blocks of one value's cards, shared by every hand (immutable): a turn only looks them up."""
+
+
+def _lead(hand: int) -> list[tuple[Any, ...]]:
+    """The blocks of a lead without wild 15s in hand: every single, set and run (NS-3), by value."""
+    vm = VALUE_MASKS
+    present = [m for m in (hand & vm[v] for v in VALUES) if m]
+    blocks = [_SINGLE_BLOCKS[m] for m in present]
+    blocks += [_LEAD_SET_BLOCKS[m] for m in present if m in _LEAD_SET_BLOCKS]
+    bits_of = _BITS_OF
+    _plain_run_blocks([(), *(bits_of[hand & vm[v]] for v in VALUES)], _LEAD_RUNS, blocks)
+    return blocks
+
+
+_LEAD_RUNS = dict.fromkeys(range(2, 16), 1)
+"""When leading, a run may have any length from 2 and any top (NS-3)."""
