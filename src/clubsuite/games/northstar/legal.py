@@ -288,18 +288,17 @@ def _follow(hand: int, prev: Play) -> list[tuple[Any, ...]]:
             if block is not None:
                 blocks.append(block)
     else:
-        low = max(1, floor - size + 1)
-        while low + size - 1 <= 15:
-            choices = [bits_of[hand & vm[v]] for v in range(low, low + size)]
-            gap = next((j for j in range(size - 1, -1, -1) if not choices[j]), -1)
-            if gap >= 0:
-                low += gap + 1  # no run may hold that value: skip past it
-                continue
-            count = 1
-            for choice in choices:
-                count *= len(choice)
-            blocks.append((_RUNS, count, tuple(choices), low + size - 1))
-            low += 1
+        start = max(1, floor - size + 1)
+        by_value = [bits_of[hand & vm[v]] for v in range(start, 16)]
+        held = 0  # how many values in a row, ending at the current one, the hand holds
+        for offset, choice in enumerate(by_value):
+            held = held + 1 if choice else 0
+            if held >= size:
+                window = tuple(by_value[offset - size + 1 : offset + 1])
+                count = 1
+                for cards in window:
+                    count *= len(cards)
+                blocks.append((_RUNS, count, window, start + offset))
     return blocks
 
 
@@ -309,13 +308,18 @@ _SINGLE_BLOCKS, _LEAD_SET_BLOCKS, _SIZED_SET_BLOCKS = _value_blocks()
 
 def _lead(hand: int) -> list[tuple[Any, ...]]:
     """The blocks of a lead without wild 15s in hand: every single, set and run (NS-3), by value."""
-    vm = VALUE_MASKS
-    present = [m for m in (hand & vm[v] for v in VALUES) if m]
+    masks = [hand & m for m in _EACH_VALUE]
+    present = [m for m in masks if m]
     blocks = [_SINGLE_BLOCKS[m] for m in present]
-    blocks += [_LEAD_SET_BLOCKS[m] for m in present if m in _LEAD_SET_BLOCKS]
+    sets = _LEAD_SET_BLOCKS
+    blocks += [sets[m] for m in present if m in sets]
     bits_of = _BITS_OF
-    _plain_run_blocks([(), *(bits_of[hand & vm[v]] for v in VALUES)], _LEAD_RUNS, blocks)
+    _plain_run_blocks([(), *[bits_of[m] for m in masks]], _LEAD_RUNS, blocks)
     return blocks
+
+
+_EACH_VALUE = VALUE_MASKS[1:]
+"""The masks of the values 1 to 15, in order."""
 
 
 _LEAD_RUNS = dict.fromkeys(range(2, 16), 1)
