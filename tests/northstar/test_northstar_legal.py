@@ -9,8 +9,7 @@ import pytest
 
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import NorthstarMatch
-from clubsuite.games.northstar.combos import Kind, Play, generate
-from clubsuite.games.northstar.hand import Call
+from clubsuite.games.northstar.combos import Call, Kind, Play, generate
 from clubsuite.games.northstar.legal import LegalPlays
 
 SPECS = [

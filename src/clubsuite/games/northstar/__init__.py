@@ -7,7 +7,7 @@ Rules text ``northstar-clubs.txt`` (the rulebook in German, English, French and 
 from __future__ import annotations
 
 from clubsuite.engine import GameInfo, Match, register
-from clubsuite.games.northstar.combos import Kind, Play, beats, generate, parse_play
+from clubsuite.games.northstar.combos import Call, Kind, NorthstarAction, Play, beats, generate, parse_play
 from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle, deal_from_shuffle
 from clubsuite.games.northstar.events import (
     DoubleCalled,
@@ -21,7 +21,7 @@ from clubsuite.games.northstar.events import (
     TrickWon,
     WentOut,
 )
-from clubsuite.games.northstar.hand import BONUS_CARDS, Call, NorthstarAction, NorthstarHand, ScoreLine, club_points
+from clubsuite.games.northstar.hand import BONUS_CARDS, NorthstarHand, ScoreLine, club_points
 from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.games.northstar.options import VARIANTS, Leftover, NorthstarOptions, Teams
 from clubsuite.games.northstar.view import NorthstarView

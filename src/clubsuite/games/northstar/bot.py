@@ -42,9 +42,8 @@ from math import comb
 from clubsuite.bots.base import register_bot
 from clubsuite.cards import NUMBERED_BASE
 from clubsuite.engine import LegalActions
-from clubsuite.games.northstar.combos import CLUB_MASK, DECK_MASK, FIFTEENS, Kind, Play
+from clubsuite.games.northstar.combos import CLUB_MASK, DECK_MASK, FIFTEENS, Call, Kind, NorthstarAction, Play
 from clubsuite.games.northstar.deal import HAND_SIZE
-from clubsuite.games.northstar.hand import Call, NorthstarAction
 from clubsuite.games.northstar.view import NorthstarView
 
 TOP = 15

@@ -96,6 +96,19 @@ class Play(NamedTuple):
         return " ".join(f"{c.pretty()}" if c.rank == v else f"{c.pretty()}={v}" for c, v in self.placed())
 
 
+class Call(StrEnum):
+    """The actions that are not plays."""
+
+    PASS = "pass"
+    """Let the turn go by; you stay in the trick (NS-4)."""
+    DOUBLE = "double"
+    """Call double or nothing (NS-8); you then still play or pass."""
+
+
+NorthstarAction = Play | Call
+"""An action of North Star's CLUBS: a play, or a call."""
+
+
 def wins_at_once(play: Play, crazy: bool) -> bool:
     """Whether the play takes the trick at once: a 15 counting as 15, except in Crazy CLUBS (NS-4, NS-9, NS-11)."""
     return play.high == TOP and not crazy

@@ -11,7 +11,6 @@ cards, and that team scores nothing (NS-10). Double or nothing is a call that do
 
 from __future__ import annotations
 
-from enum import StrEnum
 from typing import Any, NamedTuple
 
 from clubsuite.cards import CardSet
@@ -19,7 +18,17 @@ from clubsuite.copying import clone_state
 from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
 from clubsuite.events import Event
-from clubsuite.games.northstar.combos import CLUB_MASK, Kind, Play, beats, check_play, value_of, why_not_beats
+from clubsuite.games.northstar.combos import (
+    CLUB_MASK,
+    Call,
+    Kind,
+    NorthstarAction,
+    Play,
+    beats,
+    check_play,
+    value_of,
+    why_not_beats,
+)
 from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle
 from clubsuite.games.northstar.events import (
     DoubleCalled,
@@ -32,18 +41,6 @@ from clubsuite.games.northstar.events import (
 )
 from clubsuite.games.northstar.legal import LegalPlays
 from clubsuite.games.northstar.options import NorthstarOptions, Teams
-
-
-class Call(StrEnum):
-    """The actions that are not plays."""
-
-    PASS = "pass"
-    """Let the turn go by; you stay in the trick (NS-4)."""
-    DOUBLE = "double"
-    """Call double or nothing (NS-8); you then still play or pass."""
-
-
-NorthstarAction = Play | Call
 
 BONUS_CARDS: dict[int, tuple[int, ...]] = {
     6: (12, 10, 8, 5, 2),

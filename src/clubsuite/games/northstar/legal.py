@@ -28,7 +28,9 @@ from clubsuite.games.northstar.combos import (
     TOP,
     VALUE_MASKS,
     VALUES,
+    Call,
     Kind,
+    NorthstarAction,
     Play,
     _floors,
     _runs,
@@ -57,25 +59,28 @@ def _picks(n: int, sizes: tuple[int, ...]) -> tuple[int, ...]:
     return found
 
 
-# A block is a tuple: (kind code, count, data...). Codes:
+Block = tuple[Any, ...]
+"""A block of plays: ``(kind code, count, data...)``, the data by kind as below (a small record on the hot path)."""
+
+# The kind codes and their data:
 _SINGLES = 0  # (code, count, items, high): items[i] is the card
 _SETS = 1  # (code, count, items, picks, high): the subset picks[i] of items
 _RUNS = 2  # (code, count, choices, high): one card per value, the last value varying fastest
 _LISTED = 3  # (code, count, plays): plays built in advance (runs with wild 15s)
 
 
-class LegalPlays(Sequence[Any]):
+class LegalPlays(Sequence[NorthstarAction]):
     """The legal actions of one turn: the calls (``pass``, ``double``) first, then the plays, built on demand."""
 
     __slots__ = ("_blocks", "_crazy", "_hand", "_items", "_last", "_len", "_prefix", "_prev", "_wild")
 
-    def __init__(self, prefix: tuple[Any, ...], hand: int, prev: Play | None, wild: bool, crazy: bool) -> None:
+    def __init__(self, prefix: tuple[Call, ...], hand: int, prev: Play | None, wild: bool, crazy: bool) -> None:
         self._prefix = prefix
         self._hand = hand
         self._prev = prev
         self._wild = wild
         self._crazy = crazy
-        self._items: tuple[Any, ...] | None = None
+        self._items: tuple[NorthstarAction, ...] | None = None
         self._last: object = None
         """The play last handed out by position: legal by construction (``vouches``)."""
         blocks = self._blocks = _plan(hand, prev, wild, crazy)
@@ -89,12 +94,12 @@ class LegalPlays(Sequence[Any]):
         return self._len
 
     @overload
-    def __getitem__(self, index: int) -> Any: ...
+    def __getitem__(self, index: int) -> NorthstarAction: ...
 
     @overload
-    def __getitem__(self, index: slice) -> tuple[Any, ...]: ...
+    def __getitem__(self, index: slice) -> tuple[NorthstarAction, ...]: ...
 
-    def __getitem__(self, index: int | slice) -> Any:
+    def __getitem__(self, index: int | slice) -> NorthstarAction | tuple[NorthstarAction, ...]:
         if isinstance(index, slice):
             return tuple(self)[index]
         n = self._len
@@ -118,10 +123,10 @@ class LegalPlays(Sequence[Any]):
             at -= count
         raise AssertionError("the blocks do not add up to the length")
 
-    def __iter__(self) -> Iterator[Any]:
+    def __iter__(self) -> Iterator[NorthstarAction]:
         items = self._items
         if items is None:
-            built = list(self._prefix)
+            built: list[NorthstarAction] = list(self._prefix)
             for block in self._blocks:
                 built.extend(_decode(block, i) for i in range(block[1]))
             items = self._items = tuple(built)
@@ -155,7 +160,7 @@ class LegalPlays(Sequence[Any]):
         return f"LegalPlays({len(self)} actions)"
 
 
-def _decode(block: tuple[Any, ...], i: int) -> Play:
+def _decode(block: Block, i: int) -> Play:
     """The ``i``-th play of a block."""
     code = block[0]
     if code == _SINGLES:
@@ -180,12 +185,12 @@ def _decode(block: tuple[Any, ...], i: int) -> Play:
     return play
 
 
-def _value_blocks() -> tuple[dict[int, tuple[Any, ...]], dict[int, tuple[Any, ...]], dict[int, tuple[Any, ...]]]:
+def _value_blocks() -> tuple[dict[int, Block], dict[int, Block], dict[int, Block]]:
     """For every set of cards of one value: its block of singles, its block of sets of any size (a lead) and, by
     size, its blocks of sets of one size (a follow), built once for all hands."""
-    singles: dict[int, tuple[Any, ...]] = {}
-    lead_sets: dict[int, tuple[Any, ...]] = {}
-    sized_sets: dict[int, tuple[Any, ...]] = {}
+    singles: dict[int, Block] = {}
+    lead_sets: dict[int, Block] = {}
+    sized_sets: dict[int, Block] = {}
     for v in VALUES:
         for mask, items in _BITS_OF.items():
             if not items or mask & ~VALUE_MASKS[v]:
@@ -201,7 +206,7 @@ def _value_blocks() -> tuple[dict[int, tuple[Any, ...]], dict[int, tuple[Any, ..
     return singles, lead_sets, sized_sets
 
 
-def _plan(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[tuple[Any, ...]]:
+def _plan(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Block]:
     """The blocks of the plays from ``hand`` that may be played after ``prev``, in the generator's order."""
     if not (wild and hand & FIFTEENS):
         if prev is None:
@@ -216,7 +221,7 @@ def _plan(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[tuple[A
         wilds = bits_of[hand & FIFTEENS]
         hand &= ~FIFTEENS
     by_value = [()] + [bits_of[hand & vm[v]] for v in VALUES]
-    blocks: list[tuple[Any, ...]] = []
+    blocks: list[Block] = []
     if singles:
         for v in range(singles[1], 16):
             items = by_value[v] + wilds
@@ -246,7 +251,7 @@ def _plan(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[tuple[A
     return blocks
 
 
-def _plain_run_blocks(by_value: list[tuple[int, ...]], floors: dict[int, int], blocks: list[tuple[Any, ...]]) -> None:
+def _plain_run_blocks(by_value: list[tuple[int, ...]], floors: dict[int, int], blocks: list[Block]) -> None:
     """The blocks of runs without wild 15s (NS-3): for each lowest value, each allowed length, one block."""
     longest = max(floors)
     shortest = min(floors)
@@ -268,13 +273,13 @@ def _plain_run_blocks(by_value: list[tuple[int, ...]], floors: dict[int, int], b
                     blocks.append((_RUNS, count, tuple(by_value[low : high + 1]), high))
 
 
-def _follow(hand: int, prev: Play) -> list[tuple[Any, ...]]:
+def _follow(hand: int, prev: Play) -> list[Block]:
     """The blocks when following without wild 15s in hand and without Crazy CLUBS: the plays of the kind and size of
     ``prev`` with a higher top (NS-3, NS-4), the common turn, looked at only from the first value that may beat it."""
     kind, size, floor = prev.kind, int(prev.cards).bit_count(), prev.high + 1
     vm = VALUE_MASKS
     bits_of = _BITS_OF
-    blocks: list[tuple[Any, ...]] = []
+    blocks: list[Block] = []
     if kind is _SINGLE:
         singles = _SINGLE_BLOCKS
         for v in range(floor, 16):
@@ -306,7 +311,7 @@ _SINGLE_BLOCKS, _LEAD_SET_BLOCKS, _SIZED_SET_BLOCKS = _value_blocks()
 """The blocks of one value's cards, shared by every hand (immutable): a turn only looks them up."""
 
 
-def _lead(hand: int) -> list[tuple[Any, ...]]:
+def _lead(hand: int) -> list[Block]:
     """The blocks of a lead without wild 15s in hand: every single, set and run (NS-3), by value."""
     masks = [hand & m for m in _EACH_VALUE]
     present = [m for m in masks if m]

@@ -17,10 +17,10 @@ from clubsuite.errors import (
 )
 from clubsuite.events import Event
 from clubsuite.games.northstar import sampling
-from clubsuite.games.northstar.combos import DECK_MASK, Play, parse_play
+from clubsuite.games.northstar.combos import DECK_MASK, Call, NorthstarAction, Play, parse_play
 from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
 from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
-from clubsuite.games.northstar.hand import Call, NorthstarAction, NorthstarHand
+from clubsuite.games.northstar.hand import NorthstarHand
 from clubsuite.games.northstar.legal import LegalPlays
 from clubsuite.games.northstar.options import Leftover, NorthstarOptions
 from clubsuite.games.northstar.view import NorthstarView

@@ -24,9 +24,9 @@ from typing import TYPE_CHECKING
 
 from clubsuite.cards import CardSet
 from clubsuite.errors import ClubsError
-from clubsuite.games.northstar.combos import DECK_MASK, Play
+from clubsuite.games.northstar.combos import DECK_MASK, NorthstarAction, Play
 from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal
-from clubsuite.games.northstar.hand import NorthstarAction, NorthstarHand
+from clubsuite.games.northstar.hand import NorthstarHand
 from clubsuite.sampling import sample_assignment
 
 if TYPE_CHECKING:
