@@ -7,10 +7,22 @@ import random
 
 import pytest
 
+from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import NorthstarMatch
-from clubsuite.games.northstar.combos import Call, Kind, Play, generate
-from clubsuite.games.northstar.legal import LegalPlays
+from clubsuite.games.northstar.combos import (
+    _BITS_OF,
+    FIFTEENS,
+    TOP,
+    VALUE_MASKS,
+    VALUES,
+    Call,
+    Kind,
+    Play,
+    _floors,
+    _runs,
+)
+from clubsuite.games.northstar.legal import LegalPlays, generate
 
 SPECS = [
     "northstar",
@@ -42,6 +54,75 @@ def _positions(spec: str, seeds: int) -> list[NorthstarMatch]:
     return out
 
 
+def reference_plays(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
+    """Every play from ``hand`` that may follow ``prev``, listed eagerly in the fixed order the legal actions keep:
+    the engine's generator before its legal actions became lazy, kept here as the reference for their order."""
+    singles, sets, runs = _floors(prev, crazy)
+    vm = VALUE_MASKS
+    bits_of = _BITS_OF
+    wilds: tuple[int, ...] = ()
+    if wild and hand & FIFTEENS:
+        wilds = bits_of[hand & FIFTEENS]
+        hand &= ~FIFTEENS
+    by_value = [()] + [bits_of[hand & vm[v]] for v in VALUES]
+    out: list[Play] = []
+    single, set_ = Kind.SINGLE, Kind.SET
+    if singles:
+        for v in range(singles[1], 16):
+            for bit in by_value[v]:
+                out.append(Play(CardSet.from_mask(bit), single, v))
+            for bit in wilds:
+                out.append(Play(CardSet.from_mask(bit), single, v))
+    if sets:
+        low_floor = min(sets.values())
+        for v in range(low_floor, 16):
+            items = wilds if wild and v == TOP else by_value[v] + wilds
+            n = len(items)
+            if n < 2:
+                continue
+            for pick in ([i for i in range(n) if p >> i & 1] for p in range(1, 1 << n)):
+                k = len(pick)
+                floor = sets.get(k)
+                if floor is None or v < floor:
+                    continue
+                mask = 0
+                for i in pick:
+                    mask |= items[i]
+                out.append(Play(CardSet.from_mask(mask), set_, v))
+    if runs:
+        if wilds:
+            _runs(by_value, list(wilds), runs, out)
+        else:
+            _reference_plain_runs(by_value, runs, out)
+    return out
+
+
+def _reference_plain_runs(by_value: list[tuple[int, ...]], floors: dict[int, int], out: list[Play]) -> None:
+    """Append the runs of the allowed sizes and tops when no wild 15 is involved (NS-3), by lowest value, then
+    length. Only stretches of consecutive values the hand holds are walked, and only up to the longest size that
+    may be played, so a lead costs what its runs cost and a follow what the runs of one size cost."""
+    longest = max(floors)
+    shortest = min(floors)
+    run = Kind.RUN
+    v = 1
+    while v < 16:
+        if not by_value[v]:
+            v += 1
+            continue
+        start = v
+        while v < 16 and by_value[v]:
+            v += 1
+        end = v - 1  # the hand holds every value from start to end
+        for low in range(start, end - shortest + 2):
+            masks = list(by_value[low])
+            for high in range(low + 1, min(end, low + longest - 1) + 1):
+                masks = [m | bit for m in masks for bit in by_value[high]]
+                floor = floors.get(high - low + 1)
+                if floor is not None and high >= floor:
+                    for m in masks:
+                        out.append(Play(CardSet.from_mask(m), run, high))
+
+
 def _eager(match: NorthstarMatch) -> list[Play | Call]:
     """The legal actions as the generator lists them: the calls (NS-4, NS-8), then every play in its order."""
     cur, seat = match.current, match.to_act
@@ -50,7 +131,7 @@ def _eager(match: NorthstarMatch) -> list[Play | Call]:
     calls: list[Play | Call] = [Call.PASS] if cur.top is not None else []
     if options.double_or_nothing and not cur.doubled[seat] and not cur.started[seat]:
         calls.append(Call.DOUBLE)
-    return calls + list(generate(cur.hands[seat], cur.top, options.wild_fifteens, options.crazy))
+    return calls + list(reference_plays(cur.hands[seat], cur.top, options.wild_fifteens, options.crazy))
 
 
 @pytest.mark.parametrize("spec", SPECS)
@@ -78,7 +159,7 @@ def test_membership_agrees_with_the_list_and_with_explain_without_building_the_l
             candidates.append(Play(play.cards, Kind.SET if play.kind is Kind.RUN else Kind.RUN, play.high))
             candidates.append(Play(play.cards, play.kind, play.high + 1))
         other = (seat + 1) % match.n_seats
-        candidates += generate(cur.hands[other], None, match.options.wild_fifteens, match.options.crazy)[:20]
+        candidates += reference_plays(cur.hands[other], None, match.options.wild_fifteens, match.options.crazy)[:20]
         candidates += [Call.PASS, Call.DOUBLE, "pass", "nonsense"]
         legal = match.legal_actions()
         for action in candidates:
@@ -96,3 +177,12 @@ def test_only_what_the_list_handed_out_is_applied_without_a_check() -> None:
     same_cards = Play(given.cards, given.kind, given.high) if isinstance(given, Play) else given
     assert isinstance(given, Call) or not legal.vouches(same_cards)  # an equal play built elsewhere is checked
     match.apply(same_cards)
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_generate_lists_the_plays_of_the_legal_actions(spec: str) -> None:
+    for match in _positions(spec, 3):
+        cur, options = match.current, match.options
+        assert cur is not None and match.to_act is not None
+        plays = generate(cur.hands[match.to_act], cur.top, options.wild_fifteens, options.crazy)
+        assert plays == [a for a in match.legal_actions() if isinstance(a, Play)]

@@ -7,7 +7,7 @@ Rules text ``northstar-clubs.txt`` (the rulebook in German, English, French and 
 from __future__ import annotations
 
 from clubsuite.engine import GameInfo, Match, register
-from clubsuite.games.northstar.combos import Call, Kind, NorthstarAction, Play, beats, generate, parse_play
+from clubsuite.games.northstar.combos import Call, Kind, NorthstarAction, Play, beats, parse_play
 from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle, deal_from_shuffle
 from clubsuite.games.northstar.events import (
     DoubleCalled,
@@ -22,6 +22,7 @@ from clubsuite.games.northstar.events import (
     WentOut,
 )
 from clubsuite.games.northstar.hand import BONUS_CARDS, NorthstarHand, ScoreLine, club_points
+from clubsuite.games.northstar.legal import LegalPlays, generate
 from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.games.northstar.options import VARIANTS, Leftover, NorthstarOptions, Teams
 from clubsuite.games.northstar.view import NorthstarView
@@ -35,6 +36,7 @@ __all__ = [
     "Kind",
     "LastTurn",
     "Leftover",
+    "LegalPlays",
     "MatchEnded",
     "NorthstarAction",
     "NorthstarDeal",

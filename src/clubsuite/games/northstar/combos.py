@@ -208,11 +208,6 @@ def _bit_table() -> dict[int, tuple[int, ...]]:
 
 _BITS_OF = _bit_table()
 """For every set of cards of one value: its cards as single-bit masks (suit order)."""
-_play = tuple.__new__
-_set = int.__new__
-"""Building plays and card sets without the Python-level constructors: the generator's hot path."""
-_SUBSETS = {n: [[i for i in range(n) if pick >> i & 1] for pick in range(1, 1 << n)] for n in range(9)}
-"""For ``n`` items: every non-empty subset as a list of positions."""
 
 
 def _floors(prev: Play | None, crazy: bool) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
@@ -232,78 +227,6 @@ def _floors(prev: Play | None, crazy: bool) -> tuple[dict[int, int], dict[int, i
     if prev.kind is Kind.RUN:
         return {}, {}, longer
     return {1: longer[1]} if 1 in longer else {}, {s: f for s, f in longer.items() if s >= 2}, {}
-
-
-def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
-    """Every play from ``hand`` that may be played now: any play when leading, else those that beat ``prev``.
-
-    The order is fixed (singles and sets by value; runs by lowest value, then length), so legal-action lists are
-    reproducible. Only the plays of the kinds and sizes that may follow are built.
-    """
-    singles, sets, runs = _floors(prev, crazy)
-    vm = VALUE_MASKS
-    bits_of = _BITS_OF
-    wilds: tuple[int, ...] = ()
-    if wild and hand & FIFTEENS:
-        wilds = bits_of[hand & FIFTEENS]
-        hand &= ~FIFTEENS
-    by_value = [()] + [bits_of[hand & vm[v]] for v in VALUES]
-    out: list[Play] = []
-    single, set_ = Kind.SINGLE, Kind.SET
-    if singles:
-        for v in range(singles[1], 16):
-            for bit in by_value[v]:
-                out.append(_play(Play, (_set(CardSet, bit), single, v)))
-            for bit in wilds:
-                out.append(_play(Play, (_set(CardSet, bit), single, v)))
-    if sets:
-        low_floor = min(sets.values())
-        for v in range(low_floor, 16):
-            items = wilds if wild and v == TOP else by_value[v] + wilds
-            n = len(items)
-            if n < 2:
-                continue
-            for pick in _SUBSETS[n]:
-                k = len(pick)
-                floor = sets.get(k)
-                if floor is None or v < floor:
-                    continue
-                mask = 0
-                for i in pick:
-                    mask |= items[i]
-                out.append(_play(Play, (_set(CardSet, mask), set_, v)))
-    if runs:
-        if wilds:
-            _runs(by_value, list(wilds), runs, out)
-        else:
-            _plain_runs(by_value, runs, out)
-    return out
-
-
-def _plain_runs(by_value: list[tuple[int, ...]], floors: dict[int, int], out: list[Play]) -> None:
-    """Append the runs of the allowed sizes and tops when no wild 15 is involved (NS-3), by lowest value, then
-    length. Only stretches of consecutive values the hand holds are walked, and only up to the longest size that
-    may be played, so a lead costs what its runs cost and a follow what the runs of one size cost."""
-    longest = max(floors)
-    shortest = min(floors)
-    run = Kind.RUN
-    v = 1
-    while v < 16:
-        if not by_value[v]:
-            v += 1
-            continue
-        start = v
-        while v < 16 and by_value[v]:
-            v += 1
-        end = v - 1  # the hand holds every value from start to end
-        for low in range(start, end - shortest + 2):
-            masks = list(by_value[low])
-            for high in range(low + 1, min(end, low + longest - 1) + 1):
-                masks = [m | bit for m in masks for bit in by_value[high]]
-                floor = floors.get(high - low + 1)
-                if floor is not None and high >= floor:
-                    for m in masks:
-                        out.append(_play(Play, (_set(CardSet, m), run, high)))
 
 
 def _runs(by_value: list[tuple[int, ...]], wild_bits: list[int], floors: dict[int, int], out: list[Play]) -> None:

@@ -329,3 +329,9 @@ _EACH_VALUE = VALUE_MASKS[1:]
 
 _LEAD_RUNS = dict.fromkeys(range(2, 16), 1)
 """When leading, a run may have any length from 2 and any top (NS-3)."""
+
+
+def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
+    """Every play from ``hand`` that may be played now: any play when leading, else those that beat ``prev``, in the
+    fixed order of :class:`LegalPlays` (singles and sets by value, then runs by lowest value and length)."""
+    return [_decode(block, i) for block in _plan(hand, prev, wild, crazy) for i in range(block[1])]
