@@ -266,6 +266,9 @@ class NorthstarHand:
             events.append(WentOut(seat, bonus))
         if at_once:
             events.append(self._take_trick(seat, True))
+        if self.hands[seat]:  # nobody went out: the holders (two or more, NS-5) and their teams are as they were
+            self.to_act = seat if self.top is None else self.next_holder(seat)
+            return events
         holders = self.holders()
         if self._teams:
             teams = {self.options.team_of(s) for s in holders}
