@@ -14,6 +14,7 @@ from typing import Any
 import jsonschema
 import pytest
 
+from clubsuite.errors import InvalidOptionsError
 from clubsuite.records import record_from_match, record_schema
 from clubsuite.runner import deal_next
 from clubsuite.schema.__main__ import DOCS_FILE, SCHEMA_FILE, docs_text, schema_text
@@ -137,3 +138,23 @@ def test_north_star_records_list_as_many_seats_as_the_players_option_says() -> N
     record = _explicit(next(c for c in CASES if c.spec == "northstar(players=5)"))
     assert _errors(record) == []
     assert _errors(record | {"seats": record["seats"][:4]})
+
+
+@pytest.mark.parametrize("game", sorted(BY_GAME))
+def test_the_option_ranges_of_the_schema_are_the_ones_the_options_accept(game: str) -> None:
+    info = BY_GAME[game].info
+    ranges = next(p for i, p in game_schemas() if i is info).option_ranges
+    assert ranges, f"{game} declares no option range"
+    for name, bounds in ranges.items():
+        for value, accepted in (
+            (bounds.minimum, True),
+            (bounds.maximum, True),
+            (bounds.minimum - 1, False),
+            (bounds.maximum + 1, False),
+        ):
+            given = value if bounds.length is None else (value,) * bounds.length
+            if accepted:
+                info.options_class(**{name: given})
+            else:
+                with pytest.raises(InvalidOptionsError):
+                    info.options_class(**{name: given})
