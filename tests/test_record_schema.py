@@ -6,19 +6,26 @@ notation, an option's value, the seats) are refused by it; and it is generated f
 from __future__ import annotations
 
 import copy
+import itertools
 import json
 import random
+import re
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
 import jsonschema
 import pytest
 
-from clubsuite.errors import InvalidOptionsError
+from clubsuite.cards import STANDARD, STANDARD_WITH_JOKERS, Deck
+from clubsuite.errors import InvalidNotationError, InvalidOptionsError
+from clubsuite.games.northstar.combos import NORTHSTAR
+from clubsuite.games.northstar.schema import CARD as NORTHSTAR_CARD
 from clubsuite.records import record_from_match, record_schema
 from clubsuite.runner import deal_next
 from clubsuite.schema.__main__ import DOCS_FILE, SCHEMA_FILE, docs_text, schema_text
 from clubsuite.schema.build import game_schemas
+from clubsuite.schema.parts import JOKER, STANDARD_CARD
 from conformance.harness import CASES, IDS, Case
 
 GOLDEN = Path(__file__).parent / "golden"
@@ -158,3 +165,55 @@ def test_the_option_ranges_of_the_schema_are_the_ones_the_options_accept(game: s
             else:
                 with pytest.raises(InvalidOptionsError):
                     info.options_class(**{name: given})
+
+
+def _reads(read: Callable[[str], object], text: str) -> bool:
+    try:
+        read(text)
+    except InvalidNotationError:
+        return False
+    return True
+
+
+def _texts(alphabet: str) -> Iterator[str]:
+    """Every text of one to three characters from ``alphabet``."""
+    for length in (1, 2, 3):
+        for letters in itertools.product(alphabet, repeat=length):
+            yield "".join(letters)
+
+
+@pytest.mark.parametrize(
+    ("deck", "pattern", "alphabet"),
+    [
+        (STANDARD, STANDARD_CARD, "0123456789TtJjQqKkAaCcDdHhSsXx\u2663\u2665"),
+        (STANDARD_WITH_JOKERS, f"(?:{JOKER}|{STANDARD_CARD})", "0123JjKkQqAaTtCcHhSsXx\u2660"),
+        (NORTHSTAR, NORTHSTAR_CARD, "0123456789CcDdHhSsXx\u2666"),
+    ],
+    ids=["standard", "with-jokers", "northstar"],
+)
+def test_a_card_of_a_deal_matches_the_pattern_exactly_when_the_deck_reads_it(
+    deck: Deck, pattern: str, alphabet: str
+) -> None:
+    # A deal's cards are read word by word, so the words are texts without spaces.
+    card = re.compile(pattern)
+    for text in _texts(alphabet):
+        assert bool(card.fullmatch(text)) == _reads(deck.parse, text), repr(text)
+
+
+@pytest.mark.parametrize(
+    ("game", "alphabet"),
+    [
+        ("whist", "10TtKkXxQqAaCcHhSs\u2665 ,"),
+        ("free", "10JjKkPpQqAaCcHhSs\u2660 ,"),
+        ("partnership", "10PpQqAaCcHhSs ,"),
+    ],
+)
+def test_an_action_matches_the_pattern_exactly_when_the_game_reads_it(game: str, alphabet: str) -> None:
+    # Every short text (a card, a word, spaces and commas around or inside): the schema's action pattern and the
+    # game's own reader agree. (North Star's CLUBS reads bare values against the hand to act, so its reader depends
+    # on the position; its cards are checked above.)
+    case = BY_GAME[game]
+    read = case.new_match().parse_action
+    pattern = re.compile(record_schema()["$defs"][f"{game}_action"]["pattern"])
+    for text in _texts(alphabet):
+        assert bool(pattern.search(text)) == _reads(read, text), repr(text)

@@ -3,13 +3,15 @@ record schema (``clubsuite.schema``) and the generated tables of ``docs/records.
 
 from __future__ import annotations
 
-from clubsuite.schema.parts import JOKER, SUIT, GameSchema, OptionRange, card_list, whole, words
+from clubsuite.schema.parts import JOKER, STANDARD_CARD_ALONE, SUIT, GameSchema, OptionRange, card_list, whole, words
 
 AUCTION_CARD = f"(?:{JOKER}|(?:10|[TtJjQqKk]){SUIT})"
 """An auction card: a joker, or a K, Q, J or 10."""
 PRIMARY_CARD = f"[2-9Aa]{SUIT}"
 """A primary card: A to 9."""
 ANY_CARD = f"(?:{JOKER}|(?:10|[2-9TtJjQqKkAa]){SUIT})"
+CALL = f"{words('call')}\\s+{ANY_CARD}(?:\\s+{words('by')}\\s+[012])?"
+"""A call of a misplay, naming the card and, as records write it, the caller (FC-10)."""
 
 
 def _three(card: str, count: int) -> dict[str, object]:
@@ -38,9 +40,7 @@ SCHEMA = GameSchema(
     ),
     action={
         "type": "string",
-        "pattern": whole(
-            f"{words('pass', 'p')}|{ANY_CARD}|{words('call')}\\s+{ANY_CARD}(?:\\s+{words('by')}\\s+[012])?"
-        ),
+        "pattern": whole(f"{words('pass', 'p')}|{JOKER}|{STANDARD_CARD_ALONE}|{CALL}"),
     },
     action_text=(
         "a bid (an auction card such as KD or JK1) or pass, then a Ten's discard, the card passed to the right and the "

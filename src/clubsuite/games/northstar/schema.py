@@ -7,9 +7,11 @@ from __future__ import annotations
 from clubsuite.games.northstar.options import MAX_PLAYERS, MIN_PLAYERS
 from clubsuite.schema.parts import SUIT, GameSchema, OptionRange, card_list, whole, words
 
-CARD = f"(?:1[0-5]|0?[1-9]){SUIT}"
-"""A North Star card: a value 1..15 and a suit."""
-PART = f"(?:{CARD}|(?:1[0-5]|0?[1-9]))(?:=(?:1[0-5]|0?[1-9]))?"
+CARD = f"(?:1[0-5]|[1-9]){SUIT}"
+"""A North Star card in a deal: a value 1..15 and a suit (``7H``, ``15c``)."""
+VALUE = "(?:1[0-5]|0?[1-9])"
+"""A value in a play, where a leading zero is read too (``07``)."""
+PART = f"{VALUE}{SUIT}?(?:={VALUE})?"
 """A card of a play, a bare value (found in the player's hand), or a wild 15 with the value it stands for."""
 
 

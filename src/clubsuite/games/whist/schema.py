@@ -3,7 +3,7 @@ the record schema (``clubsuite.schema``) and the generated tables of ``docs/reco
 
 from __future__ import annotations
 
-from clubsuite.schema.parts import STANDARD_CARD, GameSchema, OptionRange, card_list, whole, words
+from clubsuite.schema.parts import STANDARD_CARD, STANDARD_CARD_ALONE, GameSchema, OptionRange, card_list, whole, words
 
 THIRTEEN = {"type": "string", "pattern": card_list(STANDARD_CARD, 13)}
 
@@ -23,7 +23,7 @@ SCHEMA = GameSchema(
     ),
     action={
         "type": "string",
-        "pattern": whole(f"{words('keep', 'k', 'exchange', 'x', 'take', 'bid')}|{STANDARD_CARD}"),
+        "pattern": whole(f"{words('keep', 'k', 'exchange', 'x', 'take', 'bid')}|{STANDARD_CARD_ALONE}"),
     },
     action_text="keep or exchange (k, x, take, bid) in the exchange round (CW-4), then a card such as 10H",
     option_ranges={"target": OptionRange(1, 1000)},
