@@ -21,7 +21,15 @@ from clubsuite.games.northstar.events import (
     TrickWon,
     WentOut,
 )
-from clubsuite.games.northstar.hand import BONUS_CARDS, Call, NorthstarAction, NorthstarHand, ScoreLine, club_points
+from clubsuite.games.northstar.hand import (
+    BONUS_CARDS,
+    Call,
+    NorthstarAction,
+    NorthstarHand,
+    NorthstarLegal,
+    ScoreLine,
+    club_points,
+)
 from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.games.northstar.options import VARIANTS, Leftover, NorthstarOptions, Teams
 from clubsuite.games.northstar.view import NorthstarView
@@ -39,6 +47,7 @@ __all__ = [
     "NorthstarAction",
     "NorthstarDeal",
     "NorthstarHand",
+    "NorthstarLegal",
     "NorthstarMatch",
     "NorthstarOptions",
     "NorthstarShuffle",

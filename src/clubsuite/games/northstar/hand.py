@@ -11,14 +11,25 @@ cards, and that team scores nothing (NS-10). Double or nothing is a call that do
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, overload
 
 from clubsuite.cards import CardSet
 from clubsuite.copying import clone_state
 from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
-from clubsuite.games.northstar.combos import CLUB_MASK, Kind, Play, beats, check_play, generate, value_of, why_not_beats
+from clubsuite.games.northstar.combos import (
+    CLUB_MASK,
+    Kind,
+    Play,
+    beats,
+    check_play,
+    generate,
+    play_fits,
+    value_of,
+    why_not_beats,
+)
 from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle
 from clubsuite.games.northstar.events import (
     DoubleCalled,
@@ -64,6 +75,92 @@ def club_points(won: int, table: tuple[int, ...]) -> int:
         total += table[value_of(low.bit_length() - 1) - 1]
         mask ^= low
     return total
+
+
+def _canonical(play: Play) -> bool:
+    """Whether a play is in the form the engine keeps: a :class:`CardSet`, a :class:`Kind` and an ``int`` top."""
+    return type(play.cards) is CardSet and type(play.kind) is Kind and type(play.high) is int
+
+
+class NorthstarLegal(Sequence[NorthstarAction]):
+    """The legal actions at one decision: ``pass`` when following (NS-4), ``double`` while it may be called (NS-8),
+    then the plays (:func:`~clubsuite.games.northstar.combos.generate`'s order).
+
+    A read-only sequence, like the tuple it stands for (it compares equal to the tuple of the same actions), built
+    lazily: ``action in legal`` checks the one action against the rules (its cards are in the hand, it is a single,
+    set or run, and it beats the play on the table) in time proportional to the size of the play, like
+    python-chess's ``move in board.legal_moves``; the list itself is built the first time it is iterated, counted
+    or indexed, and kept. It holds a snapshot of the decision (the seat's cards and the play to beat), not the
+    round, so it keeps its answers after the round moves on, as a tuple would.
+    """
+
+    __slots__ = ("_crazy", "_double", "_hand", "_items", "_top", "_wild")
+
+    def __init__(self, hand: int, top: Play | None, double: bool, wild: bool, crazy: bool) -> None:
+        self._hand = hand
+        """The cards of the seat to act (a mask)."""
+        self._top = top
+        """The play to beat, or None when the seat leads (then it cannot pass)."""
+        self._double = double
+        """Whether the seat may call double or nothing now (NS-8)."""
+        self._wild = wild
+        self._crazy = crazy
+        self._items: tuple[NorthstarAction, ...] | None = None
+        """The list, once built."""
+
+    def _build(self) -> tuple[NorthstarAction, ...]:
+        items = self._items
+        if items is None:
+            calls: list[NorthstarAction] = []
+            if self._top is not None:
+                calls.append(Call.PASS)
+            if self._double:
+                calls.append(Call.DOUBLE)
+            plays = generate(self._hand, self._top, self._wild, self._crazy)
+            items = self._items = (*calls, *plays) if calls else tuple(plays)
+        return items
+
+    def __contains__(self, item: object) -> bool:
+        if type(item) is Play:
+            if _canonical(item):
+                return play_fits(item, self._hand, self._top, self._wild, self._crazy)
+        elif item is Call.PASS:
+            return self._top is not None
+        elif item is Call.DOUBLE:
+            return self._double
+        return item in self._build()  # anything else (a play written with plain values, "pass"): as a tuple answers
+
+    def __len__(self) -> int:
+        return len(self._items or self._build())
+
+    def __iter__(self) -> Iterator[NorthstarAction]:
+        return iter(self._items or self._build())
+
+    @overload
+    def __getitem__(self, index: int) -> NorthstarAction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[NorthstarAction, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> NorthstarAction | tuple[NorthstarAction, ...]:
+        return (self._items or self._build())[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NorthstarLegal):
+            return self._build() == other._build()
+        if isinstance(other, tuple):
+            return self._build() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._build())
+
+    def __repr__(self) -> str:
+        return f"NorthstarLegal{self._build()!r}"
+
+
+NO_ACTIONS = NorthstarLegal(0, None, False, False, False)
+"""The legal actions when nobody is to act (between rounds, after the end): none."""
 
 
 class ScoreLine(NamedTuple):
@@ -134,7 +231,8 @@ class NorthstarHand:
         """Every event of the round, in order (all public)."""
         self._log: list[NorthstarAction] = []
         self._bonus_left = list(BONUS_CARDS[n])
-        self._legal: tuple[NorthstarAction, ...] | None = None
+        self._legal: NorthstarLegal | None = None
+        """The legal actions of the seat to act, once asked for (dropped by every action)."""
         self._teams = options.teams is not Teams.NONE
 
     # -- queries ---------------------------------------------------------------------------------------
@@ -165,23 +263,21 @@ class NorthstarHand:
                 return s
         raise AssertionError("nobody holds cards")
 
-    def legal_actions(self) -> tuple[NorthstarAction, ...]:
+    def legal_actions(self) -> NorthstarLegal:
         """The legal actions of the seat to act: the plays that may be made, ``pass`` when following (NS-4) and
-        ``double`` while it may be called (NS-8). Empty when the round is over."""
-        if self._legal is None:
+        ``double`` while it may be called (NS-8). Empty when the round is over. A lazy sequence
+        (:class:`NorthstarLegal`): asking whether an action is in it does not list the plays."""
+        legal = self._legal
+        if legal is None:
             seat = self.to_act
+            opts = self.options
             if seat is None:
-                self._legal = ()
+                legal = NO_ACTIONS
             else:
-                opts = self.options
-                acts: list[NorthstarAction] = []
-                if self.top is not None:
-                    acts.append(Call.PASS)
-                if opts.double_or_nothing and not self.doubled[seat] and not self.started[seat]:
-                    acts.append(Call.DOUBLE)
-                acts.extend(generate(self.hands[seat], self.top, opts.wild_fifteens, opts.crazy))
-                self._legal = tuple(acts)
-        return self._legal
+                double = opts.double_or_nothing and not self.doubled[seat] and not self.started[seat]
+                legal = NorthstarLegal(self.hands[seat], self.top, double, opts.wild_fifteens, opts.crazy)
+            self._legal = legal
+        return legal
 
     def explain(self, action: Any) -> str | None:
         """Why ``action`` of the seat to act is illegal now, or None if it is legal. Names only that seat's cards."""
@@ -219,31 +315,56 @@ class NorthstarHand:
     # -- actions ---------------------------------------------------------------------------------------
     def apply(self, action: NorthstarAction, seat: int | None = None) -> tuple[Any, ...]:
         """Apply an action of the seat to act; returns the events. Raises, changing nothing, if it is illegal."""
-        if self.to_act is None:
-            raise GameOverError(f"{action} cannot be played: the round is over")
-        if seat is not None and seat != self.to_act:
-            raise NotYourTurnError(f"{action} is refused: it is seat {self.to_act}'s turn, not seat {seat}'s")
-        legal = self._legal
-        if legal is None or action not in legal:  # the listed actions are legal by construction
-            reason = self.explain(action)
-            if reason is not None:
-                raise IllegalActionError(reason)
-        if isinstance(action, Play) and (type(action.kind) is not Kind or type(action.cards) is not CardSet):
-            # A play built by hand with a kind's name or a plain mask: keep the canonical form in the state.
-            action = Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
         actor = self.to_act
-        self._legal = None
-        self._log.append(action)
-        if action == Call.PASS:
+        if actor is None:
+            raise GameOverError(f"{action} cannot be played: the round is over")
+        if seat is not None and seat != actor:
+            raise NotYourTurnError(f"{action} is refused: it is seat {actor}'s turn, not seat {seat}'s")
+        if isinstance(action, Play):
+            play = action
+            if (
+                type(play) is Play
+                and type(play.cards) is CardSet
+                and type(play.kind) is Kind
+                and type(play.high) is int
+            ):
+                # As listed, or as read from notation: checked directly, in a few mask operations, never against
+                # the list of legal plays; explain() words the refusal (the two agree: test_northstar_legal.py).
+                opts = self.options
+                if not play_fits(play, self.hands[actor], self.top, opts.wild_fifteens, opts.crazy):
+                    raise IllegalActionError(self.explain(play) or f"{play} cannot be played now")
+            else:
+                play = self._checked(play)
+            self._legal = None
+            self._log.append(play)
+            events = self._play(actor, play)
+        elif action is Call.PASS and self.top is not None:
+            self._legal = None
+            self._log.append(action)
             events = self._pass(actor)
-        elif action == Call.DOUBLE:
-            self.doubled[actor] = True
-            events = [DoubleCalled(actor)]
         else:
-            assert isinstance(action, Play)
-            events = self._play(actor, action)
-        self.history.extend(events)
+            action = self._checked(action)
+            self._legal = None
+            self._log.append(action)
+            if isinstance(action, Play):
+                events = self._play(actor, action)
+            elif action == Call.PASS:
+                events = self._pass(actor)
+            else:
+                self.doubled[actor] = True
+                events = [DoubleCalled(actor)]
+        self.history += events
         return tuple(events)
+
+    def _checked(self, action: Any) -> Any:
+        """``action`` if ``explain`` finds it legal, a play in canonical form (a play built by hand with a kind's
+        name or a plain mask is kept in the state as the engine writes it); raises, naming the rule, if not."""
+        reason = self.explain(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        if isinstance(action, Play):
+            return Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
+        return action
 
     def _play(self, seat: int, play: Play) -> list[Any]:
         mask = int(play.cards)
@@ -258,12 +379,19 @@ class NorthstarHand:
             # NS-5: the last player's final turn; the trick is theirs, and they score nothing even if now empty.
             events.append(self._take_trick(seat, at_once))
             return events + self._end(last=seat, team=None)
-        if not self.hands[seat]:
-            # NS-1: there is a bonus card for every player who can go out before the round ends (n - 1 of them).
-            bonus = self._bonus_left.pop(0)
-            self.bonus[seat] = bonus
-            self.out_order.append(seat)
-            events.append(WentOut(seat, bonus))
+        if self.hands[seat]:
+            # Still holding cards: nobody went out, so the round goes on (NS-5 and NS-10 wait for someone to go out).
+            if at_once:
+                events.append(self._take_trick(seat, True))
+                self.to_act = seat  # NS-4: the trick winner leads
+            else:
+                self.to_act = self.next_holder(seat)
+            return events
+        # NS-1: there is a bonus card for every player who can go out before the round ends (n - 1 of them).
+        bonus = self._bonus_left.pop(0)
+        self.bonus[seat] = bonus
+        self.out_order.append(seat)
+        events.append(WentOut(seat, bonus))
         if at_once:
             events.append(self._take_trick(seat, True))
         holders = self.holders()
@@ -282,10 +410,7 @@ class NorthstarHand:
             self.to_act = last
             events.append(LastTurn(last))
             return events
-        if self.top is None:
-            self.to_act = seat if self.hands[seat] else self.next_holder(seat)
-        else:
-            self.to_act = self.next_holder(seat)
+        self.to_act = self.next_holder(seat)  # NS-4: the player who went out leads no more, nor follows
         return events
 
     def _pass(self, seat: int) -> list[Any]:
@@ -296,7 +421,7 @@ class NorthstarHand:
             events.append(self._take_trick(top_seat, False))
             return events + self._end(last=seat, team=None)
         self.passes += 1
-        others = sum(1 for s in range(self.n) if self.hands[s] and s != top_seat)
+        others = sum(map(bool, self.hands)) - (1 if self.hands[top_seat] else 0)  # the others holding cards
         if self.passes >= others:
             # NS-4: everyone else still holding cards has passed since the last play.
             events.append(self._take_trick(top_seat, False))

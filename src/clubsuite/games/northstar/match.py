@@ -18,7 +18,7 @@ from clubsuite.games.northstar import sampling
 from clubsuite.games.northstar.combos import DECK_MASK, Play, parse_play
 from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
 from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
-from clubsuite.games.northstar.hand import Call, NorthstarAction, NorthstarHand
+from clubsuite.games.northstar.hand import NO_ACTIONS, Call, NorthstarAction, NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.options import Leftover, NorthstarOptions
 from clubsuite.games.northstar.view import NorthstarView
 from clubsuite.match_base import MatchBase
@@ -145,10 +145,12 @@ class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | Nor
             out[opts.team_of(s)] += t
         return tuple(out)
 
-    def legal_actions(self) -> tuple[NorthstarAction, ...]:
-        """The legal actions of the seat to act (empty between rounds)."""
+    def legal_actions(self) -> NorthstarLegal:
+        """The legal actions of the seat to act (empty between rounds): a read-only sequence that checks ``action in
+        legal`` against the rules directly and lists the plays only when iterated, counted or indexed
+        (:class:`~clubsuite.games.northstar.hand.NorthstarLegal`)."""
         cur = self._cur
-        return cur.legal_actions() if cur is not None else ()
+        return cur.legal_actions() if cur is not None else NO_ACTIONS
 
     # -- actions (the frame of explain and apply is shared: MatchBase) ------------------------------------
     def apply(self, action: NorthstarAction | str, seat: int | None = None) -> tuple[Any, ...]:

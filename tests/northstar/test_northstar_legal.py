@@ -1,0 +1,216 @@
+"""Asking whether one action is legal in North Star's CLUBS: the direct check agrees with the list and with explain.
+
+``action in match.legal_actions()`` is answered from the action itself (its cards are in the hand, it is a single,
+set or run, it beats the play on the table: NS-3, NS-4, NS-9, NS-11), without listing the plays; ``apply`` checks a
+play the same way. These tests play seeded random matches in every variant and player count and hold the direct
+check to the full list and to ``explain`` for the listed actions and for many that are not legal: plays of cards not
+held, of the wrong kind or top, of another hand, and calls.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+from typing import Any
+
+import pytest
+
+from clubsuite.cards import CardSet
+from clubsuite.errors import IllegalActionError
+from clubsuite.games.northstar import (
+    Call,
+    Kind,
+    NorthstarLegal,
+    NorthstarMatch,
+    NorthstarOptions,
+    Play,
+    Teams,
+    generate,
+)
+from clubsuite.games.northstar import hand as hand_module
+from clubsuite.games.northstar.combos import DECK_MASK, TOP, VALUE_MASKS, play_fits
+
+DECK = [i for i in range(DECK_MASK.bit_length()) if DECK_MASK >> i & 1]
+TEAMS_FOR = {2: [Teams.NONE], 3: [Teams.NONE], 4: [Teams.NONE, Teams.TWO_BY_TWO], 5: [Teams.NONE]}
+TEAMS_FOR[6] = [Teams.NONE, Teams.THREE_BY_TWO, Teams.TWO_BY_THREE]
+
+
+def variants(rng: random.Random, count: int) -> Iterator[NorthstarOptions]:
+    """``count`` option sets: every player count, with and without wild 15s, Crazy CLUBS, double or nothing, teams."""
+    for i in range(count):
+        players = 2 + i % 5
+        yield NorthstarOptions(
+            players=players,
+            teams=rng.choice(TEAMS_FOR[players]),
+            wild_fifteens=i % 2 == 0,
+            crazy=i % 3 == 0,
+            double_or_nothing=rng.random() < 0.5,
+        )
+
+
+def decisions(options: NorthstarOptions, seed: int, rounds: int = 2) -> Iterator[NorthstarMatch]:
+    """The match at every decision of ``rounds`` rounds of seeded random play."""
+    rng = random.Random(seed)
+    match = NorthstarMatch(options)
+    for _ in range(rounds):
+        if match.is_over:
+            return
+        match.deal(rng=rng)
+        while match.to_act is not None:
+            yield match
+            legal = tuple(match.legal_actions())
+            match.apply(legal[rng.randrange(len(legal))])
+
+
+def candidates(match: NorthstarMatch, rng: random.Random) -> list[Any]:
+    """Actions to ask about: some listed ones, the calls, and plays that are mostly not legal here (cards of the
+    hand and a few others, every kind, tops around the right one, plays another hand could make)."""
+    cur = match.current
+    assert cur is not None and match.to_act is not None
+    hand = cur.hands[match.to_act]
+    listed = list(match.legal_actions())
+    out: list[Any] = [*rng.sample(listed, min(8, len(listed))), Call.PASS, Call.DOUBLE]
+    for _ in range(25):
+        mask = 0
+        for i in rng.sample(DECK, rng.randint(1, 6)):
+            mask |= 1 << i
+        if rng.random() < 0.8:
+            mask &= hand | 1 << rng.choice(DECK)
+        if rng.random() < 0.3 and mask:
+            mask = hand & VALUE_MASKS[rng.randint(1, TOP)] | mask & VALUE_MASKS[TOP]
+        if mask:
+            out.append(Play(CardSet.from_mask(mask), rng.choice(list(Kind)), rng.randint(0, TOP + 1)))
+    other = 0
+    for i in rng.sample(DECK, 10):
+        other |= 1 << i
+    plays = generate(other, None, match.options.wild_fifteens, match.options.crazy)
+    out += rng.sample(plays, min(8, len(plays)))
+    return out
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_ns3_ns4_ns9_ns11_membership_agrees_with_the_list_and_with_explain(seed: int) -> None:
+    rng = random.Random(seed)
+    for options in variants(rng, 10):
+        for match in decisions(options, rng.getrandbits(32)):
+            legal = match.legal_actions()
+            listed = tuple(legal)
+            for action in candidates(match, rng):
+                direct = action in legal
+                assert direct == (action in listed), f"{action}: the direct check and the list disagree"
+                assert direct == (match.explain(action) is None), f"{action}: the direct check and explain disagree"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ns3_apply_refuses_what_explain_refuses_with_its_words_and_changes_nothing(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    for options in variants(rng, 10):
+        for match in decisions(options, rng.getrandbits(32), rounds=1):
+            for action in candidates(match, rng):
+                reason = match.explain(action)
+                if reason is None:
+                    continue
+                before = match.summary(), match.current and match.current.action_log(), match.to_act
+                with pytest.raises(IllegalActionError) as refused:
+                    match.apply(action)
+                assert str(refused.value) == reason
+                assert (match.summary(), match.current and match.current.action_log(), match.to_act) == before
+
+
+def test_ns9_membership_of_one_play_does_not_list_the_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With wild 15s a lead has hundreds of plays; asking about one (or applying it) lists none of them."""
+    listed: list[int] = []
+
+    def counting(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
+        listed.append(hand)
+        return generate(hand, prev, wild, crazy)
+
+    monkeypatch.setattr(hand_module, "generate", counting)
+    match = NorthstarMatch(NorthstarOptions(players=4, wild_fifteens=True))
+    match.deal(rng=random.Random(26))  # the leader holds 15s: some 700 leads
+    cur = match.current
+    assert cur is not None and match.to_act is not None
+    hand = cur.hands[match.to_act]
+    plays = generate(hand, None, True, False)
+    assert len(plays) > 500
+    legal = match.legal_actions()
+    assert all(p in legal for p in plays[::7])
+    assert Call.PASS not in legal  # NS-4: the leader must play
+    match.apply(plays[-1])
+    assert listed == []
+    assert len(match.legal_actions()) > 0 and len(listed) == 1  # counting it lists the plays, once
+
+
+def test_ns3_ns4_the_legal_actions_read_like_the_tuple_of_them() -> None:
+    match = NorthstarMatch(NorthstarOptions(players=3, double_or_nothing=True))
+    match.deal(rng=random.Random(3))
+    legal = match.legal_actions()
+    assert isinstance(legal, NorthstarLegal) and isinstance(legal, Sequence)
+    listed = tuple(legal)
+    assert listed[0] is Call.DOUBLE and Call.PASS not in listed  # NS-8 first, and the leader cannot pass (NS-4)
+    assert legal == listed and listed == legal and hash(legal) == hash(listed)
+    assert legal == match.legal_actions() and legal != listed[1:]
+    assert len(legal) == len(listed) and list(legal) == list(listed)
+    assert legal[0] == listed[0] and legal[-1] == listed[-1] and legal[1:3] == listed[1:3]
+    assert legal.index(listed[2]) == 2 and legal.count(listed[2]) == 1
+    assert "pass" not in legal and "double" in legal  # a call's name answers as it would in the tuple
+
+
+def test_ns4_the_legal_actions_stay_those_of_their_decision_after_the_round_moves_on() -> None:
+    match = NorthstarMatch(NorthstarOptions(players=3))
+    match.deal(rng=random.Random(11))
+    legal = match.legal_actions()
+    first = legal[0]
+    assert isinstance(first, Play)
+    match.apply(first)
+    assert first in legal and Call.PASS not in legal  # still the leader's choice, as a tuple taken then would be
+    assert first not in match.legal_actions()  # the cards are gone from the hand now
+
+
+def test_ns3_a_play_written_with_plain_values_is_judged_as_the_tuple_would() -> None:
+    """A play whose cards are a plain mask or whose kind is the kind's name equals the listed play: it is in the
+    legal actions, and applying it keeps the canonical form in the state."""
+    match = NorthstarMatch(NorthstarOptions(players=3))
+    match.deal(rng=random.Random(5))
+    listed = [a for a in match.legal_actions() if isinstance(a, Play)]
+    play = listed[0]
+    plain = Play(int(play.cards), play.kind.value, play.high)  # type: ignore[arg-type]
+    assert plain in match.legal_actions() and match.explain(plain) is None
+    match.apply(plain)
+    cur = match.current
+    assert cur is not None
+    logged = cur.action_log()[-1]
+    assert isinstance(logged, Play) and logged == play and type(logged.cards) is CardSet and type(logged.kind) is Kind
+
+
+@pytest.mark.parametrize("wild", [False, True])
+@pytest.mark.parametrize("crazy", [False, True])
+def test_ns3_ns9_ns11_every_generated_play_fits_and_nothing_else_of_the_hand_does(wild: bool, crazy: bool) -> None:
+    """For hands and plays to beat drawn at random, the plays listed are exactly the subsets of the hand that the
+    direct check accepts (for every kind and top), each listed once."""
+    rng = random.Random(int(wild) * 2 + int(crazy))
+    for _ in range(60):
+        hand = 0
+        for i in rng.sample(DECK, 7):
+            hand |= 1 << i
+        prev = None
+        if rng.random() < 0.7:
+            other = 0
+            for i in rng.sample(DECK, 10):
+                other |= 1 << i
+            prev = rng.choice(generate(other & ~hand, None, wild, crazy) or [None])
+        listed = generate(hand, prev, wild, crazy)
+        assert len(set(listed)) == len(listed)
+        bits = [1 << i for i in DECK if hand >> i & 1]
+        fitting = set()
+        for pick in range(1, 1 << len(bits)):
+            mask = 0
+            for j, bit in enumerate(bits):
+                if pick >> j & 1:
+                    mask |= bit
+            for kind in Kind:
+                for high in range(1, TOP + 1):
+                    play = Play(CardSet.from_mask(mask), kind, high)
+                    if play_fits(play, hand, prev, wild, crazy):
+                        fitting.add(play)
+        assert set(listed) == fitting
