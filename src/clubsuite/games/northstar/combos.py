@@ -170,6 +170,10 @@ def _bits(mask: int) -> Iterator[int]:
 # -- checking a play against the position, directly -----------------------------------------------------------
 _THROUGH: tuple[int, ...] = tuple(sum(VALUE_MASKS[: v + 1]) for v in range(16))
 """``_THROUGH[v]``: every card of value ``v`` or lower (``_THROUGH[0]`` is empty)."""
+_SPAN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_THROUGH[high] & ~_THROUGH[low - 1] if 1 <= low <= high else 0 for high in range(16)) for low in range(16)
+)
+"""``_SPAN[low][high]``: every card of a value from ``low`` to ``high``."""
 _SUIT_SPAN = 15
 _VALUE_BITS = (1 << _SUIT_SPAN) - 1
 
@@ -202,13 +206,17 @@ def play_fits(play: Play, hand: int, prev: Play | None, wild: bool, crazy: bool)
         if (
             size < 2
             or low < 1
-            or natural & ~(_THROUGH[high] & ~_THROUGH[low - 1])
+            or natural & ~_SPAN[low][high]
             or values_held(natural).bit_count() != natural.bit_count()
         ):
             return False
     elif natural & ~VALUE_MASKS[high] or (kind is Kind.SINGLE) != (not cards & (cards - 1)):
         return False  # NS-3: a set is cards of one value (a wild 15 may stand for it, NS-9); a single is one card
-    return prev is None or beats(play, prev, crazy)
+    if prev is None:
+        return True
+    if crazy:
+        return beats(play, prev, crazy)
+    return kind is prev.kind and high > prev.high and cards.bit_count() == prev.cards.bit_count()  # as beats()
 
 
 # -- generating plays ---------------------------------------------------------------------------------------
@@ -262,6 +270,8 @@ def _group(v: int, items: int) -> Group:
     return group
 
 
+_SINGLES = {1 << i: _play(Play, (_set(CardSet, 1 << i), Kind.SINGLE, value_of(i))) for i in _bits(DECK_MASK)}
+"""Every card as a single (NS-3), shared by all positions."""
 _LEAD_FLOORS = dict.fromkeys(range(2, 16), 1)
 """A lead may be a run of any length with any top."""
 
@@ -280,16 +290,20 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
     out: list[Play] = []
     sets: list[Play] = []
     if prev is None:
-        held = _VALUE_BITS if wilds else values_held(hand)  # with a wild 15 every value has a single at least
-        while held:
-            v = (held & -held).bit_length()
-            held &= held - 1
+        held = values_held(hand)
+        values = _VALUE_BITS if wilds else held  # with a wild 15 every value has a single at least
+        while values:
+            v = (values & -values).bit_length()
+            values &= values - 1
             items = hand & vm[v] | wilds
             group = groups[v].get(items) or _group(v, items)
             out += group[0]
             sets += group[1]
         out += sets
-        _runs(hand, wilds, _LEAD_FLOORS, out)
+        if wilds:
+            _wild_runs(hand & ~FIFTEENS, wilds, _LEAD_FLOORS, out)
+        else:
+            _lead_runs(hand, held, out)
         return out
     size, high = prev.cards.bit_count(), prev.high
     kind = prev.kind
@@ -309,16 +323,23 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
                     out += group[0]
                 sets += [p for p in group[1] if (n := p.cards.bit_count()) > size or (n == size and v > high)]
         out += sets
-    elif kind is Kind.SINGLE:
-        for v in range(high + 1, 16):
-            items = hand & vm[v] | wilds
-            if items:
-                out += (groups[v].get(items) or _group(v, items))[0]
     else:
-        for v in range(high + 1, 16):
+        # NS-3: as many cards of a higher value. Only the values above the play to beat that the hand holds are
+        # visited (with a wild 15, every value above it).
+        if wilds:
+            values = _VALUE_BITS & -1 << high
+        else:
+            above = hand & ~_THROUGH[high]
+            if not above & (above - 1):  # no card above, or one: nothing to sort
+                return [_SINGLES[above]] if above and kind is Kind.SINGLE else out
+            values = values_held(above)
+        single = kind is Kind.SINGLE
+        while values:
+            v = (values & -values).bit_length()
+            values &= values - 1
             items = hand & vm[v] | wilds
-            if items & (items - 1):  # two cards at least
-                out += (groups[v].get(items) or _group(v, items))[2].get(size, ())
+            group = groups[v].get(items) or _group(v, items)
+            out += group[0] if single else group[2].get(size, ())
     return out
 
 
@@ -334,6 +355,43 @@ def _runs(hand: int, wilds: int, floors: dict[int, int], out: list[Play]) -> Non
         _plain_runs(hand, floors, out)
 
 
+_RUNS: dict[int, tuple[Play, ...]] = {}
+"""The runs made of given cards without wild 15s (a card of each value from the lowest to the highest), by those
+cards, in the generator's order; the cards say which values the run spans. Filled as runs are met, up to
+:data:`RUNS_KEPT` card sets (a few megabytes): the short runs that make most of play are met first."""
+RUNS_KEPT = 1 << 14
+
+
+def _run_plays(cards: int, low: int, high: int) -> tuple[Play, ...]:
+    """The runs from ``low`` to ``high`` made of ``cards`` (which hold every value between, and no other): one card
+    of each value, the choices of the lower values varying slowest, each value's cards in suit order (NS-3)."""
+    plays = _RUNS.get(cards)
+    if plays is None:
+        masks = [0]
+        for v in range(low, high + 1):
+            masks = [m | bit for m in masks for bit in _BITS_OF[cards & VALUE_MASKS[v]]]
+        plays = tuple(_play(Play, (_set(CardSet, m), Kind.RUN, high)) for m in masks)
+        if len(_RUNS) < RUNS_KEPT:
+            _RUNS[cards] = plays
+    return plays
+
+
+def _lead_runs(hand: int, held: int, out: list[Play]) -> None:
+    """Append every run of ``hand`` (the values it holds: ``held``), without wild 15s, by lowest value, then length
+    (NS-3): each stretch of consecutive values held is walked once from each of its values."""
+    starts = held & held >> 1  # bit low - 1: the hand holds low and low + 1
+    runs, span = _RUNS, _SPAN
+    while starts:
+        low = (starts & -starts).bit_length()
+        starts &= starts - 1
+        spans = span[low]
+        high = low + 1
+        while held >> (high - 1) & 1:  # held has 15 bits: the walk stops at 15 (no wrap)
+            cards = hand & spans[high]
+            out += runs.get(cards) or _run_plays(cards, low, high)
+            high += 1
+
+
 def _runs_of_size(hand: int, size: int, floor: int, out: list[Play]) -> None:
     """Append the runs of ``size`` cards with a top of ``floor`` or more, without wild 15s: the lowest values of the
     stretches the hand holds are found in one pass over the values held, so a follow with no run costs a few mask
@@ -343,40 +401,32 @@ def _runs_of_size(hand: int, size: int, floor: int, out: list[Play]) -> None:
     for i in range(1, size):
         starts &= held >> i  # bit low - 1 stays set while the values from low to low + i are all held
     starts &= -1 << max(floor - size, 0)  # the top, low + size - 1, reaches the floor
-    vm, bits_of, run = VALUE_MASKS, _BITS_OF, Kind.RUN
+    runs, span = _RUNS, _SPAN
     while starts:
         low = (starts & -starts).bit_length()
         starts &= starts - 1
         high = low + size - 1
-        masks = list(bits_of[hand & vm[low]])
-        for v in range(low + 1, high + 1):
-            masks = [m | bit for m in masks for bit in bits_of[hand & vm[v]]]
-        for m in masks:
-            out.append(_play(Play, (_set(CardSet, m), run, high)))
+        cards = hand & span[low][high]
+        out += runs.get(cards) or _run_plays(cards, low, high)
 
 
 def _plain_runs(hand: int, floors: dict[int, int], out: list[Play]) -> None:
     """Append the runs of the allowed sizes and tops when no wild 15 is involved (NS-3), by lowest value, then
-    length. Only the stretches of consecutive values the hand holds are walked (found with mask operations on the
-    values held), and only up to the longest size that may be played, so a lead costs what its runs cost."""
+    length: the stretches of consecutive values the hand holds are walked (found with mask operations on the values
+    held), each only up to the longest size that may be played."""
     held = values_held(hand)
     starts = held & held >> 1  # bit low - 1: the hand holds low and low + 1
-    if not starts:
-        return
-    vm, bits_of, run = VALUE_MASKS, _BITS_OF, Kind.RUN
     longest = max(floors)
     while starts:
         low = (starts & -starts).bit_length()
         starts &= starts - 1
-        masks = list(bits_of[hand & vm[low]])
         high = low + 1
         top = min(15, low + longest - 1)
         while high <= top and held >> (high - 1) & 1:
-            masks = [m | bit for m in masks for bit in bits_of[hand & vm[high]]]
             floor = floors.get(high - low + 1)
             if floor is not None and high >= floor:
-                for m in masks:
-                    out.append(_play(Play, (_set(CardSet, m), run, high)))
+                cards = hand & _SPAN[low][high]
+                out += _RUNS.get(cards) or _run_plays(cards, low, high)
             high += 1
 
 

@@ -54,6 +54,10 @@ class Call(StrEnum):
 
 NorthstarAction = Play | Call
 
+_event = tuple.__new__
+_card_set = int.__new__
+"""Building events and card sets without the Python-level constructors, on the path every action takes."""
+
 BONUS_CARDS: dict[int, tuple[int, ...]] = {
     6: (12, 10, 8, 5, 2),
     5: (10, 8, 5, 2),
@@ -111,13 +115,13 @@ class NorthstarLegal(Sequence[NorthstarAction]):
     def _build(self) -> tuple[NorthstarAction, ...]:
         items = self._items
         if items is None:
-            calls: list[NorthstarAction] = []
-            if self._top is not None:
-                calls.append(Call.PASS)
+            top = self._top
+            plays = generate(self._hand, top, self._wild, self._crazy)
             if self._double:
-                calls.append(Call.DOUBLE)
-            plays = generate(self._hand, self._top, self._wild, self._crazy)
-            items = self._items = (*calls, *plays) if calls else tuple(plays)
+                items = (Call.PASS, Call.DOUBLE, *plays) if top is not None else (Call.DOUBLE, *plays)
+            else:
+                items = (Call.PASS, *plays) if top is not None else tuple(plays)
+            self._items = items
         return items
 
     def __contains__(self, item: object) -> bool:
@@ -256,10 +260,11 @@ class NorthstarHand:
 
     def next_holder(self, seat: int) -> int:
         """The next seat clockwise after ``seat`` that still holds cards (empty hands are skipped)."""
-        n = self.n
-        for step in range(1, n + 1):
-            s = (seat + step) % n
-            if self.hands[s]:
+        n, hands = self.n, self.hands
+        s = seat
+        for _ in range(n):
+            s = s + 1 if s + 1 < n else 0
+            if hands[s]:
                 return s
         raise AssertionError("nobody holds cards")
 
@@ -373,7 +378,7 @@ class NorthstarHand:
         self.trick.append((seat, play))
         self.trick_cards |= mask
         self.top, self.top_seat, self.passes = play, seat, 0
-        events: list[Any] = [Played(seat, play)]
+        events: list[Any] = [_event(Played, (seat, play))]
         at_once = play.high == 15 and not self.options.crazy  # NS-4, NS-9, NS-11
         if self.last_turn is not None:
             # NS-5: the last player's final turn; the trick is theirs, and they score nothing even if now empty.
@@ -414,7 +419,7 @@ class NorthstarHand:
         return events
 
     def _pass(self, seat: int) -> list[Any]:
-        events: list[Any] = [Passed(seat)]
+        events: list[Any] = [_event(Passed, (seat,))]
         top_seat = self.top_seat
         assert top_seat is not None
         if self.last_turn is not None:
@@ -431,13 +436,13 @@ class NorthstarHand:
         return events
 
     def _take_trick(self, winner: int, at_once: bool) -> TrickWon:
-        cards = CardSet.from_mask(self.trick_cards)
+        cards = _card_set(CardSet, self.trick_cards)
         self.won[winner] |= self.trick_cards
         self.tricks.append((winner, cards))
         self.trick = []
         self.trick_cards = 0
         self.top, self.top_seat, self.passes = None, None, 0
-        return TrickWon(winner, cards, at_once)
+        return _event(TrickWon, (winner, cards, at_once))
 
     def _end(self, last: int | None, team: int | None) -> list[Any]:
         """End the round and score it (NS-2, NS-5, NS-8, NS-10)."""

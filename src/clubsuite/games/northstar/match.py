@@ -162,7 +162,8 @@ class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | Nor
         cur = self._cur
         if cur is None:
             return super().apply(action, seat)  # the shared refusal: no round in progress, or the match is over
-        self._check_turn(action, seat)
+        if seat is not None:
+            self._check_turn(action, seat)
         act = self.parse_action(action) if type(action) is str else action
         events = cur.apply(act, seat)  # type: ignore[arg-type]
         if cur.scores is None:
