@@ -168,10 +168,10 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 # -- checking a play against the position, directly -----------------------------------------------------------
-_THROUGH: tuple[int, ...] = tuple(sum(VALUE_MASKS[: v + 1]) for v in range(16))
-"""``_THROUGH[v]``: every card of value ``v`` or lower (``_THROUGH[0]`` is empty)."""
+THROUGH: tuple[int, ...] = tuple(sum(VALUE_MASKS[: v + 1]) for v in range(16))
+"""``THROUGH[v]``: every card of value ``v`` or lower (``THROUGH[0]`` is empty)."""
 _SPAN: tuple[tuple[int, ...], ...] = tuple(
-    tuple(_THROUGH[high] & ~_THROUGH[low - 1] if 1 <= low <= high else 0 for high in range(16)) for low in range(16)
+    tuple(THROUGH[high] & ~THROUGH[low - 1] if 1 <= low <= high else 0 for high in range(16)) for low in range(16)
 )
 """``_SPAN[low][high]``: every card of a value from ``low`` to ``high``."""
 _SUIT_SPAN = 15
@@ -194,9 +194,18 @@ def play_fits(play: Play, hand: int, prev: Play | None, wild: bool, crazy: bool)
     :class:`Kind` and an ``int`` top value; anything else is for ``explain`` to judge.
     """
     _, kind, high = play
-    cards = int(play.cards)  # a plain mask: a card set's operators are set operations, written in Python
+    cards = play.cards + 0  # a plain mask, cheaper than int(): a card set's operators are set operations in Python
     if not cards or cards & ~hand or not 1 <= high <= TOP:
         return False  # no cards, or cards the player does not hold (the hand holds North Star cards only)
+    if kind is Kind.SINGLE:
+        # NS-3: one card, of the value it counts as (a wild 15 may stand for any value, NS-9).
+        if cards & (cards - 1) or not (cards & VALUE_MASKS[high] or (wild and cards & FIFTEENS)):
+            return False
+        if prev is None:
+            return True
+        if not crazy:
+            return prev.kind is Kind.SINGLE and high > prev.high  # as beats(): a single follows a single
+        return beats(play, prev, crazy)
     natural = cards & ~FIFTEENS if wild else cards
     if kind is Kind.RUN:
         size = cards.bit_count()
@@ -210,8 +219,8 @@ def play_fits(play: Play, hand: int, prev: Play | None, wild: bool, crazy: bool)
             or values_held(natural).bit_count() != natural.bit_count()
         ):
             return False
-    elif natural & ~VALUE_MASKS[high] or (kind is Kind.SINGLE) != (not cards & (cards - 1)):
-        return False  # NS-3: a set is cards of one value (a wild 15 may stand for it, NS-9); a single is one card
+    elif natural & ~VALUE_MASKS[high] or not cards & (cards - 1):
+        return False  # NS-3: a set is two or more cards of one value (a wild 15 may stand for it, NS-9)
     if prev is None:
         return True
     if crazy:
@@ -270,7 +279,22 @@ def _group(v: int, items: int) -> Group:
     return group
 
 
-_SINGLES = {1 << i: _play(Play, (_set(CardSet, 1 << i), Kind.SINGLE, value_of(i))) for i in _bits(DECK_MASK)}
+class _ValuesOf(dict[int, tuple[int, ...]]):
+    """For a mask of values held (bit ``v - 1`` for value ``v``): the values, lowest first, worked out the first
+    time a mask is met (at most 2**15 of them)."""
+
+    def __missing__(self, held: int) -> tuple[int, ...]:
+        values = self[held] = tuple(v for v in VALUES if held >> (v - 1) & 1)
+        return values
+
+
+_VALUES_OF = _ValuesOf()
+_PLAIN: dict[int, Group] = {
+    own: _group(v, own) for v in VALUES for own in (m for m in _BITS_OF if m and not m & ~VALUE_MASKS[v])
+}
+"""The :data:`Group` of every non-empty set of cards of one value, by the cards (no wild 15 joins them): the value is
+in the cards, so one table serves every value."""
+SINGLES = {1 << i: _play(Play, (_set(CardSet, 1 << i), Kind.SINGLE, value_of(i))) for i in _bits(DECK_MASK)}
 """Every card as a single (NS-3), shared by all positions."""
 _LEAD_FLOORS = dict.fromkeys(range(2, 16), 1)
 """A lead may be a run of any length with any top."""
@@ -290,20 +314,23 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
     out: list[Play] = []
     sets: list[Play] = []
     if prev is None:
-        held = values_held(hand)
-        values = _VALUE_BITS if wilds else held  # with a wild 15 every value has a single at least
-        while values:
-            v = (values & -values).bit_length()
-            values &= values - 1
-            items = hand & vm[v] | wilds
-            group = groups[v].get(items) or _group(v, items)
+        h = hand >> NORTHSTAR_BASE
+        held = (h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS  # values_held(hand)
+        if wilds:
+            for v in VALUES:  # with a wild 15 every value has a single at least
+                group = groups[v].get(hand & vm[v] | wilds) or _group(v, hand & vm[v] | wilds)
+                out += group[0]
+                sets += group[1]
+            out += sets
+            _wild_runs(hand & ~FIFTEENS, wilds, _LEAD_FLOORS, out)
+            return out
+        plain = _PLAIN
+        for v in _VALUES_OF[held]:
+            group = plain[hand & vm[v]]
             out += group[0]
             sets += group[1]
         out += sets
-        if wilds:
-            _wild_runs(hand & ~FIFTEENS, wilds, _LEAD_FLOORS, out)
-        else:
-            _lead_runs(hand, held, out)
+        _lead_runs(hand, held, out)
         return out
     size, high = prev.cards.bit_count(), prev.high
     kind = prev.kind
@@ -323,23 +350,26 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
                     out += group[0]
                 sets += [p for p in group[1] if (n := p.cards.bit_count()) > size or (n == size and v > high)]
         out += sets
-    else:
-        # NS-3: as many cards of a higher value. Only the values above the play to beat that the hand holds are
-        # visited (with a wild 15, every value above it).
-        if wilds:
-            values = _VALUE_BITS & -1 << high
-        else:
-            above = hand & ~_THROUGH[high]
-            if not above & (above - 1):  # no card above, or one: nothing to sort
-                return [_SINGLES[above]] if above and kind is Kind.SINGLE else out
-            values = values_held(above)
+    elif wilds:
+        # NS-3, NS-9: as many cards of a higher value, the wild 15s standing for any of them.
         single = kind is Kind.SINGLE
-        while values:
-            v = (values & -values).bit_length()
-            values &= values - 1
-            items = hand & vm[v] | wilds
-            group = groups[v].get(items) or _group(v, items)
+        for v in range(high + 1, 16):
+            group = groups[v].get(hand & vm[v] | wilds) or _group(v, hand & vm[v] | wilds)
             out += group[0] if single else group[2].get(size, ())
+    else:
+        # NS-3: as many cards of a higher value: only the values above the play to beat that the hand holds are
+        # visited.
+        above = hand & ~THROUGH[high]
+        if not above & (above - 1):  # no card above, or one: nothing to sort
+            return [SINGLES[above]] if above and kind is Kind.SINGLE else out
+        h = above >> NORTHSTAR_BASE
+        plain = _PLAIN
+        if kind is Kind.SINGLE:
+            for v in _VALUES_OF[(h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS]:
+                out += plain[above & vm[v]][0]
+        else:
+            for v in _VALUES_OF[(h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS]:
+                out += plain[above & vm[v]][2].get(size, ())
     return out
 
 

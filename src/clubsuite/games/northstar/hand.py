@@ -21,6 +21,8 @@ from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
 from clubsuite.games.northstar.combos import (
     CLUB_MASK,
+    SINGLES,
+    THROUGH,
     Kind,
     Play,
     beats,
@@ -116,6 +118,13 @@ class NorthstarLegal(Sequence[NorthstarAction]):
         items = self._items
         if items is None:
             top = self._top
+            if top is not None and top.kind is Kind.SINGLE and not (self._wild or self._crazy or self._double):
+                # Following a single, the commonest decision: pass, or a higher card; with at most one card higher
+                # the list is written down at once (NS-3, NS-4).
+                above = self._hand & ~THROUGH[top.high]
+                if not above & (above - 1):
+                    items = self._items = (Call.PASS, SINGLES[above]) if above else _PASS_ONLY
+                    return items
             plays = generate(self._hand, top, self._wild, self._crazy)
             if self._double:
                 items = (Call.PASS, Call.DOUBLE, *plays) if top is not None else (Call.DOUBLE, *plays)
@@ -163,6 +172,7 @@ class NorthstarLegal(Sequence[NorthstarAction]):
         return f"NorthstarLegal{self._build()!r}"
 
 
+_PASS_ONLY = (Call.PASS,)
 NO_ACTIONS = NorthstarLegal(0, None, False, False, False)
 """The legal actions when nobody is to act (between rounds, after the end): none."""
 
@@ -325,24 +335,20 @@ class NorthstarHand:
             raise GameOverError(f"{action} cannot be played: the round is over")
         if seat is not None and seat != actor:
             raise NotYourTurnError(f"{action} is refused: it is seat {actor}'s turn, not seat {seat}'s")
-        if isinstance(action, Play):
-            play = action
-            if (
-                type(play) is Play
-                and type(play.cards) is CardSet
-                and type(play.kind) is Kind
-                and type(play.high) is int
-            ):
-                # As listed, or as read from notation: checked directly, in a few mask operations, never against
-                # the list of legal plays; explain() words the refusal (the two agree: test_northstar_legal.py).
-                opts = self.options
-                if not play_fits(play, self.hands[actor], self.top, opts.wild_fifteens, opts.crazy):
-                    raise IllegalActionError(self.explain(play) or f"{play} cannot be played now")
-            else:
-                play = self._checked(play)
+        if (
+            type(action) is Play
+            and type(action.cards) is CardSet
+            and type(action.kind) is Kind
+            and type(action.high) is int
+        ):
+            # As listed, or as read from notation: checked directly, in a few mask operations, never against the
+            # list of legal plays; explain() words the refusal (the two agree: test_northstar_legal.py).
+            opts = self.options
+            if not play_fits(action, self.hands[actor], self.top, opts.wild_fifteens, opts.crazy):
+                raise IllegalActionError(self.explain(action) or f"{action} cannot be played now")
             self._legal = None
-            self._log.append(play)
-            events = self._play(actor, play)
+            self._log.append(action)
+            events = self._play(actor, action)
         elif action is Call.PASS and self.top is not None:
             self._legal = None
             self._log.append(action)
@@ -357,7 +363,7 @@ class NorthstarHand:
                 events = self._pass(actor)
             else:
                 self.doubled[actor] = True
-                events = [DoubleCalled(actor)]
+                events = (DoubleCalled(actor),)
         self.history += events
         return tuple(events)
 
@@ -371,27 +377,28 @@ class NorthstarHand:
             return Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
         return action
 
-    def _play(self, seat: int, play: Play) -> list[Any]:
-        mask = int(play.cards)
-        self.hands[seat] &= ~mask
+    def _play(self, seat: int, play: Play) -> list[Any] | tuple[Any, ...]:
+        mask = play.cards + 0  # a plain mask (cheaper than int())
+        hands = self.hands
+        left = hands[seat] = hands[seat] & ~mask
         self.started[seat] = True
         self.trick.append((seat, play))
         self.trick_cards |= mask
         self.top, self.top_seat, self.passes = play, seat, 0
-        events: list[Any] = [_event(Played, (seat, play))]
+        played = _event(Played, (seat, play))
         at_once = play.high == 15 and not self.options.crazy  # NS-4, NS-9, NS-11
         if self.last_turn is not None:
             # NS-5: the last player's final turn; the trick is theirs, and they score nothing even if now empty.
-            events.append(self._take_trick(seat, at_once))
-            return events + self._end(last=seat, team=None)
-        if self.hands[seat]:
+            return [played, self._take_trick(seat, at_once), *self._end(last=seat, team=None)]
+        if left:
             # Still holding cards: nobody went out, so the round goes on (NS-5 and NS-10 wait for someone to go out).
             if at_once:
-                events.append(self._take_trick(seat, True))
                 self.to_act = seat  # NS-4: the trick winner leads
-            else:
-                self.to_act = self.next_holder(seat)
-            return events
+                return played, self._take_trick(seat, True)
+            nxt = seat + 1 if seat + 1 < self.n else 0
+            self.to_act = nxt if hands[nxt] else self.next_holder(nxt)
+            return (played,)
+        events: list[Any] = [played]
         # NS-1: there is a bonus card for every player who can go out before the round ends (n - 1 of them).
         bonus = self._bonus_left.pop(0)
         self.bonus[seat] = bonus
@@ -418,22 +425,21 @@ class NorthstarHand:
         self.to_act = self.next_holder(seat)  # NS-4: the player who went out leads no more, nor follows
         return events
 
-    def _pass(self, seat: int) -> list[Any]:
-        events: list[Any] = [_event(Passed, (seat,))]
+    def _pass(self, seat: int) -> list[Any] | tuple[Any, ...]:
+        passed = _event(Passed, (seat,))
         top_seat = self.top_seat
         assert top_seat is not None
         if self.last_turn is not None:
-            events.append(self._take_trick(top_seat, False))
-            return events + self._end(last=seat, team=None)
-        self.passes += 1
-        others = sum(map(bool, self.hands)) - (1 if self.hands[top_seat] else 0)  # the others holding cards
-        if self.passes >= others:
+            return [passed, self._take_trick(top_seat, False), *self._end(last=seat, team=None)]
+        self.passes = passes = self.passes + 1
+        hands = self.hands
+        if passes >= sum(map(bool, hands)) - (1 if hands[top_seat] else 0):
             # NS-4: everyone else still holding cards has passed since the last play.
-            events.append(self._take_trick(top_seat, False))
-            self.to_act = top_seat if self.hands[top_seat] else self.next_holder(top_seat)
-        else:
-            self.to_act = self.next_holder(seat)
-        return events
+            self.to_act = top_seat if hands[top_seat] else self.next_holder(top_seat)
+            return passed, self._take_trick(top_seat, False)
+        nxt = seat + 1 if seat + 1 < self.n else 0
+        self.to_act = nxt if hands[nxt] else self.next_holder(nxt)
+        return (passed,)
 
     def _take_trick(self, winner: int, at_once: bool) -> TrickWon:
         cards = _card_set(CardSet, self.trick_cards)
