@@ -279,16 +279,10 @@ def _group(v: int, items: int) -> Group:
     return group
 
 
-class _ValuesOf(dict[int, tuple[int, ...]]):
-    """For a mask of values held (bit ``v - 1`` for value ``v``): the values, lowest first, worked out the first
-    time a mask is met (at most 2**15 of them)."""
-
-    def __missing__(self, held: int) -> tuple[int, ...]:
-        values = self[held] = tuple(v for v in VALUES if held >> (v - 1) & 1)
-        return values
-
-
-_VALUES_OF = _ValuesOf()
+_LOW_VALUES = tuple(tuple(v for v in range(1, 9) if held >> (v - 1) & 1) for held in range(1 << 8))
+_HIGH_VALUES = tuple(tuple(v for v in range(9, 16) if held >> (v - 9) & 1) for held in range(1 << 7))
+"""For a mask of values held (bit ``v - 1`` for value ``v``): the values 1 to 8 it holds (by its low 8 bits) and
+the values 9 to 15 (by the others), lowest first; the two joined list the values held without a loop over all 15."""
 _PLAIN: dict[int, Group] = {
     own: _group(v, own) for v in VALUES for own in (m for m in _BITS_OF if m and not m & ~VALUE_MASKS[v])
 }
@@ -308,10 +302,28 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
     sizes that may follow are built: following a single looks at the values above it only, and the singles and
     sets of a value are built once for all positions (:func:`_group`).
     """
-    wilds = hand & FIFTEENS if wild else 0
     vm = VALUE_MASKS
+    if prev is not None and not (wild or crazy) and prev.kind is not Kind.RUN:
+        # NS-3: as many cards of a higher value (the commonest decision): only the values above the play to beat
+        # that the hand holds are visited.
+        above = hand & ~THROUGH[prev.high]
+        if not above & (above - 1):  # no card above, or one: nothing to sort
+            return [SINGLES[above]] if above and prev.kind is Kind.SINGLE else []
+        h = above >> NORTHSTAR_BASE
+        h = (h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS  # values_held(above)
+        plain = _PLAIN
+        out: list[Play] = []
+        if prev.kind is Kind.SINGLE:
+            for v in _LOW_VALUES[h & 255] + _HIGH_VALUES[h >> 8]:
+                out += plain[above & vm[v]][0]
+        else:
+            size = prev.cards.bit_count()
+            for v in _LOW_VALUES[h & 255] + _HIGH_VALUES[h >> 8]:
+                out += plain[above & vm[v]][2].get(size, ())
+        return out
+    wilds = hand & FIFTEENS if wild else 0
     groups = _GROUPS
-    out: list[Play] = []
+    out = []
     sets: list[Play] = []
     if prev is None:
         h = hand >> NORTHSTAR_BASE
@@ -325,7 +337,7 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
             _wild_runs(hand & ~FIFTEENS, wilds, _LEAD_FLOORS, out)
             return out
         plain = _PLAIN
-        for v in _VALUES_OF[held]:
+        for v in _LOW_VALUES[held & 255] + _HIGH_VALUES[held >> 8]:
             group = plain[hand & vm[v]]
             out += group[0]
             sets += group[1]
@@ -350,26 +362,12 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
                     out += group[0]
                 sets += [p for p in group[1] if (n := p.cards.bit_count()) > size or (n == size and v > high)]
         out += sets
-    elif wilds:
+    else:
         # NS-3, NS-9: as many cards of a higher value, the wild 15s standing for any of them.
         single = kind is Kind.SINGLE
         for v in range(high + 1, 16):
             group = groups[v].get(hand & vm[v] | wilds) or _group(v, hand & vm[v] | wilds)
             out += group[0] if single else group[2].get(size, ())
-    else:
-        # NS-3: as many cards of a higher value: only the values above the play to beat that the hand holds are
-        # visited.
-        above = hand & ~THROUGH[high]
-        if not above & (above - 1):  # no card above, or one: nothing to sort
-            return [SINGLES[above]] if above and kind is Kind.SINGLE else out
-        h = above >> NORTHSTAR_BASE
-        plain = _PLAIN
-        if kind is Kind.SINGLE:
-            for v in _VALUES_OF[(h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS]:
-                out += plain[above & vm[v]][0]
-        else:
-            for v in _VALUES_OF[(h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS]:
-                out += plain[above & vm[v]][2].get(size, ())
     return out
 
 

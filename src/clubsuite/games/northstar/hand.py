@@ -88,6 +88,16 @@ def _canonical(play: Play) -> bool:
     return type(play.cards) is CardSet and type(play.kind) is Kind and type(play.high) is int
 
 
+_PASS_ONLY: tuple[NorthstarAction, ...] = (Call.PASS,)
+_CALLS: dict[tuple[bool, bool], tuple[NorthstarAction, ...]] = {
+    (False, False): (),
+    (True, False): _PASS_ONLY,
+    (False, True): (Call.DOUBLE,),
+    (True, True): (Call.PASS, Call.DOUBLE),
+}
+"""The calls that may be made, by (following, double or nothing may be called): pass first (NS-4, NS-8)."""
+
+
 class NorthstarLegal(Sequence[NorthstarAction]):
     """The legal actions at one decision: ``pass`` when following (NS-4), ``double`` while it may be called (NS-8),
     then the plays (:func:`~clubsuite.games.northstar.combos.generate`'s order).
@@ -100,47 +110,46 @@ class NorthstarLegal(Sequence[NorthstarAction]):
     round, so it keeps its answers after the round moves on, as a tuple would.
     """
 
-    __slots__ = ("_crazy", "_double", "_hand", "_items", "_top", "_wild")
+    __slots__ = ("_calls", "_hand", "_items", "_options", "_top")
 
-    def __init__(self, hand: int, top: Play | None, double: bool, wild: bool, crazy: bool) -> None:
+    def __init__(
+        self, hand: int, top: Play | None, calls: tuple[NorthstarAction, ...], options: NorthstarOptions
+    ) -> None:
+        # The decision: the cards of the seat to act (a mask), the play to beat (None: the seat leads), the calls
+        # that may be made (pass when following, NS-4; double while it may be called, NS-8), and the rules.
         self._hand = hand
-        """The cards of the seat to act (a mask)."""
         self._top = top
-        """The play to beat, or None when the seat leads (then it cannot pass)."""
-        self._double = double
-        """Whether the seat may call double or nothing now (NS-8)."""
-        self._wild = wild
-        self._crazy = crazy
-        self._items: tuple[NorthstarAction, ...] | None = None
-        """The list, once built."""
+        self._calls = calls
+        self._options = options
+        self._items: tuple[NorthstarAction, ...] | None = None  # the list, once built
 
     def _build(self) -> tuple[NorthstarAction, ...]:
         items = self._items
         if items is None:
-            top = self._top
-            if top is not None and top.kind is Kind.SINGLE and not (self._wild or self._crazy or self._double):
+            top, calls, opts = self._top, self._calls, self._options
+            if (
+                top is not None
+                and calls is _PASS_ONLY
+                and top.kind is Kind.SINGLE
+                and not (opts.wild_fifteens or opts.crazy)
+            ):
                 # Following a single, the commonest decision: pass, or a higher card; with at most one card higher
                 # the list is written down at once (NS-3, NS-4).
                 above = self._hand & ~THROUGH[top.high]
                 if not above & (above - 1):
                     items = self._items = (Call.PASS, SINGLES[above]) if above else _PASS_ONLY
                     return items
-            plays = generate(self._hand, top, self._wild, self._crazy)
-            if self._double:
-                items = (Call.PASS, Call.DOUBLE, *plays) if top is not None else (Call.DOUBLE, *plays)
-            else:
-                items = (Call.PASS, *plays) if top is not None else tuple(plays)
-            self._items = items
+            plays = generate(self._hand, top, opts.wild_fifteens, opts.crazy)
+            items = self._items = (*calls, *plays) if calls else tuple(plays)
         return items
 
     def __contains__(self, item: object) -> bool:
         if type(item) is Play:
             if _canonical(item):
-                return play_fits(item, self._hand, self._top, self._wild, self._crazy)
-        elif item is Call.PASS:
-            return self._top is not None
-        elif item is Call.DOUBLE:
-            return self._double
+                opts = self._options
+                return play_fits(item, self._hand, self._top, opts.wild_fifteens, opts.crazy)
+        elif item is Call.PASS or item is Call.DOUBLE:
+            return item in self._calls
         return item in self._build()  # anything else (a play written with plain values, "pass"): as a tuple answers
 
     def __len__(self) -> int:
@@ -172,8 +181,7 @@ class NorthstarLegal(Sequence[NorthstarAction]):
         return f"NorthstarLegal{self._build()!r}"
 
 
-_PASS_ONLY = (Call.PASS,)
-NO_ACTIONS = NorthstarLegal(0, None, False, False, False)
+NO_ACTIONS = NorthstarLegal(0, None, (), NorthstarOptions())
 """The legal actions when nobody is to act (between rounds, after the end): none."""
 
 
@@ -248,6 +256,8 @@ class NorthstarHand:
         self._legal: NorthstarLegal | None = None
         """The legal actions of the seat to act, once asked for (dropped by every action)."""
         self._teams = options.teams is not Teams.NONE
+        self._next = tuple((s + 1) % n for s in range(n))
+        """The seat to the left of each seat (clockwise)."""
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -289,8 +299,10 @@ class NorthstarHand:
             if seat is None:
                 legal = NO_ACTIONS
             else:
+                top = self.top
                 double = opts.double_or_nothing and not self.doubled[seat] and not self.started[seat]
-                legal = NorthstarLegal(self.hands[seat], self.top, double, opts.wild_fifteens, opts.crazy)
+                calls = _CALLS[top is not None, double]
+                legal = NorthstarLegal(self.hands[seat], top, calls, opts)
             self._legal = legal
         return legal
 
@@ -365,7 +377,7 @@ class NorthstarHand:
                 self.doubled[actor] = True
                 events = (DoubleCalled(actor),)
         self.history += events
-        return tuple(events)
+        return events
 
     def _checked(self, action: Any) -> Any:
         """``action`` if ``explain`` finds it legal, a play in canonical form (a play built by hand with a kind's
@@ -377,7 +389,7 @@ class NorthstarHand:
             return Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
         return action
 
-    def _play(self, seat: int, play: Play) -> list[Any] | tuple[Any, ...]:
+    def _play(self, seat: int, play: Play) -> tuple[Any, ...]:
         mask = play.cards + 0  # a plain mask (cheaper than int())
         hands = self.hands
         left = hands[seat] = hands[seat] & ~mask
@@ -389,13 +401,13 @@ class NorthstarHand:
         at_once = play.high == 15 and not self.options.crazy  # NS-4, NS-9, NS-11
         if self.last_turn is not None:
             # NS-5: the last player's final turn; the trick is theirs, and they score nothing even if now empty.
-            return [played, self._take_trick(seat, at_once), *self._end(last=seat, team=None)]
+            return (played, self._take_trick(seat, at_once), *self._end(last=seat, team=None))
         if left:
             # Still holding cards: nobody went out, so the round goes on (NS-5 and NS-10 wait for someone to go out).
             if at_once:
                 self.to_act = seat  # NS-4: the trick winner leads
                 return played, self._take_trick(seat, True)
-            nxt = seat + 1 if seat + 1 < self.n else 0
+            nxt = self._next[seat]
             self.to_act = nxt if hands[nxt] else self.next_holder(nxt)
             return (played,)
         events: list[Any] = [played]
@@ -413,31 +425,31 @@ class NorthstarHand:
                 # NS-10 (checked before NS-5): only one team holds cards; an unfinished trick goes to the last player.
                 if self.trick:
                     events.append(self._take_trick(seat, False))
-                return events + self._end(last=None, team=teams.pop())
+                return (*events, *self._end(last=None, team=teams.pop()))
         if len(holders) == 1:
             last = holders[0]
             if self.top is None:
-                return events + self._end(last=last, team=None)  # NS-5: no trick in progress, the round ends
+                return (*events, *self._end(last=last, team=None))  # NS-5: no trick in progress, the round ends
             self.last_turn = last
             self.to_act = last
             events.append(LastTurn(last))
-            return events
+            return tuple(events)
         self.to_act = self.next_holder(seat)  # NS-4: the player who went out leads no more, nor follows
-        return events
+        return tuple(events)
 
-    def _pass(self, seat: int) -> list[Any] | tuple[Any, ...]:
+    def _pass(self, seat: int) -> tuple[Any, ...]:
         passed = _event(Passed, (seat,))
         top_seat = self.top_seat
         assert top_seat is not None
         if self.last_turn is not None:
-            return [passed, self._take_trick(top_seat, False), *self._end(last=seat, team=None)]
+            return (passed, self._take_trick(top_seat, False), *self._end(last=seat, team=None))
         self.passes = passes = self.passes + 1
         hands = self.hands
         if passes >= sum(map(bool, hands)) - (1 if hands[top_seat] else 0):
             # NS-4: everyone else still holding cards has passed since the last play.
             self.to_act = top_seat if hands[top_seat] else self.next_holder(top_seat)
             return passed, self._take_trick(top_seat, False)
-        nxt = seat + 1 if seat + 1 < self.n else 0
+        nxt = self._next[seat]
         self.to_act = nxt if hands[nxt] else self.next_holder(nxt)
         return (passed,)
 

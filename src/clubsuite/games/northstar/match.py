@@ -164,8 +164,9 @@ class NorthstarMatch(MatchBase[NorthstarHand, NorthstarView, NorthstarDeal | Nor
             return super().apply(action, seat)  # the shared refusal: no round in progress, or the match is over
         if seat is not None:
             self._check_turn(action, seat)
-        act = self.parse_action(action) if type(action) is str else action
-        events = cur.apply(act, seat)  # type: ignore[arg-type]
+        if type(action) is str:
+            action = self.parse_action(action)
+        events = cur.apply(action, seat)  # type: ignore[arg-type]
         if cur.scores is None:
             return events
         self._cur = None
