@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
@@ -21,6 +22,8 @@ class SeatHands(Protocol):
 
 
 HandT = TypeVar("HandT", bound=SeatHands)
+S = TypeVar("S")
+V = TypeVar("V")
 
 
 class ViewBase(Generic[HandT]):
@@ -30,11 +33,30 @@ class ViewBase(Generic[HandT]):
     always shows the present moment. ``seat`` is fixed: a view never turns into another seat's.
     """
 
-    __slots__ = ("_match", "_seat")
+    __slots__ = ("_kept", "_match", "_seat")
 
     def __init__(self, match: MatchBase[Any, Any, Any], seat: int) -> None:
         self._match = match
         self._seat = seat
+        self._kept: dict[str, tuple[Sequence[Any], int, Any]] = {}
+        """Values derived from growing lists of the hand (see :meth:`_grown`): name -> (list, length read, value)."""
+
+    def _grown(self, name: str, source: Sequence[S], extend: Callable[[V, Sequence[S]], V], empty: V) -> V:
+        """A value derived from ``source``, a list of the hand in progress that only grows (the tricks taken, the
+        events): ``extend(empty, source)``, kept between reads and brought up to date with ``extend(value, new
+        entries)``. A view is read at every decision, so a property over the whole hand (late in a hand, every
+        trick) then costs a look-up instead of a rebuild. A new hand has new lists, which starts the value again.
+        """
+        kept = self._kept.get(name)
+        n = len(source)
+        if kept is None or kept[0] is not source or kept[1] > n:
+            value = extend(empty, source)
+        elif kept[1] == n:
+            return kept[2]  # type: ignore[no-any-return]
+        else:
+            value = extend(kept[2], source[kept[1] :])
+        self._kept[name] = (source, n, value)
+        return value
 
     @property
     def seat(self) -> int:

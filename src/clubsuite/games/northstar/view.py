@@ -9,7 +9,7 @@ a player left holding cards at the end of a round does not show them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar
 
 from clubsuite.cards import CardSet
 from clubsuite.games.northstar.combos import Play
@@ -18,6 +18,14 @@ from clubsuite.view_base import ViewBase
 if TYPE_CHECKING:
     from clubsuite.games.northstar.hand import NorthstarHand
     from clubsuite.games.northstar.options import NorthstarOptions
+
+
+T = TypeVar("T")
+
+
+def _joined(shown: tuple[T, ...], new: Sequence[T]) -> tuple[T, ...]:
+    """The entries shown so far followed by ``new`` (entries of the hand that are immutable already)."""
+    return shown + tuple(new)
 
 
 class _MatchFacts(Protocol):
@@ -77,8 +85,8 @@ class NorthstarView(ViewBase["NorthstarHand"]):
 
     @property
     def trick(self) -> tuple[tuple[int, Play], ...]:
-        """The plays of the trick in progress, in order."""
-        return tuple(self._cur().trick)
+        """The plays of the trick in progress, in order (kept between reads: see ``_grown``)."""
+        return self._grown("trick", self._cur().trick, _joined, ())
 
     @property
     def top(self) -> Play | None:
@@ -137,13 +145,13 @@ class NorthstarView(ViewBase["NorthstarHand"]):
 
     @property
     def history(self) -> tuple[Any, ...]:
-        """Every event of this round so far (all public)."""
-        return tuple(self._cur().history)
+        """Every event of this round so far (all public; kept between reads: see ``_grown``)."""
+        return self._grown("history", self._cur().history, _joined, ())
 
     @property
     def tricks(self) -> tuple[tuple[int, CardSet], ...]:
-        """The tricks taken this round: (winner, cards)."""
-        return tuple(self._cur().tricks)
+        """The tricks taken this round: (winner, cards) (kept between reads: see ``_grown``)."""
+        return self._grown("tricks", self._cur().tricks, _joined, ())
 
     # -- what earlier rounds tell this seat (NS-6) -----------------------------------------------------
     def rounds(self) -> int:

@@ -9,6 +9,7 @@ are known to lie with the receiver until they are played; nothing else of anothe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from clubsuite.cards import FULL_STANDARD, Card, CardSet, Suit, card_at
@@ -19,6 +20,13 @@ from clubsuite.view_base import ViewBase
 if TYPE_CHECKING:
     from clubsuite.games.partnership.hand import PartnershipHand  # noqa: F401 (named in the quoted base class)
     from clubsuite.games.partnership.options import PartnershipOptions
+
+
+def _with_tricks(
+    shown: tuple[tuple[int, tuple[Card, ...], int], ...], new: Sequence[tuple[int, tuple[int, ...], int]]
+) -> tuple[tuple[int, tuple[Card, ...], int], ...]:
+    """The tricks shown so far followed by ``new`` (leader, card indices, winner), with their cards."""
+    return shown + tuple((lead, tuple(card_at(i) for i in cs), win) for lead, cs, win in new)
 
 
 class _MatchFacts(Protocol):
@@ -124,8 +132,8 @@ class PartnershipView(ViewBase["PartnershipHand"]):
 
     @property
     def tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]:
-        """The completed tricks: (leader, cards in play order, winner)."""
-        return tuple((lead, tuple(card_at(i) for i in cs), win) for lead, cs, win in self._cur().tricks)
+        """The completed tricks: (leader, cards in play order, winner); kept between reads (see ``_grown``)."""
+        return self._grown("tricks", self._cur().tricks, _with_tricks, ())
 
     @property
     def tricks_won(self) -> tuple[int, ...]:

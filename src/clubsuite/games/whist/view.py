@@ -9,6 +9,7 @@ in the bid hand when it exchanged (CW-4), which it knows to be with the next exc
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any, Protocol
 
 from clubsuite.cards import FULL_STANDARD, Card, CardSet, card_at
@@ -21,6 +22,25 @@ if TYPE_CHECKING:
 
 BID = "bid"
 """The location key of the bid hand in :meth:`WhistView.known_cards`."""
+
+
+Trick = tuple[int, tuple[int, ...], int]
+"""A trick as the hand keeps it: (leader, card indices in play order, winner)."""
+
+
+def _with_tricks(
+    shown: tuple[tuple[int, tuple[Card, ...], int], ...], new: Sequence[Trick]
+) -> tuple[tuple[int, tuple[Card, ...], int], ...]:
+    """The tricks shown so far followed by ``new``, with their cards."""
+    return shown + tuple((lead, tuple(card_at(i) for i in cs), win) for lead, cs, win in new)
+
+
+def _with_trick_cards(mask: int, new: Sequence[Trick]) -> int:
+    """``mask`` with the cards of the tricks ``new``."""
+    for _, cs, _ in new:
+        for i in cs:
+            mask |= 1 << i
+    return mask
 
 
 class _MatchFacts(Protocol):
@@ -72,8 +92,8 @@ class WhistView(ViewBase["WhistHand"]):
 
     @property
     def tricks(self) -> tuple[tuple[int, tuple[Card, ...], int], ...]:
-        """The completed tricks: (leader, cards in play order, winner)."""
-        return tuple((lead, tuple(card_at(i) for i in cs), win) for lead, cs, win in self._cur().tricks)
+        """The completed tricks: (leader, cards in play order, winner); kept between reads (see ``_grown``)."""
+        return self._grown("tricks", self._cur().tricks, _with_tricks, ())
 
     @property
     def tricks_won(self) -> tuple[int, ...]:
@@ -89,10 +109,7 @@ class WhistView(ViewBase["WhistHand"]):
     def played(self) -> CardSet:
         """Every card played so far in this hand."""
         h = self._cur()
-        mask = 0
-        for _, cs, _ in h.tricks:
-            for i in cs:
-                mask |= 1 << i
+        mask = self._grown("taken", h.tricks, _with_trick_cards, 0)
         for i in h.trick_indices:
             mask |= 1 << i
         return CardSet(mask)
