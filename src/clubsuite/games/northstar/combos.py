@@ -168,10 +168,10 @@ def _bits(mask: int) -> Iterator[int]:
 
 
 # -- checking a play against the position, directly -----------------------------------------------------------
-THROUGH: tuple[int, ...] = tuple(sum(VALUE_MASKS[: v + 1]) for v in range(16))
-"""``THROUGH[v]``: every card of value ``v`` or lower (``THROUGH[0]`` is empty)."""
+_THROUGH: tuple[int, ...] = tuple(sum(VALUE_MASKS[: v + 1]) for v in range(16))
+"""``_THROUGH[v]``: every card of value ``v`` or lower (``_THROUGH[0]`` is empty)."""
 _SPAN: tuple[tuple[int, ...], ...] = tuple(
-    tuple(THROUGH[high] & ~THROUGH[low - 1] if 1 <= low <= high else 0 for high in range(16)) for low in range(16)
+    tuple(_THROUGH[high] & ~_THROUGH[low - 1] if 1 <= low <= high else 0 for high in range(16)) for low in range(16)
 )
 """``_SPAN[low][high]``: every card of a value from ``low`` to ``high``."""
 _SUIT_SPAN = 15
@@ -288,7 +288,7 @@ _PLAIN: dict[int, Group] = {
 }
 """The :data:`Group` of every non-empty set of cards of one value, by the cards (no wild 15 joins them): the value is
 in the cards, so one table serves every value."""
-SINGLES = {1 << i: _play(Play, (_set(CardSet, 1 << i), Kind.SINGLE, value_of(i))) for i in _bits(DECK_MASK)}
+_SINGLES = {1 << i: _play(Play, (_set(CardSet, 1 << i), Kind.SINGLE, value_of(i))) for i in _bits(DECK_MASK)}
 """Every card as a single (NS-3), shared by all positions."""
 _LEAD_FLOORS = dict.fromkeys(range(2, 16), 1)
 """A lead may be a run of any length with any top."""
@@ -306,9 +306,9 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
     if prev is not None and not (wild or crazy) and prev.kind is not Kind.RUN:
         # NS-3: as many cards of a higher value (the commonest decision): only the values above the play to beat
         # that the hand holds are visited.
-        above = hand & ~THROUGH[prev.high]
+        above = hand & ~_THROUGH[prev.high]
         if not above & (above - 1):  # no card above, or one: nothing to sort
-            return [SINGLES[above]] if above and prev.kind is Kind.SINGLE else []
+            return [_SINGLES[above]] if above and prev.kind is Kind.SINGLE else []
         h = above >> NORTHSTAR_BASE
         h = (h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS  # values_held(above)
         plain = _PLAIN

@@ -21,8 +21,6 @@ from clubsuite.engine import Phase
 from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
 from clubsuite.games.northstar.combos import (
     CLUB_MASK,
-    SINGLES,
-    THROUGH,
     Kind,
     Play,
     beats,
@@ -89,13 +87,9 @@ def _canonical(play: Play) -> bool:
 
 
 _PASS_ONLY: tuple[NorthstarAction, ...] = (Call.PASS,)
-_CALLS: dict[tuple[bool, bool], tuple[NorthstarAction, ...]] = {
-    (False, False): (),
-    (True, False): _PASS_ONLY,
-    (False, True): (Call.DOUBLE,),
-    (True, True): (Call.PASS, Call.DOUBLE),
-}
-"""The calls that may be made, by (following, double or nothing may be called): pass first (NS-4, NS-8)."""
+_PASS_DOUBLE: tuple[NorthstarAction, ...] = (Call.PASS, Call.DOUBLE)
+_DOUBLE_ONLY: tuple[NorthstarAction, ...] = (Call.DOUBLE,)
+"""The calls that may be made: pass when following (NS-4), double while it may be called (NS-8), pass first."""
 
 
 class NorthstarLegal(Sequence[NorthstarAction]):
@@ -127,18 +121,6 @@ class NorthstarLegal(Sequence[NorthstarAction]):
         items = self._items
         if items is None:
             top, calls, opts = self._top, self._calls, self._options
-            if (
-                top is not None
-                and calls is _PASS_ONLY
-                and top.kind is Kind.SINGLE
-                and not (opts.wild_fifteens or opts.crazy)
-            ):
-                # Following a single, the commonest decision: pass, or a higher card; with at most one card higher
-                # the list is written down at once (NS-3, NS-4).
-                above = self._hand & ~THROUGH[top.high]
-                if not above & (above - 1):
-                    items = self._items = (Call.PASS, SINGLES[above]) if above else _PASS_ONLY
-                    return items
             plays = generate(self._hand, top, opts.wild_fifteens, opts.crazy)
             items = self._items = (*calls, *plays) if calls else tuple(plays)
         return items
@@ -300,8 +282,10 @@ class NorthstarHand:
                 legal = NO_ACTIONS
             else:
                 top = self.top
-                double = opts.double_or_nothing and not self.doubled[seat] and not self.started[seat]
-                calls = _CALLS[top is not None, double]
+                if opts.double_or_nothing and not self.doubled[seat] and not self.started[seat]:
+                    calls = _PASS_DOUBLE if top is not None else _DOUBLE_ONLY
+                else:
+                    calls = _PASS_ONLY if top is not None else ()
                 legal = NorthstarLegal(self.hands[seat], top, calls, opts)
             self._legal = legal
         return legal
