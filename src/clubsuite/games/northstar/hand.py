@@ -135,7 +135,12 @@ class NorthstarLegal(Sequence[NorthstarAction]):
         return item in self._build()  # anything else (a play written with plain values, "pass"): as a tuple answers
 
     def __len__(self) -> int:
-        return len(self._items or self._build())
+        items = self._items
+        if items is None:  # _build() written out: a random bot counts the list at every decision
+            opts, calls = self._options, self._calls
+            plays = generate(self._hand, self._top, opts.wild_fifteens, opts.crazy)
+            items = self._items = (*calls, *plays) if calls else tuple(plays)
+        return len(items)
 
     def __iter__(self) -> Iterator[NorthstarAction]:
         return iter(self._items or self._build())
