@@ -220,8 +220,8 @@ def _northstar(players: int, wild: bool = False) -> Benchmark:
             seconds=elapsed,
             note=(
                 f"North Star's CLUBS, {players} players, {rules}, pure Python; per round a deal from the kept "
-                "pack and every play and pass (the legal actions counted and one taken by position from the game's "
-                "lazy sequence, without listing every play), with the seat's view handed to the bot"
+                "pack and every play and pass (the legal actions listed when counted, from plays shared by every "
+                "hand; apply checks the chosen play directly), with the seat's view handed to the bot"
             ),
         )
 

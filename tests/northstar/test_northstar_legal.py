@@ -1,188 +1,216 @@
-"""The lazy legal actions of North Star's CLUBS: counting, indexing and ``in`` answer exactly what the whole list
-built by the generator answers (NS-3, NS-4, NS-8, NS-9, NS-11), in the generator's order, without building it."""
+"""Asking whether one action is legal in North Star's CLUBS: the direct check agrees with the list and with explain.
+
+``action in match.legal_actions()`` is answered from the action itself (its cards are in the hand, it is a single,
+set or run, it beats the play on the table: NS-3, NS-4, NS-9, NS-11), without listing the plays; ``apply`` checks a
+play the same way. These tests play seeded random matches in every variant and player count and hold the direct
+check to the full list and to ``explain`` for the listed actions and for many that are not legal: plays of cards not
+held, of the wrong kind or top, of another hand, and calls.
+"""
 
 from __future__ import annotations
 
 import random
+from collections.abc import Iterator, Sequence
+from typing import Any
 
 import pytest
 
 from clubsuite.cards import CardSet
-from clubsuite.engine import resolve
-from clubsuite.games.northstar import NorthstarMatch
-from clubsuite.games.northstar.combos import (
-    _BITS_OF,
-    FIFTEENS,
-    TOP,
-    VALUE_MASKS,
-    VALUES,
+from clubsuite.errors import IllegalActionError
+from clubsuite.games.northstar import (
     Call,
     Kind,
+    NorthstarLegal,
+    NorthstarMatch,
+    NorthstarOptions,
     Play,
-    _floors,
-    _runs,
+    Teams,
+    generate,
 )
-from clubsuite.games.northstar.legal import LegalPlays, generate
+from clubsuite.games.northstar import hand as hand_module
+from clubsuite.games.northstar.combos import DECK_MASK, TOP, VALUE_MASKS, play_fits
 
-SPECS = [
-    "northstar",
-    "northstar(players=2)",
-    "northstar(players=6)",
-    "northstar(players=4,wild_fifteens=true)",
-    "northstar(players=3,crazy=true)",
-    "northstar(players=5,crazy=true,wild_fifteens=true)",
-    "northstar(players=4,teams=2x2,double_or_nothing=true)",
-]
+DECK = [i for i in range(DECK_MASK.bit_length()) if DECK_MASK >> i & 1]
+TEAMS_FOR = {2: [Teams.NONE], 3: [Teams.NONE], 4: [Teams.NONE, Teams.TWO_BY_TWO], 5: [Teams.NONE]}
+TEAMS_FOR[6] = [Teams.NONE, Teams.THREE_BY_TWO, Teams.TWO_BY_THREE]
 
 
-def _positions(spec: str, seeds: int) -> list[NorthstarMatch]:
-    """Matches stopped at decisions of seeded random play (copies, so each can be inspected on its own)."""
-    info, options = resolve(spec)
-    out = []
-    for seed in range(seeds):
-        rng = random.Random(seed)
-        match = info.new_match(options, 0)
-        assert isinstance(match, NorthstarMatch)
-        while not match.is_over and len(match.hands) < 2:
-            if match.to_act is None:
-                match.deal(rng)
-                continue
-            if rng.random() < 0.2:
-                out.append(match.clone())
-            legal = match.legal_actions()
+def variants(rng: random.Random, count: int) -> Iterator[NorthstarOptions]:
+    """``count`` option sets: every player count, with and without wild 15s, Crazy CLUBS, double or nothing, teams."""
+    for i in range(count):
+        players = 2 + i % 5
+        yield NorthstarOptions(
+            players=players,
+            teams=rng.choice(TEAMS_FOR[players]),
+            wild_fifteens=i % 2 == 0,
+            crazy=i % 3 == 0,
+            double_or_nothing=rng.random() < 0.5,
+        )
+
+
+def decisions(options: NorthstarOptions, seed: int, rounds: int = 2) -> Iterator[NorthstarMatch]:
+    """The match at every decision of ``rounds`` rounds of seeded random play."""
+    rng = random.Random(seed)
+    match = NorthstarMatch(options)
+    for _ in range(rounds):
+        if match.is_over:
+            return
+        match.deal(rng=rng)
+        while match.to_act is not None:
+            yield match
+            legal = tuple(match.legal_actions())
             match.apply(legal[rng.randrange(len(legal))])
+
+
+def candidates(match: NorthstarMatch, rng: random.Random) -> list[Any]:
+    """Actions to ask about: some listed ones, the calls, and plays that are mostly not legal here (cards of the
+    hand and a few others, every kind, tops around the right one, plays another hand could make)."""
+    cur = match.current
+    assert cur is not None and match.to_act is not None
+    hand = cur.hands[match.to_act]
+    listed = list(match.legal_actions())
+    out: list[Any] = [*rng.sample(listed, min(8, len(listed))), Call.PASS, Call.DOUBLE]
+    for _ in range(25):
+        mask = 0
+        for i in rng.sample(DECK, rng.randint(1, 6)):
+            mask |= 1 << i
+        if rng.random() < 0.8:
+            mask &= hand | 1 << rng.choice(DECK)
+        if rng.random() < 0.3 and mask:
+            mask = hand & VALUE_MASKS[rng.randint(1, TOP)] | mask & VALUE_MASKS[TOP]
+        if mask:
+            out.append(Play(CardSet.from_mask(mask), rng.choice(list(Kind)), rng.randint(0, TOP + 1)))
+    other = 0
+    for i in rng.sample(DECK, 10):
+        other |= 1 << i
+    plays = generate(other, None, match.options.wild_fifteens, match.options.crazy)
+    out += rng.sample(plays, min(8, len(plays)))
     return out
 
 
-def reference_plays(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
-    """Every play from ``hand`` that may follow ``prev``, listed eagerly in the fixed order the legal actions keep:
-    the engine's generator before its legal actions became lazy, kept here as the reference for their order."""
-    singles, sets, runs = _floors(prev, crazy)
-    vm = VALUE_MASKS
-    bits_of = _BITS_OF
-    wilds: tuple[int, ...] = ()
-    if wild and hand & FIFTEENS:
-        wilds = bits_of[hand & FIFTEENS]
-        hand &= ~FIFTEENS
-    by_value = [()] + [bits_of[hand & vm[v]] for v in VALUES]
-    out: list[Play] = []
-    single, set_ = Kind.SINGLE, Kind.SET
-    if singles:
-        for v in range(singles[1], 16):
-            for bit in by_value[v]:
-                out.append(Play(CardSet.from_mask(bit), single, v))
-            for bit in wilds:
-                out.append(Play(CardSet.from_mask(bit), single, v))
-    if sets:
-        low_floor = min(sets.values())
-        for v in range(low_floor, 16):
-            items = wilds if wild and v == TOP else by_value[v] + wilds
-            n = len(items)
-            if n < 2:
-                continue
-            for pick in ([i for i in range(n) if p >> i & 1] for p in range(1, 1 << n)):
-                k = len(pick)
-                floor = sets.get(k)
-                if floor is None or v < floor:
+@pytest.mark.parametrize("seed", range(6))
+def test_ns3_ns4_ns9_ns11_membership_agrees_with_the_list_and_with_explain(seed: int) -> None:
+    rng = random.Random(seed)
+    for options in variants(rng, 10):
+        for match in decisions(options, rng.getrandbits(32)):
+            legal = match.legal_actions()
+            listed = tuple(legal)
+            for action in candidates(match, rng):
+                direct = action in legal
+                assert direct == (action in listed), f"{action}: the direct check and the list disagree"
+                assert direct == (match.explain(action) is None), f"{action}: the direct check and explain disagree"
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ns3_apply_refuses_what_explain_refuses_with_its_words_and_changes_nothing(seed: int) -> None:
+    rng = random.Random(100 + seed)
+    for options in variants(rng, 10):
+        for match in decisions(options, rng.getrandbits(32), rounds=1):
+            for action in candidates(match, rng):
+                reason = match.explain(action)
+                if reason is None:
                     continue
-                mask = 0
-                for i in pick:
-                    mask |= items[i]
-                out.append(Play(CardSet.from_mask(mask), set_, v))
-    if runs:
-        if wilds:
-            _runs(by_value, list(wilds), runs, out)
-        else:
-            _reference_plain_runs(by_value, runs, out)
-    return out
+                before = match.summary(), match.current and match.current.action_log(), match.to_act
+                with pytest.raises(IllegalActionError) as refused:
+                    match.apply(action)
+                assert str(refused.value) == reason
+                assert (match.summary(), match.current and match.current.action_log(), match.to_act) == before
 
 
-def _reference_plain_runs(by_value: list[tuple[int, ...]], floors: dict[int, int], out: list[Play]) -> None:
-    """Append the runs of the allowed sizes and tops when no wild 15 is involved (NS-3), by lowest value, then
-    length. Only stretches of consecutive values the hand holds are walked, and only up to the longest size that
-    may be played, so a lead costs what its runs cost and a follow what the runs of one size cost."""
-    longest = max(floors)
-    shortest = min(floors)
-    run = Kind.RUN
-    v = 1
-    while v < 16:
-        if not by_value[v]:
-            v += 1
-            continue
-        start = v
-        while v < 16 and by_value[v]:
-            v += 1
-        end = v - 1  # the hand holds every value from start to end
-        for low in range(start, end - shortest + 2):
-            masks = list(by_value[low])
-            for high in range(low + 1, min(end, low + longest - 1) + 1):
-                masks = [m | bit for m in masks for bit in by_value[high]]
-                floor = floors.get(high - low + 1)
-                if floor is not None and high >= floor:
-                    for m in masks:
-                        out.append(Play(CardSet.from_mask(m), run, high))
+def test_ns9_membership_of_one_play_does_not_list_the_plays(monkeypatch: pytest.MonkeyPatch) -> None:
+    """With wild 15s a lead has hundreds of plays; asking about one (or applying it) lists none of them."""
+    listed: list[int] = []
 
+    def counting(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
+        listed.append(hand)
+        return generate(hand, prev, wild, crazy)
 
-def _eager(match: NorthstarMatch) -> list[Play | Call]:
-    """The legal actions as the generator lists them: the calls (NS-4, NS-8), then every play in its order."""
-    cur, seat = match.current, match.to_act
-    assert cur is not None and seat is not None
-    options = match.options
-    calls: list[Play | Call] = [Call.PASS] if cur.top is not None else []
-    if options.double_or_nothing and not cur.doubled[seat] and not cur.started[seat]:
-        calls.append(Call.DOUBLE)
-    return calls + list(reference_plays(cur.hands[seat], cur.top, options.wild_fifteens, options.crazy))
-
-
-@pytest.mark.parametrize("spec", SPECS)
-def test_the_lazy_legal_actions_count_index_and_list_exactly_the_generated_ones_in_order(spec: str) -> None:
-    for match in _positions(spec, 6):
-        expected = _eager(match)
-        legal = match.legal_actions()
-        assert isinstance(legal, LegalPlays)
-        assert len(legal) == len(expected)
-        assert [legal[i] for i in range(len(legal))] == expected
-        assert legal[-1] == expected[-1] and legal[1:3] == tuple(expected[1:3])
-        assert list(legal) == expected and legal == tuple(expected)
-
-
-@pytest.mark.parametrize("spec", SPECS)
-def test_membership_agrees_with_the_list_and_with_explain_without_building_the_list(spec: str) -> None:
-    rng = random.Random(3)
-    for match in _positions(spec, 4):
-        expected = _eager(match)
-        cur, seat = match.current, match.to_act
-        assert cur is not None and seat is not None
-        # Candidates: the legal plays, and plays of the same cards read as another kind or top, or by another hand.
-        candidates: list[object] = list(rng.sample(expected, min(len(expected), 30)))
-        for play in [p for p in candidates if isinstance(p, Play)]:
-            candidates.append(Play(play.cards, Kind.SET if play.kind is Kind.RUN else Kind.RUN, play.high))
-            candidates.append(Play(play.cards, play.kind, play.high + 1))
-        other = (seat + 1) % match.n_seats
-        candidates += reference_plays(cur.hands[other], None, match.options.wild_fifteens, match.options.crazy)[:20]
-        candidates += [Call.PASS, Call.DOUBLE, "pass", "nonsense"]
-        legal = match.legal_actions()
-        for action in candidates:
-            assert (action in legal) == (action in expected), action
-            if isinstance(action, (Play, Call)):
-                assert (action in legal) == (match.explain(action) is None), action
-        assert legal._items is None, "membership built the whole list"
-
-
-def test_only_what_the_list_handed_out_is_applied_without_a_check() -> None:
-    match = _positions("northstar", 1)[0]
+    monkeypatch.setattr(hand_module, "generate", counting)
+    match = NorthstarMatch(NorthstarOptions(players=4, wild_fifteens=True))
+    match.deal(rng=random.Random(26))  # the leader holds 15s: some 700 leads
+    cur = match.current
+    assert cur is not None and match.to_act is not None
+    hand = cur.hands[match.to_act]
+    plays = generate(hand, None, True, False)
+    assert len(plays) > 500
     legal = match.legal_actions()
-    given = legal[len(legal) - 1]
-    assert legal.vouches(given)
-    same_cards = Play(given.cards, given.kind, given.high) if isinstance(given, Play) else given
-    assert isinstance(given, Call) or not legal.vouches(same_cards)  # an equal play built elsewhere is checked
-    match.apply(same_cards)
+    assert all(p in legal for p in plays[::7])
+    assert Call.PASS not in legal  # NS-4: the leader must play
+    match.apply(plays[-1])
+    assert listed == []
+    assert len(match.legal_actions()) > 0 and len(listed) == 1  # counting it lists the plays, once
 
 
-@pytest.mark.parametrize("spec", SPECS)
-def test_generate_lists_the_plays_of_the_legal_actions(spec: str) -> None:
-    for match in _positions(spec, 3):
-        cur, options = match.current, match.options
-        assert cur is not None and match.to_act is not None
-        plays = generate(cur.hands[match.to_act], cur.top, options.wild_fifteens, options.crazy)
-        assert plays == [a for a in match.legal_actions() if isinstance(a, Play)]
+def test_ns3_ns4_the_legal_actions_read_like_the_tuple_of_them() -> None:
+    match = NorthstarMatch(NorthstarOptions(players=3, double_or_nothing=True))
+    match.deal(rng=random.Random(3))
+    legal = match.legal_actions()
+    assert isinstance(legal, NorthstarLegal) and isinstance(legal, Sequence)
+    listed = tuple(legal)
+    assert listed[0] is Call.DOUBLE and Call.PASS not in listed  # NS-8 first, and the leader cannot pass (NS-4)
+    assert legal == listed and listed == legal and hash(legal) == hash(listed)
+    assert legal == match.legal_actions() and legal != listed[1:]
+    assert len(legal) == len(listed) and list(legal) == list(listed)
+    assert legal[0] == listed[0] and legal[-1] == listed[-1] and legal[1:3] == listed[1:3]
+    assert legal.index(listed[2]) == 2 and legal.count(listed[2]) == 1
+    assert "pass" not in legal and "double" in legal  # a call's name answers as it would in the tuple
+
+
+def test_ns4_the_legal_actions_stay_those_of_their_decision_after_the_round_moves_on() -> None:
+    match = NorthstarMatch(NorthstarOptions(players=3))
+    match.deal(rng=random.Random(11))
+    legal = match.legal_actions()
+    first = legal[0]
+    assert isinstance(first, Play)
+    match.apply(first)
+    assert first in legal and Call.PASS not in legal  # still the leader's choice, as a tuple taken then would be
+    assert first not in match.legal_actions()  # the cards are gone from the hand now
+
+
+def test_ns3_a_play_written_with_plain_values_is_judged_as_the_tuple_would() -> None:
+    """A play whose cards are a plain mask or whose kind is the kind's name equals the listed play: it is in the
+    legal actions, and applying it keeps the canonical form in the state."""
+    match = NorthstarMatch(NorthstarOptions(players=3))
+    match.deal(rng=random.Random(5))
+    listed = [a for a in match.legal_actions() if isinstance(a, Play)]
+    play = listed[0]
+    plain = Play(int(play.cards), play.kind.value, play.high)  # type: ignore[arg-type]
+    assert plain in match.legal_actions() and match.explain(plain) is None
+    match.apply(plain)
+    cur = match.current
+    assert cur is not None
+    logged = cur.action_log()[-1]
+    assert isinstance(logged, Play) and logged == play and type(logged.cards) is CardSet and type(logged.kind) is Kind
+
+
+@pytest.mark.parametrize("wild", [False, True])
+@pytest.mark.parametrize("crazy", [False, True])
+def test_ns3_ns9_ns11_every_generated_play_fits_and_nothing_else_of_the_hand_does(wild: bool, crazy: bool) -> None:
+    """For hands and plays to beat drawn at random, the plays listed are exactly the subsets of the hand that the
+    direct check accepts (for every kind and top), each listed once."""
+    rng = random.Random(int(wild) * 2 + int(crazy))
+    for _ in range(60):
+        hand = 0
+        for i in rng.sample(DECK, 7):
+            hand |= 1 << i
+        prev = None
+        if rng.random() < 0.7:
+            other = 0
+            for i in rng.sample(DECK, 10):
+                other |= 1 << i
+            prev = rng.choice(generate(other & ~hand, None, wild, crazy) or [None])
+        listed = generate(hand, prev, wild, crazy)
+        assert len(set(listed)) == len(listed)
+        bits = [1 << i for i in DECK if hand >> i & 1]
+        fitting = set()
+        for pick in range(1, 1 << len(bits)):
+            mask = 0
+            for j, bit in enumerate(bits):
+                if pick >> j & 1:
+                    mask |= bit
+            for kind in Kind:
+                for high in range(1, TOP + 1):
+                    play = Play(CardSet.from_mask(mask), kind, high)
+                    if play_fits(play, hand, prev, wild, crazy):
+                        fitting.add(play)
+        assert set(listed) == fitting

@@ -7,7 +7,7 @@ Rules text ``northstar-clubs.txt`` (the rulebook in German, English, French and 
 from __future__ import annotations
 
 from clubsuite.engine import GameInfo, Match, register
-from clubsuite.games.northstar.combos import Call, Kind, NorthstarAction, Play, beats, parse_play
+from clubsuite.games.northstar.combos import Call, Kind, NorthstarAction, Play, beats, generate, parse_play
 from clubsuite.games.northstar.deal import NorthstarDeal, NorthstarShuffle, deal_from_shuffle
 from clubsuite.games.northstar.events import (
     DoubleCalled,
@@ -21,8 +21,13 @@ from clubsuite.games.northstar.events import (
     TrickWon,
     WentOut,
 )
-from clubsuite.games.northstar.hand import BONUS_CARDS, NorthstarHand, ScoreLine, club_points
-from clubsuite.games.northstar.legal import LegalPlays, generate
+from clubsuite.games.northstar.hand import (
+    BONUS_CARDS,
+    NorthstarHand,
+    NorthstarLegal,
+    ScoreLine,
+    club_points,
+)
 from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.games.northstar.options import VARIANTS, Leftover, NorthstarOptions, Teams
 from clubsuite.games.northstar.view import NorthstarView
@@ -36,11 +41,11 @@ __all__ = [
     "Kind",
     "LastTurn",
     "Leftover",
-    "LegalPlays",
     "MatchEnded",
     "NorthstarAction",
     "NorthstarDeal",
     "NorthstarHand",
+    "NorthstarLegal",
     "NorthstarMatch",
     "NorthstarOptions",
     "NorthstarShuffle",
@@ -98,8 +103,8 @@ register(
             "screen": "clubsuite.games.northstar.screen:NorthstarTable",
             "narrator": "clubsuite.games.northstar.narration:NorthstarNarrator",
             "bots": "clubsuite.games.northstar.bot",
-            "schema": "clubsuite.games.northstar.schema:SCHEMA",
             "report": "clubsuite.games.northstar.report:REPORT",
+            "schema": "clubsuite.games.northstar.schema:SCHEMA",
         },
     )
 )

@@ -183,20 +183,68 @@ def _bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+# -- checking a play against the position, directly -----------------------------------------------------------
+_THROUGH: tuple[int, ...] = tuple(sum(VALUE_MASKS[: v + 1]) for v in range(16))
+"""``_THROUGH[v]``: every card of value ``v`` or lower (``_THROUGH[0]`` is empty)."""
+_SPAN: tuple[tuple[int, ...], ...] = tuple(
+    tuple(_THROUGH[high] & ~_THROUGH[low - 1] if 1 <= low <= high else 0 for high in range(16)) for low in range(16)
+)
+"""``_SPAN[low][high]``: every card of a value from ``low`` to ``high``."""
+_SUIT_SPAN = 15
+_VALUE_BITS = (1 << _SUIT_SPAN) - 1
+
+
+def values_held(mask: int) -> int:
+    """The values among the cards of ``mask``, as a 15-bit mask (bit ``v - 1`` for value ``v``): the four suits'
+    stretches of the card index folded onto one another."""
+    h = mask >> NUMBERED_BASE
+    return (h | h >> _SUIT_SPAN | h >> 2 * _SUIT_SPAN | h >> 3 * _SUIT_SPAN) & _VALUE_BITS
+
+
+def play_fits(play: Play, hand: int, prev: Play | None, wild: bool, crazy: bool) -> bool:
+    """Whether ``play`` may be played now from ``hand`` on ``prev`` (None: it leads), read from the play itself.
+
+    The same answer as :func:`check_play`, the hand check and :func:`beats` together (what ``explain`` applies), in
+    a few mask operations, so that asking whether one play is legal costs nothing like listing every legal play
+    (with wild 15s a lead has up to some 1,800). ``play`` must be in canonical form: a :class:`CardSet`, a
+    :class:`Kind` and an ``int`` top value; anything else is for ``explain`` to judge.
+    """
+    _, kind, high = play
+    cards = play.cards + 0  # a plain mask, cheaper than int(): a card set's operators are set operations in Python
+    if not cards or cards & ~hand or not 1 <= high <= TOP:
+        return False  # no cards, or cards the player does not hold (the hand holds North Star cards only)
+    if kind is Kind.SINGLE:
+        # NS-3: one card, of the value it counts as (a wild 15 may stand for any value, NS-9).
+        if cards & (cards - 1) or not (cards & VALUE_MASKS[high] or (wild and cards & FIFTEENS)):
+            return False
+        if prev is None:
+            return True
+        if not crazy:
+            return prev.kind is Kind.SINGLE and high > prev.high  # as beats(): a single follows a single
+        return beats(play, prev, crazy)
+    natural = cards & ~FIFTEENS if wild else cards
+    if kind is Kind.RUN:
+        size = cards.bit_count()
+        low = high - size + 1
+        # NS-3: 2 or more consecutive values, no wrap: the natural cards are of distinct values from low to high,
+        # and the wild 15s fill the other places (NS-9).
+        if (
+            size < 2
+            or low < 1
+            or natural & ~_SPAN[low][high]
+            or values_held(natural).bit_count() != natural.bit_count()
+        ):
+            return False
+    elif natural & ~VALUE_MASKS[high] or not cards & (cards - 1):
+        return False  # NS-3: a set is two or more cards of one value (a wild 15 may stand for it, NS-9)
+    if prev is None:
+        return True
+    if crazy:
+        return beats(play, prev, crazy)
+    return kind is prev.kind and high > prev.high and cards.bit_count() == prev.cards.bit_count()  # as beats()
+
+
 # -- generating plays ---------------------------------------------------------------------------------------
-def _subsets(items: Sequence[int], min_size: int) -> Iterator[int]:
-    """The masks of the subsets of ``items`` (single-bit masks) with at least ``min_size`` members."""
-    n = len(items)
-    for pick in range(1, 1 << n):
-        if pick.bit_count() < min_size:
-            continue
-        mask = 0
-        for i in range(n):
-            if pick >> i & 1:
-                mask |= items[i]
-        yield mask
-
-
 def _bit_table() -> dict[int, tuple[int, ...]]:
     table: dict[int, tuple[int, ...]] = {}
     for v in VALUES:
@@ -208,29 +256,229 @@ def _bit_table() -> dict[int, tuple[int, ...]]:
 
 _BITS_OF = _bit_table()
 """For every set of cards of one value: its cards as single-bit masks (suit order)."""
+_play = tuple.__new__
+_set = int.__new__
+"""Building plays and card sets without the Python-level constructors: the generator's hot path."""
+_SUBSETS = {n: [[i for i in range(n) if pick >> i & 1] for pick in range(1, 1 << n)] for n in range(9)}
+"""For ``n`` items: every non-empty subset as a list of positions."""
+
+Group = tuple[tuple[Play, ...], tuple[Play, ...], dict[int, tuple[Play, ...]]]
+"""The plays of one value from given cards: the singles, the sets (in subset order), and the sets by size."""
+_GROUPS: tuple[dict[int, Group], ...] = tuple({} for _ in range(TOP + 1))
+"""``_GROUPS[v][cards]``: the :data:`Group` of value ``v`` made of ``cards`` (the cards of value ``v`` and any wild
+15s standing for it), built the first time it is asked for. There are at most 16 x 16 card sets per value, so the
+table stays small, and the plays in it are shared: they are immutable."""
 
 
-def _floors(prev: Play | None, crazy: bool) -> tuple[dict[int, int], dict[int, int], dict[int, int]]:
-    """For singles, sets and runs: each allowed size with the lowest top value that may be played."""
+def _group(v: int, items: int) -> Group:
+    """The singles and sets of value ``v`` from ``items``: its own cards (suit order) first, then the wild 15s
+    standing for it (NS-3, NS-9); with ``v == 15`` the 15s are its own cards."""
+    group = _GROUPS[v].get(items)
+    if group is not None:
+        return group
+    own = items & VALUE_MASKS[v]
+    bits = _BITS_OF[own] + _BITS_OF[items & ~own]
+    singles = tuple(_play(Play, (_set(CardSet, bit), Kind.SINGLE, v)) for bit in bits)
+    sets: list[Play] = []
+    by_size: dict[int, list[Play]] = {}
+    for pick in _SUBSETS[len(bits)]:
+        if len(pick) < 2:
+            continue
+        mask = 0
+        for i in pick:
+            mask |= bits[i]
+        play = _play(Play, (_set(CardSet, mask), Kind.SET, v))
+        sets.append(play)
+        by_size.setdefault(len(pick), []).append(play)
+    group = (singles, tuple(sets), {k: tuple(ps) for k, ps in by_size.items()})
+    _GROUPS[v][items] = group
+    return group
+
+
+_LOW_VALUES = tuple(tuple(v for v in range(1, 9) if held >> (v - 1) & 1) for held in range(1 << 8))
+_HIGH_VALUES = tuple(tuple(v for v in range(9, 16) if held >> (v - 9) & 1) for held in range(1 << 7))
+"""For a mask of values held (bit ``v - 1`` for value ``v``): the values 1 to 8 it holds (by its low 8 bits) and
+the values 9 to 15 (by the others), lowest first; the two joined list the values held without a loop over all 15."""
+_PLAIN: dict[int, Group] = {
+    own: _group(v, own) for v in VALUES for own in (m for m in _BITS_OF if m and not m & ~VALUE_MASKS[v])
+}
+"""The :data:`Group` of every non-empty set of cards of one value, by the cards (no wild 15 joins them): the value is
+in the cards, so one table serves every value."""
+_SINGLES = {1 << i: _play(Play, (_set(CardSet, 1 << i), Kind.SINGLE, value_of(i))) for i in _bits(DECK_MASK)}
+"""Every card as a single (NS-3), shared by all positions."""
+_LEAD_FLOORS = dict.fromkeys(range(2, 16), 1)
+"""A lead may be a run of any length with any top."""
+
+
+def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
+    """Every play from ``hand`` that may be played now: any play when leading, else those that beat ``prev``.
+
+    The order is fixed (singles, then sets, by value, a value's own cards before the wild 15s standing for it;
+    runs by lowest value, then length), so legal-action lists are reproducible. Only the plays of the kinds and
+    sizes that may follow are built: following a single looks at the values above it only, and the singles and
+    sets of a value are built once for all positions (:func:`_group`).
+    """
+    vm = VALUE_MASKS
+    if prev is not None and not (wild or crazy) and prev.kind is not Kind.RUN:
+        # NS-3: as many cards of a higher value (the commonest decision): only the values above the play to beat
+        # that the hand holds are visited.
+        above = hand & ~_THROUGH[prev.high]
+        if not above & (above - 1):  # no card above, or one: nothing to sort
+            return [_SINGLES[above]] if above and prev.kind is Kind.SINGLE else []
+        h = above >> NUMBERED_BASE
+        h = (h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS  # values_held(above)
+        plain = _PLAIN
+        out: list[Play] = []
+        if prev.kind is Kind.SINGLE:
+            for v in _LOW_VALUES[h & 255] + _HIGH_VALUES[h >> 8]:
+                out += plain[above & vm[v]][0]
+        else:
+            size = prev.cards.bit_count()
+            for v in _LOW_VALUES[h & 255] + _HIGH_VALUES[h >> 8]:
+                out += plain[above & vm[v]][2].get(size, ())
+        return out
+    wilds = hand & FIFTEENS if wild else 0
+    groups = _GROUPS
+    out = []
+    sets: list[Play] = []
     if prev is None:
-        every = dict.fromkeys(range(2, 16), 1)
-        return {1: 1}, every, dict(every)
+        h = hand >> NUMBERED_BASE
+        held = (h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS  # values_held(hand)
+        if wilds:
+            for v in VALUES:  # with a wild 15 every value has a single at least
+                group = groups[v].get(hand & vm[v] | wilds) or _group(v, hand & vm[v] | wilds)
+                out += group[0]
+                sets += group[1]
+            out += sets
+            _wild_runs(hand & ~FIFTEENS, wilds, _LEAD_FLOORS, out)
+            return out
+        plain = _PLAIN
+        for v in _LOW_VALUES[held & 255] + _HIGH_VALUES[held >> 8]:
+            group = plain[hand & vm[v]]
+            out += group[0]
+            sets += group[1]
+        out += sets
+        _lead_runs(hand, held, out)
+        return out
     size, high = prev.cards.bit_count(), prev.high
-    if not crazy:
+    kind = prev.kind
+    if kind is Kind.RUN:
+        # NS-3: a run of as many cards with a higher top; NS-11: or a longer run with any top.
         floors = {size: high + 1}
-        return (
-            floors if prev.kind is Kind.SINGLE else {},
-            floors if prev.kind is Kind.SET else {},
-            floors if prev.kind is Kind.RUN else {},
-        )
-    longer = {s: (high + 1 if s == size else 1) for s in range(size, 16)}
-    if prev.kind is Kind.RUN:
-        return {}, {}, longer
-    return {1: longer[1]} if 1 in longer else {}, {s: f for s, f in longer.items() if s >= 2}, {}
+        if crazy:
+            floors.update(dict.fromkeys(range(size + 1, 16), 1))
+        _runs(hand, wilds, floors, out)
+    elif crazy:
+        # NS-11: a single counts as a set of one; more cards beat fewer, as many need a higher value.
+        for v in VALUES:
+            items = hand & vm[v] | wilds
+            if items:
+                group = groups[v].get(items) or _group(v, items)
+                if size == 1 and v > high:
+                    out += group[0]
+                sets += [p for p in group[1] if (n := p.cards.bit_count()) > size or (n == size and v > high)]
+        out += sets
+    else:
+        # NS-3, NS-9: as many cards of a higher value, the wild 15s standing for any of them.
+        single = kind is Kind.SINGLE
+        for v in range(high + 1, 16):
+            group = groups[v].get(hand & vm[v] | wilds) or _group(v, hand & vm[v] | wilds)
+            out += group[0] if single else group[2].get(size, ())
+    return out
 
 
-def _runs(by_value: list[tuple[int, ...]], wild_bits: list[int], floors: dict[int, int], out: list[Play]) -> None:
-    """Append the runs of the allowed sizes and tops (NS-3) when wild 15s may fill gaps (NS-9)."""
+def _runs(hand: int, wilds: int, floors: dict[int, int], out: list[Play]) -> None:
+    """Append the runs of the allowed sizes (``floors``: each size with the lowest top it may have), by lowest
+    value, then length (NS-3); wild 15s may fill gaps (NS-9)."""
+    if wilds:
+        _wild_runs(hand & ~FIFTEENS, wilds, floors, out)
+    elif len(floors) == 1:
+        ((size, floor),) = floors.items()
+        _runs_of_size(hand, size, floor, out)
+    else:
+        _plain_runs(hand, floors, out)
+
+
+_RUNS: dict[int, tuple[Play, ...]] = {}
+"""The runs made of given cards without wild 15s (a card of each value from the lowest to the highest), by those
+cards, in the generator's order; the cards say which values the run spans. Filled as runs are met, up to
+:data:`RUNS_KEPT` card sets (a few megabytes): the short runs that make most of play are met first."""
+RUNS_KEPT = 1 << 14
+
+
+def _run_plays(cards: int, low: int, high: int) -> tuple[Play, ...]:
+    """The runs from ``low`` to ``high`` made of ``cards`` (which hold every value between, and no other): one card
+    of each value, the choices of the lower values varying slowest, each value's cards in suit order (NS-3)."""
+    plays = _RUNS.get(cards)
+    if plays is None:
+        masks = [0]
+        for v in range(low, high + 1):
+            masks = [m | bit for m in masks for bit in _BITS_OF[cards & VALUE_MASKS[v]]]
+        plays = tuple(_play(Play, (_set(CardSet, m), Kind.RUN, high)) for m in masks)
+        if len(_RUNS) < RUNS_KEPT:
+            _RUNS[cards] = plays
+    return plays
+
+
+def _lead_runs(hand: int, held: int, out: list[Play]) -> None:
+    """Append every run of ``hand`` (the values it holds: ``held``), without wild 15s, by lowest value, then length
+    (NS-3): each stretch of consecutive values held is walked once from each of its values."""
+    starts = held & held >> 1  # bit low - 1: the hand holds low and low + 1
+    runs, span = _RUNS, _SPAN
+    while starts:
+        low = (starts & -starts).bit_length()
+        starts &= starts - 1
+        spans = span[low]
+        high = low + 1
+        while held >> (high - 1) & 1:  # held has 15 bits: the walk stops at 15 (no wrap)
+            cards = hand & spans[high]
+            out += runs.get(cards) or _run_plays(cards, low, high)
+            high += 1
+
+
+def _runs_of_size(hand: int, size: int, floor: int, out: list[Play]) -> None:
+    """Append the runs of ``size`` cards with a top of ``floor`` or more, without wild 15s: the lowest values of the
+    stretches the hand holds are found in one pass over the values held, so a follow with no run costs a few mask
+    operations."""
+    held = values_held(hand)
+    starts = held
+    for i in range(1, size):
+        starts &= held >> i  # bit low - 1 stays set while the values from low to low + i are all held
+    starts &= -1 << max(floor - size, 0)  # the top, low + size - 1, reaches the floor
+    runs, span = _RUNS, _SPAN
+    while starts:
+        low = (starts & -starts).bit_length()
+        starts &= starts - 1
+        high = low + size - 1
+        cards = hand & span[low][high]
+        out += runs.get(cards) or _run_plays(cards, low, high)
+
+
+def _plain_runs(hand: int, floors: dict[int, int], out: list[Play]) -> None:
+    """Append the runs of the allowed sizes and tops when no wild 15 is involved (NS-3), by lowest value, then
+    length: the stretches of consecutive values the hand holds are walked (found with mask operations on the values
+    held), each only up to the longest size that may be played."""
+    held = values_held(hand)
+    starts = held & held >> 1  # bit low - 1: the hand holds low and low + 1
+    longest = max(floors)
+    while starts:
+        low = (starts & -starts).bit_length()
+        starts &= starts - 1
+        high = low + 1
+        top = min(15, low + longest - 1)
+        while high <= top and held >> (high - 1) & 1:
+            floor = floors.get(high - low + 1)
+            if floor is not None and high >= floor:
+                cards = hand & _SPAN[low][high]
+                out += _RUNS.get(cards) or _run_plays(cards, low, high)
+            high += 1
+
+
+def _wild_runs(hand: int, wilds: int, floors: dict[int, int], out: list[Play]) -> None:
+    """Append the runs of the allowed sizes and tops (NS-3) when the wild 15s ``wilds`` may fill gaps (NS-9);
+    ``hand`` holds the other cards."""
+    by_value = [_BITS_OF[hand & vm] for vm in VALUE_MASKS]
+    wild_bits = _BITS_OF[wilds]
     n_wild = len(wild_bits)
     wild_subsets: list[list[int]] = [[] for _ in range(n_wild + 1)]
     for pick in range(1 << n_wild):
@@ -239,10 +487,13 @@ def _runs(by_value: list[tuple[int, ...]], wild_bits: list[int], floors: dict[in
             if pick >> i & 1:
                 mask |= wild_bits[i]
         wild_subsets[pick.bit_count()].append(mask)
-    for low in range(1, 15):
+    longest = max(floors)
+    first = max(1, min(floor - size + 1 for size, floor in floors.items()))
+    run = Kind.RUN
+    for low in range(first, 15):
         # Extend the run upwards from ``low``; ``partial`` holds (natural mask, wilds used) pairs.
         partial: list[tuple[int, int]] = [(0, 0)]
-        for high in range(low, 16):
+        for high in range(low, min(15, low + longest - 1) + 1):
             grown: list[tuple[int, int]] = []
             for mask, used in partial:
                 for bit in by_value[high]:
@@ -256,8 +507,8 @@ def _runs(by_value: list[tuple[int, ...]], wild_bits: list[int], floors: dict[in
             if floor is None or high < floor:
                 continue
             for mask, used in partial:
-                for wilds in wild_subsets[used]:
-                    out.append(Play(CardSet.from_mask(mask | wilds), Kind.RUN, high))
+                for extra in wild_subsets[used]:
+                    out.append(_play(Play, (_set(CardSet, mask | extra), run, high)))
 
 
 # -- notation ------------------------------------------------------------------------------------------------

@@ -25,6 +25,8 @@ from clubsuite.seeding import shuffled
 
 HAND_SIZE = 10
 _DECK = tuple(iter_bits(DECK_MASK))
+_BIT = tuple(1 << i for i in range(max(_DECK) + 1))
+"""``_BIT[i]``: the mask of card ``i`` (summed at C speed when a deal is made, every round)."""
 
 
 @dataclass(frozen=True)
@@ -108,12 +110,13 @@ def deal_from_shuffle(shuffle: NorthstarShuffle, players: int, dealer: int, stoc
     The undealt cards come first, then the discards (shuffled in only when the undealt cards run short); card ``k``
     goes to seat ``(dealer + 1 + k % players) % players``.
     """
-    first = [i for i in shuffle.order if stock >> i & 1]
-    then = [i for i in shuffle.order if discards >> i & 1]
-    dealt = (first + then)[: HAND_SIZE * players]
-    if len(dealt) < HAND_SIZE * players:
-        raise InvalidDealError(f"only {len(dealt)} cards to deal to {players} players")
+    need = HAND_SIZE * players
+    dealt = [i for i in shuffle.order if stock >> i & 1]
+    if len(dealt) < need:  # the discards are shuffled in only when the undealt cards run short
+        dealt += [i for i in shuffle.order if discards >> i & 1]
+        if len(dealt) < need:
+            raise InvalidDealError(f"only {len(dealt)} cards to deal to {players} players")
     masks = [0] * players
-    for k, i in enumerate(dealt):
-        masks[(dealer + 1 + k % players) % players] |= 1 << i
+    for k in range(players):  # cards k, k + players, ... go to the k-th seat from the dealer's left
+        masks[(dealer + 1 + k) % players] = sum(map(_BIT.__getitem__, dealt[k:need:players]))
     return NorthstarDeal(tuple(CardSet.from_mask(m) for m in masks))

@@ -11,7 +11,8 @@ cards, and that team scores nothing (NS-10). Double or nothing is a call that do
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from collections.abc import Iterator, Sequence
+from typing import Any, NamedTuple, overload
 
 from clubsuite.cards import CardSet
 from clubsuite.copying import clone_state
@@ -26,6 +27,8 @@ from clubsuite.games.northstar.combos import (
     Play,
     beats,
     check_play,
+    generate,
+    play_fits,
     value_of,
     why_not_beats,
 )
@@ -39,8 +42,11 @@ from clubsuite.games.northstar.events import (
     TrickWon,
     WentOut,
 )
-from clubsuite.games.northstar.legal import LegalPlays
 from clubsuite.games.northstar.options import NorthstarOptions, Teams
+
+_event = tuple.__new__
+_card_set = int.__new__
+"""Building events and card sets without the Python-level constructors, on the path every action takes."""
 
 BONUS_CARDS: dict[int, tuple[int, ...]] = {
     6: (12, 10, 8, 5, 2),
@@ -63,6 +69,97 @@ def club_points(won: int, table: tuple[int, ...]) -> int:
         total += table[value_of(low.bit_length() - 1) - 1]
         mask ^= low
     return total
+
+
+def _canonical(play: Play) -> bool:
+    """Whether a play is in the form the engine keeps: a :class:`CardSet`, a :class:`Kind` and an ``int`` top."""
+    return type(play.cards) is CardSet and type(play.kind) is Kind and type(play.high) is int
+
+
+_PASS_ONLY: tuple[NorthstarAction, ...] = (Call.PASS,)
+_PASS_DOUBLE: tuple[NorthstarAction, ...] = (Call.PASS, Call.DOUBLE)
+_DOUBLE_ONLY: tuple[NorthstarAction, ...] = (Call.DOUBLE,)
+"""The calls that may be made: pass when following (NS-4), double while it may be called (NS-8), pass first."""
+
+
+class NorthstarLegal(Sequence[NorthstarAction]):
+    """The legal actions at one decision: ``pass`` when following (NS-4), ``double`` while it may be called (NS-8),
+    then the plays (:func:`~clubsuite.games.northstar.combos.generate`'s order).
+
+    A read-only sequence, like the tuple it stands for (it compares equal to the tuple of the same actions), built
+    lazily: ``action in legal`` checks the one action against the rules (its cards are in the hand, it is a single,
+    set or run, and it beats the play on the table) in time proportional to the size of the play, like
+    python-chess's ``move in board.legal_moves``; the list itself is built the first time it is iterated, counted
+    or indexed, and kept. It holds a snapshot of the decision (the seat's cards and the play to beat), not the
+    round, so it keeps its answers after the round moves on, as a tuple would.
+    """
+
+    __slots__ = ("_calls", "_hand", "_items", "_options", "_top")
+
+    def __init__(
+        self, hand: int, top: Play | None, calls: tuple[NorthstarAction, ...], options: NorthstarOptions
+    ) -> None:
+        # The decision: the cards of the seat to act (a mask), the play to beat (None: the seat leads), the calls
+        # that may be made (pass when following, NS-4; double while it may be called, NS-8), and the rules.
+        self._hand = hand
+        self._top = top
+        self._calls = calls
+        self._options = options
+        self._items: tuple[NorthstarAction, ...] | None = None  # the list, once built
+
+    def _build(self) -> tuple[NorthstarAction, ...]:
+        items = self._items
+        if items is None:
+            top, calls, opts = self._top, self._calls, self._options
+            plays = generate(self._hand, top, opts.wild_fifteens, opts.crazy)
+            items = self._items = (*calls, *plays) if calls else tuple(plays)
+        return items
+
+    def __contains__(self, item: object) -> bool:
+        if type(item) is Play:
+            if _canonical(item):
+                opts = self._options
+                return play_fits(item, self._hand, self._top, opts.wild_fifteens, opts.crazy)
+        elif item is Call.PASS or item is Call.DOUBLE:
+            return item in self._calls
+        return item in self._build()  # anything else (a play written with plain values, "pass"): as a tuple answers
+
+    def __len__(self) -> int:
+        items = self._items
+        if items is None:  # _build() written out: a random bot counts the list at every decision
+            opts, calls = self._options, self._calls
+            plays = generate(self._hand, self._top, opts.wild_fifteens, opts.crazy)
+            items = self._items = (*calls, *plays) if calls else tuple(plays)
+        return len(items)
+
+    def __iter__(self) -> Iterator[NorthstarAction]:
+        return iter(self._items or self._build())
+
+    @overload
+    def __getitem__(self, index: int) -> NorthstarAction: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[NorthstarAction, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> NorthstarAction | tuple[NorthstarAction, ...]:
+        return (self._items or self._build())[index]
+
+    def __eq__(self, other: object) -> bool:
+        if isinstance(other, NorthstarLegal):
+            return self._build() == other._build()
+        if isinstance(other, tuple):
+            return self._build() == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(self._build())
+
+    def __repr__(self) -> str:
+        return f"NorthstarLegal{self._build()!r}"
+
+
+NO_ACTIONS = NorthstarLegal(0, None, (), NorthstarOptions())
+"""The legal actions when nobody is to act (between rounds, after the end): none."""
 
 
 class ScoreLine(NamedTuple):
@@ -133,8 +230,11 @@ class NorthstarHand:
         """Every event of the round, in order (all public)."""
         self._log: list[NorthstarAction] = []
         self._bonus_left = list(BONUS_CARDS[n])
-        self._legal: LegalPlays | None = None
+        self._legal: NorthstarLegal | None = None
+        """The legal actions of the seat to act, once asked for (dropped by every action)."""
         self._teams = options.teams is not Teams.NONE
+        self._next = tuple((s + 1) % n for s in range(n))
+        """The seat to the left of each seat (clockwise)."""
 
     # -- queries ---------------------------------------------------------------------------------------
     @property
@@ -157,28 +257,31 @@ class NorthstarHand:
 
     def next_holder(self, seat: int) -> int:
         """The next seat clockwise after ``seat`` that still holds cards (empty hands are skipped)."""
-        n = self.n
-        for step in range(1, n + 1):
-            s = (seat + step) % n
-            if self.hands[s]:
+        n, hands = self.n, self.hands
+        s = seat
+        for _ in range(n):
+            s = s + 1 if s + 1 < n else 0
+            if hands[s]:
                 return s
         raise AssertionError("nobody holds cards")
 
-    def legal_actions(self) -> LegalPlays:
-        """The legal actions of the seat to act: ``pass`` when following (NS-4), ``double`` while it may be called
-        (NS-8), then the plays that may be made. Empty when the round is over. A lazy sequence (:mod:`.legal`):
-        counting, indexing and ``in`` cost little; the whole list is built only when iterated."""
+    def legal_actions(self) -> NorthstarLegal:
+        """The legal actions of the seat to act: the plays that may be made, ``pass`` when following (NS-4) and
+        ``double`` while it may be called (NS-8). Empty when the round is over. A lazy sequence
+        (:class:`NorthstarLegal`): asking whether an action is in it does not list the plays."""
         legal = self._legal
         if legal is None:
             seat = self.to_act
             opts = self.options
             if seat is None:
-                legal = LegalPlays((), 0, None, opts.wild_fifteens, opts.crazy)
+                legal = NO_ACTIONS
             else:
-                calls: tuple[Call, ...] = (Call.PASS,) if self.top is not None else ()
+                top = self.top
                 if opts.double_or_nothing and not self.doubled[seat] and not self.started[seat]:
-                    calls += (Call.DOUBLE,)
-                legal = LegalPlays(calls, self.hands[seat], self.top, opts.wild_fifteens, opts.crazy)
+                    calls = _PASS_DOUBLE if top is not None else _DOUBLE_ONLY
+                else:
+                    calls = _PASS_ONLY if top is not None else ()
+                legal = NorthstarLegal(self.hands[seat], top, calls, opts)
             self._legal = legal
         return legal
 
@@ -223,52 +326,77 @@ class NorthstarHand:
             raise GameOverError(f"{action} cannot be played: the round is over")
         if seat is not None and seat != actor:
             raise NotYourTurnError(f"{action} is refused: it is seat {actor}'s turn, not seat {seat}'s")
-        legal = self._legal
-        if legal is None or not legal.vouches(action):  # what the list handed out is legal and canonical
-            reason = self.explain(action)
-            if reason is not None:
-                raise IllegalActionError(reason)
-            if isinstance(action, Play) and (type(action.kind) is not Kind or type(action.cards) is not CardSet):
-                # A play built by hand with a kind's name or a plain mask: keep the canonical form in the state.
-                action = Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
-        self._legal = None
-        if type(action) is Play:
+        if (
+            type(action) is Play
+            and type(action.cards) is CardSet
+            and type(action.kind) is Kind
+            and type(action.high) is int
+        ):
+            # As listed, or as read from notation: checked directly, in a few mask operations, never against the
+            # list of legal plays; explain() words the refusal (the two agree: test_northstar_legal.py).
+            opts = self.options
+            if not play_fits(action, self.hands[actor], self.top, opts.wild_fifteens, opts.crazy):
+                raise IllegalActionError(self.explain(action) or f"{action} cannot be played now")
+            self._legal = None
             self._log.append(action)
             events = self._play(actor, action)
-        elif action == Call.PASS:
-            self._log.append(Call.PASS)
+        elif action is Call.PASS and self.top is not None:
+            self._legal = None
+            self._log.append(action)
             events = self._pass(actor)
-        else:  # explain refused everything but a play, pass and double
-            self._log.append(Call.DOUBLE)
-            self.doubled[actor] = True
-            events = [DoubleCalled(actor)]
-        self.history.extend(events)
-        return tuple(events)
+        else:
+            action = self._checked(action)
+            self._legal = None
+            self._log.append(action)
+            if isinstance(action, Play):
+                events = self._play(actor, action)
+            elif action == Call.PASS:
+                events = self._pass(actor)
+            else:
+                self.doubled[actor] = True
+                events = (DoubleCalled(actor),)
+        self.history += events
+        return events
 
-    def _play(self, seat: int, play: Play) -> list[Event]:
-        mask = int(play.cards)
-        self.hands[seat] &= ~mask
+    def _checked(self, action: object) -> NorthstarAction:
+        """``action`` if ``explain`` finds it legal, a play in canonical form (a play built by hand with a kind's
+        name or a plain mask is kept in the state as the engine writes it); raises, naming the rule, if not."""
+        reason = self.explain(action)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        if isinstance(action, Play):
+            return Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)
+        return Call.PASS if action == Call.PASS else Call.DOUBLE  # explain accepts no other call
+
+    def _play(self, seat: int, play: Play) -> Events:
+        mask = play.cards + 0  # a plain mask (cheaper than int())
+        hands = self.hands
+        left = hands[seat] = hands[seat] & ~mask
         self.started[seat] = True
         self.trick.append((seat, play))
         self.trick_cards |= mask
         self.top, self.top_seat, self.passes = play, seat, 0
-        events: list[Event] = [Played(seat, play)]
+        played = _event(Played, (seat, play))
         at_once = play.high == 15 and not self.options.crazy  # NS-4, NS-9, NS-11
         if self.last_turn is not None:
             # NS-5: the last player's final turn; the trick is theirs, and they score nothing even if now empty.
-            events.append(self._take_trick(seat, at_once))
-            return events + self._end(last=seat, team=None)
-        if not self.hands[seat]:
-            # NS-1: there is a bonus card for every player who can go out before the round ends (n - 1 of them).
-            bonus = self._bonus_left.pop(0)
-            self.bonus[seat] = bonus
-            self.out_order.append(seat)
-            events.append(WentOut(seat, bonus))
+            return (played, self._take_trick(seat, at_once), *self._end(last=seat, team=None))
+        if left:
+            # Still holding cards: nobody went out, so the round goes on (NS-5 and NS-10 wait for someone to go out).
+            if at_once:
+                self.to_act = seat  # NS-4: the trick winner leads
+                return played, self._take_trick(seat, True)
+            nxt = self._next[seat]
+            self.to_act = nxt if hands[nxt] else self.next_holder(nxt)
+            return (played,)
+        events: list[Event] = [played]
+        # NS-1: there is a bonus card for every player who can go out before the round ends (n - 1 of them).
+        bonus = self._bonus_left.pop(0)
+        self.bonus[seat] = bonus
+        self.out_order.append(seat)
+        events.append(WentOut(seat, bonus))
         if at_once:
             events.append(self._take_trick(seat, True))
-        if self.hands[seat]:  # nobody went out: the holders (two or more, NS-5) and their teams are as they were
-            self.to_act = seat if self.top is None else self.next_holder(seat)
-            return events
         holders = self.holders()
         if self._teams:
             teams = {self.options.team_of(s) for s in holders}
@@ -276,47 +404,42 @@ class NorthstarHand:
                 # NS-10 (checked before NS-5): only one team holds cards; an unfinished trick goes to the last player.
                 if self.trick:
                     events.append(self._take_trick(seat, False))
-                return events + self._end(last=None, team=teams.pop())
+                return (*events, *self._end(last=None, team=teams.pop()))
         if len(holders) == 1:
             last = holders[0]
             if self.top is None:
-                return events + self._end(last=last, team=None)  # NS-5: no trick in progress, the round ends
+                return (*events, *self._end(last=last, team=None))  # NS-5: no trick in progress, the round ends
             self.last_turn = last
             self.to_act = last
             events.append(LastTurn(last))
-            return events
-        if self.top is None:
-            self.to_act = seat if self.hands[seat] else self.next_holder(seat)
-        else:
-            self.to_act = self.next_holder(seat)
-        return events
+            return tuple(events)
+        self.to_act = self.next_holder(seat)  # NS-4: the player who went out leads no more, nor follows
+        return tuple(events)
 
-    def _pass(self, seat: int) -> list[Event]:
-        events: list[Event] = [Passed(seat)]
+    def _pass(self, seat: int) -> Events:
+        passed = _event(Passed, (seat,))
         top_seat = self.top_seat
         assert top_seat is not None
         if self.last_turn is not None:
-            events.append(self._take_trick(top_seat, False))
-            return events + self._end(last=seat, team=None)
-        self.passes += 1
+            return (passed, self._take_trick(top_seat, False), *self._end(last=seat, team=None))
+        self.passes = passes = self.passes + 1
         hands = self.hands
-        others = len([s for s in range(self.n) if hands[s] and s != top_seat])
-        if self.passes >= others:
+        if passes >= sum(map(bool, hands)) - (1 if hands[top_seat] else 0):
             # NS-4: everyone else still holding cards has passed since the last play.
-            events.append(self._take_trick(top_seat, False))
-            self.to_act = top_seat if self.hands[top_seat] else self.next_holder(top_seat)
-        else:
-            self.to_act = self.next_holder(seat)
-        return events
+            self.to_act = top_seat if hands[top_seat] else self.next_holder(top_seat)
+            return passed, self._take_trick(top_seat, False)
+        nxt = self._next[seat]
+        self.to_act = nxt if hands[nxt] else self.next_holder(nxt)
+        return (passed,)
 
     def _take_trick(self, winner: int, at_once: bool) -> TrickWon:
-        cards = CardSet.from_mask(self.trick_cards)
+        cards = _card_set(CardSet, self.trick_cards)
         self.won[winner] |= self.trick_cards
         self.tricks.append((winner, cards))
         self.trick = []
         self.trick_cards = 0
         self.top, self.top_seat, self.passes = None, None, 0
-        return TrickWon(winner, cards, at_once)
+        return _event(TrickWon, (winner, cards, at_once))
 
     def _end(self, last: int | None, team: int | None) -> list[Event]:
         """End the round and score it (NS-2, NS-5, NS-8, NS-10)."""

@@ -20,10 +20,10 @@ from clubsuite.games.northstar import sampling
 from clubsuite.games.northstar.combos import DECK_MASK, Call, NorthstarAction, Play, parse_play
 from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
 from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
-from clubsuite.games.northstar.hand import NorthstarHand
-from clubsuite.games.northstar.legal import LegalPlays
+from clubsuite.games.northstar.hand import NO_ACTIONS, NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.options import Leftover, NorthstarOptions
 from clubsuite.games.northstar.view import NorthstarView
+from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
 
 GAME = "northstar"
@@ -150,10 +150,12 @@ class NorthstarMatch(
             out[opts.team_of(s)] += t
         return tuple(out)
 
-    def legal_actions(self) -> LegalPlays | tuple[()]:
-        """The legal actions of the seat to act (empty between rounds): a lazy sequence (see :mod:`.legal`)."""
+    def legal_actions(self) -> NorthstarLegal:
+        """The legal actions of the seat to act (empty between rounds): a read-only sequence that checks ``action in
+        legal`` against the rules directly and lists the plays only when iterated, counted or indexed
+        (:class:`~clubsuite.games.northstar.hand.NorthstarLegal`)."""
         cur = self._cur
-        return cur.legal_actions() if cur is not None else ()
+        return cur.legal_actions() if cur is not None else NO_ACTIONS
 
     # -- actions (the frame of explain and apply is shared: MatchBase) ------------------------------------
     def apply(self, action: object, seat: int | None = None) -> Events:
@@ -167,8 +169,9 @@ class NorthstarMatch(
             return super().apply(action, seat)  # the shared refusal: no round in progress, or the match is over
         if seat is not None:
             self._check_turn(action, seat)
-        act = self.parse_action(action) if type(action) is str else action
-        events = cur.apply(act, seat)
+        if type(action) is str:
+            action = self.parse_action(action)
+        events = cur.apply(action, seat)
         if cur.scores is None:
             return events
         self._cur = None
@@ -197,7 +200,7 @@ class NorthstarMatch(
         self.winners = tuple(s for s in range(self.n_seats) if self.options.team_of(s) == leaders[0])
         return (MatchEnded(self.winners, False, tuple(self.totals)),)  # NS-7: never a draw
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the match so far: every round, the totals, the team totals and the result."""
         data = super().summary()
         data["team_totals"] = list(self.team_totals)
