@@ -214,3 +214,60 @@ def test_ns3_ns9_ns11_every_generated_play_fits_and_nothing_else_of_the_hand_doe
                     if play_fits(play, hand, prev, wild, crazy):
                         fitting.add(play)
         assert set(listed) == fitting
+
+
+def test_ns4_an_action_read_by_its_index_is_trusted_only_at_its_own_decision() -> None:
+    """``apply`` takes an action read from the current list by its index without checking it again; the same
+    action brought back at a later decision, or a slice of the list, is judged like any other."""
+    match = NorthstarMatch(NorthstarOptions(players=3))
+    match.deal(rng=random.Random(11))
+    legal = match.legal_actions()
+    first = legal[0]
+    assert isinstance(first, Play)
+    match.apply(first)  # read by its index at this decision: applied
+    before = match.summary(), match.to_act
+    with pytest.raises(IllegalActionError) as refused:
+        match.apply(first)  # its cards are gone: the trust ended with its decision
+    assert str(refused.value) == match.explain(first)
+    assert (match.summary(), match.to_act) == before
+    follow = match.legal_actions()
+    with pytest.raises(IllegalActionError):
+        match.apply(follow[0:2])  # a slice is a tuple of actions, not an action
+    assert (match.summary(), match.to_act) == before
+    match.apply(follow[0])  # pass comes first when following (NS-4)
+    assert match.current is not None and match.current.action_log()[-1] is Call.PASS
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_ns3_ns4_ns8_play_by_index_and_play_by_value_give_the_same_rounds(seed: int) -> None:
+    """Twin matches in every variant: one applies the action read by its index (applied unchecked), the other an
+    equal copy of it (checked directly or through explain); every event and every score agree."""
+    rng = random.Random(500 + seed)
+    for options in variants(rng, 10):
+        picks = random.Random(rng.getrandbits(32))
+        deals = rng.getrandbits(32)
+        trusted, checked = NorthstarMatch(options), NorthstarMatch(options)
+        trusted.deal(rng=random.Random(deals))
+        checked.deal(rng=random.Random(deals))
+        while trusted.to_act is not None:
+            legal = trusted.legal_actions()
+            k = picks.randrange(len(legal))
+            action = legal[k]
+            copy = Play(*action) if isinstance(action, Play) else action
+            assert copy is not action or not isinstance(action, Play)
+            assert trusted.apply(action) == checked.apply(copy)
+        assert trusted.summary() == checked.summary()
+
+
+def test_ns4_a_copy_keeps_the_trust_of_its_decision_and_the_original_its_own() -> None:
+    match = NorthstarMatch(NorthstarOptions(players=4, double_or_nothing=True))
+    match.deal(rng=random.Random(8))
+    legal = match.legal_actions()
+    double = legal[0]
+    assert double is Call.DOUBLE  # NS-8: called before the first card
+    twin = match.clone()
+    twin.apply(double)
+    assert twin.to_act == match.to_act and match.legal_actions()[0] is Call.DOUBLE
+    match.apply(legal[1])  # the original plays instead: its own decision still stands
+    with pytest.raises(IllegalActionError):
+        twin.apply(double)  # NS-8: called once

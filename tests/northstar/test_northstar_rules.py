@@ -44,6 +44,7 @@ from clubsuite.games.northstar import (
     WentOut,
     beats,
     club_points,
+    deal_from_shuffle,
     generate,
     parse_play,
 )
@@ -533,6 +534,28 @@ def test_ns6_reshuffle_deals_from_all_60_cards_every_round() -> None:
     match.deal(deal=deal_of(*Q3))  # the same cards again: allowed after a full shuffle
     assert match.packs == [(60, 0), (60, 0)]
     assert resolve("northstar-2013")[1] == NorthstarOptions(leftover=Leftover.RESHUFFLE)
+
+
+def test_ns1_ns6_a_shuffle_deals_ten_distinct_cards_to_each_player_from_the_pack_it_is_given() -> None:
+    shuffle = NorthstarShuffle.from_seed(7)
+    assert sorted(shuffle.order) == sorted(NorthstarShuffle.from_seed(8).order)  # every card once
+    for players in range(2, 7):
+        deal = deal_from_shuffle(shuffle, players, 0, DECK_MASK, 0)
+        assert NorthstarDeal(deal.hands) == deal  # what the checked constructor accepts, and equal to it
+        assert deal.cards.bit_count() == 10 * players
+
+
+def test_ns1_ns6_dealing_from_a_pack_that_is_not_one_is_refused() -> None:
+    shuffle = NorthstarShuffle.from_seed(7)
+    half = VALUE_MASKS[1] | VALUE_MASKS[2]
+    with pytest.raises(InvalidDealError, match="NS-6"):
+        deal_from_shuffle(shuffle, 3, 0, DECK_MASK, half)  # a card both undealt and discarded
+    with pytest.raises(InvalidDealError, match="NS-6"):
+        deal_from_shuffle(shuffle, 3, 0, DECK_MASK | 1, 0)  # not a North Star card
+    with pytest.raises(InvalidDealError, match="NS-1"):
+        deal_from_shuffle(shuffle, 7, 0, DECK_MASK, 0)
+    with pytest.raises(InvalidDealError, match="only 8 cards"):
+        deal_from_shuffle(shuffle, 2, 0, half, 0)
 
 
 # -- NS-7 Game end -----------------------------------------------------------------------------------------

@@ -186,6 +186,8 @@ def _bits(mask: int) -> Iterator[int]:
 # -- checking a play against the position, directly -----------------------------------------------------------
 _THROUGH: tuple[int, ...] = tuple(sum(VALUE_MASKS[: v + 1]) for v in range(16))
 """``_THROUGH[v]``: every card of value ``v`` or lower (``_THROUGH[0]`` is empty)."""
+_ABOVE: tuple[int, ...] = tuple(DECK_MASK & ~through for through in _THROUGH)
+"""``_ABOVE[v]``: every card of a value higher than ``v``."""
 _SPAN: tuple[tuple[int, ...], ...] = tuple(
     tuple(_THROUGH[high] & ~_THROUGH[low - 1] if 1 <= low <= high else 0 for high in range(16)) for low in range(16)
 )
@@ -306,6 +308,8 @@ _PLAIN: dict[int, Group] = {
 in the cards, so one table serves every value."""
 _SINGLES = {1 << i: _play(Play, (_set(CardSet, 1 << i), Kind.SINGLE, value_of(i))) for i in _bits(DECK_MASK)}
 """Every card as a single (NS-3), shared by all positions."""
+_SINGLE, _RUN = Kind.SINGLE, Kind.RUN
+"""The kinds the generator's fast path asks about, read once."""
 _LEAD_FLOORS = dict.fromkeys(range(2, 16), 1)
 """A lead may be a run of any length with any top."""
 
@@ -319,24 +323,26 @@ def generate(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play
     sets of a value are built once for all positions (:func:`_group`).
     """
     vm = VALUE_MASKS
-    if prev is not None and not (wild or crazy) and prev.kind is not Kind.RUN:
+    if prev is not None and not (wild or crazy):
         # NS-3: as many cards of a higher value (the commonest decision): only the values above the play to beat
         # that the hand holds are visited.
-        above = hand & ~_THROUGH[prev.high]
-        if not above & (above - 1):  # no card above, or one: nothing to sort
-            return [_SINGLES[above]] if above and prev.kind is Kind.SINGLE else []
-        h = above >> NUMBERED_BASE
-        h = (h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS  # values_held(above)
-        plain = _PLAIN
-        out: list[Play] = []
-        if prev.kind is Kind.SINGLE:
-            for v in _LOW_VALUES[h & 255] + _HIGH_VALUES[h >> 8]:
-                out += plain[above & vm[v]][0]
-        else:
-            size = prev.cards.bit_count()
-            for v in _LOW_VALUES[h & 255] + _HIGH_VALUES[h >> 8]:
-                out += plain[above & vm[v]][2].get(size, ())
-        return out
+        prev_cards, prev_kind, prev_high = prev
+        if prev_kind is not _RUN:
+            above = hand & _ABOVE[prev_high]
+            if not above & (above - 1):  # no card above, or one: nothing to sort
+                return [_SINGLES[above]] if above and prev_kind is _SINGLE else []
+            h = above >> NUMBERED_BASE
+            h = (h | h >> 15 | h >> 30 | h >> 45) & _VALUE_BITS  # values_held(above)
+            plain = _PLAIN
+            out: list[Play] = []
+            if prev_kind is _SINGLE:
+                for v in _LOW_VALUES[h & 255] + _HIGH_VALUES[h >> 8]:
+                    out += plain[above & vm[v]][0]
+            else:
+                size = prev_cards.bit_count()
+                for v in _LOW_VALUES[h & 255] + _HIGH_VALUES[h >> 8]:
+                    out += plain[above & vm[v]][2].get(size, ())
+            return out
     wilds = hand & FIFTEENS if wild else 0
     groups = _GROUPS
     out = []
@@ -411,10 +417,13 @@ def _run_plays(cards: int, low: int, high: int) -> tuple[Play, ...]:
     of each value, the choices of the lower values varying slowest, each value's cards in suit order (NS-3)."""
     plays = _RUNS.get(cards)
     if plays is None:
-        masks = [0]
-        for v in range(low, high + 1):
-            masks = [m | bit for m in masks for bit in _BITS_OF[cards & VALUE_MASKS[v]]]
-        plays = tuple(_play(Play, (_set(CardSet, m), Kind.RUN, high)) for m in masks)
+        if cards.bit_count() == high - low + 1:  # one card of each value: the one run (the commonest case)
+            plays = (_play(Play, (_set(CardSet, cards), _RUN, high)),)
+        else:
+            masks = [0]
+            for v in range(low, high + 1):
+                masks = [m | bit for m in masks for bit in _BITS_OF[cards & VALUE_MASKS[v]]]
+            plays = tuple([_play(Play, (_set(CardSet, m), _RUN, high)) for m in masks])
         if len(_RUNS) < RUNS_KEPT:
             _RUNS[cards] = plays
     return plays

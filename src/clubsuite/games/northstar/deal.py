@@ -27,6 +27,7 @@ HAND_SIZE = 10
 _DECK = tuple(iter_bits(DECK_MASK))
 _BIT = tuple(1 << i for i in range(max(_DECK) + 1))
 """``_BIT[i]``: the mask of card ``i`` (summed at C speed when a deal is made, every round)."""
+_card_set = int.__new__
 
 
 @dataclass(frozen=True)
@@ -35,6 +36,14 @@ class NorthstarDeal:
 
     hands: tuple[CardSet, ...]
     """The hands of seats 0, 1, ... (by seat number, not by position from the dealer)."""
+
+    @classmethod
+    def _made(cls, hands: tuple[CardSet, ...]) -> NorthstarDeal:
+        """The deal of ``hands`` that are right by construction (from a shuffle: ten distinct North Star cards each),
+        without checking them again: a deal is made every round."""
+        deal = object.__new__(cls)
+        object.__setattr__(deal, "hands", hands)
+        return deal
 
     def __post_init__(self) -> None:
         if not isinstance(self.hands, tuple) or not MIN_PLAYERS <= len(self.hands) <= MAX_PLAYERS:
@@ -95,7 +104,9 @@ class NorthstarShuffle:
     @classmethod
     def random(cls, rng: random.Random) -> NorthstarShuffle:
         """A shuffle drawn from ``rng``."""
-        return cls(tuple(_DECK[i] for i in shuffled(len(_DECK), rng)))
+        shuffle = object.__new__(cls)  # a permutation of the cards by construction: not checked again
+        object.__setattr__(shuffle, "order", tuple(map(_DECK.__getitem__, shuffled(len(_DECK), rng))))
+        return shuffle
 
     @classmethod
     def from_seed(cls, seed: int, dealer: int = 0) -> NorthstarShuffle:
@@ -110,6 +121,10 @@ def deal_from_shuffle(shuffle: NorthstarShuffle, players: int, dealer: int, stoc
     The undealt cards come first, then the discards (shuffled in only when the undealt cards run short); card ``k``
     goes to seat ``(dealer + 1 + k % players) % players``.
     """
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise InvalidDealError(f"{players} players cannot play: CLUBS is for 2 to 6 (NS-1)")
+    if stock & discards or (stock | discards) & ~DECK_MASK:
+        raise InvalidDealError("the undealt cards and the discards must be distinct North Star cards (NS-6)")
     need = HAND_SIZE * players
     dealt = [i for i in shuffle.order if stock >> i & 1]
     if len(dealt) < need:  # the discards are shuffled in only when the undealt cards run short
@@ -119,4 +134,4 @@ def deal_from_shuffle(shuffle: NorthstarShuffle, players: int, dealer: int, stoc
     masks = [0] * players
     for k in range(players):  # cards k, k + players, ... go to the k-th seat from the dealer's left
         masks[(dealer + 1 + k) % players] = sum(map(_BIT.__getitem__, dealt[k:need:players]))
-    return NorthstarDeal(tuple(CardSet.from_mask(m) for m in masks))
+    return NorthstarDeal._made(tuple([_card_set(CardSet, m) for m in masks]))

@@ -42,7 +42,7 @@ from clubsuite.games.northstar.events import (
     TrickWon,
     WentOut,
 )
-from clubsuite.games.northstar.options import NorthstarOptions, Teams
+from clubsuite.games.northstar.options import MAX_PLAYERS, NorthstarOptions, Teams
 
 _event = tuple.__new__
 _card_set = int.__new__
@@ -76,6 +76,11 @@ def _canonical(play: Play) -> bool:
     return type(play.cards) is CardSet and type(play.kind) is Kind and type(play.high) is int
 
 
+_PASSED: tuple[Passed, ...] = tuple(_event(Passed, (seat,)) for seat in range(MAX_PLAYERS))
+"""Every seat's pass event, made once: events are immutable values, so one serves every pass."""
+_NEXT: tuple[tuple[int, ...], ...] = tuple(tuple((s + 1) % n for s in range(n)) for n in range(MAX_PLAYERS + 1))
+"""For each number of players, the seat to the left of each seat (clockwise)."""
+
 _PASS_ONLY: tuple[NorthstarAction, ...] = (Call.PASS,)
 _PASS_DOUBLE: tuple[NorthstarAction, ...] = (Call.PASS, Call.DOUBLE)
 _DOUBLE_ONLY: tuple[NorthstarAction, ...] = (Call.DOUBLE,)
@@ -91,10 +96,11 @@ class NorthstarLegal(Sequence[NorthstarAction]):
     set or run, and it beats the play on the table) in time proportional to the size of the play, like
     python-chess's ``move in board.legal_moves``; the list itself is built the first time it is iterated, counted
     or indexed, and kept. It holds a snapshot of the decision (the seat's cards and the play to beat), not the
-    round, so it keeps its answers after the round moves on, as a tuple would.
+    round, so it keeps its answers after the round moves on, as a tuple would. It remembers the last action read by
+    its index, which the round applies without another check while this is still the list of its decision.
     """
 
-    __slots__ = ("_calls", "_hand", "_items", "_options", "_top")
+    __slots__ = ("_calls", "_hand", "_handed", "_items", "_options", "_top")
 
     def __init__(
         self, hand: int, top: Play | None, calls: tuple[NorthstarAction, ...], options: NorthstarOptions
@@ -106,13 +112,16 @@ class NorthstarLegal(Sequence[NorthstarAction]):
         self._calls = calls
         self._options = options
         self._items: tuple[NorthstarAction, ...] | None = None  # the list, once built
+        self._handed: NorthstarAction | None = None
+        """The last action read from the list by its index: a legal action of this decision, known without a check
+        (the round trusts it when it is applied while this is still its decision)."""
 
     def _build(self) -> tuple[NorthstarAction, ...]:
         items = self._items
         if items is None:
             top, calls, opts = self._top, self._calls, self._options
             plays = generate(self._hand, top, opts.wild_fifteens, opts.crazy)
-            items = self._items = (*calls, *plays) if calls else tuple(plays)
+            items = self._items = calls + tuple(plays)  # no calls: the tuple of the plays itself
         return items
 
     def __contains__(self, item: object) -> bool:
@@ -129,7 +138,7 @@ class NorthstarLegal(Sequence[NorthstarAction]):
         if items is None:  # _build() written out: a random bot counts the list at every decision
             opts, calls = self._options, self._calls
             plays = generate(self._hand, self._top, opts.wild_fifteens, opts.crazy)
-            items = self._items = (*calls, *plays) if calls else tuple(plays)
+            items = self._items = calls + tuple(plays)
         return len(items)
 
     def __iter__(self) -> Iterator[NorthstarAction]:
@@ -142,7 +151,11 @@ class NorthstarLegal(Sequence[NorthstarAction]):
     def __getitem__(self, index: slice) -> tuple[NorthstarAction, ...]: ...
 
     def __getitem__(self, index: int | slice) -> NorthstarAction | tuple[NorthstarAction, ...]:
-        return (self._items or self._build())[index]
+        items = self._items or self._build()
+        if type(index) is int:
+            item = self._handed = items[index]
+            return item
+        return items[index]
 
     def __eq__(self, other: object) -> bool:
         if isinstance(other, NorthstarLegal):
@@ -233,7 +246,9 @@ class NorthstarHand:
         self._legal: NorthstarLegal | None = None
         """The legal actions of the seat to act, once asked for (dropped by every action)."""
         self._teams = options.teams is not Teams.NONE
-        self._next = tuple((s + 1) % n for s in range(n))
+        self._holding = sum(1 for h in self.hands if h)
+        """How many seats still hold cards."""
+        self._next = _NEXT[n]
         """The seat to the left of each seat (clockwise)."""
 
     # -- queries ---------------------------------------------------------------------------------------
@@ -326,7 +341,21 @@ class NorthstarHand:
             raise GameOverError(f"{action} cannot be played: the round is over")
         if seat is not None and seat != actor:
             raise NotYourTurnError(f"{action} is refused: it is seat {actor}'s turn, not seat {seat}'s")
-        if (
+        legal = self._legal
+        handed = legal._handed if legal is not None else None
+        if action is handed and handed is not None:
+            # Read from this decision's own list by its index (what a bot does): legal by construction, since every
+            # action drops the list, so the commonest way to act costs no check at all.
+            self._legal = None
+            self._log.append(handed)
+            if type(handed) is Play:
+                events = self._play(actor, handed)
+            elif handed is Call.PASS:
+                events = self._pass(actor)
+            else:
+                self.doubled[actor] = True
+                events = (DoubleCalled(actor),)
+        elif (
             type(action) is Play
             and type(action.cards) is CardSet
             and type(action.kind) is Kind
@@ -390,6 +419,7 @@ class NorthstarHand:
             self.to_act = nxt if hands[nxt] else self.next_holder(nxt)
             return (played,)
         events: list[Event] = [played]
+        self._holding -= 1
         # NS-1: there is a bonus card for every player who can go out before the round ends (n - 1 of them).
         bonus = self._bonus_left.pop(0)
         self.bonus[seat] = bonus
@@ -417,14 +447,14 @@ class NorthstarHand:
         return tuple(events)
 
     def _pass(self, seat: int) -> Events:
-        passed = _event(Passed, (seat,))
+        passed = _PASSED[seat]
         top_seat = self.top_seat
         assert top_seat is not None
         if self.last_turn is not None:
             return (passed, self._take_trick(top_seat, False), *self._end(last=seat, team=None))
         self.passes = passes = self.passes + 1
         hands = self.hands
-        if passes >= sum(map(bool, hands)) - (1 if hands[top_seat] else 0):
+        if passes >= self._holding - (1 if hands[top_seat] else 0):
             # NS-4: everyone else still holding cards has passed since the last play.
             self.to_act = top_seat if hands[top_seat] else self.next_holder(top_seat)
             return passed, self._take_trick(top_seat, False)
