@@ -1,4 +1,5 @@
-# clubsuite: `make play` to play, `make test` to check everything. Both set up .venv when it is missing.
+# clubsuite: `make play` to play, `make serve` to serve online play, `make test` to check everything. Each sets up
+# .venv when it is missing.
 PYTHON ?= $(shell command -v python3.11 || command -v python3)
 VENV := .venv
 BIN := $(VENV)/bin
@@ -6,18 +7,21 @@ STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 ARGS ?=
 
-.PHONY: play watch test lint typecheck unit bench clean setup
+.PHONY: play serve watch test lint typecheck unit bench clean setup
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "clubsuite needs Python 3.11 or newer")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server]'
 	@touch $(STAMP)
 
 setup: $(STAMP)
 
 play: $(STAMP)
 	@$(BIN)/clubs play whist $(ARGS)
+
+serve: $(STAMP)
+	@$(BIN)/clubs serve $(ARGS)
 
 watch: $(STAMP)
 	@$(BIN)/clubs watch whist $(ARGS)

@@ -49,12 +49,14 @@ def _add_commands() -> None:
         return
     from clubsuite.cli.play import play_command, watch_command
     from clubsuite.cli.replay import replay_command
+    from clubsuite.cli.serve import serve_command
     from clubsuite.cli.simulate import simulate_command
 
     cli.add_command(play_command, "play")
     cli.add_command(watch_command, "watch")
     cli.add_command(simulate_command, "simulate")
     cli.add_command(replay_command, "replay")
+    cli.add_command(serve_command, "serve")
 
 
 FALLBACK_HANDLER = "clubsuite-fallback"

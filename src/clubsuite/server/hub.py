@@ -1,0 +1,205 @@
+"""The server's tables: created, found, joined, left and rematched here, rebuilt from the store at start-up.
+
+Every store call runs in one database worker thread (:meth:`Hub.db`), in order, so the event loop never waits on
+the disk and SQLite sees one writer.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import random
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from clubsuite.bots.base import bot_names
+from clubsuite.engine import resolve
+from clubsuite.errors import ClubsError, InvalidOptionsError
+from clubsuite.options import spec_of
+from clubsuite.seeding import derive_seed
+from clubsuite.server.live import LiveTable, Refused, start_match
+from clubsuite.server.settings import TableSettings
+from clubsuite.server.store import MatchRow, SeatRow, Store, TableRow
+from clubsuite.server.tokens import check_name, hash_token, new_invite, new_table_id, new_token, same_hash
+
+T = TypeVar("T")
+log = logging.getLogger("clubsuite.server")
+
+
+@dataclass(frozen=True)
+class SeatRequest:
+    """A seat asked for when a table is made: a person's seat (taken later with a name) or a bot's."""
+
+    kind: str
+    bot: str | None = None
+
+
+class Hub:
+    """Every live table of the server, over one store."""
+
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.tables: dict[str, LiveTable] = {}
+        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clubs-db")
+        self.stopping = False
+
+    async def db(self, call: Callable[..., T], *args: Any) -> T:
+        """Run a store call in the database worker thread."""
+        return await asyncio.get_running_loop().run_in_executor(self._worker, call, *args)
+
+    # -- start and stop -----------------------------------------------------------------------------------
+    async def start(self) -> None:
+        """Rebuild every open table from the store (seats, tokens, the match from its log) and start its timers."""
+        for row in await self.db(self.store.tables):
+            try:
+                table = await self._load(row)
+            except (ClubsError, ValueError) as exc:  # a table the engine can no longer read: kept, not served
+                log.error("table %s could not be restored: %s", row.id, exc)
+                continue
+            self.tables[row.id] = table
+            table.reschedule()
+        log.info("serving %d tables", len(self.tables))
+
+    async def _load(self, row: TableRow) -> LiveTable:
+        seats = await self.db(self.store.seats, row.id)
+        matches = await self.db(self.store.matches, row.id)
+        earlier = 0
+        for m in matches[:-1]:
+            earlier += len(await self.db(self.store.actions, row.id, m.match_no))
+        actions = await self.db(self.store.actions, row.id, matches[-1].match_no)
+        table = LiveTable(row, seats, self.store, self.db)
+        table.restore(matches, actions, earlier)
+        return table
+
+    async def stop(self) -> None:
+        """Stop the timers, let any action being written finish, tell the clients, close the store."""
+        self.stopping = True
+        for table in self.tables.values():
+            table.stop()
+        for table in self.tables.values():
+            async with table.lock:  # an action in flight is written and told before the server goes
+                for conn in table.connections:
+                    conn.send({"type": "bye", "protocol": 1, "reason": "the server is stopping: reconnect soon"})
+                    conn.send_close()
+        await asyncio.get_running_loop().run_in_executor(self._worker, self.store.close)
+        self._worker.shutdown(wait=True)
+
+    # -- the lobby ----------------------------------------------------------------------------------------
+    async def create_table(self, game: str, seats: Sequence[SeatRequest], settings: TableSettings) -> LiveTable:
+        """Make a table: the rules spec (with its options), one request per seat, the house rules."""
+        info, options = resolve(game)
+        n = info.n_seats(options)
+        if len(seats) != n:
+            raise InvalidOptionsError(f"{info.name} with these options has {n} seats; {len(seats)} were given")
+        rows: list[SeatRow] = []
+        known = bot_names(info.name)
+        for i, req in enumerate(seats):
+            if req.kind not in ("person", "bot"):
+                raise InvalidOptionsError(f"seat {i}: kind {req.kind!r} is not person or bot")
+            bot = req.bot or ("heuristic" if "heuristic" in known else "random")
+            if bot not in known:
+                raise InvalidOptionsError(
+                    f"seat {i}: unknown bot {bot!r}; the bots for {info.name} are {', '.join(known)}"
+                )
+            rows.append(SeatRow(i, req.kind, bot, None, None))
+        now = time.time()
+        row = TableRow(new_table_id(), spec_of(info.name, options), settings.to_json(), new_invite(), now, 0, False)
+        seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), 0)
+        start_match(info, options, 0, seed)  # the deal must work before anything is stored
+        first = MatchRow(0, seed, now, None, None)
+        await self.db(self.store.create_table, row, rows, first)
+        table = LiveTable(row, rows, self.store, self.db)
+        table.restore([first], [], 0)
+        self.tables[row.id] = table
+        table.reschedule()
+        log.info("table %s created: %s", row.id, row.game)
+        return table
+
+    def table(self, table_id: str) -> LiveTable:
+        """The live table ``table_id``; :class:`Refused` when there is none."""
+        table = self.tables.get(table_id)
+        if table is None:
+            raise Refused("no_table", f"there is no table {table_id!r}")
+        return table
+
+    def by_invite(self, code: str) -> LiveTable:
+        """The table an invite code opens."""
+        for table in self.tables.values():
+            if same_hash(table.invite, code):
+                return table
+        raise Refused("no_table", "that invite code opens no table")
+
+    def seat_of(self, table: LiveTable, token: str) -> int | None:
+        """The seat of ``table`` that ``token`` holds, or None."""
+        digest = hash_token(token)
+        for seat in table.seats:
+            if seat.token_hash is not None and same_hash(seat.token_hash, digest):
+                return seat.seat
+        return None
+
+    async def join(self, table: LiveTable, name: object, seat: int | None) -> tuple[int, str]:
+        """Take a free person's seat (the lowest, or the one asked for) with a display name: (seat, token)."""
+        tidy = check_name(name)
+        async with table.lock:
+            free = [s for s in table.seats if s.kind == "person" and s.token_hash is None]
+            if seat is not None:
+                free = [s for s in free if s.seat == seat]
+                if not free:
+                    raise Refused("seat_taken", f"seat {seat} is not a free person's seat at this table")
+            if not free:
+                raise Refused("table_full", "this table has no free seat")
+            chosen = free[0]
+            token = new_token()
+            was_waiting = table.waiting
+            chosen.name, chosen.token_hash = tidy, hash_token(token)
+            chosen.away_since = time.monotonic()
+            try:
+                await self.db(self.store.update_seat, table.id, chosen.row())
+            except Exception:
+                chosen.name = chosen.token_hash = None
+                raise
+            if was_waiting and not table.waiting:
+                table.turn_started = time.time()  # everyone is here: the clock starts now
+        log.info("table %s: seat %d taken", table.id, chosen.seat)
+        table.broadcast_presence()
+        table.reschedule()
+        return chosen.seat, token
+
+    async def leave(self, table: LiveTable, token: str) -> int:
+        """Give up the seat ``token`` holds; its bot plays it until someone else takes it."""
+        async with table.lock:
+            seat_no = self.seat_of(table, token)
+            if seat_no is None:
+                raise Refused("bad_token", "that token holds no seat at this table")
+            seat = table.seats[seat_no]
+            seat.name = seat.token_hash = None
+            seat.away_since = None
+            await self.db(self.store.update_seat, table.id, seat.row())
+            for conn in list(table.connections):
+                if conn.seat == seat_no:
+                    conn.send({"type": "bye", "protocol": 1, "reason": "you left the seat"})
+                    conn.send_close()
+        table.broadcast_presence()
+        table.reschedule()
+        return seat_no
+
+    async def rematch(self, table: LiveTable, token: str) -> None:
+        """Start the next match with the same seats; asked for by a seated player."""
+        if self.seat_of(table, token) is None:
+            raise Refused("bad_token", "only a seated player may ask for a rematch")
+        await table.rematch()
+
+    async def record(self, table: LiveTable, match_no: int | None) -> str:
+        """The stored record of a finished match (the last one by default); refused while it is being played,
+        since a record holds every hidden card."""
+        matches = await self.db(self.store.matches, table.id)
+        wanted = matches[-1].match_no if match_no is None else match_no
+        for m in matches:
+            if m.match_no == wanted:
+                if m.record is None:
+                    raise Refused("not_over", "the match is still being played: its record holds hidden cards")
+                return m.record
+        raise Refused("no_match", f"this table has no match {wanted}")

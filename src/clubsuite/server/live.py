@@ -1,0 +1,424 @@
+"""One table in play: the match rebuilt from the durable log, its seats, its connections and its timers.
+
+Every change goes through :meth:`LiveTable.apply`, under the table's lock: the action is read and judged by the
+engine (the refusal words are the engine's, naming the rule), applied to the match, written to the database (the
+action, and the record when the match ends, in one commit), and only then told to the clients. If the write fails
+the match is put back as it was: nothing changed and nobody heard of it.
+
+Bots, the turn clock and the take-over of an absent player's seat are timers (:meth:`LiveTable.reschedule`): after
+every change the table looks at who is to act and waits for the right thing. A bot's decision runs in a worker
+thread on a copy of the match, with the view of its own seat only, so the event loop never waits for a bot.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import random
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from clubsuite.bots.base import SomeBot, make_bot
+from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
+from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.records.writer import record_from_match
+from clubsuite.runner import deal_next
+from clubsuite.seeding import derive_seed
+from clubsuite.server.protocol import event_json, message
+from clubsuite.server.settings import TableSettings
+from clubsuite.server.store import ActionRow, MatchRow, SeatRow, Store, TableRow
+
+T = TypeVar("T")
+RECENT = 256
+"""How many recent versions' events a table keeps for clients that come back (older ones get a full state)."""
+QUEUE = 512
+"""Messages waiting for one client before it is dropped as too slow (it reconnects and resyncs)."""
+
+
+class Refused(Exception):  # noqa: N818 - a refusal, not an error of the server
+    """An action or request the table does not accept; ``code`` says why in one word, the message in words."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+@dataclass
+class SeatState:
+    """A seat as the table keeps it while it runs."""
+
+    seat: int
+    kind: str
+    """``person`` or ``bot``."""
+    bot: str
+    """The bot that plays the seat: always for a bot seat, for a person's seat while they are away."""
+    name: str | None
+    token_hash: str | None
+    connections: int = 0
+    away_since: float | None = None
+    """When the seat's last connection closed (monotonic clock), or None."""
+    player: SomeBot | None = field(default=None, repr=False)
+
+    def row(self) -> SeatRow:
+        """The stored form."""
+        return SeatRow(self.seat, self.kind, self.bot, self.name, self.token_hash)
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client's socket, as the table sees it: its seat (None: watching) and its outgoing queue."""
+
+    seat: int | None
+    queue: asyncio.Queue[JsonObject | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    dropped: bool = False
+
+    def send(self, msg: JsonObject) -> None:
+        """Queue ``msg``; a client too slow to take its messages is dropped (it comes back and resyncs)."""
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:
+            self.dropped = True
+            self.send_close()
+
+    def send_close(self) -> None:
+        """Close the socket once what is queued has gone (a slow client's queue is cut short)."""
+        self.dropped = True
+        while True:
+            try:
+                self.queue.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                self.queue.get_nowait()
+
+
+Db = Callable[..., Awaitable[Any]]
+"""Runs a store call in the database worker: ``await db(store.method, *args)``."""
+
+
+def start_match(info: SomeGame, options: object, match_no: int, seed: int) -> tuple[SomeMatch, Events]:
+    """A new match of the table: the first dealer moves one seat left with each match; the first hand is dealt."""
+    n = info.n_seats(options)
+    match = info.new_match(options, match_no % n)
+    return match, advance(match, info, seed)
+
+
+def advance(match: SomeMatch, info: SomeGame, seed: int) -> Events:
+    """Deal the next hand (from the match seed) when the last one has ended and the match goes on."""
+    events: Events = ()
+    while not match.is_over and match.to_act is None:
+        events += deal_next(match, info, seed)
+    return events
+
+
+class LiveTable:
+    """A table while the server runs: rebuilt from the store by :meth:`restore`, changed only by :meth:`apply`."""
+
+    def __init__(self, row: TableRow, seats: list[SeatRow], store: Store, db: Db) -> None:
+        self.id = row.id
+        self.spec = row.game
+        self.invite = row.invite
+        self.created_at = row.created_at
+        self.settings = TableSettings.from_json(row.settings)
+        self.info, self.options = resolve(row.game)
+        self.n_seats = self.info.n_seats(self.options)
+        self.seats = [SeatState(s.seat, s.kind, s.bot or "random", s.name, s.token_hash) for s in seats]
+        self.store, self.db = store, db
+        self.match_no = row.match_no
+        self.seed = 0
+        self.match: SomeMatch
+        self.actions: list[ActionRow] = []
+        self._earlier_actions = 0
+        """Actions of the table's finished matches (they count in the version)."""
+        self.version = 0
+        self.turn_started = time.time()
+        self.lock = asyncio.Lock()
+        self.connections: set[Connection] = set()
+        self.recent: deque[tuple[int, list[JsonObject]]] = deque(maxlen=RECENT)
+        self._timer: asyncio.Task[None] | None = None
+        self._public: Callable[[SomeMatch], JsonObject] | None = None
+
+    # -- building ------------------------------------------------------------------------------------------
+    def restore(self, matches: list[MatchRow], actions: list[ActionRow], earlier_actions: int) -> None:
+        """Rebuild the match in progress from its seed and its logged actions (every earlier match is settled:
+        ``earlier_actions`` says how many actions they had, for the version)."""
+        current = matches[-1]
+        self.match_no = current.match_no
+        self.seed = current.seed
+        self.match, _ = start_match(self.info, self.options, self.match_no, self.seed)
+        for row in actions:
+            self.match.apply(self.match.parse_action(row.action), row.seat)
+            advance(self.match, self.info, self.seed)
+        self.actions = list(actions)
+        self.turn_started = actions[-1].at if actions else current.started_at
+        self._earlier_actions = earlier_actions
+        self.version = earlier_actions + len(actions) + self.match_no
+        now = time.monotonic()
+        for seat in self.seats:
+            if seat.kind == "person" and seat.token_hash is not None:
+                seat.away_since = now  # nobody is connected after a restart: the grace period starts again
+
+    @property
+    def waiting(self) -> bool:
+        """Whether the table waits for players: before the first action of its first match, while a person's seat
+        has not been taken. Once play has begun, a seat its player left is played by its bot."""
+        return (
+            self.match_no == 0
+            and not self.actions
+            and any(s.kind == "person" and s.token_hash is None for s in self.seats)
+        )
+
+    def public_view(self) -> JsonObject:
+        """What a spectator sees now: the game's spectator part (no hidden card)."""
+        if self._public is None:
+            part = load_part(self.info, "spectator")
+            if not callable(part):
+                raise ClubsError(f"{self.info.name} has no spectator view")
+            self._public = part
+        return self._public(self.match)
+
+    # -- what clients see ---------------------------------------------------------------------------------
+    def seat_names(self) -> list[JsonObject]:
+        """Every seat as anyone may see it: kind, name, whether someone is connected, whether a bot plays it."""
+        now = time.monotonic()
+        return [
+            {
+                "seat": s.seat,
+                "kind": s.kind,
+                "name": s.name if s.kind == "person" else s.bot,
+                "taken": s.kind == "bot" or s.token_hash is not None,
+                "connected": s.connections > 0,
+                "bot_playing": s.kind == "bot" or self._bot_plays(s, now),
+            }
+            for s in self.seats
+        ]
+
+    def summary(self) -> JsonObject:
+        """The table as the lobby lists it (public)."""
+        free = [s.seat for s in self.seats if s.kind == "person" and s.token_hash is None]
+        return {
+            "id": self.id,
+            "game": self.spec,
+            "title": self.info.title,
+            "seats": self.seat_names(),
+            "free_seats": free,
+            "settings": self.settings.to_json(),
+            "match_no": self.match_no,
+            "version": self.version,
+            "over": self.match.is_over,
+            "waiting": self.waiting,
+        }
+
+    def clock(self) -> JsonValue:
+        """The turn clock of the seat to act, when a clock runs: its seat and the seconds left."""
+        seat = self.match.to_act
+        if self.settings.clock is None or seat is None or self.seats[seat].kind != "person":
+            return None
+        left = self.turn_started + self.settings.clock - time.time()
+        return {"seat": seat, "seconds_left": round(max(0.0, left), 3)}
+
+    def _for(self, seat: int | None) -> JsonObject:
+        """The part of a state or an update that depends on the receiver: its view and, to act, its legal actions."""
+        match = self.match
+        if seat is None:
+            return {"view": self.public_view(), "legal": None}
+        view = match.view(seat).to_dict()
+        view.pop("legal", None)
+        legal: JsonValue = None
+        if match.to_act == seat and self.settings.hints:
+            legal = [match.format_action(a) for a in match.legal_actions()]
+        return {"view": view, "legal": legal}
+
+    def state(self, seat: int | None, resync: bool = False) -> JsonObject:
+        """Everything ``seat`` (None: a spectator) may see now."""
+        return message(
+            "state",
+            version=self.version,
+            seat=seat,
+            resync=resync,
+            table=self.summary(),
+            to_act=self.match.to_act,
+            over=self.match.is_over,
+            clock=self.clock(),
+            **self._for(seat),
+        )
+
+    def catchup(self, since: int) -> JsonObject | None:
+        """The public events after version ``since``, or None when they are no longer kept."""
+        if since >= self.version:
+            return message("catchup", since=since, updates=[])
+        if not self.recent or self.recent[0][0] > since + 1:
+            return None
+        kept = [{"version": v, "events": evs} for v, evs in self.recent if v > since]
+        return message("catchup", since=since, updates=kept)
+
+    def broadcast_presence(self) -> None:
+        """Tell everyone who is here."""
+        msg = message("presence", version=self.version, seats=self.seat_names())
+        for conn in self.connections:
+            conn.send(msg)
+
+    def _broadcast_update(self, events: list[JsonObject], source: str, seat: int) -> None:
+        for conn in list(self.connections):
+            conn.send(
+                message(
+                    "update",
+                    version=self.version,
+                    events=events,
+                    by={"seat": seat, "source": source},
+                    to_act=self.match.to_act,
+                    over=self.match.is_over,
+                    clock=self.clock(),
+                    seats=self.seat_names(),
+                    **self._for(conn.seat),
+                )
+            )
+
+    # -- changes ------------------------------------------------------------------------------------------
+    async def apply(self, seat: int, text: str, version: int, source: str = "seat") -> None:
+        """Apply ``seat``'s action ``text`` chosen on ``version``: judged, applied, committed, then told.
+
+        Raises :class:`Refused` (nothing changed) for a stale version, out of turn, an action the rules refuse,
+        after the end, or a failed write.
+        """
+        async with self.lock:
+            match = self.match
+            if version != self.version:
+                raise Refused(
+                    "stale", f"the table has moved on to version {self.version} (you acted on {version}): look again"
+                )
+            if match.is_over:
+                raise Refused("over", "the match is over: no more actions (a rematch starts a new one)")
+            if match.to_act != seat:
+                raise Refused("not_your_turn", f"it is seat {match.to_act}'s turn, not seat {seat}'s")
+            try:
+                action = match.parse_action(text)
+            except ClubsError as exc:
+                raise Refused("illegal", str(exc)) from None
+            reason = match.explain(action, seat)
+            if reason is not None:
+                raise Refused("illegal", reason)
+            before = match.clone()
+            try:
+                events = match.apply(action, seat) + advance(match, self.info, self.seed)
+            except ClubsError as exc:
+                self.match = before
+                raise Refused("illegal", str(exc)) from None
+            now = time.time()
+            row = ActionRow(len(self.actions), seat, match.format_action(action), source, now)
+            finished = (now, json.dumps(self.record())) if match.is_over else None
+            try:
+                await self.db(self.store.append_action, self.id, self.match_no, row, finished)
+            except Exception:
+                self.match = before
+                raise Refused("server", "the action could not be saved, so it was not played: try again") from None
+            self.actions.append(row)
+            self.version += 1
+            self.turn_started = now
+            shown = [event_json(e) for e in events]
+            self.recent.append((self.version, shown))
+            self._broadcast_update(shown, source, seat)
+            self.reschedule()
+
+    async def rematch(self) -> None:
+        """Start the next match with the same seats (after the end only)."""
+        async with self.lock:
+            if not self.match.is_over:
+                raise Refused("not_over", "a rematch starts only when the match is over")
+            match_no = self.match_no + 1
+            seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), match_no)
+            row = MatchRow(match_no, seed, time.time(), None, None)
+            match, events = start_match(self.info, self.options, match_no, seed)
+            await self.db(self.store.start_match, self.id, row)
+            self._earlier_actions += len(self.actions)
+            self.match, self.match_no, self.seed, self.actions = match, match_no, seed, []
+            self.version += 1
+            self.turn_started = row.started_at
+            shown = [event_json(e) for e in events]
+            self.recent.append((self.version, shown))
+            for conn in self.connections:
+                conn.send(self.state(conn.seat))
+            self.reschedule()
+
+    def record(self) -> JsonObject:
+        """The record of the match in progress or just ended (seeded: its deals follow from the seed)."""
+        seats: list[JsonObject] = [
+            {
+                "name": (s.name or f"seat {s.seat}") if s.kind == "person" else s.bot,
+                "kind": "human" if s.kind == "person" else "bot",
+            }
+            for s in self.seats
+        ]
+        return record_from_match(self.match, seats, seed=self.seed, seeded_hands=True)
+
+    # -- timers: bots, the clock, absent players ----------------------------------------------------------
+    def _bot_plays(self, seat: SeatState, now: float) -> bool:
+        """Whether a bot plays a person's seat now: nobody holds it, or its player has been away past the grace."""
+        if seat.kind == "bot":
+            return True
+        if seat.token_hash is None:
+            return True  # an empty seat is played by its bot until someone takes it
+        return seat.connections == 0 and seat.away_since is not None and now - seat.away_since >= self.settings.grace
+
+    def reschedule(self) -> None:
+        """Look at who is to act and set the one timer that fits: a bot's move, the end of the turn clock, or the
+        end of an absent player's grace period."""
+        if self._timer is not None and not self._timer.done():
+            self._timer.cancel()
+        self._timer = None
+        seat_no = self.match.to_act
+        if self.match.is_over or seat_no is None or self.waiting:
+            return
+        seat = self.seats[seat_no]
+        now = time.monotonic()
+        version = self.version
+        if self._bot_plays(seat, now):
+            source = "bot" if seat.kind == "bot" or seat.token_hash is None else "takeover"
+            self._timer = asyncio.create_task(self._bot_move(seat_no, version, self.settings.bot_delay, source))
+            return
+        waits: list[tuple[float, str]] = []
+        if self.settings.clock is not None:
+            waits.append((self.turn_started + self.settings.clock - time.time(), "clock"))
+        if seat.connections == 0 and seat.away_since is not None:
+            waits.append((seat.away_since + self.settings.grace - now, "takeover"))
+        if waits:
+            delay, source = min(waits)
+            self._timer = asyncio.create_task(self._bot_move(seat_no, version, max(0.0, delay), source))
+
+    async def _bot_move(self, seat_no: int, version: int, delay: float, source: str) -> None:
+        """After ``delay``, let the seat's bot choose (in a worker thread, on a copy) and apply its choice, unless
+        the table moved on or the player came back."""
+        await asyncio.sleep(delay)
+        if self.version != version:
+            return
+        seat = self.seats[seat_no]
+        if source == "takeover":
+            self.broadcast_presence()
+        copy = self.match.clone()
+        if seat.player is None:
+            seat.player = make_bot(seat.bot, self.info.name)
+        rng = random.Random(derive_seed(self.seed, self.match_no, version))
+        action = await asyncio.to_thread(_choose, seat.player, copy, seat_no, rng)
+        if self.version != version:
+            return
+        if source == "takeover" and not self._bot_plays(seat, time.monotonic()):
+            return  # the player came back: the decision is theirs again
+        text = copy.format_action(action)
+        with contextlib.suppress(Refused):
+            await self.apply(seat_no, text, version, source)
+
+    def stop(self) -> None:
+        """Cancel the table's timer (the server is stopping)."""
+        if self._timer is not None:
+            self._timer.cancel()
+
+
+def _choose(bot: SomeBot, match: SomeMatch, seat: int, rng: random.Random) -> object:
+    """A bot's decision for ``seat``, from that seat's view only."""
+    return bot.choose(match.view(seat), match.legal_actions(), rng)

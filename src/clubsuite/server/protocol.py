@@ -1,0 +1,192 @@
+"""The table protocol: JSON messages over a WebSocket, one object per message, each with a ``type``.
+
+The server is authoritative. A client says ``hello`` first (with its seat token, or none to watch, and the last
+version it saw), then ``act`` with an action in the game's notation and the version it acted on, and ``ping``.
+The server sends ``welcome``, ``state`` (everything the receiver may see now), ``update`` (what one accepted
+action changed: the public events and the receiver's new view), ``catchup`` (the public events missed while away),
+``presence``, ``error`` and ``pong``. Every message carries the protocol version; states and updates carry the
+table's version, a number that grows by one with every accepted change. ``docs/protocol.md`` describes each
+message, and :data:`SCHEMAS` gives a JSON Schema for each.
+
+Only public facts travel in events (every engine event is public: who played what to the table, who passed, the
+scores); what a seat alone may know travels only in that seat's own view.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from enum import Enum
+from typing import Any
+
+from clubsuite.cards import Card, CardSet
+from clubsuite.events import Event
+from clubsuite.jsonform import JsonObject, JsonValue
+
+PROTOCOL = 1
+"""The protocol version; a client that speaks another is told so and the connection is closed."""
+MAX_MESSAGE_BYTES = 4096
+"""The largest message a client may send: an action is a few characters, a hello a token and two numbers."""
+RATE = 20.0
+"""Messages per second a connection may send on average ..."""
+BURST = 40.0
+"""... and at once; more are refused (with an error) until the bucket refills."""
+
+
+class ProtocolError(Exception):
+    """A client message that cannot be used; the message names what is wrong (and the connection stays open)."""
+
+    def __init__(self, code: str, message: str) -> None:
+        super().__init__(message)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Hello:
+    """The first message of a connection: who is speaking."""
+
+    token: str | None
+    last_version: int | None
+
+
+@dataclass(frozen=True)
+class Act:
+    """An action of the speaker's seat, in notation, on the version it saw."""
+
+    action: str
+    version: int
+
+
+@dataclass(frozen=True)
+class Ping:
+    """Keep-alive; answered with ``pong``."""
+
+
+ClientMessage = Hello | Act | Ping
+
+
+def _int_or_none(data: dict[str, Any], key: str) -> int | None:
+    value = data.get(key)
+    if value is None:
+        return None
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ProtocolError("bad_message", f"{key} must be a whole number from 0 up, or null")
+    return value
+
+
+def _only(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
+    extra = sorted(set(data) - allowed - {"type", "protocol"})
+    if extra:
+        raise ProtocolError("bad_message", f"a {kind} message has no field {extra[0]!r}")
+
+
+def parse_client_message(text: str | bytes) -> ClientMessage:
+    """Read one client message; raises :class:`ProtocolError` naming the problem (size, JSON, type, field)."""
+    size = len(text.encode() if isinstance(text, str) else text)
+    if size > MAX_MESSAGE_BYTES:
+        raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes (this one had {size})")
+    try:
+        data = json.loads(text)
+    except (ValueError, UnicodeDecodeError):
+        raise ProtocolError("bad_json", "a message must be one JSON object") from None
+    if not isinstance(data, dict):
+        raise ProtocolError("bad_json", "a message must be one JSON object")
+    kind = data.get("type")
+    if "protocol" in data and data["protocol"] != PROTOCOL:
+        raise ProtocolError("protocol", f"this server speaks protocol {PROTOCOL}, not {data['protocol']!r}")
+    if kind == "hello":
+        _only(data, kind, {"token", "last_version"})
+        token = data.get("token")
+        if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= 200):
+            raise ProtocolError("bad_message", "token must be the seat token (text) or null to watch")
+        return Hello(token, _int_or_none(data, "last_version"))
+    if kind == "act":
+        _only(data, kind, {"action", "version"})
+        action = data.get("action")
+        if not isinstance(action, str) or not 1 <= len(action) <= 200:
+            raise ProtocolError("bad_message", 'action must be the action in notation, such as "QH" or "pass"')
+        version = _int_or_none(data, "version")
+        if version is None:
+            raise ProtocolError("bad_message", "act needs the version the action was chosen on")
+        return Act(action, version)
+    if kind == "ping":
+        _only(data, kind, set())
+        return Ping()
+    raise ProtocolError("unknown_type", f"unknown message type {kind!r}: expected hello, act or ping")
+
+
+class RateLimit:
+    """A token bucket per connection: :data:`RATE` messages a second on average, :data:`BURST` at once."""
+
+    def __init__(self, now: float, rate: float = RATE, burst: float = BURST) -> None:
+        self.rate, self.burst = rate, burst
+        self.level = burst
+        self.at = now
+
+    def allow(self, now: float) -> bool:
+        """Take one message's worth from the bucket; False when it is empty."""
+        self.level = min(self.burst, self.level + (now - self.at) * self.rate)
+        self.at = now
+        if self.level < 1:
+            return False
+        self.level -= 1
+        return True
+
+
+def to_json_value(value: object) -> JsonValue:
+    """An event field as JSON: cards and card sets in notation, enums by value, tuples as lists."""
+    if value is None or isinstance(value, bool | str | float):
+        return value
+    if isinstance(value, CardSet | Card):
+        return str(value)
+    if isinstance(value, Enum):
+        return to_json_value(value.value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, tuple) and type(value) is not tuple and hasattr(value, "_fields"):
+        return str(value)  # a play of several cards (a named tuple): its notation
+    if isinstance(value, tuple | list):
+        return [to_json_value(v) for v in value]
+    return str(value)
+
+
+def event_json(event: Event) -> JsonObject:
+    """An engine event as JSON: ``{"type": class name, field: value, ...}``."""
+    out: JsonObject = {"type": type(event).__name__}
+    for name, value in zip(event._fields, event, strict=True):
+        out[name] = to_json_value(value)
+    return out
+
+
+def message(kind: str, **fields: JsonValue) -> JsonObject:
+    """A server message of ``kind`` with the protocol version."""
+    return {"type": kind, "protocol": PROTOCOL, **fields}
+
+
+def error(code: str, text: str, version: int | None = None) -> JsonObject:
+    """An error message; ``code`` is one of :data:`ERROR_CODES`."""
+    fields: dict[str, JsonValue] = {"code": code, "message": text}
+    if version is not None:
+        fields["version"] = version
+    return message("error", **fields)
+
+
+ERROR_CODES = (
+    "bad_json",
+    "bad_message",
+    "too_large",
+    "rate_limited",
+    "unknown_type",
+    "protocol",
+    "not_seated",
+    "bad_token",
+    "no_spectators",
+    "stale",
+    "not_your_turn",
+    "illegal",
+    "over",
+    "server",
+)
+"""Why a message was refused: the JSON, the message's shape, its size, the rate, its type, the protocol version, an
+action from a spectator, a token that opens no seat of this table, watching where the table forbids it, an action
+on an old version, out of turn, against the rules, after the end, or a fault of the server (nothing changed)."""

@@ -1,0 +1,217 @@
+"""A JSON Schema (draft 2020-12) for every message of the table protocol, by direction and type.
+
+``docs/protocol.md`` shows them between its ``<!-- protocol-schemas -->`` markers, written by
+``python -m clubsuite.server.schemas --write`` (a test checks that the page and this module agree), and the tests
+validate every message their clients send and receive against them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from clubsuite.jsonform import JsonObject
+from clubsuite.server.protocol import ERROR_CODES, MAX_MESSAGE_BYTES, PROTOCOL
+
+_VERSION: JsonObject = {"type": "integer", "minimum": 0, "description": "the table's version"}
+_SEAT: JsonObject = {"type": ["integer", "null"], "minimum": 0, "description": "a seat number, or null"}
+_PROTOCOL: JsonObject = {"const": PROTOCOL}
+
+
+def _message(kind: str, description: str, props: JsonObject, required: list[str]) -> JsonObject:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": kind,
+        "description": description,
+        "type": "object",
+        "properties": {"type": {"const": kind}, "protocol": _PROTOCOL, **props},
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+
+
+_SEATS: JsonObject = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "seat": {"type": "integer", "minimum": 0},
+            "kind": {"enum": ["person", "bot"]},
+            "name": {"type": ["string", "null"]},
+            "taken": {"type": "boolean"},
+            "connected": {"type": "boolean"},
+            "bot_playing": {"type": "boolean"},
+        },
+        "required": ["seat", "kind", "name", "taken", "connected", "bot_playing"],
+        "additionalProperties": False,
+    },
+}
+_EVENT: JsonObject = {
+    "type": "object",
+    "description": "an engine event: its class name and its fields (cards in notation); all events are public",
+    "properties": {"type": {"type": "string"}},
+    "required": ["type"],
+}
+_CLOCK: JsonObject = {
+    "type": ["object", "null"],
+    "properties": {"seat": {"type": "integer"}, "seconds_left": {"type": "number", "minimum": 0}},
+    "required": ["seat", "seconds_left"],
+    "additionalProperties": False,
+}
+_VIEW: JsonObject = {
+    "type": "object",
+    "description": "the receiver's view: view(seat).to_dict() without its legal list, or the spectator view",
+    "properties": {"game": {"type": "string"}, "seat": _SEAT},
+    "required": ["game", "seat"],
+}
+_LEGAL: JsonObject = {
+    "type": ["array", "null"],
+    "items": {"type": "string"},
+    "description": "the legal actions in notation, to the seat to act only (when hints are on)",
+}
+_TABLE: JsonObject = {
+    "type": "object",
+    "description": "the table as the lobby shows it",
+    "properties": {
+        "id": {"type": "string"},
+        "game": {"type": "string"},
+        "title": {"type": "string"},
+        "seats": _SEATS,
+        "free_seats": {"type": "array", "items": {"type": "integer"}},
+        "settings": {"type": "object"},
+        "match_no": {"type": "integer", "minimum": 0},
+        "version": _VERSION,
+        "over": {"type": "boolean"},
+        "waiting": {"type": "boolean"},
+    },
+    "required": ["id", "game", "title", "seats", "free_seats", "settings", "match_no", "version", "over", "waiting"],
+    "additionalProperties": False,
+}
+_PLAY: JsonObject = {
+    "version": _VERSION,
+    "to_act": _SEAT,
+    "over": {"type": "boolean"},
+    "clock": _CLOCK,
+    "view": _VIEW,
+    "legal": _LEGAL,
+}
+
+CLIENT: dict[str, JsonObject] = {
+    "hello": _message(
+        "hello",
+        "The first message of a connection: a seat token (null to watch) and the last version seen (null: none).",
+        {
+            "token": {"type": ["string", "null"], "minLength": 1, "maxLength": 200},
+            "last_version": {"type": ["integer", "null"], "minimum": 0},
+        },
+        [],
+    ),
+    "act": _message(
+        "act",
+        "An action of the speaker's seat in the game's notation, on the version it was chosen on.",
+        {"action": {"type": "string", "minLength": 1, "maxLength": 200}, "version": _VERSION},
+        ["action", "version"],
+    ),
+    "ping": _message("ping", "Keep-alive: answered with pong.", {}, []),
+}
+"""What a client may send (each message at most :data:`~clubsuite.server.protocol.MAX_MESSAGE_BYTES` bytes)."""
+
+SERVER: dict[str, JsonObject] = {
+    "welcome": _message(
+        "welcome",
+        "The answer to hello: the table, the receiver's seat (null: watching) and role.",
+        {"table": {"type": "string"}, "seat": _SEAT, "role": {"enum": ["seat", "spectator"]}},
+        ["protocol", "table", "seat", "role"],
+    ),
+    "state": _message(
+        "state",
+        "Everything the receiver may see now (after hello, after a rematch); resync: the missed events were no "
+        "longer kept, so this state replaces them.",
+        {**_PLAY, "seat": _SEAT, "resync": {"type": "boolean"}, "table": _TABLE},
+        ["protocol", "version", "seat", "resync", "table", "to_act", "over", "clock", "view", "legal"],
+    ),
+    "update": _message(
+        "update",
+        "One accepted action: the public events it caused (a new hand dealt included), who acted and how (seat, "
+        "bot, a bot for an absent player, or the clock), and the receiver's new view.",
+        {
+            **_PLAY,
+            "events": {"type": "array", "items": _EVENT},
+            "by": {
+                "type": "object",
+                "properties": {"seat": {"type": "integer"}, "source": {"enum": ["seat", "bot", "takeover", "clock"]}},
+                "required": ["seat", "source"],
+                "additionalProperties": False,
+            },
+            "seats": _SEATS,
+        },
+        ["protocol", "version", "events", "by", "to_act", "over", "clock", "seats", "view", "legal"],
+    ),
+    "catchup": _message(
+        "catchup",
+        "After a hello with last_version: the public events of each version missed, oldest first (a state follows).",
+        {
+            "since": _VERSION,
+            "updates": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"version": _VERSION, "events": {"type": "array", "items": _EVENT}},
+                    "required": ["version", "events"],
+                    "additionalProperties": False,
+                },
+            },
+        },
+        ["protocol", "since", "updates"],
+    ),
+    "presence": _message(
+        "presence",
+        "Who is at the table: sent when someone connects, leaves, or a bot takes over an absent player's seat.",
+        {"version": _VERSION, "seats": _SEATS},
+        ["protocol", "version", "seats"],
+    ),
+    "error": _message(
+        "error",
+        "A refused message or action, with the rule in words; nothing changed, the connection stays open.",
+        {"code": {"enum": list(ERROR_CODES)}, "message": {"type": "string"}, "version": _VERSION},
+        ["protocol", "code", "message"],
+    ),
+    "pong": _message("pong", "The answer to ping.", {"version": _VERSION}, ["protocol", "version"]),
+    "bye": _message(
+        "bye",
+        "The server closes this connection (it is stopping, or the seat was given up); reconnect to go on.",
+        {"reason": {"type": "string"}},
+        ["protocol", "reason"],
+    ),
+}
+"""What the server sends."""
+
+BEGIN, END = "<!-- protocol-schemas:begin -->", "<!-- protocol-schemas:end -->"
+
+
+def docs_block() -> str:
+    """The schemas as the protocol page shows them."""
+    parts = [BEGIN, "", f"Client messages are at most {MAX_MESSAGE_BYTES} bytes.", ""]
+    for direction, table in (("client to server", CLIENT), ("server to client", SERVER)):
+        for kind, schema in table.items():
+            parts += [f"#### `{kind}` ({direction})", "", "```json", json.dumps(schema, indent=2), "```", ""]
+    parts.append(END)
+    return "\n".join(parts)
+
+
+def write_docs(path: Path) -> bool:
+    """Put :func:`docs_block` into the page between the markers; whether the page changed."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    new = text[:start] + docs_block() + text[end:]
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
+
+
+if __name__ == "__main__":
+    page = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/protocol.md")
+    if sys.argv[1:2] != ["--write"]:
+        sys.exit("usage: python -m clubsuite.server.schemas --write [docs/protocol.md]")
+    print("written" if write_docs(page) else "unchanged")

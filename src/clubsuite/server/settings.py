@@ -1,0 +1,78 @@
+"""A table's house rules, beside the game's own options: who may watch, the turn clock, how long an absent player's
+seat waits before a bot plays it, and how quickly bots act.
+
+They are chosen when the table is created, stored with it (JSON) and read back after a restart; every value is
+checked with a message that names it and its range.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import asdict, dataclass
+
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.jsonform import JsonObject, JsonValue
+
+CLOCK_RANGE = (5.0, 3600.0)
+"""The turn clock, when one is used: from 5 seconds to an hour per decision."""
+GRACE_RANGE = (0.0, 3600.0)
+"""How long an absent player's seat waits before a bot plays it."""
+BOT_DELAY_RANGE = (0.0, 10.0)
+"""How long a bot waits before it acts, so that people can follow the play."""
+
+
+@dataclass(frozen=True)
+class TableSettings:
+    """The house rules of one table."""
+
+    public: bool = True
+    """Listed in the lobby (a private table is joined by its invite code only)."""
+    spectators: bool = True
+    """Whether people without a seat may watch (they see only what the whole table sees)."""
+    clock: float | None = None
+    """Seconds per decision for a person, or None for no clock; when it runs out the seat's bot acts for it."""
+    grace: float = 30.0
+    """Seconds an absent person's seat waits before a bot plays it (handed back when the person returns)."""
+    bot_delay: float = 0.5
+    """Seconds a bot waits before acting."""
+    hints: bool = True
+    """Whether a seat to act is sent the legal actions as a hint (the server checks every action either way)."""
+
+    def __post_init__(self) -> None:
+        for name in ("public", "spectators", "hints"):
+            if not isinstance(getattr(self, name), bool):
+                raise InvalidOptionsError(f"table setting {name}={getattr(self, name)!r}: expected true or false")
+        if self.clock is not None:
+            _check_number("clock", self.clock, CLOCK_RANGE, " (or null for no clock)")
+        _check_number("grace", self.grace, GRACE_RANGE)
+        _check_number("bot_delay", self.bot_delay, BOT_DELAY_RANGE)
+
+    def to_json(self) -> JsonObject:
+        """The stored form."""
+        return dict(asdict(self))
+
+    @classmethod
+    def from_json(cls, data: JsonValue) -> TableSettings:
+        """Read the stored (or requested) form; unknown keys and bad values are refused with their names."""
+        if not isinstance(data, dict):
+            raise InvalidOptionsError("table settings must be a JSON object")
+        known = set(cls.__dataclass_fields__)
+        unknown = sorted(set(data) - known)
+        if unknown:
+            raise InvalidOptionsError(
+                f"unknown table setting {unknown[0]!r}; the settings are: {', '.join(sorted(known))}"
+            )
+        return cls(**data)  # each value is checked in __post_init__
+
+
+def _check_number(name: str, value: object, bounds: tuple[float, float], more: str = "") -> None:
+    low, high = bounds
+    if (
+        isinstance(value, bool)
+        or not isinstance(value, int | float)
+        or not math.isfinite(value)
+        or not low <= value <= high
+    ):
+        raise InvalidOptionsError(
+            f"table setting {name}={value!r}: expected a number of seconds from {low:g} to {high:g}{more}"
+        )

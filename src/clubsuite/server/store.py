@@ -1,0 +1,365 @@
+"""The server's durable storage: tables, seats, matches and the action log, in SQLite or PostgreSQL.
+
+One schema, written with SQLAlchemy Core, serves both: SQLite by default (one file, WAL journal, no set-up) and
+PostgreSQL through a ``postgresql://`` URL. The action log is the truth: a table's match in progress is rebuilt by
+replaying its actions on the match's seed, so an action is committed before anyone hears of it, and a finished
+match's record is stored in the same commit as its last action.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    Table,
+    Text,
+    create_engine,
+    event,
+    func,
+    insert,
+    select,
+    update,
+)
+from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+
+from clubsuite.jsonform import JsonObject
+
+
+class StoreError(Exception):
+    """The database cannot be used or refused a write; the message names what (never a password)."""
+
+
+class StaleWriteError(StoreError):
+    """An action's place in the log is taken or skipped: another write came first, or the caller is out of date."""
+
+
+class UnknownTableError(StoreError):
+    """No such table in the database."""
+
+
+@dataclass(frozen=True)
+class TableRow:
+    """A table: its rules spec, house rules, invite code and the number of its match in progress."""
+
+    id: str
+    game: str
+    settings: JsonObject
+    invite: str
+    created_at: float
+    match_no: int
+    closed: bool
+
+
+@dataclass(frozen=True)
+class SeatRow:
+    """A seat: a person's (with its display name and token hash once taken) or a bot's."""
+
+    seat: int
+    kind: str
+    bot: str | None
+    name: str | None
+    token_hash: str | None
+
+
+@dataclass(frozen=True)
+class MatchRow:
+    """A match of a table: its seed, and its record once finished."""
+
+    match_no: int
+    seed: int
+    started_at: float
+    finished_at: float | None
+    record: str | None
+
+
+@dataclass(frozen=True)
+class ActionRow:
+    """One accepted action, in notation, with who made it and how (``seat``, ``bot``, ``takeover``, ``clock``)."""
+
+    seq: int
+    seat: int
+    action: str
+    source: str
+    at: float
+
+
+_meta = MetaData()
+tables = Table(
+    "tables",
+    _meta,
+    Column("id", Text, primary_key=True),
+    Column("game", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("invite", Text, nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("closed", Boolean, nullable=False),
+)
+seats = Table(
+    "seats",
+    _meta,
+    Column("table_id", Text, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("bot", Text),
+    Column("name", Text),
+    Column("token_hash", Text),
+    PrimaryKeyConstraint("table_id", "seat"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+    Index("seats_by_token", "token_hash"),
+)
+matches = Table(
+    "matches",
+    _meta,
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float),
+    Column("record", Text),
+    PrimaryKeyConstraint("table_id", "match_no"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+)
+actions = Table(
+    "actions",
+    _meta,
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "match_no", "seq"),
+    ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
+)
+
+
+def _sqlite_pragmas(dbapi_connection: Any, _: Any) -> None:
+    cursor = dbapi_connection.cursor()
+    cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
+    cursor.execute("PRAGMA synchronous=NORMAL")  # with WAL: a committed write survives a killed process
+    cursor.execute("PRAGMA foreign_keys=ON")
+    cursor.execute("PRAGMA busy_timeout=10000")
+    cursor.close()
+
+
+class Store:
+    """The tables of one server in one database (``sqlite:///FILE`` or ``postgresql://...``)."""
+
+    def __init__(self, url: str) -> None:
+        try:
+            parsed = make_url(url)
+        except ArgumentError:
+            raise StoreError(f"{url!r} is not a database URL: expected sqlite:///FILE or postgresql://...") from None
+        self.url_for_display = parsed.render_as_string(hide_password=True)
+        backend = parsed.get_backend_name()
+        if backend == "postgresql" and parsed.drivername == "postgresql":
+            parsed = parsed.set(drivername="postgresql+psycopg")
+        elif backend not in ("sqlite", "postgresql"):
+            raise StoreError(f"{self.url_for_display}: the server stores its tables in SQLite or PostgreSQL only")
+        self._lock = threading.Lock()
+        try:
+            if backend == "sqlite":
+                self.engine: Engine = create_engine(parsed, connect_args={"check_same_thread": False})
+                event.listen(self.engine, "connect", _sqlite_pragmas)
+            else:
+                self.engine = create_engine(parsed, pool_pre_ping=True)
+            _meta.create_all(self.engine)
+        except (SQLAlchemyError, OSError) as exc:
+            raise StoreError(f"cannot open the database {self.url_for_display}: {type(exc).__name__}") from None
+
+    @classmethod
+    def in_directory(cls, path: Path | str) -> Store:
+        """The default store: ``clubs.sqlite3`` in ``path`` (made when missing)."""
+        folder = Path(path)
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise StoreError(f"cannot make the data directory {str(folder)!r}: {exc.strerror}") from None
+        return cls(f"sqlite:///{folder.resolve() / 'clubs.sqlite3'}")
+
+    def close(self) -> None:
+        """Close every connection."""
+        self.engine.dispose()
+
+    def _write(self, work: Any) -> Any:
+        """Run ``work(connection)`` in one transaction (one writer at a time)."""
+        with self._lock:
+            try:
+                with self.engine.begin() as conn:
+                    return work(conn)
+            except IntegrityError as exc:
+                raise StaleWriteError(f"the write conflicts with what is stored ({type(exc.orig).__name__})") from None
+            except SQLAlchemyError as exc:
+                raise StoreError(f"the database refused the write: {type(exc).__name__}") from None
+
+    def _read(self, query: Any) -> list[Any]:
+        try:
+            with self.engine.connect() as conn:
+                return list(conn.execute(query))
+        except SQLAlchemyError as exc:
+            raise StoreError(f"the database could not be read: {type(exc).__name__}") from None
+
+    # -- tables ---------------------------------------------------------------------------------------------
+    def create_table(self, table: TableRow, seat_rows: Sequence[SeatRow], first_match: MatchRow) -> None:
+        """Store a new table with its seats and its first match, all or nothing."""
+
+        def work(conn: Connection) -> None:
+            conn.execute(insert(tables).values(_table_values(table)))
+            for s in seat_rows:
+                conn.execute(insert(seats).values(table_id=table.id, **_seat_values(s)))
+            conn.execute(insert(matches).values(table_id=table.id, **_match_values(first_match)))
+
+        self._write(work)
+
+    def table(self, table_id: str) -> TableRow | None:
+        """The table ``table_id``, or None."""
+        rows = self._read(select(tables).where(tables.c.id == table_id))
+        return _table_row(rows[0]) if rows else None
+
+    def table_by_invite(self, code: str) -> TableRow | None:
+        """The table an invite code opens, or None."""
+        rows = self._read(select(tables).where(tables.c.invite == code))
+        return _table_row(rows[0]) if rows else None
+
+    def tables(self, include_closed: bool = False) -> list[TableRow]:
+        """Every table (open ones only, unless ``include_closed``), oldest first."""
+        query = select(tables).order_by(tables.c.created_at, tables.c.id)
+        if not include_closed:
+            query = query.where(tables.c.closed.is_(False))
+        return [_table_row(r) for r in self._read(query)]
+
+    def close_table(self, table_id: str) -> None:
+        """Mark a table closed (kept, no longer served)."""
+        self._write(lambda conn: conn.execute(update(tables).where(tables.c.id == table_id).values(closed=True)))
+
+    # -- seats ----------------------------------------------------------------------------------------------
+    def seats(self, table_id: str) -> list[SeatRow]:
+        """The seats of a table, by number."""
+        rows = self._read(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
+        return [SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash) for r in rows]
+
+    def update_seat(self, table_id: str, seat: SeatRow) -> None:
+        """Store a seat's new state (taken, given up)."""
+
+        def work(conn: Connection) -> None:
+            done = conn.execute(
+                update(seats)
+                .where(seats.c.table_id == table_id, seats.c.seat == seat.seat)
+                .values(**_seat_values(seat))
+            )
+            if done.rowcount != 1:
+                raise UnknownTableError(f"table {table_id!r} has no seat {seat.seat}")
+
+        self._write(work)
+
+    def seat_by_token_hash(self, token_hash: str) -> tuple[str, int] | None:
+        """The (table, seat) a token hash holds, or None."""
+        rows = self._read(select(seats.c.table_id, seats.c.seat).where(seats.c.token_hash == token_hash))
+        return (rows[0].table_id, rows[0].seat) if rows else None
+
+    # -- matches and the action log ---------------------------------------------------------------------------
+    def start_match(self, table_id: str, row: MatchRow) -> None:
+        """Store the table's next match and make it the one in progress."""
+
+        def work(conn: Connection) -> None:
+            current = conn.execute(select(tables.c.match_no).where(tables.c.id == table_id)).scalar()
+            if current is None:
+                raise UnknownTableError(f"there is no table {table_id!r}")
+            if row.match_no != current + 1:
+                raise StaleWriteError(f"table {table_id!r} is at match {current}; the next is {current + 1}")
+            conn.execute(insert(matches).values(table_id=table_id, **_match_values(row)))
+            conn.execute(update(tables).where(tables.c.id == table_id).values(match_no=row.match_no))
+
+        self._write(work)
+
+    def matches(self, table_id: str) -> list[MatchRow]:
+        """The matches of a table, in order."""
+        rows = self._read(select(matches).where(matches.c.table_id == table_id).order_by(matches.c.match_no))
+        return [MatchRow(r.match_no, r.seed, r.started_at, r.finished_at, r.record) for r in rows]
+
+    def append_action(
+        self, table_id: str, match_no: int, row: ActionRow, finished: tuple[float, str] | None = None
+    ) -> None:
+        """Commit one action at the end of a match's log; with ``finished`` (the time and the record's JSON), the
+        match is marked finished in the same commit. A seq other than the next one is refused."""
+
+        def work(conn: Connection) -> None:
+            count = conn.execute(
+                select(func.count())
+                .select_from(actions)
+                .where(actions.c.table_id == table_id, actions.c.match_no == match_no)
+            ).scalar_one()
+            if row.seq != count:
+                raise StaleWriteError(
+                    f"action {row.seq} of match {match_no} of table {table_id!r}: the next is {count}"
+                )
+            conn.execute(insert(actions).values(table_id=table_id, match_no=match_no, **_action_values(row)))
+            if finished is not None:
+                at, record = finished
+                conn.execute(
+                    update(matches)
+                    .where(matches.c.table_id == table_id, matches.c.match_no == match_no)
+                    .values(finished_at=at, record=record)
+                )
+
+        self._write(work)
+
+    def actions(self, table_id: str, match_no: int) -> list[ActionRow]:
+        """The action log of a match, in order."""
+        rows = self._read(
+            select(actions)
+            .where(actions.c.table_id == table_id, actions.c.match_no == match_no)
+            .order_by(actions.c.seq)
+        )
+        return [ActionRow(r.seq, r.seat, r.action, r.source, r.at) for r in rows]
+
+
+def _table_values(t: TableRow) -> dict[str, Any]:
+    return {
+        "id": t.id,
+        "game": t.game,
+        "settings": json.dumps(t.settings, sort_keys=True),
+        "invite": t.invite,
+        "created_at": t.created_at,
+        "match_no": t.match_no,
+        "closed": t.closed,
+    }
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(r.id, r.game, json.loads(r.settings), r.invite, r.created_at, r.match_no, bool(r.closed))
+
+
+def _seat_values(s: SeatRow) -> dict[str, Any]:
+    return {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "token_hash": s.token_hash}
+
+
+def _match_values(m: MatchRow) -> dict[str, Any]:
+    return {
+        "match_no": m.match_no,
+        "seed": m.seed,
+        "started_at": m.started_at,
+        "finished_at": m.finished_at,
+        "record": m.record,
+    }
+
+
+def _action_values(a: ActionRow) -> dict[str, Any]:
+    return {"seq": a.seq, "seat": a.seat, "action": a.action, "source": a.source, "at": a.at}

@@ -1,0 +1,201 @@
+"""Test helpers for the game server: a real server on a loopback port (uvicorn in a thread, or ``clubs serve`` in a
+child process), HTTP calls, and WebSocket clients that keep every message they receive.
+
+The clients are the protocol's own: they speak JSON over a real socket, as a browser or a bot process would.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import uvicorn
+from websockets.sync.client import ClientConnection, connect
+
+from clubsuite.server.app import create_app
+from clubsuite.server.store import Store
+
+Message = dict[str, Any]
+
+
+def free_port() -> int:
+    """A TCP port nobody listens on now, on loopback."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+class ThreadServer:
+    """The application served by uvicorn in a background thread on a loopback port, over ``store``."""
+
+    def __init__(self, store: Store) -> None:
+        self.port = free_port()
+        config = uvicorn.Config(create_app(store), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        self.server = uvicorn.Server(config)
+        self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
+        self.thread = threading.Thread(target=self.server.run, daemon=True)
+
+    @property
+    def base(self) -> str:
+        """The server's address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def __enter__(self) -> ThreadServer:
+        self.thread.start()
+        wait_until(lambda: self.server.started, 15, "the server did not start")
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.server.should_exit = True
+        self.thread.join(15)
+
+
+class ProcessServer:
+    """``clubs serve`` in a child process on a loopback port, over a data directory (for stopping it for real)."""
+
+    def __init__(self, data_dir: Path, port: int | None = None, extra: tuple[str, ...] = ()) -> None:
+        self.port = port or free_port()
+        self.data_dir = data_dir
+        self.extra = extra
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def base(self) -> str:
+        """The server's address."""
+        return f"http://127.0.0.1:{self.port}"
+
+    def start(self) -> ProcessServer:
+        """Start it and wait until it answers."""
+        args = [str(Path(sys.executable).parent / "clubs"), "serve", "--port", str(self.port)]
+        args += ["--data-dir", str(self.data_dir), "--log-level", "warning", *self.extra]
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ})
+
+        def up() -> bool:
+            assert self.proc is not None
+            if self.proc.poll() is not None:
+                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
+                raise AssertionError(f"clubs serve exited with {self.proc.returncode}: {err}")
+            with contextlib.suppress(httpx.HTTPError):
+                return httpx.get(self.base + "/health", timeout=1).status_code == 200
+            return False
+
+        wait_until(up, 30, "clubs serve did not answer")
+        return self
+
+    def kill(self, sig: int = signal.SIGKILL) -> int:
+        """Send ``sig`` and wait for the process to end; its exit status."""
+        assert self.proc is not None
+        self.proc.send_signal(sig)
+        code = self.proc.wait(30)
+        if self.proc.stderr:
+            self.proc.stderr.close()
+        return code
+
+
+def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
+    """Wait for ``check()`` to hold, polling; fails with ``what`` after ``seconds``."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(what)
+        time.sleep(0.02)
+
+
+def post(base: str, path: str, body: dict[str, Any] | None = None, status: int = 200) -> Any:
+    """POST JSON and check the status; the decoded answer."""
+    r = httpx.post(base + path, json=body or {}, timeout=10)
+    assert r.status_code == status, (r.status_code, r.text)
+    return r.json()
+
+
+def get(base: str, path: str, status: int = 200) -> Any:
+    """GET and check the status; the decoded answer (text when it is not JSON)."""
+    r = httpx.get(base + path, timeout=10)
+    assert r.status_code == status, (r.status_code, r.text)
+    try:
+        return r.json()
+    except ValueError:
+        return r.text
+
+
+def new_table(base: str, game: str, seats: list[dict[str, Any]] | None = None, **settings: Any) -> Message:
+    """Make a table (bots act at once unless told otherwise)."""
+    body: dict[str, Any] = {"game": game, "bot_delay": 0, **settings}
+    if seats is not None:
+        body["seats"] = seats
+    return post(base, "/tables", body, 201)  # type: ignore[no-any-return]
+
+
+class Client:
+    """A WebSocket client of one table: says hello, keeps every message received, acts on request."""
+
+    def __init__(self, base: str, table: str, token: str | None = None, last_version: int | None = None) -> None:
+        url = base.replace("http://", "ws://") + f"/tables/{table}/ws"
+        self._opened = connect(url, open_timeout=10, max_size=2**24)
+        self.ws: ClientConnection = self._opened.__enter__()
+        self.messages: list[Message] = []
+        self.raw: list[str] = []
+        self.send({"type": "hello", "protocol": 1, "token": token, "last_version": last_version})
+
+    def send(self, msg: dict[str, Any]) -> None:
+        """Send one message."""
+        self.ws.send(json.dumps(msg))
+
+    def recv(self, timeout: float = 10) -> Message:
+        """The next message (kept)."""
+        text = self.ws.recv(timeout)
+        assert isinstance(text, str)
+        self.raw.append(text)
+        msg: Message = json.loads(text)
+        self.messages.append(msg)
+        return msg
+
+    def until(self, check: Callable[[Message], bool], timeout: float = 20) -> Message:
+        """Read messages until one satisfies ``check``; that message."""
+        deadline = time.monotonic() + timeout
+        while True:
+            left = deadline - time.monotonic()
+            if left <= 0:
+                raise AssertionError(f"no such message; the last ones were {self.messages[-3:]}")
+            msg = self.recv(left)
+            if check(msg):
+                return msg
+
+    def drain(self, quiet: float = 0.05) -> list[Message]:
+        """Every message that arrives until the socket has been quiet for ``quiet`` seconds."""
+        got = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                got.append(self.recv(quiet))
+        return got
+
+    def last_state(self) -> Message:
+        """The latest state or update received."""
+        return next(m for m in reversed(self.messages) if m["type"] in ("state", "update"))
+
+    def close(self) -> None:
+        """Close the socket."""
+        with contextlib.suppress(Exception):
+            self._opened.__exit__(None, None, None)
+
+
+@contextlib.contextmanager
+def clients(base: str, table: str, tokens: list[str | None]) -> Iterator[list[Client]]:
+    """One connected client per token (None: a spectator), closed at the end."""
+    made = [Client(base, table, t) for t in tokens]
+    try:
+        yield made
+    finally:
+        for c in made:
+            c.close()

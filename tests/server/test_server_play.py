@@ -1,0 +1,70 @@
+"""Whole matches of every game through the protocol: people (WebSocket test clients choosing random legal actions)
+and bots at one table, a spectator watching, and the stored record replaying to the same totals."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+from serverkit import Client, Message, ThreadServer, get, new_table, post
+
+from clubsuite.records import replay
+from clubsuite.server.store import Store
+
+GAMES = [
+    ("whist(target=2)", 3),
+    ("free(target=20)", 3),
+    ("partnership(target=20)", 4),
+    ("northstar(players=2, target=10)", 2),
+    ("northstar(players=6, target=10)", 6),
+    ("northstar(players=4, teams=2x2, target=10)", 4),
+]
+
+
+WATCH = False
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Any:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        yield running
+
+
+def play_out(people: dict[int, Client], rng: random.Random, limit: int = 5000) -> Message:
+    """Let each person act whenever a message says it is their turn (a random legal action) until the match is
+    over; the message that says it is over."""
+    for _ in range(limit):
+        for seat, client in people.items():
+            for msg in client.drain(0.01):
+                if msg["type"] in ("state", "update"):
+                    if msg["over"]:
+                        return msg
+                    if msg["to_act"] == seat and msg["legal"]:
+                        client.send({"type": "act", "action": rng.choice(msg["legal"]), "version": msg["version"]})
+    raise AssertionError("the match did not end")
+
+
+@pytest.mark.parametrize(("game", "n"), GAMES)
+def test_every_game_plays_to_the_end_with_people_and_bots_and_its_record_replays(
+    server: ThreadServer, game: str, n: int
+) -> None:
+    seats = [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "random"}] * (n - 2)
+    table = new_table(server.base, game, seats)
+    tokens = [post(server.base, f"/tables/{table['id']}/join", {"name": f"player {i}"})["token"] for i in range(2)]
+    people = {i: Client(server.base, table["id"], tokens[i]) for i in range(2)}
+    watcher = Client(server.base, table["id"]) if WATCH else people[0]
+    try:
+        end = play_out(people, random.Random(len(game)))
+        if WATCH:
+            watcher.until(lambda m: m.get("over") is True)
+    finally:
+        for c in (*people.values(), watcher):
+            c.close()
+    record = get(server.base, f"/tables/{table['id']}/record.json")
+    result = replay(record)
+    assert result.match.is_over
+    assert list(result.match.totals) == end["view"]["totals"]
+    assert json.loads(json.dumps(record)) == record
