@@ -166,9 +166,12 @@ class Client:
         deadline = time.monotonic() + timeout
         while True:
             left = deadline - time.monotonic()
-            if left <= 0:
-                raise AssertionError(f"no such message; the last ones were {self.messages[-3:]}")
-            msg = self.recv(left)
+            try:
+                if left <= 0:
+                    raise TimeoutError
+                msg = self.recv(left)
+            except TimeoutError:
+                raise AssertionError(f"no such message in {timeout} s; the last ones: {self.messages[-3:]}") from None
             if check(msg):
                 return msg
 

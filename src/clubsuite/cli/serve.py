@@ -49,7 +49,7 @@ def serve_command(host: str, port: int, db_url: str | None, data_dir: str, log_l
     try:
         import uvicorn
 
-        from clubsuite.server.app import create_app
+        from clubsuite.server.app import ClubsServer, create_app
         from clubsuite.server.logs import configure_logging
         from clubsuite.server.store import Store, StoreError
     except ImportError as exc:
@@ -61,7 +61,7 @@ def serve_command(host: str, port: int, db_url: str | None, data_dir: str, log_l
         fail(str(exc))
     app = create_app(store)
     config = uvicorn.Config(app, host=host, port=port, log_config=None, log_level=log_level, lifespan="on")
-    server = uvicorn.Server(config)
+    server = ClubsServer(config, app.state.hub)
     shown = host if ":" not in host else f"[{host}]"
     logging.getLogger("clubsuite.server").info("database %s", store.url_for_display)
     if port:

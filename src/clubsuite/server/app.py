@@ -10,10 +10,12 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import logging
+import socket
 import time
 from collections.abc import AsyncIterator
 from typing import Annotated, Any
 
+import uvicorn
 from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, Field
@@ -215,6 +217,20 @@ def create_app(store: Store) -> FastAPI:
         return JSONResponse(detail, status_code=exc.status_code)
 
     return app
+
+
+class ClubsServer(uvicorn.Server):
+    """uvicorn's server, which first tells the clients of every table that it is stopping (and finishes the action
+    being written) and only then closes their sockets."""
+
+    def __init__(self, config: uvicorn.Config, hub: Hub) -> None:
+        super().__init__(config)
+        self.hub = hub
+
+    async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
+        """Say farewell, then shut down as uvicorn does."""
+        await self.hub.farewell()
+        await super().shutdown(sockets)
 
 
 async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:

@@ -20,7 +20,7 @@ from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.options import spec_of
 from clubsuite.seeding import derive_seed
-from clubsuite.server.live import LiveTable, Refused, start_match
+from clubsuite.server.live import LiveTable, Refused, start_match, unstoppable
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import MatchRow, SeatRow, Store, TableRow
 from clubsuite.server.tokens import check_name, hash_token, new_invite, new_table_id, new_token, same_hash
@@ -74,16 +74,28 @@ class Hub:
         table.restore(matches, actions, earlier)
         return table
 
-    async def stop(self) -> None:
-        """Stop the timers, let any action being written finish, tell the clients, close the store."""
+    async def farewell(self, wait: float = 2.0) -> None:
+        """The first step of stopping: no timer fires any more, an action being written finishes, and every client
+        is told (``bye``) and has its socket closed once its queue has gone out (up to ``wait`` seconds)."""
+        if self.stopping:
+            return
         self.stopping = True
         for table in self.tables.values():
             table.stop()
+        conns = []
         for table in self.tables.values():
             async with table.lock:  # an action in flight is written and told before the server goes
                 for conn in table.connections:
                     conn.send({"type": "bye", "protocol": 1, "reason": "the server is stopping: reconnect soon"})
                     conn.send_close()
+                    conns.append(conn)
+        deadline = time.monotonic() + wait
+        while any(not c.queue.empty() for c in conns) and time.monotonic() < deadline:
+            await asyncio.sleep(0.01)
+
+    async def stop(self) -> None:
+        """Stop: say farewell (when not yet said), then close the store once its last write is done."""
+        await self.farewell()
         await asyncio.get_running_loop().run_in_executor(self._worker, self.store.close)
         self._worker.shutdown(wait=True)
 
@@ -142,7 +154,9 @@ class Hub:
 
     async def join(self, table: LiveTable, name: object, seat: int | None) -> tuple[int, str]:
         """Take a free person's seat (the lowest, or the one asked for) with a display name: (seat, token)."""
-        tidy = check_name(name)
+        return await unstoppable(self._join(table, check_name(name), seat))
+
+    async def _join(self, table: LiveTable, tidy: str, seat: int | None) -> tuple[int, str]:
         async with table.lock:
             free = [s for s in table.seats if s.kind == "person" and s.token_hash is None]
             if seat is not None:
@@ -170,6 +184,9 @@ class Hub:
 
     async def leave(self, table: LiveTable, token: str) -> int:
         """Give up the seat ``token`` holds; its bot plays it until someone else takes it."""
+        return await unstoppable(self._leave(table, token))
+
+    async def _leave(self, table: LiveTable, token: str) -> int:
         async with table.lock:
             seat_no = self.seat_of(table, token)
             if seat_no is None:

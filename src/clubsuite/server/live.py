@@ -15,10 +15,11 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import json
+import logging
 import random
 import time
 from collections import deque
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -34,6 +35,7 @@ from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import ActionRow, MatchRow, SeatRow, Store, TableRow
 
 T = TypeVar("T")
+log = logging.getLogger("clubsuite.server")
 RECENT = 256
 """How many recent versions' events a table keeps for clients that come back (older ones get a full state)."""
 QUEUE = 512
@@ -285,8 +287,13 @@ class LiveTable:
         """Apply ``seat``'s action ``text`` chosen on ``version``: judged, applied, committed, then told.
 
         Raises :class:`Refused` (nothing changed) for a stale version, out of turn, an action the rules refuse,
-        after the end, or a failed write.
+        after the end, or a failed write. The work runs as a task of its own that the caller's cancellation (a
+        client gone, a timer replaced) does not stop: once the write is under way, the table always learns how it
+        ended, so the match in memory and the log on disk never part.
         """
+        await unstoppable(self._apply(seat, text, version, source))
+
+    async def _apply(self, seat: int, text: str, version: int, source: str) -> None:
         async with self.lock:
             match = self.match
             if version != self.version:
@@ -304,20 +311,20 @@ class LiveTable:
             reason = match.explain(action, seat)
             if reason is not None:
                 raise Refused("illegal", reason)
-            before = match.clone()
+            trial = match.clone()  # changed aside: until the write is done, everyone still sees the table as it was
             try:
-                events = match.apply(action, seat) + advance(match, self.info, self.seed)
+                events = trial.apply(action, seat) + advance(trial, self.info, self.seed)
             except ClubsError as exc:
-                self.match = before
                 raise Refused("illegal", str(exc)) from None
             now = time.time()
-            row = ActionRow(len(self.actions), seat, match.format_action(action), source, now)
-            finished = (now, json.dumps(self.record())) if match.is_over else None
+            row = ActionRow(len(self.actions), seat, trial.format_action(action), source, now)
+            finished = (now, json.dumps(self.record(trial))) if trial.is_over else None
             try:
                 await self.db(self.store.append_action, self.id, self.match_no, row, finished)
-            except Exception:
-                self.match = before
+            except Exception as exc:
+                log.error("table %s: action %d could not be saved: %s", self.id, row.seq, exc)
                 raise Refused("server", "the action could not be saved, so it was not played: try again") from None
+            self.match = trial
             self.actions.append(row)
             self.version += 1
             self.turn_started = now
@@ -328,6 +335,9 @@ class LiveTable:
 
     async def rematch(self) -> None:
         """Start the next match with the same seats (after the end only)."""
+        await unstoppable(self._rematch())
+
+    async def _rematch(self) -> None:
         async with self.lock:
             if not self.match.is_over:
                 raise Refused("not_over", "a rematch starts only when the match is over")
@@ -346,7 +356,7 @@ class LiveTable:
                 conn.send(self.state(conn.seat))
             self.reschedule()
 
-    def record(self) -> JsonObject:
+    def record(self, match: SomeMatch | None = None) -> JsonObject:
         """The record of the match in progress or just ended (seeded: its deals follow from the seed)."""
         seats: list[JsonObject] = [
             {
@@ -355,7 +365,7 @@ class LiveTable:
             }
             for s in self.seats
         ]
-        return record_from_match(self.match, seats, seed=self.seed, seeded_hands=True)
+        return record_from_match(match or self.match, seats, seed=self.seed, seeded_hands=True)
 
     # -- timers: bots, the clock, absent players ----------------------------------------------------------
     def _bot_plays(self, seat: SeatState, now: float) -> bool:
@@ -363,7 +373,7 @@ class LiveTable:
         if seat.kind == "bot":
             return True
         if seat.token_hash is None:
-            return True  # an empty seat is played by its bot until someone takes it
+            return not self.waiting  # a seat its player left is played by its bot until someone takes it
         return seat.connections == 0 and seat.away_since is not None and now - seat.away_since >= self.settings.grace
 
     def reschedule(self) -> None:
@@ -417,6 +427,20 @@ class LiveTable:
         """Cancel the table's timer (the server is stopping)."""
         if self._timer is not None:
             self._timer.cancel()
+
+
+async def unstoppable(work: Coroutine[Any, Any, T]) -> T:
+    """Run ``work`` as a task of its own and wait for it: cancelling the caller does not stop it (a change that
+    has begun writing always finishes, in memory as on disk)."""
+    task = asyncio.create_task(work)
+    task.add_done_callback(_retrieved)
+    return await asyncio.shield(task)
+
+
+def _retrieved(task: asyncio.Task[Any]) -> None:
+    """Take a finished change's outcome, so that a refusal nobody waited for is not reported as lost."""
+    if not task.cancelled():
+        task.exception()
 
 
 def _choose(bot: SomeBot, match: SomeMatch, seat: int, rng: random.Random) -> object:
