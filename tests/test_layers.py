@@ -18,7 +18,15 @@ SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "clubsuite"
 
 CORE, ENGINE, GAMES, RECORDS, BOTS, FACES, OUTER = range(7)
-LAYER_NAMES = ("core", "engine", "game rules", "records", "bots", "screens, narration and simulation", "cli")
+LAYER_NAMES = (
+    "core",
+    "engine",
+    "game rules",
+    "records",
+    "bots",
+    "screens, narration, simulation and the server",
+    "cli",
+)
 
 CORE_MODULES = {"cards", "errors", "options", "seeding", "sampling", "safetext", "copying", "events", "jsonform"}
 ENGINE_MODULES = {"engine", "match_base", "view_base"}
@@ -47,7 +55,7 @@ def layer(name: str) -> int:
         return RECORDS
     if head in ("bots", "runner"):
         return BOTS
-    if head in ("tui", "narration", "sim"):
+    if head in ("tui", "narration", "sim", "server"):
         return FACES
     if head == "cli":
         return OUTER

@@ -31,7 +31,7 @@ from clubsuite.safetext import safe_lines
 @click.group(cls=FillsHelpGroup, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="clubs")
 def cli() -> None:
-    """Play, watch, simulate and replay the card games called Clubs.
+    """Play, watch, simulate, replay and serve the card games called Clubs.
 
     Games: {games}. Rules options are given as a spec, e.g. --variant {examples}.
 

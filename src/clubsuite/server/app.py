@@ -55,7 +55,7 @@ class SeatIn(BaseModel):
 class TableIn(BaseModel):
     """A new table: the game with its options, its seats and its house rules."""
 
-    game: str = Field(..., description="a rules spec, such as whist, free or northstar(players=4, teams=2x2)")
+    game: str = Field(..., description="a rules spec: a game or variant name, options in brackets (GET /games lists them)")
     seats: list[SeatIn] | None = Field(None, description="one per seat; default: every seat a person's")
     public: bool = True
     spectators: bool = True

@@ -267,20 +267,22 @@ class LiveTable:
             conn.send(msg)
 
     def _broadcast_update(self, events: list[JsonObject], source: str, seat: int) -> None:
+        common = message(
+            "update",
+            version=self.version,
+            events=events,
+            by={"seat": seat, "source": source},
+            to_act=self.match.to_act,
+            over=self.match.is_over,
+            clock=self.clock(),
+            seats=self.seat_names(),
+        )
+        views: dict[int | None, JsonObject] = {}  # one view per seat, however many connections it has
         for conn in list(self.connections):
-            conn.send(
-                message(
-                    "update",
-                    version=self.version,
-                    events=events,
-                    by={"seat": seat, "source": source},
-                    to_act=self.match.to_act,
-                    over=self.match.is_over,
-                    clock=self.clock(),
-                    seats=self.seat_names(),
-                    **self._for(conn.seat),
-                )
-            )
+            part = views.get(conn.seat)
+            if part is None:
+                part = views[conn.seat] = self._for(conn.seat)
+            conn.send({**common, **part})
 
     # -- changes ------------------------------------------------------------------------------------------
     async def apply(self, seat: int, text: str, version: int, source: str = "seat") -> None:

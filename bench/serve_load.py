@@ -1,0 +1,193 @@
+"""Load on the game server: many tables at once, people and bots, every client timing its updates.
+
+Run as ``python bench/serve_load.py [--tables N] [--seconds S] ...``. It starts ``clubs serve`` on a free loopback
+port over a temporary data directory (or uses ``--url`` of a running server), makes N tables, each with one person
+seat played by this process and bots in the others, connects that player and W watchers per table, and plays for S
+seconds. The player of each table thinks ``--think`` seconds before acting; the bots wait ``--bot-delay`` seconds.
+
+It prints the actions the server accepted per second (every table's version counted) and the latency from a
+player's ``act`` to the update it caused at every client of that table (the player and its watchers): p50, p99,
+max. Everything is bounded: the run stops by itself after S seconds (plus the set-up), and the server it started
+is stopped. The figures are for reading; no test depends on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import os
+import random
+import signal
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+
+
+def free_port() -> int:
+    """A loopback port nobody listens on."""
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@dataclass
+class Table:
+    """One table of the run: its id, its player's token, and when each of the player's actions was sent."""
+
+    id: str
+    token: str
+    sent: dict[int, float] = field(default_factory=dict)
+    """For each version the player acted on: when the act was sent (this process's monotonic clock)."""
+
+
+@dataclass
+class Figures:
+    """What the run measured."""
+
+    latencies: list[float] = field(default_factory=list)
+    acts: int = 0
+    refused: int = 0
+
+
+async def watch(
+    url: str, table: Table, figures: Figures, stop: float, token: str | None, rng: random.Random, think: float
+) -> None:
+    """One client: the player (with ``token``, acting after ``think`` seconds) or a watcher; records latencies."""
+    async with connect(url + f"/tables/{table.id}/ws", max_size=2**24) as ws:
+        await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "last_version": None}))
+        while time.monotonic() < stop:
+            try:
+                raw = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
+            except TimeoutError:
+                return
+            got = time.monotonic()
+            msg = json.loads(raw)
+            if msg["type"] == "update":
+                acted_on = msg["version"] - 1
+                if msg["by"]["source"] == "seat" and acted_on in table.sent:
+                    figures.latencies.append(got - table.sent[acted_on])
+            elif msg["type"] == "error" and token is not None:
+                figures.refused += 1
+            if token is not None and msg["type"] in ("state", "update") and msg["to_act"] == 0 and not msg["over"]:
+                asyncio.get_running_loop().create_task(act(ws, table, msg, figures, rng, think))
+
+
+async def act(
+    ws: ClientConnection, table: Table, msg: dict[str, Any], figures: Figures, rng: random.Random, think: float
+) -> None:
+    """The player's move: a random legal action after thinking."""
+    await asyncio.sleep(think * rng.random() * 2)
+    table.sent[msg["version"]] = time.monotonic()
+    figures.acts += 1
+    with contextlib.suppress(Exception):
+        await ws.send(json.dumps({"type": "act", "action": rng.choice(msg["legal"]), "version": msg["version"]}))
+
+
+async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
+    """Make the tables, play for the time given, and gather the figures."""
+    rng = random.Random(args.seed)
+    async with httpx.AsyncClient(base_url=base, timeout=30) as http:
+        tables = []
+        for _ in range(args.tables):
+            seats = [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * 2
+            body = {"game": args.game, "seats": seats, "bot_delay": args.bot_delay, "grace": 3600}
+            made = (await http.post("/tables", json=body)).raise_for_status().json()
+            joined = (await http.post(f"/tables/{made['id']}/join", json={"name": "bench"})).raise_for_status().json()
+            tables.append(Table(made["id"], joined["token"]))
+        before = sum([(await http.get(f"/tables/{t.id}")).json()["version"] for t in tables])
+        figures = Figures()
+        ws_url = base.replace("http://", "ws://")
+        start = time.monotonic()
+        stop = start + args.seconds
+        clients = []
+        for t in tables:
+            clients.append(watch(ws_url, t, figures, stop, t.token, random.Random(rng.random()), args.think))
+            clients += [watch(ws_url, t, figures, stop, None, rng, args.think) for _ in range(args.watchers)]
+        await asyncio.gather(*clients, return_exceptions=False)
+        elapsed = time.monotonic() - start
+        after = sum([(await http.get(f"/tables/{t.id}")).json()["version"] for t in tables])
+    lat = sorted(figures.latencies)
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    return {
+        "tables": args.tables,
+        "clients": args.tables * (1 + args.watchers),
+        "seconds": round(elapsed, 2),
+        "accepted_actions": after - before,
+        "accepted_actions_per_second": round((after - before) / elapsed, 1),
+        "player_acts": figures.acts,
+        "refused": figures.refused,
+        "latency_samples": len(lat),
+        "latency_ms_p50": round(pct(0.50), 2),
+        "latency_ms_p99": round(pct(0.99), 2),
+        "latency_ms_max": round(lat[-1] * 1000, 2) if lat else None,
+        "latency_ms_mean": round(statistics.fmean(lat) * 1000, 2) if lat else None,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Start a server (unless --url), run the load, print the figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--tables", type=int, default=200, help="tables played at once (default 200)")
+    parser.add_argument("--watchers", type=int, default=1, help="spectators per table besides its player (default 1)")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long to play (default 20)")
+    parser.add_argument("--think", type=float, default=0.5, help="the player's mean thinking time, seconds")
+    parser.add_argument("--bot-delay", type=float, default=0.5, help="the bots' delay before acting, seconds")
+    parser.add_argument("--game", default="whist", help="the rules spec of every table (3 seats)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--url", default=None, help="a running server to load instead of starting one")
+    parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    args = parser.parse_args(argv)
+    if not 1 <= args.tables <= 2000 or not 0 <= args.watchers <= 20 or not 0 < args.seconds <= 600:
+        parser.error("--tables 1..2000, --watchers 0..20 and --seconds up to 600 keep the run bounded")
+    server = None
+    with tempfile.TemporaryDirectory() as data:
+        base = args.url
+        if base is None:
+            port = free_port()
+            clubs = str(Path(sys.executable).parent / "clubs")
+            cmd = [clubs, "serve", "--port", str(port), "--data-dir", data, "--log-level", "warning"]
+            server = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env={**os.environ})
+            base = f"http://127.0.0.1:{port}"
+            deadline = time.monotonic() + 30
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(base + "/health", timeout=1).status_code == 200:
+                        break
+                if time.monotonic() > deadline or server.poll() is not None:
+                    print("the server did not start", file=sys.stderr)
+                    return 1
+                time.sleep(0.1)
+        try:
+            figures = asyncio.run(run(args, base))
+        finally:
+            if server is not None:
+                server.send_signal(signal.SIGTERM)
+                server.wait(30)
+    if args.json:
+        print(json.dumps(figures, indent=2))
+    else:
+        print(
+            f"{figures['tables']} tables, {figures['clients']} clients, {figures['seconds']} s: "
+            f"{figures['accepted_actions_per_second']} accepted actions/s; act -> update at every client of the "
+            f"table: p50 {figures['latency_ms_p50']} ms, p99 {figures['latency_ms_p99']} ms, max "
+            f"{figures['latency_ms_max']} ms ({figures['latency_samples']} samples, {figures['refused']} refused)"
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
