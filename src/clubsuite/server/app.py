@@ -55,7 +55,9 @@ class SeatIn(BaseModel):
 class TableIn(BaseModel):
     """A new table: the game with its options, its seats and its house rules."""
 
-    game: str = Field(..., description="a rules spec: a game or variant name, options in brackets (GET /games lists them)")
+    game: str = Field(
+        ..., description="a rules spec: a game or variant name, options in brackets (GET /games lists them)"
+    )
     seats: list[SeatIn] | None = Field(None, description="one per seat; default: every seat a person's")
     public: bool = True
     spectators: bool = True
