@@ -145,11 +145,13 @@ class Client:
         self._opened = connect(url, open_timeout=10, max_size=2**24)
         self.ws: ClientConnection = self._opened.__enter__()
         self.messages: list[Message] = []
+        self.sent: list[dict[str, Any]] = []
         self.raw: list[str] = []
         self.send({"type": "hello", "protocol": 1, "token": token, "last_version": last_version})
 
     def send(self, msg: dict[str, Any]) -> None:
-        """Send one message."""
+        """Send one message (kept)."""
+        self.sent.append(msg)
         self.ws.send(json.dumps(msg))
 
     def recv(self, timeout: float = 10) -> Message:

@@ -9,6 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from pgcluster import Cluster
 from serverkit import Client, Message, ThreadServer, get, new_table, post
 
 from clubsuite.records import replay
@@ -68,3 +69,21 @@ def test_every_game_plays_to_the_end_with_people_and_bots_and_its_record_replays
     assert result.match.is_over
     assert list(result.match.totals) == end["view"]["totals"]
     assert json.loads(json.dumps(record)) == record
+
+
+def test_a_match_over_postgresql_plays_to_the_end_and_a_new_server_resumes_its_tables(postgres: Cluster) -> None:
+    url = postgres.new_database()
+    with ThreadServer(Store(url)) as first:
+        table = new_table(first.base, "whist(target=2)", [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}])
+        token = post(first.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
+        client = Client(first.base, table["id"], token)
+        seen = client.until(lambda m: m["type"] in ("state", "update") and m["to_act"] == 0)
+        client.close()
+    with ThreadServer(Store(url)) as second:
+        back = Client(second.base, table["id"], token)
+        state = back.until(lambda m: m["type"] == "state")
+        assert state["version"] == seen["version"] and state["view"] == seen["view"]
+        end = play_out({0: back}, random.Random(1))
+        back.close()
+        record = get(second.base, f"/tables/{table['id']}/record.json")
+    assert list(replay(record).match.totals) == end["view"]["totals"]

@@ -45,6 +45,8 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clubs-db")
         self.stopping = False
+        self.loop: asyncio.AbstractEventLoop | None = None
+        """The event loop the hub runs in, once started."""
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a store call in the database worker thread."""
@@ -53,6 +55,7 @@ class Hub:
     # -- start and stop -----------------------------------------------------------------------------------
     async def start(self) -> None:
         """Rebuild every open table from the store (seats, tokens, the match from its log) and start its timers."""
+        self.loop = asyncio.get_running_loop()
         for row in await self.db(self.store.tables):
             try:
                 table = await self._load(row)
@@ -100,8 +103,12 @@ class Hub:
         self._worker.shutdown(wait=True)
 
     # -- the lobby ----------------------------------------------------------------------------------------
-    async def create_table(self, game: str, seats: Sequence[SeatRequest], settings: TableSettings) -> LiveTable:
-        """Make a table: the rules spec (with its options), one request per seat, the house rules."""
+    async def create_table(
+        self, game: str, seats: Sequence[SeatRequest], settings: TableSettings, seed: int | None = None
+    ) -> LiveTable:
+        """Make a table: the rules spec (with its options), one request per seat, the house rules. The first match's
+        seed is drawn from the system's randomness; ``seed`` sets it (for tests and tools: never taken from a
+        client, who could then know every deal)."""
         info, options = resolve(game)
         n = info.n_seats(options)
         if len(seats) != n:
@@ -119,7 +126,8 @@ class Hub:
             rows.append(SeatRow(i, req.kind, bot, None, None))
         now = time.time()
         row = TableRow(new_table_id(), spec_of(info.name, options), settings.to_json(), new_invite(), now, 0, False)
-        seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), 0)
+        if seed is None:
+            seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), 0)
         start_match(info, options, 0, seed)  # the deal must work before anything is stored
         first = MatchRow(0, seed, now, None, None)
         await self.db(self.store.create_table, row, rows, first)

@@ -1,0 +1,199 @@
+"""No message of the server names a card its receiver may not know, in any game.
+
+Whole matches are played through real WebSocket clients, one per seat (each choosing random legal actions, and now
+and then trying something illegal, so that refusals are checked too) plus a spectator. Afterwards the match is
+replayed from its stored record, and every message each client received is held against what that client may know
+at that message's version (``knowable.knowable_cards``, computed from the full state, not from the views): its own
+cards, what was shown to the table, and what the rules showed that seat alone.
+
+And the other way round: two deals that differ only in cards a seat cannot see (the second drawn by
+``determinize``) give that seat, and a spectator, the same messages for the same actions.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from knowable import cards_named, knowable_cards
+from serverkit import Client, Message, ThreadServer, get, post
+
+from clubsuite.engine import SomeMatch, find_game, resolve
+from clubsuite.runner import deal_next
+from clubsuite.server import live
+from clubsuite.server.hub import Hub, SeatRequest
+from clubsuite.server.settings import TableSettings
+from clubsuite.server.store import Store
+
+GAMES = [
+    "whist(target=3)",
+    "free(target=30)",
+    "partnership(target=30)",
+    "northstar(players=3, target=10)",
+    "northstar(players=4, teams=2x2, double_or_nothing=true, target=20)",
+    "northstar(players=5, wild_fifteens=true, target=10)",
+]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        yield running
+
+
+def hub_of(server: ThreadServer) -> Hub:
+    """The hub of a server running in this process."""
+    hub = server.server.config.loaded_app.app.state.hub  # type: ignore[union-attr]
+    assert isinstance(hub, Hub)
+    return hub
+
+
+def play_everyone(clients: dict[int, Client], rng: random.Random, stop: Any, misplays: float = 0.05) -> None:
+    """Each seat's client acts whenever it is to act (now and then trying a card it may not play) until ``stop``
+    holds for some message."""
+    for _ in range(20000):
+        for seat, client in clients.items():
+            for msg in client.drain(0.005):
+                if stop(msg):
+                    return
+                if msg["type"] in ("state", "update") and msg["to_act"] == seat and not msg["over"]:
+                    if rng.random() < misplays:
+                        wrong = rng.choice(["2C", "QH", "7S", "15D", "pass"])
+                        client.send({"type": "act", "action": wrong, "version": msg["version"]})
+                    client.send({"type": "act", "action": rng.choice(msg["legal"]), "version": msg["version"]})
+    raise AssertionError("the play did not end")
+
+
+def states_by_version(record: dict[str, Any]) -> list[SomeMatch]:
+    """The match after each version of a first match (version 0: as dealt), rebuilt from its record."""
+    info, options = resolve(record["variant"])
+    match = info.new_match(options, record["first_dealer"])
+    seed = record["seed"]
+    while match.to_act is None and not match.is_over:
+        deal_next(match, info, seed)
+    states = [match.clone()]
+    for hand in record["hands"]:
+        for text in hand["actions"]:
+            match.apply(match.parse_action(text))
+            while match.to_act is None and not match.is_over:
+                deal_next(match, info, seed)
+            states.append(match.clone())
+    return states
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_no_message_names_a_card_its_receiver_may_not_know(server: ThreadServer, game: str) -> None:
+    info, options = resolve(game)
+    n = info.n_seats(options)
+    table = post(server.base, "/tables", {"game": game, "bot_delay": 0}, 201)
+    tokens = [post(server.base, f"/tables/{table['id']}/join", {"name": f"p{i}"})["token"] for i in range(n)]
+    clients = {i: Client(server.base, table["id"], tokens[i]) for i in range(n)}
+    watcher = Client(server.base, table["id"])
+    try:
+        play_everyone(clients, random.Random(game), lambda m: m.get("over") is True)
+        watcher.until(lambda m: m.get("over") is True)
+    finally:
+        for c in (*clients.values(), watcher):
+            c.close()
+    states = states_by_version(get(server.base, f"/tables/{table['id']}/record.json"))
+    name = find_game(game.split("(")[0])[0].name
+    checked = 0
+    for seat, client in [*clients.items(), (None, watcher)]:
+        version = 0
+        for msg in client.messages:
+            version = msg.get("version", version)
+            if msg["type"] == "catchup":
+                continue
+            allowed = knowable_cards(states[version], seat)
+            if msg["type"] == "error":  # a refusal may repeat what the client itself wrote
+                allowed |= cards_named([m.get("action") for m in client.sent], name)
+            named = cards_named(without_examples(msg), name)
+            assert named <= allowed, f"seat {seat} was sent {sorted(named - allowed)} at version {version}: {msg}"
+            checked += 1
+    assert checked > 50
+
+
+EXAMPLES = re.compile(r"\b(such as|e\.g\.)\s[^;()]*")
+"""The examples of notation in a refusal ("a card such as 10H or QC"): words about the notation, not cards."""
+
+
+def without_examples(msg: Message) -> Message:
+    """A refusal with its examples of notation taken out (every other message as it is)."""
+    if msg["type"] != "error":
+        return msg
+    return {**msg, "message": EXAMPLES.sub("", msg["message"])}
+
+
+def without_ids(messages: list[Message]) -> list[Message]:
+    """Messages with what differs between two tables by nature (the id, the invite) taken out."""
+    out = []
+    for msg in messages:
+        msg = dict(msg)
+        if isinstance(msg.get("table"), dict):
+            msg["table"] = {k: v for k, v in msg["table"].items() if k != "id"}
+        if msg["type"] == "welcome":
+            msg.pop("table")
+        out.append(msg)
+    return out
+
+
+@pytest.mark.parametrize("game", GAMES[:5])
+def test_deals_that_differ_only_in_unseen_cards_give_a_seat_and_a_spectator_the_same_messages(
+    server: ThreadServer, game: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info, options = resolve(game)
+    n = info.n_seats(options)
+    rng = random.Random(f"deals {game}")
+    # A first hand played some way in, then the same actions on a deal drawn again for what seat 0 cannot see.
+    original = info.new_match(options, 0)
+    deal_next(original, info, 7)
+    for _ in range(rng.randrange(3, 12)):
+        if original.to_act is None:
+            break
+        legal = list(original.legal_actions())
+        original.apply(legal[rng.randrange(len(legal))])
+    other = original.determinize(0, random.Random(3))
+    deals = {101: original.hands[0].deal, 202: other.hands[0].deal}
+    assert deals[101] != deals[202]
+    # Each deal's own actions: they are the same where seat 0 can see them (a card passed between two other seats is
+    # hidden from it, and determinize draws it again like the other hidden cards).
+    logs = {101: original.hands[0].action_log(), 202: other.hands[0].action_log()}
+
+    def dealt(match: SomeMatch, _info: Any, seed: int) -> Any:
+        return match.deal(deal=deals[seed]) if not match.hands else deal_next(match, _info, seed)
+
+    monkeypatch.setattr(live, "deal_next", dealt)
+    hub = hub_of(server)
+    seen: dict[int, list[list[Message]]] = {}
+    for seed in deals:
+        requests = [SeatRequest("person")] * n
+        future = asyncio.run_coroutine_threadsafe(
+            hub.create_table(game, requests, TableSettings(bot_delay=0), seed=seed), server_loop(server)
+        )
+        table = future.result(10)
+        tokens = [post(server.base, f"/tables/{table.id}/join", {"name": f"p{i}"})["token"] for i in range(n)]
+        clients = {i: Client(server.base, table.id, tokens[i]) for i in range(n)}
+        watcher = Client(server.base, table.id)
+        for version, action in enumerate(logs[seed]):  # the same actions, by whoever is to act
+            actor = table.match.to_act
+            assert actor is not None
+            text = table.match.format_action(action)
+            clients[actor].send({"type": "act", "action": text, "version": version})
+            clients[actor].until(lambda m, v=version: m["type"] == "update" and m["version"] == v + 1)
+        for c in (*clients.values(), watcher):
+            c.drain(0.2)
+            c.close()
+        seen[seed] = [without_ids(clients[0].messages), without_ids(watcher.messages)]
+    assert seen[101] == seen[202]
+
+
+def server_loop(server: ThreadServer) -> asyncio.AbstractEventLoop:
+    """The event loop the server runs in."""
+    loop = hub_of(server).loop
+    assert loop is not None
+    return loop
