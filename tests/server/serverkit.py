@@ -78,14 +78,15 @@ class ProcessServer:
     def start(self) -> ProcessServer:
         """Start it and wait until it answers."""
         args = [str(Path(sys.executable).parent / "clubs"), "serve", "--port", str(self.port)]
-        args += ["--data-dir", str(self.data_dir), "--log-level", "warning", *self.extra]
-        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env={**os.environ})
+        args += ["--data-dir", str(self.data_dir), "--log-level", "info", *self.extra]
+        self.log = self.data_dir / f"server-{self.port}-{time.monotonic_ns()}.log"
+        self._log_file = self.log.open("wb")
+        self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self._log_file, env={**os.environ})
 
         def up() -> bool:
             assert self.proc is not None
             if self.proc.poll() is not None:
-                err = self.proc.stderr.read().decode() if self.proc.stderr else ""
-                raise AssertionError(f"clubs serve exited with {self.proc.returncode}: {err}")
+                raise AssertionError(f"clubs serve exited with {self.proc.returncode}: {self.logs()}")
             with contextlib.suppress(httpx.HTTPError):
                 return httpx.get(self.base + "/health", timeout=1).status_code == 200
             return False
@@ -98,9 +99,12 @@ class ProcessServer:
         assert self.proc is not None
         self.proc.send_signal(sig)
         code = self.proc.wait(30)
-        if self.proc.stderr:
-            self.proc.stderr.close()
+        self._log_file.close()
         return code
+
+    def logs(self) -> str:
+        """What the server wrote to standard error so far."""
+        return self.log.read_text(encoding="utf-8", errors="replace")
 
 
 def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:

@@ -47,7 +47,10 @@ def test_a_server_killed_mid_play_resumes_every_table_where_it_was(tmp_path: Pat
     msg = state
     while not msg["over"]:
         back.send({"type": "act", "action": msg["legal"][0], "version": msg["version"]})
-        msg = back.until(lambda m: m["type"] in ("state", "update") and (m["over"] or m["to_act"] == 0))
+        try:
+            msg = back.until(lambda m: m["type"] in ("state", "update") and (m["over"] or m["to_act"] == 0))
+        except AssertionError as exc:
+            raise AssertionError(f"{exc}\nthe server's log:\n{again.logs()[-4000:]}") from None
     record = get(again.base, f"/tables/{table['id']}/record.json")
     assert list(replay(record).match.totals) == msg["view"]["totals"]
     back.close()

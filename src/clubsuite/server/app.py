@@ -261,7 +261,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
             await ws.send_json(error("bad_token", "that token holds no seat at this table"))
             await ws.close(code=4403)
             return
-    elif not table.settings.spectators:
+    elif not table.settings.spectators or not table.has_spectator_view:
         await ws.send_json(error("no_spectators", "this table allows no spectators"))
         await ws.close(code=4403)
         return
@@ -272,14 +272,14 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         state = table.seats[seat]
         state.connections += 1
         state.away_since = None
-    conn.send(message("welcome", table=table.id, seat=seat, role="seat" if seat is not None else "spectator"))
-    caught = table.catchup(hello.last_version) if hello.last_version is not None else None
-    if caught is not None:
-        conn.send(caught)
-    conn.send(table.state(seat, resync=hello.last_version is not None and caught is None))
-    table.broadcast_presence()
-    table.reschedule()
     try:
+        conn.send(message("welcome", table=table.id, seat=seat, role="seat" if seat is not None else "spectator"))
+        caught = table.catchup(hello.last_version) if hello.last_version is not None else None
+        if caught is not None:
+            conn.send(caught)
+        conn.send(table.state(seat, resync=hello.last_version is not None and caught is None))
+        table.broadcast_presence()
+        table.reschedule()
         await _read(table, ws, conn)
     finally:
         table.connections.discard(conn)

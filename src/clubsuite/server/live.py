@@ -176,6 +176,11 @@ class LiveTable:
             and any(s.kind == "person" and s.token_hash is None for s in self.seats)
         )
 
+    @property
+    def has_spectator_view(self) -> bool:
+        """Whether the game gives a view for spectators (every game of the suite does)."""
+        return "spectator" in self.info.parts
+
     def public_view(self) -> JsonObject:
         """What a spectator sees now: the game's spectator part (no hidden card)."""
         if self._public is None:
@@ -281,7 +286,12 @@ class LiveTable:
         for conn in list(self.connections):
             part = views.get(conn.seat)
             if part is None:
-                part = views[conn.seat] = self._for(conn.seat)
+                try:
+                    part = views[conn.seat] = self._for(conn.seat)
+                except Exception:  # a fault in a view must not stop the table: that client resyncs
+                    log.exception("table %s: the view of seat %s could not be made", self.id, conn.seat)
+                    conn.send_close()
+                    continue
             conn.send({**common, **part})
 
     # -- changes ------------------------------------------------------------------------------------------
@@ -330,10 +340,12 @@ class LiveTable:
             self.actions.append(row)
             self.version += 1
             self.turn_started = now
-            shown = [event_json(e) for e in events]
-            self.recent.append((self.version, shown))
-            self._broadcast_update(shown, source, seat)
-            self.reschedule()
+            try:
+                shown = [event_json(e) for e in events]
+                self.recent.append((self.version, shown))
+                self._broadcast_update(shown, source, seat)
+            finally:
+                self.reschedule()  # whatever happens in telling, the table goes on
 
     async def rematch(self) -> None:
         """Start the next match with the same seats (after the end only)."""

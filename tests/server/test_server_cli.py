@@ -1,0 +1,78 @@
+"""``clubs serve`` at the command line: its help, a database it cannot open, and a record of a match played online
+read back by ``clubs replay``."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from serverkit import Client, ThreadServer, get, new_table, post, wait_until
+
+from cli_helpers import assert_safe_output, clubs_in_process
+from clubsuite.server.schemas import docs_block
+from clubsuite.server.store import Store
+
+DOCS = Path(__file__).resolve().parents[2] / "docs"
+
+
+def test_serve_help_names_its_options() -> None:
+    outcome = clubs_in_process(["serve", "--help"])
+    assert outcome.status == 0
+    for option in ("--host", "--port", "--db", "--data-dir", "--log-level"):
+        assert option in outcome.stdout
+
+
+def test_a_database_that_cannot_be_opened_is_one_line_and_status_2_without_its_password() -> None:
+    outcome = clubs_in_process(["serve", "--db", "postgresql://clubs:hunter2@127.0.0.1:1/none", "--port", "0"])
+    assert outcome.status == 2
+    assert "cannot open the database" in outcome.stderr and "hunter2" not in outcome.stderr
+    assert_safe_output(outcome)
+    bad = clubs_in_process(["serve", "--db", "nonsense"])
+    assert bad.status == 2 and "not a database URL" in bad.stderr
+    port = clubs_in_process(["serve", "--port", "70000"])
+    assert port.status == 2 and "70000" in port.stderr
+
+
+def test_a_record_of_a_match_played_online_is_read_by_clubs_replay(tmp_path: Path) -> None:
+    with ThreadServer(Store.in_directory(tmp_path)) as server:
+        table = new_table(server.base, "whist(target=1)", [{"kind": "bot"}] * 3)
+        Client(server.base, table["id"]).close()
+        wait_until(lambda: get(server.base, f"/tables/{table['id']}")["over"], 30, "the bots did not finish")
+        record = get(server.base, f"/tables/{table['id']}/record.json")
+    path = tmp_path / "online.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    outcome = clubs_in_process(["replay", str(path), "--json"])
+    assert outcome.status == 0, outcome.stderr
+    assert json.loads(outcome.stdout)["over"] is True
+
+
+def test_the_protocol_page_shows_the_schemas_of_the_code() -> None:
+    page = (DOCS / "protocol.md").read_text(encoding="utf-8")
+    assert docs_block() in page, "run: python -m clubsuite.server.schemas --write docs/protocol.md"
+
+
+def test_leaving_a_seat_lets_its_bot_play_and_someone_else_take_it(tmp_path: Path) -> None:
+    with ThreadServer(Store.in_directory(tmp_path)) as server:
+        table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}])
+        token = post(server.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
+        assert post(server.base, f"/tables/{table['id']}/leave", {"token": "wrong"}, 403)["code"] == "bad_token"
+        assert post(server.base, f"/tables/{table['id']}/leave", {"token": token})["seat"] == 0
+        info = get(server.base, f"/tables/{table['id']}")
+        assert info["free_seats"] == [0] and info["seats"][0]["bot_playing"] and not info["waiting"]
+        assert post(server.base, f"/tables/{table['id']}/join", {"name": "Bo"})["seat"] == 0
+        stale = Client(server.base, table["id"], token)
+        assert stale.recv()["code"] == "bad_token"
+        stale.close()
+
+
+def test_with_hints_off_a_seat_is_not_sent_its_legal_actions_but_may_still_act(tmp_path: Path) -> None:
+    with ThreadServer(Store.in_directory(tmp_path)) as server:
+        seats = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
+        table = new_table(server.base, "whist", seats, hints=False)
+        token = post(server.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
+        c = Client(server.base, table["id"], token)
+        turn = c.until(lambda m: m["type"] in ("state", "update") and m["to_act"] == 0)
+        assert turn["legal"] is None and "legal" not in turn["view"]
+        c.send({"type": "act", "action": "keep", "version": turn["version"]})
+        assert c.until(lambda m: m["type"] == "update" and m["by"]["seat"] == 0)
+        c.close()
