@@ -41,7 +41,14 @@ class ThreadServer:
 
     def __init__(self, store: Store) -> None:
         self.port = free_port()
-        config = uvicorn.Config(create_app(store), host="127.0.0.1", port=self.port, log_level="warning", lifespan="on")
+        config = uvicorn.Config(
+            create_app(store),
+            host="127.0.0.1",
+            port=self.port,
+            log_level="warning",
+            lifespan="on",
+            ws_per_message_deflate=False,
+        )
         self.server = uvicorn.Server(config)
         self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
         self.thread = threading.Thread(target=self.server.run, daemon=True)

@@ -60,7 +60,15 @@ def serve_command(host: str, port: int, db_url: str | None, data_dir: str, log_l
     except StoreError as exc:
         fail(str(exc))
     app = create_app(store)
-    config = uvicorn.Config(app, host=host, port=port, log_config=None, log_level=log_level, lifespan="on")
+    config = uvicorn.Config(
+        app,
+        host=host,
+        port=port,
+        log_config=None,
+        log_level=log_level,
+        lifespan="on",
+        ws_per_message_deflate=False,  # messages are small; compressing each costs more CPU than it saves
+    )
     server = ClubsServer(config, app.state.hub)
     shown = host if ":" not in host else f"[{host}]"
     logging.getLogger("clubsuite.server").info("database %s", store.url_for_display)
