@@ -233,9 +233,9 @@ class GameInfo(Generic[OptionsT]):
     """A registry entry: everything the outer layers need to know of one game, declared by the game itself.
 
     The rules side (options, seats, teams, the match factory, deals) is given as values and functions; the outer
-    parts (the terminal screen, the replay narrator, the bots, the balance report) are named by ``"module:attribute"``
-    in :attr:`parts` and imported only when an outer layer asks for one (:func:`load_part`), so that reading the
-    rules never imports a screen.
+    parts (the terminal screen, the replay narrator, the bots, the balance report, the record schema, the
+    spectator's view) are named by ``"module:attribute"`` in :attr:`parts` and imported only when an outer layer asks
+    for one (:func:`load_part`), so that reading the rules never imports a screen.
     """
 
     name: str
@@ -279,8 +279,10 @@ class GameInfo(Generic[OptionsT]):
     parts: Mapping[str, str] = field(default_factory=dict, repr=False)
     """The game's outer parts by role: ``screen`` (the terminal screen class), ``narrator`` (the replay narrator
     class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report),
-    ``schema`` (the game's part of the record schema); each ``"module:attribute"`` (``"module"`` alone for
-    ``bots``)."""
+    ``schema`` (the game's part of the record schema), ``spectator`` (``public_dict(match) -> JsonObject``: what
+    anyone watching the table may see, in the shape of a view's ``to_dict()`` with ``"seat": None``, no hand and no
+    legal actions, every card only some seat may know left out); each ``"module:attribute"`` (``"module"`` alone
+    for ``bots``)."""
 
     def n_seats(self, options: OptionsT) -> int:
         """How many seats ``options`` play with."""

@@ -33,6 +33,7 @@ register(
         parts={
             "screen": "toygame.screen:HighCardTable",
             "bots": "toygame.bot",
+            "spectator": "toygame.spectator:public_dict",
         },
     )
 )

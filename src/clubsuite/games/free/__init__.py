@@ -96,6 +96,7 @@ register(
             "bots": "clubsuite.games.free.bot",
             "schema": "clubsuite.games.free.schema:SCHEMA",
             "report": "clubsuite.games.free.report:REPORT",
+            "spectator": "clubsuite.games.free.spectator:public_dict",
         },
     )
 )

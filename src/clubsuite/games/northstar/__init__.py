@@ -105,6 +105,7 @@ register(
             "bots": "clubsuite.games.northstar.bot",
             "report": "clubsuite.games.northstar.report:REPORT",
             "schema": "clubsuite.games.northstar.schema:SCHEMA",
+            "spectator": "clubsuite.games.northstar.spectator:public_dict",
         },
     )
 )

@@ -103,6 +103,7 @@ register(
             "narrator": "clubsuite.games.partnership.narration:PartnershipNarrator",
             "bots": "clubsuite.games.partnership.bot",
             "schema": "clubsuite.games.partnership.schema:SCHEMA",
+            "spectator": "clubsuite.games.partnership.spectator:public_dict",
         },
     )
 )

@@ -18,7 +18,7 @@ from clubsuite.jsonform import JsonObject
 from clubsuite.view_base import ViewBase
 
 if TYPE_CHECKING:
-    from clubsuite.games.partnership.hand import PartnershipHand  # noqa: F401 (named in the quoted base class)
+    from clubsuite.games.partnership.hand import PartnershipHand
     from clubsuite.games.partnership.options import PartnershipOptions
 
 
@@ -150,21 +150,8 @@ class PartnershipView(ViewBase["PartnershipHand"]):
         return CardSet(mask)
 
     def voids(self) -> tuple[tuple[Suit, ...], ...]:
-        """For each seat, the suits it has shown it lacks by not following suit (public), in suit order.
-
-        A player who did not follow the suit led held none of it then, and hands only shrink in play.
-        """
-        h = self._cur()
-        out = [0, 0, 0, 0]
-        plays = [(lead, cs) for lead, cs, _ in h.tricks]
-        if h.trick_indices:
-            plays.append((h.leader, h.trick_indices))
-        for lead, cs in plays:
-            led = cs[0] // 13
-            for k, c in enumerate(cs[1:], start=1):
-                if c // 13 != led:
-                    out[(lead + k) % N_SEATS] |= 1 << led
-        return tuple(tuple(s for s in Suit if m >> s & 1) for m in out)
+        """For each seat, the suits it has shown it lacks by not following suit (public), in suit order."""
+        return shown_voids(self._cur())
 
     def known_cards(self) -> dict[int, CardSet]:
         """Cards this seat knows to be in another hand now: those it passed, with the receiver until played."""
@@ -223,6 +210,24 @@ class PartnershipView(ViewBase["PartnershipHand"]):
 
     def __repr__(self) -> str:
         return f"<PartnershipView seat={self.seat} of {N_SEATS}>"
+
+
+def shown_voids(h: PartnershipHand) -> tuple[tuple[Suit, ...], ...]:
+    """For each seat, the suits it has shown it lacks in hand ``h`` by not following suit (public), in suit order.
+
+    A player who did not follow the suit led held none of it then, and hands only shrink in play. Every seat's view
+    and the spectator's (:mod:`clubsuite.games.partnership.spectator`) show the same.
+    """
+    out = [0, 0, 0, 0]
+    plays = [(lead, cs) for lead, cs, _ in h.tricks]
+    if h.trick_indices:
+        plays.append((h.leader, h.trick_indices))
+    for lead, cs in plays:
+        led = cs[0] // 13
+        for k, c in enumerate(cs[1:], start=1):
+            if c // 13 != led:
+                out[(lead + k) % N_SEATS] |= 1 << led
+    return tuple(tuple(s for s in Suit if m >> s & 1) for m in out)
 
 
 def _trick_of(entry: tuple[int, tuple[int, ...], int]) -> tuple[int, tuple[Card, ...], int]:

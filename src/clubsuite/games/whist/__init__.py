@@ -66,6 +66,7 @@ register(
             "narrator": "clubsuite.games.whist.narration:WhistNarrator",
             "bots": "clubsuite.games.whist.bot",
             "schema": "clubsuite.games.whist.schema:SCHEMA",
+            "spectator": "clubsuite.games.whist.spectator:public_dict",
         },
     )
 )
