@@ -1,4 +1,5 @@
-"""Shared helpers of the test suite: exact whist deals, hands set up to a given point, and state snapshots.
+"""Shared helpers of the test suite: exact whist deals, hands set up to a given point, state snapshots, and a
+throwaway PostgreSQL server for the storage tests.
 
 The helpers are plain functions (imported by the test modules as ``from conftest import ...``) so that they can
 be used inside Hypothesis tests as well as ordinary ones.
@@ -7,8 +8,10 @@ be used inside Hypothesis tests as well as ordinary ones.
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import Any
+
+import pytest
 
 from clubsuite.cards import STANDARD, Card, CardSet, cards
 from clubsuite.games.whist import Decision, WhistDeal, WhistHand, WhistMatch, WhistOptions
@@ -150,3 +153,19 @@ def trick_winner(leader: int, played: Sequence[Card]) -> int:
         led = played[0].suit
         k = max((c.rank, k) for k, c in enumerate(played) if c.suit == led)[1]
     return (leader + k) % 3
+
+
+@pytest.fixture(scope="session")
+def postgres() -> Iterator[Any]:
+    """A throwaway PostgreSQL server for the session (:mod:`pgcluster`); the tests that need it skip only where
+    PostgreSQL's server binaries are not installed."""
+    from pgcluster import Cluster, server_binaries
+
+    binaries = server_binaries()
+    if binaries is None:
+        pytest.skip("PostgreSQL's server binaries (initdb, pg_ctl) are not installed here")
+    cluster = Cluster(binaries).start()
+    try:
+        yield cluster
+    finally:
+        cluster.stop()
