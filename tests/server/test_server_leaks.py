@@ -20,7 +20,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from knowable import cards_named, knowable_cards
 from serverkit import Client, Message, ThreadServer, get, post
 
 from clubsuite.engine import SomeMatch, find_game, resolve
@@ -29,6 +28,7 @@ from clubsuite.server import live
 from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import Store
+from knowable import cards_named, knowable_cards
 
 GAMES = [
     "whist(target=3)",
@@ -112,7 +112,7 @@ def test_no_message_names_a_card_its_receiver_may_not_know(server: ThreadServer,
             allowed = knowable_cards(states[version], seat)
             if msg["type"] == "error":  # a refusal may repeat what the client itself wrote
                 allowed |= cards_named([m.get("action") for m in client.sent], name)
-            named = cards_named(without_examples(msg), name)
+            named = cards_named(without_examples(without_ids([msg])[0]), name)  # a random id may read like 8S
             assert named <= allowed, f"seat {seat} was sent {sorted(named - allowed)} at version {version}: {msg}"
             checked += 1
     assert checked > 50
