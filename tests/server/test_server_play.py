@@ -9,11 +9,11 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pgcluster import Cluster
 from serverkit import Client, Message, ThreadServer, get, new_table, post
 
 from clubsuite.records import replay
 from clubsuite.server.store import Store
+from pgcluster import Cluster
 
 GAMES = [
     ("whist(target=2)", 3),

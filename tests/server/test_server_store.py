@@ -10,7 +10,6 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from pgcluster import Cluster
 
 from clubsuite.server.store import (
     ActionRow,
@@ -22,6 +21,7 @@ from clubsuite.server.store import (
     TableRow,
     UnknownTableError,
 )
+from pgcluster import Cluster
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
