@@ -101,9 +101,19 @@ class ProcessServer:
         wait_until(up, 30, "clubs serve did not answer")
         return self
 
+    def __enter__(self) -> ProcessServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        """Make sure the server is gone, whatever the test did."""
+        if self.proc is not None and self.proc.poll() is None:
+            self.kill(signal.SIGKILL)
+
     def kill(self, sig: int = signal.SIGKILL) -> int:
         """Send ``sig`` and wait for the process to end; its exit status."""
         assert self.proc is not None
+        if self.proc.poll() is not None:
+            return self.proc.returncode
         self.proc.send_signal(sig)
         code = self.proc.wait(30)
         self._log_file.close()

@@ -4,8 +4,10 @@ killed with SIGKILL in the middle of play or stopped with SIGTERM, then started 
 from __future__ import annotations
 
 import signal
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
+import pytest
 from serverkit import Client, ProcessServer, get, new_table, post, wait_until
 
 from clubsuite.records import replay
@@ -23,8 +25,22 @@ def play_a_little(client: Client, actions: int) -> dict[str, object]:
             done += 1
 
 
-def test_a_server_killed_mid_play_resumes_every_table_where_it_was(tmp_path: Path) -> None:
-    server = ProcessServer(tmp_path).start()
+@pytest.fixture
+def spawn(tmp_path: Path) -> Iterator[Callable[..., ProcessServer]]:
+    """Starts ``clubs serve`` over the test's data directory; every server started is gone after the test."""
+    made: list[ProcessServer] = []
+
+    def start(port: int | None = None) -> ProcessServer:
+        made.append(ProcessServer(tmp_path, port).start())
+        return made[-1]
+
+    yield start
+    for server in made:
+        server.__exit__()
+
+
+def test_a_server_killed_mid_play_resumes_every_table_where_it_was(spawn: Callable[..., ProcessServer]) -> None:
+    server = spawn()
     seats = [{"kind": "person"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
     table = new_table(server.base, "whist(target=3)", seats)
     busy = new_table(server.base, "northstar(players=4)", [{"kind": "bot", "bot": "random"}] * 4, bot_delay=0.02)
@@ -36,7 +52,7 @@ def test_a_server_killed_mid_play_resumes_every_table_where_it_was(tmp_path: Pat
     assert server.kill(signal.SIGKILL) == -signal.SIGKILL
     client.close()
 
-    again = ProcessServer(tmp_path, server.port).start()
+    again = spawn(server.port)
     back = Client(again.base, table["id"], token, last_version=seen["version"])  # type: ignore[arg-type]
     assert back.recv()["type"] == "welcome"
     state = back.until(lambda m: m["type"] == "state")
@@ -57,8 +73,8 @@ def test_a_server_killed_mid_play_resumes_every_table_where_it_was(tmp_path: Pat
     again.kill(signal.SIGKILL)
 
 
-def test_sigterm_tells_the_clients_finishes_and_the_tables_come_back(tmp_path: Path) -> None:
-    server = ProcessServer(tmp_path).start()
+def test_sigterm_tells_the_clients_finishes_and_the_tables_come_back(spawn: Callable[..., ProcessServer]) -> None:
+    server = spawn()
     table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}])
     token = post(server.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
     client = Client(server.base, table["id"], token)
@@ -67,7 +83,7 @@ def test_sigterm_tells_the_clients_finishes_and_the_tables_come_back(tmp_path: P
     assert status in (0, 128 + signal.SIGTERM), status
     assert client.until(lambda m: m["type"] == "bye")["reason"]
     client.close()
-    again = ProcessServer(tmp_path, server.port).start()
+    again = spawn(server.port)
     back = Client(again.base, table["id"], token)
     back.recv()
     assert back.recv()["version"] == seen["version"]
