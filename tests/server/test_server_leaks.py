@@ -86,8 +86,9 @@ def states_by_version(record: dict[str, Any]) -> list[SomeMatch]:
     return states
 
 
+@pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("game", GAMES)
-def test_no_message_names_a_card_its_receiver_may_not_know(server: ThreadServer, game: str) -> None:
+def test_no_message_names_a_card_its_receiver_may_not_know(server: ThreadServer, game: str, seed: int) -> None:
     info, options = resolve(game)
     n = info.n_seats(options)
     table = post(server.base, "/tables", {"game": game, "bot_delay": 0}, 201)
@@ -95,7 +96,7 @@ def test_no_message_names_a_card_its_receiver_may_not_know(server: ThreadServer,
     clients = {i: Client(server.base, table["id"], tokens[i]) for i in range(n)}
     watcher = Client(server.base, table["id"])
     try:
-        play_everyone(clients, random.Random(game), lambda m: m.get("over") is True)
+        play_everyone(clients, random.Random(f"{game} {seed}"), lambda m: m.get("over") is True)
         watcher.until(lambda m: m.get("over") is True)
     finally:
         for c in (*clients.values(), watcher):
