@@ -204,6 +204,10 @@ class Match(Protocol[ActionT_co, ViewT_co, OptionsT_co]):
         """An independent copy."""
         ...
 
+    def release(self) -> None:
+        """Let go of the live views of a match that will not be read again, so that its memory is freed at once."""
+        ...
+
     def determinize(self, seat: int, rng: random.Random) -> Self:
         """A complete state ``seat`` cannot tell from this one, every card it cannot see drawn again."""
         ...

@@ -167,6 +167,12 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
         return self._views[seat]
 
     # -- copies for search --------------------------------------------------------------------------------
+    def release(self) -> None:
+        """Let go of this match's live views, for a match that will not be read again (a server that replaced its
+        state with a changed copy): the match and its views then refer to each other no more, so the memory is freed
+        at once rather than by the cycle collector, whose full passes over a busy process pause it."""
+        self._views = ()
+
     def clone(self) -> Self:
         """An independent copy of the match: equal in every state, with its own hands list, totals and live views
         (each watching the copy), so play on either leaves the other unchanged.

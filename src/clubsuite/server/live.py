@@ -336,7 +336,8 @@ class LiveTable:
             except Exception as exc:
                 log.error("table %s: action %d could not be saved: %s", self.id, row.seq, exc)
                 raise Refused("server", "the action could not be saved, so it was not played: try again") from None
-            self.match = trial
+            self.match, old = trial, self.match
+            old.release()  # nobody reads the replaced state again: freed now, not by the cycle collector
             self.actions.append(row)
             self.version += 1
             self.turn_started = now
@@ -361,6 +362,7 @@ class LiveTable:
             match, events = start_match(self.info, self.options, match_no, seed)
             await self.db(self.store.start_match, self.id, row)
             self._earlier_actions += len(self.actions)
+            self.match.release()
             self.match, self.match_no, self.seed, self.actions = match, match_no, seed, []
             self.version += 1
             self.turn_started = row.started_at
@@ -424,16 +426,21 @@ class LiveTable:
         seat = self.seats[seat_no]
         if source == "takeover":
             self.broadcast_presence()
-        copy = self.match.clone()
+        # A published match is never changed (an action is applied to a copy that replaces it), and nobody else
+        # can act while a bot seat is to act, so its bot reads the match itself; a person's seat played by its bot
+        # may be taken back mid-decision, so that bot reads a copy.
+        copy = self.match if seat.kind == "bot" else self.match.clone()
         if seat.player is None:
             seat.player = make_bot(seat.bot, self.info.name)
         rng = random.Random(derive_seed(self.seed, self.match_no, version))
         action = await asyncio.to_thread(_choose, seat.player, copy, seat_no, rng)
         if self.version != version:
             return
+        text = copy.format_action(action)
+        if copy is not self.match:
+            copy.release()
         if source == "takeover" and not self._bot_plays(seat, time.monotonic()):
             return  # the player came back: the decision is theirs again
-        text = copy.format_action(action)
         with contextlib.suppress(Refused):
             await self.apply(seat_no, text, version, source)
 
