@@ -7,7 +7,7 @@ import random
 from typing import Any
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from clubsuite.cards import CardSet, card, card_at, iter_bits
@@ -228,6 +228,7 @@ def any_position(seed: int) -> FreeMatch:
 
 @settings(max_examples=40, deadline=None)
 @given(st.integers(0, 2**32), st.integers(0, 2**16))
+@example(seed=665080, rs=995)  # few consistent placements for seat 1: needed more than 5,000 tries
 def test_fc2_fc5_fc6_determinize_gives_a_state_the_seat_cannot_tell_from_the_real_one(seed: int, rs: int) -> None:
     match = any_position(seed)
     for seat in range(3):

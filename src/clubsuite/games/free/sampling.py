@@ -266,8 +266,10 @@ def _had_cards_at_pass(view: FreeView, seat: int) -> bool:
     return held > 0
 
 
-MAX_TRIES = 5000
-"""How many samples :func:`determinize` draws before it gives up."""
+MAX_TRIES = 50_000
+"""How many samples :func:`determinize` draws before it gives up: positions where few placements are consistent (a
+Queen handicap's card between two other seats, a pass the seat did not see, late in the play) have needed over ten
+thousand."""
 
 
 class _OneHand:
