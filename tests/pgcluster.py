@@ -27,7 +27,8 @@ def server_binaries() -> Path | None:
     return None
 
 
-def _free_port() -> int:
+def free_port() -> int:
+    """A TCP port nobody listens on now, on loopback."""
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
@@ -38,7 +39,7 @@ class Cluster:
 
     def __init__(self, binaries: Path) -> None:
         self.binaries = binaries
-        self.port = _free_port()
+        self.port = free_port()
         self.root = Path(tempfile.mkdtemp(prefix="clubs-pg-"))
         self.data = self.root / "data"
         self._count = 0

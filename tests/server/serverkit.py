@@ -10,7 +10,6 @@ import contextlib
 import json
 import os
 import signal
-import socket
 import subprocess
 import sys
 import threading
@@ -25,15 +24,9 @@ from websockets.sync.client import ClientConnection, connect
 
 from clubsuite.server.app import create_app
 from clubsuite.server.store import Store
+from pgcluster import free_port
 
 Message = dict[str, Any]
-
-
-def free_port() -> int:
-    """A TCP port nobody listens on now, on loopback."""
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return int(s.getsockname()[1])
 
 
 class ThreadServer:
