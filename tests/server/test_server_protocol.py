@@ -272,6 +272,7 @@ def test_a_private_table_is_not_listed_and_is_joined_by_its_invite(server: Threa
 def test_a_bad_table_request_names_what_is_wrong(server: ThreadServer) -> None:
     assert "no-such-game" in post(server.base, "/tables", {"game": "no-such-game"}, 400)["message"]
     assert "seats" in post(server.base, "/tables", {"game": "whist", "seats": [{"kind": "bot"}]}, 400)["message"]
+    assert "0 were given" in post(server.base, "/tables", {"game": "whist", "seats": []}, 400)["message"]
     assert "clock" in post(server.base, "/tables", {"game": "whist", "clock": 1}, 400)["message"]
     bad_bot = {"game": "whist", "seats": [{"kind": "bot", "bot": "nobody"}] * 3}
     assert "nobody" in post(server.base, "/tables", bad_bot, 400)["message"]

@@ -138,7 +138,8 @@ def create_app(store: Store) -> FastAPI:
 
             info, options = resolve(body.game)
             n = info.n_seats(options)
-            seats = [SeatRequest(s.kind, s.bot) for s in body.seats] if body.seats else [SeatRequest("person")] * n
+            given = body.seats
+            seats = [SeatRequest(s.kind, s.bot) for s in given] if given is not None else [SeatRequest("person")] * n
             table = await hub.create_table(body.game, seats, settings)
         except (ClubsError, Refused) as exc:
             raise _refusal(exc) from None
