@@ -316,3 +316,4 @@ def test_the_health_and_games_endpoints_answer(server: ThreadServer) -> None:
     names = {g["name"] for g in get(server.base, "/games")}
     assert names >= {"whist", "free", "partnership", "northstar"}
     assert "/tables/{table_id}/join" in get(server.base, "/openapi.json")["paths"]
+    get(server.base, "/docs", 404)  # no page built from a third-party CDN's scripts

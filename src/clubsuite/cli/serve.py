@@ -77,5 +77,5 @@ def serve_command(host: str, port: int, db_url: str | None, data_dir: str, log_l
     shown = host if ":" not in host else f"[{host}]"
     logging.getLogger("clubsuite.server").info("database %s", store.url_for_display)
     if port:
-        click.echo(f"clubs serve: http://{shown}:{port}/ (lobby API at /docs) - Ctrl-C stops it", err=True)
+        click.echo(f"clubs serve: http://{shown}:{port}/ (API schema: /openapi.json) - Ctrl-C stops it", err=True)
     server.run()

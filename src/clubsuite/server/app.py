@@ -99,7 +99,9 @@ def create_app(store: Store) -> FastAPI:
         finally:
             await hub.stop()
 
-    app = FastAPI(title="clubsuite", version=__version__, lifespan=lifespan)
+    # No /docs or /redoc pages: FastAPI builds them from scripts on a third-party CDN, which the server should neither
+    # depend on nor hand to its users; the schema itself is at /openapi.json.
+    app = FastAPI(title="clubsuite", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
     app.state.hub = hub
 
     @app.get("/health")
