@@ -7,7 +7,7 @@ STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 ARGS ?=
 
-.PHONY: play serve watch test lint typecheck unit bench clean setup
+.PHONY: play serve watch test lint typecheck unit bench clean setup screenshots
 
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "clubsuite needs Python 3.11 or newer")'
@@ -27,8 +27,8 @@ watch: $(STAMP)
 	@$(BIN)/clubs watch whist $(ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench
-	$(BIN)/ruff format --check src tests bench
+	$(BIN)/ruff check src tests bench tools
+	$(BIN)/ruff format --check src tests bench tools
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/clubsuite
@@ -43,8 +43,13 @@ $(BENCH_STAMP): $(STAMP)
 		|| echo "open_spiel could not be installed: the benchmark runs without the comparison"
 	@touch $(BENCH_STAMP)
 
+# Pictures of every game's browser table at 1280 and 390 px (and the lobby and a replay) in screenshots/; needs
+# Debian's chromium (apt-get install chromium).
+screenshots: $(STAMP)
+	$(BIN)/python tools/screenshots.py --out screenshots $(ARGS)
+
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(ARGS)
 
 clean:
-	rm -rf $(VENV) build dist .mypy_cache .pytest_cache .ruff_cache .hypothesis src/*.egg-info
+	rm -rf $(VENV) build dist screenshots .mypy_cache .pytest_cache .ruff_cache .hypothesis src/*.egg-info

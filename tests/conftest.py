@@ -169,3 +169,12 @@ def postgres() -> Iterator[Any]:
         yield cluster
     finally:
         cluster.stop()
+
+
+# -- the real-browser tests ---------------------------------------------------------------------------------------
+@pytest.fixture(scope="session")
+def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
+    """pytest-playwright launches Debian's Chromium (installed when missing: ``tests/server/browserkit.py``)."""
+    from browserkit import LAUNCH_ARGS, chromium  # tests/server, on the path once its tests are collected
+
+    return {**browser_type_launch_args, "executable_path": chromium(), "args": LAUNCH_ARGS}

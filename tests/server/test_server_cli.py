@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
+import pytest
 from serverkit import Client, ThreadServer, get, new_table, post, wait_until
 
 from cli_helpers import assert_safe_output, clubs_in_process
@@ -65,14 +66,27 @@ def test_leaving_a_seat_lets_its_bot_play_and_someone_else_take_it(tmp_path: Pat
         stale.close()
 
 
-def test_with_hints_off_a_seat_is_not_sent_its_legal_actions_but_may_still_act(tmp_path: Path) -> None:
+@pytest.mark.parametrize("hints", [False, True])
+def test_a_hint_is_the_heuristic_bots_legal_choice_where_the_table_gives_hints(tmp_path: Path, hints: bool) -> None:
     with ThreadServer(Store.in_directory(tmp_path)) as server:
         seats = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
-        table = new_table(server.base, "whist", seats, hints=False)
+        table = new_table(server.base, "whist", seats, hints=hints)
         token = post(server.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
         c = Client(server.base, table["id"], token)
         turn = c.until(lambda m: m["type"] in ("state", "update") and m["to_act"] == 0)
-        assert turn["legal"] is None and "legal" not in turn["view"]
+        assert turn["legal"] == ["keep", "exchange"] and "legal" not in turn["view"]  # legal actions either way
+        c.send({"type": "hint", "version": turn["version"]})
+        answer = c.until(lambda m: m["type"] in ("hint", "error"))
+        if hints:
+            assert answer["type"] == "hint" and answer["version"] == turn["version"]
+            assert answer["action"] in turn["legal"]
+        else:
+            assert answer["type"] == "error" and answer["code"] == "no_hints"
+        c.send({"type": "hint", "version": turn["version"] + 5})
+        assert c.until(lambda m: m["type"] == "error")["code"] == ("stale" if hints else "no_hints")
         c.send({"type": "act", "action": "keep", "version": turn["version"]})
         assert c.until(lambda m: m["type"] == "update" and m["by"]["seat"] == 0)
+        c.send({"type": "hint", "version": turn["version"] + 1})  # no longer this seat's turn
+        if hints:
+            assert c.until(lambda m: m["type"] == "error")["code"] in ("not_your_turn", "stale")
         c.close()

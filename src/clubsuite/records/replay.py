@@ -91,6 +91,30 @@ def _replay_hand(
 
     ``overall`` counts the actions of the hands before, ``previous`` those of the hand just before (for messages).
     """
+    events: list[Event] = []
+    for step in _hand_steps(checked, entry, match, index, overall, previous):
+        events.extend(step.events)
+    return tuple(events)
+
+
+@dataclass(frozen=True)
+class Step:
+    """One step of a replay: the deal of a hand (``action`` None) or one action, with the seat that made it and
+    its events; the match is in the state just after it."""
+
+    hand: int
+    """The hand's index in the record."""
+    action: str | None
+    """The action as the record writes it, or None for the deal."""
+    seat: int | None
+    """The seat that acted (None for the deal)."""
+    events: Events
+
+
+def _hand_steps(
+    checked: CheckedRecord, entry: HandEntry, match: SomeMatch, index: int, overall: int, previous: int
+) -> Iterator[Step]:
+    """:func:`_replay_hand` one step at a time: the deal, then each action, each yielded once applied."""
     if match.is_over:
         raise InvalidRecordError(
             f"hand {index}: the match ended after hand {index - 1} (the end condition was met), "
@@ -103,9 +127,10 @@ def _replay_hand(
             f"{match.to_act} to act) but another hand follows it; only the last hand may be unfinished"
         )
     try:
-        events: list[Event] = list(match.deal(deal=_deal_for(checked, entry, index, match.next_dealer)))
+        dealt = match.deal(deal=_deal_for(checked, entry, index, match.next_dealer))
     except ClubsError as exc:
         raise InvalidRecordError(f"hand {index}: the deal cannot be used: {exc}") from None
+    yield Step(index, None, None, dealt)
     for j, text in enumerate(entry.actions):
         where = f"hand {index}, action {j} (overall {overall + j})"
         seat = match.to_act
@@ -127,10 +152,10 @@ def _replay_hand(
         if actor_of is not None:
             seat = actor_of(action)
         try:
-            events.extend(match.apply(action))
+            done = match.apply(action)
         except ClubsError as exc:
             raise InvalidRecordError(f"{where}, seat {seat} {_verb(action)} {text.strip()}: {exc}") from None
-    return tuple(events)
+        yield Step(index, text, seat, done)
 
 
 def _compare(given: JsonValue, computed: JsonValue, path: str) -> str | None:
@@ -204,6 +229,15 @@ class Replay:
         overall = previous = 0
         for index, entry in enumerate(self.checked.hands):
             yield _replay_hand(self.checked, entry, self.match, index, overall, previous)
+            overall += len(entry.actions)
+            previous = len(entry.actions)
+
+    def steps(self) -> Iterator[Step]:
+        """Replay every hand one step at a time (each deal, each action), yielding each step once applied, with
+        :attr:`match` in the state just after it; raises InvalidRecordError as :meth:`hands` does."""
+        overall = previous = 0
+        for index, entry in enumerate(self.checked.hands):
+            yield from _hand_steps(self.checked, entry, self.match, index, overall, previous)
             overall += len(entry.actions)
             previous = len(entry.actions)
 

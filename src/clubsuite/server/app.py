@@ -24,11 +24,15 @@ from clubsuite import __version__
 from clubsuite.bots.base import bot_names
 from clubsuite.engine import games
 from clubsuite.errors import ClubsError
+from clubsuite.schema.build import game_schemas
+from clubsuite.schema.parts import options_schema
+from clubsuite.server import web
 from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.live import Connection, LiveTable, Refused
 from clubsuite.server.protocol import (
     Act,
     Hello,
+    Hint,
     Ping,
     ProtocolError,
     RateLimit,
@@ -64,7 +68,7 @@ class TableIn(BaseModel):
     clock: float | None = Field(None, description="seconds per decision, or null for no clock")
     grace: float = Field(30.0, description="seconds before a bot plays an absent player's seat")
     bot_delay: float = Field(0.5, description="seconds a bot waits before acting")
-    hints: bool = Field(True, description="send the legal actions to the seat to act")
+    hints: bool = Field(False, description="a seat may ask for a hint: the heuristic bot's choice from its own view")
 
 
 class JoinIn(BaseModel):
@@ -111,18 +115,26 @@ def create_app(store: Store) -> FastAPI:
 
     @app.get("/games")
     async def list_games() -> list[dict[str, Any]]:
-        """The games, their seat counts, named variants and bots."""
-        return [
-            {
-                "name": g.name,
-                "title": g.title,
-                "seats": list(g.seats),
-                "variants": sorted(g.variants),
-                "examples": list(g.examples),
-                "bots": bot_names(g.name),
-            }
-            for g in games()
-        ]
+        """The games, their seat counts, named variants (with the options each sets), options (a JSON Schema each:
+        type, range or choices, default, description with its ruling) and bots."""
+        schemas = {info.name: part for info, part in game_schemas()}
+        out: list[dict[str, Any]] = []
+        for g in games():
+            part = schemas.get(g.name)
+            options = options_schema(g.options_class, part.option_ranges)["properties"] if part is not None else {}
+            out.append(
+                {
+                    "name": g.name,
+                    "title": g.title,
+                    "seats": list(g.seats),
+                    "variants": sorted(g.variants),
+                    "variant_options": {name: dict(opts) for name, opts in sorted(g.variants.items())},
+                    "options": options,
+                    "examples": list(g.examples),
+                    "bots": bot_names(g.name),
+                }
+            )
+        return out
 
     @app.post("/tables", status_code=201)
     async def create(body: TableIn) -> dict[str, Any]:
@@ -215,6 +227,15 @@ def create_app(store: Store) -> FastAPI:
     @app.websocket("/tables/{table_id}/ws")
     async def socket(ws: WebSocket, table_id: str) -> None:
         await serve_socket(hub, ws, table_id)
+
+    async def stored_record(table_id: str, match_no: int | None) -> str:
+        try:
+            return await hub.record(find(table_id), match_no)
+        except Refused as exc:
+            raise _refusal(exc) from None
+
+    web.install(app, stored_record)
+    app.add_middleware(web.Hardening)
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Any, exc: HTTPException) -> JSONResponse:
@@ -330,6 +351,16 @@ async def _read(table: LiveTable, ws: WebSocket, conn: Connection) -> None:
                 await table.apply(conn.seat, msg.action, msg.version)
             except Refused as exc:
                 conn.send(error(exc.code, str(exc), table.version))
+        elif isinstance(msg, Hint):
+            if conn.seat is None:
+                conn.send(error("not_seated", "a spectator gets no hints"))
+                continue
+            try:
+                action = await table.hint(conn.seat, msg.version)
+            except Refused as exc:
+                conn.send(error(exc.code, str(exc), table.version))
+                continue
+            conn.send(message("hint", version=msg.version, action=action))
 
 
 async def _write(ws: WebSocket, conn: Connection) -> None:

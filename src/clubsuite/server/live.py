@@ -23,7 +23,7 @@ from collections.abc import Awaitable, Callable, Coroutine
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from clubsuite.bots.base import SomeBot, make_bot
+from clubsuite.bots.base import SomeBot, bot_names, make_bot
 from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
@@ -238,9 +238,24 @@ class LiveTable:
         view = match.view(seat).to_dict()
         view.pop("legal", None)
         legal: JsonValue = None
-        if match.to_act == seat and self.settings.hints:
+        if match.to_act == seat:  # derived from the seat's own view: it tells the seat nothing new
             legal = [match.format_action(a) for a in match.legal_actions()]
         return {"view": view, "legal": legal}
+
+    def result(self) -> JsonValue:
+        """The match's result once it is over (the winning seats, whether it was a draw, the totals), else None."""
+        match = self.match
+        if not match.is_over:
+            return None
+        summary = match.summary()
+        return {"winners": summary["winners"], "draw": summary["draw"], "totals": summary["totals"]}
+
+    def hands_played(self) -> list[JsonValue]:
+        """The account of every complete hand of the match in progress (public: each is settled and its play was on
+        the table), for the score sheet of a client that joins late or comes back."""
+        hands = self.match.summary()["hands"]
+        assert isinstance(hands, list)
+        return [h for h in hands if isinstance(h, dict) and h.get("complete") is True]
 
     def state(self, seat: int | None, resync: bool = False) -> JsonObject:
         """Everything ``seat`` (None: a spectator) may see now."""
@@ -253,6 +268,8 @@ class LiveTable:
             to_act=self.match.to_act,
             over=self.match.is_over,
             clock=self.clock(),
+            hands=self.hands_played(),
+            result=self.result(),
             **self._for(seat),
         )
 
@@ -271,7 +288,12 @@ class LiveTable:
         for conn in self.connections:
             conn.send(msg)
 
-    def _broadcast_update(self, events: list[JsonObject], source: str, seat: int) -> None:
+    def _broadcast_update(self, events: list[JsonObject], source: str, seat: int, scored: bool) -> None:
+        extra: JsonObject = {}
+        if scored:  # a hand ended: its account, for the score sheet
+            played = self.hands_played()
+            if played:
+                extra["scored"] = played[-1]
         common = message(
             "update",
             version=self.version,
@@ -281,6 +303,8 @@ class LiveTable:
             over=self.match.is_over,
             clock=self.clock(),
             seats=self.seat_names(),
+            result=self.result(),
+            **extra,
         )
         views: dict[int | None, JsonObject] = {}  # one view per seat, however many connections it has
         for conn in list(self.connections):
@@ -344,7 +368,8 @@ class LiveTable:
             try:
                 shown = [event_json(e) for e in events]
                 self.recent.append((self.version, shown))
-                self._broadcast_update(shown, source, seat)
+                scored = any(e["type"] == "HandScored" for e in shown)
+                self._broadcast_update(shown, source, seat, scored)
             finally:
                 self.reschedule()  # whatever happens in telling, the table goes on
 
@@ -443,6 +468,29 @@ class LiveTable:
             return  # the player came back: the decision is theirs again
         with contextlib.suppress(Refused):
             await self.apply(seat_no, text, version, source)
+
+    async def hint(self, seat: int, version: int) -> str:
+        """The hint for ``seat`` on ``version``: what the game's heuristic bot (the seat's own bot where the game has
+        none) would play, chosen from the seat's own view in a worker thread on a copy. Refused where the table gives
+        no hints, on a stale version, out of turn and after the end."""
+        if not self.settings.hints:
+            raise Refused("no_hints", "this table gives no hints (its creator switched them off)")
+        if version != self.version:
+            raise Refused("stale", f"the table has moved on to version {self.version} (you asked on {version})")
+        match = self.match
+        if match.is_over:
+            raise Refused("over", "the match is over: there is nothing to hint")
+        if match.to_act != seat:
+            raise Refused("not_your_turn", f"it is seat {match.to_act}'s turn, not seat {seat}'s")
+        name = "heuristic" if "heuristic" in bot_names(self.info.name) else self.seats[seat].bot
+        bot = make_bot(name, self.info.name)
+        copy = match.clone()
+        rng = random.Random(derive_seed(self.seed, self.match_no, version, seat + 1))
+        try:
+            action = await asyncio.to_thread(_choose, bot, copy, seat, rng)
+            return copy.format_action(action)
+        finally:
+            copy.release()
 
     def stop(self) -> None:
         """Cancel the table's timer (the server is stopping)."""

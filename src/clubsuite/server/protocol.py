@@ -1,10 +1,11 @@
 """The table protocol: JSON messages over a WebSocket, one object per message, each with a ``type``.
 
 The server is authoritative. A client says ``hello`` first (with its seat token, or none to watch, and the last
-version it saw), then ``act`` with an action in the game's notation and the version it acted on, and ``ping``.
+version it saw), then ``act`` with an action in the game's notation and the version it acted on, ``hint`` (the
+heuristic bot's suggestion, where the table gives hints) and ``ping``.
 The server sends ``welcome``, ``state`` (everything the receiver may see now), ``update`` (what one accepted
 action changed: the public events and the receiver's new view), ``catchup`` (the public events missed while away),
-``presence``, ``error`` and ``pong``. Every message carries the protocol version; states and updates carry the
+``presence``, ``hint``, ``error`` and ``pong``. Every message carries the protocol version; states and updates carry the
 table's version, a number that grows by one with every accepted change. ``docs/protocol.md`` describes each
 message, and :data:`SCHEMAS` gives a JSON Schema for each.
 
@@ -62,7 +63,15 @@ class Ping:
     """Keep-alive; answered with ``pong``."""
 
 
-ClientMessage = Hello | Act | Ping
+@dataclass(frozen=True)
+class Hint:
+    """A request for the seat's hint on the version it sees: the heuristic bot's choice from the seat's own view
+    (answered with ``hint`` where the table gives hints)."""
+
+    version: int
+
+
+ClientMessage = Hello | Act | Ping | Hint
 
 
 def _int_or_none(data: dict[str, Any], key: str) -> int | None:
@@ -112,7 +121,13 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if kind == "ping":
         _only(data, kind, set())
         return Ping()
-    raise ProtocolError("unknown_type", f"unknown message type {kind!r}: expected hello, act or ping")
+    if kind == "hint":
+        _only(data, kind, {"version"})
+        version = _int_or_none(data, "version")
+        if version is None:
+            raise ProtocolError("bad_message", "hint needs the version the hint is wanted for")
+        return Hint(version)
+    raise ProtocolError("unknown_type", f"unknown message type {kind!r}: expected hello, act, hint or ping")
 
 
 class RateLimit:
@@ -185,8 +200,10 @@ ERROR_CODES = (
     "not_your_turn",
     "illegal",
     "over",
+    "no_hints",
     "server",
 )
 """Why a message was refused: the JSON, the message's shape, its size, the rate, its type, the protocol version, an
 action from a spectator, a token that opens no seat of this table, watching where the table forbids it, an action
-on an old version, out of turn, against the rules, after the end, or a fault of the server (nothing changed)."""
+on an old version, out of turn, against the rules, after the end, a hint where the table gives none, or a fault of
+the server (nothing changed)."""

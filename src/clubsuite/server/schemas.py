@@ -68,7 +68,7 @@ _VIEW: JsonObject = {
 _LEGAL: JsonObject = {
     "type": ["array", "null"],
     "items": {"type": "string"},
-    "description": "the legal actions in notation, to the seat to act only (when hints are on)",
+    "description": "the legal actions in notation, to the seat to act only (null otherwise)",
 }
 _TABLE: JsonObject = {
     "type": "object",
@@ -88,8 +88,27 @@ _TABLE: JsonObject = {
     "required": ["id", "game", "title", "seats", "free_seats", "settings", "match_no", "version", "over", "waiting"],
     "additionalProperties": False,
 }
+_HAND: JsonObject = {
+    "type": "object",
+    "description": "the account of one complete hand of the match (the game's hand summary: its scores and what "
+    "the table saw), for the score sheet",
+    "properties": {"dealer": {"type": "integer"}, "scores": {"type": "array"}, "complete": {"const": True}},
+    "required": ["dealer", "scores", "complete"],
+}
+_RESULT: JsonObject = {
+    "type": ["object", "null"],
+    "description": "once the match is over: the winning seats (empty on a draw), whether it was a draw, the totals",
+    "properties": {
+        "winners": {"type": "array", "items": {"type": "integer"}},
+        "draw": {"type": "boolean"},
+        "totals": {"type": "array", "items": {"type": "integer"}},
+    },
+    "required": ["winners", "draw", "totals"],
+    "additionalProperties": False,
+}
 _PLAY: JsonObject = {
     "version": _VERSION,
+    "result": _RESULT,
     "to_act": _SEAT,
     "over": {"type": "boolean"},
     "clock": _CLOCK,
@@ -114,6 +133,12 @@ CLIENT: dict[str, JsonObject] = {
         ["action", "version"],
     ),
     "ping": _message("ping", "Keep-alive: answered with pong.", {}, []),
+    "hint": _message(
+        "hint",
+        "Ask for a hint on the version seen (the seat to act only, where the table gives hints).",
+        {"version": _VERSION},
+        ["version"],
+    ),
 }
 """What a client may send (each message at most :data:`~clubsuite.server.protocol.MAX_MESSAGE_BYTES` bytes)."""
 
@@ -128,8 +153,27 @@ SERVER: dict[str, JsonObject] = {
         "state",
         "Everything the receiver may see now (after hello, after a rematch); resync: the missed events were no "
         "longer kept, so this state replaces them.",
-        {**_PLAY, "seat": _SEAT, "resync": {"type": "boolean"}, "table": _TABLE},
-        ["protocol", "version", "seat", "resync", "table", "to_act", "over", "clock", "view", "legal"],
+        {
+            **_PLAY,
+            "seat": _SEAT,
+            "resync": {"type": "boolean"},
+            "table": _TABLE,
+            "hands": {"type": "array", "items": _HAND},
+        },
+        [
+            "protocol",
+            "version",
+            "seat",
+            "resync",
+            "table",
+            "to_act",
+            "over",
+            "result",
+            "clock",
+            "hands",
+            "view",
+            "legal",
+        ],
     ),
     "update": _message(
         "update",
@@ -145,8 +189,9 @@ SERVER: dict[str, JsonObject] = {
                 "additionalProperties": False,
             },
             "seats": _SEATS,
+            "scored": _HAND,
         },
-        ["protocol", "version", "events", "by", "to_act", "over", "clock", "seats", "view", "legal"],
+        ["protocol", "version", "events", "by", "to_act", "over", "result", "clock", "seats", "view", "legal"],
     ),
     "catchup": _message(
         "catchup",
@@ -178,6 +223,12 @@ SERVER: dict[str, JsonObject] = {
         ["protocol", "code", "message"],
     ),
     "pong": _message("pong", "The answer to ping.", {"version": _VERSION}, ["protocol", "version"]),
+    "hint": _message(
+        "hint",
+        "The answer to hint: the action the game's heuristic bot would choose from the seat's own view.",
+        {"version": _VERSION, "action": {"type": "string"}},
+        ["protocol", "version", "action"],
+    ),
     "bye": _message(
         "bye",
         "The server closes this connection (it is stopping, or the seat was given up); reconnect to go on.",

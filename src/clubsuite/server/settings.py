@@ -35,8 +35,8 @@ class TableSettings:
     """Seconds an absent person's seat waits before a bot plays it (handed back when the person returns)."""
     bot_delay: float = 0.5
     """Seconds a bot waits before acting."""
-    hints: bool = True
-    """Whether a seat to act is sent the legal actions as a hint (the server checks every action either way)."""
+    hints: bool = False
+    """Whether a seat may ask for a hint: the game's heuristic bot's choice from the seat's own view."""
 
     def __post_init__(self) -> None:
         for name in ("public", "spectators", "hints"):

@@ -1,0 +1,116 @@
+// Small DOM helpers. Every text goes in as a text node (never as markup), so a name or a message from the server
+// cannot become HTML.
+
+const SVG_NS = "http://www.w3.org/2000/svg";
+
+/** An element: h("button", {class: "x", onclick: f, "aria-label": "..."}, "text", child, ...). */
+export function h(tag, attrs = {}, ...children) {
+  const el = document.createElement(tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+/** An SVG element, the same way. */
+export function s(tag, attrs = {}, ...children) {
+  const el = document.createElementNS(SVG_NS, tag);
+  setAttrs(el, attrs);
+  append(el, children);
+  return el;
+}
+
+function setAttrs(el, attrs) {
+  for (const [key, value] of Object.entries(attrs)) {
+    if (value === null || value === undefined || value === false) continue;
+    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    else if (key === "dataset") Object.assign(el.dataset, value);
+    else el.setAttribute(key, value === true ? "" : String(value));
+  }
+}
+
+function append(el, children) {
+  for (const child of children.flat(Infinity)) {
+    if (child === null || child === undefined || child === false) continue;
+    el.append(child instanceof Node ? child : document.createTextNode(String(child)));
+  }
+}
+
+/** Replace an element's children. */
+export function fill(el, ...children) {
+  el.replaceChildren();
+  append(el, children);
+  return el;
+}
+
+/** The element with this id (it must exist). */
+export function byId(id) {
+  const el = document.getElementById(id);
+  if (!el) throw new Error(`no element #${id}`);
+  return el;
+}
+
+/** JSON over HTTP: the decoded answer, or an Error carrying the server's message. */
+export async function api(path, body = undefined) {
+  const init = body === undefined ? {} : {
+    method: "POST",
+    headers: {"content-type": "application/json"},
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  };
+  let response;
+  try {
+    response = await fetch(path, init);
+  } catch {
+    throw new Error("the server cannot be reached: is it running?");
+  }
+  let data = null;
+  try {
+    data = await response.json();
+  } catch {
+    data = null;
+  }
+  if (!response.ok) {
+    const detail = data && typeof data.message === "string" ? data.message
+      : data && Array.isArray(data.detail) ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
+        : `the server answered ${response.status}`;
+    const err = new Error(detail);
+    err.code = data && data.code;
+    throw err;
+  }
+  return data;
+}
+
+/** Stored preferences and seat tokens (this browser only). */
+export const store = {
+  get(key, fallback = null) {
+    try {
+      const raw = localStorage.getItem(`clubs.${key}`);
+      return raw === null ? fallback : JSON.parse(raw);
+    } catch {
+      return fallback;
+    }
+  },
+  set(key, value) {
+    try {
+      if (value === null) localStorage.removeItem(`clubs.${key}`);
+      else localStorage.setItem(`clubs.${key}`, JSON.stringify(value));
+    } catch {
+      // storage may be switched off: the page still works, a reload just forgets
+    }
+  },
+};
+
+/** Apply the colour preference (four colours for the four suits, for colour-blind players) to the page. */
+export function applyColours() {
+  document.documentElement.classList.toggle("four-colour", store.get("fourColour", false) === true);
+}
+
+/** A checkbox that switches the four-colour deck on and off. */
+export function colourToggle() {
+  const box = h("input", {type: "checkbox", id: "four-colour"});
+  box.checked = store.get("fourColour", false) === true;
+  box.addEventListener("change", () => {
+    store.set("fourColour", box.checked);
+    applyColours();
+  });
+  return h("label", {class: "toggle"}, box, " Four-colour suits");
+}

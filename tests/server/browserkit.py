@@ -1,0 +1,170 @@
+"""Helpers of the real-browser tests: Debian's Chromium found (or installed), a table made on a running server, a
+page that keeps every WebSocket frame it receives, and the leak check of a page against the oracle of
+``tests/knowable.py``.
+
+Chromium comes from the distribution (``/usr/bin/chromium``), not from Playwright's download: where it is missing and
+the tests run as root, ``apt-get install -y chromium`` installs it. Where it cannot be had, the browser tests skip
+with the reason, unless ``CLUBS_REQUIRE_BROWSER=1`` (CI sets it), where they fail instead.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import os
+import shutil
+import subprocess
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import pytest
+
+from clubsuite.engine import SomeMatch
+from knowable import cards_named, knowable_cards
+
+CHROMIUM_NAMES = ("chromium", "chromium-browser")
+LAUNCH_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+]
+"""Chromium's switches here: no sandbox (the tests may run as root), nothing fetched from elsewhere."""
+
+_found: list[str] = []
+
+
+def chromium() -> str:
+    """The path of the system's Chromium, installing Debian's package when it is missing and we are root; skips (or
+    fails, with ``CLUBS_REQUIRE_BROWSER=1``) with the reason where it cannot be had."""
+    if _found:
+        return _found[0]
+    path = _which()
+    why = ""
+    if path is None:
+        if os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get"):
+            why = _apt_install()
+            path = _which()
+        else:
+            why = "chromium is not installed, and installing it needs root (apt-get install chromium)"
+    if path is None:
+        reason = f"no Chromium for the browser tests: {why or 'apt-get install chromium did not provide one'}"
+        if os.environ.get("CLUBS_REQUIRE_BROWSER") == "1":
+            pytest.fail(reason + " (CLUBS_REQUIRE_BROWSER=1: the browser tests must run)")
+        pytest.skip(reason)
+    _found.append(path)
+    return path
+
+
+def _which() -> str | None:
+    for name in CHROMIUM_NAMES:
+        found = shutil.which(name)
+        if found:
+            return found
+    return None
+
+
+def _apt_install() -> str:
+    env = {**os.environ, "DEBIAN_FRONTEND": "noninteractive"}
+    quiet = {"stdout": subprocess.DEVNULL, "stderr": subprocess.PIPE, "env": env, "timeout": 900}
+    done = subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], check=False, **quiet)  # type: ignore[call-overload]
+    if done.returncode != 0:  # the package lists may be missing on a fresh machine
+        subprocess.run(["apt-get", "update", "-q"], check=False, **quiet)  # type: ignore[call-overload]
+        done = subprocess.run(["apt-get", "install", "-y", "-q", "chromium"], check=False, **quiet)  # type: ignore[call-overload]
+    return "" if done.returncode == 0 else done.stderr.decode(errors="replace")[-500:]
+
+
+# -- a server's tables, from the test's thread --------------------------------------------------------------------
+def live_match(server: Any, table_id: str) -> SomeMatch:
+    """The match a table of ``server`` (a ThreadServer) holds now."""
+    return server.server.config.app.state.hub.tables[table_id].match  # type: ignore[no-any-return]
+
+
+def seeded_table(server: Any, game: str, seats: list[Any], seed: int, **settings: Any) -> str:
+    """Make a table with a chosen seed (the lobby never takes one from a client) in the server's own loop."""
+    from clubsuite.server.hub import SeatRequest
+    from clubsuite.server.settings import TableSettings
+
+    hub = server.server.config.app.state.hub
+    requests = [SeatRequest(s["kind"], s.get("bot")) for s in seats]
+    future = asyncio.run_coroutine_threadsafe(
+        hub.create_table(game, requests, TableSettings(**settings), seed=seed), hub.loop
+    )
+    return future.result(10).id  # type: ignore[no-any-return]
+
+
+# -- pages ---------------------------------------------------------------------------------------------------------
+@dataclass
+class Watched:
+    """A page with every JSON message its table socket received (and sent), in order."""
+
+    page: Any
+    seat: int | None
+    received: list[dict[str, Any]] = field(default_factory=list)
+    sent: list[dict[str, Any]] = field(default_factory=list)
+
+    @property
+    def version(self) -> int | None:
+        """The last table version the page was told of."""
+        for msg in reversed(self.received):
+            if "version" in msg and msg["type"] in ("state", "update"):
+                return int(msg["version"])
+        return None
+
+
+def watch(page: Any, seat: int | None) -> Watched:
+    """Keep every frame of the page's WebSockets."""
+    watched = Watched(page, seat)
+
+    def on_socket(ws: Any) -> None:
+        ws.on("framereceived", lambda payload: watched.received.append(json.loads(payload)))
+        ws.on("framesent", lambda payload: watched.sent.append(json.loads(payload)))
+
+    page.on("websocket", on_socket)
+    return watched
+
+
+def page_cards(page: Any, game: str) -> set[str]:
+    """Every card the page names: its ``data-card`` marks, its text (cards written Q♥ or QH) and its labels."""
+    found = page.evaluate(
+        """() => {
+            const marks = [...document.querySelectorAll('[data-card]')].map((e) => e.dataset.card);
+            const labels = [...document.querySelectorAll('[aria-label],[title]')]
+                .map((e) => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''));
+            return {marks, text: document.body.innerText, labels};
+        }"""
+    )
+    return cards_named([found["marks"], found["text"], found["labels"]], game)
+
+
+def assert_no_leak(watched: Watched, match: SomeMatch, game: str) -> int:
+    """The page (DOM now) and every message it received name only cards its seat may know.
+
+    ``match`` is read after the page: what a seat may know only grows during a match (every hand so far counts), so
+    the match as it is now allows at least what it allowed when the page was drawn. Returns how many things were
+    checked."""
+    shown = page_cards(watched.page, game)
+    allowed = knowable_cards(match, watched.seat)
+    assert shown <= allowed, f"seat {watched.seat}'s page shows {sorted(shown - allowed)}"
+    own = cards_named([m.get("action") for m in watched.sent if m.get("type") == "act"], game)
+    for msg in watched.received:
+        named = cards_named(msg, game)
+        if msg.get("type") == "error":
+            named -= own  # a refusal may repeat what the page itself sent
+        assert named <= allowed, f"seat {watched.seat} was sent {sorted(named - allowed)}: {msg}"
+    return len(watched.received) + 1
+
+
+def wait_for(check: Callable[[], bool], seconds: float, what: str, page: Any) -> None:
+    """Poll ``check`` until it holds, letting ``page``'s browser deliver its events meanwhile (Playwright's sync API
+    handles them only while it is called)."""
+    deadline = time.monotonic() + seconds
+    while not check():
+        if time.monotonic() > deadline:
+            raise AssertionError(what)
+        page.wait_for_timeout(20)

@@ -1,0 +1,214 @@
+"""The browser table in a real Chromium (pytest-playwright driving Debian's package): people play whole matches by
+clicking, the pages never show or receive a card their seat may not know, and a reload comes back to the same seat.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import Watched, assert_no_leak, live_match, seeded_table, wait_for, watch
+from serverkit import ThreadServer, get, post
+
+from clubsuite.server.store import Store
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        yield running
+
+
+def take_seat(browser: Any, base: str, table: str, name: str, width: int = 1280) -> Watched:
+    """A new browser (its own storage) that opens the table's page and takes a seat with ``name``."""
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.errors = errors  # type: ignore[attr-defined]
+    page.goto(f"{base}/table/{table}")
+    page.get_by_label("Your name").fill(name)
+    watched = watch(page, None)
+    page.get_by_role("button", name="Take the seat").click()
+    wait_for(lambda: any(m["type"] == "welcome" for m in watched.received), 15, f"{name} got no welcome", page)
+    watched.seat = next(m["seat"] for m in watched.received if m["type"] == "welcome")
+    page.wait_for_selector(".my-area")
+    return watched
+
+
+def last_state(w: Watched) -> dict[str, Any]:
+    """The last state or update the page received."""
+    return next(m for m in reversed(w.received) if m["type"] in ("state", "update"))
+
+
+def to_act(w: Watched) -> bool:
+    """Whether the page's seat is to act, as the page was last told and has drawn it."""
+    msg = last_state(w)
+    return msg["to_act"] == w.seat and not msg["over"] and w.page.locator("#turn").inner_text() != "Sent…"
+
+
+def click_turn(w: Watched, rng: random.Random) -> None:
+    """Make one decision by clicking: a word (keep, exchange, pass) or a legal card of the hand, at random."""
+    page = w.page
+    version = w.version
+    words = page.locator(".controls button.action")
+    cards = page.locator(".hand button.card.playable")
+    n_words, n_cards = words.count(), cards.count()
+    assert n_words + n_cards > 0, "the seat to act is offered nothing to click"
+    pick = rng.randrange(n_words + n_cards)
+    (words.nth(pick) if pick < n_words else cards.nth(pick - n_words)).click()
+    wait_for(lambda: w.version != version, 15, "the click was not answered by the table", page)
+
+
+def test_two_people_and_a_bot_play_a_whole_whist_match_by_clicking(web: ThreadServer, browser: Any) -> None:
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "heuristic"}]
+    table = post(web.base, "/tables", {"game": "whist(target=3)", "seats": seats, "bot_delay": 0}, 201)["id"]
+    ann = take_seat(browser, web.base, table, "Ann")
+    bob = take_seat(browser, web.base, table, "Bob", width=390)
+    assert {ann.seat, bob.seat} == {0, 1}
+    rng = random.Random(12)
+    checked = clicks = 0
+    for _ in range(2000):
+        if last_state(ann)["over"] and last_state(bob)["over"]:
+            break
+        moved = False
+        for w in (ann, bob):
+            if to_act(w):
+                click_turn(w, rng)
+                clicks += 1
+                moved = True
+                if clicks % 7 == 0:
+                    checked += assert_no_leak(w, live_match(web, table), "whist")
+        if not moved:
+            ann.page.wait_for_timeout(20)
+    else:
+        raise AssertionError("the match did not end")
+    for w in (ann, bob):
+        summary = w.page.locator(".match-summary")
+        summary.wait_for()
+        assert "The match is over" in summary.inner_text()
+        assert summary.get_by_role("link", name="Download the record").get_attribute("href") == (
+            f"/tables/{table}/record.json?match=0"
+        )
+        checked += assert_no_leak(w, live_match(web, table), "whist")
+        assert w.page.errors == []  # type: ignore[attr-defined]
+    record = get(web.base, f"/tables/{table}/record.json")
+    assert record["result"]["over"] is True and clicks > 26
+    assert checked > 100
+    ann.page.get_by_role("link", name="Replay it with every hand").click()  # the finished table's replay
+    ann.page.locator(".replay-controls").wait_for()
+    steps = len(record["hands"]) + sum(len(h["actions"]) for h in record["hands"])
+    assert ann.page.locator(".step-count").inner_text().startswith(f"Step 1 of {steps}")
+    assert ann.page.locator(".replay-seats [data-card]").count() == 39
+
+
+@pytest.mark.parametrize(
+    "game",
+    ["whist", "free", "partnership", "northstar(players=6, teams=3x2)", "northstar(players=5, wild_fifteens=true)"],
+)
+def test_a_table_fits_a_360_pixel_screen_and_every_control_has_a_name_and_works_from_the_keyboard(
+    web: ThreadServer, browser: Any, game: str
+) -> None:
+    info = get(web.base, "/games")
+    name = game.split("(")[0]
+    n = (
+        6
+        if "players=6" in game
+        else 5
+        if "players=5" in game
+        else next(g["seats"][0] for g in info if g["name"] == name)
+    )
+    seats = [{"kind": "person"}] + [{"kind": "bot"}] * (n - 1)
+    table = post(web.base, "/tables", {"game": game, "seats": seats, "bot_delay": 0, "hints": True}, 201)["id"]
+    ann = take_seat(browser, web.base, table, "Ann", width=360)
+    page = ann.page
+    wait_for(lambda: to_act(ann), 15, "Ann was never to act", page)
+    width = page.evaluate("() => document.documentElement.scrollWidth")
+    assert width <= 360, f"the page is {width} px wide at 360 px"
+    unnamed = page.evaluate(
+        """() => [...document.querySelectorAll('button, input, select, a, [role=img]')]
+            .filter((e) => !(e.getAttribute('aria-label') || e.textContent.trim() || e.labels?.length || e.title))
+            .map((e) => e.outerHTML.slice(0, 80))"""
+    )
+    assert unnamed == []
+    version = ann.version
+    page.get_by_role("button", name="Hint").click()  # the heuristic bot's suggestion, on request
+    hint = page.locator(".hint")
+    hint.wait_for()
+    assert hint.inner_text().startswith("Hint: ")
+    # every action from the keyboard: Tab to the first enabled control of the hand or the actions, then Enter
+    target = page.locator(".hand button.card.playable, .controls button.action").first
+    target.focus()
+    select = name == "northstar" or last_state(ann)["view"].get("phase") == "pass"
+    picks = 3 if last_state(ann)["view"].get("phase") == "pass" else 1
+    for i in range(picks):
+        page.keyboard.press("Enter" if i == 0 else "ArrowRight")
+        if i:
+            page.keyboard.press("Enter")
+    if select and page.locator(".controls button.action.primary").count() == 0:
+        # a selection that is not a play yet: the keyboard reaches the offered word (pass) or another card instead
+        page.locator(".controls button.action").first.focus()
+        page.keyboard.press("Enter")
+    elif select:
+        page.locator(".controls button.action.primary").first.focus()
+        page.keyboard.press("Enter")
+    wait_for(lambda: ann.version != version, 15, "the keyboard action was not made", page)
+    assert_no_leak(ann, live_match(web, table), name)
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
+def test_a_reload_in_the_middle_of_a_hand_returns_to_the_same_seat_and_state(web: ThreadServer, browser: Any) -> None:
+    seats = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
+    table = seeded_table(web, "partnership", [*seats, {"kind": "bot"}], seed=5, bot_delay=0.0)
+    ann = take_seat(browser, web.base, table, "Ann", width=390)
+    rng = random.Random(3)
+    for _ in range(3):  # the pass and two cards
+        wait_for(lambda: to_act(ann), 15, "Ann was never to act", ann.page)
+        if last_state(ann)["view"]["phase"] == "pass":
+            chosen = choose_pass(ann, rng)
+            wait_for(lambda: last_state(ann)["view"]["given"] is not None, 15, "the pass was not made", ann.page)
+            given = ann.page.locator(".extra", has_text="You passed").locator("[data-card]")
+            assert sorted(given.evaluate_all("(els) => els.map((e) => e.dataset.card)")) == sorted(chosen)
+        else:
+            click_turn(ann, rng)
+    wait_for(lambda: to_act(ann), 15, "Ann was never to act", ann.page)
+    before = ann.page.locator(".hand").get_attribute("aria-label"), hand_cards(ann)
+    version = ann.version
+    ann.page.reload()
+    ann.page.wait_for_selector(".my-area")
+    wait_for(
+        lambda: ann.version == version and hand_cards(ann) == before[1], 15, "the reload did not come back", ann.page
+    )
+    assert ann.page.locator(".hand").get_attribute("aria-label") == before[0]
+    assert ann.page.get_by_label("Your name").count() == 0  # no join form: the stored token took the seat again
+    welcome = [m for m in ann.received if m["type"] == "welcome"]
+    assert len(welcome) == 2 and welcome[-1]["seat"] == 0
+    assert ann.page.locator(".seat.mine .badge.you").count() == 1
+    assert_no_leak(ann, live_match(web, table), "partnership")
+
+
+def hand_cards(w: Watched) -> list[str]:
+    """The cards of the page's own hand, in the order shown."""
+    return w.page.eval_on_selector_all(".hand button.card", "(els) => els.map((e) => e.dataset.card)")  # type: ignore[no-any-return]
+
+
+def choose_pass(w: Watched, rng: random.Random) -> list[str]:
+    """The partnership pass: pick three cards one by one, then confirm with the offered button."""
+    page = w.page
+    version = w.version
+    chosen: list[str] = []
+    for _ in range(3):
+        open_cards = page.locator(".hand button.card.playable:not(.selected)")
+        card = open_cards.nth(rng.randrange(open_cards.count()))
+        chosen.append(card.get_attribute("data-card") or "")
+        card.click()
+    confirm = page.locator(".controls button.action.primary")
+    assert confirm.count() == 1 and confirm.inner_text().startswith("Pass ")
+    confirm.click()
+    wait_for(lambda: w.version != version, 15, "the pass was not answered", page)
+    return chosen
