@@ -212,3 +212,59 @@ def choose_pass(w: Watched, rng: random.Random) -> list[str]:
     confirm.click()
     wait_for(lambda: w.version != version, 15, "the pass was not answered", page)
     return chosen
+
+
+def test_the_lobby_makes_a_table_with_a_variant_options_and_seats_and_a_friend_joins_from_the_list(
+    web: ThreadServer, browser: Any
+) -> None:
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    page.goto(web.base + "/")
+    page.get_by_label("Game").select_option("northstar")
+    page.get_by_label("Variant").select_option("northstar-teams")
+    assert page.locator('[data-option="teams"]').input_value() == "2x2"  # the variant's settings are shown
+    page.locator('[data-option="double_or_nothing"]').check()
+    page.get_by_label("Seat 3").select_option("person")
+    page.get_by_label("Seat 2").select_option("bot:random")
+    page.get_by_label("Your name").first.fill("Ann")
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/table/*")
+    page.wait_for_selector(".board")
+    table = page.url.rsplit("/", 1)[1]
+    info = get(web.base, f"/tables/{table}")
+    assert info["game"] == "northstar(teams=2x2,double_or_nothing=true)"  # the variant with its options, canonical
+    assert [s["kind"] for s in info["seats"]] == ["person", "bot", "person", "bot"]
+    assert info["seats"][0]["name"] == "Ann" and info["seats"][1]["name"] == "random" and info["waiting"]
+    assert "Waiting for every player" in page.locator("#turn").inner_text()
+    friend = browser.new_context(viewport={"width": 390, "height": 800}).new_page()
+    friend.goto(web.base + "/")
+    friend.get_by_role("link", name="Join (1 free)").click()
+    friend.get_by_label("Your name").fill("Bob")
+    friend.get_by_role("button", name="Take the seat").click()
+    friend.wait_for_selector(".my-area")
+    wait_for(lambda: not get(web.base, f"/tables/{table}")["waiting"], 15, "the table still waits", friend)
+    assert get(web.base, f"/tables/{table}")["seats"][2]["name"] == "Bob"
+
+
+def test_a_private_table_is_joined_by_its_invite_code_and_not_listed(web: ThreadServer, browser: Any) -> None:
+    page = browser.new_context().new_page()
+    page.goto(web.base + "/")
+    page.get_by_label("Seat 2").select_option("person")
+    page.get_by_label("Listed in the lobby (otherwise by invite only)").uncheck()
+    page.get_by_label("Your name").first.fill("Ann")
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_selector(".board")
+    code = page.locator(".invite code").inner_text()
+    assert get(web.base, "/tables") == []
+    friend = browser.new_context().new_page()
+    friend.goto(web.base + "/")
+    friend.locator("#invite-code").fill(code)
+    friend.locator("#invite-name").fill("Bob")
+    friend.get_by_role("button", name="Join", exact=True).click()
+    friend.wait_for_selector(".my-area")
+    assert friend.locator(".seat.mine .seat-name").inner_text() == "Bob"
+    friend.get_by_label("Four-colour suits").check()  # the colour-blind deck, remembered by the browser
+    friend.reload()
+    friend.wait_for_selector(".my-area")
+    assert friend.evaluate("() => document.documentElement.classList.contains('four-colour')")
+    fill = friend.eval_on_selector(".hand .suit-C text", "(e) => getComputedStyle(e).fill")
+    assert fill == "rgb(18, 120, 43)"  # clubs green
