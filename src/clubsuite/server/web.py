@@ -18,7 +18,6 @@ from fastapi import FastAPI, HTTPException, Request
 from fastapi.responses import FileResponse
 from fastapi.staticfiles import StaticFiles
 
-from clubsuite.cards import CardSet
 from clubsuite.engine import SomeMatch, load_part
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
@@ -143,7 +142,8 @@ def install(app: FastAPI, record_of: Callable[[str, int | None], Awaitable[str]]
 
 def replay_frames(record: object) -> JsonObject:
     """Every step of a record, for the replay viewer: for the deal of each hand and each action, what was done, the
-    public table (the game's spectator view) and every seat's hand, with the hidden cards of the game's own piles.
+    public table (the game's spectator view) and every seat's hand, with the cards of the game's own piles that are
+    in no hand (the game's part ``hidden``).
 
     Raises HTTPException 400 naming the problem when the record is not one the engine accepts."""
     if not isinstance(record, dict):
@@ -153,6 +153,7 @@ def replay_frames(record: object) -> JsonObject:
         public = load_part(run.info, "spectator")
         if not callable(public):
             raise ClubsError(f"{run.info.name} has no spectator view")
+        hidden = load_part(run.info, "hidden")  # the game's piles in no hand, where it has any
         frames: list[JsonValue] = []
         for step in run.steps():
             if len(frames) >= MAX_FRAMES:
@@ -165,7 +166,7 @@ def replay_frames(record: object) -> JsonObject:
                     "events": [event_json(e) for e in step.events],
                     "view": public(run.match),
                     "hands": all_hands(run.match),
-                    "hidden": hidden_piles(run.match),
+                    "hidden": hidden(run.match) if callable(hidden) else {},
                 }
             )
         run.check_result()
@@ -188,27 +189,4 @@ def all_hands(match: SomeMatch) -> list[JsonValue]:
     for seat in range(match.n_seats):
         view = match.view(seat).to_dict()
         out.append(view.get("hand"))
-    return out
-
-
-def hidden_piles(match: SomeMatch) -> JsonObject:
-    """The cards of a hand in progress that lie in no seat's hand and are not on the table, by what they are: the
-    whist bid hand, Free Clubs' bid cards still in hand and its treasure chest (until taken) and discards."""
-    hand: Any = getattr(match, "current", None)  # the hand in progress (every game of the suite has one)
-    if hand is None:
-        return {}
-    out: JsonObject = {}
-    bid = getattr(hand, "bid", None)
-    if match.game == "whist" and bid is not None:
-        out["bid hand"] = str(CardSet(int(bid)))
-    if match.game == "free":
-        for seat in range(match.n_seats):
-            cards = match.view(seat).to_dict().get("auction_hand")
-            if cards:
-                out[f"bid cards of seat {seat}"] = cards
-        if hand.winner < 0:  # the chest is the auction winner's once the auction ends
-            out["treasure chest"] = str(CardSet(int(hand.deal.chest)))
-        for seat, mask in enumerate(hand.discards):
-            if mask:
-                out[f"discards of seat {seat}"] = str(CardSet(int(mask)))
     return out

@@ -97,6 +97,7 @@ register(
             "schema": "clubsuite.games.free.schema:SCHEMA",
             "report": "clubsuite.games.free.report:REPORT",
             "spectator": "clubsuite.games.free.spectator:public_dict",
+            "hidden": "clubsuite.games.free.spectator:hidden_piles",
         },
     )
 )

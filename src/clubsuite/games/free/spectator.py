@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clubsuite.cards import card_at
+from clubsuite.cards import CardSet, card_at
 from clubsuite.errors import NoHandError
 from clubsuite.jsonform import JsonObject
 
@@ -80,4 +80,24 @@ def public_dict(match: FreeMatch) -> JsonObject:
             {"seat": m.seat, "card": str(card_at(m.card)), "called": m.called} for m in h.misplays if m.called
         ]
         out["no_misplay"] = [{"caller": k, "seat": s, "card": str(card_at(c))} for k, s, c in h.checks]
+    return out
+
+
+def hidden_piles(match: FreeMatch) -> JsonObject:
+    """The cards of the hand in progress that are in no seat's playing hand, for a replay that shows everything (the
+    part ``hidden``): each seat's bid cards not yet bid (FC-3), the treasure chest until the auction is won (FC-2),
+    and the cards each seat's handicaps removed (FC-5)."""
+    hand = match.current
+    if hand is None:
+        return {}
+    out: JsonObject = {}
+    for seat in range(match.n_seats):
+        cards = match.view(seat).to_dict().get("auction_hand")
+        if cards:
+            out[f"bid cards of seat {seat}"] = cards
+    if hand.winner < 0:  # the chest is the auction winner's once the auction ends
+        out["treasure chest"] = str(CardSet(int(hand.deal.chest)))
+    for seat, mask in enumerate(hand.discards):
+        if mask:
+            out[f"discards of seat {seat}"] = str(CardSet(int(mask)))
     return out

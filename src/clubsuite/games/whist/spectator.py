@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clubsuite.cards import card_at
+from clubsuite.cards import CardSet, card_at
 from clubsuite.errors import NoHandError
 from clubsuite.games.whist.deal import HAND_SIZE
 from clubsuite.jsonform import JsonObject
@@ -59,3 +59,12 @@ def public_dict(match: WhistMatch) -> JsonObject:
         "tricks_won": list(h.tricks_won),
         "clubs_broken": h.clubs_broken,
     }
+
+
+def hidden_piles(match: WhistMatch) -> JsonObject:
+    """The cards of the hand in progress that are in no seat's hand, for a replay that shows everything (the part
+    ``hidden``): the bid hand (CW-4)."""
+    hand = match.current
+    if hand is None:
+        return {}
+    return {"bid hand": str(CardSet(int(hand.bid)))}
