@@ -69,7 +69,6 @@ def play(page: Page, decisions: int, rng: random.Random) -> None:
         page.wait_for_timeout(150)
         words = page.locator(".controls button.action")
         cards = page.locator(".hand button.card.playable")
-        multi = page.locator(".hand.active button.card").count() and not page.locator(".hand .card.playable").count()
         if cards.count() and (not words.count() or rng.random() < 0.8):
             for _ in range(3):
                 free = page.locator(".hand button.card.playable:not(.selected)")
@@ -84,7 +83,6 @@ def play(page: Page, decisions: int, rng: random.Random) -> None:
                 offered.first.click()
         elif words.count():
             words.nth(rng.randrange(words.count())).click()
-        del multi
         page.wait_for_timeout(300)
 
 
