@@ -203,9 +203,14 @@ def test_a_spectator_sees_the_public_table_and_no_hand(web: ThreadServer, browse
             click_turn(ann, rng)
     wait_for(lambda: watcher.version == ann.version, 15, "the spectator fell behind", watcher.page)
     assert watcher.page.locator(".seat").count() == 4
-    on_table = sorted(t["card"] for t in last_state(watcher)["view"]["trick"])  # the public trick, as the server says
-    shown = watcher.page.eval_on_selector_all(".trick [data-card]", "(els) => els.map((e) => e.dataset.card)")
-    assert sorted(shown) == on_table and watcher.page.locator(".hand").count() == 0
+
+    def trick_shown() -> bool:  # the page draws a message a moment after the browser received it
+        on_table = sorted(t["card"] for t in last_state(watcher)["view"]["trick"])  # the public trick, per the server
+        shown = watcher.page.eval_on_selector_all(".trick [data-card]", "(els) => els.map((e) => e.dataset.card)")
+        return sorted(shown) == on_table
+
+    wait_for(trick_shown, 10, "the spectator's page does not show the trick on the table", watcher.page)
+    assert watcher.page.locator(".hand").count() == 0
     assert_no_leak(watcher, live_match(web, table), "partnership")
     assert_no_leak(ann, live_match(web, table), "partnership")
     assert watcher.page.errors == []  # type: ignore[attr-defined]

@@ -49,7 +49,11 @@ def last_state(w: Watched) -> dict[str, Any]:
 def to_act(w: Watched) -> bool:
     """Whether the page's seat is to act, as the page was last told and has drawn it."""
     msg = last_state(w)
-    return msg["to_act"] == w.seat and not msg["over"] and w.page.locator("#turn").inner_text() != "Sent…"
+    if msg["to_act"] != w.seat or msg["over"]:
+        return False
+    # drawn: the page handles a message a moment after the browser received it
+    offered = w.page.locator(".hand.active, .bid-cards .playable, .controls button.action").count()
+    return offered > 0 and w.page.locator("#turn").inner_text() != "Sent…"
 
 
 def click_turn(w: Watched, rng: random.Random) -> None:
@@ -266,5 +270,8 @@ def test_a_private_table_is_joined_by_its_invite_code_and_not_listed(web: Thread
     friend.reload()
     friend.wait_for_selector(".my-area")
     assert friend.evaluate("() => document.documentElement.classList.contains('four-colour')")
-    fill = friend.eval_on_selector(".hand .suit-C text", "(e) => getComputedStyle(e).fill")
-    assert fill == "rgb(18, 120, 43)"  # clubs green
+    colours = friend.evaluate(
+        "() => ['--clubs', '--diamonds']"
+        ".map((v) => getComputedStyle(document.documentElement).getPropertyValue(v).trim())"
+    )
+    assert colours == ["#12782b", "#1456b8"]  # clubs green, diamonds blue (whatever the deal holds)
