@@ -98,6 +98,7 @@ register(
             "report": "clubsuite.games.free.report:REPORT",
             "spectator": "clubsuite.games.free.spectator:public_dict",
             "hidden": "clubsuite.games.free.spectator:hidden_piles",
+            "solver": "clubsuite.games.free.solving:SOLVING",
         },
     )
 )

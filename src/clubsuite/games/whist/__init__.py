@@ -68,6 +68,7 @@ register(
             "schema": "clubsuite.games.whist.schema:SCHEMA",
             "spectator": "clubsuite.games.whist.spectator:public_dict",
             "hidden": "clubsuite.games.whist.spectator:hidden_piles",
+            "solver": "clubsuite.games.whist.solving:SOLVING",
         },
     )
 )

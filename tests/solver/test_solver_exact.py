@@ -1,0 +1,88 @@
+"""The exact solver agrees with a brute-force minimax through the engine, on random 3- to 5-trick endings of every
+trick game, for every measure; equivalent cards get one value; a solve changes nothing."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+from solverkit import TRICK_GAMES, ending, referee_values
+
+from clubsuite.solver import NotSolvableError, SolveStats, card_values, solving_for
+from clubsuite.solver.search import NodeLimitError
+
+# (game, tricks left, how many random endings): five-trick endings cost the referee seconds each in the
+# four-player game, so it gets three- and four-trick ones.
+CASES = [
+    ("whist", 3, 12),
+    ("whist", 4, 10),
+    ("whist", 5, 1),
+    ("partnership", 3, 10),
+    ("partnership", 4, 4),
+    ("free", 3, 12),
+    ("free", 4, 6),
+    ("free", 5, 3),
+]
+
+
+@pytest.mark.parametrize(("game", "tricks_left", "count"), CASES)
+def test_solver_values_equal_brute_force_minimax_on_random_endings(game: str, tricks_left: int, count: int) -> None:
+    """Every measure of every trick game, every legal card: the solver's value is the referee's (CW-1 and CW-2 in
+    whist, CP-1 and CP-3 in the partnership game, FC-6 to FC-8 in Free Clubs are all exercised by the engine)."""
+    for measure in solving_for(game).measures:
+        for k in range(count):
+            match = ending(game, 1000 * tricks_left + k, tricks_left)
+            expected = referee_values(match, measure.name, measure.maximize)
+            assert card_values(match, measure.name) == expected, (game, measure.name, k)
+
+
+@pytest.mark.parametrize("game", TRICK_GAMES)
+def test_a_solve_leaves_the_match_as_it_was(game: str) -> None:
+    """The solver works on its own copy: the match's state and legal actions are unchanged."""
+    match = ending(game, 7, 5)
+    before = (match.summary(), list(match.legal_actions()), match.to_act)
+    card_values(match)
+    assert (match.summary(), list(match.legal_actions()), match.to_act) == before
+
+
+def test_equivalent_cards_are_searched_once_and_valued_alike() -> None:
+    """Two cards of one suit with no card between them still in play are the same card to the solver (the first
+    whist ending found with such a pair)."""
+    for seed in range(200):
+        match = ending("whist", seed, 5)
+        legal = sorted(int(c.index) for c in match.legal_actions())  # type: ignore[attr-defined]
+        live = 0
+        for h in match.hands[-1].hands:  # type: ignore[attr-defined]
+            live |= h
+        pairs = [
+            (a, b) for a, b in itertools.pairwise(legal) if a // 13 == b // 13 and not live & ((1 << b) - (2 << a))
+        ]
+        if pairs:
+            values = {int(c.index): v for c, v in card_values(match).items()}  # type: ignore[attr-defined]
+            assert all(values[a] == values[b] for a, b in pairs)
+            return
+    pytest.fail("no whist ending with two touching cards among 200")
+
+
+def test_the_node_limit_stops_a_solve() -> None:
+    """A solve that would visit more nodes than allowed raises, so a bot can fall back to something cheaper."""
+    match = ending("whist", 3, 13)
+    with pytest.raises(NodeLimitError):
+        card_values(match, node_limit=50)
+    stats = SolveStats()
+    card_values(ending("whist", 3, 3), stats=stats)
+    assert stats.nodes > 0
+
+
+def test_the_solver_refuses_a_game_without_tricks_and_a_moment_without_a_card() -> None:
+    """North Star's CLUBS is a climbing game (no solver); a whist match in its exchange round has no card to play."""
+    from clubsuite.engine import resolve
+    from clubsuite.runner import deal_next
+
+    with pytest.raises(NotSolvableError, match="not a trick game"):
+        solving_for("northstar")
+    info, options = resolve("whist")
+    match = info.new_match(options, 0)
+    deal_next(match, info, 1)
+    with pytest.raises(NotSolvableError, match="during the play of the cards"):
+        card_values(match)
