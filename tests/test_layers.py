@@ -2,8 +2,9 @@
 
 Every ``import`` in ``src/clubsuite`` is read with :mod:`ast` (those inside functions too: an import made late is
 still a dependency), each module is placed in a layer by its name, and every import must go to the same layer or an
-inner one. A game's folder holds modules of several layers: its rules (inner) and its outer parts (``bot``: the bots'
-layer; ``screen`` and ``narration``: the terminal's; ``report``: simulation's), so that a game is one folder while
+inner one. A game's folder holds modules of several layers: its rules (inner) and its outer parts (``bot``,
+``solving`` and ``objective``: the bots' layer, with the exact solver; ``screen`` and ``narration``: the
+terminal's; ``report``: simulation's), so that a game is one folder while
 its rules never import a screen.
 """
 
@@ -30,7 +31,15 @@ LAYER_NAMES = (
 
 CORE_MODULES = {"cards", "errors", "options", "seeding", "sampling", "safetext", "copying", "events", "jsonform"}
 ENGINE_MODULES = {"engine", "match_base", "view_base"}
-GAME_PARTS = {"bot": BOTS, "screen": FACES, "narration": FACES, "report": FACES, "schema": RECORDS}
+GAME_PARTS = {
+    "bot": BOTS,
+    "solving": BOTS,
+    "objective": BOTS,
+    "screen": FACES,
+    "narration": FACES,
+    "report": FACES,
+    "schema": RECORDS,
+}
 
 
 def module_name(path: Path) -> str:
@@ -53,7 +62,7 @@ def layer(name: str) -> int:
         return GAME_PARTS.get(parts[2], GAMES) if len(parts) > 2 else GAMES
     if head in ("records", "schema"):
         return RECORDS
-    if head in ("bots", "runner"):
+    if head in ("bots", "runner", "solver"):
         return BOTS
     if head in ("tui", "narration", "sim", "server"):
         return FACES

@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import random
 from collections.abc import Callable, Sequence
 from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import LegalActions
-from clubsuite.errors import NoHandError
+from clubsuite.errors import ClubsError, NoHandError
 
 
 class SeatHands(Protocol):
@@ -122,6 +123,15 @@ class ViewBase(Generic[HandT]):
         """The legal actions if this seat is to act, else empty."""
         match = self._match
         return match.legal_actions() if match.to_act == self._seat else ()
+
+    def determinize(self, rng: random.Random) -> Any:
+        """A complete match this seat cannot tell from the real one: every card it cannot see drawn again with
+        ``rng``, consistently with all it has seen (the game's sampler, through ``match.determinize``). What search
+        bots imagine; it never shows the real hidden cards."""
+        draw = getattr(self._match, "determinize", None)
+        if draw is None:
+            raise ClubsError("this view was made from a single hand, not a match, and cannot be determinized")
+        return draw(self._seat, rng)
 
     @property
     def dealer(self) -> int:

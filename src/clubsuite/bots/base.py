@@ -37,14 +37,21 @@ SomeBot = Bot[Any, Any]
 """A bot of any game, as the registry builds it from a game's name: which game (hence which action and view types)
 is known only at run time; the registry hands a game only its own bots and the bots for every game."""
 
-BotFactory = Callable[[], SomeBot]
-_FACTORIES: dict[tuple[str, str], BotFactory] = {}
+BotFactory = Callable[..., SomeBot]
+"""Builds a bot: called with no argument, or with the bot's settings object when it was registered with a
+settings class."""
+_FACTORIES: dict[tuple[str, str], tuple[BotFactory, type[Any] | None]] = {}
 _ANY_GAME = "*"
 
 
-def register_bot(name: str, factory: BotFactory, game: str = _ANY_GAME) -> None:
-    """Make ``make_bot(name, game)`` build bots with ``factory`` (``game="*"``: for every game)."""
-    _FACTORIES[(name, game)] = factory
+def register_bot(name: str, factory: BotFactory, game: str = _ANY_GAME, settings: type[Any] | None = None) -> None:
+    """Make ``make_bot(name, game)`` build bots with ``factory`` (``game="*"``: for every game).
+
+    With ``settings`` (a frozen dataclass whose fields are declared with :func:`clubsuite.options.option`), the bot
+    takes settings in the spec syntax of the rules options, ``name(key=value,...)``, and ``factory`` is called with
+    the settings object (all defaults for a bare name).
+    """
+    _FACTORIES[(name, game)] = (factory, settings)
 
 
 BOTS_ENTRY_POINT = "clubsuite.bots"
@@ -69,6 +76,8 @@ def _load() -> None:
     importlib.import_module("clubsuite.bots.random_bot")
     for info in games():
         load_part(info, "bots")
+    for module in ("pimc", "ismcts", "levels"):
+        importlib.import_module(f"clubsuite.bots.{module}")
     for ep in importlib.metadata.entry_points(group=BOTS_ENTRY_POINT):
         importlib.import_module(ep.value)
 
@@ -79,11 +88,56 @@ def bot_names(game: str) -> list[str]:
     return sorted({n for (n, g) in _FACTORIES if g in (game, _ANY_GAME)})
 
 
-def make_bot(name: str, game: str) -> SomeBot:
-    """A new bot of kind ``name`` for ``game``; raises :class:`InvalidOptionsError` naming the known kinds."""
+def bot_settings(name: str, game: str) -> type[Any] | None:
+    """The settings class of bot ``name`` for ``game`` (None: the bot takes no settings, or is unknown)."""
     _load()
-    factory = _FACTORIES.get((name, game)) or _FACTORIES.get((name, _ANY_GAME))
-    if factory is None:
+    entry = _FACTORIES.get((name, game)) or _FACTORIES.get((name, _ANY_GAME))
+    return entry[1] if entry is not None else None
+
+
+def make_bot(spec: str, game: str) -> SomeBot:
+    """A new bot from ``spec`` (a kind such as ``heuristic``, or a kind with settings such as
+    ``pimc(samples=16,ms=200)``) for ``game``; raises :class:`InvalidOptionsError` naming the known kinds, or the
+    bad setting and the bot's settings."""
+    from clubsuite.options import build_options, split_spec
+
+    _load()
+    try:
+        name, values = split_spec(spec)
+    except InvalidOptionsError as exc:
+        words = str(exc).replace("variant spec", "bot spec").replace("game(option=value)", "pimc(samples=16)")
+        raise InvalidOptionsError(words) from None
+    entry = _FACTORIES.get((name, game)) or _FACTORIES.get((name, _ANY_GAME))
+    if entry is None:
         known = ", ".join(bot_names(game)) or "none"
         raise InvalidOptionsError(f"unknown bot {quoted(name)} for {game}; the bots are: {known}")
-    return factory()
+    factory, settings = entry
+    if settings is None:
+        if values:
+            raise InvalidOptionsError(f"the bot {quoted(name)} takes no settings, got {quoted(spec)}")
+        return factory()
+    try:
+        return factory(build_options(settings, values, spec))
+    except InvalidOptionsError as exc:
+        raise InvalidOptionsError(f"bot {quoted(spec)}: {exc}") from None
+
+
+def split_bot_list(text: str) -> list[str]:
+    """Split a comma-separated list of bot specs, keeping the commas inside a spec's parentheses:
+    ``"pimc(samples=8,ms=100),heuristic"`` is two bots. Names are stripped; an empty one is kept (the caller
+    names it)."""
+    out: list[str] = []
+    depth = 0
+    current: list[str] = []
+    for ch in text:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth = max(0, depth - 1)
+        if ch == "," and depth == 0:
+            out.append("".join(current).strip())
+            current = []
+        else:
+            current.append(ch)
+    out.append("".join(current).strip())
+    return out

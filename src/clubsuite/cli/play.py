@@ -23,6 +23,7 @@ import click
 from rich.console import Console
 
 from clubsuite.bots import SomeBot, make_bot
+from clubsuite.bots.base import split_bot_list
 from clubsuite.cli.common import (
     MAX_SEED,
     FiniteFloatRange,
@@ -144,7 +145,7 @@ def _setup(
             fail(f"{option} {value}: {info.title} with {n_seats} players has seats 0 to {n_seats - 1}")
     if bots is None:
         bots = "heuristic"
-    names = [b.strip() for b in bots.split(",")]
+    names = split_bot_list(bots)
     if not all(names):
         fail(f"--bots {quoted(bots)} has an empty bot name")
     need = n_seats - humans
@@ -252,7 +253,9 @@ def _with_common(func: Any) -> Any:
     "--bots",
     default=None,
     show_default=BOTS_DEFAULT_HELP,
-    help="The bots in the other seats, in seat order: one name for all, or one name per other seat, comma-separated.",
+    help="The bots in the other seats, in seat order: one for all, or one per other seat, comma-separated. A bot is "
+    "a level (easy, normal, hard, expert), a kind (random, heuristic, pimc, ismcts) or a kind with settings "
+    "such as pimc(samples=8,ms=100).",
 )
 @_with_common
 @handle_errors
@@ -365,7 +368,8 @@ def _play_out(
     "--bots",
     default=None,
     show_default=BOTS_DEFAULT_HELP,
-    help="The bots in seat order: one name for all seats, or one name per seat, comma-separated.",
+    help="The bots in seat order: one for all seats, or one per seat, comma-separated: a level (easy, normal, hard, "
+    "expert), a kind (random, heuristic, pimc, ismcts) or a kind with settings such as pimc(samples=8,ms=100).",
 )
 @click.option("--delay", type=FiniteFloatRange(0, 10), default=0.0, help="Seconds to pause after each trick (0 to 10).")
 @_with_common

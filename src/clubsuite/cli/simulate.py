@@ -9,7 +9,7 @@ import click
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
-from clubsuite.bots.base import bot_names
+from clubsuite.bots.base import bot_names, split_bot_list
 from clubsuite.cli.common import MAX_SEED, handle_errors, with_players
 from clubsuite.cli.describe import FillsHelp
 from clubsuite.engine import SomeGame, find_game, resolve
@@ -31,8 +31,9 @@ DEFAULT_BOTS = "heuristic,random,random"
 
 
 def parse_bots(text: str) -> list[str]:
-    """Read ``--bots`` (comma-separated bot names), refusing empty names so a stray comma is reported, not ignored."""
-    names = [part.strip() for part in text.split(",")]
+    """Read ``--bots`` (comma-separated bot specs such as ``heuristic`` or ``pimc(samples=8,ms=100)``), refusing
+    empty names so a stray comma is reported, not ignored."""
+    names = split_bot_list(text)
     empty = [str(position) for position, name in enumerate(names, start=1) if not name]
     if empty:
         which = f"name {empty[0]}" if len(empty) == 1 else f"names {', '.join(empty[:-1])} and {empty[-1]}"
@@ -129,7 +130,8 @@ class _LazyProgress:
 @click.option(
     "--bots",
     default=None,
-    help="One bot per seat, comma-separated, no empty names; a name may repeat; for {partnership_games} also one "
+    help="One bot per seat, comma-separated, no empty names; a name may repeat; a bot may carry settings, such as "
+    "pimc(samples=8,ms=100); for {partnership_games} also one "
     "per partnership. The seating changes every match. "
     f"[default: {DEFAULT_BOTS}; for other player counts the heuristic bot, or random where the game has none, "
     "and random bots; heuristic,random (two partnerships) for {partnership_games}]",

@@ -28,7 +28,7 @@ class Measure:
     description: str
     """One line for people."""
     maximize: bool = True
-    """Whether the seat wants the count high (False: as low as possible, e.g. whist's fewest tricks)."""
+    """Whether the seat wants the count high (False: as low as possible, such as fewest tricks)."""
 
 
 @dataclass(frozen=True)

@@ -1,11 +1,11 @@
 """What the exact solver knows of a trick-play position, in a form every trick game of the suite shares.
 
-The three trick games (whist, the partnership game, Free Clubs' card play) agree on what wins a trick: the highest
-club, or with no club the highest card of the suit led. They differ in what a follower may play (must-beat, CW-1,
-against plain follow-suit), in whether clubs may be led (CW-2), in who takes part in a trick (Free Clubs skips an
-empty hand, FC-6) and in what the tricks are worth. A :class:`PlayPosition` holds the cards in a *solver index
-space* in which a higher index of a suit is always the stronger card (Free Clubs' ace is the lowest card of its suit,
-so its cards are renumbered), and a :class:`Scorer` says what the tricks are worth to the side being solved for.
+The trick games of the suite agree on what wins a trick: the highest club, or with no club the highest card of the
+suit led. They differ in what a follower may play (a must-beat rule, or plain follow-suit), in whether clubs may be
+led before they are broken, in who takes part in a trick (a game may let an empty hand sit out) and in what the
+tricks are worth. A :class:`PlayPosition` holds the cards in a *solver index space* in which a higher index of a
+suit is always the stronger card (a game whose ace is the lowest card renumbers its cards), and a :class:`Scorer`
+says what the tricks are worth to the side being solved for.
 
 Solving is from one *side*'s point of view: the seats in it play to make the value as high as possible, every other
 seat plays to make it as low as possible (the *paranoid* reading of a game of more than two sides; in the
@@ -24,9 +24,10 @@ class Follow(Enum):
     """What a follower must play."""
 
     SUIT = "suit"
-    """Follow the suit led if able, else anything (the partnership game, Free Clubs)."""
+    """Follow the suit led if able, else anything."""
     MUST_BEAT = "must_beat"
-    """CW-1: beat the highest card when able, follow suit, and win the trick by ruffing when able (whist)."""
+    """Beat the highest card of the suit led when able, else follow suit; void, win the trick by ruffing when able;
+    on a club lead, beat the highest club when able."""
 
 
 class Scorer(Protocol):
@@ -79,9 +80,10 @@ class PlayPosition:
     scorer: Scorer
     follow: Follow = Follow.SUIT
     clubs_broken: bool | None = None
-    """CW-2: whether clubs are broken; None where no such rule exists."""
+    """Whether clubs are broken (a club may not be led before, unless the leader holds only clubs); None where the
+    game has no such rule."""
     skip_empty: bool = False
-    """FC-6, FC-7: seats without cards sit out, and the hand ends once two seats are out of cards."""
+    """Seats without cards sit out, and the hand ends once two seats are out of cards."""
     tricks_done: int = 0
     max_tricks: int = 13
     """The hand ends after this many tricks (or when the cards run out)."""
@@ -104,7 +106,7 @@ class PlayPosition:
 
 
 def players_from(hands: list[int], leader: int, skip_empty: bool) -> tuple[int, ...]:
-    """The seats of a trick led by ``leader``, in order; with ``skip_empty``, only those holding cards (FC-6)."""
+    """The seats of a trick led by ``leader``, in order; with ``skip_empty``, only those holding cards."""
     n = len(hands)
     seats = tuple((leader + k) % n for k in range(n))
     return tuple(s for s in seats if hands[s]) if skip_empty else seats

@@ -147,12 +147,12 @@ class _Search:
             if suit == 0:
                 self.top_club, self.top_led = c, -1
                 if self.broken is not None:
-                    self.broken = True  # CW-2: a club lead (the leader held only clubs) breaks clubs
+                    self.broken = True  # a club lead (the leader held only clubs) breaks clubs
             else:
                 self.top_club, self.top_led = -1, c
         elif suit == 0:
             if self.led and self.broken is not None:
-                self.broken = True  # CW-2: a club on a plain-suit trick breaks clubs
+                self.broken = True  # a club on a plain-suit trick breaks clubs
             if c > self.top_club:
                 self.top_club, self.winning = c, seat
         elif suit == self.led and self.top_club < 0 and c > self.top_led:
@@ -169,12 +169,12 @@ class _Search:
         hand = self.hands[seat]
         if not self.trick:
             if self.broken is False:
-                return (hand & ~CLUBS_MASK) or hand  # CW-2
+                return (hand & ~CLUBS_MASK) or hand  # no club lead before clubs are broken
             return hand
         led = self.led
         if not self.must_beat:
             return (hand & SUIT_MASKS[led]) or hand
-        # CW-1 (see clubsuite.games.whist.rules.follow_mask, which the engine uses; the two are compared in tests)
+        # The must-beat rule, as the engine's own rule module has it (the two are compared in the tests).
         if led == 0:
             higher = hand & CLUBS_MASK & ~((2 << self.top_club) - 1)
             return higher or (hand & CLUBS_MASK) or hand

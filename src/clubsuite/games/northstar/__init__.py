@@ -106,6 +106,7 @@ register(
             "report": "clubsuite.games.northstar.report:REPORT",
             "schema": "clubsuite.games.northstar.schema:SCHEMA",
             "spectator": "clubsuite.games.northstar.spectator:public_dict",
+            "objective": "clubsuite.games.northstar.objective:OBJECTIVE",
         },
     )
 )

@@ -1,0 +1,142 @@
+"""``ismcts``: Information-Set Monte Carlo Tree Search (single observer), for every game.
+
+One tree, over the actions taken from the decision on (the bot's own and everyone else's); every iteration draws a
+new determinization from the bot's view and walks the tree down *in that world*: at each node only the actions
+legal in that world are considered, each child counts how often it was available, and the choice among them is
+UCB1 with those availability counts (Cowling, Powley and Whitehouse, 2012). The first action not yet in the tree is
+added, the hand is played out by the rollout bot, and every node on the path gets the objective value (see
+:mod:`clubsuite.bots.objective`) of the seat that chose it. The decision is the most visited action at the root.
+
+Why single-observer: in these games almost every action is public (every card played, every bid, every exchange
+decision); only the cards of a pass, a discard or an exchange are hidden, once a hand. Multiple-observer ISMCTS
+keeps a tree per player to stop a player's tree from branching on what it cannot see; here that happens at most
+once a hand, and one tree spends the whole budget on the bot's own information. A tree node is keyed by the
+actions taken, so a hidden choice of another seat (which three cards it passed) branches where that seat could
+tell the worlds apart: the bot then averages over the passes its worlds drew, which is what it may know.
+
+Deterministic for a seed and an iteration budget; a time budget (``ms``) may stop it sooner.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+
+from clubsuite.bots.base import register_bot
+from clubsuite.bots.objective import objective_for
+from clubsuite.bots.searching import Budget, Rollouts, candidates, check_settings, worlds_from
+from clubsuite.engine import LegalActions
+from clubsuite.options import option
+
+
+@dataclass(frozen=True, kw_only=True)
+class IsmctsSettings:
+    """The settings of an ``ismcts`` bot, written ``ismcts(iterations=400,ms=200)``."""
+
+    iterations: int = option(400, "tree iterations per decision, at most (a time budget may stop sooner)")
+    ms: int = option(0, "time budget per decision in milliseconds; 0: none (one iteration is always run)")
+    rollout: str = option("heuristic", "the bot that plays the hand out from each new node")
+    exploration: int = option(70, "the UCB1 exploration constant, in hundredths (70: 0.70)")
+    width: int = option(12, "the most actions compared at the root; past it, the rollout bot's choice and a draw")
+
+    def __post_init__(self) -> None:
+        check_settings(
+            "ismcts",
+            iterations=(self.iterations, 1, 10_000_000),
+            ms=(self.ms, 0, 600_000),
+            exploration=(self.exploration, 0, 10_000),
+            width=(self.width, 2, 10_000),
+        )
+
+
+class _Node:
+    """A tree node: visits, the times it was available to choose, the summed value for the seat that chose it."""
+
+    __slots__ = ("available", "children", "total", "visits")
+
+    def __init__(self) -> None:
+        self.visits = 0
+        self.available = 0
+        self.total = 0.0
+        self.children: dict[object, _Node] = {}
+
+
+class IsmctsBot:
+    """The ISMCTS bot (see the module docstring)."""
+
+    name = "ismcts"
+
+    def __init__(self, settings: IsmctsSettings | None = None) -> None:
+        self.settings = settings or IsmctsSettings()
+        self.rollouts = Rollouts(self.settings.rollout)
+        self.iterations_run = 0
+        """How many iterations the last decision ran (for benchmarks and tests)."""
+
+    def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
+        """The most visited root action after the search."""
+        if len(legal) == 1:
+            return legal[0]
+        source = worlds_from(view)
+        seat = source.seat
+        settings = self.settings
+        search_rng = random.Random(rng.getrandbits(64))
+        first = source.determinize(search_rng)
+        objective = objective_for(first.game)
+        favourite = None
+        if len(legal) > settings.width:
+            favourite = self.rollouts.bot(first.game, seat).choose(view, legal, search_rng)
+        allowed = candidates(legal, settings.width, favourite, search_rng)
+        root = _Node()
+        c = settings.exploration / 100
+        budget = Budget(settings.iterations, settings.ms)
+        while budget.more():
+            world = first if budget.done == 0 else source.determinize(search_rng)
+            path: list[tuple[_Node, int]] = []
+            node = root
+            while world.to_act is not None:
+                actor = world.to_act
+                moves = allowed if node is root else list(world.legal_actions())
+                fresh = []
+                for a in moves:
+                    child = node.children.get(a)
+                    if child is None:
+                        fresh.append(a)
+                    else:
+                        child.available += 1
+                if fresh:
+                    action = search_rng.choice(fresh)
+                    child = node.children[action] = _Node()
+                    child.available = 1
+                    world.apply(action)
+                    path.append((child, actor))
+                    break
+                action = _select(node, moves, c)
+                node = node.children[action]
+                world.apply(action)
+                path.append((node, actor))
+            self.rollouts.finish_hand(world, search_rng)
+            values: dict[int, float] = {}
+            for n, actor in path:
+                v = values.get(actor)
+                if v is None:
+                    v = values[actor] = objective.value(world, actor)
+                n.visits += 1
+                n.total += v
+            budget.done += 1
+        self.iterations_run = budget.done
+        return max(allowed, key=lambda a: root.children[a].visits if a in root.children else -1)
+
+
+def _select(node: _Node, moves: list[object], c: float) -> object:
+    """UCB1 over the children available in this world, with availability counts in place of the parent's visits."""
+    best, best_score = moves[0], float("-inf")
+    for a in moves:
+        child = node.children[a]
+        score = child.total / child.visits + c * math.sqrt(math.log(child.available) / child.visits)
+        if score > best_score:
+            best, best_score = a, score
+    return best
+
+
+register_bot("ismcts", IsmctsBot, settings=IsmctsSettings)

@@ -1,0 +1,60 @@
+"""Levels for people: ``easy``, ``normal``, ``hard`` and ``expert``, each a bot and a budget, for every game.
+
+=========  ==========================================================================================
+``easy``   the heuristic bot, but one decision in three is a random legal action (a beatable opponent)
+``normal`` the heuristic bot: rule-based, instant
+``hard``   ``pimc(samples=8,ms=100)``: determinized search, at most a tenth of a second a decision
+``expert`` ``pimc(samples=32,ms=1000)``: the same search with four times the worlds, at most a second
+=========  ==========================================================================================
+
+The strength ladder in ``docs/bots.md`` measures each step. A game without a heuristic bot uses the random bot
+where the table says heuristic.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+from clubsuite.bots.base import SomeBot, bot_names, make_bot, register_bot
+from clubsuite.engine import LegalActions, games
+
+LEVELS: dict[str, str] = {
+    "easy": "easy",
+    "normal": "heuristic",
+    "hard": "pimc(samples=8,ms=100)",
+    "expert": "pimc(samples=32,ms=1000)",
+}
+"""Each level's bot spec (``easy`` is its own bot, below)."""
+EASY_SLIPS = 3
+"""The easy bot plays a random legal action once in this many decisions, on average."""
+
+
+class EasyBot:
+    """The heuristic bot with slips: a random legal action in about one decision of :data:`EASY_SLIPS`."""
+
+    def __init__(self, game: str) -> None:
+        self.name = "easy"
+        self.inner = make_bot("heuristic" if "heuristic" in bot_names(game) else "random", game)
+
+    def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
+        """A slip or the heuristic's choice."""
+        if rng.randrange(EASY_SLIPS) == 0:
+            return legal[rng.randrange(len(legal))]
+        return self.inner.choose(view, legal, rng)
+
+
+def _easy(game: str) -> Callable[[], SomeBot]:
+    return lambda: EasyBot(game)
+
+
+def _level(game: str, spec: str) -> Callable[[], SomeBot]:
+    return lambda: make_bot(spec, game)
+
+
+for _info in games():
+    _game = _info.name
+    register_bot("easy", _easy(_game), _game)
+    for _level_name, _spec in LEVELS.items():
+        if _level_name != "easy":
+            register_bot(_level_name, _level(_game, _spec), _game)

@@ -1,0 +1,70 @@
+"""What a search bot maximizes: an estimate of its chance of winning the match, per game.
+
+Every search ends its lines at the end of the hand in progress (playing whole matches out would cost a hundred
+times more), so each game says, in its registry part ``objective``, how much a hand's outcome is worth towards
+winning the match: 1 when the hand ends the match and the seat (or its team) is among the winners, 0 when it is
+not, and in between an estimate from the totals. The estimates share one shape, :func:`race_share`: each side's
+weight grows exponentially with its total, at a rate set by how far the leader still is from the target (a lead
+of 10 points matters more with one hand left than with ten). The per-game parameters and readings are in
+``docs/bots.md``.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import Protocol
+
+from clubsuite.engine import SomeMatch, find_game, load_part
+from clubsuite.errors import InvalidOptionsError
+
+
+class Objective(Protocol):
+    """A game's objective for search bots (its registry part ``objective``)."""
+
+    @property
+    def measures(self) -> Sequence[str]:
+        """The exact solver's measures the bot reads during card play (empty: the game is not solved)."""
+        ...
+
+    def value(self, match: SomeMatch, seat: int) -> float:
+        """What the state is worth to ``seat`` once the hand in progress has ended (scored, maybe the match over)."""
+        ...
+
+    def value_of_count(self, match: SomeMatch, seat: int, measure: str, count: int) -> float:
+        """What ending the hand in progress with ``count`` of ``measure`` (as the solver counts it for ``seat``) is
+        worth to ``seat``; ``match`` is the state before the rest of the hand is played."""
+        ...
+
+
+def objective_for(game: str) -> Objective:
+    """The objective part of ``game``."""
+    info, _ = find_game(game)
+    part = load_part(info, "objective")
+    if part is None:
+        raise InvalidOptionsError(f"{info.title} declares no objective, so search bots cannot play it")
+    return part  # type: ignore[return-value]
+
+
+def race_share(totals: Sequence[float], me: int, target: float, gain: float, spread: float) -> float:
+    """The share of the winning chances of side ``me`` in a race of ``totals`` to ``target``.
+
+    ``gain`` is the mean points a side scores in a hand and ``spread`` the standard deviation of a hand's points:
+    with ``h`` hands left (about ``(target - leader) / gain``, at least one) a gap in totals is measured in units of
+    ``spread * sqrt(h)``, and each side's weight is ``exp(total / unit)`` (for two sides, a logistic of the gap).
+    """
+    lead = max(totals)
+    hands_left = max(1.0, (target - lead) / gain)
+    unit = spread * math.sqrt(hands_left)
+    weights = [math.exp((t - lead) / unit) for t in totals]
+    return weights[me] / sum(weights)
+
+
+def match_result(match: SomeMatch, seat: int, draw_value: float) -> float | None:
+    """1 if the match is over and ``seat`` is among its winners, ``draw_value`` for a draw, 0 for a loss; None
+    while the match goes on."""
+    if not match.is_over:
+        return None
+    if match.draw:
+        return draw_value
+    return 1.0 if seat in match.winners else 0.0

@@ -1,0 +1,101 @@
+"""What the search bots share: drawing worlds from a seat's view, playing a hand out, budgets and candidates.
+
+A search bot sees what its seat's view shows and nothing more. It asks the view for *determinizations*: complete
+states the seat cannot tell from the real one, every card it cannot see drawn again consistently with everything
+it has seen (each game's sampler; the tests check that two deals the seat cannot tell apart give the same
+determinization for the same random numbers). Everything the bot then computes runs on those imagined states.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections.abc import Sequence
+from typing import Any, Protocol, runtime_checkable
+
+from clubsuite.bots.base import SomeBot, make_bot
+from clubsuite.engine import LegalActions, SomeMatch
+from clubsuite.errors import InvalidOptionsError
+
+
+@runtime_checkable
+class Determinizable(Protocol):
+    """A view that can draw a complete state consistent with what its seat knows."""
+
+    @property
+    def seat(self) -> int: ...
+
+    def determinize(self, rng: random.Random) -> Any:
+        """A match that agrees with the view in everything the seat knows, the rest drawn with ``rng``."""
+        ...
+
+
+def worlds_from(view: object) -> Determinizable:
+    """``view`` as a source of determinizations, or a clear error for a view that cannot give them."""
+    if not isinstance(view, Determinizable):
+        raise InvalidOptionsError(f"a search bot needs a view that can be determinized; got {type(view).__name__}")
+    return view
+
+
+class Budget:
+    """When a search stops: after ``count`` units of work, or once ``ms`` milliseconds have passed (0: no time
+    limit), whichever comes first, and never before the first unit."""
+
+    def __init__(self, count: int, ms: int) -> None:
+        self.count = count
+        self.deadline = time.perf_counter() + ms / 1000 if ms else None
+        self.done = 0
+
+    def more(self) -> bool:
+        """Whether another unit of work may start."""
+        if self.done >= self.count:
+            return False
+        return not (self.done and self.deadline is not None and time.perf_counter() >= self.deadline)
+
+
+class Rollouts:
+    """Plays the rest of a hand with one bot per seat (each deciding from its own view of the imagined state)."""
+
+    def __init__(self, spec: str) -> None:
+        self.spec = spec
+        self._bots: dict[tuple[str, int], SomeBot] = {}
+
+    def bot(self, game: str, seat: int) -> SomeBot:
+        """The rollout bot of ``seat`` (built once per game and seat)."""
+        key = (game, seat)
+        bot = self._bots.get(key)
+        if bot is None:
+            bot = self._bots[key] = make_bot(self.spec, game)
+        return bot
+
+    def finish_hand(self, match: SomeMatch, rng: random.Random) -> None:
+        """Play until nobody is to act: the hand in progress is scored (and the match maybe over)."""
+        while match.to_act is not None:
+            seat = match.to_act
+            match.apply(self.bot(match.game, seat).choose(match.view(seat), match.legal_actions(), rng))
+
+
+def candidates(legal: LegalActions[object], width: int, favourite: object | None, rng: random.Random) -> list[object]:
+    """The actions a search compares: all of them when there are at most ``width``; otherwise ``favourite`` (the
+    rollout bot's choice) and a random draw of the others, so that a choice among hundreds (a three-card pass,
+    a wild climbing play) stays affordable. Kept in the order of ``legal``."""
+    if len(legal) <= width:
+        return list(legal)
+    picked = set(rng.sample(range(len(legal)), width))
+    chosen = [legal[i] for i in sorted(picked)]
+    if favourite is not None and favourite not in chosen:
+        chosen[-1] = favourite
+    return chosen
+
+
+def check_settings(kind: str, **values: tuple[int, int, int]) -> None:
+    """Refuse a setting outside its range: ``values`` maps a setting to (value, lowest, highest)."""
+    for key, (value, low, high) in values.items():
+        if type(value) is not int or not low <= value <= high:
+            raise InvalidOptionsError(f"{kind} setting {key}={value!r} is out of range: expected {low}..{high}")
+
+
+def seeds(rng: random.Random, n: int) -> Sequence[int]:
+    """``n`` seeds drawn from the decision's RNG up front, so that how far a time-limited search gets never
+    changes what the RNG gives afterwards."""
+    return [rng.getrandbits(64) for _ in range(n)]

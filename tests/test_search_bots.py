@@ -1,0 +1,162 @@
+"""The search bots (``pimc``, ``ismcts``) and the levels: legal play in every game, the same decision for the same
+seed and budget, decisions that depend only on what the seat may see, and the bot spec syntax with its errors."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+import pytest
+
+from clubsuite.bots import make_bot
+from clubsuite.bots.base import bot_names, split_bot_list
+from clubsuite.bots.levels import LEVELS
+from clubsuite.engine import games, resolve
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.runner import deal_next
+
+SPECS = ("whist", "partnership", "free", "northstar", "northstar(players=4,teams=2x2)")
+SMALL = ("pimc(samples=2,width=4)", "ismcts(iterations=12,width=4)")
+"""Search bots with a tiny budget: the tests check behaviour, not strength."""
+
+
+def _dealt(spec: str, seed: int) -> Any:
+    info, options = resolve(spec)
+    match = info.new_match(options, 0)
+    deal_next(match, info, seed)
+    return match
+
+
+def _heuristic(game: str) -> Any:
+    return make_bot("heuristic", game)
+
+
+@pytest.mark.parametrize("bot_spec", SMALL)
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_search_bot_plays_only_legal_actions_through_a_whole_hand(spec: str, bot_spec: str) -> None:
+    """Seat 0 is the search bot, the others heuristic; every action it returns is among the legal ones (the match's
+    own ``apply`` would refuse anything else), from the first decision of the hand to its end."""
+    match = _dealt(spec, 5)
+    bot = make_bot(bot_spec, match.game)
+    other = _heuristic(match.game)
+    rng = random.Random(3)
+    decisions = 0
+    while match.to_act is not None:
+        seat = match.to_act
+        legal = match.legal_actions()
+        if seat == 0:
+            action = bot.choose(match.view(seat), legal, rng)
+            assert action in legal
+            decisions += 1
+        else:
+            action = other.choose(match.view(seat), legal, rng)
+        match.apply(action)
+    assert decisions > 0 and match.hand_scores
+
+
+def _position(spec: str, seed: int, steps: int) -> Any:
+    """A match a few heuristic decisions into its first hand."""
+    match = _dealt(spec, seed)
+    rng = random.Random(seed)
+    bot = _heuristic(match.game)
+    for _ in range(steps):
+        if match.to_act is None:
+            break
+        match.apply(bot.choose(match.view(match.to_act), match.legal_actions(), rng))
+    return match
+
+
+@pytest.mark.parametrize("bot_spec", SMALL)
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_search_bot_decides_alike_for_the_same_seed_and_budget(spec: str, bot_spec: str) -> None:
+    """Two bots of one spec, one position, RNGs of one seed: one decision, and the RNGs are left in one state."""
+    for steps in (0, 5, 17):
+        match = _position(spec, 11 + steps, steps)
+        if match.to_act is None:
+            continue
+        seat = match.to_act
+        rng_a, rng_b = random.Random(42), random.Random(42)
+        a = make_bot(bot_spec, match.game).choose(match.view(seat), match.legal_actions(), rng_a)
+        b = make_bot(bot_spec, match.game).choose(match.view(seat), match.legal_actions(), rng_b)
+        assert a == b
+        assert rng_a.random() == rng_b.random()
+
+
+@pytest.mark.parametrize("bot_spec", SMALL)
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_search_bot_decides_from_what_its_seat_may_see(spec: str, bot_spec: str) -> None:
+    """A twin state the seat cannot tell from the real one (every card it cannot see drawn again) gets the same
+    decision for the same RNG: nothing the bot does reads a hidden card of the real deal."""
+    for steps in (1, 6, 14):
+        match = _position(spec, 31 + steps, steps)
+        if match.to_act is None:
+            continue
+        seat = match.to_act
+        twin = match.determinize(seat, random.Random(1234))
+        assert twin.view(seat).to_dict() == match.view(seat).to_dict()
+        real = make_bot(bot_spec, match.game).choose(match.view(seat), match.legal_actions(), random.Random(5))
+        imagined = make_bot(bot_spec, match.game).choose(twin.view(seat), twin.legal_actions(), random.Random(5))
+        assert real == imagined
+
+
+def test_the_levels_are_offered_in_every_game() -> None:
+    """easy, normal, hard and expert are bot names of every game, next to random, heuristic, pimc and ismcts."""
+    for info in games():
+        names = bot_names(info.name)
+        for name in (*LEVELS, "pimc", "ismcts", "random"):
+            assert name in names, (info.name, name)
+
+
+def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
+    """``easy`` sometimes plays what the heuristic would not; ``hard`` and ``expert`` are PIMC with their budgets."""
+    hard = make_bot("hard", "whist")
+    expert = make_bot("expert", "whist")
+    assert hard.name == "pimc" and expert.name == "pimc"
+    assert (hard.settings.samples, hard.settings.ms) == (8, 100)  # type: ignore[attr-defined]
+    assert (expert.settings.samples, expert.settings.ms) == (32, 1000)  # type: ignore[attr-defined]
+    match = _position("whist", 3, 4)
+    seat = match.to_act
+    legal = match.legal_actions()
+    easy, heuristic = make_bot("easy", "whist"), _heuristic("whist")
+    view = match.view(seat)
+    differ = sum(
+        easy.choose(view, legal, random.Random(k)) != heuristic.choose(view, legal, random.Random(k)) for k in range(60)
+    )
+    assert 0 < differ < 60
+
+
+@pytest.mark.parametrize(
+    ("spec", "words"),
+    [
+        ("pimc(samples=0)", "samples=0 is out of range"),
+        ("pimc(ms=-5)", "ms=-5 is out of range"),
+        ("pimc(sample=4)", "unknown option 'sample'"),
+        ("pimc(samples=four)", "samples"),
+        ("ismcts(iterations=0)", "iterations=0 is out of range"),
+        ("heuristic(samples=4)", "takes no settings"),
+        ("pimc(samples=4", "cannot read the bot spec"),
+        ("alphazero", "unknown bot 'alphazero'"),
+    ],
+)
+def test_a_bad_bot_spec_is_refused_with_the_setting_named(spec: str, words: str) -> None:
+    """Settings are checked like rules options: an unknown one, a bad value, a bot without settings."""
+    with pytest.raises(InvalidOptionsError, match=words.replace("(", r"\(")):
+        make_bot(spec, "whist")
+
+
+def test_a_bot_list_splits_at_commas_outside_parentheses() -> None:
+    """``--bots`` lists keep the commas of a bot's settings."""
+    assert split_bot_list("pimc(samples=8,ms=100), heuristic,random") == [
+        "pimc(samples=8,ms=100)",
+        "heuristic",
+        "random",
+    ]
+    assert split_bot_list("a,,b") == ["a", "", "b"]
+
+
+def test_a_time_budget_stops_the_search_after_at_least_one_world() -> None:
+    """With ``ms=1`` the bot searches fewer worlds than its sample budget allows, but at least one."""
+    match = _position("whist", 8, 12)
+    bot = make_bot("pimc(samples=500,ms=1,solver=false)", "whist")
+    bot.choose(match.view(match.to_act), match.legal_actions(), random.Random(1))
+    assert 1 <= bot.worlds_searched < 500  # type: ignore[attr-defined]
