@@ -64,7 +64,7 @@ def layer(name: str) -> int:
         return RECORDS
     if head in ("bots", "runner", "solver"):
         return BOTS
-    if head in ("tui", "narration", "sim", "server"):
+    if head in ("tui", "narration", "sim", "server", "analysis"):
         return FACES
     if head == "cli":
         return OUTER

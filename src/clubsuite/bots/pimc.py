@@ -69,6 +69,15 @@ class PimcBot:
         """The candidate with the best mean value over the determinizations."""
         if len(legal) == 1:
             return legal[0]
+        values = self.evaluate(view, legal, rng)
+        return max(values, key=lambda pair: pair[1])[0]
+
+    def evaluate(
+        self, view: object, legal: LegalActions[object], rng: random.Random, include: object | None = None
+    ) -> list[tuple[object, float]]:
+        """Each candidate action with its mean objective value over the determinizations (the best of the game's
+        measures for it), in the order of ``legal``; ``include`` is compared even where the candidates are a draw.
+        The first best is what :meth:`choose` plays."""
         source = worlds_from(view)
         seat = source.seat
         settings = self.settings
@@ -79,6 +88,8 @@ class PimcBot:
         if len(legal) > settings.width:
             favourite = self.rollouts.bot(first.game, seat).choose(view, legal, random.Random(world_seeds[0]))
         actions = candidates(legal, settings.width, favourite, rng)
+        if include is not None and include not in actions:
+            actions.append(include)
         solved = settings.solver and bool(objective.measures) and _solvable(first, settings.tricks)
         measures = objective.measures if solved else ("rollout",)
         sums = {m: [0.0] * len(actions) for m in measures}
@@ -95,13 +106,8 @@ class PimcBot:
                 for i, v in enumerate(values[m]):
                     row[i] += v
             budget.done += 1
-        self.worlds_searched = budget.done
-        best_i, best_v = 0, float("-inf")
-        for row in sums.values():
-            for i, v in enumerate(row):
-                if v > best_v:
-                    best_i, best_v = i, v
-        return actions[best_i]
+        self.worlds_searched = n = budget.done
+        return [(a, max(sums[m][i] for m in measures) / n) for i, a in enumerate(actions)]
 
     def _solve(
         self, world: SomeMatch, seat: int, actions: list[object], objective: Objective

@@ -47,6 +47,7 @@ def _add_commands() -> None:
     signals, so that a Ctrl-C while the games are being imported ends the run cleanly too."""
     if cli.commands:
         return
+    from clubsuite.cli.analyse import review_command, solve_command
     from clubsuite.cli.play import play_command, watch_command
     from clubsuite.cli.replay import replay_command
     from clubsuite.cli.serve import serve_command
@@ -57,6 +58,8 @@ def _add_commands() -> None:
     cli.add_command(simulate_command, "simulate")
     cli.add_command(replay_command, "replay")
     cli.add_command(serve_command, "serve")
+    cli.add_command(solve_command, "solve")
+    cli.add_command(review_command, "review")
 
 
 FALLBACK_HANDLER = "clubsuite-fallback"

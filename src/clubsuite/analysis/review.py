@@ -1,0 +1,207 @@
+"""The post-game review (``clubs review``): every decision of one seat, valued two ways.
+
+* **From the seat's own view** (the fair judge): the PIMC search values each action by its mean objective (the
+  estimated chance of winning the match, see :mod:`clubsuite.bots.objective`) over determinizations drawn from
+  what the seat knew at the time. The *cost* of the action taken is the best action's value minus its value, in
+  points of winning chance. A cost of at least the threshold is a mistake (``?``), twice the threshold a blunder
+  (``??``).
+* **With every hand known** (double dummy, only during the card play of the trick games): the exact solver's count
+  for the action taken and for the best card, in the measure the seat should have aimed for (tricks, fewest tricks
+  or points: the one whose best count the objective values most). This judge knows cards the player could not, so
+  a "loss" here may be no mistake at all; it shows what was possible.
+
+Costs are summed per hand. The search is seeded, so a review of one record with one seed and sample count is the
+same every time.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+
+from clubsuite.analysis.positions import Decision, decisions
+from clubsuite.bots.objective import objective_for
+from clubsuite.bots.pimc import PimcBot, PimcSettings
+from clubsuite.engine import Phase, find_game
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.seeding import derive_seed
+from clubsuite.solver import NodeLimitError, card_values, solving_for
+
+
+@dataclass
+class ReviewSettings:
+    """How the review searches."""
+
+    samples: int = 16
+    """Determinizations per decision for the seat-view values."""
+    seed: int = 0
+    threshold: float = 0.03
+    """The cost (in winning chance, 0..1) from which a decision is marked a mistake."""
+    nodes: int = 300_000
+    """The most solver nodes per double-dummy solve; past it, that decision has no double-dummy value."""
+    width: int = 16
+    """The most actions the search compares (the action taken is always among them)."""
+
+
+@dataclass
+class Reviewed:
+    """One decision, valued."""
+
+    decision: Decision
+    taken: float
+    best: float
+    best_action: str
+    dd: JsonObject | None = None
+    mark: str = ""
+
+    @property
+    def cost(self) -> float:
+        """What the action taken cost, from the seat's view."""
+        return max(0.0, self.best - self.taken)
+
+
+@dataclass
+class Review:
+    """The review of one seat's decisions."""
+
+    seat: int
+    game: str
+    settings: ReviewSettings
+    items: list[Reviewed] = field(default_factory=list)
+
+    def to_json(self) -> JsonObject:
+        """The review as JSON: every decision, and the sums per hand."""
+        per_hand: dict[int, dict[str, float]] = {}
+        decisions_json: list[JsonValue] = []
+        for r in self.items:
+            d = r.decision
+            sums = per_hand.setdefault(d.hand, {"cost": 0.0, "mistakes": 0, "dd_loss": 0.0})
+            sums["cost"] += r.cost
+            sums["mistakes"] += 1 if r.mark else 0
+            if r.dd is not None:
+                loss = r.dd["loss"]
+                assert isinstance(loss, int)
+                sums["dd_loss"] += loss
+            decisions_json.append(
+                {
+                    "hand": d.hand,
+                    "action_index": d.index,
+                    "phase": str(d.before.phase),
+                    "action": d.text,
+                    "view": {
+                        "taken": round(r.taken, 4),
+                        "best": round(r.best, 4),
+                        "best_action": r.best_action,
+                        "cost": round(r.cost, 4),
+                    },
+                    "double_dummy": r.dd,
+                    "mark": r.mark,
+                }
+            )
+        hands: list[JsonValue] = [
+            {"hand": h, "cost": round(v["cost"], 4), "mistakes": int(v["mistakes"]), "dd_loss": int(v["dd_loss"])}
+            for h, v in sorted(per_hand.items())
+        ]
+        return {
+            "game": self.game,
+            "seat": self.seat,
+            "samples": self.settings.samples,
+            "seed": self.settings.seed,
+            "threshold": self.settings.threshold,
+            "decisions": decisions_json,
+            "hands": hands,
+        }
+
+
+def review(record: JsonObject, seat: int, settings: ReviewSettings | None = None) -> Review:
+    """Review every decision ``seat`` made in ``record`` (see the module docstring)."""
+    settings = settings or ReviewSettings()
+    bot = PimcBot(PimcSettings(samples=settings.samples, width=settings.width))
+    out: Review | None = None
+    for d in decisions(record):
+        if out is None:
+            if not 0 <= seat < d.before.n_seats:
+                raise InvalidOptionsError(f"--seat {seat}: the match has seats 0 to {d.before.n_seats - 1}")
+            out = Review(seat, d.before.game, settings)
+        if d.seat != seat:
+            continue
+        legal = d.before.legal_actions()
+        if len(legal) < 2:
+            continue
+        rng = random.Random(derive_seed(settings.seed, d.hand * 1000 + d.index))
+        values = bot.evaluate(d.before.view(seat), legal, rng, include=d.action)
+        best_action, best = max(values, key=lambda pair: pair[1])
+        taken = next(v for a, v in values if a == d.action)
+        item = Reviewed(d, taken, best, d.before.format_action(best_action))
+        item.dd = _double_dummy(d, settings.nodes)
+        cost = item.cost
+        item.mark = "??" if cost >= 2 * settings.threshold else "?" if cost >= settings.threshold else ""
+        out.items.append(item)
+    if out is None:
+        raise InvalidOptionsError("the record has no decision to review")
+    return out
+
+
+def _double_dummy(d: Decision, nodes: int) -> JsonObject | None:
+    """The exact count of the action taken and of the best card, every hand known; None outside card play, in a
+    game without a solver, or past the node limit."""
+    match = d.before
+    info, _ = find_game(match.game)
+    if "solver" not in info.parts or match.phase != Phase.PLAY:
+        return None
+    objective = objective_for(match.game)
+    solving = solving_for(match.game)
+    chosen: JsonObject | None = None
+    chosen_value = float("-inf")
+    for m in solving.measures:
+        try:
+            counts = card_values(match, m.name, node_limit=nodes)
+        except NodeLimitError:
+            return None
+        top = max(counts.values()) if m.maximize else min(counts.values())
+        value = objective.value_of_count(match, d.seat, m.name, top) if m.name in objective.measures else top
+        if chosen is None or value > chosen_value:
+            best_cards = [match.format_action(a) for a, v in counts.items() if v == top]
+            chosen = {
+                "measure": m.name,
+                "taken": counts[d.action],
+                "best": top,
+                "best_actions": list(best_cards),
+                "loss": abs(top - counts[d.action]),
+            }
+            chosen_value = value
+    return chosen
+
+
+def review_text(result: Review) -> str:
+    """The review for people: one line per decision, the mistakes marked, sums per hand."""
+    lines = [
+        f"Review of seat {result.seat} ({result.game}): the estimated chance of winning the match after each action, "
+        f"from the seat's own view ({result.settings.samples} worlds per decision); ? costs at least "
+        f"{result.settings.threshold:.0%}, ?? twice that. 'all hands': the exact count with every card known.",
+    ]
+    hand = -1
+    cost = 0.0
+    marked = 0
+
+    def close() -> None:
+        if hand >= 0:
+            lines.append(f"  hand {hand}: cost {cost:.1%}, {marked} marked")
+
+    for r in result.items:
+        d = r.decision
+        if d.hand != hand:
+            close()
+            hand, cost, marked = d.hand, 0.0, 0
+            lines.extend(("", f"Hand {hand}"))
+        cost += r.cost
+        marked += 1 if r.mark else 0
+        text = f"  {d.index:>3} {d.text:<14} {r.taken:6.1%}  best {r.best:6.1%}"
+        if r.mark:
+            text += f"  {r.mark:<2} better: {r.best_action}"
+        if r.dd is not None:
+            text += f"   all hands: {r.dd['taken']} {r.dd['measure']}, best {r.dd['best']}"
+        lines.append(text)
+    close()
+    return "\n".join(lines) + "\n"
