@@ -50,6 +50,7 @@ screenshots: $(STAMP)
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(ARGS)
+	$(BIN)/python bench/search.py
 
 clean:
 	rm -rf $(VENV) build dist screenshots .mypy_cache .pytest_cache .ruff_cache .hypothesis src/*.egg-info

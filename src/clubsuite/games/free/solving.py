@@ -14,7 +14,19 @@ from collections.abc import Hashable
 from clubsuite.cards import Suit, card_at
 from clubsuite.engine import Phase, SomeMatch
 from clubsuite.games.free.deal import N_SEATS, PRIMARY_SUIT_MASKS
-from clubsuite.games.free.hand import ACE_OF_HEARTS, MAX_TRICKS, FreeHand, score_hand
+from clubsuite.games.free.hand import (
+    ACE_OF_HEARTS,
+    ACE_OF_HEARTS_BONUS,
+    CONTRACT_PENALTY,
+    DIAMONDS_BONUS,
+    MAX_TRICKS,
+    NO_SPADES_BONUS,
+    SOLO_CONTRACT,
+    TEAM_CONTRACT,
+    TRICK_POINTS,
+    FreeHand,
+    score_hand,
+)
 from clubsuite.games.free.match import FreeMatch
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.solver.game import Measure, Solvable
@@ -65,6 +77,10 @@ class FreeScorer:
         self.winner = hand.winner
         self.partner = hand.partner
         self.forfeit = frozenset(m.seat for m in hand.misplays if m.called == 3)
+        contract = hand.partner >= 0 and self.seat in hand.team or self.seat == hand.winner
+        self.team = tuple(s for s in range(N_SEATS) if side[s])
+        self.need = (TEAM_CONTRACT if hand.partner >= 0 else SOLO_CONTRACT) if contract else 0
+        """The tricks the seat's side must take to escape the contract penalty (0: it has no contract)."""
         self.tricks_won = list(hand.tricks_won)
         self.taken = list(hand.taken)
         self._log: list[tuple[int, int]] = []
@@ -89,14 +105,19 @@ class FreeScorer:
         self.taken[winner] = before
 
     def key(self) -> Hashable:
-        """What the score still depends on: tricks by seat, diamonds by seat, spades taken, the ace of hearts."""
+        """What the seat's score still depends on besides the cards: the tricks taken (all of them for the ten-trick
+        limit, FC-7; the seat's and its partner's for the points and the contract, FC-4), the diamonds each seat took
+        (the majority, FC-8), and whether the seat took a spade or the ace of hearts."""
+        won = self.tricks_won
         if self.tricks_only:
-            return sum(self.tricks_won)  # the ten-trick limit (FC-7)
+            return sum(won)
+        mine = self.taken[self.seat]
         return (
-            tuple(self.tricks_won),
+            sum(won),
+            tuple(won[s] for s in self.team),
             tuple((t & _DIAMONDS).bit_count() for t in self.taken),
-            tuple(bool(t & _SPADES) for t in self.taken),
-            next((s for s in range(N_SEATS) if self.taken[s] >> ACE_OF_HEARTS & 1), -1),
+            bool(mine & _SPADES),
+            bool(mine >> ACE_OF_HEARTS & 1),
         )
 
     def final(self) -> int:
@@ -106,10 +127,20 @@ class FreeScorer:
         return score_hand(self.tricks_won, self.taken, self.winner, self.partner, self.options, self.forfeit)[self.seat]
 
     def bounds(self, live: int) -> tuple[int, int]:
-        """Tricks: none to all left. Points: no useful bound short of the end (contracts and majorities)."""
+        """Tricks: none to all left. Points: the tricks already taken and every bonus still open, the contract
+        penalty unless it is already made (FC-4, FC-8)."""
+        left = MAX_TRICKS - sum(self.tricks_won)
         if self.tricks_only:
-            return 0, min(MAX_TRICKS - sum(self.tricks_won), live.bit_count())
-        return -(1 << 20), 1 << 20
+            return 0, min(left, live.bit_count())
+        if self.seat in self.forfeit:
+            return CONTRACT_PENALTY, 0
+        mine = self.tricks_won[self.seat]
+        taken = self.taken[self.seat]
+        lo = TRICK_POINTS * mine + (ACE_OF_HEARTS_BONUS if taken >> ACE_OF_HEARTS & 1 else 0)
+        hi = TRICK_POINTS * (mine + left) + DIAMONDS_BONUS + NO_SPADES_BONUS + ACE_OF_HEARTS_BONUS
+        if self.need and sum(self.tricks_won[s] for s in self.team) < self.need:
+            lo += CONTRACT_PENALTY
+        return lo, hi
 
 
 class FreeSolving:
