@@ -77,7 +77,7 @@ class FreeScorer:
         self.winner = hand.winner
         self.partner = hand.partner
         self.forfeit = frozenset(m.seat for m in hand.misplays if m.called == 3)
-        contract = hand.partner >= 0 and self.seat in hand.team or self.seat == hand.winner
+        contract = (hand.partner >= 0 and self.seat in hand.team) or self.seat == hand.winner
         self.team = tuple(s for s in range(N_SEATS) if side[s])
         self.need = (TEAM_CONTRACT if hand.partner >= 0 else SOLO_CONTRACT) if contract else 0
         """The tricks the seat's side must take to escape the contract penalty (0: it has no contract)."""
