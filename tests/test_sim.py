@@ -325,3 +325,16 @@ def test_cp3_simulation_of_partnerships_counts_per_team_and_takes_one_bot_per_te
     assert result.to_json()["teams"][0]["entries"] == [0, 2]
     assert simulate("partnership", ["heuristic", "random"], 8, seed=5, workers=2) == result
     assert "teams" not in simulate("whist", ["random"] * 3, 2, seed=1).to_json()
+
+
+def test_duplicate_deals_give_every_seating_of_a_cycle_the_same_cards() -> None:
+    """With ``duplicate`` the matches of one cycle of seatings share their match seed (so their deals), the next
+    cycle has another; two copies of one bot then get exactly the same figures, card luck having cancelled out."""
+    result = simulate("whist", ["heuristic", "heuristic", "random"], 12, seed=4, duplicate=True)
+    seeds = [o.match_seed for o in result.outcomes]
+    assert len(set(seeds[:6])) == 1 and len(set(seeds[6:])) == 1 and seeds[0] != seeds[6]
+    first, second = result.entries[0], result.entries[1]
+    assert (first.wins, first.total_score) == (second.wins, second.total_score)
+    assert result.to_json()["duplicate"] is True
+    plain = simulate("whist", ["heuristic", "heuristic", "random"], 12, seed=4)
+    assert len({o.match_seed for o in plain.outcomes}) == 12

@@ -30,6 +30,11 @@ EASY_SLIPS = 3
 """The easy bot plays a random legal action once in this many decisions, on average."""
 
 
+def lobby_order(names: list[str]) -> list[str]:
+    """Bot names as a person should meet them: the levels first, easiest first, then the kinds by name."""
+    return [n for n in LEVELS if n in names] + [n for n in names if n not in LEVELS]
+
+
 class EasyBot:
     """The heuristic bot with slips: a random legal action in about one decision of :data:`EASY_SLIPS`."""
 

@@ -150,6 +150,12 @@ class _LazyProgress:
     help=f"How many whole matches to play (1 to {MAX_MATCHES:,}).",
 )
 @click.option(
+    "--duplicate",
+    is_flag=True,
+    help="Duplicate deals: every seating of a cycle plays the same cards, so card luck cancels out of a comparison "
+    "of bots (use a multiple of the cycle for --matches).",
+)
+@click.option(
     "--seed",
     type=click.IntRange(0, MAX_SEED),
     default=0,
@@ -177,6 +183,7 @@ def simulate_command(
     bots: str | None,
     players: int | None,
     matches: int,
+    duplicate: bool,
     seed: int,
     variant: str | None,
     workers: int,
@@ -196,7 +203,9 @@ def simulate_command(
     cycle is the 8 seatings that keep partners together, and the table reports each partnership (wins, win rate
     with its interval, points per hand). A --matches that is a multiple of the cycle balances the seats exactly.
 
-    Match k is dealt from a seed derived from --seed and k, so the result is the same for any --workers.
+    Match k is dealt from a seed derived from --seed and k, so the result is the same for any --workers; with
+    --duplicate, from a seed derived from --seed and the number of its cycle of seatings, so every seating of a
+    cycle plays the same deals.
 
     --players N sets the player count of a game that has one ({players}); the default --bots is then the
     game's heuristic bot (random where it has none) and N - 1 random bots. In games played in teams a bot wins
@@ -219,7 +228,9 @@ def simulate_command(
     bar = _LazyProgress(console, matches) if console.is_terminal and not as_json else None
     progress: ProgressCallback | None = bar
     try:
-        result = simulate(spec, names, matches, seed, workers=workers, progress=progress, hand_facts=report)
+        result = simulate(
+            spec, names, matches, seed, workers=workers, progress=progress, hand_facts=report, duplicate=duplicate
+        )
     finally:
         if bar is not None:
             bar.close()

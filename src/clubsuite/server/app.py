@@ -22,6 +22,7 @@ from pydantic import BaseModel, Field
 
 from clubsuite import __version__
 from clubsuite.bots.base import bot_names
+from clubsuite.bots.levels import lobby_order
 from clubsuite.engine import games
 from clubsuite.errors import ClubsError
 from clubsuite.schema.build import game_schemas
@@ -131,7 +132,7 @@ def create_app(store: Store) -> FastAPI:
                     "variant_options": {name: dict(opts) for name, opts in sorted(g.variants.items())},
                     "options": options,
                     "examples": list(g.examples),
-                    "bots": bot_names(g.name),
+                    "bots": lobby_order(bot_names(g.name)),
                 }
             )
         return out

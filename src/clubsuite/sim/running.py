@@ -16,6 +16,7 @@ match when its team wins, and the result adds the win rate of each team of seats
 
 from __future__ import annotations
 
+import dataclasses
 import math
 import multiprocessing
 import os
@@ -30,7 +31,7 @@ from clubsuite.runner import play_match
 from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.report import hand_facts_of
-from clubsuite.sim.seating import Teams, seating
+from clubsuite.sim.seating import Teams, seating, seating_cycle
 from clubsuite.sim.stats import BotStats, MatchOutcome, SimResult, entry_labels
 
 ProgressCallback = Callable[[int, int], None]
@@ -100,10 +101,18 @@ def _check(
 
 
 def play_one(
-    info: SomeGame, options: object, bots: Sequence[str], seed: int, index: int, facts: bool = False
+    info: SomeGame,
+    options: object,
+    bots: Sequence[str],
+    seed: int,
+    index: int,
+    facts: bool = False,
+    duplicate: bool = False,
 ) -> MatchOutcome:
     """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seated by :func:`seating`, dealt from
-    its match seed. With ``facts`` the outcome carries every hand's report facts (:func:`hand_facts_of`)."""
+    its match seed. With ``facts`` the outcome carries every hand's report facts (:func:`hand_facts_of`). With
+    ``duplicate`` every match of one cycle of seatings is dealt from the same match seed: each bot plays the same
+    deals from every seat, so the luck of the cards cancels out of a comparison between bots."""
     n = len(bots)
     seats = seating(index, n, info.teams)
     # The inverse of the seating: which entry each seat holds. Fresh bots every match, so no bot carries memory
@@ -112,7 +121,7 @@ def play_one(
     for entry, seat in enumerate(seats):
         entry_at[seat] = entry
     by_seat: list[SomeBot] = [make_bot(bots[entry_at[seat]], info.name) for seat in range(n)]
-    match_seed = derive_seed(seed, index)
+    match_seed = derive_seed(seed, index // seating_cycle(n, info.teams) if duplicate else index)
     match = info.new_match(options, 0)
     # bot_rng left to the runner: it derives the bots' RNG from the match seed, so the match seed alone replays it.
     play_match(match, by_seat, match_seed)
@@ -132,15 +141,18 @@ def play_one(
     )
 
 
-def _play_chunk(task: tuple[int, str, tuple[str, ...], int, int, int, bool]) -> tuple[int, list[MatchOutcome]]:
-    """Worker task ``(chunk, spec, bots, seed, start, stop, facts)``: play matches ``start`` to ``stop - 1``.
+def _play_chunk(
+    task: tuple[int, str, tuple[str, ...], int, int, int, bool, bool],
+) -> tuple[int, list[MatchOutcome]]:
+    """Worker task ``(chunk, spec, bots, seed, start, stop, facts, duplicate)``: play matches ``start`` to
+    ``stop - 1``.
 
     Returns the chunk number with the outcomes, so the parent can put chunks back in order. Top level so that
     worker processes can find it by name.
     """
-    chunk, spec, bots, seed, start, stop, facts = task
+    chunk, spec, bots, seed, start, stop, facts, duplicate = task
     info, options = resolve(spec)
-    return chunk, [play_one(info, options, bots, seed, k, facts) for k in range(start, stop)]
+    return chunk, [play_one(info, options, bots, seed, k, facts, duplicate) for k in range(start, stop)]
 
 
 def _ignore_interrupts() -> None:
@@ -172,10 +184,14 @@ def _run_parallel(
     workers: int,
     progress: ProgressCallback | None,
     facts: bool = False,
+    duplicate: bool = False,
 ) -> list[MatchOutcome]:
     """Play the matches in worker processes and return the outcomes in match order, whatever order chunks finish."""
     n_chunks = math.ceil(matches / _chunk_size(matches, workers))
-    tasks = ((i, spec, bots, seed, start, stop, facts) for i, (start, stop) in enumerate(_chunks(matches, workers)))
+    tasks = (
+        (i, spec, bots, seed, start, stop, facts, duplicate)
+        for i, (start, stop) in enumerate(_chunks(matches, workers))
+    )
     results: dict[int, list[MatchOutcome]] = {}
     done = 0
     # More processes than cores or chunks would only add start-up cost; the result is the same for any count.
@@ -201,6 +217,7 @@ def simulate(
     workers: int = 1,
     progress: ProgressCallback | None = None,
     hand_facts: bool = False,
+    duplicate: bool = False,
 ) -> SimResult:
     """Play ``matches`` whole matches of ``spec`` between ``bots`` (one per seat) and count the results.
 
@@ -212,7 +229,8 @@ def simulate(
     counts per team (:attr:`SimResult.team_stats`). Raises :class:`InvalidOptionsError` naming the bad input for
     a bad spec, an unknown bot, a bot count that does not match the game's seats, or ``matches``/``workers`` < 1.
     With ``hand_facts`` every outcome also carries its hands' balance-report facts (games in :data:`REPORT_GAMES`
-    only; any other game raises :class:`InvalidOptionsError`).
+    only; any other game raises :class:`InvalidOptionsError`). With ``duplicate`` the matches of one cycle of
+    seatings share their deals (see :func:`play_one`).
     """
     info, options, names = _check(spec, tuple(bots), matches, seed, workers)
     if hand_facts:
@@ -220,13 +238,14 @@ def simulate(
     if workers == 1:
         outcomes = []
         for k in range(matches):
-            outcomes.append(play_one(info, options, names, seed, k, hand_facts))
+            outcomes.append(play_one(info, options, names, seed, k, hand_facts, duplicate))
             if progress is not None:
                 progress(k + 1, matches)
     else:
-        outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts)
+        outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts, duplicate)
     seat_teams = () if info.fixed_teams else info.teams_of(options)
-    return _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name, info.teams, seat_teams)
+    result = _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name, info.teams, seat_teams)
+    return dataclasses.replace(result, duplicate=duplicate)
 
 
 def _tally(

@@ -246,6 +246,8 @@ class SimResult:
     so these are the game's seat teams); empty otherwise."""
     seat_teams: tuple[tuple[int, ...], ...] = ()
     """The seats of each team in a game whose rules options make teams (:func:`team_seats`), else empty."""
+    duplicate: bool = False
+    """Whether the matches of each cycle of seatings were dealt the same cards (duplicate deals)."""
 
     @property
     def team_stats(self) -> tuple[TeamStats, ...]:
@@ -368,6 +370,7 @@ class SimResult:
             "confidence_interval": CONFIDENCE,
             "seat_rotation": rotation_summary(len(self.bots), self.teams),
             "seating_cycle": seating_cycle(len(self.bots), self.teams),
+            "duplicate": self.duplicate,
             "bots": [e.to_json() for e in self.entries],
             **({"teams": [t.to_json() for t in self.team_stats]} if self.teams else {}),
         }
@@ -428,6 +431,11 @@ class SimResult:
             *(self._members_lines()),
             rotation_summary(len(self.bots), self.teams),
             self._cycle_coverage(),
+            *(
+                ["duplicate deals: the matches of each cycle of seatings are dealt the same cards"]
+                if self.duplicate
+                else []
+            ),
             "",
             line(header),
             line(tuple("-" * w for w in widths)),

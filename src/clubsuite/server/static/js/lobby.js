@@ -104,7 +104,7 @@ function createForm() {
       const select = h("select", {id: `seat-${s}`, dataset: {seat: String(s)}},
         h("option", {value: "person"}, s === 0 ? "You" : "A person (a friend joins)"),
         g.bots.map((b) => h("option", {value: `bot:${b}`}, `Bot: ${b}`)));
-      select.value = s === 0 ? "person" : g.bots.includes("heuristic") ? "bot:heuristic" : `bot:${g.bots[0]}`;
+      select.value = s === 0 ? "person" : g.bots.includes("normal") ? "bot:normal" : `bot:${g.bots[0]}`;
       rows.push(h("div", {class: "field"}, h("label", {for: `seat-${s}`}, `Seat ${s + 1}`), select));
     }
     fill(seatsBox, h("legend", {}, "Seats"), rows);
