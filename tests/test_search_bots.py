@@ -157,6 +157,6 @@ def test_a_bot_list_splits_at_commas_outside_parentheses() -> None:
 def test_a_time_budget_stops_the_search_after_at_least_one_world() -> None:
     """With ``ms=1`` the bot searches fewer worlds than its sample budget allows, but at least one."""
     match = _position("whist", 8, 12)
-    bot = make_bot("pimc(samples=500,ms=1,solver=false)", "whist")
+    bot = make_bot("pimc(samples=500,ms=1,solver=off)", "whist")
     bot.choose(match.view(match.to_act), match.legal_actions(), random.Random(1))
     assert 1 <= bot.worlds_searched < 500  # type: ignore[attr-defined]

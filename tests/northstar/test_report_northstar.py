@@ -303,7 +303,7 @@ def test_ns10_a_bot_wins_when_its_team_wins_and_team_results_add_up(spec: str, m
     _, options = resolve(spec)
     n = options.players
     # A second bot kind (registered for this test only) so that teams of different line-ups occur.
-    monkeypatch.setitem(bot_base._FACTORIES, ("first-legal", "northstar"), FirstLegal)
+    monkeypatch.setitem(bot_base._FACTORIES, ("first-legal", "northstar"), (FirstLegal, None))
     bots = ["random", "first-legal", *(["random"] * (n - 2))]
     result = simulate(spec, bots, 8, seed=5)
     groups = find_game("northstar")[0].teams_of(options)

@@ -27,6 +27,13 @@ class Objective(Protocol):
         """The exact solver's measures the bot reads during card play (empty: the game is not solved)."""
         ...
 
+    @property
+    def solve_in_search(self) -> bool:
+        """Whether ``pimc`` should value card play with the exact solver by default: its reading (the seat's side
+        against everyone else) fits a game of two sides; where three players each play for themselves, playing the
+        hand out with the rollout bots measured stronger."""
+        ...
+
     def value(self, match: SomeMatch, seat: int) -> float:
         """What the state is worth to ``seat`` once the hand in progress has ended (scored, maybe the match over)."""
         ...

@@ -1,8 +1,10 @@
 """``pimc``: Perfect-Information Monte Carlo search, for every game.
 
 For each of K determinizations (complete states the seat cannot tell from the real one, drawn from its view), the
-bot values every candidate action and plays the one with the best mean value. How an action is valued in one
-determinization:
+bot values every candidate action and plays the one with the best mean value, unless that action beats the rollout
+bot's own choice by too little to be trusted (``caution``: the mean of the paired differences, world by world,
+must exceed that many standard errors; with few worlds and many candidates, the best-looking action is otherwise
+often one that was merely lucky). How an action is valued in one determinization:
 
 * **during the card play of a trick game**, once at most ``tricks`` tricks are left, by the exact solver: one
   solve gives the value of every legal card with all hands known (the seat's side maximizing, everyone else
@@ -19,6 +21,7 @@ the search starts; a time budget (``ms``) may stop it after fewer worlds.
 
 from __future__ import annotations
 
+import math
 import random
 from dataclasses import dataclass
 
@@ -26,6 +29,7 @@ from clubsuite.bots.base import register_bot
 from clubsuite.bots.objective import Objective, objective_for
 from clubsuite.bots.searching import Budget, Rollouts, candidates, check_settings, seeds, worlds_from
 from clubsuite.engine import LegalActions, Phase, SomeMatch, find_game
+from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import option
 from clubsuite.solver.game import card_values
 from clubsuite.solver.search import NodeLimitError
@@ -39,11 +43,18 @@ class PimcSettings:
     ms: int = option(0, "time budget per decision in milliseconds; 0: none (one world is always searched)")
     rollout: str = option("heuristic", "the bot that plays hands out where the exact solver is not used")
     width: int = option(12, "the most actions compared; past it, the rollout bot's choice and a random draw")
-    solver: bool = option(True, "value card play in the trick games with the exact solver")
+    solver: str = option(
+        "auto", "value card play with the exact solver: on, off, or auto (where the game's objective says it helps)"
+    )
     tricks: int = option(7, "solve exactly once at most this many tricks are left; before, play the hand out")
     nodes: int = option(50_000, "the most solver nodes per solve; past it, that world is played out instead")
+    caution: int = option(
+        100, "keep the rollout bot's choice unless another beats it by this many hundredths of a standard error"
+    )
 
     def __post_init__(self) -> None:
+        if self.solver not in ("auto", "on", "off"):
+            raise InvalidOptionsError(f"pimc setting solver={self.solver!r}: expected auto, on or off")
         check_settings(
             "pimc",
             samples=(self.samples, 1, 10_000),
@@ -51,6 +62,7 @@ class PimcSettings:
             width=(self.width, 2, 10_000),
             tricks=(self.tricks, 0, 13),
             nodes=(self.nodes, 100, 100_000_000),
+            caution=(self.caution, 0, 1000),
         )
 
 
@@ -66,33 +78,37 @@ class PimcBot:
         """How many determinizations the last decision searched (for benchmarks and tests)."""
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
-        """The candidate with the best mean value over the determinizations."""
+        """The candidate with the best mean value, unless that is no clear improvement on the rollout bot's own
+        choice (see :attr:`PimcSettings.caution`)."""
         if len(legal) == 1:
             return legal[0]
-        values = self.evaluate(view, legal, rng)
-        return max(values, key=lambda pair: pair[1])[0]
+        found = self._search(view, legal, rng, None)
+        return found.decision(self.settings.caution / 100)
 
     def evaluate(
         self, view: object, legal: LegalActions[object], rng: random.Random, include: object | None = None
     ) -> list[tuple[object, float]]:
         """Each candidate action with its mean objective value over the determinizations (the best of the game's
-        measures for it), in the order of ``legal``; ``include`` is compared even where the candidates are a draw.
-        The first best is what :meth:`choose` plays."""
+        measures for it), in the order of ``legal``; ``include`` is compared even where the candidates are a draw."""
+        return self._search(view, legal, rng, include).means()
+
+    def _search(
+        self, view: object, legal: LegalActions[object], rng: random.Random, include: object | None
+    ) -> _Searched:
         source = worlds_from(view)
         seat = source.seat
         settings = self.settings
         world_seeds = seeds(rng, settings.samples)
         first: SomeMatch = source.determinize(random.Random(world_seeds[0]))
         objective = objective_for(first.game)
-        favourite = None
-        if len(legal) > settings.width:
-            favourite = self.rollouts.bot(first.game, seat).choose(view, legal, random.Random(world_seeds[0]))
+        favourite = self.rollouts.bot(first.game, seat).choose(view, legal, random.Random(world_seeds[0]))
         actions = candidates(legal, settings.width, favourite, rng)
         if include is not None and include not in actions:
             actions.append(include)
-        solved = settings.solver and bool(objective.measures) and _solvable(first, settings.tricks)
-        measures = objective.measures if solved else ("rollout",)
-        sums = {m: [0.0] * len(actions) for m in measures}
+        wanted = objective.solve_in_search if settings.solver == "auto" else settings.solver == "on"
+        solved = wanted and bool(objective.measures) and _solvable(first, settings.tricks)
+        measures = tuple(objective.measures) if solved else ("rollout",)
+        rows: dict[str, list[list[float]]] = {m: [] for m in measures}
         budget = Budget(settings.samples, settings.ms)
         while budget.more():
             k = budget.done
@@ -102,12 +118,10 @@ class PimcBot:
                 values = self._play_out(world, seat, actions, objective, world_seeds[k])
                 values = dict.fromkeys(measures, values["rollout"])
             for m in measures:
-                row = sums[m]
-                for i, v in enumerate(values[m]):
-                    row[i] += v
+                rows[m].append(values[m])
             budget.done += 1
-        self.worlds_searched = n = budget.done
-        return [(a, max(sums[m][i] for m in measures) / n) for i, a in enumerate(actions)]
+        self.worlds_searched = budget.done
+        return _Searched(actions, actions.index(favourite), rows)
 
     def _solve(
         self, world: SomeMatch, seat: int, actions: list[object], objective: Objective
@@ -133,6 +147,45 @@ class PimcBot:
             self.rollouts.finish_hand(child, random.Random(seed))
             row.append(objective.value(child, seat))
         return {"rollout": row}
+
+
+@dataclass
+class _Searched:
+    """What a search found: the candidates, the rollout bot's choice among them, and for each measure one row of
+    values per world searched."""
+
+    actions: list[object]
+    favourite: int
+    rows: dict[str, list[list[float]]]
+
+    def _mean(self, m: str, i: int) -> float:
+        rows = self.rows[m]
+        return sum(r[i] for r in rows) / len(rows)
+
+    def means(self) -> list[tuple[object, float]]:
+        """Each action with its best mean over the measures."""
+        return [(a, max(self._mean(m, i) for m in self.rows)) for i, a in enumerate(self.actions)]
+
+    def decision(self, caution: float) -> object:
+        """The best (measure, action) by mean; but the favourite where the best beats it, in that measure, by no
+        more than ``caution`` standard errors of their paired differences (each world values both)."""
+        best_m, best_i, best_v = "", 0, float("-inf")
+        for m in self.rows:
+            for i in range(len(self.actions)):
+                v = self._mean(m, i)
+                if v > best_v:
+                    best_m, best_i, best_v = m, i, v
+        fav = self.favourite
+        rows = self.rows[best_m]
+        if best_i == fav or caution <= 0:
+            return self.actions[best_i]
+        diffs = [r[best_i] - r[fav] for r in rows]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        if n < 2:
+            return self.actions[fav] if mean <= 0 else self.actions[best_i]
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return self.actions[best_i] if mean > caution * math.sqrt(var / n) else self.actions[fav]
 
 
 def _solvable(world: SomeMatch, tricks: int) -> bool:

@@ -21,6 +21,7 @@ class FreeObjective:
     """The Free Clubs objective (see the module docstring)."""
 
     measures = ("points",)
+    solve_in_search = False
 
     def value(self, match: SomeMatch, seat: int) -> float:
         """After a hand: the result, or the race share of the totals."""

@@ -22,6 +22,7 @@ class NorthstarObjective:
     """The North Star objective (see the module docstring)."""
 
     measures: tuple[str, ...] = ()
+    solve_in_search = False
 
     def value(self, match: SomeMatch, seat: int) -> float:
         """After a round: the result, or the race share of the team totals."""

@@ -24,6 +24,7 @@ class PartnershipObjective:
     """The partnership objective (see the module docstring)."""
 
     measures = ("points",)
+    solve_in_search = True
 
     def value(self, match: SomeMatch, seat: int) -> float:
         """After a hand: the result, or the race share of the two totals."""

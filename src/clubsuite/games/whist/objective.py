@@ -31,6 +31,7 @@ class WhistObjective:
     """The whist objective (see the module docstring)."""
 
     measures = ("tricks", "fewest")
+    solve_in_search = False
 
     def value(self, match: SomeMatch, seat: int) -> float:
         """After a hand: the result, or the share of the chances from the totals."""
