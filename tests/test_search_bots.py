@@ -160,3 +160,26 @@ def test_a_time_budget_stops_the_search_after_at_least_one_world() -> None:
     bot = make_bot("pimc(samples=500,ms=1,solver=off)", "whist")
     bot.choose(match.view(match.to_act), match.legal_actions(), random.Random(1))
     assert 1 <= bot.worlds_searched < 500  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_the_world_a_view_imagines_keeps_no_earlier_hand(spec: str) -> None:
+    """A determinization drawn through a view holds the hand in progress in place of every earlier hand: an
+    earlier hand's cards nobody saw (a bid hand, a chest, cards never played) are not reachable from it, while the
+    number of hands (who deals, which way cards pass) is kept."""
+    info, options = resolve(spec)
+    match = info.new_match(options, 0)
+    bot = _heuristic(match.game)
+    rng = random.Random(2)
+    while len(match.hands) < 2 or match.to_act is None:
+        if match.is_over:
+            pytest.skip("the match ended in its first hand")
+        if match.to_act is None:
+            deal_next(match, info, 40 + len(match.hands))
+            continue
+        match.apply(bot.choose(match.view(match.to_act), match.legal_actions(), rng))
+    seat = match.to_act
+    world = match.view(seat).determinize(random.Random(3))
+    assert len(world.hands) == len(match.hands)
+    assert all(h is world.hands[-1] for h in world.hands)
+    assert world.view(seat).to_dict() == match.view(seat).to_dict()

@@ -126,12 +126,19 @@ class ViewBase(Generic[HandT]):
 
     def determinize(self, rng: random.Random) -> Any:
         """A complete match this seat cannot tell from the real one: every card it cannot see drawn again with
-        ``rng``, consistently with all it has seen (the game's sampler, through ``match.determinize``). What search
-        bots imagine; it never shows the real hidden cards."""
+        ``rng``, consistently with all it has seen (the game's sampler, through ``match.determinize``), and no hand
+        of the past but the number of them. What search bots imagine; it never shows a real hidden card."""
         draw = getattr(self._match, "determinize", None)
         if draw is None:
             raise ClubsError("this view was made from a single hand, not a match, and cannot be determinized")
-        return draw(self._seat, rng)
+        world = draw(self._seat, rng)
+        # The hands before the last are settled, and a clone shares them as they were: with their hidden cards (a
+        # bid hand, a chest, the cards never played). The world a bot imagines keeps only their number (which says
+        # who deals and which way cards pass) and holds the hand in progress in their places.
+        hands = world.hands
+        if len(hands) > 1:
+            hands[:-1] = [hands[-1]] * (len(hands) - 1)
+        return world
 
     @property
     def dealer(self) -> int:
