@@ -164,9 +164,9 @@ def test_a_time_budget_stops_the_search_after_at_least_one_world() -> None:
 
 @pytest.mark.parametrize("spec", SPECS)
 def test_the_world_a_view_imagines_keeps_no_earlier_hand(spec: str) -> None:
-    """A determinization drawn through a view holds the hand in progress in place of every earlier hand: an
-    earlier hand's cards nobody saw (a bid hand, a chest, cards never played) are not reachable from it, while the
-    number of hands (who deals, which way cards pass) is kept."""
+    """A determinization drawn through a view holds a frozen copy of the imagined hand in progress in place of every
+    earlier hand: an earlier hand's cards nobody saw (a bid hand, a chest, cards never played) are not reachable
+    from it, while the number of hands (who deals, which way cards pass) is kept."""
     info, options = resolve(spec)
     match = info.new_match(options, 0)
     bot = _heuristic(match.game)
@@ -181,5 +181,33 @@ def test_the_world_a_view_imagines_keeps_no_earlier_hand(spec: str) -> None:
     seat = match.to_act
     world = match.view(seat).determinize(random.Random(3))
     assert len(world.hands) == len(match.hands)
-    assert all(h is world.hands[-1] for h in world.hands)
+    sealed = world.hands[0]
+    assert all(h is sealed for h in world.hands[:-1]) and sealed is not world.hands[-1]
     assert world.view(seat).to_dict() == match.view(seat).to_dict()
+    # Clones of the world (one per action a search tries) play on hands of their own.
+    a, b = world.clone(), world.clone()
+    a.apply(a.legal_actions()[0])
+    assert b.view(seat).to_dict() == world.view(seat).to_dict()
+
+
+@pytest.mark.parametrize("bot_spec", SMALL)
+@pytest.mark.parametrize("spec", SPECS)
+def test_a_search_bot_plays_the_second_hand_of_a_match(spec: str, bot_spec: str) -> None:
+    """With a settled hand behind it (which the imagined worlds replace), the bot still plays legal actions through
+    a whole hand: every world's play-outs run on hands of their own."""
+    info, options = resolve(spec)
+    match = info.new_match(options, 0)
+    other = _heuristic(match.game)
+    rng = random.Random(6)
+    deal_next(match, info, 21)
+    while match.to_act is not None:
+        match.apply(other.choose(match.view(match.to_act), match.legal_actions(), rng))
+    if match.is_over:
+        pytest.skip("the match ended in its first hand")
+    deal_next(match, info, 21)
+    bot = make_bot(bot_spec, match.game)
+    while match.to_act is not None:
+        seat = match.to_act
+        player = bot if seat == 0 else other
+        match.apply(player.choose(match.view(seat), match.legal_actions(), rng))
+    assert len(match.hand_scores) == 2

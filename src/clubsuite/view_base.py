@@ -8,6 +8,7 @@ from enum import StrEnum
 from typing import Any, Generic, Protocol, TypeVar
 
 from clubsuite.cards import CardSet
+from clubsuite.copying import clone_state
 from clubsuite.engine import LegalActions
 from clubsuite.errors import ClubsError, NoHandError
 
@@ -134,10 +135,11 @@ class ViewBase(Generic[HandT]):
         world = draw(self._seat, rng)
         # The hands before the last are settled, and a clone shares them as they were: with their hidden cards (a
         # bid hand, a chest, the cards never played). The world a bot imagines keeps only their number (which says
-        # who deals and which way cards pass) and holds the hand in progress in their places.
+        # who deals and which way cards pass), with a frozen copy of the imagined hand in progress in their places: a
+        # copy, because clones of the world share its settled hands and must not share the hand they play on.
         hands = world.hands
         if len(hands) > 1:
-            hands[:-1] = [hands[-1]] * (len(hands) - 1)
+            hands[:-1] = [clone_state(hands[-1])] * (len(hands) - 1)
         return world
 
     @property
