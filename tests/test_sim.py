@@ -338,3 +338,16 @@ def test_duplicate_deals_give_every_seating_of_a_cycle_the_same_cards() -> None:
     assert result.to_json()["duplicate"] is True
     plain = simulate("whist", ["heuristic", "heuristic", "random"], 12, seed=4)
     assert len({o.match_seed for o in plain.outcomes}) == 12
+
+
+def test_the_first_bot_is_compared_with_each_other_paired_by_cycle() -> None:
+    """``versus_first``: per full cycle of seatings the difference of win rates, then its mean and a 95% interval;
+    two copies of one bot on duplicate deals differ by exactly nothing, the heuristic bot beats a random one; a
+    partner is not compared with itself, and fewer than two cycles give no comparison."""
+    same = simulate("whist", ["heuristic", "heuristic", "random"], 12, seed=4, duplicate=True).versus_first()
+    assert [v["other"] for v in same] == ["heuristic#2", "random"]
+    assert same[0]["win_rate_difference"] == 0 and same[0]["ci95"] == [0, 0]
+    assert same[1]["win_rate_difference"] > 0 and same[1]["cycles"] == 2
+    pair = simulate("partnership", ["heuristic", "random"], 16, seed=2).versus_first()
+    assert [v["other"] for v in pair] == ["random"]
+    assert simulate("whist", ["heuristic", "random", "random"], 6, seed=1).versus_first() == []

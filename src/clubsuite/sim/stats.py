@@ -371,12 +371,58 @@ class SimResult:
             "seat_rotation": rotation_summary(len(self.bots), self.teams),
             "seating_cycle": seating_cycle(len(self.bots), self.teams),
             "duplicate": self.duplicate,
+            "versus_first": self.versus_first(),
             "bots": [e.to_json() for e in self.entries],
             **({"teams": [t.to_json() for t in self.team_stats]} if self.teams else {}),
         }
         if self.seat_teams:
             data["teams"] = self._teams_json()
         return data
+
+    def versus_first(self) -> list[JsonObject]:
+        """The first bot against each other entry (in a game of partnerships, each other partnership), paired by
+        cycle of seatings: per full cycle
+        the difference of their win rates, then the mean difference over the cycles with a 95% interval (normal
+        approximation, mean +- 1.96 standard errors). Each cycle gives both bots every seat, and with duplicate
+        deals the same cards, so the pairing takes the seats' and the cards' luck out of the comparison. Empty with
+        fewer than two full cycles."""
+        cycle = seating_cycle(len(self.bots), self.teams)
+        cycles = len(self.outcomes) // cycle
+        if cycles < 2:
+            return []
+        labels = entry_labels(self.bots)
+        team_of = {e: frozenset(t) for t in self.teams for e in t}
+        done = {team_of.get(0, frozenset({0}))}
+        out: list[JsonObject] = []
+        for other in range(1, len(self.bots)):
+            team = team_of.get(other, frozenset({other}))
+            if team in done:
+                continue  # a partner of the first bot, or a team already compared
+            done.add(team)
+            diffs = []
+            for c in range(cycles):
+                group = self.outcomes[c * cycle : (c + 1) * cycle]
+                diffs.append(sum(int(o.won(0)) - int(o.won(other)) for o in group) / cycle)
+            mean = sum(diffs) / cycles
+            var = sum((d - mean) ** 2 for d in diffs) / (cycles - 1)
+            half = Z95 * math.sqrt(var / cycles)
+            out.append(
+                {
+                    "first": labels[0],
+                    "other": labels[other],
+                    "cycles": cycles,
+                    "win_rate_difference": mean,
+                    "ci95": [mean - half, mean + half],
+                }
+            )
+        return out
+
+    def _versus_lines(self) -> list[str]:
+        return [
+            f"{v['first']} v {v['other']}: win rate {float(v['win_rate_difference']):+.1%} "
+            f"(95% CI {float(v['ci95'][0]):+.1%} .. {float(v['ci95'][1]):+.1%}, paired over {v['cycles']} cycles)"
+            for v in self.versus_first()
+        ]
 
     def _cycle_coverage(self) -> str:
         """Whether the matches make whole cycles of seatings, which the balance of seats needs."""
@@ -445,6 +491,7 @@ class SimResult:
             f"mean hands per match: {self.mean_hands_per_match:.2f}  ({self.hands} hands)",
             _game_notes(self.game)[1] or "win rate: matches whose winners include the bot's seat",
             "CI: 95% Wilson score interval of the win rate",
+            *self._versus_lines(),
         ]
         if self.seat_teams:
             out += ["", *self._teams_lines()]
