@@ -6,9 +6,9 @@ Run as ``python bench/search.py [--deals N] [--seed S] [--json]`` (``make bench`
   seat to act, exact), over N random deals played at random up to the position: a whole whist hand from its first
   card, the last 8 tricks of a whist hand, the last 6 tricks of a partnership hand, Free Clubs' card play from its
   first card. The node count is reported beside it.
-* **pimc**: decisions per second of ``pimc(samples=16)`` from the middle of a whist hand (at most 7 tricks left,
-  so every world is solved exactly) and from the first card of a partnership hand (worlds played out);
-  **ismcts**: iterations per second of ``ismcts`` in the whist card play.
+* **pimc**: decisions per second of ``pimc(samples=16)`` from the middle of a whist hand and from the first card
+  of a partnership hand; the mean and slowest decision of ``pimc(samples=8)`` over whole hands of each game (seat
+  0, against heuristic bots); **ismcts**: iterations per second of ``ismcts`` in the whist card play.
 
 The figures are for reading, not for asserting: they depend on the machine, its load and the Python build.
 """
@@ -93,6 +93,36 @@ def bot_figure(name: str, game: str, spec: str, cards_left: int | None, decision
     }
 
 
+def hand_figure(name: str, spec: str, bot_spec: str, hands: int, seed: int) -> dict[str, Any]:
+    """Mean and slowest decision of ``bot_spec`` in seat 0 over ``hands`` whole hands against heuristic bots: the
+    cost of a decision as a match sees it (every phase, early and late)."""
+    info, options = resolve(spec)
+    bot = make_bot(bot_spec, info.name)
+    other = make_bot("heuristic", info.name)
+    times = []
+    for k in range(hands):
+        match = info.new_match(options, 0)
+        deal_next(match, info, seed + k)
+        rng = random.Random(k)
+        while match.to_act is not None:
+            seat = match.to_act
+            if seat == 0:
+                start = time.perf_counter()
+                action = bot.choose(match.view(seat), match.legal_actions(), rng)
+                times.append(time.perf_counter() - start)
+            else:
+                action = other.choose(match.view(seat), match.legal_actions(), rng)
+            match.apply(action)
+    return {
+        "name": name,
+        "decisions": len(times),
+        "ms_per_decision": statistics.mean(times) * 1e3,
+        "max_ms": max(times) * 1e3,
+        "decisions_per_second": len(times) / sum(times),
+        "iterations_per_second": None,
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the figures and print them."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -114,6 +144,10 @@ def main(argv: list[str] | None = None) -> int:
             "pimc(samples=16), partnership, first card", "partnership", "pimc(samples=16)", None, 5, args.seed
         ),
         lambda: bot_figure("ismcts(iterations=400), whist, first card", "whist", "ismcts", None, 5, args.seed),
+        *(
+            (lambda s=s: hand_figure(f"pimc(samples=8), whole hands of {s}", s, "pimc(samples=8)", 3, args.seed))
+            for s in ("whist", "partnership", "free", "northstar(players=3)")
+        ),
     ]
     figures = []
     for job in jobs:
@@ -129,6 +163,8 @@ def main(argv: list[str] | None = None) -> int:
                 )
             else:
                 extra = f", {f['iterations_per_second']:.0f} iterations/s" if f["iterations_per_second"] else ""
+                if "max_ms" in f:
+                    extra += f", slowest {f['max_ms']:.0f} ms over {f['decisions']} decisions"
                 print(
                     f"{f['name']:<45} {f['ms_per_decision']:8.1f} ms per decision, "
                     f"{f['decisions_per_second']:.2f} decisions/s{extra}",
