@@ -194,3 +194,25 @@ def test_report_bad_input_exits_2_with_a_message(args: tuple[str, ...], message:
     assert message in proc.stderr
     assert "Traceback" not in proc.stderr
     assert proc.stdout == ""
+
+
+def test_timing_adds_each_bots_thinking_time_and_changes_nothing_else() -> None:
+    """--timing: per bot its decisions, mean and slowest time (wall clock, so only their shape is checked), in the
+    table and the JSON; everything else is the result without it, with one worker or two."""
+    args = ("whist", "--bots", "heuristic,random,random", "--matches", "7", "--seed", "8", "--json")
+    plain, timed, two = run(*args), run(*args, "--timing"), run(*args, "--timing", "--workers", "2")
+    assert plain.returncode == timed.returncode == two.returncode == 0, plain.stderr + timed.stderr + two.stderr
+    data, data_two = json.loads(timed.stdout), json.loads(two.stdout)
+    for result in (data, data_two):
+        thinking = [b.pop("thinking") for b in result["bots"]]
+        assert result == json.loads(plain.stdout)
+        for t in thinking:
+            assert t["decisions"] > 0 and 0 <= t["ms_per_decision"] <= t["slowest_ms"]
+    assert [b["thinking"]["decisions"] for b in json.loads(two.stdout)["bots"]] == [
+        b["thinking"]["decisions"] for b in json.loads(timed.stdout)["bots"]
+    ]
+    assert "thinking" not in json.loads(plain.stdout)["bots"][0]
+    table = run(*args[:-1], "--timing")
+    assert table.returncode == 0, table.stderr
+    assert "thinking time per decision (wall clock, this run):" in table.stdout
+    assert table.stdout.count("ms slowest") == 3

@@ -211,3 +211,28 @@ def test_a_search_bot_plays_the_second_hand_of_a_match(spec: str, bot_spec: str)
         player = bot if seat == 0 else other
         match.apply(player.choose(match.view(seat), match.legal_actions(), rng))
     assert len(match.hand_scores) == 2
+
+
+def test_ismcts_keeps_the_rollout_bots_choice_unless_the_most_visited_action_is_clearly_better() -> None:
+    """``caution``: the most visited root action replaces the rollout bot's choice only when its mean is higher by
+    more than the set number of standard errors of the difference; an unvisited choice is kept; 0 turns it off."""
+    from clubsuite.bots.ismcts import _decision, _Node
+
+    def node(values: list[float]) -> _Node:
+        n = _Node()
+        n.visits = len(values)
+        n.total = sum(values)
+        n.squares = sum(v * v for v in values)
+        return n
+
+    root = _Node()
+    root.children = {"fav": node([0.4, 0.6] * 5), "top": node([0.45, 0.65] * 8)}
+    # Mean 0.55 v 0.50; standard error of the difference about 0.042: 1.2 standard errors.
+    assert _decision(root, ["fav", "top"], "fav", 1.0) == "top"
+    assert _decision(root, ["fav", "top"], "fav", 2.0) == "fav"
+    assert _decision(root, ["fav", "top"], "fav", 0.0) == "top"
+    root.children = {"fav": node([0.1]), "top": node([0.9] * 20)}
+    assert _decision(root, ["fav", "top"], "fav", 1.0) == "fav"  # one visit: no spread, no evidence
+    root.children = {"top": node([0.9] * 20)}
+    assert _decision(root, ["fav", "top"], "fav", 1.0) == "fav"
+    assert _decision(root, ["fav", "top"], "top", 1.0) == "top"

@@ -341,13 +341,23 @@ def test_duplicate_deals_give_every_seating_of_a_cycle_the_same_cards() -> None:
 
 
 def test_the_first_bot_is_compared_with_each_other_paired_by_cycle() -> None:
-    """``versus_first``: per full cycle of seatings the difference of win rates, then its mean and a 95% interval;
-    two copies of one bot on duplicate deals differ by exactly nothing, the heuristic bot beats a random one; a
-    partner is not compared with itself, and fewer than two cycles give no comparison."""
+    """``versus_first``: per full cycle of seatings the difference of win rates and of points per hand, then their
+    means and 95% intervals; two copies of one bot on duplicate deals differ by exactly nothing, the heuristic bot
+    beats a random one; a partner is not compared with itself, and fewer than two cycles give no comparison."""
     same = simulate("whist", ["heuristic", "heuristic", "random"], 12, seed=4, duplicate=True).versus_first()
     assert [v["other"] for v in same] == ["heuristic#2", "random"]
     assert same[0]["win_rate_difference"] == 0 and same[0]["ci95"] == [0, 0]
+    assert same[0]["points_per_hand_difference"] == 0 and same[0]["points_per_hand_ci95"] == [0, 0]
     assert same[1]["win_rate_difference"] > 0 and same[1]["cycles"] == 2
-    pair = simulate("partnership", ["heuristic", "random"], 16, seed=2).versus_first()
+    assert same[1]["points_per_hand_ci95"][0] <= same[1]["points_per_hand_difference"]
+    assert same[1]["points_per_hand_difference"] <= same[1]["points_per_hand_ci95"][1]
+    pair_result = simulate("partnership", ["heuristic", "random"], 16, seed=2)
+    pair = pair_result.versus_first()
     assert [v["other"] for v in pair] == ["random"]
+    # Over the two cycles the mean of the per-cycle point differences per hand, recomputed from the outcomes.
+    per_cycle = []
+    for c in range(2):
+        group = pair_result.outcomes[8 * c : 8 * (c + 1)]
+        per_cycle.append(sum(o.score(0) - o.score(1) for o in group) / sum(o.hands for o in group))
+    assert pair[0]["points_per_hand_difference"] == sum(per_cycle) / 2 > 0
     assert simulate("whist", ["heuristic", "random", "random"], 6, seed=1).versus_first() == []

@@ -173,6 +173,12 @@ class _LazyProgress:
 )
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on standard output.")
 @click.option(
+    "--timing",
+    is_flag=True,
+    help="Also time every bot's decisions (mean and slowest, wall clock: they differ from run to run, unlike "
+    "everything else in the result).",
+)
+@click.option(
     "--report",
     is_flag=True,
     help="{report_games}: add the balance report (see below).",
@@ -188,6 +194,7 @@ def simulate_command(
     variant: str | None,
     workers: int,
     as_json: bool,
+    timing: bool,
     report: bool,
 ) -> None:
     """Play many matches of GAME ({game_names}, or a variant such as {a_variant}) between bots and report how
@@ -229,7 +236,15 @@ def simulate_command(
     progress: ProgressCallback | None = bar
     try:
         result = simulate(
-            spec, names, matches, seed, workers=workers, progress=progress, hand_facts=report, duplicate=duplicate
+            spec,
+            names,
+            matches,
+            seed,
+            workers=workers,
+            progress=progress,
+            hand_facts=report,
+            duplicate=duplicate,
+            timing=timing,
         )
     finally:
         if bar is not None:

@@ -20,11 +20,13 @@ import dataclasses
 import math
 import multiprocessing
 import os
+import random
 import signal
+import time
 from collections.abc import Callable, Iterator, Sequence
 
 from clubsuite.bots.base import SomeBot, make_bot
-from clubsuite.engine import SomeGame, resolve
+from clubsuite.engine import LegalActions, SomeGame, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of
 from clubsuite.runner import play_match
@@ -32,7 +34,7 @@ from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.report import hand_facts_of
 from clubsuite.sim.seating import Teams, seating, seating_cycle
-from clubsuite.sim.stats import BotStats, MatchOutcome, SimResult, entry_labels
+from clubsuite.sim.stats import BotStats, MatchOutcome, SimResult, Thinking, entry_labels
 
 ProgressCallback = Callable[[int, int], None]
 """Called as ``progress(done, total)`` as matches finish (after each match, or each chunk with several workers)."""
@@ -100,6 +102,23 @@ def _check(
     return info, options, tuple(bots)
 
 
+class _Timed:
+    """A bot whose every decision is timed (wall clock), for ``--timing``; it decides exactly as the bot it wraps."""
+
+    def __init__(self, bot: SomeBot) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.thinking = Thinking()
+
+    def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
+        """The wrapped bot's choice, its time added to :attr:`thinking`."""
+        start = time.perf_counter()
+        action = self.bot.choose(view, legal, rng)
+        took = time.perf_counter() - start
+        self.thinking = self.thinking + Thinking(1, took, took)
+        return action
+
+
 def play_one(
     info: SomeGame,
     options: object,
@@ -108,11 +127,13 @@ def play_one(
     index: int,
     facts: bool = False,
     duplicate: bool = False,
+    timing: bool = False,
 ) -> MatchOutcome:
     """Play match ``index`` of a simulation with seed ``seed``: fresh bots, seated by :func:`seating`, dealt from
     its match seed. With ``facts`` the outcome carries every hand's report facts (:func:`hand_facts_of`). With
     ``duplicate`` every match of one cycle of seatings is dealt from the same match seed: each bot plays the same
-    deals from every seat, so the luck of the cards cancels out of a comparison between bots."""
+    deals from every seat, so the luck of the cards cancels out of a comparison between bots. With ``timing``
+    every decision is timed, per seat."""
     n = len(bots)
     seats = seating(index, n, info.teams)
     # The inverse of the seating: which entry each seat holds. Fresh bots every match, so no bot carries memory
@@ -121,10 +142,11 @@ def play_one(
     for entry, seat in enumerate(seats):
         entry_at[seat] = entry
     by_seat: list[SomeBot] = [make_bot(bots[entry_at[seat]], info.name) for seat in range(n)]
+    timed = [_Timed(bot) for bot in by_seat] if timing else []
     match_seed = derive_seed(seed, index // seating_cycle(n, info.teams) if duplicate else index)
     match = info.new_match(options, 0)
     # bot_rng left to the runner: it derives the bots' RNG from the match seed, so the match seed alone replays it.
-    play_match(match, by_seat, match_seed)
+    play_match(match, timed or by_seat, match_seed)
     sums = [0] * n
     for scores in match.hand_scores:
         for seat, score in enumerate(scores):
@@ -138,21 +160,22 @@ def play_one(
         hands=len(match.hand_scores),
         seat_scores=tuple(sums),
         hand_facts=tuple(hand_facts_of(info.name)(h) for h in match.hands) if facts else (),
+        thinking=tuple(t.thinking for t in timed),
     )
 
 
 def _play_chunk(
-    task: tuple[int, str, tuple[str, ...], int, int, int, bool, bool],
+    task: tuple[int, str, tuple[str, ...], int, int, int, bool, bool, bool],
 ) -> tuple[int, list[MatchOutcome]]:
-    """Worker task ``(chunk, spec, bots, seed, start, stop, facts, duplicate)``: play matches ``start`` to
-    ``stop - 1``.
+    """Worker task ``(chunk, spec, bots, seed, start, stop, facts, duplicate, timing)``: play matches ``start``
+    to ``stop - 1``.
 
     Returns the chunk number with the outcomes, so the parent can put chunks back in order. Top level so that
     worker processes can find it by name.
     """
-    chunk, spec, bots, seed, start, stop, facts, duplicate = task
+    chunk, spec, bots, seed, start, stop, facts, duplicate, timing = task
     info, options = resolve(spec)
-    return chunk, [play_one(info, options, bots, seed, k, facts, duplicate) for k in range(start, stop)]
+    return chunk, [play_one(info, options, bots, seed, k, facts, duplicate, timing) for k in range(start, stop)]
 
 
 def _ignore_interrupts() -> None:
@@ -185,11 +208,12 @@ def _run_parallel(
     progress: ProgressCallback | None,
     facts: bool = False,
     duplicate: bool = False,
+    timing: bool = False,
 ) -> list[MatchOutcome]:
     """Play the matches in worker processes and return the outcomes in match order, whatever order chunks finish."""
     n_chunks = math.ceil(matches / _chunk_size(matches, workers))
     tasks = (
-        (i, spec, bots, seed, start, stop, facts, duplicate)
+        (i, spec, bots, seed, start, stop, facts, duplicate, timing)
         for i, (start, stop) in enumerate(_chunks(matches, workers))
     )
     results: dict[int, list[MatchOutcome]] = {}
@@ -218,6 +242,7 @@ def simulate(
     progress: ProgressCallback | None = None,
     hand_facts: bool = False,
     duplicate: bool = False,
+    timing: bool = False,
 ) -> SimResult:
     """Play ``matches`` whole matches of ``spec`` between ``bots`` (one per seat) and count the results.
 
@@ -230,7 +255,8 @@ def simulate(
     a bad spec, an unknown bot, a bot count that does not match the game's seats, or ``matches``/``workers`` < 1.
     With ``hand_facts`` every outcome also carries its hands' balance-report facts (games in :data:`REPORT_GAMES`
     only; any other game raises :class:`InvalidOptionsError`). With ``duplicate`` the matches of one cycle of
-    seatings share their deals (see :func:`play_one`).
+    seatings share their deals (see :func:`play_one`). With ``timing`` each entry also gets its thinking time
+    (:class:`Thinking`: wall clock, so it is the one figure that differs between two runs, and never compared).
     """
     info, options, names = _check(spec, tuple(bots), matches, seed, workers)
     if hand_facts:
@@ -238,11 +264,11 @@ def simulate(
     if workers == 1:
         outcomes = []
         for k in range(matches):
-            outcomes.append(play_one(info, options, names, seed, k, hand_facts, duplicate))
+            outcomes.append(play_one(info, options, names, seed, k, hand_facts, duplicate, timing))
             if progress is not None:
                 progress(k + 1, matches)
     else:
-        outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts, duplicate)
+        outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts, duplicate, timing)
     seat_teams = () if info.fixed_teams else info.teams_of(options)
     result = _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name, info.teams, seat_teams)
     return dataclasses.replace(result, duplicate=duplicate)
@@ -262,6 +288,7 @@ def _tally(
     n = len(bots)
     wins = [0] * n
     scores = [0] * n
+    thinking = [Thinking()] * n
     hands = 0
     for position, outcome in enumerate(outcomes):
         if outcome.index != position:
@@ -270,8 +297,18 @@ def _tally(
         for entry in range(n):
             wins[entry] += outcome.won(entry)
             scores[entry] += outcome.score(entry)
+            thinking[entry] = thinking[entry] + outcome.thinking_of(entry)
+    timed = any(o.thinking for o in outcomes)
     entries = tuple(
-        BotStats(label=label, bot=bot, matches=len(outcomes), wins=wins[i], hands=hands, total_score=scores[i])
+        BotStats(
+            label=label,
+            bot=bot,
+            matches=len(outcomes),
+            wins=wins[i],
+            hands=hands,
+            total_score=scores[i],
+            thinking=thinking[i] if timed else None,
+        )
         for i, (label, bot) in enumerate(zip(entry_labels(bots), bots, strict=True))
     )
     return SimResult(

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from clubsuite.engine import find_game
@@ -42,6 +42,15 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     low = 0.0 if successes == 0 else max(0.0, centre - half)
     high = 1.0 if successes == trials else min(1.0, centre + half)
     return low, high
+
+
+def _paired_mean(diffs: Sequence[float]) -> tuple[float, tuple[float, float]]:
+    """The mean of per-cycle differences and its 95% interval (normal approximation, mean +- 1.96 standard errors;
+    at least two differences)."""
+    mean = sum(diffs) / len(diffs)
+    var = sum((d - mean) ** 2 for d in diffs) / (len(diffs) - 1)
+    half = Z95 * math.sqrt(var / len(diffs))
+    return mean, (mean - half, mean + half)
 
 
 def entry_labels(bots: Sequence[str]) -> tuple[str, ...]:
@@ -122,6 +131,37 @@ class WinCount(_Rated):
 
 
 @dataclass(frozen=True)
+class Thinking:
+    """How long a bot thought: its decisions, their summed wall-clock seconds and the slowest one.
+
+    Wall-clock time differs from run to run and from machine to machine, so it is measured only when asked for
+    (``clubs simulate --timing``) and never takes part in comparing two results.
+    """
+
+    decisions: int = 0
+    seconds: float = 0.0
+    slowest: float = 0.0
+
+    def __add__(self, other: Thinking) -> Thinking:
+        return Thinking(
+            self.decisions + other.decisions, self.seconds + other.seconds, max(self.slowest, other.slowest)
+        )
+
+    @property
+    def ms_per_decision(self) -> float:
+        """The mean time of a decision in milliseconds (0 without decisions)."""
+        return 1000 * self.seconds / self.decisions if self.decisions else 0.0
+
+    def to_json(self) -> JsonObject:
+        """A JSON-ready account: decisions, mean and slowest in milliseconds."""
+        return {
+            "decisions": self.decisions,
+            "ms_per_decision": self.ms_per_decision,
+            "slowest_ms": 1000 * self.slowest,
+        }
+
+
+@dataclass(frozen=True)
 class MatchOutcome:
     """What one simulated match ended with, seen from the bot entries."""
 
@@ -144,6 +184,12 @@ class MatchOutcome:
 
     Small and picklable, so that worker processes can send them back with the outcome.
     """
+    thinking: tuple[Thinking, ...] = field(default=(), compare=False)
+    """Per seat, how long its bot thought (empty unless timing was asked for; never compared)."""
+
+    def thinking_of(self, entry: int) -> Thinking:
+        """Bot entry ``entry``'s thinking time in this match (nothing when it was not measured)."""
+        return self.thinking[self.seats[entry]] if self.thinking else Thinking()
 
     def won(self, entry: int) -> bool:
         """Whether bot entry ``entry`` is among the match's winners."""
@@ -170,9 +216,11 @@ class BotStats(_Scored):
     """Hands played over all matches."""
     total_score: int
     """The sum of the entry's hand scores over all matches."""
+    thinking: Thinking | None = field(default=None, compare=False)
+    """How long the bot thought over all matches (None unless timing was asked for; never compared)."""
 
     def to_json(self) -> JsonObject:
-        """A JSON-ready account of this entry."""
+        """A JSON-ready account of this entry (with ``thinking`` where it was timed)."""
         low, high = self.win_rate_ci
         return {
             "label": self.label,
@@ -184,6 +232,7 @@ class BotStats(_Scored):
             "hands": self.hands,
             "total_score": self.total_score,
             "mean_score_per_hand": self.mean_score_per_hand,
+            **({"thinking": self.thinking.to_json()} if self.thinking is not None else {}),
         }
 
 
@@ -381,11 +430,11 @@ class SimResult:
 
     def versus_first(self) -> list[JsonObject]:
         """The first bot against each other entry (in a game of partnerships, each other partnership), paired by
-        cycle of seatings: per full cycle
-        the difference of their win rates, then the mean difference over the cycles with a 95% interval (normal
-        approximation, mean +- 1.96 standard errors). Each cycle gives both bots every seat, and with duplicate
-        deals the same cards, so the pairing takes the seats' and the cards' luck out of the comparison. Empty with
-        fewer than two full cycles."""
+        cycle of seatings: per full cycle the difference of their win rates and of their points per hand (the
+        game's hand scores summed over the cycle's matches, divided by the cycle's hands), then the mean difference
+        over the cycles with a 95% interval (normal approximation, mean +- 1.96 standard errors). Each cycle gives
+        both bots every seat, and with duplicate deals the same cards, so the pairing takes the seats' and the
+        cards' luck out of the comparison. Empty with fewer than two full cycles."""
         cycle = seating_cycle(len(self.bots), self.teams)
         cycles = len(self.outcomes) // cycle
         if cycles < 2:
@@ -399,20 +448,23 @@ class SimResult:
             if team in done:
                 continue  # a partner of the first bot, or a team already compared
             done.add(team)
-            diffs = []
+            wins, points = [], []
             for c in range(cycles):
                 group = self.outcomes[c * cycle : (c + 1) * cycle]
-                diffs.append(sum(int(o.won(0)) - int(o.won(other)) for o in group) / cycle)
-            mean = sum(diffs) / cycles
-            var = sum((d - mean) ** 2 for d in diffs) / (cycles - 1)
-            half = Z95 * math.sqrt(var / cycles)
+                wins.append(sum(int(o.won(0)) - int(o.won(other)) for o in group) / cycle)
+                hands = sum(o.hands for o in group)
+                points.append(sum(o.score(0) - o.score(other) for o in group) / hands if hands else 0.0)
+            win_mean, win_ci = _paired_mean(wins)
+            point_mean, point_ci = _paired_mean(points)
             out.append(
                 {
                     "first": labels[0],
                     "other": labels[other],
                     "cycles": cycles,
-                    "win_rate_difference": mean,
-                    "ci95": [mean - half, mean + half],
+                    "win_rate_difference": win_mean,
+                    "ci95": list(win_ci),
+                    "points_per_hand_difference": point_mean,
+                    "points_per_hand_ci95": list(point_ci),
                 }
             )
         return out
@@ -420,8 +472,26 @@ class SimResult:
     def _versus_lines(self) -> list[str]:
         return [
             f"{v['first']} v {v['other']}: win rate {float(v['win_rate_difference']):+.1%} "
-            f"(95% CI {float(v['ci95'][0]):+.1%} .. {float(v['ci95'][1]):+.1%}, paired over {v['cycles']} cycles)"
+            f"(95% CI {float(v['ci95'][0]):+.1%} .. {float(v['ci95'][1]):+.1%}), "
+            f"points per hand {float(v['points_per_hand_difference']):+.2f} "
+            f"(95% CI {float(v['points_per_hand_ci95'][0]):+.2f} .. {float(v['points_per_hand_ci95'][1]):+.2f}), "
+            f"paired over {v['cycles']} cycles"
             for v in self.versus_first()
+        ]
+
+    def _thinking_lines(self) -> list[str]:
+        """Each bot's thinking time per decision, where it was timed (wall clock: it differs from run to run)."""
+        timed = [(e.label, e.thinking) for e in self.entries if e.thinking is not None]
+        if not timed:
+            return []
+        width = max(len(label) for label, _ in timed)
+        return [
+            "thinking time per decision (wall clock, this run):",
+            *(
+                f"  {label.ljust(width)}  {t.ms_per_decision:8.1f} ms mean, {1000 * t.slowest:8.1f} ms slowest, "
+                f"{t.decisions} decisions"
+                for label, t in timed
+            ),
         ]
 
     def _cycle_coverage(self) -> str:
@@ -492,6 +562,7 @@ class SimResult:
             _game_notes(self.game)[1] or "win rate: matches whose winners include the bot's seat",
             "CI: 95% Wilson score interval of the win rate",
             *self._versus_lines(),
+            *self._thinking_lines(),
         ]
         if self.seat_teams:
             out += ["", *self._teams_lines()]
