@@ -7,8 +7,9 @@ Run as ``python bench/search.py [--deals N] [--seed S] [--json]`` (``make bench`
   card, the last 8 tricks of a whist hand, the last 6 tricks of a partnership hand, Free Clubs' card play from its
   first card. The node count is reported beside it.
 * **pimc**: decisions per second of ``pimc(samples=16)`` from the middle of a whist hand and from the first card
-  of a partnership hand; the mean and slowest decision of ``pimc(samples=8)`` over whole hands of each game (seat
-  0, against heuristic bots); **ismcts**: iterations per second of ``ismcts`` in the whist card play.
+  of a partnership hand; **ismcts**: iterations per second of ``ismcts`` in the whist card play;
+* **ladder**: the mean and slowest decision of each search bot of the strength ladder (``docs/bots.md``) over
+  three whole hands of its game (seat 0, against heuristic bots).
 
 The figures are for reading, not for asserting: they depend on the machine, its load and the Python build.
 """
@@ -123,6 +124,21 @@ def hand_figure(name: str, spec: str, bot_spec: str, hands: int, seed: int) -> d
     }
 
 
+LADDER_BOTS = (
+    ("whist", "pimc(samples=8,ms=200)"),
+    ("whist", "ismcts(ms=200)"),
+    ("partnership", "pimc(samples=8,ms=200)"),
+    ("partnership", "ismcts(ms=200)"),
+    ("free", "pimc(samples=8,ms=200)"),
+    ("free", "ismcts(ms=200)"),
+    ("northstar(players=3)", "pimc(samples=32,ms=200)"),
+    ("northstar(players=3)", "ismcts(ms=200)"),
+    ("northstar(players=3)", "hard"),
+    ("northstar(players=3)", "expert"),
+)
+"""The search bots of the strength ladder in ``docs/bots.md``, each timed over whole hands of its game."""
+
+
 def main(argv: list[str] | None = None) -> int:
     """Run the figures and print them."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -144,10 +160,7 @@ def main(argv: list[str] | None = None) -> int:
             "pimc(samples=16), partnership, first card", "partnership", "pimc(samples=16)", None, 5, args.seed
         ),
         lambda: bot_figure("ismcts(iterations=400), whist, first card", "whist", "ismcts", None, 5, args.seed),
-        *(
-            (lambda s=s: hand_figure(f"pimc(samples=8), whole hands of {s}", s, "pimc(samples=8)", 3, args.seed))
-            for s in ("whist", "partnership", "free", "northstar(players=3)")
-        ),
+        *((lambda s=s, b=b: hand_figure(f"{b}, whole hands of {s}", s, b, 3, args.seed)) for s, b in LADDER_BOTS),
     ]
     figures = []
     for job in jobs:
