@@ -17,6 +17,11 @@ once a hand, and one tree spends the whole budget on the bot's own information. 
 actions taken, so a hidden choice of another seat (which three cards it passed) branches where that seat could
 tell the worlds apart: the bot then averages over the passes its worlds drew, which is what it may know.
 
+UCB1's exploration constant assumes values spread over about [0, 1]. Where one hand moves the chance of winning the
+match only a little (a long race to a target), the exploration term swamps the differences between actions and
+the search spreads its iterations evenly; ``normalize=on`` multiplies the constant by the range of the values seen
+so far in the search, so the iterations go to the actions that look best.
+
 Deterministic for a seed and an iteration budget; a time budget (``ms``) may stop it sooner.
 """
 
@@ -30,6 +35,7 @@ from clubsuite.bots.base import register_bot
 from clubsuite.bots.objective import objective_for
 from clubsuite.bots.searching import Budget, Rollouts, candidates, check_settings, worlds_from
 from clubsuite.engine import LegalActions
+from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import option
 
 
@@ -42,12 +48,19 @@ class IsmctsSettings:
     rollout: str = option("heuristic", "the bot that plays the hand out from each new node")
     exploration: int = option(70, "the UCB1 exploration constant, in hundredths (70: 0.70)")
     width: int = option(12, "the most actions compared at the root; past it, the rollout bot's choice and a draw")
+    normalize: str = option(
+        "off",
+        "on: scale the exploration term by the range of the values seen so far in the search (for a game whose"
+        " hand outcomes move the objective only a little), off: the constant as set",
+    )
     caution: int = option(
         100,
         "keep the rollout bot's choice unless the most visited beats it by this many hundredths of a standard error",
     )
 
     def __post_init__(self) -> None:
+        if self.normalize not in ("on", "off"):
+            raise InvalidOptionsError(f"ismcts setting normalize={self.normalize!r}: expected on or off")
         check_settings(
             "ismcts",
             iterations=(self.iterations, 1, 10_000_000),
@@ -104,6 +117,7 @@ class IsmctsBot:
         allowed = candidates(legal, settings.width, favourite, search_rng)
         root = _Node()
         c = settings.exploration / 100
+        low, high = math.inf, -math.inf  # the values seen so far, for normalize=on
         budget = Budget(settings.iterations, settings.ms)
         while budget.more():
             world = first if budget.done == 0 else source.determinize(search_rng)
@@ -126,7 +140,8 @@ class IsmctsBot:
                     world.apply(action)
                     path.append((child, actor))
                     break
-                action = _select(node, moves, c)
+                scale = high - low if settings.normalize == "on" and high > low else 1.0
+                action = _select(node, moves, c * scale)
                 node = node.children[action]
                 world.apply(action)
                 path.append((node, actor))
@@ -136,6 +151,7 @@ class IsmctsBot:
                 v = values.get(actor)
                 if v is None:
                     v = values[actor] = objective.value(world, actor)
+                    low, high = min(low, v), max(high, v)
                 n.visits += 1
                 n.total += v
                 n.squares += v * v
