@@ -169,7 +169,7 @@ def main(argv: list[str] | None = None) -> int:
             f = figures[-1]
             if "median_ms" in f:
                 print(
-                    f"{f['name']:<45} median {f['median_ms']:8.1f} ms  (quartiles {f['quartiles_ms'][0]:.1f}.."
+                    f"{f['name']:<62} median {f['median_ms']:8.1f} ms  (quartiles {f['quartiles_ms'][0]:.1f}.."
                     f"{f['quartiles_ms'][1]:.1f}, worst {f['max_ms']:.0f}; {f['median_nodes']:.0f} nodes; "
                     f"{f['deals']} positions)",
                     flush=True,
@@ -179,7 +179,7 @@ def main(argv: list[str] | None = None) -> int:
                 if "max_ms" in f:
                     extra += f", slowest {f['max_ms']:.0f} ms over {f['decisions']} decisions"
                 print(
-                    f"{f['name']:<45} {f['ms_per_decision']:8.1f} ms per decision, "
+                    f"{f['name']:<62} {f['ms_per_decision']:8.1f} ms per decision, "
                     f"{f['decisions_per_second']:.2f} decisions/s{extra}",
                     flush=True,
                 )
