@@ -22,6 +22,7 @@ import pytest
 
 from cli_helpers import CLUBS, clubs_in_process, clubs_process
 from clubsuite.cli.main import _add_commands
+from clubsuite.engine import games
 from clubsuite.records import files as record_files
 from clubsuite.records import write_atomically
 
@@ -78,7 +79,10 @@ def test_a_symbolic_link_at_the_save_path_is_refused_not_followed(tmp_path: Path
 def _as_nobody(args: list[str]) -> tuple[int, str, str]:
     """Run ``clubs ARGS`` in this process's code, in a child process that is the unprivileged user ``nobody`` when
     the tests run as the superuser (who may write into any folder); its status, output and error."""
-    _add_commands()  # import everything first: the unprivileged child may not read the interpreter's own files
+    # Import everything first, the games' registry included: the unprivileged child may not read the interpreter's
+    # own files.
+    _add_commands()
+    games()
     reader, writer = os.pipe()
     pid = os.fork()
     if pid == 0:  # the child: drop privileges, run, report, and leave without running the parent's clean-ups
@@ -189,6 +193,13 @@ def test_an_atomic_write_keeps_the_mode_of_the_file_it_replaces(tmp_path: Path) 
 # -- stopped games -----------------------------------------------------------------------------------------
 
 
+def _stop_signals_as_default() -> None:
+    """In the child before ``clubs`` starts: the stop signals at their default, whatever the test run inherited
+    (a suite started under ``nohup`` ignores SIGHUP, and an ignored signal rightly stays ignored in ``clubs``)."""
+    for sig in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(sig, signal.SIG_DFL)
+
+
 @contextlib.contextmanager
 def _playing(path: Path) -> Iterator[subprocess.Popen[bytes]]:
     """``clubs play`` saving to ``path``, with one move made and waiting at its prompt for more input."""
@@ -197,6 +208,7 @@ def _playing(path: Path) -> Iterator[subprocess.Popen[bytes]]:
         stdin=subprocess.PIPE,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_stop_signals_as_default,
     )
     assert proc.stdin is not None
     proc.stdin.write(b"k\n")
@@ -242,6 +254,7 @@ def test_a_signal_while_bots_play_saves_a_whole_state(tmp_path: Path) -> None:
         [CLUBS, "watch", "whist", "--seed", "3", "--delay", "0.05", "--save", str(path)],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_stop_signals_as_default,
     )
     _wait_for_prompt(proc, b"wins trick 2")
     proc.send_signal(signal.SIGTERM)
@@ -273,6 +286,7 @@ def test_a_signal_ignored_by_whoever_started_the_run_stays_ignored(tmp_path: Pat
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         cwd=tmp_path,
+        preexec_fn=_stop_signals_as_default,
     )
     _wait_for_prompt(proc, b"wins trick 2")
     proc.send_signal(signal.SIGHUP)
@@ -289,6 +303,7 @@ def test_a_signal_during_a_simulation_with_workers_ends_it_in_one_line() -> None
         [CLUBS, "simulate", "whist", "--matches", "100000", "--workers", "2"],
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
+        preexec_fn=_stop_signals_as_default,
     )
     time.sleep(3)
     proc.send_signal(signal.SIGTERM)
