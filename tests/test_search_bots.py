@@ -16,7 +16,11 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.runner import deal_next
 
 SPECS = ("whist", "partnership", "free", "northstar", "northstar(players=4,teams=2x2)")
-SMALL = ("pimc(samples=2,width=4)", "ismcts(iterations=12,width=4)", "ismcts(iterations=12,width=4,normalize=on)")
+SMALL = (
+    "pimc(samples=2,width=4)",
+    "ismcts(iterations=12,width=4)",
+    "ismcts(iterations=12,width=4,normalize=on,tree=own)",
+)
 """Search bots with a tiny budget: the tests check behaviour, not strength."""
 
 
@@ -134,6 +138,7 @@ def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
         ("pimc(samples=four)", "samples"),
         ("ismcts(iterations=0)", "iterations=0 is out of range"),
         ("ismcts(normalize=yes)", "normalize='yes': expected on or off"),
+        ("ismcts(tree=mine)", "tree='mine': expected all or own"),
         ("heuristic(samples=4)", "takes no settings"),
         ("pimc(samples=4", "cannot read the bot spec"),
         ("alphazero", "unknown bot 'alphazero'"),

@@ -22,6 +22,11 @@ match only a little (a long race to a target), the exploration term swamps the d
 the search spreads its iterations evenly; ``normalize=on`` multiplies the constant by the range of the values seen
 so far in the search, so the iterations go to the actions that look best.
 
+With ``tree=own`` the tree holds only the bot's own decisions: the other seats' actions inside an iteration are the
+rollout bot's, drawn afresh each time (an open-loop tree). Where the others choose among many plays, the full tree
+splits its few iterations over their replies and its statistics stay thin; the open-loop tree keeps them on the
+bot's own choices.
+
 Deterministic for a seed and an iteration budget; a time budget (``ms``) may stop it sooner.
 """
 
@@ -48,6 +53,11 @@ class IsmctsSettings:
     rollout: str = option("heuristic", "the bot that plays the hand out from each new node")
     exploration: int = option(70, "the UCB1 exploration constant, in hundredths (70: 0.70)")
     width: int = option(12, "the most actions compared at the root; past it, the rollout bot's choice and a draw")
+    tree: str = option(
+        "all",
+        "all: the tree holds every seat's actions; own: only the bot's own, the others played by the rollout bot"
+        " inside each iteration (an open-loop tree, for games where the others have many plays)",
+    )
     normalize: str = option(
         "off",
         "on: scale the exploration term by the range of the values seen so far in the search (for a game whose"
@@ -59,6 +69,8 @@ class IsmctsSettings:
     )
 
     def __post_init__(self) -> None:
+        if self.tree not in ("all", "own"):
+            raise InvalidOptionsError(f"ismcts setting tree={self.tree!r}: expected all or own")
         if self.normalize not in ("on", "off"):
             raise InvalidOptionsError(f"ismcts setting normalize={self.normalize!r}: expected on or off")
         check_settings(
@@ -125,6 +137,10 @@ class IsmctsBot:
             node = root
             while world.to_act is not None:
                 actor = world.to_act
+                if actor != seat and settings.tree == "own":
+                    bot = self.rollouts.bot(world.game, actor)
+                    world.apply(bot.choose(world.view(actor), world.legal_actions(), search_rng))
+                    continue
                 moves = allowed if node is root else list(world.legal_actions())
                 fresh = []
                 for a in moves:
