@@ -18,8 +18,8 @@ actions taken, so a hidden choice of another seat (which three cards it passed) 
 tell the worlds apart: the bot then averages over the passes its worlds drew, which is what it may know.
 
 UCB1's exploration constant assumes values spread over about [0, 1]. Where one hand moves the chance of winning the
-match only a little (a long race to a target), the exploration term swamps the differences between actions and
-the search spreads its iterations evenly; ``normalize=on`` multiplies the constant by the range of the values seen
+match only a little (a long race to a target), the exploration term can swamp the differences between actions and
+spread the iterations evenly; ``normalize=on`` multiplies the constant by the range of the values seen
 so far in the search, so the iterations go to the actions that look best.
 
 With ``tree=own`` the tree holds only the bot's own decisions: the other seats' actions inside an iteration are the
@@ -38,9 +38,8 @@ from dataclasses import dataclass
 
 from clubsuite.bots.base import register_bot
 from clubsuite.bots.objective import objective_for
-from clubsuite.bots.searching import Budget, Rollouts, candidates, check_settings, worlds_from
+from clubsuite.bots.searching import Budget, Rollouts, candidates, check_choices, check_settings, worlds_from
 from clubsuite.engine import LegalActions
-from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import option
 
 
@@ -69,10 +68,7 @@ class IsmctsSettings:
     )
 
     def __post_init__(self) -> None:
-        if self.tree not in ("all", "own"):
-            raise InvalidOptionsError(f"ismcts setting tree={self.tree!r}: expected all or own")
-        if self.normalize not in ("on", "off"):
-            raise InvalidOptionsError(f"ismcts setting normalize={self.normalize!r}: expected on or off")
+        check_choices("ismcts", tree=(self.tree, ("all", "own")), normalize=(self.normalize, ("on", "off")))
         check_settings(
             "ismcts",
             iterations=(self.iterations, 1, 10_000_000),

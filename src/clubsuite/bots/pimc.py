@@ -27,9 +27,8 @@ from dataclasses import dataclass
 
 from clubsuite.bots.base import register_bot
 from clubsuite.bots.objective import Objective, objective_for
-from clubsuite.bots.searching import Budget, Rollouts, candidates, check_settings, seeds, worlds_from
+from clubsuite.bots.searching import Budget, Rollouts, candidates, check_choices, check_settings, seeds, worlds_from
 from clubsuite.engine import LegalActions, Phase, SomeMatch, find_game
-from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import option
 from clubsuite.solver.game import card_values
 from clubsuite.solver.search import NodeLimitError
@@ -53,8 +52,7 @@ class PimcSettings:
     )
 
     def __post_init__(self) -> None:
-        if self.solver not in ("auto", "on", "off"):
-            raise InvalidOptionsError(f"pimc setting solver={self.solver!r}: expected auto, on or off")
+        check_choices("pimc", solver=(self.solver, ("auto", "on", "off")))
         check_settings(
             "pimc",
             samples=(self.samples, 1, 10_000),

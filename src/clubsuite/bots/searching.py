@@ -95,6 +95,14 @@ def check_settings(kind: str, **values: tuple[int, int, int]) -> None:
             raise InvalidOptionsError(f"{kind} setting {key}={value!r} is out of range: expected {low}..{high}")
 
 
+def check_choices(kind: str, **values: tuple[str, tuple[str, ...]]) -> None:
+    """Refuse a setting that is none of its words: ``values`` maps a setting to (value, the words allowed)."""
+    for key, (value, allowed) in values.items():
+        if value not in allowed:
+            words = ", ".join(allowed[:-1]) + f" or {allowed[-1]}"
+            raise InvalidOptionsError(f"{kind} setting {key}={value!r}: expected {words}")
+
+
 def seeds(rng: random.Random, n: int) -> Sequence[int]:
     """``n`` seeds drawn from the decision's RNG up front, so that how far a time-limited search gets never
     changes what the RNG gives afterwards."""
