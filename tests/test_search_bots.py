@@ -20,6 +20,7 @@ SMALL = (
     "pimc(samples=2,width=4)",
     "ismcts(iterations=12,width=4)",
     "ismcts(iterations=12,width=4,normalize=on,tree=own)",
+    "ismcts(iterations=4,width=4,root=paired,expand=policy)",
 )
 """Search bots with a tiny budget: the tests check behaviour, not strength."""
 
@@ -139,6 +140,8 @@ def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
         ("ismcts(iterations=0)", "iterations=0 is out of range"),
         ("ismcts(normalize=yes)", "normalize='yes': expected on or off"),
         ("ismcts(tree=mine)", "tree='mine': expected all or own"),
+        ("ismcts(root=best)", "root='best': expected ucb or paired"),
+        ("ismcts(expand=greedy)", "expand='greedy': expected random or policy"),
         ("heuristic(samples=4)", "takes no settings"),
         ("pimc(samples=4", "cannot read the bot spec"),
         ("alphazero", "unknown bot 'alphazero'"),
@@ -242,3 +245,27 @@ def test_ismcts_keeps_the_rollout_bots_choice_unless_the_most_visited_action_is_
     root.children = {"top": node([0.9] * 20)}
     assert _decision(root, ["fav", "top"], "fav", 1.0) == "fav"
     assert _decision(root, ["fav", "top"], "top", 1.0) == "top"
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_ismcts_with_a_paired_root_values_every_candidate_in_every_world(spec: str) -> None:
+    """``root=paired``: each iteration draws one world and values every root candidate in it, so after n
+    iterations every candidate has n visits (and the decision is a paired comparison, as in ``pimc``)."""
+    match = _position(spec, 8, 2)
+    bot = make_bot("ismcts(iterations=5,width=4,root=paired)", match.game)
+    legal = match.legal_actions()
+    bot.choose(match.view(match.to_act), legal, random.Random(2))
+    assert bot.iterations_run == 5
+    assert len(bot.root_visits) == min(4, len(legal)) and set(bot.root_visits.values()) == {5}
+
+
+@pytest.mark.parametrize("spec", SPECS)
+def test_ismcts_expanding_by_policy_tries_the_rollout_bots_choice_first(spec: str) -> None:
+    """``expand=policy``: a node adds the rollout bot's choice before any other. After one iteration the decision is
+    the rollout bot's choice (one visit is no evidence against it), and the root's only child must be that choice;
+    with random expansion it would be a draw among the candidates."""
+    match = _position(spec, 8, 2)
+    view, legal = match.view(match.to_act), match.legal_actions()
+    bot = make_bot("ismcts(iterations=1,expand=policy)", match.game)
+    choice = bot.choose(view, legal, random.Random(4))
+    assert len(legal) > 1 and list(bot.root_visits) == [choice]

@@ -27,6 +27,14 @@ rollout bot's, drawn afresh each time (an open-loop tree). Where the others choo
 splits its few iterations over their replies and its statistics stay thin; the open-loop tree keeps them on the
 bot's own choices.
 
+Two settings address what a small budget does to the plain search. A node adds untried actions in random order, so
+with a few dozen iterations the first reply of another seat inside the tree is often a random one, not a sensible
+one; ``expand=policy`` adds the rollout bot's choice first. And the root compares means of different worlds: two
+plays whose values differ by much less than the spread between deals need many iterations to tell apart.
+``root=paired`` spends each iteration on one world and values *every* root candidate in it, below each the tree as
+usual, the same random numbers for each (common random numbers, as ``pimc`` does), and decides by the best mean
+with ``caution`` applied to the world-by-world differences; an iteration then costs one walk per candidate.
+
 Deterministic for a seed and an iteration budget; a time budget (``ms``) may stop it sooner.
 """
 
@@ -37,9 +45,17 @@ import random
 from dataclasses import dataclass
 
 from clubsuite.bots.base import register_bot
-from clubsuite.bots.objective import objective_for
-from clubsuite.bots.searching import Budget, Rollouts, candidates, check_choices, check_settings, worlds_from
-from clubsuite.engine import LegalActions
+from clubsuite.bots.objective import Objective, objective_for
+from clubsuite.bots.searching import (
+    Budget,
+    Compared,
+    Rollouts,
+    candidates,
+    check_choices,
+    check_settings,
+    worlds_from,
+)
+from clubsuite.engine import LegalActions, SomeMatch
 from clubsuite.options import option
 
 
@@ -64,11 +80,26 @@ class IsmctsSettings:
     )
     caution: int = option(
         100,
-        "keep the rollout bot's choice unless the most visited beats it by this many hundredths of a standard error",
+        "keep the rollout bot's choice unless the chosen action beats it by this many hundredths of a standard error",
+    )
+    expand: str = option(
+        "random",
+        "which untried action a node adds: random, or policy (the rollout bot's choice first, then random ones)",
+    )
+    root: str = option(
+        "ucb",
+        "ucb: the root's actions chosen by UCB1, the most visited wins; paired: every iteration values every root"
+        " candidate in the same world with the same random numbers, the best mean wins",
     )
 
     def __post_init__(self) -> None:
-        check_choices("ismcts", tree=(self.tree, ("all", "own")), normalize=(self.normalize, ("on", "off")))
+        check_choices(
+            "ismcts",
+            tree=(self.tree, ("all", "own")),
+            normalize=(self.normalize, ("on", "off")),
+            expand=(self.expand, ("random", "policy")),
+            root=(self.root, ("ucb", "paired")),
+        )
         check_settings(
             "ismcts",
             iterations=(self.iterations, 1, 10_000_000),
@@ -110,9 +141,11 @@ class IsmctsBot:
         self.rollouts = Rollouts(self.settings.rollout)
         self.iterations_run = 0
         """How many iterations the last decision ran (for benchmarks and tests)."""
+        self.root_visits: dict[object, int] = {}
+        """How often the last decision's search visited each root action (for tests and analysis)."""
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
-        """The most visited root action after the search."""
+        """The root action the search settles on (see the module docstring)."""
         if len(legal) == 1:
             return legal[0]
         source = worlds_from(view)
@@ -120,56 +153,111 @@ class IsmctsBot:
         settings = self.settings
         search_rng = random.Random(rng.getrandbits(64))
         first = source.determinize(search_rng)
-        objective = objective_for(first.game)
         favourite = self.rollouts.bot(first.game, seat).choose(view, legal, search_rng)
         allowed = candidates(legal, settings.width, favourite, search_rng)
-        root = _Node()
-        c = settings.exploration / 100
-        low, high = math.inf, -math.inf  # the values seen so far, for normalize=on
+        tree = _Tree(self, seat, objective_for(first.game))
+        rows: list[list[float]] = []
         budget = Budget(settings.iterations, settings.ms)
         while budget.more():
             world = first if budget.done == 0 else source.determinize(search_rng)
-            path: list[tuple[_Node, int]] = []
-            node = root
-            while world.to_act is not None:
-                actor = world.to_act
-                if actor != seat and settings.tree == "own":
-                    bot = self.rollouts.bot(world.game, actor)
-                    world.apply(bot.choose(world.view(actor), world.legal_actions(), search_rng))
-                    continue
-                moves = allowed if node is root else list(world.legal_actions())
-                fresh = []
-                for a in moves:
-                    child = node.children.get(a)
-                    if child is None:
-                        fresh.append(a)
-                    else:
-                        child.available += 1
-                if fresh:
-                    action = search_rng.choice(fresh)
-                    child = node.children[action] = _Node()
-                    child.available = 1
-                    world.apply(action)
-                    path.append((child, actor))
-                    break
-                scale = high - low if settings.normalize == "on" and high > low else 1.0
-                action = _select(node, moves, c * scale)
-                node = node.children[action]
-                world.apply(action)
-                path.append((node, actor))
-            self.rollouts.finish_hand(world, search_rng)
-            values: dict[int, float] = {}
-            for n, actor in path:
-                v = values.get(actor)
-                if v is None:
-                    v = values[actor] = objective.value(world, actor)
-                    low, high = min(low, v), max(high, v)
-                n.visits += 1
-                n.total += v
-                n.squares += v * v
+            if settings.root == "paired":
+                rows.append(tree.sweep(world, allowed, search_rng.getrandbits(64)))
+            else:
+                tree.iterate(tree.root, world, [], search_rng, allowed)
             budget.done += 1
         self.iterations_run = budget.done
-        return _decision(root, allowed, favourite, settings.caution / 100)
+        self.root_visits = {a: n.visits for a, n in tree.root.children.items()}
+        if settings.root == "paired":
+            return Compared(allowed, allowed.index(favourite), {"rollout": rows}).decision(settings.caution / 100)
+        return _decision(tree.root, allowed, favourite, settings.caution / 100)
+
+
+class _Tree:
+    """One decision's search tree, with what an iteration needs: the seat searching, the objective, the rollout bots
+    and the range of values seen (for ``normalize=on``)."""
+
+    def __init__(self, bot: IsmctsBot, seat: int, objective: Objective) -> None:
+        self.root = _Node()
+        self.seat = seat
+        self.objective = objective
+        self.settings = bot.settings
+        self.rollouts = bot.rollouts
+        self.c = bot.settings.exploration / 100
+        self.low, self.high = math.inf, -math.inf
+
+    def sweep(self, world: SomeMatch, allowed: list[object], seed: int) -> list[float]:
+        """``root=paired``: one iteration below every root candidate in ``world``, each with the same random
+        numbers; the seat's value after each, in the order of ``allowed``."""
+        row = []
+        for action in allowed:
+            child = self.root.children.get(action)
+            if child is None:
+                child = self.root.children[action] = _Node()
+            child.available += 1
+            after = world.clone()
+            after.apply(action)
+            row.append(self.iterate(child, after, [(child, self.seat)], random.Random(seed))[self.seat])
+        return row
+
+    def iterate(
+        self,
+        start: _Node,
+        world: SomeMatch,
+        path: list[tuple[_Node, int]],
+        rng: random.Random,
+        first_moves: list[object] | None = None,
+    ) -> dict[int, float]:
+        """Walk the tree down from ``start`` in ``world``, add one node, play the hand out, and add the outcome to
+        every node on the path; the value for each seat that chose on the path. ``first_moves``: the actions
+        compared at ``start`` (the root's candidates), else every legal action."""
+        settings = self.settings
+        node = start
+        while world.to_act is not None:
+            actor = world.to_act
+            if actor != self.seat and settings.tree == "own":
+                bot = self.rollouts.bot(world.game, actor)
+                world.apply(bot.choose(world.view(actor), world.legal_actions(), rng))
+                continue
+            moves = first_moves if node is start and first_moves is not None else list(world.legal_actions())
+            fresh = []
+            for a in moves:
+                child = node.children.get(a)
+                if child is None:
+                    fresh.append(a)
+                else:
+                    child.available += 1
+            if fresh:
+                action = self._expansion(world, actor, fresh, rng)
+                child = node.children[action] = _Node()
+                child.available = 1
+                world.apply(action)
+                path.append((child, actor))
+                break
+            scale = self.high - self.low if settings.normalize == "on" and self.high > self.low else 1.0
+            action = _select(node, moves, self.c * scale)
+            node = node.children[action]
+            world.apply(action)
+            path.append((node, actor))
+        self.rollouts.finish_hand(world, rng)
+        values: dict[int, float] = {}
+        for n, actor in path:
+            v = values.get(actor)
+            if v is None:
+                v = values[actor] = self.objective.value(world, actor)
+                self.low, self.high = min(self.low, v), max(self.high, v)
+            n.visits += 1
+            n.total += v
+            n.squares += v * v
+        return values
+
+    def _expansion(self, world: SomeMatch, actor: int, fresh: list[object], rng: random.Random) -> object:
+        """The action a node adds: a random untried one, or (``expand=policy``) the rollout bot's choice while it
+        is untried."""
+        if self.settings.expand == "policy":
+            pick = self.rollouts.bot(world.game, actor).choose(world.view(actor), world.legal_actions(), rng)
+            if pick in fresh:
+                return pick
+        return rng.choice(fresh)
 
 
 def _decision(root: _Node, allowed: list[object], favourite: object, caution: float) -> object:

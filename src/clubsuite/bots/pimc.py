@@ -21,13 +21,21 @@ the search starts; a time budget (``ms``) may stop it after fewer worlds.
 
 from __future__ import annotations
 
-import math
 import random
 from dataclasses import dataclass
 
 from clubsuite.bots.base import register_bot
 from clubsuite.bots.objective import Objective, objective_for
-from clubsuite.bots.searching import Budget, Rollouts, candidates, check_choices, check_settings, seeds, worlds_from
+from clubsuite.bots.searching import (
+    Budget,
+    Compared,
+    Rollouts,
+    candidates,
+    check_choices,
+    check_settings,
+    seeds,
+    worlds_from,
+)
 from clubsuite.engine import LegalActions, Phase, SomeMatch, find_game
 from clubsuite.options import option
 from clubsuite.solver.game import card_values
@@ -92,7 +100,7 @@ class PimcBot:
 
     def _search(
         self, view: object, legal: LegalActions[object], rng: random.Random, include: object | None
-    ) -> _Searched:
+    ) -> Compared:
         source = worlds_from(view)
         seat = source.seat
         settings = self.settings
@@ -119,7 +127,7 @@ class PimcBot:
                 rows[m].append(values[m])
             budget.done += 1
         self.worlds_searched = budget.done
-        return _Searched(actions, actions.index(favourite), rows)
+        return Compared(actions, actions.index(favourite), rows)
 
     def _solve(
         self, world: SomeMatch, seat: int, actions: list[object], objective: Objective
@@ -145,45 +153,6 @@ class PimcBot:
             self.rollouts.finish_hand(child, random.Random(seed))
             row.append(objective.value(child, seat))
         return {"rollout": row}
-
-
-@dataclass
-class _Searched:
-    """What a search found: the candidates, the rollout bot's choice among them, and for each measure one row of
-    values per world searched."""
-
-    actions: list[object]
-    favourite: int
-    rows: dict[str, list[list[float]]]
-
-    def _mean(self, m: str, i: int) -> float:
-        rows = self.rows[m]
-        return sum(r[i] for r in rows) / len(rows)
-
-    def means(self) -> list[tuple[object, float]]:
-        """Each action with its best mean over the measures."""
-        return [(a, max(self._mean(m, i) for m in self.rows)) for i, a in enumerate(self.actions)]
-
-    def decision(self, caution: float) -> object:
-        """The best (measure, action) by mean; but the favourite where the best beats it, in that measure, by no
-        more than ``caution`` standard errors of their paired differences (each world values both)."""
-        best_m, best_i, best_v = "", 0, float("-inf")
-        for m in self.rows:
-            for i in range(len(self.actions)):
-                v = self._mean(m, i)
-                if v > best_v:
-                    best_m, best_i, best_v = m, i, v
-        fav = self.favourite
-        rows = self.rows[best_m]
-        if best_i == fav or caution <= 0:
-            return self.actions[best_i]
-        diffs = [r[best_i] - r[fav] for r in rows]
-        n = len(diffs)
-        mean = sum(diffs) / n
-        if n < 2:
-            return self.actions[fav] if mean <= 0 else self.actions[best_i]
-        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
-        return self.actions[best_i] if mean > caution * math.sqrt(var / n) else self.actions[fav]
 
 
 def _solvable(world: SomeMatch, tricks: int) -> bool:

@@ -8,9 +8,11 @@ determinization for the same random numbers). Everything the bot then computes r
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from clubsuite.bots.base import SomeBot, make_bot
@@ -107,3 +109,43 @@ def seeds(rng: random.Random, n: int) -> Sequence[int]:
     """``n`` seeds drawn from the decision's RNG up front, so that how far a time-limited search gets never
     changes what the RNG gives afterwards."""
     return [rng.getrandbits(64) for _ in range(n)]
+
+
+@dataclass
+class Compared:
+    """What a paired search found: the candidates, the rollout bot's choice among them, and for each measure one
+    row of values per world searched (every candidate valued in every world, so that two candidates can be compared
+    world by world)."""
+
+    actions: list[object]
+    favourite: int
+    rows: dict[str, list[list[float]]]
+
+    def _mean(self, m: str, i: int) -> float:
+        rows = self.rows[m]
+        return sum(r[i] for r in rows) / len(rows)
+
+    def means(self) -> list[tuple[object, float]]:
+        """Each action with its best mean over the measures."""
+        return [(a, max(self._mean(m, i) for m in self.rows)) for i, a in enumerate(self.actions)]
+
+    def decision(self, caution: float) -> object:
+        """The best (measure, action) by mean; but the favourite where the best beats it, in that measure, by no
+        more than ``caution`` standard errors of their paired differences (each world values both)."""
+        best_m, best_i, best_v = "", 0, float("-inf")
+        for m in self.rows:
+            for i in range(len(self.actions)):
+                v = self._mean(m, i)
+                if v > best_v:
+                    best_m, best_i, best_v = m, i, v
+        fav = self.favourite
+        rows = self.rows[best_m]
+        if best_i == fav or caution <= 0:
+            return self.actions[best_i]
+        diffs = [r[best_i] - r[fav] for r in rows]
+        n = len(diffs)
+        mean = sum(diffs) / n
+        if n < 2:
+            return self.actions[fav] if mean <= 0 else self.actions[best_i]
+        var = sum((d - mean) ** 2 for d in diffs) / (n - 1)
+        return self.actions[best_i] if mean > caution * math.sqrt(var / n) else self.actions[fav]
