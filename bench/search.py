@@ -129,10 +129,12 @@ LADDER_BOTS = (
     ("whist", "ismcts(ms=200)"),
     ("partnership", "pimc(samples=8,ms=200)"),
     ("partnership", "ismcts(ms=200)"),
+    ("partnership", "ismcts(ms=200,iterations=5000,root=paired,expand=policy)"),
     ("free", "pimc(samples=8,ms=200)"),
     ("free", "ismcts(ms=200)"),
     ("northstar(players=3)", "pimc(samples=32,ms=200)"),
     ("northstar(players=3)", "ismcts(ms=200)"),
+    ("northstar(players=3)", "ismcts(ms=200,iterations=5000,root=paired,expand=policy)"),
     ("northstar(players=3)", "hard"),
     ("northstar(players=3)", "expert"),
 )
