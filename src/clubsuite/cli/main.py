@@ -1,5 +1,5 @@
-"""The ``clubs`` command: a group of subcommands (play, watch, simulate, replay), and the frame every run goes
-through so that no input of any kind ends in a traceback or drives the terminal.
+"""The ``clubs`` command: a group of subcommands (play, watch, simulate, merge, replay, serve, solve, review), and
+the frame every run goes through so that no input of any kind ends in a traceback or drives the terminal.
 
 :func:`run` prepares the output streams for any terminal encoding (symbols fall back to letters where the encoding
 cannot show them), shows Click's usage errors escaped and cut to a readable length (they quote arguments, which
@@ -51,11 +51,12 @@ def _add_commands() -> None:
     from clubsuite.cli.play import play_command, watch_command
     from clubsuite.cli.replay import replay_command
     from clubsuite.cli.serve import serve_command
-    from clubsuite.cli.simulate import simulate_command
+    from clubsuite.cli.simulate import merge_command, simulate_command
 
     cli.add_command(play_command, "play")
     cli.add_command(watch_command, "watch")
     cli.add_command(simulate_command, "simulate")
+    cli.add_command(merge_command, "merge")
     cli.add_command(replay_command, "replay")
     cli.add_command(serve_command, "serve")
     cli.add_command(solve_command, "solve")

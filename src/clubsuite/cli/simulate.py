@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+from pathlib import Path
 from typing import Any
 
 import click
@@ -10,11 +11,12 @@ from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
 from clubsuite.bots.base import bot_names, split_bot_list
-from clubsuite.cli.common import MAX_SEED, handle_errors, with_players
+from clubsuite.cli.common import EXIT_WRITE_FAILED, MAX_SEED, fail, handle_errors, with_players
 from clubsuite.cli.describe import FillsHelp
 from clubsuite.engine import SomeGame, find_game, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import split_spec
+from clubsuite.records.files import parse_record, path_text, read_record_bytes, save_problem, write_atomically
 from clubsuite.safetext import quoted, safe_lines
 from clubsuite.sim import (
     MAX_MATCHES,
@@ -25,6 +27,16 @@ from clubsuite.sim import (
     report_titles,
     simulate,
 )
+from clubsuite.sim.parts import (
+    MAX_PART_BYTES,
+    SimPart,
+    merge_parts,
+    parse_shard,
+    part_from_json,
+    shard_range,
+    simulate_part,
+)
+from clubsuite.sim.stats import SimResult
 
 DEFAULT_BOTS = "heuristic,random,random"
 """The default line-up of a three-player game: the heuristic bot against two random bots."""
@@ -183,6 +195,20 @@ class _LazyProgress:
     is_flag=True,
     help="{report_games}: add the balance report (see below).",
 )
+@click.option(
+    "--shard",
+    default=None,
+    metavar="I/N",
+    help="Play only part I of N (counted from 1) of the matches and write its outcomes to --out; clubs merge "
+    "combines the N part files into the result the whole run gives.",
+)
+@click.option(
+    "--out",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Write the outcomes to this part file (of the part --shard names, or of the whole run) instead of "
+    "printing the result.",
+)
 @handle_errors
 def simulate_command(
     game: str,
@@ -196,6 +222,8 @@ def simulate_command(
     as_json: bool,
     timing: bool,
     report: bool,
+    shard: str | None,
+    out: Path | None,
 ) -> None:
     """Play many matches of GAME ({game_names}, or a variant such as {a_variant}) between bots and report how
     each bot (or each partnership) did.
@@ -219,6 +247,10 @@ def simulate_command(
     when its team wins, and the table adds the win rate of each team of seats and of each line-up of bot kinds.
 
     --report adds the balance report over every hand, with --json as the "report" field. {reports}
+
+    Parts: --shard I/N --out FILE plays only the I-th of N consecutive slices of the matches and writes their
+    outcomes to FILE, so that one run can be spread over machines or over time (a job array of any scheduler);
+    clubs merge FILE... then prints exactly what the whole run would have printed.
     """
     spec = choose_spec(game, variant, players)
     info, options = resolve(spec)
@@ -231,24 +263,62 @@ def simulate_command(
             f"--report: the balance report exists for {report_titles()} only ({with_report}), "
             f"not for {quoted(game)}; the table without --report is the report for {info.name}"
         )
+    if shard is not None and out is None:
+        raise InvalidOptionsError(f"--shard {quoted(shard)}: a part is written to a file; give --out FILE too")
+    part, parts = (1, 1) if shard is None else parse_shard(shard)
+    if out is not None:
+        shard_range(matches, part, parts)  # refuses more parts than matches before anything is played
+        problem = save_problem(out)
+        if problem is not None:
+            raise InvalidOptionsError(f"--out {path_text(out)}: {problem}")
     console = Console(stderr=True)
     bar = _LazyProgress(console, matches) if console.is_terminal and not as_json else None
     progress: ProgressCallback | None = bar
     try:
-        result = simulate(
-            spec,
-            names,
-            matches,
-            seed,
-            workers=workers,
-            progress=progress,
-            hand_facts=report,
-            duplicate=duplicate,
-            timing=timing,
-        )
+        if out is not None:
+            made = simulate_part(spec, names, matches, seed, part, parts, workers, progress, report, duplicate, timing)
+        else:
+            result = simulate(
+                spec,
+                names,
+                matches,
+                seed,
+                workers=workers,
+                progress=progress,
+                hand_facts=report,
+                duplicate=duplicate,
+                timing=timing,
+            )
     finally:
         if bar is not None:
             bar.close()
+    if out is not None:
+        _write_part(made, out, as_json)
+        return
+    show_result(result, report, as_json)
+
+
+def _write_part(made: SimPart, out: Path, as_json: bool) -> None:
+    """Write a part file and say what it holds (status 3 if it cannot be written; the file is then as it was)."""
+    try:
+        write_atomically(out, json.dumps(made.to_json(), separators=(",", ":")).encode())
+    except OSError as exc:
+        fail(f"cannot write the part to {path_text(out)}: {exc.strerror or exc}", EXIT_WRITE_FAILED)
+    played = made.played
+    if as_json:
+        summary = {"file": str(out), "part": made.part, "parts": made.parts, "matches": made.matches}
+        click.echo(json.dumps({**summary, "first_match": played.start, "last_match": played.stop - 1}, indent=2))
+        return
+    click.echo(
+        safe_lines(
+            f"part {made.part} of {made.parts}: matches {played.start} to {played.stop - 1} of {made.matches} "
+            f"written to {path_text(out)}; clubs merge with all {made.parts} part files gives the result"
+        )
+    )
+
+
+def show_result(result: SimResult, report: bool, as_json: bool) -> None:
+    """Print a simulation's result (and its balance report with ``report``): a table, or JSON with ``as_json``."""
     balance = build_report(result) if report else None
     if as_json:
         data = result.to_json()
@@ -260,3 +330,27 @@ def simulate_command(
         if balance is not None:
             click.echo("")
             click.echo(safe_lines(balance.format_text()))
+
+
+@click.command(cls=FillsHelp, context_settings={"help_option_names": ["-h", "--help"]})
+@click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
+@click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on standard output.")
+@handle_errors
+def merge_command(files: tuple[Path, ...], as_json: bool) -> None:
+    """Combine the part files of one run of clubs simulate --shard I/N --out FILE into its result, printed as
+    clubs simulate prints it (with the balance report when the parts were played with --report).
+
+    Every part of the run must be given once, in any order. Every file is checked: parts of different runs, a part
+    given twice, a missing part and a damaged file are refused, naming the file.
+    """
+    parts = [(path_text(f), read_part(f)) for f in files]
+    result = merge_parts(parts)
+    show_result(result, parts[0][1].hand_facts, as_json)
+
+
+def read_part(path: Path) -> SimPart:
+    """A part file read and checked (:func:`part_from_json`), at most :data:`MAX_PART_BYTES` of it."""
+    data, source = read_record_bytes(
+        path, MAX_PART_BYTES, "a part file that large is not one this program wrote", kind="part file"
+    )
+    return part_from_json(parse_record(data, source), source)

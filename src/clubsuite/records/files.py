@@ -197,9 +197,10 @@ LIMIT_HINT = "a record that large is refused unless a higher limit is given"
 
 
 def read_record_bytes(
-    file: str | os.PathLike[str], max_bytes: int = MAX_RECORD_BYTES, hint: str = LIMIT_HINT
+    file: str | os.PathLike[str], max_bytes: int = MAX_RECORD_BYTES, hint: str = LIMIT_HINT, kind: str = "record file"
 ) -> tuple[bytes, str]:
-    """The bytes of a record file, or of standard input for ``"-"``, and the name of the source for messages.
+    """The bytes of a record file (or of another ``kind`` of file the messages name), or of standard input for
+    ``"-"``, and the name of the source for messages.
 
     At most ``max_bytes`` are read: a larger file is refused from its size before anything is read, and standard
     input is refused as soon as it sends more. A name that is not a regular file (a folder, a named pipe, a device)
@@ -212,7 +213,7 @@ def read_record_bytes(
             raise _too_large("standard input", None, max_bytes, hint)
         return data, "standard input"
     name = path_text(file)
-    where = f"cannot read the record file {name}"
+    where = f"cannot read the {kind} {name}"
     try:
         fd = os.open(file, os.O_RDONLY | os.O_NONBLOCK | os.O_NOCTTY)
     except FileNotFoundError:
@@ -226,23 +227,23 @@ def read_record_bytes(
     try:
         info = os.fstat(fd)
         if not stat.S_ISREG(info.st_mode):
-            kind = file_kind(info.st_mode)
-            if kind == "a folder":
+            what = file_kind(info.st_mode)
+            if what == "a folder":
                 raise InvalidRecordError(f"{where}: it is a folder")
             raise InvalidRecordError(
-                f"{where}: it is {kind}; a record is read from a regular file, or from standard input given as -"
+                f"{where}: it is {what}; a record is read from a regular file, or from standard input given as -"
             )
         if info.st_size > max_bytes:
-            raise _too_large(f"the record file {name}", info.st_size, max_bytes, hint)
+            raise _too_large(f"the {kind} {name}", info.st_size, max_bytes, hint)
         try:
             data = _read_at_most(lambda n: os.read(fd, n), max_bytes)
         except OSError as exc:
             raise InvalidRecordError(f"{where}: {exc.strerror or exc}") from None
         if data is None:  # it grew while being read
-            raise _too_large(f"the record file {name}", None, max_bytes, hint)
+            raise _too_large(f"the {kind} {name}", None, max_bytes, hint)
     finally:
         os.close(fd)
-    return data, f"the record file {name}"
+    return data, f"the {kind} {name}"
 
 
 def load_record(path_or_text: str | os.PathLike[str], max_bytes: int = MAX_RECORD_BYTES) -> JsonObject:

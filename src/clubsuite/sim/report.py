@@ -8,6 +8,7 @@ match outcomes) and hands the whole result to the game's report, which counts th
 from __future__ import annotations
 
 import math
+import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any, Protocol
@@ -41,6 +42,9 @@ class ReportPart:
     """Reads the facts of one finished hand (run in the worker processes: a top-level function)."""
     build: Callable[[SimResult], Report]
     """Counts a simulation run with ``hand_facts=True`` into the report."""
+    facts_type: type[tuple[Any, ...]]
+    """The ``NamedTuple`` that :attr:`hand_facts` returns: a part file of a simulation stores the facts as JSON
+    arrays, and :func:`facts_from_json` rebuilds them field by field from its annotations."""
     summary: str = ""
     """What the report counts, in one or two sentences (``clubs simulate --help`` lists it)."""
 
@@ -80,6 +84,38 @@ def _required(game: str) -> ReportPart:
 def hand_facts_of(game: str) -> HandFactsFn:
     """The function that reads a finished hand's report facts for ``game``; raises for a game with no report."""
     return _required(game).hand_facts
+
+
+def facts_from_json(game: str, data: object) -> Any:
+    """One hand's report facts for ``game`` rebuilt from their JSON form (the ``NamedTuple`` as nested arrays);
+    raises ValueError naming the field whose value does not have the annotated type."""
+    cls = _required(game).facts_type
+    fields: tuple[str, ...] = getattr(cls, "_fields", ())
+    if not isinstance(data, list) or len(data) != len(fields):
+        raise ValueError(f"expected an array of {len(fields)} values ({', '.join(fields)})")
+    hints = typing.get_type_hints(cls)
+    return cls(*(_conform(value, hints[name], name) for name, value in zip(fields, data, strict=True)))
+
+
+def _conform(value: object, hint: Any, name: str) -> Any:
+    """``value`` (read from JSON) as the type ``hint`` says: ``int``, ``str``, ``bool`` or tuples of them (arrays
+    in JSON); raises ValueError naming ``name`` otherwise."""
+    if hint is bool or hint is str:
+        if isinstance(value, hint):
+            return value
+    elif hint is int:
+        if isinstance(value, int) and not isinstance(value, bool):
+            return value
+    elif typing.get_origin(hint) is tuple and isinstance(value, list):
+        args = typing.get_args(hint)
+        if len(args) == 2 and args[1] is Ellipsis:
+            return tuple(_conform(v, args[0], name) for v in value)
+        if len(args) == len(value):
+            return tuple(_conform(v, a, name) for v, a in zip(value, args, strict=True))
+    else:
+        raise TypeError(f"report facts field {name}: type {hint!r} cannot be read from JSON")
+    words = {int: "a whole number", str: "text", bool: "true or false"}.get(hint, "a list of the right length")
+    raise ValueError(f"field {name}: {str(value)[:40]} is not {words}")
 
 
 def build_report(result: SimResult) -> Report:

@@ -192,17 +192,17 @@ def _chunk_size(matches: int, workers: int) -> int:
     return max(1, min(_MAX_CHUNK, math.ceil(matches / (workers * 8))))
 
 
-def _chunks(matches: int, workers: int) -> Iterator[tuple[int, int]]:
-    """Cut ``range(matches)`` into consecutive chunks, made one at a time as the workers take them (the pool reads
-    tasks only as fast as its pipe to the workers drains), so nothing is built up front for a long run."""
-    size = _chunk_size(matches, workers)
-    return ((start, min(start + size, matches)) for start in range(0, matches, size))
+def _chunks(first: int, end: int, workers: int) -> Iterator[tuple[int, int]]:
+    """Cut ``range(first, end)`` into consecutive chunks, made one at a time as the workers take them (the pool
+    reads tasks only as fast as its pipe to the workers drains), so nothing is built up front for a long run."""
+    size = _chunk_size(end - first, workers)
+    return ((start, min(start + size, end)) for start in range(first, end, size))
 
 
 def _run_parallel(
     spec: str,
     bots: tuple[str, ...],
-    matches: int,
+    matches: range,
     seed: int,
     workers: int,
     progress: ProgressCallback | None,
@@ -211,10 +211,11 @@ def _run_parallel(
     timing: bool = False,
 ) -> list[MatchOutcome]:
     """Play the matches in worker processes and return the outcomes in match order, whatever order chunks finish."""
-    n_chunks = math.ceil(matches / _chunk_size(matches, workers))
+    total = len(matches)
+    n_chunks = math.ceil(total / _chunk_size(total, workers))
     tasks = (
         (i, spec, bots, seed, start, stop, facts, duplicate, timing)
-        for i, (start, stop) in enumerate(_chunks(matches, workers))
+        for i, (start, stop) in enumerate(_chunks(matches.start, matches.stop, workers))
     )
     results: dict[int, list[MatchOutcome]] = {}
     done = 0
@@ -229,8 +230,48 @@ def _run_parallel(
             results[chunk] = outcomes
             done += len(outcomes)
             if progress is not None:
-                progress(done, matches)
+                progress(done, total)
     return [outcome for i in range(n_chunks) for outcome in results[i]]
+
+
+def play_matches(
+    spec: str,
+    bots: Sequence[str],
+    matches: int,
+    seed: int,
+    played: range | None = None,
+    workers: int = 1,
+    progress: ProgressCallback | None = None,
+    hand_facts: bool = False,
+    duplicate: bool = False,
+    timing: bool = False,
+) -> tuple[tuple[str, ...], list[MatchOutcome]]:
+    """Check the inputs as :func:`simulate` does and play the matches ``played`` (all ``matches`` by default) of
+    that simulation, in match order: the bot of every seat (:func:`team_lineup`) and the outcomes. Each match
+    depends on the arguments and its own number only, so the matches of a simulation can be played in parts, in
+    any order, on any machines (:mod:`clubsuite.sim.parts`)."""
+    info, options, names = _check(spec, tuple(bots), matches, seed, workers)
+    if hand_facts:
+        hand_facts_of(info.name)  # refuses a game without a report before anything is played
+    played = range(matches) if played is None else played
+    if workers == 1:
+        outcomes = []
+        for done, k in enumerate(played, start=1):
+            outcomes.append(play_one(info, options, names, seed, k, hand_facts, duplicate, timing))
+            if progress is not None:
+                progress(done, len(played))
+        return names, outcomes
+    return names, _run_parallel(spec, names, played, seed, workers, progress, hand_facts, duplicate, timing)
+
+
+def result_of(
+    spec: str, bots: tuple[str, ...], seed: int, outcomes: Sequence[MatchOutcome], duplicate: bool
+) -> SimResult:
+    """Count the outcomes of every match of a simulation, in match order, into its result."""
+    info, options = resolve(spec)
+    seat_teams = () if info.fixed_teams else info.teams_of(options)
+    result = _tally(spec, spec_of(info.name, options), seed, bots, outcomes, info.name, info.teams, seat_teams)
+    return dataclasses.replace(result, duplicate=duplicate)
 
 
 def simulate(
@@ -258,20 +299,18 @@ def simulate(
     seatings share their deals (see :func:`play_one`). With ``timing`` each entry also gets its thinking time
     (:class:`Thinking`: wall clock, so it is the one figure that differs between two runs, and never compared).
     """
-    info, options, names = _check(spec, tuple(bots), matches, seed, workers)
-    if hand_facts:
-        hand_facts_of(info.name)  # refuses a game without a report before anything is played
-    if workers == 1:
-        outcomes = []
-        for k in range(matches):
-            outcomes.append(play_one(info, options, names, seed, k, hand_facts, duplicate, timing))
-            if progress is not None:
-                progress(k + 1, matches)
-    else:
-        outcomes = _run_parallel(spec, names, matches, seed, workers, progress, hand_facts, duplicate, timing)
-    seat_teams = () if info.fixed_teams else info.teams_of(options)
-    result = _tally(spec, spec_of(info.name, options), seed, names, outcomes, info.name, info.teams, seat_teams)
-    return dataclasses.replace(result, duplicate=duplicate)
+    names, outcomes = play_matches(
+        spec,
+        bots,
+        matches,
+        seed,
+        workers=workers,
+        progress=progress,
+        hand_facts=hand_facts,
+        duplicate=duplicate,
+        timing=timing,
+    )
+    return result_of(spec, names, seed, outcomes, duplicate)
 
 
 def _tally(

@@ -234,6 +234,7 @@ def free_report(result: SimResult) -> FreeReport:
 REPORT = ReportPart(
     hand_facts=hand_facts,
     build=free_report,
+    facts_type=FreeHandFacts,
     summary="how often the auction winner makes the contract by the highest bid's tier and by the number of cards "
     "bid, how often Joker teams take all 10 tricks, mean points per hand by role, and how often each bonus is won.",
 )

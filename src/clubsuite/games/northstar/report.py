@@ -362,6 +362,7 @@ def northstar_report(result: SimResult) -> NorthstarReport:
 REPORT = ReportPart(
     hand_facts=hand_facts,
     build=northstar_report,
+    facts_type=NorthstarHandFacts,
     summary="(one player count per run): points per round by finishing position, how often the first player out "
     "scores the most, double or nothing calls and successes, plays, passes and tricks per round, rounds per match, "
     "team-ended rounds, and each bot's win rate against its fair share.",
