@@ -4,7 +4,7 @@ Every ``import`` in ``src/clubsuite`` is read with :mod:`ast` (those inside func
 still a dependency), each module is placed in a layer by its name, and every import must go to the same layer or an
 inner one. A game's folder holds modules of several layers: its rules (inner) and its outer parts (``bot``,
 ``solving`` and ``objective``: the bots' layer, with the exact solver; ``screen`` and ``narration``: the
-terminal's; ``report``: simulation's), so that a game is one folder while
+terminal's; ``report``: simulation's; ``rl``: the learning adapters'), so that a game is one folder while
 its rules never import a screen.
 """
 
@@ -25,7 +25,7 @@ LAYER_NAMES = (
     "game rules",
     "records",
     "bots",
-    "screens, narration, simulation and the server",
+    "screens, narration, simulation, the learning adapters and the server",
     "cli",
 )
 
@@ -38,6 +38,7 @@ GAME_PARTS = {
     "screen": FACES,
     "narration": FACES,
     "report": FACES,
+    "rl": FACES,
     "schema": RECORDS,
 }
 
@@ -64,7 +65,7 @@ def layer(name: str) -> int:
         return RECORDS
     if head in ("bots", "runner", "solver"):
         return BOTS
-    if head in ("tui", "narration", "sim", "server", "analysis"):
+    if head in ("tui", "narration", "sim", "server", "analysis", "rl"):
         return FACES
     if head == "cli":
         return OUTER

@@ -100,6 +100,7 @@ register(
             "objective": "clubsuite.games.free.objective:OBJECTIVE",
             "hidden": "clubsuite.games.free.spectator:hidden_piles",
             "solver": "clubsuite.games.free.solving:SOLVING",
+            "rl": "clubsuite.games.free.rl:coding",
         },
     )
 )

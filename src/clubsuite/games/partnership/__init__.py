@@ -106,6 +106,7 @@ register(
             "spectator": "clubsuite.games.partnership.spectator:public_dict",
             "objective": "clubsuite.games.partnership.objective:OBJECTIVE",
             "solver": "clubsuite.games.partnership.solving:SOLVING",
+            "rl": "clubsuite.games.partnership.rl:coding",
         },
     )
 )

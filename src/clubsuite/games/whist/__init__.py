@@ -70,6 +70,7 @@ register(
             "objective": "clubsuite.games.whist.objective:OBJECTIVE",
             "hidden": "clubsuite.games.whist.spectator:hidden_piles",
             "solver": "clubsuite.games.whist.solving:SOLVING",
+            "rl": "clubsuite.games.whist.rl:coding",
         },
     )
 )

@@ -1,0 +1,202 @@
+"""How a game speaks to learning programs: fixed integer action ids, and a fixed-size observation vector built
+from one seat's view, both declared by the game itself (its registry part ``rl``).
+
+**Actions.** Every game has a fixed catalogue of action ids (:attr:`RlCoding.action_names`). A game action is
+written as a short sequence of ids, its *tokens* (:attr:`RlCoding.tokens`): one id for a card played, a bid or a
+pass; several for a choice of several cards (the partnership game's three-card pass: its three cards in index
+order; a climbing game's play: its cards in deck order, then one id that says what the play counts as). A learner
+picks one id per step, and the mask of each step allows exactly the ids that continue some legal action
+(:class:`Choice`), so every sequence the masks allow ends in a legal action and every legal action can be
+reached, by exactly one sequence. No token sequence of a decision is a prefix of another (a game ends a variable
+number of picks with an id that only ends a choice), so a choice is complete as soon as its picks spell an action.
+
+**Observations.** A :class:`Layout` is a list of named :class:`Slot` s, each a run of float32 values with its
+bounds and meaning; :class:`Features` fills one vector slot by slot from a seat's view (never from the match), so
+nothing a seat may not know can reach it. Seats are written relative to the observer (0 is the observer, 1 the
+next player to its left, and so on), so one policy can play every seat. ``docs/rl.md`` lists every slot of every
+game, generated from the layouts themselves.
+"""
+
+from __future__ import annotations
+
+import itertools
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+import numpy.typing as npt
+
+from clubsuite.cards import Card, Deck
+from clubsuite.engine import SomeGame, View, load_part
+from clubsuite.errors import IllegalActionError, InvalidOptionsError
+
+Vector = npt.NDArray[np.float32]
+"""An observation vector."""
+
+
+@dataclass(frozen=True)
+class Slot:
+    """A named run of values in an observation vector."""
+
+    name: str
+    """The slot's name (``hand``, ``played_by``...)."""
+    size: int
+    """How many values it holds."""
+    meaning: str
+    """What the values say, for ``docs/rl.md``."""
+    low: float = 0.0
+    """The least value (values are clipped into ``[low, high]``)."""
+    high: float = 1.0
+    """The greatest value."""
+
+
+@dataclass(frozen=True)
+class Layout:
+    """The slots of one game's observation vector, in order, and the deck that card slots index."""
+
+    slots: tuple[Slot, ...]
+    """The slots, in vector order."""
+    deck: Deck
+    """The game's deck: a card slot of this layout has one value per card, in this deck's order."""
+    offsets: dict[str, int] = field(init=False, repr=False, compare=False)
+    """Where each slot starts."""
+    position: dict[int, int] = field(init=False, repr=False, compare=False)
+    """A card's place in the deck, by card index."""
+
+    def __post_init__(self) -> None:
+        offsets, at = {}, 0
+        for slot in self.slots:
+            if slot.name in offsets:
+                raise ValueError(f"slot {slot.name!r} named twice")
+            offsets[slot.name] = at
+            at += slot.size
+        object.__setattr__(self, "offsets", offsets)
+        object.__setattr__(self, "position", {c.index: k for k, c in enumerate(self.deck.cards)})
+
+    @property
+    def size(self) -> int:
+        """The length of the vector."""
+        return sum(s.size for s in self.slots)
+
+    def bounds(self) -> tuple[Vector, Vector]:
+        """The least and greatest value of every entry."""
+        low = np.concatenate([np.full(s.size, s.low, np.float32) for s in self.slots])
+        high = np.concatenate([np.full(s.size, s.high, np.float32) for s in self.slots])
+        return low, high
+
+    def slot(self, name: str) -> Slot:
+        """The slot called ``name``."""
+        return self.slots[list(self.offsets).index(name)]
+
+
+class Features:
+    """One observation vector being filled from a seat's view, slot by slot."""
+
+    def __init__(self, layout: Layout) -> None:
+        self.layout = layout
+        self.vector: Vector = np.zeros(layout.size, np.float32)
+
+    def put(self, slot: str, index: int, value: float = 1.0) -> None:
+        """Set entry ``index`` of ``slot`` to ``value`` (clipped to the slot's bounds)."""
+        s = self.layout.slot(slot)
+        if not 0 <= index < s.size:
+            raise IndexError(f"slot {slot!r} has {s.size} entries, not {index + 1}")
+        self.vector[self.layout.offsets[slot] + index] = min(s.high, max(s.low, value))
+
+    def cards(self, slot: str, cards: Iterable[Card], block: int = 0) -> None:
+        """Mark ``cards`` in block ``block`` of a slot made of blocks of one entry per card of the deck."""
+        base = self.layout.offsets[slot] + block * len(self.layout.deck.cards)
+        for card in cards:
+            self.vector[base + self.layout.position[card.index]] = 1.0
+
+    def one_hot(self, slot: str, index: int | None) -> None:
+        """Mark entry ``index`` of ``slot`` (nothing for None: for instance no seat)."""
+        if index is not None:
+            self.put(slot, index)
+
+
+def relative(seat: int, observer: int, seats: int) -> int:
+    """``seat`` as the observer sees it: 0 itself, 1 the next player to its left, and so on."""
+    return (seat - observer) % seats
+
+
+@dataclass(frozen=True)
+class RlCoding:
+    """What a game gives learning programs for one set of options (its registry part ``rl`` makes it)."""
+
+    action_names: tuple[str, ...]
+    """The fixed catalogue: the name of every action id."""
+    tokens: Callable[[object], tuple[int, ...]]
+    """A legal action written as action ids (see the module docstring)."""
+    layout: Layout
+    """The observation's slots."""
+    observe: Callable[[View, Features], None]
+    """Fills the observation of a view (the seat's own, before or after its turn)."""
+    deal_sizes: tuple[int, ...]
+    """The shuffles one deal draws, by their sizes (a chance node deals them card by card)."""
+    notes: str = ""
+    """What the ids mean where a name alone does not say it (for ``docs/rl.md``)."""
+
+    @property
+    def action_count(self) -> int:
+        """How many action ids there are."""
+        return len(self.action_names)
+
+
+RlPart = Callable[[object], RlCoding]
+"""A game's registry part ``rl``: the coding of its options."""
+
+
+def coding_for(info: SomeGame, options: object) -> RlCoding:
+    """The coding of a game's options; a game without one is refused, naming the games that have one."""
+    part = load_part(info, "rl")
+    if part is None or not callable(part):
+        raise InvalidOptionsError(f"{info.name} has no coding for learning programs yet")
+    coding = part(options)
+    if not isinstance(coding, RlCoding):
+        raise TypeError(f"the rl part of {info.name} did not give an RlCoding: {coding!r}")
+    return coding
+
+
+class Choice:
+    """One decision in progress: the legal actions, the ids picked so far, and which ids may come next."""
+
+    def __init__(self, legal: Iterable[object], tokens: Callable[[object], tuple[int, ...]]) -> None:
+        self._open: list[tuple[tuple[int, ...], object]] = [(tokens(a), a) for a in legal]
+        self.picked: tuple[int, ...] = ()
+
+    def copy(self) -> Choice:
+        """An independent copy (to explore picks without making them)."""
+        twin = Choice((), lambda a: ())
+        twin._open = list(self._open)
+        twin.picked = self.picked
+        return twin
+
+    def allowed(self) -> list[int]:
+        """The ids that continue some legal action, in increasing order."""
+        depth = len(self.picked)
+        return sorted({seq[depth] for seq, _ in self._open})
+
+    def pick(self, action_id: int) -> object | None:
+        """Take one id; the action once the picks spell one, else None. An id that continues no legal action is
+        refused (IllegalActionError) and changes nothing."""
+        depth = len(self.picked)
+        kept = [(seq, a) for seq, a in self._open if seq[depth] == action_id]
+        if not kept:
+            raise IllegalActionError(
+                f"action id {action_id} continues no legal action here (allowed: {self.allowed()})"
+            )
+        self._open = kept
+        self.picked += (action_id,)
+        for seq, a in kept:
+            if len(seq) == len(self.picked):
+                return a
+        return None
+
+
+def check_prefix_free(sequences: Sequence[tuple[int, ...]]) -> None:
+    """Refuse a set of token sequences in which one is a prefix of another or two are equal (a bug in a coding)."""
+    ordered = sorted(sequences)
+    for a, b in itertools.pairwise(ordered):
+        if b[: len(a)] == a:
+            raise ValueError(f"token sequence {a} is a prefix of {b}")
