@@ -134,6 +134,8 @@ class RlCoding:
     """Fills the observation of a view (the seat's own, before or after its turn)."""
     deal_sizes: tuple[int, ...]
     """The shuffles one deal draws, by their sizes (a chance node deals them card by card)."""
+    max_steps_per_hand: int
+    """The most action ids the seats can pick in one hand (bounds a match's length for OpenSpiel)."""
     notes: str = ""
     """What the ids mean where a name alone does not say it (for ``docs/rl.md``)."""
 

@@ -135,6 +135,9 @@ def coding(options: object) -> RlCoding:
         layout=LAYOUT,
         observe=observe,
         deal_sizes=(18, 36),
+        # The auction (at most 18 bids, two passes at most between them and at its end), a Ten's discards, the
+        # pass, 30 cards of play.
+        max_steps_per_hand=18 * 3 + 2 + 6 + SEATS + 30,
         notes="ids 0-53 are cards (a bid, a Ten's discard, the pass to the right or a card played, by stage); "
         "54 is the auction's pass (FC-3)",
     )

@@ -130,6 +130,9 @@ def coding(options: object) -> RlCoding:
         layout=layout(options.players),
         observe=observe,
         deal_sizes=(CARDS,),
+        # Each of the 10n cards dealt is one id, each play adds one ending id and at most n - 1 passes, and each
+        # seat may call double once.
+        max_steps_per_hand=10 * options.players * (options.players + 1) + options.players,
         notes="a play is its cards' ids (0-59) in increasing order, then what it counts as (60-104: "
         "60 + 15 * kind + high - 1, kinds single, set, run); 105 pass (NS-4), 106 double or nothing (NS-8)",
     )

@@ -121,5 +121,6 @@ def coding(options: object) -> RlCoding:
         layout=LAYOUT,
         observe=observe,
         deal_sizes=(CARDS,),
+        max_steps_per_hand=SEATS * 3 + CARDS,  # three picks per pass, then every card
         notes="ids 0-51 are cards: one id plays a card; a pass is three ids, its cards in increasing order (CP-2)",
     )

@@ -97,5 +97,6 @@ def coding(options: object) -> RlCoding:
         layout=LAYOUT,
         observe=observe,
         deal_sizes=(CARDS,),
+        max_steps_per_hand=SEATS + 39,  # the exchange round's decisions, then 13 tricks of 3 cards
         notes="ids 0-51 are cards, played in the card play; 52 keep and 53 exchange in the exchange round (CW-4)",
     )

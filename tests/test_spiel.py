@@ -1,0 +1,124 @@
+"""The games in OpenSpiel: OpenSpiel's own ``random_sim_test`` on every game and variant, information states kept by
+``resample_from_infostate`` (the game's exact sampler), and OpenSpiel's IS-MCTS bot playing the games."""
+
+from __future__ import annotations
+
+import numpy as np
+import pyspiel
+import pytest
+from open_spiel.python.algorithms import ismcts, mcts
+
+from clubsuite.rl.spiel import REGISTERED, ScriptedRandom
+from clubsuite.seeding import shuffled
+
+GAMES = [
+    "clubs_whist(max_hands=2)",
+    "clubs_whist(lead_after_exchange=left_of_last_exchanger,max_hands=2)",
+    "clubs_free(max_hands=2)",
+    "clubs_free(misplays=true,max_hands=1)",
+    "clubs_partnership(max_hands=2)",
+    "clubs_northstar(players=2,max_hands=2)",
+    "clubs_northstar(max_hands=2)",
+    "clubs_northstar(players=3,wild_fifteens=true,max_hands=2)",
+    "clubs_northstar(players=5,double_or_nothing=true,max_hands=1)",
+    "clubs_northstar(players=6,teams=3x2,max_hands=1)",
+]
+
+
+def test_every_game_is_registered_with_openspiel() -> None:
+    assert set(REGISTERED) <= set(pyspiel.registered_names())
+    assert {"clubs_whist", "clubs_free", "clubs_partnership", "clubs_northstar"} <= set(REGISTERED)
+
+
+@pytest.mark.parametrize("name", GAMES)
+def test_every_game_passes_openspiels_random_sim_test(name: str) -> None:
+    game = pyspiel.load_game(name)
+    pyspiel.random_sim_test(game, num_sims=1, serialize=True, verbose=False)
+    pyspiel.random_sim_test(game, num_sims=2, serialize=False, verbose=False)
+
+
+def test_a_whole_match_is_played_to_its_end_with_returns_only_at_the_end() -> None:
+    game = pyspiel.load_game("clubs_whist")
+    rng = np.random.RandomState(4)
+    state = game.new_initial_state()
+    while not state.is_terminal():
+        assert state.returns() == [0.0, 0.0, 0.0]
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            assert sum(probs) == pytest.approx(1.0)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+        else:
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    match = state.table.match
+    assert match.is_over
+    assert state.returns() == [0.0] * 3 if match.draw else [1.0 if s in match.winners else -1.0 for s in range(3)]
+
+
+def test_the_chance_swaps_rebuild_exactly_the_shuffle_they_choose() -> None:
+    rng = np.random.RandomState(1)
+    for n in (2, 18, 52, 60):
+        swaps = [int(rng.randint(i + 1)) for i in range(n - 1, 0, -1)]
+        scripted = ScriptedRandom([(j + 0.5) / (i + 1) for j, i in zip(swaps, range(n - 1, 0, -1), strict=True)])
+        order = list(range(n))
+        for i, j in zip(range(n - 1, 0, -1), swaps, strict=True):
+            order[i], order[j] = order[j], order[i]
+        assert shuffled(n, scripted) == order
+        assert scripted.unused == 0
+
+
+@pytest.mark.parametrize("name", GAMES[::2])
+def test_a_resampled_state_keeps_the_players_information_state(name: str) -> None:
+    game = pyspiel.load_game(name)
+    rng = np.random.RandomState(0)
+    sampler = pyspiel.UniformProbabilitySampler(0, 0.0, 1.0)
+    state = game.new_initial_state()
+    checked = 0
+    while not state.is_terminal() and checked < 25:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
+        for player in range(game.num_players()):
+            other = state.resample_from_infostate(player, sampler)
+            assert other.information_state_string(player) == state.information_state_string(player)
+            assert other.information_state_tensor(player) == state.information_state_tensor(player)
+            assert other.current_player() == state.current_player()
+            if player == state.current_player():
+                assert other.legal_actions() == state.legal_actions()
+        checked += 1
+        state.apply_action(int(rng.choice(state.legal_actions())))
+    assert checked == 25
+
+
+@pytest.mark.parametrize("name", ["clubs_whist(max_hands=2)", "clubs_partnership(max_hands=1)", GAMES[7]])
+def test_openspiels_ismcts_bot_plays_the_games_through_the_exact_sampler(name: str) -> None:
+    game = pyspiel.load_game(name)
+    bot = ismcts.ISMCTSBot(
+        game=game,
+        evaluator=mcts.RandomRolloutEvaluator(1, np.random.RandomState(1)),
+        uct_c=2.0,
+        max_simulations=8,
+        random_state=np.random.RandomState(2),
+    )
+    resampling = np.random.RandomState(3)
+    bot.set_resampler(lambda st, player: st.resample_from_infostate(player, resampling.uniform))
+    rng = np.random.RandomState(5)
+    state = game.new_initial_state()
+    steps = 0
+    while not state.is_terminal() and steps < 12:
+        if state.is_chance_node():
+            actions, probs = zip(*state.chance_outcomes(), strict=True)
+            state.apply_action(int(rng.choice(actions, p=probs)))
+            continue
+        action = bot.step(state)
+        assert action in state.legal_actions()
+        state.apply_action(action)
+        steps += 1
+    assert steps == 12
+
+
+def test_bad_parameters_are_refused_naming_them() -> None:
+    with pytest.raises(Exception, match="max_hands=0"):
+        pyspiel.load_game("clubs_whist(max_hands=0)")
+    with pytest.raises(Exception, match="players"):
+        pyspiel.load_game("clubs_northstar(players=9)")
