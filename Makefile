@@ -51,6 +51,7 @@ screenshots: $(STAMP)
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(ARGS)
 	$(BIN)/python bench/search.py
+	$(BIN)/python bench/vs_openspiel.py --matches 6
 
 clean:
 	rm -rf $(VENV) build dist screenshots .mypy_cache .pytest_cache .ruff_cache .hypothesis src/*.egg-info

@@ -122,3 +122,31 @@ def test_bad_parameters_are_refused_naming_them() -> None:
         pyspiel.load_game("clubs_whist(max_hands=0)")
     with pytest.raises(Exception, match="players"):
         pyspiel.load_game("clubs_northstar(players=9)")
+
+
+def test_the_openspiel_comparison_script_runs_and_counts_every_seat(tmp_path: object) -> None:
+    """``bench/vs_openspiel.py`` at a tiny size, so that it cannot rot (its figures are read from ``make bench``)."""
+    import importlib.util
+    import json
+    from pathlib import Path
+
+    script = Path(__file__).resolve().parent.parent / "bench" / "vs_openspiel.py"
+    spec = importlib.util.spec_from_file_location("vs_openspiel", script)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        status = module.main(
+            ["--ms", "5", "--matches", "3", "--max-hands", "1", "--games", "whist,partnership", "--json"]
+        )
+    assert status == 0
+    results = json.loads(out.getvalue())
+    assert [r["game"] for r in results] == ["whist", "partnership"]
+    whist, partnership = results
+    # Three matches of one of ours against two of theirs, each seat once: 3 seat-matches ours, 6 theirs.
+    assert whist["ours"]["seat_matches"] == 3 and whist["theirs"]["seat_matches"] == 6
+    assert partnership["ours"]["seat_matches"] == 6 and partnership["theirs"]["seat_matches"] == 6
