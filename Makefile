@@ -27,8 +27,8 @@ watch: $(STAMP)
 	@$(BIN)/clubs watch whist $(ARGS)
 
 lint: $(STAMP)
-	$(BIN)/ruff check src tests bench tools
-	$(BIN)/ruff format --check src tests bench tools
+	$(BIN)/ruff check src tests bench tools examples
+	$(BIN)/ruff format --check src tests bench tools examples
 
 typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/clubsuite
