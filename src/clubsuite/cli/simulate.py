@@ -27,6 +27,7 @@ from clubsuite.sim import (
     report_titles,
     simulate,
 )
+from clubsuite.sim.cluster import simulate_on_dask
 from clubsuite.sim.parts import (
     MAX_PART_BYTES,
     SimPart,
@@ -196,6 +197,20 @@ class _LazyProgress:
     help="{report_games}: add the balance report (see below).",
 )
 @click.option(
+    "--backend",
+    type=click.Choice(["local", "dask"]),
+    default="local",
+    show_default=True,
+    help="Where the matches are played: worker processes on this machine, or a Dask cluster (the extra dask): "
+    "the one at --scheduler, or a local one of --workers processes.",
+)
+@click.option(
+    "--scheduler",
+    default=None,
+    metavar="ADDRESS",
+    help="The Dask scheduler to send the matches to, such as tcp://10.0.0.5:8786 (with --backend dask).",
+)
+@click.option(
     "--shard",
     default=None,
     metavar="I/N",
@@ -222,6 +237,8 @@ def simulate_command(
     as_json: bool,
     timing: bool,
     report: bool,
+    backend: str,
+    scheduler: str | None,
     shard: str | None,
     out: Path | None,
 ) -> None:
@@ -250,7 +267,9 @@ def simulate_command(
 
     Parts: --shard I/N --out FILE plays only the I-th of N consecutive slices of the matches and writes their
     outcomes to FILE, so that one run can be spread over machines or over time (a job array of any scheduler);
-    clubs merge FILE... then prints exactly what the whole run would have printed.
+    clubs merge FILE... then prints exactly what the whole run would have printed. --backend dask does the same on
+    a Dask cluster: it cuts the run into parts, plays them on the cluster's workers and merges them, with the same
+    result as one process.
     """
     spec = choose_spec(game, variant, players)
     info, options = resolve(spec)
@@ -262,6 +281,13 @@ def simulate_command(
         raise InvalidOptionsError(
             f"--report: the balance report exists for {report_titles()} only ({with_report}), "
             f"not for {quoted(game)}; the table without --report is the report for {info.name}"
+        )
+    if scheduler is not None and backend != "dask":
+        raise InvalidOptionsError(f"--scheduler {quoted(scheduler)}: a scheduler is for --backend dask")
+    if backend == "dask" and out is not None:
+        raise InvalidOptionsError(
+            "--backend dask plays the whole run and merges it itself; --shard and --out are for running the parts "
+            "yourself"
         )
     if shard is not None and out is None:
         raise InvalidOptionsError(f"--shard {quoted(shard)}: a part is written to a file; give --out FILE too")
@@ -277,6 +303,19 @@ def simulate_command(
     try:
         if out is not None:
             made = simulate_part(spec, names, matches, seed, part, parts, workers, progress, report, duplicate, timing)
+        elif backend == "dask":
+            result = simulate_on_dask(
+                spec,
+                names,
+                matches,
+                seed,
+                scheduler=scheduler,
+                workers=workers,
+                progress=progress,
+                hand_facts=report,
+                duplicate=duplicate,
+                timing=timing,
+            )
         else:
             result = simulate(
                 spec,
