@@ -12,7 +12,7 @@ ARGS ?=
 $(STAMP): pyproject.toml
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "clubsuite needs Python 3.11 or newer")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,rl,openspiel,dask]'
+	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,rl,openspiel,dask,plots]'
 	@touch $(STAMP)
 
 setup: $(STAMP)

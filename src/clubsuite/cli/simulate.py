@@ -28,6 +28,7 @@ from clubsuite.sim import (
     simulate,
 )
 from clubsuite.sim.cluster import simulate_on_dask
+from clubsuite.sim.html import html_report
 from clubsuite.sim.parts import (
     MAX_PART_BYTES,
     SimPart,
@@ -197,6 +198,14 @@ class _LazyProgress:
     help="{report_games}: add the balance report (see below).",
 )
 @click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the result as one self-contained HTML page with plots (and the balance report, for the "
+    "games that have one) to this file.",
+)
+@click.option(
     "--backend",
     type=click.Choice(["local", "dask"]),
     default="local",
@@ -237,6 +246,7 @@ def simulate_command(
     as_json: bool,
     timing: bool,
     report: bool,
+    html_file: Path | None,
     backend: str,
     scheduler: str | None,
     shard: str | None,
@@ -289,14 +299,17 @@ def simulate_command(
             "--backend dask plays the whole run and merges it itself; --shard and --out are for running the parts "
             "yourself"
         )
+    if html_file is not None:
+        if out is not None:
+            raise InvalidOptionsError("--html draws the whole run's result; for a part, give it to clubs merge")
+        check_writable("--html", html_file)
+        report = report or info.name in report_games()
     if shard is not None and out is None:
         raise InvalidOptionsError(f"--shard {quoted(shard)}: a part is written to a file; give --out FILE too")
     part, parts = (1, 1) if shard is None else parse_shard(shard)
     if out is not None:
         shard_range(matches, part, parts)  # refuses more parts than matches before anything is played
-        problem = save_problem(out)
-        if problem is not None:
-            raise InvalidOptionsError(f"--out {path_text(out)}: {problem}")
+        check_writable("--out", out)
     console = Console(stderr=True)
     bar = _LazyProgress(console, matches) if console.is_terminal and not as_json else None
     progress: ProgressCallback | None = bar
@@ -334,7 +347,14 @@ def simulate_command(
     if out is not None:
         _write_part(made, out, as_json)
         return
-    show_result(result, report, as_json)
+    show_result(result, report, as_json, html_file)
+
+
+def check_writable(option: str, path: Path) -> None:
+    """Refuse a file that cannot be written before anything is played."""
+    problem = save_problem(path)
+    if problem is not None:
+        raise InvalidOptionsError(f"{option} {path_text(path)}: {problem}")
 
 
 def _write_part(made: SimPart, out: Path, as_json: bool) -> None:
@@ -356,9 +376,17 @@ def _write_part(made: SimPart, out: Path, as_json: bool) -> None:
     )
 
 
-def show_result(result: SimResult, report: bool, as_json: bool) -> None:
-    """Print a simulation's result (and its balance report with ``report``): a table, or JSON with ``as_json``."""
+def show_result(result: SimResult, report: bool, as_json: bool, html_file: Path | None = None) -> None:
+    """Print a simulation's result (and its balance report with ``report``): a table, or JSON with ``as_json``;
+    with ``html_file`` also write the HTML page (status 3 if it cannot be written)."""
     balance = build_report(result) if report else None
+    if html_file is not None:
+        page = html_report(result, balance)
+        try:
+            write_atomically(html_file, page.encode("utf-8"))
+        except OSError as exc:
+            fail(f"cannot write the HTML report to {path_text(html_file)}: {exc.strerror or exc}", EXIT_WRITE_FAILED)
+        click.echo(safe_lines(f"HTML report written to {path_text(html_file)}"), err=True)
     if as_json:
         data = result.to_json()
         if balance is not None:
@@ -374,17 +402,26 @@ def show_result(result: SimResult, report: bool, as_json: bool) -> None:
 @click.command(cls=FillsHelp, context_settings={"help_option_names": ["-h", "--help"]})
 @click.argument("files", nargs=-1, required=True, type=click.Path(path_type=Path))
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON on standard output.")
+@click.option(
+    "--html",
+    "html_file",
+    type=click.Path(dir_okay=False, path_type=Path),
+    default=None,
+    help="Also write the result as one self-contained HTML page with plots to this file.",
+)
 @handle_errors
-def merge_command(files: tuple[Path, ...], as_json: bool) -> None:
+def merge_command(files: tuple[Path, ...], as_json: bool, html_file: Path | None) -> None:
     """Combine the part files of one run of clubs simulate --shard I/N --out FILE into its result, printed as
     clubs simulate prints it (with the balance report when the parts were played with --report).
 
     Every part of the run must be given once, in any order. Every file is checked: parts of different runs, a part
     given twice, a missing part and a damaged file are refused, naming the file.
     """
+    if html_file is not None:
+        check_writable("--html", html_file)
     parts = [(path_text(f), read_part(f)) for f in files]
     result = merge_parts(parts)
-    show_result(result, parts[0][1].hand_facts, as_json)
+    show_result(result, parts[0][1].hand_facts, as_json, html_file)
 
 
 def read_part(path: Path) -> SimPart:

@@ -47,6 +47,8 @@ class ReportPart:
     arrays, and :func:`facts_from_json` rebuilds them field by field from its annotations."""
     summary: str = ""
     """What the report counts, in one or two sentences (``clubs simulate --help`` lists it)."""
+    charts: Callable[[Any], tuple[Bars, ...]] | None = None
+    """The report's own figures as bar charts (``clubs simulate --html`` draws them), from the built report."""
 
 
 def report_part(info: SomeGame) -> ReportPart | None:
@@ -182,6 +184,54 @@ class Points:
     def to_json(self) -> JsonObject:
         """A JSON-ready account: samples, total, mean and standard deviation."""
         return {"samples": self.samples, "total": self.total, "mean": self.mean, "sd": self.sd}
+
+
+@dataclass(frozen=True)
+class Bars:
+    """A bar chart a report asks for: one bar per label, each with its 95% interval where it has one. Drawing is
+    left to the outer layer (``clubs simulate --html``), so a game's report never imports a plotting library."""
+
+    title: str
+    """What the chart shows."""
+    axis: str
+    """What the values are, with their unit (``contract made (%)``)."""
+    labels: tuple[str, ...]
+    """One per bar."""
+    values: tuple[float, ...]
+    """One per bar (a bar without trials is left out)."""
+    low: tuple[float, ...]
+    """The lower end of each bar's 95% interval (the value itself where there is none)."""
+    high: tuple[float, ...]
+    """The upper end."""
+    note: str = ""
+    """What to read from it, under the chart."""
+
+
+def rate_bars(title: str, axis: str, items: Sequence[tuple[str, Rate]], note: str = "") -> Bars:
+    """A chart of rates in percent with their Wilson intervals; items without trials are left out."""
+    kept = [(label, r) for label, r in items if r.trials and r.rate is not None and r.ci95 is not None]
+    return Bars(
+        title,
+        axis,
+        tuple(label for label, _ in kept),
+        tuple(100 * (r.rate or 0.0) for _, r in kept),
+        tuple(100 * (r.ci95 or (0.0, 0.0))[0] for _, r in kept),
+        tuple(100 * (r.ci95 or (0.0, 0.0))[1] for _, r in kept),
+        note,
+    )
+
+
+def points_bars(title: str, axis: str, items: Sequence[tuple[str, Points]], note: str = "") -> Bars:
+    """A chart of mean points with the 95% interval of each mean (mean +- 1.96 standard errors)."""
+    kept = [(label, p) for label, p in items if p.samples and p.mean is not None]
+    values, low, high = [], [], []
+    for _, p in kept:
+        mean = p.mean or 0.0
+        half = 1.959963984540054 * (p.sd or 0.0) / math.sqrt(p.samples)
+        values.append(mean)
+        low.append(mean - half)
+        high.append(mean + half)
+    return Bars(title, axis, tuple(label for label, _ in kept), tuple(values), tuple(low), tuple(high), note)
 
 
 def text_table(header: Sequence[str], rows: Sequence[Sequence[str]]) -> list[str]:

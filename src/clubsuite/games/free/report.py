@@ -14,7 +14,7 @@ from typing import NamedTuple
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.free.hand import TIERS, FreeHand
 from clubsuite.jsonform import JsonObject
-from clubsuite.sim.report import Points, Rate, ReportPart, text_table
+from clubsuite.sim.report import Bars, Points, Rate, ReportPart, points_bars, rate_bars, text_table
 from clubsuite.sim.stats import SimResult
 
 ROLES = (
@@ -231,10 +231,35 @@ def free_report(result: SimResult) -> FreeReport:
     return tally(f for o in result.outcomes for f in o.hand_facts)
 
 
+def free_charts(report: object) -> tuple[Bars, ...]:
+    """The Free Clubs report's figures: contracts made by top bid and by cards bid, points by role, bonuses."""
+    if not isinstance(report, FreeReport):
+        raise TypeError(f"not a Free Clubs report: {report!r}")
+    return (
+        rate_bars(
+            "Contract made, by the highest bid's tier (FC-4)",
+            "contracts made (%)",
+            [(tier, r) for tier, r in report.by_tier.items()],
+        ),
+        rate_bars(
+            "Contract made, by the cards the contract side bid",
+            "contracts made (%)",
+            [(f"{n} card{'' if n == 1 else 's'}", r) for n, r in report.by_cards.items()],
+        ),
+        points_bars(
+            "Points per hand by role",
+            "mean points per hand",
+            [(words, report.roles[key]) for key, words in ROLES],
+        ),
+        rate_bars("Bonuses (FC-8)", "hands (%)", [(words, report.bonuses[key]) for key, words in BONUSES]),
+    )
+
+
 REPORT = ReportPart(
     hand_facts=hand_facts,
     build=free_report,
     facts_type=FreeHandFacts,
+    charts=free_charts,
     summary="how often the auction winner makes the contract by the highest bid's tier and by the number of cards "
     "bid, how often Joker teams take all 10 tricks, mean points per hand by role, and how often each bonus is won.",
 )

@@ -17,7 +17,7 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.northstar import NorthstarHand, NorthstarOptions, Passed, Played, Teams
 from clubsuite.jsonform import JsonObject
 from clubsuite.safetext import quoted
-from clubsuite.sim.report import Points, Rate, ReportPart, text_table
+from clubsuite.sim.report import Bars, Points, Rate, ReportPart, points_bars, rate_bars, text_table
 from clubsuite.sim.stats import CONFIDENCE, SimResult
 
 LAST = "last"
@@ -359,10 +359,42 @@ def northstar_report(result: SimResult) -> NorthstarReport:
     return tally((o.hand_facts for o in result.outcomes), options, bots, result.canonical_spec)
 
 
+def northstar_charts(report: object) -> tuple[Bars, ...]:
+    """The CLUBS report's figures: points by finishing position, each bot's win rate, double or nothing."""
+    if not isinstance(report, NorthstarReport):
+        raise TypeError(f"not a North Star report: {report!r}")
+    charts = [
+        points_bars(
+            "Points per round by finishing position (NS-5)",
+            "mean points per round",
+            [(position_words(k, report.players), p) for k, p in report.by_position.items()],
+        ),
+        rate_bars(
+            "Win rate of each bot",
+            "matches won (%)",
+            [(line.label, line.wins) for line in report.bots],
+            f"an even contest gives each {100 * report.bots[0].fair_share:.1f}%" if report.bots else "",
+        ),
+    ]
+    if report.doubles is not None:
+        charts.append(
+            rate_bars(
+                "Double or nothing (NS-8)",
+                "share (%)",
+                [
+                    ("calls that succeeded", report.doubles.calls),
+                    ("rounds with a call", report.doubles.rounds_with_a_call),
+                ],
+            )
+        )
+    return tuple(charts)
+
+
 REPORT = ReportPart(
     hand_facts=hand_facts,
     build=northstar_report,
     facts_type=NorthstarHandFacts,
+    charts=northstar_charts,
     summary="(one player count per run): points per round by finishing position, how often the first player out "
     "scores the most, double or nothing calls and successes, plays, passes and tricks per round, rounds per match, "
     "team-ended rounds, and each bot's win rate against its fair share.",
