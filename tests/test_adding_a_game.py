@@ -77,6 +77,18 @@ def test_a_game_added_by_an_entry_point_is_simulated(env: dict[str, str]) -> Non
     assert result["matches"] == 4 and [b["bot"] for b in result["bots"]] == ["heuristic", "random"]
 
 
+def test_a_game_without_a_balance_report_refuses_report_and_still_draws_its_page(
+    env: dict[str, str], tmp_path: Path
+) -> None:
+    proc = clubs(env, "simulate", "highcard", "--matches", "2", "--report")
+    assert proc.returncode == 2
+    assert "the balance report exists for" in proc.stderr and "not for 'highcard'" in proc.stderr
+    page = tmp_path / "highcard.html"
+    proc = clubs(env, "simulate", "highcard", "--matches", "4", "--html", str(page))
+    assert proc.returncode == 0, proc.stderr
+    assert page.read_text(encoding="utf-8").count("<svg") == 3  # the plots every game has; no report's own
+
+
 def test_a_broken_game_package_is_named_and_the_others_still_play(env: dict[str, str], tmp_path: Path) -> None:
     site = tmp_path / "broken"
     info = site / "broken_game-1.0.dist-info"

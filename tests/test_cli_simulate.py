@@ -179,10 +179,6 @@ def test_free_report_text_is_the_same_with_one_or_two_workers_and_follows_the_ta
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (
-            ("whist", "--bots", "random,random,random", "--report"),
-            "the balance report exists for Free Clubs and CLUBS (North Star) only",
-        ),
         (("free", "--bots", "random,random", "--report"), "2 bots given"),
         (("free", "--bots", "random,random,random", "--report", "--variant", "free(target=x)"), "target"),
     ],

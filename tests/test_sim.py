@@ -284,15 +284,12 @@ def test_cw5_whist_table_still_explains_draws_and_shared_wins() -> None:
     assert "FC-9" not in table
 
 
-def test_hand_facts_are_refused_for_a_game_without_a_report_before_playing() -> None:
-    with pytest.raises(
-        InvalidOptionsError, match=r"balance report exists for Free Clubs and CLUBS \(North Star\) only"
-    ):
-        simulate("whist", RANDOMS, 1, seed=0, hand_facts=True)
-    with pytest.raises(
-        InvalidOptionsError, match=r"balance report exists for Free Clubs and CLUBS \(North Star\) only"
-    ):
-        sim.hand_facts_of("whist")
+def test_every_game_has_a_balance_report_counted_from_its_hands() -> None:
+    for spec, bots in (("whist", RANDOMS), ("partnership", ("heuristic", "random"))):
+        result = simulate(spec, bots, 2, seed=0, hand_facts=True)
+        report = sim.build_report(result).to_json()
+        assert report["hands"] == result.hands
+        assert sim.hand_facts_of(spec)
 
 
 # -- partnerships ------------------------------------------------------------------------------------------------

@@ -15,8 +15,8 @@ from cli_helpers import clubs_in_process
 
 RUNS = [
     # (arguments, plots on the page: the three every game has, then the balance report's own)
-    (["whist", "--matches", "6"], 3),
-    (["partnership", "--matches", "8"], 3),
+    (["whist", "--matches", "6"], 3 + 4),
+    (["partnership", "--matches", "8"], 3 + 3),
     (["free", "--matches", "6"], 3 + 4),
     (["northstar", "--players", "3", "--matches", "6", "--variant", "northstar-double(players=3)"], 3 + 3),
 ]

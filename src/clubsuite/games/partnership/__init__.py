@@ -107,6 +107,7 @@ register(
             "objective": "clubsuite.games.partnership.objective:OBJECTIVE",
             "solver": "clubsuite.games.partnership.solving:SOLVING",
             "rl": "clubsuite.games.partnership.rl:coding",
+            "report": "clubsuite.games.partnership.report:REPORT",
         },
     )
 )

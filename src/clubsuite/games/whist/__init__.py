@@ -71,6 +71,7 @@ register(
             "hidden": "clubsuite.games.whist.spectator:hidden_piles",
             "solver": "clubsuite.games.whist.solving:SOLVING",
             "rl": "clubsuite.games.whist.rl:coding",
+            "report": "clubsuite.games.whist.report:REPORT",
         },
     )
 )
