@@ -182,13 +182,11 @@ def test_hand_facts_travel_small_and_picklable_with_the_outcome() -> None:
     assert [o.seat_scores for o in plain.outcomes] == [o.seat_scores for o in result.outcomes]
 
 
-def test_report_needs_the_hand_facts_and_exists_for_free_only() -> None:
+def test_report_needs_the_hand_facts_and_is_for_free_simulations_only() -> None:
     with pytest.raises(InvalidOptionsError, match="hand_facts=True"):
         free_report(simulate("free", RANDOMS, 1, seed=0))
-    with pytest.raises(
-        InvalidOptionsError, match=r"balance report exists for Free Clubs and CLUBS \(North Star\) only, not for whist"
-    ):
-        simulate("whist", RANDOMS, 1, seed=0, hand_facts=True)
+    with pytest.raises(InvalidOptionsError, match="is for Free Clubs simulations here, not whist"):
+        free_report(simulate("whist", RANDOMS, 1, seed=0, hand_facts=True))
 
 
 def test_rates_and_points_without_samples_have_no_share_and_print_a_dash() -> None:

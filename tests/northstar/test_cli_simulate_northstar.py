@@ -164,7 +164,6 @@ def test_variant_name_as_game_and_players_agreeing_with_it() -> None:
         (("northstar", "--players", "3", "--bots", "random,random"), "seats 3 players: give one bot per seat"),
         (("northstar", "--players", "3", "--bots", "random,nobot,random"), "unknown bot 'nobot' for northstar"),
         (("northstar", "--players", "3", "--report", "--matches", "0"), "--matches"),
-        (("whist", "--bots", "random,random,random", "--report"), "CLUBS (North Star) only"),
     ],
 )
 def test_bad_input_exits_2_with_a_clear_message_and_no_traceback(args: tuple[str, ...], message: str) -> None:

@@ -115,6 +115,23 @@ class Features:
             self.put(slot, index)
 
 
+def mark_plays(
+    f: Features,
+    tricks: Iterable[tuple[int, Sequence[Card], int]],
+    trick: Iterable[tuple[int, Card]],
+    rel: Callable[[int], int],
+    seats: int,
+) -> None:
+    """Fill the trick games' slots ``played_by`` (every card each seat played this hand) and ``trick`` (the trick
+    in progress) from finished tricks as (leader, cards in play order, winner) and the trick in progress."""
+    for leader, cards, _ in tricks:
+        for k, card in enumerate(cards):
+            f.cards("played_by", (card,), rel((leader + k) % seats))
+    for seat, card in trick:
+        f.cards("played_by", (card,), rel(seat))
+        f.cards("trick", (card,), rel(seat))
+
+
 def relative(seat: int, observer: int, seats: int) -> int:
     """``seat`` as the observer sees it: 0 itself, 1 the next player to its left, and so on."""
     return (seat - observer) % seats

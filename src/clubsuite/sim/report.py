@@ -120,6 +120,19 @@ def _conform(value: object, hint: Any, name: str) -> Any:
     raise ValueError(f"field {name}: {str(value)[:40]} is not {words}")
 
 
+def facts_by_match(result: SimResult, game: str, title: str, unit: str = "hand") -> list[tuple[Any, ...]]:
+    """Each match's per-``unit`` report facts, in match order, for a game's report builder: refuses a result of
+    another game than ``game`` (called ``title``) and one simulated without ``hand_facts``."""
+    if result.game != game:
+        raise InvalidOptionsError(f"the balance report is for {title} simulations here, not {result.game or 'this'}")
+    missing = [o.index for o in result.outcomes if len(o.hand_facts) != o.hands]
+    if missing:
+        raise InvalidOptionsError(
+            f"match {missing[0]} carries no per-{unit} facts: simulate with hand_facts=True to get a balance report"
+        )
+    return [o.hand_facts for o in result.outcomes]
+
+
 def build_report(result: SimResult) -> Report:
     """The balance report of a simulation run with ``hand_facts=True``; raises for a game with no report."""
     return _required(result.game).build(result)

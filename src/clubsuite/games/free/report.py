@@ -14,7 +14,7 @@ from typing import NamedTuple
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.free.hand import TIERS, FreeHand
 from clubsuite.jsonform import JsonObject
-from clubsuite.sim.report import Bars, Points, Rate, ReportPart, points_bars, rate_bars, text_table
+from clubsuite.sim.report import Bars, Points, Rate, ReportPart, facts_by_match, points_bars, rate_bars, text_table
 from clubsuite.sim.stats import SimResult
 
 ROLES = (
@@ -221,14 +221,7 @@ def tally(facts: Iterable[FreeHandFacts]) -> FreeReport:
 
 def free_report(result: SimResult) -> FreeReport:
     """The balance report of a Free Clubs simulation run with ``hand_facts=True``, counted in match order."""
-    if result.game != "free":
-        raise InvalidOptionsError(f"the balance report is for Free Clubs simulations, not {result.game or 'this'}")
-    missing = [o.index for o in result.outcomes if len(o.hand_facts) != o.hands]
-    if missing:
-        raise InvalidOptionsError(
-            f"match {missing[0]} carries no per-hand facts: simulate with hand_facts=True to get a balance report"
-        )
-    return tally(f for o in result.outcomes for f in o.hand_facts)
+    return tally(f for facts in facts_by_match(result, "free", "Free Clubs") for f in facts)
 
 
 def free_charts(report: object) -> tuple[Bars, ...]:

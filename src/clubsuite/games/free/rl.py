@@ -16,7 +16,7 @@ from clubsuite.engine import View
 from clubsuite.games.free.hand import Call, Stage
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.games.free.view import FreeView
-from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, relative
+from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, mark_plays, relative
 
 SEATS = 3
 CARDS = len(STANDARD_WITH_JOKERS.cards)
@@ -107,12 +107,10 @@ def observe(view: View, f: Features) -> None:
     removed = [0] * SEATS
     for seat, _, n, _ in v.handicaps:
         removed[seat] += n
-    for tricks in v.tricks:
-        for seat, card in tricks[0]:
+    for plays, _ in v.tricks:  # a seat out of cards is skipped, so each play names its seat
+        for seat, card in plays:
             f.cards("played_by", (card,), rel(seat))
-    for seat, card in v.trick:
-        f.cards("played_by", (card,), rel(seat))
-        f.cards("trick", (card,), rel(seat))
+    mark_plays(f, (), v.trick, rel, SEATS)
     if v.stage in _STAGES:
         f.put("stage", _STAGES.index(v.stage))
     f.one_hot("leader", rel(v.leader) if v.leader >= 0 else None)

@@ -17,7 +17,7 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.northstar import NorthstarHand, NorthstarOptions, Passed, Played, Teams
 from clubsuite.jsonform import JsonObject
 from clubsuite.safetext import quoted
-from clubsuite.sim.report import Bars, Points, Rate, ReportPart, points_bars, rate_bars, text_table
+from clubsuite.sim.report import Bars, Points, Rate, ReportPart, facts_by_match, points_bars, rate_bars, text_table
 from clubsuite.sim.stats import CONFIDENCE, SimResult
 
 LAST = "last"
@@ -342,21 +342,13 @@ def tally(
 
 def northstar_report(result: SimResult) -> NorthstarReport:
     """The balance report of a North Star's CLUBS simulation run with ``hand_facts=True``, counted in match order."""
-    if result.game != "northstar":
-        raise InvalidOptionsError(
-            f"the balance report is for North Star's CLUBS simulations here, not {result.game or 'this'}"
-        )
-    missing = [o.index for o in result.outcomes if len(o.hand_facts) != o.hands]
-    if missing:
-        raise InvalidOptionsError(
-            f"match {missing[0]} carries no per-round facts: simulate with hand_facts=True to get a balance report"
-        )
+    per_match = facts_by_match(result, "northstar", "North Star's CLUBS", "round")
     _, options = resolve(result.canonical_spec)
     if not isinstance(options, NorthstarOptions):
         raise InvalidOptionsError(f"{quoted(result.canonical_spec)} is not a spec of North Star's CLUBS")
     share = 1 / options.n_teams
     bots = [BotLine(e.label, e.bot, Rate(e.wins, e.matches), share) for e in result.entries]
-    return tally((o.hand_facts for o in result.outcomes), options, bots, result.canonical_spec)
+    return tally(per_match, options, bots, result.canonical_spec)
 
 
 def northstar_charts(report: object) -> tuple[Bars, ...]:

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.partnership.hand import CYCLE, PartnershipHand
 from clubsuite.jsonform import JsonObject
-from clubsuite.sim.report import Bars, Points, Rate, ReportPart, points_bars, rate_bars, text_table
+from clubsuite.sim.report import Bars, Points, Rate, ReportPart, facts_by_match, points_bars, rate_bars, text_table
 from clubsuite.sim.stats import SimResult
 
 SIDES = (("dealer", "dealer's side"), ("leader", "leading side"))
@@ -129,14 +129,7 @@ def tally(facts: Iterable[PartnershipHandFacts]) -> PartnershipReport:
 
 def partnership_report(result: SimResult) -> PartnershipReport:
     """The balance report of a partnership simulation run with ``hand_facts=True``."""
-    if result.game != "partnership":
-        raise InvalidOptionsError(f"the partnership balance report is for partnership simulations, not {result.game}")
-    missing = [o.index for o in result.outcomes if len(o.hand_facts) != o.hands]
-    if missing:
-        raise InvalidOptionsError(
-            f"match {missing[0]} carries no per-hand facts: simulate with hand_facts=True to get a balance report"
-        )
-    return tally(f for o in result.outcomes for f in o.hand_facts)
+    return tally(f for facts in facts_by_match(result, "partnership", "Clubs (partnership)") for f in facts)
 
 
 def partnership_charts(report: object) -> tuple[Bars, ...]:

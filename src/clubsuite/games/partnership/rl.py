@@ -15,7 +15,7 @@ from clubsuite.engine import View
 from clubsuite.games.partnership.hand import Direction, PartnershipPhase, Pass
 from clubsuite.games.partnership.options import PartnershipOptions
 from clubsuite.games.partnership.view import PartnershipView
-from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, relative
+from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, mark_plays, relative
 
 SEATS = 4
 CARDS = len(STANDARD.cards)
@@ -79,12 +79,7 @@ def observe(view: View, f: Features) -> None:
         return relative(seat, me, SEATS)
 
     f.cards("hand", v.hand)
-    for leader, cards, _ in v.tricks:
-        for k, card in enumerate(cards):
-            f.cards("played_by", (card,), rel(leader + k))
-    for seat, card in v.trick:
-        f.cards("played_by", (card,), rel(seat))
-        f.cards("trick", (card,), rel(seat))
+    mark_plays(f, v.tricks, v.trick, rel, SEATS)
     if v.given is not None:
         f.cards("given", v.given)
     if v.received is not None:

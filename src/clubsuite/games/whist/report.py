@@ -17,7 +17,7 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.games.whist.hand import WhistHand
 from clubsuite.games.whist.options import WhistOptions
 from clubsuite.jsonform import JsonObject
-from clubsuite.sim.report import Bars, Points, Rate, ReportPart, points_bars, rate_bars, text_table
+from clubsuite.sim.report import Bars, Points, Rate, ReportPart, facts_by_match, points_bars, rate_bars, text_table
 from clubsuite.sim.stats import SimResult
 
 SEATS = 3
@@ -175,17 +175,11 @@ def tally(matches: Sequence[Sequence[WhistHandFacts]], target: int) -> WhistRepo
 
 def whist_report(result: SimResult) -> WhistReport:
     """The balance report of a whist simulation run with ``hand_facts=True``."""
-    info, options = resolve(result.spec)
-    if info.name != "whist":
-        raise InvalidOptionsError(f"the whist balance report is for whist simulations, not {result.game or 'this'}")
-    missing = [o.index for o in result.outcomes if len(o.hand_facts) != o.hands]
-    if missing:
-        raise InvalidOptionsError(
-            f"match {missing[0]} carries no per-hand facts: simulate with hand_facts=True to get a balance report"
-        )
+    per_match = facts_by_match(result, "whist", "Clubs (whist group)")
+    _, options = resolve(result.canonical_spec)
     if not isinstance(options, WhistOptions):
         raise InvalidOptionsError(f"not whist options: {options!r}")
-    return tally([o.hand_facts for o in result.outcomes], options.target)
+    return tally(per_match, options.target)
 
 
 def whist_charts(report: object) -> tuple[Bars, ...]:

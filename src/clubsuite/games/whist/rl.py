@@ -13,7 +13,7 @@ from clubsuite.engine import View
 from clubsuite.games.whist.hand import Decision, WhistPhase
 from clubsuite.games.whist.options import WhistOptions
 from clubsuite.games.whist.view import WhistView
-from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, relative
+from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, mark_plays, relative
 
 SEATS = 3
 CARDS = len(STANDARD.cards)
@@ -66,12 +66,7 @@ def observe(view: View, f: Features) -> None:
         return relative(seat, me, SEATS)
 
     f.cards("hand", v.hand)
-    for leader, cards, _ in v.tricks:
-        for k, card in enumerate(cards):
-            f.cards("played_by", (card,), rel(leader + k))
-    for seat, card in v.trick:
-        f.cards("played_by", (card,), rel(seat))
-        f.cards("trick", (card,), rel(seat))
+    mark_plays(f, v.tricks, v.trick, rel, SEATS)
     for where, known in v.known_cards().items():
         f.cards("known_at", known, SEATS if isinstance(where, str) else rel(where))
     decided = dict(v.decisions)
