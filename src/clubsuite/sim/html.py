@@ -120,7 +120,7 @@ def standard_charts(result: SimResult) -> list[Bars]:
             note,
         )
 
-    who = "partnership" if result.teams else "bot"
+    who = "team" if result.teams else "bot"
     return [
         chart(f"Win rate of each {who}", overall, "95% Wilson intervals"),
         chart(
