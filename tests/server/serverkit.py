@@ -23,6 +23,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from clubsuite.server.app import create_app
+from clubsuite.server.protocol import BURST, RATE
 from clubsuite.server.store import Store
 from pgcluster import free_port
 
@@ -161,10 +162,26 @@ class Client:
         self.messages: list[Message] = []
         self.sent: list[dict[str, Any]] = []
         self.raw: list[str] = []
+        self._rate, self._burst = 0.8 * RATE, BURST - 10
+        self._tokens, self._at = self._burst, time.monotonic()
         self.send({"type": "hello", "protocol": 1, "token": token, "last_version": last_version})
 
-    def send(self, msg: dict[str, Any]) -> None:
-        """Send one message (kept)."""
+    def send(self, msg: dict[str, Any], paced: bool = True) -> None:
+        """Send one message (kept), keeping under the server's message rate as any well-behaved client must.
+
+        A tight loop of actions against instant bots can outrun the documented limit (RATE messages a second, BURST at
+        once) on a fast machine, and the server answers ``rate_limited`` and drops the message. The client keeps its
+        own bucket, a little below the server's so that network jitter cannot empty the server's, and waits for a
+        token when it is out. ``paced=False`` sends at once (the test of the limit itself).
+        """
+        if paced:
+            now = time.monotonic()
+            self._tokens = min(self._burst, self._tokens + (now - self._at) * self._rate)
+            if self._tokens < 1:
+                time.sleep((1 - self._tokens) / self._rate)
+                self._tokens = 1.0
+            self._tokens -= 1
+            self._at = time.monotonic()
         self.sent.append(msg)
         self.ws.send(json.dumps(msg))
 
