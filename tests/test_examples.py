@@ -22,3 +22,4 @@ def test_the_training_example_prints_a_learning_curve() -> None:
     assert lines[0].startswith("hands")
     assert [line.split()[0] for line in lines[1:4]] == ["0", "10", "20"]
     assert all(line.count("%") == 2 for line in lines[1:4])
+    assert lines[4].startswith("change in win rate since hand 0") and lines[4].count("(") == 3
