@@ -3,10 +3,11 @@
 =========  ==========================================================================================
 ``easy``   the heuristic bot, but one decision in three is a random legal action (a beatable opponent)
 ``normal`` the heuristic bot: rule-based, instant
-``hard``   ``pimc(samples=8,ms=100)``: determinized search, at most a tenth of a second a decision
-``expert`` ``pimc(samples=32,ms=1000)``: the same search with four times the worlds, at most a second
+``hard``   ``pimc(samples=8,ms=100)``: determinized search, about a tenth of a second a decision
+``expert`` ``pimc(samples=32,ms=1000)``: the same search with four times the worlds, about a second
 =========  ==========================================================================================
 
+A time budget stops the search after the world that ends past it, so a decision can overrun it by one world.
 The strength ladder in ``docs/bots.md`` measures each step. A game without a heuristic bot uses the random bot
 where the table says heuristic.
 """
