@@ -9,7 +9,7 @@ of its last block of training hands: the learning curve. Every evaluation plays 
 so the points of the curve compare like with like, and the last line gives the change from the untrained policy
 as a paired difference with its 95% interval. ``--game`` trains on another game or variant.
 
-    python examples/train_whist.py                  # about 5 minutes on one core
+    python examples/train_whist.py                  # about 3 minutes on one core
     python examples/train_whist.py --episodes 40 --eval-every 20 --eval-matches 4     # a smoke run
 
 Needs the extra ``rl`` (``pip install -e '.[rl]'``).
