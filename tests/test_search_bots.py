@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from cli_helpers import clubs_in_process
 from clubsuite.bots import make_bot
 from clubsuite.bots.base import bot_names, split_bot_list
 from clubsuite.bots.levels import LEVELS
@@ -110,6 +111,23 @@ def test_the_levels_are_offered_in_every_game() -> None:
         names = bot_names(info.name)
         for name in (*LEVELS, "pimc", "ismcts", "random"):
             assert name in names, (info.name, name)
+
+
+@pytest.mark.parametrize(("game", "seats"), [("whist", 3), ("free", 3), ("partnership", 4), ("northstar", 4)])
+def test_clubs_watch_seats_the_levels_by_name_in_every_game(game: str, seats: int) -> None:
+    """``clubs watch --bots`` takes level names, one per seat, and names the players after them."""
+    bots = ["easy", "normal"] * 2
+    outcome = clubs_in_process(["watch", game, "--seed", "1", "--bots", ",".join(bots[:seats])])
+    assert outcome.status == 0, outcome.stderr
+    final = [line for line in outcome.stdout.splitlines() if line.startswith("Final totals:")]
+    assert final and "Easy 0" in final[0] and "Normal 1" in final[0]
+
+
+def test_clubs_play_seats_the_search_levels_beside_a_person() -> None:
+    """``clubs play --bots hard,expert`` starts the game with those levels and asks the person to act."""
+    outcome = clubs_in_process(["play", "whist", "--seed", "1", "--bots", "hard,expert"])
+    assert "Keep or exchange" in outcome.stdout, outcome.stderr
+    assert outcome.status == 1 and "standard input ended" in outcome.stderr  # no input: stopped, not refused
 
 
 def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
