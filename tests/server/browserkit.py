@@ -80,9 +80,11 @@ def _apt_install() -> str:
 
 
 # -- a server's tables, from the test's thread --------------------------------------------------------------------
-def live_match(server: Any, table_id: str) -> SomeMatch:
-    """The match a table of ``server`` (a ThreadServer) holds now."""
-    return server.server.config.app.state.hub.tables[table_id].match  # type: ignore[no-any-return]
+def live_match(server: Any, table_id: str) -> Callable[[], SomeMatch]:
+    """Reads the match a table of ``server`` (a ThreadServer) holds when called: the oracle of
+    :func:`assert_no_leak`, which calls it after it has read the page."""
+    hub = server.server.config.app.state.hub
+    return lambda: hub.tables[table_id].match  # type: ignore[no-any-return]
 
 
 def seeded_table(server: Any, game: str, seats: list[Any], seed: int, **settings: Any) -> str:
@@ -142,22 +144,25 @@ def page_cards(page: Any, game: str) -> set[str]:
     return cards_named([found["marks"], found["text"], found["labels"]], game)
 
 
-def assert_no_leak(watched: Watched, match: SomeMatch, game: str) -> int:
+def assert_no_leak(watched: Watched, match_now: Callable[[], SomeMatch], game: str) -> int:
     """The page (DOM now) and every message it received name only cards its seat may know.
 
-    ``match`` is read after the page: what a seat may know only grows during a match (every hand so far counts), so
-    the match as it is now allows at least what it allowed when the page was drawn. Returns how many things were
-    checked."""
+    The oracle is read last: the page first, then the messages it has received (a copy), then ``match_now()``, the
+    match as the server holds it after both. What a seat may know only grows during a match (every hand so far
+    counts), so the match read after the page allows at least what it allowed when the page was drawn; read before,
+    a card a bot played in between would look like a leak. Returns how many things were checked."""
     shown = page_cards(watched.page, game)
-    allowed = knowable_cards(match, watched.seat)
+    received = list(watched.received)
+    sent = list(watched.sent)
+    allowed = knowable_cards(match_now(), watched.seat)
     assert shown <= allowed, f"seat {watched.seat}'s page shows {sorted(shown - allowed)}"
-    own = cards_named([m.get("action") for m in watched.sent if m.get("type") == "act"], game)
-    for msg in watched.received:
+    own = cards_named([m.get("action") for m in sent if m.get("type") == "act"], game)
+    for msg in received:
         named = cards_named(msg, game)
         if msg.get("type") == "error":
             named -= own  # a refusal may repeat what the page itself sent
         assert named <= allowed, f"seat {watched.seat} was sent {sorted(named - allowed)}: {msg}"
-    return len(watched.received) + 1
+    return len(received) + 1
 
 
 def wait_for(check: Callable[[], bool], seconds: float, what: str, page: Any) -> None:

@@ -23,25 +23,37 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from clubsuite.server.app import create_app
+from clubsuite.server.limits import ServerLimits
 from clubsuite.server.protocol import BURST, RATE
+from clubsuite.server.serving import uvicorn_config
 from clubsuite.server.store import Store
 from pgcluster import free_port
 
 Message = dict[str, Any]
 
 
-class ThreadServer:
-    """The application served by uvicorn in a background thread on a loopback port, over ``store``."""
+ROOMY = ServerLimits(
+    max_tables=100_000,
+    tables_per_address=100_000,
+    create_rate="100000/minute",
+    join_rate="100000/minute",
+    replay_rate="100000/minute",
+    request_rate="1000000/minute",
+)
+"""The limits of most test servers: a public server's in every size, time and connection count, but rates and table
+counts high enough for a test that makes hundreds of tables from one address in a minute (the tests of those
+limits use the defaults)."""
 
-    def __init__(self, store: Store) -> None:
+
+class ThreadServer:
+    """The application served by uvicorn in a background thread on a loopback port, over ``store``, with the
+    configuration ``clubs serve`` uses (under ``limits``: :data:`ROOMY` unless given)."""
+
+    def __init__(self, store: Store, limits: ServerLimits | None = None, origins: tuple[str, ...] = ()) -> None:
         self.port = free_port()
-        config = uvicorn.Config(
-            create_app(store),
-            host="127.0.0.1",
-            port=self.port,
-            log_level="warning",
-            lifespan="on",
-            ws_per_message_deflate=False,
+        self.limits = limits or ROOMY
+        config = uvicorn_config(
+            create_app(store, self.limits, origins), self.limits, "127.0.0.1", self.port, log_level="warning"
         )
         self.server = uvicorn.Server(config)
         self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread

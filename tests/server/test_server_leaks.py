@@ -178,8 +178,12 @@ def test_deals_that_differ_only_in_unseen_cards_give_a_seat_and_a_spectator_the_
         )
         table = future.result(10)
         tokens = [post(server.base, f"/tables/{table.id}/join", {"name": f"p{i}"})["token"] for i in range(n)]
-        clients = {i: Client(server.base, table.id, tokens[i]) for i in range(n)}
+        clients: dict[int, Client] = {}
+        for i in range(n):  # one after the other, each in before the next: the same presence messages every time
+            clients[i] = Client(server.base, table.id, tokens[i])
+            clients[i].until(lambda m: m["type"] == "state")
         watcher = Client(server.base, table.id)
+        watcher.until(lambda m: m["type"] == "state")
         for version, action in enumerate(logs[seed]):  # the same actions, by whoever is to act
             actor = table.match.to_act
             assert actor is not None

@@ -4,7 +4,6 @@ JSON Schema."""
 
 from __future__ import annotations
 
-import json
 import time
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +14,6 @@ import pytest
 from serverkit import Client, Message, ThreadServer, get, new_table, post, wait_until
 
 from clubsuite.server import live
-from clubsuite.server.protocol import MAX_MESSAGE_BYTES
 from clubsuite.server.schemas import CLIENT, SERVER
 from clubsuite.server.store import Store
 
@@ -121,8 +119,6 @@ def test_bad_messages_get_errors_and_the_connection_and_table_survive(server: Th
     assert c.until(lambda m: m["type"] == "error")["code"] == "unknown_type"
     c.send({"type": "act", "action": "QH", "version": 0, "extra": 1})
     assert c.until(lambda m: m["type"] == "error")["code"] == "bad_message"
-    c.ws.send(json.dumps({"type": "ping", "pad": "x" * MAX_MESSAGE_BYTES}))
-    assert c.until(lambda m: m["type"] == "error")["code"] == "too_large"
     c.send({"type": "act", "action": "QH"})
     assert c.until(lambda m: m["type"] == "error")["code"] == "bad_message"
     c.send({"type": "hello", "token": None})
@@ -224,7 +220,11 @@ def test_a_bot_plays_an_absent_players_seat_after_the_grace_period_and_hands_it_
     back = Client(server.base, table, tokens[0])
     state = back.until(lambda m: m["type"] == "state")
     assert state["table"]["seats"][0]["connected"] and not state["table"]["seats"][0]["bot_playing"]
-    mine = play_until({1: b, 0: back}, lambda m: m["type"] == "update" and m["by"]["seat"] == 0)
+    # b's messages may still hold earlier take-overs: only a decision after the state the player came back to counts
+    mine = play_until(
+        {1: b, 0: back},
+        lambda m: m["type"] == "update" and m["by"]["seat"] == 0 and m["version"] > state["version"],
+    )
     assert mine["by"]["source"] == "seat"
     for c in (b, back):
         c.close()

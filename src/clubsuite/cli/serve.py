@@ -3,15 +3,35 @@
 from __future__ import annotations
 
 import logging
+import re
 import sys
+from collections.abc import Callable
+from dataclasses import fields
 from pathlib import Path
+from typing import Any
 
 import click
 
 from clubsuite.cli.common import fail, handle_errors
 from clubsuite.cli.describe import FillsHelp
+from clubsuite.errors import ClubsError
+from clubsuite.safetext import quoted
 
 DEFAULT_PORT = 8000
+ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
+"""An origin as a browser sends it: scheme, host and port."""
+
+
+def limit_options(command: Callable[..., None]) -> Callable[..., None]:
+    """One flag for each of the server's limits, with its default and its one-line description."""
+    from clubsuite.server.limits import ServerLimits, flag
+
+    for f in reversed(fields(ServerLimits)):
+        default = f.default
+        command = click.option(
+            flag(f.name), f.name, default=default, show_default=True, type=type(default), help=f.metadata["help"]
+        )(command)
+    return command
 
 
 @click.command(cls=FillsHelp)
@@ -40,35 +60,71 @@ DEFAULT_PORT = 8000
     type=click.Choice(["debug", "info", "warning", "error"]),
     help="how much the server logs (one JSON object per line on standard error)",
 )
+@click.option(
+    "--trusted-proxy",
+    "trusted",
+    multiple=True,
+    metavar="ADDRESS",
+    help="a reverse proxy whose X-Forwarded-For names the client's address (repeat for several; default: none, "
+    "each client is known by the address it connects from)",
+)
+@click.option(
+    "--allow-origin",
+    "origins",
+    multiple=True,
+    metavar="ORIGIN",
+    help="another site whose pages may use this server, as https://host[:port] (repeat for several; default: "
+    "this server's own pages only)",
+)
+@limit_options
 @handle_errors
-def serve_command(host: str, port: int, db_url: str | None, data_dir: str, log_level: str) -> None:
+def serve_command(
+    host: str,
+    port: int,
+    db_url: str | None,
+    data_dir: str,
+    log_level: str,
+    trusted: tuple[str, ...],
+    origins: tuple[str, ...],
+    **limits: Any,
+) -> None:
     """Run the game server: make tables, take seats, play online with bots filling empty seats.
 
-    Stop it with Ctrl-C or SIGTERM: the action being written is finished, clients are told, and every table is
-    rebuilt from the database when the server starts again. See docs/server.md and docs/protocol.md.
+    It faces strangers within limits (sizes, times, counts and rates per address), each of them a flag below with
+    the default a small club can run unchanged; docs/server.md gives their reasons. Stop it with Ctrl-C or SIGTERM:
+    the action being written is finished, clients are told, and every table is rebuilt from the database when the
+    server starts again. See docs/server.md and docs/protocol.md.
     """
     try:
-        import uvicorn
-
         from clubsuite.server.app import ClubsServer, create_app
+        from clubsuite.server.limits import ServerLimits
         from clubsuite.server.logs import configure_logging
+        from clubsuite.server.serving import uvicorn_config
         from clubsuite.server.store import Store, StoreError
     except ImportError as exc:
         fail(f"the server needs its packages ({exc.name} is missing): pip install 'clubsuite[server]'")
+    try:
+        chosen = ServerLimits(**limits)
+    except ClubsError as exc:
+        fail(str(exc))
+    for origin in origins:
+        if not ORIGIN.fullmatch(origin):
+            fail(f"--allow-origin {quoted(origin)}: expected http://host or https://host, with a port if not the usual")
     configure_logging(log_level)
     try:
         store = Store(db_url) if db_url else Store.in_directory(Path(data_dir))
     except StoreError as exc:
         fail(str(exc))
-    app = create_app(store)
-    config = uvicorn.Config(
+    app = create_app(store, chosen, origins)
+    config = uvicorn_config(
         app,
-        host=host,
-        port=port,
+        chosen,
+        host,
+        port,
         log_config=None,
         log_level=log_level,
-        lifespan="on",
-        ws_per_message_deflate=False,  # messages are small; compressing each costs more CPU than it saves
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=list(trusted) or None,
     )
     server = ClubsServer(config, app.state.hub)
     # The event loop shares the interpreter with the database and bot threads: a shorter switch interval keeps a

@@ -52,7 +52,7 @@ def _no_duplicates(pairs: list[tuple[str, JsonValue]]) -> JsonObject:
 
 def _no_constants(name: str) -> JsonValue:
     """Refuse NaN and Infinity, which Python's reader accepts but JSON does not have."""
-    raise _ParseError(f"{name} is not a JSON number; records hold only standard JSON")
+    raise _ParseError(f"{name} is not a JSON number; only standard JSON is read")
 
 
 def _parse_int(text: str) -> int:
@@ -115,7 +115,8 @@ def parse_record(text: str | bytes, source: str = "the record") -> JsonValue:
 
     Refuses what no record holds: text that is not UTF-8, a repeated key, NaN or Infinity, a number too long or
     too large, nesting beyond :data:`MAX_DEPTH`. Every problem, however odd the input, is an InvalidRecordError
-    naming ``source``. The replayer checks the fields itself, hand by hand as it replays them.
+    naming ``source``. The replayer checks the fields itself, hand by hand as it replays them. The server reads
+    every JSON a stranger sends (a request body, a WebSocket message) the same way: standard JSON only, bounded.
     """
     decoded = _decode(text, source)
     try:

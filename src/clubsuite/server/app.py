@@ -13,22 +13,26 @@ import logging
 import socket
 import time
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Annotated, Any, Literal
 
 import uvicorn
-from fastapi import FastAPI, HTTPException, Query, WebSocket, WebSocketDisconnect
+from fastapi import FastAPI, HTTPException, Path, Query, Request, WebSocket, WebSocketDisconnect
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
-from pydantic import BaseModel, Field
+from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite import __version__
 from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import lobby_order
-from clubsuite.engine import games
+from clubsuite.engine import games, resolve
 from clubsuite.errors import ClubsError
+from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
 from clubsuite.server import web
+from clubsuite.server.guard import Guard, client_address
 from clubsuite.server.hub import Hub, SeatRequest
+from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import Connection, LiveTable, Refused
 from clubsuite.server.protocol import (
     Act,
@@ -41,6 +45,7 @@ from clubsuite.server.protocol import (
     message,
     parse_client_message,
 )
+from clubsuite.server.replaying import Replayer
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import Store
 
@@ -50,21 +55,32 @@ HELLO_TIMEOUT = 10.0
 """Seconds a new connection has to say hello."""
 
 
-class SeatIn(BaseModel):
+class _Strict(BaseModel):
+    """A request body read strictly: a field of the wrong type or one that does not belong is refused (422), never
+    coerced or ignored; numbers are finite."""
+
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+class SeatIn(_Strict):
     """One seat of a new table."""
 
-    kind: str = Field("person", description="person (taken later by someone joining) or bot")
-    bot: str | None = Field(None, description="the bot that plays the seat (a bot seat, or a person's while away)")
+    kind: Literal["person", "bot"] = Field("person", description="person (taken later by someone joining) or bot")
+    bot: str | None = Field(
+        None, max_length=100, description="the bot that plays the seat (a bot seat, or a person's while away)"
+    )
 
 
-class TableIn(BaseModel):
+class TableIn(_Strict):
     """A new table: the game with its options, its seats and its house rules."""
 
     game: str = Field(
-        ..., description="a rules spec: a game or variant name, options in brackets (GET /games lists them)"
+        ...,
+        max_length=200,
+        description="a rules spec: a game or variant name, options in brackets (GET /games lists them)",
     )
-    seats: list[SeatIn] | None = Field(None, description="one per seat; default: every seat a person's")
-    public: bool = True
+    seats: list[SeatIn] | None = Field(None, max_length=12, description="one per seat; default: every seat a person's")
+    public: bool = Field(True, description="listed in the lobby; a private table is joined and watched by invite only")
     spectators: bool = True
     clock: float | None = Field(None, description="seconds per decision, or null for no clock")
     grace: float = Field(30.0, description="seconds before a bot plays an absent player's seat")
@@ -72,29 +88,51 @@ class TableIn(BaseModel):
     hints: bool = Field(False, description="a seat may ask for a hint: the heuristic bot's choice from its own view")
 
 
-class JoinIn(BaseModel):
+class JoinIn(_Strict):
     """Taking a seat."""
 
-    name: str = Field(..., description="a display name: 1 to 24 letters, digits, spaces and - _ . '")
-    seat: int | None = Field(None, description="the seat wanted (default: the lowest free one)")
+    name: str = Field(..., max_length=100, description="a display name: 1 to 24 letters, digits, spaces and - _ . '")
+    seat: int | None = Field(None, ge=0, le=99, description="the seat wanted (default: the lowest free one)")
 
 
-class TokenIn(BaseModel):
+class TokenIn(_Strict):
     """A request made with a seat token."""
 
-    token: str
+    token: str = Field(..., min_length=1, max_length=200)
+
+
+STATUS = {
+    "no_table": 404,
+    "no_match": 404,
+    "bad_token": 403,
+    "not_over": 409,
+    "too_many_tables": 429,
+    "server_full": 503,
+}
+"""The HTTP status of each refusal of the lobby (409 for the others: the table's state does not allow it)."""
+_ERROR: dict[str, Any] = {"description": "refused: a JSON object with the code and the words"}
+ANSWERS: dict[int | str, dict[str, Any]] = dict.fromkeys((400, 403, 404, 409, 413, 429, 431, 503), _ERROR)
+"""The refusals every lobby call may answer with (documented in the schema)."""
+LOBBY_LIST = 100
+"""The most tables ``GET /tables`` lists (those waiting for players first, then the newest)."""
+
+
+Invite = Annotated[str | None, Query(max_length=64, description="a private table's invite code")]
+"""The invite code a private table's id needs beside it."""
 
 
 def _refusal(exc: Refused | ClubsError) -> HTTPException:
     if isinstance(exc, Refused):
-        status = {"no_table": 404, "no_match": 404, "bad_token": 403, "not_over": 409}.get(exc.code, 409)
-        return HTTPException(status, {"code": exc.code, "message": str(exc)})
+        return HTTPException(STATUS.get(exc.code, 409), {"code": exc.code, "message": str(exc)})
     return HTTPException(400, {"code": "bad_request", "message": str(exc)})
 
 
-def create_app(store: Store) -> FastAPI:
-    """The application over ``store`` (tables are rebuilt from it when the application starts)."""
-    hub = Hub(store)
+def create_app(store: Store, limits: ServerLimits | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
+    """The application over ``store`` (tables are rebuilt from it when the application starts), under ``limits``
+    (the defaults when None); ``origins`` are the other sites whose pages may use it."""
+    limits = limits or ServerLimits()
+    hub = Hub(store, limits)
+    replayer = Replayer(limits.replay_workers, limits.replay_queue)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -102,12 +140,21 @@ def create_app(store: Store) -> FastAPI:
         try:
             yield
         finally:
+            replayer.close()
             await hub.stop()
 
     # No /docs or /redoc pages: FastAPI builds them from scripts on a third-party CDN, which the server should neither
     # depend on nor hand to its users; the schema itself is at /openapi.json.
-    app = FastAPI(title="clubsuite", version=__version__, lifespan=lifespan, docs_url=None, redoc_url=None)
+    app = FastAPI(
+        title="clubsuite",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url=None,
+        redoc_url=None,
+        responses=ANSWERS,
+    )
     app.state.hub = hub
+    app.state.limits = limits
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
@@ -138,8 +185,9 @@ def create_app(store: Store) -> FastAPI:
         return out
 
     @app.post("/tables", status_code=201)
-    async def create(body: TableIn) -> dict[str, Any]:
-        """Make a table; the answer holds its id and invite code (take a seat with ``/tables/{id}/join``)."""
+    async def create(body: TableIn, request: Request) -> dict[str, Any]:
+        """Make a table; the answer holds its id and invite code (take a seat with ``/tables/{id}/join``, or, at a
+        private table, ``/invites/{code}/join``)."""
         try:
             settings = TableSettings(
                 public=body.public,
@@ -149,40 +197,54 @@ def create_app(store: Store) -> FastAPI:
                 bot_delay=body.bot_delay,
                 hints=body.hints,
             )
-            from clubsuite.engine import resolve
-
             info, options = resolve(body.game)
             n = info.n_seats(options)
             given = body.seats
             seats = [SeatRequest(s.kind, s.bot) for s in given] if given is not None else [SeatRequest("person")] * n
-            table = await hub.create_table(body.game, seats, settings)
+            table = await hub.create_table(body.game, seats, settings, creator=client_address(request.scope))
         except (ClubsError, Refused) as exc:
             raise _refusal(exc) from None
         return {**table.summary(), "invite": table.invite}
 
     @app.get("/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        """The public tables that have a free seat or a match in play."""
-        return [t.summary() for t in hub.tables.values() if t.settings.public]
+        """The public tables (at most 100: those waiting for players first, then the newest)."""
+        listed = [t for t in hub.tables.values() if t.settings.public]
+        listed.sort(key=lambda t: (not t.waiting, -t.created_at))
+        return [t.summary() for t in listed[:LOBBY_LIST]]
 
-    def find(table_id: str) -> LiveTable:
+    def find(table_id: str, invite: str | None = None, token: str | None = None) -> LiveTable:
+        """The table ``table_id``, where the asker may know of it: a private table answers as if it did not exist
+        unless its invite code or one of its seat tokens comes with the id."""
+        table = hub.tables.get(table_id)
+        if table is None or not hub.may_see(table, invite, token):
+            raise HTTPException(404, {"code": "no_table", "message": f"there is no table {quoted(table_id, 40)}"})
+        return table
+
+    @app.get("/tables/{table_id}")
+    async def table_info(table_id: str, invite: Invite = None) -> dict[str, Any]:
+        """One table, as anyone may see it (a private table: with its invite code)."""
+        return find(table_id, invite).summary()
+
+    @app.get("/invites/{code}")
+    async def invite_info(code: Annotated[str, Path(max_length=64)]) -> dict[str, Any]:
+        """The table an invite code opens, as anyone may see it."""
         try:
-            return hub.table(table_id)
+            return hub.by_invite(code).summary()
         except Refused as exc:
             raise _refusal(exc) from None
 
-    @app.get("/tables/{table_id}")
-    async def table_info(table_id: str) -> dict[str, Any]:
-        """One table, as anyone may see it."""
-        return find(table_id).summary()
-
     @app.post("/tables/{table_id}/join")
     async def join(table_id: str, body: JoinIn) -> dict[str, Any]:
-        """Take a seat: the answer holds the seat token (keep it: it is the only way back to the seat)."""
-        return await _join(find(table_id), body)
+        """Take a seat at a public table: the answer holds the seat token (keep it: it is the only way back to the
+        seat). A private table is joined by its invite only."""
+        table = find(table_id)
+        if not table.settings.public:  # reached with a token's help only: a private table is joined by invite
+            raise HTTPException(404, {"code": "no_table", "message": f"there is no table {quoted(table_id, 40)}"})
+        return await _join(table, body)
 
     @app.post("/invites/{code}/join")
-    async def join_by_invite(code: str, body: JoinIn) -> dict[str, Any]:
+    async def join_by_invite(code: Annotated[str, Path(max_length=64)], body: JoinIn) -> dict[str, Any]:
         """Take a seat at the table an invite code opens."""
         try:
             table = hub.by_invite(code)
@@ -201,7 +263,7 @@ def create_app(store: Store) -> FastAPI:
     async def leave(table_id: str, body: TokenIn) -> dict[str, Any]:
         """Give up a seat (its bot plays it until someone else takes it)."""
         try:
-            seat = await hub.leave(find(table_id), body.token)
+            seat = await hub.leave(find(table_id, token=body.token), body.token)
         except Refused as exc:
             raise _refusal(exc) from None
         return {"table": table_id, "seat": seat}
@@ -209,41 +271,58 @@ def create_app(store: Store) -> FastAPI:
     @app.post("/tables/{table_id}/rematch")
     async def rematch(table_id: str, body: TokenIn) -> dict[str, Any]:
         """Start the next match with the same seats, once the match is over."""
-        table = find(table_id)
+        table = find(table_id, token=body.token)
         try:
             await hub.rematch(table, body.token)
         except Refused as exc:
             raise _refusal(exc) from None
         return table.summary()
 
-    @app.get("/tables/{table_id}/record.json")
-    async def record(table_id: str, match: Annotated[int | None, Query(ge=0)] = None) -> Response:
-        """The record of a finished match (the last one by default), in the format ``clubs replay`` reads."""
+    async def stored_record(table_id: str, match_no: int | None, invite: str | None) -> str:
         try:
-            text = await hub.record(find(table_id), match)
+            return await hub.record(find(table_id, invite), match_no)
         except Refused as exc:
             raise _refusal(exc) from None
-        return Response(text, media_type="application/json")
+
+    @app.get("/tables/{table_id}/record.json")
+    async def record(
+        table_id: str, match: Annotated[int | None, Query(ge=0)] = None, invite: Invite = None
+    ) -> Response:
+        """The record of a finished match (the last one by default), in the format ``clubs replay`` reads (a
+        private table's: with its invite code)."""
+        return Response(await stored_record(table_id, match, invite), media_type="application/json")
 
     @app.websocket("/tables/{table_id}/ws")
     async def socket(ws: WebSocket, table_id: str) -> None:
         await serve_socket(hub, ws, table_id)
 
-    async def stored_record(table_id: str, match_no: int | None) -> str:
-        try:
-            return await hub.record(find(table_id), match_no)
-        except Refused as exc:
-            raise _refusal(exc) from None
-
-    web.install(app, stored_record)
-    app.add_middleware(web.Hardening)
+    web.install(app, stored_record, replayer)
 
     @app.exception_handler(HTTPException)
     async def http_error(_: Any, exc: HTTPException) -> JSONResponse:
         detail = exc.detail if isinstance(exc.detail, dict) else {"code": "http", "message": str(exc.detail)}
         return JSONResponse(detail, status_code=exc.status_code)
 
+    @app.exception_handler(RequestValidationError)
+    async def invalid(_: Any, exc: RequestValidationError) -> JSONResponse:
+        """A request of the wrong shape: the field and the rule, never the value sent (it may not even be JSON that
+        can be written back)."""
+        return JSONResponse({"code": "bad_request", "message": validation_message(exc)}, status_code=422)
+
+    app.add_middleware(Guard, limits=limits, origins=origins)
     return app
+
+
+def validation_message(exc: RequestValidationError) -> str:
+    """The first problem of a request that does not fit its schema, as ``where: what``."""
+    problems = exc.errors()
+    if not problems:
+        return "the request does not fit its schema"
+    first = problems[0]
+    where = ".".join(str(p) for p in first.get("loc", ()) if p != "body")
+    what = str(first.get("msg", "not allowed here"))
+    more = f" (and {len(problems) - 1} more)" if len(problems) > 1 else ""
+    return f"{quoted(where, 60) if where else 'the body'}: {what}{more}"
 
 
 class ClubsServer(uvicorn.Server):
@@ -265,39 +344,40 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     await ws.accept()
     table = hub.tables.get(table_id)
     if table is None:
-        await ws.send_json(error("no_table", f"there is no table {table_id!r}"))
-        await ws.close(code=4404)
+        await _refuse(ws, "no_table", f"there is no table {quoted(table_id, 40)}", 4404)
         return
     try:
         first = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
         hello = parse_client_message(first)
         if not isinstance(hello, Hello):
             raise ProtocolError("bad_message", "the first message must be hello")
-    except (TimeoutError, ProtocolError, WebSocketDisconnect, KeyError) as exc:
-        with contextlib.suppress(Exception):
-            code = exc.code if isinstance(exc, ProtocolError) else "bad_message"
-            await ws.send_json(error(code, str(exc) or "say hello first, within 10 seconds"))
-            await ws.close(code=4400)
+    except (TimeoutError, ProtocolError, WebSocketDisconnect, KeyError, RuntimeError) as exc:
+        code = exc.code if isinstance(exc, ProtocolError) else "bad_message"
+        await _refuse(ws, code, str(exc) if isinstance(exc, ProtocolError) else "say hello first, within 10 seconds")
         return
     seat: int | None = None
+    if not hub.may_see(table, hello.invite, hello.token):  # a private table is known by its invite or a seat token
+        await _refuse(ws, "no_table", f"there is no table {quoted(table_id, 40)}", 4404)
+        return
     if hello.token is not None:
         seat = hub.seat_of(table, hello.token)
         if seat is None:
-            await ws.send_json(error("bad_token", "that token holds no seat at this table"))
-            await ws.close(code=4403)
+            await _refuse(ws, "bad_token", "that token holds no seat at this table", 4403)
             return
     elif not table.settings.spectators or not table.has_spectator_view:
-        await ws.send_json(error("no_spectators", "this table allows no spectators"))
-        await ws.close(code=4403)
+        await _refuse(ws, "no_spectators", "this table allows no spectators", 4403)
         return
+    address = client_address(ws.scope)
     conn = Connection(seat)
-    writer = asyncio.create_task(_write(ws, conn))
-    table.connections.add(conn)
-    if seat is not None:
-        state = table.seats[seat]
-        state.connections += 1
-        state.away_since = None
-    try:
+    # Registered, welcomed and sent the state under the table's lock: an action being committed is either told in
+    # this state or comes after it as the next update, never both nor neither.
+    async with table.lock:
+        full = hub.connection_refused(table, seat, address)
+        if full is not None:
+            await _refuse(ws, "too_many_connections", full, 4429)
+            return
+        writer = asyncio.create_task(_write(ws, conn))
+        hub.connected(table, conn, address)
         conn.send(message("welcome", table=table.id, seat=seat, role="seat" if seat is not None else "spectator"))
         caught = table.catchup(hello.last_version) if hello.last_version is not None else None
         if caught is not None:
@@ -305,14 +385,10 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         conn.send(table.state(seat, resync=hello.last_version is not None and caught is None))
         table.broadcast_presence()
         table.reschedule()
+    try:
         await _read(table, ws, conn)
     finally:
-        table.connections.discard(conn)
-        if seat is not None:
-            state = table.seats[seat]
-            state.connections -= 1
-            if state.connections == 0:
-                state.away_since = time.monotonic()
+        hub.disconnected(table, conn, address)
         conn.send_close()
         with contextlib.suppress(Exception):
             await writer
@@ -321,12 +397,19 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
             table.reschedule()
 
 
+async def _refuse(ws: WebSocket, code: str, text: str, close: int = 4400) -> None:
+    """Send one error and close the socket (the client may be gone already)."""
+    with contextlib.suppress(Exception):
+        await ws.send_json(error(code, text))
+        await ws.close(code=close)
+
+
 async def _read(table: LiveTable, ws: WebSocket, conn: Connection) -> None:
     limit = RateLimit(time.monotonic())
     while not conn.dropped:
         try:
             raw = await ws.receive()
-        except WebSocketDisconnect:
+        except (WebSocketDisconnect, RuntimeError):
             return
         if raw.get("type") == "websocket.disconnect":
             return
@@ -336,32 +419,39 @@ async def _read(table: LiveTable, ws: WebSocket, conn: Connection) -> None:
             conn.send(error("rate_limited", "too many messages: slow down"))
             continue
         try:
-            msg = parse_client_message(data)
-        except ProtocolError as exc:
-            conn.send(error(exc.code, str(exc)))
-            continue
-        if isinstance(msg, Ping):
-            conn.send(message("pong", version=table.version))
-        elif isinstance(msg, Hello):
-            conn.send(error("bad_message", "hello comes once, first"))
-        elif isinstance(msg, Act):
-            if conn.seat is None:
-                conn.send(error("not_seated", "a spectator cannot act"))
-                continue
-            try:
-                await table.apply(conn.seat, msg.action, msg.version)
-            except Refused as exc:
-                conn.send(error(exc.code, str(exc), table.version))
-        elif isinstance(msg, Hint):
-            if conn.seat is None:
-                conn.send(error("not_seated", "a spectator gets no hints"))
-                continue
-            try:
-                action = await table.hint(conn.seat, msg.version)
-            except Refused as exc:
-                conn.send(error(exc.code, str(exc), table.version))
-                continue
-            conn.send(message("hint", version=msg.version, action=action))
+            await _handle(table, conn, data)
+        except Exception:  # a fault of the server: said, logged, and the connection and the table go on
+            log.exception("table %s: a message could not be handled", table.id)
+            conn.send(error("server", "the server could not handle that message; nothing changed"))
+
+
+async def _handle(table: LiveTable, conn: Connection, data: str | bytes) -> None:
+    """One client message after hello."""
+    try:
+        msg = parse_client_message(data)
+    except ProtocolError as exc:
+        conn.send(error(exc.code, str(exc)))
+        return
+    if isinstance(msg, Ping):
+        conn.send(message("pong", version=table.version))
+    elif isinstance(msg, Hello):
+        conn.send(error("bad_message", "hello comes once, first"))
+    elif conn.seat is None:
+        conn.send(
+            error("not_seated", "a spectator cannot act" if isinstance(msg, Act) else "a spectator gets no hints")
+        )
+    elif isinstance(msg, Act):
+        try:
+            await table.apply(conn.seat, msg.action, msg.version)
+        except Refused as exc:
+            conn.send(error(exc.code, str(exc), table.version))
+    elif isinstance(msg, Hint):
+        try:
+            action = await table.hint(conn.seat, msg.version)
+        except Refused as exc:
+            conn.send(error(exc.code, str(exc), table.version))
+            return
+        conn.send(message("hint", version=msg.version, action=action))
 
 
 async def _write(ws: WebSocket, conn: Connection) -> None:

@@ -10,6 +10,7 @@ import asyncio
 import logging
 import random
 import time
+from collections import Counter
 from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
@@ -20,10 +21,19 @@ from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.options import spec_of
 from clubsuite.seeding import derive_seed
-from clubsuite.server.live import LiveTable, Refused, start_match, unstoppable
+from clubsuite.server.limits import ServerLimits
+from clubsuite.server.live import Connection, LiveTable, Refused, start_match, unstoppable
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import MatchRow, SeatRow, Store, TableRow
-from clubsuite.server.tokens import check_name, hash_token, new_invite, new_table_id, new_token, same_hash
+from clubsuite.server.tokens import (
+    check_name,
+    hash_token,
+    looks_alike,
+    new_invite,
+    new_table_id,
+    new_token,
+    same_hash,
+)
 
 T = TypeVar("T")
 log = logging.getLogger("clubsuite.server")
@@ -40,10 +50,18 @@ class SeatRequest:
 class Hub:
     """Every live table of the server, over one store."""
 
-    def __init__(self, store: Store) -> None:
+    def __init__(self, store: Store, limits: ServerLimits | None = None) -> None:
         self.store = store
+        self.limits = limits or ServerLimits()
         self.tables: dict[str, LiveTable] = {}
+        self._invites: dict[str, str] = {}
+        """Table ids by the hash of their invite code."""
+        self._creators: dict[str, str] = {}
+        """The address that made each open table (since this process started: addresses are never stored)."""
+        self._sockets: Counter[str] = Counter()
+        """Open connections by address."""
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clubs-db")
+        self._sweeper: asyncio.Task[None] | None = None
         self.stopping = False
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the hub runs in, once started."""
@@ -62,9 +80,39 @@ class Hub:
             except (ClubsError, ValueError) as exc:  # a table the engine can no longer read: kept, not served
                 log.error("table %s could not be restored: %s", row.id, exc)
                 continue
-            self.tables[row.id] = table
+            self._add(table)
             table.reschedule()
+        self._sweeper = asyncio.create_task(self._sweep())
         log.info("serving %d tables", len(self.tables))
+
+    def _add(self, table: LiveTable) -> None:
+        self.tables[table.id] = table
+        self._invites[hash_token(table.invite)] = table.id
+
+    async def _sweep(self) -> None:
+        """Close, every little while, the tables nobody has been at for ``table_idle`` seconds."""
+        every = min(60.0, self.limits.table_idle / 4)
+        while not self.stopping:
+            await asyncio.sleep(every)
+            now = time.monotonic()
+            for table in list(self.tables.values()):
+                if table.quiet_since is not None and now - table.quiet_since >= self.limits.table_idle:
+                    try:
+                        await self.close_table(table)
+                    except Exception:  # the database is away: tried again at the next sweep
+                        log.exception("table %s could not be closed", table.id)
+
+    async def close_table(self, table: LiveTable) -> None:
+        """Close a table nobody is at: no longer served or listed, kept in the database with its records."""
+        async with table.lock:
+            if table.connections or table.id not in self.tables:
+                return
+            await self.db(self.store.close_table, table.id)
+            table.stop()
+            del self.tables[table.id]
+            self._invites.pop(hash_token(table.invite), None)
+            self._creators.pop(table.id, None)
+        log.info("table %s closed: nobody was at it for %g s", table.id, self.limits.table_idle)
 
     async def _load(self, row: TableRow) -> LiveTable:
         seats = await self.db(self.store.seats, row.id)
@@ -83,6 +131,8 @@ class Hub:
         if self.stopping:
             return
         self.stopping = True
+        if self._sweeper is not None:
+            self._sweeper.cancel()
         for table in self.tables.values():
             table.stop()
         conns = []
@@ -104,11 +154,27 @@ class Hub:
 
     # -- the lobby ----------------------------------------------------------------------------------------
     async def create_table(
-        self, game: str, seats: Sequence[SeatRequest], settings: TableSettings, seed: int | None = None
+        self,
+        game: str,
+        seats: Sequence[SeatRequest],
+        settings: TableSettings,
+        seed: int | None = None,
+        creator: str | None = None,
     ) -> LiveTable:
-        """Make a table: the rules spec (with its options), one request per seat, the house rules. The first match's
-        seed is drawn from the system's randomness; ``seed`` sets it (for tests and tools: never taken from a
-        client, who could then know every deal)."""
+        """Make a table: the rules spec (with its options), one request per seat, the house rules, for the address
+        ``creator`` (within its share of tables, and the server's). The first match's seed is drawn from the
+        system's randomness; ``seed`` sets it (for tests and tools: never taken from a client, who could then know
+        every deal)."""
+        if len(self.tables) >= self.limits.max_tables:
+            raise Refused("server_full", "the server has as many tables as it can hold: try again later")
+        if creator is not None:
+            mine = sum(1 for who in self._creators.values() if who == creator)
+            if mine >= self.limits.tables_per_address:
+                raise Refused(
+                    "too_many_tables",
+                    f"your address already has {mine} open tables, the most it may have: play at one of them, or "
+                    "wait until one closes (a table nobody is at closes after a while)",
+                )
         info, options = resolve(game)
         n = info.n_seats(options)
         if len(seats) != n:
@@ -133,7 +199,9 @@ class Hub:
         await self.db(self.store.create_table, row, rows, first)
         table = LiveTable(row, rows, self.store, self.db)
         table.restore([first], [], 0)
-        self.tables[row.id] = table
+        self._add(table)
+        if creator is not None:
+            self._creators[table.id] = creator
         table.reschedule()
         log.info("table %s created: %s", row.id, row.game)
         return table
@@ -146,11 +214,45 @@ class Hub:
         return table
 
     def by_invite(self, code: str) -> LiveTable:
-        """The table an invite code opens."""
-        for table in self.tables.values():
-            if same_hash(table.invite, code):
-                return table
-        raise Refused("no_table", "that invite code opens no table")
+        """The table an invite code opens (found by the code's hash: the look-up tells nothing of other codes)."""
+        table = self.tables.get(self._invites.get(hash_token(code), ""))
+        if table is None:
+            raise Refused("no_table", "that invite code opens no table")
+        return table
+
+    def may_see(self, table: LiveTable, invite: str | None, token: str | None) -> bool:
+        """Whether a request may know of ``table``: a public table, or a private one with its invite code or one of
+        its seat tokens (a private table's id alone tells nothing, not even that it exists)."""
+        if table.settings.public:
+            return True
+        if invite is not None and same_hash(hash_token(table.invite), hash_token(invite)):
+            return True
+        return token is not None and self.seat_of(table, token) is not None
+
+    # -- connections ----------------------------------------------------------------------------------------
+    def connection_refused(self, table: LiveTable, seat: int | None, address: str) -> str | None:
+        """Why one more connection from ``address`` to ``table`` (for ``seat``; None: watching) is too many, or
+        None when it is allowed. Asked under the table's lock."""
+        limits = self.limits
+        if self._sockets[address] >= limits.sockets_per_address:
+            return f"your address has {limits.sockets_per_address} connections open, the most it may have"
+        if seat is not None and table.seats[seat].connections >= limits.sockets_per_token:
+            return f"this seat has {limits.sockets_per_token} connections open, the most it may have: close one"
+        if seat is None and sum(1 for c in table.connections if c.seat is None) >= limits.spectators_per_table:
+            return f"this table has {limits.spectators_per_table} spectators, the most it may have"
+        return None
+
+    def connected(self, table: LiveTable, conn: Connection, address: str) -> None:
+        """Count a new connection of ``table`` (under its lock)."""
+        self._sockets[address] += 1
+        table.add_connection(conn)
+
+    def disconnected(self, table: LiveTable, conn: Connection, address: str) -> None:
+        """Count a connection gone."""
+        self._sockets[address] -= 1
+        if self._sockets[address] <= 0:
+            del self._sockets[address]
+        table.remove_connection(conn)
 
     def seat_of(self, table: LiveTable, token: str) -> int | None:
         """The seat of ``table`` that ``token`` holds, or None."""
@@ -174,6 +276,13 @@ class Hub:
             if not free:
                 raise Refused("table_full", "this table has no free seat")
             chosen = free[0]
+            for other in table.seats:
+                if other.kind == "person" and other.name is not None and looks_alike(other.name, tidy):
+                    raise Refused(
+                        "name_taken",
+                        f"the player at seat {other.seat + 1} is called {other.name!r}, which looks the same: "
+                        "choose another name",
+                    )
             token = new_token()
             was_waiting = table.waiting
             chosen.name, chosen.token_hash = tidy, hash_token(token)

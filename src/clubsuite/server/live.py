@@ -20,6 +20,7 @@ import random
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
@@ -40,6 +41,10 @@ RECENT = 256
 """How many recent versions' events a table keeps for clients that come back (older ones get a full state)."""
 QUEUE = 512
 """Messages waiting for one client before it is dropped as too slow (it reconnects and resyncs)."""
+THINKERS = 4
+"""Worker threads for the bots' decisions and the hints of every table: however many tables want one at once, no
+more threads than this think (the others wait their turn), and never on the event loop."""
+THINKING = ThreadPoolExecutor(max_workers=THINKERS, thread_name_prefix="clubs-think")
 
 
 class Refused(Exception):  # noqa: N818 - a refusal, not an error of the server
@@ -145,6 +150,31 @@ class LiveTable:
         self.recent: deque[tuple[int, list[JsonObject]]] = deque(maxlen=RECENT)
         self._timer: asyncio.Task[None] | None = None
         self._public: Callable[[SomeMatch], JsonObject] | None = None
+        self.quiet_since: float | None = time.monotonic()
+        """Since when nobody has been connected (monotonic clock), or None while someone is: a table quiet for
+        long enough is closed."""
+
+    def add_connection(self, conn: Connection) -> None:
+        """A client connected (a seat's player, or a spectator)."""
+        self.connections.add(conn)
+        self.quiet_since = None
+        if conn.seat is not None:
+            state = self.seats[conn.seat]
+            state.connections += 1
+            state.away_since = None
+
+    def remove_connection(self, conn: Connection) -> None:
+        """A client's connection closed."""
+        if conn not in self.connections:
+            return
+        self.connections.discard(conn)
+        if not self.connections:
+            self.quiet_since = time.monotonic()
+        if conn.seat is not None:
+            state = self.seats[conn.seat]
+            state.connections -= 1
+            if state.connections == 0:
+                state.away_since = time.monotonic()
 
     # -- building ------------------------------------------------------------------------------------------
     def restore(self, matches: list[MatchRow], actions: list[ActionRow], earlier_actions: int) -> None:
@@ -340,6 +370,9 @@ class LiveTable:
                 raise Refused("over", "the match is over: no more actions (a rematch starts a new one)")
             if match.to_act != seat:
                 raise Refused("not_your_turn", f"it is seat {match.to_act}'s turn, not seat {seat}'s")
+            if source == "takeover" and not self._bot_plays(self.seats[seat], time.monotonic()):
+                # the player came back while their bot was deciding: the decision is theirs (docs/protocol.md)
+                raise Refused("stale", "the seat's player is back: the bot's choice is not played")
             try:
                 action = match.parse_action(text)
             except ClubsError as exc:
@@ -458,7 +491,7 @@ class LiveTable:
         if seat.player is None:
             seat.player = make_bot(seat.bot, self.info.name)
         rng = random.Random(derive_seed(self.seed, self.match_no, version))
-        action = await asyncio.to_thread(_choose, seat.player, copy, seat_no, rng)
+        action = await asyncio.get_running_loop().run_in_executor(THINKING, _choose, seat.player, copy, seat_no, rng)
         if self.version != version:
             return
         text = copy.format_action(action)
@@ -487,7 +520,7 @@ class LiveTable:
         copy = match.clone()
         rng = random.Random(derive_seed(self.seed, self.match_no, version, seat + 1))
         try:
-            action = await asyncio.to_thread(_choose, bot, copy, seat, rng)
+            action = await asyncio.get_running_loop().run_in_executor(THINKING, _choose, bot, copy, seat, rng)
             return copy.format_action(action)
         finally:
             copy.release()

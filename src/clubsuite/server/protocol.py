@@ -15,14 +15,15 @@ scores); what a seat alone may know travels only in that seat's own view.
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
 
 from clubsuite.cards import Card, CardSet
+from clubsuite.errors import ClubsError
 from clubsuite.events import Event
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.records.files import parse_record
 
 PROTOCOL = 1
 """The protocol version; a client that speaks another is told so and the connection is closed."""
@@ -44,10 +45,12 @@ class ProtocolError(Exception):
 
 @dataclass(frozen=True)
 class Hello:
-    """The first message of a connection: who is speaking."""
+    """The first message of a connection: who is speaking (a seat token, or none to watch; a private table's
+    invite code to watch it)."""
 
     token: str | None
     last_version: int | None
+    invite: str | None = None
 
 
 @dataclass(frozen=True)
@@ -95,20 +98,23 @@ def parse_client_message(text: str | bytes) -> ClientMessage:
     if size > MAX_MESSAGE_BYTES:
         raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes (this one had {size})")
     try:
-        data = json.loads(text)
-    except (ValueError, UnicodeDecodeError):
-        raise ProtocolError("bad_json", "a message must be one JSON object") from None
+        data = parse_record(text, "the message")  # standard JSON only, and nested within reason
+    except ClubsError as exc:
+        raise ProtocolError("bad_json", f"a message must be one JSON object: {exc}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be one JSON object")
     kind = data.get("type")
     if "protocol" in data and data["protocol"] != PROTOCOL:
         raise ProtocolError("protocol", f"this server speaks protocol {PROTOCOL}, not {data['protocol']!r}")
     if kind == "hello":
-        _only(data, kind, {"token", "last_version"})
+        _only(data, kind, {"token", "last_version", "invite"})
         token = data.get("token")
         if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= 200):
             raise ProtocolError("bad_message", "token must be the seat token (text) or null to watch")
-        return Hello(token, _int_or_none(data, "last_version"))
+        invite = data.get("invite")
+        if invite is not None and (not isinstance(invite, str) or not 1 <= len(invite) <= 64):
+            raise ProtocolError("bad_message", "invite must be a private table's invite code (text) or null")
+        return Hello(token, _int_or_none(data, "last_version"), invite)
     if kind == "act":
         _only(data, kind, {"action", "version"})
         action = data.get("action")
@@ -201,9 +207,12 @@ ERROR_CODES = (
     "illegal",
     "over",
     "no_hints",
+    "no_table",
+    "too_many_connections",
     "server",
 )
 """Why a message was refused: the JSON, the message's shape, its size, the rate, its type, the protocol version, an
 action from a spectator, a token that opens no seat of this table, watching where the table forbids it, an action
-on an old version, out of turn, against the rules, after the end, a hint where the table gives none, or a fault of
-the server (nothing changed)."""
+on an old version, out of turn, against the rules, after the end, a hint where the table gives none, a table that
+does not exist (or is private, and no invite or seat token came with the hello), a connection over the limits
+(per seat token, per address, spectators per table), or a fault of the server (nothing changed)."""

@@ -119,10 +119,12 @@ _PLAY: JsonObject = {
 CLIENT: dict[str, JsonObject] = {
     "hello": _message(
         "hello",
-        "The first message of a connection: a seat token (null to watch) and the last version seen (null: none).",
+        "The first message of a connection: a seat token (null to watch), the last version seen (null: none) and, to "
+        "watch a private table, its invite code.",
         {
             "token": {"type": ["string", "null"], "minLength": 1, "maxLength": 200},
             "last_version": {"type": ["integer", "null"], "minimum": 0},
+            "invite": {"type": ["string", "null"], "minLength": 1, "maxLength": 64},
         },
         [],
     ),

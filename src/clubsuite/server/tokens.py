@@ -2,7 +2,8 @@
 
 A seat token is the only credential: 192 random bits handed to the player once, kept by the server as a SHA-256
 hash (a token this long needs no slow hash: it cannot be guessed, only stolen, and the database alone does not give
-it away). Display names are checked and never trusted as markup.
+it away). Display names are checked (one writing system each, and none that looks like another player's at the
+same table, with the Unicode look-alike tables of ``confusable_homoglyphs``) and never trusted as markup.
 """
 
 from __future__ import annotations
@@ -12,11 +13,22 @@ import hmac
 import secrets
 import unicodedata
 
+from confusable_homoglyphs import categories, confusables
+
 from clubsuite.errors import InvalidOptionsError
 
 NAME_MAX = 24
 """The longest display name, in characters."""
 _NAME_PUNCTUATION = frozenset(" -_.'")
+_ANY_SCRIPT = frozenset({"COMMON", "INHERITED"})
+"""Digits, punctuation and combining marks belong to every writing system."""
+_MIXED_BY_CUSTOM = (
+    frozenset({"LATIN", "HAN", "HIRAGANA", "KATAKANA"}),
+    frozenset({"LATIN", "HAN", "BOPOMOFO"}),
+    frozenset({"LATIN", "HAN", "HANGUL"}),
+)
+"""Writing systems that one name may mix, as Japanese, Chinese and Korean writing do (Unicode's "highly
+restrictive" level, TR39)."""
 
 
 def new_token() -> str:
@@ -45,14 +57,41 @@ def new_invite() -> str:
 
 
 def check_name(name: object) -> str:
-    """A display name made tidy (spaces collapsed), or :class:`InvalidOptionsError` saying what is wrong: 1 to 24
-    letters, digits, spaces and ``- _ . '``."""
+    """A display name made tidy, or :class:`InvalidOptionsError` saying what is wrong: 1 to 24 letters, digits,
+    spaces and ``- _ . '``, the letters of one writing system (or of one that mixes them by custom, as Japanese
+    does), so that a name cannot pass for another by borrowing a look-alike letter (a Cyrillic А in "Аnn").
+
+    Tidy: compatibility forms folded to their plain letters (NFKC: full-width "Ａｎｎ" is "Ann") and spaces
+    collapsed. Whether a name looks like another player's at the same table is :func:`looks_alike`."""
     if not isinstance(name, str):
         raise InvalidOptionsError("a display name must be text")
-    tidy = " ".join(unicodedata.normalize("NFC", name).split())
+    tidy = " ".join(unicodedata.normalize("NFKC", name).split())
     if not 1 <= len(tidy) <= NAME_MAX:
         raise InvalidOptionsError(f"a display name has 1 to {NAME_MAX} characters (got {len(tidy)})")
     for ch in tidy:
         if not (ch.isalnum() or ch in _NAME_PUNCTUATION):
             raise InvalidOptionsError(f"a display name may hold letters, digits, spaces and - _ . ' only (not {ch!a})")
+    scripts = set(categories.unique_aliases(tidy)) - _ANY_SCRIPT
+    if len(scripts) > 1 and not any(scripts <= together for together in _MIXED_BY_CUSTOM):
+        raise InvalidOptionsError(
+            "a display name's letters come from one alphabet (this one mixes "
+            f"{' and '.join(sorted(s.title() for s in scripts))}, which lets a name pass for another)"
+        )
     return tidy
+
+
+def looks_alike(a: str, b: str) -> bool:
+    """Whether two display names would be taken for each other: the same letters once case is ignored and every
+    letter that looks like a Latin one (Cyrillic а, Greek ο) is read as that letter."""
+    return _skeleton(a) == _skeleton(b)
+
+
+def _skeleton(name: str) -> str:
+    out = []
+    for ch in unicodedata.normalize("NFKC", name).casefold():
+        found = confusables.is_confusable(ch, preferred_aliases=["latin"]) if not ch.isascii() else False
+        if isinstance(found, list) and found:
+            latin = [g["c"] for g in found[0]["homoglyphs"] if g["c"].isascii()]
+            ch = latin[0].casefold() if latin else ch
+        out.append(ch)
+    return "".join(out)

@@ -151,7 +151,8 @@ function createForm() {
       const table = await api("/tables", body);
       store.set(`invite.${table.id}`, table.invite);
       if (seats.some((x) => x.kind === "person")) {
-        const joined = await api(`/tables/${encodeURIComponent(table.id)}/join`, {name, seat: seats.findIndex((x) => x.kind === "person")});
+        // by its invite: the way in to a table of either kind (a private one has no other)
+        const joined = await api(`/invites/${encodeURIComponent(table.invite)}/join`, {name, seat: seats.findIndex((x) => x.kind === "person")});
         store.set("name", name);
         store.set(`seat.${table.id}`, {token: joined.token, seat: joined.seat});
         location.href = `/table/${encodeURIComponent(table.id)}`;
@@ -201,6 +202,7 @@ function inviteForm() {
       const joined = await api(`/invites/${encodeURIComponent(code.value.trim())}/join`, {name: name.value.trim()});
       store.set("name", name.value.trim());
       store.set(`seat.${joined.table}`, {token: joined.token, seat: joined.seat});
+      store.set(`invite.${joined.table}`, code.value.trim());  // a private table's record and replay need it
       location.href = `/table/${encodeURIComponent(joined.table)}`;
     } catch (err) {
       problem.textContent = err.message;

@@ -23,7 +23,11 @@ async function start() {
   if (table) {
     const match = params.get("match");
     try {
-      show(await api(`/tables/${encodeURIComponent(table)}/replay${match !== null ? `?match=${encodeURIComponent(match)}` : ""}`));
+      const query = new URLSearchParams();
+      if (match !== null) query.set("match", match);
+      if (params.get("invite")) query.set("invite", params.get("invite"));  // a private table's
+      const rest = query.toString();
+      show(await api(`/tables/${encodeURIComponent(table)}/replay${rest ? `?${rest}` : ""}`));
     } catch (err) {
       chooser(err.message);
     }

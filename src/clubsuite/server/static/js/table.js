@@ -37,6 +37,17 @@ const state = {
   retry: 0,
 };
 
+/** A private table's invite code, where this page knows it (its link, or kept when the table was made or joined). */
+function inviteCode() {
+  return params.get("invite") || store.get(`invite.${tableId}`) || null;
+}
+
+/** ``path`` with the invite code a private table's address needs (a public table's needs none). */
+function withInvite(path) {
+  const code = state.table && state.table.settings.public === false ? inviteCode() : null;
+  return code ? `${path}${path.includes("?") ? "&" : "?"}invite=${encodeURIComponent(code)}` : path;
+}
+
 function name(seat) {
   if (seat === null || seat === undefined) return "nobody";
   const info = state.table ? state.table.seats[seat] : null;
@@ -68,14 +79,14 @@ async function start() {
 
 async function showJoin(message = null) {
   let info;
+  const invite = inviteCode();
   try {
-    info = await api(`/tables/${encodeURIComponent(tableId)}`);
+    info = await api(invite ? `/invites/${encodeURIComponent(invite)}` : `/tables/${encodeURIComponent(tableId)}`);
   } catch (err) {
     fill(app, h("main", {class: "panel"}, h("h1", {}, "No such table"), h("p", {role: "alert"}, err.message),
       h("p", {}, h("a", {href: "/"}, "Back to the lobby"))));
     return;
   }
-  const invite = params.get("invite");
   const nameInput = h("input", {id: "join-name", name: "name", required: true, maxlength: "24", autocomplete: "nickname", value: store.get("name", "")});
   const seatSelect = h("select", {id: "join-seat", name: "seat"},
     h("option", {value: ""}, "any free seat"),
@@ -101,6 +112,7 @@ async function showJoin(message = null) {
       const joined = await api(path, body);
       store.set("name", body.name);
       store.set(`seat.${joined.table}`, {token: joined.token, seat: joined.seat});
+      if (invite) store.set(`invite.${joined.table}`, invite);
       if (joined.table !== tableId) {
         location.href = `/table/${encodeURIComponent(joined.table)}`;
         return;
@@ -122,7 +134,9 @@ function connect() {
   const ws = new WebSocket(`${scheme}//${location.host}/tables/${encodeURIComponent(tableId)}/ws`);
   state.socket = ws;
   ws.addEventListener("open", () => {
-    ws.send(JSON.stringify({type: "hello", protocol: 1, token: state.token, last_version: state.version}));
+    const hello = {type: "hello", protocol: 1, token: state.token, last_version: state.version};
+    if (!state.token && inviteCode()) hello.invite = inviteCode();  // watching a private table takes its invite
+    ws.send(JSON.stringify(hello));
   });
   ws.addEventListener("message", (event) => {
     let msg;
@@ -488,9 +502,9 @@ function matchSummary(game, n) {
       h("p", {}, winnersText()),
       scoreSheet({game, view: state.view, hands: state.hands, name, n}),
       h("p", {class: "summary-links"},
-        h("a", {href: `/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`, download: `clubs-${tableId}-${matchNo + 1}.json`}, "Download the record"),
+        h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, "Download the record"),
         " \u00b7 ",
-        h("a", {href: `/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`}, "Replay it with every hand"),
+        h("a", {href: withInvite(`/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`)}, "Replay it with every hand"),
         state.token ? [" \u00b7 ", h("button", {type: "button", dataset: {action: "rematch"}, onclick: rematch}, "Play again")] : null));
   }
   return null;

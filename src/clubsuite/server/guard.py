@@ -1,0 +1,211 @@
+"""The server's front door: ASGI middleware that prices a stranger's request before the application reads it.
+
+Every HTTP request and WebSocket handshake passes here first, and is refused with a JSON error (``code`` and
+``message``, a 4xx status) before any route sees it when:
+
+* its head is too large (more than ``max_header_bytes`` or ``max_headers`` lines): 431;
+* it comes from a page of another site (an ``Origin`` that is not this server's, nor one allowed with
+  ``--allow-origin``) and could change something (a POST, a WebSocket): 403 ``bad_origin``;
+* its address has used up its rate (every request; making tables, taking seats and replays have their own): 429
+  ``rate_limited`` with ``Retry-After``;
+* its body is larger than the route allows, declared or not (chunked): 413 ``too_large``, read no further;
+* a lobby body is not standard JSON (NaN, Infinity, a number too large, a repeated key, nesting beyond reason):
+  400 ``bad_json``, read by the same reader as a record.
+
+A body within its limit is read whole here (it is small) and handed to the application as one piece. Every HTTP
+answer gets the security headers.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+from clubsuite.errors import ClubsError
+from clubsuite.records.files import parse_record
+from clubsuite.server.limits import RateLimits, ServerLimits
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
+        b"object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'",
+    ),
+    (b"x-content-type-options", b"nosniff"),
+    (b"referrer-policy", b"no-referrer"),
+    (b"x-frame-options", b"DENY"),
+]
+"""Sent with every answer: scripts, styles and connections from this server only (the pages use no inline script or
+style), no framing, no referrer (a table's address holds its id)."""
+
+_KINDS = [
+    ("POST", re.compile(r"^/tables$"), "create"),
+    ("POST", re.compile(r"^/tables/[^/]+/join$"), "join"),
+    ("POST", re.compile(r"^/invites/[^/]+/join$"), "join"),
+    ("POST", re.compile(r"^/replays$"), "replay"),
+    ("GET", re.compile(r"^/tables/[^/]+/replay$"), "replay"),
+]
+"""The requests with a rate of their own (besides the rate every request counts in)."""
+_WHAT = {
+    "create": "new tables",
+    "join": "seats taken",
+    "replay": "replays",
+    "request": "requests",
+}
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+
+
+class Refusal(Exception):  # noqa: N818 - a refusal, not an error of the server
+    """A request refused at the door: the status, the code and the words (and headers to add)."""
+
+    def __init__(self, status: int, code: str, message: str, headers: list[tuple[bytes, bytes]] | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.headers = status, code, headers or []
+
+
+def client_address(scope: Scope) -> str:
+    """The address a request comes from (the peer's, or the one a trusted proxy named: uvicorn sets it)."""
+    client = scope.get("client")
+    return str(client[0]) if client else "unknown"
+
+
+class Guard:
+    """ASGI middleware: the limits of :class:`ServerLimits` on every request, and the security headers."""
+
+    def __init__(self, app: ASGIApp, limits: ServerLimits, origins: tuple[str, ...] = ()) -> None:
+        self.app = app
+        self.limits = limits
+        self.rates = RateLimits(limits)
+        self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] not in ("http", "websocket"):
+            await self.app(scope, receive, send)
+            return
+        try:
+            self._check_head(scope)
+            if scope["type"] == "websocket":
+                await self.app(scope, receive, send)
+                return
+            body = await self._read_body(scope, receive)
+        except Refusal as refused:
+            if scope["type"] == "websocket":
+                await send({"type": "websocket.close", "code": 4000 + refused.status, "reason": refused.code})
+            else:
+                await answer(send, refused)
+            return
+
+        delivered = False
+
+        async def replay_body() -> Message:
+            nonlocal delivered
+            if not delivered:
+                delivered = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        async def with_headers(msg: Message) -> None:
+            if msg["type"] == "http.response.start":
+                msg["headers"] = [*msg.get("headers", []), *SECURITY_HEADERS]
+            await send(msg)
+
+        await self.app(scope, replay_body, with_headers)
+
+    # -- the head ------------------------------------------------------------------------------------------------
+    def _check_head(self, scope: Scope) -> None:
+        headers: list[tuple[bytes, bytes]] = list(scope.get("headers") or [])
+        size = len(scope.get("raw_path") or b"") + len(scope.get("query_string") or b"")
+        size += sum(len(k) + len(v) + 4 for k, v in headers)
+        if len(headers) > self.limits.max_headers or size > self.limits.max_header_bytes:
+            raise Refusal(
+                431,
+                "headers_too_large",
+                f"a request may have at most {self.limits.max_headers} header lines and "
+                f"{self.limits.max_header_bytes} bytes of head",
+            )
+        method = scope.get("method", "GET") if scope["type"] == "http" else "WEBSOCKET"
+        if method in UNSAFE or scope["type"] == "websocket":
+            self._check_origin(headers)
+        address = client_address(scope)
+        path = str(scope.get("path", ""))
+        for kind in ["request", *(k for m, pattern, k in _KINDS if m == method and pattern.match(path))]:
+            wait = self.rates.allow(kind, address)
+            if wait is not None:
+                seconds = int(wait + 0.999)
+                raise Refusal(
+                    429,
+                    "rate_limited",
+                    f"too many {_WHAT[kind]} from your address: at most {self.rates.describe(kind)}; "
+                    f"try again in {seconds} s",
+                    [(b"retry-after", str(seconds).encode())],
+                )
+
+    def _check_origin(self, headers: list[tuple[bytes, bytes]]) -> None:
+        """A page of another site may not act here: its ``Origin`` must be this server's own (or allowed).
+
+        Clients that are not browsers send no ``Origin`` and are not asked for one."""
+        values = dict(headers)
+        origin = values.get(b"origin")
+        if origin is None:
+            return
+        text = origin.decode("latin-1").rstrip("/").lower()
+        host = values.get(b"host", b"").decode("latin-1").lower()
+        same = text in (f"http://{host}", f"https://{host}")
+        if not (same or text in self.origins):
+            raise Refusal(
+                403,
+                "bad_origin",
+                "a page of another site may not use this server (its address is not this server's, and the server "
+                "was not told to allow it with --allow-origin)",
+            )
+
+    # -- the body ------------------------------------------------------------------------------------------------
+    async def _read_body(self, scope: Scope, receive: Receive) -> bytes:
+        """The whole body, within the route's limit; a lobby body is checked to be standard JSON."""
+        path = str(scope.get("path", ""))
+        limit = self.limits.max_record_bytes if path == "/replays" else self.limits.max_body_bytes
+        too_large = Refusal(413, "too_large", f"a request body here may have at most {limit} bytes")
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > limit):
+            raise too_large
+        chunks: list[bytes] = []
+        seen = 0
+        more = scope.get("method") in UNSAFE
+        while more:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                break  # the client went: the application reads its body as empty and its disconnect next
+            chunk = msg.get("body", b"")
+            seen += len(chunk)
+            if seen > limit:
+                raise too_large
+            chunks.append(chunk)
+            more = bool(msg.get("more_body"))
+        body = b"".join(chunks)
+        if body and path != "/replays":
+            try:
+                parse_record(body, "the request body")
+            except ClubsError as exc:
+                raise Refusal(400, "bad_json", str(exc)) from None
+        return body
+
+
+async def answer(send: Send, refused: Refusal) -> None:
+    """Send a refusal as a JSON answer with the security headers."""
+    body = json.dumps({"code": refused.code, "message": str(refused)}).encode()
+    headers = [
+        (b"content-type", b"application/json"),
+        (b"content-length", str(len(body)).encode()),
+        *refused.headers,
+        *SECURITY_HEADERS,
+    ]
+    await send({"type": "http.response.start", "status": refused.status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})

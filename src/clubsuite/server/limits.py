@@ -1,0 +1,110 @@
+"""What a public server allows one stranger, and in all: the numbers chosen for a small club, every one of them a
+``clubs serve`` flag.
+
+A stranger is known by their address (the peer's, or the one a trusted proxy names: ``--trusted-proxy``). The
+limits are of four kinds: sizes (a request's headers and body, a WebSocket message, a record sent for replay),
+times (a request must arrive whole within a time, a connection says hello within a time, a table nobody is at is
+closed), counts (tables, sockets, spectators) and rates (requests a minute, messages a second). ``docs/server.md``
+gives each with its reason. The rates are counted with the ``limits`` library (a moving window per address).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field, fields
+from typing import Any
+
+from limits import RateLimitItem, parse
+from limits.storage import MemoryStorage
+from limits.strategies import MovingWindowRateLimiter
+
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.server.protocol import MAX_MESSAGE_BYTES
+
+
+def _limit(default: Any, help_text: str) -> Any:
+    """A limit's field: its default and its one-line description (the ``clubs serve`` flag's help)."""
+    return field(default=default, metadata={"help": help_text})
+
+
+@dataclass(frozen=True)
+class ServerLimits:
+    """The server's limits (defaults for a small club: a few dozen people, a few hundred tables); each field's
+    ``help`` says what it bounds."""
+
+    max_tables: int = _limit(
+        500, "open tables in all; more are refused (503) until one closes; this also bounds how long a restart takes"
+    )
+    tables_per_address: int = _limit(20, "open tables made from one address")
+    table_idle: float = _limit(
+        1800.0,
+        "seconds a table may have nobody connected (no player, no spectator) before it is closed; its records stay "
+        "in the database",
+    )
+    sockets_per_token: int = _limit(4, "connections holding one seat at once (a few tabs or devices)")
+    sockets_per_address: int = _limit(64, "connections from one address at once, to every table together")
+    spectators_per_table: int = _limit(50, "spectators of one table at once")
+    request_timeout: float = _limit(
+        20.0, "seconds a request (its head and body) has to arrive whole, from its first byte or from the connection"
+    )
+    max_header_bytes: int = _limit(16 * 1024, "the largest request head: the request line and every header")
+    max_headers: int = _limit(100, "the most header lines of a request")
+    max_body_bytes: int = _limit(
+        64 * 1024, "the largest request body of the lobby (a table's settings take a few hundred bytes)"
+    )
+    max_record_bytes: int = _limit(
+        512 * 1024, "the largest record sent to the replay viewer (a match to 1000 points takes 125 KB)"
+    )
+    max_ws_bytes: int = _limit(
+        MAX_MESSAGE_BYTES,
+        "the largest WebSocket message a client may send; a larger one closes the connection as it arrives",
+    )
+    replay_workers: int = _limit(1, "processes that work out replays, off the event loop")
+    replay_queue: int = _limit(4, "replays that may wait for a worker; more are refused (503, try again)")
+    create_rate: str = _limit("10/minute", "tables one address may make, as N/second, N/minute or N/hour")
+    join_rate: str = _limit("30/minute", "seats one address may take and invite codes it may try")
+    replay_rate: str = _limit("10/minute", "replays one address may ask for")
+    request_rate: str = _limit("600/minute", "requests of any kind one address may make")
+
+    def __post_init__(self) -> None:
+        for f in fields(self):
+            value = getattr(self, f.name)
+            if f.name.endswith("_rate"):
+                try:
+                    parse(value)
+                except ValueError:
+                    raise InvalidOptionsError(
+                        f"{flag(f.name)} {value!r}: expected a rate such as 10/minute (per second, minute or hour)"
+                    ) from None
+            elif isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
+                raise InvalidOptionsError(f"{flag(f.name)} {value!r}: expected a number above 0")
+
+
+def flag(name: str) -> str:
+    """The ``clubs serve`` flag of a limit."""
+    return "--" + name.replace("_", "-")
+
+
+class RateLimits:
+    """Per-address rate limits over one in-memory store (a moving window each): :meth:`allow` takes one request."""
+
+    def __init__(self, limits: ServerLimits) -> None:
+        self._limiter = MovingWindowRateLimiter(MemoryStorage())
+        self._items: dict[str, RateLimitItem] = {
+            kind: parse(getattr(limits, f"{kind}_rate")) for kind in ("create", "join", "replay", "request")
+        }
+
+    def allow(self, kind: str, address: str) -> float | None:
+        """Count one request of ``kind`` from ``address``: None when allowed, else the seconds until it would be."""
+        item = self._items[kind]
+        if self._limiter.hit(item, kind, address):
+            return None
+        reset = self._limiter.get_window_stats(item, kind, address).reset_time
+        return max(1.0, reset - time.time())
+
+    def describe(self, kind: str) -> str:
+        """The limit in words, for a refusal: ``10 a minute``."""
+        item = self._items[kind]
+        unit = item.GRANULARITY.name
+        per = f"{item.multiples} {unit}s" if item.multiples > 1 else unit
+        return f"{item.amount} a {per}" if item.multiples == 1 else f"{item.amount} per {per}"

@@ -1,0 +1,156 @@
+"""Replays for the browser's viewer, worked out in a process of their own.
+
+A replay is the costliest answer the server gives: every step of a record replayed by the rules engine, with the
+public table and every hand at each step, so its work and its size grow with the record (a match to 1000 points
+is 125 KB of record and some 10 MB of frames). It is never done on the event loop, nor in a thread that would take
+the interpreter from it: :class:`Replayer` sends the record's bytes to a pool of ``replay_workers`` processes, lets
+``replay_queue`` more wait, and refuses the rest at once (busy: try again). The worker reads the record as every
+record is read (standard JSON, bounded), stops at :data:`MAX_FRAMES` steps and :data:`MAX_REPLAY_BYTES` of answer,
+and hands back the answer already encoded (and compressed, where the client takes gzip), so that the server's
+process holds only the few hundred kilobytes that go out.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import gzip
+import json
+import multiprocessing
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+
+from clubsuite.engine import SomeMatch, load_part
+from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.records.files import parse_record
+from clubsuite.records.replay import Replay
+from clubsuite.server.protocol import event_json
+
+MAX_FRAMES = 20_000
+"""The most steps a replay is shown with (a record with more is refused, named)."""
+MAX_REPLAY_BYTES = 32 * 1024 * 1024
+"""The largest replay answer before compression (a record that would make more is refused, named)."""
+GZIP_FROM = 64 * 1024
+"""Answers from this size up go out compressed to a client that takes gzip."""
+
+
+class ReplayRefused(Exception):  # noqa: N818 - a refusal, not an error of the server
+    """A replay that cannot be given: the HTTP status, a code and the words."""
+
+    def __init__(self, status: int, code: str, message: str) -> None:
+        super().__init__(message)
+        self.status, self.code = status, code
+
+
+def replay_frames(record: object) -> JsonObject:
+    """Every step of a record, for the replay viewer: for the deal of each hand and each action, what was done, the
+    public table (the game's spectator view) and every seat's hand, with the cards of the game's own piles that are
+    in no hand (the game's part ``hidden``).
+
+    Raises :class:`ReplayRefused` (400) naming the problem when the record is not one the engine accepts."""
+    if not isinstance(record, dict):
+        raise ReplayRefused(400, "bad_record", "a record is a JSON object")
+    try:
+        run = Replay(record)
+        public = load_part(run.info, "spectator")
+        if not callable(public):
+            raise ClubsError(f"{run.info.name} has no spectator view")
+        hidden = load_part(run.info, "hidden")  # the game's piles in no hand, where it has any
+        frames: list[JsonValue] = []
+        for step in run.steps():
+            if len(frames) >= MAX_FRAMES:
+                raise ClubsError(f"the record has more than {MAX_FRAMES} steps: too long to show")
+            frames.append(
+                {
+                    "hand": step.hand,
+                    "action": step.action,
+                    "seat": step.seat,
+                    "events": [event_json(e) for e in step.events],
+                    "view": public(run.match),
+                    "hands": all_hands(run.match),
+                    "hidden": hidden(run.match) if callable(hidden) else {},
+                }
+            )
+        run.check_result()
+    except ClubsError as exc:
+        raise ReplayRefused(400, "bad_record", str(exc)) from None
+    seats: list[JsonValue] = [s.get("name") if isinstance(s, dict) else None for s in run.seats]
+    return {
+        "game": run.info.name,
+        "title": run.info.title,
+        "variant": run.variant,
+        "seats": seats,
+        "frames": frames,
+        "result": run.match.summary(),
+    }
+
+
+def all_hands(match: SomeMatch) -> list[JsonValue]:
+    """Every seat's cards now, from each seat's own view (what a replay shows: the record holds every deal)."""
+    out: list[JsonValue] = []
+    for seat in range(match.n_seats):
+        view = match.view(seat).to_dict()
+        out.append(view.get("hand"))
+    return out
+
+
+def replay_answer(raw: bytes | str, gzipped: bool) -> tuple[int, bytes, bool]:
+    """The work of one replay, in a worker process: (HTTP status, the JSON answer, whether it is gzip-compressed).
+
+    Every refusal is an answer too (400 with ``bad_record``, 413 with ``too_large``), so nothing but the answer
+    crosses back."""
+    try:
+        record = parse_record(raw, "the record")
+        body = json.dumps(replay_frames(record), separators=(",", ":")).encode()
+        if len(body) > MAX_REPLAY_BYTES:
+            raise ReplayRefused(
+                413,
+                "too_large",
+                f"the replay of this record would take over {MAX_REPLAY_BYTES} bytes: too long to show",
+            )
+        status = 200
+    except ClubsError as exc:
+        status, body = 400, _error("bad_record", str(exc))
+    except ReplayRefused as exc:
+        status, body = exc.status, _error(exc.code, str(exc))
+    if gzipped and len(body) >= GZIP_FROM:
+        return status, gzip.compress(body, 5), True
+    return status, body, False
+
+
+def _error(code: str, message: str) -> bytes:
+    return json.dumps({"code": code, "message": message}).encode()
+
+
+class Replayer:
+    """The replay workers of one server: a pool of processes (started when first needed) and a bounded queue."""
+
+    def __init__(self, workers: int, queue: int) -> None:
+        self.workers, self.queue = workers, queue
+        self._pool: ProcessPoolExecutor | None = None
+        self._in_flight = 0
+
+    async def answer(self, raw: bytes | str, gzipped: bool) -> tuple[int, bytes, bool]:
+        """The replay answer of a record's bytes; :class:`ReplayRefused` (503) when the workers and the queue are
+        full."""
+        if self._in_flight >= self.workers + self.queue:
+            raise ReplayRefused(503, "busy", "the server is working out other replays: try again in a moment")
+        self._in_flight += 1
+        try:
+            if self._pool is None:
+                # spawn: a fresh interpreter, not a fork of a process with an event loop and threads
+                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            loop = asyncio.get_running_loop()
+            try:
+                return await loop.run_in_executor(self._pool, replay_answer, raw, gzipped)
+            except BrokenProcessPool:  # a worker died (killed for memory): a new pool for the next replay
+                self._pool = None
+                raise ReplayRefused(503, "busy", "the replay could not be worked out: try again") from None
+        finally:
+            self._in_flight -= 1
+
+    def close(self) -> None:
+        """Stop the workers."""
+        if self._pool is not None:
+            self._pool.shutdown(wait=False, cancel_futures=True)
+            self._pool = None
