@@ -164,6 +164,20 @@ def new_table(base: str, game: str, seats: list[dict[str, Any]] | None = None, *
     return post(base, "/tables", body, 201)  # type: ignore[no-any-return]
 
 
+def seated(server: ThreadServer, game: str = "whist", people: int = 1, **settings: Any) -> tuple[str, list[str]]:
+    """A table of ``game`` with ``people`` person seats first and bots in the others: (table id, tokens)."""
+    n = {"whist": 3, "free": 3, "partnership": 4}.get(game, 4)
+    seats = [{"kind": "person"}] * people + [{"kind": "bot", "bot": "random"}] * (n - people)
+    table = new_table(server.base, game, seats, **settings)
+    tokens = [post(server.base, f"/tables/{table['id']}/join", {"name": f"p{i}"})["token"] for i in range(people)]
+    return table["id"], tokens
+
+
+def my_turn(client: Client, seat: int = 0) -> Message:
+    """Wait until a state or update says ``seat`` is to act."""
+    return client.until(lambda m: m["type"] in ("state", "update") and m["to_act"] == seat and not m["over"])
+
+
 class Client:
     """A WebSocket client of one table: says hello, keeps every message received, acts on request."""
 

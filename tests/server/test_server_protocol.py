@@ -11,7 +11,7 @@ from typing import Any
 
 import jsonschema
 import pytest
-from serverkit import Client, Message, ThreadServer, get, new_table, post, wait_until
+from serverkit import Client, Message, ThreadServer, get, my_turn, new_table, post, seated, wait_until
 
 from clubsuite.server import live
 from clubsuite.server.schemas import CLIENT, SERVER
@@ -29,20 +29,6 @@ def checked(client: Client) -> list[Message]:
     for msg in client.messages:
         jsonschema.validate(msg, SERVER[msg["type"]])
     return client.messages
-
-
-def seated(server: ThreadServer, game: str = "whist", people: int = 1, **settings: Any) -> tuple[str, list[str]]:
-    """A table of ``game`` with ``people`` person seats first and bots in the others: (table id, tokens)."""
-    n = {"whist": 3, "free": 3, "partnership": 4}.get(game, 4)
-    seats = [{"kind": "person"}] * people + [{"kind": "bot", "bot": "random"}] * (n - people)
-    table = new_table(server.base, game, seats, **settings)
-    tokens = [post(server.base, f"/tables/{table['id']}/join", {"name": f"p{i}"})["token"] for i in range(people)]
-    return table["id"], tokens
-
-
-def my_turn(client: Client, seat: int = 0) -> Message:
-    """Wait until a state or update says ``seat`` is to act."""
-    return client.until(lambda m: m["type"] in ("state", "update") and m["to_act"] == seat and not m["over"])
 
 
 def play_until(players: dict[int, Client], check: Any, timeout: float = 30) -> Message:

@@ -132,7 +132,7 @@ def create_app(store: Store, limits: ServerLimits | None = None, origins: tuple[
     (the defaults when None); ``origins`` are the other sites whose pages may use it."""
     limits = limits or ServerLimits()
     hub = Hub(store, limits)
-    replayer = Replayer(limits.replay_workers, limits.replay_queue)
+    replayer = Replayer(limits.replay_workers, limits.replay_queue, limits.max_replay_bytes)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -155,6 +155,7 @@ def create_app(store: Store, limits: ServerLimits | None = None, origins: tuple[
     )
     app.state.hub = hub
     app.state.limits = limits
+    app.state.replayer = replayer
 
     @app.get("/health")
     async def health() -> dict[str, Any]:

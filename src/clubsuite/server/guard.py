@@ -50,6 +50,7 @@ _KINDS = [
     ("POST", re.compile(r"^/tables$"), "create"),
     ("POST", re.compile(r"^/tables/[^/]+/join$"), "join"),
     ("POST", re.compile(r"^/invites/[^/]+/join$"), "join"),
+    ("GET", re.compile(r"^/invites/[^/]+$"), "join"),  # looking a code up is guessing it too
     ("POST", re.compile(r"^/replays$"), "replay"),
     ("GET", re.compile(r"^/tables/[^/]+/replay$"), "replay"),
 ]

@@ -10,8 +10,10 @@ gives each with its reason. The rates are counted with the ``limits`` library (a
 
 from __future__ import annotations
 
+import sys
 import time
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 from typing import Any
 
 from limits import RateLimitItem, parse
@@ -58,6 +60,9 @@ class ServerLimits:
     max_ws_bytes: int = _limit(
         MAX_MESSAGE_BYTES,
         "the largest WebSocket message a client may send; a larger one closes the connection as it arrives",
+    )
+    max_replay_bytes: int = _limit(
+        32 * 1024 * 1024, "the largest replay the server works out, before compression (a match to 1000 points: 10 MB)"
     )
     replay_workers: int = _limit(1, "processes that work out replays, off the event loop")
     replay_queue: int = _limit(4, "replays that may wait for a worker; more are refused (503, try again)")
@@ -108,3 +113,34 @@ class RateLimits:
         unit = item.GRANULARITY.name
         per = f"{item.multiples} {unit}s" if item.multiples > 1 else unit
         return f"{item.amount} a {per}" if item.multiples == 1 else f"{item.amount} per {per}"
+
+
+BEGIN, END = "<!-- server-limits:begin -->", "<!-- server-limits:end -->"
+
+
+def docs_block() -> str:
+    """The limits as ``docs/server.md`` shows them: each flag, its default and what it bounds."""
+    rows = [BEGIN, "", "| flag | default | what it bounds |", "|---|---|---|"]
+    for f in fields(ServerLimits):
+        value = f.default
+        shown = f"{value:g}" if isinstance(value, float) else str(value)
+        rows.append(f"| `{flag(f.name)}` | {shown} | {f.metadata['help']} |")
+    rows += ["", END]
+    return "\n".join(rows)
+
+
+def write_docs(path: Path) -> bool:
+    """Put :func:`docs_block` into the page between the markers; whether the page changed."""
+    text = path.read_text(encoding="utf-8")
+    start, end = text.index(BEGIN), text.index(END) + len(END)
+    new = text[:start] + docs_block() + text[end:]
+    if new != text:
+        path.write_text(new, encoding="utf-8")
+    return new != text
+
+
+if __name__ == "__main__":
+    page = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/server.md")
+    if sys.argv[1:2] != ["--write"]:
+        sys.exit("usage: python -m clubsuite.server.limits --write [docs/server.md]")
+    print("written" if write_docs(page) else "unchanged")

@@ -5,7 +5,7 @@ public table and every hand at each step, so its work and its size grow with the
 is 125 KB of record and some 10 MB of frames). It is never done on the event loop, nor in a thread that would take
 the interpreter from it: :class:`Replayer` sends the record's bytes to a pool of ``replay_workers`` processes, lets
 ``replay_queue`` more wait, and refuses the rest at once (busy: try again). The worker reads the record as every
-record is read (standard JSON, bounded), stops at :data:`MAX_FRAMES` steps and :data:`MAX_REPLAY_BYTES` of answer,
+record is read (standard JSON, bounded), stops at :data:`MAX_FRAMES` steps and ``max_replay_bytes`` of answer,
 and hands back the answer already encoded (and compressed, where the client takes gzip), so that the server's
 process holds only the few hundred kilobytes that go out.
 """
@@ -28,8 +28,6 @@ from clubsuite.server.protocol import event_json
 
 MAX_FRAMES = 20_000
 """The most steps a replay is shown with (a record with more is refused, named)."""
-MAX_REPLAY_BYTES = 32 * 1024 * 1024
-"""The largest replay answer before compression (a record that would make more is refused, named)."""
 GZIP_FROM = 64 * 1024
 """Answers from this size up go out compressed to a client that takes gzip."""
 
@@ -94,19 +92,20 @@ def all_hands(match: SomeMatch) -> list[JsonValue]:
     return out
 
 
-def replay_answer(raw: bytes | str, gzipped: bool) -> tuple[int, bytes, bool]:
-    """The work of one replay, in a worker process: (HTTP status, the JSON answer, whether it is gzip-compressed).
+def replay_answer(raw: bytes | str, gzipped: bool, max_bytes: int) -> tuple[int, bytes, bool]:
+    """The work of one replay, in a worker process: (HTTP status, the JSON answer, whether it is gzip-compressed);
+    an answer over ``max_bytes`` is refused.
 
     Every refusal is an answer too (400 with ``bad_record``, 413 with ``too_large``), so nothing but the answer
     crosses back."""
     try:
         record = parse_record(raw, "the record")
         body = json.dumps(replay_frames(record), separators=(",", ":")).encode()
-        if len(body) > MAX_REPLAY_BYTES:
+        if len(body) > max_bytes:
             raise ReplayRefused(
                 413,
                 "too_large",
-                f"the replay of this record would take over {MAX_REPLAY_BYTES} bytes: too long to show",
+                f"the replay of this record would take over {max_bytes} bytes: too long to show",
             )
         status = 200
     except ClubsError as exc:
@@ -125,10 +124,15 @@ def _error(code: str, message: str) -> bytes:
 class Replayer:
     """The replay workers of one server: a pool of processes (started when first needed) and a bounded queue."""
 
-    def __init__(self, workers: int, queue: int) -> None:
-        self.workers, self.queue = workers, queue
+    def __init__(self, workers: int, queue: int, max_bytes: int) -> None:
+        self.workers, self.queue, self.max_bytes = workers, queue, max_bytes
         self._pool: ProcessPoolExecutor | None = None
         self._in_flight = 0
+
+    @property
+    def in_flight(self) -> int:
+        """Replays being worked out or waiting for a worker now."""
+        return self._in_flight
 
     async def answer(self, raw: bytes | str, gzipped: bool) -> tuple[int, bytes, bool]:
         """The replay answer of a record's bytes; :class:`ReplayRefused` (503) when the workers and the queue are
@@ -142,7 +146,7 @@ class Replayer:
                 self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
             loop = asyncio.get_running_loop()
             try:
-                return await loop.run_in_executor(self._pool, replay_answer, raw, gzipped)
+                return await loop.run_in_executor(self._pool, replay_answer, raw, gzipped, self.max_bytes)
             except BrokenProcessPool:  # a worker died (killed for memory): a new pool for the next replay
                 self._pool = None
                 raise ReplayRefused(503, "busy", "the replay could not be worked out: try again") from None
