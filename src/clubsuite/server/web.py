@@ -32,6 +32,17 @@ REPLAY_ANSWERS: dict[int | str, dict[str, Any]] = {
 }
 
 
+RECORD_BODY: dict[str, Any] = {
+    "requestBody": {
+        "required": True,
+        "content": {
+            "application/json": {"schema": {"type": "object", "description": "a match record (docs/records.md)"}}
+        },
+    }
+}
+"""The body of ``POST /replays`` as the schema shows it: a record, read by the route itself."""
+
+
 def install(
     app: FastAPI, record_of: Callable[[str, int | None, str | None], Awaitable[str]], replayer: Replayer
 ) -> None:
@@ -63,7 +74,7 @@ def install(
         headers = {"content-encoding": "gzip", "vary": "accept-encoding"} if compressed else {}
         return Response(body, status_code=status, media_type="application/json", headers=headers)
 
-    @app.post("/replays", responses=REPLAY_ANSWERS)
+    @app.post("/replays", responses=REPLAY_ANSWERS, openapi_extra=RECORD_BODY)
     async def replay_upload(request: Request) -> Response:
         """The replay of an uploaded record (the body: a record's JSON, at most ``--max-record-bytes``): every step
         with the public table and every hand (the record holds them all). The record is checked by the rules

@@ -1,0 +1,80 @@
+"""The lobby fuzzed from its own OpenAPI schema by Schemathesis, against a real server on a loopback port.
+
+Schemathesis reads the schema the application publishes at ``/openapi.json`` and draws requests for every operation
+with Hypothesis, both fitting the schema and not (wrong types, missing and extra fields, odd strings and numbers,
+path values of any shape); every answer must be one the schema documents, with its content type and shape, and
+never a server error. The server is a real one over a temporary SQLite database, with a public and a private table
+made beforehand so that some requests reach a table.
+
+(Schemathesis's own pytest plugin is not used: the operations are listed from the schema here and each is driven
+with Hypothesis directly, so that the test does not depend on the plugin keeping up with pytest.)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+import schemathesis
+from hypothesis import HealthCheck, given, settings
+from schemathesis import GenerationMode
+from schemathesis.specs.openapi.checks import positive_data_acceptance
+from serverkit import ThreadServer, new_table
+
+from clubsuite.server.app import create_app
+from clubsuite.server.store import Store
+
+SCHEMA = schemathesis.openapi.from_dict(create_app(Store("sqlite://")).openapi())
+"""The lobby's schema, as the application publishes it (read here to list the operations)."""
+OPERATIONS = {op.label: op for op in (result.ok() for result in SCHEMA.get_all_operations())}
+WITH_INPUT = sorted(
+    label for label, op in OPERATIONS.items() if op.definition.raw.keys() & {"parameters", "requestBody"}
+)
+"""The operations that take something (a path value, a query, a body): only these have requests that do not fit."""
+CASES = [(label, GenerationMode.POSITIVE) for label in sorted(OPERATIONS)]
+CASES += [(label, GenerationMode.NEGATIVE) for label in WITH_INPUT]
+
+
+@pytest.fixture(scope="module")
+def lobby(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("fuzz"))) as running:
+        new_table(running.base, "whist")
+        new_table(running.base, "whist", public=False)
+        yield running
+
+
+@pytest.mark.parametrize(("label", "mode"), CASES, ids=[f"{label}-{mode.value}" for label, mode in CASES])
+def test_every_lobby_call_answers_as_its_schema_documents_and_never_with_a_server_error(
+    lobby: ThreadServer, label: str, mode: GenerationMode
+) -> None:
+    served = schemathesis.openapi.from_url(lobby.base + "/openapi.json")
+    assert served.raw_schema == SCHEMA.raw_schema  # the running server publishes the schema listed here
+    operation = OPERATIONS[label]
+
+    @given(operation.as_strategy(generation_mode=mode))
+    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    def call(case: schemathesis.Case) -> None:
+        # Every check but "a request that fits the schema is accepted": a request may fit the schema and still be
+        # refused for what it means (a game that does not exist, a record that breaks a rule), with a documented 4xx.
+        case.call_and_validate(base_url=lobby.base, timeout=30, excluded_checks=[positive_data_acceptance])
+
+    call()
+
+
+def test_every_call_of_the_lobby_is_in_the_schema() -> None:
+    """The fuzzing covers every call of the lobby (the pages and static files are not part of the API)."""
+    assert set(OPERATIONS) == {
+        "GET /health",
+        "GET /games",
+        "GET /tables",
+        "POST /tables",
+        "GET /tables/{table_id}",
+        "GET /invites/{code}",
+        "POST /tables/{table_id}/join",
+        "POST /invites/{code}/join",
+        "POST /tables/{table_id}/leave",
+        "POST /tables/{table_id}/rematch",
+        "GET /tables/{table_id}/record.json",
+        "POST /replays",
+        "GET /tables/{table_id}/replay",
+    }
