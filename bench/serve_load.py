@@ -138,6 +138,21 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
     }
 
 
+def load_limits(tables: int, watchers: int) -> list[str]:
+    """The server's limits raised for the benchmark, whose one address plays the part of every client: its tables,
+    their sockets and the rate it makes them at. Every other limit (sizes, times, per-seat counts) stays as served."""
+    sockets = tables * (1 + watchers) + 16
+    return [
+        "--max-tables", str(tables + 16),
+        "--tables-per-address", str(tables + 16),
+        "--sockets-per-address", str(sockets),
+        "--spectators-per-table", str(max(watchers, 1)),
+        "--create-rate", f"{tables + 16}/minute",
+        "--join-rate", f"{tables + 16}/minute",
+        "--request-rate", f"{4 * sockets + 1000}/minute",
+    ]  # fmt: skip
+
+
 def main(argv: list[str] | None = None) -> int:
     """Start a server (unless --url), run the load, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
@@ -160,6 +175,7 @@ def main(argv: list[str] | None = None) -> int:
             port = free_port()
             clubs = str(Path(sys.executable).parent / "clubs")
             cmd = [clubs, "serve", "--port", str(port), "--data-dir", data, "--log-level", "warning"]
+            cmd += load_limits(args.tables, args.watchers)
             server = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env={**os.environ})
             base = f"http://127.0.0.1:{port}"
             deadline = time.monotonic() + 30
