@@ -6,6 +6,8 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 ARGS ?=
+# Test processes: one per core (pytest-xdist); JOBS=0 runs the suite in this one process.
+JOBS ?= auto
 
 .PHONY: play serve watch test lint typecheck unit bench clean setup screenshots
 
@@ -34,7 +36,7 @@ typecheck: $(STAMP)
 	$(BIN)/mypy --strict src/clubsuite
 
 unit: $(STAMP)
-	$(BIN)/python -m pytest
+	$(BIN)/python -m pytest -n $(JOBS)
 
 test: lint typecheck unit
 

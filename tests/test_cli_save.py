@@ -305,7 +305,12 @@ def test_a_signal_during_a_simulation_with_workers_ends_it_in_one_line() -> None
         stderr=subprocess.PIPE,
         preexec_fn=_stop_signals_as_default,
     )
-    time.sleep(3)
+    # Its workers are running (so the run is under way, its stop signals long set up), however slow the machine.
+    children = Path(f"/proc/{proc.pid}/task/{proc.pid}/children")
+    deadline = time.monotonic() + 120
+    while not children.read_text().split():
+        assert time.monotonic() < deadline and proc.poll() is None, "the simulation's workers did not start"
+        time.sleep(0.05)
     proc.send_signal(signal.SIGTERM)
     out, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM

@@ -10,13 +10,16 @@ with the reason, unless ``CLUBS_REQUIRE_BROWSER=1`` (CI sets it), where they fai
 from __future__ import annotations
 
 import asyncio
+import fcntl
 import json
 import os
 import shutil
 import subprocess
+import tempfile
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -48,8 +51,13 @@ def chromium() -> str:
     why = ""
     if path is None:
         if os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get"):
-            why = _apt_install()
-            path = _which()
+            # One installer at a time: the test processes (pytest-xdist) may all find it missing at once.
+            with open(Path(tempfile.gettempdir()) / "clubsuite-chromium-install.lock", "w") as lock:
+                fcntl.flock(lock, fcntl.LOCK_EX)
+                path = _which()
+                if path is None:
+                    why = _apt_install()
+                    path = _which()
         else:
             why = "chromium is not installed, and installing it needs root (apt-get install chromium)"
     if path is None:

@@ -10,6 +10,7 @@ import contextlib
 import json
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -50,14 +51,18 @@ class ThreadServer:
     configuration ``clubs serve`` uses (under ``limits``: :data:`ROOMY` unless given)."""
 
     def __init__(self, store: Store, limits: ServerLimits | None = None, origins: tuple[str, ...] = ()) -> None:
-        self.port = free_port()
+        # The listening socket is bound here, to a port the system picks, and handed to uvicorn: no other test (or
+        # test process) can take the port between choosing it and listening on it.
+        self.socket = socket.socket()
+        self.socket.bind(("127.0.0.1", 0))
+        self.port = int(self.socket.getsockname()[1])
         self.limits = limits or ROOMY
         config = uvicorn_config(
             create_app(store, self.limits, origins), self.limits, "127.0.0.1", self.port, log_level="warning"
         )
         self.server = uvicorn.Server(config)
         self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
-        self.thread = threading.Thread(target=self.server.run, daemon=True)
+        self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
 
     @property
     def base(self) -> str:
@@ -72,6 +77,7 @@ class ThreadServer:
     def __exit__(self, *exc: object) -> None:
         self.server.should_exit = True
         self.thread.join(15)
+        self.socket.close()
 
 
 class ProcessServer:

@@ -190,8 +190,10 @@ def test_deals_that_differ_only_in_unseen_cards_give_a_seat_and_a_spectator_the_
             text = table.match.format_action(action)
             clients[actor].send({"type": "act", "action": text, "version": version})
             clients[actor].until(lambda m, v=version: m["type"] == "update" and m["version"] == v + 1)
-        for c in (*clients.values(), watcher):
-            c.drain(0.2)
+        last = len(logs[seed])
+        for c in (*clients.values(), watcher):  # every client has been told the last action, whatever the load
+            if not any(m["type"] == "update" and m["version"] == last for m in c.messages):
+                c.until(lambda m, v=last: m["type"] == "update" and m["version"] == v)
             c.close()
         seen[seed] = [without_ids(clients[0].messages), without_ids(watcher.messages)]
     assert seen[101] == seen[202]

@@ -371,21 +371,32 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     address = client_address(ws.scope)
     conn = Connection(seat)
     # Registered, welcomed and sent the state under the table's lock: an action being committed is either told in
-    # this state or comes after it as the next update, never both nor neither.
+    # this state or comes after it as the next update, never both nor neither. Nothing is awaited on the socket
+    # while the lock is held (the messages are queued; the writer sends them once it is released).
     async with table.lock:
-        full = hub.connection_refused(table, seat, address)
-        if full is not None:
-            await _refuse(ws, "too_many_connections", full, 4429)
-            return
-        writer = asyncio.create_task(_write(ws, conn))
-        hub.connected(table, conn, address)
-        conn.send(message("welcome", table=table.id, seat=seat, role="seat" if seat is not None else "spectator"))
-        caught = table.catchup(hello.last_version) if hello.last_version is not None else None
-        if caught is not None:
-            conn.send(caught)
-        conn.send(table.state(seat, resync=hello.last_version is not None and caught is None))
-        table.broadcast_presence()
-        table.reschedule()
+        if hub.tables.get(table.id) is not table:  # closed while this client was saying hello
+            refusal: tuple[str, str] | None = ("no_table", f"there is no table {quoted(table_id, 40)}")
+        else:
+            full = hub.connection_refused(table, seat, address)
+            refusal = ("too_many_connections", full) if full is not None else None
+        if refusal is None:
+            hub.connected(table, conn, address)
+            try:
+                role = "seat" if seat is not None else "spectator"
+                conn.send(message("welcome", table=table.id, seat=seat, role=role))
+                caught = table.catchup(hello.last_version) if hello.last_version is not None else None
+                if caught is not None:
+                    conn.send(caught)
+                conn.send(table.state(seat, resync=hello.last_version is not None and caught is None))
+                table.broadcast_presence()
+                table.reschedule()
+            except Exception:
+                hub.disconnected(table, conn, address)
+                raise
+    if refusal is not None:
+        await _refuse(ws, *refusal, 4404 if refusal[0] == "no_table" else 4429)
+        return
+    writer = asyncio.create_task(_write(ws, conn))
     try:
         await _read(table, ws, conn)
     finally:
