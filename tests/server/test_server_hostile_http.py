@@ -22,9 +22,11 @@ from pathlib import Path
 import httpx
 import pytest
 from serverkit import ROOMY, Client, ThreadServer, my_turn, new_table, post, seated, wait_until
+from websockets.exceptions import InvalidStatus
+from websockets.sync.client import connect
 
 from cli_helpers import clubs_in_process
-from clubsuite.server.limits import ServerLimits, docs_block, flag
+from clubsuite.server.limits import ServerLimits, address_key, docs_block, flag
 from clubsuite.server.store import Store
 
 GOLDEN = Path(__file__).parent.parent / "golden"
@@ -129,9 +131,13 @@ def test_a_chunked_body_over_the_limit_gets_413_and_is_read_no_further(server: T
 
 # -- heads and time ------------------------------------------------------------------------------------------------
 def test_a_head_too_large_or_with_too_many_lines_is_refused_without_a_500(server: ThreadServer) -> None:
-    long_line = b"GET /health HTTP/1.1\r\nHost: x\r\nX-Long: " + b"a" * 100_000 + b"\r\n\r\n"
-    many = b"GET /health HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: b\r\n" % i for i in range(10_000)) + b"\r\n"
-    few_but_many = b"GET /health HTTP/1.1\r\nHost: x\r\n" + b"".join(b"X-%d: b\r\n" % i for i in range(150)) + b"\r\n"
+    long_line = b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Long: " + b"a" * 100_000 + b"\r\n\r\n"
+    many = (
+        b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(b"X-%d: b\r\n" % i for i in range(10_000)) + b"\r\n"
+    )
+    few_but_many = (
+        b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n" + b"".join(b"X-%d: b\r\n" % i for i in range(150)) + b"\r\n"
+    )
     for data in (long_line, many):
         status = raw_request(server.port, data)[:12]
         # 431 from the guard for a head that arrived whole, 400 from the HTTP parser for one still arriving past it
@@ -146,8 +152,8 @@ def test_connections_that_send_their_request_too_slowly_are_closed(tmp_path: Pat
         table = new_table(server.base, "whist")
         starts = [
             b"",  # connected, and never a byte
-            b"GET /health HTTP/1.1\r\nHost: x\r\n",  # a head never finished
-            b"POST /tables/%s/join HTTP/1.1\r\nHost: x\r\nContent-Length: 100\r\n\r\n{" % table["id"].encode(),
+            b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # a head never finished
+            b"POST /tables/%s/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{" % table["id"].encode(),
         ]
         sockets = []
         for data in starts * 10:
@@ -208,9 +214,15 @@ def test_every_request_counts_in_one_rate_per_address(tmp_path: Path) -> None:
 
 
 # -- replays -------------------------------------------------------------------------------------------------------
+def from_address(address: str) -> httpx.Client:
+    """An HTTP client whose connections come from ``address`` (any of 127.0.0.0/8 reaches the server)."""
+    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=120)
+
+
 def test_a_replay_is_worked_out_off_the_event_loop_and_a_full_queue_is_refused(tmp_path: Path) -> None:
-    """With the replay worker frozen (SIGSTOP), three replays wait (one worker, a queue of two) while the server
-    answers everything else and a table plays on; a fourth is refused at once; thawed, the three are answered."""
+    """With the replay worker frozen (SIGSTOP), three replays from three addresses wait (one worker, a queue of two)
+    while the server answers everything else and a table plays on; a fourth is refused at once, and so is a second
+    from an address whose first is waiting; thawed, the three are answered."""
     limits = replace(ROOMY, replay_workers=1, replay_queue=2)
     record = (GOLDEN / "whist-1997-explicit.record.json").read_bytes()
     with ThreadServer(Store.in_directory(tmp_path), limits) as server:
@@ -221,16 +233,20 @@ def test_a_replay_is_worked_out_off_the_event_loop_and_a_full_queue_is_refused(t
         replayer = server.server.config.app.state.replayer
         table, (token,) = seated(server)
         c = Client(server.base, table, token)
+        clients = {a: from_address(a) for a in ("127.0.0.2", "127.0.0.3", "127.0.0.4", "127.0.0.5")}
         for pid in workers:
             os.kill(pid, signal.SIGSTOP)
         try:
             with ThreadPoolExecutor(3) as pool:
                 waiting = [
-                    pool.submit(httpx.post, server.base + "/replays", content=record, timeout=120) for _ in "abc"
+                    pool.submit(clients[a].post, server.base + "/replays", content=record)
+                    for a in ("127.0.0.2", "127.0.0.3", "127.0.0.4")
                 ]
                 wait_until(lambda: replayer.in_flight == 3, 30, "the three replays did not reach the server")
-                r = httpx.post(server.base + "/replays", content=record, timeout=30)
+                r = clients["127.0.0.5"].post(server.base + "/replays", content=record)
                 assert "try again" in refused(r, 503, "busy")
+                r = clients["127.0.0.2"].post(server.base + "/replays", content=record)
+                assert "one replay at a time" in refused(r, 429, "rate_limited")
                 assert httpx.get(server.base + "/health").json()["status"] == "ok"
                 turn = my_turn(c)
                 c.send({"type": "act", "action": turn["legal"][0], "version": turn["version"]})
@@ -244,6 +260,15 @@ def test_a_replay_is_worked_out_off_the_event_loop_and_a_full_queue_is_refused(t
                 with contextlib.suppress(ProcessLookupError):
                     os.kill(pid, signal.SIGCONT)
             c.close()
+            for client in clients.values():
+                client.close()
+
+
+def test_a_record_with_more_steps_than_a_replay_shows_is_refused_before_it_is_replayed(server: ThreadServer) -> None:
+    record = json.loads((GOLDEN / "whist-1997-explicit.record.json").read_text())
+    record["hands"][0]["actions"] = ["2C"] * 20_001  # past the steps a replay shows (and wrong from the first)
+    r = httpx.post(server.base + "/replays", content=json.dumps(record, separators=(",", ":")), timeout=60)
+    assert "too long to show" in refused(r, 400, "bad_record")
 
 
 def test_a_long_replay_goes_out_compressed_and_one_too_large_to_show_is_refused(tmp_path: Path) -> None:
@@ -277,3 +302,56 @@ def test_leaving_and_rematching_with_a_token_of_another_table_is_refused(server:
     refused(httpx.post(server.base + f"/tables/{table}/rematch", json={"token": other_token}), 403, "bad_token")
     assert post(server.base, f"/tables/{table}/leave", {"token": token})["seat"] == 0
     refused(httpx.post(server.base + f"/tables/{table}/leave", json={"token": token}), 403, "bad_token")
+
+
+# -- names, hosts, paths -------------------------------------------------------------------------------------------
+def test_a_name_that_borrows_letters_shows_nothing_or_looks_like_a_seated_players_is_refused(
+    server: ThreadServer,
+) -> None:
+    table = new_table(server.base, "whist")["id"]
+    join = server.base + f"/tables/{table}/join"
+    assert "one alphabet" in refused(httpx.post(join, json={"name": "Аnn"}), 400, "bad_request")  # Cyrillic А
+    for blank in ("Ann\u3164", "\uffa0Bob"):  # Hangul fillers: letters that show nothing
+        assert "letters, digits" in refused(httpx.post(join, json={"name": blank}), 400, "bad_request")
+    post(server.base, f"/tables/{table}/join", {"name": "Bill"})
+    for alike in ("bill", "BiII", "Bi1l", "Ｂｉｌｌ", "Biӏl"):
+        r = httpx.post(join, json={"name": alike})
+        assert r.status_code in (400, 409), (alike, r.text)
+        assert r.json()["code"] in ("name_taken", "bad_request"), (alike, r.text)
+    assert post(server.base, f"/tables/{table}/join", {"name": "Анна"})["seat"] == 1  # one alphabet, unlike any
+    assert get_free(server, table) == [2]
+
+
+def get_free(server: ThreadServer, table: str) -> list[int]:
+    return list(httpx.get(server.base + f"/tables/{table}").json()["free_seats"])
+
+
+def test_a_request_for_a_name_the_server_does_not_answer_to_is_refused(tmp_path: Path) -> None:
+    """A page whose own name was pointed at the server (DNS rebinding) sends that name as Host: refused, so its
+    Origin cannot pass for the server's own."""
+    with ThreadServer(Store.in_directory(tmp_path), hosts=("clubs.example", "*.club.example")) as server:
+        evil = {"host": "evil.example", "origin": "http://evil.example"}
+        assert "--allow-host" in refused(
+            httpx.post(server.base + "/tables", json={"game": "w"}, headers=evil), 400, "bad_host"
+        )
+        refused(httpx.get(server.base + "/health", headers={"host": "evil.example"}), 400, "bad_host")
+        with pytest.raises(InvalidStatus):
+            connect(server.base.replace("http", "ws") + "/tables/x/ws", additional_headers={"host": "evil.example"})
+        for host in (f"127.0.0.1:{server.port}", "localhost", "[::1]:80", "clubs.example", "a.club.example"):
+            assert httpx.get(server.base + "/health", headers={"host": host}).status_code == 200, host
+
+
+def test_no_such_path_or_method_and_unreadable_http_are_refused_as_json(server: ThreadServer) -> None:
+    refused(httpx.get(server.base + "/nope"), 404, "no_path")
+    refused(httpx.put(server.base + "/health"), 405, "bad_method")
+    refused(httpx.delete(server.base + "/tables"), 405, "bad_method")
+    answer = raw_request(server.port, b"GET /\xff HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n")
+    head, _, body = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and json.loads(body)["code"] == "bad_http"
+
+
+def test_clients_are_counted_by_address_an_ipv6_one_by_its_network() -> None:
+    assert address_key("203.0.113.9") == "203.0.113.9"
+    assert address_key("::ffff:203.0.113.9") == "203.0.113.9"
+    assert address_key("2001:db8:1:2:aaaa::1") == address_key("2001:db8:1:2:bbbb::7") == "2001:db8:1:2::/64"
+    assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")

@@ -28,6 +28,7 @@ from serverkit import ROOMY, Client, ProcessServer, ThreadServer, get, my_turn, 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+from clubsuite.server import live
 from clubsuite.server.hub import SeatRequest
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import ActionRow, Store
@@ -294,3 +295,70 @@ def test_a_player_back_while_their_bots_move_is_written_is_told_a_state_they_can
     late = [m for m in back.messages if m["type"] == "update" and m["by"]["source"] == "takeover"]
     assert not late, f"a take-over was told after the state the player came back to: {late}"
     back.close()
+
+
+def test_a_private_tables_socket_answers_exactly_as_a_missing_tables_does(server: ThreadServer) -> None:
+    private = new_table(server.base, "whist", public=False)["id"]
+    answers = {}
+    for table in (private, "NoSuchTable1"):
+        got = []
+        for first in ('{"type": "ping"}', "nonsense", '{"type": "hello", "token": null}'):
+            with connect(ws_url(server, table), open_timeout=10) as ws:
+                ws.send(first)
+                got.append(json.loads(ws.recv(10))["code"])
+                with pytest.raises(ConnectionClosed) as closed:
+                    ws.recv(10)
+                got.append(closed.value.rcvd.code if closed.value.rcvd else None)
+        answers[table] = got
+    assert answers[private] == answers["NoSuchTable1"] == ["bad_message", 4400, "bad_json", 4400, "no_table", 4404]
+
+
+def test_network_connections_are_bounded_per_address_and_in_all_before_a_byte_is_read(tmp_path: Path) -> None:
+    limits = replace(ROOMY, connections_per_address=4, max_connections=6)
+    with ThreadServer(Store.in_directory(tmp_path), limits) as server:
+
+        def opened(address: str) -> socket.socket:
+            s = socket.socket()
+            s.bind((address, 0))
+            s.connect(("127.0.0.1", server.port))
+            s.settimeout(30)
+            return s
+
+        def refused_at_once(s: socket.socket) -> bool:
+            with contextlib.suppress(ConnectionResetError):
+                return s.recv(1) == b""
+            return True
+
+        held = [opened("127.0.0.2") for _ in range(4)]  # idle: none has sent a byte
+        held[0].sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert held[0].recv(12) == b"HTTP/1.1 200"  # a counted connection is served
+        fifth = opened("127.0.0.2")
+        assert refused_at_once(fifth)  # one too many from this address, closed before a byte is read
+        held += [opened("127.0.0.3") for _ in range(2)]  # six in all now
+        assert refused_at_once(opened("127.0.0.4"))  # one too many for the server
+        for s in held:
+            s.close()
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:  # counted out: room again
+            s.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            assert s.recv(12) == b"HTTP/1.1 200"
+
+
+def test_searching_bots_cannot_hold_up_instant_bots_or_hints_and_one_address_gives_few_tables_to_them(
+    tmp_path: Path,
+) -> None:
+    """With every search worker kept busy, a table of instant bots still plays; an address may give searching bots
+    to only so many tables."""
+    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, search_tables_per_address=1)) as server:
+        release = threading.Event()
+        busy = [live.SEARCHING.submit(release.wait, 60) for _ in range(live.SEARCHERS)]
+        try:
+            quick = new_table(server.base, "whist", [{"kind": "bot", "bot": "random"}] * 3)["id"]
+            wait_until(lambda: get(server.base, f"/tables/{quick}")["version"] >= 5, 60, "instant bots were held up")
+            expert = [{"kind": "person"}, {"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "random"}]
+            new_table(server.base, "whist", expert)
+            r = httpx.post(server.base + "/tables", json={"game": "whist", "seats": expert})
+            assert r.status_code == 429 and r.json()["code"] == "too_many_tables" and "searching" in r.json()["message"]
+        finally:
+            release.set()
+            for f in busy:
+                f.result(60)

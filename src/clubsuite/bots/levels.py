@@ -27,8 +27,16 @@ LEVELS: dict[str, str] = {
     "expert": "pimc(samples=32,ms=1000)",
 }
 """Each level's bot spec (``easy`` is its own bot, below)."""
+SEARCHING = frozenset({"pimc", "ismcts", "hard", "expert"})
+"""The bots (and levels) that search at every decision, for a tenth of a second up to a few seconds of CPU: a server
+runs them apart from the instant ones and bounds how many tables one person may give them."""
 EASY_SLIPS = 3
 """The easy bot plays a random legal action once in this many decisions, on average."""
+
+
+def searches(name: str) -> bool:
+    """Whether the bot ``name`` (a name or a spec) searches at every decision."""
+    return name.split("(", 1)[0].strip() in SEARCHING
 
 
 def lobby_order(names: list[str]) -> list[str]:

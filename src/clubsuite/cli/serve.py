@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import re
+import resource
 import sys
 from collections.abc import Callable
 from dataclasses import fields
@@ -20,6 +22,30 @@ from clubsuite.safetext import quoted
 DEFAULT_PORT = 8000
 ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 """An origin as a browser sends it: scheme, host and port."""
+HOST = re.compile(r"(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*")
+"""A host name, or a wildcard for every name under one."""
+SPARE_FILES = 256
+"""Open files the server needs besides its connections (the database, logs, the replay workers' pipes)."""
+
+
+def open_files(connections: int) -> None:
+    """Let the process open enough files for ``connections`` and its own: the soft limit raised towards the hard
+    one. Where the system allows fewer, the server still runs, and says so (it would refuse connections when out of
+    files, never crash)."""
+    needed = connections + SPARE_FILES
+    soft, hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft >= needed:
+        return
+    target = needed if hard == resource.RLIM_INFINITY else min(needed, hard)
+    with contextlib.suppress(ValueError, OSError):
+        resource.setrlimit(resource.RLIMIT_NOFILE, (target, hard))
+    if target < needed:
+        logging.getLogger("clubsuite.server").warning(
+            "this system lets the server open %d files: --max-connections %d needs %d (raise ulimit -n)",
+            target,
+            connections,
+            needed,
+        )
 
 
 def limit_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -76,6 +102,14 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     help="another site whose pages may use this server, as https://host[:port] (repeat for several; default: "
     "this server's own pages only)",
 )
+@click.option(
+    "--allow-host",
+    "hosts",
+    multiple=True,
+    metavar="NAME",
+    help="a name the server is reached by besides its IP addresses and localhost, such as clubs.example.org or "
+    "*.example.org (repeat for several); requests for any other name are refused",
+)
 @limit_options
 @handle_errors
 def serve_command(
@@ -86,6 +120,7 @@ def serve_command(
     log_level: str,
     trusted: tuple[str, ...],
     origins: tuple[str, ...],
+    hosts: tuple[str, ...],
     **limits: Any,
 ) -> None:
     """Run the game server: make tables, take seats, play online with bots filling empty seats.
@@ -115,7 +150,11 @@ def serve_command(
         store = Store(db_url) if db_url else Store.in_directory(Path(data_dir))
     except StoreError as exc:
         fail(str(exc))
-    app = create_app(store, chosen, origins)
+    for name in hosts:
+        if not HOST.fullmatch(name):
+            fail(f"--allow-host {quoted(name)}: expected a name such as clubs.example.org or *.example.org")
+    open_files(chosen.max_connections)
+    app = create_app(store, chosen, origins, hosts)
     config = uvicorn_config(
         app,
         chosen,

@@ -20,6 +20,7 @@ from fastapi import FastAPI, HTTPException, Path, Query, Request, WebSocket, Web
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse, Response
 from pydantic import BaseModel, ConfigDict, Field
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from clubsuite import __version__
 from clubsuite.bots.base import bot_names
@@ -127,9 +128,12 @@ def _refusal(exc: Refused | ClubsError) -> HTTPException:
     return HTTPException(400, {"code": "bad_request", "message": str(exc)})
 
 
-def create_app(store: Store, limits: ServerLimits | None = None, origins: tuple[str, ...] = ()) -> FastAPI:
+def create_app(
+    store: Store, limits: ServerLimits | None = None, origins: tuple[str, ...] = (), hosts: tuple[str, ...] = ()
+) -> FastAPI:
     """The application over ``store`` (tables are rebuilt from it when the application starts), under ``limits``
-    (the defaults when None); ``origins`` are the other sites whose pages may use it."""
+    (the defaults when None); ``origins`` are the other sites whose pages may use it, ``hosts`` the names it answers
+    to besides its IP addresses and localhost."""
     limits = limits or ServerLimits()
     hub = Hub(store, limits)
     replayer = Replayer(limits.replay_workers, limits.replay_queue, limits.max_replay_bytes)
@@ -299,10 +303,14 @@ def create_app(store: Store, limits: ServerLimits | None = None, origins: tuple[
 
     web.install(app, stored_record, replayer)
 
-    @app.exception_handler(HTTPException)
-    async def http_error(_: Any, exc: HTTPException) -> JSONResponse:
-        detail = exc.detail if isinstance(exc.detail, dict) else {"code": "http", "message": str(exc.detail)}
-        return JSONResponse(detail, status_code=exc.status_code)
+    @app.exception_handler(StarletteHTTPException)  # FastAPI's and the router's own (no such path, method)
+    async def http_error(_: Any, exc: StarletteHTTPException) -> JSONResponse:
+        if isinstance(exc.detail, dict):
+            detail = exc.detail
+        else:
+            code = {404: "no_path", 405: "bad_method"}.get(exc.status_code, "http")
+            detail = {"code": code, "message": str(exc.detail).lower()}
+        return JSONResponse(detail, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Any, exc: RequestValidationError) -> JSONResponse:
@@ -310,7 +318,7 @@ def create_app(store: Store, limits: ServerLimits | None = None, origins: tuple[
         can be written back)."""
         return JSONResponse({"code": "bad_request", "message": validation_message(exc)}, status_code=422)
 
-    app.add_middleware(Guard, limits=limits, origins=origins)
+    app.add_middleware(Guard, limits=limits, origins=origins, hosts=hosts)
     return app
 
 
@@ -343,10 +351,6 @@ class ClubsServer(uvicorn.Server):
 async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     """One client's connection: hello, then its messages in, the table's messages out."""
     await ws.accept()
-    table = hub.tables.get(table_id)
-    if table is None:
-        await _refuse(ws, "no_table", f"there is no table {quoted(table_id, 40)}", 4404)
-        return
     try:
         first = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
         hello = parse_client_message(first)
@@ -356,8 +360,11 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         code = exc.code if isinstance(exc, ProtocolError) else "bad_message"
         await _refuse(ws, code, str(exc) if isinstance(exc, ProtocolError) else "say hello first, within 10 seconds")
         return
+    # Looked up only after hello: a table that does not exist and a private one asked for without its invite or a
+    # seat token are answered alike, at the same moment.
+    table = hub.tables.get(table_id)
     seat: int | None = None
-    if not hub.may_see(table, hello.invite, hello.token):  # a private table is known by its invite or a seat token
+    if table is None or not hub.may_see(table, hello.invite, hello.token):
         await _refuse(ws, "no_table", f"there is no table {quoted(table_id, 40)}", 4404)
         return
     if hello.token is not None:

@@ -4,6 +4,8 @@ Every HTTP request and WebSocket handshake passes here first, and is refused wit
 ``message``, a 4xx status) before any route sees it when:
 
 * its head is too large (more than ``max_header_bytes`` or ``max_headers`` lines): 431;
+* it names a host the server does not answer to (not an IP address, ``localhost`` or a name given with
+  ``--allow-host``): 400 ``bad_host``, which defeats DNS rebinding;
 * it comes from a page of another site (an ``Origin`` that is not this server's, nor one allowed with
   ``--allow-origin``) and could change something (a POST, a WebSocket): 403 ``bad_origin``;
 * its address has used up its rate (every request; making tables, taking seats and replays have their own): 429
@@ -18,6 +20,7 @@ answer gets the security headers.
 
 from __future__ import annotations
 
+import ipaddress
 import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
@@ -25,7 +28,7 @@ from typing import Any
 
 from clubsuite.errors import ClubsError
 from clubsuite.records.files import parse_record
-from clubsuite.server.limits import RateLimits, ServerLimits
+from clubsuite.server.limits import RateLimits, ServerLimits, address_key
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -73,19 +76,23 @@ class Refusal(Exception):  # noqa: N818 - a refusal, not an error of the server
 
 
 def client_address(scope: Scope) -> str:
-    """The address a request comes from (the peer's, or the one a trusted proxy named: uvicorn sets it)."""
+    """The address a request is counted by (the peer's, or the one a trusted proxy named, which uvicorn sets; an
+    IPv6 address by its /64)."""
     client = scope.get("client")
-    return str(client[0]) if client else "unknown"
+    return address_key(str(client[0])) if client else "unknown"
 
 
 class Guard:
     """ASGI middleware: the limits of :class:`ServerLimits` on every request, and the security headers."""
 
-    def __init__(self, app: ASGIApp, limits: ServerLimits, origins: tuple[str, ...] = ()) -> None:
+    def __init__(
+        self, app: ASGIApp, limits: ServerLimits, origins: tuple[str, ...] = (), hosts: tuple[str, ...] = ()
+    ) -> None:
         self.app = app
         self.limits = limits
         self.rates = RateLimits(limits)
         self.origins = frozenset(o.rstrip("/").lower() for o in origins)
+        self.hosts = frozenset(h.lower() for h in hosts)
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] not in ("http", "websocket"):
@@ -132,6 +139,7 @@ class Guard:
                 f"a request may have at most {self.limits.max_headers} header lines and "
                 f"{self.limits.max_header_bytes} bytes of head",
             )
+        self._check_host(headers)
         method = scope.get("method", "GET") if scope["type"] == "http" else "WEBSOCKET"
         if method in UNSAFE or scope["type"] == "websocket":
             self._check_origin(headers)
@@ -148,6 +156,30 @@ class Guard:
                     f"try again in {seconds} s",
                     [(b"retry-after", str(seconds).encode())],
                 )
+
+    def _check_host(self, headers: list[tuple[bytes, bytes]]) -> None:
+        """The name the request was sent to must be one this server answers to: an IP address, ``localhost``, or a
+        name given with ``--allow-host``. A page whose own name was pointed at this server's address (DNS
+        rebinding) is refused, so that its Origin, its own name, cannot pass for this server's."""
+        host = dict(headers).get(b"host", b"").decode("latin-1").lower()
+        name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
+        if name.startswith("[") and name.endswith("]"):
+            name = name[1:-1]
+        if (
+            name == "localhost"
+            or name in self.hosts
+            or any(h.startswith("*.") and name.endswith(h[1:]) for h in self.hosts)
+        ):
+            return
+        try:
+            ipaddress.ip_address(name)
+        except ValueError:
+            raise Refusal(
+                400,
+                "bad_host",
+                "this server answers to its IP addresses and localhost; to serve it by a name, start it with "
+                "--allow-host NAME",
+            ) from None
 
     def _check_origin(self, headers: list[tuple[bytes, bytes]]) -> None:
         """A page of another site may not act here: its ``Origin`` must be this server's own (or allowed).

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from clubsuite.bots.base import bot_names
+from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.options import spec_of
@@ -174,6 +175,14 @@ class Hub:
                     "too_many_tables",
                     f"your address already has {mine} open tables, the most it may have: play at one of them, or "
                     "wait until one closes (a table nobody is at closes after a while)",
+                )
+        if creator is not None and any(r.bot is not None and searches(r.bot) for r in seats):
+            mine = sum(1 for tid, who in self._creators.items() if who == creator and self.tables[tid].searching)
+            if mine >= self.limits.search_tables_per_address:
+                raise Refused(
+                    "too_many_tables",
+                    f"your address already has {mine} open tables with searching bots (hard, expert, pimc, ismcts), "
+                    "the most it may have: give this table instant bots, or wait until one of those closes",
                 )
         info, options = resolve(game)
         n = info.n_seats(options)

@@ -10,6 +10,7 @@ gives each with its reason. The rates are counted with the ``limits`` library (a
 
 from __future__ import annotations
 
+import ipaddress
 import sys
 import time
 from dataclasses import dataclass, field, fields
@@ -38,10 +39,20 @@ class ServerLimits:
         500, "open tables in all; more are refused (503) until one closes; this also bounds how long a restart takes"
     )
     tables_per_address: int = _limit(20, "open tables made from one address")
+    search_tables_per_address: int = _limit(
+        2, "open tables made from one address with a searching bot (hard, expert, pimc, ismcts) in a seat"
+    )
     table_idle: float = _limit(
         1800.0,
         "seconds a table may have nobody connected (no player, no spectator) before it is closed; its records stay "
         "in the database",
+    )
+    max_connections: int = _limit(
+        2048,
+        "open network connections in all (HTTP and WebSocket); more are closed as they come, before a byte is read",
+    )
+    connections_per_address: int = _limit(
+        128, "open network connections from one address, said hello or not (an IPv6 address counts by its /64)"
     )
     sockets_per_token: int = _limit(4, "connections holding one seat at once (a few tabs or devices)")
     sockets_per_address: int = _limit(64, "connections from one address at once, to every table together")
@@ -83,6 +94,21 @@ class ServerLimits:
                     ) from None
             elif isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
                 raise InvalidOptionsError(f"{flag(f.name)} {value!r}: expected a number above 0")
+
+
+def address_key(host: str) -> str:
+    """The address a limit counts a client by: an IPv4 address as it is (an IPv4 address written as IPv6 too), an
+    IPv6 address by its /64 network (one subscriber's usual share: counting each address would give a client
+    billions of them)."""
+    try:
+        ip = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    if isinstance(ip, ipaddress.IPv6Address):
+        if ip.ipv4_mapped is not None:
+            return str(ip.ipv4_mapped)
+        return str(ipaddress.IPv6Network((ip, 64), strict=False))
+    return str(ip)
 
 
 def flag(name: str) -> str:

@@ -25,6 +25,7 @@ from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from clubsuite.bots.base import SomeBot, bot_names, make_bot
+from clubsuite.bots.levels import searches
 from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
@@ -41,10 +42,15 @@ RECENT = 256
 """How many recent versions' events a table keeps for clients that come back (older ones get a full state)."""
 QUEUE = 512
 """Messages waiting for one client before it is dropped as too slow (it reconnects and resyncs)."""
-THINKERS = 4
-"""Worker threads for the bots' decisions and the hints of every table: however many tables want one at once, no
-more threads than this think (the others wait their turn), and never on the event loop."""
-THINKING = ThreadPoolExecutor(max_workers=THINKERS, thread_name_prefix="clubs-think")
+THINKING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="clubs-think")
+"""Worker threads for the instant bots' decisions (random, heuristic, easy, normal) and every hint: however many
+tables want one at once, no more threads than this think (the others wait their turn), and never on the event
+loop."""
+SEARCHERS = 2
+"""How many searching bots think at once, server-wide (one core each, at most)."""
+SEARCHING = ThreadPoolExecutor(max_workers=SEARCHERS, thread_name_prefix="clubs-search")
+"""Worker threads for the searching bots' decisions (a tenth of a second to seconds each): apart from the instant
+ones, so that tables of searching bots wait for one another and never hold up a hint or an instant bot."""
 
 
 class Refused(Exception):  # noqa: N818 - a refusal, not an error of the server
@@ -205,6 +211,11 @@ class LiveTable:
             and not self.actions
             and any(s.kind == "person" and s.token_hash is None for s in self.seats)
         )
+
+    @property
+    def searching(self) -> bool:
+        """Whether a seat of the table is played by a searching bot (always, or while its person is away)."""
+        return any(searches(s.bot) for s in self.seats)
 
     @property
     def has_spectator_view(self) -> bool:
@@ -491,7 +502,8 @@ class LiveTable:
         if seat.player is None:
             seat.player = make_bot(seat.bot, self.info.name)
         rng = random.Random(derive_seed(self.seed, self.match_no, version))
-        action = await asyncio.get_running_loop().run_in_executor(THINKING, _choose, seat.player, copy, seat_no, rng)
+        pool = SEARCHING if searches(seat.bot) else THINKING
+        action = await asyncio.get_running_loop().run_in_executor(pool, _choose, seat.player, copy, seat_no, rng)
         if self.version != version:
             return
         text = copy.format_action(action)

@@ -28,6 +28,8 @@ from clubsuite.server.protocol import event_json
 
 MAX_FRAMES = 20_000
 """The most steps a replay is shown with (a record with more is refused, named)."""
+TASKS_PER_WORKER = 50
+"""Replays a worker process works out before a fresh one takes its place."""
 GZIP_FROM = 64 * 1024
 """Answers from this size up go out compressed to a client that takes gzip."""
 
@@ -48,6 +50,15 @@ def replay_frames(record: object) -> JsonObject:
     Raises :class:`ReplayRefused` (400) naming the problem when the record is not one the engine accepts."""
     if not isinstance(record, dict):
         raise ReplayRefused(400, "bad_record", "a record is a JSON object")
+    hands = record.get("hands")
+    if isinstance(hands, list):  # counted before any is replayed: a record too long to show costs nothing
+        steps = len(hands) + sum(
+            len(h["actions"]) for h in hands if isinstance(h, dict) and isinstance(h.get("actions"), list)
+        )
+        if steps > MAX_FRAMES:
+            raise ReplayRefused(
+                400, "bad_record", f"the record has {steps} steps, more than {MAX_FRAMES}: too long to show"
+            )
     try:
         run = Replay(record)
         public = load_part(run.info, "spectator")
@@ -128,22 +139,30 @@ class Replayer:
         self.workers, self.queue, self.max_bytes = workers, queue, max_bytes
         self._pool: ProcessPoolExecutor | None = None
         self._in_flight = 0
+        self._asking: set[str] = set()
+        """The addresses with a replay in the workers or their queue (one each: nobody fills the queue alone)."""
 
     @property
     def in_flight(self) -> int:
         """Replays being worked out or waiting for a worker now."""
         return self._in_flight
 
-    async def answer(self, raw: bytes | str, gzipped: bool) -> tuple[int, bytes, bool]:
-        """The replay answer of a record's bytes; :class:`ReplayRefused` (503) when the workers and the queue are
-        full."""
+    async def answer(self, raw: bytes | str, gzipped: bool, who: str) -> tuple[int, bytes, bool]:
+        """The replay answer of a record's bytes for the address ``who``; :class:`ReplayRefused` when that address
+        has a replay under way already (429) or the workers and the queue are full (503)."""
+        if who in self._asking:
+            raise ReplayRefused(429, "rate_limited", "one replay at a time: the last one asked for is being worked out")
         if self._in_flight >= self.workers + self.queue:
             raise ReplayRefused(503, "busy", "the server is working out other replays: try again in a moment")
         self._in_flight += 1
+        self._asking.add(who)
         try:
             if self._pool is None:
                 # spawn: a fresh interpreter, not a fork of a process with an event loop and threads
-                self._pool = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+                # and renewed after some replays, so that what a large one took is given back to the system
+                self._pool = ProcessPoolExecutor(
+                    self.workers, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=TASKS_PER_WORKER
+                )
             loop = asyncio.get_running_loop()
             try:
                 return await loop.run_in_executor(self._pool, replay_answer, raw, gzipped, self.max_bytes)
@@ -152,6 +171,7 @@ class Replayer:
                 raise ReplayRefused(503, "busy", "the replay could not be worked out: try again") from None
         finally:
             self._in_flight -= 1
+            self._asking.discard(who)
 
     def close(self) -> None:
         """Stop the workers."""

@@ -4,8 +4,10 @@ the one it lacks, a time limit on receiving a request.
 uvicorn bounds a WebSocket message as its frames arrive (``ws_max_size``: a larger frame closes the socket with
 1009 before its payload is read) and a request head that arrives in pieces (h11's incomplete-event limit), and
 closes an idle keep-alive connection; but a connection that sends its head or body slowly, or nothing at all, is
-kept forever. :class:`TimedH11Protocol` gives each request ``request_timeout`` seconds from its first byte (or from
-the connection, for the first) to arrive whole, and closes the connection otherwise. ``clubs serve`` and the test
+kept forever, and nothing bounds how many connections are open (a server out of file handles answers no one).
+:class:`TimedH11Protocol` gives each request ``request_timeout`` seconds from its first byte (or from the connection,
+for the first) to arrive whole, and closes the connection otherwise; it counts every open connection, HTTP or
+WebSocket, in all and by address, and closes one too many as it is accepted. ``clubs serve`` and the test
 servers build their configuration with :func:`uvicorn_config`, so the tests run under the limits a public server
 has.
 """
@@ -13,31 +15,66 @@ has.
 from __future__ import annotations
 
 import asyncio
+import json
+from collections import Counter
 from typing import Any
 
 import h11
 import uvicorn
 from uvicorn.protocols.http.h11_impl import H11Protocol
 
-from clubsuite.server.limits import ServerLimits
+from clubsuite.server.limits import ServerLimits, address_key
 
 WS_QUEUE = 16
 """WebSocket messages a connection may have received and the application not yet read (each at most
 ``max_ws_bytes``)."""
 
 
+class Door:
+    """The open connections of one server, in all and by address (counted as the limits count them)."""
+
+    def __init__(self, limits: ServerLimits) -> None:
+        self.most, self.per_address = limits.max_connections, limits.connections_per_address
+        self.total = 0
+        self.by_address: Counter[str] = Counter()
+
+    def admit(self, address: str) -> bool:
+        """Count a new connection from ``address``; False (and not counted) when it is one too many."""
+        if self.total >= self.most or self.by_address[address] >= self.per_address:
+            return False
+        self.total += 1
+        self.by_address[address] += 1
+        return True
+
+    def release(self, address: str) -> None:
+        """A counted connection closed."""
+        self.total -= 1
+        self.by_address[address] -= 1
+        if self.by_address[address] <= 0:
+            del self.by_address[address]
+
+
 class TimedH11Protocol(H11Protocol):
-    """uvicorn's HTTP/1.1 protocol with a time limit on receiving each request (head and body)."""
+    """uvicorn's HTTP/1.1 protocol with a time limit on receiving each request (head and body), a count of open
+    connections in all and by address (one too many is closed at once, before a byte is read), and its own refusal of
+    a request the HTTP parser cannot read as JSON like every other."""
 
     request_timeout = 20.0
+    door: Door
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self._request_timer: asyncio.TimerHandle | None = None
+        self._counted: str | None = None
 
     def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
-        """A new connection: its first request must arrive within the time."""
+        """A new connection: counted (or closed at once), and its first request must arrive within the time."""
         super().connection_made(transport)
+        address = address_key(self.client[0]) if self.client else "unknown"
+        if not self.door.admit(address):
+            transport.abort()
+            return
+        self._counted = address
         self._arm()
 
     def data_received(self, data: bytes) -> None:
@@ -49,9 +86,40 @@ class TimedH11Protocol(H11Protocol):
             self._disarm()  # the request is whole (or the connection is closing)
 
     def connection_lost(self, exc: Exception | None) -> None:
-        """The connection closed: no timer outlives it."""
+        """The connection closed: counted out, and no timer outlives it."""
         self._disarm()
+        self._uncount()
         super().connection_lost(exc)
+
+    def handle_websocket_upgrade(self, event: h11.Request) -> None:
+        """The connection becomes a WebSocket: it stays counted until the WebSocket's own end."""
+        self._disarm()
+        super().handle_websocket_upgrade(event)
+        upgraded = self.transport.get_protocol()
+        if upgraded is not self:
+            lost = upgraded.connection_lost
+
+            def counted_out(exc: Exception | None) -> None:
+                self._uncount()
+                lost(exc)
+
+            upgraded.connection_lost = counted_out  # type: ignore[method-assign]
+
+    def send_400_response(self, msg: str) -> None:
+        """A request the HTTP parser cannot read: refused as JSON, like every refusal, and the connection closed."""
+        body = json.dumps({"code": "bad_http", "message": f"the request is not HTTP/1.1 this server can read ({msg})"})
+        headers = [(b"content-type", b"application/json"), (b"connection", b"close")]
+        for event in (h11.Response(status_code=400, headers=headers), h11.Data(data=body.encode()), h11.EndOfMessage()):
+            try:
+                self.transport.write(self.conn.send(event))
+            except h11.LocalProtocolError:  # an answer was under way already: nothing more can be said
+                break
+        self.transport.close()
+
+    def _uncount(self) -> None:
+        if self._counted is not None:
+            self.door.release(self._counted)
+            self._counted = None
 
     def _arm(self) -> None:
         self._disarm()
@@ -72,7 +140,7 @@ class TimedH11Protocol(H11Protocol):
 
 def uvicorn_config(app: Any, limits: ServerLimits, host: str, port: int, **more: Any) -> uvicorn.Config:
     """The configuration ``clubs serve`` (and every test server) runs ``app`` with."""
-    protocol = type("Timed", (TimedH11Protocol,), {"request_timeout": limits.request_timeout})
+    protocol = type("Timed", (TimedH11Protocol,), {"request_timeout": limits.request_timeout, "door": Door(limits)})
     return uvicorn.Config(
         app,
         host=host,

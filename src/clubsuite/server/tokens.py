@@ -69,7 +69,7 @@ def check_name(name: object) -> str:
     if not 1 <= len(tidy) <= NAME_MAX:
         raise InvalidOptionsError(f"a display name has 1 to {NAME_MAX} characters (got {len(tidy)})")
     for ch in tidy:
-        if not (ch.isalnum() or ch in _NAME_PUNCTUATION):
+        if not (ch.isalnum() or ch in _NAME_PUNCTUATION) or _blank(ch):
             raise InvalidOptionsError(f"a display name may hold letters, digits, spaces and - _ . ' only (not {ch!a})")
     scripts = set(categories.unique_aliases(tidy)) - _ANY_SCRIPT
     if len(scripts) > 1 and not any(scripts <= together for together in _MIXED_BY_CUSTOM):
@@ -80,18 +80,31 @@ def check_name(name: object) -> str:
     return tidy
 
 
+def _blank(ch: str) -> bool:
+    """A character that counts as a letter but shows nothing (the Hangul fillers)."""
+    return "FILLER" in unicodedata.name(ch, "")
+
+
 def looks_alike(a: str, b: str) -> bool:
-    """Whether two display names would be taken for each other: the same letters once case is ignored and every
-    letter that looks like a Latin one (Cyrillic а, Greek ο) is read as that letter."""
+    """Whether two display names would be taken for each other: the same letters once case is ignored, every
+    letter that looks like a Latin one (Cyrillic а, Greek ο) read as that letter, and the Latin letters and digits
+    that pass for one another in many typefaces (I l 1, O 0, rn m, vv w) read alike."""
     return _skeleton(a) == _skeleton(b)
+
+
+_ASCII_ALIKE = (("rn", "m"), ("vv", "w"), ("I", "l"), ("1", "l"), ("|", "l"), ("0", "o"))
+"""Latin look-alikes (Unicode's confusables, TR39, among plain letters and digits), each read as the second."""
 
 
 def _skeleton(name: str) -> str:
     out = []
-    for ch in unicodedata.normalize("NFKC", name).casefold():
+    for ch in unicodedata.normalize("NFKC", name):
         found = confusables.is_confusable(ch, preferred_aliases=["latin"]) if not ch.isascii() else False
         if isinstance(found, list) and found:
             latin = [g["c"] for g in found[0]["homoglyphs"] if g["c"].isascii()]
-            ch = latin[0].casefold() if latin else ch
+            ch = latin[0] if latin else ch
         out.append(ch)
-    return "".join(out)
+    text = "".join(out)
+    for alike, read_as in _ASCII_ALIKE:
+        text = text.replace(alike, read_as)
+    return text.casefold()

@@ -17,6 +17,7 @@ from fastapi import FastAPI, HTTPException, Query, Request
 from fastapi.responses import FileResponse, Response
 from fastapi.staticfiles import StaticFiles
 
+from clubsuite.server.guard import client_address
 from clubsuite.server.replaying import Replayer, ReplayRefused
 
 STATIC = Path(str(resources.files("clubsuite.server") / "static"))
@@ -68,7 +69,7 @@ def install(
     async def replayed(raw: bytes | str, request: Request) -> Response:
         gzipped = "gzip" in request.headers.get("accept-encoding", "").lower()
         try:
-            status, body, compressed = await replayer.answer(raw, gzipped)
+            status, body, compressed = await replayer.answer(raw, gzipped, client_address(request.scope))
         except ReplayRefused as exc:
             raise HTTPException(exc.status, {"code": exc.code, "message": str(exc)}) from None
         headers = {"content-encoding": "gzip", "vary": "accept-encoding"} if compressed else {}
