@@ -56,6 +56,7 @@ class ThreadServer:
         limits: ServerLimits | None = None,
         origins: tuple[str, ...] = (),
         hosts: tuple[str, ...] = (),
+        trusted: tuple[str, ...] = (),
     ) -> None:
         # The listening socket is bound here, to a port the system picks, and handed to uvicorn: no other test (or
         # test process) can take the port between choosing it and listening on it.
@@ -64,7 +65,12 @@ class ThreadServer:
         self.port = int(self.socket.getsockname()[1])
         self.limits = limits or ROOMY
         config = uvicorn_config(
-            create_app(store, self.limits, origins, hosts), self.limits, "127.0.0.1", self.port, log_level="warning"
+            create_app(store, self.limits, origins, hosts),
+            self.limits,
+            "127.0.0.1",
+            self.port,
+            trusted,
+            log_level="warning",
         )
         self.server = uvicorn.Server(config)
         self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread

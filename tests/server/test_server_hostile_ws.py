@@ -16,8 +16,8 @@ import os
 import socket
 import struct
 import threading
-import time
 from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -241,7 +241,8 @@ def test_tables_are_bounded_per_address_and_in_all(tmp_path: Path) -> None:
 
 
 def test_a_table_nobody_is_at_is_closed_after_a_while_and_one_with_a_player_stays(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, table_idle=1.0)) as server:
+    # Idle for 6 s: room enough, however loaded the machine, to connect to the second table before it counts as idle.
+    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, table_idle=6.0)) as server:
         quiet = new_table(server.base, "whist")["id"]
         table, (token,) = seated(server)
         c = Client(server.base, table, token)
@@ -266,27 +267,31 @@ def test_the_lobby_lists_at_most_a_hundred_tables_those_waiting_first(server: Th
 def test_a_player_back_while_their_bots_move_is_written_is_told_a_state_they_can_act_on(
     server: ThreadServer, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """The take-over bot's move is being committed (held for half a second) when the player comes back: the state
-    they get is the table as it is once the commit is told (or before the bot's move, which is then not played),
-    and their action on it is accepted, never refused as stale."""
+    """The take-over bot's move is being committed (held until the player's hello waits for the table) when the
+    player comes back: the state they get is the table as it is once the commit is told, and their action on it is
+    accepted, never refused as stale."""
     hub = server.server.config.app.state.hub
-    writing, first = threading.Event(), [True]
+    armed, writing, proceed, first = threading.Event(), threading.Event(), threading.Event(), [True]
     real = hub.store.append_action
 
-    def slow_append(table_id: str, match_no: int, row: ActionRow, finished: Any = None) -> None:
-        if row.source == "takeover" and first[0]:
+    def held_append(table_id: str, match_no: int, row: ActionRow, finished: Any = None) -> None:
+        if row.source == "takeover" and armed.is_set() and first[0]:  # held in its commit until the player is back
             first[0] = False
             writing.set()
-            time.sleep(0.5)
+            proceed.wait(60)
         real(table_id, match_no, row, finished)
 
-    monkeypatch.setattr(hub.store, "append_action", slow_append)
+    monkeypatch.setattr(hub.store, "append_action", held_append)
     table, (token,) = seated(server, grace=0)
     c = Client(server.base, table, token)
     c.until(lambda m: m["type"] == "state")
+    armed.set()  # the next take-over, once the player has gone
     c.close()
     assert writing.wait(30), "the bot never took the seat over"
     back = Client(server.base, table, token)
+    lock = hub.tables[table].lock
+    wait_until(lambda: bool(getattr(lock, "_waiters", None)), 30, "the hello did not wait for the commit under way")
+    proceed.set()
     state = back.until(lambda m: m["type"] == "state")
     turn = state if state["to_act"] == 0 and not state["over"] else my_turn(back)
     back.send({"type": "act", "action": turn["legal"][0], "version": turn["version"]})
@@ -338,6 +343,8 @@ def test_network_connections_are_bounded_per_address_and_in_all_before_a_byte_is
         assert refused_at_once(opened("127.0.0.4"))  # one too many for the server
         for s in held:
             s.close()
+        door = server.server.config.http.door  # type: ignore[union-attr]
+        wait_until(lambda: door.total == 0, 30, "the closed connections were not counted out")
         with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:  # counted out: room again
             s.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
             assert s.recv(12) == b"HTTP/1.1 200"
@@ -362,3 +369,34 @@ def test_searching_bots_cannot_hold_up_instant_bots_or_hints_and_one_address_giv
             release.set()
             for f in busy:
                 f.result(60)
+
+
+def test_a_seat_given_up_while_its_hello_waits_is_not_reached_with_the_old_token(server: ThreadServer) -> None:
+    """The table is busy (its lock held); a leave waits for it, then a hello with the token being given up: once the
+    table is free the seat is given up first, and the hello, its token no longer a seat's, is refused."""
+    hub = server.server.config.app.state.hub
+    table, (token, _) = seated(server, people=2)
+    lock = hub.tables[table].lock
+    free = threading.Event()
+
+    async def busy() -> None:
+        async with lock:
+            await asyncio.get_running_loop().run_in_executor(None, free.wait, 60)
+
+    held = asyncio.run_coroutine_threadsafe(busy(), hub.loop)
+    wait_until(lock.locked, 30, "the table was not made busy")
+
+    def waiting() -> int:
+        return len(getattr(lock, "_waiters", None) or ())
+
+    with ThreadPoolExecutor(1) as pool:
+        left = pool.submit(post, server.base, f"/tables/{table}/leave", {"token": token})
+        wait_until(lambda: waiting() == 1, 30, "the leave did not wait for the table")
+        c = Client(server.base, table, token)
+        wait_until(lambda: waiting() == 2, 30, "the hello did not wait for the table")
+        free.set()
+        held.result(30)
+        assert left.result(30)["seat"] == 0
+    answer = c.until(lambda m: m["type"] in ("welcome", "error"))
+    assert answer["type"] == "error" and answer["code"] == "bad_token", answer
+    c.close()

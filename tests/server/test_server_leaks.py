@@ -48,7 +48,7 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
 
 def hub_of(server: ThreadServer) -> Hub:
     """The hub of a server running in this process."""
-    hub = server.server.config.loaded_app.app.state.hub  # type: ignore[union-attr]
+    hub = server.server.config.app.state.hub
     assert isinstance(hub, Hub)
     return hub
 

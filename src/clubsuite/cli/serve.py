@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import ipaddress
 import logging
 import re
 import resource
@@ -91,8 +92,8 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     "trusted",
     multiple=True,
     metavar="ADDRESS",
-    help="a reverse proxy whose X-Forwarded-For names the client's address (repeat for several; default: none, "
-    "each client is known by the address it connects from)",
+    help="a reverse proxy (an IP address or network) whose X-Forwarded-For names the client's address (repeat for "
+    "several; default: none, each client is known by the address it connects from)",
 )
 @click.option(
     "--allow-origin",
@@ -150,6 +151,12 @@ def serve_command(
         store = Store(db_url) if db_url else Store.in_directory(Path(data_dir))
     except StoreError as exc:
         fail(str(exc))
+    for proxy in trusted:
+        try:
+            if proxy != "*":
+                ipaddress.ip_network(proxy, strict=False)
+        except ValueError:
+            fail(f"--trusted-proxy {quoted(proxy)}: expected an IP address or network, such as 127.0.0.1 or 10.0.0.0/8")
     for name in hosts:
         if not HOST.fullmatch(name):
             fail(f"--allow-host {quoted(name)}: expected a name such as clubs.example.org or *.example.org")
@@ -160,10 +167,9 @@ def serve_command(
         chosen,
         host,
         port,
+        trusted,
         log_config=None,
         log_level=log_level,
-        proxy_headers=bool(trusted),
-        forwarded_allow_ips=list(trusted) or None,
     )
     server = ClubsServer(config, app.state.hub)
     # The event loop shares the interpreter with the database and bot threads: a shorter switch interval keeps a

@@ -243,10 +243,7 @@ def create_app(
     async def join(table_id: str, body: JoinIn) -> dict[str, Any]:
         """Take a seat at a public table: the answer holds the seat token (keep it: it is the only way back to the
         seat). A private table is joined by its invite only."""
-        table = find(table_id)
-        if not table.settings.public:  # reached with a token's help only: a private table is joined by invite
-            raise HTTPException(404, {"code": "no_table", "message": f"there is no table {quoted(table_id, 40)}"})
-        return await _join(table, body)
+        return await _join(find(table_id), body)  # a private table is not found by its id alone
 
     @app.post("/invites/{code}/join")
     async def join_by_invite(code: Annotated[str, Path(max_length=64)], body: JoinIn) -> dict[str, Any]:
@@ -353,7 +350,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     await ws.accept()
     try:
         first = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
-        hello = parse_client_message(first)
+        hello = parse_client_message(first, hub.limits.max_ws_bytes)
         if not isinstance(hello, Hello):
             raise ProtocolError("bad_message", "the first message must be hello")
     except (TimeoutError, ProtocolError, WebSocketDisconnect, KeyError, RuntimeError) as exc:
@@ -381,8 +378,12 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
     # this state or comes after it as the next update, never both nor neither. Nothing is awaited on the socket
     # while the lock is held (the messages are queued; the writer sends them once it is released).
     async with table.lock:
-        if hub.tables.get(table.id) is not table:  # closed while this client was saying hello
+        # Asked again under the lock: the table may have been closed, or the seat given up (its token cleared and
+        # perhaps taken by someone else), while this client was waiting for it.
+        if table.closed or not hub.may_see(table, hello.invite, hello.token):
             refusal: tuple[str, str] | None = ("no_table", f"there is no table {quoted(table_id, 40)}")
+        elif hello.token is not None and hub.seat_of(table, hello.token) != seat:
+            refusal = ("bad_token", "that token holds no seat at this table")
         else:
             full = hub.connection_refused(table, seat, address)
             refusal = ("too_many_connections", full) if full is not None else None
@@ -401,11 +402,11 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
                 hub.disconnected(table, conn, address)
                 raise
     if refusal is not None:
-        await _refuse(ws, *refusal, 4404 if refusal[0] == "no_table" else 4429)
+        await _refuse(ws, *refusal, {"no_table": 4404, "bad_token": 4403}.get(refusal[0], 4429))
         return
     writer = asyncio.create_task(_write(ws, conn))
     try:
-        await _read(table, ws, conn)
+        await _read(table, ws, conn, hub.limits.max_ws_bytes)
     finally:
         hub.disconnected(table, conn, address)
         conn.send_close()
@@ -423,7 +424,7 @@ async def _refuse(ws: WebSocket, code: str, text: str, close: int = 4400) -> Non
         await ws.close(code=close)
 
 
-async def _read(table: LiveTable, ws: WebSocket, conn: Connection) -> None:
+async def _read(table: LiveTable, ws: WebSocket, conn: Connection, max_bytes: int) -> None:
     limit = RateLimit(time.monotonic())
     while not conn.dropped:
         try:
@@ -438,16 +439,16 @@ async def _read(table: LiveTable, ws: WebSocket, conn: Connection) -> None:
             conn.send(error("rate_limited", "too many messages: slow down"))
             continue
         try:
-            await _handle(table, conn, data)
+            await _handle(table, conn, data, max_bytes)
         except Exception:  # a fault of the server: said, logged, and the connection and the table go on
             log.exception("table %s: a message could not be handled", table.id)
             conn.send(error("server", "the server could not handle that message; nothing changed"))
 
 
-async def _handle(table: LiveTable, conn: Connection, data: str | bytes) -> None:
+async def _handle(table: LiveTable, conn: Connection, data: str | bytes, max_bytes: int) -> None:
     """One client message after hello."""
     try:
-        msg = parse_client_message(data)
+        msg = parse_client_message(data, max_bytes)
     except ProtocolError as exc:
         conn.send(error(exc.code, str(exc)))
         return

@@ -105,11 +105,13 @@ class Guard:
                 return
             body = await self._read_body(scope, receive)
         except Refusal as refused:
-            if scope["type"] == "websocket":
+            if scope["type"] == "websocket" and "websocket.http.response" not in scope.get("extensions", {}):
                 await send({"type": "websocket.close", "code": 4000 + refused.status, "reason": refused.code})
             else:
-                await answer(send, refused)
+                await answer(send, refused, "websocket.http" if scope["type"] == "websocket" else "http")
             return
+        except _ClientGoneError:
+            return  # the client went before its body was whole: nothing to answer, nothing to do
 
         delivered = False
 
@@ -215,7 +217,7 @@ class Guard:
         while more:
             msg = await receive()
             if msg["type"] != "http.request":
-                break  # the client went: the application reads its body as empty and its disconnect next
+                raise _ClientGoneError
             chunk = msg.get("body", b"")
             seen += len(chunk)
             if seen > limit:
@@ -231,14 +233,21 @@ class Guard:
         return body
 
 
-async def answer(send: Send, refused: Refusal) -> None:
-    """Send a refusal as a JSON answer with the security headers."""
+class _ClientGoneError(Exception):
+    """The client disconnected while its body was being read."""
+
+
+async def answer(send: Send, refused: Refusal, kind: str = "http") -> None:
+    """Send a refusal as a JSON answer with the security headers (``kind``: ``http``, or ``websocket.http`` for a
+    WebSocket handshake refused with an HTTP answer), and close the connection: whatever else the client sends
+    with it is not read."""
     body = json.dumps({"code": refused.code, "message": str(refused)}).encode()
     headers = [
         (b"content-type", b"application/json"),
         (b"content-length", str(len(body)).encode()),
+        (b"connection", b"close"),
         *refused.headers,
         *SECURITY_HEADERS,
     ]
-    await send({"type": "http.response.start", "status": refused.status, "headers": headers})
-    await send({"type": "http.response.body", "body": body})
+    await send({"type": f"{kind}.response.start", "status": refused.status, "headers": headers})
+    await send({"type": f"{kind}.response.body", "body": body})

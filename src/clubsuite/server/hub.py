@@ -57,8 +57,11 @@ class Hub:
         self.tables: dict[str, LiveTable] = {}
         self._invites: dict[str, str] = {}
         """Table ids by the hash of their invite code."""
-        self._creators: dict[str, str] = {}
-        """The address that made each open table (since this process started: addresses are never stored)."""
+        self._creators: dict[str, tuple[str, bool]] = {}
+        """The address that made each open table, and whether a searching bot sits at it (since this process started:
+        addresses are never stored)."""
+        self._pending: set[str] = set()
+        """Tables being written, counted against the limits already."""
         self._sockets: Counter[str] = Counter()
         """Open connections by address."""
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clubs-db")
@@ -109,6 +112,7 @@ class Hub:
             if table.connections or table.id not in self.tables:
                 return
             await self.db(self.store.close_table, table.id)
+            table.closed = True
             table.stop()
             del self.tables[table.id]
             self._invites.pop(hash_token(table.invite), None)
@@ -166,24 +170,6 @@ class Hub:
         ``creator`` (within its share of tables, and the server's). The first match's seed is drawn from the
         system's randomness; ``seed`` sets it (for tests and tools: never taken from a client, who could then know
         every deal)."""
-        if len(self.tables) >= self.limits.max_tables:
-            raise Refused("server_full", "the server has as many tables as it can hold: try again later")
-        if creator is not None:
-            mine = sum(1 for who in self._creators.values() if who == creator)
-            if mine >= self.limits.tables_per_address:
-                raise Refused(
-                    "too_many_tables",
-                    f"your address already has {mine} open tables, the most it may have: play at one of them, or "
-                    "wait until one closes (a table nobody is at closes after a while)",
-                )
-        if creator is not None and any(r.bot is not None and searches(r.bot) for r in seats):
-            mine = sum(1 for tid, who in self._creators.items() if who == creator and self.tables[tid].searching)
-            if mine >= self.limits.search_tables_per_address:
-                raise Refused(
-                    "too_many_tables",
-                    f"your address already has {mine} open tables with searching bots (hard, expert, pimc, ismcts), "
-                    "the most it may have: give this table instant bots, or wait until one of those closes",
-                )
         info, options = resolve(game)
         n = info.n_seats(options)
         if len(seats) != n:
@@ -205,22 +191,42 @@ class Hub:
             seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), 0)
         start_match(info, options, 0, seed)  # the deal must work before anything is stored
         first = MatchRow(0, seed, now, None, None)
-        await self.db(self.store.create_table, row, rows, first)
+        self._reserve(row.id, creator, any(searches(r.bot or "") for r in rows))
+        try:
+            await self.db(self.store.create_table, row, rows, first)
+        except BaseException:
+            self._creators.pop(row.id, None)
+            raise
+        finally:
+            self._pending.discard(row.id)
         table = LiveTable(row, rows, self.store, self.db)
         table.restore([first], [], 0)
         self._add(table)
-        if creator is not None:
-            self._creators[table.id] = creator
         table.reschedule()
         log.info("table %s created: %s", row.id, row.game)
         return table
 
-    def table(self, table_id: str) -> LiveTable:
-        """The live table ``table_id``; :class:`Refused` when there is none."""
-        table = self.tables.get(table_id)
-        if table is None:
-            raise Refused("no_table", f"there is no table {table_id!r}")
-        return table
+    def _reserve(self, table_id: str, creator: str | None, searching: bool) -> None:
+        """Count a table being made against the server's share and its creator's, before it is written: requests
+        made at once are counted one after another (nothing is awaited between the count and the place taken)."""
+        if len(self.tables) + len(self._pending) >= self.limits.max_tables:
+            raise Refused("server_full", "the server has as many tables as it can hold: try again later")
+        if creator is not None:
+            mine = [s for who, s in self._creators.values() if who == creator]
+            if len(mine) >= self.limits.tables_per_address:
+                raise Refused(
+                    "too_many_tables",
+                    f"your address already has {len(mine)} open tables, the most it may have: play at one of them, "
+                    "or wait until one closes (a table nobody is at closes after a while)",
+                )
+            if searching and sum(mine) >= self.limits.search_tables_per_address:
+                raise Refused(
+                    "too_many_tables",
+                    f"your address already has {sum(mine)} open tables with searching bots (hard, expert, pimc, "
+                    "ismcts), the most it may have: give this table instant bots, or wait until one of those closes",
+                )
+            self._creators[table_id] = (creator, searching)
+        self._pending.add(table_id)
 
     def by_invite(self, code: str) -> LiveTable:
         """The table an invite code opens (found by the code's hash: the look-up tells nothing of other codes)."""
@@ -277,6 +283,8 @@ class Hub:
 
     async def _join(self, table: LiveTable, tidy: str, seat: int | None) -> tuple[int, str]:
         async with table.lock:
+            if table.closed:
+                raise Refused("no_table", "that table was closed")
             free = [s for s in table.seats if s.kind == "person" and s.token_hash is None]
             if seat is not None:
                 free = [s for s in free if s.seat == seat]
@@ -314,6 +322,8 @@ class Hub:
 
     async def _leave(self, table: LiveTable, token: str) -> int:
         async with table.lock:
+            if table.closed:
+                raise Refused("no_table", "that table was closed")
             seat_no = self.seat_of(table, token)
             if seat_no is None:
                 raise Refused("bad_token", "that token holds no seat at this table")

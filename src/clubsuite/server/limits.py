@@ -87,10 +87,12 @@ class ServerLimits:
             value = getattr(self, f.name)
             if f.name.endswith("_rate"):
                 try:
-                    parse(value)
+                    if parse(value).amount < 1:
+                        raise ValueError
                 except ValueError:
                     raise InvalidOptionsError(
-                        f"{flag(f.name)} {value!r}: expected a rate such as 10/minute (per second, minute or hour)"
+                        f"{flag(f.name)} {value!r}: expected a rate above 0 such as 10/minute "
+                        "(per second, minute or hour)"
                     ) from None
             elif isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
                 raise InvalidOptionsError(f"{flag(f.name)} {value!r}: expected a number above 0")

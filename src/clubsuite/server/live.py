@@ -156,6 +156,8 @@ class LiveTable:
         self.recent: deque[tuple[int, list[JsonObject]]] = deque(maxlen=RECENT)
         self._timer: asyncio.Task[None] | None = None
         self._public: Callable[[SomeMatch], JsonObject] | None = None
+        self.closed = False
+        """Closed (nobody was at it for long): no longer served; a change waiting for its lock is refused."""
         self.quiet_since: float | None = time.monotonic()
         """Since when nobody has been connected (monotonic clock), or None while someone is: a table quiet for
         long enough is closed."""
@@ -211,11 +213,6 @@ class LiveTable:
             and not self.actions
             and any(s.kind == "person" and s.token_hash is None for s in self.seats)
         )
-
-    @property
-    def searching(self) -> bool:
-        """Whether a seat of the table is played by a searching bot (always, or while its person is away)."""
-        return any(searches(s.bot) for s in self.seats)
 
     @property
     def has_spectator_view(self) -> bool:
@@ -373,6 +370,8 @@ class LiveTable:
     async def _apply(self, seat: int, text: str, version: int, source: str) -> None:
         async with self.lock:
             match = self.match
+            if self.closed:
+                raise Refused("no_table", "the table was closed")
             if version != self.version:
                 raise Refused(
                     "stale", f"the table has moved on to version {self.version} (you acted on {version}): look again"
@@ -423,6 +422,8 @@ class LiveTable:
 
     async def _rematch(self) -> None:
         async with self.lock:
+            if self.closed:
+                raise Refused("no_table", "the table was closed")
             if not self.match.is_over:
                 raise Refused("not_over", "a rematch starts only when the match is over")
             match_no = self.match_no + 1

@@ -92,11 +92,12 @@ def _only(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
         raise ProtocolError("bad_message", f"a {kind} message has no field {extra[0]!r}")
 
 
-def parse_client_message(text: str | bytes) -> ClientMessage:
-    """Read one client message; raises :class:`ProtocolError` naming the problem (size, JSON, type, field)."""
-    size = len(text.encode() if isinstance(text, str) else text)
-    if size > MAX_MESSAGE_BYTES:
-        raise ProtocolError("too_large", f"a message may have at most {MAX_MESSAGE_BYTES} bytes (this one had {size})")
+def parse_client_message(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> ClientMessage:
+    """Read one client message of at most ``max_bytes``; raises :class:`ProtocolError` naming the problem (size,
+    JSON, type, field)."""
+    size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
+    if size > max_bytes:
+        raise ProtocolError("too_large", f"a message may have at most {max_bytes} bytes (this one had {size})")
     try:
         data = parse_record(text, "the message")  # standard JSON only, and nested within reason
     except ClubsError as exc:

@@ -158,16 +158,19 @@ class Replayer:
         self._asking.add(who)
         try:
             if self._pool is None:
-                # spawn: a fresh interpreter, not a fork of a process with an event loop and threads
-                # and renewed after some replays, so that what a large one took is given back to the system
+                # spawn: a fresh interpreter, not a fork of a process with an event loop and threads; renewed after
+                # some replays, so that what a large one took is given back to the system
                 self._pool = ProcessPoolExecutor(
                     self.workers, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=TASKS_PER_WORKER
                 )
+            pool = self._pool
             loop = asyncio.get_running_loop()
             try:
-                return await loop.run_in_executor(self._pool, replay_answer, raw, gzipped, self.max_bytes)
+                return await loop.run_in_executor(pool, replay_answer, raw, gzipped, self.max_bytes)
             except BrokenProcessPool:  # a worker died (killed for memory): a new pool for the next replay
-                self._pool = None
+                if self._pool is pool:
+                    self._pool = None
+                    pool.shutdown(wait=False, cancel_futures=True)
                 raise ReplayRefused(503, "busy", "the replay could not be worked out: try again") from None
         finally:
             self._in_flight -= 1

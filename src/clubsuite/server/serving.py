@@ -15,8 +15,10 @@ has.
 from __future__ import annotations
 
 import asyncio
+import ipaddress
 import json
 from collections import Counter
+from collections.abc import Sequence
 from typing import Any
 
 import h11
@@ -33,14 +35,27 @@ WS_QUEUE = 16
 class Door:
     """The open connections of one server, in all and by address (counted as the limits count them)."""
 
-    def __init__(self, limits: ServerLimits) -> None:
+    def __init__(self, limits: ServerLimits, trusted: Sequence[str] = ()) -> None:
         self.most, self.per_address = limits.max_connections, limits.connections_per_address
         self.total = 0
         self.by_address: Counter[str] = Counter()
+        self.trusted = [ipaddress.ip_network(t, strict=False) for t in trusted if t != "*"]
+        self.trust_all = "*" in trusted
+
+    def proxy(self, address: str) -> bool:
+        """Whether ``address`` is a trusted proxy: its connections carry many clients, each counted by the guard and
+        the hub by the address the proxy names, so the door counts them in the total only."""
+        if self.trust_all:
+            return True
+        try:
+            ip = ipaddress.ip_address(address)
+        except ValueError:
+            return False
+        return any(ip in net for net in self.trusted)
 
     def admit(self, address: str) -> bool:
         """Count a new connection from ``address``; False (and not counted) when it is one too many."""
-        if self.total >= self.most or self.by_address[address] >= self.per_address:
+        if self.total >= self.most or (self.by_address[address] >= self.per_address and not self.proxy(address)):
             return False
         self.total += 1
         self.by_address[address] += 1
@@ -138,9 +153,13 @@ class TimedH11Protocol(H11Protocol):
             self.transport.close()  # a body being read is told the client went (uvicorn's own disconnect)
 
 
-def uvicorn_config(app: Any, limits: ServerLimits, host: str, port: int, **more: Any) -> uvicorn.Config:
-    """The configuration ``clubs serve`` (and every test server) runs ``app`` with."""
-    protocol = type("Timed", (TimedH11Protocol,), {"request_timeout": limits.request_timeout, "door": Door(limits)})
+def uvicorn_config(
+    app: Any, limits: ServerLimits, host: str, port: int, trusted: Sequence[str] = (), **more: Any
+) -> uvicorn.Config:
+    """The configuration ``clubs serve`` (and every test server) runs ``app`` with; ``trusted``: the reverse
+    proxies whose ``X-Forwarded-For`` names the client (uvicorn's proxy headers)."""
+    door = Door(limits, trusted)
+    protocol = type("Timed", (TimedH11Protocol,), {"request_timeout": limits.request_timeout, "door": door})
     return uvicorn.Config(
         app,
         host=host,
@@ -152,5 +171,7 @@ def uvicorn_config(app: Any, limits: ServerLimits, host: str, port: int, **more:
         ws_per_message_deflate=False,  # messages are small; compressing each costs more CPU than it saves
         h11_max_incomplete_event_size=limits.max_header_bytes,
         timeout_keep_alive=5,
+        proxy_headers=bool(trusted),
+        forwarded_allow_ips=list(trusted) or None,
         **more,
     )

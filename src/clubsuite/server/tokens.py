@@ -89,14 +89,16 @@ def looks_alike(a: str, b: str) -> bool:
     """Whether two display names would be taken for each other: the same letters once case is ignored, every
     letter that looks like a Latin one (Cyrillic а, Greek ο) read as that letter, and the Latin letters and digits
     that pass for one another in many typefaces (I l 1, O 0, rn m, vv w) read alike."""
-    return _skeleton(a) == _skeleton(b)
+    return any(_skeleton(a, plain) == _skeleton(b, plain) for plain in (False, True))
 
 
 _ASCII_ALIKE = (("rn", "m"), ("vv", "w"), ("I", "l"), ("1", "l"), ("|", "l"), ("0", "o"))
 """Latin look-alikes (Unicode's confusables, TR39, among plain letters and digits), each read as the second."""
 
 
-def _skeleton(name: str) -> str:
+def _skeleton(name: str, plain_alike: bool) -> str:
+    """A name as it reads: look-alike letters of other alphabets as Latin ones, with the plain look-alikes read alike
+    too where ``plain_alike`` (before case is folded: ``I`` passes for ``l``, though ``i`` does not), case folded."""
     out = []
     for ch in unicodedata.normalize("NFKC", name):
         found = confusables.is_confusable(ch, preferred_aliases=["latin"]) if not ch.isascii() else False
@@ -105,6 +107,7 @@ def _skeleton(name: str) -> str:
             ch = latin[0] if latin else ch
         out.append(ch)
     text = "".join(out)
-    for alike, read_as in _ASCII_ALIKE:
-        text = text.replace(alike, read_as)
+    if plain_alike:
+        for alike, read_as in _ASCII_ALIKE:
+            text = text.replace(alike, read_as)
     return text.casefold()

@@ -23,16 +23,6 @@ from clubsuite.server.replaying import Replayer, ReplayRefused
 STATIC = Path(str(resources.files("clubsuite.server") / "static"))
 """The client's files."""
 
-_ERROR: dict[str, Any] = {"description": "refused: a JSON object with the code and the words"}
-REPLAY_ANSWERS: dict[int | str, dict[str, Any]] = {
-    400: _ERROR,
-    404: _ERROR,
-    413: _ERROR,
-    429: _ERROR,
-    503: _ERROR,
-}
-
-
 RECORD_BODY: dict[str, Any] = {
     "requestBody": {
         "required": True,
@@ -75,14 +65,14 @@ def install(
         headers = {"content-encoding": "gzip", "vary": "accept-encoding"} if compressed else {}
         return Response(body, status_code=status, media_type="application/json", headers=headers)
 
-    @app.post("/replays", responses=REPLAY_ANSWERS, openapi_extra=RECORD_BODY)
+    @app.post("/replays", openapi_extra=RECORD_BODY)
     async def replay_upload(request: Request) -> Response:
         """The replay of an uploaded record (the body: a record's JSON, at most ``--max-record-bytes``): every step
         with the public table and every hand (the record holds them all). The record is checked by the rules
         engine; a broken one is refused with the rule it breaks. Worked out in a worker process."""
         return await replayed(await request.body(), request)
 
-    @app.get("/tables/{table_id}/replay", responses=REPLAY_ANSWERS)
+    @app.get("/tables/{table_id}/replay")
     async def table_replay(
         table_id: str,
         request: Request,
