@@ -22,6 +22,7 @@ from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
 
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.server.docblock import main, write_block
 from clubsuite.server.protocol import MAX_MESSAGE_BYTES
 
 
@@ -159,16 +160,8 @@ def docs_block() -> str:
 
 def write_docs(path: Path) -> bool:
     """Put :func:`docs_block` into the page between the markers; whether the page changed."""
-    text = path.read_text(encoding="utf-8")
-    start, end = text.index(BEGIN), text.index(END) + len(END)
-    new = text[:start] + docs_block() + text[end:]
-    if new != text:
-        path.write_text(new, encoding="utf-8")
-    return new != text
+    return write_block(path, docs_block(), BEGIN, END)
 
 
 if __name__ == "__main__":
-    page = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/server.md")
-    if sys.argv[1:2] != ["--write"]:
-        sys.exit("usage: python -m clubsuite.server.limits --write [docs/server.md]")
-    print("written" if write_docs(page) else "unchanged")
+    main(sys.argv[1:], "clubsuite.server.limits", "docs/server.md", write_docs)

@@ -12,6 +12,7 @@ import sys
 from pathlib import Path
 
 from clubsuite.jsonform import JsonObject
+from clubsuite.server.docblock import main, write_block
 from clubsuite.server.protocol import ERROR_CODES, MAX_MESSAGE_BYTES, PROTOCOL
 
 _VERSION: JsonObject = {"type": "integer", "minimum": 0, "description": "the table's version"}
@@ -255,16 +256,8 @@ def docs_block() -> str:
 
 def write_docs(path: Path) -> bool:
     """Put :func:`docs_block` into the page between the markers; whether the page changed."""
-    text = path.read_text(encoding="utf-8")
-    start, end = text.index(BEGIN), text.index(END) + len(END)
-    new = text[:start] + docs_block() + text[end:]
-    if new != text:
-        path.write_text(new, encoding="utf-8")
-    return new != text
+    return write_block(path, docs_block(), BEGIN, END)
 
 
 if __name__ == "__main__":
-    page = Path(sys.argv[2] if len(sys.argv) > 2 else "docs/protocol.md")
-    if sys.argv[1:2] != ["--write"]:
-        sys.exit("usage: python -m clubsuite.server.schemas --write [docs/protocol.md]")
-    print("written" if write_docs(page) else "unchanged")
+    main(sys.argv[1:], "clubsuite.server.schemas", "docs/protocol.md", write_docs)
