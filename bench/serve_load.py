@@ -146,6 +146,8 @@ def load_limits(tables: int, watchers: int) -> list[str]:
         "--max-tables", str(tables + 16),
         "--tables-per-address", str(tables + 16),
         "--sockets-per-address", str(sockets),
+        "--connections-per-address", str(sockets + 64),
+        "--max-connections", str(sockets + 256),
         "--spectators-per-table", str(max(watchers, 1)),
         "--create-rate", f"{tables + 16}/minute",
         "--join-rate", f"{tables + 16}/minute",

@@ -4,12 +4,16 @@ read back by ``clubs replay``."""
 from __future__ import annotations
 
 import json
+import subprocess
+import sys
+from dataclasses import fields
 from pathlib import Path
 
 import pytest
 from serverkit import Client, ThreadServer, get, new_table, post, wait_until
 
 from cli_helpers import assert_safe_output, clubs_in_process
+from clubsuite.server.limits import ServerLimits, flag
 from clubsuite.server.schemas import docs_block
 from clubsuite.server.store import Store
 
@@ -19,8 +23,32 @@ DOCS = Path(__file__).resolve().parents[2] / "docs"
 def test_serve_help_names_its_options() -> None:
     outcome = clubs_in_process(["serve", "--help"])
     assert outcome.status == 0
-    for option in ("--host", "--port", "--db", "--data-dir", "--log-level"):
+    for option in ("--host", "--port", "--db", "--data-dir", "--log-level", "--trusted-proxy", "--allow-origin"):
         assert option in outcome.stdout
+    for limit in fields(ServerLimits):  # every limit is a flag, with its default
+        assert flag(limit.name) in outcome.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "named"),
+    [
+        (["--max-tables", "0"], "--max-tables"),
+        (["--table-idle", "-5"], "--table-idle"),
+        (["--create-rate", "ten"], "--create-rate"),
+        (["--join-rate", "0/minute"], "--join-rate"),
+        (["--trusted-proxy", "the proxy"], "--trusted-proxy"),
+        (["--allow-host", "bad host!"], "--allow-host"),
+        (["--allow-origin", "ftp://club.example"], "--allow-origin"),
+        (["--sockets-per-token", "many"], "--sockets-per-token"),
+    ],
+)
+def test_a_limit_proxy_host_or_origin_that_cannot_be_used_is_one_line_naming_the_flag_and_status_2(
+    tmp_path: Path, args: list[str], named: str
+) -> None:
+    outcome = clubs_in_process(["serve", "--port", "0", "--data-dir", str(tmp_path / "data"), *args])
+    assert outcome.status == 2 and named in outcome.stderr, outcome.stderr
+    assert not (tmp_path / "data").exists()  # refused before anything was made
+    assert_safe_output(outcome)
 
 
 def test_a_database_that_cannot_be_opened_is_one_line_and_status_2_without_its_password() -> None:
@@ -90,3 +118,15 @@ def test_a_hint_is_the_heuristic_bots_legal_choice_where_the_table_gives_hints(t
         if hints:
             assert c.until(lambda m: m["type"] == "error")["code"] in ("not_your_turn", "stale")
         c.close()
+
+
+def test_the_load_benchmark_plays_more_tables_and_sockets_than_one_address_may_have_by_default() -> None:
+    """``bench/serve_load.py`` raises the per-address limits it needs (its one address plays every client): 70 tables
+    and 140 sockets, past the defaults of 20 tables and 64 sockets (and 128 connections) per address."""
+    bench = Path(__file__).parents[2] / "bench" / "serve_load.py"
+    args = [sys.executable, str(bench), "--tables", "70", "--watchers", "1", "--seconds", "2", "--json"]
+    done = subprocess.run(args, capture_output=True, timeout=300, check=False)
+    assert done.returncode == 0, done.stderr.decode(errors="replace")[-2000:]
+    figures = json.loads(done.stdout)
+    assert figures["tables"] == 70 and figures["clients"] == 140 and figures["refused"] == 0
+    assert figures["accepted_actions"] > 0

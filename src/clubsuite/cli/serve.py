@@ -146,11 +146,6 @@ def serve_command(
     for origin in origins:
         if not ORIGIN.fullmatch(origin):
             fail(f"--allow-origin {quoted(origin)}: expected http://host or https://host, with a port if not the usual")
-    configure_logging(log_level)
-    try:
-        store = Store(db_url) if db_url else Store.in_directory(Path(data_dir))
-    except StoreError as exc:
-        fail(str(exc))
     for proxy in trusted:
         try:
             if proxy != "*":
@@ -160,6 +155,11 @@ def serve_command(
     for name in hosts:
         if not HOST.fullmatch(name):
             fail(f"--allow-host {quoted(name)}: expected a name such as clubs.example.org or *.example.org")
+    configure_logging(log_level)
+    try:
+        store = Store(db_url) if db_url else Store.in_directory(Path(data_dir))
+    except StoreError as exc:
+        fail(str(exc))
     open_files(chosen.max_connections)
     app = create_app(store, chosen, origins, hosts)
     config = uvicorn_config(
