@@ -60,7 +60,7 @@ _KINDS = [
 """The requests with a rate of their own (besides the rate every request counts in)."""
 _WHAT = {
     "create": "new tables",
-    "join": "seats taken",
+    "join": "seats taken and invite codes tried",
     "replay": "replays",
     "request": "requests",
 }
@@ -141,10 +141,11 @@ class Guard:
                 f"a request may have at most {self.limits.max_headers} header lines and "
                 f"{self.limits.max_header_bytes} bytes of head",
             )
-        self._check_host(headers)
+        values = dict(headers)  # read once for the host and the origin
+        self._check_host(values)
         method = scope.get("method", "GET") if scope["type"] == "http" else "WEBSOCKET"
         if method in UNSAFE or scope["type"] == "websocket":
-            self._check_origin(headers)
+            self._check_origin(values)
         address = client_address(scope)
         path = str(scope.get("path", ""))
         for kind in ["request", *(k for m, pattern, k in _KINDS if m == method and pattern.match(path))]:
@@ -159,11 +160,11 @@ class Guard:
                     [(b"retry-after", str(seconds).encode())],
                 )
 
-    def _check_host(self, headers: list[tuple[bytes, bytes]]) -> None:
+    def _check_host(self, values: dict[bytes, bytes]) -> None:
         """The name the request was sent to must be one this server answers to: an IP address, ``localhost``, or a
         name given with ``--allow-host``. A page whose own name was pointed at this server's address (DNS
         rebinding) is refused, so that its Origin, its own name, cannot pass for this server's."""
-        host = dict(headers).get(b"host", b"").decode("latin-1").lower()
+        host = values.get(b"host", b"").decode("latin-1").lower()
         name = host.rsplit(":", 1)[0] if not host.endswith("]") else host
         if name.startswith("[") and name.endswith("]"):
             name = name[1:-1]
@@ -183,11 +184,10 @@ class Guard:
                 "--allow-host NAME",
             ) from None
 
-    def _check_origin(self, headers: list[tuple[bytes, bytes]]) -> None:
+    def _check_origin(self, values: dict[bytes, bytes]) -> None:
         """A page of another site may not act here: its ``Origin`` must be this server's own (or allowed).
 
         Clients that are not browsers send no ``Origin`` and are not asked for one."""
-        values = dict(headers)
         origin = values.get(b"origin")
         if origin is None:
             return
