@@ -181,3 +181,129 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str, page: Any) ->
         if time.monotonic() > deadline:
             raise AssertionError(what)
         page.wait_for_timeout(20)
+
+
+# -- playing by clicking ---------------------------------------------------------------------------------------------
+def last_message(w: Watched) -> dict[str, Any]:
+    """The last state or update the page received."""
+    return next(m for m in reversed(w.received) if m["type"] in ("state", "update"))
+
+
+def offered(w: Watched) -> bool:
+    """Whether the page's seat is to act, as the page was last told, and the page has drawn it (the hand or the
+    actions are live, not "Sent…")."""
+    msg = last_message(w)
+    if msg["to_act"] != w.seat or msg["over"] or not msg.get("legal"):
+        return False
+    live = w.page.locator(".hand.active, .bid-cards .playable, .controls button.action").count()
+    return live > 0 and w.page.locator("#turn").inner_text() != "Sent…"
+
+
+def decide(w: Watched, rng: Any, game: str) -> str:
+    """Make one decision by clicking what the page offers: a legal action (from those the server sent) chosen at
+    random, made as a player makes it (a card clicked, a word's button, or cards chosen and their play confirmed, a
+    wild 15's value picked). Waits until the table has moved on; returns the action."""
+    page = w.page
+    msg = last_message(w)
+    version = msg["version"]
+    action: str = rng.choice(msg["legal"])
+    tokens = action.split()
+    cards = [t for t in tokens if t not in ("pass", "keep", "exchange", "double")]
+    if not cards or tokens[0] == "call":  # a word, or a misplay call (a button naming the card called)
+        page.locator(f'.controls button.action[data-action="{action}"]').click()
+    elif len(tokens) == 1 and game != "northstar":
+        page.locator(f'button.card.playable[data-card="{action}"]').first.click()
+    else:
+        for token in cards:
+            page.locator(f'.my-area > .hand button.card[data-card="{token.split("=")[0]}"]').click()
+        for bare in page.locator(".wild-picker select").evaluate_all("(ss) => ss.map((s) => s.dataset.wild)"):
+            page.locator(f'select[data-wild="{bare}"]').select_option(meaning(action, bare))  # in the page's order
+        page.locator(f'.controls button.action.primary[data-action="{action}"]').click()
+    wait_for(lambda: w.version != version, 20, f"the table did not take {action!r}", page)
+    return action
+
+
+def meaning(action: str, card: str) -> str:
+    """What ``card`` (a 15, in notation without its value) stands for in ``action``: its value ("15S=7" -> "7"), or
+    "self" where it is played as itself: the value a wild 15's picker on the page takes."""
+    for token in action.split():
+        bare, _, value = token.partition("=")
+        if bare == card:
+            return value or "self"
+    raise AssertionError(f"{card} is not in {action!r}")
+
+
+def trick_cards(page: Any) -> set[str]:
+    """The cards lying on the table on the page (a play's cards, a bid, a finished trick still shown)."""
+    marks: list[str] = page.evaluate(
+        "() => [...document.querySelectorAll('.trick-area .pile:not(.preview) [data-card]')].map((e) => e.dataset.card)"
+    )
+    return set(marks)
+
+
+# -- every state a page shows, for the leak check -------------------------------------------------------------------
+RECORD_STATES = """
+(() => {
+  window.__shown = [];
+  const seen = new Set();
+  const take = () => {
+    const board = document.querySelector('[data-version]');
+    const version = board ? Number(board.dataset.version) : null;
+    const marks = [...document.querySelectorAll('[data-card]')].map((e) => e.dataset.card);
+    const labels = [...document.querySelectorAll('[aria-label],[title]')]
+      .map((e) => (e.getAttribute('aria-label') || '') + ' ' + (e.getAttribute('title') || ''));
+    const text = document.body ? document.body.textContent : '';
+    const key = JSON.stringify([version, marks, labels, text]);
+    if (seen.has(key)) return;
+    seen.add(key);
+    window.__shown.push({version, marks, labels, text});
+  };
+  new MutationObserver(take).observe(document, {subtree: true, childList: true, attributes: true, characterData: true});
+})();
+"""
+"""A page script that keeps every distinct state the page shows (each drawing, each step of a finished trick's pause
+and gathering), with the table version it was drawn from (``data-version``), for :func:`assert_no_leak_ever`."""
+
+
+def match_at(server: Any, table_id: str, version: int) -> SomeMatch:
+    """The first match of a table as it stood at ``version`` (the version counts its accepted actions), rebuilt from
+    the table's seed and action log."""
+    from clubsuite.server.live import advance, start_match
+
+    table = server.server.config.app.state.hub.tables[table_id]
+    match, _ = start_match(table.info, table.options, 0, table.seed)
+    for row in list(table.actions)[:version]:
+        match.apply(match.parse_action(row.action), row.seat)
+        advance(match, table.info, table.seed)
+    return match
+
+
+def assert_no_leak_ever(watched: Watched, server: Any, table_id: str, game: str) -> int:
+    """Every state the page showed (kept by :data:`RECORD_STATES`) and every message it received named only cards its
+    seat could know at the version it was drawn from or sent with (the table's first match). Returns how many
+    states and messages were checked."""
+    shown: list[dict[str, Any]] = watched.page.evaluate("() => window.__shown")
+    checked = 0
+    allowed: dict[int, set[str]] = {}
+
+    def knowable_at(version: int) -> set[str]:
+        if version not in allowed:
+            allowed[version] = knowable_cards(match_at(server, table_id, version), watched.seat)
+        return allowed[version]
+
+    for state in shown:
+        if state["version"] is None:
+            continue
+        named = cards_named([state["marks"], state["labels"], state["text"]], game)
+        extra = named - knowable_at(int(state["version"]))
+        assert not extra, f"seat {watched.seat}'s page showed {sorted(extra)} at version {state['version']}"
+        checked += 1
+    own = cards_named([m.get("action") for m in watched.sent if m.get("type") == "act"], game)
+    for msg in list(watched.received):
+        if msg.get("type") not in ("state", "update"):
+            continue
+        named = cards_named(msg, game) - (own if msg.get("type") == "error" else set())
+        extra = named - knowable_at(int(msg["version"]))
+        assert not extra, f"seat {watched.seat} was sent {sorted(extra)}: {msg}"
+        checked += 1
+    return checked

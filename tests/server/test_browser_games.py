@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Watched, assert_no_leak, live_match, seeded_table, wait_for, watch
+from browserkit import Watched, assert_no_leak, live_match, meaning, seeded_table, wait_for, watch
 from serverkit import ThreadServer, post
 from test_browser_play import click_turn, last_state, take_seat, to_act
 
@@ -29,16 +29,24 @@ def web(tmp_path: Path) -> Iterator[ThreadServer]:
 
 
 def select_and_play(w: Watched, play: str) -> None:
-    """Select the cards of ``play`` one by one in the hand, then click the play the page offers for them; the page
-    offers one button per legal play of exactly those cards (a wild 15 with several meanings: one per meaning)."""
+    """Select the cards of ``play`` one by one in the hand, then click the play the page offers for them (a wild 15
+    with several meanings: picked first with the one picker the page offers)."""
     page = w.page
     version = w.version
     key = sorted(t.split("=")[0] for t in play.split())
     same = [p for p in last_state(w)["legal"] if sorted(t.split("=")[0] for t in p.split()) == key]
     for token in play.split():
-        page.locator(f'.hand button.card[data-card="{token.split("=")[0]}"]').click()
+        page.locator(f'.my-area > .hand button.card[data-card="{token.split("=")[0]}"]').click()
+    if len(same) > 1:  # a wild 15 of several meanings: one picker per 15, offering each value it may stand for
+        pickers = page.locator(".wild-picker select")
+        for bare in pickers.evaluate_all("(ss) => ss.map((s) => s.dataset.wild)"):
+            picker = page.locator(f'select[data-wild="{bare}"]')
+            if pickers.count() == 1:
+                offered_values = picker.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
+                assert set(offered_values) == {meaning(p, bare) for p in same}, play
+            picker.select_option(meaning(play, bare))
     offered = page.locator(".controls button.action.primary")
-    assert sorted(offered.evaluate_all("(els) => els.map((e) => e.dataset.action)")) == sorted(same), play
+    assert offered.evaluate_all("(els) => els.map((e) => e.dataset.action)") == [play]
     page.locator(f'.controls button.action.primary[data-action="{play}"]').click()
     wait_for(lambda: w.version != version, 15, f"{play} was not answered", page)
 
@@ -101,7 +109,7 @@ def test_an_illegal_play_typed_in_is_refused_with_the_rule_and_nothing_changes(w
     version = ann.version
     ann.page.get_by_text("Type a move").click()
     ann.page.get_by_label("an action in notation").fill("QX")
-    ann.page.get_by_role("button", name="Send").click()
+    ann.page.get_by_role("button", name="Send move").click()
     alert = ann.page.get_by_role("alert")
     alert.wait_for()
     assert "QX" in alert.inner_text()
@@ -206,7 +214,9 @@ def test_a_spectator_sees_the_public_table_and_no_hand(web: ThreadServer, browse
 
     def trick_shown() -> bool:  # the page draws a message a moment after the browser received it
         on_table = sorted(t["card"] for t in last_state(watcher)["view"]["trick"])  # the public trick, per the server
-        shown = watcher.page.eval_on_selector_all(".trick [data-card]", "(els) => els.map((e) => e.dataset.card)")
+        shown = watcher.page.eval_on_selector_all(
+            ".trick-area .pile [data-card]", "(els) => els.map((e) => e.dataset.card)"
+        )
         return sorted(shown) == on_table
 
     wait_for(trick_shown, 10, "the spectator's page does not show the trick on the table", watcher.page)
@@ -225,8 +235,8 @@ def test_the_replay_viewer_steps_through_an_uploaded_record_showing_every_hand(b
     record = json.loads(path.read_text())
     steps = len(record["hands"]) + sum(len(h["actions"]) for h in record["hands"])
     assert page.locator(".step-count").inner_text().startswith(f"Step 1 of {steps}")
-    assert page.locator(".replay-seats .seat").count() == 3
-    assert page.locator(".replay-seats [data-card]").count() == 39  # every hand, face up
+    assert page.locator(".felt .seat").count() == 3
+    assert page.locator(".felt .seat [data-card]").count() == 39  # every hand, face up
     assert page.locator(".hidden-piles [data-card]").count() == 13  # and the bid hand
     page.get_by_role("button", name="step forward").click()
     page.get_by_role("button", name="step forward").click()

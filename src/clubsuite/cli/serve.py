@@ -21,6 +21,8 @@ from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 
 DEFAULT_PORT = 8000
+DEFAULT_DATA_DIR = "clubs-data"
+"""Where ``clubs serve`` keeps its SQLite database unless told otherwise (the checkout's ``.gitignore`` names it)."""
 ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?")
 """An origin as a browser sends it: scheme, host and port."""
 HOST = re.compile(r"(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*")
@@ -75,7 +77,7 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
 )
 @click.option(
     "--data-dir",
-    default="clubs-data",
+    default=DEFAULT_DATA_DIR,
     show_default=True,
     type=click.Path(file_okay=False),
     help="where the default SQLite database lives (made when missing)",

@@ -30,13 +30,14 @@ from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
-from clubsuite.server import web
+from clubsuite.server import naming, web
 from clubsuite.server.guard import Guard, client_address
 from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import Connection, LiveTable, Refused
 from clubsuite.server.protocol import (
     Act,
+    Chat,
     Hello,
     Hint,
     Ping,
@@ -94,6 +95,18 @@ class JoinIn(_Strict):
 
     name: str = Field(..., max_length=100, description="a display name: 1 to 24 letters, digits, spaces and - _ . '")
     seat: int | None = Field(None, ge=0, le=99, description="the seat wanted (default: the lowest free one)")
+
+
+class QuickIn(_Strict):
+    """Quick play: a seat at a table of a game, now."""
+
+    game: str = Field(
+        ...,
+        max_length=200,
+        description="a game's name (a table of that game with any rules), or a variant or rules spec (exactly those "
+        "rules); GET /games lists them",
+    )
+    name: str = Field(..., max_length=100, description="a display name: 1 to 24 letters, digits, spaces and - _ . '")
 
 
 class TokenIn(_Strict):
@@ -169,22 +182,30 @@ def create_app(
     @app.get("/games")
     async def list_games() -> list[dict[str, Any]]:
         """The games, their seat counts, named variants (with the options each sets), options (a JSON Schema each:
-        type, range or choices, default, description with its ruling) and bots."""
+        type, range or choices, default, description with its ruling) and bots; beside them the words a person
+        reads (``naming``): the game's ``label`` and ``summary``, each option's ``label``, ``help``, ``rule`` (the
+        ruling id, for a "why?"), ``default_label`` and a choice's ``choices``, each variant's words
+        (``variant_choices``) and each bot's (``bot_choices``)."""
         schemas = {info.name: part for info, part in game_schemas()}
         out: list[dict[str, Any]] = []
         for g in games():
             part = schemas.get(g.name)
             options = options_schema(g.options_class, part.option_ranges)["properties"] if part is not None else {}
+            bots = lobby_order(bot_names(g.name))
             out.append(
                 {
                     "name": g.name,
                     "title": g.title,
+                    "label": naming.game_words(g).title,
+                    "summary": g.summary,
                     "seats": list(g.seats),
                     "variants": sorted(g.variants),
                     "variant_options": {name: dict(opts) for name, opts in sorted(g.variants.items())},
-                    "options": options,
+                    "variant_choices": naming.variants_with_words(g),
+                    "options": naming.options_with_words(g, options),
                     "examples": list(g.examples),
-                    "bots": lobby_order(bot_names(g.name)),
+                    "bots": bots,
+                    "bot_choices": naming.bots_with_words(bots),
                 }
             )
         return out
@@ -253,6 +274,17 @@ def create_app(
         except Refused as exc:
             raise _refusal(exc) from None
         return await _join(table, body)
+
+    @app.post("/quickplay")
+    async def quickplay(body: QuickIn, request: Request) -> dict[str, Any]:
+        """Take a seat at once at a table of a game: a public table of it waiting for players, or else a new public
+        table with you in seat 0 and normal bots in the others (its match starts at once). The answer is a join's
+        (keep the token). Counted as a table made and as a seat taken by the rate limits."""
+        try:
+            table, seat, token = await hub.quickplay(body.game, body.name, creator=client_address(request.scope))
+        except (ClubsError, Refused) as exc:
+            raise _refusal(exc) from None
+        return {"table": table.id, "seat": seat, "token": token}
 
     async def _join(table: LiveTable, body: JoinIn) -> dict[str, Any]:
         try:
@@ -456,6 +488,11 @@ async def _handle(table: LiveTable, conn: Connection, data: str | bytes, max_byt
         conn.send(message("pong", version=table.version))
     elif isinstance(msg, Hello):
         conn.send(error("bad_message", "hello comes once, first"))
+    elif isinstance(msg, Chat):  # seats and spectators alike, each to their own channel
+        try:
+            table.post_chat(conn, msg.text)
+        except ProtocolError as exc:
+            conn.send(error(exc.code, str(exc)))
     elif conn.seat is None:
         conn.send(
             error("not_seated", "a spectator cannot act" if isinstance(msg, Act) else "a spectator gets no hints")

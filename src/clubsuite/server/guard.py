@@ -54,6 +54,8 @@ _KINDS = [
     ("POST", re.compile(r"^/tables/[^/]+/join$"), "join"),
     ("POST", re.compile(r"^/invites/[^/]+/join$"), "join"),
     ("GET", re.compile(r"^/invites/[^/]+$"), "join"),  # looking a code up is guessing it too
+    ("POST", re.compile(r"^/quickplay$"), "create"),  # quick play may make a table and takes a seat: both rates
+    ("POST", re.compile(r"^/quickplay$"), "join"),
     ("POST", re.compile(r"^/replays$"), "replay"),
     ("GET", re.compile(r"^/tables/[^/]+/replay$"), "replay"),
 ]

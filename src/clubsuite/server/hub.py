@@ -20,7 +20,7 @@ from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
-from clubsuite.options import spec_of
+from clubsuite.options import spec_of, split_spec
 from clubsuite.seeding import derive_seed
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import Connection, LiveTable, Refused, start_match, unstoppable
@@ -38,6 +38,10 @@ from clubsuite.server.tokens import (
 
 T = TypeVar("T")
 log = logging.getLogger("clubsuite.server")
+QUICK_BOT = "normal"
+"""The bot in every other seat of a table quick play makes."""
+QUICK_TRIES = 3
+"""How many times quick play looks again when the seat it chose was taken meanwhile."""
 
 
 @dataclass(frozen=True)
@@ -62,6 +66,11 @@ class Hub:
         addresses are never stored)."""
         self._pending: set[str] = set()
         """Tables being written, counted against the limits already."""
+        self._quick: set[str] = set()
+        """Tables quick play made (quick play seats people at these first)."""
+        self._claimed: set[str] = set()
+        """Tables quick play has just made, whose first seat is kept for the person who asked (no other quick play
+        request is seated there meanwhile)."""
         self._sockets: Counter[str] = Counter()
         """Open connections by address."""
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clubs-db")
@@ -117,6 +126,7 @@ class Hub:
             del self.tables[table.id]
             self._invites.pop(hash_token(table.invite), None)
             self._creators.pop(table.id, None)
+            self._quick.discard(table.id)
         log.info("table %s closed: nobody was at it for %g s", table.id, self.limits.table_idle)
 
     async def _load(self, row: TableRow) -> LiveTable:
@@ -315,6 +325,60 @@ class Hub:
         table.broadcast_presence()
         table.reschedule()
         return chosen.seat, token
+
+    async def quickplay(self, game: str, name: object, creator: str | None = None) -> tuple[LiveTable, int, str]:
+        """Quick play: seat ``name`` at once at a table of ``game``: (table, seat, token).
+
+        A public table waiting for players with a free person's seat is joined first (those quick play made before
+        the others, then the one waiting longest); ``game`` given as a game's name alone takes a table of that game
+        with any options, a variant or a spec with options one with exactly those rules. Otherwise a new public table
+        is made for the address ``creator`` (within its share of tables, as any table), with the person in seat 0
+        and a ``normal`` bot in every other seat, so its match starts at once. The name is checked before anything
+        is made."""
+        tidy = check_name(name)
+        info, options = resolve(game)
+        wanted = spec_of(info.name, options)
+        exact = split_spec(game) != (info.name, {})
+        for _ in range(QUICK_TRIES):
+            for table in self._quick_tables(info.name, wanted if exact else None):
+                try:
+                    seat, token = await self.join(table, tidy, None)
+                except Refused as exc:
+                    if exc.code in ("table_full", "name_taken", "no_table"):
+                        continue  # taken meanwhile, or a name like this one sits there: the next table
+                    raise
+                return table, seat, token
+            bot = QUICK_BOT if QUICK_BOT in bot_names(info.name) else None
+            seats = [SeatRequest("person"), *[SeatRequest("bot", bot)] * (info.n_seats(options) - 1)]
+            table = await self.create_table(wanted, seats, TableSettings(), creator=creator)
+            self._quick.add(table.id)
+            self._claimed.add(table.id)
+            try:
+                seat, token = await self.join(table, tidy, 0)
+            except Refused as exc:
+                if exc.code != "seat_taken":  # someone who saw it listed took the seat first: look again
+                    raise
+                continue
+            finally:
+                self._claimed.discard(table.id)
+            return table, seat, token
+        raise Refused("busy", "the tables were all taken while you were being seated: try again")
+
+    def _quick_tables(self, game: str, spec: str | None) -> list[LiveTable]:
+        """The public tables of ``game`` (with rules ``spec``; None: any) waiting for players, in the order quick
+        play tries them."""
+        found = [
+            t
+            for t in self.tables.values()
+            if t.settings.public
+            and t.waiting
+            and not t.closed
+            and t.info.name == game
+            and (spec is None or t.spec == spec)
+            and t.id not in self._claimed
+        ]
+        found.sort(key=lambda t: (t.id not in self._quick, t.created_at))
+        return found
 
     async def leave(self, table: LiveTable, token: str) -> int:
         """Give up the seat ``token`` holds; its bot plays it until someone else takes it."""

@@ -32,6 +32,9 @@ from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
+from clubsuite.server.chat import ChatRoom
+from clubsuite.server.naming import rules_words, table_name
+from clubsuite.server.personas import bot_name, level_words
 from clubsuite.server.protocol import event_json, message
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import ActionRow, MatchRow, SeatRow, Store, TableRow
@@ -130,6 +133,12 @@ def advance(match: SomeMatch, info: SomeGame, seed: int) -> Events:
     return events
 
 
+SETTLED = frozenset({"TrickTaken", "TrickWon", "HandScored"})
+"""Events after which a bot waits :data:`AFTER_TRICK` times its delay before it acts: a finished trick stays in view
+on the players' pages a moment (the page's own pause, a second by default), and a bot leading at once would end it."""
+AFTER_TRICK = 3.0
+
+
 class LiveTable:
     """A table while the server runs: rebuilt from the store by :meth:`restore`, changed only by :meth:`apply`."""
 
@@ -154,6 +163,8 @@ class LiveTable:
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
         self.recent: deque[tuple[int, list[JsonObject]]] = deque(maxlen=RECENT)
+        self.chat = ChatRoom()
+        """The table's chat: kept here in memory only, never in the store or a record."""
         self._timer: asyncio.Task[None] | None = None
         self._public: Callable[[SomeMatch], JsonObject] | None = None
         self.closed = False
@@ -232,27 +243,39 @@ class LiveTable:
     def seat_names(self) -> list[JsonObject]:
         """Every seat as anyone may see it: kind, name, whether someone is connected, whether a bot plays it."""
         now = time.monotonic()
-        return [
-            {
+        out: list[JsonObject] = []
+        for s in self.seats:
+            row: JsonObject = {
                 "seat": s.seat,
                 "kind": s.kind,
-                "name": s.name if s.kind == "person" else s.bot,
+                "name": s.name if s.kind == "person" else bot_name(self.id, s.seat),
                 "taken": s.kind == "bot" or s.token_hash is not None,
                 "connected": s.connections > 0,
                 "bot_playing": s.kind == "bot" or self._bot_plays(s, now),
             }
-            for s in self.seats
-        ]
+            if s.kind == "bot":  # "Ada, hard bot": the bot's name, and its level in words beside it
+                row["bot"] = s.bot
+                row["level"] = level_words(s.bot)
+            out.append(row)
+        return out
 
     def summary(self) -> JsonObject:
-        """The table as the lobby lists it (public)."""
+        """The table as the lobby lists it (public), with its name in words (:mod:`naming`).
+
+        Its host is the person in the lowest-numbered person's seat that is taken now (the creator, where they sat
+        first), until they leave it: then the next person's seat taken, or nobody."""
         free = [s.seat for s in self.seats if s.kind == "person" and s.token_hash is None]
+        host = next((s.name for s in self.seats if s.kind == "person" and s.token_hash is not None), None)
         return {
             "id": self.id,
             "game": self.spec,
             "title": self.info.title,
+            "name": table_name(self.info, self.options, host),
+            "host": host,
+            "rules": rules_words(self.info, self.options),
             "seats": self.seat_names(),
             "free_seats": free,
+            "spectators": sum(1 for c in self.connections if c.seat is None),
             "settings": self.settings.to_json(),
             "match_no": self.match_no,
             "version": self.version,
@@ -308,6 +331,7 @@ class LiveTable:
             clock=self.clock(),
             hands=self.hands_played(),
             result=self.result(),
+            chat=self.chat.history(seat),
             **self._for(seat),
         )
 
@@ -320,9 +344,23 @@ class LiveTable:
         kept = [{"version": v, "events": evs} for v, evs in self.recent if v > since]
         return message("catchup", since=since, updates=kept)
 
+    def post_chat(self, conn: Connection, text: str) -> None:
+        """Say ``text`` (normalised and checked already) in the table's chat from ``conn``: a seat's line reaches
+        every connection of the table, a spectator's only the spectators; :class:`ProtocolError` ``rate_limited``
+        (nothing said) over the chat rate. The line is kept in memory with the table (:class:`ChatRoom`), never
+        stored. The speaker's own copy says ``mine`` (a spectator has no other way to know its label)."""
+        seat_name = self.seats[conn.seat].name if conn.seat is not None else None
+        line = self.chat.say(conn, seat_name, text)
+        msg = message("chat", **line)
+        for other in list(self.connections):
+            if other is conn:
+                other.send({**msg, "mine": True})
+            elif ChatRoom.reaches(line, other):
+                other.send(msg)
+
     def broadcast_presence(self) -> None:
         """Tell everyone who is here."""
-        msg = message("presence", version=self.version, seats=self.seat_names())
+        msg = message("presence", version=self.version, seats=self.seat_names(), waiting=self.waiting)
         for conn in self.connections:
             conn.send(msg)
 
@@ -341,6 +379,7 @@ class LiveTable:
             over=self.match.is_over,
             clock=self.clock(),
             seats=self.seat_names(),
+            waiting=self.waiting,
             result=self.result(),
             **extra,
         )
@@ -476,7 +515,10 @@ class LiveTable:
         version = self.version
         if self._bot_plays(seat, now):
             source = "bot" if seat.kind == "bot" or seat.token_hash is None else "takeover"
-            self._timer = asyncio.create_task(self._bot_move(seat_no, version, self.settings.bot_delay, source))
+            delay = self.settings.bot_delay
+            if self.recent and self.recent[-1][0] == version and any(e["type"] in SETTLED for e in self.recent[-1][1]):
+                delay *= AFTER_TRICK  # a trick or a hand just ended: the table sees who won it before play goes on
+            self._timer = asyncio.create_task(self._bot_move(seat_no, version, delay, source))
             return
         waits: list[tuple[float, str]] = []
         if self.settings.clock is not None:

@@ -2,12 +2,12 @@
 
 The server is authoritative. A client says ``hello`` first (with its seat token, or none to watch, and the last
 version it saw), then ``act`` with an action in the game's notation and the version it acted on, ``hint`` (the
-heuristic bot's suggestion, where the table gives hints) and ``ping``.
+heuristic bot's suggestion, where the table gives hints), ``chat`` (a line of the table's chat) and ``ping``.
 The server sends ``welcome``, ``state`` (everything the receiver may see now), ``update`` (what one accepted
 action changed: the public events and the receiver's new view), ``catchup`` (the public events missed while away),
-``presence``, ``hint``, ``error`` and ``pong``. Every message carries the protocol version; states and updates carry the
-table's version, a number that grows by one with every accepted change. ``docs/protocol.md`` describes each
-message, and :data:`SCHEMAS` gives a JSON Schema for each.
+``presence``, ``hint``, ``chat``, ``error`` and ``pong``. Every message carries the protocol version; states and
+updates carry the table's version, a number that grows by one with every accepted change. ``docs/protocol.md``
+describes each message, and :data:`SCHEMAS` gives a JSON Schema for each.
 
 Only public facts travel in events (every engine event is public: who played what to the table, who passed, the
 scores); what a seat alone may know travels only in that seat's own view.
@@ -15,6 +15,7 @@ scores); what a seat alone may know travels only in that seat's own view.
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
 from enum import Enum
 from typing import Any
@@ -33,6 +34,13 @@ RATE = 20.0
 """Messages per second a connection may send on average ..."""
 BURST = 40.0
 """... and at once; more are refused (with an error) until the bucket refills."""
+MAX_CHAT_CHARS = 200
+"""The longest chat message, in characters once normalised: a line of table talk, not a letter."""
+CHAT_REFUSED = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
+"""The Unicode categories a chat message may not hold: control characters (line breaks and tabs among them),
+invisible format characters (such as the right-to-left override U+202E, which turns the text after it around, and
+zero-width spaces), lone surrogates, and the line and paragraph separators. Each either shows nothing or changes how
+the text around it shows, so a message holding one could pass for something it is not."""
 
 
 class ProtocolError(Exception):
@@ -74,7 +82,39 @@ class Hint:
     version: int
 
 
-ClientMessage = Hello | Act | Ping | Hint
+@dataclass(frozen=True)
+class Chat:
+    """A line of the table's chat (already normalised by :func:`chat_text`): a seat's goes to everyone at the
+    table, a spectator's to the spectators only."""
+
+    text: str
+
+
+ClientMessage = Hello | Act | Ping | Hint | Chat
+
+
+def chat_text(text: str) -> str:
+    """A chat message as the table keeps it: composed (NFC, so that one letter is one character, however it was
+    typed) and stripped of surrounding blanks; :class:`ProtocolError` ``bad_chat`` naming the rule when it is blank,
+    longer than :data:`MAX_CHAT_CHARS` or holds a character of :data:`CHAT_REFUSED`.
+
+    A refused character is refused, never silently removed: the sender learns that the line was not sent as typed.
+    NFC rather than NFKC: a chat keeps what was typed (NFKC would turn "½" into "1⁄2"); the text is only ever
+    shown as text, so no folding is needed for safety."""
+    tidy = unicodedata.normalize("NFC", text).strip()
+    for ch in tidy:
+        if unicodedata.category(ch) in CHAT_REFUSED:
+            raise ProtocolError(
+                "bad_chat",
+                f"a chat message may not contain control or invisible formatting characters (this one has {ch!a})",
+            )
+    if not tidy or all(ch.isspace() or "FILLER" in unicodedata.name(ch, "") for ch in tidy):
+        raise ProtocolError("bad_chat", "a chat message cannot be blank")
+    if len(tidy) > MAX_CHAT_CHARS:
+        raise ProtocolError(
+            "bad_chat", f"a chat message has at most {MAX_CHAT_CHARS} characters (this one has {len(tidy)})"
+        )
+    return tidy
 
 
 def _int_or_none(data: dict[str, Any], key: str) -> int | None:
@@ -134,7 +174,13 @@ def parse_client_message(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) 
         if version is None:
             raise ProtocolError("bad_message", "hint needs the version the hint is wanted for")
         return Hint(version)
-    raise ProtocolError("unknown_type", f"unknown message type {kind!r}: expected hello, act, hint or ping")
+    if kind == "chat":
+        _only(data, kind, {"text"})
+        said = data.get("text")
+        if not isinstance(said, str):
+            raise ProtocolError("bad_message", "chat needs the text of the message")
+        return Chat(chat_text(said))
+    raise ProtocolError("unknown_type", f"unknown message type {kind!r}: expected hello, act, hint, chat or ping")
 
 
 class RateLimit:
@@ -208,12 +254,14 @@ ERROR_CODES = (
     "illegal",
     "over",
     "no_hints",
+    "bad_chat",
     "no_table",
     "too_many_connections",
     "server",
 )
 """Why a message was refused: the JSON, the message's shape, its size, the rate, its type, the protocol version, an
 action from a spectator, a token that opens no seat of this table, watching where the table forbids it, an action
-on an old version, out of turn, against the rules, after the end, a hint where the table gives none, a table that
+on an old version, out of turn, against the rules, after the end, a hint where the table gives none, a chat message
+that is blank, too long or holds control or invisible characters (too frequent ones are ``rate_limited``), a table that
 does not exist (or is private, and no invite or seat token came with the hello), a connection over the limits
 (per seat token, per address, spectators per table), or a fault of the server (nothing changed)."""

@@ -12,8 +12,9 @@ import sys
 from pathlib import Path
 
 from clubsuite.jsonform import JsonObject
+from clubsuite.server.chat import CHAT_BURST, CHAT_RATE, HISTORY
 from clubsuite.server.docblock import main, write_block
-from clubsuite.server.protocol import ERROR_CODES, MAX_MESSAGE_BYTES, PROTOCOL
+from clubsuite.server.protocol import ERROR_CODES, MAX_CHAT_CHARS, MAX_MESSAGE_BYTES, PROTOCOL
 
 _VERSION: JsonObject = {"type": "integer", "minimum": 0, "description": "the table's version"}
 _SEAT: JsonObject = {"type": ["integer", "null"], "minimum": 0, "description": "a seat number, or null"}
@@ -43,6 +44,8 @@ _SEATS: JsonObject = {
             "taken": {"type": "boolean"},
             "connected": {"type": "boolean"},
             "bot_playing": {"type": "boolean"},
+            "bot": {"type": "string", "description": "a bot seat's bot (its level or spec)"},
+            "level": {"type": "string", "description": "a bot seat's level in words, shown beside its name"},
         },
         "required": ["seat", "kind", "name", "taken", "connected", "bot_playing"],
         "additionalProperties": False,
@@ -78,16 +81,46 @@ _TABLE: JsonObject = {
         "id": {"type": "string"},
         "game": {"type": "string"},
         "title": {"type": "string"},
+        "name": {"type": "string", "description": "the table's name in words: Ann's CLUBS, 4 players, wild 15s"},
+        "host": {
+            "type": ["string", "null"],
+            "description": "the person in the lowest-numbered person's seat taken now, or null before anyone is",
+        },
+        "rules": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "the options that differ from the game's defaults, in short words",
+        },
         "seats": _SEATS,
         "free_seats": {"type": "array", "items": {"type": "integer"}},
+        "spectators": {"type": "integer", "minimum": 0, "description": "spectators connected now"},
         "settings": {"type": "object"},
         "match_no": {"type": "integer", "minimum": 0},
         "version": _VERSION,
         "over": {"type": "boolean"},
         "waiting": {"type": "boolean"},
     },
-    "required": ["id", "game", "title", "seats", "free_seats", "settings", "match_no", "version", "over", "waiting"],
+    "required": [
+        "id",
+        "game",
+        "title",
+        "name",
+        "host",
+        "rules",
+        "seats",
+        "free_seats",
+        "spectators",
+        "settings",
+        "match_no",
+        "version",
+        "over",
+        "waiting",
+    ],
     "additionalProperties": False,
+}
+_WAITING: JsonObject = {
+    "type": "boolean",
+    "description": "whether the table still waits for people to take their seats before play starts",
 }
 _HAND: JsonObject = {
     "type": "object",
@@ -106,6 +139,38 @@ _RESULT: JsonObject = {
     },
     "required": ["winners", "draw", "totals"],
     "additionalProperties": False,
+}
+_CHAT_TEXT: JsonObject = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_CHAT_CHARS,
+    "description": f"text only (never markup): 1 to {MAX_CHAT_CHARS} characters once composed (NFC) and stripped "
+    "of surrounding blanks, not blank, with no control or invisible formatting character (Unicode categories Cc, "
+    "Cf, Cs, Zl, Zp)",
+}
+_CHAT_LINE: JsonObject = {
+    "id": {"type": "integer", "minimum": 1, "description": "grows by one with every line said at the table"},
+    "channel": {
+        "enum": ["players", "spectators"],
+        "description": "players: said by a seat, read by everyone; spectators: said by a spectator, read by "
+        "spectators only",
+    },
+    "seat": {**_SEAT, "description": "the speaker's seat, or null for a spectator"},
+    "name": {"type": "string", "description": "the seat's display name, or a spectator's label (Spectator 3)"},
+    "text": _CHAT_TEXT,
+    "at": {"type": "number", "description": "when it was said, in seconds since 1970 (UTC)"},
+}
+_CHAT_HISTORY: JsonObject = {
+    "type": "array",
+    "maxItems": HISTORY,
+    "description": "the table's last chat lines the receiver may read, oldest first (a seat: the players' channel; "
+    "a spectator: both); kept in the server's memory only, never in a record",
+    "items": {
+        "type": "object",
+        "properties": _CHAT_LINE,
+        "required": list(_CHAT_LINE),
+        "additionalProperties": False,
+    },
 }
 _PLAY: JsonObject = {
     "version": _VERSION,
@@ -142,6 +207,15 @@ CLIENT: dict[str, JsonObject] = {
         {"version": _VERSION},
         ["version"],
     ),
+    "chat": _message(
+        "chat",
+        "A line of the table's chat: a seat's is read by everyone at the table, a spectator's by the spectators "
+        f"only. One speaker (a seat, with all its connections; a spectator's connection) may say {CHAT_BURST:g} "
+        f"lines at once and {CHAT_RATE:g} a second after that. Refused with bad_chat (the rule in words) when blank, "
+        "too long, or holding a control or invisible formatting character; with rate_limited when too frequent.",
+        {"text": _CHAT_TEXT},
+        ["text"],
+    ),
 }
 """What a client may send (each message at most :data:`~clubsuite.server.protocol.MAX_MESSAGE_BYTES` bytes)."""
 
@@ -162,6 +236,7 @@ SERVER: dict[str, JsonObject] = {
             "resync": {"type": "boolean"},
             "table": _TABLE,
             "hands": {"type": "array", "items": _HAND},
+            "chat": _CHAT_HISTORY,
         },
         [
             "protocol",
@@ -174,6 +249,7 @@ SERVER: dict[str, JsonObject] = {
             "result",
             "clock",
             "hands",
+            "chat",
             "view",
             "legal",
         ],
@@ -192,9 +268,23 @@ SERVER: dict[str, JsonObject] = {
                 "additionalProperties": False,
             },
             "seats": _SEATS,
+            "waiting": _WAITING,
             "scored": _HAND,
         },
-        ["protocol", "version", "events", "by", "to_act", "over", "result", "clock", "seats", "view", "legal"],
+        [
+            "protocol",
+            "version",
+            "events",
+            "by",
+            "to_act",
+            "over",
+            "result",
+            "clock",
+            "seats",
+            "waiting",
+            "view",
+            "legal",
+        ],
     ),
     "catchup": _message(
         "catchup",
@@ -215,9 +305,10 @@ SERVER: dict[str, JsonObject] = {
     ),
     "presence": _message(
         "presence",
-        "Who is at the table: sent when someone connects, leaves, or a bot takes over an absent player's seat.",
-        {"version": _VERSION, "seats": _SEATS},
-        ["protocol", "version", "seats"],
+        "Who is at the table: sent when someone connects, takes a seat, leaves, or a bot takes over an absent "
+        "player's seat; and whether the table still waits for people (the last seat taken ends the wait).",
+        {"version": _VERSION, "seats": _SEATS, "waiting": _WAITING},
+        ["protocol", "version", "seats", "waiting"],
     ),
     "error": _message(
         "error",
@@ -231,6 +322,13 @@ SERVER: dict[str, JsonObject] = {
         "The answer to hint: the action the game's heuristic bot would choose from the seat's own view.",
         {"version": _VERSION, "action": {"type": "string"}},
         ["protocol", "version", "action"],
+    ),
+    "chat": _message(
+        "chat",
+        "A line of the table's chat, to those who may read it: a seat's line to every connection of the table, a "
+        "spectator's to the spectators only. The speaker's own copy has mine: true. Never part of a record.",
+        {**_CHAT_LINE, "mine": {"const": True, "description": "in the speaker's own copy only"}},
+        ["protocol", *_CHAT_LINE],
     ),
     "bye": _message(
         "bye",

@@ -1,5 +1,6 @@
-// The table as a picture, from a view: the seats around it, the cards on the table, the score sheet. Shared by the
-// table page (a seat's view, or the spectator's) and the replay viewer (the spectator's view and every hand).
+// The table as a picture, from a view: the seats round the table (the viewer at the bottom, a partner opposite),
+// the cards each seat has put on the table in front of it, the score sheet. Shared by the table page (a seat's view,
+// or the spectator's) and the replay viewer (the spectator's view and every hand).
 
 import {h} from "./dom.js";
 import {cardBack, cardRow, cardView, parseCard, parseCards} from "./cards.js";
@@ -11,14 +12,74 @@ export function seatOrder(n, me) {
   return Array.from({length: n}, (_, i) => (start + i) % n);
 }
 
-/** One seat's panel: name, what it holds and has won, its state. */
-export function seatPanel({game, view, seat, info, me, clock, cards}) {
+/** Where a seat sits round the table, seen from ``me`` (null: a spectator, who sees seat 1 at the bottom): a cell of a
+ * three by three grid, {col, row} from 1 to 3. Play goes to the left (clockwise seen from above), so the next seat
+ * is on the viewer's left, the seat opposite at the top; with 2 to 6 seats no two seats share a cell. */
+export function seatCell(seat, n, me) {
+  const rel = (seat - (me ?? 0) + n) % n;
+  const angle = Math.PI / 2 + (rel * 2 * Math.PI) / n; // the viewer at the bottom; screen y grows downwards
+  const x = Math.cos(angle);
+  const y = Math.sin(angle);
+  return {col: x < -0.3 ? 1 : x > 0.3 ? 3 : 2, row: y < -0.4 ? 1 : y > 0.4 ? 3 : 2};
+}
+
+function placed(el, cell) {
+  el.dataset.col = String(cell.col);
+  el.dataset.row = String(cell.row);
+  return el;
+}
+
+// -- names and faces ------------------------------------------------------------------------------------------------
+const AVATAR_COLOURS = 8; // .avatar.c0 to .c7 in the stylesheet
+
+/** A seat's display name: the person's name, a bot's name, or "Seat N" for a free seat. Never cut: the whole name
+ * is always shown (it wraps where it must), so two seats cannot look alike. */
+export function seatName(info, seat) {
+  if (!info) return `Seat ${seat + 1}`;
+  return info.name ?? `Seat ${seat + 1}`;
+}
+
+/** What a seat is, in words: "hard bot" for a bot, "free seat" for a seat nobody has taken, else null. */
+export function seatRole(info) {
+  if (!info) return null;
+  if (info.kind === "bot") return info.level ?? "bot";
+  if (!info.taken) return "free seat";
+  return null;
+}
+
+/** A seat's name with what it is: "Ada, hard bot", "Ann". */
+export function seatTitle(info, seat) {
+  const role = seatRole(info);
+  return role ? `${seatName(info, seat)}, ${role}` : seatName(info, seat);
+}
+
+function initials(name) {
+  const words = name.trim().split(/\s+/).filter(Boolean);
+  const letters = words.length > 1 ? [words[0], words[words.length - 1]].map((w) => [...w][0]) : [...(words[0] || "?")].slice(0, 1);
+  return letters.join("").toUpperCase();
+}
+
+function colourOf(name, seat) {
+  let sum = seat * 7;
+  for (const ch of name) sum = (sum * 31 + ch.codePointAt(0)) % 100003;
+  return sum % AVATAR_COLOURS;
+}
+
+/** A seat's face: its initials on a colour that follows from its name (no picture is ever uploaded). */
+export function avatar(info, seat) {
+  const name = seatName(info, seat);
+  return h("span", {class: `avatar c${colourOf(name, seat)} ${info && info.kind === "bot" ? "bot" : ""}`.trim(), "aria-hidden": "true"}, initials(name));
+}
+
+// -- a seat ----------------------------------------------------------------------------------------------------
+/** One seat's panel: face, name, what it is, what it holds and has won, its state. ``cards``: what to show of its
+ * hand (undefined: the backs of its cards; null: nothing). */
+export function seatPanel({game, view, seat, info, me, clock, cards, compact = false}) {
   const badges = [];
   if (seat === me) badges.push(h("span", {class: "badge you"}, "you"));
   if (view.dealer === seat) badges.push(h("span", {class: "badge"}, "dealer"));
-  if (info && info.kind === "bot") badges.push(h("span", {class: "badge bot"}, "bot"));
-  else if (info && info.bot_playing) badges.push(h("span", {class: "badge away"}, "bot playing"));
-  else if (info && info.taken && !info.connected) badges.push(h("span", {class: "badge away"}, "away"));
+  if (info && info.kind === "person" && info.bot_playing && info.taken) badges.push(h("span", {class: "badge away"}, "a bot plays for them"));
+  else if (info && info.kind === "person" && info.taken && !info.connected) badges.push(h("span", {class: "badge away"}, "away"));
   if (game === "partnership" || (view.team_totals && game === "northstar" && teamsOf(view) > 0)) {
     const team = game === "partnership" ? seat % 2 : seat % teamsOf(view);
     badges.push(h("span", {class: `badge team team-${team}`}, `team ${team + 1}`));
@@ -27,38 +88,39 @@ export function seatPanel({game, view, seat, info, me, clock, cards}) {
     badges.push(h("span", {class: "badge contract"}, view.winner === seat ? "contract" : "Joker partner"));
   }
   if (game === "northstar" && view.doubled && view.doubled.includes(seat)) badges.push(h("span", {class: "badge"}, "doubled"));
-  const stats = [];
+  const stats = []; // the first two matter most in play; a phone shows only them (the rest is in the drawers)
   if (view.hand_sizes) stats.push(`${view.hand_sizes[seat]} card${view.hand_sizes[seat] === 1 ? "" : "s"}`);
   if (view.tricks_won) stats.push(`${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`);
-  if (game === "free" && view.auction_sizes) stats.push(`${view.auction_sizes[seat]} bid cards`);
   if (game === "northstar" && view.won) stats.push(clubsWon(view.won[seat]));
-  if (game === "northstar" && view.bonus && view.bonus[seat] !== null) stats.push(`bonus ${view.bonus[seat]}`);
-  if (view.totals) stats.push(`total ${view.totals[seat]}`);
+  if (game === "free" && view.auction_sizes) stats.push(`${view.auction_sizes[seat]} bid cards`);
+  if (game === "northstar" && view.bonus && view.bonus[seat] !== null && view.bonus[seat] !== undefined) stats.push(`bonus ${view.bonus[seat]}`);
+  if (view.totals) stats.push(`${view.totals[seat]} point${Math.abs(view.totals[seat]) === 1 ? "" : "s"}`);
   const name = seatName(info, seat);
+  const role = seatRole(info);
   const toAct = view.to_act === seat;
-  const timer = clock && clock.seat === seat ? h("span", {class: "clock", dataset: {deadline: String(Date.now() + clock.seconds_left * 1000)}}, `${Math.ceil(clock.seconds_left)} s`) : null;
+  const timer = clock && clock.seat === seat
+    ? h("span", {class: "clock", role: "timer", dataset: {deadline: String(Date.now() + clock.seconds_left * 1000)}}, `${Math.ceil(clock.seconds_left)} s`)
+    : null;
+  const online = info && (info.connected || info.kind === "bot");
   return h("section", {
-    class: `seat ${toAct ? "to-act" : ""} ${seat === me ? "mine" : ""}`.trim(),
-    "aria-label": `${name}${seat === me ? " (you)" : ""}${toAct ? ", to act" : ""}`,
+    class: `seat ${toAct ? "to-act" : ""} ${seat === me ? "mine" : ""} ${compact ? "compact" : ""}`.trim(),
+    "aria-label": `${seatTitle(info, seat)}${seat === me ? " (you)" : ""}${toAct ? ", to act" : ""}`,
     dataset: {seat: String(seat)},
   },
   h("div", {class: "seat-head"},
-    h("span", {class: `presence ${info && (info.connected || info.kind === "bot") ? "on" : "off"}`, "aria-hidden": "true"}),
-    h("strong", {class: "seat-name"}, name), timer, ...badges),
-  h("div", {class: "seat-stats"}, stats.join(" \u00b7 ")),
+    h("span", {class: "face"}, avatar(info, seat), h("span", {class: `presence ${online ? "on" : "off"}`, "aria-hidden": "true"})),
+    h("span", {class: "who"},
+      h("strong", {class: "seat-name"}, name),
+      role ? h("span", {class: "seat-role"}, role) : null),
+    timer),
+  badges.length ? h("div", {class: "badges"}, badges) : null,
+  h("div", {class: "seat-stats"}, stats.map((text, i) => h("span", {class: i < 2 ? "stat" : "stat more"}, text))),
   cards === undefined ? (seat === me ? null : backs(view.hand_sizes ? view.hand_sizes[seat] : 0)) : cards);
 }
 
 function backs(n) {
-  const shown = Math.min(n, 13);
+  const shown = Math.min(n, 8);
   return h("div", {class: "backs", "aria-hidden": "true"}, Array.from({length: shown}, () => cardBack("small")));
-}
-
-/** A seat's display name. */
-export function seatName(info, seat) {
-  if (!info) return `Seat ${seat + 1}`;
-  if (info.kind === "bot") return `${info.name ?? "bot"} (seat ${seat + 1})`;
-  return info.name ?? `Seat ${seat + 1} (free)`;
 }
 
 function teamsOf(view) {
@@ -72,45 +134,100 @@ function clubsWon(text) {
   return `${n} club${n === 1 ? "" : "s"} won`;
 }
 
-/** The cards on the table: the trick in progress, one place per seat; North Star's CLUBS: the plays of the trick. */
-export function tableCenter({game, view, name, order}) {
+// -- what lies on the table ---------------------------------------------------------------------------------------
+/** What each seat has in front of it now, from the view: seat -> {cards: notation, note, toBeat}. In a trick game the
+ * card it played to the trick; in Free Clubs' auction its last bid; in North Star's CLUBS its last play of the trick
+ * (the latest of all is the play to beat, and stays until the trick is won). */
+export function inFront(game, view) {
+  const out = new Map();
+  if (game === "free" && view.stage === "auction") {
+    for (const b of view.auction || []) out.set(b.seat, b.bid === "pass" ? {cards: "", note: "passed"} : {cards: b.bid, note: "bid"});
+    return out;
+  }
   if (game === "northstar") {
     const plays = view.trick || [];
-    const shown = plays.slice(-4);
-    return h("div", {class: "center northstar-center", "aria-label": "the current trick"},
-      plays.length === 0 ? h("p", {class: "empty"}, "No cards on the table: a new trick starts.") : null,
-      shown.map((p, i) => h("figure", {class: `play ${i === shown.length - 1 ? "to-beat" : ""}`},
-        cardRow(parseCards(p.play)), h("figcaption", {}, `${name(p.seat)}${i === shown.length - 1 ? " (to beat)" : ""}`))),
-      plays.length > 4 ? h("p", {class: "muted"}, `${plays.length - 4} earlier play${plays.length === 5 ? "" : "s"} in this trick`) : null);
+    plays.forEach((p, i) => out.set(p.seat, {cards: p.play, note: i === plays.length - 1 ? "to beat" : null, toBeat: i === plays.length - 1}));
+    return out;
   }
-  if (game === "free" && view.stage === "auction") {
-    const bids = (view.auction || []).filter((b) => b.bid !== "pass");
-    return h("div", {class: "center auction", "aria-label": "the auction"},
-      bids.length === 0 ? h("p", {class: "empty"}, "The auction opens: the holder of the \u2660 10 bids first.") : null,
-      bids.map((b, i) => h("figure", {class: `play ${i === bids.length - 1 ? "to-beat" : ""}`},
-        cardView(parseCard(b.bid)), h("figcaption", {}, name(b.seat)))));
+  for (const t of view.trick || []) out.set(t.seat, {cards: t.card, note: null});
+  return out;
+}
+
+/** The table's middle: a place in front of every seat (the same cell as the seat), holding what that seat has put
+ * down; ``linger`` (a finished trick still shown, with its winner) takes the place of an empty trick; ``preview``
+ * shows the viewer's chosen cards, not yet sent. ``fresh(seat, cards)`` says whether a play is new since the last
+ * drawing (it slides in from its seat). */
+export function trickArea({game, view, me, name, linger = null, preview = null, fresh = () => false, message = null}) {
+  const n = view.hand_sizes.length;
+  const lingering = linger !== null;
+  const fronts = lingering ? linger.plays : inFront(game, view);
+  const places = [];
+  for (let seat = 0; seat < n; seat += 1) {
+    const put = fronts.get(seat);
+    const cell = seatCell(seat, n, me);
+    let body;
+    let note = put ? put.note : null;
+    let extra = "";
+    if (put && put.cards) {
+      const cards = parseCards(put.cards);
+      body = h("div", {class: `pile pile-${Math.min(cards.length, 6)}`}, cards.map((c) => cardView(c)));
+      if (put.toBeat) extra += " to-beat";
+      if (!lingering && fresh(seat, put.cards)) extra += " arrive";
+    } else if (seat === me && preview) {
+      body = h("div", {class: "pile preview", "aria-label": `your play, not sent yet: ${preview.words}`},
+        parseCards(preview.cards).map((c) => cardView(c)));
+      note = "not sent yet";
+    } else {
+      body = h("span", {class: "card placeholder", "aria-hidden": "true"});
+    }
+    if (lingering && linger.winner === seat) extra += " winner";
+    if (lingering) extra += linger.phase === "gather" ? " gather" : " lingering";
+    const place = h("figure", {class: `place${extra}`, dataset: {seat: String(seat)}}, body,
+      h("figcaption", {}, seat === me ? "you" : name(seat), note ? ` \u00b7 ${note}` : ""));
+    places.push(placed(place, cell));
   }
-  const bySeat = new Map((view.trick || []).map((t) => [t.seat, t.card]));
-  return h("div", {class: "center trick", "aria-label": "the current trick"},
-    order.map((seat) => h("figure", {class: "slot", dataset: {seat: String(seat)}},
-      bySeat.has(seat) ? cardView(parseCard(bySeat.get(seat))) : h("span", {class: "card placeholder", "aria-hidden": "true"}),
-      h("figcaption", {}, name(seat)))));
+  const words = lingering ? linger.words : message;
+  return h("div", {class: `trick-area seats-${n}`, "aria-label": lingering ? "the trick just won" : "the cards on the table"},
+    places,
+    words ? h("p", {class: "table-words", role: lingering ? "status" : null}, words) : null);
+}
+
+/** The felt: every seat but the viewer's round the table, the cards on it in the middle (``cardsOf(seat)``: what
+ * to show of a seat's hand, as for :func:`seatPanel`; the replay shows every hand). */
+export function felt({game, view, seats, me, name, clock, middle, overlay = null, cardsOf = () => undefined}) {
+  const n = view.hand_sizes.length;
+  const panels = [];
+  for (let seat = 0; seat < n; seat += 1) {
+    if (seat === me) continue;
+    const panel = seatPanel({game, view, seat, info: seats[seat], me, clock, compact: true, cards: cardsOf(seat)});
+    panels.push(placed(h("div", {class: "spot"}, panel), seatCell(seat, n, me)));
+  }
+  const centre = placed(h("div", {class: "centre"}, middle, overlay), {col: 2, row: 2});
+  return h("div", {class: `felt seats-${n} ${me === null || me === undefined ? "watching" : ""}`.trim()}, panels, centre);
 }
 
 /** The last complete trick, or null when there is none. */
 export function lastTrick({game, view, name, lastWon}) {
   if (game === "northstar") {
     if (!lastWon) return null;
-    return h("div", {class: "last-trick"}, h("p", {}, `${name(lastWon.seat)} won:`), cardRow(parseCards(lastWon.cards)));
+    return h("div", {class: "last-trick"}, h("p", {}, `Won by ${name(lastWon.seat)}:`), cardRow(parseCards(lastWon.cards)));
   }
   const tricks = view.tricks || [];
   if (!tricks.length) return null;
   const t = tricks[tricks.length - 1];
-  const players = t.players || null;
+  const plays = trickPlays(t, view.hand_sizes.length);
   return h("div", {class: "last-trick"},
-    h("p", {}, `Trick ${tricks.length}: led by ${name(t.leader)}, won by ${name(t.winner)}`),
-    h("div", {class: "card-row"}, t.cards.map((c, i) => h("figure", {class: "slot"}, cardView(parseCard(c)),
-      h("figcaption", {}, name(players ? players[i] : (t.leader + i) % view.hand_sizes.length))))));
+    h("p", {}, `Trick ${tricks.length}: led by ${name(plays[0].seat)}, won by ${name(t.winner)}`),
+    h("div", {class: "card-row"}, plays.map((p) => h("figure", {class: "slot"}, cardView(parseCard(p.card)),
+      h("figcaption", {}, name(p.seat))))));
+}
+
+/** A complete trick's cards with their seats: [{seat, card}] (Free Clubs gives them so; the others, a leader and
+ * the cards in turn). */
+export function trickPlays(trick, n) {
+  if (trick.cards.length && typeof trick.cards[0] === "object") return trick.cards;
+  const players = trick.players || null;
+  return trick.cards.map((card, i) => ({seat: players ? players[i] : (trick.leader + i) % n, card}));
 }
 
 /** The facts of the hand as a definition list. */
@@ -135,7 +252,7 @@ export function scoreSheet({game, view, hands, name, n}) {
   }
   if (view && game === "northstar" && teamsOf(view) > 0) {
     foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, "Teams"),
-      h("td", {colspan: String(n + 1)}, view.team_totals.map((t, i) => `team ${i + 1}: ${t}`).join(" \u00b7 "))));
+      h("td", {colspan: String(n + 1)}, view.team_totals.map((t, i) => `${teamName(view, i, name)}: ${t}`).join(" \u00b7 "))));
   }
   return h("div", {class: "score-box", tabindex: "0", role: "region", "aria-label": "scores"},
     h("table", {class: "scores"}, h("caption", {}, "Scores"), h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, foot)));

@@ -54,10 +54,16 @@ export function playShort(text) {
   }).join(" ");
 }
 
-/** Sorted for a hand: by suit (clubs, diamonds, spades, hearts), low to high, Jokers last. */
-export function sortCards(cards) {
+/** Sorted for a hand. ``by``: "suit" (clubs, diamonds, spades, hearts: the colours alternate; in each suit by rank)
+ * or "rank" (by rank, then suit); ``dir``: 1 low to high, -1 high to low; ``rank(card)``: the game's own order of
+ * ranks (Free Clubs' ace is its lowest card, whist's its highest). Jokers come last. */
+export function sortCards(cards, {by = "suit", dir = 1, rank = (c) => c.value} = {}) {
   const suitKey = (c) => (c.suit === null ? 9 : DISPLAY_ORDER[c.suit]);
-  return [...cards].sort((a, b) => suitKey(a) - suitKey(b) || a.value - b.value);
+  const rankKey = (c) => (c.suit === null ? Infinity : dir * rank(c));
+  const compare = by === "rank"
+    ? (a, b) => rankKey(a) - rankKey(b) || suitKey(a) - suitKey(b)
+    : (a, b) => suitKey(a) - suitKey(b) || rankKey(a) - rankKey(b);
+  return [...cards].sort((a, b) => (a.suit === null) - (b.suit === null) || compare(a, b));
 }
 
 function suitClass(card) {
@@ -74,9 +80,14 @@ export function faceSvg(card) {
     s("text", {class: "card-rank", x: 5, y: 17}, label),
     s("text", {class: "card-pip", x: 5, y: 31}, symbol),
     s("text", {class: "card-big", x: 30, y: 60, "text-anchor": "middle"}, big),
-    s("text", {class: "card-rank", x: 55, y: 78, "text-anchor": "end"}, card.suit === null ? "JOKER" : label),
   ];
-  if (card.as !== null) parts.push(s("text", {class: "card-as", x: 30, y: 80, "text-anchor": "middle"}, `=${card.as}`));
+  if (card.as === null) {
+    parts.push(s("text", {class: "card-rank", x: 55, y: 78, "text-anchor": "end"}, card.suit === null ? "JOKER" : label));
+  } else {
+    // a wild 15's value in a badge of its own at the foot, where the corner's rank would be (never over a number)
+    parts.push(s("rect", {class: "card-as-bg", x: 12, y: 66, width: 36, height: 15, rx: 4, ry: 4}),
+      s("text", {class: "card-as", x: 30, y: 77.5, "text-anchor": "middle"}, `as ${card.as}`));
+  }
   return s("svg", {viewBox: "0 0 60 84", class: `card-face ${suitClass(card)}`, "aria-hidden": "true", focusable: "false"}, parts);
 }
 

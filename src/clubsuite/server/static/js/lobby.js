@@ -1,9 +1,14 @@
-// The lobby: make a table (game, variant, options, seats, house rules), see the open public tables, join by invite
-// code. Everything it offers comes from the server (GET /games); the server checks everything it is sent.
+// The lobby: "Play now" (a seat at a table of a game at once, bots filling the rest), the open public tables (each
+// named in words, with its host, game, rules, free seats and spectators, filtered by game), a new table made to
+// measure, and joining by invite code. Every word a player reads comes from the server (GET /games: labels,
+// defaults, choices, variants, bots); rule ids only behind a "why?". The server checks everything it is sent; the
+// page checks what it can first, so that a value out of range gets a message naming the field, never silence.
 
 import {api, applyColours, byId, colourToggle, fill, h, store} from "./dom.js";
 
 const app = byId("app");
+const REFRESH_MS = 5000;
+const NAME_MAX = 24;
 let games = [];
 
 async function start() {
@@ -14,31 +19,282 @@ async function start() {
     fill(app, h("main", {class: "panel"}, h("h1", {}, "Clubs"), h("p", {role: "alert"}, err.message)));
     return;
   }
-  const tables = h("section", {class: "panel", "aria-labelledby": "open-title"}, h("h2", {id: "open-title"}, "Open tables"), h("p", {}, "Loading\u2026"));
+  const tables = openTables();
   fill(app,
     h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, "Clubs"), h("h1", {}, "Play Clubs online"),
       h("a", {href: "/replay"}, "Replay a record"), colourToggle()),
-    h("main", {class: "lobby"}, createForm(), h("div", {class: "lobby-side"}, tables, inviteForm())));
-  refresh(tables);
-  setInterval(() => refresh(tables), 5000);
+    h("main", {class: "lobby"},
+      playNow(),
+      h("div", {class: "lobby-side"}, tables.box, inviteForm()),
+      createForm()));
+  tables.refresh();
+  setInterval(tables.refresh, REFRESH_MS);
 }
 
-// -- making a table ----------------------------------------------------------------------------------------------
+const gameByName = (name) => games.find((g) => g.name === name);
+
+/** The game's name of a table's rules spec (a canonical spec starts with it). */
+const gameOf = (spec) => spec.split("(")[0].trim();
+
+// -- names -----------------------------------------------------------------------------------------------------------
+/** A "Your name" field. Every one on the page shows the same name (one person, one name), remembered by the
+ * browser. */
+function nameField(id) {
+  const input = h("input", {id, name: "name", class: "player-name", maxlength: String(NAME_MAX), autocomplete: "nickname", value: store.get("name", "")});
+  input.addEventListener("input", () => {
+    for (const other of document.querySelectorAll("input.player-name")) if (other !== input) other.value = input.value;
+  });
+  return h("div", {class: "field"}, h("label", {for: id}, "Your name"), input);
+}
+
+/** The problem with a display name, in words, or null. The server checks the letters. */
+function nameProblem(name) {
+  if (name.length < 1 || name.length > NAME_MAX) return `Your name: give 1 to ${NAME_MAX} letters, digits, spaces or - _ . '`;
+  return null;
+}
+
+/** Show a problem in the form's alert, mark the field and take the focus to it (in a long form, ``beside``, say it
+ * under the field too). A ruling's id in the server's words is left out: the page shows it only behind a "why?". */
+function complain(problem, text, input = null, beside = false) {
+  const words = text.replace(/\s*\([A-Z]{2}-\d+\)/g, "");
+  problem.textContent = words;
+  if (input) {
+    input.setAttribute("aria-invalid", "true");
+    const field = input.closest(".field");
+    if (field && beside) field.append(h("p", {class: "field-error"}, words)); // where the eye is
+    input.focus();
+  }
+}
+
+function clearComplaints(form, problem) {
+  problem.textContent = "";
+  for (const el of form.querySelectorAll("[aria-invalid]")) el.removeAttribute("aria-invalid");
+  for (const el of form.querySelectorAll(".field-error")) el.remove();
+}
+
+/** Keep the seat and go to the table. */
+function seatAndGo(joined, name) {
+  store.set("name", name);
+  store.set(`seat.${joined.table}`, {token: joined.token, seat: joined.seat});
+  location.href = `/table/${encodeURIComponent(joined.table)}`;
+}
+
+// -- play now --------------------------------------------------------------------------------------------------------
+function playNow() {
+  const pick = h("select", {id: "quick-game", name: "game"}, games.map((g) => h("option", {value: g.name}, g.label)));
+  pick.value = store.get("quickGame", games[0].name);
+  if (!gameByName(pick.value)) pick.value = games[0].name;
+  const about = h("p", {class: "muted game-about", id: "quick-about"});
+  const problem = h("p", {class: "error", role: "alert"});
+  const button = h("button", {type: "submit", class: "primary"}, "Play now");
+  const describe = () => { about.textContent = gameByName(pick.value).summary; };
+  pick.addEventListener("change", () => { describe(); store.set("quickGame", pick.value); });
+  describe();
+  pick.setAttribute("aria-describedby", "quick-about");
+  const form = h("form", {class: "panel quick", "aria-labelledby": "quick-title", novalidate: true},
+    h("h2", {id: "quick-title"}, "Play now"),
+    h("p", {class: "lead"}, "A seat at a table right away: you join people waiting for players, or bots fill the other seats."),
+    h("div", {class: "quick-row"},
+      h("div", {class: "field"}, h("label", {for: "quick-game"}, "What to play"), pick),
+      nameField("quick-name"),
+      button),
+    about, problem);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    clearComplaints(form, problem);
+    const nameInput = byId("quick-name");
+    const name = nameInput.value.trim();
+    const wrong = nameProblem(name);
+    if (wrong) return complain(problem, wrong, nameInput);
+    button.disabled = true;
+    try {
+      seatAndGo(await api("/quickplay", {game: pick.value, name}), name);
+    } catch (err) {
+      complain(problem, err.message);
+      button.disabled = false;
+    }
+    return undefined;
+  });
+  return form;
+}
+
+// -- the open tables -------------------------------------------------------------------------------------------------
+/** A seat in words: "Ann", "Ada, hard bot", "free seat". */
+function seatWords(s) {
+  if (s.kind === "bot") {
+    if (!s.level) return `${s.name} (bot)`;
+    return /\bbot$/.test(s.level) ? `${s.name}, ${s.level}` : `${s.name}, ${s.level} bot`;
+  }
+  if (!s.taken) return "free seat";
+  return s.bot_playing ? `${s.name} (away)` : s.name;
+}
+
+function stateWords(t) {
+  if (t.waiting) return "Waiting for players";
+  if (t.over) return "The match is over";
+  return t.match_no > 0 ? `Playing match ${t.match_no + 1}` : "Playing";
+}
+
+const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
+
+/** One table as a card: its name, then its facts, then Join and Watch. */
+function tableCard(t) {
+  const g = gameByName(gameOf(t.game));
+  const titleId = `table-${t.id}`;
+  const fact = (term, value) => h("div", {class: "fact"}, h("dt", {}, term), h("dd", {}, value));
+  const free = t.free_seats.length;
+  const links = [];
+  if (free) links.push(h("a", {class: "button-link primary", href: `/table/${encodeURIComponent(t.id)}`, "aria-describedby": titleId, dataset: {action: "join"}}, `Join (${free} free)`));
+  if (t.settings.spectators) links.push(h("a", {class: "button-link", href: `/table/${encodeURIComponent(t.id)}?watch=1`, "aria-describedby": titleId, dataset: {action: "watch"}}, "Watch"));
+  return h("li", {class: "table-card", dataset: {table: t.id, game: gameOf(t.game)}},
+    h("h3", {id: titleId}, t.name),
+    h("dl", {class: "facts"},
+      fact("Game", g ? g.label : t.title),
+      fact("Host", t.host === null ? "nobody yet" : t.host),
+      fact("Free seats", String(free)),
+      fact("Spectators", t.settings.spectators ? String(t.spectators) : "not allowed"),
+      h("div", {class: "fact wide"}, h("dt", {}, "Rules"), h("dd", {}, t.rules.length ? t.rules.join(", ") : "the standard rules"))),
+    h("p", {class: "state"}, stateWords(t)),
+    h("ul", {class: "seat-chips", "aria-label": "Seats"}, t.seats.map((s) => h("li", {class: s.kind === "bot" ? "bot" : s.taken ? "person" : "free"}, seatWords(s)))),
+    links.length ? h("div", {class: "card-links"}, links) : null);
+}
+
+/** What a card shows, to tell whether it must be drawn again. */
+function cardKey(t) {
+  return JSON.stringify([t.name, t.host, t.rules, t.free_seats, t.spectators, t.settings.spectators, t.waiting, t.over, t.match_no, t.seats.map(seatWords)]);
+}
+
+/** Run ``change`` on the list; if it took the keyboard focus away from a card's link, give it back. */
+function keepingFocus(list, change) {
+  const active = document.activeElement;
+  const card = active && list.contains(active) ? active.closest("[data-table]") : null;
+  const where = card ? {table: card.dataset.table, action: active.dataset.action} : null;
+  change();
+  if (where && !list.contains(document.activeElement)) {
+    const again = list.querySelector(`[data-table="${CSS.escape(where.table)}"] [data-action="${CSS.escape(where.action || "")}"]`);
+    if (again) again.focus({preventScroll: true});
+  }
+}
+
+function openTables() {
+  const filter = h("select", {id: "table-filter"},
+    h("option", {value: ""}, "every game"),
+    games.map((g) => h("option", {value: g.name}, g.label)));
+  filter.value = store.get("tableFilter", "");
+  if (filter.value !== "" && !gameByName(filter.value)) filter.value = "";
+  const count = h("p", {class: "muted", id: "table-count", "aria-live": "polite"});
+  const list = h("ul", {class: "table-list", "aria-labelledby": "open-title"});
+  const message = h("p", {class: "empty"}, "Loading\u2026");
+  const problem = h("p", {class: "error", role: "alert"});
+  const box = h("section", {class: "panel open-tables", "aria-labelledby": "open-title"},
+    h("div", {class: "open-head"},
+      h("h2", {id: "open-title"}, "Open tables"),
+      h("div", {class: "field filter"}, h("label", {for: "table-filter"}, "Show tables of"), filter)),
+    count, problem, message, list);
+  const cards = new Map(); // table id -> {el, key}
+  let latest = null;
+
+  function draw() {
+    if (latest === null) return;
+    const open = latest.filter((t) => !t.over || t.free_seats.length);
+    const shown = open.filter((t) => filter.value === "" || gameOf(t.game) === filter.value);
+    keepingFocus(list, () => {
+      const keep = new Set(shown.map((t) => t.id));
+      for (const [id, entry] of cards) {
+        if (!keep.has(id)) {
+          entry.el.remove();
+          cards.delete(id);
+        }
+      }
+      shown.forEach((t, i) => {
+        const key = cardKey(t);
+        let entry = cards.get(t.id);
+        if (!entry || entry.key !== key) {
+          const el = tableCard(t);
+          if (entry) entry.el.replaceWith(el);
+          entry = {el, key};
+          cards.set(t.id, entry);
+        }
+        if (list.children[i] !== entry.el) list.insertBefore(entry.el, list.children[i] || null);
+      });
+    });
+    const words = open.length === 0 ? "No public table is open: press Play now, or make one below."
+      : shown.length === 0 ? "No open table of this game: press Play now to start one."
+        : "";
+    if (message.textContent !== words) message.textContent = words;
+    const counted = open.length && filter.value ? `${plural(shown.length, "table", "tables")} of ${plural(open.length, "open table", "open tables")}` : open.length ? plural(open.length, "open table", "open tables") : "";
+    if (count.textContent !== counted) count.textContent = counted;
+  }
+
+  async function refresh() {
+    try {
+      latest = await api("/tables");
+      if (problem.textContent) problem.textContent = "";
+    } catch (err) {
+      problem.textContent = err.message;
+      return;
+    }
+    draw();
+  }
+
+  filter.addEventListener("change", () => {
+    store.set("tableFilter", filter.value);
+    draw();
+  });
+  return {box, refresh};
+}
+
+// -- making a table --------------------------------------------------------------------------------------------------
+/** A number field's value checked against its range: the number, or the problem in words naming the field. */
+function readNumber(input, label, {optional = false, whole = false} = {}) {
+  const text = input.value.trim();
+  if (text === "" && optional && !input.validity.badInput) return {value: null};
+  const low = Number(input.min);
+  const high = Number(input.max);
+  const value = Number(text);
+  const range = `from ${low} to ${high}`;
+  if (text === "" || !Number.isFinite(value) || value < low || value > high || (whole && !Number.isInteger(value)) || input.validity.badInput) {
+    const kind = whole ? "a whole number" : "a number";
+    return {problem: `${label}: give ${kind} ${range}${optional ? ", or leave it empty" : ""}`};
+  }
+  return {value};
+}
+
+/** A "why?" button and the explanation it shows and hides: the option in a sentence, then the ruling it comes
+ * from (the only place a ruling id is shown). */
+function why(schema, id) {
+  const text = h("p", {class: "why-note", id: `why-${id}`, hidden: true}, schema.help, schema.rule ? ` (ruling ${schema.rule})` : "");
+  const button = h("button", {type: "button", class: "why-toggle", "aria-expanded": "false", "aria-controls": `why-${id}`, "aria-label": `Why: ${schema.label}`}, "why?");
+  button.addEventListener("click", () => {
+    text.hidden = !text.hidden;
+    button.setAttribute("aria-expanded", String(!text.hidden));
+  });
+  return {button, text};
+}
+
 function createForm() {
-  const gameSelect = h("select", {id: "game", name: "game"}, games.map((g) => h("option", {value: g.name}, g.title)));
+  const gameSelect = h("select", {id: "game", name: "game"}, games.map((g) => h("option", {value: g.name}, g.label)));
+  const gameAbout = h("p", {class: "muted game-about", id: "game-about"});
+  gameSelect.setAttribute("aria-describedby", "game-about");
   const variantSelect = h("select", {id: "variant", name: "variant"});
+  const variantAbout = h("p", {class: "muted", id: "variant-about"});
+  variantSelect.setAttribute("aria-describedby", "variant-about");
   const optionsBox = h("fieldset", {class: "options"});
   const seatsBox = h("fieldset", {class: "seats-config"});
-  const nameInput = h("input", {id: "create-name", name: "name", required: true, maxlength: "24", autocomplete: "nickname", value: store.get("name", "")});
   const publicBox = h("input", {type: "checkbox", id: "public", checked: true});
   const watchBox = h("input", {type: "checkbox", id: "spectators", checked: true});
   const hintsBox = h("input", {type: "checkbox", id: "hints"});
-  const clockInput = h("input", {type: "number", id: "clock", min: "5", max: "3600", step: "1", placeholder: "none"});
-  const graceInput = h("input", {type: "number", id: "grace", min: "0", max: "3600", step: "1", value: "30"});
-  const delayInput = h("input", {type: "number", id: "bot-delay", min: "0", max: "10", step: "0.1", value: "0.8"});
+  const clockInput = h("input", {type: "number", id: "clock", min: "5", max: "3600", step: "any", inputmode: "decimal", placeholder: "no clock"});
+  const graceInput = h("input", {type: "number", id: "grace", min: "0", max: "3600", step: "any", inputmode: "decimal", value: "30"});
+  const delayInput = h("input", {type: "number", id: "bot-delay", min: "0", max: "10", step: "any", inputmode: "decimal", value: "0.8"});
   const problem = h("p", {class: "error", role: "alert"});
+  const labels = {
+    clock: "Seconds per decision",
+    grace: "Seconds before a bot plays for an absent player",
+    delay: "Seconds a bot waits before acting",
+  };
 
-  const game = () => games.find((g) => g.name === gameSelect.value);
+  const game = () => gameByName(gameSelect.value);
 
   function effectiveDefaults() {
     const g = game();
@@ -50,163 +306,217 @@ function createForm() {
 
   function drawOptions() {
     const g = game();
-    fill(variantSelect, h("option", {value: ""}, "the standard rules"), g.variants.map((v) => h("option", {value: v}, v)));
+    gameAbout.textContent = g.summary;
+    fill(variantSelect, h("option", {value: ""}, "The standard rules"),
+      g.variant_choices.map((v) => h("option", {value: v.value}, v.label)));
     drawOptionFields();
   }
 
   function drawOptionFields() {
     const g = game();
+    const chosen = g.variant_choices.find((v) => v.value === variantSelect.value);
+    variantAbout.textContent = chosen ? chosen.description : "as the rules are written";
     const defaults = effectiveDefaults();
     const fields = [];
     for (const [key, schema] of Object.entries(g.options)) {
       const id = `opt-${key}`;
-      const label = h("label", {for: id, title: schema.description}, key.replaceAll("_", " "));
+      const text = `${schema.label} (default: ${schema.default_label})`;
+      const explained = why(schema, key);
+      const head = h("div", {class: "label-row"}, h("label", {for: id}, text), explained.button);
       let input;
+      let field;
       if (schema.type === "boolean") {
-        input = h("input", {type: "checkbox", id, dataset: {option: key}});
+        input = h("input", {type: "checkbox", id, dataset: {option: key, label: schema.label}});
         input.checked = defaults[key] === "true";
-      } else if (schema.enum) {
-        input = h("select", {id, dataset: {option: key}}, schema.enum.map((v) => h("option", {value: String(v)}, String(v))));
+        field = h("div", {class: "field option"}, h("div", {class: "label-row check"}, input, h("label", {for: id}, text), explained.button), explained.text);
+      } else if (schema.choices) {
+        input = h("select", {id, dataset: {option: key, label: schema.label}}, schema.choices.map((c) => h("option", {value: String(c.value)}, c.label)));
         input.value = defaults[key];
+        field = h("div", {class: "field option"}, head, explained.text, input);
       } else if (schema.type === "integer") {
-        input = h("input", {type: "number", id, min: schema.minimum, max: schema.maximum, step: "1", value: defaults[key], dataset: {option: key}});
+        input = h("input", {type: "number", id, min: schema.minimum, max: schema.maximum, step: "1", inputmode: "numeric", value: defaults[key], dataset: {option: key, label: schema.label, whole: "1"}});
+        const range = schema.minimum !== undefined ? h("small", {}, `a whole number from ${schema.minimum} to ${schema.maximum}`) : null;
+        field = h("div", {class: "field option"}, head, explained.text, input, range);
       } else {
         continue; // a table of numbers (North Star's club points): set it in a rules spec with the command line
       }
-      input.addEventListener("change", drawSeats);
-      fields.push(h("div", {class: "field"}, label, input, h("small", {}, schema.description)));
+      input.addEventListener("change", () => {
+        reconcile(input);
+        drawSeats();
+      });
+      fields.push(field);
     }
-    fill(optionsBox, h("legend", {}, "Rules"), h("div", {class: "field"}, h("label", {for: "variant"}, "Variant"), variantSelect), fields);
+    fill(optionsBox, h("legend", {}, "Rules"),
+      h("div", {class: "field"}, h("label", {for: "variant"}, "Variant"), variantSelect, variantAbout), fields);
     drawSeats();
   }
 
+  /** Keep the options together: a choice that needs other options at certain values (team play, its number of
+   * players) sets them when chosen, and goes back to a choice that needs nothing when one of them is changed. */
+  function reconcile(changed) {
+    const input = (key) => optionsBox.querySelector(`[data-option="${CSS.escape(key)}"]`);
+    for (const [key, schema] of Object.entries(game().options)) {
+      const select = schema.choices ? input(key) : null;
+      const pick = select ? schema.choices.find((c) => c.value === select.value) : null;
+      if (!pick || !pick.sets) continue;
+      if (changed === select) {
+        for (const [other, value] of Object.entries(pick.sets)) if (input(other)) input(other).value = value;
+      } else if (Object.entries(pick.sets).some(([other, value]) => input(other) && input(other).value !== value)) {
+        const free = schema.choices.find((c) => !c.sets);
+        if (free) select.value = free.value;
+      }
+    }
+  }
+
+  /** The options that differ from the chosen variant's (or the game's) settings, or a problem naming a field. */
   function chosenOptions() {
     const defaults = effectiveDefaults();
     const out = {};
     for (const input of optionsBox.querySelectorAll("[data-option]")) {
-      const value = input.type === "checkbox" ? String(input.checked) : input.value;
+      let value;
+      if (input.type === "checkbox") value = String(input.checked);
+      else if (input.dataset.whole) {
+        const read = readNumber(input, input.dataset.label, {whole: true});
+        if (read.problem) return {problem: read.problem, input};
+        value = String(read.value);
+      } else value = input.value;
       if (value !== defaults[input.dataset.option]) out[input.dataset.option] = value;
     }
-    return out;
+    return {options: out};
   }
 
   function seatCount() {
     const g = game();
     const players = optionsBox.querySelector('[data-option="players"]');
-    return players ? Number(players.value) : g.seats[0];
+    const n = players ? Number(players.value) : g.seats[0];
+    return Number.isInteger(n) && g.seats.includes(n) ? n : g.seats[0];
   }
 
   function drawSeats() {
     const g = game();
     const n = seatCount();
+    const before = [...seatsBox.querySelectorAll("[data-seat]")].map((sel) => sel.value);
+    const levels = g.bot_choices.filter((b) => ["easy", "normal", "hard", "expert"].includes(b.value));
+    const others = g.bot_choices.filter((b) => !levels.includes(b));
     const rows = [];
     for (let s = 0; s < n; s += 1) {
       const select = h("select", {id: `seat-${s}`, dataset: {seat: String(s)}},
-        h("option", {value: "person"}, s === 0 ? "You" : "A person (a friend joins)"),
-        g.bots.map((b) => h("option", {value: `bot:${b}`}, `Bot: ${b}`)));
-      select.value = s === 0 ? "person" : g.bots.includes("normal") ? "bot:normal" : `bot:${g.bots[0]}`;
-      rows.push(h("div", {class: "field"}, h("label", {for: `seat-${s}`}, `Seat ${s + 1}`), select));
+        h("option", {value: "you"}, "You"),
+        h("option", {value: "person"}, "A friend (invite)"),
+        h("optgroup", {label: "Bots"}, levels.map((b) => h("option", {value: `bot:${b.value}`}, b.label))),
+        others.length ? h("optgroup", {label: "Other bots"}, others.map((b) => h("option", {value: `bot:${b.value}`}, b.label))) : null);
+      const fallback = s === 0 ? "you" : g.bots.includes("normal") ? "bot:normal" : `bot:${g.bots[0]}`;
+      select.value = before[s] || fallback;
+      if (!select.value) select.value = fallback;
+      select.addEventListener("change", () => {
+        if (select.value !== "you") return;
+        for (const other of seatsBox.querySelectorAll("[data-seat]")) if (other !== select && other.value === "you") other.value = "person";
+      });
+      rows.push(h("div", {class: "field seat-field"}, h("label", {for: `seat-${s}`}, `Seat ${s + 1}`), select));
     }
-    fill(seatsBox, h("legend", {}, "Seats"), rows);
+    fill(seatsBox, h("legend", {}, "Seats"),
+      h("p", {class: "muted"}, "You take the seat marked You; a friend takes theirs from the list or with the invite code."),
+      h("div", {class: "seat-grid"}, rows));
   }
 
   gameSelect.addEventListener("change", drawOptions);
   variantSelect.addEventListener("change", drawOptionFields);
 
-  const form = h("form", {class: "panel create", "aria-labelledby": "create-title"},
+  const numberField = (input, label, hint) => h("div", {class: "field"}, h("label", {for: input.id}, label), input, h("small", {}, hint));
+  const button = h("button", {type: "submit", class: "primary"}, "Create the table");
+  const form = h("form", {class: "panel create", "aria-labelledby": "create-title", novalidate: true},
     h("h2", {id: "create-title"}, "New table"),
-    h("div", {class: "field"}, h("label", {for: "game"}, "Game"), gameSelect),
+    h("div", {class: "field"}, h("label", {for: "game"}, "Game"), gameSelect, gameAbout),
     optionsBox, seatsBox,
-    h("fieldset", {}, h("legend", {}, "House rules"),
+    h("fieldset", {class: "house"}, h("legend", {}, "House rules"),
       h("div", {class: "field check"}, publicBox, h("label", {for: "public"}, "Listed in the lobby (otherwise by invite only)")),
       h("div", {class: "field check"}, watchBox, h("label", {for: "spectators"}, "Spectators may watch")),
-      h("div", {class: "field check"}, hintsBox, h("label", {for: "hints"}, "Hints (the heuristic bot's suggestion)")),
-      h("div", {class: "field"}, h("label", {for: "clock"}, "Seconds per decision (empty: no clock)"), clockInput),
-      h("div", {class: "field"}, h("label", {for: "grace"}, "Seconds before a bot plays for an absent player"), graceInput),
-      h("div", {class: "field"}, h("label", {for: "bot-delay"}, "Seconds a bot waits before acting"), delayInput)),
-    h("div", {class: "field"}, h("label", {for: "create-name"}, "Your name"), nameInput),
-    h("button", {type: "submit", class: "primary"}, "Create the table"),
+      h("div", {class: "field check"}, hintsBox, h("label", {for: "hints"}, "Hints (the normal bot's suggestion)")),
+      numberField(clockInput, `${labels.clock} (empty: no clock)`, "from 5 to 3600 seconds, or empty"),
+      numberField(graceInput, labels.grace, "from 0 to 3600 seconds (default: 30)"),
+      numberField(delayInput, labels.delay, "from 0 to 10 seconds, e.g. 0.15 (default: 0.8)")),
+    nameField("create-name"),
+    button,
     problem);
 
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
-    problem.textContent = "";
+    clearComplaints(form, problem);
     const g = game();
-    const opts = chosenOptions();
+    const chosen = chosenOptions();
+    if (chosen.problem) return complain(problem, chosen.problem, chosen.input, true);
+    const numbers = {};
+    for (const [key, input, label, optional] of [["clock", clockInput, labels.clock, true], ["grace", graceInput, labels.grace, false], ["bot_delay", delayInput, labels.delay, false]]) {
+      const read = readNumber(input, label, {optional});
+      if (read.problem) return complain(problem, read.problem, input, true);
+      numbers[key] = read.value;
+    }
+    const picks = [...seatsBox.querySelectorAll("[data-seat]")].map((sel) => sel.value);
+    const mine = picks.indexOf("you");
+    const nameInput = byId("create-name");
+    const name = nameInput.value.trim();
+    if (mine >= 0) {
+      const wrong = nameProblem(name);
+      if (wrong) return complain(problem, wrong, nameInput, true);
+    }
+    const opts = chosen.options;
     const base = variantSelect.value || g.name;
     const spec = Object.keys(opts).length ? `${base}(${Object.entries(opts).map(([k, v]) => `${k}=${v}`).join(",")})` : base;
-    const seats = [...seatsBox.querySelectorAll("[data-seat]")].map((sel) => (sel.value === "person" ? {kind: "person"} : {kind: "bot", bot: sel.value.slice(4)}));
+    const seats = picks.map((v) => (v.startsWith("bot:") ? {kind: "bot", bot: v.slice(4)} : {kind: "person"}));
     const body = {
       game: spec,
       seats,
       public: publicBox.checked,
       spectators: watchBox.checked,
       hints: hintsBox.checked,
-      clock: clockInput.value === "" ? null : Number(clockInput.value),
-      grace: Number(graceInput.value),
-      bot_delay: Number(delayInput.value),
+      ...numbers,
     };
-    const name = nameInput.value.trim();
+    button.disabled = true;
     try {
       const table = await api("/tables", body);
       store.set(`invite.${table.id}`, table.invite);
-      if (seats.some((x) => x.kind === "person")) {
+      if (mine >= 0) {
         // by its invite: the way in to a table of either kind (a private one has no other)
-        const joined = await api(`/invites/${encodeURIComponent(table.invite)}/join`, {name, seat: seats.findIndex((x) => x.kind === "person")});
-        store.set("name", name);
-        store.set(`seat.${table.id}`, {token: joined.token, seat: joined.seat});
-        location.href = `/table/${encodeURIComponent(table.id)}`;
+        seatAndGo(await api(`/invites/${encodeURIComponent(table.invite)}/join`, {name, seat: mine}), name);
       } else {
         location.href = `/table/${encodeURIComponent(table.id)}?watch=1`;
       }
     } catch (err) {
-      problem.textContent = err.message;
+      complain(problem, err.message);
+      button.disabled = false;
     }
+    return undefined;
   });
   drawOptions();
   return form;
 }
 
-// -- the open tables -----------------------------------------------------------------------------------------------
-async function refresh(box) {
-  let tables;
-  try {
-    tables = await api("/tables");
-  } catch (err) {
-    fill(box, h("h2", {id: "open-title"}, "Open tables"), h("p", {role: "alert"}, err.message));
-    return;
-  }
-  const shown = tables.filter((t) => !t.over || t.free_seats.length);
-  fill(box, h("h2", {id: "open-title"}, "Open tables"),
-    shown.length === 0 ? h("p", {}, "No public table is open: make one.") : h("ul", {class: "table-list"}, shown.map((t) => h("li", {},
-      h("strong", {}, t.title), ` ${t.game} \u00b7 `,
-      t.seats.map((s) => (s.kind === "bot" ? `${s.name} (bot)` : s.taken ? s.name : "free")).join(", "),
-      " \u00b7 ",
-      t.free_seats.length ? h("a", {href: `/table/${encodeURIComponent(t.id)}`}, `Join (${t.free_seats.length} free)`) : null,
-      t.free_seats.length && t.settings.spectators ? " \u00b7 " : null,
-      t.settings.spectators ? h("a", {href: `/table/${encodeURIComponent(t.id)}?watch=1`}, "Watch") : null))));
-}
-
+// -- joining by invite -----------------------------------------------------------------------------------------------
 function inviteForm() {
-  const code = h("input", {id: "invite-code", name: "code", required: true, autocomplete: "off"});
-  const name = h("input", {id: "invite-name", name: "name", required: true, maxlength: "24", autocomplete: "nickname", value: store.get("name", "")});
+  const code = h("input", {id: "invite-code", name: "code", autocomplete: "off"});
   const problem = h("p", {class: "error", role: "alert"});
-  const form = h("form", {class: "panel", "aria-labelledby": "invite-title"},
+  const form = h("form", {class: "panel invite-form", "aria-labelledby": "invite-title", novalidate: true},
     h("h2", {id: "invite-title"}, "Join with an invite code"),
     h("div", {class: "field"}, h("label", {for: "invite-code"}, "Invite code"), code),
-    h("div", {class: "field"}, h("label", {for: "invite-name"}, "Your name"), name),
+    nameField("invite-name"),
     h("button", {type: "submit"}, "Join"), problem);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
+    clearComplaints(form, problem);
+    const invite = code.value.trim();
+    if (!invite) return complain(problem, "Invite code: paste the code the table's creator gave you", code);
+    const nameInput = byId("invite-name");
+    const name = nameInput.value.trim();
+    const wrong = nameProblem(name);
+    if (wrong) return complain(problem, wrong, nameInput);
     try {
-      const joined = await api(`/invites/${encodeURIComponent(code.value.trim())}/join`, {name: name.value.trim()});
-      store.set("name", name.value.trim());
-      store.set(`seat.${joined.table}`, {token: joined.token, seat: joined.seat});
-      store.set(`invite.${joined.table}`, code.value.trim());  // a private table's record and replay need it
-      location.href = `/table/${encodeURIComponent(joined.table)}`;
+      const joined = await api(`/invites/${encodeURIComponent(invite)}/join`, {name});
+      store.set(`invite.${joined.table}`, invite); // a private table's record and replay need it
+      seatAndGo(joined, name);
     } catch (err) {
-      problem.textContent = err.message;
+      complain(problem, err.message);
     }
+    return undefined;
   });
   return form;
 }

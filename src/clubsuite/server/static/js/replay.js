@@ -4,8 +4,8 @@
 
 import {api, applyColours, byId, colourToggle, fill, h} from "./dom.js";
 import {cardRow, parseCards, sortCards} from "./cards.js";
-import {narrate} from "./games.js";
-import {factList, scoreSheet, seatOrder, seatPanel, tableCenter} from "./board.js";
+import {narrate, rankOrder, specWords} from "./games.js";
+import {factList, felt, scoreSheet, trickArea} from "./board.js";
 
 const app = byId("app");
 const params = new URLSearchParams(location.search);
@@ -88,7 +88,7 @@ function go(i) {
 }
 
 function stepWords(frame) {
-  const words = frame.events.map((ev) => narrate(replay.game, ev, name)).filter(Boolean);
+  const words = frame.events.map((ev) => narrate(replay.variant || replay.game, ev, name, frame.view)).filter(Boolean);
   if (frame.action === null) return [`Hand ${frame.hand + 1}: the deal.`, ...words];
   return words.length ? words : [`${name(frame.seat)}: ${frame.action}`];
 }
@@ -97,7 +97,6 @@ function draw() {
   const frame = replay.frames[at];
   const view = frame.view;
   const n = frame.hands.length;
-  const order = seatOrder(n, null);
   const slider = h("input", {type: "range", id: "step", min: "0", max: String(replay.frames.length - 1), value: String(at), "aria-label": "step"});
   slider.addEventListener("input", () => go(Number(slider.value)));
   const scored = replay.frames.filter((f, i) => i <= at && f.events.some((e) => e.type === "HandScored")).length;
@@ -105,7 +104,7 @@ function draw() {
   const hidden = Object.entries(frame.hidden || {});
   fill(app,
     h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, "Clubs"), h("h1", {}, `Replay: ${replay.title}`),
-      h("span", {class: "muted"}, replay.variant), colourToggle()),
+      h("span", {class: "muted"}, specWords(replay.variant || replay.game)), colourToggle()),
     h("main", {class: "table-page replay"},
       h("div", {class: "board"},
         h("nav", {class: "replay-controls", "aria-label": "steps"},
@@ -116,9 +115,10 @@ function draw() {
           h("button", {type: "button", onclick: () => go(replay.frames.length - 1), disabled: at === replay.frames.length - 1, "aria-label": "last step"}, "Last \u00bb"),
           slider),
         h("ol", {class: "step-words", "aria-live": "polite"}, stepWords(frame).map((w) => h("li", {}, w))),
-        h("div", {class: "seats replay-seats"}, order.map((s) => seatPanel({game: replay.game, view, seat: s, info: {kind: "person", name: name(s), taken: true, connected: true}, me: null, clock: null,
-          cards: cardRow(sortCards(parseCards(frame.hands[s] || "")), "open")}))),
-        h("div", {class: "table-middle"}, tableCenter({game: replay.game, view, name, order})),
+        felt({game: replay.game, view, me: null, name, clock: null,
+          seats: Array.from({length: n}, (_, s) => ({kind: "person", name: name(s), taken: true, connected: true})),
+          middle: trickArea({game: replay.game, view, me: null, name}),
+          cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {rank: rankOrder(replay.variant || replay.game, view)}), "open")}),
         hidden.length ? h("div", {class: "hidden-piles"}, hidden.map(([k, v]) => h("div", {class: "extra"}, h("h2", {}, k), cardRow(parseCards(v))))) : null),
       h("aside", {class: "side"},
         factList(replay.game, view, name),

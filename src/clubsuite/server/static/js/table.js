@@ -1,10 +1,14 @@
 // The table page: take a seat (or watch), then play over the table's WebSocket. The server is authoritative: this
 // page shows the view it is sent and sends actions in the game's notation; the legal ones come from the server.
+// What only moves on the page (a finished trick kept in view a moment, cards sliding) never holds back a message
+// and never hides a card: a message is taken at once, and a card that arrives ends a trick still shown.
 
 import {api, applyColours, byId, colourToggle, fill, h, store} from "./dom.js";
-import {cardButton, cardRow, cardShort, cardView, parseCard, parseCards, playShort, sortCards} from "./cards.js";
-import {narrate, prompt, readAction, wordLabel} from "./games.js";
-import {factList, lastTrick, scoreSheet, seatName, seatOrder, seatPanel, tableCenter} from "./board.js";
+import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, sortCards} from "./cards.js";
+import {actionLabel, knownLabel, narrate, prompt, rankOrder, readAction, specWords, why, wordLabel} from "./games.js";
+import {factList, felt, lastTrick, scoreSheet, seatName, seatPanel, trickArea} from "./board.js";
+import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
+import {play as playSound, setSound, soundOn} from "./sound.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const params = new URLSearchParams(location.search);
@@ -25,6 +29,7 @@ const state = {
   hands: [],
   log: [],
   selection: new Set(),
+  wild: new Map(),
   pending: false,
   error: null,
   hint: null,
@@ -35,6 +40,23 @@ const state = {
   closedForGood: false,
   socket: null,
   retry: 0,
+  linger: null,
+  dealt: false,
+  drawer: null,
+  resultClosed: false,
+  whyOpen: false,
+  heldCatchup: [],
+};
+
+/** The page's preferences (this browser only). */
+const prefs = {
+  get motion() { return store.get("motion", true) !== false; },
+  get pause() { const v = Number(store.get("trickPause", 1)); return Number.isFinite(v) && v >= 0 && v <= 5 ? v : 1; },
+  /** How the hand is sorted, per game: by suit where suits matter, by rank in North Star's CLUBS (they never do). */
+  get sort() {
+    const game = state.view ? state.view.game : "";
+    return store.get(`sort.${game}`, game === "northstar" ? "rank-up" : "suit-up");
+  },
 };
 
 /** A private table's invite code, where this page knows it (its link, or kept when the table was made or joined). */
@@ -48,6 +70,16 @@ function withInvite(path) {
   return code ? `${path}${path.includes("?") ? "&" : "?"}invite=${encodeURIComponent(code)}` : path;
 }
 
+/** The table's rules spec ("northstar(players=5,wild_fifteens=true)"): the words follow its options. */
+function spec() {
+  return state.table ? state.table.game : state.view ? state.view.game : "";
+}
+
+/** A seat's name inside a sentence: "you" for the page's own seat. */
+function nameIn(seat) {
+  return seat === state.seat && seat !== null ? "you" : name(seat);
+}
+
 function name(seat) {
   if (seat === null || seat === undefined) return "nobody";
   const info = state.table ? state.table.seats[seat] : null;
@@ -55,26 +87,58 @@ function name(seat) {
   return seatName(info, seat);
 }
 
+// -- the play log: kept for this tab, so that a reload shows it whole ---------------------------------------------
+const LOG_KEY = `clubs.log.${tableId}`;
+
 function say(text) {
   if (!text) return;
   state.log.push(text);
   if (state.log.length > 200) state.log.splice(0, state.log.length - 200);
 }
 
+function keepLog() {
+  try {
+    sessionStorage.setItem(LOG_KEY, JSON.stringify({version: state.version, seat: state.seat, lines: state.log}));
+  } catch {
+    // storage switched off: a reload shows the log from then on
+  }
+}
+
+function keptLog() {
+  try {
+    const kept = JSON.parse(sessionStorage.getItem(LOG_KEY) || "null");
+    if (kept && Array.isArray(kept.lines) && Number.isInteger(kept.version)) return kept;
+  } catch {
+    // unreadable: start afresh
+  }
+  return null;
+}
+
 // -- joining -------------------------------------------------------------------------------------------------------
 async function start() {
   applyColours();
+  applyMotion();
   const saved = store.get(`seat.${tableId}`);
   if (saved && typeof saved.token === "string") {
     state.token = saved.token;
+    resumeLog(saved.seat);
     connect();
     return;
   }
   if (params.get("watch") === "1") {
+    resumeLog(null);
     connect();
     return;
   }
   await showJoin();
+}
+
+function resumeLog(seat) {
+  const kept = keptLog();
+  if (kept && kept.seat === seat) {
+    state.log = kept.lines.filter((l) => typeof l === "string").slice(-200);
+    state.version = kept.version; // the hello asks for what happened since: the log goes on where it stopped
+  }
 }
 
 async function showJoin(message = null) {
@@ -93,9 +157,8 @@ async function showJoin(message = null) {
     info.free_seats.map((s) => h("option", {value: String(s)}, `seat ${s + 1}`)));
   const problem = h("p", {class: "error", role: "alert"}, message ?? "");
   const form = h("form", {class: "panel join", "aria-labelledby": "join-title"},
-    h("h1", {id: "join-title"}, `${info.title}: take a seat`),
-    h("p", {}, `Table ${info.id} \u00b7 ${info.game}`),
-    h("ul", {class: "seat-list"}, info.seats.map((s) => h("li", {}, `Seat ${s.seat + 1}: ${s.kind === "bot" ? `${s.name} (bot)` : s.taken ? s.name : "free"}`))),
+    h("h1", {id: "join-title"}, `${info.name ?? info.title}: take a seat`),
+    h("ul", {class: "seat-list"}, info.seats.map((s) => h("li", {}, `Seat ${s.seat + 1}: ${s.kind === "bot" ? `${s.name}, ${s.level ?? "bot"}` : s.taken ? s.name : "free"}`))),
     info.free_seats.length || invite ? [
       h("label", {for: "join-name"}, "Your name"), nameInput,
       h("label", {for: "join-seat"}, "Seat"), seatSelect,
@@ -168,7 +231,10 @@ function send(msg) {
 
 setInterval(() => send({type: "ping"}), 25000);
 
+const chat = createChat({send, tableId, store}); // chat: kept across renders (its panel is one element)
+
 function receive(msg) {
+  const wasMyTurn = myTurn();
   switch (msg.type) {
     case "welcome":
       state.connected = true;
@@ -178,29 +244,51 @@ function receive(msg) {
       break;
     case "state":
       takeState(msg);
+      chat.load(msg, state.seat, state.table); // chat: the history the server keeps, for this receiver
       state.hands = msg.hands;
       state.summary = null;
+      state.linger = null;
+      for (const ev of state.heldCatchup) noteEvent(ev); // told before the names and the game were known
+      state.heldCatchup = [];
       if (msg.resync) say("(you were away: the table is shown as it is now)");
       break;
-    case "update":
+    case "update": {
+      const before = state.view;
       for (const ev of msg.events) noteEvent(ev);
       takeState(msg);
       if (msg.seats) state.table.seats = msg.seats;
+      if (typeof msg.waiting === "boolean") state.table.waiting = msg.waiting;
       if (msg.scored) {
         state.hands.push(msg.scored);
         state.summary = {index: state.hands.length - 1};
       }
+      settleTrick(before, msg.events);
+      if (msg.events.some((e) => e.type === "CardPlayed" || e.type === "Played" || e.type === "BidMade")) playSound("card");
       break;
+    }
     case "catchup":
-      for (const u of msg.updates) for (const ev of u.events) noteEvent(ev);
+      for (const u of msg.updates) {
+        for (const ev of u.events) {
+          if (state.view && state.table) noteEvent(ev);
+          else state.heldCatchup.push(ev);
+        }
+      }
       break;
+    case "chat": // chat: one message; nothing else on the page changes (but the count on the phone's Chat tab)
+      chat.receive(msg);
+      if (state.drawer !== "chat" && state.view) render();
+      return;
     case "presence":
-      if (state.table) state.table.seats = msg.seats;
+      if (state.table) {
+        state.table.seats = msg.seats;
+        if (typeof msg.waiting === "boolean") state.table.waiting = msg.waiting; // the last seat taken ends the wait
+      }
       break;
     case "hint":
       if (msg.version === state.version) state.hint = msg.action;
       break;
     case "error":
+      if (chat.owns(msg)) { chat.refused(msg); return; } // chat: a refused message is told in the chat panel
       state.pending = false;
       if (msg.code === "bad_token") {
         store.set(`seat.${tableId}`, null);
@@ -226,6 +314,8 @@ function receive(msg) {
     default:
       return;
   }
+  if (!wasMyTurn && myTurn()) playSound("turn");
+  keepLog();
   render();
 }
 
@@ -236,6 +326,7 @@ function takeState(msg) {
   state.view = msg.view;
   state.legal = msg.legal;
   state.toAct = msg.to_act;
+  if (msg.over && !state.over) state.resultClosed = false;
   state.over = msg.over;
   state.result = msg.result;
   state.clock = msg.clock;
@@ -243,15 +334,94 @@ function takeState(msg) {
     state.pending = false;
     state.hint = null;
     state.error = null;
+    state.whyOpen = false;
     state.selection = new Set([...state.selection].filter((c) => ownCards().some((o) => o.text === c)));
     if (msg.to_act !== state.seat) state.selection.clear();
+    state.wild.clear();
   }
 }
 
 function noteEvent(ev) {
   if (ev.type === "TrickWon") state.lastWon = {seat: ev.seat, cards: ev.cards};
-  if (ev.type === "HandStarted") state.lastWon = null;
-  say(narrate(state.view ? state.view.game : "", ev, name));
+  if (ev.type === "HandStarted") {
+    state.lastWon = null;
+    state.dealt = true;
+  }
+  say(narrate(spec(), ev, name, state.view));
+}
+
+// -- a finished trick stays in view a moment, then gathers toward its winner ------------------------------------
+let lingerTimers = [];
+
+/** After an update: when its events finished a trick, keep that trick on the table (from what lay there before and
+ * the cards the events added) for the chosen pause; a new card on the table ends the pause at once. */
+function settleTrick(before, events) {
+  const n = state.view.hand_sizes.length;
+  const plays = new Map();
+  if (before && before.game === state.view.game) {
+    for (const t of before.trick || []) plays.set(t.seat, {cards: t.card ?? t.play, note: null});
+  }
+  let finished = null;
+  let last = null;
+  for (const ev of events) {
+    if (ev.type === "HandStarted") plays.clear();
+    if (ev.type === "CardPlayed") plays.set(ev.seat, {cards: ev.card, note: null});
+    if (ev.type === "Played") {
+      plays.set(ev.seat, {cards: ev.play, note: null});
+      last = ev.seat;
+    }
+    if (ev.type === "TrickTaken" || ev.type === "TrickWon") {
+      if (last !== null && plays.has(last)) plays.set(last, {...plays.get(last), note: "to beat", toBeat: true});
+      finished = {plays: new Map(plays), winner: ev.seat, phase: "show",
+        words: `${name(ev.seat)} ${ev.seat === state.seat ? "take" : "takes"} the trick.`};
+      plays.clear();
+      last = null;
+    }
+  }
+  const onTable = (state.view.trick || []).length > 0;
+  if (finished && !onTable && finished.plays.size > 0 && n > 0 && prefs.pause > 0) {
+    showLinger(finished);
+  } else if (onTable) {
+    endLinger(false);
+  }
+}
+
+function showLinger(linger) {
+  endLinger(false);
+  state.linger = linger;
+  const pause = prefs.pause * 1000;
+  lingerTimers.push(setTimeout(() => {
+    if (state.linger !== linger) return;
+    linger.phase = "gather";
+    gather();
+    lingerTimers.push(setTimeout(() => { if (state.linger === linger) endLinger(true); }, prefs.motion ? 380 : 0));
+  }, pause));
+}
+
+function endLinger(draw) {
+  for (const t of lingerTimers) clearTimeout(t);
+  lingerTimers = [];
+  if (state.linger === null) return;
+  state.linger = null;
+  if (draw) render();
+}
+
+/** Slide the finished trick's cards toward the place of its winner (on the page as drawn, without redrawing). */
+function gather() {
+  const area = app.querySelector(".trick-area");
+  if (!area || !state.linger) return;
+  const target = area.querySelector(`.place[data-seat="${state.linger.winner}"]`);
+  if (!target) return;
+  const to = target.getBoundingClientRect();
+  for (const place of area.querySelectorAll(".place")) {
+    place.classList.remove("lingering");
+    place.classList.add("gather");
+    const pile = place.querySelector(".pile");
+    if (!pile) continue;
+    const from = pile.getBoundingClientRect();
+    pile.style.setProperty("--to-x", `${to.left + to.width / 2 - (from.left + from.width / 2)}px`);
+    pile.style.setProperty("--to-y", `${to.top + to.height / 2 - (from.top + from.height / 2)}px`);
+  }
 }
 
 // -- acting ----------------------------------------------------------------------------------------------------
@@ -283,14 +453,14 @@ function myTurn() {
 function legalParts() {
   const game = state.view.game;
   const singles = new Map();
-  const words = [];
+  const wordActions = [];
   const multis = [];
   for (const a of (state.legal || []).map(readAction)) {
-    if (a.cards.length === 0) words.push(a);
+    if (a.cards.length === 0 || (a.word !== null && a.word.startsWith("call"))) wordActions.push(a); // a misplay call names a card it does not hold
     else if (a.cards.length === 1 && a.word === null && game !== "northstar") singles.set(a.cards[0].text, a.text);
     else multis.push(a);
   }
-  return {singles, words, multis};
+  return {singles, words: wordActions, multis};
 }
 
 function keyOf(cards) {
@@ -300,12 +470,43 @@ function keyOf(cards) {
 function toggle(card) {
   if (state.selection.has(card)) state.selection.delete(card);
   else state.selection.add(card);
+  state.wild.clear();
   state.error = null;
   render();
 }
 
+/** The selected cards' plays: those of exactly the chosen cards, and the wild 15s among them that may stand for
+ * more than one value in those plays (a 15 may also count as itself: its meaning "self"). */
+function chosenPlay(parts) {
+  const chosen = [...state.selection].map(parseCard);
+  if (!chosen.length) return {chosen, matches: [], play: null, wilds: []};
+  const key = keyOf(chosen);
+  const matches = parts.multis.filter((m) => keyOf(m.cards) === key);
+  const wilds = [...new Set(matches.flatMap((m) => m.cards.filter((c) => c.as !== null).map((c) => c.text)))]
+    .filter((w) => new Set(matches.map((m) => meaning(m, w))).size > 1);
+  // the first wild 15 may take every value it has in these plays; each later one, those that fit the picks before
+  // it (a pick that no longer fits falls back to the lowest value)
+  const options = wilds.map((wild, at) => {
+    const before = wilds.slice(0, at);
+    const fits = matches.filter((m) => before.every((w) => state.wild.get(w) === meaning(m, w)));
+    const rank = (v) => (v === "self" ? 99 : v);
+    const values = [...new Set(fits.map((m) => meaning(m, wild)))].sort((a, b) => rank(a) - rank(b));
+    if (!values.includes(state.wild.get(wild))) state.wild.set(wild, values[0]);
+    return {wild, values};
+  });
+  const play = matches.find((m) => wilds.every((w) => state.wild.get(w) === meaning(m, w))) ?? null;
+  return {chosen, matches, wilds, options, play};
+}
+
+/** What the card ``text`` stands for in the play ``m``: its value, or "self" (a 15 played as a 15). */
+function meaning(m, text) {
+  const card = m.cards.find((c) => c.text === text);
+  return card && card.as !== null ? card.as : "self";
+}
+
 // -- drawing -----------------------------------------------------------------------------------------------------
 let lastFocus = null;
+let shownPlays = new Set();
 
 function render() {
   if (!state.view || !state.table) {
@@ -316,51 +517,86 @@ function render() {
   if (active && app.contains(active) && active.dataset && (active.dataset.card || active.dataset.action)) {
     lastFocus = active.dataset.card ? `[data-card="${active.dataset.card}"]` : `[data-action="${CSS.escape(active.dataset.action)}"]`;
   }
+  const logBox = app.querySelector(".log ol");
+  const logAtEnd = !logBox || logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 8;
   const game = state.view.game;
   const n = state.view.hand_sizes.length;
-  const order = seatOrder(n, state.seat);
   const parts = myTurn() ? legalParts() : {singles: new Map(), words: [], multis: []};
+  const choice = parts.multis.length ? chosenPlay(parts) : null;
 
   const header = h("header", {class: "bar"},
     h("a", {href: "/", class: "home"}, "Clubs"),
-    h("h1", {}, state.table.title),
-    h("span", {class: "muted"}, `${state.table.game} \u00b7 hand ${state.view.hand_number + 1}${state.table.match_no ? ` \u00b7 match ${state.table.match_no + 1}` : ""}`),
+    h("h1", {}, state.table.name ?? specWords(state.table.game)),
+    h("span", {class: "muted"}, `hand ${state.view.hand_number + 1}${state.table.match_no ? ` \u00b7 match ${state.table.match_no + 1}` : ""}`),
     h("span", {class: `conn ${state.connected ? "on" : "off"}`, role: "status"}, state.connected ? (state.seat === null ? "watching" : "connected") : "reconnecting\u2026"),
-    colourToggle());
+    settingsPanel());
 
-  const others = order.filter((s) => s !== state.seat);
-  const seats = h("div", {class: `seats seats-${others.length}`},
-    others.map((s) => seatPanel({game, view: state.view, seat: s, info: state.table.seats[s], me: state.seat, clock: state.clock})));
+  const fresh = new Set();
+  const isFresh = (seat, cards) => {
+    const key = `${seat}:${cards}`;
+    fresh.add(key);
+    return rendered && !shownPlays.has(key);
+  };
+  const middle = trickArea({
+    game, view: state.view, me: state.seat, name, linger: state.linger, fresh: isFresh,
+    preview: choice && (choice.play || choice.matches.length === 1) ? previewOf(choice.play ?? choice.matches[0]) : null,
+    message: tableMessage(game),
+  });
+  const board = h("div", {class: "board", dataset: {version: String(state.version)}},
+    felt({game, view: state.view, seats: state.table.seats, me: state.seat, name, clock: state.clock, middle, overlay: handSummary()}),
+    meBar(game),
+    state.seat === null ? null : h("section", {class: "my-area", "aria-label": "your cards"},
+      extraRows(game, parts),
+      handRow(parts),
+      controls(game, parts, choice)));
 
-  const center = h("div", {class: "table-middle"},
-    tableCenter({game, view: state.view, name, order}),
-    handSummary(),
-    state.showLast ? (lastTrick({game, view: state.view, name, lastWon: state.lastWon}) ?? h("p", {class: "muted"}, "No trick has been completed yet.")) : null);
-
-  const status = h("div", {class: "status"},
-    h("p", {id: "turn", "aria-live": "polite"}, turnText()),
-    state.error ? h("p", {class: "error", role: "alert"}, state.error) : null,
-    state.hint ? h("p", {class: "hint", role: "status"}, `Hint: ${playShort(state.hint)}`) : null);
-
-  const mine = state.seat === null ? null : h("section", {class: "my-area", "aria-label": "your cards"},
-    seatPanel({game, view: state.view, seat: state.seat, info: state.table.seats[state.seat], me: state.seat, clock: state.clock, cards: null}),
-    extraRows(game, parts),
-    handRow(parts),
-    controls(game, parts));
-
-  const side = h("aside", {class: "side"},
-    h("div", {class: "side-buttons"},
-      h("button", {type: "button", "aria-pressed": state.showLast ? "true" : "false", onclick: () => { state.showLast = !state.showLast; render(); }}, state.showLast ? "Hide the last trick" : "Show the last trick"),
-      state.seat !== null ? h("button", {type: "button", onclick: leave}, "Leave the seat") : null,
-      inviteBox()),
-    factList(game, state.view, name),
-    scoreSheet({game, view: state.view, hands: state.hands, name, n}),
-    h("section", {class: "log", "aria-label": "what happened"}, h("h2", {}, "Play"),
-      h("ol", {}, state.log.slice(-30).map((line) => h("li", {}, line)))));
-
+  const side = sidePanels(game, n);
   const summary = matchSummary(game, n);
-  fill(app, header, h("main", {class: "table-page"}, h("div", {class: "board"}, seats, center, status, mine), side), summary);
+  fill(app, header, h("main", {class: `table-page drawer-${state.drawer ?? "none"}`}, board, side), summary);
+  shownPlays = fresh;
+  rendered = true;
+  state.dealt = false;
+  layoutHand();
+  const newLog = app.querySelector(".log ol");
+  if (newLog && logAtEnd) newLog.scrollTop = newLog.scrollHeight;
+  else if (newLog && logBox) newLog.scrollTop = logBox.scrollTop;
   restoreFocus();
+}
+let rendered = false;
+
+function previewOf(action) {
+  return {cards: action.cards.map((c) => (c.as === null ? c.text : `${c.text}=${c.as}`)).join(" "), words: playShort(action.text)};
+}
+
+function tableMessage(game) {
+  const v = state.view;
+  if ((v.trick || []).length || (game === "free" && v.stage === "auction" && (v.auction || []).length)) return null;
+  if (game === "northstar") return "A new trick: the leader plays anything.";
+  if (game === "free" && v.stage === "auction") return "The auction opens: the holder of the \u2660 10 bids first.";
+  return null;
+}
+
+/** The viewer's own line under the table: their seat, what they are asked, and the rule behind it. */
+function meBar(game) {
+  const rule = myTurn() ? why(spec(), state.view, state.legal) : null;
+  const said = turnText();
+  const more = promptParts(said).length > 1 ? said : null; // a phone shows the prompt's first sentence only
+  const reason = rule || more ? {...(rule ?? {title: "What to do", text: ""}), said: more} : null;
+  const mine = state.seat === null ? null
+    : seatPanel({game, view: state.view, seat: state.seat, info: state.table.seats[state.seat], me: state.seat, clock: state.clock, cards: null, compact: true});
+  return h("div", {class: "me-bar"},
+    mine,
+    h("div", {class: "status"},
+      h("p", {id: "turn", "aria-live": "polite"}, ...promptParts(said)),
+      reason ? h("button", {type: "button", class: "why-button", "aria-expanded": state.whyOpen ? "true" : "false", dataset: {action: "why"},
+        onclick: () => { state.whyOpen = !state.whyOpen; render(); }}, "why?") : null,
+      reason && state.whyOpen ? h("div", {class: "why", role: "note"},
+        reason.said ? h("p", {class: "why-said"}, reason.said) : null,
+        reason.text ? [h("strong", {}, reason.title ?? "The rule"), h("p", {}, reason.text)] : null,
+        reason.rule ? h("p", {class: "rule-id"}, `Ruling ${reason.rule}`) : null) : null,
+      state.error ? h("p", {class: "error", role: "alert"}, state.error) : null,
+      state.hint ? h("p", {class: "hint", role: "status"}, `Hint: ${playShort(state.hint)}`) : null,
+      state.over && state.resultClosed ? h("button", {type: "button", dataset: {action: "show-result"}, onclick: () => { state.resultClosed = false; render(); }}, "Show the result") : null));
 }
 
 function restoreFocus() {
@@ -372,56 +608,145 @@ function restoreFocus() {
   if (target && document.activeElement !== target && (lastFocus || document.activeElement === document.body)) target.focus({preventScroll: true});
 }
 
+/** The prompt's first sentence, and the rest (what a phone leaves out: it is said again behind "why?"). */
+function promptParts(text) {
+  const m = /^(.+?[.?!:])\s+(\S.*)$/s.exec(text);
+  return m ? [m[1], h("span", {class: "prompt-more"}, ` ${m[2]}`)] : [text];
+}
+
 function turnText() {
   const v = state.view;
   if (state.over) return "The match is over.";
   if (state.table.waiting) return "Waiting for every player to take a seat\u2026";
   if (state.toAct === null) return "Dealing\u2026";
-  if (myTurn()) return state.pending ? "Sent\u2026" : prompt(v.game, v);
+  if (myTurn()) return state.pending ? "Sent\u2026" : prompt(spec(), v, state.legal);
   return `Waiting for ${name(state.toAct)}\u2026`;
 }
 
+/** The cards beside the hand that the seat knows (the chest, its discards, what it passed or received, the bid hand
+ * it left), small, in one line that wraps; a long one folds away. */
 function extraRows(game, parts) {
+  const rows = extraParts(game, parts);
+  return rows.length ? h("div", {class: "extras"}, rows) : null;
+}
+
+function extraParts(game, parts) {
   const v = state.view;
   const rows = [];
   if (game === "free" && v.auction_hand) {
-    const cards = sortCards(parseCards(v.auction_hand));
+    const cards = sortHand(parseCards(v.auction_hand));
     rows.push(h("div", {class: "extra"}, h("h2", {}, "Your bid cards"),
       h("div", {class: "hand bid-cards"}, cards.map((c) => cardButton(c, {
         enabled: parts.singles.has(c.text) && !state.pending,
         onclick: () => act(parts.singles.get(c.text)),
       })))));
   }
-  if (game === "free" && v.chest) rows.push(h("div", {class: "extra"}, h("h2", {}, "The treasure chest (now in your hand)"), cardRow(parseCards(v.chest))));
-  if (game === "free" && v.discards) rows.push(h("div", {class: "extra"}, h("h2", {}, "Your discards"), cardRow(parseCards(v.discards))));
-  if (game === "free" && v.pass_choice) rows.push(h("div", {class: "extra"}, h("h2", {}, "You pass to your right"), cardRow(parseCards(v.pass_choice))));
-  if (game === "partnership" && v.given) rows.push(h("div", {class: "extra"}, h("h2", {}, "You passed"), cardRow(parseCards(v.given))));
-  if (game === "partnership" && v.received) rows.push(h("div", {class: "extra"}, h("h2", {}, "You received"), cardRow(parseCards(v.received))));
-  if (game === "whist" && v.known_cards && Object.keys(v.known_cards).length) {
-    for (const [k, cards] of Object.entries(v.known_cards)) rows.push(h("div", {class: "extra"}, h("h2", {}, k === "bid" ? "The bid hand you left" : `Known: ${k}`), cardRow(parseCards(cards))));
+  if (game === "free" && v.chest) rows.push(h("div", {class: "extra"}, h("h2", {}, "The treasure chest (now in your hand)"), cardRow(sortHand(parseCards(v.chest)), "small")));
+  if (game === "free" && v.discards) rows.push(h("div", {class: "extra"}, h("h2", {}, "Your discards"), cardRow(parseCards(v.discards), "small")));
+  if (game === "free" && v.pass_choice) rows.push(h("div", {class: "extra"}, h("h2", {}, "You pass to your right"), cardRow(parseCards(v.pass_choice), "small")));
+  if (game === "partnership" && v.given) rows.push(h("div", {class: "extra"}, h("h2", {}, "You passed"), cardRow(parseCards(v.given), "small")));
+  if (game === "partnership" && v.received) rows.push(h("div", {class: "extra"}, h("h2", {}, "You received"), cardRow(parseCards(v.received), "small")));
+  if (game === "whist" && v.known_cards) {
+    for (const [k, cards] of Object.entries(v.known_cards)) {
+      if (!parseCards(cards).length) continue; // nothing known (the end of a match): no empty row
+      const title = knownLabel(spec(), k, name);
+      const known = parseCards(cards);
+      rows.push(known.length > 6
+        ? h("details", {class: "extra"}, h("summary", {}, `${title} (${known.length} cards)`), cardRow(sortHand(known), "small"))
+        : h("div", {class: "extra"}, h("h2", {}, title), cardRow(sortHand(known), "small")));
+    }
   }
   return rows;
 }
 
+/** The hand sorted as this player likes it, by the game's own order of ranks. */
+function sortHand(cards) {
+  const [by, way] = prefs.sort.split("-");
+  const order = state.view ? rankOrder(spec(), state.view) : (c) => c.value;
+  return sortCards(cards, {by: by === "rank" ? "rank" : "suit", dir: way === "down" ? -1 : 1, rank: order});
+}
+
 function handRow(parts) {
-  const cards = sortCards(ownCards());
+  const cards = sortHand(ownCards());
   const select = parts.multis.length > 0;
   const chosen = [...state.selection];
   const fits = (card) => parts.multis.some((m) => {
     const texts = new Set(m.cards.map((c) => c.text));
     return texts.has(card) && chosen.every((c) => texts.has(c));
   });
-  const active = parts.singles.size > 0 || select;
-  const hand = h("div", {class: `hand ${active ? "active" : ""}`.trim(), role: "group", "aria-label": `your hand, ${cards.length} cards`, onkeydown: arrowKeys},
-    cards.map((c) => {
-      if (select) {
-        const on = state.selection.has(c.text);
-        return cardButton(c, {enabled: !state.pending && (on || fits(c.text)), selected: on, onclick: () => toggle(c.text), extra: state.hint && readAction(state.hint).cards.some((x) => x.text === c.text) ? "hinted" : ""});
-      }
+  const activeHand = parts.singles.size > 0 || select;
+  const dealt = state.dealt && prefs.motion;
+  const buttons = cards.map((c, i) => {
+    let button;
+    if (select) {
+      const on = state.selection.has(c.text);
+      button = cardButton(c, {enabled: !state.pending && (on || fits(c.text)), selected: on, onclick: () => toggle(c.text),
+        extra: state.hint && readAction(state.hint).cards.some((x) => x.text === c.text) ? "hinted" : ""});
+    } else {
       const action = parts.singles.get(c.text);
-      return cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => act(action), extra: state.hint === c.text ? "hinted" : ""});
-    }));
-  return hand;
+      button = cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => act(action), extra: state.hint === c.text ? "hinted" : ""});
+      if (action !== undefined) {
+        button.addEventListener("pointerenter", () => previewCard(c.text));
+        button.addEventListener("pointerleave", () => previewCard(null));
+        button.addEventListener("focus", () => previewCard(c.text));
+        button.addEventListener("blur", () => previewCard(null));
+      }
+    }
+    if (dealt) {
+      button.classList.add("dealt");
+      button.style.setProperty("--i", String(i));
+    }
+    return button;
+  });
+  return h("div", {class: `hand ${activeHand ? "active" : ""}`.trim(), role: "group", "aria-label": `your hand, ${cards.length} cards`, onkeydown: arrowKeys}, buttons);
+}
+
+/** Show the card a click would play in the viewer's place on the table, faded, until the pointer leaves it. */
+function previewCard(text) {
+  const place = app.querySelector(`.trick-area .place[data-seat="${state.seat}"]`);
+  if (!place || state.linger) return;
+  const old = place.querySelector(".pile.preview");
+  if (old) old.remove();
+  const empty = place.querySelector(".card.placeholder");
+  if (text === null) {
+    if (empty) empty.hidden = false;
+    return;
+  }
+  if (!empty) return; // something lies there already
+  empty.hidden = true;
+  const card = parseCard(text);
+  place.prepend(h("div", {class: "pile preview", "aria-hidden": "true"}, cardRow([card]).firstChild));
+}
+
+/** Lay the hand out as a fan that fits: one row where every card shows at least 44 px to tap, else two or more. */
+function layoutHand() {
+  for (const hand of app.querySelectorAll(".my-area .hand")) fan(hand);
+}
+
+function fan(hand) {
+  const cards = [...hand.querySelectorAll(":scope > .card")];
+  if (!cards.length) return;
+  const width = hand.clientWidth - 16; // room for the fan's tilt at its ends
+  const cardW = cards[0].getBoundingClientRect().width || 60;
+  const minStep = 44;
+  const perRow = Math.max(1, Math.floor((width - cardW) / minStep) + 1);
+  const rows = Math.ceil(cards.length / perRow);
+  const each = Math.ceil(cards.length / rows);
+  hand.classList.toggle("rows", rows > 1);
+  for (let r = 0; r < rows; r += 1) {
+    const row = h("div", {class: "fan-row"});
+    const inRow = cards.slice(r * each, (r + 1) * each);
+    const step = inRow.length > 1 ? Math.min(cardW * 0.78, (width - cardW - 4) / (inRow.length - 1)) : cardW;
+    row.style.setProperty("--step", `${Math.max(minStep, step)}px`);
+    inRow.forEach((card, i) => {
+      const mid = (inRow.length - 1) / 2;
+      const off = mid > 0 ? (i - mid) / mid : 0; // -1 at the left end, 1 at the right
+      card.style.setProperty("--tilt", `${(off * Math.min(rows > 1 ? 4 : 7, mid * 1.5)).toFixed(2)}deg`);
+      card.style.setProperty("--arc", `${(off * off * Math.min(rows > 1 ? 6 : 12, mid * 2)).toFixed(1)}px`);
+      row.append(card);
+    });
+    hand.append(row);
+  }
 }
 
 function arrowKeys(event) {
@@ -435,41 +760,127 @@ function arrowKeys(event) {
   event.preventDefault();
 }
 
-function controls(game, parts) {
+function playLabel(m) {
+  return actionLabel(spec(), m.text, state.view);
+}
+
+function controls(game, parts, choice) {
   const items = [];
   const disabled = state.pending;
   for (const w of parts.words) {
-    items.push(h("button", {type: "button", class: "action", disabled, dataset: {action: w.text}, onclick: () => act(w.text)}, wordLabel(game, w.text, state.view)));
+    items.push(h("button", {type: "button", class: "action", disabled, dataset: {action: w.text}, onclick: () => act(w.text)}, wordLabel(spec(), w.text, state.view)));
   }
-  if (parts.multis.length) {
-    const chosen = [...state.selection].map(parseCard);
-    const key = keyOf(chosen);
-    const matches = chosen.length ? parts.multis.filter((m) => keyOf(m.cards) === key) : [];
-    for (const m of matches) {
-      const label = m.word === "pass" ? `Pass ${m.cards.map(cardShort).join(" ")} to ${state.view.pass}` : `Play ${playShort(m.text)}`;
-      const wild = m.cards.filter((c) => c.as !== null);
-      const words = wild.length ? `${label} (${wild.map((c) => `${cardShort({...c, as: null})} as ${c.as}`).join(", ")})` : label;
-      items.push(h("button", {type: "button", class: "action primary", disabled, dataset: {action: m.text}, onclick: () => { state.selection.clear(); act(m.text); }}, words));
+  if (choice) {
+    const {chosen, matches, wilds} = choice;
+    if (wilds.length && matches.length) {
+      items.push(wildPicker(choice));
+    } else {
+      for (const m of matches) {
+        items.push(h("button", {type: "button", class: "action primary", disabled, dataset: {action: m.text}, onclick: () => { state.selection.clear(); act(m.text); }}, playLabel(m)));
+      }
     }
-    if (chosen.length && !matches.length) items.push(h("span", {class: "muted"}, game === "partnership" ? `${chosen.length} of 3 chosen` : "Not a play yet: select more cards, or other ones."));
-    if (chosen.length) items.push(h("button", {type: "button", dataset: {action: "clear"}, onclick: () => { state.selection.clear(); render(); }}, "Clear the selection"));
+    if (chosen.length && !matches.length) items.push(h("span", {class: "muted"}, game === "partnership" ? `${chosen.length} of 3 chosen` : "Not a play yet: choose more cards, or other ones."));
+    if (chosen.length) items.push(h("button", {type: "button", dataset: {action: "clear"}, onclick: () => { state.selection.clear(); state.wild.clear(); render(); }}, "Clear the choice"));
   }
   if (myTurn() && state.table.settings.hints) {
     items.push(h("button", {type: "button", dataset: {action: "hint"}, disabled, onclick: () => send({type: "hint", version: state.version})}, "Hint"));
   }
   if (myTurn()) items.push(typed());
+  if (state.seat !== null && ownCards().length > 1) items.push(sortPicker());
   return h("div", {class: "controls", role: "group", "aria-label": "actions"}, items);
+}
+
+/** One compact picker per wild 15 chosen: the values it may stand for in a legal play with the other cards as
+ * chosen, and one button for the play they make. */
+function wildPicker(choice) {
+  const {options, play} = choice;
+  const pickers = options.map(({wild, values}) => {
+    const id = `wild-${wild}`;
+    const select = h("select", {id, dataset: {wild}},
+      values.map((v) => h("option", {value: String(v)}, v === "self" ? `${parseCard(wild).value} (itself)` : String(v))));
+    select.value = String(state.wild.get(wild));
+    select.addEventListener("change", () => {
+      state.wild.set(wild, select.value === "self" ? "self" : Number(select.value));
+      render();
+    });
+    return h("span", {class: "wild-pick"}, h("label", {for: id}, `${cardShort(parseCard(wild))} counts as`), select);
+  });
+  return h("span", {class: "wild-picker", role: "group", "aria-label": "what the wild 15 stands for"},
+    pickers,
+    play ? h("button", {type: "button", class: "action primary", disabled: state.pending, dataset: {action: play.text}, onclick: () => { state.selection.clear(); state.wild.clear(); act(play.text); }}, playLabel(play)) : null);
+}
+
+function sortPicker() {
+  const choices = [["suit-up", "by suit, low first"], ["suit-down", "by suit, high first"], ["rank-up", "by rank, low first"], ["rank-down", "by rank, high first"]];
+  const select = h("select", {id: "sort-hand", dataset: {action: "sort"}}, choices.map(([v, label]) => h("option", {value: v}, label)));
+  select.value = prefs.sort;
+  select.addEventListener("change", () => { store.set(`sort.${state.view.game}`, select.value); render(); });
+  return h("span", {class: "sort-pick"}, h("label", {for: "sort-hand"}, "Sort your hand"), select);
 }
 
 function typed() {
   const input = h("input", {id: "typed", name: "action", autocomplete: "off", spellcheck: "false", placeholder: "e.g. QH, pass, 7C 7H", "aria-label": "an action in notation"});
-  const form = h("form", {class: "typed"}, h("label", {for: "typed", class: "sr-only"}, "Type an action"), input, h("button", {type: "submit"}, "Send"));
+  const form = h("form", {class: "typed"}, h("label", {for: "typed", class: "sr-only"}, "Type an action"), input, h("button", {type: "submit"}, "Send move"));
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     const text = input.value.trim();
     if (text) act(text);
   });
   return h("details", {class: "typed-box"}, h("summary", {}, "Type a move"), form);
+}
+
+// -- the side: facts, scores, the log, chat (drawers on a phone) --------------------------------------------------
+const DRAWERS = [["scores", "Scores"], ["log", "Play log"], ["chat", "Chat"], ["facts", "About this hand"]];
+
+function sidePanels(game, n) {
+  const tabs = h("nav", {class: "drawer-tabs", "aria-label": "more about the table"},
+    DRAWERS.map(([key, label]) => h("button", {type: "button", "aria-expanded": state.drawer === key ? "true" : "false", dataset: {action: `drawer-${key}`},
+      onclick: () => { state.drawer = state.drawer === key ? null : key; render(); }}, key === "chat" && chat.unread() ? `${label} (${chat.unread()})` : label)));
+  const close = () => h("button", {type: "button", class: "drawer-close", dataset: {action: "drawer-close"}, onclick: () => { state.drawer = null; render(); }}, "Close");
+  return h("aside", {class: "side"},
+    tabs,
+    h("div", {class: "drawer", dataset: {drawer: "facts"}},
+      h("h2", {class: "drawer-title"}, "About this hand"),
+      h("div", {class: "side-buttons"},
+        h("button", {type: "button", "aria-pressed": state.showLast ? "true" : "false", onclick: () => { state.showLast = !state.showLast; render(); }}, state.showLast ? "Hide the last trick" : "Show the last trick"),
+        state.seat !== null ? h("button", {type: "button", onclick: leave}, "Leave the seat") : null,
+        inviteBox()),
+      state.showLast ? h("div", {class: "last-box"}, lastTrick({game, view: state.view, name: nameIn, lastWon: state.lastWon}) ?? h("p", {class: "muted"}, "No trick has been completed yet.")) : null,
+      factList(game, state.view, name)),
+    h("div", {class: "drawer", dataset: {drawer: "scores"}}, scoreSheet({game, view: state.view, hands: state.hands, name, n})),
+    h("section", {class: "log drawer", dataset: {drawer: "log"}, "aria-label": "what happened"}, h("h2", {}, "Play"),
+      h("ol", {}, state.log.map((line) => h("li", {}, line)))),
+    h("div", {class: "drawer", dataset: {drawer: "chat"}}, chat.panel()), // chat: the same element every render (a message being typed survives)
+    state.drawer ? h("div", {class: "drawer-bar"}, close()) : null);
+}
+
+// -- settings: colours, sound, motion, the trick's pause (remembered in this browser) -------------------------------
+let settingsBox = null;
+
+function settingsPanel() {
+  if (settingsBox) return settingsBox;
+  const sound = h("input", {type: "checkbox", id: "sound"});
+  sound.checked = soundOn();
+  sound.addEventListener("change", () => setSound(sound.checked));
+  const motion = h("input", {type: "checkbox", id: "motion"});
+  motion.checked = prefs.motion;
+  motion.addEventListener("change", () => { store.set("motion", motion.checked); applyMotion(); });
+  const pause = h("select", {id: "trick-pause"},
+    [["0", "not at all"], ["0.5", "half a second"], ["1", "1 second"], ["2", "2 seconds"], ["3", "3 seconds"]].map(([v, label]) => h("option", {value: v}, label)));
+  pause.value = String(prefs.pause);
+  pause.addEventListener("change", () => store.set("trickPause", Number(pause.value)));
+  settingsBox = h("details", {class: "settings"},
+    h("summary", {}, "Settings"),
+    h("div", {class: "settings-body"},
+      colourToggle(),
+      h("label", {class: "toggle"}, sound, " Sounds (a card laid, your turn)"),
+      h("label", {class: "toggle"}, motion, " Moving cards"),
+      h("label", {for: "trick-pause"}, "Keep a finished trick in view for"), pause));
+  return settingsBox;
+}
+
+function applyMotion() {
+  document.documentElement.classList.toggle("still", !prefs.motion);
 }
 
 function inviteBox() {
@@ -496,18 +907,18 @@ async function leave() {
 
 function matchSummary(game, n) {
   const matchNo = state.table.match_no;
-  if (state.over) {
-    return h("section", {class: "summary match-summary", role: "dialog", "aria-labelledby": "match-over"},
+  if (!state.over || state.resultClosed) return null;
+  return h("section", {class: "summary match-summary", role: "dialog", "aria-labelledby": "match-over"},
+    h("div", {class: "summary-head"},
       h("h2", {id: "match-over"}, "The match is over"),
-      h("p", {}, winnersText()),
-      scoreSheet({game, view: state.view, hands: state.hands, name, n}),
-      h("p", {class: "summary-links"},
-        h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, "Download the record"),
-        " \u00b7 ",
-        h("a", {href: withInvite(`/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`)}, "Replay it with every hand"),
-        state.token ? [" \u00b7 ", h("button", {type: "button", dataset: {action: "rematch"}, onclick: rematch}, "Play again")] : null));
-  }
-  return null;
+      h("button", {type: "button", class: "close", dataset: {action: "close-result"}, "aria-label": "close the result", onclick: () => { state.resultClosed = true; render(); }}, "\u00d7")),
+    h("p", {}, winnersText()),
+    scoreSheet({game, view: state.view, hands: state.hands, name, n}),
+    h("p", {class: "summary-links"},
+      h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, "Download the record"),
+      " \u00b7 ",
+      h("a", {href: withInvite(`/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`)}, "Replay it with every hand"),
+      state.token ? [" \u00b7 ", h("button", {type: "button", dataset: {action: "rematch"}, onclick: rematch}, "Play again")] : null));
 }
 
 /** The account of the hand just finished, over the middle of the table (never over the cards in hand). */
@@ -527,7 +938,7 @@ function winnersText() {
   const r = state.result;
   if (!r) return "";
   if (r.draw) return "A draw.";
-  const who = r.winners.map(name);
+  const who = r.winners.map((s, i) => (i === 0 ? name(s) : nameIn(s)));
   const verb = r.winners.length === 1 && r.winners[0] !== state.seat ? "wins" : "win";
   return `${who.join(" and ")} ${verb}. Final totals: ${r.totals.map((t, s) => `${name(s)} ${t}`).join(", ")}.`;
 }
@@ -549,5 +960,10 @@ setInterval(() => {
     el.textContent = `${Math.ceil(left)} s`;
   }
 }, 250);
+
+// a click on the table while a finished trick is shown skips the pause
+app.addEventListener("click", (event) => {
+  if (state.linger && event.target instanceof Element && event.target.closest(".trick-area")) endLinger(true);
+});
 
 start();

@@ -1,0 +1,226 @@
+// The table's chat: the lines said at the table, a field and quick phrases to say one, and a mute per person.
+//
+// Every line is text: names and messages go into the page through dom.js's h(), as text nodes inside <bdi> (so a
+// right-to-left message cannot turn the name or the punctuation around it), never as markup. The panel is one
+// element for the life of the page: table.js redraws the whole table often and appends panel() each time, so what is
+// being typed, the focus and the scroll position survive the redraw.
+//
+// Channels (the server decides who receives what): a seat's line reaches everyone at the table, a spectator's only
+// the spectators, so a spectator sees both (the spectators' lines are marked) and a player only the players'.
+// Muting is this browser's alone: the muted people's lines are hidden, and the choice is kept per table.
+
+import {h} from "./dom.js";
+
+const MAX_CHARS = 200; // the server's limit, in characters once composed
+const KEEP = 100; // lines kept on the page, as many as the server keeps
+const PHRASES = ["Hello!", "Good luck", "Well played", "Thanks", "Oops", "Good game"];
+const REFUSED = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u; // what the server refuses: control and invisible formatting characters
+const RATE = 1; // lines a second on average, and ...
+const BURST = 5; // ... at once: the server's chat rate, kept here too so that a flood stops before it is sent
+
+/** The chat of one table: {load, receive, panel, unread, owns, refused} (see table.js). */
+export function createChat({send, tableId, store}) {
+  const muteKey = `chatMute.${tableId}`;
+  const openKey = "chatOpen";
+  let seat = null; // the receiver's seat; null while watching
+  let lines = []; // the lines shown, oldest first
+  const muted = new Set(asList(store.get(muteKey, [])));
+  let open = store.get(openKey, true) !== false;
+  let seenId = 0; // the last line id read with the panel open (the unread count counts those after it)
+  let outstanding = 0; // own lines sent and neither echoed nor refused yet
+  let bucket = {level: BURST, at: Date.now()};
+
+  const list = h("ol", {class: "chat-lines", role: "log", "aria-live": "polite", "aria-label": "what was said"});
+  const mutedRow = h("p", {class: "chat-muted"});
+  const problem = h("p", {class: "error chat-error", role: "alert"});
+  const input = h("input", {
+    type: "text", class: "chat-input", maxlength: String(MAX_CHARS), autocomplete: "off", enterkeyhint: "send",
+    placeholder: "Say something\u2026", "aria-label": "Chat message",
+  });
+  input.addEventListener("input", () => { problem.textContent = ""; });
+  const form = h("form", {class: "chat-form"}, input, h("button", {type: "submit", class: "primary"}, "Send"));
+  form.addEventListener("submit", (event) => {
+    event.preventDefault();
+    if (say(input.value)) input.value = "";
+  });
+  const phrases = h("div", {class: "chat-phrases", role: "group", "aria-label": "quick phrases"},
+    PHRASES.map((text) => h("button", {type: "button", class: "chat-phrase", onclick: () => say(text)}, text)));
+  const body = h("div", {class: "chat-body", id: `chat-body-${tableId}`}, list, mutedRow, phrases, form, problem);
+  const toggle = h("button", {type: "button", class: "chat-toggle", "aria-controls": body.id, onclick: () => setOpen(!open)});
+  const box = h("section", {class: "chat", "aria-label": "chat"},
+    h("div", {class: "chat-head"}, h("h2", {}, "Chat"), toggle), body);
+
+  draw();
+
+  function asList(value) {
+    return Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
+  }
+
+  /** The mute key of a line's speaker: a seat's person by name, a spectator by label. */
+  function who(line) {
+    return `${line.channel === "spectators" ? "s" : "p"}:${line.name}`;
+  }
+
+  function mine(line) {
+    return line.mine === true || (seat !== null && line.channel === "players" && line.seat === seat);
+  }
+
+  function shown(line) {
+    return mine(line) || !muted.has(who(line));
+  }
+
+  function setOpen(value) {
+    open = value;
+    store.set(openKey, open);
+    draw();
+    if (open) list.scrollTop = list.scrollHeight;
+  }
+
+  function setMuted(key, on) {
+    if (on) muted.add(key);
+    else muted.delete(key);
+    store.set(muteKey, muted.size ? [...muted] : null);
+    draw();
+  }
+
+  /** Send ``text`` as a line, after the checks the server makes (it checks again); whether it was sent. */
+  function say(raw) {
+    const text = String(raw).normalize("NFC").trim();
+    let refusal = null;
+    if (!text) refusal = "A chat message cannot be blank.";
+    else if (REFUSED.test(text)) refusal = "A chat message may not contain control or invisible formatting characters.";
+    else if ([...text].length > MAX_CHARS) refusal = `A chat message has at most ${MAX_CHARS} characters.`;
+    else if (!take()) refusal = `Too many chat messages: at most ${BURST} at once and one a second after that. Wait a moment.`;
+    else if (!send({type: "chat", protocol: 1, text})) refusal = "Not connected: the message was not sent.";
+    problem.textContent = refusal ?? "";
+    if (refusal) return false;
+    outstanding += 1;
+    return true;
+  }
+
+  /** Take one line's worth from this page's own rate bucket. */
+  function take() {
+    const now = Date.now();
+    bucket = {level: Math.min(BURST, bucket.level + ((now - bucket.at) / 1000) * RATE), at: now};
+    if (bucket.level < 1) return false;
+    bucket.level -= 1;
+    return true;
+  }
+
+  function lineView(line) {
+    const own = mine(line);
+    const when = new Date(line.at * 1000);
+    const head = h("span", {class: "chat-who"},
+      h("bdi", {class: "chat-name"}, own ? "You" : line.name),
+      line.channel === "spectators" ? h("span", {class: "chat-tag"}, "spectator") : null,
+      h("time", {datetime: when.toISOString()}, when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"})),
+      own ? null : h("button", {
+        type: "button", class: "chat-mute", "aria-label": `Mute ${line.name}`,
+        onclick: () => setMuted(who(line), true),
+      }, "mute"));
+    return h("li", {class: `chat-line${own ? " mine" : ""}`, dataset: {id: String(line.id), channel: line.channel}},
+      head, h("bdi", {class: "chat-text", dir: "auto"}, line.text));
+  }
+
+  function draw() {
+    const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+    list.replaceChildren(...lines.filter(shown).map(lineView));
+    mutedRow.replaceChildren(...(muted.size ? ["Muted: ", ...[...muted].map((key) => {
+      const label = key.slice(2);
+      return h("button", {type: "button", class: "chat-unmute", "aria-label": `Unmute ${label}`,
+        onclick: () => setMuted(key, false)}, `unmute ${label}`);
+    })] : []));
+    if (atEnd) list.scrollTop = list.scrollHeight;
+    body.hidden = !open;
+    box.classList.toggle("closed", !open);
+    toggle.setAttribute("aria-expanded", open ? "true" : "false");
+    refresh();
+  }
+
+  /** The lines not read yet: those said (by others, not muted) since the lines were last on the screen. */
+  function unread() {
+    return lines.filter((l) => l.id > seenId && !mine(l) && shown(l)).length;
+  }
+
+  /** Count what is on the screen as read (the panel may be collapsed here, or out of sight in a closed drawer on a
+   * phone), and show the count of the rest on the toggle. */
+  function refresh() {
+    if (box.isConnected && body.getClientRects().length > 0) seenId = Math.max(seenId, ...lines.map((l) => l.id));
+    const count = unread();
+    toggle.textContent = open ? "Hide" : count ? `Show (${count} new)` : "Show";
+  }
+
+  /** Keep ``line`` (in id order; one id once), dropping the oldest beyond KEEP; whether it was new and whole. */
+  function keep(line) {
+    const whole = line && Number.isInteger(line.id) && Number.isFinite(line.at) && typeof line.text === "string"
+      && typeof line.name === "string" && (line.channel === "players" || line.channel === "spectators");
+    if (!whole || lines.some((l) => l.id === line.id)) return false;
+    lines.push(line);
+    lines.sort((a, b) => a.id - b.id);
+    if (lines.length > KEEP) lines.splice(0, lines.length - KEEP);
+    return true;
+  }
+
+  return {
+    /** A state: the chat the server keeps for this receiver replaces what the page had. */
+    load(msg, receiverSeat) {
+      seat = receiverSeat ?? null;
+      const history = Array.isArray(msg.chat) ? msg.chat : [];
+      lines = [];
+      for (const line of history) keep(line);
+      const last = lines.length ? lines[lines.length - 1].id : 0;
+      if (last < seenId) seenId = 0; // the server started again: its ids did too
+      outstanding = 0;
+      draw();
+    },
+    /** One line said at the table. */
+    receive(msg) {
+      if (msg.mine === true && outstanding > 0) {
+        outstanding -= 1;
+        problem.textContent = "";
+      }
+      const before = lines.length;
+      if (!keep(msg)) return;
+      if (lines.length > before && lines[lines.length - 1] === msg && shown(msg)) {
+        // the usual case, a new line at the end: added alone, so that a screen reader announces that line only
+        const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+        list.append(lineView(msg));
+        if (atEnd) list.scrollTop = list.scrollHeight;
+        refresh();
+      } else {
+        draw();
+      }
+    },
+    /** The chat's panel: the same element every time. */
+    panel() {
+      const active = box.contains(document.activeElement) ? document.activeElement : null;
+      const start = active === input ? input.selectionStart : null;
+      const end = active === input ? input.selectionEnd : null;
+      const scroll = list.scrollTop;
+      const atEnd = list.scrollHeight - scroll - list.clientHeight < 8;
+      // The caller moves the panel into its new page, which takes focus and scroll away: both are put back once
+      // the page has been drawn.
+      queueMicrotask(() => {
+        if (!box.isConnected) return;
+        refresh();
+        list.scrollTop = atEnd ? list.scrollHeight : scroll;
+        if (active && document.activeElement !== active) {
+          active.focus({preventScroll: true});
+          if (start !== null) input.setSelectionRange(start, end);
+        }
+      });
+      return box;
+    },
+    /** How many lines came since the chat was last on the screen (for a tab or a badge outside the panel). */
+    unread,
+    /** Whether a refusal from the server answers this chat (a bad line, or too many while own lines are on their way). */
+    owns(msg) {
+      return msg.code === "bad_chat" || (msg.code === "rate_limited" && outstanding > 0);
+    },
+    /** Show the server's refusal of a line in the panel. */
+    refused(msg) {
+      outstanding = Math.max(0, outstanding - 1);
+      problem.textContent = String(msg.message ?? "The message was refused.");
+    },
+  };
+}
