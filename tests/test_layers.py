@@ -29,7 +29,18 @@ LAYER_NAMES = (
     "cli",
 )
 
-CORE_MODULES = {"cards", "errors", "options", "seeding", "sampling", "safetext", "copying", "events", "jsonform"}
+CORE_MODULES = {
+    "cards",
+    "errors",
+    "options",
+    "seeding",
+    "sampling",
+    "safetext",
+    "copying",
+    "events",
+    "jsonform",
+    "wording",
+}
 ENGINE_MODULES = {"engine", "match_base", "view_base"}
 GAME_PARTS = {
     "bot": BOTS,

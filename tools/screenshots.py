@@ -1,9 +1,9 @@
-"""Screenshots of the browser table of every game, at 1280 and 390 pixels wide, for looking at (``make screenshots``).
+"""Screenshots of the browser table of every game, at 1280, 390 and 360 px wide, to look at (``make screenshots``).
 
 It starts the server on a loopback port over a temporary directory, makes one table per game (a person's seat and
 bots; seeded, so the same pictures come back), plays a few decisions of the person by clicking what the page
-offers, and writes ``GAME-WIDTH.png`` into the output folder (``screenshots/`` by default), plus the lobby and a
-replay. It needs the ``dev`` and ``server`` extras and Debian's ``chromium``.
+offers, and writes ``GAME-WIDTH.png`` into the output folder (``screenshots/`` by default), plus the lobby, a
+phone's open drawer (the play log) and a replay. It needs the ``dev`` and ``server`` extras and Debian's ``chromium``.
 """
 
 from __future__ import annotations
@@ -32,9 +32,13 @@ GAMES = [
     ("free", "free", 3, 4),
     ("partnership", "partnership", 4, 4),
     ("northstar", "northstar(players=4)", 4, 5),
+    ("northstar-wild", "northstar(players=5, wild_fifteens=true)", 5, 3),
+    ("northstar-teams", "northstar(players=6, teams=3x2)", 6, 3),
 ]
 """(picture name, rules spec, seats, decisions of the person before the picture)."""
-WIDTHS = (1280, 390)
+WIDTHS = (1280, 390, 360)
+HEIGHTS = {1280: 900, 390: 844, 360: 740}
+"""A desktop, and two phones (the phone pictures are one screen: what a player sees without scrolling)."""
 ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-run", "--disable-background-networking"]
 
 
@@ -100,7 +104,7 @@ def main() -> None:
             with sync_playwright() as p:
                 browser = p.chromium.launch(executable_path=args.chromium, args=ARGS)
                 for width in WIDTHS:
-                    page = browser.new_page(viewport={"width": width, "height": 900})
+                    page = browser.new_page(viewport={"width": width, "height": HEIGHTS[width]})
                     page.goto(base + "/")
                     page.wait_for_selector("#open-title")
                     page.screenshot(path=str(args.out / f"lobby-{width}.png"), full_page=True)
@@ -108,7 +112,7 @@ def main() -> None:
                     table_id = table(hub, spec, seats, seed=2026)
                     token = httpx.post(f"{base}/tables/{table_id}/join", json={"name": "Ann"}).json()["token"]
                     for width in WIDTHS:
-                        page = browser.new_page(viewport={"width": width, "height": 900 if width > 500 else 844})
+                        page = browser.new_page(viewport={"width": width, "height": HEIGHTS[width]})
                         page.goto(base + "/")
                         page.evaluate(
                             "([id, token]) => localStorage.setItem("
@@ -119,9 +123,15 @@ def main() -> None:
                         page.wait_for_selector(".my-area")
                         if width == WIDTHS[0]:
                             play(page, decisions, random.Random(name))
+                        page.mouse.move(0, 0)  # no card under the pointer (it would show its preview)
                         page.wait_for_timeout(400)
                         page.screenshot(path=str(args.out / f"{name}-{width}.png"), full_page=width > 500)
                         print(f"{name}-{width}.png")
+                        if name == "whist" and width == 390:
+                            page.get_by_role("button", name="Play log").click()
+                            page.wait_for_timeout(200)
+                            page.screenshot(path=str(args.out / "whist-390-log.png"))
+                            print("whist-390-log.png")
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
                 page.goto(f"{base}/replay")
                 page.get_by_label("Record file").set_input_files("tests/golden/whist-1997-explicit.record.json")

@@ -285,8 +285,9 @@ class GameInfo(Generic[OptionsT]):
     class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report),
     ``schema`` (the game's part of the record schema), ``spectator`` (``public_dict(match) -> JsonObject``: what
     anyone watching the table may see, in the shape of a view's ``to_dict()`` with ``"seat": None``, no hand and no
-    legal actions, every card only some seat may know left out); each ``"module:attribute"`` (``"module"`` alone
-    for ``bots``)."""
+    legal actions, every card only some seat may know left out), ``words`` (a :class:`clubsuite.wording.GameWords`:
+    its options and variants in plain words, for the lobby); each ``"module:attribute"`` (``"module"`` alone for
+    ``bots``)."""
 
     def n_seats(self, options: OptionsT) -> int:
         """How many seats ``options`` play with."""

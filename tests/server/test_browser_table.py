@@ -666,3 +666,32 @@ def test_sound_is_off_until_switched_on_and_then_plays_and_is_remembered(web: Th
     page.wait_for_selector(".my-area")
     page.locator(".settings summary").click()
     assert page.get_by_label("Sounds (a card laid, your turn)").is_checked()
+
+
+def test_a_refused_move_is_told_in_plain_words_with_its_rule_behind_why(web: ThreadServer, browser: Any) -> None:
+    seats = [{"kind": "person"}, {"kind": "bot", "bot": "normal"}, {"kind": "bot", "bot": "normal"}]
+    table = table_with(web, "whist", seats)
+    ann = sit(browser, web.base, table, "Ann")
+    rng = random.Random(6)
+    for _ in range(60):  # until Ann follows a trick and holds a card she may not play
+        wait_for(lambda: offered(ann), 30, "Ann was never to act", ann.page)
+        msg = last_message(ann)
+        hand = str(msg["view"]["hand"]).split()
+        barred = [c for c in hand if c not in msg["legal"]]
+        if msg["view"]["phase"] == "play" and msg["view"]["trick"] and barred:
+            break
+        decide(ann, rng, "whist")
+    else:
+        raise AssertionError("Ann never had a card she could not play")
+    page = ann.page
+    page.get_by_text("Type a move").click()
+    page.get_by_label("an action in notation").fill(barred[0])
+    page.get_by_role("button", name="Send move").click()
+    alert = page.get_by_role("alert")
+    alert.wait_for()
+    said = alert.inner_text()
+    refusal = next(m for m in reversed(ann.received) if m["type"] == "error")["message"]
+    assert "(CW-" in refusal  # the server names the ruling ...
+    assert "CW-" not in said and barred[0] not in said.split()  # ... the page says it in words, cards in symbols
+    page.locator(".why-refused summary").click()
+    assert "Ruling CW-" in page.locator(".why-refused").inner_text()

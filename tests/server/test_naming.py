@@ -14,10 +14,11 @@ from typing import Any
 import pytest
 from serverkit import ThreadServer, get
 
-from clubsuite.engine import SomeGame, games, resolve
+from clubsuite.engine import SomeGame, games, load_part, resolve
 from clubsuite.options import format_value
-from clubsuite.server.naming import WORDS, game_words, option_words, rules_words, table_name, value_words
+from clubsuite.server.naming import game_words, option_words, rules_words, table_name, value_words
 from clubsuite.server.store import Store
+from clubsuite.wording import GameWords
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 """A ruling id: CW-3, NS-10."""
@@ -50,17 +51,25 @@ def raw_words(info: SomeGame) -> set[str]:
     return raw
 
 
+def own_words(info: SomeGame) -> GameWords:
+    """The words a game gives (its ``words`` part)."""
+    words = load_part(info, "words")
+    assert isinstance(words, GameWords), info.name
+    return words
+
+
 def test_the_suite_has_its_four_games_and_each_has_words() -> None:
     assert {g.name for g in suite_games()} == {"whist", "free", "northstar", "partnership"}
-    assert set(WORDS) == {g.name for g in suite_games()}
+    for info in suite_games():
+        assert isinstance(own_words(info), GameWords), f"{info.name} gives no words (its words part)"
 
 
 @pytest.mark.parametrize(("info", "field", "hint"), every_option(), ids=lambda x: getattr(x, "name", ""))
 def test_every_option_of_every_game_has_a_label_help_and_short_words_for_every_value(
     info: SomeGame, field: dataclasses.Field[Any], hint: object
 ) -> None:
-    words = WORDS[info.name].options.get(field.name)
-    assert words is not None, f"{info.name}: the option {field.name} has no words in server/naming.py"
+    words = own_words(info).options.get(field.name)
+    assert words is not None, f"{info.name}: the option {field.name} has no words in its words part"
     assert words.label and words.help, field.name
     if hint is bool:
         assert isinstance(words.short, dict) and set(words.short) == {"true", "false"}
@@ -81,7 +90,7 @@ def test_every_option_of_every_game_has_a_label_help_and_short_words_for_every_v
 
 def test_every_named_variant_has_a_label_and_a_description() -> None:
     for info in suite_games():
-        words = WORDS[info.name].variants
+        words = own_words(info).variants
         assert set(words) == set(info.variants), info.name
         for name, variant in words.items():
             assert variant.label and variant.description, name
@@ -143,9 +152,12 @@ def test_a_tables_name_never_shows_an_option_key_a_raw_value_or_a_ruling(spec: s
         assert not RULING.search(name) and "(" not in name, name
 
 
-def test_a_game_the_suite_does_not_know_gets_words_made_from_its_keys() -> None:
+def test_a_game_that_gives_no_words_gets_words_made_from_its_keys() -> None:
     whist = next(g for g in games() if g.name == "whist")
-    stranger = dataclasses.replace(whist, name="stranger", title="A Stranger Game", variants={"stranger-two": {}})
+    parts = {k: v for k, v in whist.parts.items() if k != "words"}  # a game that gives no words of its own
+    stranger = dataclasses.replace(
+        whist, name="stranger", title="A Stranger Game", variants={"stranger-two": {}}, parts=parts
+    )
     words = game_words(stranger)
     assert words.title == "A Stranger Game"
     assert option_words(stranger, "lead_after_exchange").label == "Lead after exchange"
@@ -183,8 +195,9 @@ def test_the_lobby_is_offered_each_option_with_its_label_default_choices_and_rul
 
 def test_a_choice_that_needs_other_options_sets_values_that_go_with_it() -> None:
     for info in suite_games():
-        for key, words in WORDS[info.name].options.items():
+        for key, words in own_words(info).options.items():
             for value, needs in words.sets.items():
                 spec = f"{info.name}({key}={value},{','.join(f'{k}={v}' for k, v in needs.items())})"
                 resolve(spec)  # refused if the rules did not go together
-    assert WORDS["northstar"].options["teams"].sets["2x3"] == {"players": "6"}
+    northstar = next(g for g in suite_games() if g.name == "northstar")
+    assert own_words(northstar).options["teams"].sets["2x3"] == {"players": "6"}

@@ -15,7 +15,7 @@ import pytest
 from serverkit import Client, Message, ThreadServer, get, new_table, post, seated, wait_until
 
 from clubsuite.server.chat import CHAT_BURST, HISTORY, ChatRoom
-from clubsuite.server.live import Connection
+from clubsuite.server.connection import Connection
 from clubsuite.server.protocol import MAX_CHAT_CHARS, ProtocolError, chat_text
 from clubsuite.server.schemas import CLIENT, SERVER
 from clubsuite.server.store import Store

@@ -31,10 +31,11 @@ from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
 from clubsuite.server import naming, web
+from clubsuite.server.connection import Connection
 from clubsuite.server.guard import Guard, client_address
 from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.limits import ServerLimits
-from clubsuite.server.live import Connection, LiveTable, Refused
+from clubsuite.server.live import LiveTable, Refused
 from clubsuite.server.protocol import (
     Act,
     Chat,

@@ -25,7 +25,7 @@ from clubsuite.jsonform import JsonObject
 from clubsuite.server.protocol import ProtocolError, RateLimit
 
 if TYPE_CHECKING:
-    from clubsuite.server.live import Connection
+    from clubsuite.server.connection import Connection
 
 HISTORY = 100
 """How many lines a table keeps for those who connect later (both channels together)."""

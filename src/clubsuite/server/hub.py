@@ -22,8 +22,9 @@ from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.options import spec_of, split_spec
 from clubsuite.seeding import derive_seed
+from clubsuite.server.connection import Connection
 from clubsuite.server.limits import ServerLimits
-from clubsuite.server.live import Connection, LiveTable, Refused, start_match, unstoppable
+from clubsuite.server.live import LiveTable, Refused, start_match, unstoppable
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import MatchRow, SeatRow, Store, TableRow
 from clubsuite.server.tokens import (

@@ -33,6 +33,7 @@ from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.server.chat import ChatRoom
+from clubsuite.server.connection import Connection
 from clubsuite.server.naming import rules_words, table_name
 from clubsuite.server.personas import bot_name, level_words
 from clubsuite.server.protocol import event_json, message
@@ -43,8 +44,6 @@ T = TypeVar("T")
 log = logging.getLogger("clubsuite.server")
 RECENT = 256
 """How many recent versions' events a table keeps for clients that come back (older ones get a full state)."""
-QUEUE = 512
-"""Messages waiting for one client before it is dropped as too slow (it reconnects and resyncs)."""
 THINKING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="clubs-think")
 """Worker threads for the instant bots' decisions (random, heuristic, easy, normal) and every hint: however many
 tables want one at once, no more threads than this think (the others wait their turn), and never on the event
@@ -83,35 +82,6 @@ class SeatState:
     def row(self) -> SeatRow:
         """The stored form."""
         return SeatRow(self.seat, self.kind, self.bot, self.name, self.token_hash)
-
-
-@dataclass(eq=False)
-class Connection:
-    """One client's socket, as the table sees it: its seat (None: watching) and its outgoing queue."""
-
-    seat: int | None
-    queue: asyncio.Queue[JsonObject | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
-    dropped: bool = False
-
-    def send(self, msg: JsonObject) -> None:
-        """Queue ``msg``; a client too slow to take its messages is dropped (it comes back and resyncs)."""
-        if self.dropped:
-            return
-        try:
-            self.queue.put_nowait(msg)
-        except asyncio.QueueFull:
-            self.dropped = True
-            self.send_close()
-
-    def send_close(self) -> None:
-        """Close the socket once what is queued has gone (a slow client's queue is cut short)."""
-        self.dropped = True
-        while True:
-            try:
-                self.queue.put_nowait(None)
-                return
-            except asyncio.QueueFull:
-                self.queue.get_nowait()
 
 
 Db = Callable[..., Awaitable[Any]]

@@ -1,11 +1,10 @@
 """Plain words for the lobby: each game's name, every option and every choice of every game, every named variant,
 the bots, and a table's name ("Ann's CLUBS, 4 players, wild 15s").
 
-A person choosing a table should never have to read a spec (``northstar(double_or_nothing=true)``), an option key
-(``last_exchanger``) or a ruling id: those stay in the data for the "why?" that explains a rule, and the words here
-are what the lobby shows. The words are kept apart from the games' options classes because they are the server's
-presentation, and a test checks that every option and every choice of every registered game has its words, so a
-game cannot gain an option the lobby would show raw.
+A person choosing a table should never have to read a rules spec, an option key or a ruling id: those stay in the
+data for the "why?" that explains a rule, and the words are what the lobby shows. Each game gives its own words (its
+``words`` part: :mod:`clubsuite.wording`), and a test checks that every option and every choice of every registered
+game has its words, so a game cannot gain an option the lobby would show raw.
 
 A game registered from another package, which this module cannot know, gets words made from its keys (spaces for
 underscores): readable, if not polished.
@@ -17,179 +16,11 @@ import dataclasses
 import enum
 import typing
 from collections.abc import Mapping
-from dataclasses import dataclass, field
 
-from clubsuite.engine import SomeGame
+from clubsuite.engine import SomeGame, load_part
 from clubsuite.jsonform import JsonObject
 from clubsuite.options import format_value
-
-
-@dataclass(frozen=True)
-class OptionWords:
-    """One option in words."""
-
-    label: str
-    """Its name as the form labels it: ``Wild 15s``."""
-    help: str
-    """One plain sentence on what it does (the "why?" shows it beside the ruling)."""
-    short: Mapping[str, str] | str
-    """Its value when it differs from the default, in the few words a table's name uses: for a flag or a choice,
-    one phrase per value (keyed by the spec text: ``true``, ``2x2``); for a number, a phrase with ``{}`` where the
-    number goes."""
-    choices: Mapping[str, str] = field(default_factory=dict)
-    """For a choice: each value's label in the form (keyed by the spec text)."""
-    sets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    """For a choice that needs other options at certain values (team play needs its number of players): what
-    choosing it sets, so that the form never offers rules that do not go together."""
-
-
-@dataclass(frozen=True)
-class VariantWords:
-    """A named variant in words."""
-
-    label: str
-    """Its name: ``Wild 15s``."""
-    description: str
-    """What it changes, in a few words."""
-
-
-@dataclass(frozen=True)
-class GameWords:
-    """One game in words."""
-
-    title: str
-    """The name a table is called by: ``CLUBS``."""
-    options: Mapping[str, OptionWords]
-    variants: Mapping[str, VariantWords] = field(default_factory=dict)
-
-
-def _flag(label: str, help_text: str, on: str, off: str) -> OptionWords:
-    return OptionWords(label, help_text, {"true": on, "false": off})
-
-
-_TARGET_HELP = "the match ends after the hand in which someone reaches this score"
-
-WORDS: Mapping[str, GameWords] = {
-    "whist": GameWords(
-        "Whist Clubs",
-        {
-            "lead_after_exchange": OptionWords(
-                "Who leads after an exchange",
-                "when someone has exchanged their hand for the bid hand, this player leads the first trick",
-                {
-                    "last_exchanger": "lead: the last to exchange",
-                    "left_of_last_exchanger": "lead: left of the last to exchange",
-                },
-                {
-                    "last_exchanger": "the last to exchange",
-                    "left_of_last_exchanger": "their left neighbour, as in 1997",
-                },
-            ),
-            "target": OptionWords(
-                "Points to win or lose",
-                "the match ends once someone is this many points up, or down",
-                "to \u00b1{} points",
-            ),
-        },
-        {
-            "whist-1997": VariantWords(
-                "The 1997 rules", "the player left of the last to exchange leads the first trick"
-            ),
-        },
-    ),
-    "free": GameWords(
-        "Free Clubs",
-        {
-            "no_spades_needs_a_trick": _flag(
-                "No-spades bonus needs a trick",
-                "the 5 points for taking no spade go only to players who took at least one trick",
-                "no-spades bonus needs a trick",
-                "no-spades bonus without a trick",
-            ),
-            "target": OptionWords("Points to win", _TARGET_HELP + "; the highest total wins", "to {} points"),
-            "misplays": _flag(
-                "Misplays may be called",
-                "a player may play a card that breaks the rules, and another player may call it for a penalty",
-                "misplays called",
-                "no misplays",
-            ),
-        },
-    ),
-    "northstar": GameWords(
-        "CLUBS",
-        {
-            "players": OptionWords("Players", "how many play; the bonus cards depend on it", "{} players"),
-            "teams": OptionWords(
-                "Teams",
-                "partners sit alternately and share their score",
-                {
-                    "none": "no teams",
-                    "2x2": "two teams of two",
-                    "3x2": "three teams of two",
-                    "2x3": "two teams of three",
-                },
-                {
-                    "none": "no teams",
-                    "2x2": "2 teams of 2, 4 players",
-                    "3x2": "3 teams of 2, 6 players",
-                    "2x3": "2 teams of 3, 6 players",
-                },
-                {"2x2": {"players": "4"}, "3x2": {"players": "6"}, "2x3": {"players": "6"}},  # NS-10
-            ),
-            "double_or_nothing": _flag(
-                "Double or nothing",
-                "before your first card of a round you may bet to go out first: double if you do, nothing if not",
-                "double or nothing",
-                "no double or nothing",
-            ),
-            "wild_fifteens": _flag("Wild 15s", "a 15 may stand for any value", "wild 15s", "no wild 15s"),
-            "crazy": _flag(
-                "Crazy CLUBS",
-                "a 15 does not win at once, and a play with more cards beats one with fewer",
-                "crazy CLUBS",
-                "not crazy",
-            ),
-            "leftover": OptionWords(
-                "Cards not dealt",
-                "what becomes of the cards left over after the deal",
-                {"next_round": "leftovers dealt next round", "reshuffle": "full shuffle each round"},
-                {
-                    "next_round": "dealt next round, as in 2017",
-                    "reshuffle": "reshuffled, as in 2013",
-                },
-            ),
-            "club_points": OptionWords(
-                "Points of each club",
-                "how many points each club from 1 to 15 scores (the printed values are not known yet)",
-                "own club points",
-            ),
-            "target": OptionWords(
-                "Points to win, 0 for the rulebook's",
-                _TARGET_HELP + "; 0 plays to the rulebook's 50, or 100 in teams of two and 150 in teams of three",
-                "to {} points",
-            ),
-        },
-        {
-            "northstar-2013": VariantWords("The 2013 edition", "every card is shuffled back each round"),
-            "northstar-double": VariantWords("Double or nothing", "a player may bet on going out first"),
-            "northstar-wild": VariantWords("Wild 15s", "a 15 may stand for any value"),
-            "northstar-crazy": VariantWords("Crazy CLUBS", "a 15 does not win at once; more cards beat fewer"),
-            "northstar-duel": VariantWords("Duel", "two players"),
-            "northstar-teams": VariantWords("Teams", "four players in two teams of two"),
-        },
-    ),
-    "partnership": GameWords(
-        "Partnership Clubs",
-        {
-            "target": OptionWords(
-                "Points to win",
-                "the match ends once a partnership has this many points; the higher wins",
-                "to {} points",
-            ),
-        },
-    ),
-}
-"""The words of every game of the suite, by game name (the tests check they cover every option and choice)."""
+from clubsuite.wording import GameWords, OptionWords, VariantWords
 
 BOT_WORDS: Mapping[str, str] = {
     "easy": "Bot: easy",
@@ -207,8 +38,8 @@ BOT_WORDS: Mapping[str, str] = {
 # -- looking words up ------------------------------------------------------------------------------------------------
 def game_words(info: SomeGame) -> GameWords:
     """The words of ``info``'s game (made from its keys for a game this module does not know)."""
-    known = WORDS.get(info.name)
-    if known is not None:
+    known = load_part(info, "words")
+    if isinstance(known, GameWords):
         return known
     options = {f.name: _made_up(f.name) for f in dataclasses.fields(info.options_class)}
     variants = {name: VariantWords(_spaced(name), "") for name in info.variants}

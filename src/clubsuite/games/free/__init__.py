@@ -97,6 +97,7 @@ register(
             "schema": "clubsuite.games.free.schema:SCHEMA",
             "report": "clubsuite.games.free.report:REPORT",
             "spectator": "clubsuite.games.free.spectator:public_dict",
+            "words": "clubsuite.games.free.words:WORDS",
             "objective": "clubsuite.games.free.objective:OBJECTIVE",
             "hidden": "clubsuite.games.free.spectator:hidden_piles",
             "solver": "clubsuite.games.free.solving:SOLVING",

@@ -106,6 +106,7 @@ register(
             "report": "clubsuite.games.northstar.report:REPORT",
             "schema": "clubsuite.games.northstar.schema:SCHEMA",
             "spectator": "clubsuite.games.northstar.spectator:public_dict",
+            "words": "clubsuite.games.northstar.words:WORDS",
             "rl": "clubsuite.games.northstar.rl:coding",
             "objective": "clubsuite.games.northstar.objective:OBJECTIVE",
         },

@@ -104,6 +104,7 @@ register(
             "bots": "clubsuite.games.partnership.bot",
             "schema": "clubsuite.games.partnership.schema:SCHEMA",
             "spectator": "clubsuite.games.partnership.spectator:public_dict",
+            "words": "clubsuite.games.partnership.words:WORDS",
             "objective": "clubsuite.games.partnership.objective:OBJECTIVE",
             "solver": "clubsuite.games.partnership.solving:SOLVING",
             "rl": "clubsuite.games.partnership.rl:coding",

@@ -67,6 +67,7 @@ register(
             "bots": "clubsuite.games.whist.bot",
             "schema": "clubsuite.games.whist.schema:SCHEMA",
             "spectator": "clubsuite.games.whist.spectator:public_dict",
+            "words": "clubsuite.games.whist.words:WORDS",
             "objective": "clubsuite.games.whist.objective:OBJECTIVE",
             "hidden": "clubsuite.games.whist.spectator:hidden_piles",
             "solver": "clubsuite.games.whist.solving:SOLVING",

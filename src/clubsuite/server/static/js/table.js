@@ -5,7 +5,7 @@
 
 import {api, applyColours, byId, colourToggle, fill, h, store} from "./dom.js";
 import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, sortCards} from "./cards.js";
-import {actionLabel, knownLabel, narrate, prompt, rankOrder, readAction, specWords, why, wordLabel} from "./games.js";
+import {actionLabel, knownLabel, narrate, prompt, rankOrder, readAction, ruleText, ruleTitle, specWords, why, wordLabel} from "./games.js";
 import {factList, felt, lastTrick, scoreSheet, seatName, seatPanel, trickArea} from "./board.js";
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
 import {play as playSound, setSound, soundOn} from "./sound.js";
@@ -197,7 +197,9 @@ function connect() {
   const ws = new WebSocket(`${scheme}//${location.host}/tables/${encodeURIComponent(tableId)}/ws`);
   state.socket = ws;
   ws.addEventListener("open", () => {
-    const hello = {type: "hello", protocol: 1, token: state.token, last_version: state.version};
+    // A page that has seen nothing asks for the table's recent events from the start (all public), so that a new
+    // tab or another device shows the play so far; the server sends those it still keeps.
+    const hello = {type: "hello", protocol: 1, token: state.token, last_version: state.version ?? 0};
     if (!state.token && inviteCode()) hello.invite = inviteCode();  // watching a private table takes its invite
     ws.send(JSON.stringify(hello));
   });
@@ -250,7 +252,7 @@ function receive(msg) {
       state.linger = null;
       for (const ev of state.heldCatchup) noteEvent(ev); // told before the names and the game were known
       state.heldCatchup = [];
-      if (msg.resync) say("(you were away: the table is shown as it is now)");
+      if (msg.resync && state.log.length) say("(you were away: the table is shown as it is now)");
       break;
     case "update": {
       const before = state.view;
@@ -302,7 +304,8 @@ function receive(msg) {
         fill(app, h("main", {class: "panel"}, h("h1", {}, "Watching is not allowed"), h("p", {role: "alert"}, msg.message), h("a", {href: "/"}, "Back to the lobby")));
         return;
       }
-      state.error = msg.code === "stale" ? "The table moved on before your action arrived: look again." : msg.message;
+      state.error = msg.code === "stale" ? "The table moved on before your action arrived: look again." : plainRefusal(msg.message);
+      state.errorRule = msg.code === "stale" ? null : ruleOf(msg.message);
       break;
     case "bye":
       if (msg.reason === "you left the seat") {
@@ -424,6 +427,24 @@ function gather() {
   }
 }
 
+/** A refusal in the words a player reads: its ruling's id taken out (it goes behind "why?"), cards in symbols
+ * ("KD" becomes "K\u2666"), seats by name. */
+function plainRefusal(text) {
+  const words = String(text ?? "").replace(/\s*\(([A-Z]{2}-[0-9]+)\)/g, "")
+    .replace(/\bseat ([0-9])\b/g, (_, n) => nameIn(Number(n)));
+  return words.split(" ").map((w) => {
+    const m = /^([(]?)([0-9A-Z=]+)([),.;:]*)$/.exec(w);
+    const card = m ? parseCard(m[2]) : null;
+    return card && m[2] !== "A" ? `${m[1]}${cardShort(card)}${m[3]}` : w;
+  }).join(" ");
+}
+
+/** The ruling a refusal names, if it names one. */
+function ruleOf(text) {
+  const m = /\(([A-Z]{2}-[0-9]+)\)/.exec(String(text ?? ""));
+  return m ? m[1] : null;
+}
+
 // -- acting ----------------------------------------------------------------------------------------------------
 function act(text) {
   if (state.pending || state.version === null) return;
@@ -517,8 +538,12 @@ function render() {
   if (active && app.contains(active) && active.dataset && (active.dataset.card || active.dataset.action)) {
     lastFocus = active.dataset.card ? `[data-card="${active.dataset.card}"]` : `[data-action="${CSS.escape(active.dataset.action)}"]`;
   }
-  const logBox = app.querySelector(".log ol");
-  const logAtEnd = !logBox || logBox.scrollTop + logBox.clientHeight >= logBox.scrollHeight - 8;
+  // the log keeps its newest line in view (in its list on a wide screen, in its drawer on a phone) unless the
+  // player has scrolled back
+  const scrolled = [".log", ".log ol"].map((sel) => {
+    const el = app.querySelector(sel);
+    return el ? {sel, top: el.scrollTop, atEnd: el.scrollTop + el.clientHeight >= el.scrollHeight - 8} : {sel, top: 0, atEnd: true};
+  });
   const game = state.view.game;
   const n = state.view.hand_sizes.length;
   const parts = myTurn() ? legalParts() : {singles: new Map(), words: [], multis: []};
@@ -557,9 +582,10 @@ function render() {
   rendered = true;
   state.dealt = false;
   layoutHand();
-  const newLog = app.querySelector(".log ol");
-  if (newLog && logAtEnd) newLog.scrollTop = newLog.scrollHeight;
-  else if (newLog && logBox) newLog.scrollTop = logBox.scrollTop;
+  for (const {sel, top, atEnd} of scrolled) {
+    const el = app.querySelector(sel);
+    if (el) el.scrollTop = atEnd ? el.scrollHeight : top;
+  }
   restoreFocus();
 }
 let rendered = false;
@@ -595,6 +621,9 @@ function meBar(game) {
         reason.text ? [h("strong", {}, reason.title ?? "The rule"), h("p", {}, reason.text)] : null,
         reason.rule ? h("p", {class: "rule-id"}, `Ruling ${reason.rule}`) : null) : null,
       state.error ? h("p", {class: "error", role: "alert"}, state.error) : null,
+      state.error && state.errorRule && ruleText(state.errorRule) ? h("details", {class: "why-refused"},
+        h("summary", {}, "why?"), h("strong", {}, ruleTitle(state.errorRule) ?? "The rule"), h("p", {}, ruleText(state.errorRule)),
+        h("p", {class: "rule-id"}, `Ruling ${state.errorRule}`)) : null,
       state.hint ? h("p", {class: "hint", role: "status"}, `Hint: ${playShort(state.hint)}`) : null,
       state.over && state.resultClosed ? h("button", {type: "button", dataset: {action: "show-result"}, onclick: () => { state.resultClosed = false; render(); }}, "Show the result") : null));
 }
@@ -610,7 +639,7 @@ function restoreFocus() {
 
 /** The prompt's first sentence, and the rest (what a phone leaves out: it is said again behind "why?"). */
 function promptParts(text) {
-  const m = /^(.+?[.?!:])\s+(\S.*)$/s.exec(text);
+  const m = /^(.+?[.?!])\s+(\S.*)$/s.exec(text);
   return m ? [m[1], h("span", {class: "prompt-more"}, ` ${m[2]}`)] : [text];
 }
 

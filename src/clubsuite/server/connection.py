@@ -1,0 +1,44 @@
+"""One client's socket as a table sees it: its seat (None: watching) and the queue of messages going out to it.
+
+Kept apart from the live table (``live``) so that what serves a connection (the chat, the table) can name it
+without importing each other.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+
+from clubsuite.jsonform import JsonObject
+
+QUEUE = 512
+"""Messages waiting for one client before it is dropped as too slow (it reconnects and resyncs)."""
+
+
+@dataclass(eq=False)
+class Connection:
+    """One client's socket, as the table sees it: its seat (None: watching) and its outgoing queue."""
+
+    seat: int | None
+    queue: asyncio.Queue[JsonObject | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    dropped: bool = False
+
+    def send(self, msg: JsonObject) -> None:
+        """Queue ``msg``; a client too slow to take its messages is dropped (it comes back and resyncs)."""
+        if self.dropped:
+            return
+        try:
+            self.queue.put_nowait(msg)
+        except asyncio.QueueFull:
+            self.dropped = True
+            self.send_close()
+
+    def send_close(self) -> None:
+        """Close the socket once what is queued has gone (a slow client's queue is cut short)."""
+        self.dropped = True
+        while True:
+            try:
+                self.queue.put_nowait(None)
+                return
+            except asyncio.QueueFull:
+                self.queue.get_nowait()
