@@ -430,7 +430,7 @@ def test_no_two_seats_or_places_overlap_with_two_to_six_players(
 
 
 def test_a_finished_trick_stays_in_view_then_gathers_toward_its_winner(web: ThreadServer, browser: Any) -> None:
-    # the bots wait long after a trick (three times their delay): the pause on the page is not cut short
+    # the bots wait long after a trick (their delay and a second more): the pause on the page is not cut short
     seats = [{"kind": "person"}, {"kind": "bot", "bot": "normal"}, {"kind": "bot", "bot": "normal"}]
     table = table_with(web, "whist", seats, bot_delay=2)
     ann = sit(browser, web.base, table, "Ann", storage={"trickPause": 1}, scripts=(TRICK_STATES,))

@@ -110,9 +110,9 @@ def test_a_players_line_reaches_everyone_and_a_spectators_line_only_the_spectato
     settled(ann, bob)
     assert lines(ann) == lines(bob) == ["Good luck"]  # kibitzing never reaches a player
     say(eve, "again")
-    assert heard(kim, "again")["name"] == own["name"]  # a spectator's label stays with its connection
-    say(kim, "me too")
-    assert heard(eve, "me too")["name"] not in (own["name"], "p0", "p1")
+    assert heard(kim, "again")["name"] == own["name"]  # a spectator's label stays with its address
+    say(kim, "me too")  # watching from the same address: the same spectator to the chat (its label and its rate)
+    assert heard(eve, "me too")["name"] == own["name"]
     for c in (ann, bob, eve, kim):
         c.close()
     checked(ann, bob, eve, kim)
@@ -163,6 +163,7 @@ def test_a_line_with_markup_is_kept_as_the_characters_typed(server: ThreadServer
         ("   ", "cannot be blank"),
         ("", "cannot be blank"),
         ("\u3164\u3164", "cannot be blank"),  # Hangul fillers: letters that show nothing
+        ("\u2800 \u2800", "cannot be blank"),  # the blank Braille pattern
         ("line one\nline two", "control or invisible formatting characters (this one has '\\n')"),
         ("\x1b[2Jcleared", "control or invisible formatting characters (this one has '\\x1b')"),
         ("tab\there", "control or invisible formatting characters (this one has '\\t')"),
@@ -170,7 +171,19 @@ def test_a_line_with_markup_is_kept_as_the_characters_typed(server: ThreadServer
         ("zero\u200bwidth", "control or invisible formatting characters (this one has '\\u200b')"),
         ("para\u2029graph", "control or invisible formatting characters (this one has '\\u2029')"),
     ],
-    ids=["too-long", "spaces", "empty", "fillers", "newline", "escape", "tab", "rtl-override", "zero-width", "para"],
+    ids=[
+        "too-long",
+        "spaces",
+        "empty",
+        "fillers",
+        "braille",
+        "newline",
+        "escape",
+        "tab",
+        "rtl-override",
+        "zero-width",
+        "para",
+    ],
 )
 def test_a_line_too_long_blank_or_with_control_characters_is_refused_with_the_rule_and_changes_nothing(
     server: ThreadServer, text: str, rule: str
@@ -305,16 +318,22 @@ def test_a_seats_connections_share_one_rate_and_each_spectator_has_its_own_and_a
     with pytest.raises(ProtocolError) as over:
         room.say(tab2, "Ann", "one more")
     assert over.value.code == "rate_limited" and "chat" in str(over.value)
-    watcher1, watcher2 = Connection(None), Connection(None)
+    watcher1, watcher2 = Connection(None, address="10.0.0.1"), Connection(None, address="10.0.0.2")
     first = room.say(watcher1, None, "hi")
     second = room.say(watcher2, None, "hello")
     assert (first["name"], second["name"]) == ("Spectator 1", "Spectator 2")
     assert room.say(watcher1, None, "still me")["name"] == "Spectator 1"
+    again = Connection(None, address="10.0.0.1")  # the same spectator, reconnected: the same label and allowance
+    assert room.say(again, None, "back")["name"] == "Spectator 1"
+    for i in range(int(CHAT_BURST) - 3):
+        room.say(again, None, f"more {i}")
+    with pytest.raises(ProtocolError):
+        room.say(Connection(None, address="10.0.0.1"), None, "a third socket is no faster")
     clock.now += 1.0  # one second: one more line
     assert room.say(tab1, "Ann", "back")["text"] == "back"
     with pytest.raises(ProtocolError):
         room.say(tab2, "Ann", "too soon")
-    assert room.last_id == int(CHAT_BURST) + 4
+    assert room.last_id == int(CHAT_BURST) * 2 + 2
 
 
 def test_the_room_keeps_only_the_last_lines_and_gives_each_receiver_its_channels() -> None:

@@ -406,7 +406,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:
         await _refuse(ws, "no_spectators", "this table allows no spectators", 4403)
         return
     address = client_address(ws.scope)
-    conn = Connection(seat)
+    conn = Connection(seat, address=address)
     # Registered, welcomed and sent the state under the table's lock: an action being committed is either told in
     # this state or comes after it as the next update, never both nor neither. Nothing is awaited on the socket
     # while the lock is held (the messages are queued; the writer sends them once it is released).

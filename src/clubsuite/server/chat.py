@@ -2,7 +2,8 @@
 
 Two channels: a seated person speaks to the ``players`` channel, which everyone at the table reads (the players and
 the spectators); a spectator speaks to the ``spectators`` channel, which only spectators read, so that kibitzing
-never reaches a player. Bots do not chat.
+never reaches a player's seat (a player who also opens the table as a spectator, in another tab, can read it, as
+anyone watching can). Bots do not chat.
 
 The chat belongs to the table while the server runs and to nothing else: the last :data:`HISTORY` lines are kept in
 memory, for whoever connects later, and are lost when the table closes or the server stops. They are never written
@@ -16,10 +17,9 @@ their seat and their display name (public already), or a spectator's label.
 from __future__ import annotations
 
 import time
-from collections import deque
+from collections import OrderedDict, deque
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal
-from weakref import WeakKeyDictionary
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.protocol import ProtocolError, RateLimit
@@ -34,6 +34,9 @@ CHAT_RATE = 1.0
 CHAT_BURST = 5.0
 """... and at once: a greeting and a few quick phrases, not a flood (the socket's own message rate applies too)."""
 
+SPEAKERS = 1000
+"""How many spectators' addresses a table remembers (the oldest is forgotten first): a bound on its memory."""
+
 Channel = Literal["players", "spectators"]
 
 
@@ -41,9 +44,10 @@ class ChatRoom:
     """The chat of one table: its kept lines, each speaker's rate, and the spectators' labels.
 
     A seat's connections share one rate (a player with two tabs open speaks no faster); a spectator's rate and label
-    belong to its connection. Spectators have no names, so each watching connection that speaks is given a label
-    of its own, "Spectator 1", "Spectator 2", ... in the order they first spoke at this table; the connection keeps
-    it while it stays open (it is forgotten with the connection)."""
+    go by its address (:attr:`Connection.address`; a connection without one, by itself), so that opening more
+    sockets or reconnecting neither speeds a spectator up nor gives a new label to escape a mute. Spectators have
+    no names, so each watching address that speaks is given a label of its own, "Spectator 1", "Spectator 2", ...
+    in the order they first spoke at this table; the last :data:`SPEAKERS` are remembered."""
 
     def __init__(
         self,
@@ -59,7 +63,7 @@ class ChatRoom:
         """The id of the last line said (ids grow by one per line, at this table, from 1)."""
         self.rate, self.burst = rate, burst
         self._seat_rates: dict[int, RateLimit] = {}
-        self._spectators: WeakKeyDictionary[Connection, tuple[str, RateLimit]] = WeakKeyDictionary()
+        self._spectators: OrderedDict[object, tuple[str, RateLimit]] = OrderedDict()
         self._labels_given = 0
 
     def _speaker(self, conn: Connection, now: float) -> tuple[str | None, RateLimit]:
@@ -67,10 +71,13 @@ class ChatRoom:
         if conn.seat is not None:
             rate = self._seat_rates.setdefault(conn.seat, RateLimit(now, self.rate, self.burst))
             return None, rate
-        found = self._spectators.get(conn)
+        key: object = conn.address if conn.address is not None else id(conn)
+        found = self._spectators.get(key)
         if found is None:
             self._labels_given += 1
-            found = self._spectators[conn] = (f"Spectator {self._labels_given}", RateLimit(now, self.rate, self.burst))
+            found = self._spectators[key] = (f"Spectator {self._labels_given}", RateLimit(now, self.rate, self.burst))
+            if len(self._spectators) > SPEAKERS:
+                self._spectators.popitem(last=False)
         return found
 
     def say(self, conn: Connection, seat_name: str | None, text: str) -> JsonObject:

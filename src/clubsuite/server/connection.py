@@ -22,6 +22,9 @@ class Connection:
     seat: int | None
     queue: asyncio.Queue[JsonObject | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
     dropped: bool = False
+    address: str | None = None
+    """The client's address as the server counts it (an IPv6 address by its /64): a spectator's chat rate and label
+    go by it, so that reconnecting gives neither a fresh allowance nor a new label to escape a mute."""
 
     def send(self, msg: JsonObject) -> None:
         """Queue ``msg``; a client too slow to take its messages is dropped (it comes back and resyncs)."""

@@ -35,7 +35,7 @@ from clubsuite.seeding import derive_seed
 from clubsuite.server.chat import ChatRoom
 from clubsuite.server.connection import Connection
 from clubsuite.server.naming import rules_words, table_name
-from clubsuite.server.personas import bot_name, level_words
+from clubsuite.server.personas import level_words, persona_names
 from clubsuite.server.protocol import event_json, message
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import ActionRow, MatchRow, SeatRow, Store, TableRow
@@ -104,9 +104,11 @@ def advance(match: SomeMatch, info: SomeGame, seed: int) -> Events:
 
 
 SETTLED = frozenset({"TrickTaken", "TrickWon", "HandScored"})
-"""Events after which a bot waits :data:`AFTER_TRICK` times its delay before it acts: a finished trick stays in view
-on the players' pages a moment (the page's own pause, a second by default), and a bot leading at once would end it."""
-AFTER_TRICK = 3.0
+"""Events after which a bot waits longer before it acts (:data:`AFTER_TRICK`): a finished trick stays in view on
+the players' pages a moment (the page's own pause, a second by default), and a bot leading at once would end it."""
+AFTER_TRICK = 1.0
+"""Seconds a bot waits after a finished trick beyond its delay, at most twice its delay (a table whose bots act at
+once, a delay of 0, goes on at once)."""
 
 
 class LiveTable:
@@ -213,12 +215,14 @@ class LiveTable:
     def seat_names(self) -> list[JsonObject]:
         """Every seat as anyone may see it: kind, name, whether someone is connected, whether a bot plays it."""
         now = time.monotonic()
+        people = [s.name for s in self.seats if s.kind == "person" and s.name]
+        bots = persona_names(self.id, [s.seat for s in self.seats if s.kind == "bot"], people)
         out: list[JsonObject] = []
         for s in self.seats:
             row: JsonObject = {
                 "seat": s.seat,
                 "kind": s.kind,
-                "name": s.name if s.kind == "person" else bot_name(self.id, s.seat),
+                "name": s.name if s.kind == "person" else bots[s.seat],
                 "taken": s.kind == "bot" or s.token_hash is not None,
                 "connected": s.connections > 0,
                 "bot_playing": s.kind == "bot" or self._bot_plays(s, now),
@@ -485,9 +489,12 @@ class LiveTable:
         version = self.version
         if self._bot_plays(seat, now):
             source = "bot" if seat.kind == "bot" or seat.token_hash is None else "takeover"
-            delay = self.settings.bot_delay
+            pause = self.settings.bot_delay
             if self.recent and self.recent[-1][0] == version and any(e["type"] in SETTLED for e in self.recent[-1][1]):
-                delay *= AFTER_TRICK  # a trick or a hand just ended: the table sees who won it before play goes on
+                pause += min(AFTER_TRICK, 2 * pause)  # a trick or a hand just ended: the table sees who won it
+            # counted from the last change, not from now: a timer set again (someone connects, leaves, joins) does
+            # not hold the bot back
+            delay = max(0.0, self.turn_started + pause - time.time())
             self._timer = asyncio.create_task(self._bot_move(seat_no, version, delay, source))
             return
         waits: list[tuple[float, str]] = []

@@ -1,7 +1,8 @@
 """The names bots go by at a table: a person meets "Ada, hard bot", not "hard (seat 2)".
 
 A bot seat's name is chosen from :data:`NAMES` by the table's id and the seat, so it is the same after a restart and
-on every page, and two bots of one table never share a name (consecutive seats take consecutive names). The level
+on every page, and no two seats of one table share a name: not two bots (consecutive seats take consecutive names),
+nor a bot and a person (a bot gives way to a person of its name). The level
 or kind stays beside the name (:func:`level_words`) so nobody mistakes a bot for a person.
 """
 
@@ -28,10 +29,24 @@ LEVEL_WORDS = {
 """A bot's level or kind in words; a bot with parameters (``pimc(samples=8)``) goes by its kind's words."""
 
 
-def bot_name(table_id: str, seat: int) -> str:
-    """The name of the bot in ``seat`` of table ``table_id``: stable, and distinct for the bots of one table."""
+def persona_names(table_id: str, bot_seats: list[int], people: list[str]) -> dict[int, str]:
+    """The names of the bots of table ``table_id`` (in ``bot_seats``), none like a person's name at the table
+    (``people``, compared case-blind) nor like another bot's: each seat takes the name its place in :data:`NAMES`
+    gives it (from the table's id), or the next one free. A name so stays the same while the people at the table do;
+    a person who joins under a bot's name makes that bot take the next free name."""
     start = int.from_bytes(hashlib.sha256(table_id.encode("utf-8")).digest()[:4], "big")
-    return NAMES[(start + seat) % len(NAMES)]
+    taken = {p.casefold() for p in people}
+    out: dict[int, str] = {}
+    for seat in sorted(bot_seats):
+        for step in range(len(NAMES)):
+            name = NAMES[(start + seat + step) % len(NAMES)]
+            if name.casefold() not in taken:
+                break
+        else:  # more names taken than there are (16 people and bots cannot sit at one table): a numbered one
+            name = f"Bot {seat + 1}"
+        out[seat] = name
+        taken.add(name.casefold())
+    return out
 
 
 def level_words(bot: str) -> str:

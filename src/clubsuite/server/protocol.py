@@ -93,6 +93,10 @@ class Chat:
 ClientMessage = Hello | Act | Ping | Hint | Chat
 
 
+BLANK_LOOKING = frozenset("\u2800\u3164\uffa0")
+"""Letters that draw nothing (the blank Braille pattern, the Hangul fillers): a line of them alone is blank."""
+
+
 def chat_text(text: str) -> str:
     """A chat message as the table keeps it: composed (NFC, so that one letter is one character, however it was
     typed) and stripped of surrounding blanks; :class:`ProtocolError` ``bad_chat`` naming the rule when it is blank,
@@ -108,7 +112,7 @@ def chat_text(text: str) -> str:
                 "bad_chat",
                 f"a chat message may not contain control or invisible formatting characters (this one has {ch!a})",
             )
-    if not tidy or all(ch.isspace() or "FILLER" in unicodedata.name(ch, "") for ch in tidy):
+    if not tidy or all(ch.isspace() or ch in BLANK_LOOKING or "FILLER" in unicodedata.name(ch, "") for ch in tidy):
         raise ProtocolError("bad_chat", "a chat message cannot be blank")
     if len(tidy) > MAX_CHAT_CHARS:
         raise ProtocolError(

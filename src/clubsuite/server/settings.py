@@ -34,8 +34,8 @@ class TableSettings:
     grace: float = 30.0
     """Seconds an absent person's seat waits before a bot plays it (handed back when the person returns)."""
     bot_delay: float = 0.5
-    """Seconds a bot waits before acting (three times as long after a trick or a hand has ended, so that people see
-    who won it)."""
+    """Seconds a bot waits before acting, counted from the last action (after a trick or a hand has ended, up to a
+    second longer, at most twice as long, so that people see who won it)."""
     hints: bool = False
     """Whether a seat may ask for a hint: the game's heuristic bot's choice from the seat's own view."""
 

@@ -23,6 +23,7 @@ export function createChat({send, tableId, store}) {
   const muteKey = `chatMute.${tableId}`;
   const openKey = "chatOpen";
   let seat = null; // the receiver's seat; null while watching
+  let ownName = null; // the name the receiver's seat goes by
   let lines = []; // the lines shown, oldest first
   const muted = new Set(asList(store.get(muteKey, [])));
   let open = store.get(openKey, true) !== false;
@@ -62,7 +63,9 @@ export function createChat({send, tableId, store}) {
   }
 
   function mine(line) {
-    return line.mine === true || (seat !== null && line.channel === "players" && line.seat === seat);
+    // the server marks the speaker's own copy; a kept line (from the history) is one's own when it was said from
+    // this seat under this name (not by whoever held the seat before)
+    return line.mine === true || (seat !== null && line.channel === "players" && line.seat === seat && line.name === ownName);
   }
 
   function shown(line) {
@@ -163,8 +166,10 @@ export function createChat({send, tableId, store}) {
 
   return {
     /** A state: the chat the server keeps for this receiver replaces what the page had. */
-    load(msg, receiverSeat) {
+    load(msg, receiverSeat, table = null) {
       seat = receiverSeat ?? null;
+      const info = table && seat !== null && Array.isArray(table.seats) ? table.seats[seat] : null;
+      ownName = info && typeof info.name === "string" ? info.name : null;
       const history = Array.isArray(msg.chat) ? msg.chat : [];
       lines = [];
       for (const line of history) keep(line);
@@ -215,7 +220,8 @@ export function createChat({send, tableId, store}) {
     unread,
     /** Whether a refusal from the server answers this chat (a bad line, or too many while own lines are on their way). */
     owns(msg) {
-      return msg.code === "bad_chat" || (msg.code === "rate_limited" && outstanding > 0);
+      // the chat's own refusals: a bad line, or the chat's rate (the socket's general rate is the table's business)
+      return msg.code === "bad_chat" || (msg.code === "rate_limited" && outstanding > 0 && /chat/.test(String(msg.message)));
     },
     /** Show the server's refusal of a line in the panel. */
     refused(msg) {

@@ -276,9 +276,9 @@ function receive(msg) {
         }
       }
       break;
-    case "chat": // chat: one message; nothing else on the page changes (but the count on the phone's Chat tab)
+    case "chat": // chat: one message; nothing else on the page changes but the count on the phone's Chat tab
       chat.receive(msg);
-      if (state.drawer !== "chat" && state.view) render();
+      chatTab();
       return;
     case "presence":
       if (state.table) {
@@ -294,6 +294,7 @@ function receive(msg) {
       state.pending = false;
       if (msg.code === "bad_token") {
         store.set(`seat.${tableId}`, null);
+        state.token = null; // watching from the join form must not send the dead token again
         state.closedForGood = true;
         state.socket.close();
         showJoin("That seat is no longer yours (it was given up): take a seat again, or watch.");
@@ -365,7 +366,8 @@ function settleTrick(before, events) {
     for (const t of before.trick || []) plays.set(t.seat, {cards: t.card ?? t.play, note: null});
   }
   let finished = null;
-  let last = null;
+  const previous = before && before.game === state.view.game ? before.trick || [] : [];
+  let last = previous.length && previous[previous.length - 1].play ? previous[previous.length - 1].seat : null; // the play to beat
   for (const ev of events) {
     if (ev.type === "HandStarted") plays.clear();
     if (ev.type === "CardPlayed") plays.set(ev.seat, {cards: ev.card, note: null});
@@ -430,7 +432,11 @@ function gather() {
 /** A refusal in the words a player reads: its ruling's id taken out (it goes behind "why?"), cards in symbols
  * ("KD" becomes "K\u2666"), seats by name. */
 function plainRefusal(text) {
+  const own = (n) => Number(n) === state.seat;
   const words = String(text ?? "").replace(/\s*\(([A-Z]{2}-[0-9]+)\)/g, "")
+    .replace(/\bseat ([0-9])'s(?= \w)/g, (_, n) => (own(n) ? "your" : `${name(Number(n))}'s`))
+    .replace(/\bseat ([0-9])'s/g, (_, n) => (own(n) ? "yours" : `${name(Number(n))}'s`))
+    .replace(/\bseat ([0-9]) (has|is|was)\b/g, (_, n, verb) => (own(n) ? `you ${{has: "have", is: "are", was: "were"}[verb]}` : `${name(Number(n))} ${verb}`))
     .replace(/\bseat ([0-9])\b/g, (_, n) => nameIn(Number(n)));
   return words.split(" ").map((w) => {
     const m = /^([(]?)([0-9A-Z=]+)([),.;:]*)$/.exec(w);
@@ -534,7 +540,10 @@ function render() {
     fill(app, h("main", {class: "panel"}, h("p", {role: "status"}, state.connected ? "Loading the table\u2026" : "Connecting\u2026")));
     return;
   }
+  // the focus goes back to the same card or button when this drawing replaces the one that had it; elsewhere (the
+  // chat's field, a link) it is left alone
   const active = document.activeElement;
+  lastFocus = null;
   if (active && app.contains(active) && active.dataset && (active.dataset.card || active.dataset.action)) {
     lastFocus = active.dataset.card ? `[data-card="${active.dataset.card}"]` : `[data-action="${CSS.escape(active.dataset.action)}"]`;
   }
@@ -580,6 +589,7 @@ function render() {
   fill(app, header, h("main", {class: `table-page drawer-${state.drawer ?? "none"}`}, board, side), summary);
   shownPlays = fresh;
   rendered = true;
+  if (state.linger && state.linger.phase === "gather") gather(); // drawn again while gathering: still gathered
   state.dealt = false;
   layoutHand();
   for (const {sel, top, atEnd} of scrolled) {
@@ -864,7 +874,7 @@ const DRAWERS = [["scores", "Scores"], ["log", "Play log"], ["chat", "Chat"], ["
 function sidePanels(game, n) {
   const tabs = h("nav", {class: "drawer-tabs", "aria-label": "more about the table"},
     DRAWERS.map(([key, label]) => h("button", {type: "button", "aria-expanded": state.drawer === key ? "true" : "false", dataset: {action: `drawer-${key}`},
-      onclick: () => { state.drawer = state.drawer === key ? null : key; render(); }}, key === "chat" && chat.unread() ? `${label} (${chat.unread()})` : label)));
+      onclick: () => { state.drawer = state.drawer === key ? null : key; render(); }}, key === "chat" ? chatLabel() : label)));
   const close = () => h("button", {type: "button", class: "drawer-close", dataset: {action: "drawer-close"}, onclick: () => { state.drawer = null; render(); }}, "Close");
   return h("aside", {class: "side"},
     tabs,
@@ -881,6 +891,17 @@ function sidePanels(game, n) {
       h("ol", {}, state.log.map((line) => h("li", {}, line)))),
     h("div", {class: "drawer", dataset: {drawer: "chat"}}, chat.panel()), // chat: the same element every render (a message being typed survives)
     state.drawer ? h("div", {class: "drawer-bar"}, close()) : null);
+}
+
+function chatLabel() {
+  const unread = chat.unread();
+  return unread ? `Chat (${unread})` : "Chat";
+}
+
+/** The Chat tab's count brought up to date in place (a chat line never redraws the table). */
+function chatTab() {
+  const tab = app.querySelector('[data-action="drawer-chat"]');
+  if (tab) tab.textContent = chatLabel();
 }
 
 // -- settings: colours, sound, motion, the trick's pause (remembered in this browser) -------------------------------
@@ -989,6 +1010,13 @@ setInterval(() => {
     el.textContent = `${Math.ceil(left)} s`;
   }
 }, 250);
+
+// the fan is laid out for the width it has: a turned phone or a resized window lays it out again
+let resizing = null;
+window.addEventListener("resize", () => {
+  clearTimeout(resizing);
+  resizing = setTimeout(() => { if (state.view && state.table) render(); }, 150);
+});
 
 // a click on the table while a finished trick is shown skips the pause
 app.addEventListener("click", (event) => {
