@@ -69,48 +69,6 @@ def click_turn(w: Watched, rng: random.Random) -> None:
     wait_for(lambda: w.version != version, 15, "the click was not answered by the table", page)
 
 
-def test_two_people_and_a_bot_play_a_whole_whist_match_by_clicking(web: ThreadServer, browser: Any) -> None:
-    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "heuristic"}]
-    table = post(web.base, "/tables", {"game": "whist(target=3)", "seats": seats, "bot_delay": 0}, 201)["id"]
-    ann = take_seat(browser, web.base, table, "Ann")
-    bob = take_seat(browser, web.base, table, "Bob", width=390)
-    assert {ann.seat, bob.seat} == {0, 1}
-    rng = random.Random(12)
-    checked = clicks = 0
-    for _ in range(2000):
-        if last_state(ann)["over"] and last_state(bob)["over"]:
-            break
-        moved = False
-        for w in (ann, bob):
-            if to_act(w):
-                click_turn(w, rng)
-                clicks += 1
-                moved = True
-                if clicks % 7 == 0:
-                    checked += assert_no_leak(w, live_match(web, table), "whist")
-        if not moved:
-            ann.page.wait_for_timeout(20)
-    else:
-        raise AssertionError("the match did not end")
-    for w in (ann, bob):
-        summary = w.page.locator(".match-summary")
-        summary.wait_for()
-        assert "The match is over" in summary.inner_text()
-        assert summary.get_by_role("link", name="Download the record").get_attribute("href") == (
-            f"/tables/{table}/record.json?match=0"
-        )
-        checked += assert_no_leak(w, live_match(web, table), "whist")
-        assert w.page.errors == []  # type: ignore[attr-defined]
-    record = get(web.base, f"/tables/{table}/record.json")
-    assert record["result"]["over"] is True and clicks > 26
-    assert checked > 100
-    ann.page.get_by_role("link", name="Replay it with every hand").click()  # the finished table's replay
-    ann.page.locator(".replay-controls").wait_for()
-    steps = len(record["hands"]) + sum(len(h["actions"]) for h in record["hands"])
-    assert ann.page.locator(".step-count").inner_text().startswith(f"Step 1 of {steps}")
-    assert ann.page.locator(".felt .seat [data-card]").count() == 39
-
-
 @pytest.mark.parametrize(
     "game",
     ["whist", "free", "partnership", "northstar(players=6, teams=3x2)", "northstar(players=5, wild_fifteens=true)"],

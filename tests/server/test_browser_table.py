@@ -27,7 +27,7 @@ from browserkit import (
     wait_for,
     watch,
 )
-from serverkit import ThreadServer, post
+from serverkit import ThreadServer, get, post
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
@@ -156,6 +156,19 @@ def test_two_people_and_a_spectator_play_a_whole_match_of_every_game_by_clicking
     assert checked > 3 * decisions
     for w in (ann, bob, eve):
         assert w.page.errors == [], w.page.errors
+    # the finished match's record and replay, from the result box
+    summary = ann.page.locator(".match-summary")
+    link = summary.get_by_role("link", name="Download the record").get_attribute("href")
+    assert link == f"/tables/{table}/record.json?match=0"
+    record = get(web.base, link)
+    assert record["result"]["over"] is True
+    summary.get_by_role("link", name="Replay it with every hand").click()
+    ann.page.locator(".replay-controls").wait_for()
+    steps = len(record["hands"]) + sum(len(h["actions"]) for h in record["hands"])
+    assert ann.page.locator(".step-count").inner_text().startswith(f"Step 1 of {steps}")
+    first = get(web.base, f"/tables/{table}/replay")["frames"][0]
+    dealt = sum(len(str(hand or "").split()) for hand in first["hands"])
+    assert ann.page.locator(".felt .seat [data-card]").count() == dealt  # every hand, face up
 
 
 def assert_table_shown(w: Watched) -> None:
