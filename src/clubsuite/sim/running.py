@@ -24,6 +24,7 @@ import random
 import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
+from multiprocessing.pool import IMapIterator
 
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.engine import LegalActions, SomeGame, resolve
@@ -47,6 +48,8 @@ MAX_WORKERS = 1024
 
 _MAX_CHUNK = 16
 """The most matches one worker task plays; small enough to keep the progress bar moving."""
+_WAKE = 0.2
+"""Seconds the main process waits for a chunk before it looks again (and runs any signal handler due)."""
 
 
 def team_lineup(info: SomeGame, bots: Sequence[str]) -> tuple[str, ...]:
@@ -187,6 +190,20 @@ def _ignore_interrupts() -> None:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
 
 
+def _awake(results: IMapIterator[tuple[int, list[MatchOutcome]]]) -> Iterator[tuple[int, list[MatchOutcome]]]:
+    """The results of a pool's ``imap_unordered``, waited for a moment at a time: a stop signal may be delivered to
+    one of the pool's own threads, and Python runs its handler only in the main thread, when that thread next runs;
+    waiting without end for a chunk (a long one on a loaded machine) would leave a SIGTERM or a Ctrl-C unheeded
+    until the chunk is done."""
+    while True:
+        try:
+            yield results.next(timeout=_WAKE)
+        except multiprocessing.TimeoutError:
+            continue
+        except StopIteration:
+            return
+
+
 def _chunk_size(matches: int, workers: int) -> int:
     """How many matches one worker task plays: a few tasks per worker so that the load evens out."""
     return max(1, min(_MAX_CHUNK, math.ceil(matches / (workers * 8))))
@@ -226,7 +243,7 @@ def _run_parallel(
     # a calling script needs the usual ``if __name__ == "__main__":`` guard. Leaving the ``with`` block
     # terminates the workers, so an interrupt or an error stops everything at once.
     with multiprocessing.Pool(processes, initializer=_ignore_interrupts) as pool:
-        for chunk, outcomes in pool.imap_unordered(_play_chunk, tasks):
+        for chunk, outcomes in _awake(pool.imap_unordered(_play_chunk, tasks)):
             results[chunk] = outcomes
             done += len(outcomes)
             if progress is not None:
