@@ -311,8 +311,17 @@ def test_a_signal_during_a_simulation_with_workers_ends_it_in_one_line() -> None
     while not children.read_text().split():
         assert time.monotonic() < deadline and proc.poll() is None, "the simulation's workers did not start"
         time.sleep(0.05)
+    workers = children.read_text().split()
     proc.send_signal(signal.SIGTERM)
-    out, err = proc.communicate(timeout=60)
+    try:
+        out, err = proc.communicate(timeout=60)
+    except subprocess.TimeoutExpired:
+        # A run that did not stop is not left behind, nor its workers (which hold its output pipes open).
+        for pid in [*map(int, workers), proc.pid]:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        proc.communicate()
+        raise
     assert proc.returncode == 128 + signal.SIGTERM
     assert err == b"clubs: stopped by SIGTERM\n"
     assert out == b""
