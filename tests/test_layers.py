@@ -40,6 +40,8 @@ CORE_MODULES = {
     "events",
     "jsonform",
     "wording",
+    "reasons",
+    "card_reasons",
 }
 ENGINE_MODULES = {"engine", "match_base", "view_base"}
 GAME_PARTS = {
@@ -68,6 +70,8 @@ def layer(name: str) -> int:
     if not parts or parts[0] in CORE_MODULES or parts == ["games"]:
         return CORE  # the bare ``clubsuite.games`` package is only the folder the registry scans
     head = parts[0]
+    if head == "i18n":  # the catalogs and their words: core; gathering every message of every game: outer
+        return FACES if parts[1:] and parts[1] in ("sources", "__main__") else CORE
     if head in ENGINE_MODULES:
         return ENGINE
     if head == "games":

@@ -20,7 +20,9 @@ from collections.abc import Iterable, Iterator
 from enum import IntEnum
 from typing import NamedTuple, SupportsIndex
 
+from clubsuite.card_reasons import CARD_TWICE, JOKER_HELP, NO_SUCH_INDEX, NUMBERED_HELP, STANDARD_HELP, deck_reasons
 from clubsuite.errors import InvalidNotationError
+from clubsuite.reasons import Reason
 from clubsuite.safetext import quoted
 
 
@@ -131,7 +133,7 @@ def card_at(index: int) -> Card:
     """The card with this index."""
     c = CARD_TABLE[index] if 0 <= index < len(CARD_TABLE) else None
     if c is None:
-        raise InvalidNotationError(f"{index} is not the index of any card")
+        raise InvalidNotationError(Reason(NO_SUCH_INDEX, index=index))
     return c
 
 
@@ -263,13 +265,20 @@ FULL_STANDARD = (1 << 52) - 1
 
 
 class Deck:
-    """A named collection of cards with the notation reader for it."""
+    """A named collection of cards with the notation reader for it.
 
-    def __init__(self, name: str, cards: Iterable[Card]) -> None:
+    ``key`` names the deck in the codes of its refusals (``cards.not_a_card_<key>``, :mod:`clubsuite.card_reasons`):
+    the deck's name and notation are words of those sentences, registered once per deck; by default the name, in
+    lower case with ``_`` for anything but letters and digits.
+    """
+
+    def __init__(self, name: str, cards: Iterable[Card], key: str | None = None) -> None:
         self.name = name
         self.cards: tuple[Card, ...] = tuple(cards)
         self.mask = CardSet(self.cards)
         self._by_text: dict[str, Card] = {str(c): c for c in self.cards}
+        self.key = key or "_".join("".join(ch if ch.isascii() and ch.isalnum() else " " for ch in name.lower()).split())
+        self._reasons = deck_reasons(self.key, name, self.notation_help())
 
     def __repr__(self) -> str:
         return f"Deck({self.name!r}, {len(self.cards)} cards)"
@@ -282,7 +291,7 @@ class Deck:
         raw = text
         t = text.strip().upper().replace("\ufe0f", "")  # drop the emoji variation selector of ♥️
         if not t:
-            raise InvalidNotationError(f"empty card: expected a card of the {self.name} deck, such as 10H or QC")
+            raise InvalidNotationError(Reason(self._reasons.empty))
         if t in self._by_text:
             return self._by_text[t]
         if len(t) >= 2 and t[-1] in _SUIT_BY_CHAR:
@@ -293,18 +302,18 @@ class Deck:
             canon = f"{rank_text}{suit.letter}"
             if canon in self._by_text:
                 return self._by_text[canon]
-        raise InvalidNotationError(f"{quoted(raw)} is not a card of the {self.name} deck: {self.notation_help()}")
+        raise InvalidNotationError(Reason(self._reasons.not_a_card, text=quoted(raw)))
 
     def notation_help(self) -> str:
         """One line describing the notation this deck accepts."""
         kinds = {c.kind for c in self.cards}
         parts = []
         if STANDARD_KIND in kinds:
-            parts.append("a rank A K Q J 10 (or T) 9..2 then a suit C D H S or ♣ ♦ ♥ ♠, e.g. 10H, QC")
+            parts.append(STANDARD_HELP)
         if NUMBERED_KIND in kinds:
-            parts.append("a value 1..15 then a suit C D H S or ♣ ♦ ♥ ♠, e.g. 15C, 7H")
+            parts.append(NUMBERED_HELP)
         if JOKER_KIND in kinds:
-            parts.append("or a joker JK1, JK2")
+            parts.append(JOKER_HELP)
         return "; ".join(parts)
 
     def parse_set(self, text: str) -> CardSet:
@@ -313,7 +322,7 @@ class Deck:
         for token in text.replace(",", " ").split():
             c = self.parse(token)
             if mask >> c.index & 1:
-                raise InvalidNotationError(f"{c} appears twice in {quoted(text)}")
+                raise InvalidNotationError(Reason(CARD_TWICE, card=str(c), text=quoted(text)))
             mask |= 1 << c.index
         return CardSet(mask)
 
@@ -323,12 +332,12 @@ class Deck:
 
 
 #: The standard 52-card pack.
-STANDARD = Deck("standard 52-card", _STD)
+STANDARD = Deck("standard 52-card", _STD, "standard")
 #: The standard pack with two jokers.
-STANDARD_WITH_JOKERS = Deck("54-card (52 and two jokers)", _STD + _JOKERS)
+STANDARD_WITH_JOKERS = Deck("54-card (52 and two jokers)", _STD + _JOKERS, "standard_with_jokers")
 #: The 60 numbered cards, valued 1..15 in four suits.
 NUMBERED_CARDS: tuple[Card, ...] = tuple(_NS)
-NUMBERED = Deck("60-card numbered", NUMBERED_CARDS)
+NUMBERED = Deck("60-card numbered", NUMBERED_CARDS, "numbered")
 
 
 def card(text: str, deck: Deck | None = None) -> Card:

@@ -27,6 +27,17 @@ from clubsuite.errors import (
 )
 from clubsuite.events import Event
 from clubsuite.jsonform import JsonObject
+from clubsuite.reasons import (
+    ASKED_MATCH_OVER,
+    ASKED_NO_HAND,
+    ASKED_NOT_YOUR_TURN,
+    MATCH_OVER,
+    NO_HAND,
+    NO_SUCH_SEAT,
+    Reason,
+    not_your_turn,
+    reason_of,
+)
 
 
 class HandState(Protocol):
@@ -163,7 +174,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
     def view(self, seat: int) -> ViewT:
         """What ``seat`` may know now: its own cards and the public table, never another hidden hand."""
         if type(seat) is not int or not 0 <= seat < self.n_seats:
-            raise IllegalActionError(f"seat {seat} does not exist: expected 0 to {self.n_seats - 1}")
+            raise IllegalActionError(Reason(NO_SUCH_SEAT, seat=seat, last_seat=self.n_seats - 1))
         return self._views[seat]
 
     # -- copies for search --------------------------------------------------------------------------------
@@ -195,7 +206,7 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
         says what is hidden and where the draw is exactly uniform.
         """
         if type(seat) is not int or not 0 <= seat < self.n_seats:
-            raise IllegalActionError(f"seat {seat} does not exist: expected 0 to {self.n_seats - 1}")
+            raise IllegalActionError(Reason(NO_SUCH_SEAT, seat=seat, last_seat=self.n_seats - 1))
         if self._cur is None:
             return self.clone()
         other = self._clone_with(self._determinized_hand(seat, rng))
@@ -260,14 +271,14 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
         """
         cur = self._cur
         if cur is None:
-            return "the match is over" if self._over else "no hand is in progress: deal first"
-        if seat is not None and seat != cur.to_act:
-            return f"it is seat {cur.to_act}'s turn, not seat {seat}'s"
+            return Reason(ASKED_MATCH_OVER if self._over else ASKED_NO_HAND)
+        if seat is not None and cur.to_act is not None and seat != cur.to_act:
+            return Reason(ASKED_NOT_YOUR_TURN, turn_seat=cur.to_act, seat=seat)
         if type(action) is str:  # exactly str: an enum action that is also a str is an action, not notation
             try:
                 action = self.parse_action(action)
             except InvalidNotationError as exc:
-                return str(exc)
+                return reason_of(exc) or str(exc)
         return cur.explain(action)
 
     def apply(self, action: object, seat: int | None = None) -> Events:
@@ -277,8 +288,8 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
         cur = self._cur
         if cur is None:
             if self._over:
-                raise GameOverError(f"{action} cannot be played: the match is over")
-            raise IllegalActionError(f"{action} cannot be played: no hand is in progress, deal first")
+                raise GameOverError(Reason(MATCH_OVER, action=str(action)))
+            raise IllegalActionError(Reason(NO_HAND, action=str(action)))
         self._check_turn(action, seat)
         act = self.parse_action(action) if type(action) is str else action
         events = cur.apply(act, seat)
@@ -291,8 +302,8 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
         """Refuse an action of a seat that is not to act, before its notation is read: reading may look at the hand
         of the seat to act (bare values standing for cards), and what it says must not reach another seat."""
         cur = self._cur
-        if seat is not None and cur is not None and seat != cur.to_act:
-            raise NotYourTurnError(f"seat {seat} tried {action}, but it is seat {cur.to_act}'s turn")
+        if seat is not None and cur is not None and cur.to_act is not None and seat != cur.to_act:
+            raise NotYourTurnError(not_your_turn(seat, action, cur.to_act))
 
     @staticmethod
     def format_action(action: object) -> str:

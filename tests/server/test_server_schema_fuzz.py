@@ -69,6 +69,7 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
         "GET /tables",
         "POST /tables",
         "POST /quickplay",
+        "POST /tutorial",
         "GET /tables/{table_id}",
         "GET /invites/{code}",
         "POST /tables/{table_id}/join",

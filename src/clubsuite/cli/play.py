@@ -37,6 +37,8 @@ from clubsuite.cli.saving import Saver, check_save_path, input_ended, save_and_s
 from clubsuite.cli.stopping import Stopped, StopSignals
 from clubsuite.engine import SomeGame, SomeMatch, resolve
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.i18n import LANGUAGES, from_environment, parse_language
+from clubsuite.i18n.render import english_notation
 from clubsuite.runner import deal_next
 from clubsuite.safetext import quoted, shown
 from clubsuite.seeding import derive_seed
@@ -79,12 +81,12 @@ def human_action(
         if low in ("s", "scores"):
             table.show_scores(match)
             continue
-        action = table.read_action(match, seat, text)
+        action = table.read_action(match, seat, english_notation(text, table.lang))
         if action is None:
             continue
         reason = match.explain(action, seat)  # as this seat: an action another seat may not make is refused
         if reason is not None:
-            table.say(reason, style="red")
+            table.say(table.refusal(reason), style="red")
             continue
         return action
 
@@ -257,12 +259,20 @@ def _with_common(func: Any) -> Any:
     "a level (easy, normal, hard, expert), a kind (random, heuristic, pimc, ismcts) or a kind with settings "
     "such as pimc(samples=8,ms=100).",
 )
+@click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES, case_sensitive=False),
+    default=None,
+    help="The language refusals are worded in (English, German, French, Dutch); default: CLUBS_LANG, else the "
+    "locale, else English. Cards are typed in the usual notation (QH, 10C) in every language.",
+)
 @_with_common
 @handle_errors
 def play_command(
     game: str,
     seat: int,
     bots: str | None,
+    lang: str | None,
     seed: int | None,
     variant: str | None,
     players: int | None,
@@ -297,6 +307,7 @@ def play_command(
             seats.append({"name": b, "kind": "bot"})
     console = _console(plain)
     table = setup.screen(console, names, seat, symbols=_symbols(console, plain))
+    table.lang = lang.lower() if lang else terminal_language()
     saver = Saver(save_path, seats, seed)
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
     chosen = f" · seed {seed}" if seed_given else ""
@@ -316,6 +327,18 @@ def play_command(
             signals.hold()
             table.say(f"The deals came from seed {seed} (play them again with --seed {seed}).")
             save_and_say(saver, match, table)
+
+
+def terminal_language() -> str:
+    """The language of ``CLUBS_LANG``, else of the locale, else English; a ``CLUBS_LANG`` that names no shipped
+    language is refused (status 2) rather than ignored."""
+    given = os.environ.get("CLUBS_LANG")
+    if given and parse_language(given) is None:
+        raise click.UsageError(
+            f"CLUBS_LANG={quoted(given[:40])} is not a language clubsuite speaks: expected one of "
+            f"{', '.join(LANGUAGES)}"
+        )
+    return from_environment()
 
 
 def _play_out(

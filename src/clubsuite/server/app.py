@@ -30,7 +30,7 @@ from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
-from clubsuite.server import naming, web
+from clubsuite.server import catalogs, naming, rules, web
 from clubsuite.server.connection import Connection
 from clubsuite.server.guard import Guard, client_address
 from clubsuite.server.hub import Hub, SeatRequest
@@ -287,6 +287,17 @@ def create_app(
             raise _refusal(exc) from None
         return {"table": table.id, "seat": seat, "token": token}
 
+    @app.post("/tutorial")
+    async def tutorial(body: QuickIn, request: Request) -> dict[str, Any]:
+        """The guided first hand of a game: a new private table with the coach on (every step explained), you in
+        seat 0 and easy bots in the others, dealt the game's tutorial deal; the answer is a join's (keep the token).
+        Counted as a table made and a seat taken by the rate limits."""
+        try:
+            table, seat, token = await hub.tutorial(body.game, body.name, creator=client_address(request.scope))
+        except (ClubsError, Refused) as exc:
+            raise _refusal(exc) from None
+        return {"table": table.id, "seat": seat, "token": token}
+
     async def _join(table: LiveTable, body: JoinIn) -> dict[str, Any]:
         try:
             seat, token = await hub.join(table, body.name, body.seat)
@@ -332,6 +343,8 @@ def create_app(
         await serve_socket(hub, ws, table_id)
 
     web.install(app, stored_record, replayer)
+    rules.install(app)
+    catalogs.install(app)
 
     @app.exception_handler(StarletteHTTPException)  # FastAPI's and the router's own (no such path, method)
     async def http_error(_: Any, exc: StarletteHTTPException) -> JSONResponse:
@@ -502,12 +515,12 @@ async def _handle(table: LiveTable, conn: Connection, data: str | bytes, max_byt
         try:
             await table.apply(conn.seat, msg.action, msg.version)
         except Refused as exc:
-            conn.send(error(exc.code, str(exc), table.version))
+            conn.send(error(exc.code, exc.reason or str(exc), table.version))
     elif isinstance(msg, Hint):
         try:
             action = await table.hint(conn.seat, msg.version)
         except Refused as exc:
-            conn.send(error(exc.code, str(exc), table.version))
+            conn.send(error(exc.code, exc.reason or str(exc), table.version))
             return
         conn.send(message("hint", version=msg.version, action=action))
 

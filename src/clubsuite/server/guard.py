@@ -56,6 +56,8 @@ _KINDS = [
     ("GET", re.compile(r"^/invites/[^/]+$"), "join"),  # looking a code up is guessing it too
     ("POST", re.compile(r"^/quickplay$"), "create"),  # quick play may make a table and takes a seat: both rates
     ("POST", re.compile(r"^/quickplay$"), "join"),
+    ("POST", re.compile(r"^/tutorial$"), "create"),  # a guided first hand makes a table and takes its seat
+    ("POST", re.compile(r"^/tutorial$"), "join"),
     ("POST", re.compile(r"^/replays$"), "replay"),
     ("GET", re.compile(r"^/tables/[^/]+/replay$"), "replay"),
 ]

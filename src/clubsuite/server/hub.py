@@ -42,6 +42,13 @@ log = logging.getLogger("clubsuite.server")
 QUICK_BOT = "normal"
 """The bot in every other seat of a table quick play makes."""
 QUICK_TRIES = 3
+TUTORIAL_SEED = 2027
+"""The first match seed of every guided first hand: its deals are the same every time (and known: a tutorial
+table has one person, no spectators, and nothing to win)."""
+TUTORIAL_BOT = "easy"
+"""The level of the bots a newcomer meets in the guided first hand."""
+TUTORIAL_PACE = 1.5
+"""Seconds a bot of the guided first hand waits before it plays, so that a newcomer follows every card."""
 """How many times quick play looks again when the seat it chose was taken meanwhile."""
 
 
@@ -364,6 +371,23 @@ class Hub:
                 self._claimed.discard(table.id)
             return table, seat, token
         raise Refused("busy", "the tables were all taken while you were being seated: try again")
+
+    async def tutorial(self, game: str, name: object, creator: str | None = None) -> tuple[LiveTable, int, str]:
+        """The guided first hand of ``game`` (a game's name, a variant or a spec): a new private table, without
+        spectators, with the coach on, the person in seat 0 and an ``easy`` bot in every other seat (their pace
+        slowed to be followed), dealt from the game's tutorial deal (:data:`TUTORIAL_SEED`: the same hands every
+        time, so the coach's first hand is always the same; the seed is the server's, never a client's). Counted as
+        a table made by ``creator``, as any table."""
+        tidy = check_name(name)
+        info, options = resolve(game)
+        bot = TUTORIAL_BOT if TUTORIAL_BOT in bot_names(info.name) else None
+        seats = [SeatRequest("person"), *[SeatRequest("bot", bot)] * (info.n_seats(options) - 1)]
+        settings = TableSettings(public=False, spectators=False, bot_delay=TUTORIAL_PACE, coach=True)
+        table = await self.create_table(
+            spec_of(info.name, options), seats, settings, seed=TUTORIAL_SEED, creator=creator
+        )
+        seat, token = await self.join(table, tidy, 0)
+        return table, seat, token
 
     def _quick_tables(self, game: str, spec: str | None) -> list[LiveTable]:
         """The public tables of ``game`` (with rules ``spec``; None: any) waiting for players, in the order quick

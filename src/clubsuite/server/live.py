@@ -29,6 +29,7 @@ from clubsuite.bots.levels import searches
 from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.reasons import reason_of
 from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
@@ -61,6 +62,8 @@ class Refused(Exception):  # noqa: N818 - a refusal, not an error of the server
     def __init__(self, code: str, text: str) -> None:
         super().__init__(text)
         self.code = code
+        self.reason = reason_of(text)
+        """Where the rules refused: the reason as data (its code, ruling and parameters), for the page's words."""
 
 
 @dataclass
@@ -399,7 +402,7 @@ class LiveTable:
             try:
                 action = match.parse_action(text)
             except ClubsError as exc:
-                raise Refused("illegal", str(exc)) from None
+                raise Refused("illegal", reason_of(exc) or str(exc)) from None
             reason = match.explain(action, seat)
             if reason is not None:
                 raise Refused("illegal", reason)
@@ -407,7 +410,7 @@ class LiveTable:
             try:
                 events = trial.apply(action, seat) + advance(trial, self.info, self.seed)
             except ClubsError as exc:
-                raise Refused("illegal", str(exc)) from None
+                raise Refused("illegal", reason_of(exc) or str(exc)) from None
             now = time.time()
             row = ActionRow(len(self.actions), seat, trial.format_action(action), source, now)
             finished = (now, json.dumps(self.record(trial))) if trial.is_over else None

@@ -24,6 +24,7 @@ from clubsuite.cards import Card, CardSet
 from clubsuite.errors import ClubsError
 from clubsuite.events import Event
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.reasons import reason_of
 from clubsuite.records.files import parse_record
 
 PROTOCOL = 1
@@ -236,8 +237,13 @@ def message(kind: str, **fields: JsonValue) -> JsonObject:
 
 
 def error(code: str, text: str, version: int | None = None) -> JsonObject:
-    """An error message; ``code`` is one of :data:`ERROR_CODES`."""
-    fields: dict[str, JsonValue] = {"code": code, "message": text}
+    """An error message; ``code`` is one of :data:`ERROR_CODES`. Where the rules refused (``text`` is a
+    :class:`~clubsuite.reasons.Reason`), the reason's code, ruling and parameters go with the English words, so
+    that a page words it in its reader's language."""
+    fields: dict[str, JsonValue] = {"code": code, "message": str(text)}
+    reason = reason_of(text)
+    if reason is not None:
+        fields["reason"] = reason.to_json()
     if version is not None:
         fields["version"] = version
     return message("error", **fields)

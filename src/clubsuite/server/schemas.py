@@ -118,6 +118,18 @@ _TABLE: JsonObject = {
     ],
     "additionalProperties": False,
 }
+_REASON: JsonObject = {
+    "type": "object",
+    "description": "why the rules refused, as data (docs/protocol.md): the reason's stable code, the ruling it applies "
+    "and its parameters (a card's notation, several cards as a list, a seat number, a suit's key, a count, a nested "
+    "reason), from which a page words the refusal in its reader's language; the message is its English sentence",
+    "properties": {
+        "code": {"type": "string"},
+        "rule": {"type": ["string", "null"]},
+        "params": {"type": "object"},
+    },
+    "required": ["code", "rule", "params"],
+}
 _WAITING: JsonObject = {
     "type": "boolean",
     "description": "whether the table still waits for people to take their seats before play starts",
@@ -313,7 +325,7 @@ SERVER: dict[str, JsonObject] = {
     "error": _message(
         "error",
         "A refused message or action, with the rule in words; nothing changed, the connection stays open.",
-        {"code": {"enum": list(ERROR_CODES)}, "message": {"type": "string"}, "version": _VERSION},
+        {"code": {"enum": list(ERROR_CODES)}, "message": {"type": "string"}, "version": _VERSION, "reason": _REASON},
         ["protocol", "code", "message"],
     ),
     "pong": _message("pong", "The answer to ping.", {"version": _VERSION}, ["protocol", "version"]),

@@ -38,9 +38,13 @@ class TableSettings:
     second longer, at most twice as long, so that people see who won it)."""
     hints: bool = False
     """Whether a seat may ask for a hint: the game's heuristic bot's choice from the seat's own view."""
+    coach: bool = False
+    """Whether the page explains every step to a newcomer (what is asked, why the marked cards may be played, why
+    a move was refused, how the hand was scored): set on the guided first hand (``POST /tutorial``), and on any
+    table its maker wants it on."""
 
     def __post_init__(self) -> None:
-        for name in ("public", "spectators", "hints"):
+        for name in ("public", "spectators", "hints", "coach"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidOptionsError(f"table setting {name}={getattr(self, name)!r}: expected true or false")
         if self.clock is not None:

@@ -93,17 +93,27 @@ def numbered_cards(cards: Sequence[Card], legal: Sequence[Card] | None = None, s
     return out
 
 
+def english(msgid: str, **params: object) -> str:
+    """The terminal's words as written (what ``tr`` is where no table's language is given)."""
+    return msgid.format(**params) if params else msgid
+
+
 def score_table(
-    names: Sequence[str], hand_scores: Sequence[Sequence[int]], totals: Sequence[int], ascii_only: bool = False
+    names: Sequence[str],
+    hand_scores: Sequence[Sequence[int]],
+    totals: Sequence[int],
+    ascii_only: bool = False,
+    tr: Callable[..., str] = english,
 ) -> Table:
-    """The score sheet: one row per hand, a column per player, and the running totals."""
-    table = Table(title="Scores", show_lines=False, box=box.ASCII if ascii_only else box.HEAVY_HEAD)
-    table.add_column("hand", justify="right")
+    """The score sheet: one row per hand, a column per player, and the running totals; its words by ``tr`` (a
+    table's :meth:`~clubsuite.tui.table.Table.tr`)."""
+    table = Table(title=tr("Scores"), show_lines=False, box=box.ASCII if ascii_only else box.HEAVY_HEAD)
+    table.add_column(tr("hand"), justify="right")
     for name in names:
         table.add_column(name, justify="right")
     running = [0] * len(names)
     for i, scores in enumerate(hand_scores, start=1):
         running = [r + s for r, s in zip(running, scores, strict=True)]
         table.add_row(str(i), *(f"{s:+d} ({r:+d})" for s, r in zip(scores, running, strict=True)))
-    table.add_row("total", *(f"{t:+d}" for t in totals), style="bold")
+    table.add_row(tr("total"), *(f"{t:+d}" for t in totals), style="bold")
     return table

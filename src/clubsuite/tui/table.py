@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from string import Formatter
 from typing import Any, Generic, TypeVar
 
 from rich.console import Console
@@ -16,10 +17,25 @@ from rich.text import Text
 from clubsuite import events as shared_events
 from clubsuite.bots import SomeBot
 from clubsuite.engine import SomeGame, SomeMatch, load_part
+from clubsuite.i18n import DEFAULT, Words
+from clubsuite.i18n.render import reason_words
+from clubsuite.reasons import reason_of
 from clubsuite.safetext import safe_lines
 from clubsuite.tui.render import card_text, score_table
 
-HELP_LINE = "Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit."
+
+class Marked:
+    """Class texts of a screen (``rules_line = Marked.tr("...")``): the English words as written, marked for the
+    catalogs (their extractor reads every ``tr("...")``); the table words them in its language when it shows them."""
+
+    @staticmethod
+    def tr(msgid: str) -> str:
+        """``msgid`` itself, marked as the terminal's words."""
+        return msgid
+
+
+HELP_LINE = Marked.tr("Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit.")
+"""How a card is entered, the default :attr:`Table.help_line`."""
 
 
 MatchT_contra = TypeVar("MatchT_contra", bound=SomeMatch, contravariant=True)
@@ -33,6 +49,10 @@ class Table(Generic[MatchT_contra]):
     A game's screen subclasses it and provides ``show_events``, ``show_state``, ``prompt``, ``read_action``,
     ``legal_words``, ``show_deal`` (for spectators) and the class texts ``title``, ``rules_line`` and ``help_line``;
     it may change ``show_intro``, ``show_legal``, ``show_hint`` and ``show_scores``, which have plain defaults.
+
+    Every word a player reads goes through :meth:`tr` or :meth:`trn` with its English words written out as a
+    literal (the catalogs are gathered from those literals; a class text is marked with :meth:`Marked.tr`): whole
+    sentences, named ``{placeholders}``. A text the catalogs lack (a game added from outside) stays English.
     """
 
     title = "Clubs"
@@ -51,9 +71,74 @@ class Table(Generic[MatchT_contra]):
         self.symbols = symbols
         self.prompt_open = False
         """Whether a prompt waits on its line for input (a message that cuts in starts a new line)."""
+        self.lang = DEFAULT
+        """The language refusals are worded in (``clubs play --lang``): English is the engine's own sentence."""
+
+    def refusal(self, refused: BaseException | str) -> str:
+        """Why an action was refused, in :attr:`lang`: the engine's sentence in English, the catalog's words for
+        its reason in another language (a refusal that carries no reason stays in English)."""
+        reason = reason_of(refused)
+        if self.lang == DEFAULT or reason is None:
+            return str(refused)
+        return reason_words(reason, self.lang, self._seat_words)
+
+    def tr(self, msgid: str, **params: object) -> str:
+        """The terminal's words ``msgid`` in :attr:`lang`, ``{name}`` placeholders filled from ``params``: English
+        is the words as written; another language the catalog's (the English where it lacks them)."""
+        text = msgid if self.lang == DEFAULT else Words(self.lang).get(msgid)
+        return text.format(**params) if params else text
+
+    def trn(self, one: str, many: str, n: int, **params: object) -> str:
+        """Words with a plural, chosen by ``n`` (``{n}`` is filled with it) in :attr:`lang`."""
+        english = self.lang == DEFAULT
+        text = (one if n == 1 else many) if english else Words(self.lang).plural(one, many, n)
+        return text.format(n=n, **params)
+
+    def _seat_words(self, seat: int) -> str:
+        return self.names[seat] if 0 <= seat < len(self.names) else str(seat)
+
+    def either(self, seat: int, you: str, them: str) -> str:
+        """``you`` where ``seat`` is the human's, else ``them``: the two wordings of a sentence about a seat (its
+        verb agrees with its subject: ``You play``, ``Random 1 plays``)."""
+        return you if seat == self.human else them
+
+    def styled(self, words: str, **params: object) -> Text:
+        """Words from :meth:`tr` called without parameters (their ``{placeholders}`` still open) filled from
+        ``params``: a ``Text`` (a card in its colour) keeps its style, anything else is written plain."""
+        out = Text()
+        for literal, field, spec, _conversion in Formatter().parse(words):
+            out.append(literal)
+            if field is not None:
+                value = params[field]
+                if isinstance(value, Text):
+                    out.append_text(value)
+                else:
+                    out.append(format(value, spec or ""))
+        return out
+
+    def names_list(self, seats: Sequence[int]) -> str:
+        """Seats' names as a list: ``Random 1 and Random 2``."""
+        words = self.names[seats[0]]
+        for s in seats[1:]:
+            words = self.tr("{first} and {second}", first=words, second=self.names[s])
+        return words
+
+    def no_card_number(self, number: int, held: int) -> str:
+        """The refusal of a card number outside the hand shown (``held`` cards)."""
+        return self.trn(
+            "There is no card number {number}: your hand has {n} cards.",
+            "There is no card number {number}: your hand has {n} cards.",
+            held,
+            number=number,
+        )
+
+    def shown(self, text: str) -> str:
+        """A class text (:attr:`rules_line`, :attr:`help_line`) in :attr:`lang`; nothing stays nothing."""
+        return self.tr(text) if text else text
 
     def act(self, seat: int, verb: str) -> str:
-        """``You play`` for the human, ``Random 1 plays`` for a bot."""
+        """``You play`` for the human, ``Random 1 plays`` for a bot: English only (a game's screen that speaks
+        every language writes each sentence out, see :meth:`either`)."""
         if seat == self.human:
             return f"You {verb}"
         return (
@@ -64,14 +149,28 @@ class Table(Generic[MatchT_contra]):
         """Describe a first lead, a card played or a trick won (the events every trick game shares,
         :mod:`clubsuite.events`); False for any other event."""
         if isinstance(ev, shared_events.PlayStarted):
-            self.say(f"{self.act(ev.leader, 'lead')} the first trick.")
+            name = self.names[ev.leader]
+            self.say(
+                self.either(
+                    ev.leader, self.tr("You lead the first trick."), self.tr("{name} leads the first trick.", name=name)
+                )
+            )
         elif isinstance(ev, shared_events.CardPlayed):
-            line = Text(f"{self.act(ev.seat, 'play')} ")
-            line.append_text(card_text(ev.card, self.symbols))
-            self.say(line)
+            words = self.either(ev.seat, self.tr("You play {card}"), self.tr("{name} plays {card}"))
+            self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.card, self.symbols)))
         elif isinstance(ev, shared_events.TrickTaken):
             counts = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(tricks_won))
-            self.say(f"  {self.act(ev.seat, 'win')} trick {ev.number} (tricks: {counts})", style="cyan")
+            won = self.either(
+                ev.seat,
+                self.tr("You win trick {number} (tricks: {counts})", number=ev.number, counts=counts),
+                self.tr(
+                    "{name} wins trick {number} (tricks: {counts})",
+                    name=self.names[ev.seat],
+                    number=ev.number,
+                    counts=counts,
+                ),
+            )
+            self.say("  " + won, style="cyan")
         else:
             return False
         return True
@@ -90,28 +189,31 @@ class Table(Generic[MatchT_contra]):
 
     def show_scores(self, match: MatchT_contra) -> None:
         """The score sheet of the match so far."""
-        self.console.print(score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols))
+        self.console.print(
+            score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols, tr=self.tr)
+        )
 
     def after_legal(self, match: MatchT_contra) -> None:
         """What to add after the list of legal moves (the input help)."""
-        self.say(self.help_line, style="dim")
+        self.say(self.shown(self.help_line), style="dim")
 
     def show_intro(self, match: MatchT_contra) -> None:
         """The reminder of the rules and of how to enter a move, shown to a player before the first deal."""
-        self.say(self.rules_line, style="dim")
-        self.say(self.help_line, style="dim")
+        self.say(self.shown(self.rules_line), style="dim")
+        self.say(self.shown(self.help_line), style="dim")
 
     def show_legal(self, match: MatchT_contra) -> None:
         """Answer ``?``: the legal moves, then the input help."""
-        self.say("Legal: " + " ".join(self.legal_words(match)))
+        self.say(self.tr("Legal: {moves}", moves=" ".join(self.legal_words(match))))
         self.after_legal(match)
 
     def show_hint(self, match: MatchT_contra, seat: int, hint_bot: SomeBot | None, rng: random.Random) -> None:
         """Answer ``h``: the move the game's heuristic bot would make."""
         if hint_bot is None:
-            self.say("No hint bot is available for this game yet.")
+            self.say(self.tr("No hint bot is available for this game yet."))
         else:
-            self.say(f"Hint: {match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))}")
+            move = match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))
+            self.say(self.tr("Hint: {move}", move=move))
 
     def trick_ended(self, events: Sequence[object]) -> bool:
         """Whether ``events`` end a trick (``clubs watch --delay`` pauses after them)."""

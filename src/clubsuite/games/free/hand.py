@@ -15,6 +15,7 @@ from clubsuite.copying import clone_state
 from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.events import Event
+from clubsuite.games.free import reasons
 from clubsuite.games.free.deal import JOKER_INDICES, N_SEATS, PRIMARY_SUIT_MASKS, FreeDeal
 from clubsuite.games.free.events import (
     AuctionPassed,
@@ -33,6 +34,7 @@ from clubsuite.games.free.events import (
 )
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.jsonform import JsonObject
+from clubsuite.reasons import HAND_OVER, Reason, not_your_turn
 
 MAX_TRICKS = 10
 SOLO_CONTRACT = 7
@@ -289,81 +291,75 @@ class FreeHand:
             return CardSet(self.hands[seat])
         return CardSet(self._play_mask(seat))
 
-    def explain(self, action: object) -> str | None:
+    def explain(self, action: object) -> Reason | None:
         """Why ``action`` is illegal now, or None if it is legal. Never changes the state."""
         if self.scores is not None:
-            return f"{action} cannot be played: the hand is over"
+            return Reason(HAND_OVER, action=str(action))
         seat = self.to_act
         assert seat is not None
         if self.stage is Stage.AUCTION:
             return self._explain_auction(seat, action)
         if not isinstance(action, Card):
-            return f"{action} is not a card: the auction is over and seat {seat} must {self._task()}"
+            return self._not_a_card(seat, action)
         bit = 1 << action.index
         if self.stage is Stage.HANDICAP:
             _, bid = self.pending[0]
             if self._ten_candidates() & bit:
                 return None
-            suit = suit_name(bid // 13)
-            return (
-                f"{action} is illegal: your bid of {card_at(bid)} discards one primary card of {suit} (A to 9) "
-                "of your choice from your hand (FC-5)"
-            )
+            bid_card = str(card_at(bid))
+            return Reason(reasons.TEN_DISCARD_SUIT, card=str(action), bid_card=bid_card, suit=suit_name(bid // 13))
         if not self.hands[seat] & bit:
-            return f"{action} is not in your hand: you {self._task()} from the primary cards you hold"
+            # The stage is the pass or play: a Ten's discard refused every card it does not take, above.
+            kind = reasons.NOT_HELD_PASS if self.stage is Stage.PASS else reasons.NOT_HELD_PLAY
+            return Reason(kind, card=str(action))
         if self.stage is Stage.PASS or self._play_mask(seat) & bit:
             return None
         if self.options.misplays:
             return None  # FC-10 table mode: the card is accepted and recorded as a misplay
         led = self.trick[0][1] // 13
-        return (
-            f"{action} is illegal: {suit_name(led)} were led and you hold {suit_name(led)}, so you must follow suit "
-            "(rule: follow suit if you can)"
-        )
+        return Reason(reasons.MUST_FOLLOW, card=str(action), led_suit=suit_name(led))
 
-    def _task(self) -> str:
+    def _not_a_card(self, seat: int, action: object) -> Reason:
+        """Why ``action``, not a card, is refused after the auction: what ``seat`` must do now."""
         if self.stage is Stage.HANDICAP:
-            return f"choose the card your bid of {card_at(self.pending[0][1])} discards (FC-5)"
+            bid_card = str(card_at(self.pending[0][1]))
+            return Reason(reasons.NOT_A_CARD_TEN, action=str(action), seat=seat, bid_card=bid_card)
         if self.stage is Stage.PASS:
-            return "choose a card to pass to the right (FC-2)"
-        return "play a card to the trick"
+            return Reason(reasons.NOT_A_CARD_PASS, action=str(action), seat=seat)
+        return Reason(reasons.NOT_A_CARD_PLAY, action=str(action), seat=seat)
 
-    def _explain_auction(self, seat: int, action: object) -> str | None:
+    def _explain_auction(self, seat: int, action: object) -> Reason | None:
         if action is Call.PASS:
             if not self.bids:
-                return "pass is illegal: you hold 10S and must open the auction with it (FC-3)"
+                return Reason(reasons.PASS_BEFORE_OPENING, opening_card=str(card_at(TEN_OF_SPADES)))
             return None
         if not isinstance(action, Card):
-            return f"{action} is not an auction action: bid an auction card or pass (FC-3)"
+            return Reason(reasons.NOT_AN_AUCTION_ACTION, action=str(action))
         idx = action.index
         if not (is_joker(idx) or 8 <= idx % 13 <= 11):
-            return f"{action} is not an auction card: bids are made with a Joker, King, Queen, Jack or Ten (FC-3)"
+            return Reason(reasons.NOT_AN_AUCTION_CARD, card=str(action))
         if not self.auction_cards[seat] >> idx & 1:
-            return f"{action} is not among your auction cards (FC-3)"
+            return Reason(reasons.AUCTION_CARD_NOT_HELD, card=str(action))
         if not self.bids:
             if idx == TEN_OF_SPADES:
                 return None
-            return f"{action} is illegal: the holder of 10S must open the auction with it (FC-3)"
+            return Reason(reasons.MUST_OPEN_WITH_TEN, card=str(action), opening_card=str(card_at(TEN_OF_SPADES)))
         if self._legal_bids(seat) >> idx & 1:
             return None
-        last = card_at(self.last_bid)
-        why = (
-            "it is not higher"
-            if bid_value(idx) <= bid_value(self.last_bid)
-            else f"{TIERS[bid_tier(idx)]} is more than one level above {TIERS[bid_tier(self.last_bid)]}"
-        )
-        return (
-            f"{action} is illegal: a bid must be higher than {last}, the most recent bid, and at most one level "
-            f"above it; {why} (FC-3)"
-        )
+        last = self.last_bid
+        if bid_value(idx) <= bid_value(last):
+            kind = reasons.BID_NOT_HIGHER
+        else:  # more than one level above the most recent bid (a legal bid is at most one)
+            kind = reasons.BID_TOO_HIGH[bid_tier(idx), bid_tier(last)]
+        return Reason(kind, card=str(action), last_card=str(card_at(last)))
 
     # -- actions ---------------------------------------------------------------------------------------
     def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
         if self.scores is not None:
-            raise GameOverError(f"{action} cannot be played: the hand is over")
+            raise GameOverError(Reason(HAND_OVER, action=str(action)))
         if seat is not None and seat != self.to_act:
-            raise NotYourTurnError(f"seat {seat} tried {action}, but it is seat {self.to_act}'s turn")
+            raise NotYourTurnError(not_your_turn(seat, action, self.to_act))
         reason = self.explain(action)
         if reason is not None:
             raise IllegalActionError(reason)
@@ -606,7 +602,7 @@ class FreeHand:
                     return number, place, seat
         return None
 
-    def explain_call(self, caller: int, card: Card) -> str | None:
+    def explain_call(self, caller: int, card: Card) -> Reason | None:
         """Why ``caller`` may not call ``card`` now, or None if the call may be made (FC-10).
 
         Every condition is public, so the answer is the same whatever the hidden cards are and a call never works
@@ -615,32 +611,26 @@ class FreeHand:
         another seat, not called before. Whether it was a misplay is found only by making the call (:meth:`call`),
         and then told to everyone.
         """
-        what = f"call {card}"
+        name = str(card)
         if not self.options.misplays:
-            return f"{what} is refused: calling a misplay needs the table option misplays=true (FC-10)"
+            return Reason(reasons.CALL_NEEDS_OPTION, card=name)
         if type(caller) is not int or not 0 <= caller < N_SEATS:
-            return f"{what} is refused: a call needs the calling seat (0, 1 or 2), got {caller!r} (FC-10)"
+            return Reason(reasons.CALL_CALLER_NOT_A_SEAT, card=name, caller_text=repr(caller))
         where = self._on_table(card.index)
         if where is None:
-            return (
-                f"{what} is refused: {card} is not on the table of this hand; a call names a card played in the hand "
-                "in progress, or in the hand just scored until the next deal (FC-10)"
-            )
+            return Reason(reasons.CALL_NOT_ON_TABLE, card=name)
         number, place, seat = where
         plays = self.tricks[number][0] if number < len(self.tricks) else self.trick
         led = plays[0][1] // 13
         if place == 0:
-            return f"{what} is refused: {card} led trick {number + 1}; a lead cannot be a misplay (FC-10)"
+            return Reason(reasons.CALL_OF_LEAD, card=name, n=number + 1)
         if card.index // 13 == led:
-            return (
-                f"{what} is refused: {card} followed the led suit ({suit_name(led)}); only a card that did not "
-                "follow suit can be called (FC-10)"
-            )
+            return Reason(reasons.CALL_FOLLOWED_SUIT, card=name, led_suit=suit_name(led))
         if caller == seat:
-            return f"{what} is refused: seat {caller} played {card}; only another player may call it (FC-10)"
+            return Reason(reasons.CALL_OWN_CARD, card=name, seat=caller)
         m = self.misplay_of(card.index)
         if (m is not None and m.called) or any(c == card.index for _, _, c in self.checks):
-            return f"{what} is refused: {card} has already been called and checked (FC-10)"
+            return Reason(reasons.CALL_ALREADY_CHECKED, card=name)
         return None
 
     def call(self, caller: int, card: Card) -> Events:

@@ -14,13 +14,14 @@ from clubsuite.errors import (
     InvalidNotationError,
 )
 from clubsuite.events import Event
-from clubsuite.games.free import sampling
+from clubsuite.games.free import reasons, sampling
 from clubsuite.games.free.deal import N_SEATS, FreeDeal
 from clubsuite.games.free.events import HandRescored, HandScored, HandStarted, MatchEnded
 from clubsuite.games.free.hand import Call, FreeAction, FreeHand, MisplayCall
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.games.free.view import FreeView
 from clubsuite.match_base import MatchBase
+from clubsuite.reasons import MATCH_OVER, NO_HAND, Reason, reason_of
 from clubsuite.safetext import quoted
 
 GAME = "free"
@@ -88,21 +89,11 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
             try:
                 action = self.parse_call(action) or action
             except InvalidNotationError as exc:
-                return str(exc)
+                return reason_of(exc) or str(exc)
         if isinstance(action, MisplayCall):
             caller, reason = self._caller(action, seat)
             return reason or self._explain_call(action, caller)[0]
-        cur = self._cur
-        if cur is None:
-            return "the match is over" if self._over else "no hand is in progress: deal first"
-        if seat is not None and seat != cur.to_act:
-            return f"it is seat {cur.to_act}'s turn, not seat {seat}'s"
-        if type(action) is str:
-            try:
-                action = self.parse_action(action)
-            except InvalidNotationError as exc:
-                return str(exc)
-        return cur.explain(action)
+        return super().explain(action, seat)  # any other action: the turn, the notation, then the hand's rules
 
     # -- actions ---------------------------------------------------------------------------------------
     def apply(self, action: object, seat: int | None = None) -> Events:
@@ -123,8 +114,8 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
         cur = self._cur
         if cur is None:
             if self._over:
-                raise GameOverError(f"{act} cannot be played: the match is over")
-            raise IllegalActionError(f"{act} cannot be played: no hand is in progress, deal first")
+                raise GameOverError(Reason(MATCH_OVER, action=str(act)))
+            raise IllegalActionError(Reason(NO_HAND, action=str(act)))
         events = cur.apply(act, seat)
         if cur.scores is None:
             return events
@@ -166,31 +157,27 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
         if not words or words[0].lower() != "call":
             return None
         if len(words) not in (2, 4) or (len(words) == 4 and words[2].lower() != "by"):
-            raise InvalidNotationError(
-                f"{quoted(text.strip())} is not a call: expected call, one card and optionally by and the calling "
-                "seat, e.g. call 7H or call 7H by 2 (FC-10)"
-            )
+            raise InvalidNotationError(Reason(reasons.CALL_MALFORMED, text=quoted(text.strip())))
         try:
             played = STANDARD_WITH_JOKERS.parse(words[1])
         except InvalidNotationError:
             raise InvalidNotationError(
-                f"{quoted(text.strip())} is not a call: {quoted(words[1])} is not a card (expected e.g. call 7H)"
+                Reason(reasons.CALL_CARD_UNREADABLE, text=quoted(text.strip()), card_text=quoted(words[1]))
             ) from None
         if len(words) == 2:
             return MisplayCall(played)
         if words[3] not in ("0", "1", "2"):
             raise InvalidNotationError(
-                f"{quoted(text.strip())} is not a call: the caller {quoted(words[3])} is not a seat "
-                "(expected 0, 1 or 2) (FC-10)"
+                Reason(reasons.CALL_CALLER_UNREADABLE, text=quoted(text.strip()), caller_text=quoted(words[3]))
             )
         return MisplayCall(played, int(words[3]))
 
     @staticmethod
-    def _caller(call: MisplayCall, seat: int | None) -> tuple[int | None, str | None]:
+    def _caller(call: MisplayCall, seat: int | None) -> tuple[int | None, Reason | None]:
         """The seat making ``call``: the one it names, else ``seat``; and why not, if the two disagree (FC-10)."""
         if call.caller is None or seat is None or seat == call.caller:
             return (call.caller if call.caller is not None else seat), None
-        return None, f"{call} is refused: it names seat {call.caller} as the caller, not seat {seat} (FC-10)"
+        return None, Reason(reasons.CALL_CALLER_MISMATCH, card=str(call.card), caller_seat=call.caller, seat=seat)
 
     def actor_of(self, action: FreeAction | MisplayCall) -> int | None:
         """The seat making ``action``: the caller of a call that names one (FC-10), else the seat to act.
@@ -209,20 +196,20 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
         """
         return isinstance(action, MisplayCall)
 
-    def _explain_call(self, call: MisplayCall, seat: int | None) -> tuple[str | None, FreeHand | None]:
+    def _explain_call(self, call: MisplayCall, seat: int | None) -> tuple[Reason | None, FreeHand | None]:
         """Why ``seat`` may not make ``call`` now (or None), and the hand the call is about (FC-10).
 
         A call names a card of the hand in progress or, between hands, of the hand just scored: once the next hand
         is dealt, a misplay of an earlier hand goes unpunished. Every condition is public
         (:meth:`FreeHand.explain_call`).
         """
-        what = f"call {call.card}"
+        card = str(call.card)
         if not self.options.misplays:
-            return f"{what} is refused: calling a misplay needs the table option misplays=true (FC-10)", None
+            return Reason(reasons.CALL_NEEDS_OPTION, card=card), None
         if seat is None:
-            return f"{what} is refused: a call must name the calling seat (FC-10)", None
+            return Reason(reasons.CALL_WITHOUT_CALLER, card=card), None
         if not self.hands:
-            return f"{what} is refused: no hand has been dealt yet (FC-10)", None
+            return Reason(reasons.CALL_BEFORE_DEAL, card=card), None
         hand = self.hands[-1]
         return hand.explain_call(seat, call.card), hand
 
@@ -257,9 +244,7 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
         try:
             return STANDARD_WITH_JOKERS.parse(text)
         except InvalidNotationError:
-            raise InvalidNotationError(
-                f"{quoted(text.strip())} is not a Free Clubs action: expected pass or a card such as KD, 10S, 7H or JK1"
-            ) from None
+            raise InvalidNotationError(Reason(reasons.NOT_AN_ACTION, text=quoted(text.strip()))) from None
 
     @staticmethod
     def format_action(action: object) -> str:

@@ -7,7 +7,7 @@ cards they gave or received. A spectator (``clubs watch``) sees every card.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from rich import box
@@ -46,48 +46,69 @@ from clubsuite.games.free.hand import (
     TEAM_CONTRACT,
     TRICK_POINTS,
 )
-from clubsuite.tui.render import card_text, cards_text, hand_text, numbered_cards, sorted_ace_low
-from clubsuite.tui.table import Table
+from clubsuite.tui.render import card_text, cards_text, english, hand_text, numbered_cards, sorted_ace_low
+from clubsuite.tui.table import Marked, Table
 
 N_SEATS = 3
 
 
-def suit_word(suit: Suit | None, plural: bool = False) -> str:
-    """``spade`` / ``spades``: the suit's name for messages."""
-    name = ("club", "diamond", "heart", "spade")[suit] if suit is not None else "joker"
-    return name + "s" if plural else name
+def suit_word(suit: Suit | None, plural: bool = False, tr: Callable[..., str] = english) -> str:
+    """``spade`` / ``spades``: the suit's name for messages, in the words of ``tr`` (a table's)."""
+    if suit is None:
+        return tr("joker")
+    if plural:
+        return (tr("clubs"), tr("diamonds"), tr("hearts"), tr("spades"))[suit]
+    return (tr("club"), tr("diamond"), tr("heart"), tr("spade"))[suit]
 
 
-def handicap_words(bid: Card, removed: int, to_name: str | None) -> str:
-    """What the handicap of ``bid`` did, in words (FC-5): which card(s) of which suit went where."""
+def handicap_words(
+    bid: Card, removed: int, to_name: str | None, tr: Callable[..., str] = english, to_you: bool = False
+) -> str:
+    """What the handicap of ``bid`` did, in words (FC-5): which card(s) of which suit went where; in the words of
+    ``tr`` (a table's), ``to_you`` where the card went to the table's player."""
     if bid.suit is None:
-        return "no handicap (Joker)"
-    suit, tier = suit_word(bid.suit), bid_tier(bid.index)
+        return tr("no handicap (Joker)")
+    suit, tier = suit_word(bid.suit, tr=tr), bid_tier(bid.index)
     if removed == 0:
-        return f"no {suit} in hand, nothing happens"
+        return tr("no {suit} in hand, nothing happens", suit=suit)
     if tier == 0:
-        return f"one {suit} of the bidder's choice is discarded"
+        return tr("one {suit} of the bidder's choice is discarded", suit=suit)
     if tier == 1:
-        return f"the highest {suit} is discarded"
+        return tr("the highest {suit} is discarded", suit=suit)
     if tier == 2:
-        return f"the highest {suit} passes to the left, to {to_name}"
+        if to_you:
+            return tr("the highest {suit} passes to the left, to you", suit=suit)
+        return tr("the highest {suit} passes to the left, to {name}", suit=suit, name=to_name)
+    suits = suit_word(bid.suit, True, tr)
     if removed < 3:
-        return f"the three highest {suit_word(bid.suit, True)} are discarded, but there were only {removed}"
-    return f"the three highest {suit_word(bid.suit, True)} are discarded"
+        return tr(
+            "the three highest {suits} are discarded, but there were only {removed}", suits=suits, removed=removed
+        )
+    return tr("the three highest {suits} are discarded", suits=suits)
 
 
-def contract_words(names: Sequence[str], winner: int, partner: int | None) -> str:
-    """The contract of the hand (FC-4): 7 tricks for a lone winner, all 10 for a Joker team."""
+def contract_words(names: Sequence[str], winner: int, partner: int | None, tr: Callable[..., str] = english) -> str:
+    """The contract of the hand (FC-4): 7 tricks for a lone winner, all 10 for a Joker team; in the words of
+    ``tr`` (a table's)."""
     if partner is None:
-        return f"{names[winner]} must take at least {SOLO_CONTRACT} tricks, or lose {-CONTRACT_PENALTY} (FC-4)"
-    return (
-        f"Joker team {names[winner]} + {names[partner]} must take all {TEAM_CONTRACT} tricks together, "
-        f"or each loses {-CONTRACT_PENALTY} (FC-4)"
+        return tr(
+            "{name} must take at least {n} tricks, or lose {penalty} (FC-4)",
+            name=names[winner],
+            n=SOLO_CONTRACT,
+            penalty=-CONTRACT_PENALTY,
+        )
+    return tr(
+        "Joker team {first} + {second} must take all {n} tricks together, or each loses {penalty} (FC-4)",
+        first=names[winner],
+        second=names[partner],
+        n=TEAM_CONTRACT,
+        penalty=-CONTRACT_PENALTY,
     )
 
 
-def score_rows(hand: FreeHand) -> list[tuple[str, tuple[int, ...]]]:
-    """The points of a finished hand by source (FC-4, FC-8): tricks, contract and each bonus, one row each.
+def score_rows(hand: FreeHand, tr: Callable[..., str] = english) -> list[tuple[str, tuple[int, ...]]]:
+    """The points of a finished hand by source (FC-4, FC-8): tricks, contract and each bonus, one row each; the
+    labels in the words of ``tr`` (a table's).
 
     Worked out from the public tricks; the rows add up to the hand's scores.
     """
@@ -118,11 +139,11 @@ def score_rows(hand: FreeHand) -> list[tuple[str, tuple[int, ...]]]:
         for s, t in enumerate(taken)
     )
     return [
-        (f"tricks (x{TRICK_POINTS})", tricks),
-        ("contract (FC-4)", tuple(contract)),
-        ("most diamonds (FC-8)", diamond_row),
-        ("ace of hearts (FC-8)", ace_row),
-        ("no spades (FC-8)", spade_row),
+        (tr("tricks (x{points})", points=TRICK_POINTS), tricks),
+        (tr("contract (FC-4)"), tuple(contract)),
+        (tr("most diamonds (FC-8)"), diamond_row),
+        (tr("ace of hearts (FC-8)"), ace_row),
+        (tr("no spades (FC-8)"), spade_row),
     ]
 
 
@@ -136,14 +157,24 @@ class FreeTable(Table[FreeMatch]):
 
     move_help = "a card in notation or its number in the list shown; in the auction a bid or pass (p)"
     title = "Free Clubs"
-    rules_line = (
+    rules_line = Marked.tr(
         "Clubs are trumps; A is low, 9 high. Bid handicaps (FC-3); the winner takes the chest and must take 7 "
         "tricks, a Joker team all 10 (FC-4). Follow suit if you can."
     )
-    help_line = (
+    help_line = Marked.tr(
         "Enter a card in notation or its number in the list shown; pass or p in the auction; "
         "? legal moves, h hint, s scores, q quit."
     )
+
+    def _stage(self, stage: Stage) -> str:
+        """The stage of the hand, as the status line names it."""
+        if stage is Stage.AUCTION:
+            return self.tr("auction")
+        if stage is Stage.HANDICAP:
+            return self.tr("handicap")
+        if stage is Stage.PASS:
+            return self.tr("pass")
+        return self.tr("play")
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
@@ -180,18 +211,26 @@ class FreeTable(Table[FreeMatch]):
         for ev in events:
             if isinstance(ev, HandStarted):
                 self._handicap_index = 0
-                self.say()
-                self.say(
-                    f"=== Hand {ev.hand_number + 1}: {self.act(ev.dealer, 'deal')}. "
-                    f"Totals: {self._totals(match)} (target {match.options.target}) ===",
-                    style="bold",
+                params = {
+                    "number": ev.hand_number + 1,
+                    "name": self.names[ev.dealer],
+                    "totals": self._totals(match),
+                    "target": match.options.target,
+                }
+                started = self.either(
+                    ev.dealer,
+                    self.tr("Hand {number}: You deal. Totals: {totals} (target {target})", **params),
+                    self.tr("Hand {number}: {name} deals. Totals: {totals} (target {target})", **params),
                 )
+                self.say()
+                self.say(f"=== {started} ===", style="bold")
             elif isinstance(ev, BidMade):
-                line = Text(f"{self.act(ev.seat, 'bid')} ")
-                line.append_text(card_text(ev.card, self.symbols))
-                self.say(line)
+                words = self.either(ev.seat, self.tr("You bid {card}"), self.tr("{name} bids {card}"))
+                self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.card, self.symbols)))
             elif isinstance(ev, AuctionPassed):
-                self.say(f"{self.act(ev.seat, 'pass')}.")
+                self.say(
+                    self.either(ev.seat, self.tr("You pass."), self.tr("{name} passes.", name=self.names[ev.seat]))
+                )
             elif isinstance(ev, AuctionWon):
                 self._auction_won(ev)
             elif isinstance(ev, ChestTaken):
@@ -200,8 +239,11 @@ class FreeTable(Table[FreeMatch]):
                 self._handicap(match, ev)
             elif isinstance(ev, PassStarted):
                 self.say(
-                    f"Each player chooses one card to pass to the right, starting with {self.names[ev.seat]}; "
-                    "nothing moves until all have chosen (FC-2)."
+                    self.tr(
+                        "Each player chooses one card to pass to the right, starting with {name}; nothing moves "
+                        "until all have chosen (FC-2).",
+                        name=self.names[ev.seat],
+                    )
                 )
             elif isinstance(ev, CardsPassed):
                 self._cards_passed(match, ev)
@@ -212,65 +254,108 @@ class FreeTable(Table[FreeMatch]):
             elif isinstance(ev, MisplayCalled | NoMisplay | HandRescored):
                 self._call(match, ev)
             elif isinstance(ev, MatchEnded):
-                top = max(ev.totals)
-                who = " and ".join(self.names[s] for s in ev.winners)
-                verb = self.act(ev.winners[0], "win") if len(ev.winners) == 1 else f"{who} win"
-                self.say(
-                    f"Game over: {verb} with {top:+d} (first to {match.options.target} or more, FC-9)!", style="bold"
-                )
-                self.say(f"Final totals: {self._totals(match)}")
+                params = {
+                    "top": f"{max(ev.totals):+d}",
+                    "target": match.options.target,
+                    "name": self.names[ev.winners[0]],
+                    "names": self.names_list(ev.winners),
+                }
+                if len(ev.winners) > 1:
+                    over = self.tr("Game over: {names} win with {top} (first to {target} or more, FC-9)!", **params)
+                else:
+                    over = self.either(
+                        ev.winners[0],
+                        self.tr("Game over: You win with {top} (first to {target} or more, FC-9)!", **params),
+                        self.tr("Game over: {name} wins with {top} (first to {target} or more, FC-9)!", **params),
+                    )
+                self.say(over, style="bold")
+                self.say(self.tr("Final totals: {totals}", totals=self._totals(match)))
 
     def _call(self, match: FreeMatch, ev: MisplayCalled | NoMisplay | HandRescored) -> None:
         """A call of a card that did not follow suit and what the table's check found (FC-10), told to everyone."""
         if isinstance(ev, HandRescored):
-            self.say(
-                f"The hand is scored again: {', '.join(f'{self.names[s]} {v:+d}' for s, v in enumerate(ev.scores))}"
-            )
-            self.say(f"Totals: {self._totals(match)}")
+            scores = ", ".join(f"{self.names[s]} {v:+d}" for s, v in enumerate(ev.scores))
+            self.say(self.tr("The hand is scored again: {scores}", scores=scores))
+            self.say(self.tr("Totals: {totals}", totals=self._totals(match)))
             return
-        line = Text(f"{self.act(ev.caller, 'call')} ")
-        line.append_text(card_text(ev.card, self.symbols))
         if isinstance(ev, NoMisplay):
-            line.append(f": no misplay, {self.names[ev.seat]} held none of the suit led (FC-10).")
+            words = self.either(
+                ev.caller,
+                self.tr("You call {card}: no misplay, {name} held none of the suit led (FC-10)."),
+                self.tr("{caller} calls {card}: no misplay, {name} held none of the suit led (FC-10)."),
+            )
+            penalty = ""
         else:
-            penalty = {
-                1: "the card goes back and they play again",
-                2: "they cannot win this trick",
-                3: "they score no positive points this hand",
-            }[ev.stage]
-            line.append(f": a misplay by {self.names[ev.seat]}; {penalty} (FC-10).")
+            words = self.either(
+                ev.caller,
+                self.tr("You call {card}: a misplay by {name}; {penalty} (FC-10)."),
+                self.tr("{caller} calls {card}: a misplay by {name}; {penalty} (FC-10)."),
+            )
+            if ev.stage == 1:
+                penalty = self.tr("the card goes back and they play again")
+            elif ev.stage == 2:
+                penalty = self.tr("they cannot win this trick")
+            else:
+                penalty = self.tr("they score no positive points this hand")
+        line = self.styled(
+            words,
+            caller=self.names[ev.caller],
+            card=card_text(ev.card, self.symbols),
+            name=self.names[ev.seat],
+            penalty=penalty,
+        )
         self.say(line, style="yellow")
 
     def _auction_won(self, ev: AuctionWon) -> None:
-        line = Text(f"{self.act(ev.seat, 'win')} the auction with ")
-        line.append_text(card_text(ev.bid, self.symbols))
-        line.append(". Unbid auction cards leave play.")
-        self.say(line, style="bold")
+        words = self.either(
+            ev.seat,
+            self.tr("You win the auction with {card}. Unbid auction cards leave play."),
+            self.tr("{name} wins the auction with {card}. Unbid auction cards leave play."),
+        )
+        self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.bid, self.symbols)), style="bold")
         if ev.partner is not None:
             self.say(
-                f"A Joker ends the auction: {self.names[ev.seat]} and {self.names[ev.partner]} "
-                "(the last bid before the Joker) form a Joker team (FC-4)."
+                self.tr(
+                    "A Joker ends the auction: {name} and {partner} (the last bid before the Joker) form a Joker "
+                    "team (FC-4).",
+                    name=self.names[ev.seat],
+                    partner=self.names[ev.partner],
+                )
             )
-        self.say("Contract: " + contract_words(self.names, ev.seat, ev.partner), style="bold")
+        contract = contract_words(self.names, ev.seat, ev.partner, self.tr)
+        self.say(self.tr("Contract: {contract}", contract=contract), style="bold")
 
     def _chest_taken(self, match: FreeMatch, ev: ChestTaken) -> None:
-        self.say(f"{self.act(ev.seat, 'take')} the treasure chest ({ev.size} cards, face down) (FC-5).")
+        self.say(
+            self.either(
+                ev.seat,
+                self.tr("You take the treasure chest ({size} cards, face down) (FC-5).", size=ev.size),
+                self.tr(
+                    "{name} takes the treasure chest ({size} cards, face down) (FC-5).",
+                    name=self.names[ev.seat],
+                    size=ev.size,
+                ),
+            )
+        )
         chest = match.view(ev.seat).chest if self.human in (None, ev.seat) else None
         if chest is not None:
-            line = Text("  The chest held: " if self.human is None else "  You find in the chest: ")
-            line.append_text(cards_text(sorted_ace_low(chest), self.symbols))
-            self.say(line)
+            words = (
+                self.tr("The chest held: {cards}") if self.human is None else self.tr("You find in the chest: {cards}")
+            )
+            line = self.styled(words, cards=cards_text(sorted_ace_low(chest), self.symbols))
+            self.say(Text("  ").append_text(line))
 
     def _handicap(self, match: FreeMatch, ev: HandicapResolved) -> None:
         index = self._handicap_index
         self._handicap_index += 1
-        owner = "your" if ev.seat == self.human else f"{self.names[ev.seat]}'s"
-        to_name = None if ev.to is None else ("you" if ev.to == self.human else self.names[ev.to])
-        line = Text(f"Handicap of {owner} bid ")
-        line.append_text(card_text(ev.bid, self.symbols))
-        line.append(f": {handicap_words(ev.bid, ev.removed, to_name)}")
+        to_name = None if ev.to is None else self.names[ev.to]
+        what = handicap_words(ev.bid, ev.removed, to_name, self.tr, to_you=ev.to is not None and ev.to == self.human)
+        words = self.either(
+            ev.seat, self.tr("Handicap of your bid {card}: {what}"), self.tr("Handicap of {name}'s bid {card}: {what}")
+        )
+        line = self.styled(words, name=self.names[ev.seat], card=card_text(ev.bid, self.symbols), what=what)
         if ev.removed:
-            line.append(f" ({ev.removed} card{'s' if ev.removed != 1 else ''})")
+            line.append(" " + self.trn("({n} card)", "({n} cards)", ev.removed))
         shown = self._visible_removed(match, index)
         if shown:
             line.append(": ")
@@ -278,54 +363,61 @@ class FreeTable(Table[FreeMatch]):
         self.say(line)
 
     def _cards_passed(self, match: FreeMatch, ev: CardsPassed) -> None:
-        self.say(f"The {ev.passes} chosen cards move to the right (FC-2).")
+        self.say(self.tr("The {n} chosen cards move to the right (FC-2).", n=ev.passes))
         for g, r, c in self._pass_moves(match):
             if g == self.human:
-                line = Text(f"  You pass to {self.names[r]}: ")
+                words = self.tr("You pass to {receiver}: {cards}")
             elif r == self.human:
-                line = Text(f"  You receive from {self.names[g]}: ")
+                words = self.tr("You receive from {giver}: {cards}")
             else:
-                line = Text(f"  {self.names[g]} passes to {self.names[r]}: ")
-            line.append_text(card_text(c, self.symbols))
-            self.say(line)
+                words = self.tr("{giver} passes to {receiver}: {cards}")
+            line = self.styled(words, giver=self.names[g], receiver=self.names[r], cards=card_text(c, self.symbols))
+            self.say(Text("  ").append_text(line))
 
     def _hand_scored(self, match: FreeMatch, ev: HandScored) -> None:
         hand = match.hands[-1]
-        self.say(
-            "Hand over. Tricks: "
-            + ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
-        )
+        tricks = ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
+        self.say(self.tr("Hand over. Tricks: {tricks}", tricks=tricks))
         team = hand.team
         if team:
             took = sum(ev.tricks[s] for s in team)
             need = TEAM_CONTRACT if len(team) == 2 else SOLO_CONTRACT
-            who = " + ".join(self.names[s] for s in team)
-            verdict = "made" if took >= need else f"failed: {CONTRACT_PENALTY} each" if len(team) == 2 else "failed"
-            self.say(f"Contract of {who}: {took} of {need} tricks, {verdict} (FC-4).", style="bold")
-        sheet = RichTable(title="This hand", box=box.ASCII if not self.symbols else box.HEAVY_HEAD)
-        sheet.add_column("points")
+            params = {"who": " + ".join(self.names[s] for s in team), "took": took, "need": need}
+            if took >= need:
+                verdict = self.tr("Contract of {who}: {took} of {need} tricks, made (FC-4).", **params)
+            elif len(team) == 2:
+                verdict = self.tr(
+                    "Contract of {who}: {took} of {need} tricks, failed: {penalty} each (FC-4).",
+                    penalty=CONTRACT_PENALTY,
+                    **params,
+                )
+            else:
+                verdict = self.tr("Contract of {who}: {took} of {need} tricks, failed (FC-4).", **params)
+            self.say(verdict, style="bold")
+        sheet = RichTable(title=self.tr("This hand"), box=box.ASCII if not self.symbols else box.HEAVY_HEAD)
+        sheet.add_column(self.tr("points"))
         for name in self.names:
             sheet.add_column(name, justify="right")
-        for label, row in score_rows(hand):
+        for label, row in score_rows(hand, self.tr):
             sheet.add_row(label, *(f"{v:+d}" if v else "." for v in row))
-        sheet.add_row("hand", *(f"{v:+d}" for v in ev.scores), style="bold")
+        sheet.add_row(self.tr("hand"), *(f"{v:+d}" for v in ev.scores), style="bold")
         self.console.print(sheet)
         self.show_scores(match)
 
     # -- the human's screen ----------------------------------------------------------------------------
     def _auction_text(self, view: FreeView) -> Text:
-        line = Text("Auction: ")
+        calls = Text()
         if not view.calls:
-            line.append("(no bid yet: the holder of 10S opens with it, FC-3)")
+            calls.append(self.tr("(no bid yet: the holder of 10S opens with it, FC-3)"))
         for i, (s, c) in enumerate(view.calls):
             if i:
-                line.append(", ")
-            line.append(f"{self.names[s]} ")
+                calls.append(", ")
+            calls.append(f"{self.names[s]} ")
             if c is None:
-                line.append("pass")
+                calls.append("pass")  # the call as typed, as the legal moves list it
             else:
-                line.append_text(card_text(c, self.symbols))
-        return line
+                calls.append_text(card_text(c, self.symbols))
+        return self.styled(self.tr("Auction: {calls}"), calls=calls)
 
     def show_state(self, match: FreeMatch, seat: int) -> None:
         """The human's screen before a decision: auction, contract, handicaps, own cards, trick and legal moves."""
@@ -333,108 +425,134 @@ class FreeTable(Table[FreeMatch]):
         stage = view.stage
         self.say()
         self.say(
-            f"Hand {view.hand_number + 1} · dealer {self.names[view.dealer]} · {stage.value} · "
-            f"totals: {self._totals(match)} (target {view.options.target})"
+            self.tr(
+                "Hand {number} · dealer {name} · {stage} · totals: {totals} (target {target})",
+                number=view.hand_number + 1,
+                name=self.names[view.dealer],
+                stage=self._stage(stage),
+                totals=self._totals(match),
+                target=view.options.target,
+            )
         )
         self.say(self._auction_text(view))
         bids = [(s, c) for s, c in view.calls if c is not None]
         if stage is Stage.AUCTION:
             if bids:
                 s, c = bids[-1]
-                line = Text("Standing bid: ")
-                line.append_text(card_text(c, self.symbols))
-                line.append(f" by {self.names[s]}; a bid must be higher and at most one level above it (FC-3)")
-                self.say(line)
+                words = self.tr(
+                    "Standing bid: {card} by {name}; a bid must be higher and at most one level above it (FC-3)"
+                )
+                self.say(self.styled(words, card=card_text(c, self.symbols), name=self.names[s]))
         else:
             winner = view.winner
             assert winner is not None
-            self.say("Contract: " + contract_words(self.names, winner, view.partner))
+            contract = contract_words(self.names, winner, view.partner, self.tr)
+            self.say(self.tr("Contract: {contract}", contract=contract))
             for s, bid, n, to in view.handicaps:
-                line = Text(f"  handicap {self.names[s]} ")
-                line.append_text(card_text(bid, self.symbols))
-                where = "discarded" if to is None else f"passed to {self.names[to]}"
-                line.append(f": {n} card{'s' if n != 1 else ''} {where}")
-                self.say(line)
+                if to is None:
+                    words = self.trn(
+                        "handicap {name} {card}: {n} card discarded",
+                        "handicap {name} {card}: {n} cards discarded",
+                        n,
+                        name="{name}",
+                        card="{card}",
+                    )
+                else:
+                    words = self.trn(
+                        "handicap {name} {card}: {n} card passed to {to}",
+                        "handicap {name} {card}: {n} cards passed to {to}",
+                        n,
+                        name="{name}",
+                        card="{card}",
+                        to="{to}",
+                    )
+                line = self.styled(
+                    words,
+                    name=self.names[s],
+                    card=card_text(bid, self.symbols),
+                    to="" if to is None else self.names[to],
+                )
+                self.say(Text("  ").append_text(line))
         self._own_secrets(view)
         if stage is Stage.PLAY:
             self._trick(view)
         legal = match.legal_actions()
         if stage is Stage.AUCTION:
-            line = Text("Your auction cards: ")
-            line.append_text(
-                numbered_cards(
-                    auction_order(view.auction_hand), [a for a in legal if isinstance(a, Card)], self.symbols
-                )
+            auction = numbered_cards(
+                auction_order(view.auction_hand), [a for a in legal if isinstance(a, Card)], self.symbols
             )
-            self.say(line)
-            line = Text("Your hand: ")
-            line.append_text(hand_text(view.hand, numbered=False, symbols=self.symbols, order=sorted_ace_low))
-            self.say(line)
-            self.say("Legal: " + " ".join(self.legal_words(match)))
+            self.say(self.styled(self.tr("Your auction cards: {cards}"), cards=auction))
+            hand = hand_text(view.hand, numbered=False, symbols=self.symbols, order=sorted_ace_low)
+            self.say(self.styled(self.tr("Your hand: {cards}"), cards=hand))
+            self.say(self.tr("Legal: {moves}", moves=" ".join(self.legal_words(match))))
             return
         if stage is Stage.HANDICAP:
             bid = card_at(match.hands[-1].pending[0][1])
-            self.say(f"Your bid of {bid} costs one {suit_word(bid.suit)} of your choice (FC-5).")
-        line = Text("Your hand: ")
+            suit = suit_word(bid.suit, tr=self.tr)
+            self.say(self.tr("Your bid of {bid} costs one {suit} of your choice (FC-5).", bid=bid, suit=suit))
         cards = legal if isinstance(legal, CardSet) else None
-        line.append_text(hand_text(view.hand, cards, numbered=True, symbols=self.symbols, order=sorted_ace_low))
-        self.say(line)
+        hand = hand_text(view.hand, cards, numbered=True, symbols=self.symbols, order=sorted_ace_low)
+        self.say(self.styled(self.tr("Your hand: {cards}"), cards=hand))
 
     def _own_secrets(self, view: FreeView) -> None:
         """The hidden cards this seat knows: the chest it took, its discards, the cards it gave or received."""
         if view.chest is not None:
-            line = Text("The chest you took: ")
-            line.append_text(cards_text(sorted_ace_low(view.chest), self.symbols))
-            self.say(line)
+            chest = cards_text(sorted_ace_low(view.chest), self.symbols)
+            self.say(self.styled(self.tr("The chest you took: {cards}"), cards=chest))
         if view.discards:
-            line = Text("Your discards: ")
-            line.append_text(cards_text(sorted_ace_low(view.discards), self.symbols))
-            self.say(line)
+            discards = cards_text(sorted_ace_low(view.discards), self.symbols)
+            self.say(self.styled(self.tr("Your discards: {cards}"), cards=discards))
         for g, r, c in view.transfers:
-            line = Text(f"You gave {self.names[r]}: " if g == view.seat else f"{self.names[g]} gave you: ")
-            line.append_text(card_text(c, self.symbols))
-            self.say(line)
+            words = self.tr("You gave {name}: {card}") if g == view.seat else self.tr("{name} gave you: {card}")
+            name = self.names[r] if g == view.seat else self.names[g]
+            self.say(self.styled(words, name=name, card=card_text(c, self.symbols)))
 
     def _trick(self, view: FreeView) -> None:
         won = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(view.tricks_won))
         held = ", ".join(f"{self.names[s]} {n}" for s, n in enumerate(view.hand_sizes))
-        self.say(f"Trick {len(view.tricks) + 1} · tricks: {won} · cards held: {held}")
-        trick = Text("Trick so far: ")
+        self.say(
+            self.tr(
+                "Trick {number} · tricks: {won} · cards held: {held}", number=len(view.tricks) + 1, won=won, held=held
+            )
+        )
+        played = Text()
         if view.trick:
             for i, (s, c) in enumerate(view.trick):
                 if i:
-                    trick.append(", ")
-                trick.append(f"{self.names[s]} ")
-                trick.append_text(card_text(c, self.symbols))
+                    played.append(", ")
+                played.append(f"{self.names[s]} ")
+                played.append_text(card_text(c, self.symbols))
         else:
-            trick.append("(you lead)")
-        self.say(trick)
+            played.append(self.tr("(you lead)"))
+        self.say(self.styled(self.tr("Trick so far: {cards}"), cards=played))
 
     def show_deal(self, match: FreeMatch) -> None:
         """For spectators: every seat's auction and primary cards, and the chest."""
         hand = match.hands[-1]
         for s in range(N_SEATS):
-            line = Text(f"  {self.names[s]}: auction ")
-            line.append_text(cards_text(auction_order(CardSet(hand.auction_cards[s])), self.symbols))
-            line.append(" · hand ")
-            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=self.symbols, order=sorted_ace_low))
-            self.say(line)
-        chest = Text("  chest: ")
-        chest.append_text(cards_text(sorted_ace_low(hand.deal.chest), self.symbols))
-        self.say(chest)
+            line = self.styled(
+                self.tr("{name}: auction {auction} · hand {hand}"),
+                name=self.names[s],
+                auction=cards_text(auction_order(CardSet(hand.auction_cards[s])), self.symbols),
+                hand=hand_text(hand.hand_of(s), numbered=False, symbols=self.symbols, order=sorted_ace_low),
+            )
+            self.say(Text("  ").append_text(line))
+        chest = cards_text(sorted_ace_low(hand.deal.chest), self.symbols)
+        self.say(Text("  ").append_text(self.styled(self.tr("chest: {cards}"), cards=chest)))
 
     # -- input -----------------------------------------------------------------------------------------
     def prompt(self, match: FreeMatch, seat: int) -> str:
         """The question of the stage: a bid or pass, a Ten's discard, the card to pass, or a card to play."""
         stage = match.view(seat).stage
         if stage is Stage.AUCTION:
-            return "Your bid (card or number) or pass: "
+            return self.tr("Your bid (card or number) or pass:") + " "
         if stage is Stage.HANDICAP:
             bid = card_at(match.hands[-1].pending[0][1])
-            return f"Your discard for {bid} (one {suit_word(bid.suit)}): "
+            suit = suit_word(bid.suit, tr=self.tr)
+            return self.tr("Your discard for {bid} (one {suit}):", bid=bid, suit=suit) + " "
         if stage is Stage.PASS:
-            return f"Your card to pass to {self.names[(seat - 1) % N_SEATS]}: "
-        return "Your card: "
+            return self.tr("Your card to pass to {name}:", name=self.names[(seat - 1) % N_SEATS]) + " "
+        return self.tr("Your card:") + " "
 
     def _numbered(self, view: FreeView) -> list[Card]:
         """The cards as numbered on screen: the auction cards in the auction, else the primary hand."""
@@ -459,11 +577,19 @@ class FreeTable(Table[FreeMatch]):
                 shown = self._numbered(view)
                 number = int(text)
                 if not 1 <= number <= len(shown):
-                    what = "auction cards" if view.stage is Stage.AUCTION else "hand"
-                    self.say(f"There is no card number {number}: your {what} has {len(shown)} cards.", style="red")
+                    if view.stage is Stage.AUCTION:
+                        wrong = self.trn(
+                            "There is no card number {number}: your auction cards has {n} cards.",
+                            "There is no card number {number}: your auction cards has {n} cards.",
+                            len(shown),
+                            number=number,
+                        )
+                    else:
+                        wrong = self.no_card_number(number, len(shown))
+                    self.say(wrong, style="red")
                     return None
                 return shown[number - 1]
             return match.parse_action(text)
         except ClubsError as exc:
-            self.say(str(exc), style="red")
+            self.say(self.refusal(exc), style="red")
             return None

@@ -17,11 +17,14 @@ from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from typing import NamedTuple
 
+from clubsuite.card_reasons import CARD_TWICE
 from clubsuite.cards import CARD_TABLE, NUMBERED_BASE, NUMBERED_CARDS, Card, CardSet, Deck, Suit
 from clubsuite.errors import InvalidNotationError
+from clubsuite.games.northstar import reasons
+from clubsuite.reasons import Reason, cards_param
 from clubsuite.safetext import quoted
 
-NORTHSTAR = Deck("North Star 60-card", NUMBERED_CARDS)
+NORTHSTAR = Deck("North Star 60-card", NUMBERED_CARDS, "northstar")
 """The 60 cards of the game, valued 1..15 in four suits (notation ``1C`` .. ``15S``)."""
 
 VALUES = range(1, 16)
@@ -89,7 +92,12 @@ class Play(NamedTuple):
         return out
 
     def __str__(self) -> str:
-        return " ".join(f"{c}" if c.rank == v else f"{c}={v}" for c, v in self.placed())
+        return " ".join(self.notations())
+
+    def notations(self) -> tuple[str, ...]:
+        """The play's cards in notation, in value order: a wild 15 with the value it stands for (``15S=7``); a
+        ``*_cards`` parameter of a reason (:mod:`clubsuite.reasons`)."""
+        return tuple(f"{c}" if c.rank == v else f"{c}={v}" for c, v in self.placed())
 
     def pretty(self) -> str:
         """The play with suit symbols."""
@@ -125,53 +133,60 @@ def beats(play: Play, prev: Play, crazy: bool) -> bool:
     return play.kind is prev.kind and play.high > prev.high and play.cards.bit_count() == prev.cards.bit_count()
 
 
-def why_not_beats(play: Play, prev: Play, crazy: bool) -> str:
+def why_not_beats(play: Play, prev: Play, crazy: bool) -> Reason:
     """The reason ``play`` cannot follow ``prev`` (assumes it cannot), for a player."""
+    play_cards, prev_cards = play.notations(), prev.notations()
     if crazy:
         if (play.kind is Kind.RUN) != (prev.kind is Kind.RUN):
-            want = "a run" if prev.kind is Kind.RUN else "a single or a set"
-            return f"{play} is a {play.kind.value}, but {prev} was played: follow with {want} (NS-11)"
-        return (
-            f"{play} does not beat {prev}: play more cards, or as many with a top card higher than {prev.high} (NS-11)"
-        )
+            if prev.kind is not Kind.RUN:
+                kind = reasons.CRAZY_RUN_AFTER_SET
+            elif play.kind is Kind.SINGLE:
+                kind = reasons.CRAZY_SINGLE_AFTER_RUN
+            else:
+                kind = reasons.CRAZY_SET_AFTER_RUN
+            return Reason(kind, play_cards=play_cards, prev_cards=prev_cards)
+        return Reason(reasons.CRAZY_NOT_HIGHER, play_cards=play_cards, prev_cards=prev_cards, prev_value=prev.high)
     if play.kind is not prev.kind:
-        return f"{play} is a {play.kind.value}, but {prev} is a {prev.kind.value}: follow with the same kind (NS-3)"
+        kind = reasons.OTHER_KIND[play.kind.value, prev.kind.value]
+        return Reason(kind, play_cards=play_cards, prev_cards=prev_cards)
     if play.size != prev.size:
-        return f"{play} has {play.size} cards, but {prev} has {prev.size}: follow with as many cards (NS-3)"
-    return f"{play} does not beat {prev}: its top card must be higher than {prev.high} (NS-3)"
+        return Reason(
+            reasons.OTHER_SIZE, play_cards=play_cards, count=play.size, prev_cards=prev_cards, prev_count=prev.size
+        )
+    return Reason(reasons.NOT_HIGHER, play_cards=play_cards, prev_cards=prev_cards, prev_value=prev.high)
 
 
 # -- checking a play ----------------------------------------------------------------------------------------
-def check_play(play: Play, wild: bool) -> str | None:
+def check_play(play: Play, wild: bool) -> Reason | None:
     """Why ``play`` is not a well-formed single, set or run (None if it is), checking its kind and top value."""
     if not isinstance(play.cards, int) or isinstance(play.cards, bool):
-        return f"{play.cards!r} is not a set of cards: a play is cards such as 7C 7H (NS-3)"
+        return Reason(reasons.NOT_A_CARD_SET, cards_text=repr(play.cards))
     mask = int(play.cards)
     size = mask.bit_count()
     if size == 0:
-        return "a play needs at least one card (NS-3)"
+        return Reason(reasons.NO_CARDS)
     if mask & ~DECK_MASK:
-        return f"{play.cards!r} holds cards that are not North Star cards (1C to 15S)"
+        return Reason(reasons.NOT_NORTHSTAR_CARDS, cards_text=repr(play.cards))
     fifteens = (mask & FIFTEENS).bit_count() if wild else 0
     naturals = [value_of(i) for i in _bits(mask & ~FIFTEENS if wild else mask)]
     high = play.high
     if type(high) is not int or not 1 <= high <= TOP:
-        return f"the top value {high!r} is not a value 1..15"
+        return Reason(reasons.TOP_VALUE_OUT_OF_RANGE, top_text=repr(high))
     try:
         kind = Kind(play.kind)
     except ValueError:
-        return f"{play.kind!r} is not a kind of play: single, set or run (NS-3)"
+        return Reason(reasons.NOT_A_KIND, kind_text=repr(play.kind))
     if kind is Kind.SINGLE or kind is Kind.SET:
         if (kind is Kind.SINGLE) != (size == 1):
-            return f"{CardSet(mask)}: a single is one card and a set two or more (NS-3)"
+            return Reason(reasons.SINGLE_OR_SET_SIZE, cards=cards_param(CardSet(mask)))
         if any(v != high for v in naturals):
-            return f"{CardSet(mask)} is not a set of {high}s: a set is cards of one value (NS-3)"
+            return Reason(reasons.NOT_A_SET_OF, cards=cards_param(CardSet(mask)), value=high)
         return None
     low = high - size + 1
     if size < 2 or low < 1:
-        return f"{CardSet(mask)} cannot be a run up to {high}: runs have 2 or more consecutive values from 1 (NS-3)"
+        return Reason(reasons.RUN_OUT_OF_RANGE, cards=cards_param(CardSet(mask)), top_value=high)
     if len(set(naturals)) != len(naturals) or any(not low <= v <= high for v in naturals):
-        return f"{CardSet(mask)} is not a run from {low} to {high}: one card of each value, no gaps (NS-3)"
+        return Reason(reasons.NOT_A_RUN_FROM, cards=cards_param(CardSet(mask)), low_value=low, top_value=high)
     assert fifteens == size - len(naturals)
     return None
 
@@ -540,32 +555,27 @@ def tokens(text: str) -> list[Token]:
     raw = text.strip()
     parts = [p for p in re.split(r"[\s,\-]+", raw.upper().replace("\ufe0f", "")) if p]
     if not parts:
-        raise InvalidNotationError("empty play: expected cards such as 7H, 7C 7H or 4H 5C 6D, or pass")
+        raise InvalidNotationError(Reason(reasons.EMPTY_PLAY))
     out = []
     for part in parts:
         m = _TOKEN.match(part)
         if m is None:
-            raise InvalidNotationError(
-                f"{quoted(part)} in {quoted(raw)} is not a card: expected a value 1..15 and a suit C D H S, e.g. 7H "
-                "or 15C, a bare value such as 7, or a wild 15 with what it stands for, e.g. 15S=7"
-            )
+            raise InvalidNotationError(Reason(reasons.NOT_A_CARD, part=quoted(part), text=quoted(raw)))
         stands = int(m.group(4)) if m.group(4) else None
         if m.group(3) is not None:
             value = int(m.group(3))
             if not 1 <= value <= TOP:
-                raise InvalidNotationError(f"{quoted(part)} in {quoted(raw)}: values run from 1 to 15")
+                raise InvalidNotationError(Reason(reasons.BARE_VALUE_OUT_OF_RANGE, part=quoted(part), text=quoted(raw)))
             if stands is not None:
-                raise InvalidNotationError(
-                    f"{quoted(part)} in {quoted(raw)}: name the 15 that stands for a value, e.g. 15S=7"
-                )
+                raise InvalidNotationError(Reason(reasons.BARE_VALUE_STANDS_FOR, part=quoted(part), text=quoted(raw)))
             out.append(Token(None, value, None))
             continue
         suit = _SUIT_SYMBOLS.get(m.group(2), m.group(2))
         c = NORTHSTAR.parse(f"{int(m.group(1))}{suit}") if 1 <= int(m.group(1)) <= TOP else None
         if c is None:
-            raise InvalidNotationError(f"{quoted(part)} in {quoted(raw)} is not a card: values run from 1 to 15")
+            raise InvalidNotationError(Reason(reasons.CARD_VALUE_OUT_OF_RANGE, part=quoted(part), text=quoted(raw)))
         if stands is not None and not 1 <= stands <= TOP:
-            raise InvalidNotationError(f"{quoted(part)} in {quoted(raw)}: a wild 15 stands for a value 1..15")
+            raise InvalidNotationError(Reason(reasons.STANDS_FOR_OUT_OF_RANGE, part=quoted(part), text=quoted(raw)))
         out.append(Token(c, c.rank, stands))
     return out
 
@@ -576,7 +586,7 @@ def resolve(parts: Sequence[Token], hand: int | None, raw: str) -> list[tuple[Ca
     for t in parts:
         if t.card is not None:
             if named >> t.card.index & 1:
-                raise InvalidNotationError(f"{t.card} appears twice in {quoted(raw)}")
+                raise InvalidNotationError(Reason(CARD_TWICE, card=str(t.card), text=quoted(raw)))
             named |= 1 << t.card.index
     wanted: dict[int, int] = {}
     for t in parts:
@@ -585,20 +595,24 @@ def resolve(parts: Sequence[Token], hand: int | None, raw: str) -> list[tuple[Ca
     chosen: dict[int, list[Card]] = {}
     for value, count in wanted.items():
         if hand is None:
-            raise InvalidNotationError(
-                f"{quoted(raw)} gives the value {value} without a suit: name the cards, e.g. {value}H (a bare value "
-                "is only read against the hand of the player to act)"
-            )
+            raise InvalidNotationError(Reason(reasons.BARE_VALUE_WITHOUT_HAND, text=quoted(raw), value=value))
         have = [CARD_TABLE[i] for i in _bits(hand & VALUE_MASKS[value] & ~named)]
         if len(have) < count:
-            held = "none" if not have else " ".join(str(c) for c in have if c)
-            raise InvalidNotationError(
-                f"{quoted(raw)} needs {count} card(s) of value {value}, but you hold {held} (besides the cards named)"
-            )
+            if not have:
+                why = Reason(reasons.BARE_VALUE_NONE_HELD, text=quoted(raw), count=count, value=value)
+            else:
+                held = cards_param(c for c in have if c)
+                why = Reason(reasons.BARE_VALUE_TOO_FEW, text=quoted(raw), count=count, value=value, held_cards=held)
+            raise InvalidNotationError(why)
         if len(have) > count:
             raise InvalidNotationError(
-                f"{quoted(raw)} is ambiguous: you hold {' '.join(str(c) for c in have if c)} of value {value}; "
-                "name the cards you mean, e.g. " + " ".join(str(c) for c in have[:count] if c)
+                Reason(
+                    reasons.BARE_VALUE_AMBIGUOUS,
+                    text=quoted(raw),
+                    held_cards=cards_param(c for c in have if c),
+                    value=value,
+                    example_cards=cards_param(c for c in have[:count] if c),
+                )
             )
         chosen[value] = [c for c in have if c is not None]
     out = []
@@ -615,11 +629,11 @@ def build(placed: Sequence[tuple[Card, int]], wild: bool, raw: str) -> Play:
     for c, v in placed:
         if v != c.rank:
             if c.rank != TOP:
-                raise InvalidNotationError(f"{c}={v} in {quoted(raw)}: only a 15 may stand for another value (NS-9)")
-            if not wild:
                 raise InvalidNotationError(
-                    f"{c}={v} in {quoted(raw)}: 15s stand for other values only with the option wild_fifteens (NS-9)"
+                    Reason(reasons.ONLY_FIFTEEN_STANDS_FOR, card=str(c), value=v, text=quoted(raw))
                 )
+            if not wild:
+                raise InvalidNotationError(Reason(reasons.WILD_NEEDS_OPTION, card=str(c), value=v, text=quoted(raw)))
     mask = 0
     for c, _ in placed:
         mask |= 1 << c.index
@@ -631,11 +645,9 @@ def build(placed: Sequence[tuple[Card, int]], wild: bool, raw: str) -> Play:
         return Play(cards, Kind.SET, values[0])
     if values == list(range(values[0], values[0] + len(values))):
         return Play(cards, Kind.RUN, values[-1])
-    hint = " (a wild 15 says what it stands for, e.g. 15S=7)" if wild and any(c.rank == TOP for c, _ in placed) else ""
-    raise InvalidNotationError(
-        f"{quoted(raw.strip())} is not a single, set or run: a set is cards of one value and a run consecutive values "
-        f"(NS-3){hint}"
-    )
+    wild_hint = wild and any(c.rank == TOP for c, _ in placed)
+    kind = reasons.NOT_A_COMBINATION_WILD if wild_hint else reasons.NOT_A_COMBINATION
+    raise InvalidNotationError(Reason(kind, text=quoted(raw.strip())))
 
 
 def parse_play(text: str, wild: bool, hand: int | None = None) -> Play:

@@ -19,6 +19,7 @@ from clubsuite.copying import clone_state
 from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
 from clubsuite.events import Event
+from clubsuite.games.northstar import reasons
 from clubsuite.games.northstar.combos import (
     CLUB_MASK,
     Call,
@@ -43,6 +44,7 @@ from clubsuite.games.northstar.events import (
     WentOut,
 )
 from clubsuite.games.northstar.options import MAX_PLAYERS, NorthstarOptions, Teams
+from clubsuite.reasons import Reason, cards_param
 
 _event = tuple.__new__
 _card_set = int.__new__
@@ -300,35 +302,34 @@ class NorthstarHand:
             self._legal = legal
         return legal
 
-    def explain(self, action: object) -> str | None:
+    def explain(self, action: object) -> Reason | None:
         """Why ``action`` of the seat to act is illegal now, or None if it is legal. Names only that seat's cards."""
         seat = self.to_act
         if seat is None:
-            return "the round is over"
+            return Reason(reasons.ROUND_OVER)
         opts = self.options
         if action is Call.PASS or action == "pass":
             if self.top is None:
-                return (
-                    "you lead this trick, so you must play a single, a set or a run: there is nothing to pass on (NS-4)"
-                )
+                return Reason(reasons.NOTHING_TO_PASS)
             return None
         if action is Call.DOUBLE or action == "double":
             if not opts.double_or_nothing:
-                return "double or nothing is not played in this game: it needs the option double_or_nothing (NS-8)"
+                return Reason(reasons.DOUBLE_NOT_PLAYED)
             if self.doubled[seat]:
-                return f"seat {seat} has already called double or nothing this round (NS-8)"
+                return Reason(reasons.ALREADY_DOUBLED, seat=seat)
             if self.started[seat]:
-                return "double or nothing must be called before you play your first card of the round (NS-8)"
+                return Reason(reasons.DOUBLE_TOO_LATE)
             return None
         if not isinstance(action, Play):
-            return f"{action!r} is not a CLUBS action: play cards (such as 7H or 7C 7H), pass, or double"
+            return Reason(reasons.NOT_AN_ACTION, action=repr(action))
         reason = check_play(action, opts.wild_fifteens)
         if reason is not None:
             return reason
         action = Play(CardSet.from_mask(int(action.cards)), Kind(action.kind), action.high)  # canonical form
         missing = int(action.cards) & ~self.hands[seat]
         if missing:
-            return f"{action} cannot be played: you do not hold {CardSet(missing)} (you play cards from your own hand)"
+            missing_cards = cards_param(CardSet(missing))
+            return Reason(reasons.NOT_HELD, play_cards=action.notations(), missing_cards=missing_cards)
         if self.top is not None and not beats(action, self.top, opts.crazy):
             return why_not_beats(action, self.top, opts.crazy)
         return None
@@ -338,9 +339,9 @@ class NorthstarHand:
         """Apply an action of the seat to act; returns the events. Raises, changing nothing, if it is illegal."""
         actor = self.to_act
         if actor is None:
-            raise GameOverError(f"{action} cannot be played: the round is over")
+            raise GameOverError(Reason(reasons.ROUND_OVER_ACTION, action=str(action)))
         if seat is not None and seat != actor:
-            raise NotYourTurnError(f"{action} is refused: it is seat {actor}'s turn, not seat {seat}'s")
+            raise NotYourTurnError(Reason(reasons.NOT_YOUR_TURN, action=str(action), turn_seat=actor, seat=seat))
         legal = self._legal
         handed = legal._handed if legal is not None else None
         if action is handed and handed is not None:
@@ -365,7 +366,7 @@ class NorthstarHand:
             # list of legal plays; explain() words the refusal (the two agree: test_northstar_legal.py).
             opts = self.options
             if not play_fits(action, self.hands[actor], self.top, opts.wild_fifteens, opts.crazy):
-                raise IllegalActionError(self.explain(action) or f"{action} cannot be played now")
+                raise IllegalActionError(self.explain(action) or Reason(reasons.CANNOT_PLAY_NOW, action=str(action)))
             self._legal = None
             self._log.append(action)
             events = self._play(actor, action)

@@ -22,9 +22,11 @@ from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarSh
 from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
 from clubsuite.games.northstar.hand import NO_ACTIONS, NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.options import Leftover, NorthstarOptions
+from clubsuite.games.northstar.reasons import OR_DOUBLE, OR_PASS, OR_PASS_OR_DOUBLE
 from clubsuite.games.northstar.view import NorthstarView
 from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
+from clubsuite.reasons import Reason, reason_of
 
 GAME = "northstar"
 
@@ -220,13 +222,15 @@ class NorthstarMatch(
         try:
             return parse_play(text, self.options.wild_fifteens, hand)
         except InvalidNotationError as exc:
-            words = []
-            if cur is not None and cur.top is not None:
-                words.append("pass")
-            if self.options.double_or_nothing:
-                words.append("double")
-            more = f"; or {' or '.join(words)}" if words else ""
-            raise InvalidNotationError(f"{exc}{more}") from None
+            may_pass = cur is not None and cur.top is not None
+            may_double = self.options.double_or_nothing
+            if not (may_pass or may_double):
+                raise
+            kind = OR_PASS_OR_DOUBLE if may_pass and may_double else OR_PASS if may_pass else OR_DOUBLE
+            why = reason_of(exc)
+            if why is None:  # every refusal of the notation is a reason: this is an error of the program
+                raise
+            raise InvalidNotationError(Reason(kind, reason=why)) from None
 
 
 def is_play(action: Any) -> bool:

@@ -13,7 +13,7 @@ plays by kind and size, ``s`` shows the scores, ``q`` quits.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any, NamedTuple
 
 from rich.text import Text
@@ -44,8 +44,8 @@ from clubsuite.games.northstar import (
     club_points,
 )
 from clubsuite.games.northstar.combos import CLUB_MASK
-from clubsuite.tui.render import card_text, score_table
-from clubsuite.tui.table import Table
+from clubsuite.tui.render import card_text, english, score_table
+from clubsuite.tui.table import Marked, Table
 
 TEAM_LETTERS = "ABC"
 """Teams are called A, B, C on screen (team ``t`` is the seats ``s`` with ``s % n_teams == t``, NS-10)."""
@@ -89,35 +89,6 @@ def uses_wild(play: Play) -> bool:
     return any(c.rank != v for c, v in play.placed())
 
 
-def count_word(n: int, one: str, many: str | None = None) -> str:
-    """``1 card``, ``3 cards``."""
-    return f"{n} {one if n == 1 else many or one + 's'}"
-
-
-def play_shape(play: Play) -> str:
-    """``a single 7``, ``a set of two 7s``, ``a run of 3 up to 6``."""
-    if play.kind is Kind.SINGLE:
-        return f"a single {play.high}"
-    if play.kind is Kind.SET:
-        return f"a set of {play.size} {play.high}s"
-    return f"a run of {play.size} from {play.low} to {play.high}"
-
-
-def beat_words(play: Play, crazy: bool) -> str:
-    """What may follow ``play`` (NS-3; Crazy CLUBS, NS-11)."""
-    if not crazy:
-        if play.kind is Kind.RUN:
-            return f"a run of {play.size} cards with a top card higher than {play.high} (NS-3)"
-        kind = "single" if play.kind is Kind.SINGLE else f"set of {play.size}"
-        return f"a {kind} higher than {play.high} (NS-3)"
-    if play.kind is Kind.SINGLE:
-        return f"a set of 2 or more cards, or a single higher than {play.high} (NS-11)"
-    kind = "run" if play.kind is Kind.RUN else "set"
-    return (
-        f"a {kind} of {play.size + 1} or more cards, or of {play.size} with a top card higher than {play.high} (NS-11)"
-    )
-
-
 def value_ranges(points: Sequence[int]) -> str:
     """The club-points table in words: ``1-5: 3, 6-10: 2, 11-15: 1`` (consecutive values with equal points joined)."""
     parts = []
@@ -143,30 +114,22 @@ class RoundScore(NamedTuple):
     """The seat's score for the round."""
 
 
-def round_scores(hand: NorthstarHand) -> list[RoundScore]:
+def round_scores(hand: NorthstarHand, tr: Callable[..., str] = english) -> list[RoundScore]:
     """The points of a scored round by source, as the engine scored them (NS-2, NS-5, NS-8, NS-10), with a note
-    saying what changed the sum of clubs and bonus card."""
+    saying what changed the sum of clubs and bonus card (in the words of ``tr``, a table's)."""
     out = []
     for line in hand.score_lines:
         notes = []
         if line.zero_card:
-            notes.append("the 0 card scores nothing, NS-5")
+            notes.append(tr("the 0 card scores nothing, NS-5"))
         if line.double is True:
-            notes.append("double or nothing and out first: doubled, NS-8")
+            notes.append(tr("double or nothing and out first: doubled, NS-8"))
         elif line.double is False:
-            notes.append("double or nothing but not out first: nothing, NS-8")
+            notes.append(tr("double or nothing but not out first: nothing, NS-8"))
         if line.team_zero:
-            notes.append("the team left holding cards scores nothing, NS-10")
+            notes.append(tr("the team left holding cards scores nothing, NS-10"))
         out.append(RoundScore(line.clubs, line.bonus, "; ".join(notes), line.points))
     return out
-
-
-CRAZY_RULES_LINE = (
-    "Crazy CLUBS: play a single, a set or a run; follow with the same kind (a single is a set of one) and more cards, "
-    "or as many with a higher top card, or pass and stay in the trick. A 15 does not win at once (NS-11); going out "
-    "takes the highest bonus card left (NS-5)."
-)
-"""The first rules line of a Crazy CLUBS match, in place of :attr:`NorthstarTable.rules_line`."""
 
 
 class NorthstarTable(Table[NorthstarMatch]):
@@ -174,14 +137,21 @@ class NorthstarTable(Table[NorthstarMatch]):
 
     move_help = "a play (7C 7H, 4H 5C 6D, 4-5-6, 7H 15S=7), pass (p) or double (d); h lists the legal plays too"
     title = "CLUBS (North Star)"
-    rules_line = (
-        "Play a single, a set or a run; follow with the same kind and as many cards, higher (NS-3), or pass and stay "
-        "in the trick. A 15 wins at once (NS-4); going out takes the highest bonus card left (NS-5)."
+    rules_line = Marked.tr(
+        "Play a single, a set or a run; follow with the same kind and as many cards, higher (NS-3), or pass and "
+        "stay in the trick. A 15 wins at once (NS-4); going out takes the highest bonus card left (NS-5)."
     )
-    help_line = (
-        "Enter a play: cards such as 7C 7H or 4H 5C 6D (a wild 15 as 15S=7), or values alone such as 7 7 or 4-5-6; "
-        "pass (p); double (d) where double or nothing is played; ? or h legal plays, s scores, q quit."
+    help_line = Marked.tr(
+        "Enter a play: cards such as 7C 7H or 4H 5C 6D (a wild 15 as 15S=7), or values alone such as 7 7 or "
+        "4-5-6; pass (p); double (d) where double or nothing is played; ? or h legal plays, s scores, q quit."
     )
+
+    def or_list(self, words: Sequence[str]) -> str:
+        """Words as alternatives: ``pass or double``."""
+        text = words[0] if words else ""
+        for word in words[1:]:
+            text = self.tr("{first} or {second}", first=text, second=word)
+        return text
 
     # -- names -------------------------------------------------------------------------------------------
     def _options(self, match: NorthstarMatch) -> NorthstarOptions:
@@ -191,7 +161,7 @@ class NorthstarTable(Table[NorthstarMatch]):
         """``Team A (You + Random 2)``."""
         opts = self._options(match)
         members = " + ".join(self.names[s] for s in range(opts.players) if opts.team_of(s) == team)
-        return f"Team {TEAM_LETTERS[team]} ({members})"
+        return self.tr("Team {letter} ({members})", letter=TEAM_LETTERS[team], members=members)
 
     def _teams(self, match: NorthstarMatch) -> bool:
         return self._options(match).teams is not Teams.NONE
@@ -205,36 +175,70 @@ class NorthstarTable(Table[NorthstarMatch]):
     def _totals(self, match: NorthstarMatch) -> str:
         return ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(match.totals))
 
-    def _goal(self, match: NorthstarMatch) -> str:
-        return f"first {'team ' if self._teams(match) else ''}to {self._options(match).goal}"
-
     # -- the start -----------------------------------------------------------------------------------------
     def show_intro(self, match: NorthstarMatch) -> None:
         """The rules of this match in brief (variants, bonus cards, club points, teams, target), then the help."""
         opts = self._options(match)
         if opts.crazy:
-            self.say(CRAZY_RULES_LINE, style="dim")
+            self.say(
+                self.tr(
+                    "Crazy CLUBS: play a single, a set or a run; follow with the same kind (a single is a set of one) "
+                    "and more cards, or as many with a higher top card, or pass and stay in the trick. A 15 does not "
+                    "win at once (NS-11); going out takes the highest bonus card left (NS-5)."
+                ),
+                style="dim",
+            )
         else:
-            self.say(self.rules_line, style="dim")
-        bonus = " ".join(str(b) for b in BONUS_CARDS[opts.players])
-        zero = " and the 0 card for the player left holding cards, who scores nothing" if opts.players > 2 else ""
-        self.say(
-            f"Bonus cards: {bonus}{zero} (NS-1, NS-5). Only clubs score: {value_ranges(opts.club_points)} (NS-2). "
-            f"The game ends once a {'team ' if self._teams(match) else ''}total reaches {opts.goal}; the highest "
-            "wins (NS-7).",
-            style="dim",
-        )
+            self.say(self.shown(self.rules_line), style="dim")
+        params = {
+            "bonus": " ".join(str(b) for b in BONUS_CARDS[opts.players]),
+            "points": value_ranges(opts.club_points),
+            "goal": opts.goal,
+        }
+        if opts.players > 2 and self._teams(match):
+            bonus = self.tr(
+                "Bonus cards: {bonus} and the 0 card for the player left holding cards, who scores nothing (NS-1, "
+                "NS-5). Only clubs score: {points} (NS-2). The game ends once a team total reaches {goal}; the "
+                "highest wins (NS-7).",
+                **params,
+            )
+        elif opts.players > 2:
+            bonus = self.tr(
+                "Bonus cards: {bonus} and the 0 card for the player left holding cards, who scores nothing (NS-1, "
+                "NS-5). Only clubs score: {points} (NS-2). The game ends once a total reaches {goal}; the highest "
+                "wins (NS-7).",
+                **params,
+            )
+        elif self._teams(match):
+            bonus = self.tr(
+                "Bonus cards: {bonus} (NS-1, NS-5). Only clubs score: {points} (NS-2). The game ends once a team "
+                "total reaches {goal}; the highest wins (NS-7).",
+                **params,
+            )
+        else:
+            bonus = self.tr(
+                "Bonus cards: {bonus} (NS-1, NS-5). Only clubs score: {points} (NS-2). The game ends once a total "
+                "reaches {goal}; the highest wins (NS-7).",
+                **params,
+            )
+        self.say(bonus, style="dim")
         if opts.wild_fifteens:
-            self.say("Wild 15s: a 15 may stand for any value, e.g. 15S=7 plays the 15 of spades as a 7 (NS-9).")
+            self.say(
+                self.tr("Wild 15s: a 15 may stand for any value, e.g. 15S=7 plays the 15 of spades as a 7 (NS-9).")
+            )
         if opts.double_or_nothing:
             self.say(
-                "Double or nothing: type double before your first card of the round; out first doubles your "
-                "points, otherwise you score nothing (NS-8)."
+                self.tr(
+                    "Double or nothing: type double before your first card of the round; out first doubles your "
+                    "points, otherwise you score nothing (NS-8)."
+                )
             )
         if self._teams(match):
             teams = ", ".join(self.team_name(match, t) for t in range(opts.n_teams))
-            self.say(f"Teams (NS-10): {teams}; team totals count, {self._goal(match)}.")
-        self.say(self.help_line, style="dim")
+            self.say(
+                self.tr("Teams (NS-10): {teams}; team totals count, first team to {goal}.", teams=teams, goal=opts.goal)
+            )
+        self.say(self.shown(self.help_line), style="dim")
 
     # -- events --------------------------------------------------------------------------------------------
     def trick_ended(self, events: Sequence[object]) -> bool:
@@ -247,13 +251,19 @@ class NorthstarTable(Table[NorthstarMatch]):
             if isinstance(ev, HandStarted):
                 self._round_started(match, ev)
             elif isinstance(ev, Played):
-                line = Text(f"{self.act(ev.seat, 'play')} ")
-                line.append_text(play_text(ev.play, self.symbols))
-                self.say(line)
+                words = self.either(ev.seat, self.tr("You play {card}"), self.tr("{name} plays {card}"))
+                self.say(self.styled(words, name=self.names[ev.seat], card=play_text(ev.play, self.symbols)))
             elif isinstance(ev, Passed):
-                self.say(f"{self.act(ev.seat, 'pass')}.")
+                self.say(
+                    self.either(ev.seat, self.tr("You pass."), self.tr("{name} passes.", name=self.names[ev.seat]))
+                )
             elif isinstance(ev, DoubleCalled):
-                self.say(f"{self.act(ev.seat, 'call')} double or nothing (NS-8).", style="bold")
+                called = self.either(
+                    ev.seat,
+                    self.tr("You call double or nothing (NS-8)."),
+                    self.tr("{name} calls double or nothing (NS-8).", name=self.names[ev.seat]),
+                )
+                self.say(called, style="bold")
             elif isinstance(ev, WentOut):
                 self._went_out(ev)
             elif isinstance(ev, TrickWon):
@@ -269,85 +279,165 @@ class NorthstarTable(Table[NorthstarMatch]):
 
     def _round_started(self, match: NorthstarMatch, ev: HandStarted) -> None:
         leader = (ev.dealer + 1) % match.n_seats
-        teams = self._teams(match)
-        totals = f"Team totals: {self._team_totals(match, True)}" if teams else f"Totals: {self._totals(match)}"
+        goal = self._options(match).goal
+        params = {"number": ev.hand_number + 1, "name": self.names[ev.dealer], "leader": self.names[leader]}
+        if ev.dealer == self.human:
+            started = self.tr("Round {number}: You deal, {leader} leads.", **params)
+        elif leader == self.human:
+            started = self.tr("Round {number}: {name} deals, You lead.", **params)
+        else:
+            started = self.tr("Round {number}: {name} deals, {leader} leads.", **params)
+        if self._teams(match):
+            totals = self.tr(
+                "Team totals: {totals} (first team to {goal})", totals=self._team_totals(match, True), goal=goal
+            )
+        else:
+            totals = self.tr("Totals: {totals} (first to {goal})", totals=self._totals(match), goal=goal)
         self.say()
-        self.say(
-            f"=== Round {ev.hand_number + 1}: {self.act(ev.dealer, 'deal')}, {self.names[leader]} "
-            f"{'lead' if leader == self.human else 'leads'}. {totals} ({self._goal(match)}) ===",
-            style="bold",
-        )
+        self.say(f"=== {started} {totals} ===", style="bold")
 
     def _went_out(self, ev: WentOut) -> None:
-        who = "You go" if ev.seat == self.human else f"{self.names[ev.seat]} goes"
-        self.say(f"{who} out and {'take' if ev.seat == self.human else 'takes'} the bonus card {ev.bonus} (NS-5).")
+        self.say(
+            self.either(
+                ev.seat,
+                self.tr("You go out and take the bonus card {bonus} (NS-5).", bonus=ev.bonus),
+                self.tr(
+                    "{name} goes out and takes the bonus card {bonus} (NS-5).", name=self.names[ev.seat], bonus=ev.bonus
+                ),
+            )
+        )
 
     def _trick_won(self, match: NorthstarMatch, ev: TrickWon) -> None:
         clubs = CardSet(int(ev.cards) & CLUB_MASK)
         points = club_points(int(clubs), self._options(match).club_points)
-        line = Text(f"  {self.act(ev.seat, 'win')} the trick")
-        if ev.at_once:
-            line.append(" at once with a 15 (NS-4)")
-        line.append(f": {count_word(len(ev.cards), 'card')}")
+        cards = self.trn("{n} card", "{n} cards", len(ev.cards))
+        summary: str | Text = cards
         if clubs:
-            line.append(", clubs ")
+            won = Text()
             for i, c in enumerate(sorted_by_value(clubs)):
                 if i:
-                    line.append(" ")
-                line.append_text(card_text(c, self.symbols))
-            line.append(f" for {count_word(points, 'point')}")
-        self.say(line, style="cyan")
+                    won.append(" ")
+                won.append_text(card_text(c, self.symbols))
+            summary = self.styled(
+                self.tr("{cards}, clubs {clubs} for {points}"),
+                cards=cards,
+                clubs=won,
+                points=self.trn("{n} point", "{n} points", points),
+            )
+        if ev.at_once:
+            words = self.either(
+                ev.seat,
+                self.tr("You win the trick at once with a 15 (NS-4): {summary}"),
+                self.tr("{name} wins the trick at once with a 15 (NS-4): {summary}"),
+            )
+        else:
+            words = self.either(
+                ev.seat, self.tr("You win the trick: {summary}"), self.tr("{name} wins the trick: {summary}")
+            )
+        line = self.styled(words, name=self.names[ev.seat], summary=summary)
+        self.say(Text("  ").append_text(line), style="cyan")
 
     def _last_turn(self, match: NorthstarMatch, ev: LastTurn) -> None:
-        who = "you hold" if ev.seat == self.human else f"{self.names[ev.seat]} holds"
-        then = "then the 0 card" if match.n_seats > 2 else "then the round ends"
-        self.say(f"Only {who} cards now: one last turn on this trick, {then} (NS-5).")
+        name = self.names[ev.seat]
+        if match.n_seats > 2:
+            you = self.tr("Only you hold cards now: one last turn on this trick, then the 0 card (NS-5).")
+            them = self.tr(
+                "Only {name} holds cards now: one last turn on this trick, then the 0 card (NS-5).", name=name
+            )
+        else:
+            you = self.tr("Only you hold cards now: one last turn on this trick, then the round ends (NS-5).")
+            them = self.tr(
+                "Only {name} holds cards now: one last turn on this trick, then the round ends (NS-5).", name=name
+            )
+        self.say(self.either(ev.seat, you, them))
 
     def _round_ended(self, match: NorthstarMatch, ev: RoundEnded) -> None:
         hand = match.hands[-1]
         if ev.team is not None:
             self.say(
-                f"Round over: only {self.team_name(match, ev.team)} still holds cards, so that team scores nothing "
-                "this round and the bonus cards left are not handed out (NS-10).",
+                self.tr(
+                    "Round over: only {team} still holds cards, so that team scores nothing this round and the bonus "
+                    "cards left are not handed out (NS-10).",
+                    team=self.team_name(match, ev.team),
+                ),
                 style="bold",
             )
         elif ev.last is not None:
-            left = hand.hands[ev.last].bit_count()
-            you = ev.last == self.human
-            who = "You were" if you else f"{self.names[ev.last]} was"
-            held = f"left holding {count_word(left, 'card')}" if left else "the last to hold cards"
-            if match.n_seats > 2:
-                take = "take" if you else "takes"
-                self.say(f"Round over: {who} {held}: {take} the 0 card and no points (NS-5).", style="bold")
+            self.say(self._left_holding(match, ev.last, hand.hands[ev.last].bit_count()), style="bold")
+
+    def _left_holding(self, match: NorthstarMatch, seat: int, left: int) -> str:
+        """Who was left holding cards at the end of a round, and what it costs them (NS-5)."""
+        name = self.names[seat]
+        if match.n_seats > 2:
+            if left:
+                you = self.trn(
+                    "Round over: You were left holding {n} card: take the 0 card and no points (NS-5).",
+                    "Round over: You were left holding {n} cards: take the 0 card and no points (NS-5).",
+                    left,
+                )
+                them = self.trn(
+                    "Round over: {name} was left holding {n} card: takes the 0 card and no points (NS-5).",
+                    "Round over: {name} was left holding {n} cards: takes the 0 card and no points (NS-5).",
+                    left,
+                    name=name,
+                )
             else:
-                score = "score" if you else "scores"
-                self.say(f"Round over: {who} {held}: {score} only the clubs won (NS-5).", style="bold")
+                you = self.tr("Round over: You were the last to hold cards: take the 0 card and no points (NS-5).")
+                them = self.tr(
+                    "Round over: {name} was the last to hold cards: takes the 0 card and no points (NS-5).", name=name
+                )
+        elif left:
+            you = self.trn(
+                "Round over: You were left holding {n} card: score only the clubs won (NS-5).",
+                "Round over: You were left holding {n} cards: score only the clubs won (NS-5).",
+                left,
+            )
+            them = self.trn(
+                "Round over: {name} was left holding {n} card: scores only the clubs won (NS-5).",
+                "Round over: {name} was left holding {n} cards: scores only the clubs won (NS-5).",
+                left,
+                name=name,
+            )
+        else:
+            you = self.tr("Round over: You were the last to hold cards: score only the clubs won (NS-5).")
+            them = self.tr(
+                "Round over: {name} was the last to hold cards: scores only the clubs won (NS-5).", name=name
+            )
+        return self.either(seat, you, them)
 
     def _round_scored(self, match: NorthstarMatch, ev: HandScored) -> None:
         hand = match.hands[-1]
         width = max(len(n) for n in self.names)
-        for s, rs in enumerate(round_scores(hand)):
+        for s, rs in enumerate(round_scores(hand, self.tr)):
             won = CardSet(hand.won[s] & CLUB_MASK)
-            line = Text(f"  {self.names[s]:<{width}}  clubs ")
+            clubs = Text()
             if won:
                 for i, c in enumerate(sorted_by_value(won)):
                     if i:
-                        line.append(" ")
-                    line.append_text(card_text(c, self.symbols))
-                line.append(f" ({rs.clubs})")
+                        clubs.append(" ")
+                    clubs.append_text(card_text(c, self.symbols))
+                clubs.append(f" ({rs.clubs})")
             else:
-                line.append("none (0)")
-            line.append(f" + bonus {rs.bonus if rs.bonus is not None else 'none'}")
+                clubs.append(self.tr("none (0)"))
             if rs.note:
-                line.append(f" {'→' if self.symbols else '->'} {rs.points} ({rs.note})")
+                words = self.tr("{name}  clubs {clubs} + bonus {bonus} {arrow} {points} ({note})")
             else:
-                line.append(f" = {rs.points}")
-            self.say(line)
+                words = self.tr("{name}  clubs {clubs} + bonus {bonus} = {points}")
+            line = self.styled(
+                words,
+                name=f"{self.names[s]:<{width}}",
+                clubs=clubs,
+                bonus=rs.bonus if rs.bonus is not None else self.tr("none"),
+                arrow="→" if self.symbols else "->",
+                points=rs.points,
+                note=rs.note,
+            )
+            self.say(Text("  ").append_text(line))
         self.show_scores(match)
         opts = self._options(match)
         top = max(ev.team_totals)
         if top >= opts.goal and not match.is_over:
-            self.say(f"The top total, {top}, is tied: another round (NS-7).", style="bold")
+            self.say(self.tr("The top total, {top}, is tied: another round (NS-7).", top=top), style="bold")
 
     def _match_ended(self, match: NorthstarMatch, ev: MatchEnded) -> None:
         opts = self._options(match)
@@ -355,22 +445,35 @@ class NorthstarTable(Table[NorthstarMatch]):
             team = opts.team_of(ev.winners[0])
             total = match.team_totals[team]
             self.say(
-                f"Game over: {self.team_name(match, team)} wins with {total} ({self._goal(match)}, NS-10)!",
+                self.tr(
+                    "Game over: {team} wins with {total} (first team to {goal}, NS-10)!",
+                    team=self.team_name(match, team),
+                    total=total,
+                    goal=opts.goal,
+                ),
                 style="bold",
             )
         else:
             w = ev.winners[0]
-            self.say(
-                f"Game over: {self.act(w, 'win')} with {ev.totals[w]} ({self._goal(match)} or more, NS-7)!",
-                style="bold",
+            params = {"name": self.names[w], "total": ev.totals[w], "goal": opts.goal}
+            over = self.either(
+                w,
+                self.tr("Game over: You win with {total} (first to {goal} or more, NS-7)!", **params),
+                self.tr("Game over: {name} wins with {total} (first to {goal} or more, NS-7)!", **params),
             )
-        self.say(f"Final totals: {self._totals(match)}")
+            self.say(over, style="bold")
+        self.say(self.tr("Final totals: {totals}", totals=self._totals(match)))
 
     def show_scores(self, match: NorthstarMatch) -> None:
         """The score sheet (each round and the running totals), and the team totals in a team game."""
-        self.console.print(score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols))
+        self.console.print(
+            score_table(self.names, match.hand_scores, match.totals, ascii_only=not self.symbols, tr=self.tr)
+        )
         if self._teams(match):
-            self.say(f"Team totals: {self._team_totals(match)} ({self._goal(match)})")
+            goal = self._options(match).goal
+            self.say(
+                self.tr("Team totals: {totals} (first team to {goal})", totals=self._team_totals(match), goal=goal)
+            )
 
     # -- the player's screen -----------------------------------------------------------------------------
     def show_state(self, match: NorthstarMatch, seat: int) -> None:
@@ -379,15 +482,26 @@ class NorthstarTable(Table[NorthstarMatch]):
         view = match.view(seat)
         opts = view.options
         self.say()
-        teams = self._teams(match)
-        totals = f"team totals: {self._team_totals(match, True)}" if teams else f"totals: {self._totals(match)}"
-        team = ""
-        if teams:
-            partners = " + ".join(self.names[p] for p in view.partners())
-            team = f" · your team: {TEAM_LETTERS[view.team_of(seat)]}, with {partners}"
-        self.say(
-            f"Round {view.hand_number + 1} · dealer {self.names[view.dealer]}{team} · {totals} ({self._goal(match)})"
-        )
+        if self._teams(match):
+            round_line = self.tr(
+                "Round {number} · dealer {name} · your team: {team}, with {partners} · team totals: {totals} "
+                "(first team to {goal})",
+                number=view.hand_number + 1,
+                name=self.names[view.dealer],
+                team=TEAM_LETTERS[view.team_of(seat)],
+                partners=" + ".join(self.names[p] for p in view.partners()),
+                totals=self._team_totals(match, True),
+                goal=opts.goal,
+            )
+        else:
+            round_line = self.tr(
+                "Round {number} · dealer {name} · totals: {totals} (first to {goal})",
+                number=view.hand_number + 1,
+                name=self.names[view.dealer],
+                totals=self._totals(match),
+                goal=opts.goal,
+            )
+        self.say(round_line)
         self.say(self._held_line(view))
         self.say(self._bonus_line(view))
         won = self._clubs_won_line(view)
@@ -397,28 +511,64 @@ class NorthstarTable(Table[NorthstarMatch]):
         top = view.top
         if top is not None:
             assert view.top_seat is not None
-            line = Text("To beat: ")
-            line.append_text(play_text(top, self.symbols))
-            line.append(f" by {self.names[view.top_seat]}, {play_shape(top)}: play {beat_words(top, opts.crazy)}")
-            line.append(", or pass")
+            line = self.styled(
+                self._to_beat(top, opts.crazy),
+                play=play_text(top, self.symbols),
+                name=self.names[view.top_seat],
+                size=top.size,
+                more=top.size + 1,
+                low=top.low,
+                high=top.high,
+            )
             self.say(line)
         if view.last_turn == seat:
-            self.say("Your last turn: you alone hold cards; win the trick or pass (NS-5).", style="bold")
+            self.say(self.tr("Your last turn: you alone hold cards; win the trick or pass (NS-5)."), style="bold")
         if opts.double_or_nothing and Call.DOUBLE in view.legal_actions():
-            self.say("You may call double or nothing before your first card (NS-8).")
-        line = Text("Your hand: ")
-        line.append_text(by_value_text(view.hand, self.symbols))
-        self.say(line)
+            self.say(self.tr("You may call double or nothing before your first card (NS-8)."))
+        self.say(self.styled(self.tr("Your hand: {cards}"), cards=by_value_text(view.hand, self.symbols)))
+
+    def _to_beat(self, top: Play, crazy: bool) -> str:
+        """The play to beat, what it is and what may follow it (NS-3; Crazy CLUBS, NS-11), its placeholders open:
+        ``{play}``, ``{name}``, ``{size}``, ``{more}`` (size + 1), ``{low}``, ``{high}``."""
+        if not crazy:
+            if top.kind is Kind.SINGLE:
+                return self.tr(
+                    "To beat: {play} by {name}, a single {high}: play a single higher than {high} (NS-3), or pass"
+                )
+            if top.kind is Kind.SET:
+                return self.tr(
+                    "To beat: {play} by {name}, a set of {size} {high}s: play a set of {size} higher than {high} "
+                    "(NS-3), or pass"
+                )
+            return self.tr(
+                "To beat: {play} by {name}, a run of {size} from {low} to {high}: play a run of {size} cards with a "
+                "top card higher than {high} (NS-3), or pass"
+            )
+        if top.kind is Kind.SINGLE:
+            return self.tr(
+                "To beat: {play} by {name}, a single {high}: play a set of 2 or more cards, or a single higher than "
+                "{high} (NS-11), or pass"
+            )
+        if top.kind is Kind.SET:
+            return self.tr(
+                "To beat: {play} by {name}, a set of {size} {high}s: play a set of {more} or more cards, or of {size} "
+                "with a top card higher than {high} (NS-11), or pass"
+            )
+        return self.tr(
+            "To beat: {play} by {name}, a run of {size} from {low} to {high}: play a run of {more} or more cards, or "
+            "of {size} with a top card higher than {high} (NS-11), or pass"
+        )
 
     def _held_line(self, view: NorthstarView) -> str:
         parts = []
         for s, n in enumerate(view.hand_sizes):
             if n:
                 parts.append(f"{self.names[s]} {n}")
+            elif view.bonus[s] is not None:
+                parts.append(self.tr("{name} out (bonus {bonus})", name=self.names[s], bonus=view.bonus[s]))
             else:
-                bonus = view.bonus[s]
-                parts.append(f"{self.names[s]} out" + (f" (bonus {bonus})" if bonus is not None else ""))
-        return "Cards held: " + ", ".join(parts)
+                parts.append(self.tr("{name} out", name=self.names[s]))
+        return self.tr("Cards held: {held}", held=", ".join(parts))
 
     def _bonus_line(self, view: NorthstarView) -> str:
         left = list(BONUS_CARDS[view.players])
@@ -429,17 +579,24 @@ class NorthstarTable(Table[NorthstarMatch]):
                 taken.append(f"{self.names[s]} {b}")
                 if b in left:
                     left.remove(b)
-        zero = " (0 for the last)" if view.players > 2 else ""
-        text = f"Bonus cards left: {' '.join(map(str, left)) or 'none'}{zero}"
-        text += f" · taken: {', '.join(taken) if taken else 'none'}"
+        params = {
+            "left": " ".join(map(str, left)) or self.tr("none"),
+            "taken": ", ".join(taken) if taken else self.tr("none"),
+            "doubled": ", ".join(self.names[s] for s in view.doubled) or self.tr("nobody"),
+        }
+        if view.options.double_or_nothing and view.players > 2:
+            return self.tr(
+                "Bonus cards left: {left} (0 for the last) · taken: {taken} · double called by: {doubled}", **params
+            )
         if view.options.double_or_nothing:
-            doubled = ", ".join(self.names[s] for s in view.doubled)
-            text += f" · double called by: {doubled or 'nobody'}"
-        return text
+            return self.tr("Bonus cards left: {left} · taken: {taken} · double called by: {doubled}", **params)
+        if view.players > 2:
+            return self.tr("Bonus cards left: {left} (0 for the last) · taken: {taken}", **params)
+        return self.tr("Bonus cards left: {left} · taken: {taken}", **params)
 
     def _clubs_won_line(self, view: NorthstarView) -> Text | None:
         points = view.options.club_points
-        line = Text("Clubs won: ")
+        line = Text()
         any_won = False
         for s, won in enumerate(view.won):
             clubs = CardSet(int(won) & CLUB_MASK)
@@ -454,7 +611,7 @@ class NorthstarTable(Table[NorthstarMatch]):
                     line.append(" ")
                 line.append_text(card_text(c, self.symbols))
             line.append(f" ({club_points(int(clubs), points)})")
-        return line if any_won else None
+        return self.styled(self.tr("Clubs won: {clubs}"), clubs=line) if any_won else None
 
     def _trick_line(self, view: NorthstarView) -> Text:
         """The trick so far, told from the round's events since the last trick was won: plays, passes, calls."""
@@ -464,27 +621,34 @@ class NorthstarTable(Table[NorthstarMatch]):
                 since = []
             else:
                 since.append(ev)
-        line = Text("Trick so far: ")
+        line = Text()
         parts: list[Text] = []
         for ev in since:
+            name = self.names[ev.seat] if isinstance(ev, (Played, Passed, DoubleCalled)) else ""
             if isinstance(ev, Played):
-                part = Text(f"{self.names[ev.seat]} ")
+                part = Text(f"{name} ")
                 part.append_text(play_text(ev.play, self.symbols))
                 parts.append(part)
             elif isinstance(ev, Passed):
-                parts.append(Text(f"{self.names[ev.seat]} pass{'' if ev.seat == self.human else 'es'}"))
+                parts.append(Text(self.either(ev.seat, self.tr("You pass"), self.tr("{name} passes", name=name))))
             elif isinstance(ev, DoubleCalled):
-                parts.append(Text(f"{self.names[ev.seat]} double{'' if ev.seat == self.human else 's'}"))
+                parts.append(Text(self.either(ev.seat, self.tr("You double"), self.tr("{name} doubles", name=name))))
             elif isinstance(ev, WentOut) and parts:
-                parts[-1].append(" (out)")
+                parts[-1].append(" " + self.tr("(out)"))
         if view.top is None:
-            lead = "you lead" if view.to_act == view.seat else f"{self.names[view.to_act or 0]} leads"
-            parts.append(Text(f"({lead}: any single, set or run; the leader may not pass, NS-4)"))
+            if view.to_act == view.seat:
+                lead = self.tr("(you lead: any single, set or run; the leader may not pass, NS-4)")
+            else:
+                lead = self.tr(
+                    "({name} leads: any single, set or run; the leader may not pass, NS-4)",
+                    name=self.names[view.to_act or 0],
+                )
+            parts.append(Text(lead))
         for i, part in enumerate(parts):
             if i:
                 line.append(", ")
             line.append_text(part)
-        return line
+        return self.styled(self.tr("Trick so far: {cards}"), cards=line)
 
     def show_deal(self, match: NorthstarMatch) -> None:
         """For spectators: every seat's hand as dealt, sorted by value, and how many cards stay undealt."""
@@ -496,18 +660,22 @@ class NorthstarTable(Table[NorthstarMatch]):
             self.say(line)
         undealt = 60 - 10 * match.n_seats
         if undealt:
-            self.say(f"  ({undealt} cards not dealt this round)", style="dim")
+            self.say(
+                "  " + self.trn("({n} card not dealt this round)", "({n} cards not dealt this round)", undealt),
+                style="dim",
+            )
 
     # -- input ---------------------------------------------------------------------------------------------
     def prompt(self, match: NorthstarMatch, seat: int) -> str:
         """A play when leading; a play or pass when following; double too while it may be called."""
         legal = match.legal_actions()
-        words = ["play"]
+        if Call.PASS in legal and Call.DOUBLE in legal:
+            return self.tr("Your play, pass or double:") + " "
         if Call.PASS in legal:
-            words.append("pass")
+            return self.tr("Your play or pass:") + " "
         if Call.DOUBLE in legal:
-            words.append("double")
-        return "Your " + (" or ".join(words) if len(words) < 3 else "play, pass or double") + ": "
+            return self.tr("Your play or double:") + " "
+        return self.tr("Your play:") + " "
 
     def legal_words(self, match: NorthstarMatch) -> list[str]:
         """The legal actions in notation: pass and double first, then the plays by kind, size and value."""
@@ -523,16 +691,26 @@ class NorthstarTable(Table[NorthstarMatch]):
             groups.setdefault((Kind.SET if p.kind is Kind.SINGLE else p.kind, p.size), []).append(p)
         if not plays:
             top = match.hands[-1].top
-            beaten = f": nothing you hold beats {top}" if top is not None else ""
-            self.say(f"Legal: {' or '.join(calls)}{beaten}")
+            if top is not None:
+                self.say(self.tr("Legal: {moves}: nothing you hold beats {top}", moves=self.or_list(calls), top=top))
+            else:
+                self.say(self.tr("Legal: {moves}", moves=self.or_list(calls)))
             return
-        head = f"Legal: {count_word(len(plays), 'play')}"
         if calls:
-            head += "; or " + " or ".join(calls)
+            head = self.trn(
+                "Legal: {n} play; or {calls}", "Legal: {n} plays; or {calls}", len(plays), calls=self.or_list(calls)
+            )
+        else:
+            head = self.trn("Legal: {n} play", "Legal: {n} plays", len(plays))
         self.say(head)
         cut = len(plays) > LIST_ALL
         for (kind, size), group in sorted(groups.items(), key=lambda kv: (kv[0][0] is Kind.RUN, kv[0][1])):
-            label = "singles" if size == 1 else f"{'runs' if kind is Kind.RUN else 'sets'} of {size}"
+            if size == 1:
+                label = self.tr("singles")
+            elif kind is Kind.RUN:
+                label = self.tr("runs of {size}", size=size)
+            else:
+                label = self.tr("sets of {size}", size=size)
             if cut:
                 # Plays of the cards as they are first: the wild 15s multiply the list (NS-9).
                 group = sorted(group, key=uses_wild)
@@ -545,21 +723,26 @@ class NorthstarTable(Table[NorthstarMatch]):
             hidden = group[len(shown) :]
             if hidden:
                 wild = sum(1 for p in hidden if uses_wild(p))
-                line.append(f", ... and {len(hidden)} more" + (f" ({wild} with a wild 15)" if wild else ""))
+                if wild:
+                    more = self.tr("... and {n} more ({wild} with a wild 15)", n=len(hidden), wild=wild)
+                else:
+                    more = self.tr("... and {n} more", n=len(hidden))
+                line.append(", " + more)
             self.say(line)
         if cut:
-            self.say("(lists cut short: any play you type is checked)", style="dim")
+            self.say(self.tr("(lists cut short: any play you type is checked)"), style="dim")
 
     def show_hint(self, match: NorthstarMatch, seat: int, hint_bot: SomeBot | None, rng: random.Random) -> None:
         """``h``: the legal plays, and the heuristic bot's choice once the game has one."""
         self.show_legal(match)
         if hint_bot is not None:
-            self.say(f"Hint: {match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))}")
+            move = match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))
+            self.say(self.tr("Hint: {move}", move=move))
 
     def read_action(self, match: NorthstarMatch, seat: int, text: str) -> object | None:
         """A play in notation or by values, pass or double; a notation error is said and None returned."""
         try:
             return match.parse_action(text)
         except ClubsError as exc:
-            self.say(str(exc), style="red")
+            self.say(self.refusal(exc), style="red")
             return None

@@ -16,9 +16,11 @@ from clubsuite.cards import CARD_TABLE, CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, C
 from clubsuite.copying import clone_state
 from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
+from clubsuite.games.partnership import reasons
 from clubsuite.games.partnership.deal import HAND_SIZE, N_SEATS, PartnershipDeal
 from clubsuite.games.partnership.events import CardPlayed, CardsPassed, HandScored, PassChosen, PlayStarted, TrickTaken
 from clubsuite.jsonform import JsonObject
+from clubsuite.reasons import HAND_OVER, NOT_HELD, Reason, cards_param, not_your_turn
 
 PASS_SIZE = 3
 """Cards each player passes (CP-2)."""
@@ -298,57 +300,51 @@ class PartnershipHand:
             return PassChoices(self.hands[self.to_act])  # type: ignore[index]
         return ()
 
-    def explain(self, action: object) -> str | None:
+    def explain(self, action: object) -> Reason | None:
         """Why ``action`` is illegal now, or None if it is legal. Never changes the state."""
         if self.scores is not None:
-            return f"{action} cannot be played: the hand is over"
+            return Reason(HAND_OVER, action=str(action))
         seat = self.to_act
         assert seat is not None
         if self.phase is PartnershipPhase.PASS:
             return self._explain_pass(seat, action)
         if not isinstance(action, Card):
             if isinstance(action, Pass):
-                why = (
-                    "no cards are passed in this hand (CP-2: left, right, then no pass)"
-                    if self.direction is Direction.NONE
-                    else "the pass of this hand is over (CP-2)"
-                )
-                return f"{action} is refused: {why}; seat {seat} must play a card to the trick"
-            return f"{action} is not a card: seat {seat} must play a card to the trick"
-        bit = 1 << action.index
-        hand = self.hands[seat]
-        if not hand & bit:
-            return f"{action} is not in your hand (rule: you play a card you hold)"
-        if self.legal_mask() & bit:
+                kind = reasons.NO_PASS_THIS_HAND if self.direction is Direction.NONE else reasons.PASS_IS_OVER
+                return Reason(kind, action=str(action), seat=seat)
+            return Reason(reasons.NOT_A_CARD, action=str(action), seat=seat)
+        if self.legal_mask() & 1 << action.index:
             return None
-        suit = _SUIT_NAMES[self._led]
-        follow = CardSet(hand & SUIT_MASKS[self._led])
-        return (
-            f"{action} is illegal: {suit} were led and you hold {suit} ({follow}), so you must follow suit "
-            "(rule: a player must follow the suit led if able)"
-        )
+        return self._refuse_card(seat, action)
 
-    def _explain_pass(self, seat: int, action: object) -> str | None:
-        to = receiver(seat, self.direction)
+    def _refuse_card(self, seat: int, card: Card) -> Reason:
+        """Why ``card``, which is not among the legal cards of ``seat`` (to act, in play), is refused."""
+        hand = self.hands[seat]
+        if not hand >> card.index & 1:
+            return Reason(NOT_HELD, card=str(card))
+        follow = cards_param(CardSet(hand & SUIT_MASKS[self._led]))
+        return Reason(reasons.MUST_FOLLOW, card=str(card), led_suit=_SUIT_NAMES[self._led], legal_cards=follow)
+
+    def _explain_pass(self, seat: int, action: object) -> Reason | None:
         if not isinstance(action, Pass):
-            return (
-                f"{action} is not a pass: before play seat {seat} passes three cards to the {self.direction.value}, "
-                f"to seat {to} (CP-2); write pass and three cards of your hand"
-            )
+            # In the pass phase the direction is left or right: a no-pass hand starts in play (CP-2).
+            kind = reasons.NOT_A_PASS_LEFT if self.direction is Direction.LEFT else reasons.NOT_A_PASS_RIGHT
+            return Reason(kind, action=str(action), seat=seat, to_seat=receiver(seat, self.direction))
         if type(action.cards) is not CardSet and (not isinstance(action.cards, int) or isinstance(action.cards, bool)):
-            return f"{action!r} is not a pass: a pass holds a set of three cards, e.g. pass 2C 7H QS (CP-2)"
+            return Reason(reasons.PASS_NOT_A_SET, action=repr(action))
         mask = int(action.cards)
         if mask < 0 or mask & ~FULL_STANDARD:
-            return f"{action!r} is not a pass: it names cards that are not in the 52-card deck (CP-2)"
-        if mask.bit_count() != PASS_SIZE:
-            n = mask.bit_count()
-            return f"{action} names {n} card{'' if n == 1 else 's'}: each player passes exactly three (CP-2)"
+            return Reason(reasons.PASS_OFF_DECK, action=repr(action))
+        n = mask.bit_count()
+        if n != PASS_SIZE:
+            return Reason(reasons.PASS_NOT_THREE, action=str(action), count=n)
         missing = CardSet(mask & ~self.hands[seat])
         if missing:
-            verb = "is" if len(missing) == 1 else "are"
-            return (
-                f"{action} is illegal: {missing} {verb} not in your hand (rule: you pass cards you hold; cards "
-                "received come only after all four have chosen, CP-2)"
+            return Reason(
+                reasons.PASS_NOT_HELD,
+                action=str(action),
+                missing_cards=cards_param(missing),
+                missing_count=len(missing),
             )
         return None
 
@@ -356,9 +352,9 @@ class PartnershipHand:
     def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
         if self.scores is not None:
-            raise GameOverError(f"{action} cannot be played: the hand is over")
+            raise GameOverError(Reason(HAND_OVER, action=str(action)))
         if seat is not None and seat != self.to_act:
-            raise NotYourTurnError(f"seat {seat} tried {action}, but it is seat {self.to_act}'s turn")
+            raise NotYourTurnError(not_your_turn(seat, action, self.to_act))
         if self.phase is Phase.PLAY and action.__class__ is Card:
             return self._play(action)
         reason = self.explain(action)
@@ -389,7 +385,7 @@ class PartnershipHand:
         idx = card[0]  # card.index, read positionally on the hot path
         bit = 1 << idx
         if not self.legal_mask() & bit:
-            raise IllegalActionError(self.explain(card) or f"{card} is illegal")
+            raise IllegalActionError(self._refuse_card(seat, card))
         self.hands[seat] ^= bit
         trick = self._trick
         suit = idx // 13

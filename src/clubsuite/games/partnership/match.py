@@ -21,14 +21,20 @@ from clubsuite.games.partnership.hand import (
     pass_direction,
 )
 from clubsuite.games.partnership.options import PartnershipOptions
+from clubsuite.games.partnership.reasons import (
+    NOT_AN_ACTION,
+    PASS_CARD_TWICE,
+    PASS_NAMES_NO_CARDS,
+    PASS_WORD_NOT_A_CARD,
+)
 from clubsuite.games.partnership.view import PartnershipView
 from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
+from clubsuite.reasons import Reason
 from clubsuite.safetext import quoted
 
 GAME = "partnership"
 _PLAY = Phase.PLAY
-_ACTION_HELP = "expected a card such as 10H or QC, or pass and three cards such as pass 2C 7H QS"
 
 
 class PartnershipMatch(
@@ -135,30 +141,26 @@ class PartnershipMatch(
         words = text.replace(",", " ").split()
         shown = text.strip()
         if not words:
-            raise InvalidNotationError(f"{quoted(shown)} is not a partnership action: {_ACTION_HELP}")
+            raise InvalidNotationError(Reason(NOT_AN_ACTION, text=quoted(shown)))
         head = words[0].lower()
         if head in ("pass", "p"):
             words = words[1:]
             if not words:
-                raise InvalidNotationError(
-                    f"{quoted(shown)} names no cards: write pass and the three cards to pass, e.g. pass 2C 7H QS (CP-2)"
-                )
+                raise InvalidNotationError(Reason(PASS_NAMES_NO_CARDS, text=quoted(shown)))
         elif len(words) == 1:
             try:
                 return STANDARD.parse(words[0])
             except InvalidNotationError:
-                raise InvalidNotationError(f"{quoted(shown)} is not a partnership action: {_ACTION_HELP}") from None
+                raise InvalidNotationError(Reason(NOT_AN_ACTION, text=quoted(shown))) from None
         mask = 0
         for word in words:
             try:
                 c = STANDARD.parse(word)
             except InvalidNotationError:
                 raise InvalidNotationError(
-                    f"{quoted(shown)} is not a pass: {quoted(word)} is not a card (expected e.g. pass 2C 7H QS)"
+                    Reason(PASS_WORD_NOT_A_CARD, text=quoted(shown), word=quoted(word))
                 ) from None
             if mask >> c.index & 1:
-                raise InvalidNotationError(
-                    f"{quoted(shown)} is not a pass: {c} is named twice (CP-2: three different cards)"
-                )
+                raise InvalidNotationError(Reason(PASS_CARD_TWICE, text=quoted(shown), card=str(c)))
             mask |= c.bit
         return Pass(CardSet(mask))

@@ -9,7 +9,7 @@ pass.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 from rich import box
 from rich.table import Table as RichTable
@@ -33,17 +33,18 @@ from clubsuite.games.partnership.hand import PartnershipHand, ScoreLine
 from clubsuite.games.partnership.view import PartnershipView
 from clubsuite.safetext import quoted
 from clubsuite.tui.render import cards_text, hand_text, score_table, sorted_hand
-from clubsuite.tui.table import Table
+from clubsuite.tui.table import Marked, Table
 
 
-def point_rows(lines: Sequence[ScoreLine]) -> list[tuple[str, tuple[int, ...]]]:
-    """A hand's points by source for the two partnerships (CP-3): one row per source, then the hand's total."""
+def point_rows(lines: Sequence[ScoreLine], tr: Callable[..., str]) -> list[tuple[str, tuple[int, ...]]]:
+    """A hand's points by source for the two partnerships (CP-3): one row per source, then the hand's total; the
+    labels in the words of ``tr`` (the table's)."""
     return [
-        ("tricks (1 each)", tuple(line.tricks for line in lines)),
-        ("clubs (1 each)", tuple(line.clubs for line in lines)),
-        ("Ruby Dame QD (5)", tuple(line.ruby_dame for line in lines)),
-        ("all 13 tricks (5)", tuple(line.sweep for line in lines)),
-        ("hand", tuple(line.total for line in lines)),
+        (tr("tricks (1 each)"), tuple(line.tricks for line in lines)),
+        (tr("clubs (1 each)"), tuple(line.clubs for line in lines)),
+        (tr("Ruby Dame QD (5)"), tuple(line.ruby_dame for line in lines)),
+        (tr("all 13 tricks (5)"), tuple(line.sweep for line in lines)),
+        (tr("hand"), tuple(line.total for line in lines)),
     ]
 
 
@@ -55,14 +56,22 @@ class PartnershipTable(Table[PartnershipMatch]):
         "is a bot"
     )
     title = "Clubs (partnership)"
-    rules_line = (
-        "Partners sit opposite. Clubs are trumps; lead anything, follow suit if you can. A point a trick and a club, "
-        "5 for the queen of diamonds, 5 more for all 13 tricks; first partnership to the target wins."
+    rules_line = Marked.tr(
+        "Partners sit opposite. Clubs are trumps; lead anything, follow suit if you can. A point a trick and a "
+        "club, 5 for the queen of diamonds, 5 more for all 13 tricks; first partnership to the target wins."
     )
-    help_line = (
+    help_line = Marked.tr(
         "Enter a card (e.g. 10H) or its number; to pass, three cards (pass 2C 7H QS) or three numbers; "
         "? legal moves, h hint, s scores, q quit."
     )
+
+    def _direction(self, direction: Direction) -> str:
+        """Where the cards go, as a hand's first line says it (CP-2)."""
+        if direction is Direction.LEFT:
+            return self.tr("pass to the left")
+        if direction is Direction.RIGHT:
+            return self.tr("pass to the right")
+        return self.tr("no pass")
 
     def team_name(self, team: int) -> str:
         """The partnership's players, ``You + Heuristic 2`` (the human's partnership first where it is one)."""
@@ -75,23 +84,32 @@ class PartnershipTable(Table[PartnershipMatch]):
         """The score sheet per partnership: every hand's points and the running totals."""
         names = [self.team_name(0), self.team_name(1)]
         sheet = [(scores[0], scores[1]) for scores in match.hand_scores]
-        self.console.print(score_table(names, sheet, match.team_totals, ascii_only=not self.symbols))
+        self.console.print(score_table(names, sheet, match.team_totals, ascii_only=not self.symbols, tr=self.tr))
 
     # -- events ----------------------------------------------------------------------------------------
     def show_events(self, match: PartnershipMatch, events: Sequence[object]) -> None:
         """Describe what just happened, without revealing any card the viewer may not know."""
         for ev in events:
             if isinstance(ev, HandStarted):
-                where = "no pass" if ev.direction == Direction.NONE else f"pass to the {ev.direction}"
-                self.say()
-                self.say(
-                    f"=== Hand {ev.hand_number + 1}: {self.act(ev.dealer, 'deal')}; {where} (CP-2). "
-                    f"Totals: {self._team_totals(match)} (target {match.options.target}) ===",
-                    style="bold",
+                params = {
+                    "number": ev.hand_number + 1,
+                    "name": self.names[ev.dealer],
+                    "where": self._direction(Direction(ev.direction)),
+                    "totals": self._team_totals(match),
+                    "target": match.options.target,
+                }
+                started = self.either(
+                    ev.dealer,
+                    self.tr("Hand {number}: You deal; {where} (CP-2). Totals: {totals} (target {target})", **params),
+                    self.tr(
+                        "Hand {number}: {name} deals; {where} (CP-2). Totals: {totals} (target {target})", **params
+                    ),
                 )
+                self.say()
+                self.say(f"=== {started} ===", style="bold")
             elif isinstance(ev, PassChosen):
                 if ev.seat != self.human:
-                    self.say(f"{self.names[ev.seat]} has chosen three cards to pass.")
+                    self.say(self.tr("{name} has chosen three cards to pass.", name=self.names[ev.seat]))
             elif isinstance(ev, CardsPassed):
                 self._cards_passed(match, ev)
             elif self.say_trick_events(ev, match.hands[-1].tricks_won):
@@ -102,39 +120,50 @@ class PartnershipTable(Table[PartnershipMatch]):
                 team = TEAMS.index(tuple(ev.winners))
                 won, lost = match.team_totals[team], match.team_totals[1 - team]
                 self.say(
-                    f"Game over: {self.team_name(team)} win {won} to {lost} "
-                    f"(first partnership to {match.options.target}, CP-4)!",
+                    self.tr(
+                        "Game over: {team} win {won} to {lost} (first partnership to {target}, CP-4)!",
+                        team=self.team_name(team),
+                        won=won,
+                        lost=lost,
+                        target=match.options.target,
+                    ),
                     style="bold",
                 )
-                self.say(f"Final totals: {self._team_totals(match)}")
+                self.say(self.tr("Final totals: {totals}", totals=self._team_totals(match)))
 
     def _cards_passed(self, match: PartnershipMatch, ev: CardsPassed) -> None:
         hand = match.hands[-1]
-        self.say(f"All four have chosen: the cards go to the {ev.direction} (CP-2).")
+        direction = Direction(ev.direction)
+        if direction is Direction.LEFT:
+            self.say(self.tr("All four have chosen: the cards go to the left (CP-2)."))
+        else:
+            self.say(self.tr("All four have chosen: the cards go to the right (CP-2)."))
         for g in range(len(self.names)):
             r = receiver(g, hand.direction)
             if self.human is not None and self.human not in (g, r):
                 continue
             if g == self.human:
-                line = Text(f"  You pass to {self.names[r]}: ")
+                words = self.tr("You pass to {receiver}: {cards}")
             elif r == self.human:
-                line = Text(f"  You receive from {self.names[g]}: ")
+                words = self.tr("You receive from {giver}: {cards}")
             else:
-                line = Text(f"  {self.names[g]} passes to {self.names[r]}: ")
-            line.append_text(cards_text(sorted_hand(CardSet(hand.passed[g])), self.symbols))
-            self.say(line)
+                words = self.tr("{giver} passes to {receiver}: {cards}")
+            cards = cards_text(sorted_hand(CardSet(hand.passed[g])), self.symbols)
+            line = self.styled(words, giver=self.names[g], receiver=self.names[r], cards=cards)
+            self.say(Text("  ").append_text(line))
 
     def _hand_scored(self, match: PartnershipMatch, ev: HandScored) -> None:
         hand: PartnershipHand = match.hands[-1]
-        self.say(
-            "Hand over. Tricks: " + ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(ev.tricks)),
-        )
-        sheet = RichTable(title="This hand (CP-3)", box=box.ASCII if not self.symbols else box.HEAVY_HEAD)
-        sheet.add_column("points")
+        tricks = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(ev.tricks))
+        self.say(self.tr("Hand over. Tricks: {tricks}", tricks=tricks))
+        sheet = RichTable(title=self.tr("This hand (CP-3)"), box=box.ASCII if not self.symbols else box.HEAVY_HEAD)
+        sheet.add_column(self.tr("points"))
         for team in range(len(TEAMS)):
             sheet.add_column(self.team_name(team), justify="right")
-        for label, row in point_rows(hand.score_lines()):
-            sheet.add_row(label, *(str(v) if v or label == "hand" else "." for v in row))
+        rows = point_rows(hand.score_lines(), self.tr)
+        for i, (label, row) in enumerate(rows):
+            total = i == len(rows) - 1
+            sheet.add_row(label, *(str(v) if v or total else "." for v in row))
         self.console.print(sheet)
         self.show_scores(match)
 
@@ -143,49 +172,73 @@ class PartnershipTable(Table[PartnershipMatch]):
         """The human's screen before a decision: the pass or the trick, the points so far, and the hand."""
         view = match.view(seat)
         self.say()
-        where = "no pass" if view.direction is Direction.NONE else f"pass to the {view.direction.value}"
         self.say(
-            f"Hand {view.hand_number + 1} · dealer {self.names[view.dealer]} · {where} · "
-            f"totals: {self._team_totals(match)} (target {view.target})"
+            self.tr(
+                "Hand {number} · dealer {name} · {where} · totals: {totals} (target {target})",
+                number=view.hand_number + 1,
+                name=self.names[view.dealer],
+                where=self._direction(view.direction),
+                totals=self._team_totals(match),
+                target=view.target,
+            )
         )
         legal = match.legal_actions()
         if view.pass_to is not None and view.received is None:
-            side = "left" if view.direction is Direction.LEFT else "right"
-            self.say(
-                f"Choose three cards to pass to {self.names[view.pass_to]}, the opponent on your {side}; "
-                "nothing moves until all four have chosen (CP-2)."
-            )
-            line = Text("Your hand: ")
-            line.append_text(hand_text(view.hand, numbered=True, symbols=self.symbols))
-            self.say(line)
+            name = self.names[view.pass_to]
+            if view.direction is Direction.LEFT:
+                choose = self.tr(
+                    "Choose three cards to pass to {name}, the opponent on your left; nothing moves until all four "
+                    "have chosen (CP-2).",
+                    name=name,
+                )
+            else:
+                choose = self.tr(
+                    "Choose three cards to pass to {name}, the opponent on your right; nothing moves until all four "
+                    "have chosen (CP-2).",
+                    name=name,
+                )
+            self.say(choose)
+            cards = hand_text(view.hand, numbered=True, symbols=self.symbols)
+            self.say(self.styled(self.tr("Your hand: {cards}"), cards=cards))
             return
         self._play_state(view)
-        line = Text("Your hand: ")
-        line.append_text(hand_text(view.hand, legal if isinstance(legal, CardSet) else None, symbols=self.symbols))
-        self.say(line)
+        cards = hand_text(view.hand, legal if isinstance(legal, CardSet) else None, symbols=self.symbols)
+        self.say(self.styled(self.tr("Your hand: {cards}"), cards=cards))
 
     def _play_state(self, view: PartnershipView) -> None:
         given, received = view.given, view.received
         if given is not None and received is not None and view.pass_to is not None and view.pass_from is not None:
-            line = Text(f"You passed to {self.names[view.pass_to]}: ")
-            line.append_text(cards_text(sorted_hand(given), self.symbols))
-            line.append(f" · received from {self.names[view.pass_from]}: ")
-            line.append_text(cards_text(sorted_hand(received), self.symbols))
-            self.say(line)
+            words = self.tr("You passed to {receiver}: {given} · received from {giver}: {received}")
+            self.say(
+                self.styled(
+                    words,
+                    receiver=self.names[view.pass_to],
+                    giver=self.names[view.pass_from],
+                    given=cards_text(sorted_hand(given), self.symbols),
+                    received=cards_text(sorted_hand(received), self.symbols),
+                )
+            )
         points = view.points
         tricks = ", ".join(f"{self.team_name(t)} {line.tricks}" for t, line in enumerate(points))
         taken = ", ".join(f"{self.team_name(t)} {line.total}" for t, line in enumerate(points))
-        self.say(f"Trick {len(view.tricks) + 1}/13 · tricks: {tricks} · points so far: {taken}")
-        trick = Text("Trick so far: ")
+        self.say(
+            self.tr(
+                "Trick {number}/13 · tricks: {tricks} · points so far: {points}",
+                number=len(view.tricks) + 1,
+                tricks=tricks,
+                points=taken,
+            )
+        )
+        played = Text()
         if view.trick:
             for i, (s, c) in enumerate(view.trick):
                 if i:
-                    trick.append(", ")
-                trick.append(f"{self.names[s]} ")
-                trick.append_text(cards_text([c], self.symbols))
+                    played.append(", ")
+                played.append(f"{self.names[s]} ")
+                played.append_text(cards_text([c], self.symbols))
         else:
-            trick.append("(you lead: any card, CP-1)")
-        self.say(trick)
+            played.append(self.tr("(you lead: any card, CP-1)"))
+        self.say(self.styled(self.tr("Trick so far: {cards}"), cards=played))
 
     def show_deal(self, match: PartnershipMatch) -> None:
         """For spectators: the four hands as dealt."""
@@ -200,12 +253,14 @@ class PartnershipTable(Table[PartnershipMatch]):
         """Three cards to pass, or a card to play."""
         view = match.view(seat)
         if view.pass_to is not None and view.received is None:
-            return f"Your three cards to pass to {self.names[view.pass_to]} (cards or numbers): "
-        return "Your card: "
+            return (
+                self.tr("Your three cards to pass to {name} (cards or numbers):", name=self.names[view.pass_to]) + " "
+            )
+        return self.tr("Your card:") + " "
 
     def after_legal(self, match: PartnershipMatch) -> None:
         """The input help."""
-        self.say(self.help_line, style="dim")
+        self.say(self.shown(self.help_line), style="dim")
 
     def legal_words(self, match: PartnershipMatch) -> list[str]:
         """The legal cards in hand order; in the pass, any three cards of the hand."""
@@ -214,7 +269,7 @@ class PartnershipTable(Table[PartnershipMatch]):
             return [str(c) for c in sorted_hand(legal)]
         seat = match.to_act
         assert seat is not None
-        return ["any three of your cards:", *(str(c) for c in sorted_hand(match.view(seat).hand))]
+        return [self.tr("any three of your cards:"), *(str(c) for c in sorted_hand(match.view(seat).hand))]
 
     def read_action(self, match: PartnershipMatch, seat: int, text: str) -> object | None:
         """A card in notation or by number; in the pass three cards, in notation or by number (CP-2)."""
@@ -229,7 +284,7 @@ class PartnershipTable(Table[PartnershipMatch]):
                 for w in words:
                     number = int(w)
                     if not 1 <= number <= len(shown):
-                        self.say(f"There is no card number {number}: your hand has {len(shown)} cards.", style="red")
+                        self.say(self.no_card_number(number, len(shown)), style="red")
                         return None
                     picked.append(shown[number - 1])
                 if (
@@ -240,11 +295,14 @@ class PartnershipTable(Table[PartnershipMatch]):
                     return picked[0]
                 if len(set(picked)) != len(picked):
                     self.say(
-                        f"{quoted(text.strip())} names a card twice: pass three different cards (CP-2).", style="red"
+                        self.tr(
+                            "{input} names a card twice: pass three different cards (CP-2).", input=quoted(text.strip())
+                        ),
+                        style="red",
                     )
                     return None
                 return Pass(CardSet(picked))
             return match.parse_action(text)
         except ClubsError as exc:
-            self.say(str(exc), style="red")
+            self.say(self.refusal(exc), style="red")
             return None

@@ -14,11 +14,12 @@ from clubsuite.copying import clone_state
 from clubsuite.engine import Events, Phase
 from clubsuite.errors import GameOverError, IllegalActionError, InvalidOptionsError, NotYourTurnError
 from clubsuite.events import Event
-from clubsuite.games.whist import rules
+from clubsuite.games.whist import reasons, rules
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS, WhistDeal
 from clubsuite.games.whist.events import CardPlayed, Decided, HandScored, PlayStarted, TrickTaken
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
 from clubsuite.jsonform import JsonObject
+from clubsuite.reasons import HAND_OVER, NOT_HELD, Reason, not_your_turn
 
 QUOTA = 4
 """Tricks a player must take to score nothing for the hand."""
@@ -147,28 +148,22 @@ class WhistHand:
             return _DECISIONS
         return ()
 
-    def explain(self, action: object) -> str | None:
+    def explain(self, action: object) -> Reason | None:
         """Why ``action`` is illegal now, or None if it is legal. Never changes the state."""
         if self.scores is not None:
-            return f"{action} cannot be played: the hand is over"
+            return Reason(HAND_OVER, action=str(action))
         seat = self.to_act
         assert seat is not None
         if self.phase is WhistPhase.EXCHANGE:
             if isinstance(action, Decision):
                 return None
-            return (
-                f"{action} is not an exchange decision: seat {seat} must keep or exchange with the bid hand "
-                "before play starts (CW-4)"
-            )
+            return Reason(reasons.NOT_A_DECISION, action=str(action), seat=seat)
         if not isinstance(action, Card):
-            return (
-                f"{action} is not a card: the exchange round is over (CW-4) and seat {seat} must play a card "
-                "(rule: each player plays one card to every trick)"
-            )
+            return Reason(reasons.NOT_A_CARD, action=str(action), seat=seat)
         bit = 1 << action.index
         hand = self.hands[seat]
         if not hand & bit:
-            return f"{action} is not in your hand (rule: you play a card you hold)"
+            return Reason(NOT_HELD, card=str(action))
         if self.legal_mask() & bit:
             return None
         if not self._trick:
@@ -179,9 +174,9 @@ class WhistHand:
     def apply(self, action: object, seat: int | None = None) -> Events:
         """Apply the action of the seat to act (``seat``, if given, must be that seat) and return the events."""
         if self.scores is not None:
-            raise GameOverError(f"{action} cannot be played: the hand is over")
+            raise GameOverError(Reason(HAND_OVER, action=str(action)))
         if seat is not None and seat != self.to_act:
-            raise NotYourTurnError(f"seat {seat} tried {action}, but it is seat {self.to_act}'s turn")
+            raise NotYourTurnError(not_your_turn(seat, action, self.to_act))
         if self.phase is Phase.PLAY and isinstance(action, Card):
             return self._play(action)
         reason = self.explain(action)

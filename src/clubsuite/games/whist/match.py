@@ -19,8 +19,10 @@ from clubsuite.games.whist.deal import N_SEATS, WhistDeal
 from clubsuite.games.whist.events import HandScored, HandStarted, MatchEnded
 from clubsuite.games.whist.hand import Decision, WhistAction, WhistHand
 from clubsuite.games.whist.options import WhistOptions
+from clubsuite.games.whist.reasons import NOT_AN_ACTION
 from clubsuite.games.whist.view import WhistView
 from clubsuite.match_base import MatchBase
+from clubsuite.reasons import MATCH_OVER, NO_HAND, Reason
 from clubsuite.safetext import quoted
 
 GAME = "whist"
@@ -91,8 +93,8 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
         cur = self._cur
         if cur is None:
             if self._over:
-                raise GameOverError(f"{act} cannot be played: the match is over")
-            raise IllegalActionError(f"{act} cannot be played: no hand is in progress, deal first")
+                raise GameOverError(Reason(MATCH_OVER, action=str(act)))
+            raise IllegalActionError(Reason(NO_HAND, action=str(act)))
         if seat is None and act.__class__ is Card and cur.phase is _PLAY:
             # The hot path: the same checks as WhistHand.apply, without its dispatch.
             events = cur._play(act)
@@ -133,9 +135,7 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
         try:
             return STANDARD.parse(text)
         except InvalidNotationError:
-            raise InvalidNotationError(
-                f"{quoted(text.strip())} is not a whist action: expected keep, exchange or a card such as 10H or QC"
-            ) from None
+            raise InvalidNotationError(Reason(NOT_AN_ACTION, text=quoted(text.strip()))) from None
 
     @staticmethod
     def format_action(action: object) -> str:

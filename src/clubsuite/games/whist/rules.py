@@ -9,6 +9,8 @@ suit" is "a higher bit inside the suit's block".
 from __future__ import annotations
 
 from clubsuite.cards import CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, CardSet, Suit, card_at
+from clubsuite.games.whist import reasons
+from clubsuite.reasons import Reason, cards_param
 
 
 def above(index: int) -> int:
@@ -73,45 +75,33 @@ def revealed_absent(card_index: int, led: int, top_led: int, top_club: int) -> i
     return absent
 
 
-def _names(mask: int) -> str:
-    return " ".join(str(c) for c in CardSet(mask))
+def _names(mask: int) -> tuple[str, ...]:
+    return cards_param(CardSet(mask))
 
 
-def explain_follow(hand: int, card_index: int, led: int, top_led: int, top_club: int) -> str:
+def explain_follow(hand: int, card_index: int, led: int, top_led: int, top_club: int) -> Reason:
     """Why ``card_index`` may not follow here, in a player's words, naming the cards that must be played."""
-    card = card_at(card_index)
-    legal = follow_mask(hand, led, top_led, top_club)
-    led_name = Suit(led).name.lower()
+    card = str(card_at(card_index))
+    legal_mask = follow_mask(hand, led, top_led, top_club)
+    legal = _names(legal_mask)
+    led_suit = Suit(led).name.lower()
     if led == Suit.CLUBS:
-        top = card_at(top_club)
+        top = str(card_at(top_club))
         if hand & CLUBS_MASK & above(top_club):
-            return (
-                f"{card} is illegal: you hold {_names(legal)}, which beat the {top} so far, and on a club lead you "
-                "must play a higher club if you can (CW-1)"
-            )
-        return f"{card} is illegal: you hold clubs ({_names(legal)}) and must follow the club lead (CW-1)"
+            return Reason(reasons.CLUB_MUST_BEAT, card=card, legal_cards=legal, top_card=top)
+        return Reason(reasons.CLUB_MUST_FOLLOW, card=card, legal_cards=legal)
     if hand & SUIT_MASKS[led]:
-        if top_club < 0 and legal != hand & SUIT_MASKS[led]:
-            return (
-                f"{card} is illegal: you hold {_names(legal)}, which beat the {card_at(top_led)}, the highest "
-                f"{led_name[:-1]} so far, and you must beat the highest card if you can (CW-1)"
-            )
-        return f"{card} is illegal: you must follow suit with a {led_name[:-1]} ({_names(legal)}) (CW-1)"
+        if top_club < 0 and legal_mask != hand & SUIT_MASKS[led]:
+            top = str(card_at(top_led))
+            return Reason(reasons.MUST_BEAT_LED, card=card, legal_cards=legal, top_card=top, led_suit=led_suit)
+        return Reason(reasons.MUST_FOLLOW, card=card, legal_cards=legal, led_suit=led_suit)
     if top_club < 0:
-        return (
-            f"{card} is illegal: you have no {led_name} and hold clubs ({_names(legal)}), which would win the "
-            "trick, and you must win the trick if you can (CW-1)"
-        )
-    return (
-        f"{card} is illegal: you have no {led_name} and hold {_names(legal)}, which beat the {card_at(top_club)} "
-        "played, and you must win the trick if you can (CW-1)"
-    )
+        return Reason(reasons.MUST_TRUMP, card=card, legal_cards=legal, led_suit=led_suit)
+    top = str(card_at(top_club))
+    return Reason(reasons.MUST_OVERTRUMP, card=card, legal_cards=legal, top_card=top, led_suit=led_suit)
 
 
-def explain_lead(hand: int, card_index: int) -> str:
+def explain_lead(hand: int, card_index: int) -> Reason:
     """Why a club may not be led yet (CW-2)."""
-    return (
-        f"{card_at(card_index)} is illegal: clubs are not broken and you hold other suits "
-        f"({_names(hand & ~CLUBS_MASK)}); a club may be led only once clubs are broken or when you hold only "
-        "clubs (CW-2)"
-    )
+    card = str(card_at(card_index))
+    return Reason(reasons.CLUBS_NOT_BROKEN, card=card, other_cards=_names(hand & ~CLUBS_MASK))

@@ -24,7 +24,7 @@ from clubsuite.games.whist import (
 )
 from clubsuite.games.whist.hand import WhistAction, WhistPhase
 from clubsuite.tui.render import card_text, cards_text, hand_text, sorted_hand
-from clubsuite.tui.table import Table
+from clubsuite.tui.table import Marked, Table
 
 
 class WhistTable(Table[WhistMatch]):
@@ -35,41 +35,55 @@ class WhistTable(Table[WhistMatch]):
         "(exchange)"
     )
     title = "Clubs (whist group)"
-    rules_line = "Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks."
+    rules_line = Marked.tr("Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks.")
 
     def show_events(self, match: WhistMatch, events: Sequence[object]) -> None:
         """Describe what just happened, without revealing any hidden card to the human."""
         for ev in events:
             if isinstance(ev, HandStarted):
-                self.say()
-                self.say(
-                    f"=== Hand {ev.hand_number + 1}: {self.act(ev.dealer, 'deal')}. "
-                    f"Totals: {self._totals(match)} (target ±{match.options.target}) ===",
-                    style="bold",
+                params = {
+                    "number": ev.hand_number + 1,
+                    "name": self.names[ev.dealer],
+                    "totals": self._totals(match),
+                    "target": match.options.target,
+                }
+                started = self.either(
+                    ev.dealer,
+                    self.tr("Hand {number}: You deal. Totals: {totals} (target ±{target})", **params),
+                    self.tr("Hand {number}: {name} deals. Totals: {totals} (target ±{target})", **params),
                 )
+                self.say()
+                self.say(f"=== {started} ===", style="bold")
             elif isinstance(ev, Decided):
-                verb = "exchange" if ev.exchanged else "keep"
-                own = "your" if ev.seat == self.human else "their"
-                rest = " with the bid hand" if ev.exchanged else f" {own} hand"
-                self.say(f"{self.act(ev.seat, verb)}{rest}.")
+                name = self.names[ev.seat]
+                if ev.exchanged:
+                    you, them = (
+                        self.tr("You exchange with the bid hand."),
+                        self.tr("{name} exchanges with the bid hand.", name=name),
+                    )
+                else:
+                    you, them = self.tr("You keep your hand."), self.tr("{name} keeps their hand.", name=name)
+                self.say(self.either(ev.seat, you, them))
             elif self.say_trick_events(ev, match.hands[-1].tricks_won):
                 pass
             elif isinstance(ev, HandScored):
-                self.say(
-                    "Hand over. Tricks: "
-                    + ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
-                )
+                tricks = ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
+                self.say(self.tr("Hand over. Tricks: {tricks}", tricks=tricks))
                 self.show_scores(match)
             elif isinstance(ev, MatchEnded):
                 if ev.draw:
-                    self.say("Game over: a draw (all three reached a target at once).", style="bold")
+                    self.say(self.tr("Game over: a draw (all three reached a target at once)."), style="bold")
+                elif len(ev.winners) == 1:
+                    w = ev.winners[0]
+                    self.say(
+                        self.either(
+                            w, self.tr("Game over: You win!"), self.tr("Game over: {name} wins!", name=self.names[w])
+                        ),
+                        style="bold",
+                    )
                 else:
-                    if len(ev.winners) == 1:
-                        self.say(f"Game over: {self.act(ev.winners[0], 'win')}!", style="bold")
-                    else:
-                        who = " and ".join(self.names[s] for s in ev.winners)
-                        self.say(f"Game over: {who} win!", style="bold")
-                self.say(f"Final totals: {self._totals(match)}")
+                    self.say(self.tr("Game over: {names} win!", names=self.names_list(ev.winners)), style="bold")
+                self.say(self.tr("Final totals: {totals}", totals=self._totals(match)))
 
     def show_state(self, match: WhistMatch, seat: int) -> None:
         """The human's screen before a decision: totals, tricks, the trick in progress, the hand."""
@@ -77,25 +91,38 @@ class WhistTable(Table[WhistMatch]):
         legal = match.legal_actions()
         self.say()
         if view.phase is WhistPhase.EXCHANGE:
-            self.say(f"Exchange round (dealer: {self.names[view.dealer]}). Totals: {self._totals(match)}")
+            self.say(
+                self.tr(
+                    "Exchange round (dealer: {name}). Totals: {totals}",
+                    name=self.names[view.dealer],
+                    totals=self._totals(match),
+                )
+            )
         else:
             won = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(view.tricks_won))
-            broken = "clubs broken" if view.clubs_broken else "clubs not broken"
-            self.say(f"Trick {len(view.tricks) + 1}/13 · tricks: {won} · {broken} · totals: {self._totals(match)}")
-            trick = Text("Trick so far: ")
+            broken = self.tr("clubs broken") if view.clubs_broken else self.tr("clubs not broken")
+            self.say(
+                self.tr(
+                    "Trick {number}/13 · tricks: {won} · {broken} · totals: {totals}",
+                    number=len(view.tricks) + 1,
+                    won=won,
+                    broken=broken,
+                    totals=self._totals(match),
+                )
+            )
+            played = Text()
             if view.trick:
                 for i, (s, c) in enumerate(view.trick):
                     if i:
-                        trick.append(", ")
-                    trick.append(f"{self.names[s]} ")
-                    trick.append_text(card_text(c, self.symbols))
+                        played.append(", ")
+                    played.append(f"{self.names[s]} ")
+                    played.append_text(card_text(c, self.symbols))
             else:
-                trick.append("(you lead)")
-            self.say(trick)
-        line = Text("Your hand: ")
+                played.append(self.tr("(you lead)"))
+            self.say(self.styled(self.tr("Trick so far: {cards}"), cards=played))
         legal_cards = legal if isinstance(legal, CardSet) else None
-        line.append_text(hand_text(view.hand, legal_cards, numbered=view.phase is Phase.PLAY, symbols=self.symbols))
-        self.say(line)
+        cards = hand_text(view.hand, legal_cards, numbered=view.phase is Phase.PLAY, symbols=self.symbols)
+        self.say(self.styled(self.tr("Your hand: {cards}"), cards=cards))
 
     def show_deal(self, match: WhistMatch) -> None:
         """For spectators: the three hands and the bid hand."""
@@ -104,18 +131,19 @@ class WhistTable(Table[WhistMatch]):
             line = Text(f"  {self.names[s]}: ")
             line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=self.symbols))
             self.say(line)
-        bid = Text("  bid hand: ")
-        bid.append_text(cards_text(sorted_hand(CardSet(hand.bid)), symbols=self.symbols))
-        self.say(bid)
+        bid = cards_text(sorted_hand(CardSet(hand.bid)), symbols=self.symbols)
+        self.say(Text("  ").append_text(self.styled(self.tr("bid hand: {cards}"), cards=bid)))
 
     def prompt(self, match: WhistMatch, seat: int) -> str:
         """Keep or exchange in the exchange round, else a card."""
-        return "Keep or exchange with the bid hand? [k/x] " if match.phase is WhistPhase.EXCHANGE else "Your card: "
+        if match.phase is WhistPhase.EXCHANGE:
+            return self.tr("Keep or exchange with the bid hand? [k/x]") + " "
+        return self.tr("Your card:") + " "
 
     def after_legal(self, match: WhistMatch) -> None:
         """The input help, except in the exchange round (where the prompt says it all)."""
         if match.phase is not WhistPhase.EXCHANGE:
-            self.say(self.help_line, style="dim")
+            self.say(self.shown(self.help_line), style="dim")
 
     def legal_words(self, match: WhistMatch) -> list[str]:
         """The legal cards in hand order, or keep/exchange."""
@@ -132,15 +160,15 @@ class WhistTable(Table[WhistMatch]):
                 shown = sorted_hand(match.view(seat).hand)
                 number = int(text)
                 if not 1 <= number <= len(shown):
-                    self.say(f"There is no card number {number}: your hand has {len(shown)} cards.", style="red")
+                    self.say(self.no_card_number(number, len(shown)), style="red")
                     return None
                 action = shown[number - 1]
             else:
                 action = match.parse_action(text)
             if exchange and not isinstance(action, Decision):
-                self.say("In the exchange round answer k to keep your hand or x to take the bid hand (CW-4).")
+                self.say(self.tr("In the exchange round answer k to keep your hand or x to take the bid hand (CW-4)."))
                 return None
         except ClubsError as exc:
-            self.say(str(exc), style="red")
+            self.say(self.refusal(exc), style="red")
             return None
         return action

@@ -1,10 +1,12 @@
 // The table as a picture, from a view: the seats round the table (the viewer at the bottom, a partner opposite),
 // the cards each seat has put on the table in front of it, the score sheet. Shared by the table page (a seat's view,
-// or the spectator's) and the replay viewer (the spectator's view and every hand).
+// or the spectator's) and the replay viewer (the spectator's view and every hand). Every word is in the reader's
+// language (i18n.js), looked up as the table is drawn.
 
 import {h} from "./dom.js";
-import {cardBack, cardRow, cardView, parseCard, parseCards} from "./cards.js";
+import {cardBack, cardRow, cardView, parseCard, parseCards, said} from "./cards.js";
 import {facts, handWords, teamName} from "./games.js";
+import {t, tn} from "./i18n.js";
 
 /** The seats in the order they are drawn: the one after ``me`` first, clockwise, ``me`` last. */
 export function seatOrder(n, me) {
@@ -35,22 +37,55 @@ const AVATAR_COLOURS = 8; // .avatar.c0 to .c7 in the stylesheet
 /** A seat's display name: the person's name, a bot's name, or "Seat N" for a free seat. Never cut: the whole name
  * is always shown (it wraps where it must), so two seats cannot look alike. */
 export function seatName(info, seat) {
-  if (!info) return `Seat ${seat + 1}`;
-  return info.name ?? `Seat ${seat + 1}`;
+  if (!info || info.name === null || info.name === undefined) return t("Seat {number}", {number: seat + 1});
+  return info.name;
+}
+
+/** A bot's level as the server words it ("hard bot"), in the reader's language (a level this page does not know
+ * stays as it came). */
+export function levelWords(level) {
+  switch (level) {
+    case "easy bot":
+      return t("easy bot");
+    case "normal bot":
+      return t("normal bot");
+    case "hard bot":
+      return t("hard bot");
+    case "expert bot":
+      return t("expert bot");
+    case "random bot":
+      return t("random bot");
+    case "search bot":
+      return t("search bot");
+    case "bot":
+      return t("bot");
+    default:
+      return level;
+  }
 }
 
 /** What a seat is, in words: "hard bot" for a bot, "free seat" for a seat nobody has taken, else null. */
 export function seatRole(info) {
   if (!info) return null;
-  if (info.kind === "bot") return info.level ?? "bot";
-  if (!info.taken) return "free seat";
+  if (info.kind === "bot") return levelWords(info.level ?? "bot");
+  if (!info.taken) return t("free seat");
   return null;
 }
 
 /** A seat's name with what it is: "Ada, hard bot", "Ann". */
 export function seatTitle(info, seat) {
   const role = seatRole(info);
-  return role ? `${seatName(info, seat)}, ${role}` : seatName(info, seat);
+  return role ? t("{name}, {role}", {name: seatName(info, seat), role}) : seatName(info, seat);
+}
+
+/** A seat's name for a screen reader, with what it is and whether it is the page's own and to act: "Ada, hard bot,
+ * to act", "Ann (you)". */
+function seatLabel(info, seat, mine, toAct) {
+  const who = seatTitle(info, seat);
+  if (mine && toAct) return t("{seat} (you), to act", {seat: who});
+  if (mine) return t("{seat} (you)", {seat: who});
+  if (toAct) return t("{seat}, to act", {seat: who});
+  return who;
 }
 
 function initials(name) {
@@ -76,25 +111,25 @@ export function avatar(info, seat) {
  * hand (undefined: the backs of its cards; null: nothing). */
 export function seatPanel({game, view, seat, info, me, clock, cards, compact = false}) {
   const badges = [];
-  if (seat === me) badges.push(h("span", {class: "badge you"}, "you"));
-  if (view.dealer === seat) badges.push(h("span", {class: "badge"}, "dealer"));
-  if (info && info.kind === "person" && info.bot_playing && info.taken) badges.push(h("span", {class: "badge away"}, "a bot plays for them"));
-  else if (info && info.kind === "person" && info.taken && !info.connected) badges.push(h("span", {class: "badge away"}, "away"));
+  if (seat === me) badges.push(h("span", {class: "badge you"}, t("you")));
+  if (view.dealer === seat) badges.push(h("span", {class: "badge"}, t("dealer")));
+  if (info && info.kind === "person" && info.bot_playing && info.taken) badges.push(h("span", {class: "badge away"}, t("a bot plays for them")));
+  else if (info && info.kind === "person" && info.taken && !info.connected) badges.push(h("span", {class: "badge away"}, t("away")));
   if (game === "partnership" || (view.team_totals && game === "northstar" && teamsOf(view) > 0)) {
     const team = game === "partnership" ? seat % 2 : seat % teamsOf(view);
-    badges.push(h("span", {class: `badge team team-${team}`}, `team ${team + 1}`));
+    badges.push(h("span", {class: `badge team team-${team}`}, t("team {number}", {number: team + 1})));
   }
   if (game === "free" && (view.winner === seat || view.partner === seat)) {
-    badges.push(h("span", {class: "badge contract"}, view.winner === seat ? "contract" : "Joker partner"));
+    badges.push(h("span", {class: "badge contract"}, view.winner === seat ? t("contract") : t("Joker partner")));
   }
-  if (game === "northstar" && view.doubled && view.doubled.includes(seat)) badges.push(h("span", {class: "badge"}, "doubled"));
+  if (game === "northstar" && view.doubled && view.doubled.includes(seat)) badges.push(h("span", {class: "badge"}, t("doubled")));
   const stats = []; // the first two matter most in play; a phone shows only them (the rest is in the drawers)
-  if (view.hand_sizes) stats.push(`${view.hand_sizes[seat]} card${view.hand_sizes[seat] === 1 ? "" : "s"}`);
-  if (view.tricks_won) stats.push(`${view.tricks_won[seat]} trick${view.tricks_won[seat] === 1 ? "" : "s"}`);
+  if (view.hand_sizes) stats.push(tn("{n} card", "{n} cards", view.hand_sizes[seat]));
+  if (view.tricks_won) stats.push(tn("{n} trick", "{n} tricks", view.tricks_won[seat]));
   if (game === "northstar" && view.won) stats.push(clubsWon(view.won[seat]));
-  if (game === "free" && view.auction_sizes) stats.push(`${view.auction_sizes[seat]} bid cards`);
-  if (game === "northstar" && view.bonus && view.bonus[seat] !== null && view.bonus[seat] !== undefined) stats.push(`bonus ${view.bonus[seat]}`);
-  if (view.totals) stats.push(`${view.totals[seat]} point${Math.abs(view.totals[seat]) === 1 ? "" : "s"}`);
+  if (game === "free" && view.auction_sizes) stats.push(tn("{n} bid card", "{n} bid cards", view.auction_sizes[seat]));
+  if (game === "northstar" && view.bonus && view.bonus[seat] !== null && view.bonus[seat] !== undefined) stats.push(t("bonus {bonus}", {bonus: view.bonus[seat]}));
+  if (view.totals) stats.push(tn("{n} point", "{n} points", Math.abs(view.totals[seat]), {n: view.totals[seat]}));
   const name = seatName(info, seat);
   const role = seatRole(info);
   const toAct = view.to_act === seat;
@@ -104,7 +139,7 @@ export function seatPanel({game, view, seat, info, me, clock, cards, compact = f
   const online = info && (info.connected || info.kind === "bot");
   return h("section", {
     class: `seat ${toAct ? "to-act" : ""} ${seat === me ? "mine" : ""} ${compact ? "compact" : ""}`.trim(),
-    "aria-label": `${seatTitle(info, seat)}${seat === me ? " (you)" : ""}${toAct ? ", to act" : ""}`,
+    "aria-label": seatLabel(info, seat, seat === me, toAct),
     dataset: {seat: String(seat)},
   },
   h("div", {class: "seat-head"},
@@ -131,7 +166,7 @@ function teamsOf(view) {
 
 function clubsWon(text) {
   const n = parseCards(text).filter((c) => c.suit === "C").length;
-  return `${n} club${n === 1 ? "" : "s"} won`;
+  return tn("{n} club won", "{n} clubs won", n);
 }
 
 // -- what lies on the table ---------------------------------------------------------------------------------------
@@ -141,15 +176,15 @@ function clubsWon(text) {
 export function inFront(game, view) {
   const out = new Map();
   if (game === "free" && view.stage === "auction") {
-    for (const b of view.auction || []) out.set(b.seat, b.bid === "pass" ? {cards: "", note: "passed"} : {cards: b.bid, note: "bid"});
+    for (const b of view.auction || []) out.set(b.seat, b.bid === "pass" ? {cards: "", note: t("passed")} : {cards: b.bid, note: t("bid")});
     return out;
   }
   if (game === "northstar") {
     const plays = view.trick || [];
-    plays.forEach((p, i) => out.set(p.seat, {cards: p.play, note: i === plays.length - 1 ? "to beat" : null, toBeat: i === plays.length - 1}));
+    plays.forEach((p, i) => out.set(p.seat, {cards: p.play, note: i === plays.length - 1 ? t("to beat") : null, toBeat: i === plays.length - 1}));
     return out;
   }
-  for (const t of view.trick || []) out.set(t.seat, {cards: t.card, note: null});
+  for (const played of view.trick || []) out.set(played.seat, {cards: played.card, note: null});
   return out;
 }
 
@@ -174,22 +209,22 @@ export function trickArea({game, view, me, name, linger = null, preview = null, 
       if (put.toBeat) extra += " to-beat";
       if (!lingering && fresh(seat, put.cards)) extra += " arrive";
     } else if (seat === me && preview) {
-      body = h("div", {class: "pile preview", "aria-label": `your play, not sent yet: ${preview.words}`},
+      body = h("div", {class: "pile preview", "aria-label": t("your play, not sent yet: {cards}", {cards: preview.words})},
         parseCards(preview.cards).map((c) => cardView(c)));
-      note = "not sent yet";
+      note = t("not sent yet");
     } else {
       body = h("span", {class: "card placeholder", "aria-hidden": "true"});
     }
     if (lingering && linger.winner === seat) extra += " winner";
     if (lingering) extra += linger.phase === "gather" ? " gather" : " lingering";
     const place = h("figure", {class: `place${extra}`, dataset: {seat: String(seat)}}, body,
-      h("figcaption", {}, seat === me ? "you" : name(seat), note ? ` \u00b7 ${note}` : ""));
+      h("figcaption", {}, seat === me ? t("you") : name(seat), note ? ` \u00b7 ${note}` : ""));
     places.push(placed(place, cell));
   }
   const words = lingering ? linger.words : message;
-  return h("div", {class: `trick-area seats-${n}`, "aria-label": lingering ? "the trick just won" : "the cards on the table"},
+  return h("div", {class: `trick-area seats-${n}`, "aria-label": lingering ? t("the trick just won") : t("the cards on the table")},
     places,
-    words ? h("p", {class: "table-words", role: lingering ? "status" : null}, words) : null);
+    words ? h("p", {class: "table-words", role: lingering ? "status" : null}, said(words)) : null);
 }
 
 /** The felt: every seat but the viewer's round the table, the cards on it in the middle (``cardsOf(seat)``: what
@@ -210,14 +245,14 @@ export function felt({game, view, seats, me, name, clock, middle, overlay = null
 export function lastTrick({game, view, name, lastWon}) {
   if (game === "northstar") {
     if (!lastWon) return null;
-    return h("div", {class: "last-trick"}, h("p", {}, `Won by ${name(lastWon.seat)}:`), cardRow(parseCards(lastWon.cards)));
+    return h("div", {class: "last-trick"}, h("p", {}, t("Won by {name}:", {name: name(lastWon.seat)})), cardRow(parseCards(lastWon.cards)));
   }
   const tricks = view.tricks || [];
   if (!tricks.length) return null;
-  const t = tricks[tricks.length - 1];
-  const plays = trickPlays(t, view.hand_sizes.length);
+  const last = tricks[tricks.length - 1];
+  const plays = trickPlays(last, view.hand_sizes.length);
   return h("div", {class: "last-trick"},
-    h("p", {}, `Trick ${tricks.length}: led by ${name(plays[0].seat)}, won by ${name(t.winner)}`),
+    h("p", {}, t("Trick {number}: led by {leader}, won by {winner}", {number: tricks.length, leader: name(plays[0].seat), winner: name(last.winner)})),
     h("div", {class: "card-row"}, plays.map((p) => h("figure", {class: "slot"}, cardView(parseCard(p.card)),
       h("figcaption", {}, name(p.seat))))));
 }
@@ -233,29 +268,30 @@ export function trickPlays(trick, n) {
 /** The facts of the hand as a definition list. */
 export function factList(game, view, name) {
   const items = facts(game, view, name);
-  return h("dl", {class: "facts"}, items.map(([k, v]) => [h("dt", {}, k), h("dd", {}, v)]));
+  return h("dl", {class: "facts"}, items.map(([k, v]) => [h("dt", {}, k), h("dd", {}, said(v))]));
 }
 
-/** The score sheet: one row per complete hand, then the totals (and the teams' where there are teams). */
-export function scoreSheet({game, view, hands, name, n}) {
+/** The score sheet: one row per complete hand, then the totals (and the teams' where there are teams); ``label``
+ * names its box (a region), distinct where a page shows two sheets. */
+export function scoreSheet({game, view, hands, name, n, label = null}) {
   const seats = Array.from({length: n}, (_, i) => i);
-  const head = h("tr", {}, h("th", {scope: "col"}, "Hand"), seats.map((s) => h("th", {scope: "col"}, name(s))), h("th", {scope: "col"}, "Details"));
+  const head = h("tr", {}, h("th", {scope: "col"}, t("Hand")), seats.map((s) => h("th", {scope: "col"}, name(s))), h("th", {scope: "col"}, t("Details")));
   const rows = hands.map((hand, i) => h("tr", {},
     h("th", {scope: "row"}, String(i + 1)),
     seats.map((s) => h("td", {class: "num"}, signedNumber(hand.scores[s]))),
     h("td", {class: "details"}, handWords(game, hand, name))));
   const totals = view && view.totals ? view.totals : hands.length ? hands[hands.length - 1].totals : seats.map(() => 0);
-  const foot = [h("tr", {class: "totals"}, h("th", {scope: "row"}, "Total"), seats.map((s) => h("td", {class: "num"}, String(totals[s]))), h("td", {}, ""))];
+  const foot = [h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Total")), seats.map((s) => h("td", {class: "num"}, String(totals[s]))), h("td", {}, ""))];
   if (view && game === "partnership" && view.team_totals) {
-    foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, "Teams"),
-      h("td", {colspan: String(n + 1)}, view.team_totals.map((t, i) => `${teamName(view, i, name)}: ${t}`).join(" \u00b7 "))));
+    foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Teams")),
+      h("td", {colspan: String(n + 1)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
   }
   if (view && game === "northstar" && teamsOf(view) > 0) {
-    foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, "Teams"),
-      h("td", {colspan: String(n + 1)}, view.team_totals.map((t, i) => `${teamName(view, i, name)}: ${t}`).join(" \u00b7 "))));
+    foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Teams")),
+      h("td", {colspan: String(n + 1)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
   }
-  return h("div", {class: "score-box", tabindex: "0", role: "region", "aria-label": "scores"},
-    h("table", {class: "scores"}, h("caption", {}, "Scores"), h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, foot)));
+  return h("div", {class: "score-box", tabindex: "0", role: "region", "aria-label": label ?? t("scores")},
+    h("table", {class: "scores"}, h("caption", {}, t("Scores")), h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, foot)));
 }
 
 function signedNumber(v) {

@@ -1,7 +1,12 @@
 // Cards: reading the notation, naming, sorting, and drawing the faces (SVG, drawn here: the standard deck, the two
 // Jokers and North Star's 1-15 deck; two or four suit colours).
+//
+// A card's name and its short form are in the reader's language (i18n.js: "queen of hearts", "Herz Dame"; "Q\u2665",
+// "D\u2665"); the notation the server reads stays the English one ("QH"). i18n.js imports this module too: the two
+// only call each other's functions, never while loading, so the cycle is harmless.
 
 import {h, s} from "./dom.js";
+import {cardLetters, cardWords, language, t, tc} from "./i18n.js";
 
 export const SUITS = {
   C: {symbol: "\u2663", name: "clubs"},
@@ -10,7 +15,6 @@ export const SUITS = {
   S: {symbol: "\u2660", name: "spades"},
 };
 const DISPLAY_ORDER = {C: 0, D: 1, S: 2, H: 3}; // alternating colours in a sorted hand
-const RANK_WORDS = {J: "jack", Q: "queen", K: "king", A: "ace"};
 const RANK_VALUE = {J: 11, Q: 12, K: 13, A: 14};
 const CARD = /^(JK[12]|[0-9]{1,2}|[JQKA])([CDHS])?(?:=([0-9]{1,2}))?$/;
 
@@ -31,26 +35,88 @@ export function parseCards(text) {
   return text.split(/\s+/).map(parseCard).filter((c) => c !== null);
 }
 
-/** A card in words, for screen readers: "queen of hearts", "10 of clubs", "Joker 1". */
-export function cardName(card) {
-  if (card.suit === null) return `Joker ${card.rank[2]}`;
-  const rank = RANK_WORDS[card.rank] ?? card.rank;
-  const base = `${rank} of ${SUITS[card.suit].name}`;
-  return card.as === null ? base : `${base} as ${card.as}`;
+/** A card in words in the reader's language, for screen readers: "queen of hearts", "10 of clubs", "Joker 1"; a wild
+ * 15 that stands for a value "wild 15 of spades as 7", and with ``wild`` (a table of wild 15s) a 15 in hand "wild 15
+ * of spades". */
+export function cardName(card, {wild = false} = {}) {
+  if (card.suit === null) return cardWords(card);
+  const base = cardWords({...card, as: null});
+  if (card.as !== null) return t("wild {card} as {n}", {card: base, n: card.as});
+  return wild && card.rank === "15" ? t("wild {card}", {card: base}) : base;
 }
 
-/** A card as shown in a line of text: rank and suit symbol ("Q\u2665"). */
+const SYMBOL_SUIT = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"};
+const FACES = ["J", "Q", "K", "A"];
+
+/** The rank letters a line of text may show, each with the rank it stands for: the reader's language's ("D" for the
+ * German Dame) and the English ones that language does not use otherwise (a line written before the language was
+ * switched). */
+function rankLetters() {
+  const letters = new Map(FACES.map((r) => [r, r]));
+  for (const r of FACES) letters.set(tc("rank.short", r), r);
+  return letters;
+}
+
+let patterns = null;
+
+/** The patterns of a card shown in a line ("Q\u2665", "15\u2660=7") and of a suit written before its rank ("the
+ * \u2660 10"), for the rank letters of the language loaded now. */
+function shownPatterns() {
+  const key = language();
+  if (patterns && patterns.key === key) return patterns;
+  const letters = rankLetters();
+  const set = [...letters.keys()].map((l) => l.replace(/[^\p{L}]/gu, "")).filter(Boolean).join("");
+  const rank = `1[0-5]|[1-9]|[${set}]`;
+  const shown = `(${rank})([\u2663\u2666\u2665\u2660])(?:=([0-9]{1,2}))?`;
+  patterns = {
+    key, letters,
+    card: new RegExp(`(^|[^0-9\\p{L}])${shown}(?![0-9\\p{L}])`, "gu"),
+    suitFirst: new RegExp(`([\u2663\u2666\u2665\u2660]) (${rank})(?![0-9\\p{L}])`, "gu"),
+  };
+  return patterns;
+}
+
+/** A line of text with its cards written in words, for screen readers: "Ann plays Q\u2665." becomes "Ann plays queen
+ * of hearts."; a text without cards comes back as it was. */
+export function spokenCards(text) {
+  const {card, suitFirst, letters} = shownPatterns();
+  const named = (shown, symbol, as) => {
+    const rank = letters.get(shown) ?? shown;
+    return cardName({text: rank + SYMBOL_SUIT[symbol], rank, suit: SYMBOL_SUIT[symbol], value: 0, as: as === undefined ? null : Number(as)});
+  };
+  return String(text ?? "")
+    .replace(card, (_, before, rank, symbol, as) => before + named(rank, symbol, as))
+    .replace(suitFirst, (_, symbol, rank) => named(rank, symbol));
+}
+
+/** A line of text to show with its cards in suit symbols, coloured by suit, and to be read out in words: the symbols
+ * are hidden from screen readers and the words hidden from the eye (a text without cards is one text node). */
+export function said(text) {
+  const line = String(text ?? "");
+  const words = spokenCards(line);
+  if (words === line) return line;
+  const shown = [];
+  let at = 0;
+  for (const m of line.matchAll(shownPatterns().card)) {
+    const start = m.index + m[1].length;
+    shown.push(line.slice(at, start), h("span", {class: `suit-mark suit-${SYMBOL_SUIT[m[3]]}`}, line.slice(start, m.index + m[0].length)));
+    at = m.index + m[0].length;
+  }
+  shown.push(line.slice(at));
+  return [h("span", {"aria-hidden": "true"}, shown), h("span", {class: "sr-only"}, words)];
+}
+
+/** A card as shown in a line of text: rank and suit symbol, the rank letter in the reader's language ("Q\u2665",
+ * "D\u2665" in German). */
 export function cardShort(card) {
-  if (card.suit === null) return `Joker ${card.rank[2]}`;
-  const face = `${card.rank}${SUITS[card.suit].symbol}`;
-  return card.as === null ? face : `${face}=${card.as}`;
+  return cardLetters(card);
 }
 
 /** Text where each card of a play ("7C 7H") is written with suit symbols. */
 export function playShort(text) {
-  return text.split(/\s+/).map((t) => {
-    const c = parseCard(t);
-    return c ? cardShort(c) : t;
+  return text.split(/\s+/).map((word) => {
+    const c = parseCard(word);
+    return c ? cardShort(c) : word;
   }).join(" ");
 }
 
@@ -72,7 +138,7 @@ function suitClass(card) {
 
 /** The face of a card as an SVG picture (60 by 84 units). */
 export function faceSvg(card) {
-  const label = card.suit === null ? "\u2605" : card.rank;
+  const label = card.suit === null ? "\u2605" : FACES.includes(card.rank) ? tc("rank.short", card.rank) : card.rank;
   const symbol = card.suit === null ? "" : SUITS[card.suit].symbol;
   const big = card.suit === null ? "\u2605" : symbol;
   const parts = [
@@ -82,34 +148,37 @@ export function faceSvg(card) {
     s("text", {class: "card-big", x: 30, y: 60, "text-anchor": "middle"}, big),
   ];
   if (card.as === null) {
-    parts.push(s("text", {class: "card-rank", x: 55, y: 78, "text-anchor": "end"}, card.suit === null ? "JOKER" : label));
+    parts.push(s("text", {class: "card-rank", x: 55, y: 78, "text-anchor": "end"}, card.suit === null ? t("JOKER") : label));
   } else {
     // a wild 15's value in a badge of its own at the foot, where the corner's rank would be (never over a number)
     parts.push(s("rect", {class: "card-as-bg", x: 12, y: 66, width: 36, height: 15, rx: 4, ry: 4}),
-      s("text", {class: "card-as", x: 30, y: 77.5, "text-anchor": "middle"}, `as ${card.as}`));
+      s("text", {class: "card-as", x: 30, y: 77.5, "text-anchor": "middle"}, t("as {n}", {n: card.as})));
   }
   return s("svg", {viewBox: "0 0 60 84", class: `card-face ${suitClass(card)}`, "aria-hidden": "true", focusable: "false"}, parts);
 }
 
 /** A card to look at (not to click). */
-export function cardView(card, extra = "") {
+export function cardView(card, extra = "", {wild = false} = {}) {
   return h("span", {
     class: `card ${suitClass(card)} ${extra}`.trim(),
     role: "img",
-    "aria-label": cardName(card),
+    "aria-label": cardName(card, {wild}),
     dataset: {card: card.text},
   }, faceSvg(card));
 }
 
-/** A card to click: a button named after the card. */
-export function cardButton(card, {onclick, enabled, selected = false, extra = ""}) {
+/** A card to click: a button named after the card in words ("queen of hearts"). One that cannot be pressed now is
+ * disabled, or with ``focusable`` (the screen-reader mode) only marked so (``aria-disabled``), so that the keyboard
+ * still reaches it and a screen reader reads the whole hand. */
+export function cardButton(card, {onclick, enabled, selected = false, extra = "", focusable = false, wild = false}) {
   const button = h("button", {
     type: "button",
     class: `card ${suitClass(card)} ${selected ? "selected" : ""} ${enabled ? "playable" : ""} ${extra}`.trim(),
-    "aria-label": cardName(card),
+    "aria-label": cardName(card, {wild}),
     "aria-pressed": selected ? "true" : null,
-    disabled: !enabled,
-    onclick,
+    "aria-disabled": !enabled && focusable ? "true" : null,
+    disabled: !enabled && !focusable,
+    onclick: enabled ? onclick : null,
     dataset: {card: card.text},
   }, faceSvg(card));
   return button;
@@ -117,13 +186,13 @@ export function cardButton(card, {onclick, enabled, selected = false, extra = ""
 
 /** The back of a card (a card that is not shown). */
 export function cardBack(extra = "") {
-  return h("span", {class: `card back ${extra}`.trim(), role: "img", "aria-label": "a hidden card"},
+  return h("span", {class: `card back ${extra}`.trim(), role: "img", "aria-label": t("a hidden card")},
     s("svg", {viewBox: "0 0 60 84", class: "card-face", "aria-hidden": "true", focusable: "false"},
       s("rect", {class: "card-back", x: 1, y: 1, width: 58, height: 82, rx: 6, ry: 6}),
       s("rect", {class: "card-back-inner", x: 6, y: 6, width: 48, height: 72, rx: 3, ry: 3})));
 }
 
 /** A row of cards to look at, in the order given. */
-export function cardRow(cards, extra = "") {
-  return h("div", {class: `card-row ${extra}`.trim()}, cards.map((c) => cardView(c)));
+export function cardRow(cards, extra = "", {wild = false} = {}) {
+  return h("div", {class: `card-row ${extra}`.trim()}, cards.map((c) => cardView(c, "", {wild})));
 }

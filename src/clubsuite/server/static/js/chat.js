@@ -8,12 +8,21 @@
 // Channels (the server decides who receives what): a seat's line reaches everyone at the table, a spectator's only
 // the spectators, so a spectator sees both (the spectators' lines are marked) and a player only the players'.
 // Muting is this browser's alone: the muted people's lines are hidden, and the choice is kept per table.
+//
+// The panel's words are in the reader's language (i18n.js). The chat is made when table.js loads, before the
+// language's words are: its fixed words are put (again) each time the panel is drawn. A quick phrase is said in the
+// sayer's language.
 
 import {h} from "./dom.js";
+import {t} from "./i18n.js";
 
 const MAX_CHARS = 200; // the server's limit, in characters once composed
 const KEEP = 100; // lines kept on the page, as many as the server keeps
-const PHRASES = ["Hello!", "Good luck", "Well played", "Thanks", "Oops", "Good game"];
+
+/** The quick phrases, in the reader's language. */
+function phraseWords() {
+  return [t("Hello!"), t("Good luck"), t("Well played"), t("Thanks"), t("Oops"), t("Good game")];
+}
 const REFUSED = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u; // what the server refuses: control and invisible formatting characters
 const RATE = 1; // lines a second on average, and ...
 const BURST = 5; // ... at once: the server's chat rate, kept here too so that a flood stops before it is sent
@@ -31,27 +40,39 @@ export function createChat({send, tableId, store}) {
   let outstanding = 0; // own lines sent and neither echoed nor refused yet
   let bucket = {level: BURST, at: Date.now()};
 
-  const list = h("ol", {class: "chat-lines", role: "log", "aria-live": "polite", "aria-label": "what was said"});
+  const list = h("ol", {class: "chat-lines", role: "log", "aria-live": "polite"});
   const mutedRow = h("p", {class: "chat-muted"});
   const problem = h("p", {class: "error chat-error", role: "alert"});
   const input = h("input", {
     type: "text", class: "chat-input", maxlength: String(MAX_CHARS), autocomplete: "off", enterkeyhint: "send",
-    placeholder: "Say something\u2026", "aria-label": "Chat message",
   });
   input.addEventListener("input", () => { problem.textContent = ""; });
-  const form = h("form", {class: "chat-form"}, input, h("button", {type: "submit", class: "primary"}, "Send"));
+  const sendButton = h("button", {type: "submit", class: "primary"});
+  const form = h("form", {class: "chat-form"}, input, sendButton);
   form.addEventListener("submit", (event) => {
     event.preventDefault();
     if (say(input.value)) input.value = "";
   });
-  const phrases = h("div", {class: "chat-phrases", role: "group", "aria-label": "quick phrases"},
-    PHRASES.map((text) => h("button", {type: "button", class: "chat-phrase", onclick: () => say(text)}, text)));
+  const phraseButtons = phraseWords().map((_, i) => h("button", {type: "button", class: "chat-phrase", onclick: () => say(phraseWords()[i])}));
+  const phrases = h("div", {class: "chat-phrases", role: "group"}, phraseButtons);
   const body = h("div", {class: "chat-body", id: `chat-body-${tableId}`}, list, mutedRow, phrases, form, problem);
   const toggle = h("button", {type: "button", class: "chat-toggle", "aria-controls": body.id, onclick: () => setOpen(!open)});
-  const box = h("section", {class: "chat", "aria-label": "chat"},
-    h("div", {class: "chat-head"}, h("h2", {}, "Chat"), toggle), body);
+  const title = h("h2", {});
+  const box = h("section", {class: "chat"}, h("div", {class: "chat-head"}, title, toggle), body);
 
   draw();
+
+  /** The panel's fixed words, in the language loaded now. */
+  function label() {
+    list.setAttribute("aria-label", t("what was said"));
+    input.setAttribute("placeholder", t("Say something\u2026"));
+    input.setAttribute("aria-label", t("Chat message"));
+    sendButton.textContent = t("Send");
+    phrases.setAttribute("aria-label", t("quick phrases"));
+    phraseWords().forEach((text, i) => { phraseButtons[i].textContent = text; });
+    box.setAttribute("aria-label", t("chat"));
+    title.textContent = t("Chat");
+  }
 
   function asList(value) {
     return Array.isArray(value) ? value.filter((v) => typeof v === "string") : [];
@@ -90,11 +111,11 @@ export function createChat({send, tableId, store}) {
   function say(raw) {
     const text = String(raw).normalize("NFC").trim();
     let refusal = null;
-    if (!text) refusal = "A chat message cannot be blank.";
-    else if (REFUSED.test(text)) refusal = "A chat message may not contain control or invisible formatting characters.";
-    else if ([...text].length > MAX_CHARS) refusal = `A chat message has at most ${MAX_CHARS} characters.`;
-    else if (!take()) refusal = `Too many chat messages: at most ${BURST} at once and one a second after that. Wait a moment.`;
-    else if (!send({type: "chat", protocol: 1, text})) refusal = "Not connected: the message was not sent.";
+    if (!text) refusal = t("A chat message cannot be blank.");
+    else if (REFUSED.test(text)) refusal = t("A chat message may not contain control or invisible formatting characters.");
+    else if ([...text].length > MAX_CHARS) refusal = t("A chat message has at most {max} characters.", {max: MAX_CHARS});
+    else if (!take()) refusal = t("Too many chat messages: at most {burst} at once and one a second after that. Wait a moment.", {burst: BURST});
+    else if (!send({type: "chat", protocol: 1, text})) refusal = t("Not connected: the message was not sent.");
     problem.textContent = refusal ?? "";
     if (refusal) return false;
     outstanding += 1;
@@ -114,24 +135,26 @@ export function createChat({send, tableId, store}) {
     const own = mine(line);
     const when = new Date(line.at * 1000);
     const head = h("span", {class: "chat-who"},
-      h("bdi", {class: "chat-name"}, own ? "You" : line.name),
-      line.channel === "spectators" ? h("span", {class: "chat-tag"}, "spectator") : null,
+      h("bdi", {class: "chat-name"}, own ? t("You") : line.name),
+      line.channel === "spectators" ? h("span", {class: "chat-tag"}, t("spectator")) : null,
       h("time", {datetime: when.toISOString()}, when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"})),
       own ? null : h("button", {
-        type: "button", class: "chat-mute", "aria-label": `Mute ${line.name}`,
+        type: "button", class: "chat-mute", "aria-label": t("Mute {name}", {name: line.name}),
         onclick: () => setMuted(who(line), true),
-      }, "mute"));
+      }, t("mute")));
     return h("li", {class: `chat-line${own ? " mine" : ""}`, dataset: {id: String(line.id), channel: line.channel}},
       head, h("bdi", {class: "chat-text", dir: "auto"}, line.text));
   }
 
   function draw() {
     const atEnd = list.scrollHeight - list.scrollTop - list.clientHeight < 8;
+    list.dataset.empty = t("No messages yet."); // shown by the style sheet while the list is empty
     list.replaceChildren(...lines.filter(shown).map(lineView));
-    mutedRow.replaceChildren(...(muted.size ? ["Muted: ", ...[...muted].map((key) => {
-      const label = key.slice(2);
-      return h("button", {type: "button", class: "chat-unmute", "aria-label": `Unmute ${label}`,
-        onclick: () => setMuted(key, false)}, `unmute ${label}`);
+    const mutedWord = t("Muted:");
+    mutedRow.replaceChildren(...(muted.size ? [`${mutedWord} `, ...[...muted].map((key) => {
+      const name = key.slice(2);
+      return h("button", {type: "button", class: "chat-unmute", "aria-label": t("Unmute {name}", {name}),
+        onclick: () => setMuted(key, false)}, t("unmute {name}", {name}));
     })] : []));
     if (atEnd) list.scrollTop = list.scrollHeight;
     body.hidden = !open;
@@ -150,7 +173,8 @@ export function createChat({send, tableId, store}) {
   function refresh() {
     if (box.isConnected && body.getClientRects().length > 0) seenId = Math.max(seenId, ...lines.map((l) => l.id));
     const count = unread();
-    toggle.textContent = open ? "Hide" : count ? `Show (${count} new)` : "Show";
+    toggle.textContent = open ? t("Hide") : count ? t("Show ({count} new)", {count}) : t("Show");
+    label();
   }
 
   /** Keep ``line`` (in id order; one id once), dropping the oldest beyond KEEP; whether it was new and whole. */
@@ -226,7 +250,7 @@ export function createChat({send, tableId, store}) {
     /** Show the server's refusal of a line in the panel. */
     refused(msg) {
       outstanding = Math.max(0, outstanding - 1);
-      problem.textContent = String(msg.message ?? "The message was refused.");
+      problem.textContent = String(msg.message ?? t("The message was refused."));
     },
   };
 }

@@ -1,5 +1,7 @@
 // Small DOM helpers. Every text goes in as a text node (never as markup), so a name or a message from the server
-// cannot become HTML.
+// cannot become HTML. Their few words are in the reader's language (i18n.js), looked up when they are drawn.
+
+import {t} from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
@@ -60,7 +62,7 @@ export async function api(path, body = undefined) {
   try {
     response = await fetch(path, init);
   } catch {
-    throw new Error("the server cannot be reached: is it running?");
+    throw new Error(t("the server cannot be reached: is it running?"));
   }
   let data = null;
   try {
@@ -71,7 +73,7 @@ export async function api(path, body = undefined) {
   if (!response.ok) {
     const detail = data && typeof data.message === "string" ? data.message
       : data && Array.isArray(data.detail) ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
-        : `the server answered ${response.status}`;
+        : t("the server answered {status}", {status: response.status});
     const err = new Error(detail);
     err.code = data && data.code;
     throw err;
@@ -99,12 +101,30 @@ export const store = {
   },
 };
 
+/** The page's title in the reader's language, for the page ``page`` ("lobby", "table" or "replay"), once its words
+ * are loaded (the HTML's own title is the English one). */
+export function pageTitle(page) {
+  switch (page) {
+    case "lobby":
+      document.title = t("Clubs: play online");
+      break;
+    case "table":
+      document.title = t("Clubs: a table");
+      break;
+    case "replay":
+      document.title = t("Clubs: replay");
+      break;
+    default:
+      document.title = t("Clubs");
+  }
+}
+
 /** Apply the colour preference (four colours for the four suits, for colour-blind players) to the page. */
 export function applyColours() {
   document.documentElement.classList.toggle("four-colour", store.get("fourColour", false) === true);
 }
 
-/** A checkbox that switches the four-colour deck on and off. */
+/** A checkbox that switches the four-colour deck on and off (remembered: ``clubs.fourColour``). */
 export function colourToggle() {
   const box = h("input", {type: "checkbox", id: "four-colour"});
   box.checked = store.get("fourColour", false) === true;
@@ -112,5 +132,29 @@ export function colourToggle() {
     store.set("fourColour", box.checked);
     applyColours();
   });
-  return h("label", {class: "toggle"}, box, " Four-colour suits");
+  return h("label", {class: "toggle"}, box, " ", t("Four-colour deck"),
+    h("small", {class: "toggle-note"}, t("four-colour suits: clubs green, diamonds blue")));
+}
+
+// -- what a screen reader says ------------------------------------------------------------------------------------
+let liveRegion = null;
+
+/** The page's polite live region: one element for the life of the page, outside what is drawn again (a region
+ * made anew with each drawing would not be read out), hidden from the eye. Made when the page starts, so that it is
+ * there before its first announcement. */
+export function announcer() {
+  if (!liveRegion || !liveRegion.isConnected) {
+    liveRegion = h("div", {id: "announcer", class: "announcer", role: "log", "aria-live": "polite", "aria-relevant": "additions text", "aria-label": t("Announcements")});
+    document.body.append(liveRegion);
+  }
+  return liveRegion;
+}
+
+/** Have screen readers say ``text`` (politely: after what they are saying); each announcement is a line of its own,
+ * the last few kept. */
+export function announce(text) {
+  if (!text) return;
+  const region = announcer();
+  region.append(h("p", {}, text));
+  while (region.childElementCount > 30) region.firstElementChild.remove();
 }

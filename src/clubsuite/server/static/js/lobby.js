@@ -3,8 +3,11 @@
 // measure, and joining by invite code. Every word a player reads comes from the server (GET /games: labels,
 // defaults, choices, variants, bots); rule ids only behind a "why?". The server checks everything it is sent; the
 // page checks what it can first, so that a value out of range gets a message naming the field, never silence.
+// The page's own words are in the reader's language (i18n.js, loaded before the first drawing), with a language
+// switch and a link to the rules in the bar.
 
-import {api, applyColours, byId, colourToggle, fill, h, store} from "./dom.js";
+import {api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
+import {language, languageSwitch, loadWords, t, tn} from "./i18n.js";
 
 const app = byId("app");
 const REFRESH_MS = 5000;
@@ -13,16 +16,20 @@ let games = [];
 
 async function start() {
   applyColours();
+  await loadWords();
+  pageTitle("lobby");
   try {
     games = await api("/games");
   } catch (err) {
-    fill(app, h("main", {class: "panel"}, h("h1", {}, "Clubs"), h("p", {role: "alert"}, err.message)));
+    fill(app, h("main", {class: "panel"}, h("h1", {}, t("Clubs")), h("p", {role: "alert"}, err.message)));
     return;
   }
   const tables = openTables();
   fill(app,
-    h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, "Clubs"), h("h1", {}, "Play Clubs online"),
-      h("a", {href: "/replay"}, "Replay a record"), colourToggle()),
+    h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, t("Play Clubs online")),
+      h("a", {href: "/replay"}, t("Replay a record")),
+      h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
+      languageSwitch(h), colourToggle()),
     h("main", {class: "lobby"},
       playNow(),
       h("div", {class: "lobby-side"}, tables.box, inviteForm()),
@@ -44,12 +51,12 @@ function nameField(id) {
   input.addEventListener("input", () => {
     for (const other of document.querySelectorAll("input.player-name")) if (other !== input) other.value = input.value;
   });
-  return h("div", {class: "field"}, h("label", {for: id}, "Your name"), input);
+  return h("div", {class: "field"}, h("label", {for: id}, t("Your name")), input);
 }
 
 /** The problem with a display name, in words, or null. The server checks the letters. */
 function nameProblem(name) {
-  if (name.length < 1 || name.length > NAME_MAX) return `Your name: give 1 to ${NAME_MAX} letters, digits, spaces or - _ . '`;
+  if (name.length < 1 || name.length > NAME_MAX) return t("Your name: give 1 to {max} letters, digits, spaces or - _ . '", {max: NAME_MAX});
   return null;
 }
 
@@ -86,19 +93,36 @@ function playNow() {
   if (!gameByName(pick.value)) pick.value = games[0].name;
   const about = h("p", {class: "muted game-about", id: "quick-about"});
   const problem = h("p", {class: "error", role: "alert"});
-  const button = h("button", {type: "submit", class: "primary"}, "Play now");
+  const button = h("button", {type: "submit", class: "primary"}, t("Play now"));
+  const learn = h("button", {type: "button", class: "learn", id: "learn"}, t("Learn to play"));
   const describe = () => { about.textContent = gameByName(pick.value).summary; };
   pick.addEventListener("change", () => { describe(); store.set("quickGame", pick.value); });
   describe();
   pick.setAttribute("aria-describedby", "quick-about");
   const form = h("form", {class: "panel quick", "aria-labelledby": "quick-title", novalidate: true},
-    h("h2", {id: "quick-title"}, "Play now"),
-    h("p", {class: "lead"}, "A seat at a table right away: you join people waiting for players, or bots fill the other seats."),
+    h("h2", {id: "quick-title"}, t("Play now")),
+    h("p", {class: "lead"}, t("A seat at a table right away: you join people waiting for players, or bots fill the other seats.")),
     h("div", {class: "quick-row"},
-      h("div", {class: "field"}, h("label", {for: "quick-game"}, "What to play"), pick),
+      h("div", {class: "field"}, h("label", {for: "quick-game"}, t("What to play")), pick),
       nameField("quick-name"),
-      button),
+      button, learn),
+    h("p", {class: "muted"}, t("New to the game? Learn to play: a first hand against easy bots, every step explained.")),
     about, problem);
+  learn.addEventListener("click", async () => {
+    clearComplaints(form, problem);
+    const nameInput = byId("quick-name");
+    const name = nameInput.value.trim();
+    const wrong = nameProblem(name);
+    if (wrong) return complain(problem, wrong, nameInput);
+    learn.disabled = true;
+    try {
+      seatAndGo(await api("/tutorial", {game: pick.value, name}), name);
+    } catch (err) {
+      complain(problem, err.message);
+      learn.disabled = false;
+    }
+    return undefined;
+  });
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearComplaints(form, problem);
@@ -122,46 +146,44 @@ function playNow() {
 /** A seat in words: "Ann", "Ada, hard bot", "free seat". */
 function seatWords(s) {
   if (s.kind === "bot") {
-    if (!s.level) return `${s.name} (bot)`;
-    return /\bbot$/.test(s.level) ? `${s.name}, ${s.level}` : `${s.name}, ${s.level} bot`;
+    if (!s.level) return t("{name} (bot)", {name: s.name});
+    return /\bbot$/.test(s.level) ? `${s.name}, ${s.level}` : t("{name}, {level} bot", {name: s.name, level: s.level});
   }
-  if (!s.taken) return "free seat";
-  return s.bot_playing ? `${s.name} (away)` : s.name;
+  if (!s.taken) return t("free seat");
+  return s.bot_playing ? t("{name} (away)", {name: s.name}) : s.name;
 }
 
-function stateWords(t) {
-  if (t.waiting) return "Waiting for players";
-  if (t.over) return "The match is over";
-  return t.match_no > 0 ? `Playing match ${t.match_no + 1}` : "Playing";
+function stateWords(table) {
+  if (table.waiting) return t("Waiting for players");
+  if (table.over) return t("The match is over");
+  return table.match_no > 0 ? t("Playing match {number}", {number: table.match_no + 1}) : t("Playing");
 }
-
-const plural = (n, one, many) => `${n} ${n === 1 ? one : many}`;
 
 /** One table as a card: its name, then its facts, then Join and Watch. */
-function tableCard(t) {
-  const g = gameByName(gameOf(t.game));
-  const titleId = `table-${t.id}`;
+function tableCard(table) {
+  const g = gameByName(gameOf(table.game));
+  const titleId = `table-${table.id}`;
   const fact = (term, value) => h("div", {class: "fact"}, h("dt", {}, term), h("dd", {}, value));
-  const free = t.free_seats.length;
+  const free = table.free_seats.length;
   const links = [];
-  if (free) links.push(h("a", {class: "button-link primary", href: `/table/${encodeURIComponent(t.id)}`, "aria-describedby": titleId, dataset: {action: "join"}}, `Join (${free} free)`));
-  if (t.settings.spectators) links.push(h("a", {class: "button-link", href: `/table/${encodeURIComponent(t.id)}?watch=1`, "aria-describedby": titleId, dataset: {action: "watch"}}, "Watch"));
-  return h("li", {class: "table-card", dataset: {table: t.id, game: gameOf(t.game)}},
-    h("h3", {id: titleId}, t.name),
+  if (free) links.push(h("a", {class: "button-link primary", href: `/table/${encodeURIComponent(table.id)}`, "aria-describedby": titleId, dataset: {action: "join"}}, t("Join ({free} free)", {free})));
+  if (table.settings.spectators) links.push(h("a", {class: "button-link", href: `/table/${encodeURIComponent(table.id)}?watch=1`, "aria-describedby": titleId, dataset: {action: "watch"}}, t("Watch")));
+  return h("li", {class: "table-card", dataset: {table: table.id, game: gameOf(table.game)}},
+    h("h3", {id: titleId}, table.name),
     h("dl", {class: "facts"},
-      fact("Game", g ? g.label : t.title),
-      fact("Host", t.host === null ? "nobody yet" : t.host),
-      fact("Free seats", String(free)),
-      fact("Spectators", t.settings.spectators ? String(t.spectators) : "not allowed"),
-      h("div", {class: "fact wide"}, h("dt", {}, "Rules"), h("dd", {}, t.rules.length ? t.rules.join(", ") : "the standard rules"))),
-    h("p", {class: "state"}, stateWords(t)),
-    h("ul", {class: "seat-chips", "aria-label": "Seats"}, t.seats.map((s) => h("li", {class: s.kind === "bot" ? "bot" : s.taken ? "person" : "free"}, seatWords(s)))),
+      fact(t("Game"), g ? g.label : table.title),
+      fact(t("Host"), table.host === null ? t("nobody yet") : table.host),
+      fact(t("Free seats"), String(free)),
+      fact(t("Spectators"), table.settings.spectators ? String(table.spectators) : t("not allowed")),
+      h("div", {class: "fact wide"}, h("dt", {}, t("Rules")), h("dd", {}, table.rules.length ? table.rules.join(", ") : t("the standard rules")))),
+    h("p", {class: "state"}, stateWords(table)),
+    h("ul", {class: "seat-chips", "aria-label": t("Seats")}, table.seats.map((s) => h("li", {class: s.kind === "bot" ? "bot" : s.taken ? "person" : "free"}, seatWords(s)))),
     links.length ? h("div", {class: "card-links"}, links) : null);
 }
 
 /** What a card shows, to tell whether it must be drawn again. */
-function cardKey(t) {
-  return JSON.stringify([t.name, t.host, t.rules, t.free_seats, t.spectators, t.settings.spectators, t.waiting, t.over, t.match_no, t.seats.map(seatWords)]);
+function cardKey(table) {
+  return JSON.stringify([table.name, table.host, table.rules, table.free_seats, table.spectators, table.settings.spectators, table.waiting, table.over, table.match_no, table.seats.map(seatWords)]);
 }
 
 /** Run ``change`` on the list; if it took the keyboard focus away from a card's link, give it back. */
@@ -178,51 +200,52 @@ function keepingFocus(list, change) {
 
 function openTables() {
   const filter = h("select", {id: "table-filter"},
-    h("option", {value: ""}, "every game"),
+    h("option", {value: ""}, t("every game")),
     games.map((g) => h("option", {value: g.name}, g.label)));
   filter.value = store.get("tableFilter", "");
   if (filter.value !== "" && !gameByName(filter.value)) filter.value = "";
   const count = h("p", {class: "muted", id: "table-count", "aria-live": "polite"});
   const list = h("ul", {class: "table-list", "aria-labelledby": "open-title"});
-  const message = h("p", {class: "empty"}, "Loading\u2026");
+  const message = h("p", {class: "empty"}, t("Loading\u2026"));
   const problem = h("p", {class: "error", role: "alert"});
   const box = h("section", {class: "panel open-tables", "aria-labelledby": "open-title"},
     h("div", {class: "open-head"},
-      h("h2", {id: "open-title"}, "Open tables"),
-      h("div", {class: "field filter"}, h("label", {for: "table-filter"}, "Show tables of"), filter)),
+      h("h2", {id: "open-title"}, t("Open tables")),
+      h("div", {class: "field filter"}, h("label", {for: "table-filter"}, t("Show tables of")), filter)),
     count, problem, message, list);
   const cards = new Map(); // table id -> {el, key}
   let latest = null;
 
   function draw() {
     if (latest === null) return;
-    const open = latest.filter((t) => !t.over || t.free_seats.length);
-    const shown = open.filter((t) => filter.value === "" || gameOf(t.game) === filter.value);
+    const open = latest.filter((table) => !table.over || table.free_seats.length);
+    const shown = open.filter((table) => filter.value === "" || gameOf(table.game) === filter.value);
     keepingFocus(list, () => {
-      const keep = new Set(shown.map((t) => t.id));
+      const keep = new Set(shown.map((table) => table.id));
       for (const [id, entry] of cards) {
         if (!keep.has(id)) {
           entry.el.remove();
           cards.delete(id);
         }
       }
-      shown.forEach((t, i) => {
-        const key = cardKey(t);
-        let entry = cards.get(t.id);
+      shown.forEach((table, i) => {
+        const key = cardKey(table);
+        let entry = cards.get(table.id);
         if (!entry || entry.key !== key) {
-          const el = tableCard(t);
+          const el = tableCard(table);
           if (entry) entry.el.replaceWith(el);
           entry = {el, key};
-          cards.set(t.id, entry);
+          cards.set(table.id, entry);
         }
         if (list.children[i] !== entry.el) list.insertBefore(entry.el, list.children[i] || null);
       });
     });
-    const words = open.length === 0 ? "No public table is open: press Play now, or make one below."
-      : shown.length === 0 ? "No open table of this game: press Play now to start one."
+    const words = open.length === 0 ? t("No public table is open: press Play now, or make one below.")
+      : shown.length === 0 ? t("No open table of this game: press Play now to start one.")
         : "";
     if (message.textContent !== words) message.textContent = words;
-    const counted = open.length && filter.value ? `${plural(shown.length, "table", "tables")} of ${plural(open.length, "open table", "open tables")}` : open.length ? plural(open.length, "open table", "open tables") : "";
+    const all = tn("{n} open table", "{n} open tables", open.length);
+    const counted = open.length && filter.value ? tn("{n} table of {all}", "{n} tables of {all}", shown.length, {all}) : open.length ? all : "";
     if (count.textContent !== counted) count.textContent = counted;
   }
 
@@ -252,10 +275,10 @@ function readNumber(input, label, {optional = false, whole = false} = {}) {
   const low = Number(input.min);
   const high = Number(input.max);
   const value = Number(text);
-  const range = `from ${low} to ${high}`;
   if (text === "" || !Number.isFinite(value) || value < low || value > high || (whole && !Number.isInteger(value)) || input.validity.badInput) {
-    const kind = whole ? "a whole number" : "a number";
-    return {problem: `${label}: give ${kind} ${range}${optional ? ", or leave it empty" : ""}`};
+    const p = {label, low, high};
+    if (whole) return {problem: optional ? t("{label}: give a whole number from {low} to {high}, or leave it empty", p) : t("{label}: give a whole number from {low} to {high}", p)};
+    return {problem: optional ? t("{label}: give a number from {low} to {high}, or leave it empty", p) : t("{label}: give a number from {low} to {high}", p)};
   }
   return {value};
 }
@@ -263,8 +286,9 @@ function readNumber(input, label, {optional = false, whole = false} = {}) {
 /** A "why?" button and the explanation it shows and hides: the option in a sentence, then the ruling it comes
  * from (the only place a ruling id is shown). */
 function why(schema, id) {
-  const text = h("p", {class: "why-note", id: `why-${id}`, hidden: true}, schema.help, schema.rule ? ` (ruling ${schema.rule})` : "");
-  const button = h("button", {type: "button", class: "why-toggle", "aria-expanded": "false", "aria-controls": `why-${id}`, "aria-label": `Why: ${schema.label}`}, "why?");
+  const ruling = schema.rule ? t("(ruling {rule})", {rule: schema.rule}) : null;
+  const text = h("p", {class: "why-note", id: `why-${id}`, hidden: true}, schema.help, ruling ? ` ${ruling}` : "");
+  const button = h("button", {type: "button", class: "why-toggle", "aria-expanded": "false", "aria-controls": `why-${id}`, "aria-label": t("Why: {label}", {label: schema.label})}, t("why?"));
   button.addEventListener("click", () => {
     text.hidden = !text.hidden;
     button.setAttribute("aria-expanded", String(!text.hidden));
@@ -284,14 +308,14 @@ function createForm() {
   const publicBox = h("input", {type: "checkbox", id: "public", checked: true});
   const watchBox = h("input", {type: "checkbox", id: "spectators", checked: true});
   const hintsBox = h("input", {type: "checkbox", id: "hints"});
-  const clockInput = h("input", {type: "number", id: "clock", min: "5", max: "3600", step: "any", inputmode: "decimal", placeholder: "no clock"});
+  const clockInput = h("input", {type: "number", id: "clock", min: "5", max: "3600", step: "any", inputmode: "decimal", placeholder: t("no clock")});
   const graceInput = h("input", {type: "number", id: "grace", min: "0", max: "3600", step: "any", inputmode: "decimal", value: "30"});
   const delayInput = h("input", {type: "number", id: "bot-delay", min: "0", max: "10", step: "any", inputmode: "decimal", value: "0.8"});
   const problem = h("p", {class: "error", role: "alert"});
   const labels = {
-    clock: "Seconds per decision",
-    grace: "Seconds before a bot plays for an absent player",
-    delay: "Seconds a bot waits before acting",
+    clock: t("Seconds per decision"),
+    grace: t("Seconds before a bot plays for an absent player"),
+    delay: t("Seconds a bot waits before acting"),
   };
 
   const game = () => gameByName(gameSelect.value);
@@ -307,7 +331,7 @@ function createForm() {
   function drawOptions() {
     const g = game();
     gameAbout.textContent = g.summary;
-    fill(variantSelect, h("option", {value: ""}, "The standard rules"),
+    fill(variantSelect, h("option", {value: ""}, t("The standard rules")),
       g.variant_choices.map((v) => h("option", {value: v.value}, v.label)));
     drawOptionFields();
   }
@@ -315,12 +339,12 @@ function createForm() {
   function drawOptionFields() {
     const g = game();
     const chosen = g.variant_choices.find((v) => v.value === variantSelect.value);
-    variantAbout.textContent = chosen ? chosen.description : "as the rules are written";
+    variantAbout.textContent = chosen ? chosen.description : t("as the rules are written");
     const defaults = effectiveDefaults();
     const fields = [];
     for (const [key, schema] of Object.entries(g.options)) {
       const id = `opt-${key}`;
-      const text = `${schema.label} (default: ${schema.default_label})`;
+      const text = t("{label} (default: {value})", {label: schema.label, value: schema.default_label});
       const explained = why(schema, key);
       const head = h("div", {class: "label-row"}, h("label", {for: id}, text), explained.button);
       let input;
@@ -335,7 +359,7 @@ function createForm() {
         field = h("div", {class: "field option"}, head, explained.text, input);
       } else if (schema.type === "integer") {
         input = h("input", {type: "number", id, min: schema.minimum, max: schema.maximum, step: "1", inputmode: "numeric", value: defaults[key], dataset: {option: key, label: schema.label, whole: "1"}});
-        const range = schema.minimum !== undefined ? h("small", {}, `a whole number from ${schema.minimum} to ${schema.maximum}`) : null;
+        const range = schema.minimum !== undefined ? h("small", {}, t("a whole number from {low} to {high}", {low: schema.minimum, high: schema.maximum})) : null;
         field = h("div", {class: "field option"}, head, explained.text, input, range);
       } else {
         continue; // a table of numbers (North Star's club points): set it in a rules spec with the command line
@@ -346,8 +370,8 @@ function createForm() {
       });
       fields.push(field);
     }
-    fill(optionsBox, h("legend", {}, "Rules"),
-      h("div", {class: "field"}, h("label", {for: "variant"}, "Variant"), variantSelect, variantAbout), fields);
+    fill(optionsBox, h("legend", {}, t("Rules")),
+      h("div", {class: "field"}, h("label", {for: "variant"}, t("Variant")), variantSelect, variantAbout), fields);
     drawSeats();
   }
 
@@ -401,10 +425,10 @@ function createForm() {
     const rows = [];
     for (let s = 0; s < n; s += 1) {
       const select = h("select", {id: `seat-${s}`, dataset: {seat: String(s)}},
-        h("option", {value: "you"}, "You"),
-        h("option", {value: "person"}, "A friend (invite)"),
-        h("optgroup", {label: "Bots"}, levels.map((b) => h("option", {value: `bot:${b.value}`}, b.label))),
-        others.length ? h("optgroup", {label: "Other bots"}, others.map((b) => h("option", {value: `bot:${b.value}`}, b.label))) : null);
+        h("option", {value: "you"}, t("You")),
+        h("option", {value: "person"}, t("A friend (invite)")),
+        h("optgroup", {label: t("Bots")}, levels.map((b) => h("option", {value: `bot:${b.value}`}, b.label))),
+        others.length ? h("optgroup", {label: t("Other bots")}, others.map((b) => h("option", {value: `bot:${b.value}`}, b.label))) : null);
       const fallback = s === 0 ? "you" : g.bots.includes("normal") ? "bot:normal" : `bot:${g.bots[0]}`;
       select.value = before[s] || fallback;
       if (!select.value) select.value = fallback;
@@ -412,10 +436,10 @@ function createForm() {
         if (select.value !== "you") return;
         for (const other of seatsBox.querySelectorAll("[data-seat]")) if (other !== select && other.value === "you") other.value = "person";
       });
-      rows.push(h("div", {class: "field seat-field"}, h("label", {for: `seat-${s}`}, `Seat ${s + 1}`), select));
+      rows.push(h("div", {class: "field seat-field"}, h("label", {for: `seat-${s}`}, t("Seat {number}", {number: s + 1})), select));
     }
-    fill(seatsBox, h("legend", {}, "Seats"),
-      h("p", {class: "muted"}, "You take the seat marked You; a friend takes theirs from the list or with the invite code."),
+    fill(seatsBox, h("legend", {}, t("Seats")),
+      h("p", {class: "muted"}, t("You take the seat marked You; a friend takes theirs from the list or with the invite code.")),
       h("div", {class: "seat-grid"}, rows));
   }
 
@@ -423,18 +447,18 @@ function createForm() {
   variantSelect.addEventListener("change", drawOptionFields);
 
   const numberField = (input, label, hint) => h("div", {class: "field"}, h("label", {for: input.id}, label), input, h("small", {}, hint));
-  const button = h("button", {type: "submit", class: "primary"}, "Create the table");
+  const button = h("button", {type: "submit", class: "primary"}, t("Create the table"));
   const form = h("form", {class: "panel create", "aria-labelledby": "create-title", novalidate: true},
-    h("h2", {id: "create-title"}, "New table"),
-    h("div", {class: "field"}, h("label", {for: "game"}, "Game"), gameSelect, gameAbout),
+    h("h2", {id: "create-title"}, t("New table")),
+    h("div", {class: "field"}, h("label", {for: "game"}, t("Game")), gameSelect, gameAbout),
     optionsBox, seatsBox,
-    h("fieldset", {class: "house"}, h("legend", {}, "House rules"),
-      h("div", {class: "field check"}, publicBox, h("label", {for: "public"}, "Listed in the lobby (otherwise by invite only)")),
-      h("div", {class: "field check"}, watchBox, h("label", {for: "spectators"}, "Spectators may watch")),
-      h("div", {class: "field check"}, hintsBox, h("label", {for: "hints"}, "Hints (the normal bot's suggestion)")),
-      numberField(clockInput, `${labels.clock} (empty: no clock)`, "from 5 to 3600 seconds, or empty"),
-      numberField(graceInput, labels.grace, "from 0 to 3600 seconds (default: 30)"),
-      numberField(delayInput, labels.delay, "from 0 to 10 seconds, e.g. 0.15 (default: 0.8)")),
+    h("fieldset", {class: "house"}, h("legend", {}, t("House rules")),
+      h("div", {class: "field check"}, publicBox, h("label", {for: "public"}, t("Listed in the lobby (otherwise by invite only)"))),
+      h("div", {class: "field check"}, watchBox, h("label", {for: "spectators"}, t("Spectators may watch"))),
+      h("div", {class: "field check"}, hintsBox, h("label", {for: "hints"}, t("Hints (the normal bot's suggestion)"))),
+      numberField(clockInput, t("Seconds per decision (empty: no clock)"), t("from 5 to 3600 seconds, or empty")),
+      numberField(graceInput, labels.grace, t("from 0 to 3600 seconds (default: 30)")),
+      numberField(delayInput, labels.delay, t("from 0 to 10 seconds, e.g. 0.15 (default: 0.8)"))),
     nameField("create-name"),
     button,
     problem);
@@ -496,15 +520,15 @@ function inviteForm() {
   const code = h("input", {id: "invite-code", name: "code", autocomplete: "off"});
   const problem = h("p", {class: "error", role: "alert"});
   const form = h("form", {class: "panel invite-form", "aria-labelledby": "invite-title", novalidate: true},
-    h("h2", {id: "invite-title"}, "Join with an invite code"),
-    h("div", {class: "field"}, h("label", {for: "invite-code"}, "Invite code"), code),
+    h("h2", {id: "invite-title"}, t("Join with an invite code")),
+    h("div", {class: "field"}, h("label", {for: "invite-code"}, t("Invite code")), code),
     nameField("invite-name"),
-    h("button", {type: "submit"}, "Join"), problem);
+    h("button", {type: "submit"}, t("Join")), problem);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     clearComplaints(form, problem);
     const invite = code.value.trim();
-    if (!invite) return complain(problem, "Invite code: paste the code the table's creator gave you", code);
+    if (!invite) return complain(problem, t("Invite code: paste the code the table's creator gave you"), code);
     const nameInput = byId("invite-name");
     const name = nameInput.value.trim();
     const wrong = nameProblem(name);

@@ -1,11 +1,14 @@
 // The replay viewer: a finished table's match (?table=ID&match=N) or an uploaded record file, stepped through
 // forwards and back with every hand shown. The server replays the record through the rules engine and sends each
-// step (the record holds every deal, so nothing here is hidden).
+// step (the record holds every deal, so nothing here is hidden). Every word is in the reader's language (i18n.js,
+// loaded before the first drawing), with a language switch and a link to the rules in the bar.
 
-import {api, applyColours, byId, colourToggle, fill, h} from "./dom.js";
-import {cardRow, parseCards, sortCards} from "./cards.js";
+import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle} from "./dom.js";
+import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
 import {narrate, rankOrder, specWords} from "./games.js";
 import {factList, felt, scoreSheet, trickArea} from "./board.js";
+import {language, languageSwitch, loadWords, t} from "./i18n.js";
+import {rulesLink} from "./coach.js";
 
 const app = byId("app");
 const params = new URLSearchParams(location.search);
@@ -13,12 +16,52 @@ let replay = null;
 let at = 0;
 
 function name(seat) {
-  if (!replay || seat === null || seat === undefined) return "nobody";
-  return replay.seats[seat] ?? `Seat ${seat + 1}`;
+  if (!replay || seat === null || seat === undefined) return t("nobody");
+  const own = replay.seats[seat];
+  if (own === undefined || own === null) return t("Seat {number}", {number: seat + 1});
+  // a record may name several seats alike (three "random" bots): each is told apart by its seat
+  return replay.seats.filter((n) => n === own).length > 1 ? t("{name} (seat {number})", {name: own, number: seat + 1}) : own;
+}
+
+/** The page's bar: home, title, what is replayed (or null), the rules (of ``game``, or all), the language, colours. */
+function bar(title, about = null, game = null) {
+  return h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, title),
+    about === null ? null : h("span", {class: "muted"}, about),
+    h("a", {href: game ? rulesLink(game) : `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link", target: "_blank", rel: "noopener"},
+      h("span", {class: "rules-mark", "aria-hidden": "true"}, "?"), h("span", {class: "rules-words"}, t("How to play"))),
+    languageSwitch(h), colourToggle());
+}
+
+/** ``text`` with its {name} placeholders replaced by the elements of ``parts`` (a sentence with code in it). */
+function withParts(text, parts) {
+  return text.split(/(\{\w+\})/).filter((piece) => piece !== "").map((piece) => {
+    const m = /^\{(\w+)\}$/.exec(piece);
+    return m && parts[m[1]] ? parts[m[1]] : piece;
+  });
+}
+
+/** The title of a pile of cards that is in no hand, as the server names it ("bid hand", "discards of seat 0"). */
+function pileTitle(key) {
+  const seat = /^(bid cards|discards) of seat ([0-9]+)$/.exec(key);
+  if (seat) {
+    const who = name(Number(seat[2]));
+    return seat[1] === "bid cards" ? t("Bid cards of {name}", {name: who}) : t("Discards of {name}", {name: who});
+  }
+  switch (key) {
+    case "bid hand":
+      return t("Bid hand");
+    case "treasure chest":
+      return t("Treasure chest");
+    default:
+      return key;
+  }
 }
 
 async function start() {
+  await loadWords();
+  pageTitle("replay");
   applyColours();
+  announcer(); // the live region, there before the first step is read out
   const table = params.get("table");
   if (table) {
     const match = params.get("match");
@@ -49,11 +92,12 @@ function chooser(message = "") {
       problem.textContent = `${chosen.name}: ${err.message}`;
     }
   });
+  const about = t("Open a match record (a {file} file from {command}, a table's download, or any record of the format): every step is shown with every hand.");
   fill(app,
-    h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, "Clubs"), h("h1", {}, "Replay a record"), colourToggle()),
+    bar(t("Replay a record")),
     h("main", {class: "panel"},
-      h("p", {}, "Open a match record (a ", h("code", {}, ".json"), " file from ", h("code", {}, "clubs play --save"), ", a table's download, or any record of the format): every step is shown with every hand."),
-      h("label", {for: "record-file"}, "Record file"), file, problem));
+      h("p", {}, withParts(about, {file: h("code", {}, ".json"), command: h("code", {}, "clubs play --save")})),
+      h("label", {for: "record-file"}, t("Record file")), file, problem));
 }
 
 function show(data) {
@@ -65,6 +109,7 @@ function show(data) {
 
 function keys(event) {
   if (event.target instanceof HTMLInputElement && event.target.type !== "range") return;
+  if (event.target instanceof HTMLSelectElement) return; // the language switch takes its own keys
   const moves = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: replay.frames.length - 1, PageDown: nextHand(1), PageUp: nextHand(-1)};
   if (!(event.key in moves)) return;
   event.preventDefault();
@@ -83,13 +128,15 @@ function firstOf(hand) {
 }
 
 function go(i) {
+  const was = at;
   at = Math.max(0, Math.min(replay.frames.length - 1, i));
   draw();
+  if (at !== was) for (const line of stepWords(replay.frames[at])) announce(spokenCards(line)); // the step, read out
 }
 
 function stepWords(frame) {
   const words = frame.events.map((ev) => narrate(replay.variant || replay.game, ev, name, frame.view)).filter(Boolean);
-  if (frame.action === null) return [`Hand ${frame.hand + 1}: the deal.`, ...words];
+  if (frame.action === null) return [t("Hand {number}: the deal.", {number: frame.hand + 1}), ...words];
   return words.length ? words : [`${name(frame.seat)}: ${frame.action}`];
 }
 
@@ -97,33 +144,32 @@ function draw() {
   const frame = replay.frames[at];
   const view = frame.view;
   const n = frame.hands.length;
-  const slider = h("input", {type: "range", id: "step", min: "0", max: String(replay.frames.length - 1), value: String(at), "aria-label": "step"});
+  const slider = h("input", {type: "range", id: "step", min: "0", max: String(replay.frames.length - 1), value: String(at), "aria-label": t("step")});
   slider.addEventListener("input", () => go(Number(slider.value)));
   const scored = replay.frames.filter((f, i) => i <= at && f.events.some((e) => e.type === "HandScored")).length;
   const hands = replay.result.hands.slice(0, scored);
   const hidden = Object.entries(frame.hidden || {});
   fill(app,
-    h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, "Clubs"), h("h1", {}, `Replay: ${replay.title}`),
-      h("span", {class: "muted"}, specWords(replay.variant || replay.game)), colourToggle()),
+    bar(t("Replay: {title}", {title: replay.title}), specWords(replay.variant || replay.game), replay.game),
     h("main", {class: "table-page replay"},
       h("div", {class: "board"},
-        h("nav", {class: "replay-controls", "aria-label": "steps"},
-          h("button", {type: "button", onclick: () => go(0), disabled: at === 0, "aria-label": "first step"}, "\u00ab First"),
-          h("button", {type: "button", onclick: () => go(at - 1), disabled: at === 0, "aria-label": "step back"}, "\u25c0 Back"),
-          h("span", {class: "step-count", role: "status"}, `Step ${at + 1} of ${replay.frames.length} \u00b7 hand ${frame.hand + 1}`),
-          h("button", {type: "button", onclick: () => go(at + 1), disabled: at === replay.frames.length - 1, "aria-label": "step forward"}, "Forward \u25b6"),
-          h("button", {type: "button", onclick: () => go(replay.frames.length - 1), disabled: at === replay.frames.length - 1, "aria-label": "last step"}, "Last \u00bb"),
+        h("nav", {class: "replay-controls", "aria-label": t("steps")},
+          h("button", {type: "button", onclick: () => go(0), disabled: at === 0, "aria-label": t("first step")}, t("\u00ab First")),
+          h("button", {type: "button", onclick: () => go(at - 1), disabled: at === 0, "aria-label": t("step back")}, t("\u25c0 Back")),
+          h("span", {class: "step-count", role: "status"}, t("Step {step} of {steps} \u00b7 hand {number}", {step: at + 1, steps: replay.frames.length, number: frame.hand + 1})),
+          h("button", {type: "button", onclick: () => go(at + 1), disabled: at === replay.frames.length - 1, "aria-label": t("step forward")}, t("Forward \u25b6")),
+          h("button", {type: "button", onclick: () => go(replay.frames.length - 1), disabled: at === replay.frames.length - 1, "aria-label": t("last step")}, t("Last \u00bb")),
           slider),
-        h("ol", {class: "step-words", "aria-live": "polite"}, stepWords(frame).map((w) => h("li", {}, w))),
+        h("ol", {class: "step-words"}, stepWords(frame).map((w) => h("li", {}, said(w)))),
         felt({game: replay.game, view, me: null, name, clock: null,
           seats: Array.from({length: n}, (_, s) => ({kind: "person", name: name(s), taken: true, connected: true})),
           middle: trickArea({game: replay.game, view, me: null, name}),
           cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {rank: rankOrder(replay.variant || replay.game, view)}), "open")}),
-        hidden.length ? h("div", {class: "hidden-piles"}, hidden.map(([k, v]) => h("div", {class: "extra"}, h("h2", {}, k), cardRow(parseCards(v))))) : null),
+        hidden.length ? h("div", {class: "hidden-piles"}, hidden.map(([k, v]) => h("div", {class: "extra"}, h("h2", {}, pileTitle(k)), cardRow(parseCards(v))))) : null),
       h("aside", {class: "side"},
         factList(replay.game, view, name),
         scoreSheet({game: replay.game, view, hands, name, n}),
-        h("p", {}, h("a", {href: "/replay"}, "Open another record")))));
+        h("p", {}, h("a", {href: "/replay"}, t("Open another record"))))));
   const focusTarget = app.querySelector("#step");
   if (focusTarget && document.activeElement === document.body) focusTarget.focus({preventScroll: true});
 }

@@ -2,13 +2,19 @@
 // page shows the view it is sent and sends actions in the game's notation; the legal ones come from the server.
 // What only moves on the page (a finished trick kept in view a moment, cards sliding) never holds back a message
 // and never hides a card: a message is taken at once, and a card that arrives ends a trick still shown.
+// Every word is in the reader's language (i18n.js, loaded before the first drawing): each sentence one message with
+// its values as named placeholders, a sentence about the page's own seat a message of its own ("You take the
+// trick." beside "{name} takes the trick."). What is made when this module loads (the typed move's field) gets its
+// words when it is drawn.
 
-import {api, applyColours, byId, colourToggle, fill, h, store} from "./dom.js";
-import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, sortCards} from "./cards.js";
-import {actionLabel, knownLabel, narrate, prompt, rankOrder, readAction, ruleText, ruleTitle, specWords, why, wordLabel} from "./games.js";
-import {factList, felt, lastTrick, scoreSheet, seatName, seatPanel, trickArea} from "./board.js";
+import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
+import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, said, sortCards, spokenCards} from "./cards.js";
+import {actionLabel, knownLabel, narrate, prompt, rankOrder, readAction, readSpec, ruleText, ruleTitle, specWords, why, wordLabel} from "./games.js";
+import {factList, felt, lastTrick, levelWords, scoreSheet, seatName, seatPanel, trickArea} from "./board.js";
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
 import {play as playSound, setSound, soundOn} from "./sound.js";
+import {languageSwitch, loadWords, reasonWords, t, tc, tn} from "./i18n.js";
+import {coachPanel, rulesLink} from "./coach.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const params = new URLSearchParams(location.search);
@@ -51,6 +57,8 @@ const state = {
 /** The page's preferences (this browser only). */
 const prefs = {
   get motion() { return store.get("motion", true) !== false; },
+  /** The screen-reader mode: the typed move always shown, every card of the hand reachable by the keyboard. */
+  get screenReader() { return store.get("screenReader", false) === true; },
   get pause() { const v = Number(store.get("trickPause", 1)); return Number.isFinite(v) && v >= 0 && v <= 5 ? v : 1; },
   /** How the hand is sorted, per game: by suit where suits matter, by rank in North Star's CLUBS (they never do). */
   get sort() {
@@ -77,13 +85,14 @@ function spec() {
 
 /** A seat's name inside a sentence: "you" for the page's own seat. */
 function nameIn(seat) {
-  return seat === state.seat && seat !== null ? "you" : name(seat);
+  return seat === state.seat && seat !== null ? t("you") : name(seat);
 }
 
+/** A seat's name at the start of a sentence: "You" for the page's own seat, "nobody" for no seat. */
 function name(seat) {
-  if (seat === null || seat === undefined) return "nobody";
+  if (seat === null || seat === undefined) return t("nobody");
   const info = state.table ? state.table.seats[seat] : null;
-  if (seat === state.seat) return "You";
+  if (seat === state.seat) return t("You");
   return seatName(info, seat);
 }
 
@@ -116,8 +125,11 @@ function keptLog() {
 
 // -- joining -------------------------------------------------------------------------------------------------------
 async function start() {
+  await loadWords();
+  pageTitle("table");
   applyColours();
   applyMotion();
+  announcer(); // the live region is there before anything is said in it
   const saved = store.get(`seat.${tableId}`);
   if (saved && typeof saved.token === "string") {
     state.token = saved.token;
@@ -147,26 +159,26 @@ async function showJoin(message = null) {
   try {
     info = await api(invite ? `/invites/${encodeURIComponent(invite)}` : `/tables/${encodeURIComponent(tableId)}`);
   } catch (err) {
-    fill(app, h("main", {class: "panel"}, h("h1", {}, "No such table"), h("p", {role: "alert"}, err.message),
-      h("p", {}, h("a", {href: "/"}, "Back to the lobby"))));
+    fill(app, h("main", {class: "panel"}, h("h1", {}, t("No such table")), h("p", {role: "alert"}, err.message),
+      h("p", {}, h("a", {href: "/"}, t("Back to the lobby")))));
     return;
   }
   const nameInput = h("input", {id: "join-name", name: "name", required: true, maxlength: "24", autocomplete: "nickname", value: store.get("name", "")});
   const seatSelect = h("select", {id: "join-seat", name: "seat"},
-    h("option", {value: ""}, "any free seat"),
-    info.free_seats.map((s) => h("option", {value: String(s)}, `seat ${s + 1}`)));
+    h("option", {value: ""}, t("any free seat")),
+    info.free_seats.map((s) => h("option", {value: String(s)}, tc("seat", "seat {n}", {n: s + 1}))));
   const problem = h("p", {class: "error", role: "alert"}, message ?? "");
   const form = h("form", {class: "panel join", "aria-labelledby": "join-title"},
-    h("h1", {id: "join-title"}, `${info.name ?? info.title}: take a seat`),
-    h("ul", {class: "seat-list"}, info.seats.map((s) => h("li", {}, `Seat ${s.seat + 1}: ${s.kind === "bot" ? `${s.name}, ${s.level ?? "bot"}` : s.taken ? s.name : "free"}`))),
+    h("h1", {id: "join-title"}, t("{table}: take a seat", {table: info.name ?? info.title})),
+    h("ul", {class: "seat-list"}, info.seats.map((s) => h("li", {}, t("Seat {number}: {who}", {number: s.seat + 1, who: joinSeatWords(s)})))),
     info.free_seats.length || invite ? [
-      h("label", {for: "join-name"}, "Your name"), nameInput,
-      h("label", {for: "join-seat"}, "Seat"), seatSelect,
-      h("button", {type: "submit", class: "primary"}, "Take the seat"),
-    ] : h("p", {}, "Every seat is taken."),
-    info.settings.spectators ? h("button", {type: "button", id: "watch", onclick: () => { fill(app); connect(); }}, "Watch the table") : null,
+      h("label", {for: "join-name"}, t("Your name")), nameInput,
+      h("label", {for: "join-seat"}, t("Seat")), seatSelect,
+      h("button", {type: "submit", class: "primary"}, t("Take the seat")),
+    ] : h("p", {}, t("Every seat is taken.")),
+    info.settings.spectators ? h("button", {type: "button", id: "watch", onclick: () => { fill(app); connect(); }}, t("Watch the table")) : null,
     problem,
-    h("p", {}, h("a", {href: "/"}, "Back to the lobby")));
+    h("p", {}, h("a", {href: "/"}, t("Back to the lobby"))));
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     const body = {name: nameInput.value.trim(), seat: seatSelect.value === "" ? null : Number(seatSelect.value)};
@@ -187,8 +199,14 @@ async function showJoin(message = null) {
       problem.textContent = err.message;
     }
   });
-  fill(app, form);
+  fill(app, h("main", {}, form));
   nameInput.focus();
+}
+
+/** Who sits in a seat, for the join form's list: "Ada, hard bot", "Ann", "free". */
+function joinSeatWords(s) {
+  if (s.kind === "bot") return t("{name}, {role}", {name: s.name, role: levelWords(s.level ?? "bot")});
+  return s.taken ? s.name : t("free");
 }
 
 // -- the connection --------------------------------------------------------------------------------------------
@@ -252,11 +270,11 @@ function receive(msg) {
       state.linger = null;
       for (const ev of state.heldCatchup) noteEvent(ev); // told before the names and the game were known
       state.heldCatchup = [];
-      if (msg.resync && state.log.length) say("(you were away: the table is shown as it is now)");
+      if (msg.resync && state.log.length) say(t("(you were away: the table is shown as it is now)"));
       break;
     case "update": {
       const before = state.view;
-      for (const ev of msg.events) noteEvent(ev);
+      for (const ev of msg.events) announce(spokenCards(noteEvent(ev))); // every event at the table, read out
       takeState(msg);
       if (msg.seats) state.table.seats = msg.seats;
       if (typeof msg.waiting === "boolean") state.table.waiting = msg.waiting;
@@ -297,30 +315,48 @@ function receive(msg) {
         state.token = null; // watching from the join form must not send the dead token again
         state.closedForGood = true;
         state.socket.close();
-        showJoin("That seat is no longer yours (it was given up): take a seat again, or watch.");
+        showJoin(t("That seat is no longer yours (it was given up): take a seat again, or watch."));
         return;
       }
       if (msg.code === "no_spectators") {
         state.closedForGood = true;
-        fill(app, h("main", {class: "panel"}, h("h1", {}, "Watching is not allowed"), h("p", {role: "alert"}, msg.message), h("a", {href: "/"}, "Back to the lobby")));
+        fill(app, h("main", {class: "panel"}, h("h1", {}, t("Watching is not allowed")), h("p", {role: "alert"}, msg.message), h("a", {href: "/"}, t("Back to the lobby"))));
         return;
       }
-      state.error = msg.code === "stale" ? "The table moved on before your action arrived: look again." : plainRefusal(msg.message);
-      state.errorRule = msg.code === "stale" ? null : ruleOf(msg.message);
+      typedSent = null; // a typed action refused stays in its field, to be put right
+      state.error = msg.code === "stale" ? t("The table moved on before your action arrived: look again.")
+        : (msg.reason && reasonWords(msg.reason, (n) => nameIn(n))) || plainRefusal(msg.message);
+      state.errorRule = msg.code === "stale" ? null : (msg.reason ? msg.reason.rule : ruleOf(msg.message));
       break;
     case "bye":
       if (msg.reason === "you left the seat") {
         state.closedForGood = true;
         store.set(`seat.${tableId}`, null);
       }
-      say(msg.reason);
+      say(byeWords(msg.reason));
+      announce(byeWords(msg.reason));
       break;
     default:
       return;
   }
-  if (!wasMyTurn && myTurn()) playSound("turn");
+  if (!wasMyTurn && myTurn()) {
+    playSound("turn");
+    announce(spokenCards(turnText()));
+  }
   keepLog();
   render();
+}
+
+/** Why the server closed the connection, in the reader's language (the server words it in English). */
+function byeWords(reason) {
+  switch (reason) {
+    case "you left the seat":
+      return t("you left the seat");
+    case "the server is stopping: reconnect soon":
+      return t("the server is stopping: reconnect soon");
+    default:
+      return reason;
+  }
 }
 
 function takeState(msg) {
@@ -335,6 +371,8 @@ function takeState(msg) {
   state.result = msg.result;
   state.clock = msg.clock;
   if (before !== msg.version) {
+    if (typedSent !== null && typedInput.value.trim() === typedSent) typedInput.value = ""; // the table moved on
+    typedSent = null;
     state.pending = false;
     state.hint = null;
     state.error = null;
@@ -345,13 +383,16 @@ function takeState(msg) {
   }
 }
 
+/** Take note of an event: the log's line for it (also returned). */
 function noteEvent(ev) {
   if (ev.type === "TrickWon") state.lastWon = {seat: ev.seat, cards: ev.cards};
   if (ev.type === "HandStarted") {
     state.lastWon = null;
     state.dealt = true;
   }
-  say(narrate(spec(), ev, name, state.view));
+  const line = narrate(spec(), ev, name, state.view);
+  say(line);
+  return line;
 }
 
 // -- a finished trick stays in view a moment, then gathers toward its winner ------------------------------------
@@ -363,7 +404,7 @@ function settleTrick(before, events) {
   const n = state.view.hand_sizes.length;
   const plays = new Map();
   if (before && before.game === state.view.game) {
-    for (const t of before.trick || []) plays.set(t.seat, {cards: t.card ?? t.play, note: null});
+    for (const played of before.trick || []) plays.set(played.seat, {cards: played.card ?? played.play, note: null});
   }
   let finished = null;
   const previous = before && before.game === state.view.game ? before.trick || [] : [];
@@ -376,9 +417,9 @@ function settleTrick(before, events) {
       last = ev.seat;
     }
     if (ev.type === "TrickTaken" || ev.type === "TrickWon") {
-      if (last !== null && plays.has(last)) plays.set(last, {...plays.get(last), note: "to beat", toBeat: true});
+      if (last !== null && plays.has(last)) plays.set(last, {...plays.get(last), note: t("to beat"), toBeat: true});
       finished = {plays: new Map(plays), winner: ev.seat, phase: "show",
-        words: `${name(ev.seat)} ${ev.seat === state.seat ? "take" : "takes"} the trick.`};
+        words: ev.seat === state.seat ? t("You take the trick.") : t("{name} takes the trick.", {name: name(ev.seat)})};
       plays.clear();
       last = null;
     }
@@ -404,7 +445,7 @@ function showLinger(linger) {
 }
 
 function endLinger(draw) {
-  for (const t of lingerTimers) clearTimeout(t);
+  for (const timer of lingerTimers) clearTimeout(timer);
   lingerTimers = [];
   if (state.linger === null) return;
   state.linger = null;
@@ -460,7 +501,7 @@ function act(text) {
     state.pending = true;
     state.hint = null;
   } else {
-    state.error = "Not connected: the action was not sent (reconnecting).";
+    state.error = t("Not connected: the action was not sent (reconnecting).");
   }
   render();
 }
@@ -535,14 +576,25 @@ function meaning(m, text) {
 let lastFocus = null;
 let shownPlays = new Set();
 
+/** The coach's explanations, on a table with the coach on (the guided first hand). */
+function coaching(game) {
+  if (!state.table.settings || !state.table.settings.coach || state.seat === null) return null;
+  return coachPanel({
+    game, view: state.view, legal: state.legal, myTurn: myTurn(), toAct: state.toAct, error: state.error,
+    errorRule: state.errorRule, hands: state.hands, name, over: state.over,
+  });
+}
+
 function render() {
   if (!state.view || !state.table) {
-    fill(app, h("main", {class: "panel"}, h("p", {role: "status"}, state.connected ? "Loading the table\u2026" : "Connecting\u2026")));
+    fill(app, h("main", {class: "panel"}, h("p", {role: "status"}, state.connected ? t("Loading the table\u2026") : t("Connecting\u2026"))));
     return;
   }
   // the focus goes back to the same card or button when this drawing replaces the one that had it; elsewhere (the
   // chat's field, a link) it is left alone
   const active = document.activeElement;
+  // the typed field is one element, moved into the new drawing (which takes the focus from it): it gets it back
+  const typing = active === typedInput ? [typedInput.selectionStart, typedInput.selectionEnd] : null;
   lastFocus = null;
   if (active && app.contains(active) && active.dataset && (active.dataset.card || active.dataset.action)) {
     lastFocus = active.dataset.card ? `[data-card="${active.dataset.card}"]` : `[data-action="${CSS.escape(active.dataset.action)}"]`;
@@ -559,10 +611,15 @@ function render() {
   const choice = parts.multis.length ? chosenPlay(parts) : null;
 
   const header = h("header", {class: "bar"},
-    h("a", {href: "/", class: "home"}, "Clubs"),
+    h("a", {href: "/", class: "home"}, t("Clubs")),
     h("h1", {}, state.table.name ?? specWords(state.table.game)),
-    h("span", {class: "muted"}, `hand ${state.view.hand_number + 1}${state.table.match_no ? ` \u00b7 match ${state.table.match_no + 1}` : ""}`),
-    h("span", {class: `conn ${state.connected ? "on" : "off"}`, role: "status"}, state.connected ? (state.seat === null ? "watching" : "connected") : "reconnecting\u2026"),
+    h("span", {class: "muted"}, state.table.match_no
+      ? t("hand {number} \u00b7 match {match}", {number: state.view.hand_number + 1, match: state.table.match_no + 1})
+      : t("hand {number}", {number: state.view.hand_number + 1})),
+    h("span", {class: `conn ${state.connected ? "on" : "off"}`, role: "status"}, state.connected ? (state.seat === null ? t("watching") : t("connected")) : t("reconnecting\u2026")),
+    h("a", {href: rulesLink(game), class: "rules-link", target: "_blank", rel: "noopener"},
+      h("span", {class: "rules-mark", "aria-hidden": "true"}, "?"), h("span", {class: "rules-words"}, t("How to play"))),
+    languageSwitch(h),
     settingsPanel());
 
   const fresh = new Set();
@@ -578,8 +635,9 @@ function render() {
   });
   const board = h("div", {class: "board", dataset: {version: String(state.version)}},
     felt({game, view: state.view, seats: state.table.seats, me: state.seat, name, clock: state.clock, middle, overlay: handSummary()}),
+    coaching(game),
     meBar(game),
-    state.seat === null ? null : h("section", {class: "my-area", "aria-label": "your cards"},
+    state.seat === null ? null : h("section", {class: "my-area", "aria-label": t("your cards")},
       extraRows(game, parts),
       handRow(parts),
       controls(game, parts, choice)));
@@ -587,6 +645,10 @@ function render() {
   const side = sidePanels(game, n);
   const summary = matchSummary(game, n);
   fill(app, header, h("main", {class: `table-page drawer-${state.drawer ?? "none"}`}, board, side), summary);
+  if (typing && typedInput.isConnected && document.activeElement !== typedInput) {
+    typedInput.focus({preventScroll: true}); // the field is the same element, moved into the new drawing
+    typedInput.setSelectionRange(...typing);
+  }
   shownPlays = fresh;
   rendered = true;
   if (state.linger && state.linger.phase === "gather") gather(); // drawn again while gathering: still gathered
@@ -601,41 +663,41 @@ function render() {
 let rendered = false;
 
 function previewOf(action) {
-  return {cards: action.cards.map((c) => (c.as === null ? c.text : `${c.text}=${c.as}`)).join(" "), words: playShort(action.text)};
+  return {cards: action.cards.map((c) => (c.as === null ? c.text : `${c.text}=${c.as}`)).join(" "), words: spokenCards(playShort(action.text))};
 }
 
 function tableMessage(game) {
   const v = state.view;
   if ((v.trick || []).length || (game === "free" && v.stage === "auction" && (v.auction || []).length)) return null;
-  if (game === "northstar") return "A new trick: the leader plays anything.";
-  if (game === "free" && v.stage === "auction") return "The auction opens: the holder of the \u2660 10 bids first.";
+  if (game === "northstar") return t("A new trick: the leader plays anything.");
+  if (game === "free" && v.stage === "auction") return t("The auction opens: the holder of the \u2660 10 bids first.");
   return null;
 }
 
 /** The viewer's own line under the table: their seat, what they are asked, and the rule behind it. */
 function meBar(game) {
   const rule = myTurn() ? why(spec(), state.view, state.legal) : null;
-  const said = turnText();
-  const more = promptParts(said).length > 1 ? said : null; // a phone shows the prompt's first sentence only
-  const reason = rule || more ? {...(rule ?? {title: "What to do", text: ""}), said: more} : null;
+  const asked = turnText();
+  const more = promptParts(asked).length > 1 ? asked : null; // a phone shows the prompt's first sentence only
+  const reason = rule || more ? {...(rule ?? {title: t("What to do"), text: ""}), said: more} : null;
   const mine = state.seat === null ? null
     : seatPanel({game, view: state.view, seat: state.seat, info: state.table.seats[state.seat], me: state.seat, clock: state.clock, cards: null, compact: true});
   return h("div", {class: "me-bar"},
     mine,
     h("div", {class: "status"},
-      h("p", {id: "turn", "aria-live": "polite"}, ...promptParts(said)),
+      h("p", {id: "turn"}, ...promptParts(asked)), // read out by the page's live region when the turn comes
       reason ? h("button", {type: "button", class: "why-button", "aria-expanded": state.whyOpen ? "true" : "false", dataset: {action: "why"},
-        onclick: () => { state.whyOpen = !state.whyOpen; render(); }}, "why?") : null,
+        onclick: () => { state.whyOpen = !state.whyOpen; render(); }}, t("why?")) : null,
       reason && state.whyOpen ? h("div", {class: "why", role: "note"},
-        reason.said ? h("p", {class: "why-said"}, reason.said) : null,
-        reason.text ? [h("strong", {}, reason.title ?? "The rule"), h("p", {}, reason.text)] : null,
-        reason.rule ? h("p", {class: "rule-id"}, `Ruling ${reason.rule}`) : null) : null,
-      state.error ? h("p", {class: "error", role: "alert"}, state.error) : null,
+        reason.said ? h("p", {class: "why-said"}, said(reason.said)) : null,
+        reason.text ? [h("strong", {}, reason.title ?? t("The rule")), h("p", {}, reason.text)] : null,
+        reason.rule ? h("p", {class: "rule-id"}, t("Ruling {rule}", {rule: reason.rule})) : null) : null,
+      state.error ? h("p", {class: "error", role: "alert", id: "refusal"}, said(state.error)) : null,
       state.error && state.errorRule && ruleText(state.errorRule) ? h("details", {class: "why-refused"},
-        h("summary", {}, "why?"), h("strong", {}, ruleTitle(state.errorRule) ?? "The rule"), h("p", {}, ruleText(state.errorRule)),
-        h("p", {class: "rule-id"}, `Ruling ${state.errorRule}`)) : null,
-      state.hint ? h("p", {class: "hint", role: "status"}, `Hint: ${playShort(state.hint)}`) : null,
-      state.over && state.resultClosed ? h("button", {type: "button", dataset: {action: "show-result"}, onclick: () => { state.resultClosed = false; render(); }}, "Show the result") : null));
+        h("summary", {}, t("why?")), h("strong", {}, ruleTitle(state.errorRule) ?? t("The rule")), h("p", {}, ruleText(state.errorRule)),
+        h("p", {class: "rule-id"}, t("Ruling {rule}", {rule: state.errorRule}))) : null,
+      state.hint ? h("p", {class: "hint", role: "status"}, said(t("Hint: {play}", {play: playShort(state.hint)}))) : null,
+      state.over && state.resultClosed ? h("button", {type: "button", dataset: {action: "show-result"}, onclick: () => { state.resultClosed = false; render(); }}, t("Show the result")) : null));
 }
 
 function restoreFocus() {
@@ -650,16 +712,16 @@ function restoreFocus() {
 /** The prompt's first sentence, and the rest (what a phone leaves out: it is said again behind "why?"). */
 function promptParts(text) {
   const m = /^(.+?[.?!])\s+(\S.*)$/s.exec(text);
-  return m ? [m[1], h("span", {class: "prompt-more"}, ` ${m[2]}`)] : [text];
+  return m ? [said(m[1]), h("span", {class: "prompt-more"}, " ", said(m[2]))] : [said(text)];
 }
 
 function turnText() {
   const v = state.view;
-  if (state.over) return "The match is over.";
-  if (state.table.waiting) return "Waiting for every player to take a seat\u2026";
-  if (state.toAct === null) return "Dealing\u2026";
-  if (myTurn()) return state.pending ? "Sent\u2026" : prompt(spec(), v, state.legal);
-  return `Waiting for ${name(state.toAct)}\u2026`;
+  if (state.over) return t("The match is over.");
+  if (state.table.waiting) return t("Waiting for every player to take a seat\u2026");
+  if (state.toAct === null) return t("Dealing\u2026");
+  if (myTurn()) return state.pending ? t("Sent\u2026") : prompt(spec(), v, state.legal);
+  return t("Waiting for {name}\u2026", {name: name(state.toAct)});
 }
 
 /** The cards beside the hand that the seat knows (the chest, its discards, what it passed or received, the bid hand
@@ -674,24 +736,24 @@ function extraParts(game, parts) {
   const rows = [];
   if (game === "free" && v.auction_hand) {
     const cards = sortHand(parseCards(v.auction_hand));
-    rows.push(h("div", {class: "extra"}, h("h2", {}, "Your bid cards"),
+    rows.push(h("div", {class: "extra"}, h("h2", {}, t("Your bid cards")),
       h("div", {class: "hand bid-cards"}, cards.map((c) => cardButton(c, {
         enabled: parts.singles.has(c.text) && !state.pending,
         onclick: () => act(parts.singles.get(c.text)),
       })))));
   }
-  if (game === "free" && v.chest) rows.push(h("div", {class: "extra"}, h("h2", {}, "The treasure chest (now in your hand)"), cardRow(sortHand(parseCards(v.chest)), "small")));
-  if (game === "free" && v.discards) rows.push(h("div", {class: "extra"}, h("h2", {}, "Your discards"), cardRow(parseCards(v.discards), "small")));
-  if (game === "free" && v.pass_choice) rows.push(h("div", {class: "extra"}, h("h2", {}, "You pass to your right"), cardRow(parseCards(v.pass_choice), "small")));
-  if (game === "partnership" && v.given) rows.push(h("div", {class: "extra"}, h("h2", {}, "You passed"), cardRow(parseCards(v.given), "small")));
-  if (game === "partnership" && v.received) rows.push(h("div", {class: "extra"}, h("h2", {}, "You received"), cardRow(parseCards(v.received), "small")));
+  if (game === "free" && v.chest) rows.push(h("div", {class: "extra"}, h("h2", {}, t("The treasure chest (now in your hand)")), cardRow(sortHand(parseCards(v.chest)), "small")));
+  if (game === "free" && v.discards) rows.push(h("div", {class: "extra"}, h("h2", {}, t("Your discards")), cardRow(parseCards(v.discards), "small")));
+  if (game === "free" && v.pass_choice) rows.push(h("div", {class: "extra"}, h("h2", {}, t("You pass to your right")), cardRow(parseCards(v.pass_choice), "small")));
+  if (game === "partnership" && v.given) rows.push(h("div", {class: "extra"}, h("h2", {}, t("You passed")), cardRow(parseCards(v.given), "small")));
+  if (game === "partnership" && v.received) rows.push(h("div", {class: "extra"}, h("h2", {}, t("You received")), cardRow(parseCards(v.received), "small")));
   if (game === "whist" && v.known_cards) {
     for (const [k, cards] of Object.entries(v.known_cards)) {
       if (!parseCards(cards).length) continue; // nothing known (the end of a match): no empty row
       const title = knownLabel(spec(), k, name);
       const known = parseCards(cards);
       rows.push(known.length > 6
-        ? h("details", {class: "extra"}, h("summary", {}, `${title} (${known.length} cards)`), cardRow(sortHand(known), "small"))
+        ? h("details", {class: "extra"}, h("summary", {}, tn("{title} ({n} card)", "{title} ({n} cards)", known.length, {title})), cardRow(sortHand(known), "small"))
         : h("div", {class: "extra"}, h("h2", {}, title), cardRow(sortHand(known), "small")));
     }
   }
@@ -715,15 +777,17 @@ function handRow(parts) {
   });
   const activeHand = parts.singles.size > 0 || select;
   const dealt = state.dealt && prefs.motion;
+  const focusable = prefs.screenReader; // every card reachable by the keyboard, those not to play marked so
+  const wild = readSpec(spec()).options.wild_fifteens === "true";
   const buttons = cards.map((c, i) => {
     let button;
     if (select) {
       const on = state.selection.has(c.text);
-      button = cardButton(c, {enabled: !state.pending && (on || fits(c.text)), selected: on, onclick: () => toggle(c.text),
+      button = cardButton(c, {enabled: !state.pending && (on || fits(c.text)), selected: on, onclick: () => toggle(c.text), focusable, wild,
         extra: state.hint && readAction(state.hint).cards.some((x) => x.text === c.text) ? "hinted" : ""});
     } else {
       const action = parts.singles.get(c.text);
-      button = cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => act(action), extra: state.hint === c.text ? "hinted" : ""});
+      button = cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => act(action), extra: state.hint === c.text ? "hinted" : "", focusable, wild});
       if (action !== undefined) {
         button.addEventListener("pointerenter", () => previewCard(c.text));
         button.addEventListener("pointerleave", () => previewCard(null));
@@ -737,7 +801,7 @@ function handRow(parts) {
     }
     return button;
   });
-  return h("div", {class: `hand ${activeHand ? "active" : ""}`.trim(), role: "group", "aria-label": `your hand, ${cards.length} cards`, onkeydown: arrowKeys}, buttons);
+  return h("div", {class: `hand ${activeHand ? "active" : ""}`.trim(), role: "group", "aria-label": tn("your hand, {n} card", "your hand, {n} cards", cards.length), onkeydown: arrowKeys}, buttons);
 }
 
 /** Show the card a click would play in the viewer's place on the table, faded, until the pointer leaves it. */
@@ -790,7 +854,7 @@ function fan(hand) {
 
 function arrowKeys(event) {
   if (!["ArrowLeft", "ArrowRight", "Home", "End"].includes(event.key)) return;
-  const buttons = [...event.currentTarget.querySelectorAll("button.card")];
+  const buttons = [...event.currentTarget.querySelectorAll("button.card:not([disabled])")]; // those the focus can take
   const at = buttons.indexOf(document.activeElement);
   if (at < 0) return;
   const next = event.key === "Home" ? 0 : event.key === "End" ? buttons.length - 1 : at + (event.key === "ArrowLeft" ? -1 : 1);
@@ -807,7 +871,7 @@ function controls(game, parts, choice) {
   const items = [];
   const disabled = state.pending;
   for (const w of parts.words) {
-    items.push(h("button", {type: "button", class: "action", disabled, dataset: {action: w.text}, onclick: () => act(w.text)}, wordLabel(spec(), w.text, state.view)));
+    items.push(actionButton({class: "action", disabled, dataset: {action: w.text}, onclick: () => act(w.text)}, wordLabel(spec(), w.text, state.view)));
   }
   if (choice) {
     const {chosen, matches, wilds} = choice;
@@ -815,18 +879,18 @@ function controls(game, parts, choice) {
       items.push(wildPicker(choice));
     } else {
       for (const m of matches) {
-        items.push(h("button", {type: "button", class: "action primary", disabled, dataset: {action: m.text}, onclick: () => { state.selection.clear(); act(m.text); }}, playLabel(m)));
+        items.push(actionButton({class: "action primary", disabled, dataset: {action: m.text}, onclick: () => { state.selection.clear(); act(m.text); }}, playLabel(m)));
       }
     }
-    if (chosen.length && !matches.length) items.push(h("span", {class: "muted"}, game === "partnership" ? `${chosen.length} of 3 chosen` : "Not a play yet: choose more cards, or other ones."));
-    if (chosen.length) items.push(h("button", {type: "button", dataset: {action: "clear"}, onclick: () => { state.selection.clear(); state.wild.clear(); render(); }}, "Clear the choice"));
+    if (chosen.length && !matches.length) items.push(h("span", {class: "muted"}, game === "partnership" ? t("{count} of 3 chosen", {count: chosen.length}) : t("Not a play yet: choose more cards, or other ones.")));
+    if (chosen.length) items.push(h("button", {type: "button", dataset: {action: "clear"}, onclick: () => { state.selection.clear(); state.wild.clear(); render(); }}, t("Clear the choice")));
   }
   if (myTurn() && state.table.settings.hints) {
-    items.push(h("button", {type: "button", dataset: {action: "hint"}, disabled, onclick: () => send({type: "hint", version: state.version})}, "Hint"));
+    items.push(h("button", {type: "button", dataset: {action: "hint"}, disabled, onclick: () => send({type: "hint", version: state.version})}, t("Hint")));
   }
-  if (myTurn()) items.push(typed());
+  if (myTurn() || (prefs.screenReader && !state.over)) items.push(typedBox());
   if (state.seat !== null && ownCards().length > 1) items.push(sortPicker());
-  return h("div", {class: "controls", role: "group", "aria-label": "actions"}, items);
+  return h("div", {class: "controls", role: "group", "aria-label": t("actions")}, items);
 }
 
 /** One compact picker per wild 15 chosen: the values it may stand for in a legal play with the other cards as
@@ -836,66 +900,100 @@ function wildPicker(choice) {
   const pickers = options.map(({wild, values}) => {
     const id = `wild-${wild}`;
     const select = h("select", {id, dataset: {wild}},
-      values.map((v) => h("option", {value: String(v)}, v === "self" ? `${parseCard(wild).value} (itself)` : String(v))));
+      values.map((v) => h("option", {value: String(v)}, v === "self" ? t("{value} (itself)", {value: parseCard(wild).value}) : String(v))));
     select.value = String(state.wild.get(wild));
     select.addEventListener("change", () => {
       state.wild.set(wild, select.value === "self" ? "self" : Number(select.value));
       render();
     });
-    return h("span", {class: "wild-pick"}, h("label", {for: id}, `${cardShort(parseCard(wild))} counts as`), select);
+    return h("span", {class: "wild-pick"}, h("label", {for: id}, said(t("{card} counts as", {card: cardShort(parseCard(wild))}))), select);
   });
-  return h("span", {class: "wild-picker", role: "group", "aria-label": "what the wild 15 stands for"},
+  return h("span", {class: "wild-picker", role: "group", "aria-label": t("what the wild 15 stands for")},
     pickers,
-    play ? h("button", {type: "button", class: "action primary", disabled: state.pending, dataset: {action: play.text}, onclick: () => { state.selection.clear(); state.wild.clear(); act(play.text); }}, playLabel(play)) : null);
+    play ? actionButton({class: "action primary", disabled: state.pending, dataset: {action: play.text}, onclick: () => { state.selection.clear(); state.wild.clear(); act(play.text); }}, playLabel(play)) : null);
 }
 
 function sortPicker() {
-  const choices = [["suit-up", "by suit, low first"], ["suit-down", "by suit, high first"], ["rank-up", "by rank, low first"], ["rank-down", "by rank, high first"]];
+  const choices = [["suit-up", t("by suit, low first")], ["suit-down", t("by suit, high first")], ["rank-up", t("by rank, low first")], ["rank-down", t("by rank, high first")]];
   const select = h("select", {id: "sort-hand", dataset: {action: "sort"}}, choices.map(([v, label]) => h("option", {value: v}, label)));
   select.value = prefs.sort;
   select.addEventListener("change", () => { store.set(`sort.${state.view.game}`, select.value); render(); });
-  return h("span", {class: "sort-pick"}, h("label", {for: "sort-hand"}, "Sort your hand"), select);
+  return h("span", {class: "sort-pick"}, h("label", {for: "sort-hand"}, t("Sort your hand")), select);
 }
 
-function typed() {
-  const input = h("input", {id: "typed", name: "action", autocomplete: "off", spellcheck: "false", placeholder: "e.g. QH, pass, 7C 7H", "aria-label": "an action in notation"});
-  const form = h("form", {class: "typed"}, h("label", {for: "typed", class: "sr-only"}, "Type an action"), input, h("button", {type: "submit"}, "Send move"));
-  form.addEventListener("submit", (event) => {
-    event.preventDefault();
-    const text = input.value.trim();
-    if (text) act(text);
-  });
-  return h("details", {class: "typed-box"}, h("summary", {}, "Type a move"), form);
+/** An action's button, named in words where its label shows cards in symbols ("Play Q\u2665": "Play queen of
+ * hearts"). */
+function actionButton(attrs, label) {
+  const words = spokenCards(label);
+  return h("button", {type: "button", ...attrs, "aria-label": words === label ? null : words}, label);
+}
+
+// -- typing a move in the game's notation, as in the terminal ("QH", "7C 7H", "pass") -------------------------------
+// The field is one element for the life of the page, so that what is being typed and the focus survive a drawing;
+// Enter sends it; the server's refusal of an illegal one is shown (an alert), and the text stays to be put right.
+// Made when this module loads, before the language's words are: its words are put (again) each time it is drawn.
+const typedInput = h("input", {id: "typed", name: "action", autocomplete: "off", autocapitalize: "characters", spellcheck: "false"});
+const typedLabel = h("label", {for: "typed", class: "typed-label"});
+const typedSend = h("button", {type: "submit"});
+const typedForm = h("form", {class: "typed"}, typedLabel, typedInput, typedSend);
+const typedSummary = h("summary", {});
+const typedFold = h("details", {class: "typed-box"}, typedSummary);
+let typedSent = null; // the typed action on its way, cleared from the field once the table has taken it
+
+typedForm.addEventListener("submit", (event) => {
+  event.preventDefault();
+  const text = typedInput.value.trim();
+  if (!text || state.pending) return;
+  typedSent = text;
+  act(text);
+});
+
+/** The typed move: folded away behind "Type a move", or open and labelled in the screen-reader mode. A refusal
+ * shown is the field's description. */
+function typedBox() {
+  typedInput.setAttribute("placeholder", t("e.g. QH, pass, 7C 7H"));
+  typedLabel.textContent = t("Type an action in notation");
+  typedSend.textContent = t("Send move");
+  typedSummary.textContent = t("Type a move");
+  if (state.error) typedInput.setAttribute("aria-describedby", "refusal");
+  else typedInput.removeAttribute("aria-describedby");
+  if (prefs.screenReader) return h("div", {class: "typed-box open"}, typedForm);
+  typedFold.append(typedForm);
+  return typedFold;
 }
 
 // -- the side: facts, scores, the log, chat (drawers on a phone) --------------------------------------------------
-const DRAWERS = [["scores", "Scores"], ["log", "Play log"], ["chat", "Chat"], ["facts", "About this hand"]];
+/** The side's drawers (tabs on a phone): key and label. */
+function drawers() {
+  return [["scores", t("Scores")], ["log", t("Play log")], ["chat", t("Chat")], ["facts", t("About this hand")]];
+}
 
 function sidePanels(game, n) {
-  const tabs = h("nav", {class: "drawer-tabs", "aria-label": "more about the table"},
-    DRAWERS.map(([key, label]) => h("button", {type: "button", "aria-expanded": state.drawer === key ? "true" : "false", dataset: {action: `drawer-${key}`},
+  const tabs = h("nav", {class: "drawer-tabs", "aria-label": t("more about the table")},
+    drawers().map(([key, label]) => h("button", {type: "button", "aria-expanded": state.drawer === key ? "true" : "false", dataset: {action: `drawer-${key}`},
       onclick: () => { state.drawer = state.drawer === key ? null : key; render(); }}, key === "chat" ? chatLabel() : label)));
-  const close = () => h("button", {type: "button", class: "drawer-close", dataset: {action: "drawer-close"}, onclick: () => { state.drawer = null; render(); }}, "Close");
+  const close = () => h("button", {type: "button", class: "drawer-close", dataset: {action: "drawer-close"}, onclick: () => { state.drawer = null; render(); }}, t("Close"));
   return h("aside", {class: "side"},
     tabs,
     h("div", {class: "drawer", dataset: {drawer: "facts"}},
-      h("h2", {class: "drawer-title"}, "About this hand"),
+      h("h2", {class: "drawer-title"}, t("About this hand")),
       h("div", {class: "side-buttons"},
-        h("button", {type: "button", "aria-pressed": state.showLast ? "true" : "false", onclick: () => { state.showLast = !state.showLast; render(); }}, state.showLast ? "Hide the last trick" : "Show the last trick"),
-        state.seat !== null ? h("button", {type: "button", onclick: leave}, "Leave the seat") : null,
+        h("button", {type: "button", "aria-pressed": state.showLast ? "true" : "false", onclick: () => { state.showLast = !state.showLast; render(); }}, state.showLast ? t("Hide the last trick") : t("Show the last trick")),
+        state.seat !== null ? h("button", {type: "button", onclick: leave}, t("Leave the seat")) : null,
         inviteBox()),
-      state.showLast ? h("div", {class: "last-box"}, lastTrick({game, view: state.view, name: nameIn, lastWon: state.lastWon}) ?? h("p", {class: "muted"}, "No trick has been completed yet.")) : null,
+      state.showLast ? h("div", {class: "last-box"}, lastTrick({game, view: state.view, name: nameIn, lastWon: state.lastWon}) ?? h("p", {class: "muted"}, t("No trick has been completed yet."))) : null,
       factList(game, state.view, name)),
     h("div", {class: "drawer", dataset: {drawer: "scores"}}, scoreSheet({game, view: state.view, hands: state.hands, name, n})),
-    h("section", {class: "log drawer", dataset: {drawer: "log"}, "aria-label": "what happened"}, h("h2", {}, "Play"),
-      h("ol", {}, state.log.map((line) => h("li", {}, line)))),
+    h("section", {class: "log drawer", dataset: {drawer: "log"}, "aria-label": t("what happened")}, h("h2", {}, t("Play")),
+      // the list scrolls: the keyboard can take it (tabindex) to scroll it
+      h("ol", {tabindex: "0", "aria-label": t("the play so far")}, state.log.map((line) => h("li", {}, said(line))))),
     h("div", {class: "drawer", dataset: {drawer: "chat"}}, chat.panel()), // chat: the same element every render (a message being typed survives)
     state.drawer ? h("div", {class: "drawer-bar"}, close()) : null);
 }
 
 function chatLabel() {
   const unread = chat.unread();
-  return unread ? `Chat (${unread})` : "Chat";
+  return unread ? t("Chat ({count})", {count: unread}) : t("Chat");
 }
 
 /** The Chat tab's count brought up to date in place (a chat line never redraws the table). */
@@ -916,16 +1014,22 @@ function settingsPanel() {
   motion.checked = prefs.motion;
   motion.addEventListener("change", () => { store.set("motion", motion.checked); applyMotion(); });
   const pause = h("select", {id: "trick-pause"},
-    [["0", "not at all"], ["0.5", "half a second"], ["1", "1 second"], ["2", "2 seconds"], ["3", "3 seconds"]].map(([v, label]) => h("option", {value: v}, label)));
+    [["0", t("not at all")], ["0.5", t("half a second")], ...[1, 2, 3].map((n) => [String(n), tn("{n} second", "{n} seconds", n)])]
+      .map(([v, label]) => h("option", {value: v}, label)));
   pause.value = String(prefs.pause);
   pause.addEventListener("change", () => store.set("trickPause", Number(pause.value)));
+  const reader = h("input", {type: "checkbox", id: "screen-reader"});
+  reader.checked = prefs.screenReader;
+  reader.addEventListener("change", () => { store.set("screenReader", reader.checked); render(); });
   settingsBox = h("details", {class: "settings"},
-    h("summary", {}, "Settings"),
+    h("summary", {}, h("span", {class: "settings-mark", "aria-hidden": "true"}, "\u2699\ufe0e"), h("span", {class: "settings-words"}, t("Settings"))),
     h("div", {class: "settings-body"},
       colourToggle(),
-      h("label", {class: "toggle"}, sound, " Sounds (a card laid, your turn)"),
-      h("label", {class: "toggle"}, motion, " Moving cards"),
-      h("label", {for: "trick-pause"}, "Keep a finished trick in view for"), pause));
+      h("label", {class: "toggle"}, reader, " ", t("Screen reader mode"),
+        h("small", {class: "toggle-note"}, t("a field to type your move, always shown; the keyboard reaches every card of your hand"))),
+      h("label", {class: "toggle"}, sound, " ", t("Sounds (a card laid, your turn)")),
+      h("label", {class: "toggle"}, motion, " ", t("Moving cards")),
+      h("label", {for: "trick-pause"}, t("Keep a finished trick in view for")), pause));
   return settingsBox;
 }
 
@@ -937,7 +1041,7 @@ function inviteBox() {
   const invite = store.get(`invite.${tableId}`);
   if (!invite) return null;
   const link = `${location.origin}/table/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(invite)}`;
-  return h("p", {class: "invite"}, "Invite code: ", h("code", {}, invite), " \u00b7 ", h("a", {href: link}, "invite link"));
+  return h("p", {class: "invite"}, t("Invite code:"), " ", h("code", {}, invite), " \u00b7 ", h("a", {href: link}, t("invite link")));
 }
 
 async function leave() {
@@ -960,15 +1064,15 @@ function matchSummary(game, n) {
   if (!state.over || state.resultClosed) return null;
   return h("section", {class: "summary match-summary", role: "dialog", "aria-labelledby": "match-over"},
     h("div", {class: "summary-head"},
-      h("h2", {id: "match-over"}, "The match is over"),
-      h("button", {type: "button", class: "close", dataset: {action: "close-result"}, "aria-label": "close the result", onclick: () => { state.resultClosed = true; render(); }}, "\u00d7")),
+      h("h2", {id: "match-over"}, t("The match is over")),
+      h("button", {type: "button", class: "close", dataset: {action: "close-result"}, "aria-label": t("close the result"), onclick: () => { state.resultClosed = true; render(); }}, "\u00d7")),
     h("p", {}, winnersText()),
-    scoreSheet({game, view: state.view, hands: state.hands, name, n}),
+    scoreSheet({game, view: state.view, hands: state.hands, name, n, label: t("the match's scores")}),
     h("p", {class: "summary-links"},
-      h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, "Download the record"),
+      h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, t("Download the record")),
       " \u00b7 ",
-      h("a", {href: withInvite(`/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`)}, "Replay it with every hand"),
-      state.token ? [" \u00b7 ", h("button", {type: "button", dataset: {action: "rematch"}, onclick: rematch}, "Play again")] : null));
+      h("a", {href: withInvite(`/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`)}, t("Replay it with every hand")),
+      state.token ? [" \u00b7 ", h("button", {type: "button", dataset: {action: "rematch"}, onclick: rematch}, t("Play again"))] : null));
 }
 
 /** The account of the hand just finished, over the middle of the table (never over the cards in hand). */
@@ -977,20 +1081,28 @@ function handSummary() {
     const hand = state.hands[state.summary.index];
     if (!hand) return null;
     return h("section", {class: "summary hand-summary", role: "dialog", "aria-labelledby": "hand-over"},
-      h("h2", {id: "hand-over"}, `Hand ${state.summary.index + 1} is over`),
-      h("ul", {}, hand.scores.map((v, s) => h("li", {}, `${name(s)}: ${v > 0 ? "+" : ""}${v} (total ${hand.totals[s]})`))),
-      h("button", {type: "button", class: "primary", dataset: {action: "close-summary"}, onclick: () => { state.summary = null; render(); }}, "Go on"));
+      h("h2", {id: "hand-over"}, t("Hand {number} is over", {number: state.summary.index + 1})),
+      h("ul", {}, hand.scores.map((v, s) => h("li", {}, t("{name}: {score} (total {total})", {name: name(s), score: `${v > 0 ? "+" : ""}${v}`, total: hand.totals[s]})))),
+      h("button", {type: "button", class: "primary", dataset: {action: "close-summary"}, onclick: () => { state.summary = null; render(); }}, t("Go on")));
   }
   return null;
 }
 
+/** Who won the match, then the final totals: "Ann and you win. Final totals: Ann 12, You 12, Bob -3." */
 function winnersText() {
   const r = state.result;
   if (!r) return "";
-  if (r.draw) return "A draw.";
-  const who = r.winners.map((s, i) => (i === 0 ? name(s) : nameIn(s)));
-  const verb = r.winners.length === 1 && r.winners[0] !== state.seat ? "wins" : "win";
-  return `${who.join(" and ")} ${verb}. Final totals: ${r.totals.map((t, s) => `${name(s)} ${t}`).join(", ")}.`;
+  if (r.draw) return t("A draw.");
+  const totals = t("Final totals: {totals}.", {totals: r.totals.map((total, s) => `${name(s)} ${total}`).join(", ")});
+  return `${winnersWords(r.winners)} ${totals}`;
+}
+
+/** The winners as a sentence: "You win.", "Ann wins.", "Ann and you win." */
+function winnersWords(winners) {
+  if (winners.length === 1) return winners[0] === state.seat ? t("You win.") : t("{name} wins.", {name: name(winners[0])});
+  const who = winners.map((s, i) => (i === 0 ? name(s) : nameIn(s)));
+  const names = t("{names} and {last}", {names: who.slice(0, -1).join(", "), last: who[who.length - 1]});
+  return t("{names} win.", {names});
 }
 
 async function rematch() {

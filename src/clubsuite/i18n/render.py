@@ -1,0 +1,113 @@
+"""A refusal in a language: its reason's words from the catalog, its parameters worded there too (a card by its
+rank letter and suit symbol as that language writes it, a suit by its name, a seat by whoever names seats).
+
+English on the command line is the engine's own sentence (``str(reason)``), unchanged; this is for a player who
+chose another language, and for the English a page shows (:mod:`clubsuite.i18n`)."""
+
+from __future__ import annotations
+
+import re
+import string
+from collections.abc import Callable
+from typing import Any
+
+from clubsuite.i18n import Words
+from clubsuite.reasons import Reason, kind_of, templates
+
+_CARD = re.compile(r"^(JK[12]?|1[0-5]|[1-9]|[TJQKA])([CDHS])?(?:=([0-9]{1,2}))?$")
+_SUIT_OF = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
+_SYMBOL = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
+_RANK_WORD = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
+
+
+def card_short(notation: str, words: Words) -> str:
+    """A card written short in ``words``' language: its rank (letters as that language writes them) and its suit's
+    symbol (``D♥`` in German for the queen of hearts); a text that is no card is left as it is."""
+    m = _CARD.match(notation)
+    if m is None:
+        return notation
+    rank, suit, value = m.groups()
+    if rank.startswith("JK"):
+        return words.get("Joker {n}", "card.joker").format(n=rank[2:] or "")
+    if suit is None:
+        return notation
+    letter = words.get(rank, "rank.short") if rank in _RANK_WORD else ("10" if rank == "T" else rank)
+    face = letter + _SYMBOL[suit]
+    return face if value is None else f"{face}={value}"
+
+
+def card_name(notation: str, words: Words) -> str:
+    """A card in words in ``words``' language: ``queen of hearts``, ``Herz Dame``, ``dame de cœur``."""
+    m = _CARD.match(notation)
+    if m is None:
+        return notation
+    rank, suit, value = m.groups()
+    if rank.startswith("JK"):
+        return words.get("Joker {n}", "card.joker").format(n=rank[2:] or "")
+    if suit is None:
+        return notation
+    rank_words = words.get(_RANK_WORD[rank], "rank") if rank in _RANK_WORD else ("10" if rank == "T" else rank)
+    base = words.get("{rank} of {suit}", "card").format(rank=rank_words, suit=words.get(_SUIT_OF[suit], "suit.card"))
+    return base if value is None else words.get("{card} as {n}", "card.wild").format(card=base, n=value)
+
+
+class _Worded(string.Formatter):
+    def __init__(self, words: Words) -> None:
+        self.words = words
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if callable(value):
+            return str(value(format_spec))
+        return str(value)
+
+
+def reason_words(reason: Reason, lang: str, seat_name: Callable[[int], str] | None = None) -> str:
+    """``reason`` in ``lang``: the catalog's words for its code with every parameter worded in that language;
+    ``seat_name(n)`` names a seat (by default the language's "seat N", counted from 1)."""
+    words = Words(lang)
+    kind = templates()[reason.code]
+    name = seat_name or (lambda n: words.get("seat {n}", "seat").format(n=n + 1))
+    params: dict[str, object] = {}
+    for key, value in reason.params.items():
+        what = kind_of(key)
+        if isinstance(value, Reason):
+            params[key] = reason_words(value, lang, seat_name)
+        elif what == "cards":
+            params[key] = " ".join(card_short(str(c), words) for c in value) if isinstance(value, tuple) else value
+        elif what == "card":
+            params[key] = card_short(str(value), words)
+        elif what == "seat" and isinstance(value, int):
+            params[key] = name(value)
+        elif what == "suit":
+            suit = str(value)
+            params[key] = lambda form, s=suit: words.get(s[:-1], "suit.one") if form == "one" else words.get(s, "suit")
+        else:
+            params[key] = value
+    if kind.plural is not None and kind.count is not None:
+        count = reason.params.get(kind.count)
+        text = words.plural(kind.text, kind.plural, count if isinstance(count, int) else 1, reason.code)
+    else:
+        text = words.get(kind.text, reason.code)
+    return _Worded(words).vformat(text, (), params)
+
+
+_TYPED = re.compile(r"^([A-Za-z])([CDHScdhs])$")
+
+
+def english_notation(text: str, lang: str) -> str:
+    """What a player typed, with the rank letters of ``lang`` read as the notation's (``DH``, the German *Dame*
+    of hearts, is ``QH``). Only letters no English rank uses are read so (German B D, French V D R, Dutch B V H:
+    never J Q K A), so every English notation reads as before and no card can be read two ways; suits stay
+    C D H S in every language."""
+    if lang == "en":
+        return text
+    words = Words(lang)
+    local = {words.get(letter, "rank.short").upper(): letter for letter in _RANK_WORD}
+    mapping = {k: v for k, v in local.items() if len(k) == 1 and k not in _RANK_WORD and k != v}
+    out = []
+    for token in text.split(" "):
+        m = _TYPED.match(token)
+        if m and m.group(1).upper() in mapping:
+            token = mapping[m.group(1).upper()] + m.group(2)
+        out.append(token)
+    return " ".join(out)

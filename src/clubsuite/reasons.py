@@ -1,0 +1,196 @@
+"""Reasons as data: why the engine refuses an action, as a stable code, the ruling it applies and its parameters,
+with the English sentence rendered from them.
+
+Every refusal the rules give (``explain``, :class:`~clubsuite.errors.IllegalActionError` and the other errors an
+action can meet, notation included) is a :class:`Reason`. A reason *is* its English sentence (a ``str``), so the
+command line, the records and every caller that reads the text see exactly the words they always did; beside the
+text it carries :attr:`Reason.code`, :attr:`Reason.rule` and :attr:`Reason.params`, which the server sends so that a
+page can word the refusal in its reader's language from the same catalog (:mod:`clubsuite.i18n`).
+
+A template is registered once, by the module that raises it (:func:`template`), with its English text in
+``str.format`` style. Parameters are plain JSON values, and their *names* say what they are, so that every language
+can word them (a card's name, a seat's player, a suit's name):
+
+``card``, ``*_card``
+    one card, in notation (``QH``); ``cards``, ``*_cards``: several, as a list, written with spaces.
+``seat``, ``*_seat``
+    a seat number (0-based, as the engine counts).
+``suit``, ``*_suit``
+    a suit's key, ``clubs``, ``diamonds``, ``hearts`` or ``spades``; ``{suit}`` is the plural word, ``{suit:one}``
+    the singular.
+``n``, ``count``, ``*_count``
+    a whole number; the one a plural template is chosen by is named by :attr:`Template.count`.
+``reason``, ``*_reason``
+    another :class:`Reason`, worded in its place (a refusal that adds an alternative to another).
+anything else
+    text shown as it is: the action as typed, a notation, a word of the game.
+"""
+
+from __future__ import annotations
+
+import string
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any, TypeAlias
+
+Param: TypeAlias = "str | int | tuple[str, ...] | Reason"
+"""A parameter's value: a card, a word or a text (``str``), a number or seat (``int``), several cards (a tuple),
+or a reason within the reason (a ``reason`` parameter: a refusal that adds to another)."""
+
+SUITS = ("clubs", "diamonds", "hearts", "spades")
+"""The suit keys a ``suit`` parameter takes."""
+
+
+@dataclass(frozen=True)
+class Template:
+    """One kind of refusal: its code, the ruling it applies and its English text (with a plural where a count
+    chooses the words)."""
+
+    code: str
+    """Stable and unique: ``<game>.<what>`` (``<game>.must_follow``), or ``cards.<what>`` and ``engine.<what>`` for
+    the reasons every game shares. Pages and catalogs key on it: never reuse a code for other words."""
+    text: str
+    """The English sentence, ``str.format`` style, with the ruling's id where the engine always gave it."""
+    rule: str | None = None
+    """The ruling applied (its id, such as ``XX-1``), for a page's "why?"; ``None`` where no ruling is concerned."""
+    plural: str | None = None
+    """The English sentence when :attr:`count` is not 1; ``None`` for a template without plural."""
+    count: str | None = None
+    """The parameter whose number chooses between :attr:`text` and :attr:`plural`."""
+
+    def words(self, count: int | None) -> str:
+        """The text (singular or plural) for ``count``, in English."""
+        return self.text if self.plural is None or count == 1 else self.plural
+
+    def fields(self) -> frozenset[str]:
+        """The parameter names the texts use."""
+        names = set()
+        for text in (self.text, self.plural or ""):
+            names |= {name for _, name, _, _ in string.Formatter().parse(text) if name}
+        return frozenset(names)
+
+
+_TEMPLATES: dict[str, Template] = {}
+
+
+def template(
+    code: str, text: str, rule: str | None = None, plural: str | None = None, count: str | None = None
+) -> Template:
+    """Register a refusal's template (once per code; a module imported twice gives back the same template)."""
+    new = Template(code, text, rule, plural, count)
+    old = _TEMPLATES.setdefault(code, new)
+    if old != new:
+        raise ValueError(f"reason code {code!r} registered twice with different words")
+    if (plural is None) != (count is None):
+        raise ValueError(f"reason code {code!r}: a plural needs the parameter that counts, and only a plural does")
+    return new
+
+
+def templates() -> Mapping[str, Template]:
+    """Every registered template by code (the modules that register them must have been imported)."""
+    return dict(_TEMPLATES)
+
+
+def kind_of(name: str) -> str:
+    """What a parameter is, by its name: ``card``, ``cards``, ``seat``, ``suit``, ``reason``, ``count`` or
+    ``text``."""
+    for kind in ("cards", "card", "seat", "suit", "reason"):
+        if name == kind or name.endswith("_" + kind):
+            return kind
+    if name in ("n", "count") or name.endswith("_count"):
+        return "count"
+    return "text"
+
+
+class _English(string.Formatter):
+    """Formats parameters as the engine always wrote them: cards by notation, seats and numbers as numbers."""
+
+    def format_field(self, value: Any, format_spec: str) -> str:
+        if isinstance(value, Reason):
+            return str(value)
+        if isinstance(value, tuple):
+            return " ".join(str(v) for v in value)
+        if format_spec == "one" and isinstance(value, str):
+            return value[:-1]  # a suit key's singular: "hearts" -> "heart"
+        return str(super().format_field(value, format_spec))
+
+
+_ENGLISH = _English()
+
+
+class Reason(str):
+    """A refusal: its English sentence (the ``str`` itself) with its :attr:`code`, :attr:`rule` and
+    :attr:`params`, from which any language words it."""
+
+    code: str
+    rule: str | None
+    params: Mapping[str, Param]
+
+    def __new__(cls, kind: Template, **params: Param) -> Reason:
+        missing = kind.fields() - params.keys()
+        if missing:
+            raise TypeError(f"reason {kind.code} needs {', '.join(sorted(missing))}")
+        for name, value in params.items():
+            if kind_of(name) == "suit" and value not in SUITS:
+                raise ValueError(f"reason {kind.code}: {name}={value!r} is not a suit key")
+        count = params.get(kind.count) if kind.count else None
+        text = _ENGLISH.format(kind.words(count if isinstance(count, int) else None), **params)
+        made = super().__new__(cls, text)
+        made.code = kind.code
+        # a refusal that adds to another ("...; or pass") applies the ruling of the one it adds to
+        inner = [v.rule for v in params.values() if isinstance(v, Reason) and v.rule]
+        made.rule = kind.rule or (inner[0] if inner else None)
+        made.params = params
+        return made
+
+    def __reduce__(self) -> tuple[Any, ...]:
+        """Pickled (to a worker process, in a copy) as the template and parameters, and made again there."""
+        return (_remake, (self.code, dict(self.params)))
+
+    def to_json(self) -> dict[str, Any]:
+        """The form the protocol sends: ``{"code", "rule", "params"}`` (lists for several cards)."""
+        params = {k: _json_param(v) for k, v in self.params.items()}
+        return {"code": self.code, "rule": self.rule, "params": params}
+
+
+def _json_param(value: Param) -> Any:
+    if isinstance(value, Reason):
+        return value.to_json()
+    return list(value) if isinstance(value, tuple) else value
+
+
+def _remake(code: str, params: dict[str, Param]) -> Reason:
+    return Reason(_TEMPLATES[code], **params)
+
+
+def cards_param(cards: Iterable[object]) -> tuple[str, ...]:
+    """Several cards as a ``cards`` parameter: their notations, in the order given."""
+    return tuple(str(c) for c in cards)
+
+
+def reason_of(error: BaseException | str | None) -> Reason | None:
+    """The reason an error (or ``explain``'s answer) carries, if it carries one."""
+    if isinstance(error, Reason):
+        return error
+    if isinstance(error, BaseException) and error.args and isinstance(error.args[0], Reason):
+        return error.args[0]
+    return None
+
+
+# -- the reasons every game shares ------------------------------------------------------------------------------
+NOT_YOUR_TURN = template("engine.not_your_turn", "seat {seat} tried {action}, but it is seat {turn_seat}'s turn")
+HAND_OVER = template("engine.hand_over", "{action} cannot be played: the hand is over")
+MATCH_OVER = template("engine.match_over", "{action} cannot be played: the match is over")
+NO_HAND = template("engine.no_hand", "{action} cannot be played: no hand is in progress, deal first")
+NO_SUCH_SEAT = template("engine.no_such_seat", "seat {seat} does not exist: expected 0 to {last_seat}")
+NOT_HELD = template("engine.not_held", "{card} is not in your hand (rule: you play a card you hold)")
+ASKED_MATCH_OVER = template("engine.asked_match_over", "the match is over")
+ASKED_NO_HAND = template("engine.asked_no_hand", "no hand is in progress: deal first")
+ASKED_NOT_YOUR_TURN = template("engine.asked_not_your_turn", "it is seat {turn_seat}'s turn, not seat {seat}'s")
+
+
+def not_your_turn(seat: int, action: object, turn_seat: int | None) -> Reason:
+    """``seat`` tried ``action`` while ``turn_seat`` is to act (there is one: a finished hand refuses first)."""
+    if turn_seat is None:
+        raise ValueError("not_your_turn needs the seat to act")
+    return Reason(NOT_YOUR_TURN, seat=seat, action=str(action), turn_seat=turn_seat)

@@ -1,0 +1,55 @@
+// The coach of the guided first hand (a table with the "coach" setting): beside the table, every step in words —
+// what is asked and why the marked cards may be played, why a move was refused (with the rule's paragraph one
+// click away), and how the hand was scored. It only reads what the page already has (the view, the legal actions,
+// the refusal, the hand's account): the game itself is played on the real engine, over the real protocol.
+
+import {h} from "./dom.js";
+import {handWords, prompt, why} from "./games.js";
+import {language, t} from "./i18n.js";
+
+/** The address of a game's rules page at the paragraph of ``rule`` (or its top), in the page's language. */
+export function rulesLink(game, rule = null) {
+  const name = String(game).split(/[-(]/)[0];
+  return `/rules/${encodeURIComponent(name)}?lang=${language()}${rule ? `#${encodeURIComponent(rule)}` : ""}`;
+}
+
+/** The paragraph of a game's rules page on scoring (the partnership game's is its ruling CP-3). */
+function scoringAnchor(game) {
+  return String(game).startsWith("partnership") ? "CP-3" : "scoring";
+}
+
+/** The coach's panel for this moment of the table. ``state`` is the table page's: game, view, legal, whose turn,
+ * the last refusal and the hands scored; ``name(seat)`` names a seat. */
+export function coachPanel({game, view, legal, myTurn, toAct, error, errorRule, hands, name, over}) {
+  const steps = [];
+  if (error) {
+    steps.push(h("div", {class: "coach-step coach-refused", role: "status"},
+      h("strong", {}, t("That move is not allowed")),
+      h("p", {}, error),
+      h("a", {href: rulesLink(game, errorRule), target: "_blank", rel: "noopener"}, t("Read the rule"))));
+  }
+  const last = hands && hands.length ? hands[hands.length - 1] : null;
+  if (over) {
+    steps.push(h("div", {class: "coach-step"}, h("strong", {}, t("The match is over")),
+      h("p", {}, t("Well played. You can play again, or go back to the lobby and choose a table."))));
+  } else if (myTurn && view) {
+    const reason = why(game, view, legal);
+    steps.push(h("div", {class: "coach-step"},
+      h("strong", {}, t("Your turn")),
+      h("p", {}, prompt(game, view, legal)),
+      reason ? h("p", {class: "coach-why"}, t("The cards you may play are marked. Why: {why}", {why: reason.text})) : null,
+      reason ? h("a", {href: rulesLink(game, reason.rule), target: "_blank", rel: "noopener"}, t("Read the rule")) : null));
+  } else if (toAct !== null && toAct !== undefined && view) {
+    steps.push(h("div", {class: "coach-step"}, h("strong", {}, t("Watch")),
+      h("p", {}, t("{name} is choosing. Each card played appears in front of its player.", {name: name(toAct)}))));
+  }
+  if (last && !over) {
+    steps.push(h("div", {class: "coach-step coach-scored"},
+      h("strong", {}, t("How the last hand was scored")),
+      h("p", {}, handWords(game, last, name)),
+      h("a", {href: rulesLink(game, scoringAnchor(game)), target: "_blank", rel: "noopener"}, t("How scoring works"))));
+  }
+  return h("section", {class: "coach", "aria-label": t("Coach"), "aria-live": "polite"},
+    h("h2", {}, t("Your first hand, explained")), ...steps,
+    h("p", {class: "coach-foot"}, h("a", {href: rulesLink(game), target: "_blank", rel: "noopener"}, t("How to play"))));
+}

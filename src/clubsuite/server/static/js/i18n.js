@@ -1,0 +1,151 @@
+// The page's words in the reader's language: the catalog of the chosen language (GET /i18n/<lang>.json, made from
+// the same gettext catalog as the terminal's), t() and tn() for the page's own words, card names, and a refusal
+// worded from its reason (code, ruling, parameters) as the server sends it.
+
+import {parseCard, SUITS} from "./cards.js";
+
+export const LANGUAGES = {en: "English", de: "Deutsch", fr: "Français", nl: "Nederlands"};
+const KEY = "clubs.lang";
+const SEP = "\u0004";
+let catalog = {lang: "en", plural: "n != 1", messages: {}};
+let byContext = {};
+
+/** The language chosen on this browser, else the browser's first shipped language, else English. */
+export function chosenLanguage() {
+  let saved = null;
+  try {
+    saved = localStorage.getItem(KEY);
+    if (saved && saved.startsWith('"')) saved = JSON.parse(saved); // kept as JSON, like the page's other settings
+  } catch {
+    saved = null;
+  }
+  if (saved && saved in LANGUAGES) return saved;
+  for (const tag of navigator.languages ?? [navigator.language ?? "en"]) {
+    const head = String(tag).toLowerCase().split(/[-_]/)[0];
+    if (head in LANGUAGES) return head;
+  }
+  return "en";
+}
+
+/** Load the chosen language's words (English words are the fallback of every message). */
+export async function loadWords(lang = chosenLanguage()) {
+  document.documentElement.lang = lang;
+  try {
+    const res = await fetch(`/i18n/${lang}.json`);
+    if (res.ok) catalog = await res.json();
+  } catch {
+    catalog = {lang: "en", plural: "n != 1", messages: {}};
+  }
+  byContext = {};
+  for (const [key, text] of Object.entries(catalog.messages)) {
+    const at = key.indexOf(SEP);
+    if (at > 0) byContext[key.slice(0, at)] = text; // a refusal's code is the context of its one message
+  }
+  return catalog.lang;
+}
+
+/** The language the page speaks now. */
+export function language() {
+  return catalog.lang;
+}
+
+/** Remember ``lang`` and show the page again in it. */
+export function setLanguage(lang) {
+  if (!(lang in LANGUAGES)) return;
+  try {
+    localStorage.setItem(KEY, JSON.stringify(lang));
+  } catch {
+    // no storage: the choice lasts for this page only
+  }
+  location.reload();
+}
+
+function fill(text, params) {
+  return text.replace(/\{(\w+)(?::(\w+))?\}/g, (whole, name, form) => {
+    if (!(name in params)) return whole;
+    const v = params[name];
+    return typeof v === "function" ? v(form) : String(v);
+  });
+}
+
+function pluralIndex(n) {
+  return catalog.plural.includes(">") ? (n > 1 ? 1 : 0) : (n !== 1 ? 1 : 0);
+}
+
+/** The page's words ``msgid`` in the reader's language, with {name} filled from ``params``. */
+export function t(msgid, params = {}) {
+  const found = catalog.messages[msgid];
+  return fill(typeof found === "string" ? found : msgid, params);
+}
+
+/** Words with a plural: ``one`` or ``many`` (English) as ``n`` asks, in the reader's language. */
+export function tn(one, many, n, params = {}) {
+  const found = catalog.messages[one];
+  const text = Array.isArray(found) ? found[pluralIndex(n)] ?? found[found.length - 1] : (n === 1 ? one : many);
+  return fill(text, {n, ...params});
+}
+
+/** Words that have a context (a suit's or a rank's name, a refusal's code). */
+export function tc(context, msgid, params = {}, n = null) {
+  const found = catalog.messages[context + SEP + msgid];
+  let text = msgid;
+  if (Array.isArray(found)) text = found[n === null ? 0 : pluralIndex(n)];
+  else if (typeof found === "string") text = found;
+  return fill(text, params);
+}
+
+const RANKS = {J: "jack", Q: "queen", K: "king", A: "ace"};
+
+/** A card in words in the reader's language: "queen of hearts", "Herz Dame", "dame de cœur". */
+export function cardWords(card) {
+  if (card.suit === null) return tc("card.joker", "Joker {n}", {n: card.rank[2]});
+  const rank = RANKS[card.rank] ? tc("rank", RANKS[card.rank]) : card.rank;
+  const base = tc("card", "{rank} of {suit}", {rank, suit: tc("suit.card", SUITS[card.suit].name)});
+  return card.as === null ? base : tc("card.wild", "{card} as {n}", {card: base, n: card.as});
+}
+
+/** A card written short in the reader's language: rank letter and suit symbol ("D\u2665" in German). */
+export function cardLetters(card) {
+  if (card.suit === null) return tc("card.joker", "Joker {n}", {n: card.rank[2]});
+  const rank = RANKS[card.rank] ? tc("rank.short", card.rank) : card.rank;
+  const face = `${rank}${SUITS[card.suit].symbol}`;
+  return card.as === null ? face : `${face}=${card.as}`;
+}
+
+function kindOf(name) {
+  for (const kind of ["cards", "card", "seat", "suit", "reason"]) {
+    if (name === kind || name.endsWith(`_${kind}`)) return kind;
+  }
+  return "text";
+}
+
+function cardText(notation) {
+  const card = parseCard(String(notation));
+  return card ? cardLetters(card) : String(notation);
+}
+
+/** A refusal in the reader's language from its reason ({code, rule, params}); ``seatName(n)`` names a seat. */
+export function reasonWords(reason, seatName = (n) => `${n + 1}`) {
+  const params = {};
+  for (const [name, value] of Object.entries(reason.params ?? {})) {
+    const kind = kindOf(name);
+    if (kind === "cards") params[name] = (Array.isArray(value) ? value : [value]).map(cardText).join(" ");
+    else if (kind === "card") params[name] = cardText(value);
+    else if (kind === "seat") params[name] = seatName(Number(value));
+    else if (kind === "suit") params[name] = (form) => tc(form === "one" ? "suit.one" : "suit", form === "one" ? String(value).slice(0, -1) : String(value));
+    else if (kind === "reason" && value && typeof value === "object") params[name] = reasonWords(value, seatName);
+    else params[name] = String(value);
+  }
+  const text = byContext[reason.code];
+  if (text === undefined) return null;
+  const counted = Object.entries(reason.params ?? {}).find(([name]) => name === "n" || name === "count" || name.endsWith("_count"));
+  const words = Array.isArray(text) ? text[pluralIndex(Number(counted ? counted[1] : 1))] : text;
+  return fill(words, params);
+}
+
+/** A language switch: the four languages, each in its own name; choosing one shows the page again in it. */
+export function languageSwitch(h) {
+  const select = h("select", {"aria-label": t("Language"), class: "lang-switch", onchange: (e) => setLanguage(e.target.value)},
+    ...Object.entries(LANGUAGES).map(([code, name]) => h("option", {value: code, selected: code === language() ? "" : null, lang: code}, name)));
+  return select;
+}
