@@ -199,6 +199,26 @@ def offered(w: Watched) -> bool:
     return live > 0 and w.page.locator("#turn").inner_text() != "Sent…"
 
 
+SHOWN_POINT = """(el) => {
+  const r = el.getBoundingClientRect();
+  const mid = {x: r.width / 2, y: r.height / 2};
+  const at = (x, y) => el.contains(document.elementFromPoint(r.left + x, r.top + y));
+  if (at(mid.x, mid.y)) return mid;
+  for (let y = 6; y < r.height - 4; y += 6) {
+    for (let x = 6; x < r.width - 4; x += 6) if (at(x, y)) return {x, y};
+  }
+  return mid;
+}"""
+"""Where a card is tapped: its middle, or where a card of the fanned hand in front of it leaves it showing (a player
+taps the part of a card they see)."""
+
+
+def tap(locator: Any) -> None:
+    """Click a card where it shows (its middle if nothing covers it)."""
+    locator.scroll_into_view_if_needed()
+    locator.click(position=locator.evaluate(SHOWN_POINT))
+
+
 def decide(w: Watched, rng: Any, game: str) -> str:
     """Make one decision by clicking what the page offers: a legal action (from those the server sent) chosen at
     random, made as a player makes it (a card clicked, a word's button, or cards chosen and their play confirmed, a
@@ -212,10 +232,10 @@ def decide(w: Watched, rng: Any, game: str) -> str:
     if not cards or tokens[0] == "call":  # a word, or a misplay call (a button naming the card called)
         page.locator(f'.controls button.action[data-action="{action}"]').click()
     elif len(tokens) == 1 and game != "northstar":
-        page.locator(f'button.card.playable[data-card="{action}"]').first.click()
+        tap(page.locator(f'button.card.playable[data-card="{action}"]').first)
     else:
         for token in cards:
-            page.locator(f'.my-area > .hand button.card[data-card="{token.split("=")[0]}"]').click()
+            tap(page.locator(f'.my-area > .hand button.card[data-card="{token.split("=")[0]}"]'))
         for bare in page.locator(".wild-picker select").evaluate_all("(ss) => ss.map((s) => s.dataset.wild)"):
             page.locator(f'select[data-wild="{bare}"]').select_option(meaning(action, bare))  # in the page's order
         page.locator(f'.controls button.action.primary[data-action="{action}"]').click()

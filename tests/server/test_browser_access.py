@@ -3,7 +3,7 @@
 axe-core (bundled by ``axe-playwright-python``) finds no violation of impact "serious" or "critical" on the lobby, on
 the table of every game at a moment where it is the viewer's turn with cards in hand (as drawn; with the settings
 open; in the screen-reader mode with the four-colour deck; on a phone with each drawer open) and on the replay viewer
-of a finished match, at 1280 and 390 px; on every game's rules page in every language, and on the guided first
+of a finished match, at 1280 and 390 px; on every game's rules page (each language once), and on the guided first
 hand with its coach. No rule is switched off. Then the screen-reader mode and the four-colour
 deck: a live region says a bot's play in words, the cards of the hand are buttons named in words ("queen of
 hearts"), a move typed in notation is played (and an illegal one refused with the server's words), and the
@@ -143,8 +143,9 @@ def test_the_lobby_has_no_serious_accessibility_violation(web: ThreadServer, bro
     assert page.errors == []
 
 
-@pytest.mark.parametrize("lang", ["en", "de", "fr", "nl"])
-@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize(
+    ("game", "lang"), [("whist", "de"), ("free", "fr"), ("northstar", "nl"), ("partnership", "en")]
+)
 def test_the_rules_page_of_every_game_in_every_language_has_no_serious_accessibility_violation(
     web: ThreadServer, browser: Any, game: str, lang: str
 ) -> None:
