@@ -50,8 +50,7 @@ def test_english_play_of_whist_says_what_it_always_said() -> None:
 
 def test_german_play_of_whist_words_prompts_and_summaries_in_german() -> None:
     missing = [what for msgid, what in GERMAN.items() if Words("de").get(msgid) == msgid]
-    if missing:
-        pytest.skip(f"the German catalog does not translate the terminal's words yet: {', '.join(missing)}")
+    assert not missing, f"the German catalog does not translate the terminal's words: {', '.join(missing)}"
     out = clubs_in_process(["play", "whist", "--seed", "5", "--lang", "de"], MOVES)
     assert out.status == 0, out.stderr
     lines = out.stdout.splitlines()
@@ -60,9 +59,35 @@ def test_german_play_of_whist_words_prompts_and_summaries_in_german() -> None:
     assert any(line.startswith(german("Your card:")) for line in lines)
     assert any(line.startswith(german("Your hand: {cards}")) for line in lines)
     summary = german("Hand over. Tricks: {tricks}")
-    assert summary + "You 3 (-1), Heuristic 1 9 (+5), Heuristic 2 1 (-3)" in lines
+    assert summary + "Sie 3 (-1), Heuristic 1 9 (+5), Heuristic 2 1 (-3)" in lines  # the player's seat: "Sie"
+    head = Words("de").get("{title} · variant {spec} · seed {seed} · you are seat {seat}")
+    assert lines[0] == head.format(title=Words("de").get("Clubs (whist group)"), spec="whist", seed=5, seat=0)
+    assert lines[0] != "Clubs (whist group) · variant whist · seed 5 · you are seat 0"
+    assert german("Game stopped before the end (you quit).") in lines
     assert any(line.strip() == german("Scores") for line in lines)
-    for english in ("Keep or exchange with the bid hand?", "Hand over. Tricks:", "Your card:", "You keep your hand."):
+    english_words = ("Keep or exchange with the bid hand?", "Hand over. Tricks:", "Your card:", "You keep your hand.")
+    for english in (*english_words, "You "):
         assert not any(english in line for line in lines), english
     # The cards stay in notation, and the seats keep the names the terminal gives them.
     assert any("JH" in line and "Heuristic 2" in line for line in lines)
+
+
+@pytest.mark.parametrize("lang", ["fr", "nl"])
+def test_watching_bots_in_french_or_dutch_words_the_header_the_events_and_the_end_in_that_language(lang: str) -> None:
+    words = Words(lang)
+    out = clubs_in_process(["watch", "whist", "--seed", "7", "--lang", lang])
+    assert out.status == 0, out.stderr
+    lines = out.stdout.splitlines()
+    head = words.get("{title} · variant {spec} · seed {seed}")
+    title = words.get("Clubs (whist group)")
+    assert title != "Clubs (whist group)" and lines[0] == head.format(title=title, spec="whist", seed=7)
+    first = [words.get("{name} leads the first trick.").format(name=f"Heuristic {s}") for s in range(3)]
+    assert any(line in first for line in lines), first
+    wins = words.get("{name} wins trick {number} (tricks: {counts})").split("{name}")[1].split("{number}")[0]
+    assert wins.strip() and any(wins in line for line in lines)
+    assert not any("leads the first trick" in line or " wins trick " in line for line in lines)
+
+
+def test_watch_refuses_a_language_it_does_not_speak_naming_the_ones_it_does() -> None:
+    out = clubs_in_process(["watch", "whist", "--lang", "es"])
+    assert out.status == 2 and "es" in out.stderr and "en" in out.stderr and "Traceback" not in out.stderr

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serverkit import ThreadServer, seated
+from serverkit import ThreadServer, get, new_table, post, seated
 
 from clubsuite.i18n import Words
 from clubsuite.server.store import Store
@@ -160,6 +160,74 @@ def test_the_replay_viewer_speaks_french_its_steps_its_bar_and_its_cards(web: Th
         cards = page.locator(".felt .seat [data-card]").evaluate_all(LABELS)
         assert cards and all(any(name.endswith(suit) for suit in FRENCH_SUITS) for name in cards), cards
         assert page.get_by_role("link", name=french.get("Open another record")).count() == 1
+        assert errors == []
+    finally:
+        context.close()
+
+
+def _dutch_name(words: Words, table: dict[str, Any]) -> str:
+    """A table's name as the Dutch catalog words its parts (``name_words``), made here independently of the page."""
+    parts = table["name_words"]
+    title = words.get(parts["title"], "words")
+    head = words.get("{host}'s {title}").replace("{host}", parts["host"]).replace("{title}", title)
+    out = [head, words.plural("{n} player", "{n} players", parts["players"]).replace("{n}", str(parts["players"]))]
+    for rule in parts["rules"]:
+        text = words.get(rule["words"], "words")
+        out.append(text if rule["value"] is None else text.replace("{}", rule["value"]))
+    return ", ".join(out)
+
+
+def test_the_lobby_names_tables_and_words_the_games_options_in_the_readers_language(
+    web: ThreadServer, browser: Any
+) -> None:
+    dutch = Words("nl")
+    assert dutch.get("Wild 15s", "words") != "Wild 15s", "the Dutch catalog lacks the words tested"
+    seats = [{"kind": "person"}] + [{"kind": "bot", "bot": "normal"}] * 3
+    hosted = new_table(web.base, "northstar(players=4,wild_fifteens=true,target=90)", seats)
+    post(web.base, f"/tables/{hosted['id']}/join", {"name": "Ann"})
+    unhosted = new_table(web.base, "whist-1997", [{"kind": "person"}] + [{"kind": "bot", "bot": "easy"}] * 2)
+    listed = {t["id"]: t for t in get(web.base, "/tables")}
+    english_names = {listed[hosted["id"]]["name"], listed[unhosted["id"]]["name"]}
+    assert english_names == {
+        "Ann's CLUBS, 4 players, wild 15s, to 90 points",
+        "A Whist Clubs table, lead: left of the last to exchange",
+    }
+
+    context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    try:  # in English the page words the parts exactly as the server names the table
+        page.goto(web.base + "/")
+        page.locator(".table-card h3").nth(1).wait_for()
+        assert set(page.locator(".table-card h3").all_inner_texts()) == english_names
+    finally:
+        context.close()
+
+    context = browser.new_context(locale="nl-NL", viewport={"width": 1280, "height": 900})  # Dutch from the browser
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    try:
+        page.goto(web.base + "/")
+        card = page.locator(f'.table-card[data-table="{hosted["id"]}"]')
+        card.locator("h3").wait_for()
+        assert card.locator("h3").inner_text() == _dutch_name(dutch, listed[hosted["id"]])
+        assert dutch.get("wild 15s", "words") in card.locator(".fact.wide dd").inner_text()
+        bot = dutch.get("normal bot")
+        assert any(chip.endswith(f", {bot}") for chip in card.locator(".seat-chips li").all_inner_texts()), bot
+        # the form to make a table: the games, their variants and options in Dutch
+        page.locator("#game").select_option("northstar")
+        partnership = dutch.get("Partnership Clubs", "words")
+        assert partnership != "Partnership Clubs" and partnership in page.locator("#game").inner_text()
+        assert (
+            dutch.get("a climbing game for 2 to 6 players, alone or in teams", "words")
+            == page.locator("#game-about").inner_text()
+        )
+        label = page.locator('label[for="opt-wild_fifteens"]').inner_text()
+        assert label.startswith(dutch.get("Wild 15s", "words")) and "Wild 15s" not in label
+        assert dutch.get("The 2013 edition", "words") in page.locator("#variant").inner_text()
+        assert dutch.get("Bot: hard", "words") in page.locator("#seat-1").inner_text()
         assert errors == []
     finally:
         context.close()

@@ -387,10 +387,21 @@ def test_the_servers_default_data_folder_is_ignored_by_git() -> None:
 
 
 # -- round the table ----------------------------------------------------------------------------------------------
-def centre(page: Any, selector: str) -> tuple[float, float]:
-    box = page.locator(selector).bounding_box()
-    assert box is not None, selector
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+def centres(page: Any, selectors: list[str]) -> list[tuple[float, float]]:
+    """The middles of the elements ``selectors`` name, measured together in one look at the page (a redraw between
+    two measures would leave the first on an element no longer there)."""
+    found = page.evaluate(
+        """(sels) => sels.map((sel) => {
+            const e = document.querySelector(sel);
+            if (!e) return null;
+            const r = e.getBoundingClientRect();
+            return r.width > 0 && r.height > 0 ? [r.left + r.width / 2, r.top + r.height / 2] : null;
+        })""",
+        selectors,
+    )
+    missing = [sel for sel, at in zip(selectors, found, strict=True) if at is None]
+    assert not missing, f"not shown: {missing}"
+    return [(float(x), float(y)) for x, y in found]
 
 
 @pytest.mark.parametrize("viewport", [DESKTOP, PHONE, {"width": 360, "height": 740}])
@@ -400,12 +411,16 @@ def test_seats_sit_round_the_table_with_the_partner_opposite_and_each_card_in_fr
     table = table_with(web, "partnership", [{"kind": "person"}] + [{"kind": "bot", "bot": "normal"}] * 3, bot_delay=0)
     ann = sit(browser, web.base, table, "Ann", viewport)
     page = ann.page
-    me = centre(page, '.place[data-seat="0"]')
-    left, partner, right = (centre(page, f'.felt .seat[data-seat="{s}"]') for s in (1, 2, 3))
+    # the bots play at once until Ann is to act: the table is then still, and measured in one look
+    wait_for(lambda: offered(ann), 30, "Ann was never to act", page)
+    in_front = [f'.place[data-seat="{s}"]' for s in range(4)]
+    round_table = [f'.felt .seat[data-seat="{s}"]' for s in (1, 2, 3)]
+    at = centres(page, in_front + round_table)
+    me, places, (left, partner, right) = at[0], at[:4], at[4:]
     assert partner[1] < me[1] and abs(partner[0] - me[0]) < viewport["width"] * 0.1  # opposite: straight across
     assert left[0] < me[0] < right[0]  # play goes to the left
     for s in (1, 2, 3):  # each seat's place on the table lies between the viewer's and that seat
-        place, seat = centre(page, f'.place[data-seat="{s}"]'), centre(page, f'.felt .seat[data-seat="{s}"]')
+        place, seat = places[s], at[3 + s]
         assert abs(place[0] - seat[0]) + abs(place[1] - seat[1]) < abs(me[0] - seat[0]) + abs(me[1] - seat[1])
     assert page.evaluate("() => document.documentElement.scrollWidth") <= viewport["width"]
 

@@ -7,11 +7,13 @@ language."""
 
 from __future__ import annotations
 
+import html
 import re
 from collections.abc import Callable, Iterator
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 import httpx
 import pytest
@@ -23,6 +25,7 @@ from clubsuite.games.free import FreeMatch
 from clubsuite.games.northstar import parse_play
 from clubsuite.games.partnership import PartnershipMatch
 from clubsuite.games.whist import WhistMatch
+from clubsuite.i18n import Words
 from clubsuite.server import rules
 from clubsuite.server.store import Store
 
@@ -240,6 +243,68 @@ def test_the_list_of_games_links_every_games_page_in_its_language(web: ThreadSer
     assert r.status_code == 200 and Page(r.text).lang == "fr"
     for game in GAMES:
         assert f'href="/rules/{game}?lang=fr"' in r.text
+
+
+# -- a page opened from a table: what that table plays, at the top ------------------------------------------------
+def table_rules_line(text: str) -> str:
+    """The words of the line at the top of a page opened from a table (``?spec=``)."""
+    found = re.search(r'<p class="(?:notice )?table-rules"[^>]*>(.*?)</p>', text, re.S)
+    assert found is not None, "no line about the table's rules"
+    return html.unescape(re.sub(r"<[^>]+>", "", found.group(1)))
+
+
+@pytest.mark.parametrize("lang", LANGS)
+def test_a_page_opened_from_a_table_states_that_tables_rules_in_words_each_linking_to_its_paragraph(
+    web: ThreadServer, lang: str
+) -> None:
+    spec = "northstar(players=4,wild_fifteens=true,target=90)"
+    r = httpx.get(f"{web.base}/rules/northstar", params={"lang": lang, "spec": spec}, timeout=10)
+    assert r.status_code == 200 and Page(r.text).lang == lang
+    said = Words(lang)
+    line = table_rules_line(r.text)
+    expected = [
+        said.plural("{n} player", "{n} players", 4).replace("{n}", "4"),
+        said.get("wild 15s", "words"),
+        said.get("to {} points", "words").replace("{}", "90"),
+    ]
+    head = rules.LANGUAGES[lang].at_this_table.partition("{rules}")[0]
+    assert line.startswith(head) and ", ".join(expected) in line
+    if lang != "en":  # the words are the language's own, not the English
+        assert "wild 15s" not in line and "players" not in line
+    for key in ("players", "wild_fifteens", "target"):  # each rule links to its paragraph on the page
+        assert f'href="#option-{key}"' in r.text and f'id="option-{key}"' in r.text
+    assert "wild_fifteens" not in line and "=" not in line  # words, never the spec's keys or values
+    # the language switch keeps the table's rules
+    assert f'href="/rules/northstar?lang=de&amp;spec={quote(spec, safe="")}"' in r.text
+
+
+def test_a_table_playing_the_rules_as_written_is_told_so_and_a_named_variant_is_worded(web: ThreadServer) -> None:
+    r = httpx.get(f"{web.base}/rules/whist", params={"lang": "fr", "spec": "whist"}, timeout=10)
+    assert r.status_code == 200 and table_rules_line(r.text) == rules.LANGUAGES["fr"].as_written
+    r = httpx.get(f"{web.base}/rules/whist", params={"lang": "de", "spec": "whist-1997"}, timeout=10)
+    option = Words("de").get("lead: left of the last to exchange", "words")
+    assert r.status_code == 200 and option in table_rules_line(r.text)
+    assert 'href="#option-lead_after_exchange"' in r.text
+
+
+@pytest.mark.parametrize(
+    ("spec", "why"),
+    [
+        ("northstar(players=9)", "players"),  # out of range: the engine's reason, naming the option
+        ("northstar(colour=red)", "colour"),  # no such option
+        ("whist", "whist"),  # another game's rules
+        ("northstar(" + "x" * 300 + ")", "200"),  # longer than any table's rules
+    ],
+)
+def test_table_rules_that_cannot_be_read_are_a_400_saying_why_above_the_page(
+    web: ThreadServer, spec: str, why: str
+) -> None:
+    r = httpx.get(f"{web.base}/rules/northstar", params={"lang": "nl", "spec": spec}, timeout=10)
+    assert r.status_code == 400 and Page(r.text).lang == "nl"
+    line = table_rules_line(r.text)
+    assert line.startswith(rules.LANGUAGES["nl"].bad_spec.partition("{reason}")[0]) and why in line
+    assert 'id="option-players"' in r.text  # the game's page is still shown below
+    assert "Traceback" not in r.text and "spec=" not in r.text  # the switch does not carry rules it could not read
 
 
 def test_raw_html_in_a_page_source_is_shown_as_text_never_as_markup() -> None:

@@ -37,7 +37,7 @@ from clubsuite.cli.saving import Saver, check_save_path, input_ended, save_and_s
 from clubsuite.cli.stopping import Stopped, StopSignals
 from clubsuite.engine import SomeGame, SomeMatch, resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.i18n import LANGUAGES, from_environment, parse_language
+from clubsuite.i18n import LANGUAGES, Words, from_environment, parse_language
 from clubsuite.i18n.render import english_notation
 from clubsuite.runner import deal_next
 from clubsuite.safetext import quoted, shown
@@ -248,6 +248,17 @@ def _with_common(func: Any) -> Any:
     return func
 
 
+LANG_OPTION = click.option(
+    "--lang",
+    type=click.Choice(LANGUAGES, case_sensitive=False),
+    default=None,
+    help="The language of the table's words (English, German, French, Dutch); default: CLUBS_LANG, else the "
+    "locale, else English. Cards are typed in the usual notation (QH, 10C) in every language, or with the "
+    "language's own letters where they are unambiguous.",
+)
+"""``--lang``: the language a table in the terminal speaks (``play`` and ``watch``)."""
+
+
 @click.command(cls=FillsHelp)
 @click.argument("game", default=default_game_name)
 @click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat (0 to players - 1).")
@@ -259,13 +270,7 @@ def _with_common(func: Any) -> Any:
     "a level (easy, normal, hard, expert), a kind (random, heuristic, pimc, ismcts) or a kind with settings "
     "such as pimc(samples=8,ms=100).",
 )
-@click.option(
-    "--lang",
-    type=click.Choice(LANGUAGES, case_sensitive=False),
-    default=None,
-    help="The language refusals are worded in (English, German, French, Dutch); default: CLUBS_LANG, else the "
-    "locale, else English. Cards are typed in the usual notation (QH, 10C) in every language.",
-)
+@LANG_OPTION
 @_with_common
 @handle_errors
 def play_command(
@@ -295,10 +300,11 @@ def play_command(
     names: list[str] = []
     seats: list[dict[str, str]] = []
     others = iter(setup.bots)
+    language = lang.lower() if lang else terminal_language()
     for s in range(setup.n_seats):
         if s == seat:
             bot_players.append(None)
-            names.append("You")
+            names.append(Words(language).get("You"))  # the player's seat, named in their language
             seats.append({"name": "you", "kind": "human"})
         else:
             b = next(others)
@@ -307,11 +313,14 @@ def play_command(
             seats.append({"name": b, "kind": "bot"})
     console = _console(plain)
     table = setup.screen(console, names, seat, symbols=_symbols(console, plain))
-    table.lang = lang.lower() if lang else terminal_language()
+    table.lang = language
     saver = Saver(save_path, seats, seed)
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
-    chosen = f" · seed {seed}" if seed_given else ""
-    table.say(f"{table.title} · variant {shown(setup.spec, SPEC_SHOWN)}{chosen} · you are seat {seat}", style="bold")
+    head = {"title": table.shown(table.title), "spec": shown(setup.spec, SPEC_SHOWN), "seat": seat, "seed": seed}
+    if seed_given:
+        table.say(table.tr("{title} · variant {spec} · seed {seed} · you are seat {seat}", **head), style="bold")
+    else:
+        table.say(table.tr("{title} · variant {spec} · you are seat {seat}", **head), style="bold")
     table.show_intro(match)
     rng = random.Random(derive_seed(seed, 0xB07))
     hint = _hint_bot(info.name)
@@ -325,7 +334,7 @@ def play_command(
     with StopSignals(keep_when_held=True) as signals:
         if _play_out(match, info, seed, table, saver, signals, choose):
             signals.hold()
-            table.say(f"The deals came from seed {seed} (play them again with --seed {seed}).")
+            table.say(table.tr("The deals came from seed {seed} (play them again with --seed {seed}).", seed=seed))
             save_and_say(saver, match, table)
 
 
@@ -371,7 +380,7 @@ def _play_out(
                     input_ended(saver, match, table)
                 if action == QUIT:
                     signals.hold()
-                    table.say("Game stopped before the end (you quit).")
+                    table.say(table.tr("Game stopped before the end (you quit)."))
                     save_and_say(saver, match, table)
                     return False
                 with signals.changing():
@@ -395,11 +404,13 @@ def _play_out(
     "expert), a kind (random, heuristic, pimc, ismcts) or a kind with settings such as pimc(samples=8,ms=100).",
 )
 @click.option("--delay", type=FiniteFloatRange(0, 10), default=0.0, help="Seconds to pause after each trick (0 to 10).")
+@LANG_OPTION
 @_with_common
 @handle_errors
 def watch_command(
     game: str,
     bots: str | None,
+    lang: str | None,
     seed: int | None,
     variant: str | None,
     players: int | None,
@@ -418,8 +429,10 @@ def watch_command(
     names = [f"{b.capitalize()} {s}" for s, b in enumerate(setup.bots)]
     console = _console(plain)
     table = setup.screen(console, names, None, symbols=_symbols(console, plain))
+    table.lang = lang.lower() if lang else terminal_language()
     saver = Saver(save_path, [{"name": b, "kind": "bot"} for b in setup.bots], seed)
-    table.say(f"{table.title} · variant {shown(setup.spec, SPEC_SHOWN)} · seed {seed}", style="bold")
+    head = {"title": table.shown(table.title), "spec": shown(setup.spec, SPEC_SHOWN), "seed": seed}
+    table.say(table.tr("{title} · variant {spec} · seed {seed}", **head), style="bold")
     rng = random.Random(derive_seed(seed, 0xB07))
 
     def choose(s: int) -> object:

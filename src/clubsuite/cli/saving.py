@@ -62,7 +62,7 @@ def save_and_say(saver: Saver, match: SomeMatch, table: SomeTable) -> None:
     where = saver.save(match)
     if where is not None:
         name = shown(str(saver.path), PATH_SHOWN)
-        table.say(f"Record saved to {name} (replay it with: clubs replay {name})")
+        table.say(table.tr("Record saved to {name} (replay it with: clubs replay {name})", name=name))
 
 
 def stopped(saver: Saver, match: SomeMatch, stop: Stopped, table: SomeTable) -> NoReturn:
@@ -72,7 +72,7 @@ def stopped(saver: Saver, match: SomeMatch, stop: Stopped, table: SomeTable) -> 
     where = saver.save(match)
     if table.prompt_open:
         table.say()
-    table.say(f"Game stopped by {name} before the end.")
+    table.say(table.tr("Game stopped by {name} before the end.", name=name))
     saved = f"; the game so far is saved in {where}" if where else ""
     click.echo(f"clubs: stopped by {name}{saved}", err=True)
     sys.exit(EXIT_SIGNAL + signum)
@@ -80,7 +80,7 @@ def stopped(saver: Saver, match: SomeMatch, stop: Stopped, table: SomeTable) -> 
 
 def input_ended(saver: Saver, match: SomeMatch, table: SomeTable) -> NoReturn:
     """End a game whose standard input ended before the match was over: save it (with --save), say so, status 1."""
-    table.say("Game stopped before the end (the input ended).")
+    table.say(table.tr("Game stopped before the end (the input ended)."))
     where = saver.save(match)
     saved = f"; the game so far is saved in {where}" if where else ""
     click.echo(f"clubs: standard input ended before the match was over{saved}", err=True)

@@ -58,6 +58,36 @@ def card_messages() -> Iterator[Message]:
     yield Message("{card} as {n}", None, "card.wild", "a wild 15 and the value it stands for: 15 of clubs as 7")
 
 
+def lobby_messages() -> Iterator[Message]:
+    """The words the server gives in English for a page to look up (context ``words``): each game's name and
+    summary, its options' labels, help, values and short words, its variants, the bots a seat may be given, and the
+    words of a flag's value."""
+    from clubsuite.server import naming  # the lobby's words (imported here: the catalogs' sources, not a layer)
+
+    context = naming.WORDS
+    for info in games():
+        words = naming.game_words(info)
+        yield Message(words.title, None, context, f"a game's name: {info.name}")
+        yield Message(info.title, None, context, f"a game's full name: {info.name}")
+        yield Message(info.summary, None, context, f"a game in a few words: {info.name}")
+        for key, option in words.options.items():
+            where = f"{info.name}, option {key}"
+            yield Message(option.label, None, context, f"{where}: its label")
+            yield Message(option.help, None, context, f"{where}: what it does")
+            shorts = [option.short] if isinstance(option.short, str) else list(option.short.values())
+            for short in shorts:
+                yield Message(short, None, context, f"{where}: in a table's name ({{}} is the value)")
+            for label in option.choices.values():
+                yield Message(label, None, context, f"{where}: a choice")
+        for name, variant in words.variants.items():
+            yield Message(variant.label, None, context, f"{info.name}, variant {name}: its name")
+            yield Message(variant.description, None, context, f"{info.name}, variant {name}: what it changes")
+    for label in naming.BOT_WORDS.values():
+        yield Message(label, None, context, "a bot a seat may be given")
+    for value in ("on", "off"):
+        yield Message(value, None, context, "an option's value: on or off")
+
+
 def page_messages() -> Iterator[Message]:
     """The words the page's scripts translate, in file order."""
     for path in sorted(SCRIPTS.glob("*.js")):
@@ -74,9 +104,11 @@ PYTHON_KEYWORDS = {"tr": (1,), "trn": (1, 2)}
 
 
 def terminal_sources() -> list[Path]:
-    """The terminal's screens, whose ``tr``/``trn`` words are messages: the shared table and each game's screen."""
+    """The terminal's screens, whose ``tr``/``trn`` words are messages: the shared table, each game's screen and
+    the lines ``clubs play`` and ``clubs watch`` say around a match."""
     package = Path(__file__).resolve().parents[1]
-    return sorted([*(package / "tui").glob("*.py"), *(package / "games").glob("*/screen.py")])
+    tables = [*(package / "tui").glob("*.py"), *(package / "games").glob("*/screen.py")]
+    return sorted([*tables, package / "cli" / "play.py", package / "cli" / "saving.py"])
 
 
 def terminal_messages() -> Iterator[Message]:
@@ -95,6 +127,6 @@ def terminal_messages() -> Iterator[Message]:
 def messages() -> list[Message]:
     """Every message, each once (the first place it is met gives its note)."""
     seen: dict[tuple[str | None, str], Message] = {}
-    for message in (*reason_messages(), *card_messages(), *page_messages(), *terminal_messages()):
+    for message in (*reason_messages(), *card_messages(), *lobby_messages(), *page_messages(), *terminal_messages()):
         seen.setdefault((message.context, message.msgid), message)
     return list(seen.values())

@@ -35,7 +35,7 @@ from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.server.chat import ChatRoom
 from clubsuite.server.connection import Connection
-from clubsuite.server.naming import rules_words, table_name
+from clubsuite.server.naming import name_words, rules_words, table_name
 from clubsuite.server.personas import level_words, persona_names
 from clubsuite.server.protocol import event_json, message
 from clubsuite.server.settings import TableSettings
@@ -248,6 +248,7 @@ class LiveTable:
             "game": self.spec,
             "title": self.info.title,
             "name": table_name(self.info, self.options, host),
+            "name_words": name_words(self.info, self.options, host),
             "host": host,
             "rules": rules_words(self.info, self.options),
             "seats": self.seat_names(),

@@ -18,6 +18,7 @@ import typing
 from collections.abc import Mapping
 
 from clubsuite.engine import SomeGame, load_part
+from clubsuite.i18n import Words
 from clubsuite.jsonform import JsonObject
 from clubsuite.options import format_value
 from clubsuite.wording import GameWords, OptionWords, VariantWords
@@ -33,6 +34,10 @@ BOT_WORDS: Mapping[str, str] = {
     "ismcts": "Bot: search (ISMCTS)",
 }
 """The bots as the lobby offers them for a seat (the levels first; a bot not named here is shown by its name)."""
+
+WORDS = "words"
+"""The catalogs' context of the words this module gives (a game's name and summary, its options, their values, its
+variants, the bots): a page looks each up by its English words (``i18n.sources`` puts every one in the catalogs)."""
 
 
 # -- looking words up ------------------------------------------------------------------------------------------------
@@ -60,13 +65,31 @@ def option_words(info: SomeGame, key: str) -> OptionWords:
     return game_words(info).options.get(key) or _made_up(key)
 
 
-def short_words(info: SomeGame, key: str, value: object) -> str:
-    """A value of an option in the few words a table's name uses: ``wild 15s``, ``to 9 points``."""
+def short_parts(info: SomeGame, key: str, value: object) -> JsonObject:
+    """A value of an option in a table name's few words, as data a page words in its reader's language: ``words``
+    (English, a message of the catalogs' ``words`` context) and ``value`` (the spec text that fills its ``{}``, or
+    null where the words say it all)."""
     words = option_words(info, key)
     text = format_value(value)
     if isinstance(words.short, str):
-        return words.short.replace("{}", text)
-    return words.short.get(text, f"{_spaced(key)} {text}")
+        return {"option": key, "words": words.short, "value": text}
+    found = words.short.get(text)
+    if found is None:
+        return {"option": key, "words": f"{_spaced(key)} {{}}", "value": text}
+    return {"option": key, "words": found, "value": None}
+
+
+def worded(part: JsonObject, words: Words | None = None) -> str:
+    """One of :func:`short_parts`' phrases in words, in ``words``' language (English without)."""
+    text = str(part["words"])
+    if words is not None:
+        text = words.get(text, WORDS)
+    return text if part.get("value") is None else text.replace("{}", str(part["value"]))
+
+
+def short_words(info: SomeGame, key: str, value: object) -> str:
+    """A value of an option in the few words a table's name uses: ``wild 15s``, ``to 9 points``."""
+    return worded(short_parts(info, key, value))
 
 
 def value_words(info: SomeGame, key: str, value: object) -> str:
@@ -78,23 +101,42 @@ def value_words(info: SomeGame, key: str, value: object) -> str:
 
 
 # -- a table's name --------------------------------------------------------------------------------------------------
-def rules_words(info: SomeGame, options: object) -> list[str]:
-    """The options of a table that differ from the game's defaults, in short words, in the options' order. The
-    player count is left out where the game's seat count varies with it: :func:`table_name` gives it already."""
+def rules_parts(info: SomeGame, options: object) -> list[JsonObject]:
+    """The options of a table that differ from the game's defaults, as :func:`short_parts` each, in the options'
+    order. The player count is left out where the game's seat count varies with it: a table's name gives it
+    already."""
     out = []
     counted = len(info.seats) > 1
     for f in dataclasses.fields(info.options_class):
         value = getattr(options, f.name)
         if value == f.default or (counted and f.name == "players"):
             continue
-        out.append(short_words(info, f.name, value))
+        out.append(short_parts(info, f.name, value))
     return out
+
+
+def rules_words(info: SomeGame, options: object, words: Words | None = None) -> list[str]:
+    """The options of a table that differ from the game's defaults, in short words (English, or ``words``'
+    language): ``wild 15s``, ``to 9 points``."""
+    return [worded(part, words) for part in rules_parts(info, options)]
+
+
+def name_words(info: SomeGame, options: object, host: str | None) -> JsonObject:
+    """What a table's name is made of, for a page to word it in its reader's language: the ``host`` (or null), the
+    game's ``title`` (English, a message of the ``words`` context), the number of ``players`` where the game's seat
+    count varies (else null) and the ``rules`` that differ from the defaults (:func:`rules_parts`)."""
+    return {
+        "host": host,
+        "title": game_words(info).title,
+        "players": info.n_seats(options) if len(info.seats) > 1 else None,
+        "rules": rules_parts(info, options),
+    }
 
 
 def table_name(info: SomeGame, options: object, host: str | None) -> str:
     """A table's name in words: whose it is and what it plays, with the seat count where the game's varies and the
     rules that differ from the defaults, e.g. ``Ann's CLUBS, 4 players, wild 15s``; before anyone has joined,
-    ``A CLUBS table, ...``."""
+    ``A CLUBS table, ...``. (A page words the same parts, :func:`name_words`, in its reader's language.)"""
     title = game_words(info).title
     if host is None:
         article = "An" if title[:1].lower() in "aeiou" else "A"

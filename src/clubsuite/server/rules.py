@@ -9,7 +9,8 @@ Examples of cards are written as inline code starting with ``cards:`` in the gam
 (``static/js/rules.js``) draws them.
 
 ``GET /rules`` lists the games and ``GET /rules/{game}`` shows one, in the language of ``?lang=`` or else the best
-match of the browser's ``Accept-Language``, else English. The games come from the registry, never from a list here;
+match of the browser's ``Accept-Language``, else English; with ``?spec=`` (a table's rules, as a table's page links
+it) the page first says in words what that table plays. The games come from the registry, never from a list here;
 a game is listed once it has an English page. A rendered page is kept for the life of the process: the sources are
 part of the package and do not change while it runs.
 """
@@ -21,6 +22,7 @@ import html
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
+from urllib.parse import quote
 
 from fastapi import FastAPI, Request
 from fastapi.responses import HTMLResponse
@@ -28,7 +30,10 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from mdit_py_plugins.attrs import attrs_block_plugin
 
-from clubsuite.engine import games
+from clubsuite.engine import games, resolve
+from clubsuite.errors import ClubsError
+from clubsuite.i18n import Words
+from clubsuite.server.naming import rules_parts, worded
 
 
 @dataclass(frozen=True)
@@ -53,6 +58,13 @@ class Language:
     """The message of a page for a game that has none."""
     bad_language: str
     """The message for an unknown ``lang`` value; ``{allowed}`` is replaced by the values allowed."""
+    at_this_table: str
+    """The line at the top of a page opened from a table whose rules differ from the game's defaults; ``{rules}``
+    is replaced by them in words."""
+    as_written: str
+    """The line at the top of a page opened from a table that plays the rules as written."""
+    bad_spec: str
+    """The message for table rules in the address that cannot be read; ``{reason}`` says why."""
 
 
 LANGUAGES: dict[str, Language] = {
@@ -66,17 +78,23 @@ LANGUAGES: dict[str, Language] = {
         "On this page",
         "There is no how-to-play page for this game.",
         "This language is not offered. Choose one of: {allowed}.",
+        "At this table: {rules}. Everything else is as written below.",
+        "This table plays the rules as written below.",
+        "The table rules in the address (spec) cannot be read: {reason}.",
     ),
     "de": Language(
         "Deutsch",
         "Spielregeln",
-        "Wähle ein Spiel, um zu lesen, wie es gespielt wird.",
+        "Wählen Sie ein Spiel, um zu lesen, wie es gespielt wird.",
         "Zurück zur Lobby",
         "Alle Spiele",
         "Sprache",
         "Auf dieser Seite",
         "Für dieses Spiel gibt es keine Spielregeln.",
         "Diese Sprache wird nicht angeboten. Möglich sind: {allowed}.",
+        "An diesem Tisch: {rules}. Alles andere gilt wie unten beschrieben.",
+        "Dieser Tisch spielt nach den Regeln, wie sie unten stehen.",
+        "Die Tischregeln in der Adresse (spec) sind nicht lesbar: {reason}.",
     ),
     "fr": Language(
         "Français",
@@ -88,6 +106,9 @@ LANGUAGES: dict[str, Language] = {
         "Sur cette page",
         "Il n’y a pas de règles pour ce jeu.",
         "Cette langue n’est pas proposée. Choisissez parmi : {allowed}.",
+        "À cette table : {rules}. Tout le reste est comme décrit ci-dessous.",
+        "Cette table suit les règles telles qu’elles sont décrites ci-dessous.",
+        "Les règles de table indiquées dans l’adresse (spec) sont illisibles : {reason}.",
     ),
     "nl": Language(
         "Nederlands",
@@ -99,6 +120,9 @@ LANGUAGES: dict[str, Language] = {
         "Op deze pagina",
         "Voor dit spel zijn er geen spelregels.",
         "Deze taal wordt niet aangeboden. Kies uit: {allowed}.",
+        "Aan deze tafel: {rules}. Al het andere is zoals hieronder beschreven.",
+        "Deze tafel speelt volgens de regels zoals ze hieronder staan.",
+        "De tafelregels in het adres (spec) zijn onleesbaar: {reason}.",
     ),
 }
 """The languages offered, in the order the switch shows them; the first is the default."""
@@ -108,6 +132,9 @@ DEFAULT = next(iter(LANGUAGES))
 
 SOURCES: Traversable = resources.files("clubsuite.server") / "rules"
 """The folder of the Markdown sources."""
+
+SPEC_MAX = 200
+"""The longest table rules (``?spec=``) a page reads, as long as a table's game may be when it is made."""
 
 CARDS_PREFIX = "cards:"
 """How an example of cards starts: inline code ``cards: 7H 8H`` is drawn as cards by the page's script."""
@@ -186,13 +213,13 @@ def preferred_language(header: str | None) -> str:
     return best
 
 
-def _document(lang: str, title: str, switch_path: str, main: str, status: int = 200) -> HTMLResponse:
+def _document(lang: str, title: str, switch_path: str, main: str, status: int = 200, keep: str = "") -> HTMLResponse:
     """A whole page in ``lang``: the bar with the way back to the lobby and the language switch (each language
-    named in itself and linking to ``switch_path`` in it), then ``main``. Every text put in is escaped here or was
-    rendered with raw HTML off."""
+    named in itself and linking to ``switch_path`` in it, with the query ``keep`` after the language), then
+    ``main``. Every text put in is escaped here or was rendered with raw HTML off."""
     words = LANGUAGES[lang]
     links = "".join(
-        f'<a href="{html.escape(switch_path)}?lang={code}" hreflang="{code}" lang="{code}"'
+        f'<a href="{html.escape(switch_path)}?lang={code}{html.escape(keep)}" hreflang="{code}" lang="{code}"'
         + (' aria-current="page"' if code == lang else "")
         + f">{html.escape(other.name)}</a>"
         for code, other in LANGUAGES.items()
@@ -258,9 +285,43 @@ def index_page(lang: str) -> HTMLResponse:
     return _document(lang, words.how_to_play, "/rules", main)
 
 
-def game_page(game: str, lang: str) -> HTMLResponse:
+def table_rules(game: str, spec: str, lang: str, body: str) -> tuple[str, bool]:
+    """The paragraph at the top of ``game``'s page opened from a table playing ``spec``: the rules that differ
+    from the game's defaults (and the number of players, where the game's varies), each in words in ``lang``
+    linking to its paragraph when ``body`` has one; or, for rules that cannot be read or are another game's, a
+    notice saying so. Also whether ``spec`` was read."""
+    words = LANGUAGES[lang]
+    try:
+        if len(spec) > SPEC_MAX:
+            raise ClubsError(f"longer than {SPEC_MAX} characters")
+        info, options = resolve(spec)
+        if info.name != game:
+            raise ClubsError(f"{info.name} \u2260 {game}")
+    except ClubsError as exc:
+        message = words.bad_spec.format(reason=str(exc))
+        return f'<p class="notice table-rules" role="alert">{html.escape(message)}</p>', False
+    said = Words(lang)
+    parts: list[tuple[str, str]] = []
+    if len(info.seats) > 1:
+        n = info.n_seats(options)
+        parts.append(("players", said.plural("{n} player", "{n} players", n).replace("{n}", str(n))))
+    parts.extend((str(part["option"]), worded(part, said)) for part in rules_parts(info, options))
+    if not parts:
+        return f'<p class="table-rules">{html.escape(words.as_written)}</p>', True
+    shown = []
+    for key, text in parts:
+        anchor = f"option-{key}"
+        found = f'id="{anchor}"' in body
+        shown.append(f'<a href="#{anchor}">{html.escape(text)}</a>' if found else html.escape(text))
+    head, _, tail = words.at_this_table.partition("{rules}")
+    return f'<p class="table-rules">{html.escape(head)}{", ".join(shown)}{html.escape(tail)}</p>', True
+
+
+def game_page(game: str, lang: str, spec: str | None = None) -> HTMLResponse:
     """``game``'s page in ``lang`` (in English where that language has none yet), or a 404 page saying there is
-    none; a name not registered is never used to find a file."""
+    none; a name not registered is never used to find a file. Opened from a table (``spec``: its rules), the page
+    says at the top what that table plays (:func:`table_rules`); rules that cannot be read answer 400, the page
+    shown all the same below the notice."""
     words = LANGUAGES[lang]
     known = game in served_games()
     page = (rendered(game, lang) or rendered(game, DEFAULT)) if known else None
@@ -273,13 +334,24 @@ def game_page(game: str, lang: str) -> HTMLResponse:
         return _document(lang, words.how_to_play, "/rules", main, status=404)
     shown = lang if rendered(game, lang) is not None else DEFAULT
     toc = "".join(f'<li><a href="#{html.escape(a)}">{html.escape(w)}</a></li>' for a, w in page.contents)
+    top, read = table_rules(game, spec, shown, page.body) if spec is not None else ("", True)
     main = (
         f'<nav class="rules-contents" aria-labelledby="contents-title"><h2 id="contents-title">'
         f"{html.escape(LANGUAGES[shown].contents)}</h2><ol>{toc}</ol></nav>"
-        f'<article class="rules-body">{page.body}</article>'
+        f'<article class="rules-body">{_after_title(page.body, top)}</article>'
     )
     title = f"{LANGUAGES[shown].how_to_play} – {page.title}"  # a dash reads right in every language
-    return _document(shown, title, f"/rules/{game}", main)
+    keep = f"&spec={quote(spec, safe='')}" if spec is not None and read else ""
+    return _document(shown, title, f"/rules/{game}", main, status=200 if read else 400, keep=keep)
+
+
+def _after_title(body: str, insert: str) -> str:
+    """``body`` with ``insert`` just after its first heading (the page's title)."""
+    end = body.find("</h1>")
+    if not insert or end < 0:
+        return insert + body
+    end += len("</h1>")
+    return body[:end] + "\n" + insert + body[end:]
 
 
 def install(app: FastAPI) -> None:
@@ -293,6 +365,6 @@ def install(app: FastAPI) -> None:
         return chosen if isinstance(chosen, HTMLResponse) else index_page(chosen)
 
     @app.get("/rules/{game}", include_in_schema=False)
-    async def rules_page(game: str, request: Request, lang: str | None = None) -> HTMLResponse:
+    async def rules_page(game: str, request: Request, lang: str | None = None, spec: str | None = None) -> HTMLResponse:
         chosen = _language_of(request, lang)
-        return chosen if isinstance(chosen, HTMLResponse) else game_page(game, chosen)
+        return chosen if isinstance(chosen, HTMLResponse) else game_page(game, chosen, spec)

@@ -91,6 +91,33 @@ _TABLE: JsonObject = {
             "items": {"type": "string"},
             "description": "the options that differ from the game's defaults, in short words",
         },
+        "name_words": {
+            "type": "object",
+            "description": "what the name is made of, for a page to word it in its reader's language: the host (or "
+            "null), the game's title, the number of players (null where the game's seat count is fixed) and each rule "
+            "that differs from the defaults as its option, its words (English, looked up in the catalogs' 'words' "
+            "context) and the value that fills their {} (or null)",
+            "properties": {
+                "host": {"type": ["string", "null"]},
+                "title": {"type": "string"},
+                "players": {"type": ["integer", "null"]},
+                "rules": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "option": {"type": "string"},
+                            "words": {"type": "string"},
+                            "value": {"type": ["string", "null"]},
+                        },
+                        "required": ["option", "words", "value"],
+                        "additionalProperties": False,
+                    },
+                },
+            },
+            "required": ["host", "title", "players", "rules"],
+            "additionalProperties": False,
+        },
         "seats": _SEATS,
         "free_seats": {"type": "array", "items": {"type": "integer"}},
         "spectators": {"type": "integer", "minimum": 0, "description": "spectators connected now"},
@@ -107,6 +134,7 @@ _TABLE: JsonObject = {
         "name",
         "host",
         "rules",
+        "name_words",
         "seats",
         "free_seats",
         "spectators",

@@ -156,7 +156,7 @@ class FreeTable(Table[FreeMatch]):
     """The terminal screen of Free Clubs, for a player (``human`` is a seat) or a spectator (``human`` is None)."""
 
     move_help = "a card in notation or its number in the list shown; in the auction a bid or pass (p)"
-    title = "Free Clubs"
+    title = Marked.tr("Free Clubs")
     rules_line = Marked.tr(
         "Clubs are trumps; A is low, 9 high. Bid handicaps (FC-3); the winner takes the chest and must take 7 "
         "tricks, a Joker team all 10 (FC-4). Follow suit if you can."

@@ -136,7 +136,7 @@ class NorthstarTable(Table[NorthstarMatch]):
     """The terminal screen of North Star's CLUBS, for a player (``human`` is a seat) or a spectator (None)."""
 
     move_help = "a play (7C 7H, 4H 5C 6D, 4-5-6, 7H 15S=7), pass (p) or double (d); h lists the legal plays too"
-    title = "CLUBS (North Star)"
+    title = Marked.tr("CLUBS (North Star)")
     rules_line = Marked.tr(
         "Play a single, a set or a run; follow with the same kind and as many cards, higher (NS-3), or pass and "
         "stay in the trick. A 15 wins at once (NS-4); going out takes the highest bonus card left (NS-5)."

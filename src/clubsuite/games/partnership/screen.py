@@ -55,7 +55,7 @@ class PartnershipTable(Table[PartnershipMatch]):
         "a card or its number; to pass, three cards (pass 2C 7H QS) or three numbers; your partner, opposite you, "
         "is a bot"
     )
-    title = "Clubs (partnership)"
+    title = Marked.tr("Clubs (partnership)")
     rules_line = Marked.tr(
         "Partners sit opposite. Clubs are trumps; lead anything, follow suit if you can. A point a trick and a "
         "club, 5 for the queen of diamonds, 5 more for all 13 tricks; first partnership to the target wins."

@@ -34,7 +34,7 @@ class WhistTable(Table[WhistMatch]):
         "a card in notation (10H, TH, 10♥, QC) or its number in the list shown; in the exchange round k (keep) or x "
         "(exchange)"
     )
-    title = "Clubs (whist group)"
+    title = Marked.tr("Clubs (whist group)")
     rules_line = Marked.tr("Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks.")
 
     def show_events(self, match: WhistMatch, events: Sequence[object]) -> None:

@@ -7,10 +7,12 @@ import {h} from "./dom.js";
 import {handWords, prompt, why} from "./games.js";
 import {language, t} from "./i18n.js";
 
-/** The address of a game's rules page at the paragraph of ``rule`` (or its top), in the page's language. */
-export function rulesLink(game, rule = null) {
+/** The address of a game's rules page at the paragraph of ``rule`` (or its top), in the page's language; with
+ * ``spec`` (a table's rules) the page says at its top what that table plays. */
+export function rulesLink(game, rule = null, spec = null) {
   const name = String(game).split(/[-(]/)[0];
-  return `/rules/${encodeURIComponent(name)}?lang=${language()}${rule ? `#${encodeURIComponent(rule)}` : ""}`;
+  const table = spec ? `&spec=${encodeURIComponent(spec)}` : "";
+  return `/rules/${encodeURIComponent(name)}?lang=${language()}${table}${rule ? `#${encodeURIComponent(rule)}` : ""}`;
 }
 
 /** The paragraph of a game's rules page on scoring (the partnership game's is its ruling CP-3). */
@@ -20,13 +22,13 @@ function scoringAnchor(game) {
 
 /** The coach's panel for this moment of the table. ``state`` is the table page's: game, view, legal, whose turn,
  * the last refusal and the hands scored; ``name(seat)`` names a seat. */
-export function coachPanel({game, view, legal, myTurn, toAct, error, errorRule, hands, name, over}) {
+export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error, errorRule, hands, name, over}) {
   const steps = [];
   if (error) {
     steps.push(h("div", {class: "coach-step coach-refused", role: "status"},
       h("strong", {}, t("That move is not allowed")),
       h("p", {}, error),
-      h("a", {href: rulesLink(game, errorRule), target: "_blank", rel: "noopener"}, t("Read the rule"))));
+      h("a", {href: rulesLink(game, errorRule, spec), target: "_blank", rel: "noopener"}, t("Read the rule"))));
   }
   const last = hands && hands.length ? hands[hands.length - 1] : null;
   if (over) {
@@ -38,7 +40,7 @@ export function coachPanel({game, view, legal, myTurn, toAct, error, errorRule, 
       h("strong", {}, t("Your turn")),
       h("p", {}, prompt(game, view, legal)),
       reason ? h("p", {class: "coach-why"}, t("The cards you may play are marked. Why: {why}", {why: reason.text})) : null,
-      reason ? h("a", {href: rulesLink(game, reason.rule), target: "_blank", rel: "noopener"}, t("Read the rule")) : null));
+      reason ? h("a", {href: rulesLink(game, reason.rule, spec), target: "_blank", rel: "noopener"}, t("Read the rule")) : null));
   } else if (toAct !== null && toAct !== undefined && view) {
     steps.push(h("div", {class: "coach-step"}, h("strong", {}, t("Watch")),
       h("p", {}, t("{name} is choosing. Each card played appears in front of its player.", {name: name(toAct)}))));
@@ -47,9 +49,9 @@ export function coachPanel({game, view, legal, myTurn, toAct, error, errorRule, 
     steps.push(h("div", {class: "coach-step coach-scored"},
       h("strong", {}, t("How the last hand was scored")),
       h("p", {}, handWords(game, last, name)),
-      h("a", {href: rulesLink(game, scoringAnchor(game)), target: "_blank", rel: "noopener"}, t("How scoring works"))));
+      h("a", {href: rulesLink(game, scoringAnchor(game), spec), target: "_blank", rel: "noopener"}, t("How scoring works"))));
   }
   return h("section", {class: "coach", "aria-label": t("Coach"), "aria-live": "polite"},
     h("h2", {}, t("Your first hand, explained")), ...steps,
-    h("p", {class: "coach-foot"}, h("a", {href: rulesLink(game), target: "_blank", rel: "noopener"}, t("How to play"))));
+    h("p", {class: "coach-foot"}, h("a", {href: rulesLink(game, null, spec), target: "_blank", rel: "noopener"}, t("How to play"))));
 }

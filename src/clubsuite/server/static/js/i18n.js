@@ -94,6 +94,33 @@ export function tc(context, msgid, params = {}, n = null) {
   return fill(text, params);
 }
 
+/** Words the server gives in English from a fixed list (a game's name and summary, its options, their values and
+ * short words, its variants, the bots a seat may be given), in the reader's language. */
+export function serverWords(text) {
+  return typeof text === "string" && text ? tc("words", text) : text;
+}
+
+/** One rule of a table's name (the server's ``name_words.rules``) in words: "wild 15s", "to 9 points". */
+export function ruleWords(part) {
+  const words = serverWords(part.words);
+  return part.value === null || part.value === undefined ? words : words.replace("{}", part.value);
+}
+
+/** A table's name in the reader's language, made of the parts the server gives (``name_words``): "Ann's CLUBS, 4
+ * players, wild 15s", "Tisch von Ann: CLUBS, 4 Spieler, ...". The server's English ``name`` where no parts came. */
+export function tableName(table) {
+  const w = table.name_words;
+  if (!w) return table.name;
+  const title = serverWords(w.title);
+  let head;
+  if (w.host !== null && w.host !== undefined) head = t("{host}'s {title}", {host: w.host, title});
+  else head = /^[aeiou]/i.test(w.title) ? t("An {title} table", {title}) : t("A {title} table", {title});
+  const parts = [head];
+  if (w.players !== null && w.players !== undefined) parts.push(tn("{n} player", "{n} players", w.players));
+  for (const part of w.rules) parts.push(ruleWords(part));
+  return parts.join(", ");
+}
+
 const RANKS = {J: "jack", Q: "queen", K: "king", A: "ace"};
 
 /** A card in words in the reader's language: "queen of hearts", "Herz Dame", "dame de cœur". */

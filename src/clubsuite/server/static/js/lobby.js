@@ -1,25 +1,40 @@
 // The lobby: "Play now" (a seat at a table of a game at once, bots filling the rest), the open public tables (each
 // named in words, with its host, game, rules, free seats and spectators, filtered by game), a new table made to
 // measure, and joining by invite code. Every word a player reads comes from the server (GET /games: labels,
-// defaults, choices, variants, bots); rule ids only behind a "why?". The server checks everything it is sent; the
+// defaults, choices, variants, bots; a table's name as its parts), in English, and is looked up in the reader's
+// language (``worded``, ``tableName``); rule ids only behind a "why?". The server checks everything it is sent; the
 // page checks what it can first, so that a value out of range gets a message naming the field, never silence.
 // The page's own words are in the reader's language (i18n.js, loaded before the first drawing), with a language
 // switch and a link to the rules in the bar.
 
 import {api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
-import {language, languageSwitch, loadWords, t, tn} from "./i18n.js";
+import {levelWords} from "./board.js";
+import {language, languageSwitch, loadWords, ruleWords, serverWords, t, tableName, tn} from "./i18n.js";
 
 const app = byId("app");
 const REFRESH_MS = 5000;
 const NAME_MAX = 24;
 let games = [];
 
+/** A game of GET /games with every word a person reads in the reader's language (the values stay the spec's). */
+function worded(g) {
+  const options = {};
+  for (const [key, schema] of Object.entries(g.options)) {
+    options[key] = {...schema, label: serverWords(schema.label), help: serverWords(schema.help),
+      default_label: serverWords(schema.default_label),
+      choices: schema.choices ? schema.choices.map((c) => ({...c, label: serverWords(c.label)})) : schema.choices};
+  }
+  return {...g, label: serverWords(g.label), summary: serverWords(g.summary), options,
+    variant_choices: g.variant_choices.map((v) => ({...v, label: serverWords(v.label), description: serverWords(v.description)})),
+    bot_choices: g.bot_choices.map((b) => ({...b, label: serverWords(b.label)}))};
+}
+
 async function start() {
   applyColours();
   await loadWords();
   pageTitle("lobby");
   try {
-    games = await api("/games");
+    games = (await api("/games")).map(worded);
   } catch (err) {
     fill(app, h("main", {class: "panel"}, h("h1", {}, t("Clubs")), h("p", {role: "alert"}, err.message)));
     return;
@@ -147,7 +162,7 @@ function playNow() {
 function seatWords(s) {
   if (s.kind === "bot") {
     if (!s.level) return t("{name} (bot)", {name: s.name});
-    return /\bbot$/.test(s.level) ? `${s.name}, ${s.level}` : t("{name}, {level} bot", {name: s.name, level: s.level});
+    return /\bbot$/.test(s.level) ? `${s.name}, ${levelWords(s.level)}` : t("{name}, {level} bot", {name: s.name, level: s.level});
   }
   if (!s.taken) return t("free seat");
   return s.bot_playing ? t("{name} (away)", {name: s.name}) : s.name;
@@ -166,19 +181,24 @@ function tableCard(table) {
   const fact = (term, value) => h("div", {class: "fact"}, h("dt", {}, term), h("dd", {}, value));
   const free = table.free_seats.length;
   const links = [];
-  if (free) links.push(h("a", {class: "button-link primary", href: `/table/${encodeURIComponent(table.id)}`, "aria-describedby": titleId, dataset: {action: "join"}}, t("Join ({free} free)", {free})));
+  if (free) links.push(h("a", {class: "button-link primary", href: `/table/${encodeURIComponent(table.id)}`, "aria-describedby": titleId, dataset: {action: "join"}}, tn("Join ({n} free)", "Join ({n} free)", free)));
   if (table.settings.spectators) links.push(h("a", {class: "button-link", href: `/table/${encodeURIComponent(table.id)}?watch=1`, "aria-describedby": titleId, dataset: {action: "watch"}}, t("Watch")));
   return h("li", {class: "table-card", dataset: {table: table.id, game: gameOf(table.game)}},
-    h("h3", {id: titleId}, table.name),
+    h("h3", {id: titleId}, tableName(table)),
     h("dl", {class: "facts"},
       fact(t("Game"), g ? g.label : table.title),
       fact(t("Host"), table.host === null ? t("nobody yet") : table.host),
       fact(t("Free seats"), String(free)),
       fact(t("Spectators"), table.settings.spectators ? String(table.spectators) : t("not allowed")),
-      h("div", {class: "fact wide"}, h("dt", {}, t("Rules")), h("dd", {}, table.rules.length ? table.rules.join(", ") : t("the standard rules")))),
+      h("div", {class: "fact wide"}, h("dt", {}, t("Rules")), h("dd", {}, rulesOf(table).length ? rulesOf(table).join(", ") : t("the standard rules")))),
     h("p", {class: "state"}, stateWords(table)),
     h("ul", {class: "seat-chips", "aria-label": t("Seats")}, table.seats.map((s) => h("li", {class: s.kind === "bot" ? "bot" : s.taken ? "person" : "free"}, seatWords(s)))),
     links.length ? h("div", {class: "card-links"}, links) : null);
+}
+
+/** The rules of a table that differ from its game's defaults, in the reader's language. */
+function rulesOf(table) {
+  return table.name_words ? table.name_words.rules.map(ruleWords) : table.rules;
 }
 
 /** What a card shows, to tell whether it must be drawn again. */

@@ -7,7 +7,7 @@ import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pag
 import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
 import {narrate, rankOrder, specWords} from "./games.js";
 import {factList, felt, scoreSheet, trickArea} from "./board.js";
-import {language, languageSwitch, loadWords, t} from "./i18n.js";
+import {language, languageSwitch, loadWords, serverWords, t} from "./i18n.js";
 import {rulesLink} from "./coach.js";
 
 const app = byId("app");
@@ -150,7 +150,7 @@ function draw() {
   const hands = replay.result.hands.slice(0, scored);
   const hidden = Object.entries(frame.hidden || {});
   fill(app,
-    bar(t("Replay: {title}", {title: replay.title}), specWords(replay.variant || replay.game), replay.game),
+    bar(t("Replay: {title}", {title: serverWords(replay.title)}), specWords(replay.variant || replay.game), replay.game),
     h("main", {class: "table-page replay"},
       h("div", {class: "board"},
         h("nav", {class: "replay-controls", "aria-label": t("steps")},

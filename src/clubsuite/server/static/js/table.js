@@ -13,7 +13,7 @@ import {actionLabel, knownLabel, narrate, prompt, rankOrder, readAction, readSpe
 import {factList, felt, lastTrick, levelWords, scoreSheet, seatName, seatPanel, trickArea} from "./board.js";
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
 import {play as playSound, setSound, soundOn} from "./sound.js";
-import {languageSwitch, loadWords, reasonWords, t, tc, tn} from "./i18n.js";
+import {languageSwitch, loadWords, reasonWords, serverWords, t, tableName, tc, tn} from "./i18n.js";
 import {coachPanel, rulesLink} from "./coach.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -169,7 +169,7 @@ async function showJoin(message = null) {
     info.free_seats.map((s) => h("option", {value: String(s)}, tc("seat", "seat {n}", {n: s + 1}))));
   const problem = h("p", {class: "error", role: "alert"}, message ?? "");
   const form = h("form", {class: "panel join", "aria-labelledby": "join-title"},
-    h("h1", {id: "join-title"}, t("{table}: take a seat", {table: info.name ?? info.title})),
+    h("h1", {id: "join-title"}, t("{table}: take a seat", {table: tableName(info) ?? serverWords(info.title)})),
     h("ul", {class: "seat-list"}, info.seats.map((s) => h("li", {}, t("Seat {number}: {who}", {number: s.seat + 1, who: joinSeatWords(s)})))),
     info.free_seats.length || invite ? [
       h("label", {for: "join-name"}, t("Your name")), nameInput,
@@ -580,7 +580,7 @@ let shownPlays = new Set();
 function coaching(game) {
   if (!state.table.settings || !state.table.settings.coach || state.seat === null) return null;
   return coachPanel({
-    game, view: state.view, legal: state.legal, myTurn: myTurn(), toAct: state.toAct, error: state.error,
+    game, spec: spec(), view: state.view, legal: state.legal, myTurn: myTurn(), toAct: state.toAct, error: state.error,
     errorRule: state.errorRule, hands: state.hands, name, over: state.over,
   });
 }
@@ -612,12 +612,12 @@ function render() {
 
   const header = h("header", {class: "bar"},
     h("a", {href: "/", class: "home"}, t("Clubs")),
-    h("h1", {}, state.table.name ?? specWords(state.table.game)),
+    h("h1", {}, tableName(state.table) ?? specWords(state.table.game)),
     h("span", {class: "muted"}, state.table.match_no
       ? t("hand {number} \u00b7 match {match}", {number: state.view.hand_number + 1, match: state.table.match_no + 1})
       : t("hand {number}", {number: state.view.hand_number + 1})),
     h("span", {class: `conn ${state.connected ? "on" : "off"}`, role: "status"}, state.connected ? (state.seat === null ? t("watching") : t("connected")) : t("reconnecting\u2026")),
-    h("a", {href: rulesLink(game), class: "rules-link", target: "_blank", rel: "noopener"},
+    h("a", {href: rulesLink(game, null, spec()), class: "rules-link", target: "_blank", rel: "noopener"},
       h("span", {class: "rules-mark", "aria-hidden": "true"}, "?"), h("span", {class: "rules-words"}, t("How to play"))),
     languageSwitch(h),
     settingsPanel());
@@ -674,6 +674,13 @@ function tableMessage(game) {
   return null;
 }
 
+/** A "why?"'s last line: the ruling's id, linking to its paragraph of the game's rules page (which says what this
+ * table plays at its top). */
+function ruleLine(game, rule) {
+  return h("p", {class: "rule-id"},
+    h("a", {href: rulesLink(game, rule, spec()), target: "_blank", rel: "noopener"}, t("Ruling {rule}", {rule})));
+}
+
 /** The viewer's own line under the table: their seat, what they are asked, and the rule behind it. */
 function meBar(game) {
   const rule = myTurn() ? why(spec(), state.view, state.legal) : null;
@@ -691,11 +698,11 @@ function meBar(game) {
       reason && state.whyOpen ? h("div", {class: "why", role: "note"},
         reason.said ? h("p", {class: "why-said"}, said(reason.said)) : null,
         reason.text ? [h("strong", {}, reason.title ?? t("The rule")), h("p", {}, reason.text)] : null,
-        reason.rule ? h("p", {class: "rule-id"}, t("Ruling {rule}", {rule: reason.rule})) : null) : null,
+        reason.rule ? ruleLine(game, reason.rule) : null) : null,
       state.error ? h("p", {class: "error", role: "alert", id: "refusal"}, said(state.error)) : null,
       state.error && state.errorRule && ruleText(state.errorRule) ? h("details", {class: "why-refused"},
         h("summary", {}, t("why?")), h("strong", {}, ruleTitle(state.errorRule) ?? t("The rule")), h("p", {}, ruleText(state.errorRule)),
-        h("p", {class: "rule-id"}, t("Ruling {rule}", {rule: state.errorRule}))) : null,
+        ruleLine(game, state.errorRule)) : null,
       state.hint ? h("p", {class: "hint", role: "status"}, said(t("Hint: {play}", {play: playShort(state.hint)}))) : null,
       state.over && state.resultClosed ? h("button", {type: "button", dataset: {action: "show-result"}, onclick: () => { state.resultClosed = false; render(); }}, t("Show the result")) : null));
 }
