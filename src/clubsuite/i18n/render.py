@@ -20,9 +20,9 @@ _SYMBOL = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
 _RANK_WORD = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}
 
 
-def card_short(notation: str, words: Words) -> str:
-    """A card written short in ``words``' language: its rank (letters as that language writes them) and its suit's
-    symbol (``D♥`` in German for the queen of hearts); a text that is no card is left as it is."""
+def _parts(notation: str, words: Words) -> tuple[str, str, str | None] | str:
+    """A card's rank, suit letter and wild value (or None), read from ``notation``; or the text to show as it is:
+    a Joker's name in ``words``' language, or ``notation`` itself where it is no card with a suit."""
     m = _CARD.match(notation)
     if m is None:
         return notation
@@ -31,22 +31,27 @@ def card_short(notation: str, words: Words) -> str:
         return words.get("Joker {n}", "card.joker").format(n=rank[2:] or "")
     if suit is None:
         return notation
-    letter = words.get(rank, "rank.short") if rank in _RANK_WORD else ("10" if rank == "T" else rank)
-    face = letter + _SYMBOL[suit]
+    return ("10" if rank == "T" else rank), suit, value
+
+
+def card_short(notation: str, words: Words) -> str:
+    """A card written short in ``words``' language: its rank (letters as that language writes them) and its suit's
+    symbol (``D♥`` in German for the queen of hearts); a text that is no card is left as it is."""
+    parts = _parts(notation, words)
+    if isinstance(parts, str):
+        return parts
+    rank, suit, value = parts
+    face = (words.get(rank, "rank.short") if rank in _RANK_WORD else rank) + _SYMBOL[suit]
     return face if value is None else f"{face}={value}"
 
 
 def card_name(notation: str, words: Words) -> str:
     """A card in words in ``words``' language: ``queen of hearts``, ``Herz Dame``, ``dame de cœur``."""
-    m = _CARD.match(notation)
-    if m is None:
-        return notation
-    rank, suit, value = m.groups()
-    if rank.startswith("JK"):
-        return words.get("Joker {n}", "card.joker").format(n=rank[2:] or "")
-    if suit is None:
-        return notation
-    rank_words = words.get(_RANK_WORD[rank], "rank") if rank in _RANK_WORD else ("10" if rank == "T" else rank)
+    parts = _parts(notation, words)
+    if isinstance(parts, str):
+        return parts
+    rank, suit, value = parts
+    rank_words = words.get(_RANK_WORD[rank], "rank") if rank in _RANK_WORD else rank
     base = words.get("{rank} of {suit}", "card").format(rank=rank_words, suit=words.get(_SUIT_OF[suit], "suit.card"))
     return base if value is None else words.get("{card} as {n}", "card.wild").format(card=base, n=value)
 
