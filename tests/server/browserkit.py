@@ -199,7 +199,11 @@ def offered(w: Watched) -> bool:
     return live > 0 and w.page.locator("#turn").inner_text() != "Sent…"
 
 
-SHOWN_POINT = """(el) => {
+SHOWN_POINT = """async (el) => {
+  // a card lifted or moved by a transition (one just chosen rises over its neighbours) settles first
+  const moving = el.closest(".hand")?.getAnimations({subtree: true}) ?? [];
+  const settled = Promise.all(moving.map((a) => a.finished.catch(() => null)));
+  await Promise.race([settled, new Promise((ok) => setTimeout(ok, 2000))]);
   const r = el.getBoundingClientRect();
   const mid = {x: r.width / 2, y: r.height / 2};
   const at = (x, y) => el.contains(document.elementFromPoint(r.left + x, r.top + y));
@@ -210,13 +214,22 @@ SHOWN_POINT = """(el) => {
   return mid;
 }"""
 """Where a card is tapped: its middle, or where a card of the fanned hand in front of it leaves it showing (a player
-taps the part of a card they see)."""
+taps the part of a card they see), once the hand has stopped moving."""
 
 
-def tap(locator: Any) -> None:
-    """Click a card where it shows (its middle if nothing covers it)."""
-    locator.scroll_into_view_if_needed()
-    locator.click(position=locator.evaluate(SHOWN_POINT))
+def tap(locator: Any, tries: int = 5) -> None:
+    """Click a card where it shows (its middle if nothing covers it). Where something still covers that point when
+    the click comes, or the card was drawn again meanwhile, the point is found again: a player looks again too."""
+    from playwright.sync_api import Error as PlaywrightError
+
+    for attempt in range(tries):
+        try:  # a card drawn again between two steps is found again by the locator on the next try
+            locator.scroll_into_view_if_needed(timeout=5000)
+            locator.click(position=locator.evaluate(SHOWN_POINT), timeout=5000)
+            return
+        except PlaywrightError:
+            if attempt == tries - 1:
+                raise
 
 
 def decide(w: Watched, rng: Any, game: str) -> str:

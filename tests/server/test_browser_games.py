@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Watched, assert_no_leak, live_match, meaning, seeded_table, wait_for, watch
+from browserkit import Watched, assert_no_leak, live_match, meaning, seeded_table, tap, wait_for, watch
 from serverkit import ThreadServer, post
 from test_browser_play import click_turn, last_state, take_seat, to_act
 
@@ -36,7 +36,7 @@ def select_and_play(w: Watched, play: str) -> None:
     key = sorted(t.split("=")[0] for t in play.split())
     same = [p for p in last_state(w)["legal"] if sorted(t.split("=")[0] for t in p.split()) == key]
     for token in play.split():
-        page.locator(f'.my-area > .hand button.card[data-card="{token.split("=")[0]}"]').click()
+        tap(page.locator(f'.my-area > .hand button.card[data-card="{token.split("=")[0]}"]'))
     if len(same) > 1:  # a wild 15 of several meanings: one picker per 15, offering each value it may stand for
         pickers = page.locator(".wild-picker select")
         for bare in pickers.evaluate_all("(ss) => ss.map((s) => s.dataset.wild)"):

@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Watched, assert_no_leak, live_match, seeded_table, wait_for, watch
+from browserkit import Watched, assert_no_leak, live_match, seeded_table, tap, wait_for, watch
 from serverkit import ThreadServer, get, post
 
 from clubsuite.server.store import Store
@@ -65,7 +65,10 @@ def click_turn(w: Watched, rng: random.Random) -> None:
     n_words, n_cards = words.count(), cards.count()
     assert n_words + n_cards > 0, "the seat to act is offered nothing to click"
     pick = rng.randrange(n_words + n_cards)
-    (words.nth(pick) if pick < n_words else cards.nth(pick - n_words)).click()
+    if pick < n_words:
+        words.nth(pick).click()
+    else:
+        tap(cards.nth(pick - n_words))
     wait_for(lambda: w.version != version, 15, "the click was not answered by the table", page)
 
 

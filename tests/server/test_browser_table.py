@@ -24,6 +24,7 @@ from browserkit import (
     last_message,
     offered,
     seeded_table,
+    tap,
     wait_for,
     watch,
 )
@@ -571,7 +572,7 @@ def test_a_wild_fifteen_asks_its_value_with_one_picker_and_the_play_is_previewed
     wait_for(lambda: offered(ann), 20, "Ann was never to act", page)
     cards = key.split()
     for card in cards:
-        page.locator(f'.my-area > .hand button.card[data-card="{card}"]').click()
+        tap(page.locator(f'.my-area > .hand button.card[data-card="{card}"]'))
     picker = page.locator(".wild-picker select")
     assert picker.count() == 1  # one compact picker, not a button per value
     assert page.locator(".controls button.action.primary").count() == 1
@@ -583,9 +584,9 @@ def test_a_wild_fifteen_asks_its_value_with_one_picker_and_the_play_is_previewed
     preview = page.locator(f'.place[data-seat="{ann.seat}"] .pile.preview [data-card]')
     assert sorted(preview.evaluate_all("(cs) => cs.map((c) => c.dataset.card)")) == sorted(cards)
     # a chosen card can be put back
-    page.locator(f'.my-area > .hand button.card[data-card="{cards[0]}"]').click()
+    tap(page.locator(f'.my-area > .hand button.card[data-card="{cards[0]}"]'))
     assert page.locator(f'.my-area > .hand button.card[data-card="{cards[0]}"]').get_attribute("aria-pressed") is None
-    page.locator(f'.my-area > .hand button.card[data-card="{cards[0]}"]').click()
+    tap(page.locator(f'.my-area > .hand button.card[data-card="{cards[0]}"]'))
     picker.select_option(values[-1])
     version = ann.version
     page.locator(".controls button.action.primary").click()
