@@ -6,8 +6,9 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 ARGS ?=
-# Test processes: one per core (pytest-xdist); JOBS=0 runs the suite in this one process.
-JOBS ?= auto
+# Test processes (pytest-xdist): one per core and one more, since many tests wait on a real server's timers and a
+# browser rather than compute; JOBS=0 runs the suite in this one process.
+JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$((n + 1)))
 
 .PHONY: play serve watch test lint typecheck unit bench clean setup screenshots
 
