@@ -248,15 +248,22 @@ def _with_common(func: Any) -> Any:
     return func
 
 
-LANG_OPTION = click.option(
-    "--lang",
-    type=click.Choice(LANGUAGES, case_sensitive=False),
-    default=None,
-    help="The language of the table's words (English, German, French, Dutch); default: CLUBS_LANG, else the "
-    "locale, else English. Cards are typed in the usual notation (QH, 10C) in every language, or with the "
-    "language's own letters where they are unambiguous.",
-)
-"""``--lang``: the language a table in the terminal speaks (``play`` and ``watch``)."""
+def _lang_option(typing: bool) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--lang``: the language a table in the terminal speaks (``play`` and ``watch``); ``typing``: whether the
+    command reads moves typed in, which the help then says how to write."""
+    typed = (
+        " Cards are typed in the usual notation (QH, 10C) in every language, or with the language's own letters "
+        "where they are unambiguous."
+        if typing
+        else ""
+    )
+    return click.option(
+        "--lang",
+        type=click.Choice(LANGUAGES, case_sensitive=False),
+        default=None,
+        help="The language of the table's words (English, German, French, Dutch); default: CLUBS_LANG, else the "
+        "locale, else English." + typed,
+    )
 
 
 @click.command(cls=FillsHelp)
@@ -270,7 +277,7 @@ LANG_OPTION = click.option(
     "a level (easy, normal, hard, expert), a kind (random, heuristic, pimc, ismcts) or a kind with settings "
     "such as pimc(samples=8,ms=100).",
 )
-@LANG_OPTION
+@_lang_option(typing=True)
 @_with_common
 @handle_errors
 def play_command(
@@ -404,7 +411,7 @@ def _play_out(
     "expert), a kind (random, heuristic, pimc, ismcts) or a kind with settings such as pimc(samples=8,ms=100).",
 )
 @click.option("--delay", type=FiniteFloatRange(0, 10), default=0.0, help="Seconds to pause after each trick (0 to 10).")
-@LANG_OPTION
+@_lang_option(typing=False)
 @_with_common
 @handle_errors
 def watch_command(
