@@ -1,9 +1,10 @@
 """The server's durable storage: tables, seats, matches and the action log, in SQLite or PostgreSQL.
 
-One schema, written with SQLAlchemy Core, serves both: SQLite by default (one file, WAL journal, no set-up) and
-PostgreSQL through a ``postgresql://`` URL. The action log is the truth: a table's match in progress is rebuilt by
-replaying its actions on the match's seed, so an action is committed before anyone hears of it, and a finished
-match's record is stored in the same commit as its last action.
+One schema (``dbschema``, made and upgraded by the migrations when a store opens), written with SQLAlchemy Core,
+serves both: SQLite by default (one file, WAL journal, no set-up) and PostgreSQL through a ``postgresql://`` URL.
+The action log is the truth: a table's match in progress is rebuilt by replaying its actions on the match's seed,
+so an action is committed before anyone hears of it, and a finished match's record is stored in the same commit as
+its last action.
 """
 
 from __future__ import annotations
@@ -15,29 +16,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import (
-    BigInteger,
-    Boolean,
-    Column,
-    Float,
-    ForeignKeyConstraint,
-    Index,
-    Integer,
-    MetaData,
-    PrimaryKeyConstraint,
-    Table,
-    Text,
-    create_engine,
-    event,
-    func,
-    insert,
-    select,
-    update,
-)
+from sqlalchemy import create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from clubsuite.jsonform import JsonObject
+from clubsuite.server import migrate
+from clubsuite.server.dbschema import actions, matches, seats, tables
 
 
 class StoreError(Exception):
@@ -98,58 +83,6 @@ class ActionRow:
     at: float
 
 
-_meta = MetaData()
-tables = Table(
-    "tables",
-    _meta,
-    Column("id", Text, primary_key=True),
-    Column("game", Text, nullable=False),
-    Column("settings", Text, nullable=False),
-    Column("invite", Text, nullable=False, unique=True),
-    Column("created_at", Float, nullable=False),
-    Column("match_no", Integer, nullable=False),
-    Column("closed", Boolean, nullable=False),
-)
-seats = Table(
-    "seats",
-    _meta,
-    Column("table_id", Text, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("kind", Text, nullable=False),
-    Column("bot", Text),
-    Column("name", Text),
-    Column("token_hash", Text),
-    PrimaryKeyConstraint("table_id", "seat"),
-    ForeignKeyConstraint(["table_id"], ["tables.id"]),
-    Index("seats_by_token", "token_hash"),
-)
-matches = Table(
-    "matches",
-    _meta,
-    Column("table_id", Text, nullable=False),
-    Column("match_no", Integer, nullable=False),
-    Column("seed", BigInteger, nullable=False),
-    Column("started_at", Float, nullable=False),
-    Column("finished_at", Float),
-    Column("record", Text),
-    PrimaryKeyConstraint("table_id", "match_no"),
-    ForeignKeyConstraint(["table_id"], ["tables.id"]),
-)
-actions = Table(
-    "actions",
-    _meta,
-    Column("table_id", Text, nullable=False),
-    Column("match_no", Integer, nullable=False),
-    Column("seq", Integer, nullable=False),
-    Column("seat", Integer, nullable=False),
-    Column("action", Text, nullable=False),
-    Column("source", Text, nullable=False),
-    Column("at", Float, nullable=False),
-    PrimaryKeyConstraint("table_id", "match_no", "seq"),
-    ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
-)
-
-
 def _sqlite_pragmas(dbapi_connection: Any, _: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
@@ -180,7 +113,7 @@ class Store:
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
                 self.engine = create_engine(parsed, pool_pre_ping=True)
-            _meta.create_all(self.engine)
+            migrate.upgrade(self.engine)  # the schema is made and kept current by its migrations
         except (SQLAlchemyError, OSError) as exc:
             raise StoreError(f"cannot open the database {self.url_for_display}: {type(exc).__name__}") from None
 
