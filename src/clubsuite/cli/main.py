@@ -47,6 +47,7 @@ def _add_commands() -> None:
     signals, so that a Ctrl-C while the games are being imported ends the run cleanly too."""
     if cli.commands:
         return
+    from clubsuite.cli.admin import admin_command
     from clubsuite.cli.analyse import review_command, solve_command
     from clubsuite.cli.play import play_command, watch_command
     from clubsuite.cli.replay import replay_command
@@ -59,6 +60,7 @@ def _add_commands() -> None:
     cli.add_command(merge_command, "merge")
     cli.add_command(replay_command, "replay")
     cli.add_command(serve_command, "serve")
+    cli.add_command(admin_command, "admin")
     cli.add_command(solve_command, "solve")
     cli.add_command(review_command, "review")
 

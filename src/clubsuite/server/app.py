@@ -30,7 +30,8 @@ from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
-from clubsuite.server import catalogs, naming, rules, web
+from clubsuite.server import account_routes, catalogs, naming, rules, web
+from clubsuite.server.accounts import Accounts, User
 from clubsuite.server.connection import Connection
 from clubsuite.server.guard import Guard, client_address
 from clubsuite.server.hub import Hub, SeatRequest
@@ -89,12 +90,20 @@ class TableIn(_Strict):
     grace: float = Field(30.0, description="seconds before a bot plays an absent player's seat")
     bot_delay: float = Field(0.5, description="seconds a bot waits before acting")
     hints: bool = Field(False, description="a seat may ask for a hint: the heuristic bot's choice from its own view")
+    rated: bool = Field(
+        False, description="the matches count for ratings: accounts only, no hints, leaving a match counts as last"
+    )
 
 
 class JoinIn(_Strict):
     """Taking a seat."""
 
-    name: str = Field(..., max_length=100, description="a display name: 1 to 24 letters, digits, spaces and - _ . '")
+    name: str | None = Field(
+        None,
+        max_length=100,
+        description="a display name: 1 to 24 letters, digits, spaces and - _ . ' (not needed when signed in: the "
+        "account's name is used)",
+    )
     seat: int | None = Field(None, ge=0, le=99, description="the seat wanted (default: the lowest free one)")
 
 
@@ -107,7 +116,9 @@ class QuickIn(_Strict):
         description="a game's name (a table of that game with any rules), or a variant or rules spec (exactly those "
         "rules); GET /games lists them",
     )
-    name: str = Field(..., max_length=100, description="a display name: 1 to 24 letters, digits, spaces and - _ . '")
+    name: str | None = Field(
+        None, max_length=100, description="a display name (not needed when signed in: the account's name is used)"
+    )
 
 
 class TokenIn(_Strict):
@@ -126,7 +137,7 @@ STATUS = {
 }
 """The HTTP status of each refusal of the lobby (409 for the others: the table's state does not allow it)."""
 _ERROR: dict[str, Any] = {"description": "refused: a JSON object with the code and the words"}
-ANSWERS: dict[int | str, dict[str, Any]] = dict.fromkeys((400, 403, 404, 409, 413, 429, 431, 503), _ERROR)
+ANSWERS: dict[int | str, dict[str, Any]] = dict.fromkeys((400, 401, 403, 404, 409, 413, 429, 431, 503), _ERROR)
 """The refusals every lobby call may answer with (documented in the schema)."""
 LOBBY_LIST = 100
 """The most tables ``GET /tables`` lists (those waiting for players first, then the newest)."""
@@ -150,6 +161,7 @@ def create_app(
     to besides its IP addresses and localhost."""
     limits = limits or ServerLimits()
     hub = Hub(store, limits)
+    accounts = Accounts(store, limits, hub.db)
     replayer = Replayer(limits.replay_workers, limits.replay_queue, limits.max_replay_bytes)
 
     @contextlib.asynccontextmanager
@@ -159,6 +171,7 @@ def create_app(
             yield
         finally:
             replayer.close()
+            accounts.close()
             await hub.stop()
 
     # No /docs or /redoc pages: FastAPI builds them from scripts on a third-party CDN, which the server should neither
@@ -174,6 +187,12 @@ def create_app(
     app.state.hub = hub
     app.state.limits = limits
     app.state.replayer = replayer
+    app.state.accounts = accounts
+
+    async def who(request: Request) -> User | None:
+        """The signed-in account of a request that changes something (its CSRF token checked), or None."""
+        found = await account_routes.signed_in(accounts, request, True)
+        return found[1] if found is not None else None
 
     @app.get("/health")
     async def health() -> dict[str, Any]:
@@ -223,11 +242,13 @@ def create_app(
                 grace=body.grace,
                 bot_delay=body.bot_delay,
                 hints=body.hints,
+                rated=body.rated,
             )
             info, options = resolve(body.game)
             n = info.n_seats(options)
             given = body.seats
             seats = [SeatRequest(s.kind, s.bot) for s in given] if given is not None else [SeatRequest("person")] * n
+            await who(request)  # a signed-in maker's request carries its CSRF token
             table = await hub.create_table(body.game, seats, settings, creator=client_address(request.scope))
         except (ClubsError, Refused) as exc:
             raise _refusal(exc) from None
@@ -262,19 +283,23 @@ def create_app(
             raise _refusal(exc) from None
 
     @app.post("/tables/{table_id}/join")
-    async def join(table_id: str, body: JoinIn) -> dict[str, Any]:
+    async def join(table_id: str, body: JoinIn, request: Request) -> dict[str, Any]:
         """Take a seat at a public table: the answer holds the seat token (keep it: it is the only way back to the
-        seat). A private table is joined by its invite only."""
-        return await _join(find(table_id), body)  # a private table is not found by its id alone
+        seat). A private table is joined by its invite only. Signed in, the seat is the account's, under its name
+        (a rated table seats accounts only)."""
+        return await _join(find(table_id), body, await who(request))  # a private table is not found by its id alone
 
     @app.post("/invites/{code}/join")
-    async def join_by_invite(code: Annotated[str, Path(max_length=64)], body: JoinIn) -> dict[str, Any]:
+    async def join_by_invite(
+        code: Annotated[str, Path(max_length=64)], body: JoinIn, request: Request
+    ) -> dict[str, Any]:
         """Take a seat at the table an invite code opens."""
+        user = await who(request)
         try:
             table = hub.by_invite(code)
         except Refused as exc:
             raise _refusal(exc) from None
-        return await _join(table, body)
+        return await _join(table, body, user)
 
     @app.post("/quickplay")
     async def quickplay(body: QuickIn, request: Request) -> dict[str, Any]:
@@ -282,7 +307,10 @@ def create_app(
         table with you in seat 0 and normal bots in the others (its match starts at once). The answer is a join's
         (keep the token). Counted as a table made and as a seat taken by the rate limits."""
         try:
-            table, seat, token = await hub.quickplay(body.game, body.name, creator=client_address(request.scope))
+            user = await who(request)
+            table, seat, token = await hub.quickplay(
+                body.game, _name(body.name, user), creator=client_address(request.scope), user=user
+            )
         except (ClubsError, Refused) as exc:
             raise _refusal(exc) from None
         return {"table": table.id, "seat": seat, "token": token}
@@ -293,21 +321,26 @@ def create_app(
         seat 0 and easy bots in the others, dealt the game's tutorial deal; the answer is a join's (keep the token).
         Counted as a table made and a seat taken by the rate limits."""
         try:
-            table, seat, token = await hub.tutorial(body.game, body.name, creator=client_address(request.scope))
+            user = await who(request)
+            table, seat, token = await hub.tutorial(
+                body.game, _name(body.name, user), creator=client_address(request.scope), user=user
+            )
         except (ClubsError, Refused) as exc:
             raise _refusal(exc) from None
         return {"table": table.id, "seat": seat, "token": token}
 
-    async def _join(table: LiveTable, body: JoinIn) -> dict[str, Any]:
+    async def _join(table: LiveTable, body: JoinIn, user: User | None) -> dict[str, Any]:
         try:
-            seat, token = await hub.join(table, body.name, body.seat)
+            seat, token = await hub.join(table, _name(body.name, user), body.seat, user)
         except (ClubsError, Refused) as exc:
             raise _refusal(exc) from None
         return {"table": table.id, "seat": seat, "token": token}
 
     @app.post("/tables/{table_id}/leave")
-    async def leave(table_id: str, body: TokenIn) -> dict[str, Any]:
-        """Give up a seat (its bot plays it until someone else takes it)."""
+    async def leave(table_id: str, body: TokenIn, request: Request) -> dict[str, Any]:
+        """Give up a seat (its bot plays it until someone else takes it). At a rated table, leaving a match before
+        its end counts as finishing it last."""
+        await who(request)
         try:
             seat = await hub.leave(find(table_id, token=body.token), body.token)
         except Refused as exc:
@@ -315,8 +348,9 @@ def create_app(
         return {"table": table_id, "seat": seat}
 
     @app.post("/tables/{table_id}/rematch")
-    async def rematch(table_id: str, body: TokenIn) -> dict[str, Any]:
+    async def rematch(table_id: str, body: TokenIn, request: Request) -> dict[str, Any]:
         """Start the next match with the same seats, once the match is over."""
+        await who(request)
         table = find(table_id, token=body.token)
         try:
             await hub.rematch(table, body.token)
@@ -342,6 +376,7 @@ def create_app(
     async def socket(ws: WebSocket, table_id: str) -> None:
         await serve_socket(hub, ws, table_id)
 
+    account_routes.install(app, hub, accounts)
     web.install(app, stored_record, replayer)
     rules.install(app)
     catalogs.install(app)
@@ -363,6 +398,13 @@ def create_app(
 
     app.add_middleware(Guard, limits=limits, origins=origins, hosts=hosts)
     return app
+
+
+def _name(name: str | None, user: User | None) -> object:
+    """The display name a guest gave (a signed-in player's seat takes the account's name instead)."""
+    if user is None and name is None:
+        raise HTTPException(422, {"code": "bad_request", "message": "'name': a display name is needed (or sign in)"})
+    return name
 
 
 def validation_message(exc: RequestValidationError) -> str:

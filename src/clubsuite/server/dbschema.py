@@ -7,8 +7,8 @@ PostgreSQL by comparing them with a migrated database.
 
 * ``tables``, ``seats``, ``matches``, ``actions``: the tables in play and their action logs (the first release).
 * ``users``, ``sessions``: accounts and their signed-in sessions; a seat taken by an account names it.
-* ``ratings``, ``rating_history``, ``match_players``: each player's rating per pool, how it moved, and every finished
-  match of every seat (the history a profile lists).
+* ``ratings``, ``rating_history``, ``match_players``, ``leavers``: each player's rating per pool, how it moved, every
+  finished match of every seat (the history a profile lists), and who left a rated match before its end.
 """
 
 from __future__ import annotations
@@ -146,4 +146,15 @@ match_players = Table(
     PrimaryKeyConstraint("table_id", "match_no", "seat"),
     ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
     Index("match_players_by_user", "user_id", "finished_at"),
+)
+leavers = Table(
+    "leavers",
+    metadata,
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("user_id", Text, nullable=False),  # the account that left the rated match (it finishes last)
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "match_no", "seat"),
+    ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
 )

@@ -60,6 +60,8 @@ _KINDS = [
     ("POST", re.compile(r"^/tutorial$"), "join"),
     ("POST", re.compile(r"^/replays$"), "replay"),
     ("GET", re.compile(r"^/tables/[^/]+/replay$"), "replay"),
+    ("POST", re.compile(r"^/account/signup$"), "account"),
+    ("POST", re.compile(r"^/account/(signup|login|password|delete)$"), "login"),  # each works out a password hash
 ]
 """The requests with a rate of their own (besides the rate every request counts in)."""
 _WHAT = {
@@ -67,6 +69,8 @@ _WHAT = {
     "join": "seats taken and invite codes tried",
     "replay": "replays",
     "request": "requests",
+    "account": "new accounts",
+    "login": "password checks",
 }
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

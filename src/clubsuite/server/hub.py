@@ -22,9 +22,10 @@ from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.options import spec_of, split_spec
 from clubsuite.seeding import derive_seed
+from clubsuite.server.accounts import User
 from clubsuite.server.connection import Connection
 from clubsuite.server.limits import ServerLimits
-from clubsuite.server.live import LiveTable, Refused, start_match, unstoppable
+from clubsuite.server.live import LiveTable, Refused, SeatState, start_match, unstoppable
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import MatchRow, SeatRow, Store, TableRow
 from clubsuite.server.tokens import (
@@ -42,6 +43,9 @@ log = logging.getLogger("clubsuite.server")
 QUICK_BOT = "normal"
 """The bot in every other seat of a table quick play makes."""
 QUICK_TRIES = 3
+"""How many times quick play looks again when the seat it chose was taken meanwhile."""
+TOKENS_CLAIMED = 20
+"""Seat tokens one request may bring to an account."""
 TUTORIAL_SEED = 2027
 """The first match seed of every guided first hand: its deals are the same every time (and known: a tutorial
 table has one person, no spectators, and nothing to win)."""
@@ -49,7 +53,6 @@ TUTORIAL_BOT = "easy"
 """The level of the bots a newcomer meets in the guided first hand."""
 TUTORIAL_PACE = 1.5
 """Seconds a bot of the guided first hand waits before it plays, so that a newcomer follows every card."""
-"""How many times quick play looks again when the seat it chose was taken meanwhile."""
 
 
 @dataclass(frozen=True)
@@ -295,14 +298,24 @@ class Hub:
                 return seat.seat
         return None
 
-    async def join(self, table: LiveTable, name: object, seat: int | None) -> tuple[int, str]:
-        """Take a free person's seat (the lowest, or the one asked for) with a display name: (seat, token)."""
-        return await unstoppable(self._join(table, check_name(name), seat))
+    async def join(self, table: LiveTable, name: object, seat: int | None, user: User | None = None) -> tuple[int, str]:
+        """Take a free person's seat (the lowest, or the one asked for) with a display name, or as the signed-in
+        account ``user`` (its name): (seat, token). A rated table seats accounts only, each once."""
+        tidy = user.name if user is not None else check_name(name)
+        return await unstoppable(self._join(table, tidy, seat, user.id if user is not None else None))
 
-    async def _join(self, table: LiveTable, tidy: str, seat: int | None) -> tuple[int, str]:
+    async def _join(self, table: LiveTable, tidy: str, seat: int | None, user_id: str | None) -> tuple[int, str]:
         async with table.lock:
             if table.closed:
                 raise Refused("no_table", "that table was closed")
+            if table.settings.rated and user_id is None:
+                raise Refused("account_needed", "a rated table seats players with an account: sign in first")
+            if table.settings.rated and any(s.user_id == user_id for s in table.seats):
+                raise Refused("already_seated", "you already hold a seat at this rated table")
+            if table.settings.rated and not table.waiting and not table.match.is_over:
+                raise Refused(
+                    "rated_in_play", "a rated match is being played here: its free seat can be taken when it ends"
+                )
             free = [s for s in table.seats if s.kind == "person" and s.token_hash is None]
             if seat is not None:
                 free = [s for s in free if s.seat == seat]
@@ -320,12 +333,12 @@ class Hub:
                     )
             token = new_token()
             was_waiting = table.waiting
-            chosen.name, chosen.token_hash = tidy, hash_token(token)
+            chosen.name, chosen.token_hash, chosen.user_id = tidy, hash_token(token), user_id
             chosen.away_since = time.monotonic()
             try:
                 await self.db(self.store.update_seat, table.id, chosen.row())
             except Exception:
-                chosen.name = chosen.token_hash = None
+                chosen.name = chosen.token_hash = chosen.user_id = None
                 raise
             if was_waiting and not table.waiting:
                 table.turn_started = time.time()  # everyone is here: the clock starts now
@@ -334,7 +347,9 @@ class Hub:
         table.reschedule()
         return chosen.seat, token
 
-    async def quickplay(self, game: str, name: object, creator: str | None = None) -> tuple[LiveTable, int, str]:
+    async def quickplay(
+        self, game: str, name: object, creator: str | None = None, user: User | None = None
+    ) -> tuple[LiveTable, int, str]:
         """Quick play: seat ``name`` at once at a table of ``game``: (table, seat, token).
 
         A public table waiting for players with a free person's seat is joined first (those quick play made before
@@ -342,15 +357,15 @@ class Hub:
         with any options, a variant or a spec with options one with exactly those rules. Otherwise a new public table
         is made for the address ``creator`` (within its share of tables, as any table), with the person in seat 0
         and a ``normal`` bot in every other seat, so its match starts at once. The name is checked before anything
-        is made."""
-        tidy = check_name(name)
+        is made. A signed-in ``user`` sits under the account's name (and never at a rated table by quick play)."""
+        tidy = user.name if user is not None else check_name(name)
         info, options = resolve(game)
         wanted = spec_of(info.name, options)
         exact = split_spec(game) != (info.name, {})
         for _ in range(QUICK_TRIES):
             for table in self._quick_tables(info.name, wanted if exact else None):
                 try:
-                    seat, token = await self.join(table, tidy, None)
+                    seat, token = await self.join(table, tidy, None, user)
                 except Refused as exc:
                     if exc.code in ("table_full", "name_taken", "no_table"):
                         continue  # taken meanwhile, or a name like this one sits there: the next table
@@ -362,7 +377,7 @@ class Hub:
             self._quick.add(table.id)
             self._claimed.add(table.id)
             try:
-                seat, token = await self.join(table, tidy, 0)
+                seat, token = await self.join(table, tidy, 0, user)
             except Refused as exc:
                 if exc.code != "seat_taken":  # someone who saw it listed took the seat first: look again
                     raise
@@ -372,13 +387,15 @@ class Hub:
             return table, seat, token
         raise Refused("busy", "the tables were all taken while you were being seated: try again")
 
-    async def tutorial(self, game: str, name: object, creator: str | None = None) -> tuple[LiveTable, int, str]:
+    async def tutorial(
+        self, game: str, name: object, creator: str | None = None, user: User | None = None
+    ) -> tuple[LiveTable, int, str]:
         """The guided first hand of ``game`` (a game's name, a variant or a spec): a new private table, without
         spectators, with the coach on, the person in seat 0 and an ``easy`` bot in every other seat (their pace
         slowed to be followed), dealt from the game's tutorial deal (:data:`TUTORIAL_SEED`: the same hands every
         time, so the coach's first hand is always the same; the seed is the server's, never a client's). Counted as
         a table made by ``creator``, as any table."""
-        tidy = check_name(name)
+        tidy = user.name if user is not None else check_name(name)
         info, options = resolve(game)
         bot = TUTORIAL_BOT if TUTORIAL_BOT in bot_names(info.name) else None
         seats = [SeatRequest("person"), *[SeatRequest("bot", bot)] * (info.n_seats(options) - 1)]
@@ -386,7 +403,7 @@ class Hub:
         table = await self.create_table(
             spec_of(info.name, options), seats, settings, seed=TUTORIAL_SEED, creator=creator
         )
-        seat, token = await self.join(table, tidy, 0)
+        seat, token = await self.join(table, tidy, 0, user)
         return table, seat, token
 
     def _quick_tables(self, game: str, spec: str | None) -> list[LiveTable]:
@@ -401,6 +418,7 @@ class Hub:
             and t.info.name == game
             and (spec is None or t.spec == spec)
             and t.id not in self._claimed
+            and not t.settings.rated
         ]
         found.sort(key=lambda t: (t.id not in self._quick, t.created_at))
         return found
@@ -417,7 +435,8 @@ class Hub:
             if seat_no is None:
                 raise Refused("bad_token", "that token holds no seat at this table")
             seat = table.seats[seat_no]
-            seat.name = seat.token_hash = None
+            await self._note_leaver(table, seat)
+            seat.name = seat.token_hash = seat.user_id = None
             seat.away_since = None
             await self.db(self.store.update_seat, table.id, seat.row())
             for conn in list(table.connections):
@@ -427,6 +446,54 @@ class Hub:
         table.broadcast_presence()
         table.reschedule()
         return seat_no
+
+    async def claim(self, tokens: list[str], user_id: str) -> list[dict[str, Any]]:
+        """Make the seats these tokens hold the account's (a guest signing up keeps their tables); a seat another
+        account holds, or at a rated table where the account already sits, is left as it is. The seats claimed,
+        as ``{"table", "seat"}``."""
+        claimed: list[dict[str, Any]] = []
+        for token in tokens[:TOKENS_CLAIMED]:
+            if not isinstance(token, str) or not 1 <= len(token) <= 200:
+                continue
+            for table in list(self.tables.values()):
+                seat_no = self.seat_of(table, token)
+                if seat_no is None:
+                    continue
+                async with table.lock:
+                    seat = table.seats[seat_no]
+                    if table.closed or seat.user_id not in (None, user_id) or self.seat_of(table, token) != seat_no:
+                        break
+                    if table.settings.rated and any(s.user_id == user_id and s.seat != seat_no for s in table.seats):
+                        break
+                    seat.user_id = user_id
+                    await self.db(self.store.update_seat, table.id, seat.row())
+                claimed.append({"table": table.id, "seat": seat_no})
+                break
+        return claimed
+
+    async def _note_leaver(self, table: LiveTable, seat: SeatState) -> None:
+        """An account leaving a rated match in play (begun: an action made) finishes it last (under the table's
+        lock)."""
+        if table.settings.rated and seat.user_id is not None and table.actions and not table.match.is_over:
+            await self.db(self.store.add_leaver, table.id, table.match_no, seat.seat, seat.user_id, time.time())
+
+    async def give_up_seats_of(self, user_id: str) -> None:
+        """Give up every seat the account holds at an open table (its bot plays on), as when deleting it."""
+        for table in list(self.tables.values()):
+            async with table.lock:
+                held = [s for s in table.seats if s.user_id == user_id and s.token_hash is not None]
+                for seat in held:
+                    await self._note_leaver(table, seat)
+                    seat.name = seat.token_hash = seat.user_id = None
+                    seat.away_since = None
+                    await self.db(self.store.update_seat, table.id, seat.row())
+                    for conn in list(table.connections):
+                        if conn.seat == seat.seat:
+                            conn.send({"type": "bye", "protocol": 1, "reason": "the account was deleted"})
+                            conn.send_close()
+            if held:
+                table.broadcast_presence()
+                table.reschedule()
 
     async def rematch(self, table: LiveTable, token: str) -> None:
         """Start the next match with the same seats; asked for by a seated player."""

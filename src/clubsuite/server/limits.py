@@ -82,6 +82,19 @@ class ServerLimits:
     join_rate: str = _limit("30/minute", "seats one address may take and invite codes it may try")
     replay_rate: str = _limit("10/minute", "replays one address may ask for")
     request_rate: str = _limit("600/minute", "requests of any kind one address may make")
+    account_rate: str = _limit("5/hour", "accounts one address may make")
+    login_rate: str = _limit(
+        "10/minute", "password checks one address may ask for (signing in, changing a password, deleting an account)"
+    )
+    login_account_rate: str = _limit(
+        "10/hour",
+        "wrong passwords one account may be sent from anywhere before signing in to it waits (guessing is slowed "
+        "whoever guesses)",
+    )
+    hash_workers: int = _limit(
+        2, "threads that work out password hashes (Argon2id, 64 MiB and tens of milliseconds each), off the event loop"
+    )
+    hash_queue: int = _limit(8, "password checks that may wait for a hash thread; more are refused (503, try again)")
 
     def __post_init__(self) -> None:
         for f in fields(self):
@@ -125,7 +138,8 @@ class RateLimits:
     def __init__(self, limits: ServerLimits) -> None:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._items: dict[str, RateLimitItem] = {
-            kind: parse(getattr(limits, f"{kind}_rate")) for kind in ("create", "join", "replay", "request")
+            kind: parse(getattr(limits, f"{kind}_rate"))
+            for kind in ("create", "join", "replay", "request", "account", "login", "login_account")
         }
 
     def allow(self, kind: str, address: str) -> float | None:

@@ -38,6 +38,8 @@ from clubsuite.server.connection import Connection
 from clubsuite.server.naming import name_words, rules_words, table_name
 from clubsuite.server.personas import level_words, persona_names
 from clubsuite.server.protocol import event_json, message
+from clubsuite.server.ratings import pool
+from clubsuite.server.results import Outcome, SeatAtEnd
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import ActionRow, MatchRow, SeatRow, Store, TableRow
 
@@ -81,10 +83,12 @@ class SeatState:
     away_since: float | None = None
     """When the seat's last connection closed (monotonic clock), or None."""
     player: SomeBot | None = field(default=None, repr=False)
+    user_id: str | None = None
+    """The account holding the seat (None: a guest, nobody, or a bot)."""
 
     def row(self) -> SeatRow:
         """The stored form."""
-        return SeatRow(self.seat, self.kind, self.bot, self.name, self.token_hash)
+        return SeatRow(self.seat, self.kind, self.bot, self.name, self.token_hash, self.user_id)
 
 
 Db = Callable[..., Awaitable[Any]]
@@ -125,7 +129,9 @@ class LiveTable:
         self.settings = TableSettings.from_json(row.settings)
         self.info, self.options = resolve(row.game)
         self.n_seats = self.info.n_seats(self.options)
-        self.seats = [SeatState(s.seat, s.kind, s.bot or "random", s.name, s.token_hash) for s in seats]
+        self.seats = [
+            SeatState(s.seat, s.kind, s.bot or "random", s.name, s.token_hash, user_id=s.user_id) for s in seats
+        ]
         self.store, self.db = store, db
         self.match_no = row.match_no
         self.seed = 0
@@ -415,8 +421,9 @@ class LiveTable:
             now = time.time()
             row = ActionRow(len(self.actions), seat, trial.format_action(action), source, now)
             finished = (now, json.dumps(self.record(trial))) if trial.is_over else None
+            results = self.outcome(trial, now).write if trial.is_over else None
             try:
-                await self.db(self.store.append_action, self.id, self.match_no, row, finished)
+                await self.db(self.store.append_action, self.id, self.match_no, row, finished, results)
             except Exception as exc:
                 log.error("table %s: action %d could not be saved: %s", self.id, row.seq, exc)
                 raise Refused("server", "the action could not be saved, so it was not played: try again") from None
@@ -458,6 +465,24 @@ class LiveTable:
             for conn in self.connections:
                 conn.send(self.state(conn.seat))
             self.reschedule()
+
+    def outcome(self, match: SomeMatch, at: float) -> Outcome:
+        """What the results of a match just ended are written from (history, and ratings at a rated table)."""
+        return Outcome(
+            self.id,
+            self.match_no,
+            at,
+            pool(self.info, self.options),
+            self.settings.rated,
+            tuple(tuple(t) for t in self.info.teams_of(self.options)),
+            match.summary(),
+            tuple(
+                SeatAtEnd(
+                    s.seat, s.kind, (s.name or f"seat {s.seat + 1}") if s.kind == "person" else s.bot, s.user_id, s.bot
+                )
+                for s in self.seats
+            ),
+        )
 
     def record(self, match: SomeMatch | None = None) -> JsonObject:
         """The record of the match in progress or just ended (seeded: its deals follow from the seed)."""

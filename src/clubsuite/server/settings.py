@@ -43,14 +43,22 @@ class TableSettings:
     a move was refused, how the hand was scored): set on the guided first hand (``POST /tutorial``), and on any
     table its maker wants it on."""
 
+    rated: bool = False
+    """Whether the table's matches count for ratings: its seats are taken by accounts only (bots too), nobody gets
+    hints or the coach, and a person who leaves a match before its end counts as finishing last."""
+
     def __post_init__(self) -> None:
-        for name in ("public", "spectators", "hints", "coach"):
+        for name in ("public", "spectators", "hints", "coach", "rated"):
             if not isinstance(getattr(self, name), bool):
                 raise InvalidOptionsError(f"table setting {name}={getattr(self, name)!r}: expected true or false")
         if self.clock is not None:
             _check_number("clock", self.clock, CLOCK_RANGE, " (or null for no clock)")
         _check_number("grace", self.grace, GRACE_RANGE)
         _check_number("bot_delay", self.bot_delay, BOT_DELAY_RANGE)
+        if self.rated and (self.hints or self.coach):
+            raise InvalidOptionsError(
+                "table setting rated=true: a rated table gives no hints and has no coach (set hints and coach false)"
+            )
 
     def to_json(self) -> JsonObject:
         """The stored form."""

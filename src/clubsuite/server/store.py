@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -22,7 +22,7 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server import migrate
-from clubsuite.server.dbschema import actions, matches, seats, tables
+from clubsuite.server.dbschema import actions, leavers, matches, seats, tables
 
 
 class StoreError(Exception):
@@ -59,6 +59,8 @@ class SeatRow:
     bot: str | None
     name: str | None
     token_hash: str | None
+    user_id: str | None = None
+    """The account that holds the seat (None: a guest's, a free seat or a bot's)."""
 
 
 @dataclass(frozen=True)
@@ -131,8 +133,9 @@ class Store:
         """Close every connection."""
         self.engine.dispose()
 
-    def _write(self, work: Any) -> Any:
-        """Run ``work(connection)`` in one transaction (one writer at a time)."""
+    def write(self, work: Any) -> Any:
+        """Run ``work(connection)`` in one transaction (one writer at a time); a conflict is a
+        :class:`StaleWriteError`, any other refusal a :class:`StoreError`."""
         with self._lock:
             try:
                 with self.engine.begin() as conn:
@@ -142,7 +145,8 @@ class Store:
             except SQLAlchemyError as exc:
                 raise StoreError(f"the database refused the write: {type(exc).__name__}") from None
 
-    def _read(self, query: Any) -> list[Any]:
+    def read(self, query: Any) -> list[Any]:
+        """The rows of one query."""
         try:
             with self.engine.connect() as conn:
                 return list(conn.execute(query))
@@ -159,16 +163,16 @@ class Store:
                 conn.execute(insert(seats).values(table_id=table.id, **_seat_values(s)))
             conn.execute(insert(matches).values(table_id=table.id, **_match_values(first_match)))
 
-        self._write(work)
+        self.write(work)
 
     def table(self, table_id: str) -> TableRow | None:
         """The table ``table_id``, or None."""
-        rows = self._read(select(tables).where(tables.c.id == table_id))
+        rows = self.read(select(tables).where(tables.c.id == table_id))
         return _table_row(rows[0]) if rows else None
 
     def table_by_invite(self, code: str) -> TableRow | None:
         """The table an invite code opens, or None."""
-        rows = self._read(select(tables).where(tables.c.invite == code))
+        rows = self.read(select(tables).where(tables.c.invite == code))
         return _table_row(rows[0]) if rows else None
 
     def tables(self, include_closed: bool = False) -> list[TableRow]:
@@ -176,17 +180,17 @@ class Store:
         query = select(tables).order_by(tables.c.created_at, tables.c.id)
         if not include_closed:
             query = query.where(tables.c.closed.is_(False))
-        return [_table_row(r) for r in self._read(query)]
+        return [_table_row(r) for r in self.read(query)]
 
     def close_table(self, table_id: str) -> None:
         """Mark a table closed (kept, no longer served)."""
-        self._write(lambda conn: conn.execute(update(tables).where(tables.c.id == table_id).values(closed=True)))
+        self.write(lambda conn: conn.execute(update(tables).where(tables.c.id == table_id).values(closed=True)))
 
     # -- seats ----------------------------------------------------------------------------------------------
     def seats(self, table_id: str) -> list[SeatRow]:
         """The seats of a table, by number."""
-        rows = self._read(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
-        return [SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash) for r in rows]
+        rows = self.read(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
+        return [SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash, r.user_id) for r in rows]
 
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         """Store a seat's new state (taken, given up)."""
@@ -200,11 +204,11 @@ class Store:
             if done.rowcount != 1:
                 raise UnknownTableError(f"table {table_id!r} has no seat {seat.seat}")
 
-        self._write(work)
+        self.write(work)
 
     def seat_by_token_hash(self, token_hash: str) -> tuple[str, int] | None:
         """The (table, seat) a token hash holds, or None."""
-        rows = self._read(select(seats.c.table_id, seats.c.seat).where(seats.c.token_hash == token_hash))
+        rows = self.read(select(seats.c.table_id, seats.c.seat).where(seats.c.token_hash == token_hash))
         return (rows[0].table_id, rows[0].seat) if rows else None
 
     # -- matches and the action log ---------------------------------------------------------------------------
@@ -220,18 +224,24 @@ class Store:
             conn.execute(insert(matches).values(table_id=table_id, **_match_values(row)))
             conn.execute(update(tables).where(tables.c.id == table_id).values(match_no=row.match_no))
 
-        self._write(work)
+        self.write(work)
 
     def matches(self, table_id: str) -> list[MatchRow]:
         """The matches of a table, in order."""
-        rows = self._read(select(matches).where(matches.c.table_id == table_id).order_by(matches.c.match_no))
+        rows = self.read(select(matches).where(matches.c.table_id == table_id).order_by(matches.c.match_no))
         return [MatchRow(r.match_no, r.seed, r.started_at, r.finished_at, r.record) for r in rows]
 
     def append_action(
-        self, table_id: str, match_no: int, row: ActionRow, finished: tuple[float, str] | None = None
+        self,
+        table_id: str,
+        match_no: int,
+        row: ActionRow,
+        finished: tuple[float, str] | None = None,
+        also: Callable[[Connection], None] | None = None,
     ) -> None:
         """Commit one action at the end of a match's log; with ``finished`` (the time and the record's JSON), the
-        match is marked finished in the same commit. A seq other than the next one is refused."""
+        match is marked finished in the same commit, and ``also`` (the match's results: history and ratings) is
+        written in it too. A seq other than the next one is refused."""
 
         def work(conn: Connection) -> None:
             count = conn.execute(
@@ -251,12 +261,22 @@ class Store:
                     .where(matches.c.table_id == table_id, matches.c.match_no == match_no)
                     .values(finished_at=at, record=record)
                 )
+                if also is not None:
+                    also(conn)
 
-        self._write(work)
+        self.write(work)
+
+    def add_leaver(self, table_id: str, match_no: int, seat: int, user_id: str, at: float) -> None:
+        """Note that an account left a rated match before its end (it will finish last)."""
+        self.write(
+            lambda conn: conn.execute(
+                insert(leavers).values(table_id=table_id, match_no=match_no, seat=seat, user_id=user_id, at=at)
+            )
+        )
 
     def actions(self, table_id: str, match_no: int) -> list[ActionRow]:
         """The action log of a match, in order."""
-        rows = self._read(
+        rows = self.read(
             select(actions)
             .where(actions.c.table_id == table_id, actions.c.match_no == match_no)
             .order_by(actions.c.seq)
@@ -281,7 +301,14 @@ def _table_row(r: Any) -> TableRow:
 
 
 def _seat_values(s: SeatRow) -> dict[str, Any]:
-    return {"seat": s.seat, "kind": s.kind, "bot": s.bot, "name": s.name, "token_hash": s.token_hash}
+    return {
+        "seat": s.seat,
+        "kind": s.kind,
+        "bot": s.bot,
+        "name": s.name,
+        "token_hash": s.token_hash,
+        "user_id": s.user_id,
+    }
 
 
 def _match_values(m: MatchRow) -> dict[str, Any]:

@@ -92,6 +92,12 @@ def looks_alike(a: str, b: str) -> bool:
     return any(_skeleton(a, plain) == _skeleton(b, plain) for plain in (False, True))
 
 
+def name_key(name: str) -> str:
+    """The form of a name two accounts may not share: its letters as they read (:func:`looks_alike`'s stricter
+    reading), so that no account's name passes for another's."""
+    return _skeleton(name, True)
+
+
 _ASCII_ALIKE = (("rn", "m"), ("vv", "w"), ("I", "l"), ("1", "l"), ("|", "l"), ("0", "o"))
 """Latin look-alikes (Unicode's confusables, TR39, among plain letters and digits), each read as the second."""
 

@@ -1,5 +1,6 @@
-"""Ratings and history: each subject's (a user's or a bot level's) rating per pool, how it moved match by match, and
-every finished match's seats with their place and points."""
+"""Ratings and history: each subject's (a user's or a bot level's) rating per pool, how it moved match by match,
+every finished match's seats with their place and points, and the accounts that left a rated match before its end
+(they count as finishing it last)."""
 
 from __future__ import annotations
 
@@ -53,10 +54,21 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
     )
     op.create_index("match_players_by_user", "match_players", ["user_id", "finished_at"])
+    op.create_table(
+        "leavers",
+        sa.Column("table_id", sa.Text, nullable=False),
+        sa.Column("match_no", sa.Integer, nullable=False),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("user_id", sa.Text, nullable=False),
+        sa.Column("at", sa.Float, nullable=False),
+        sa.PrimaryKeyConstraint("table_id", "match_no", "seat"),
+        sa.ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
+    )
 
 
 def downgrade() -> None:
     """Remove the ratings and the history."""
+    op.drop_table("leavers")
     op.drop_table("match_players")
     op.drop_table("rating_history")
     op.drop_table("ratings")

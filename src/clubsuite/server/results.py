@@ -1,0 +1,142 @@
+"""A finished match's results, written in the commit of its last action: every seat's place and points (the history
+profiles list) and, at a rated table, the new ratings of everyone who played.
+
+Who is rated for a seat: the account that held it at the end; an account that left the match before its end (it
+finishes last, whatever its points, and its bot's play does not count for anyone); otherwise the bot that played it,
+as ``bot:<level>``, on the same scale as people. A bot level that played several seats of one match moves by the
+mean of those seats' changes (one match is one result for it, not several).
+"""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+
+from clubsuite.jsonform import JsonObject
+from clubsuite.server.dbschema import leavers, match_players, rating_history, ratings, users
+from clubsuite.server.ratings import START, Skill, finishing_ranks, rate
+
+
+@dataclass(frozen=True)
+class SeatAtEnd:
+    """A seat as the match ended: a person's (with their account, if any) or a bot's."""
+
+    seat: int
+    kind: str
+    name: str
+    user_id: str | None
+    bot: str
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a finished match's results are written from."""
+
+    table_id: str
+    match_no: int
+    at: float
+    pool: str
+    rated: bool
+    teams: tuple[tuple[int, ...], ...]
+    summary: JsonObject
+    seats: tuple[SeatAtEnd, ...]
+
+    def write(self, conn: Connection) -> None:
+        """Write the history rows and, when rated, the ratings (inside the caller's transaction)."""
+        left = {
+            r.seat: r.user_id
+            for r in conn.execute(
+                select(leavers.c.seat, leavers.c.user_id).where(
+                    leavers.c.table_id == self.table_id, leavers.c.match_no == self.match_no
+                )
+            )
+        }
+        n = len(self.seats)
+        ranks = finishing_ranks(self.summary, n, self.teams, left=set(left) if self.rated else ())
+        totals = self.summary.get("totals")
+        winners = self.summary.get("winners")
+        won = set(winners) if isinstance(winners, list) else set()
+        names = _names(conn, set(left.values()))
+        for s in self.seats:
+            user = left.get(s.seat) or (s.user_id if s.kind == "person" else None)
+            points = totals[s.seat] if isinstance(totals, list) else 0
+            conn.execute(
+                insert(match_players).values(
+                    table_id=self.table_id,
+                    match_no=self.match_no,
+                    seat=s.seat,
+                    user_id=user,
+                    name=names.get(left[s.seat], s.name) if s.seat in left else s.name,
+                    bot=s.bot if s.kind == "bot" or s.user_id is None else None,
+                    place=ranks[s.seat] + 1,
+                    points=float(points) if isinstance(points, int | float) else 0.0,
+                    won=s.seat in won and s.seat not in left,
+                    rated=self.rated,
+                    left=s.seat in left,
+                    finished_at=self.at,
+                )
+            )
+        if self.rated:
+            self._rate(conn, ranks, left)
+
+    def subjects(self, left: dict[int, str]) -> list[str]:
+        """Who is rated for each seat (see the module's words)."""
+        out = []
+        for s in self.seats:
+            if s.seat in left:
+                out.append(f"user:{left[s.seat]}")
+            elif s.kind == "person" and s.user_id is not None:
+                out.append(f"user:{s.user_id}")
+            else:
+                out.append(f"bot:{s.bot}")
+        return out
+
+    def _rate(self, conn: Connection, ranks: list[int], left: dict[int, str]) -> None:
+        subjects = self.subjects(left)
+        stored = {
+            r.subject: r
+            for r in conn.execute(
+                select(ratings).where(ratings.c.pool == self.pool, ratings.c.subject.in_(set(subjects)))
+            )
+        }
+        before = [Skill(stored[x].mu, stored[x].sigma) if x in stored else START for x in subjects]
+        after = rate(before, ranks, self.teams)
+        moves: dict[str, list[tuple[Skill, Skill]]] = defaultdict(list)
+        for subject, old, new in zip(subjects, before, after, strict=True):
+            moves[subject].append((old, new))
+        for subject, pairs in moves.items():
+            old = pairs[0][0]
+            mu = old.mu + sum(new.mu - was.mu for was, new in pairs) / len(pairs)
+            sigma = sum(new.sigma for _, new in pairs) / len(pairs)
+            if subject in stored:
+                conn.execute(
+                    update(ratings)
+                    .where(ratings.c.pool == self.pool, ratings.c.subject == subject)
+                    .values(mu=mu, sigma=sigma, matches=stored[subject].matches + 1, updated_at=self.at)
+                )
+            else:
+                conn.execute(
+                    insert(ratings).values(
+                        pool=self.pool, subject=subject, mu=mu, sigma=sigma, matches=1, updated_at=self.at
+                    )
+                )
+            conn.execute(
+                insert(rating_history).values(
+                    pool=self.pool,
+                    subject=subject,
+                    table_id=self.table_id,
+                    match_no=self.match_no,
+                    at=self.at,
+                    mu=mu,
+                    sigma=sigma,
+                )
+            )
+
+
+def _names(conn: Connection, user_ids: set[str]) -> dict[str, str]:
+    if not user_ids:
+        return {}
+    return {r.id: r.name for r in conn.execute(select(users.c.id, users.c.name).where(users.c.id.in_(user_ids)))}

@@ -1,0 +1,292 @@
+"""Accounts on a real server: signing up and in (Argon2id), the session cookie and its CSRF token, session fixation,
+guessing bounded per address and per account, sessions listed and ended, a password changed, one account unable
+to touch another's, a guest's table carried over, rated tables for accounts only, and an account deleted."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from collections.abc import Iterator
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from serverkit import ROOMY, ThreadServer, new_table, post
+from sqlalchemy import select
+
+from clubsuite.server.dbschema import seats, sessions, users
+from clubsuite.server.store import Store
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Store:
+    return Store.in_directory(tmp_path)
+
+
+@pytest.fixture
+def server(store: Store) -> Iterator[ThreadServer]:
+    with ThreadServer(store) as running:
+        yield running
+
+
+def browser(server: ThreadServer) -> httpx.Client:
+    """A client that keeps cookies, as a browser does."""
+    return httpx.Client(base_url=server.base, timeout=30)
+
+
+def sign_up(b: httpx.Client, name: str, password: str = PASSWORD, **more: Any) -> dict[str, Any]:
+    r = b.post("/account/signup", json={"name": name, "password": password, **more})
+    assert r.status_code == 201, r.text
+    answer: dict[str, Any] = r.json()
+    return answer
+
+
+def sign_in(b: httpx.Client, name: str, password: str = PASSWORD) -> httpx.Response:
+    return b.post("/account/login", json={"name": name, "password": password})
+
+
+def refused(r: httpx.Response, status: int, code: str) -> str:
+    assert r.status_code == status, (r.status_code, r.text)
+    assert r.json()["code"] == code, r.json()
+    return str(r.json()["message"])
+
+
+def csrf(b: httpx.Client) -> dict[str, str]:
+    r = b.get("/account")
+    assert r.status_code == 200, r.text
+    return {"X-CSRF-Token": r.json()["csrf"]}
+
+
+def test_signing_up_signs_in_with_an_httponly_samesite_cookie_and_keeps_only_hashes(
+    server: ThreadServer, store: Store
+) -> None:
+    with browser(server) as b:
+        r = b.post("/account/signup", json={"name": "Ann", "password": PASSWORD})
+        assert r.status_code == 201, r.text
+        cookie = r.headers["set-cookie"]
+        assert cookie.startswith("clubs_session=")
+        low = cookie.lower()
+        assert "httponly" in low and "samesite=lax" in low and "path=/" in low
+        assert "secure" not in low  # plain HTTP here: a Secure cookie would never come back
+        secret = b.cookies["clubs_session"]
+        assert b.get("/account").json()["name"] == "Ann"
+    stored = store.read(select(users))
+    assert len(stored) == 1 and stored[0].password_hash.startswith("$argon2id$")
+    assert PASSWORD not in stored[0].password_hash
+    kept = store.read(select(sessions))
+    assert len(kept) == 1 and secret not in {kept[0].id_hash, kept[0].public_id, kept[0].csrf}
+
+
+def test_a_wrong_password_and_an_unknown_name_get_the_same_refusal(server: ThreadServer) -> None:
+    with browser(server) as b:
+        sign_up(b, "Ann")
+    with browser(server) as other:
+        wrong = refused(sign_in(other, "Ann", "not the password"), 401, "bad_login")
+        unknown = refused(sign_in(other, "Nobody", PASSWORD), 401, "bad_login")
+        assert wrong == unknown
+        refused(other.get("/account"), 401, "signed_out")
+        assert sign_in(other, "ann").status_code == 200  # the name as it reads, whatever its case
+
+
+def test_a_change_without_the_pages_csrf_token_is_refused_and_changes_nothing(server: ThreadServer) -> None:
+    table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}])
+    with browser(server) as b:
+        sign_up(b, "Ann")
+        refused(b.post(f"/tables/{table['id']}/join", json={}), 403, "bad_csrf")
+        assert b.get(f"/tables/{table['id']}").json()["waiting"] is True  # the seat was not taken
+        refused(b.post("/account/logout"), 403, "bad_csrf")
+        refused(b.post("/account/logout", headers={"X-CSRF-Token": "guess"}), 403, "bad_csrf")
+        assert b.get("/account").status_code == 200  # still signed in
+        joined = b.post(f"/tables/{table['id']}/join", json={}, headers=csrf(b))
+        assert joined.status_code == 200, joined.text
+        assert b.post("/account/logout", headers=csrf(b)).status_code == 200
+        refused(b.get("/account"), 401, "signed_out")
+
+
+def test_a_session_planted_before_signing_in_is_never_the_session_after(server: ThreadServer) -> None:
+    with browser(server) as mallory:
+        sign_up(mallory, "Mallory")
+        planted = mallory.cookies["clubs_session"]
+    with browser(server) as victim:
+        sign_up(victim, "Victim")
+    with browser(server) as b:
+        b.cookies.set(
+            "clubs_session", planted, domain="127.0.0.1", path="/"
+        )  # the attacker's own live session, slipped into the browser
+        assert sign_in(b, "Victim").status_code == 200
+        assert b.cookies["clubs_session"] != planted
+        assert b.get("/account").json()["name"] == "Victim"
+    with browser(server) as mallory_again:
+        mallory_again.cookies.set("clubs_session", planted, domain="127.0.0.1", path="/")
+        refused(mallory_again.get("/account"), 401, "signed_out")  # ended when the browser signed in
+    with browser(server) as c:
+        c.cookies.set("clubs_session", "x" * 43, domain="127.0.0.1", path="/")  # a made-up id is no session at all
+        refused(c.get("/account"), 401, "signed_out")
+        assert sign_in(c, "Victim").status_code == 200
+        assert c.cookies["clubs_session"] != "x" * 43
+
+
+def test_password_guesses_are_bounded_per_address_and_per_account(store: Store) -> None:
+    limits = replace(ROOMY, login_rate="5/minute", login_account_rate="3/hour")
+    with ThreadServer(store, limits) as server:
+        with browser(server) as b:
+            sign_up(b, "Ann")
+        with browser(server) as guesser:
+            for _ in range(3):
+                refused(sign_in(guesser, "Ann", "wrong password"), 401, "bad_login")
+            # The account waits, whoever asks, even with the right password.
+            refused(sign_in(guesser, "Ann", PASSWORD), 429, "login_wait")
+            r = sign_in(guesser, "Bob", PASSWORD)  # the address's sixth password check in a minute (sign-up counts)
+            refused(r, 429, "rate_limited")
+            assert int(r.headers["retry-after"]) >= 1
+
+
+def test_sessions_are_listed_and_one_ended_signs_that_browser_out(server: ThreadServer) -> None:
+    with browser(server) as phone, browser(server) as laptop:
+        sign_up(phone, "Ann")
+        assert sign_in(laptop, "Ann").status_code == 200
+        listed = laptop.get("/account/sessions").json()
+        assert len(listed) == 2 and sum(s["current"] for s in listed) == 1
+        phone_id = next(s["id"] for s in listed if not s["current"])
+        assert laptop.post(f"/account/sessions/{phone_id}/end", headers=csrf(laptop)).status_code == 200
+        refused(phone.get("/account"), 401, "signed_out")
+        assert len(laptop.get("/account/sessions").json()) == 1
+
+
+def test_one_account_can_neither_list_nor_end_anothers_sessions(server: ThreadServer) -> None:
+    with browser(server) as ann, browser(server) as bob:
+        sign_up(ann, "Ann")
+        sign_up(bob, "Bob")
+        ann_session = ann.get("/account/sessions").json()[0]["id"]
+        assert [s["id"] for s in bob.get("/account/sessions").json()] != [ann_session]
+        refused(bob.post(f"/account/sessions/{ann_session}/end", headers=csrf(bob)), 404, "no_session")
+        assert ann.get("/account").status_code == 200
+
+
+def test_changing_the_password_ends_every_other_session_and_asks_the_old_one(server: ThreadServer) -> None:
+    with browser(server) as phone, browser(server) as laptop:
+        sign_up(phone, "Ann")
+        assert sign_in(laptop, "Ann").status_code == 200
+        body = {"password": "not it at all", "new_password": "a new password"}
+        refused(laptop.post("/account/password", json=body, headers=csrf(laptop)), 403, "bad_password")
+        body["password"] = PASSWORD
+        assert laptop.post("/account/password", json=body, headers=csrf(laptop)).status_code == 200
+        refused(phone.get("/account"), 401, "signed_out")
+        assert laptop.get("/account").status_code == 200
+    with browser(server) as b:
+        refused(sign_in(b, "Ann", PASSWORD), 401, "bad_login")
+        assert sign_in(b, "Ann", "a new password").status_code == 200
+
+
+def test_names_and_passwords_breaking_a_rule_are_refused_with_the_rule(server: ThreadServer) -> None:
+    with browser(server) as b:
+        assert "8 to 256" in refused(
+            b.post("/account/signup", json={"name": "Ann", "password": "short"}), 422, "bad_password"
+        )
+        long = "x" * 257
+        refused(b.post("/account/signup", json={"name": "Ann", "password": long}), 422, "bad_password")
+        refused(b.post("/account/signup", json={"name": "Ann!", "password": PASSWORD}), 422, "bad_name")
+        same = refused(
+            b.post("/account/signup", json={"name": "Password1", "password": "password1"}), 422, "bad_password"
+        )
+        assert "name" in same
+        sign_up(b, "Ann")
+    with browser(server) as c:
+        sign_up(c, "Mac")
+    with browser(server) as d:
+        for alike in ("ann", "ANN", " Ann ", "Мас"):  # in capitals, with spaces, in Cyrillic letters that read "Mac"
+            refused(d.post("/account/signup", json={"name": alike, "password": PASSWORD}), 409, "name_taken")
+        refused(d.get("/account"), 401, "signed_out")  # nothing was made
+
+
+def test_a_guests_table_carries_over_when_they_sign_up(server: ThreadServer, store: Store) -> None:
+    table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}])
+    token = post(server.base, f"/tables/{table['id']}/join", {"name": "Guest"})["token"]
+    with browser(server) as b:
+        answer = sign_up(b, "Ann", tokens=[token, "not-a-token"])
+        assert answer["seats"] == [{"table": table["id"], "seat": 0}]
+        user_id = b.get("/account").json()["id"]
+    rows = store.read(select(seats.c.user_id, seats.c.name).where(seats.c.table_id == table["id"], seats.c.seat == 0))
+    assert rows[0].user_id == user_id and rows[0].name == "Guest"  # the others go on seeing the name they saw
+
+
+def test_a_rated_table_seats_accounts_only_each_once_and_gives_no_hints(server: ThreadServer) -> None:
+    table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "person"}, {"kind": "bot"}], rated=True)
+    r = httpx.post(f"{server.base}/tables/{table['id']}/join", json={"name": "Guest"})
+    refused(r, 409, "account_needed")
+    with browser(server) as b:
+        sign_up(b, "Ann")
+        assert b.post(f"/tables/{table['id']}/join", json={}, headers=csrf(b)).json()["seat"] == 0
+        refused(b.post(f"/tables/{table['id']}/join", json={}, headers=csrf(b)), 409, "already_seated")
+    r = httpx.post(f"{server.base}/tables", json={"game": "whist", "rated": True, "hints": True})
+    assert "rated" in refused(r, 400, "bad_request")
+
+
+def test_deleting_an_account_gives_up_its_seats_ends_its_sessions_and_frees_its_name(
+    server: ThreadServer, store: Store
+) -> None:
+    table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}])
+    with browser(server) as phone, browser(server) as laptop:
+        sign_up(phone, "Ann")
+        assert sign_in(laptop, "Ann").status_code == 200
+        assert phone.post(f"/tables/{table['id']}/join", json={}, headers=csrf(phone)).status_code == 200
+        refused(
+            phone.post("/account/delete", json={"password": "wrong one!"}, headers=csrf(phone)), 403, "bad_password"
+        )
+        assert phone.post("/account/delete", json={"password": PASSWORD}, headers=csrf(phone)).status_code == 200
+        refused(phone.get("/account"), 401, "signed_out")
+        refused(laptop.get("/account"), 401, "signed_out")
+    with browser(server) as b:
+        refused(sign_in(b, "Ann"), 401, "bad_login")
+        sign_up(b, "Ann", "another password")  # the name is free again
+    seat = store.read(select(seats).where(seats.c.table_id == table["id"], seats.c.seat == 0))[0]
+    assert seat.token_hash is None and seat.user_id is None
+    gone = store.read(select(users).where(users.c.deleted_at.is_not(None)))
+    assert len(gone) == 1 and gone[0].name == "deleted player" and gone[0].password_hash is None
+    assert store.read(select(sessions).where(sessions.c.user_id == gone[0].id)) == []
+
+
+def test_an_operator_resets_a_password_with_clubs_admin_and_every_session_ends(
+    server: ThreadServer, tmp_path: Path
+) -> None:
+    clubs = [str(Path(sys.executable).parent / "clubs")]
+    with browser(server) as b:
+        sign_up(b, "Ann")
+        made = subprocess.run(
+            [*clubs, "admin", "reset-password", "ann", "--data-dir", str(tmp_path)],
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert made.returncode == 0, made.stderr
+        new = made.stdout.split("new password: ")[1].strip()
+        refused(b.get("/account"), 401, "signed_out")
+    with browser(server) as c:
+        refused(sign_in(c, "Ann", PASSWORD), 401, "bad_login")
+        assert sign_in(c, "Ann", new).status_code == 200
+    given = subprocess.run(
+        [*clubs, "admin", "reset-password", "Ann", "--password-stdin", "--data-dir", str(tmp_path)],
+        input="chosen by the operator\n",
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
+    assert given.returncode == 0 and "new password" not in given.stdout
+    for args, words in (
+        (["Nobody"], "there is no account"),
+        (["Ann", "--password-stdin"], "8 to 256"),
+        (["Ann", "--data-dir", str(tmp_path / "missing")], "there is no server database"),
+    ):
+        if "--data-dir" not in args:
+            args = [*args, "--data-dir", str(tmp_path)]
+        bad = subprocess.run(
+            [*clubs, "admin", "reset-password", *args], input="short\n", capture_output=True, text=True, timeout=120
+        )
+        assert bad.returncode == 2 and words in bad.stderr and "Traceback" not in bad.stderr, bad.stderr
+    assert not (tmp_path / "missing").exists()
+    with browser(server) as d:
+        assert sign_in(d, "Ann", "chosen by the operator").status_code == 200
