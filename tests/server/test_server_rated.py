@@ -101,7 +101,7 @@ def test_a_rated_match_moves_its_players_and_bots_ratings_and_keeps_every_seats_
 
 
 def test_an_account_that_leaves_a_rated_match_finishes_it_last(server: ThreadServer, store: Store) -> None:
-    ann_b, ann, ann_h = account(server, "Ann")
+    ann_b, _, ann_h = account(server, "Ann")
     bob_b, bob, bob_h = account(server, "Bob")
     table = new_table(
         server.base,

@@ -134,6 +134,8 @@ match_players = Table(
     Column("table_id", Text, nullable=False),
     Column("match_no", Integer, nullable=False),
     Column("seat", Integer, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("pool", Text, nullable=False),
     Column("user_id", Text),  # NULL: a guest or a bot
     Column("name", Text, nullable=False),
     Column("bot", Text),  # the bot that played the seat at the end, if it was a bot's
@@ -146,6 +148,7 @@ match_players = Table(
     PrimaryKeyConstraint("table_id", "match_no", "seat"),
     ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
     Index("match_players_by_user", "user_id", "finished_at"),
+    Index("match_players_by_pool", "pool", "finished_at"),
 )
 leavers = Table(
     "leavers",

@@ -472,6 +472,7 @@ class LiveTable:
             self.id,
             self.match_no,
             at,
+            self.info.name,
             pool(self.info, self.options),
             self.settings.rated,
             tuple(tuple(t) for t in self.info.teams_of(self.options)),

@@ -38,6 +38,7 @@ class Outcome:
     table_id: str
     match_no: int
     at: float
+    game: str
     pool: str
     rated: bool
     teams: tuple[tuple[int, ...], ...]
@@ -68,6 +69,8 @@ class Outcome:
                     table_id=self.table_id,
                     match_no=self.match_no,
                     seat=s.seat,
+                    game=self.game,
+                    pool=self.pool,
                     user_id=user,
                     name=names.get(left[s.seat], s.name) if s.seat in left else s.name,
                     bot=s.bot if s.kind == "bot" or s.user_id is None else None,

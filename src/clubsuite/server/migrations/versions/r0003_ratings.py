@@ -41,6 +41,8 @@ def upgrade() -> None:
         sa.Column("table_id", sa.Text, nullable=False),
         sa.Column("match_no", sa.Integer, nullable=False),
         sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("game", sa.Text, nullable=False),
+        sa.Column("pool", sa.Text, nullable=False),
         sa.Column("user_id", sa.Text),
         sa.Column("name", sa.Text, nullable=False),
         sa.Column("bot", sa.Text),
@@ -54,6 +56,7 @@ def upgrade() -> None:
         sa.ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
     )
     op.create_index("match_players_by_user", "match_players", ["user_id", "finished_at"])
+    op.create_index("match_players_by_pool", "match_players", ["pool", "finished_at"])
     op.create_table(
         "leavers",
         sa.Column("table_id", sa.Text, nullable=False),

@@ -1,0 +1,105 @@
+"""Profiles, histories, rating paths, leaderboards and the bots' ratings on a real server, after real matches: what
+is public is shown, a private table's matches only to their own player, a deleted account disappears and its
+matches read "deleted player"."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from serverkit import Client, ThreadServer, new_table
+from test_server_play import play_out
+from test_server_rated import GAME, PASSWORD, account, join
+
+from clubsuite.server.store import Store
+
+BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        yield running
+
+
+def play(server: ThreadServer, b: httpx.Client, headers: dict[str, str], seed: int, **settings: Any) -> str:
+    """One whole match of ``b``'s account against two random bots; the table's id."""
+    table = new_table(server.base, GAME, [{"kind": "person"}, *BOTS], **settings)["id"]
+    client = Client(server.base, table, join(b, table, headers))
+    try:
+        play_out({0: client}, random.Random(seed))
+    finally:
+        client.close()
+    return str(table)
+
+
+def test_a_profile_shows_ratings_counts_and_matches_whose_links_work(server: ThreadServer) -> None:
+    b, _, headers = account(server, "Ann")
+    table = play(server, b, headers, 1, rated=True)
+    with httpx.Client(base_url=server.base, timeout=30) as stranger:
+        shown = stranger.get("/players/ann").json()  # a name as it reads
+        assert shown["name"] == "Ann" and shown["own"] is False
+        assert [(r["pool"], r["matches"]) for r in shown["ratings"]] == [("whist", 1)]
+        assert shown["ratings"][0]["plus_minus"] < 1000  # surer than a newcomer
+        [game] = shown["games"]
+        assert game["game"] == "whist" and game["matches"] == 1
+        [entry] = shown["history"]
+        assert entry["table"] == table and entry["rated"] and not entry["private"]
+        assert stranger.get(entry["record"]).json()["game"] == "whist"
+        assert stranger.get(f"/tables/{table}/replay?match=0").status_code == 200
+        path = stranger.get("/players/Ann/ratings/whist").json()
+        assert [p["matches"] for p in path] == [0, 1]
+        assert (path[0]["rating"], path[0]["plus_minus"]) == (1500, 1000)
+        assert path[1]["rating"] == shown["ratings"][0]["rating"]
+        assert stranger.get("/players/Nobody").json()["code"] == "no_player"
+
+
+def test_a_private_tables_matches_are_listed_to_their_own_player_only(server: ThreadServer) -> None:
+    b, _, headers = account(server, "Ann")
+    table = new_table(server.base, GAME, [{"kind": "person"}, *BOTS], public=False)
+    r = b.post(f"/invites/{table['invite']}/join", json={}, headers=headers)
+    client = Client(server.base, table["id"], r.json()["token"])
+    try:
+        play_out({0: client}, random.Random(2))
+    finally:
+        client.close()
+    mine = b.get("/players/Ann").json()
+    assert mine["own"] is True and [e["private"] for e in mine["history"]] == [True]
+    assert b.get(mine["history"][0]["record"]).status_code == 200  # its link carries the invite
+    with httpx.Client(base_url=server.base, timeout=30) as stranger:
+        theirs = stranger.get("/players/Ann").json()
+        assert theirs["history"] == [] and table["id"] not in stranger.get("/players/Ann/history").text
+        assert theirs["games"][0]["matches"] == 1  # counted, not shown
+
+
+def test_the_leaderboard_orders_players_by_a_sure_rating_and_forgets_a_deleted_one(server: ThreadServer) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    for seed in (1, 2):
+        play(server, ann, ann_h, seed, rated=True)
+    play(server, bob, bob_h, 3, rated=True)
+    board = httpx.get(f"{server.base}/leaderboard/whist").json()
+    assert sorted(p["name"] for p in board) == ["Ann", "Bob"]
+    sure = [p["rating"] - 1.5 * p["plus_minus"] for p in board]  # rating less three standard deviations
+    assert sure == sorted(sure, reverse=True) and [p["place"] for p in board] == [1, 2]
+    bots = httpx.get(f"{server.base}/ratings").json()
+    assert bots["players"] == {"whist": 2} and bots["bots"]["whist"]["random"]["matches"] == 3
+    table = ann.get("/players/Ann").json()["history"][0]["table"]
+    r = ann.post("/account/delete", json={"password": PASSWORD}, headers=ann_h)
+    assert r.status_code == 200, r.text
+    assert [p["name"] for p in httpx.get(f"{server.base}/leaderboard/whist").json()] == ["Bob"]
+    assert httpx.get(f"{server.base}/players/Ann").status_code == 404
+    record = httpx.get(f"{server.base}/tables/{table}/record.json").json()
+    assert record["seats"][0]["name"] == "deleted player" and "Ann" not in str(record)
+
+
+def test_bad_names_pools_and_pages_are_refused_with_the_rule(server: ThreadServer) -> None:
+    base = server.base
+    assert httpx.get(f"{base}/leaderboard/Whist!").status_code == 422
+    assert httpx.get(f"{base}/players/{'x' * 101}").status_code == 422
+    assert httpx.get(f"{base}/players/Ann/history?limit=500").status_code == 422
+    assert httpx.get(f"{base}/leaderboard/whist").json() == []
