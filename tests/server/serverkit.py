@@ -59,6 +59,7 @@ class ThreadServer:
         origins: tuple[str, ...] = (),
         hosts: tuple[str, ...] = (),
         trusted: tuple[str, ...] = (),
+        bots_after: float = 30.0,
     ) -> None:
         # The listening socket is bound here, to a port the system picks, and handed to uvicorn: no other test (or
         # test process) can take the port between choosing it and listening on it.
@@ -67,7 +68,7 @@ class ThreadServer:
         self.port = int(self.socket.getsockname()[1])
         self.limits = limits or ROOMY
         config = uvicorn_config(
-            create_app(store, self.limits, origins, hosts),
+            create_app(store, self.limits, origins, hosts, bots_after),
             self.limits,
             "127.0.0.1",
             self.port,

@@ -113,6 +113,14 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     help="a name the server is reached by besides its IP addresses and localhost, such as clubs.example.org or "
     "*.example.org (repeat for several); requests for any other name are refused",
 )
+@click.option(
+    "--rated-bots-after",
+    "bots_after",
+    default=30.0,
+    show_default=True,
+    type=click.FloatRange(0, 3600),
+    help="seconds a player waits in the rated queue for people before bots of the nearest rating fill the table",
+)
 @limit_options
 @handle_errors
 def serve_command(
@@ -124,6 +132,7 @@ def serve_command(
     trusted: tuple[str, ...],
     origins: tuple[str, ...],
     hosts: tuple[str, ...],
+    bots_after: float,
     **limits: Any,
 ) -> None:
     """Run the game server: make tables, take seats, play online with bots filling empty seats.
@@ -163,7 +172,7 @@ def serve_command(
     except StoreError as exc:
         fail(str(exc))
     open_files(chosen.max_connections)
-    app = create_app(store, chosen, origins, hosts)
+    app = create_app(store, chosen, origins, hosts, bots_after)
     config = uvicorn_config(
         app,
         chosen,

@@ -30,7 +30,7 @@ from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
-from clubsuite.server import account_routes, catalogs, naming, players, rules, web
+from clubsuite.server import account_routes, catalogs, matchmaking, naming, players, rules, web
 from clubsuite.server.accounts import Accounts, User
 from clubsuite.server.connection import Connection
 from clubsuite.server.guard import Guard, client_address
@@ -154,22 +154,30 @@ def _refusal(exc: Refused | ClubsError) -> HTTPException:
 
 
 def create_app(
-    store: Store, limits: ServerLimits | None = None, origins: tuple[str, ...] = (), hosts: tuple[str, ...] = ()
+    store: Store,
+    limits: ServerLimits | None = None,
+    origins: tuple[str, ...] = (),
+    hosts: tuple[str, ...] = (),
+    bots_after: float = matchmaking.BOTS_AFTER,
 ) -> FastAPI:
     """The application over ``store`` (tables are rebuilt from it when the application starts), under ``limits``
     (the defaults when None); ``origins`` are the other sites whose pages may use it, ``hosts`` the names it answers
-    to besides its IP addresses and localhost."""
+    to besides its IP addresses and localhost; ``bots_after`` the seconds a person waits in the rated queue before
+    bots fill their table."""
     limits = limits or ServerLimits()
     hub = Hub(store, limits)
     accounts = Accounts(store, limits, hub.db)
+    matchmaker = matchmaking.Matchmaker(hub, bots_after)
     replayer = Replayer(limits.replay_workers, limits.replay_queue, limits.max_replay_bytes)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        matchmaker.start()
         try:
             yield
         finally:
+            await matchmaker.stop()
             replayer.close()
             accounts.close()
             await hub.stop()
@@ -378,6 +386,7 @@ def create_app(
 
     account_routes.install(app, hub, accounts)
     players.install(app, hub, accounts)
+    matchmaking.install(app, matchmaker, accounts)
     web.install(app, stored_record, replayer)
     rules.install(app)
     catalogs.install(app)

@@ -60,6 +60,7 @@ _KINDS = [
     ("POST", re.compile(r"^/tutorial$"), "join"),
     ("POST", re.compile(r"^/replays$"), "replay"),
     ("GET", re.compile(r"^/tables/[^/]+/replay$"), "replay"),
+    ("POST", re.compile(r"^/rated/queue$"), "create"),  # the queue makes the table its players are seated at
     ("POST", re.compile(r"^/account/signup$"), "account"),
     ("POST", re.compile(r"^/account/(signup|login|password|delete)$"), "login"),  # each works out a password hash
 ]

@@ -1,0 +1,162 @@
+"""Matchmaking: people of close rating are seated together at a rated table; the window widens while they wait;
+after the set time bots of the nearest rating fill the rest; each seat's token goes to its own account only, once.
+The rounds are driven with chosen clock readings (no waiting on the machine's speed), and the routes on a real
+server."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import httpx
+import pytest
+from serverkit import ThreadServer
+from sqlalchemy import insert
+from test_server_rated import account
+
+from clubsuite.server.accounts import User
+from clubsuite.server.dbschema import ratings
+from clubsuite.server.hub import Hub
+from clubsuite.server.matchmaking import WINDOW_GROWTH, WINDOW_START, Matchmaker
+from clubsuite.server.ratings import Skill, shown
+from clubsuite.server.store import Store
+
+
+def user(n: int) -> User:
+    return User(f"id{n}", f"Player {n}", 0.0, False)
+
+
+def rate_user(store: Store, who: User, shown_rating: int) -> None:
+    """Give ``who`` a whist rating that shows as ``shown_rating`` (sure: a small uncertainty)."""
+    mu = 25 + (shown_rating - 1500) / 60
+    assert shown(Skill(mu, 1.0))[0] == shown_rating
+    store.write(
+        lambda conn: conn.execute(
+            insert(ratings).values(pool="whist", subject=f"user:{who.id}", mu=mu, sigma=1.0, matches=10, updated_at=0)
+        )
+    )
+
+
+def run(store: Store, scenario: object) -> None:
+    async def main() -> None:
+        hub = Hub(store)
+        await hub.start()
+        try:
+            await scenario(hub)  # type: ignore[operator]
+        finally:
+            await hub.stop()
+
+    asyncio.run(main())
+
+
+def test_three_people_of_close_rating_are_seated_together_at_a_rated_table(tmp_path: Path) -> None:
+    store = Store.in_directory(tmp_path)
+
+    async def scenario(hub: Hub) -> None:
+        mm = Matchmaker(hub, bots_after=60)
+        people = [user(i) for i in range(3)]
+        tickets = [await mm.join(p, "whist", "127.0.0.1") for p in people]
+        await mm.match(tickets[-1].since)
+        seated = [mm.status(p) for p in people]
+        assert {s["status"] for s in seated} == {"seated"}
+        assert len({s["table"] for s in seated}) == 1 and sorted(s["seat"] for s in seated) == [0, 1, 2]
+        assert len({s["token"] for s in seated}) == 3
+        table = hub.tables[seated[0]["table"]]
+        assert table.settings.rated and {s.user_id for s in table.seats} == {p.id for p in people}
+        assert mm.status(people[0]) == {"status": "none"}  # the token was handed over once
+
+    run(store, scenario)
+
+
+def test_the_window_widens_with_waiting_until_far_ratings_meet(tmp_path: Path) -> None:
+    store = Store.in_directory(tmp_path)
+    people = [user(i) for i in range(3)]
+    for p, r in zip(people, (1500, 1520, 1900), strict=True):
+        rate_user(store, p, r)
+
+    async def scenario(hub: Hub) -> None:
+        mm = Matchmaker(hub, bots_after=600)
+        tickets = [await mm.join(p, "whist", "127.0.0.1") for p in people]
+        start = max(t.since for t in tickets)
+        meets = (1900 - 1500 - WINDOW_START) / WINDOW_GROWTH  # seconds of waiting until the gap fits
+        await mm.match(start + meets - 2)
+        assert [mm.status(p)["status"] for p in people] == ["waiting"] * 3
+        assert mm.status(people[2])["window"] < 400
+        await mm.match(start + meets + 2)
+        assert [mm.status(p)["status"] for p in people] == ["seated"] * 3
+
+    run(store, scenario)
+
+
+def test_after_the_set_time_bots_of_the_nearest_rating_fill_the_table(tmp_path: Path) -> None:
+    store = Store.in_directory(tmp_path)
+    ann, far = user(1), user(2)
+    rate_user(store, ann, 1500)
+    rate_user(store, far, 2500)
+    store.write(
+        lambda conn: conn.execute(
+            insert(ratings),
+            [
+                {
+                    "pool": "whist",
+                    "subject": f"bot:{level}",
+                    "mu": 25 + (r - 1500) / 60,
+                    "sigma": 1.0,
+                    "matches": 5,
+                    "updated_at": 0,
+                }
+                for level, r in (("easy", 1100), ("normal", 1450), ("hard", 1700), ("expert", 1900))
+            ],
+        )
+    )
+
+    async def scenario(hub: Hub) -> None:
+        mm = Matchmaker(hub, bots_after=30)
+        a = await mm.join(ann, "whist", "127.0.0.1")
+        await mm.join(far, "whist", "127.0.0.2")
+        await mm.match(a.since + 10)
+        assert mm.status(ann)["status"] == "waiting"
+        await mm.match(a.since + 31)  # both waited past the time; too far apart to share a table (window 850)
+        mine, theirs = mm.status(ann), mm.status(far)
+        assert mine["status"] == theirs["status"] == "seated" and mine["table"] != theirs["table"]
+        bots = [s.bot for s in hub.tables[mine["table"]].seats if s.kind == "bot"]
+        assert bots == ["normal", "normal"]  # 1450 is nearest 1500
+        assert [s.bot for s in hub.tables[theirs["table"]].seats if s.kind == "bot"] == ["expert", "expert"]
+
+    run(store, scenario)
+
+
+@pytest.fixture
+def server(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path), bots_after=0.5) as running:
+        yield running
+
+
+def test_play_rated_seats_an_account_with_bots_and_hands_its_token_to_it_alone(server: ThreadServer) -> None:
+    b, _, headers = account(server, "Ann")
+    other, _, other_h = account(server, "Bob")
+    assert httpx.post(f"{server.base}/rated/queue", json={"game": "whist"}).status_code == 401
+    assert b.post("/rated/queue", json={"game": "whist"}).json()["code"] == "bad_csrf"
+    assert b.post("/rated/queue", json={"game": "nosuchgame"}, headers=headers).status_code == 400
+    waiting = b.post("/rated/queue", json={"game": "whist"}, headers=headers).json()
+    assert waiting["status"] in ("waiting", "seated")
+    again = b.post("/rated/queue", json={"game": "whist"}, headers=headers)
+    assert again.status_code == 409 or again.json()["status"] == "seated"
+    assert other.get("/rated/queue").json() == {"status": "none"}  # Bob learns nothing of Ann's ticket
+    found: dict[str, object] = {}
+
+    def seated() -> bool:
+        found.update(b.get("/rated/queue").json())
+        return found["status"] == "seated"
+
+    deadline = time.monotonic() + 60
+    while not seated():
+        assert time.monotonic() < deadline, found
+        time.sleep(0.2)
+    table = httpx.get(f"{server.base}/tables/{found['table']}").json()
+    assert table["settings"]["rated"] is True
+    assert [s["kind"] for s in table["seats"]] == ["person", "bot", "bot"]
+    assert b.get("/rated/queue").json() == {"status": "none"}
+    assert other.post("/rated/queue/leave", headers=other_h).json() == {"left": False}
