@@ -30,7 +30,7 @@ from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
-from clubsuite.server import account_routes, catalogs, matchmaking, naming, players, rules, web
+from clubsuite.server import account_routes, catalogs, clubnight, matchmaking, naming, players, rules, web
 from clubsuite.server.accounts import Accounts, User
 from clubsuite.server.connection import Connection
 from clubsuite.server.guard import Guard, client_address
@@ -387,6 +387,7 @@ def create_app(
     account_routes.install(app, hub, accounts)
     players.install(app, hub, accounts)
     matchmaking.install(app, matchmaker, accounts)
+    clubnight.install(app, clubnight.ClubNights(hub), accounts)
     web.install(app, stored_record, replayer)
     rules.install(app)
     catalogs.install(app)

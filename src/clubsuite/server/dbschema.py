@@ -9,6 +9,7 @@ PostgreSQL by comparing them with a migrated database.
 * ``users``, ``sessions``: accounts and their signed-in sessions; a seat taken by an account names it.
 * ``ratings``, ``rating_history``, ``match_players``, ``leavers``: each player's rating per pool, how it moved, every
   finished match of every seat (the history a profile lists), and who left a rated match before its end.
+* ``clubnights``: duplicate tournaments, each one JSON state.
 """
 
 from __future__ import annotations
@@ -141,6 +142,7 @@ match_players = Table(
     Column("bot", Text),  # the bot that played the seat at the end, if it was a bot's
     Column("place", Integer, nullable=False),  # 1 = first
     Column("points", Float, nullable=False),
+    Column("hand_points", Text, nullable=False),  # JSON: the seat's points in each hand, for duplicate comparison
     Column("won", Boolean, nullable=False),
     Column("rated", Boolean, nullable=False),
     Column("left", Boolean, nullable=False),  # the person left the match (a rated match counts them last)
@@ -160,4 +162,13 @@ leavers = Table(
     Column("at", Float, nullable=False),
     PrimaryKeyConstraint("table_id", "match_no", "seat"),
     ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
+)
+clubnights = Table(
+    "clubnights",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("host_id", Text, nullable=False),  # the account that runs it
+    Column("spec", Text, nullable=False),
+    Column("state", Text, nullable=False),  # JSON: settings, entrants (token hashes), rounds and their tables
+    Column("created_at", Float, nullable=False),
 )

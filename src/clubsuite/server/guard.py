@@ -61,6 +61,9 @@ _KINDS = [
     ("POST", re.compile(r"^/replays$"), "replay"),
     ("GET", re.compile(r"^/tables/[^/]+/replay$"), "replay"),
     ("POST", re.compile(r"^/rated/queue$"), "create"),  # the queue makes the table its players are seated at
+    ("POST", re.compile(r"^/clubnights$"), "create"),
+    ("POST", re.compile(r"^/clubnights/[^/]+/rounds$"), "create"),
+    ("POST", re.compile(r"^/clubnights/[^/]+/(enter|seat)$"), "join"),  # an entrant's token is guessed here
     ("POST", re.compile(r"^/account/signup$"), "account"),
     ("POST", re.compile(r"^/account/(signup|login|password|delete)$"), "login"),  # each works out a password hash
 ]

@@ -9,6 +9,7 @@ mean of those seats' changes (one match is one result for it, not several).
 
 from __future__ import annotations
 
+import json
 from collections import defaultdict
 from dataclasses import dataclass
 
@@ -76,6 +77,7 @@ class Outcome:
                     bot=s.bot if s.kind == "bot" or s.user_id is None else None,
                     place=ranks[s.seat] + 1,
                     points=float(points) if isinstance(points, int | float) else 0.0,
+                    hand_points=json.dumps(_hand_points(self.summary, s.seat)),
                     won=s.seat in won and s.seat not in left,
                     rated=self.rated,
                     left=s.seat in left,
@@ -137,6 +139,17 @@ class Outcome:
                     sigma=sigma,
                 )
             )
+
+
+def _hand_points(summary: JsonObject, seat: int) -> list[float]:
+    """A seat's points in each scored hand of the match (what a club night compares across its tables)."""
+    hands = summary.get("hands")
+    out: list[float] = []
+    for h in hands if isinstance(hands, list) else []:
+        scores = h.get("scores") if isinstance(h, dict) else None
+        if isinstance(scores, list) and seat < len(scores) and isinstance(scores[seat], int | float):
+            out.append(float(scores[seat]))
+    return out
 
 
 def _names(conn: Connection, user_ids: set[str]) -> dict[str, str]:

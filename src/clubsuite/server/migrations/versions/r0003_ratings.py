@@ -48,6 +48,7 @@ def upgrade() -> None:
         sa.Column("bot", sa.Text),
         sa.Column("place", sa.Integer, nullable=False),
         sa.Column("points", sa.Float, nullable=False),
+        sa.Column("hand_points", sa.Text, nullable=False),
         sa.Column("won", sa.Boolean, nullable=False),
         sa.Column("rated", sa.Boolean, nullable=False),
         sa.Column("left", sa.Boolean, nullable=False),

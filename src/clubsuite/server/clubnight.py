@@ -1,0 +1,425 @@
+"""Club nights: a host runs a duplicate tournament for a room.
+
+Every round, N tables play the same deals in the same seats (one seed for the round's tables: the same cards come to
+seat 1 of every table, and so on). A seat's points in each deal are compared with the same seat's at the other
+tables, as duplicate bridge compares boards: a seat scores one match point for each table whose same seat did worse
+on that deal and half a point for each that did as well. Luck of the cards cancels out; what is left is how the
+same cards were played. Only deals every table of the round played are compared (the tables' matches may end after
+different numbers of hands). The standings are the entrants' match points as a share of the most they could have
+had, after each round; the final table can be downloaded as CSV or JSON.
+
+Seating: entrants fill the same seat of every table first (the first N at seat 1 of tables 1..N, the next N at seat
+2, ...), so that people are compared with people; seats left over go to one bot level, the same in every table.
+Pairing: ``random`` (a fresh draw each round) or ``swiss`` (from the second round, entrants in order of the standings,
+so that those of like results are compared with one another).
+
+What stays private: a club night's tables are private and have no spectators (one table's cards are every table's),
+their invite codes are never shown, and each entrant's seat token is handed to that entrant only (by the entrant's
+own token). The tokens of a round's seats live in the server's memory: after a restart an entrant's seat is played
+by its bot until the round ends.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import random
+import secrets
+import time
+from dataclasses import dataclass
+from typing import Annotated, Any
+
+from fastapi import FastAPI, HTTPException, Path, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+from sqlalchemy import insert, select, update
+
+from clubsuite.bots.base import bot_names
+from clubsuite.engine import resolve
+from clubsuite.errors import ClubsError, InvalidOptionsError
+from clubsuite.options import spec_of
+from clubsuite.seeding import derive_seed
+from clubsuite.server.account_routes import signed_in
+from clubsuite.server.accounts import AccountRefused, Accounts, User
+from clubsuite.server.dbschema import clubnights, match_players
+from clubsuite.server.hub import Hub, SeatRequest
+from clubsuite.server.live import Refused
+from clubsuite.server.settings import TableSettings
+from clubsuite.server.tokens import check_name, hash_token, looks_alike, new_token, same_hash
+
+TABLES_RANGE = (2, 20)
+"""A club night's tables: at least two (one table has nothing to compare with)."""
+ROUNDS_RANGE = (1, 10)
+PAIRINGS = ("swiss", "random")
+
+
+@dataclass(frozen=True)
+class NightSettings:
+    """What a host chooses."""
+
+    spec: str
+    tables: int
+    rounds: int
+    pairing: str
+    bot: str
+
+    @classmethod
+    def read(cls, game: str, tables: int, rounds: int, pairing: str, bot: str) -> NightSettings:
+        """Checked settings (:class:`InvalidOptionsError` naming the one out of bounds)."""
+        info, options = resolve(game)
+        if not TABLES_RANGE[0] <= tables <= TABLES_RANGE[1]:
+            raise InvalidOptionsError(
+                f"tables={tables}: a club night has {TABLES_RANGE[0]} to {TABLES_RANGE[1]} tables"
+            )
+        if not ROUNDS_RANGE[0] <= rounds <= ROUNDS_RANGE[1]:
+            raise InvalidOptionsError(
+                f"rounds={rounds}: a club night has {ROUNDS_RANGE[0]} to {ROUNDS_RANGE[1]} rounds"
+            )
+        if pairing not in PAIRINGS:
+            raise InvalidOptionsError(f"pairing={pairing!r}: expected one of {', '.join(PAIRINGS)}")
+        known = bot_names(info.name)
+        if bot not in known:
+            raise InvalidOptionsError(f"bot={bot!r}: the bots of {info.name} are {', '.join(known)}")
+        return cls(spec_of(info.name, options), tables, rounds, pairing, bot)
+
+
+class ClubNights:
+    """The club nights of one server (their state in the store, the round's seat tokens in memory)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._seats: dict[tuple[str, str], dict[str, Any]] = {}
+        """(night, entrant) -> the seat of the round in play: table, seat and its token."""
+
+    async def _load(self, night_id: str) -> tuple[dict[str, Any], str]:
+        rows = await self.hub.db(self.hub.store.read, select(clubnights).where(clubnights.c.id == night_id))
+        if not rows:
+            raise Refused("no_clubnight", "there is no such club night")
+        return json.loads(rows[0].state), rows[0].host_id
+
+    async def _save(self, night_id: str, state: dict[str, Any]) -> None:
+        text = json.dumps(state)
+        await self.hub.db(
+            self.hub.store.write,
+            lambda conn: conn.execute(update(clubnights).where(clubnights.c.id == night_id).values(state=text)),
+        )
+
+    async def create(self, host: User, settings: NightSettings) -> str:
+        """A new club night hosted by ``host``; its id."""
+        night_id = secrets.token_urlsafe(9)
+        state = {
+            "host": host.name,
+            "spec": settings.spec,
+            "tables": settings.tables,
+            "rounds": settings.rounds,
+            "pairing": settings.pairing,
+            "bot": settings.bot,
+            "entrants": [],
+            "played": [],
+        }
+        now = time.time()
+        await self.hub.db(
+            self.hub.store.write,
+            lambda conn: conn.execute(
+                insert(clubnights).values(
+                    id=night_id, host_id=host.id, spec=settings.spec, state=json.dumps(state), created_at=now
+                )
+            ),
+        )
+        return night_id
+
+    async def enter(self, night_id: str, name: object, user: User | None) -> tuple[str, str]:
+        """Enter a club night before its first round (signed in: under the account's name): (entrant id, the
+        entrant's token, which finds its seat each round)."""
+        state, _ = await self._load(night_id)
+        if state["played"]:
+            raise Refused("started", "this club night has begun: entries are closed")
+        info, options = resolve(state["spec"])
+        if len(state["entrants"]) >= state["tables"] * info.n_seats(options):
+            raise Refused("full", "every seat of this club night's tables is taken")
+        tidy = user.name if user is not None else check_name(name)
+        for e in state["entrants"]:
+            if user is not None and e["user_id"] == user.id:
+                raise Refused("already_entered", "you have entered this club night already")
+            if looks_alike(e["name"], tidy):
+                raise Refused("name_taken", f"an entrant is called {e['name']!r}, which looks the same: choose another")
+        token = new_token()
+        entrant = secrets.token_urlsafe(6)
+        state["entrants"].append(
+            {"id": entrant, "name": tidy, "user_id": user.id if user else None, "token_hash": hash_token(token)}
+        )
+        await self._save(night_id, state)
+        return entrant, token
+
+    async def start_round(self, night_id: str, host: User) -> None:
+        """Seat the next round (the host only, once the last round is over)."""
+        state, host_id = await self._load(night_id)
+        if host.id != host_id:
+            raise Refused("not_host", "only the club night's host starts its rounds")
+        played = state["played"]
+        if len(played) >= state["rounds"]:
+            raise Refused("over", "every round of this club night has been played")
+        if played and not await self._round_done(played[-1]):
+            raise Refused("round_in_play", "the round in play has not ended at every table")
+        if len(state["entrants"]) < 2:
+            raise Refused("too_few", "a club night needs at least two entrants")
+        info, options = resolve(state["spec"])
+        n, tables = info.n_seats(options), state["tables"]
+        order = [e["id"] for e in state["entrants"]]
+        if state["pairing"] == "swiss" and played:
+            standing = {row["entrant"]: row["share"] for row in await self.standings(state)}
+            order.sort(key=lambda e: -standing.get(e, 0.0))
+        else:
+            random.SystemRandom().shuffle(order)
+        layout: list[list[str | None]] = [[None] * n for _ in range(tables)]
+        for k, entrant in enumerate(order):  # the same seat of every table first
+            layout[k % tables][k // tables] = entrant
+        seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), len(played))
+        round_tables = []
+        settings = TableSettings(public=False, spectators=False, grace=60.0)
+        names = {e["id"]: e for e in state["entrants"]}
+        for seats in layout:
+            requests = [SeatRequest("person") if e else SeatRequest("bot", state["bot"]) for e in seats]
+            table = await self.hub.create_table(state["spec"], requests, settings, seed=seed)
+            for seat_no, entrant in enumerate(seats):
+                if entrant is None:
+                    continue
+                e = names[entrant]
+                user = User(e["user_id"], e["name"], 0.0, False) if e["user_id"] else None
+                seat, token = await self.hub.join(table, e["name"], seat_no, user)
+                self._seats[(night_id, entrant)] = {"table": table.id, "seat": seat, "token": token}
+            round_tables.append({"table": table.id, "seats": seats})
+        played.append({"number": len(played) + 1, "tables": round_tables})
+        await self._save(night_id, state)
+
+    async def seat_of(self, night_id: str, token: str) -> dict[str, Any] | None:
+        """The seat of the round in play of the entrant whose token this is (None: not an entrant, or no seat)."""
+        state, _ = await self._load(night_id)
+        digest = hash_token(token)
+        for e in state["entrants"]:
+            if same_hash(e["token_hash"], digest):
+                found = self._seats.get((night_id, e["id"]))
+                return {"entrant": e["id"], "name": e["name"], **(found or {})}
+        return None
+
+    async def _finished(self, table_ids: list[str]) -> dict[tuple[str, int], list[float]]:
+        rows = await self.hub.db(
+            self.hub.store.read,
+            select(match_players.c.table_id, match_players.c.seat, match_players.c.hand_points).where(
+                match_players.c.table_id.in_(table_ids), match_players.c.match_no == 0
+            ),
+        )
+        return {(r.table_id, r.seat): json.loads(r.hand_points) for r in rows}
+
+    async def _round_done(self, played: dict[str, Any]) -> bool:
+        ids = [t["table"] for t in played["tables"]]
+        points = await self._finished(ids)
+        return {t for t, _ in points} == set(ids)
+
+    async def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every entrant's match points over the rounds every table has finished, best first (see the module)."""
+        totals: dict[str, list[float]] = {e["id"]: [0.0, 0.0, 0.0] for e in state["entrants"]}  # mp, most, points
+        for played in state["played"]:
+            ids = [t["table"] for t in played["tables"]]
+            points = await self._finished(ids)
+            if {t for t, _ in points} != set(ids):
+                continue  # a round counts once every table has finished it
+            n_seats = len(played["tables"][0]["seats"])
+            deals = min(len(points[(t, s)]) for t in ids for s in range(n_seats))
+            for s in range(n_seats):
+                for t_index, table in enumerate(played["tables"]):
+                    entrant = table["seats"][s]
+                    if entrant is None:
+                        continue
+                    mine = points[(table["table"], s)]
+                    for d in range(deals):
+                        for o_index, other in enumerate(played["tables"]):
+                            if o_index == t_index:
+                                continue
+                            theirs = points[(other["table"], s)][d]
+                            totals[entrant][0] += 1.0 if mine[d] > theirs else 0.5 if mine[d] == theirs else 0.0
+                            totals[entrant][1] += 1.0
+                    totals[entrant][2] += sum(mine[:deals])
+        names = {e["id"]: e["name"] for e in state["entrants"]}
+        rows = [
+            {
+                "entrant": e,
+                "name": names[e],
+                "match_points": mp,
+                "most": most,
+                "share": round(mp / most, 4) if most else 0.0,
+                "points": pts,
+            }
+            for e, (mp, most, pts) in totals.items()
+        ]
+        rows.sort(key=lambda r: (-r["share"], -r["points"], r["name"]))
+        for i, r in enumerate(rows):
+            same = i > 0 and r["share"] == rows[i - 1]["share"]  # equal shares share a place; points only order them
+            r["place"] = rows[i - 1]["place"] if same else i + 1
+        return rows
+
+    async def view(self, night_id: str) -> dict[str, Any]:
+        """What anyone with the club night's id sees: its settings, entrants, rounds (tables by number, entrants by
+        seat: no table ids or invites) and standings."""
+        state, _ = await self._load(night_id)
+        names = {e["id"]: e["name"] for e in state["entrants"]}
+        rounds = []
+        for played in state["played"]:
+            rounds.append(
+                {
+                    "number": played["number"],
+                    "done": await self._round_done(played),
+                    "tables": [[names.get(e) if e else None for e in t["seats"]] for t in played["tables"]],
+                }
+            )
+        standings = await self.standings(state)
+        over = len(rounds) == state["rounds"] and bool(rounds) and rounds[-1]["done"]
+        return {
+            "id": night_id,
+            "host": state["host"],
+            "game": state["spec"],
+            "tables": state["tables"],
+            "rounds": state["rounds"],
+            "pairing": state["pairing"],
+            "bot": state["bot"],
+            "entrants": [e["name"] for e in state["entrants"]],
+            "played": rounds,
+            "over": over,
+            "standings": [{k: v for k, v in r.items() if k != "entrant"} for r in standings],
+        }
+
+    async def csv(self, night_id: str) -> str:
+        """The standings as CSV (place, name, match points, most, share, points)."""
+        view = await self.view(night_id)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["place", "name", "match_points", "most", "share", "points"])
+        for r in view["standings"]:
+            name = r["name"]
+            if name[:1] in ("=", "+", "-", "@"):  # never a formula in a spreadsheet
+                name = "'" + name
+            writer.writerow([r["place"], name, r["match_points"], r["most"], r["share"], r["points"]])
+        return out.getvalue()
+
+
+Id = Annotated[str, Path(max_length=40)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+class NightIn(_Strict):
+    """A new club night."""
+
+    game: str = Field(..., max_length=200, description="a game's name, a variant or a rules spec (GET /games)")
+    tables: int = Field(2, description="tables playing the same deals each round, 2 to 20")
+    rounds: int = Field(1, description="rounds, 1 to 10")
+    pairing: str = Field("swiss", max_length=20, description="swiss (by the standings from round 2) or random")
+    bot: str = Field("normal", max_length=100, description="the bot level of the seats no entrant fills")
+
+
+class EnterIn(_Strict):
+    """Entering a club night (a guest gives a display name; an account plays under its own)."""
+
+    name: str | None = Field(None, max_length=100)
+
+
+class EntrantIn(_Strict):
+    """An entrant's token (the answer of entering)."""
+
+    token: str = Field(..., min_length=1, max_length=200)
+
+
+def install(app: FastAPI, nights: ClubNights, accounts: Accounts) -> None:
+    """Add the club nights' routes."""
+
+    def refused(exc: Refused | ClubsError) -> HTTPException:
+        if isinstance(exc, Refused):
+            return HTTPException(
+                404 if exc.code == "no_clubnight" else 403 if exc.code == "not_host" else 409,
+                {"code": exc.code, "message": str(exc)},
+            )
+        return HTTPException(400, {"code": "bad_request", "message": str(exc)})
+
+    async def host(request: Request) -> User:
+        found = await signed_in(accounts, request, True)
+        if found is None:
+            raise AccountRefused(401, "signed_out", "sign in to host a club night")
+        return found[1]
+
+    @app.post("/clubnights", status_code=201)
+    async def create_night(body: NightIn, request: Request) -> dict[str, Any]:
+        """Host a club night (signed in): a duplicate tournament whose tables play the same deals each round."""
+        user = await host(request)
+        try:
+            night = await nights.create(
+                user, NightSettings.read(body.game, body.tables, body.rounds, body.pairing, body.bot)
+            )
+            return await nights.view(night)
+        except (Refused, ClubsError) as exc:
+            raise refused(exc) from None
+
+    @app.get("/clubnights/{night_id}")
+    async def night_view(night_id: Id) -> dict[str, Any]:
+        """A club night: its settings, entrants, rounds (who sits where) and standings."""
+        try:
+            return await nights.view(night_id)
+        except Refused as exc:
+            raise refused(exc) from None
+
+    @app.post("/clubnights/{night_id}/enter")
+    async def enter_night(night_id: Id, body: EnterIn, request: Request) -> dict[str, Any]:
+        """Enter a club night before its first round: the answer's token finds your seat each round (keep it)."""
+        found = await signed_in(accounts, request, True)
+        user = found[1] if found is not None else None
+        if user is None and body.name is None:
+            raise HTTPException(
+                422, {"code": "bad_request", "message": "'name': a display name is needed (or sign in)"}
+            )
+        try:
+            entrant, token = await nights.enter(night_id, body.name, user)
+        except (Refused, ClubsError) as exc:
+            raise refused(exc) from None
+        return {"entrant": entrant, "token": token}
+
+    @app.post("/clubnights/{night_id}/rounds")
+    async def next_round(night_id: Id, request: Request) -> dict[str, Any]:
+        """Seat the next round (the host, once every table has finished the last one)."""
+        user = await host(request)
+        try:
+            await nights.start_round(night_id, user)
+            return await nights.view(night_id)
+        except (Refused, ClubsError) as exc:
+            raise refused(exc) from None
+
+    @app.post("/clubnights/{night_id}/seat")
+    async def my_seat(night_id: Id, body: EntrantIn) -> dict[str, Any]:
+        """An entrant's seat in the round in play (its table, seat number and seat token), by the entrant's token."""
+        try:
+            seat = await nights.seat_of(night_id, body.token)
+        except Refused as exc:
+            raise refused(exc) from None
+        if seat is None:
+            raise HTTPException(403, {"code": "bad_token", "message": "that token is no entrant's of this club night"})
+        return seat
+
+    @app.get("/clubnights/{night_id}/standings.json")
+    async def standings_json(night_id: Id) -> dict[str, Any]:
+        """The standings, as JSON."""
+        view = await night_view(night_id)
+        return {k: view[k] for k in ("id", "host", "game", "tables", "rounds", "pairing", "over", "standings")}
+
+    @app.get("/clubnights/{night_id}/standings.csv")
+    async def standings_csv(night_id: Id) -> Response:
+        """The standings, as CSV (a spreadsheet opens it)."""
+        try:
+            text = await nights.csv(night_id)
+        except Refused as exc:
+            raise refused(exc) from None
+        return Response(
+            text,
+            media_type="text/csv; charset=utf-8",
+            headers={"content-disposition": f'attachment; filename="clubnight-{night_id}.csv"'},
+        )
