@@ -49,6 +49,7 @@ def _add_commands() -> None:
         return
     from clubsuite.cli.admin import admin_command
     from clubsuite.cli.analyse import review_command, solve_command
+    from clubsuite.cli.calibrate import calibrate_command
     from clubsuite.cli.play import play_command, watch_command
     from clubsuite.cli.replay import replay_command
     from clubsuite.cli.serve import serve_command
@@ -58,6 +59,7 @@ def _add_commands() -> None:
     cli.add_command(watch_command, "watch")
     cli.add_command(simulate_command, "simulate")
     cli.add_command(merge_command, "merge")
+    cli.add_command(calibrate_command, "calibrate")
     cli.add_command(replay_command, "replay")
     cli.add_command(serve_command, "serve")
     cli.add_command(admin_command, "admin")

@@ -102,7 +102,7 @@ async def signed_in(accounts: Accounts, request: Request, changes: bool) -> tupl
 
 def account_json(user: User, session: Session) -> dict[str, Any]:
     """What the page learns of the signed-in account."""
-    return {"id": user.id, "name": user.name, "created_at": user.created_at, "csrf": session.csrf}
+    return {"signed_in": True, "id": user.id, "name": user.name, "created_at": user.created_at, "csrf": session.csrf}
 
 
 def install(app: FastAPI, hub: Hub, accounts: Accounts) -> None:
@@ -149,9 +149,12 @@ def install(app: FastAPI, hub: Hub, accounts: Accounts) -> None:
 
     @app.get("/account")
     async def me(request: Request) -> dict[str, Any]:
-        """The signed-in account, with the CSRF token the page sends with every change (401 ``signed_out``)."""
-        session, user = await need(request, False)
-        return account_json(user, session)
+        """The signed-in account, with the CSRF token the page sends with every change; ``{"signed_in": false}``
+        for a guest (an answer, not a refusal: every page asks it)."""
+        found = await signed_in(accounts, request, False)
+        if found is None:
+            return {"signed_in": False}
+        return account_json(found[1], found[0])
 
     @app.get("/account/sessions")
     async def session_list(request: Request) -> list[dict[str, Any]]:

@@ -1,7 +1,9 @@
 """The browser client's side of the server: its pages and files, and the replay frames it steps through.
 
 The client is plain HTML, CSS and ES modules under ``server/static`` (no build step, nothing from another site);
-``/`` is the lobby, ``/table/{id}`` a table (to play or to watch), ``/replay`` the replay viewer. A replay is worked
+``/`` is the lobby, ``/table/{id}`` a table (to play or to watch), ``/replay`` the replay viewer, ``/player/{name}``
+a player's profile (their own: with their sessions, password and deletion), ``/leaderboard`` the leaderboards,
+``/clubnight/{id}`` a club night. A replay is worked
 out by the rules engine in a worker process (``replaying``): the browser holds no rules, it shows what the server
 computed. The limits and security headers every answer gets are the guard's (``guard``).
 """
@@ -55,6 +57,22 @@ def install(
     @app.get("/replay", include_in_schema=False)
     async def replay_page() -> FileResponse:
         return page("replay.html")
+
+    @app.get("/player/{name}", include_in_schema=False)
+    async def player_page(name: str) -> FileResponse:
+        return page("player.html")
+
+    @app.get("/leaderboard", include_in_schema=False)
+    async def leaderboard_page() -> FileResponse:
+        return page("leaderboard.html")
+
+    @app.get("/clubnight", include_in_schema=False)
+    async def new_clubnight_page() -> FileResponse:
+        return page("clubnight.html")
+
+    @app.get("/clubnight/{night_id}", include_in_schema=False)
+    async def clubnight_page(night_id: str) -> FileResponse:
+        return page("clubnight.html")
 
     async def replayed(raw: bytes | str, request: Request) -> Response:
         gzipped = "gzip" in request.headers.get("accept-encoding", "").lower()

@@ -74,7 +74,7 @@ ANCHOR = "normal"
 assumed to"."""
 MAX_LEVELS = 6
 """The most levels one calibration takes: six levels at three seats already make twenty line-ups a cycle."""
-PASSES = 10
+PASSES = 40
 """Sequential passes over the matches, each in its own shuffled order, averaged into the estimate."""
 RESAMPLES = 200
 """Bootstrap draws of the cycles behind each standard error."""
@@ -451,7 +451,10 @@ def check(
     for level in levels:
         if not level:
             raise InvalidOptionsError(f"--levels {quoted(given)}: a level name is empty")
-        make_bot(level, info.name)  # refuses an unknown bot, naming the known ones
+        try:
+            make_bot(level, info.name)
+        except InvalidOptionsError as exc:
+            raise InvalidOptionsError(f"--levels {quoted(given)}: {exc}") from None
     repeated = sorted({level for level in levels if levels.count(level) > 1})
     if repeated:
         raise InvalidOptionsError(f"--levels {quoted(given)}: {', '.join(repeated)} given twice")

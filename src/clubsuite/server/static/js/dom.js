@@ -51,11 +51,30 @@ export function byId(id) {
   return el;
 }
 
-/** JSON over HTTP: the decoded answer, or an Error carrying the server's message. */
+let csrf;  // the session's CSRF token: undefined until asked, null when signed out
+let accountSeen = null;
+
+/** The signed-in account (with its CSRF token), or null; asked of the server once per page. */
+export async function account(again = false) {
+  if (csrf !== undefined && !again) return csrf === null ? null : accountSeen;
+  try {
+    const response = await fetch("/account");
+    const seen = response.ok ? await response.json() : null;
+    accountSeen = seen && seen.signed_in ? seen : null;
+  } catch {
+    accountSeen = null;
+  }
+  csrf = accountSeen ? accountSeen.csrf : null;
+  return accountSeen;
+}
+
+/** JSON over HTTP: the decoded answer, or an Error carrying the server's message. A request that changes something
+ * carries the session's CSRF token when the browser is signed in (the server refuses it otherwise). */
 export async function api(path, body = undefined) {
+  if (body !== undefined) await account();
   const init = body === undefined ? {} : {
     method: "POST",
-    headers: {"content-type": "application/json"},
+    headers: csrf ? {"content-type": "application/json", "x-csrf-token": csrf} : {"content-type": "application/json"},
     body: typeof body === "string" ? body : JSON.stringify(body),
   };
   let response;
@@ -101,7 +120,8 @@ export const store = {
   },
 };
 
-/** The page's title in the reader's language, for the page ``page`` ("lobby", "table" or "replay"), once its words
+/** The page's title in the reader's language, for the page ``page`` ("lobby", "table", "replay", "player",
+ * "leaderboard" or "clubnight"), once its words
  * are loaded (the HTML's own title is the English one). */
 export function pageTitle(page) {
   switch (page) {
@@ -113,6 +133,15 @@ export function pageTitle(page) {
       break;
     case "replay":
       document.title = t("Clubs: replay");
+      break;
+    case "player":
+      document.title = t("Clubs: a player");
+      break;
+    case "leaderboard":
+      document.title = t("Clubs: leaderboards");
+      break;
+    case "clubnight":
+      document.title = t("Clubs: club night");
       break;
     default:
       document.title = t("Clubs");

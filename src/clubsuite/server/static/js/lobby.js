@@ -7,14 +7,18 @@
 // The page's own words are in the reader's language (i18n.js, loaded before the first drawing), with a language
 // switch and a link to the rules in the bar.
 
-import {api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
+import {account, api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
+import {accountBox, poolOf, ratingWords} from "./account.js";
 import {levelWords} from "./board.js";
 import {language, languageSwitch, loadWords, ruleWords, serverWords, t, tableName, tn} from "./i18n.js";
 
 const app = byId("app");
 const REFRESH_MS = 5000;
 const NAME_MAX = 24;
+const QUEUE_POLL_MS = 1000;
 let games = [];
+let me = null;  // the signed-in account, or null
+let botRatings = {};  // pool -> level -> rating (GET /ratings)
 
 /** A game of GET /games with every word a person reads in the reader's language (the values stay the spec's). */
 function worded(g) {
@@ -35,6 +39,8 @@ async function start() {
   pageTitle("lobby");
   try {
     games = (await api("/games")).map(worded);
+    me = await account();
+    botRatings = (await api("/ratings")).bots;
   } catch (err) {
     fill(app, h("main", {class: "panel"}, h("h1", {}, t("Clubs")), h("p", {role: "alert"}, err.message)));
     return;
@@ -43,10 +49,13 @@ async function start() {
   fill(app,
     h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, t("Play Clubs online")),
       h("a", {href: "/replay"}, t("Replay a record")),
+      h("a", {href: "/leaderboard"}, t("Leaderboards")),
+      h("a", {href: "/clubnight"}, t("Club night")),
       h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
-      languageSwitch(h), colourToggle()),
+      languageSwitch(h), colourToggle(), await accountBox()),
     h("main", {class: "lobby"},
       playNow(),
+      me ? playRated() : null,
       h("div", {class: "lobby-side"}, tables.box, inviteForm()),
       createForm()));
   tables.refresh();
@@ -62,6 +71,10 @@ const gameOf = (spec) => spec.split("(")[0].trim();
 /** A "Your name" field. Every one on the page shows the same name (one person, one name), remembered by the
  * browser. */
 function nameField(id) {
+  if (me) {  // signed in: every seat is taken under the account's name
+    const shown = h("input", {id, name: "name", class: "player-name", value: me.name, readonly: true});
+    return h("div", {class: "field"}, h("label", {for: id}, t("Your name")), shown);
+  }
   const input = h("input", {id, name: "name", class: "player-name", maxlength: String(NAME_MAX), autocomplete: "nickname", value: store.get("name", "")});
   input.addEventListener("input", () => {
     for (const other of document.querySelectorAll("input.player-name")) if (other !== input) other.value = input.value;
@@ -153,6 +166,74 @@ function playNow() {
       button.disabled = false;
     }
     return undefined;
+  });
+  return form;
+}
+
+/** A bot level in the seat list, with its rating in the game's pool when it has one: "hard bot, 1480". */
+function botLabel(g, seats, b) {
+  const rating = (botRatings[poolOf(g, seats)] || {})[b.value];
+  return rating ? t("{bot}, {rating}", {bot: b.label, rating: rating.rating}) : b.label;
+}
+
+// -- play rated ------------------------------------------------------------------------------------------------------
+/** "Play rated": wait for people of close rating; after a while, bots of the nearest rating fill the table. */
+function playRated() {
+  const pick = h("select", {id: "rated-game", name: "game"}, games.map((g) => h("option", {value: g.name}, g.label)));
+  pick.value = store.get("ratedGame", games[0].name);
+  if (!gameByName(pick.value)) pick.value = games[0].name;
+  const status = h("p", {class: "muted", id: "rated-status", "aria-live": "polite"});
+  const problem = h("p", {class: "error", role: "alert"});
+  const button = h("button", {type: "submit", class: "primary", id: "play-rated"}, t("Play rated"));
+  const stop = h("button", {type: "button", id: "stop-rated", hidden: true}, t("Stop looking"));
+  let timer = null;
+  const idle = () => { clearTimeout(timer); timer = null; button.disabled = false; stop.hidden = true; };
+  const poll = async () => {
+    let now;
+    try {
+      now = await api("/rated/queue");
+    } catch (err) {
+      problem.textContent = err.message;
+      idle();
+      return;
+    }
+    if (now.status === "seated") {
+      status.textContent = t("A table is ready.");
+      store.set(`seat.${now.table}`, {token: now.token, seat: now.seat});
+      location.href = `/table/${encodeURIComponent(now.table)}`;
+      return;
+    }
+    if (now.status === "failed") { problem.textContent = now.message; idle(); status.textContent = ""; return; }
+    if (now.status !== "waiting") { idle(); status.textContent = ""; return; }
+    status.textContent = now.bots_in > 0
+      ? t("Looking for players near your rating ({rating}); bots fill the table in {seconds} s.", {rating: now.rating, seconds: Math.ceil(now.bots_in)})
+      : t("Looking for players near your rating ({rating}); bots are filling the table.", {rating: now.rating});
+    timer = setTimeout(poll, QUEUE_POLL_MS);
+  };
+  pick.addEventListener("change", () => store.set("ratedGame", pick.value));
+  stop.addEventListener("click", async () => {
+    idle();
+    status.textContent = "";
+    try { await api("/rated/queue/leave", {}); } catch (err) { problem.textContent = err.message; }
+  });
+  const form = h("form", {class: "panel rated", "aria-labelledby": "rated-title", novalidate: true},
+    h("h2", {id: "rated-title"}, t("Play rated")),
+    h("p", {class: "lead"}, t("A rated match against people of your strength; if nobody comes soon, against bots of your rating.")),
+    h("div", {class: "quick-row"},
+      h("div", {class: "field"}, h("label", {for: "rated-game"}, t("What to play")), pick), button, stop),
+    status, problem);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problem.textContent = "";
+    button.disabled = true;
+    try {
+      await api("/rated/queue", {game: pick.value});
+      stop.hidden = false;
+      poll();
+    } catch (err) {
+      problem.textContent = err.message;
+      button.disabled = false;
+    }
   });
   return form;
 }
@@ -328,6 +409,11 @@ function createForm() {
   const publicBox = h("input", {type: "checkbox", id: "public", checked: true});
   const watchBox = h("input", {type: "checkbox", id: "spectators", checked: true});
   const hintsBox = h("input", {type: "checkbox", id: "hints"});
+  const ratedBox = h("input", {type: "checkbox", id: "rated", disabled: !me});
+  ratedBox.addEventListener("change", () => {
+    hintsBox.disabled = ratedBox.checked;  // a rated table gives no hints
+    if (ratedBox.checked) hintsBox.checked = false;
+  });
   const clockInput = h("input", {type: "number", id: "clock", min: "5", max: "3600", step: "any", inputmode: "decimal", placeholder: t("no clock")});
   const graceInput = h("input", {type: "number", id: "grace", min: "0", max: "3600", step: "any", inputmode: "decimal", value: "30"});
   const delayInput = h("input", {type: "number", id: "bot-delay", min: "0", max: "10", step: "any", inputmode: "decimal", value: "0.8"});
@@ -447,7 +533,7 @@ function createForm() {
       const select = h("select", {id: `seat-${s}`, dataset: {seat: String(s)}},
         h("option", {value: "you"}, t("You")),
         h("option", {value: "person"}, t("A friend (invite)")),
-        h("optgroup", {label: t("Bots")}, levels.map((b) => h("option", {value: `bot:${b.value}`}, b.label))),
+        h("optgroup", {label: t("Bots")}, levels.map((b) => h("option", {value: `bot:${b.value}`}, botLabel(g, n, b)))),
         others.length ? h("optgroup", {label: t("Other bots")}, others.map((b) => h("option", {value: `bot:${b.value}`}, b.label))) : null);
       const fallback = s === 0 ? "you" : g.bots.includes("normal") ? "bot:normal" : `bot:${g.bots[0]}`;
       select.value = before[s] || fallback;
@@ -476,6 +562,8 @@ function createForm() {
       h("div", {class: "field check"}, publicBox, h("label", {for: "public"}, t("Listed in the lobby (otherwise by invite only)"))),
       h("div", {class: "field check"}, watchBox, h("label", {for: "spectators"}, t("Spectators may watch"))),
       h("div", {class: "field check"}, hintsBox, h("label", {for: "hints"}, t("Hints (the normal bot's suggestion)"))),
+      h("div", {class: "field check"}, ratedBox, h("label", {for: "rated"},
+        me ? t("Rated (the matches count for ratings; players need an account)") : t("Rated (sign in to make a rated table)"))),
       numberField(clockInput, t("Seconds per decision (empty: no clock)"), t("from 5 to 3600 seconds, or empty")),
       numberField(graceInput, labels.grace, t("from 0 to 3600 seconds (default: 30)")),
       numberField(delayInput, labels.delay, t("from 0 to 10 seconds, e.g. 0.15 (default: 0.8)"))),
@@ -513,6 +601,7 @@ function createForm() {
       public: publicBox.checked,
       spectators: watchBox.checked,
       hints: hintsBox.checked,
+      rated: ratedBox.checked,
       ...numbers,
     };
     button.disabled = true;

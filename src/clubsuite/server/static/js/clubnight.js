@@ -1,0 +1,153 @@
+// A club night (/clubnight/{id}): a host's duplicate tournament. Without an id: the form that makes one (signed in).
+// With one: who hosts it, the game, the entrants (and a form to enter before the first round), each round's tables
+// (who sits where), the host's button for the next round, the entrant's way to their table, and the standings after
+// every round (match points as a share of the most one could have had), with the CSV and JSON downloads.
+
+import {account, api, byId, fill, h, pageTitle, store} from "./dom.js";
+import {loadWords, t, tn} from "./i18n.js";
+import {applyColours, bar, gameLabel} from "./people.js";
+
+const app = byId("app");
+const REFRESH_MS = 3000;
+const nightId = decodeURIComponent(location.pathname.split("/")[2] || "");
+let games = [];
+let me = null;
+
+function createForm() {
+  const pick = h("select", {id: "night-game"}, games.map((g) => h("option", {value: g.name}, gameLabel(games, g.name))));
+  const tables = h("input", {id: "night-tables", type: "number", min: "2", max: "20", value: "2"});
+  const rounds = h("input", {id: "night-rounds", type: "number", min: "1", max: "10", value: "1"});
+  const pairing = h("select", {id: "night-pairing"},
+    h("option", {value: "swiss"}, t("Swiss: from round 2, players of like results are compared")),
+    h("option", {value: "random"}, t("A fresh draw each round")));
+  const problem = h("p", {class: "error", role: "alert"});
+  const form = h("form", {class: "panel", novalidate: true, "aria-labelledby": "night-title"},
+    h("h2", {id: "night-title"}, t("Host a club night")),
+    h("p", {class: "lead"}, t("Every table plays the same deals in the same seats; each seat is compared with the same seat at the other tables, deal by deal, so the luck of the cards cancels out.")),
+    h("div", {class: "field"}, h("label", {for: "night-game"}, t("Game")), pick),
+    h("div", {class: "field"}, h("label", {for: "night-tables"}, t("Tables")), tables, h("small", {}, t("from 2 to 20"))),
+    h("div", {class: "field"}, h("label", {for: "night-rounds"}, t("Rounds")), rounds, h("small", {}, t("from 1 to 10"))),
+    h("div", {class: "field"}, h("label", {for: "night-pairing"}, t("Seating")), pairing),
+    h("button", {type: "submit", class: "primary"}, t("Host it")), problem);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problem.textContent = "";
+    try {
+      const night = await api("/clubnights", {game: pick.value, tables: Number(tables.value), rounds: Number(rounds.value), pairing: pairing.value});
+      location.href = `/clubnight/${encodeURIComponent(night.id)}`;
+    } catch (err) {
+      problem.textContent = err.message;
+    }
+  });
+  return form;
+}
+
+function standingsTable(night) {
+  if (!night.standings.length) return h("p", {class: "muted"}, t("No entrants yet."));
+  return h("table", {class: "standings", id: "standings"},
+    h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("Place")), h("th", {scope: "col"}, t("Player")),
+      h("th", {scope: "col"}, t("Match points")), h("th", {scope: "col"}, t("Share")), h("th", {scope: "col"}, t("Points")))),
+    h("tbody", {}, night.standings.map((r) => h("tr", {},
+      h("td", {}, r.place), h("th", {scope: "row"}, r.name),
+      h("td", {}, t("{got} of {most}", {got: r.match_points, most: r.most})),
+      h("td", {}, `${Math.round(r.share * 1000) / 10} %`), h("td", {}, r.points)))));
+}
+
+async function seatPart(night) {
+  const mine = store.get(`night.${nightId}`);
+  if (!mine) {
+    if (night.played.length) return null;
+    const name = h("input", {id: "entrant-name", maxlength: "24", value: me ? me.name : store.get("name", ""), readonly: Boolean(me)});
+    const problem = h("p", {class: "error", role: "alert"});
+    const form = h("form", {class: "panel", novalidate: true},
+      h("div", {class: "field"}, h("label", {for: "entrant-name"}, t("Your name")), name),
+      h("button", {type: "submit", class: "primary", id: "enter"}, t("Enter the club night")), problem);
+    form.addEventListener("submit", async (event) => {
+      event.preventDefault();
+      try {
+        const entered = await api(`/clubnights/${encodeURIComponent(nightId)}/enter`, me ? {} : {name: name.value.trim()});
+        store.set(`night.${nightId}`, entered);
+        draw();
+      } catch (err) {
+        problem.textContent = err.message;
+      }
+    });
+    return form;
+  }
+  if (!night.played.length) return h("p", {id: "entered"}, t("You have entered. The host starts the first round."));
+  const seat = await api(`/clubnights/${encodeURIComponent(nightId)}/seat`, {token: mine.token});
+  if (!seat.table) return h("p", {class: "muted"}, t("You have no seat in this round."));
+  store.set(`seat.${seat.table}`, {token: seat.token, seat: seat.seat});
+  const round = night.played[night.played.length - 1];
+  return round.done ? null : h("p", {}, h("a", {href: `/table/${encodeURIComponent(seat.table)}`, class: "button-link primary", id: "my-table"},
+    t("Go to your table (round {number}, seat {seat})", {number: round.number, seat: seat.seat + 1})));
+}
+
+function hostPart(night) {
+  if (!me || me.name !== night.host || night.over) return null;
+  const last = night.played[night.played.length - 1];
+  if (last && !last.done) return h("p", {class: "muted"}, t("Round {number} is being played.", {number: last.number}));
+  const problem = h("p", {class: "error", role: "alert"});
+  const button = h("button", {type: "button", class: "primary", id: "next-round"},
+    t("Start round {number}", {number: night.played.length + 1}));
+  button.addEventListener("click", async () => {
+    button.disabled = true;
+    try {
+      await api(`/clubnights/${encodeURIComponent(nightId)}/rounds`, {});
+      draw();
+    } catch (err) {
+      problem.textContent = err.message;
+      button.disabled = false;
+    }
+  });
+  return h("div", {}, button, problem);
+}
+
+async function draw() {
+  let night;
+  try {
+    night = await api(`/clubnights/${encodeURIComponent(nightId)}`);
+  } catch (err) {
+    fill(byId("night"), h("p", {role: "alert"}, err.message));
+    return;
+  }
+  const link = (kind) => `/clubnights/${encodeURIComponent(nightId)}/standings.${kind}`;
+  fill(byId("night"),
+    h("p", {class: "lead"}, t("{host} hosts {game}.", {host: night.host, game: gameLabel(games, night.game.split("(")[0])}), " ",
+      tn("{n} table", "{n} tables", night.tables), ", ", tn("{n} round", "{n} rounds", night.rounds), "."),
+    h("p", {}, t("Share this page's address with the players.")),
+    h("h2", {}, t("Entrants")),
+    h("p", {id: "entrants"}, night.entrants.length ? night.entrants.join(", ") : t("No entrants yet.")),
+    await seatPart(night),
+    hostPart(night),
+    night.played.map((r) => h("section", {class: "round"}, h("h3", {}, t("Round {number}", {number: r.number}), " ",
+      r.done ? h("span", {class: "tag"}, t("done")) : null),
+      h("ol", {}, r.tables.map((seats) => h("li", {}, seats.map((n) => n || t("bot")).join(" · ")))))),
+    h("h2", {}, night.over ? t("Final standings") : t("Standings")),
+    standingsTable(night),
+    h("p", {}, h("a", {href: link("csv"), download: `clubnight-${nightId}.csv`}, t("Download (CSV)")), " ",
+      h("a", {href: link("json"), download: `clubnight-${nightId}.json`}, t("Download (JSON)"))));
+}
+
+async function start() {
+  applyColours();
+  await loadWords();
+  pageTitle("clubnight");
+  try {
+    games = await api("/games");
+  } catch (err) {
+    fill(app, await bar(t("Club night")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message)));
+    return;
+  }
+  me = await account();
+  if (!nightId) {
+    fill(app, await bar(t("Club night")), h("main", {class: "people"},
+      me ? createForm() : h("p", {class: "panel"}, t("Sign in to host a club night (the bar above); to enter one, open the address its host shares."))));
+    return;
+  }
+  fill(app, await bar(t("Club night")), h("main", {class: "people", id: "night"}));
+  await draw();
+  setInterval(draw, REFRESH_MS);
+}
+
+start();
