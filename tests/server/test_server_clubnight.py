@@ -116,7 +116,9 @@ def test_a_two_table_club_night_is_played_to_its_standings(server: ThreadServer)
     assert httpx.post(f"{server.base}/clubnights", json={"game": "whist"}).status_code == 401
     bad = host.post("/clubnights", json={"game": "whist(target=3)", "tables": 1}, headers=host_h)
     assert bad.status_code == 400 and "tables=1" in bad.json()["message"]
-    night = host.post("/clubnights", json={"game": "whist(target=3)", "tables": 2}, headers=host_h).json()
+    night = host.post(
+        "/clubnights", json={"game": "whist(target=3)", "tables": 2, "bot_delay": 0}, headers=host_h
+    ).json()
     nid = night["id"]
     mine = host.post(f"/clubnights/{nid}/enter", json={}, headers=host_h).json()
     theirs = guest.post(f"/clubnights/{nid}/enter", json={"name": "Bob"}).json()
@@ -135,8 +137,11 @@ def test_a_two_table_club_night_is_played_to_its_standings(server: ThreadServer)
     for s in seats:
         table = s["table"]
         assert httpx.get(f"{server.base}/tables/{table}").status_code == 404  # private: not found by its id alone
-        spectator = Client(server.base, table, s["token"])  # the seat itself may connect, nobody else may watch
-        spectator.close()
+        watcher = Client(server.base, table)  # nobody may watch: one table's cards are every table's
+        try:
+            assert watcher.until(lambda m: m["type"] == "error")["code"] == "no_table"
+        finally:
+            watcher.close()
     refused = host.post(f"/clubnights/{nid}/rounds", headers=host_h).json()
     assert refused["code"] in ("round_in_play", "over")
     for i, s in enumerate(seats):

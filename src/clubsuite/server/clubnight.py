@@ -63,9 +63,10 @@ class NightSettings:
     rounds: int
     pairing: str
     bot: str
+    bot_delay: float = 0.5
 
     @classmethod
-    def read(cls, game: str, tables: int, rounds: int, pairing: str, bot: str) -> NightSettings:
+    def read(cls, game: str, tables: int, rounds: int, pairing: str, bot: str, bot_delay: float = 0.5) -> NightSettings:
         """Checked settings (:class:`InvalidOptionsError` naming the one out of bounds)."""
         info, options = resolve(game)
         if not TABLES_RANGE[0] <= tables <= TABLES_RANGE[1]:
@@ -81,7 +82,8 @@ class NightSettings:
         known = bot_names(info.name)
         if bot not in known:
             raise InvalidOptionsError(f"bot={bot!r}: the bots of {info.name} are {', '.join(known)}")
-        return cls(spec_of(info.name, options), tables, rounds, pairing, bot)
+        TableSettings(bot_delay=bot_delay)  # checked as any table's
+        return cls(spec_of(info.name, options), tables, rounds, pairing, bot, bot_delay)
 
 
 class ClubNights:
@@ -115,6 +117,7 @@ class ClubNights:
             "rounds": settings.rounds,
             "pairing": settings.pairing,
             "bot": settings.bot,
+            "bot_delay": settings.bot_delay,
             "entrants": [],
             "played": [],
         }
@@ -177,7 +180,7 @@ class ClubNights:
             layout[k % tables][k // tables] = entrant
         seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), len(played))
         round_tables = []
-        settings = TableSettings(public=False, spectators=False, grace=60.0)
+        settings = TableSettings(public=False, spectators=False, grace=60.0, bot_delay=state.get("bot_delay", 0.5))
         names = {e["id"]: e for e in state["entrants"]}
         for seats in layout:
             requests = [SeatRequest("person") if e else SeatRequest("bot", state["bot"]) for e in seats]
@@ -318,6 +321,7 @@ class NightIn(_Strict):
     rounds: int = Field(1, description="rounds, 1 to 10")
     pairing: str = Field("swiss", max_length=20, description="swiss (by the standings from round 2) or random")
     bot: str = Field("normal", max_length=100, description="the bot level of the seats no entrant fills")
+    bot_delay: float = Field(0.5, description="seconds a bot waits before acting, 0 to 10")
 
 
 class EnterIn(_Strict):
@@ -355,7 +359,7 @@ def install(app: FastAPI, nights: ClubNights, accounts: Accounts) -> None:
         user = await host(request)
         try:
             night = await nights.create(
-                user, NightSettings.read(body.game, body.tables, body.rounds, body.pairing, body.bot)
+                user, NightSettings.read(body.game, body.tables, body.rounds, body.pairing, body.bot, body.bot_delay)
             )
             return await nights.view(night)
         except (Refused, ClubsError) as exc:

@@ -20,6 +20,7 @@ function createForm() {
   const pairing = h("select", {id: "night-pairing"},
     h("option", {value: "swiss"}, t("Swiss: from round 2, players of like results are compared")),
     h("option", {value: "random"}, t("A fresh draw each round")));
+  const pace = h("input", {id: "night-pace", type: "number", min: "0", max: "10", step: "any", value: "0.5"});
   const problem = h("p", {class: "error", role: "alert"});
   const form = h("form", {class: "panel", novalidate: true, "aria-labelledby": "night-title"},
     h("h2", {id: "night-title"}, t("Host a club night")),
@@ -28,12 +29,13 @@ function createForm() {
     h("div", {class: "field"}, h("label", {for: "night-tables"}, t("Tables")), tables, h("small", {}, t("from 2 to 20"))),
     h("div", {class: "field"}, h("label", {for: "night-rounds"}, t("Rounds")), rounds, h("small", {}, t("from 1 to 10"))),
     h("div", {class: "field"}, h("label", {for: "night-pairing"}, t("Seating")), pairing),
+    h("div", {class: "field"}, h("label", {for: "night-pace"}, t("Seconds a bot waits before acting")), pace),
     h("button", {type: "submit", class: "primary"}, t("Host it")), problem);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     problem.textContent = "";
     try {
-      const night = await api("/clubnights", {game: pick.value, tables: Number(tables.value), rounds: Number(rounds.value), pairing: pairing.value});
+      const night = await api("/clubnights", {game: pick.value, tables: Number(tables.value), rounds: Number(rounds.value), pairing: pairing.value, bot_delay: Number(pace.value)});
       location.href = `/clubnight/${encodeURIComponent(night.id)}`;
     } catch (err) {
       problem.textContent = err.message;

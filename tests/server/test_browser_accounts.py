@@ -1,0 +1,156 @@
+"""Accounts, rated play, profiles and club nights in a real Chromium: a newcomer signs up from the lobby, plays a
+rated match against bots by clicking, and sees the rating move and the match in the history (with a working replay
+link); "Play rated" seats a signed-in player at a rated table; a host runs a two-table club night to its standings
+while a second person enters from another browser; the pages never show a card the seat may not know."""
+
+from __future__ import annotations
+
+import csv
+import io
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from browserkit import assert_no_leak, live_match, wait_for, watch
+from serverkit import Client, ThreadServer
+from test_browser_play import click_turn, last_state, to_act
+from test_server_play import play_out
+
+from clubsuite.server.store import Store
+
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path), bots_after=0.5) as running:
+        yield running
+
+
+def new_page(browser: Any, width: int = 1280) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 900})
+    page = context.new_page()
+    page.set_default_timeout(15000)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.errors = errors
+    return page
+
+
+def sign_up(page: Any, base: str, name: str) -> None:
+    """Make an account from the lobby's bar, as a newcomer would."""
+    page.goto(base + "/")
+    page.get_by_role("button", name="Create an account").click()
+    page.get_by_label("Name", exact=True).fill(name)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Create the account").click()
+    page.locator("#me").wait_for()
+    assert page.locator("#me").inner_text() == name
+
+
+def test_a_newcomer_signs_up_plays_a_rated_match_and_sees_the_rating_move_and_the_match(
+    web: ThreadServer, browser: Any
+) -> None:
+    page = new_page(browser)
+    sign_up(page, web.base, "Ann")
+    # A rated table against two bots, made with the lobby's form (a short match: 3 points).
+    page.locator("#game").select_option("whist")
+    page.get_by_label("Points to win or lose (default: 11)").fill("3")
+    page.locator("#bot-delay").fill("0")
+    page.get_by_label("Rated (the matches count for ratings; players need an account)").check()
+    assert page.locator("#hints").is_disabled()
+    ann = watch(page, 0)
+    page.get_by_role("button", name="Create the table").click()
+    page.wait_for_url("**/table/**")
+    table = page.url.rsplit("/", 1)[1]
+    assert httpx.get(f"{web.base}/tables/{table}").json()["settings"]["rated"] is True
+    rng = random.Random(7)
+    told = lambda: any(m["type"] in ("state", "update") for m in ann.received)  # noqa: E731
+    while True:
+        wait_for(lambda: told() and (last_state(ann)["over"] or to_act(ann)), 60, "Ann was never to act", page)
+        if last_state(ann)["over"]:
+            break
+        click_turn(ann, rng)
+    assert_no_leak(ann, live_match(web, table), "whist")
+    page.goto(f"{web.base}/player/Ann")
+    rating = page.locator(".rating[data-pool=whist] .rating-value")
+    rating.wait_for()
+    assert rating.inner_text() != "1500 ± 1000"  # it moved, and its uncertainty shrank
+    assert page.locator(".rating[data-pool=whist] .rating-plot circle").count() == 2
+    assert page.locator("#history .match").count() == 1
+    page.locator("#history .replay-link").click()
+    page.wait_for_url("**/replay?**")
+    page.locator(".bar").wait_for()
+    assert page.locator("[role=alert]").count() == 0 or page.locator("[role=alert]").inner_text() == ""
+    assert page.errors == []
+
+
+def test_play_rated_seats_a_signed_in_player_at_a_rated_table_with_bots_of_their_rating(
+    web: ThreadServer, browser: Any
+) -> None:
+    page = new_page(browser, width=390)
+    sign_up(page, web.base, "Bea")
+    page.locator("#rated-game").select_option("whist")
+    page.locator("#play-rated").click()
+    page.wait_for_url("**/table/**", timeout=60000)
+    table = page.url.rsplit("/", 1)[1]
+    shown = httpx.get(f"{web.base}/tables/{table}").json()
+    assert shown["settings"]["rated"] is True
+    assert [s["kind"] for s in shown["seats"]] == ["person", "bot", "bot"]
+    assert shown["seats"][0]["name"] == "Bea"
+    page.locator(".my-area").wait_for()  # seated: the page holds the seat's token
+    assert page.errors == []
+
+
+def test_a_host_runs_a_two_table_club_night_to_its_standings(web: ThreadServer, browser: Any) -> None:
+    host = new_page(browser)
+    sign_up(host, web.base, "Ann")
+    host.goto(f"{web.base}/clubnight")
+    # The form offers each game at its usual rules; a short match (3 points) is asked here as a rules spec.
+    host.locator("#night-game").evaluate(
+        "(s) => { const o = document.createElement('option'); o.value = 'whist(target=3)'; o.textContent = 'short';"
+        " s.append(o); s.value = o.value; }"
+    )
+    host.get_by_label("Seconds a bot waits before acting").fill("0")
+    host.get_by_role("button", name="Host it").click()
+    host.wait_for_url("**/clubnight/**")
+    address = host.url
+    host.locator("#enter").click()
+    host.locator("#entered").wait_for()
+    guest = new_page(browser, width=390)
+    guest.goto(address)
+    guest.get_by_label("Your name").fill("Bob")
+    guest.locator("#enter").click()
+    guest.locator("#entered").wait_for()
+    host.locator("#entrants", has_text="Bob").wait_for()
+    host.locator("#next-round").click()
+    tokens = []
+    for page in (host, guest):
+        link = page.locator("#my-table")
+        link.wait_for(timeout=20000)
+        link.click()
+        page.wait_for_url("**/table/**")
+        table = page.url.rsplit("/", 1)[1]
+        seat = page.evaluate(f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}'))")
+        tokens.append((table, seat["token"]))
+    assert tokens[0][0] != tokens[1][0]
+    for i, (table, token) in enumerate(tokens):  # the matches are played out over the socket, quickly
+        client = Client(web.base, table, token)
+        try:
+            play_out({0: client}, random.Random(i))
+        finally:
+            client.close()
+    host.goto(address)
+    host.locator("#standings tbody tr").nth(1).wait_for()
+    rows = host.locator("#standings tbody tr").all_inner_texts()
+    assert len(rows) == 2 and {r.split("\t")[1] for r in rows} == {"Ann", "Bob"}
+    assert host.get_by_role("heading", name="Final standings").count() == 1
+    with host.expect_download() as got:
+        host.get_by_role("link", name="Download (CSV)").click()
+    table_csv = list(csv.reader(io.StringIO(Path(got.value.path()).read_text())))
+    assert table_csv[0][:2] == ["place", "name"] and len(table_csv) == 3
+    assert host.errors == [] and guest.errors == []
