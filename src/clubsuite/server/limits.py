@@ -84,7 +84,8 @@ class ServerLimits:
     request_rate: str = _limit("600/minute", "requests of any kind one address may make")
     account_rate: str = _limit("5/hour", "accounts one address may make")
     login_rate: str = _limit(
-        "10/minute", "password checks one address may ask for (signing in, changing a password, deleting an account)"
+        "10/minute",
+        "password checks one address may ask for (signing up or in, changing a password, deleting an account)",
     )
     login_account_rate: str = _limit(
         "10/hour",
