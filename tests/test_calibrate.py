@@ -15,7 +15,6 @@ import pytest
 from cli_helpers import clubs_in_process
 from clubsuite.bots.calibrated import all_pools, calibrated, provenance
 from clubsuite.engine import games, resolve
-from clubsuite.seeding import derive_seed
 from clubsuite.server import ratings
 from clubsuite.sim import calibration
 from clubsuite.sim.calibration import Placing, finishing_ranks, fit_levels, plan, rate_seats, shown_margin, shown_rating
@@ -171,7 +170,7 @@ def test_the_calibration_rates_a_match_as_the_server_does(
 
 
 def test_the_calibration_uses_the_server_scale() -> None:
-    assert ratings.START == ratings.Skill(calibration.MU, calibration.SIGMA)
+    assert ratings.Skill(calibration.MU, calibration.SIGMA) == ratings.START
     for mu, sigma in [(25.0, 25 / 3), (27.8, 0.9), (21.03, 1.7), (33.333, 0.25)]:
         rating, margin = ratings.shown(ratings.Skill(mu, sigma))
         assert round(shown_rating(mu)) == rating and round(shown_margin(sigma)) == margin
@@ -217,7 +216,18 @@ def test_every_game_s_default_pool_is_calibrated() -> None:
         assert calibrated(ratings.pool(info_, options)), info.name
 
 
-def test_the_fit_of_matches_played_is_seeded_from_the_run_seed() -> None:
-    # The fit's shuffles come from a seed path that no cycle's deal uses (a cycle's deal is derive_seed(seed, c)).
-    assert derive_seed(7, 0, 1) not in {derive_seed(7, c) for c in range(1000)}
-    assert Counter(len(lineup) for lineup in calibration.side_lineups(LEVELS, 3)) == {3: 4}
+def test_line_ups_take_every_choice_of_levels_or_the_levels_in_turn() -> None:
+    assert calibration.side_lineups(LEVELS, 3) == [
+        ("easy", "normal", "hard"),
+        ("easy", "normal", "expert"),
+        ("easy", "hard", "expert"),
+        ("normal", "hard", "expert"),
+    ]
+    turns = calibration.side_lineups(LEVELS[:3], 4)
+    assert turns == [
+        ("easy", "normal", "hard", "easy"),
+        ("normal", "hard", "easy", "normal"),
+        ("hard", "easy", "normal", "hard"),
+    ]
+    assert sorted(Counter(lineup).most_common(1)[0][0] for lineup in turns) == ["easy", "hard", "normal"]
+    assert calibration.side_lineups(["easy", "normal"], 4) == [("easy", "normal", "easy", "normal")]

@@ -55,7 +55,7 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.jsonform import JsonObject
 from clubsuite.options import spec_of
 from clubsuite.safetext import quoted
-from clubsuite.seeding import derive_seed
+from clubsuite.seeding import derive_seed, shuffled
 from clubsuite.sim.running import MAX_MATCHES, MAX_WORKERS, _awake, _block_stops, _ignore_interrupts, _unblock, play_one
 from clubsuite.sim.seating import Teams, seating, seating_cycle
 from clubsuite.sim.stats import Z95, MatchOutcome
@@ -311,9 +311,7 @@ def fit_pass(placings: Sequence[Placing], levels: Sequence[str], rng: random.Ran
     then shifted so that the anchor (``normal``, or the first level when there is none) sits at :data:`MU`."""
     tau = float(_plackett_luce()().tau)
     skills = dict.fromkeys(levels, (MU, SIGMA))
-    order = list(range(len(placings)))
-    rng.shuffle(order)
-    for i in order:
+    for i in shuffled(len(placings), rng):
         _update(skills, placings[i], tau * tau)
     anchor = ANCHOR if ANCHOR in skills else levels[0]
     shift = MU - skills[anchor][0]
@@ -341,7 +339,8 @@ def fit_levels(
     """Each level's calibrated rating from the matches of some cycles (each cycle a list of :class:`Placing`).
 
     The estimate is :func:`fit` over all the matches; its standard error is the spread of the same fit over
-    ``resamples`` draws of the cycles with replacement. ``seed`` seeds the shuffles and the draws, so the same
+    ``resamples`` draws of the cycles with replacement. ``seed`` seeds the shuffles and the draws (made from
+    ``random()`` alone, the one output of Python's generator it promises to keep, as the deals are), so the same
     matches always give the same ratings. The anchor (``normal``, pinned to a newcomer's mean) must be among the
     levels, and there must be at least one cycle.
     """
@@ -354,7 +353,7 @@ def fit_levels(
     estimate = fit(every, levels, passes, rng)
     draws: list[dict[str, tuple[float, float]]] = []
     for _ in range(resamples):
-        chosen = [cycles[rng.randrange(len(cycles))] for _ in cycles]
+        chosen = [cycles[math.floor(rng.random() * len(cycles))] for _ in cycles]
         draws.append(fit([p for cycle in chosen for p in cycle], levels, passes, rng))
     out = {}
     for level in levels:

@@ -46,13 +46,13 @@ function createForm() {
 
 function standingsTable(night) {
   if (!night.standings.length) return h("p", {class: "muted"}, t("No entrants yet."));
-  return h("table", {class: "standings", id: "standings"},
+  return h("div", {class: "scroll"}, h("table", {class: "standings", id: "standings"},
     h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("Place")), h("th", {scope: "col"}, t("Player")),
       h("th", {scope: "col"}, t("Match points")), h("th", {scope: "col"}, t("Share")), h("th", {scope: "col"}, t("Points")))),
     h("tbody", {}, night.standings.map((r) => h("tr", {},
       h("td", {}, r.place), h("th", {scope: "row"}, r.name),
       h("td", {}, t("{got} of {most}", {got: r.match_points, most: r.most})),
-      h("td", {}, `${Math.round(r.share * 1000) / 10} %`), h("td", {}, r.points)))));
+      h("td", {}, `${Math.round(r.share * 1000) / 10} %`), h("td", {}, r.points))))));
 }
 
 async function seatPart(night) {

@@ -79,6 +79,17 @@ function historyPart(profile) {
   return h("div", {}, list, profile.history.length >= 20 ? more : null);
 }
 
+/** A browser's User-Agent in a few words: "Firefox on Windows" (the whole string as a tooltip). */
+function agentWords(agent) {
+  if (!agent) return t("a browser");
+  const browser = /Edg\//.test(agent) ? "Edge" : /Firefox\//.test(agent) ? "Firefox" : /Chrom(e|ium)\//.test(agent) ? "Chrome"
+    : /Safari\//.test(agent) ? "Safari" : null;
+  const system = /Android/.test(agent) ? "Android" : /iPhone|iPad/.test(agent) ? "iOS" : /Windows/.test(agent) ? "Windows"
+    : /Mac OS X/.test(agent) ? "macOS" : /Linux/.test(agent) ? "Linux" : null;
+  if (browser && system) return t("{browser} on {system}", {browser, system});
+  return browser || system || agent.slice(0, 40);
+}
+
 /** One's own account: the sessions, the password, deleting it. */
 async function ownPart() {
   const sessions = await api("/account/sessions");
@@ -89,7 +100,7 @@ async function ownPart() {
       await api(`/account/sessions/${encodeURIComponent(x.id)}/end`, {});
       if (x.current) location.href = "/"; else end.closest("li").remove();
     });
-    return h("li", {}, h("span", {}, x.agent || t("a browser")), " ",
+    return h("li", {}, h("span", {class: "agent", title: x.agent}, agentWords(x.agent)), " ",
       h("span", {class: "muted"}, t("since {when}, last seen {seen}", {when: when(x.created_at), seen: when(x.seen_at)})),
       x.current ? h("span", {class: "tag"}, t("this one")) : null, " ", end);
   }));
