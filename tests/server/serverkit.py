@@ -6,6 +6,8 @@ The clients are the protocol's own: they speak JSON over a real socket, as a bro
 
 from __future__ import annotations
 
+import asyncio
+import concurrent.futures
 import contextlib
 import json
 import os
@@ -15,9 +17,9 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Coroutine, Iterator
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 import httpx
 import uvicorn
@@ -31,6 +33,7 @@ from clubsuite.server.store import Store
 from pgcluster import free_port
 
 Message = dict[str, Any]
+T = TypeVar("T")
 
 
 ROOMY = ServerLimits(
@@ -75,6 +78,9 @@ class ThreadServer:
             trusted,
             log_level="warning",
         )
+        # No keepalive pings to the test clients: they share this process (and its interpreter lock) with the server
+        # and its bots, and on a loaded machine a client's answer could wait past the ping's timeout (1011).
+        config.ws_ping_interval = None
         self.server = uvicorn.Server(config)
         self.server.install_signal_handlers = lambda: None  # type: ignore[method-assign]  # not the main thread
         self.thread = threading.Thread(target=self.server.run, kwargs={"sockets": [self.socket]}, daemon=True)
@@ -284,3 +290,19 @@ def clients(base: str, table: str, tokens: list[str | None]) -> Iterator[list[Cl
     finally:
         for c in made:
             c.close()
+
+
+def database_url(request: Any, tmp_path: Path) -> str:
+    """A new empty database for a test parametrized over the back ends: ``request.param`` is ``sqlite`` (a file in
+    ``tmp_path``) or ``postgresql`` (a database of the session's throwaway server)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
+    cluster = request.getfixturevalue("postgres")
+    return str(cluster.new_database())
+
+
+def in_own_loop(main: Callable[[], Coroutine[Any, Any, T]]) -> T:
+    """Run ``main()`` to its end in a new event loop of its own thread: a browser test before it in the same test
+    process may have left Playwright's loop running in this thread, where ``asyncio.run`` is refused."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(asyncio.run, main()).result()

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import ROOMY, ThreadServer, new_table, post
+from serverkit import ROOMY, ThreadServer, database_url, new_table, post
 from sqlalchemy import select
 
 from clubsuite.server.dbschema import seats, sessions, users
@@ -22,9 +22,14 @@ from clubsuite.server.store import Store
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store.in_directory(tmp_path)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """The same tests on SQLite and on PostgreSQL."""
+    opened = Store(database_url(request, tmp_path))
+    try:
+        yield opened
+    finally:
+        opened.close()
 
 
 @pytest.fixture
@@ -251,13 +256,14 @@ def test_deleting_an_account_gives_up_its_seats_ends_its_sessions_and_frees_its_
 
 
 def test_an_operator_resets_a_password_with_clubs_admin_and_every_session_ends(
-    server: ThreadServer, tmp_path: Path
+    server: ThreadServer, store: Store, tmp_path: Path
 ) -> None:
     clubs = [str(Path(sys.executable).parent / "clubs")]
+    db = ["--db", store.engine.url.render_as_string(hide_password=False)]
     with browser(server) as b:
         sign_up(b, "Ann")
         made = subprocess.run(
-            [*clubs, "admin", "reset-password", "ann", "--data-dir", str(tmp_path)],
+            [*clubs, "admin", "reset-password", "ann", *db],
             capture_output=True,
             text=True,
             timeout=120,
@@ -269,7 +275,7 @@ def test_an_operator_resets_a_password_with_clubs_admin_and_every_session_ends(
         refused(sign_in(c, "Ann", PASSWORD), 401, "bad_login")
         assert sign_in(c, "Ann", new).status_code == 200
     given = subprocess.run(
-        [*clubs, "admin", "reset-password", "Ann", "--password-stdin", "--data-dir", str(tmp_path)],
+        [*clubs, "admin", "reset-password", "Ann", "--password-stdin", *db],
         input="chosen by the operator\n",
         capture_output=True,
         text=True,
@@ -282,7 +288,7 @@ def test_an_operator_resets_a_password_with_clubs_admin_and_every_session_ends(
         (["Ann", "--data-dir", str(tmp_path / "missing")], "there is no server database"),
     ):
         if "--data-dir" not in args:
-            args = [*args, "--data-dir", str(tmp_path)]
+            args = [*args, *db]
         bad = subprocess.run(
             [*clubs, "admin", "reset-password", *args], input="short\n", capture_output=True, text=True, timeout=120
         )

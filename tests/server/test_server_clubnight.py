@@ -5,7 +5,6 @@ can be watched, and each seat's token goes to its entrant alone."""
 
 from __future__ import annotations
 
-import asyncio
 import csv
 import io
 import json
@@ -16,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import Client, ThreadServer
+from serverkit import Client, ThreadServer, database_url, in_own_loop
 from sqlalchemy import insert
 from test_server_play import play_out
 from test_server_rated import account
@@ -65,7 +64,7 @@ def standings(store: Store, state: dict[str, Any]) -> list[dict[str, Any]]:
     async def main() -> list[dict[str, Any]]:
         return await ClubNights(Hub(store)).standings(state)
 
-    return asyncio.run(main())
+    return in_own_loop(main)
 
 
 def state_of(entrants: list[str], rounds: list[list[list[str | None]]]) -> dict[str, Any]:
@@ -104,9 +103,19 @@ def test_only_deals_every_table_played_are_compared_and_an_unfinished_round_does
     assert got == {"A": (1.0, 2.0, 2.0), "B": (1.0, 2.0, 2.0)}
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """The same tests on SQLite and on PostgreSQL."""
+    opened = Store(database_url(request, tmp_path))
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
+def server(store: Store) -> Iterator[ThreadServer]:
+    with ThreadServer(store) as running:
         yield running
 
 

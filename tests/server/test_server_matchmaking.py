@@ -5,14 +5,13 @@ server."""
 
 from __future__ import annotations
 
-import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
-from serverkit import ThreadServer
+from serverkit import ThreadServer, in_own_loop
 from sqlalchemy import insert
 from test_server_rated import account
 
@@ -48,7 +47,7 @@ def run(store: Store, scenario: object) -> None:
         finally:
             await hub.stop()
 
-    asyncio.run(main())
+    in_own_loop(main)
 
 
 def test_three_people_of_close_rating_are_seated_together_at_a_rated_table(tmp_path: Path) -> None:

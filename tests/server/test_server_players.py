@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import Client, ThreadServer, new_table
+from serverkit import Client, ThreadServer, database_url, new_table
 from test_server_play import play_out
 from test_server_rated import GAME, PASSWORD, account, join
 
@@ -20,9 +20,19 @@ from clubsuite.server.store import Store
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
 
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """The same tests on SQLite and on PostgreSQL."""
+    opened = Store(database_url(request, tmp_path))
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
+def server(store: Store) -> Iterator[ThreadServer]:
+    with ThreadServer(store) as running:
         yield running
 
 

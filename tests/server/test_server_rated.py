@@ -11,7 +11,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import Client, ThreadServer, get, new_table
+from serverkit import Client, ThreadServer, database_url, get, new_table
 from sqlalchemy import select
 from test_server_play import play_out
 
@@ -24,9 +24,14 @@ PASSWORD = "correct horse battery"
 GAME = "whist(target=3)"
 
 
-@pytest.fixture
-def store(tmp_path: Path) -> Store:
-    return Store.in_directory(tmp_path)
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+    """The same tests on SQLite and on PostgreSQL."""
+    opened = Store(database_url(request, tmp_path))
+    try:
+        yield opened
+    finally:
+        opened.close()
 
 
 @pytest.fixture

@@ -111,7 +111,12 @@ class Guard:
             await self.app(scope, receive, send)
             return
         try:
-            self._check_head(scope)
+            try:
+                self._check_head(scope)
+            except Refusal:
+                if scope["type"] == "http":
+                    await self._drain(scope, receive)
+                raise
             if scope["type"] == "websocket":
                 await self.app(scope, receive, send)
                 return
@@ -215,6 +220,25 @@ class Guard:
             )
 
     # -- the body ------------------------------------------------------------------------------------------------
+    async def _drain(self, scope: Scope, receive: Receive) -> None:
+        """Read a refused request's body, when it is declared and small, before answering: a connection closed with
+        bytes of the request still unread is reset by the system, and the client would see the reset instead of
+        the refusal (a 429 with its Retry-After). A body too large or of unknown size is left unread (the answer
+        says the connection closes)."""
+        declared = dict(scope.get("headers") or []).get(b"content-length")
+        if scope.get("method") not in UNSAFE or declared is None or not declared.isdigit():
+            return
+        left = int(declared)
+        if left > self.limits.max_body_bytes:
+            return
+        while left > 0:
+            msg = await receive()
+            if msg["type"] != "http.request":
+                return
+            left -= len(msg.get("body", b""))
+            if not msg.get("more_body"):
+                return
+
     async def _read_body(self, scope: Scope, receive: Receive) -> bytes:
         """The whole body, within the route's limit; a lobby body is checked to be standard JSON."""
         path = str(scope.get("path", ""))
