@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import ROOMY, ThreadServer, database_url, new_table, post
+from serverkit import ROOMY, ThreadServer, new_table, post
 from sqlalchemy import select
 
 from clubsuite.server.dbschema import seats, sessions, users
@@ -22,14 +22,10 @@ from clubsuite.server.store import Store
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+@pytest.fixture
+def store(each_store: Store) -> Store:
     """The same tests on SQLite and on PostgreSQL."""
-    opened = Store(database_url(request, tmp_path))
-    try:
-        yield opened
-    finally:
-        opened.close()
+    return each_store
 
 
 @pytest.fixture

@@ -15,7 +15,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import Client, ThreadServer, database_url, in_own_loop
+from serverkit import Client, ThreadServer, in_own_loop
 from sqlalchemy import insert
 from test_server_play import play_out
 from test_server_rated import account
@@ -103,14 +103,10 @@ def test_only_deals_every_table_played_are_compared_and_an_unfinished_round_does
     assert got == {"A": (1.0, 2.0, 2.0), "B": (1.0, 2.0, 2.0)}
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+@pytest.fixture
+def store(each_store: Store) -> Store:
     """The same tests on SQLite and on PostgreSQL."""
-    opened = Store(database_url(request, tmp_path))
-    try:
-        yield opened
-    finally:
-        opened.close()
+    return each_store
 
 
 @pytest.fixture

@@ -6,12 +6,11 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from serverkit import Client, ThreadServer, database_url, new_table
+from serverkit import Client, ThreadServer, new_table
 from test_server_play import play_out
 from test_server_rated import GAME, PASSWORD, account, join
 
@@ -20,14 +19,10 @@ from clubsuite.server.store import Store
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Store]:
+@pytest.fixture
+def store(each_store: Store) -> Store:
     """The same tests on SQLite and on PostgreSQL."""
-    opened = Store(database_url(request, tmp_path))
-    try:
-        yield opened
-    finally:
-        opened.close()
+    return each_store
 
 
 @pytest.fixture

@@ -22,6 +22,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import select
 
 from clubsuite.bots.base import bot_names
+from clubsuite.bots.calibrated import calibrated
 from clubsuite.bots.levels import LEVELS
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError
@@ -187,12 +188,12 @@ class Matchmaker:
         if not levels:
             return ["random"] * count
         pool_name = pool(info, options)
-        calibrated = _calibrated(pool_name)
+        start = calibrated(pool_name)
         gaps = []
         for level in levels:
             skill = await self.rating_of(f"bot:{level}", pool_name)
-            if skill == START and level in calibrated:
-                skill = Skill(*calibrated[level])
+            if skill == START and level in start:  # no rated match yet: where its calibration put it
+                skill = Skill(*start[level])
             gaps.append((abs(shown(skill)[0] - ticket.rating), level))
         best = min(gaps)[1]
         return [best] * count
@@ -214,12 +215,6 @@ class Matchmaker:
                     t.failed = str(exc)
             return
         log.info("matchmaking: table %s for %d people and %d bots", table.id, len(people), len(bots))
-
-
-def _calibrated(pool_name: str) -> dict[str, tuple[float, float]]:
-    from clubsuite.server.players import calibrated_pools
-
-    return calibrated_pools().get(pool_name, {})
 
 
 class QueueIn(BaseModel):

@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from fastapi import FastAPI, Path, Query, Request
 from sqlalchemy import literal, select
 
+from clubsuite.bots.calibrated import all_pools
 from clubsuite.server.account_routes import signed_in
 from clubsuite.server.accounts import AccountRefused, Accounts, User
 from clubsuite.server.dbschema import match_players, rating_history, ratings, tables, users
@@ -169,22 +170,13 @@ def install(app: FastAPI, hub: Hub, accounts: Accounts) -> None:
                 players[r.pool] += 1
             elif r.subject.startswith("bot:"):
                 bots[r.pool][r.subject[4:]] = rating_json(r.mu, r.sigma, r.matches)
-        for pool, levels in calibrated_pools().items():
+        for pool, levels in all_pools().items():
             for level, (mu, sigma) in levels.items():
                 bots[pool].setdefault(level, rating_json(mu, sigma, 0))
         return {
             "players": dict(sorted(players.items())),
             "bots": {p: dict(sorted(b.items())) for p, b in sorted(bots.items())},
         }
-
-
-def calibrated_pools() -> dict[str, dict[str, tuple[float, float]]]:
-    """The bot levels' calibrated ratings, per pool (none where no calibration is shipped)."""
-    try:
-        from clubsuite.bots.calibrated import all_pools
-    except ImportError:
-        return {}
-    return all_pools()
 
 
 def _pool(row: Any) -> str:

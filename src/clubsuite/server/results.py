@@ -16,6 +16,7 @@ from dataclasses import dataclass
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
+from clubsuite.bots.calibrated import calibrated
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.dbschema import leavers, match_players, rating_history, ratings, users
 from clubsuite.server.ratings import START, Skill, finishing_ranks, rate
@@ -107,7 +108,8 @@ class Outcome:
                 select(ratings).where(ratings.c.pool == self.pool, ratings.c.subject.in_(set(subjects)))
             )
         }
-        before = [Skill(stored[x].mu, stored[x].sigma) if x in stored else START for x in subjects]
+        start = calibrated(self.pool)
+        before = [Skill(stored[x].mu, stored[x].sigma) if x in stored else _start(x, start) for x in subjects]
         after = rate(before, ranks, self.teams)
         moves: dict[str, list[tuple[Skill, Skill]]] = defaultdict(list)
         for subject, old, new in zip(subjects, before, after, strict=True):
@@ -139,6 +141,15 @@ class Outcome:
                     sigma=sigma,
                 )
             )
+
+
+def _start(subject: str, start: dict[str, tuple[float, float]]) -> Skill:
+    """Where a subject's rating starts: a bot level at its calibration (when the pool has one), anyone else at a
+    newcomer's."""
+    level = subject.removeprefix("bot:")
+    if subject.startswith("bot:") and level in start:
+        return Skill(*start[level])
+    return START
 
 
 def _hand_points(summary: JsonObject, seat: int) -> list[float]:
