@@ -225,6 +225,9 @@ def test_a_rated_table_seats_accounts_only_each_once_and_gives_no_hints(server: 
         refused(b.post(f"/tables/{table['id']}/join", json={}, headers=csrf(b)), 409, "already_seated")
     r = httpx.post(f"{server.base}/tables", json={"game": "whist", "rated": True, "hints": True})
     assert "rated" in refused(r, 400, "bad_request")
+    bots = [{"kind": "bot"}] * 3
+    r = httpx.post(f"{server.base}/tables", json={"game": "whist", "rated": True, "seats": bots})
+    assert "person" in refused(r, 400, "bad_request")
 
 
 def test_deleting_an_account_gives_up_its_seats_ends_its_sessions_and_frees_its_name(

@@ -206,6 +206,10 @@ class Hub:
                     f"seat {i}: unknown bot {bot!r}; the bots for {info.name} are {', '.join(known)}"
                 )
             rows.append(SeatRow(i, req.kind, bot, None, None))
+        if settings.rated and not any(r.kind == "person" for r in rows):
+            raise InvalidOptionsError(
+                "table setting rated=true: a rated table needs a person's seat (bots alone would only rate one another)"
+            )
         now = time.time()
         row = TableRow(new_table_id(), spec_of(info.name, options), settings.to_json(), new_invite(), now, 0, False)
         if seed is None:
