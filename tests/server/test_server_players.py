@@ -108,3 +108,16 @@ def test_bad_names_pools_and_pages_are_refused_with_the_rule(server: ThreadServe
     assert httpx.get(f"{base}/players/{'x' * 101}").status_code == 422
     assert httpx.get(f"{base}/players/Ann/history?limit=500").status_code == 422
     assert httpx.get(f"{base}/leaderboard/whist").json() == []
+
+
+def test_a_history_entrys_review_link_reviews_that_players_decisions(server: ThreadServer) -> None:
+    b, _, headers = account(server, "Ann")
+    table = play(server, b, headers, 1)
+    [entry] = b.get("/players/Ann").json()["history"]
+    assert entry["seat"] == 0 and entry["review"] == f"/review?table={table}&match=0&seat=0"
+    review = httpx.get(f"{server.base}/tables/{table}/review?match=0&seat=0", timeout=300).json()
+    assert review["seat"] == 0 and review["decisions"] and review["hands"]
+    for d in review["decisions"]:
+        assert d["view"]["cost"] >= 0 and (d["mark"] == "") == (d["view"]["cost"] < review["threshold"])
+    assert httpx.get(f"{server.base}/tables/{table}/review?seat=9", timeout=60).json()["code"] == "bad_request"
+    assert httpx.get(f"{server.base}/tables/{table}/review").status_code == 422  # which seat: it must be said

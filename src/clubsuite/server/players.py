@@ -202,4 +202,6 @@ def _entry(r: Any, invite: str | None) -> dict[str, Any]:
         "private": invite is not None,
         "record": f"/tables/{r.table_id}/record.json?match={r.match_no}{extra}",
         "replay": f"/replay?table={r.table_id}&match={r.match_no}{extra}",
+        "seat": r.seat,
+        "review": f"/review?table={r.table_id}&match={r.match_no}&seat={r.seat}{extra}",
     }

@@ -128,6 +128,47 @@ def replay_answer(raw: bytes | str, gzipped: bool, max_bytes: int) -> tuple[int,
     return status, body, False
 
 
+REVIEW_SAMPLES = 8
+"""Deals the review samples at each decision (the command line's ``clubs review`` takes 16 by default: the server
+halves it, so a review costs half as much and marks the same clear mistakes)."""
+MAX_REVIEWED = 400
+"""The most decisions of the seat a review looks at (a longer match is refused, named: ``clubs review`` has no
+bound)."""
+
+
+def review_answer(raw: bytes | str, gzipped: bool, max_bytes: int, seat: int) -> tuple[int, bytes, bool]:
+    """The work of one review, in a worker process: every decision of ``seat`` in the record, the value of the
+    action taken and of the best one by search from the seat's own view, and with every hand known in the trick
+    games' card play (:func:`clubsuite.analysis.review.review`); answered as :func:`replay_answer` answers."""
+    from clubsuite.analysis.review import ReviewSettings, review
+
+    try:
+        record = parse_record(raw, "the record")
+        if not isinstance(record, dict):
+            raise ClubsError("a record is a JSON object")
+        seats = record.get("seats")
+        if not isinstance(seats, list) or not 0 <= seat < len(seats):
+            raise ReplayRefused(400, "bad_request", f"the record has no seat {seat + 1}")
+        hands = record.get("hands")
+        actions = (
+            sum(len(h["actions"]) for h in hands if isinstance(h, dict) and isinstance(h.get("actions"), list))
+            if isinstance(hands, list)
+            else 0
+        )
+        if actions > MAX_REVIEWED * len(seats):
+            raise ReplayRefused(400, "bad_record", f"the match has {actions} actions: too long to review here")
+        done = review(record, seat, ReviewSettings(samples=REVIEW_SAMPLES))
+        body = json.dumps(done.to_json(), separators=(",", ":")).encode()
+        status = 200 if len(body) <= max_bytes else 413
+        if status == 413:
+            body = _error("too_large", "the review is too long to show")
+    except ClubsError as exc:
+        status, body = 400, _error("bad_record", str(exc))
+    except ReplayRefused as exc:
+        status, body = exc.status, _error(exc.code, str(exc))
+    return status, body, False
+
+
 def _error(code: str, message: str) -> bytes:
     return json.dumps({"code": code, "message": message}).encode()
 
@@ -147,9 +188,12 @@ class Replayer:
         """Replays being worked out or waiting for a worker now."""
         return self._in_flight
 
-    async def answer(self, raw: bytes | str, gzipped: bool, who: str) -> tuple[int, bytes, bool]:
-        """The replay answer of a record's bytes for the address ``who``; :class:`ReplayRefused` when that address
-        has a replay under way already (429) or the workers and the queue are full (503)."""
+    async def answer(
+        self, raw: bytes | str, gzipped: bool, who: str, review_seat: int | None = None
+    ) -> tuple[int, bytes, bool]:
+        """The replay answer of a record's bytes for the address ``who`` (with ``review_seat``: the review of that
+        seat's decisions instead); :class:`ReplayRefused` when that address has a replay under way already (429) or
+        the workers and the queue are full (503)."""
         if who in self._asking:
             raise ReplayRefused(429, "rate_limited", "one replay at a time: the last one asked for is being worked out")
         if self._in_flight >= self.workers + self.queue:
@@ -166,6 +210,8 @@ class Replayer:
             pool = self._pool
             loop = asyncio.get_running_loop()
             try:
+                if review_seat is not None:
+                    return await loop.run_in_executor(pool, review_answer, raw, gzipped, self.max_bytes, review_seat)
                 return await loop.run_in_executor(pool, replay_answer, raw, gzipped, self.max_bytes)
             except BrokenProcessPool:  # a worker died (killed for memory): a new pool for the next replay
                 if self._pool is pool:

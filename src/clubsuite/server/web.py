@@ -58,6 +58,24 @@ def install(
     async def replay_page() -> FileResponse:
         return page("replay.html")
 
+    @app.get("/review", include_in_schema=False)
+    async def review_page() -> FileResponse:
+        return page("review.html")
+
+    @app.get("/tables/{table_id}/review")
+    async def table_review(
+        table_id: str,
+        request: Request,
+        seat: Annotated[int, Query(ge=0, le=11)],
+        match: Annotated[int | None, Query(ge=0)] = None,
+        invite: Annotated[str | None, Query(max_length=64)] = None,
+    ) -> Response:
+        """The review of one seat's decisions in a finished match (the last by default; a private table's needs its
+        invite code): each decision's value and the best one's, by search from the seat's own view, and with every
+        hand known in the trick games' card play; costly ones marked. Worked out in a worker process, as replays
+        are, and counted as one."""
+        return await replayed(await record_of(table_id, match, invite), request, seat)
+
     @app.get("/player/{name}", include_in_schema=False)
     async def player_page(name: str) -> FileResponse:
         return page("player.html")
@@ -74,10 +92,10 @@ def install(
     async def clubnight_page(night_id: str) -> FileResponse:
         return page("clubnight.html")
 
-    async def replayed(raw: bytes | str, request: Request) -> Response:
+    async def replayed(raw: bytes | str, request: Request, review_seat: int | None = None) -> Response:
         gzipped = "gzip" in request.headers.get("accept-encoding", "").lower()
         try:
-            status, body, compressed = await replayer.answer(raw, gzipped, client_address(request.scope))
+            status, body, compressed = await replayer.answer(raw, gzipped, client_address(request.scope), review_seat)
         except ReplayRefused as exc:
             raise HTTPException(exc.status, {"code": exc.code, "message": str(exc)}) from None
         headers = {"content-encoding": "gzip", "vary": "accept-encoding"} if compressed else {}

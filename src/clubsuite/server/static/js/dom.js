@@ -143,6 +143,9 @@ export function pageTitle(page) {
     case "clubnight":
       document.title = t("Clubs: club night");
       break;
+    case "review":
+      document.title = t("Clubs: a review");
+      break;
     default:
       document.title = t("Clubs");
   }

@@ -61,6 +61,7 @@ function matchRow(m) {
     m.rated ? h("span", {class: "tag"}, t("rated")) : null,
     m.private ? h("span", {class: "tag"}, t("private")) : null, " ",
     h("a", {href: m.replay, class: "replay-link"}, t("Replay")), " ",
+    h("a", {href: m.review, class: "review-link"}, t("Review")), " ",
     h("a", {href: m.record, download: `clubs-${m.table}-${m.match}.json`}, t("Record")));
 }
 
