@@ -4,6 +4,7 @@ matches read "deleted player"."""
 
 from __future__ import annotations
 
+import asyncio
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -121,3 +122,34 @@ def test_a_history_entrys_review_link_reviews_that_players_decisions(server: Thr
         assert d["view"]["cost"] >= 0 and (d["mark"] == "") == (d["view"]["cost"] < review["threshold"])
     assert httpx.get(f"{server.base}/tables/{table}/review?seat=9", timeout=60).json()["code"] == "bad_request"
     assert httpx.get(f"{server.base}/tables/{table}/review").status_code == 422  # which seat: it must be said
+
+
+def test_a_closed_tables_matches_keep_their_record_replay_and_review_links(server: ThreadServer) -> None:
+    b, _, headers = account(server, "Ann")
+    public = play(server, b, headers, 1)
+    private = new_table(server.base, GAME, [{"kind": "person"}, *BOTS], public=False)
+    r = b.post(f"/invites/{private['invite']}/join", json={}, headers=headers)
+    client = Client(server.base, private["id"], r.json()["token"])
+    try:
+        play_out({0: client}, random.Random(2))
+    finally:
+        client.close()
+    hub = server.server.config.app.state.hub
+    for table_id in (public, private["id"]):  # closed, as a table nobody is at is after a while
+        asyncio.run_coroutine_threadsafe(hub.close_table(hub.tables[table_id]), hub.loop).result(30)
+        assert table_id not in hub.tables
+    history = {e["table"]: e for e in b.get("/players/Ann").json()["history"]}
+    for entry in history.values():
+        record = b.get(entry["record"])
+        assert record.status_code == 200 and record.json()["game"] == "whist"
+        assert (
+            b.get(
+                f"/tables/{entry['table']}/replay?match=0"
+                + ("&invite=" + private["invite"] if entry["private"] else "")
+            ).status_code
+            == 200
+        )
+    # A closed private table is still unknown without its invite; a closed public one is not.
+    assert httpx.get(f"{server.base}/tables/{private['id']}/record.json").json()["code"] == "no_table"
+    assert httpx.get(f"{server.base}/tables/{public}/record.json").status_code == 200
+    assert httpx.get(f"{server.base}/tables/nosuchtable/record.json").json()["code"] == "no_table"

@@ -368,6 +368,8 @@ def create_app(
 
     async def stored_record(table_id: str, match_no: int | None, invite: str | None) -> str:
         try:
+            if table_id not in hub.tables:  # closed: its finished matches' records are kept, and stay reachable
+                return await hub.closed_record(table_id, match_no, invite)
             return await hub.record(find(table_id, invite), match_no)
         except Refused as exc:
             raise _refusal(exc) from None

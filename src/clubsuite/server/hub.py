@@ -21,6 +21,7 @@ from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.options import spec_of, split_spec
+from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed
 from clubsuite.server.accounts import User
 from clubsuite.server.connection import Connection
@@ -505,10 +506,24 @@ class Hub:
             raise Refused("bad_token", "only a seated player may ask for a rematch")
         await table.rematch()
 
+    async def closed_record(self, table_id: str, match_no: int | None, invite: str | None) -> str:
+        """The stored record of a finished match of a table no longer served (closed, its records kept), as
+        :meth:`record` gives a live table's: a private table's only with its invite code (otherwise it answers as if
+        it did not exist), so that a player's history keeps its links after the table has closed."""
+        row = await self.db(self.store.table, table_id) if len(table_id) <= 40 else None
+        public = row is not None and bool(row.settings.get("public", True))
+        known = row is not None and invite is not None and same_hash(hash_token(row.invite), hash_token(invite))
+        if row is None or not (public or known):
+            raise Refused("no_table", f"there is no table {quoted(table_id, 40)}")
+        return await self._stored(table_id, match_no)
+
     async def record(self, table: LiveTable, match_no: int | None) -> str:
         """The stored record of a finished match (the last one by default); refused while it is being played,
         since a record holds every hidden card."""
-        matches = await self.db(self.store.matches, table.id)
+        return await self._stored(table.id, match_no)
+
+    async def _stored(self, table_id: str, match_no: int | None) -> str:
+        matches = await self.db(self.store.matches, table_id)
         wanted = matches[-1].match_no if match_no is None else match_no
         for m in matches:
             if m.match_no == wanted:
