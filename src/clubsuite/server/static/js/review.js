@@ -29,7 +29,7 @@ function decisionRow(d) {
   return h("li", {class: costly ? "decision costly" : "decision"},
     costly ? h("strong", {class: "mark"}, t("Costly:")) : null, " ",
     t("you chose"), " ", h("b", {}, actionWords(d.action, d.phase)),
-    best && best !== d.action ? [" · ", t("the search prefers"), " ", h("b", {}, actionWords(best, d.phase)),
+    best && best !== d.action && d.view.cost > 0 ? [" · ", t("the search prefers"), " ", h("b", {}, actionWords(best, d.phase)),
       " ", h("span", {class: "muted"}, t("({cost} of a win)", {cost: percent(d.view.cost)}))] : [" · ", t("the search agrees")],
     d.double_dummy && d.double_dummy.loss > 0
       ? [" · ", tn("with every hand known: {n} trick lost", "with every hand known: {n} tricks lost", d.double_dummy.loss)] : null);
