@@ -274,12 +274,12 @@ def test_a_player_back_while_their_bots_move_is_written_is_told_a_state_they_can
     armed, writing, proceed, first = threading.Event(), threading.Event(), threading.Event(), [True]
     real = hub.store.append_action
 
-    def held_append(table_id: str, match_no: int, row: ActionRow, finished: Any = None) -> None:
+    def held_append(table_id: str, match_no: int, row: ActionRow, finished: Any = None, also: Any = None) -> None:
         if row.source == "takeover" and armed.is_set() and first[0]:  # held in its commit until the player is back
             first[0] = False
             writing.set()
             proceed.wait(60)
-        real(table_id, match_no, row, finished)
+        real(table_id, match_no, row, finished, also)
 
     monkeypatch.setattr(hub.store, "append_action", held_append)
     table, (token,) = seated(server, grace=0)
