@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -169,6 +170,23 @@ def postgres() -> Iterator[Any]:
         yield cluster
     finally:
         cluster.stop()
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def each_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+    """A new empty server store, once on SQLite and once on PostgreSQL (the session's throwaway server): the tests
+    that take it run on both."""
+    from clubsuite.server.store import Store
+
+    if request.param == "sqlite":
+        url = f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
+    else:
+        url = request.getfixturevalue("postgres").new_database()
+    opened = Store(url)
+    try:
+        yield opened
+    finally:
+        opened.close()
 
 
 # -- the real-browser tests ---------------------------------------------------------------------------------------

@@ -196,7 +196,10 @@ def test_every_option_is_labelled_in_words_with_its_default_and_its_ruling_only_
     note = page.locator("#why-wild_fifteens")
     assert note.is_visible() and "a 15 may stand for any value" in note.inner_text() and "NS-9" in note.inner_text()
     seat_choices = page.locator("#seat-1 option").all_inner_texts()
-    assert seat_choices[:6] == ["You", "A friend (invite)", "Bot: easy", "Bot: normal", "Bot: hard", "Bot: expert"]
+    levels = [c.split(",")[0] for c in seat_choices[:6]]
+    assert levels == ["You", "A friend (invite)", "Bot: easy", "Bot: normal", "Bot: hard", "Bot: expert"]
+    # a calibrated level shows its rating in the game's pool (bots/calibrated.json), "Bot: hard, 1731"
+    assert re.fullmatch(r"Bot: normal, \d{3,4}", seat_choices[3])
     page.locator("#opt-teams").select_option("3x2")  # team play sets the players it needs, and the seats follow
     assert page.locator("#opt-players").input_value() == "6" and page.locator("[data-seat]").count() == 6
     page.locator("#opt-players").fill("5")
