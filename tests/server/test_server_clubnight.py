@@ -10,12 +10,13 @@ import io
 import json
 import random
 from collections.abc import Iterator
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import httpx
 import pytest
-from serverkit import Client, ThreadServer, in_own_loop
+from serverkit import ROOMY, Client, ThreadServer, in_own_loop
 from sqlalchemy import insert
 from test_server_play import play_out
 from test_server_rated import account
@@ -163,3 +164,17 @@ def test_a_two_table_club_night_is_played_to_its_standings(server: ThreadServer)
     table = list(csv.reader(io.StringIO(httpx.get(f"{server.base}/clubnights/{nid}/standings.csv").text)))
     assert table[0] == ["place", "name", "match_points", "most", "share", "points"] and len(table) == 3
     assert host.post(f"/clubnights/{nid}/rounds", headers=host_h).json()["code"] == "over"
+
+
+def test_a_club_nights_tables_count_against_its_hosts_share_of_tables(each_store: Store) -> None:
+    limits = replace(ROOMY, tables_per_address=3)
+    with ThreadServer(each_store, limits) as server:
+        host, _, host_h = account(server, "Ann")
+        night = host.post("/clubnights", json={"game": "whist(target=3)", "tables": 4}, headers=host_h).json()
+        host.post(f"/clubnights/{night['id']}/enter", json={}, headers=host_h)
+        httpx.post(f"{server.base}/clubnights/{night['id']}/enter", json={"name": "Bob"})
+        refused = host.post(f"/clubnights/{night['id']}/rounds", headers=host_h).json()
+        assert refused["code"] == "too_many_tables"
+        hub = server.server.config.app.state.hub
+        assert hub.tables == {}  # the tables made before the refusal were closed again
+        assert host.get(f"/clubnights/{night['id']}").json()["played"] == []

@@ -43,6 +43,7 @@ from clubsuite.seeding import derive_seed
 from clubsuite.server.account_routes import signed_in
 from clubsuite.server.accounts import AccountRefused, Accounts, User
 from clubsuite.server.dbschema import clubnights, match_players
+from clubsuite.server.guard import client_address
 from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.live import Refused
 from clubsuite.server.settings import TableSettings
@@ -155,8 +156,9 @@ class ClubNights:
         await self._save(night_id, state)
         return entrant, token
 
-    async def start_round(self, night_id: str, host: User) -> None:
-        """Seat the next round (the host only, once the last round is over)."""
+    async def start_round(self, night_id: str, host: User, creator: str | None = None) -> None:
+        """Seat the next round (the host only, once the last round is over); its tables count against the host's
+        address ``creator`` as any tables it makes (its share of tables, and of tables with searching bots)."""
         state, host_id = await self._load(night_id)
         if host.id != host_id:
             raise Refused("not_host", "only the club night's host starts its rounds")
@@ -179,20 +181,32 @@ class ClubNights:
         for k, entrant in enumerate(order):  # the same seat of every table first
             layout[k % tables][k // tables] = entrant
         seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), len(played))
-        round_tables = []
+        round_tables: list[dict[str, Any]] = []
         settings = TableSettings(public=False, spectators=False, grace=60.0, bot_delay=state.get("bot_delay", 0.5))
         names = {e["id"]: e for e in state["entrants"]}
-        for seats in layout:
-            requests = [SeatRequest("person") if e else SeatRequest("bot", state["bot"]) for e in seats]
-            table = await self.hub.create_table(state["spec"], requests, settings, seed=seed)
-            for seat_no, entrant in enumerate(seats):
-                if entrant is None:
-                    continue
-                e = names[entrant]
-                user = User(e["user_id"], e["name"], 0.0, False) if e["user_id"] else None
-                seat, token = await self.hub.join(table, e["name"], seat_no, user)
-                self._seats[(night_id, entrant)] = {"table": table.id, "seat": seat, "token": token}
-            round_tables.append({"table": table.id, "seats": seats})
+        seated: dict[str, dict[str, Any]] = {}
+        try:
+            for seats in layout:
+                requests = [SeatRequest("person") if e else SeatRequest("bot", state["bot"]) for e in seats]
+                table = await self.hub.create_table(state["spec"], requests, settings, seed=seed, creator=creator)
+                round_tables.append({"table": table.id, "seats": seats})
+                for seat_no, entrant in enumerate(seats):
+                    if entrant is None:
+                        continue
+                    e = names[entrant]
+                    user = User(e["user_id"], e["name"], 0.0, False) if e["user_id"] else None
+                    taken, token = await self.hub.join(table, e["name"], seat_no, user)
+                    seated[entrant] = {"table": table.id, "seat": taken, "token": token}
+        except (Refused, ClubsError):
+            # a table refused (the host's share of tables is used up): the round is not seated, and the tables made
+            # for it are closed again, so that the night is as it was
+            for made in round_tables:
+                live = self.hub.tables.get(made["table"])
+                if live is not None:
+                    await self.hub.close_table(live)
+            raise
+        for entrant, place in seated.items():
+            self._seats[(night_id, entrant)] = place
         played.append({"number": len(played) + 1, "tables": round_tables})
         await self._save(night_id, state)
 
@@ -393,7 +407,7 @@ def install(app: FastAPI, nights: ClubNights, accounts: Accounts) -> None:
         """Seat the next round (the host, once every table has finished the last one)."""
         user = await host(request)
         try:
-            await nights.start_round(night_id, user)
+            await nights.start_round(night_id, user, client_address(request.scope))
             return await nights.view(night_id)
         except (Refused, ClubsError) as exc:
             raise refused(exc) from None
