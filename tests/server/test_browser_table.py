@@ -661,12 +661,15 @@ def test_on_a_phone_the_hand_is_a_fan_of_tappable_cards_and_the_log_and_scores_a
 # -- sound -----------------------------------------------------------------------------------------------------------
 COUNT_SOUNDS = """
 (() => {
-  window.__sounds = 0;
-  const wrap = (proto) => {
+  // a card is a burst of noise (an AudioBufferSourceNode), the turn cue two tones (OscillatorNodes): each kind has
+  // its own start method, so each is counted apart
+  window.__sounds = {card: 0, turn: 0};
+  const wrap = (proto, kind) => {
     const start = proto.start;
-    proto.start = function (...args) { window.__sounds += 1; return start.apply(this, args); };
+    proto.start = function (...args) { window.__sounds[kind] += 1; return start.apply(this, args); };
   };
-  wrap(AudioScheduledSourceNode.prototype);
+  wrap(AudioBufferSourceNode.prototype, "card");
+  wrap(OscillatorNode.prototype, "turn");
 })();
 """
 
@@ -683,14 +686,15 @@ def test_sound_is_off_until_switched_on_and_then_plays_and_is_remembered(web: Th
     rng = random.Random(1)
     wait_for(lambda: offered(ann), 20, "Ann was never to act", page)
     decide(ann, rng, "whist")
-    assert page.evaluate("() => window.__sounds") == 0  # off by default: nothing was played
+    sounds = lambda: page.evaluate("() => window.__sounds")  # noqa: E731
+    assert sounds() == {"card": 0, "turn": 0}  # off by default: nothing was played
     page.locator(".settings summary").click()
     page.get_by_label("Sounds (a card laid, your turn)").check()
-    before = page.evaluate("() => window.__sounds")
-    assert before > 0  # switching on plays the cue once
+    assert sounds()["turn"] > 0  # switching on plays the cue once
+    before = sounds()["card"]
     wait_for(lambda: offered(ann), 20, "Ann was never to act again", page)
-    decide(ann, rng, "whist")
-    wait_for(lambda: page.evaluate("() => window.__sounds") > before, 20, "no card sound", page)
+    decide(ann, rng, "whist")  # Ann's own card laid: its update plays the card sound
+    wait_for(lambda: sounds()["card"] > before, 20, "no card sound", page)
     page.reload()
     page.wait_for_selector(".my-area")
     page.locator(".settings summary").click()
