@@ -160,3 +160,55 @@ def test_a_host_runs_a_two_table_club_night_to_its_standings(web: ThreadServer, 
     table_csv = list(csv.reader(io.StringIO(Path(got.value.path()).read_text())))
     assert table_csv[0][:2] == ["place", "name"] and len(table_csv) == 3
     assert host.errors == [] and guest.errors == []
+
+
+def test_a_passkey_is_added_on_the_profile_and_signs_in_from_another_visit_without_the_password(
+    web: ThreadServer, browser: Any
+) -> None:
+    """Chromium's virtual authenticator (DevTools' WebAuthn domain) stands in for a phone or a security key: it keeps
+    discoverable credentials and verifies the person. The page is reached by ``localhost``: passkeys belong to a
+    name, and browsers refuse them for an IP address."""
+    base = web.base.replace("127.0.0.1", "localhost")
+    page = new_page(browser)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    found = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {
+            "options": {
+                "protocol": "ctap2",
+                "transport": "internal",
+                "hasResidentKey": True,
+                "hasUserVerification": True,
+                "isUserVerified": True,
+                "automaticPresenceSimulation": True,
+            }
+        },
+    )
+    sign_up(page, base, "Ann")
+    page.goto(f"{base}/player/Ann")
+    page.get_by_text("No passkey yet.").wait_for()
+    page.get_by_role("button", name="Add a passkey").click()
+    page.get_by_text("The passkey is added").wait_for()
+    assert page.locator("#passkeys li").count() == 1 and "Chrome" in page.locator("#passkeys li").inner_text()
+    kept = cdp.send("WebAuthn.getCredentials", {"authenticatorId": found["authenticatorId"]})["credentials"]
+    assert len(kept) == 1 and kept[0]["isResidentCredential"] and kept[0]["rpId"] == "localhost"
+    page.get_by_role("button", name="Sign out").first.click()
+    page.get_by_role("button", name="Sign in").wait_for()
+    # Another visit: no name typed, no password: the passkey alone.
+    page.goto(base + "/")
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("button", name="Sign in with a passkey").click()
+    page.locator("#me").wait_for()
+    assert page.locator("#me").inner_text() == "Ann"
+    page.goto(f"{base}/player/Ann")
+    page.locator("#passkeys li").get_by_text("last used").wait_for()
+    # Removed, it signs in no more; the page says so in words.
+    page.locator("#passkeys li").get_by_role("button", name="Remove").click()
+    page.get_by_text("No passkey yet.").wait_for()
+    page.get_by_role("button", name="Sign out").first.click()
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_role("button", name="Sign in with a passkey").click()
+    page.get_by_role("alert").filter(has_text="passkey").wait_for()
+    assert page.locator("#me").count() == 0
+    assert len(page.errors) == 1 and "401" in page.errors[0], page.errors  # the refused sign-in, nothing else

@@ -174,7 +174,7 @@ def test_a_new_database_is_made_by_the_migrations_exactly_as_the_code_reads_it(u
 def test_a_database_at_each_earlier_revision_is_brought_up_to_the_newest(tmp_path: Path) -> None:
     """Every step of the chain: a database stopped at any revision (as a release with it would have left it) comes
     up current."""
-    steps = ["0001", "0002", "0003"]
+    steps = ["0001", "0002", "0003", "0004"]
     for step in steps:
         url = f"sqlite:///{tmp_path / f'at-{step}.sqlite3'}"
         engine = create_engine(url)

@@ -105,43 +105,51 @@ def account_json(user: User, session: Session) -> dict[str, Any]:
     return {"signed_in": True, "id": user.id, "name": user.name, "created_at": user.created_at, "csrf": session.csrf}
 
 
+async def need(accounts: Accounts, request: Request, changes: bool) -> tuple[Session, User]:
+    """The session and account of a request that needs one (``signed_out`` for a guest); a request that
+    ``changes`` something must carry the session's CSRF token."""
+    found = await signed_in(accounts, request, changes)
+    if found is None:
+        raise AccountRefused(401, "signed_out", "sign in first")
+    return found
+
+
+async def begin(
+    accounts: Accounts, hub: Hub, request: Request, user: User, tokens: list[str], status: int
+) -> JSONResponse:
+    """Sign ``user`` in: a new session and its cookie (the session the browser sent, if any, ends: a planted or
+    stale cookie is never carried over), and the seats of ``tokens`` made the account's."""
+    old = request.cookies.get(COOKIE)
+    if old:
+        prior = await accounts.session(old)
+        if prior is not None:
+            await accounts.end_session(prior[1].id, prior[0].public_id)
+    secret, session = await accounts.new_session(user, request.headers.get("user-agent", ""))
+    claimed = await hub.claim(tokens, user.id)
+    response = JSONResponse({**account_json(user, session), "seats": claimed}, status_code=status)
+    set_cookie(response, request, secret)
+    return response
+
+
 def install(app: FastAPI, hub: Hub, accounts: Accounts) -> None:
     """Add the account routes and the answer to an :class:`AccountRefused`."""
-
-    async def need(request: Request, changes: bool) -> tuple[Session, User]:
-        found = await signed_in(accounts, request, changes)
-        if found is None:
-            raise AccountRefused(401, "signed_out", "sign in first")
-        return found
-
-    async def start(request: Request, user: User, tokens: list[str], status: int) -> JSONResponse:
-        old = request.cookies.get(COOKIE)
-        if old:  # never carried into the new session: a planted or stale cookie simply ends
-            prior = await accounts.session(old)
-            if prior is not None:
-                await accounts.end_session(prior[1].id, prior[0].public_id)
-        secret, session = await accounts.new_session(user, request.headers.get("user-agent", ""))
-        claimed = await hub.claim(tokens, user.id)
-        response = JSONResponse({**account_json(user, session), "seats": claimed}, status_code=status)
-        set_cookie(response, request, secret)
-        return response
 
     @app.post("/account/signup", status_code=201)
     async def sign_up(body: SignUpIn, request: Request) -> JSONResponse:
         """Make an account and sign in to it; the seats of the tokens given become the account's."""
         user = await accounts.sign_up(body.name, body.password)
-        return await start(request, user, body.tokens, 201)
+        return await begin(accounts, hub, request, user, body.tokens, 201)
 
     @app.post("/account/login")
     async def sign_in(body: SignInIn, request: Request) -> JSONResponse:
         """Sign in: a new session (the cookie); the seats of the tokens given become the account's."""
         user = await accounts.sign_in(body.name, body.password)
-        return await start(request, user, body.tokens, 200)
+        return await begin(accounts, hub, request, user, body.tokens, 200)
 
     @app.post("/account/logout")
     async def sign_out(request: Request) -> JSONResponse:
         """End this session."""
-        session, user = await need(request, True)
+        session, user = await need(accounts, request, True)
         await accounts.end_session(user.id, session.public_id)
         response = JSONResponse({"signed_in": False})
         clear_cookie(response, request)
@@ -159,7 +167,7 @@ def install(app: FastAPI, hub: Hub, accounts: Accounts) -> None:
     @app.get("/account/sessions")
     async def session_list(request: Request) -> list[dict[str, Any]]:
         """The account's sessions (the browser each was started in, when, last used), this one marked."""
-        session, user = await need(request, False)
+        session, user = await need(accounts, request, False)
         return [
             {
                 "id": s.public_id,
@@ -174,7 +182,7 @@ def install(app: FastAPI, hub: Hub, accounts: Accounts) -> None:
     @app.post("/account/sessions/{public_id}/end")
     async def end(public_id: Annotated[str, Path(max_length=40)], request: Request) -> dict[str, Any]:
         """End one of the account's sessions (signs that browser out)."""
-        _, user = await need(request, True)
+        _, user = await need(accounts, request, True)
         if not await accounts.end_session(user.id, public_id):
             raise AccountRefused(404, "no_session", "this account has no such session")
         return {"ended": public_id}
@@ -182,7 +190,7 @@ def install(app: FastAPI, hub: Hub, accounts: Accounts) -> None:
     @app.post("/account/password")
     async def change_password(body: PasswordIn, request: Request) -> dict[str, Any]:
         """Change the password (the present one asked again); every other session ends."""
-        session, user = await need(request, True)
+        session, user = await need(accounts, request, True)
         await accounts.check(user, body.password)
         await accounts.set_password(user.id, check_password(body.new_password, user.name), keep=session.public_id)
         return {"changed": True}
@@ -190,14 +198,14 @@ def install(app: FastAPI, hub: Hub, accounts: Accounts) -> None:
     @app.post("/account/claim")
     async def claim(body: ClaimIn, request: Request) -> dict[str, Any]:
         """Make the seats of these tokens the signed-in account's (a guest's table carries over)."""
-        _, user = await need(request, True)
+        _, user = await need(accounts, request, True)
         return {"seats": await hub.claim(body.tokens, user.id)}
 
     @app.post("/account/delete")
     async def delete_account(body: ConfirmIn, request: Request) -> JSONResponse:
         """Delete the account (its password asked again): its seats at open tables are given up, its sessions end,
         its name is freed, its ratings go; its finished matches stay as records under "deleted player"."""
-        _, user = await need(request, True)
+        _, user = await need(accounts, request, True)
         await accounts.check(user, body.password)
         await hub.give_up_seats_of(user.id)
         await accounts.delete(user)

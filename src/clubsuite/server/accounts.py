@@ -43,7 +43,16 @@ from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.server.dbschema import match_players, matches, rating_history, ratings, seats, sessions, users
+from clubsuite.server.dbschema import (
+    match_players,
+    matches,
+    passkeys,
+    rating_history,
+    ratings,
+    seats,
+    sessions,
+    users,
+)
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store import StaleWriteError, Store
 from clubsuite.server.tokens import check_name, name_key
@@ -129,9 +138,11 @@ class Accounts:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     # -- hashing, off the event loop --------------------------------------------------------------------------
-    async def _hashing(self, call: Callable[..., T], *args: Any) -> T:
+    async def off_loop(self, call: Callable[..., T], *args: Any) -> T:
+        """``call(*args)`` in the pool of checking threads (a password's hash, a passkey's signature), never on the
+        event loop; refused with ``busy`` when the pool and its queue are full."""
         if self._waiting >= self.limits.hash_workers + self.limits.hash_queue:
-            raise AccountRefused(503, "busy", "the server is checking many passwords just now: try again in a moment")
+            raise AccountRefused(503, "busy", "the server is checking many sign-ins just now: try again in a moment")
         self._waiting += 1
         try:
             return await asyncio.get_running_loop().run_in_executor(self._pool, call, *args)
@@ -140,7 +151,7 @@ class Accounts:
 
     async def hash_password(self, password: str) -> str:
         """The Argon2id hash of a (checked) password."""
-        return await self._hashing(self.hasher.hash, password)
+        return await self.off_loop(self.hasher.hash, password)
 
     async def _verify(self, stored: str | None, password: str) -> bool:
         def check() -> bool:
@@ -149,7 +160,7 @@ class Accounts:
             except (VerifyMismatchError, VerificationError, InvalidHashError):
                 return False
 
-        return await self._hashing(check)
+        return await self.off_loop(check)
 
     # -- signing up and in ------------------------------------------------------------------------------------
     async def sign_up(self, name: object, password: object) -> User:
@@ -292,11 +303,12 @@ class Accounts:
 
     # -- the seats an account holds, and deleting it -------------------------------------------------------------
     async def delete(self, user: User) -> None:
-        """Delete the account: its sessions end, its name is freed, its ratings go, and its finished matches stay,
-        their records and history naming the player "deleted player"."""
+        """Delete the account: its sessions end, its passkeys go, its name is freed, its ratings go, and its finished
+        matches stay, their records and history naming the player "deleted player"."""
 
         def work(conn: Connection) -> None:
             conn.execute(delete(sessions).where(sessions.c.user_id == user.id))
+            conn.execute(delete(passkeys).where(passkeys.c.user_id == user.id))
             subject = f"user:{user.id}"
             conn.execute(delete(ratings).where(ratings.c.subject == subject))
             conn.execute(delete(rating_history).where(rating_history.c.subject == subject))

@@ -30,13 +30,24 @@ from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
-from clubsuite.server import account_routes, catalogs, clubnight, matchmaking, naming, players, rules, web
+from clubsuite.server import (
+    account_routes,
+    catalogs,
+    clubnight,
+    matchmaking,
+    naming,
+    passkey_routes,
+    players,
+    rules,
+    web,
+)
 from clubsuite.server.accounts import Accounts, User
 from clubsuite.server.connection import Connection
 from clubsuite.server.guard import Guard, client_address
 from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import LiveTable, Refused
+from clubsuite.server.passkeys import Passkeys
 from clubsuite.server.protocol import (
     Act,
     Chat,
@@ -387,6 +398,7 @@ def create_app(
         await serve_socket(hub, ws, table_id)
 
     account_routes.install(app, hub, accounts)
+    passkey_routes.install(app, hub, accounts, Passkeys(accounts))
     players.install(app, hub, accounts)
     matchmaking.install(app, matchmaker, accounts)
     clubnight.install(app, clubnight.ClubNights(hub), accounts)

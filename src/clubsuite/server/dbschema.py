@@ -10,6 +10,7 @@ PostgreSQL by comparing them with a migrated database.
 * ``ratings``, ``rating_history``, ``match_players``, ``leavers``: each player's rating per pool, how it moved, every
   finished match of every seat (the history a profile lists), and who left a rated match before its end.
 * ``clubnights``: duplicate tournaments, each one JSON state.
+* ``passkeys``: an account's WebAuthn credentials.
 """
 
 from __future__ import annotations
@@ -171,4 +172,17 @@ clubnights = Table(
     Column("spec", Text, nullable=False),
     Column("state", Text, nullable=False),  # JSON: settings, entrants (token hashes), rounds and their tables
     Column("created_at", Float, nullable=False),
+)
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("id", Text, primary_key=True),  # the credential's id, base64url
+    Column("user_id", Text, nullable=False),
+    Column("public_key", Text, nullable=False),  # the credential's COSE public key, base64url
+    Column("sign_count", BigInteger, nullable=False),  # the authenticator's counter, last seen (0: it keeps none)
+    Column("label", Text, nullable=False),  # how the account's page names it (the browser it was made in)
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float),
+    ForeignKeyConstraint(["user_id"], ["users.id"]),
+    Index("passkeys_by_user", "user_id"),
 )

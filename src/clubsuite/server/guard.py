@@ -67,6 +67,7 @@ _KINDS = [
     ("POST", re.compile(r"^/clubnights/[^/]+/(enter|seat)$"), "join"),  # an entrant's token is guessed here
     ("POST", re.compile(r"^/account/signup$"), "account"),
     ("POST", re.compile(r"^/account/(signup|login|password|delete)$"), "login"),  # each works out a password hash
+    ("POST", re.compile(r"^/account/passkey-login(/options)?$"), "login"),  # a sign-in, tried with a passkey
 ]
 """The requests with a rate of their own (besides the rate every request counts in)."""
 _WHAT = {

@@ -1,10 +1,12 @@
-// The account part of every page's bar: "Sign in" / "Create an account" (a small form: name and password), or,
-// signed in, the account's name (a link to its profile) and "Sign out". Signing up or in brings along the seats this
-// browser holds (their tokens are in its storage), so a guest's table becomes the account's. The session is an
-// HttpOnly cookie the page never reads; the page keeps only the CSRF token it sends with each change (dom.js).
+// The account part of every page's bar: "Sign in" / "Create an account" (a small form: name and password, or a
+// passkey), or, signed in, the account's name (a link to its profile) and "Sign out". Signing up or in brings along
+// the seats this browser holds (their tokens are in its storage), so a guest's table becomes the account's. The
+// session is an HttpOnly cookie the page never reads; the page keeps only the CSRF token it sends with each change
+// (dom.js).
 
 import {account, api, h} from "./dom.js";
 import {t} from "./i18n.js";
+import {passkeysPossible, signInWithPasskey} from "./passkey.js";
 
 /** The seat tokens this browser keeps (``clubs.seat.<table>``). */
 function heldTokens() {
@@ -34,7 +36,10 @@ export function signInForm(create, done) {
     h("div", {class: "field"}, h("label", {for: `${prefix}-name`}, t("Name")), name),
     h("div", {class: "field"}, h("label", {for: `${prefix}-password`}, t("Password")), password),
     create ? h("p", {class: "muted"}, t("8 characters or more. No e-mail is asked: keep your password safe.")) : null,
-    button, problem);
+    button,
+    !create && passkeysPossible() ? h("button", {type: "button", id: "passkey-sign-in", onclick: () =>
+      signInWithPasskey(problem, heldTokens(), async () => { await account(true); done(); })}, t("Sign in with a passkey")) : null,
+    problem);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     problem.textContent = "";

@@ -1,10 +1,11 @@
 // A player's profile (/player/{name}): their ratings per pool, each with the path it took (a small plot), their
 // matches, wins and average points per game, and their finished matches with the record and replay links. On one's
-// own profile: the signed-in sessions (each can be ended), the password, and deleting the account.
+// own profile: the signed-in sessions (each can be ended), the passkeys, the password, and deleting the account.
 
 import {account, api, byId, fill, h, pageTitle, s} from "./dom.js";
 import {ratingWords} from "./account.js";
 import {loadWords, t, tn} from "./i18n.js";
+import {passkeysPart} from "./passkey.js";
 import {applyColours, bar, gameLabel, poolLabel, when} from "./people.js";
 
 const app = byId("app");
@@ -91,7 +92,7 @@ function agentWords(agent) {
   return browser || system || agent.slice(0, 40);
 }
 
-/** One's own account: the sessions, the password, deleting it. */
+/** One's own account: the sessions, the passkeys, the password, deleting it. */
 async function ownPart() {
   const sessions = await api("/account/sessions");
   const list = h("ul", {class: "sessions"}, sessions.map((x) => {
@@ -140,7 +141,7 @@ async function ownPart() {
     }
   });
   return h("section", {"aria-labelledby": "own-title"}, h("h2", {id: "own-title"}, t("Your account")),
-    h("h3", {}, t("Signed in")), list, change, remove);
+    h("h3", {}, t("Signed in")), list, await passkeysPart(agentWords, when), change, remove);
 }
 
 async function start() {
