@@ -77,6 +77,7 @@ export async function signInWithPasskey(problem, tokens, done) {
  * to remove each, and one to add a passkey. ``agentWords`` and ``when`` word a browser and a time. */
 export async function passkeysPart(agentWords, when) {
   const problem = h("p", {class: "error", role: "alert"});
+  const told = h("p", {class: "told", role: "status"});
   const list = h("ul", {class: "sessions", id: "passkeys"});
   const show = async () => {
     const keys = await api("/account/passkeys");
@@ -101,14 +102,14 @@ export async function passkeysPart(agentWords, when) {
   await show();
   const add = h("button", {type: "button", id: "add-passkey"}, t("Add a passkey"));
   add.addEventListener("click", async () => {
-    problem.textContent = "";
+    problem.textContent = told.textContent = "";
     add.disabled = true;
     try {
       const opened = await api("/account/passkeys/options", {});
       const credential = await navigator.credentials.create({publicKey: creationOptions(opened.options)});
       await api("/account/passkeys", {ticket: opened.ticket, credential: answer(credential)});
       await show();
-      problem.textContent = t("The passkey is added: you can sign in with it instead of your password.");
+      told.textContent = t("The passkey is added: you can sign in with it instead of your password.");
     } catch (err) {
       problem.textContent = trouble(err);
     } finally {
@@ -118,5 +119,5 @@ export async function passkeysPart(agentWords, when) {
   const possible = passkeysPossible();
   return h("div", {class: "panel"}, h("h3", {}, t("Passkeys")),
     h("p", {class: "muted"}, t("A passkey signs you in with this device's screen lock, fingerprint or face instead of your password.")),
-    list, possible ? add : h("p", {class: "muted"}, t("This browser cannot make a passkey for this address.")), problem);
+    list, possible ? add : h("p", {class: "muted"}, t("This browser cannot make a passkey for this address.")), told, problem);
 }

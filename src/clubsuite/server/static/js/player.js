@@ -107,18 +107,19 @@ async function ownPart() {
       x.current ? h("span", {class: "tag"}, t("this one")) : null, " ", end);
   }));
   const problem = h("p", {class: "error", role: "alert"});
+  const told = h("p", {class: "told", role: "status"});
   const old = h("input", {type: "password", id: "old-password", autocomplete: "current-password"});
   const fresh = h("input", {type: "password", id: "new-password", autocomplete: "new-password", minlength: "8"});
   const change = h("form", {class: "panel"}, h("h3", {}, t("Change the password")),
     h("div", {class: "field"}, h("label", {for: "old-password"}, t("Your password")), old),
     h("div", {class: "field"}, h("label", {for: "new-password"}, t("New password")), fresh),
-    h("button", {type: "submit"}, t("Change the password")), problem);
+    h("button", {type: "submit"}, t("Change the password")), told, problem);
   change.addEventListener("submit", async (event) => {
     event.preventDefault();
-    problem.textContent = "";
+    problem.textContent = told.textContent = "";
     try {
       await api("/account/password", {password: old.value, new_password: fresh.value});
-      problem.textContent = t("The password is changed; your other sessions have ended.");
+      told.textContent = t("The password is changed; your other sessions have ended.");
       old.value = fresh.value = "";
     } catch (err) {
       problem.textContent = err.message;
