@@ -212,3 +212,31 @@ def test_a_passkey_is_added_on_the_profile_and_signs_in_from_another_visit_witho
     page.get_by_role("alert").filter(has_text="passkey").wait_for()
     assert page.locator("#me").count() == 0
     assert len(page.errors) == 1 and "401" in page.errors[0], page.errors  # the refused sign-in, nothing else
+
+
+@pytest.mark.parametrize(
+    ("lang", "words"),
+    [
+        ("en", "That name and password do not match an account."),
+        ("de", "Dieser Name und dieses Passwort passen zu keinem Konto."),
+        ("fr", "Ce nom et ce mot de passe ne correspondent à aucun compte."),
+        ("nl", "Deze naam en dit wachtwoord horen bij geen enkel account."),
+    ],
+)
+def test_a_refused_sign_in_is_told_in_the_readers_language(
+    web: ThreadServer, browser: Any, lang: str, words: str
+) -> None:
+    """The server refuses in English with a code; the page words the code in the reader's language."""
+    r = httpx.post(f"{web.base}/account/signup", json={"name": f"Ann{lang}", "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    page = new_page(browser, width=390)
+    page.context.add_init_script(f"localStorage.setItem('clubs.lang', {lang!r})")
+    page.goto(web.base + "/")
+    page.locator("#sign-in").click()
+    page.locator("#signin-name").fill(f"Ann{lang}")
+    page.locator("#signin-password").fill("not the password")
+    page.locator(".account-form button[type=submit]").click()
+    alert = page.locator(".account-form [role=alert]")
+    alert.filter(has_text=words).wait_for()
+    assert alert.inner_text() == words
+    assert page.locator("#passkey-sign-in").count() == 0  # reached by an IP address: no passkey offered

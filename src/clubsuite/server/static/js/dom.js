@@ -93,11 +93,33 @@ export async function api(path, body = undefined) {
     const detail = data && typeof data.message === "string" ? data.message
       : data && Array.isArray(data.detail) ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
         : t("the server answered {status}", {status: response.status});
-    const err = new Error(detail);
+    const err = new Error(accountWords(data && data.code, response.status) || detail);
     err.code = data && data.code;
     throw err;
   }
   return data;
+}
+
+/** A refusal of signing up or in, of a password or a passkey, in the reader's language by its code (null for
+ * another: the server's own words are shown then). */
+function accountWords(code, status) {
+  switch (code) {
+    case "bad_login": return t("That name and password do not match an account.");
+    case "login_wait": return t("Too many wrong passwords for this account lately: wait a while, or ask the server's operator.");
+    case "name_taken": return t("An account with that name, or one that looks the same, exists: choose another.");
+    case "bad_name": return t("A name has 1 to 24 letters, digits, spaces and - _ . ' (the letters of one alphabet).");
+    case "bad_password": return status === 403 ? t("That is not this account's password.")
+      : t("A password has 8 to 256 characters and is not the name.");
+    case "bad_csrf": return t("This page is out of date: reload it and try again.");
+    case "signed_out": return t("Sign in first.");
+    case "busy": return t("The server is busy just now: try again in a moment.");
+    case "bad_passkey": return t("That passkey does not open an account here.");
+    case "bad_ticket": return t("This passkey request has expired or was already used: try again.");
+    case "no_passkeys": return t("Passkeys need this server reached by a name (localhost, or its name over HTTPS), not by an IP address.");
+    case "too_many_passkeys": return t("An account holds at most 10 passkeys: remove one first.");
+    case "passkey_taken": return t("This passkey is already kept by an account.");
+    default: return null;
+  }
 }
 
 /** Stored preferences and seat tokens (this browser only). */
