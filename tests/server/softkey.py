@@ -40,8 +40,12 @@ class SoftKey:
     key: ec.EllipticCurvePrivateKey = field(default_factory=lambda: ec.generate_private_key(ec.SECP256R1()))
     credential_id: bytes = field(default_factory=lambda: os.urandom(32))
     user_handle: bytes | None = None
+    sends_handle: bool = True
+    cose: bytes | None = None  # a public key of another shape, sent instead of this one's (to see it refused)
 
     def _cose(self) -> bytes:
+        if self.cose is not None:
+            return self.cose
         numbers = self.key.public_key().public_numbers()
         return cbor2.dumps({1: 2, 3: -7, -1: 1, -2: numbers.x.to_bytes(32, "big"), -3: numbers.y.to_bytes(32, "big")})
 
@@ -87,7 +91,7 @@ class SoftKey:
         auth = self._auth_data(rp_id or self.rp_id, False)
         signature = (signer or self.key).sign(auth + hashlib.sha256(client).digest(), ec.ECDSA(hashes.SHA256()))
         response = {"clientDataJSON": b64(client), "authenticatorData": b64(auth), "signature": b64(signature)}
-        if self.user_handle is not None:
+        if self.user_handle is not None and self.sends_handle:
             response["userHandle"] = b64(self.user_handle)
         return {
             "id": b64(self.credential_id),

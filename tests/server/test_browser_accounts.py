@@ -188,6 +188,10 @@ def test_a_passkey_is_added_on_the_profile_and_signs_in_from_another_visit_witho
     sign_up(page, base, "Ann")
     page.goto(f"{base}/player/Ann")
     page.get_by_text("No passkey yet.").wait_for()
+    page.locator("#passkey-password").fill("not the password")
+    page.get_by_role("button", name="Add a passkey").click()
+    page.get_by_text("That is not this account's password.").wait_for()  # the password is asked again
+    page.locator("#passkey-password").fill(PASSWORD)
     page.get_by_role("button", name="Add a passkey").click()
     page.get_by_text("The passkey is added").wait_for()
     assert page.locator("#passkeys li").count() == 1 and "Chrome" in page.locator("#passkeys li").inner_text()
@@ -211,7 +215,8 @@ def test_a_passkey_is_added_on_the_profile_and_signs_in_from_another_visit_witho
     page.get_by_role("button", name="Sign in with a passkey").click()
     page.get_by_role("alert").filter(has_text="passkey").wait_for()
     assert page.locator("#me").count() == 0
-    assert len(page.errors) == 1 and "401" in page.errors[0], page.errors  # the refused sign-in, nothing else
+    # the refused password and the refused sign-in, and nothing else
+    assert len(page.errors) == 2 and "403" in page.errors[0] and "401" in page.errors[1], page.errors
 
 
 @pytest.mark.parametrize(

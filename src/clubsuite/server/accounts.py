@@ -16,8 +16,8 @@ and ratings are theirs.
   end when the password changes.
 * **Guessing** is bounded twice: password checks per address (the guard's ``login`` rate) and wrong passwords per
   account from anywhere (:attr:`ServerLimits.login_account_rate`).
-* **Deleting** an account ends its sessions, frees its name, removes its ratings, and leaves its finished matches as
-  records, the player named "deleted player".
+* **Deleting** an account ends its sessions, removes its passkeys, frees its name, removes its ratings, and leaves
+  its finished matches as records, the player named "deleted player".
 """
 
 from __future__ import annotations

@@ -398,7 +398,8 @@ def create_app(
         await serve_socket(hub, ws, table_id)
 
     account_routes.install(app, hub, accounts)
-    passkey_routes.install(app, hub, accounts, Passkeys(accounts))
+    app.state.passkeys = Passkeys(accounts)
+    passkey_routes.install(app, hub, accounts, app.state.passkeys)
     players.install(app, hub, accounts)
     matchmaking.install(app, matchmaker, accounts)
     clubnight.install(app, clubnight.ClubNights(hub), accounts)

@@ -66,7 +66,7 @@ _KINDS = [
     ("POST", re.compile(r"^/clubnights/[^/]+/rounds$"), "create"),
     ("POST", re.compile(r"^/clubnights/[^/]+/(enter|seat)$"), "join"),  # an entrant's token is guessed here
     ("POST", re.compile(r"^/account/signup$"), "account"),
-    ("POST", re.compile(r"^/account/(signup|login|password|delete)$"), "login"),  # each works out a password hash
+    ("POST", re.compile(r"^/account/(signup|login|password|delete|passkeys/options)$"), "login"),  # a password hashed
     ("POST", re.compile(r"^/account/passkey-login(/options)?$"), "login"),  # a sign-in, tried with a passkey
 ]
 """The requests with a rate of their own (besides the rate every request counts in)."""
@@ -76,7 +76,7 @@ _WHAT = {
     "replay": "replays",
     "request": "requests",
     "account": "new accounts",
-    "login": "password checks",
+    "login": "sign-ins and password checks",
 }
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.server.account_routes import TOKENS_MAX, begin, need
 from clubsuite.server.accounts import AccountRefused, Accounts
+from clubsuite.server.guard import client_address
 from clubsuite.server.hub import Hub
 from clubsuite.server.passkeys import ID_MAX, Passkey, Passkeys
 
@@ -25,6 +26,14 @@ class _Answer(BaseModel):
 
     ticket: str = Field(..., max_length=40, description="the ticket the options came with")
     credential: dict[str, Any] = Field(..., description="the browser's answer, in WebAuthn's JSON form")
+
+
+class PasswordIn(BaseModel):
+    """The account's password, asked again before a passkey is added."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+    password: str = Field(..., max_length=1024)
 
 
 class AddIn(_Answer):
@@ -50,10 +59,11 @@ def install(app: FastAPI, hub: Hub, accounts: Accounts, keys: Passkeys) -> None:
         return request.headers.get("host", "")
 
     @app.post("/account/passkeys/options")
-    async def add_options(request: Request) -> dict[str, Any]:
-        """Options to make a passkey for the signed-in account (a ticket and ``publicKey`` options)."""
+    async def add_options(body: PasswordIn, request: Request) -> dict[str, Any]:
+        """Options to make a passkey for the signed-in account (a ticket and ``publicKey`` options), its password
+        asked again."""
         _, user = await need(accounts, request, True)
-        return await keys.registration(user, host(request))
+        return await keys.registration(user, host(request), body.password, client_address(request.scope))
 
     @app.post("/account/passkeys", status_code=201)
     async def add(body: AddIn, request: Request) -> dict[str, Any]:
@@ -81,7 +91,7 @@ def install(app: FastAPI, hub: Hub, accounts: Accounts, keys: Passkeys) -> None:
     @app.post("/account/passkey-login/options")
     async def sign_in_options(request: Request) -> dict[str, Any]:
         """Options to sign in with a passkey (any this browser holds for this site)."""
-        return keys.sign_in_options(host(request))
+        return keys.sign_in_options(host(request), client_address(request.scope))
 
     @app.post("/account/passkey-login")
     async def sign_in(body: SignInIn, request: Request) -> JSONResponse:

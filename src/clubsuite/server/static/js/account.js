@@ -37,8 +37,9 @@ export function signInForm(create, done) {
     h("div", {class: "field"}, h("label", {for: `${prefix}-password`}, t("Password")), password),
     create ? h("p", {class: "muted"}, t("8 characters or more. No e-mail is asked: keep your password safe.")) : null,
     button,
-    !create && passkeysPossible() ? h("button", {type: "button", id: "passkey-sign-in", onclick: () =>
-      signInWithPasskey(problem, heldTokens(), async () => { await account(true); done(); })}, t("Sign in with a passkey")) : null,
+    !create && passkeysPossible() ? h("button", {type: "button", id: "passkey-sign-in", onclick: (event) =>
+      signInWithPasskey(event.currentTarget, problem, heldTokens(), async () => { await account(true); done(); })},
+    t("Sign in with a passkey")) : null,
     problem);
   form.addEventListener("submit", async (event) => {
     event.preventDefault();

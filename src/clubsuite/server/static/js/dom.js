@@ -113,11 +113,11 @@ function accountWords(code, status) {
     case "bad_csrf": return t("This page is out of date: reload it and try again.");
     case "signed_out": return t("Sign in first.");
     case "busy": return t("The server is busy just now: try again in a moment.");
-    case "bad_passkey": return t("That passkey does not open an account here.");
+    case "bad_passkey": return status === 401 ? t("That passkey does not open an account here.")
+      : t("The passkey's answer was refused: try again, or with another passkey.");
     case "bad_ticket": return t("This passkey request has expired or was already used: try again.");
     case "no_passkeys": return t("Passkeys need this server reached by a name (localhost, or its name over HTTPS), not by an IP address.");
     case "too_many_passkeys": return t("An account holds at most 10 passkeys: remove one first.");
-    case "passkey_taken": return t("This passkey is already kept by an account.");
     default: return null;
   }
 }

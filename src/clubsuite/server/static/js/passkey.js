@@ -51,18 +51,22 @@ function answer(credential) {
 
 /** What went wrong, in words: the browser's refusal (the person cancelled, or no passkey was there) or the
  * server's message. */
-function trouble(err) {
+function trouble(err, making = false) {
   if (err && (err.name === "NotAllowedError" || err.name === "AbortError")) {
     return t("No passkey was used (it was cancelled, or none is kept for this site).");
   }
-  if (err && err.name === "InvalidStateError") return t("This passkey is already added to your account.");
+  if (err && err.name === "InvalidStateError" && making) return t("This passkey is already added to your account.");
+  if (err && (err.name === "SecurityError" || err.name === "NotSupportedError")) {
+    return t("This browser cannot use a passkey for this address.");
+  }
   return err && err.message ? err.message : String(err);
 }
 
 /** Sign in with a passkey: asks the browser for one, and the server for the session; ``done`` once signed in, or
  * the trouble told in ``problem``. */
-export async function signInWithPasskey(problem, tokens, done) {
+export async function signInWithPasskey(button, problem, tokens, done) {
   problem.textContent = "";
+  button.disabled = true; // one ceremony at a time: a second click would only be refused by the browser
   try {
     const opened = await api("/account/passkey-login/options", {});
     const credential = await navigator.credentials.get({publicKey: requestOptions(opened.options)});
@@ -70,11 +74,13 @@ export async function signInWithPasskey(problem, tokens, done) {
     await done();
   } catch (err) {
     problem.textContent = trouble(err);
+  } finally {
+    button.disabled = false;
   }
 }
 
 /** The profile's part for one's own passkeys: the list (the browser each was made in, when, last used), a button
- * to remove each, and one to add a passkey. ``agentWords`` and ``when`` word a browser and a time. */
+ * to remove each, and a form to add a passkey (the password asked again). ``agentWords`` and ``when`` word a browser and a time. */
 export async function passkeysPart(agentWords, when) {
   const problem = h("p", {class: "error", role: "alert"});
   const told = h("p", {class: "told", role: "status"});
@@ -100,18 +106,23 @@ export async function passkeysPart(agentWords, when) {
     if (!keys.length) list.append(h("li", {class: "muted"}, t("No passkey yet.")));
   };
   await show();
-  const add = h("button", {type: "button", id: "add-passkey"}, t("Add a passkey"));
-  add.addEventListener("click", async () => {
+  const password = h("input", {type: "password", id: "passkey-password", autocomplete: "current-password"});
+  const add = h("button", {type: "submit", id: "add-passkey"}, t("Add a passkey"));
+  const form = h("form", {class: "add-passkey"},
+    h("div", {class: "field"}, h("label", {for: "passkey-password"}, t("Your password")), password), add);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
     problem.textContent = told.textContent = "";
     add.disabled = true;
     try {
-      const opened = await api("/account/passkeys/options", {});
+      const opened = await api("/account/passkeys/options", {password: password.value});
+      password.value = "";
       const credential = await navigator.credentials.create({publicKey: creationOptions(opened.options)});
       await api("/account/passkeys", {ticket: opened.ticket, credential: answer(credential)});
       await show();
       told.textContent = t("The passkey is added: you can sign in with it instead of your password.");
     } catch (err) {
-      problem.textContent = trouble(err);
+      problem.textContent = trouble(err, true);
     } finally {
       add.disabled = false;
     }
@@ -119,5 +130,5 @@ export async function passkeysPart(agentWords, when) {
   const possible = passkeysPossible();
   return h("div", {class: "panel"}, h("h3", {}, t("Passkeys")),
     h("p", {class: "muted"}, t("A passkey signs you in with this device's screen lock, fingerprint or face instead of your password.")),
-    list, possible ? add : h("p", {class: "muted"}, t("This browser cannot make a passkey for this address.")), told, problem);
+    list, possible ? form : h("p", {class: "muted"}, t("This browser cannot use a passkey for this address.")), told, problem);
 }
