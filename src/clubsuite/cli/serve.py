@@ -186,7 +186,8 @@ def serve_command(
     # The event loop shares the interpreter with the database and bot threads: a shorter switch interval keeps a
     # thread that holds the interpreter from delaying the loop's next message by up to the default 5 ms.
     sys.setswitchinterval(0.001)
-    shown = host if ":" not in host else f"[{host}]"
+    # On this machine only, the page is shown at localhost: the same server, and a name a browser lets passkeys use.
+    shown = "localhost" if host in ("127.0.0.1", "::1") else host if ":" not in host else f"[{host}]"
     logging.getLogger("clubsuite.server").info("database %s", store.url_for_display)
     if port:
         click.echo(f"clubs serve: http://{shown}:{port}/ (API schema: /openapi.json) - Ctrl-C stops it", err=True)
