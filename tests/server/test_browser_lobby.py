@@ -200,6 +200,7 @@ def test_every_option_is_labelled_in_words_with_its_default_and_its_ruling_only_
     assert levels == ["You", "A friend (invite)", "Bot: easy", "Bot: normal", "Bot: hard", "Bot: expert"]
     # a calibrated level shows its rating in the game's pool (bots/calibrated.json), "Bot: hard, 1731"
     assert re.fullmatch(r"Bot: normal, \d{3,4}", seat_choices[3])
+    assert re.fullmatch(r"Bot: expert, \d{3,4}", seat_choices[5])  # every level calibrated, expert too
     page.locator("#opt-teams").select_option("3x2")  # team play sets the players it needs, and the seats follow
     assert page.locator("#opt-players").input_value() == "6" and page.locator("[data-seat]").count() == 6
     page.locator("#opt-players").fill("5")
