@@ -4,12 +4,13 @@ seed and budget, decisions that depend only on what the seat may see, and the bo
 from __future__ import annotations
 
 import random
+import time
 from typing import Any
 
 import pytest
 
 from cli_helpers import clubs_in_process
-from clubsuite.bots import make_bot
+from clubsuite.bots import make_bot, searching
 from clubsuite.bots.base import bot_names, split_bot_list
 from clubsuite.bots.levels import LEVELS
 from clubsuite.engine import games, resolve
@@ -135,8 +136,8 @@ def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
     hard = make_bot("hard", "whist")
     expert = make_bot("expert", "whist")
     assert hard.name == "pimc" and expert.name == "pimc"
-    assert (hard.settings.samples, hard.settings.ms) == (8, 100)  # type: ignore[attr-defined]
-    assert (expert.settings.samples, expert.settings.ms) == (32, 1000)  # type: ignore[attr-defined]
+    assert (hard.settings.samples, hard.settings.ms) == (8, 2000)  # type: ignore[attr-defined]
+    assert (expert.settings.samples, expert.settings.ms) == (32, 8000)  # type: ignore[attr-defined]
     match = _position("whist", 3, 4)
     seat = match.to_act
     legal = match.legal_actions()
@@ -153,6 +154,8 @@ def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
     [
         ("pimc(samples=0)", "samples=0 is out of range"),
         ("pimc(ms=-5)", "ms=-5 is out of range"),
+        ("pimc(cpu=-1)", "cpu=-1 is out of range"),
+        ("ismcts(cpu=700000)", "cpu=700000 is out of range"),
         ("pimc(sample=4)", "unknown option 'sample'"),
         ("pimc(samples=four)", "samples"),
         ("ismcts(iterations=0)", "iterations=0 is out of range"),
@@ -187,6 +190,55 @@ def test_a_time_budget_stops_the_search_after_at_least_one_world() -> None:
     bot = make_bot("pimc(samples=500,ms=1,solver=off)", "whist")
     bot.choose(match.view(match.to_act), match.legal_actions(), random.Random(1))
     assert 1 <= bot.worlds_searched < 500  # type: ignore[attr-defined]
+
+
+def test_a_cpu_budget_stops_the_search_after_at_least_one_world() -> None:
+    """With ``cpu=1`` (a millisecond of the thinking thread's CPU time) the bot searches fewer worlds than its sample
+    budget allows, but at least one, and says the CPU budget stopped it."""
+    match = _position("whist", 8, 12)
+    for spec in ("pimc(samples=500,cpu=1,solver=off)", "ismcts(iterations=5000,cpu=1)"):
+        bot = make_bot(spec, "whist")
+        bot.choose(match.view(match.to_act), match.legal_actions(), random.Random(1))
+        done = bot.worlds_searched if spec.startswith("pimc") else bot.iterations_run  # type: ignore[attr-defined]
+        assert 1 <= done < 500 and bot.stopped_by == "cpu", spec  # type: ignore[attr-defined]
+
+
+class _BusyClock:
+    """The clock of a machine so loaded that every look at the wall clock finds a tenth of a second gone (what a
+    search sees when each of its worlds waits that long for a core); CPU time is the real one."""
+
+    def __init__(self) -> None:
+        self.now = 0.0
+
+    def perf_counter(self) -> float:
+        self.now += 0.1
+        return self.now
+
+    def thread_time(self) -> float:
+        return time.thread_time()
+
+
+@pytest.mark.parametrize("spec", ["whist", "partnership", "free", "northstar(players=3)"])
+def test_a_level_searches_its_whole_budget_of_worlds_however_loaded_the_machine(
+    spec: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """``hard`` and ``expert`` budget work (worlds), not time: on a machine where each world takes a tenth of a second
+    of wall time they still search all their worlds and decide as on a quiet machine. A time budget of the old
+    kind (``hard`` was ``pimc(samples=8,ms=100)``) is cut short by the same clock: the clock is what a loaded
+    machine looks like to a search."""
+    match = _position(spec, 5, 3 * resolve(spec)[0].n_seats(resolve(spec)[1]) + 2)
+    seat, legal = match.to_act, match.legal_actions()
+    quiet = {
+        lv: make_bot(lv, match.game).choose(match.view(seat), legal, random.Random(9)) for lv in ("hard", "expert")
+    }
+    monkeypatch.setattr(searching, "time", _BusyClock())
+    for level, samples in (("hard", 8), ("expert", 32)):
+        bot = make_bot(level, match.game)
+        assert bot.choose(match.view(seat), legal, random.Random(9)) == quiet[level], level
+        assert (bot.worlds_searched, bot.stopped_by) == (samples, "work"), level  # type: ignore[attr-defined]
+    old = make_bot("pimc(samples=8,ms=100)", match.game)
+    old.choose(match.view(seat), legal, random.Random(9))
+    assert old.worlds_searched < 8 and old.stopped_by == "wall"  # type: ignore[attr-defined]
 
 
 @pytest.mark.parametrize("spec", SPECS)

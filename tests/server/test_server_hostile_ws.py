@@ -12,6 +12,7 @@ import asyncio
 import base64
 import contextlib
 import json
+import multiprocessing
 import os
 import socket
 import struct
@@ -28,7 +29,6 @@ from serverkit import ROOMY, Client, ProcessServer, ThreadServer, get, my_turn, 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from clubsuite.server import live
 from clubsuite.server.hub import SeatRequest
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import ActionRow, Store
@@ -353,11 +353,15 @@ def test_network_connections_are_bounded_per_address_and_in_all_before_a_byte_is
 def test_searching_bots_cannot_hold_up_instant_bots_or_hints_and_one_address_gives_few_tables_to_them(
     tmp_path: Path,
 ) -> None:
-    """With every search worker kept busy, a table of instant bots still plays; an address may give searching bots
-    to only so many tables."""
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, search_tables_per_address=1)) as server:
-        release = threading.Event()
-        busy = [live.SEARCHING.submit(release.wait, 60) for _ in range(live.SEARCHERS)]
+    """With every search worker process kept busy, a table of instant bots still plays; an address may give
+    searching bots to only so many tables."""
+    with (
+        ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, search_tables_per_address=1)) as server,
+        multiprocessing.get_context("spawn").Manager() as manager,
+    ):
+        release = manager.Event()
+        thinkers = server.server.config.app.state.hub.thinkers  # type: ignore[union-attr]
+        busy = [thinkers.pool().submit(release.wait, 60) for _ in range(thinkers.workers)]
         try:
             quick = new_table(server.base, "whist", [{"kind": "bot", "bot": "random"}] * 3)["id"]
             wait_until(lambda: get(server.base, f"/tables/{quick}")["version"] >= 5, 60, "instant bots were held up")

@@ -35,7 +35,8 @@ plays whose values differ by much less than the spread between deals need many i
 usual, the same random numbers for each (common random numbers, as ``pimc`` does), and decides by the best mean
 with ``caution`` applied to the world-by-world differences; an iteration then costs one walk per candidate.
 
-Deterministic for a seed and an iteration budget; a time budget (``ms``) may stop it sooner.
+Deterministic for a seed and an iteration budget; a time budget (``ms`` of wall time, ``cpu`` of CPU time) may stop it
+sooner.
 """
 
 from __future__ import annotations
@@ -64,7 +65,8 @@ class IsmctsSettings:
     """The settings of an ``ismcts`` bot, written ``ismcts(iterations=400,ms=200)``."""
 
     iterations: int = option(400, "tree iterations per decision, at most (a time budget may stop sooner)")
-    ms: int = option(0, "time budget per decision in milliseconds; 0: none (one iteration is always run)")
+    ms: int = option(0, "wall-time budget per decision in milliseconds; 0: none (one iteration is always run)")
+    cpu: int = option(0, "CPU-time budget per decision in milliseconds (the thinking thread's); 0: none")
     rollout: str = option("heuristic", "the bot that plays the hand out from each new node")
     exploration: int = option(70, "the UCB1 exploration constant, in hundredths (70: 0.70)")
     width: int = option(12, "the most actions compared at the root; past it, the rollout bot's choice and a draw")
@@ -104,6 +106,7 @@ class IsmctsSettings:
             "ismcts",
             iterations=(self.iterations, 1, 10_000_000),
             ms=(self.ms, 0, 600_000),
+            cpu=(self.cpu, 0, 600_000),
             exploration=(self.exploration, 0, 10_000),
             width=(self.width, 2, 10_000),
             caution=(self.caution, 0, 1000),
@@ -141,6 +144,8 @@ class IsmctsBot:
         self.rollouts = Rollouts(self.settings.rollout)
         self.iterations_run = 0
         """How many iterations the last decision ran (for benchmarks and tests)."""
+        self.stopped_by = "work"
+        """What ended the last decision's search: ``work``, ``cpu`` or ``wall`` (:class:`Budget`)."""
         self.root_visits: dict[object, int] = {}
         """How often the last decision's search visited each root action (for tests and analysis)."""
 
@@ -157,7 +162,7 @@ class IsmctsBot:
         allowed = candidates(legal, settings.width, favourite, search_rng)
         tree = _Tree(self, seat, objective_for(first.game))
         rows: list[list[float]] = []
-        budget = Budget(settings.iterations, settings.ms)
+        budget = Budget(settings.iterations, settings.ms, settings.cpu)
         while budget.more():
             world = first if budget.done == 0 else source.determinize(search_rng)
             if settings.root == "paired":
@@ -166,6 +171,7 @@ class IsmctsBot:
                 tree.iterate(tree.root, world, [], search_rng, allowed)
             budget.done += 1
         self.iterations_run = budget.done
+        self.stopped_by = budget.stopped_by
         self.root_visits = {a: n.visits for a, n in tree.root.children.items()}
         if settings.root == "paired":
             return Compared(allowed, allowed.index(favourite), {"rollout": rows}).decision(settings.caution / 100)

@@ -3,13 +3,15 @@
 =========  ==========================================================================================
 ``easy``   the heuristic bot, but one decision in three is a random legal action (a beatable opponent)
 ``normal`` the heuristic bot: rule-based, instant
-``hard``   ``pimc(samples=8,ms=100)``: determinized search, about a tenth of a second a decision
-``expert`` ``pimc(samples=32,ms=1000)``: the same search with four times the worlds, about a second
+``hard``   ``pimc(samples=8,ms=2000)``: determinized search over 8 worlds, some 50 ms a decision on one core
+``expert`` ``pimc(samples=32,ms=8000)``: the same search over 32 worlds, some 250 ms a decision
 =========  ==========================================================================================
 
-A time budget stops the search after the world that ends past it, so a decision can overrun it by one world.
-The strength ladder in ``docs/bots.md`` measures each step. A game without a heuristic bot uses the random bot
-where the table says heuristic.
+A level's budget is **work** (worlds; the solver's own limit is nodes), so a level plays the same on a busy machine
+as on a quiet one, only slower: its strength does not depend on the load. The wall-time setting is a cap for the
+person waiting, set several times above the slowest decisions measured (``docs/bots.md``, "Levels"); a search it
+stops ends after the world in progress. The strength ladder in ``docs/bots.md`` measures each step. A game without a
+heuristic bot uses the random bot where the table says heuristic.
 """
 
 from __future__ import annotations
@@ -23,8 +25,8 @@ from clubsuite.engine import LegalActions, games
 LEVELS: dict[str, str] = {
     "easy": "easy",
     "normal": "heuristic",
-    "hard": "pimc(samples=8,ms=100)",
-    "expert": "pimc(samples=32,ms=1000)",
+    "hard": "pimc(samples=8,ms=2000)",
+    "expert": "pimc(samples=32,ms=8000)",
 }
 """Each level's bot spec (``easy`` is its own bot, below)."""
 SEARCHING = frozenset({"pimc", "ismcts", "hard", "expert"})

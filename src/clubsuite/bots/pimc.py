@@ -16,7 +16,7 @@ often one that was merely lucky). How an action is valued in one determinization
   (common random numbers cut the noise of the comparison), and reading the objective at the hand's end.
 
 Deterministic for a seed and a sample budget: the seeds of all K worlds are drawn from the decision's RNG before
-the search starts; a time budget (``ms``) may stop it after fewer worlds.
+the search starts; a time budget (``ms`` of wall time, ``cpu`` of CPU time) may stop it after fewer worlds.
 """
 
 from __future__ import annotations
@@ -47,7 +47,8 @@ class PimcSettings:
     """The settings of a ``pimc`` bot, written ``pimc(samples=16,ms=200)``."""
 
     samples: int = option(16, "determinizations per decision, at most (a time budget may stop sooner)")
-    ms: int = option(0, "time budget per decision in milliseconds; 0: none (one world is always searched)")
+    ms: int = option(0, "wall-time budget per decision in milliseconds; 0: none (one world is always searched)")
+    cpu: int = option(0, "CPU-time budget per decision in milliseconds (the thinking thread's); 0: none")
     rollout: str = option("heuristic", "the bot that plays hands out where the exact solver is not used")
     width: int = option(12, "the most actions compared; past it, the rollout bot's choice and a random draw")
     solver: str = option(
@@ -65,6 +66,7 @@ class PimcSettings:
             "pimc",
             samples=(self.samples, 1, 10_000),
             ms=(self.ms, 0, 600_000),
+            cpu=(self.cpu, 0, 600_000),
             width=(self.width, 2, 10_000),
             tricks=(self.tricks, 0, 13),
             nodes=(self.nodes, 100, 100_000_000),
@@ -82,6 +84,8 @@ class PimcBot:
         self.rollouts = Rollouts(self.settings.rollout)
         self.worlds_searched = 0
         """How many determinizations the last decision searched (for benchmarks and tests)."""
+        self.stopped_by = "work"
+        """What ended the last decision's search: ``work``, ``cpu`` or ``wall`` (:class:`Budget`)."""
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
         """The candidate with the best mean value, unless that is no clear improvement on the rollout bot's own
@@ -115,7 +119,7 @@ class PimcBot:
         solved = wanted and bool(objective.measures) and _solvable(first, settings.tricks)
         measures = tuple(objective.measures) if solved else ("rollout",)
         rows: dict[str, list[list[float]]] = {m: [] for m in measures}
-        budget = Budget(settings.samples, settings.ms)
+        budget = Budget(settings.samples, settings.ms, settings.cpu)
         while budget.more():
             k = budget.done
             world = first if k == 0 else source.determinize(random.Random(world_seeds[k]))
@@ -127,6 +131,7 @@ class PimcBot:
                 rows[m].append(values[m])
             budget.done += 1
         self.worlds_searched = budget.done
+        self.stopped_by = budget.stopped_by
         return Compared(actions, actions.index(favourite), rows)
 
     def _solve(

@@ -40,19 +40,36 @@ def worlds_from(view: object) -> Determinizable:
 
 
 class Budget:
-    """When a search stops: after ``count`` units of work, or once ``ms`` milliseconds have passed (0: no time
-    limit), whichever comes first, and never before the first unit."""
+    """When a search stops: after ``count`` units of work (worlds, iterations), or once ``cpu`` milliseconds of the
+    thinking thread's CPU time have been spent, or once ``ms`` milliseconds of wall time have passed (0: no such
+    limit), whichever comes first, and never before the first unit.
 
-    def __init__(self, count: int, ms: int) -> None:
+    Work and CPU time do not depend on the machine's load: a search stopped by them decides the same on a busy
+    machine as on a quiet one, only later. Wall time does; the levels use it only as a cap for the person waiting,
+    set far above what their work takes (``docs/bots.md``, "Levels")."""
+
+    def __init__(self, count: int, ms: int, cpu: int = 0) -> None:
         self.count = count
         self.deadline = time.perf_counter() + ms / 1000 if ms else None
+        self.cpu_deadline = time.thread_time() + cpu / 1000 if cpu else None
         self.done = 0
+        self.stopped_by = "work"
+        """What ended the search: ``work`` (the count reached), ``cpu`` or ``wall`` (a time limit)."""
 
     def more(self) -> bool:
         """Whether another unit of work may start."""
         if self.done >= self.count:
+            self.stopped_by = "work"
             return False
-        return not (self.done and self.deadline is not None and time.perf_counter() >= self.deadline)
+        if not self.done:
+            return True
+        if self.cpu_deadline is not None and time.thread_time() >= self.cpu_deadline:
+            self.stopped_by = "cpu"
+            return False
+        if self.deadline is not None and time.perf_counter() >= self.deadline:
+            self.stopped_by = "wall"
+            return False
+        return True
 
 
 class Rollouts:

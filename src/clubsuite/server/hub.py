@@ -29,6 +29,7 @@ from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import LiveTable, Refused, SeatState, start_match, unstoppable
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import MatchRow, SeatRow, Store, TableRow
+from clubsuite.server.thinking import Thinkers
 from clubsuite.server.tokens import (
     check_name,
     hash_token,
@@ -86,6 +87,8 @@ class Hub:
         self._sockets: Counter[str] = Counter()
         """Open connections by address."""
         self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clubs-db")
+        self.thinkers = Thinkers(self.limits.bot_workers)
+        """The worker processes of the searching bots."""
         self._sweeper: asyncio.Task[None] | None = None
         self.stopping = False
         self.loop: asyncio.AbstractEventLoop | None = None
@@ -148,7 +151,7 @@ class Hub:
         for m in matches[:-1]:
             earlier += len(await self.db(self.store.actions, row.id, m.match_no))
         actions = await self.db(self.store.actions, row.id, matches[-1].match_no)
-        table = LiveTable(row, seats, self.store, self.db)
+        table = LiveTable(row, seats, self.store, self.db, self.thinkers)
         table.restore(matches, actions, earlier)
         return table
 
@@ -176,6 +179,7 @@ class Hub:
     async def stop(self) -> None:
         """Stop: say farewell (when not yet said), then close the store once its last write is done."""
         await self.farewell()
+        self.thinkers.close()
         await asyncio.get_running_loop().run_in_executor(self._worker, self.store.close)
         self._worker.shutdown(wait=True)
 
@@ -225,7 +229,7 @@ class Hub:
             raise
         finally:
             self._pending.discard(row.id)
-        table = LiveTable(row, rows, self.store, self.db)
+        table = LiveTable(row, rows, self.store, self.db, self.thinkers)
         table.restore([first], [], 0)
         self._add(table)
         table.reschedule()

@@ -76,6 +76,11 @@ class ServerLimits:
     max_replay_bytes: int = _limit(
         32 * 1024 * 1024, "the largest replay the server works out, before compression (a match to 1000 points: 10 MB)"
     )
+    bot_workers: int = _limit(
+        2,
+        "processes in which searching bots (hard, expert, pimc, ismcts) think, one decision each at a time; more "
+        "wait their turn (a busy server's bots answer later, never weaker)",
+    )
     replay_workers: int = _limit(1, "processes that work out replays, off the event loop")
     replay_queue: int = _limit(4, "replays that may wait for a worker; more are refused (503, try again)")
     create_rate: str = _limit("10/minute", "tables one address may make, as N/second, N/minute or N/hour")

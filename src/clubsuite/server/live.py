@@ -42,6 +42,7 @@ from clubsuite.server.ratings import pool
 from clubsuite.server.results import Outcome, SeatAtEnd
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import ActionRow, MatchRow, SeatRow, Store, TableRow
+from clubsuite.server.thinking import Thinkers
 
 T = TypeVar("T")
 log = logging.getLogger("clubsuite.server")
@@ -50,12 +51,8 @@ RECENT = 256
 THINKING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="clubs-think")
 """Worker threads for the instant bots' decisions (random, heuristic, easy, normal) and every hint: however many
 tables want one at once, no more threads than this think (the others wait their turn), and never on the event
-loop."""
-SEARCHERS = 2
-"""How many searching bots think at once, server-wide (one core each, at most)."""
-SEARCHING = ThreadPoolExecutor(max_workers=SEARCHERS, thread_name_prefix="clubs-search")
-"""Worker threads for the searching bots' decisions (a tenth of a second to seconds each): apart from the instant
-ones, so that tables of searching bots wait for one another and never hold up a hint or an instant bot."""
+loop. The searching bots think in worker processes (:mod:`clubsuite.server.thinking`), apart from these, so that
+tables of searching bots wait for one another and never hold up a hint or an instant bot."""
 
 
 class Refused(Exception):  # noqa: N818 - a refusal, not an error of the server
@@ -121,8 +118,9 @@ once, a delay of 0, goes on at once)."""
 class LiveTable:
     """A table while the server runs: rebuilt from the store by :meth:`restore`, changed only by :meth:`apply`."""
 
-    def __init__(self, row: TableRow, seats: list[SeatRow], store: Store, db: Db) -> None:
+    def __init__(self, row: TableRow, seats: list[SeatRow], store: Store, db: Db, thinkers: Thinkers) -> None:
         self.id = row.id
+        self.thinkers = thinkers
         self.spec = row.game
         self.invite = row.invite
         self.created_at = row.created_at
@@ -537,7 +535,8 @@ class LiveTable:
             self._timer = asyncio.create_task(self._bot_move(seat_no, version, max(0.0, delay), source))
 
     async def _bot_move(self, seat_no: int, version: int, delay: float, source: str) -> None:
-        """After ``delay``, let the seat's bot choose (in a worker thread, on a copy) and apply its choice, unless
+        """After ``delay``, let the seat's bot choose (an instant bot in a worker thread, a searching one in a worker
+        process, on a copy) and apply its choice, unless
         the table moved on or the player came back."""
         await asyncio.sleep(delay)
         if self.version != version:
@@ -549,16 +548,21 @@ class LiveTable:
         # can act while a bot seat is to act, so its bot reads the match itself; a person's seat played by its bot
         # may be taken back mid-decision, so that bot reads a copy.
         copy = self.match if seat.kind == "bot" else self.match.clone()
-        if seat.player is None:
-            seat.player = make_bot(seat.bot, self.info.name)
-        rng = random.Random(derive_seed(self.seed, self.match_no, version))
-        pool = SEARCHING if searches(seat.bot) else THINKING
-        action = await asyncio.get_running_loop().run_in_executor(pool, _choose, seat.player, copy, seat_no, rng)
-        if self.version != version:
-            return
+        seed = derive_seed(self.seed, self.match_no, version)
+        if searches(seat.bot):  # in a worker process, from the seat's view only
+            view, legal = copy.view(seat_no), copy.legal_actions()
+            action = await self.thinkers.choose(seat.bot, self.info.name, view, legal, seed)
+        else:
+            if seat.player is None:
+                seat.player = make_bot(seat.bot, self.info.name)
+            action = await asyncio.get_running_loop().run_in_executor(
+                THINKING, _choose, seat.player, copy, seat_no, random.Random(seed)
+            )
         text = copy.format_action(action)
         if copy is not self.match:
             copy.release()
+        if self.version != version:
+            return
         if source == "takeover" and not self._bot_plays(seat, time.monotonic()):
             return  # the player came back: the decision is theirs again
         with contextlib.suppress(Refused):
