@@ -54,7 +54,7 @@ screenshots: $(STAMP)
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(ARGS)
 	$(BIN)/python bench/search.py
-	$(BIN)/python bench/vs_openspiel.py --matches 6
+	$(BIN)/python bench/vs_openspiel.py --deals 4 --matchups ours:ismcts-fair,heuristic:ismcts-fair
 
 clean:
 	rm -rf $(VENV) build dist screenshots .mypy_cache .pytest_cache .ruff_cache .hypothesis src/*.egg-info

@@ -140,12 +140,14 @@ def test_review_values_every_decision_of_the_seat_and_sums_each_hand(tmp_path: P
 
 @pytest.mark.parametrize("game", ["partnership", "free", "northstar"])
 def test_review_works_in_every_game(tmp_path: Path, game: str) -> None:
-    """The review reads any game's record (double-dummy counts only where a solver exists)."""
+    """The review reads any game's record (double-dummy counts only where a solver exists, and it says whether one
+    does: a climbing game's review is the search's alone)."""
     path = _write(tmp_path, record_from_match(_finished(game, 4)))
     out = clubs_in_process(["review", path, "--seat", "1", "--samples", "2", "--json"])
     assert out.status == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["decisions"]
+    assert data["exact"] is (game != "northstar")
     if game == "northstar":
         assert all(d["double_dummy"] is None for d in data["decisions"])
 

@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 import numpy as np
 import pyspiel
 import pytest
@@ -124,29 +126,91 @@ def test_bad_parameters_are_refused_naming_them() -> None:
         pyspiel.load_game("clubs_northstar(players=9)")
 
 
-def test_the_openspiel_comparison_script_runs_and_counts_every_seat(tmp_path: object) -> None:
-    """``bench/vs_openspiel.py`` at a tiny size, so that it cannot rot (its figures are read from ``make bench``)."""
+def _comparison_script(monkeypatch: pytest.MonkeyPatch) -> Any:
+    """``bench/vs_openspiel.py`` as a module (registered by name, so that spawned workers can unpickle its tasks)."""
     import importlib.util
-    import json
+    import sys
     from pathlib import Path
 
     script = Path(__file__).resolve().parent.parent / "bench" / "vs_openspiel.py"
     spec = importlib.util.spec_from_file_location("vs_openspiel", script)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, "vs_openspiel", module)
     spec.loader.exec_module(module)
+    return module
+
+
+def _run_comparison(module: Any, args: list[str]) -> dict[str, Any]:
     import contextlib
     import io
+    import json
 
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
-        status = module.main(
-            ["--ms", "5", "--matches", "3", "--max-hands", "1", "--games", "whist,partnership", "--json"]
-        )
-    assert status == 0
-    results = json.loads(out.getvalue())
-    assert [r["game"] for r in results] == ["whist", "partnership"]
-    whist, partnership = results
-    # Three matches of one of ours against two of theirs, each seat once: 3 seat-matches ours, 6 theirs.
-    assert whist["ours"]["seat_matches"] == 3 and whist["theirs"]["seat_matches"] == 6
-    assert partnership["ours"]["seat_matches"] == 6 and partnership["theirs"]["seat_matches"] == 6
+        assert module.main(args) == 0
+    report: dict[str, Any] = json.loads(out.getvalue())
+    return report
+
+
+def test_the_openspiel_comparison_plays_every_deal_in_every_seating_with_the_same_cards(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``bench/vs_openspiel.py`` at a tiny size, so that it cannot rot (its figures are read from ``make bench``):
+    duplicate deals in every seating, paired intervals, CPU time per move for both sides."""
+    module = _comparison_script(monkeypatch)
+    matchups = "ours:ismcts-random,heuristic:ismcts-fair"
+    report = _run_comparison(
+        module, ["--ms", "2", "--deals", "2", "--games", "whist,partnership", "--matchups", matchups, "--json"]
+    )
+    assert report["method"]["ours"] == "pimc(samples=10000,cpu=2)"
+    assert set(report["method"]["openspiel"]) == {"ismcts-random", "ismcts-fair"}
+    assert report["method"]["openspiel"]["ismcts-fair"]["uct_c"] == 0.7
+    results = report["results"]
+    assert [(r["game"], r["matchup"]) for r in results] == [
+        ("whist", "ours:ismcts-random"),
+        ("whist", "heuristic:ismcts-fair"),
+        ("partnership", "ours:ismcts-random"),
+        ("partnership", "heuristic:ismcts-fair"),
+    ]
+    seatings = {"whist": 6, "partnership": 2}
+    for r in results:
+        n = seatings[r["game"]]
+        assert r["deals"] == 2 and r["seatings"] == n and r["plays"] == 2 * n
+        fingerprints = []
+        for deal in r["per_deal"]:
+            lineups = {tuple(p["lineup"]) for p in deal["plays"]}
+            assert len(deal["plays"]) == len(lineups) == n  # every seating of the cycle, once
+            assert all(lineup.count("ours") and lineup.count("theirs") for lineup in lineups)
+            prints = {p["fingerprint"] for p in deal["plays"]}
+            assert len(prints) == 1  # the same cards in every seating
+            fingerprints += prints
+            assert all(0 <= v <= 1 for p in deal["plays"] for v in p["values"])
+        assert fingerprints[0] != fingerprints[1]  # and other cards in the next deal
+        for figure in ("win_chance_points", "points_per_hand"):
+            f = r["difference"][figure]
+            assert f["low"] <= f["mean"] <= f["high"]
+        mean = sum(d["win_chance_difference"] for d in r["per_deal"]) / 2
+        assert abs(r["difference"]["win_chance_points"]["mean"] - mean) < 1e-9
+        for side in ("ours", "theirs"):
+            assert r[side]["moves"] > 0 and r[side]["cpu_ms_per_move"] > 0
+            assert 0 <= r[side]["win_chance"] <= 100
+        assert r["theirs"]["simulations_per_move"] >= 2
+    # the same deals for every match-up of a game, and the searching bots counted
+    assert results[0]["per_deal"][0]["plays"][0]["fingerprint"] == results[1]["per_deal"][0]["plays"][0]["fingerprint"]
+    assert results[0]["ours"]["simulations_per_move"] >= 1 and results[1]["ours"]["simulations_per_move"] is None
+
+
+def test_the_openspiel_comparison_deals_the_same_cards_over_several_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _comparison_script(monkeypatch)
+    args = ["--ms", "1", "--deals", "2", "--games", "whist", "--matchups", "heuristic:ismcts-fair", "--json"]
+    alone, shared = (_run_comparison(module, [*args, "--workers", w]) for w in ("1", "2"))
+
+    def dealt(report: dict[str, Any]) -> list[list[tuple[str, tuple[str, ...]]]]:
+        return [
+            [(p["fingerprint"], tuple(p["lineup"])) for p in d["plays"]]
+            for r in report["results"]
+            for d in r["per_deal"]
+        ]
+
+    assert dealt(alone) == dealt(shared)

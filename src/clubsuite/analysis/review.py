@@ -69,6 +69,9 @@ class Review:
     game: str
     settings: ReviewSettings
     items: list[Reviewed] = field(default_factory=list)
+    exact: bool = False
+    """Whether the game has an exact solver, so that card play can be valued with every hand known (not in a
+    climbing game such as North Star's CLUBS: there the search's values are all there is)."""
 
     def to_json(self) -> JsonObject:
         """The review as JSON: every decision, and the sums per hand."""
@@ -109,6 +112,7 @@ class Review:
             "samples": self.settings.samples,
             "seed": self.settings.seed,
             "threshold": self.settings.threshold,
+            "exact": self.exact,
             "decisions": decisions_json,
             "hands": hands,
         }
@@ -123,7 +127,8 @@ def review(record: JsonObject, seat: int, settings: ReviewSettings | None = None
         if out is None:
             if not 0 <= seat < d.before.n_seats:
                 raise InvalidOptionsError(f"--seat {seat}: the match has seats 0 to {d.before.n_seats - 1}")
-            out = Review(seat, d.before.game, settings)
+            info, _ = find_game(d.before.game)
+            out = Review(seat, d.before.game, settings, exact="solver" in info.parts)
         if d.seat != seat:
             continue
         legal = d.before.legal_actions()

@@ -1,74 +1,209 @@
-// The review of one seat's decisions in a finished match (/review?table=&match=&seat=[&invite=]): each decision with
-// what was done and what the search from the seat's own view would have done, the share of a win it cost, and, in
-// the trick games' card play, the tricks it cost with every hand known. Costly decisions are marked; each hand's
-// sums come first. The server works it out (GET /tables/{id}/review) in a worker process, which takes a while.
+// The review of one seat's decisions in a finished match (/review?table=&match=&seat=[&invite=]). Each decision
+// is valued by the search from the seat's own view (its share of a win: the chance of winning the match after the
+// action, and after the best action) and, in the trick games' card play, by the exact count with every hand known
+// (tricks or points). The costliest decisions come first; a stepper goes through every decision like the replay
+// viewer, the table drawn as it stood just before (the match is over, so every hand is shown). The server works the
+// review out (GET /tables/{id}/review) in a worker process, which takes a while; the table comes from the replay.
 
-import {api, byId, fill, h, pageTitle} from "./dom.js";
-import {said} from "./cards.js";
-import {actionLabel} from "./games.js";
+import {announce, announcer, api, byId, fill, h, pageTitle} from "./dom.js";
+import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
+import {actionLabel, rankOrder} from "./games.js";
+import {factList, felt, trickArea} from "./board.js";
 import {loadWords, t, tn} from "./i18n.js";
 import {applyColours, bar} from "./people.js";
 
 const app = byId("app");
 const params = new URLSearchParams(location.search);
+const COSTLIEST = 10;
 
-let game = "";
+let review = null;
+let replay = null;
+let at = 0;
+let main = null;
 
 /** An action as the table's button says it ("Keep my hand", "Play Q♠"), its cards also read out in words. */
 function actionWords(action, phase) {
-  return said(actionLabel(game, action, {phase, stage: phase}));
+  return said(actionLabel(review.game, action, {phase, stage: phase}));
 }
 
 function percent(x) {
   return `${Math.round(x * 1000) / 10} %`;
 }
 
-function decisionRow(d) {
-  const best = d.view.best_action;
-  const costly = Boolean(d.mark);
-  return h("li", {class: costly ? "decision costly" : "decision"},
-    costly ? h("strong", {class: "mark"}, t("Costly:")) : null, " ",
-    t("you chose"), " ", h("b", {}, actionWords(d.action, d.phase)),
-    best && best !== d.action && d.view.cost > 0 ? [" · ", t("the search prefers"), " ", h("b", {}, actionWords(best, d.phase)),
-      " ", h("span", {class: "muted"}, t("({cost} of a win)", {cost: percent(d.view.cost)}))] : [" · ", t("the search agrees")],
-    d.double_dummy && d.double_dummy.loss > 0
-      ? [" · ", tn("with every hand known: {n} trick lost", "with every hand known: {n} tricks lost", d.double_dummy.loss)] : null);
+function name(seat) {
+  const own = replay && replay.seats ? replay.seats[seat] : null;
+  if (!own) return t("Seat {number}", {number: seat + 1});
+  // a record may name several seats alike (three "random" bots): each is told apart by its seat
+  return replay.seats.filter((n) => n === own).length > 1 ? t("{name} (seat {number})", {name: own, number: seat + 1}) : own;
+}
+
+/** Step to decision ``i`` from one of the lists, and bring the stepper into view (on a phone it is far below). */
+function show(i) {
+  go(i);
+  byId("stepper").scrollIntoView({block: "start"});
+}
+
+/** What the exact count measures, in words, for a count of ``n``. */
+function countWords(measure, n) {
+  if (measure === "points") return tn("{n} point", "{n} points", n);
+  return tn("{n} trick", "{n} tricks", n);
+}
+
+/** The exact judge's line: what the action taken makes with every hand known, and what the best card makes. */
+function exactLine(d) {
+  const dd = d.double_dummy;
+  if (!dd) return null;
+  const aim = dd.measure === "fewest" ? t("aiming to take as few tricks as possible") : dd.measure === "points"
+    ? t("counting the hand's points") : t("aiming to take as many tricks as possible");
+  const best = dd.best_actions.map((a) => actionWords(a, d.phase)).join(", ");
+  return h("p", {class: "exact"},
+    t("With every hand known ({aim}): your choice makes {taken}; the best ({best}) makes {most}.",
+      {aim, taken: countWords(dd.measure, dd.taken), best, most: countWords(dd.measure, dd.best)}),
+    dd.loss > 0 ? [" ", h("strong", {}, dd.measure === "points" ? tn("{n} point lost.", "{n} points lost.", dd.loss)
+      : tn("{n} trick lost.", "{n} tricks lost.", dd.loss))] : null);
+}
+
+/** The current decision: what was chosen, its value and the best one's, and the table just before it. */
+function detail(d) {
+  const v = d.view;
+  const agrees = !v.best_action || v.best_action === d.action || v.cost <= 0;
+  return h("div", {class: d.mark ? "decision-detail costly" : "decision-detail", id: "decision-detail"},
+    h("p", {}, t("You chose"), " ", h("b", {}, actionWords(d.action, d.phase)), ": ",
+      t("your chance of winning the match after it, by the search: {share}.", {share: percent(v.taken)})),
+    agrees ? h("p", {}, t("The search agrees: nothing better was found."))
+      : h("p", {}, t("The search prefers"), " ", h("b", {}, actionWords(v.best_action, d.phase)), ": ",
+        t("{share} after it, so your choice cost {cost} of a win.", {share: percent(v.best), cost: percent(v.cost)}),
+        d.mark ? [" ", h("strong", {class: "mark"}, t("Costly."))] : null),
+    exactLine(d));
+}
+
+/** The table as it stood just before decision ``d`` (the replay's frame after its first actions of the hand). */
+function board(d) {
+  if (!replay) return null;
+  const first = replay.frames.findIndex((f) => f.hand === d.hand);
+  const frame = first < 0 ? null : replay.frames[first + d.action_index];
+  if (!frame) return null;
+  const view = frame.view;
+  const n = frame.hands.length;
+  return felt({game: review.game, view, me: null, name, clock: null,
+    seats: Array.from({length: n}, (_, s) => ({kind: "person", name: name(s), taken: true, connected: true})),
+    middle: trickArea({game: review.game, view, me: null, name}),
+    cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {rank: rankOrder(replay.variant || review.game, view)}), "open")});
+}
+
+function go(i) {
+  const was = at;
+  at = Math.max(0, Math.min(review.decisions.length - 1, i));
+  draw();
+  if (at !== was) announce(spokenCards(byId("decision-detail").textContent));
+}
+
+function keys(event) {
+  if (event.target instanceof HTMLInputElement || event.target instanceof HTMLSelectElement) return;
+  const moves = {ArrowRight: at + 1, ArrowLeft: at - 1, Home: 0, End: review.decisions.length - 1};
+  if (!(event.key in moves)) return;
+  event.preventDefault();
+  go(moves[event.key]);
+}
+
+/** The costliest decisions, most costly first: each a button that steps to it. */
+function costliest() {
+  const costly = review.decisions.map((d, i) => ({d, i})).filter(({d}) => d.view.cost > 0)
+    .sort((a, b) => b.d.view.cost - a.d.view.cost || a.i - b.i).slice(0, COSTLIEST);
+  return h("section", {id: "costliest"},
+    h("h2", {}, t("Costliest decisions first")),
+    costly.length === 0 ? h("p", {}, t("The search found no decision that cost anything."))
+      : h("ol", {}, costly.map(({d, i}) => h("li", {},
+        h("button", {type: "button", class: "link-button costly-step", dataset: {step: String(i), cost: String(d.view.cost)}, onclick: () => show(i)},
+          t("Hand {number}", {number: d.hand + 1}), ": ", actionWords(d.action, d.phase), " \u2192 ", actionWords(d.view.best_action, d.phase),
+          " ", h("span", {class: "muted"}, t("({cost} of a win)", {cost: percent(d.view.cost)})))))));
+}
+
+/** A decision's line in its hand's list: what was chosen, what the search prefers and what it cost. */
+function decisionLine(d, i) {
+  const dd = d.double_dummy;
+  const lost = dd && dd.loss > 0 ? [" \u00b7 ", dd.measure === "points"
+    ? tn("with every hand known: {n} point lost", "with every hand known: {n} points lost", dd.loss)
+    : tn("with every hand known: {n} trick lost", "with every hand known: {n} tricks lost", dd.loss)] : null;
+  const search = d.view.cost > 0
+    ? [" \u00b7 ", t("the search prefers"), " ", actionWords(d.view.best_action, d.phase), " ",
+      h("span", {class: "muted"}, t("({cost} of a win)", {cost: percent(d.view.cost)}))]
+    : [" \u00b7 ", t("the search agrees")];
+  const button = h("button", {type: "button", class: "link-button", "aria-current": i === at ? "step" : null, onclick: () => show(i)},
+    d.mark ? h("strong", {class: "mark"}, t("Costly:")) : null, " ", actionWords(d.action, d.phase), search, lost);
+  return h("li", {class: d.mark ? "decision costly" : "decision"}, button);
+}
+
+/** Each hand's sums and its decisions in order, each a button that steps to it. */
+function hands() {
+  const byHand = new Map();
+  review.decisions.forEach((d, i) => {
+    if (!byHand.has(d.hand)) byHand.set(d.hand, []);
+    byHand.get(d.hand).push(decisionLine(d, i));
+  });
+  return review.hands.map((sums) => h("section", {class: "hand-review"},
+    h("h2", {}, t("Hand {number}", {number: sums.hand + 1}), " ",
+      h("span", {class: "muted"}, tn("{n} costly decision", "{n} costly decisions", sums.mistakes), " \u00b7 ",
+        t("{cost} of a win in all", {cost: percent(sums.cost)}))),
+    h("ol", {}, byHand.get(sums.hand) || [])));
+}
+
+function draw() {
+  const d = review.decisions[at];
+  const last = review.decisions.length - 1;
+  const replayLink = `/replay?${new URLSearchParams([...params].filter(([k]) => k !== "seat"))}`;
+  fill(main,
+    h("p", {class: "reviewed"}, t("The decisions of {name}.", {name: name(review.seat)})),
+    h("p", {}, t("Marked: a decision that cost more than {share} of a win by the search's estimate.", {share: percent(review.threshold)}), " ",
+      h("a", {href: replayLink}, t("Replay the match"))),
+    review.exact ? null : h("p", {class: "muted", id: "no-exact"},
+      t("This is a climbing game: there is no exact count with every hand known, so each decision is valued by the search alone.")),
+    costliest(),
+    h("section", {id: "stepper", "aria-label": t("every decision, one at a time")},
+      h("nav", {class: "replay-controls", "aria-label": t("decisions")},
+        h("button", {type: "button", onclick: () => go(0), disabled: at === 0, "aria-label": t("first decision")}, t("\u00ab First")),
+        h("button", {type: "button", onclick: () => go(at - 1), disabled: at === 0, "aria-label": t("decision before")}, t("\u25c0 Back")),
+        h("span", {class: "step-count", role: "status"}, t("Decision {step} of {steps} \u00b7 hand {number}", {step: at + 1, steps: last + 1, number: d.hand + 1})),
+        h("button", {type: "button", onclick: () => go(at + 1), disabled: at === last, "aria-label": t("decision after")}, t("Forward \u25b6")),
+        h("button", {type: "button", onclick: () => go(last), disabled: at === last, "aria-label": t("last decision")}, t("Last \u00bb"))),
+      detail(d),
+      h("div", {class: "board review-board"}, board(d), replay ? factList(review.game, replay.frames[0].view, name) : null)),
+    hands());
 }
 
 async function start() {
   applyColours();
   await loadWords();
   pageTitle("review");
+  announcer();
   const table = params.get("table");
-  const seat = params.get("seat");
-  const query = new URLSearchParams({seat: seat ?? "0"});
-  if (params.get("match") !== null) query.set("match", params.get("match"));
-  if (params.get("invite")) query.set("invite", params.get("invite"));
-  const main = h("main", {class: "people", id: "review", "aria-busy": "true"},
+  const query = new URLSearchParams({seat: params.get("seat") ?? "0"});
+  const rest = new URLSearchParams();
+  if (params.get("match") !== null) rest.set("match", params.get("match"));
+  if (params.get("invite")) rest.set("invite", params.get("invite"));
+  for (const [k, v] of rest) query.set(k, v);
+  main = h("main", {class: "people review", id: "review", "aria-busy": "true"},
     h("p", {class: "muted", id: "working"}, t("The search is looking at every decision: this takes a little while…")));
   fill(app, await bar(t("Review")), main);
-  let review;
+  const path = `/tables/${encodeURIComponent(table ?? "")}`;
   try {
-    review = await api(`/tables/${encodeURIComponent(table ?? "")}/review?${query}`);
+    review = await api(`${path}/review?${query}`);
   } catch (err) {
     fill(main, h("p", {role: "alert"}, err.message));
     main.removeAttribute("aria-busy");
     return;
   }
-  game = review.game;
-  const byHand = new Map();
-  for (const d of review.decisions) {
-    if (!byHand.has(d.hand)) byHand.set(d.hand, []);
-    byHand.get(d.hand).push(d);
+  try {  // the table at each decision: asked once the review is done (one replay at a time for an address)
+    replay = await api(`${path}/replay${rest.toString() ? `?${rest}` : ""}`);
+  } catch {
+    replay = null;  // the review stands without the table drawn
   }
-  const replay = `/replay?${new URLSearchParams([...params].filter(([k]) => k !== "seat"))}`;
-  fill(main,
-    h("p", {}, t("Marked: a decision that cost more than {share} of a win by the search's estimate.", {share: percent(review.threshold)}), " ",
-      h("a", {href: replay}, t("Replay the match"))),
-    review.hands.map((sums) => h("section", {class: "hand-review"},
-      h("h2", {}, t("Hand {number}", {number: sums.hand + 1}), " ",
-        h("span", {class: "muted"}, tn("{n} costly decision", "{n} costly decisions", sums.mistakes))),
-      h("ol", {}, (byHand.get(sums.hand) || []).map(decisionRow)))));
+  if (review.decisions.length === 0) {
+    fill(main, h("p", {}, t("This seat had no choice to make in this match.")));
+  } else {
+    document.addEventListener("keydown", keys);
+    draw();
+  }
   main.removeAttribute("aria-busy");
 }
 

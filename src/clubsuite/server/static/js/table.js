@@ -1079,6 +1079,8 @@ function matchSummary(game, n) {
       h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, t("Download the record")),
       " \u00b7 ",
       h("a", {href: withInvite(`/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`)}, t("Replay it with every hand")),
+      state.seat !== null && state.seat !== undefined ? [" \u00b7 ",
+        h("a", {href: withInvite(`/review?table=${encodeURIComponent(tableId)}&match=${matchNo}&seat=${state.seat}`), class: "review-link"}, t("Review my play"))] : null,
       state.token ? [" \u00b7 ", h("button", {type: "button", dataset: {action: "rematch"}, onclick: rematch}, t("Play again"))] : null));
 }
 
