@@ -139,7 +139,7 @@ def review(record: JsonObject, seat: int, settings: ReviewSettings | None = None
         best_action, best = max(values, key=lambda pair: pair[1])
         taken = next(v for a, v in values if a == d.action)
         item = Reviewed(d, taken, best, d.before.format_action(best_action))
-        item.dd = _double_dummy(d, settings.nodes)
+        item.dd = exact_counts(d, settings.nodes)
         cost = item.cost
         item.mark = "??" if cost >= 2 * settings.threshold else "?" if cost >= settings.threshold else ""
         out.items.append(item)
@@ -148,7 +148,7 @@ def review(record: JsonObject, seat: int, settings: ReviewSettings | None = None
     return out
 
 
-def _double_dummy(d: Decision, nodes: int) -> JsonObject | None:
+def exact_counts(d: Decision, nodes: int) -> JsonObject | None:
     """The exact count of the action taken and of the best card, every hand known; None outside card play, in a
     game without a solver, or past the node limit."""
     match = d.before

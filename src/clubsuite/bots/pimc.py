@@ -102,6 +102,14 @@ class PimcBot:
         measures for it), in the order of ``legal``; ``include`` is compared even where the candidates are a draw."""
         return self._search(view, legal, rng, include).means()
 
+    def compare(
+        self, view: object, legal: LegalActions[object], rng: random.Random, include: object | None = None
+    ) -> Compared:
+        """The whole comparison behind a decision: the candidates and, per measure, every world's value of each
+        (``include`` compared even where the candidates are a draw), for tools that judge a decision by the paired
+        differences between two actions (``bench/mistakes.py``)."""
+        return self._search(view, legal, rng, include)
+
     def _search(
         self, view: object, legal: LegalActions[object], rng: random.Random, include: object | None
     ) -> Compared:

@@ -1,0 +1,172 @@
+"""Where a bot level and a much stronger reference disagree beyond noise: positions to study, and to fix.
+
+Run as ``python bench/mistakes.py GAME [--level hard] [--reference SPEC] [--hands 20] [--seed 1] [--z 2]
+[--min-gap 0.01] [--workers N] [--json] [--out FILE]``.
+
+Every hand is the first hand of a fresh match (every total 0), dealt from the seed and the hand's number, and played
+by the level in every seat, as a table of that level plays it. At each decision with a choice the reference (by
+default ``pimc(samples=64,caution=0)``: eight times ``hard``'s worlds, the best mean always taken) searches the
+position from the deciding seat's own view, never the real deal, valuing every candidate and the level's choice in
+the same worlds (:meth:`clubsuite.bots.pimc.PimcBot.compare`). A decision is **flagged** when the reference's best
+beats the level's choice by more than ``--z`` standard errors of their paired differences, world by world, and by at
+least ``--min-gap`` of the objective (the estimated chance of winning the match, 0 to 1;
+:mod:`clubsuite.bots.objective`).
+
+Each flagged decision is written with the record of the hand up to it (read it back with
+``clubsuite.analysis.positions.position_at(record, 0, actions)``, or ``clubs analyse``), the seat, the phase, the
+level's action, the reference's best, the gap and its standard error, and during a trick game's card play the exact
+solver's counts with every hand known (:func:`clubsuite.analysis.review.exact_counts`: a hint, not the judge, since
+it knows cards the seat could not). The positions come sorted by gap, largest first.
+
+What it is for: the flagged positions are candidates for regression positions (``tests/<game>/test_bot_*.py``),
+each asserting the better choice once a fix makes the level find it. A flag may still be the reference's noise:
+``--z`` bounds that per decision, so among many decisions where both actions are worth the same about 2.3% are
+flagged at z = 2; a regression position needs its gap confirmed again by a larger reference (``--reference
+"pimc(samples=256,caution=0)"`` on the one position). Deterministic for a seed: the level's and the reference's
+random numbers are derived from the seed, the hand and the decision.
+"""
+
+from __future__ import annotations
+
+import argparse
+import concurrent.futures
+import json
+import multiprocessing
+import random
+import sys
+import time
+from collections import Counter
+from typing import Any
+
+from clubsuite.analysis.positions import Decision
+from clubsuite.analysis.review import exact_counts
+from clubsuite.bots import make_bot
+from clubsuite.bots.pimc import PimcBot
+from clubsuite.engine import resolve
+from clubsuite.records.writer import record_from_match
+from clubsuite.runner import deal_next
+from clubsuite.seeding import derive_seed
+
+EXACT_NODES = 300_000
+"""The most solver nodes for the exact hint of one flagged card (past it the hint is left out)."""
+
+
+def play_hand(spec: str, level: str, reference: str, seed: int, hand: int, z: float, min_gap: float) -> dict[str, Any]:
+    """One hand played by ``level`` in every seat, each decision judged by ``reference``: the count of decisions
+    judged, and the flagged ones."""
+    info, options = resolve(spec)
+    match = info.new_match(options, 0)
+    deal_next(match, info, derive_seed(seed, hand))
+    bot = make_bot(level, match.game)
+    judge = make_bot(reference, match.game)
+    if not isinstance(judge, PimcBot):
+        raise SystemExit(f"--reference {reference!r}: the reference must be a pimc bot (it compares in paired worlds)")
+    judged = 0
+    flagged: list[dict[str, Any]] = []
+    index = 0
+    while match.to_act is not None:
+        seat = match.to_act
+        legal = match.legal_actions()
+        view = match.view(seat)
+        action = bot.choose(view, legal, random.Random(derive_seed(seed, hand, index, 1)))
+        if len(legal) > 1:
+            judged += 1
+            compared = judge.compare(view, legal, random.Random(derive_seed(seed, hand, index, 2)), include=action)
+            taken = compared.actions.index(action)
+            best, measure, gap, error = compared.gap(taken)
+            if best != taken and gap >= min_gap and gap > z * error:
+                before = match.clone()
+                decision = Decision(0, index, seat, before, action, before.format_action(action))
+                flagged.append(
+                    {
+                        "hand_seed": hand,
+                        "seat": seat,
+                        "phase": str(match.phase),
+                        "actions": index,
+                        "level_action": before.format_action(action),
+                        "best_action": before.format_action(compared.actions[best]),
+                        "measure": measure,
+                        "gap": round(gap, 4),
+                        "error": round(error, 4),
+                        "worlds": len(compared.rows[measure]),
+                        "exact": exact_counts(decision, EXACT_NODES),
+                        "record": record_from_match(before),
+                    }
+                )
+        match.apply(action)
+        index += 1
+    return {"judged": judged, "flagged": flagged}
+
+
+def run(
+    spec: str, level: str, reference: str, hands: int, seed: int, z: float, min_gap: float, workers: int
+) -> dict[str, Any]:
+    """Every hand, over ``workers`` processes (the result is the same for any number)."""
+    started = time.perf_counter()
+    args = [(spec, level, reference, seed, k, z, min_gap) for k in range(hands)]
+    if workers > 1:
+        context = multiprocessing.get_context("spawn")
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
+            results = list(pool.map(play_hand, *zip(*args, strict=True)))
+    else:
+        results = [play_hand(*a) for a in args]
+    flagged = sorted(
+        (f for r in results for f in r["flagged"]), key=lambda f: (-f["gap"], f["hand_seed"], f["actions"])
+    )
+    judged = sum(r["judged"] for r in results)
+    return {
+        "game": spec,
+        "level": level,
+        "reference": reference,
+        "hands": hands,
+        "seed": seed,
+        "z": z,
+        "min_gap": min_gap,
+        "decisions_judged": judged,
+        "flagged": len(flagged),
+        "flagged_by_phase": dict(Counter(f["phase"] for f in flagged)),
+        "seconds": round(time.perf_counter() - started, 1),
+        "positions": flagged,
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, judge, print."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("game", help="a rules spec: whist, free, partnership, northstar(players=3), ...")
+    parser.add_argument("--level", default="hard", help="the bot judged (a level or a bot spec; default hard)")
+    parser.add_argument("--reference", default="pimc(samples=64,caution=0)", help="the judge, a pimc spec")
+    parser.add_argument("--hands", type=int, default=20, help="hands played (default 20)")
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--z", type=float, default=2.0, help="standard errors a gap must exceed (default 2)")
+    parser.add_argument("--min-gap", type=float, default=0.01, help="the least gap flagged, 0 to 1 (default 0.01)")
+    parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
+    parser.add_argument("--out", default=None, help="also write the whole result as JSON to this file")
+    args = parser.parse_args(argv)
+    if args.hands < 1 or args.workers < 1 or args.z < 0 or not 0 <= args.min_gap <= 1:
+        parser.error("--hands and --workers must be at least 1, --z at least 0, --min-gap from 0 to 1")
+    result = run(args.game, args.level, args.reference, args.hands, args.seed, args.z, args.min_gap, args.workers)
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=1)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    print(
+        f"{result['game']}: {result['level']} judged by {result['reference']} over {result['hands']} hands: "
+        f"{result['flagged']} of {result['decisions_judged']} decisions flagged ({result['seconds']} s)"
+    )
+    for f in result["positions"][:20]:
+        exact = f["exact"]
+        hint = f"; every hand known: {exact['taken']} v {exact['best']} {exact['measure']}" if exact else ""
+        print(
+            f"  hand {f['hand_seed']}, action {f['actions']}, seat {f['seat']} ({f['phase']}): {f['level_action']} "
+            f"-> {f['best_action']}, +{100 * f['gap']:.1f} points of a win (se {100 * f['error']:.1f}){hint}"
+        )
+    sys.stdout.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,50 @@
+"""``bench/mistakes.py``, the finder of decisions where a level and a stronger reference disagree beyond noise: every
+flagged position is read back from its record to the very decision, and the paired gap it reports is the one that
+``Compared.gap`` computes world by world."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from clubsuite.analysis.positions import position_at
+from clubsuite.bots.searching import Compared
+
+
+def _script() -> Any:
+    path = Path(__file__).resolve().parent.parent / "bench" / "mistakes.py"
+    spec = importlib.util.spec_from_file_location("mistakes", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_the_paired_gap_is_the_mean_and_standard_error_of_the_world_by_world_differences() -> None:
+    compared = Compared(["a", "b"], 1, {"m": [[0.5, 0.4], [0.6, 0.45], [0.55, 0.5]]})
+    best, measure, gap, error = compared.gap(1)
+    assert (best, measure) == (0, "m")
+    assert gap == pytest.approx(0.1)
+    assert error == pytest.approx(0.05 / math.sqrt(3))  # differences 0.10, 0.15, 0.05: spread 0.05
+    assert compared.gap(0)[2] == pytest.approx(0.0)  # the best against itself
+
+
+@pytest.mark.parametrize("game", ["whist", "partnership"])
+def test_every_flagged_decision_is_read_back_from_its_record_with_a_gap_beyond_noise(game: str) -> None:
+    """The random bot judged by a small reference: it makes clear mistakes, each flagged with a record that leads to
+    the very position (the seat to act, the random bot's action and the better one both legal there)."""
+    result = _script().run(game, "random", "pimc(samples=8,caution=0)", 1, 3, 2.0, 0.01, 1)
+    positions = result["positions"]
+    assert positions and result["flagged"] == len(positions) <= result["decisions_judged"]
+    assert [p["gap"] for p in positions] == sorted((p["gap"] for p in positions), reverse=True)
+    for p in positions:
+        match, _ = position_at(p["record"], 0, p["actions"])
+        assert match.to_act == p["seat"]
+        legal = match.legal_actions()
+        assert match.parse_action(p["level_action"]) in legal and match.parse_action(p["best_action"]) in legal
+        assert p["level_action"] != p["best_action"]
+        assert p["gap"] >= 0.01 and p["gap"] > 2.0 * p["error"]
