@@ -127,6 +127,17 @@ class Watched:
         return None
 
 
+def keep_errors(page: Any, timeout: float = 20000) -> Any:
+    """``page`` with a default timeout of ``timeout`` ms, every script error and console error kept in
+    ``page.errors`` (a test ends by asserting there was none)."""
+    page.set_default_timeout(timeout)
+    errors: list[str] = []
+    page.on("pageerror", lambda exc: errors.append(str(exc)))
+    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
+    page.errors = errors
+    return page
+
+
 def watch(page: Any, seat: int | None) -> Watched:
     """Keep every frame of the page's WebSockets."""
     watched = Watched(page, seat)

@@ -23,7 +23,7 @@ from typing import Any
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browserkit import Watched, decide, last_message, offered, seeded_table, wait_for, watch
+from browserkit import Watched, decide, keep_errors, last_message, offered, seeded_table, wait_for, watch
 from serverkit import ThreadServer, new_table
 
 from clubsuite.engine import resolve
@@ -66,12 +66,7 @@ def new_page(browser: Any, viewport: dict[str, int], storage: dict[str, Any] | N
         lines = "".join(f"localStorage.setItem('clubs.{k}', {json.dumps(json.dumps(v))});" for k, v in storage.items())
         ctx.add_init_script(f"(() => {{ {lines} }})();")
     page = ctx.new_page()
-    page.set_default_timeout(20000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    return page
+    return keep_errors(page)
 
 
 def sit(browser: Any, base: str, table: str, viewport: dict[str, int] = DESKTOP, **storage: Any) -> Watched:

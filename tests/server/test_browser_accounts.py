@@ -14,7 +14,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browserkit import assert_no_leak, live_match, wait_for, watch
+from browserkit import assert_no_leak, keep_errors, live_match, wait_for, watch
 from serverkit import Client, ThreadServer
 from test_browser_play import click_turn, last_state, to_act
 from test_server_play import play_out
@@ -33,12 +33,7 @@ def web(tmp_path: Path) -> Iterator[ThreadServer]:
 def new_page(browser: Any, width: int = 1280) -> Any:
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(15000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    return page
+    return keep_errors(page, 15000)
 
 
 def sign_up(page: Any, base: str, name: str) -> None:

@@ -13,7 +13,7 @@ from typing import Any
 
 import httpx
 import pytest
-from browserkit import decide, last_message, offered, wait_for, watch
+from browserkit import decide, keep_errors, last_message, offered, wait_for, watch
 from serverkit import ThreadServer, new_table
 
 from clubsuite.server.store import Store
@@ -29,12 +29,7 @@ def web(tmp_path: Path) -> Iterator[ThreadServer]:
 
 def _page(browser: Any) -> Any:
     page = browser.new_context(viewport=DESKTOP).new_page()
-    page.set_default_timeout(20000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    return page
+    return keep_errors(page)
 
 
 def told(w: Any) -> bool:

@@ -21,6 +21,7 @@ from browserkit import (
     Watched,
     assert_no_leak_ever,
     decide,
+    keep_errors,
     last_message,
     offered,
     seeded_table,
@@ -62,12 +63,7 @@ def new_page(
         lines = "".join(f"localStorage.setItem('clubs.{k}', {repr_js(v)});" for k, v in storage.items())
         ctx.add_init_script(f"(() => {{ {lines} }})();")
     page = ctx.new_page()
-    page.set_default_timeout(20000)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
-    page.errors = errors
-    return page
+    return keep_errors(page)
 
 
 def repr_js(value: Any) -> str:

@@ -146,16 +146,21 @@ class Compared:
         """Each action with its best mean over the measures."""
         return [(a, max(self._mean(m, i) for m in self.rows)) for i, a in enumerate(self.actions)]
 
-    def gap(self, taken: int) -> tuple[int, str, float, float]:
-        """How much the best action beats the action at index ``taken``: (the best's index, the measure it is best
-        in, the mean of their paired differences world by world in that measure, its standard error; 0 with one
-        world). The best is the (measure, action) with the highest mean, as :meth:`decision` picks it."""
+    def _best(self) -> tuple[str, int]:
+        """The (measure, candidate index) with the highest mean."""
         best_m, best_i, best_v = "", 0, float("-inf")
         for m in self.rows:
             for i in range(len(self.actions)):
                 v = self._mean(m, i)
                 if v > best_v:
                     best_m, best_i, best_v = m, i, v
+        return best_m, best_i
+
+    def gap(self, taken: int) -> tuple[int, str, float, float]:
+        """How much the best action beats the action at index ``taken``: (the best's index, the measure it is best
+        in, the mean of their paired differences world by world in that measure, its standard error; 0 with one
+        world). The best is the (measure, action) with the highest mean, as :meth:`decision` picks it."""
+        best_m, best_i = self._best()
         diffs = [r[best_i] - r[taken] for r in self.rows[best_m]]
         n = len(diffs)
         mean = sum(diffs) / n
@@ -165,12 +170,7 @@ class Compared:
     def decision(self, caution: float) -> object:
         """The best (measure, action) by mean; but the favourite where the best beats it, in that measure, by no
         more than ``caution`` standard errors of their paired differences (each world values both)."""
-        best_m, best_i, best_v = "", 0, float("-inf")
-        for m in self.rows:
-            for i in range(len(self.actions)):
-                v = self._mean(m, i)
-                if v > best_v:
-                    best_m, best_i, best_v = m, i, v
+        best_m, best_i = self._best()
         fav = self.favourite
         rows = self.rows[best_m]
         if best_i == fav or caution <= 0:
