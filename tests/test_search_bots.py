@@ -23,6 +23,7 @@ SMALL = (
     "ismcts(iterations=12,width=4)",
     "ismcts(iterations=12,width=4,normalize=on,tree=own)",
     "ismcts(iterations=4,width=4,root=paired,expand=policy)",
+    "pimc(samples=2,width=4,infer=20,pool=2,window=4)",
 )
 """Search bots with a tiny budget: the tests check behaviour, not strength."""
 
@@ -155,6 +156,8 @@ def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
         ("pimc(samples=0)", "samples=0 is out of range"),
         ("pimc(ms=-5)", "ms=-5 is out of range"),
         ("pimc(cpu=-1)", "cpu=-1 is out of range"),
+        ("pimc(infer=100)", "infer=100 is out of range"),
+        ("pimc(pool=0)", "pool=0 is out of range"),
         ("ismcts(cpu=700000)", "cpu=700000 is out of range"),
         ("pimc(sample=4)", "unknown option 'sample'"),
         ("pimc(samples=four)", "samples"),
@@ -339,3 +342,50 @@ def test_ismcts_expanding_by_policy_tries_the_rollout_bots_choice_first(spec: st
     bot = make_bot("ismcts(iterations=1,expand=policy)", match.game)
     choice = bot.choose(view, legal, random.Random(4))
     assert len(legal) > 1 and list(bot.root_visits) == [choice]
+
+
+@pytest.mark.parametrize("spec", ["whist", "partnership", "free", "northstar(players=3)"])
+def test_a_hand_replayed_from_its_deal_reaches_the_very_state_it_is_in(spec: str) -> None:
+    """``hand_so_far`` deals the hand in progress again from its deal and applies its actions: every seat's view at
+    the end is the view of the match itself, in the real match and in an imagined world alike."""
+    match = _position(spec, 11, 9)
+    seat = match.to_act
+    for source in (match, match.view((seat + 1) % match.n_seats).determinize(random.Random(2))):
+        steps = list(source.hand_so_far())
+        assert [a for _, a in steps] == list(source.hands[-1].action_log())
+        replayed = steps[-1][0]  # the copy after the last action (the iteration applied it before it ended)
+        assert all(replayed.view(s).to_dict() == source.view(s).to_dict() for s in range(source.n_seats))
+
+
+@pytest.mark.parametrize("spec", ["whist", "partnership", "free", "northstar(players=3)"])
+def test_inference_finds_the_real_deal_likelier_than_imagined_ones_when_the_others_play_as_the_model(
+    spec: str,
+) -> None:
+    """The others played the heuristic bot's cards: under a model that expects just that, the real deal explains
+    their plays at least as well as any world imagined from the seat's view, and most imagined worlds worse."""
+    match = _position(spec, 21, 18)
+    seat = match.to_act
+    bot = make_bot("pimc(samples=8,infer=20,window=0)", match.game)
+    real = bot._log_likelihood(match, seat)  # type: ignore[attr-defined]
+    imagined = [
+        bot._log_likelihood(match.view(seat).determinize(random.Random(k)), seat)  # type: ignore[attr-defined]
+        for k in range(12)
+    ]
+    assert all(w <= real + 1e-9 for w in imagined)
+    assert sum(w < real for w in imagined) >= 6
+
+
+def test_inference_searches_the_likeliest_worlds_of_its_pool_and_its_budget_of_them() -> None:
+    """With ``infer``, ``pool`` times ``samples`` worlds are drawn and ``samples`` of them searched, the likeliest
+    more often: over decisions, the searched worlds explain the others' plays better than the pool on average."""
+    match = _position("partnership", 21, 18)
+    seat = match.to_act
+    bot = make_bot("pimc(samples=4,infer=20,pool=4)", match.game)
+    pool = [int(s) for s in random.Random(5).sample(range(1 << 30), 16)]
+    picked = bot._likeliest(match.view(seat), seat, pool)  # type: ignore[attr-defined]
+    assert len(picked) == 4 and len({s for s, _ in picked}) == 4
+    every = {s: bot._log_likelihood(match.view(seat).determinize(random.Random(s)), seat) for s in pool}  # type: ignore[attr-defined]
+    mean_pool = sum(every.values()) / len(every)
+    assert sum(every[s] for s, _ in picked) / 4 > mean_pool
+    bot.choose(match.view(seat), match.legal_actions(), random.Random(1))
+    assert bot.worlds_searched == 4  # type: ignore[attr-defined]

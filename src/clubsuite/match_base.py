@@ -12,12 +12,14 @@ from __future__ import annotations
 
 import random
 from abc import ABC, abstractmethod
+from collections.abc import Iterator, Sequence
 from enum import StrEnum
 from typing import Any, Generic, Protocol, Self, TypeVar
 
 from clubsuite.copying import clone_state
 from clubsuite.engine import Events, LegalActions, Phase
 from clubsuite.errors import (
+    ClubsError,
     GameOverError,
     IllegalActionError,
     InvalidDealError,
@@ -56,6 +58,10 @@ class HandState(Protocol):
 
     def summary(self) -> JsonObject:
         """A JSON-ready account of the hand."""
+        ...
+
+    def action_log(self) -> Sequence[object]:
+        """Every action applied to the hand, in order."""
         ...
 
     def explain(self, action: object) -> str | None:
@@ -127,6 +133,11 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
     @abstractmethod
     def legal_actions(self) -> LegalActions[ActionT]:
         """The legal actions of the seat to act (empty between hands); each game gives its own kind."""
+
+    def _restarted(self, hand: HandT) -> HandT:
+        """A fresh hand from ``hand``'s deal, as it stood before its first action (for :meth:`hand_so_far`); a game
+        whose hands can be dealt again from their deal says how."""
+        raise ClubsError(f"{self.game}: the hand in progress cannot be replayed from its deal")
 
     @abstractmethod
     def _determinized_hand(self, seat: int, rng: random.Random) -> HandT:
@@ -212,6 +223,19 @@ class MatchBase(ABC, Generic[HandT, ViewT, DealT, ActionT, OptionsT]):
         other = self._clone_with(self._determinized_hand(seat, rng))
         self._determinized_rest(other, seat, rng)
         return other
+
+    def hand_so_far(self) -> Iterator[tuple[Self, object]]:
+        """The hand in progress replayed from its deal on a copy of this match: before each of its actions so far,
+        the copy as it stood then (the same totals and settled hands) and the action taken. A search bot reads
+        from it how likely an imagined world makes the plays it saw. The copy changes as the iteration goes on:
+        read it at each step, do not keep it."""
+        cur = self._cur
+        if cur is None:
+            return
+        copy = self._clone_with(self._restarted(cur))
+        for action in cur.action_log():
+            yield copy, action
+            copy.apply(action)
 
     def _clone_with(self, hand: HandT) -> Self:
         """A clone holding ``hand`` (as it is, not copied) in place of the hand in progress."""

@@ -21,7 +21,9 @@ the search starts; a time budget (``ms`` of wall time, ``cpu`` of CPU time) may 
 
 from __future__ import annotations
 
+import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clubsuite.bots.base import register_bot
@@ -29,6 +31,7 @@ from clubsuite.bots.objective import Objective, objective_for
 from clubsuite.bots.searching import (
     Budget,
     Compared,
+    Determinizable,
     Rollouts,
     candidates,
     check_choices,
@@ -59,6 +62,13 @@ class PimcSettings:
     caution: int = option(
         100, "keep the rollout bot's choice unless another beats it by this many hundredths of a standard error"
     )
+    infer: int = option(
+        0,
+        "weigh imagined worlds by how likely they make the others' plays: the chance, in hundredths, that a player"
+        " makes a play other than the rollout bot's (0: off, every world alike)",
+    )
+    pool: int = option(4, "with infer: worlds drawn for each one searched, the likeliest searched")
+    window: int = option(8, "with infer: the others' most recent decisions of the hand weighed (0: all of them)")
 
     def __post_init__(self) -> None:
         check_choices("pimc", solver=(self.solver, ("auto", "on", "off")))
@@ -71,7 +81,14 @@ class PimcSettings:
             tricks=(self.tricks, 0, 13),
             nodes=(self.nodes, 100, 100_000_000),
             caution=(self.caution, 0, 1000),
+            infer=(self.infer, 0, 99),
+            pool=(self.pool, 1, 64),
+            window=(self.window, 0, 1000),
         )
+
+
+_KEY_SALT = 0x5DEECE66D
+"""Mixed into a world's seed for the random number that keys it in the weighted draw (apart from its cards)."""
 
 
 class PimcBot:
@@ -116,8 +133,13 @@ class PimcBot:
         source = worlds_from(view)
         seat = source.seat
         settings = self.settings
-        world_seeds = seeds(rng, settings.samples)
-        first: SomeMatch = source.determinize(random.Random(world_seeds[0]))
+        if settings.infer:
+            worlds = self._likeliest(source, seat, seeds(rng, settings.samples * settings.pool))
+            world_seeds = [s for s, _ in worlds]
+        else:
+            worlds = []
+            world_seeds = list(seeds(rng, settings.samples))
+        first: SomeMatch = worlds[0][1] if worlds else source.determinize(random.Random(world_seeds[0]))
         objective = objective_for(first.game)
         favourite = self.rollouts.bot(first.game, seat).choose(view, legal, random.Random(world_seeds[0]))
         actions = candidates(legal, settings.width, favourite, rng)
@@ -130,7 +152,7 @@ class PimcBot:
         budget = Budget(settings.samples, settings.ms, settings.cpu)
         while budget.more():
             k = budget.done
-            world = first if k == 0 else source.determinize(random.Random(world_seeds[k]))
+            world = worlds[k][1] if worlds else first if k == 0 else source.determinize(random.Random(world_seeds[k]))
             values = self._solve(world, seat, actions, objective) if solved else None
             if values is None:
                 values = self._play_out(world, seat, actions, objective, world_seeds[k])
@@ -141,6 +163,48 @@ class PimcBot:
         self.worlds_searched = budget.done
         self.stopped_by = budget.stopped_by
         return Compared(actions, actions.index(favourite), rows)
+
+    def _likeliest(self, source: Determinizable, seat: int, pool: Sequence[int]) -> list[tuple[int, SomeMatch]]:
+        """Of the worlds drawn from ``pool``'s seeds, the :attr:`PimcSettings.samples` likeliest by the plays seen,
+        most likely first: each world's likelihood is the chance that the others, playing as the rollout bot does
+        (but for a chance ``infer`` in a hundred of any other play), made the plays of the hand so far; the worlds
+        are then drawn without replacement in proportion to it (Efraimidis and Spirakis' weighted sampling, keyed by
+        each world's seed), so that a likelier world is more often searched and never counted twice."""
+        settings = self.settings
+        keyed: list[tuple[float, int, int, SomeMatch]] = []
+        logs: list[float] = []
+        drawn: list[tuple[int, SomeMatch]] = []
+        for s in pool:
+            world: SomeMatch = source.determinize(random.Random(s))
+            drawn.append((s, world))
+            logs.append(self._log_likelihood(world, seat))
+        top = max(logs)
+        for k, ((s, world), log) in enumerate(zip(drawn, logs, strict=True)):
+            u = random.Random(s ^ _KEY_SALT).random() or 1e-300
+            key = math.log(u) * math.exp(min(700.0, top - log))  # log(u ** (1 / w)), w relative to the likeliest
+            keyed.append((key, -k, s, world))
+        keyed.sort(reverse=True)
+        return [(s, world) for _, _, s, world in keyed[: settings.samples]]
+
+    def _log_likelihood(self, world: SomeMatch, seat: int) -> float:
+        """The log-chance of the others' last ``window`` decisions of the hand in ``world`` under the model: the
+        rollout bot's play with probability 1 - infer/100, each other legal play sharing the rest."""
+        settings = self.settings
+        deviate = settings.infer / 100
+        theirs: list[tuple[SomeMatch, object, int]] = []
+        steps = world.hand_so_far()  # type: ignore[attr-defined]
+        for state, action in steps:
+            actor = state.to_act
+            if actor is not None and actor != seat and len(state.legal_actions()) > 1:
+                theirs.append((state.clone(), action, actor))
+                if settings.window and len(theirs) > settings.window:
+                    theirs.pop(0)
+        total = 0.0
+        for state, action, actor in theirs:
+            legal = state.legal_actions()
+            model = self.rollouts.bot(world.game, actor).choose(state.view(actor), legal, random.Random(0))
+            total += math.log(1 - deviate) if model == action else math.log(deviate / (len(legal) - 1))
+        return total
 
     def _solve(
         self, world: SomeMatch, seat: int, actions: list[object], objective: Objective

@@ -51,6 +51,9 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
             raise InvalidDealError(f"deal() needs a FreeDeal, got {type(deal).__name__}")
         return FreeHand(deal, dealer, self.options)
 
+    def _restarted(self, hand: FreeHand) -> FreeHand:
+        return FreeHand(hand.deal, hand.dealer, hand.options)
+
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
 

@@ -103,6 +103,9 @@ class NorthstarMatch(
                 self._discards = 0
         return hand
 
+    def _restarted(self, hand: NorthstarHand) -> NorthstarHand:
+        return NorthstarHand(hand.deal, hand.dealer, hand.options, hand.dealt_from)
+
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
 

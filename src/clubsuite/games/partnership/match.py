@@ -67,6 +67,9 @@ class PartnershipMatch(
         # CP-2: the pass cycle counts from the first hand of the game; this hand's index is the hands dealt so far.
         return PartnershipHand(deal, dealer, pass_direction(len(self.hands)))
 
+    def _restarted(self, hand: PartnershipHand) -> PartnershipHand:
+        return PartnershipHand(hand.deal, hand.dealer, hand.direction)
+
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer, pass_direction(index).value)
 

@@ -54,6 +54,9 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
             raise InvalidDealError(f"deal() needs a WhistDeal, got {type(deal).__name__}")
         return WhistHand(deal, dealer, self.options)
 
+    def _restarted(self, hand: WhistHand) -> WhistHand:
+        return WhistHand(hand.deal, hand.dealer, hand.options)
+
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
 
