@@ -204,11 +204,12 @@ def test_timing_adds_each_bots_thinking_time_and_changes_nothing_else() -> None:
         assert result == json.loads(plain.stdout)
         for t in thinking:
             assert t["decisions"] > 0 and 0 <= t["ms_per_decision"] <= t["slowest_ms"]
+            assert t["cpu_ms_per_decision"] >= 0
     assert [b["thinking"]["decisions"] for b in json.loads(two.stdout)["bots"]] == [
         b["thinking"]["decisions"] for b in json.loads(timed.stdout)["bots"]
     ]
     assert "thinking" not in json.loads(plain.stdout)["bots"][0]
     table = run(*args[:-1], "--timing")
     assert table.returncode == 0, table.stderr
-    assert "thinking time per decision (wall clock, this run):" in table.stdout
+    assert "thinking time per decision (wall clock and CPU, this run):" in table.stdout
     assert table.stdout.count("ms slowest") == 3

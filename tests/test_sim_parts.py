@@ -137,7 +137,7 @@ def _tampered(tmp_path: Path, source: str, change: str) -> str:
         ("outcomes", "holds 2 matches, not 1"),
         ("format", "its 'format' is not 'clubsuite-simulation-part'"),
         ("bots", "no-such-bot"),
-        ("thinking", "its thinking times are not [decisions, seconds, slowest]"),
+        ("thinking", "its thinking times are not [decisions, seconds, slowest, cpu seconds]"),
     ],
 )
 def test_merge_refuses_a_damaged_part_naming_the_file_and_the_problem(
@@ -189,3 +189,21 @@ def test_a_part_file_written_without_shard_holds_the_whole_run(tmp_path: Path) -
     merged = _cli("merge", f, "--json")
     whole = _cli("simulate", "whist", "--matches", "3", "--seed", "2", "--json")
     assert merged == whole
+
+
+def test_a_part_file_written_before_cpu_time_was_measured_still_merges(tmp_path: Path) -> None:
+    """Part files of ``--timing`` runs now hold each seat's CPU seconds as a fourth figure; one from before (three
+    figures) is read with no CPU time, and the merged thinking adds the others' CPU time only."""
+    files = _parts(tmp_path, "--timing", parts=2)
+    old = json.loads(Path(files[0]).read_text())
+    assert all(len(t) == 4 for o in old["outcomes"] for t in o["thinking"])
+    for o in old["outcomes"]:
+        o["thinking"] = [t[:3] for t in o["thinking"]]
+    Path(files[0]).write_text(json.dumps(old))
+    status, out, err = _cli("merge", *files, "--json")
+    assert status == 0, err
+    thinking = [b["thinking"] for b in json.loads(out)["bots"]]
+    new = json.loads(Path(files[1]).read_text())["outcomes"]
+    heuristic_cpu = sum(o["thinking"][o["seats"][0]][3] for o in new)  # entry 0 sat at seats[0]
+    decisions = thinking[0]["decisions"]
+    assert thinking[0]["cpu_ms_per_decision"] == pytest.approx(1000 * heuristic_cpu / decisions)

@@ -189,8 +189,8 @@ class _LazyProgress:
 @click.option(
     "--timing",
     is_flag=True,
-    help="Also time every bot's decisions (mean and slowest, wall clock: they differ from run to run, unlike "
-    "everything else in the result).",
+    help="Also time every bot's decisions (mean and slowest wall time, mean CPU time: they differ from run to run, "
+    "unlike everything else in the result).",
 )
 @click.option(
     "--report",

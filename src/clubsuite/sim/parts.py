@@ -112,7 +112,8 @@ class SimPart:
 
 
 def _outcome_json(o: MatchOutcome) -> JsonObject:
-    """One match's outcome as JSON (thinking per seat as ``[decisions, seconds, slowest]``)."""
+    """One match's outcome as JSON (thinking per seat as ``[decisions, seconds, slowest, cpu seconds]``; a part file
+    written before CPU time was measured has the first three)."""
     return {
         "index": o.index,
         "match_seed": o.match_seed,
@@ -122,7 +123,7 @@ def _outcome_json(o: MatchOutcome) -> JsonObject:
         "hands": o.hands,
         "seat_scores": list(o.seat_scores),
         "hand_facts": [list(f) for f in o.hand_facts],
-        "thinking": [[t.decisions, t.seconds, t.slowest] for t in o.thinking],
+        "thinking": [[t.decisions, t.seconds, t.slowest, t.cpu] for t in o.thinking],
     }
 
 
@@ -282,13 +283,13 @@ def _outcome_from_json(
     for t in r.field(o, "thinking", list):
         if (
             not isinstance(t, list)
-            or len(t) != 3
+            or len(t) not in (3, 4)
             or isinstance(t[0], bool)
             or not isinstance(t[0], int)
             or not all(isinstance(x, int | float) and not isinstance(x, bool) and x >= 0 for x in t)
         ):
-            raise r.fail(f"{where}: its thinking times are not [decisions, seconds, slowest]")
-        thinking.append(Thinking(t[0], float(t[1]), float(t[2])))
+            raise r.fail(f"{where}: its thinking times are not [decisions, seconds, slowest, cpu seconds]")
+        thinking.append(Thinking(t[0], float(t[1]), float(t[2]), float(t[3]) if len(t) == 4 else 0.0))
     if thinking and len(thinking) != n:
         raise r.fail(f"{where}: thinking times for {len(thinking)} seats, not {n}")
     return MatchOutcome(

@@ -106,7 +106,8 @@ def _check(
 
 
 class _Timed:
-    """A bot whose every decision is timed (wall clock), for ``--timing``; it decides exactly as the bot it wraps."""
+    """A bot whose every decision is timed (wall clock and the thread's CPU time), for ``--timing``; it decides
+    exactly as the bot it wraps."""
 
     def __init__(self, bot: SomeBot) -> None:
         self.bot = bot
@@ -115,10 +116,10 @@ class _Timed:
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
         """The wrapped bot's choice, its time added to :attr:`thinking`."""
-        start = time.perf_counter()
+        start, cpu = time.perf_counter(), time.thread_time()
         action = self.bot.choose(view, legal, rng)
         took = time.perf_counter() - start
-        self.thinking = self.thinking + Thinking(1, took, took)
+        self.thinking = self.thinking + Thinking(1, took, took, time.thread_time() - cpu)
         return action
 
 

@@ -132,32 +132,43 @@ class WinCount(_Rated):
 
 @dataclass(frozen=True)
 class Thinking:
-    """How long a bot thought: its decisions, their summed wall-clock seconds and the slowest one.
+    """How long a bot thought: its decisions, their summed wall-clock seconds, the slowest one, and their summed CPU
+    seconds (the thinking thread's: what a decision cost, whatever else the machine was doing).
 
-    Wall-clock time differs from run to run and from machine to machine, so it is measured only when asked for
-    (``clubs simulate --timing``) and never takes part in comparing two results.
+    Times differ from run to run and from machine to machine, so they are measured only when asked for (``clubs
+    simulate --timing``) and never take part in comparing two results.
     """
 
     decisions: int = 0
     seconds: float = 0.0
     slowest: float = 0.0
+    cpu: float = 0.0
 
     def __add__(self, other: Thinking) -> Thinking:
         return Thinking(
-            self.decisions + other.decisions, self.seconds + other.seconds, max(self.slowest, other.slowest)
+            self.decisions + other.decisions,
+            self.seconds + other.seconds,
+            max(self.slowest, other.slowest),
+            self.cpu + other.cpu,
         )
 
     @property
     def ms_per_decision(self) -> float:
-        """The mean time of a decision in milliseconds (0 without decisions)."""
+        """The mean wall time of a decision in milliseconds (0 without decisions)."""
         return 1000 * self.seconds / self.decisions if self.decisions else 0.0
 
+    @property
+    def cpu_ms_per_decision(self) -> float:
+        """The mean CPU time of a decision in milliseconds (0 without decisions)."""
+        return 1000 * self.cpu / self.decisions if self.decisions else 0.0
+
     def to_json(self) -> JsonObject:
-        """A JSON-ready account: decisions, mean and slowest in milliseconds."""
+        """A JSON-ready account: decisions, mean and slowest wall time and mean CPU time in milliseconds."""
         return {
             "decisions": self.decisions,
             "ms_per_decision": self.ms_per_decision,
             "slowest_ms": 1000 * self.slowest,
+            "cpu_ms_per_decision": self.cpu_ms_per_decision,
         }
 
 
@@ -486,10 +497,10 @@ class SimResult:
             return []
         width = max(len(label) for label, _ in timed)
         return [
-            "thinking time per decision (wall clock, this run):",
+            "thinking time per decision (wall clock and CPU, this run):",
             *(
                 f"  {label.ljust(width)}  {t.ms_per_decision:8.1f} ms mean, {1000 * t.slowest:8.1f} ms slowest, "
-                f"{t.decisions} decisions"
+                f"{t.cpu_ms_per_decision:8.1f} ms CPU mean, {t.decisions} decisions"
                 for label, t in timed
             ),
         ]
