@@ -30,10 +30,11 @@ What is measured, and how:
   clock is CPU time (``time.thread_time()``), not wall time, so the machine's load does not change what a side
   gets. This project's bot is a bot spec (default ``pimc(samples=10000,cpu=MS)``: stopped by ``MS`` milliseconds of
   CPU); OpenSpiel's bot is a subclass of ``open_spiel.python.algorithms.ismcts.ISMCTSBot`` that runs simulations
-  until ``MS`` milliseconds of CPU have passed since its move began (at least 2: the library's first simulation only
-  reads the root's priors). A move of OpenSpiel's bot is one OpenSpiel action: where the game spells one decision
-  over several actions (the three cards of a partnership pass, the cards of a North Star play) it searches at each,
-  so it gets up to that many budgets for the decision. Each side's mean CPU milliseconds per decision (a decision
+  until ``MS`` milliseconds of CPU have passed since its decision began (at least 2 a search: the library's first
+  simulation only reads the root's priors). A move of OpenSpiel's bot is one OpenSpiel action: where the game spells
+  one decision over several actions (the three cards of a partnership pass, the cards of a North Star play) it
+  searches at each, all within the one budget of the decision (a later action whose budget is spent still runs its
+  two simulations). Each side's mean CPU milliseconds per decision (a decision
   with more than one legal action), OpenSpiel actions per decision and simulations (our ``pimc``'s worlds,
   ``ismcts``'s iterations) per decision are reported.
 * **OpenSpiel's bot, two variants** (both with UCT child selection, the final policy MAX_VISIT_COUNT, a fresh world
@@ -102,6 +103,10 @@ class CpuISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]  # OpenSpiel ships no t
         self.cpu_ms = cpu_ms
         self.last_simulations = 0
         """How many simulations the last move ran (0 where it had only one legal action)."""
+        self.deadline: float | None = None
+        """The CPU-time deadline of the decision under way, set by the driver when a decision begins, so that a
+        decision the game spells over several OpenSpiel actions (a partnership pass, a North Star play of several
+        cards) gets one budget in all, as ours does; None: a budget for this action alone."""
 
     def run_search(self, state: Any) -> Any:
         """The library's search loop under a CPU-time limit (and at least two simulations)."""
@@ -111,7 +116,7 @@ class CpuISMCTS(ismcts.ISMCTSBot):  # type: ignore[misc]  # OpenSpiel ships no t
         if len(legal) == 1:
             return [(legal[0], 1.0)]
         self._root_node = self.create_new_node(state)
-        deadline = time.thread_time() + self.cpu_ms / 1000
+        deadline = self.deadline if self.deadline is not None else time.thread_time() + self.cpu_ms / 1000
         done = 0
         while done < 2 or time.thread_time() < deadline:
             self.run_simulation(self.sample_root_state(state))
@@ -376,8 +381,10 @@ def play(spec: str, lineup: tuple[str, ...], deal: int, chance: DealChance, sett
             bot = theirs[seat]
             table = state.table
             choice = table.choice
-            if not choice.picked:
+            if not choice.picked:  # a decision begins: one CPU budget for all the actions that spell it
                 opened = Moves(count=1, counted_simulations=True) if len(match.legal_actions()) > 1 else None
+                if isinstance(bot, CpuISMCTS):
+                    bot.deadline = time.thread_time() + settings.ms / 1000
             started = time.thread_time()
             action = int(bot.step(state))
             if opened is not None:

@@ -137,8 +137,8 @@ def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
     hard = make_bot("hard", "whist")
     expert = make_bot("expert", "whist")
     assert hard.name == "pimc" and expert.name == "pimc"
-    assert (hard.settings.samples, hard.settings.ms) == (8, 2000)  # type: ignore[attr-defined]
-    assert (expert.settings.samples, expert.settings.ms) == (32, 8000)  # type: ignore[attr-defined]
+    assert (hard.settings.samples, hard.settings.ms) == (8, 10000)  # type: ignore[attr-defined]
+    assert (expert.settings.samples, expert.settings.ms) == (32, 30000)  # type: ignore[attr-defined]
     match = _position("whist", 3, 4)
     seat = match.to_act
     legal = match.legal_actions()
@@ -210,11 +210,12 @@ class _BusyClock:
     """The clock of a machine so loaded that every look at the wall clock finds a tenth of a second gone (what a
     search sees when each of its worlds waits that long for a core); CPU time is the real one."""
 
-    def __init__(self) -> None:
+    def __init__(self, step: float = 0.1) -> None:
         self.now = 0.0
+        self.step = step
 
     def perf_counter(self) -> float:
-        self.now += 0.1
+        self.now += self.step
         return self.now
 
     def thread_time(self) -> float:
@@ -231,6 +232,7 @@ def test_a_level_searches_its_whole_budget_of_worlds_however_loaded_the_machine(
     machine looks like to a search."""
     match = _position(spec, 5, 3 * resolve(spec)[0].n_seats(resolve(spec)[1]) + 2)
     seat, legal = match.to_act, match.legal_actions()
+    monkeypatch.setattr(searching, "time", _BusyClock(step=0.0))  # a quiet machine: the wall clock hardly moves
     quiet = {
         lv: make_bot(lv, match.game).choose(match.view(seat), legal, random.Random(9)) for lv in ("hard", "expert")
     }

@@ -204,6 +204,13 @@ def test_a_part_file_written_before_cpu_time_was_measured_still_merges(tmp_path:
     assert status == 0, err
     thinking = [b["thinking"] for b in json.loads(out)["bots"]]
     new = json.loads(Path(files[1]).read_text())["outcomes"]
-    heuristic_cpu = sum(o["thinking"][o["seats"][0]][3] for o in new)  # entry 0 sat at seats[0]
-    decisions = thinking[0]["decisions"]
-    assert thinking[0]["cpu_ms_per_decision"] == pytest.approx(1000 * heuristic_cpu / decisions)
+    measured = [o["thinking"][o["seats"][0]] for o in new]  # entry 0 sat at seats[0]
+    cpu, decisions = sum(t[3] for t in measured), sum(t[0] for t in measured)
+    assert thinking[0]["decisions"] > decisions  # both parts' decisions count...
+    assert thinking[0]["cpu_ms_per_decision"] == pytest.approx(1000 * cpu / decisions)  # ...the CPU mean only theirs'
+    for o in new:
+        o["thinking"] = [t[:3] for t in o["thinking"]]
+    Path(files[1]).write_text(json.dumps({**json.loads(Path(files[1]).read_text()), "outcomes": new}))
+    status, out, err = _cli("merge", *files, "--json")
+    assert status == 0, err
+    assert all(b["thinking"]["cpu_ms_per_decision"] is None for b in json.loads(out)["bots"])  # not measured

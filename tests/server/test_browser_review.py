@@ -96,9 +96,13 @@ def test_after_a_match_its_review_steps_through_every_decision_costliest_first(w
     replay = httpx.get(f"{web.base}/tables/{table}/replay", params={"match": 0}, timeout=60).json()
     start = next(i for i, f in enumerate(replay["frames"]) if f["hand"] == last["hand"])
     held = replay["frames"][start + last["action_index"]]["hands"][ann.seat].split()
-    shown = set(page.locator(".review-board .felt [data-card]").evaluate_all("(cs) => cs.map((c) => c.dataset.card)"))
-    assert held and set(held) <= shown  # Ann's cards as they were at her last decision (every hand is open now)
+    row = page.locator(f'.review-board .felt .seat[data-seat="{ann.seat}"] [data-card]')
+    assert sorted(row.evaluate_all("(cs) => cs.map((c) => c.dataset.card)")) == sorted(held)  # as they were then
     assert last["action"] in held
+
+    page.get_by_role("button", name="first decision").click()  # the stepper's buttons keep the focus as it steps
+    page.get_by_role("button", name="decision after").click()
+    assert page.evaluate("document.activeElement.id") == "decision-after" and _step(page)[0] == 2
 
     # The exact count with every hand known, for a card played where the solver reached it.
     exact = next(i for i, d in enumerate(decisions) if d["double_dummy"] is not None)

@@ -361,8 +361,10 @@ def test_searching_bots_cannot_hold_up_instant_bots_or_hints_and_one_address_giv
     ):
         release = manager.Event()
         thinkers = server.server.config.app.state.hub.thinkers  # type: ignore[union-attr]
-        busy = [thinkers.pool().submit(release.wait, 60) for _ in range(thinkers.workers)]
+        busy = [thinkers.pool.submit(release.wait, 60)[0] for _ in range(thinkers.workers)]
         try:
+            # every worker has its task (a worker's future runs once the pool has handed it over)
+            wait_until(lambda: all(f.running() for f in busy), 120, "the bot workers were not made busy")
             quick = new_table(server.base, "whist", [{"kind": "bot", "bot": "random"}] * 3)["id"]
             wait_until(lambda: get(server.base, f"/tables/{quick}")["version"] >= 5, 60, "instant bots were held up")
             expert = [{"kind": "person"}, {"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "random"}]

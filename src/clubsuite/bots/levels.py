@@ -3,8 +3,8 @@
 =========  ==========================================================================================
 ``easy``   the heuristic bot, but one decision in three is a random legal action (a beatable opponent)
 ``normal`` the heuristic bot: rule-based, instant
-``hard``   ``pimc(samples=8,ms=2000)``: determinized search over 8 worlds, some 50 ms a decision on one core
-``expert`` ``pimc(samples=32,ms=8000)``: the same search over 32 worlds, some 250 ms a decision
+``hard``   ``pimc(samples=8,ms=10000)``: determinized search over 8 worlds, some 50 ms a decision on one core
+``expert`` ``pimc(samples=32,ms=30000)``: the same search over 32 worlds, some 250 ms a decision
 =========  ==========================================================================================
 
 A level's budget is **work** (worlds; the solver's own limit is nodes), so a level plays the same on a busy machine
@@ -25,8 +25,8 @@ from clubsuite.engine import LegalActions, games
 LEVELS: dict[str, str] = {
     "easy": "easy",
     "normal": "heuristic",
-    "hard": "pimc(samples=8,ms=2000)",
-    "expert": "pimc(samples=32,ms=8000)",
+    "hard": "pimc(samples=8,ms=10000)",
+    "expert": "pimc(samples=32,ms=30000)",
 }
 """Each level's bot spec (``easy`` is its own bot, below)."""
 SEARCHING = frozenset({"pimc", "ismcts", "hard", "expert"})

@@ -119,22 +119,19 @@ class PimcBot:
         measures for it), in the order of ``legal``; ``include`` is compared even where the candidates are a draw."""
         return self._search(view, legal, rng, include).means()
 
-    def compare(
-        self, view: object, legal: LegalActions[object], rng: random.Random, include: object | None = None
-    ) -> Compared:
+    def compare(self, view: object, legal: LegalActions[object], rng: random.Random, *include: object) -> Compared:
         """The whole comparison behind a decision: the candidates and, per measure, every world's value of each
-        (``include`` compared even where the candidates are a draw), for tools that judge a decision by the paired
-        differences between two actions (``bench/mistakes.py``)."""
-        return self._search(view, legal, rng, include)
+        (the actions ``include`` compared even where the candidates are a draw), for tools that judge a decision by
+        the paired differences between two actions (``bench/mistakes.py``)."""
+        return self._search(view, legal, rng, *include)
 
-    def _search(
-        self, view: object, legal: LegalActions[object], rng: random.Random, include: object | None
-    ) -> Compared:
+    def _search(self, view: object, legal: LegalActions[object], rng: random.Random, *include: object) -> Compared:
         source = worlds_from(view)
         seat = source.seat
         settings = self.settings
+        budget = Budget(settings.samples, settings.ms, settings.cpu)
         if settings.infer:
-            worlds = self._likeliest(source, seat, seeds(rng, settings.samples * settings.pool))
+            worlds = self._likeliest(source, seat, seeds(rng, settings.samples * settings.pool), budget)
             world_seeds = [s for s, _ in worlds]
         else:
             worlds = []
@@ -143,13 +140,13 @@ class PimcBot:
         objective = objective_for(first.game)
         favourite = self.rollouts.bot(first.game, seat).choose(view, legal, random.Random(world_seeds[0]))
         actions = candidates(legal, settings.width, favourite, rng)
-        if include is not None and include not in actions:
-            actions.append(include)
+        for extra in include:
+            if extra is not None and extra not in actions:
+                actions.append(extra)
         wanted = objective.solve_in_search if settings.solver == "auto" else settings.solver == "on"
         solved = wanted and bool(objective.measures) and _solvable(first, settings.tricks)
         measures = tuple(objective.measures) if solved else ("rollout",)
         rows: dict[str, list[list[float]]] = {m: [] for m in measures}
-        budget = Budget(settings.samples, settings.ms, settings.cpu)
         while budget.more():
             k = budget.done
             world = worlds[k][1] if worlds else first if k == 0 else source.determinize(random.Random(world_seeds[k]))
@@ -164,17 +161,22 @@ class PimcBot:
         self.stopped_by = budget.stopped_by
         return Compared(actions, actions.index(favourite), rows)
 
-    def _likeliest(self, source: Determinizable, seat: int, pool: Sequence[int]) -> list[tuple[int, SomeMatch]]:
+    def _likeliest(
+        self, source: Determinizable, seat: int, pool: Sequence[int], budget: Budget | None = None
+    ) -> list[tuple[int, SomeMatch]]:
         """Of the worlds drawn from ``pool``'s seeds, the :attr:`PimcSettings.samples` likeliest by the plays seen,
         most likely first: each world's likelihood is the chance that the others, playing as the rollout bot does
         (but for a chance ``infer`` in a hundred of any other play), made the plays of the hand so far; the worlds
         are then drawn without replacement in proportion to it (Efraimidis and Spirakis' weighted sampling, keyed by
-        each world's seed), so that a likelier world is more often searched and never counted twice."""
+        each world's seed), so that a likelier world is more often searched and never counted twice. The decision's
+        ``budget`` bounds this too: once a time limit is reached no more of the pool is drawn (one world at least)."""
         settings = self.settings
         keyed: list[tuple[float, int, int, SomeMatch]] = []
         logs: list[float] = []
         drawn: list[tuple[int, SomeMatch]] = []
         for s in pool:
+            if drawn and budget is not None and budget.out_of_time():
+                break
             world: SomeMatch = source.determinize(random.Random(s))
             drawn.append((s, world))
             logs.append(self._log_likelihood(world, seat))
@@ -191,19 +193,19 @@ class PimcBot:
         rollout bot's play with probability 1 - infer/100, each other legal play sharing the rest."""
         settings = self.settings
         deviate = settings.infer / 100
-        theirs: list[tuple[SomeMatch, object, int]] = []
-        steps = world.hand_so_far()  # type: ignore[attr-defined]
-        for state, action in steps:
-            actor = state.to_act
-            if actor is not None and actor != seat and len(state.legal_actions()) > 1:
-                theirs.append((state.clone(), action, actor))
-                if settings.window and len(theirs) > settings.window:
-                    theirs.pop(0)
+        theirs = [
+            k
+            for k, (state, _) in enumerate(world.hand_so_far())  # type: ignore[attr-defined]
+            if state.to_act is not None and state.to_act != seat and len(state.legal_actions()) > 1
+        ]
+        weighed = set(theirs[-settings.window :] if settings.window else theirs)
         total = 0.0
-        for state, action, actor in theirs:
-            legal = state.legal_actions()
-            model = self.rollouts.bot(world.game, actor).choose(state.view(actor), legal, random.Random(0))
-            total += math.log(1 - deviate) if model == action else math.log(deviate / (len(legal) - 1))
+        for k, (state, action) in enumerate(world.hand_so_far()):  # type: ignore[attr-defined]
+            if k in weighed:  # the state as it stood then, read before the iteration moves it on
+                actor = state.to_act
+                legal = state.legal_actions()
+                model = self.rollouts.bot(world.game, actor).choose(state.view(actor), legal, random.Random(0))
+                total += math.log(1 - deviate) if model == action else math.log(deviate / (len(legal) - 1))
         return total
 
     def _solve(

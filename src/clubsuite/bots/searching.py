@@ -56,6 +56,12 @@ class Budget:
         self.stopped_by = "work"
         """What ended the search: ``work`` (the count reached), ``cpu`` or ``wall`` (a time limit)."""
 
+    def out_of_time(self) -> bool:
+        """Whether a time limit (CPU or wall) has been reached, whatever the work done."""
+        return (self.cpu_deadline is not None and time.thread_time() >= self.cpu_deadline) or (
+            self.deadline is not None and time.perf_counter() >= self.deadline
+        )
+
     def more(self) -> bool:
         """Whether another unit of work may start."""
         if self.done >= self.count:
@@ -161,11 +167,17 @@ class Compared:
         in, the mean of their paired differences world by world in that measure, its standard error; 0 with one
         world). The best is the (measure, action) with the highest mean, as :meth:`decision` picks it."""
         best_m, best_i = self._best()
-        diffs = [r[best_i] - r[taken] for r in self.rows[best_m]]
+        mean, error = self.difference(best_i, taken, best_m)
+        return best_i, best_m, mean, error
+
+    def difference(self, first: int, second: int, measure: str) -> tuple[float, float]:
+        """The mean of the paired differences, world by world, between the candidates at ``first`` and ``second``
+        in ``measure``, and its standard error (0 with one world)."""
+        diffs = [r[first] - r[second] for r in self.rows[measure]]
         n = len(diffs)
         mean = sum(diffs) / n
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
-        return best_i, best_m, mean, math.sqrt(var / n)
+        return mean, math.sqrt(var / n)
 
     def decision(self, caution: float) -> object:
         """The best (measure, action) by mean; but the favourite where the best beats it, in that measure, by no

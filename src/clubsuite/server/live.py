@@ -42,7 +42,7 @@ from clubsuite.server.ratings import pool
 from clubsuite.server.results import Outcome, SeatAtEnd
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import ActionRow, MatchRow, SeatRow, Store, TableRow
-from clubsuite.server.thinking import Thinkers
+from clubsuite.server.thinking import Thinkers, imagined
 
 T = TypeVar("T")
 log = logging.getLogger("clubsuite.server")
@@ -549,15 +549,25 @@ class LiveTable:
         # may be taken back mid-decision, so that bot reads a copy.
         copy = self.match if seat.kind == "bot" else self.match.clone()
         seed = derive_seed(self.seed, self.match_no, version)
-        if searches(seat.bot):  # in a worker process, from the seat's view only
-            view, legal = copy.view(seat_no), copy.legal_actions()
-            action = await self.thinkers.choose(seat.bot, self.info.name, view, legal, seed)
-        else:
-            if seat.player is None:
-                seat.player = make_bot(seat.bot, self.info.name)
-            action = await asyncio.get_running_loop().run_in_executor(
-                THINKING, _choose, seat.player, copy, seat_no, random.Random(seed)
-            )
+        loop = asyncio.get_running_loop()
+        try:
+            if searches(seat.bot):  # in a worker process, sent a match the seat cannot tell from this one
+                view, legal = await loop.run_in_executor(THINKING, imagined, copy, seat_no, seed)
+                key = (self.id, self.match_no, version, seat_no)
+                action = await self.thinkers.choose(key, seat.bot, self.info.name, view, legal, seed)
+            else:
+                if seat.player is None:
+                    seat.player = make_bot(seat.bot, self.info.name)
+                action = await loop.run_in_executor(THINKING, _choose, seat.player, copy, seat_no, random.Random(seed))
+        except Exception as exc:  # whatever went wrong, the table must go on
+            # no more than the kind of failure: a bot's message may name cards (the log is not a player's, but
+            # hidden cards stay out of every log)
+            log.warning(
+                "the %s bot of seat %d at table %s could not decide (%s): the game's instant bot plays instead",
+                seat.bot, seat_no, self.id, type(exc).__name__,
+            )  # fmt: skip
+            instant = make_bot("heuristic" if "heuristic" in bot_names(self.info.name) else "random", self.info.name)
+            action = await loop.run_in_executor(THINKING, _choose, instant, copy, seat_no, random.Random(seed))
         text = copy.format_action(action)
         if copy is not self.match:
             copy.release()

@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 import gzip
 import json
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 
 from clubsuite.engine import SomeMatch, load_part
@@ -25,6 +23,7 @@ from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.records.files import parse_record
 from clubsuite.records.replay import Replay
 from clubsuite.server.protocol import event_json
+from clubsuite.server.workers import RenewingPool
 
 MAX_FRAMES = 20_000
 """The most steps a replay is shown with (a record with more is refused, named)."""
@@ -178,7 +177,7 @@ class Replayer:
 
     def __init__(self, workers: int, queue: int, max_bytes: int) -> None:
         self.workers, self.queue, self.max_bytes = workers, queue, max_bytes
-        self._pool: ProcessPoolExecutor | None = None
+        self._pool = RenewingPool(workers, TASKS_PER_WORKER)
         self._in_flight = 0
         self._asking: set[str] = set()
         """The addresses with a replay in the workers or their queue (one each: nobody fills the queue alone)."""
@@ -198,25 +197,19 @@ class Replayer:
             raise ReplayRefused(429, "rate_limited", "one replay at a time: the last one asked for is being worked out")
         if self._in_flight >= self.workers + self.queue:
             raise ReplayRefused(503, "busy", "the server is working out other replays: try again in a moment")
+        if self._pool.closed:
+            raise ReplayRefused(503, "busy", "the server is stopping: try again in a moment")
         self._in_flight += 1
         self._asking.add(who)
         try:
-            if self._pool is None:
-                # spawn: a fresh interpreter, not a fork of a process with an event loop and threads; renewed after
-                # some replays, so that what a large one took is given back to the system
-                self._pool = ProcessPoolExecutor(
-                    self.workers, mp_context=multiprocessing.get_context("spawn"), max_tasks_per_child=TASKS_PER_WORKER
-                )
-            pool = self._pool
-            loop = asyncio.get_running_loop()
+            if review_seat is not None:
+                future, executor = self._pool.submit(review_answer, raw, gzipped, self.max_bytes, review_seat)
+            else:
+                future, executor = self._pool.submit(replay_answer, raw, gzipped, self.max_bytes)
             try:
-                if review_seat is not None:
-                    return await loop.run_in_executor(pool, review_answer, raw, gzipped, self.max_bytes, review_seat)
-                return await loop.run_in_executor(pool, replay_answer, raw, gzipped, self.max_bytes)
+                return await asyncio.wrap_future(future)
             except BrokenProcessPool:  # a worker died (killed for memory): a new pool for the next replay
-                if self._pool is pool:
-                    self._pool = None
-                    pool.shutdown(wait=False, cancel_futures=True)
+                self._pool.broken(executor)
                 raise ReplayRefused(503, "busy", "the replay could not be worked out: try again") from None
         finally:
             self._in_flight -= 1
@@ -224,6 +217,4 @@ class Replayer:
 
     def close(self) -> None:
         """Stop the workers."""
-        if self._pool is not None:
-            self._pool.shutdown(wait=False, cancel_futures=True)
-            self._pool = None
+        self._pool.close()

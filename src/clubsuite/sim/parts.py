@@ -289,7 +289,7 @@ def _outcome_from_json(
             or not all(isinstance(x, int | float) and not isinstance(x, bool) and x >= 0 for x in t)
         ):
             raise r.fail(f"{where}: its thinking times are not [decisions, seconds, slowest, cpu seconds]")
-        thinking.append(Thinking(t[0], float(t[1]), float(t[2]), float(t[3]) if len(t) == 4 else 0.0))
+        thinking.append(Thinking(t[0], float(t[1]), float(t[2]), *((float(t[3]), t[0]) if len(t) == 4 else ())))
     if thinking and len(thinking) != n:
         raise r.fail(f"{where}: thinking times for {len(thinking)} seats, not {n}")
     return MatchOutcome(

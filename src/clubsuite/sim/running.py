@@ -119,7 +119,7 @@ class _Timed:
         start, cpu = time.perf_counter(), time.thread_time()
         action = self.bot.choose(view, legal, rng)
         took = time.perf_counter() - start
-        self.thinking = self.thinking + Thinking(1, took, took, time.thread_time() - cpu)
+        self.thinking = self.thinking + Thinking(1, took, took, time.thread_time() - cpu, 1)
         return action
 
 

@@ -143,6 +143,8 @@ class Thinking:
     seconds: float = 0.0
     slowest: float = 0.0
     cpu: float = 0.0
+    cpu_decisions: int = 0
+    """The decisions whose CPU time was measured (a part file written before CPU time was measured has none)."""
 
     def __add__(self, other: Thinking) -> Thinking:
         return Thinking(
@@ -150,6 +152,7 @@ class Thinking:
             self.seconds + other.seconds,
             max(self.slowest, other.slowest),
             self.cpu + other.cpu,
+            self.cpu_decisions + other.cpu_decisions,
         )
 
     @property
@@ -158,9 +161,9 @@ class Thinking:
         return 1000 * self.seconds / self.decisions if self.decisions else 0.0
 
     @property
-    def cpu_ms_per_decision(self) -> float:
-        """The mean CPU time of a decision in milliseconds (0 without decisions)."""
-        return 1000 * self.cpu / self.decisions if self.decisions else 0.0
+    def cpu_ms_per_decision(self) -> float | None:
+        """The mean CPU time of a decision in milliseconds, over the decisions where it was measured (None: none)."""
+        return 1000 * self.cpu / self.cpu_decisions if self.cpu_decisions else None
 
     def to_json(self) -> JsonObject:
         """A JSON-ready account: decisions, mean and slowest wall time and mean CPU time in milliseconds."""
@@ -500,7 +503,7 @@ class SimResult:
             "thinking time per decision (wall clock and CPU, this run):",
             *(
                 f"  {label.ljust(width)}  {t.ms_per_decision:8.1f} ms mean, {1000 * t.slowest:8.1f} ms slowest, "
-                f"{t.cpu_ms_per_decision:8.1f} ms CPU mean, {t.decisions} decisions"
+                f"{_cpu_words(t.cpu_ms_per_decision)}, {t.decisions} decisions"
                 for label, t in timed
             ),
         ]
@@ -587,3 +590,8 @@ def _game_notes(game: str) -> tuple[str, str]:
     except InvalidOptionsError:
         return "", ""
     return info.draw_note, info.win_note
+
+
+def _cpu_words(ms: float | None) -> str:
+    """The mean CPU time of a decision as the timing table shows it."""
+    return "     CPU not measured" if ms is None else f"{ms:8.1f} ms CPU mean"

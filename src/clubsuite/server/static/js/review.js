@@ -15,6 +15,9 @@ import {applyColours, bar} from "./people.js";
 const app = byId("app");
 const params = new URLSearchParams(location.search);
 const COSTLIEST = 10;
+/** The stepper's buttons, each with the one that takes the focus when it is disabled at an end. */
+const STEPPER = {"first-decision": "decision-after", "decision-before": "decision-after",
+  "decision-after": "decision-before", "last-decision": "decision-before"};
 
 let review = null;
 let replay = null;
@@ -77,18 +80,24 @@ function detail(d) {
     exactLine(d));
 }
 
-/** The table as it stood just before decision ``d`` (the replay's frame after its first actions of the hand). */
-function board(d) {
+/** The replay's frame just before decision ``d`` (after the first ``action_index`` actions of its hand), or null. */
+function frameOf(d) {
   if (!replay) return null;
   const first = replay.frames.findIndex((f) => f.hand === d.hand);
-  const frame = first < 0 ? null : replay.frames[first + d.action_index];
+  return first < 0 ? null : replay.frames[first + d.action_index] || null;
+}
+
+/** The table as it stood just before decision ``d``, with its facts (dealer, contract, scores so far). */
+function board(d) {
+  const frame = frameOf(d);
   if (!frame) return null;
   const view = frame.view;
   const n = frame.hands.length;
-  return felt({game: review.game, view, me: null, name, clock: null,
+  return [felt({game: review.game, view, me: null, name, clock: null,
     seats: Array.from({length: n}, (_, s) => ({kind: "person", name: name(s), taken: true, connected: true})),
     middle: trickArea({game: review.game, view, me: null, name}),
-    cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {rank: rankOrder(replay.variant || review.game, view)}), "open")});
+    cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {rank: rankOrder(replay.variant || review.game, view)}), "open")}),
+  factList(review.game, view, name)];
 }
 
 function go(i) {
@@ -149,6 +158,7 @@ function hands() {
 }
 
 function draw() {
+  const focused = document.activeElement && document.activeElement.id;
   const d = review.decisions[at];
   const last = review.decisions.length - 1;
   const replayLink = `/replay?${new URLSearchParams([...params].filter(([k]) => k !== "seat"))}`;
@@ -161,14 +171,20 @@ function draw() {
     costliest(),
     h("section", {id: "stepper", "aria-label": t("every decision, one at a time")},
       h("nav", {class: "replay-controls", "aria-label": t("decisions")},
-        h("button", {type: "button", onclick: () => go(0), disabled: at === 0, "aria-label": t("first decision")}, t("\u00ab First")),
-        h("button", {type: "button", onclick: () => go(at - 1), disabled: at === 0, "aria-label": t("decision before")}, t("\u25c0 Back")),
+        h("button", {type: "button", onclick: () => go(0), disabled: at === 0, "aria-label": t("first decision"), id: "first-decision"}, t("\u00ab First")),
+        h("button", {type: "button", onclick: () => go(at - 1), disabled: at === 0, "aria-label": t("decision before"), id: "decision-before"}, t("\u25c0 Back")),
         h("span", {class: "step-count", role: "status"}, t("Decision {step} of {steps} \u00b7 hand {number}", {step: at + 1, steps: last + 1, number: d.hand + 1})),
-        h("button", {type: "button", onclick: () => go(at + 1), disabled: at === last, "aria-label": t("decision after")}, t("Forward \u25b6")),
-        h("button", {type: "button", onclick: () => go(last), disabled: at === last, "aria-label": t("last decision")}, t("Last \u00bb"))),
+        h("button", {type: "button", onclick: () => go(at + 1), disabled: at === last, "aria-label": t("decision after"), id: "decision-after"}, t("Forward \u25b6")),
+        h("button", {type: "button", onclick: () => go(last), disabled: at === last, "aria-label": t("last decision"), id: "last-decision"}, t("Last \u00bb"))),
       detail(d),
-      h("div", {class: "board review-board"}, board(d), replay ? factList(review.game, replay.frames[0].view, name) : null)),
+      h("div", {class: "board review-board"}, board(d))),
     hands());
+  // the stepper is drawn again at each step: its button keeps the focus (or, disabled at an end, the other one)
+  const other = STEPPER[focused];
+  if (other) {
+    const again = byId(focused);
+    (again && !again.disabled ? again : byId(other))?.focus({preventScroll: true});
+  }
 }
 
 async function start() {

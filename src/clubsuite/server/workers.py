@@ -1,0 +1,62 @@
+"""A pool of worker processes that is renewed whole after so many tasks, for the server's costly work (replays, the
+searching bots' decisions).
+
+Why not ``ProcessPoolExecutor(max_tasks_per_child=N)``: in Python 3.11 to 3.13 a pool that retires a worker can
+fail to start its replacement (CPython issue gh-115634), and once every worker is gone the tasks waiting never run and
+nothing is raised. Here the executor itself is replaced after ``renew_after`` tasks: the old one finishes the tasks
+it was given and its processes then end (what a large task took is given back to the system), while new tasks go
+to the new one. A pool broken by a dying worker is replaced at once.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+from collections.abc import Callable
+from concurrent.futures import Future, ProcessPoolExecutor
+from typing import Any, TypeVar
+
+T = TypeVar("T")
+
+
+class RenewingPool:
+    """``workers`` spawned processes (a fresh interpreter each, not a fork of a process with an event loop and
+    threads), started when first needed and renewed after ``renew_after`` tasks."""
+
+    def __init__(self, workers: int, renew_after: int) -> None:
+        self.workers = workers
+        self.renew_after = renew_after
+        self._executor: ProcessPoolExecutor | None = None
+        self._given = 0
+        self.closed = False
+
+    def executor(self) -> ProcessPoolExecutor:
+        """The executor new tasks go to (a new one once the current one has been given ``renew_after`` tasks)."""
+        if self.closed:
+            raise RuntimeError("the worker pool is closed: the server is stopping")
+        if self._executor is not None and self._given >= self.renew_after:
+            self._executor.shutdown(wait=False)  # its tasks still run to their end; its processes then exit
+            self._executor = None
+        if self._executor is None:
+            self._executor = ProcessPoolExecutor(self.workers, mp_context=multiprocessing.get_context("spawn"))
+            self._given = 0
+        return self._executor
+
+    def submit(self, fn: Callable[..., T], *args: Any) -> tuple[Future[T], ProcessPoolExecutor]:
+        """Give a task to the pool: its future, and the executor it went to (for :meth:`broken`)."""
+        executor = self.executor()
+        self._given += 1
+        return executor.submit(fn, *args), executor
+
+    def broken(self, executor: ProcessPoolExecutor | None = None) -> None:
+        """The pool ``executor`` (the current one when None) lost a worker: the next task goes to a new pool."""
+        if executor is None or executor is self._executor:
+            old, self._executor = self._executor, None
+            if old is not None:
+                old.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Stop the workers (the server is stopping): tasks not yet started are dropped, and no more are taken."""
+        self.closed = True
+        if self._executor is not None:
+            self._executor.shutdown(wait=False, cancel_futures=True)
+            self._executor = None
