@@ -111,5 +111,6 @@ def test_after_a_match_its_review_steps_through_every_decision_costliest_first(w
     line = page.locator("#decision-detail .exact").inner_text()
     dd = decisions[exact]["double_dummy"]
     assert "With every hand known" in line and f"makes {dd['taken']} trick" in line
+    assert "the best (Play" in line and "[object" not in line  # the best cards named in words
     assert page.locator("#no-exact").count() == 0  # whist has the exact solver
     assert page.errors == []

@@ -52,16 +52,25 @@ function countWords(measure, n) {
   return tn("{n} trick", "{n} tricks", n);
 }
 
+/** ``text`` (words already in the reader's language) with its placeholders that name ``nodes`` replaced by those
+ * elements (cards drawn and read out), wherever the translation puts them. */
+function withNodes(text, nodes) {
+  return text.split(/(\{\w+\})/).filter((piece) => piece !== "").map((piece) => {
+    const m = /^\{(\w+)\}$/.exec(piece);
+    return m && nodes[m[1]] !== undefined ? nodes[m[1]] : piece;
+  });
+}
+
 /** The exact judge's line: what the action taken makes with every hand known, and what the best card makes. */
 function exactLine(d) {
   const dd = d.double_dummy;
   if (!dd) return null;
   const aim = dd.measure === "fewest" ? t("aiming to take as few tricks as possible") : dd.measure === "points"
     ? t("counting the hand's points") : t("aiming to take as many tricks as possible");
-  const best = dd.best_actions.map((a) => actionWords(a, d.phase)).join(", ");
+  const best = dd.best_actions.flatMap((a, i) => (i ? [", ", actionWords(a, d.phase)] : [actionWords(a, d.phase)]));
   return h("p", {class: "exact"},
-    t("With every hand known ({aim}): your choice makes {taken}; the best ({best}) makes {most}.",
-      {aim, taken: countWords(dd.measure, dd.taken), best, most: countWords(dd.measure, dd.best)}),
+    withNodes(t("With every hand known ({aim}): your choice makes {taken}; the best ({best}) makes {most}.",
+      {aim, taken: countWords(dd.measure, dd.taken), most: countWords(dd.measure, dd.best), best: "{best}"}), {best}),
     dd.loss > 0 ? [" ", h("strong", {}, dd.measure === "points" ? tn("{n} point lost.", "{n} points lost.", dd.loss)
       : tn("{n} trick lost.", "{n} tricks lost.", dd.loss))] : null);
 }
