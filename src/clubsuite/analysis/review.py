@@ -71,7 +71,7 @@ class Review:
     items: list[Reviewed] = field(default_factory=list)
     exact: bool = False
     """Whether the game has an exact solver, so that card play can be valued with every hand known (not in a
-    climbing game such as North Star's CLUBS: there the search's values are all there is)."""
+    game without a solver, a climbing game for one: there the search's values are all there is)."""
 
     def to_json(self) -> JsonObject:
         """The review as JSON: every decision, and the sums per hand."""
