@@ -1,7 +1,7 @@
 """This project's bots against OpenSpiel's IS-MCTS: the same CPU time per move, duplicate deals, paired intervals.
 
 Run as ``python bench/vs_openspiel.py [--ms 100] [--deals 20] [--games whist,free] [--matchups ours:ismcts-fair]
-[--ours SPEC] [--uct 0.7] [--seed 1] [--workers N] [--json] [--out FILE]``.
+[--ours SPEC] [--uct 0.7] [--seed 1] [--workers N] [--json] [--out FILE] [--save FILE]``.
 
 What is measured, and how:
 
@@ -521,16 +521,73 @@ def summarize(spec: str, settings: Settings, deals: list[dict[str, Any]]) -> dic
 # -- running -----------------------------------------------------------------------------------------------------
 
 
+def group_key(spec: str, settings: Settings) -> str:
+    """What a saved deal must have been played with to count for a group: the game and everything in Settings."""
+    m = settings.matchup
+    return json.dumps(
+        {
+            "game": spec,
+            "matchup": m.label,
+            "ours": m.ours_spec,
+            "theirs": m.theirs,
+            "ms": settings.ms,
+            "uct": settings.uct,
+            "seed": settings.seed,
+        },
+        sort_keys=True,
+    )
+
+
+class Saved:
+    """``--save FILE``: every finished deal appended to a JSON-lines file as soon as it is played, and the deals
+    already there (played with the same game, match-up, budget and seed) taken instead of playing them again, so
+    that a long run can be stopped and resumed, or done in parts, with the same result as one run (each deal is
+    seeded by its own number)."""
+
+    def __init__(self, path: Path | None) -> None:
+        self.path = path
+        self.deals: dict[str, dict[int, dict[str, Any]]] = {}
+        if path is None or not path.exists():
+            return
+        for number, line in enumerate(path.read_text().splitlines(), 1):
+            if not line.strip():
+                continue
+            try:
+                entry = json.loads(line)
+                key, deal = entry["key"], entry["deal"]
+                self.deals.setdefault(key, {})[int(deal["deal"])] = deal
+            except (ValueError, KeyError, TypeError) as e:
+                raise ValueError(f"{path}, line {number}: not a saved deal ({e})") from None
+
+    def get(self, key: str, deal: int) -> dict[str, Any] | None:
+        """The saved result of this deal in this group, if any."""
+        return self.deals.get(key, {}).get(deal)
+
+    def add(self, key: str, deal: dict[str, Any]) -> None:
+        """Keep a finished deal, on disk at once."""
+        self.deals.setdefault(key, {})[deal["deal"]] = deal
+        if self.path is not None:
+            with self.path.open("a") as f:
+                f.write(json.dumps({"key": key, "deal": deal}) + "\n")
+
+
 def run_all(
-    groups: list[tuple[str, Settings]], deals: int, workers: int
+    groups: list[tuple[str, Settings]], deals: int, workers: int, saved: Saved | None = None
 ) -> Iterator[tuple[str, Settings, list[dict[str, Any]]]]:
     """Every deal of every (game, match-up), in order, group by group; over ``workers`` processes when more than
-    one (each deal is seeded by its own number, so the split does not change what is dealt or drawn)."""
+    one (each deal is seeded by its own number, so the split does not change what is dealt or drawn). Deals found
+    in ``saved`` are taken from it, and every deal played is added to it."""
+    saved = saved if saved is not None else Saved(None)
+    keys = [group_key(spec, settings) for spec, settings in groups]
     if workers <= 1:
-        for spec, settings in groups:
+        for (spec, settings), key in zip(groups, keys, strict=True):
             done = []
             for k in range(deals):
-                done.append(run_deal(spec, settings, k))
+                deal = saved.get(key, k)
+                if deal is None:
+                    deal = run_deal(spec, settings, k)
+                    saved.add(key, deal)
+                done.append(deal)
                 _progress(spec, settings, len(done), deals)
             yield spec, settings, done
         return
@@ -539,11 +596,19 @@ def run_all(
         sys.path.insert(0, script_dir)  # a spawned worker imports this module by name
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [[pool.submit(run_deal, spec, settings, k) for k in range(deals)] for spec, settings in groups]
-        for (spec, settings), group in zip(groups, futures, strict=True):
+        futures = [
+            [saved.get(key, k) or pool.submit(run_deal, spec, settings, k) for k in range(deals)]
+            for (spec, settings), key in zip(groups, keys, strict=True)
+        ]
+        for (spec, settings), key, group in zip(groups, keys, futures, strict=True):
             done = []
-            for future in group:
-                done.append(future.result())
+            for item in group:
+                if isinstance(item, concurrent.futures.Future):
+                    deal = item.result()
+                    saved.add(key, deal)
+                else:
+                    deal = item
+                done.append(deal)
                 _progress(spec, settings, len(done), deals)
             yield spec, settings, done
 
@@ -583,6 +648,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes to spread the deals over (default 1)")
     parser.add_argument("--json", action="store_true", help="print the results as JSON")
     parser.add_argument("--out", default=None, help="also write the JSON to this file")
+    parser.add_argument(
+        "--save",
+        default=None,
+        help="append every finished deal to this JSON-lines file, and take the deals already in it instead of "
+        "playing them again (to stop and resume a long run)",
+    )
     args = parser.parse_args(argv)
     if args.ms < 1 or args.deals < 1 or args.workers < 1 or args.uct < 0:
         parser.error("--ms, --deals and --workers must be at least 1, --uct at least 0")
@@ -610,8 +681,12 @@ def main(argv: list[str] | None = None) -> int:
     }
     if not args.json:
         _print_method(method)
+    try:
+        saved = Saved(Path(args.save) if args.save else None)
+    except (OSError, ValueError) as e:
+        parser.error(f"--save: {e}")
     results = []
-    for spec, settings, deals in run_all(groups, args.deals, args.workers):
+    for spec, settings, deals in run_all(groups, args.deals, args.workers, saved):
         results.append(summarize(spec, settings, deals))
         if not args.json:
             _print(results[-1])

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -130,7 +131,6 @@ def _comparison_script(monkeypatch: pytest.MonkeyPatch) -> Any:
     """``bench/vs_openspiel.py`` as a module (registered by name, so that spawned workers can unpickle its tasks)."""
     import importlib.util
     import sys
-    from pathlib import Path
 
     script = Path(__file__).resolve().parent.parent / "bench" / "vs_openspiel.py"
     spec = importlib.util.spec_from_file_location("vs_openspiel", script)
@@ -214,3 +214,25 @@ def test_the_openspiel_comparison_deals_the_same_cards_over_several_workers(monk
         ]
 
     assert dealt(alone) == dealt(shared)
+
+
+def test_the_openspiel_comparison_resumes_from_its_saved_deals(monkeypatch: pytest.MonkeyPatch, tmp_path: Path) -> None:
+    """``--save``: a long run stopped after some deals goes on from the file and plays only the deals missing, so
+    that the figures of a run done in parts are those of one run; a deal saved with another budget does not count."""
+    import json
+
+    module = _comparison_script(monkeypatch)
+    save = tmp_path / "deals.jsonl"
+    args = ["--ms", "1", "--games", "whist", "--matchups", "heuristic:ismcts-fair", "--json", "--save", str(save)]
+    first = _run_comparison(module, [*args, "--deals", "1"])
+    assert len(save.read_text().splitlines()) == 1
+    resumed = _run_comparison(module, [*args, "--deals", "2"])
+    assert len(save.read_text().splitlines()) == 2  # only the second deal was played
+    assert resumed["results"][0]["per_deal"][0] == first["results"][0]["per_deal"][0]  # taken, not played again
+    assert [d["deal"] for d in resumed["results"][0]["per_deal"]] == [0, 1]
+    _run_comparison(module, [*args, "--deals", "1", "--ms", "2"])
+    keys = [json.loads(line)["key"] for line in save.read_text().splitlines()]
+    assert len(keys) == 3 and json.loads(keys[2])["ms"] == 2  # another budget: played afresh
+    save.write_text("not json\n")
+    with pytest.raises(SystemExit):
+        module.main([*args, "--deals", "1"])
