@@ -1,7 +1,9 @@
 """Where a bot level and a much stronger reference disagree beyond noise: positions to study, and to fix.
 
 Run as ``python bench/mistakes.py GAME [--level hard] [--reference SPEC] [--hands 20] [--seed 1] [--z 2]
-[--min-gap 0.01] [--workers N] [--json] [--out FILE]``.
+[--min-gap 0.01] [--workers N] [--json] [--out FILE]``; ``python bench/mistakes.py GAME --confirm FILE
+[--reference "pimc(samples=256,caution=0)"] [--top 20] [--picks heuristic,hard,expert]`` measures the positions of an
+earlier result again.
 
 Every hand is the first hand of a fresh match (every total 0), dealt from the seed and the hand's number, and played
 by the level in every seat, as a table of that level plays it. At each decision with a choice the reference (by
@@ -41,7 +43,7 @@ import time
 from collections import Counter
 from typing import Any
 
-from clubsuite.analysis.positions import Decision
+from clubsuite.analysis.positions import Decision, position_at
 from clubsuite.analysis.review import exact_counts
 from clubsuite.bots import make_bot
 from clubsuite.bots.pimc import PimcBot
@@ -141,6 +143,42 @@ def run(
     }
 
 
+def confirm(position: dict[str, Any], reference: str, seed: int, picks: list[str], tries: int) -> dict[str, Any]:
+    """One flagged position measured again by ``reference`` (a larger pimc) for its two actions alone, on worlds drawn
+    afresh, and what each bot of ``picks`` plays there with the random numbers 0 .. ``tries`` - 1."""
+    match, _ = position_at(position["record"], 0, position["actions"])
+    seat = match.to_act
+    assert seat is not None
+    legal = match.legal_actions()
+    view = match.view(seat)
+    worse, better = match.parse_action(position["level_action"]), match.parse_action(position["best_action"])
+    judge = make_bot(reference, match.game)
+    if not isinstance(judge, PimcBot):
+        raise SystemExit(f"--reference {reference!r}: the reference must be a pimc bot (it compares in paired worlds)")
+    rng = random.Random(derive_seed(seed, position["hand_seed"], position["actions"], 4))
+    again = judge.compare(view, legal, rng, worse, better)
+    gap, error = again.difference(again.actions.index(better), again.actions.index(worse), position["measure"])
+    chosen = {}
+    for spec in picks:
+        bot = make_bot(spec, match.game)
+        chosen[spec] = [match.format_action(bot.choose(view, legal, random.Random(k))) for k in range(tries)]
+    return {
+        "hand_seed": position["hand_seed"],
+        "actions": position["actions"],
+        "seat": seat,
+        "phase": position["phase"],
+        "worse": position["level_action"],
+        "better": position["best_action"],
+        "measure": position["measure"],
+        "gap": round(gap, 4),
+        "error": round(error, 4),
+        "worlds": len(again.rows[position["measure"]]),
+        "picks": chosen,
+        "exact": position["exact"],
+        "record": position["record"],
+    }
+
+
 def main(argv: list[str] | None = None) -> int:
     """Parse the arguments, judge, print."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -154,7 +192,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument("--out", default=None, help="also write the whole result as JSON to this file")
+    parser.add_argument(
+        "--confirm",
+        default=None,
+        metavar="FILE",
+        help="instead of playing: measure again the positions of a result FILE (--out) with the reference, for the "
+        "two actions alone on fresh worlds, and show what the --picks bots play there",
+    )
+    parser.add_argument("--top", type=int, default=20, help="with --confirm: the largest gaps confirmed (default 20)")
+    parser.add_argument("--picks", default="heuristic,hard,expert", help="with --confirm: bots, comma-separated")
+    parser.add_argument("--tries", type=int, default=3, help="with --confirm: random seeds per pick (default 3)")
     args = parser.parse_args(argv)
+    if args.confirm:
+        return _confirm_main(args)
     if args.hands < 1 or args.workers < 1 or args.z < 0 or not 0 <= args.min_gap <= 1:
         parser.error("--hands and --workers must be at least 1, --z at least 0, --min-gap from 0 to 1")
     result = run(args.game, args.level, args.reference, args.hands, args.seed, args.z, args.min_gap, args.workers)
@@ -174,6 +224,42 @@ def main(argv: list[str] | None = None) -> int:
         print(
             f"  hand {f['hand_seed']}, action {f['actions']}, seat {f['seat']} ({f['phase']}): {f['level_action']} "
             f"-> {f['best_action']}, +{100 * f['gap']:.1f} points of a win (se {100 * f['error']:.1f}){hint}"
+        )
+    sys.stdout.flush()
+    return 0
+
+
+def _confirm_main(args: argparse.Namespace) -> int:
+    """``--confirm FILE``: the positions of an earlier result measured again, printed or written as JSON."""
+    try:
+        with open(args.confirm, encoding="utf-8") as f:
+            earlier = json.load(f)
+        positions = earlier["positions"][: max(0, args.top)]
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        raise SystemExit(f"--confirm {args.confirm}: not a result written by --out ({e})") from None
+    picks = [p.strip() for p in args.picks.split(",") if p.strip()]
+    started = time.perf_counter()
+    confirmed = [confirm(p, args.reference, args.seed, picks, args.tries) for p in positions]
+    result = {
+        "game": earlier["game"],
+        "level": earlier["level"],
+        "reference": args.reference,
+        "seed": args.seed,
+        "seconds": round(time.perf_counter() - started, 1),
+        "positions": confirmed,
+    }
+    if args.out:
+        with open(args.out, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=1)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    print(f"{result['game']}: {len(confirmed)} positions measured again by {args.reference} ({result['seconds']} s)")
+    for c in confirmed:
+        picked = "; ".join(f"{spec} {' '.join(moves)}" for spec, moves in c["picks"].items())
+        print(
+            f"  hand {c['hand_seed']}, action {c['actions']} ({c['phase']}): {c['worse']} -> {c['better']}, "
+            f"{100 * c['gap']:+.1f} points of a win (se {100 * c['error']:.1f}, {c['worlds']} worlds); {picked}"
         )
     sys.stdout.flush()
     return 0

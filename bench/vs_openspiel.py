@@ -49,7 +49,10 @@ What is measured, and how:
   choice when that agrees with the ids picked so far, else with a random action that does.
 * **Match-ups** (``--matchups``, ``A:B`` separated by commas): A is ``ours`` (the ``--ours`` spec) or any of this
   project's bot specs (``heuristic``: its instant rule-based bot), B is ``ismcts-random`` or ``ismcts-fair``. By
-  default ``ours`` against both variants, and ``heuristic`` against both as a control.
+  default ``ours`` against both variants, and ``heuristic`` against both as a control. B may also be one of this
+  project's bot specs: two of its own bots on the same duplicate deals with the same paired intervals (``master`` v
+  ``expert``); each then keeps its own budget (``--ms`` is OpenSpiel's and ``ours``' only), and the report gives
+  each side's CPU milliseconds a decision, to show that the budgets were equal.
 """
 
 from __future__ import annotations
@@ -358,8 +361,8 @@ def play(spec: str, lineup: tuple[str, ...], deal: int, chance: DealChance, sett
     rngs: dict[int, random.Random] = {}
     for s, side in enumerate(lineup):
         base = (settings.seed, deal, s, side)
-        if side == "ours":
-            ours[s] = make_bot(matchup.ours_spec, game_name)
+        if side == "ours" or matchup.theirs not in OPENSPIEL:  # ours, or one of this project's bots on their side
+            ours[s] = make_bot(matchup.ours_spec if side == "ours" else matchup.theirs, game_name)
             rngs[s] = random.Random(seed_of(*base, "choose"))
         else:
             seeds = functools.partial(seed_of, *base)
@@ -405,7 +408,9 @@ def play(spec: str, lineup: tuple[str, ...], deal: int, chance: DealChance, sett
             queued = list(state.table.coding.tokens(action_obj))
             if len(legal) > 1:
                 searched = _searched(ours[seat])
-                moves["ours"].add(Moves(1, used, len(queued), searched or 0, counted_simulations=searched is not None))
+                moves[lineup[seat]].add(
+                    Moves(1, used, len(queued), searched or 0, counted_simulations=searched is not None)
+                )
         state.apply_action(queued.pop(0))
     match = state.table.match
     objective = objective_for(match.game)
@@ -487,7 +492,7 @@ def summarize(spec: str, settings: Settings, deals: list[dict[str, Any]]) -> dic
         "matchup": matchup.label,
         "ours_bot": matchup.ours_spec,
         "theirs_bot": matchup.theirs,
-        "theirs_settings": openspiel_settings(matchup.theirs, settings.uct),
+        "theirs_settings": openspiel_settings(matchup.theirs, settings.uct) if matchup.theirs in OPENSPIEL else None,
         "ms": settings.ms,
         "deals": n,
         "seatings": len(deals[0]["plays"]),
@@ -621,14 +626,25 @@ def _progress(spec: str, settings: Settings, done: int, total: int) -> None:
 
 
 def parse_matchups(text: str, ours_spec: str) -> list[Matchup]:
-    """``A:B,...``: A ``ours`` or one of this project's bot specs, B one of :data:`OPENSPIEL`."""
+    """``A:B,...``: A ``ours`` or one of this project's bot specs, B one of :data:`OPENSPIEL` or, for a match-up of
+    two of this project's bots (``master:expert``), one of its bot specs."""
     out = []
     for item in _split(text):
-        left, sep, right = item.rpartition(":")
-        if not sep or not left or right not in OPENSPIEL:
-            raise ValueError(f"match-up {item!r}: expected A:B with B one of {', '.join(OPENSPIEL)}")
-        out.append(Matchup(left, ours_spec if left == "ours" else left, right))
+        left, sep, right = _split_matchup(item)
+        if not sep or not left or not right:
+            raise ValueError(f"match-up {item!r}: expected A:B, B one of {', '.join(OPENSPIEL)} or a bot spec")
+        out.append(Matchup(left, ours_spec if left == "ours" else left, ours_spec if right == "ours" else right))
     return out
+
+
+def _split_matchup(item: str) -> tuple[str, str, str]:
+    """``A:B`` split at the colon outside parentheses."""
+    depth = 0
+    for k, ch in enumerate(item):
+        depth += (ch == "(") - (ch == ")")
+        if ch == ":" and depth == 0:
+            return item[:k].strip(), ":", item[k + 1 :].strip()
+    return item, "", ""
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -664,9 +680,14 @@ def main(argv: list[str] | None = None) -> int:
         parser.error(str(e))
     specs = _split(args.games)
     for spec in specs:  # refuse a bad spec before hours of play
-        name = load(spec).new_initial_state().table.match.game
-        for m in matchups:
-            make_bot(m.ours_spec, name)
+        try:
+            name = load(spec).new_initial_state().table.match.game
+            for m in matchups:
+                make_bot(m.ours_spec, name)
+                if m.theirs not in OPENSPIEL:
+                    make_bot(m.theirs, name)
+        except (pyspiel.SpielError, ValueError) as e:  # every error of this project is a ValueError
+            parser.error(f"--games {spec!r} / --matchups: {e}")
     groups = [(spec, Settings(args.ms, args.uct, args.seed, m)) for spec in specs for m in matchups]
     method = {
         "unit": "a deal: the first hand of a fresh match, in every seating of the cycle, the same cards in each",

@@ -24,6 +24,7 @@ SMALL = (
     "ismcts(iterations=12,width=4,normalize=on,tree=own)",
     "ismcts(iterations=4,width=4,root=paired,expand=policy)",
     "pimc(samples=2,width=4,infer=20,pool=2,window=4)",
+    "pimc(samples=4,width=4,settle=200,least=2)",
 )
 """Search bots with a tiny budget: the tests check behaviour, not strength."""
 
@@ -391,3 +392,41 @@ def test_inference_searches_the_likeliest_worlds_of_its_pool_and_its_budget_of_t
     assert sum(every[s] for s, _ in picked) / 4 > mean_pool
     bot.choose(match.view(seat), match.legal_actions(), random.Random(1))
     assert bot.worlds_searched == 4  # type: ignore[attr-defined]
+
+
+def test_a_choice_is_settled_when_no_other_candidate_could_beat_the_best_by_more_than_the_margin() -> None:
+    """``Compared.settled``: candidates equal in every world settle at once; a clear best settles; a close call with a
+    wide interval does not, until the margin forgives what picking either could lose."""
+    from clubsuite.bots.searching import Compared
+
+    equal = Compared(["a", "b"], 0, {"m": [[0.5, 0.5], [0.7, 0.7]]})
+    assert equal.settled(2.0, 0.0)
+    clear = Compared(["a", "b"], 0, {"m": [[0.9, 0.1], [0.8, 0.2], [0.85, 0.15]]})
+    assert clear.settled(2.0, 0.0)
+    close = Compared(["a", "b"], 0, {"m": [[0.6, 0.5], [0.4, 0.5], [0.62, 0.5]]})
+    assert not close.settled(2.0, 0.005)
+    assert close.settled(2.0, 0.5)
+    assert not Compared(["a", "b"], 0, {"m": [[0.9, 0.1]]}).settled(2.0, 1.0)  # one world says nothing of noise
+
+
+@pytest.mark.parametrize("spec", ["whist", "partnership", "free", "northstar(players=3)"])
+def test_a_settling_search_stops_early_on_easy_decisions_and_decides_as_its_worlds_say(spec: str) -> None:
+    """With ``settle`` the search stops before its ``samples`` once the choice is settled, never before ``least``
+    worlds, and decides what the same worlds searched without settling would decide if stopped there (the stop
+    reads only the values found, so it is the same on any machine)."""
+    stopped_early = 0
+    for steps in range(0, 40, 3):
+        match = _position(spec, 61 + steps, steps)
+        if match.to_act is None or len(match.legal_actions()) < 2:
+            continue
+        seat, legal = match.to_act, match.legal_actions()
+        settling = make_bot("pimc(samples=40,settle=200,least=4,margin=5)", match.game)
+        choice = settling.choose(match.view(seat), legal, random.Random(7))
+        worlds = settling.worlds_searched  # type: ignore[attr-defined]
+        assert 4 <= worlds <= 40
+        if settling.stopped_by == "settled":  # type: ignore[attr-defined]
+            stopped_early += 1
+            assert worlds < 40
+        fixed = make_bot(f"pimc(samples={worlds})", match.game)
+        assert fixed.choose(match.view(seat), legal, random.Random(7)) == choice
+    assert stopped_early > 0

@@ -236,3 +236,26 @@ def test_the_openspiel_comparison_resumes_from_its_saved_deals(monkeypatch: pyte
     save.write_text("not json\n")
     with pytest.raises(SystemExit):
         module.main([*args, "--deals", "1"])
+
+
+def test_the_comparison_plays_two_of_this_projects_bots_on_the_same_duplicate_deals(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """A match-up ``A:B`` of two of this project's bot specs (how a new level is measured against ``expert``): both
+    sides are this project's bots with their own budgets, on the deals of the OpenSpiel match-ups, every seating of
+    the cycle, each side's CPU a decision reported; a bad spec is refused before anything is played."""
+    module = _comparison_script(monkeypatch)
+    args = ["--deals", "1", "--games", "whist", "--json"]
+    report = _run_comparison(module, [*args, "--matchups", "pimc(samples=2,settle=200,least=2):heuristic"])
+    (result,) = report["results"]
+    assert (result["ours_bot"], result["theirs_bot"]) == ("pimc(samples=2,settle=200,least=2)", "heuristic")
+    assert result["theirs_settings"] is None and result["seatings"] == 6
+    assert result["ours"]["simulations_per_move"] >= 1 and result["theirs"]["simulations_per_move"] is None
+    assert result["ours"]["moves"] > 0 and result["theirs"]["moves"] > 0
+    control = _run_comparison(module, [*args, "--ms", "1", "--matchups", "heuristic:ismcts-fair"])
+    assert (
+        result["per_deal"][0]["plays"][0]["fingerprint"]
+        == control["results"][0]["per_deal"][0]["plays"][0]["fingerprint"]
+    )
+    with pytest.raises(SystemExit):
+        module.main([*args, "--matchups", "pimc(samples=0):heuristic"])

@@ -17,6 +17,13 @@ often one that was merely lucky). How an action is valued in one determinization
 
 Deterministic for a seed and a sample budget: the seeds of all K worlds are drawn from the decision's RNG before
 the search starts; a time budget (``ms`` of wall time, ``cpu`` of CPU time) may stop it after fewer worlds.
+
+**Settling** (``settle``): the worlds a decision needs differ widely. Where the candidates are equal in every world
+(touching cards) or one is clearly best, a few worlds say all there is to say; a close call between two plays needs
+many. With ``settle`` the search stops before ``samples`` worlds once no other candidate could beat the best by more
+than ``margin`` (thousandths of a win) within ``settle`` hundredths of a standard error of their paired difference,
+after ``least`` worlds at least; the time saved on easy decisions pays for a larger ``samples`` on hard ones. This is
+still work, not time: the stop depends only on the values found, so it is the same on a busy machine.
 """
 
 from __future__ import annotations
@@ -62,6 +69,13 @@ class PimcSettings:
     caution: int = option(
         100, "keep the rollout bot's choice unless another beats it by this many hundredths of a standard error"
     )
+    settle: int = option(
+        0,
+        "stop before `samples` once the choice is settled: no other candidate could beat the best by more than"
+        " `margin`, counting this many hundredths of a standard error (0: off, always search `samples` worlds)",
+    )
+    least: int = option(8, "with settle: the fewest worlds searched before the search may stop")
+    margin: int = option(5, "with settle: the most a settled choice may lose, in thousandths of a win")
     infer: int = option(
         0,
         "weigh imagined worlds by how likely they make the others' plays: the chance, in hundredths, that a player"
@@ -81,6 +95,9 @@ class PimcSettings:
             tricks=(self.tricks, 0, 13),
             nodes=(self.nodes, 100, 100_000_000),
             caution=(self.caution, 0, 1000),
+            settle=(self.settle, 0, 1000),
+            least=(self.least, 2, 10_000),
+            margin=(self.margin, 0, 1000),
             infer=(self.infer, 0, 99),
             pool=(self.pool, 1, 64),
             window=(self.window, 0, 1000),
@@ -102,7 +119,8 @@ class PimcBot:
         self.worlds_searched = 0
         """How many determinizations the last decision searched (for benchmarks and tests)."""
         self.stopped_by = "work"
-        """What ended the last decision's search: ``work``, ``cpu`` or ``wall`` (:class:`Budget`)."""
+        """What ended the last decision's search: ``work``, ``cpu`` or ``wall`` (:class:`Budget`), or ``settled``
+        (:attr:`PimcSettings.settle`)."""
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
         """The candidate with the best mean value, unless that is no clear improvement on the rollout bot's own
@@ -157,6 +175,10 @@ class PimcBot:
             for m in measures:
                 rows[m].append(values[m])
             budget.done += 1
+            if settings.settle and budget.done >= settings.least and budget.done < budget.count:
+                if Compared(actions, 0, rows).settled(settings.settle / 100, settings.margin / 1000):
+                    budget.stopped_by = "settled"
+                    break
         self.worlds_searched = budget.done
         self.stopped_by = budget.stopped_by
         return Compared(actions, actions.index(favourite), rows)

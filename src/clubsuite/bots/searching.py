@@ -179,6 +179,22 @@ class Compared:
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
         return mean, math.sqrt(var / n)
 
+    def settled(self, z: float, margin: float) -> bool:
+        """Whether more worlds are unlikely to change the choice by much: in the measure of the best mean, no other
+        candidate could beat the best by more than ``margin`` (its paired difference from the best, plus ``z``
+        standard errors, stays under ``margin``). Candidates equal in every world are settled at once; a close
+        call between two actions worth about the same settles once the interval is narrow enough that picking
+        either costs at most ``margin``. Needs two worlds at least."""
+        best_m, best_i = self._best()
+        if len(self.rows[best_m]) < 2:
+            return False
+        for j in range(len(self.actions)):
+            if j != best_i:
+                mean, error = self.difference(best_i, j, best_m)
+                if -mean + z * error > margin:
+                    return False
+        return True
+
     def decision(self, caution: float) -> object:
         """The best (measure, action) by mean; but the favourite where the best beats it, in that measure, by no
         more than ``caution`` standard errors of their paired differences (each world values both)."""

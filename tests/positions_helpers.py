@@ -1,0 +1,51 @@
+"""Regression positions for the bots: decisions where a level once played worse than a much larger search showed
+it could, kept with the record that leads to them (``tests/data/positions/<game>.json``).
+
+Each position was found by ``bench/mistakes.py GAME`` (a level in every seat judged by ``pimc(samples=64,caution=0)``)
+and measured again by ``bench/mistakes.py GAME --confirm FILE --reference "pimc(samples=256,caution=0)"`` on fresh
+worlds, for the two actions alone; it is kept when that second gap is clear (the file says how clear). A test
+asserts that the bots named there play the better action: a change that makes them lose it again fails.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+from typing import Any
+
+from clubsuite.analysis.positions import position_at
+from clubsuite.bots import make_bot
+
+DATA = Path(__file__).resolve().parent / "data" / "positions"
+
+
+def positions(game: str) -> list[dict[str, Any]]:
+    """The regression positions of one game."""
+    found: list[dict[str, Any]] = json.loads((DATA / f"{game}.json").read_text())["positions"]
+    return found
+
+
+def position_id(position: dict[str, Any]) -> str:
+    """A test id: the hand's seed, the actions before the decision, the worse and the better action."""
+    return f"hand{position['hand_seed']}-at{position['actions']}-{position['worse']}-not-{position['better']}"
+
+
+def assert_plays_the_better_action(position: dict[str, Any], bot_spec: str, seeds: tuple[int, ...] = (0, 1)) -> None:
+    """The bot, asked at the position with each seed, plays the better action; and the position is what the file
+    says (the seat to act, both actions legal, a gap of at least five standard errors and 1.5 points of a win)."""
+    match, _ = position_at(position["record"], 0, position["actions"])
+    seat = match.to_act
+    assert seat == position["seat"]
+    legal = match.legal_actions()
+    better, worse = match.parse_action(position["better"]), match.parse_action(position["worse"])
+    assert better in legal and worse in legal and better != worse
+    assert position["gap"] >= 0.015 and position["gap"] >= 5 * position["error"]
+    bot = make_bot(bot_spec, match.game)
+    view = match.view(seat)
+    for seed in seeds:
+        chosen = bot.choose(view, legal, random.Random(seed))
+        assert chosen == better, (
+            f"{bot_spec} with seed {seed} played {match.format_action(chosen)}; {position['better']} is better than "
+            f"{position['worse']} by {100 * position['gap']:.1f} points of a win (se {100 * position['error']:.1f})"
+        )
