@@ -48,3 +48,52 @@ def test_every_flagged_decision_is_read_back_from_its_record_with_a_gap_beyond_n
         assert match.parse_action(p["level_action"]) in legal and match.parse_action(p["best_action"]) in legal
         assert p["level_action"] != p["best_action"]
         assert p["gap"] >= 0.01 and p["gap"] > 2.0 * p["error"]
+
+
+def test_a_flagged_position_is_measured_again_on_fresh_worlds_with_what_each_bot_plays_there(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--confirm FILE``: every position of an earlier result measured again for its two actions alone, on worlds
+    drawn afresh, with what each bot of ``--picks`` plays there for each random seed; a file that is not a result is
+    refused with its name."""
+    import json
+
+    module = _script()
+    earlier = tmp_path / "found.json"
+    assert (
+        module.main(
+            [
+                "whist",
+                "--level",
+                "random",
+                "--reference",
+                "pimc(samples=8,caution=0)",
+                "--hands",
+                "1",
+                "--seed",
+                "3",
+                "--out",
+                str(earlier),
+                "--json",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    found = json.loads(earlier.read_text())["positions"]
+    assert found
+    out = tmp_path / "again.json"
+    args = ["whist", "--confirm", str(earlier), "--top", "2", "--reference", "pimc(samples=6,caution=0)"]
+    assert module.main([*args, "--picks", "heuristic,random", "--tries", "2", "--out", str(out)]) == 0
+    printed = capsys.readouterr().out
+    again = json.loads(out.read_text())["positions"]
+    assert len(again) == min(2, len(found)) and "measured again" in printed
+    for before, after in zip(found, again, strict=False):
+        assert (after["worse"], after["better"]) == (before["level_action"], before["best_action"])
+        assert after["worlds"] == 6 and after["error"] >= 0
+        assert set(after["picks"]) == {"heuristic", "random"} and all(len(m) == 2 for m in after["picks"].values())
+        match, _ = position_at(after["record"], 0, after["actions"])
+        assert all(match.parse_action(m) in match.legal_actions() for m in after["picks"]["random"])
+    earlier.write_text("{}")
+    with pytest.raises(SystemExit, match=r"found\.json"):
+        module.main(args)
