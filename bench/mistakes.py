@@ -2,7 +2,7 @@
 
 Run as ``python bench/mistakes.py GAME [--level hard] [--reference SPEC] [--hands 20] [--seed 1] [--z 2]
 [--min-gap 0.01] [--workers N] [--json] [--out FILE]``; ``python bench/mistakes.py GAME --confirm FILE
-[--reference "pimc(samples=256,caution=0)"] [--top 20] [--picks heuristic,hard,expert]`` measures the positions of an
+[--reference SPEC] [--top 20] [--picks heuristic,hard,expert]`` measures the positions of an
 earlier result again.
 
 Every hand is the first hand of a fresh match (every total 0), dealt from the seed and the hand's number, and played
@@ -52,6 +52,10 @@ from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
+REFERENCE = "pimc(samples=64,caution=0)"
+"""The judge of the decisions of a level as it plays."""
+CONFIRM_REFERENCE = "pimc(samples=256,caution=0)"
+"""The judge that measures flagged positions again (``--confirm``)."""
 EXACT_NODES = 300_000
 """The most solver nodes for the exact hint of one flagged card (past it the hint is left out)."""
 
@@ -82,7 +86,7 @@ def play_hand(spec: str, level: str, reference: str, seed: int, hand: int, z: fl
             worlds = len(compared.rows[measure])
             if best != taken and worlds >= 2 and gap >= min_gap and gap > z * error:
                 # The best of many candidates, picked on these worlds, looks better on them than it is: the gap is
-                # measured again, for these two actions only, on worlds drawn afresh.
+                # measured again, the paired difference of these two actions, on worlds drawn afresh.
                 better = compared.actions[best]
                 again = judge.compare(view, legal, random.Random(derive_seed(seed, hand, index, 3)), action, better)
                 gap, error = again.difference(again.actions.index(better), again.actions.index(action), measure)
@@ -143,25 +147,33 @@ def run(
     }
 
 
-def confirm(position: dict[str, Any], reference: str, seed: int, picks: list[str], tries: int) -> dict[str, Any]:
-    """One flagged position measured again by ``reference`` (a larger pimc) for its two actions alone, on worlds drawn
-    afresh, and what each bot of ``picks`` plays there with the random numbers 0 .. ``tries`` - 1."""
+FOUND = ("record", "actions", "hand_seed", "phase", "level_action", "best_action", "measure", "exact")
+"""What each position of a result written by ``--out`` holds, and ``--confirm`` reads."""
+
+
+def confirm(position: dict[str, Any], judge: PimcBot, seed: int, picks: dict[str, Any], tries: int) -> dict[str, Any]:
+    """One flagged position measured again by ``judge`` (a larger pimc): the paired difference of its two actions,
+    world by world, on worlds drawn afresh (the judge values its own candidates beside them); and what each bot of
+    ``picks`` (spec to bot) plays there with the random numbers 0 .. ``tries`` - 1."""
     match, _ = position_at(position["record"], 0, position["actions"])
     seat = match.to_act
     assert seat is not None
     legal = match.legal_actions()
     view = match.view(seat)
     worse, better = match.parse_action(position["level_action"]), match.parse_action(position["best_action"])
-    judge = make_bot(reference, match.game)
-    if not isinstance(judge, PimcBot):
-        raise SystemExit(f"--reference {reference!r}: the reference must be a pimc bot (it compares in paired worlds)")
     rng = random.Random(derive_seed(seed, position["hand_seed"], position["actions"], 4))
     again = judge.compare(view, legal, rng, worse, better)
+    if position["measure"] not in again.rows:
+        raise SystemExit(
+            f"--reference: it measures {', '.join(again.rows)} at hand {position['hand_seed']}, action "
+            f"{position['actions']}, where the position was judged by {position['measure']}: use a reference like the "
+            "one that found it"
+        )
     gap, error = again.difference(again.actions.index(better), again.actions.index(worse), position["measure"])
-    chosen = {}
-    for spec in picks:
-        bot = make_bot(spec, match.game)
-        chosen[spec] = [match.format_action(bot.choose(view, legal, random.Random(k))) for k in range(tries)]
+    chosen = {
+        spec: [match.format_action(bot.choose(view, legal, random.Random(k))) for k in range(tries)]
+        for spec, bot in picks.items()
+    }
     return {
         "hand_seed": position["hand_seed"],
         "actions": position["actions"],
@@ -184,7 +196,11 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("game", help="a rules spec: whist, free, partnership, northstar(players=3), ...")
     parser.add_argument("--level", default="hard", help="the bot judged (a level or a bot spec; default hard)")
-    parser.add_argument("--reference", default="pimc(samples=64,caution=0)", help="the judge, a pimc spec")
+    parser.add_argument(
+        "--reference",
+        default=None,
+        help=f"the judge, a pimc spec (default {REFERENCE}; with --confirm {CONFIRM_REFERENCE})",
+    )
     parser.add_argument("--hands", type=int, default=20, help="hands played (default 20)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--z", type=float, default=2.0, help="standard errors a gap must exceed (default 2)")
@@ -196,8 +212,9 @@ def main(argv: list[str] | None = None) -> int:
         "--confirm",
         default=None,
         metavar="FILE",
-        help="instead of playing: measure again the positions of a result FILE (--out) with the reference, for the "
-        "two actions alone on fresh worlds, and show what the --picks bots play there",
+        help="instead of playing: measure again the positions of a result FILE (--out) with the reference, the "
+        "paired difference of their two actions on fresh worlds, and show what the --picks bots play there "
+        "(--hands, --level, --z, --min-gap and --workers are not used)",
     )
     parser.add_argument("--top", type=int, default=20, help="with --confirm: the largest gaps confirmed (default 20)")
     parser.add_argument("--picks", default="heuristic,hard,expert", help="with --confirm: bots, comma-separated")
@@ -207,7 +224,9 @@ def main(argv: list[str] | None = None) -> int:
         return _confirm_main(args)
     if args.hands < 1 or args.workers < 1 or args.z < 0 or not 0 <= args.min_gap <= 1:
         parser.error("--hands and --workers must be at least 1, --z at least 0, --min-gap from 0 to 1")
-    result = run(args.game, args.level, args.reference, args.hands, args.seed, args.z, args.min_gap, args.workers)
+    result = run(
+        args.game, args.level, args.reference or REFERENCE, args.hands, args.seed, args.z, args.min_gap, args.workers
+    )
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:
             json.dump(result, f, indent=1)
@@ -235,15 +254,31 @@ def _confirm_main(args: argparse.Namespace) -> int:
         with open(args.confirm, encoding="utf-8") as f:
             earlier = json.load(f)
         positions = earlier["positions"][: max(0, args.top)]
+        game = resolve(earlier["game"])[0].name
+        for p in positions:
+            missing = [k for k in FOUND if k not in p]
+            if missing:
+                raise KeyError(f"a position without {', '.join(missing)}")
     except (OSError, ValueError, KeyError, TypeError) as e:
         raise SystemExit(f"--confirm {args.confirm}: not a result written by --out ({e})") from None
-    picks = [p.strip() for p in args.picks.split(",") if p.strip()]
+    if resolve(args.game)[0].name != game:
+        raise SystemExit(f"--confirm {args.confirm}: its positions are of {earlier['game']}, not {args.game}")
+    reference = args.reference or CONFIRM_REFERENCE
+    picks = {}
+    try:
+        judge = make_bot(reference, game)
+        for spec in (p.strip() for p in args.picks.split(",") if p.strip()):
+            picks[spec] = make_bot(spec, game)
+    except ValueError as e:  # every error of this project is a ValueError
+        raise SystemExit(f"--reference or --picks: {e}") from None
+    if not isinstance(judge, PimcBot):
+        raise SystemExit(f"--reference {reference!r}: the reference must be a pimc bot (it compares in paired worlds)")
     started = time.perf_counter()
-    confirmed = [confirm(p, args.reference, args.seed, picks, args.tries) for p in positions]
+    confirmed = [confirm(p, judge, args.seed, picks, args.tries) for p in positions]
     result = {
         "game": earlier["game"],
         "level": earlier["level"],
-        "reference": args.reference,
+        "reference": reference,
         "seed": args.seed,
         "seconds": round(time.perf_counter() - started, 1),
         "positions": confirmed,
@@ -254,7 +289,7 @@ def _confirm_main(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
-    print(f"{result['game']}: {len(confirmed)} positions measured again by {args.reference} ({result['seconds']} s)")
+    print(f"{result['game']}: {len(confirmed)} positions measured again by {reference} ({result['seconds']} s)")
     for c in confirmed:
         picked = "; ".join(f"{spec} {' '.join(moves)}" for spec, moves in c["picks"].items())
         print(

@@ -67,7 +67,9 @@ import math
 import multiprocessing
 import random
 import statistics
+import subprocess
 import sys
+import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -81,6 +83,7 @@ from scipy import stats as scipy_stats  # type: ignore[import-untyped]
 
 import clubsuite.rl.spiel  # noqa: F401  # registers the games with OpenSpiel
 from clubsuite.bots import SomeBot, make_bot
+from clubsuite.bots.levels import LEVELS
 from clubsuite.bots.objective import Objective, objective_for
 from clubsuite.bots.searching import Rollouts
 from clubsuite.engine import SomeMatch, resolve
@@ -527,8 +530,11 @@ def summarize(spec: str, settings: Settings, deals: list[dict[str, Any]]) -> dic
 
 
 def group_key(spec: str, settings: Settings) -> str:
-    """What a saved deal must have been played with to count for a group: the game and everything in Settings."""
+    """What a saved deal must have been played with to count for a group: the game and everything in Settings, and
+    for a bot named by its level (``expert``) the spec the level stands for, so that a level redefined between two
+    sittings starts afresh."""
     m = settings.matchup
+    levels = {name: LEVELS[name] for name in (m.ours_spec, m.theirs) if name in LEVELS}
     return json.dumps(
         {
             "game": spec,
@@ -538,7 +544,8 @@ def group_key(spec: str, settings: Settings) -> str:
             "ms": settings.ms,
             "uct": settings.uct,
             "seed": settings.seed,
-        },
+        }
+        | ({"levels": levels} if levels else {}),
         sort_keys=True,
     )
 
@@ -552,28 +559,67 @@ class Saved:
     def __init__(self, path: Path | None) -> None:
         self.path = path
         self.deals: dict[str, dict[int, dict[str, Any]]] = {}
-        if path is None or not path.exists():
+        self.commits: dict[str, set[str]] = {}
+        self.commit = _commit()
+        self._lock = threading.Lock()
+        if path is None:
             return
-        for number, line in enumerate(path.read_text().splitlines(), 1):
+        if not path.parent.is_dir():
+            raise ValueError(f"{path}: no such folder to write it in")
+        text = path.read_text() if path.exists() else ""
+        lines = text.splitlines()
+        if lines and not text.endswith("\n"):  # a run stopped in the middle of writing its last deal
+            print(f"[vs_openspiel] {path}: the last line is unfinished; that deal is played again", file=sys.stderr)
+            lines.pop()
+            path.write_text("".join(line + "\n" for line in lines))
+        for number, line in enumerate(lines, 1):
             if not line.strip():
                 continue
             try:
                 entry = json.loads(line)
                 key, deal = entry["key"], entry["deal"]
                 self.deals.setdefault(key, {})[int(deal["deal"])] = deal
+                self.commits.setdefault(key, set()).add(str(entry.get("commit", "unknown")))
             except (ValueError, KeyError, TypeError) as e:
                 raise ValueError(f"{path}, line {number}: not a saved deal ({e})") from None
+        with path.open("a"):
+            pass  # refuse a file that cannot be written now, not after the first deal
 
     def get(self, key: str, deal: int) -> dict[str, Any] | None:
         """The saved result of this deal in this group, if any."""
         return self.deals.get(key, {}).get(deal)
 
     def add(self, key: str, deal: dict[str, Any]) -> None:
-        """Keep a finished deal, on disk at once."""
-        self.deals.setdefault(key, {})[deal["deal"]] = deal
-        if self.path is not None:
-            with self.path.open("a") as f:
-                f.write(json.dumps({"key": key, "deal": deal}) + "\n")
+        """Keep a finished deal, on disk at once, with the commit of the code that played it (safe to call from the
+        thread that completes a worker's task)."""
+        with self._lock:
+            self.deals.setdefault(key, {})[deal["deal"]] = deal
+            self.commits.setdefault(key, set()).add(self.commit)
+            if self.path is not None:
+                with self.path.open("a") as f:
+                    f.write(json.dumps({"key": key, "commit": self.commit, "deal": deal}) + "\n")
+
+
+def _commit() -> str:
+    """The git commit of the code that plays the deals ("unknown" outside a git checkout), with ``+`` when the work
+    tree has changes."""
+    root = Path(__file__).resolve().parent.parent
+    try:
+        head = subprocess.run(
+            ["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
+        )
+        dirty = subprocess.run(
+            ["git", "status", "--porcelain", "--untracked-files=no"],
+            cwd=root,
+            capture_output=True,
+            text=True,
+            timeout=10,
+        )
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if head.returncode != 0:
+        return "unknown"
+    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
 
 
 def run_all(
@@ -601,21 +647,30 @@ def run_all(
         sys.path.insert(0, script_dir)  # a spawned worker imports this module by name
     context = multiprocessing.get_context("spawn")
     with concurrent.futures.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        futures = [
-            [saved.get(key, k) or pool.submit(run_deal, spec, settings, k) for k in range(deals)]
-            for (spec, settings), key in zip(groups, keys, strict=True)
-        ]
-        for (spec, settings), key, group in zip(groups, keys, futures, strict=True):
+        futures: list[list[dict[str, Any] | concurrent.futures.Future[dict[str, Any]]]] = []
+        for (spec, settings), key in zip(groups, keys, strict=True):
+            group: list[dict[str, Any] | concurrent.futures.Future[dict[str, Any]]] = []
+            for k in range(deals):
+                found = saved.get(key, k)
+                if found is None:
+                    future = pool.submit(run_deal, spec, settings, k)
+                    future.add_done_callback(functools.partial(_save_done, saved, key))  # saved as it finishes
+                    group.append(future)
+                else:
+                    group.append(found)
+            futures.append(group)
+        for (spec, settings), group in zip(groups, futures, strict=True):
             done = []
             for item in group:
-                if isinstance(item, concurrent.futures.Future):
-                    deal = item.result()
-                    saved.add(key, deal)
-                else:
-                    deal = item
-                done.append(deal)
+                done.append(item.result() if isinstance(item, concurrent.futures.Future) else item)
                 _progress(spec, settings, len(done), deals)
             yield spec, settings, done
+
+
+def _save_done(saved: Saved, key: str, future: concurrent.futures.Future[dict[str, Any]]) -> None:
+    """Keep a deal a worker has finished (a failed deal is reported when its result is read)."""
+    if not future.cancelled() and future.exception() is None:
+        saved.add(key, future.result())
 
 
 def _progress(spec: str, settings: Settings, done: int, total: int) -> None:
@@ -709,6 +764,8 @@ def main(argv: list[str] | None = None) -> int:
     results = []
     for spec, settings, deals in run_all(groups, args.deals, args.workers, saved):
         results.append(summarize(spec, settings, deals))
+        # which code played the deals (several commits: a run resumed over sittings; read the changes between them)
+        results[-1]["commits"] = sorted(saved.commits.get(group_key(spec, settings), {saved.commit}))
         if not args.json:
             _print(results[-1])
     report = {"method": method, "results": results}
@@ -758,7 +815,7 @@ def _print(r: dict[str, Any]) -> None:
     diff = r["difference"]
     print(
         f"{r['game']}, {r['ours_bot']} v {r['theirs_bot']}: {r['deals']} deals x {r['seatings']} seatings, "
-        f"{r['seconds']:.0f} s"
+        f"{r['seconds']:.0f} s; played at {', '.join(r.get('commits', []))}"
     )
     print(
         f"  difference a deal: win-chance points {_ci(diff['win_chance_points'], '.1f')}, "

@@ -7,6 +7,10 @@ worlds, for the two actions alone; it is kept when that second gap is clear (at 
 standard errors) and some bot (the heuristic bot, ``hard`` or ``expert``) plays the better action with the random
 seeds 0, 1 and 2. A test asserts that each bot named with the position plays the better action there: a change that
 makes one lose it again fails.
+
+A position held by ``hard`` (eight worlds) holds for those seeds: a change in how a decision's worlds are drawn may
+make ``hard`` miss one without making it weaker. Such a failure is read, not waved through: measure the position
+again (``--confirm``) with the new code before changing the file.
 """
 
 from __future__ import annotations

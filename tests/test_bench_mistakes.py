@@ -94,6 +94,10 @@ def test_a_flagged_position_is_measured_again_on_fresh_worlds_with_what_each_bot
         assert set(after["picks"]) == {"heuristic", "random"} and all(len(m) == 2 for m in after["picks"].values())
         match, _ = position_at(after["record"], 0, after["actions"])
         assert all(match.parse_action(m) in match.legal_actions() for m in after["picks"]["random"])
+    with pytest.raises(SystemExit, match="not partnership"):
+        module.main(["partnership", "--confirm", str(earlier)])
+    with pytest.raises(SystemExit, match="--picks"):
+        module.main([*args, "--picks", "pimc(samples=0)"])
     earlier.write_text("{}")
     with pytest.raises(SystemExit, match=r"found\.json"):
         module.main(args)

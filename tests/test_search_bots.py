@@ -394,39 +394,54 @@ def test_inference_searches_the_likeliest_worlds_of_its_pool_and_its_budget_of_t
     assert bot.worlds_searched == 4  # type: ignore[attr-defined]
 
 
-def test_a_choice_is_settled_when_no_other_candidate_could_beat_the_best_by_more_than_the_margin() -> None:
-    """``Compared.settled``: candidates equal in every world settle at once; a clear best settles; a close call with a
-    wide interval does not, until the margin forgives what picking either could lose."""
+def test_a_choice_is_settled_when_no_other_candidate_could_beat_it_by_more_than_the_margin() -> None:
+    """``Compared.settled``: a clear best settles; a close call with a wide interval does not, until the margin
+    forgives what playing either could lose; candidates equal in every world so far settle only after ``alike``
+    worlds (with no spread, a standard error of zero would prove nothing); the action measured against is the one
+    the bot would play, so a cautious bot keeping its favourite settles only when the favourite is safe."""
     from clubsuite.bots.searching import Compared
 
-    equal = Compared(["a", "b"], 0, {"m": [[0.5, 0.5], [0.7, 0.7]]})
-    assert equal.settled(2.0, 0.0)
     clear = Compared(["a", "b"], 0, {"m": [[0.9, 0.1], [0.8, 0.2], [0.85, 0.15]]})
-    assert clear.settled(2.0, 0.0)
+    assert clear.settled(2.0, 0.0, 0.0, 24)
     close = Compared(["a", "b"], 0, {"m": [[0.6, 0.5], [0.4, 0.5], [0.62, 0.5]]})
-    assert not close.settled(2.0, 0.005)
-    assert close.settled(2.0, 0.5)
-    assert not Compared(["a", "b"], 0, {"m": [[0.9, 0.1]]}).settled(2.0, 1.0)  # one world says nothing of noise
+    assert not close.settled(2.0, 0.005, 0.0, 24)
+    assert close.settled(2.0, 0.5, 0.0, 24)
+    equal = [[0.5, 0.5], [0.7, 0.7], [0.2, 0.2]]
+    assert not Compared(["a", "b"], 0, {"m": equal}).settled(2.0, 0.005, 0.0, 4)
+    assert Compared(["a", "b"], 0, {"m": [*equal, [0.4, 0.4]]}).settled(2.0, 0.005, 0.0, 4)
+    assert not Compared(["a", "b"], 0, {"m": [[0.9, 0.1]]}).settled(2.0, 1.0, 0.0, 1)  # one world: no spread
+    # b is best by a little, within one standard error: a bot with caution 1 keeps its favourite a, and the search
+    # is not settled while b could beat a by more than the margin
+    kept = Compared(["a", "b"], 0, {"m": [[0.5, 0.6], [0.5, 0.45], [0.5, 0.55], [0.5, 0.5]]})
+    assert kept.decision(1.0) == "a"
+    assert not kept.settled(2.0, 0.005, 1.0, 24)
 
 
 @pytest.mark.parametrize("spec", ["whist", "partnership", "free", "northstar(players=3)"])
 def test_a_settling_search_stops_early_on_easy_decisions_and_decides_as_its_worlds_say(spec: str) -> None:
     """With ``settle`` the search stops before its ``samples`` once the choice is settled, never before ``least``
-    worlds, and decides what the same worlds searched without settling would decide if stopped there (the stop
-    reads only the values found, so it is the same on any machine)."""
-    stopped_early = 0
-    for steps in range(0, 40, 3):
+    worlds, and decides what a fixed search of those very worlds decides (the stop reads only the values found, so
+    it is the same on any machine). Positions with more legal actions than ``width`` are left out: there the
+    candidates are drawn after the worlds' seeds, so a fixed search of another size compares other candidates."""
+    stopped_early = compared = 0
+    for steps in range(0, 36, 5):
         match = _position(spec, 61 + steps, steps)
-        if match.to_act is None or len(match.legal_actions()) < 2:
+        if match.to_act is None or not 2 <= len(match.legal_actions()) <= 12:
             continue
         seat, legal = match.to_act, match.legal_actions()
-        settling = make_bot("pimc(samples=40,settle=200,least=4,margin=5)", match.game)
+        settling = make_bot("pimc(samples=24,settle=200,least=3,margin=5)", match.game)
         choice = settling.choose(match.view(seat), legal, random.Random(7))
         worlds = settling.worlds_searched  # type: ignore[attr-defined]
-        assert 4 <= worlds <= 40
+        assert 3 <= worlds <= 24
         if settling.stopped_by == "settled":  # type: ignore[attr-defined]
             stopped_early += 1
-            assert worlds < 40
+            assert worlds < 24
         fixed = make_bot(f"pimc(samples={worlds})", match.game)
         assert fixed.choose(match.view(seat), legal, random.Random(7)) == choice
-    assert stopped_early > 0
+        compared += 1
+    assert compared and stopped_early > 0
+
+
+def test_a_settling_search_needs_room_to_settle() -> None:
+    with pytest.raises(InvalidOptionsError, match="least=9 is more than samples=8"):
+        make_bot("pimc(samples=8,settle=200,least=9)", "whist")

@@ -201,10 +201,19 @@ def test_the_openspiel_comparison_plays_every_deal_in_every_seating_with_the_sam
     assert results[0]["ours"]["simulations_per_move"] >= 1 and results[1]["ours"]["simulations_per_move"] is None
 
 
-def test_the_openspiel_comparison_deals_the_same_cards_over_several_workers(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_openspiel_comparison_deals_the_same_cards_over_several_workers(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    """The same deals whatever the number of processes; with several, each deal is saved (``--save``) by the
+    process that waits on the workers as soon as it is finished."""
+    import json
+
     module = _comparison_script(monkeypatch)
     args = ["--ms", "1", "--deals", "2", "--games", "whist", "--matchups", "heuristic:ismcts-fair", "--json"]
-    alone, shared = (_run_comparison(module, [*args, "--workers", w]) for w in ("1", "2"))
+    alone = _run_comparison(module, [*args, "--workers", "1"])
+    save = tmp_path / "deals.jsonl"
+    shared = _run_comparison(module, [*args, "--workers", "2", "--save", str(save)])
+    assert sorted(json.loads(line)["deal"]["deal"] for line in save.read_text().splitlines()) == [0, 1]
 
     def dealt(report: dict[str, Any]) -> list[list[tuple[str, tuple[str, ...]]]]:
         return [
@@ -233,9 +242,19 @@ def test_the_openspiel_comparison_resumes_from_its_saved_deals(monkeypatch: pyte
     _run_comparison(module, [*args, "--deals", "1", "--ms", "2"])
     keys = [json.loads(line)["key"] for line in save.read_text().splitlines()]
     assert len(keys) == 3 and json.loads(keys[2])["ms"] == 2  # another budget: played afresh
+    assert all(json.loads(line)["commit"] for line in save.read_text().splitlines())
+    assert resumed["results"][0]["commits"]  # the code that played the deals, named
+    # a run killed while writing its last deal: that deal is dropped and played again
+    lines = save.read_text().splitlines()
+    save.write_text("\n".join(lines[:2]) + "\n" + lines[2][:40])
+    again = _run_comparison(module, [*args, "--deals", "2"])
+    assert again["results"][0]["per_deal"] == resumed["results"][0]["per_deal"]
+    assert len(save.read_text().splitlines()) == 2
     save.write_text("not json\n")
     with pytest.raises(SystemExit):
         module.main([*args, "--deals", "1"])
+    with pytest.raises(SystemExit):  # refused before any deal is played
+        module.main([*args, "--deals", "1", "--save", str(tmp_path / "no-such-folder" / "deals.jsonl")])
 
 
 def test_the_comparison_plays_two_of_this_projects_bots_on_the_same_duplicate_deals(

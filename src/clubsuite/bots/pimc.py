@@ -22,8 +22,10 @@ the search starts; a time budget (``ms`` of wall time, ``cpu`` of CPU time) may 
 (touching cards) or one is clearly best, a few worlds say all there is to say; a close call between two plays needs
 many. With ``settle`` the search stops before ``samples`` worlds once no other candidate could beat the best by more
 than ``margin`` (thousandths of a win) within ``settle`` hundredths of a standard error of their paired difference,
-after ``least`` worlds at least; the time saved on easy decisions pays for a larger ``samples`` on hard ones. This is
-still work, not time: the stop depends only on the values found, so it is the same on a busy machine.
+after ``least`` worlds at least (and three times that for two candidates equal in every world so far, which have no
+spread to measure); the action measured against is the one the bot would play, ``caution`` included. The time
+saved on easy decisions pays for a larger ``samples`` on hard ones. This is still work, not time: the stop depends
+only on the values found, so it is the same on a busy machine.
 """
 
 from __future__ import annotations
@@ -47,6 +49,7 @@ from clubsuite.bots.searching import (
     worlds_from,
 )
 from clubsuite.engine import LegalActions, Phase, SomeMatch, find_game
+from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import option
 from clubsuite.solver.game import card_values
 from clubsuite.solver.search import NodeLimitError
@@ -102,6 +105,10 @@ class PimcSettings:
             pool=(self.pool, 1, 64),
             window=(self.window, 0, 1000),
         )
+        if self.settle and self.least > self.samples:
+            raise InvalidOptionsError(
+                f"pimc setting least={self.least} is more than samples={self.samples}: the search would never settle"
+            )
 
 
 _KEY_SALT = 0x5DEECE66D
@@ -176,7 +183,10 @@ class PimcBot:
                 rows[m].append(values[m])
             budget.done += 1
             if settings.settle and budget.done >= settings.least and budget.done < budget.count:
-                if Compared(actions, 0, rows).settled(settings.settle / 100, settings.margin / 1000):
+                found = Compared(actions, actions.index(favourite), rows)
+                if found.settled(
+                    settings.settle / 100, settings.margin / 1000, settings.caution / 100, 3 * settings.least
+                ):
                     budget.stopped_by = "settled"
                     break
         self.worlds_searched = budget.done

@@ -179,20 +179,32 @@ class Compared:
         var = sum((d - mean) ** 2 for d in diffs) / (n - 1) if n > 1 else 0.0
         return mean, math.sqrt(var / n)
 
-    def settled(self, z: float, margin: float) -> bool:
-        """Whether more worlds are unlikely to change the choice by much: in the measure of the best mean, no other
-        candidate could beat the best by more than ``margin`` (its paired difference from the best, plus ``z``
-        standard errors, stays under ``margin``). Candidates equal in every world are settled at once; a close
-        call between two actions worth about the same settles once the interval is narrow enough that picking
-        either costs at most ``margin``. Needs two worlds at least."""
-        best_m, best_i = self._best()
-        if len(self.rows[best_m]) < 2:
+    def settled(self, z: float, margin: float, caution: float, alike: int) -> bool:
+        """Whether more worlds are unlikely to change the choice by much: the action :meth:`decision` would play
+        with ``caution`` is one that no other candidate could beat by more than ``margin`` in the measure of the
+        best mean (their paired difference, plus ``z`` standard errors, stays under ``margin``). A close call
+        between two actions worth about the same settles once the interval is narrow enough that playing either
+        costs at most ``margin``.
+
+        Two candidates worth the same in every world so far (touching cards, or a difference that has not shown up
+        yet) have no spread to measure: they count as settled only after ``alike`` worlds (a pair that differs in
+        one world in ten shows no difference in 24 worlds 8% of the time). Needs two worlds at least."""
+        best_m, _ = self._best()
+        rows = self.rows[best_m]
+        n = len(rows)
+        if n < 2:
             return False
+        chosen = self.actions.index(self.decision(caution))
         for j in range(len(self.actions)):
-            if j != best_i:
-                mean, error = self.difference(best_i, j, best_m)
-                if -mean + z * error > margin:
+            if j == chosen:
+                continue
+            if all(r[chosen] == r[j] for r in rows):
+                if n < alike:
                     return False
+                continue
+            mean, error = self.difference(chosen, j, best_m)
+            if -mean + z * error > margin:
+                return False
         return True
 
     def decision(self, caution: float) -> object:
