@@ -1,0 +1,103 @@
+"""What a decision costs each bot, asked at the very same decisions: CPU time and worlds searched.
+
+Run as ``python bench/cost.py GAME BOT [BOT ...] [--hands 3] [--seed 5] [--json]``, for example
+``python bench/cost.py whist expert "pimc(samples=128,settle=200,margin=12,ms=30000)"``.
+
+The heuristic bot plays ``--hands`` first hands of fresh matches (hand k dealt from the seed and k); at every
+decision with more than one legal action, every bot is asked for its choice (and the heuristic's is played), with
+the random numbers seeded by the decision's number in its hand, and the thinking thread's CPU time
+(``time.thread_time``) and the worlds (``pimc``) or iterations (``ismcts``) it searched are added up. So every bot
+is measured on the same positions, and the machine's load changes nothing but the wall time. This is how a new
+level's budget is set to cost what ``expert`` costs before the two are compared in play (``docs/bots.md``,
+"Towards master").
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import sys
+import time
+from typing import Any
+
+from clubsuite.bots import make_bot
+from clubsuite.engine import resolve
+from clubsuite.runner import deal_next
+from clubsuite.seeding import derive_seed
+
+
+def measure(spec: str, bots: list[str], hands: int, seed: int) -> dict[str, Any]:
+    """Each bot's mean CPU milliseconds and worlds a decision over the decisions of ``hands`` heuristic hands."""
+    info, options = resolve(spec)
+    totals = {b: {"cpu": 0.0, "searched": 0, "counted": False} for b in bots}
+    decisions = 0
+    for hand in range(hands):
+        match = info.new_match(options, 0)
+        deal_next(match, info, derive_seed(seed, hand))
+        players = {b: make_bot(b, match.game) for b in bots}
+        heuristic = make_bot("heuristic", match.game)
+        index = 0
+        while match.to_act is not None:
+            seat = match.to_act
+            legal = match.legal_actions()
+            view = match.view(seat)
+            if len(legal) > 1:
+                decisions += 1
+                for name, bot in players.items():
+                    started = time.thread_time()
+                    bot.choose(view, legal, random.Random(index))
+                    totals[name]["cpu"] += time.thread_time() - started
+                    for attribute in ("worlds_searched", "iterations_run"):
+                        value = getattr(bot, attribute, None)
+                        if isinstance(value, int):
+                            totals[name]["searched"] += value
+                            totals[name]["counted"] = True
+            match.apply(heuristic.choose(view, legal, random.Random(index)))
+            index += 1
+    return {
+        "game": spec,
+        "hands": hands,
+        "seed": seed,
+        "decisions": decisions,
+        "bots": {
+            name: {
+                "cpu_ms_per_decision": 1000 * t["cpu"] / decisions if decisions else None,
+                "searched_per_decision": t["searched"] / decisions if decisions and t["counted"] else None,
+            }
+            for name, t in totals.items()
+        },
+    }
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Parse the arguments, measure, print."""
+    parser = argparse.ArgumentParser(description=(__doc__ or "").splitlines()[0])
+    parser.add_argument("game", help="a rules spec: whist, free, partnership, northstar(players=3), ...")
+    parser.add_argument("bots", nargs="+", help="bot specs or levels, each asked at every decision")
+    parser.add_argument("--hands", type=int, default=3, help="heuristic hands whose decisions are asked (default 3)")
+    parser.add_argument("--seed", type=int, default=5, help="deals the hands and seeds the bots (default 5)")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+    args = parser.parse_args(argv)
+    if args.hands < 1:
+        parser.error("--hands must be at least 1")
+    try:
+        name = resolve(args.game)[0].name
+        for b in args.bots:
+            make_bot(b, name)
+    except ValueError as e:  # every error of this project is a ValueError
+        parser.error(str(e))
+    result = measure(args.game, args.bots, args.hands, args.seed)
+    if args.json:
+        print(json.dumps(result, indent=1))
+        return 0
+    print(f"{result['game']}: {result['decisions']} decisions of {result['hands']} hands (seed {result['seed']})")
+    for b, figures in result["bots"].items():
+        searched = figures["searched_per_decision"]
+        extra = "" if searched is None else f", {searched:.1f} worlds or iterations"
+        print(f"  {b}: {figures['cpu_ms_per_decision']:.1f} ms CPU a decision{extra}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

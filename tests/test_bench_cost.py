@@ -1,0 +1,50 @@
+"""``bench/cost.py``: every bot asked at the very same decisions, its CPU time and worlds a decision added up; the
+worlds are work, so they are the same on every run (the CPU time is not asserted: it depends on the machine)."""
+
+from __future__ import annotations
+
+import contextlib
+import importlib.util
+import io
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+
+def _script() -> Any:
+    path = Path(__file__).resolve().parent.parent / "bench" / "cost.py"
+    spec = importlib.util.spec_from_file_location("cost", path)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def _run(module: Any, args: list[str]) -> dict[str, Any]:
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        assert module.main(args) == 0
+    result: dict[str, Any] = json.loads(out.getvalue())
+    return result
+
+
+def test_every_bot_is_asked_at_the_same_decisions_and_its_worlds_counted() -> None:
+    module = _script()
+    bots = ["heuristic", "pimc(samples=3)", "pimc(samples=6,settle=200,least=2)"]
+    first = _run(module, ["partnership", *bots, "--hands", "1", "--json"])
+    again = _run(module, ["partnership", *bots, "--hands", "1", "--json"])
+    assert first["decisions"] == again["decisions"] > 10
+    figures = first["bots"]
+    assert figures["heuristic"]["searched_per_decision"] is None
+    assert figures["pimc(samples=3)"]["searched_per_decision"] == 3.0
+    settling = figures["pimc(samples=6,settle=200,least=2)"]["searched_per_decision"]
+    assert 2.0 <= settling <= 6.0
+    assert settling == again["bots"]["pimc(samples=6,settle=200,least=2)"]["searched_per_decision"]
+    assert all(f["cpu_ms_per_decision"] > 0 for f in figures.values())
+
+
+def test_a_bad_bot_is_refused_before_anything_is_played() -> None:
+    with pytest.raises(SystemExit):
+        _script().main(["whist", "pimc(samples=0)"])
