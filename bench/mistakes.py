@@ -1,7 +1,7 @@
 """Where a bot level and a much stronger reference disagree beyond noise: positions to study, and to fix.
 
 Run as ``python bench/mistakes.py GAME [--level hard] [--reference SPEC] [--hands 20] [--seed 1] [--z 2]
-[--min-gap 0.01] [--workers N] [--json] [--out FILE]``; ``python bench/mistakes.py GAME --confirm FILE
+[--min-gap 0.01] [--workers N] [--every N] [--json] [--out FILE]``; ``python bench/mistakes.py GAME --confirm FILE
 [--reference SPEC] [--top 20] [--picks heuristic,hard,expert]`` measures the positions of an
 earlier result again.
 
@@ -60,9 +60,12 @@ EXACT_NODES = 300_000
 """The most solver nodes for the exact hint of one flagged card (past it the hint is left out)."""
 
 
-def play_hand(spec: str, level: str, reference: str, seed: int, hand: int, z: float, min_gap: float) -> dict[str, Any]:
-    """One hand played by ``level`` in every seat, each decision judged by ``reference``: the count of decisions
-    judged, and the flagged ones."""
+def play_hand(
+    spec: str, level: str, reference: str, seed: int, hand: int, z: float, min_gap: float, every: int = 1
+) -> dict[str, Any]:
+    """One hand played by ``level`` in every seat, every ``every``-th decision with a choice judged by ``reference``
+    (which ones turns with the hand, so that over many hands every stage of a hand is judged alike): the count of
+    decisions judged, and the flagged ones."""
     info, options = resolve(spec)
     match = info.new_match(options, 0)
     deal_next(match, info, derive_seed(seed, hand))
@@ -70,7 +73,7 @@ def play_hand(spec: str, level: str, reference: str, seed: int, hand: int, z: fl
     judge = make_bot(reference, match.game)
     if not isinstance(judge, PimcBot):
         raise SystemExit(f"--reference {reference!r}: the reference must be a pimc bot (it compares in paired worlds)")
-    judged = 0
+    judged = choices = 0
     flagged: list[dict[str, Any]] = []
     index = 0
     while match.to_act is not None:
@@ -78,7 +81,7 @@ def play_hand(spec: str, level: str, reference: str, seed: int, hand: int, z: fl
         legal = match.legal_actions()
         view = match.view(seat)
         action = bot.choose(view, legal, random.Random(derive_seed(seed, hand, index, 1)))
-        if len(legal) > 1:
+        if len(legal) > 1 and (choices + hand) % every == 0:
             judged += 1
             compared = judge.compare(view, legal, random.Random(derive_seed(seed, hand, index, 2)), action)
             taken = compared.actions.index(action)
@@ -110,17 +113,26 @@ def play_hand(spec: str, level: str, reference: str, seed: int, hand: int, z: fl
                         "record": record_from_match(before),
                     }
                 )
+        choices += len(legal) > 1
         match.apply(action)
         index += 1
     return {"judged": judged, "flagged": flagged}
 
 
 def run(
-    spec: str, level: str, reference: str, hands: int, seed: int, z: float, min_gap: float, workers: int
+    spec: str,
+    level: str,
+    reference: str,
+    hands: int,
+    seed: int,
+    z: float,
+    min_gap: float,
+    workers: int,
+    every: int = 1,
 ) -> dict[str, Any]:
     """Every hand, over ``workers`` processes (the result is the same for any number)."""
     started = time.perf_counter()
-    args = [(spec, level, reference, seed, k, z, min_gap) for k in range(hands)]
+    args = [(spec, level, reference, seed, k, z, min_gap, every) for k in range(hands)]
     if workers > 1:
         context = multiprocessing.get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
@@ -139,6 +151,7 @@ def run(
         "seed": seed,
         "z": z,
         "min_gap": min_gap,
+        "every": every,
         "decisions_judged": judged,
         "flagged": len(flagged),
         "flagged_by_phase": dict(Counter(f["phase"] for f in flagged)),
@@ -206,6 +219,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--z", type=float, default=2.0, help="standard errors a gap must exceed (default 2)")
     parser.add_argument("--min-gap", type=float, default=0.01, help="the least gap flagged, 0 to 1 (default 0.01)")
     parser.add_argument("--workers", type=int, default=1, help="processes (default 1)")
+    parser.add_argument(
+        "--every", type=int, default=1, help="judge every N-th decision with a choice, to cover more hands (default 1)"
+    )
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument("--out", default=None, help="also write the whole result as JSON to this file")
     parser.add_argument(
@@ -222,10 +238,18 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.confirm:
         return _confirm_main(args)
-    if args.hands < 1 or args.workers < 1 or args.z < 0 or not 0 <= args.min_gap <= 1:
-        parser.error("--hands and --workers must be at least 1, --z at least 0, --min-gap from 0 to 1")
+    if args.hands < 1 or args.workers < 1 or args.every < 1 or args.z < 0 or not 0 <= args.min_gap <= 1:
+        parser.error("--hands, --workers and --every must be at least 1, --z at least 0, --min-gap from 0 to 1")
     result = run(
-        args.game, args.level, args.reference or REFERENCE, args.hands, args.seed, args.z, args.min_gap, args.workers
+        args.game,
+        args.level,
+        args.reference or REFERENCE,
+        args.hands,
+        args.seed,
+        args.z,
+        args.min_gap,
+        args.workers,
+        args.every,
     )
     if args.out:
         with open(args.out, "w", encoding="utf-8") as f:

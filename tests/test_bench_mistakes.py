@@ -101,3 +101,14 @@ def test_a_flagged_position_is_measured_again_on_fresh_worlds_with_what_each_bot
     earlier.write_text("{}")
     with pytest.raises(SystemExit, match=r"found\.json"):
         module.main(args)
+
+
+def test_every_nth_decision_is_judged_turning_with_the_hand() -> None:
+    """``--every 3``: about a third of the decisions are judged; the level plays the same hand either way, and a
+    decision judged is judged alike (what ``--every 3`` flags, ``--every 1`` flags too)."""
+    module = _script()
+    every = module.play_hand("whist", "random", "pimc(samples=2,caution=0)", 3, 1, 2.0, 0.01, 3)
+    each = module.play_hand("whist", "random", "pimc(samples=2,caution=0)", 3, 1, 2.0, 0.01, 1)
+    assert each["judged"] // 3 <= every["judged"] <= each["judged"] // 3 + 1
+    assert {f["actions"] for f in every["flagged"]} <= {f["actions"] for f in each["flagged"]}
+    assert module.play_hand("whist", "random", "pimc(samples=2,caution=0)", 3, 2, 2.0, 0.01, 3)["judged"] > 0
