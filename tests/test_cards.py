@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from clubsuite.cards import (
     NUMBERED,
@@ -219,3 +221,10 @@ def test_card_set_from_cards_of_every_kind() -> None:
     assert [str(c) for c in mixed] == ["AS", "JK2", "15H"]
     assert card("15H", NUMBERED) in mixed
     assert card("AS") in mixed
+
+
+@given(st.integers(min_value=0, max_value=(1 << 60) - 1))
+def test_bit_indices_lists_the_set_bits_lowest_first_like_iter_bits(mask: int) -> None:
+    from clubsuite.cards import bit_indices, iter_bits
+
+    assert bit_indices(mask) == list(iter_bits(mask))

@@ -149,6 +149,29 @@ _BLOCK_BITS = _block_table()
 """For every 13-bit block, the positions of its set bits in increasing order."""
 
 
+_BYTES = tuple(
+    tuple(tuple(b + 8 * chunk for b in range(8) if value >> b & 1) for value in range(256)) for chunk in range(7)
+)
+"""``_BYTES[c][v]``: the bit indices of the byte value ``v`` at byte ``c`` of a mask, lowest first."""
+
+
+def bit_indices(mask: int) -> list[int]:
+    """The indices of the set bits of ``mask`` (any deck of up to 56 cards), lowest first, as a list: a table per
+    byte, about twice as fast as :func:`iter_bits` on a hand of cards (the bots' card loops run in every rollout)."""
+    if mask >> 56:
+        return list(iter_bits(mask))
+    b0, b1, b2, b3, b4, b5, b6 = _BYTES
+    return [
+        *b0[mask & 255],
+        *b1[mask >> 8 & 255],
+        *b2[mask >> 16 & 255],
+        *b3[mask >> 24 & 255],
+        *b4[mask >> 32 & 255],
+        *b5[mask >> 40 & 255],
+        *b6[mask >> 48 & 255],
+    ]
+
+
 def iter_bits(mask: int) -> Iterator[int]:
     """The indices of the set bits of ``mask``, lowest first."""
     while mask:

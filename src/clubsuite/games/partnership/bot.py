@@ -29,7 +29,7 @@ from __future__ import annotations
 import random
 
 from clubsuite.bots.base import register_bot
-from clubsuite.cards import CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, Card
+from clubsuite.cards import CLUBS_MASK, FULL_STANDARD, SUIT_MASKS, Card, bit_indices
 from clubsuite.engine import LegalActions
 from clubsuite.errors import IllegalActionError
 from clubsuite.games.partnership.deal import N_SEATS
@@ -70,14 +70,8 @@ TIE = 1e-3
 """Weight of the rank tie-break between cards of equal score (the lower card is kept back)."""
 
 
-def _bits(mask: int) -> list[int]:
-    """The card indices in a mask, lowest first."""
-    out = []
-    while mask:
-        low = mask & -mask
-        out.append(low.bit_length() - 1)
-        mask ^= low
-    return out
+_bits = bit_indices
+"""The card indices in a mask, lowest first."""
 
 
 def _above(index: int) -> int:
@@ -100,7 +94,7 @@ class Knowledge:
     in seat ``s``'s hand that unseen cards may fill.
     """
 
-    __slots__ = ("hand", "me", "out", "slots", "sure", "unseen", "voids")
+    __slots__ = ("_any", "hand", "me", "out", "room", "slots", "sure", "unseen", "voids")
 
     def __init__(self, view: PartnershipView) -> None:
         self.me = view.seat
@@ -117,6 +111,12 @@ class Knowledge:
         self.voids = void_masks(view)
         sizes = view.hand_sizes
         self.slots = [0 if s == self.me else sizes[s] - self.sure[s].bit_count() for s in range(N_SEATS)]
+        self.room = [
+            sum(self.slots[s] for s in range(N_SEATS) if s != self.me and not self.voids[s] & SUIT_MASKS[suit])
+            for suit in range(4)
+        ]
+        """Per suit, the places in the other hands that may hold an unseen card of it."""
+        self._any: dict[tuple[int, int], float] = {}
 
     def p_holds_any(self, seat: int, mask: int) -> float:
         """The chance that ``seat`` holds at least one card of ``mask`` now (cards treated independently)."""
@@ -124,16 +124,20 @@ class Knowledge:
             return 1.0 if self.hand & mask else 0.0
         if self.sure[seat] & mask:
             return 1.0
+        cached = self._any.get((seat, mask))
+        if cached is not None:
+            return cached
         p_none = 1.0
         for suit in range(4):
             k = (mask & self.unseen & SUIT_MASKS[suit] & ~self.voids[seat]).bit_count()
             if not k:
                 continue
-            room = sum(self.slots[s] for s in range(N_SEATS) if s != self.me and not self.voids[s] & SUIT_MASKS[suit])
+            room = self.room[suit]
             if room <= 0:
                 continue
             p_none *= (1.0 - self.slots[seat] / room) ** k
-        return 1.0 - p_none
+        self._any[(seat, mask)] = result = 1.0 - p_none
+        return result
 
     def p_void(self, seat: int, suit: int) -> float:
         """The chance that ``seat`` holds no card of ``suit`` now."""

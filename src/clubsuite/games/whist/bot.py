@@ -30,7 +30,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from clubsuite.bots.base import register_bot
-from clubsuite.cards import CLUBS_MASK, SUIT_MASKS, Card
+from clubsuite.cards import CLUBS_MASK, SUIT_MASKS, Card, bit_indices
 from clubsuite.engine import LegalActions
 from clubsuite.errors import IllegalActionError
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
@@ -93,24 +93,8 @@ class Goal(StrEnum):
     """Take few tricks, towards -target (CW-5: that wins too)."""
 
 
-_BYTES = tuple(
-    tuple(tuple(b + 8 * chunk for b in range(8) if value >> b & 1) for value in range(256)) for chunk in range(7)
-)
-"""``_BYTES[c][v]``: the card indices of the byte value ``v`` at byte ``c`` of a 52-card mask, lowest first."""
-
-
-def _bits(mask: int) -> list[int]:
-    """The card indices in a mask, lowest first (a table per byte: the bot's hottest helper, run in every rollout)."""
-    b0, b1, b2, b3, b4, b5, b6 = _BYTES
-    return [
-        *b0[mask & 255],
-        *b1[mask >> 8 & 255],
-        *b2[mask >> 16 & 255],
-        *b3[mask >> 24 & 255],
-        *b4[mask >> 32 & 255],
-        *b5[mask >> 40 & 255],
-        *b6[mask >> 48 & 255],
-    ]
+_bits = bit_indices
+"""The card indices in a mask, lowest first."""
 
 
 def _above(index: int) -> int:
