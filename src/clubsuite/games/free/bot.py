@@ -161,11 +161,17 @@ def chance_holds_any(table: Table, seat: int, cards: int) -> float:
     return 1.0 - (1.0 - share) ** k
 
 
+_HIGHER = tuple(
+    sum(1 << i for i in iter_bits(PRIMARY_SUIT_MASKS[c // 13]) if strength(i) > strength(c)) if c < 52 else 0
+    for c in range(54)
+)
+"""``_HIGHER[c]``: the primary cards of card ``c``'s suit that play higher than it (none for a Joker)."""
+
+
 def higher_in_suit(card_index: int, mask: int) -> int:
-    """The cards of ``mask`` in the same suit as ``card_index`` that play higher than it."""
-    suit = card_index // 13
-    s = strength(card_index)
-    return sum(1 << i for i in iter_bits(mask & PRIMARY_SUIT_MASKS[suit]) if strength(i) > s)
+    """The cards of ``mask`` in the same suit as ``card_index`` that play higher than it (a table per card: the
+    bot asks it for every card it weighs, in every rollout)."""
+    return mask & _HIGHER[card_index]
 
 
 def beats(challenger: int, best: int, led: int) -> bool:
