@@ -251,11 +251,7 @@ def main(argv: list[str] | None = None) -> int:
         args.workers,
         args.every,
     )
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=1)
-    if args.json:
-        print(json.dumps(result, indent=1))
+    if _written(result, args.out, args.json):
         return 0
     print(
         f"{result['game']}: {result['level']} judged by {result['reference']} over {result['hands']} hands: "
@@ -270,6 +266,16 @@ def main(argv: list[str] | None = None) -> int:
         )
     sys.stdout.flush()
     return 0
+
+
+def _written(result: dict[str, Any], out: str | None, as_json: bool) -> bool:
+    """Write the result to ``out`` (``--out``) and print it as JSON (``--json``): whether it was printed."""
+    if out:
+        with open(out, "w", encoding="utf-8") as f:
+            json.dump(result, f, indent=1)
+    if as_json:
+        print(json.dumps(result, indent=1))
+    return as_json
 
 
 def _confirm_main(args: argparse.Namespace) -> int:
@@ -307,11 +313,7 @@ def _confirm_main(args: argparse.Namespace) -> int:
         "seconds": round(time.perf_counter() - started, 1),
         "positions": confirmed,
     }
-    if args.out:
-        with open(args.out, "w", encoding="utf-8") as f:
-            json.dump(result, f, indent=1)
-    if args.json:
-        print(json.dumps(result, indent=1))
+    if _written(result, args.out, args.json):
         return 0
     print(f"{result['game']}: {len(confirmed)} positions measured again by {reference} ({result['seconds']} s)")
     for c in confirmed:

@@ -3,31 +3,19 @@ worlds are work, so they are the same on every run (the CPU time is not asserted
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
-import io
-import json
-from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bench_helpers import load, run_json
+
 
 def _script() -> Any:
-    path = Path(__file__).resolve().parent.parent / "bench" / "cost.py"
-    spec = importlib.util.spec_from_file_location("cost", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("cost")
 
 
 def _run(module: Any, args: list[str]) -> dict[str, Any]:
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert module.main(args) == 0
-    result: dict[str, Any] = json.loads(out.getvalue())
-    return result
+    return run_json(module, args)
 
 
 def test_every_bot_is_asked_at_the_same_decisions_and_its_worlds_counted() -> None:

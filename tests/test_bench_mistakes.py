@@ -4,24 +4,19 @@ flagged position is read back from its record to the very decision, and the pair
 
 from __future__ import annotations
 
-import importlib.util
 import math
 from pathlib import Path
 from typing import Any
 
 import pytest
 
+from bench_helpers import load
 from clubsuite.analysis.positions import position_at
 from clubsuite.bots.searching import Compared
 
 
 def _script() -> Any:
-    path = Path(__file__).resolve().parent.parent / "bench" / "mistakes.py"
-    spec = importlib.util.spec_from_file_location("mistakes", path)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load("mistakes")
 
 
 def test_the_paired_gap_is_the_mean_and_standard_error_of_the_world_by_world_differences() -> None:

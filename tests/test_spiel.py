@@ -3,6 +3,8 @@
 
 from __future__ import annotations
 
+import sys
+import types
 from pathlib import Path
 from typing import Any
 
@@ -11,6 +13,7 @@ import pyspiel
 import pytest
 from open_spiel.python.algorithms import ismcts, mcts
 
+from bench_helpers import load, run_json
 from clubsuite.rl.spiel import REGISTERED, ScriptedRandom
 from clubsuite.seeding import shuffled
 
@@ -129,28 +132,13 @@ def test_bad_parameters_are_refused_naming_them() -> None:
 
 def _comparison_script(monkeypatch: pytest.MonkeyPatch) -> Any:
     """``bench/vs_openspiel.py`` as a module (registered by name, so that spawned workers can unpickle its tasks)."""
-    import importlib.util
-    import sys
-
-    script = Path(__file__).resolve().parent.parent / "bench" / "vs_openspiel.py"
-    spec = importlib.util.spec_from_file_location("vs_openspiel", script)
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    monkeypatch.setitem(sys.modules, "vs_openspiel", module)
-    spec.loader.exec_module(module)
-    return module
+    # a placeholder first, so that the test's end removes the name again (the load replaces it)
+    monkeypatch.setitem(sys.modules, "vs_openspiel", types.ModuleType("vs_openspiel"))
+    return load("vs_openspiel", register=True)
 
 
 def _run_comparison(module: Any, args: list[str]) -> dict[str, Any]:
-    import contextlib
-    import io
-    import json
-
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        assert module.main(args) == 0
-    report: dict[str, Any] = json.loads(out.getvalue())
-    return report
+    return run_json(module, args)
 
 
 def test_the_openspiel_comparison_plays_every_deal_in_every_seating_with_the_same_cards(
