@@ -149,9 +149,9 @@ def test_the_openspiel_comparison_plays_every_deal_in_every_seating_with_the_sam
     module = _comparison_script(monkeypatch)
     matchups = "ours:ismcts-random,heuristic:ismcts-fair"
     report = _run_comparison(
-        module, ["--ms", "2", "--deals", "2", "--games", "whist,partnership", "--matchups", matchups, "--json"]
+        module, ["--ms", "1", "--deals", "2", "--games", "whist,partnership", "--matchups", matchups, "--json"]
     )
-    assert report["method"]["ours"] == "pimc(samples=10000,cpu=2)"
+    assert report["method"]["ours"] == "pimc(samples=10000,cpu=1)"
     assert set(report["method"]["openspiel"]) == {"ismcts-random", "ismcts-fair"}
     assert report["method"]["openspiel"]["ismcts-fair"]["uct_c"] == 0.7
     results = report["results"]
