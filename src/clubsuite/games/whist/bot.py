@@ -144,19 +144,18 @@ class Knowledge:
         for k in range(2):
             for i in _bits(held[k]):
                 prob[k][i] = 1.0
-        # The unseen cards fall into four classes by which opponents may hold them; a class shares its chances.
+        # The unseen cards fall into classes by which opponents may hold them; a class shares its chances (a card
+        # neither may hold stays at 0 for both).
         may = [unseen & ~absent[t] for t in opponents]
-        for both in (True, False):
-            for k in range(2) if not both else (0,):
-                cards = may[0] & may[1] if both else may[k] & ~may[1 - k]
-                holders = (0, 1) if both else (k,)
-                slots = free_bid + sum(free[h] for h in holders)
-                if slots <= 0 or not cards:
-                    continue
-                for h in holders:
-                    chance, row = free[h] / slots, prob[h]
-                    for i in _bits(cards):
-                        row[i] = chance
+        classes = (((0, 1), may[0] & may[1]), ((0,), may[0] & ~may[1]), ((1,), may[1] & ~may[0]))
+        for holders, cards in classes:
+            slots = free_bid + sum(free[h] for h in holders)
+            if slots <= 0 or not cards:
+                continue
+            for h in holders:
+                chance, row = free[h] / slots, prob[h]
+                for i in _bits(cards):
+                    row[i] = chance
         return cls(int(view.hand), opponents, prob, (held[0], held[1]))
 
     @classmethod
