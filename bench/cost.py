@@ -1,7 +1,7 @@
 """What a decision costs each bot, asked at the very same decisions: CPU time and worlds searched.
 
-Run as ``python bench/cost.py GAME BOT [BOT ...] [--hands 3] [--seed 5] [--json]``, for example
-``python bench/cost.py whist expert "pimc(samples=128,settle=200,margin=12,ms=30000)"``.
+Run as ``python bench/cost.py GAME BOT [BOT ...] [--hands 3] [--seed 5] [--reference SPEC] [--json]``, for
+example ``python bench/cost.py whist expert "pimc(samples=128,settle=200,margin=12,ms=30000)"``.
 
 The heuristic bot plays ``--hands`` first hands of fresh matches (hand k dealt from the seed and k); at every
 decision with more than one legal action, every bot is asked for its choice (and the heuristic's is played), with
@@ -10,33 +10,50 @@ the random numbers seeded by the decision's number in its hand, and the thinking
 is measured on the same positions, and the machine's load changes nothing but the wall time. This is how a new
 level's budget is set to cost what ``expert`` costs before the two are compared in play (``docs/bots.md``,
 "Towards master").
+
+With ``--reference SPEC`` (a ``pimc`` bot, for example ``pimc(samples=256,caution=0)``) every decision is also
+judged: the reference values every candidate and every bot's choice in the same worlds, drawn with random numbers of
+its own (never the bots' worlds), and a bot's **loss** at a decision is the reference's best mean less the mean of
+the action the bot chose, in thousandths of a win (0 where it chose the best). The mean loss of each bot and the
+paired difference of each from the first bot (decision by decision, with its standard error over decisions) say
+which plays better on these positions. The reference's noise is shared by all the bots it judges, so the differences
+are fair between them; the reference is a search of the same family, so this is a quick guide for choosing what to
+measure in play, not a measure of strength in itself.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import random
 import sys
 import time
 from typing import Any
 
 from clubsuite.bots import make_bot
+from clubsuite.bots.pimc import PimcBot
 from clubsuite.engine import resolve
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
+REFERENCE_SALT = 0x7E1F
+"""Mixed into the reference's seeds, so that it never searches the very worlds a bot searched."""
 
-def measure(spec: str, bots: list[str], hands: int, seed: int) -> dict[str, Any]:
-    """Each bot's mean CPU milliseconds and worlds a decision over the decisions of ``hands`` heuristic hands."""
+
+def measure(spec: str, bots: list[str], hands: int, seed: int, reference: str | None = None) -> dict[str, Any]:
+    """Each bot's mean CPU milliseconds and worlds a decision over the decisions of ``hands`` heuristic hands, and
+    with a ``reference``, each bot's losses against it (see the module docstring)."""
     info, options = resolve(spec)
     totals = {b: {"cpu": 0.0, "searched": 0, "counted": False} for b in bots}
+    losses: dict[str, list[float]] = {b: [] for b in bots}
     decisions = 0
     for hand in range(hands):
         match = info.new_match(options, 0)
         deal_next(match, info, derive_seed(seed, hand))
         players = {b: make_bot(b, match.game) for b in bots}
         heuristic = make_bot("heuristic", match.game)
+        judge = make_bot(reference, match.game) if reference else None
         index = 0
         while match.to_act is not None:
             seat = match.to_act
@@ -44,30 +61,47 @@ def measure(spec: str, bots: list[str], hands: int, seed: int) -> dict[str, Any]
             view = match.view(seat)
             if len(legal) > 1:
                 decisions += 1
+                chosen: dict[str, object] = {}
                 for name, bot in players.items():
                     started = time.thread_time()
-                    bot.choose(view, legal, random.Random(index))
+                    chosen[name] = bot.choose(view, legal, random.Random(index))
                     totals[name]["cpu"] += time.thread_time() - started
                     for attribute in ("worlds_searched", "iterations_run"):
                         value = getattr(bot, attribute, None)
                         if isinstance(value, int):
                             totals[name]["searched"] += value
                             totals[name]["counted"] = True
+                if isinstance(judge, PimcBot):
+                    rng = random.Random(derive_seed(seed ^ REFERENCE_SALT, hand * 1000 + index))
+                    means = dict(judge.compare(view, legal, rng, *chosen.values()).means())
+                    top = max(means.values())
+                    for name, action in chosen.items():
+                        losses[name].append(1000 * (top - means[action]))
             match.apply(heuristic.choose(view, legal, random.Random(index)))
             index += 1
-    return {
-        "game": spec,
-        "hands": hands,
-        "seed": seed,
-        "decisions": decisions,
-        "bots": {
-            name: {
-                "cpu_ms_per_decision": 1000 * t["cpu"] / decisions if decisions else None,
-                "searched_per_decision": t["searched"] / decisions if decisions and t["counted"] else None,
-            }
-            for name, t in totals.items()
-        },
+    figures: dict[str, dict[str, Any]] = {
+        name: {
+            "cpu_ms_per_decision": 1000 * t["cpu"] / decisions if decisions else None,
+            "searched_per_decision": t["searched"] / decisions if decisions and t["counted"] else None,
+        }
+        for name, t in totals.items()
     }
+    if reference:
+        first = losses[bots[0]]
+        for name in bots:
+            figures[name]["loss"] = sum(losses[name]) / len(first) if first else None
+            figures[name]["loss_vs_first"] = _paired([a - b for a, b in zip(losses[name], first, strict=True)])
+    return {"game": spec, "hands": hands, "seed": seed, "reference": reference, "decisions": decisions, "bots": figures}
+
+
+def _paired(diffs: list[float]) -> dict[str, float] | None:
+    """The mean of paired differences and its standard error (None with fewer than two)."""
+    n = len(diffs)
+    if n < 2:
+        return None
+    mean = sum(diffs) / n
+    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
+    return {"mean": mean, "se": sd / math.sqrt(n)}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -77,6 +111,9 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("bots", nargs="+", help="bot specs or levels, each asked at every decision")
     parser.add_argument("--hands", type=int, default=3, help="heuristic hands whose decisions are asked (default 3)")
     parser.add_argument("--seed", type=int, default=5, help="deals the hands and seeds the bots (default 5)")
+    parser.add_argument(
+        "--reference", metavar="SPEC", help="a pimc bot that judges every decision: each bot's loss against it"
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.hands < 1:
@@ -85,9 +122,11 @@ def main(argv: list[str] | None = None) -> int:
         name = resolve(args.game)[0].name
         for b in args.bots:
             make_bot(b, name)
+        if args.reference and not isinstance(make_bot(args.reference, name), PimcBot):
+            parser.error(f"--reference {args.reference}: the judge must be a pimc bot, for example pimc(samples=256)")
     except ValueError as e:  # every error of this project is a ValueError
         parser.error(str(e))
-    result = measure(args.game, args.bots, args.hands, args.seed)
+    result = measure(args.game, args.bots, args.hands, args.seed, args.reference)
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
@@ -95,7 +134,12 @@ def main(argv: list[str] | None = None) -> int:
     for b, figures in result["bots"].items():
         searched = figures["searched_per_decision"]
         extra = "" if searched is None else f", {searched:.1f} worlds or iterations"
-        print(f"  {b}: {figures['cpu_ms_per_decision']:.1f} ms CPU a decision{extra}")
+        loss = ""
+        if result["reference"]:
+            paired = figures["loss_vs_first"]
+            versus = f", {paired['mean']:+.1f} +- {paired['se']:.1f} against the first" if paired else ""
+            loss = f"; loses {figures['loss']:.1f} thousandths of a win a decision{versus}"
+        print(f"  {b}: {figures['cpu_ms_per_decision']:.1f} ms CPU a decision{extra}{loss}")
     return 0
 
 

@@ -36,3 +36,20 @@ def test_every_bot_is_asked_at_the_same_decisions_and_its_worlds_counted() -> No
 def test_a_bad_bot_is_refused_before_anything_is_played() -> None:
     with pytest.raises(SystemExit):
         _script().main(["whist", "pimc(samples=0)"])
+
+
+def test_a_reference_judges_every_bot_at_the_same_decisions() -> None:
+    """``--reference``: each bot's loss is the reference's best mean less the mean of its choice, never negative;
+    a bot that always chooses as the first bot does differs from it by exactly nothing, decision by decision."""
+    bots = ["pimc(samples=2,width=3)", "pimc(samples=2,width=3,caution=0)", "random"]
+    result = _run(_script(), ["whist", *bots, "--hands", "1", "--reference", "pimc(samples=4,width=3)", "--json"])
+    figures = result["bots"]
+    assert result["reference"] == "pimc(samples=4,width=3)"
+    assert all(f["loss"] >= 0 for f in figures.values())
+    assert figures[bots[0]]["loss_vs_first"] == {"mean": 0.0, "se": 0.0}
+    assert figures["random"]["loss"] > figures[bots[0]]["loss"]
+
+
+def test_a_reference_that_is_not_a_pimc_bot_is_refused() -> None:
+    with pytest.raises(SystemExit):
+        _script().main(["whist", "heuristic", "--reference", "heuristic"])

@@ -25,6 +25,7 @@ SMALL = (
     "ismcts(iterations=4,width=4,root=paired,expand=policy)",
     "pimc(samples=2,width=4,infer=20,pool=2,window=4)",
     "pimc(samples=4,width=4,settle=200,least=2)",
+    "pimc(samples=4,width=4,prune=100,least=2)",
 )
 """Search bots with a tiny budget: the tests check behaviour, not strength."""
 
@@ -440,6 +441,45 @@ def test_a_settling_search_stops_early_on_easy_decisions_and_decides_as_its_worl
         assert fixed.choose(match.view(seat), legal, random.Random(7)) == choice
         compared += 1
     assert compared and stopped_early > 0
+
+
+def test_a_candidate_is_outclassed_only_when_clearly_worse_in_every_measure_and_never_the_favourite() -> None:
+    """``Compared.outclassed``: a candidate the best beats by more than ``z`` standard errors may stop being valued;
+    a close one may not; the rollout bot's choice never is (``caution`` measures against it), nor the best of any
+    measure (a game with two measures can be won high or low); one world has no spread and prunes nothing."""
+    from clubsuite.bots.searching import Compared
+
+    rows = [[0.9, 0.5, 0.1, 0.88], [0.8, 0.4, 0.2, 0.82], [0.85, 0.45, 0.15, 0.84]]
+    found = Compared(["a", "b", "c", "d"], 1, {"m": rows})
+    assert found.outclassed(2.0) == [2]  # b is the favourite; d is close to a
+    assert found.without([2]).actions == ["a", "b", "d"]
+    assert found.without([2]).rows["m"][0] == [0.9, 0.5, 0.88]
+    assert found.without([2]).favourite == 1
+    low = [[0.1, 0.5, 0.95, 0.1], [0.2, 0.4, 0.9, 0.15], [0.1, 0.45, 0.92, 0.12]]
+    assert Compared(["a", "b", "c", "d"], 1, {"m": rows, "low": low}).outclassed(2.0) == []  # c is best aiming low
+    assert Compared(["a", "b", "c"], 1, {"m": [[0.9, 0.5, 0.1]]}).outclassed(2.0) == []
+
+
+@pytest.mark.parametrize("spec", ["whist", "free", "northstar(players=3)"])
+def test_a_pruning_search_values_fewer_candidates_and_still_plays_legally(spec: str) -> None:
+    """With ``prune`` the search stops valuing candidates that are clearly worse after ``least`` worlds, so its
+    worlds cost less; it still plays a legal action and decides the same for the same random numbers."""
+    played = pruned = 0
+    for steps in range(0, 30, 6):
+        match = _position(spec, 71 + steps, steps)
+        if match.to_act is None or len(match.legal_actions()) < 3:
+            continue
+        seat, legal = match.to_act, match.legal_actions()
+        bot = make_bot("pimc(samples=12,prune=100,least=3)", match.game)
+        choice = bot.choose(match.view(seat), legal, random.Random(5))
+        assert choice in legal
+        assert (
+            make_bot("pimc(samples=12,prune=100,least=3)", match.game).choose(match.view(seat), legal, random.Random(5))
+            == choice
+        )
+        played += 1
+        pruned += bot.pruned  # type: ignore[attr-defined]
+    assert played and pruned
 
 
 def test_a_settling_search_needs_room_to_settle() -> None:

@@ -77,7 +77,12 @@ class PimcSettings:
         "stop before `samples` once the choice is settled: no other candidate could beat the best by more than"
         " `margin`, counting this many hundredths of a standard error (0: off, always search `samples` worlds)",
     )
-    least: int = option(8, "with settle: the fewest worlds searched before the search may stop")
+    least: int = option(8, "with settle or prune: the fewest worlds searched before the search may stop or prune")
+    prune: int = option(
+        0,
+        "stop valuing a candidate once the best beats it by this many hundredths of a standard error, after `least`"
+        " worlds, so that the worlds left go to the close ones (0: off; never the rollout bot's own choice)",
+    )
     margin: int = option(5, "with settle: the most a settled choice may lose, in thousandths of a win")
     infer: int = option(
         0,
@@ -99,6 +104,7 @@ class PimcSettings:
             nodes=(self.nodes, 100, 100_000_000),
             caution=(self.caution, 0, 1000),
             settle=(self.settle, 0, 1000),
+            prune=(self.prune, 0, 10_000),
             least=(self.least, 2, 10_000),
             margin=(self.margin, 0, 1000),
             infer=(self.infer, 0, 99),
@@ -110,6 +116,10 @@ class PimcSettings:
                 f"pimc setting least={self.least} is more than samples={self.samples}: the search would never settle"
             )
 
+
+_UNLIKELY = 30.0
+"""A world whose log-likelihood is this far below the likeliest so far is weighed no further: its weight, under
+e**-30 of the likeliest's, never brings it into the search while a likelier world is left."""
 
 _KEY_SALT = 0x5DEECE66D
 """Mixed into a world's seed for the random number that keys it in the weighted draw (apart from its cards)."""
@@ -128,6 +138,8 @@ class PimcBot:
         self.stopped_by = "work"
         """What ended the last decision's search: ``work``, ``cpu`` or ``wall`` (:class:`Budget`), or ``settled``
         (:attr:`PimcSettings.settle`)."""
+        self.pruned = 0
+        """How many candidates the last decision stopped valuing before its end (:attr:`PimcSettings.prune`)."""
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
         """The candidate with the best mean value, unless that is no clear improvement on the rollout bot's own
@@ -172,6 +184,7 @@ class PimcBot:
         solved = wanted and bool(objective.measures) and _solvable(first, settings.tricks)
         measures = tuple(objective.measures) if solved else ("rollout",)
         rows: dict[str, list[list[float]]] = {m: [] for m in measures}
+        self.pruned = 0
         while budget.more():
             k = budget.done
             world = worlds[k][1] if worlds else first if k == 0 else source.determinize(random.Random(world_seeds[k]))
@@ -182,6 +195,13 @@ class PimcBot:
             for m in measures:
                 rows[m].append(values[m])
             budget.done += 1
+            if settings.prune and budget.done >= settings.least and budget.done < budget.count:
+                found = Compared(actions, actions.index(favourite), rows)
+                dropped = [j for j in found.outclassed(settings.prune / 100) if actions[j] not in include]
+                if dropped:
+                    self.pruned += len(dropped)
+                    found = found.without(dropped)
+                    actions, rows = found.actions, found.rows
             if settings.settle and budget.done >= settings.least and budget.done < budget.count:
                 found = Compared(actions, actions.index(favourite), rows)
                 if found.settled(
@@ -211,7 +231,7 @@ class PimcBot:
                 break
             world: SomeMatch = source.determinize(random.Random(s))
             drawn.append((s, world))
-            logs.append(self._log_likelihood(world, seat))
+            logs.append(self._log_likelihood(world, seat, max(logs) - _UNLIKELY if logs else -math.inf))
         top = max(logs)
         for k, ((s, world), log) in enumerate(zip(drawn, logs, strict=True)):
             u = random.Random(s ^ _KEY_SALT).random() or 1e-300
@@ -220,9 +240,12 @@ class PimcBot:
         keyed.sort(reverse=True)
         return [(s, world) for _, _, s, world in keyed[: settings.samples]]
 
-    def _log_likelihood(self, world: SomeMatch, seat: int) -> float:
+    def _log_likelihood(self, world: SomeMatch, seat: int, floor: float = -math.inf) -> float:
         """The log-chance of the others' last ``window`` decisions of the hand in ``world`` under the model: the
-        rollout bot's play with probability 1 - infer/100, each other legal play sharing the rest."""
+        rollout bot's play with probability 1 - infer/100, each other legal play sharing the rest. Once the sum
+        falls below ``floor`` the rest is not computed (every term is at most 0, so what is returned is still at
+        least the true value and below ``floor``: a world that unlikely is never searched while likelier ones are
+        left)."""
         settings = self.settings
         deviate = settings.infer / 100
         theirs = [
@@ -238,6 +261,8 @@ class PimcBot:
                 legal = state.legal_actions()
                 model = self.rollouts.bot(world.game, actor).choose(state.view(actor), legal, random.Random(0))
                 total += math.log(1 - deviate) if model == action else math.log(deviate / (len(legal) - 1))
+                if total < floor:
+                    break
         return total
 
     def _solve(

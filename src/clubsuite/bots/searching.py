@@ -148,6 +148,11 @@ class Compared:
         rows = self.rows[m]
         return sum(r[i] for r in rows) / len(rows)
 
+    def _best_in(self, m: str) -> int:
+        """The index of the candidate with the highest mean in measure ``m`` (the first of equals)."""
+        means = [self._mean(m, i) for i in range(len(self.actions))]
+        return means.index(max(means))
+
     def means(self) -> list[tuple[object, float]]:
         """Each action with its best mean over the measures."""
         return [(a, max(self._mean(m, i) for m in self.rows)) for i, a in enumerate(self.actions)]
@@ -206,6 +211,34 @@ class Compared:
             if -mean + z * error > margin:
                 return False
         return True
+
+    def outclassed(self, z: float) -> list[int]:
+        """The candidates a search may stop valuing: in every measure, the best of that measure beats them by more
+        than ``z`` standard errors of their paired differences (and by something). Never the rollout bot's choice
+        (what ``caution`` measures against) nor the best of any measure. Needs two worlds at least."""
+        if not self.rows or len(next(iter(self.rows.values()))) < 2:
+            return []
+        bests = {m: self._best_in(m) for m in self.rows}
+        out = []
+        for j in range(len(self.actions)):
+            if j == self.favourite or j in bests.values():
+                continue
+            clear = True
+            for m, b in bests.items():
+                mean, error = self.difference(b, j, m)
+                if not (mean > 0 and mean > z * error):
+                    clear = False
+                    break
+            if clear:
+                out.append(j)
+        return out
+
+    def without(self, dropped: Sequence[int]) -> Compared:
+        """The same comparison with the candidates at ``dropped`` left out (their values in every world too)."""
+        gone = set(dropped)
+        kept = [i for i in range(len(self.actions)) if i not in gone]
+        rows = {m: [[r[i] for i in kept] for r in rows] for m, rows in self.rows.items()}
+        return Compared([self.actions[i] for i in kept], kept.index(self.favourite), rows)
 
     def decision(self, caution: float) -> object:
         """The best (measure, action) by mean; but the favourite where the best beats it, in that measure, by no
