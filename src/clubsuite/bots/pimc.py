@@ -26,6 +26,12 @@ after ``least`` worlds at least (and three times that for two candidates equal i
 spread to measure); the action measured against is the one the bot would play, ``caution`` included. The time
 saved on easy decisions pays for a larger ``samples`` on hard ones. This is still work, not time: the stop depends
 only on the values found, so it is the same on a busy machine.
+
+**Pruning** (``prune``): where the hand is played out, each candidate costs a play-out in every world, though after
+a few worlds some are plainly worse. With ``prune``, after ``least`` worlds a candidate stops being valued once the
+best of every measure beats it by more than ``prune`` hundredths of a standard error of their paired differences
+(never the rollout bot's choice, which ``caution`` measures against, nor the best of a measure), so the worlds left
+cost less. Pruned candidates are left out of what :meth:`PimcBot.evaluate` and :meth:`PimcBot.compare` return.
 """
 
 from __future__ import annotations
