@@ -33,8 +33,10 @@ def positions(game: str) -> list[dict[str, Any]]:
 
 
 def position_id(position: dict[str, Any]) -> str:
-    """A test id: the hand's seed, the actions before the decision, the worse and the better action."""
-    return f"hand{position['hand_seed']}-at{position['actions']}-{position['worse']}-not-{position['better']}"
+    """A test id: the run's seed where the position names one (a later run than the file's), the hand, the actions
+    before the decision, the worse and the better action."""
+    run = f"seed{position['seed']}-" if "seed" in position else ""
+    return f"{run}hand{position['hand_seed']}-at{position['actions']}-{position['worse']}-not-{position['better']}"
 
 
 def assert_plays_the_better_action(position: dict[str, Any], bot_spec: str, seeds: tuple[int, ...] = (0, 1)) -> None:

@@ -124,8 +124,8 @@ class PimcSettings:
 
 
 _UNLIKELY = 30.0
-"""A world whose log-likelihood is this far below the likeliest so far is weighed no further: its weight, under
-e**-30 of the likeliest's, never brings it into the search while a likelier world is left."""
+"""A world whose log-likelihood is this far below the likeliest so far is weighed no further: with a weight under
+e**-30 of the likeliest's, its chance of being searched ahead of a likelier world is nil for any practical purpose."""
 
 _KEY_SALT = 0x5DEECE66D
 """Mixed into a world's seed for the random number that keys it in the weighted draw (apart from its cards)."""
@@ -250,8 +250,7 @@ class PimcBot:
         """The log-chance of the others' last ``window`` decisions of the hand in ``world`` under the model: the
         rollout bot's play with probability 1 - infer/100, each other legal play sharing the rest. Once the sum
         falls below ``floor`` the rest is not computed (every term is at most 0, so what is returned is still at
-        least the true value and below ``floor``: a world that unlikely is never searched while likelier ones are
-        left)."""
+        least the true value and below ``floor``: a world that unlikely all but never comes before a likelier one)."""
         settings = self.settings
         deviate = settings.infer / 100
         theirs = [
