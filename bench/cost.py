@@ -27,6 +27,7 @@ import argparse
 import json
 import math
 import random
+import statistics
 import sys
 import time
 from typing import Any
@@ -96,12 +97,9 @@ def measure(spec: str, bots: list[str], hands: int, seed: int, reference: str | 
 
 def _paired(diffs: list[float]) -> dict[str, float] | None:
     """The mean of paired differences and its standard error (None with fewer than two)."""
-    n = len(diffs)
-    if n < 2:
+    if len(diffs) < 2:
         return None
-    mean = sum(diffs) / n
-    sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
-    return {"mean": mean, "se": sd / math.sqrt(n)}
+    return {"mean": statistics.fmean(diffs), "se": statistics.stdev(diffs) / math.sqrt(len(diffs))}
 
 
 def main(argv: list[str] | None = None) -> int:

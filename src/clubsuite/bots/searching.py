@@ -219,19 +219,17 @@ class Compared:
         if not self.rows or len(next(iter(self.rows.values()))) < 2:
             return []
         bests = {m: self._best_in(m) for m in self.rows}
-        out = []
-        for j in range(len(self.actions)):
-            if j == self.favourite or j in bests.values():
-                continue
-            clear = True
-            for m, b in bests.items():
-                mean, error = self.difference(b, j, m)
-                if not (mean > 0 and mean > z * error):
-                    clear = False
-                    break
-            if clear:
-                out.append(j)
-        return out
+        kept = {self.favourite, *bests.values()}
+        return [
+            j
+            for j in range(len(self.actions))
+            if j not in kept and all(self._beaten(b, j, m, z) for m, b in bests.items())
+        ]
+
+    def _beaten(self, best: int, j: int, m: str, z: float) -> bool:
+        """Whether ``best`` beats ``j`` in measure ``m`` by something and by more than ``z`` standard errors."""
+        mean, error = self.difference(best, j, m)
+        return mean > 0 and mean > z * error
 
     def without(self, dropped: Sequence[int]) -> Compared:
         """The same comparison with the candidates at ``dropped`` left out (their values in every world too)."""
