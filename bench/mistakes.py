@@ -3,7 +3,8 @@
 Run as ``python bench/mistakes.py GAME [--level hard] [--reference SPEC] [--hands 20] [--seed 1] [--z 2]
 [--min-gap 0.01] [--workers N] [--every N] [--json] [--out FILE]``; ``python bench/mistakes.py GAME --confirm FILE
 [--reference SPEC] [--top 20] [--picks heuristic,hard,expert]`` measures the positions of an
-earlier result again.
+earlier result again (recording the earlier run's seed as ``run_seed``), and ``bench/select_positions.py`` turns the
+clear ones into regression positions.
 
 Every hand is the first hand of a fresh match (every total 0), dealt from the seed and the hand's number, and played
 by the level in every seat, as a table of that level plays it. At each decision with a choice the reference (by
@@ -310,6 +311,7 @@ def _confirm_main(args: argparse.Namespace) -> int:
         "level": earlier["level"],
         "reference": reference,
         "seed": args.seed,
+        "run_seed": earlier.get("seed"),
         "seconds": round(time.perf_counter() - started, 1),
         "positions": confirmed,
     }

@@ -3,10 +3,10 @@ it could, kept with the record that leads to them (``tests/data/positions/<game>
 
 Each position was found by ``bench/mistakes.py GAME`` (a level in every seat judged by ``pimc(samples=64,caution=0)``)
 and measured again by ``bench/mistakes.py GAME --confirm FILE --reference "pimc(samples=256,caution=0)"`` on fresh
-worlds, for the two actions alone; it is kept when that second gap is clear (at least 1.5 points of a win and four
-standard errors) and some bot (the heuristic bot, ``hard`` or ``expert``) plays the better action with the random
-seeds 0, 1 and 2. A test asserts that each bot named with the position plays the better action there: a change that
-makes one lose it again fails.
+worlds, for the two actions alone; ``bench/select_positions.py`` keeps it when that second gap is clear (at least 1.5
+points of a win and four standard errors) and some bot (the heuristic bot, ``hard`` or ``expert``) plays the better
+action with the random seeds 0, 1 and 2. A test asserts that each bot named with the position plays the better action
+there: a change that makes one lose it again fails.
 
 A position held by ``hard`` (eight worlds) holds for those seeds: a change in how a decision's worlds are drawn may
 make ``hard`` miss one without making it weaker. Such a failure is read, not waved through: measure the position

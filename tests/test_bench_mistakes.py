@@ -81,7 +81,9 @@ def test_a_flagged_position_is_measured_again_on_fresh_worlds_with_what_each_bot
     args = ["whist", "--confirm", str(earlier), "--top", "2", "--reference", "pimc(samples=6,caution=0)"]
     assert module.main([*args, "--picks", "heuristic,random", "--tries", "2", "--out", str(out)]) == 0
     printed = capsys.readouterr().out
-    again = json.loads(out.read_text())["positions"]
+    written = json.loads(out.read_text())
+    assert written["run_seed"] == 3  # the earlier run's seed, which bench/select_positions.py labels positions with
+    again = written["positions"]
     assert len(again) == min(2, len(found)) and "measured again" in printed
     for before, after in zip(found, again, strict=False):
         assert (after["worse"], after["better"]) == (before["level_action"], before["best_action"])

@@ -117,9 +117,13 @@ def make_bot(spec: str, game: str) -> SomeBot:
             raise InvalidOptionsError(f"the bot {quoted(name)} takes no settings, got {quoted(spec)}")
         return factory()
     try:
-        return factory(build_options(settings, values, spec))
+        bot = factory(build_options(settings, values, spec))
+        check = getattr(bot, "check_game", None)
+        if check is not None:  # settings that only some games support are refused now, not at the first decision
+            check(game)
     except InvalidOptionsError as exc:
         raise InvalidOptionsError(f"bot {quoted(spec)}: {exc}") from None
+    return bot
 
 
 def split_bot_list(text: str) -> list[str]:

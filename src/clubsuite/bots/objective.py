@@ -44,11 +44,20 @@ class Objective(Protocol):
         ...
 
 
-def objective_for(game: str) -> Objective:
-    """The objective part of ``game``."""
+OBJECTIVE_KINDS = ("formula", "fitted")
+"""The kinds of objective a search may read: ``formula``, the game's race estimate (its part ``objective``), or
+``fitted``, a table fitted to who won matches from each score (its part ``fitted_objective``, where it has one)."""
+
+
+def objective_for(game: str, kind: str = "formula") -> Objective:
+    """The objective of ``game`` of the kind ``kind`` (one of :data:`OBJECTIVE_KINDS`)."""
     info, _ = find_game(game)
-    part = load_part(info, "objective")
+    part = load_part(info, "objective" if kind == "formula" else "fitted_objective")
     if part is None:
+        if kind != "formula":
+            raise InvalidOptionsError(
+                f"objective={kind}: {info.title} has no fitted objective yet; use objective=formula"
+            )
         raise InvalidOptionsError(f"{info.title} declares no objective, so search bots cannot play it")
     return part  # type: ignore[return-value]
 

@@ -42,7 +42,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from clubsuite.bots.base import register_bot
-from clubsuite.bots.objective import Objective, objective_for
+from clubsuite.bots.objective import OBJECTIVE_KINDS, Objective, objective_for
 from clubsuite.bots.searching import (
     Budget,
     Compared,
@@ -97,9 +97,14 @@ class PimcSettings:
     )
     pool: int = option(4, "with infer: worlds drawn for each one searched, the likeliest searched")
     window: int = option(8, "with infer: the others' most recent decisions of the hand weighed (0: all of them)")
+    objective: str = option(
+        "formula",
+        "what a hand's end is worth: formula (the game's race estimate) or fitted (a table fitted to who won matches"
+        " from each score, where the game has one)",
+    )
 
     def __post_init__(self) -> None:
-        check_choices("pimc", solver=(self.solver, ("auto", "on", "off")))
+        check_choices("pimc", solver=(self.solver, ("auto", "on", "off")), objective=(self.objective, OBJECTIVE_KINDS))
         check_settings(
             "pimc",
             samples=(self.samples, 1, 10_000),
@@ -147,6 +152,10 @@ class PimcBot:
         self.pruned = 0
         """How many candidates the last decision stopped valuing before its end (:attr:`PimcSettings.prune`)."""
 
+    def check_game(self, game: str) -> None:
+        """Refuse a setting ``game`` cannot serve (an objective it has none of), when the bot is made."""
+        objective_for(game, self.settings.objective)
+
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
         """The candidate with the best mean value, unless that is no clear improvement on the rollout bot's own
         choice (see :attr:`PimcSettings.caution`)."""
@@ -180,7 +189,7 @@ class PimcBot:
             worlds = []
             world_seeds = list(seeds(rng, settings.samples))
         first: SomeMatch = worlds[0][1] if worlds else source.determinize(random.Random(world_seeds[0]))
-        objective = objective_for(first.game)
+        objective = objective_for(first.game, settings.objective)
         favourite = self.rollouts.bot(first.game, seat).choose(view, legal, random.Random(world_seeds[0]))
         actions = candidates(legal, settings.width, favourite, rng)
         for extra in include:

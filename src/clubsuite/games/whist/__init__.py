@@ -69,6 +69,7 @@ register(
             "spectator": "clubsuite.games.whist.spectator:public_dict",
             "words": "clubsuite.games.whist.words:WORDS",
             "objective": "clubsuite.games.whist.objective:OBJECTIVE",
+            "fitted_objective": "clubsuite.games.whist.objective:FITTED_OBJECTIVE",
             "hidden": "clubsuite.games.whist.spectator:hidden_piles",
             "solver": "clubsuite.games.whist.solving:SOLVING",
             "rl": "clubsuite.games.whist.rl:coding",
