@@ -6,7 +6,8 @@ example ``python bench/cost.py whist expert "pimc(samples=128,settle=200,margin=
 The heuristic bot plays ``--hands`` first hands of fresh matches (hand k dealt from the seed and k); at every
 decision with more than one legal action, every bot is asked for its choice (and the heuristic's is played), with
 the random numbers seeded by the decision's number in its hand, and the thinking thread's CPU time
-(``time.thread_time``) and the worlds (``pimc``) or iterations (``ismcts``) it searched are added up. So every bot
+(``time.thread_time``) and the worlds (``pimc``) or iterations (``ismcts``) it searched are added up, and how often
+it chose what the first bot chose. So every bot
 is measured on the same positions, and the machine's load changes nothing but the wall time. This is how a new
 level's budget is set to cost what ``expert`` costs before the two are compared in play (``docs/bots.md``,
 "Towards master").
@@ -48,6 +49,7 @@ def measure(spec: str, bots: list[str], hands: int, seed: int, reference: str | 
     info, options = resolve(spec)
     totals = {b: {"cpu": 0.0, "searched": 0, "counted": False} for b in bots}
     losses: dict[str, list[float]] = {b: [] for b in bots}
+    agree = dict.fromkeys(bots, 0)
     decisions = 0
     for hand in range(hands):
         match = info.new_match(options, 0)
@@ -72,6 +74,8 @@ def measure(spec: str, bots: list[str], hands: int, seed: int, reference: str | 
                         if isinstance(value, int):
                             totals[name]["searched"] += value
                             totals[name]["counted"] = True
+                for name, action in chosen.items():
+                    agree[name] += action == chosen[bots[0]]
                 if isinstance(judge, PimcBot):
                     rng = random.Random(derive_seed(seed ^ REFERENCE_SALT, hand * 1000 + index))
                     means = dict(judge.compare(view, legal, rng, *chosen.values()).means())
@@ -84,6 +88,7 @@ def measure(spec: str, bots: list[str], hands: int, seed: int, reference: str | 
         name: {
             "cpu_ms_per_decision": 1000 * t["cpu"] / decisions if decisions else None,
             "searched_per_decision": t["searched"] / decisions if decisions and t["counted"] else None,
+            "agrees_with_first": agree[name] / decisions if decisions else None,
         }
         for name, t in totals.items()
     }
@@ -137,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             paired = figures["loss_vs_first"]
             versus = f", {paired['mean']:+.1f} +- {paired['se']:.1f} against the first" if paired else ""
             loss = f"; loses {figures['loss']:.1f} thousandths of a win a decision{versus}"
-        print(f"  {b}: {figures['cpu_ms_per_decision']:.1f} ms CPU a decision{extra}{loss}")
+        same = "" if b == args.bots[0] else f"; the first bot's choice at {figures['agrees_with_first']:.0%} of decisions"
+        print(f"  {b}: {figures['cpu_ms_per_decision']:.1f} ms CPU a decision{extra}{loss}{same}")
     return 0
 
 

@@ -53,3 +53,13 @@ def test_a_reference_judges_every_bot_at_the_same_decisions() -> None:
 def test_a_reference_that_is_not_a_pimc_bot_is_refused() -> None:
     with pytest.raises(SystemExit):
         _script().main(["whist", "heuristic", "--reference", "heuristic"])
+
+
+def test_agreement_counts_the_decisions_where_a_bot_chose_as_the_first_did() -> None:
+    """The first bot agrees with itself everywhere; the same search with the same worlds agrees everywhere too, and a
+    random bot does not."""
+    bots = ["pimc(samples=2,width=3)", "pimc(samples=2,width=3,ms=9000)", "random"]
+    figures = _run(_script(), ["whist", *bots, "--hands", "1", "--json"])["bots"]
+    assert figures[bots[0]]["agrees_with_first"] == 1.0
+    assert figures[bots[1]]["agrees_with_first"] == 1.0
+    assert figures["random"]["agrees_with_first"] < 1.0
