@@ -43,7 +43,11 @@ class WhistObjective:
         if done is not None:
             return done
         assert isinstance(match, WhistMatch)
-        return share(match.totals, seat, match.options.target)
+        return self.share(match.totals, seat, match.options.target)
+
+    def share(self, totals: Sequence[int], seat: int, target: int) -> float:
+        """``seat``'s share of the chances from the totals (by the formula; the fitted objective reads its table)."""
+        return share(totals, seat, target)
 
     def value_of_count(self, match: SomeMatch, seat: int, measure: str, count: int) -> float:
         """Ending the hand with ``count`` tricks: the seat scores ``count - 4``; the others' scores are unknown to
@@ -54,7 +58,7 @@ class WhistObjective:
         target = match.options.target
         if abs(totals[seat]) >= target:
             return 1.0
-        return share(totals, seat, target)
+        return self.share(totals, seat, target)
 
 
 OBJECTIVE = WhistObjective()
@@ -103,24 +107,10 @@ class FittedWhistObjective(WhistObjective):
 
     Each seat's weight is ``exp(w(total))``, where ``w`` was fitted (softmax over the three seats, cross-entropy,
     ``bench/fit_objective.py``) to which seat won matches of heuristic bots from the totals at each hand's start. The
-    fit says that being near a target is worth much more than ``0.75 ** d`` allows: about ``0.6 ** d``."""
+    fit says that being near a target is worth much more than ``0.75 ** d`` allows: about ``0.55 ** d``."""
 
-    def value(self, match: SomeMatch, seat: int) -> float:
-        """After a hand: the result, or the fitted share of the chances from the totals."""
-        done = match_result(match, seat, DRAW)
-        if done is not None:
-            return done
-        assert isinstance(match, WhistMatch)
-        return fitted_share(match.totals, seat, match.options.target)
-
-    def value_of_count(self, match: SomeMatch, seat: int, measure: str, count: int) -> float:
-        """Ending the hand with ``count`` tricks, the others' totals left as they are, by the fitted weights."""
-        assert isinstance(match, WhistMatch)
-        totals = list(match.totals)
-        totals[seat] += count - QUOTA
-        target = match.options.target
-        if abs(totals[seat]) >= target:
-            return 1.0
+    def share(self, totals: Sequence[int], seat: int, target: int) -> float:
+        """``seat``'s share of the chances from the totals, by the fitted weights."""
         return fitted_share(totals, seat, target)
 
 
