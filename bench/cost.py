@@ -142,7 +142,8 @@ def main(argv: list[str] | None = None) -> int:
             paired = figures["loss_vs_first"]
             versus = f", {paired['mean']:+.1f} +- {paired['se']:.1f} against the first" if paired else ""
             loss = f"; loses {figures['loss']:.1f} thousandths of a win a decision{versus}"
-        same = "" if b == args.bots[0] else f"; the first bot's choice at {figures['agrees_with_first']:.0%} of decisions"
+        agrees = figures["agrees_with_first"]
+        same = "" if b == args.bots[0] else f"; the first bot's choice at {agrees:.0%} of decisions"
         print(f"  {b}: {figures['cpu_ms_per_decision']:.1f} ms CPU a decision{extra}{loss}{same}")
     return 0
 
