@@ -1,8 +1,8 @@
 """Where a bot level and a much stronger reference disagree beyond noise: positions to study, and to fix.
 
 Run as ``python bench/mistakes.py GAME [--level hard] [--reference SPEC] [--hands 20] [--seed 1] [--z 2]
-[--min-gap 0.01] [--workers N] [--every N] [--json] [--out FILE]``; ``python bench/mistakes.py GAME --confirm FILE
-[--reference SPEC] [--top 20] [--picks heuristic,hard,expert]`` measures the positions of an
+[--min-gap 0.01] [--workers N] [--every N] [--json] [--out FILE] [--save FILE]``; ``python bench/mistakes.py GAME
+--confirm FILE [--reference SPEC] [--top 20] [--picks heuristic,hard,expert]`` measures the positions of an
 earlier result again (recording the earlier run's seed as ``run_seed``), and ``bench/select_positions.py`` turns the
 clear ones into regression positions.
 
@@ -42,16 +42,19 @@ import random
 import sys
 import time
 from collections import Counter
+from pathlib import Path
 from typing import Any
 
 from clubsuite.analysis.positions import Decision, position_at
 from clubsuite.analysis.review import exact_counts
 from clubsuite.bots import make_bot
+from clubsuite.bots.levels import LEVELS
 from clubsuite.bots.pimc import PimcBot
 from clubsuite.engine import resolve
 from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
+from saved import Saved
 
 REFERENCE = "pimc(samples=64,caution=0)"
 """The judge of the decisions of a level as it plays."""
@@ -120,6 +123,20 @@ def play_hand(
     return {"judged": judged, "flagged": flagged}
 
 
+def saved_key(spec: str, level: str, reference: str, seed: int, z: float, min_gap: float, every: int) -> str:
+    """What a saved hand must have been judged with to count for a run (``--save``): every setting but the number of
+    hands and of workers, and for a level (``hard``) the spec it stands for, so that a level redefined between two
+    sittings starts afresh."""
+    levels = {name: LEVELS[name] for name in (level,) if name in LEVELS}
+    settings = {"game": spec, "level": level, "reference": reference, "seed": seed, "z": z, "min_gap": min_gap}
+    return json.dumps(settings | {"every": every} | ({"levels": levels} if levels else {}), sort_keys=True)
+
+
+def _hand(spec: str, level: str, reference: str, seed: int, hand: int, z: float, min_gap: float, every: int) -> Any:
+    """:func:`play_hand` numbered for ``--save`` (the number under ``"deal"``, as :class:`saved.Saved` keeps it)."""
+    return {"deal": hand} | play_hand(spec, level, reference, seed, hand, z, min_gap, every)
+
+
 def run(
     spec: str,
     level: str,
@@ -130,16 +147,25 @@ def run(
     min_gap: float,
     workers: int,
     every: int = 1,
+    saved: Saved | None = None,
 ) -> dict[str, Any]:
-    """Every hand, over ``workers`` processes (the result is the same for any number)."""
+    """Every hand, over ``workers`` processes (the result is the same for any number); the hands already in
+    ``saved`` are taken from it, and every hand played is added to it as soon as it is finished."""
     started = time.perf_counter()
-    args = [(spec, level, reference, seed, k, z, min_gap, every) for k in range(hands)]
-    if workers > 1:
+    saved = saved if saved is not None else Saved(None)
+    key = saved_key(spec, level, reference, seed, z, min_gap, every)
+    missing = [k for k in range(hands) if saved.get(key, k) is None]
+    args = [(spec, level, reference, seed, k, z, min_gap, every) for k in missing]
+    if workers > 1 and len(args) > 1:
         context = multiprocessing.get_context("spawn")
         with concurrent.futures.ProcessPoolExecutor(workers, mp_context=context) as pool:
-            results = list(pool.map(play_hand, *zip(*args, strict=True)))
+            futures = [pool.submit(_hand, *a) for a in args]
+            for future in concurrent.futures.as_completed(futures):
+                saved.add(key, future.result())
     else:
-        results = [play_hand(*a) for a in args]
+        for a in args:
+            saved.add(key, _hand(*a))
+    results = [saved.get(key, k) or {} for k in range(hands)]
     flagged = sorted(
         (f for r in results for f in r["flagged"]), key=lambda f: (-f["gap"], f["hand_seed"], f["actions"])
     )
@@ -157,6 +183,8 @@ def run(
         "flagged": len(flagged),
         "flagged_by_phase": dict(Counter(f["phase"] for f in flagged)),
         "seconds": round(time.perf_counter() - started, 1),
+        "hands_saved_before": hands - len(missing),
+        "commits": sorted(saved.commits.get(key, {saved.commit})),
         "positions": flagged,
     }
 
@@ -226,6 +254,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--json", action="store_true", help="print the whole result as JSON")
     parser.add_argument("--out", default=None, help="also write the whole result as JSON to this file")
     parser.add_argument(
+        "--save",
+        default=None,
+        metavar="FILE",
+        help="append every judged hand to this JSON-lines file, and take the hands already in it (judged with the "
+        "same settings) instead of playing them again: a long run stopped and resumed, or done in parts",
+    )
+    parser.add_argument(
         "--confirm",
         default=None,
         metavar="FILE",
@@ -241,6 +276,10 @@ def main(argv: list[str] | None = None) -> int:
         return _confirm_main(args)
     if args.hands < 1 or args.workers < 1 or args.every < 1 or args.z < 0 or not 0 <= args.min_gap <= 1:
         parser.error("--hands, --workers and --every must be at least 1, --z at least 0, --min-gap from 0 to 1")
+    try:
+        saved = Saved(Path(args.save) if args.save else None, "mistakes")
+    except (OSError, ValueError) as e:
+        parser.error(f"--save: {e}")
     result = run(
         args.game,
         args.level,
@@ -251,6 +290,7 @@ def main(argv: list[str] | None = None) -> int:
         args.min_gap,
         args.workers,
         args.every,
+        saved,
     )
     if _written(result, args.out, args.json):
         return 0

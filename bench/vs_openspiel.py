@@ -67,9 +67,7 @@ import math
 import multiprocessing
 import random
 import statistics
-import subprocess
 import sys
-import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
@@ -88,6 +86,7 @@ from clubsuite.bots.objective import Objective, objective_for
 from clubsuite.bots.searching import Rollouts
 from clubsuite.engine import SomeMatch, resolve
 from clubsuite.options import spec_of
+from saved import Saved
 
 GAMES = ("whist", "free", "partnership", "northstar(players=3)")
 OPENSPIEL = ("ismcts-random", "ismcts-fair")
@@ -550,78 +549,6 @@ def group_key(spec: str, settings: Settings) -> str:
     )
 
 
-class Saved:
-    """``--save FILE``: every finished deal appended to a JSON-lines file as soon as it is played, and the deals
-    already there (played with the same game, match-up, budget and seed) taken instead of playing them again, so
-    that a long run can be stopped and resumed, or done in parts, with the same result as one run (each deal is
-    seeded by its own number)."""
-
-    def __init__(self, path: Path | None) -> None:
-        self.path = path
-        self.deals: dict[str, dict[int, dict[str, Any]]] = {}
-        self.commits: dict[str, set[str]] = {}
-        self.commit = _commit()
-        self._lock = threading.Lock()
-        if path is None:
-            return
-        if not path.parent.is_dir():
-            raise ValueError(f"{path}: no such folder to write it in")
-        text = path.read_text() if path.exists() else ""
-        lines = text.splitlines()
-        if lines and not text.endswith("\n"):  # a run stopped in the middle of writing its last deal
-            print(f"[vs_openspiel] {path}: the last line is unfinished; that deal is played again", file=sys.stderr)
-            lines.pop()
-            path.write_text("".join(line + "\n" for line in lines))
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                entry = json.loads(line)
-                key, deal = entry["key"], entry["deal"]
-                self.deals.setdefault(key, {})[int(deal["deal"])] = deal
-                self.commits.setdefault(key, set()).add(str(entry.get("commit", "unknown")))
-            except (ValueError, KeyError, TypeError) as e:
-                raise ValueError(f"{path}, line {number}: not a saved deal ({e})") from None
-        with path.open("a"):
-            pass  # refuse a file that cannot be written now, not after the first deal
-
-    def get(self, key: str, deal: int) -> dict[str, Any] | None:
-        """The saved result of this deal in this group, if any."""
-        return self.deals.get(key, {}).get(deal)
-
-    def add(self, key: str, deal: dict[str, Any]) -> None:
-        """Keep a finished deal, on disk at once, with the commit of the code that played it (safe to call from the
-        thread that completes a worker's task)."""
-        with self._lock:
-            self.deals.setdefault(key, {})[deal["deal"]] = deal
-            self.commits.setdefault(key, set()).add(self.commit)
-            if self.path is not None:
-                with self.path.open("a") as f:
-                    f.write(json.dumps({"key": key, "commit": self.commit, "deal": deal}) + "\n")
-
-
-def _commit() -> str:
-    """The git commit of the code that plays the deals ("unknown" outside a git checkout), with ``+`` when the work
-    tree has changes."""
-    root = Path(__file__).resolve().parent.parent
-    try:
-        head = subprocess.run(
-            ["git", "rev-parse", "--short=12", "HEAD"], cwd=root, capture_output=True, text=True, timeout=10
-        )
-        dirty = subprocess.run(
-            ["git", "status", "--porcelain", "--untracked-files=no"],
-            cwd=root,
-            capture_output=True,
-            text=True,
-            timeout=10,
-        )
-    except (OSError, subprocess.SubprocessError):
-        return "unknown"
-    if head.returncode != 0:
-        return "unknown"
-    return head.stdout.strip() + ("+" if dirty.stdout.strip() else "")
-
-
 def run_all(
     groups: list[tuple[str, Settings]], deals: int, workers: int, saved: Saved | None = None
 ) -> Iterator[tuple[str, Settings, list[dict[str, Any]]]]:
@@ -758,7 +685,7 @@ def main(argv: list[str] | None = None) -> int:
     if not args.json:
         _print_method(method)
     try:
-        saved = Saved(Path(args.save) if args.save else None)
+        saved = Saved(Path(args.save) if args.save else None, "vs_openspiel")
     except (OSError, ValueError) as e:
         parser.error(f"--save: {e}")
     results = []

@@ -17,6 +17,8 @@ BENCH = Path(__file__).resolve().parent.parent / "bench"
 def load(name: str, register: bool = False) -> Any:
     """``bench/<name>.py`` as a module; ``register`` also puts it in ``sys.modules`` under its name (so that the
     processes a script spawns can unpickle its tasks; the caller removes it again, for example by monkeypatch)."""
+    if str(BENCH) not in sys.path:
+        sys.path.insert(0, str(BENCH))  # as when the script is run: its sibling modules (``saved``) import by name
     spec = importlib.util.spec_from_file_location(name, BENCH / f"{name}.py")
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)

@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from bench_helpers import load
+from bench_helpers import load, run_json
 from clubsuite.analysis.positions import position_at
 from clubsuite.bots.searching import Compared
 
@@ -109,3 +109,25 @@ def test_every_nth_decision_is_judged_turning_with_the_hand() -> None:
     assert each["judged"] // 3 <= every["judged"] <= each["judged"] // 3 + 1
     assert {f["actions"] for f in every["flagged"]} <= {f["actions"] for f in each["flagged"]}
     assert module.play_hand("whist", "random", "pimc(samples=2,caution=0)", 3, 2, 2.0, 0.01, 3)["judged"] > 0
+
+
+def test_a_long_run_saved_hand_by_hand_resumes_with_the_result_of_one_run(tmp_path: Path) -> None:
+    """``--save FILE``: each judged hand is appended as it finishes; a run stopped after some hands goes on from the
+    file and judges only the hands missing, with the very result of a run in one go; a hand judged with other
+    settings does not count, and a file that is not a saved run is refused with its name."""
+
+    module = _script()
+    save = tmp_path / "hands.jsonl"
+    args = ["whist", "--level", "random", "--reference", "pimc(samples=2,caution=0)", "--seed", "3", "--json"]
+    first = run_json(module, [*args, "--hands", "1", "--save", str(save)])
+    assert first["hands_saved_before"] == 0 and len(save.read_text().splitlines()) == 1
+    resumed = run_json(module, [*args, "--hands", "2", "--save", str(save)])
+    assert resumed["hands_saved_before"] == 1 and len(save.read_text().splitlines()) == 2
+    whole = run_json(module, [*args, "--hands", "2"])
+    assert resumed["positions"] == whole["positions"] and resumed["decisions_judged"] == whole["decisions_judged"]
+    assert resumed["commits"]
+    other = run_json(module, [*args, "--hands", "1", "--every", "2", "--save", str(save)])
+    assert other["hands_saved_before"] == 0 and len(save.read_text().splitlines()) == 3  # other settings: judged
+    save.write_text("not json\n")
+    with pytest.raises(SystemExit):
+        module.main([*args, "--hands", "1", "--save", str(save)])
