@@ -7,6 +7,7 @@ be used inside Hypothesis tests as well as ordinary ones.
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from pathlib import Path
@@ -16,6 +17,24 @@ import pytest
 
 from clubsuite.cards import STANDARD, Card, CardSet, cards
 from clubsuite.games.whist import Decision, WhistDeal, WhistHand, WhistMatch, WhistOptions
+
+HTTP_TIMEOUT = 60.0
+"""Seconds a test's HTTP request waits for the server's answer unless the call sets its own: generous, because the
+suite must pass on a loaded machine (two busy loops beside it, or long runs on both cores), where a page that
+answers in milliseconds on a quiet machine can take seconds. httpx's own default, 5 s, once failed a test there."""
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _generous_http_timeouts() -> Iterator[None]:
+    """The module functions ``httpx.get``, ``httpx.post``, ... wait :data:`HTTP_TIMEOUT` seconds by default in every
+    test (a call that passes ``timeout=`` keeps its own)."""
+    import httpx
+
+    with pytest.MonkeyPatch.context() as patch:
+        for name in ("request", "stream", "get", "options", "head", "post", "put", "patch", "delete"):
+            patch.setattr(httpx, name, functools.partial(getattr(httpx, name), timeout=HTTP_TIMEOUT))
+        yield
+
 
 FULL_DECK = CardSet((1 << 52) - 1)
 """Every card of the standard pack."""

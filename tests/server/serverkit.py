@@ -30,6 +30,7 @@ from clubsuite.server.limits import ServerLimits
 from clubsuite.server.protocol import BURST, RATE
 from clubsuite.server.serving import uvicorn_config
 from clubsuite.server.store import Store
+from conftest import HTTP_TIMEOUT
 from pgcluster import free_port
 
 Message = dict[str, Any]
@@ -168,14 +169,14 @@ def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
 
 def post(base: str, path: str, body: dict[str, Any] | None = None, status: int = 200) -> Any:
     """POST JSON and check the status; the decoded answer."""
-    r = httpx.post(base + path, json=body or {}, timeout=10)
+    r = httpx.post(base + path, json=body or {}, timeout=HTTP_TIMEOUT)
     assert r.status_code == status, (r.status_code, r.text)
     return r.json()
 
 
 def get(base: str, path: str, status: int = 200) -> Any:
     """GET and check the status; the decoded answer (text when it is not JSON)."""
-    r = httpx.get(base + path, timeout=10)
+    r = httpx.get(base + path, timeout=HTTP_TIMEOUT)
     assert r.status_code == status, (r.status_code, r.text)
     try:
         return r.json()
