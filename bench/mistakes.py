@@ -127,9 +127,9 @@ def saved_key(spec: str, level: str, reference: str, seed: int, z: float, min_ga
     """What a saved hand must have been judged with to count for a run (``--save``): every setting but the number of
     hands and of workers, and for a level (``hard``) the spec it stands for, so that a level redefined between two
     sittings starts afresh."""
-    levels = {name: LEVELS[name] for name in (level,) if name in LEVELS}
     settings = {"game": spec, "level": level, "reference": reference, "seed": seed, "z": z, "min_gap": min_gap}
-    return json.dumps(settings | {"every": every} | ({"levels": levels} if levels else {}), sort_keys=True)
+    levels = {"levels": {level: LEVELS[level]}} if level in LEVELS else {}
+    return json.dumps(settings | {"every": every} | levels, sort_keys=True)
 
 
 def _hand(spec: str, level: str, reference: str, seed: int, hand: int, z: float, min_gap: float, every: int) -> Any:
