@@ -43,9 +43,17 @@ REFERENCE_SALT = 0x7E1F
 """Mixed into the reference's seeds, so that it never searches the very worlds a bot searched."""
 
 
-def measure(spec: str, bots: list[str], hands: int, seed: int, reference: str | None = None) -> dict[str, Any]:
+def measure(
+    spec: str,
+    bots: list[str],
+    hands: int,
+    seed: int,
+    reference: str | None = None,
+    phases: frozenset[str] = frozenset(),
+) -> dict[str, Any]:
     """Each bot's mean CPU milliseconds and worlds a decision over the decisions of ``hands`` heuristic hands, and
-    with a ``reference``, each bot's losses against it (see the module docstring)."""
+    with a ``reference``, each bot's losses against it (see the module docstring). With ``phases``, only the
+    decisions in those phases are asked (the hand is left once it is past them)."""
     info, options = resolve(spec)
     totals = {b: {"cpu": 0.0, "searched": 0, "counted": False} for b in bots}
     losses: dict[str, list[float]] = {b: [] for b in bots}
@@ -58,11 +66,16 @@ def measure(spec: str, bots: list[str], hands: int, seed: int, reference: str | 
         heuristic = make_bot("heuristic", match.game)
         judge = make_bot(reference, match.game) if reference else None
         index = 0
+        seen = False
         while match.to_act is not None:
             seat = match.to_act
             legal = match.legal_actions()
             view = match.view(seat)
-            if len(legal) > 1:
+            wanted = not phases or str(match.phase) in phases
+            if phases and seen and not wanted:
+                break  # past the phases asked for: the rest of the hand is not measured
+            seen = seen or wanted
+            if len(legal) > 1 and wanted:
                 decisions += 1
                 chosen: dict[str, object] = {}
                 for name, bot in players.items():
@@ -97,7 +110,15 @@ def measure(spec: str, bots: list[str], hands: int, seed: int, reference: str | 
         for name in bots:
             figures[name]["loss"] = sum(losses[name]) / len(first) if first else None
             figures[name]["loss_vs_first"] = _paired([a - b for a, b in zip(losses[name], first, strict=True)])
-    return {"game": spec, "hands": hands, "seed": seed, "reference": reference, "decisions": decisions, "bots": figures}
+    return {
+        "game": spec,
+        "hands": hands,
+        "seed": seed,
+        "reference": reference,
+        "phases": sorted(phases),
+        "decisions": decisions,
+        "bots": figures,
+    }
 
 
 def _paired(diffs: list[float]) -> dict[str, float] | None:
@@ -117,6 +138,13 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument(
         "--reference", metavar="SPEC", help="a pimc bot that judges every decision: each bot's loss against it"
     )
+    parser.add_argument(
+        "--phase",
+        action="append",
+        default=[],
+        metavar="PHASE",
+        help="ask only the decisions of this phase (exchange, pass, auction, play, ...; may be repeated)",
+    )
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
     args = parser.parse_args(argv)
     if args.hands < 1:
@@ -129,11 +157,16 @@ def main(argv: list[str] | None = None) -> int:
             parser.error(f"--reference {args.reference}: the judge must be a pimc bot, for example pimc(samples=256)")
     except ValueError as e:  # every error of this project is a ValueError
         parser.error(str(e))
-    result = measure(args.game, args.bots, args.hands, args.seed, args.reference)
+    result = measure(args.game, args.bots, args.hands, args.seed, args.reference, frozenset(args.phase))
+    if not result["decisions"]:
+        phases = ", ".join(args.phase) if args.phase else "any phase"
+        print(f"cost.py: no decision with a choice in {phases} of {args.game} in {args.hands} hands", file=sys.stderr)
+        return 2
     if args.json:
         print(json.dumps(result, indent=1))
         return 0
-    print(f"{result['game']}: {result['decisions']} decisions of {result['hands']} hands (seed {result['seed']})")
+    only = f", {' and '.join(result['phases'])} only" if result["phases"] else ""
+    print(f"{result['game']}: {result['decisions']} decisions of {result['hands']} hands (seed {result['seed']}{only})")
     for b, figures in result["bots"].items():
         searched = figures["searched_per_decision"]
         extra = "" if searched is None else f", {searched:.1f} worlds or iterations"

@@ -386,7 +386,7 @@ def test_inference_searches_the_likeliest_worlds_of_its_pool_and_its_budget_of_t
     seat = match.to_act
     bot = make_bot("pimc(samples=4,infer=20,pool=4)", match.game)
     pool = [int(s) for s in random.Random(5).sample(range(1 << 30), 16)]
-    picked = bot._likeliest(match.view(seat), seat, pool)  # type: ignore[attr-defined]
+    picked = bot._likeliest(match.view(seat), seat, pool, 4)  # type: ignore[attr-defined]
     assert len(picked) == 4 and len({s for s, _ in picked}) == 4
     every = {s: bot._log_likelihood(match.view(seat).determinize(random.Random(s)), seat) for s in pool}  # type: ignore[attr-defined]
     mean_pool = sum(every.values()) / len(every)
@@ -485,3 +485,27 @@ def test_a_pruning_search_values_fewer_candidates_and_still_plays_legally(spec: 
 def test_a_settling_search_needs_room_to_settle() -> None:
     with pytest.raises(InvalidOptionsError, match="least=9 is more than samples=8"):
         make_bot("pimc(samples=8,settle=200,least=9)", "whist")
+    with pytest.raises(InvalidOptionsError, match="least=9 is more than opening=4"):
+        make_bot("pimc(samples=16,opening=4,settle=200,least=9)", "whist")
+
+
+@pytest.mark.parametrize("spec", ["whist", "free", "partnership"])
+def test_a_decision_before_the_card_play_searches_the_opening_budget_and_card_play_the_samples(spec: str) -> None:
+    """``opening`` sets the worlds of a decision before the card play (whist's exchange, CW-4; Free Clubs' auction
+    and pass; the partnership game's pass, CP-2), where one decision shapes the whole hand; the card play keeps
+    ``samples``."""
+    match = _dealt(spec, 3)
+    bot = make_bot("pimc(samples=2,opening=5)", match.game)
+    heuristic = _heuristic(match.game)
+    rng = random.Random(2)
+    searched = {"before": 0, "play": 0}
+    while match.to_act is not None and not (searched["before"] and searched["play"]):
+        legal = match.legal_actions()
+        view = match.view(match.to_act)
+        if len(legal) > 1:
+            when = "play" if str(match.phase) == "play" else "before"
+            bot.choose(view, legal, random.Random(1))
+            assert bot.worlds_searched == (2 if when == "play" else 5), when  # type: ignore[attr-defined]
+            searched[when] += 1
+        match.apply(heuristic.choose(view, legal, rng))
+    assert searched["before"] and searched["play"]

@@ -66,6 +66,11 @@ class PimcSettings:
     """The settings of a ``pimc`` bot, written ``pimc(samples=16,ms=200)``."""
 
     samples: int = option(16, "determinizations per decision, at most (a time budget may stop sooner)")
+    opening: int = option(
+        0,
+        "determinizations for a decision before the card play (an exchange, a pass, an auction), where one decision"
+        " shapes the whole hand and its play-outs are the noisiest; 0: as many as `samples`",
+    )
     ms: int = option(0, "wall-time budget per decision in milliseconds; 0: none (one world is always searched)")
     cpu: int = option(0, "CPU-time budget per decision in milliseconds (the thinking thread's); 0: none")
     rollout: str = option("heuristic", "the bot that plays hands out where the exact solver is not used")
@@ -108,6 +113,7 @@ class PimcSettings:
         check_settings(
             "pimc",
             samples=(self.samples, 1, 10_000),
+            opening=(self.opening, 0, 10_000),
             ms=(self.ms, 0, 600_000),
             cpu=(self.cpu, 0, 600_000),
             width=(self.width, 2, 10_000),
@@ -122,10 +128,16 @@ class PimcSettings:
             pool=(self.pool, 1, 64),
             window=(self.window, 0, 1000),
         )
-        if self.settle and self.least > self.samples:
-            raise InvalidOptionsError(
-                f"pimc setting least={self.least} is more than samples={self.samples}: the search would never settle"
-            )
+        for name, count in (("samples", self.samples), ("opening", self.opening)):
+            if self.settle and count and self.least > count:
+                raise InvalidOptionsError(
+                    f"pimc setting least={self.least} is more than {name}={count}: the search would never settle"
+                )
+
+    def worlds_for(self, phase: object) -> int:
+        """The most worlds searched at a decision in ``phase``: ``opening`` before the card play where it is set,
+        ``samples`` everywhere else."""
+        return self.opening if self.opening and phase != Phase.PLAY else self.samples
 
 
 _UNLIKELY = 30.0
@@ -181,13 +193,14 @@ class PimcBot:
         source = worlds_from(view)
         seat = source.seat
         settings = self.settings
-        budget = Budget(settings.samples, settings.ms, settings.cpu)
+        samples = settings.worlds_for(view.phase)  # type: ignore[attr-defined]
+        budget = Budget(samples, settings.ms, settings.cpu)
         if settings.infer:
-            worlds = self._likeliest(source, seat, seeds(rng, settings.samples * settings.pool), budget)
+            worlds = self._likeliest(source, seat, seeds(rng, samples * settings.pool), samples, budget)
             world_seeds = [s for s, _ in worlds]
         else:
             worlds = []
-            world_seeds = list(seeds(rng, settings.samples))
+            world_seeds = list(seeds(rng, samples))
         first: SomeMatch = worlds[0][1] if worlds else source.determinize(random.Random(world_seeds[0]))
         objective = objective_for(first.game, settings.objective)
         favourite = self.rollouts.bot(first.game, seat).choose(view, legal, random.Random(world_seeds[0]))
@@ -229,15 +242,14 @@ class PimcBot:
         return Compared(actions, actions.index(favourite), rows)
 
     def _likeliest(
-        self, source: Determinizable, seat: int, pool: Sequence[int], budget: Budget | None = None
+        self, source: Determinizable, seat: int, pool: Sequence[int], samples: int, budget: Budget | None = None
     ) -> list[tuple[int, SomeMatch]]:
-        """Of the worlds drawn from ``pool``'s seeds, the :attr:`PimcSettings.samples` likeliest by the plays seen,
+        """Of the worlds drawn from ``pool``'s seeds, the ``samples`` likeliest by the plays seen,
         most likely first: each world's likelihood is the chance that the others, playing as the rollout bot does
         (but for a chance ``infer`` in a hundred of any other play), made the plays of the hand so far; the worlds
         are then drawn without replacement in proportion to it (Efraimidis and Spirakis' weighted sampling, keyed by
         each world's seed), so that a likelier world is more often searched and never counted twice. The decision's
         ``budget`` bounds this too: once a time limit is reached no more of the pool is drawn (one world at least)."""
-        settings = self.settings
         keyed: list[tuple[float, int, int, SomeMatch]] = []
         logs: list[float] = []
         drawn: list[tuple[int, SomeMatch]] = []
@@ -253,7 +265,7 @@ class PimcBot:
             key = math.log(u) * math.exp(min(700.0, top - log))  # log(u ** (1 / w)), w relative to the likeliest
             keyed.append((key, -k, s, world))
         keyed.sort(reverse=True)
-        return [(s, world) for _, _, s, world in keyed[: settings.samples]]
+        return [(s, world) for _, _, s, world in keyed[:samples]]
 
     def _log_likelihood(self, world: SomeMatch, seat: int, floor: float = -math.inf) -> float:
         """The log-chance of the others' last ``window`` decisions of the hand in ``world`` under the model: the
