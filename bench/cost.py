@@ -1,6 +1,7 @@
 """What a decision costs each bot, asked at the very same decisions: CPU time and worlds searched.
 
-Run as ``python bench/cost.py GAME BOT [BOT ...] [--hands 3] [--seed 5] [--reference SPEC] [--json]``, for
+Run as ``python bench/cost.py GAME BOT [BOT ...] [--hands 3] [--seed 5] [--reference SPEC] [--phase PHASE]
+[--json]``, for
 example ``python bench/cost.py whist expert "pimc(samples=128,settle=200,margin=12,ms=30000)"``.
 
 The heuristic bot plays ``--hands`` first hands of fresh matches (hand k dealt from the seed and k); at every
@@ -20,6 +21,9 @@ paired difference of each from the first bot (decision by decision, with its sta
 which plays better on these positions. The reference's noise is shared by all the bots it judges, so the differences
 are fair between them; the reference is a search of the same family, so this is a quick guide for choosing what to
 measure in play, not a measure of strength in itself.
+
+With ``--phase PHASE`` (repeatable) only the decisions of that phase are asked (``exchange``: whist's exchange), and
+each hand is left once it is past them, so a few costly decisions can be judged over many hands.
 """
 
 from __future__ import annotations

@@ -63,3 +63,19 @@ def test_agreement_counts_the_decisions_where_a_bot_chose_as_the_first_did() -> 
     assert figures[bots[0]]["agrees_with_first"] == 1.0
     assert figures[bots[1]]["agrees_with_first"] == 1.0
     assert figures["random"]["agrees_with_first"] < 1.0
+
+
+def test_a_phase_asks_only_its_decisions_and_the_opening_budget_applies_there() -> None:
+    """``--phase exchange`` asks only whist's exchange decisions (CW-4: at most one a seat, so at most three a hand),
+    where ``opening`` sets the worlds searched."""
+    bots = ["pimc(samples=2,width=3)", "pimc(samples=2,opening=3,width=3)"]
+    result = _run(_script(), ["whist", *bots, "--hands", "2", "--phase", "exchange", "--json"])
+    assert result["phases"] == ["exchange"]
+    assert 1 <= result["decisions"] <= 6
+    assert result["bots"][bots[0]]["searched_per_decision"] == 2.0
+    assert result["bots"][bots[1]]["searched_per_decision"] == 3.0
+
+
+def test_a_phase_with_no_decision_is_refused_by_name(capsys: pytest.CaptureFixture[str]) -> None:
+    assert _script().main(["whist", "heuristic", "--hands", "1", "--phase", "auction"]) == 2
+    assert "no decision with a choice in auction of whist" in capsys.readouterr().err
