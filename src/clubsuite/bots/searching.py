@@ -148,7 +148,7 @@ class Compared:
         rows = self.rows[m]
         return sum(r[i] for r in rows) / len(rows)
 
-    def _best_in(self, m: str) -> int:
+    def best_in(self, m: str) -> int:
         """The index of the candidate with the highest mean in measure ``m`` (the first of equals)."""
         means = [self._mean(m, i) for i in range(len(self.actions))]
         return means.index(max(means))
@@ -218,7 +218,7 @@ class Compared:
         (what ``caution`` measures against) nor the best of any measure. Needs two worlds at least."""
         if not self.rows or len(next(iter(self.rows.values()))) < 2:
             return []
-        bests = {m: self._best_in(m) for m in self.rows}
+        bests = {m: self.best_in(m) for m in self.rows}
         kept = {self.favourite, *bests.values()}
         return [
             j
