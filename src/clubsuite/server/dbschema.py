@@ -11,6 +11,7 @@ PostgreSQL by comparing them with a migrated database.
   finished match of every seat (the history a profile lists), and who left a rated match before its end.
 * ``clubnights``: duplicate tournaments, each one JSON state.
 * ``passkeys``: an account's WebAuthn credentials.
+* ``nodes``, ``leases``: the server processes sharing the database, and which one owns each table.
 """
 
 from __future__ import annotations
@@ -185,4 +186,23 @@ passkeys = Table(
     Column("used_at", Float),
     ForeignKeyConstraint(["user_id"], ["users.id"]),
     Index("passkeys_by_user", "user_id"),
+)
+nodes = Table(
+    "nodes",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("address", Text, nullable=False),  # where the other processes reach it (http://host:port)
+    Column("started_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),  # the database's clock at its last heartbeat
+    Column("state", Text, nullable=False),  # serving, stopping or stopped
+)
+leases = Table(
+    "leases",
+    metadata,
+    Column("table_id", Text, primary_key=True),
+    Column("node", Text, nullable=False),  # the process that owns the table
+    Column("epoch", BigInteger, nullable=False),  # grows at every change of owner: a stale owner's writes are refused
+    Column("expires_at", Float, nullable=False),  # the database's clock: past it, another process may take the table
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+    Index("leases_by_node", "node"),
 )

@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -23,6 +23,9 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from clubsuite.jsonform import JsonObject
 from clubsuite.server import migrate
 from clubsuite.server.dbschema import actions, leavers, matches, seats, tables
+
+if TYPE_CHECKING:
+    from clubsuite.server.ownership import Ownership
 
 
 class StoreError(Exception):
@@ -35,6 +38,14 @@ class StaleWriteError(StoreError):
 
 class UnknownTableError(StoreError):
     """No such table in the database."""
+
+
+class LeaseLostError(StaleWriteError):
+    """A write about a table this process no longer owns: another process took it over (see ``ownership``)."""
+
+
+class SharedSqliteError(StoreError):
+    """A second server process on a SQLite database that another process serves."""
 
 
 @dataclass(frozen=True)
@@ -109,6 +120,9 @@ class Store:
         elif backend not in ("sqlite", "postgresql"):
             raise StoreError(f"{self.url_for_display}: the server stores its tables in SQLite or PostgreSQL only")
         self._lock = threading.Lock()
+        self.ownership: Ownership | None = None
+        """This process's leases, where the server runs with them: every write about a table is then fenced by the
+        table's lease (``ownership``). None: no fencing (tools, and tests of the store alone)."""
         try:
             if backend == "sqlite":
                 self.engine: Engine = create_engine(parsed, connect_args={"check_same_thread": False})
@@ -153,17 +167,27 @@ class Store:
         except SQLAlchemyError as exc:
             raise StoreError(f"the database could not be read: {type(exc).__name__}") from None
 
+    def _fence(self, conn: Connection, table_id: str) -> None:
+        """Refuse a write about a table this process does not own (where it runs with leases)."""
+        if self.ownership is not None:
+            self.ownership.check(conn, table_id)
+
     # -- tables ---------------------------------------------------------------------------------------------
     def create_table(self, table: TableRow, seat_rows: Sequence[SeatRow], first_match: MatchRow) -> None:
-        """Store a new table with its seats and its first match, all or nothing."""
+        """Store a new table with its seats and its first match, all or nothing (owned by this process, where it
+        runs with leases)."""
 
         def work(conn: Connection) -> None:
             conn.execute(insert(tables).values(_table_values(table)))
             for s in seat_rows:
                 conn.execute(insert(seats).values(table_id=table.id, **_seat_values(s)))
             conn.execute(insert(matches).values(table_id=table.id, **_match_values(first_match)))
+            if self.ownership is not None:
+                self.ownership.claim_new(conn, table.id)
 
         self.write(work)
+        if self.ownership is not None:
+            self.ownership.held[table.id] = 1
 
     def table(self, table_id: str) -> TableRow | None:
         """The table ``table_id``, or None."""
@@ -184,7 +208,12 @@ class Store:
 
     def close_table(self, table_id: str) -> None:
         """Mark a table closed (kept, no longer served)."""
-        self.write(lambda conn: conn.execute(update(tables).where(tables.c.id == table_id).values(closed=True)))
+
+        def work(conn: Connection) -> None:
+            self._fence(conn, table_id)
+            conn.execute(update(tables).where(tables.c.id == table_id).values(closed=True))
+
+        self.write(work)
 
     # -- seats ----------------------------------------------------------------------------------------------
     def seats(self, table_id: str) -> list[SeatRow]:
@@ -196,6 +225,7 @@ class Store:
         """Store a seat's new state (taken, given up)."""
 
         def work(conn: Connection) -> None:
+            self._fence(conn, table_id)
             done = conn.execute(
                 update(seats)
                 .where(seats.c.table_id == table_id, seats.c.seat == seat.seat)
@@ -216,6 +246,7 @@ class Store:
         """Store the table's next match and make it the one in progress."""
 
         def work(conn: Connection) -> None:
+            self._fence(conn, table_id)
             current = conn.execute(select(tables.c.match_no).where(tables.c.id == table_id)).scalar()
             if current is None:
                 raise UnknownTableError(f"there is no table {table_id!r}")
@@ -244,6 +275,7 @@ class Store:
         written in it too. A seq other than the next one is refused."""
 
         def work(conn: Connection) -> None:
+            self._fence(conn, table_id)
             count = conn.execute(
                 select(func.count())
                 .select_from(actions)
@@ -268,11 +300,14 @@ class Store:
 
     def add_leaver(self, table_id: str, match_no: int, seat: int, user_id: str, at: float) -> None:
         """Note that an account left a rated match before its end (it will finish last)."""
-        self.write(
-            lambda conn: conn.execute(
+
+        def work(conn: Connection) -> None:
+            self._fence(conn, table_id)
+            conn.execute(
                 insert(leavers).values(table_id=table_id, match_no=match_no, seat=seat, user_id=user_id, at=at)
             )
-        )
+
+        self.write(work)
 
     def actions(self, table_id: str, match_no: int) -> list[ActionRow]:
         """The action log of a match, in order."""
