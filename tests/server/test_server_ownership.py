@@ -11,7 +11,7 @@ import pytest
 from sqlalchemy import delete, insert, update
 
 from clubsuite.server.dbschema import leases, nodes
-from clubsuite.server.ownership import SERVING, Ownership
+from clubsuite.server.ownership import SERVING, STOPPING, Ownership
 from clubsuite.server.store import (
     ActionRow,
     LeaseLostError,
@@ -153,13 +153,23 @@ def test_a_restarted_process_takes_its_own_tables_back_at_once_with_a_new_epoch(
     assert again.held == {"t1": 2}
 
 
-def test_a_stopping_process_hands_its_tables_over_at_once(stores: tuple[Store, Store]) -> None:
+def test_a_stopping_process_hands_its_tables_over_at_once_and_its_late_writes_go_in_until_they_are_taken(
+    stores: tuple[Store, Store],
+) -> None:
+    """Handing over (``stopping``): another process may take the table at once, without waiting for the lease to
+    run out; an action already under way at the old owner is still written until then (the new owner replays it),
+    and refused once the table is taken."""
     a, b = stores
     first, second = _own(a, "a"), _own(b, "b")
     _table(a)
+    first.stop(STOPPING)
+    _act(a, 0, "keep")
+    assert second.acquire("t1") is True
+    assert [r.action for r in b.actions("t1", 0)] == ["keep"]
+    with pytest.raises(LeaseLostError):
+        _act(a, 1, "keep")
     first.stop()
     assert first.held == {}
-    assert second.acquire("t1") is True  # without waiting for the lease to run out
 
 
 def test_a_closed_table_is_nobody_s_to_take(stores: tuple[Store, Store]) -> None:

@@ -27,6 +27,8 @@ ORIGIN = re.compile(r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?|https?://\[[0-9A-Fa-
 """An origin as a browser sends it: scheme, host and port."""
 HOST = re.compile(r"(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?)*")
 """A host name, or a wildcard for every name under one."""
+NODE = re.compile(r"[A-Za-z0-9._:-]{1,64}")
+"""A node's name: printable, short, the same in logs and in the database."""
 SPARE_FILES = 256
 """Open files the server needs besides its connections (the database, logs, the replay workers' pipes)."""
 
@@ -121,6 +123,27 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     type=click.FloatRange(0, 3600),
     help="seconds a player waits in the rated queue for people before bots of the nearest rating fill the table",
 )
+@click.option(
+    "--node",
+    default=None,
+    metavar="NAME",
+    help="this process's name among the server processes sharing one PostgreSQL database (default: HOST:PORT)",
+)
+@click.option(
+    "--advertise",
+    default=None,
+    metavar="URL",
+    help="where the other server processes reach this one, as http://host:port (default: http://HOST:PORT, with "
+    "127.0.0.1 for a server listening on every address)",
+)
+@click.option(
+    "--lease-seconds",
+    default=3.0,
+    show_default=True,
+    type=click.FloatRange(0.5, 600),
+    help="how long a table stays this process's without being renewed: when a process dies, another one takes its "
+    'tables over within about this long (docs/server.md, "Several processes")',
+)
 @limit_options
 @handle_errors
 def serve_command(
@@ -133,6 +156,9 @@ def serve_command(
     origins: tuple[str, ...],
     hosts: tuple[str, ...],
     bots_after: float,
+    node: str | None,
+    advertise: str | None,
+    lease_seconds: float,
     **limits: Any,
 ) -> None:
     """Run the game server: make tables, take seats, play online with bots filling empty seats.
@@ -146,6 +172,7 @@ def serve_command(
         from clubsuite.server.app import ClubsServer, create_app
         from clubsuite.server.limits import ServerLimits
         from clubsuite.server.logs import configure_logging
+        from clubsuite.server.ownership import Ownership, default_node_name
         from clubsuite.server.serving import uvicorn_config
         from clubsuite.server.store import Store, StoreError
     except ImportError as exc:
@@ -166,13 +193,29 @@ def serve_command(
     for name in hosts:
         if not HOST.fullmatch(name):
             fail(f"--allow-host {quoted(name)}: expected a name such as clubs.example.org or *.example.org")
+    if node is not None and not NODE.fullmatch(node):
+        fail(f"--node {quoted(node)}: expected 1 to 64 letters, digits, dots, dashes, underscores or colons")
+    if advertise is not None and not ORIGIN.fullmatch(advertise):
+        fail(f"--advertise {quoted(advertise)}: expected http://host:port, where the other processes reach this one")
+    reached = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host if ":" not in host else f"[{host}]"
     configure_logging(log_level)
     try:
         store = Store(db_url) if db_url else Store.in_directory(Path(data_dir))
     except StoreError as exc:
         fail(str(exc))
+    ownership = Ownership(
+        store,
+        node or default_node_name(host, port),
+        advertise or f"http://{reached}:{port}",
+        lease_seconds,
+    )
+    try:
+        ownership.register()  # before listening: a second process on a SQLite database is refused here, plainly
+    except StoreError as exc:
+        store.close()
+        fail(str(exc))
     open_files(chosen.max_connections)
-    app = create_app(store, chosen, origins, hosts, bots_after)
+    app = create_app(store, chosen, origins, hosts, bots_after, ownership)
     config = uvicorn_config(
         app,
         chosen,

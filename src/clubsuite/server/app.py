@@ -47,6 +47,7 @@ from clubsuite.server.guard import Guard, client_address
 from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import LiveTable, Refused
+from clubsuite.server.ownership import Ownership
 from clubsuite.server.passkeys import Passkeys
 from clubsuite.server.protocol import (
     Act,
@@ -170,13 +171,15 @@ def create_app(
     origins: tuple[str, ...] = (),
     hosts: tuple[str, ...] = (),
     bots_after: float = matchmaking.BOTS_AFTER,
+    ownership: Ownership | None = None,
 ) -> FastAPI:
     """The application over ``store`` (tables are rebuilt from it when the application starts), under ``limits``
     (the defaults when None); ``origins`` are the other sites whose pages may use it, ``hosts`` the names it answers
     to besides its IP addresses and localhost; ``bots_after`` the seconds a person waits in the rated queue before
-    bots fill their table."""
+    bots fill their table; ``ownership`` this process's leases, where several processes may share the database
+    (``clubs serve`` always gives one: docs/server.md, "Several processes")."""
     limits = limits or ServerLimits()
-    hub = Hub(store, limits)
+    hub = Hub(store, limits, ownership)
     accounts = Accounts(store, limits, hub.db)
     matchmaker = matchmaking.Matchmaker(hub, bots_after)
     replayer = Replayer(limits.replay_workers, limits.replay_queue, limits.max_replay_bytes)

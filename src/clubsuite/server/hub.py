@@ -2,11 +2,18 @@
 
 Every store call runs in one database worker thread (:meth:`Hub.db`), in order, so the event loop never waits on
 the disk and SQLite sees one writer.
+
+With an :class:`~clubsuite.server.ownership.Ownership` (as ``clubs serve`` runs it), the hub serves only the tables
+this process owns: at start-up those it can take, then every table it makes, and every little while the tables
+nobody owns any more (their owner stopped or died: :meth:`Hub.adopt` rebuilds them from the log). It renews its
+leases at the same beat, and stops serving a table whose lease it lost (a pause longer than the lease): its clients
+are told to reconnect, and find it at its new owner.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import random
 import time
@@ -27,6 +34,7 @@ from clubsuite.server.accounts import User
 from clubsuite.server.connection import Connection
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import LiveTable, Refused, SeatState, start_match, unstoppable
+from clubsuite.server.ownership import STOPPED, STOPPING, Ownership
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import MatchRow, SeatRow, Store, TableRow
 from clubsuite.server.thinking import Thinkers
@@ -55,6 +63,10 @@ TUTORIAL_BOT = "easy"
 """The level of the bots a newcomer meets in the guided first hand."""
 TUTORIAL_PACE = 1.5
 """Seconds a bot of the guided first hand waits before it plays, so that a newcomer follows every card."""
+ADOPT_BATCH = 20
+"""Tables nobody owns that one look takes over at most (the rest at the next look, or by another process)."""
+MOVED = "the table moved to another server process: reconnect"
+"""What the clients of a table this process no longer owns are told as it stops serving it."""
 
 
 @dataclass(frozen=True)
@@ -68,8 +80,12 @@ class SeatRequest:
 class Hub:
     """Every live table of the server, over one store."""
 
-    def __init__(self, store: Store, limits: ServerLimits | None = None) -> None:
+    def __init__(self, store: Store, limits: ServerLimits | None = None, ownership: Ownership | None = None) -> None:
         self.store = store
+        self.ownership = ownership
+        """This process's leases, or None: it serves every open table (one process, no fencing)."""
+        if ownership is not None:
+            store.ownership = ownership
         self.limits = limits or ServerLimits()
         self.tables: dict[str, LiveTable] = {}
         self._invites: dict[str, str] = {}
@@ -90,6 +106,9 @@ class Hub:
         self.thinkers = Thinkers(self.limits.bot_workers)
         """The worker processes of the searching bots."""
         self._sweeper: asyncio.Task[None] | None = None
+        self._keeper: asyncio.Task[None] | None = None
+        self._adopting: dict[str, asyncio.Future[LiveTable | None]] = {}
+        """Tables being taken over now, so that two callers wait on one take-over."""
         self.stopping = False
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the hub runs in, once started."""
@@ -100,18 +119,91 @@ class Hub:
 
     # -- start and stop -----------------------------------------------------------------------------------
     async def start(self) -> None:
-        """Rebuild every open table from the store (seats, tokens, the match from its log) and start its timers."""
+        """Rebuild every open table this process may own from the store (seats, tokens, the match from its log) and
+        start its timers; with leases, start renewing them and looking for tables to take over."""
         self.loop = asyncio.get_running_loop()
+        if self.ownership is not None:
+            await self.db(self.ownership.register)
         for row in await self.db(self.store.tables):
-            try:
-                table = await self._load(row)
-            except (ClubsError, ValueError) as exc:  # a table the engine can no longer read: kept, not served
-                log.error("table %s could not be restored: %s", row.id, exc)
-                continue
-            self._add(table)
-            table.reschedule()
+            if self.ownership is not None and not await self.db(self.ownership.acquire, row.id):
+                continue  # another live process serves it
+            await self._serve(row)
         self._sweeper = asyncio.create_task(self._sweep())
+        if self.ownership is not None:
+            self._keeper = asyncio.create_task(self._keep(self.ownership))
         log.info("serving %d tables", len(self.tables))
+
+    async def _serve(self, row: TableRow) -> LiveTable | None:
+        """Rebuild a table from the store and serve it (None: the engine can no longer read it: kept, not served)."""
+        try:
+            table = await self._load(row)
+        except (ClubsError, ValueError) as exc:
+            log.error("table %s could not be restored: %s", row.id, exc)
+            return None
+        self._add(table)
+        table.reschedule()
+        return table
+
+    async def _keep(self, ownership: Ownership) -> None:
+        """Every quarter of a lease: renew this process's leases (and stop serving a table whose lease was lost),
+        then take over the tables nobody owns."""
+        every = ownership.ttl / 4
+        while not self.stopping:
+            await asyncio.sleep(every)
+            if self.stopping:
+                break
+            try:
+                for table_id in await self.db(ownership.renew):
+                    await self.drop(table_id, MOVED)
+                for table_id in await self.db(ownership.orphans, ADOPT_BATCH):
+                    await self.adopt(table_id)
+            except Exception:  # the database is away: tried again at the next beat
+                log.exception("the leases could not be renewed")
+
+    async def adopt(self, table_id: str) -> LiveTable | None:
+        """Take over a table nobody owns (its owner stopped or died) and serve it, rebuilt from its log: the table,
+        or None where another process has it, it is closed, or this process is full or stopping."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        if self.ownership is None or self.stopping or len(self.tables) >= self.limits.max_tables:
+            return None
+        waiting = self._adopting.get(table_id)
+        if waiting is not None:
+            return await waiting
+        done: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        self._adopting[table_id] = done
+        table: LiveTable | None = None
+        try:
+            if await self.db(self.ownership.acquire, table_id):
+                row = await self.db(self.store.table, table_id)
+                if row is not None and not self.stopping:
+                    table = await self._serve(row)
+                    if table is not None:
+                        log.info("table %s taken over", table_id)
+                if table is None:
+                    await self.db(self.ownership.release, [table_id])
+        finally:
+            del self._adopting[table_id]
+            done.set_result(table)
+        return table
+
+    async def drop(self, table_id: str, reason: str) -> None:
+        """Stop serving a table this process no longer owns: its timers stop, its clients are told ``reason`` and
+        their sockets closed (they reconnect and find it at its new owner)."""
+        table = self.tables.get(table_id)
+        if table is None:
+            return
+        async with table.lock:
+            table.stop()
+            table.closed = True  # not served here any more: a change waiting for the lock is refused
+            self.tables.pop(table_id, None)
+            self._invites.pop(hash_token(table.invite), None)
+            self._creators.pop(table_id, None)
+            self._quick.discard(table_id)
+            for conn in list(table.connections):
+                conn.send({"type": "bye", "protocol": 1, "reason": reason})
+                conn.send_close()
+        log.info("table %s no longer served here: %s", table_id, reason)
 
     def _add(self, table: LiveTable) -> None:
         self.tables[table.id] = table
@@ -136,6 +228,8 @@ class Hub:
             if table.connections or table.id not in self.tables:
                 return
             await self.db(self.store.close_table, table.id)
+            if self.ownership is not None:
+                await self.db(self.ownership.release, [table.id])
             table.closed = True
             table.stop()
             del self.tables[table.id]
@@ -161,10 +255,16 @@ class Hub:
         if self.stopping:
             return
         self.stopping = True
-        if self._sweeper is not None:
-            self._sweeper.cancel()
+        for task in (self._sweeper, self._keeper):
+            if task is not None:
+                task.cancel()
         for table in self.tables.values():
             table.stop()
+        if self.ownership is not None:
+            try:  # the leases end now, before the clients are told: when they reconnect, another process takes over
+                await self.db(self.ownership.stop, STOPPING)
+            except Exception:  # the database is away: the leases run out by themselves
+                log.exception("the tables could not be handed over")
         conns = []
         for table in self.tables.values():
             async with table.lock:  # an action in flight is written and told before the server goes
@@ -177,8 +277,12 @@ class Hub:
             await asyncio.sleep(0.01)
 
     async def stop(self) -> None:
-        """Stop: say farewell (when not yet said), then close the store once its last write is done."""
+        """Stop: say farewell (when not yet said: the tables are handed over, their leases ended, and every client
+        told), say this process is gone, then close the store once its last write is done."""
         await self.farewell()
+        if self.ownership is not None:
+            with contextlib.suppress(Exception):  # the database is away: the node's heartbeat runs out by itself
+                await self.db(self.ownership.stop, STOPPED)
         self.thinkers.close()
         await asyncio.get_running_loop().run_in_executor(self._worker, self.store.close)
         self._worker.shutdown(wait=True)

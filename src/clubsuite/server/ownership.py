@@ -105,14 +105,16 @@ class Ownership:
 
     def stop(self, state: str = STOPPED) -> None:
         """Hand every table over at once (its lease runs out now, so another node takes it on its next look) and
-        say this node is ``state``."""
+        say this node is ``state``. While ``stopping``, a write already under way still passes its fence until
+        another node has taken the table (it then finds the write in the log); once ``stopped``, nothing does."""
 
         def work(conn: Connection) -> None:
             conn.execute(update(leases).where(leases.c.node == self.node).values(expires_at=self._now - 1))
             conn.execute(update(nodes).where(nodes.c.name == self.node).values(state=state, seen_at=self._now))
 
         self.store.write(work)
-        self.held.clear()
+        if state == STOPPED:
+            self.held.clear()
 
     # -- leases -----------------------------------------------------------------------------------------------
     def acquire(self, table_id: str) -> bool:
