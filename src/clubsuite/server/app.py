@@ -43,6 +43,7 @@ from clubsuite.server import (
 )
 from clubsuite.server.accounts import Accounts, User
 from clubsuite.server.connection import Connection
+from clubsuite.server.forwarding import Forwarder, Peers
 from clubsuite.server.guard import Guard, client_address
 from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.limits import ServerLimits
@@ -183,6 +184,7 @@ def create_app(
     accounts = Accounts(store, limits, hub.db)
     matchmaker = matchmaking.Matchmaker(hub, bots_after)
     replayer = Replayer(limits.replay_workers, limits.replay_queue, limits.max_replay_bytes)
+    peers = Peers()
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -192,6 +194,7 @@ def create_app(
             yield
         finally:
             await matchmaker.stop()
+            await peers.close()
             replayer.close()
             accounts.close()
             await hub.stop()
@@ -425,6 +428,7 @@ def create_app(
         can be written back)."""
         return JSONResponse({"code": "bad_request", "message": validation_message(exc)}, status_code=422)
 
+    app.add_middleware(Forwarder, hub=hub, peers=peers, max_ws_bytes=limits.max_ws_bytes)  # inside the guard
     app.add_middleware(Guard, limits=limits, origins=origins, hosts=hosts)
     return app
 

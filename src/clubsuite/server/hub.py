@@ -369,6 +369,10 @@ class Hub:
             raise Refused("no_table", "that invite code opens no table")
         return table
 
+    def serves_invite(self, code: str) -> bool:
+        """Whether the table an invite code opens is served by this process."""
+        return self._invites.get(hash_token(code)) in self.tables
+
     def may_see(self, table: LiveTable, invite: str | None, token: str | None) -> bool:
         """Whether a request may know of ``table``: a public table, or a private one with its invite code or one of
         its seat tokens (a private table's id alone tells nothing, not even that it exists)."""

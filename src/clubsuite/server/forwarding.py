@@ -1,0 +1,242 @@
+"""Requests about a table that another server process owns, passed on to it: any process answers any client.
+
+When several processes share one database (``ownership``), a table lives in one of them, its owner, while the proxy
+in front may send a client to any. This ASGI middleware, inside the guard (so a request is priced, sized and its
+origin checked once, where it arrives), looks at every request about one table: its page's API
+(``/tables/{id}...``), its WebSocket (``/tables/{id}/ws``) and its invite (``/invites/{code}...``). A table served
+here goes on to the application; a table nobody owns (its owner just died) is taken over here at once
+(:meth:`Hub.adopt`); a table another process owns is passed to that process: an HTTP request forwarded and its
+answer returned, a WebSocket relayed frame by frame both ways until either side closes. The socket of a table's
+players therefore always ends at its owner, where the table's order of actions and "committed before told" hold.
+
+Why forwarding rather than a redirect or the proxy's hash of the table id: the proxy needs no knowledge of where
+tables live (a plain balancer with health checks serves), a client needs no address of any single process (a
+redirect would hand out internal addresses), and the owner of a table can change at any moment (a take-over after
+a crash, a hand-over at a stop) without the proxy's table of servers changing: the next request simply finds the
+new owner. The cost is one more hop on loopback or the local network for the requests that arrive elsewhere.
+
+The forwarded request carries the client's address (``X-Forwarded-For``: the other processes must name this one
+with ``--trusted-proxy``, as they name the proxy) and ``X-Clubs-Forwarded`` (a request forwarded once is never
+forwarded again: a table that moved meanwhile is answered by the application as not found, or closes the socket
+so that the client comes back). It carries no ``Origin``: the origin was checked where the request arrived. An owner
+that cannot be reached (it died a moment ago, before its lease ran out) is answered 503 with ``Retry-After``, or a
+WebSocket closed with 1013 (try again later), which clients take as a reason to reconnect.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import re
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
+
+import httpx
+from websockets.asyncio.client import ClientConnection, connect
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+
+from clubsuite.server.guard import SECURITY_HEADERS, client_address
+from clubsuite.server.hub import Hub
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
+
+TABLE_PATH = re.compile(r"^/tables/([A-Za-z0-9_-]{1,40})(?:/.*)?$")
+INVITE_PATH = re.compile(r"^/invites/([^/]{1,64})(?:/join)?$")
+FORWARDED = b"x-clubs-forwarded"
+"""Set on a request one process passes to another: it is never passed on again."""
+HOP_BY_HOP = frozenset(
+    {
+        b"connection",
+        b"keep-alive",
+        b"proxy-authenticate",
+        b"proxy-authorization",
+        b"te",
+        b"trailer",
+        b"transfer-encoding",
+        b"upgrade",
+        b"host",
+        b"origin",
+        b"content-length",
+        b"x-forwarded-for",
+        b"sec-websocket-key",
+        b"sec-websocket-version",
+        b"sec-websocket-extensions",
+        b"sec-websocket-protocol",
+        b"sec-websocket-accept",
+    }
+)
+"""Headers of one connection, or set anew on the next hop: not passed on."""
+ANSWER_DROPPED = HOP_BY_HOP | {name for name, _ in SECURITY_HEADERS} | {b"date", b"server"}
+"""Headers of the owner's answer not passed back: this process's guard adds its own."""
+FORWARD_TIMEOUT = 60.0
+"""Seconds a forwarded request may take at the owner (a loaded machine is slow, not broken)."""
+RETRY = "the table's server is changing hands: try again in a moment"
+NO_STATUS = frozenset({1005, 1006, 1015})
+"""Close codes that say no close frame came: never sent in one."""
+
+
+class Peers:
+    """The HTTP connections this process keeps to the others (made at the first forwarded request)."""
+
+    def __init__(self) -> None:
+        self._client: httpx.AsyncClient | None = None
+
+    @property
+    def client(self) -> httpx.AsyncClient:
+        """The client, made when first needed."""
+        if self._client is None:
+            self._client = httpx.AsyncClient(timeout=FORWARD_TIMEOUT)
+        return self._client
+
+    async def close(self) -> None:
+        """Close them (when the server stops)."""
+        if self._client is not None:
+            await self._client.aclose()
+            self._client = None
+
+
+class Forwarder:
+    """ASGI middleware: a request about a table another process owns goes to that process (module docstring)."""
+
+    def __init__(self, app: ASGIApp, hub: Hub, peers: Peers, max_ws_bytes: int) -> None:
+        self.app = app
+        self.hub = hub
+        self.peers = peers
+        self.max_ws_bytes = max_ws_bytes
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        address = await self._owner_elsewhere(scope) if scope["type"] in ("http", "websocket") else None
+        if address is None:
+            await self.app(scope, receive, send)
+        elif scope["type"] == "http":
+            await self._forward(scope, receive, send, address)
+        else:
+            await self._relay(scope, receive, send, address)
+
+    async def _owner_elsewhere(self, scope: Scope) -> str | None:
+        """The address of the process that owns the table this request is about, when that is another process;
+        None where this process answers it (no table named, a table served here or taken over now, a request
+        already forwarded once, or no such table)."""
+        hub = self.hub
+        ownership = hub.ownership
+        if ownership is None or any(k == FORWARDED for k, _ in scope.get("headers") or []):
+            return None
+        path = str(scope.get("path", ""))
+        found = TABLE_PATH.match(path)
+        if found is not None:
+            table_id: str | None = found.group(1)
+        else:
+            invite = INVITE_PATH.match(path)
+            if invite is None or hub.serves_invite(invite.group(1)):
+                return None
+            row = await hub.db(hub.store.table_by_invite, invite.group(1))
+            table_id = row.id if row is not None else None
+        if table_id is None or table_id in hub.tables:
+            return None
+        owner = await hub.db(ownership.owner, table_id)
+        if owner is None or owner[0] == ownership.node:
+            # Nobody owns it (its owner died): taken over here, now. Or this process owns it and is rebuilding it
+            # (a take-over under way): the request waits for it.
+            await hub.adopt(table_id)
+            return None
+        return owner[1]
+
+    # -- HTTP ----------------------------------------------------------------------------------------------------
+    async def _forward(self, scope: Scope, receive: Receive, send: Send, address: str) -> None:
+        """Pass an HTTP request to the owner and its answer back."""
+        body = b""
+        while True:
+            message = await receive()
+            if message["type"] != "http.request":
+                return  # the client went
+            body += message.get("body", b"")
+            if not message.get("more_body"):
+                break
+        query = scope.get("query_string") or b""
+        url = f"{address}{scope['path']}" + (f"?{query.decode('latin-1')}" if query else "")
+        try:
+            answer = await self.peers.client.request(
+                str(scope["method"]), url, content=body, headers=self._headers(scope)
+            )
+        except httpx.HTTPError:
+            payload = json.dumps({"code": "moved", "message": RETRY}).encode()
+            headers = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
+            await send({"type": "http.response.start", "status": 503, "headers": headers})
+            await send({"type": "http.response.body", "body": payload})
+            return
+        headers = [(k, v) for k, v in answer.headers.raw if k.lower() not in ANSWER_DROPPED]
+        await send({"type": "http.response.start", "status": answer.status_code, "headers": headers})
+        await send({"type": "http.response.body", "body": answer.content})
+
+    def _headers(self, scope: Scope) -> list[tuple[bytes, bytes]]:
+        """The request's headers for the next hop: the client's address named, the hop marked."""
+        kept = [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in HOP_BY_HOP]
+        assert self.hub.ownership is not None
+        return [
+            *kept,
+            (b"x-forwarded-for", client_address(scope).encode("latin-1")),
+            (FORWARDED, self.hub.ownership.node.encode("latin-1")),
+        ]
+
+    # -- WebSocket -----------------------------------------------------------------------------------------------
+    async def _relay(self, scope: Scope, receive: Receive, send: Send, address: str) -> None:
+        """Relay a WebSocket to the owner: accepted once the owner has accepted, then every frame passed on both
+        ways, and either side's close passed to the other."""
+        if (await receive())["type"] != "websocket.connect":
+            return
+        query = scope.get("query_string") or b""
+        url = "ws" + address[len("http") :] + str(scope["path"]) + (f"?{query.decode('latin-1')}" if query else "")
+        headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in self._headers(scope)]
+        try:
+            upstream = await connect(
+                url,
+                additional_headers=headers,
+                max_size=self.max_ws_bytes * 4,
+                ping_interval=None,
+                open_timeout=FORWARD_TIMEOUT,
+                compression=None,
+            )
+        except (OSError, TimeoutError, InvalidHandshake, InvalidStatus):
+            await send({"type": "websocket.close", "code": 1013, "reason": "moved"})
+            return
+        await send({"type": "websocket.accept"})
+        async with upstream:
+            inward = asyncio.create_task(self._to_owner(receive, upstream))
+            try:
+                await self._to_client(upstream, send)
+            finally:
+                inward.cancel()
+                with contextlib.suppress(asyncio.CancelledError, Exception):
+                    await inward
+
+    async def _to_owner(self, receive: Receive, upstream: ClientConnection) -> None:
+        """The client's frames, on to the owner; the client's close closes the owner's side."""
+        while True:
+            message = await receive()
+            if message["type"] == "websocket.disconnect":
+                await upstream.close()
+                return
+            if message["type"] == "websocket.receive":
+                text = message.get("text")
+                await upstream.send(text if text is not None else message.get("bytes") or b"")
+
+    async def _to_client(self, upstream: ClientConnection, send: Send) -> None:
+        """The owner's frames, on to the client; the owner's close closes the client's side with its code."""
+        try:
+            async for frame in upstream:
+                if isinstance(frame, str):
+                    await send({"type": "websocket.send", "text": frame})
+                else:
+                    await send({"type": "websocket.send", "bytes": frame})
+        except ConnectionClosed:
+            pass
+        code = upstream.close_code
+        if code is None or code in NO_STATUS:
+            code = 1012  # the owner went without a word (killed): the client reconnects
+        with contextlib.suppress(Exception):
+            await send({"type": "websocket.close", "code": code, "reason": upstream.close_reason or ""})
