@@ -15,9 +15,9 @@ from typing import Any
 
 import psycopg
 import pytest
+from serverkit import Client, ProcessServer, get, my_turn, new_table, post, wait_until
 
 from pgcluster import Cluster, free_port
-from serverkit import Client, ProcessServer, get, my_turn, new_table, post, wait_until
 
 LEASE = "2"
 """Seconds a table stays its owner's without renewal in these tests: a killed owner's tables move within a few."""
@@ -69,7 +69,7 @@ def _play(client: Client, moves: int) -> None:
         state = last if mine and last is not None else my_turn(client)
         version = state["version"]
         client.send({"type": "act", "action": state["legal"][0], "version": version})
-        client.until(lambda m: m["type"] == "update" and m["version"] > version)
+        client.until(lambda m, v=version: m["type"] == "update" and m["version"] > v)
 
 
 def test_a_table_made_at_one_process_is_joined_watched_and_played_through_the_other(
