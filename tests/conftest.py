@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import HealthCheck, settings
 
 from clubsuite.cards import STANDARD, Card, CardSet, cards
 from clubsuite.games.whist import Decision, WhistDeal, WhistHand, WhistMatch, WhistOptions
@@ -35,6 +36,11 @@ def _generous_http_timeouts() -> Iterator[None]:
             patch.setattr(httpx, name, functools.partial(getattr(httpx, name), timeout=HTTP_TIMEOUT))
         yield
 
+
+settings.register_profile("clubsuite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
+settings.load_profile("clubsuite")
+"""Hypothesis without its clocks: no deadline for an example and no complaint that drawing inputs is slow, both of
+which a loaded machine trips (a test may still set its own). What a property test checks never depends on speed."""
 
 FULL_DECK = CardSet((1 << 52) - 1)
 """Every card of the standard pack."""

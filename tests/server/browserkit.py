@@ -228,6 +228,10 @@ SHOWN_POINT = """async (el) => {
 taps the part of a card they see), once the hand has stopped moving."""
 
 
+TAP_WAIT = 20_000
+"""Milliseconds a tap waits for its card to be there and still: a page on a loaded machine may take seconds to draw."""
+
+
 def tap(locator: Any, tries: int = 5) -> None:
     """Click a card where it shows (its middle if nothing covers it). Where something still covers that point when
     the click comes, or the card was drawn again meanwhile, the point is found again: a player looks again too."""
@@ -235,8 +239,8 @@ def tap(locator: Any, tries: int = 5) -> None:
 
     for attempt in range(tries):
         try:  # a card drawn again between two steps is found again by the locator on the next try
-            locator.scroll_into_view_if_needed(timeout=5000)
-            locator.click(position=locator.evaluate(SHOWN_POINT), timeout=5000)
+            locator.scroll_into_view_if_needed(timeout=TAP_WAIT)
+            locator.click(position=locator.evaluate(SHOWN_POINT), timeout=TAP_WAIT)
             return
         except PlaywrightError:
             if attempt == tries - 1:

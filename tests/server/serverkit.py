@@ -132,7 +132,7 @@ class ProcessServer:
                 return httpx.get(self.base + "/health", timeout=1).status_code == 200
             return False
 
-        wait_until(up, 30, "clubs serve did not answer")
+        wait_until(up, 90, "clubs serve did not answer")
         return self
 
     def __enter__(self) -> ProcessServer:

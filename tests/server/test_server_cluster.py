@@ -13,30 +13,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import psycopg
 import pytest
-from serverkit import Client, ProcessServer, get, my_turn, new_table, post, wait_until
+from proxykit import node, owner_of, play, stored_log
+from serverkit import Client, ProcessServer, get, new_table, post, wait_until
 
-from pgcluster import Cluster, free_port
-
-LEASE = "2"
-"""Seconds a table stays its owner's without renewal in these tests: a killed owner's tables move within a few."""
-
-
-def _node(tmp_path: Path, url: str, name: str) -> ProcessServer:
-    folder = tmp_path / name
-    folder.mkdir()
-    extra = ("--db", url, "--node", name, "--trusted-proxy", "127.0.0.1", "--lease-seconds", LEASE)
-    return ProcessServer(folder, free_port(), extra)
+from pgcluster import Cluster
 
 
 @pytest.fixture
 def two(postgres: Cluster, tmp_path: Path) -> Iterator[tuple[ProcessServer, ProcessServer, str]]:
     """Two processes over one new database, both serving: (first, second, the database's URL)."""
     url = postgres.new_database()
-    first = _node(tmp_path, url, "a").start()
+    first = node(tmp_path, url, "a").start()
     try:
-        second = _node(tmp_path, url, "b").start()
+        second = node(tmp_path, url, "b").start()
         try:
             yield first, second, url
         finally:
@@ -45,40 +35,13 @@ def two(postgres: Cluster, tmp_path: Path) -> Iterator[tuple[ProcessServer, Proc
         first.kill(signal.SIGKILL)
 
 
-def _log(url: str, table: str) -> list[tuple[int, int, str]]:
-    """The action log of a table's first match, as stored: (seq, seat, action)."""
-    with psycopg.connect(url.replace("postgresql://", "postgresql://", 1)) as conn:
-        rows = conn.execute(
-            "SELECT seq, seat, action FROM actions WHERE table_id = %s AND match_no = 0 ORDER BY seq", (table,)
-        ).fetchall()
-    return [(int(r[0]), int(r[1]), str(r[2])) for r in rows]
-
-
-def _owner(url: str, table: str) -> str | None:
-    with psycopg.connect(url) as conn:
-        row = conn.execute("SELECT node FROM leases WHERE table_id = %s", (table,)).fetchone()
-    return None if row is None else str(row[0])
-
-
-def _play(client: Client, moves: int) -> None:
-    """Make ``moves`` of seat 0's moves (the first legal action each time), waiting for each to be told."""
-    for _ in range(moves):
-        states = [m for m in client.messages if m["type"] in ("state", "update")]
-        last = states[-1] if states else None
-        mine = last is not None and last["to_act"] == 0 and not last["over"]
-        state = last if mine and last is not None else my_turn(client)
-        version = state["version"]
-        client.send({"type": "act", "action": state["legal"][0], "version": version})
-        client.until(lambda m, v=version: m["type"] == "update" and m["version"] > v)
-
-
 def test_a_table_made_at_one_process_is_joined_watched_and_played_through_the_other(
     two: tuple[ProcessServer, ProcessServer, str],
 ) -> None:
     first, second, url = two
     table = new_table(first.base, "whist", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2])
     table_id = table["id"]
-    assert _owner(url, table_id) == "a"
+    assert owner_of(url, table_id) == "a"
     info = get(second.base, f"/tables/{table_id}")  # asked of the process that does not own it: passed on
     assert info["id"] == table_id
     token = post(second.base, f"/tables/{table_id}/join", {"name": "Zoë"})["token"]
@@ -86,14 +49,14 @@ def test_a_table_made_at_one_process_is_joined_watched_and_played_through_the_ot
     watcher = Client(first.base, table_id)
     try:
         player.until(lambda m: m["type"] == "welcome" and m["seat"] == 0)
-        _play(player, 3)
+        play(player, 3)
         version = player.last_state()["version"]
         watcher.until(lambda m: m["type"] in ("state", "update") and m["version"] >= version)
     finally:
         player.close()
         watcher.close()
-    assert len(_log(url, table_id)) >= 3
-    assert _owner(url, table_id) == "a"  # served where it was made all along
+    assert len(stored_log(url, table_id)) >= 3
+    assert owner_of(url, table_id) == "a"  # served where it was made all along
 
 
 def test_a_killed_owner_s_table_goes_on_at_the_other_process_with_nothing_lost_or_doubled(
@@ -108,21 +71,21 @@ def test_a_killed_owner_s_table_goes_on_at_the_other_process_with_nothing_lost_o
     token = post(first.base, f"/tables/{table_id}/join", {"name": "Zoë"})["token"]
     player = Client(first.base, table_id, token)
     try:
-        _play(player, 2)
+        play(player, 2)
         seen = player.last_state()["version"]
-        before = _log(url, table_id)
+        before = stored_log(url, table_id)
     finally:
         player.close()
     first.kill(signal.SIGKILL)
-    wait_until(lambda: _owner(url, table_id) == "b", 30, "the survivor did not take the table over")
+    wait_until(lambda: owner_of(url, table_id) == "b", 30, "the survivor did not take the table over")
     again = Client(second.base, table_id, token, last_version=seen)
     try:
         state = again.until(lambda m: m["type"] == "state")
         assert state["version"] >= seen
-        _play(again, 2)
+        play(again, 2)
     finally:
         again.close()
-    after = _log(url, table_id)
+    after = stored_log(url, table_id)
     assert after[: len(before)] == before  # nothing accepted before the kill was lost
     assert [seq for seq, _, _ in after] == list(range(len(after)))  # each place in the log once: nothing doubled
     assert len(after) >= len(before) + 2
@@ -137,7 +100,7 @@ def test_a_stopping_process_hands_its_tables_over_at_once(two: tuple[ProcessServ
     token = post(second.base, f"/tables/{table_id}/join", {"name": "Zoë"})["token"]
     player = Client(second.base, table_id, token)
     try:
-        _play(player, 1)
+        play(player, 1)
         seen = player.last_state()["version"]
         assert first.kill(signal.SIGTERM) in (0, 128 + signal.SIGTERM)
         bye: dict[str, Any] = player.until(lambda m: m["type"] == "bye")
@@ -147,7 +110,30 @@ def test_a_stopping_process_hands_its_tables_over_at_once(two: tuple[ProcessServ
     again = Client(second.base, table_id, token, last_version=seen)
     try:
         again.until(lambda m: m["type"] == "welcome")
-        assert _owner(url, table_id) == "b"
-        _play(again, 1)
+        assert owner_of(url, table_id) == "b"
+        play(again, 1)
     finally:
         again.close()
+
+
+def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_change(
+    two: tuple[ProcessServer, ProcessServer, str],
+) -> None:
+    """The lobby across processes (PostgreSQL's LISTEN/NOTIFY): a table made at one process is listed by the other,
+    its seats as they are taken; a private table is listed by neither."""
+    first, second, _ = two
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+    at_first = new_table(first.base, "whist", seats)["id"]
+    at_second = new_table(second.base, "whist", seats)["id"]
+    hidden = new_table(first.base, "whist", seats, public=False)["id"]
+
+    def listed(base: str) -> dict[str, Any]:
+        return {t["id"]: t for t in get(base, "/tables")}
+
+    for base in (first.base, second.base):
+        wait_until(lambda b=base: {at_first, at_second} <= set(listed(b)), 60, "a table is missing from a lobby")
+        assert hidden not in listed(base)
+    post(first.base, f"/tables/{at_first}/join", {"name": "Zoë"})
+    wait_until(
+        lambda: listed(second.base)[at_first]["free_seats"] == [1], 60, "the other process's lobby did not change"
+    )

@@ -48,6 +48,7 @@ from clubsuite.server.guard import Guard, client_address
 from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import LiveTable, Refused
+from clubsuite.server.lobbycast import Lobbycast
 from clubsuite.server.ownership import Ownership
 from clubsuite.server.passkeys import Passkeys
 from clubsuite.server.protocol import (
@@ -185,15 +186,22 @@ def create_app(
     matchmaker = matchmaking.Matchmaker(hub, bots_after)
     replayer = Replayer(limits.replay_workers, limits.replay_queue, limits.max_replay_bytes)
     peers = Peers()
+    shared = ownership is not None and store.engine.dialect.name == "postgresql"
+    lobby = Lobbycast(hub, store.engine.url) if shared else None
+    """The other processes' public tables, where several may serve the database."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
         await hub.start()
+        if lobby is not None:
+            await lobby.start()
         matchmaker.start()
         try:
             yield
         finally:
             await matchmaker.stop()
+            if lobby is not None:
+                await lobby.stop()
             await peers.close()
             replayer.close()
             accounts.close()
@@ -223,6 +231,14 @@ def create_app(
     async def health() -> dict[str, Any]:
         """Whether the server is up, and how many tables it serves."""
         return {"status": "stopping" if hub.stopping else "ok", "tables": len(hub.tables)}
+
+    @app.get("/ready", responses={503: {"description": "stopping: send it no new clients"}})
+    async def ready() -> JSONResponse:
+        """Whether a proxy should send this process new clients: 200 while it serves, 503 once it is stopping (its
+        tables are being handed over), so that the proxy takes it out of rotation before it goes."""
+        if hub.stopping or hub.loop is None:
+            return JSONResponse({"status": "stopping", "tables": len(hub.tables)}, status_code=503)
+        return JSONResponse({"status": "ready", "tables": len(hub.tables)})
 
     @app.get("/games")
     async def list_games() -> list[dict[str, Any]]:
@@ -281,10 +297,13 @@ def create_app(
 
     @app.get("/tables")
     async def list_tables() -> list[dict[str, Any]]:
-        """The public tables (at most 100: those waiting for players first, then the newest)."""
-        listed = [t for t in hub.tables.values() if t.settings.public]
-        listed.sort(key=lambda t: (not t.waiting, -t.created_at))
-        return [t.summary() for t in listed[:LOBBY_LIST]]
+        """The public tables (at most 100: those waiting for players first, then the newest), this process's and,
+        where several processes share the database, the others' as they published them."""
+        listed = [(t.created_at, t.summary()) for t in hub.tables.values() if t.settings.public]
+        if lobby is not None:
+            listed += lobby.entries()
+        listed.sort(key=lambda entry: (not entry[1].get("waiting"), -entry[0]))
+        return [summary for _, summary in listed[:LOBBY_LIST]]
 
     def find(table_id: str, invite: str | None = None, token: str | None = None) -> LiveTable:
         """The table ``table_id``, where the asker may know of it: a private table answers as if it did not exist

@@ -65,7 +65,7 @@ TUTORIAL_PACE = 1.5
 """Seconds a bot of the guided first hand waits before it plays, so that a newcomer follows every card."""
 ADOPT_BATCH = 20
 """Tables nobody owns that one look takes over at most (the rest at the next look, or by another process)."""
-MOVED = "the table moved to another server process: reconnect"
+MOVED = "the table is moving to another server: reconnect soon"
 """What the clients of a table this process no longer owns are told as it stops serving it."""
 
 

@@ -354,6 +354,8 @@ function byeWords(reason) {
       return t("you left the seat");
     case "the server is stopping: reconnect soon":
       return t("the server is stopping: reconnect soon");
+    case "the table is moving to another server: reconnect soon":
+      return t("the table is moving to another server: reconnect soon");
     default:
       return reason;
   }
