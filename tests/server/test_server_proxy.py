@@ -174,6 +174,4 @@ def test_a_paused_owner_waking_after_its_table_was_taken_over_writes_nothing(sit
         stale.close()
     assert _single_history(site.url, table_id) == history  # the old owner wrote nothing
     assert len(history) >= moved_on - 1 - 0  # the new owner's actions are all there
-    wait_until(
-        lambda: get(old.base, "/health")["tables"] == 0, 60, "the woken owner still serves the table it lost"
-    )
+    wait_until(lambda: get(old.base, "/health")["tables"] == 0, 60, "the woken owner still serves the table it lost")
