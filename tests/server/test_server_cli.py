@@ -9,13 +9,15 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
+import httpx
 import pytest
-from serverkit import Client, ThreadServer, get, new_table, post, wait_until
+from serverkit import Client, ProcessServer, ThreadServer, get, new_table, post, wait_until
 
 from cli_helpers import assert_safe_output, clubs_in_process
 from clubsuite.server.limits import ServerLimits, flag
 from clubsuite.server.schemas import docs_block
 from clubsuite.server.store import Store
+from pgcluster import free_port
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
 
@@ -40,6 +42,9 @@ def test_serve_help_names_its_options() -> None:
         (["--allow-host", "bad host!"], "--allow-host"),
         (["--allow-origin", "ftp://club.example"], "--allow-origin"),
         (["--sockets-per-token", "many"], "--sockets-per-token"),
+        (["--node", "two words"], "--node"),
+        (["--advertise", "127.0.0.1:8001"], "--advertise"),
+        (["--lease-seconds", "0"], "--lease-seconds"),
     ],
 )
 def test_a_limit_proxy_host_or_origin_that_cannot_be_used_is_one_line_naming_the_flag_and_status_2(
@@ -130,3 +135,16 @@ def test_the_load_benchmark_plays_more_tables_and_sockets_than_one_address_may_h
     figures = json.loads(done.stdout)
     assert figures["tables"] == 70 and figures["clients"] == 140 and figures["refused"] == 0
     assert figures["accepted_actions"] > 0
+
+
+def test_a_second_process_on_a_sqlite_database_another_serves_is_one_line_naming_postgresql(tmp_path: Path) -> None:
+    """Several processes need PostgreSQL: the second process on the same SQLite file is refused before it listens,
+    naming the first and PostgreSQL, with status 2 (the first goes on serving)."""
+    data = tmp_path / "data"
+    data.mkdir()
+    with ProcessServer(data) as first:
+        outcome = clubs_in_process(["serve", "--port", str(free_port()), "--data-dir", str(data)])
+        assert outcome.status == 2, outcome.stderr
+        assert "PostgreSQL" in outcome.stderr and f"127.0.0.1:{first.port}" in outcome.stderr
+        assert_safe_output(outcome)
+        assert httpx.get(first.base + "/ready").status_code == 200
