@@ -14,7 +14,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import Any, Protocol
 
 from sqlalchemy import create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -23,9 +23,6 @@ from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 from clubsuite.jsonform import JsonObject
 from clubsuite.server import migrate
 from clubsuite.server.dbschema import actions, leavers, matches, seats, tables
-
-if TYPE_CHECKING:
-    from clubsuite.server.ownership import Ownership
 
 
 class StoreError(Exception):
@@ -96,6 +93,19 @@ class ActionRow:
     at: float
 
 
+class Fencing(Protocol):
+    """What the store asks of this process's leases (``ownership.Ownership``): to fence a write about a table, and
+    to own a table it stores."""
+
+    held: dict[str, int]
+
+    def check(self, conn: Connection, table_id: str) -> None:
+        """Refuse (:class:`LeaseLostError`) a write about a table this process does not hold."""
+
+    def claim_new(self, conn: Connection, table_id: str) -> None:
+        """Own a new table, in the transaction that stores it."""
+
+
 def _sqlite_pragmas(dbapi_connection: Any, _: Any) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
@@ -120,7 +130,7 @@ class Store:
         elif backend not in ("sqlite", "postgresql"):
             raise StoreError(f"{self.url_for_display}: the server stores its tables in SQLite or PostgreSQL only")
         self._lock = threading.Lock()
-        self.ownership: Ownership | None = None
+        self.ownership: Fencing | None = None
         """This process's leases, where the server runs with them: every write about a table is then fenced by the
         table's lease (``ownership``). None: no fencing (tools, and tests of the store alone)."""
         try:
