@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 from proxykit import Proxy, node, owner_of, play, reconnect, stored_log
 from serverkit import Client, ProcessServer, get, new_table, post, wait_until
@@ -82,6 +83,19 @@ def test_tables_are_made_joined_watched_and_played_through_the_proxy(site: Site)
         player.close()
         watcher.close()
     assert len(_single_history(site.url, table_id)) >= 4
+    assert httpx.get(base + "/metrics").status_code == 403  # the figures are scraped at each process, not outside
+    seat_actions = sum(_figure(n, 'clubs_actions_total{source="seat"}') for n in site.nodes)
+    assert seat_actions >= 4
+    assert sum(_figure(n, 'clubs_lease_changes_total{change="taken"}') for n in site.nodes) >= 1
+
+
+def _figure(process: ProcessServer, name: str) -> float:
+    """One figure of a process's ``/metrics`` (0 where it has none yet)."""
+    text = httpx.get(process.base + "/metrics").text
+    for line in text.splitlines():
+        if line.startswith(name + " "):
+            return float(line.split()[-1])
+    return 0.0
 
 
 def test_a_killed_owner_s_tables_go_on_at_another_process_through_the_proxy(site: Site) -> None:
@@ -106,7 +120,9 @@ def test_a_killed_owner_s_tables_go_on_at_another_process_through_the_proxy(site
         play(again, 3)
     finally:
         again.close()
-    assert owner_of(site.url, table_id) != owner
+    new_owner = owner_of(site.url, table_id)
+    assert new_owner not in (None, owner)
+    assert _figure(site.node(str(new_owner)), 'clubs_lease_changes_total{change="adopted"}') >= 1
     after = _single_history(site.url, table_id)
     assert after[: len(before)] == before
     assert len(after) >= len(before) + 3

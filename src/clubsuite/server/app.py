@@ -49,6 +49,8 @@ from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import LiveTable, Refused
 from clubsuite.server.lobbycast import Lobbycast
+from clubsuite.server.metrics import CONTENT_TYPE as METRICS_TYPE
+from clubsuite.server.metrics import Metrics
 from clubsuite.server.ownership import Ownership
 from clubsuite.server.passkeys import Passkeys
 from clubsuite.server.protocol import (
@@ -186,6 +188,7 @@ def create_app(
     matchmaker = matchmaking.Matchmaker(hub, bots_after)
     replayer = Replayer(limits.replay_workers, limits.replay_queue, limits.max_replay_bytes)
     peers = Peers()
+    metrics = Metrics(hub)
     shared = ownership is not None and store.engine.dialect.name == "postgresql"
     lobby = Lobbycast(hub, store.engine.url) if shared else None
     """The other processes' public tables, where several may serve the database."""
@@ -231,6 +234,12 @@ def create_app(
     async def health() -> dict[str, Any]:
         """Whether the server is up, and how many tables it serves."""
         return {"status": "stopping" if hub.stopping else "ok", "tables": len(hub.tables)}
+
+    @app.get("/metrics", response_class=Response)
+    async def prometheus() -> Response:
+        """This process's figures in the Prometheus text format: tables, connections, accepted actions and their
+        latency, tables changing hands, requests passed on to another process (docs/server.md, "Operations")."""
+        return Response(metrics.render(), media_type=METRICS_TYPE)
 
     @app.get("/ready", responses={503: {"description": "stopping: send it no new clients"}})
     async def ready() -> JSONResponse:

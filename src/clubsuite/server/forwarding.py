@@ -113,7 +113,11 @@ class Forwarder:
         address = await self._owner_elsewhere(scope) if scope["type"] in ("http", "websocket") else None
         if address is None:
             await self.app(scope, receive, send)
-        elif scope["type"] == "http":
+            return
+        kind = "http" if scope["type"] == "http" else "ws"
+        if self.hub.on_forward is not None:
+            self.hub.on_forward(kind)
+        if kind == "http":
             await self._forward(scope, receive, send, address)
         else:
             await self._relay(scope, receive, send, address)

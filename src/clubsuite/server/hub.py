@@ -110,6 +110,12 @@ class Hub:
         self._adopting: dict[str, asyncio.Future[LiveTable | None]] = {}
         """Tables being taken over now, so that two callers wait on one take-over."""
         self.stopping = False
+        self.on_action: Callable[[str, float], None] | None = None
+        """Told of every action a table accepts: its source and its latency (``metrics``)."""
+        self.on_lease: Callable[[str, int], None] | None = None
+        """Told of tables changing hands: ``taken``, ``adopted``, ``lost``, ``handed_over``, and how many."""
+        self.on_forward: Callable[[str], None] | None = None
+        """Told of every request passed on to another process: ``http`` or ``ws``."""
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the hub runs in, once started."""
 
@@ -127,7 +133,8 @@ class Hub:
         for row in await self.db(self.store.tables):
             if self.ownership is not None and not await self.db(self.ownership.acquire, row.id):
                 continue  # another live process serves it
-            await self._serve(row)
+            if await self._serve(row) is not None:
+                self._changed_hands("taken")
         self._sweeper = asyncio.create_task(self._sweep())
         if self.ownership is not None:
             self._keeper = asyncio.create_task(self._keep(self.ownership))
@@ -180,6 +187,7 @@ class Hub:
                     table = await self._serve(row)
                     if table is not None:
                         log.info("table %s taken over", table_id)
+                        self._changed_hands("adopted")
                 if table is None:
                     await self.db(self.ownership.release, [table_id])
         finally:
@@ -203,11 +211,21 @@ class Hub:
             for conn in list(table.connections):
                 conn.send({"type": "bye", "protocol": 1, "reason": reason})
                 conn.send_close()
+        self._changed_hands("lost")
         log.info("table %s no longer served here: %s", table_id, reason)
 
     def _add(self, table: LiveTable) -> None:
+        table.on_action = self._acted
         self.tables[table.id] = table
         self._invites[hash_token(table.invite)] = table.id
+
+    def _acted(self, source: str, seconds: float) -> None:
+        if self.on_action is not None:
+            self.on_action(source, seconds)
+
+    def _changed_hands(self, change: str, count: int = 1) -> None:
+        if self.on_lease is not None and count:
+            self.on_lease(change, count)
 
     async def _sweep(self) -> None:
         """Close, every little while, the tables nobody has been at for ``table_idle`` seconds."""
@@ -263,6 +281,7 @@ class Hub:
         if self.ownership is not None:
             try:  # the leases end now, before the clients are told: when they reconnect, another process takes over
                 await self.db(self.ownership.stop, STOPPING)
+                self._changed_hands("handed_over", len(self.tables))
             except Exception:  # the database is away: the leases run out by themselves
                 log.exception("the tables could not be handed over")
         conns = []
@@ -336,6 +355,7 @@ class Hub:
         table = LiveTable(row, rows, self.store, self.db, self.thinkers)
         table.restore([first], [], 0)
         self._add(table)
+        self._changed_hands("taken")
         table.reschedule()
         log.info("table %s created: %s", row.id, row.game)
         return table

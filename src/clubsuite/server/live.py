@@ -121,6 +121,9 @@ class LiveTable:
     def __init__(self, row: TableRow, seats: list[SeatRow], store: Store, db: Db, thinkers: Thinkers) -> None:
         self.id = row.id
         self.thinkers = thinkers
+        self.on_action: Callable[[str, float], None] | None = None
+        """Told of every accepted action: who made it (its source) and the seconds from its arrival until every
+        client was told (the server's figures)."""
         self.spec = row.game
         self.invite = row.invite
         self.created_at = row.created_at
@@ -386,7 +389,10 @@ class LiveTable:
         client gone, a timer replaced) does not stop: once the write is under way, the table always learns how it
         ended, so the match in memory and the log on disk never part.
         """
+        started = time.perf_counter()
         await unstoppable(self._apply(seat, text, version, source))
+        if self.on_action is not None:
+            self.on_action(source, time.perf_counter() - started)
 
     async def _apply(self, seat: int, text: str, version: int, source: str) -> None:
         async with self.lock:

@@ -1,0 +1,64 @@
+"""The server's figures in the Prometheus text format (``GET /metrics``), with the ``prometheus_client`` library:
+what a process serves, how fast it acts, and how its tables change hands.
+
+Each application keeps its own registry (several applications may live in one test process). The figures are the
+process's own: a site of several processes is the sum of their scrapes (each process is scraped at its own address,
+not through the proxy, which answers ``/metrics`` with 403 in the shipped configuration).
+"""
+
+from __future__ import annotations
+
+from prometheus_client import CollectorRegistry, Counter, Gauge, Histogram, generate_latest
+
+from clubsuite.server.hub import Hub
+
+CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
+"""The Prometheus text format's media type."""
+LATENCY_BUCKETS = (0.001, 0.002, 0.005, 0.01, 0.02, 0.05, 0.1, 0.2, 0.5, 1.0, 2.0, 5.0)
+"""Upper bounds, in seconds, of the action latency histogram."""
+
+
+class Metrics:
+    """The figures of one process (see the module docstring)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.registry = CollectorRegistry()
+        tables = Gauge("clubs_tables", "tables this process serves", registry=self.registry)
+        tables.set_function(lambda: len(hub.tables))
+        connections = Gauge("clubs_connections", "open table sockets (players and spectators)", registry=self.registry)
+        connections.set_function(lambda: sum(len(t.connections) for t in list(hub.tables.values())))
+        self.actions = Counter(
+            "clubs_actions", "actions accepted, by who made them", ["source"], registry=self.registry
+        )
+        self.latency = Histogram(
+            "clubs_action_seconds",
+            "from an action's arrival to every client of its table told (judged, committed, sent to the queues)",
+            buckets=LATENCY_BUCKETS,
+            registry=self.registry,
+        )
+        self.leases = Counter(
+            "clubs_lease_changes",
+            "tables changing hands: taken at start-up or made here, adopted from a dead or stopped process, lost, "
+            "handed over at a stop",
+            ["change"],
+            registry=self.registry,
+        )
+        self.forwarded = Counter(
+            "clubs_forwarded", "requests passed on to the table's owner, by kind", ["kind"], registry=self.registry
+        )
+        hub.on_action = self.action
+        hub.on_lease = self.lease
+        hub.on_forward = lambda kind: self.forwarded.labels(kind).inc()
+
+    def action(self, source: str, seconds: float) -> None:
+        """Count one accepted action and its latency."""
+        self.actions.labels(source).inc()
+        self.latency.observe(seconds)
+
+    def lease(self, change: str, count: int = 1) -> None:
+        """Count tables changing hands."""
+        self.leases.labels(change).inc(count)
+
+    def render(self) -> bytes:
+        """Every figure, in the text format."""
+        return generate_latest(self.registry)
