@@ -9,6 +9,13 @@ It prints the actions the server accepted per second (every table's version coun
 player's ``act`` to the update it caused at every client of that table (the player and its watchers): p50, p99,
 max. Everything is bounded: the run stops by itself after S seconds (plus the set-up), and the server it started
 is stopped. The figures are for reading; no test depends on them.
+
+With ``--processes N`` (1 to 3) it starts instead a throwaway PostgreSQL server (as the tests do), N ``clubs serve``
+processes over it, and HAProxy with the shipped configuration (``deploy/haproxy.cfg``) in front of them, and every
+client talks to the proxy only: tables are made and joined through it, and each socket lands on whichever process
+the proxy picks (the request passed on to the table's owner where that is another). The configuration names three
+processes; with fewer, the rest point at a port nobody listens on, which the proxy's checks mark down before the
+run starts.
 """
 
 from __future__ import annotations
@@ -19,6 +26,7 @@ import contextlib
 import json
 import os
 import random
+import shutil
 import signal
 import socket
 import statistics
@@ -155,8 +163,69 @@ def load_limits(tables: int, watchers: int) -> list[str]:
     ]  # fmt: skip
 
 
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@contextlib.contextmanager
+def site(processes: int, tables: int, watchers: int) -> Any:
+    """PostgreSQL, ``processes`` servers over it and HAProxy in front (module docstring): the proxy's address."""
+    sys.path.insert(0, str(ROOT / "tests"))
+    from pgcluster import Cluster, server_binaries  # the tests' throwaway PostgreSQL server
+
+    binaries = server_binaries()
+    haproxy = shutil.which("haproxy", path="/usr/sbin:/sbin:/usr/bin")
+    if binaries is None or haproxy is None:
+        raise SystemExit("--processes needs PostgreSQL's server binaries and haproxy (apt-get install haproxy)")
+    cluster = Cluster(binaries).start()
+    started: list[subprocess.Popen[bytes]] = []
+    try:
+        url = cluster.new_database()
+        ports = [free_port() for _ in range(processes)]
+        clubs = str(Path(sys.executable).parent / "clubs")
+        for i, port in enumerate(ports):
+            cmd = [clubs, "serve", "--port", str(port), "--db", url, "--node", f"node{i + 1}", "--log-level", "warning"]
+            cmd += ["--trusted-proxy", "127.0.0.1", *load_limits(tables, watchers)]
+            started.append(subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env={**os.environ}))
+            await_up(f"http://127.0.0.1:{port}", started[-1])
+        dead = free_port()
+        proxy_port = free_port()
+        env = {**os.environ, "CLUBS_PROXY_BIND": f"127.0.0.1:{proxy_port}"}
+        for i in range(3):
+            env[f"CLUBS_NODE{i + 1}"] = f"127.0.0.1:{ports[i] if i < processes else dead}"
+        proxy = subprocess.Popen(
+            [haproxy, "-db", "-f", str(ROOT / "deploy" / "haproxy.cfg")],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+            env=env,
+        )
+        started.append(proxy)
+        await_up(f"http://127.0.0.1:{proxy_port}", proxy)
+        time.sleep(4)  # the checks mark a missing process down (twice a second apart) before the run
+        yield f"http://127.0.0.1:{proxy_port}"
+    finally:
+        for proc in reversed(started):
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+        cluster.stop()
+
+
+def await_up(base: str, proc: subprocess.Popen[bytes]) -> None:
+    """Wait until ``base`` answers ``/ready`` (at most 60 s), or fail if its process ended."""
+    deadline = time.monotonic() + 60
+    while True:
+        with contextlib.suppress(httpx.HTTPError):
+            if httpx.get(base + "/ready", timeout=1).status_code == 200:
+                return
+        if time.monotonic() > deadline or proc.poll() is not None:
+            raise SystemExit(f"{base} did not start")
+        time.sleep(0.1)
+
+
 def main(argv: list[str] | None = None) -> int:
-    """Start a server (unless --url), run the load, print the figures."""
+    """Start a server (unless --url), or a site of several (--processes), run the load, print the figures."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--tables", type=int, default=200, help="tables played at once (default 200)")
     parser.add_argument("--watchers", type=int, default=1, help="spectators per table besides its player (default 1)")
@@ -166,10 +235,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--game", default="whist", help="the rules spec of every table (3 seats)")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--url", default=None, help="a running server to load instead of starting one")
+    parser.add_argument(
+        "--processes", type=int, default=None, help="1 to 3: that many servers over PostgreSQL behind HAProxy"
+    )
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 0 <= args.watchers <= 20 or not 0 < args.seconds <= 600:
         parser.error("--tables 1..2000, --watchers 0..20 and --seconds up to 600 keep the run bounded")
+    if args.processes is not None and not 1 <= args.processes <= 3:
+        parser.error("--processes 1..3: the shipped proxy configuration names three processes")
+    if args.processes is not None:
+        with (
+            tempfile.TemporaryDirectory() as folder,
+            site(args.processes, args.tables, args.watchers, Path(folder)) as b,
+        ):
+            figures = asyncio.run(run(args, b))
+        figures["processes"] = args.processes
+        return report(figures, args.json)
     server = None
     with tempfile.TemporaryDirectory() as data:
         base = args.url
@@ -195,7 +277,12 @@ def main(argv: list[str] | None = None) -> int:
             if server is not None:
                 server.send_signal(signal.SIGTERM)
                 server.wait(30)
-    if args.json:
+    return report(figures, args.json)
+
+
+def report(figures: dict[str, Any], as_json: bool) -> int:
+    """Print the figures."""
+    if as_json:
         print(json.dumps(figures, indent=2))
     else:
         print(
