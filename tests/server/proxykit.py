@@ -154,15 +154,20 @@ def owner_of(url: str, table: str) -> str | None:
     return None if row is None else str(row[0])
 
 
+def turn_of(client: Client, seat: int = 0) -> dict[str, Any]:
+    """The latest state or update once it says ``seat`` is to act (the one already received, or the next that
+    does)."""
+    states = [m for m in client.messages if m["type"] in ("state", "update")]
+    last = states[-1] if states else None
+    if last is not None and last["to_act"] == seat and not last["over"]:
+        return last
+    return client.until(lambda m: m["type"] in ("state", "update") and m["to_act"] == seat and not m["over"])
+
+
 def play(client: Client, moves: int, seat: int = 0) -> None:
     """Make ``moves`` of the seat's moves (the first legal action each time), waiting for each to be told."""
     for _ in range(moves):
-        states = [m for m in client.messages if m["type"] in ("state", "update")]
-        last = states[-1] if states else None
-        if last is not None and last["to_act"] == seat and not last["over"]:
-            state = last
-        else:
-            state = client.until(lambda m: m["type"] in ("state", "update") and m["to_act"] == seat and not m["over"])
+        state = turn_of(client, seat)
         version = state["version"]
         client.send({"type": "act", "action": state["legal"][0], "version": version})
         client.until(lambda m, v=version: m["type"] == "update" and m["version"] > v)

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 from sqlalchemy import delete, insert, update
 
-from clubsuite.server.dbschema import leases, nodes
+from clubsuite.server.dbschema import nodes
 from clubsuite.server.ownership import SERVING, STOPPING, Ownership
 from clubsuite.server.store import (
     ActionRow,
@@ -56,7 +56,7 @@ def _own(store: Store, node: str) -> Ownership:
     store.write(lambda conn: conn.execute(delete(nodes).where(nodes.c.name == node)))
     store.write(
         lambda conn: conn.execute(
-            insert(nodes).values(name=node, address=f"http://{node}", started_at=0.0, seen_at=0.0, state=SERVING)
+            insert(nodes).values(name=node, address=f"http://{node}", started_at=0.0, seen_at=ALIVE, state=SERVING)
         )
     )
     return ownership
@@ -71,9 +71,14 @@ def _act(store: Store, seq: int, text: str = "keep", table_id: str = "t1") -> No
     store.append_action(table_id, 0, ActionRow(seq, 0, text, "seat", 2.0 + seq))
 
 
-def _lapse(store: Store) -> None:
-    """Every lease runs out now (as when its owner stopped renewing it: killed, paused or cut off)."""
-    store.write(lambda conn: conn.execute(update(leases).values(expires_at=0.0)))
+ALIVE = 1e12
+"""A heartbeat far ahead of any clock: a node of these tests stays live until :func:`_lapse` says otherwise."""
+
+
+def _lapse(store: Store, node: str = "a") -> None:
+    """The node's heartbeat is stale now (as when it stopped beating: killed, paused or cut off), and so are the
+    leases it holds."""
+    store.write(lambda conn: conn.execute(update(nodes).where(nodes.c.name == node).values(seen_at=0.0)))
 
 
 def test_a_table_made_by_a_process_is_its_own_and_nobody_else_may_take_it_while_it_lives(

@@ -193,7 +193,7 @@ nodes = Table(
     Column("name", Text, primary_key=True),
     Column("address", Text, nullable=False),  # where the other processes reach it (http://host:port)
     Column("started_at", Float, nullable=False),
-    Column("seen_at", Float, nullable=False),  # the database's clock at its last heartbeat
+    Column("seen_at", Float, nullable=False),  # the database's clock at its heartbeat: its leases are good while fresh
     Column("state", Text, nullable=False),  # serving, stopping or stopped
 )
 leases = Table(
@@ -202,7 +202,6 @@ leases = Table(
     Column("table_id", Text, primary_key=True),
     Column("node", Text, nullable=False),  # the process that owns the table
     Column("epoch", BigInteger, nullable=False),  # grows at every change of owner: a stale owner's writes are refused
-    Column("expires_at", Float, nullable=False),  # the database's clock: past it, another process may take the table
     ForeignKeyConstraint(["table_id"], ["tables.id"]),
     Index("leases_by_node", "node"),
 )

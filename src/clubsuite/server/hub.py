@@ -1,7 +1,8 @@
 """The server's tables: created, found, joined, left and rematched here, rebuilt from the store at start-up.
 
-Every store call runs in one database worker thread (:meth:`Hub.db`), in order, so the event loop never waits on
-the disk and SQLite sees one writer.
+Every store call runs in a database worker thread (:meth:`Hub.db`), so the event loop never waits on the disk: one
+thread over SQLite, which takes one writer at a time; several over PostgreSQL, where the writes of different tables
+go on at once (those of one table are made one at a time, under its lock).
 
 With an :class:`~clubsuite.server.ownership.Ownership` (as ``clubs serve`` runs it), the hub serves only the tables
 this process owns: at start-up those it can take, then every table it makes, and every little while the tables
@@ -102,7 +103,7 @@ class Hub:
         request is seated there meanwhile)."""
         self._sockets: Counter[str] = Counter()
         """Open connections by address."""
-        self._worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="clubs-db")
+        self._worker = ThreadPoolExecutor(max_workers=store.writers, thread_name_prefix="clubs-db")
         self.thinkers = Thinkers(self.limits.bot_workers)
         """The worker processes of the searching bots."""
         self._sweeper: asyncio.Task[None] | None = None

@@ -1,27 +1,31 @@
 """Which server process owns which table, when several processes share one database.
 
-Each process is a **node**: a name, the address the other nodes reach it at, and a heartbeat. Each open table has
-at most one **owner** at a time, held by a **lease** row: the owning node, an **epoch** that grows at every change
-of owner, and an expiry on the database's own clock (so that the nodes' clocks never have to agree). The owner
-renews its leases every little while; a node that stops renewing (killed, paused, cut off) loses its tables once
-their leases expire, and another node takes them over by rebuilding them from the action log, as at start-up.
+Each process is a **node**: a name, the address the other nodes reach it at, a state (serving, stopping, stopped)
+and a **heartbeat** on the database's own clock (so that the machines' clocks never have to agree), renewed every
+little while. Each open table has at most one **owner** at a time, held by a **lease** row: the owning node and an
+**epoch** that grows at every change of owner. A lease is good while its node is serving and its heartbeat is
+fresh (no older than the lease time): one heartbeat renews every lease of a node at once, so a node's cost of
+keeping its tables does not grow with their number. A node that stops beating (killed, paused, cut off) loses its
+tables once its heartbeat is stale: another node takes each over, with a new epoch, by rebuilding it from the action
+log as at start-up. A stopping node says so, and its tables may be taken at once.
 
-Every write about a table (an action, a seat, a match, its closing) is **fenced**: in the write's own transaction,
-the table's lease row is read and locked, and the write is refused unless this node still holds it with the epoch it
-took it at (:class:`LeaseLostError`). A node that wakes from a pause after its leases were taken over therefore
-cannot write a second history; the action log's key (table, match, seq) would refuse it as well. A lease that has
-merely run out, not yet taken, still fences correctly: a node taking it over must lock the same row first, after
-the write, and then replays the log with that write in it.
+Every write about a table (an action, a seat, a match, its closing) is **fenced**: in the write's own transaction
+the table's lease row is read and locked (shared), and the write is refused unless this node still holds it with
+the epoch it took it at (:class:`LeaseLostError`). A node that wakes from a pause after its tables were taken over
+therefore cannot write a second history; the action log's key (table, match, seq) would refuse it as well. A lease
+whose node went stale but that nobody has taken yet still fences correctly: a node taking it over must update the
+same row, so it waits for the write and then replays the log with the write in it.
 
 One process over SQLite is the plain case: it owns every table. SQLite cannot be shared by processes on several
 machines, and is not built for several writers: a second node on a SQLite database while another is alive is
 refused at start-up, naming the other and PostgreSQL.
 
-Every method here does database work and blocks: the hub runs them in its database thread, like every store call.
+Every method here does database work and blocks: the hub runs them in its database threads, like every store call.
 """
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Iterable
 from typing import Any
 
@@ -53,7 +57,9 @@ class Ownership:
         self.address = address
         self.ttl = lease_seconds
         self.held: dict[str, int] = {}
-        """The tables this node owns, with the epoch of each lease (changed in the database thread only)."""
+        """The tables this node owns, with the epoch of each lease (changed in the database threads, under
+        ``_held_lock``)."""
+        self._held_lock = threading.Lock()
         self.sqlite = store.engine.dialect.name == "sqlite"
         self._now = database_now(store.engine.dialect.name)
 
@@ -82,44 +88,48 @@ class Ownership:
 
         self.store.write(work)
 
+    def _live(self) -> Any:
+        """The names of the nodes whose leases are good now: serving, with a fresh heartbeat."""
+        return select(nodes.c.name).where(nodes.c.state == SERVING, nodes.c.seen_at >= self._now - self.ttl)
+
     def renew(self) -> list[str]:
-        """The heartbeat: this node is seen, and every lease it still holds lasts another ``ttl`` seconds. A lease
-        that ran out is not renewed (another node may have it already, or may take it at any moment): the tables
-        lost so are returned, for the hub to stop serving them."""
+        """The heartbeat: this node is seen, which keeps every lease it holds good for another ``ttl`` seconds.
+        Tables another node took over while this one was not seen (a pause longer than the lease) are returned,
+        for the hub to stop serving them."""
 
         def work(conn: Connection) -> list[str]:
-            conn.execute(update(nodes).where(nodes.c.name == self.node).values(seen_at=self._now))
-            kept = conn.execute(
-                update(leases)
-                .where(leases.c.node == self.node, leases.c.expires_at >= self._now)
-                .values(expires_at=self._now + self.ttl)
-                .returning(leases.c.table_id, leases.c.epoch)
-            ).all()
-            still = {r.table_id: r.epoch for r in kept}
-            return [t for t, epoch in list(self.held.items()) if still.get(t) != epoch]
+            conn.execute(
+                update(nodes).where(nodes.c.name == self.node, nodes.c.state == SERVING).values(seen_at=self._now)
+            )
+            mine = conn.execute(select(leases.c.table_id, leases.c.epoch).where(leases.c.node == self.node)).all()
+            still = {r.table_id: r.epoch for r in mine}
+            with self._held_lock:
+                return [t for t, epoch in self.held.items() if still.get(t) != epoch]
 
         lost: list[str] = self.store.write(work)
-        for t in lost:
-            self.held.pop(t, None)
+        with self._held_lock:
+            for t in lost:
+                self.held.pop(t, None)
         return lost
 
     def stop(self, state: str = STOPPED) -> None:
-        """Hand every table over at once (its lease runs out now, so another node takes it on its next look) and
-        say this node is ``state``. While ``stopping``, a write already under way still passes its fence until
-        another node has taken the table (it then finds the write in the log); once ``stopped``, nothing does."""
+        """Say this node is ``state``: its tables may be taken at once by another node. While ``stopping``, a write
+        already under way still passes its fence until another node has taken the table (it then finds the write in
+        the log); once ``stopped``, nothing does."""
 
         def work(conn: Connection) -> None:
-            conn.execute(update(leases).where(leases.c.node == self.node).values(expires_at=self._now - 1))
             conn.execute(update(nodes).where(nodes.c.name == self.node).values(state=state, seen_at=self._now))
 
         self.store.write(work)
         if state == STOPPED:
-            self.held.clear()
+            with self._held_lock:
+                self.held.clear()
 
     # -- leases -----------------------------------------------------------------------------------------------
     def acquire(self, table_id: str) -> bool:
-        """Take the table: its lease is free, ran out, or is this node's own (taken again at a restart under the same
-        name, with a new epoch). False when a live owner holds it, or the table is closed or unknown."""
+        """Take the table: nobody holds it, its owner is no longer live (stale, stopping or stopped), or it is this
+        node's own (taken again at a restart under the same name), with a new epoch each time. False when a live
+        owner holds it, or the table is closed or unknown."""
 
         def work(conn: Connection) -> int | None:
             open_ = conn.execute(select(tables.c.closed).where(tables.c.id == table_id)).first()
@@ -129,9 +139,9 @@ class Ownership:
                 update(leases)
                 .where(
                     leases.c.table_id == table_id,
-                    or_(leases.c.expires_at < self._now, leases.c.node == self.node),
+                    or_(leases.c.node == self.node, leases.c.node.not_in(self._live())),
                 )
-                .values(node=self.node, epoch=leases.c.epoch + 1, expires_at=self._now + self.ttl)
+                .values(node=self.node, epoch=leases.c.epoch + 1)
                 .returning(leases.c.epoch)
             ).first()
             if taken is not None:
@@ -144,59 +154,85 @@ class Ownership:
         epoch: int | None = self.store.write(work)
         if epoch is None:
             return False
-        self.held[table_id] = epoch
+        self.hold(table_id, epoch)
         return True
+
+    def hold(self, table_id: str, epoch: int) -> None:
+        """Note a table as held with that epoch, once the transaction that took it is committed."""
+        with self._held_lock:
+            self.held[table_id] = epoch
 
     def claim_new(self, conn: Connection, table_id: str) -> None:
         """The first lease of a table, in the transaction that stores it (a concurrent first lease makes the write
         conflict, and the caller lose); the caller notes it as held once the transaction is committed."""
-        conn.execute(insert(leases).values(table_id=table_id, node=self.node, epoch=1, expires_at=self._now + self.ttl))
+        conn.execute(insert(leases).values(table_id=table_id, node=self.node, epoch=1))
 
     def release(self, table_ids: Iterable[str]) -> None:
-        """Give tables up now (closed here, or handed over)."""
+        """Give tables up (closed here): their leases go."""
         ids = list(table_ids)
         if not ids:
             return
 
         def work(conn: Connection) -> None:
-            conn.execute(
-                update(leases)
-                .where(leases.c.node == self.node, leases.c.table_id.in_(ids))
-                .values(expires_at=self._now - 1)
-            )
+            conn.execute(delete(leases).where(leases.c.node == self.node, leases.c.table_id.in_(ids)))
+
+        self.store.write(work)
+        with self._held_lock:
             for t in ids:
                 self.held.pop(t, None)
 
-        self.store.write(work)
-
     def orphans(self, limit: int) -> list[str]:
-        """Open tables no live node owns (never leased, or their lease ran out), for this node to take over."""
+        """Open tables no live node owns (never leased, or their owner is stale, stopping or stopped), for this node
+        to take over."""
         query = (
             select(tables.c.id)
             .select_from(tables.outerjoin(leases, leases.c.table_id == tables.c.id))
-            .where(tables.c.closed.is_(False), or_(leases.c.table_id.is_(None), leases.c.expires_at < self._now))
+            .where(
+                tables.c.closed.is_(False),
+                or_(leases.c.table_id.is_(None), leases.c.node.not_in(self._live())),
+            )
             .order_by(func.random())
             .limit(limit)
         )
         return [r.id for r in self.store.read(query)]
 
     def owner(self, table_id: str) -> tuple[str, str] | None:
-        """The live owner of a table, as (node, address), or None (no owner now: it is about to be taken over)."""
+        """The live owner of a table, as (node, address), or None (no live owner: it is about to be taken over)."""
         query = (
             select(nodes.c.name, nodes.c.address)
             .select_from(leases.join(nodes, nodes.c.name == leases.c.node))
-            .where(and_(leases.c.table_id == table_id, leases.c.expires_at >= self._now, nodes.c.state != STOPPED))
+            .where(
+                and_(
+                    leases.c.table_id == table_id,
+                    nodes.c.state == SERVING,
+                    nodes.c.seen_at >= self._now - self.ttl,
+                )
+            )
         )
         rows = self.store.read(query)
         return (rows[0].name, rows[0].address) if rows else None
 
     # -- fencing ----------------------------------------------------------------------------------------------
+    def guard(self, table_id: str) -> Any:
+        """The fence as a condition of a write's own statement: the lease row still names this node with the epoch
+        it took the table at (read under a shared lock, so a node taking the table over waits for the write)."""
+        with self._held_lock:
+            held = self.held.get(table_id)
+        if held is None:
+            raise LeaseLostError(f"table {table_id!r} is no longer this node's: the write is refused")
+        own = (
+            select(leases.c.table_id)
+            .where(leases.c.table_id == table_id, leases.c.node == self.node, leases.c.epoch == held)
+            .with_for_update(read=True)
+        )
+        return own.exists()
+
     def check(self, conn: Connection, table_id: str) -> None:
         """In a write's transaction: lock the table's lease and refuse the write unless this node holds it with the
         epoch it took (see the module docstring)."""
         held = self.held.get(table_id)
         row = conn.execute(
-            select(leases.c.node, leases.c.epoch).where(leases.c.table_id == table_id).with_for_update()
+            select(leases.c.node, leases.c.epoch).where(leases.c.table_id == table_id).with_for_update(read=True)
         ).first()
         if held is None or row is None or row.node != self.node or row.epoch != held:
             owner = "nobody" if row is None else f"node {row.node}"

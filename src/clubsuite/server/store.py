@@ -9,6 +9,7 @@ its last action.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import threading
 from collections.abc import Callable, Sequence
@@ -16,13 +17,17 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Protocol
 
-from sqlalchemy import create_engine, event, func, insert, select, update
+from sqlalchemy import create_engine, event, func, insert, literal, select, update
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server import migrate
 from clubsuite.server.dbschema import actions, leavers, matches, seats, tables
+
+POSTGRES_WRITERS = 8
+"""Database threads of a process over PostgreSQL: a write waits mostly on the network and the server, so several
+tables' writes go on at once (SQLite has one)."""
 
 
 class StoreError(Exception):
@@ -97,7 +102,12 @@ class Fencing(Protocol):
     """What the store asks of this process's leases (``ownership.Ownership``): to fence a write about a table, and
     to own a table it stores."""
 
-    held: dict[str, int]
+    def hold(self, table_id: str, epoch: int) -> None:
+        """Note a table as held, once the transaction that took it is committed."""
+
+    def guard(self, table_id: str) -> Any:
+        """A condition, for a write's own statement, that this process still holds the table's lease (locking the
+        lease row shared, as :meth:`check` does); raises :class:`LeaseLostError` when it does not hold it at all."""
 
     def check(self, conn: Connection, table_id: str) -> None:
         """Refuse (:class:`LeaseLostError`) a write about a table this process does not hold."""
@@ -129,7 +139,10 @@ class Store:
             parsed = parsed.set(drivername="postgresql+psycopg")
         elif backend not in ("sqlite", "postgresql"):
             raise StoreError(f"{self.url_for_display}: the server stores its tables in SQLite or PostgreSQL only")
-        self._lock = threading.Lock()
+        self._lock: contextlib.AbstractContextManager[Any] = (
+            threading.Lock() if backend == "sqlite" else contextlib.nullcontext()
+        )
+        """SQLite takes one writer at a time (this process's threads take turns); PostgreSQL takes many at once."""
         self.ownership: Fencing | None = None
         """This process's leases, where the server runs with them: every write about a table is then fenced by the
         table's lease (``ownership``). None: no fencing (tools, and tests of the store alone)."""
@@ -138,7 +151,9 @@ class Store:
                 self.engine: Engine = create_engine(parsed, connect_args={"check_same_thread": False})
                 event.listen(self.engine, "connect", _sqlite_pragmas)
             else:
-                self.engine = create_engine(parsed, pool_pre_ping=True)
+                # A connection per database thread and a few for the rest, kept open: a PostgreSQL connection is a
+                # process of the server, slow to start, so none is opened and closed per write.
+                self.engine = create_engine(parsed, pool_size=POSTGRES_WRITERS + 4, max_overflow=8, pool_recycle=600)
             migrate.upgrade(self.engine)  # the schema is made and kept current by its migrations
         except (SQLAlchemyError, OSError) as exc:
             raise StoreError(f"cannot open the database {self.url_for_display}: {type(exc).__name__}") from None
@@ -157,8 +172,14 @@ class Store:
         """Close every connection."""
         self.engine.dispose()
 
+    @property
+    def writers(self) -> int:
+        """How many threads may usefully write at once: one for SQLite, several for PostgreSQL (each write about a
+        table is still one at a time, under the table's own lock)."""
+        return 1 if self.engine.dialect.name == "sqlite" else POSTGRES_WRITERS
+
     def write(self, work: Any) -> Any:
-        """Run ``work(connection)`` in one transaction (one writer at a time); a conflict is a
+        """Run ``work(connection)`` in one transaction (one writer at a time on SQLite); a conflict is a
         :class:`StaleWriteError`, any other refusal a :class:`StoreError`."""
         with self._lock:
             try:
@@ -197,7 +218,7 @@ class Store:
 
         self.write(work)
         if self.ownership is not None:
-            self.ownership.held[table.id] = 1
+            self.ownership.hold(table.id, 1)
 
     def table(self, table_id: str) -> TableRow | None:
         """The table ``table_id``, or None."""
@@ -284,13 +305,14 @@ class Store:
         match is marked finished in the same commit, and ``also`` (the match's results: history and ratings) is
         written in it too. A seq other than the next one is refused."""
 
+        if finished is None:
+            self._append(table_id, match_no, row)
+            return
+
         def work(conn: Connection) -> None:
             self._fence(conn, table_id)
-            count = conn.execute(
-                select(func.count())
-                .select_from(actions)
-                .where(actions.c.table_id == table_id, actions.c.match_no == match_no)
-            ).scalar_one()
+            last = conn.execute(self._last_seq(table_id, match_no)).scalar()
+            count = 0 if last is None else last + 1
             if row.seq != count:
                 raise StaleWriteError(
                     f"action {row.seq} of match {match_no} of table {table_id!r}: the next is {count}"
@@ -307,6 +329,46 @@ class Store:
                     also(conn)
 
         self.write(work)
+
+    def _append(self, table_id: str, match_no: int, row: ActionRow) -> None:
+        """An action that does not end its match, in one statement (the write of almost every action, so one round
+        trip to the database and no transaction around it): the row is inserted only if its place is the log's next
+        and, with leases, this process still holds the table's lease (read under a shared lock, as the fence reads
+        it); when nothing was inserted, the reason is found and raised as :meth:`append_action` raises it."""
+        where = [func.coalesce(self._last_seq(table_id, match_no).scalar_subquery(), -1) == row.seq - 1]
+        if self.ownership is not None:
+            where.append(self.ownership.guard(table_id))
+        values = {"table_id": table_id, "match_no": match_no, **_action_values(row)}
+        chosen = select(*[literal(v, actions.c[k].type).label(k) for k, v in values.items()]).where(*where)
+        statement = insert(actions).from_select(list(values), chosen).returning(actions.c.seq)
+        with self._lock:
+            try:
+                with self.engine.connect() as conn:
+                    done = len(conn.execution_options(isolation_level="AUTOCOMMIT").execute(statement).all())
+            except IntegrityError as exc:
+                raise StaleWriteError(f"the write conflicts with what is stored ({type(exc.orig).__name__})") from None
+            except SQLAlchemyError as exc:
+                raise StoreError(f"the database refused the write: {type(exc).__name__}") from None
+        if done == 1:
+            return
+
+        def why(conn: Connection) -> None:
+            self._fence(conn, table_id)
+            last = conn.execute(self._last_seq(table_id, match_no)).scalar()
+            count = 0 if last is None else last + 1
+            raise StaleWriteError(f"action {row.seq} of match {match_no} of table {table_id!r}: the next is {count}")
+
+        self.write(why)
+
+    @staticmethod
+    def _last_seq(table_id: str, match_no: int) -> Any:
+        """The log's last place, by its key (not a count of a log that grows)."""
+        return (
+            select(actions.c.seq)
+            .where(actions.c.table_id == table_id, actions.c.match_no == match_no)
+            .order_by(actions.c.seq.desc())
+            .limit(1)
+        )
 
     def add_leaver(self, table_id: str, match_no: int, seat: int, user_id: str, at: float) -> None:
         """Note that an account left a rated match before its end (it will finish last)."""

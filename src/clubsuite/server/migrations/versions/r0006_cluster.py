@@ -1,6 +1,6 @@
-"""Several server processes over one database: the processes serving it (``nodes``) and which of them owns each
-table (``leases``: one owner at a time, renewed while it serves the table, with an epoch that grows at every change
-of owner so that a stale owner's writes can be refused)."""
+"""Several server processes over one database: the processes serving it (``nodes``, each with its heartbeat) and
+which of them owns each table (``leases``: one owner at a time, good while its node beats, with an epoch that grows
+at every change of owner so that a stale owner's writes can be refused)."""
 
 from __future__ import annotations
 
@@ -28,7 +28,6 @@ def upgrade() -> None:
         sa.Column("table_id", sa.Text, primary_key=True),
         sa.Column("node", sa.Text, nullable=False),
         sa.Column("epoch", sa.BigInteger, nullable=False),
-        sa.Column("expires_at", sa.Float, nullable=False),
         sa.ForeignKeyConstraint(["table_id"], ["tables.id"]),
     )
     op.create_index("leases_by_node", "leases", ["node"])
