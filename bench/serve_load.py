@@ -245,11 +245,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.processes is not None and not 1 <= args.processes <= 3:
         parser.error("--processes 1..3: the shipped proxy configuration names three processes")
     if args.processes is not None:
-        with (
-            tempfile.TemporaryDirectory() as folder,
-            site(args.processes, args.tables, args.watchers, Path(folder)) as b,
-        ):
-            figures = asyncio.run(run(args, b))
+        with site(args.processes, args.tables, args.watchers) as base:
+            figures = asyncio.run(run(args, base))
         figures["processes"] = args.processes
         return report(figures, args.json)
     server = None
