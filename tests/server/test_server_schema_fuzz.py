@@ -65,6 +65,8 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
     """The fuzzing covers every call of the lobby (the pages and static files are not part of the API)."""
     assert set(OPERATIONS) == {
         "GET /health",
+        "GET /ready",
+        "GET /metrics",
         "GET /games",
         "GET /tables",
         "POST /tables",
