@@ -166,9 +166,18 @@ def load_limits(tables: int, watchers: int) -> list[str]:
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@dataclass
+class Site:
+    """A site started by :func:`site`: the proxy's address, the database's URL and each process by node name."""
+
+    base: str
+    db: str
+    nodes: dict[str, subprocess.Popen[bytes]]
+
+
 @contextlib.contextmanager
-def site(processes: int, tables: int, watchers: int) -> Any:
-    """PostgreSQL, ``processes`` servers over it and HAProxy in front (module docstring): the proxy's address."""
+def site(processes: int, tables: int, watchers: int, lease_seconds: float | None = None) -> Any:
+    """PostgreSQL, ``processes`` servers over it and HAProxy in front (module docstring): a :class:`Site`."""
     sys.path.insert(0, str(ROOT / "tests"))
     from pgcluster import Cluster, server_binaries  # the tests' throwaway PostgreSQL server
 
@@ -185,6 +194,8 @@ def site(processes: int, tables: int, watchers: int) -> Any:
         for i, port in enumerate(ports):
             cmd = [clubs, "serve", "--port", str(port), "--db", url, "--node", f"node{i + 1}", "--log-level", "warning"]
             cmd += ["--trusted-proxy", "127.0.0.1", *load_limits(tables, watchers)]
+            if lease_seconds is not None:
+                cmd += ["--lease-seconds", str(lease_seconds)]
             started.append(subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env={**os.environ}))
             await_up(f"http://127.0.0.1:{port}", started[-1])
         dead = free_port()
@@ -201,9 +212,13 @@ def site(processes: int, tables: int, watchers: int) -> Any:
         started.append(proxy)
         await_up(f"http://127.0.0.1:{proxy_port}", proxy)
         time.sleep(4)  # the checks mark a missing process down (twice a second apart) before the run
-        yield f"http://127.0.0.1:{proxy_port}"
+        nodes = {f"node{i + 1}": started[i] for i in range(processes)}
+        yield Site(f"http://127.0.0.1:{proxy_port}", url, nodes)
     finally:
         for proc in reversed(started):
+            if proc.poll() is not None:
+                continue
+            proc.send_signal(signal.SIGCONT)  # a paused process must be able to stop
             proc.send_signal(signal.SIGTERM)
             try:
                 proc.wait(30)
@@ -245,8 +260,8 @@ def main(argv: list[str] | None = None) -> int:
     if args.processes is not None and not 1 <= args.processes <= 3:
         parser.error("--processes 1..3: the shipped proxy configuration names three processes")
     if args.processes is not None:
-        with site(args.processes, args.tables, args.watchers) as base:
-            figures = asyncio.run(run(args, base))
+        with site(args.processes, args.tables, args.watchers) as started:
+            figures = asyncio.run(run(args, started.base))
         figures["processes"] = args.processes
         return report(figures, args.json)
     server = None

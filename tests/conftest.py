@@ -221,3 +221,19 @@ def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[s
     from browserkit import LAUNCH_ARGS, chromium  # tests/server, on the path once its tests are collected
 
     return {**browser_type_launch_args, "executable_path": chromium(), "args": LAUNCH_ARGS}
+
+
+@pytest.fixture(autouse=True)
+def _close_the_test_s_browser_contexts(request: pytest.FixtureRequest) -> Iterator[None]:
+    """The browser contexts a test opened are closed after it, with their pages and sockets: the browser lives for
+    the whole session, and pages left open keep reconnecting to servers that are gone, taking the cores the later
+    tests need. Contexts opened before the test (by a module's fixture) are left to it."""
+    if "browser" not in request.fixturenames:
+        yield
+        return
+    browser = request.getfixturevalue("browser")
+    before = set(browser.contexts)
+    yield
+    for context in browser.contexts:
+        if context not in before:
+            context.close()

@@ -67,6 +67,20 @@ def test_a_database_that_cannot_be_opened_is_one_line_and_status_2_without_its_p
     assert port.status == 2 and "70000" in port.stderr
 
 
+def test_the_database_url_may_come_from_clubs_db_and_its_password_is_never_shown(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """``CLUBS_DB`` stands for ``--db`` (out of the process list), for the server and for ``clubs admin``."""
+    monkeypatch.setenv("CLUBS_DB", "postgresql://clubs:hunter2@127.0.0.1:1/none")
+    outcome = clubs_in_process(["serve", "--port", "0"])
+    assert outcome.status == 2
+    assert "cannot open the database" in outcome.stderr and "hunter2" not in outcome.stderr
+    monkeypatch.setenv("CLUBS_DB", "nonsense")
+    bad = clubs_in_process(["admin", "reset-password", "Zoë", "--password-stdin"], stdin=b"a new secret\n")
+    assert bad.status == 2 and "not a database URL" in bad.stderr, bad.stderr
+    assert_safe_output(bad)
+
+
 def test_a_record_of_a_match_played_online_is_read_by_clubs_replay(tmp_path: Path) -> None:
     with ThreadServer(Store.in_directory(tmp_path)) as server:
         table = new_table(server.base, "whist(target=1)", [{"kind": "bot"}] * 3)

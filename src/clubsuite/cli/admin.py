@@ -32,7 +32,12 @@ def _database_options(command: Callable[..., None]) -> Callable[..., None]:
         help="where the server's default SQLite database lives",
     )(command)
     return click.option(
-        "--db", "db_url", default=None, metavar="URL", help="the server's database URL, as given to clubs serve --db"
+        "--db",
+        "db_url",
+        default=None,
+        metavar="URL",
+        envvar="CLUBS_DB",
+        help="the server's database URL, as given to clubs serve --db (also read from CLUBS_DB)",
     )(command)
 
 

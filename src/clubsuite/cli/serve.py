@@ -75,7 +75,9 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     "db_url",
     default=None,
     metavar="URL",
-    help="database URL: sqlite:///FILE or postgresql://USER@HOST/NAME (default: a SQLite file in --data-dir)",
+    envvar="CLUBS_DB",
+    help="database URL: sqlite:///FILE or postgresql://USER@HOST/NAME (default: a SQLite file in --data-dir; "
+    "also read from CLUBS_DB, which keeps a password out of the process list)",
 )
 @click.option(
     "--data-dir",
