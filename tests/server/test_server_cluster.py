@@ -13,6 +13,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from proxykit import node, owner_of, play, stored_log
 from serverkit import Client, ProcessServer, get, new_table, post, wait_until
@@ -137,3 +138,29 @@ def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_cha
     wait_until(
         lambda: listed(second.base)[at_first]["free_seats"] == [1], 60, "the other process's lobby did not change"
     )
+
+
+def test_quick_play_asked_of_either_process_seats_a_person_at_a_table_waiting_at_the_other(
+    two: tuple[ProcessServer, ProcessServer, str],
+) -> None:
+    """Quick play across processes: a public table waiting for players at one process is found by quick play asked
+    of the other (passed on to the table's owner, which seats the person), as it would be with one process; once no
+    process has such a table, quick play makes one where it was asked."""
+    first, second, url = two
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+    waiting = new_table(first.base, "whist", seats)["id"]
+    post(first.base, f"/tables/{waiting}/join", {"name": "Ann"})
+    wait_until(
+        lambda: any(t["id"] == waiting and t["free_seats"] == [1] for t in get(second.base, "/tables")),
+        60,
+        "the other process's lobby did not list the waiting table",
+    )
+    seated = post(second.base, "/quickplay", {"game": "whist", "name": "Zoë"})
+    assert (seated["table"], seated["seat"]) == (waiting, 1)
+    assert owner_of(url, waiting) == "a"  # seated where the table lives
+    assert [s["name"] for s in get(second.base, f"/tables/{waiting}")["seats"]][:2] == ["Ann", "Zoë"]
+    made = post(second.base, "/quickplay", {"game": "whist", "name": "Bea"})  # nothing waits now: a new table
+    assert made["table"] != waiting and made["seat"] == 0
+    assert owner_of(url, made["table"]) == "b"
+    refused = httpx.post(second.base + "/quickplay", json={"game": "no such game", "name": "Bea"})
+    assert refused.status_code == 400 and "no such game" in refused.json()["message"]

@@ -456,7 +456,7 @@ def create_app(
         can be written back)."""
         return JSONResponse({"code": "bad_request", "message": validation_message(exc)}, status_code=422)
 
-    app.add_middleware(Forwarder, hub=hub, peers=peers, max_ws_bytes=limits.max_ws_bytes)  # inside the guard
+    app.add_middleware(Forwarder, hub=hub, peers=peers, max_ws_bytes=limits.max_ws_bytes, lobby=lobby)  # in the guard
     app.add_middleware(Guard, limits=limits, origins=origins, hosts=hosts)
     return app
 

@@ -8,6 +8,8 @@ here goes on to the application; a table nobody owns (its owner just died) is ta
 (:meth:`Hub.adopt`); a table another process owns is passed to that process: an HTTP request forwarded and its
 answer returned, a WebSocket relayed frame by frame both ways until either side closes. The socket of a table's
 players therefore always ends at its owner, where the table's order of actions and "committed before told" hold.
+Quick play (``POST /quickplay``) is passed on too where this process has no table waiting for the game asked and
+another process lists one (:meth:`Hub.quick_elsewhere`): that table's owner seats the person.
 
 Why forwarding rather than a redirect or the proxy's hash of the table id: the proxy needs no knowledge of where
 tables live (a plain balancer with health checks serves), a client needs no address of any single process (a
@@ -38,6 +40,7 @@ from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidSta
 
 from clubsuite.server.guard import SECURITY_HEADERS, client_address
 from clubsuite.server.hub import Hub
+from clubsuite.server.lobbycast import Lobbycast
 
 Scope = MutableMapping[str, Any]
 Message = MutableMapping[str, Any]
@@ -103,13 +106,17 @@ class Peers:
 class Forwarder:
     """ASGI middleware: a request about a table another process owns goes to that process (module docstring)."""
 
-    def __init__(self, app: ASGIApp, hub: Hub, peers: Peers, max_ws_bytes: int) -> None:
+    def __init__(self, app: ASGIApp, hub: Hub, peers: Peers, max_ws_bytes: int, lobby: Lobbycast | None = None) -> None:
         self.app = app
         self.hub = hub
         self.peers = peers
         self.max_ws_bytes = max_ws_bytes
+        self.lobby = lobby
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if self._is_quickplay(scope):
+            await self._quickplay(scope, receive, send)
+            return
         address = await self._owner_elsewhere(scope) if scope["type"] in ("http", "websocket") else None
         if address is None:
             await self.app(scope, receive, send)
@@ -150,32 +157,62 @@ class Forwarder:
             return None
         return owner[1]
 
+    # -- quick play -----------------------------------------------------------------------------------------------
+    def _is_quickplay(self, scope: Scope) -> bool:
+        """A quick play that may be answered by another process: several processes, a first hop."""
+        return (
+            self.lobby is not None
+            and scope["type"] == "http"
+            and scope.get("method") == "POST"
+            and scope.get("path") == "/quickplay"
+            and not any(k == FORWARDED for k, _ in scope.get("headers") or [])
+        )
+
+    async def _quickplay(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Quick play across processes: where this process has no table waiting for the game asked but another
+        process lists one, the request is passed to that table's owner, whose quick play seats the person there
+        (or, if the table filled meanwhile, makes one there). Otherwise, or if the owner cannot be reached, it is
+        answered here, as with one process."""
+        body = await _body(receive)
+        if body is None:
+            return  # the client went
+        assert self.lobby is not None and self.hub.ownership is not None
+        target = self.hub.quick_elsewhere(_field(body, "game"), self.lobby.entries())
+        owner = await self.hub.db(self.hub.ownership.owner, target) if target is not None else None
+        if owner is not None and owner[0] != self.hub.ownership.node:
+            if self.hub.on_forward is not None:
+                self.hub.on_forward("quickplay")
+            answer = await self._pass_on(scope, body, owner[1])
+            if answer is not None:
+                await _answer(answer, send)
+                return
+        await self.app(scope, _replay(body, receive), send)
+
     # -- HTTP ----------------------------------------------------------------------------------------------------
     async def _forward(self, scope: Scope, receive: Receive, send: Send, address: str) -> None:
         """Pass an HTTP request to the owner and its answer back."""
-        body = b""
-        while True:
-            message = await receive()
-            if message["type"] != "http.request":
-                return  # the client went
-            body += message.get("body", b"")
-            if not message.get("more_body"):
-                break
-        query = scope.get("query_string") or b""
-        url = f"{address}{scope['path']}" + (f"?{query.decode('latin-1')}" if query else "")
-        try:
-            answer = await self.peers.client.request(
-                str(scope["method"]), url, content=body, headers=self._headers(scope)
-            )
-        except httpx.HTTPError:
+        body = await _body(receive)
+        if body is None:
+            return  # the client went
+        answer = await self._pass_on(scope, body, address)
+        if answer is None:
             payload = json.dumps({"code": "moved", "message": RETRY}).encode()
             headers = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
             await send({"type": "http.response.start", "status": 503, "headers": headers})
             await send({"type": "http.response.body", "body": payload})
             return
-        headers = [(k, v) for k, v in answer.headers.raw if k.lower() not in ANSWER_DROPPED]
-        await send({"type": "http.response.start", "status": answer.status_code, "headers": headers})
-        await send({"type": "http.response.body", "body": answer.content})
+        await _answer(answer, send)
+
+    async def _pass_on(self, scope: Scope, body: bytes, address: str) -> httpx.Response | None:
+        """The request sent to the process at ``address``: its answer, or None when it could not be reached."""
+        query = scope.get("query_string") or b""
+        url = f"{address}{scope['path']}" + (f"?{query.decode('latin-1')}" if query else "")
+        try:
+            return await self.peers.client.request(
+                str(scope["method"]), url, content=body, headers=self._headers(scope)
+            )
+        except httpx.HTTPError:
+            return None
 
     def _headers(self, scope: Scope) -> list[tuple[bytes, bytes]]:
         """The request's headers for the next hop: the client's address named, the hop marked."""
@@ -244,3 +281,45 @@ class Forwarder:
             code = 1012  # the owner went without a word (killed): the client reconnects
         with contextlib.suppress(Exception):
             await send({"type": "websocket.close", "code": code, "reason": upstream.close_reason or ""})
+
+
+async def _body(receive: Receive) -> bytes | None:
+    """A request's whole body (its size already bounded by the guard), or None when the client went."""
+    body = b""
+    while True:
+        message = await receive()
+        if message["type"] != "http.request":
+            return None
+        body += bytes(message.get("body", b""))
+        if not message.get("more_body"):
+            return body
+
+
+def _replay(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the application a body already read, then what the client sends next."""
+    given = False
+
+    async def again() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
+
+
+def _field(body: bytes, name: str) -> object:
+    """A field of a JSON object body, or None (a body that is not one is the application's to refuse)."""
+    try:
+        data = json.loads(body)
+    except ValueError:
+        return None
+    return data.get(name) if isinstance(data, dict) else None
+
+
+async def _answer(answer: httpx.Response, send: Send) -> None:
+    """Another process's answer, passed back (less the headers this process's guard sets itself)."""
+    headers = [(k, v) for k, v in answer.headers.raw if k.lower() not in ANSWER_DROPPED]
+    await send({"type": "http.response.start", "status": answer.status_code, "headers": headers})
+    await send({"type": "http.response.body", "body": answer.content})

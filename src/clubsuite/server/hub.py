@@ -19,7 +19,7 @@ import logging
 import random
 import time
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any, TypeVar
@@ -28,6 +28,7 @@ from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.options import spec_of, split_spec
 from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed
@@ -544,6 +545,33 @@ class Hub:
         seat, token = await self.join(table, tidy, 0, user)
         return table, seat, token
 
+    def quick_elsewhere(self, game: object, listed: Iterable[tuple[float, JsonObject]]) -> str | None:
+        """Where several processes serve the site: the table another process lists that quick play for ``game``
+        should seat the person at (the one waiting longest, with a free person's seat, public and not rated, of the
+        game or exactly the rules asked, as :meth:`quickplay` chooses here), or None where this process has such a
+        table itself, none is listed, or ``game`` names no game (refused here, in words)."""
+        if not isinstance(game, str) or len(game) > 200:
+            return None
+        try:
+            info, options = resolve(game)
+        except ClubsError:
+            return None
+        wanted = spec_of(info.name, options)
+        exact = split_spec(game) != (info.name, {})
+        if self._quick_tables(info.name, wanted if exact else None):
+            return None
+        fits = [
+            (created, str(entry["id"]))
+            for created, entry in listed
+            if entry.get("waiting")
+            and entry.get("free_seats")
+            and not entry.get("over")
+            and _public_unrated(entry.get("settings"))
+            and isinstance(entry.get("game"), str)
+            and (entry["game"] == wanted if exact else split_spec(str(entry["game"]))[0] == info.name)
+        ]
+        return min(fits)[1] if fits else None
+
     def _quick_tables(self, game: str, spec: str | None) -> list[LiveTable]:
         """The public tables of ``game`` (with rules ``spec``; None: any) waiting for players, in the order quick
         play tries them."""
@@ -664,3 +692,8 @@ class Hub:
                     raise Refused("not_over", "the match is still being played: its record holds hidden cards")
                 return m.record
         raise Refused("no_match", f"this table has no match {wanted}")
+
+
+def _public_unrated(settings: object) -> bool:
+    """A listed table's settings say it is public and not rated (quick play never seats anyone at a rated table)."""
+    return isinstance(settings, dict) and settings.get("public") is True and not settings.get("rated")
