@@ -187,6 +187,7 @@ def main(argv: list[str] | None = None) -> int:
                 players.append(Player(made["id"], token["token"]))
         for i in range(args.trials):
             how = signal.SIGKILL if i % 2 == 0 else signal.SIGTERM
+            print(f"[failover] trial {i + 1} of {args.trials}: {how.name}", file=sys.stderr, flush=True)
             before = dict(started.nodes)
             moved, age = asyncio.run(trial(started, players, how, settle, after))
             pauses[how.name] += moved

@@ -187,6 +187,7 @@ def site(processes: int, tables: int, watchers: int, lease_seconds: float | None
         raise SystemExit("--processes needs PostgreSQL's server binaries and haproxy (apt-get install haproxy)")
     cluster = Cluster(binaries).start()
     started: list[subprocess.Popen[bytes]] = []
+    running: Site | None = None
     try:
         url = cluster.new_database()
         ports = [free_port() for _ in range(processes)]
@@ -212,9 +213,11 @@ def site(processes: int, tables: int, watchers: int, lease_seconds: float | None
         started.append(proxy)
         await_up(f"http://127.0.0.1:{proxy_port}", proxy)
         time.sleep(4)  # the checks mark a missing process down (twice a second apart) before the run
-        nodes = {f"node{i + 1}": started[i] for i in range(processes)}
-        yield Site(f"http://127.0.0.1:{proxy_port}", url, nodes)
+        running = Site(f"http://127.0.0.1:{proxy_port}", url, {f"node{i + 1}": started[i] for i in range(processes)})
+        yield running
     finally:
+        if running is not None:  # a process the caller started again in place of one it stopped
+            started += [proc for proc in running.nodes.values() if proc not in started]
         for proc in reversed(started):
             if proc.poll() is not None:
                 continue
