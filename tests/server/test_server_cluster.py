@@ -159,6 +159,11 @@ def test_quick_play_asked_of_either_process_seats_a_person_at_a_table_waiting_at
     assert (seated["table"], seated["seat"]) == (waiting, 1)
     assert owner_of(url, waiting) == "a"  # seated where the table lives
     assert [s["name"] for s in get(second.base, f"/tables/{waiting}")["seats"]][:2] == ["Ann", "Zoë"]
+    wait_until(
+        lambda: all(t["id"] != waiting or not t["free_seats"] for t in get(second.base, "/tables")),
+        60,
+        "the other process's lobby did not see the table fill",
+    )  # until then, a quick play there is passed to the owner, which makes the new table itself
     made = post(second.base, "/quickplay", {"game": "whist", "name": "Bea"})  # nothing waits now: a new table
     assert made["table"] != waiting and made["seat"] == 0
     assert owner_of(url, made["table"]) == "b"

@@ -38,7 +38,7 @@ import httpx
 from websockets.asyncio.client import ClientConnection, connect
 from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
 
-from clubsuite.server.guard import SECURITY_HEADERS, client_address
+from clubsuite.server.guard import SECURITY_HEADERS, client_address, replaying
 from clubsuite.server.hub import Hub
 from clubsuite.server.lobbycast import Lobbycast
 
@@ -186,7 +186,7 @@ class Forwarder:
             if answer is not None:
                 await _answer(answer, send)
                 return
-        await self.app(scope, _replay(body, receive), send)
+        await self.app(scope, replaying(body, receive), send)
 
     # -- HTTP ----------------------------------------------------------------------------------------------------
     async def _forward(self, scope: Scope, receive: Receive, send: Send, address: str) -> None:
@@ -293,20 +293,6 @@ async def _body(receive: Receive) -> bytes | None:
         body += bytes(message.get("body", b""))
         if not message.get("more_body"):
             return body
-
-
-def _replay(body: bytes, receive: Receive) -> Receive:
-    """A ``receive`` that gives the application a body already read, then what the client sends next."""
-    given = False
-
-    async def again() -> Message:
-        nonlocal given
-        if not given:
-            given = True
-            return {"type": "http.request", "body": body, "more_body": False}
-        return await receive()
-
-    return again
 
 
 def _field(body: bytes, name: str) -> object:

@@ -132,21 +132,12 @@ class Guard:
         except _ClientGoneError:
             return  # the client went before its body was whole: nothing to answer, nothing to do
 
-        delivered = False
-
-        async def replay_body() -> Message:
-            nonlocal delivered
-            if not delivered:
-                delivered = True
-                return {"type": "http.request", "body": body, "more_body": False}
-            return await receive()
-
         async def with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
                 msg["headers"] = [*msg.get("headers", []), *SECURITY_HEADERS]
             await send(msg)
 
-        await self.app(scope, replay_body, with_headers)
+        await self.app(scope, replaying(body, receive), with_headers)
 
     # -- the head ------------------------------------------------------------------------------------------------
     def _check_head(self, scope: Scope) -> None:
@@ -289,3 +280,18 @@ async def answer(send: Send, refused: Refusal, kind: str = "http") -> None:
     ]
     await send({"type": f"{kind}.response.start", "status": refused.status, "headers": headers})
     await send({"type": f"{kind}.response.body", "body": body})
+
+
+def replaying(body: bytes, receive: Receive) -> Receive:
+    """A ``receive`` that gives the application a body already read whole, then what the client sends next (its
+    going away)."""
+    given = False
+
+    async def again() -> Message:
+        nonlocal given
+        if not given:
+            given = True
+            return {"type": "http.request", "body": body, "more_body": False}
+        return await receive()
+
+    return again
