@@ -10,9 +10,10 @@ died, and nobody has taken the table over yet). A process that starts asks the o
 Why PostgreSQL's LISTEN/NOTIFY and not Redis pub/sub: several processes need PostgreSQL already, so the broker adds
 no server to run, secure and watch; a notification is delivered to every listener of the database, in order, with
 nothing to configure; and what the lobby needs is small (an entry of about a kilobyte, a few per second per busy
-table at most, coalesced to one a second). Redis would carry more messages a second, which a card-game lobby does
-not need; the load measured over one, two and three processes is in docs/server.md ("Load"). A player's own table
-needs no broker: its socket ends at its owner (``forwarding``).
+table at most, coalesced to one a second). Redis carries more a second and is quicker at the tail (both measured
+by ``bench/broker.py``, figures in docs/server.md), which a card-game lobby does not need; the load measured over
+one, two and three processes is in docs/server.md ("Load"). A player's own table needs no broker: its socket ends
+at its owner (``forwarding``).
 """
 
 from __future__ import annotations
