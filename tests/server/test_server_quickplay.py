@@ -14,6 +14,8 @@ import httpx
 import pytest
 from serverkit import ROOMY, Client, ThreadServer, get, new_table, post, wait_until
 
+from clubsuite.server.hub import Hub
+from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store import Store
 
 
@@ -173,3 +175,48 @@ def test_the_list_names_each_table_with_its_host_rules_and_spectators(server: Th
     finally:
         for w in watchers:
             w.close()
+
+
+def _listed(table_id: str, game: str = "whist", **changed: Any) -> dict[str, Any]:
+    """A lobby entry as another process publishes it: public, unrated, waiting, seat 1 free; ``changed`` overrides."""
+    entry: dict[str, Any] = {
+        "id": table_id,
+        "game": game,
+        "waiting": True,
+        "free_seats": [1],
+        "over": False,
+        "settings": {"public": True, "rated": False},
+    }
+    return {**entry, **changed}
+
+
+def test_quick_play_across_processes_takes_only_a_listed_table_it_would_take_here() -> None:
+    """Where several processes serve the site, a table another process lists is chosen by the same rules as one of
+    this process: public, not rated, waiting with a free person's seat, of the game (any rules) or exactly the rules
+    asked; the one waiting longest first; a game that does not exist is answered here (refused in words)."""
+    store = Store("sqlite://")
+    try:
+        _choose_as_here(Hub(store, ServerLimits(), None))
+    finally:
+        store.close()
+
+
+def _choose_as_here(hub: Hub) -> None:
+    """The checks of the test above, on a hub with no table of its own."""
+    older, newer = (1.0, _listed("older")), (2.0, _listed("newer"))
+    assert hub.quick_elsewhere("whist", [newer, older]) == "older"
+    assert hub.quick_elsewhere("whist", [(1.0, _listed("nine", "whist(target=9)"))]) == "nine"  # any rules
+    assert hub.quick_elsewhere("whist(target=9)", [older]) is None  # exactly those rules
+    assert hub.quick_elsewhere("whist(target=9)", [(1.0, _listed("nine", "whist(target=9)"))]) == "nine"
+    assert hub.quick_elsewhere("free", [older]) is None  # another game
+    for unfit in (
+        _listed("t", waiting=False),
+        _listed("t", free_seats=[]),
+        _listed("t", over=True),
+        _listed("t", settings={"public": False, "rated": False}),
+        _listed("t", settings={"public": True, "rated": True}),
+        _listed("t", settings="public"),
+    ):
+        assert hub.quick_elsewhere("whist", [(1.0, unfit)]) is None, unfit
+    for bad in ("no such game", None, 7, "x" * 300):
+        assert hub.quick_elsewhere(bad, [older]) is None
