@@ -26,7 +26,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable, Coroutine, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -86,6 +86,18 @@ async def measure(
     return figures(name, [t for _, t in arrived], seconds, in_order)
 
 
+def in_background(pump: Coroutine[Any, Any, None]) -> Callable[[], Awaitable[None]]:
+    """Run a listener's loop as a task: the function that stops it."""
+    task = asyncio.create_task(pump)
+
+    async def stop() -> None:
+        task.cancel()
+        with contextlib.suppress(asyncio.CancelledError):
+            await task
+
+    return stop
+
+
 async def postgres_round(url: str, count: int, size: int) -> dict[str, Any]:
     """A round over PostgreSQL: ``LISTEN`` on one connection, ``pg_notify`` on another (autocommit: one round trip
     each), as ``server/lobbycast.py`` does."""
@@ -101,14 +113,7 @@ async def postgres_round(url: str, count: int, size: int) -> dict[str, Any]:
             async for note in listener.notifies():
                 heard(note.payload)
 
-        task = asyncio.create_task(pump())
-
-        async def stop() -> None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-        return stop
+        return in_background(pump())
 
     async def publish(text: str) -> None:
         await publisher.execute("SELECT pg_notify(%s, %s)", (CHANNEL, text))
@@ -136,14 +141,7 @@ async def redis_round(port: int, count: int, size: int) -> dict[str, Any]:
                 if message["type"] == "message":
                     heard(message["data"].decode())
 
-        task = asyncio.create_task(pump())
-
-        async def stop() -> None:
-            task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await task
-
-        return stop
+        return in_background(pump())
 
     async def publish(text: str) -> None:
         await publisher.publish(CHANNEL, text)
