@@ -12,10 +12,15 @@ JOBS ?= auto
 
 .PHONY: play serve watch test lint typecheck unit bench clean setup screenshots
 
-$(STAMP): pyproject.toml
+# The compiled core (src/clubsuite/native) is built by the same install; its sources changing rebuilds it.
+NATIVE_SOURCES := setup.py $(wildcard src/clubsuite/native/*.h src/clubsuite/games/*/_core.pyx src/clubsuite/games/*/core.h)
+
+$(STAMP): pyproject.toml $(NATIVE_SOURCES)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "clubsuite needs Python 3.11 or newer")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
+	@echo "installing clubsuite and what it needs into $(VENV), and building its compiled core (a minute or two the first time)"
 	$(BIN)/python -m pip install --quiet --disable-pip-version-check -e '.[dev,server,rl,openspiel,dask,plots]'
+	@$(BIN)/python -c 'from clubsuite.native import built; print("compiled core built for:", ", ".join(k for k, v in built().items() if v) or "nothing (no C compiler: pure Python, the same results, slower)")'
 	@touch $(STAMP)
 
 setup: $(STAMP)

@@ -249,10 +249,72 @@ def bench_openspiel_dou_dizhu(seconds: float, seed: int) -> Figure:
     )
 
 
+WHIST_HAND_ACTIONS = 42
+"""Decisions in every whist hand: three keep/exchange decisions and 39 cards."""
+
+
+def _bulk_matches(play: Callable[[list[int]], int], seconds: float, seed: int) -> tuple[int, float]:
+    """Play batches of whole random whist matches (seeds ``derive_seed(seed, k)``) with ``play(seeds) -> hands``
+    until ``seconds`` have passed: (hands, time)."""
+    from clubsuite.seeding import derive_seed
+
+    batch = 1000
+    hands = done = 0
+    start = time.perf_counter()
+    while time.perf_counter() - start < seconds:
+        seeds = [derive_seed(seed, k) for k in range(done, done + batch)]
+        hands += play(seeds)
+        done += batch
+    return hands, time.perf_counter() - start
+
+
+def bench_whist_bulk(seconds: float, seed: int) -> Figure:
+    """The bulk path in the compiled core: whole whist matches with random bots, no Python object per decision."""
+    from clubsuite.games.whist.bulk import CORE
+    from clubsuite.native import kernel as load_kernel
+
+    kernel = load_kernel(CORE)
+    if kernel is None:
+        raise UnavailableError("the compiled core is not built here, or CLUBS_PURE_PYTHON is set")
+    hands, elapsed = _bulk_matches(lambda seeds: sum(r[0] for r in kernel.random_matches(seeds, 11, 0)), seconds, seed)
+    return Figure(
+        name="clubsuite-whist-bulk",
+        unit="hand",
+        units=hands,
+        actions=hands * WHIST_HAND_ACTIONS,
+        seconds=elapsed,
+        note=(
+            "the compiled core (games/whist/bulk.py): whole matches to 11 with a random bot in every seat, each hand "
+            "dealt and played exactly as the engine would from the same seed; no view, no Python object per decision"
+        ),
+    )
+
+
+def bench_whist_bulk_python(seconds: float, seed: int) -> Figure:
+    """The same matches through the pure-Python engine: the bulk path's fallback where the core is not built."""
+    from clubsuite.games.whist.bulk import engine_random_match
+    from clubsuite.games.whist.options import WhistOptions
+
+    options = WhistOptions()
+    hands, elapsed = _bulk_matches(
+        lambda seeds: sum(engine_random_match(options, s).hands for s in seeds), seconds, seed
+    )
+    return Figure(
+        name="clubsuite-whist-bulk-python",
+        unit="hand",
+        units=hands,
+        actions=hands * WHIST_HAND_ACTIONS,
+        seconds=elapsed,
+        note="the same matches through the pure-Python engine (the bulk path's fallback): no view per decision",
+    )
+
+
 BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist": bench_clubsuite_whist,
     "clubsuite-free": bench_clubsuite_free,
     "clubsuite-partnership": bench_clubsuite_partnership,
+    "clubsuite-whist-bulk": bench_whist_bulk,
+    "clubsuite-whist-bulk-python": bench_whist_bulk_python,
     "clubsuite-northstar-3p": _northstar(3),
     "clubsuite-northstar-6p": _northstar(6),
     "clubsuite-northstar-4p-wild": _northstar(4, wild=True),
@@ -265,6 +327,8 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-whist", "openspiel-hearts"),
     ("clubsuite-partnership", "openspiel-hearts"),
     ("clubsuite-northstar-3p", "openspiel-dou_dizhu"),
+    ("clubsuite-whist-bulk", "clubsuite-whist-bulk-python"),
+    ("clubsuite-whist-bulk", "openspiel-hearts"),
 ]
 """Pairs reported as a ratio (first / second) when both ran."""
 
@@ -348,13 +412,13 @@ def main(argv: list[str] | None = None) -> int:
     print(f"Python {platform.python_version()} ({platform.python_implementation()}), one process, {pinning}")
     for f in figures.values():
         print(
-            f"{f.name:21} {f.units_per_second:10.1f} {f.unit}s/s  {f.actions_per_second:10.0f} actions/s"
+            f"{f.name:27} {f.units_per_second:10.1f} {f.unit}s/s  {f.actions_per_second:10.0f} actions/s"
             f"  ({f.units} {f.unit}s, {f.actions} actions in {f.seconds:.2f} s; the best of "
             f"{'/'.join(f'{r.actions_per_second:.0f}' for r in runs[f.name])})"
         )
-        print(f"{'':21} {f.note}")
+        print(f"{'':27} {f.note}")
     for name, why in skipped.items():
-        print(f"{name:21} skipped: {why}")
+        print(f"{name:27} skipped: {why}")
     for a, b in pairs:
         print(
             f"ratio {a.name} / {b.name}: {a.units_per_second / b.units_per_second:.2f} "

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -12,8 +13,8 @@ import pytest
 CLUBS = Path(sys.executable).parent / "clubs"
 
 
-def run(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``clubs simulate ARGS`` and capture its output."""
+def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
+    """Run ``clubs simulate ARGS`` (with ``env`` added to the environment) and capture its output."""
     return subprocess.run(
         [str(CLUBS), "simulate", *args],
         capture_output=True,
@@ -21,6 +22,7 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
         timeout=60,
         check=False,
         stdin=subprocess.DEVNULL,
+        env={**os.environ, **(env or {})},
     )
 
 
@@ -57,6 +59,16 @@ def test_json_and_table_are_the_same_with_one_or_two_workers() -> None:
     assert table_one.returncode == 0 and table_two.returncode == 0, table_one.stderr + table_two.stderr
     assert table_one.stdout == table_two.stdout
     assert "7 matches = 1 full cycle of 6 + 1 match" in table_one.stdout
+
+
+@pytest.mark.parametrize("spec", ["whist", "whist-1997(target=5)"])
+def test_random_bots_give_the_same_result_with_the_compiled_core_and_without(spec: str) -> None:
+    """Where the compiled core plays the matches (random bots in every seat) the result is the engine's, exactly."""
+    args = (spec, "--bots", "random,random,random", "--matches", "200", "--seed", "11", "--json")
+    core, pure = run(*args), run(*args, env={"CLUBS_PURE_PYTHON": "1"})
+    assert core.returncode == 0 and pure.returncode == 0, core.stderr + pure.stderr
+    assert json.loads(core.stdout) == json.loads(pure.stdout)
+    assert json.loads(core.stdout)["hands"] > 200
 
 
 def test_variant_name_as_game_and_variant_spec_override() -> None:

@@ -3,7 +3,7 @@
 Every ``import`` in ``src/clubsuite`` is read with :mod:`ast` (those inside functions too: an import made late is
 still a dependency), each module is placed in a layer by its name, and every import must go to the same layer or an
 inner one. A game's folder holds modules of several layers: its rules (inner) and its outer parts (``bot``,
-``solving`` and ``objective``: the bots' layer, with the exact solver; ``screen`` and ``narration``: the
+``solving``, ``objective`` and ``bulk``: the bots' layer, with the exact solver; ``screen`` and ``narration``: the
 terminal's; ``report``: simulation's; ``rl``: the learning adapters'), so that a game is one folder while
 its rules never import a screen.
 """
@@ -42,12 +42,14 @@ CORE_MODULES = {
     "wording",
     "reasons",
     "card_reasons",
+    "native",
 }
 ENGINE_MODULES = {"engine", "match_base", "view_base"}
 GAME_PARTS = {
     "bot": BOTS,
     "solving": BOTS,
     "objective": BOTS,
+    "bulk": BOTS,
     "screen": FACES,
     "narration": FACES,
     "report": FACES,

@@ -286,8 +286,9 @@ class GameInfo(Generic[OptionsT]):
     ``schema`` (the game's part of the record schema), ``spectator`` (``public_dict(match) -> JsonObject``: what
     anyone watching the table may see, in the shape of a view's ``to_dict()`` with ``"seat": None``, no hand and no
     legal actions, every card only some seat may know left out), ``words`` (a :class:`clubsuite.wording.GameWords`:
-    its options and variants in plain words, for the lobby); each ``"module:attribute"`` (``"module"`` alone for
-    ``bots``)."""
+    its options and variants in plain words, for the lobby), ``bulk`` (``compiled_matches(options, bots, match_seeds)``:
+    whole matches played in the game's compiled kernel exactly as the engine would, or None where it cannot; see
+    :mod:`clubsuite.native`); each ``"module:attribute"`` (``"module"`` alone for ``bots``)."""
 
     def n_seats(self, options: OptionsT) -> int:
         """How many seats ``options`` play with."""

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
-from typing import TypeVar
+from typing import NamedTuple, TypeVar
 
 from clubsuite.bots.base import SomeBot
 from clubsuite.engine import Events, Match, SomeGame, SomeMatch, View, find_game
@@ -16,6 +16,20 @@ from clubsuite.seeding import derive_seed, hand_seed
 
 EventSink = Callable[[SomeMatch, Events], None]
 """Called as ``sink(match, events)`` after every deal and every action."""
+
+
+class BulkResult(NamedTuple):
+    """How a match played by bots ended: what a simulation counts, from a game's bulk part (a compiled kernel
+    playing the match exactly as :func:`play_match` would) or from the engine."""
+
+    hands: int
+    """Hands played."""
+    totals: tuple[int, ...]
+    """Each seat's total: the sum of its hand scores."""
+    winner_seats: tuple[int, ...]
+    """The winning seats in seat order; empty for a draw."""
+    draw: bool
+    """Whether the match was drawn."""
 
 
 MatchT = TypeVar("MatchT", bound=Match[object, View, object])

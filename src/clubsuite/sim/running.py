@@ -33,6 +33,7 @@ from clubsuite.options import spec_of
 from clubsuite.runner import play_match
 from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed
+from clubsuite.sim.bulk import compiled_matches
 from clubsuite.sim.report import hand_facts_of
 from clubsuite.sim.seating import Teams, seating, seating_cycle
 from clubsuite.sim.stats import BotStats, MatchOutcome, SimResult, Thinking, entry_labels
@@ -140,14 +141,21 @@ def play_one(
     every decision is timed, per seat."""
     n = len(bots)
     seats = seating(index, n, info.teams)
-    # The inverse of the seating: which entry each seat holds. Fresh bots every match, so no bot carries memory
-    # from one match into the next.
+    match_seed = derive_seed(seed, index // seating_cycle(n, info.teams) if duplicate else index)
+    # The inverse of the seating: which entry each seat holds.
     entry_at = [0] * n
     for entry, seat in enumerate(seats):
         entry_at[seat] = entry
+    if not facts and not timing:
+        # The compiled core plays the same match, draw for draw, where it has a kernel for this lineup.
+        lineup = [bots[entry_at[seat]] for seat in range(n)]
+        compiled = compiled_matches(info, options, lineup, [match_seed])
+        if compiled is not None:
+            hands, totals, winners, draw = compiled[0]
+            return MatchOutcome(index, match_seed, seats, winners, draw, hands, totals)
+    # Fresh bots every match, so no bot carries memory from one match into the next.
     by_seat: list[SomeBot] = [make_bot(bots[entry_at[seat]], info.name) for seat in range(n)]
     timed = [_Timed(bot) for bot in by_seat] if timing else []
-    match_seed = derive_seed(seed, index // seating_cycle(n, info.teams) if duplicate else index)
     match = info.new_match(options, 0)
     # bot_rng left to the runner: it derives the bots' RNG from the match seed, so the match seed alone replays it.
     play_match(match, timed or by_seat, match_seed)

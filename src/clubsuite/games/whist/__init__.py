@@ -74,6 +74,7 @@ register(
             "solver": "clubsuite.games.whist.solving:SOLVING",
             "rl": "clubsuite.games.whist.rl:coding",
             "report": "clubsuite.games.whist.report:REPORT",
+            "bulk": "clubsuite.games.whist.bulk:compiled_matches",
         },
     )
 )

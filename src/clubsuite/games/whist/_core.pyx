@@ -1,0 +1,136 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The compiled whist kernel: a step-by-step state for the differential tests and a batch of random matches.
+
+The C code is in core.h (the rules) and clubsuite/native/kernel.h (the engine's random numbers and seeds); this
+module only moves numbers across. ``bulk.py`` beside it decides when it is used, with the engine as the fallback.
+"""
+
+from libc.stdint cimport uint32_t, uint64_t
+
+
+cdef extern from "core.h":
+    ctypedef struct mt_t:
+        pass
+
+    ctypedef struct whist_t:
+        uint64_t hands[3]
+        uint64_t bid
+        int dealer, to_act, phase, lead_rule
+        int last_exchanger
+        int leader, clubs_broken
+        int trick_len
+        int tricks_done
+        int tricks_won[3]
+
+    ctypedef struct whist_outcome_t:
+        int hands
+        int totals[3]
+        int winners
+        int draw
+
+    void mt_seed(mt_t *mt, uint64_t seed) nogil
+    double mt_random(mt_t *mt) nogil
+    uint64_t derive_seed1(uint64_t base, uint64_t path) nogil
+    void whist_start(whist_t *w, const uint64_t *hands, uint64_t bid, int dealer, int lead_rule) nogil
+    uint64_t whist_legal(const whist_t *w) nogil
+    int whist_decide(whist_t *w, int take) nogil
+    int whist_play(whist_t *w, int idx) nogil
+    void whist_random_match(uint64_t match_seed, int target, int lead_rule, mt_t *deals, mt_t *bots,
+                            whist_outcome_t *out) nogil
+
+
+def random_doubles(uint64_t seed, int n):
+    """The first ``n`` values of ``random.Random(seed).random()`` as the kernel draws them (for the tests)."""
+    cdef mt_t mt
+    mt_seed(&mt, seed)
+    return [mt_random(&mt) for _ in range(n)]
+
+
+def derive_seed(uint64_t base, uint64_t path):
+    """``clubsuite.seeding.derive_seed(base, path)`` as the kernel computes it (for the tests)."""
+    return derive_seed1(base, path)
+
+
+cdef class WhistCore:
+    """One hand in the kernel, driven step by step: the differential tests hold it beside the engine's WhistHand."""
+
+    cdef whist_t w
+
+    def __init__(self, hands, uint64_t bid, int dealer, int lead_rule):
+        cdef uint64_t h[3]
+        for s in range(3):
+            h[s] = hands[s]
+        whist_start(&self.w, h, bid, dealer, lead_rule)
+
+    @property
+    def to_act(self):
+        return self.w.to_act if self.w.to_act >= 0 else None
+
+    @property
+    def phase(self):
+        return self.w.phase
+
+    @property
+    def leader(self):
+        return self.w.leader
+
+    @property
+    def tricks_won(self):
+        return (self.w.tricks_won[0], self.w.tricks_won[1], self.w.tricks_won[2])
+
+    @property
+    def hands(self):
+        return (self.w.hands[0], self.w.hands[1], self.w.hands[2])
+
+    @property
+    def bid(self):
+        return self.w.bid
+
+    def legal(self):
+        """The legal cards as a mask (play phase), 0 otherwise."""
+        if self.w.phase != 1:
+            return 0
+        return whist_legal(&self.w)
+
+    def decide(self, bint take):
+        """An exchange decision of the seat to act; returns the event code (core.h)."""
+        if self.w.phase != 0:
+            raise ValueError("not in the exchange round")
+        return whist_decide(&self.w, take)
+
+    def play(self, int index):
+        """A card of the seat to act; returns the event code (core.h)."""
+        if self.w.phase != 1:
+            raise ValueError("not in the play")
+        if not 0 <= index < 52 or not (whist_legal(&self.w) >> index) & 1:
+            raise ValueError(f"card index {index} is not legal now")
+        return whist_play(&self.w, index)
+
+
+def random_matches(seeds, int target, int lead_rule):
+    """Each seed's match played by random bots as ``clubsuite.runner.play_match`` plays it: a list of
+    ``(hands, (total0, total1, total2), winners mask, draw)``."""
+    cdef mt_t deals, bots
+    cdef whist_outcome_t out
+    cdef uint64_t seed
+    results = []
+    for s in seeds:
+        seed = s
+        with nogil:
+            whist_random_match(seed, target, lead_rule, &deals, &bots, &out)
+        results.append((out.hands, (out.totals[0], out.totals[1], out.totals[2]), out.winners, bool(out.draw)))
+    return results
+
+
+def count_random_hands(uint64_t first_seed, int matches, int target, int lead_rule):
+    """Play the matches of seeds ``derive_seed(first_seed, k)`` for k below ``matches`` and return the hands played
+    (the bulk path's speed figure, with no Python object per hand)."""
+    cdef mt_t deals, bots
+    cdef whist_outcome_t out
+    cdef long total = 0
+    cdef int k
+    with nogil:
+        for k in range(matches):
+            whist_random_match(derive_seed1(first_seed, <uint64_t>k), target, lead_rule, &deals, &bots, &out)
+            total += out.hands
+    return total

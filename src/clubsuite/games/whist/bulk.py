@@ -1,0 +1,54 @@
+"""The bulk part of Clubs (whist group): whole matches played in the compiled kernel (``_core``), for the lineups
+it knows, exactly as :func:`clubsuite.runner.play_match` would play them from the same seeds.
+
+Today the kernel knows one lineup, the random bot in every seat; any other lineup is left to the engine (the
+function returns None). ``tests/whist/test_native_whist.py`` compares the kernel with the engine decision by
+decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from clubsuite.bots.random_bot import RandomBot
+from clubsuite.games.whist.match import WhistMatch
+from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
+from clubsuite.native import kernel
+from clubsuite.runner import BulkResult, play_match
+
+CORE = "clubsuite.games.whist._core"
+"""The compiled kernel's module."""
+
+LEAD_RULES = {LeadAfterExchange.LAST_EXCHANGER: 0, LeadAfterExchange.LEFT_OF_LAST_EXCHANGER: 1}
+"""The kernel's number for each reading of CW-3 (core.h)."""
+
+
+def compiled_matches(options: object, bots: Sequence[str], match_seeds: Sequence[int]) -> list[BulkResult] | None:
+    """The matches of ``match_seeds`` played in the kernel with ``bots`` by seat; None where the kernel is not built,
+    is turned off, or does not know this lineup."""
+    core = kernel(CORE)
+    if core is None or not isinstance(options, WhistOptions):
+        return None
+    if any(spec.strip() != "random" for spec in bots):
+        return None
+    played = core.random_matches(match_seeds, options.target, LEAD_RULES[options.lead_after_exchange])
+    return [
+        BulkResult(hands, totals, tuple(s for s in range(3) if winners >> s & 1), draw)
+        for hands, totals, winners, draw in played
+    ]
+
+
+def engine_random_match(options: WhistOptions, match_seed: int) -> BulkResult:
+    """One match with the random bot in every seat, through the engine: what the kernel is held to, and its
+    fallback."""
+    match = play_match(WhistMatch(options), [RandomBot()] * 3, match_seed)
+    return BulkResult(len(match.hand_scores), tuple(match.totals), tuple(match.winners), bool(match.draw))
+
+
+def random_matches(options: WhistOptions, match_seeds: Sequence[int]) -> list[BulkResult]:
+    """Matches with the random bot in every seat: in the kernel where it is built, through the engine otherwise
+    (the same results either way)."""
+    played = compiled_matches(options, ("random",) * 3, match_seeds)
+    if played is not None:
+        return played
+    return [engine_random_match(options, seed) for seed in match_seeds]

@@ -1,0 +1,162 @@
+"""The compiled whist kernel against the engine: the same draws, the same legal sets, events and scores.
+
+The kernel (``src/clubsuite/games/whist/core.h``) restates CW-1 to CW-5; these tests hold it to the engine by playing
+thousands of random matches through both, step by step, for each variant of the rules (CW-3's two readings).
+"""
+
+from __future__ import annotations
+
+import os
+import random
+from types import ModuleType
+
+import pytest
+
+from clubsuite.bots import RandomBot
+from clubsuite.engine import find_game
+from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
+from clubsuite.games.whist import WhistMatch
+from clubsuite.games.whist.bulk import CORE, engine_random_match, random_matches
+from clubsuite.games.whist.events import Decided, HandScored, HandStarted
+from clubsuite.games.whist.hand import Decision
+from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
+from clubsuite.native import compiled
+from clubsuite.runner import deal_next
+from clubsuite.seeding import derive_seed
+from clubsuite.sim.bulk import seeds_of
+
+DIFFERENTIAL_MATCHES = 2000
+"""Random matches per variant played through the engine and the kernel side by side."""
+
+VARIANTS = {
+    "last-exchanger-leads": (WhistOptions(), 0),
+    "left-of-last-exchanger-leads": (WhistOptions(lead_after_exchange=LeadAfterExchange.LEFT_OF_LAST_EXCHANGER), 1),
+}
+"""CW-3's two readings with the kernel's number for each."""
+
+
+def kernel_or_skip() -> ModuleType:
+    """The compiled whist kernel whether or not CLUBS_PURE_PYTHON is set; skips where it is not built, and fails
+    instead where CLUBS_REQUIRE_NATIVE is set (CI builds it: a failed build must fail the run)."""
+    core = compiled(CORE)
+    if core is None:
+        if os.environ.get("CLUBS_REQUIRE_NATIVE"):
+            pytest.fail("the compiled whist kernel is not built (CLUBS_REQUIRE_NATIVE is set): see the install log")
+        pytest.skip("the compiled whist kernel is not built here (no C compiler at install time)")
+    return core
+
+
+# Event codes of core.h.
+EV_NONE, EV_PLAY_STARTED, EV_TRICK, EV_SCORED = 0, 1, 2, 3
+
+
+@pytest.mark.parametrize("seed", [0, 1, 5, 2**32 - 1, 2**32, 2**63 - 1, 123_456_789_012_345])
+def test_kernel_draws_what_pythons_random_draws(seed: int) -> None:
+    kernel = kernel_or_skip()
+    rng = random.Random(seed)
+    assert kernel.random_doubles(seed, 1500) == [rng.random() for _ in range(1500)]  # past one 624-word twist
+
+
+@pytest.mark.parametrize("base", [0, 7, 98_765, 2**63 - 1])
+@pytest.mark.parametrize("path", [0, 1, 12, 0x5EED])
+def test_kernel_derives_the_seeds_the_engine_derives(base: int, path: int) -> None:
+    assert kernel_or_skip().derive_seed(base, path) == derive_seed(base, path)
+
+
+def _step_both(match: WhistMatch, core: object, action: object) -> None:
+    """Apply ``action`` to the engine's match and the kernel's hand and check that the events agree."""
+    events = match.apply(action)
+    if isinstance(action, Decision):
+        code = core.decide(action is Decision.EXCHANGE)  # type: ignore[attr-defined]
+        assert events[0] == Decided(events[0].seat, action is Decision.EXCHANGE)
+        started = [e for e in events if isinstance(e, PlayStarted)]
+        assert code == (EV_PLAY_STARTED if started else EV_NONE)
+        if started:
+            assert started[0].leader == core.leader  # type: ignore[attr-defined]
+        return
+    code = core.play(action.index)  # type: ignore[attr-defined,union-attr]
+    assert isinstance(events[0], CardPlayed)
+    taken = [e for e in events if isinstance(e, TrickTaken)]
+    scored = [e for e in events if isinstance(e, HandScored)]
+    if scored:
+        assert code == EV_SCORED
+        assert scored[0].tricks == core.tricks_won  # type: ignore[attr-defined]
+    else:
+        assert code == (EV_TRICK if taken else EV_NONE)
+    if taken:
+        assert taken[0].seat == core.leader  # type: ignore[attr-defined]
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(variant: str) -> None:
+    """CW-1..CW-5 in the kernel: 2,000 random matches per variant, checked at every decision."""
+    kernel = kernel_or_skip()
+    options, rule = VARIANTS[variant]
+    bot = RandomBot()
+    info, _ = find_game("whist")
+    seeds = seeds_of(31, DIFFERENTIAL_MATCHES)
+    played = kernel.random_matches(seeds, options.target, rule)
+    steps = 0
+    for match_seed, (hands, totals, winners, draw) in zip(seeds, played, strict=True):
+        match = WhistMatch(options)
+        rng = random.Random(derive_seed(match_seed, 0x5EED))  # as clubsuite.runner.play_match seeds its bots
+        while not match.is_over:
+            events = deal_next(match, info, match_seed)
+            assert isinstance(events[0], HandStarted)
+            hand = match.hands[-1]
+            core = kernel.WhistCore(tuple(hand.hands), hand.bid, hand.dealer, rule)
+            while match.to_act is not None:
+                assert core.to_act == match.to_act
+                assert core.hands == tuple(hand.hands) and core.bid == hand.bid
+                legal = match.legal_actions()
+                if isinstance(legal, tuple):
+                    assert legal == (Decision.KEEP, Decision.EXCHANGE) and core.phase == 0
+                else:
+                    assert core.legal() == int(legal)
+                _step_both(match, core, bot.choose(None, legal, rng))
+                steps += 1
+            assert core.to_act is None
+        assert (len(match.hand_scores), tuple(match.totals)) == (hands, totals)
+        assert (tuple(match.winners), bool(match.draw)) == (tuple(s for s in range(3) if winners >> s & 1), draw)
+    assert steps > DIFFERENTIAL_MATCHES * 40  # every match played at least one whole hand through both
+
+
+def test_an_illegal_card_is_refused_by_the_kernel_and_changes_nothing() -> None:
+    """CW-1: the step interface checks legality itself (a mistake in a caller must not corrupt a search)."""
+    kernel = kernel_or_skip()
+    match = WhistMatch()
+    match.deal(rng=random.Random(4))
+    hand = match.hands[-1]
+    core = kernel.WhistCore(tuple(hand.hands), hand.bid, hand.dealer, 0)
+    for _ in range(3):
+        core.decide(False)
+    illegal = next(i for i in range(52) if not core.legal() >> i & 1)
+    before = (core.hands, core.to_act, core.tricks_won)
+    with pytest.raises(ValueError, match="not legal"):
+        core.play(illegal)
+    with pytest.raises(ValueError, match="exchange"):
+        core.decide(True)
+    assert (core.hands, core.to_act, core.tricks_won) == before
+
+
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_the_bulk_path_gives_the_engines_results_with_or_without_the_kernel(
+    variant: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The pure-Python fallback (CLUBS_PURE_PYTHON=1, or no kernel built) plays the same matches."""
+    options, _ = VARIANTS[variant]
+    seeds = seeds_of(8, 60)
+    default = random_matches(options, seeds)
+    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
+    assert random_matches(options, seeds) == default == [engine_random_match(options, s) for s in seeds]
+
+
+def test_every_match_ends_at_the_target_and_the_totals_add_up() -> None:
+    """CW-5 in the kernel's batch: a match ends at the first hand where a total reaches +-target; each hand adds
+    13 tricks less 3 x 4 to the sum of the totals."""
+    kernel = kernel_or_skip()
+    for target in (1, 5, 11, 30):
+        for hands, totals, winners, draw in kernel.random_matches(seeds_of(target, 300), target, 0):
+            hit = [abs(t) >= target for t in totals]
+            assert any(hit) and sum(totals) == hands
+            assert draw == all(hit) and winners == (0 if draw else sum(1 << s for s in range(3) if hit[s]))
