@@ -23,7 +23,7 @@ def kernels() -> list[Extension]:
                 f"clubsuite.games.{source.parent.name}._core",
                 [source.as_posix()],
                 include_dirs=[folder, NATIVE],
-                depends=[f"{folder}/core.h", f"{NATIVE}/kernel.h"],
+                depends=[*map(str, sorted(source.parent.glob("*.h"))), f"{NATIVE}/kernel.h"],
                 extra_compile_args=["-O3"],
             )
         )

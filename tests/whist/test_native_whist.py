@@ -13,17 +13,20 @@ from types import ModuleType
 import pytest
 
 from clubsuite.bots import RandomBot
-from clubsuite.engine import find_game
+from clubsuite.engine import Phase, find_game
 from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
 from clubsuite.games.whist import WhistMatch
 from clubsuite.games.whist.bulk import CORE, engine_random_match, random_matches
 from clubsuite.games.whist.events import Decided, HandScored, HandStarted
 from clubsuite.games.whist.hand import Decision
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
+from clubsuite.games.whist.solving import SOLVING
 from clubsuite.native import compiled
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.bulk import seeds_of
+from clubsuite.solver import card_values
+from clubsuite.solver.search import NodeLimitError, SolveStats, solve
 
 DIFFERENTIAL_MATCHES = 2000
 """Random matches per variant played through the engine and the kernel side by side."""
@@ -160,3 +163,83 @@ def test_every_match_ends_at_the_target_and_the_totals_add_up() -> None:
             hit = [abs(t) >= target for t in totals]
             assert any(hit) and sum(totals) == hands
             assert draw == all(hit) and winners == (0 if draw else sum(1 << s for s in range(3) if hit[s]))
+
+
+def _play_position(seed: int, cards_left: int, extra: int) -> WhistMatch:
+    """A random match played at random to the first lead with at most ``cards_left`` cards a hand, then ``extra``
+    cards more into that trick (0 to 2)."""
+    rng = random.Random(seed)
+    bot = RandomBot()
+    match = WhistMatch()
+    match.deal(rng=rng)
+    while match.current is not None and (
+        match.current.phase is not Phase.PLAY
+        or match.current.trick_indices
+        or match.current.hands[match.to_act].bit_count() > cards_left  # type: ignore[index]
+    ):
+        match.apply(bot.choose(None, match.legal_actions(), rng))
+    for _ in range(extra):
+        if match.to_act is not None:
+            match.apply(bot.choose(None, match.legal_actions(), rng))
+    return match
+
+
+SOLVER_POSITIONS = 400
+"""Random positions (each solved for both measures) on which the compiled solver is compared with the Python one."""
+
+
+def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -> None:
+    """CW-1/CW-2 in ``solve.h``: the same value for every legal card, the same nodes visited and table entries kept,
+    on positions from one card a hand to seven, with 0 to 2 cards of the trick already down."""
+    kernel_or_skip()
+    solved = 0
+    for seed in range(SOLVER_POSITIONS):
+        match = _play_position(seed, 1 + seed % 7, seed % 3)
+        if match.current is None:
+            continue
+        for measure in ("tricks", "fewest"):
+            got = SOLVING.solvable(match, measure)
+            assert got is not None
+            python, compiled = SolveStats(), SolveStats()
+            expected = solve(got.position, None, None, python)
+            assert SOLVING.compiled_solve(got.position, None, compiled) == expected
+            assert (compiled.nodes, compiled.entries) == (python.nodes, python.entries)
+            solved += 1
+    assert solved > SOLVER_POSITIONS  # most positions reached, each solved twice
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_whole_hand_solved_from_its_first_card_agrees_with_the_python_solver(seed: int) -> None:
+    kernel_or_skip()
+    match = _play_position(100 + seed, 13, 0)
+    got = SOLVING.solvable(match, "tricks")
+    assert got is not None
+    python, compiled = SolveStats(), SolveStats()
+    assert SOLVING.compiled_solve(got.position, None, compiled) == solve(got.position, None, None, python)
+    assert (compiled.nodes, compiled.entries) == (python.nodes, python.entries) and python.nodes > 1000
+
+
+@pytest.mark.parametrize("share", [0.0, 0.1, 0.5, 0.99])
+def test_a_node_limit_stops_the_compiled_solver_where_it_stops_the_python_one(share: float) -> None:
+    """pimc falls back to play-outs past its node limit: both solvers must give up at the same node."""
+    kernel_or_skip()
+    match = _play_position(7, 9, 1)
+    got = SOLVING.solvable(match, "tricks")
+    assert got is not None
+    whole = SolveStats()
+    solve(got.position, None, None, whole)
+    limit = max(1, int(whole.nodes * share))
+    python, compiled = SolveStats(), SolveStats()
+    with pytest.raises(NodeLimitError):
+        solve(got.position, None, limit, python)
+    with pytest.raises(NodeLimitError, match=f"past {limit} nodes"):
+        SOLVING.compiled_solve(got.position, limit, compiled)
+    assert compiled.nodes == python.nodes == limit + 1
+
+
+def test_card_values_are_the_same_with_the_compiled_solver_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    match = _play_position(3, 5, 2)
+    with_core = {m: card_values(match, m) for m in ("tricks", "fewest")}
+    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
+    assert SOLVING.compiled_solve(SOLVING.solvable(match, "tricks").position, None, None) is None  # type: ignore[union-attr]
+    assert {m: card_values(match, m) for m in ("tricks", "fewest")} == with_core

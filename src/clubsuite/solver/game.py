@@ -8,7 +8,7 @@ is being counted: tricks, fewest tricks, points), and back from solver indices t
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Protocol
 
@@ -40,8 +40,14 @@ class Solvable:
     sign: int = 1
 
 
+CompiledSolve = Callable[[PlayPosition, "int | None", "SolveStats | None"], "dict[int, int] | None"]
+"""A game's compiled search (its solver part's optional ``compiled_solve``): what :func:`solve` returns for the
+position, values, node count and limit alike, or None where it cannot (the Python search then runs)."""
+
+
 class TrickSolving(Protocol):
-    """What a trick game gives the solver (its registry part ``solver``)."""
+    """What a trick game gives the solver (its registry part ``solver``). It may also have a ``compiled_solve``
+    (:data:`CompiledSolve`): the same search in its compiled kernel, used when present."""
 
     @property
     def measures(self) -> Sequence[Measure]:
@@ -103,5 +109,10 @@ def card_values(
     got = solving.solvable(match, m.name)
     if got is None:
         raise NotSolvableError("no card is to be played here: the solver answers only during the play of the cards")
-    raw = solve(got.position, table, node_limit, stats)
+    raw = None
+    compiled: CompiledSolve | None = getattr(solving, "compiled_solve", None)
+    if compiled is not None and table is None:  # a shared table lives in Python: the Python search uses it
+        raw = compiled(got.position, node_limit, stats)
+    if raw is None:
+        raw = solve(got.position, table, node_limit, stats)
     return {solving.action(i): got.offset + got.sign * v for i, v in raw.items()}
