@@ -333,6 +333,37 @@ COMPARISONS: list[tuple[str, str]] = [
 """Pairs reported as a ratio (first / second) when both ran."""
 
 
+MEMORY_SPECS = ("whist", "free", "partnership", "northstar", "northstar(players=6)")
+"""The games whose match size :func:`match_memory` reports."""
+
+
+def match_memory(count: int = 200) -> dict[str, int]:
+    """Bytes per match at its first decision (``tracemalloc``, the mean over ``count`` matches held at once), per
+    game through the engine, and the compiled kernels' state of a hand where built (a C struct)."""
+    import tracemalloc
+
+    from clubsuite.engine import resolve
+    from clubsuite.native import compiled
+
+    sizes: dict[str, int] = {}
+    for spec in MEMORY_SPECS:
+        info, options = resolve(spec)
+        rng = random.Random(0)
+        tracemalloc.start()
+        before = tracemalloc.get_traced_memory()[0]
+        held = []
+        for _ in range(count):
+            match = info.new_match(options, 0)
+            match.deal(rng=rng)
+            held.append(match)
+        sizes[f"engine {spec}"] = (tracemalloc.get_traced_memory()[0] - before) // count
+        tracemalloc.stop()
+        core = compiled(f"clubsuite.games.{info.name}._core") if spec == info.name else None
+        if core is not None and hasattr(core, "state_bytes"):
+            sizes[f"kernel {spec}"] = core.state_bytes()
+    return sizes
+
+
 def pin_to_one_core() -> str:
     """Keep this process on a single core where the platform allows it, so figures do not mix cores."""
     if not hasattr(os, "sched_setaffinity"):
@@ -340,6 +371,15 @@ def pin_to_one_core() -> str:
     core = min(os.sched_getaffinity(0))
     os.sched_setaffinity(0, {core})
     return f"pinned to core {core}"
+
+
+def _core_state() -> str:
+    """Which compiled kernels this run may use."""
+    from clubsuite import native
+
+    if native.pure_python():
+        return "the compiled core turned off (CLUBS_PURE_PYTHON)"
+    return "the compiled core built for: " + (", ".join(g for g, ok in native.built().items() if ok) or "nothing")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -380,6 +420,7 @@ def main(argv: list[str] | None = None) -> int:
                 skipped[name] = str(exc)
     figures = {name: max(done, key=lambda f: f.actions_per_second) for name, done in runs.items() if done}
 
+    memory = match_memory()
     pairs = [(figures[a], figures[b]) for a, b in COMPARISONS if a in figures and b in figures]
     ratios = [
         {
@@ -397,6 +438,7 @@ def main(argv: list[str] | None = None) -> int:
             "implementation": platform.python_implementation(),
             "machine": platform.machine(),
             "process": pinning,
+            "compiled_core": _core_state(),
             "seconds_per_run": args.seconds,
             "runs_per_benchmark": args.repeat,
             "figures": {
@@ -405,11 +447,15 @@ def main(argv: list[str] | None = None) -> int:
             },
             "skipped": skipped,
             "ratios": ratios,
+            "bytes_per_match": memory,
         }
         print(json.dumps(report, indent=2))
         return 0
 
-    print(f"Python {platform.python_version()} ({platform.python_implementation()}), one process, {pinning}")
+    print(
+        f"Python {platform.python_version()} ({platform.python_implementation()}), one process, {pinning}; "
+        + _core_state()
+    )
     for f in figures.values():
         print(
             f"{f.name:27} {f.units_per_second:10.1f} {f.unit}s/s  {f.actions_per_second:10.0f} actions/s"
@@ -424,6 +470,10 @@ def main(argv: list[str] | None = None) -> int:
             f"ratio {a.name} / {b.name}: {a.units_per_second / b.units_per_second:.2f} "
             f"({a.unit}s/s over {b.unit}s/s), {a.actions_per_second / b.actions_per_second:.2f} (actions/s)"
         )
+    print(
+        "memory per match at its first decision: "
+        + "; ".join(f"{name} {size:,} bytes" for name, size in memory.items())
+    )
     if ratios:
         print(
             "Read the ratios with care: a whist hand has 42 decisions among 3 players, a partnership hand 52 or 56 "

@@ -27,6 +27,7 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from clubsuite import native
 from clubsuite.bots import make_bot
 from clubsuite.engine import Phase, SomeMatch, resolve
 from clubsuite.runner import deal_next
@@ -147,25 +148,54 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--deals", type=int, default=21, help="positions per solver figure (default 21)")
     parser.add_argument("--seed", type=int, default=0, help="seed of the first position (default 0)")
     parser.add_argument("--json", action="store_true", help="print the figures as JSON")
+    parser.add_argument(
+        "--only", action="append", metavar="TEXT", help="run only the figures whose name holds TEXT (may repeat)"
+    )
     args = parser.parse_args(argv)
     if args.deals < 1:
         parser.error(f"--deals {args.deals}: expected at least one")
     if hasattr(os, "sched_setaffinity"):
         os.sched_setaffinity(0, {min(os.sched_getaffinity(0))})
-    jobs: list[Callable[[], dict[str, Any]]] = [
-        lambda: solver_figure("solve whist, whole hand", "whist", None, args.deals, args.seed),
-        lambda: solver_figure("solve whist, last 8 tricks", "whist", 8, args.deals, args.seed),
-        lambda: solver_figure("solve partnership, last 6 tricks", "partnership", 6, args.deals, args.seed),
-        lambda: solver_figure("solve free, whole card play", "free", None, args.deals, args.seed),
-        lambda: bot_figure("pimc(samples=16), whist, 7 tricks left", "whist", "pimc(samples=16)", 7, 10, args.seed),
-        lambda: bot_figure(
-            "pimc(samples=16), partnership, first card", "partnership", "pimc(samples=16)", None, 5, args.seed
+    deals, seed = args.deals, args.seed
+    jobs: list[tuple[str, Callable[[], dict[str, Any]]]] = [
+        ("solve whist, whole hand", lambda: solver_figure("solve whist, whole hand", "whist", None, deals, seed)),
+        ("solve whist, last 8 tricks", lambda: solver_figure("solve whist, last 8 tricks", "whist", 8, deals, seed)),
+        (
+            "solve partnership, last 6 tricks",
+            lambda: solver_figure("solve partnership, last 6 tricks", "partnership", 6, deals, seed),
         ),
-        lambda: bot_figure("ismcts(iterations=400), whist, first card", "whist", "ismcts", None, 5, args.seed),
-        *((lambda s=s, b=b: hand_figure(f"{b}, whole hands of {s}", s, b, 3, args.seed)) for s, b in LADDER_BOTS),
+        (
+            "solve free, whole card play",
+            lambda: solver_figure("solve free, whole card play", "free", None, deals, seed),
+        ),
+        (
+            "pimc(samples=16), whist, 7 tricks left",
+            lambda: bot_figure("pimc(samples=16), whist, 7 tricks left", "whist", "pimc(samples=16)", 7, 10, seed),
+        ),
+        (
+            "pimc(samples=16), partnership, first card",
+            lambda: bot_figure(
+                "pimc(samples=16), partnership, first card", "partnership", "pimc(samples=16)", None, 5, seed
+            ),
+        ),
+        (
+            "ismcts(iterations=400), whist, first card",
+            lambda: bot_figure("ismcts(iterations=400), whist, first card", "whist", "ismcts", None, 5, seed),
+        ),
+        *(
+            (f"{b}, whole hands of {s}", lambda s=s, b=b: hand_figure(f"{b}, whole hands of {s}", s, b, 3, seed))
+            for s, b in LADDER_BOTS
+        ),
     ]
+    core = native.built()
+    where = "the compiled core off (CLUBS_PURE_PYTHON)" if native.pure_python() else "the compiled core built for: "
+    where += "" if native.pure_python() else (", ".join(g for g, ok in core.items() if ok) or "nothing")
+    if not args.json:
+        print(f"Python {platform.python_version()}, one core; {where}", flush=True)
     figures = []
-    for job in jobs:
+    for name, job in jobs:
+        if args.only and not any(text in name for text in args.only):
+            continue
         figures.append(job())
         if not args.json:
             f = figures[-1]

@@ -53,6 +53,11 @@ cdef extern from "core.h":
                             whist_outcome_t *out) nogil
 
 
+def state_bytes():
+    """The size of one hand's state in the kernel (for the memory figures of the benchmarks)."""
+    return sizeof(whist_t)
+
+
 def random_doubles(uint64_t seed, int n):
     """The first ``n`` values of ``random.Random(seed).random()`` as the kernel draws them (for the tests)."""
     cdef mt_t mt

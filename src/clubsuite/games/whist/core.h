@@ -100,33 +100,50 @@ static int whist_decide(whist_t *w, int take) {
     return W_EV_PLAY_STARTED;
 }
 
+/* The trick in progress as the rules read it: the suit led, the highest card of that suit and the highest club
+ * (-1: none), the seat winning it so far, and whether clubs are broken. */
+typedef struct {
+    int led, top_led, top_club, winning, broken;
+} whist_trick_t;
+
+/* Card idx from seat onto a trick that already holds `before` cards: who is winning it, and clubs broken (CW-2). */
+static inline void whist_trick_add(whist_trick_t *t, int before, int seat, int idx) {
+    int suit = idx / 13;
+    if (before == 0) {
+        t->led = suit;
+        t->winning = seat;
+        if (suit == 0) {
+            t->top_club = idx;
+            t->top_led = -1;
+            t->broken = 1; /* CW-2: a club led */
+        } else {
+            t->top_club = -1;
+            t->top_led = idx;
+        }
+    } else if (suit == 0) {
+        if (t->led) t->broken = 1; /* CW-2: a club on a plain-suit trick */
+        if (idx > t->top_club) {
+            t->top_club = idx;
+            t->winning = seat;
+        }
+    } else if (suit == t->led && t->top_club < 0 && idx > t->top_led) {
+        t->top_led = idx;
+        t->winning = seat;
+    }
+}
+
 /* A legal card of the seat to act (play phase only; the caller checked legality). Returns W_EV_TRICK when it
  * completed a trick (won by w->leader), W_EV_SCORED when that was the last trick, else W_EV_NONE. */
 static int whist_play(whist_t *w, int idx) {
     int seat = w->to_act;
     w->hands[seat] ^= 1ull << idx;
-    int suit = idx / 13;
-    if (w->trick_len == 0) {
-        w->led = suit;
-        w->winning = seat;
-        if (suit == 0) {
-            w->top_club = idx;
-            w->top_led = -1;
-            w->clubs_broken = 1; /* CW-2: a club led */
-        } else {
-            w->top_club = -1;
-            w->top_led = idx;
-        }
-    } else if (suit == 0) {
-        if (w->led) w->clubs_broken = 1; /* CW-2: a club on a plain-suit trick */
-        if (idx > w->top_club) {
-            w->top_club = idx;
-            w->winning = seat;
-        }
-    } else if (suit == w->led && w->top_club < 0 && idx > w->top_led) {
-        w->top_led = idx;
-        w->winning = seat;
-    }
+    whist_trick_t t = {w->led, w->top_led, w->top_club, w->winning, w->clubs_broken};
+    whist_trick_add(&t, w->trick_len, seat, idx);
+    w->led = t.led;
+    w->top_led = t.top_led;
+    w->top_club = t.top_club;
+    w->winning = t.winning;
+    w->clubs_broken = t.broken;
     w->trick[w->trick_len++] = idx;
     if (w->trick_len < W_SEATS) {
         w->to_act = (seat + 1) % W_SEATS;

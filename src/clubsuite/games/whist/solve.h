@@ -113,35 +113,18 @@ static uint64_t ws_legal(const ws_search_t *s, int seat) {
     return whist_legal(&w);
 }
 
-typedef struct {
-    int led, top_led, top_club, winning, broken;
-} ws_saved_t;
+typedef whist_trick_t ws_saved_t;
 
 static ws_saved_t ws_play(ws_search_t *s, int seat, int c) {
     ws_saved_t saved = {s->led, s->top_led, s->top_club, s->winning, s->broken};
+    ws_saved_t now = saved;
     s->hands[seat] ^= 1ull << c;
-    int suit = c / 13;
-    if (s->trick_len == 0) {
-        s->led = suit;
-        s->winning = seat;
-        if (suit == 0) {
-            s->top_club = c;
-            s->top_led = -1;
-            s->broken = 1;
-        } else {
-            s->top_club = -1;
-            s->top_led = c;
-        }
-    } else if (suit == 0) {
-        if (s->led) s->broken = 1;
-        if (c > s->top_club) {
-            s->top_club = c;
-            s->winning = seat;
-        }
-    } else if (suit == s->led && s->top_club < 0 && c > s->top_led) {
-        s->top_led = c;
-        s->winning = seat;
-    }
+    whist_trick_add(&now, s->trick_len, seat, c);
+    s->led = now.led;
+    s->top_led = now.top_led;
+    s->top_club = now.top_club;
+    s->winning = now.winning;
+    s->broken = now.broken;
     s->trick[s->trick_len++] = c;
     return saved;
 }
