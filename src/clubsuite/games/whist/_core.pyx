@@ -31,7 +31,7 @@ cdef extern from "core.h":
         uint64_t bid
         int dealer, to_act, phase, lead_rule
         int last_exchanger
-        int leader, clubs_broken
+        int leader
         int trick_len
         int tricks_done
         int tricks_won[3]

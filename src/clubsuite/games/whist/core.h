@@ -21,85 +21,6 @@ enum { W_KEEP = 64, W_TAKE = 65 }; /* the exchange decisions as actions; cards a
 /* What an action did, beyond the action itself. */
 enum { W_EV_NONE = 0, W_EV_PLAY_STARTED = 1, W_EV_TRICK = 2, W_EV_SCORED = 3 };
 
-typedef struct {
-    uint64_t hands[W_SEATS];
-    uint64_t bid;
-    int dealer, to_act, phase, lead_rule;
-    int last_exchanger; /* -1: nobody exchanged */
-    int leader, clubs_broken;
-    int trick_len, led, top_led, top_club, winning;
-    int trick[W_SEATS];
-    int tricks_done;
-    int tricks_won[W_SEATS];
-} whist_t;
-
-static void whist_start(whist_t *w, const uint64_t hands[W_SEATS], uint64_t bid, int dealer, int lead_rule) {
-    memset(w, 0, sizeof *w);
-    for (int s = 0; s < W_SEATS; s++) w->hands[s] = hands[s];
-    w->bid = bid;
-    w->dealer = dealer;
-    w->lead_rule = lead_rule;
-    w->phase = W_EXCHANGE;
-    w->to_act = (dealer + 1) % W_SEATS;
-    w->last_exchanger = -1;
-    w->leader = -1;
-    w->led = w->top_led = w->top_club = w->winning = -1;
-}
-
-/* The seat's legal cards (play phase): CW-2 for a lead, CW-1's tiers for a follow. */
-static inline uint64_t whist_legal(const whist_t *w) {
-    uint64_t hand = w->hands[w->to_act];
-    if (w->trick_len == 0) {
-        if (w->clubs_broken) return hand;
-        uint64_t plain = hand & ~W_CLUBS;
-        return plain ? plain : hand;
-    }
-    uint64_t clubs = hand & W_CLUBS;
-    if (w->led == 0) { /* a club lead: beat the highest club, else any club, else anything */
-        uint64_t higher = clubs & ~((2ull << w->top_club) - 1);
-        if (higher) return higher;
-        return clubs ? clubs : hand;
-    }
-    uint64_t follow = hand & (W_CLUBS << (13 * w->led));
-    if (w->top_club < 0) {
-        if (follow) {
-            uint64_t higher = follow & ~((2ull << w->top_led) - 1);
-            return higher ? higher : follow;
-        }
-        return clubs ? clubs : hand;
-    }
-    if (follow) return follow;
-    uint64_t over = clubs & ~((2ull << w->top_club) - 1);
-    return over ? over : hand;
-}
-
-/* An exchange decision of the seat to act (exchange phase only). Returns W_EV_PLAY_STARTED when the dealer's
- * decision ends the round (the leader is then w->leader), else W_EV_NONE. */
-static int whist_decide(whist_t *w, int take) {
-    int seat = w->to_act;
-    if (take) { /* CW-4: the exchanger takes the bid hand and leaves their own as the new bid hand */
-        uint64_t mine = w->hands[seat];
-        w->hands[seat] = w->bid;
-        w->bid = mine;
-        w->last_exchanger = seat;
-    }
-    if (seat != w->dealer) {
-        w->to_act = (seat + 1) % W_SEATS;
-        return W_EV_NONE;
-    }
-    w->phase = W_PLAY;
-    int leader;
-    if (w->last_exchanger < 0) {
-        leader = (w->dealer + 1) % W_SEATS;
-    } else if (w->lead_rule == W_LEAD_LAST_EXCHANGER) { /* CW-3 */
-        leader = w->last_exchanger;
-    } else {
-        leader = (w->last_exchanger + 1) % W_SEATS;
-    }
-    w->leader = w->to_act = leader;
-    return W_EV_PLAY_STARTED;
-}
-
 /* The trick in progress as the rules read it: the suit led, the highest card of that suit and the highest club
  * (-1: none), the seat winning it so far, and whether clubs are broken. */
 typedef struct {
@@ -132,24 +53,100 @@ static inline void whist_trick_add(whist_trick_t *t, int before, int seat, int i
     }
 }
 
+typedef struct {
+    uint64_t hands[W_SEATS];
+    uint64_t bid;
+    int dealer, to_act, phase, lead_rule;
+    int last_exchanger; /* -1: nobody exchanged */
+    int leader;
+    whist_trick_t t; /* the trick in progress, and clubs broken */
+    int trick_len;
+    int trick[W_SEATS];
+    int tricks_done;
+    int tricks_won[W_SEATS];
+} whist_t;
+
+static void whist_start(whist_t *w, const uint64_t hands[W_SEATS], uint64_t bid, int dealer, int lead_rule) {
+    memset(w, 0, sizeof *w);
+    for (int s = 0; s < W_SEATS; s++) w->hands[s] = hands[s];
+    w->bid = bid;
+    w->dealer = dealer;
+    w->lead_rule = lead_rule;
+    w->phase = W_EXCHANGE;
+    w->to_act = (dealer + 1) % W_SEATS;
+    w->last_exchanger = -1;
+    w->leader = -1;
+    w->t.led = w->t.top_led = w->t.top_club = w->t.winning = -1;
+}
+
+/* The legal cards of `hand` with `trick_len` cards of trick `t` down: CW-2 for a lead, CW-1's tiers for a follow. */
+static inline uint64_t whist_legal_for(uint64_t hand, int trick_len, const whist_trick_t *t) {
+    if (trick_len == 0) {
+        if (t->broken) return hand;
+        uint64_t plain = hand & ~W_CLUBS;
+        return plain ? plain : hand;
+    }
+    uint64_t clubs = hand & W_CLUBS;
+    if (t->led == 0) { /* a club lead: beat the highest club, else any club, else anything */
+        uint64_t higher = clubs & ~((2ull << t->top_club) - 1);
+        if (higher) return higher;
+        return clubs ? clubs : hand;
+    }
+    uint64_t follow = hand & (W_CLUBS << (13 * t->led));
+    if (t->top_club < 0) {
+        if (follow) {
+            uint64_t higher = follow & ~((2ull << t->top_led) - 1);
+            return higher ? higher : follow;
+        }
+        return clubs ? clubs : hand;
+    }
+    if (follow) return follow;
+    uint64_t over = clubs & ~((2ull << t->top_club) - 1);
+    return over ? over : hand;
+}
+
+/* The seat to act's legal cards (play phase). */
+static inline uint64_t whist_legal(const whist_t *w) { return whist_legal_for(w->hands[w->to_act], w->trick_len, &w->t); }
+
+/* An exchange decision of the seat to act (exchange phase only). Returns W_EV_PLAY_STARTED when the dealer's
+ * decision ends the round (the leader is then w->leader), else W_EV_NONE. */
+static int whist_decide(whist_t *w, int take) {
+    int seat = w->to_act;
+    if (take) { /* CW-4: the exchanger takes the bid hand and leaves their own as the new bid hand */
+        uint64_t mine = w->hands[seat];
+        w->hands[seat] = w->bid;
+        w->bid = mine;
+        w->last_exchanger = seat;
+    }
+    if (seat != w->dealer) {
+        w->to_act = (seat + 1) % W_SEATS;
+        return W_EV_NONE;
+    }
+    w->phase = W_PLAY;
+    int leader;
+    if (w->last_exchanger < 0) {
+        leader = (w->dealer + 1) % W_SEATS;
+    } else if (w->lead_rule == W_LEAD_LAST_EXCHANGER) { /* CW-3 */
+        leader = w->last_exchanger;
+    } else {
+        leader = (w->last_exchanger + 1) % W_SEATS;
+    }
+    w->leader = w->to_act = leader;
+    return W_EV_PLAY_STARTED;
+}
+
 /* A legal card of the seat to act (play phase only; the caller checked legality). Returns W_EV_TRICK when it
  * completed a trick (won by w->leader), W_EV_SCORED when that was the last trick, else W_EV_NONE. */
 static int whist_play(whist_t *w, int idx) {
     int seat = w->to_act;
     w->hands[seat] ^= 1ull << idx;
-    whist_trick_t t = {w->led, w->top_led, w->top_club, w->winning, w->clubs_broken};
-    whist_trick_add(&t, w->trick_len, seat, idx);
-    w->led = t.led;
-    w->top_led = t.top_led;
-    w->top_club = t.top_club;
-    w->winning = t.winning;
-    w->clubs_broken = t.broken;
+    whist_trick_add(&w->t, w->trick_len, seat, idx);
     w->trick[w->trick_len++] = idx;
     if (w->trick_len < W_SEATS) {
         w->to_act = (seat + 1) % W_SEATS;
         return W_EV_NONE;
     }
-    int winner = w->winning;
+    int winner = w->t.winning;
     w->tricks_won[winner]++;
     w->tricks_done++;
     w->trick_len = 0;

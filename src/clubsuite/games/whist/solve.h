@@ -32,9 +32,8 @@ typedef struct {
     int trick[W_SEATS], trick_len;
     int players[W_SEATS], leader;
     int side[W_SEATS];
-    int broken;
+    whist_trick_t t; /* the trick in progress, and clubs broken */
     int tricks_done, max_tricks;
-    int led, top_led, top_club, winning;
     int seat, sign; /* the scorer: a trick is worth sign when seat wins it */
     long long nodes, limit;
     int aborted; /* past the node limit, or out of memory: every frame unwinds at once */
@@ -101,42 +100,20 @@ static void ws_layout(const ws_search_t *s, uint64_t k[3]) {
     }
 }
 
-static uint64_t ws_legal(const ws_search_t *s, int seat) {
-    whist_t w; /* the rule of core.h, on the search's trick */
-    w.hands[seat] = s->hands[seat];
-    w.to_act = seat;
-    w.trick_len = s->trick_len;
-    w.clubs_broken = s->broken;
-    w.led = s->led;
-    w.top_led = s->top_led;
-    w.top_club = s->top_club;
-    return whist_legal(&w);
-}
+static uint64_t ws_legal(const ws_search_t *s, int seat) { return whist_legal_for(s->hands[seat], s->trick_len, &s->t); }
 
-typedef whist_trick_t ws_saved_t;
-
-static ws_saved_t ws_play(ws_search_t *s, int seat, int c) {
-    ws_saved_t saved = {s->led, s->top_led, s->top_club, s->winning, s->broken};
-    ws_saved_t now = saved;
+static whist_trick_t ws_play(ws_search_t *s, int seat, int c) {
+    whist_trick_t saved = s->t;
     s->hands[seat] ^= 1ull << c;
-    whist_trick_add(&now, s->trick_len, seat, c);
-    s->led = now.led;
-    s->top_led = now.top_led;
-    s->top_club = now.top_club;
-    s->winning = now.winning;
-    s->broken = now.broken;
+    whist_trick_add(&s->t, s->trick_len, seat, c);
     s->trick[s->trick_len++] = c;
     return saved;
 }
 
-static void ws_unplay(ws_search_t *s, int seat, int c, ws_saved_t saved) {
+static void ws_unplay(ws_search_t *s, int seat, int c, whist_trick_t saved) {
     s->trick_len--;
     s->hands[seat] ^= 1ull << c;
-    s->led = saved.led;
-    s->top_led = saved.top_led;
-    s->top_club = saved.top_club;
-    s->winning = saved.winning;
-    s->broken = saved.broken;
+    s->t = saved;
 }
 
 static uint64_t ws_live(const ws_search_t *s) {
@@ -177,8 +154,8 @@ static int ws_equivalent_to(int card, uint64_t mask, uint64_t live) {
 
 static int ws_beats(const ws_search_t *s, int c) {
     int suit = c / 13;
-    if (suit == 0) return c > s->top_club;
-    return suit == s->led && s->top_club < 0 && c > s->top_led;
+    if (suit == 0) return c > s->t.top_club;
+    return suit == s->t.led && s->t.top_club < 0 && c > s->t.top_led;
 }
 
 /* The cards in the order worth trying first: a leader high cards first (by rank, ties in index order); the side
@@ -191,7 +168,7 @@ static void ws_ordered(const ws_search_t *s, int seat, int *cards, int n) {
                 if (cards[i] % 13 == rank) out[k++] = cards[i];
             }
         }
-    } else if (s->side[s->winning] == s->side[seat]) {
+    } else if (s->side[s->t.winning] == s->side[seat]) {
         return;
     } else {
         for (int i = 0; i < n; i++) {
@@ -212,13 +189,13 @@ static int ws_over(const ws_search_t *s) {
 static int ws_node(ws_search_t *s, int alpha, int beta);
 
 static int ws_after(ws_search_t *s, int seat, int c, int alpha, int beta) {
-    ws_saved_t saved = ws_play(s, seat, c);
+    whist_trick_t saved = ws_play(s, seat, c);
     if (s->trick_len < W_SEATS) {
         int v = ws_node(s, alpha, beta);
         ws_unplay(s, seat, c, saved);
         return v;
     }
-    int winner = s->winning;
+    int winner = s->t.winning;
     int pts = winner == s->seat ? s->sign : 0;
     int trick[W_SEATS], players[W_SEATS], leader = s->leader;
     memcpy(trick, s->trick, sizeof trick);
@@ -254,7 +231,7 @@ static int ws_node(ws_search_t *s, int alpha, int beta) {
         if (hi <= alpha) return hi;
         if (lo >= beta) return lo;
         ws_layout(s, key);
-        meta = (uint32_t)s->leader | (uint32_t)s->broken << 2 | 8u;
+        meta = (uint32_t)s->leader | (uint32_t)s->t.broken << 2 | 8u;
         entry = ws_find(&s->tt, key, meta);
         if (entry->meta) {
             if (entry->lo > lo) lo = entry->lo;
@@ -354,13 +331,13 @@ static int ws_init(ws_search_t *s, const uint64_t hands[3], int leader, const in
         s->players[k] = (leader + k) % W_SEATS;
         s->side[k] = k == seat;
     }
-    s->broken = broken;
+    s->t.broken = broken;
     s->tricks_done = tricks_done;
     s->max_tricks = max_tricks;
     s->seat = seat;
     s->sign = sign;
     s->limit = limit;
-    s->led = s->top_led = s->top_club = s->winning = -1;
+    s->t.led = s->t.top_led = s->t.top_club = s->t.winning = -1;
     if (!ws_grow(&s->tt)) return 0;
     for (int i = 0; i < trick_len; i++) {
         int p = s->players[s->trick_len];
