@@ -12,7 +12,9 @@ from types import ModuleType
 
 import pytest
 
-from clubsuite.bots import RandomBot
+from clubsuite.bots import RandomBot, make_bot
+from clubsuite.bots.searching import Rollouts
+from clubsuite.cards import card_at
 from clubsuite.engine import Phase, find_game
 from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
 from clubsuite.games.whist import WhistMatch
@@ -20,6 +22,7 @@ from clubsuite.games.whist.bulk import CORE, engine_random_match, random_matches
 from clubsuite.games.whist.events import Decided, HandScored, HandStarted
 from clubsuite.games.whist.hand import Decision
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
+from clubsuite.games.whist.playout import compiled_finish, heuristic_table
 from clubsuite.games.whist.solving import SOLVING
 from clubsuite.native import compiled
 from clubsuite.runner import deal_next
@@ -243,3 +246,85 @@ def test_card_values_are_the_same_with_the_compiled_solver_and_without(monkeypat
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
     assert SOLVING.compiled_solve(SOLVING.solvable(match, "tricks").position, None, None) is None  # type: ignore[union-attr]
     assert {m: card_values(match, m) for m in ("tricks", "fewest")} == with_core
+
+
+HEURISTIC_MATCHES = 60
+"""Whole matches of heuristic bots in which every card-play decision is asked of the C bot too."""
+
+
+def test_the_compiled_heuristic_picks_the_python_heuristics_card_at_every_decision() -> None:
+    """``heuristic.h`` against ``bot.py``: the same card at every decision of whole matches (CW-1 to CW-5 as the bot
+    reads them: its goal, the race to a target, what the play proves about the other hands)."""
+    kernel_or_skip()
+    decisions = 0
+    for seed in range(HEURISTIC_MATCHES):
+        rng = random.Random(seed)
+        match = WhistMatch()
+        bots = [make_bot("heuristic", "whist") for _ in range(3)]
+        while not match.is_over:
+            match.deal(rng=rng)
+            while (seat := match.to_act) is not None:
+                action = bots[seat].choose(match.view(seat), match.legal_actions(), rng)
+                if match.phase is Phase.PLAY:
+                    table = heuristic_table(match)
+                    assert table is not None and card_at(table.choice()) == action
+                    decisions += 1
+                match.apply(action)
+    assert decisions > HEURISTIC_MATCHES * 100  # some 170 card decisions a match
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> None:
+    """The search bots' play-outs: from a random point of a random hand, the same cards, hand scores and totals."""
+    kernel_or_skip()
+    rng = random.Random(seed)
+    match = WhistMatch(WhistOptions(target=3 + seed % 9))
+    match.deal(rng=rng)
+    for _ in range(rng.randrange(3, 3 + 39)):
+        match.apply(RandomBot().choose(None, match.legal_actions(), rng))
+    compiled, python = match.clone(), match.clone()
+    assert compiled_finish(compiled, "heuristic")
+    rollouts = Rollouts("heuristic")
+    rollouts._playouts["whist"] = None  # the engine's own play-out, as where no kernel is built
+    rollouts.finish_hand(python, random.Random(1))
+    assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
+    assert (compiled.hand_scores, compiled.totals, compiled.is_over) == (
+        python.hand_scores,
+        python.totals,
+        python.is_over,
+    )
+
+
+def test_the_kernel_leaves_the_exchange_and_other_rollout_bots_to_the_engine() -> None:
+    match = WhistMatch()
+    match.deal(rng=random.Random(2))
+    assert not compiled_finish(match, "heuristic")  # CW-4: the exchange samples bid hands, in Python
+    for _ in range(3):
+        match.apply(Decision.KEEP)
+    assert not compiled_finish(match, "random")
+    assert match.hands[-1].action_log() == [Decision.KEEP] * 3
+
+
+def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled solver and play-outs change how soon a search bot decides, never what it decides."""
+    rng = random.Random(5)
+    match = WhistMatch()
+    match.deal(rng=rng)
+    for _ in range(3):
+        match.apply(Decision.EXCHANGE if rng.random() < 0.3 else Decision.KEEP)
+    spec = "pimc(samples=6,tricks=4)"
+
+    def decisions() -> list[object]:
+        played = match.clone()
+        bot = make_bot(spec, "whist")
+        chosen = []
+        for _ in range(12):
+            seat = played.to_act
+            assert seat is not None
+            chosen.append(bot.choose(played.view(seat), played.legal_actions(), random.Random(len(chosen))))
+            played.apply(chosen[-1])
+        return chosen
+
+    with_core = decisions()
+    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
+    assert decisions() == with_core

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from typing import Any, Protocol, runtime_checkable
 
 from clubsuite.bots.base import SomeBot, make_bot
-from clubsuite.engine import LegalActions, SomeMatch
+from clubsuite.engine import LegalActions, SomeMatch, find_game, load_part
 from clubsuite.errors import InvalidOptionsError
 
 
@@ -78,12 +78,17 @@ class Budget:
         return True
 
 
+_UNKNOWN = object()
+"""A game whose playout part has not been looked up yet."""
+
+
 class Rollouts:
     """Plays the rest of a hand with one bot per seat (each deciding from its own view of the imagined state)."""
 
     def __init__(self, spec: str) -> None:
         self.spec = spec
         self._bots: dict[tuple[str, int], SomeBot] = {}
+        self._playouts: dict[str, object] = {}
 
     def bot(self, game: str, seat: int) -> SomeBot:
         """The rollout bot of ``seat`` (built once per game and seat)."""
@@ -94,7 +99,16 @@ class Rollouts:
         return bot
 
     def finish_hand(self, match: SomeMatch, rng: random.Random) -> None:
-        """Play until nobody is to act: the hand in progress is scored (and the match maybe over)."""
+        """Play until nobody is to act: the hand in progress is scored (and the match maybe over).
+
+        A game's ``playout`` part (``compiled_finish(match, spec) -> bool``) may play the hand in its compiled
+        kernel, choosing exactly what the rollout bot would; otherwise the bots play it here."""
+        compiled = self._playouts.get(match.game, _UNKNOWN)
+        if compiled is _UNKNOWN:
+            info, _ = find_game(match.game)
+            compiled = self._playouts[match.game] = load_part(info, "playout")
+        if compiled is not None and compiled(match, self.spec):  # type: ignore[operator]
+            return
         while match.to_act is not None:
             seat = match.to_act
             match.apply(self.bot(match.game, seat).choose(match.view(seat), match.legal_actions(), rng))

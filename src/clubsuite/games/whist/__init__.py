@@ -75,6 +75,7 @@ register(
             "rl": "clubsuite.games.whist.rl:coding",
             "report": "clubsuite.games.whist.report:REPORT",
             "bulk": "clubsuite.games.whist.bulk:compiled_matches",
+            "playout": "clubsuite.games.whist.playout:compiled_finish",
         },
     )
 )

@@ -39,3 +39,17 @@ def solve(
     sign: int,
     limit: int,
 ) -> tuple[int, dict[int, int] | None, int, int]: ...
+
+class HeuristicTable:
+    def __init__(
+        self,
+        hands: tuple[int, ...],
+        leader: int,
+        given: list[int],
+        known_at: list[int],
+        totals: tuple[int, ...] | list[int],
+        target: int,
+    ) -> None: ...
+    def play(self, index: int) -> None: ...
+    def choice(self) -> int: ...
+    def finish(self) -> list[int]: ...

@@ -8,6 +8,19 @@ module only moves numbers across. ``bulk.py`` beside it decides when it is used,
 from libc.stdint cimport uint32_t, uint64_t
 
 
+cdef extern from "heuristic.h":
+    ctypedef struct wh_table_t:
+        pass
+
+    void wh_start(wh_table_t *tb, const uint64_t *hands, int leader, const uint64_t *given, const int *known_at,
+                  const int *totals, int target) nogil
+    int wh_play(wh_table_t *tb, int idx) nogil
+    int wh_card_choice(const wh_table_t *tb) nogil
+    int wh_finish(wh_table_t *tb, int *out) nogil
+    uint64_t wh_legal(const wh_table_t *tb) nogil
+    int wh_phase(const wh_table_t *tb) nogil
+
+
 cdef extern from "solve.h":
     ctypedef struct ws_table_t:
         size_t used
@@ -186,3 +199,48 @@ def solve(hands, int leader, trick, bint broken, int tricks_done, int max_tricks
         legal &= legal - 1
         out[c] = values[c]
     return 0, out, nodes, entries
+
+
+cdef class HeuristicTable:
+    """A hand in play as every seat sees it, for the heuristic bot of ``heuristic.h`` (the search bots' play-outs).
+
+    Built at the hand's first card (``hands`` as the play began, ``leader`` to lead; ``given`` the hand each seat
+    left in the middle when it exchanged, 0 if it kept; ``known_at`` where that hand is now: the next exchanger,
+    3 for the bid hand, -1 if it kept; ``totals`` the match totals before the hand) and brought to the present by
+    ``play``ing every card played since."""
+
+    cdef wh_table_t tb
+
+    def __init__(self, hands, int leader, given, known_at, totals, int target):
+        cdef uint64_t h[3]
+        cdef uint64_t g[3]
+        cdef int at[3]
+        cdef int tot[3]
+        for s in range(3):
+            h[s] = hands[s]
+            g[s] = given[s]
+            at[s] = known_at[s]
+            tot[s] = totals[s]
+        wh_start(&self.tb, h, leader, g, at, tot, target)
+
+    def play(self, int index):
+        """A card of the seat to act (checked legal)."""
+        if wh_phase(&self.tb) != 1:
+            raise ValueError("the hand is over")
+        if not 0 <= index < 52 or not (wh_legal(&self.tb) >> index) & 1:
+            raise ValueError(f"card index {index} is not legal now")
+        wh_play(&self.tb, index)
+
+    def choice(self):
+        """The card the heuristic bot plays for the seat to act."""
+        if wh_phase(&self.tb) != 1:
+            raise ValueError("the hand is over")
+        return wh_card_choice(&self.tb)
+
+    def finish(self):
+        """Play the hand to its end with the heuristic bot in every seat: the cards played, in order."""
+        cdef int out[39]
+        cdef int n
+        with nogil:
+            n = wh_finish(&self.tb, out)
+        return [out[i] for i in range(n)]
