@@ -59,8 +59,8 @@ screenshots: $(STAMP)
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(ARGS)
 	$(BIN)/python bench/search.py
-	@echo "The exact solver again with the compiled core turned off (the pure-Python fallback):"
-	CLUBS_PURE_PYTHON=1 $(BIN)/python bench/search.py --only "solve whist"
+	@echo "The compiled core's figures again with it turned off (the pure-Python fallback):"
+	CLUBS_PURE_PYTHON=1 $(BIN)/python bench/search.py --only "solve whist" --only "whist, 7 tricks" --only "play-outs"
 	$(BIN)/python bench/vs_openspiel.py --deals 4 --matchups ours:ismcts-fair,heuristic:ismcts-fair
 
 clean:

@@ -6,6 +6,8 @@ Run as ``python bench/search.py [--deals N] [--seed S] [--json]`` (``make bench`
   seat to act, exact), over N random deals played at random up to the position: a whole whist hand from its first
   card, the last 8 tricks of a whist hand, the last 6 tricks of a partnership hand, Free Clubs' card play from its
   first card. The node count is reported beside it.
+* **play-outs**: whole whist hands played out by the heuristic bot from the first card (each a copy of the
+  position), per second: the work inside every world of ``pimc`` and every iteration of ``ismcts``;
 * **pimc**: decisions per second of ``pimc(samples=16)`` from the middle of a whist hand and from the first card
   of a partnership hand; **ismcts**: iterations per second of ``ismcts`` in the whist card play;
 * **ladder**: the mean and slowest decision of each search bot of the strength ladder (``docs/bots.md``) over
@@ -95,6 +97,32 @@ def bot_figure(name: str, game: str, spec: str, cards_left: int | None, decision
     }
 
 
+def playout_figure(name: str, game: str, cards_left: int | None, positions: int, seed: int) -> dict[str, Any]:
+    """Play-outs per second: the hand played to its end by the heuristic bot in every seat from a copy of each
+    position (what ``pimc`` and ``ismcts`` do in every world), 20 from each of ``positions`` positions."""
+    from clubsuite.bots.searching import Rollouts
+
+    rollouts = Rollouts("heuristic")
+    total = 0.0
+    count = 0
+    for k in range(positions):
+        match = _position(game, seed + k, cards_left)
+        for n in range(20):
+            start = time.perf_counter()
+            world = match.clone()
+            rollouts.finish_hand(world, random.Random(n))
+            total += time.perf_counter() - start
+            count += 1
+    return {
+        "name": name,
+        "decisions": count,
+        "ms_per_decision": total / count * 1e3,
+        "decisions_per_second": count / total,
+        "iterations_per_second": None,
+        "unit": "play-out",
+    }
+
+
 def hand_figure(name: str, spec: str, bot_spec: str, hands: int, seed: int) -> dict[str, Any]:
     """Mean and slowest decision of ``bot_spec`` in seat 0 over ``hands`` whole hands against heuristic bots: the
     cost of a decision as a match sees it (every phase, early and late)."""
@@ -169,6 +197,10 @@ def main(argv: list[str] | None = None) -> int:
             lambda: solver_figure("solve free, whole card play", "free", None, deals, seed),
         ),
         (
+            "play-outs of whist hands, first card",
+            lambda: playout_figure("play-outs of whist hands, first card", "whist", None, 10, seed),
+        ),
+        (
             "pimc(samples=16), whist, 7 tricks left",
             lambda: bot_figure("pimc(samples=16), whist, 7 tricks left", "whist", "pimc(samples=16)", 7, 10, seed),
         ),
@@ -210,9 +242,10 @@ def main(argv: list[str] | None = None) -> int:
                 extra = f", {f['iterations_per_second']:.0f} iterations/s" if f["iterations_per_second"] else ""
                 if "max_ms" in f:
                     extra += f", slowest {f['max_ms']:.0f} ms over {f['decisions']} decisions"
+                unit = f.get("unit", "decision")
                 print(
-                    f"{f['name']:<62} {f['ms_per_decision']:8.1f} ms per decision, "
-                    f"{f['decisions_per_second']:.2f} decisions/s{extra}",
+                    f"{f['name']:<62} {f['ms_per_decision']:8.2f} ms per {unit}, "
+                    f"{f['decisions_per_second']:.2f} {unit}s/s{extra}",
                     flush=True,
                 )
     if args.json:
