@@ -249,72 +249,80 @@ def bench_openspiel_dou_dizhu(seconds: float, seed: int) -> Figure:
     )
 
 
-WHIST_HAND_ACTIONS = 42
-"""Decisions in every whist hand: three keep/exchange decisions and 39 cards."""
+BULK_ACTIONS: dict[str, Callable[[int], int]] = {
+    "whist": lambda hands: 42 * hands,
+    "partnership": lambda hands: 52 * hands + 4 * (hands - hands // 3),
+}
+"""Decisions in a match of so many hands: in whist three keep/exchange decisions and 39 cards a hand; in the
+partnership game 52 cards a hand and four passes in two hands of three (CP-2: left, right, none)."""
 
 
-def _bulk_matches(play: Callable[[list[int]], int], seconds: float, seed: int) -> tuple[int, float]:
-    """Play batches of whole random whist matches (seeds ``derive_seed(seed, k)``) with ``play(seeds) -> hands``
-    until ``seconds`` have passed: (hands, time)."""
+def _bulk_matches(
+    play: Callable[[list[int]], list[int]], seconds: float, seed: int, game: str
+) -> tuple[int, int, float]:
+    """Play batches of whole random matches (seeds ``derive_seed(seed, k)``) with ``play(seeds) -> hands of each``
+    until ``seconds`` have passed: (hands, actions, time)."""
     from clubsuite.seeding import derive_seed
 
     batch = 1000
-    hands = done = 0
+    hands = actions = done = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
         seeds = [derive_seed(seed, k) for k in range(done, done + batch)]
-        hands += play(seeds)
+        for h in play(seeds):
+            hands += h
+            actions += BULK_ACTIONS[game](h)
         done += batch
-    return hands, time.perf_counter() - start
+    return hands, actions, time.perf_counter() - start
 
 
-def bench_whist_bulk(seconds: float, seed: int) -> Figure:
-    """The bulk path in the compiled core: whole whist matches with random bots, no Python object per decision."""
-    from clubsuite.games.whist.bulk import CORE
-    from clubsuite.native import kernel as load_kernel
+def _bulk(game: str, compiled: bool) -> Benchmark:
+    """The bulk path of ``game`` (its ``bulk`` part: whole matches with a random bot in every seat), in the compiled
+    core or, with ``compiled`` false, through the engine as its fallback does."""
 
-    kernel = load_kernel(CORE)
-    if kernel is None:
-        raise UnavailableError("the compiled core is not built here, or CLUBS_PURE_PYTHON is set")
-    hands, elapsed = _bulk_matches(lambda seeds: sum(r[0] for r in kernel.random_matches(seeds, 11, 0)), seconds, seed)
-    return Figure(
-        name="clubsuite-whist-bulk",
-        unit="hand",
-        units=hands,
-        actions=hands * WHIST_HAND_ACTIONS,
-        seconds=elapsed,
-        note=(
-            "the compiled core (games/whist/bulk.py): whole matches to 11 with a random bot in every seat, each hand "
-            "dealt and played exactly as the engine would from the same seed; no view, no Python object per decision"
-        ),
-    )
+    def run(seconds: float, seed: int) -> Figure:
+        from clubsuite.engine import resolve
+        from clubsuite.sim.bulk import compiled_matches, engine_random_match
 
+        info, options = resolve(game)
+        n = info.new_match(options, 0).n_seats
 
-def bench_whist_bulk_python(seconds: float, seed: int) -> Figure:
-    """The same matches through the pure-Python engine: the bulk path's fallback where the core is not built."""
-    from clubsuite.games.whist.bulk import engine_random_match
-    from clubsuite.games.whist.options import WhistOptions
+        def kernel(seeds: list[int]) -> list[int]:
+            played = compiled_matches(info, options, ["random"] * n, seeds)
+            if played is None:
+                raise UnavailableError("the compiled core is not built here, or CLUBS_PURE_PYTHON is set")
+            return [r.hands for r in played]
 
-    options = WhistOptions()
-    hands, elapsed = _bulk_matches(
-        lambda seeds: sum(engine_random_match(options, s).hands for s in seeds), seconds, seed
-    )
-    return Figure(
-        name="clubsuite-whist-bulk-python",
-        unit="hand",
-        units=hands,
-        actions=hands * WHIST_HAND_ACTIONS,
-        seconds=elapsed,
-        note="the same matches through the pure-Python engine (the bulk path's fallback): no view per decision",
-    )
+        def engine(seeds: list[int]) -> list[int]:
+            return [engine_random_match(info, options, s).hands for s in seeds]
+
+        hands, actions, elapsed = _bulk_matches(kernel if compiled else engine, seconds, seed, game)
+        how = (
+            f"the compiled core (games/{game}/bulk.py): whole matches with a random bot in every seat, each hand dealt "
+            "and played exactly as the engine would from the same seed; no view, no Python object per decision"
+        )
+        fallback = "the same matches through the pure-Python engine (the bulk path's fallback): no view per decision"
+        return Figure(
+            name=f"clubsuite-{game}-bulk{'' if compiled else '-python'}",
+            unit="hand",
+            units=hands,
+            actions=actions,
+            seconds=elapsed,
+            note=how if compiled else fallback,
+        )
+
+    run.__doc__ = f"The bulk path of {game}, {'compiled' if compiled else 'through the engine'}."
+    return run
 
 
 BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist": bench_clubsuite_whist,
     "clubsuite-free": bench_clubsuite_free,
     "clubsuite-partnership": bench_clubsuite_partnership,
-    "clubsuite-whist-bulk": bench_whist_bulk,
-    "clubsuite-whist-bulk-python": bench_whist_bulk_python,
+    "clubsuite-whist-bulk": _bulk("whist", compiled=True),
+    "clubsuite-whist-bulk-python": _bulk("whist", compiled=False),
+    "clubsuite-partnership-bulk": _bulk("partnership", compiled=True),
+    "clubsuite-partnership-bulk-python": _bulk("partnership", compiled=False),
     "clubsuite-northstar-3p": _northstar(3),
     "clubsuite-northstar-6p": _northstar(6),
     "clubsuite-northstar-4p-wild": _northstar(4, wild=True),
@@ -329,6 +337,8 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-northstar-3p", "openspiel-dou_dizhu"),
     ("clubsuite-whist-bulk", "clubsuite-whist-bulk-python"),
     ("clubsuite-whist-bulk", "openspiel-hearts"),
+    ("clubsuite-partnership-bulk", "clubsuite-partnership-bulk-python"),
+    ("clubsuite-partnership-bulk", "openspiel-hearts"),
 ]
 """Pairs reported as a ratio (first / second) when both ran."""
 
@@ -458,13 +468,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     for f in figures.values():
         print(
-            f"{f.name:27} {f.units_per_second:10.1f} {f.unit}s/s  {f.actions_per_second:10.0f} actions/s"
+            f"{f.name:33} {f.units_per_second:10.1f} {f.unit}s/s  {f.actions_per_second:10.0f} actions/s"
             f"  ({f.units} {f.unit}s, {f.actions} actions in {f.seconds:.2f} s; the best of "
             f"{'/'.join(f'{r.actions_per_second:.0f}' for r in runs[f.name])})"
         )
-        print(f"{'':27} {f.note}")
+        print(f"{'':33} {f.note}")
     for name, why in skipped.items():
-        print(f"{name:27} skipped: {why}")
+        print(f"{name:33} skipped: {why}")
     for a, b in pairs:
         print(
             f"ratio {a.name} / {b.name}: {a.units_per_second / b.units_per_second:.2f} "

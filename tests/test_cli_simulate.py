@@ -61,10 +61,17 @@ def test_json_and_table_are_the_same_with_one_or_two_workers() -> None:
     assert "7 matches = 1 full cycle of 6 + 1 match" in table_one.stdout
 
 
-@pytest.mark.parametrize("spec", ["whist", "whist-1997(target=5)"])
-def test_random_bots_give_the_same_result_with_the_compiled_core_and_without(spec: str) -> None:
+@pytest.mark.parametrize(
+    ("spec", "bots"),
+    [
+        ("whist", "random,random,random"),
+        ("whist-1997(target=5)", "random,random,random"),
+        ("partnership", "random,random"),
+    ],
+)
+def test_random_bots_give_the_same_result_with_the_compiled_core_and_without(spec: str, bots: str) -> None:
     """Where the compiled core plays the matches (random bots in every seat) the result is the engine's, exactly."""
-    args = (spec, "--bots", "random,random,random", "--matches", "200", "--seed", "11", "--json")
+    args = (spec, "--bots", bots, "--matches", "200", "--seed", "11", "--json")
     core, pure = run(*args), run(*args, env={"CLUBS_PURE_PYTHON": "1"})
     assert core.returncode == 0 and pure.returncode == 0, core.stderr + pure.stderr
     assert json.loads(core.stdout) == json.loads(pure.stdout)

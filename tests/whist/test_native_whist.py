@@ -6,9 +6,7 @@ thousands of random matches through both, step by step, for each variant of the 
 
 from __future__ import annotations
 
-import os
 import random
-from types import ModuleType
 
 import pytest
 
@@ -18,18 +16,18 @@ from clubsuite.cards import card_at
 from clubsuite.engine import Phase, find_game
 from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
 from clubsuite.games.whist import WhistMatch
-from clubsuite.games.whist.bulk import CORE, engine_random_match, random_matches
+from clubsuite.games.whist.bulk import CORE
 from clubsuite.games.whist.events import Decided, HandScored, HandStarted
 from clubsuite.games.whist.hand import Decision
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
 from clubsuite.games.whist.playout import compiled_finish, heuristic_table
 from clubsuite.games.whist.solving import SOLVING
-from clubsuite.native import compiled
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
-from clubsuite.sim.bulk import seeds_of
+from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from clubsuite.solver import card_values
 from clubsuite.solver.search import NodeLimitError, SolveStats, solve
+from native_helpers import kernel_or_skip
 
 DIFFERENTIAL_MATCHES = 2000
 """Random matches per variant played through the engine and the kernel side by side."""
@@ -41,24 +39,13 @@ VARIANTS = {
 """CW-3's two readings with the kernel's number for each."""
 
 
-def kernel_or_skip() -> ModuleType:
-    """The compiled whist kernel whether or not CLUBS_PURE_PYTHON is set; skips where it is not built, and fails
-    instead where CLUBS_REQUIRE_NATIVE is set (CI builds it: a failed build must fail the run)."""
-    core = compiled(CORE)
-    if core is None:
-        if os.environ.get("CLUBS_REQUIRE_NATIVE"):
-            pytest.fail("the compiled whist kernel is not built (CLUBS_REQUIRE_NATIVE is set): see the install log")
-        pytest.skip("the compiled whist kernel is not built here (no C compiler at install time)")
-    return core
-
-
 # Event codes of core.h.
 EV_NONE, EV_PLAY_STARTED, EV_TRICK, EV_SCORED = 0, 1, 2, 3
 
 
 @pytest.mark.parametrize("seed", [0, 1, 5, 2**32 - 1, 2**32, 2**63 - 1, 123_456_789_012_345])
 def test_kernel_draws_what_pythons_random_draws(seed: int) -> None:
-    kernel = kernel_or_skip()
+    kernel = kernel_or_skip(CORE)
     rng = random.Random(seed)
     assert kernel.random_doubles(seed, 1500) == [rng.random() for _ in range(1500)]  # past one 624-word twist
 
@@ -66,7 +53,7 @@ def test_kernel_draws_what_pythons_random_draws(seed: int) -> None:
 @pytest.mark.parametrize("base", [0, 7, 98_765, 2**63 - 1])
 @pytest.mark.parametrize("path", [0, 1, 12, 0x5EED])
 def test_kernel_derives_the_seeds_the_engine_derives(base: int, path: int) -> None:
-    assert kernel_or_skip().derive_seed(base, path) == derive_seed(base, path)
+    assert kernel_or_skip(CORE).derive_seed(base, path) == derive_seed(base, path)
 
 
 def _step_both(match: WhistMatch, core: object, action: object) -> None:
@@ -96,7 +83,7 @@ def _step_both(match: WhistMatch, core: object, action: object) -> None:
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(variant: str) -> None:
     """CW-1..CW-5 in the kernel: 2,000 random matches per variant, checked at every decision."""
-    kernel = kernel_or_skip()
+    kernel = kernel_or_skip(CORE)
     options, rule = VARIANTS[variant]
     bot = RandomBot()
     info, _ = find_game("whist")
@@ -129,7 +116,7 @@ def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engin
 
 def test_an_illegal_card_is_refused_by_the_kernel_and_changes_nothing() -> None:
     """CW-1: the step interface checks legality itself (a mistake in a caller must not corrupt a search)."""
-    kernel = kernel_or_skip()
+    kernel = kernel_or_skip(CORE)
     match = WhistMatch()
     match.deal(rng=random.Random(4))
     hand = match.hands[-1]
@@ -152,15 +139,16 @@ def test_the_bulk_path_gives_the_engines_results_with_or_without_the_kernel(
     """The pure-Python fallback (CLUBS_PURE_PYTHON=1, or no kernel built) plays the same matches."""
     options, _ = VARIANTS[variant]
     seeds = seeds_of(8, 60)
-    default = random_matches(options, seeds)
+    info, _ = find_game("whist")
+    default = random_matches(info, options, seeds)
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
-    assert random_matches(options, seeds) == default == [engine_random_match(options, s) for s in seeds]
+    assert random_matches(info, options, seeds) == default == [engine_random_match(info, options, s) for s in seeds]
 
 
 def test_every_match_ends_at_the_target_and_the_totals_add_up() -> None:
     """CW-5 in the kernel's batch: a match ends at the first hand where a total reaches +-target; each hand adds
     13 tricks less 3 x 4 to the sum of the totals."""
-    kernel = kernel_or_skip()
+    kernel = kernel_or_skip(CORE)
     for target in (1, 5, 11, 30):
         for hands, totals, winners, draw in kernel.random_matches(seeds_of(target, 300), target, 0):
             hit = [abs(t) >= target for t in totals]
@@ -194,7 +182,7 @@ SOLVER_POSITIONS = 400
 def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -> None:
     """CW-1/CW-2 in ``solve.h``: the same value for every legal card, the same nodes visited and table entries kept,
     on positions from one card a hand to seven, with 0 to 2 cards of the trick already down."""
-    kernel_or_skip()
+    kernel_or_skip(CORE)
     solved = 0
     for seed in range(SOLVER_POSITIONS):
         match = _play_position(seed, 1 + seed % 7, seed % 3)
@@ -213,7 +201,7 @@ def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -
 
 @pytest.mark.parametrize("seed", range(3))
 def test_a_whole_hand_solved_from_its_first_card_agrees_with_the_python_solver(seed: int) -> None:
-    kernel_or_skip()
+    kernel_or_skip(CORE)
     match = _play_position(100 + seed, 13, 0)
     got = SOLVING.solvable(match, "tricks")
     assert got is not None
@@ -225,7 +213,7 @@ def test_a_whole_hand_solved_from_its_first_card_agrees_with_the_python_solver(s
 @pytest.mark.parametrize("share", [0.0, 0.1, 0.5, 0.99])
 def test_a_node_limit_stops_the_compiled_solver_where_it_stops_the_python_one(share: float) -> None:
     """pimc falls back to play-outs past its node limit: both solvers must give up at the same node."""
-    kernel_or_skip()
+    kernel_or_skip(CORE)
     match = _play_position(7, 9, 1)
     got = SOLVING.solvable(match, "tricks")
     assert got is not None
@@ -255,7 +243,7 @@ HEURISTIC_MATCHES = 60
 def test_the_compiled_heuristic_picks_the_python_heuristics_card_at_every_decision() -> None:
     """``heuristic.h`` against ``bot.py``: the same card at every decision of whole matches (CW-1 to CW-5 as the bot
     reads them: its goal, the race to a target, what the play proves about the other hands)."""
-    kernel_or_skip()
+    kernel_or_skip(CORE)
     decisions = 0
     for seed in range(HEURISTIC_MATCHES):
         rng = random.Random(seed)
@@ -276,7 +264,7 @@ def test_the_compiled_heuristic_picks_the_python_heuristics_card_at_every_decisi
 @pytest.mark.parametrize("seed", range(40))
 def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> None:
     """The search bots' play-outs: from a random point of a random hand, the same cards, hand scores and totals."""
-    kernel_or_skip()
+    kernel_or_skip(CORE)
     rng = random.Random(seed)
     match = WhistMatch(WhistOptions(target=3 + seed % 9))
     match.deal(rng=rng)

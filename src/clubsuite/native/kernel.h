@@ -100,6 +100,17 @@ static inline double mt_random(mt_t *mt) {
 /* floor(random() * n), the draw the random bot and the shuffle make. */
 static inline int mt_below(mt_t *mt, int n) { return (int)(mt_random(mt) * (double)n); }
 
+/* clubsuite.seeding.shuffled(n, rng): 0..n-1 in the order of a Fisher-Yates pass on random(). */
+static void shuffled(mt_t *mt, int n, int *order) {
+    for (int i = 0; i < n; i++) order[i] = i;
+    for (int i = n - 1; i > 0; i--) {
+        int j = mt_below(mt, i + 1);
+        int t = order[i];
+        order[i] = order[j];
+        order[j] = t;
+    }
+}
+
 /* -- SHA-256 of one short message (under 56 bytes: one block) ------------------------------------------ */
 
 static const uint32_t SHA_K[64] = {

@@ -9,8 +9,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 
+from clubsuite.bots.random_bot import RandomBot
 from clubsuite.engine import SomeGame, load_part
-from clubsuite.runner import BulkResult
+from clubsuite.runner import BulkResult, play_match
 from clubsuite.seeding import derive_seed
 
 CompiledMatches = Callable[[object, Sequence[str], Sequence[int]], "list[BulkResult] | None"]
@@ -26,6 +27,24 @@ def compiled_matches(
         return None
     play: CompiledMatches = part  # type: ignore[assignment]
     return play(options, bots, match_seeds)
+
+
+def engine_random_match(info: SomeGame, options: object, match_seed: int) -> BulkResult:
+    """One match with the random bot in every seat, through the engine: what a kernel is held to, and its
+    fallback."""
+    match = info.new_match(options, 0)
+    play_match(match, [RandomBot()] * match.n_seats, match_seed)
+    return BulkResult(len(match.hand_scores), tuple(match.totals), tuple(match.winners), bool(match.draw))
+
+
+def random_matches(info: SomeGame, options: object, match_seeds: Sequence[int]) -> list[BulkResult]:
+    """Matches with the random bot in every seat: in the game's kernel where it has one, through the engine
+    otherwise (the same results either way)."""
+    n = info.new_match(options, 0).n_seats
+    played = compiled_matches(info, options, ["random"] * n, match_seeds)
+    if played is not None:
+        return played
+    return [engine_random_match(info, options, seed) for seed in match_seeds]
 
 
 def seeds_of(first_seed: int, matches: int) -> list[int]:

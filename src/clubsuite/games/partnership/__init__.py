@@ -109,6 +109,7 @@ register(
             "solver": "clubsuite.games.partnership.solving:SOLVING",
             "rl": "clubsuite.games.partnership.rl:coding",
             "report": "clubsuite.games.partnership.report:REPORT",
+            "bulk": "clubsuite.games.partnership.bulk:compiled_matches",
         },
     )
 )

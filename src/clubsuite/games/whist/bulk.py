@@ -2,19 +2,17 @@
 it knows, exactly as :func:`clubsuite.runner.play_match` would play them from the same seeds.
 
 Today the kernel knows one lineup, the random bot in every seat; any other lineup is left to the engine (the
-function returns None). ``tests/whist/test_native_whist.py`` compares the kernel with the engine decision by
-decision.
+function returns None, and :func:`clubsuite.sim.bulk.random_matches` plays through the engine).
+``tests/whist/test_native_whist.py`` compares the kernel with the engine decision by decision.
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from clubsuite.bots.random_bot import RandomBot
-from clubsuite.games.whist.match import WhistMatch
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
 from clubsuite.native import kernel
-from clubsuite.runner import BulkResult, play_match
+from clubsuite.runner import BulkResult
 
 CORE = "clubsuite.games.whist._core"
 """The compiled kernel's module."""
@@ -36,19 +34,3 @@ def compiled_matches(options: object, bots: Sequence[str], match_seeds: Sequence
         BulkResult(hands, totals, tuple(s for s in range(3) if winners >> s & 1), draw)
         for hands, totals, winners, draw in played
     ]
-
-
-def engine_random_match(options: WhistOptions, match_seed: int) -> BulkResult:
-    """One match with the random bot in every seat, through the engine: what the kernel is held to, and its
-    fallback."""
-    match = play_match(WhistMatch(options), [RandomBot()] * 3, match_seed)
-    return BulkResult(len(match.hand_scores), tuple(match.totals), tuple(match.winners), bool(match.draw))
-
-
-def random_matches(options: WhistOptions, match_seeds: Sequence[int]) -> list[BulkResult]:
-    """Matches with the random bot in every seat: in the kernel where it is built, through the engine otherwise
-    (the same results either way)."""
-    played = compiled_matches(options, ("random",) * 3, match_seeds)
-    if played is not None:
-        return played
-    return [engine_random_match(options, seed) for seed in match_seeds]

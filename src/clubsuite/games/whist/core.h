@@ -161,13 +161,7 @@ static int whist_play(whist_t *w, int idx) {
  * shuffled deck to pile k % 4; piles 0..2 go to the seats from the dealer's left, pile 3 is the bid hand. */
 static void whist_deal(mt_t *rng, int dealer, uint64_t hands[W_SEATS], uint64_t *bid) {
     int order[52];
-    for (int i = 0; i < 52; i++) order[i] = i;
-    for (int i = 51; i > 0; i--) {
-        int j = mt_below(rng, i + 1);
-        int t = order[i];
-        order[i] = order[j];
-        order[j] = t;
-    }
+    shuffled(rng, 52, order);
     uint64_t piles[4] = {0, 0, 0, 0};
     for (int k = 0; k < 52; k++) piles[k & 3] |= 1ull << order[k];
     for (int pos = 0; pos < 3; pos++) hands[(dealer + 1 + pos) % W_SEATS] = piles[pos];

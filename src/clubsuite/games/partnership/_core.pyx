@@ -1,0 +1,114 @@
+# cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
+"""The compiled partnership kernel: a step-by-step hand for the differential tests and a batch of random matches.
+
+The C code is in core.h (the rules) and clubsuite/native/kernel.h (the engine's random numbers and seeds); this
+module only moves numbers across. ``bulk.py`` beside it decides when it is used, with the engine as the fallback.
+"""
+
+from libc.stdint cimport uint64_t
+
+
+cdef extern from "core.h":
+    ctypedef struct mt_t:
+        pass
+
+    ctypedef struct partnership_t:
+        uint64_t hands[4]
+        int to_act, phase, leader
+        int tricks_won[4]
+        int team_scores[2]
+
+    ctypedef struct partnership_outcome_t:
+        int hands
+        int totals[2]
+        int winner
+
+    uint64_t derive_seed1(uint64_t base, uint64_t path) nogil
+    void partnership_start(partnership_t *p, const uint64_t *hands, int dealer, int direction) nogil
+    uint64_t partnership_legal(const partnership_t *p) nogil
+    int partnership_pass(partnership_t *p, uint64_t cards) nogil
+    int partnership_play(partnership_t *p, int idx) nogil
+    uint64_t p_pass_at(uint64_t hand, int index) nogil
+    void partnership_random_match(uint64_t match_seed, int target, mt_t *deals, mt_t *bots,
+                                  partnership_outcome_t *out) nogil
+
+
+def state_bytes():
+    """The size of one hand's state in the kernel (for the memory figures of the benchmarks)."""
+    return sizeof(partnership_t)
+
+
+def pass_at(uint64_t hand, int index):
+    """The ``index``-th pass of ``hand`` in the engine's order (for the tests)."""
+    return p_pass_at(hand, index)
+
+
+cdef class PartnershipCore:
+    """One hand in the kernel, driven step by step beside the engine's PartnershipHand in the differential tests."""
+
+    cdef partnership_t p
+
+    def __init__(self, hands, int dealer, int direction):
+        cdef uint64_t h[4]
+        for s in range(4):
+            h[s] = hands[s]
+        partnership_start(&self.p, h, dealer, direction)
+
+    @property
+    def to_act(self):
+        return self.p.to_act if self.p.to_act >= 0 else None
+
+    @property
+    def phase(self):
+        return self.p.phase
+
+    @property
+    def leader(self):
+        return self.p.leader
+
+    @property
+    def hands(self):
+        return tuple(self.p.hands[s] for s in range(4))
+
+    @property
+    def tricks_won(self):
+        return tuple(self.p.tricks_won[s] for s in range(4))
+
+    @property
+    def team_scores(self):
+        return (self.p.team_scores[0], self.p.team_scores[1])
+
+    def legal(self):
+        """The legal cards as a mask (play phase), 0 otherwise."""
+        return partnership_legal(&self.p) if self.p.phase == 1 else 0
+
+    def pass_cards(self, uint64_t cards):
+        """The seat to act passes ``cards`` (three it holds); returns the event code (core.h)."""
+        if self.p.phase != 0:
+            raise ValueError("not in the pass")
+        if bin(cards).count("1") != 3 or cards & ~self.p.hands[self.p.to_act]:
+            raise ValueError("a pass is three cards of the hand")
+        return partnership_pass(&self.p, cards)
+
+    def play(self, int index):
+        """A card of the seat to act; returns the event code (core.h)."""
+        if self.p.phase != 1:
+            raise ValueError("not in the play")
+        if not 0 <= index < 52 or not (partnership_legal(&self.p) >> index) & 1:
+            raise ValueError(f"card index {index} is not legal now")
+        return partnership_play(&self.p, index)
+
+
+def random_matches(seeds, int target):
+    """Each seed's match played by random bots as ``clubsuite.runner.play_match`` plays it: a list of
+    ``(hands, (total of partnership 0, of partnership 1), winning partnership)``."""
+    cdef mt_t deals, bots
+    cdef partnership_outcome_t out
+    cdef uint64_t seed
+    results = []
+    for s in seeds:
+        seed = s
+        with nogil:
+            partnership_random_match(seed, target, &deals, &bots, &out)
+        results.append((out.hands, (out.totals[0], out.totals[1]), out.winner))
+    return results

@@ -1,0 +1,33 @@
+"""The bulk part of Clubs (partnership): whole matches played in the compiled kernel (``_core``), for the lineups it
+knows, exactly as :func:`clubsuite.runner.play_match` would play them from the same seeds.
+
+Today the kernel knows one lineup, the random bot in every seat; any other lineup is left to the engine (the
+function returns None, and :func:`clubsuite.sim.bulk.random_matches` plays through the engine).
+``tests/partnership/test_native_partnership.py`` compares the kernel with the engine decision by decision.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from clubsuite.games.partnership.hand import TEAMS
+from clubsuite.games.partnership.options import PartnershipOptions
+from clubsuite.native import kernel
+from clubsuite.runner import BulkResult
+
+CORE = "clubsuite.games.partnership._core"
+"""The compiled kernel's module."""
+
+
+def compiled_matches(options: object, bots: Sequence[str], match_seeds: Sequence[int]) -> list[BulkResult] | None:
+    """The matches of ``match_seeds`` played in the kernel with ``bots`` by seat; None where the kernel is not built,
+    is turned off, or does not know this lineup."""
+    core = kernel(CORE)
+    if core is None or not isinstance(options, PartnershipOptions):
+        return None
+    if any(spec.strip() != "random" for spec in bots):
+        return None
+    return [
+        BulkResult(hands, (totals[0], totals[1], totals[0], totals[1]), TEAMS[winner], False)
+        for hands, totals, winner in core.random_matches(match_seeds, options.target)
+    ]
