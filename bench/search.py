@@ -6,8 +6,8 @@ Run as ``python bench/search.py [--deals N] [--seed S] [--json]`` (``make bench`
   seat to act, exact), over N random deals played at random up to the position: a whole whist hand from its first
   card, the last 8 tricks of a whist hand, the last 6 tricks of a partnership hand, Free Clubs' card play from its
   first card. The node count is reported beside it.
-* **play-outs**: whole whist hands played out by the heuristic bot from the first card (each a copy of the
-  position), per second: the work inside every world of ``pimc`` and every iteration of ``ismcts``;
+* **play-outs**: whole hands (whist, partnership) played out by the heuristic bot from the first card (each a copy
+  of the position), per second: the work inside every world of ``pimc`` and every iteration of ``ismcts``;
 * **pimc**: decisions per second of ``pimc(samples=16)`` from the middle of a whist hand and from the first card
   of a partnership hand; **ismcts**: iterations per second of ``ismcts`` in the whist card play;
 * **ladder**: the mean and slowest decision of each search bot of the strength ladder (``docs/bots.md``) over
@@ -199,6 +199,10 @@ def main(argv: list[str] | None = None) -> int:
         (
             "play-outs of whist hands, first card",
             lambda: playout_figure("play-outs of whist hands, first card", "whist", None, 10, seed),
+        ),
+        (
+            "play-outs of partnership hands, first card",
+            lambda: playout_figure("play-outs of partnership hands, first card", "partnership", None, 10, seed),
         ),
         (
             "pimc(samples=16), whist, 7 tricks left",

@@ -10,7 +10,9 @@ import random
 
 import pytest
 
-from clubsuite.bots import RandomBot
+from clubsuite.bots import RandomBot, make_bot
+from clubsuite.bots.searching import Rollouts
+from clubsuite.cards import CardSet, card_at
 from clubsuite.engine import find_game
 from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
 from clubsuite.games.partnership import PartnershipMatch
@@ -18,6 +20,7 @@ from clubsuite.games.partnership.bulk import CORE
 from clubsuite.games.partnership.events import HandScored, HandStarted, PassChosen
 from clubsuite.games.partnership.hand import CYCLE, Pass, PassChoices
 from clubsuite.games.partnership.options import PartnershipOptions
+from clubsuite.games.partnership.playout import compiled_finish, heuristic_table
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
@@ -103,3 +106,74 @@ def test_the_bulk_path_gives_the_engines_results_with_or_without_the_kernel(monk
     default = random_matches(info, options, seeds)
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
     assert random_matches(info, options, seeds) == default == [engine_random_match(info, options, s) for s in seeds]
+
+
+HEURISTIC_MATCHES = 25
+"""Whole matches of heuristic bots in which every decision is asked of the C bot too."""
+
+
+def test_the_compiled_heuristic_passes_and_plays_what_the_python_heuristic_does() -> None:
+    """``heuristic.h`` against ``bot.py``: the same pass (CP-2) and the same card (CP-1, CP-3 as the bot weighs
+    them) at every decision of whole matches."""
+    kernel_or_skip(CORE)
+    decisions = 0
+    for seed in range(HEURISTIC_MATCHES):
+        rng = random.Random(seed)
+        match = PartnershipMatch()
+        bots = [make_bot("heuristic", "partnership") for _ in range(4)]
+        while not match.is_over:
+            match.deal(rng=rng)
+            while (seat := match.to_act) is not None:
+                action = bots[seat].choose(match.view(seat), match.legal_actions(), rng)
+                table = heuristic_table(match)
+                assert table is not None
+                chosen = table.choice()
+                assert (Pass(CardSet(chosen)) if isinstance(action, Pass) else card_at(chosen)) == action
+                decisions += 1
+                match.apply(action)
+    assert decisions > HEURISTIC_MATCHES * 300
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> None:
+    """The search bots' play-outs, from a random point of a random hand (the pass included): the same actions and
+    scores."""
+    kernel_or_skip(CORE)
+    rng = random.Random(seed)
+    match = PartnershipMatch()
+    for _ in range(seed % 3 + 1):  # hands 0, 1, 2 pass left, right, none (CP-2)
+        if match.current is not None:
+            Rollouts("random").finish_hand(match, rng)
+        match.deal(rng=rng)
+    for _ in range(rng.randrange(0, 40)):
+        match.apply(RandomBot().choose(None, match.legal_actions(), rng))
+    compiled, python = match.clone(), match.clone()
+    assert compiled_finish(compiled, "heuristic")
+    rollouts = Rollouts("heuristic")
+    rollouts._playouts["partnership"] = None  # the engine's own play-out, as where no kernel is built
+    rollouts.finish_hand(python, random.Random(1))
+    assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
+    assert (compiled.hand_scores, compiled.totals) == (python.hand_scores, python.totals)
+
+
+def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled play-outs change how soon a search bot decides, never what it decides (the pass included)."""
+    rng = random.Random(3)
+    match = PartnershipMatch()
+    match.deal(rng=rng)
+    spec = "pimc(samples=4,tricks=3)"
+
+    def decisions() -> list[object]:
+        played = match.clone()
+        bot = make_bot(spec, "partnership")
+        chosen = []
+        for _ in range(10):
+            seat = played.to_act
+            assert seat is not None
+            chosen.append(bot.choose(played.view(seat), played.legal_actions(), random.Random(len(chosen))))
+            played.apply(chosen[-1])
+        return chosen
+
+    with_core = decisions()
+    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
+    assert decisions() == with_core

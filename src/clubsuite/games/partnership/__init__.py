@@ -110,6 +110,7 @@ register(
             "rl": "clubsuite.games.partnership.rl:coding",
             "report": "clubsuite.games.partnership.report:REPORT",
             "bulk": "clubsuite.games.partnership.bulk:compiled_matches",
+            "playout": "clubsuite.games.partnership.playout:compiled_finish",
         },
     )
 )

@@ -8,6 +8,22 @@ module only moves numbers across. ``bulk.py`` beside it decides when it is used,
 from libc.stdint cimport uint64_t
 
 
+cdef extern from "heuristic.h":
+    ctypedef struct ph_table_t:
+        pass
+
+    void ph_start(ph_table_t *tb, const uint64_t *hands, int dealer, int direction) nogil
+    int ph_pass(ph_table_t *tb, uint64_t cards) nogil
+    int ph_play(ph_table_t *tb, int idx) nogil
+    int ph_card_choice(const ph_table_t *tb) nogil
+    uint64_t ph_pass_choice(const ph_table_t *tb) nogil
+    int ph_finish(ph_table_t *tb, uint64_t *passes_out, int *n_passes, int *out) nogil
+    uint64_t ph_legal(const ph_table_t *tb) nogil
+    int ph_phase(const ph_table_t *tb) nogil
+    int ph_to_act(const ph_table_t *tb) nogil
+    uint64_t ph_hand_of(const ph_table_t *tb, int seat) nogil
+
+
 cdef extern from "core.h":
     ctypedef struct mt_t:
         pass
@@ -112,3 +128,52 @@ def random_matches(seeds, int target):
             partnership_random_match(seed, target, &deals, &bots, &out)
         results.append((out.hands, (out.totals[0], out.totals[1]), out.winner))
     return results
+
+
+cdef class HeuristicTable:
+    """A hand as every seat sees it, for the heuristic bot of ``heuristic.h`` (the search bots' play-outs): built
+    from the deal (``hands`` as dealt, the ``dealer``, the pass ``direction``: 0 left, 1 right, 2 none) and brought
+    to the present by replaying the passes chosen and the cards played."""
+
+    cdef ph_table_t tb
+
+    def __init__(self, hands, int dealer, int direction):
+        cdef uint64_t h[4]
+        for s in range(4):
+            h[s] = hands[s]
+        ph_start(&self.tb, h, dealer, direction)
+
+    def pass_cards(self, uint64_t cards):
+        """The seat to act passes ``cards`` (three it holds)."""
+        if ph_phase(&self.tb) != 0:
+            raise ValueError("not in the pass")
+        if bin(cards).count("1") != 3 or cards & ~ph_hand_of(&self.tb, ph_to_act(&self.tb)):
+            raise ValueError("a pass is three cards of the hand")
+        ph_pass(&self.tb, cards)
+
+    def play(self, int index):
+        """A card of the seat to act (checked legal)."""
+        if ph_phase(&self.tb) != 1:
+            raise ValueError("not in the play")
+        if not 0 <= index < 52 or not (ph_legal(&self.tb) >> index) & 1:
+            raise ValueError(f"card index {index} is not legal now")
+        ph_play(&self.tb, index)
+
+    def choice(self):
+        """What the heuristic bot does for the seat to act: a card index in play, a pass (a mask) in the pass."""
+        phase = ph_phase(&self.tb)
+        if phase == 0:
+            return ph_pass_choice(&self.tb)
+        if phase == 1:
+            return ph_card_choice(&self.tb)
+        raise ValueError("the hand is over")
+
+    def finish(self):
+        """Play the hand to its end with the heuristic bot in every seat: (the passes still chosen, as masks; the
+        cards played, as indices), in order."""
+        cdef uint64_t passes[4]
+        cdef int out[52]
+        cdef int n, n_passes
+        with nogil:
+            n = ph_finish(&self.tb, passes, &n_passes, out)
+        return [passes[i] for i in range(n_passes)], [out[i] for i in range(n)]

@@ -1,0 +1,54 @@
+"""The playout part of Clubs (partnership): the search bots' play-outs with the heuristic bot, in the compiled kernel.
+
+``Rollouts.finish_hand`` asks this part first: where the kernel is built and the rollout bot is ``heuristic``,
+``heuristic.h`` plays the hand to its end (the heuristic bot's pass and card play restated in C, held to ``bot.py``
+decision by decision by ``tests/partnership/test_native_partnership.py``) and what it chose is applied to the
+match, which scores the hand as always. Another rollout bot is left to the engine.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from clubsuite.cards import CardSet, card_at
+from clubsuite.games.partnership.bulk import CORE
+from clubsuite.games.partnership.hand import CYCLE, Pass
+from clubsuite.games.partnership.match import PartnershipMatch
+from clubsuite.native import kernel
+
+if TYPE_CHECKING:
+    from clubsuite.games.partnership._core import HeuristicTable
+
+
+def heuristic_table(match: PartnershipMatch) -> HeuristicTable | None:
+    """The kernel's table for the hand in progress, brought up to the present (the passes chosen, the cards
+    played); None where the kernel is not built or turned off, or no hand is in progress."""
+    core = kernel(CORE)
+    hand = match.current
+    if core is None or hand is None or hand.is_over:
+        return None
+    table: HeuristicTable = core.HeuristicTable(tuple(hand.deal.hands), hand.dealer, CYCLE.index(hand.direction))
+    for given in hand.pass_choices.values():
+        table.pass_cards(given)
+    for _, cards, _ in hand.tricks:
+        for c in cards:
+            table.play(c)
+    for c in hand.trick_indices:
+        table.play(c)
+    return table
+
+
+def compiled_finish(match: object, spec: str) -> bool:
+    """Play the hand in progress to its end with ``spec`` in every seat in the kernel, applying its choices to
+    ``match``; False (``match`` untouched) where the kernel cannot: then the engine plays it."""
+    if spec.strip() != "heuristic" or not isinstance(match, PartnershipMatch):
+        return False
+    table = heuristic_table(match)
+    if table is None:
+        return False
+    passes, cards = table.finish()
+    for given in passes:
+        match.apply(Pass(CardSet(given)))
+    for c in cards:
+        match.apply(card_at(c))
+    return True
