@@ -1,5 +1,6 @@
-"""Build of the compiled core: each game's kernel, ``src/clubsuite/games/<game>/_core.pyx`` over its ``core.h`` and
-the shared ``src/clubsuite/native/kernel.h``, found by looking (a game is one folder).
+"""Build of the compiled core: the shared exact solver (``src/clubsuite/native/_solver.pyx`` over ``solve.h``) and
+each game's kernel, ``src/clubsuite/games/<game>/_core.pyx`` over its ``core.h`` and the shared
+``src/clubsuite/native/kernel.h``, found by looking (a game is one folder).
 
 The kernels are optional: where one cannot be compiled (no C compiler) the install goes on without it and the
 package runs in pure Python, with the same results (see src/clubsuite/native/__init__.py).
@@ -30,7 +31,20 @@ def kernels() -> list[Extension]:
     return found
 
 
-extensions = cythonize(kernels(), compiler_directives={"language_level": "3"})
+def shared() -> list[Extension]:
+    """The kernels every game may use: the exact solver (``native/solve.h``)."""
+    return [
+        Extension(
+            "clubsuite.native._solver",
+            [f"{NATIVE}/_solver.pyx"],
+            include_dirs=[NATIVE],
+            depends=[f"{NATIVE}/solve.h"],
+            extra_compile_args=["-O3"],
+        )
+    ]
+
+
+extensions = cythonize(shared() + kernels(), compiler_directives={"language_level": "3"})
 for extension in extensions:
     extension.optional = True  # a failed compile leaves the pure-Python path, with a warning in the install log
 

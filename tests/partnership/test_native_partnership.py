@@ -13,7 +13,7 @@ import pytest
 from clubsuite.bots import RandomBot, make_bot
 from clubsuite.bots.searching import Rollouts
 from clubsuite.cards import CardSet, card_at
-from clubsuite.engine import find_game
+from clubsuite.engine import Phase, find_game
 from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
 from clubsuite.games.partnership import PartnershipMatch
 from clubsuite.games.partnership.bulk import CORE
@@ -21,9 +21,12 @@ from clubsuite.games.partnership.events import HandScored, HandStarted, PassChos
 from clubsuite.games.partnership.hand import CYCLE, Pass, PassChoices
 from clubsuite.games.partnership.options import PartnershipOptions
 from clubsuite.games.partnership.playout import compiled_finish, heuristic_table
+from clubsuite.games.partnership.solving import SOLVING
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
+from clubsuite.solver.compiled import SOLVER
+from clubsuite.solver.search import NodeLimitError, SolveStats, solve
 from native_helpers import kernel_or_skip
 
 DIFFERENTIAL_MATCHES = 2000
@@ -177,3 +180,70 @@ def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: p
     with_core = decisions()
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
     assert decisions() == with_core
+
+
+def _play_position(seed: int, cards_left: int, extra: int) -> PartnershipMatch:
+    """A random match played at random to the first lead with at most ``cards_left`` cards a hand (the pass
+    included), then ``extra`` cards more into that trick (0 to 3)."""
+    rng = random.Random(seed)
+    bot = RandomBot()
+    match = PartnershipMatch()
+    for _ in range(seed % 3):  # hands 0, 1, 2 pass left, right, none (CP-2)
+        match.deal(rng=rng)
+        Rollouts("random").finish_hand(match, rng)
+    match.deal(rng=rng)
+    while match.current is not None and (
+        match.current.phase is not Phase.PLAY
+        or match.current.trick_indices
+        or match.current.hands[match.to_act].bit_count() > cards_left  # type: ignore[index]
+    ):
+        match.apply(bot.choose(None, match.legal_actions(), rng))
+    for _ in range(extra):
+        if match.to_act is not None:
+            match.apply(bot.choose(None, match.legal_actions(), rng))
+    return match
+
+
+SOLVER_POSITIONS = 300
+"""Random positions (each solved for both measures) on which the compiled solver is compared with the Python one."""
+
+
+def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -> None:
+    """CP-1 and CP-3 in ``native/solve.h``: the same value for every legal card, nodes and table entries, for the
+    points (the queen of diamonds never equivalent to a neighbour, the sweep) and for the tricks, from one card a
+    hand to six, with 0 to 3 cards of the trick down."""
+    kernel_or_skip(SOLVER)
+    solved = 0
+    for seed in range(SOLVER_POSITIONS):
+        match = _play_position(seed, 1 + seed % 6, seed % 4)
+        if match.current is None or match.to_act is None:
+            continue
+        for measure in ("points", "tricks"):
+            got = SOLVING.solvable(match, measure)
+            assert got is not None
+            python, compiled = SolveStats(), SolveStats()
+            expected = solve(got.position, None, None, python)
+            assert SOLVING.compiled_solve(got.position, None, compiled) == expected
+            assert (compiled.nodes, compiled.entries) == (python.nodes, python.entries)
+            solved += 1
+    assert solved > SOLVER_POSITIONS
+
+
+@pytest.mark.parametrize("share", [0.0, 0.3, 0.99])
+def test_a_node_limit_stops_the_compiled_solver_where_it_stops_the_python_one(share: float) -> None:
+    kernel_or_skip(SOLVER)
+    match = _play_position(11, 7, 2)
+    got = SOLVING.solvable(match, "points")
+    assert got is not None
+    whole = SolveStats()
+    solve(got.position, None, None, whole)
+    limit = max(1, int(whole.nodes * share))
+    python, compiled = SolveStats(), SolveStats()
+    with pytest.raises(NodeLimitError):
+        solve(got.position, None, limit, python)
+    # A search stopped part-way leaves its scorer part-way through a line: ask again for a fresh one.
+    again = SOLVING.solvable(match, "points")
+    assert again is not None
+    with pytest.raises(NodeLimitError, match=f"past {limit} nodes"):
+        SOLVING.compiled_solve(again.position, limit, compiled)
+    assert compiled.nodes == python.nodes == limit + 1

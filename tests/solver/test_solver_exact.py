@@ -86,3 +86,31 @@ def test_the_solver_refuses_a_game_without_tricks_and_a_moment_without_a_card() 
     deal_next(match, info, 1)
     with pytest.raises(NotSolvableError, match="during the play of the cards"):
         card_values(match)
+
+
+def test_the_table_tells_apart_where_a_special_card_sits_even_when_another_suit_is_held_alike() -> None:
+    """The transposition table's key reads each suit as relative ranks plus where the scorer's special cards sit
+    (the partnership game's queen of diamonds, CP-3). Clubs held exactly as the diamonds are (same ranks, same
+    seats) have no special card: their code must not stand in for the diamonds' (it once did, the codes being
+    remembered by the holdings alone, which took positions with the queen in different places for one)."""
+    from clubsuite.games.partnership.hand import RUBY_DAME
+    from clubsuite.games.partnership.solving import PartnershipScorer
+    from clubsuite.solver.model import Follow, PlayPosition
+    from clubsuite.solver.search import Table, _Search
+
+    ranks = [(0, 3, 10), (1, 5), (2, 7, 11), (4, 6)]  # by seat: the same ranks in clubs and in diamonds
+    hands = [sum(1 << r | 1 << (13 + r) for r in held) for held in ranks]
+    side = (True, False, True, False)
+    position = PlayPosition(
+        hands=hands,
+        leader=0,
+        trick=[],
+        players=(0, 1, 2, 3),
+        side=side,
+        scorer=PartnershipScorer(side, True, 0, 0),
+        follow=Follow.SUIT,
+    )
+    assert hands[0] >> RUBY_DAME & 1  # the queen of diamonds (rank 12, place 10 of its suit) is seat 0's
+    clubs, diamonds, _, _ = _Search(position, Table(), None)._layout()  # type: ignore[misc]
+    assert clubs[0] == diamonds[0]  # the same owners in the same order
+    assert clubs[1] == () and diamonds[1] == (8,)  # the queen is the ninth live diamond from the lowest

@@ -44,8 +44,9 @@ class Table:
     """A transposition table that may be shared by the solves of one deal (for one side and one scorer)."""
 
     entries: dict[Hashable, tuple[int, int]] = field(default_factory=dict)
-    layouts: dict[tuple[int, ...], Hashable] = field(default_factory=dict)
-    """The relative-rank code of each suit holding seen so far (see ``_Search._layout``)."""
+    layouts: dict[tuple[tuple[int, ...], int], Hashable] = field(default_factory=dict)
+    """The relative-rank code of each suit holding (and the suit's special cards) seen so far (see
+    ``_Search._layout``)."""
 
 
 class NodeLimitError(Exception):
@@ -196,13 +197,16 @@ class _Search:
         codes: list[Hashable] = []
         for shift in (0, 13, 26, 39):
             held = tuple((h >> shift) & 0x1FFF for h in hands)
-            code = cache.get(held)
+            special = (self.scorer.special >> shift) & 0x1FFF
+            # The code depends on the suit's special cards too: a suit with the queen of diamonds and another with
+            # the same holdings but no special card have different codes (keyed by the holdings alone, the table
+            # once took two positions with the special card in different places for one).
+            code = cache.get((held, special))
             if code is None:
                 live = 0
                 for h in held:
                     live |= h
                 owners = []
-                special = (self.scorer.special >> shift) & 0x1FFF
                 marks = []
                 while live:
                     low = live & -live
@@ -213,7 +217,7 @@ class _Search:
                             break
                     if special & low:
                         marks.append(len(owners) - 1)
-                code = cache[held] = (tuple(owners), tuple(marks))
+                code = cache[held, special] = (tuple(owners), tuple(marks))
             codes.append(code)
         return tuple(codes)
 

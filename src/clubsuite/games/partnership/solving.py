@@ -14,8 +14,10 @@ from clubsuite.engine import Phase, SomeMatch
 from clubsuite.games.partnership.deal import HAND_SIZE, N_SEATS
 from clubsuite.games.partnership.hand import RUBY_DAME, RUBY_DAME_POINTS, SWEEP_BONUS, score_lines, team_of
 from clubsuite.games.partnership.match import PartnershipMatch
+from clubsuite.solver.compiled import CompiledScorer, compiled_search
 from clubsuite.solver.game import Measure, Solvable
 from clubsuite.solver.model import Follow, PlayPosition
+from clubsuite.solver.search import SolveStats
 
 MEASURES = (
     Measure("points", "the points the partnership of the player to act ends the hand with (CP-3)"),
@@ -106,6 +108,23 @@ class PartnershipSolving:
     def action(self, index: int) -> object:
         """Solver indices are the standard card indices."""
         return card_at(index)
+
+    def compiled_solve(
+        self, position: PlayPosition, node_limit: int | None, stats: SolveStats | None
+    ) -> dict[int, int] | None:
+        """What :func:`clubsuite.solver.search.solve` returns for ``position``, from the compiled solver (the same
+        search: the same values, node count and table size, and :class:`NodeLimitError` at the same node); None
+        where it cannot answer (then the Python search runs)."""
+        scorer = position.scorer
+        if not isinstance(scorer, PartnershipScorer) or position.side != scorer.side or scorer._won:
+            return None
+        compiled = CompiledScorer(
+            points=scorer.points,
+            special=scorer.special,
+            side_tricks=scorer.side_tricks,
+            other_tricks=scorer.other_tricks,
+        )
+        return compiled_search(position, compiled, node_limit, stats)
 
 
 SOLVING = PartnershipSolving()

@@ -28,18 +28,6 @@ class WhistCore:
     def decide(self, take: bool) -> int: ...
     def play(self, index: int) -> int: ...
 
-def solve(
-    hands: tuple[int, int, int] | list[int],
-    leader: int,
-    trick: list[int],
-    broken: bool,
-    tricks_done: int,
-    max_tricks: int,
-    seat: int,
-    sign: int,
-    limit: int,
-) -> tuple[int, dict[int, int] | None, int, int]: ...
-
 class HeuristicTable:
     def __init__(
         self,

@@ -1,8 +1,8 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The compiled whist kernel: a step-by-step state for the differential tests and a batch of random matches.
 
-The C code is in core.h (the rules) and clubsuite/native/kernel.h (the engine's random numbers and seeds); this
-module only moves numbers across. ``bulk.py`` beside it decides when it is used, with the engine as the fallback.
+The C code is in core.h (the rules), heuristic.h (the heuristic bot's card play) and clubsuite/native/kernel.h (the
+engine's random numbers and seeds); this module only moves numbers across. ``bulk.py`` beside it decides when it is used, with the engine as the fallback.
 """
 
 from libc.stdint cimport uint32_t, uint64_t
@@ -19,20 +19,6 @@ cdef extern from "heuristic.h":
     int wh_finish(wh_table_t *tb, int *out) nogil
     uint64_t wh_legal(const wh_table_t *tb) nogil
     int wh_phase(const wh_table_t *tb) nogil
-
-
-cdef extern from "solve.h":
-    ctypedef struct ws_table_t:
-        size_t used
-
-    ctypedef struct ws_search_t:
-        long long nodes
-        ws_table_t tt
-
-    int ws_init(ws_search_t *s, const uint64_t *hands, int leader, const int *trick, int trick_len, int broken,
-                int tricks_done, int max_tricks, int seat, int sign, long long limit) nogil
-    int ws_root(ws_search_t *s, int *values, uint64_t *legal_out) nogil
-    void ws_free(ws_search_t *s) nogil
 
 
 cdef extern from "core.h":
@@ -166,39 +152,6 @@ def count_random_hands(uint64_t first_seed, int matches, int target, int lead_ru
             whist_random_match(derive_seed1(first_seed, <uint64_t>k), target, lead_rule, &deals, &bots, &out)
             total += out.hands
     return total
-
-
-def solve(hands, int leader, trick, bint broken, int tricks_done, int max_tricks, int seat, int sign,
-          long long limit):
-    """The exact value of every legal card of the seat to act (see solve.h): ``(status, values, nodes, entries)``,
-    status 0 done (values maps each legal card to the tricks ``seat`` takes from here, times ``sign``), 1 past
-    ``limit`` nodes, 2 out of memory, 3 the hand is over (values None unless done)."""
-    cdef ws_search_t search
-    cdef uint64_t h[3]
-    cdef int cards[3]
-    cdef int values[52]
-    cdef uint64_t legal = 0
-    cdef int n = len(trick), status
-    if n > 2:
-        raise ValueError("a trick in progress holds at most two cards")
-    for p in range(3):
-        h[p] = hands[p]
-    for i in range(n):
-        cards[i] = trick[i]
-    if not ws_init(&search, h, leader, cards, n, broken, tricks_done, max_tricks, seat, sign, limit):
-        return 2, None, 0, 0
-    with nogil:
-        status = ws_root(&search, values, &legal)
-    nodes, entries = search.nodes, search.tt.used
-    ws_free(&search)
-    if status != 0:
-        return status, None, nodes, entries
-    out = {}
-    while legal:
-        c = (legal & -legal).bit_length() - 1
-        legal &= legal - 1
-        out[c] = values[c]
-    return 0, out, nodes, entries
 
 
 cdef class HeuristicTable:

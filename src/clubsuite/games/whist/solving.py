@@ -13,10 +13,10 @@ from clubsuite.cards import card_at
 from clubsuite.engine import Phase, SomeMatch
 from clubsuite.games.whist.deal import N_SEATS
 from clubsuite.games.whist.match import WhistMatch
-from clubsuite.native import kernel
+from clubsuite.solver.compiled import CompiledScorer, compiled_search
 from clubsuite.solver.game import Measure, Solvable
 from clubsuite.solver.model import Follow, PlayPosition
-from clubsuite.solver.search import INF, NodeLimitError, SolveStats
+from clubsuite.solver.search import SolveStats
 
 MEASURES = (
     Measure("tricks", "the most tricks the player to act can take, the others playing against it"),
@@ -89,55 +89,13 @@ class WhistSolving:
     def compiled_solve(
         self, position: PlayPosition, node_limit: int | None, stats: SolveStats | None
     ) -> dict[int, int] | None:
-        """What :func:`clubsuite.solver.search.solve` returns for ``position``, from the compiled kernel (``solve.h``:
-        the same search, so the same values, node count and table size, and the same :class:`NodeLimitError` at the
-        same node); None where the kernel is not built, is turned off, ran out of memory or does not know this
-        position's shape (then the Python search runs)."""
-        core = kernel(CORE)
+        """What :func:`clubsuite.solver.search.solve` returns for ``position``, from the compiled solver (the same
+        search: the same values, node count and table size, and :class:`NodeLimitError` at the same node); None
+        where it cannot answer (then the Python search runs)."""
         scorer = position.scorer
-        if core is None or not isinstance(scorer, TricksScorer) or not _plain(position, scorer.seat):
+        if not isinstance(scorer, TricksScorer) or position.side != tuple(s == scorer.seat for s in range(N_SEATS)):
             return None
-        limit = node_limit if node_limit is not None else INF
-        solved: tuple[int, dict[int, int] | None, int, int] = core.solve(
-            position.hands,
-            position.leader,
-            position.trick,
-            bool(position.clubs_broken),
-            position.tricks_done,
-            position.max_tricks,
-            scorer.seat,
-            scorer.sign,
-            limit,
-        )
-        status, values, nodes, entries = solved
-        if stats is not None:
-            stats.nodes += nodes
-            stats.entries = entries
-        if status == _PAST_LIMIT:
-            raise NodeLimitError(f"the solve went past {limit} nodes")
-        if status == _OVER:
-            return {}
-        return values  # None when out of memory: the Python search then tries
-
-
-CORE = "clubsuite.games.whist._core"
-"""The compiled kernel's module (``_core.pyx``: the rules in ``core.h``, the solver in ``solve.h``)."""
-_PAST_LIMIT, _OVER = 1, 3
-"""The kernel's solve status codes that are not a result (solve.h)."""
-
-
-def _plain(position: PlayPosition, seat: int) -> bool:
-    """Whether ``position`` has the shape every whist solve has, the one the kernel knows: three seats in turn from
-    the leader, ``seat`` alone on its side, the must-beat rule (CW-1), clubs broken known (CW-2)."""
-    return (
-        len(position.hands) == N_SEATS
-        and position.players == tuple((position.leader + k) % N_SEATS for k in range(N_SEATS))
-        and position.side == tuple(s == seat for s in range(N_SEATS))
-        and position.follow is Follow.MUST_BEAT
-        and position.clubs_broken is not None
-        and not position.skip_empty
-        and len(position.trick) < N_SEATS
-    )
+        return compiled_search(position, CompiledScorer(points=False, sign=scorer.sign), node_limit, stats)
 
 
 SOLVING = WhistSolving()
