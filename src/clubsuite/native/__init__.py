@@ -1,8 +1,10 @@
 """The compiled core: C kernels for the hot paths, with the pure-Python engine as the fallback.
 
 A game may have a kernel, ``games/<game>/_core`` (Cython over C, built from ``_core.pyx`` and ``core.h`` by
-``setup.py``; the random numbers and seeds every kernel shares are in ``native/kernel.h``). A kernel restates
-rules the Python engine states first, and it draws exactly the random numbers the engine draws
+``setup.py``; the random numbers and seeds every kernel shares are in ``native/kernel.h``), and every trick game
+may use the shared exact solver, ``native/_solver`` (``native/solve.h``, the search of
+:mod:`clubsuite.solver.search`; see :mod:`clubsuite.solver.compiled`). A kernel restates rules the Python engine
+states first, and it draws exactly the random numbers the engine draws
 (``random.Random`` and :func:`clubsuite.seeding.derive_seed`, reproduced bit for bit), so its results are the
 engine's results, only sooner; each game's differential tests hold it to that, comparing every legal set, event
 and score over thousands of random matches per variant.
