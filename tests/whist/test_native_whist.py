@@ -16,13 +16,13 @@ from clubsuite.cards import card_at
 from clubsuite.engine import Phase, find_game
 from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
 from clubsuite.games.whist import WhistMatch
-from clubsuite.games.whist.bulk import CORE
+from clubsuite.games.whist.bulk import CORE, compiled_matches
 from clubsuite.games.whist.events import Decided, HandScored, HandStarted
 from clubsuite.games.whist.hand import Decision
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
 from clubsuite.games.whist.playout import compiled_finish, heuristic_table
 from clubsuite.games.whist.solving import SOLVING
-from clubsuite.runner import deal_next
+from clubsuite.runner import deal_next, play_match
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from clubsuite.solver import card_values
@@ -316,3 +316,50 @@ def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: p
     with_core = decisions()
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
     assert decisions() == with_core
+
+
+def test_the_compiled_exchange_decision_is_the_python_heuristics_with_the_same_draws() -> None:
+    """CW-4 as the heuristic bot weighs it: the same keep or exchange from the same generator state, and the
+    generator left in the same state (the bid hands sampled as ``random.Random.sample`` samples them)."""
+    kernel = kernel_or_skip(CORE)
+    bot = make_bot("heuristic", "whist")
+    decisions = 0
+    for seed in range(40):
+        rng = random.Random(seed)
+        match = WhistMatch(WhistOptions(target=5))
+        while not match.is_over:
+            match.deal(rng=rng)
+            while (seat := match.to_act) is not None:
+                view = match.view(seat)
+                if match.phase is not Phase.PLAY:
+                    before = rng.getstate()
+                    someone = any(exchanged for _, exchanged in view.decisions)
+                    hand, total = int(view.hand), view.totals[seat]
+                    take, after = kernel.exchange_choice(hand, seat, total, view.target, someone, before)
+                    action = bot.choose(view, match.legal_actions(), rng)
+                    assert (take, after) == (action is Decision.EXCHANGE, rng.getstate())
+                    decisions += 1
+                else:
+                    action = bot.choose(view, match.legal_actions(), rng)
+                match.apply(action)
+    assert decisions > 200  # three decisions a hand, some seven hands a match
+
+
+@pytest.mark.parametrize(
+    ("bots", "matches"), [(("heuristic", "random", "random"), 60), (("heuristic", "heuristic", "heuristic"), 25)]
+)
+@pytest.mark.parametrize("variant", sorted(VARIANTS))
+def test_matches_of_heuristic_bots_in_the_kernel_are_the_engines(
+    bots: tuple[str, str, str], matches: int, variant: str
+) -> None:
+    """The bulk path with the heuristic bot in some seats: every match the engine's, hand for hand and draw for
+    draw (the random bot's and the heuristic's exchange draws come from one generator)."""
+    kernel_or_skip(CORE)
+    options, _ = VARIANTS[variant]
+    seeds = seeds_of(17, matches)
+    played = compiled_matches(options, bots, seeds)
+    expected = []
+    for seed in seeds:
+        match = play_match(WhistMatch(options), [make_bot(b, "whist") for b in bots], seed)
+        expected.append((len(match.hand_scores), tuple(match.totals), tuple(match.winners), bool(match.draw)))
+    assert played is not None and [tuple(r) for r in played] == expected

@@ -97,6 +97,32 @@ static inline double mt_random(mt_t *mt) {
     return (a * 67108864.0 + b) * (1.0 / 9007199254740992.0);
 }
 
+/* random.Random.getrandbits(k) for 0 < k <= 32. */
+static inline uint32_t mt_getrandbits(mt_t *mt, int k) { return mt_next(mt) >> (32 - k); }
+
+/* random.Random._randbelow(n) for 0 < n < 2**32: k = n.bit_length() bits drawn until below n. */
+static inline int mt_randbelow(mt_t *mt, uint32_t n) {
+    int k = 32 - __builtin_clz(n);
+    uint32_t r = mt_getrandbits(mt, k);
+    while (r >= n) r = mt_getrandbits(mt, k);
+    return (int)r;
+}
+
+/* random.Random.sample(population, k) as a mask of the chosen numbers, where Python takes its pool method (a
+ * population no larger than its set size: 21, plus 4 ** ceil(log(3k, 4)) when k > 5; 13 of 39 cards is such a
+ * case). */
+static inline uint64_t mt_sample_mask(mt_t *mt, const int *population, int n, int k) {
+    int pool[64];
+    uint64_t mask = 0;
+    for (int i = 0; i < n; i++) pool[i] = population[i];
+    for (int i = 0; i < k; i++) {
+        int j = mt_randbelow(mt, (uint32_t)(n - i));
+        mask |= 1ull << pool[j];
+        pool[j] = pool[n - i - 1];
+    }
+    return mask;
+}
+
 /* floor(random() * n), the draw the random bot and the shuffle make. */
 static inline int mt_below(mt_t *mt, int n) { return (int)(mt_random(mt) * (double)n); }
 

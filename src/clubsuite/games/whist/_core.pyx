@@ -17,13 +17,17 @@ cdef extern from "heuristic.h":
     int wh_play(wh_table_t *tb, int idx) nogil
     int wh_card_choice(const wh_table_t *tb) nogil
     int wh_finish(wh_table_t *tb, int *out) nogil
+    int wh_exchange_choice(uint64_t hand, int seat, int total, int target, int someone_exchanged, mt_t *rng) nogil
+    void whist_bots_match(uint64_t match_seed, int target, int lead_rule, const int *bots, mt_t *deals, mt_t *rng,
+                          whist_outcome_t *out) nogil
     uint64_t wh_legal(const wh_table_t *tb) nogil
     int wh_phase(const wh_table_t *tb) nogil
 
 
 cdef extern from "core.h":
     ctypedef struct mt_t:
-        pass
+        uint32_t state[624]
+        int index
 
     ctypedef struct whist_t:
         uint64_t hands[3]
@@ -197,3 +201,33 @@ cdef class HeuristicTable:
         with nogil:
             n = wh_finish(&self.tb, out)
         return [out[i] for i in range(n)]
+
+
+def exchange_choice(uint64_t hand, int seat, int total, int target, bint someone_exchanged, state):
+    """The heuristic bot's exchange decision (True: take the bid hand) with its generator in ``state``
+    (``random.Random.getstate()``), and that generator's state after it: for the tests."""
+    cdef mt_t mt
+    words = state[1]
+    for i in range(624):
+        mt.state[i] = words[i]
+    mt.index = words[624]
+    take = wh_exchange_choice(hand, seat, total, target, someone_exchanged, &mt)
+    return bool(take), (state[0], tuple(mt.state[i] for i in range(624)) + (mt.index,), state[2])
+
+
+def bot_matches(seeds, int target, int lead_rule, bots):
+    """Each seed's match played as ``clubsuite.runner.play_match`` plays it with ``bots`` by seat (0 the random bot,
+    1 the heuristic bot): a list of ``(hands, (total0, total1, total2), winners mask, draw)``."""
+    cdef mt_t deals, rng
+    cdef whist_outcome_t out
+    cdef uint64_t seed
+    cdef int kinds[3]
+    for s in range(3):
+        kinds[s] = bots[s]
+    results = []
+    for s in seeds:
+        seed = s
+        with nogil:
+            whist_bots_match(seed, target, lead_rule, kinds, &deals, &rng, &out)
+        results.append((out.hands, (out.totals[0], out.totals[1], out.totals[2]), out.winners, bool(out.draw)))
+    return results

@@ -34,6 +34,8 @@
 #define FEED_SPARE 0
 #define TIE 1e-3
 #define WH_QUOTA 4
+#define EXCHANGE_SAMPLES 24
+#define REJECTED_HAND_MARGIN 0.1
 
 /* A hand in play with what the table has shown so far. */
 typedef struct {
@@ -345,6 +347,112 @@ static int wh_card_choice(const wh_table_t *tb) {
 
 static inline uint64_t wh_legal(const wh_table_t *tb) { return whist_legal(&tb->w); }
 static inline int wh_phase(const wh_table_t *tb) { return tb->w.phase; }
+
+/* bot.Knowledge.fresh: before any play, every card of pool is with each opponent with chance share. */
+static void wh_fresh(wh_knowledge_t *k, uint64_t hand, int seat, uint64_t pool, double share) {
+    k->hand = hand;
+    k->opponents[0] = (seat + 1) % W_SEATS;
+    k->opponents[1] = (seat + 2) % W_SEATS;
+    memset(k->prob, 0, sizeof k->prob);
+    for (uint64_t m = pool; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        k->prob[0][i] = k->prob[1][i] = share;
+    }
+    k->sure[0] = k->sure[1] = 0;
+}
+
+/* bot.exchange_decision (CW-4): 1 to take the bid hand. `rng` is the decision's generator: the bid hands are
+ * sampled as random.Random.sample samples them. */
+static int wh_exchange_choice(uint64_t hand, int seat, int total, int target, int someone_exchanged, mt_t *rng) {
+    uint64_t pool = W_FULL & ~hand;
+    wh_knowledge_t k;
+    double value;
+    wh_fresh(&k, hand, seat, pool, 1.0 / 3.0);
+    wh_best_goal(total, 0, wh_hand_estimate(&k, WH_HIGH), wh_hand_estimate(&k, WH_LOW), target, 1.0, &value);
+    double keep_value = value;
+    int others[52], n = 0;
+    for (uint64_t m = pool; m; m &= m - 1) others[n++] = __builtin_ctzll(m);
+    double gain = 0.0;
+    for (int s = 0; s < EXCHANGE_SAMPLES; s++) {
+        uint64_t bid = mt_sample_mask(rng, others, n, W_TRICKS);
+        wh_fresh(&k, bid, seat, pool & ~bid, 0.5);
+        wh_best_goal(total, 0, wh_hand_estimate(&k, WH_HIGH), wh_hand_estimate(&k, WH_LOW), target, 1.0, &value);
+        gain += value;
+    }
+    double bid_value = gain / EXCHANGE_SAMPLES;
+    double margin = 0.0;
+    if (someone_exchanged) margin += REJECTED_HAND_MARGIN * keep_value;
+    return bid_value > keep_value + margin;
+}
+
+enum { WH_RANDOM_BOT = 0, WH_HEURISTIC_BOT = 1 };
+
+/* A match as clubsuite.runner.play_match plays it with bots[seat] (the random or the heuristic bot) in each seat:
+ * the deals of whist_random_match, every bot drawing from the one generator of the match. */
+static void whist_bots_match(uint64_t match_seed, int target, int lead_rule, const int bots[W_SEATS], mt_t *deals,
+                             mt_t *rng, whist_outcome_t *out) {
+    memset(out, 0, sizeof *out);
+    mt_seed(rng, derive_seed1(match_seed, 0x5EED));
+    for (;;) {
+        int dealer = out->hands % W_SEATS;
+        uint64_t hands[W_SEATS], bid;
+        mt_seed(deals, derive_seed1(match_seed, (uint64_t)out->hands));
+        whist_deal(deals, dealer, hands, &bid);
+        wh_table_t tb;
+        memset(&tb, 0, sizeof tb);
+        whist_start(&tb.w, hands, bid, dealer, lead_rule);
+        for (int s = 0; s < W_SEATS; s++) {
+            tb.known_at[s] = -1;
+            tb.totals[s] = out->totals[s];
+        }
+        tb.target = target;
+        int order[W_SEATS], took[W_SEATS], n_decided = 0, someone = 0;
+        while (tb.w.phase == W_EXCHANGE) {
+            int seat = tb.w.to_act, take;
+            if (bots[seat] == WH_RANDOM_BOT) {
+                take = mt_below(rng, 2);
+            } else {
+                take = wh_exchange_choice(tb.w.hands[seat], seat, tb.totals[seat], target, someone, rng);
+            }
+            if (take) tb.given[seat] = tb.w.hands[seat];
+            order[n_decided] = seat;
+            took[n_decided++] = take;
+            someone |= take;
+            whist_decide(&tb.w, take);
+        }
+        for (int i = 0; i < n_decided; i++) { /* where each exchanger's old hand is now (CW-4) */
+            if (!took[i]) continue;
+            tb.known_at[order[i]] = WH_BID;
+            for (int j = i + 1; j < n_decided; j++) {
+                if (took[j]) {
+                    tb.known_at[order[i]] = order[j];
+                    break;
+                }
+            }
+        }
+        while (tb.w.phase == W_PLAY) {
+            int card;
+            if (bots[tb.w.to_act] == WH_RANDOM_BOT) {
+                uint64_t legal = whist_legal(&tb.w);
+                card = kth_bit(legal, mt_below(rng, __builtin_popcountll(legal)));
+            } else {
+                card = wh_card_choice(&tb);
+            }
+            wh_play(&tb, card);
+        }
+        out->hands++;
+        int hit = 0;
+        for (int s = 0; s < W_SEATS; s++) {
+            out->totals[s] += tb.w.tricks_won[s] - WH_QUOTA;
+            if (out->totals[s] >= target || out->totals[s] <= -target) hit |= 1 << s;
+        }
+        if (hit) {
+            out->draw = hit == 7;
+            out->winners = out->draw ? 0 : hit;
+            return;
+        }
+    }
+}
 
 /* Play the hand to its end with the heuristic bot in every seat; the cards played go to out (up to 39). */
 static int wh_finish(wh_table_t *tb, int *out) {
