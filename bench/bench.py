@@ -258,13 +258,12 @@ partnership game 52 cards a hand and four passes in two hands of three (CP-2: le
 
 
 def _bulk_matches(
-    play: Callable[[list[int]], list[int]], seconds: float, seed: int, game: str
+    play: Callable[[list[int]], list[int]], seconds: float, seed: int, game: str, batch: int
 ) -> tuple[int, int, float]:
     """Play batches of whole random matches (seeds ``derive_seed(seed, k)``) with ``play(seeds) -> hands of each``
     until ``seconds`` have passed: (hands, actions, time)."""
     from clubsuite.seeding import derive_seed
 
-    batch = 1000
     hands = actions = done = 0
     start = time.perf_counter()
     while time.perf_counter() - start < seconds:
@@ -276,34 +275,41 @@ def _bulk_matches(
     return hands, actions, time.perf_counter() - start
 
 
-def _bulk(game: str, compiled: bool) -> Benchmark:
-    """The bulk path of ``game`` (its ``bulk`` part: whole matches with a random bot in every seat), in the compiled
+def _bulk(game: str, compiled: bool, bot: str = "random") -> Benchmark:
+    """The bulk path of ``game`` (its ``bulk`` part: whole matches with ``bot`` in every seat), in the compiled
     core or, with ``compiled`` false, through the engine as its fallback does."""
 
     def run(seconds: float, seed: int) -> Figure:
+        from clubsuite.bots import make_bot
         from clubsuite.engine import resolve
+        from clubsuite.runner import play_match
         from clubsuite.sim.bulk import compiled_matches, engine_random_match
 
         info, options = resolve(game)
         n = info.new_match(options, 0).n_seats
 
         def kernel(seeds: list[int]) -> list[int]:
-            played = compiled_matches(info, options, ["random"] * n, seeds)
+            played = compiled_matches(info, options, [bot] * n, seeds)
             if played is None:
                 raise UnavailableError("the compiled core is not built here, or CLUBS_PURE_PYTHON is set")
             return [r.hands for r in played]
 
         def engine(seeds: list[int]) -> list[int]:
-            return [engine_random_match(info, options, s).hands for s in seeds]
+            if bot == "random":
+                return [engine_random_match(info, options, s).hands for s in seeds]
+            return [
+                len(play_match(info.new_match(options, 0), [make_bot(bot, game)] * n, s).hand_scores) for s in seeds
+            ]
 
-        hands, actions, elapsed = _bulk_matches(kernel if compiled else engine, seconds, seed, game)
+        batch = 1000 if bot == "random" else 50
+        hands, actions, elapsed = _bulk_matches(kernel if compiled else engine, seconds, seed, game, batch)
         how = (
-            f"the compiled core (games/{game}/bulk.py): whole matches with a random bot in every seat, each hand dealt "
-            "and played exactly as the engine would from the same seed; no view, no Python object per decision"
+            f"the compiled core (games/{game}/bulk.py): whole matches with the {bot} bot in every seat, each hand "
+            "dealt and played exactly as the engine would from the same seed; no view, no Python object per decision"
         )
         fallback = "the same matches through the pure-Python engine (the bulk path's fallback): no view per decision"
         return Figure(
-            name=f"clubsuite-{game}-bulk{'' if compiled else '-python'}",
+            name=f"clubsuite-{game}-bulk{'' if bot == 'random' else '-' + bot}{'' if compiled else '-python'}",
             unit="hand",
             units=hands,
             actions=actions,
@@ -311,7 +317,7 @@ def _bulk(game: str, compiled: bool) -> Benchmark:
             note=how if compiled else fallback,
         )
 
-    run.__doc__ = f"The bulk path of {game}, {'compiled' if compiled else 'through the engine'}."
+    run.__doc__ = f"The bulk path of {game} ({bot} bots), {'compiled' if compiled else 'through the engine'}."
     return run
 
 
@@ -321,6 +327,8 @@ BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-partnership": bench_clubsuite_partnership,
     "clubsuite-whist-bulk": _bulk("whist", compiled=True),
     "clubsuite-whist-bulk-python": _bulk("whist", compiled=False),
+    "clubsuite-whist-bulk-heuristic": _bulk("whist", compiled=True, bot="heuristic"),
+    "clubsuite-whist-bulk-heuristic-python": _bulk("whist", compiled=False, bot="heuristic"),
     "clubsuite-partnership-bulk": _bulk("partnership", compiled=True),
     "clubsuite-partnership-bulk-python": _bulk("partnership", compiled=False),
     "clubsuite-northstar-3p": _northstar(3),
@@ -337,6 +345,7 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-northstar-3p", "openspiel-dou_dizhu"),
     ("clubsuite-whist-bulk", "clubsuite-whist-bulk-python"),
     ("clubsuite-whist-bulk", "openspiel-hearts"),
+    ("clubsuite-whist-bulk-heuristic", "clubsuite-whist-bulk-heuristic-python"),
     ("clubsuite-partnership-bulk", "clubsuite-partnership-bulk-python"),
     ("clubsuite-partnership-bulk", "openspiel-hearts"),
 ]
@@ -468,13 +477,13 @@ def main(argv: list[str] | None = None) -> int:
     )
     for f in figures.values():
         print(
-            f"{f.name:33} {f.units_per_second:10.1f} {f.unit}s/s  {f.actions_per_second:10.0f} actions/s"
+            f"{f.name:38} {f.units_per_second:10.1f} {f.unit}s/s  {f.actions_per_second:10.0f} actions/s"
             f"  ({f.units} {f.unit}s, {f.actions} actions in {f.seconds:.2f} s; the best of "
             f"{'/'.join(f'{r.actions_per_second:.0f}' for r in runs[f.name])})"
         )
-        print(f"{'':33} {f.note}")
+        print(f"{'':38} {f.note}")
     for name, why in skipped.items():
-        print(f"{name:33} skipped: {why}")
+        print(f"{name:38} skipped: {why}")
     for a, b in pairs:
         print(
             f"ratio {a.name} / {b.name}: {a.units_per_second / b.units_per_second:.2f} "
