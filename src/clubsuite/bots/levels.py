@@ -4,7 +4,8 @@
 ``easy``   the heuristic bot, but one decision in three is a random legal action (a beatable opponent)
 ``normal`` the heuristic bot: rule-based, instant
 ``hard``   ``pimc(samples=8,ms=10000)``: determinized search over 8 worlds, some 50 ms a decision on one core
-``expert`` ``pimc(samples=32,ms=30000)``: the same search over 32 worlds, some 250 ms a decision
+``expert`` ``pimc(samples=32,ms=30000)``: the same search over 32 worlds, some 250 ms a decision (both times in
+           Python; a game's compiled kernels make the same decisions some ten times sooner)
 =========  ==========================================================================================
 
 A level's budget is **work** (worlds; the solver's own limit is nodes), so a level plays the same on a busy machine
