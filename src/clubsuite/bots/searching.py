@@ -11,9 +11,9 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, Protocol, cast, runtime_checkable
 
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.engine import LegalActions, SomeMatch, find_game, load_part
@@ -78,17 +78,13 @@ class Budget:
         return True
 
 
-_UNKNOWN = object()
-"""A game whose playout part has not been looked up yet."""
-
-
 class Rollouts:
     """Plays the rest of a hand with one bot per seat (each deciding from its own view of the imagined state)."""
 
     def __init__(self, spec: str) -> None:
         self.spec = spec
         self._bots: dict[tuple[str, int], SomeBot] = {}
-        self._playouts: dict[str, object] = {}
+        self._playouts: dict[str, Callable[[SomeMatch, str], bool] | None] = {}
 
     def bot(self, game: str, seat: int) -> SomeBot:
         """The rollout bot of ``seat`` (built once per game and seat)."""
@@ -103,11 +99,11 @@ class Rollouts:
 
         A game's ``playout`` part (``compiled_finish(match, spec) -> bool``) may play the hand in its compiled
         kernel, choosing exactly what the rollout bot would; otherwise the bots play it here."""
-        compiled = self._playouts.get(match.game, _UNKNOWN)
-        if compiled is _UNKNOWN:
+        if match.game not in self._playouts:
             info, _ = find_game(match.game)
-            compiled = self._playouts[match.game] = load_part(info, "playout")
-        if compiled is not None and compiled(match, self.spec):  # type: ignore[operator]
+            self._playouts[match.game] = cast("Callable[[SomeMatch, str], bool] | None", load_part(info, "playout"))
+        compiled = self._playouts[match.game]
+        if compiled is not None and compiled(match, self.spec):
             return
         while match.to_act is not None:
             seat = match.to_act

@@ -4,6 +4,8 @@ knows. ``clubsuite.solver.compiled`` decides when it is used; the Python search 
 
 from libc.stdint cimport uint64_t
 
+from clubsuite.native.checks import cards_of, hands_of, number_in
+
 
 cdef extern from "solve.h":
     ctypedef struct s_table_t:
@@ -34,11 +36,22 @@ def solve(hands, int leader, trick, side, bint must_beat, int broken, int tricks
     cdef int n = len(hands), t = len(trick), status
     if not 3 <= n <= 4 or t >= n or len(side) != n:
         raise ValueError("three or four seats, a trick of fewer cards than seats, a side flag for every seat")
+    checked = hands_of(hands, n)
+    down = cards_of(trick, n - 1, "trick")
+    held = 0
+    for mask in checked:
+        held |= mask
+    if any(held >> c & 1 for c in down):
+        raise ValueError("trick: a card of the trick is also in a hand")
+    number_in(leader, 0, n - 1, "leader")
+    number_in(broken, -1, 1, "broken")
+    number_in(sign, -1, 1, "sign")
+    hands_of([special], 1, 4, "special")
     for p in range(n):
-        h[p] = hands[p]
+        h[p] = checked[p]
         sides[p] = 1 if side[p] else 0
     for i in range(t):
-        cards[i] = trick[i]
+        cards[i] = down[i]
     if not s_init(&search, n, h, leader, cards, t, sides, must_beat, broken, tricks_done, max_tricks, points, sign,
                   special, side_tricks, other_tricks, limit):
         return 2, None, 0, 0

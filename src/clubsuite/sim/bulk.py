@@ -1,13 +1,15 @@
 """Matches played in a game's compiled kernel where it has one for the lineup: the same outcomes, sooner.
 
 A game's ``bulk`` part (``compiled_matches(options, bots, match_seeds)``, see :mod:`clubsuite.native`) plays
-whole matches exactly as :func:`clubsuite.runner.play_match` would from the same seeds, or returns None when it
+whole matches exactly as :func:`clubsuite.runner.play_match` would from the same seeds, the first hand dealt by seat
+0 as a simulation deals it (``info.new_match(options, 0)``), or returns None when it
 cannot (no kernel built, kernels turned off, a bot the kernel does not have); the engine then plays them.
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
+from typing import cast
 
 from clubsuite.bots.random_bot import RandomBot
 from clubsuite.engine import SomeGame, load_part
@@ -25,8 +27,7 @@ def compiled_matches(
     part = load_part(info, "bulk")
     if part is None:
         return None
-    play: CompiledMatches = part  # type: ignore[assignment]
-    return play(options, bots, match_seeds)
+    return cast(CompiledMatches, part)(options, bots, match_seeds)
 
 
 def engine_random_match(info: SomeGame, options: object, match_seed: int) -> BulkResult:

@@ -18,8 +18,8 @@ from clubsuite.solver.search import INF, NodeLimitError, SolveStats
 SOLVER = "clubsuite.native._solver"
 """The compiled solver's module."""
 
-_PAST_LIMIT, _OVER = 1, 3
-"""The compiled solver's status codes that are not a result (solve.h; 2, out of memory, gives None)."""
+_PAST_LIMIT, _OUT_OF_MEMORY, _OVER = 1, 2, 3
+"""The compiled solver's status codes that are not a result (solve.h)."""
 
 
 @dataclass(frozen=True)
@@ -71,6 +71,8 @@ def compiled_search(
         limit,
     )
     status, values, nodes, entries = solved
+    if status == _OUT_OF_MEMORY:
+        return None  # the Python search runs instead, and counts its own nodes
     if stats is not None:
         stats.nodes += nodes
         stats.entries = entries

@@ -7,6 +7,10 @@ module only moves numbers across. ``bulk.py`` beside it decides when it is used,
 
 from libc.stdint cimport uint64_t
 
+from math import comb
+
+from clubsuite.native.checks import hands_of, number_in
+
 
 cdef extern from "heuristic.h":
     ctypedef struct ph_table_t:
@@ -56,6 +60,8 @@ def state_bytes():
 
 def pass_at(uint64_t hand, int index):
     """The ``index``-th pass of ``hand`` in the engine's order (for the tests)."""
+    hands_of([hand], 1)
+    number_in(index, 0, comb(bin(hand).count("1"), 3) - 1, "index")
     return p_pass_at(hand, index)
 
 
@@ -66,9 +72,10 @@ cdef class PartnershipCore:
 
     def __init__(self, hands, int dealer, int direction):
         cdef uint64_t h[4]
+        checked = hands_of(hands, 4)
         for s in range(4):
-            h[s] = hands[s]
-        partnership_start(&self.p, h, dealer, direction)
+            h[s] = checked[s]
+        partnership_start(&self.p, h, number_in(dealer, 0, 3, "dealer"), number_in(direction, 0, 2, "direction"))
 
     @property
     def to_act(self):
@@ -139,9 +146,10 @@ cdef class HeuristicTable:
 
     def __init__(self, hands, int dealer, int direction):
         cdef uint64_t h[4]
+        checked = hands_of(hands, 4)
         for s in range(4):
-            h[s] = hands[s]
-        ph_start(&self.tb, h, dealer, direction)
+            h[s] = checked[s]
+        ph_start(&self.tb, h, number_in(dealer, 0, 3, "dealer"), number_in(direction, 0, 2, "direction"))
 
     def pass_cards(self, uint64_t cards):
         """The seat to act passes ``cards`` (three it holds)."""

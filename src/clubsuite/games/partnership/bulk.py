@@ -23,7 +23,11 @@ def compiled_matches(options: object, bots: Sequence[str], match_seeds: Sequence
     """The matches of ``match_seeds`` played in the kernel with ``bots`` by seat; None where the kernel is not built,
     is turned off, or does not know this lineup."""
     core = kernel(CORE)
-    if core is None or not isinstance(options, PartnershipOptions):
+    if (
+        core is None
+        or not all(0 <= seed < 1 << 64 for seed in match_seeds)
+        or not isinstance(options, PartnershipOptions)
+    ):
         return None
     if any(spec.strip() != "random" for spec in bots):
         return None

@@ -207,6 +207,7 @@ static double ph_lead_score(const ph_knowledge_t *k, int card) {
 /* The card the heuristic bot plays for the seat to act (play phase). */
 static int ph_card_choice(const ph_table_t *tb) {
     uint64_t legal = partnership_legal(&tb->p);
+    if (!legal) return -1;
     if (__builtin_popcountll(legal) == 1) return __builtin_ctzll(legal);
     ph_knowledge_t k;
     ph_knowledge(tb, tb->p.to_act, &k);
@@ -269,11 +270,13 @@ static int ph_finish(ph_table_t *tb, uint64_t *passes_out, int *n_passes, int *o
     *n_passes = 0;
     while (tb->p.phase == P_PASSING) {
         uint64_t given = ph_pass_choice(tb);
+        if (!given) break; /* fewer than three cards to pass: an inconsistent table */
         passes_out[(*n_passes)++] = given;
         ph_pass(tb, given);
     }
     while (tb->p.phase == P_PLAY) {
         int card = ph_card_choice(tb);
+        if (card < 0) break; /* no legal card: a table built from inconsistent hands; nothing more is played */
         out[n++] = card;
         ph_play(tb, card);
     }

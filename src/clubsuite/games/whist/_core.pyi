@@ -1,4 +1,4 @@
-"""Types of the compiled whist kernel (``_whist.pyx``)."""
+"""Types of the compiled whist kernel (``_core.pyx``)."""
 
 from collections.abc import Iterable
 

@@ -7,6 +7,8 @@ engine's random numbers and seeds); this module only moves numbers across. ``bul
 
 from libc.stdint cimport uint32_t, uint64_t
 
+from clubsuite.native.checks import hands_of, number_in
+
 
 cdef extern from "heuristic.h":
     ctypedef struct wh_table_t:
@@ -80,9 +82,10 @@ cdef class WhistCore:
 
     def __init__(self, hands, uint64_t bid, int dealer, int lead_rule):
         cdef uint64_t h[3]
+        checked = hands_of([*hands, bid], 4)
         for s in range(3):
-            h[s] = hands[s]
-        whist_start(&self.w, h, bid, dealer, lead_rule)
+            h[s] = checked[s]
+        whist_start(&self.w, h, bid, number_in(dealer, 0, 2, "dealer"), number_in(lead_rule, 0, 1, "lead_rule"))
 
     @property
     def to_act(self):
@@ -135,6 +138,7 @@ def random_matches(seeds, int target, int lead_rule):
     cdef mt_t deals, bots
     cdef whist_outcome_t out
     cdef uint64_t seed
+    number_in(lead_rule, 0, 1, "lead_rule")
     results = []
     for s in seeds:
         seed = s
@@ -149,8 +153,9 @@ def count_random_hands(uint64_t first_seed, int matches, int target, int lead_ru
     (the bulk path's speed figure, with no Python object per hand)."""
     cdef mt_t deals, bots
     cdef whist_outcome_t out
-    cdef long total = 0
+    cdef long long total = 0
     cdef int k
+    number_in(lead_rule, 0, 1, "lead_rule")
     with nogil:
         for k in range(matches):
             whist_random_match(derive_seed1(first_seed, <uint64_t>k), target, lead_rule, &deals, &bots, &out)
@@ -173,12 +178,14 @@ cdef class HeuristicTable:
         cdef uint64_t g[3]
         cdef int at[3]
         cdef int tot[3]
+        checked = hands_of(hands, 3)
+        left = hands_of(given, 3, name="given")
         for s in range(3):
-            h[s] = hands[s]
-            g[s] = given[s]
-            at[s] = known_at[s]
+            h[s] = checked[s]
+            g[s] = left[s]
+            at[s] = number_in(known_at[s], -1, 3, "known_at")
             tot[s] = totals[s]
-        wh_start(&self.tb, h, leader, g, at, tot, target)
+        wh_start(&self.tb, h, number_in(leader, 0, 2, "leader"), g, at, tot, target)
 
     def play(self, int index):
         """A card of the seat to act (checked legal)."""
@@ -208,10 +215,13 @@ def exchange_choice(uint64_t hand, int seat, int total, int target, bint someone
     (``random.Random.getstate()``), and that generator's state after it: for the tests."""
     cdef mt_t mt
     words = state[1]
+    if len(words) != 625:
+        raise ValueError("state: a random.Random state (624 words and an index)")
     for i in range(624):
         mt.state[i] = words[i]
-    mt.index = words[624]
-    take = wh_exchange_choice(hand, seat, total, target, someone_exchanged, &mt)
+    mt.index = number_in(words[624], 0, 624, "the state's index")
+    hands_of([hand], 1)
+    take = wh_exchange_choice(hand, number_in(seat, 0, 2, "seat"), total, target, someone_exchanged, &mt)
     return bool(take), (state[0], tuple(mt.state[i] for i in range(624)) + (mt.index,), state[2])
 
 
@@ -222,8 +232,9 @@ def bot_matches(seeds, int target, int lead_rule, bots):
     cdef whist_outcome_t out
     cdef uint64_t seed
     cdef int kinds[3]
+    number_in(lead_rule, 0, 1, "lead_rule")
     for s in range(3):
-        kinds[s] = bots[s]
+        kinds[s] = number_in(bots[s], 0, 1, "bots")
     results = []
     for s in seeds:
         seed = s

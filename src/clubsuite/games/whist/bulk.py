@@ -30,7 +30,7 @@ def compiled_matches(options: object, bots: Sequence[str], match_seeds: Sequence
     """The matches of ``match_seeds`` played in the kernel with ``bots`` by seat; None where the kernel is not built,
     is turned off, or does not have one of the bots (it has the random and the heuristic bot)."""
     core = kernel(CORE)
-    if core is None or not isinstance(options, WhistOptions):
+    if core is None or not all(0 <= seed < 1 << 64 for seed in match_seeds) or not isinstance(options, WhistOptions):
         return None
     kinds = tuple(BOT_KINDS.get(spec.strip(), -1) for spec in bots)
     if -1 in kinds or len(kinds) != 3:

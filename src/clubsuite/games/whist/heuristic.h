@@ -322,6 +322,7 @@ static int wh_wanted(const wh_table_t *tb, int seat, const wh_knowledge_t *k, co
 static int wh_card_choice(const wh_table_t *tb) {
     int seat = tb->w.to_act;
     uint64_t legal = whist_legal(&tb->w);
+    if (!legal) return -1;
     if (__builtin_popcountll(legal) == 1) return __builtin_ctzll(legal);
     wh_knowledge_t k;
     wh_knowledge(tb, seat, &k);
@@ -459,6 +460,7 @@ static int wh_finish(wh_table_t *tb, int *out) {
     int n = 0;
     while (tb->w.phase == W_PLAY) {
         int card = wh_card_choice(tb);
+        if (card < 0) break; /* no legal card: a table built from inconsistent hands; nothing more is played */
         out[n++] = card;
         wh_play(tb, card);
     }

@@ -1,0 +1,81 @@
+"""The compiled kernels' wrappers refuse bad arguments with a ValueError naming them: the C behind them trusts what
+it is given, so a wrong hand or seat must never reach it (it would read or write out of bounds)."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable
+
+import pytest
+
+from clubsuite.games.partnership.bulk import CORE as PARTNERSHIP
+from clubsuite.games.whist.bulk import CORE as WHIST
+from clubsuite.solver.compiled import SOLVER
+from native_helpers import kernel_or_skip
+
+FULL = (1 << 52) - 1
+STATE = random.Random(1).getstate()
+
+
+def _solve(**changed: object) -> Callable[[], object]:
+    args: dict[str, object] = {
+        "hands": [0b111, 0b111000, 0b111000000],
+        "leader": 0,
+        "trick": [],
+        "side": [True, False, False],
+        "must_beat": True,
+        "broken": 0,
+        "tricks_done": 10,
+        "max_tricks": 13,
+        "points": False,
+        "sign": 1,
+        "special": 0,
+        "side_tricks": 0,
+        "other_tricks": 0,
+        "limit": 1000,
+    }
+    args.update(changed)
+    return lambda: kernel_or_skip(SOLVER).solve(*args.values())
+
+
+BAD: dict[str, Callable[[], object]] = {
+    "solver: a hand of 14 cards": _solve(hands=[(1 << 14) - 1, 1 << 20, 1 << 30]),
+    "solver: a card past the deck": _solve(hands=[1 << 60, 1 << 20, 1 << 30]),
+    "solver: hands sharing a card": _solve(hands=[0b11, 0b10, 0b100]),
+    "solver: a leader out of the seats": _solve(leader=-1),
+    "solver: a trick card also held": _solve(trick=[0]),
+    "solver: a trick card off the deck": _solve(trick=[70]),
+    "solver: five special cards": _solve(special=0b11111 << 20),
+    "whist table: a leader out of the seats": lambda: kernel_or_skip(WHIST).HeuristicTable(
+        (0b1, 0b10, 0b100), 10**7, [0, 0, 0], [-1, -1, -1], (0, 0, 0), 11
+    ),
+    "whist table: a given hand past the deck": lambda: kernel_or_skip(WHIST).HeuristicTable(
+        (0b1, 0b10, 0b100), 0, [1 << 60, 0, 0], [-1, -1, -1], (0, 0, 0), 11
+    ),
+    "whist hand: a dealer out of the seats": lambda: kernel_or_skip(WHIST).WhistCore((1, 2, 4), 8, -2, 0),
+    "whist exchange: a hand of 52 cards": lambda: kernel_or_skip(WHIST).exchange_choice(FULL, 0, 0, 11, False, STATE),
+    "whist exchange: a bad generator index": lambda: kernel_or_skip(WHIST).exchange_choice(
+        0b111, 0, 0, 11, False, (STATE[0], (*STATE[1][:624], -5), STATE[2])
+    ),
+    "whist batch: an unknown bot": lambda: kernel_or_skip(WHIST).bot_matches([1], 11, 0, (0, 7, 0)),
+    "partnership pass: too few cards": lambda: kernel_or_skip(PARTNERSHIP).pass_at(0b111, 5),
+    "partnership pass: a hand past the deck": lambda: kernel_or_skip(PARTNERSHIP).pass_at((1 << 64) - 1, 0),
+    "partnership table: a dealer out of the seats": lambda: kernel_or_skip(PARTNERSHIP).HeuristicTable(
+        (1, 2, 4, 8), -1, 0
+    ),
+    "partnership hand: an unknown pass direction": lambda: kernel_or_skip(PARTNERSHIP).PartnershipCore(
+        (1, 2, 4, 8), 0, 3
+    ),
+}
+
+
+@pytest.mark.parametrize("case", sorted(BAD))
+def test_a_kernel_refuses_a_bad_argument_naming_it(case: str) -> None:
+    with pytest.raises((ValueError, OverflowError)):
+        BAD[case]()
+
+
+def test_a_table_with_hands_of_unequal_size_ends_its_play_out_without_a_card_that_is_not_there() -> None:
+    """A play-out from a table nobody could reach stops when a seat has nothing to play, instead of playing -1."""
+    table = kernel_or_skip(WHIST).HeuristicTable((0b1, 0b110, 0), 0, [0, 0, 0], [-1, -1, -1], (0, 0, 0), 11)
+    assert all(0 <= c < 52 for c in table.finish())
