@@ -3,9 +3,9 @@
 Every ``import`` in ``src/clubsuite`` is read with :mod:`ast` (those inside functions too: an import made late is
 still a dependency), each module is placed in a layer by its name, and every import must go to the same layer or an
 inner one. A game's folder holds modules of several layers: its rules (inner) and its outer parts (``bot``,
-``solving``, ``objective``, ``bulk`` and ``playout``: the bots' layer, with the exact solver; ``screen`` and
-``narration``: the terminal's; ``report``: simulation's; ``rl``: the learning adapters'), so that a game is one
-folder while its rules never import a screen.
+``solving``, ``objective``, ``bulk``, ``playout`` and ``differential``: the bots' layer, with the exact solver;
+``screen`` and ``narration``: the terminal's; ``report``: simulation's; ``rl``: the learning adapters'), so that a
+game is one folder while its rules never import a screen.
 """
 
 from __future__ import annotations
@@ -51,6 +51,7 @@ GAME_PARTS = {
     "objective": BOTS,
     "bulk": BOTS,
     "playout": BOTS,
+    "differential": BOTS,
     "screen": FACES,
     "narration": FACES,
     "report": FACES,

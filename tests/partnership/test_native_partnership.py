@@ -14,16 +14,14 @@ from clubsuite.bots import RandomBot, make_bot
 from clubsuite.bots.searching import Rollouts
 from clubsuite.cards import CardSet, card_at
 from clubsuite.engine import Phase, find_game
-from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
 from clubsuite.games.partnership import PartnershipMatch
 from clubsuite.games.partnership.bulk import CORE
-from clubsuite.games.partnership.events import HandScored, HandStarted, PassChosen
-from clubsuite.games.partnership.hand import CYCLE, Pass, PassChoices
+from clubsuite.games.partnership.differential import check_random_matches
+from clubsuite.games.partnership.hand import Pass, PassChoices
 from clubsuite.games.partnership.options import PartnershipOptions
 from clubsuite.games.partnership.playout import compiled_finish, heuristic_table
 from clubsuite.games.partnership.solving import SOLVING
-from clubsuite.runner import deal_next
-from clubsuite.seeding import derive_seed
+from clubsuite.native import KernelMismatchError
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from clubsuite.solver.compiled import SOLVER
 from clubsuite.solver.search import NodeLimitError, SolveStats, solve
@@ -31,9 +29,6 @@ from native_helpers import kernel_or_skip
 
 DIFFERENTIAL_MATCHES = 2000
 """Random matches played through the engine and the kernel side by side (the game has no variant)."""
-
-# Event codes of core.h.
-EV_NONE, EV_PLAY_STARTED, EV_TRICK, EV_SCORED = 0, 1, 2, 3
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -46,59 +41,27 @@ def test_the_kernel_lists_the_passes_in_the_engines_order(seed: int) -> None:
         assert core.pass_at(hand, index) == int(choices[index].cards)
 
 
-def _step_both(match: PartnershipMatch, core: object, action: object) -> None:
-    events = match.apply(action)
-    if isinstance(action, Pass):
-        code = core.pass_cards(int(action.cards))  # type: ignore[attr-defined]
-        assert isinstance(events[0], PassChosen)
-        started = [e for e in events if isinstance(e, PlayStarted)]
-        assert code == (EV_PLAY_STARTED if started else EV_NONE)
-        if started:
-            assert started[0].leader == core.leader  # type: ignore[attr-defined]
-        return
-    code = core.play(action.index)  # type: ignore[attr-defined,union-attr]
-    assert isinstance(events[0], CardPlayed)
-    taken = [e for e in events if isinstance(e, TrickTaken)]
-    scored = [e for e in events if isinstance(e, HandScored)]
-    if scored:
-        assert code == EV_SCORED
-        assert (scored[0].tricks, scored[0].team_scores) == (core.tricks_won, core.team_scores)  # type: ignore[attr-defined]
-    else:
-        assert code == (EV_TRICK if taken else EV_NONE)
-    if taken:
-        assert taken[0].seat == core.leader  # type: ignore[attr-defined]
-
-
 def test_every_pass_legal_set_event_and_score_of_random_matches_agrees_with_the_engine() -> None:
-    """CP-1 to CP-4 in the kernel: 2,000 random matches, checked at every decision."""
-    core_module = kernel_or_skip(CORE)
-    options = PartnershipOptions()
-    info, _ = find_game("partnership")
-    bot = RandomBot()
-    seeds = seeds_of(41, DIFFERENTIAL_MATCHES)
-    played = core_module.random_matches(seeds, options.target)
-    steps = 0
-    for match_seed, (hands, totals, winner) in zip(seeds, played, strict=True):
-        match = PartnershipMatch(options)
-        rng = random.Random(derive_seed(match_seed, 0x5EED))  # as clubsuite.runner.play_match seeds its bots
-        while not match.is_over:
-            events = deal_next(match, info, match_seed)
-            assert isinstance(events[0], HandStarted)
-            hand = match.hands[-1]
-            core = core_module.PartnershipCore(tuple(hand.hands), hand.dealer, CYCLE.index(hand.direction))
-            while match.to_act is not None:
-                assert core.to_act == match.to_act and core.hands == tuple(hand.hands)
-                legal = match.legal_actions()
-                if isinstance(legal, PassChoices):
-                    assert core.phase == 0 and legal.hand == core.hands[core.to_act]
-                else:
-                    assert core.legal() == int(legal)  # type: ignore[arg-type]
-                _step_both(match, core, bot.choose(None, legal, rng))
-                steps += 1
-            assert core.to_act is None
-        assert (len(match.hand_scores), match.team_totals) == (hands, totals)
-        assert tuple(match.winners) == ((0, 2), (1, 3))[winner] and not match.draw
+    """CP-1 to CP-4 in the kernel: 2,000 random matches, checked at every decision
+    (``games/partnership/differential.py``; ``bench/differential.py`` runs it on 100,000)."""
+    kernel_or_skip(CORE)
+    steps = check_random_matches(PartnershipOptions(), seeds_of(41, DIFFERENTIAL_MATCHES))
     assert steps > DIFFERENTIAL_MATCHES * 52
+
+
+def test_the_differential_check_catches_a_kernel_that_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    kernel = kernel_or_skip(CORE)
+    seeds = seeds_of(5, 3)
+    honest = kernel.random_matches
+
+    def other_winner(match_seeds: list[int], target: int) -> list[object]:
+        played = honest(match_seeds, target)
+        hands, totals, winner = played[0]
+        return [(hands, totals, 1 - winner), *played[1:]]
+
+    monkeypatch.setattr(kernel, "random_matches", other_winner)
+    with pytest.raises(KernelMismatchError, match=f"match seed {seeds[0]}: the batch's winner"):
+        check_random_matches(PartnershipOptions(), seeds)
 
 
 def test_the_bulk_path_gives_the_engines_results_with_or_without_the_kernel(monkeypatch: pytest.MonkeyPatch) -> None:

@@ -14,15 +14,15 @@ from clubsuite.bots import RandomBot, make_bot
 from clubsuite.bots.searching import Rollouts
 from clubsuite.cards import card_at
 from clubsuite.engine import Phase, find_game
-from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
 from clubsuite.games.whist import WhistMatch
 from clubsuite.games.whist.bulk import CORE, compiled_matches
-from clubsuite.games.whist.events import Decided, HandScored, HandStarted
+from clubsuite.games.whist.differential import check_random_matches
 from clubsuite.games.whist.hand import Decision
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
 from clubsuite.games.whist.playout import compiled_finish, heuristic_table
 from clubsuite.games.whist.solving import SOLVING
-from clubsuite.runner import deal_next, play_match
+from clubsuite.native import KernelMismatchError
+from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from clubsuite.solver import card_values
@@ -39,10 +39,6 @@ VARIANTS = {
 """CW-3's two readings with the kernel's number for each."""
 
 
-# Event codes of core.h.
-EV_NONE, EV_PLAY_STARTED, EV_TRICK, EV_SCORED = 0, 1, 2, 3
-
-
 @pytest.mark.parametrize("seed", [0, 1, 5, 2**32 - 1, 2**32, 2**63 - 1, 123_456_789_012_345])
 def test_kernel_draws_what_pythons_random_draws(seed: int) -> None:
     kernel = kernel_or_skip(CORE)
@@ -56,62 +52,49 @@ def test_kernel_derives_the_seeds_the_engine_derives(base: int, path: int) -> No
     assert kernel_or_skip(CORE).derive_seed(base, path) == derive_seed(base, path)
 
 
-def _step_both(match: WhistMatch, core: object, action: object) -> None:
-    """Apply ``action`` to the engine's match and the kernel's hand and check that the events agree."""
-    events = match.apply(action)
-    if isinstance(action, Decision):
-        code = core.decide(action is Decision.EXCHANGE)  # type: ignore[attr-defined]
-        assert events[0] == Decided(events[0].seat, action is Decision.EXCHANGE)
-        started = [e for e in events if isinstance(e, PlayStarted)]
-        assert code == (EV_PLAY_STARTED if started else EV_NONE)
-        if started:
-            assert started[0].leader == core.leader  # type: ignore[attr-defined]
-        return
-    code = core.play(action.index)  # type: ignore[attr-defined,union-attr]
-    assert isinstance(events[0], CardPlayed)
-    taken = [e for e in events if isinstance(e, TrickTaken)]
-    scored = [e for e in events if isinstance(e, HandScored)]
-    if scored:
-        assert code == EV_SCORED
-        assert scored[0].tricks == core.tricks_won  # type: ignore[attr-defined]
-    else:
-        assert code == (EV_TRICK if taken else EV_NONE)
-    if taken:
-        assert taken[0].seat == core.leader  # type: ignore[attr-defined]
-
-
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(variant: str) -> None:
-    """CW-1..CW-5 in the kernel: 2,000 random matches per variant, checked at every decision."""
-    kernel = kernel_or_skip(CORE)
-    options, rule = VARIANTS[variant]
-    bot = RandomBot()
-    info, _ = find_game("whist")
-    seeds = seeds_of(31, DIFFERENTIAL_MATCHES)
-    played = kernel.random_matches(seeds, options.target, rule)
-    steps = 0
-    for match_seed, (hands, totals, winners, draw) in zip(seeds, played, strict=True):
-        match = WhistMatch(options)
-        rng = random.Random(derive_seed(match_seed, 0x5EED))  # as clubsuite.runner.play_match seeds its bots
-        while not match.is_over:
-            events = deal_next(match, info, match_seed)
-            assert isinstance(events[0], HandStarted)
-            hand = match.hands[-1]
-            core = kernel.WhistCore(tuple(hand.hands), hand.bid, hand.dealer, rule)
-            while match.to_act is not None:
-                assert core.to_act == match.to_act
-                assert core.hands == tuple(hand.hands) and core.bid == hand.bid
-                legal = match.legal_actions()
-                if isinstance(legal, tuple):
-                    assert legal == (Decision.KEEP, Decision.EXCHANGE) and core.phase == 0
-                else:
-                    assert core.legal() == int(legal)
-                _step_both(match, core, bot.choose(None, legal, rng))
-                steps += 1
-            assert core.to_act is None
-        assert (len(match.hand_scores), tuple(match.totals)) == (hands, totals)
-        assert (tuple(match.winners), bool(match.draw)) == (tuple(s for s in range(3) if winners >> s & 1), draw)
+    """CW-1..CW-5 in the kernel: 2,000 random matches per variant, checked at every decision
+    (``games/whist/differential.py``; ``bench/differential.py`` runs it on 100,000)."""
+    kernel_or_skip(CORE)
+    options, _ = VARIANTS[variant]
+    steps = check_random_matches(options, seeds_of(31, DIFFERENTIAL_MATCHES))
     assert steps > DIFFERENTIAL_MATCHES * 40  # every match played at least one whole hand through both
+
+
+def test_the_differential_check_catches_a_kernel_that_differs(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The check is not blind: a kernel whose batch gives one total wrong, or whose hand misplays one card, fails it."""
+    kernel = kernel_or_skip(CORE)
+    seeds = seeds_of(5, 3)
+    honest = kernel.random_matches
+
+    def one_point_off(match_seeds: list[int], target: int, rule: int) -> list[object]:
+        played = honest(match_seeds, target, rule)
+        hands, totals, winners, draw = played[-1]
+        return [*played[:-1], (hands, (totals[0] + 1, totals[1], totals[2]), winners, draw)]
+
+    monkeypatch.setattr(kernel, "random_matches", one_point_off)
+    with pytest.raises(KernelMismatchError, match=f"match seed {seeds[-1]}: the batch's totals"):
+        check_random_matches(WhistOptions(), seeds)
+    monkeypatch.setattr(kernel, "random_matches", honest)
+    real = kernel.WhistCore
+
+    class Misplaying:
+        """The kernel's hand, but the first trick always goes to the seat after its true winner."""
+
+        def __init__(self, *args: object) -> None:
+            self.inner = real(*args)
+
+        def __getattr__(self, name: str) -> object:
+            return getattr(self.inner, name)
+
+        @property
+        def leader(self) -> int:
+            return int((self.inner.leader + 1) % 3) if sum(self.inner.tricks_won) == 1 else int(self.inner.leader)
+
+    monkeypatch.setattr(kernel, "WhistCore", Misplaying)
+    with pytest.raises(KernelMismatchError, match=r"the trick's winner|the first leader"):
+        check_random_matches(WhistOptions(), seeds)
 
 
 def test_an_illegal_card_is_refused_by_the_kernel_and_changes_nothing() -> None:

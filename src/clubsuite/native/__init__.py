@@ -22,6 +22,12 @@ import os
 from pathlib import Path
 from types import ModuleType
 
+
+class KernelMismatchError(Exception):
+    """A kernel and the engine disagreed (raised by the games' differential checks, ``games/<game>/differential.py``:
+    a bug in the kernel, since the engine is the rules' source)."""
+
+
 PURE_ENV = "CLUBS_PURE_PYTHON"
 """The environment variable that, set to anything but empty or ``0``, turns the kernels off."""
 
