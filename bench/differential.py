@@ -38,8 +38,17 @@ def _check(task: tuple[str, int, int, int]) -> tuple[int, int, str | None]:
         return stop - start, 0, f"{spec}: {exc}"
 
 
-def run(matches: int, seed: int, workers: int) -> list[dict[str, Any]]:
-    """Every variant's figures: matches, decisions compared, seconds, and the first mismatch (None: none)."""
+def _line(f: dict[str, Any]) -> str:
+    verdict = f["mismatch"] or "the kernel and the engine agree at every decision"
+    return (
+        f"{f['spec']:<12} {f['matches']:>8,} matches, {f['decisions']:>11,} decisions in "
+        f"{f['seconds']:7.1f} s: {verdict}"
+    )
+
+
+def run(matches: int, seed: int, workers: int, show: bool = False) -> list[dict[str, Any]]:
+    """Every variant's figures: matches, decisions compared, seconds, and the first mismatch (None: none); with
+    ``show``, each variant's line printed as soon as it is done."""
     out = []
     with multiprocessing.Pool(workers) as pool:
         for spec in VARIANTS:
@@ -60,6 +69,8 @@ def run(matches: int, seed: int, workers: int) -> list[dict[str, Any]]:
                     "mismatch": mismatch,
                 }
             )
+            if show:
+                print(_line(out[-1]), flush=True)
     return out
 
 
@@ -73,16 +84,9 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.matches < 1 or args.workers < 1:
         parser.error("--matches and --workers: at least 1")
-    figures = run(args.matches, args.seed, args.workers)
+    figures = run(args.matches, args.seed, args.workers, show=not args.json)
     if args.json:
         print(json.dumps(figures, indent=2))
-    else:
-        for f in figures:
-            verdict = f["mismatch"] or "the kernel and the engine agree at every decision"
-            print(
-                f"{f['spec']:<12} {f['matches']:>8,} matches, {f['decisions']:>11,} decisions in "
-                f"{f['seconds']:7.1f} s: {verdict}"
-            )
     return 1 if any(f["mismatch"] for f in figures) else 0
 
 
