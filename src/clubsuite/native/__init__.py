@@ -28,6 +28,16 @@ class KernelMismatchError(Exception):
     a bug in the kernel, since the engine is the rules' source)."""
 
 
+EV_NONE, EV_PLAY_STARTED, EV_TRICK, EV_SCORED = 0, 1, 2, 3
+"""What a kernel's step reports beyond the action itself (the same codes in every game's ``core.h``)."""
+
+
+def expect(agree: bool, seed: int, what: str) -> None:
+    """Raise :class:`KernelMismatchError` naming the match seed and ``what`` differed, unless they ``agree``."""
+    if not agree:
+        raise KernelMismatchError(f"match seed {seed}: {what}")
+
+
 PURE_ENV = "CLUBS_PURE_PYTHON"
 """The environment variable that, set to anything but empty or ``0``, turns the kernels off."""
 

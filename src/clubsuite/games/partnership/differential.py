@@ -15,17 +15,9 @@ from clubsuite.games.partnership.events import HandScored, PassChosen
 from clubsuite.games.partnership.hand import CYCLE, TEAMS, Pass, PassChoices
 from clubsuite.games.partnership.match import PartnershipMatch
 from clubsuite.games.partnership.options import PartnershipOptions
-from clubsuite.native import KernelMismatchError, compiled
+from clubsuite.native import EV_NONE, EV_PLAY_STARTED, EV_SCORED, EV_TRICK, compiled, expect
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
-
-EV_NONE, EV_PLAY_STARTED, EV_TRICK, EV_SCORED = 0, 1, 2, 3
-"""The kernel's event codes (core.h)."""
-
-
-def _expect(agree: bool, seed: int, what: str) -> None:
-    if not agree:
-        raise KernelMismatchError(f"match seed {seed}: {what}")
 
 
 def _step(match: PartnershipMatch, core: object, action: object, seed: int) -> None:
@@ -33,27 +25,27 @@ def _step(match: PartnershipMatch, core: object, action: object, seed: int) -> N
     events = match.apply(action)
     if isinstance(action, Pass):
         code = core.pass_cards(int(action.cards))  # type: ignore[attr-defined]
-        _expect(isinstance(events[0], PassChosen), seed, f"a pass chosen: {events}")
+        expect(isinstance(events[0], PassChosen), seed, f"a pass chosen: {events}")
         started = [e for e in events if isinstance(e, PlayStarted)]
-        _expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, f"play started: {events} against {code}")
-        _expect(not started or started[0].leader == core.leader, seed, "the first leader")  # type: ignore[attr-defined]
+        expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, f"play started: {events} against {code}")
+        expect(not started or started[0].leader == core.leader, seed, "the first leader")  # type: ignore[attr-defined]
         return
     code = core.play(action.index)  # type: ignore[attr-defined]
-    _expect(isinstance(events[0], CardPlayed), seed, f"a card played: {events}")
+    expect(isinstance(events[0], CardPlayed), seed, f"a card played: {events}")
     taken = [e for e in events if isinstance(e, TrickTaken)]
     scored = [e for e in events if isinstance(e, HandScored)]
     if scored:
         both = (scored[0].tricks, scored[0].team_scores) == (core.tricks_won, core.team_scores)  # type: ignore[attr-defined]
-        _expect(code == EV_SCORED and both, seed, "the hand's score")
+        expect(code == EV_SCORED and both, seed, "the hand's score")
     else:
-        _expect(code == (EV_TRICK if taken else EV_NONE), seed, f"a trick taken: {events} against {code}")
-    _expect(not taken or taken[0].seat == core.leader, seed, "the trick's winner")  # type: ignore[attr-defined]
+        expect(code == (EV_TRICK if taken else EV_NONE), seed, f"a trick taken: {events} against {code}")
+    expect(not taken or taken[0].seat == core.leader, seed, "the trick's winner")  # type: ignore[attr-defined]
 
 
 def check_random_matches(options: PartnershipOptions, match_seeds: Sequence[int]) -> int:
     """Play each seed's match with random bots through the engine and the kernel side by side and compare at every
     decision, then the kernel's batch of the same matches; returns the decisions compared. Raises
-    :class:`KernelMismatchError` naming the seed and what differed, or LookupError where the kernel is not built."""
+    ``KernelMismatchError`` naming the seed and what differed, or LookupError where the kernel is not built."""
     kernel = compiled(CORE)
     if kernel is None:
         raise LookupError(f"{CORE} is not built here")
@@ -69,15 +61,15 @@ def check_random_matches(options: PartnershipOptions, match_seeds: Sequence[int]
             hand = match.hands[-1]
             core = kernel.PartnershipCore(tuple(hand.hands), hand.dealer, CYCLE.index(hand.direction))
             while match.to_act is not None:
-                _expect(core.to_act == match.to_act and core.hands == tuple(hand.hands), seed, "the seat and hands")
+                expect(core.to_act == match.to_act and core.hands == tuple(hand.hands), seed, "the seat and hands")
                 legal = match.legal_actions()
                 if isinstance(legal, PassChoices):
-                    _expect(core.phase == 0 and legal.hand == core.hands[core.to_act], seed, "the pass")
+                    expect(core.phase == 0 and legal.hand == core.hands[core.to_act], seed, "the pass")
                 else:
-                    _expect(core.legal() == int(legal), seed, f"the legal cards: {legal}")  # type: ignore[arg-type]
+                    expect(core.legal() == int(legal), seed, f"the legal cards: {legal}")  # type: ignore[arg-type]
                 _step(match, core, bot.choose(None, legal, rng), seed)
                 steps += 1
-            _expect(core.to_act is None, seed, "the hand's end")
-        _expect((len(match.hand_scores), match.team_totals) == (hands, totals), seed, "the batch's totals")
-        _expect(tuple(match.winners) == TEAMS[winner] and not match.draw, seed, "the batch's winner")
+            expect(core.to_act is None, seed, "the hand's end")
+        expect((len(match.hand_scores), match.team_totals) == (hands, totals), seed, "the batch's totals")
+        expect(tuple(match.winners) == TEAMS[winner] and not match.draw, seed, "the batch's winner")
     return steps

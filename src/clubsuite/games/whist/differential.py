@@ -15,17 +15,9 @@ from clubsuite.games.whist.events import Decided, HandScored
 from clubsuite.games.whist.hand import Decision
 from clubsuite.games.whist.match import WhistMatch
 from clubsuite.games.whist.options import WhistOptions
-from clubsuite.native import KernelMismatchError, compiled
+from clubsuite.native import EV_NONE, EV_PLAY_STARTED, EV_SCORED, EV_TRICK, compiled, expect
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
-
-EV_NONE, EV_PLAY_STARTED, EV_TRICK, EV_SCORED = 0, 1, 2, 3
-"""The kernel's event codes (core.h)."""
-
-
-def _expect(agree: bool, seed: int, what: str) -> None:
-    if not agree:
-        raise KernelMismatchError(f"match seed {seed}: {what}")
 
 
 def _step(match: WhistMatch, core: object, action: object, seed: int) -> None:
@@ -33,26 +25,26 @@ def _step(match: WhistMatch, core: object, action: object, seed: int) -> None:
     events = match.apply(action)
     if isinstance(action, Decision):
         code = core.decide(action is Decision.EXCHANGE)  # type: ignore[attr-defined]
-        _expect(events[0] == Decided(match.hands[-1].decisions[-1][0], action is Decision.EXCHANGE), seed, "decided")
+        expect(events[0] == Decided(match.hands[-1].decisions[-1][0], action is Decision.EXCHANGE), seed, "decided")
         started = [e for e in events if isinstance(e, PlayStarted)]
-        _expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, f"play started: {events} against {code}")
-        _expect(not started or started[0].leader == core.leader, seed, "the first leader")  # type: ignore[attr-defined]
+        expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, f"play started: {events} against {code}")
+        expect(not started or started[0].leader == core.leader, seed, "the first leader")  # type: ignore[attr-defined]
         return
     code = core.play(action.index)  # type: ignore[attr-defined]
-    _expect(isinstance(events[0], CardPlayed), seed, f"a card played: {events}")
+    expect(isinstance(events[0], CardPlayed), seed, f"a card played: {events}")
     taken = [e for e in events if isinstance(e, TrickTaken)]
     scored = [e for e in events if isinstance(e, HandScored)]
     if scored:
-        _expect(code == EV_SCORED and scored[0].tricks == core.tricks_won, seed, "the hand's score")  # type: ignore[attr-defined]
+        expect(code == EV_SCORED and scored[0].tricks == core.tricks_won, seed, "the hand's score")  # type: ignore[attr-defined]
     else:
-        _expect(code == (EV_TRICK if taken else EV_NONE), seed, f"a trick taken: {events} against {code}")
-    _expect(not taken or taken[0].seat == core.leader, seed, "the trick's winner")  # type: ignore[attr-defined]
+        expect(code == (EV_TRICK if taken else EV_NONE), seed, f"a trick taken: {events} against {code}")
+    expect(not taken or taken[0].seat == core.leader, seed, "the trick's winner")  # type: ignore[attr-defined]
 
 
 def check_random_matches(options: WhistOptions, match_seeds: Sequence[int]) -> int:
     """Play each seed's match with random bots through the engine and the kernel side by side (the bots seeded as
     :func:`clubsuite.runner.play_match` seeds them) and compare at every decision, then the kernel's batch of the same
-    matches; returns the decisions compared. Raises :class:`KernelMismatchError` naming the seed and what differed,
+    matches; returns the decisions compared. Raises ``KernelMismatchError`` naming the seed and what differed,
     or LookupError where the kernel is not built."""
     kernel = compiled(CORE)
     if kernel is None:
@@ -70,17 +62,17 @@ def check_random_matches(options: WhistOptions, match_seeds: Sequence[int]) -> i
             hand = match.hands[-1]
             core = kernel.WhistCore(tuple(hand.hands), hand.bid, hand.dealer, rule)
             while match.to_act is not None:
-                _expect(core.to_act == match.to_act, seed, "the seat to act")
-                _expect(core.hands == tuple(hand.hands) and core.bid == hand.bid, seed, "the hands")
+                expect(core.to_act == match.to_act, seed, "the seat to act")
+                expect(core.hands == tuple(hand.hands) and core.bid == hand.bid, seed, "the hands")
                 legal = match.legal_actions()
                 if isinstance(legal, tuple):
-                    _expect(legal == (Decision.KEEP, Decision.EXCHANGE) and core.phase == 0, seed, "the exchange")
+                    expect(legal == (Decision.KEEP, Decision.EXCHANGE) and core.phase == 0, seed, "the exchange")
                 else:
-                    _expect(core.legal() == int(legal), seed, f"the legal cards: {legal}")
+                    expect(core.legal() == int(legal), seed, f"the legal cards: {legal}")
                 _step(match, core, bot.choose(None, legal, rng), seed)
                 steps += 1
-            _expect(core.to_act is None, seed, "the hand's end")
-        _expect((len(match.hand_scores), tuple(match.totals)) == (hands, totals), seed, "the batch's totals")
+            expect(core.to_act is None, seed, "the hand's end")
+        expect((len(match.hand_scores), tuple(match.totals)) == (hands, totals), seed, "the batch's totals")
         won = tuple(s for s in range(3) if winners >> s & 1)
-        _expect((tuple(match.winners), bool(match.draw)) == (won, draw), seed, "the batch's winners")
+        expect((tuple(match.winners), bool(match.draw)) == (won, draw), seed, "the batch's winners")
     return steps
