@@ -278,9 +278,15 @@ def _reader(game: str) -> dict[str, str]:
     return table
 
 
+IDENTIFIER_KEYS = frozenset({"id", "table_id", "user_id", "public_id", "host_id", "night_id", "token", "invite"})
+"""Keys whose values are random identifiers (``secrets.token_urlsafe``): an id such as ``1C-NDEJxMtDa`` names no card,
+though its pieces read like one."""
+
+
 def cards_named(obj: Any, game: str) -> set[str]:
     """Every card of ``game``'s deck named anywhere in the JSON value ``obj`` (in canonical notation): in strings
-    inside dicts (keys too) and lists, several to a string (``"7H 8H"``, a CLUBS play ``"7C 7H 15S=7"``)."""
+    inside dicts (keys too) and lists, several to a string (``"7H 8H"``, a CLUBS play ``"7C 7H 15S=7"``). Values of
+    :data:`IDENTIFIER_KEYS` are random identifiers and are not read."""
     table = _reader(game)
     found: set[str] = set()
     stack = [obj]
@@ -293,7 +299,7 @@ def cards_named(obj: Any, game: str) -> set[str]:
                     found.add(text)
         elif isinstance(item, dict):
             stack.extend(item.keys())
-            stack.extend(item.values())
+            stack.extend(value for key, value in item.items() if key not in IDENTIFIER_KEYS)
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
     return found

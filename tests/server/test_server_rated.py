@@ -110,14 +110,20 @@ def test_an_account_that_leaves_a_rated_match_finishes_it_last(server: ThreadSer
         rated=True,
         grace=0,  # Bob never connects: his bot plays his turns until he leaves
     )["id"]
-    ann_token = join(ann_b, table, ann_h)
-    bob_token = join(bob_b, table, bob_h)
-    client = Client(server.base, table, ann_token)
+    # Ann is connected before Bob's join starts the match: with grace 0 a seat nobody holds is played by its bot at
+    # once, so a match starting before her socket opens could be over before she sees it.
+    client = Client(server.base, table, join(ann_b, table, ann_h))
     try:
-        first = client.until(lambda m: m["type"] in ("state", "update"))
-        if first["to_act"] == 0:  # play begins: a rated match left before its first action is no match at all
-            client.send({"type": "act", "action": first["legal"][0], "version": first["version"]})
-        client.until(lambda m: m["type"] == "update")
+        client.until(lambda m: m["type"] == "state")
+        bob_token = join(bob_b, table, bob_h)
+        acted = False
+        while True:  # until an action is in: a rated match left before its first action is no match at all
+            seen = client.until(lambda m: m["type"] in ("state", "update"))
+            if seen["version"] >= 1:
+                break
+            if seen["to_act"] == 0 and seen.get("legal") and not acted:
+                client.send({"type": "act", "action": seen["legal"][0], "version": seen["version"]})
+                acted = True
         r = bob_b.post(f"/tables/{table}/leave", json={"token": bob_token}, headers=bob_h)
         assert r.status_code == 200, r.text
         refused = bob_b.post(f"/tables/{table}/join", json={}, headers=bob_h)
