@@ -26,7 +26,7 @@ import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
 from clubsuite.server.app import create_app
-from clubsuite.server.limits import ServerLimits
+from clubsuite.server.limits import HASH_MEMORY_LEAST, ServerLimits
 from clubsuite.server.protocol import BURST, RATE
 from clubsuite.server.serving import uvicorn_config
 from clubsuite.server.store import Store
@@ -46,10 +46,13 @@ ROOMY = ServerLimits(
     request_rate="1000000/minute",
     account_rate="100000/minute",
     login_rate="100000/minute",
+    hash_memory=HASH_MEMORY_LEAST,
+    hash_passes=1,
 )
 """The limits of most test servers: a public server's in every size, time and connection count, but rates and table
 counts high enough for a test that makes hundreds of tables from one address in a minute (the tests of those
-limits use the defaults)."""
+limits use the defaults), and Argon2id at its cheapest (a default hash takes a quarter of a second of CPU, and every
+server start, sign-up and sign-in makes one: the tests of the default setting use the defaults)."""
 
 
 class ThreadServer:

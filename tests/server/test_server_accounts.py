@@ -16,7 +16,9 @@ import pytest
 from serverkit import ROOMY, ThreadServer, new_table, post
 from sqlalchemy import select
 
+from clubsuite.errors import InvalidOptionsError
 from clubsuite.server.dbschema import seats, sessions, users
+from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store import Store
 
 PASSWORD = "correct horse battery"
@@ -80,6 +82,26 @@ def test_signing_up_signs_in_with_an_httponly_samesite_cookie_and_keeps_only_has
     assert PASSWORD not in stored[0].password_hash
     kept = store.read(select(sessions))
     assert len(kept) == 1 and secret not in {kept[0].id_hash, kept[0].public_id, kept[0].csrf}
+
+
+def test_passwords_are_hashed_with_rfc_9106s_setting_by_default_and_again_when_the_setting_changes(
+    store: Store,
+) -> None:
+    default = ServerLimits()
+    assert (default.hash_memory, default.hash_passes) == (65536, 3)  # RFC 9106's second recommended setting
+    strong = replace(ROOMY, hash_memory=default.hash_memory, hash_passes=default.hash_passes)
+    with ThreadServer(store, strong) as one, browser(one) as b:
+        sign_up(b, "Ann")
+    assert store.read(select(users))[0].password_hash.startswith("$argon2id$v=19$m=65536,t=3,p=4$")
+    with ThreadServer(store, replace(ROOMY, hash_memory=64, hash_passes=2)) as other, browser(other) as b:
+        assert sign_in(b, "Ann").status_code == 200  # the old hash still signs in, and is made again (a small machine)
+    assert store.read(select(users))[0].password_hash.startswith("$argon2id$v=19$m=64,t=2,p=4$")
+
+
+@pytest.mark.parametrize(("memory", "passes"), [(31, 3), (0, 3), (65536, 0)])
+def test_a_hash_setting_argon2id_cannot_use_is_refused_naming_its_flag(memory: int, passes: int) -> None:
+    with pytest.raises(InvalidOptionsError, match=r"--hash-memory|--hash-passes"):
+        ServerLimits(hash_memory=memory, hash_passes=passes)
 
 
 def test_a_wrong_password_and_an_unknown_name_get_the_same_refusal(server: ThreadServer) -> None:

@@ -19,8 +19,10 @@ from __future__ import annotations
 
 import importlib
 import os
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
+from typing import Any, cast
 
 
 class KernelMismatchError(Exception):
@@ -73,3 +75,22 @@ def built() -> dict[str, bool]:
         source.parent.name: compiled(f"clubsuite.games.{source.parent.name}._core") is not None
         for source in sorted(games.glob("*/_core.pyx"))
     }
+
+
+def finish_in_kernel(
+    match: object, spec: str, match_type: type, chosen: Callable[[Any], Iterable[object] | None]
+) -> bool:
+    """A game's ``playout`` part, the same in every game: where ``spec`` is the heuristic bot and ``match`` is of
+    ``match_type``, ``chosen(match)`` asks the game's kernel for every action left in the hand (None where the kernel
+    cannot play it: not built, turned off, no hand in progress) and each is applied to ``match`` through its own
+    ``apply``, which checks it and scores the hand as always. False, with ``match`` untouched, when the engine is to
+    play the hand instead."""
+    if spec.strip() != "heuristic" or not isinstance(match, match_type):
+        return False
+    actions = chosen(match)
+    if actions is None:
+        return False
+    apply = cast("Any", match).apply
+    for action in actions:
+        apply(action)
+    return True

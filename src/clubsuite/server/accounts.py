@@ -4,11 +4,12 @@ Accounts are optional: a guest plays as before, with a display name and a seat t
 name (no other account may take one that looks like it), and the seats they take, so that their matches, history
 and ratings are theirs.
 
-* **Passwords** are hashed with Argon2id (``argon2-cffi``'s defaults, RFC 9106's second recommended setting: 64 MiB,
-  3 passes), in a small pool of threads off the event loop, bounded in queue (a full queue is refused with
-  ``busy``). A password has 8 to 256 characters, is read as NFKC (the same password typed on two keyboards is the
-  same) and is not the account's name. Signing in to a name that does not exist costs the same hash, so the answer
-  does not tell whether it exists.
+* **Passwords** are hashed with Argon2id (``argon2-cffi``; by default RFC 9106's second recommended setting: 64 MiB,
+  3 passes, 4 lanes; ``--hash-memory`` and ``--hash-passes`` change it, and a hash made with other settings is made
+  again at the account's next sign-in), in a small pool of threads off the event loop, bounded in queue (a full
+  queue is refused with ``busy``). A password has 8 to 256 characters, is read as NFKC (the same password typed on
+  two keyboards is the same) and is not the account's name. Signing in to a name that does not exist costs the same
+  hash, so the answer does not tell whether it exists.
 * **Sessions** are a 256-bit secret in an HttpOnly, SameSite=Lax cookie (Secure when the request came over TLS); the
   database keeps only its SHA-256. Each session has a CSRF token the page sends back in the ``X-CSRF-Token`` header
   of every request that changes something. Signing in always makes a new session (a session id planted in a
@@ -53,7 +54,7 @@ from clubsuite.server.dbschema import (
     sessions,
     users,
 )
-from clubsuite.server.limits import ServerLimits
+from clubsuite.server.limits import HASH_LANES, ServerLimits
 from clubsuite.server.store import StaleWriteError, Store
 from clubsuite.server.tokens import check_name, name_key
 
@@ -126,7 +127,9 @@ class Accounts:
 
     def __init__(self, store: Store, limits: ServerLimits, db: Callable[..., Awaitable[Any]]) -> None:
         self.store, self.limits, self.db = store, limits, db
-        self.hasher = PasswordHasher()
+        self.hasher = PasswordHasher(
+            time_cost=limits.hash_passes, memory_cost=limits.hash_memory, parallelism=HASH_LANES
+        )
         self._pool = ThreadPoolExecutor(max_workers=limits.hash_workers, thread_name_prefix="clubs-hash")
         self._waiting = 0
         self._fails = MovingWindowRateLimiter(MemoryStorage())

@@ -25,6 +25,11 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.server.docblock import main, write_block
 from clubsuite.server.protocol import MAX_MESSAGE_BYTES
 
+HASH_LANES = 4
+"""Argon2id's parallelism for password hashes (RFC 9106's recommended 4 lanes)."""
+HASH_MEMORY_LEAST = 8 * HASH_LANES
+"""The least memory (KiB) Argon2id accepts with :data:`HASH_LANES` lanes."""
+
 
 def _limit(default: Any, help_text: str) -> Any:
     """A limit's field: its default and its one-line description (the ``clubs serve`` flag's help)."""
@@ -100,6 +105,12 @@ class ServerLimits:
     hash_workers: int = _limit(
         2, "threads that work out password hashes (Argon2id, 64 MiB and tens of milliseconds each), off the event loop"
     )
+    hash_memory: int = _limit(
+        65536,
+        "KiB of memory one password hash takes (Argon2id; 65536 with 3 passes is RFC 9106's second recommended "
+        "setting; less suits a small machine but makes guessing a stolen hash cheaper; at least 32)",
+    )
+    hash_passes: int = _limit(3, "passes over that memory one password hash makes (Argon2id's time cost)")
     hash_queue: int = _limit(8, "password checks that may wait for a hash thread; more are refused (503, try again)")
 
     def __post_init__(self) -> None:
@@ -116,6 +127,11 @@ class ServerLimits:
                     ) from None
             elif isinstance(value, bool) or not isinstance(value, int | float) or not value > 0:
                 raise InvalidOptionsError(f"{flag(f.name)} {value!r}: expected a number above 0")
+        if self.hash_memory < HASH_MEMORY_LEAST:
+            raise InvalidOptionsError(
+                f"{flag('hash_memory')} {self.hash_memory!r}: Argon2id needs at least {HASH_MEMORY_LEAST} KiB "
+                f"({HASH_LANES} lanes of 8)"
+            )
 
 
 def address_key(host: str) -> str:

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clubsuite.cards import CardSet, card_at
+from clubsuite.cards import Card, CardSet, card_at
 from clubsuite.games.partnership.bulk import CORE
 from clubsuite.games.partnership.hand import CYCLE, Pass
 from clubsuite.games.partnership.match import PartnershipMatch
-from clubsuite.native import kernel
+from clubsuite.native import finish_in_kernel, kernel
 
 if TYPE_CHECKING:
     from clubsuite.games.partnership._core import HeuristicTable
@@ -38,17 +38,16 @@ def heuristic_table(match: PartnershipMatch) -> HeuristicTable | None:
     return table
 
 
+def _kernel_actions(match: PartnershipMatch) -> list[Pass | Card] | None:
+    """The passes and cards the kernel's heuristic bots choose to the end of the hand, or None where it cannot."""
+    table = heuristic_table(match)
+    if table is None:
+        return None
+    passes, cards = table.finish()
+    return [Pass(CardSet(given)) for given in passes] + [card_at(c) for c in cards]
+
+
 def compiled_finish(match: object, spec: str) -> bool:
     """Play the hand in progress to its end with ``spec`` in every seat in the kernel, applying its choices to
     ``match``; False (``match`` untouched) where the kernel cannot: then the engine plays it."""
-    if spec.strip() != "heuristic" or not isinstance(match, PartnershipMatch):
-        return False
-    table = heuristic_table(match)
-    if table is None:
-        return False
-    passes, cards = table.finish()
-    for given in passes:
-        match.apply(Pass(CardSet(given)))
-    for c in cards:
-        match.apply(card_at(c))
-    return True
+    return finish_in_kernel(match, spec, PartnershipMatch, _kernel_actions)

@@ -11,12 +11,12 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clubsuite.cards import card_at
+from clubsuite.cards import Card, card_at
 from clubsuite.engine import Phase
 from clubsuite.games.whist.bulk import CORE
 from clubsuite.games.whist.hand import WhistHand
 from clubsuite.games.whist.match import WhistMatch
-from clubsuite.native import kernel
+from clubsuite.native import finish_in_kernel, kernel
 
 if TYPE_CHECKING:
     from clubsuite.games.whist._core import HeuristicTable
@@ -61,14 +61,13 @@ def heuristic_table(match: WhistMatch) -> HeuristicTable | None:
     return table
 
 
+def _kernel_actions(match: WhistMatch) -> list[Card] | None:
+    """The cards the kernel's heuristic bots play to the end of the hand, or None where it cannot."""
+    table = heuristic_table(match)
+    return None if table is None else [card_at(c) for c in table.finish()]
+
+
 def compiled_finish(match: object, spec: str) -> bool:
     """Play the hand in progress to its end with ``spec`` in every seat in the kernel, applying its cards to
     ``match``; False (``match`` untouched) where the kernel cannot: then the engine plays it."""
-    if spec.strip() != "heuristic" or not isinstance(match, WhistMatch):
-        return False
-    table = heuristic_table(match)
-    if table is None:
-        return False
-    for c in table.finish():
-        match.apply(card_at(c))
-    return True
+    return finish_in_kernel(match, spec, WhistMatch, _kernel_actions)
