@@ -6,16 +6,17 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from typing import Any
 
 from clubsuite.bots.random_bot import RandomBot
 from clubsuite.engine import find_game
-from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
+from clubsuite.events import PlayStarted
 from clubsuite.games.partnership.bulk import CORE
 from clubsuite.games.partnership.events import HandScored, PassChosen
 from clubsuite.games.partnership.hand import CYCLE, TEAMS, Pass, PassChoices
 from clubsuite.games.partnership.match import PartnershipMatch
 from clubsuite.games.partnership.options import PartnershipOptions
-from clubsuite.native import EV_NONE, EV_PLAY_STARTED, EV_SCORED, EV_TRICK, compiled, expect
+from clubsuite.native import EV_NONE, EV_PLAY_STARTED, compiled, expect, expect_card_events
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
@@ -31,15 +32,15 @@ def _step(match: PartnershipMatch, core: object, action: object, seed: int) -> N
         expect(not started or started[0].leader == core.leader, seed, "the first leader")  # type: ignore[attr-defined]
         return
     code = core.play(action.index)  # type: ignore[attr-defined]
-    expect(isinstance(events[0], CardPlayed), seed, f"a card played: {events}")
-    taken = [e for e in events if isinstance(e, TrickTaken)]
-    scored = [e for e in events if isinstance(e, HandScored)]
-    if scored:
-        both = (scored[0].tricks, scored[0].team_scores) == (core.tricks_won, core.team_scores)  # type: ignore[attr-defined]
-        expect(code == EV_SCORED and both, seed, "the hand's score")
-    else:
-        expect(code == (EV_TRICK if taken else EV_NONE), seed, f"a trick taken: {events} against {code}")
-    expect(not taken or taken[0].seat == core.leader, seed, "the trick's winner")  # type: ignore[attr-defined]
+    kernel: Any = core
+    expect_card_events(
+        events,
+        code,
+        seed,
+        kernel.leader,
+        HandScored,
+        lambda e: (e.tricks, e.team_scores) == (kernel.tricks_won, kernel.team_scores),
+    )
 
 
 def check_random_matches(options: PartnershipOptions, match_seeds: Sequence[int]) -> int:
