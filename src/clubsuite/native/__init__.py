@@ -118,3 +118,13 @@ def expect_card_events(
     else:
         expect(code == (EV_TRICK if taken else EV_NONE), seed, f"a trick taken: {events} against {code}")
     expect(not taken or taken[0].seat == leader, seed, "the trick's winner")
+
+
+def expect_play_started(events: Sequence[object], code: int, seed: int, leader: int) -> None:
+    """A differential check's step after a decision before play (whist's keep or exchange, the partnership game's
+    pass): play starts exactly when the kernel's event ``code`` says so, led by the kernel's ``leader``."""
+    from clubsuite.events import PlayStarted
+
+    started = [e for e in events if isinstance(e, PlayStarted)]
+    expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, f"play started: {events} against {code}")
+    expect(not started or started[0].leader == leader, seed, "the first leader")

@@ -10,13 +10,12 @@ from typing import Any
 
 from clubsuite.bots.random_bot import RandomBot
 from clubsuite.engine import find_game
-from clubsuite.events import PlayStarted
 from clubsuite.games.partnership.bulk import CORE
 from clubsuite.games.partnership.events import HandScored, PassChosen
 from clubsuite.games.partnership.hand import CYCLE, TEAMS, Pass, PassChoices
 from clubsuite.games.partnership.match import PartnershipMatch
 from clubsuite.games.partnership.options import PartnershipOptions
-from clubsuite.native import EV_NONE, EV_PLAY_STARTED, compiled, expect, expect_card_events
+from clubsuite.native import compiled, expect, expect_card_events, expect_play_started
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
@@ -27,9 +26,7 @@ def _step(match: PartnershipMatch, core: object, action: object, seed: int) -> N
     if isinstance(action, Pass):
         code = core.pass_cards(int(action.cards))  # type: ignore[attr-defined]
         expect(isinstance(events[0], PassChosen), seed, f"a pass chosen: {events}")
-        started = [e for e in events if isinstance(e, PlayStarted)]
-        expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, f"play started: {events} against {code}")
-        expect(not started or started[0].leader == core.leader, seed, "the first leader")  # type: ignore[attr-defined]
+        expect_play_started(events, code, seed, core.leader)  # type: ignore[attr-defined]
         return
     code = core.play(action.index)  # type: ignore[attr-defined]
     kernel: Any = core

@@ -10,13 +10,12 @@ from typing import Any
 
 from clubsuite.bots.random_bot import RandomBot
 from clubsuite.engine import find_game
-from clubsuite.events import PlayStarted
 from clubsuite.games.whist.bulk import CORE, LEAD_RULES
 from clubsuite.games.whist.events import Decided, HandScored
 from clubsuite.games.whist.hand import Decision
 from clubsuite.games.whist.match import WhistMatch
 from clubsuite.games.whist.options import WhistOptions
-from clubsuite.native import EV_NONE, EV_PLAY_STARTED, compiled, expect, expect_card_events
+from clubsuite.native import compiled, expect, expect_card_events, expect_play_started
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
@@ -27,9 +26,7 @@ def _step(match: WhistMatch, core: object, action: object, seed: int) -> None:
     if isinstance(action, Decision):
         code = core.decide(action is Decision.EXCHANGE)  # type: ignore[attr-defined]
         expect(events[0] == Decided(match.hands[-1].decisions[-1][0], action is Decision.EXCHANGE), seed, "decided")
-        started = [e for e in events if isinstance(e, PlayStarted)]
-        expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, f"play started: {events} against {code}")
-        expect(not started or started[0].leader == core.leader, seed, "the first leader")  # type: ignore[attr-defined]
+        expect_play_started(events, code, seed, core.leader)  # type: ignore[attr-defined]
         return
     code = core.play(action.index)  # type: ignore[attr-defined]
     kernel: Any = core
