@@ -121,8 +121,8 @@ def expect_card_events(
 
 
 def expect_play_started(events: Sequence[object], code: int, seed: int, leader: int) -> None:
-    """A differential check's step after a decision before play (whist's keep or exchange, the partnership game's
-    pass): play starts exactly when the kernel's event ``code`` says so, led by the kernel's ``leader``."""
+    """A differential check's step after a decision made before play (an exchange, a pass): play starts exactly
+    when the kernel's event ``code`` says so, led by the kernel's ``leader``."""
     from clubsuite.events import PlayStarted
 
     started = [e for e in events if isinstance(e, PlayStarted)]
