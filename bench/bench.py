@@ -321,6 +321,52 @@ def _bulk(game: str, compiled: bool, bot: str = "random") -> Benchmark:
     return run
 
 
+def _vector(compiled: bool, opponents: str = "random") -> Benchmark:
+    """The vector environment of whist (``clubsuite.rl.vector``): many tables of a learner against ``opponents``
+    stepped as one batch, in the compiled kernel or, with ``compiled`` false, on the engine's path."""
+
+    def run(seconds: float, seed: int) -> Figure:
+        import numpy as np
+
+        from clubsuite.rl.vector import ClubsVectorEnv
+
+        tables = 256 if compiled else 16
+        env = ClubsVectorEnv("whist", tables, opponents, None, engine=not compiled)
+        if compiled and not env.compiled:
+            raise UnavailableError("the compiled core is not built here, or CLUBS_PURE_PYTHON is set")
+        obs, _ = env.reset(seed=seed)
+        rng = np.random.default_rng(seed)
+        resetting = np.zeros(tables, bool)
+        steps = episodes = 0
+        start = time.perf_counter()
+        while time.perf_counter() - start < seconds:
+            mask = obs["action_mask"]
+            ids = (rng.random(mask.shape) * mask).argmax(axis=1)  # a uniformly random allowed id per table
+            obs, _, terminated, truncated, _ = env.step(ids)
+            steps += int((~resetting).sum())  # a table being reset makes no decision at this step
+            resetting = terminated | truncated
+            episodes += int(resetting.sum())
+        elapsed = time.perf_counter() - start
+        how = "the compiled tables (games/whist/vector.h)" if compiled else "the engine's path (the fallback)"
+        return Figure(
+            name=f"clubsuite-whist-vector{'' if opponents == 'random' else '-' + opponents}"
+            f"{'' if compiled else '-python'}",
+            unit="episode",
+            units=episodes,
+            actions=steps,
+            seconds=elapsed,
+            note=(
+                f"{how}: {tables} tables of one learner (a drawn seat) against two {opponents} bots, stepped as one "
+                "batch; per step one id per table drawn by NumPy from its mask, the bots' play to the learner's next "
+                "turn and each table's observation (650 values) and mask; actions count the learner's decisions, "
+                "units its whole matches"
+            ),
+        )
+
+    run.__doc__ = f"Whist's vector environment against {opponents} bots, {'compiled' if compiled else 'engine'}."
+    return run
+
+
 BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist": bench_clubsuite_whist,
     "clubsuite-free": bench_clubsuite_free,
@@ -331,6 +377,10 @@ BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist-bulk-heuristic-python": _bulk("whist", compiled=False, bot="heuristic"),
     "clubsuite-partnership-bulk": _bulk("partnership", compiled=True),
     "clubsuite-partnership-bulk-python": _bulk("partnership", compiled=False),
+    "clubsuite-whist-vector": _vector(compiled=True),
+    "clubsuite-whist-vector-python": _vector(compiled=False),
+    "clubsuite-whist-vector-heuristic": _vector(compiled=True, opponents="heuristic"),
+    "clubsuite-whist-vector-heuristic-python": _vector(compiled=False, opponents="heuristic"),
     "clubsuite-northstar-3p": _northstar(3),
     "clubsuite-northstar-6p": _northstar(6),
     "clubsuite-northstar-4p-wild": _northstar(4, wild=True),
@@ -348,6 +398,8 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-whist-bulk-heuristic", "clubsuite-whist-bulk-heuristic-python"),
     ("clubsuite-partnership-bulk", "clubsuite-partnership-bulk-python"),
     ("clubsuite-partnership-bulk", "openspiel-hearts"),
+    ("clubsuite-whist-vector", "clubsuite-whist-vector-python"),
+    ("clubsuite-whist-vector-heuristic", "clubsuite-whist-vector-heuristic-python"),
 ]
 """Pairs reported as a ratio (first / second) when both ran."""
 
@@ -380,6 +432,8 @@ def match_memory(count: int = 200) -> dict[str, int]:
         core = compiled(f"clubsuite.games.{info.name}._core") if spec == info.name else None
         if core is not None and hasattr(core, "state_bytes"):
             sizes[f"kernel {spec}"] = core.state_bytes()
+        if core is not None and hasattr(core, "vector_table_bytes"):
+            sizes[f"kernel {spec} table of the vector environment"] = core.vector_table_bytes()
     return sizes
 
 
@@ -399,6 +453,16 @@ def _core_state() -> str:
     if native.pure_python():
         return "the compiled core turned off (CLUBS_PURE_PYTHON)"
     return "the compiled core built for: " + (", ".join(g for g, ok in native.built().items() if ok) or "nothing")
+
+
+def _ratio(a: float, b: float) -> float | None:
+    """``a / b``, or None where ``b`` is 0 (a run too short to finish one unit)."""
+    return a / b if b else None
+
+
+def _shown(ratio: float | None) -> str:
+    """A ratio for the text report."""
+    return "n/a" if ratio is None else f"{ratio:.2f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -445,8 +509,8 @@ def main(argv: list[str] | None = None) -> int:
         {
             "of": a.name,
             "to": b.name,
-            f"{a.unit}s_per_{b.unit}": a.units_per_second / b.units_per_second,
-            "actions_per_action": a.actions_per_second / b.actions_per_second,
+            f"{a.unit}s_per_{b.unit}": _ratio(a.units_per_second, b.units_per_second),
+            "actions_per_action": _ratio(a.actions_per_second, b.actions_per_second),
         }
         for a, b in pairs
     ]
@@ -486,8 +550,8 @@ def main(argv: list[str] | None = None) -> int:
         print(f"{name:38} skipped: {why}")
     for a, b in pairs:
         print(
-            f"ratio {a.name} / {b.name}: {a.units_per_second / b.units_per_second:.2f} "
-            f"({a.unit}s/s over {b.unit}s/s), {a.actions_per_second / b.actions_per_second:.2f} (actions/s)"
+            f"ratio {a.name} / {b.name}: {_shown(_ratio(a.units_per_second, b.units_per_second))} "
+            f"({a.unit}s/s over {b.unit}s/s), {_shown(_ratio(a.actions_per_second, b.actions_per_second))} (actions/s)"
         )
     print(
         "memory per match at its first decision: "

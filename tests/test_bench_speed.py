@@ -45,3 +45,18 @@ def test_the_bulk_path_is_skipped_with_a_reason_when_the_kernels_are_turned_off(
     report = run_json(module, ["--only", "clubsuite-whist-bulk", "--seconds", "0.05", "--repeat", "1", "--json"])
     assert "CLUBS_PURE_PYTHON" in report["skipped"]["clubsuite-whist-bulk"]
     assert report["figures"] == {}
+
+
+def test_the_vector_environment_is_measured_beside_its_engine_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = _bench(monkeypatch)
+    only = ["--only", "clubsuite-whist-vector", "--only", "clubsuite-whist-vector-python"]
+    report = run_json(module, [*only, "--seconds", "0.05", "--repeat", "1", "--json"])
+    python = report["figures"]["clubsuite-whist-vector-python"]
+    assert python["actions"] >= 16 and python["actions_per_second"] > 0  # at least one step of its 16 tables
+    if compiled(CORE) is None:
+        assert "clubsuite-whist-vector" in report["skipped"]
+        return
+    vector = report["figures"]["clubsuite-whist-vector"]
+    assert vector["actions"] >= 256
+    ratio = next(r for r in report["ratios"] if r["to"] == "clubsuite-whist-vector-python")
+    assert ratio["actions_per_action"] == pytest.approx(vector["actions_per_second"] / python["actions_per_second"])

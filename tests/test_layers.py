@@ -52,6 +52,7 @@ GAME_PARTS = {
     "bulk": BOTS,
     "playout": BOTS,
     "differential": BOTS,
+    "vector": BOTS,
     "screen": FACES,
     "narration": FACES,
     "report": FACES,

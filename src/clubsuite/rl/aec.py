@@ -16,6 +16,7 @@ hands) is truncated with no reward.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -24,9 +25,9 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from clubsuite.engine import SomeMatch, default_game, resolve
+from clubsuite.engine import SomeMatch, View, default_game, resolve
 from clubsuite.errors import IllegalActionError, InvalidOptionsError
-from clubsuite.rl.coding import Choice, Features, Layout, RlCoding, Slot, coding_for
+from clubsuite.rl.coding import Choice, Features, Layout, RlCoding, Slot, Vector, coding_for
 
 REWARDS = ("win", "points")
 """The reward schemes."""
@@ -38,6 +39,16 @@ def env_layout(coding: RlCoding) -> Layout:
     """The observation layout of the environment: the game's slots and then ``picked``."""
     picked = Slot("picked", coding.action_count, "the action ids already chosen in the decision in progress")
     return Layout((*coding.layout.slots, picked), coding.layout.deck)
+
+
+def observation_of(coding: RlCoding, layout: Layout, view: View, picked: Sequence[int] = ()) -> Vector:
+    """The observation vector of a seat's ``view`` with the ids ``picked`` so far in its decision in progress (the
+    one builder of every environment's observation)."""
+    features = Features(layout)
+    coding.observe(view, features)
+    for action_id in picked:
+        features.put("picked", action_id)
+    return features.vector
 
 
 class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
@@ -136,12 +147,9 @@ class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
 
     def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
         """``agent``'s observation: its own view and, on its turn, the ids it has picked; and its action mask."""
-        features = Features(self.layout)
-        self.coding.observe(self._live().view(self.seat_of(agent)), features)
-        if self._choice is not None and agent == self.agent_selection:
-            for action_id in self._choice.picked:
-                features.put("picked", action_id)
-        return {"observation": features.vector, "action_mask": self.action_mask(agent)}
+        picked = self._choice.picked if self._choice is not None and agent == self.agent_selection else ()
+        vector = observation_of(self.coding, self.layout, self._live().view(self.seat_of(agent)), picked)
+        return {"observation": vector, "action_mask": self.action_mask(agent)}
 
     def step(self, action: int | None) -> None:
         """Pick one action id for the agent to act (None for an agent whose episode is over)."""

@@ -76,6 +76,7 @@ register(
             "report": "clubsuite.games.whist.report:REPORT",
             "bulk": "clubsuite.games.whist.bulk:compiled_matches",
             "playout": "clubsuite.games.whist.playout:compiled_finish",
+            "vector": "clubsuite.games.whist.vector:kernel_tables",
         },
     )
 )

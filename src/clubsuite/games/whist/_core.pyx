@@ -1,11 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The compiled whist kernel: a step-by-step state for the differential tests and a batch of random matches.
 
-The C code is in core.h (the rules), heuristic.h (the heuristic bot's card play) and clubsuite/native/kernel.h (the
+The C code is in core.h (the rules), heuristic.h (the heuristic bot's card play), vector.h (many tables of one
+learner against bots, for ``clubsuite.rl.vector``) and clubsuite/native/kernel.h (the
 engine's random numbers and seeds); this module only moves numbers across. ``bulk.py`` beside it decides when it is used, with the engine as the fallback.
 """
 
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
 
 from clubsuite.native.checks import hands_of, number_in
 
@@ -242,3 +244,136 @@ def bot_matches(seeds, int target, int lead_rule, bots):
             whist_bots_match(seed, target, lead_rule, kinds, &deals, &rng, &out)
         results.append((out.hands, (out.totals[0], out.totals[1], out.totals[2]), out.winners, bool(out.draw)))
     return results
+
+
+cdef extern from "vector.h":
+    ctypedef struct wv_table_t:
+        int target, lead_rule, max_hands, points, fixed_seat
+        int lineup[2]
+        uint64_t base, episode
+        int learner, state
+
+    enum:
+        WV_SIZE
+        WV_IDS
+        WV_ENDED
+        WV_TRUNCATED
+
+    void wv_begin(wv_table_t *v) nogil
+    double wv_run_bots(wv_table_t *v) nogil
+    double wv_act(wv_table_t *v, int id) nogil
+    uint64_t wv_legal(const wv_table_t *v) nogil
+    void wv_observe(const wv_table_t *v, float *obs, int8_t *mask) nogil
+
+
+OBSERVATION_SIZE = WV_SIZE
+"""The length of a whist observation with its ``picked`` slot (vector.h's WV_SIZE)."""
+ACTION_IDS = WV_IDS
+"""The whist coding's action ids (vector.h's WV_IDS)."""
+
+
+def vector_table_bytes():
+    """The size of one table of :class:`VectorTables` (for the memory figures)."""
+    return sizeof(wv_table_t)
+
+
+cdef class VectorTables:
+    """``n`` whist tables of one learner against bots (vector.h), stepped together; every array is the caller's, one
+    row per table, written in place. ``lineup``: the bots of the other seats in increasing seat order (0 the random
+    bot, 1 the heuristic bot); ``seat``: the learner's seat, or -1 to draw it for each episode; ``points``: the
+    learner's score of each hand as its reward, else +1/-1/0 for the match's result."""
+
+    cdef wv_table_t *tables
+    cdef uint8_t *done
+    cdef readonly int n
+
+    def __cinit__(self, int n, int target, int lead_rule, int max_hands, bint points, int seat, lineup):
+        number_in(n, 1, 1 << 20, "n")
+        number_in(target, 1, 1 << 20, "target")
+        number_in(lead_rule, 0, 1, "lead_rule")
+        number_in(max_hands, 1, 1 << 30, "max_hands")
+        number_in(seat, -1, 2, "seat")
+        if len(lineup) != 2:
+            raise ValueError("lineup: one bot for each of the two other seats")
+        kinds = [number_in(k, 0, 1, "lineup") for k in lineup]
+        self.tables = <wv_table_t *>calloc(n, sizeof(wv_table_t))
+        self.done = <uint8_t *>calloc(n, 1)
+        if self.tables == NULL or self.done == NULL:
+            raise MemoryError()
+        self.n = n
+        for i in range(n):
+            self.tables[i].target = target
+            self.tables[i].lead_rule = lead_rule
+            self.tables[i].max_hands = max_hands
+            self.tables[i].points = points
+            self.tables[i].fixed_seat = seat
+            self.tables[i].lineup[0] = kinds[0]
+            self.tables[i].lineup[1] = kinds[1]
+
+    def __dealloc__(self):
+        free(self.tables)
+        free(self.done)
+
+    def _check(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] seats):
+        if obs.shape[0] != self.n or obs.shape[1] != OBSERVATION_SIZE:
+            raise ValueError(f"obs: expected shape ({self.n}, {OBSERVATION_SIZE})")
+        if mask.shape[0] != self.n or mask.shape[1] != ACTION_IDS:
+            raise ValueError(f"mask: expected shape ({self.n}, {ACTION_IDS})")
+        if seats.shape[0] != self.n:
+            raise ValueError(f"seats: expected {self.n} entries")
+
+    def reset(self, bases, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] seats):
+        """Start episode 0 of every table, table i from the base seed ``bases[i]``; the bots play to the learner's
+        turn. Writes each table's observation, mask and learner's seat."""
+        self._check(obs, mask, seats)
+        if len(bases) != self.n:
+            raise ValueError(f"bases: expected {self.n} seeds")
+        cdef uint64_t base
+        cdef int i
+        for i in range(self.n):
+            base = number_in(bases[i], 0, (1 << 63) - 1, "bases")
+            self.tables[i].base = base
+            self.tables[i].episode = 0
+            with nogil:
+                wv_begin(&self.tables[i])
+                wv_run_bots(&self.tables[i])
+                wv_observe(&self.tables[i], &obs[i, 0], &mask[i, 0])
+            self.done[i] = 0
+            seats[i] = self.tables[i].learner
+
+    def step(self, int64_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] mask, double[::1] rewards,
+             uint8_t[::1] terminated, uint8_t[::1] truncated, uint8_t[::1] illegal, int64_t[::1] seats):
+        """One id of the learner at every table, then the bots to its next turn. A table whose episode ended at
+        the step before starts its next episode instead, ignoring its action (Gymnasium's next-step autoreset);
+        an id the mask does not allow ends the episode with reward -1, the state unchanged."""
+        self._check(obs, mask, seats)
+        cdef Py_ssize_t n = self.n
+        if (actions.shape[0] != n or rewards.shape[0] != n or terminated.shape[0] != n or truncated.shape[0] != n
+                or illegal.shape[0] != n):
+            raise ValueError(f"every array: {n} entries")
+        cdef Py_ssize_t i
+        cdef wv_table_t *v
+        cdef int64_t a
+        with nogil:
+            for i in range(n):
+                v = &self.tables[i]
+                rewards[i] = 0.0
+                terminated[i] = truncated[i] = illegal[i] = 0
+                if self.done[i]:
+                    v.episode += 1
+                    wv_begin(v)
+                    wv_run_bots(v)
+                    self.done[i] = 0
+                else:
+                    a = actions[i]
+                    if a < 0 or a >= WV_IDS or not (wv_legal(v) >> a) & 1:
+                        rewards[i] = -1.0
+                        terminated[i] = illegal[i] = 1
+                    else:
+                        rewards[i] = wv_act(v, <int>a)
+                        rewards[i] += wv_run_bots(v)
+                        terminated[i] = v.state == WV_ENDED
+                        truncated[i] = v.state == WV_TRUNCATED
+                    self.done[i] = terminated[i] or truncated[i]
+                wv_observe(v, &obs[i, 0], &mask[i, 0])
+                seats[i] = v.learner

@@ -1,0 +1,224 @@
+/* Many whist tables for a learning program, in C: one learner's seat at each, the random or the heuristic bot in
+ * the others, and the learner's observation written straight into an array.
+ *
+ * This restates, for the kernel, what clubsuite.rl.vector's engine path does with the engine's match: episode k of
+ * table i is the match of seed derive_seed(base_i, k), dealt and played as clubsuite.runner.play_match deals and
+ * plays it (core.h, heuristic.h: hand h dealt by seat h % 3 from derive_seed(match_seed, h), the bots drawing from
+ * one generator seeded derive_seed(match_seed, 0x5EED)); the learner's actions come from outside and draw nothing.
+ * The observation is the one rl.py (the whist coding) fills from the learner's view, value for value;
+ * tests/test_rl_vector.py holds the two paths to each other step by step.
+ */
+#ifndef CLUBS_WHIST_VECTOR_H
+#define CLUBS_WHIST_VECTOR_H
+
+#include "heuristic.h"
+
+/* The action ids of the whist coding (rl.py): cards 0..51 by index, then keep and exchange (CW-4). */
+enum { WV_KEEP = 52, WV_EXCHANGE = 53, WV_IDS = 54 };
+/* The observation's slots (rl.py's LAYOUT, then the environment's `picked`). */
+enum {
+    WV_HAND = 0,
+    WV_PLAYED_BY = 52,
+    WV_TRICK = 208,
+    WV_KNOWN_AT = 364,
+    WV_DECIDED = 572,
+    WV_PHASE = 581,
+    WV_LEADER = 583,
+    WV_DEALER = 586,
+    WV_TRICKS_WON = 589,
+    WV_TOTALS = 592,
+    WV_CLUBS_BROKEN = 595,
+    WV_PICKED = 596,
+    WV_SIZE = 650
+};
+/* Where a match stands. */
+enum { WV_PLAYING = 0, WV_ENDED = 1, WV_TRUNCATED = 2 };
+#define WV_SEAT_OF_EPISODE 0x5EA7 /* the path of derive_seed that draws the learner's seat when it is not fixed */
+
+typedef struct {
+    /* the table's settings */
+    int target, lead_rule, max_hands, points; /* points: the hand's score as reward (else the match's result) */
+    int fixed_seat;                            /* the learner's seat, or -1: drawn for each episode */
+    int lineup[W_SEATS - 1];                   /* the bots of the other seats, in increasing seat order */
+    /* the match */
+    uint64_t base, match_seed;
+    uint64_t episode;
+    int learner, bots[W_SEATS];
+    int hands; /* hands dealt, the one in progress included */
+    int totals[W_SEATS];
+    int state, winners, draw;
+    /* the hand in progress */
+    wh_table_t tb;
+    int order[W_SEATS], took[W_SEATS], n_decided, someone;
+    uint64_t played_by[W_SEATS];
+    mt_t deals, rng;
+} wv_table_t;
+
+/* Deal the match's next hand (runner.deal_next), dealt by seat hands % 3. */
+static void wv_deal(wv_table_t *v) {
+    int dealer = v->hands % W_SEATS;
+    uint64_t hands[W_SEATS], bid;
+    mt_seed(&v->deals, derive_seed1(v->match_seed, (uint64_t)v->hands));
+    whist_deal(&v->deals, dealer, hands, &bid);
+    memset(&v->tb, 0, sizeof v->tb);
+    whist_start(&v->tb.w, hands, bid, dealer, v->lead_rule);
+    for (int s = 0; s < W_SEATS; s++) {
+        v->tb.known_at[s] = -1;
+        v->tb.totals[s] = v->totals[s];
+        v->played_by[s] = 0;
+    }
+    v->tb.target = v->target;
+    v->n_decided = v->someone = 0;
+    v->hands++;
+}
+
+/* Start episode v->episode: its match seed, the learner's seat, the bots in the other seats, the first deal. */
+static void wv_begin(wv_table_t *v) {
+    v->match_seed = derive_seed1(v->base, v->episode);
+    v->learner = v->fixed_seat >= 0 ? v->fixed_seat
+                                     : (int)(derive_seed1(v->match_seed, WV_SEAT_OF_EPISODE) % W_SEATS);
+    for (int s = 0, k = 0; s < W_SEATS; s++) v->bots[s] = s == v->learner ? -1 : v->lineup[k++];
+    mt_seed(&v->rng, derive_seed1(v->match_seed, 0x5EED));
+    v->hands = 0;
+    v->state = WV_PLAYING;
+    v->winners = v->draw = 0;
+    for (int s = 0; s < W_SEATS; s++) v->totals[s] = 0;
+    wv_deal(v);
+}
+
+/* The ids the seat to act may pick, as a mask over 0..53 (0: the match is not in play). */
+static uint64_t wv_legal(const wv_table_t *v) {
+    if (v->state != WV_PLAYING) return 0;
+    if (v->tb.w.phase == W_EXCHANGE) return (1ull << WV_KEEP) | (1ull << WV_EXCHANGE);
+    return whist_legal(&v->tb.w);
+}
+
+/* The learner's reward at the end of a match: +1 a winner, 0 for all in a draw, -1 otherwise (CW-5). */
+static double wv_match_reward(const wv_table_t *v) {
+    if (v->draw) return 0.0;
+    return (v->winners >> v->learner) & 1 ? 1.0 : -1.0;
+}
+
+/* Apply a legal id of the seat to act; returns the learner's reward it brings (a hand's score, or the match's
+ * result, as v->points says). A hand that ends scores (CW-5) and the next is dealt unless the match ended or
+ * reached max_hands. */
+static double wv_act(wv_table_t *v, int id) {
+    whist_t *w = &v->tb.w;
+    int seat = w->to_act;
+    if (w->phase == W_EXCHANGE) {
+        int take = id == WV_EXCHANGE;
+        if (take) v->tb.given[seat] = w->hands[seat];
+        v->order[v->n_decided] = seat;
+        v->took[v->n_decided++] = take;
+        v->someone |= take;
+        if (whist_decide(w, take) == W_EV_PLAY_STARTED) {
+            for (int i = 0; i < v->n_decided; i++) { /* where each exchanger's old hand is now (CW-4) */
+                if (!v->took[i]) continue;
+                v->tb.known_at[v->order[i]] = WH_BID;
+                for (int j = i + 1; j < v->n_decided; j++) {
+                    if (v->took[j]) {
+                        v->tb.known_at[v->order[i]] = v->order[j];
+                        break;
+                    }
+                }
+            }
+        }
+        return 0.0;
+    }
+    v->played_by[seat] |= 1ull << id;
+    if (wh_play(&v->tb, id) != W_EV_SCORED) return 0.0;
+    int hit = 0;
+    for (int s = 0; s < W_SEATS; s++) {
+        v->totals[s] += w->tricks_won[s] - WH_QUOTA;
+        if (v->totals[s] >= v->target || v->totals[s] <= -v->target) hit |= 1 << s;
+    }
+    double reward = v->points ? (double)(w->tricks_won[v->learner] - WH_QUOTA) : 0.0;
+    if (hit) {
+        v->state = WV_ENDED;
+        v->draw = hit == 7;
+        v->winners = v->draw ? 0 : hit;
+        if (!v->points) reward = wv_match_reward(v);
+    } else if (v->hands >= v->max_hands) {
+        v->state = WV_TRUNCATED;
+    } else {
+        wv_deal(v);
+    }
+    return reward;
+}
+
+/* The id the bot of the seat to act picks (heuristic.h's bots, drawing from the match's one generator). */
+static int wv_bot_choice(wv_table_t *v) {
+    whist_t *w = &v->tb.w;
+    int seat = w->to_act;
+    if (w->phase == W_EXCHANGE) {
+        int take = v->bots[seat] == WH_RANDOM_BOT
+                       ? mt_below(&v->rng, 2)
+                       : wh_exchange_choice(w->hands[seat], seat, v->tb.totals[seat], v->target, v->someone, &v->rng);
+        return take ? WV_EXCHANGE : WV_KEEP;
+    }
+    if (v->bots[seat] == WH_RANDOM_BOT) {
+        uint64_t legal = whist_legal(w);
+        return kth_bit(legal, mt_below(&v->rng, __builtin_popcountll(legal)));
+    }
+    return wh_card_choice(&v->tb);
+}
+
+/* Let the bots act until the learner's turn or the match's end; the learner's reward meanwhile. */
+static double wv_run_bots(wv_table_t *v) {
+    double reward = 0.0;
+    while (v->state == WV_PLAYING && v->tb.w.to_act != v->learner) reward += wv_act(v, wv_bot_choice(v));
+    return reward;
+}
+
+static inline void wv_cards(float *obs, int offset, uint64_t cards) {
+    for (; cards; cards &= cards - 1) obs[offset + __builtin_ctzll(cards)] = 1.0f;
+}
+
+static inline float wv_clipped(double value, double low, double high) {
+    return (float)(value < low ? low : value > high ? high : value);
+}
+
+/* The learner's observation (WV_SIZE values, zeroed here) and its mask (WV_IDS entries): rl.py's observe() of the
+ * learner's view, then an empty `picked` (every whist decision is one id). */
+static void wv_observe(const wv_table_t *v, float *obs, int8_t *mask) {
+    const whist_t *w = &v->tb.w;
+    int me = v->learner;
+#define WV_REL(seat) (((seat) - me + W_SEATS) % W_SEATS)
+    memset(obs, 0, WV_SIZE * sizeof *obs);
+    wv_cards(obs, WV_HAND, w->hands[me]);
+    for (int s = 0; s < W_SEATS; s++) wv_cards(obs, WV_PLAYED_BY + 52 * WV_REL(s), v->played_by[s]);
+    for (int k = 0; k < w->trick_len; k++) obs[WV_TRICK + 52 * WV_REL(v->tb.trick_seats[k]) + w->trick[k]] = 1.0f;
+    /* CW-4: the hand the learner left in the middle is with the next player who exchanged after it, or in the
+     * bid hand; its cards since played are left out (view.known_cards). */
+    for (int i = 0; i < v->n_decided; i++) {
+        if (v->order[i] != me || !v->took[i]) continue;
+        int block = W_SEATS;
+        for (int j = i + 1; j < v->n_decided; j++) {
+            if (v->took[j]) {
+                block = WV_REL(v->order[j]);
+                break;
+            }
+        }
+        wv_cards(obs, WV_KNOWN_AT + 52 * block, v->tb.given[me] & ~v->tb.played);
+    }
+    for (int s = 0; s < W_SEATS; s++) {
+        int decided = 0;
+        for (int i = 0; i < v->n_decided; i++) {
+            if (v->order[i] == s) decided = v->took[i] ? 2 : 1;
+        }
+        obs[WV_DECIDED + 3 * WV_REL(s) + decided] = 1.0f;
+    }
+    obs[WV_PHASE + (w->phase == W_EXCHANGE ? 0 : 1)] = 1.0f;
+    if (w->leader >= 0) obs[WV_LEADER + WV_REL(w->leader)] = 1.0f;
+    obs[WV_DEALER + WV_REL(w->dealer)] = 1.0f;
+    for (int s = 0; s < W_SEATS; s++) {
+        obs[WV_TRICKS_WON + WV_REL(s)] = wv_clipped((double)w->tricks_won[s] / 13, 0.0, 1.0);
+        obs[WV_TOTALS + WV_REL(s)] = wv_clipped((double)v->totals[s] / v->target, -2.0, 2.0);
+    }
+    obs[WV_CLUBS_BROKEN] = (float)w->t.broken;
+#undef WV_REL
+    uint64_t legal = v->tb.w.to_act == me ? wv_legal(v) : 0;
+    for (int id = 0; id < WV_IDS; id++) mask[id] = (int8_t)((legal >> id) & 1);
+}
+
+#endif

@@ -1,0 +1,222 @@
+"""The vector environment (``clubsuite.rl.vector``): many tables of one learner against bots, stepped together.
+
+The compiled tables (whist: ``games/whist/vector.h``) are held to the engine's path step by step: every observation,
+mask, reward, end and seat, over whole episodes with both readings of CW-3, fixed and drawn seats, both reward
+schemes, truncation, random and heuristic opponents, and ids the mask does not allow. The engine's path is held to
+:func:`clubsuite.runner.play_match` (an episode is the match of its seed) and to the PettingZoo environment's
+observation; every game runs on it.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+import pytest
+
+from clubsuite.bots import RandomBot
+from clubsuite.engine import resolve
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.games.whist.bulk import CORE
+from clubsuite.rl.aec import ClubsEnv
+from clubsuite.rl.vector import ClubsVectorEnv
+from clubsuite.runner import play_match
+from clubsuite.seeding import derive_seed
+from native_helpers import kernel_or_skip
+
+Batch = dict[str, Any]
+
+
+def _random_ids(obs: Batch, rng: np.random.Generator) -> np.ndarray[Any, Any]:
+    """A random allowed id per table (0 where nothing is allowed: a table about to be reset)."""
+    return np.array([rng.choice(np.flatnonzero(row)) if row.any() else 0 for row in obs["action_mask"]])
+
+
+def _assert_same(a: Batch, b: Batch, where: str) -> None:
+    for key in ("observation", "action_mask"):
+        differ = np.argwhere(a[key] != b[key])
+        assert differ.size == 0, f"{where}: {key} differs at (table, entry) {differ[:5].tolist()}"
+
+
+LEFT_OF_LAST = "whist(lead_after_exchange=left_of_last_exchanger,target=5)"
+"""CW-3's other reading, in short matches."""
+CASES = {
+    "random-fixed-seat-win": ("whist", "random", 0, "win", 500, 0, 900),
+    "random-drawn-seat-points-truncated": ("whist", "random", None, "points", 3, 0, 900),
+    "heuristic-1997-seat-2": ("whist-1997(target=3)", "heuristic", 2, "win", 500, 0, 300),
+    "mixed-left-of-last-exchanger": (LEFT_OF_LAST, "heuristic,random", None, "points", 500, 0, 300),
+    "illegal-ids": ("whist", "random", 1, "win", 500, 37, 900),
+}
+"""Settings (spec, opponents, seat, reward, max_hands, an illegal id every so many steps at table 0, steps)."""
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_the_compiled_tables_agree_with_the_engine_at_every_step(case: str) -> None:
+    """CW-1..CW-5 and the observation of rl.py in vector.h: both paths from the same seeds and the same ids."""
+    kernel_or_skip(CORE)
+    spec, opponents, seat, reward, max_hands, bad_every, steps = CASES[case]
+    compiled = ClubsVectorEnv(spec, 5, opponents, seat, reward, max_hands)
+    engine = ClubsVectorEnv(spec, 5, opponents, seat, reward, max_hands, engine=True)
+    assert compiled.compiled and not engine.compiled
+    obs, info = compiled.reset(seed=11)
+    twin, twin_info = engine.reset(seed=11)
+    _assert_same(obs, twin, "reset")
+    assert (info["seat"] == twin_info["seat"]).all()
+    rng = np.random.default_rng(len(case))
+    ends = illegal = 0
+    for step in range(steps):
+        ids = _random_ids(obs, rng)
+        if bad_every and step % bad_every == 0:
+            ids[0] = 54 if step % 2 else int(np.flatnonzero(obs["action_mask"][0] == 0)[0])
+        obs, rewards, terminated, truncated, info = compiled.step(ids)
+        twin, twin_rewards, twin_terminated, twin_truncated, twin_info = engine.step(ids)
+        _assert_same(obs, twin, f"step {step}")
+        assert rewards.tolist() == twin_rewards.tolist(), f"step {step}: rewards"
+        assert terminated.tolist() == twin_terminated.tolist() and truncated.tolist() == twin_truncated.tolist()
+        assert info["seat"].tolist() == twin_info["seat"].tolist()
+        assert ("illegal_action" in info) == ("illegal_action" in twin_info)
+        ends += int(terminated.sum() + truncated.sum())
+        illegal += int(info.get("_illegal_action", np.zeros(1)).sum())
+    assert ends >= 5  # whole episodes were compared, autoresets included
+    assert illegal > 0 if bad_every else illegal == 0
+
+
+def test_an_episode_is_the_match_of_its_seed_as_play_match_plays_it() -> None:
+    """Episode k of table i: the match of seed derive_seed(seed + i, k), dealt and played as the runner does, the
+    bots drawing from the match's one generator and the learner's choices drawing nothing."""
+
+    class Lowest:
+        """A learner that always takes the lowest allowed id's action (draws nothing)."""
+
+        def choose(self, view: object, legal: Any, rng: object) -> object:
+            return legal[0]
+
+    for spec in ("whist", "partnership", "northstar(players=4)"):
+        env = ClubsVectorEnv(spec, 2, "random", 1, engine=True)
+        env.reset(seed=40)
+        first_episode: dict[int, tuple[int, ...]] = {}
+        for _ in range(20_000):
+            ids = [  # the next id of the first legal action's spelling
+                0 if t.choice is None else t.coding.tokens(t.match.legal_actions()[0])[len(t.choice.picked)]
+                for t in env._engine
+            ]
+            _, _, terminated, _, _ = env.step(np.array(ids))
+            for i in np.flatnonzero(terminated):
+                first_episode.setdefault(int(i), tuple(env._engine[i].match.totals))
+            if len(first_episode) == 2:
+                break
+        info, options = resolve(spec)
+        for i, base in enumerate((40, 41)):
+            match = info.new_match(options, 0)
+            bots: list[Any] = [RandomBot()] * info.n_seats(options)
+            bots[1] = Lowest()
+            play_match(match, bots, derive_seed(base, 0))
+            assert first_episode[i] == tuple(match.totals), (spec, i)
+
+
+def test_the_engine_path_observes_as_the_pettingzoo_environment_does() -> None:
+    env = ClubsVectorEnv("partnership", 3, "random", None, engine=True)
+    obs, _ = env.reset(seed=5)
+    rng = np.random.default_rng(5)
+    aec = ClubsEnv("partnership")
+    for _ in range(200):
+        for i, table in enumerate(env._engine):
+            if table.choice is None:
+                continue
+            aec.match, aec._choice = table.match, table.choice
+            aec.agent_selection = aec.possible_agents[table.learner]
+            aec.terminations = aec.truncations = dict.fromkeys(aec.possible_agents, False)
+            seen = aec.observe(aec.agent_selection)
+            assert (seen["observation"] == obs["observation"][i]).all()
+            assert (seen["action_mask"] == obs["action_mask"][i]).all()
+        obs, *_ = env.step(_random_ids(obs, rng))
+
+
+@pytest.mark.parametrize("spec", ["whist", "free", "partnership", "northstar(players=5)", "northstar-wild(players=3)"])
+def test_every_game_steps_in_batches_within_its_spaces(spec: str) -> None:
+    env = ClubsVectorEnv(spec, 3, "random", None)
+    obs, info = env.reset(seed=3)
+    assert env.observation_space.contains(obs) and info["seat"].shape == (3,)
+    rng = np.random.default_rng(3)
+    for _ in range(300):
+        obs, rewards, terminated, truncated, _ = env.step(_random_ids(obs, rng))
+        assert env.observation_space.contains(obs)
+        assert rewards.shape == terminated.shape == truncated.shape == (3,)
+        ended = terminated | truncated
+        assert (obs["action_mask"][~ended].sum(axis=1) > 0).all()  # a table in play always offers an id
+
+
+def test_a_table_that_ended_starts_its_next_episode_at_the_next_step_ignoring_the_action() -> None:
+    env = ClubsVectorEnv("whist(target=1)", 2, "random", 0)
+    obs, _ = env.reset(seed=8)
+    rng = np.random.default_rng(8)
+    for _ in range(2000):
+        obs, _, terminated, truncated, _ = env.step(_random_ids(obs, rng))
+        if terminated[0]:
+            break
+    assert terminated[0] and not obs["action_mask"][0].any()
+    obs, rewards, terminated, truncated, info = env.step(np.array([99, 0]))  # 99 is no id: ignored
+    assert rewards[0] == 0 and not terminated[0] and not truncated[0] and "illegal_action" not in info
+    assert obs["action_mask"][0].any()
+
+
+def test_an_id_the_mask_refuses_ends_the_episode_with_minus_1() -> None:
+    env = ClubsVectorEnv("whist", 2, "random", 0)
+    obs, _ = env.reset(seed=9)
+    refused = int(np.flatnonzero(obs["action_mask"][0] == 0)[0])
+    allowed = int(np.flatnonzero(obs["action_mask"][1])[0])
+    obs, rewards, terminated, _, info = env.step(np.array([refused, allowed]))
+    assert rewards.tolist()[0] == -1.0 and terminated.tolist() == [True, False]
+    assert info["illegal_action"].tolist() == [refused, -1]
+
+
+def test_the_pure_python_setting_takes_the_engines_path(monkeypatch: pytest.MonkeyPatch) -> None:
+    kernel_or_skip(CORE)
+    assert ClubsVectorEnv("whist", 1).compiled
+    assert not ClubsVectorEnv("whist", 1, "easy").compiled  # a bot the kernel does not have
+    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
+    assert not ClubsVectorEnv("whist", 1).compiled
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"num_envs": 0}, "num_envs=0"),
+        ({"num_envs": 2**21}, "num_envs=2097152"),
+        ({"seat": 3}, "seat=3"),
+        ({"opponents": "random,random,random"}, "opponents='random,random,random'"),
+        ({"opponents": "wizard"}, "wizard"),
+        ({"reward": "cash"}, "reward='cash'"),
+        ({"max_hands": 0}, "max_hands=0"),
+        ({"spec": "whist(target=-1)"}, "target"),
+    ],
+)
+def test_bad_settings_are_refused_naming_the_setting(kwargs: dict[str, Any], message: str) -> None:
+    with pytest.raises(InvalidOptionsError, match=message.replace("(", r"\(").replace("*", r"\*")):
+        ClubsVectorEnv(**{"spec": "whist", **kwargs})
+
+
+def test_bad_steps_and_seeds_are_refused_naming_them() -> None:
+    env = ClubsVectorEnv("whist", 2)
+    with pytest.raises(InvalidOptionsError, match="reset before"):
+        env.step(np.array([0, 0]))
+    with pytest.raises(InvalidOptionsError, match="seed=-1"):
+        env.reset(seed=-1)
+    with pytest.raises(InvalidOptionsError, match="seed="):
+        env.reset(seed=[1])
+    env.reset(seed=1)
+    with pytest.raises(InvalidOptionsError, match="one whole action id per table"):
+        env.step(np.array([0, 0, 0]))
+    with pytest.raises(InvalidOptionsError, match="one whole action id per table"):
+        env.step(np.array([0.5, 1.0]))
+
+
+def test_gymnasium_make_vec_gives_the_vector_environment() -> None:
+    import gymnasium
+
+    import clubsuite.rl
+
+    made = gymnasium.make_vec(clubsuite.rl.GYM_ID, num_envs=4, spec="whist-1997", opponents="random", seat=None)
+    assert isinstance(made, ClubsVectorEnv) and made.num_envs == 4
+    obs, info = made.reset(seed=2)
+    assert obs["observation"].shape == (4, made.layout.size) and info["seat"].shape == (4,)
