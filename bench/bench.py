@@ -253,39 +253,49 @@ BULK_ACTIONS: dict[str, Callable[[int], int]] = {
     "whist": lambda hands: 42 * hands,
     "partnership": lambda hands: 52 * hands + 4 * (hands - hands // 3),
 }
-"""Decisions in a match of so many hands: in whist three keep/exchange decisions and 39 cards a hand; in the
-partnership game 52 cards a hand and four passes in two hands of three (CP-2: left, right, none)."""
+"""Decisions in a match of so many hands, where that number is fixed: in whist three keep/exchange decisions and 39
+cards a hand; in the partnership game 52 cards a hand and four passes in two hands of three (CP-2: left, right,
+none). A game whose hands vary has its kernel count them (``random_decisions``)."""
 
 
 def _bulk_matches(
-    play: Callable[[list[int]], list[int]], seconds: float, seed: int, game: str, batch: int
+    play: Callable[[list[int]], list[int]],
+    count: Callable[[list[int], list[int]], int],
+    seconds: float,
+    seed: int,
+    batch: int,
 ) -> tuple[int, int, float]:
     """Play batches of whole random matches (seeds ``derive_seed(seed, k)``) with ``play(seeds) -> hands of each``
-    until ``seconds`` have passed: (hands, actions, time)."""
+    until ``seconds`` have passed: (hands, actions, time). ``count(seeds, hands)`` gives the decisions of a batch,
+    outside the time measured."""
     from clubsuite.seeding import derive_seed
 
     hands = actions = done = 0
-    start = time.perf_counter()
-    while time.perf_counter() - start < seconds:
+    elapsed = 0.0
+    while elapsed < seconds:
         seeds = [derive_seed(seed, k) for k in range(done, done + batch)]
-        for h in play(seeds):
-            hands += h
-            actions += BULK_ACTIONS[game](h)
+        start = time.perf_counter()
+        played = play(seeds)
+        elapsed += time.perf_counter() - start
+        hands += sum(played)
+        actions += count(seeds, played)
         done += batch
-    return hands, actions, time.perf_counter() - start
+    return hands, actions, elapsed
 
 
-def _bulk(game: str, compiled: bool, bot: str = "random") -> Benchmark:
-    """The bulk path of ``game`` (its ``bulk`` part: whole matches with ``bot`` in every seat), in the compiled
-    core or, with ``compiled`` false, through the engine as its fallback does."""
+def _bulk(game: str, compiled: bool, bot: str = "random", spec: str | None = None, label: str = "") -> Benchmark:
+    """The bulk path of ``game`` (its ``bulk`` part: whole matches with ``bot`` in every seat; ``spec``: a variant,
+    ``label`` its part of the name), in the compiled core or, with ``compiled`` false, through the engine as its
+    fallback does."""
 
     def run(seconds: float, seed: int) -> Figure:
         from clubsuite.bots import make_bot
         from clubsuite.engine import resolve
+        from clubsuite.native import compiled as built
         from clubsuite.runner import play_match
         from clubsuite.sim.bulk import compiled_matches, engine_random_match
 
-        info, options = resolve(game)
+        info, options = resolve(spec or game)
         n = info.new_match(options, 0).n_seats
 
         def kernel(seeds: list[int]) -> list[int]:
@@ -301,16 +311,24 @@ def _bulk(game: str, compiled: bool, bot: str = "random") -> Benchmark:
                 len(play_match(info.new_match(options, 0), [make_bot(bot, game)] * n, s).hand_scores) for s in seeds
             ]
 
+        def count(seeds: list[int], hands: list[int]) -> int:
+            if game in BULK_ACTIONS:
+                return sum(BULK_ACTIONS[game](h) for h in hands)
+            core = built(f"clubsuite.games.{game}._core")
+            if core is None:
+                raise UnavailableError(f"the decisions of a {game} match are counted by its kernel, not built here")
+            return int(sum(core.random_decisions(seeds, *RANDOM_DECISIONS_ARGS[game](options))))
+
         batch = 1000 if bot == "random" else 50
-        hands, actions, elapsed = _bulk_matches(kernel if compiled else engine, seconds, seed, game, batch)
+        hands, actions, elapsed = _bulk_matches(kernel if compiled else engine, count, seconds, seed, batch)
         how = (
             f"the compiled core (games/{game}/bulk.py): whole matches with the {bot} bot in every seat, each hand "
             "dealt and played exactly as the engine would from the same seed; no view, no Python object per decision"
         )
         fallback = "the same matches through the pure-Python engine (the bulk path's fallback): no view per decision"
         return Figure(
-            name=f"clubsuite-{game}-bulk{'' if bot == 'random' else '-' + bot}{'' if compiled else '-python'}",
-            unit="hand",
+            name=f"clubsuite-{game}{label}-bulk{'' if bot == 'random' else '-' + bot}{'' if compiled else '-python'}",
+            unit="round" if game == "northstar" else "hand",
             units=hands,
             actions=actions,
             seconds=elapsed,
@@ -319,6 +337,19 @@ def _bulk(game: str, compiled: bool, bot: str = "random") -> Benchmark:
 
     run.__doc__ = f"The bulk path of {game} ({bot} bots), {'compiled' if compiled else 'through the engine'}."
     return run
+
+
+def _northstar_kernel_options(options: Any) -> object:
+    from clubsuite.games.northstar.bulk import kernel_options
+
+    return kernel_options(options)
+
+
+RANDOM_DECISIONS_ARGS: dict[str, Callable[[Any], tuple[object, ...]]] = {
+    "free": lambda options: (options.target, options.no_spades_needs_a_trick),
+    "northstar": lambda options: (_northstar_kernel_options(options),),
+}
+"""The arguments after the seeds of a kernel's ``random_decisions``, from the game's options."""
 
 
 def _vector(compiled: bool, opponents: str = "random") -> Benchmark:
@@ -375,6 +406,16 @@ BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist-bulk-python": _bulk("whist", compiled=False),
     "clubsuite-whist-bulk-heuristic": _bulk("whist", compiled=True, bot="heuristic"),
     "clubsuite-whist-bulk-heuristic-python": _bulk("whist", compiled=False, bot="heuristic"),
+    "clubsuite-free-bulk": _bulk("free", compiled=True),
+    "clubsuite-free-bulk-python": _bulk("free", compiled=False),
+    "clubsuite-northstar-3p-bulk": _bulk("northstar", compiled=True, spec="northstar(players=3)", label="-3p"),
+    "clubsuite-northstar-3p-bulk-python": _bulk("northstar", compiled=False, spec="northstar(players=3)", label="-3p"),
+    "clubsuite-northstar-6p-wild-bulk": _bulk(
+        "northstar", compiled=True, spec="northstar(players=6,wild_fifteens=true)", label="-6p-wild"
+    ),
+    "clubsuite-northstar-6p-wild-bulk-python": _bulk(
+        "northstar", compiled=False, spec="northstar(players=6,wild_fifteens=true)", label="-6p-wild"
+    ),
     "clubsuite-partnership-bulk": _bulk("partnership", compiled=True),
     "clubsuite-partnership-bulk-python": _bulk("partnership", compiled=False),
     "clubsuite-whist-vector": _vector(compiled=True),
@@ -398,6 +439,10 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-whist-bulk-heuristic", "clubsuite-whist-bulk-heuristic-python"),
     ("clubsuite-partnership-bulk", "clubsuite-partnership-bulk-python"),
     ("clubsuite-partnership-bulk", "openspiel-hearts"),
+    ("clubsuite-free-bulk", "clubsuite-free-bulk-python"),
+    ("clubsuite-northstar-3p-bulk", "clubsuite-northstar-3p-bulk-python"),
+    ("clubsuite-northstar-3p-bulk", "openspiel-dou_dizhu"),
+    ("clubsuite-northstar-6p-wild-bulk", "clubsuite-northstar-6p-wild-bulk-python"),
     ("clubsuite-whist-vector", "clubsuite-whist-vector-python"),
     ("clubsuite-whist-vector-heuristic", "clubsuite-whist-vector-heuristic-python"),
 ]

@@ -18,12 +18,14 @@ def _script(monkeypatch: pytest.MonkeyPatch) -> Any:
 
 
 def test_every_variant_with_a_kernel_is_checked_decision_by_decision(monkeypatch: pytest.MonkeyPatch) -> None:
-    kernel_or_skip("clubsuite.games.whist._core")
-    kernel_or_skip("clubsuite.games.partnership._core")
-    figures = run_json(_script(monkeypatch), ["--matches", "30", "--seed", "4", "--json"])
-    assert [f["spec"] for f in figures] == ["whist", "whist-1997", "partnership"]
+    for game in ("whist", "partnership", "free", "northstar"):
+        kernel_or_skip(f"clubsuite.games.{game}._core")
+    module = _script(monkeypatch)
+    figures = run_json(module, ["--matches", "10", "--seed", "4", "--json"])
+    assert [f["spec"] for f in figures] == list(module.VARIANTS)
+    assert {f["spec"].split("(")[0].split("-")[0] for f in figures} == {"whist", "partnership", "free", "northstar"}
     for f in figures:
-        assert f["matches"] == 30 and f["decisions"] > 30 * 40 and f["mismatch"] is None
+        assert f["matches"] == 10 and f["decisions"] > 10 * 40 and f["mismatch"] is None
 
 
 def test_a_mismatch_is_reported_with_its_seed_and_exit_status_1(
@@ -42,3 +44,12 @@ def test_a_mismatch_is_reported_with_its_seed_and_exit_status_1(
     out = capsys.readouterr().out
     assert "whist: match seed" in out and "the legal cards" in out
     assert "partnership" in out and "agree at every decision" in out
+
+
+def test_only_the_variants_asked_for_are_checked(monkeypatch: pytest.MonkeyPatch) -> None:
+    kernel_or_skip("clubsuite.games.free._core")
+    module = _script(monkeypatch)
+    figures = run_json(module, ["--matches", "5", "--only", "free", "--only", "northstar-duel", "--json"])
+    assert [f["spec"] for f in figures] == ["free", "northstar-duel"]
+    with pytest.raises(SystemExit):
+        module.main(["--only", "checkers"])

@@ -102,6 +102,7 @@ register(
             "hidden": "clubsuite.games.free.spectator:hidden_piles",
             "solver": "clubsuite.games.free.solving:SOLVING",
             "rl": "clubsuite.games.free.rl:coding",
+            "bulk": "clubsuite.games.free.bulk:compiled_matches",
         },
     )
 )

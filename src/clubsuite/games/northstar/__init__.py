@@ -109,6 +109,7 @@ register(
             "words": "clubsuite.games.northstar.words:WORDS",
             "rl": "clubsuite.games.northstar.rl:coding",
             "objective": "clubsuite.games.northstar.objective:OBJECTIVE",
+            "bulk": "clubsuite.games.northstar.bulk:compiled_matches",
         },
     )
 )
