@@ -34,10 +34,11 @@ EV_NONE, EV_PLAY_STARTED, EV_TRICK, EV_SCORED = 0, 1, 2, 3
 """What a kernel's step reports beyond the action itself (the same codes in every game's ``core.h``)."""
 
 
-def expect(agree: bool, seed: int, what: str) -> None:
-    """Raise :class:`KernelMismatchError` naming the match seed and ``what`` differed, unless they ``agree``."""
+def expect(agree: bool, seed: int, what: str | Callable[[], str]) -> None:
+    """Raise :class:`KernelMismatchError` naming the match seed and ``what`` differed, unless they ``agree``
+    (``what`` may be a function that words it, called only then: the checks run millions of times)."""
     if not agree:
-        raise KernelMismatchError(f"match seed {seed}: {what}")
+        raise KernelMismatchError(f"match seed {seed}: {what if isinstance(what, str) else what()}")
 
 
 PURE_ENV = "CLUBS_PURE_PYTHON"
@@ -110,13 +111,13 @@ def expect_card_events(
     (``score_agrees``). :class:`KernelMismatchError` naming ``seed`` otherwise."""
     from clubsuite.events import CardPlayed, TrickTaken
 
-    expect(isinstance(events[0], CardPlayed), seed, f"a card played: {events}")
+    expect(isinstance(events[0], CardPlayed), seed, lambda: f"a card played: {events}")
     taken = [e for e in events if isinstance(e, TrickTaken)]
     scored = [e for e in events if isinstance(e, scored_type)]
     if scored:
         expect(code == EV_SCORED and score_agrees(scored[0]), seed, "the hand's score")
     else:
-        expect(code == (EV_TRICK if taken else EV_NONE), seed, f"a trick taken: {events} against {code}")
+        expect(code == (EV_TRICK if taken else EV_NONE), seed, lambda: f"a trick taken: {events} against {code}")
     expect(not taken or taken[0].seat == leader, seed, "the trick's winner")
 
 
@@ -126,5 +127,5 @@ def expect_play_started(events: Sequence[object], code: int, seed: int, leader: 
     from clubsuite.events import PlayStarted
 
     started = [e for e in events if isinstance(e, PlayStarted)]
-    expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, f"play started: {events} against {code}")
+    expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, lambda: f"play started: {events} against {code}")
     expect(not started or started[0].leader == leader, seed, "the first leader")

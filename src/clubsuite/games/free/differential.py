@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Callable, Sequence
+from functools import partial
 from typing import Any
 
 from clubsuite.bots.random_bot import RandomBot
@@ -85,9 +86,11 @@ def _step(match: FreeMatch, core: Any, action: FreeAction, seed: int) -> None:
     for event in events:
         if isinstance(event, AuctionWon):  # FC-3, FC-4: the winner and the Joker's partner
             partner = None if core.partner < 0 else core.partner
-            expect((event.seat, event.partner) == (core.winner, partner), seed, f"the auction: {event}")
+            expect(
+                (event.seat, event.partner) == (core.winner, partner), seed, partial("the auction: {}".format, event)
+            )
     if _scored(events, core, seed):  # FC-7: two seats out of cards before the first lead
-        expect(code == EV_SCORED, seed, f"the hand scored: {events} against {code}")
+        expect(code == EV_SCORED, seed, lambda: f"the hand scored: {events} against {code}")
     elif code != EV_NONE or any(isinstance(e, PlayStarted) for e in events):
         expect_play_started(events, code, seed, core.leader)
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from clubsuite.bots.random_bot import RandomBot
@@ -25,7 +26,7 @@ def _step(match: PartnershipMatch, core: object, action: object, seed: int) -> N
     events = match.apply(action)
     if isinstance(action, Pass):
         code = core.pass_cards(int(action.cards))  # type: ignore[attr-defined]
-        expect(isinstance(events[0], PassChosen), seed, f"a pass chosen: {events}")
+        expect(isinstance(events[0], PassChosen), seed, lambda: f"a pass chosen: {events}")
         expect_play_started(events, code, seed, core.leader)  # type: ignore[attr-defined]
         return
     code = core.play(action.index)  # type: ignore[attr-defined]
@@ -64,7 +65,7 @@ def check_random_matches(options: PartnershipOptions, match_seeds: Sequence[int]
                 if isinstance(legal, PassChoices):
                     expect(core.phase == 0 and legal.hand == core.hands[core.to_act], seed, "the pass")
                 else:
-                    expect(core.legal() == int(legal), seed, f"the legal cards: {legal}")  # type: ignore[arg-type]
+                    expect(core.legal() == int(legal), seed, partial("the legal cards: {}".format, legal))  # type: ignore[arg-type]
                 _step(match, core, bot.choose(None, legal, rng), seed)
                 steps += 1
             expect(core.to_act is None, seed, "the hand's end")

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from functools import partial
 from typing import Any
 
 from clubsuite.bots.random_bot import RandomBot
@@ -60,7 +61,7 @@ def check_random_matches(options: WhistOptions, match_seeds: Sequence[int]) -> i
                 if isinstance(legal, tuple):
                     expect(legal == (Decision.KEEP, Decision.EXCHANGE) and core.phase == 0, seed, "the exchange")
                 else:
-                    expect(core.legal() == int(legal), seed, f"the legal cards: {legal}")
+                    expect(core.legal() == int(legal), seed, partial("the legal cards: {}".format, legal))
                 _step(match, core, bot.choose(None, legal, rng), seed)
                 steps += 1
             expect(core.to_act is None, seed, "the hand's end")
