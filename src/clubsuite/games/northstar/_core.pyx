@@ -251,9 +251,8 @@ cdef class NorthstarCore:
         return events
 
 
-def random_matches(seeds, options):
-    """Each seed's match played by random bots as ``clubsuite.runner.play_match`` plays it (first dealer seat 0):
-    a list of ``(rounds, totals by seat, winners mask, draw)`` (North Star's CLUBS has no draw, NS-7)."""
+def _random_played(seeds, options):
+    """Each seed's match played by random bots: ``(rounds, totals by seat, winners mask, decisions)``."""
     cdef ns_options_t o = _options(options)
     cdef mt_t deals, bots
     cdef ns_match_t m
@@ -262,7 +261,7 @@ def random_matches(seeds, options):
     cdef ns_action_t *actions = <ns_action_t *> malloc(NS_MAX_ACTIONS * sizeof(ns_action_t))
     if actions == NULL:
         raise MemoryError()
-    results = []
+    played = []
     try:
         for s in seeds:
             seed = s
@@ -270,35 +269,22 @@ def random_matches(seeds, options):
                 rc = ns_random_match(&m, &o, seed, &deals, &bots, actions)
             if rc < 0:
                 raise OverflowError(f"match seed {seed}: more legal actions than the kernel has room for")
-            results.append((m.scored, tuple(m.totals[i] for i in range(o.players)), m.winners, False))
+            played.append((m.scored, tuple(m.totals[i] for i in range(o.players)), m.winners, rc))
     finally:
         free(actions)
-    return results
+    return played
+
+
+def random_matches(seeds, options):
+    """Each seed's match played by random bots as ``clubsuite.runner.play_match`` plays it (first dealer seat 0):
+    a list of ``(rounds, totals by seat, winners mask, draw)`` (North Star's CLUBS has no draw, NS-7)."""
+    return [(rounds, totals, winners, False) for rounds, totals, winners, _ in _random_played(seeds, options)]
 
 
 def random_decisions(seeds, options):
     """The decisions the random bots make in each seed's match (as ``random_matches`` plays it): the benchmarks'
     count of actions, since a round has no fixed number of decisions."""
-    cdef ns_options_t o = _options(options)
-    cdef mt_t deals, bots
-    cdef ns_match_t m
-    cdef uint64_t seed
-    cdef long long rc
-    cdef ns_action_t *actions = <ns_action_t *> malloc(NS_MAX_ACTIONS * sizeof(ns_action_t))
-    if actions == NULL:
-        raise MemoryError()
-    counts = []
-    try:
-        for s in seeds:
-            seed = s
-            with nogil:
-                rc = ns_random_match(&m, &o, seed, &deals, &bots, actions)
-            if rc < 0:
-                raise OverflowError(f"match seed {seed}: more legal actions than the kernel has room for")
-            counts.append(rc)
-    finally:
-        free(actions)
-    return counts
+    return [decisions for *_, decisions in _random_played(seeds, options)]
 
 
 def count_random_rounds(uint64_t first_seed, int matches, options):
