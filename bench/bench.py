@@ -352,8 +352,8 @@ RANDOM_DECISIONS_ARGS: dict[str, Callable[[Any], tuple[object, ...]]] = {
 """The arguments after the seeds of a kernel's ``random_decisions``, from the game's options."""
 
 
-def _vector(compiled: bool, opponents: str = "random") -> Benchmark:
-    """The vector environment of whist (``clubsuite.rl.vector``): many tables of a learner against ``opponents``
+def _vector(game: str, compiled: bool, opponents: str = "random") -> Benchmark:
+    """The vector environment of ``game`` (``clubsuite.rl.vector``): many tables of a learner against ``opponents``
     stepped as one batch, in the compiled kernel or, with ``compiled`` false, on the engine's path."""
 
     def run(seconds: float, seed: int) -> Figure:
@@ -362,7 +362,7 @@ def _vector(compiled: bool, opponents: str = "random") -> Benchmark:
         from clubsuite.rl.vector import ClubsVectorEnv
 
         tables = 256 if compiled else 16
-        env = ClubsVectorEnv("whist", tables, opponents, None, engine=not compiled)
+        env = ClubsVectorEnv(game, tables, opponents, None, engine=not compiled)
         if compiled and not env.compiled:
             raise UnavailableError("the compiled core is not built here, or CLUBS_PURE_PYTHON is set")
         obs, _ = env.reset(seed=seed)
@@ -378,23 +378,23 @@ def _vector(compiled: bool, opponents: str = "random") -> Benchmark:
             resetting = terminated | truncated
             episodes += int(resetting.sum())
         elapsed = time.perf_counter() - start
-        how = "the compiled tables (games/whist/vector.h)" if compiled else "the engine's path (the fallback)"
+        how = f"the compiled tables (games/{game}/vector.h)" if compiled else "the engine's path (the fallback)"
         return Figure(
-            name=f"clubsuite-whist-vector{'' if opponents == 'random' else '-' + opponents}"
+            name=f"clubsuite-{game}-vector{'' if opponents == 'random' else '-' + opponents}"
             f"{'' if compiled else '-python'}",
             unit="episode",
             units=episodes,
             actions=steps,
             seconds=elapsed,
             note=(
-                f"{how}: {tables} tables of one learner (a drawn seat) against two {opponents} bots, stepped as one "
+                f"{how}: {tables} tables of one learner (a drawn seat) against {opponents} bots, stepped as one "
                 "batch; per step one id per table drawn by NumPy from its mask, the bots' play to the learner's next "
-                "turn and each table's observation (650 values) and mask; actions count the learner's decisions, "
-                "units its whole matches"
+                f"turn and each table's observation ({env.layout.size} values) and mask; actions count the learner's "
+                "ids (a partnership pass takes three), units its whole matches"
             ),
         )
 
-    run.__doc__ = f"Whist's vector environment against {opponents} bots, {'compiled' if compiled else 'engine'}."
+    run.__doc__ = f"The vector environment of {game} against {opponents} bots, {'compiled' if compiled else 'engine'}."
     return run
 
 
@@ -418,10 +418,12 @@ BENCHMARKS: dict[str, Benchmark] = {
     ),
     "clubsuite-partnership-bulk": _bulk("partnership", compiled=True),
     "clubsuite-partnership-bulk-python": _bulk("partnership", compiled=False),
-    "clubsuite-whist-vector": _vector(compiled=True),
-    "clubsuite-whist-vector-python": _vector(compiled=False),
-    "clubsuite-whist-vector-heuristic": _vector(compiled=True, opponents="heuristic"),
-    "clubsuite-whist-vector-heuristic-python": _vector(compiled=False, opponents="heuristic"),
+    "clubsuite-whist-vector": _vector("whist", compiled=True),
+    "clubsuite-whist-vector-python": _vector("whist", compiled=False),
+    "clubsuite-whist-vector-heuristic": _vector("whist", compiled=True, opponents="heuristic"),
+    "clubsuite-whist-vector-heuristic-python": _vector("whist", compiled=False, opponents="heuristic"),
+    "clubsuite-partnership-vector-heuristic": _vector("partnership", compiled=True, opponents="heuristic"),
+    "clubsuite-partnership-vector-heuristic-python": _vector("partnership", compiled=False, opponents="heuristic"),
     "clubsuite-northstar-3p": _northstar(3),
     "clubsuite-northstar-6p": _northstar(6),
     "clubsuite-northstar-4p-wild": _northstar(4, wild=True),
@@ -445,6 +447,7 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-northstar-6p-wild-bulk", "clubsuite-northstar-6p-wild-bulk-python"),
     ("clubsuite-whist-vector", "clubsuite-whist-vector-python"),
     ("clubsuite-whist-vector-heuristic", "clubsuite-whist-vector-heuristic-python"),
+    ("clubsuite-partnership-vector-heuristic", "clubsuite-partnership-vector-heuristic-python"),
 ]
 """Pairs reported as a ratio (first / second) when both ran."""
 

@@ -1,8 +1,9 @@
 """The vector environment (``clubsuite.rl.vector``): many tables of one learner against bots, stepped together.
 
-The compiled tables (whist: ``games/whist/vector.h``) are held to the engine's path step by step: every observation,
-mask, reward, end and seat, over whole episodes with both readings of CW-3, fixed and drawn seats, both reward
-schemes, truncation, random and heuristic opponents, and ids the mask does not allow. The engine's path is held to
+The compiled tables (``games/whist/vector.h``, ``games/partnership/vector.h``) are held to the engine's path step by
+step: every observation, mask, reward, end and seat, over whole episodes with both readings of CW-3, the
+partnership game's passes spelled id by id, fixed and drawn seats, both reward schemes, truncation, random and
+heuristic opponents, and ids the mask does not allow. The engine's path is held to
 :func:`clubsuite.runner.play_match` (an episode is the match of its seed) and to the PettingZoo environment's
 observation; every game runs on it.
 """
@@ -46,15 +47,18 @@ CASES = {
     "heuristic-1997-seat-2": ("whist-1997(target=3)", "heuristic", 2, "win", 500, 0, 300),
     "mixed-left-of-last-exchanger": (LEFT_OF_LAST, "heuristic,random", None, "points", 500, 0, 300),
     "illegal-ids": ("whist", "random", 1, "win", 500, 37, 900),
+    "partnership-random-seat-0": ("partnership(target=40)", "random", 0, "win", 500, 0, 700),
+    "partnership-mixed-points-illegal": ("partnership", "heuristic,random,heuristic", None, "points", 2, 23, 500),
 }
 """Settings (spec, opponents, seat, reward, max_hands, an illegal id every so many steps at table 0, steps)."""
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_compiled_tables_agree_with_the_engine_at_every_step(case: str) -> None:
-    """CW-1..CW-5 and the observation of rl.py in vector.h: both paths from the same seeds and the same ids."""
-    kernel_or_skip(CORE)
+    """The rules (CW-1..CW-5, CP-1..CP-4, the pass spelled id by id) and the observation of each game's rl.py in its
+    vector.h: both paths from the same seeds and the same ids."""
     spec, opponents, seat, reward, max_hands, bad_every, steps = CASES[case]
+    kernel_or_skip(f"clubsuite.games.{spec.split('(')[0].split('-')[0]}._core")
     compiled = ClubsVectorEnv(spec, 5, opponents, seat, reward, max_hands)
     engine = ClubsVectorEnv(spec, 5, opponents, seat, reward, max_hands, engine=True)
     assert compiled.compiled and not engine.compiled
@@ -172,7 +176,9 @@ def test_an_id_the_mask_refuses_ends_the_episode_with_minus_1() -> None:
 
 def test_the_pure_python_setting_takes_the_engines_path(monkeypatch: pytest.MonkeyPatch) -> None:
     kernel_or_skip(CORE)
-    assert ClubsVectorEnv("whist", 1).compiled
+    kernel_or_skip("clubsuite.games.partnership._core")
+    assert ClubsVectorEnv("whist", 1).compiled and ClubsVectorEnv("partnership", 1).compiled
+    assert not ClubsVectorEnv("free", 1, "random").compiled  # no tables in its kernel
     assert not ClubsVectorEnv("whist", 1, "easy").compiled  # a bot the kernel does not have
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
     assert not ClubsVectorEnv("whist", 1).compiled

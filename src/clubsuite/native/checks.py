@@ -42,3 +42,12 @@ def cards_of(cards: Sequence[int], most: int, name: str) -> list[int]:
     if len(out) > most or len(set(out)) != len(out):
         raise ValueError(f"{name}: at most {most} different cards")
     return out
+
+
+def table_arrays(n: int, columns: dict[str, int], shapes: dict[str, tuple[int, ...]]) -> None:
+    """The arrays of a batch of ``n`` tables checked by shape: ``(n, columns[name])`` for each array named in
+    ``columns``, ``(n,)`` for the others (the kernels write a row of each per table)."""
+    for name, shape in shapes.items():
+        want = (n, columns[name]) if name in columns else (n,)
+        if tuple(shape) != want:
+            raise ValueError(f"{name}: expected shape {want}, got {tuple(shape)}")

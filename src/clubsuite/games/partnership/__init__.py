@@ -111,6 +111,7 @@ register(
             "report": "clubsuite.games.partnership.report:REPORT",
             "bulk": "clubsuite.games.partnership.bulk:compiled_matches",
             "playout": "clubsuite.games.partnership.playout:compiled_finish",
+            "vector": "clubsuite.games.partnership.vector:kernel_tables",
         },
     )
 )

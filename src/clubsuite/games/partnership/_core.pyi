@@ -30,3 +30,24 @@ class HeuristicTable:
     def play(self, index: int) -> None: ...
     def choice(self) -> int: ...
     def finish(self) -> tuple[list[int], list[int]]: ...
+
+OBSERVATION_SIZE: int
+ACTION_IDS: int
+
+def vector_table_bytes() -> int: ...
+
+class VectorTables:
+    n: int
+    def __init__(self, n: int, target: int, max_hands: int, points: bool, seat: int, lineup: list[int]) -> None: ...
+    def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
+    def step(
+        self,
+        actions: object,
+        obs: object,
+        mask: object,
+        rewards: object,
+        terminated: object,
+        truncated: object,
+        illegal: object,
+        seats: object,
+    ) -> None: ...

@@ -1,15 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The compiled partnership kernel: a step-by-step hand for the differential tests and a batch of random matches.
 
-The C code is in core.h (the rules) and clubsuite/native/kernel.h (the engine's random numbers and seeds); this
+The C code is in core.h (the rules), heuristic.h (the heuristic bot), vector.h (many tables of one learner against
+bots, for ``clubsuite.rl.vector``) and clubsuite/native/kernel.h (the engine's random numbers and seeds); this
 module only moves numbers across. ``bulk.py`` beside it decides when it is used, with the engine as the fallback.
 """
 
-from libc.stdint cimport uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free
 
 from math import comb
 
-from clubsuite.native.checks import hands_of, number_in
+from clubsuite.native.checks import hands_of, number_in, table_arrays
 
 
 cdef extern from "heuristic.h":
@@ -185,3 +187,93 @@ cdef class HeuristicTable:
         with nogil:
             n = ph_finish(&self.tb, passes, &n_passes, out)
         return [passes[i] for i in range(n_passes)], [out[i] for i in range(n)]
+
+
+cdef extern from "vector.h":
+    ctypedef struct pv_table_t:
+        int target, max_hands, points, fixed_seat
+        int lineup[3]
+        uint64_t base, episode
+        int learner
+
+    enum:
+        PV_SIZE
+        PV_IDS
+
+    void pv_reset(pv_table_t *v, float *obs, int8_t *mask) nogil
+    void pv_step(pv_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
+                 uint8_t *truncated, uint8_t *illegal) nogil
+
+
+OBSERVATION_SIZE = PV_SIZE
+"""The length of a partnership observation with its ``picked`` slot (vector.h's PV_SIZE)."""
+ACTION_IDS = PV_IDS
+"""The partnership coding's action ids (vector.h's PV_IDS)."""
+
+
+def vector_table_bytes():
+    """The size of one table of :class:`VectorTables` (for the memory figures)."""
+    return sizeof(pv_table_t)
+
+
+cdef class VectorTables:
+    """``n`` partnership tables of one learner against bots (vector.h), stepped together; every array is the
+    caller's, one row per table, written in place (checked by shape first). ``lineup``: the bots of the other three
+    seats in increasing seat order (0 the random bot, 1 the heuristic bot); ``seat``: the learner's seat, or -1 to
+    draw it for each episode; ``points``: the partnership's score of each hand as the learner's reward, else +1/-1
+    for the match's result."""
+
+    cdef pv_table_t *tables
+    cdef readonly int n
+
+    def __cinit__(self, int n, int target, int max_hands, bint points, int seat, lineup):
+        number_in(n, 1, 1 << 20, "n")
+        number_in(target, 1, 1 << 20, "target")
+        number_in(max_hands, 1, 1 << 30, "max_hands")
+        number_in(seat, -1, 3, "seat")
+        kinds = [number_in(k, 0, 1, "lineup") for k in lineup]
+        if len(kinds) != 3:
+            raise ValueError("lineup: one bot for each of the three other seats")
+        self.tables = <pv_table_t *>calloc(n, sizeof(pv_table_t))
+        if self.tables == NULL:
+            raise MemoryError()
+        self.n = n
+        for i in range(n):
+            self.tables[i].target = target
+            self.tables[i].max_hands = max_hands
+            self.tables[i].points = points
+            self.tables[i].fixed_seat = seat
+            for k in range(3):
+                self.tables[i].lineup[k] = kinds[k]
+
+    def __dealloc__(self):
+        free(self.tables)
+
+    def reset(self, bases, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] seats):
+        """Start episode 0 of every table, table i from the base seed ``bases[i]``; the bots play to the learner's
+        turn. Writes each table's observation, mask and learner's seat."""
+        cdef int i
+        table_arrays(self.n, {"obs": PV_SIZE, "mask": PV_IDS}, {"obs": (obs.shape[0], obs.shape[1]),
+                     "mask": (mask.shape[0], mask.shape[1]), "seats": (seats.shape[0],), "bases": (len(bases),)})
+        for i in range(self.n):
+            self.tables[i].base = number_in(bases[i], 0, (1 << 63) - 1, "bases")
+            self.tables[i].episode = 0
+            with nogil:
+                pv_reset(&self.tables[i], &obs[i, 0], &mask[i, 0])
+            seats[i] = self.tables[i].learner
+
+    def step(self, int64_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] mask, double[::1] rewards,
+             uint8_t[::1] terminated, uint8_t[::1] truncated, uint8_t[::1] illegal, int64_t[::1] seats):
+        """One id of the learner at every table, then the bots to its next turn (vector.h's pv_step: the next-step
+        autoreset, and -1 ending the episode for an id the mask does not allow)."""
+        cdef Py_ssize_t i
+        table_arrays(self.n, {"obs": PV_SIZE, "mask": PV_IDS}, {
+            "actions": (actions.shape[0],), "obs": (obs.shape[0], obs.shape[1]), "mask": (mask.shape[0], mask.shape[1]),
+            "rewards": (rewards.shape[0],), "terminated": (terminated.shape[0],),
+            "truncated": (truncated.shape[0],), "illegal": (illegal.shape[0],),
+            "seats": (seats.shape[0],)})
+        with nogil:
+            for i in range(self.n):
+                pv_step(&self.tables[i], actions[i], &obs[i, 0], &mask[i, 0], &rewards[i], &terminated[i],
+                        &truncated[i], &illegal[i])
+                seats[i] = self.tables[i].learner

@@ -9,7 +9,7 @@ engine's random numbers and seeds); this module only moves numbers across. ``bul
 from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport calloc, free
 
-from clubsuite.native.checks import hands_of, number_in
+from clubsuite.native.checks import hands_of, number_in, table_arrays
 
 
 cdef extern from "heuristic.h":
@@ -251,19 +251,15 @@ cdef extern from "vector.h":
         int target, lead_rule, max_hands, points, fixed_seat
         int lineup[2]
         uint64_t base, episode
-        int learner, state
+        int learner
 
     enum:
         WV_SIZE
         WV_IDS
-        WV_ENDED
-        WV_TRUNCATED
 
-    void wv_begin(wv_table_t *v) nogil
-    double wv_run_bots(wv_table_t *v) nogil
-    double wv_act(wv_table_t *v, int id) nogil
-    uint64_t wv_legal(const wv_table_t *v) nogil
-    void wv_observe(const wv_table_t *v, float *obs, int8_t *mask) nogil
+    void wv_reset(wv_table_t *v, float *obs, int8_t *mask) nogil
+    void wv_step(wv_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
+                 uint8_t *truncated, uint8_t *illegal) nogil
 
 
 OBSERVATION_SIZE = WV_SIZE
@@ -279,12 +275,12 @@ def vector_table_bytes():
 
 cdef class VectorTables:
     """``n`` whist tables of one learner against bots (vector.h), stepped together; every array is the caller's, one
-    row per table, written in place. ``lineup``: the bots of the other seats in increasing seat order (0 the random
-    bot, 1 the heuristic bot); ``seat``: the learner's seat, or -1 to draw it for each episode; ``points``: the
-    learner's score of each hand as its reward, else +1/-1/0 for the match's result."""
+    row per table, written in place (checked by shape first). ``lineup``: the bots of the other
+    seats in increasing seat order (0 the random bot, 1 the heuristic bot); ``seat``: the learner's seat, or -1 to
+    draw it for each episode; ``points``: the learner's score of each hand as its reward, else +1/-1/0 for the
+    match's result."""
 
     cdef wv_table_t *tables
-    cdef uint8_t *done
     cdef readonly int n
 
     def __cinit__(self, int n, int target, int lead_rule, int max_hands, bint points, int seat, lineup):
@@ -293,12 +289,11 @@ cdef class VectorTables:
         number_in(lead_rule, 0, 1, "lead_rule")
         number_in(max_hands, 1, 1 << 30, "max_hands")
         number_in(seat, -1, 2, "seat")
-        if len(lineup) != 2:
-            raise ValueError("lineup: one bot for each of the two other seats")
         kinds = [number_in(k, 0, 1, "lineup") for k in lineup]
+        if len(kinds) != 2:
+            raise ValueError("lineup: one bot for each of the two other seats")
         self.tables = <wv_table_t *>calloc(n, sizeof(wv_table_t))
-        self.done = <uint8_t *>calloc(n, 1)
-        if self.tables == NULL or self.done == NULL:
+        if self.tables == NULL:
             raise MemoryError()
         self.n = n
         for i in range(n):
@@ -312,68 +307,32 @@ cdef class VectorTables:
 
     def __dealloc__(self):
         free(self.tables)
-        free(self.done)
-
-    def _check(self, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] seats):
-        if obs.shape[0] != self.n or obs.shape[1] != OBSERVATION_SIZE:
-            raise ValueError(f"obs: expected shape ({self.n}, {OBSERVATION_SIZE})")
-        if mask.shape[0] != self.n or mask.shape[1] != ACTION_IDS:
-            raise ValueError(f"mask: expected shape ({self.n}, {ACTION_IDS})")
-        if seats.shape[0] != self.n:
-            raise ValueError(f"seats: expected {self.n} entries")
 
     def reset(self, bases, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] seats):
         """Start episode 0 of every table, table i from the base seed ``bases[i]``; the bots play to the learner's
         turn. Writes each table's observation, mask and learner's seat."""
-        self._check(obs, mask, seats)
-        if len(bases) != self.n:
-            raise ValueError(f"bases: expected {self.n} seeds")
-        cdef uint64_t base
         cdef int i
+        table_arrays(self.n, {"obs": WV_SIZE, "mask": WV_IDS}, {"obs": (obs.shape[0], obs.shape[1]),
+                     "mask": (mask.shape[0], mask.shape[1]), "seats": (seats.shape[0],), "bases": (len(bases),)})
         for i in range(self.n):
-            base = number_in(bases[i], 0, (1 << 63) - 1, "bases")
-            self.tables[i].base = base
+            self.tables[i].base = number_in(bases[i], 0, (1 << 63) - 1, "bases")
             self.tables[i].episode = 0
             with nogil:
-                wv_begin(&self.tables[i])
-                wv_run_bots(&self.tables[i])
-                wv_observe(&self.tables[i], &obs[i, 0], &mask[i, 0])
-            self.done[i] = 0
+                wv_reset(&self.tables[i], &obs[i, 0], &mask[i, 0])
             seats[i] = self.tables[i].learner
 
     def step(self, int64_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] mask, double[::1] rewards,
              uint8_t[::1] terminated, uint8_t[::1] truncated, uint8_t[::1] illegal, int64_t[::1] seats):
-        """One id of the learner at every table, then the bots to its next turn. A table whose episode ended at
-        the step before starts its next episode instead, ignoring its action (Gymnasium's next-step autoreset);
-        an id the mask does not allow ends the episode with reward -1, the state unchanged."""
-        self._check(obs, mask, seats)
-        cdef Py_ssize_t n = self.n
-        if (actions.shape[0] != n or rewards.shape[0] != n or terminated.shape[0] != n or truncated.shape[0] != n
-                or illegal.shape[0] != n):
-            raise ValueError(f"every array: {n} entries")
+        """One id of the learner at every table, then the bots to its next turn (vector.h's wv_step: the next-step
+        autoreset, and -1 ending the episode for an id the mask does not allow)."""
         cdef Py_ssize_t i
-        cdef wv_table_t *v
-        cdef int64_t a
+        table_arrays(self.n, {"obs": WV_SIZE, "mask": WV_IDS}, {
+            "actions": (actions.shape[0],), "obs": (obs.shape[0], obs.shape[1]), "mask": (mask.shape[0], mask.shape[1]),
+            "rewards": (rewards.shape[0],), "terminated": (terminated.shape[0],),
+            "truncated": (truncated.shape[0],), "illegal": (illegal.shape[0],),
+            "seats": (seats.shape[0],)})
         with nogil:
-            for i in range(n):
-                v = &self.tables[i]
-                rewards[i] = 0.0
-                terminated[i] = truncated[i] = illegal[i] = 0
-                if self.done[i]:
-                    v.episode += 1
-                    wv_begin(v)
-                    wv_run_bots(v)
-                    self.done[i] = 0
-                else:
-                    a = actions[i]
-                    if a < 0 or a >= WV_IDS or not (wv_legal(v) >> a) & 1:
-                        rewards[i] = -1.0
-                        terminated[i] = illegal[i] = 1
-                    else:
-                        rewards[i] = wv_act(v, <int>a)
-                        rewards[i] += wv_run_bots(v)
-                        terminated[i] = v.state == WV_ENDED
-                        truncated[i] = v.state == WV_TRUNCATED
-                    self.done[i] = terminated[i] or truncated[i]
-                wv_observe(v, &obs[i, 0], &mask[i, 0])
-                seats[i] = v.learner
+            for i in range(self.n):
+                wv_step(&self.tables[i], actions[i], &obs[i, 0], &mask[i, 0], &rewards[i], &terminated[i],
+                        &truncated[i], &illegal[i])
+                seats[i] = self.tables[i].learner

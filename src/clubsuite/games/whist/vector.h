@@ -51,6 +51,7 @@ typedef struct {
     wh_table_t tb;
     int order[W_SEATS], took[W_SEATS], n_decided, someone;
     uint64_t played_by[W_SEATS];
+    int done; /* the episode ended at the last step: the next step starts the next one */
     mt_t deals, rng;
 } wv_table_t;
 
@@ -219,6 +220,39 @@ static void wv_observe(const wv_table_t *v, float *obs, int8_t *mask) {
 #undef WV_REL
     uint64_t legal = v->tb.w.to_act == me ? wv_legal(v) : 0;
     for (int id = 0; id < WV_IDS; id++) mask[id] = (int8_t)((legal >> id) & 1);
+}
+
+/* Start the table's episode v->episode and play the bots to the learner's turn; its observation and mask. */
+static void wv_reset(wv_table_t *v, float *obs, int8_t *mask) {
+    wv_begin(v);
+    wv_run_bots(v);
+    v->done = 0;
+    wv_observe(v, obs, mask);
+}
+
+/* One step of the table (the environment's step): a table whose episode ended at the step before starts its next
+ * one, ignoring `id` (next-step autoreset); an id the mask does not allow ends the episode with -1, the state
+ * unchanged; otherwise the id, then the bots to the learner's next turn. */
+static void wv_step(wv_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
+                    uint8_t *truncated, uint8_t *illegal) {
+    *reward = 0.0;
+    *terminated = *truncated = *illegal = 0;
+    if (v->done) {
+        v->episode++;
+        wv_reset(v, obs, mask);
+        return;
+    }
+    if (id < 0 || id >= WV_IDS || !(wv_legal(v) >> id & 1)) {
+        *reward = -1.0;
+        *terminated = *illegal = 1;
+    } else {
+        *reward = wv_act(v, (int)id);
+        *reward += wv_run_bots(v);
+        *terminated = v->state == WV_ENDED;
+        *truncated = v->state == WV_TRUNCATED;
+    }
+    v->done = *terminated || *truncated;
+    wv_observe(v, obs, mask);
 }
 
 #endif
