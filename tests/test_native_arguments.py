@@ -79,3 +79,37 @@ def test_a_table_with_hands_of_unequal_size_ends_its_play_out_without_a_card_tha
     """A play-out from a table nobody could reach stops when a seat has nothing to play, instead of playing -1."""
     table = kernel_or_skip(WHIST).HeuristicTable((0b1, 0b110, 0), 0, [0, 0, 0], [-1, -1, -1], (0, 0, 0), 11)
     assert all(0 <= c < 52 for c in table.finish())
+
+
+def _arrays(n: int, size: int, ids: int) -> dict[str, object]:
+    import numpy as np
+
+    return {
+        "actions": np.zeros(n, np.int64),
+        "obs": np.zeros((n, size), np.float32),
+        "mask": np.zeros((n, ids), np.int8),
+        "rewards": np.zeros(n, np.float64),
+        "terminated": np.zeros(n, np.uint8),
+        "truncated": np.zeros(n, np.uint8),
+        "illegal": np.zeros(n, np.uint8),
+        "seats": np.zeros(n, np.int64),
+    }
+
+
+@pytest.mark.parametrize("module", [WHIST, PARTNERSHIP])
+@pytest.mark.parametrize("wrong", ["actions", "obs", "mask", "rewards", "terminated", "truncated", "illegal", "seats"])
+def test_the_vector_tables_refuse_an_array_of_the_wrong_shape_naming_it(module: str, wrong: str) -> None:
+    """The tables write a row of every array per table: a short one would be written past its end."""
+    core = kernel_or_skip(module)
+    others = 2 if module == WHIST else 3
+    tables = core.VectorTables(3, 11, *([0] if module == WHIST else []), 50, False, 0, [0] * others)
+    good = _arrays(3, core.OBSERVATION_SIZE, core.ACTION_IDS)
+    tables.reset([1, 2, 3], good["obs"], good["mask"], good["seats"])
+    bad = dict(good)
+    bad[wrong] = _arrays(2, core.OBSERVATION_SIZE + (wrong == "obs"), core.ACTION_IDS)[wrong]
+    with pytest.raises(ValueError, match=f"^{wrong}: expected shape"):
+        tables.step(*bad.values())
+    with pytest.raises(ValueError, match="lineup"):
+        core.VectorTables(3, 11, *([0] if module == WHIST else []), 50, False, 0, [0] * (others + 1))
+    with pytest.raises(ValueError, match="seat=4"):
+        core.VectorTables(3, 11, *([0] if module == WHIST else []), 50, False, 4, [0] * others)
