@@ -1,4 +1,5 @@
-"""Build of the compiled core: the shared exact solver (``src/clubsuite/native/_solver.pyx`` over ``solve.h``) and
+"""Build of the compiled core: the shared exact solver (``src/clubsuite/native/_solver.pyx`` over ``solve.h``), the
+card sets' indexing (``src/clubsuite/native/_cards.pyx``) and
 each game's kernel, ``src/clubsuite/games/<game>/_core.pyx`` over its ``core.h`` and the shared
 ``src/clubsuite/native/kernel.h``, found by looking (a game is one folder).
 
@@ -36,8 +37,13 @@ def kernels() -> list[Extension]:
 
 
 def shared() -> list[Extension]:
-    """The kernels every game may use: the exact solver (``native/solve.h``)."""
+    """The kernels every game may use: the exact solver (``native/solve.h``) and the card sets' indexing."""
     return [
+        Extension(
+            "clubsuite.native._cards",
+            [f"{NATIVE}/_cards.pyx"],
+            extra_compile_args=COMPILE_ARGS,
+        ),
         Extension(
             "clubsuite.native._solver",
             [f"{NATIVE}/_solver.pyx"],

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
@@ -228,3 +230,41 @@ def test_bit_indices_lists_the_set_bits_lowest_first_like_iter_bits(mask: int) -
     from clubsuite.cards import bit_indices, iter_bits
 
     assert bit_indices(mask) == list(iter_bits(mask))
+
+
+@given(st.integers(0, (1 << 54) - 1), st.integers(-60, 60))
+def test_the_compiled_card_set_index_is_the_pythons_cards_and_errors(mask: int, position: int) -> None:
+    from native_helpers import kernel_or_skip
+
+    module = kernel_or_skip("clubsuite.native._cards")
+    python = module.python_getitem()
+    cards_of = CardSet.from_mask(mask)
+    try:
+        expected: object = python(cards_of, position)
+    except IndexError as exc:
+        with pytest.raises(IndexError, match=f"^{re.escape(str(exc))}$"):
+            module.nth_card(cards_of, position)
+    else:
+        assert module.nth_card(cards_of, position) is expected
+
+
+def test_card_sets_are_indexed_in_c_where_built_and_wider_sets_by_python() -> None:
+    from clubsuite.cards import NUMBERED_CARDS
+    from native_helpers import kernel_or_skip
+
+    module = kernel_or_skip("clubsuite.native._cards")
+    assert CardSet.__getitem__ is module.nth_card
+    numbered = CardSet(NUMBERED_CARDS[::7])  # indices from 64 up: more than 64 bits
+    assert [numbered[k] for k in range(len(numbered))] == list(numbered)
+    assert numbered[-1] == NUMBERED_CARDS[::7][-1]
+
+
+def test_pure_python_at_import_keeps_the_python_index() -> None:
+    import os
+    import subprocess
+    import sys
+
+    code = "from clubsuite.cards import CardSet; print(type(CardSet.__getitem__).__name__)"
+    env = {**os.environ, "CLUBS_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "function"

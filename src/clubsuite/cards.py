@@ -378,3 +378,18 @@ def std_card(suit: Suit, rank: int) -> Card:
     c = CARD_TABLE[suit * 13 + rank - 2]
     assert c is not None
     return c
+
+
+def _index_in_c() -> None:
+    """Index card sets in C where the compiled core is built (``native/_cards``: the same cards, the same errors),
+    unless ``CLUBS_PURE_PYTHON`` is set when this module is imported; the Python method serves what C does not
+    (sets of more than 64 bits) and everything where the core is not built."""
+    from clubsuite.native import compiled, pure_python
+
+    module = None if pure_python() else compiled("clubsuite.native._cards")
+    if module is not None:
+        module.install(CARD_TABLE, CardSet.__getitem__)
+        CardSet.__getitem__ = module.nth_card  # type: ignore[method-assign]
+
+
+_index_in_c()
