@@ -65,6 +65,15 @@ class UnavailableError(Exception):
     """A benchmark cannot run here (an optional package is missing); the message says why."""
 
 
+def _engine() -> str:
+    """What plays the public API's benchmarks: the Python engine, its card sets indexed in C where that part of the
+    compiled core is built (``native/_cards``)."""
+    from clubsuite.cards import CardSet
+
+    compiled = getattr(CardSet.__getitem__, "__module__", "") == "clubsuite.native._cards"
+    return "the Python engine, card sets indexed in C" if compiled else "pure Python"
+
+
 def _random_bot_loop(new_match: Callable[[], Any], seconds: float, seed: int) -> tuple[int, int, float]:
     """Play hands with a random bot in every seat through the public match API for ``seconds``: (hands, actions,
     time).
@@ -106,7 +115,7 @@ def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
         actions=actions,
         seconds=elapsed,
         note=(
-            "3 players, pure Python; per hand a shuffled deal, 3 keep/exchange decisions and 39 card plays "
+            f"3 players, {_engine()}; per hand a shuffled deal, 3 keep/exchange decisions and 39 card plays "
             "(13 tricks), with the seat's view handed to the bot at every decision"
         ),
     )
@@ -124,7 +133,7 @@ def bench_clubsuite_free(seconds: float, seed: int) -> Figure:
         actions=actions,
         seconds=elapsed,
         note=(
-            "3 players, pure Python; per hand a shuffled deal, the auction, any Ten discards, the one-card pass "
+            f"3 players, {_engine()}; per hand a shuffled deal, the auction, any Ten discards, the one-card pass "
             "and up to 10 tricks, with the seat's view handed to the bot at every decision"
         ),
     )
@@ -142,7 +151,7 @@ def bench_clubsuite_partnership(seconds: float, seed: int) -> Figure:
         actions=actions,
         seconds=elapsed,
         note=(
-            "4 players in two partnerships, pure Python; per hand a shuffled deal, 4 three-card pass decisions in "
+            f"4 players in two partnerships, {_engine()}; per hand a shuffled deal, 4 three-card pass decisions in "
             "two hands out of three (CP-2) and 52 card plays (13 tricks), with the seat's view handed to the bot "
             "at every decision"
         ),
@@ -222,7 +231,7 @@ def _northstar(players: int, wild: bool = False) -> Benchmark:
             actions=actions,
             seconds=elapsed,
             note=(
-                f"North Star's CLUBS, {players} players, {rules}, pure Python; per round a deal from the kept "
+                f"North Star's CLUBS, {players} players, {rules}, {_engine()}; per round a deal from the kept "
                 "pack and every play and pass (the legal actions listed when counted, from plays shared by every "
                 "hand; apply takes the action read from that list by its index unchecked), with the seat's view "
                 "handed to the bot"
