@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import importlib
 import os
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
 from typing import Any, cast
@@ -95,37 +95,3 @@ def finish_in_kernel(
     for action in actions:
         apply(action)
     return True
-
-
-def expect_card_events(
-    events: Sequence[object],
-    code: int,
-    seed: int,
-    leader: int,
-    scored_type: type,
-    score_agrees: Callable[[Any], bool],
-) -> None:
-    """A differential check's step after a card, the same in every trick game: the engine's ``events`` say a card
-    was played; a trick taken or the hand scored exactly when the kernel's event ``code`` says so; the trick's winner
-    is the kernel's next ``leader``; and the score event (of the game's ``scored_type``) agrees with the kernel's
-    (``score_agrees``). :class:`KernelMismatchError` naming ``seed`` otherwise."""
-    from clubsuite.events import CardPlayed, TrickTaken
-
-    expect(isinstance(events[0], CardPlayed), seed, lambda: f"a card played: {events}")
-    taken = [e for e in events if isinstance(e, TrickTaken)]
-    scored = [e for e in events if isinstance(e, scored_type)]
-    if scored:
-        expect(code == EV_SCORED and score_agrees(scored[0]), seed, "the hand's score")
-    else:
-        expect(code == (EV_TRICK if taken else EV_NONE), seed, lambda: f"a trick taken: {events} against {code}")
-    expect(not taken or taken[0].seat == leader, seed, "the trick's winner")
-
-
-def expect_play_started(events: Sequence[object], code: int, seed: int, leader: int) -> None:
-    """A differential check's step after a decision made before play (an exchange, a pass): play starts exactly
-    when the kernel's event ``code`` says so, led by the kernel's ``leader``."""
-    from clubsuite.events import PlayStarted
-
-    started = [e for e in events if isinstance(e, PlayStarted)]
-    expect(code == (EV_PLAY_STARTED if started else EV_NONE), seed, lambda: f"play started: {events} against {code}")
-    expect(not started or started[0].leader == leader, seed, "the first leader")

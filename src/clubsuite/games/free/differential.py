@@ -19,7 +19,8 @@ from clubsuite.games.free.events import AuctionWon, CardPlayed, HandScored, Play
 from clubsuite.games.free.hand import Call, FreeAction, FreeHand, MisplayCall, Stage
 from clubsuite.games.free.match import FreeMatch
 from clubsuite.games.free.options import FreeOptions
-from clubsuite.native import EV_NONE, EV_SCORED, EV_TRICK, compiled, expect, expect_card_events, expect_play_started
+from clubsuite.native import EV_NONE, EV_SCORED, EV_TRICK, compiled, expect
+from clubsuite.native.steps import expect_card_events, expect_play_started
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
@@ -54,9 +55,9 @@ def _scored(events: Events, core: Any, seed: int) -> bool:
 
 
 def _card_events_agree(events: Events, code: int, core: Any) -> bool:
-    """The quick test of :func:`clubsuite.native.expect_card_events` (which formats its messages whether or not they
-    are needed): a card played, then a trick taken by the kernel's last winner exactly when the kernel says so, and
-    the hand's score (FC-8) exactly when the kernel scored it."""
+    """The quick test of :func:`clubsuite.native.steps.expect_card_events` (which, asked only on a disagreement,
+    names what differed): a card played, then a trick taken by the kernel's last winner exactly when the kernel says
+    so, and the hand's score (FC-8) exactly when the kernel scored it."""
     if not isinstance(events[0], CardPlayed):
         return False
     taken = scored = None

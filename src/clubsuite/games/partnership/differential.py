@@ -16,7 +16,8 @@ from clubsuite.games.partnership.events import HandScored, PassChosen
 from clubsuite.games.partnership.hand import CYCLE, TEAMS, Pass, PassChoices
 from clubsuite.games.partnership.match import PartnershipMatch
 from clubsuite.games.partnership.options import PartnershipOptions
-from clubsuite.native import compiled, expect, expect_card_events, expect_play_started
+from clubsuite.native import compiled, expect
+from clubsuite.native.steps import expect_card_events, expect_play_started
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 

@@ -16,7 +16,8 @@ from clubsuite.games.whist.events import Decided, HandScored
 from clubsuite.games.whist.hand import Decision
 from clubsuite.games.whist.match import WhistMatch
 from clubsuite.games.whist.options import WhistOptions
-from clubsuite.native import compiled, expect, expect_card_events, expect_play_started
+from clubsuite.native import compiled, expect
+from clubsuite.native.steps import expect_card_events, expect_play_started
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
