@@ -223,7 +223,7 @@ def _northstar(players: int, wild: bool = False) -> Benchmark:
 
         options = NorthstarOptions(players=players, wild_fifteens=wild)
         rounds, actions, elapsed = _random_bot_loop(lambda: NorthstarMatch(options), seconds, seed)
-        rules = "wild 15s (every 15 may stand for any value: up to some 1,800 legal leads)" if wild else "basic game"
+        rules = "wild 15s (every 15 may stand for any value: a lead may have 2,400 plays)" if wild else "basic game"
         return Figure(
             name=f"clubsuite-northstar-{players}p{'-wild' if wild else ''}",
             unit="round",

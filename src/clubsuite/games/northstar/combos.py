@@ -223,7 +223,7 @@ def play_fits(play: Play, hand: int, prev: Play | None, wild: bool, crazy: bool)
 
     The same answer as :func:`check_play`, the hand check and :func:`beats` together (what ``explain`` applies), in
     a few mask operations, so that asking whether one play is legal costs nothing like listing every legal play
-    (with wild 15s a lead has up to some 1,800). ``play`` must be in canonical form: a :class:`CardSet`, a
+    (with wild 15s a lead has over 2,400). ``play`` must be in canonical form: a :class:`CardSet`, a
     :class:`Kind` and an ``int`` top value; anything else is for ``explain`` to judge.
     """
     _, kind, high = play
