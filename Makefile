@@ -13,7 +13,7 @@ JOBS ?= auto
 .PHONY: play serve watch test lint typecheck unit bench clean setup screenshots
 
 # The compiled core (src/clubsuite/native) is built by the same install; its sources changing rebuilds it.
-NATIVE_SOURCES := setup.py $(wildcard src/clubsuite/native/*.h src/clubsuite/native/*.pyx src/clubsuite/games/*/_core.pyx src/clubsuite/games/*/*.h)
+NATIVE_SOURCES := setup.py $(wildcard src/clubsuite/native/*.h src/clubsuite/native/*.pxi src/clubsuite/native/*.pyx src/clubsuite/games/*/_core.pyx src/clubsuite/games/*/*.h)
 
 $(STAMP): pyproject.toml $(NATIVE_SOURCES)
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "clubsuite needs Python 3.11 or newer")'

@@ -29,7 +29,7 @@ def kernels() -> list[Extension]:
                 f"clubsuite.games.{source.parent.name}._core",
                 [source.as_posix()],
                 include_dirs=[folder, NATIVE],
-                depends=[*map(str, sorted(source.parent.glob("*.h"))), f"{NATIVE}/kernel.h"],
+                depends=[*map(str, sorted(source.parent.glob("*.h"))), f"{NATIVE}/kernel.h", f"{NATIVE}/vector_tables.pxi"],
                 extra_compile_args=COMPILE_ARGS,
             )
         )
@@ -54,7 +54,8 @@ def shared() -> list[Extension]:
     ]
 
 
-extensions = cythonize(shared() + kernels(), compiler_directives={"language_level": "3"})
+# include_path: the glue every game's vector tables share (native/vector_tables.pxi, ``include``d by _core.pyx).
+extensions = cythonize(shared() + kernels(), compiler_directives={"language_level": "3"}, include_path=[NATIVE])
 for extension in extensions:
     extension.optional = True  # a failed compile leaves the pure-Python path, with a warning in the install log
 

@@ -102,7 +102,7 @@ def test_the_vector_tables_refuse_an_array_of_the_wrong_shape_naming_it(module: 
     """The tables write a row of every array per table: a short one would be written past its end."""
     core = kernel_or_skip(module)
     others = 2 if module == WHIST else 3
-    tables = core.VectorTables(3, 11, *([0] if module == WHIST else []), 50, False, 0, [0] * others)
+    tables = core.VectorTables(3, 11, 0, 50, False, 0, [0] * others)
     good = _arrays(3, core.OBSERVATION_SIZE, core.ACTION_IDS)
     tables.reset([1, 2, 3], good["obs"], good["mask"], good["seats"])
     bad = dict(good)
@@ -110,6 +110,6 @@ def test_the_vector_tables_refuse_an_array_of_the_wrong_shape_naming_it(module: 
     with pytest.raises(ValueError, match=f"^{wrong}: expected shape"):
         tables.step(*bad.values())
     with pytest.raises(ValueError, match="lineup"):
-        core.VectorTables(3, 11, *([0] if module == WHIST else []), 50, False, 0, [0] * (others + 1))
+        core.VectorTables(3, 11, 0, 50, False, 0, [0] * (others + 1))
     with pytest.raises(ValueError, match="seat=4"):
-        core.VectorTables(3, 11, *([0] if module == WHIST else []), 50, False, 4, [0] * others)
+        core.VectorTables(3, 11, 0, 50, False, 4, [0] * others)

@@ -273,4 +273,27 @@ static void pv_step(pv_table_t *v, int64_t id, float *obs, int8_t *mask, double 
     pv_observe(v, obs, mask);
 }
 
+/* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
+typedef pv_table_t vector_table_t;
+enum { VT_SIZE = PV_SIZE, VT_IDS = PV_IDS, VT_OTHERS = P_SEATS - 1 };
+
+/* A table's settings: `rule` a reading of the rules the game has (0 where it has none), `lineup` the bots of the
+ * VT_OTHERS other seats in increasing seat order; the caller checked every number. */
+static void vt_settings(vector_table_t *v, int target, int rule, int max_hands, int points, int seat,
+                        const int *lineup) {
+    (void)rule; /* the partnership game has one reading */
+    v->target = target;
+    v->max_hands = max_hands;
+    v->points = points;
+    v->fixed_seat = seat;
+    for (int k = 0; k < VT_OTHERS; k++) v->lineup[k] = lineup[k];
+}
+
+static void vt_reset(vector_table_t *v, float *obs, int8_t *mask) { pv_reset(v, obs, mask); }
+
+static void vt_step(vector_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
+                    uint8_t *truncated, uint8_t *illegal) {
+    pv_step(v, id, obs, mask, reward, terminated, truncated, illegal);
+}
+
 #endif

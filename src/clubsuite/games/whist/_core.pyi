@@ -57,7 +57,7 @@ ACTION_IDS: int
 class VectorTables:
     n: int
     def __init__(
-        self, n: int, target: int, lead_rule: int, max_hands: int, points: bool, seat: int, lineup: list[int]
+        self, n: int, target: int, rule: int, max_hands: int, points: bool, seat: int, lineup: list[int]
     ) -> None: ...
     def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
     def step(

@@ -1,0 +1,92 @@
+# The vector environment's tables in a game's kernel, the same glue for every game that has them: included by the
+# game's _core.pyx, over its vector.h (which names its table vector_table_t and gives vt_settings, vt_reset and
+# vt_step). The C trusts its arguments; everything is checked here first.
+
+cdef extern from "vector.h":
+    ctypedef struct vector_table_t:
+        uint64_t base, episode
+        int learner
+
+    enum:
+        VT_SIZE
+        VT_IDS
+        VT_OTHERS
+
+    void vt_settings(vector_table_t *v, int target, int rule, int max_hands, int points, int seat,
+                     const int *lineup) nogil
+    void vt_reset(vector_table_t *v, float *obs, int8_t *mask) nogil
+    void vt_step(vector_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
+                 uint8_t *truncated, uint8_t *illegal) nogil
+
+
+OBSERVATION_SIZE = VT_SIZE
+"""The length of the game's observation with its ``picked`` slot (vector.h)."""
+ACTION_IDS = VT_IDS
+"""The game's action ids (vector.h)."""
+
+
+def vector_table_bytes():
+    """The size of one table of :class:`VectorTables` (for the memory figures)."""
+    return sizeof(vector_table_t)
+
+
+cdef class VectorTables:
+    """``n`` tables of one learner against bots (the game's vector.h), stepped together; every array is the caller's,
+    one row per table, written in place (checked by shape first). ``rule``: the reading of the rules where the game
+    has several (0 otherwise); ``lineup``: the bots of the other seats in increasing seat order (0 the random bot,
+    1 the heuristic bot); ``seat``: the learner's seat, or -1 to draw it for each episode; ``points``: the learner's
+    score of each hand as its reward, else +1/-1/0 for the match's result."""
+
+    cdef vector_table_t *tables
+    cdef readonly int n
+
+    def __cinit__(self, int n, int target, int rule, int max_hands, bint points, int seat, lineup):
+        cdef int kinds[8]
+        number_in(n, 1, 1 << 20, "n")
+        number_in(target, 1, 1 << 20, "target")
+        number_in(rule, 0, 1, "rule")
+        number_in(max_hands, 1, 1 << 30, "max_hands")
+        number_in(seat, -1, VT_OTHERS, "seat")
+        checked = [number_in(k, 0, 1, "lineup") for k in lineup]
+        if len(checked) != VT_OTHERS:
+            raise ValueError(f"lineup: one bot for each of the {VT_OTHERS} other seats")
+        for k in range(VT_OTHERS):
+            kinds[k] = checked[k]
+        self.tables = <vector_table_t *>calloc(n, sizeof(vector_table_t))
+        if self.tables == NULL:
+            raise MemoryError()
+        self.n = n
+        for i in range(n):
+            vt_settings(&self.tables[i], target, rule, max_hands, points, seat, kinds)
+
+    def __dealloc__(self):
+        free(self.tables)
+
+    def reset(self, bases, float[:, ::1] obs, int8_t[:, ::1] mask, int64_t[::1] seats):
+        """Start episode 0 of every table, table i from the base seed ``bases[i]``; the bots play to the learner's
+        turn. Writes each table's observation, mask and learner's seat."""
+        cdef int i
+        table_arrays(self.n, {"obs": VT_SIZE, "mask": VT_IDS}, {"obs": (obs.shape[0], obs.shape[1]),
+                     "mask": (mask.shape[0], mask.shape[1]), "seats": (seats.shape[0],), "bases": (len(bases),)})
+        for i in range(self.n):
+            self.tables[i].base = number_in(bases[i], 0, (1 << 63) - 1, "bases")
+            self.tables[i].episode = 0
+            with nogil:
+                vt_reset(&self.tables[i], &obs[i, 0], &mask[i, 0])
+            seats[i] = self.tables[i].learner
+
+    def step(self, int64_t[::1] actions, float[:, ::1] obs, int8_t[:, ::1] mask, double[::1] rewards,
+             uint8_t[::1] terminated, uint8_t[::1] truncated, uint8_t[::1] illegal, int64_t[::1] seats):
+        """One id of the learner at every table, then the bots to its next turn (vector.h's step: the next-step
+        autoreset, and -1 ending the episode for an id the mask does not allow)."""
+        cdef Py_ssize_t i
+        table_arrays(self.n, {"obs": VT_SIZE, "mask": VT_IDS}, {
+            "actions": (actions.shape[0],), "obs": (obs.shape[0], obs.shape[1]), "mask": (mask.shape[0], mask.shape[1]),
+            "rewards": (rewards.shape[0],), "terminated": (terminated.shape[0],),
+            "truncated": (truncated.shape[0],), "illegal": (illegal.shape[0],),
+            "seats": (seats.shape[0],)})
+        with nogil:
+            for i in range(self.n):
+                vt_step(&self.tables[i], actions[i], &obs[i, 0], &mask[i, 0], &rewards[i], &terminated[i],
+                        &truncated[i], &illegal[i])
+                seats[i] = self.tables[i].learner
