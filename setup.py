@@ -19,6 +19,10 @@ default where the target has them) would change the heuristic kernels' figures i
 and then, a choice."""
 
 
+SHARED_SOURCES = [f"{NATIVE}/kernel.h", f"{NATIVE}/vector_tables.pxi"]
+"""What every game's kernel is built from besides its own folder (a change rebuilds them all)."""
+
+
 def kernels() -> list[Extension]:
     """One extension per game folder holding a ``_core.pyx``."""
     found = []
@@ -29,7 +33,7 @@ def kernels() -> list[Extension]:
                 f"clubsuite.games.{source.parent.name}._core",
                 [source.as_posix()],
                 include_dirs=[folder, NATIVE],
-                depends=[*map(str, sorted(source.parent.glob("*.h"))), f"{NATIVE}/kernel.h", f"{NATIVE}/vector_tables.pxi"],
+                depends=[*map(str, sorted(source.parent.glob("*.h"))), *SHARED_SOURCES],
                 extra_compile_args=COMPILE_ARGS,
             )
         )
@@ -50,7 +54,7 @@ def shared() -> list[Extension]:
             include_dirs=[NATIVE],
             depends=[f"{NATIVE}/solve.h"],
             extra_compile_args=COMPILE_ARGS,
-        )
+        ),
     ]
 
 
