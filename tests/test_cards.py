@@ -268,3 +268,51 @@ def test_pure_python_at_import_keeps_the_python_index() -> None:
     env = {**os.environ, "CLUBS_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.strip() == "function"
+
+
+@pytest.mark.parametrize("n", [0, 1, 2, 3, 13, 36, 52, 60, 500])
+def test_the_compiled_shuffle_draws_the_python_shuffles_order(n: int) -> None:
+    import random
+
+    from clubsuite.seeding import python_shuffled, shuffled
+    from native_helpers import kernel_or_skip
+
+    assert shuffled is kernel_or_skip("clubsuite.native._cards").shuffled
+    for seed in range(300):
+        assert shuffled(n, random.Random(seed)) == python_shuffled(n, random.Random(seed))
+
+
+@given(st.integers(0, 2**64 - 1), st.lists(st.integers(0, 51), max_size=20))
+def test_the_compiled_random_bot_chooses_the_python_bots_action(seed: int, cards: list[int]) -> None:
+    import random
+
+    from clubsuite.bots import RandomBot
+    from clubsuite.cards import card_at
+    from native_helpers import kernel_or_skip
+
+    module = kernel_or_skip("clubsuite.native._cards")
+    assert RandomBot.choose is module.random_choose
+    python = module.python_choose()
+    bot = RandomBot()
+    for legal in (CardSet(card_at(c) for c in cards), tuple(cards), [str(c) for c in cards]):
+        a, b = random.Random(seed), random.Random(seed)
+        try:
+            expected: object = python(bot, None, legal, a)
+        except IndexError as exc:  # nothing legal: both refuse alike
+            with pytest.raises(IndexError, match=f"^{re.escape(str(exc))}$"):
+                bot.choose(None, legal, b)
+        else:
+            assert bot.choose(None, legal, b) == expected
+        assert a.random() == b.random()  # the same draws taken from the generator
+
+
+def test_the_random_bot_hands_a_generator_of_another_kind_to_the_python_method() -> None:
+    from fractions import Fraction
+
+    from clubsuite.bots import RandomBot
+
+    class ExactRandom:
+        def random(self) -> Fraction:
+            return Fraction(2, 3)
+
+    assert RandomBot().choose(None, (10, 20, 30), ExactRandom()) == 30  # type: ignore[arg-type]

@@ -11,7 +11,9 @@ by the kind of each value, so a field added to a state later is copied without a
 * lists, dicts, sets and bytearrays get new containers, their items copied by the same rules (so nested lists are
   copied to the bottom);
 * an object of a class written in Python (a hand, a match, a view, a mutable dataclass) gets a new instance of its
-  class with every attribute copied by the same rules, without calling ``__init__``.
+  class with every attribute copied by the same rules, without calling ``__init__``;
+* an object of a C type that copies itself (a compiled hand, which holds its state in a C struct) is copied by its
+  own ``__clone_state__()``, which returns an independent copy holding only immutable values in common.
 
 Anything else (an open file, a random generator, a C type with hidden state) raises :class:`TypeError` rather
 than being shared by mistake. Objects reached twice are copied once and stay shared within the copy, so a match's
@@ -41,6 +43,7 @@ _SET = 4
 _BYTEARRAY = 5
 _FROZENSET = 6
 _OBJECT = 7
+_OWN = 8
 
 _KINDS: dict[type, int] = {
     type(None): _SHARE,
@@ -138,6 +141,8 @@ def _classify(tp: type) -> int:
             if tp is not base:
                 raise TypeError(f"cannot copy a {tp.__qualname__}: only the built-in {base.__name__} is copied")
             return kind
+    if callable(getattr(tp, "__clone_state__", None)):
+        return _OWN  # a state kept in C that copies itself (a compiled hand)
     try:  # Python refuses it for a class whose instances are laid out in C (a generator, a file, a lock)
         object.__new__(tp)
         plain = all(c is object or c.__flags__ & _HEAP_TYPE for c in tp.__mro__)
@@ -290,6 +295,8 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         out = memo[id(value)] = {_copy(item, memo) for item in value}
     elif kind == _BYTEARRAY:
         out = memo[id(value)] = bytearray(value)
+    elif kind == _OWN:
+        out = memo[id(value)] = value.__clone_state__()
     else:
         copier = _COPIERS.get(tp)
         if copier is None:

@@ -32,3 +32,21 @@ def shuffled(n: int, rng: random.Random) -> list[int]:
         j = floor(rnd() * (i + 1))  # floor() is int() for these non-negative values, and cheaper
         order[i], order[j] = order[j], order[i]
     return order
+
+
+python_shuffled = shuffled
+"""The Python statement of :func:`shuffled`, kept for the tests' comparison where the C loop replaces it."""
+
+
+def _shuffle_in_c() -> None:
+    """Shuffle in C where the compiled core is built (``native/_cards.shuffled``: the same draws, the same order),
+    unless ``CLUBS_PURE_PYTHON`` is set when this module is imported."""
+    global shuffled
+    from clubsuite.native import compiled, pure_python
+
+    module = None if pure_python() else compiled("clubsuite.native._cards")
+    if module is not None:
+        shuffled = module.shuffled
+
+
+_shuffle_in_c()

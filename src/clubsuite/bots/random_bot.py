@@ -24,3 +24,17 @@ class RandomBot:
 
 
 register_bot("random", RandomBot)
+
+
+def _choose_in_c() -> None:
+    """Draw in C where the compiled core is built (``native/_cards.random_choose``: the same draw, the same action),
+    unless ``CLUBS_PURE_PYTHON`` is set when this module is imported: at a random bot's every decision the call
+    costs as much as the rules."""
+    from clubsuite.native import compiled, pure_python
+
+    module = None if pure_python() else compiled("clubsuite.native._cards")
+    if module is not None:
+        module.install_choose(RandomBot)
+
+
+_choose_in_c()

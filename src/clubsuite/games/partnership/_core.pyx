@@ -36,7 +36,11 @@ cdef extern from "core.h":
 
     ctypedef struct partnership_t:
         uint64_t hands[4]
-        int to_act, phase, leader
+        uint64_t chosen[4]
+        uint64_t taken[4]
+        int dealer, direction, to_act, phase, n_chosen
+        int leader, trick_len, led, top, winning
+        int tricks_done
         int tricks_won[4]
         int team_scores[2]
 
@@ -190,3 +194,6 @@ cdef class HeuristicTable:
 
 
 include "vector_tables.pxi"
+include "compiled_hand.pxi"
+include "hand.pxi"
+include "compiled_match.pxi"

@@ -11,12 +11,10 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from clubsuite.games.partnership.hand import TEAMS
+from clubsuite.games.partnership.match import CORE as CORE  # the kernel's module, named where the match uses it
 from clubsuite.games.partnership.options import PartnershipOptions
 from clubsuite.native import kernel
 from clubsuite.runner import BulkResult
-
-CORE = "clubsuite.games.partnership._core"
-"""The compiled kernel's module."""
 
 
 def compiled_matches(options: object, bots: Sequence[str], match_seeds: Sequence[int]) -> list[BulkResult] | None:

@@ -19,6 +19,7 @@ from clubsuite.seeding import shuffled
 N_SEATS = 4
 HAND_SIZE = 13
 _BITS = tuple(1 << i for i in range(52))
+_new_set = int.__new__
 
 
 @dataclass(frozen=True)
@@ -54,8 +55,16 @@ class PartnershipDeal:
             hands[(dealer + 1 + pos) % N_SEATS] = sum(map(bit, order[pos::N_SEATS]))
         # A shuffled deck is a valid deal by construction: skip the checks a given deal needs.
         deal = object.__new__(cls)
-        new = CardSet.from_mask
-        object.__setattr__(deal, "hands", (new(hands[0]), new(hands[1]), new(hands[2]), new(hands[3])))
+        object.__setattr__(
+            deal,
+            "hands",
+            (
+                _new_set(CardSet, hands[0]),
+                _new_set(CardSet, hands[1]),
+                _new_set(CardSet, hands[2]),
+                _new_set(CardSet, hands[3]),
+            ),
+        )
         return deal
 
     @classmethod

@@ -30,11 +30,15 @@ from clubsuite.games.partnership.reasons import (
 from clubsuite.games.partnership.view import PartnershipView
 from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
+from clubsuite.native import compiled, kernel, pure_python
 from clubsuite.reasons import Reason
 from clubsuite.safetext import quoted
 
 GAME = "partnership"
+CORE = "clubsuite.games.partnership._core"
+"""The compiled kernel's module (the compiled hand and match paths are in it)."""
 _PLAY = Phase.PLAY
+_new_set = int.__new__
 
 
 class PartnershipMatch(
@@ -65,10 +69,10 @@ class PartnershipMatch(
         if not isinstance(deal, PartnershipDeal):
             raise InvalidDealError(f"deal() needs a PartnershipDeal, got {type(deal).__name__}")
         # CP-2: the pass cycle counts from the first hand of the game; this hand's index is the hands dealt so far.
-        return PartnershipHand(deal, dealer, pass_direction(len(self.hands)))
+        return hand_type()(deal, dealer, pass_direction(len(self.hands)))
 
     def _restarted(self, hand: PartnershipHand) -> PartnershipHand:
-        return PartnershipHand(hand.deal, hand.dealer, hand.direction)
+        return hand_type()(hand.deal, hand.dealer, hand.direction)
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer, pass_direction(index).value)
@@ -108,7 +112,7 @@ class PartnershipMatch(
         if cur is None:
             return ()
         if cur.phase is _PLAY:  # the common case, one call shorter
-            return CardSet.from_mask(cur.legal_mask())
+            return _new_set(CardSet, cur.legal_mask())
         return cur.legal_actions()
 
     def _score(self, hand: PartnershipHand) -> Events:
@@ -167,3 +171,25 @@ class PartnershipMatch(
                 raise InvalidNotationError(Reason(PASS_CARD_TWICE, text=quoted(shown), card=str(c)))
             mask |= c.bit
         return Pass(CardSet(mask))
+
+
+def hand_type() -> type[PartnershipHand]:
+    """The class of a new hand: the compiled hand (``_core.CompiledHand``, the rules of ``core.h``) where the kernel
+    is built and not turned off, else :class:`PartnershipHand`; the two behave the same in every respect but speed
+    (``tests/partnership/test_compiled_hand_partnership.py``)."""
+    core = kernel(CORE)
+    return PartnershipHand if core is None else core.CompiledHand
+
+
+def _install_compiled_paths() -> None:
+    """Take the common case of ``apply``, ``legal_actions``, ``view`` and ``to_act`` in C where the kernel is built
+    (``native/compiled_match.pxi``), and the indexing of the pass choices (``hand.pxi``), unless
+    ``CLUBS_PURE_PYTHON`` is set when this module is imported; the methods above stay the fallback for everything
+    else, and the only path where the kernel is not built."""
+    core = None if pure_python() else compiled(CORE)
+    if core is not None:
+        core.install(PartnershipMatch)
+        core.install_pass_choices(PassChoices)
+
+
+_install_compiled_paths()

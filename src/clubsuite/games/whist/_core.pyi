@@ -1,6 +1,9 @@
 """Types of the compiled whist kernel (``_core.pyx``)."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+from clubsuite.games.whist.hand import WhistHand
+from clubsuite.games.whist.match import WhistMatch
 
 def state_bytes() -> int: ...
 def random_doubles(seed: int, n: int) -> list[float]: ...
@@ -71,3 +74,10 @@ class VectorTables:
         illegal: object,
         seats: object,
     ) -> None: ...
+
+class CompiledHand(WhistHand):
+    """The compiled hand (hand.pxi): WhistHand's interface with its state in C. Not a subclass of WhistHand at run
+    time (a C type cannot be); declared as one here because it offers the same attributes and methods."""
+
+def install(match_class: type[WhistMatch]) -> None: ...
+def python_methods() -> tuple[Callable[..., object], Callable[..., object], Callable[..., object]]: ...

@@ -33,13 +33,18 @@ cdef extern from "core.h":
         uint32_t state[624]
         int index
 
+    ctypedef struct whist_trick_t:
+        int led, top_led, top_club, winning, broken
+
     ctypedef struct whist_t:
         uint64_t hands[3]
         uint64_t bid
         int dealer, to_act, phase, lead_rule
         int last_exchanger
         int leader
+        whist_trick_t t
         int trick_len
+        int trick[3]
         int tricks_done
         int tricks_won[3]
 
@@ -247,3 +252,6 @@ def bot_matches(seeds, int target, int lead_rule, bots):
 
 
 include "vector_tables.pxi"
+include "compiled_hand.pxi"
+include "hand.pxi"
+include "compiled_match.pxi"

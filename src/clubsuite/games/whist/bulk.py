@@ -11,12 +11,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from clubsuite.games.whist.match import CORE as CORE  # the kernel's module, named where the match uses it
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
 from clubsuite.native import kernel
 from clubsuite.runner import BulkResult
-
-CORE = "clubsuite.games.whist._core"
-"""The compiled kernel's module."""
 
 LEAD_RULES = {LeadAfterExchange.LAST_EXCHANGER: 0, LeadAfterExchange.LEFT_OF_LAST_EXCHANGER: 1}
 """The kernel's number for each reading of CW-3 (core.h)."""

@@ -22,10 +22,14 @@ from clubsuite.games.whist.options import WhistOptions
 from clubsuite.games.whist.reasons import NOT_AN_ACTION
 from clubsuite.games.whist.view import WhistView
 from clubsuite.match_base import MatchBase
+from clubsuite.native import compiled, kernel, pure_python
 from clubsuite.reasons import MATCH_OVER, NO_HAND, Reason
 from clubsuite.safetext import quoted
 
 GAME = "whist"
+CORE = "clubsuite.games.whist._core"
+"""The compiled kernel's module (the compiled hand and match paths are in it)."""
+
 _PLAY = Phase.PLAY
 _new_set = int.__new__
 
@@ -52,10 +56,10 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
     def _new_hand(self, deal: object, dealer: int) -> WhistHand:
         if not isinstance(deal, WhistDeal):
             raise InvalidDealError(f"deal() needs a WhistDeal, got {type(deal).__name__}")
-        return WhistHand(deal, dealer, self.options)
+        return hand_type()(deal, dealer, self.options)
 
     def _restarted(self, hand: WhistHand) -> WhistHand:
-        return WhistHand(hand.deal, hand.dealer, hand.options)
+        return hand_type()(hand.deal, hand.dealer, hand.options)
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
@@ -150,6 +154,26 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
         return [self.format_action(a) for a in self.legal_actions()]
 
 
+def hand_type() -> type[WhistHand]:
+    """The class of a new hand: the compiled hand (``_core.CompiledHand``, the rules of ``core.h``) where the
+    kernel is built and not turned off, else :class:`WhistHand`; the two behave the same in every respect but speed
+    (``tests/whist/test_compiled_hand_whist.py``)."""
+    core = kernel(CORE)
+    return WhistHand if core is None else core.CompiledHand
+
+
 def is_card(action: object) -> bool:
     """Whether an action is a card play."""
     return isinstance(action, Card)
+
+
+def _install_compiled_paths() -> None:
+    """Take the common case of ``apply``, ``legal_actions``, ``view`` and ``to_act`` in C where the kernel is built
+    (``native/compiled_match.pxi``), unless ``CLUBS_PURE_PYTHON`` is set when this module is imported; the methods
+    above stay the fallback for everything else, and the only path where the kernel is not built."""
+    core = None if pure_python() else compiled(CORE)
+    if core is not None:
+        core.install(WhistMatch)
+
+
+_install_compiled_paths()

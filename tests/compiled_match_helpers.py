@@ -1,0 +1,79 @@
+"""Two matches of one game played side by side, one on the engine's Python hand and one on the compiled hand, with
+every state, view, event and error compared: the differential check of a game's compiled hand and match paths.
+
+Each decision compares the seat to act, the legal actions in order and the events of the action taken; every few
+decisions also the acting seat's whole view, the refusal (class and words) of an illegal action with the state left
+as it was, and a clone played on without touching its original; each hand's end compares the hand's account, its
+action log and the match's account.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from clubsuite.errors import ClubsError
+
+Match = Any
+"""A game's match (the two sides are the same class, on different hands)."""
+
+
+def _refusal(match: Match, action: object, seat: int | None) -> tuple[str, str] | None:
+    """How ``match`` refuses ``action`` (the error's class and words), or None if it took it."""
+    try:
+        match.apply(action, seat)
+    except ClubsError as exc:
+        return type(exc).__name__, str(exc)
+    return None
+
+
+def play_side_by_side(
+    python: Callable[[], Match],
+    compiled: Callable[[], Match],
+    matches: int,
+    seed: int,
+    probes: Sequence[object],
+    facts: Callable[[Any], object],
+    every: int = 25,
+) -> int:
+    """Play ``matches`` random matches on both sides from one generator and assert they agree; returns the decisions
+    compared. ``probes`` are actions (or notation) tried against both sides every ``every`` decisions when illegal
+    there, and by a seat not to act; ``facts`` reads a hand's attributes (hidden ones included) for comparison."""
+    rng = random.Random(seed)
+    decisions = 0
+    for _ in range(matches):
+        a, b = python(), compiled()
+        assert type(a.current) is not type(b.current) or a.current is None
+        while not a.is_over:
+            deal_seed = rng.getrandbits(64)
+            assert a.deal(rng=random.Random(deal_seed)) == b.deal(rng=random.Random(deal_seed))
+            assert type(a.current).__name__ != type(b.current).__name__, "both sides on the same kind of hand"
+            hand_a, hand_b = a.current, b.current
+            while (seat := a.to_act) is not None:
+                assert b.to_act == seat
+                legal = a.legal_actions()
+                assert b.legal_actions() == legal and type(b.legal_actions()) is type(legal)
+                if decisions % every == 0:
+                    assert facts(hand_b) == facts(hand_a)
+                    assert b.view(seat).to_dict() == a.view(seat).to_dict()
+                    assert b.explain(legal[0], seat) == a.explain(legal[0], seat)
+                    probe = probes[rng.randrange(len(probes))]
+                    assert b.explain(probe) == a.explain(probe)
+                    if a.explain(probe) is not None:
+                        assert _refusal(b, probe, None) == _refusal(a, probe, None) is not None
+                    other = (seat + 1) % a.n_seats
+                    assert _refusal(b, legal[0], other) == _refusal(a, legal[0], other) is not None
+                    copy = b.clone()
+                    copy.apply(legal[-1])
+                    # Neither the refusals nor play on the copy changed anything.
+                    assert facts(hand_b) == facts(hand_a) and b.summary() == a.summary()
+                action = legal[rng.randrange(len(legal))]
+                assert b.apply(action) == a.apply(action), f"events of {action}"
+                decisions += 1
+            assert facts(hand_b) == facts(hand_a)
+            assert hand_b.summary() == hand_a.summary()
+            assert list(hand_b.action_log()) == list(hand_a.action_log())
+            assert b.summary() == a.summary()
+        assert b.is_over and (b.winners, b.draw, b.totals) == (a.winners, a.draw, a.totals)
+    return decisions

@@ -1,0 +1,110 @@
+"""The compiled partnership hand and match paths (``games/partnership/hand.pxi``, ``native/compiled_match.pxi``)
+against the engine's :class:`PartnershipHand` and :class:`PartnershipMatch` methods: the same states, views, events,
+errors and copies.
+
+The compiled hand keeps its state in core.h's struct, whose rules (CP-1..CP-4) the kernel's own differential tests
+hold to the engine; these tests hold the rest to it: the passes in the order chosen, the completed tricks, the
+events, the refusals and their words, clones, and the match methods taken in C.
+"""
+
+from __future__ import annotations
+
+import random
+import re
+from typing import Any
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from clubsuite.cards import STANDARD, CardSet
+from clubsuite.games.partnership import PartnershipMatch
+from clubsuite.games.partnership.hand import PartnershipHand, Pass, PassChoices
+from clubsuite.games.partnership.match import CORE
+from compiled_match_helpers import play_side_by_side
+from native_helpers import kernel_or_skip
+
+MATCHES = 2000
+"""Random matches played on both hands side by side."""
+
+PROBES: list[object] = [
+    *STANDARD.cards,
+    Pass(STANDARD.parse_set("2C 3C 4C")),
+    Pass(STANDARD.parse_set("2C 3C")),
+    "pass 2C 3C 4C",
+    "pass",
+    "QS",
+    "1Z",
+    "",
+    7,
+    None,
+]
+"""Actions and notation tried where they are illegal: every card, passes good and bad, notation, non-actions."""
+
+
+def _python_match_class() -> type[PartnershipMatch]:
+    """PartnershipMatch on the engine's hand with its Python methods, whatever the kernel installed."""
+    apply, legal_actions, view = kernel_or_skip(CORE).python_methods()
+
+    class PythonPartnershipMatch(PartnershipMatch):
+        def _new_hand(self, deal: object, dealer: int) -> PartnershipHand:
+            hand = super()._new_hand(deal, dealer)
+            return PartnershipHand(hand.deal, hand.dealer, hand.direction)
+
+    PythonPartnershipMatch.apply = apply  # type: ignore[method-assign]
+    PythonPartnershipMatch.legal_actions = legal_actions  # type: ignore[method-assign]
+    PythonPartnershipMatch.view = view  # type: ignore[method-assign]
+    PythonPartnershipMatch.to_act = property(  # type: ignore[assignment]
+        lambda self: None if self._cur is None else self._cur.to_act
+    )
+    return PythonPartnershipMatch
+
+
+def _facts(hand: Any) -> tuple[object, ...]:
+    """Every attribute of a partnership hand, hidden ones included."""
+    return (
+        hand.hands, hand.phase, hand.to_act, hand.pass_choices, list(hand.pass_choices), hand.passed,
+        hand.play_start_hands, hand.leader, hand.tricks, hand.tricks_won, hand.taken, hand.scores, hand.team_scores,
+        hand.trick, hand.trick_indices, hand.winning, hand.is_over, hand.to_act is not None and hand.legal_mask(),
+        [hand.hand_of(s) for s in range(4)], hand.legal_actions(), hand.deal, hand.dealer, hand.direction,
+        hand.score_lines(), hand.summary(), hand.action_log(),
+    )  # fmt: skip
+
+
+def test_the_compiled_hand_plays_every_match_as_the_engines_hand() -> None:
+    """2,000 random matches compared at every decision (legal actions, events), with views, refusals, clones and
+    every attribute compared every few decisions and at each hand's end (passes left, right and none: CP-2)."""
+    python = _python_match_class()
+    decisions = play_side_by_side(python, PartnershipMatch, MATCHES, seed=4, probes=PROBES, facts=_facts)
+    assert decisions > MATCHES * 100
+
+
+def test_a_new_hand_is_compiled_where_the_kernel_is_built() -> None:
+    core = kernel_or_skip(CORE)
+    match = PartnershipMatch()
+    match.deal(rng=random.Random(3))
+    assert type(match.current) is core.CompiledHand
+    clone = match.clone()
+    assert clone.current is not match.current and clone.hands[-1] is clone.current
+
+
+@given(st.integers(0, (1 << 52) - 1), st.integers(-400, 400))
+def test_the_compiled_pass_choices_index_is_the_pythons_passes_and_errors(hand: int, index: int) -> None:
+    python = kernel_or_skip(CORE).python_pass_choice_at()
+    assert PassChoices.__getitem__ is not python
+    choices = PassChoices(hand)
+    try:
+        expected: object = python(choices, index)
+    except IndexError as exc:
+        with pytest.raises(IndexError, match=f"^{re.escape(str(exc))}$"):
+            choices[index]
+    else:
+        assert choices[index] == expected
+
+
+def test_pass_choices_of_anything_but_a_hand_go_to_the_python_index() -> None:
+    kernel_or_skip(CORE)
+    wide = PassChoices((1 << 70) | 0b111)
+    assert wide[0] == Pass(CardSet(0b111)) and wide[-1] == Pass(CardSet((1 << 70) | 0b110))
+    with pytest.raises(TypeError):
+        PassChoices(0b1111)["0"]  # type: ignore[index]
