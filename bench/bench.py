@@ -65,13 +65,21 @@ class UnavailableError(Exception):
     """A benchmark cannot run here (an optional package is missing); the message says why."""
 
 
-def _engine() -> str:
-    """What plays the public API's benchmarks: the Python engine, its card sets indexed in C where that part of the
-    compiled core is built (``native/_cards``)."""
+def _engine(game: str) -> str:
+    """What plays the public API's benchmarks of ``game``: the compiled hand behind the engine's interface where the
+    game has one and it is built, else the Python engine; in either case the card sets indexed, the deals shuffled
+    and the random bot's draw made in C where that part of the compiled core is built (``native/_cards``)."""
     from clubsuite.cards import CardSet
 
-    compiled = getattr(CardSet.__getitem__, "__module__", "") == "clubsuite.native._cards"
-    return "the Python engine, card sets indexed in C" if compiled else "pure Python"
+    helpers = getattr(CardSet.__getitem__, "__module__", "") == "clubsuite.native._cards"
+    match_module = importlib.import_module(f"clubsuite.games.{game}.match")
+    hand_type = getattr(match_module, "hand_type", None)
+    compiled_hand = hand_type is not None and hand_type().__name__ == "CompiledHand"
+    if compiled_hand:
+        return "the compiled hand (state in C) behind the engine's API, cards, shuffle and random draw in C"
+    if helpers:
+        return "the Python engine, card sets, shuffle and random draw in C"
+    return "pure Python"
 
 
 def _random_bot_loop(new_match: Callable[[], Any], seconds: float, seed: int) -> tuple[int, int, float]:
@@ -115,7 +123,7 @@ def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
         actions=actions,
         seconds=elapsed,
         note=(
-            f"3 players, {_engine()}; per hand a shuffled deal, 3 keep/exchange decisions and 39 card plays "
+            f"3 players, {_engine('whist')}; per hand a shuffled deal, 3 keep/exchange decisions and 39 card plays "
             "(13 tricks), with the seat's view handed to the bot at every decision"
         ),
     )
@@ -133,7 +141,7 @@ def bench_clubsuite_free(seconds: float, seed: int) -> Figure:
         actions=actions,
         seconds=elapsed,
         note=(
-            f"3 players, {_engine()}; per hand a shuffled deal, the auction, any Ten discards, the one-card pass "
+            f"3 players, {_engine('free')}; per hand a shuffled deal, the auction, any Ten discards, the one-card pass "
             "and up to 10 tricks, with the seat's view handed to the bot at every decision"
         ),
     )
@@ -151,9 +159,9 @@ def bench_clubsuite_partnership(seconds: float, seed: int) -> Figure:
         actions=actions,
         seconds=elapsed,
         note=(
-            f"4 players in two partnerships, {_engine()}; per hand a shuffled deal, 4 three-card pass decisions in "
-            "two hands out of three (CP-2) and 52 card plays (13 tricks), with the seat's view handed to the bot "
-            "at every decision"
+            f"4 players in two partnerships, {_engine('partnership')}; per hand a shuffled deal, 4 three-card pass "
+            "decisions in two hands out of three (CP-2) and 52 card plays (13 tricks), with the seat's view handed to "
+            "the bot at every decision"
         ),
     )
 
@@ -231,8 +239,8 @@ def _northstar(players: int, wild: bool = False) -> Benchmark:
             actions=actions,
             seconds=elapsed,
             note=(
-                f"North Star's CLUBS, {players} players, {rules}, {_engine()}; per round a deal from the kept "
-                "pack and every play and pass (the legal actions listed when counted, from plays shared by every "
+                f"North Star's CLUBS, {players} players, {rules}, {_engine('northstar')}; per round a deal from the "
+                "kept pack and every play and pass (the legal actions listed when counted, from plays shared by every "
                 "hand; apply takes the action read from that list by its index unchecked), with the seat's view "
                 "handed to the bot"
             ),

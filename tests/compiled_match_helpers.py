@@ -2,13 +2,13 @@
 every state, view, event and error compared: the differential check of a game's compiled hand and match paths.
 
 Each decision compares the seat to act, the legal actions in order and the events of the action taken; every few
-decisions also the acting seat's whole view, the refusal (class and words) of an illegal action with the state left
-as it was, and a clone played on without touching its original; each hand's end compares the hand's account, its
-action log and the match's account.
-"""
+decisions also every attribute of the hand, the acting seat's whole view, the refusal (class and words) of an
+illegal action with the state left as it was, a clone played on without touching its original, and a copy through
+pickle; each hand's end compares the hand's account, its action log and the match's account."""
 
 from __future__ import annotations
 
+import pickle
 import random
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -66,6 +66,9 @@ def play_side_by_side(
                     assert _refusal(b, legal[0], other) == _refusal(a, legal[0], other) is not None
                     copy = b.clone()
                     copy.apply(legal[-1])
+                    sent = pickle.loads(pickle.dumps(b))  # as a server's worker processes receive a match
+                    assert type(sent.current) is type(hand_b) and facts(sent.current) == facts(hand_b)
+                    assert sent.summary() == b.summary() and sent.view(seat).to_dict() == a.view(seat).to_dict()
                     # Neither the refusals nor play on the copy changed anything.
                     assert facts(hand_b) == facts(hand_a) and b.summary() == a.summary()
                 action = legal[rng.randrange(len(legal))]

@@ -302,6 +302,19 @@ cdef class CompiledHand:
         other.team_scores = self.team_scores
         return other
 
+    def __reduce__(self):
+        """Pickled as its deal and actions, and rebuilt by replaying them (a server's worker processes receive
+        matches so): the C struct is never written out."""
+        return (_replayed_hand, (self.deal, self.dealer, self.direction, tuple(self.action_log())))
+
     def __clone_state__(self):
         """The copy :func:`clubsuite.copying.clone_state` makes of this state (it cannot look inside a C type)."""
         return self.clone()
+
+
+def _replayed_hand(deal, dealer, direction, actions):
+    """A compiled hand dealt ``deal`` with ``actions`` applied (how a pickled hand is rebuilt)."""
+    hand = CompiledHand(deal, dealer, direction)
+    for action in actions:
+        hand.apply(action)
+    return hand
