@@ -53,7 +53,7 @@ def play_side_by_side(
             while (seat := a.to_act) is not None:
                 assert b.to_act == seat
                 legal = a.legal_actions()
-                assert b.legal_actions() == legal and type(b.legal_actions()) is type(legal)
+                assert b.legal_actions() == legal and isinstance(b.legal_actions(), type(legal))
                 if decisions % every == 0:
                     assert facts(hand_b) == facts(hand_a)
                     assert b.view(seat).to_dict() == a.view(seat).to_dict()
@@ -71,8 +71,10 @@ def play_side_by_side(
                     assert sent.summary() == b.summary() and sent.view(seat).to_dict() == a.view(seat).to_dict()
                     # Neither the refusals nor play on the copy changed anything.
                     assert facts(hand_b) == facts(hand_a) and b.summary() == a.summary()
-                action = legal[rng.randrange(len(legal))]
-                assert b.apply(action) == a.apply(action), f"events of {action}"
+                k = rng.randrange(len(legal))
+                action, action_b = legal[k], b.legal_actions()[k]  # each side's own (a list may know what it handed)
+                assert action_b == action
+                assert b.apply(action_b) == a.apply(action), f"events of {action}"
                 decisions += 1
             assert facts(hand_b) == facts(hand_a)
             assert hand_b.summary() == hand_a.summary()

@@ -1,14 +1,17 @@
 # A match's hot paths over a game's compiled hand, included by the game's _core.pyx after its hand.pxi, which
-# defines `cdef class CompiledHand` with `seat_to_act()` (-1 once over), `in_play()`, `legal_cards()` (a mask, in
-# play) and `_play(card)` (the engine's hand's fast path, with its events and errors). The game's match.py installs
-# these where the kernel is built: each takes the common case of the match's own method in C (a card played by the
-# seat to act, the legal cards in play, the seat to act, a view) and hands anything else (a hand of the Python
-# engine, notation, a named seat, another phase, no hand) to that method, kept as it was. Each game's
-# tests/<game>/test_compiled_hand_<game>.py plays matches through both and compares everything.
+# defines `cdef class CompiledHand` with
+#   seat_to_act()          the seat to act, -1 once the hand is over;
+#   quick_legal()          the legal actions in the common case (the card play), else None;
+#   quick_apply(action)    the events of ``action`` of the seat to act in the common case (a card in play; any
+#                          action but notation where the hand takes every one), else None, having changed nothing;
+#   scored(events, score)  the hand's last events followed by the match's score events, as the match joins them.
+# The game's match.py installs these where the kernel is built: each takes the common case of the match's own
+# method in C (and `view` and `to_act`), and hands anything else (a hand of the Python engine, notation, a named
+# seat, another phase, no hand) to that method, kept as it was. Each game's tests/<game>/test_compiled_hand_<game>.py
+# plays matches through both and compares everything.
 
 cimport cython
 
-from clubsuite.cards import Card as _MatchCard
 
 cdef object _python_apply = None
 cdef object _python_legal_actions = None
@@ -47,22 +50,24 @@ def match_to_act(self):
 @cython.binding(True)
 def match_legal_actions(self):
     cur = self._cur
-    if type(cur) is CompiledHand and (<CompiledHand>cur).in_play():
-        return card_set((<CompiledHand>cur).legal_cards())
+    if type(cur) is CompiledHand:
+        legal = (<CompiledHand>cur).quick_legal()
+        if legal is not None:
+            return legal
     return _python_legal_actions(self)
 
 
 @cython.binding(True)
 def match_apply(self, action, seat=None):
     cur = self._cur
-    if seat is None and type(cur) is CompiledHand and type(action) is _MatchCard:
+    if seat is None and type(cur) is CompiledHand:
         hand = <CompiledHand>cur
-        if hand.in_play():
-            events = hand._play(action)
+        events = hand.quick_apply(action)
+        if events is not None:
             if hand.scores is None:
                 return events
             self._cur = None
-            return events[:len(events) - 1] + self._score(cur)  # every event but the hand's score, then the match's
+            return hand.scored(events, self._score(cur))
     return _python_apply(self, action, seat)
 
 

@@ -1,6 +1,9 @@
 """Types of the compiled North Star kernel (``_core.pyx``)."""
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
+
+from clubsuite.games.northstar.hand import NorthstarHand, NorthstarLegal
+from clubsuite.games.northstar.match import NorthstarMatch
 
 KernelOptions = tuple[int, int, int, int, int, int, int, int, tuple[int, ...]]
 
@@ -32,3 +35,14 @@ class NorthstarCore:
     def winners(self) -> tuple[int, ...]: ...
     def legal(self) -> list[int]: ...
     def apply(self, index: int) -> list[tuple[object, ...]]: ...
+
+class CompiledHand(NorthstarHand):
+    """The compiled round (hand.pxi): NorthstarHand's interface with its state in C. Not a subclass of NorthstarHand
+    at run time (a C type cannot be); declared as one here because it offers the same attributes and methods."""
+
+class CompiledLegal(NorthstarLegal):
+    """NorthstarLegal's sequence over the kernel's listing of the plays (registered as a NorthstarLegal)."""
+
+def install(match_class: type[NorthstarMatch]) -> None: ...
+def python_methods() -> tuple[Callable[..., object], Callable[..., object], Callable[..., object]]: ...
+def install_legal(legal_class: type[NorthstarLegal]) -> None: ...

@@ -7,7 +7,7 @@ module only moves numbers across. The rules options come as the tuple ``bulk.ker
 beside it decides when it is used, with the engine as the fallback.
 """
 
-from libc.stdint cimport int8_t, uint64_t
+from libc.stdint cimport int8_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc
 
 from clubsuite.native.checks import number_in
@@ -27,7 +27,14 @@ cdef extern from "core.h":
 
     ctypedef struct ns_round_t:
         uint64_t hands[6]
-        int8_t n, dealer, to_act
+        uint64_t won[6]
+        uint64_t trick_cards
+        uint64_t dealt
+        ns_action_t top
+        int8_t n, dealer, to_act, top_seat, last_turn, first_out
+        int8_t n_out, holding, passes
+        int8_t bonus[6]
+        uint8_t doubled, started
         int scores[6]
 
     ctypedef struct ns_list_t:
@@ -51,6 +58,7 @@ cdef extern from "core.h":
     void ns_generate(ns_list_t *l, uint64_t hand, const ns_action_t *prev, int wild, int crazy) nogil
     int ns_legal(const ns_round_t *r, const ns_options_t *o, ns_action_t *out) nogil
     int ns_apply(ns_round_t *r, const ns_options_t *o, const ns_action_t *a, ns_events_t *ev) nogil
+    void ns_round_start(ns_round_t *r, const uint64_t *hands, int n, int dealer) nogil
     void ns_match_start(ns_match_t *m, uint64_t seed) nogil
     void ns_deal(ns_match_t *m, const ns_options_t *o, mt_t *deals) nogil
     void ns_score(ns_match_t *m, const ns_options_t *o) nogil
@@ -308,3 +316,8 @@ def count_random_rounds(uint64_t first_seed, int matches, options):
     if rc < 0:
         raise OverflowError("more legal actions than the kernel has room for")
     return total
+
+
+include "compiled_hand.pxi"
+include "hand.pxi"
+include "compiled_match.pxi"

@@ -12,12 +12,10 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from clubsuite.games.northstar.match import CORE as CORE  # the kernel's module, named where the match uses it
 from clubsuite.games.northstar.options import Leftover, NorthstarOptions, Teams
 from clubsuite.native import kernel
 from clubsuite.runner import BulkResult
-
-CORE = "clubsuite.games.northstar._core"
-"""The compiled kernel's module."""
 
 KernelOptions = tuple[int, int, int, int, int, int, int, int, tuple[int, ...]]
 """The rules options as the kernel takes them (``_core.pyx``): players, teams (the number of them; the players

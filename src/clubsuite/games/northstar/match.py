@@ -26,9 +26,12 @@ from clubsuite.games.northstar.reasons import OR_DOUBLE, OR_PASS, OR_PASS_OR_DOU
 from clubsuite.games.northstar.view import NorthstarView
 from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
+from clubsuite.native import compiled, kernel, pure_python
 from clubsuite.reasons import Reason, reason_of
 
 GAME = "northstar"
+CORE = "clubsuite.games.northstar._core"
+"""The compiled kernel's module (the compiled hand, the listing of the plays and the match paths are in it)."""
 
 PASS_WORDS = frozenset({"pass", "p"})
 DOUBLE_WORDS = frozenset({"double", "d", "double cards"})
@@ -93,7 +96,7 @@ class NorthstarMatch(
                 f"{CardSet(stock & ~dealt)} must be dealt: with leftover=next_round every card left undealt last "
                 "round is dealt before the discards are shuffled in (NS-6)"
             )
-        hand = NorthstarHand(deal, dealer, self.options, source)
+        hand = hand_type()(deal, dealer, self.options, source)
         self.packs.append((stock.bit_count(), discards.bit_count()))
         if self.options.leftover is Leftover.NEXT_ROUND:
             if stock.bit_count() >= need:
@@ -104,7 +107,7 @@ class NorthstarMatch(
         return hand
 
     def _restarted(self, hand: NorthstarHand) -> NorthstarHand:
-        return NorthstarHand(hand.deal, hand.dealer, hand.options, hand.dealt_from)
+        return hand_type()(hand.deal, hand.dealer, hand.options, hand.dealt_from)
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
@@ -239,3 +242,25 @@ class NorthstarMatch(
 def is_play(action: Any) -> bool:
     """Whether an action is a play of cards."""
     return isinstance(action, Play)
+
+
+def hand_type() -> type[NorthstarHand]:
+    """The class of a new round: the compiled one (``_core.CompiledHand``, the rules of ``core.h``) where the kernel
+    is built and not turned off, else :class:`NorthstarHand`; the two behave the same in every respect but speed
+    (``tests/northstar/test_compiled_hand_northstar.py``)."""
+    core = kernel(CORE)
+    return NorthstarHand if core is None else core.CompiledHand
+
+
+def _install_compiled_paths() -> None:
+    """Take the common case of ``apply``, ``legal_actions``, ``view`` and ``to_act`` in C where the kernel is built
+    (``native/compiled_match.pxi``), a compiled round's legal actions being a ``NorthstarLegal`` too, unless
+    ``CLUBS_PURE_PYTHON`` is set when this module is imported; the methods above stay the fallback for everything
+    else, and the only path where the kernel is not built."""
+    core = None if pure_python() else compiled(CORE)
+    if core is not None:
+        core.install(NorthstarMatch)
+        core.install_legal(NorthstarLegal)
+
+
+_install_compiled_paths()

@@ -119,11 +119,18 @@ cdef class CompiledHand:
     cdef inline int seat_to_act(self):
         return self.p.to_act
 
-    cdef inline bint in_play(self):
-        return self.p.phase == 1
+    cdef inline object quick_legal(self):
+        if self.p.phase == 1:
+            return card_set(partnership_legal(&self.p))
+        return None
 
-    cdef inline uint64_t legal_cards(self):
-        return partnership_legal(&self.p)
+    cdef inline object quick_apply(self, action):
+        if self.p.phase == 1 and type(action) is _Card:
+            return self._play(action)
+        return None
+
+    cdef inline tuple scored(self, tuple events, tuple score):
+        return events[:len(events) - 1] + score  # the hand's score event gives way to the match's
 
     # -- the C state, read -------------------------------------------------------------------------------
     @property

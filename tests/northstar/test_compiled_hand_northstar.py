@@ -1,0 +1,170 @@
+"""The compiled round of North Star's CLUBS and its match paths (``games/northstar/hand.pxi``,
+``native/compiled_match.pxi``) against the engine's :class:`NorthstarHand` and :class:`NorthstarMatch` methods: the
+same states, views, events, errors and copies, in every variant; and the kernel's listing of the plays against
+``combos.generate``.
+
+The compiled round keeps its state in core.h's struct, whose rules (NS-1..NS-11) the kernel's own differential tests
+hold to the engine in every variant; these tests hold the rest to it: the trick, the tricks taken, the order of going
+out, the history, the events, the refusals and their words, the score lines, clones, and the match methods in C.
+"""
+
+from __future__ import annotations
+
+import pickle
+import random
+from typing import Any
+
+import pytest
+
+from clubsuite.cards import CardSet
+from clubsuite.engine import resolve
+from clubsuite.games.northstar import NorthstarMatch, NorthstarOptions
+from clubsuite.games.northstar.combos import DECK_MASK, FIFTEENS, NORTHSTAR, Call, Kind, Play, generate
+from clubsuite.games.northstar.hand import NorthstarHand, NorthstarLegal
+from clubsuite.games.northstar.match import CORE
+from compiled_match_helpers import play_side_by_side
+from native_helpers import kernel_or_skip
+
+VARIANTS = {
+    "northstar(players=3)": 600,
+    "northstar-duel": 100,
+    "northstar(players=6)": 60,
+    "northstar-2013": 100,
+    "northstar-double": 100,
+    "northstar-teams": 60,
+    "northstar-wild": 100,
+    "northstar-crazy": 100,
+    "northstar(players=6,teams=2x3,double_or_nothing=true,wild_fifteens=true,crazy=true,target=80)": 60,
+}
+"""Every variant with the random matches played on both rounds side by side (some 300 decisions a match for three
+players, more for six): the rules are core.h's, held to the engine on 2,000 matches a variant by
+``test_native_northstar.py``; these check what the compiled round adds around them."""
+
+
+def _cards(text: str) -> CardSet:
+    return NORTHSTAR.parse_set(text)
+
+
+PROBES: list[object] = [
+    Call.PASS,
+    Call.DOUBLE,
+    "pass",
+    "double",
+    Play(_cards("7C"), Kind.SINGLE, 7),
+    Play(_cards("7C 7H"), Kind.SET, 7),
+    Play(_cards("4H 5C 6D"), Kind.RUN, 6),
+    Play(_cards("15S"), Kind.SINGLE, 15),
+    Play(_cards("7H 15S"), Kind.SET, 7),
+    Play(_cards("2C"), "single", 2),  # type: ignore[arg-type]
+    Play(_cards("2C 3C"), Kind.SINGLE, 3),
+    "7C 7H",
+    "1Z",
+    "",
+    None,
+    7,
+]
+"""Actions and notation tried where they are illegal: the calls, plays of each kind (not held, not beating, badly
+formed, written with a kind's name), notation good and bad, non-actions."""
+
+
+def _options(spec: str) -> NorthstarOptions:
+    _, options = resolve(spec)
+    assert isinstance(options, NorthstarOptions)
+    return options
+
+
+def _python_match_class() -> type[NorthstarMatch]:
+    """NorthstarMatch on the engine's round with its Python methods, whatever the kernel installed."""
+    apply, legal_actions, view = kernel_or_skip(CORE).python_methods()
+
+    class PythonNorthstarMatch(NorthstarMatch):
+        def _new_hand(self, deal: object, dealer: int) -> NorthstarHand:
+            hand = super()._new_hand(deal, dealer)
+            return NorthstarHand(hand.deal, hand.dealer, hand.options, hand.dealt_from)
+
+    PythonNorthstarMatch.apply = apply  # type: ignore[method-assign]
+    PythonNorthstarMatch.legal_actions = legal_actions  # type: ignore[method-assign]
+    PythonNorthstarMatch.view = view  # type: ignore[method-assign]
+    PythonNorthstarMatch.to_act = property(  # type: ignore[assignment]
+        lambda self: None if self._cur is None else self._cur.to_act
+    )
+    return PythonNorthstarMatch
+
+
+def _facts(hand: Any) -> tuple[object, ...]:
+    """Every attribute of a round, hidden ones included."""
+    return (
+        hand.hands, hand.won, hand.bonus, hand.out_order, hand.doubled, hand.started, hand.trick, hand.trick_cards,
+        hand.top, hand.top_seat, hand.passes, hand.tricks, hand.to_act, hand.last_turn, hand.ended, hand.scores,
+        hand.score_lines, hand.history, hand.action_log(), hand._holding, hand._bonus_left, hand.holders(),
+        hand.phase, hand.is_over, hand.summary(), tuple(hand.legal_actions()), hand.deal, hand.dealt_from,
+        hand.dealer, hand.n, hand.options,
+    )  # fmt: skip
+
+
+@pytest.mark.parametrize("spec", sorted(VARIANTS))
+def test_the_compiled_round_plays_every_match_as_the_engines_round(spec: str) -> None:
+    """Random matches of each variant compared at every decision (legal actions, events), with views, refusals,
+    clones, pickled copies and every attribute compared every few decisions and at each round's end."""
+    options = _options(spec)
+    python = _python_match_class()
+    matches = VARIANTS[spec]
+    decisions = play_side_by_side(
+        lambda: python(options), lambda: NorthstarMatch(options), matches, seed=len(spec), probes=PROBES, facts=_facts
+    )
+    assert decisions > matches * 10
+
+
+def _random_decisions(count: int) -> list[tuple[int, Play | None, NorthstarOptions]]:
+    """Random decisions: a hand, the play to beat (None: a lead) and the rules (wild 15s, Crazy CLUBS, double)."""
+    rng = random.Random(8)
+    deck = [c for c in range(200) if DECK_MASK >> c & 1]
+    fifteens = [c for c in deck if FIFTEENS >> c & 1]
+    found = []
+    for _ in range(count):
+        hand = sum(1 << c for c in rng.sample(deck, rng.randint(1, 9)))
+        if rng.random() < 0.3:
+            hand |= 1 << rng.choice(fifteens)
+        other = sum(1 << c for c in rng.sample(deck, rng.randint(1, 10)))
+        wild, crazy = rng.random() < 0.4, rng.random() < 0.3
+        leads = generate(other, None, wild, crazy)
+        top = leads[rng.randrange(len(leads))] if rng.random() < 0.7 else None
+        found.append((hand, top, NorthstarOptions(wild_fifteens=wild, crazy=crazy, double_or_nothing=True)))
+    return found
+
+
+def test_the_compiled_legal_list_is_the_engines_sequence() -> None:
+    """CompiledLegal against NorthstarLegal on random decisions: the count, every item by its index (from either end)
+    and past the ends, membership of every item and of probes, equality both ways, hash, repr, iteration, slices,
+    ``index``/``count``, pickling and copies (plays listed by the kernel, core.h's ns_generate, in the engine's
+    order: NS-3, NS-4, NS-9, NS-11)."""
+    core = kernel_or_skip(CORE)
+    for hand, top, options in _random_decisions(1200):
+        for calls in ((), (Call.PASS,), (Call.PASS, Call.DOUBLE), (Call.DOUBLE,)):
+            engine = NorthstarLegal(hand, top, calls, options)
+            compiled = core.CompiledLegal(hand, top, calls, options)
+            assert isinstance(compiled, NorthstarLegal)
+            n = len(compiled)
+            assert n == len(engine)
+            fresh = core.CompiledLegal(hand, top, calls, options)  # read by index before anything built the list
+            assert [fresh[k] for k in range(n)] == list(engine) == [fresh[k - n] for k in range(n)]
+            for k in (n, -n - 1):
+                with pytest.raises(IndexError, match=r"^tuple index out of range$"):
+                    fresh[k]
+            for probe in (*list(engine)[:6], *PROBES):
+                assert (probe in compiled) == (probe in engine), probe
+            assert compiled == engine and engine == compiled and compiled == tuple(engine)
+            assert hash(compiled) == hash(engine) and repr(compiled) == repr(engine)
+            assert list(compiled) == list(engine) and compiled[1:3] == engine[1:3]
+            if n:
+                assert compiled.index(engine[-1]) == engine.index(engine[-1]) and compiled.count(engine[0]) == 1
+            assert pickle.loads(pickle.dumps(compiled)) == engine
+
+
+def test_a_new_round_is_compiled_where_the_kernel_is_built() -> None:
+    core = kernel_or_skip(CORE)
+    match = NorthstarMatch(_options("northstar(players=3)"))
+    match.deal(rng=random.Random(3))
+    assert type(match.current) is core.CompiledHand
+    clone = match.clone()
+    assert clone.current is not match.current and clone.hands[-1] is clone.current
