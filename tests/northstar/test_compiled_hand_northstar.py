@@ -22,7 +22,7 @@ from clubsuite.games.northstar import NorthstarMatch, NorthstarOptions
 from clubsuite.games.northstar.combos import DECK_MASK, FIFTEENS, NORTHSTAR, Call, Kind, Play, generate
 from clubsuite.games.northstar.hand import NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.match import CORE
-from compiled_match_helpers import play_side_by_side
+from compiled_match_helpers import play_side_by_side, python_match_class
 from native_helpers import kernel_or_skip
 
 VARIANTS = {
@@ -74,21 +74,10 @@ def _options(spec: str) -> NorthstarOptions:
 
 
 def _python_match_class() -> type[NorthstarMatch]:
-    """NorthstarMatch on the engine's round with its Python methods, whatever the kernel installed."""
-    apply, legal_actions, view = kernel_or_skip(CORE).python_methods()
-
-    class PythonNorthstarMatch(NorthstarMatch):
-        def _new_hand(self, deal: object, dealer: int) -> NorthstarHand:
-            hand = super()._new_hand(deal, dealer)
-            return NorthstarHand(hand.deal, hand.dealer, hand.options, hand.dealt_from)
-
-    PythonNorthstarMatch.apply = apply  # type: ignore[method-assign]
-    PythonNorthstarMatch.legal_actions = legal_actions  # type: ignore[method-assign]
-    PythonNorthstarMatch.view = view  # type: ignore[method-assign]
-    PythonNorthstarMatch.to_act = property(  # type: ignore[assignment]
-        lambda self: None if self._cur is None else self._cur.to_act
+    """NorthstarMatch on the engine's hand with its Python methods, whatever the kernel installed."""
+    return python_match_class(
+        NorthstarMatch, kernel_or_skip(CORE), lambda h: NorthstarHand(h.deal, h.dealer, h.options, h.dealt_from)
     )
-    return PythonNorthstarMatch
 
 
 def _facts(hand: Any) -> tuple[object, ...]:

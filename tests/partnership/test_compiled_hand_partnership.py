@@ -21,7 +21,7 @@ from clubsuite.cards import STANDARD, CardSet
 from clubsuite.games.partnership import PartnershipMatch
 from clubsuite.games.partnership.hand import PartnershipHand, Pass, PassChoices
 from clubsuite.games.partnership.match import CORE
-from compiled_match_helpers import play_side_by_side
+from compiled_match_helpers import play_side_by_side, python_match_class
 from native_helpers import kernel_or_skip
 
 MATCHES = 2000
@@ -44,20 +44,9 @@ PROBES: list[object] = [
 
 def _python_match_class() -> type[PartnershipMatch]:
     """PartnershipMatch on the engine's hand with its Python methods, whatever the kernel installed."""
-    apply, legal_actions, view = kernel_or_skip(CORE).python_methods()
-
-    class PythonPartnershipMatch(PartnershipMatch):
-        def _new_hand(self, deal: object, dealer: int) -> PartnershipHand:
-            hand = super()._new_hand(deal, dealer)
-            return PartnershipHand(hand.deal, hand.dealer, hand.direction)
-
-    PythonPartnershipMatch.apply = apply  # type: ignore[method-assign]
-    PythonPartnershipMatch.legal_actions = legal_actions  # type: ignore[method-assign]
-    PythonPartnershipMatch.view = view  # type: ignore[method-assign]
-    PythonPartnershipMatch.to_act = property(  # type: ignore[assignment]
-        lambda self: None if self._cur is None else self._cur.to_act
+    return python_match_class(
+        PartnershipMatch, kernel_or_skip(CORE), lambda h: PartnershipHand(h.deal, h.dealer, h.direction)
     )
-    return PythonPartnershipMatch
 
 
 def _facts(hand: Any) -> tuple[object, ...]:

@@ -21,7 +21,7 @@ from clubsuite.games.whist import WhistMatch
 from clubsuite.games.whist.bulk import CORE
 from clubsuite.games.whist.hand import Decision, WhistHand
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
-from compiled_match_helpers import play_side_by_side
+from compiled_match_helpers import play_side_by_side, python_match_class
 from native_helpers import kernel_or_skip
 
 OPTIONS = {
@@ -38,18 +38,7 @@ PROBES: list[object] = [*STANDARD.cards, Decision.KEEP, Decision.EXCHANGE, "keep
 
 def _python_match_class() -> type[WhistMatch]:
     """WhistMatch on the engine's hand with its Python methods, whatever the kernel installed."""
-    apply, legal_actions, view = kernel_or_skip(CORE).python_methods()
-
-    class PythonWhistMatch(WhistMatch):
-        def _new_hand(self, deal: object, dealer: int) -> WhistHand:
-            hand = super()._new_hand(deal, dealer)
-            return WhistHand(hand.deal, hand.dealer, hand.options)
-
-    PythonWhistMatch.apply = apply  # type: ignore[method-assign]
-    PythonWhistMatch.legal_actions = legal_actions  # type: ignore[method-assign]
-    PythonWhistMatch.view = view  # type: ignore[method-assign]
-    PythonWhistMatch.to_act = property(lambda self: None if self._cur is None else self._cur.to_act)  # type: ignore[assignment]
-    return PythonWhistMatch
+    return python_match_class(WhistMatch, kernel_or_skip(CORE), lambda h: WhistHand(h.deal, h.dealer, h.options))
 
 
 def _facts(hand: Any) -> tuple[object, ...]:

@@ -22,7 +22,7 @@ import os
 from collections.abc import Callable, Iterable
 from pathlib import Path
 from types import ModuleType
-from typing import Any, cast
+from typing import Any, TypeVar, cast
 
 
 class KernelMismatchError(Exception):
@@ -95,3 +95,26 @@ def finish_in_kernel(
     for action in actions:
         apply(action)
     return True
+
+
+H = TypeVar("H")
+
+
+def hand_class(module: str, python: type[H]) -> type[H]:
+    """The class of a new hand of a game whose kernel ``module`` has a compiled hand (``CompiledHand``, the
+    engine's interface over ``core.h``'s state): that class where the kernel is built and not turned off, else the
+    engine's ``python`` class; the two behave the same in every respect but speed (each game's
+    ``tests/<game>/test_compiled_hand_<game>.py``)."""
+    core = kernel(module)
+    return python if core is None else cast(type[H], core.CompiledHand)
+
+
+def install_match_paths(module: str, match_class: type) -> ModuleType | None:
+    """Put the kernel ``module``'s compiled paths on ``match_class`` (``native/compiled_match.pxi``: the common case
+    of ``apply``, ``legal_actions``, ``view`` and ``to_act`` in C, the match's own methods kept for everything
+    else) where it is built, unless ``CLUBS_PURE_PYTHON`` is set when the match's module is imported; returns the
+    kernel for a game's further installs, None where nothing was installed."""
+    core = None if pure_python() else compiled(module)
+    if core is not None:
+        core.install(match_class)
+    return core

@@ -26,7 +26,7 @@ from clubsuite.games.northstar.reasons import OR_DOUBLE, OR_PASS, OR_PASS_OR_DOU
 from clubsuite.games.northstar.view import NorthstarView
 from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
-from clubsuite.native import compiled, kernel, pure_python
+from clubsuite.native import hand_class, install_match_paths
 from clubsuite.reasons import Reason, reason_of
 
 GAME = "northstar"
@@ -245,22 +245,10 @@ def is_play(action: Any) -> bool:
 
 
 def hand_type() -> type[NorthstarHand]:
-    """The class of a new round: the compiled one (``_core.CompiledHand``, the rules of ``core.h``) where the kernel
-    is built and not turned off, else :class:`NorthstarHand`; the two behave the same in every respect but speed
-    (``tests/northstar/test_compiled_hand_northstar.py``)."""
-    core = kernel(CORE)
-    return NorthstarHand if core is None else core.CompiledHand
+    """The class of a new hand: the compiled one where the kernel is built (see :func:`clubsuite.native.hand_class`)."""
+    return hand_class(CORE, NorthstarHand)
 
 
-def _install_compiled_paths() -> None:
-    """Take the common case of ``apply``, ``legal_actions``, ``view`` and ``to_act`` in C where the kernel is built
-    (``native/compiled_match.pxi``), a compiled round's legal actions being a ``NorthstarLegal`` too, unless
-    ``CLUBS_PURE_PYTHON`` is set when this module is imported; the methods above stay the fallback for everything
-    else, and the only path where the kernel is not built."""
-    core = None if pure_python() else compiled(CORE)
-    if core is not None:
-        core.install(NorthstarMatch)
-        core.install_legal(NorthstarLegal)
-
-
-_install_compiled_paths()
+_kernel = install_match_paths(CORE, NorthstarMatch)  # the common case of the hot methods in C, where built
+if _kernel is not None:
+    _kernel.install_legal(NorthstarLegal)

@@ -30,7 +30,7 @@ from clubsuite.games.partnership.reasons import (
 from clubsuite.games.partnership.view import PartnershipView
 from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
-from clubsuite.native import compiled, kernel, pure_python
+from clubsuite.native import hand_class, install_match_paths
 from clubsuite.reasons import Reason
 from clubsuite.safetext import quoted
 
@@ -174,22 +174,10 @@ class PartnershipMatch(
 
 
 def hand_type() -> type[PartnershipHand]:
-    """The class of a new hand: the compiled hand (``_core.CompiledHand``, the rules of ``core.h``) where the kernel
-    is built and not turned off, else :class:`PartnershipHand`; the two behave the same in every respect but speed
-    (``tests/partnership/test_compiled_hand_partnership.py``)."""
-    core = kernel(CORE)
-    return PartnershipHand if core is None else core.CompiledHand
+    """The class of a new hand: the compiled one where the kernel is built (see :func:`clubsuite.native.hand_class`)."""
+    return hand_class(CORE, PartnershipHand)
 
 
-def _install_compiled_paths() -> None:
-    """Take the common case of ``apply``, ``legal_actions``, ``view`` and ``to_act`` in C where the kernel is built
-    (``native/compiled_match.pxi``), and the indexing of the pass choices (``hand.pxi``), unless
-    ``CLUBS_PURE_PYTHON`` is set when this module is imported; the methods above stay the fallback for everything
-    else, and the only path where the kernel is not built."""
-    core = None if pure_python() else compiled(CORE)
-    if core is not None:
-        core.install(PartnershipMatch)
-        core.install_pass_choices(PassChoices)
-
-
-_install_compiled_paths()
+_kernel = install_match_paths(CORE, PartnershipMatch)  # the common case of the hot methods in C, where built
+if _kernel is not None:
+    _kernel.install_pass_choices(PassChoices)

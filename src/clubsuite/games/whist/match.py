@@ -22,7 +22,7 @@ from clubsuite.games.whist.options import WhistOptions
 from clubsuite.games.whist.reasons import NOT_AN_ACTION
 from clubsuite.games.whist.view import WhistView
 from clubsuite.match_base import MatchBase
-from clubsuite.native import compiled, kernel, pure_python
+from clubsuite.native import hand_class, install_match_paths
 from clubsuite.reasons import MATCH_OVER, NO_HAND, Reason
 from clubsuite.safetext import quoted
 
@@ -155,25 +155,8 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
 
 
 def hand_type() -> type[WhistHand]:
-    """The class of a new hand: the compiled hand (``_core.CompiledHand``, the rules of ``core.h``) where the
-    kernel is built and not turned off, else :class:`WhistHand`; the two behave the same in every respect but speed
-    (``tests/whist/test_compiled_hand_whist.py``)."""
-    core = kernel(CORE)
-    return WhistHand if core is None else core.CompiledHand
+    """The class of a new hand: the compiled one where the kernel is built (see :func:`clubsuite.native.hand_class`)."""
+    return hand_class(CORE, WhistHand)
 
 
-def is_card(action: object) -> bool:
-    """Whether an action is a card play."""
-    return isinstance(action, Card)
-
-
-def _install_compiled_paths() -> None:
-    """Take the common case of ``apply``, ``legal_actions``, ``view`` and ``to_act`` in C where the kernel is built
-    (``native/compiled_match.pxi``), unless ``CLUBS_PURE_PYTHON`` is set when this module is imported; the methods
-    above stay the fallback for everything else, and the only path where the kernel is not built."""
-    core = None if pure_python() else compiled(CORE)
-    if core is not None:
-        core.install(WhistMatch)
-
-
-_install_compiled_paths()
+install_match_paths(CORE, WhistMatch)  # the common case of the hot methods in C, where built
