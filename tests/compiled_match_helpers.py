@@ -36,7 +36,7 @@ def play_side_by_side(
     seed: int,
     probes: Sequence[object],
     facts: Callable[[Any], object],
-    every: int = 25,
+    every: int = 50,
 ) -> int:
     """Play ``matches`` random matches on both sides from one generator and assert they agree; returns the decisions
     compared. ``probes`` are actions (or notation) tried against both sides every ``every`` decisions when illegal

@@ -28,7 +28,10 @@ from clubsuite.games.northstar import (
     generate,
 )
 from clubsuite.games.northstar import hand as hand_module
+from clubsuite.games.northstar import match as match_module
 from clubsuite.games.northstar.combos import DECK_MASK, TOP, VALUE_MASKS, play_fits
+from clubsuite.games.northstar.hand import NorthstarHand
+from native_helpers import kernel_or_skip
 
 DECK = [i for i in range(DECK_MASK.bit_length()) if DECK_MASK >> i & 1]
 TEAMS_FOR = {2: [Teams.NONE], 3: [Teams.NONE], 4: [Teams.NONE, Teams.TWO_BY_TWO], 5: [Teams.NONE]}
@@ -117,8 +120,11 @@ def test_ns3_apply_refuses_what_explain_refuses_with_its_words_and_changes_nothi
                 assert (match.summary(), match.current and match.current.action_log(), match.to_act) == before
 
 
-def test_ns9_membership_of_one_play_does_not_list_the_plays(monkeypatch: pytest.MonkeyPatch) -> None:
-    """With wild 15s a lead has hundreds of plays; asking about one (or applying it) lists none of them."""
+@pytest.mark.parametrize("compiled", [False, True], ids=["python-round", "compiled-round"])
+def test_ns9_membership_of_one_play_does_not_list_the_plays(monkeypatch: pytest.MonkeyPatch, compiled: bool) -> None:
+    """With wild 15s a lead has hundreds of plays; asking about one (or applying it) lists none of them. Counting
+    them lists them once on the engine's round; the compiled round counts the kernel's listing and builds no play
+    (iterating builds the engine's list)."""
     listed: list[int] = []
 
     def counting(hand: int, prev: Play | None, wild: bool, crazy: bool) -> list[Play]:
@@ -126,10 +132,15 @@ def test_ns9_membership_of_one_play_does_not_list_the_plays(monkeypatch: pytest.
         return generate(hand, prev, wild, crazy)
 
     monkeypatch.setattr(hand_module, "generate", counting)
+    if compiled:
+        kernel_or_skip(match_module.CORE)
+    else:
+        monkeypatch.setattr(match_module, "hand_type", lambda: NorthstarHand)
     match = NorthstarMatch(NorthstarOptions(players=4, wild_fifteens=True))
     match.deal(rng=random.Random(26))  # the leader holds 15s: some 700 leads
     cur = match.current
     assert cur is not None and match.to_act is not None
+    assert (type(cur) is NorthstarHand) is not compiled
     hand = cur.hands[match.to_act]
     plays = generate(hand, None, True, False)
     assert len(plays) > 500
@@ -138,7 +149,10 @@ def test_ns9_membership_of_one_play_does_not_list_the_plays(monkeypatch: pytest.
     assert Call.PASS not in legal  # NS-4: the leader must play
     match.apply(plays[-1])
     assert listed == []
-    assert len(match.legal_actions()) > 0 and len(listed) == 1  # counting it lists the plays, once
+    legal = match.legal_actions()
+    assert len(legal) > 0 and len(listed) == (0 if compiled else 1)  # counting lists the plays at most once
+    assert list(legal) == generate(cur.hands[match.to_act], cur.top, True, False)
+    assert len(listed) == (0 if compiled else 1)  # the engine's round iterates the list it counted
 
 
 def test_ns3_ns4_the_legal_actions_read_like_the_tuple_of_them() -> None:

@@ -24,8 +24,9 @@ from clubsuite.games.partnership.match import CORE
 from compiled_match_helpers import play_side_by_side, python_match_class
 from native_helpers import kernel_or_skip
 
-MATCHES = 2000
-"""Random matches played on both hands side by side."""
+MATCHES = 1000
+"""Random matches played on both hands side by side (some 250 decisions each): the rules are core.h's, held to the
+engine on 2,000 matches by ``test_native_partnership.py``; these check what the compiled hand adds around them."""
 
 PROBES: list[object] = [
     *STANDARD.cards,
@@ -61,7 +62,7 @@ def _facts(hand: Any) -> tuple[object, ...]:
 
 
 def test_the_compiled_hand_plays_every_match_as_the_engines_hand() -> None:
-    """2,000 random matches compared at every decision (legal actions, events), with views, refusals, clones and
+    """1,000 random matches compared at every decision (legal actions, events), with views, refusals, clones and
     every attribute compared every few decisions and at each hand's end (passes left, right and none: CP-2)."""
     python = _python_match_class()
     decisions = play_side_by_side(python, PartnershipMatch, MATCHES, seed=4, probes=PROBES, facts=_facts)
