@@ -1,9 +1,9 @@
 # The state of one round of North Star's CLUBS in C (core.h's ns_round_t), with the interface of hand.py's
 # NorthstarHand: included by _core.pyx. The rules are core.h's (held to the engine by the kernel's differential
 # tests); this class keeps beside them what the engine keeps in Python (the plays of the trick, the play to beat, the
-# tricks taken, the order of going out, the history and the log) and builds the same events; its refusals, the
-# round's end and score lines and its accounts are hand.py's own methods called on it, so their words and sums are
-# written once. Its legal actions are CompiledLegal, NorthstarLegal's sequence over the kernel's listing of the
+# tricks taken, the order of going out, the history and the log) and builds the same events; its refusals, its
+# score lines (read when asked, checked against the C's scores) and its accounts are hand.py's own methods called on
+# it, so their words and sums are written once. Its legal actions are CompiledLegal, NorthstarLegal's sequence over the kernel's listing of the
 # plays (core.h's ns_generate). tests/northstar/test_compiled_hand_northstar.py plays matches through both hands
 # side by side and compares every state, view, event and error.
 
@@ -76,13 +76,15 @@ cdef class CompiledLegal:
     one by its index builds that play alone. Iterating, slicing, comparing or hashing builds the whole list as the
     engine does (``combos.generate``)."""
 
-    cdef object _hand
+    cdef uint64_t hand  # the kernel's mask of the seat's cards
+    cdef object hand_mask  # the engine's, once made
     cdef object _top
     cdef tuple _calls
     cdef object _options
     cdef object _items
     cdef public object _handed
-    cdef ns_action_t *codes
+    cdef ns_action_t *codes  # `few`, or a buffer of its own for a longer list
+    cdef ns_action_t few[32]
     cdef int n_codes  # -1: not listed yet
     cdef bint wild, crazy
 
@@ -91,10 +93,12 @@ cdef class CompiledLegal:
         self.n_codes = -1
 
     def __dealloc__(self):
-        free(self.codes)
+        if self.codes != self.few:
+            free(self.codes)
 
     def __init__(self, hand, top, tuple calls, options):
-        self._hand = hand
+        self.hand = <uint64_t>(hand >> 64)
+        self.hand_mask = hand
         self._top = top
         self._calls = calls
         self._options = options
@@ -102,6 +106,12 @@ cdef class CompiledLegal:
         self._handed = None
         self.wild = options.wild_fifteens
         self.crazy = options.crazy
+
+    @property
+    def _hand(self):
+        if self.hand_mask is None:
+            self.hand_mask = _engine_mask(self.hand)
+        return self.hand_mask
 
     cdef int _list(self) except -1:
         """List the plays as codes (once); -1 where the kernel cannot (then the engine's list is built)."""
@@ -113,13 +123,16 @@ cdef class CompiledLegal:
             _action_of(self._top, &top)
         l.out = _listed
         l.n = l.overflow = 0
-        ns_generate(&l, <uint64_t>(self._hand >> 64), NULL if self._top is None else &top, self.wild, self.crazy)
+        ns_generate(&l, self.hand, NULL if self._top is None else &top, self.wild, self.crazy)
         if l.overflow:
             self._build()
             return -1
-        self.codes = <ns_action_t *>malloc(max(l.n, 1) * sizeof(ns_action_t))
-        if self.codes == NULL:
-            raise MemoryError()
+        if l.n <= 32:
+            self.codes = self.few
+        else:
+            self.codes = <ns_action_t *>malloc(l.n * sizeof(ns_action_t))
+            if self.codes == NULL:
+                raise MemoryError()
         memcpy(self.codes, _listed, l.n * sizeof(ns_action_t))
         self.n_codes = l.n
         return l.n
@@ -201,7 +214,9 @@ cdef class CompiledLegal:
         return reversed(self._build())
 
     cdef CompiledLegal copied(self):
-        cdef CompiledLegal other = CompiledLegal(self._hand, self._top, self._calls, self._options)
+        cdef CompiledLegal other = _compiled_legal(self.hand, self._top, self._calls, self._options, self.wild,
+                                                   self.crazy)
+        other.hand_mask = self.hand_mask
         other._items = self._items
         other._handed = self._handed
         return other
@@ -209,6 +224,21 @@ cdef class CompiledLegal:
     def __clone_state__(self):
         """A copy of this decision's list (:func:`clubsuite.copying.clone_state`)."""
         return self.copied()
+
+
+cdef CompiledLegal _compiled_legal(uint64_t hand, object top, tuple calls, object options, bint wild, bint crazy):
+    """A CompiledLegal made in C (what ``CompiledLegal(hand, top, calls, options)`` makes, without the call)."""
+    cdef CompiledLegal legal = CompiledLegal.__new__(CompiledLegal)
+    legal.hand = hand
+    legal.hand_mask = None
+    legal._top = top
+    legal._calls = calls
+    legal._options = options
+    legal._items = None
+    legal._handed = None
+    legal.wild = wild
+    legal.crazy = crazy
+    return legal
 
 
 def install_legal(legal_class):
@@ -258,7 +288,8 @@ cdef class CompiledHand:
     cdef public list tricks
     cdef public object ended
     cdef public object scores
-    cdef public tuple score_lines
+    cdef object _lines  # the score lines, once read (None before)
+    cdef int end_last, end_team  # how the round ended (-1: none), for the score lines
     cdef public list history
     cdef public list _log
     cdef public object _legal
@@ -281,7 +312,8 @@ cdef class CompiledHand:
         self.tricks = []
         self.ended = None
         self.scores = None
-        self.score_lines = ()
+        self._lines = None
+        self.end_last = self.end_team = -1
         self.history = []
         self._log = []
         self._legal = None
@@ -307,21 +339,10 @@ cdef class CompiledHand:
         """The seat to act, None once the round is over."""
         return self.r.to_act if self.r.to_act >= 0 else None
 
-    @to_act.setter
-    def to_act(self, value):
-        # Only None, which hand.py's _end sets (the C has already ended the round).
-        if value is not None or self.r.to_act >= 0:
-            raise AttributeError("to_act is kept by the rules")
-
     @property
     def last_turn(self):
         """The last player holding cards, during their final turn (NS-5)."""
         return self.r.last_turn if self.r.last_turn >= 0 else None
-
-    @last_turn.setter
-    def last_turn(self, value):
-        if value is not None or self.r.last_turn >= 0:
-            raise AttributeError("last_turn is kept by the rules")
 
     @property
     def hands(self):
@@ -391,7 +412,6 @@ cdef class CompiledHand:
     next_holder = NorthstarHand.next_holder
     explain = NorthstarHand.explain
     _checked = NorthstarHand._checked
-    _end = NorthstarHand._end
     summary = NorthstarHand.summary
 
     def legal_actions(self):
@@ -408,7 +428,7 @@ cdef class CompiledHand:
                     calls = _PASS_DOUBLE if top is not None else _DOUBLE_ONLY
                 else:
                     calls = _PASS_ONLY if top is not None else ()
-                legal = CompiledLegal(_engine_mask(self.r.hands[seat]), top, calls, self.options)
+                legal = _compiled_legal(self.r.hands[seat], top, calls, self.options, self.o.wild, self.o.crazy)
             self._legal = legal
         return legal
 
@@ -483,13 +503,31 @@ cdef class CompiledHand:
             events.append(tuple3(_TrickWon, ev.trick_seat, cards, bool(ev.at_once)))
         if flags & NS_EV_LAST_TURN:
             events.append(_new_tuple(_LastTurn, (ev.last_turn,)))
-        if flags & NS_EV_ENDED:
-            last = ev.end_last if ev.end_last >= 0 else None
-            team = ev.end_team if ev.end_team >= 0 else None
-            events += self._end(last, team)  # hand.py's scoring (NS-2, NS-5, NS-8, NS-10) of the ended round
-            if self.scores != tuple(self.r.scores[s] for s in range(self.n)):
-                raise AssertionError("the kernel and the engine score the round differently")
+        if flags & NS_EV_ENDED:  # NS-2, NS-5, NS-8, NS-10: scored by the C; the score lines are read when asked
+            self.end_last, self.end_team = ev.end_last, ev.end_team
+            self.scores = tuple([self.r.scores[s] for s in range(self.n)])
+            self.ended = _new_tuple(_RoundEnded, (self._last_or_none(), self._team_or_none()))
+            events.append(self.ended)
         return tuple(events)
+
+    cdef object _last_or_none(self):
+        return self.end_last if self.end_last >= 0 else None
+
+    cdef object _team_or_none(self):
+        return self.end_team if self.end_team >= 0 else None
+
+    @property
+    def score_lines(self):
+        """Each seat's points by source once the round is scored (hand.py's own reading of the finished round:
+        NorthstarHand._lines), () before."""
+        if self.scores is None:
+            return ()
+        if self._lines is None:
+            lines = NorthstarHand._lines(self, self._last_or_none(), self._team_or_none())
+            if tuple([line.points for line in lines]) != self.scores:
+                raise AssertionError("the kernel and the engine score the round differently")
+            self._lines = lines
+        return self._lines
 
     def clone(self):
         """An independent copy (for search): the C state copied, the engine's lists copied (their items are
@@ -508,7 +546,9 @@ cdef class CompiledHand:
         other.tricks = self.tricks.copy()
         other.ended = self.ended
         other.scores = self.scores
-        other.score_lines = self.score_lines
+        other._lines = self._lines
+        other.end_last = self.end_last
+        other.end_team = self.end_team
         other.history = self.history.copy()
         other._log = self._log.copy()
         legal = self._legal

@@ -474,13 +474,20 @@ class NorthstarHand:
 
     def _end(self, last: int | None, team: int | None) -> list[Event]:
         """End the round and score it (NS-2, NS-5, NS-8, NS-10)."""
-        n, opts = self.n, self.options
         self.to_act = None
         self.last_turn = None
+        if last is not None and self.n > 2:
+            self.bonus[last] = ZERO_CARD  # NS-5: the last player takes the 0 card
+        self.score_lines = self._lines(last, team)
+        self.scores = tuple(line.points for line in self.score_lines)
+        self.ended = RoundEnded(last, team)
+        return [self.ended]
+
+    def _lines(self, last: int | None, team: int | None) -> tuple[ScoreLine, ...]:
+        """Each seat's points by source for the round ended with ``last`` left holding cards and ``team`` alone
+        holding cards (NS-2, NS-5, NS-8, NS-10), the 0 card already given (a pure reading of the finished round)."""
+        n, opts = self.n, self.options
         zero = last is not None and n > 2
-        if zero:
-            assert last is not None
-            self.bonus[last] = ZERO_CARD
         first_out = self.out_order[0] if self.out_order else None
         lines = []
         for s in range(n):
@@ -497,10 +504,7 @@ class NorthstarHand:
             if team_zero:
                 points = 0  # NS-10: the team left holding cards scores nothing, bonus cards included
             lines.append(ScoreLine(clubs, self.bonus[s], took_zero, double, team_zero, points))
-        self.score_lines = tuple(lines)
-        self.scores = tuple(line.points for line in lines)
-        self.ended = RoundEnded(last, team)
-        return [self.ended]
+        return tuple(lines)
 
     def summary(self) -> dict[str, Any]:
         """A JSON-ready account of the round: dealer, who went out in which order, bonus cards, tricks, scores."""

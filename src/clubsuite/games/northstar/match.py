@@ -15,7 +15,6 @@ from clubsuite.errors import (
     InvalidDealError,
     InvalidNotationError,
 )
-from clubsuite.events import Event
 from clubsuite.games.northstar import sampling
 from clubsuite.games.northstar.combos import DECK_MASK, Call, NorthstarAction, Play, parse_play
 from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
@@ -152,10 +151,10 @@ class NorthstarMatch(
     @property
     def team_totals(self) -> tuple[int, ...]:
         """The running total of each team (each player is a team of one without team play) (NS-10)."""
-        opts = self.options
-        out = [0] * opts.n_teams
+        n_teams = self.options.n_teams
+        out = [0] * n_teams
         for s, t in enumerate(self.totals):
-            out[opts.team_of(s)] += t
+            out[s % n_teams] += t  # the seat's team (NorthstarOptions.team_of), written out: once a round
         return tuple(out)
 
     def legal_actions(self) -> NorthstarLegal:
@@ -191,13 +190,12 @@ class NorthstarMatch(
             self.totals[s] += hand.scores[s]
         self.hand_scores.append(hand.scores)
         self._discards |= hand.deal.cards  # NS-6: every card of the round goes to the discard pile
-        events: list[Event] = [HandScored(hand.scores, tuple(self.totals), self.team_totals)]
-        return tuple(events) + self._judge()
+        team_totals = self.team_totals
+        return (HandScored(hand.scores, tuple(self.totals), team_totals), *self._judge(team_totals))
 
-    def _judge(self) -> Events:
-        """Decide the end of the match (NS-7, NS-10): once a total reaches the target, the highest wins; a tie at the
-        top plays another round."""
-        totals = self.team_totals
+    def _judge(self, totals: tuple[int, ...]) -> Events:
+        """Decide the end of the match (NS-7, NS-10) from the team ``totals``: once a total reaches the target, the
+        highest wins; a tie at the top plays another round."""
         top = max(totals)
         if top < self.options.goal:
             return ()
