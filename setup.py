@@ -19,8 +19,18 @@ default where the target has them) would change the heuristic kernels' figures i
 and then, a choice."""
 
 
-SHARED_SOURCES = [f"{NATIVE}/kernel.h", f"{NATIVE}/vector_tables.pxi", f"{NATIVE}/compiled_hand.pxi", f"{NATIVE}/compiled_match.pxi"]
+SHARED_SOURCES = [
+    f"{NATIVE}/kernel.h",
+    f"{NATIVE}/vector_tables.pxi",
+    f"{NATIVE}/compiled_hand.pxi",
+    f"{NATIVE}/compiled_match.pxi",
+]
 """What every game's kernel is built from besides its own folder (a change rebuilds them all)."""
+
+
+def _own_sources(folder: Path) -> list[Path]:
+    """A game folder's C headers and Cython includes (its kernel is rebuilt when one changes)."""
+    return [*folder.glob("*.h"), *folder.glob("*.pxi")]
 
 
 def kernels() -> list[Extension]:
@@ -33,7 +43,7 @@ def kernels() -> list[Extension]:
                 f"clubsuite.games.{source.parent.name}._core",
                 [source.as_posix()],
                 include_dirs=[folder, NATIVE],
-                depends=[*map(str, sorted([*source.parent.glob("*.h"), *source.parent.glob("*.pxi")])), *SHARED_SOURCES],
+                depends=[*map(str, sorted(_own_sources(source.parent))), *SHARED_SOURCES],
                 extra_compile_args=COMPILE_ARGS,
             )
         )
