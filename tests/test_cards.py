@@ -282,6 +282,23 @@ def test_the_compiled_shuffle_draws_the_python_shuffles_order(n: int) -> None:
         assert shuffled(n, random.Random(seed)) == python_shuffled(n, random.Random(seed))
 
 
+@pytest.mark.parametrize("n", [0, 1, 2, 13, 52, 60])
+def test_the_compiled_shuffle_of_items_puts_each_item_where_the_python_shuffle_puts_its_position(n: int) -> None:
+    import random
+
+    from clubsuite.seeding import python_shuffled, python_shuffled_items, shuffled_items
+    from native_helpers import kernel_or_skip
+
+    assert shuffled_items is kernel_or_skip("clubsuite.native._cards").shuffled_items
+    items = tuple(f"item {k}" for k in range(n))
+    for seed in range(300):
+        a, b = random.Random(seed), random.Random(seed)
+        made = shuffled_items(items, a)
+        expected = tuple(items[k] for k in python_shuffled(n, b))
+        assert made == expected == python_shuffled_items(items, random.Random(seed))
+        assert type(made) is tuple and a.random() == b.random()  # the same draws taken from the generator
+
+
 @given(st.integers(0, 2**64 - 1), st.lists(st.integers(0, 51), max_size=20))
 def test_the_compiled_random_bot_chooses_the_python_bots_action(seed: int, cards: list[int]) -> None:
     import random

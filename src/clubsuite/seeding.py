@@ -10,6 +10,9 @@ from __future__ import annotations
 import hashlib
 import random
 from math import floor
+from typing import TypeVar
+
+T = TypeVar("T")
 
 
 def derive_seed(base: int, *path: int) -> int:
@@ -38,15 +41,26 @@ python_shuffled = shuffled
 """The Python statement of :func:`shuffled`, kept for the tests' comparison where the C loop replaces it."""
 
 
+def shuffled_items(items: tuple[T, ...], rng: random.Random) -> tuple[T, ...]:
+    """``items`` in a random order: the item at each position :func:`shuffled` gives (the same draws, so a seed
+    orders the same items the same way)."""
+    return tuple(map(items.__getitem__, shuffled(len(items), rng)))
+
+
+python_shuffled_items = shuffled_items
+"""The Python statement of :func:`shuffled_items`, kept for the tests' comparison."""
+
+
 def _shuffle_in_c() -> None:
     """Shuffle in C where the compiled core is built (``native/_cards.shuffled``: the same draws, the same order),
     unless ``CLUBS_PURE_PYTHON`` is set when this module is imported."""
-    global shuffled
+    global shuffled, shuffled_items
     from clubsuite.native import compiled, pure_python
 
     module = None if pure_python() else compiled("clubsuite.native._cards")
     if module is not None:
         shuffled = module.shuffled
+        shuffled_items = module.shuffled_items
 
 
 _shuffle_in_c()

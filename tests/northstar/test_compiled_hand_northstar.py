@@ -10,16 +10,23 @@ out, the history, the events, the refusals and their words, the score lines, clo
 
 from __future__ import annotations
 
+import gc
 import pickle
 import random
+import re
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
+from clubsuite.errors import InvalidDealError
 from clubsuite.games.northstar import NorthstarMatch, NorthstarOptions
+from clubsuite.games.northstar import deal as deal_module
 from clubsuite.games.northstar.combos import DECK_MASK, FIFTEENS, NORTHSTAR, Call, Kind, Play, generate
+from clubsuite.games.northstar.events import TrickWon
 from clubsuite.games.northstar.hand import NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.match import CORE
 from compiled_match_helpers import play_side_by_side, python_match_class
@@ -157,3 +164,68 @@ def test_a_new_round_is_compiled_where_the_kernel_is_built() -> None:
     assert type(match.current) is core.CompiledHand
     clone = match.clone()
     assert clone.current is not match.current and clone.hands[-1] is clone.current
+
+
+_DECK_CARDS = [c for c in range(200) if DECK_MASK >> c & 1]
+
+
+@given(
+    order=st.permutations(_DECK_CARDS),
+    players=st.integers(2, 6),
+    dealer=st.integers(0, 5),
+    places=st.lists(st.sampled_from("udh"), min_size=60, max_size=60),
+)
+@settings(max_examples=300, deadline=None)
+def test_the_compiled_deal_gives_the_python_deals_hands(
+    order: list[int], players: int, dealer: int, places: list[str]
+) -> None:
+    """core.h's deal from a shuffle (ns_deal_order, the kernel's own) against deal.py's Python statement of NS-6: the
+    undealt cards in the shuffle's order, then the discards when they run short, dealt one at a time from the
+    dealer's left; too few cards refused alike. ``places``: each card undealt (u), discarded (d) or in no pile (h)."""
+    core = kernel_or_skip(CORE)
+    assert deal_module._hands_of_shuffle is core.hands_of_shuffle
+    dealer %= players
+    stock = sum(1 << c for c, p in zip(_DECK_CARDS, places, strict=True) if p == "u")
+    discards = sum(1 << c for c, p in zip(_DECK_CARDS, places, strict=True) if p == "d")
+    arguments = (tuple(order), players, dealer, stock, discards)
+    try:
+        expected = deal_module.python_hands_of_shuffle(*arguments)
+    except InvalidDealError as exc:
+        with pytest.raises(InvalidDealError, match=f"^{re.escape(str(exc))}$"):
+            core.hands_of_shuffle(*arguments)
+    else:
+        hands = core.hands_of_shuffle(*arguments)
+        assert hands == expected and all(type(h) is CardSet for h in hands)
+    # An order the C does not take (not 60 North Star cards) goes to the Python as it is.
+    short = (tuple(order[:59]), players, dealer, stock, discards)
+    try:
+        expected = deal_module.python_hands_of_shuffle(*short)
+    except InvalidDealError:
+        with pytest.raises(InvalidDealError):
+            core.hands_of_shuffle(*short)
+    else:
+        assert core.hands_of_shuffle(*short) == expected
+
+
+def test_the_compiled_rounds_cards_plays_events_and_lists_are_left_out_of_the_cycle_collector() -> None:
+    """What the compiled round builds by the thousand (card sets, plays, events, the legal list of each decision)
+    refers to nothing that can refer back: none of it is watched by the cycle collector, which would otherwise be
+    set off every few hundred actions (the engine's results are the same either way: the tests above)."""
+    core = kernel_or_skip(CORE)
+    match = NorthstarMatch(_options("northstar(players=3)"))
+    match.deal(rng=random.Random(5))
+    hand = match.current
+    assert type(hand) is core.CompiledHand
+    rng = random.Random(6)
+    made: list[object] = []
+    while match.to_act is not None:
+        legal = match.legal_actions()
+        assert type(legal) is core.CompiledLegal and not gc.is_tracked(legal)
+        action = legal[rng.randrange(len(legal))]
+        made.append(action)
+        made += match.apply(action)
+    played = [a for a in made if isinstance(a, Play)]
+    assert played and not any(gc.is_tracked(p) or gc.is_tracked(p.cards) for p in played)
+    assert not any(gc.is_tracked(h) for h in hand.deal.hands)
+    taken = [e for e in made if isinstance(e, TrickWon)]
+    assert taken and not any(gc.is_tracked(e) or gc.is_tracked(e.cards) for e in taken)

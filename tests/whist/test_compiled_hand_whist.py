@@ -83,11 +83,19 @@ def test_the_pure_python_switch_at_import_leaves_every_method_in_python() -> Non
     kernel_or_skip(CORE)
     code = (
         "from clubsuite.games.whist import WhistMatch; from clubsuite import seeding; import clubsuite.cards as c;"
-        "print(WhistMatch.apply.__module__, seeding.shuffled.__module__, c.CardSet.__getitem__.__module__)"
+        "from clubsuite.games.northstar import deal;"
+        "print(WhistMatch.apply.__module__, seeding.shuffled.__module__, c.CardSet.__getitem__.__module__,"
+        " seeding.shuffled_items.__module__, deal._hands_of_shuffle.__module__)"
     )
     env = {**os.environ, "CLUBS_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
-    assert out.split() == ["clubsuite.games.whist.match", "clubsuite.seeding", "clubsuite.cards"]
+    assert out.split() == [
+        "clubsuite.games.whist.match",
+        "clubsuite.seeding",
+        "clubsuite.cards",
+        "clubsuite.seeding",
+        "clubsuite.games.northstar.deal",
+    ]
 
 
 def test_a_clone_of_a_compiled_match_is_independent_and_equal() -> None:

@@ -6,8 +6,8 @@
   its own method, handing it the table of cards by index and its own method, which still serves the sets of more
   than 64 bits (the numbered deck's indices start at 64). ``tests/test_cards.py`` compares the two on many sets and
   positions, errors included.
-* :func:`shuffled`, the Fisher-Yates pass of every deal (:func:`clubsuite.seeding.shuffled`), installed by
-  ``clubsuite.seeding``.
+* :func:`shuffled`, the Fisher-Yates pass of every deal (:func:`clubsuite.seeding.shuffled`), and
+  :func:`shuffled_items`, the same pass over a tuple of items, installed by ``clubsuite.seeding``.
 * :func:`random_choose`, :meth:`clubsuite.bots.RandomBot.choose`, installed by ``clubsuite.bots.random_bot``.
 
 Each is installed where this module is built and ``CLUBS_PURE_PYTHON`` is not set when the installing module is
@@ -68,6 +68,21 @@ def shuffled(n, rng):
         j = <Py_ssize_t>(r * (i + 1))  # floor of a non-negative double, as the Python loop's floor()
         order[i], order[j] = order[j], order[i]
     return order
+
+
+def shuffled_items(tuple items, rng):
+    """``items`` in a random order: :func:`clubsuite.seeding.shuffled_items` (the items at the positions
+    :func:`shuffled` gives) with its loop in C, the same draws and so the same order."""
+    cdef Py_ssize_t size = len(items)
+    cdef Py_ssize_t i, j
+    cdef double r
+    order = list(items)
+    rnd = rng.random
+    for i in range(size - 1, 0, -1):
+        r = rnd()
+        j = <Py_ssize_t>(r * (i + 1))
+        order[i], order[j] = order[j], order[i]
+    return tuple(order)
 
 
 cdef object _python_choose = None

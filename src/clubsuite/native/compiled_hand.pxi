@@ -1,6 +1,7 @@
 # What every game's compiled hand (games/<game>/hand.pxi) builds its results with, in C: card sets and two-field
 # events and plays, each exactly the object the engine builds in Python. Included by the game's _core.pyx before its hand.pxi.
 
+cimport cython
 from cpython.object cimport PyObject, PyTypeObject
 
 from clubsuite.cards import CardSet as _CompiledCardSet
@@ -14,9 +15,20 @@ cdef extern from "Python.h":
 
 
 cdef inline object card_set(uint64_t mask):
-    """``CardSet`` of ``mask`` built as ``int.__new__(CardSet, mask)`` builds it, without the Python call."""
+    """``CardSet`` of ``mask`` built as ``int.__new__(CardSet, mask)`` builds it, without the Python call, and left
+    out of the cycle collector's watch (see :func:`wide_card_set`)."""
+    return wide_card_set(mask)
+
+
+cdef inline object wide_card_set(object mask):
+    """``CardSet`` of an int ``mask`` of any width, built as ``int.__new__(CardSet, mask)`` builds it, without the
+    Python call, and left out of the cycle collector's watch: a card set is an int (its ``__slots__`` are empty), so it
+    refers to nothing but its class and can be part of no cycle; CPython tracks every instance of a class defined in
+    Python all the same, and the engine makes card sets by the thousand per second."""
     cdef tuple args = (mask,)
-    return (<PyTypeObject *>int).tp_new(_CompiledCardSet, <PyObject *>args, NULL)
+    cdef object made = (<PyTypeObject *>int).tp_new(_CompiledCardSet, <PyObject *>args, NULL)
+    PyObject_GC_UnTrack(made)
+    return made
 
 
 cdef inline object immutable(object e):

@@ -2,6 +2,7 @@
 
 from collections.abc import Callable, Iterable
 
+from clubsuite.cards import CardSet
 from clubsuite.games.northstar.hand import NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.match import NorthstarMatch
 
@@ -46,3 +47,6 @@ class CompiledLegal(NorthstarLegal):
 def install(match_class: type[NorthstarMatch]) -> None: ...
 def python_methods() -> tuple[Callable[..., object], Callable[..., object], Callable[..., object]]: ...
 def install_legal(legal_class: type[NorthstarLegal]) -> None: ...
+def hands_of_shuffle(
+    order: tuple[int, ...], players: int, dealer: int, stock: int, discards: int
+) -> tuple[CardSet, ...]: ...

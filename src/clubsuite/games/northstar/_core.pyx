@@ -51,7 +51,7 @@ cdef extern from "core.h":
         int rounds, scored, over, winners
         int totals[6]
 
-    int NS_MAX_ACTIONS, NS_PASS, NS_DOUBLE
+    int NS_MAX_ACTIONS, NS_SINGLE, NS_SET, NS_RUN, NS_PASS, NS_DOUBLE
     int NS_EV_OUT, NS_EV_TRICK, NS_EV_LAST_TURN, NS_EV_ENDED
 
     uint64_t derive_seed1(uint64_t base, uint64_t path) nogil
@@ -61,6 +61,7 @@ cdef extern from "core.h":
     void ns_round_start(ns_round_t *r, const uint64_t *hands, int n, int dealer) nogil
     void ns_match_start(ns_match_t *m, uint64_t seed) nogil
     void ns_deal(ns_match_t *m, const ns_options_t *o, mt_t *deals) nogil
+    int ns_deal_order(const int *order, int n, int dealer, uint64_t stock, uint64_t discards, uint64_t *hands) nogil
     void ns_score(ns_match_t *m, const ns_options_t *o) nogil
     long long ns_random_match(ns_match_t *m, const ns_options_t *o, uint64_t seed, mt_t *deals, mt_t *bots,
                         ns_action_t *actions) nogil

@@ -430,26 +430,35 @@ static void ns_match_start(ns_match_t *m, uint64_t seed) {
     m->round.to_act = -1;
 }
 
-/* Deal the next round as runner.deal_next does: the shuffle of derive_seed(match seed, round index) (deal.py's
- * NorthstarShuffle.from_seed), made into hands from the kept pack (deal_from_shuffle, NS-6): the undealt cards
- * first in the shuffle's order, then the discards when they run short; card k to seat (dealer + 1 + k % n) % n. */
-static void ns_deal(ns_match_t *m, const ns_options_t *o, mt_t *deals) {
-    int n = o->players, dealer = m->rounds % n, need = NS_HAND * n;
-    int order[NS_CARDS], dealt[NS_CARDS], count = 0;
-    mt_seed(deals, derive_seed1(m->seed, (uint64_t)m->rounds));
-    shuffled(deals, NS_CARDS, order);
-    uint64_t stock = o->leftover == NS_RESHUFFLE ? NS_DECK : m->stock;
-    uint64_t discards = o->leftover == NS_RESHUFFLE ? 0 : m->discards;
+/* The hands the shuffle ``order`` (every card once) gives n players from the dealer's left when ``stock`` is undealt
+ * and ``discards`` lie on the pile (deal.py's deal_from_shuffle, NS-6): the undealt cards first in the shuffle's
+ * order, then the discards when they run short; card k to seat (dealer + 1 + k % n) % n. Returns how many cards
+ * there were to deal: fewer than NS_HAND * n and ``hands`` is left unwritten. */
+static int ns_deal_order(const int *order, int n, int dealer, uint64_t stock, uint64_t discards, uint64_t *hands) {
+    int need = NS_HAND * n, dealt[NS_CARDS], count = 0;
     for (int k = 0; k < NS_CARDS; k++)
         if (stock >> order[k] & 1) dealt[count++] = order[k];
     if (count < need)
         for (int k = 0; k < NS_CARDS; k++)
             if (discards >> order[k] & 1) dealt[count++] = order[k];
+    if (count < need) return count;
+    for (int s = 0; s < n; s++) hands[s] = 0;
+    for (int k = 0; k < need; k++) hands[(dealer + 1 + k % n) % n] |= 1ull << dealt[k];
+    return count;
+}
+
+/* Deal the next round as runner.deal_next does: the shuffle of derive_seed(match seed, round index) (deal.py's
+ * NorthstarShuffle.from_seed), made into hands from the kept pack (ns_deal_order). */
+static void ns_deal(ns_match_t *m, const ns_options_t *o, mt_t *deals) {
+    int n = o->players, dealer = m->rounds % n, need = NS_HAND * n;
+    int order[NS_CARDS];
+    mt_seed(deals, derive_seed1(m->seed, (uint64_t)m->rounds));
+    shuffled(deals, NS_CARDS, order);
+    uint64_t stock = o->leftover == NS_RESHUFFLE ? NS_DECK : m->stock;
+    uint64_t discards = o->leftover == NS_RESHUFFLE ? 0 : m->discards;
     uint64_t hands[NS_MAX_SEATS] = {0}, cards = 0;
-    for (int k = 0; k < need; k++) {
-        hands[(dealer + 1 + k % n) % n] |= 1ull << dealt[k];
-        cards |= 1ull << dealt[k];
-    }
+    ns_deal_order(order, n, dealer, stock, discards, hands); /* the whole pack holds 60 >= 10 * n cards */
+    for (int s = 0; s < n; s++) cards |= hands[s];
     m->pack_stock = __builtin_popcountll(stock);
     m->pack_discards = __builtin_popcountll(discards);
     if (o->leftover == NS_NEXT_ROUND) {

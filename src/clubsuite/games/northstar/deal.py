@@ -14,14 +14,15 @@ are put in order by the Fisher-Yates pass driven only by ``random.Random(seed).r
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from dataclasses import dataclass
 
+from clubsuite import seeding
 from clubsuite.cards import CardSet, iter_bits
 from clubsuite.errors import InvalidDealError, InvalidNotationError
 from clubsuite.games.northstar.combos import DECK_MASK, NORTHSTAR
 from clubsuite.games.northstar.options import MAX_PLAYERS, MIN_PLAYERS
 from clubsuite.jsonform import JsonObject, JsonValue
-from clubsuite.seeding import shuffled
 
 HAND_SIZE = 10
 _DECK = tuple(iter_bits(DECK_MASK))
@@ -105,7 +106,7 @@ class NorthstarShuffle:
     def random(cls, rng: random.Random) -> NorthstarShuffle:
         """A shuffle drawn from ``rng``."""
         shuffle = object.__new__(cls)  # a permutation of the cards by construction: not checked again
-        object.__setattr__(shuffle, "order", tuple(map(_DECK.__getitem__, shuffled(len(_DECK), rng))))
+        object.__setattr__(shuffle, "order", seeding.shuffled_items(_DECK, rng))
         return shuffle
 
     @classmethod
@@ -125,13 +126,34 @@ def deal_from_shuffle(shuffle: NorthstarShuffle, players: int, dealer: int, stoc
         raise InvalidDealError(f"{players} players cannot play: CLUBS is for 2 to 6 (NS-1)")
     if stock & discards or (stock | discards) & ~DECK_MASK:
         raise InvalidDealError("the undealt cards and the discards must be distinct North Star cards (NS-6)")
+    return NorthstarDeal._made(_hands_of_shuffle(shuffle.order, players, dealer, stock, discards))
+
+
+def python_hands_of_shuffle(
+    order: tuple[int, ...], players: int, dealer: int, stock: int, discards: int
+) -> tuple[CardSet, ...]:
+    """The hands of :func:`deal_from_shuffle`, by seat, for arguments it has checked: the undealt cards in the
+    shuffle's order, then the discards, card ``k`` to seat ``(dealer + 1 + k % players) % players`` (NS-6).
+
+    Where the North Star kernel is built, the match puts its C statement of this (``_core.hands_of_shuffle``, the
+    kernel's own deal) in its place (:func:`use_hands_of_shuffle`); the tests compare the two."""
     need = HAND_SIZE * players
-    dealt = [i for i in shuffle.order if stock >> i & 1]
+    dealt = [i for i in order if stock >> i & 1]
     if len(dealt) < need:  # the discards are shuffled in only when the undealt cards run short
-        dealt += [i for i in shuffle.order if discards >> i & 1]
+        dealt += [i for i in order if discards >> i & 1]
         if len(dealt) < need:
             raise InvalidDealError(f"only {len(dealt)} cards to deal to {players} players")
     masks = [0] * players
     for k in range(players):  # cards k, k + players, ... go to the k-th seat from the dealer's left
         masks[(dealer + 1 + k) % players] = sum(map(_BIT.__getitem__, dealt[k:need:players]))
-    return NorthstarDeal._made(tuple([_card_set(CardSet, m) for m in masks]))
+    return tuple([_card_set(CardSet, m) for m in masks])
+
+
+_hands_of_shuffle: Callable[[tuple[int, ...], int, int, int, int], tuple[CardSet, ...]] = python_hands_of_shuffle
+
+
+def use_hands_of_shuffle(function: Callable[[tuple[int, ...], int, int, int, int], tuple[CardSet, ...]]) -> None:
+    """Make every deal from a shuffle with ``function`` (the compiled kernel's statement of
+    :func:`python_hands_of_shuffle`, installed by the match module where it is built)."""
+    global _hands_of_shuffle
+    _hands_of_shuffle = function

@@ -15,6 +15,7 @@ from clubsuite.errors import GameOverError, IllegalActionError, NotYourTurnError
 from clubsuite.games.northstar import reasons as _reasons
 from clubsuite.games.northstar.combos import Call, Kind, Play, play_fits
 from clubsuite.games.northstar.combos import generate as _python_generate
+from clubsuite.games.northstar.deal import python_hands_of_shuffle as _python_hands_of_shuffle
 from clubsuite.games.northstar.events import (
     DoubleCalled, LastTurn, Passed, Played, RoundEnded, TrickWon, WentOut,
 )
@@ -26,6 +27,8 @@ cdef object _OVER = Phase.OVER
 cdef object _PASS = Call.PASS
 cdef object _DOUBLE = Call.DOUBLE
 cdef tuple _KINDS = (Kind.SINGLE, Kind.SET, Kind.RUN)
+cdef object _KIND_SINGLE = Kind.SINGLE
+cdef object _KIND_SET = Kind.SET
 cdef object _Play = Play
 cdef object _Kind = Kind
 cdef object _Played = Played
@@ -44,31 +47,62 @@ cdef ns_action_t _listed[8192]  # NS_MAX_ACTIONS: the plays of one listing (the 
 cdef extern from *:
     int __builtin_popcountll(unsigned long long) nogil
 
+cdef extern from "Python.h":
+    ctypedef struct PyLongObject:
+        pass
+    int _PyLong_AsByteArray(PyLongObject *v, unsigned char *bytes, size_t n, int little_endian, int is_signed) except -1
+
 
 cdef inline object _engine_mask(uint64_t cards):
     """The kernel's mask of North Star cards as the engine's (shifted by NUMBERED_BASE, 64)."""
     return (<object>cards) << 64
 
 
-cdef inline object _card_set_of(object mask):
-    """``CardSet`` of an int of any width, built as ``int.__new__(CardSet, mask)`` builds it."""
-    cdef tuple args = (mask,)
-    return (<PyTypeObject *>int).tp_new(_CompiledCardSet, <PyObject *>args, NULL)
 
 
 cdef inline object _play_of(const ns_action_t *a):
     """The engine's Play of a kernel's play: its cards, its kind and its top value."""
-    return tuple3(_Play, _card_set_of(_engine_mask(a.cards)), _KINDS[a.kind], <int>a.high)
+    return tuple3(_Play, wide_card_set(_engine_mask(a.cards)), _KINDS[a.kind], <int>a.high)
 
 
 cdef int _action_of(object play, ns_action_t *out) except -1:
-    """A canonical Play (a CardSet of North Star cards, a Kind, an int) as the kernel's play."""
-    out.cards = <uint64_t>(play[0] >> 64)
-    out.kind = <int8_t>_KINDS.index(play[1])
-    out.high = <int8_t>play[2]
+    """A canonical Play (a CardSet of North Star cards, a Kind, an int) as the kernel's play, read without a Python
+    operation: the set's bits 64..127 (North Star's cards; a canonical play holds no others), its kind by identity."""
+    cdef unsigned char raw[16]
+    cdef object kind = play[1]
+    if _PyLong_AsByteArray(<PyLongObject *>play[0], raw, 16, 1, 0) < 0:
+        return -1
+    memcpy(&out.cards, raw + 8, 8)  # little-endian bytes 8..15: the mask shifted right by 64
+    out.kind = NS_SINGLE if kind is _KIND_SINGLE else NS_SET if kind is _KIND_SET else NS_RUN
+    out.high = <int8_t>(<long>play[2])
     return 0
 
 
+def hands_of_shuffle(tuple order, int players, int dealer, stock, discards):
+    """The hands (card sets by seat) the shuffle ``order`` gives ``players`` players from ``dealer``'s left when
+    ``stock`` is undealt and ``discards`` lie on the pile: deal.py's ``python_hands_of_shuffle`` in C (core.h's
+    ns_deal_order, the kernel's own deal), for arguments deal_from_shuffle has checked. Anything else (an order
+    that is not 60 North Star cards, too few cards to deal) goes to the Python, which says what is wrong."""
+    cdef int cards[60]
+    cdef uint64_t hands[6]
+    cdef Py_ssize_t k
+    cdef long card
+    if len(order) != 60 or not 2 <= players <= 6 or not 0 <= dealer < players:
+        return _python_hands_of_shuffle(order, players, dealer, stock, discards)
+    for k in range(60):
+        item = order[k]
+        if type(item) is not int:
+            return _python_hands_of_shuffle(order, players, dealer, stock, discards)
+        card = <long>item - 64
+        if not 0 <= card < 60:
+            return _python_hands_of_shuffle(order, players, dealer, stock, discards)
+        cards[k] = <int>card
+    if ns_deal_order(cards, players, dealer, <uint64_t>(stock >> 64), <uint64_t>(discards >> 64), hands) < 10 * players:
+        return _python_hands_of_shuffle(order, players, dealer, stock, discards)
+    return tuple([wide_card_set(_engine_mask(hands[k])) for k in range(players)])
+
+
+@cython.no_gc  # it refers to no object that can refer back to it (cards, plays, calls, the frozen options)
 cdef class CompiledLegal:
     """The legal actions of one decision, as :class:`~clubsuite.games.northstar.hand.NorthstarLegal` (registered as
     one): the same sequence, equal to it, with the same checks of ``action in legal``; the plays are listed by the
@@ -82,7 +116,11 @@ cdef class CompiledLegal:
     cdef tuple _calls
     cdef object _options
     cdef object _items
-    cdef public object _handed
+    cdef readonly object _handed  # the item last read by its index (what the round takes unchecked)
+    cdef ns_action_t handed_code  # that item as the kernel's play, where it was built from the listing
+    cdef bint handed_is_code
+    cdef ns_action_t top_code  # the play to beat as the kernel's, when `has_top`
+    cdef bint has_top
     cdef ns_action_t *codes  # `few`, or a buffer of its own for a longer list
     cdef ns_action_t few[32]
     cdef int n_codes  # -1: not listed yet
@@ -104,6 +142,10 @@ cdef class CompiledLegal:
         self._options = options
         self._items = None
         self._handed = None
+        self.handed_is_code = False
+        self.has_top = top is not None
+        if self.has_top:
+            _action_of(top, &self.top_code)
         self.wild = options.wild_fifteens
         self.crazy = options.crazy
 
@@ -116,14 +158,11 @@ cdef class CompiledLegal:
     cdef int _list(self) except -1:
         """List the plays as codes (once); -1 where the kernel cannot (then the engine's list is built)."""
         cdef ns_list_t l
-        cdef ns_action_t top
         if self.n_codes >= 0:
             return self.n_codes
-        if self._top is not None:
-            _action_of(self._top, &top)
         l.out = _listed
         l.n = l.overflow = 0
-        ns_generate(&l, self.hand, NULL if self._top is None else &top, self.wild, self.crazy)
+        ns_generate(&l, self.hand, &self.top_code if self.has_top else NULL, self.wild, self.crazy)
         if l.overflow:
             self._build()
             return -1
@@ -156,11 +195,15 @@ cdef class CompiledLegal:
         if type(index) is not int or self._items is not None:
             items = self._build()
             if type(index) is int:
-                item = self._handed = items[index]
+                item = items[index]
+                self._handed = item
+                self.handed_is_code = False
                 return item
             return items[index]
         if self._list() < 0:
-            item = self._handed = self._items[index]
+            item = self._items[index]
+            self._handed = item
+            self.handed_is_code = False
             return item
         calls = len(self._calls)
         total = calls + self.n_codes
@@ -169,7 +212,13 @@ cdef class CompiledLegal:
             k += total
         if not 0 <= k < total:
             raise IndexError("tuple index out of range")
-        item = self._calls[k] if k < calls else _play_of(&self.codes[k - calls])
+        if k < calls:
+            item = self._calls[k]
+            self.handed_is_code = False
+        else:
+            self.handed_code = self.codes[k - calls]
+            item = _play_of(&self.handed_code)
+            self.handed_is_code = True
         self._handed = item
         return item
 
@@ -214,11 +263,13 @@ cdef class CompiledLegal:
         return reversed(self._build())
 
     cdef CompiledLegal copied(self):
-        cdef CompiledLegal other = _compiled_legal(self.hand, self._top, self._calls, self._options, self.wild,
-                                                   self.crazy)
+        cdef CompiledLegal other = _compiled_legal(self.hand, self._top, &self.top_code if self.has_top else NULL,
+                                                   self._calls, self._options, self.wild, self.crazy)
         other.hand_mask = self.hand_mask
         other._items = self._items
         other._handed = self._handed
+        other.handed_code = self.handed_code
+        other.handed_is_code = self.handed_is_code
         return other
 
     def __clone_state__(self):
@@ -226,16 +277,22 @@ cdef class CompiledLegal:
         return self.copied()
 
 
-cdef CompiledLegal _compiled_legal(uint64_t hand, object top, tuple calls, object options, bint wild, bint crazy):
-    """A CompiledLegal made in C (what ``CompiledLegal(hand, top, calls, options)`` makes, without the call)."""
+cdef CompiledLegal _compiled_legal(uint64_t hand, object top, const ns_action_t *top_code, tuple calls, object options,
+                                   bint wild, bint crazy):
+    """A CompiledLegal made in C (what ``CompiledLegal(hand, top, calls, options)`` makes, without the call), the
+    play to beat given both as the engine's and as the kernel's (``top_code``, NULL when ``top`` is None)."""
     cdef CompiledLegal legal = CompiledLegal.__new__(CompiledLegal)
     legal.hand = hand
     legal.hand_mask = None
     legal._top = top
+    legal.has_top = top_code != NULL
+    if legal.has_top:
+        legal.top_code = top_code[0]
     legal._calls = calls
     legal._options = options
     legal._items = None
     legal._handed = None
+    legal.handed_is_code = False
     legal.wild = wild
     legal.crazy = crazy
     return legal
@@ -323,12 +380,12 @@ cdef class CompiledHand:
         return self.r.to_act
 
     cdef inline object quick_legal(self):
-        return self.legal_actions()
+        return self._legal_now()
 
     cdef inline object quick_apply(self, action):
         if type(action) is str:  # notation: the match reads it
             return None
-        return self.apply(action)
+        return self._apply(action, None)
 
     cdef inline tuple scored(self, tuple events, tuple score):
         return events + score
@@ -417,6 +474,9 @@ cdef class CompiledHand:
     def legal_actions(self):
         """The legal actions of the seat to act (see NorthstarHand.legal_actions), NorthstarLegal as the engine
         makes it."""
+        return self._legal_now()
+
+    cdef object _legal_now(self):
         legal = self._legal
         if legal is None:
             seat = self.r.to_act
@@ -428,25 +488,29 @@ cdef class CompiledHand:
                     calls = _PASS_DOUBLE if top is not None else _DOUBLE_ONLY
                 else:
                     calls = _PASS_ONLY if top is not None else ()
-                legal = _compiled_legal(self.r.hands[seat], top, calls, self.options, self.o.wild, self.o.crazy)
+                legal = _compiled_legal(self.r.hands[seat], top, &self.r.top if top is not None else NULL, calls,
+                                        self.options, self.o.wild, self.o.crazy)
             self._legal = legal
         return legal
 
     # -- actions ---------------------------------------------------------------------------------------
     def apply(self, action, seat=None):
         """Apply an action of the seat to act; returns the events. Raises, changing nothing, if it is illegal."""
+        return self._apply(action, seat)
+
+    cdef tuple _apply(self, action, seat):
         cdef int actor = self.r.to_act
         if actor < 0:
             raise GameOverError(Reason(_reasons.ROUND_OVER_ACTION, action=str(action)))
         if seat is not None and seat != actor:
             raise NotYourTurnError(Reason(_reasons.NOT_YOUR_TURN, action=str(action), turn_seat=actor, seat=seat))
-        legal = self._legal
-        handed = legal._handed if legal is not None else None
-        if action is handed and handed is not None:
-            # Read from this decision's own list by its index (what a bot does): legal by construction.
+        cdef CompiledLegal listed = self._legal if type(self._legal) is CompiledLegal else None
+        if listed is not None and action is listed._handed and action is not None:
+            # Read from this decision's own list by its index (what a bot does): legal by construction, and, where
+            # the kernel listed it, already the kernel's play.
             self._legal = None
-            self._log.append(handed)
-            events = self._act(actor, handed)
+            self._log.append(action)
+            events = self._act(actor, action, &listed.handed_code if listed.handed_is_code else NULL)
         elif (
             type(action) is _Play
             and type(action[0]) is _CompiledCardSet
@@ -457,22 +521,23 @@ cdef class CompiledHand:
                 raise IllegalActionError(self.explain(action) or Reason(_reasons.CANNOT_PLAY_NOW, action=str(action)))
             self._legal = None
             self._log.append(action)
-            events = self._act(actor, action)
+            events = self._act(actor, action, NULL)
         elif action is _PASS and self.top is not None:
             self._legal = None
             self._log.append(action)
-            events = self._act(actor, action)
+            events = self._act(actor, action, NULL)
         else:
             action = self._checked(action)
             self._legal = None
             self._log.append(action)
-            events = self._act(actor, action)
+            events = self._act(actor, action, NULL)
         self.history += events
         return events
 
-    cdef tuple _act(self, int seat, action):
-        """A legal action of ``seat`` (to act): the C round takes it; the events and the engine's bookkeeping
-        follow from what it reports (core.h's NS_EV_* bits)."""
+    cdef tuple _act(self, int seat, action, const ns_action_t *code):
+        """A legal action of ``seat`` (to act), with the kernel's statement of it where known (``code``, else
+        NULL): the C round takes it; the events and the engine's bookkeeping follow from what it reports (core.h's
+        NS_EV_* bits)."""
         cdef ns_action_t a
         cdef ns_events_t ev
         cdef int flags
@@ -484,7 +549,10 @@ cdef class CompiledHand:
             a.kind = NS_PASS
             first = _PASSED[seat]
         else:
-            _action_of(action, &a)
+            if code != NULL:
+                a = code[0]
+            else:
+                _action_of(action, &a)
             first = event2(_Played, seat, action)
             self.trick.append((seat, action))
             self.top = action
@@ -496,7 +564,7 @@ cdef class CompiledHand:
             self.out_order.append(ev.out_seat)
             events.append(event2(_WentOut, ev.out_seat, ev.bonus))
         if flags & NS_EV_TRICK:
-            cards = _card_set_of(_engine_mask(ev.trick_cards))
+            cards = wide_card_set(_engine_mask(ev.trick_cards))
             self.tricks.append((ev.trick_seat, cards))
             self.trick = []
             self.top = None

@@ -17,7 +17,13 @@ from clubsuite.errors import (
 )
 from clubsuite.games.northstar import sampling
 from clubsuite.games.northstar.combos import DECK_MASK, Call, NorthstarAction, Play, parse_play
-from clubsuite.games.northstar.deal import HAND_SIZE, NorthstarDeal, NorthstarShuffle, deal_from_shuffle
+from clubsuite.games.northstar.deal import (
+    HAND_SIZE,
+    NorthstarDeal,
+    NorthstarShuffle,
+    deal_from_shuffle,
+    use_hands_of_shuffle,
+)
 from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
 from clubsuite.games.northstar.hand import NO_ACTIONS, NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.options import Leftover, NorthstarOptions
@@ -250,3 +256,4 @@ def hand_type() -> type[NorthstarHand]:
 _kernel = install_match_paths(CORE, NorthstarMatch)  # the common case of the hot methods in C, where built
 if _kernel is not None:
     _kernel.install_legal(NorthstarLegal)
+    use_hands_of_shuffle(_kernel.hands_of_shuffle)
