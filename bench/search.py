@@ -6,10 +6,12 @@ Run as ``python bench/search.py [--deals N] [--seed S] [--json]`` (``make bench`
   seat to act, exact), over N random deals played at random up to the position: a whole whist hand from its first
   card, the last 8 tricks of a whist hand, the last 6 tricks of a partnership hand, Free Clubs' card play from its
   first card. The node count is reported beside it.
-* **play-outs**: whole hands (whist, partnership) played out by the heuristic bot from the first card (each a copy
-  of the position), per second: the work inside every world of ``pimc`` and every iteration of ``ismcts``;
-* **pimc**: decisions per second of ``pimc(samples=16)`` from the middle of a whist hand and from the first card
-  of a partnership hand; **ismcts**: iterations per second of ``ismcts`` in the whist card play;
+* **play-outs**: whole hands (whist, partnership, Free Clubs) and rounds (North Star's CLUBS for 3 players) played
+  out by the heuristic bot from the first card or play (each a copy of the position), per second: the work inside
+  every world of ``pimc`` and every iteration of ``ismcts``;
+* **pimc**: decisions per second of ``pimc(samples=16)`` from the middle of a whist hand, from the first card of a
+  partnership hand and from the first play of a North Star round; **ismcts**: iterations per second of ``ismcts``
+  in the whist card play;
 * **ladder**: the mean and slowest decision of each search bot of the strength ladder (``docs/bots.md``) over
   three whole hands of its game (seat 0, against heuristic bots).
 
@@ -205,6 +207,16 @@ def main(argv: list[str] | None = None) -> int:
             lambda: playout_figure("play-outs of partnership hands, first card", "partnership", None, 10, seed),
         ),
         (
+            "play-outs of Free Clubs hands, first card",
+            lambda: playout_figure("play-outs of Free Clubs hands, first card", "free", None, 10, seed),
+        ),
+        (
+            "play-outs of North Star rounds (3 players), first play",
+            lambda: playout_figure(
+                "play-outs of North Star rounds (3 players), first play", "northstar(players=3)", None, 10, seed
+            ),
+        ),
+        (
             "pimc(samples=16), whist, 7 tricks left",
             lambda: bot_figure("pimc(samples=16), whist, 7 tricks left", "whist", "pimc(samples=16)", 7, 10, seed),
         ),
@@ -212,6 +224,17 @@ def main(argv: list[str] | None = None) -> int:
             "pimc(samples=16), partnership, first card",
             lambda: bot_figure(
                 "pimc(samples=16), partnership, first card", "partnership", "pimc(samples=16)", None, 5, seed
+            ),
+        ),
+        (
+            "pimc(samples=16), North Star (3 players), first play",
+            lambda: bot_figure(
+                "pimc(samples=16), North Star (3 players), first play",
+                "northstar(players=3)",
+                "pimc(samples=16)",
+                None,
+                10,
+                seed,
             ),
         ),
         (

@@ -110,6 +110,7 @@ register(
             "rl": "clubsuite.games.northstar.rl:coding",
             "objective": "clubsuite.games.northstar.objective:OBJECTIVE",
             "bulk": "clubsuite.games.northstar.bulk:compiled_matches",
+            "playout": "clubsuite.games.northstar.playout:compiled_finish",
         },
     )
 )

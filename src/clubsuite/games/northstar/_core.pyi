@@ -3,6 +3,8 @@
 from collections.abc import Callable, Iterable
 
 from clubsuite.cards import CardSet
+from clubsuite.games.northstar.bot import Weights
+from clubsuite.games.northstar.combos import NorthstarAction
 from clubsuite.games.northstar.hand import NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.match import NorthstarMatch
 
@@ -47,6 +49,10 @@ class CompiledLegal(NorthstarLegal):
 def install(match_class: type[NorthstarMatch]) -> None: ...
 def python_methods() -> tuple[Callable[..., object], Callable[..., object], Callable[..., object]]: ...
 def install_legal(legal_class: type[NorthstarLegal]) -> None: ...
+def heuristic_choice(hand: NorthstarHand, weights: Weights, earlier: int) -> NorthstarAction | None: ...
+def heuristic_finish(
+    hand: NorthstarHand, weights: Weights, earlier: tuple[int, ...]
+) -> list[NorthstarAction] | None: ...
 def hands_of_shuffle(
     order: tuple[int, ...], players: int, dealer: int, stock: int, discards: int
 ) -> tuple[CardSet, ...]: ...

@@ -321,4 +321,5 @@ def count_random_rounds(uint64_t first_seed, int matches, options):
 
 include "compiled_hand.pxi"
 include "hand.pxi"
+include "heuristic.pxi"
 include "compiled_match.pxi"

@@ -152,6 +152,15 @@ def club_points_of(mask: int, table: tuple[int, ...]) -> int:
     return total
 
 
+def _added(values: list[float]) -> float:
+    """The sum of ``values`` added one by one from the first: ``sum()`` compensates its rounding from Python 3.12 on,
+    so a loop keeps the figures (and heuristic.h's, which adds the same way) the same on every version."""
+    total = 0.0
+    for x in values:
+        total += x
+    return total
+
+
 # -- draws of unseen cards ------------------------------------------------------------------------------------------
 @cache
 def p_none(pool: int, held: int, good: int) -> float:
@@ -171,20 +180,26 @@ def p_at_least(pool: int, held: int, good: int, k: int) -> float:
     return hits / comb(pool, held)
 
 
-def unknown_cards(view: NorthstarView) -> int:
-    """The cards that may be in another hand: not held, not played this round, and (when this round was dealt from
-    the cards left undealt, NS-6) not seen in the rounds since the last full shuffle, which are out of play."""
-    hidden = DECK_MASK & ~int(view.hand) & ~int(view.played)
+def seen_earlier(view: NorthstarView) -> int:
+    """The cards the seat saw in the rounds since the last full shuffle, when this round was dealt from the cards
+    left undealt (NS-6): they are out of play (0 otherwise). The same all round long."""
+    seen = 0
     k = view.rounds() - 1
     stock, _ = view.pack_before(k)
     if stock not in (0, DECK_SIZE) and stock >= HAND_SIZE * view.players:
         j = k - 1
         while j >= 0:
-            hidden &= ~int(view.seen_in_round(j))
+            seen |= int(view.seen_in_round(j))
             if view.pack_before(j)[0] in (0, DECK_SIZE):
                 break
             j -= 1
-    return hidden
+    return seen
+
+
+def unknown_cards(view: NorthstarView) -> int:
+    """The cards that may be in another hand: not held, not played this round, and not seen in the earlier rounds
+    whose cards are out of play (:func:`seen_earlier`)."""
+    return DECK_MASK & ~int(view.hand) & ~int(view.played) & ~seen_earlier(view)
 
 
 class Odds:
@@ -243,9 +258,9 @@ class Odds:
                 streak = [1.0] + [0.0] * (length - 1)
                 for u in range(first, TOP + 1):
                     have = 1.0 - p_none(self.pool, h, m[u])
-                    total = sum(streak)
+                    total = _added(streak)
                     streak = [total * (1.0 - have), *(x * have for x in streak[:-1])]
-                p *= sum(streak) ** mult
+                p *= _added(streak) ** mult
             self._runs[key] = p
         return p
 
@@ -440,7 +455,7 @@ class NorthstarHeuristic:
                 if matching:
                     return min(matching, key=lambda p: club_points_of(int(p.cards), t.points))
         # How often the hand can expect to win the lead back by following: its followable likely winners (15s...).
-        regain = sum(t.odds.stands(*s) * FOLLOWABLE.get((s[0], s[1]), 0.0) for s in plan)
+        regain = _added([t.odds.stands(*s) * FOLLOWABLE.get((s[0], s[1]), 0.0) for s in plan])
         stranded = w.stranded * max(0.0, 1.0 - regain)
         scores: dict[tuple[int, bool, int], float] = {}
         best: Play = plays[0]
