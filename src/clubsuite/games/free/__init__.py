@@ -103,6 +103,7 @@ register(
             "solver": "clubsuite.games.free.solving:SOLVING",
             "rl": "clubsuite.games.free.rl:coding",
             "bulk": "clubsuite.games.free.bulk:compiled_matches",
+            "playout": "clubsuite.games.free.playout:compiled_finish",
         },
     )
 )

@@ -2,6 +2,9 @@
 
 from collections.abc import Iterable, Sequence
 
+from clubsuite.cards import Card
+from clubsuite.games.free.hand import FreeHand
+
 PASS: int
 TARGET_MAX: int
 
@@ -36,3 +39,6 @@ class FreeCore:
     def scores(self) -> tuple[int, int, int] | None: ...
     def legal(self) -> int: ...
     def step(self, action: int) -> int: ...
+
+def heuristic_play(hand: FreeHand, constants: tuple[float, ...]) -> Card | None: ...
+def heuristic_finish(hand: FreeHand, constants: tuple[float, ...]) -> list[Card] | None: ...

@@ -8,7 +8,7 @@ trusts it). ``bulk.py`` beside it decides when it is used, with the engine as th
 
 from libc.stdint cimport uint32_t, uint64_t
 
-from clubsuite.cards import CardSet
+from clubsuite.cards import Card, CardSet
 from clubsuite.games.free.deal import FreeDeal
 from clubsuite.native.checks import number_in
 
@@ -185,3 +185,6 @@ def count_random_hands(uint64_t first_seed, int matches, int target, bint no_spa
                             &out)
             total += out.hands
     return total
+
+
+include "heuristic.pxi"

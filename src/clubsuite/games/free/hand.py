@@ -360,11 +360,15 @@ class FreeHand:
             raise GameOverError(Reason(HAND_OVER, action=str(action)))
         if seat is not None and seat != self.to_act:
             raise NotYourTurnError(not_your_turn(seat, action, self.to_act))
+        actor = self.to_act
+        assert actor is not None
+        if self.stage is Stage.PLAY and type(action) is Card and self._play_mask(actor) >> action.index & 1:
+            # A card the rules allow (what explain would find, without its other questions): the common case.
+            self.log.append(action)
+            return self._play(actor, action.index)
         reason = self.explain(action)
         if reason is not None:
             raise IllegalActionError(reason)
-        actor = self.to_act
-        assert actor is not None
         assert isinstance(action, (Card, Call))  # explain refused everything else
         self.log.append(action)
         if self.stage is Stage.AUCTION:

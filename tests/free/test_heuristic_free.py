@@ -1,0 +1,192 @@
+"""The heuristic bot's card play of Free Clubs in C (``games/free/heuristic.h``) against ``bot.py``: the same card at
+every decision, the same play-outs for the search bots, and search bots that decide the same with the compiled core
+and without it."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from clubsuite.bots import RandomBot, make_bot
+from clubsuite.bots.searching import Rollouts
+from clubsuite.games.free import FreeMatch, bot
+from clubsuite.games.free.bot import FreeHeuristicBot
+from clubsuite.games.free.bulk import CORE
+from clubsuite.games.free.hand import FreeHand, Stage
+from clubsuite.games.free.options import FreeOptions
+from clubsuite.games.free.playout import compiled_finish, play_constants
+from native_helpers import kernel_or_skip
+
+MATCHES = 40
+"""Whole matches per reading of FC-8 (some 250 card plays each)."""
+
+CONSTANTS = (
+    "PLAIN_TOP",
+    "PLAIN_DECAY",
+    "PLAIN_LENGTH_DECAY",
+    "CLUB_SLOPE",
+    "CLUB_FLOOR",
+    "KEEP_WEIGHT",
+    "FRIEND_DEFENDER",
+    "RIVAL_WINNER",
+    "TEAM_PARTNER",
+    "BREAK_TEAM",
+    "DIAMOND_VALUE",
+    "ACE_OF_HEARTS_VALUE",
+    "FIRST_SPADE_COST",
+)
+"""bot.py's constants of the card play, as playout.play_constants hands them to the C."""
+
+
+def _play_through(options: FreeOptions, seed: int, check: object) -> int:
+    """A whole match in which the heuristic bot plays most actions and a random bot the rest (reaching hands a seat
+    emptied by its handicaps, voids, Joker teams); ``check(match, action)`` at every card of the card play."""
+    rng = random.Random(seed)
+    heuristic, other = FreeHeuristicBot(), RandomBot()
+    match = FreeMatch(options)
+    checked = 0
+    while not match.is_over:
+        match.deal(rng=rng)
+        while (seat := match.to_act) is not None:
+            view, legal = match.view(seat), match.legal_actions()
+            action = heuristic.choose(view, legal, rng)
+            hand = match.current
+            if hand is not None and hand.stage is Stage.PLAY:
+                check(match, action)  # type: ignore[operator]
+                checked += 1
+            match.apply(action if rng.random() < 0.75 else other.choose(view, legal, rng))
+    return checked
+
+
+@pytest.mark.parametrize("no_spades_needs_a_trick", [False, True])
+def test_the_compiled_heuristic_plays_the_python_heuristics_card_at_every_decision(
+    no_spades_needs_a_trick: bool,
+) -> None:
+    """FC-1's card play as the bot weighs it (who takes the trick, the bonuses of FC-8, the roles of FC-4): at every
+    card of whole matches the C bot is asked too, and every few cards on a determinized world."""
+    core = kernel_or_skip(CORE)
+    options = FreeOptions(no_spades_needs_a_trick=no_spades_needs_a_trick)
+    constants = play_constants()
+    heuristic = FreeHeuristicBot()
+    worlds = 0
+
+    def check(match: FreeMatch, action: object) -> None:
+        nonlocal worlds
+        hand, seat = match.current, match.to_act
+        assert hand is not None and seat is not None
+        assert core.heuristic_play(hand, constants) == action
+        if len(hand.action_log()) % 5 == 0:
+            world = match.determinize(seat, random.Random(worlds))
+            expected = heuristic.choose(world.view(seat), world.legal_actions(), random.Random(0))
+            assert core.heuristic_play(world.current, constants) == expected
+            worlds += 1
+
+    decisions = sum(_play_through(options, seed, check) for seed in range(MATCHES))
+    assert decisions > MATCHES * 100 and worlds > 100
+
+
+def test_the_compiled_heuristic_reads_every_constant(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Constants of other values (each drawn afresh, set on bot.py, which its functions read) give the same cards in
+    C as in bot.py: the C reads every constant, each in its place."""
+    core = kernel_or_skip(CORE)
+    rng = random.Random(5)
+    decisions = 0
+    for seed in range(6):
+        for name in CONSTANTS:
+            monkeypatch.setattr(
+                bot, name, rng.uniform(-1.0, 3.0) if name.startswith(("RIVAL", "FIRST")) else rng.random()
+            )
+        constants = play_constants()
+
+        def check(match: FreeMatch, action: object, constants: tuple[float, ...] = constants) -> None:
+            assert core.heuristic_play(match.current, constants) == action
+
+        decisions += _play_through(FreeOptions(), 100 + seed, check)
+    assert decisions > 300
+
+
+def test_the_compiled_heuristic_refuses_constants_of_another_count() -> None:
+    core = kernel_or_skip(CORE)
+    match = FreeMatch()
+    match.deal(rng=random.Random(1))
+    with pytest.raises(ValueError, match=r"^the card play's constants are 13 numbers, not 2$"):
+        core.heuristic_play(match.current, (1.0, 2.0))
+
+
+def _in_play(seed: int, options: FreeOptions) -> FreeMatch:
+    """A match played at random into the card play of a hand (a later hand for odd seeds), a few cards in."""
+    rng = random.Random(seed)
+    match = FreeMatch(options)
+    for _ in range(seed % 2 + 1):
+        if match.current is not None:
+            Rollouts("random").finish_hand(match, rng)
+        match.deal(rng=rng)
+        while match.current is not None and match.current.stage is not Stage.PLAY and match.to_act is not None:
+            match.apply(RandomBot().choose(None, match.legal_actions(), rng))
+    for _ in range(rng.randrange(0, 12)):
+        if match.to_act is None:
+            break
+        match.apply(RandomBot().choose(None, match.legal_actions(), rng))
+    return match
+
+
+@pytest.mark.parametrize("seed", range(16))
+def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> None:
+    """The search bots' play-outs from a random point of the card play, on the match and on a determinized world:
+    the same cards, scores and totals."""
+    kernel_or_skip(CORE)
+    match = _in_play(seed, FreeOptions())
+    if match.current is None or match.current.stage is not Stage.PLAY:
+        pytest.fail("the match did not arrive at a card play")
+    seat = match.to_act
+    assert seat is not None
+    for start in (match, match.determinize(seat, random.Random(seed))):
+        compiled, python = start.clone(), start.clone()
+        assert compiled_finish(compiled, "heuristic")
+        rollouts = Rollouts("heuristic")
+        rollouts._playouts["free"] = None  # the engine's own play-out, as where no kernel is built
+        rollouts.finish_hand(python, random.Random(1))
+        assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
+        assert (compiled.hand_scores, compiled.totals) == (python.hand_scores, python.totals)
+
+
+def test_a_play_out_is_left_to_the_engine_before_the_card_play_in_table_mode_or_without_the_kernel(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    kernel_or_skip(CORE)
+    auction = FreeMatch()
+    auction.deal(rng=random.Random(2))
+    assert not compiled_finish(auction, "heuristic")  # the auction samples chests: the engine's
+    table_mode = _in_play(3, FreeOptions(misplays=True))
+    assert isinstance(table_mode.current, FreeHand) and table_mode.current.stage is Stage.PLAY
+    assert not compiled_finish(table_mode, "heuristic")  # FC-10: the kernel knows no misplays
+    match = _in_play(3, FreeOptions())
+    before = match.current.action_log() if match.current is not None else None
+    assert not compiled_finish(match, "random")
+    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
+    assert not compiled_finish(match, "heuristic")
+    assert match.current is not None and match.current.action_log() == before
+
+
+def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled play-outs change how soon a search bot decides, never what it decides."""
+    start = _in_play(4, FreeOptions())
+    spec = "pimc(samples=4)"
+
+    def decisions() -> list[object]:
+        played = start.clone()
+        search = make_bot(spec, "free")
+        chosen = []
+        for _ in range(8):
+            seat = played.to_act
+            if seat is None:
+                break
+            chosen.append(search.choose(played.view(seat), played.legal_actions(), random.Random(len(chosen))))
+            played.apply(chosen[-1])
+        return chosen
+
+    with_core = decisions()
+    assert with_core
+    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
+    assert decisions() == with_core
