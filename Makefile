@@ -60,7 +60,7 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(ARGS)
 	$(BIN)/python bench/search.py
 	@echo "The compiled core's figures again with it turned off (the pure-Python fallback):"
-	CLUBS_PURE_PYTHON=1 $(BIN)/python bench/search.py --only "solve whist" --only "whist, 7 tricks" --only "play-outs" --only "partnership, first card"
+	CLUBS_PURE_PYTHON=1 $(BIN)/python bench/search.py --only "solve whist" --only "whist, 7 tricks" --only "play-outs" --only "partnership, first card" --only "pimc(samples=16), North"
 	CLUBS_PURE_PYTHON=1 $(BIN)/python bench/bench.py --only clubsuite-whist --only clubsuite-partnership --only clubsuite-free --only clubsuite-northstar-3p --only openspiel-hearts --only openspiel-dou_dizhu
 	$(BIN)/python bench/vs_openspiel.py --deals 4 --matchups ours:ismcts-fair,heuristic:ismcts-fair
 
