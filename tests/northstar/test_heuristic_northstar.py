@@ -14,9 +14,12 @@ from clubsuite.bots.searching import Rollouts
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import NorthstarMatch, NorthstarOptions
 from clubsuite.games.northstar.bot import CRAZY_WEIGHTS, PLAIN_WEIGHTS, NorthstarHeuristic, Weights, seen_earlier
+from clubsuite.games.northstar.bulk import compiled_matches
 from clubsuite.games.northstar.hand import NorthstarHand
 from clubsuite.games.northstar.match import CORE
 from clubsuite.games.northstar.playout import compiled_finish
+from clubsuite.runner import play_match
+from clubsuite.sim.bulk import seeds_of
 from native_helpers import kernel_or_skip
 
 VARIANTS = {
@@ -73,6 +76,39 @@ def test_the_compiled_heuristic_takes_the_python_heuristics_action_at_every_deci
                     worlds += 1
                 match.apply(action if rng.random() < 0.75 else other.choose(view, legal, rng))
     assert decisions > VARIANTS[spec] * 100 and worlds > 10
+
+
+@pytest.mark.parametrize(
+    "spec",
+    [
+        "northstar(players=3)",
+        "northstar-duel",
+        "northstar-2013",
+        "northstar-teams",
+        "northstar(players=5,leftover=next_round)",
+        "northstar(players=6,teams=2x3,double_or_nothing=true,wild_fifteens=true,crazy=true,target=80)",
+    ],
+)
+def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(spec: str) -> None:
+    """The bulk part plays matches of heuristic bots, alone or beside random ones, as ``play_match`` plays them: the
+    same rounds, totals and winners; each heuristic seat knows what it saw in the rounds since the last full
+    shuffle (NS-6, bot.py's seen_earlier) in the kernel too."""
+    kernel_or_skip(CORE)
+    info, options = resolve(spec)
+    assert isinstance(options, NorthstarOptions)
+    n = options.players
+    seeds = [*seeds_of(23, 6), 2**64 - 1]
+    for lineup in (["heuristic"] * n, ["random", "heuristic"] * 3, ["heuristic", "random", "random"] * 2):
+        bots = lineup[:n]
+        compiled = compiled_matches(options, bots, seeds)
+        assert compiled is not None
+        for seed, result in zip(seeds, compiled, strict=True):
+            match = play_match(info.new_match(options, 0), [make_bot(b, "northstar") for b in bots], seed)
+            assert (result.hands, result.totals, result.winner_seats) == (
+                len(match.hands),
+                tuple(match.totals),
+                match.winners,
+            )
 
 
 def test_the_compiled_heuristic_reads_every_weight() -> None:

@@ -219,14 +219,16 @@ def test_compiled_matches_are_the_engines_matches(spec: str, monkeypatch: pytest
 
 
 def test_compiled_matches_leave_other_lineups_and_seeds_to_the_engine(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Only the random bot in every seat, seeds of 64 bits and North Star's options are played in the kernel; for
+    """Only the random and the heuristic bot, seeds of 64 bits and North Star's options are played in the kernel; for
     anything else the bulk part says None and the engine plays."""
     kernel_or_skip(CORE)
     monkeypatch.delenv(PURE_ENV, raising=False)
     options = NorthstarOptions(players=3)
     random3 = ["random"] * 3
     assert compiled_matches(options, random3, [1]) is not None
-    assert compiled_matches(options, ["random", "heuristic", "random"], [1]) is None
+    assert compiled_matches(options, ["random", "heuristic", "random"], [1]) is not None
+    assert compiled_matches(options, ["random", "pimc", "random"], [1]) is None
+    assert compiled_matches(options, ["random", "normal", "random"], [1]) is None  # a level: the engine's
     assert compiled_matches(options, ["random"] * 4, [1]) is None
     assert compiled_matches(options, random3, [2**64]) is None
     assert compiled_matches(options, random3, [-1]) is None
@@ -253,12 +255,16 @@ CLUBS = Path(sys.executable).parent / "clubs"
 
 @pytest.mark.parametrize(
     ("spec", "bots"),
-    [("northstar(players=3)", "random,random,random"), ("northstar-wild", "random,random,random,random")],
+    [
+        ("northstar(players=3)", "random,random,random"),
+        ("northstar-wild", "random,random,random,random"),
+        ("northstar(players=3)", "heuristic,random,heuristic"),
+    ],
 )
 def test_clubs_simulate_gives_the_same_result_with_the_compiled_core_and_without(
     spec: str, bots: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
-    """Where the compiled core plays the matches (random bots in every seat) ``clubs simulate`` prints the engine's
+    """Where the compiled core plays the matches (random and heuristic bots) ``clubs simulate`` prints the engine's
     result, exactly."""
     kernel_or_skip(CORE)
     monkeypatch.delenv(PURE_ENV, raising=False)

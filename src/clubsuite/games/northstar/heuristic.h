@@ -476,4 +476,44 @@ static int nh_finish(ns_round_t *r, const ns_options_t *o, const nh_weights_t *w
     return n;
 }
 
+/* A match as clubsuite.runner.play_match plays it (first dealer seat 0) with bot.py's heuristic bot (weights `w`) in
+ * the seats of `heuristic` (bits) and the random bot in the others, which draw floor(random() * len(legal)) from one
+ * generator seeded derive_seed(match seed, 0x5EED) (the heuristic bot draws nothing). Each heuristic seat knows what
+ * it saw in the rounds since the last full shuffle (bot.py's seen_earlier): its own hand and every card played, in
+ * the rounds back to the last one dealt from a whole pack, when this round is dealt from the cards left undealt
+ * (NS-6). `actions` has room for NS_MAX_ACTIONS. Returns the decisions made, or -1 where a legal list would not
+ * fit. */
+static long long nh_match(ns_match_t *m, const ns_options_t *o, const nh_weights_t *w, unsigned heuristic,
+                          uint64_t seed, mt_t *deals, mt_t *bots, ns_action_t *actions, nh_table_t *t) {
+    ns_events_t ev;
+    long long decisions = 0;
+    uint64_t seen[NS_MAX_SEATS] = {0}, earlier[NS_MAX_SEATS], dealt[NS_MAX_SEATS];
+    int n = o->players;
+    ns_match_start(m, seed);
+    mt_seed(bots, derive_seed1(seed, 0x5EED));
+    while (!m->over) {
+        ns_deal(m, o, deals);
+        int stock = m->pack_stock, whole = stock == 0 || stock == NS_CARDS;
+        for (int s = 0; s < n; s++) {
+            earlier[s] = !whole && stock >= NS_HAND * n ? seen[s] : 0;
+            if (whole) seen[s] = 0; /* the rounds before a whole pack's deal tell nothing of this one's */
+            dealt[s] = m->round.hands[s];
+        }
+        while (m->round.to_act >= 0) {
+            int count = ns_legal(&m->round, o, actions);
+            if (count <= 0) return -1;
+            int seat = m->round.to_act;
+            int k = heuristic >> seat & 1 ? nh_choose(t, &m->round, o, w, earlier[seat], actions, count)
+                                         : (int)mt_below(bots, count);
+            ns_apply(&m->round, o, &actions[k], &ev);
+            decisions++;
+        }
+        uint64_t played = m->round.trick_cards;
+        for (int s = 0; s < n; s++) played |= m->round.won[s];
+        for (int s = 0; s < n; s++) seen[s] |= dealt[s] | played;
+        ns_score(m, o);
+    }
+    return decisions;
+}
+
 #endif

@@ -15,6 +15,8 @@ cdef extern from "heuristic.h":
                   uint64_t earlier, const ns_action_t *legal, int n_legal) nogil
     int nh_finish(ns_round_t *r, const ns_options_t *o, const nh_weights_t *w, const uint64_t *earlier,
                   nh_table_t *t, ns_action_t *legal, ns_action_t *out, int room) nogil
+    long long nh_match(ns_match_t *m, const ns_options_t *o, const nh_weights_t *w, unsigned heuristic,
+                       uint64_t seed, mt_t *deals, mt_t *bots, ns_action_t *actions, nh_table_t *t) nogil
 
 from clubsuite.games.northstar.bot import Weights
 
@@ -124,3 +126,32 @@ def heuristic_finish(hand, weights, earlier):
     if n < 0:
         return None
     return [_action_object(&_played[k]) for k in range(n)]
+
+
+def bot_matches(seeds, options, int heuristic, weights):
+    """Each seed's match as ``clubsuite.runner.play_match`` plays it (first dealer seat 0) with bot.py's heuristic
+    bot (``weights``) in the seats of the bits of ``heuristic`` and the random bot in the others: a list of
+    ``(rounds, totals by seat, winners mask, draw)``, as ``random_matches`` gives it."""
+    cdef ns_options_t o = _options(options)
+    cdef nh_weights_t w
+    cdef mt_t deals, bots
+    cdef ns_match_t m
+    cdef uint64_t seed
+    cdef long long rc
+    cdef unsigned seats = number_in(heuristic, 0, (1 << o.players) - 1, "heuristic seats")
+    _weights(weights, &w)
+    cdef ns_action_t *actions = <ns_action_t *> malloc(NS_MAX_ACTIONS * sizeof(ns_action_t))
+    if actions == NULL:
+        raise MemoryError()
+    played = []
+    try:
+        for s in seeds:
+            seed = s
+            with nogil:
+                rc = nh_match(&m, &o, &w, seats, seed, &deals, &bots, actions, &_table)
+            if rc < 0:
+                raise OverflowError(f"match seed {seed}: more legal actions than the kernel has room for")
+            played.append((m.scored, tuple(m.totals[i] for i in range(o.players)), m.winners, False))
+    finally:
+        free(actions)
+    return played
