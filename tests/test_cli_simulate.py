@@ -67,15 +67,18 @@ def test_json_and_table_are_the_same_with_one_or_two_workers() -> None:
         ("whist", "random,random,random"),
         ("whist-1997(target=5)", "random,random,random"),
         ("partnership", "random,random"),
+        ("partnership(target=100)", "heuristic,random"),
     ],
 )
 def test_random_bots_give_the_same_result_with_the_compiled_core_and_without(spec: str, bots: str) -> None:
-    """Where the compiled core plays the matches (random bots in every seat) the result is the engine's, exactly."""
-    args = (spec, "--bots", bots, "--matches", "200", "--seed", "11", "--json")
+    """Where the compiled core plays the matches (random bots, and the partnership game's heuristic bots beside
+    them) the result is the engine's, exactly."""
+    matches = 40 if "heuristic" in bots else 200
+    args = (spec, "--bots", bots, "--matches", str(matches), "--seed", "11", "--json")
     core, pure = run(*args), run(*args, env={"CLUBS_PURE_PYTHON": "1"})
     assert core.returncode == 0 and pure.returncode == 0, core.stderr + pure.stderr
     assert json.loads(core.stdout) == json.loads(pure.stdout)
-    assert json.loads(core.stdout)["hands"] > 200
+    assert json.loads(core.stdout)["hands"] > matches
 
 
 def test_variant_name_as_game_and_variant_spec_override() -> None:

@@ -15,13 +15,14 @@ from clubsuite.bots.searching import Rollouts
 from clubsuite.cards import CardSet, card_at
 from clubsuite.engine import Phase, find_game
 from clubsuite.games.partnership import PartnershipMatch
-from clubsuite.games.partnership.bulk import CORE
+from clubsuite.games.partnership.bulk import CORE, compiled_matches
 from clubsuite.games.partnership.differential import check_random_matches
 from clubsuite.games.partnership.hand import Pass, PassChoices
 from clubsuite.games.partnership.options import PartnershipOptions
 from clubsuite.games.partnership.playout import compiled_finish, heuristic_table
 from clubsuite.games.partnership.solving import SOLVING
 from clubsuite.native import KernelMismatchError
+from clubsuite.runner import play_match
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from clubsuite.solver.compiled import SOLVER
 from clubsuite.solver.search import NodeLimitError, SolveStats, solve
@@ -72,6 +73,34 @@ def test_the_bulk_path_gives_the_engines_results_with_or_without_the_kernel(monk
     default = random_matches(info, options, seeds)
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
     assert random_matches(info, options, seeds) == default == [engine_random_match(info, options, s) for s in seeds]
+
+
+@pytest.mark.parametrize(
+    "bots",
+    [
+        ("heuristic", "heuristic", "heuristic", "heuristic"),
+        ("heuristic", "random", "heuristic", "random"),
+        ("random", "random", "random", "heuristic"),
+    ],
+)
+def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(bots: tuple[str, ...]) -> None:
+    """The bulk part plays matches of heuristic bots, alone or beside random ones, as ``play_match`` plays them
+    (the passes of CP-2, the play, CP-4's end): the same hands, totals and winners. Other bots go to the engine."""
+    kernel_or_skip(CORE)
+    info, _ = find_game("partnership")
+    options = PartnershipOptions(target=100)
+    seeds = [*seeds_of(31, 8), 2**64 - 1]
+    compiled = compiled_matches(options, list(bots), seeds)
+    assert compiled is not None
+    for seed, result in zip(seeds, compiled, strict=True):
+        match = play_match(info.new_match(options, 0), [make_bot(b, "partnership") for b in bots], seed)
+        assert (result.hands, result.totals, result.winner_seats) == (
+            len(match.hands),
+            tuple(match.totals),
+            match.winners,
+        )
+    assert compiled_matches(options, ["random", "pimc", "random", "random"], seeds) is None
+    assert compiled_matches(options, ["random", "heuristic", "random"], seeds) is None
 
 
 HEURISTIC_MATCHES = 25

@@ -59,6 +59,11 @@ cdef extern from "core.h":
                                   partnership_outcome_t *out) nogil
 
 
+cdef extern from "heuristic.h":
+    void ph_bot_match(uint64_t match_seed, int target, unsigned heuristic, mt_t *deals, mt_t *bots, ph_table_t *tb,
+                      partnership_outcome_t *out) nogil
+
+
 def state_bytes():
     """The size of one hand's state in the kernel (for the memory figures of the benchmarks)."""
     return sizeof(partnership_t)
@@ -139,6 +144,23 @@ def random_matches(seeds, int target):
         seed = s
         with nogil:
             partnership_random_match(seed, target, &deals, &bots, &out)
+        results.append((out.hands, (out.totals[0], out.totals[1]), out.winner))
+    return results
+
+
+def bot_matches(seeds, int target, int heuristic):
+    """Each seed's match as ``clubsuite.runner.play_match`` plays it with bot.py's heuristic bot in the seats of the
+    bits of ``heuristic`` and the random bot in the others: a list like ``random_matches``'."""
+    cdef mt_t deals, bots
+    cdef partnership_outcome_t out
+    cdef ph_table_t tb
+    cdef uint64_t seed
+    cdef unsigned seats = number_in(heuristic, 0, 15, "heuristic seats")
+    results = []
+    for s in seeds:
+        seed = s
+        with nogil:
+            ph_bot_match(seed, target, seats, &deals, &bots, &tb, &out)
         results.append((out.hands, (out.totals[0], out.totals[1]), out.winner))
     return results
 

@@ -174,6 +174,25 @@ typedef struct {
     int winner;    /* the partnership that won */
 } partnership_outcome_t;
 
+/* The deal of the match's next hand (hand i from derive_seed(match_seed, i), dealt by dealer i % 4). */
+static void p_match_deal(uint64_t match_seed, const partnership_outcome_t *out, mt_t *deals, uint64_t hands[P_SEATS]) {
+    mt_seed(deals, derive_seed1(match_seed, (uint64_t)out->hands));
+    partnership_deal(deals, out->hands % P_SEATS, hands);
+}
+
+/* The hand `p` just played added to the match; whether CP-4 ends the match (an exact tie at the target plays on). */
+static int p_match_scored(partnership_outcome_t *out, const partnership_t *p, int target) {
+    out->hands++;
+    out->totals[0] += p->team_scores[0];
+    out->totals[1] += p->team_scores[1];
+    int high = out->totals[0] > out->totals[1] ? out->totals[0] : out->totals[1];
+    if (high >= target && out->totals[0] != out->totals[1]) {
+        out->winner = out->totals[0] > out->totals[1] ? 0 : 1;
+        return 1;
+    }
+    return 0;
+}
+
 /* A match as clubsuite.runner.play_match plays it with random bots in every seat: hand i dealt by dealer i % 4
  * with pass direction i % 3 from derive_seed(match_seed, i), the bots drawing from one generator seeded
  * derive_seed(match_seed, 0x5EED); CP-4 ends it (an exact tie at the target plays on). */
@@ -184,19 +203,11 @@ static void partnership_random_match(uint64_t match_seed, int target, mt_t *deal
     for (;;) {
         int dealer = out->hands % P_SEATS;
         uint64_t hands[P_SEATS];
-        mt_seed(deals, derive_seed1(match_seed, (uint64_t)out->hands));
-        partnership_deal(deals, dealer, hands);
+        p_match_deal(match_seed, out, deals, hands);
         partnership_t p;
         partnership_start(&p, hands, dealer, out->hands % 3);
         partnership_play_random_hand(&p, bots);
-        out->hands++;
-        out->totals[0] += p.team_scores[0];
-        out->totals[1] += p.team_scores[1];
-        int high = out->totals[0] > out->totals[1] ? out->totals[0] : out->totals[1];
-        if (high >= target && out->totals[0] != out->totals[1]) {
-            out->winner = out->totals[0] > out->totals[1] ? 0 : 1;
-            return;
-        }
+        if (p_match_scored(out, &p, target)) return;
     }
 }
 

@@ -288,4 +288,31 @@ static inline int ph_phase(const ph_table_t *tb) { return tb->p.phase; }
 static inline int ph_to_act(const ph_table_t *tb) { return tb->p.to_act; }
 static inline uint64_t ph_hand_of(const ph_table_t *tb, int seat) { return tb->p.hands[seat]; }
 
+/* A match as clubsuite.runner.play_match plays it with bot.py's heuristic bot in the seats of `heuristic` (bits) and
+ * the random bot in the others, which draw from one generator seeded derive_seed(match_seed, 0x5EED) as
+ * partnership_random_match's do (the heuristic bot draws nothing): the same deals and end (CP-4). */
+static void ph_bot_match(uint64_t match_seed, int target, unsigned heuristic, mt_t *deals, mt_t *bots, ph_table_t *tb,
+                         partnership_outcome_t *out) {
+    memset(out, 0, sizeof *out);
+    mt_seed(bots, derive_seed1(match_seed, 0x5EED));
+    for (;;) {
+        uint64_t hands[P_SEATS];
+        p_match_deal(match_seed, out, deals, hands);
+        ph_start(tb, hands, out->hands % P_SEATS, out->hands % 3);
+        while (tb->p.phase == P_PASSING) {
+            int seat = tb->p.to_act;
+            uint64_t hand = tb->p.hands[seat];
+            ph_pass(tb, heuristic >> seat & 1 ? ph_pass_choice(tb)
+                                              : p_pass_at(hand, mt_below(bots, p_comb(__builtin_popcountll(hand), P_PASS))));
+        }
+        while (tb->p.phase == P_PLAY) {
+            int seat = tb->p.to_act;
+            uint64_t legal = partnership_legal(&tb->p);
+            ph_play(tb, heuristic >> seat & 1 ? ph_card_choice(tb)
+                                              : kth_bit(legal, mt_below(bots, __builtin_popcountll(legal))));
+        }
+        if (p_match_scored(out, &tb->p, target)) return;
+    }
+}
+
 #endif
