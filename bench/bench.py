@@ -334,6 +334,12 @@ def _bulk(game: str, compiled: bool, bot: str = "random", spec: str | None = Non
             core = built(f"clubsuite.games.{game}._core")
             if core is None:
                 raise UnavailableError(f"the decisions of a {game} match are counted by its kernel, not built here")
+            if bot == "heuristic":  # North Star's: every seat heuristic, the bot's own weights
+                from clubsuite.games.northstar.bot import CRAZY_WEIGHTS, PLAIN_WEIGHTS
+
+                weights = CRAZY_WEIGHTS if options.crazy else PLAIN_WEIGHTS
+                everyone = (1 << n) - 1
+                return int(sum(core.bot_decisions(seeds, _northstar_kernel_options(options), everyone, weights)))
             return int(sum(core.random_decisions(seeds, *RANDOM_DECISIONS_ARGS[game](options))))
 
         batch = 1000 if bot == "random" else 50
@@ -433,8 +439,16 @@ BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-northstar-6p-wild-bulk-python": _bulk(
         "northstar", compiled=False, spec="northstar(players=6,wild_fifteens=true)", label="-6p-wild"
     ),
+    "clubsuite-northstar-3p-bulk-heuristic": _bulk(
+        "northstar", compiled=True, bot="heuristic", spec="northstar(players=3)", label="-3p"
+    ),
+    "clubsuite-northstar-3p-bulk-heuristic-python": _bulk(
+        "northstar", compiled=False, bot="heuristic", spec="northstar(players=3)", label="-3p"
+    ),
     "clubsuite-partnership-bulk": _bulk("partnership", compiled=True),
     "clubsuite-partnership-bulk-python": _bulk("partnership", compiled=False),
+    "clubsuite-partnership-bulk-heuristic": _bulk("partnership", compiled=True, bot="heuristic"),
+    "clubsuite-partnership-bulk-heuristic-python": _bulk("partnership", compiled=False, bot="heuristic"),
     "clubsuite-whist-vector": _vector("whist", compiled=True),
     "clubsuite-whist-vector-python": _vector("whist", compiled=False),
     "clubsuite-whist-vector-heuristic": _vector("whist", compiled=True, opponents="heuristic"),
@@ -458,6 +472,8 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-whist-bulk-heuristic", "clubsuite-whist-bulk-heuristic-python"),
     ("clubsuite-partnership-bulk", "clubsuite-partnership-bulk-python"),
     ("clubsuite-partnership-bulk", "openspiel-hearts"),
+    ("clubsuite-partnership-bulk-heuristic", "clubsuite-partnership-bulk-heuristic-python"),
+    ("clubsuite-northstar-3p-bulk-heuristic", "clubsuite-northstar-3p-bulk-heuristic-python"),
     ("clubsuite-free-bulk", "clubsuite-free-bulk-python"),
     ("clubsuite-northstar-3p-bulk", "clubsuite-northstar-3p-bulk-python"),
     ("clubsuite-northstar-3p-bulk", "openspiel-dou_dizhu"),

@@ -128,10 +128,9 @@ def heuristic_finish(hand, weights, earlier):
     return [_action_object(&_played[k]) for k in range(n)]
 
 
-def bot_matches(seeds, options, int heuristic, weights):
-    """Each seed's match as ``clubsuite.runner.play_match`` plays it (first dealer seat 0) with bot.py's heuristic
-    bot (``weights``) in the seats of the bits of ``heuristic`` and the random bot in the others: a list of
-    ``(rounds, totals by seat, winners mask, draw)``, as ``random_matches`` gives it."""
+def _bot_played(seeds, options, int heuristic, weights):
+    """Each seed's match with heuristic bots in the seats of ``heuristic`` (bits), random ones in the others:
+    ``(rounds, totals by seat, winners mask, decisions)``."""
     cdef ns_options_t o = _options(options)
     cdef nh_weights_t w
     cdef mt_t deals, bots
@@ -151,7 +150,20 @@ def bot_matches(seeds, options, int heuristic, weights):
                 rc = nh_match(&m, &o, &w, seats, seed, &deals, &bots, actions, &_table)
             if rc < 0:
                 raise OverflowError(f"match seed {seed}: more legal actions than the kernel has room for")
-            played.append((m.scored, tuple(m.totals[i] for i in range(o.players)), m.winners, False))
+            played.append((m.scored, tuple(m.totals[i] for i in range(o.players)), m.winners, rc))
     finally:
         free(actions)
     return played
+
+
+def bot_matches(seeds, options, int heuristic, weights):
+    """Each seed's match as ``clubsuite.runner.play_match`` plays it (first dealer seat 0) with bot.py's heuristic
+    bot (``weights``) in the seats of the bits of ``heuristic`` and the random bot in the others: a list of
+    ``(rounds, totals by seat, winners mask, draw)``, as ``random_matches`` gives it."""
+    return [(rounds, totals, winners, False) for rounds, totals, winners, _ in _bot_played(seeds, options, heuristic,
+                                                                                          weights)]
+
+
+def bot_decisions(seeds, options, int heuristic, weights):
+    """The decisions the bots make in each seed's match (as ``bot_matches`` plays it): the benchmarks' count."""
+    return [decisions for *_, decisions in _bot_played(seeds, options, heuristic, weights)]
