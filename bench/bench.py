@@ -334,12 +334,8 @@ def _bulk(game: str, compiled: bool, bot: str = "random", spec: str | None = Non
             core = built(f"clubsuite.games.{game}._core")
             if core is None:
                 raise UnavailableError(f"the decisions of a {game} match are counted by its kernel, not built here")
-            if bot == "heuristic":  # North Star's: every seat heuristic, the bot's own weights
-                from clubsuite.games.northstar.bot import CRAZY_WEIGHTS, PLAIN_WEIGHTS
-
-                weights = CRAZY_WEIGHTS if options.crazy else PLAIN_WEIGHTS
-                everyone = (1 << n) - 1
-                return int(sum(core.bot_decisions(seeds, _northstar_kernel_options(options), everyone, weights)))
+            if bot == "heuristic":
+                return int(sum(core.bot_decisions(seeds, *HEURISTIC_DECISIONS_ARGS[game](options))))
             return int(sum(core.random_decisions(seeds, *RANDOM_DECISIONS_ARGS[game](options))))
 
         batch = 1000 if bot == "random" else 50
@@ -373,6 +369,26 @@ RANDOM_DECISIONS_ARGS: dict[str, Callable[[Any], tuple[object, ...]]] = {
     "northstar": lambda options: (_northstar_kernel_options(options),),
 }
 """The arguments after the seeds of a kernel's ``random_decisions``, from the game's options."""
+
+
+def _northstar_heuristic_args(options: Any) -> tuple[object, ...]:
+    from clubsuite.games.northstar.bot import CRAZY_WEIGHTS, PLAIN_WEIGHTS
+
+    weights = CRAZY_WEIGHTS if options.crazy else PLAIN_WEIGHTS  # the registered bot's choice
+    return (_northstar_kernel_options(options), (1 << options.players) - 1, weights)
+
+
+def _free_heuristic_args(options: Any) -> tuple[object, ...]:
+    from clubsuite.games.free.bot import heuristic_constants
+
+    return (options.target, options.no_spades_needs_a_trick, 0b111, heuristic_constants())
+
+
+HEURISTIC_DECISIONS_ARGS: dict[str, Callable[[Any], tuple[object, ...]]] = {
+    "free": _free_heuristic_args,
+    "northstar": _northstar_heuristic_args,
+}
+"""The arguments after the seeds of a kernel's ``bot_decisions`` with the heuristic bot in every seat."""
 
 
 def _vector(game: str, compiled: bool, opponents: str = "random") -> Benchmark:
@@ -431,6 +447,8 @@ BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist-bulk-heuristic-python": _bulk("whist", compiled=False, bot="heuristic"),
     "clubsuite-free-bulk": _bulk("free", compiled=True),
     "clubsuite-free-bulk-python": _bulk("free", compiled=False),
+    "clubsuite-free-bulk-heuristic": _bulk("free", compiled=True, bot="heuristic"),
+    "clubsuite-free-bulk-heuristic-python": _bulk("free", compiled=False, bot="heuristic"),
     "clubsuite-northstar-3p-bulk": _bulk("northstar", compiled=True, spec="northstar(players=3)", label="-3p"),
     "clubsuite-northstar-3p-bulk-python": _bulk("northstar", compiled=False, spec="northstar(players=3)", label="-3p"),
     "clubsuite-northstar-6p-wild-bulk": _bulk(
@@ -475,6 +493,7 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-partnership-bulk-heuristic", "clubsuite-partnership-bulk-heuristic-python"),
     ("clubsuite-northstar-3p-bulk-heuristic", "clubsuite-northstar-3p-bulk-heuristic-python"),
     ("clubsuite-free-bulk", "clubsuite-free-bulk-python"),
+    ("clubsuite-free-bulk-heuristic", "clubsuite-free-bulk-heuristic-python"),
     ("clubsuite-northstar-3p-bulk", "clubsuite-northstar-3p-bulk-python"),
     ("clubsuite-northstar-3p-bulk", "openspiel-dou_dizhu"),
     ("clubsuite-northstar-6p-wild-bulk", "clubsuite-northstar-6p-wild-bulk-python"),

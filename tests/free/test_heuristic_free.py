@@ -10,12 +10,15 @@ import pytest
 
 from clubsuite.bots import RandomBot, make_bot
 from clubsuite.bots.searching import Rollouts
+from clubsuite.engine import resolve
 from clubsuite.games.free import FreeMatch, bot
-from clubsuite.games.free.bot import FreeHeuristicBot
-from clubsuite.games.free.bulk import CORE
+from clubsuite.games.free.bot import FreeHeuristicBot, heuristic_constants
+from clubsuite.games.free.bulk import CORE, compiled_matches
 from clubsuite.games.free.hand import FreeHand, Stage
 from clubsuite.games.free.options import FreeOptions
-from clubsuite.games.free.playout import compiled_finish, play_constants
+from clubsuite.games.free.playout import compiled_finish
+from clubsuite.runner import play_match
+from clubsuite.sim.bulk import seeds_of
 from native_helpers import kernel_or_skip
 
 MATCHES = 40
@@ -35,13 +38,16 @@ CONSTANTS = (
     "DIAMOND_VALUE",
     "ACE_OF_HEARTS_VALUE",
     "FIRST_SPADE_COST",
+    "SOLO_MARGIN",
+    "JOKER_OWN_TRICKS",
 )
-"""bot.py's constants of the card play, as playout.play_constants hands them to the C."""
+"""bot.py's constants, as playout.heuristic_constants hands them to the C (CHEST_SAMPLES aside: a count)."""
 
 
-def _play_through(options: FreeOptions, seed: int, check: object) -> int:
+def _play_through(options: FreeOptions, seed: int, check: object, every_stage: object = None) -> int:
     """A whole match in which the heuristic bot plays most actions and a random bot the rest (reaching hands a seat
-    emptied by its handicaps, voids, Joker teams); ``check(match, action)`` at every card of the card play."""
+    emptied by its handicaps, voids, Joker teams); ``check(match, action)`` at every card of the card play, and
+    ``every_stage(match, action, state, rng)`` at every decision, with the generator's state before the bot chose."""
     rng = random.Random(seed)
     heuristic, other = FreeHeuristicBot(), RandomBot()
     match = FreeMatch(options)
@@ -50,8 +56,11 @@ def _play_through(options: FreeOptions, seed: int, check: object) -> int:
         match.deal(rng=rng)
         while (seat := match.to_act) is not None:
             view, legal = match.view(seat), match.legal_actions()
+            state = rng.getstate()
             action = heuristic.choose(view, legal, rng)
             hand = match.current
+            if every_stage is not None:
+                every_stage(match, action, state, rng)  # type: ignore[operator]
             if hand is not None and hand.stage is Stage.PLAY:
                 check(match, action)  # type: ignore[operator]
                 checked += 1
@@ -67,7 +76,7 @@ def test_the_compiled_heuristic_plays_the_python_heuristics_card_at_every_decisi
     card of whole matches the C bot is asked too, and every few cards on a determinized world."""
     core = kernel_or_skip(CORE)
     options = FreeOptions(no_spades_needs_a_trick=no_spades_needs_a_trick)
-    constants = play_constants()
+    constants = heuristic_constants()
     heuristic = FreeHeuristicBot()
     worlds = 0
 
@@ -82,8 +91,43 @@ def test_the_compiled_heuristic_plays_the_python_heuristics_card_at_every_decisi
             assert core.heuristic_play(world.current, constants) == expected
             worlds += 1
 
-    decisions = sum(_play_through(options, seed, check) for seed in range(MATCHES))
+    stages: set[Stage] = set()
+
+    def every_stage(match: FreeMatch, action: object, state: object, rng: random.Random) -> None:
+        """FC-3..FC-5 and FC-2 as the bot weighs them too: its bid (chests drawn from the same generator, which both
+        leave in the same state), its Ten's discard and its pass."""
+        hand = match.current
+        assert hand is not None
+        chosen = core.heuristic_action(hand, constants, state)
+        assert chosen == (action, rng.getstate())
+        stages.add(hand.stage)
+
+    decisions = sum(_play_through(options, seed, check, every_stage) for seed in range(MATCHES))
     assert decisions > MATCHES * 100 and worlds > 100
+    assert stages == {Stage.AUCTION, Stage.HANDICAP, Stage.PASS, Stage.PLAY}
+
+
+@pytest.mark.parametrize("spec", ["free", "free(no_spades_needs_a_trick=true,target=200)", "free(target=500)"])
+def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(spec: str) -> None:
+    """The bulk part plays matches of heuristic bots, alone or beside random ones, as ``play_match`` plays them (the
+    auction's chests drawn from the bots' one generator between the random bots' draws): the same hands, totals
+    and winners. Other bots and table mode (FC-10) go to the engine."""
+    kernel_or_skip(CORE)
+    info, options = resolve(spec)
+    assert isinstance(options, FreeOptions)
+    seeds = [*seeds_of(43, 8), 2**64 - 1]
+    for bots in (["heuristic"] * 3, ["heuristic", "random", "random"], ["random", "heuristic", "heuristic"]):
+        compiled = compiled_matches(options, bots, seeds)
+        assert compiled is not None
+        for seed, result in zip(seeds, compiled, strict=True):
+            match = play_match(info.new_match(options, 0), [make_bot(b, "free") for b in bots], seed)
+            assert (result.hands, result.totals, result.winner_seats) == (
+                len(match.hands),
+                tuple(match.totals),
+                match.winners,
+            )
+    assert compiled_matches(options, ["heuristic", "pimc", "random"], seeds) is None
+    assert compiled_matches(FreeOptions(misplays=True), ["heuristic"] * 3, seeds) is None
 
 
 def test_the_compiled_heuristic_reads_every_constant(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -97,7 +141,7 @@ def test_the_compiled_heuristic_reads_every_constant(monkeypatch: pytest.MonkeyP
             monkeypatch.setattr(
                 bot, name, rng.uniform(-1.0, 3.0) if name.startswith(("RIVAL", "FIRST")) else rng.random()
             )
-        constants = play_constants()
+        constants = heuristic_constants()
 
         def check(match: FreeMatch, action: object, constants: tuple[float, ...] = constants) -> None:
             assert core.heuristic_play(match.current, constants) == action
@@ -110,7 +154,7 @@ def test_the_compiled_heuristic_refuses_constants_of_another_count() -> None:
     core = kernel_or_skip(CORE)
     match = FreeMatch()
     match.deal(rng=random.Random(1))
-    with pytest.raises(ValueError, match=r"^the card play's constants are 13 numbers, not 2$"):
+    with pytest.raises(ValueError, match=r"^the heuristic bot's constants are 16 numbers, not 2$"):
         core.heuristic_play(match.current, (1.0, 2.0))
 
 

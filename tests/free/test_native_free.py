@@ -248,7 +248,7 @@ def test_every_batch_match_ends_as_fc9_says() -> None:
     ("options", "bots", "seeds"),
     [
         (FreeOptions(misplays=True), ["random"] * 3, [1, 2]),  # FC-10's table mode is the engine's
-        (FreeOptions(), ["heuristic", "random", "random"], [1, 2]),
+        (FreeOptions(), ["easy", "random", "random"], [1, 2]),  # a bot the kernel does not know
         (FreeOptions(), ["random", "random"], [1, 2]),
         (FreeOptions(), ["random"] * 3, [-1]),
         (FreeOptions(), ["random"] * 3, [1 << 64]),
@@ -298,15 +298,24 @@ def _simulate(*args: str, env: dict[str, str] | None = None) -> subprocess.Compl
     )
 
 
-@pytest.mark.parametrize("spec", ["free", "free(no_spades_needs_a_trick=true,target=300)"])
-def test_clubs_simulate_gives_the_same_result_with_the_compiled_core_and_without(spec: str) -> None:
-    """Where the kernel plays the matches (random bots in every seat) ``clubs simulate`` reports the engine's."""
+@pytest.mark.parametrize(
+    ("spec", "bots", "matches"),
+    [
+        ("free", "random,random,random", 200),
+        ("free(no_spades_needs_a_trick=true,target=300)", "random,random,random", 200),
+        ("free", "heuristic,random,heuristic", 30),
+    ],
+)
+def test_clubs_simulate_gives_the_same_result_with_the_compiled_core_and_without(
+    spec: str, bots: str, matches: int
+) -> None:
+    """Where the kernel plays the matches (random and heuristic bots) ``clubs simulate`` reports the engine's."""
     kernel_or_skip(CORE)
-    args = (spec, "--bots", "random,random,random", "--matches", "200", "--seed", "11", "--json")
+    args = (spec, "--bots", bots, "--matches", str(matches), "--seed", "11", "--json")
     core, pure = _simulate(*args, env={PURE_ENV: "0"}), _simulate(*args, env={PURE_ENV: "1"})
     assert core.returncode == 0 and pure.returncode == 0, core.stderr + pure.stderr
     assert json.loads(core.stdout) == json.loads(pure.stdout)
-    assert json.loads(core.stdout)["hands"] > 200
+    assert json.loads(core.stdout)["hands"] > matches
 
 
 def test_the_kernel_counts_the_decisions_the_engine_makes() -> None:

@@ -3,7 +3,7 @@
 from collections.abc import Iterable, Sequence
 
 from clubsuite.cards import Card
-from clubsuite.games.free.hand import FreeHand
+from clubsuite.games.free.hand import Call, FreeHand
 
 PASS: int
 TARGET_MAX: int
@@ -42,3 +42,12 @@ class FreeCore:
 
 def heuristic_play(hand: FreeHand, constants: tuple[float, ...]) -> Card | None: ...
 def heuristic_finish(hand: FreeHand, constants: tuple[float, ...]) -> list[Card] | None: ...
+def bot_matches(
+    seeds: Iterable[int], target: int, no_spades_needs_a_trick: bool, heuristic: int, constants: tuple[float, ...]
+) -> list[tuple[int, tuple[int, int, int], int, bool]]: ...
+def bot_decisions(
+    seeds: Iterable[int], target: int, no_spades_needs_a_trick: bool, heuristic: int, constants: tuple[float, ...]
+) -> list[int]: ...
+def heuristic_action(
+    hand: FreeHand, constants: tuple[float, ...], state: tuple[object, ...]
+) -> tuple[Card | Call, tuple[object, ...]] | None: ...

@@ -20,6 +20,8 @@ cdef extern from "core.h":
 
     ctypedef struct free_t:
         uint64_t hands[3]
+        uint64_t discarded[3]
+        uint64_t gave[3][3]
         int stage, to_act
         int winner, partner
         int leader, last_winner

@@ -216,7 +216,10 @@ def expected_tricks(hand: int, unseen: int, tricks: int = MAX_TRICKS) -> float:
     A hand larger than the number of tricks (the auction winner's) never plays its worst cards, hence the cap.
     """
     chances = sorted((card_potential(i, hand, unseen) for i in iter_bits(hand)), reverse=True)
-    return sum(chances[:tricks])
+    total = 0.0
+    for chance in chances[:tricks]:  # added one by one (sum() compensates from Python 3.12 on; heuristic.h adds so)
+        total += chance
+    return total
 
 
 # -- the auction --------------------------------------------------------------------------------------------------
@@ -377,6 +380,28 @@ def choose_play(view: FreeView, legal: Iterable[Card]) -> Card:
     values = seat_values(view)
     chosen: Card = max(legal, key=lambda c: score_play(view, table, c.index, values))
     return chosen
+
+
+def heuristic_constants() -> tuple[float, ...]:
+    """py's constants in heuristic.h's order (read at every call, so they are py's)."""
+    return (
+        PLAIN_TOP,
+        PLAIN_DECAY,
+        PLAIN_LENGTH_DECAY,
+        CLUB_SLOPE,
+        CLUB_FLOOR,
+        KEEP_WEIGHT,
+        FRIEND_DEFENDER,
+        RIVAL_WINNER,
+        TEAM_PARTNER,
+        BREAK_TEAM,
+        DIAMOND_VALUE,
+        ACE_OF_HEARTS_VALUE,
+        FIRST_SPADE_COST,
+        SOLO_MARGIN,
+        JOKER_OWN_TRICKS,
+        float(CHEST_SAMPLES),
+    )
 
 
 # -- the bot ------------------------------------------------------------------------------------------------------

@@ -82,6 +82,8 @@ typedef struct {
     int8_t pass_order[FC_SEATS], pass_choice[FC_SEATS];
     int8_t players[FC_SEATS];                              /* the seats in the trick in progress, in order (FC-7) */
     int8_t trick_seat[FC_SEATS], trick_card[FC_SEATS];
+    uint64_t discarded[FC_SEATS];        /* what each seat's own handicaps discarded (hand.py's discards) */
+    uint64_t gave[FC_SEATS][FC_SEATS];   /* gave[s][r]: the cards s gave r, Queen and pass (hand.py's passed) */
 } free_t;
 
 static void fc_start(free_t *f, const uint64_t auction[FC_SEATS], const uint64_t primary[FC_SEATS], uint64_t chest,
@@ -233,7 +235,12 @@ static int fc_run_handicaps(free_t *f) {
         f->pend_at++;
         uint64_t removed = fc_top_cards(f->hands[seat], suit, tier == 3 ? 3 : 1);
         f->hands[seat] &= ~removed;
-        if (tier == 2) f->hands[(seat + 1) % FC_SEATS] |= removed; /* counts for later handicaps (FC-5) */
+        if (tier == 2) {
+            f->hands[(seat + 1) % FC_SEATS] |= removed; /* counts for later handicaps (FC-5) */
+            f->gave[seat][(seat + 1) % FC_SEATS] |= removed;
+        } else {
+            f->discarded[seat] |= removed;
+        }
     }
     return fc_start_pass(f);
 }
@@ -283,7 +290,10 @@ static int fc_choose_pass(free_t *f, int idx) {
         return FC_EV_NONE;
     }
     for (int k = 0; k < f->n_pass; k++) f->hands[f->pass_order[k]] &= ~(1ull << f->pass_choice[k]);
-    for (int k = 0; k < f->n_pass; k++) f->hands[(f->pass_order[k] + 2) % FC_SEATS] |= 1ull << f->pass_choice[k];
+    for (int k = 0; k < f->n_pass; k++) {
+        f->hands[(f->pass_order[k] + 2) % FC_SEATS] |= 1ull << f->pass_choice[k];
+        f->gave[f->pass_order[k]][(f->pass_order[k] + 2) % FC_SEATS] |= 1ull << f->pass_choice[k];
+    }
     return fc_start_play(f);
 }
 
@@ -334,6 +344,7 @@ static int fc_step(free_t *f, int action) {
     case FC_HANDICAP: /* FC-5: the Ten's discard, then the handicaps after it */
         f->pend_at++;
         f->hands[f->to_act] &= ~(1ull << action);
+        f->discarded[f->to_act] |= 1ull << action;
         return fc_run_handicaps(f);
     case FC_PASSING:
         return fc_choose_pass(f, action);
@@ -388,6 +399,25 @@ typedef struct {
     long long decisions;    /* the decisions the bots made (the benchmarks' count of actions) */
 } free_outcome_t;
 
+/* The hand `f` just played added to the match; whether FC-9 ends the match: a total at the target or more that one
+ * seat alone has as the highest (a tie at the top plays another hand). */
+static int fc_match_scored(free_outcome_t *out, const free_t *f, int target) {
+    out->hands++;
+    for (int s = 0; s < FC_SEATS; s++) out->totals[s] += f->scores[s];
+    int top = out->totals[0];
+    for (int s = 1; s < FC_SEATS; s++) {
+        if (out->totals[s] > top) top = out->totals[s];
+    }
+    if (top < target) return 0;
+    int leaders = 0;
+    for (int s = 0; s < FC_SEATS; s++) {
+        if (out->totals[s] == top) leaders |= 1 << s;
+    }
+    if (__builtin_popcount((unsigned)leaders) != 1) return 0;
+    out->winners = leaders;
+    return 1;
+}
+
 /* A match as clubsuite.runner.play_match plays it with random bots in every seat: hand i dealt by dealer i % 3
  * from derive_seed(match_seed, i), the bots drawing from one generator seeded derive_seed(match_seed, 0x5EED).
  * FC-9 ends it after the first hand at which a total is at the target or more and one seat alone has the highest;
@@ -404,21 +434,7 @@ static void fc_random_match(uint64_t match_seed, int target, int no_spades_needs
         free_t f;
         fc_start(&f, auction, primary, chest, dealer, no_spades_needs_a_trick);
         out->decisions += fc_play_random_hand(&f, bots);
-        out->hands++;
-        for (int s = 0; s < FC_SEATS; s++) out->totals[s] += f.scores[s];
-        int top = out->totals[0];
-        for (int s = 1; s < FC_SEATS; s++) {
-            if (out->totals[s] > top) top = out->totals[s];
-        }
-        if (top < target) continue;
-        int leaders = 0;
-        for (int s = 0; s < FC_SEATS; s++) {
-            if (out->totals[s] == top) leaders |= 1 << s;
-        }
-        if (__builtin_popcount((unsigned)leaders) == 1) {
-            out->winners = leaders;
-            return;
-        }
+        if (fc_match_scored(out, &f, target)) return;
     }
 }
 

@@ -18,18 +18,18 @@
 /* bot.py's tuning constants, handed over from Python (the names of bot.py's module constants, in this order). */
 typedef struct {
     double plain_top, plain_decay, plain_length_decay, club_slope, club_floor, keep_weight, friend_defender,
-        rival_winner, team_partner, break_team, diamond_value, ace_of_hearts_value, first_spade_cost;
+        rival_winner, team_partner, break_team, diamond_value, ace_of_hearts_value, first_spade_cost, solo_margin,
+        joker_own_tricks, chest_samples;
 } fh_weights_t;
 
 #define FH_PRIMARY (FC_PRIMARY(0) | FC_PRIMARY(1) | FC_PRIMARY(2) | FC_PRIMARY(3))
 
-/* What the public play has shown, kept up to date as cards are played, and each seat's private knowledge. */
+/* What the public play has shown, kept up to date as cards are played (what each seat's own handicaps discarded and
+ * gave, which only it knows, free_t keeps). */
 typedef struct {
     uint64_t played;      /* every card played to a trick */
     int voids[FC_SEATS];  /* suits (as bits) a seat has shown to be out of by not following (bot.py's _note_plays) */
     int taken_spade[FC_SEATS];
-    uint64_t discards[FC_SEATS];     /* what each seat's own handicaps discarded */
-    uint64_t gave[FC_SEATS][FC_SEATS]; /* gave[s][r]: the cards seat s gave seat r */
 } fh_known_t;
 
 /* fc_step with what the play shows noted (bot.py's read_table): the card played, a seat not following the suit led
@@ -77,8 +77,8 @@ static void fh_table(fh_table_t *t, const free_t *f, const fh_known_t *k) {
         t->sizes[s] = __builtin_popcountll(f->hands[s]);
         t->voids[s] = t->sizes[s] == 0 ? 0xF : k->voids[s];
     }
-    t->unseen = FH_PRIMARY & ~t->hand & ~k->played & ~k->discards[seat];
-    for (int s = 0; s < FC_SEATS; s++) t->held_by[s] = k->gave[seat][s] & t->unseen;
+    t->unseen = FH_PRIMARY & ~t->hand & ~k->played & ~f->discarded[seat];
+    for (int s = 0; s < FC_SEATS; s++) t->held_by[s] = f->gave[seat][s] & t->unseen;
     t->taken_spade = k->taken_spade[seat];
 }
 
@@ -237,6 +237,156 @@ static int fh_finish(const fh_weights_t *w, free_t *f, fh_known_t *k, int8_t *ou
         fh_step(k, f, idx);
     }
     return n;
+}
+
+/* -- the auction, the Ten's discard and the pass (bot.py) -------------------------------------------------------- */
+
+/* bot.py's expected_tricks: the sum of the hand's best ten card potentials, added from the best down. */
+static double fh_expected_tricks(const fh_weights_t *w, uint64_t hand, uint64_t unseen) {
+    double chances[FC_SEATS * 13];
+    int n = 0;
+    for (uint64_t m = hand; m; m &= m - 1) {
+        double c = fh_potential(w, __builtin_ctzll(m), hand, unseen);
+        int i = n++;
+        while (i > 0 && chances[i - 1] < c) { /* sorted from the highest down (equal values: any order, same sum) */
+            chances[i] = chances[i - 1];
+            i--;
+        }
+        chances[i] = c;
+    }
+    double total = 0.0;
+    for (int i = 0; i < n && i < FC_MAX_TRICKS; i++) total += chances[i];
+    return total;
+}
+
+/* bot.py's cheapest_card: the candidate with the lowest potential, then the lowest strength, the first of equals. */
+static int fh_cheapest(const fh_weights_t *w, uint64_t candidates, uint64_t hand, uint64_t unseen) {
+    int best = -1;
+    double best_potential = 0.0;
+    for (uint64_t m = candidates; m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        double p = fh_potential(w, i, hand, unseen);
+        if (best < 0 || p < best_potential || (p == best_potential && fc_strength(i) < fc_strength(best))) {
+            best = i;
+            best_potential = p;
+        }
+    }
+    return best;
+}
+
+/* bot.py's apply_handicaps: the hand after the handicaps of `bids` in order (FC-5). */
+static uint64_t fh_apply_handicaps(const fh_weights_t *w, uint64_t hand, const int *bids, int n) {
+    for (int b = 0; b < n; b++) {
+        int bid = bids[b];
+        if (bid >= FC_JOKER) continue;
+        int suit = bid / 13, tier = fc_bid_tier(bid);
+        if (tier == 0) {
+            uint64_t in_suit = hand & FC_PRIMARY(suit);
+            if (in_suit) hand &= ~(1ull << fh_cheapest(w, in_suit, hand, FH_PRIMARY & ~hand));
+        } else {
+            hand &= ~fc_top_cards(hand, suit, tier == 3 ? 3 : 1);
+        }
+    }
+    return hand;
+}
+
+/* bot.py's choose_bid for the seat to act (its auction): a bid, or FC_PASS. The chests are drawn from `rng` as
+ * random.Random.sample draws them, eight for each bid weighed, as bot.py's judge_bid does. */
+static int fh_choose_bid(const fh_weights_t *w, const free_t *f, mt_t *rng) {
+    int seat = f->to_act;
+    fh_init_higher();
+    uint64_t legal = fc_legal(f);
+    uint64_t bids = legal & ~(1ull << FC_PASS);
+    if (!(legal >> FC_PASS & 1)) return __builtin_ctzll(bids); /* the forced opening with the ten of spades */
+    uint64_t hand = f->hands[seat];
+    int pool[FC_SEATS * 13], n = 0, own[FC_MAX_BIDS + 1], n_own = 0;
+    for (uint64_t m = FH_PRIMARY & ~hand; m; m &= m - 1) pool[n++] = __builtin_ctzll(m);
+    for (int i = 0; i < f->n_bids; i++)
+        if (f->bid_seat[i] == seat) own[n_own++] = f->bid_card[i];
+    int samples = (int)w->chest_samples, best = FC_PASS;
+    double best_tricks = -1.0;
+    for (uint64_t m = bids; m; m &= m - 1) {
+        int bid = __builtin_ctzll(m);
+        own[n_own] = bid;
+        double total = 0.0;
+        for (int k = 0; k < samples; k++) {
+            uint64_t chest = mt_sample_mask(rng, pool, n, 6);
+            uint64_t after = fh_apply_handicaps(w, hand | chest, own, n_own + 1);
+            total += fh_expected_tricks(w, after, FH_PRIMARY & ~after & ~(hand | chest));
+        }
+        double tricks = total / w->chest_samples;
+        double need = bid >= FC_JOKER ? w->joker_own_tricks : FC_SOLO_CONTRACT + w->solo_margin;
+        if (tricks >= need && tricks > best_tricks) {
+            best_tricks = tricks;
+            best = bid;
+        }
+    }
+    return best;
+}
+
+/* bot.py's choose_discard: the Ten's discard or the card passed to the right, the one whose loss costs least. */
+static int fh_choose_discard(const fh_weights_t *w, const free_t *f) {
+    int seat = f->to_act;
+    fh_init_higher();
+    uint64_t hand = f->hands[seat], unseen = FH_PRIMARY & ~hand & ~f->discarded[seat];
+    int winner_alone = f->partner < 0 && seat == f->winner; /* bot.py's role_of(view) == "winner" */
+    int best = -1;
+    double best_cost = 0.0;
+    for (uint64_t m = fc_legal(f); m; m &= m - 1) {
+        int i = __builtin_ctzll(m);
+        double cost = fh_potential(w, i, hand, unseen);
+        if (i == FC_ACE_OF_HEARTS) {
+            cost += w->ace_of_hearts_value;
+        } else if (i / 13 == FC_DIAMONDS) {
+            cost += w->diamond_value * (winner_alone ? 1.0 : 2.0);
+        } else if (i / 13 == FC_SPADES) {
+            cost -= w->first_spade_cost / 2;
+        }
+        cost = cost + (double)fc_strength(i) / 100.0;
+        if (best < 0 || cost < best_cost) {
+            best = i;
+            best_cost = cost;
+        }
+    }
+    return best;
+}
+
+/* FreeHeuristicBot.choose for the seat to act of `f`: the action number it takes. */
+static int fh_choose(const fh_weights_t *w, const free_t *f, const fh_known_t *k, mt_t *rng) {
+    if (f->stage == FC_AUCTION) return fh_choose_bid(w, f, rng);
+    if (f->stage == FC_HANDICAP || f->stage == FC_PASSING) return fh_choose_discard(w, f);
+    return fh_choose_play(w, f, k);
+}
+
+/* A match as clubsuite.runner.play_match plays it with bot.py's heuristic bot in the seats of `heuristic` (bits) and
+ * the random bot in the others, all drawing from one generator seeded derive_seed(match_seed, 0x5EED) (the random
+ * bot one random() a decision, the heuristic bot its chests in the auction), the deals and the end as
+ * fc_random_match's. */
+static void fh_match(const fh_weights_t *w, uint64_t match_seed, int target, int no_spades_needs_a_trick,
+                     unsigned heuristic, mt_t *deals, mt_t *bots, free_outcome_t *out) {
+    memset(out, 0, sizeof *out);
+    mt_seed(bots, derive_seed1(match_seed, 0x5EED));
+    for (;;) {
+        uint64_t auction[FC_SEATS], primary[FC_SEATS], chest;
+        mt_seed(deals, derive_seed1(match_seed, (uint64_t)out->hands));
+        fc_deal(deals, out->hands % FC_SEATS, auction, primary, &chest);
+        free_t f;
+        fh_known_t k;
+        memset(&k, 0, sizeof k);
+        fc_start(&f, auction, primary, chest, out->hands % FC_SEATS, no_spades_needs_a_trick);
+        while (f.stage != FC_OVER) {
+            int action;
+            if (heuristic >> f.to_act & 1) {
+                action = fh_choose(w, &f, &k, bots);
+            } else {
+                uint64_t legal = fc_legal(&f);
+                action = kth_bit(legal, mt_below(bots, __builtin_popcountll(legal)));
+            }
+            fh_step(&k, &f, action);
+            out->decisions++;
+        }
+        if (fc_match_scored(out, &f, target)) return;
+    }
 }
 
 #endif

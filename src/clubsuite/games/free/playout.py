@@ -10,30 +10,11 @@ chests, the discards and the pass, or another rollout bot) is left to the engine
 from __future__ import annotations
 
 from clubsuite.cards import Card
-from clubsuite.games.free import bot
+from clubsuite.games.free.bot import heuristic_constants
 from clubsuite.games.free.bulk import CORE
 from clubsuite.games.free.hand import Stage
 from clubsuite.games.free.match import FreeMatch
 from clubsuite.native import finish_in_kernel, kernel
-
-
-def play_constants() -> tuple[float, ...]:
-    """bot.py's constants of the card play in heuristic.h's order (read at every call, so they are bot.py's)."""
-    return (
-        bot.PLAIN_TOP,
-        bot.PLAIN_DECAY,
-        bot.PLAIN_LENGTH_DECAY,
-        bot.CLUB_SLOPE,
-        bot.CLUB_FLOOR,
-        bot.KEEP_WEIGHT,
-        bot.FRIEND_DEFENDER,
-        bot.RIVAL_WINNER,
-        bot.TEAM_PARTNER,
-        bot.BREAK_TEAM,
-        bot.DIAMOND_VALUE,
-        bot.ACE_OF_HEARTS_VALUE,
-        bot.FIRST_SPADE_COST,
-    )
 
 
 def _kernel_actions(match: FreeMatch) -> list[Card] | None:
@@ -43,7 +24,7 @@ def _kernel_actions(match: FreeMatch) -> list[Card] | None:
     hand = match.current
     if core is None or hand is None or hand.stage is not Stage.PLAY:
         return None
-    cards: list[Card] | None = core.heuristic_finish(hand, play_constants())
+    cards: list[Card] | None = core.heuristic_finish(hand, heuristic_constants())
     return cards
 
 
