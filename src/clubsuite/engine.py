@@ -288,11 +288,12 @@ class GameInfo(Generic[OptionsT]):
     legal actions, every card only some seat may know left out), ``words`` (a :class:`clubsuite.wording.GameWords`:
     its options and variants in plain words, for the lobby), ``bulk`` (``compiled_matches(options, bots, match_seeds)``:
     whole matches played in the game's compiled kernel exactly as the engine would, or None where it cannot; see
-    :mod:`clubsuite.native`), ``playout`` (``compiled_finish(match, spec) -> bool``: the search bots' play-out of
-    the hand in progress in the compiled kernel, the same cards the rollout bot ``spec`` would play, or False where
-    it cannot), ``vector`` (``kernel_tables(options, n, opponents, seat, reward, max_hands)``: ``n`` tables of one
-    learner against bots in the game's compiled kernel for :class:`clubsuite.rl.vector.ClubsVectorEnv`, or None
-    where it cannot); each ``"module:attribute"`` (``"module"`` alone for ``bots``)."""
+    :mod:`clubsuite.native`), ``playout`` (``compiled_finish(match, spec, rng) -> bool``: the search bots' play-out
+    of the hand in progress in the compiled kernel, the same actions the rollout bot ``spec`` would take drawing
+    from ``rng``, or False where it cannot), ``vector`` (``kernel_tables(options, n, opponents, seat, reward,
+    max_hands)``: ``n`` tables of one learner against bots in the game's compiled kernel for
+    :class:`clubsuite.rl.vector.ClubsVectorEnv`, or None where it cannot); each ``"module:attribute"``
+    (``"module"`` alone for ``bots``)."""
 
     def n_seats(self, options: OptionsT) -> int:
         """How many seats ``options`` play with."""

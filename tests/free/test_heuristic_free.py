@@ -195,13 +195,55 @@ def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> N
         assert (compiled.hand_scores, compiled.totals) == (python.hand_scores, python.totals)
 
 
-def test_a_play_out_is_left_to_the_engine_before_the_card_play_in_table_mode_or_without_the_kernel(
+@pytest.mark.parametrize("seed", range(12))
+def test_a_compiled_play_out_from_the_auction_draws_and_ends_as_the_python_bots_do(seed: int) -> None:
+    """From any point before the card play (the auction, the Ten's discard, the pass: FC-2 to FC-5) the kernel's bots
+    draw their chests from the play-out's generator as bot.py's do: the same actions, scores and totals, and the
+    generator left in the same state; on the match and on a determinized world."""
+    kernel_or_skip(CORE)
+    rng = random.Random(seed)
+    match = FreeMatch()
+    if seed % 2:
+        match.deal(rng=rng)
+        Rollouts("random").finish_hand(match, rng)
+    match.deal(rng=rng)
+    for _ in range(rng.randrange(0, 8)):  # a few calls or choices in, still before the card play
+        hand = match.current
+        if hand is None or hand.stage is Stage.PLAY or match.to_act is None:
+            break
+        match.apply(RandomBot().choose(None, match.legal_actions(), rng))
+    seat = match.to_act
+    assert seat is not None
+    for start in (match, match.determinize(seat, random.Random(seed))):
+        compiled, python = start.clone(), start.clone()
+        compiled_rng, python_rng = random.Random(100 + seed), random.Random(100 + seed)
+        assert compiled_finish(compiled, "heuristic", compiled_rng)
+        rollouts = Rollouts("heuristic")
+        rollouts._playouts["free"] = None  # the engine's own play-out, as where no kernel is built
+        rollouts.finish_hand(python, python_rng)
+        assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
+        assert (compiled.hand_scores, compiled.totals) == (python.hand_scores, python.totals)
+        assert compiled_rng.getstate() == python_rng.getstate()
+
+
+def test_a_play_out_is_left_to_the_engine_in_table_mode_or_without_the_kernel(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
+    """Before the card play only a ``random.Random`` can be stood in for (the kernel draws as it does): with none, or
+    another kind of generator, the engine plays; so it does in table mode (FC-10), for another bot, or without the
+    kernel. Each time the match and the generator are left untouched."""
     kernel_or_skip(CORE)
     auction = FreeMatch()
     auction.deal(rng=random.Random(2))
-    assert not compiled_finish(auction, "heuristic")  # the auction samples chests: the engine's
+
+    class OtherRandom(random.Random):
+        pass
+
+    other = OtherRandom(5)
+    state = other.getstate()
+    assert not compiled_finish(auction, "heuristic")
+    assert not compiled_finish(auction, "heuristic", other)
+    assert other.getstate() == state and auction.current is not None and not auction.current.action_log()
     table_mode = _in_play(3, FreeOptions(misplays=True))
     assert isinstance(table_mode.current, FreeHand) and table_mode.current.stage is Stage.PLAY
     assert not compiled_finish(table_mode, "heuristic")  # FC-10: the kernel knows no misplays
@@ -213,9 +255,15 @@ def test_a_play_out_is_left_to_the_engine_before_the_card_play_in_table_mode_or_
     assert match.current is not None and match.current.action_log() == before
 
 
-def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
-    """The compiled play-outs change how soon a search bot decides, never what it decides."""
-    start = _in_play(4, FreeOptions())
+@pytest.mark.parametrize("where", ["card play", "auction"])
+def test_pimc_decides_the_same_with_the_compiled_core_and_without(where: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compiled play-outs change how soon a search bot decides, never what it decides: in the card play, and
+    from the auction on (its worlds' chests drawn from the search's generators by the kernel as by bot.py)."""
+    if where == "auction":
+        start = FreeMatch()
+        start.deal(rng=random.Random(7))
+    else:
+        start = _in_play(4, FreeOptions())
     spec = "pimc(samples=4)"
 
     def decisions() -> list[object]:

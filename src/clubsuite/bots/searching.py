@@ -84,7 +84,7 @@ class Rollouts:
     def __init__(self, spec: str) -> None:
         self.spec = spec
         self._bots: dict[tuple[str, int], SomeBot] = {}
-        self._playouts: dict[str, Callable[[SomeMatch, str], bool] | None] = {}
+        self._playouts: dict[str, Callable[[SomeMatch, str, random.Random], bool] | None] = {}
 
     def bot(self, game: str, seat: int) -> SomeBot:
         """The rollout bot of ``seat`` (built once per game and seat)."""
@@ -97,13 +97,16 @@ class Rollouts:
     def finish_hand(self, match: SomeMatch, rng: random.Random) -> None:
         """Play until nobody is to act: the hand in progress is scored (and the match maybe over).
 
-        A game's ``playout`` part (``compiled_finish(match, spec) -> bool``) may play the hand in its compiled
-        kernel, choosing exactly what the rollout bot would; otherwise the bots play it here."""
+        A game's ``playout`` part (``compiled_finish(match, spec, rng) -> bool``) may play the hand in its compiled
+        kernel, choosing exactly what the rollout bot would (and drawing from ``rng`` what it would); otherwise the
+        bots play it here."""
         if match.game not in self._playouts:
             info, _ = find_game(match.game)
-            self._playouts[match.game] = cast("Callable[[SomeMatch, str], bool] | None", load_part(info, "playout"))
+            self._playouts[match.game] = cast(
+                "Callable[[SomeMatch, str, random.Random], bool] | None", load_part(info, "playout")
+            )
         compiled = self._playouts[match.game]
-        if compiled is not None and compiled(match, self.spec):
+        if compiled is not None and compiled(match, self.spec, rng):
             return
         while match.to_act is not None:
             seat = match.to_act

@@ -51,3 +51,6 @@ def bot_decisions(
 def heuristic_action(
     hand: FreeHand, constants: tuple[float, ...], state: tuple[object, ...]
 ) -> tuple[Card | Call, tuple[object, ...]] | None: ...
+def heuristic_finish_hand(
+    hand: FreeHand, constants: tuple[float, ...], state: tuple[object, ...]
+) -> tuple[list[Card | Call], tuple[object, ...]] | None: ...

@@ -389,4 +389,18 @@ static void fh_match(const fh_weights_t *w, uint64_t match_seed, int target, int
     }
 }
 
+/* Play `f` to the end of the hand from any stage with the heuristic bot in every seat, its chests drawn from `rng`
+ * (the search bots' play-outs from the auction on); the actions go to `out` (room for `room`); returns how many, or
+ * -1 where they would not fit. */
+static int fh_finish_hand(const fh_weights_t *w, free_t *f, fh_known_t *k, mt_t *rng, int16_t *out, int room) {
+    int n = 0;
+    while (f->stage != FC_OVER) {
+        if (n >= room) return -1;
+        int action = fh_choose(w, f, k, rng);
+        out[n++] = (int16_t)action;
+        fh_step(k, f, action);
+    }
+    return n;
+}
+
 #endif

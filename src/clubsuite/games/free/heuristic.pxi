@@ -3,7 +3,7 @@
 # the kernel (checked against the hand it arrives at); tests/free/test_heuristic_free.py holds the C bot to bot.py.
 
 from libc.string cimport memset
-from libc.stdint cimport int8_t
+from libc.stdint cimport int8_t, int16_t
 
 cdef extern from "heuristic.h":
     ctypedef struct fh_weights_t:
@@ -16,6 +16,7 @@ cdef extern from "heuristic.h":
     int fh_choose_play(const fh_weights_t *w, const free_t *f, const fh_known_t *k) nogil
     int fh_finish(const fh_weights_t *w, free_t *f, fh_known_t *k, int8_t *out) nogil
     int fh_choose(const fh_weights_t *w, const free_t *f, const fh_known_t *k, mt_t *rng) nogil
+    int fh_finish_hand(const fh_weights_t *w, free_t *f, fh_known_t *k, mt_t *rng, int16_t *out, int room) nogil
     void fh_match(const fh_weights_t *w, uint64_t match_seed, int target, int no_spades_needs_a_trick,
                   unsigned heuristic, mt_t *deals, mt_t *bots, free_outcome_t *out) nogil
 
@@ -90,6 +91,26 @@ def heuristic_play(hand, tuple constants):
     return card_at(fh_choose_play(&w, &f, &k))
 
 
+cdef int _load_state(object state, mt_t *mt) except -1:
+    """A ``random.Random.getstate()`` into the kernel's generator."""
+    words = state[1]
+    if len(words) != 625:
+        raise ValueError("state: a random.Random state (624 words and an index)")
+    for i in range(624):
+        mt.state[i] = words[i]
+    mt.index = number_in(words[624], 0, 624, "the state's index")
+    return 0
+
+
+cdef object _state_of(object state, const mt_t *mt):
+    """The kernel's generator as a state for ``random.Random.setstate`` (the version and gauss fields of ``state``)."""
+    return (state[0], tuple(mt.state[i] for i in range(624)) + (mt.index,), state[2])
+
+
+cdef object _action_of_number(int action):
+    return _PASS_CALL if action == FC_PASS else card_at(action)
+
+
 def heuristic_action(hand, tuple constants, state):
     """The action bot.py's heuristic bot takes for the seat to act of engine hand ``hand`` at any stage, chosen in C
     with its generator in ``state`` (``random.Random.getstate()``: the auction draws chests from it), and that
@@ -99,17 +120,30 @@ def heuristic_action(hand, tuple constants, state):
     cdef fh_weights_t w
     cdef mt_t mt
     _constants(constants, &w)
-    words = state[1]
-    if len(words) != 625:
-        raise ValueError("state: a random.Random state (624 words and an index)")
-    for i in range(624):
-        mt.state[i] = words[i]
-    mt.index = number_in(words[624], 0, 624, "the state's index")
+    _load_state(state, &mt)
     if not _replayed(hand, &f, &k) or f.stage == _STAGES.index(Stage.OVER):
         return None
     action = fh_choose(&w, &f, &k, &mt)
-    chosen = _PASS_CALL if action == FC_PASS else card_at(action)
-    return chosen, (state[0], tuple(mt.state[i] for i in range(624)) + (mt.index,), state[2])
+    return _action_of_number(action), _state_of(state, &mt)
+
+
+def heuristic_finish_hand(hand, tuple constants, state):
+    """The actions bot.py's heuristic bot takes in every seat to the end of engine hand ``hand`` from any stage,
+    chosen in C with its generator in ``state`` (``random.Random.getstate()``), and the generator's state after them:
+    ``(actions, state)``; None where the hand cannot be read or is over (then the engine plays it)."""
+    cdef free_t f
+    cdef fh_known_t k
+    cdef fh_weights_t w
+    cdef mt_t mt
+    cdef int16_t out[128]
+    _constants(constants, &w)
+    _load_state(state, &mt)
+    if not _replayed(hand, &f, &k) or f.stage == _STAGES.index(Stage.OVER):
+        return None
+    n = fh_finish_hand(&w, &f, &k, &mt, out, 128)
+    if n < 0:
+        return None
+    return [_action_of_number(out[j]) for j in range(n)], _state_of(state, &mt)
 
 
 def heuristic_finish(hand, tuple constants):

@@ -8,6 +8,8 @@ them and scores the round as always. Another rollout bot is left to the engine.
 
 from __future__ import annotations
 
+import random
+
 from clubsuite.games.northstar.bot import CRAZY_WEIGHTS, PLAIN_WEIGHTS, seen_earlier
 from clubsuite.games.northstar.combos import NorthstarAction
 from clubsuite.games.northstar.match import CORE, NorthstarMatch
@@ -27,7 +29,9 @@ def _kernel_actions(match: NorthstarMatch) -> list[NorthstarAction] | None:
     return actions
 
 
-def compiled_finish(match: object, spec: str) -> bool:
+def compiled_finish(match: object, spec: str, rng: random.Random | None = None) -> bool:
     """Play the round in progress to its end with ``spec`` in every seat in the kernel, applying its actions to
-    ``match``; False (``match`` untouched) where the kernel cannot: then the engine plays it."""
+    ``match``; False (``match`` untouched) where the kernel cannot: then the engine plays it. The kernel's bot draws
+    nothing here, so ``rng`` (the play-out's generator) is not used."""
+    del rng
     return finish_in_kernel(match, spec, NorthstarMatch, _kernel_actions)

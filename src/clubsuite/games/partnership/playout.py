@@ -8,6 +8,7 @@ match, which scores the hand as always. Another rollout bot is left to the engin
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from clubsuite.cards import Card, CardSet, card_at
@@ -47,7 +48,9 @@ def _kernel_actions(match: PartnershipMatch) -> list[Pass | Card] | None:
     return [Pass(CardSet(given)) for given in passes] + [card_at(c) for c in cards]
 
 
-def compiled_finish(match: object, spec: str) -> bool:
+def compiled_finish(match: object, spec: str, rng: random.Random | None = None) -> bool:
     """Play the hand in progress to its end with ``spec`` in every seat in the kernel, applying its choices to
-    ``match``; False (``match`` untouched) where the kernel cannot: then the engine plays it."""
+    ``match``; False (``match`` untouched) where the kernel cannot: then the engine plays it. The kernel's bot draws
+    nothing here, so ``rng`` (the play-out's generator) is not used."""
+    del rng
     return finish_in_kernel(match, spec, PartnershipMatch, _kernel_actions)

@@ -9,6 +9,7 @@ another rollout bot) is left to the engine.
 
 from __future__ import annotations
 
+import random
 from typing import TYPE_CHECKING
 
 from clubsuite.cards import Card, card_at
@@ -67,7 +68,9 @@ def _kernel_actions(match: WhistMatch) -> list[Card] | None:
     return None if table is None else [card_at(c) for c in table.finish()]
 
 
-def compiled_finish(match: object, spec: str) -> bool:
+def compiled_finish(match: object, spec: str, rng: random.Random | None = None) -> bool:
     """Play the hand in progress to its end with ``spec`` in every seat in the kernel, applying its cards to
-    ``match``; False (``match`` untouched) where the kernel cannot: then the engine plays it."""
+    ``match``; False (``match`` untouched) where the kernel cannot: then the engine plays it. The kernel's bot draws
+    nothing here, so ``rng`` (the play-out's generator) is not used."""
+    del rng
     return finish_in_kernel(match, spec, WhistMatch, _kernel_actions)
