@@ -266,10 +266,50 @@ def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> N
     )
 
 
+@pytest.mark.parametrize("seed", range(12))
+def test_a_compiled_play_out_from_the_exchange_draws_and_ends_as_the_python_bots_do(seed: int) -> None:
+    """From the exchange round (CW-4: none, one or two decisions made) the kernel's bots draw their bid hands from the
+    play-out's generator as bot.py's do: the same decisions, cards, scores and totals, and the generator left in the
+    same state; on the match and on a determinized world."""
+    kernel_or_skip(CORE)
+    rng = random.Random(seed)
+    match = WhistMatch(WhistOptions(target=12 + seed % 5))  # room for a second hand (CW-5)
+    if seed % 2:
+        match.deal(rng=rng)
+        Rollouts("random").finish_hand(match, rng)
+    if match.is_over:
+        pytest.fail("the match ended before the hand to play out")
+    match.deal(rng=rng)
+    for _ in range(seed % 3):
+        match.apply(Decision.EXCHANGE if rng.random() < 0.4 else Decision.KEEP)
+    seat = match.to_act
+    assert seat is not None
+    for start in (match, match.determinize(seat, random.Random(seed))):
+        compiled, python = start.clone(), start.clone()
+        compiled_rng, python_rng = random.Random(50 + seed), random.Random(50 + seed)
+        assert compiled_finish(compiled, "heuristic", compiled_rng)
+        rollouts = Rollouts("heuristic")
+        rollouts._playouts["whist"] = None  # the engine's own play-out, as where no kernel is built
+        rollouts.finish_hand(python, python_rng)
+        assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
+        assert (compiled.hand_scores, compiled.totals) == (python.hand_scores, python.totals)
+        assert compiled_rng.getstate() == python_rng.getstate()
+
+
 def test_the_kernel_leaves_the_exchange_and_other_rollout_bots_to_the_engine() -> None:
+    """In the exchange round the kernel stands in only for a ``random.Random`` (it draws as that does): with no
+    generator, or another kind, the engine plays, the match and the generator untouched; so for another bot."""
+
+    class OtherRandom(random.Random):
+        pass
+
+    other = OtherRandom(3)
+    state = other.getstate()
     match = WhistMatch()
     match.deal(rng=random.Random(2))
-    assert not compiled_finish(match, "heuristic")  # CW-4: the exchange samples bid hands, in Python
+    assert not compiled_finish(match, "heuristic")  # CW-4: the exchange samples bid hands from the play-out's rng
+    assert not compiled_finish(match, "heuristic", other) and other.getstate() == state
+    assert not match.hands[-1].action_log()
     for _ in range(3):
         match.apply(Decision.KEEP)
     assert not compiled_finish(match, "random")
