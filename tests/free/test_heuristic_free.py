@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from clubsuite.bots import RandomBot, make_bot
+from clubsuite.bots import RandomBot
 from clubsuite.bots.searching import Rollouts
 from clubsuite.engine import resolve
 from clubsuite.games.free import FreeMatch, bot
@@ -17,9 +17,13 @@ from clubsuite.games.free.bulk import CORE, compiled_matches
 from clubsuite.games.free.hand import FreeHand, Stage
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.games.free.playout import compiled_finish
-from clubsuite.runner import play_match
 from clubsuite.sim.bulk import seeds_of
 from native_helpers import kernel_or_skip
+from playout_helpers import (
+    assert_kernel_matches_are_the_engines,
+    assert_play_outs_agree,
+    assert_search_decides_the_same_with_the_core_and_without,
+)
 
 MATCHES = 40
 """Whole matches per reading of FC-8 (some 250 card plays each)."""
@@ -113,19 +117,10 @@ def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(spec: str
     auction's chests drawn from the bots' one generator between the random bots' draws): the same hands, totals
     and winners. Other bots and table mode (FC-10) go to the engine."""
     kernel_or_skip(CORE)
-    info, options = resolve(spec)
-    assert isinstance(options, FreeOptions)
+    _, options = resolve(spec)
     seeds = [*seeds_of(43, 8), 2**64 - 1]
     for bots in (["heuristic"] * 3, ["heuristic", "random", "random"], ["random", "heuristic", "heuristic"]):
-        compiled = compiled_matches(options, bots, seeds)
-        assert compiled is not None
-        for seed, result in zip(seeds, compiled, strict=True):
-            match = play_match(info.new_match(options, 0), [make_bot(b, "free") for b in bots], seed)
-            assert (result.hands, result.totals, result.winner_seats) == (
-                len(match.hands),
-                tuple(match.totals),
-                match.winners,
-            )
+        assert_kernel_matches_are_the_engines(spec, bots, seeds)
     assert compiled_matches(options, ["heuristic", "pimc", "random"], seeds) is None
     assert compiled_matches(FreeOptions(misplays=True), ["heuristic"] * 3, seeds) is None
 
@@ -186,13 +181,7 @@ def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> N
     seat = match.to_act
     assert seat is not None
     for start in (match, match.determinize(seat, random.Random(seed))):
-        compiled, python = start.clone(), start.clone()
-        assert compiled_finish(compiled, "heuristic")
-        rollouts = Rollouts("heuristic")
-        rollouts._playouts["free"] = None  # the engine's own play-out, as where no kernel is built
-        rollouts.finish_hand(python, random.Random(1))
-        assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
-        assert (compiled.hand_scores, compiled.totals) == (python.hand_scores, python.totals)
+        assert_play_outs_agree(start, seed)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -215,15 +204,7 @@ def test_a_compiled_play_out_from_the_auction_draws_and_ends_as_the_python_bots_
     seat = match.to_act
     assert seat is not None
     for start in (match, match.determinize(seat, random.Random(seed))):
-        compiled, python = start.clone(), start.clone()
-        compiled_rng, python_rng = random.Random(100 + seed), random.Random(100 + seed)
-        assert compiled_finish(compiled, "heuristic", compiled_rng)
-        rollouts = Rollouts("heuristic")
-        rollouts._playouts["free"] = None  # the engine's own play-out, as where no kernel is built
-        rollouts.finish_hand(python, python_rng)
-        assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
-        assert (compiled.hand_scores, compiled.totals) == (python.hand_scores, python.totals)
-        assert compiled_rng.getstate() == python_rng.getstate()
+        assert_play_outs_agree(start, 100 + seed)
 
 
 def test_a_play_out_is_left_to_the_engine_in_table_mode_or_without_the_kernel(
@@ -264,21 +245,4 @@ def test_pimc_decides_the_same_with_the_compiled_core_and_without(where: str, mo
         start.deal(rng=random.Random(7))
     else:
         start = _in_play(4, FreeOptions())
-    spec = "pimc(samples=4)"
-
-    def decisions() -> list[object]:
-        played = start.clone()
-        search = make_bot(spec, "free")
-        chosen = []
-        for _ in range(8):
-            seat = played.to_act
-            if seat is None:
-                break
-            chosen.append(search.choose(played.view(seat), played.legal_actions(), random.Random(len(chosen))))
-            played.apply(chosen[-1])
-        return chosen
-
-    with_core = decisions()
-    assert with_core
-    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
-    assert decisions() == with_core
+    assert_search_decides_the_same_with_the_core_and_without(start, "pimc(samples=4)", 8, monkeypatch)

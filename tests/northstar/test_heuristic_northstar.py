@@ -9,18 +9,21 @@ import random
 
 import pytest
 
-from clubsuite.bots import RandomBot, make_bot
+from clubsuite.bots import RandomBot
 from clubsuite.bots.searching import Rollouts
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import NorthstarMatch, NorthstarOptions
 from clubsuite.games.northstar.bot import CRAZY_WEIGHTS, PLAIN_WEIGHTS, NorthstarHeuristic, Weights, seen_earlier
-from clubsuite.games.northstar.bulk import compiled_matches
 from clubsuite.games.northstar.hand import NorthstarHand
 from clubsuite.games.northstar.match import CORE
 from clubsuite.games.northstar.playout import compiled_finish
-from clubsuite.runner import play_match
 from clubsuite.sim.bulk import seeds_of
 from native_helpers import kernel_or_skip
+from playout_helpers import (
+    assert_kernel_matches_are_the_engines,
+    assert_play_outs_agree,
+    assert_search_decides_the_same_with_the_core_and_without,
+)
 
 VARIANTS = {
     "northstar(players=3)": 40,
@@ -94,21 +97,10 @@ def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(spec: str
     same rounds, totals and winners; each heuristic seat knows what it saw in the rounds since the last full
     shuffle (NS-6, bot.py's seen_earlier) in the kernel too."""
     kernel_or_skip(CORE)
-    info, options = resolve(spec)
-    assert isinstance(options, NorthstarOptions)
-    n = options.players
+    n = _options(spec).players
     seeds = [*seeds_of(23, 6), 2**64 - 1]
     for lineup in (["heuristic"] * n, ["random", "heuristic"] * 3, ["heuristic", "random", "random"] * 2):
-        bots = lineup[:n]
-        compiled = compiled_matches(options, bots, seeds)
-        assert compiled is not None
-        for seed, result in zip(seeds, compiled, strict=True):
-            match = play_match(info.new_match(options, 0), [make_bot(b, "northstar") for b in bots], seed)
-            assert (result.hands, result.totals, result.winner_seats) == (
-                len(match.hands),
-                tuple(match.totals),
-                match.winners,
-            )
+        assert_kernel_matches_are_the_engines(spec, lineup[:n], seeds)
 
 
 def test_the_compiled_heuristic_reads_every_weight() -> None:
@@ -162,17 +154,7 @@ def test_a_compiled_play_out_ends_the_round_as_the_python_bots_do(spec: str, see
         match.apply(RandomBot().choose(None, match.legal_actions(), rng))
     seat = match.to_act if match.to_act is not None else 0
     for start in (match, match.determinize(seat, random.Random(seed))):
-        compiled, python = start.clone(), start.clone()
-        assert compiled_finish(compiled, "heuristic")
-        rollouts = Rollouts("heuristic")
-        rollouts._playouts["northstar"] = None  # the engine's own play-out, as where no kernel is built
-        rollouts.finish_hand(python, random.Random(1))
-        assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
-        assert (compiled.hand_scores, compiled.totals, compiled.winners) == (
-            python.hand_scores,
-            python.totals,
-            python.winners,
-        )
+        assert_play_outs_agree(start, seed)
 
 
 def test_a_play_out_is_left_to_the_engine_for_another_bot_or_without_the_kernel(
@@ -190,22 +172,6 @@ def test_a_play_out_is_left_to_the_engine_for_another_bot_or_without_the_kernel(
 
 def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled play-outs change how soon a search bot decides, never what it decides."""
-    rng = random.Random(3)
     match = NorthstarMatch(_options("northstar(players=3,double_or_nothing=true)"))
-    match.deal(rng=rng)
-    spec = "pimc(samples=4)"
-
-    def decisions() -> list[object]:
-        played = match.clone()
-        bot = make_bot(spec, "northstar")
-        chosen = []
-        for _ in range(8):
-            seat = played.to_act
-            assert seat is not None
-            chosen.append(bot.choose(played.view(seat), played.legal_actions(), random.Random(len(chosen))))
-            played.apply(chosen[-1])
-        return chosen
-
-    with_core = decisions()
-    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
-    assert decisions() == with_core
+    match.deal(rng=random.Random(3))
+    assert_search_decides_the_same_with_the_core_and_without(match, "pimc(samples=4)", 8, monkeypatch)

@@ -19,14 +19,18 @@ from clubsuite.games.partnership.bulk import CORE, compiled_matches
 from clubsuite.games.partnership.differential import check_random_matches
 from clubsuite.games.partnership.hand import Pass, PassChoices
 from clubsuite.games.partnership.options import PartnershipOptions
-from clubsuite.games.partnership.playout import compiled_finish, heuristic_table
+from clubsuite.games.partnership.playout import heuristic_table
 from clubsuite.games.partnership.solving import SOLVING
 from clubsuite.native import KernelMismatchError
-from clubsuite.runner import play_match
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from clubsuite.solver.compiled import SOLVER
 from clubsuite.solver.search import NodeLimitError, SolveStats, solve
 from native_helpers import kernel_or_skip
+from playout_helpers import (
+    assert_kernel_matches_are_the_engines,
+    assert_play_outs_agree,
+    assert_search_decides_the_same_with_the_core_and_without,
+)
 
 DIFFERENTIAL_MATCHES = 2000
 """Random matches played through the engine and the kernel side by side (the game has no variant)."""
@@ -87,18 +91,9 @@ def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(bots: tup
     """The bulk part plays matches of heuristic bots, alone or beside random ones, as ``play_match`` plays them
     (the passes of CP-2, the play, CP-4's end): the same hands, totals and winners. Other bots go to the engine."""
     kernel_or_skip(CORE)
-    info, _ = find_game("partnership")
     options = PartnershipOptions(target=100)
     seeds = [*seeds_of(31, 8), 2**64 - 1]
-    compiled = compiled_matches(options, list(bots), seeds)
-    assert compiled is not None
-    for seed, result in zip(seeds, compiled, strict=True):
-        match = play_match(info.new_match(options, 0), [make_bot(b, "partnership") for b in bots], seed)
-        assert (result.hands, result.totals, result.winner_seats) == (
-            len(match.hands),
-            tuple(match.totals),
-            match.winners,
-        )
+    assert_kernel_matches_are_the_engines("partnership(target=100)", list(bots), seeds)
     assert compiled_matches(options, ["random", "pimc", "random", "random"], seeds) is None
     assert compiled_matches(options, ["random", "heuristic", "random"], seeds) is None
 
@@ -142,13 +137,7 @@ def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> N
         match.deal(rng=rng)
     for _ in range(rng.randrange(0, 40)):
         match.apply(RandomBot().choose(None, match.legal_actions(), rng))
-    compiled, python = match.clone(), match.clone()
-    assert compiled_finish(compiled, "heuristic")
-    rollouts = Rollouts("heuristic")
-    rollouts._playouts["partnership"] = None  # the engine's own play-out, as where no kernel is built
-    rollouts.finish_hand(python, random.Random(1))
-    assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
-    assert (compiled.hand_scores, compiled.totals) == (python.hand_scores, python.totals)
+    assert_play_outs_agree(match, seed)
 
 
 def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -156,22 +145,7 @@ def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: p
     rng = random.Random(3)
     match = PartnershipMatch()
     match.deal(rng=rng)
-    spec = "pimc(samples=4,tricks=3)"
-
-    def decisions() -> list[object]:
-        played = match.clone()
-        bot = make_bot(spec, "partnership")
-        chosen = []
-        for _ in range(10):
-            seat = played.to_act
-            assert seat is not None
-            chosen.append(bot.choose(played.view(seat), played.legal_actions(), random.Random(len(chosen))))
-            played.apply(chosen[-1])
-        return chosen
-
-    with_core = decisions()
-    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
-    assert decisions() == with_core
+    assert_search_decides_the_same_with_the_core_and_without(match, "pimc(samples=4,tricks=3)", 10, monkeypatch)
 
 
 def _play_position(seed: int, cards_left: int, extra: int) -> PartnershipMatch:

@@ -28,6 +28,7 @@ from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from clubsuite.solver import card_values
 from clubsuite.solver.search import NodeLimitError, SolveStats, solve
 from native_helpers import kernel_or_skip
+from playout_helpers import assert_play_outs_agree, assert_search_decides_the_same_with_the_core_and_without
 
 DIFFERENTIAL_MATCHES = 2000
 """Random matches per variant played through the engine and the kernel side by side."""
@@ -253,17 +254,7 @@ def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> N
     match.deal(rng=rng)
     for _ in range(rng.randrange(3, 3 + 39)):
         match.apply(RandomBot().choose(None, match.legal_actions(), rng))
-    compiled, python = match.clone(), match.clone()
-    assert compiled_finish(compiled, "heuristic")
-    rollouts = Rollouts("heuristic")
-    rollouts._playouts["whist"] = None  # the engine's own play-out, as where no kernel is built
-    rollouts.finish_hand(python, random.Random(1))
-    assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
-    assert (compiled.hand_scores, compiled.totals, compiled.is_over) == (
-        python.hand_scores,
-        python.totals,
-        python.is_over,
-    )
+    assert_play_outs_agree(match, seed)
 
 
 @pytest.mark.parametrize("seed", range(12))
@@ -285,15 +276,7 @@ def test_a_compiled_play_out_from_the_exchange_draws_and_ends_as_the_python_bots
     seat = match.to_act
     assert seat is not None
     for start in (match, match.determinize(seat, random.Random(seed))):
-        compiled, python = start.clone(), start.clone()
-        compiled_rng, python_rng = random.Random(50 + seed), random.Random(50 + seed)
-        assert compiled_finish(compiled, "heuristic", compiled_rng)
-        rollouts = Rollouts("heuristic")
-        rollouts._playouts["whist"] = None  # the engine's own play-out, as where no kernel is built
-        rollouts.finish_hand(python, python_rng)
-        assert compiled.hands[-1].action_log() == python.hands[-1].action_log()
-        assert (compiled.hand_scores, compiled.totals) == (python.hand_scores, python.totals)
-        assert compiled_rng.getstate() == python_rng.getstate()
+        assert_play_outs_agree(start, 50 + seed)
 
 
 def test_the_kernel_leaves_the_exchange_and_other_rollout_bots_to_the_engine() -> None:
@@ -323,22 +306,7 @@ def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: p
     match.deal(rng=rng)
     for _ in range(3):
         match.apply(Decision.EXCHANGE if rng.random() < 0.3 else Decision.KEEP)
-    spec = "pimc(samples=6,tricks=4)"
-
-    def decisions() -> list[object]:
-        played = match.clone()
-        bot = make_bot(spec, "whist")
-        chosen = []
-        for _ in range(12):
-            seat = played.to_act
-            assert seat is not None
-            chosen.append(bot.choose(played.view(seat), played.legal_actions(), random.Random(len(chosen))))
-            played.apply(chosen[-1])
-        return chosen
-
-    with_core = decisions()
-    monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
-    assert decisions() == with_core
+    assert_search_decides_the_same_with_the_core_and_without(match, "pimc(samples=6,tricks=4)", 12, monkeypatch)
 
 
 def test_the_compiled_exchange_decision_is_the_python_heuristics_with_the_same_draws() -> None:
