@@ -24,6 +24,7 @@ SHARED_SOURCES = [
     f"{NATIVE}/vector_tables.pxi",
     f"{NATIVE}/compiled_hand.pxi",
     f"{NATIVE}/compiled_match.pxi",
+    f"{NATIVE}/generator_state.pxi",
 ]
 """What every game's kernel is built from besides its own folder (a change rebuilds them all)."""
 

@@ -189,4 +189,5 @@ def count_random_hands(uint64_t first_seed, int matches, int target, bint no_spa
     return total
 
 
+include "generator_state.pxi"
 include "heuristic.pxi"

@@ -91,22 +91,6 @@ def heuristic_play(hand, tuple constants):
     return card_at(fh_choose_play(&w, &f, &k))
 
 
-cdef int _load_state(object state, mt_t *mt) except -1:
-    """A ``random.Random.getstate()`` into the kernel's generator."""
-    words = state[1]
-    if len(words) != 625:
-        raise ValueError("state: a random.Random state (624 words and an index)")
-    for i in range(624):
-        mt.state[i] = words[i]
-    mt.index = number_in(words[624], 0, 624, "the state's index")
-    return 0
-
-
-cdef object _state_of(object state, const mt_t *mt):
-    """The kernel's generator as a state for ``random.Random.setstate`` (the version and gauss fields of ``state``)."""
-    return (state[0], tuple(mt.state[i] for i in range(624)) + (mt.index,), state[2])
-
-
 cdef object _action_of_number(int action):
     return _PASS_CALL if action == FC_PASS else card_at(action)
 
@@ -120,11 +104,11 @@ def heuristic_action(hand, tuple constants, state):
     cdef fh_weights_t w
     cdef mt_t mt
     _constants(constants, &w)
-    _load_state(state, &mt)
+    load_generator_state(state, &mt)
     if not _replayed(hand, &f, &k) or f.stage == _STAGES.index(Stage.OVER):
         return None
     action = fh_choose(&w, &f, &k, &mt)
-    return _action_of_number(action), _state_of(state, &mt)
+    return _action_of_number(action), generator_state(state, &mt)
 
 
 def heuristic_finish_hand(hand, tuple constants, state):
@@ -137,13 +121,13 @@ def heuristic_finish_hand(hand, tuple constants, state):
     cdef mt_t mt
     cdef int16_t out[128]
     _constants(constants, &w)
-    _load_state(state, &mt)
+    load_generator_state(state, &mt)
     if not _replayed(hand, &f, &k) or f.stage == _STAGES.index(Stage.OVER):
         return None
     n = fh_finish_hand(&w, &f, &k, &mt, out, 128)
     if n < 0:
         return None
-    return [_action_of_number(out[j]) for j in range(n)], _state_of(state, &mt)
+    return [_action_of_number(out[j]) for j in range(n)], generator_state(state, &mt)
 
 
 def heuristic_finish(hand, tuple constants):

@@ -65,6 +65,9 @@ cdef extern from "core.h":
                             whist_outcome_t *out) nogil
 
 
+include "generator_state.pxi"
+
+
 def state_bytes():
     """The size of one hand's state in the kernel (for the memory figures of the benchmarks)."""
     return sizeof(whist_t)
@@ -221,15 +224,10 @@ def exchange_choice(uint64_t hand, int seat, int total, int target, bint someone
     """The heuristic bot's exchange decision (True: take the bid hand) with its generator in ``state``
     (``random.Random.getstate()``), and that generator's state after it: for the tests."""
     cdef mt_t mt
-    words = state[1]
-    if len(words) != 625:
-        raise ValueError("state: a random.Random state (624 words and an index)")
-    for i in range(624):
-        mt.state[i] = words[i]
-    mt.index = number_in(words[624], 0, 624, "the state's index")
+    load_generator_state(state, &mt)
     hands_of([hand], 1)
     take = wh_exchange_choice(hand, number_in(seat, 0, 2, "seat"), total, target, someone_exchanged, &mt)
-    return bool(take), (state[0], tuple(mt.state[i] for i in range(624)) + (mt.index,), state[2])
+    return bool(take), generator_state(state, &mt)
 
 
 def bot_matches(seeds, int target, int lead_rule, bots):
