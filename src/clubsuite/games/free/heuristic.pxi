@@ -29,7 +29,7 @@ cdef int _N_WEIGHTS = 16
 
 
 cdef int _constants(tuple values, fh_weights_t *w) except -1:
-    """playout.py's heuristic_constants() (bot.py's constants in heuristic.h's order) as the C struct."""
+    """bot.py's heuristic_constants() (bot.py's constants in heuristic.h's order) as the C struct."""
     if len(values) != _N_WEIGHTS:
         raise ValueError(f"the heuristic bot's constants are {_N_WEIGHTS} numbers, not {len(values)}")
     cdef double *out = &w.plain_top  # sixteen doubles in a row
@@ -80,7 +80,7 @@ cdef bint _replayed(object hand, free_t *f, fh_known_t *k) except -1:
 
 def heuristic_play(hand, tuple constants):
     """The card bot.py's heuristic bot plays for the seat to act of ``hand`` (an engine hand in its card play),
-    chosen in C with ``constants`` (playout.py's heuristic_constants()); None where the hand is not in its card play
+    chosen in C with ``constants`` (bot.py's heuristic_constants()); None where the hand is not in its card play
     or cannot be read."""
     cdef free_t f
     cdef fh_known_t k
@@ -164,7 +164,7 @@ def _bot_played(seeds, int target, bint no_spades_needs_a_trick, int heuristic, 
 
 def bot_matches(seeds, int target, bint no_spades_needs_a_trick, int heuristic, tuple constants):
     """Each seed's match as ``clubsuite.runner.play_match`` plays it with bot.py's heuristic bot (``constants``:
-    playout.py's heuristic_constants()) in the seats of the bits of ``heuristic`` and the random bot in the others:
+    bot.py's heuristic_constants()) in the seats of the bits of ``heuristic`` and the random bot in the others:
     a list like ``random_matches``'."""
     return [p[:4] for p in _bot_played(seeds, target, no_spades_needs_a_trick, heuristic, constants)]
 
