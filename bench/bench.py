@@ -473,6 +473,8 @@ BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist-vector-heuristic-python": _vector("whist", compiled=False, opponents="heuristic"),
     "clubsuite-partnership-vector-heuristic": _vector("partnership", compiled=True, opponents="heuristic"),
     "clubsuite-partnership-vector-heuristic-python": _vector("partnership", compiled=False, opponents="heuristic"),
+    "clubsuite-free-vector-heuristic": _vector("free", compiled=True, opponents="heuristic"),
+    "clubsuite-free-vector-heuristic-python": _vector("free", compiled=False, opponents="heuristic"),
     "clubsuite-northstar-3p": _northstar(3),
     "clubsuite-northstar-6p": _northstar(6),
     "clubsuite-northstar-4p-wild": _northstar(4, wild=True),
@@ -500,6 +502,7 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-whist-vector", "clubsuite-whist-vector-python"),
     ("clubsuite-whist-vector-heuristic", "clubsuite-whist-vector-heuristic-python"),
     ("clubsuite-partnership-vector-heuristic", "clubsuite-partnership-vector-heuristic-python"),
+    ("clubsuite-free-vector-heuristic", "clubsuite-free-vector-heuristic-python"),
 ]
 """Pairs reported as a ratio (first / second) when both ran."""
 

@@ -1,9 +1,10 @@
 """The vector environment (``clubsuite.rl.vector``): many tables of one learner against bots, stepped together.
 
-The compiled tables (``games/whist/vector.h``, ``games/partnership/vector.h``) are held to the engine's path step by
-step: every observation, mask, reward, end and seat, over whole episodes with both readings of CW-3, the
-partnership game's passes spelled id by id, fixed and drawn seats, both reward schemes, truncation, random and
-heuristic opponents, and ids the mask does not allow. The engine's path is held to
+The compiled tables (``games/whist/vector.h``, ``games/partnership/vector.h``, ``games/free/vector.h``) are held to
+the engine's path step by step: every observation, mask, reward, end and seat, over whole episodes with both
+readings of CW-3, the partnership game's passes spelled id by id, both readings of Free Clubs' no-spades bonus
+(FC-8), fixed and drawn seats, both reward schemes, truncation, random and heuristic opponents, and ids the mask does
+not allow. The engine's path is held to
 :func:`clubsuite.runner.play_match` (an episode is the match of its seed) and to the PettingZoo environment's
 observation; every game runs on it.
 """
@@ -49,14 +50,25 @@ CASES = {
     "illegal-ids": ("whist", "random", 1, "win", 500, 37, 900),
     "partnership-random-seat-0": ("partnership(target=40)", "random", 0, "win", 500, 0, 700),
     "partnership-mixed-points-illegal": ("partnership", "heuristic,random,heuristic", None, "points", 2, 23, 500),
+    "free-random-fixed-seat-win": ("free(target=60)", "random", 0, "win", 500, 0, 700),
+    "free-heuristic-drawn-seat-points-truncated": ("free", "heuristic", None, "points", 2, 0, 500),
+    "free-mixed-no-spades-illegal": (
+        "free(no_spades_needs_a_trick=true,target=40)",
+        "random,heuristic",
+        1,
+        "win",
+        500,
+        19,
+        600,
+    ),
 }
 """Settings (spec, opponents, seat, reward, max_hands, an illegal id every so many steps at table 0, steps)."""
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_compiled_tables_agree_with_the_engine_at_every_step(case: str) -> None:
-    """The rules (CW-1..CW-5, CP-1..CP-4, the pass spelled id by id) and the observation of each game's rl.py in its
-    vector.h: both paths from the same seeds and the same ids."""
+    """The rules (CW-1..CW-5, CP-1..CP-4, the pass spelled id by id, FC-1..FC-9) and the observation of each game's
+    rl.py in its vector.h: both paths from the same seeds and the same ids."""
     spec, opponents, seat, reward, max_hands, bad_every, steps = CASES[case]
     kernel_or_skip(f"clubsuite.games.{spec.split('(')[0].split('-')[0]}._core")
     compiled = ClubsVectorEnv(spec, 5, opponents, seat, reward, max_hands)
@@ -177,11 +189,13 @@ def test_an_id_the_mask_refuses_ends_the_episode_with_minus_1() -> None:
 def test_the_pure_python_setting_takes_the_engines_path(monkeypatch: pytest.MonkeyPatch) -> None:
     kernel_or_skip(CORE)
     kernel_or_skip("clubsuite.games.partnership._core")
+    kernel_or_skip("clubsuite.games.free._core")
     assert ClubsVectorEnv("whist", 1).compiled and ClubsVectorEnv("partnership", 1).compiled
-    assert not ClubsVectorEnv("free", 1, "random").compiled  # no tables in its kernel
+    assert ClubsVectorEnv("free", 1).compiled
+    assert not ClubsVectorEnv("free(misplays=true)", 1).compiled  # FC-10's table mode: the engine's alone
     assert not ClubsVectorEnv("whist", 1, "easy").compiled  # a bot the kernel does not have
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
-    assert not ClubsVectorEnv("whist", 1).compiled
+    assert not ClubsVectorEnv("whist", 1).compiled and not ClubsVectorEnv("free", 1).compiled
 
 
 @pytest.mark.parametrize(

@@ -1,6 +1,7 @@
 # The vector environment's tables in a game's kernel, the same glue for every game that has them: included by the
 # game's _core.pyx, over its vector.h (which names its table vector_table_t and gives vt_settings, vt_reset and
-# vt_step). The C trusts its arguments; everything is checked here first.
+# vt_step, and VT_WEIGHTS, the number of tuning constants its heuristic bot takes from Python: 0 where it takes
+# none). The C trusts its arguments; everything is checked here first.
 
 cdef extern from "vector.h":
     ctypedef struct vector_table_t:
@@ -11,9 +12,10 @@ cdef extern from "vector.h":
         VT_SIZE
         VT_IDS
         VT_OTHERS
+        VT_WEIGHTS
 
     void vt_settings(vector_table_t *v, int target, int rule, int max_hands, int points, int seat,
-                     const int *lineup) nogil
+                     const int *lineup, const double *weights) nogil
     void vt_reset(vector_table_t *v, float *obs, int8_t *mask) nogil
     void vt_step(vector_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
                  uint8_t *truncated, uint8_t *illegal) nogil
@@ -35,13 +37,15 @@ cdef class VectorTables:
     one row per table, written in place (checked by shape first). ``rule``: the reading of the rules where the game
     has several (0 otherwise); ``lineup``: the bots of the other seats in increasing seat order (0 the random bot,
     1 the heuristic bot); ``seat``: the learner's seat, or -1 to draw it for each episode; ``points``: the learner's
-    score of each hand as its reward, else +1/-1/0 for the match's result."""
+    score of each hand as its reward, else +1/-1/0 for the match's result; ``weights``: the heuristic bot's tuning
+    constants where the game's bot takes them from Python (bot.py), else empty."""
 
     cdef vector_table_t *tables
     cdef readonly int n
 
-    def __cinit__(self, int n, int target, int rule, int max_hands, bint points, int seat, lineup):
+    def __cinit__(self, int n, int target, int rule, int max_hands, bint points, int seat, lineup, weights=()):
         cdef int kinds[8]
+        cdef double constants[32]
         number_in(n, 1, 1 << 20, "n")
         number_in(target, 1, 1 << 20, "target")
         number_in(rule, 0, 1, "rule")
@@ -52,12 +56,17 @@ cdef class VectorTables:
             raise ValueError(f"lineup: one bot for each of the {VT_OTHERS} other seats")
         for k in range(VT_OTHERS):
             kinds[k] = checked[k]
+        values = [float(x) for x in weights]
+        if len(values) != VT_WEIGHTS or VT_WEIGHTS > 32:
+            raise ValueError(f"weights: the heuristic bot's {VT_WEIGHTS} constants")
+        for k in range(VT_WEIGHTS):
+            constants[k] = values[k]
         self.tables = <vector_table_t *>calloc(n, sizeof(vector_table_t))
         if self.tables == NULL:
             raise MemoryError()
         self.n = n
         for i in range(n):
-            vt_settings(&self.tables[i], target, rule, max_hands, points, seat, kinds)
+            vt_settings(&self.tables[i], target, rule, max_hands, points, seat, kinds, constants)
 
     def __dealloc__(self):
         free(self.tables)

@@ -104,6 +104,7 @@ register(
             "rl": "clubsuite.games.free.rl:coding",
             "bulk": "clubsuite.games.free.bulk:compiled_matches",
             "playout": "clubsuite.games.free.playout:compiled_finish",
+            "vector": "clubsuite.games.free.vector:kernel_tables",
         },
     )
 )

@@ -54,3 +54,34 @@ def heuristic_action(
 def heuristic_finish_hand(
     hand: FreeHand, constants: tuple[float, ...], state: tuple[object, ...]
 ) -> tuple[list[Card | Call], tuple[object, ...]] | None: ...
+
+OBSERVATION_SIZE: int
+ACTION_IDS: int
+
+def vector_table_bytes() -> int: ...
+
+class VectorTables:
+    n: int
+    def __init__(
+        self,
+        n: int,
+        target: int,
+        rule: int,
+        max_hands: int,
+        points: bool,
+        seat: int,
+        lineup: list[int],
+        weights: Sequence[float] = (),
+    ) -> None: ...
+    def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
+    def step(
+        self,
+        actions: object,
+        obs: object,
+        mask: object,
+        rewards: object,
+        terminated: object,
+        truncated: object,
+        illegal: object,
+        seats: object,
+    ) -> None: ...

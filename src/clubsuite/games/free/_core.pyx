@@ -1,16 +1,18 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The compiled Free Clubs kernel: a step-by-step state for the differential tests and a batch of random matches.
 
-The C code is in core.h (the rules, FC-1 to FC-9 in the default table rules) and clubsuite/native/kernel.h (the
+The C code is in core.h (the rules, FC-1 to FC-9 in the default table rules), heuristic.h (the heuristic bot),
+vector.h (many tables of one learner against bots, for ``clubsuite.rl.vector``) and clubsuite/native/kernel.h (the
 engine's random numbers and seeds); this module only moves numbers across and checks what it is handed (the C
 trusts it). ``bulk.py`` beside it decides when it is used, with the engine as the fallback.
 """
 
-from libc.stdint cimport uint32_t, uint64_t
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport calloc, free
 
 from clubsuite.cards import Card, CardSet
 from clubsuite.games.free.deal import FreeDeal
-from clubsuite.native.checks import number_in
+from clubsuite.native.checks import number_in, table_arrays
 
 
 cdef extern from "core.h":
@@ -191,3 +193,4 @@ def count_random_hands(uint64_t first_seed, int matches, int target, bint no_spa
 
 include "generator_state.pxi"
 include "heuristic.pxi"
+include "vector_tables.pxi"

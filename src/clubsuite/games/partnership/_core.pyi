@@ -1,6 +1,6 @@
 """Types of the compiled partnership kernel (``_core.pyx``)."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from clubsuite.games.partnership.hand import PartnershipHand, Pass, PassChoices
 from clubsuite.games.partnership.match import PartnershipMatch
@@ -43,7 +43,15 @@ def vector_table_bytes() -> int: ...
 class VectorTables:
     n: int
     def __init__(
-        self, n: int, target: int, rule: int, max_hands: int, points: bool, seat: int, lineup: list[int]
+        self,
+        n: int,
+        target: int,
+        rule: int,
+        max_hands: int,
+        points: bool,
+        seat: int,
+        lineup: list[int],
+        weights: Sequence[float] = (),
     ) -> None: ...
     def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
     def step(

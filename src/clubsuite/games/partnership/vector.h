@@ -275,12 +275,13 @@ static void pv_step(pv_table_t *v, int64_t id, float *obs, int8_t *mask, double 
 
 /* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
 typedef pv_table_t vector_table_t;
-enum { VT_SIZE = PV_SIZE, VT_IDS = PV_IDS, VT_OTHERS = P_SEATS - 1 };
+enum { VT_SIZE = PV_SIZE, VT_IDS = PV_IDS, VT_OTHERS = P_SEATS - 1, VT_WEIGHTS = 0 };
 
 /* A table's settings: `rule` a reading of the rules the game has (0 where it has none), `lineup` the bots of the
- * VT_OTHERS other seats in increasing seat order; the caller checked every number. */
+ * VT_OTHERS other seats in increasing seat order (`weights`: none); the caller checked every number. */
 static void vt_settings(vector_table_t *v, int target, int rule, int max_hands, int points, int seat,
-                        const int *lineup) {
+                        const int *lineup, const double *weights) {
+    (void)weights; /* the heuristic bot has no constants from Python */
     (void)rule; /* the partnership game has one reading */
     v->target = target;
     v->max_hands = max_hands;

@@ -1,6 +1,6 @@
 """Types of the compiled whist kernel (``_core.pyx``)."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from clubsuite.games.whist.hand import WhistHand
 from clubsuite.games.whist.match import WhistMatch
@@ -60,7 +60,15 @@ ACTION_IDS: int
 class VectorTables:
     n: int
     def __init__(
-        self, n: int, target: int, rule: int, max_hands: int, points: bool, seat: int, lineup: list[int]
+        self,
+        n: int,
+        target: int,
+        rule: int,
+        max_hands: int,
+        points: bool,
+        seat: int,
+        lineup: list[int],
+        weights: Sequence[float] = (),
     ) -> None: ...
     def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
     def step(
