@@ -429,7 +429,8 @@ def _vector(game: str, compiled: bool, opponents: str = "random") -> Benchmark:
                 f"{how}: {tables} tables of one learner (a drawn seat) against {opponents} bots, stepped as one "
                 "batch; per step one id per table drawn by NumPy from its mask, the bots' play to the learner's next "
                 f"turn and each table's observation ({env.layout.size} values) and mask; actions count the learner's "
-                "ids (a partnership pass takes three), units its whole matches"
+                "ids (a partnership pass takes three, a North Star play one per card and one more), units its whole "
+                "matches"
             ),
         )
 
@@ -475,6 +476,8 @@ BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-partnership-vector-heuristic-python": _vector("partnership", compiled=False, opponents="heuristic"),
     "clubsuite-free-vector-heuristic": _vector("free", compiled=True, opponents="heuristic"),
     "clubsuite-free-vector-heuristic-python": _vector("free", compiled=False, opponents="heuristic"),
+    "clubsuite-northstar-vector-heuristic": _vector("northstar", compiled=True, opponents="heuristic"),
+    "clubsuite-northstar-vector-heuristic-python": _vector("northstar", compiled=False, opponents="heuristic"),
     "clubsuite-northstar-3p": _northstar(3),
     "clubsuite-northstar-6p": _northstar(6),
     "clubsuite-northstar-4p-wild": _northstar(4, wild=True),
@@ -503,6 +506,7 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-whist-vector-heuristic", "clubsuite-whist-vector-heuristic-python"),
     ("clubsuite-partnership-vector-heuristic", "clubsuite-partnership-vector-heuristic-python"),
     ("clubsuite-free-vector-heuristic", "clubsuite-free-vector-heuristic-python"),
+    ("clubsuite-northstar-vector-heuristic", "clubsuite-northstar-vector-heuristic-python"),
 ]
 """Pairs reported as a ratio (first / second) when both ran."""
 

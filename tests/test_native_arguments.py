@@ -8,6 +8,9 @@ from collections.abc import Callable
 
 import pytest
 
+from clubsuite.games.free.bot import heuristic_constants
+from clubsuite.games.free.bulk import CORE as FREE
+from clubsuite.games.northstar.bulk import CORE as NORTHSTAR
 from clubsuite.games.partnership.bulk import CORE as PARTNERSHIP
 from clubsuite.games.whist.bulk import CORE as WHIST
 from clubsuite.solver.compiled import SOLVER
@@ -96,20 +99,45 @@ def _arrays(n: int, size: int, ids: int) -> dict[str, object]:
     }
 
 
-@pytest.mark.parametrize("module", [WHIST, PARTNERSHIP])
+VECTOR_TABLES: dict[str, tuple[int, tuple[int, ...], tuple[float, ...]]] = {
+    WHIST: (2, (11, 0), ()),
+    PARTNERSHIP: (3, (11,), ()),
+    FREE: (2, (11, 0), heuristic_constants()),
+    NORTHSTAR: (2, (3, 3, 0, 0, 0, 0, 0, 11, tuple(range(15))), tuple(range(14))),
+}
+"""Each kernel's vector tables: the other seats, rules settings with a target of 11, the heuristic bot's constants."""
+
+
+@pytest.mark.parametrize("module", sorted(VECTOR_TABLES))
 @pytest.mark.parametrize("wrong", ["actions", "obs", "mask", "rewards", "terminated", "truncated", "illegal", "seats"])
 def test_the_vector_tables_refuse_an_array_of_the_wrong_shape_naming_it(module: str, wrong: str) -> None:
     """The tables write a row of every array per table: a short one would be written past its end."""
     core = kernel_or_skip(module)
-    others = 2 if module == WHIST else 3
-    tables = core.VectorTables(3, 11, 0, 50, False, 0, [0] * others)
-    good = _arrays(3, core.OBSERVATION_SIZE, core.ACTION_IDS)
+    others, rules, weights = VECTOR_TABLES[module]
+    tables = core.VectorTables(3, rules, 50, False, 0, [0] * others, weights)
+    good = _arrays(3, tables.size, core.ACTION_IDS)
     tables.reset([1, 2, 3], good["obs"], good["mask"], good["seats"])
     bad = dict(good)
-    bad[wrong] = _arrays(2, core.OBSERVATION_SIZE + (wrong == "obs"), core.ACTION_IDS)[wrong]
+    bad[wrong] = _arrays(2, tables.size + (wrong == "obs"), core.ACTION_IDS)[wrong]
     with pytest.raises(ValueError, match=f"^{wrong}: expected shape"):
         tables.step(*bad.values())
+
+
+@pytest.mark.parametrize("module", sorted(VECTOR_TABLES))
+def test_the_vector_tables_refuse_settings_out_of_range_naming_them(module: str) -> None:
+    """The C trusts its settings: the seat, every other seat's bot, the rules and the bot's constants are checked."""
+    core = kernel_or_skip(module)
+    others, rules, weights = VECTOR_TABLES[module]
     with pytest.raises(ValueError, match="lineup"):
-        core.VectorTables(3, 11, 0, 50, False, 0, [0] * (others + 1))
-    with pytest.raises(ValueError, match="seat=4"):
-        core.VectorTables(3, 11, 0, 50, False, 4, [0] * others)
+        core.VectorTables(3, rules, 50, False, 0, [0] * (others + 1), weights)
+    with pytest.raises(ValueError, match="lineup"):
+        core.VectorTables(3, rules, 50, False, 0, [2] * others, weights)
+    with pytest.raises(ValueError, match=f"seat={others + 1}"):
+        core.VectorTables(3, rules, 50, False, others + 1, [0] * others, weights)
+    goal = rules.index(11)  # the target (or goal) of 11
+    with pytest.raises(ValueError, match=r"(target|goal)=0"):
+        core.VectorTables(3, (*rules[:goal], 0, *rules[goal + 1 :]), 50, False, 0, [0] * others, weights)
+    with pytest.raises(ValueError, match="rules"):
+        core.VectorTables(3, (*rules, 1), 50, False, 0, [0] * others, weights)
+    with pytest.raises(ValueError, match="weights"):
+        core.VectorTables(3, rules, 50, False, 0, [0] * others, (*weights, 1.0))

@@ -1,12 +1,12 @@
 """The vector environment (``clubsuite.rl.vector``): many tables of one learner against bots, stepped together.
 
-The compiled tables (``games/whist/vector.h``, ``games/partnership/vector.h``, ``games/free/vector.h``) are held to
-the engine's path step by step: every observation, mask, reward, end and seat, over whole episodes with both
-readings of CW-3, the partnership game's passes spelled id by id, both readings of Free Clubs' no-spades bonus
-(FC-8), fixed and drawn seats, both reward schemes, truncation, random and heuristic opponents, and ids the mask does
-not allow. The engine's path is held to
-:func:`clubsuite.runner.play_match` (an episode is the match of its seed) and to the PettingZoo environment's
-observation; every game runs on it.
+The compiled tables (each game's ``vector.h``) are held to the engine's path step by step: every observation, mask,
+reward, end and seat, over whole episodes with both readings of CW-3, the partnership game's passes spelled id by
+id, both readings of Free Clubs' no-spades bonus (FC-8), North Star's plays spelled card by card for 2 to 6 players
+with wild 15s, Crazy CLUBS, teams, double or nothing and both readings of the kept pack (NS-6), fixed and drawn
+seats, both reward schemes, truncation, random and heuristic opponents, and ids the mask does not allow. The
+engine's path is held to :func:`clubsuite.runner.play_match` (an episode is the match of its seed) and to the
+PettingZoo environment's observation; every game runs on it.
 """
 
 from __future__ import annotations
@@ -42,6 +42,11 @@ def _assert_same(a: Batch, b: Batch, where: str) -> None:
 
 LEFT_OF_LAST = "whist(lead_after_exchange=left_of_last_exchanger,target=5)"
 """CW-3's other reading, in short matches."""
+FREE_NO_SPADES = "free(no_spades_needs_a_trick=true,target=40)"
+"""FC-8's other reading, in short matches."""
+TEAMS_DOUBLE = "northstar(players=6,teams=3x2,double_or_nothing=true)"
+"""North Star's three teams of two (NS-10) with double or nothing (NS-8)."""
+MIXED_FIVE = "heuristic,random,heuristic,random,heuristic"
 CASES = {
     "random-fixed-seat-win": ("whist", "random", 0, "win", 500, 0, 900),
     "random-drawn-seat-points-truncated": ("whist", "random", None, "points", 3, 0, 900),
@@ -52,23 +57,20 @@ CASES = {
     "partnership-mixed-points-illegal": ("partnership", "heuristic,random,heuristic", None, "points", 2, 23, 500),
     "free-random-fixed-seat-win": ("free(target=60)", "random", 0, "win", 500, 0, 700),
     "free-heuristic-drawn-seat-points-truncated": ("free", "heuristic", None, "points", 2, 0, 500),
-    "free-mixed-no-spades-illegal": (
-        "free(no_spades_needs_a_trick=true,target=40)",
-        "random,heuristic",
-        1,
-        "win",
-        500,
-        19,
-        600,
-    ),
+    "free-mixed-no-spades-illegal": (FREE_NO_SPADES, "random,heuristic", 1, "win", 500, 19, 600),
+    "northstar-random-drawn-seat-points": ("northstar", "random", None, "points", 500, 0, 600),
+    "northstar-wild-heuristic-seat-1-illegal": ("northstar-wild(players=4)", "heuristic", 1, "win", 500, 29, 600),
+    "northstar-teams-double-mixed-truncated": (TEAMS_DOUBLE, MIXED_FIVE, None, "win", 2, 0, 600),
+    "northstar-crazy-duel-points": ("northstar-crazy(players=2)", "heuristic", None, "points", 500, 0, 500),
+    "northstar-2013-five-seat-4": ("northstar-2013(players=5)", "heuristic", 4, "win", 500, 0, 500),
 }
 """Settings (spec, opponents, seat, reward, max_hands, an illegal id every so many steps at table 0, steps)."""
 
 
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_compiled_tables_agree_with_the_engine_at_every_step(case: str) -> None:
-    """The rules (CW-1..CW-5, CP-1..CP-4, the pass spelled id by id, FC-1..FC-9) and the observation of each game's
-    rl.py in its vector.h: both paths from the same seeds and the same ids."""
+    """The rules (CW-1..CW-5, CP-1..CP-4, the pass spelled id by id, FC-1..FC-9, NS-1..NS-11, a play spelled id by
+    id) and the observation of each game's rl.py in its vector.h: both paths from the same seeds and the same ids."""
     spec, opponents, seat, reward, max_hands, bad_every, steps = CASES[case]
     kernel_or_skip(f"clubsuite.games.{spec.split('(')[0].split('-')[0]}._core")
     compiled = ClubsVectorEnv(spec, 5, opponents, seat, reward, max_hands)
@@ -190,12 +192,14 @@ def test_the_pure_python_setting_takes_the_engines_path(monkeypatch: pytest.Monk
     kernel_or_skip(CORE)
     kernel_or_skip("clubsuite.games.partnership._core")
     kernel_or_skip("clubsuite.games.free._core")
+    kernel_or_skip("clubsuite.games.northstar._core")
     assert ClubsVectorEnv("whist", 1).compiled and ClubsVectorEnv("partnership", 1).compiled
-    assert ClubsVectorEnv("free", 1).compiled
+    assert ClubsVectorEnv("free", 1).compiled and ClubsVectorEnv("northstar-crazy(players=6)", 1).compiled
     assert not ClubsVectorEnv("free(misplays=true)", 1).compiled  # FC-10's table mode: the engine's alone
     assert not ClubsVectorEnv("whist", 1, "easy").compiled  # a bot the kernel does not have
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
     assert not ClubsVectorEnv("whist", 1).compiled and not ClubsVectorEnv("free", 1).compiled
+    assert not ClubsVectorEnv("northstar", 1).compiled
 
 
 @pytest.mark.parametrize(

@@ -55,18 +55,17 @@ def heuristic_finish_hand(
     hand: FreeHand, constants: tuple[float, ...], state: tuple[object, ...]
 ) -> tuple[list[Card | Call], tuple[object, ...]] | None: ...
 
-OBSERVATION_SIZE: int
 ACTION_IDS: int
 
 def vector_table_bytes() -> int: ...
 
 class VectorTables:
     n: int
+    size: int
     def __init__(
         self,
         n: int,
-        target: int,
-        rule: int,
+        rules: tuple[int, ...],
         max_hands: int,
         points: bool,
         seat: int,

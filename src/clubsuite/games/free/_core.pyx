@@ -193,4 +193,13 @@ def count_random_hands(uint64_t first_seed, int matches, int target, bint no_spa
 
 include "generator_state.pxi"
 include "heuristic.pxi"
+cdef int _vector_rules(tuple rules, int *out) except -1:
+    """The vector tables' rules settings ``(target, no_spades_needs_a_trick)`` checked (FC-9, FC-8) into ``out``;
+    returns the seat count."""
+    if len(rules) != 2:
+        raise ValueError("rules: (target, no_spades_needs_a_trick)")
+    out[0] = _target(rules[0])
+    out[1] = number_in(rules[1], 0, 1, "no_spades_needs_a_trick")
+    return 3
+
 include "vector_tables.pxi"

@@ -240,26 +240,36 @@ static void fv_step(fv_table_t *v, int64_t id, float *obs, int8_t *mask, double 
 
 /* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
 typedef fv_table_t vector_table_t;
-enum { VT_SIZE = FV_SIZE, VT_IDS = FV_IDS, VT_OTHERS = FC_SEATS - 1, VT_WEIGHTS = FV_WEIGHTS };
+enum { VT_IDS = FV_IDS, VT_OTHERS = FC_SEATS - 1, VT_RULES = 2, VT_WEIGHTS = FV_WEIGHTS, VT_SCRATCH = 0 };
 
-/* A table's settings: `rule` the reading of FC-8 (1: the no-spades bonus needs a trick), `lineup` the bots of the
+/* A table's settings: `rules` the VT_RULES numbers of the rules (target, the reading of FC-8: 1 where the no-spades bonus needs a trick), `lineup` the bots of the
  * VT_OTHERS other seats in increasing seat order, `weights` the heuristic bot's VT_WEIGHTS constants; the caller
  * checked every number. */
-static void vt_settings(vector_table_t *v, int target, int rule, int max_hands, int points, int seat,
-                        const int *lineup, const double *weights) {
-    v->no_spades_needs_a_trick = rule;
-    v->target = target;
+static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int points, int seat, const int *lineup,
+                        const double *weights) {
+    v->no_spades_needs_a_trick = rules[1];
+    v->target = rules[0];
     v->max_hands = max_hands;
     v->points = points;
     v->fixed_seat = seat;
-    for (int j = 0; j < VT_OTHERS; j++) v->lineup[j] = lineup[j];
+    for (int k = 0; k < VT_OTHERS; k++) v->lineup[k] = lineup[k];
     memcpy(&v->w, weights, sizeof v->w);
 }
 
-static void vt_reset(vector_table_t *v, float *obs, int8_t *mask) { fv_reset(v, obs, mask); }
+/* The observation's length (every table of the game has the same). */
+static int vt_size(const vector_table_t *v) {
+    (void)v;
+    return FV_SIZE;
+}
+
+static void vt_reset(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+    (void)scratch;
+    fv_reset(v, obs, mask);
+}
 
 static void vt_step(vector_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
-                    uint8_t *truncated, uint8_t *illegal) {
+                    uint8_t *truncated, uint8_t *illegal, void *scratch) {
+    (void)scratch;
     fv_step(v, id, obs, mask, reward, terminated, truncated, illegal);
 }
 

@@ -32,8 +32,7 @@ def kernel_tables(
         return None
     tables: object = core.VectorTables(
         n,
-        options.target,
-        int(options.no_spades_needs_a_trick),
+        (options.target, int(options.no_spades_needs_a_trick)),
         max_hands,
         reward == "points",
         -1 if seat is None else seat,

@@ -111,6 +111,7 @@ register(
             "objective": "clubsuite.games.northstar.objective:OBJECTIVE",
             "bulk": "clubsuite.games.northstar.bulk:compiled_matches",
             "playout": "clubsuite.games.northstar.playout:compiled_finish",
+            "vector": "clubsuite.games.northstar.vector:kernel_tables",
         },
     )
 )

@@ -1,6 +1,6 @@
 """Types of the compiled North Star kernel (``_core.pyx``)."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 
 from clubsuite.cards import CardSet
 from clubsuite.games.northstar.bot import Weights
@@ -60,3 +60,35 @@ def heuristic_finish(
 def hands_of_shuffle(
     order: tuple[int, ...], players: int, dealer: int, stock: int, discards: int
 ) -> tuple[CardSet, ...]: ...
+
+WEIGHT_FIELDS: tuple[str, ...]
+
+ACTION_IDS: int
+
+def vector_table_bytes() -> int: ...
+
+class VectorTables:
+    n: int
+    size: int
+    def __init__(
+        self,
+        n: int,
+        rules: KernelOptions,
+        max_hands: int,
+        points: bool,
+        seat: int,
+        lineup: list[int],
+        weights: Sequence[float] = (),
+    ) -> None: ...
+    def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
+    def step(
+        self,
+        actions: object,
+        obs: object,
+        mask: object,
+        rewards: object,
+        terminated: object,
+        truncated: object,
+        illegal: object,
+        seats: object,
+    ) -> None: ...

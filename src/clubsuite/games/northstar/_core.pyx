@@ -1,16 +1,17 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True
 """The compiled North Star kernel: a step-by-step match for the differential tests and a batch of random matches.
 
-The C code is in core.h (the rules) and clubsuite/native/kernel.h (the engine's random numbers and seeds); this
+The C code is in core.h (the rules), heuristic.h (the heuristic bot), vector.h (many tables of one learner against
+bots, for ``clubsuite.rl.vector``) and clubsuite/native/kernel.h (the engine's random numbers and seeds); this
 module only moves numbers across. The rules options come as the tuple ``bulk.kernel_options`` makes of a
 ``NorthstarOptions``; cards cross as the engine's masks (the kernel's shifted left by ``NUMBERED_BASE``, 64). ``bulk.py``
 beside it decides when it is used, with the engine as the fallback.
 """
 
-from libc.stdint cimport int8_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdint cimport int8_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free, malloc
 
-from clubsuite.native.checks import number_in
+from clubsuite.native.checks import number_in, table_arrays
 
 
 cdef extern from "core.h":
@@ -323,3 +324,20 @@ include "compiled_hand.pxi"
 include "hand.pxi"
 include "heuristic.pxi"
 include "compiled_match.pxi"
+
+
+cdef int _vector_rules(tuple rules, int *out) except -1:
+    """The vector tables' rules settings (the tuple ``bulk.kernel_options`` makes) checked as ``_options`` checks them,
+    written as vector.h's numbers (the eight options, then the 15 club points); returns the player count."""
+    if len(rules) != 9:
+        raise ValueError("rules: the nine rules settings of bulk.kernel_options")
+    cdef ns_options_t o = _options(rules)
+    cdef int *head = [o.players, o.n_teams, o.teams, o.double_or_nothing, o.wild, o.crazy, o.leftover, o.goal]
+    for k in range(8):
+        out[k] = head[k]
+    for k in range(15):
+        out[8 + k] = o.club_points[k]
+    return o.players
+
+
+include "vector_tables.pxi"

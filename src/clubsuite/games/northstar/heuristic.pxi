@@ -24,6 +24,8 @@ cdef tuple _WEIGHT_FIELDS = (
     "kappa", "shed", "keep_lead", "lead_only", "lead_value", "take", "gift", "deny", "lead_only_control",
     "stranded", "wild_fill", "finish", "double_cost", "double_per_player",
 )
+WEIGHT_FIELDS = _WEIGHT_FIELDS
+"""bot.py's Weights' fields in heuristic.h's order (the vector tables take the weights as these numbers)."""
 cdef nh_table_t _table  # one decision's table (the GIL keeps it to one at a time)
 cdef ns_action_t _played[512]  # the actions of one play-out (a round has some tens to a few hundred)
 

@@ -35,18 +35,17 @@ class HeuristicTable:
     def choice(self) -> int: ...
     def finish(self) -> tuple[list[int], list[int]]: ...
 
-OBSERVATION_SIZE: int
 ACTION_IDS: int
 
 def vector_table_bytes() -> int: ...
 
 class VectorTables:
     n: int
+    size: int
     def __init__(
         self,
         n: int,
-        target: int,
-        rule: int,
+        rules: tuple[int, ...],
         max_hands: int,
         points: bool,
         seat: int,

@@ -215,6 +215,13 @@ cdef class HeuristicTable:
         return [passes[i] for i in range(n_passes)], [out[i] for i in range(n)]
 
 
+cdef int _vector_rules(tuple rules, int *out) except -1:
+    """The vector tables' rules settings ``(target,)`` checked into ``out``; returns the seat count."""
+    if len(rules) != 1:
+        raise ValueError("rules: (target,)")
+    out[0] = number_in(rules[0], 1, 1 << 20, "target")
+    return 4
+
 include "vector_tables.pxi"
 include "compiled_hand.pxi"
 include "hand.pxi"

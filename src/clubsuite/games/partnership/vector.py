@@ -29,6 +29,6 @@ def kernel_tables(
     if -1 in kinds:
         return None
     tables: object = core.VectorTables(
-        n, options.target, 0, max_hands, reward == "points", -1 if seat is None else seat, kinds
+        n, (options.target,), max_hands, reward == "points", -1 if seat is None else seat, kinds
     )
     return tables

@@ -51,19 +51,17 @@ class HeuristicTable:
     def choice(self) -> int: ...
     def finish(self) -> list[int]: ...
 
-OBSERVATION_SIZE: int
-
 def vector_table_bytes() -> int: ...
 
 ACTION_IDS: int
 
 class VectorTables:
     n: int
+    size: int
     def __init__(
         self,
         n: int,
-        target: int,
-        rule: int,
+        rules: tuple[int, ...],
         max_hands: int,
         points: bool,
         seat: int,

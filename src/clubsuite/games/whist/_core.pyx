@@ -249,6 +249,15 @@ def bot_matches(seeds, int target, int lead_rule, bots):
     return results
 
 
+cdef int _vector_rules(tuple rules, int *out) except -1:
+    """The vector tables' rules settings ``(target, lead rule)`` checked (CW-5's target; CW-3's reading, 0 or 1) into
+    ``out``; returns the seat count."""
+    if len(rules) != 2:
+        raise ValueError("rules: (target, lead rule)")
+    out[0] = number_in(rules[0], 1, 1 << 20, "target")
+    out[1] = number_in(rules[1], 0, 1, "rule")
+    return 3
+
 include "vector_tables.pxi"
 include "compiled_hand.pxi"
 include "hand.pxi"

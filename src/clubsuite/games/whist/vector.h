@@ -257,25 +257,36 @@ static void wv_step(wv_table_t *v, int64_t id, float *obs, int8_t *mask, double 
 
 /* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
 typedef wv_table_t vector_table_t;
-enum { VT_SIZE = WV_SIZE, VT_IDS = WV_IDS, VT_OTHERS = W_SEATS - 1, VT_WEIGHTS = 0 };
+enum { VT_IDS = WV_IDS, VT_OTHERS = W_SEATS - 1, VT_RULES = 2, VT_WEIGHTS = 0, VT_SCRATCH = 0 };
 
-/* A table's settings: `rule` a reading of the rules the game has (0 where it has none), `lineup` the bots of the
- * VT_OTHERS other seats in increasing seat order (`weights`: none); the caller checked every number. */
-static void vt_settings(vector_table_t *v, int target, int rule, int max_hands, int points, int seat,
-                        const int *lineup, const double *weights) {
-    (void)weights; /* the heuristic bot has no constants from Python */
-    v->lead_rule = rule; /* CW-3 */
-    v->target = target;
+/* A table's settings: `rules` the VT_RULES numbers of the rules (target, lead rule: CW-3), `lineup` the bots of the
+ * VT_OTHERS other seats in increasing seat order, `weights` the heuristic bot's VT_WEIGHTS constants; the caller
+ * checked every number. */
+static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int points, int seat, const int *lineup,
+                        const double *weights) {
+    v->lead_rule = rules[1]; /* CW-3 */
+    v->target = rules[0];
     v->max_hands = max_hands;
     v->points = points;
     v->fixed_seat = seat;
     for (int k = 0; k < VT_OTHERS; k++) v->lineup[k] = lineup[k];
+    (void)weights; /* the heuristic bot has no constants from Python */
 }
 
-static void vt_reset(vector_table_t *v, float *obs, int8_t *mask) { wv_reset(v, obs, mask); }
+/* The observation's length (every table of the game has the same). */
+static int vt_size(const vector_table_t *v) {
+    (void)v;
+    return WV_SIZE;
+}
+
+static void vt_reset(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+    (void)scratch;
+    wv_reset(v, obs, mask);
+}
 
 static void vt_step(vector_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
-                    uint8_t *truncated, uint8_t *illegal) {
+                    uint8_t *truncated, uint8_t *illegal, void *scratch) {
+    (void)scratch;
     wv_step(v, id, obs, mask, reward, terminated, truncated, illegal);
 }
 

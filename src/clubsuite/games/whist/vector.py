@@ -27,6 +27,6 @@ def kernel_tables(
         return None
     rule = LEAD_RULES[options.lead_after_exchange]
     tables: object = core.VectorTables(
-        n, options.target, rule, max_hands, reward == "points", -1 if seat is None else seat, kinds
+        n, (options.target, rule), max_hands, reward == "points", -1 if seat is None else seat, kinds
     )
     return tables
