@@ -365,7 +365,7 @@ class FreeHand:
         if self.stage is Stage.PLAY and type(action) is Card and self._play_mask(actor) >> action.index & 1:
             # A card the rules allow (what explain would find, without its other questions): the common case.
             self.log.append(action)
-            return self._play(actor, action.index)
+            return self._play(actor, action.index, lawful=True)
         reason = self.explain(action)
         if reason is not None:
             raise IllegalActionError(reason)
@@ -490,8 +490,7 @@ class FreeHand:
 
     def _hand_done(self) -> bool:
         """FC-7: after ten tricks, or once at least two players are out of cards."""
-        empty = sum(1 for h in self.hands if not h)
-        return len(self.tricks) >= MAX_TRICKS or empty >= 2
+        return len(self.tricks) >= MAX_TRICKS or self.hands.count(0) >= 2
 
     def _start_play(self, events: list[Event]) -> None:
         self.stage = Stage.PLAY
@@ -528,17 +527,21 @@ class FreeHand:
     def _played_count(self) -> int:
         return sum(len(plays) for plays, _ in self.tricks) + len(self.trick)
 
-    def _play(self, seat: int, idx: int) -> Events:
-        if not self._play_mask(seat) >> idx & 1:  # only reachable with option misplays (FC-10)
+    def _play(self, seat: int, idx: int, lawful: bool = False) -> Events:
+        """Play card ``idx`` of ``seat``; ``lawful``: the caller has checked that the rules allow it (else a card that
+        fails to follow suit is noted as a misplay, FC-10)."""
+        if not lawful and not self._play_mask(seat) >> idx & 1:  # only reachable with option misplays (FC-10)
             state = self._play_state()
             self.misplays.append(Misplay(seat, idx, len(self.tricks), self._played_count(), undo=state))
         self.hands[seat] &= ~(1 << idx)
-        self.trick.append((seat, idx))
-        events: list[Event] = [CardPlayed(seat, card_at(idx))]
-        if len(self.trick) < len(self._players):
-            self.to_act = self._players[len(self.trick)]
-            return tuple(events)
-        winner = self._trick_winner(self.trick, len(self.tricks))
+        trick = self.trick
+        trick.append((seat, idx))
+        played = CardPlayed(seat, card_at(idx))
+        if len(trick) < len(self._players):
+            self.to_act = self._players[len(trick)]
+            return (played,)
+        events: list[Event] = [played]
+        winner = self._trick_winner(trick, len(self.tricks))
         plays = tuple(self.trick)
         self.tricks.append((plays, winner))
         self.tricks_won[winner] += 1
@@ -554,7 +557,7 @@ class FreeHand:
 
     def _trick_winner(self, plays: list[tuple[int, int]], number: int) -> int:
         """The winner of trick ``number`` (0 first); a misplayer called in the second stage cannot win it (FC-10)."""
-        out = {m.seat for m in self.misplays if m.called == 2 and m.trick == number}
+        out = {m.seat for m in self.misplays if m.called == 2 and m.trick == number} if self.misplays else None
         if not out:
             return trick_winner(plays)
         # The leader never misplays (only a follower can fail to follow), so someone is always left.
