@@ -333,3 +333,11 @@ def test_the_random_bot_hands_a_generator_of_another_kind_to_the_python_method()
             return Fraction(2, 3)
 
     assert RandomBot().choose(None, (10, 20, 30), ExactRandom()) == 30  # type: ignore[arg-type]
+
+
+def test_a_card_set_of_a_stray_mask_writes_the_bits_that_are_no_card_by_index() -> None:
+    """Bits with no card (a set built by ``from_mask`` from a stray number) cannot be named; they are written as
+    ``#index`` so that any message about the set can be written."""
+    assert str(CardSet.from_mask(1 << 60 | 1)) == "2C #60"
+    assert str(CardSet.from_mask(1 << 300)) == "#300"
+    assert str(CardSet.parse("2C 3D")) == "2C 3D"

@@ -265,7 +265,12 @@ class CardSet(int):
         return list(self)
 
     def __str__(self) -> str:
-        return " ".join(str(c) for c in self)
+        """The cards' notation in index order; a bit that is no card of any deck (a set built from a stray mask)
+        shows as ``#`` and its index, so that a message about such a set can still be written."""
+        table = CARD_TABLE
+        return " ".join(
+            str(c) if (c := table[i] if i < len(table) else None) is not None else f"#{i}" for i in iter_bits(int(self))
+        )
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"

@@ -20,7 +20,7 @@ from partnership_helpers import (
     snapshot,
 )
 
-from clubsuite.cards import CLUBS_MASK, card, cards
+from clubsuite.cards import CLUBS_MASK, CardSet, card, cards
 from clubsuite.engine import Phase, resolve
 from clubsuite.errors import (
     ClubsError,
@@ -439,6 +439,20 @@ def test_cp2_a_pass_object_that_holds_no_cards_of_the_deck_is_refused_without_ch
     bad = Pass(cards)
     reason = match.explain(bad)
     assert reason is not None and "CP-2" in reason
+    with pytest.raises(IllegalActionError, match="CP-2"):
+        match.apply(bad)
+    assert match_snapshot(match) == before
+
+
+@pytest.mark.parametrize("mask", [1 << 60, 1 << 60 | 1, 1 << 200])
+def test_cp2_a_pass_of_cards_of_no_deck_in_the_card_play_is_refused_by_its_reason(mask: int) -> None:
+    """A card set built from a stray mask (bits that are no card) is written with those bits as ``#index``, so the
+    card play's refusal of any pass can still name it."""
+    match = _third_hand_spade_led()
+    before = match_snapshot(match)
+    bad = Pass(CardSet.from_mask(mask))
+    reason = match.explain(bad)
+    assert reason is not None and reason.startswith("pass ") and "#" in reason and "(CP-2" in reason
     with pytest.raises(IllegalActionError, match="CP-2"):
         match.apply(bad)
     assert match_snapshot(match) == before
