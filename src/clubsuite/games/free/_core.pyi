@@ -4,6 +4,9 @@ from collections.abc import Iterable, Sequence
 
 from clubsuite.cards import Card
 from clubsuite.games.free.hand import Call, FreeHand
+from clubsuite.native.vector_tables import ACTION_IDS as ACTION_IDS
+from clubsuite.native.vector_tables import VectorTables as VectorTables
+from clubsuite.native.vector_tables import vector_table_bytes as vector_table_bytes
 
 PASS: int
 TARGET_MAX: int
@@ -54,33 +57,3 @@ def heuristic_action(
 def heuristic_finish_hand(
     hand: FreeHand, constants: tuple[float, ...], state: tuple[object, ...]
 ) -> tuple[list[Card | Call], tuple[object, ...]] | None: ...
-
-ACTION_IDS: int
-
-def vector_table_bytes() -> int: ...
-
-class VectorTables:
-    n: int
-    size: int
-    def __init__(
-        self,
-        n: int,
-        rules: tuple[int, ...],
-        max_hands: int,
-        points: bool,
-        seat: int,
-        lineup: list[int],
-        weights: Sequence[float] = (),
-    ) -> None: ...
-    def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
-    def step(
-        self,
-        actions: object,
-        obs: object,
-        mask: object,
-        rewards: object,
-        terminated: object,
-        truncated: object,
-        illegal: object,
-        seats: object,
-    ) -> None: ...

@@ -1,12 +1,15 @@
 """Types of the compiled North Star kernel (``_core.pyx``)."""
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from clubsuite.cards import CardSet
 from clubsuite.games.northstar.bot import Weights
 from clubsuite.games.northstar.combos import NorthstarAction
 from clubsuite.games.northstar.hand import NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.match import NorthstarMatch
+from clubsuite.native.vector_tables import ACTION_IDS as ACTION_IDS
+from clubsuite.native.vector_tables import VectorTables as VectorTables
+from clubsuite.native.vector_tables import vector_table_bytes as vector_table_bytes
 
 KernelOptions = tuple[int, int, int, int, int, int, int, int, tuple[int, ...]]
 
@@ -62,33 +65,3 @@ def hands_of_shuffle(
 ) -> tuple[CardSet, ...]: ...
 
 WEIGHT_FIELDS: tuple[str, ...]
-
-ACTION_IDS: int
-
-def vector_table_bytes() -> int: ...
-
-class VectorTables:
-    n: int
-    size: int
-    def __init__(
-        self,
-        n: int,
-        rules: KernelOptions,
-        max_hands: int,
-        points: bool,
-        seat: int,
-        lineup: list[int],
-        weights: Sequence[float] = (),
-    ) -> None: ...
-    def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
-    def step(
-        self,
-        actions: object,
-        obs: object,
-        mask: object,
-        rewards: object,
-        terminated: object,
-        truncated: object,
-        illegal: object,
-        seats: object,
-    ) -> None: ...

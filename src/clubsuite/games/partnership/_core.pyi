@@ -1,9 +1,12 @@
 """Types of the compiled partnership kernel (``_core.pyx``)."""
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from clubsuite.games.partnership.hand import PartnershipHand, Pass, PassChoices
 from clubsuite.games.partnership.match import PartnershipMatch
+from clubsuite.native.vector_tables import ACTION_IDS as ACTION_IDS
+from clubsuite.native.vector_tables import VectorTables as VectorTables
+from clubsuite.native.vector_tables import vector_table_bytes as vector_table_bytes
 
 def state_bytes() -> int: ...
 def pass_at(hand: int, index: int) -> int: ...
@@ -34,36 +37,6 @@ class HeuristicTable:
     def play(self, index: int) -> None: ...
     def choice(self) -> int: ...
     def finish(self) -> tuple[list[int], list[int]]: ...
-
-ACTION_IDS: int
-
-def vector_table_bytes() -> int: ...
-
-class VectorTables:
-    n: int
-    size: int
-    def __init__(
-        self,
-        n: int,
-        rules: tuple[int, ...],
-        max_hands: int,
-        points: bool,
-        seat: int,
-        lineup: list[int],
-        weights: Sequence[float] = (),
-    ) -> None: ...
-    def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
-    def step(
-        self,
-        actions: object,
-        obs: object,
-        mask: object,
-        rewards: object,
-        terminated: object,
-        truncated: object,
-        illegal: object,
-        seats: object,
-    ) -> None: ...
 
 class CompiledHand(PartnershipHand):
     """The compiled hand (hand.pxi): PartnershipHand's interface with its state in C. Not a subclass of

@@ -1,9 +1,12 @@
 """Types of the compiled whist kernel (``_core.pyx``)."""
 
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable
 
 from clubsuite.games.whist.hand import WhistHand
 from clubsuite.games.whist.match import WhistMatch
+from clubsuite.native.vector_tables import ACTION_IDS as ACTION_IDS
+from clubsuite.native.vector_tables import VectorTables as VectorTables
+from clubsuite.native.vector_tables import vector_table_bytes as vector_table_bytes
 
 def state_bytes() -> int: ...
 def random_doubles(seed: int, n: int) -> list[float]: ...
@@ -50,36 +53,6 @@ class HeuristicTable:
     def play(self, index: int) -> None: ...
     def choice(self) -> int: ...
     def finish(self) -> list[int]: ...
-
-def vector_table_bytes() -> int: ...
-
-ACTION_IDS: int
-
-class VectorTables:
-    n: int
-    size: int
-    def __init__(
-        self,
-        n: int,
-        rules: tuple[int, ...],
-        max_hands: int,
-        points: bool,
-        seat: int,
-        lineup: list[int],
-        weights: Sequence[float] = (),
-    ) -> None: ...
-    def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
-    def step(
-        self,
-        actions: object,
-        obs: object,
-        mask: object,
-        rewards: object,
-        terminated: object,
-        truncated: object,
-        illegal: object,
-        seats: object,
-    ) -> None: ...
 
 class CompiledHand(WhistHand):
     """The compiled hand (hand.pxi): WhistHand's interface with its state in C. Not a subclass of WhistHand at run
