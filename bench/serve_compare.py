@@ -1,0 +1,263 @@
+"""The knee of one server process, for a commit and the working tree side by side: the most tables whose p99 stays
+under 50 ms.
+
+Run as ``python bench/serve_compare.py --compare REF [--steps 50,100,150,...] [--seconds 20]``. It checks out REF
+into a temporary git worktree and builds its compiled core there, then, for each table count of ``--steps`` in
+turn, runs ``bench/serve_load.py``'s load (whist tables with one person thinking ``--think`` seconds, two bots at
+``--bot-delay``, ``--watchers`` spectators each) against a fresh ``clubs serve`` of REF and one of the working tree,
+alternating which goes first, one process each over its own SQLite data directory. A side stops stepping once its
+p99 reaches the bound; its knee is the last count under it. Every run prints its line (accepted actions a second,
+p50, p99, max, the server's CPU and memory per table, and the load generator's own CPU); the end prints the knees.
+
+The load generator runs in ``--clients`` processes (each playing a share of the tables' sockets) so that it is not
+the bottleneck, and reports its CPU: the seconds of CPU its processes used per second of the run (1.0 is one core
+busy). The server's CPU is read the same way from ``/proc`` (Linux). Everything is bounded: every run stops by
+itself, every server it started is stopped, and the worktree is removed. The figures are for reading; no test
+depends on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import contextlib
+import json
+import multiprocessing
+import os
+import random
+import resource
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import httpx
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serve_load import Figures, Table, free_port, load_limits, watch
+
+ROOT = Path(__file__).resolve().parent.parent
+BOUND_MS = 50.0
+"""The p99 a table count must stay under to count towards the knee."""
+
+
+@contextlib.contextmanager
+def worktree(ref: str) -> Iterator[Path]:
+    """A detached checkout of ``ref`` in a temporary folder, its compiled core built in place; removed after."""
+    folder = Path(tempfile.mkdtemp(prefix="clubs-ref-"))
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), ref], check=True)
+    try:
+        build = subprocess.run(
+            [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder, capture_output=True, text=True
+        )
+        if build.returncode:
+            print(f"{ref}: its compiled core did not build; it runs on pure Python", file=sys.stderr)
+        yield folder / "src"
+    finally:
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)], check=False)
+
+
+def cpu_seconds(pid: int) -> float | None:
+    """The CPU (user and system) process ``pid`` has used, from /proc; None where there is none."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def rss_bytes(pid: int) -> int | None:
+    """The resident memory of process ``pid``, from /proc; None where there is none."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        return None
+    return None
+
+
+@contextlib.contextmanager
+def server(src: Path, tables: int, watchers: int) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``clubs serve`` of the package in ``src`` on a free loopback port over a temporary data directory."""
+    with tempfile.TemporaryDirectory() as data:
+        port = free_port()
+        cmd = [sys.executable, "-c", "from clubsuite.cli.main import main; main()", "serve", "--port", str(port)]
+        cmd += ["--data-dir", data, "--log-level", "warning", *load_limits(tables, watchers)]
+        env = {**os.environ, "PYTHONPATH": str(src)}
+        proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env=env, cwd=data)
+        base = f"http://127.0.0.1:{port}"
+        try:
+            deadline = time.monotonic() + 60
+            while True:
+                with contextlib.suppress(httpx.HTTPError):
+                    if httpx.get(base + "/health", timeout=1).status_code == 200:
+                        break
+                if time.monotonic() > deadline or proc.poll() is not None:
+                    raise SystemExit(f"the server of {src} did not start")
+                time.sleep(0.1)
+            yield base, proc
+        finally:
+            proc.send_signal(signal.SIGTERM)
+            try:
+                proc.wait(30)
+            except subprocess.TimeoutExpired:
+                proc.kill()
+
+
+def make_tables(base: str, count: int, bot_delay: float) -> list[Table]:
+    """``count`` whist tables, each with one person seat joined by the benchmark and two random bots."""
+    tables = []
+    with httpx.Client(base_url=base, timeout=30) as http:
+        for _ in range(count):
+            seats = [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * 2
+            body = {"game": "whist", "seats": seats, "bot_delay": bot_delay, "grace": 3600}
+            made = http.post("/tables", json=body).raise_for_status().json()
+            joined = http.post(f"/tables/{made['id']}/join", json={"name": "bench"}).raise_for_status().json()
+            tables.append(Table(made["id"], joined["token"]))
+    return tables
+
+
+def versions(base: str, tables: list[Table]) -> int:
+    """The sum of the tables' versions: every action the server accepted."""
+    with httpx.Client(base_url=base, timeout=30) as http:
+        return sum(http.get(f"/tables/{t.id}").json()["version"] for t in tables)
+
+
+def client_share(ws_url: str, share: list[tuple[str, str]], options: dict[str, Any], seed: int) -> dict[str, Any]:
+    """One process of the load generator: the player and watchers of its share of the tables until the stop time;
+    its latencies, acts and refusals, and its own CPU."""
+    figures = Figures()
+    rng = random.Random(seed)
+    used = resource.getrusage(resource.RUSAGE_SELF)  # a pool's process serves several runs: count this one's
+
+    async def play() -> None:
+        clients = []
+        for table_id, token in share:
+            table = Table(table_id, token)
+            clients.append(watch(ws_url, table, figures, options["stop"], token, random.Random(rng.random()),
+                                 options["think"]))  # fmt: skip
+            clients += [
+                watch(ws_url, table, figures, options["stop"], None, rng, options["think"])
+                for _ in range(options["watchers"])
+            ]
+        await asyncio.gather(*clients)
+
+    asyncio.run(play())
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return {
+        "latencies": figures.latencies,
+        "acts": figures.acts,
+        "refused": figures.refused,
+        "cpu": usage.ru_utime + usage.ru_stime - used.ru_utime - used.ru_stime,
+    }
+
+
+def measure(src: Path, tables: int, args: argparse.Namespace, pool: Any) -> dict[str, Any]:
+    """One run: a fresh server of ``src``, ``tables`` tables, the load for ``args.seconds``; its figures."""
+    with server(src, tables, args.watchers) as (base, proc):
+        memory_before = rss_bytes(proc.pid)
+        made = make_tables(base, tables, args.bot_delay)
+        before = versions(base, made)
+        cpu_before = cpu_seconds(proc.pid)
+        start = time.monotonic()
+        options = {"stop": time.monotonic() + args.seconds, "think": args.think, "watchers": args.watchers}
+        ws_url = base.replace("http://", "ws://")
+        shares = [[(t.id, t.token) for t in made[k :: args.clients]] for k in range(args.clients)]
+        jobs = [
+            pool.apply_async(client_share, (ws_url, share, options, args.seed + k)) for k, share in enumerate(shares)
+        ]
+        results = [job.get(args.seconds + 120) for job in jobs]
+        elapsed = time.monotonic() - start
+        cpu_after = cpu_seconds(proc.pid)
+        memory_after = rss_bytes(proc.pid)
+        after = versions(base, made)
+    lat = sorted(x for r in results for x in r["latencies"])
+
+    def pct(p: float) -> float:
+        return lat[min(len(lat) - 1, int(p * len(lat)))] * 1000 if lat else float("nan")
+
+    server_cpu = None if cpu_before is None or cpu_after is None else (cpu_after - cpu_before) / elapsed
+    per_table = None if memory_before is None or memory_after is None else (memory_after - memory_before) / tables
+    return {
+        "tables": tables,
+        "accepted_actions_per_second": round((after - before) / elapsed, 1),
+        "latency_samples": len(lat),
+        "latency_ms_p50": round(pct(0.50), 2),
+        "latency_ms_p99": round(pct(0.99), 2),
+        "latency_ms_max": round(lat[-1] * 1000, 2) if lat else None,
+        "refused": sum(r["refused"] for r in results),
+        "server_cores": None if server_cpu is None else round(server_cpu, 2),
+        "generator_cores": round(sum(r["cpu"] for r in results) / elapsed, 2),
+        "memory_per_table_bytes": None if per_table is None else round(per_table),
+    }
+
+
+def line(label: str, f: dict[str, Any]) -> str:
+    """One run's figures as a line."""
+    memory = f["memory_per_table_bytes"]
+    return (
+        f"{label:>12} {f['tables']:>5} tables: {f['accepted_actions_per_second']:>7} actions/s, p50 "
+        f"{f['latency_ms_p50']} ms, p99 {f['latency_ms_p99']} ms, max {f['latency_ms_max']} ms; server "
+        f"{f['server_cores']} cores, {'?' if memory is None else f'{memory / 1024:.1f} KiB'} a table; load "
+        f"generator {f['generator_cores']} cores"
+    )
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Step the table count for REF and the working tree, alternating, and print each knee."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--compare", required=True, metavar="REF", help="the commit to compare the working tree with")
+    parser.add_argument("--steps", default="50,100,150,200,250,300,400,500,600,800,1000", help="table counts")
+    parser.add_argument("--seconds", type=float, default=20.0, help="how long each run plays (default 20)")
+    parser.add_argument("--watchers", type=int, default=1, help="spectators per table besides its player")
+    parser.add_argument("--think", type=float, default=0.5, help="the player's mean thinking time, seconds")
+    parser.add_argument("--bot-delay", type=float, default=0.5, help="the bots' delay before acting, seconds")
+    parser.add_argument("--clients", type=int, default=2, help="processes of the load generator (default 2)")
+    parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument("--json", action="store_true", help="print every run's figures as JSON at the end")
+    args = parser.parse_args(argv)
+    try:
+        steps = sorted({int(s) for s in args.steps.split(",")})
+    except ValueError:
+        parser.error(f"--steps {args.steps!r}: table counts separated by commas")
+    if not steps or not all(1 <= s <= 2000 for s in steps):
+        parser.error("--steps: table counts from 1 to 2000")
+    if not 0 < args.seconds <= 600 or not 0 <= args.watchers <= 20 or not 1 <= args.clients <= 8:
+        parser.error("--seconds up to 600, --watchers 0..20 and --clients 1..8 keep the run bounded")
+    runs: list[dict[str, Any]] = []
+    knees: dict[str, int] = {args.compare: 0, "working tree": 0}
+    with worktree(args.compare) as ref_src, multiprocessing.get_context("spawn").Pool(args.clients) as pool:
+        sources = {args.compare: ref_src, "working tree": ROOT / "src"}
+        going = set(sources)
+        for k, tables in enumerate(steps):
+            order = list(sources) if k % 2 == 0 else list(reversed(sources))
+            for label in order:
+                if label not in going:
+                    continue
+                figures = measure(sources[label], tables, args, pool)
+                figures["side"] = label
+                runs.append(figures)
+                print(line(label, figures), flush=True)
+                if figures["latency_ms_p99"] < BOUND_MS:
+                    knees[label] = tables
+                else:
+                    going.discard(label)
+            if not going:
+                break
+    print(f"knee (the most tables with p99 under {BOUND_MS:.0f} ms, steps {args.steps}):")
+    for label, knee in knees.items():
+        print(f"  {label}: {knee or 'below ' + str(steps[0])} tables")
+    if knees[args.compare]:
+        print(f"  ratio: {knees['working tree'] / knees[args.compare]:.2f}")
+    if args.json:
+        print(json.dumps({"knees": knees, "runs": runs}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
