@@ -533,27 +533,57 @@ class FreeHand:
         if not lawful and not self._play_mask(seat) >> idx & 1:  # only reachable with option misplays (FC-10)
             state = self._play_state()
             self.misplays.append(Misplay(seat, idx, len(self.tricks), self._played_count(), undo=state))
+        taken = self._lay(seat, idx)
+        played = CardPlayed(seat, card_at(idx))
+        if taken is None:
+            return (played,)
+        plays, winner = taken
+        cards, players = tuple(card_at(c) for _, c in plays), tuple(s for s, _ in plays)
+        events: list[Event] = [played, TrickTaken(winner, len(self.tricks), cards, players)]
+        if self.scores is not None:
+            events.append(self._scored())
+        return tuple(events)
+
+    def _lay(self, seat: int, idx: int) -> tuple[tuple[tuple[int, int], ...], int] | None:
+        """What a card played changes (FC-1, FC-6, FC-7), without the events: the trick it completed and its winner,
+        or None; a completed trick that ends the hand scores it."""
         self.hands[seat] &= ~(1 << idx)
         trick = self.trick
         trick.append((seat, idx))
-        played = CardPlayed(seat, card_at(idx))
         if len(trick) < len(self._players):
             self.to_act = self._players[len(trick)]
-            return (played,)
-        events: list[Event] = [played]
+            return None
         winner = self._trick_winner(trick, len(self.tricks))
-        plays = tuple(self.trick)
+        plays = tuple(trick)
         self.tricks.append((plays, winner))
         self.tricks_won[winner] += 1
         for _, c in plays:
             self.taken[winner] |= 1 << c
-        cards, players = tuple(card_at(c) for _, c in plays), tuple(s for s, _ in plays)
-        events.append(TrickTaken(winner, len(self.tricks), cards, players))
         if self._hand_done():
-            self._finish(events)
+            self._end()
         else:
             self._begin_trick(self._next_with_cards(winner))
-        return tuple(events)
+        return plays, winner
+
+    def play_lawful(self, card: Card) -> None:
+        """Play ``card`` for the seat to act in the card play, as :meth:`apply` would but without building its
+        events (the search bots' play-outs read only where the hand ends). Refuses, changing nothing, anything but a
+        card the rules allow now: IllegalActionError with :meth:`explain`'s reason, or ValueError outside the card
+        play and for a misplay (FC-10), which only :meth:`apply` takes."""
+        actor = self.to_act
+        if (
+            type(card) is Card
+            and self.stage is Stage.PLAY
+            and actor is not None
+            and self._play_mask(actor) >> card.index & 1
+        ):
+            self.log.append(card)
+            self._lay(actor, card.index)
+            return
+        reason = self.explain(card)
+        if reason is not None:
+            raise IllegalActionError(reason)
+        raise ValueError(f"{card} is not a lawful card of the card play now (the hand is at its {self.stage.value})")
 
     def _trick_winner(self, plays: list[tuple[int, int]], number: int) -> int:
         """The winner of trick ``number`` (0 first); a misplayer called in the second stage cannot win it (FC-10)."""
@@ -568,11 +598,20 @@ class FreeHand:
         return score_hand(self.tricks_won, self.taken, self.winner, self.partner, self.options, forfeit)
 
     def _finish(self, events: list[Event]) -> None:
+        self._end()
+        events.append(self._scored())
+
+    def _end(self) -> None:
+        """The hand is over: scored (FC-8), nobody to act."""
         self.trick = []
         self.scores = self._score()
         self.stage = Stage.OVER
         self.to_act = None
-        events.append(HandScored(tuple(self.tricks_won), self.scores, ()))
+
+    def _scored(self) -> HandScored:
+        """The event of the hand's score, once it is over."""
+        assert self.scores is not None
+        return HandScored(tuple(self.tricks_won), self.scores, ())
 
     # -- misplays (FC-10, option misplays) -------------------------------------------------------------
     def misplay_of(self, idx: int) -> Misplay | None:

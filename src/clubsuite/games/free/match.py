@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from typing import Self
 
 from clubsuite.cards import STANDARD_WITH_JOKERS, Card, CardSet
@@ -124,6 +125,22 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
             return events
         self._cur = None
         return events[:-1] + self._score(cur)
+
+    def play_out(self, cards: Iterable[Card]) -> None:
+        """Play ``cards`` in turn in the card play of the hand in progress, each for the seat to act, as :meth:`apply`
+        plays them but without their events (the search bots' play-outs read only where the hand ends); the hand is
+        scored, and the match judged, the moment it ends, as :meth:`apply` does. A card the rules refuse is refused as
+        :meth:`FreeHand.play_lawful` refuses it, the cards before it played."""
+        cur = self._cur
+        if cur is None:
+            if self._over:
+                raise GameOverError(Reason(MATCH_OVER, action="a card"))
+            raise IllegalActionError(Reason(NO_HAND, action="a card"))
+        for card in cards:
+            cur.play_lawful(card)
+            if cur.scores is not None and self._cur is cur:
+                self._cur = None
+                self._score(cur)
 
     def _score(self, hand: FreeHand) -> Events:
         assert hand.scores is not None

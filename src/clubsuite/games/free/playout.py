@@ -11,12 +11,14 @@ would. Another rollout bot, or a generator of another kind before the card play,
 from __future__ import annotations
 
 import random
+from typing import cast
 
+from clubsuite.cards import Card
 from clubsuite.games.free.bot import heuristic_constants
 from clubsuite.games.free.bulk import CORE
 from clubsuite.games.free.hand import FreeAction, Stage
 from clubsuite.games.free.match import FreeMatch
-from clubsuite.native import finish_in_kernel, kernel
+from clubsuite.native import kernel
 
 
 def _kernel_actions(match: FreeMatch, rng: random.Random | None) -> list[FreeAction] | None:
@@ -43,5 +45,17 @@ def _kernel_actions(match: FreeMatch, rng: random.Random | None) -> list[FreeAct
 def compiled_finish(match: object, spec: str, rng: random.Random | None = None) -> bool:
     """Play the hand in progress to its end with ``spec`` in every seat in the kernel, applying its actions to
     ``match`` (and drawing from ``rng`` what the bots would); False (``match`` and ``rng`` untouched) where the
-    kernel cannot: then the engine plays it."""
-    return finish_in_kernel(match, spec, FreeMatch, lambda m: _kernel_actions(m, rng))
+    kernel cannot: then the engine plays it. The card play's cards go through :meth:`FreeMatch.play_out` (checked
+    and scored as ``apply`` does, without the events nobody reads), what comes before it through ``apply``."""
+    if spec.strip() != "heuristic" or not isinstance(match, FreeMatch):
+        return False
+    actions = _kernel_actions(match, rng)
+    if actions is None:
+        return False
+    k = 0
+    while k < len(actions) and (hand := match.current) is not None and hand.stage is not Stage.PLAY:
+        match.apply(actions[k])
+        k += 1
+    if k < len(actions):
+        match.play_out(cast("list[Card]", actions[k:]))
+    return True
