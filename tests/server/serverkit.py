@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TypeVar
 
 import httpx
+import jsonschema
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
@@ -69,8 +70,12 @@ class ThreadServer:
         bots_after: float = 30.0,
     ) -> None:
         # The listening socket is bound here, to a port the system picks, and handed to uvicorn: no other test (or
-        # test process) can take the port between choosing it and listening on it.
-        self.socket = socket.socket()
+        # test process) can take the port between choosing it and listening on it. It names TCP as its protocol, as
+        # the sockets ``clubs serve`` listens on do: asyncio turns Nagle's algorithm off (TCP_NODELAY) only on
+        # connections accepted from such a socket. With it on, a message written while the client had not yet
+        # acknowledged the one before waited for the client's delayed acknowledgement (some 40 ms), at the end of
+        # every trick: time no player of a real server loses, and most of what the server tests spent waiting.
+        self.socket = socket.socket(socket.AF_INET, socket.SOCK_STREAM, socket.IPPROTO_TCP)
         self.socket.bind(("127.0.0.1", 0))
         self.port = int(self.socket.getsockname()[1])
         self.limits = limits or ROOMY
@@ -121,11 +126,19 @@ class ProcessServer:
 
     def start(self) -> ProcessServer:
         """Start it and wait until it answers."""
+        return self.launch().wait_up()
+
+    def launch(self) -> ProcessServer:
+        """Start the process without waiting for it (:meth:`wait_up` waits): several are started side by side."""
         args = [str(Path(sys.executable).parent / "clubs"), "serve", "--port", str(self.port)]
         args += ["--data-dir", str(self.data_dir), "--log-level", "info", *self.extra]
         self.log = self.data_dir / f"server-{self.port}-{time.monotonic_ns()}.log"
         self._log_file = self.log.open("wb")
         self.proc = subprocess.Popen(args, stdout=subprocess.DEVNULL, stderr=self._log_file, env={**os.environ})
+        return self
+
+    def wait_up(self) -> ProcessServer:
+        """Wait until the launched process answers (it fails, with the process's log, if it exits first)."""
 
         def up() -> bool:
             assert self.proc is not None
@@ -159,6 +172,32 @@ class ProcessServer:
     def logs(self) -> str:
         """What the server wrote to standard error so far."""
         return self.log.read_text(encoding="utf-8", errors="replace")
+
+
+def start_all(servers: list[ProcessServer]) -> None:
+    """Start every server, side by side (each starts as it would alone: several processes over one database start
+    together in a real deployment too), and wait until each answers."""
+    for server in servers:
+        server.launch()
+    for server in servers:
+        server.wait_up()
+
+
+_VALIDATORS: dict[int, tuple[dict[str, Any], Any]] = {}
+
+
+def validate(instance: Any, schema: dict[str, Any]) -> None:
+    """``jsonschema.validate(instance, schema)``: the same check and the same error, with the schema itself checked
+    and its validator built once, not again for every message (that took some 9 ms a message, most of the time of a
+    test that checks a whole match's messages)."""
+    made = _VALIDATORS.get(id(schema))
+    if made is None or made[0] is not schema:
+        kind = jsonschema.validators.validator_for(schema)
+        kind.check_schema(schema)
+        made = _VALIDATORS[id(schema)] = (schema, kind(schema))
+    error = jsonschema.exceptions.best_match(made[1].iter_errors(instance))
+    if error is not None:
+        raise error
 
 
 def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
@@ -215,8 +254,11 @@ class Client:
     def __init__(self, base: str, table: str, token: str | None = None, last_version: int | None = None) -> None:
         url = base.replace("http://", "ws://") + f"/tables/{table}/ws"
         # No keepalive pings of its own: on a loaded machine a ping unanswered within its timeout closed a test
-        # client (1011) mid-test; the server pings, and the client answers those.
-        self._opened = connect(url, open_timeout=10, max_size=2**24, ping_interval=None)
+        # client (1011) mid-test; the server pings, and the client answers those. And no limit on the messages
+        # received and not yet read (max_queue): with one, a client that had not read all of a match's messages
+        # stopped reading its socket, so that closing it waited out the close timeout (10 s) for a closing frame
+        # it could not read. A test reads what it wants of them; none relies on the client holding the server up.
+        self._opened = connect(url, open_timeout=10, max_size=2**24, ping_interval=None, max_queue=None)
         self.ws: ClientConnection = self._opened.__enter__()
         self.messages: list[Message] = []
         self.sent: list[dict[str, Any]] = []
@@ -275,6 +317,14 @@ class Client:
                 got.append(self.recv(quiet))
         return got
 
+    def pending(self) -> list[Message]:
+        """Every message already received and not yet read (kept), without waiting for more."""
+        got = []
+        with contextlib.suppress(TimeoutError):
+            while True:
+                got.append(self.recv(0))
+        return got
+
     def last_state(self) -> Message:
         """The latest state or update received."""
         return next(m for m in reversed(self.messages) if m["type"] in ("state", "update"))
@@ -283,6 +333,32 @@ class Client:
         """Close the socket."""
         with contextlib.suppress(Exception):
             self._opened.__exit__(None, None, None)
+
+
+K = TypeVar("K")
+
+
+def arrivals(clients: dict[K, Client], seconds: float) -> Iterator[tuple[K, Message]]:
+    """Every message the clients receive, as (its client's key, the message), each client's in the order it got
+    them, for at most ``seconds`` (then it fails): what has arrived is handed over at once, and only when no client
+    has anything waiting does it wait, 5 ms at a time, for the first client's next message (every table change is sent
+    to every client). A client that acts on a message hands its answer to the server at once,
+    instead of after waiting for its socket to go quiet: the same messages in the same order, without idle time."""
+    deadline = time.monotonic() + seconds
+    first = next(iter(clients))
+    while time.monotonic() < deadline:
+        got = False
+        for key, client in clients.items():
+            for msg in client.pending():
+                got = True
+                yield key, msg
+        if not got:
+            try:
+                msg = clients[first].recv(0.005)
+            except TimeoutError:
+                continue
+            yield first, msg
+    raise AssertionError(f"what was awaited did not come within {seconds} s")
 
 
 @contextlib.contextmanager

@@ -10,9 +10,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-from serverkit import Client, Message, ThreadServer, get, new_table, post, seated, wait_until
+from serverkit import Client, Message, ThreadServer, get, new_table, post, seated, validate, wait_until
 
 from clubsuite.server.chat import CHAT_BURST, HISTORY, ChatRoom
 from clubsuite.server.connection import Connection
@@ -32,11 +31,11 @@ def checked(*clients: Client) -> None:
     in a message that fits the client's ``chat`` schema."""
     for c in clients:
         for msg in c.messages:
-            jsonschema.validate(msg, SERVER[msg["type"]])
+            validate(msg, SERVER[msg["type"]])
         accepted = {m["text"] for m in c.messages if m["type"] == "chat" and m.get("mine")}
         for sent in c.sent:
             if sent["type"] == "chat" and sent.get("text") in accepted:
-                jsonschema.validate(sent, CLIENT["chat"])
+                validate(sent, CLIENT["chat"])
 
 
 def say(c: Client, text: Any, paced: bool = True) -> None:

@@ -16,7 +16,7 @@ from typing import Any
 import httpx
 import pytest
 from proxykit import node, owner_of, play, stored_log
-from serverkit import Client, ProcessServer, get, new_table, post, wait_until
+from serverkit import Client, ProcessServer, get, new_table, post, start_all, wait_until
 
 from pgcluster import Cluster
 
@@ -25,15 +25,14 @@ from pgcluster import Cluster
 def two(postgres: Cluster, tmp_path: Path) -> Iterator[tuple[ProcessServer, ProcessServer, str]]:
     """Two processes over one new database, both serving: (first, second, the database's URL)."""
     url = postgres.new_database()
-    first = node(tmp_path, url, "a").start()
+    first, second = node(tmp_path, url, "a"), node(tmp_path, url, "b")
     try:
-        second = node(tmp_path, url, "b").start()
-        try:
-            yield first, second, url
-        finally:
-            second.kill(signal.SIGKILL)
+        start_all([first, second])
+        yield first, second, url
     finally:
-        first.kill(signal.SIGKILL)
+        for process in (second, first):
+            if process.proc is not None:
+                process.kill(signal.SIGKILL)
 
 
 def test_a_table_made_at_one_process_is_joined_watched_and_played_through_the_other(

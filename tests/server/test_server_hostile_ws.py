@@ -241,19 +241,25 @@ def test_tables_are_bounded_per_address_and_in_all(tmp_path: Path) -> None:
 
 
 def test_a_table_nobody_is_at_is_closed_after_a_while_and_one_with_a_player_stays(tmp_path: Path) -> None:
-    # Idle for 6 s: room enough, however loaded the machine, to connect to the second table before it counts as idle.
+    # Idle for 6 s: room enough, however loaded the machine, to connect to the other tables before they count as
+    # idle. The table whose player leaves is another than the one whose player stays, so that the two waits for a
+    # table to go idle run at once, not one after the other.
     with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, table_idle=6.0)) as server:
         quiet = new_table(server.base, "whist")["id"]
         table, (token,) = seated(server)
+        left, (left_token,) = seated(server)
         c = Client(server.base, table, token)
         c.until(lambda m: m["type"] == "state")
+        gone = Client(server.base, left, left_token)
+        gone.until(lambda m: m["type"] == "state")
+        gone.close()  # its player has gone: nobody is at it from now on
         wait_until(lambda: httpx.get(server.base + f"/tables/{quiet}").status_code == 404, 30, "not closed")
-        assert get(server.base, f"/tables/{table}")["id"] == table
+        wait_until(lambda: httpx.get(server.base + f"/tables/{left}").status_code == 404, 30, "not closed")
+        assert get(server.base, f"/tables/{table}")["id"] == table  # its player is still there
         store = server.server.config.app.state.hub.store
         assert [t.id for t in store.tables()] == [table]  # closed in the database too (kept, not served)
-        assert {t.id for t in store.tables(include_closed=True)} == {quiet, table}
+        assert {t.id for t in store.tables(include_closed=True)} == {quiet, table, left}
         c.close()
-        wait_until(lambda: httpx.get(server.base + f"/tables/{table}").status_code == 404, 30, "not closed")
 
 
 def test_the_lobby_lists_at_most_a_hundred_tables_those_waiting_first(server: ThreadServer) -> None:

@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from serverkit import Client, Message, ThreadServer, get, new_table, post
+from serverkit import Client, Message, ThreadServer, arrivals, get, new_table, post
 
 from clubsuite.records import replay
 from clubsuite.server.store import Store
@@ -34,21 +34,19 @@ def server(tmp_path: Path) -> Any:
         yield running
 
 
-def play_out(people: dict[int, Client], rng: random.Random, limit: int = 5000) -> Message:
+def play_out(people: dict[int, Client], rng: random.Random, seconds: float = 300) -> Message:
     """Let each person act whenever a message says it is their turn (a random legal action) until the match is
     over; the message that says it is over."""
     for seat, client in people.items():  # a turn already announced
         if client.messages and client.last_state()["to_act"] == seat and not client.last_state()["over"]:
             last = client.last_state()
             client.send({"type": "act", "action": rng.choice(last["legal"]), "version": last["version"]})
-    for _ in range(limit):
-        for seat, client in people.items():
-            for msg in client.drain(0.01):
-                if msg["type"] in ("state", "update"):
-                    if msg["over"]:
-                        return msg
-                    if msg["to_act"] == seat and msg["legal"]:
-                        client.send({"type": "act", "action": rng.choice(msg["legal"]), "version": msg["version"]})
+    for seat, msg in arrivals(people, seconds):
+        if msg["type"] in ("state", "update"):
+            if msg["over"]:
+                return msg
+            if msg["to_act"] == seat and msg["legal"]:
+                people[seat].send({"type": "act", "action": rng.choice(msg["legal"]), "version": msg["version"]})
     raise AssertionError("the match did not end")
 
 

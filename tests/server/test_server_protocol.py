@@ -9,9 +9,20 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import jsonschema
 import pytest
-from serverkit import Client, Message, ThreadServer, get, my_turn, new_table, post, seated, wait_until
+from serverkit import (
+    Client,
+    Message,
+    ThreadServer,
+    arrivals,
+    get,
+    my_turn,
+    new_table,
+    post,
+    seated,
+    validate,
+    wait_until,
+)
 
 from clubsuite.server import live
 from clubsuite.server.schemas import CLIENT, SERVER
@@ -27,26 +38,23 @@ def server(tmp_path: Path) -> Iterator[ThreadServer]:
 def checked(client: Client) -> list[Message]:
     """Every message ``client`` received, each validated against the schema of its type."""
     for msg in client.messages:
-        jsonschema.validate(msg, SERVER[msg["type"]])
+        validate(msg, SERVER[msg["type"]])
     return client.messages
 
 
 def play_until(players: dict[int, Client], check: Any, timeout: float = 30) -> Message:
     """Let each client play its seat (its first legal action each time) until a message to any of them satisfies
     ``check``; that message."""
-    deadline = time.monotonic() + timeout
     for seat, client in players.items():  # a turn already announced
         if client.messages:
             last = client.last_state()
             if last["to_act"] == seat and not last["over"]:
                 client.send({"type": "act", "action": last["legal"][0], "version": last["version"]})
-    while time.monotonic() < deadline:
-        for seat, client in players.items():
-            for msg in client.drain(0.01):
-                if check(msg):
-                    return msg
-                if msg["type"] in ("state", "update") and msg["to_act"] == seat and not msg["over"]:
-                    client.send({"type": "act", "action": msg["legal"][0], "version": msg["version"]})
+    for seat, msg in arrivals(players, timeout):
+        if check(msg):
+            return msg
+        if msg["type"] in ("state", "update") and msg["to_act"] == seat and not msg["over"]:
+            players[seat].send({"type": "act", "action": msg["legal"][0], "version": msg["version"]})
     raise AssertionError("no such message")
 
 
@@ -294,7 +302,7 @@ def test_every_client_message_of_the_docs_is_valid_against_its_schema() -> None:
         {"type": "act", "protocol": 1, "action": "QH", "version": 17},
         {"type": "ping"},
     ):
-        jsonschema.validate(msg, CLIENT[msg["type"]])  # type: ignore[index]
+        validate(msg, CLIENT[msg["type"]])  # type: ignore[index]
 
 
 def test_the_health_and_games_endpoints_answer(server: ThreadServer) -> None:

@@ -17,7 +17,7 @@ from pathlib import Path
 import httpx
 import pytest
 from proxykit import Proxy, node, owner_of, play, reconnect, stored_log, turn_of
-from serverkit import Client, ProcessServer, get, new_table, post, wait_until
+from serverkit import Client, ProcessServer, get, new_table, post, start_all, wait_until
 
 from pgcluster import Cluster
 
@@ -41,8 +41,7 @@ def site(postgres: Cluster, tmp_path: Path) -> Iterator[Site]:
     nodes = [node(tmp_path, url, f"node{i}") for i in (1, 2, 3)]
     proxy = Proxy(nodes, tmp_path)
     try:
-        for n in nodes:
-            n.start()
+        start_all(nodes)
         proxy.start()
         yield Site(nodes, proxy, url)
     finally:
