@@ -42,6 +42,7 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("socket reads and writes", ("selector_events.py", "websockets/", "h11/", "_read (clubsuite/server/app.py")),
     ("the web framework (uvicorn, starlette, FastAPI)", ("uvicorn/", "starlette/", "fastapi/")),
     ("the event loop", ("asyncio/", "selectors.py")),
+    ("threads waiting for work", ("concurrent/futures/thread.py", "threading.py")),
 )
 """The stages of the work. A sample belongs to the stage of the innermost frame of its stack that one matches (by a
 substring; among stages, the first listed): what the process was doing at that moment, as near the top as
@@ -99,6 +100,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--top", type=int, default=25, help="functions listed (default 25)")
     parser.add_argument("--src", type=Path, default=ROOT / "src", help="the package's source folder to serve")
     parser.add_argument("--raw", type=Path, default=None, help="also keep py-spy's raw output in this file")
+    parser.add_argument(
+        "--wall",
+        action="store_true",
+        help="sample every thread at every tick, waiting included (py-spy --idle), instead of only the thread "
+        "holding the GIL: where the time of each thread goes, not only the CPU's",
+    )
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 600 or not 1 <= args.clients <= 8:
@@ -115,7 +122,8 @@ def main(argv: list[str] | None = None) -> int:
         before = versions(base, made)
         out = Path(work) / "profile.txt"
         record = [spy, "record", "--pid", str(proc.pid), "--rate", str(args.rate), "--duration", str(int(args.seconds))]
-        record += ["--format", "raw", "--output", str(out), "--threads", "--nonblocking", "--gil"]
+        record += ["--format", "raw", "--output", str(out), "--threads", "--nonblocking"]
+        record += ["--idle"] if args.wall else ["--gil"]
         recorder = subprocess.Popen(record, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
         start = time.monotonic()
         options = {"stop": start + args.seconds, "think": args.think, "watchers": args.watchers}
@@ -135,7 +143,8 @@ def main(argv: list[str] | None = None) -> int:
     p99 = lat[min(len(lat) - 1, int(0.99 * len(lat)))] * 1000 if lat else float("nan")
     print(
         f"{args.tables} tables, {elapsed:.1f} s: {(after - before) / elapsed:.1f} accepted actions/s, p99 {p99:.1f} "
-        f"ms; py-spy at {args.rate}/s with --gil (samples only while a thread holds the GIL: work, not waiting)"
+        f"ms; py-spy at {args.rate}/s, "
+        + ("every thread at every tick, waiting included" if args.wall else "the thread holding the GIL: work")
     )
     print(summary(raw, args.top))
     return 0
