@@ -38,7 +38,7 @@ from typing import Any
 import httpx
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve_load import Figures, Table, free_port, load_limits, watch
+from serve_load import Figures, Table, await_up, free_port, load_limits, watch
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUND_MS = 50.0
@@ -92,14 +92,7 @@ def server(src: Path, tables: int, watchers: int) -> Iterator[tuple[str, subproc
         proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env=env, cwd=data)
         base = f"http://127.0.0.1:{port}"
         try:
-            deadline = time.monotonic() + 60
-            while True:
-                with contextlib.suppress(httpx.HTTPError):
-                    if httpx.get(base + "/health", timeout=1).status_code == 200:
-                        break
-                if time.monotonic() > deadline or proc.poll() is not None:
-                    raise SystemExit(f"the server of {src} did not start")
-                time.sleep(0.1)
+            await_up(base, proc)
             yield base, proc
         finally:
             proc.send_signal(signal.SIGTERM)
