@@ -29,7 +29,7 @@ import threading
 from collections.abc import Iterable
 from typing import Any
 
-from sqlalchemy import and_, delete, func, insert, or_, select, update
+from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.elements import ColumnElement
 
@@ -213,19 +213,30 @@ class Ownership:
         return (rows[0].name, rows[0].address) if rows else None
 
     # -- fencing ----------------------------------------------------------------------------------------------
-    def guard(self, table_id: str) -> Any:
-        """The fence as a condition of a write's own statement: the lease row still names this node with the epoch
-        it took the table at (read under a shared lock, so a node taking the table over waits for the write)."""
+    @staticmethod
+    def guard() -> Any:
+        """The fence as a condition of a write's own statement, built once: the lease row still names this node
+        with the epoch it took the table at (read under a shared lock, so a node taking the table over waits for
+        the write). Its values are bound at each write by :meth:`guard_values`."""
+        own = (
+            select(leases.c.table_id)
+            .where(
+                leases.c.table_id == bindparam("lease_table"),
+                leases.c.node == bindparam("lease_node"),
+                leases.c.epoch == bindparam("lease_epoch"),
+            )
+            .with_for_update(read=True)
+        )
+        return own.exists()
+
+    def guard_values(self, table_id: str) -> dict[str, Any]:
+        """The values :meth:`guard`'s condition is run with for ``table_id``; raises :class:`LeaseLostError` when this
+        node does not hold the table at all."""
         with self._held_lock:
             held = self.held.get(table_id)
         if held is None:
             raise LeaseLostError(f"table {table_id!r} is no longer this node's: the write is refused")
-        own = (
-            select(leases.c.table_id)
-            .where(leases.c.table_id == table_id, leases.c.node == self.node, leases.c.epoch == held)
-            .with_for_update(read=True)
-        )
-        return own.exists()
+        return {"lease_table": table_id, "lease_node": self.node, "lease_epoch": held}
 
     def check(self, conn: Connection, table_id: str) -> None:
         """In a write's transaction: lock the table's lease and refuse the write unless this node holds it with the

@@ -15,11 +15,12 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, NamedTuple, Protocol
 
-from sqlalchemy import create_engine, event, func, insert, literal, select, update
+from sqlalchemy import bindparam, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine, make_url
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.sql.compiler import SQLCompiler
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server import migrate
@@ -87,9 +88,12 @@ class MatchRow:
     record: str | None
 
 
-@dataclass(frozen=True)
-class ActionRow:
-    """One accepted action, in notation, with who made it and how (``seat``, ``bot``, ``takeover``, ``clock``)."""
+class ActionRow(NamedTuple):
+    """One accepted action, in notation, with who made it and how (``seat``, ``bot``, ``takeover``, ``clock``).
+
+    A named tuple rather than a dataclass: a table keeps one for every action of its match, and a tuple of plain
+    values is one the cycle collector stops walking after its first look (a dataclass instance it walks at every full
+    collection, for every action of every table)."""
 
     seq: int
     seat: int
@@ -105,15 +109,35 @@ class Fencing(Protocol):
     def hold(self, table_id: str, epoch: int) -> None:
         """Note a table as held, once the transaction that took it is committed."""
 
-    def guard(self, table_id: str) -> Any:
-        """A condition, for a write's own statement, that this process still holds the table's lease (locking the
-        lease row shared, as :meth:`check` does); raises :class:`LeaseLostError` when it does not hold it at all."""
+    def guard(self) -> Any:
+        """A condition, for a write's own statement (built once), that this process still holds a table's lease
+        (locking the lease row shared, as :meth:`check` does); its values come from :meth:`guard_values`."""
+
+    def guard_values(self, table_id: str) -> dict[str, Any]:
+        """The values of :meth:`guard`'s condition for ``table_id``; raises :class:`LeaseLostError` when this process
+        does not hold it at all."""
 
     def check(self, conn: Connection, table_id: str) -> None:
         """Refuse (:class:`LeaseLostError`) a write about a table this process does not hold."""
 
     def claim_new(self, conn: Connection, table_id: str) -> None:
         """Own a new table, in the transaction that stores it."""
+
+
+class Prepared:
+    """A statement compiled once for one database, run with each call's values (``exec_driver_sql``): what SQLAlchemy
+    would otherwise rebuild and look up in its cache at every call of a hot write."""
+
+    def __init__(self, compiled: SQLCompiler) -> None:
+        self.compiled = compiled
+        self.sql = str(compiled)
+        self.order: list[str] | None = list(compiled.positiontup or ()) if compiled.positional else None
+        """The names of the positional parameters in their order (``?`` in SQLite), or None where they are named."""
+
+    def parameters(self, values: dict[str, Any]) -> Any:
+        """The driver's parameters for ``values`` (every parameter the statement binds, its constants included)."""
+        every = self.compiled.construct_params(values) or {}
+        return tuple(every[name] for name in self.order) if self.order is not None else every
 
 
 def _sqlite_pragmas(dbapi_connection: Any, _: Any) -> None:
@@ -143,6 +167,8 @@ class Store:
             threading.Lock() if backend == "sqlite" else contextlib.nullcontext()
         )
         """SQLite takes one writer at a time (this process's threads take turns); PostgreSQL takes many at once."""
+        self._prepared_append: tuple[bool, Prepared] | None = None
+        """:meth:`_append`'s compiled statement, and whether it is fenced (built at the first action)."""
         self.ownership: Fencing | None = None
         """This process's leases, where the server runs with them: every write about a table is then fenced by the
         table's lease (``ownership``). None: no fencing (tools, and tests of the store alone)."""
@@ -334,17 +360,19 @@ class Store:
         """An action that does not end its match, in one statement (the write of almost every action, so one round
         trip to the database and no transaction around it): the row is inserted only if its place is the log's next
         and, with leases, this process still holds the table's lease (read under a shared lock, as the fence reads
-        it); when nothing was inserted, the reason is found and raised as :meth:`append_action` raises it."""
-        where = [func.coalesce(self._last_seq(table_id, match_no).scalar_subquery(), -1) == row.seq - 1]
+        it); when nothing was inserted, the reason is found and raised as :meth:`append_action` raises it.
+
+        The statement is built and compiled once (:meth:`_append_statement`) and run with this action's values: the
+        write of every action no longer builds a statement and works out its cache key."""
+        values: dict[str, Any] = {"table_id": table_id, "match_no": match_no, **_action_values(row)}
         if self.ownership is not None:
-            where.append(self.ownership.guard(table_id))
-        values = {"table_id": table_id, "match_no": match_no, **_action_values(row)}
-        chosen = select(*[literal(v, actions.c[k].type).label(k) for k, v in values.items()]).where(*where)
-        statement = insert(actions).from_select(list(values), chosen).returning(actions.c.seq)
+            values.update(self.ownership.guard_values(table_id))
+        prepared = self._append_statement()
         with self._lock:
             try:
                 with self.engine.connect() as conn:
-                    done = len(conn.execution_options(isolation_level="AUTOCOMMIT").execute(statement).all())
+                    autocommit = conn.execution_options(isolation_level="AUTOCOMMIT")
+                    done = len(autocommit.exec_driver_sql(prepared.sql, prepared.parameters(values)).all())
             except IntegrityError as exc:
                 raise StaleWriteError(f"the write conflicts with what is stored ({type(exc.orig).__name__})") from None
             except SQLAlchemyError as exc:
@@ -359,6 +387,31 @@ class Store:
             raise StaleWriteError(f"action {row.seq} of match {match_no} of table {table_id!r}: the next is {count}")
 
         self.write(why)
+
+    def _append_statement(self) -> Prepared:
+        """:meth:`_append`'s statement, compiled for this database once (fenced when the process runs with leases):
+        the action's row, inserted from a select that yields it only where its seq follows the log's last and the
+        lease is this process's."""
+        fenced = self.ownership is not None
+        if self._prepared_append is not None and self._prepared_append[0] == fenced:
+            return self._prepared_append[1]
+        names = ["table_id", "match_no", "seq", "seat", "action", "source", "at"]
+        last = (
+            select(actions.c.seq)
+            .where(actions.c.table_id == bindparam("table_id"), actions.c.match_no == bindparam("match_no"))
+            .order_by(actions.c.seq.desc())
+            .limit(1)
+        )
+        where = [func.coalesce(last.scalar_subquery(), -1) == bindparam("seq") - 1]
+        if self.ownership is not None:
+            where.append(self.ownership.guard())
+        chosen = select(*[bindparam(n, type_=actions.c[n].type).label(n) for n in names]).where(*where)
+        statement = insert(actions).from_select(names, chosen).returning(actions.c.seq)
+        compiled = statement.compile(dialect=self.engine.dialect)
+        assert isinstance(compiled, SQLCompiler)
+        prepared = Prepared(compiled)
+        self._prepared_append = (fenced, prepared)
+        return prepared
 
     @staticmethod
     def _last_seq(table_id: str, match_no: int) -> Any:
