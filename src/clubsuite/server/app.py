@@ -42,6 +42,7 @@ from clubsuite.server import (
     web,
 )
 from clubsuite.server.accounts import Accounts, User
+from clubsuite.server.collector import settle
 from clubsuite.server.connection import Connection
 from clubsuite.server.forwarding import Forwarder, Peers
 from clubsuite.server.guard import Guard, client_address
@@ -61,6 +62,7 @@ from clubsuite.server.protocol import (
     Ping,
     ProtocolError,
     RateLimit,
+    encode,
     error,
     message,
     parse_client_message,
@@ -488,6 +490,13 @@ class ClubsServer(uvicorn.Server):
         super().__init__(config)
         self.hub = hub
 
+    async def startup(self, sockets: list[socket.socket] | None = None) -> None:
+        """Start as uvicorn does (the hub restores its tables first); once up, set the cycle collector's policy for
+        a serving process (:mod:`~clubsuite.server.collector`)."""
+        await super().startup(sockets)
+        if not self.should_exit:
+            settle()
+
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
         """Say farewell, then shut down as uvicorn does."""
         await self.hub.farewell()
@@ -636,7 +645,7 @@ async def _write(ws: WebSocket, conn: Connection) -> None:
                 await ws.close()
             return
         try:
-            await ws.send_json(msg)
+            await ws.send_text(msg if isinstance(msg, str) else encode(msg))
         except Exception:
             conn.dropped = True
             return

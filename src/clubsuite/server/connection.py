@@ -20,14 +20,17 @@ class Connection:
     """One client's socket, as the table sees it: its seat (None: watching) and its outgoing queue."""
 
     seat: int | None
-    queue: asyncio.Queue[JsonObject | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    queue: asyncio.Queue[JsonObject | str | None] = field(default_factory=lambda: asyncio.Queue(QUEUE))
+    """Messages going out: as objects, or as text already encoded (one update encoded once for every connection of
+    a seat); None closes the socket."""
     dropped: bool = False
     address: str | None = None
     """The client's address as the server counts it (an IPv6 address by its /64): a spectator's chat rate and label
     go by it, so that reconnecting gives neither a fresh allowance nor a new label to escape a mute."""
 
-    def send(self, msg: JsonObject) -> None:
-        """Queue ``msg``; a client too slow to take its messages is dropped (it comes back and resyncs)."""
+    def send(self, msg: JsonObject | str) -> None:
+        """Queue ``msg`` (an object, or its encoded text); a client too slow to take its messages is dropped (it comes
+        back and resyncs)."""
         if self.dropped:
             return
         try:

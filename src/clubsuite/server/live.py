@@ -22,7 +22,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any, NamedTuple, TypeVar
 
 from clubsuite.bots.base import SomeBot, bot_names, make_bot
 from clubsuite.bots.levels import searches
@@ -37,7 +37,7 @@ from clubsuite.server.chat import ChatRoom
 from clubsuite.server.connection import Connection
 from clubsuite.server.naming import name_words, rules_words, table_name
 from clubsuite.server.personas import level_words, persona_names
-from clubsuite.server.protocol import event_json, message
+from clubsuite.server.protocol import encode, event_json, joined, message
 from clubsuite.server.ratings import pool
 from clubsuite.server.results import Outcome, SeatAtEnd
 from clubsuite.server.settings import TableSettings
@@ -115,6 +115,22 @@ AFTER_TRICK = 1.0
 once, a delay of 0, goes on at once)."""
 
 
+class Recent(NamedTuple):
+    """One version's public events as a table keeps them for clients that come back: encoded, with what the table
+    itself asks of them (whether a trick or a hand just ended, whether a hand was scored)."""
+
+    version: int
+    events: str
+    settled: bool
+    scored: bool
+
+    @classmethod
+    def of(cls, version: int, events: Events) -> Recent:
+        """The events of ``version`` as kept."""
+        kinds = {type(e).__name__ for e in events}
+        return cls(version, encode([event_json(e) for e in events]), bool(kinds & SETTLED), "HandScored" in kinds)
+
+
 class LiveTable:
     """A table while the server runs: rebuilt from the store by :meth:`restore`, changed only by :meth:`apply`."""
 
@@ -144,7 +160,9 @@ class LiveTable:
         self.turn_started = time.time()
         self.lock = asyncio.Lock()
         self.connections: set[Connection] = set()
-        self.recent: deque[tuple[int, list[JsonObject]]] = deque(maxlen=RECENT)
+        self.recent: deque[Recent] = deque(maxlen=RECENT)
+        """The last versions' public events, for a client that comes back (:meth:`catchup`): kept as text, which the
+        cycle collector never walks, since a table holds up to :data:`RECENT` of them for as long as it runs."""
         self.chat = ChatRoom()
         """The table's chat: kept here in memory only, never in the store or a record."""
         self._timer: asyncio.Task[None] | None = None
@@ -326,7 +344,9 @@ class LiveTable:
             return message("catchup", since=since, updates=[])
         if not self.recent or self.recent[0][0] > since + 1:
             return None
-        kept = [{"version": v, "events": evs} for v, evs in self.recent if v > since]
+        kept: list[JsonValue] = [
+            {"version": r.version, "events": json.loads(r.events)} for r in self.recent if r.version > since
+        ]
         return message("catchup", since=since, updates=kept)
 
     def post_chat(self, conn: Connection, text: str) -> None:
@@ -349,7 +369,10 @@ class LiveTable:
         for conn in self.connections:
             conn.send(msg)
 
-    def _broadcast_update(self, events: list[JsonObject], source: str, seat: int, scored: bool) -> None:
+    def _broadcast_update(self, events: str, source: str, seat: int, scored: bool) -> None:
+        """Tell every client of the table about the version just committed: the part every client gets (``events``
+        already encoded) is encoded once, each seat's own part (its view and legal actions) once per seat, and each
+        connection is sent the two joined, as text."""
         extra: JsonObject = {}
         if scored:  # a hand ended: its account, for the score sheet
             played = self.hands_played()
@@ -358,7 +381,6 @@ class LiveTable:
         common = message(
             "update",
             version=self.version,
-            events=events,
             by={"seat": seat, "source": source},
             to_act=self.match.to_act,
             over=self.match.is_over,
@@ -368,17 +390,18 @@ class LiveTable:
             result=self.result(),
             **extra,
         )
-        views: dict[int | None, JsonObject] = {}  # one view per seat, however many connections it has
+        head = joined(encode(common), f'{{"events":{events}}}')
+        texts: dict[int | None, str] = {}  # one text per seat, however many connections it has
         for conn in list(self.connections):
-            part = views.get(conn.seat)
-            if part is None:
+            text = texts.get(conn.seat)
+            if text is None:
                 try:
-                    part = views[conn.seat] = self._for(conn.seat)
+                    text = texts[conn.seat] = joined(head, encode(self._for(conn.seat)))
                 except Exception:  # a fault in a view must not stop the table: that client resyncs
                     log.exception("table %s: the view of seat %s could not be made", self.id, conn.seat)
                     conn.send_close()
                     continue
-            conn.send({**common, **part})
+            conn.send(text)
 
     # -- changes ------------------------------------------------------------------------------------------
     async def apply(self, seat: int, text: str, version: int, source: str = "seat") -> None:
@@ -437,10 +460,9 @@ class LiveTable:
             self.version += 1
             self.turn_started = now
             try:
-                shown = [event_json(e) for e in events]
-                self.recent.append((self.version, shown))
-                scored = any(e["type"] == "HandScored" for e in shown)
-                self._broadcast_update(shown, source, seat, scored)
+                shown = Recent.of(self.version, events)
+                self.recent.append(shown)
+                self._broadcast_update(shown.events, source, seat, shown.scored)
             finally:
                 self.reschedule()  # whatever happens in telling, the table goes on
 
@@ -464,8 +486,7 @@ class LiveTable:
             self.match, self.match_no, self.seed, self.actions = match, match_no, seed, []
             self.version += 1
             self.turn_started = row.started_at
-            shown = [event_json(e) for e in events]
-            self.recent.append((self.version, shown))
+            self.recent.append(Recent.of(self.version, events))
             for conn in self.connections:
                 conn.send(self.state(conn.seat))
             self.reschedule()
@@ -524,7 +545,7 @@ class LiveTable:
         if self._bot_plays(seat, now):
             source = "bot" if seat.kind == "bot" or seat.token_hash is None else "takeover"
             pause = self.settings.bot_delay
-            if self.recent and self.recent[-1][0] == version and any(e["type"] in SETTLED for e in self.recent[-1][1]):
+            if self.recent and self.recent[-1].version == version and self.recent[-1].settled:
                 pause += min(AFTER_TRICK, 2 * pause)  # a trick or a hand just ended: the table sees who won it
             # counted from the last change, not from now: a timer set again (someone connects, leaves, joins) does
             # not hold the bot back

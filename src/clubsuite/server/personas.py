@@ -8,6 +8,7 @@ or kind stays beside the name (:func:`level_words`) so nobody mistakes a bot for
 
 from __future__ import annotations
 
+import functools
 import hashlib
 
 NAMES = (
@@ -34,10 +35,17 @@ def persona_names(table_id: str, bot_seats: list[int], people: list[str]) -> dic
     (``people``, compared case-blind) nor like another bot's: each seat takes the name its place in :data:`NAMES`
     gives it (from the table's id), or the next one free. A name so stays the same while the people at the table do;
     a person who joins under a bot's name makes that bot take the next free name."""
+    return dict(_names(table_id, tuple(sorted(bot_seats)), tuple(people)))
+
+
+@functools.lru_cache(maxsize=4096)
+def _names(table_id: str, bot_seats: tuple[int, ...], people: tuple[str, ...]) -> tuple[tuple[int, str], ...]:
+    """:func:`persona_names`, remembered: every update of a table names its seats, and its names change only with the
+    people at it."""
     start = int.from_bytes(hashlib.sha256(table_id.encode("utf-8")).digest()[:4], "big")
     taken = {p.casefold() for p in people}
     out: dict[int, str] = {}
-    for seat in sorted(bot_seats):
+    for seat in bot_seats:
         for step in range(len(NAMES)):
             name = NAMES[(start + seat + step) % len(NAMES)]
             if name.casefold() not in taken:
@@ -46,7 +54,7 @@ def persona_names(table_id: str, bot_seats: list[int], people: list[str]) -> dic
             name = f"Bot {seat + 1}"
         out[seat] = name
         taken.add(name.casefold())
-    return out
+    return tuple(out.items())
 
 
 def level_words(bot: str) -> str:

@@ -15,6 +15,7 @@ scores); what a seat alone may know travels only in that seat's own view.
 
 from __future__ import annotations
 
+import json
 import unicodedata
 from dataclasses import dataclass
 from enum import Enum
@@ -229,6 +230,18 @@ def event_json(event: Event) -> JsonObject:
     for name, value in zip(event._fields, event, strict=True):
         out[name] = to_json_value(value)
     return out
+
+
+def encode(msg: JsonValue) -> str:
+    """A message as the text a WebSocket sends (compact, UTF-8 kept as it is): made once where several clients get
+    the same message or the same part of one."""
+    return json.dumps(msg, separators=(",", ":"), ensure_ascii=False)
+
+
+def joined(head: str, part: str) -> str:
+    """The encoded objects ``head`` and ``part`` (no key in both) as one encoded object: a message's part shared by
+    every client with each receiver's own part, without encoding the shared part again for each."""
+    return head if part == "{}" else f"{head[:-1]},{part[1:]}"
 
 
 def message(kind: str, **fields: JsonValue) -> JsonObject:
