@@ -1,0 +1,48 @@
+"""The cycle collector's policy of a serving process (``collector``): what lives at start is set aside, full
+collections are spaced out, and cycles are still collected."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import httpx
+from serverkit import ProcessServer
+
+from clubsuite.server.collector import FULL_AFTER
+
+
+def test_settling_sets_aside_what_lives_and_spaces_full_collections_yet_cycles_are_still_freed() -> None:
+    """In a fresh interpreter (the policy is the process's): after ``settle`` the modules loaded so far are frozen,
+    the third threshold is ``FULL_AFTER``, and a cycle made afterwards is found by a collection."""
+    script = """
+import gc
+from clubsuite.server import app  # the server's code, loaded as clubs serve loads it
+from clubsuite.server.collector import settle
+settle()
+frozen = gc.get_freeze_count()
+class Node:
+    pass
+a, b = Node(), Node()
+a.other, b.other = b, a
+del a, b
+found = gc.collect()
+print(frozen, gc.get_threshold()[2], found)
+"""
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    frozen, third, found = map(int, done.stdout.split())
+    assert frozen > 10_000  # the code of the server and its libraries
+    assert third == FULL_AFTER
+    assert found >= 2  # the two objects of the cycle (and their attribute dicts)
+
+
+def test_clubs_serve_applies_the_policy_once_up_and_shows_it_in_its_metrics(tmp_path: Path) -> None:
+    """The real ``clubs serve``: its ``/metrics`` count the objects it froze once up, and its collections by
+    generation."""
+    with ProcessServer(tmp_path) as server:
+        text = httpx.get(server.base + "/metrics", timeout=10).text
+    figures = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines() if line and line[0] != "#"}
+    assert figures["clubs_gc_frozen_objects"] > 10_000
+    assert 'python_gc_collections_total{generation="2"}' in figures
