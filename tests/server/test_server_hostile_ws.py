@@ -31,7 +31,7 @@ from websockets.sync.client import connect
 
 from clubsuite.server.hub import SeatRequest
 from clubsuite.server.settings import TableSettings
-from clubsuite.server.store import ActionRow, Store
+from clubsuite.server.store import Appended, Store, StoreError
 
 
 @pytest.fixture
@@ -278,16 +278,17 @@ def test_a_player_back_while_their_bots_move_is_written_is_told_a_state_they_can
     accepted, never refused as stale."""
     hub = server.server.config.app.state.hub
     armed, writing, proceed, first = threading.Event(), threading.Event(), threading.Event(), [True]
-    real = hub.store.append_action
+    real = hub.store.append_group
 
-    def held_append(table_id: str, match_no: int, row: ActionRow, finished: Any = None, also: Any = None) -> None:
-        if row.source == "takeover" and armed.is_set() and first[0]:  # held in its commit until the player is back
+    def held_group(group: list[Appended]) -> list[StoreError | None]:
+        takeover = any(item.row.source == "takeover" for item in group)
+        if takeover and armed.is_set() and first[0]:  # held in its group's commit until the player is back
             first[0] = False
             writing.set()
             proceed.wait(60)
-        real(table_id, match_no, row, finished, also)
+        return real(group)
 
-    monkeypatch.setattr(hub.store, "append_action", held_append)
+    monkeypatch.setattr(hub.store, "append_group", held_group)
     table, (token,) = seated(server, grace=0)
     c = Client(server.base, table, token)
     c.until(lambda m: m["type"] == "state")

@@ -33,6 +33,7 @@ from clubsuite.options import spec_of, split_spec
 from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed
 from clubsuite.server.accounts import User
+from clubsuite.server.commits import GroupCommit
 from clubsuite.server.connection import Connection
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import LiveTable, Refused, SeatState, start_match, unstoppable
@@ -105,6 +106,8 @@ class Hub:
         self._sockets: Counter[str] = Counter()
         """Open connections by address."""
         self._worker = ThreadPoolExecutor(max_workers=store.writers, thread_name_prefix="clubs-db")
+        self.commits = GroupCommit(store, self.db)
+        """The tables' ordinary actions, written in groups (``commits``)."""
         self.thinkers = Thinkers(self.limits.bot_workers)
         """The worker processes of the searching bots."""
         self._sweeper: asyncio.Task[None] | None = None
@@ -265,7 +268,7 @@ class Hub:
         for m in matches[:-1]:
             earlier += len(await self.db(self.store.actions, row.id, m.match_no))
         actions = await self.db(self.store.actions, row.id, matches[-1].match_no)
-        table = LiveTable(row, seats, self.store, self.db, self.thinkers)
+        table = LiveTable(row, seats, self.store, self.db, self.thinkers, self.commits)
         table.restore(matches, actions, earlier)
         return table
 
@@ -305,6 +308,7 @@ class Hub:
             with contextlib.suppress(Exception):  # the database is away: the node's heartbeat runs out by itself
                 await self.db(self.ownership.stop, STOPPED)
         self.thinkers.close()
+        await self.commits.close()
         await asyncio.get_running_loop().run_in_executor(self._worker, self.store.close)
         self._worker.shutdown(wait=True)
 
@@ -354,7 +358,7 @@ class Hub:
             raise
         finally:
             self._pending.discard(row.id)
-        table = LiveTable(row, rows, self.store, self.db, self.thinkers)
+        table = LiveTable(row, rows, self.store, self.db, self.thinkers, self.commits)
         table.restore([first], [], 0)
         self._add(table)
         self._changed_hands("taken")

@@ -1,8 +1,9 @@
 """One table in play: the match rebuilt from the durable log, its seats, its connections and its timers.
 
 Every change goes through :meth:`LiveTable.apply`, under the table's lock: the action is read and judged by the
-engine (the refusal words are the engine's, naming the rule), applied to the match, written to the database (the
-action, and the record when the match ends, in one commit), and only then told to the clients. If the write fails
+engine (the refusal words are the engine's, naming the rule), applied to the match, written to the database (with
+the other tables' actions of the moment in one commit, ``commits``; the last action of a match with its record in a
+commit of its own), and only then told to the clients. If the write fails
 the match is put back as it was: nothing changed and nobody heard of it.
 
 Bots, the turn clock and the take-over of an absent player's seat are timers (:meth:`LiveTable.reschedule`): after
@@ -34,6 +35,7 @@ from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.server.chat import ChatRoom
+from clubsuite.server.commits import GroupCommit
 from clubsuite.server.connection import Connection
 from clubsuite.server.naming import name_words, rules_words, table_name
 from clubsuite.server.personas import level_words, persona_names
@@ -134,8 +136,12 @@ class Recent(NamedTuple):
 class LiveTable:
     """A table while the server runs: rebuilt from the store by :meth:`restore`, changed only by :meth:`apply`."""
 
-    def __init__(self, row: TableRow, seats: list[SeatRow], store: Store, db: Db, thinkers: Thinkers) -> None:
+    def __init__(
+        self, row: TableRow, seats: list[SeatRow], store: Store, db: Db, thinkers: Thinkers, commits: GroupCommit
+    ) -> None:
         self.id = row.id
+        self.commits = commits
+        """Where the table's ordinary actions are written, with other tables' (the last of a match on its own)."""
         self.thinkers = thinkers
         self.on_action: Callable[[str, float], None] | None = None
         """Told of every accepted action: who made it (its source) and the seconds from its arrival until every
@@ -450,7 +456,10 @@ class LiveTable:
             finished = (now, json.dumps(self.record(trial))) if trial.is_over else None
             results = self.outcome(trial, now).write if trial.is_over else None
             try:
-                await self.db(self.store.append_action, self.id, self.match_no, row, finished, results)
+                if finished is None:  # in the next group of actions, committed together (``commits``)
+                    await self.commits.append(self.id, self.match_no, row)
+                else:  # the last action of the match, with its record and results, in its own transaction
+                    await self.db(self.store.append_action, self.id, self.match_no, row, finished, results)
             except Exception as exc:
                 log.error("table %s: action %d could not be saved: %s", self.id, row.seq, exc)
                 raise Refused("server", "the action could not be saved, so it was not played: try again") from None

@@ -102,6 +102,14 @@ class ActionRow(NamedTuple):
     at: float
 
 
+class Appended(NamedTuple):
+    """An action to append to a match's log (:meth:`Store.append_group`)."""
+
+    table_id: str
+    match_no: int
+    row: ActionRow
+
+
 class Fencing(Protocol):
     """What the store asks of this process's leases (``ownership.Ownership``): to fence a write about a table, and
     to own a table it stores."""
@@ -357,36 +365,78 @@ class Store:
         self.write(work)
 
     def _append(self, table_id: str, match_no: int, row: ActionRow) -> None:
-        """An action that does not end its match, in one statement (the write of almost every action, so one round
-        trip to the database and no transaction around it): the row is inserted only if its place is the log's next
-        and, with leases, this process still holds the table's lease (read under a shared lock, as the fence reads
-        it); when nothing was inserted, the reason is found and raised as :meth:`append_action` raises it.
+        """An action that does not end its match (the write of almost every action): :meth:`append_group` of one."""
+        outcome = self.append_group([Appended(table_id, match_no, row)])[0]
+        if outcome is not None:
+            raise outcome
 
-        The statement is built and compiled once (:meth:`_append_statement`) and run with this action's values: the
-        write of every action no longer builds a statement and works out its cache key."""
-        values: dict[str, Any] = {"table_id": table_id, "match_no": match_no, **_action_values(row)}
-        if self.ownership is not None:
-            values.update(self.ownership.guard_values(table_id))
+    def append_group(self, group: Sequence[Appended]) -> list[StoreError | None]:
+        """Commit the actions of several tables (none ending its match; at most one of each table) in one
+        transaction, and say for each whether it was written (None) or why not (the error :meth:`append_action`
+        raises). One action alone is one statement, with no transaction around it: one round trip.
+
+        Each row is inserted by one statement, built and compiled once (:meth:`_append_statement`), only if its place
+        is its log's next and, with leases, this process still holds the table's lease (read under a shared lock, as
+        the fence reads it). A row that is not inserted does not stop the others; its reason is found after the
+        commit. Should the database refuse the transaction itself (a conflict: another writer came first), nothing of
+        it is written, and each action is tried again alone, so that one table's conflict costs no other table its
+        action."""
+        outcomes: list[StoreError | None] = [None] * len(group)
+        runs: list[tuple[int, Any]] = []
         prepared = self._append_statement()
+        for k, item in enumerate(group):
+            values: dict[str, Any] = {"table_id": item.table_id, "match_no": item.match_no, **_action_values(item.row)}
+            try:
+                if self.ownership is not None:
+                    values.update(self.ownership.guard_values(item.table_id))
+            except StoreError as exc:
+                outcomes[k] = exc
+                continue
+            runs.append((k, prepared.parameters(values)))
+        missed: list[int] = []
+        conflict = False
         with self._lock:
             try:
                 with self.engine.connect() as conn:
-                    autocommit = conn.execution_options(isolation_level="AUTOCOMMIT")
-                    done = len(autocommit.exec_driver_sql(prepared.sql, prepared.parameters(values)).all())
+                    if len(runs) == 1:
+                        conn = conn.execution_options(isolation_level="AUTOCOMMIT")
+                    with conn.begin():
+                        missed = [k for k, values in runs if not conn.exec_driver_sql(prepared.sql, values).all()]
             except IntegrityError as exc:
-                raise StaleWriteError(f"the write conflicts with what is stored ({type(exc.orig).__name__})") from None
+                if len(runs) == 1:
+                    outcomes[runs[0][0]] = StaleWriteError(
+                        f"the write conflicts with what is stored ({type(exc.orig).__name__})"
+                    )
+                    return outcomes
+                conflict = True
             except SQLAlchemyError as exc:
-                raise StoreError(f"the database refused the write: {type(exc).__name__}") from None
-        if done == 1:
-            return
+                for k, _ in runs:
+                    outcomes[k] = StoreError(f"the database refused the write: {type(exc).__name__}")
+                return outcomes
+        if conflict:  # nothing of the group was written: each alone
+            for k, _ in runs:
+                outcomes[k] = self.append_group([group[k]])[0]
+            return outcomes
+        for k in missed:
+            outcomes[k] = self._why_not(group[k])
+        return outcomes
 
-        def why(conn: Connection) -> None:
-            self._fence(conn, table_id)
-            last = conn.execute(self._last_seq(table_id, match_no)).scalar()
+    def _why_not(self, item: Appended) -> StoreError:
+        """Why an action's row was not inserted: the table is not this process's, or its place is not the next."""
+
+        def why(conn: Connection) -> StoreError:
+            self._fence(conn, item.table_id)
+            last = conn.execute(self._last_seq(item.table_id, item.match_no)).scalar()
             count = 0 if last is None else last + 1
-            raise StaleWriteError(f"action {row.seq} of match {match_no} of table {table_id!r}: the next is {count}")
+            return StaleWriteError(
+                f"action {item.row.seq} of match {item.match_no} of table {item.table_id!r}: the next is {count}"
+            )
 
-        self.write(why)
+        try:
+            found: StoreError = self.write(why)
+        except StoreError as exc:
+            return exc
+        return found
 
     def _append_statement(self) -> Prepared:
         """:meth:`_append`'s statement, compiled for this database once (fenced when the process runs with leases):

@@ -1,0 +1,169 @@
+"""Group commit (``server/commits.py``, ``Store.append_group``), on both back ends: the actions of several tables in
+one transaction, each fenced and placed on its own, a bad one failing alone, and nobody told of an action before its
+group is committed."""
+
+from __future__ import annotations
+
+import asyncio
+import threading
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any, TypeVar
+
+import pytest
+from sqlalchemy import update
+from test_server_ownership import _own
+
+from clubsuite.server.commits import GroupCommit
+from clubsuite.server.dbschema import nodes
+from clubsuite.server.store import (
+    ActionRow,
+    Appended,
+    LeaseLostError,
+    MatchRow,
+    SeatRow,
+    StaleWriteError,
+    Store,
+    TableRow,
+)
+from pgcluster import Cluster
+
+T = TypeVar("T")
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
+    cluster: Cluster = request.getfixturevalue("postgres")
+    return cluster.new_database()
+
+
+@pytest.fixture
+def store(url: str) -> Iterator[Store]:
+    opened = Store(url)
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+def _tables(store: Store, *ids: str) -> None:
+    for table_id in ids:
+        row = TableRow(table_id, "whist", {"public": True}, f"invite-{table_id}", 1.0, 0, False)
+        store.create_table(row, [SeatRow(0, "person", "random", None, None)], MatchRow(0, 7, 1.0, None, None))
+
+
+def _row(seq: int, text: str = "keep") -> ActionRow:
+    return ActionRow(seq, 0, text, "seat", 2.0 + seq)
+
+
+def _log(store: Store, table_id: str) -> list[tuple[int, str]]:
+    return [(r.seq, r.action) for r in store.actions(table_id, 0)]
+
+
+def test_the_actions_of_several_tables_are_committed_together_each_in_its_own_log(store: Store) -> None:
+    _tables(store, "t1", "t2", "t3")
+    store.append_action("t2", 0, _row(0, "exchange"))
+    group = [Appended("t1", 0, _row(0)), Appended("t2", 0, _row(1, "2C")), Appended("t3", 0, _row(0, "AS"))]
+    assert store.append_group(group) == [None, None, None]
+    assert _log(store, "t1") == [(0, "keep")]
+    assert _log(store, "t2") == [(0, "exchange"), (1, "2C")]
+    assert _log(store, "t3") == [(0, "AS")]
+
+
+def test_an_action_out_of_its_place_fails_alone_and_the_rest_of_its_group_is_written(store: Store) -> None:
+    """A stale writer (a seq taken already, or one that skips a place) is refused with the log's next place; the
+    other tables' actions of the same transaction are written."""
+    _tables(store, "t1", "t2", "t3")
+    store.append_action("t2", 0, _row(0))
+    group = [Appended("t1", 0, _row(0)), Appended("t2", 0, _row(0, "again")), Appended("t3", 0, _row(5))]
+    first, taken, skipped = store.append_group(group)
+    assert first is None
+    assert isinstance(taken, StaleWriteError) and "the next is 1" in str(taken)
+    assert isinstance(skipped, StaleWriteError) and "the next is 0" in str(skipped)
+    assert _log(store, "t1") == [(0, "keep")]
+    assert _log(store, "t2") == [(0, "keep")]
+    assert _log(store, "t3") == []
+
+
+def test_a_group_the_database_refuses_whole_is_written_action_by_action(store: Store) -> None:
+    """An action the database itself refuses (here: of a table that does not exist, which its foreign key refuses)
+    aborts the transaction; every action is then tried alone, and only the bad one fails."""
+    _tables(store, "t1", "t2")
+    group = [Appended("t1", 0, _row(0)), Appended("nowhere", 0, _row(0)), Appended("t2", 0, _row(0))]
+    good, bad, other = store.append_group(group)
+    assert good is None and other is None
+    assert isinstance(bad, StaleWriteError)
+    assert _log(store, "t1") == [(0, "keep")] and _log(store, "t2") == [(0, "keep")]
+
+
+def test_an_action_of_a_table_this_process_no_longer_holds_is_fenced_out_alone(url: str) -> None:
+    """With leases: the action of a table another process took over is refused by the lease (not written); the
+    action of a table still held, in the same group, is written."""
+    a, b = Store(url), Store(url)
+    try:
+        first = _own(a, "a")
+        second = _own(b, "b")
+        _tables(a, "t1", "t2")
+        a.write(lambda conn: conn.execute(update(nodes).where(nodes.c.name == "a").values(seen_at=0.0)))
+        assert second.acquire("t2")
+        _own(a, "a")  # alive again, still holding t1 (nobody took it) but no longer t2
+        a.ownership = first
+        held, lost = a.append_group([Appended("t1", 0, _row(0)), Appended("t2", 0, _row(0))])
+        assert held is None
+        assert isinstance(lost, LeaseLostError)
+        assert _log(b, "t1") == [(0, "keep")] and _log(b, "t2") == []
+    finally:
+        a.close()
+        b.close()
+
+
+def test_actions_arriving_while_a_group_is_written_wait_and_go_together_in_the_next(store: Store) -> None:
+    """The first action is written alone; the ten that arrive while its write is held go as one group; none of them
+    is reported written before its group's commit returned."""
+    _tables(store, *[f"t{k}" for k in range(11)])
+    release = threading.Event()
+    calls: list[int] = []
+
+    async def db(call: Callable[..., T], *args: Any) -> T:
+        group = args[0]
+        calls.append(len(group))
+        if len(calls) == 1:
+            await asyncio.get_running_loop().run_in_executor(None, release.wait, 60)
+        return await asyncio.get_running_loop().run_in_executor(None, call, *args)
+
+    async def play() -> None:
+        commits = GroupCommit(store, db)
+        first = asyncio.create_task(commits.append("t0", 0, _row(0)))
+        while not calls:
+            await asyncio.sleep(0.001)
+        rest = [asyncio.create_task(commits.append(f"t{k}", 0, _row(0))) for k in range(1, 11)]
+        await asyncio.sleep(0.05)
+        assert not first.done() and not any(t.done() for t in rest)  # the first write is held: nobody is told
+        assert _log(store, "t0") == []
+        release.set()
+        await asyncio.wait_for(asyncio.gather(first, *rest), 60)
+        assert (commits.groups, commits.actions) == (2, 11)
+
+    asyncio.run(play())
+    assert calls == [1, 10]
+    assert all(_log(store, f"t{k}") == [(0, "keep")] for k in range(11))
+
+
+def test_a_failed_action_of_a_group_raises_its_own_error_to_its_table_only(store: Store) -> None:
+    _tables(store, "t1", "t2")
+
+    async def db(call: Callable[..., T], *args: Any) -> T:
+        return await asyncio.get_running_loop().run_in_executor(None, call, *args)
+
+    async def play() -> list[BaseException | None]:
+        commits = GroupCommit(store, db)
+        outcomes = await asyncio.gather(
+            commits.append("t1", 0, _row(0)), commits.append("t2", 0, _row(3)), return_exceptions=True
+        )
+        return list(outcomes)
+
+    good, bad = asyncio.run(play())
+    assert good is None
+    assert isinstance(bad, StaleWriteError) and "the next is 0" in str(bad)
