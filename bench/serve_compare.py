@@ -7,7 +7,10 @@ turn, runs ``bench/serve_load.py``'s load (whist tables with one person thinking
 ``--bot-delay``, ``--watchers`` spectators each) against a fresh ``clubs serve`` of REF and one of the working tree,
 alternating which goes first, one process each over its own SQLite data directory. A side stops stepping once its
 p99 reaches the bound; its knee is the last count under it. Every run prints its line (accepted actions a second,
-p50, p99, max, the server's CPU and memory per table, and the load generator's own CPU); the end prints the knees.
+p50, p99, max, the server's CPU and memory per table, and the load generator's own CPU; where the server's
+``/metrics`` has them, the mean number of actions a commit wrote and the full collections of the cycle collector
+during the run); the end prints the knees. With ``--past-knee`` every side runs every step (the figures at every count,
+such as the 1,000-table one), and its knee is the last count of an unbroken run under the bound from the first.
 
 The load generator runs in ``--clients`` processes (each playing a share of the tables' sockets) so that it is not
 the bottleneck, and reports its CPU: the seconds of CPU its processes used per second of the run (1.0 is one core
@@ -102,6 +105,21 @@ def server(src: Path, tables: int, watchers: int) -> Iterator[tuple[str, subproc
                 proc.kill()
 
 
+def scrape(base: str) -> dict[str, float]:
+    """The server's ``/metrics`` figures by name (labels included); empty where it answers none."""
+    try:
+        text = httpx.get(base + "/metrics", timeout=30).text
+    except httpx.HTTPError:
+        return {}
+    figures = {}
+    for row in text.splitlines():
+        name, _, value = row.rpartition(" ")
+        if name and not row.startswith("#"):
+            with contextlib.suppress(ValueError):
+                figures[name] = float(value)
+    return figures
+
+
 def make_tables(base: str, count: int, bot_delay: float) -> list[Table]:
     """``count`` whist tables, each with one person seat joined by the benchmark and two random bots."""
     tables = []
@@ -156,6 +174,7 @@ def measure(src: Path, tables: int, args: argparse.Namespace, pool: Any) -> dict
         memory_before = rss_bytes(proc.pid)
         made = make_tables(base, tables, args.bot_delay)
         before = versions(base, made)
+        scraped_before = scrape(base)
         cpu_before = cpu_seconds(proc.pid)
         start = time.monotonic()
         options = {"stop": time.monotonic() + args.seconds, "think": args.think, "watchers": args.watchers}
@@ -169,6 +188,7 @@ def measure(src: Path, tables: int, args: argparse.Namespace, pool: Any) -> dict
         cpu_after = cpu_seconds(proc.pid)
         memory_after = rss_bytes(proc.pid)
         after = versions(base, made)
+        scraped_after = scrape(base)
     lat = sorted(x for r in results for x in r["latencies"])
 
     def pct(p: float) -> float:
@@ -176,6 +196,14 @@ def measure(src: Path, tables: int, args: argparse.Namespace, pool: Any) -> dict
 
     server_cpu = None if cpu_before is None or cpu_after is None else (cpu_after - cpu_before) / elapsed
     per_table = None if memory_before is None or memory_after is None else (memory_after - memory_before) / tables
+
+    def grew(name: str) -> float | None:
+        """How much a figure of the server's ``/metrics`` grew during the run (None where it has none)."""
+        if name not in scraped_after:
+            return None
+        return scraped_after[name] - scraped_before.get(name, 0.0)
+
+    groups, grouped = grew("clubs_commit_groups"), grew("clubs_commit_group_actions")
     return {
         "tables": tables,
         "accepted_actions_per_second": round((after - before) / elapsed, 1),
@@ -187,6 +215,8 @@ def measure(src: Path, tables: int, args: argparse.Namespace, pool: Any) -> dict
         "server_cores": None if server_cpu is None else round(server_cpu, 2),
         "generator_cores": round(sum(r["cpu"] for r in results) / elapsed, 2),
         "memory_per_table_bytes": None if per_table is None else round(per_table),
+        "mean_commit_group": round(grouped / groups, 2) if groups and grouped is not None else None,
+        "full_collections": grew('python_gc_collections_total{generation="2"}'),
     }
 
 
@@ -198,6 +228,8 @@ def line(label: str, f: dict[str, Any]) -> str:
         f"{f['latency_ms_p50']} ms, p99 {f['latency_ms_p99']} ms, max {f['latency_ms_max']} ms; server "
         f"{f['server_cores']} cores, {'?' if memory is None else f'{memory / 1024:.1f} KiB'} a table; load "
         f"generator {f['generator_cores']} cores"
+        + (f"; {f['mean_commit_group']} actions a commit" if f["mean_commit_group"] is not None else "")
+        + (f"; {f['full_collections']:.0f} full collections" if f["full_collections"] is not None else "")
     )
 
 
@@ -212,6 +244,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--bot-delay", type=float, default=0.5, help="the bots' delay before acting, seconds")
     parser.add_argument("--clients", type=int, default=2, help="processes of the load generator (default 2)")
     parser.add_argument("--seed", type=int, default=0)
+    parser.add_argument(
+        "--past-knee",
+        action="store_true",
+        help="run every step for both sides, past their knees too (the figures at every count)",
+    )
     parser.add_argument("--json", action="store_true", help="print every run's figures as JSON at the end")
     args = parser.parse_args(argv)
     try:
@@ -237,8 +274,9 @@ def main(argv: list[str] | None = None) -> int:
                 runs.append(figures)
                 print(line(label, figures), flush=True)
                 if figures["latency_ms_p99"] < BOUND_MS:
-                    knees[label] = tables
-                else:
+                    if knees[label] == steps[k - 1] or k == 0:  # under the bound at every count so far
+                        knees[label] = tables
+                elif not args.past_knee:
                     going.discard(label)
             if not going:
                 break

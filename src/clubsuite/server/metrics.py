@@ -57,6 +57,16 @@ class Metrics:
             registry=self.registry,
         )
         frozen.set_function(gc.get_freeze_count)
+        groups = Gauge(
+            "clubs_commit_groups", "transactions the actions were written in (group commit)", registry=self.registry
+        )
+        groups.set_function(lambda: hub.commits.groups)
+        grouped = Gauge(
+            "clubs_commit_group_actions",
+            "actions written in those transactions (divided by clubs_commit_groups: the mean group)",
+            registry=self.registry,
+        )
+        grouped.set_function(lambda: hub.commits.actions)
         hub.on_action = self.action
         hub.on_lease = self.lease
         hub.on_forward = lambda kind: self.forwarded.labels(kind).inc()
