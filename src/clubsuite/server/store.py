@@ -141,10 +141,14 @@ class Prepared:
         self.sql = str(compiled)
         self.order: list[str] | None = list(compiled.positiontup or ()) if compiled.positional else None
         """The names of the positional parameters in their order (``?`` in SQLite), or None where they are named."""
+        given = {bind.key for bind in compiled.binds.values() if bind.required}
+        every = compiled.construct_params({name: None for name in given}) or {}
+        self.constants = {name: value for name, value in every.items() if name not in given}
+        """The values the statement binds itself (a limit, a constant), worked out once."""
 
     def parameters(self, values: dict[str, Any]) -> Any:
         """The driver's parameters for ``values`` (every parameter the statement binds, its constants included)."""
-        every = self.compiled.construct_params(values) or {}
+        every = {**self.constants, **values}
         return tuple(every[name] for name in self.order) if self.order is not None else every
 
 
