@@ -1,8 +1,9 @@
 """Group commit: the ordinary actions of every table of a process are written to the database in groups, one
 transaction each, and each table hears that its action is durable only once its group is committed.
 
-How a group forms: there is no waiting on a timer. While one group is being written, the actions that arrive join
-the next; when the write ends, the next group (everything waiting, up to :data:`MOST`) goes at once. So a quiet
+How a group forms: there is no waiting on a timer. An action that finds no write under way is written at once; while
+a write is under way, the actions that arrive join the next group, which goes as soon as it ends (everything
+waiting, up to :data:`MOST`). So a quiet
 server writes each action alone (no added latency), and a busy one writes as many actions per commit as arrived in
 the time of one commit (a few milliseconds): the fixed cost of a write (a hand-off to the database thread, a
 connection from the pool, a commit, on PostgreSQL a flush of its log to the disk) is paid once per group instead of
@@ -31,39 +32,64 @@ Db = Callable[..., Awaitable[Any]]
 
 
 class GroupCommit:
-    """The actions waiting to be written, and the one writer task that writes them in groups (see the module
-    docstring)."""
+    """The actions waiting to be written, and who writes them (see the module docstring).
+
+    An action that finds no write under way is written at once by its own caller, alone (as cheap as a write without
+    groups: no task, no queue); the actions that arrive meanwhile wait, and when that write ends one task writes
+    them, group after group, until none waits."""
 
     def __init__(self, store: Store, db: Db, most: int = MOST) -> None:
         self.store, self.db, self.most = store, db, most
         self._waiting: list[tuple[Appended, asyncio.Future[None]]] = []
-        self._writer: asyncio.Task[None] | None = None
+        self._writing = False
+        """Whether a write is under way (an action that arrives then waits for the next group)."""
+        self._drainer: asyncio.Task[None] | None = None
         self.groups = 0
         """Groups written so far (with :attr:`actions`, the mean size of a group)."""
         self.actions = 0
         """Actions written so far, in every group."""
 
     async def append(self, table_id: str, match_no: int, row: ActionRow) -> None:
-        """Write ``row`` at the end of the match's log with the next group; returns once that group is committed,
-        raises the :class:`StoreError` of its own write when it was not written."""
-        future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
-        self._waiting.append((Appended(table_id, match_no, row), future))
-        if self._writer is None or self._writer.done():
-            self._writer = asyncio.create_task(self._write())
-        await future
+        """Write ``row`` at the end of the match's log (at once, or with the next group while a write is under way);
+        returns once it is committed, raises the :class:`StoreError` of its own write when it was not written."""
+        item = Appended(table_id, match_no, row)
+        if self._writing:
+            future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
+            self._waiting.append((item, future))
+            await future
+            return
+        self._writing = True
+        try:
+            (outcome,) = await self._write([item])
+        finally:
+            self._next()
+        if outcome is not None:
+            raise outcome
 
-    async def _write(self) -> None:
+    def _next(self) -> None:
+        """A write ended: the actions that arrived meanwhile go next, as groups, or nothing is under way any more."""
+        if self._waiting:
+            self._drainer = asyncio.create_task(self._drain())
+        else:
+            self._writing = False
+
+    async def _write(self, group: list[Appended]) -> list[StoreError | None]:
+        """One group in one transaction, in the database thread: each action's outcome."""
+        try:
+            outcomes: list[StoreError | None] = await self.db(self.store.append_group, group)
+        except Exception as exc:  # the store answers with its own errors; anything else fails the group
+            outcomes = [StoreError(f"the write failed: {type(exc).__name__}") for _ in group]
+        self.groups += 1
+        self.actions += len(group)
+        return outcomes
+
+    async def _drain(self) -> None:
         """Write the waiting actions group by group until none waits."""
         group: list[tuple[Appended, asyncio.Future[None]]] = []
         try:
             while self._waiting:
                 group, self._waiting = self._waiting[: self.most], self._waiting[self.most :]
-                try:
-                    outcomes = await self.db(self.store.append_group, [item for item, _ in group])
-                except Exception as exc:  # the store answers with its own errors; anything else fails the group
-                    outcomes = [StoreError(f"the write failed: {type(exc).__name__}")] * len(group)
-                self.groups += 1
-                self.actions += len(group)
+                outcomes = await self._write([item for item, _ in group])
                 for (_, future), outcome in zip(group, outcomes, strict=True):
                     if future.done():
                         continue
@@ -77,9 +103,10 @@ class GroupCommit:
                 if not future.done():
                     future.set_exception(StoreError("the server is stopping: the write was not confirmed"))
             self._waiting = []
+            self._writing = False
 
     async def close(self) -> None:
         """Let the groups waiting be written (the server is stopping)."""
-        if self._writer is not None:
+        if self._drainer is not None:
             with contextlib.suppress(Exception):
-                await self._writer
+                await self._drainer
