@@ -320,7 +320,7 @@ def match_at(server: Any, table_id: str, version: int) -> SomeMatch:
 
     table = server.server.config.app.state.hub.tables[table_id]
     match, _ = start_match(table.info, table.options, 0, table.seed)
-    for row in list(table.actions)[:version]:
+    for row in table.store.actions(table_id, 0)[:version]:
         match.apply(match.parse_action(row.action), row.seat)
         advance(match, table.info, table.seed)
     return match

@@ -644,7 +644,7 @@ class Hub:
     async def _note_leaver(self, table: LiveTable, seat: SeatState) -> None:
         """An account leaving a rated match in play (begun: an action made) finishes it last (under the table's
         lock)."""
-        if table.settings.rated and seat.user_id is not None and table.actions and not table.match.is_over:
+        if table.settings.rated and seat.user_id is not None and table.logged and not table.match.is_over:
             await self.db(self.store.add_leaver, table.id, table.match_no, seat.seat, seat.user_id, time.time())
 
     async def give_up_seats_of(self, user_id: str) -> None:

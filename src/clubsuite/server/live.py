@@ -23,7 +23,7 @@ from collections import deque
 from collections.abc import Awaitable, Callable, Coroutine
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, TypeVar
+from typing import Any, TypeVar
 
 from clubsuite.bots.base import SomeBot, bot_names, make_bot
 from clubsuite.bots.levels import searches
@@ -117,20 +117,17 @@ AFTER_TRICK = 1.0
 once, a delay of 0, goes on at once)."""
 
 
-class Recent(NamedTuple):
-    """One version's public events as a table keeps them for clients that come back: encoded, with what the table
-    itself asks of them (whether a trick or a hand just ended, whether a hand was scored)."""
+Recent = tuple[int, str, bool, bool]
+"""One version's public events as a table keeps them for clients that come back: the version, the events encoded,
+whether a trick or a hand just ended (a bot waits a moment), whether a hand was scored. A plain tuple of plain
+values, which the cycle collector stops tracking the first time it looks at it (it keeps tracking an instance of a
+class, a named tuple's included, for as long as it lives)."""
 
-    version: int
-    events: str
-    settled: bool
-    scored: bool
 
-    @classmethod
-    def of(cls, version: int, events: Events) -> Recent:
-        """The events of ``version`` as kept."""
-        kinds = {type(e).__name__ for e in events}
-        return cls(version, encode([event_json(e) for e in events]), bool(kinds & SETTLED), "HandScored" in kinds)
+def recent(version: int, events: Events) -> Recent:
+    """The events of ``version`` as a table keeps them (:data:`Recent`)."""
+    kinds = {type(e).__name__ for e in events}
+    return (version, encode([event_json(e) for e in events]), bool(kinds & SETTLED), "HandScored" in kinds)
 
 
 class LiveTable:
@@ -159,7 +156,8 @@ class LiveTable:
         self.match_no = row.match_no
         self.seed = 0
         self.match: SomeMatch
-        self.actions: list[ActionRow] = []
+        self.logged = 0
+        """Actions in the log of the match in progress (their rows are in the database, not kept here)."""
         self._earlier_actions = 0
         """Actions of the table's finished matches (they count in the version)."""
         self.version = 0
@@ -212,7 +210,7 @@ class LiveTable:
         for row in actions:
             self.match.apply(self.match.parse_action(row.action), row.seat)
             advance(self.match, self.info, self.seed)
-        self.actions = list(actions)
+        self.logged = len(actions)
         self.turn_started = actions[-1].at if actions else current.started_at
         self._earlier_actions = earlier_actions
         self.version = earlier_actions + len(actions) + self.match_no
@@ -227,7 +225,7 @@ class LiveTable:
         has not been taken. Once play has begun, a seat its player left is played by its bot."""
         return (
             self.match_no == 0
-            and not self.actions
+            and self.logged == 0
             and any(s.kind == "person" and s.token_hash is None for s in self.seats)
         )
 
@@ -351,7 +349,7 @@ class LiveTable:
         if not self.recent or self.recent[0][0] > since + 1:
             return None
         kept: list[JsonValue] = [
-            {"version": r.version, "events": json.loads(r.events)} for r in self.recent if r.version > since
+            {"version": v, "events": json.loads(events)} for v, events, _, _ in self.recent if v > since
         ]
         return message("catchup", since=since, updates=kept)
 
@@ -452,7 +450,7 @@ class LiveTable:
             except ClubsError as exc:
                 raise Refused("illegal", reason_of(exc) or str(exc)) from None
             now = time.time()
-            row = ActionRow(len(self.actions), seat, trial.format_action(action), source, now)
+            row = ActionRow(self.logged, seat, trial.format_action(action), source, now)
             finished = (now, json.dumps(self.record(trial))) if trial.is_over else None
             results = self.outcome(trial, now).write if trial.is_over else None
             try:
@@ -465,13 +463,13 @@ class LiveTable:
                 raise Refused("server", "the action could not be saved, so it was not played: try again") from None
             self.match, old = trial, self.match
             old.release()  # nobody reads the replaced state again: freed now, not by the cycle collector
-            self.actions.append(row)
+            self.logged += 1
             self.version += 1
             self.turn_started = now
             try:
-                shown = Recent.of(self.version, events)
-                self.recent.append(shown)
-                self._broadcast_update(shown.events, source, seat, shown.scored)
+                _, shown, _, scored = kept = recent(self.version, events)
+                self.recent.append(kept)
+                self._broadcast_update(shown, source, seat, scored)
             finally:
                 self.reschedule()  # whatever happens in telling, the table goes on
 
@@ -490,12 +488,12 @@ class LiveTable:
             row = MatchRow(match_no, seed, time.time(), None, None)
             match, events = start_match(self.info, self.options, match_no, seed)
             await self.db(self.store.start_match, self.id, row)
-            self._earlier_actions += len(self.actions)
+            self._earlier_actions += self.logged
             self.match.release()
-            self.match, self.match_no, self.seed, self.actions = match, match_no, seed, []
+            self.match, self.match_no, self.seed, self.logged = match, match_no, seed, 0
             self.version += 1
             self.turn_started = row.started_at
-            self.recent.append(Recent.of(self.version, events))
+            self.recent.append(recent(self.version, events))
             for conn in self.connections:
                 conn.send(self.state(conn.seat))
             self.reschedule()
@@ -554,7 +552,7 @@ class LiveTable:
         if self._bot_plays(seat, now):
             source = "bot" if seat.kind == "bot" or seat.token_hash is None else "takeover"
             pause = self.settings.bot_delay
-            if self.recent and self.recent[-1].version == version and self.recent[-1].settled:
+            if self.recent and self.recent[-1][0] == version and self.recent[-1][2]:
                 pause += min(AFTER_TRICK, 2 * pause)  # a trick or a hand just ended: the table sees who won it
             # counted from the last change, not from now: a timer set again (someone connects, leaves, joins) does
             # not hold the bot back

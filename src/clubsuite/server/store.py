@@ -88,12 +88,9 @@ class MatchRow:
     record: str | None
 
 
-class ActionRow(NamedTuple):
-    """One accepted action, in notation, with who made it and how (``seat``, ``bot``, ``takeover``, ``clock``).
-
-    A named tuple rather than a dataclass: a table keeps one for every action of its match, and a tuple of plain
-    values is one the cycle collector stops walking after its first look (a dataclass instance it walks at every full
-    collection, for every action of every table)."""
+@dataclass(frozen=True)
+class ActionRow:
+    """One accepted action, in notation, with who made it and how (``seat``, ``bot``, ``takeover``, ``clock``)."""
 
     seq: int
     seat: int
@@ -142,7 +139,7 @@ class Prepared:
         self.order: list[str] | None = list(compiled.positiontup or ()) if compiled.positional else None
         """The names of the positional parameters in their order (``?`` in SQLite), or None where they are named."""
         given = {bind.key for bind in compiled.binds.values() if bind.required}
-        every = compiled.construct_params({name: None for name in given}) or {}
+        every = compiled.construct_params(dict.fromkeys(given)) or {}
         self.constants = {name: value for name, value in every.items() if name not in given}
         """The values the statement binds itself (a limit, a constant), worked out once."""
 
