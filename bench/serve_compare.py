@@ -45,6 +45,8 @@ from serve_load import Figures, Table, await_up, free_port, load_limits, watch
 
 ROOT = Path(__file__).resolve().parent.parent
 BOUND_MS = 50.0
+BOOTSTRAP = "from clubsuite.cli.main import main; main()"
+"""How a server is started: the command line, as ``clubs serve`` runs it."""
 """The p99 a table count must stay under to count towards the knee."""
 
 
@@ -85,11 +87,14 @@ def rss_bytes(pid: int) -> int | None:
 
 
 @contextlib.contextmanager
-def server(src: Path, tables: int, watchers: int) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
-    """``clubs serve`` of the package in ``src`` on a free loopback port over a temporary data directory."""
+def server(
+    src: Path, tables: int, watchers: int, bootstrap: str = BOOTSTRAP
+) -> Iterator[tuple[str, subprocess.Popen[bytes]]]:
+    """``clubs serve`` of the package in ``src`` on a free loopback port over a temporary data directory, started by
+    the Python code ``bootstrap`` (which ends by running the command line)."""
     with tempfile.TemporaryDirectory() as data:
         port = free_port()
-        cmd = [sys.executable, "-c", "from clubsuite.cli.main import main; main()", "serve", "--port", str(port)]
+        cmd = [sys.executable, "-c", bootstrap, "serve", "--port", str(port)]
         cmd += ["--data-dir", data, "--log-level", "warning", *load_limits(tables, watchers)]
         env = {**os.environ, "PYTHONPATH": str(src)}
         proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env=env, cwd=data)
@@ -168,9 +173,13 @@ def client_share(ws_url: str, share: list[tuple[str, str]], options: dict[str, A
     }
 
 
-def measure(src: Path, tables: int, args: argparse.Namespace, pool: Any) -> dict[str, Any]:
-    """One run: a fresh server of ``src``, ``tables`` tables, the load for ``args.seconds``; its figures."""
-    with server(src, tables, args.watchers) as (base, proc):
+def measure(
+    src: Path, tables: int, args: argparse.Namespace, pool: Any, bootstrap: str = BOOTSTRAP, after: Any = None
+) -> dict[str, Any]:
+    """One run: a fresh server of ``src`` (started by ``bootstrap``), ``tables`` tables, the load for
+    ``args.seconds``; its figures. ``after``, if given, is called with the server's process once the load is over,
+    before the server stops."""
+    with server(src, tables, args.watchers, bootstrap) as (base, proc):
         memory_before = rss_bytes(proc.pid)
         made = make_tables(base, tables, args.bot_delay)
         before = versions(base, made)
@@ -187,8 +196,10 @@ def measure(src: Path, tables: int, args: argparse.Namespace, pool: Any) -> dict
         elapsed = time.monotonic() - start
         cpu_after = cpu_seconds(proc.pid)
         memory_after = rss_bytes(proc.pid)
-        after = versions(base, made)
+        accepted = versions(base, made)
         scraped_after = scrape(base)
+        if after is not None:
+            after(proc)
     lat = sorted(x for r in results for x in r["latencies"])
 
     def pct(p: float) -> float:
@@ -206,7 +217,7 @@ def measure(src: Path, tables: int, args: argparse.Namespace, pool: Any) -> dict
     groups, grouped = grew("clubs_commit_groups"), grew("clubs_commit_group_actions")
     return {
         "tables": tables,
-        "accepted_actions_per_second": round((after - before) / elapsed, 1),
+        "accepted_actions_per_second": round((accepted - before) / elapsed, 1),
         "latency_samples": len(lat),
         "latency_ms_p50": round(pct(0.50), 2),
         "latency_ms_p99": round(pct(0.99), 2),

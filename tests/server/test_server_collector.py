@@ -46,3 +46,16 @@ def test_clubs_serve_applies_the_policy_once_up_and_shows_it_in_its_metrics(tmp_
     figures = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines() if line and line[0] != "#"}
     assert figures["clubs_gc_frozen_objects"] > 10_000
     assert 'python_gc_collections_total{generation="2"}' in figures
+
+
+def test_the_collector_benchmark_reports_the_full_collections_and_the_objects_tracked_under_each_policy() -> None:
+    """``bench/serve_collector.py`` runs its load against a server with the policy it is given and reads the
+    server's own report: frozen objects as served, none with Python's defaults."""
+    bench = Path(__file__).parents[2] / "bench" / "serve_collector.py"
+    for policy, frozen in (("served", True), ("python", False)):
+        args = [sys.executable, str(bench), "--policy", policy, "--tables", "3", "--seconds", "2", "--clients", "1"]
+        done = subprocess.run(args, capture_output=True, text=True, timeout=300, check=False)
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert f"{policy}     3 tables:" in done.stdout and "full collections:" in done.stdout
+        tracked = next(row for row in done.stdout.splitlines() if row.startswith("objects tracked at the end"))
+        assert ("besides 0 frozen" not in tracked) is frozen, tracked

@@ -1,0 +1,104 @@
+"""What the cycle collector costs one server process under load, with the policy ``clubs serve`` applies and
+without it: every collection timed, the full ones listed, the objects it tracks counted by type at the end.
+
+Run as ``python bench/serve_collector.py --policy served|freeze|python [--tables 300] [--seconds 240]``. It starts
+``clubs serve`` of this working tree over a temporary SQLite data directory, with the cycle collector's policy
+(``server/collector.py``) as served (frozen once up, full collections spaced out), frozen only (Python's thresholds),
+or Python's defaults (nothing frozen), and times every collection through ``gc.callbacks``. It then plays
+``bench/serve_compare.py``'s load (whist tables, one person thinking ``--think`` seconds, two random bots at
+``--bot-delay``, ``--watchers`` spectators each, the load generator in ``--clients`` processes) for ``--seconds``,
+asks the server for its report (a signal; the server writes it to a file of its data directory), and prints the
+run's line (actions a second, p50, p99, max, cores, memory a table), the full collections (how long each held the
+process and what it freed), the objects tracked at the end (the frozen ones apart) and the most common of their
+types. Everything is bounded and the server is stopped; the figures are for reading, no test depends on them.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import multiprocessing
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from serve_compare import ROOT, line, measure
+
+POLICIES = ("served", "freeze", "python")
+
+BOOTSTRAP = """
+import collections, gc, json, os, signal, sys, time
+from clubsuite.server import app, collector
+policy = os.environ["CLUBS_BENCH_POLICY"]
+if policy == "python":
+    app.settle = lambda: None
+elif policy == "freeze":
+    collector.FULL_AFTER = gc.get_threshold()[2]
+pauses = []
+began = [0.0]
+def timed(phase, info):
+    if phase == "start":
+        began[0] = time.perf_counter()
+    else:
+        pauses.append((info["generation"], time.perf_counter() - began[0], info["collected"]))
+gc.callbacks.append(timed)
+def report(*_):
+    kinds = collections.Counter(type(o).__name__ for o in gc.get_objects())
+    with open(os.environ["CLUBS_BENCH_REPORT"], "w") as out:
+        json.dump({"pauses": pauses, "tracked": sum(kinds.values()), "frozen": gc.get_freeze_count(),
+                   "kinds": kinds.most_common(12)}, out)
+signal.signal(signal.SIGUSR1, report)
+from clubsuite.cli.main import main
+main()
+"""
+"""The server's start: the policy chosen, every collection timed, and a report written on SIGUSR1."""
+
+
+def main(argv: list[str] | None = None) -> int:
+    """One run with the chosen policy; its figures."""
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
+    parser.add_argument("--policy", choices=POLICIES, default="served", help="the collector's policy (default served)")
+    parser.add_argument("--tables", type=int, default=300, help="tables played at once (default 300)")
+    parser.add_argument("--seconds", type=float, default=240.0, help="how long to play (default 240)")
+    parser.add_argument("--watchers", type=int, default=1, help="spectators per table besides its player")
+    parser.add_argument("--think", type=float, default=0.5, help="the player's mean thinking time, seconds")
+    parser.add_argument("--bot-delay", type=float, default=0.5, help="the bots' delay before acting, seconds")
+    parser.add_argument("--clients", type=int, default=2, help="processes of the load generator (default 2)")
+    parser.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args(argv)
+    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 900 or not 1 <= args.clients <= 8:
+        parser.error("--tables 1..2000, --seconds up to 900 and --clients 1..8 keep the run bounded")
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "report.json"
+        os.environ["CLUBS_BENCH_POLICY"], os.environ["CLUBS_BENCH_REPORT"] = args.policy, str(path)
+
+        def ask(proc: subprocess.Popen[bytes]) -> None:
+            proc.send_signal(signal.SIGUSR1)
+            deadline = time.monotonic() + 60
+            while not path.exists() and time.monotonic() < deadline:
+                time.sleep(0.2)
+            time.sleep(0.5)  # the file is written whole in well under that
+
+        with multiprocessing.get_context("spawn").Pool(args.clients) as pool:
+            figures = measure(ROOT / "src", args.tables, args, pool, BOOTSTRAP, ask)
+        if not path.exists():
+            print("the server wrote no report", file=sys.stderr)
+            return 1
+        found = json.loads(path.read_text())
+    print(line(args.policy, figures))
+    full = [(seconds, freed) for generation, seconds, freed in found["pauses"] if generation == 2]
+    print(f"full collections: {len(full)}: " + ", ".join(f"{s * 1000:.0f} ms ({n} freed)" for s, n in full))
+    young = [seconds for generation, seconds, _ in found["pauses"] if generation < 2]
+    print(f"younger collections: {len(young)}, the longest {max(young, default=0.0) * 1000:.1f} ms")
+    print(f"objects tracked at the end: {found['tracked']:,}, besides {found['frozen']:,} frozen")
+    print("  " + ", ".join(f"{kind} {count:,}" for kind, count in found["kinds"]))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
