@@ -198,16 +198,21 @@ def postgres() -> Iterator[Any]:
 
 
 @pytest.fixture(params=["sqlite", "postgresql"])
-def each_store(request: pytest.FixtureRequest, tmp_path: Path) -> Iterator[Any]:
+def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
+    """The URL of a new empty database, once SQLite and once PostgreSQL (the session's throwaway server)."""
+    if request.param == "sqlite":
+        return f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
+    url: str = request.getfixturevalue("postgres").new_database()
+    return url
+
+
+@pytest.fixture
+def each_store(database_url: str) -> Iterator[Any]:
     """A new empty server store, once on SQLite and once on PostgreSQL (the session's throwaway server): the tests
     that take it run on both."""
     from clubsuite.server.store import Store
 
-    if request.param == "sqlite":
-        url = f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
-    else:
-        url = request.getfixturevalue("postgres").new_database()
-    opened = Store(url)
+    opened = Store(database_url)
     try:
         yield opened
     finally:

@@ -6,8 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
-from collections.abc import Callable, Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
@@ -26,26 +25,14 @@ from clubsuite.server.store import (
     Store,
     TableRow,
 )
-from pgcluster import Cluster
 
 T = TypeVar("T")
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
-    cluster: Cluster = request.getfixturevalue("postgres")
-    return cluster.new_database()
-
-
 @pytest.fixture
-def store(url: str) -> Iterator[Store]:
-    opened = Store(url)
-    try:
-        yield opened
-    finally:
-        opened.close()
+def store(each_store: Store) -> Store:
+    """A new store on each back end (``conftest``)."""
+    return each_store
 
 
 def _tables(store: Store, *ids: str) -> None:
@@ -98,10 +85,10 @@ def test_a_group_the_database_refuses_whole_is_written_action_by_action(store: S
     assert _log(store, "t1") == [(0, "keep")] and _log(store, "t2") == [(0, "keep")]
 
 
-def test_an_action_of_a_table_this_process_no_longer_holds_is_fenced_out_alone(url: str) -> None:
+def test_an_action_of_a_table_this_process_no_longer_holds_is_fenced_out_alone(database_url: str) -> None:
     """With leases: the action of a table another process took over is refused by the lease (not written); the
     action of a table still held, in the same group, is written."""
-    a, b = Store(url), Store(url)
+    a, b = Store(database_url), Store(database_url)
     try:
         first = _own(a, "a")
         second = _own(b, "b")
