@@ -27,7 +27,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve_compare import ROOT, line, measure
+from serve_compare import ROOT, line, load_arguments, measure
 
 POLICIES = ("served", "freeze", "python")
 
@@ -65,10 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--policy", choices=POLICIES, default="served", help="the collector's policy (default served)")
     parser.add_argument("--tables", type=int, default=300, help="tables played at once (default 300)")
     parser.add_argument("--seconds", type=float, default=240.0, help="how long to play (default 240)")
-    parser.add_argument("--watchers", type=int, default=1, help="spectators per table besides its player")
-    parser.add_argument("--think", type=float, default=0.5, help="the player's mean thinking time, seconds")
-    parser.add_argument("--bot-delay", type=float, default=0.5, help="the bots' delay before acting, seconds")
-    parser.add_argument("--clients", type=int, default=2, help="processes of the load generator (default 2)")
+    load_arguments(parser)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
     if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 900 or not 1 <= args.clients <= 8:

@@ -244,16 +244,22 @@ def line(label: str, f: dict[str, Any]) -> str:
     )
 
 
+def load_arguments(parser: argparse.ArgumentParser) -> None:
+    """The options of the load itself, the same in every benchmark of one server process: spectators, the player's
+    thinking, the bots' delay, the generator's processes."""
+    parser.add_argument("--watchers", type=int, default=1, help="spectators per table besides its player")
+    parser.add_argument("--think", type=float, default=0.5, help="the player's mean thinking time, seconds")
+    parser.add_argument("--bot-delay", type=float, default=0.5, help="the bots' delay before acting, seconds")
+    parser.add_argument("--clients", type=int, default=2, help="processes of the load generator (default 2)")
+
+
 def main(argv: list[str] | None = None) -> int:
     """Step the table count for REF and the working tree, alternating, and print each knee."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--compare", required=True, metavar="REF", help="the commit to compare the working tree with")
     parser.add_argument("--steps", default="50,100,150,200,250,300,400,500,600,800,1000", help="table counts")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long each run plays (default 20)")
-    parser.add_argument("--watchers", type=int, default=1, help="spectators per table besides its player")
-    parser.add_argument("--think", type=float, default=0.5, help="the player's mean thinking time, seconds")
-    parser.add_argument("--bot-delay", type=float, default=0.5, help="the bots' delay before acting, seconds")
-    parser.add_argument("--clients", type=int, default=2, help="processes of the load generator (default 2)")
+    load_arguments(parser)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument(
         "--past-knee",

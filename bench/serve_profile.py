@@ -24,7 +24,7 @@ from collections import Counter
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve_compare import ROOT, client_share, make_tables, server, versions
+from serve_compare import ROOT, client_share, load_arguments, make_tables, server, versions
 
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("the database write (SQLAlchemy, sqlite3, the store)", ("sqlalchemy/", "sqlite3", "clubsuite/server/store.py")),
@@ -92,10 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0] if __doc__ else None)
     parser.add_argument("--tables", type=int, default=150, help="tables played at once (default 150)")
     parser.add_argument("--seconds", type=float, default=20.0, help="how long to play and record (default 20)")
-    parser.add_argument("--watchers", type=int, default=1, help="spectators per table besides its player")
-    parser.add_argument("--think", type=float, default=0.5, help="the player's mean thinking time, seconds")
-    parser.add_argument("--bot-delay", type=float, default=0.5, help="the bots' delay before acting, seconds")
-    parser.add_argument("--clients", type=int, default=2, help="processes of the load generator (default 2)")
+    load_arguments(parser)
     parser.add_argument("--rate", type=int, default=250, help="py-spy's samples a second (default 250)")
     parser.add_argument("--top", type=int, default=25, help="functions listed (default 25)")
     parser.add_argument("--src", type=Path, default=ROOT / "src", help="the package's source folder to serve")
