@@ -8,10 +8,14 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from serverkit import in_own_loop
 from sqlalchemy import delete, insert, update
 
 from clubsuite.server.dbschema import nodes
-from clubsuite.server.ownership import SERVING, STOPPING, Ownership
+from clubsuite.server.forwarding import Forwarder, Peers
+from clubsuite.server.hub import Hub
+from clubsuite.server.limits import ServerLimits
+from clubsuite.server.ownership import SERVING, STOPPING, Claim, Ownership
 from clubsuite.server.store import (
     ActionRow,
     LeaseLostError,
@@ -185,6 +189,56 @@ def test_a_closed_table_is_nobody_s_to_take(stores: tuple[Store, Store]) -> None
     first.stop()
     assert "t1" not in second.orphans(10)
     assert second.acquire("t1") is False
+
+
+def test_a_take_over_that_finds_a_live_owner_names_it_and_one_of_a_closed_table_finds_nothing(
+    stores: tuple[Store, Store],
+) -> None:
+    a, b = stores
+    first, second = _own(a, "a"), _own(b, "b")
+    _table(a)
+    assert second.claim("t1") == Claim(owner=("a", "http://a"))
+    _lapse(a)
+    assert second.claim("t1") == Claim(epoch=2)
+    assert second.claim("nonesuch") == Claim()
+    assert first.renew() == ["t1"]
+
+
+def test_a_table_whose_owner_beat_late_is_passed_to_that_owner_and_never_answered_unknown(
+    stores: tuple[Store, Store],
+) -> None:
+    """A table just made at one process, asked for at another while the owner's heartbeat is late: the other process
+    reads no live owner, then, before it can take the table, the owner's heartbeat comes. The take-over's own
+    transaction names the owner, and the request is passed to it, never answered as a table that does not exist
+    (which a person who made a table and joined it at once was told, through the proxy, under load)."""
+    a, b = stores
+    _own(a, "a")
+    second = _own(b, "b")
+    _table(a)
+    _lapse(a)
+    read = second.owner
+
+    def owner_then_heartbeat(table_id: str) -> tuple[str, str] | None:
+        found = read(table_id)  # no live owner, as read now ...
+        a.write(lambda conn: conn.execute(update(nodes).where(nodes.c.name == "a").values(seen_at=ALIVE)))
+        return found  # ... and the owner's heartbeat comes right after
+
+    second.owner = owner_then_heartbeat  # type: ignore[method-assign]
+
+    async def main() -> str | None:
+        hub = Hub(b, ServerLimits(), second)
+        try:
+            forwarder = Forwarder(_no_app, hub, Peers(), 1 << 20)
+            return await forwarder._owner_elsewhere({"type": "http", "path": "/tables/t1/join", "headers": []})
+        finally:
+            await hub.stop()
+
+    assert in_own_loop(main) == "http://a"
+    assert second.held == {}  # not taken from its live owner
+
+
+async def _no_app(scope: object, receive: object, send: object) -> None:
+    raise AssertionError("the request was to be passed on, not answered here")
 
 
 def test_a_second_process_on_a_sqlite_database_is_refused_naming_postgresql(tmp_path: Path) -> None:

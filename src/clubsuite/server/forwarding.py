@@ -152,8 +152,12 @@ class Forwarder:
         owner = await hub.db(ownership.owner, table_id)
         if owner is None or owner[0] == ownership.node:
             # Nobody owns it (its owner died): taken over here, now. Or this process owns it and is rebuilding it
-            # (a take-over under way): the request waits for it.
-            await hub.adopt(table_id)
+            # (a take-over under way): the request waits for it. Or its owner's heartbeat came late, between the
+            # read above and the take-over's transaction: that transaction names the owner, and the request goes
+            # there (a table whose making was acknowledged is never answered as unknown).
+            where = await hub.take_over(table_id)
+            if isinstance(where, tuple) and where[0] != ownership.node:
+                return where[1]
             return None
         return owner[1]
 

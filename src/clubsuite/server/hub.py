@@ -112,7 +112,7 @@ class Hub:
         """The worker processes of the searching bots."""
         self._sweeper: asyncio.Task[None] | None = None
         self._keeper: asyncio.Task[None] | None = None
-        self._adopting: dict[str, asyncio.Future[LiveTable | None]] = {}
+        self._adopting: dict[str, asyncio.Future[LiveTable | tuple[str, str] | None]] = {}
         """Tables being taken over now, so that two callers wait on one take-over."""
         self.stopping = False
         self.on_action: Callable[[str, float], None] | None = None
@@ -175,6 +175,14 @@ class Hub:
     async def adopt(self, table_id: str) -> LiveTable | None:
         """Take over a table nobody owns (its owner stopped or died) and serve it, rebuilt from its log: the table,
         or None where another process has it, it is closed, or this process is full or stopping."""
+        found = await self.take_over(table_id)
+        return found if isinstance(found, LiveTable) else None
+
+    async def take_over(self, table_id: str) -> LiveTable | tuple[str, str] | None:
+        """:meth:`adopt`, saying where the table is when it could not be taken: the live owner (node, address) that
+        holds it, as read in the same transaction that tried to take it. A caller that found no live owner a moment
+        before (the owner's heartbeat came late) then reaches the owner rather than answering that the table does not
+        exist. None where the table is closed or unknown, or this process is full or stopping."""
         if table_id in self.tables:
             return self.tables[table_id]
         if self.ownership is None or self.stopping or len(self.tables) >= self.limits.max_tables:
@@ -182,23 +190,25 @@ class Hub:
         waiting = self._adopting.get(table_id)
         if waiting is not None:
             return await waiting
-        done: asyncio.Future[LiveTable | None] = asyncio.get_running_loop().create_future()
+        done: asyncio.Future[LiveTable | tuple[str, str] | None] = asyncio.get_running_loop().create_future()
         self._adopting[table_id] = done
-        table: LiveTable | None = None
+        found: LiveTable | tuple[str, str] | None = None
         try:
-            if await self.db(self.ownership.acquire, table_id):
+            claim = await self.db(self.ownership.claim, table_id)
+            found = claim.owner
+            if claim.epoch is not None:
                 row = await self.db(self.store.table, table_id)
-                if row is not None and not self.stopping:
-                    table = await self._serve(row)
-                    if table is not None:
-                        log.info("table %s taken over", table_id)
-                        self._changed_hands("adopted")
-                if table is None:
+                table = await self._serve(row) if row is not None and not self.stopping else None
+                if table is not None:
+                    log.info("table %s taken over", table_id)
+                    self._changed_hands("adopted")
+                    found = table
+                else:
                     await self.db(self.ownership.release, [table_id])
         finally:
             del self._adopting[table_id]
-            done.set_result(table)
-        return table
+            done.set_result(found)
+        return found
 
     async def drop(self, table_id: str, reason: str) -> None:
         """Stop serving a table this process no longer owns: its timers stop, its clients are told ``reason`` and

@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import threading
 from collections.abc import Iterable
+from dataclasses import dataclass
 from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
@@ -38,6 +39,15 @@ from clubsuite.server.store import LeaseLostError, SharedSqliteError, Store
 
 SERVING, STOPPING, STOPPED = "serving", "stopping", "stopped"
 """A node's states: serving its tables; handing them over (still answering); gone."""
+
+
+@dataclass(frozen=True)
+class Claim:
+    """What an attempt to take a table came to (:meth:`Ownership.claim`): the ``epoch`` this node now holds it at;
+    or else the live ``owner`` that holds it, as (node, address); or neither (the table is closed or unknown)."""
+
+    epoch: int | None = None
+    owner: tuple[str, str] | None = None
 
 
 def database_now(dialect: str) -> ColumnElement[Any]:
@@ -127,14 +137,20 @@ class Ownership:
 
     # -- leases -----------------------------------------------------------------------------------------------
     def acquire(self, table_id: str) -> bool:
-        """Take the table: nobody holds it, its owner is no longer live (stale, stopping or stopped), or it is this
-        node's own (taken again at a restart under the same name), with a new epoch each time. False when a live
-        owner holds it, or the table is closed or unknown."""
+        """Take the table (:meth:`claim`): True when this node now holds it."""
+        return self.claim(table_id).epoch is not None
 
-        def work(conn: Connection) -> int | None:
+    def claim(self, table_id: str) -> Claim:
+        """Take the table: nobody holds it, its owner is no longer live (stale, stopping or stopped), or it is this
+        node's own (taken again at a restart under the same name), with a new epoch each time. Where a live owner
+        holds it, that owner, read in the same transaction: a caller that found no live owner a moment before (the
+        owner's heartbeat was late, then came) learns where the table is instead of taking it for unknown. Neither
+        where the table is closed or unknown."""
+
+        def work(conn: Connection) -> Claim:
             open_ = conn.execute(select(tables.c.closed).where(tables.c.id == table_id)).first()
             if open_ is None or open_.closed:
-                return None
+                return Claim()
             taken = conn.execute(
                 update(leases)
                 .where(
@@ -145,17 +161,21 @@ class Ownership:
                 .returning(leases.c.epoch)
             ).first()
             if taken is not None:
-                return int(taken.epoch)
-            if conn.execute(select(leases.c.node).where(leases.c.table_id == table_id)).first() is not None:
-                return None  # a live owner holds it
-            self.claim_new(conn, table_id)
-            return 1
+                return Claim(epoch=int(taken.epoch))
+            holder = conn.execute(
+                select(nodes.c.name, nodes.c.address)
+                .select_from(leases.join(nodes, nodes.c.name == leases.c.node))
+                .where(leases.c.table_id == table_id)
+            ).first()
+            if holder is not None:
+                return Claim(owner=(holder.name, holder.address))  # the update passed it by: a live owner holds it
+            self.claim_new(conn, table_id)  # never leased
+            return Claim(epoch=1)
 
-        epoch: int | None = self.store.write(work)
-        if epoch is None:
-            return False
-        self.hold(table_id, epoch)
-        return True
+        claim: Claim = self.store.write(work)
+        if claim.epoch is not None:
+            self.hold(table_id, claim.epoch)
+        return claim
 
     def hold(self, table_id: str, epoch: int) -> None:
         """Note a table as held with that epoch, once the transaction that took it is committed."""
