@@ -8,6 +8,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import httpx
 import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
@@ -26,10 +27,11 @@ from sqlalchemy import (
     create_engine,
     insert,
     inspect,
+    select,
 )
 
 from clubsuite.server import migrate
-from clubsuite.server.dbschema import metadata
+from clubsuite.server.dbschema import metadata, users
 from clubsuite.server.store import Store
 from pgcluster import Cluster
 
@@ -204,6 +206,62 @@ def test_every_revision_can_be_undone_down_to_an_empty_database_and_done_again(t
         migrate.upgrade(store.engine)
         assert revision(store) == migrate.head()
         assert schema_differences(store) == []
+    finally:
+        store.close()
+
+
+def test_accounts_made_before_the_one_name_key_all_stay_and_each_signs_in_under_its_own_name(url: str) -> None:
+    """Revision 0007: ``Alice`` and ``ALICE``, two accounts under the earlier key, both stay; the older keeps the
+    plain key (``alice``, ``Alice.`` and any new sign-up reach it, or are refused as taken) and the later one is set
+    apart, reached under its exact name only."""
+    from argon2 import PasswordHasher
+    from serverkit import ThreadServer
+
+    from clubsuite.server.limits import HASH_LANES, HASH_MEMORY_LEAST
+    from clubsuite.server.tokens import name_key
+
+    hasher = PasswordHasher(time_cost=1, memory_cost=HASH_MEMORY_LEAST, parallelism=HASH_LANES)
+    engine = create_engine(_engine_url(url))
+    try:
+        migrate.upgrade(engine, "0006")
+        with engine.begin() as conn:
+            for user_id, name, old_key, made in [
+                ("u-b", "ALICE", "allce", 2.0),  # the earlier key, which replaced I with l before folding case
+                ("u-a", "Alice", "alice", 1.0),
+                ("u-c", "Alíce", "alíce", 2.0),  # made at the same time as ALICE: the id decides
+                ("u-d", "Bob", "bob", 3.0),
+            ]:
+                conn.execute(
+                    insert(users).values(
+                        id=user_id,
+                        name=name,
+                        name_key=old_key,
+                        password_hash=hasher.hash(f"{name} password"),
+                        created_at=made,
+                    )
+                )
+            conn.execute(insert(users).values(id="u-e", name="deleted player", created_at=0.5, deleted_at=4.0))
+    finally:
+        engine.dispose()
+    store = Store(url)
+    try:
+        keys = {r.id: r.name_key for r in store.read(select(users.c.id, users.c.name_key))}
+        plain = name_key("Alice")
+        assert keys == {"u-a": plain, "u-b": f"{plain}#u-b", "u-c": f"{plain}#u-c", "u-d": "bob", "u-e": None}
+        with ThreadServer(store) as server:
+            for typed, password, reached in [
+                ("Alice", "Alice password", "Alice"),
+                ("ALICE", "ALICE password", "ALICE"),
+                ("Alíce", "Alíce password", "Alíce"),
+                ("alice.", "Alice password", "Alice"),
+                ("BOB", "Bob password", "Bob"),
+            ]:
+                with httpx.Client(base_url=server.base, timeout=30) as b:
+                    r = b.post("/account/login", json={"name": typed, "password": password})
+                    assert r.status_code == 200, (typed, r.text)
+                    assert b.get("/account").json()["name"] == reached
+            r = httpx.post(f"{server.base}/account/signup", json={"name": "aLiCe", "password": "a new password"})
+            assert r.status_code == 409 and r.json()["code"] == "name_taken"
     finally:
         store.close()
 

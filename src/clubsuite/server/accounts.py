@@ -1,8 +1,9 @@
 """Accounts: a name and a password (Argon2id), signed-in sessions, and what an account may do with them.
 
 Accounts are optional: a guest plays as before, with a display name and a seat token. An account keeps a player's
-name (no other account may take one that looks like it), and the seats they take, so that their matches, history
-and ratings are theirs.
+name (no other account may take one that is the same name by :func:`~clubsuite.server.tokens.name_key`, the key
+tables and club nights judge names by too), and the seats they take, so that their matches, history and ratings
+are theirs.
 
 * **Passwords** are hashed with Argon2id (``argon2-cffi``; by default RFC 9106's second recommended setting: 64 MiB,
   3 passes, 4 lanes; ``--hash-memory`` and ``--hash-passes`` change it, and a hash made with other settings is made
@@ -40,7 +41,7 @@ from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatc
 from limits import parse
 from limits.storage import MemoryStorage
 from limits.strategies import MovingWindowRateLimiter
-from sqlalchemy import delete, insert, select, update
+from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.errors import InvalidOptionsError
@@ -203,13 +204,12 @@ class Accounts:
                 "login_wait",
                 "too many wrong passwords for this account lately: wait a while, or ask the server's operator",
             )
-        rows = await self.db(self.store.read, select(users).where(users.c.name_key == key)) if key else []
-        stored = rows[0].password_hash if rows else None
-        if not await self._verify(stored, unicodedata.normalize("NFKC", password)):
+        row = await self._by_name(name) if key else None
+        stored = row.password_hash if row is not None else None
+        if not await self._verify(stored, unicodedata.normalize("NFKC", password)) or row is None:
             if key:
                 self._fails.hit(self._fail_rate, "fail", key)
             raise AccountRefused(401, "bad_login", "that name and password do not match an account")
-        row = rows[0]
         if self.hasher.check_needs_rehash(row.password_hash):
             await self.set_password(row.id, unicodedata.normalize("NFKC", password), keep=None)
         return User(row.id, row.name, row.created_at, False)
@@ -339,8 +339,27 @@ class Accounts:
         """The (not deleted) account a name opens, or None."""
         if len(name) > 100:
             return None
-        rows = await self.db(self.store.read, select(users).where(users.c.name_key == name_key(name)))
-        return User(rows[0].id, rows[0].name, rows[0].created_at, False) if rows else None
+        row = await self._by_name(name)
+        return User(row.id, row.name, row.created_at, False) if row is not None else None
+
+    async def _by_name(self, name: object) -> Any:
+        """The live account row a name reaches, or None: the account of exactly that name (its tidy form) if there
+        is one, else the account whose name is the same name (:func:`name_key`). Two live accounts share a key
+        only where they were made before the key was what it is now (migration 0007 kept the older one's key and
+        set the later ones apart): each still signs in under its own exact name."""
+        if not isinstance(name, str) or len(name) > 100:
+            return None
+        key = name_key(name)
+        try:
+            exact = check_name(name)
+        except InvalidOptionsError:
+            exact = None
+        found = users.c.name_key == key
+        if exact is not None:
+            found = or_(found, and_(users.c.name == exact, users.c.deleted_at.is_(None)))
+        rows = await self.db(self.store.read, select(users).where(found))
+        named = [r for r in rows if r.name == exact]
+        return named[0] if named else next((r for r in rows if r.name_key == key), None)
 
 
 def renamed(record: str, seat: int) -> str:

@@ -86,34 +86,66 @@ def _blank(ch: str) -> bool:
 
 
 def looks_alike(a: str, b: str) -> bool:
-    """Whether two display names would be taken for each other: the same letters once case is ignored, every
-    letter that looks like a Latin one (Cyrillic а, Greek ο) read as that letter, and the Latin letters and digits
-    that pass for one another in many typefaces (I l 1, O 0, rn m, vv w) read alike."""
-    return any(_skeleton(a, plain) == _skeleton(b, plain) for plain in (False, True))
+    """Whether two display names would be taken for each other: whether they are one name (:func:`name_key`), the
+    same test an account's name passes at sign-up, so that a table and a club night refuse exactly the names
+    sign-up refuses."""
+    return name_key(a) == name_key(b)
 
 
 def name_key(name: str) -> str:
-    """The form of a name two accounts may not share: its letters as they read (:func:`looks_alike`'s stricter
-    reading), so that no account's name passes for another's."""
-    return _skeleton(name, True)
+    """The form of a name that two accounts, two players at a table or two entrants of a club night may not share.
+
+    Two names are one name when they differ only in what a reader does not tell apart, or would not take as a
+    different person: lichess refuses usernames that differ only by case; names here are Unicode, so the key goes
+    further. In order:
+
+    1. compatibility forms folded (NFKC: full-width ``Ａｎｎ`` is ``Ann``);
+    2. case, by Unicode's full case folding (``str.casefold``) *first*, so that every step after it sees one case:
+       ``ß`` is ``ss`` (``Straße`` is ``STRASSE``), final ``ς`` and capital ``Σ`` are ``σ``;
+    3. accents and every other combining mark dropped (NFD, marks of category Mn removed): ``Alíce`` is ``Alice``,
+       and the Turkish capital ``İ``, which folds to ``i`` and a combining dot, is ``i``; the dotless ``ı`` reads as
+       ``i`` too. Marks go in every script (a Japanese dakuten, a Hebrew point as much as an accent): to one who
+       does not read the script they are small marks on a letter, and refusing a name is cheap where being taken
+       for another player is not;
+    4. letters of other alphabets that look like Latin ones read as the Latin letter (Unicode's confusables,
+       TR39, through ``confusable_homoglyphs``: Cyrillic ``а``, Greek ``ο``), a lowercase letter with no Latin
+       look-alike of its own read as its capital's (Cyrillic ``м`` as ``М``, so ``мас`` is ``Mac`` as ``МАС`` is);
+    5. spaces and the punctuation a name may hold (``- _ . '``) dropped: ``Alice.``, ``a l i c e`` and ``A-lice``
+       are ``Alice`` (a name of punctuation only keeps it, so that it still has a key of its own);
+    6. the plain look-alikes read alike, in lowercase since case is folded: ``i l 1 |`` (a capital ``I`` passes for
+       ``l`` in many typefaces, and once folded it cannot be told from ``i``), ``o 0``, ``rn m``, ``vv w``. This
+       comes after the spaces are dropped, or ``r n`` and ``rn`` would be two names while ``a l i c e`` and
+       ``alice`` are one.
+
+    Other digits stay distinct (``Ann2`` is not ``Ann3``). A key never holds ``#``, which no name may hold: a
+    migration marks with it the accounts it had to set apart (revision 0007)."""
+    text = unicodedata.normalize("NFKC", name).replace("#", "").casefold()
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn")
+    text = unicodedata.normalize("NFKC", text).casefold().replace("ı", "i")
+    text = "".join(_as_latin(ch) for ch in text).replace("#", "")
+    letters = "".join(ch for ch in text if ch not in _NAME_PUNCTUATION)
+    if not letters:
+        return text.replace(" ", "")
+    for alike, read_as in _PLAIN_ALIKE:
+        letters = letters.replace(alike, read_as)
+    return letters
 
 
-_ASCII_ALIKE = (("rn", "m"), ("vv", "w"), ("I", "l"), ("1", "l"), ("|", "l"), ("0", "o"))
-"""Latin look-alikes (Unicode's confusables, TR39, among plain letters and digits), each read as the second."""
+_PLAIN_ALIKE = (("rn", "m"), ("vv", "w"), ("i", "l"), ("1", "l"), ("|", "l"), ("0", "o"))
+"""Latin look-alikes (Unicode's confusables, TR39, among plain letters and digits) once case is folded, each read
+as the second."""
 
 
-def _skeleton(name: str, plain_alike: bool) -> str:
-    """A name as it reads: look-alike letters of other alphabets as Latin ones, with the plain look-alikes read alike
-    too where ``plain_alike`` (before case is folded: ``I`` passes for ``l``, though ``i`` does not), case folded."""
-    out = []
-    for ch in unicodedata.normalize("NFKC", name):
-        found = confusables.is_confusable(ch, preferred_aliases=["latin"]) if not ch.isascii() else False
+def _as_latin(ch: str) -> str:
+    """A folded character as the Latin letters it looks like (lowercase, marks dropped), or itself: its own
+    look-alike first, then its capital's (Cyrillic ``м`` has none, ``М`` is ``M``)."""
+    if ch.isascii():
+        return ch
+    for form in (ch, ch.upper()):
+        found = confusables.is_confusable(form, preferred_aliases=["latin"]) if len(form) == 1 else False
         if isinstance(found, list) and found:
-            latin = [g["c"] for g in found[0]["homoglyphs"] if g["c"].isascii()]
-            ch = latin[0] if latin else ch
-        out.append(ch)
-    text = "".join(out)
-    if plain_alike:
-        for alike, read_as in _ASCII_ALIKE:
-            text = text.replace(alike, read_as)
-    return text.casefold()
+            for glyph in found[0]["homoglyphs"]:
+                plain = "".join(c for c in unicodedata.normalize("NFD", glyph["c"]) if unicodedata.category(c) != "Mn")
+                if plain and plain.isascii():
+                    return plain.casefold()
+    return ch
