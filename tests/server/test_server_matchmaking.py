@@ -5,9 +5,11 @@ server."""
 
 from __future__ import annotations
 
+import asyncio
 import time
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import httpx
 import pytest
@@ -15,10 +17,12 @@ from serverkit import ThreadServer, in_own_loop
 from sqlalchemy import insert
 from test_server_rated import account
 
+from clubsuite.server import matchmaking
 from clubsuite.server.accounts import User
 from clubsuite.server.dbschema import ratings
 from clubsuite.server.hub import Hub
-from clubsuite.server.matchmaking import WINDOW_GROWTH, WINDOW_START, Matchmaker
+from clubsuite.server.live import Refused
+from clubsuite.server.matchmaking import WINDOW_GROWTH, WINDOW_START, Matchmaker, Ticket
 from clubsuite.server.ratings import Skill, shown
 from clubsuite.server.store import Store
 
@@ -159,3 +163,90 @@ def test_play_rated_seats_an_account_with_bots_and_hands_its_token_to_it_alone(s
     assert [s["kind"] for s in table["seats"]] == ["person", "bot", "bot"]
     assert b.get("/rated/queue").json() == {"status": "none"}
     assert other.post("/rated/queue/leave", headers=other_h).json() == {"left": False}
+
+
+# -- requests at once ------------------------------------------------------------------------------------------------
+def test_two_joins_at_once_by_one_account_make_one_ticket(tmp_path: Path) -> None:
+    store = Store.in_directory(tmp_path)
+
+    async def scenario(hub: Hub) -> None:
+        mm = Matchmaker(hub)
+        ann = user(1)
+        outcomes = await asyncio.gather(*(mm.join(ann, "whist", "127.0.0.1") for _ in range(2)), return_exceptions=True)
+        refused = [o for o in outcomes if isinstance(o, Refused)]
+        assert len(refused) == 1 and refused[0].code == "already_queued", outcomes
+        assert [t for t in outcomes if isinstance(t, Ticket)] == [mm.tickets[ann.id]]
+
+    run(store, scenario)
+
+
+def test_joins_at_once_never_fill_the_queue_past_its_bound(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    store = Store.in_directory(tmp_path)
+    monkeypatch.setattr(matchmaking, "QUEUE_MAX", 3)
+
+    async def scenario(hub: Hub) -> None:
+        mm = Matchmaker(hub)
+        outcomes = await asyncio.gather(
+            *(mm.join(user(i), "whist", "127.0.0.1") for i in range(6)), return_exceptions=True
+        )
+        assert len(mm.tickets) == 3
+        assert sorted(o.code for o in outcomes if isinstance(o, Refused)) == ["busy"] * 3
+
+    run(store, scenario)
+
+
+def held_table_making(hub: Hub) -> tuple[asyncio.Event, asyncio.Event]:
+    """Hold every table the hub makes until the second event is set; the first is set once one is asked for."""
+    asked, go = asyncio.Event(), asyncio.Event()
+    make = hub.create_table
+
+    async def held(*args: Any, **kwargs: Any) -> Any:
+        asked.set()
+        await go.wait()
+        return await make(*args, **kwargs)
+
+    hub.create_table = held  # type: ignore[method-assign]
+    return asked, go
+
+
+def test_leaving_while_ones_table_is_being_made_is_refused_and_the_seat_is_handed_over(tmp_path: Path) -> None:
+    store = Store.in_directory(tmp_path)
+
+    async def scenario(hub: Hub) -> None:
+        mm = Matchmaker(hub, bots_after=600)
+        people = [user(i) for i in range(3)]
+        tickets = [await mm.join(p, "whist", "127.0.0.1") for p in people]
+        asked, go = held_table_making(hub)
+        matching = asyncio.create_task(mm.match(tickets[-1].since))
+        await asyncio.wait_for(asked.wait(), 60)
+        assert mm.leave(people[0]) is False  # the seat is being made for them already
+        go.set()
+        await matching
+        seated = [mm.status(p) for p in people]
+        assert [s["status"] for s in seated] == ["seated"] * 3  # the one who tried to leave learns their seat
+        assert {s.user_id for s in hub.tables[seated[0]["table"]].seats} == {p.id for p in people}
+
+    run(store, scenario)
+
+
+def test_one_who_leaves_before_their_group_is_seated_is_not_seated(tmp_path: Path) -> None:
+    store = Store.in_directory(tmp_path)
+    people = [user(i) for i in range(6)]
+    for p, r in zip(people, (1500, 1500, 1500, 2500, 2500, 2500), strict=True):
+        rate_user(store, p, r)
+
+    async def scenario(hub: Hub) -> None:
+        mm = Matchmaker(hub, bots_after=600)
+        tickets = [await mm.join(p, "whist", "127.0.0.1") for p in people]
+        asked, go = held_table_making(hub)
+        matching = asyncio.create_task(mm.match(max(t.since for t in tickets)))
+        await asyncio.wait_for(asked.wait(), 60)  # the first group's table is being made; the second waits its turn
+        assert mm.leave(people[3]) is True
+        go.set()
+        await matching
+        assert [mm.status(p)["status"] for p in people[:3]] == ["seated"] * 3
+        assert mm.status(people[3]) == {"status": "none"}
+        assert all(s.user_id != people[3].id for table in hub.tables.values() for s in table.seats)
+        assert [mm.status(p)["status"] for p in people[4:]] == ["waiting"] * 2  # seated with the next one to come
+
+    run(store, scenario)

@@ -6,7 +6,12 @@ removed passkey and a deleted account, and the address's sign-in rate and open c
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+import concurrent.futures
+import contextlib
+import dataclasses
+import functools
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -19,7 +24,9 @@ from serverkit import ROOMY, ThreadServer
 from softkey import SoftKey
 from sqlalchemy import select
 
+from clubsuite.server import passkeys as passkeys_module
 from clubsuite.server.dbschema import passkeys
+from clubsuite.server.passkeys import PASSKEYS_MAX
 from clubsuite.server.store import Store
 
 PASSWORD = "correct horse battery"
@@ -257,3 +264,73 @@ def test_an_address_holds_a_few_sign_in_ceremonies_open_and_a_new_one_drops_its_
         assert (
             b.post("/account/passkey-login", json={"ticket": newest["ticket"], "credential": answer}).status_code == 200
         )
+
+
+# -- requests at once ------------------------------------------------------------------------------------------------
+def all_at_once(calls: list[Callable[[], httpx.Response]]) -> list[httpx.Response]:
+    """Make the calls at the same moment, each in a thread of its own (each waits for the others to be ready)."""
+    ready = threading.Barrier(len(calls))
+
+    def go(call: Callable[[], httpx.Response]) -> httpx.Response:
+        ready.wait()
+        return call()
+
+    with concurrent.futures.ThreadPoolExecutor(len(calls)) as pool:
+        return list(pool.map(go, calls))
+
+
+def test_a_copied_passkey_signing_in_at_the_same_moment_as_its_original_lets_only_one_in(
+    server: ThreadServer,
+) -> None:
+    key = key_for(server, counter=1)  # an authenticator that counts its signatures
+    with browser(server) as b:
+        sign_up(b, "Ann")
+        add_passkey(b, key)
+    copy = dataclasses.replace(key)  # a clone: the same private key, the same counter
+    browsers = [browser(server), browser(server)]
+    posts = []
+    for b, k in zip(browsers, (key, copy), strict=True):
+        opened = login_options(b)
+        answer = k.get(opened["options"])  # both sign the same next count
+        posts.append(
+            functools.partial(b.post, "/account/passkey-login", json={"ticket": opened["ticket"], "credential": answer})
+        )
+    answers = all_at_once(posts)
+    assert sorted(a.status_code for a in answers) == [200, 401]
+    for b in browsers:
+        b.close()
+
+
+def test_passkeys_added_at_once_at_two_processes_stop_at_the_accounts_bound(
+    server: ThreadServer, store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    keys = server.server.config.app.state.passkeys
+    with browser(server) as b:
+        sign_up(b, "Ann")
+        for _ in range(PASSKEYS_MAX - 1):
+            add_passkey(b, key_for(server))
+        posts, tickets = [], {}
+        for _ in range(2):  # two ceremonies open at once, as at two server processes (each keeps its own)
+            opened = add_options(b)
+            assert opened.status_code == 200, opened.text
+            tickets.update(keys._tickets)  # a process keeps one ceremony an account; here the other's is kept too
+            answer = key_for(server).create(opened.json()["options"])
+            body = {"ticket": opened.json()["ticket"], "credential": answer}
+            posts.append(functools.partial(b.post, "/account/passkeys", json=body, headers=csrf(b)))
+        keys._tickets.update(tickets)
+        # Each addition, once it has counted the account's passkeys, waits for the other to have counted too (or
+        # for a while, when the other cannot count until this one is written): both count before either writes,
+        # wherever the database lets them.
+        counted = threading.Barrier(2)
+        make = passkeys_module.insert
+
+        def insert_once_both_counted(*args: Any) -> Any:
+            with contextlib.suppress(threading.BrokenBarrierError):
+                counted.wait(timeout=3)
+            return make(*args)
+
+        monkeypatch.setattr(passkeys_module, "insert", insert_once_both_counted)
+        answers = all_at_once(posts)
+        assert sorted(a.status_code for a in answers) == [201, 409], [a.text for a in answers]
+        assert [a.json()["code"] for a in answers if a.status_code == 409] == ["too_many_passkeys"]
+    assert len(store.read(select(passkeys))) == PASSKEYS_MAX

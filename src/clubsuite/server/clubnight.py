@@ -17,23 +17,37 @@ What stays private: a club night's tables are private and have no spectators (on
 their invite codes are never shown, and each entrant's seat token is handed to that entrant only (by the entrant's
 own token). The tokens of a round's seats live in the server's memory: after a restart an entrant's seat is played
 by its bot until the round ends.
+
+Requests at once: a night's state is one JSON row, and every change of it (an entry, a round seated) is read, changed
+and written back in one transaction that holds the row (:meth:`ClubNights._change`): ``SELECT ... FOR UPDATE`` on
+PostgreSQL, where several server processes may share the database, and on SQLite the store's one writer at a time
+(a second process on a SQLite database is refused). So two entries at once are both kept, or one is refused and told
+why (the night is full, a look-alike name came first). Seating a round makes tables between its read and its write, so
+its write checks that nothing changed meanwhile: a round seated at once by another process refuses this one (its
+tables are closed again), and an entry that came in meanwhile has the round seated again with it. Within a process
+a lock per night keeps such requests in turn, so that they wait on the event loop and not in the database's threads.
 """
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import csv
 import io
 import json
 import random
 import secrets
 import time
+import weakref
+from collections.abc import AsyncIterator, Callable
 from dataclasses import dataclass
-from typing import Annotated, Any
+from typing import Annotated, Any, TypeVar
 
 from fastapi import FastAPI, HTTPException, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
 
 from clubsuite.bots.base import bot_names
 from clubsuite.engine import resolve
@@ -53,6 +67,14 @@ TABLES_RANGE = (2, 20)
 """A club night's tables: at least two (one table has nothing to compare with)."""
 ROUNDS_RANGE = (1, 10)
 PAIRINGS = ("swiss", "random")
+SEATING_TRIES = 3
+"""Times a round is seated afresh when entries came in while it was being seated (each try makes its tables)."""
+
+T = TypeVar("T")
+
+
+class _EntrantsChangedError(Exception):
+    """The entrants changed while a round was being seated (an entry at another process): seat it again."""
 
 
 @dataclass(frozen=True)
@@ -94,6 +116,18 @@ class ClubNights:
         self.hub = hub
         self._seats: dict[tuple[str, str], dict[str, Any]] = {}
         """(night, entrant) -> the seat of the round in play: table, seat and its token."""
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        """A lock per night being changed in this process (gone with its last user)."""
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, night_id: str) -> AsyncIterator[None]:
+        """This process's changes of one night, one at a time: those waiting wait here, on the event loop, not in
+        the database (where the row lock keeps processes apart: :meth:`_change`)."""
+        lock = self._locks.get(night_id)
+        if lock is None:
+            lock = self._locks[night_id] = asyncio.Lock()
+        async with lock:
+            yield
 
     async def _load(self, night_id: str) -> tuple[dict[str, Any], str]:
         rows = await self.hub.db(self.hub.store.read, select(clubnights).where(clubnights.c.id == night_id))
@@ -101,12 +135,22 @@ class ClubNights:
             raise Refused("no_clubnight", "there is no such club night")
         return json.loads(rows[0].state), rows[0].host_id
 
-    async def _save(self, night_id: str, state: dict[str, Any]) -> None:
-        text = json.dumps(state)
-        await self.hub.db(
-            self.hub.store.write,
-            lambda conn: conn.execute(update(clubnights).where(clubnights.c.id == night_id).values(state=text)),
-        )
+    async def _change(self, night_id: str, change: Callable[[dict[str, Any]], T]) -> T:
+        """Read the night's state, ``change`` it in place and write it back, in one transaction that holds the night's
+        row from the read to the write (``FOR UPDATE`` on PostgreSQL; SQLite's one writer at a time): no other change,
+        from this process or another, comes between, so none is lost. ``change`` runs in the database thread and
+        must not wait on anything; a :class:`Refused` it raises writes nothing and reaches the caller."""
+
+        def work(conn: Connection) -> T:
+            row = conn.execute(select(clubnights.c.state).where(clubnights.c.id == night_id).with_for_update()).first()
+            if row is None:
+                raise Refused("no_clubnight", "there is no such club night")
+            state = json.loads(row.state)
+            result = change(state)
+            conn.execute(update(clubnights).where(clubnights.c.id == night_id).values(state=json.dumps(state)))
+            return result
+
+        return await self.hub.db(self.hub.store.write, work)
 
     async def create(self, host: User, settings: NightSettings) -> str:
         """A new club night hosted by ``host``; its id."""
@@ -135,33 +179,80 @@ class ClubNights:
 
     async def enter(self, night_id: str, name: object, user: User | None) -> tuple[str, str]:
         """Enter a club night before its first round (signed in: under the account's name): (entrant id, the
-        entrant's token, which finds its seat each round)."""
-        state, _ = await self._load(night_id)
-        if state["played"]:
-            raise Refused("started", "this club night has begun: entries are closed")
-        info, options = resolve(state["spec"])
-        if len(state["entrants"]) >= state["tables"] * info.n_seats(options):
-            raise Refused("full", "every seat of this club night's tables is taken")
+        entrant's token, which finds its seat each round). The checks and the entry are one change of the night
+        (:meth:`_change`), so entries at once are each listed or refused with the reason."""
         tidy = user.name if user is not None else check_name(name)
-        for e in state["entrants"]:
-            if user is not None and e["user_id"] == user.id:
-                raise Refused("already_entered", "you have entered this club night already")
-            if looks_alike(e["name"], tidy):
-                raise Refused("name_taken", f"an entrant is called {e['name']!r}, which looks the same: choose another")
         token = new_token()
         entrant = secrets.token_urlsafe(6)
-        state["entrants"].append(
-            {"id": entrant, "name": tidy, "user_id": user.id if user else None, "token_hash": hash_token(token)}
-        )
-        await self._save(night_id, state)
+
+        def add(state: dict[str, Any]) -> None:
+            if state["played"]:
+                raise Refused("started", "this club night has begun: entries are closed")
+            info, options = resolve(state["spec"])
+            if len(state["entrants"]) >= state["tables"] * info.n_seats(options):
+                raise Refused("full", "every seat of this club night's tables is taken")
+            for e in state["entrants"]:
+                if user is not None and e["user_id"] == user.id:
+                    raise Refused("already_entered", "you have entered this club night already")
+                if looks_alike(e["name"], tidy):
+                    raise Refused(
+                        "name_taken", f"an entrant is called {e['name']!r}, which looks the same: choose another"
+                    )
+            state["entrants"].append(
+                {"id": entrant, "name": tidy, "user_id": user.id if user else None, "token_hash": hash_token(token)}
+            )
+
+        async with self._turn(night_id):
+            await self._change(night_id, add)
         return entrant, token
 
     async def start_round(self, night_id: str, host: User, creator: str | None = None) -> None:
         """Seat the next round (the host only, once the last round is over); its tables count against the host's
-        address ``creator`` as any tables it makes (its share of tables, and of tables with searching bots)."""
+        address ``creator`` as any tables it makes (its share of tables, and of tables with searching bots).
+
+        The tables are made between reading the night and writing the round, so the write checks that the night is
+        as it was read: a round another process seated meanwhile refuses this one (``round_in_play``), and entries
+        that came in meanwhile have the round seated again with them; either way the tables made are closed."""
+        async with self._turn(night_id):
+            for _ in range(SEATING_TRIES):
+                if await self._try_round(night_id, host, creator):
+                    return
+        raise Refused("entries_changing", "people were still entering while the round was seated: start it again")
+
+    async def _try_round(self, night_id: str, host: User, creator: str | None) -> bool:
+        """Seat the next round once (:meth:`start_round`): whether it was seated (False: entries came in meanwhile,
+        and its tables are closed again)."""
         state, host_id = await self._load(night_id)
         if host.id != host_id:
             raise Refused("not_host", "only the club night's host starts its rounds")
+        seated, round_tables = await self._seat_round(state, creator)
+        played, entrants = len(state["played"]), state["entrants"]
+
+        def commit(now: dict[str, Any]) -> None:
+            if len(now["played"]) != played:
+                raise Refused("round_in_play", "another request of the host has just started this round")
+            if now["entrants"] != entrants:
+                raise _EntrantsChangedError
+            now["played"].append({"number": played + 1, "tables": round_tables})
+
+        try:
+            await self._change(night_id, commit)
+        except _EntrantsChangedError:
+            await self._close(round_tables)
+            return False
+        except BaseException:
+            await self._close(round_tables)
+            raise
+        for entrant, place in seated.items():
+            self._seats[(night_id, entrant)] = place
+        return True
+
+    async def _seat_round(
+        self, state: dict[str, Any], creator: str | None
+    ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+        """Make the tables of the next round of the night whose state was read as ``state`` and seat its entrants:
+        (each entrant's table, seat and token; the round's tables as the state keeps them). Nothing is written to
+        the night; should a table be refused, the tables made for the round are closed again."""
         played = state["played"]
         if len(played) >= state["rounds"]:
             raise Refused("over", "every round of this club night has been played")
@@ -197,18 +288,19 @@ class ClubNights:
                     user = User(e["user_id"], e["name"], 0.0, False) if e["user_id"] else None
                     taken, token = await self.hub.join(table, e["name"], seat_no, user)
                     seated[entrant] = {"table": table.id, "seat": taken, "token": token}
-        except (Refused, ClubsError):
+        except BaseException:
             # a table refused (the host's share of tables is used up): the round is not seated, and the tables made
             # for it are closed again, so that the night is as it was
-            for made in round_tables:
-                live = self.hub.tables.get(made["table"])
-                if live is not None:
-                    await self.hub.close_table(live)
+            await self._close(round_tables)
             raise
-        for entrant, place in seated.items():
-            self._seats[(night_id, entrant)] = place
-        played.append({"number": len(played) + 1, "tables": round_tables})
-        await self._save(night_id, state)
+        return seated, round_tables
+
+    async def _close(self, round_tables: list[dict[str, Any]]) -> None:
+        """Close the tables made for a round that was not seated after all."""
+        for made in round_tables:
+            live = self.hub.tables.get(made["table"])
+            if live is not None:
+                await self.hub.close_table(live)
 
     async def seat_of(self, night_id: str, token: str) -> dict[str, Any] | None:
         """The seat of the round in play of the entrant whose token this is (None: not an entrant, or no seat)."""

@@ -6,6 +6,12 @@ The queue lives in the server's memory (a restart empties it: the page asks agai
 one per account, found again by the session, and the seat token of the table it was seated at is handed to that
 account only, once. Matching runs every second on the event loop; it is a sort and a scan of a few hundred entries
 at most (the queue is bounded), and the tables it makes are made as any other.
+
+Requests at once: the queue is changed only on the event loop, and every check and the change it guards are made
+with no wait between them (a rating is read from the database before, never between), so two joins at once by one
+account make one ticket and the queue never holds more than :data:`QUEUE_MAX`. A ticket being seated (its table is
+being made) is marked so first: leaving then is refused, since the seat is already the account's, and the seat is
+handed over as any other; a ticket that left before its group was seated is not seated.
 """
 
 from __future__ import annotations
@@ -65,6 +71,8 @@ class Ticket:
     address: str
     seated: dict[str, Any] | None = None
     """Once seated: the table, seat and token (handed over once)."""
+    seating: bool = False
+    """Its table is being made: it can no longer leave, nor be put in another group."""
     failed: str | None = None
     """Why seating failed (told once), if it did."""
 
@@ -113,18 +121,28 @@ class Matchmaker:
         """Queue ``user`` for a rated table of ``game`` (a game, variant or spec; its seat count from its options)."""
         info, options = resolve(game)
         spec = spec_of(info.name, options)
-        if user.id in self.tickets and self.tickets[user.id].seated is None:
-            raise Refused("already_queued", "you are already waiting for a rated table: leave that queue first")
-        if len(self.tickets) >= QUEUE_MAX:
-            raise Refused("busy", "the rated queue is full just now: try again in a minute")
+        self._may_join(user)
         skill = await self.rating_of(f"user:{user.id}", pool(info, options))
+        self._may_join(user)  # again, with no wait before the ticket is added: another join may have come meanwhile
         ticket = Ticket(user, spec, info.name, info.n_seats(options), shown(skill)[0], time.time(), address)
         self.tickets[user.id] = ticket
         return ticket
 
+    def _may_join(self, user: User) -> None:
+        """Refuse a join by an account already waiting (or being seated), or when the queue is full."""
+        if user.id in self.tickets and self.tickets[user.id].seated is None:
+            raise Refused("already_queued", "you are already waiting for a rated table: leave that queue first")
+        if len(self.tickets) >= QUEUE_MAX:
+            raise Refused("busy", "the rated queue is full just now: try again in a minute")
+
     def leave(self, user: User) -> bool:
-        """Take ``user`` out of the queue; whether they were in it."""
-        return self.tickets.pop(user.id, None) is not None
+        """Take ``user`` out of the queue; whether they were in it (False too while their table is being made: the
+        seat is theirs, and ``GET /rated/queue`` hands it over)."""
+        ticket = self.tickets.get(user.id)
+        if ticket is None or ticket.seating:
+            return False
+        del self.tickets[user.id]
+        return True
 
     def status(self, user: User) -> dict[str, Any]:
         """Where ``user`` stands: not queued, waiting (since when, the window, how many wait for the same table),
@@ -199,7 +217,24 @@ class Matchmaker:
         return [best] * count
 
     async def _seat(self, people: list[Ticket], bots: list[str]) -> None:
-        """Make a rated table for ``people`` (seats in the order of their waiting) and ``bots``, and seat them."""
+        """Make a rated table for ``people`` (seats in the order of their waiting) and ``bots``, and seat them.
+
+        The group was chosen from the tickets as they were when the round began, and the round may have waited
+        since (another table being made, a rating read): a ticket that has left the queue meanwhile is not seated,
+        and the group waits for the next round. The group's tickets are marked as being seated before the first
+        wait, so that none leaves, or joins another group, while its seat is being made."""
+        if any(self.tickets.get(t.user.id) is not t or t.seating for t in people):
+            return
+        for t in people:
+            t.seating = True
+        try:
+            await self._make(people, bots)
+        finally:
+            for t in people:
+                t.seating = False
+
+    async def _make(self, people: list[Ticket], bots: list[str]) -> None:
+        """The table of :meth:`_seat`, its seats taken for ``people``."""
         first = people[0]
         seats = [SeatRequest("person")] * len(people) + [SeatRequest("bot", b) for b in bots]
         try:

@@ -228,6 +228,9 @@ class Passkeys:
             raise AccountRefused(400, "bad_passkey", f"a passkey's id has at most {ID_MAX} characters here")
 
         def work(conn: Connection) -> None:
+            # The account's row is held first (PostgreSQL; SQLite writes one at a time), so that two passkeys added at
+            # once are counted one after the other and the bound holds.
+            conn.execute(select(users.c.id).where(users.c.id == user.id).with_for_update())
             count = conn.execute(select(passkeys.c.id).where(passkeys.c.user_id == user.id)).all()
             if len(count) >= PASSKEYS_MAX:
                 raise AccountRefused(

@@ -5,6 +5,13 @@ Who is rated for a seat: the account that held it at the end; an account that le
 finishes last, whatever its points, and its bot's play does not count for anyone); otherwise the bot that played it,
 as ``bot:<level>``, on the same scale as people. A bot level that played several seats of one match moves by the
 mean of those seats' changes (one match is one result for it, not several).
+
+Matches ending at once: a rating is read, moved and written back in the transaction of the match's last action, and
+another match may move the same rating at the same time (a bot level plays at many tables; a person may play two
+rated tables). So each rating row is made first where it is missing (at its start) and locked before it is read
+(``SELECT ... FOR UPDATE`` on PostgreSQL; SQLite writes one transaction at a time), one row after another in the order
+of their names so that two matches never wait on each other: the later match moves what the earlier one wrote, and
+neither move is lost.
 """
 
 from __future__ import annotations
@@ -12,8 +19,10 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
+from typing import Any
 
 from sqlalchemy import insert, select, update
+from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
 from clubsuite.bots.calibrated import calibrated
@@ -102,14 +111,8 @@ class Outcome:
 
     def _rate(self, conn: Connection, ranks: list[int], left: dict[int, str]) -> None:
         subjects = self.subjects(left)
-        stored = {
-            r.subject: r
-            for r in conn.execute(
-                select(ratings).where(ratings.c.pool == self.pool, ratings.c.subject.in_(set(subjects)))
-            )
-        }
-        start = calibrated(self.pool)
-        before = [Skill(stored[x].mu, stored[x].sigma) if x in stored else _start(x, start) for x in subjects]
+        stored = self._lock_ratings(conn, subjects)
+        before = [Skill(stored[x].mu, stored[x].sigma) for x in subjects]
         after = rate(before, ranks, self.teams)
         moves: dict[str, list[tuple[Skill, Skill]]] = defaultdict(list)
         for subject, old, new in zip(subjects, before, after, strict=True):
@@ -118,18 +121,11 @@ class Outcome:
             old = pairs[0][0]
             mu = old.mu + sum(new.mu - was.mu for was, new in pairs) / len(pairs)
             sigma = sum(new.sigma for _, new in pairs) / len(pairs)
-            if subject in stored:
-                conn.execute(
-                    update(ratings)
-                    .where(ratings.c.pool == self.pool, ratings.c.subject == subject)
-                    .values(mu=mu, sigma=sigma, matches=stored[subject].matches + 1, updated_at=self.at)
-                )
-            else:
-                conn.execute(
-                    insert(ratings).values(
-                        pool=self.pool, subject=subject, mu=mu, sigma=sigma, matches=1, updated_at=self.at
-                    )
-                )
+            conn.execute(
+                update(ratings)
+                .where(ratings.c.pool == self.pool, ratings.c.subject == subject)
+                .values(mu=mu, sigma=sigma, matches=stored[subject].matches + 1, updated_at=self.at)
+            )
             conn.execute(
                 insert(rating_history).values(
                     pool=self.pool,
@@ -141,6 +137,25 @@ class Outcome:
                     sigma=sigma,
                 )
             )
+
+    def _lock_ratings(self, conn: Connection, subjects: list[str]) -> dict[str, Any]:
+        """The stored rating of each subject in the pool, each row locked until the transaction ends (a missing
+        one made first, at the subject's start, with no match counted): one row after another, in the order of the
+        subjects' names, so that two transactions locking some of the same rows never wait on each other."""
+        start = calibrated(self.pool)
+        insert_new = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
+        stored: dict[str, Any] = {}
+        for subject in sorted(set(subjects)):
+            skill = _start(subject, start)
+            conn.execute(
+                insert_new(ratings)
+                .values(pool=self.pool, subject=subject, mu=skill.mu, sigma=skill.sigma, matches=0, updated_at=self.at)
+                .on_conflict_do_nothing(index_elements=[ratings.c.pool, ratings.c.subject])
+            )
+            stored[subject] = conn.execute(
+                select(ratings).where(ratings.c.pool == self.pool, ratings.c.subject == subject).with_for_update()
+            ).one()
+        return stored
 
 
 def _start(subject: str, start: dict[str, tuple[float, float]]) -> Skill:
