@@ -39,9 +39,16 @@ class Connection:
             self.dropped = True
             self.send_close()
 
+    closing: bool = False
+    """Whether the close is queued already: it is queued once, so that the socket's writer, which ends on it, leaves
+    nothing behind in the queue (a stopping server waits for every queue to empty)."""
+
     def send_close(self) -> None:
-        """Close the socket once what is queued has gone (a slow client's queue is cut short)."""
+        """Close the socket once what is queued has gone (a slow client's queue is cut short); once only."""
         self.dropped = True
+        if self.closing:
+            return
+        self.closing = True
         while True:
             try:
                 self.queue.put_nowait(None)
