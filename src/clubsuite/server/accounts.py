@@ -33,7 +33,7 @@ import time
 import unicodedata
 from collections.abc import Awaitable, Callable
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
 from argon2 import PasswordHasher
@@ -89,6 +89,10 @@ class User:
     name: str
     created_at: float
     deleted: bool
+    checked: str | None = field(default=None, compare=False, repr=False)
+    """The password hash a sign-in checked (None otherwise): the session it opens is written only while the account
+    still has that password, so a sign-in with the old password that was being checked while the password changed
+    opens no session that outlives the change."""
 
 
 @dataclass(frozen=True)
@@ -210,9 +214,25 @@ class Accounts:
             if key:
                 self._fails.hit(self._fail_rate, "fail", key)
             raise AccountRefused(401, "bad_login", "that name and password do not match an account")
-        if self.hasher.check_needs_rehash(row.password_hash):
-            await self.set_password(row.id, unicodedata.normalize("NFKC", password), keep=None)
-        return User(row.id, row.name, row.created_at, False)
+        checked: str = row.password_hash
+        if self.hasher.check_needs_rehash(checked):
+            checked = await self._rehash(row.id, checked, unicodedata.normalize("NFKC", password))
+        return User(row.id, row.name, row.created_at, False, checked)
+
+    async def _rehash(self, user_id: str, old: str, password: str) -> str:
+        """The password hashed again with today's settings, stored only where the account's hash is still ``old``
+        (a password changed meanwhile is kept): the hash the account has now. Its sessions stay: the password is
+        the same."""
+        digest = await self.hash_password(password)
+
+        def work(conn: Connection) -> str:
+            done = conn.execute(
+                update(users).where(users.c.id == user_id, users.c.password_hash == old).values(password_hash=digest)
+            )
+            return digest if done.rowcount else old
+
+        written: str = await self.db(self.store.write, work)
+        return written
 
     async def check(self, user: User, password: object) -> None:
         """Whether ``password`` is the account's (asked again before changing the password or deleting it)."""
@@ -243,6 +263,14 @@ class Accounts:
         made = Session(secrets.token_urlsafe(9), user.id, secrets.token_urlsafe(24), now, now, agent[:AGENT_MAX])
 
         def work(conn: Connection) -> None:
+            if user.checked is not None:
+                # The account's row locked (PostgreSQL; SQLite writes one at a time): a password change waits for
+                # this session, or this session sees the change and is refused.
+                now_hash = conn.execute(
+                    select(users.c.password_hash).where(users.c.id == user.id).with_for_update()
+                ).scalar_one_or_none()
+                if now_hash != user.checked:
+                    raise AccountRefused(401, "bad_login", "that name and password do not match an account")
             conn.execute(
                 insert(sessions).values(
                     id_hash=secret_hash(secret),
