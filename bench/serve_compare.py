@@ -8,7 +8,8 @@ turn, runs ``bench/serve_load.py``'s load (whist tables with one person thinking
 alternating which goes first, one process each over its own SQLite data directory. A side stops stepping once its
 p99 reaches the bound; its knee is the last count under it. Every run prints its line (accepted actions a second,
 p50, p99, max, the server's CPU and memory per table, and the load generator's own CPU; where the server's
-``/metrics`` has them, the mean number of actions a commit wrote and the full collections of the cycle collector
+``/metrics`` has them (read at its metrics listener, ``--metrics-port``, or for a REF from before that option at
+its public port), the mean number of actions a commit wrote and the full collections of the cycle collector
 during the run); the end prints the knees. With ``--past-knee`` every side runs every step (the figures at every count,
 such as the 1,000-table one), and its knee is the last count of an unbroken run under the bound from the first.
 
@@ -96,6 +97,10 @@ def server(
         port = free_port()
         cmd = [sys.executable, "-c", bootstrap, "serve", "--port", str(port)]
         cmd += ["--data-dir", data, "--log-level", "warning", *load_limits(tables, watchers)]
+        if "--metrics-port" in (src / "clubsuite" / "cli" / "serve.py").read_text(encoding="utf-8"):
+            metrics_port = free_port()
+            cmd += ["--metrics-port", str(metrics_port)]
+            FIGURES[f"http://127.0.0.1:{port}"] = f"http://127.0.0.1:{metrics_port}"
         env = {**os.environ, "PYTHONPATH": str(src)}
         proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env=env, cwd=data)
         base = f"http://127.0.0.1:{port}"
@@ -110,10 +115,15 @@ def server(
                 proc.kill()
 
 
+FIGURES: dict[str, str] = {}
+"""The metrics listener of each server started here, by its public address (a server of a REF from before
+``--metrics-port`` has none: its ``/metrics`` is on its public port)."""
+
+
 def scrape(base: str) -> dict[str, float]:
     """The server's ``/metrics`` figures by name (labels included); empty where it answers none."""
     try:
-        text = httpx.get(base + "/metrics", timeout=30).text
+        text = httpx.get(FIGURES.get(base, base) + "/metrics", timeout=30).text
     except httpx.HTTPError:
         return {}
     figures = {}

@@ -13,11 +13,12 @@ import fcntl
 import os
 import shutil
 import signal
+import socket
 import subprocess
 import tempfile
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 import httpx
 import psycopg
@@ -65,17 +66,19 @@ def _apt_install() -> str:
 
 
 class Proxy:
-    """HAProxy with the shipped configuration on a loopback port, in front of three processes."""
+    """HAProxy with the shipped configuration on a loopback port, in front of three processes (or two: the shipped
+    configuration names three, and the third is then the first again, so that the file is used as it is)."""
 
     def __init__(self, nodes: list[ProcessServer], folder: Path) -> None:
-        assert len(nodes) == 3, "the shipped configuration names three processes"
+        assert len(nodes) in (2, 3), "the shipped configuration names three processes (two: the first twice)"
         self.port = free_port()
         self.nodes = nodes
         self.log = folder / "haproxy.log"
+        named = [*nodes, nodes[0]][:3]
         self.env = {
             **os.environ,
             "CLUBS_PROXY_BIND": f"127.0.0.1:{self.port}",
-            **{f"CLUBS_NODE{i + 1}": f"127.0.0.1:{n.port}" for i, n in enumerate(nodes)},
+            **{f"CLUBS_NODE{i + 1}": f"127.0.0.1:{n.port}" for i, n in enumerate(named)},
         }
         self.proc: subprocess.Popen[bytes] | None = None
 
@@ -110,13 +113,33 @@ class Proxy:
             self._log_file.close()
 
 
-def node(folder: Path, url: str, name: str) -> ProcessServer:
+class Node(ProcessServer):
+    """A ``clubs serve`` process of a site, with its operators' listener (``--metrics-port``) on loopback."""
+
+    def __init__(self, data_dir: Path, port: int, extra: tuple[str, ...], metrics_port: int) -> None:
+        super().__init__(data_dir, port, (*extra, "--metrics-port", str(metrics_port)))
+        self.metrics_port = metrics_port
+
+    @property
+    def metrics(self) -> str:
+        """Where its figures are read (``GET /metrics`` there; the public port has none)."""
+        return f"http://127.0.0.1:{self.metrics_port}/metrics"
+
+
+def node(folder: Path, url: str, name: str) -> Node:
     """A ``clubs serve`` process over the database ``url``, trusting the proxy (and the other processes) on
-    loopback to name its clients' addresses."""
+    loopback to name its clients' addresses, its figures served on a loopback port of their own."""
     place = folder / name
     place.mkdir()
     extra = ("--db", url, "--node", name, "--trusted-proxy", "127.0.0.1", "--lease-seconds", LEASE)
-    return ProcessServer(place, free_port(), extra)
+    return Node(place, free_port(), extra, free_port())
+
+
+def figures(url: str) -> str:
+    """The figures a metrics listener serves at ``url`` (the Prometheus text format)."""
+    answer = httpx.get(url, timeout=30)
+    assert answer.status_code == 200, (answer.status_code, answer.text[:300])
+    return answer.text
 
 
 def reconnect(base: str, table: str, token: str | None, last_version: int | None, seconds: float = 60) -> Client:
@@ -171,3 +194,43 @@ def play(client: Client, moves: int, seat: int = 0) -> None:
         version = state["version"]
         client.send({"type": "act", "action": state["legal"][0], "version": version})
         client.until(lambda m, v=version: m["type"] == "update" and m["version"] > v)
+
+
+class Answer(NamedTuple):
+    """An HTTP answer read off the wire: its status and its body (de-chunked)."""
+
+    status: int
+    body: bytes
+
+
+def raw_request(port: int, method: str, target: bytes, body: bytes = b"", timeout: float = 30) -> Answer:
+    """Send one request whose target goes on the wire byte for byte (no client library normalises it: ``%2e%2e``,
+    ``..``, ``%00`` and the like arrive as written) to a loopback port, and read the whole answer (the connection
+    closes after it)."""
+    head = b"%s %s HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n" % (method.encode("ascii"), target)
+    if body or method in ("POST", "PUT", "PATCH"):
+        head += b"Content-Type: application/json\r\nContent-Length: %d\r\n" % len(body)
+    received = b""
+    with socket.create_connection(("127.0.0.1", port), timeout=timeout) as conn:
+        conn.sendall(head + b"\r\n" + body)
+        with contextlib.suppress(ConnectionResetError):
+            while chunk := conn.recv(65536):
+                received += chunk
+    top, _, rest = received.partition(b"\r\n\r\n")
+    lines = top.split(b"\r\n")
+    assert lines and lines[0].startswith(b"HTTP/1."), f"no HTTP answer to {method} {target!r}: {received[:200]!r}"
+    status = int(lines[0].split()[1])
+    chunked = any(line.lower().replace(b" ", b"") == b"transfer-encoding:chunked" for line in lines[1:])
+    return Answer(status, _dechunk(rest) if chunked else rest)
+
+
+def _dechunk(data: bytes) -> bytes:
+    """A chunked body's bytes, joined."""
+    out = b""
+    while data:
+        size_line, _, data = data.partition(b"\r\n")
+        size = int(size_line.split(b";")[0] or b"0", 16)
+        if size == 0:
+            break
+        out, data = out + data[:size], data[size + 2 :]
+    return out

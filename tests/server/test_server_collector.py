@@ -11,6 +11,7 @@ import httpx
 from serverkit import ProcessServer
 
 from clubsuite.server.collector import FULL_AFTER
+from pgcluster import free_port
 
 
 def test_settling_sets_aside_what_lives_and_spaces_full_collections_yet_cycles_are_still_freed() -> None:
@@ -39,10 +40,11 @@ print(frozen, gc.get_threshold()[2], found)
 
 
 def test_clubs_serve_applies_the_policy_once_up_and_shows_it_in_its_metrics(tmp_path: Path) -> None:
-    """The real ``clubs serve``: its ``/metrics`` count the objects it froze once up, and its collections by
-    generation."""
-    with ProcessServer(tmp_path) as server:
-        text = httpx.get(server.base + "/metrics", timeout=10).text
+    """The real ``clubs serve``: its ``/metrics`` (at its operators' listener) count the objects it froze once up,
+    and its collections by generation."""
+    metrics_port = free_port()
+    with ProcessServer(tmp_path, extra=("--metrics-port", str(metrics_port))):
+        text = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).text
     figures = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines() if line and line[0] != "#"}
     assert figures["clubs_gc_frozen_objects"] > 10_000
     assert 'python_gc_collections_total{generation="2"}' in figures

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import httpx
 import pytest
-from proxykit import Proxy, node, owner_of, play, reconnect, stored_log, turn_of
+from proxykit import Node, Proxy, figures, node, owner_of, play, reconnect, stored_log, turn_of
 from serverkit import Client, ProcessServer, get, new_table, post, start_all, wait_until
 
 from pgcluster import Cluster
@@ -82,15 +82,16 @@ def test_tables_are_made_joined_watched_and_played_through_the_proxy(site: Site)
         player.close()
         watcher.close()
     assert len(_single_history(site.url, table_id)) >= 4
-    assert httpx.get(base + "/metrics").status_code == 403  # the figures are scraped at each process, not outside
+    assert httpx.get(base + "/metrics").status_code == 403  # the figures are read at each process's own listener
     seat_actions = sum(_figure(n, 'clubs_actions_total{source="seat"}') for n in site.nodes)
     assert seat_actions >= 4
     assert sum(_figure(n, 'clubs_lease_changes_total{change="taken"}') for n in site.nodes) >= 1
 
 
 def _figure(process: ProcessServer, name: str) -> float:
-    """One figure of a process's ``/metrics`` (0 where it has none yet)."""
-    text = httpx.get(process.base + "/metrics").text
+    """One figure of a process's ``/metrics``, read at its operators' listener (0 where it has none yet)."""
+    assert isinstance(process, Node)
+    text = figures(process.metrics)
     for line in text.splitlines():
         if line.startswith(name + " "):
             return float(line.split()[-1])

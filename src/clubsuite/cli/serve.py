@@ -146,6 +146,21 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     help="how long a table stays this process's without being renewed: when a process dies, another one takes its "
     'tables over within about this long (docs/server.md, "Several processes")',
 )
+@click.option(
+    "--metrics-port",
+    default=None,
+    type=click.IntRange(0, 65535),
+    metavar="PORT",
+    help="serve the operators' figures (GET /metrics, the Prometheus text format) on this port, apart from the "
+    "public one: nothing else is served there, and the public port has no /metrics (default: not served; 0: any "
+    'free port; docs/server.md, "Operations")',
+)
+@click.option(
+    "--metrics-host",
+    default="127.0.0.1",
+    show_default=True,
+    help="address the figures' port listens on: keep it loopback or a private network the scraper reaches",
+)
 @limit_options
 @handle_errors
 def serve_command(
@@ -161,6 +176,8 @@ def serve_command(
     node: str | None,
     advertise: str | None,
     lease_seconds: float,
+    metrics_port: int | None,
+    metrics_host: str,
     **limits: Any,
 ) -> None:
     """Run the game server: make tables, take seats, play online with bots filling empty seats.
@@ -175,7 +192,7 @@ def serve_command(
         from clubsuite.server.limits import ServerLimits
         from clubsuite.server.logs import configure_logging
         from clubsuite.server.ownership import Ownership, default_node_name
-        from clubsuite.server.serving import uvicorn_config
+        from clubsuite.server.serving import InternalListener, listen, uvicorn_config
         from clubsuite.server.store import Store, StoreError
     except ImportError as exc:
         fail(f"the server needs its packages ({exc.name} is missing): pip install 'clubsuite[server]'")
@@ -216,6 +233,13 @@ def serve_command(
     except StoreError as exc:
         store.close()
         fail(str(exc))
+    internal_socket = None
+    if metrics_port is not None:
+        try:
+            internal_socket = listen(metrics_host, metrics_port)
+        except OSError as exc:
+            store.close()
+            fail(f"--metrics-host {quoted(metrics_host)} --metrics-port {metrics_port}: cannot listen there ({exc})")
     open_files(chosen.max_connections)
     app = create_app(store, chosen, origins, hosts, bots_after, ownership)
     config = uvicorn_config(
@@ -227,7 +251,10 @@ def serve_command(
         log_config=None,
         log_level=log_level,
     )
-    server = ClubsServer(config, app.state.hub)
+    internal = None
+    if internal_socket is not None:
+        internal = InternalListener(app.state.internal, chosen, internal_socket, log_config=None, log_level=log_level)
+    server = ClubsServer(config, app.state.hub, internal)
     # The event loop shares the interpreter with the database and bot threads: a shorter switch interval keeps a
     # thread that holds the interpreter from delaying the loop's next message by up to the default 5 ms.
     sys.setswitchinterval(0.001)
@@ -236,4 +263,6 @@ def serve_command(
     logging.getLogger("clubsuite.server").info("database %s", store.url_for_display)
     if port:
         click.echo(f"clubs serve: http://{shown}:{port}/ (API schema: /openapi.json) - Ctrl-C stops it", err=True)
+    if internal is not None:
+        click.echo(f"clubs serve: the figures at {internal.address}, for the operators only", err=True)
     server.run()

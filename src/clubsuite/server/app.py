@@ -50,8 +50,7 @@ from clubsuite.server.hub import Hub, SeatRequest
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.live import LiveTable, Refused
 from clubsuite.server.lobbycast import Lobbycast
-from clubsuite.server.metrics import CONTENT_TYPE as METRICS_TYPE
-from clubsuite.server.metrics import Metrics
+from clubsuite.server.metrics import InternalApp, Metrics
 from clubsuite.server.ownership import Ownership
 from clubsuite.server.passkeys import Passkeys
 from clubsuite.server.protocol import (
@@ -68,6 +67,7 @@ from clubsuite.server.protocol import (
     parse_client_message,
 )
 from clubsuite.server.replaying import Replayer
+from clubsuite.server.serving import InternalListener
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import Store
 
@@ -226,6 +226,8 @@ def create_app(
     app.state.limits = limits
     app.state.replayer = replayer
     app.state.accounts = accounts
+    app.state.internal = InternalApp(metrics)
+    """The operators' application (``GET /metrics``), served apart on its own listener (``--metrics-port``)."""
 
     async def who(request: Request) -> User | None:
         """The signed-in account of a request that changes something (its CSRF token checked), or None."""
@@ -236,12 +238,6 @@ def create_app(
     async def health() -> dict[str, Any]:
         """Whether the server is up, and how many tables it serves."""
         return {"status": "stopping" if hub.stopping else "ok", "tables": len(hub.tables)}
-
-    @app.get("/metrics", response_class=Response)
-    async def prometheus() -> Response:
-        """This process's figures in the Prometheus text format: tables, connections, accepted actions and their
-        latency, tables changing hands, requests passed on to another process (docs/server.md, "Operations")."""
-        return Response(metrics.render(), media_type=METRICS_TYPE)
 
     @app.get("/ready", responses={503: {"description": "stopping: send it no new clients"}})
     async def ready() -> JSONResponse:
@@ -484,23 +480,30 @@ def validation_message(exc: RequestValidationError) -> str:
 
 class ClubsServer(uvicorn.Server):
     """uvicorn's server, which first tells the clients of every table that it is stopping (and finishes the action
-    being written) and only then closes their sockets."""
+    being written) and only then closes their sockets; with ``internal``, the operators' listener (the figures)
+    served beside it, from its start to its end."""
 
-    def __init__(self, config: uvicorn.Config, hub: Hub) -> None:
+    def __init__(self, config: uvicorn.Config, hub: Hub, internal: InternalListener | None = None) -> None:
         super().__init__(config)
         self.hub = hub
+        self.internal = internal
 
     async def startup(self, sockets: list[socket.socket] | None = None) -> None:
-        """Start as uvicorn does (the hub restores its tables first); once up, set the cycle collector's policy for
-        a serving process (:mod:`~clubsuite.server.collector`)."""
+        """Start as uvicorn does (the hub restores its tables first); once up, open the operators' listener and set
+        the cycle collector's policy for a serving process (:mod:`~clubsuite.server.collector`)."""
         await super().startup(sockets)
         if not self.should_exit:
+            if self.internal is not None:
+                await self.internal.start()
             settle()
 
     async def shutdown(self, sockets: list[socket.socket] | None = None) -> None:
-        """Say farewell, then shut down as uvicorn does."""
+        """Say farewell, then shut down as uvicorn does; the operators' listener last (its figures are read to the
+        end)."""
         await self.hub.farewell()
         await super().shutdown(sockets)
+        if self.internal is not None:
+            await self.internal.stop()
 
 
 async def serve_socket(hub: Hub, ws: WebSocket, table_id: str) -> None:

@@ -17,6 +17,15 @@ redirect would hand out internal addresses), and the owner of a table can change
 a crash, a hand-over at a stop) without the proxy's table of servers changing: the next request simply finds the
 new owner. The cost is one more hop on loopback or the local network for the requests that arrive elsewhere.
 
+The path passed on is the one the client sent, byte for byte (its raw path), and only after a check
+(:func:`path_problem`): a request about a table whose path holds a control character, a dot segment (``.`` or
+``..``, plain or percent-encoded), an encoded slash or backslash or a byte that is not printable ASCII is refused
+with 400 ``bad_path``, at every process alike (the owner too, so that an odd path tells nothing of where a table
+lives), and never passed on. An HTTP client would otherwise resolve the dot segments itself (``/tables/x/%2e%2e/
+%2e%2e/metrics`` would reach ``/metrics`` at the owner, ``.../account/login`` a sign-in outside this process's rate)
+or fail to build the URL at all (``%00``), which was answered with a 500. The URL is built from the raw path without
+letting the client normalise it, and checked to say what was checked.
+
 The forwarded request carries the client's address (``X-Forwarded-For``: the other processes must name this one
 with ``--trusted-proxy``, as they name the proxy) and ``X-Clubs-Forwarded`` (a request forwarded once is never
 forwarded again: a table that moved meanwhile is answered by the application as not found, or closes the socket
@@ -33,12 +42,13 @@ import json
 import re
 from collections.abc import Awaitable, Callable, MutableMapping
 from typing import Any
+from urllib.parse import quote, unquote_to_bytes
 
 import httpx
 from websockets.asyncio.client import ClientConnection, connect
-from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus
+from websockets.exceptions import ConnectionClosed, InvalidHandshake, InvalidStatus, InvalidURI
 
-from clubsuite.server.guard import SECURITY_HEADERS, client_address, replaying
+from clubsuite.server.guard import SECURITY_HEADERS, Refusal, answer, client_address, replaying
 from clubsuite.server.hub import Hub
 from clubsuite.server.lobbycast import Lobbycast
 
@@ -81,6 +91,49 @@ FORWARD_TIMEOUT = 60.0
 RETRY = "the table's server is changing hands: try again in a moment"
 NO_STATUS = frozenset({1005, 1006, 1015})
 """Close codes that say no close frame came: never sent in one."""
+CHECKED = ("/tables/", "/invites/")
+"""The paths that may be passed on to another process (besides ``/quickplay``, whose path is fixed): their path is
+checked wherever they arrive."""
+_PRINTABLE = re.compile(rb"[!-~]*")
+"""Printable ASCII, without the space: what a raw path or query may hold."""
+UNPRINTABLE = "a control character, a space, # or a byte beyond ASCII"
+_ENCODED_CONTROL = re.compile(rb"%(?:[01][0-9A-Fa-f]|7[Ff]|[Cc]2%[89][0-9A-Fa-f])")
+"""A percent-encoded control character: C0 (``%00`` to ``%1F``), DEL (``%7F``), C1 (``%C2%80`` to ``%C2%9F``)."""
+_ENCODED_SLASH = re.compile(rb"%(?:2[Ff]|5[Cc])")
+"""A percent-encoded slash or backslash."""
+
+
+def path_problem(path: str, raw_path: bytes, query: bytes = b"") -> str | None:
+    """What is wrong with a request's path (``path``: decoded, ``raw_path``: as sent) and query for passing it on to
+    another process, in words for the client; None where nothing is.
+
+    Refused: a byte of the raw path or query that is not printable ASCII (a control character, a space, a byte
+    beyond ASCII) or a ``#``; a control character, encoded or decoded; an encoded slash or backslash (``%2F``,
+    ``%5C``) or a backslash; a dot segment (``.`` or ``..``, plain or percent-encoded, in the raw path or the
+    decoded one). Each would mean one thing here and another at the owner, or to the HTTP client between (which
+    resolves dot segments, and cannot build a URL with a control character)."""
+    if not raw_path.startswith(b"/") or not path.startswith("/"):
+        return "the path must begin with /"
+    if not _PRINTABLE.fullmatch(raw_path) or b"#" in raw_path:
+        return f"the path holds a character that must be percent-encoded ({UNPRINTABLE})"
+    if not _PRINTABLE.fullmatch(query) or b"#" in query:
+        return f"the query holds a character that must be percent-encoded ({UNPRINTABLE})"
+    if _ENCODED_CONTROL.search(raw_path) or any(ord(c) < 0x20 or 0x7F <= ord(c) <= 0x9F for c in path):
+        return "the path holds a control character (%00 to %1F, %7F or %80 to %9F)"
+    if _ENCODED_SLASH.search(raw_path) or "\\" in path or b"\\" in raw_path:
+        return "the path holds an encoded slash or a backslash (%2F, %5C or \\): each part of a path is spelt as itself"
+    segments = [*path.split("/"), *(unquote_to_bytes(part).decode("latin-1") for part in raw_path.split(b"/"))]
+    if any(segment in (".", "..") for segment in segments):
+        return "the path holds a dot segment (. or .., plain or percent-encoded): a path names its place directly"
+    return None
+
+
+def _raw_target(scope: Scope) -> tuple[bytes, bytes]:
+    """A request's path as the client sent it, and its query (the path encoded again from the decoded one where
+    the server gave no raw path)."""
+    raw = scope.get("raw_path")
+    path = bytes(raw) if raw else quote(str(scope.get("path", "")), safe="/:@!$&'()*+,;=-._~").encode("ascii")
+    return path, bytes(scope.get("query_string") or b"")
 
 
 class Peers:
@@ -117,6 +170,10 @@ class Forwarder:
         if self._is_quickplay(scope):
             await self._quickplay(scope, receive, send)
             return
+        problem = self._path_problem(scope)
+        if problem is not None:
+            await _refuse(scope, receive, send, Refusal(400, "bad_path", problem))
+            return
         address = await self._owner_elsewhere(scope) if scope["type"] in ("http", "websocket") else None
         if address is None:
             await self.app(scope, receive, send)
@@ -128,6 +185,15 @@ class Forwarder:
             await self._forward(scope, receive, send, address)
         else:
             await self._relay(scope, receive, send, address)
+
+    def _path_problem(self, scope: Scope) -> str | None:
+        """What is wrong with the path of a request that may be passed on to another process (one about a table or
+        an invite, where several processes serve), checked wherever it arrives, whoever owns the table; None where
+        nothing is, or where nothing is ever passed on."""
+        path = str(scope.get("path", ""))
+        if self.hub.ownership is None or scope["type"] not in ("http", "websocket") or not path.startswith(CHECKED):
+            return None
+        return path_problem(path, *_raw_target(scope))
 
     async def _owner_elsewhere(self, scope: Scope) -> str | None:
         """The address of the process that owns the table this request is about, when that is another process;
@@ -186,9 +252,13 @@ class Forwarder:
         if owner is not None and owner[0] != self.hub.ownership.node:
             if self.hub.on_forward is not None:
                 self.hub.on_forward("quickplay")
-            answer = await self._pass_on(scope, body, owner[1])
-            if answer is not None:
-                await _answer(answer, send)
+            try:
+                passed = await self._pass_on(scope, body, owner[1])
+            except Refusal as refused:
+                await _refuse(scope, receive, send, refused)
+                return
+            if passed is not None:
+                await _answer(passed, send)
                 return
         await self.app(scope, replaying(body, receive), send)
 
@@ -198,25 +268,37 @@ class Forwarder:
         body = await _body(receive)
         if body is None:
             return  # the client went
-        answer = await self._pass_on(scope, body, address)
-        if answer is None:
+        try:
+            passed = await self._pass_on(scope, body, address)
+        except Refusal as refused:
+            await _refuse(scope, receive, send, refused)
+            return
+        if passed is None:
             payload = json.dumps({"code": "moved", "message": RETRY}).encode()
             headers = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
             await send({"type": "http.response.start", "status": 503, "headers": headers})
             await send({"type": "http.response.body", "body": payload})
             return
-        await _answer(answer, send)
+        await _answer(passed, send)
 
     async def _pass_on(self, scope: Scope, body: bytes, address: str) -> httpx.Response | None:
-        """The request sent to the process at ``address``: its answer, or None when it could not be reached."""
-        query = scope.get("query_string") or b""
-        url = f"{address}{scope['path']}" + (f"?{query.decode('latin-1')}" if query else "")
+        """The request sent to the process at ``address``: its answer, or None when it could not be reached.
+
+        Raises :class:`Refusal` (400 ``bad_path``) for a path or query the HTTP client cannot send as it came:
+        whatever it raises for a URL it will not build is the client's request at fault, never a 500."""
+        try:
+            base = httpx.URL(address)
+        except (httpx.InvalidURL, ValueError):
+            return None  # an owner's address that is no URL: that process cannot be reached
+        url = _forwarded_url(base, scope)
         try:
             return await self.peers.client.request(
                 str(scope["method"]), url, content=body, headers=self._headers(scope)
             )
         except httpx.HTTPError:
             return None
+        except (httpx.InvalidURL, ValueError) as exc:
+            raise Refusal(400, "bad_path", f"this request cannot be passed on to the table's server ({exc})") from None
 
     def _headers(self, scope: Scope) -> list[tuple[bytes, bytes]]:
         """The request's headers for the next hop: the client's address named, the hop marked."""
@@ -234,8 +316,8 @@ class Forwarder:
         ways, and either side's close passed to the other."""
         if (await receive())["type"] != "websocket.connect":
             return
-        query = scope.get("query_string") or b""
-        url = "ws" + address[len("http") :] + str(scope["path"]) + (f"?{query.decode('latin-1')}" if query else "")
+        path, query = _raw_target(scope)
+        url = "ws" + address[len("http") :] + path.decode("ascii") + (f"?{query.decode('ascii')}" if query else "")
         headers = [(k.decode("latin-1"), v.decode("latin-1")) for k, v in self._headers(scope)]
         try:
             upstream = await connect(
@@ -248,6 +330,9 @@ class Forwarder:
             )
         except (OSError, TimeoutError, InvalidHandshake, InvalidStatus):
             await send({"type": "websocket.close", "code": 1013, "reason": "moved"})
+            return
+        except (InvalidURI, ValueError):  # a path the check let through but the client will not send: the client's
+            await send({"type": "websocket.close", "code": 4400, "reason": "bad_path"})
             return
         await send({"type": "websocket.accept"})
         async with upstream:
@@ -285,6 +370,49 @@ class Forwarder:
             code = 1012  # the owner went without a word (killed): the client reconnects
         with contextlib.suppress(Exception):
             await send({"type": "websocket.close", "code": code, "reason": upstream.close_reason or ""})
+
+
+def _forwarded_url(base: httpx.URL, scope: Scope) -> httpx.URL:
+    """The URL a request is passed on to: the owner's address with the request's raw path and query, as checked.
+
+    Built with ``raw_path``, which the HTTP client takes as given (a URL string would have its dot segments resolved);
+    checked to name the same path once built (the client may percent-encode a character more, never change what
+    the path says). Raises :class:`Refusal` where it cannot be built or would say something else."""
+    path, query = _raw_target(scope)
+    problem = path_problem(str(scope.get("path", "")), path, query)
+    if problem is not None:
+        raise Refusal(400, "bad_path", problem)
+    try:
+        url = base.copy_with(raw_path=path + (b"?" + query if query else b""))
+    except (httpx.InvalidURL, ValueError) as exc:
+        raise Refusal(400, "bad_path", f"this request cannot be passed on to the table's server ({exc})") from None
+    built = url.raw_path.partition(b"?")[0]
+    if unquote_to_bytes(built) != unquote_to_bytes(path):
+        raise Refusal(400, "bad_path", "the path would change on its way to the table's server")
+    return url
+
+
+async def _refuse(scope: Scope, receive: Receive, send: Send, refused: Refusal) -> None:
+    """Refuse a request here, as the guard refuses: a JSON answer with the code and the words (the guard adds the
+    security headers to an HTTP answer); a WebSocket refused in its handshake where the server allows it, or else
+    closed with 4000 plus the status."""
+    if scope["type"] == "http":
+        payload = json.dumps({"code": refused.code, "message": str(refused)}).encode()
+        await send(
+            {
+                "type": "http.response.start",
+                "status": refused.status,
+                "headers": [(b"content-type", b"application/json"), *refused.headers],
+            }
+        )
+        await send({"type": "http.response.body", "body": payload})
+        return
+    if (await receive())["type"] != "websocket.connect":
+        return
+    if "websocket.http.response" in scope.get("extensions", {}):
+        await answer(send, refused, "websocket.http")
+    else:
+        await send({"type": "websocket.close", "code": 4000 + refused.status, "reason": refused.code})
 
 
 async def _body(receive: Receive) -> bytes | None:

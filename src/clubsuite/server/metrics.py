@@ -2,13 +2,22 @@
 what a process serves, how fast it acts, and how its tables change hands.
 
 Each application keeps its own registry (several applications may live in one test process). The figures are the
-process's own: a site of several processes is the sum of their scrapes (each process is scraped at its own address,
-not through the proxy, which answers ``/metrics`` with 403 in the shipped configuration).
+process's own: a site of several processes is the sum of their scrapes, each process scraped at its own metrics
+listener.
+
+They are for the site's operators only, and are served by :class:`InternalApp` alone, on a listener of its own
+(``clubs serve --metrics-port``, on loopback unless told otherwise), never by the public application: no spelling of
+a path (``/%6detrics``, ``/tables/x/%2e%2e/%2e%2e/metrics``, whatever a proxy or a forwarding process makes of it)
+can reach a route the public listener does not have, where a rule of the proxy's or a check of the path could be
+got round. The proxy's own refusal of ``/metrics`` stays, as a second wall.
 """
 
 from __future__ import annotations
 
 import gc
+import json
+from collections.abc import Awaitable, Callable, MutableMapping
+from typing import Any
 
 from prometheus_client import CollectorRegistry, Counter, Gauge, GCCollector, Histogram, generate_latest
 
@@ -83,3 +92,59 @@ class Metrics:
     def render(self) -> bytes:
         """Every figure, in the text format."""
         return generate_latest(self.registry)
+
+
+Scope = MutableMapping[str, Any]
+Message = MutableMapping[str, Any]
+Receive = Callable[[], Awaitable[Message]]
+Send = Callable[[Message], Awaitable[None]]
+
+
+class InternalApp:
+    """The ASGI application of the operators' listener: ``GET /metrics`` (and ``HEAD``), this process's figures;
+    anything else is answered 404 (405 for another method), as JSON like every refusal of the server. It has no
+    other route, no WebSocket, and nothing of the public application's (sessions, tables, forwarding)."""
+
+    def __init__(self, metrics: Metrics) -> None:
+        self.metrics = metrics
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] == "lifespan":
+            await _lifespan(receive, send)
+            return
+        if scope["type"] != "http":
+            if (await receive())["type"] == "websocket.connect":
+                await send({"type": "websocket.close", "code": 4404, "reason": "no_path"})
+            return
+        method = str(scope.get("method", "GET"))
+        if scope.get("path") != "/metrics":
+            await _send(send, 404, {"code": "no_path", "message": "this listener serves GET /metrics only"})
+        elif method not in ("GET", "HEAD"):
+            refusal = {"code": "bad_method", "message": "method not allowed"}
+            await _send(send, 405, refusal, [(b"allow", b"GET, HEAD")])
+        else:
+            body = self.metrics.render()
+            headers = [(b"content-type", CONTENT_TYPE.encode()), (b"content-length", str(len(body)).encode())]
+            await send({"type": "http.response.start", "status": 200, "headers": headers})
+            await send({"type": "http.response.body", "body": body if method == "GET" else b""})
+
+
+async def _send(
+    send: Send, status: int, refusal: dict[str, str], more: list[tuple[bytes, bytes]] | None = None
+) -> None:
+    """A JSON refusal."""
+    body = json.dumps(refusal).encode()
+    headers = [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *(more or [])]
+    await send({"type": "http.response.start", "status": status, "headers": headers})
+    await send({"type": "http.response.body", "body": body})
+
+
+async def _lifespan(receive: Receive, send: Send) -> None:
+    """Nothing to start or stop: each step acknowledged (the public application's lifespan runs the server)."""
+    while True:
+        message = await receive()
+        if message["type"] == "lifespan.startup":
+            await send({"type": "lifespan.startup.complete"})
+        elif message["type"] == "lifespan.shutdown":
+            await send({"type": "lifespan.shutdown.complete"})
+            return

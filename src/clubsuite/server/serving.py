@@ -10,6 +10,10 @@ for the first) to arrive whole, and closes the connection otherwise; it counts e
 WebSocket, in all and by address, and closes one too many as it is accepted. ``clubs serve`` and the test
 servers build their configuration with :func:`uvicorn_config`, so the tests run under the limits a public server
 has.
+
+:class:`InternalListener` is the operators' own listener (``--metrics-port``): the internal application
+(:class:`~clubsuite.server.metrics.InternalApp`) served beside the public one, in the same process and event loop,
+on another socket, under the same limits, started once the public server is up and stopped after it.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import json
+import socket
 from collections import Counter
 from collections.abc import Sequence
 from typing import Any
@@ -175,3 +180,52 @@ def uvicorn_config(
         forwarded_allow_ips=list(trusted) or None,
         **more,
     )
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A TCP socket bound to ``host`` and ``port`` (0: any free one), ready to serve (uvicorn listens on it).
+
+    Bound before the server starts, so that an address already taken (or one the host does not have) is said at once,
+    plainly, rather than once the public listener is up. Raises :class:`OSError`."""
+    found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    family, kind, proto, _, address = found[0]
+    sock = socket.socket(family, kind, proto)
+    try:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        sock.bind(address)
+    except OSError:
+        sock.close()
+        raise
+    return sock
+
+
+class InternalListener:
+    """The operators' listener: ``app`` (the internal application) served on ``sock`` by a uvicorn server of its own,
+    under ``limits`` like the public one (request times, connection counts), without proxy headers (nobody stands in
+    front of it). :meth:`start` and :meth:`stop` are called by the public server as it starts and stops, in its
+    event loop."""
+
+    def __init__(self, app: Any, limits: ServerLimits, sock: socket.socket, **more: Any) -> None:
+        host, port = sock.getsockname()[:2]
+        self.socket = sock
+        self.config = uvicorn_config(app, limits, str(host), int(port), **more)
+        self.server = uvicorn.Server(self.config)
+
+    @property
+    def address(self) -> str:
+        """Where the figures are read, as a URL."""
+        host, port = self.socket.getsockname()[:2]
+        shown = f"[{host}]" if ":" in str(host) else str(host)
+        return f"http://{shown}:{port}/metrics"
+
+    async def start(self) -> None:
+        """Start serving (the public server is up)."""
+        if not self.config.loaded:
+            self.config.load()
+        self.server.lifespan = self.config.lifespan_class(self.config)
+        await self.server.startup(sockets=[self.socket])
+
+    async def stop(self) -> None:
+        """Stop serving: no new connection, those open closed once their answer is sent."""
+        if self.server.started:
+            await self.server.shutdown(sockets=[self.socket])
