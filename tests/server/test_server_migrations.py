@@ -153,6 +153,7 @@ def test_a_database_from_before_versioning_comes_up_current_with_its_tables_and_
         assert revision(store) == migrate.head()
         names = set(inspect(store.engine).get_table_names())
         assert {"tables", "seats", "matches", "actions", "users", "sessions", "ratings", "match_players"} <= names
+        assert "reviews" in names  # revision 0008: the kept reviews
         old = store.table("old")
         assert old is not None and old.invite == "code" and old.settings == {"public": True}
         assert [(s.seat, s.name, s.token_hash) for s in store.seats("old")] == [(0, "Zoë", "h")]

@@ -66,7 +66,7 @@ from clubsuite.server.protocol import (
     message,
     parse_client_message,
 )
-from clubsuite.server.replaying import Replayer
+from clubsuite.server.replaying import Replayer, ReviewStore
 from clubsuite.server.serving import InternalListener
 from clubsuite.server.settings import TableSettings
 from clubsuite.server.store import Store
@@ -188,7 +188,7 @@ def create_app(
     hub = Hub(store, limits, ownership)
     accounts = Accounts(store, limits, hub.db)
     matchmaker = matchmaking.Matchmaker(hub, bots_after)
-    replayer = Replayer(limits.replay_workers, limits.replay_queue, limits.max_replay_bytes)
+    replayer = Replayer(limits, ReviewStore(store, hub.db, limits.review_store_bytes))
     peers = Peers()
     metrics = Metrics(hub)
     shared = ownership is not None and store.engine.dialect.name == "postgresql"
@@ -435,7 +435,13 @@ def create_app(
     players.install(app, hub, accounts)
     matchmaking.install(app, matchmaker, accounts)
     clubnight.install(app, clubnight.ClubNights(hub), accounts)
-    web.install(app, stored_record, replayer)
+
+    async def account_of(request: Request) -> str | None:
+        """The signed-in account of a request that only reads (no CSRF token asked), for its review budget."""
+        found = await account_routes.signed_in(accounts, request, False)
+        return found[1].id if found is not None else None
+
+    web.install(app, stored_record, replayer, account_of)
     rules.install(app)
     catalogs.install(app)
 

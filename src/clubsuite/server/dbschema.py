@@ -12,6 +12,7 @@ PostgreSQL by comparing them with a migrated database.
 * ``clubnights``: duplicate tournaments, each one JSON state.
 * ``passkeys``: an account's WebAuthn credentials.
 * ``nodes``, ``leases``: the server processes sharing the database, and which one owns each table.
+* ``reviews``: worked-out reviews of a seat of a match (``replaying``), kept so that no process works one out twice.
 """
 
 from __future__ import annotations
@@ -204,4 +205,17 @@ leases = Table(
     Column("epoch", BigInteger, nullable=False),  # grows at every change of owner: a stale owner's writes are refused
     ForeignKeyConstraint(["table_id"], ["tables.id"]),
     Index("leases_by_node", "node"),
+)
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("digest", Text, nullable=False),  # SHA-256 of the record's canonical JSON: the match, however written
+    Column("seat", Integer, nullable=False),
+    Column("settings", Text, nullable=False),  # the review's settings and the code's version: a change starts anew
+    Column("status", Integer, nullable=False),  # the HTTP status of the answer
+    Column("answer", Text, nullable=False),  # the answer's JSON
+    Column("size", Integer, nullable=False),  # the answer's bytes: the table is kept under a bound (the oldest go)
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("digest", "seat", "settings"),
+    Index("reviews_by_age", "created_at"),
 )

@@ -88,9 +88,26 @@ class ServerLimits:
     )
     replay_workers: int = _limit(1, "processes that work out replays, off the event loop")
     replay_queue: int = _limit(4, "replays that may wait for a worker; more are refused (503, try again)")
+    review_workers: int = _limit(
+        1,
+        "processes that work out reviews (a search at every decision of a seat: seconds to a minute each), apart "
+        "from the replay workers so that a replay never waits behind a review",
+    )
+    review_queue: int = _limit(2, "reviews that may wait for a review worker; more are refused (503, try again)")
+    review_store_bytes: int = _limit(
+        64 * 1024 * 1024,
+        "bytes of worked-out reviews the database keeps for every process to answer again (a review of a match "
+        "takes some 20 KB; the oldest go first)",
+    )
     create_rate: str = _limit("10/minute", "tables one address may make, as N/second, N/minute or N/hour")
     join_rate: str = _limit("30/minute", "seats one address may take and invite codes it may try")
     replay_rate: str = _limit("10/minute", "replays one address may ask for")
+    review_rate: str = _limit(
+        "10/hour", "reviews one address may have worked out (a review the server has kept is answered free)"
+    )
+    review_account_rate: str = _limit(
+        "10/hour", "reviews one signed-in account may have worked out, from every address together"
+    )
     request_rate: str = _limit("600/minute", "requests of any kind one address may make")
     account_rate: str = _limit("5/hour", "accounts one address may make")
     login_rate: str = _limit(
@@ -161,7 +178,17 @@ class RateLimits:
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._items: dict[str, RateLimitItem] = {
             kind: parse(getattr(limits, f"{kind}_rate"))
-            for kind in ("create", "join", "replay", "request", "account", "login", "login_account")
+            for kind in (
+                "create",
+                "join",
+                "replay",
+                "request",
+                "account",
+                "login",
+                "login_account",
+                "review",
+                "review_account",
+            )
         }
 
     def allow(self, kind: str, address: str) -> float | None:
@@ -171,6 +198,21 @@ class RateLimits:
             return None
         reset = self._limiter.get_window_stats(item, kind, address).reset_time
         return max(1.0, reset - time.time())
+
+    def allow_all(self, asks: list[tuple[str, str]]) -> float | None:
+        """Count one request in each ``(kind, key)`` of ``asks`` if every one of them allows it, else in none (a
+        request refused by one budget spends nothing of the others): None when allowed, else the seconds until
+        every one would allow it."""
+        waits = [
+            max(1.0, self._limiter.get_window_stats(self._items[kind], kind, key).reset_time - time.time())
+            for kind, key in asks
+            if not self._limiter.test(self._items[kind], kind, key)
+        ]
+        if waits:
+            return max(waits)
+        for kind, key in asks:
+            self._limiter.hit(self._items[kind], kind, key)
+        return None
 
     def describe(self, kind: str) -> str:
         """The limit in words, for a refusal: ``10 a minute``."""

@@ -37,10 +37,14 @@ RECORD_BODY: dict[str, Any] = {
 
 
 def install(
-    app: FastAPI, record_of: Callable[[str, int | None, str | None], Awaitable[str]], replayer: Replayer
+    app: FastAPI,
+    record_of: Callable[[str, int | None, str | None], Awaitable[str]],
+    replayer: Replayer,
+    account_of: Callable[[Request], Awaitable[str | None]] | None = None,
 ) -> None:
     """Serve the client from ``app``: the pages, the static files and the replay frames (``record_of(table, match,
-    invite)`` gives a finished match's stored record; ``replayer`` works replays out)."""
+    invite)`` gives a finished match's stored record; ``replayer`` works replays out; ``account_of(request)`` names
+    the signed-in account, whose reviews count against its own hourly budget)."""
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
 
     def page(name: str) -> FileResponse:
@@ -72,9 +76,11 @@ def install(
     ) -> Response:
         """The review of one seat's decisions in a finished match (the last by default; a private table's needs its
         invite code): each decision's value and the best one's, by search from the seat's own view, and with every
-        hand known in the trick games' card play; costly ones marked. Worked out in a worker process, as replays
-        are, and counted as one."""
-        return await replayed(await record_of(table_id, match, invite), request, seat)
+        hand known in the trick games' card play; costly ones marked. Worked out once in a review worker and kept
+        (asked again, by anyone, it is answered free); the reviews an address or an account has worked out are
+        bounded by the hour (429 past that)."""
+        account = await account_of(request) if account_of is not None else None
+        return await replayed(await record_of(table_id, match, invite), request, seat, account)
 
     @app.get("/player/{name}", include_in_schema=False)
     async def player_page(name: str) -> FileResponse:
@@ -92,12 +98,17 @@ def install(
     async def clubnight_page(night_id: str) -> FileResponse:
         return page("clubnight.html")
 
-    async def replayed(raw: bytes | str, request: Request, review_seat: int | None = None) -> Response:
+    async def replayed(
+        raw: bytes | str, request: Request, review_seat: int | None = None, account: str | None = None
+    ) -> Response:
         gzipped = "gzip" in request.headers.get("accept-encoding", "").lower()
         try:
-            status, body, compressed = await replayer.answer(raw, gzipped, client_address(request.scope), review_seat)
+            status, body, compressed = await replayer.answer(
+                raw, gzipped, client_address(request.scope), review_seat, account
+            )
         except ReplayRefused as exc:
-            raise HTTPException(exc.status, {"code": exc.code, "message": str(exc)}) from None
+            wait = {"retry-after": str(exc.retry_after)} if exc.retry_after is not None else None
+            raise HTTPException(exc.status, {"code": exc.code, "message": str(exc)}, wait) from None
         headers = {"content-encoding": "gzip", "vary": "accept-encoding"} if compressed else {}
         return Response(body, status_code=status, media_type="application/json", headers=headers)
 
