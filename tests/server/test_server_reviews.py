@@ -96,6 +96,8 @@ def test_the_same_review_asked_twice_is_worked_out_once_and_kept_across_a_restar
         assert gate.calls == 1
         replayer = server.server.config.app.state.replayer
         assert (replayer.reviews_worked, replayer.reviews_from_store) == (1, 1)
+        figures = server.server.config.app.state.internal.metrics.render().decode()
+        assert 'clubs_reviews{how="worked"} 1.0' in figures and 'clubs_reviews{how="kept"} 1.0' in figures
     with ThreadServer(store) as server, from_address("127.0.0.4") as cid:  # the same database after a restart
         later = review(cid, server, table, 0)
         assert later.status_code == 200 and later.json() == first.json()

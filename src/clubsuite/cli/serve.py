@@ -152,8 +152,8 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     type=click.IntRange(0, 65535),
     metavar="PORT",
     help="serve the operators' figures (GET /metrics, the Prometheus text format) on this port, apart from the "
-    "public one: nothing else is served there, and the public port has no /metrics (default: not served; 0: any "
-    'free port; docs/server.md, "Operations")',
+    "public one: nothing else is served there, and the public port has no /metrics (default: not served; 0: a "
+    'port the system picks; docs/server.md, "Operations")',
 )
 @click.option(
     "--metrics-host",

@@ -191,6 +191,7 @@ def create_app(
     replayer = Replayer(limits, ReviewStore(store, hub.db, limits.review_store_bytes))
     peers = Peers()
     metrics = Metrics(hub)
+    metrics.watch_reviews(replayer)
     shared = ownership is not None and store.engine.dialect.name == "postgresql"
     lobby = Lobbycast(hub, store.engine.url) if shared else None
     """The other processes' public tables, where several may serve the database."""

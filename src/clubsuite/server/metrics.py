@@ -22,6 +22,7 @@ from typing import Any
 from prometheus_client import CollectorRegistry, Counter, Gauge, GCCollector, Histogram, generate_latest
 
 from clubsuite.server.hub import Hub
+from clubsuite.server.replaying import Replayer
 
 CONTENT_TYPE = "text/plain; version=0.0.4; charset=utf-8"
 """The Prometheus text format's media type."""
@@ -79,6 +80,16 @@ class Metrics:
         hub.on_action = self.action
         hub.on_lease = self.lease
         hub.on_forward = lambda kind: self.forwarded.labels(kind).inc()
+
+    def watch_reviews(self, replayer: Replayer) -> None:
+        """The reviews' figures: worked out here, answered from the database's kept ones, shared with an identical
+        request under way, and under way now (a stranger asking reviews in a loop shows in the first)."""
+        reviews = Gauge("clubs_reviews", "reviews answered since the start, by how", ["how"], registry=self.registry)
+        reviews.labels("worked").set_function(lambda: replayer.reviews_worked)
+        reviews.labels("kept").set_function(lambda: replayer.reviews_from_store)
+        reviews.labels("shared").set_function(lambda: replayer.reviews_shared)
+        under_way = Gauge("clubs_reviews_under_way", "reviews being worked out now", registry=self.registry)
+        under_way.set_function(lambda: replayer.reviews_in_flight)
 
     def action(self, source: str, seconds: float) -> None:
         """Count one accepted action and its latency."""
