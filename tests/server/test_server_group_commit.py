@@ -10,6 +10,7 @@ from collections.abc import Callable
 from typing import Any, TypeVar
 
 import pytest
+from serverkit import in_own_loop
 from sqlalchemy import update
 from test_server_ownership import _own
 
@@ -133,7 +134,7 @@ def test_actions_arriving_while_a_group_is_written_wait_and_go_together_in_the_n
         await asyncio.wait_for(asyncio.gather(first, *rest), 60)
         assert (commits.groups, commits.actions) == (2, 11)
 
-    asyncio.run(play())
+    in_own_loop(play)
     assert calls == [1, 10]
     assert all(_log(store, f"t{k}") == [(0, "keep")] for k in range(11))
 
@@ -151,6 +152,6 @@ def test_a_failed_action_of_a_group_raises_its_own_error_to_its_table_only(store
         )
         return list(outcomes)
 
-    good, bad = asyncio.run(play())
+    good, bad = in_own_loop(play)
     assert good is None
     assert isinstance(bad, StaleWriteError) and "the next is 0" in str(bad)

@@ -171,6 +171,24 @@ def test_the_proxy_refuses_encoded_slashes_and_control_characters_and_gives_ever
         proxy.stop()
 
 
+def test_a_clients_own_forwarded_mark_is_dropped_by_the_proxy_so_every_process_still_finds_the_table(
+    pair: tuple[ProcessServer, ProcessServer, str], tmp_path: Path
+) -> None:
+    """``X-Clubs-Forwarded`` is set only by one process passing a request to another (which then never passes it on
+    again): a client that sets it itself would be answered "no such table" by every process but the owner. The proxy
+    drops it, so whichever process the proxy picks finds the table."""
+    owner, other, table_id = pair
+    proxy = Proxy([owner, other], tmp_path).start()
+    try:
+        with httpx.Client(base_url=proxy.base, timeout=30) as client:
+            for _ in range(8):  # the proxy picks either process (least connections, one request at a time)
+                answer = client.get(f"/tables/{table_id}", headers={"X-Clubs-Forwarded": "1", "Connection": "close"})
+                assert answer.status_code == 200, answer.text
+                assert answer.json()["id"] == table_id
+    finally:
+        proxy.stop()
+
+
 def test_the_metrics_listener_serves_the_figures_and_the_public_listener_never_does(tmp_path: Path) -> None:
     """``clubs serve --metrics-port``: the figures at that port (on loopback by default), and nothing else there;
     the public port has no ``/metrics`` at all, however it is spelt."""

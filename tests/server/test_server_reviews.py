@@ -20,7 +20,7 @@ from typing import Any
 import httpx
 import pytest
 from reviewkit import GATE_VARIABLE, Gate, counted_review
-from serverkit import ROOMY, Client, ThreadServer, new_table, wait_until
+from serverkit import ROOMY, Client, ThreadServer, in_own_loop, new_table, wait_until
 from sqlalchemy import create_engine, inspect, select
 from test_server_play import play_out
 
@@ -234,7 +234,7 @@ def test_the_kept_reviews_stay_under_their_byte_bound_the_oldest_going_first(eac
         assert await kept.get(ReviewKey("d07", 1)) is None  # another seat
         assert await kept.get(ReviewKey("d07", 0, "samples=99")) is None  # other settings
 
-    asyncio.run(main())
+    in_own_loop(main)
     rows = each_store.read(select(reviews.c.digest, reviews.c.size).order_by(reviews.c.digest))
     assert [r.digest for r in rows] == ["d03", "d04", "d05", "d06", "d07"]
     assert sum(r.size for r in rows) <= 10_000
