@@ -8,7 +8,7 @@ listener and one publisher in this process: the publisher sends ``--messages`` m
 notes when each arrives. It prints, per broker, the messages published a second and the latency from publishing to
 arrival (p50, p99, max), the best round of each, and checks that every message arrived once, in order.
 
-What the lobby needs is small: an entry a second at most per public table that changed (``server/lobbycast.py``).
+What the lobby needs is small: an entry a second at most per public table that changed (``server/table/lobbycast.py``).
 The figures say how far either broker is from that need on this machine. Everything is on loopback, bounded, and
 stopped at the end; no test depends on the figures.
 """
@@ -100,7 +100,7 @@ def in_background(pump: Coroutine[Any, Any, None]) -> Callable[[], Awaitable[Non
 
 async def postgres_round(url: str, count: int, size: int) -> dict[str, Any]:
     """A round over PostgreSQL: ``LISTEN`` on one connection, ``pg_notify`` on another (autocommit: one round trip
-    each), as ``server/lobbycast.py`` does."""
+    each), as ``server/table/lobbycast.py`` does."""
     import psycopg
 
     publisher = await psycopg.AsyncConnection.connect(url, autocommit=True)

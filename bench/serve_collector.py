@@ -3,7 +3,8 @@ without it: every collection timed, the full ones listed, the objects it tracks 
 
 Run as ``python bench/serve_collector.py --policy served|freeze|python [--tables 300] [--seconds 240]``. It starts
 ``clubs serve`` of this working tree over a temporary SQLite data directory, with the cycle collector's policy
-(``server/collector.py``) as served (frozen once up, full collections spaced out), frozen only (Python's thresholds),
+(``server/http/collector.py``) as served (frozen once up, full collections spaced out), frozen only (Python's
+thresholds),
 or Python's defaults (nothing frozen), and times every collection through ``gc.callbacks``. It then plays
 ``bench/serve_compare.py``'s load (whist tables, one person thinking ``--think`` seconds, two random bots at
 ``--bot-delay``, ``--watchers`` spectators each, the load generator in ``--clients`` processes) for ``--seconds``,
@@ -33,7 +34,7 @@ POLICIES = ("served", "freeze", "python")
 
 BOOTSTRAP = """
 import collections, gc, json, os, signal, sys, time
-from clubsuite.server import app, collector
+from clubsuite.server.http import app, collector
 policy = os.environ["CLUBS_BENCH_POLICY"]
 if policy == "python":
     app.settle = lambda: None

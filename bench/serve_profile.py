@@ -27,11 +27,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from serve_compare import ROOT, client_share, load_arguments, make_tables, server, versions
 
 STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
-    ("the database write (SQLAlchemy, sqlite3, the store)", ("sqlalchemy/", "sqlite3", "clubsuite/server/store.py")),
+    (
+        "the database write (SQLAlchemy, sqlite3, the store)",
+        ("sqlalchemy/", "sqlite3", "clubsuite/server/store/database.py"),
+    ),
     ("copying the match (clone)", ("clone (", "clubsuite/copying.py")),
     ("JSON encoding", ("json/encoder.py", "json/__init__.py")),
     ("the spectators' view (public_view)", ("public_view (",)),
-    ("the seats' views and legal actions (_for)", ("_for (clubsuite/server/live.py", "to_dict (clubsuite/games")),
+    ("the seats' views and legal actions (_for)", ("_for (clubsuite/server/table/live.py", "to_dict (clubsuite/games")),
     ("judging and applying the action", ("explain (", "parse_action (", "apply (clubsuite/", "advance (clubsuite")),
     (
         "the rest of an update (events, seats, hands played)",
@@ -39,7 +42,10 @@ STAGES: tuple[tuple[str, tuple[str, ...]], ...] = (
     ),
     ("the bots' choices", ("_choose (clubsuite/server", "imagined (")),
     ("handing work to threads", ("ThreadPoolExecutor.submit", "run_in_executor")),
-    ("socket reads and writes", ("selector_events.py", "websockets/", "h11/", "_read (clubsuite/server/app.py")),
+    (
+        "socket reads and writes",
+        ("selector_events.py", "websockets/", "h11/", "_read (clubsuite/server/table/socket.py"),
+    ),
     ("the web framework (uvicorn, starlette, FastAPI)", ("uvicorn/", "starlette/", "fastapi/")),
     ("the event loop", ("asyncio/", "selectors.py")),
     ("threads waiting for work", ("concurrent/futures/thread.py", "threading.py")),

@@ -210,7 +210,7 @@ def database_url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
 def each_store(database_url: str) -> Iterator[Any]:
     """A new empty server store, once on SQLite and once on PostgreSQL (the session's throwaway server): the tests
     that take it run on both."""
-    from clubsuite.server.store import Store
+    from clubsuite.server.store.database import Store
 
     opened = Store(database_url)
     try:

@@ -1,6 +1,7 @@
 """``clubs calibrate`` and the calibrated bot ratings: the command on a tiny run, the fit on finishing orders made up
 to show an answer, the refusals, the shipped file, and agreement with the server's rating arithmetic (simulation may
-not import the server, so ``sim/calibration.py`` calls OpenSkill itself and must agree with ``server/ratings.py``)."""
+not import the server, so ``sim/calibration.py`` calls OpenSkill itself and must agree with
+``server/people/ratings.py``)."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ import pytest
 from cli_helpers import clubs_in_process
 from clubsuite.bots.calibrated import all_pools, calibrated, provenance
 from clubsuite.engine import games, resolve
-from clubsuite.server import ratings
+from clubsuite.server.people import ratings
 from clubsuite.sim import calibration
 from clubsuite.sim.calibration import Placing, finishing_ranks, fit_levels, plan, rate_seats, shown_margin, shown_rating
 from clubsuite.sim.stats import MatchOutcome

@@ -6,6 +6,10 @@ inner one. A game's folder holds modules of several layers: its rules (inner) an
 ``solving``, ``objective``, ``bulk``, ``playout`` and ``differential``: the bots' layer, with the exact solver;
 ``screen`` and ``narration``: the terminal's; ``report``: simulation's; ``rl``: the learning adapters'), so that a
 game is one folder while its rules never import a screen.
+
+Inside the server the same holds between its parts, inner first: the modules at its top (limits, tokens, logs,
+workers), ``store`` (the database), ``people`` (accounts and ratings), ``table`` (tables in play), ``community`` (the
+rated queue, club nights) and ``http`` (the web application).
 """
 
 from __future__ import annotations
@@ -176,3 +180,56 @@ def test_the_layer_check_sees_a_wrong_import() -> None:
     assert layer("clubsuite.games.whist.screen") > layer("clubsuite.games.whist.hand")
     assert layer("clubsuite.cli.play") > max(layer(n) for n in MODULES if not n.startswith("clubsuite.cli"))
     assert "clubsuite.tui.table" in GRAPH["clubsuite.games.whist.screen"]
+
+
+SERVER_PARTS = ("store", "people", "table", "community", "http")
+"""The server's subpackages, inner first: each imports only those before it and the modules at the server's top
+(which import none of them). ``store`` the database; ``people`` accounts and ratings; ``table`` tables in play;
+``community`` the rated queue and club nights, which seat people at tables; ``http`` the web application."""
+SERVER_TOP_MODULES = ("limits", "tokens", "docblock", "logs", "workers")
+SERVER_TOP = {"clubsuite.server", *(f"clubsuite.server.{m}" for m in SERVER_TOP_MODULES)}
+"""The modules at the server's top, which every part of it may use: at most a dozen."""
+SERVER_PLACES = ("the server's top", *SERVER_PARTS)
+
+
+def server_rank(name: str) -> int | None:
+    """0 for a module at the server's top, 1 + its subpackage's place in :data:`SERVER_PARTS` for one below; None
+    outside the server."""
+    parts = name.split(".")
+    if parts[:2] != ["clubsuite", "server"]:
+        return None
+    if len(parts) > 2 and parts[2] in SERVER_PARTS:
+        return 1 + SERVER_PARTS.index(parts[2])
+    assert name in SERVER_TOP, f"{name} is at the server's top: put it in a subpackage, or add it to SERVER_TOP"
+    return 0
+
+
+def outward_imports(name: str, targets: set[str]) -> list[str]:
+    """The imports of server module ``name`` that go to a later (outer) server part than its own."""
+    mine = server_rank(name)
+    assert mine is not None
+    wrong = []
+    for target in sorted(targets):
+        theirs = server_rank(target)
+        if theirs is not None and theirs > mine and not name.startswith(target + "."):
+            wrong.append(f"{name} ({SERVER_PLACES[mine]}) imports {target} ({SERVER_PLACES[theirs]})")
+    return wrong
+
+
+def test_the_server_top_stays_small_and_every_server_module_has_a_place() -> None:
+    assert len(SERVER_TOP) <= 12
+    for name in MODULES:
+        server_rank(name)
+
+
+@pytest.mark.parametrize("name", sorted(n for n in MODULES if server_rank(n) is not None))
+def test_the_server_parts_import_inward(name: str) -> None:
+    assert outward_imports(name, GRAPH[name]) == []
+
+
+def test_the_server_order_sees_a_wrong_import() -> None:
+    assert outward_imports("clubsuite.server.store.database", {"clubsuite.server.http.app"}) != []
+    assert outward_imports("clubsuite.server.people.accounts", {"clubsuite.server.table.hub"}) != []
+    assert outward_imports("clubsuite.server.limits", {"clubsuite.server.table.protocol"}) != []
+    assert outward_imports("clubsuite.server.http.app", {"clubsuite.server.store.database"}) == []
+    assert "clubsuite.server.table.hub" in GRAPH["clubsuite.server.community.matchmaking"]

@@ -22,10 +22,10 @@ import httpx
 import uvicorn
 from playwright.sync_api import Page, sync_playwright
 
-from clubsuite.server.app import create_app
-from clubsuite.server.hub import Hub, SeatRequest
-from clubsuite.server.settings import TableSettings
-from clubsuite.server.store import Store
+from clubsuite.server.http.app import create_app
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.hub import Hub, SeatRequest
+from clubsuite.server.table.settings import TableSettings
 
 GAMES = [
     ("whist", "whist", 3, 9),

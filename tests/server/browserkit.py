@@ -97,8 +97,8 @@ def live_match(server: Any, table_id: str) -> Callable[[], SomeMatch]:
 
 def seeded_table(server: Any, game: str, seats: list[Any], seed: int, **settings: Any) -> str:
     """Make a table with a chosen seed (the lobby never takes one from a client) in the server's own loop."""
-    from clubsuite.server.hub import SeatRequest
-    from clubsuite.server.settings import TableSettings
+    from clubsuite.server.table.hub import SeatRequest
+    from clubsuite.server.table.settings import TableSettings
 
     hub = server.server.config.app.state.hub
     requests = [SeatRequest(s["kind"], s.get("bot")) for s in seats]
@@ -316,7 +316,7 @@ and gathering), with the table version it was drawn from (``data-version``), for
 def match_at(server: Any, table_id: str, version: int) -> SomeMatch:
     """The first match of a table as it stood at ``version`` (the version counts its accepted actions), rebuilt from
     the table's seed and action log."""
-    from clubsuite.server.live import advance, start_match
+    from clubsuite.server.table.live import advance, start_match
 
     table = server.server.config.app.state.hub.tables[table_id]
     match, _ = start_match(table.info, table.options, 0, table.seed)

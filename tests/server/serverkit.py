@@ -26,11 +26,11 @@ import jsonschema
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
-from clubsuite.server.app import create_app
+from clubsuite.server.http.app import create_app
+from clubsuite.server.http.serving import uvicorn_config
 from clubsuite.server.limits import HASH_MEMORY_LEAST, ServerLimits
-from clubsuite.server.protocol import BURST, RATE
-from clubsuite.server.serving import uvicorn_config
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.protocol import BURST, RATE
 from conftest import HTTP_TIMEOUT
 from pgcluster import free_port
 

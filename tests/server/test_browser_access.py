@@ -27,8 +27,8 @@ from browserkit import Watched, decide, keep_errors, last_message, offered, seed
 from serverkit import ThreadServer, new_table
 
 from clubsuite.engine import resolve
-from clubsuite.server.live import start_match
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.live import start_match
 
 DESKTOP = {"width": 1280, "height": 900}
 PHONE = {"width": 390, "height": 844}

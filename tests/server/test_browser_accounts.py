@@ -19,7 +19,7 @@ from serverkit import Client, ThreadServer
 from test_browser_play import click_turn, last_state, to_act
 from test_server_play import play_out
 
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 PASSWORD = "correct horse battery"
 

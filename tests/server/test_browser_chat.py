@@ -14,7 +14,7 @@ import pytest
 from browserkit import Watched, wait_for, watch
 from serverkit import ThreadServer, post
 
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 
 @pytest.fixture

@@ -17,7 +17,7 @@ from serverkit import ThreadServer, post
 from test_browser_play import click_turn, last_state, take_seat, to_act
 
 from clubsuite.cards import STANDARD_WITH_JOKERS
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 

@@ -15,7 +15,7 @@ import pytest
 from serverkit import ThreadServer, get, new_table, post, seated
 
 from clubsuite.i18n import Words
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 LEAD = "Your lead: play any card."
 """A whist prompt (a lead with clubs broken), one message of games.js."""

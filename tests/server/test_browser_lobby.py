@@ -14,7 +14,7 @@ import pytest
 from browserkit import wait_for
 from serverkit import Client, ThreadServer, get, new_table, post
 
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 

@@ -13,7 +13,7 @@ import pytest
 from browserkit import Watched, assert_no_leak, live_match, seeded_table, tap, wait_for, watch
 from serverkit import ThreadServer, get, post
 
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 
 @pytest.fixture

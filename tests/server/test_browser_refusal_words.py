@@ -18,7 +18,7 @@ from clubsuite.engine import games
 from clubsuite.i18n import LANGUAGES
 from clubsuite.i18n.render import reason_words
 from clubsuite.reasons import Param, Reason, Template, kind_of, templates
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 INNER = "whist.must_follow"

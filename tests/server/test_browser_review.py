@@ -16,7 +16,7 @@ import pytest
 from browserkit import decide, keep_errors, last_message, offered, wait_for, watch
 from serverkit import ThreadServer, new_table
 
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 DESKTOP = {"width": 1280, "height": 900}
 

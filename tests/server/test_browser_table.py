@@ -33,8 +33,8 @@ from serverkit import ThreadServer, get, post
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
-from clubsuite.server.live import start_match
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.live import start_match
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}

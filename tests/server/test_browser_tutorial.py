@@ -17,8 +17,8 @@ from serverkit import ThreadServer
 
 from clubsuite.engine import games
 from clubsuite.i18n import LANGUAGES, Words
-from clubsuite.server import hub as hub_module
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table import hub as hub_module
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 

@@ -27,8 +27,8 @@ from clubsuite.games.northstar import events as northstar_events
 from clubsuite.games.partnership import events as partnership_events
 from clubsuite.games.whist import events as whist_events
 from clubsuite.runner import deal_next
-from clubsuite.server.protocol import event_json
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.protocol import event_json
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 

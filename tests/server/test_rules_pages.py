@@ -26,8 +26,8 @@ from clubsuite.games.northstar import parse_play
 from clubsuite.games.partnership import PartnershipMatch
 from clubsuite.games.whist import WhistMatch
 from clubsuite.i18n import Words
-from clubsuite.server import rules
-from clubsuite.server.store import Store
+from clubsuite.server.http import rules_pages as rules
+from clubsuite.server.store.database import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_RULES = ROOT.parent / "shared" / "rules"

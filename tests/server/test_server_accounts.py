@@ -17,9 +17,9 @@ from serverkit import ROOMY, ThreadServer, new_table, post
 from sqlalchemy import select
 
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.server.dbschema import seats, sessions, users
 from clubsuite.server.limits import ServerLimits
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import seats, sessions, users
 
 PASSWORD = "correct horse battery"
 

@@ -13,11 +13,11 @@ from typing import Any
 import pytest
 from serverkit import Client, Message, ThreadServer, get, new_table, post, seated, validate, wait_until
 
-from clubsuite.server.chat import CHAT_BURST, HISTORY, ChatRoom
-from clubsuite.server.connection import Connection
-from clubsuite.server.protocol import MAX_CHAT_CHARS, ProtocolError, chat_text
-from clubsuite.server.schemas import CLIENT, SERVER
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.chat import CHAT_BURST, HISTORY, ChatRoom
+from clubsuite.server.table.connection import Connection
+from clubsuite.server.table.protocol import MAX_CHAT_CHARS, ProtocolError, chat_text
+from clubsuite.server.table.schemas import CLIENT, SERVER
 
 
 @pytest.fixture

@@ -15,8 +15,8 @@ from serverkit import Client, ProcessServer, ThreadServer, get, new_table, post,
 
 from cli_helpers import assert_safe_output, clubs_in_process
 from clubsuite.server.limits import ServerLimits, flag
-from clubsuite.server.schemas import docs_block
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.schemas import docs_block
 from pgcluster import free_port
 
 DOCS = Path(__file__).resolve().parents[2] / "docs"
@@ -96,7 +96,7 @@ def test_a_record_of_a_match_played_online_is_read_by_clubs_replay(tmp_path: Pat
 
 def test_the_protocol_page_shows_the_schemas_of_the_code() -> None:
     page = (DOCS / "protocol.md").read_text(encoding="utf-8")
-    assert docs_block() in page, "run: python -m clubsuite.server.schemas --write docs/protocol.md"
+    assert docs_block() in page, "run: python -m clubsuite.server.table.schemas --write docs/protocol.md"
 
 
 def test_leaving_a_seat_lets_its_bot_play_and_someone_else_take_it(tmp_path: Path) -> None:

@@ -21,10 +21,10 @@ from sqlalchemy import insert
 from test_server_play import play_out
 from test_server_rated import account
 
-from clubsuite.server.clubnight import ClubNights
-from clubsuite.server.dbschema import match_players, matches, tables
-from clubsuite.server.hub import Hub
-from clubsuite.server.store import Store
+from clubsuite.server.community.clubnight import ClubNights
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import match_players, matches, tables
+from clubsuite.server.table.hub import Hub
 
 
 def finished(store: Store, table: str, seat_points: list[list[float]]) -> None:

@@ -14,11 +14,11 @@ import pytest
 from serverkit import ThreadServer, in_own_loop
 from test_server_rated import account
 
-from clubsuite.server.accounts import User
-from clubsuite.server.clubnight import ClubNights, NightSettings
-from clubsuite.server.hub import Hub
-from clubsuite.server.live import Refused
-from clubsuite.server.store import Store
+from clubsuite.server.community.clubnight import ClubNights, NightSettings
+from clubsuite.server.people.accounts import User
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.hub import Hub
+from clubsuite.server.table.live import Refused
 
 HOST = User("host-id", "Host", 0.0, False)
 

@@ -10,7 +10,7 @@ from pathlib import Path
 import httpx
 from serverkit import ProcessServer
 
-from clubsuite.server.collector import FULL_AFTER
+from clubsuite.server.http.collector import FULL_AFTER
 from pgcluster import free_port
 
 
@@ -19,8 +19,8 @@ def test_settling_sets_aside_what_lives_and_spaces_full_collections_yet_cycles_a
     the third threshold is ``FULL_AFTER``, and a cycle made afterwards is found by a collection."""
     script = """
 import gc
-from clubsuite.server import app  # the server's code, loaded as clubs serve loads it
-from clubsuite.server.collector import settle
+from clubsuite.server.http import app  # the server's code, loaded as clubs serve loads it
+from clubsuite.server.http.collector import settle
 settle()
 frozen = gc.get_freeze_count()
 class Node:

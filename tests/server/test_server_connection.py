@@ -1,11 +1,12 @@
-"""A client's outgoing queue (``server/connection.py``): what it sends, how it closes, and that closing leaves nothing
+"""A client's outgoing queue (``server/table/connection.py``): what it sends, how it closes, and that closing leaves
+nothing
 behind for a stopping server to wait on."""
 
 from __future__ import annotations
 
 from serverkit import in_own_loop
 
-from clubsuite.server.connection import QUEUE, Connection
+from clubsuite.server.table.connection import QUEUE, Connection
 
 
 def test_a_socket_closed_twice_queues_its_close_once_and_leaves_an_empty_queue_after_its_writer_ends() -> None:

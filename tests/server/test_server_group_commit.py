@@ -1,4 +1,5 @@
-"""Group commit (``server/commits.py``, ``Store.append_group``), on both back ends: the actions of several tables in
+"""Group commit (``server/store/commits.py``, ``Store.append_group``), on both back ends: the actions of several
+tables in
 one transaction, each fenced and placed on its own, a bad one failing alone, and nobody told of an action before its
 group is committed."""
 
@@ -14,9 +15,8 @@ from serverkit import in_own_loop
 from sqlalchemy import update
 from test_server_ownership import _own
 
-from clubsuite.server.commits import GroupCommit
-from clubsuite.server.dbschema import nodes
-from clubsuite.server.store import (
+from clubsuite.server.store.commits import GroupCommit
+from clubsuite.server.store.database import (
     ActionRow,
     Appended,
     LeaseLostError,
@@ -26,6 +26,7 @@ from clubsuite.server.store import (
     Store,
     TableRow,
 )
+from clubsuite.server.store.dbschema import nodes
 
 T = TypeVar("T")
 

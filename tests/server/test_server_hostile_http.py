@@ -25,7 +25,7 @@ from serverkit import ROOMY, Client, ThreadServer, my_turn, new_table, post, sea
 
 from cli_helpers import clubs_in_process
 from clubsuite.server.limits import ServerLimits, address_key, docs_block, flag
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 

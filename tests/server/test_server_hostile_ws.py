@@ -29,9 +29,9 @@ from serverkit import ROOMY, Client, ProcessServer, ThreadServer, get, my_turn, 
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
-from clubsuite.server.hub import SeatRequest
-from clubsuite.server.settings import TableSettings
-from clubsuite.server.store import Appended, Store, StoreError
+from clubsuite.server.store.database import Appended, Store, StoreError
+from clubsuite.server.table.hub import SeatRequest
+from clubsuite.server.table.settings import TableSettings
 
 
 @pytest.fixture

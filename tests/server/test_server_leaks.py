@@ -25,10 +25,10 @@ from serverkit import Client, Message, ThreadServer, arrivals, get, post
 
 from clubsuite.engine import SomeMatch, find_game, resolve
 from clubsuite.runner import deal_next
-from clubsuite.server import live
-from clubsuite.server.hub import Hub, SeatRequest
-from clubsuite.server.settings import TableSettings
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table import live
+from clubsuite.server.table.hub import Hub, SeatRequest
+from clubsuite.server.table.settings import TableSettings
 from knowable import cards_named, knowable_cards
 
 GAMES = [

@@ -17,14 +17,14 @@ from serverkit import ThreadServer, in_own_loop
 from sqlalchemy import insert
 from test_server_rated import account
 
-from clubsuite.server import matchmaking
-from clubsuite.server.accounts import User
-from clubsuite.server.dbschema import ratings
-from clubsuite.server.hub import Hub
-from clubsuite.server.live import Refused
-from clubsuite.server.matchmaking import WINDOW_GROWTH, WINDOW_START, Matchmaker, Ticket
-from clubsuite.server.ratings import Skill, shown
-from clubsuite.server.store import Store
+from clubsuite.server.community import matchmaking
+from clubsuite.server.community.matchmaking import WINDOW_GROWTH, WINDOW_START, Matchmaker, Ticket
+from clubsuite.server.people.accounts import User
+from clubsuite.server.people.ratings import Skill, shown
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import ratings
+from clubsuite.server.table.hub import Hub
+from clubsuite.server.table.live import Refused
 
 
 def user(n: int) -> User:

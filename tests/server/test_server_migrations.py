@@ -30,9 +30,9 @@ from sqlalchemy import (
     select,
 )
 
-from clubsuite.server import migrate
-from clubsuite.server.dbschema import metadata, users
-from clubsuite.server.store import Store
+from clubsuite.server.store import migrate
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import metadata, users
 from pgcluster import Cluster
 
 

@@ -16,7 +16,7 @@ from serverkit import ThreadServer, new_table, post
 from test_server_rated import account
 
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 from clubsuite.server.tokens import check_name, looks_alike, name_key
 
 PASSWORD = "correct horse battery"

@@ -1,4 +1,5 @@
-"""Table ownership by lease (``server/ownership.py``), on both back ends: one owner at a time, a lapsed lease taken
+"""Table ownership by lease (``server/store/ownership.py``), on both back ends: one owner at a time, a lapsed lease
+taken
 over with a new epoch, and every write about a table fenced by its lease, so that an owner that lost its table (a
 paused process waking after another took over) can write nothing: no second history."""
 
@@ -11,12 +12,9 @@ import pytest
 from serverkit import in_own_loop
 from sqlalchemy import delete, insert, update
 
-from clubsuite.server.dbschema import nodes
-from clubsuite.server.forwarding import Forwarder, Peers
-from clubsuite.server.hub import Hub
+from clubsuite.server.http.forwarding import Forwarder, Peers
 from clubsuite.server.limits import ServerLimits
-from clubsuite.server.ownership import SERVING, STOPPING, Claim, Ownership
-from clubsuite.server.store import (
+from clubsuite.server.store.database import (
     ActionRow,
     LeaseLostError,
     MatchRow,
@@ -26,6 +24,9 @@ from clubsuite.server.store import (
     Store,
     TableRow,
 )
+from clubsuite.server.store.dbschema import nodes
+from clubsuite.server.store.ownership import SERVING, STOPPING, Claim, Ownership
+from clubsuite.server.table.hub import Hub
 from pgcluster import Cluster
 
 TTL = 120.0

@@ -24,10 +24,10 @@ from serverkit import ROOMY, ThreadServer
 from softkey import SoftKey
 from sqlalchemy import select
 
-from clubsuite.server import passkeys as passkeys_module
-from clubsuite.server.dbschema import passkeys
-from clubsuite.server.passkeys import PASSKEYS_MAX
-from clubsuite.server.store import Store
+from clubsuite.server.people import passkeys as passkeys_module
+from clubsuite.server.people.passkeys import PASSKEYS_MAX
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import passkeys
 
 PASSWORD = "correct horse battery"
 

@@ -12,7 +12,7 @@ import pytest
 from serverkit import Client, Message, ThreadServer, arrivals, get, new_table, post
 
 from clubsuite.records import replay
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 from pgcluster import Cluster
 
 GAMES = [

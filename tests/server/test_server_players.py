@@ -15,7 +15,7 @@ from serverkit import Client, ThreadServer, new_table
 from test_server_play import play_out
 from test_server_rated import GAME, PASSWORD, account, join
 
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 

@@ -24,9 +24,9 @@ from serverkit import (
     wait_until,
 )
 
-from clubsuite.server import live
-from clubsuite.server.schemas import CLIENT, SERVER
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table import live
+from clubsuite.server.table.schemas import CLIENT, SERVER
 
 
 @pytest.fixture

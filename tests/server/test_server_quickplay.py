@@ -14,9 +14,9 @@ import httpx
 import pytest
 from serverkit import ROOMY, Client, ThreadServer, get, new_table, post, wait_until
 
-from clubsuite.server.hub import Hub
 from clubsuite.server.limits import ServerLimits
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.hub import Hub
 
 
 @pytest.fixture

@@ -15,9 +15,9 @@ from sqlalchemy import select
 from test_server_play import play_out
 
 from clubsuite.records.replay import replay
-from clubsuite.server.dbschema import leavers, match_players, rating_history, ratings
-from clubsuite.server.ratings import START
-from clubsuite.server.store import Store
+from clubsuite.server.people.ratings import START
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import leavers, match_players, rating_history, ratings
 
 PASSWORD = "correct horse battery"
 GAME = "whist(target=3)"

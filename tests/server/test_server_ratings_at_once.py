@@ -14,9 +14,9 @@ import pytest
 from serverkit import wait_until
 from sqlalchemy import insert, select, text
 
-from clubsuite.server.dbschema import matches, rating_history, ratings, tables
-from clubsuite.server.results import Outcome, SeatAtEnd
-from clubsuite.server.store import Store
+from clubsuite.server.people.results import Outcome, SeatAtEnd
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import matches, rating_history, ratings, tables
 
 
 @pytest.fixture

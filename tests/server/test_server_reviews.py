@@ -24,11 +24,12 @@ from serverkit import ROOMY, Client, ThreadServer, in_own_loop, new_table, wait_
 from sqlalchemy import create_engine, inspect, select
 from test_server_play import play_out
 
-from clubsuite.server import migrate, replaying
-from clubsuite.server.dbschema import reviews
 from clubsuite.server.limits import ServerLimits
-from clubsuite.server.replaying import ReviewKey, ReviewStore
-from clubsuite.server.store import Store
+from clubsuite.server.store import migrate
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import reviews
+from clubsuite.server.table import replaying
+from clubsuite.server.table.replaying import ReviewKey, ReviewStore
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 GAME = "whist(target=3)"

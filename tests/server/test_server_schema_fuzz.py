@@ -21,8 +21,8 @@ from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from serverkit import ThreadServer, new_table
 
-from clubsuite.server.app import create_app
-from clubsuite.server.store import Store
+from clubsuite.server.http.app import create_app
+from clubsuite.server.store.database import Store
 
 SCHEMA = schemathesis.openapi.from_dict(create_app(Store("sqlite://")).openapi())
 """The lobby's schema, as the application publishes it (read here to list the operations)."""

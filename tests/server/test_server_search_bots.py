@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from serverkit import Client, ThreadServer, get, new_table, post
 
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 
 @pytest.fixture

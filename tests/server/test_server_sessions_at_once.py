@@ -13,10 +13,10 @@ from argon2 import PasswordHasher
 from serverkit import in_own_loop
 from sqlalchemy import select, update
 
-from clubsuite.server.accounts import AccountRefused, Accounts
-from clubsuite.server.dbschema import sessions, users
 from clubsuite.server.limits import HASH_LANES, HASH_MEMORY_LEAST, ServerLimits
-from clubsuite.server.store import Store
+from clubsuite.server.people.accounts import AccountRefused, Accounts
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import sessions, users
 
 LIMITS = dataclasses.replace(ServerLimits(), hash_passes=1, hash_memory=HASH_MEMORY_LEAST)
 """Quick hashing: what is tested is the order of writes, not the hash's cost."""

@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from clubsuite.server.store import (
+from clubsuite.server.store.database import (
     ActionRow,
     MatchRow,
     SeatRow,
@@ -144,7 +144,7 @@ def test_an_action_survives_the_process_being_killed_right_after_its_commit(url:
     setup.close()
     child = (
         "import os, sys\n"
-        "from clubsuite.server.store import Store, ActionRow\n"
+        "from clubsuite.server.store.database import Store, ActionRow\n"
         "s = Store(sys.argv[1])\n"
         "s.append_action('t1', 0, ActionRow(0, 0, '2C', 'seat', 1.0))\n"
         "os.kill(os.getpid(), 9)\n"

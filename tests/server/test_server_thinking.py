@@ -1,4 +1,5 @@
-"""The searching bots' worker processes (:mod:`clubsuite.server.thinking`): a worker is sent a match the seat cannot
+"""The searching bots' worker processes (:mod:`clubsuite.server.table.thinking`): a worker is sent a match the seat
+cannot
 tell from the real one, never the real one, and decides there as the bot decides on the real match; one decision is
 worked out once however often a table asks; a worker that dies is replaced; a closed pool takes nothing more; and
 a table goes on when its searching bot cannot decide."""
@@ -20,8 +21,8 @@ from serverkit import ROOMY, ThreadServer, get, in_own_loop, new_table, wait_unt
 from clubsuite.bots import make_bot
 from clubsuite.engine import resolve
 from clubsuite.runner import deal_next
-from clubsuite.server.store import Store
-from clubsuite.server.thinking import Thinkers, imagined
+from clubsuite.server.store.database import Store
+from clubsuite.server.table.thinking import Thinkers, imagined
 
 SPEC = "pimc(samples=4)"
 """A search with no time limit: its decision depends on the seed only, however busy the machine."""

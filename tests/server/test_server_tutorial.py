@@ -15,7 +15,7 @@ from serverkit import Client, ThreadServer, get, post
 
 from clubsuite.engine import games
 from clubsuite.reasons import templates
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 
 @pytest.fixture

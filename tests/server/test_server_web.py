@@ -12,7 +12,7 @@ import pytest
 from serverkit import ThreadServer, get, post, wait_until
 
 from clubsuite.cards import STANDARD_WITH_JOKERS
-from clubsuite.server.store import Store
+from clubsuite.server.store.database import Store
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 
@@ -40,7 +40,7 @@ def test_every_page_is_served_with_a_policy_that_allows_only_the_servers_own_scr
 
 
 def test_no_page_or_module_loads_anything_from_another_site() -> None:
-    static = Path(__file__).parents[2] / "src" / "clubsuite" / "server" / "static"
+    static = Path(__file__).parents[2] / "src" / "clubsuite" / "server" / "http" / "static"
     files = [*static.rglob("*.js"), *static.rglob("*.html"), *static.rglob("*.css")]
     assert len(files) >= 10
     for f in files:

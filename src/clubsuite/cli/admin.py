@@ -56,9 +56,9 @@ def reset_password_command(name: str, password_stdin: bool, db_url: str | None, 
     The new password is made at random and printed (tell it to the player, who can change it once signed in), or
     read from standard input with --password-stdin. The server may be running: the change takes effect at once."""
     try:
-        from clubsuite.server.accounts import AccountRefused, Accounts, check_password
         from clubsuite.server.limits import ServerLimits
-        from clubsuite.server.store import Store, StoreError
+        from clubsuite.server.people.accounts import AccountRefused, Accounts, check_password
+        from clubsuite.server.store.database import Store, StoreError
     except ImportError as exc:
         fail(f"the server needs its packages ({exc.name} is missing): pip install 'clubsuite[server]'")
     if password_stdin:

@@ -182,7 +182,7 @@ def calibrate_command(
         pyplot()  # refuses before anything is played when Matplotlib is missing
     require_openskill()
     info, options, table, total = check(spec, names, matches, seed, workers)
-    from clubsuite.server.ratings import pool as rating_pool
+    from clubsuite.server.people.ratings import pool as rating_pool
 
     pool = rating_pool(info, options)
     cycles = total // table.per_cycle

@@ -188,12 +188,12 @@ def serve_command(
     server starts again. See docs/server.md and docs/protocol.md.
     """
     try:
-        from clubsuite.server.app import ClubsServer, create_app
+        from clubsuite.server.http.app import ClubsServer, create_app
+        from clubsuite.server.http.serving import InternalListener, listen, uvicorn_config
         from clubsuite.server.limits import ServerLimits
         from clubsuite.server.logs import configure_logging
-        from clubsuite.server.ownership import Ownership, default_node_name
-        from clubsuite.server.serving import InternalListener, listen, uvicorn_config
-        from clubsuite.server.store import Store, StoreError
+        from clubsuite.server.store.database import Store, StoreError
+        from clubsuite.server.store.ownership import Ownership, default_node_name
     except ImportError as exc:
         fail(f"the server needs its packages ({exc.name} is missing): pip install 'clubsuite[server]'")
     try:

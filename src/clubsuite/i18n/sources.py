@@ -14,7 +14,7 @@ from babel.messages.extract import extract
 from clubsuite.engine import games
 from clubsuite.reasons import SUITS, templates
 
-SCRIPTS = Path(__file__).resolve().parents[1] / "server" / "static" / "js"
+SCRIPTS = Path(__file__).resolve().parents[1] / "server" / "http" / "static" / "js"
 """The page's scripts, whose ``t("...")`` and ``tn("...", "...", n)`` words are messages."""
 JS_KEYWORDS = {"t": (1,), "tn": (1, 2)}
 """The page's translation functions, as Babel's extractor reads them."""
@@ -62,7 +62,7 @@ def lobby_messages() -> Iterator[Message]:
     """The words the server gives in English for a page to look up (context ``words``): each game's name and
     summary, its options' labels, help, values and short words, its variants, the bots a seat may be given, and the
     words of a flag's value."""
-    from clubsuite.server import naming  # the lobby's words (imported here: the catalogs' sources, not a layer)
+    from clubsuite.server.table import naming  # the lobby's words (imported here: the catalogs' sources, not a layer)
 
     context = naming.WORDS
     for info in games():

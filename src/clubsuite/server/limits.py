@@ -23,8 +23,9 @@ from limits.strategies import MovingWindowRateLimiter
 
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.server.docblock import main, write_block
-from clubsuite.server.protocol import MAX_MESSAGE_BYTES
 
+MAX_MESSAGE_BYTES = 4096
+"""The largest message a client may send: an action is a few characters, a hello a token and two numbers."""
 HASH_LANES = 4
 """Argon2id's parallelism for password hashes (RFC 9106's recommended 4 lanes)."""
 HASH_MEMORY_LEAST = 8 * HASH_LANES

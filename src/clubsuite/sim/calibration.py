@@ -1,6 +1,6 @@
 """Calibrating bot levels: their ratings on the scale people are rated on, from matches the levels play each other.
 
-The server rates people with OpenSkill's Plackett-Luce model (``clubsuite.server.ratings``). A bot level needs a
+The server rates people with OpenSkill's Plackett-Luce model (``clubsuite.server.people.ratings``). A bot level needs a
 starting rating on that same scale, so that "hard bot, 1480" means what "a person, 1480" means. This module gets it
 from bot-only matches:
 
@@ -27,7 +27,7 @@ from bot-only matches:
   standard error of each level's mean. The 95% interval is the mean plus or minus 1.96 standard errors. The
   anchor has none: the other levels are measured against it.
 
-The update must agree with ``clubsuite.server.ratings`` (``rate``, ``finishing_ranks`` and ``shown``): simulation
+The update must agree with ``clubsuite.server.people.ratings`` (``rate``, ``finishing_ranks`` and ``shown``): simulation
 may not import the server, so :func:`rate_seats`, :func:`finishing_ranks` and :func:`shown_rating` call OpenSkill
 with the same conventions (mu 25, sigma 25/3, OpenSkill's default Plackett-Luce model, ranks made dense, a shown
 rating of 1500 + 60 (mu - 25), a margin of 2 x 60 sigma), and ``tests/test_calibrate.py`` checks that they agree.
@@ -216,7 +216,7 @@ class Calibration:
 # -- the scale and the update, as the server's ----------------------------------------------------------------------
 def shown_rating(mu: float) -> float:
     """A mean skill on the shown scale, unrounded: ``1500 + 60 (mu - 25)``. Must agree with the server's
-    ``clubsuite.server.ratings.shown``, which rounds it."""
+    ``clubsuite.server.people.ratings.shown``, which rounds it."""
     return SHOWN_CENTRE + SHOWN_SCALE * (mu - MU)
 
 
@@ -253,7 +253,7 @@ def rate_seats(
 ) -> list[tuple[float, float]]:
     """Every seat's ``(mu, sigma)`` after one match, by OpenSkill's Plackett-Luce model with its default settings.
 
-    The same update as the server's ``clubsuite.server.ratings.rate`` (which checks its inputs; these come from
+    The same update as the server's ``clubsuite.server.people.ratings.rate`` (which checks its inputs; these come from
     matches played here): each team a side whose members keep their own skills, every other seat a side alone,
     ranks per seat (lower is better, partners equal) passed to the model as dense ranks, a fresh model per match.
     """

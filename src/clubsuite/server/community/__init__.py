@@ -1,0 +1,1 @@
+"""What people do across tables: the rated queue (matchmaking) and club nights."""

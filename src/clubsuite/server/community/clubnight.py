@@ -1,0 +1,407 @@
+"""Club nights: a host runs a duplicate tournament for a room.
+
+Every round, N tables play the same deals in the same seats (one seed for the round's tables: the same cards come to
+seat 1 of every table, and so on). A seat's points in each deal are compared with the same seat's at the other
+tables, as duplicate bridge compares boards: a seat scores one match point for each table whose same seat did worse
+on that deal and half a point for each that did as well. Luck of the cards cancels out; what is left is how the
+same cards were played. Only deals every table of the round played are compared (the tables' matches may end after
+different numbers of hands). The standings are the entrants' match points as a share of the most they could have
+had, after each round; the final table can be downloaded as CSV or JSON.
+
+Seating: entrants fill the same seat of every table first (the first N at seat 1 of tables 1..N, the next N at seat
+2, ...), so that people are compared with people; seats left over go to one bot level, the same in every table.
+Pairing: ``random`` (a fresh draw each round) or ``swiss`` (from the second round, entrants in order of the standings,
+so that those of like results are compared with one another).
+
+What stays private: a club night's tables are private and have no spectators (one table's cards are every table's),
+their invite codes are never shown, and each entrant's seat token is handed to that entrant only (by the entrant's
+own token). The tokens of a round's seats live in the server's memory: after a restart an entrant's seat is played
+by its bot until the round ends.
+
+Requests at once: a night's state is one JSON row, and every change of it (an entry, a round seated) is read, changed
+and written back in one transaction that holds the row (:meth:`ClubNights._change`): ``SELECT ... FOR UPDATE`` on
+PostgreSQL, where several server processes may share the database, and on SQLite the store's one writer at a time
+(a second process on a SQLite database is refused). So two entries at once are both kept, or one is refused and told
+why (the night is full, a look-alike name came first). Seating a round makes tables between its read and its write, so
+its write checks that nothing changed meanwhile: a round seated at once by another process refuses this one (its
+tables are closed again), and an entry that came in meanwhile has the round seated again with it. Within a process
+a lock per night keeps such requests in turn, so that they wait on the event loop and not in the database's threads.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import csv
+import io
+import json
+import random
+import secrets
+import time
+import weakref
+from collections.abc import AsyncIterator, Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
+
+from clubsuite.bots.base import bot_names
+from clubsuite.engine import resolve
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.options import spec_of
+from clubsuite.seeding import derive_seed
+from clubsuite.server.people.accounts import User
+from clubsuite.server.store.dbschema import clubnights, match_players
+from clubsuite.server.table.hub import Hub, SeatRequest
+from clubsuite.server.table.live import Refused
+from clubsuite.server.table.settings import TableSettings
+from clubsuite.server.tokens import check_name, hash_token, looks_alike, new_token, same_hash
+
+TABLES_RANGE = (2, 20)
+"""A club night's tables: at least two (one table has nothing to compare with)."""
+ROUNDS_RANGE = (1, 10)
+PAIRINGS = ("swiss", "random")
+SEATING_TRIES = 3
+"""Times a round is seated afresh when entries came in while it was being seated (each try makes its tables)."""
+
+T = TypeVar("T")
+
+
+class _EntrantsChangedError(Exception):
+    """The entrants changed while a round was being seated (an entry at another process): seat it again."""
+
+
+@dataclass(frozen=True)
+class NightSettings:
+    """What a host chooses."""
+
+    spec: str
+    tables: int
+    rounds: int
+    pairing: str
+    bot: str
+    bot_delay: float = 0.5
+
+    @classmethod
+    def read(cls, game: str, tables: int, rounds: int, pairing: str, bot: str, bot_delay: float = 0.5) -> NightSettings:
+        """Checked settings (:class:`InvalidOptionsError` naming the one out of bounds)."""
+        info, options = resolve(game)
+        if not TABLES_RANGE[0] <= tables <= TABLES_RANGE[1]:
+            raise InvalidOptionsError(
+                f"tables={tables}: a club night has {TABLES_RANGE[0]} to {TABLES_RANGE[1]} tables"
+            )
+        if not ROUNDS_RANGE[0] <= rounds <= ROUNDS_RANGE[1]:
+            raise InvalidOptionsError(
+                f"rounds={rounds}: a club night has {ROUNDS_RANGE[0]} to {ROUNDS_RANGE[1]} rounds"
+            )
+        if pairing not in PAIRINGS:
+            raise InvalidOptionsError(f"pairing={pairing!r}: expected one of {', '.join(PAIRINGS)}")
+        known = bot_names(info.name)
+        if bot not in known:
+            raise InvalidOptionsError(f"bot={bot!r}: the bots of {info.name} are {', '.join(known)}")
+        TableSettings(bot_delay=bot_delay)  # checked as any table's
+        return cls(spec_of(info.name, options), tables, rounds, pairing, bot, bot_delay)
+
+
+class ClubNights:
+    """The club nights of one server (their state in the store, the round's seat tokens in memory)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._seats: dict[tuple[str, str], dict[str, Any]] = {}
+        """(night, entrant) -> the seat of the round in play: table, seat and its token."""
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        """A lock per night being changed in this process (gone with its last user)."""
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, night_id: str) -> AsyncIterator[None]:
+        """This process's changes of one night, one at a time: those waiting wait here, on the event loop, not in
+        the database (where the row lock keeps processes apart: :meth:`_change`)."""
+        lock = self._locks.get(night_id)
+        if lock is None:
+            lock = self._locks[night_id] = asyncio.Lock()
+        async with lock:
+            yield
+
+    async def _load(self, night_id: str) -> tuple[dict[str, Any], str]:
+        rows = await self.hub.db(self.hub.store.read, select(clubnights).where(clubnights.c.id == night_id))
+        if not rows:
+            raise Refused("no_clubnight", "there is no such club night")
+        return json.loads(rows[0].state), rows[0].host_id
+
+    async def _change(self, night_id: str, change: Callable[[dict[str, Any]], T]) -> T:
+        """Read the night's state, ``change`` it in place and write it back, in one transaction that holds the night's
+        row from the read to the write (``FOR UPDATE`` on PostgreSQL; SQLite's one writer at a time): no other change,
+        from this process or another, comes between, so none is lost. ``change`` runs in the database thread and
+        must not wait on anything; a :class:`Refused` it raises writes nothing and reaches the caller."""
+
+        def work(conn: Connection) -> T:
+            row = conn.execute(select(clubnights.c.state).where(clubnights.c.id == night_id).with_for_update()).first()
+            if row is None:
+                raise Refused("no_clubnight", "there is no such club night")
+            state = json.loads(row.state)
+            result = change(state)
+            conn.execute(update(clubnights).where(clubnights.c.id == night_id).values(state=json.dumps(state)))
+            return result
+
+        return await self.hub.db(self.hub.store.write, work)
+
+    async def create(self, host: User, settings: NightSettings) -> str:
+        """A new club night hosted by ``host``; its id."""
+        night_id = secrets.token_urlsafe(9)
+        state = {
+            "host": host.name,
+            "spec": settings.spec,
+            "tables": settings.tables,
+            "rounds": settings.rounds,
+            "pairing": settings.pairing,
+            "bot": settings.bot,
+            "bot_delay": settings.bot_delay,
+            "entrants": [],
+            "played": [],
+        }
+        now = time.time()
+        await self.hub.db(
+            self.hub.store.write,
+            lambda conn: conn.execute(
+                insert(clubnights).values(
+                    id=night_id, host_id=host.id, spec=settings.spec, state=json.dumps(state), created_at=now
+                )
+            ),
+        )
+        return night_id
+
+    async def enter(self, night_id: str, name: object, user: User | None) -> tuple[str, str]:
+        """Enter a club night before its first round (signed in: under the account's name): (entrant id, the
+        entrant's token, which finds its seat each round). The checks and the entry are one change of the night
+        (:meth:`_change`), so entries at once are each listed or refused with the reason."""
+        tidy = user.name if user is not None else check_name(name)
+        token = new_token()
+        entrant = secrets.token_urlsafe(6)
+
+        def add(state: dict[str, Any]) -> None:
+            if state["played"]:
+                raise Refused("started", "this club night has begun: entries are closed")
+            info, options = resolve(state["spec"])
+            if len(state["entrants"]) >= state["tables"] * info.n_seats(options):
+                raise Refused("full", "every seat of this club night's tables is taken")
+            for e in state["entrants"]:
+                if user is not None and e["user_id"] == user.id:
+                    raise Refused("already_entered", "you have entered this club night already")
+                if looks_alike(e["name"], tidy):
+                    raise Refused(
+                        "name_taken", f"an entrant is called {e['name']!r}, which looks the same: choose another"
+                    )
+            state["entrants"].append(
+                {"id": entrant, "name": tidy, "user_id": user.id if user else None, "token_hash": hash_token(token)}
+            )
+
+        async with self._turn(night_id):
+            await self._change(night_id, add)
+        return entrant, token
+
+    async def start_round(self, night_id: str, host: User, creator: str | None = None) -> None:
+        """Seat the next round (the host only, once the last round is over); its tables count against the host's
+        address ``creator`` as any tables it makes (its share of tables, and of tables with searching bots).
+
+        The tables are made between reading the night and writing the round, so the write checks that the night is
+        as it was read: a round another process seated meanwhile refuses this one (``round_in_play``), and entries
+        that came in meanwhile have the round seated again with them; either way the tables made are closed."""
+        async with self._turn(night_id):
+            for _ in range(SEATING_TRIES):
+                if await self._try_round(night_id, host, creator):
+                    return
+        raise Refused("entries_changing", "people were still entering while the round was seated: start it again")
+
+    async def _try_round(self, night_id: str, host: User, creator: str | None) -> bool:
+        """Seat the next round once (:meth:`start_round`): whether it was seated (False: entries came in meanwhile,
+        and its tables are closed again)."""
+        state, host_id = await self._load(night_id)
+        if host.id != host_id:
+            raise Refused("not_host", "only the club night's host starts its rounds")
+        seated, round_tables = await self._seat_round(state, creator)
+        played, entrants = len(state["played"]), state["entrants"]
+
+        def commit(now: dict[str, Any]) -> None:
+            if len(now["played"]) != played:
+                raise Refused("round_in_play", "another request of the host has just started this round")
+            if now["entrants"] != entrants:
+                raise _EntrantsChangedError
+            now["played"].append({"number": played + 1, "tables": round_tables})
+
+        try:
+            await self._change(night_id, commit)
+        except _EntrantsChangedError:
+            await self._close(round_tables)
+            return False
+        except BaseException:
+            await self._close(round_tables)
+            raise
+        for entrant, place in seated.items():
+            self._seats[(night_id, entrant)] = place
+        return True
+
+    async def _seat_round(
+        self, state: dict[str, Any], creator: str | None
+    ) -> tuple[dict[str, dict[str, Any]], list[dict[str, Any]]]:
+        """Make the tables of the next round of the night whose state was read as ``state`` and seat its entrants:
+        (each entrant's table, seat and token; the round's tables as the state keeps them). Nothing is written to
+        the night; should a table be refused, the tables made for the round are closed again."""
+        played = state["played"]
+        if len(played) >= state["rounds"]:
+            raise Refused("over", "every round of this club night has been played")
+        if played and not await self._round_done(played[-1]):
+            raise Refused("round_in_play", "the round in play has not ended at every table")
+        if len(state["entrants"]) < 2:
+            raise Refused("too_few", "a club night needs at least two entrants")
+        info, options = resolve(state["spec"])
+        n, tables = info.n_seats(options), state["tables"]
+        order = [e["id"] for e in state["entrants"]]
+        if state["pairing"] == "swiss" and played:
+            standing = {row["entrant"]: row["share"] for row in await self.standings(state)}
+            order.sort(key=lambda e: -standing.get(e, 0.0))
+        else:
+            random.SystemRandom().shuffle(order)
+        layout: list[list[str | None]] = [[None] * n for _ in range(tables)]
+        for k, entrant in enumerate(order):  # the same seat of every table first
+            layout[k % tables][k // tables] = entrant
+        seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), len(played))
+        round_tables: list[dict[str, Any]] = []
+        settings = TableSettings(public=False, spectators=False, grace=60.0, bot_delay=state.get("bot_delay", 0.5))
+        names = {e["id"]: e for e in state["entrants"]}
+        seated: dict[str, dict[str, Any]] = {}
+        try:
+            for seats in layout:
+                requests = [SeatRequest("person") if e else SeatRequest("bot", state["bot"]) for e in seats]
+                table = await self.hub.create_table(state["spec"], requests, settings, seed=seed, creator=creator)
+                round_tables.append({"table": table.id, "seats": seats})
+                for seat_no, entrant in enumerate(seats):
+                    if entrant is None:
+                        continue
+                    e = names[entrant]
+                    user = User(e["user_id"], e["name"], 0.0, False) if e["user_id"] else None
+                    taken, token = await self.hub.join(table, e["name"], seat_no, user)
+                    seated[entrant] = {"table": table.id, "seat": taken, "token": token}
+        except BaseException:
+            # a table refused (the host's share of tables is used up): the round is not seated, and the tables made
+            # for it are closed again, so that the night is as it was
+            await self._close(round_tables)
+            raise
+        return seated, round_tables
+
+    async def _close(self, round_tables: list[dict[str, Any]]) -> None:
+        """Close the tables made for a round that was not seated after all."""
+        for made in round_tables:
+            live = self.hub.tables.get(made["table"])
+            if live is not None:
+                await self.hub.close_table(live)
+
+    async def seat_of(self, night_id: str, token: str) -> dict[str, Any] | None:
+        """The seat of the round in play of the entrant whose token this is (None: not an entrant, or no seat)."""
+        state, _ = await self._load(night_id)
+        digest = hash_token(token)
+        for e in state["entrants"]:
+            if same_hash(e["token_hash"], digest):
+                found = self._seats.get((night_id, e["id"]))
+                return {"entrant": e["id"], "name": e["name"], **(found or {})}
+        return None
+
+    async def _finished(self, table_ids: list[str]) -> dict[tuple[str, int], list[float]]:
+        rows = await self.hub.db(
+            self.hub.store.read,
+            select(match_players.c.table_id, match_players.c.seat, match_players.c.hand_points).where(
+                match_players.c.table_id.in_(table_ids), match_players.c.match_no == 0
+            ),
+        )
+        return {(r.table_id, r.seat): json.loads(r.hand_points) for r in rows}
+
+    async def _round_done(self, played: dict[str, Any]) -> bool:
+        ids = [t["table"] for t in played["tables"]]
+        points = await self._finished(ids)
+        return {t for t, _ in points} == set(ids)
+
+    async def standings(self, state: dict[str, Any]) -> list[dict[str, Any]]:
+        """Every entrant's match points over the rounds every table has finished, best first (see the module)."""
+        totals: dict[str, list[float]] = {e["id"]: [0.0, 0.0, 0.0] for e in state["entrants"]}  # mp, most, points
+        for played in state["played"]:
+            ids = [t["table"] for t in played["tables"]]
+            points = await self._finished(ids)
+            if {t for t, _ in points} != set(ids):
+                continue  # a round counts once every table has finished it
+            n_seats = len(played["tables"][0]["seats"])
+            deals = min(len(points[(t, s)]) for t in ids for s in range(n_seats))
+            for s in range(n_seats):
+                for t_index, table in enumerate(played["tables"]):
+                    entrant = table["seats"][s]
+                    if entrant is None:
+                        continue
+                    mine = points[(table["table"], s)]
+                    for d in range(deals):
+                        for o_index, other in enumerate(played["tables"]):
+                            if o_index == t_index:
+                                continue
+                            theirs = points[(other["table"], s)][d]
+                            totals[entrant][0] += 1.0 if mine[d] > theirs else 0.5 if mine[d] == theirs else 0.0
+                            totals[entrant][1] += 1.0
+                    totals[entrant][2] += sum(mine[:deals])
+        names = {e["id"]: e["name"] for e in state["entrants"]}
+        rows = [
+            {
+                "entrant": e,
+                "name": names[e],
+                "match_points": mp,
+                "most": most,
+                "share": round(mp / most, 4) if most else 0.0,
+                "points": pts,
+            }
+            for e, (mp, most, pts) in totals.items()
+        ]
+        rows.sort(key=lambda r: (-r["share"], -r["points"], r["name"]))
+        for i, r in enumerate(rows):
+            same = i > 0 and r["share"] == rows[i - 1]["share"]  # equal shares share a place; points only order them
+            r["place"] = rows[i - 1]["place"] if same else i + 1
+        return rows
+
+    async def view(self, night_id: str) -> dict[str, Any]:
+        """What anyone with the club night's id sees: its settings, entrants, rounds (tables by number, entrants by
+        seat: no table ids or invites) and standings."""
+        state, _ = await self._load(night_id)
+        names = {e["id"]: e["name"] for e in state["entrants"]}
+        rounds = []
+        for played in state["played"]:
+            rounds.append(
+                {
+                    "number": played["number"],
+                    "done": await self._round_done(played),
+                    "tables": [[names.get(e) if e else None for e in t["seats"]] for t in played["tables"]],
+                }
+            )
+        standings = await self.standings(state)
+        over = len(rounds) == state["rounds"] and bool(rounds) and rounds[-1]["done"]
+        return {
+            "id": night_id,
+            "host": state["host"],
+            "game": state["spec"],
+            "tables": state["tables"],
+            "rounds": state["rounds"],
+            "pairing": state["pairing"],
+            "bot": state["bot"],
+            "entrants": [e["name"] for e in state["entrants"]],
+            "played": rounds,
+            "over": over,
+            "standings": [{k: v for k, v in r.items() if k != "entrant"} for r in standings],
+        }
+
+    async def csv(self, night_id: str) -> str:
+        """The standings as CSV (place, name, match points, most, share, points)."""
+        view = await self.view(night_id)
+        out = io.StringIO()
+        writer = csv.writer(out)
+        writer.writerow(["place", "name", "match_points", "most", "share", "points"])
+        for r in view["standings"]:
+            name = r["name"]
+            if name[:1] in ("=", "+", "-", "@"):  # never a formula in a spreadsheet
+                name = "'" + name
+            writer.writerow([r["place"], name, r["match_points"], r["most"], r["share"], r["points"]])
+        return out.getvalue()

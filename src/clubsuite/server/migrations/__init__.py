@@ -1,2 +1,0 @@
-"""The database's migrations (Alembic): ``versions/`` holds one revision per change of the schema, oldest first;
-:mod:`clubsuite.server.migrate` runs them when a store is opened."""

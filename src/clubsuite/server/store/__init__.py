@@ -1,0 +1,1 @@
+"""The server's durable storage: the database, its schema and migrations, group commit, table ownership."""

@@ -1,0 +1,221 @@
+"""The server's database schema as the code reads and writes it (SQLAlchemy Core), one place for every module that
+queries it.
+
+The schema is built by the migrations (``server/store/migrations``, Alembic), never by ``create_all``: these definitions
+must stay what the newest migration makes, which ``tests/server/test_server_migrations.py`` checks on SQLite and
+PostgreSQL by comparing them with a migrated database.
+
+* ``tables``, ``seats``, ``matches``, ``actions``: the tables in play and their action logs (the first release).
+* ``users``, ``sessions``: accounts and their signed-in sessions; a seat taken by an account names it.
+* ``ratings``, ``rating_history``, ``match_players``, ``leavers``: each player's rating per pool, how it moved, every
+  finished match of every seat (the history a profile lists), and who left a rated match before its end.
+* ``clubnights``: duplicate tournaments, each one JSON state.
+* ``passkeys``: an account's WebAuthn credentials.
+* ``nodes``, ``leases``: the server processes sharing the database, and which one owns each table.
+* ``reviews``: worked-out reviews of a seat of a match (``replaying``), kept so that no process works one out twice.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import (
+    BigInteger,
+    Boolean,
+    Column,
+    Float,
+    ForeignKeyConstraint,
+    Index,
+    Integer,
+    MetaData,
+    PrimaryKeyConstraint,
+    Table,
+    Text,
+)
+
+metadata = MetaData()
+
+tables = Table(
+    "tables",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("game", Text, nullable=False),
+    Column("settings", Text, nullable=False),
+    Column("invite", Text, nullable=False, unique=True),
+    Column("created_at", Float, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("closed", Boolean, nullable=False),
+)
+seats = Table(
+    "seats",
+    metadata,
+    Column("table_id", Text, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("bot", Text),
+    Column("name", Text),
+    Column("token_hash", Text),
+    Column("user_id", Text),
+    PrimaryKeyConstraint("table_id", "seat"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+    Index("seats_by_token", "token_hash"),
+    Index("seats_by_user", "user_id"),
+)
+matches = Table(
+    "matches",
+    metadata,
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seed", BigInteger, nullable=False),
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float),
+    Column("record", Text),
+    PrimaryKeyConstraint("table_id", "match_no"),
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+)
+actions = Table(
+    "actions",
+    metadata,
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seq", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("action", Text, nullable=False),
+    Column("source", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "match_no", "seq"),
+    ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
+)
+
+users = Table(
+    "users",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("name", Text, nullable=False),
+    Column("name_key", Text, unique=True),  # the name folded for comparison; NULL once deleted (the name is free)
+    Column("password_hash", Text),  # Argon2id, NULL once deleted
+    Column("created_at", Float, nullable=False),
+    Column("deleted_at", Float),
+)
+sessions = Table(
+    "sessions",
+    metadata,
+    Column("id_hash", Text, primary_key=True),  # SHA-256 of the cookie's secret: the database never holds it
+    Column("public_id", Text, nullable=False, unique=True),  # how the account's page names it, to revoke it
+    Column("user_id", Text, nullable=False),
+    Column("csrf", Text, nullable=False),
+    Column("created_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),
+    Column("agent", Text, nullable=False),
+    ForeignKeyConstraint(["user_id"], ["users.id"]),
+    Index("sessions_by_user", "user_id"),
+)
+
+ratings = Table(
+    "ratings",
+    metadata,
+    Column("pool", Text, nullable=False),  # a game, or a game at one seat count (ratings.pool)
+    Column("subject", Text, nullable=False),  # "user:<id>" or "bot:<level>"
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("matches", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("pool", "subject"),
+)
+rating_history = Table(
+    "rating_history",
+    metadata,
+    Column("pool", Text, nullable=False),
+    Column("subject", Text, nullable=False),
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    PrimaryKeyConstraint("pool", "subject", "table_id", "match_no"),
+)
+match_players = Table(
+    "match_players",
+    metadata,
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("game", Text, nullable=False),
+    Column("pool", Text, nullable=False),
+    Column("user_id", Text),  # NULL: a guest or a bot
+    Column("name", Text, nullable=False),
+    Column("bot", Text),  # the bot that played the seat at the end, if it was a bot's
+    Column("place", Integer, nullable=False),  # 1 = first
+    Column("points", Float, nullable=False),
+    Column("hand_points", Text, nullable=False),  # JSON: the seat's points in each hand, for duplicate comparison
+    Column("won", Boolean, nullable=False),
+    Column("rated", Boolean, nullable=False),
+    Column("left", Boolean, nullable=False),  # the person left the match (a rated match counts them last)
+    Column("finished_at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "match_no", "seat"),
+    ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
+    Index("match_players_by_user", "user_id", "finished_at"),
+    Index("match_players_by_pool", "pool", "finished_at"),
+)
+leavers = Table(
+    "leavers",
+    metadata,
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("user_id", Text, nullable=False),  # the account that left the rated match (it finishes last)
+    Column("at", Float, nullable=False),
+    PrimaryKeyConstraint("table_id", "match_no", "seat"),
+    ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
+)
+clubnights = Table(
+    "clubnights",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("host_id", Text, nullable=False),  # the account that runs it
+    Column("spec", Text, nullable=False),
+    Column("state", Text, nullable=False),  # JSON: settings, entrants (token hashes), rounds and their tables
+    Column("created_at", Float, nullable=False),
+)
+passkeys = Table(
+    "passkeys",
+    metadata,
+    Column("id", Text, primary_key=True),  # the credential's id, base64url
+    Column("user_id", Text, nullable=False),
+    Column("public_key", Text, nullable=False),  # the credential's COSE public key, base64url
+    Column("sign_count", BigInteger, nullable=False),  # the authenticator's counter, last seen (0: it keeps none)
+    Column("label", Text, nullable=False),  # how the account's page names it (the browser it was made in)
+    Column("created_at", Float, nullable=False),
+    Column("used_at", Float),
+    ForeignKeyConstraint(["user_id"], ["users.id"]),
+    Index("passkeys_by_user", "user_id"),
+)
+nodes = Table(
+    "nodes",
+    metadata,
+    Column("name", Text, primary_key=True),
+    Column("address", Text, nullable=False),  # where the other processes reach it (http://host:port)
+    Column("started_at", Float, nullable=False),
+    Column("seen_at", Float, nullable=False),  # the database's clock at its heartbeat: its leases are good while fresh
+    Column("state", Text, nullable=False),  # serving, stopping or stopped
+)
+leases = Table(
+    "leases",
+    metadata,
+    Column("table_id", Text, primary_key=True),
+    Column("node", Text, nullable=False),  # the process that owns the table
+    Column("epoch", BigInteger, nullable=False),  # grows at every change of owner: a stale owner's writes are refused
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+    Index("leases_by_node", "node"),
+)
+reviews = Table(
+    "reviews",
+    metadata,
+    Column("digest", Text, nullable=False),  # SHA-256 of the record's canonical JSON: the match, however written
+    Column("seat", Integer, nullable=False),
+    Column("settings", Text, nullable=False),  # the review's settings and the code's version: a change starts anew
+    Column("status", Integer, nullable=False),  # the HTTP status of the answer
+    Column("answer", Text, nullable=False),  # the answer's JSON
+    Column("size", Integer, nullable=False),  # the answer's bytes: the table is kept under a bound (the oldest go)
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("digest", "seat", "settings"),
+    Index("reviews_by_age", "created_at"),
+)

@@ -1,0 +1,116 @@
+"""A table's chat: the last lines said at the table, who may read them, and how often one may speak.
+
+Two channels: a seated person speaks to the ``players`` channel, which everyone at the table reads (the players and
+the spectators); a spectator speaks to the ``spectators`` channel, which only spectators read, so that kibitzing
+never reaches a player's seat (a player who also opens the table as a spectator, in another tab, can read it, as
+anyone watching can). Bots do not chat.
+
+The chat belongs to the table while the server runs and to nothing else: the last :data:`HISTORY` lines are kept in
+memory, for whoever connects later, and are lost when the table closes or the server stops. They are never written
+to the database or into a record (a record is the match, and what players typed is theirs, not the game's).
+
+The text comes already normalised and checked (:func:`clubsuite.server.table.protocol.chat_text`: bounded, no control or
+invisible characters); a chat line is only ever shown as text. It tells nothing hidden: it holds what a person typed,
+their seat and their display name (public already), or a spectator's label.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict, deque
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Literal
+
+from clubsuite.jsonform import JsonObject
+from clubsuite.server.table.protocol import ProtocolError, RateLimit
+
+if TYPE_CHECKING:
+    from clubsuite.server.table.connection import Connection
+
+HISTORY = 100
+"""How many lines a table keeps for those who connect later (both channels together)."""
+CHAT_RATE = 1.0
+"""Chat lines a second one speaker may send on average ..."""
+CHAT_BURST = 5.0
+"""... and at once: a greeting and a few quick phrases, not a flood (the socket's own message rate applies too)."""
+
+SPEAKERS = 1000
+"""How many spectators' addresses a table remembers (the oldest is forgotten first): a bound on its memory."""
+
+Channel = Literal["players", "spectators"]
+
+
+class ChatRoom:
+    """The chat of one table: its kept lines, each speaker's rate, and the spectators' labels.
+
+    A seat's connections share one rate (a player with two tabs open speaks no faster); a spectator's rate and label
+    go by its address (:attr:`Connection.address`; a connection without one, by itself), so that opening more
+    sockets or reconnecting neither speeds a spectator up nor gives a new label to escape a mute. Spectators have
+    no names, so each watching address that speaks is given a label of its own, "Spectator 1", "Spectator 2", ...
+    in the order they first spoke at this table; the last :data:`SPEAKERS` are remembered."""
+
+    def __init__(
+        self,
+        history: int = HISTORY,
+        rate: float = CHAT_RATE,
+        burst: float = CHAT_BURST,
+        clock: Callable[[], float] = time.monotonic,
+    ) -> None:
+        self.clock = clock
+        """The clock the rates are counted by (a test's may be stepped by hand)."""
+        self.kept: deque[JsonObject] = deque(maxlen=history)
+        self.last_id = 0
+        """The id of the last line said (ids grow by one per line, at this table, from 1)."""
+        self.rate, self.burst = rate, burst
+        self._seat_rates: dict[int, RateLimit] = {}
+        self._spectators: OrderedDict[object, tuple[str, RateLimit]] = OrderedDict()
+        self._labels_given = 0
+
+    def _speaker(self, conn: Connection, now: float) -> tuple[str | None, RateLimit]:
+        """A spectator's label (None for a seat) and the rate the connection speaks under."""
+        if conn.seat is not None:
+            rate = self._seat_rates.setdefault(conn.seat, RateLimit(now, self.rate, self.burst))
+            return None, rate
+        key: object = conn.address if conn.address is not None else id(conn)
+        found = self._spectators.get(key)
+        if found is None:
+            self._labels_given += 1
+            found = self._spectators[key] = (f"Spectator {self._labels_given}", RateLimit(now, self.rate, self.burst))
+            if len(self._spectators) > SPEAKERS:
+                self._spectators.popitem(last=False)
+        return found
+
+    def say(self, conn: Connection, seat_name: str | None, text: str) -> JsonObject:
+        """Keep the line ``text`` said by ``conn`` (its seat's display name in ``seat_name``) and return it as the
+        chat message's fields; :class:`ProtocolError` ``rate_limited`` (nothing kept) when the speaker is over the
+        chat rate."""
+        now = self.clock()
+        label, rate = self._speaker(conn, now)
+        if not rate.allow(now):
+            raise ProtocolError(
+                "rate_limited",
+                f"too many chat messages: at most {self.burst:g} at once and one a second after that; wait a moment",
+            )
+        self.last_id += 1
+        channel: Channel = "spectators" if conn.seat is None else "players"
+        name = label if conn.seat is None else seat_name or f"Seat {conn.seat + 1}"
+        line: JsonObject = {
+            "id": self.last_id,
+            "channel": channel,
+            "seat": conn.seat,
+            "name": name,
+            "text": text,
+            "at": round(time.time(), 3),
+        }
+        self.kept.append(line)
+        return line
+
+    def history(self, seat: int | None) -> list[JsonObject]:
+        """The kept lines the receiver may read, oldest first: a seat's, the players' channel; a spectator's, both."""
+        return [dict(line) for line in self.kept if seat is None or line["channel"] == "players"]
+
+    @staticmethod
+    def reaches(line: JsonObject, conn: Connection) -> bool:
+        """Whether ``conn`` may read ``line``: the players' channel reaches everyone, the spectators' only
+        spectators."""
+        return line["channel"] == "players" or conn.seat is None

@@ -1,0 +1,402 @@
+"""A JSON Schema (draft 2020-12) for every message of the table protocol, by direction and type.
+
+``docs/protocol.md`` shows them between its ``<!-- protocol-schemas -->`` markers, written by
+``python -m clubsuite.server.table.schemas --write`` (a test checks that the page and this module agree), and the tests
+validate every message their clients send and receive against them.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+from clubsuite.jsonform import JsonObject
+from clubsuite.server.docblock import main, write_block
+from clubsuite.server.limits import MAX_MESSAGE_BYTES
+from clubsuite.server.table.chat import CHAT_BURST, CHAT_RATE, HISTORY
+from clubsuite.server.table.protocol import ERROR_CODES, MAX_CHAT_CHARS, PROTOCOL
+
+_VERSION: JsonObject = {"type": "integer", "minimum": 0, "description": "the table's version"}
+_SEAT: JsonObject = {"type": ["integer", "null"], "minimum": 0, "description": "a seat number, or null"}
+_PROTOCOL: JsonObject = {"const": PROTOCOL}
+
+
+def _message(kind: str, description: str, props: JsonObject, required: list[str]) -> JsonObject:
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": kind,
+        "description": description,
+        "type": "object",
+        "properties": {"type": {"const": kind}, "protocol": _PROTOCOL, **props},
+        "required": ["type", *required],
+        "additionalProperties": False,
+    }
+
+
+_SEATS: JsonObject = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {
+            "seat": {"type": "integer", "minimum": 0},
+            "kind": {"enum": ["person", "bot"]},
+            "name": {"type": ["string", "null"]},
+            "taken": {"type": "boolean"},
+            "connected": {"type": "boolean"},
+            "bot_playing": {"type": "boolean"},
+            "bot": {"type": "string", "description": "a bot seat's bot (its level or spec)"},
+            "level": {"type": "string", "description": "a bot seat's level in words, shown beside its name"},
+        },
+        "required": ["seat", "kind", "name", "taken", "connected", "bot_playing"],
+        "additionalProperties": False,
+    },
+}
+_EVENT: JsonObject = {
+    "type": "object",
+    "description": "an engine event: its class name and its fields (cards in notation); all events are public",
+    "properties": {"type": {"type": "string"}},
+    "required": ["type"],
+}
+_CLOCK: JsonObject = {
+    "type": ["object", "null"],
+    "properties": {"seat": {"type": "integer"}, "seconds_left": {"type": "number", "minimum": 0}},
+    "required": ["seat", "seconds_left"],
+    "additionalProperties": False,
+}
+_VIEW: JsonObject = {
+    "type": "object",
+    "description": "the receiver's view: view(seat).to_dict() without its legal list, or the spectator view",
+    "properties": {"game": {"type": "string"}, "seat": _SEAT},
+    "required": ["game", "seat"],
+}
+_LEGAL: JsonObject = {
+    "type": ["array", "null"],
+    "items": {"type": "string"},
+    "description": "the legal actions in notation, to the seat to act only (null otherwise)",
+}
+_TABLE: JsonObject = {
+    "type": "object",
+    "description": "the table as the lobby shows it",
+    "properties": {
+        "id": {"type": "string"},
+        "game": {"type": "string"},
+        "title": {"type": "string"},
+        "name": {"type": "string", "description": "the table's name in words: Ann's CLUBS, 4 players, wild 15s"},
+        "host": {
+            "type": ["string", "null"],
+            "description": "the person in the lowest-numbered person's seat taken now, or null before anyone is",
+        },
+        "rules": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "the options that differ from the game's defaults, in short words",
+        },
+        "name_words": {
+            "type": "object",
+            "description": "what the name is made of, for a page to word it in its reader's language: the host (or "
+            "null), the game's title, the number of players (null where the game's seat count is fixed) and each rule "
+            "that differs from the defaults as its option, its words (English, looked up in the catalogs' 'words' "
+            "context) and the value that fills their {} (or null)",
+            "properties": {
+                "host": {"type": ["string", "null"]},
+                "title": {"type": "string"},
+                "players": {"type": ["integer", "null"]},
+                "rules": {
+                    "type": "array",
+                    "items": {
+                        "type": "object",
+                        "properties": {
+                            "option": {"type": "string"},
+                            "words": {"type": "string"},
+                            "value": {"type": ["string", "null"]},
+                        },
+                        "required": ["option", "words", "value"],
+                        "additionalProperties": False,
+                    },
+                },
+            },
+            "required": ["host", "title", "players", "rules"],
+            "additionalProperties": False,
+        },
+        "seats": _SEATS,
+        "free_seats": {"type": "array", "items": {"type": "integer"}},
+        "spectators": {"type": "integer", "minimum": 0, "description": "spectators connected now"},
+        "settings": {"type": "object"},
+        "match_no": {"type": "integer", "minimum": 0},
+        "version": _VERSION,
+        "over": {"type": "boolean"},
+        "waiting": {"type": "boolean"},
+    },
+    "required": [
+        "id",
+        "game",
+        "title",
+        "name",
+        "host",
+        "rules",
+        "name_words",
+        "seats",
+        "free_seats",
+        "spectators",
+        "settings",
+        "match_no",
+        "version",
+        "over",
+        "waiting",
+    ],
+    "additionalProperties": False,
+}
+_REASON: JsonObject = {
+    "type": "object",
+    "description": "why the rules refused, as data (docs/protocol.md): the reason's stable code, the ruling it applies "
+    "and its parameters (a card's notation, several cards as a list, a seat number, a suit's key, a count, a nested "
+    "reason), from which a page words the refusal in its reader's language; the message is its English sentence",
+    "properties": {
+        "code": {"type": "string"},
+        "rule": {"type": ["string", "null"]},
+        "params": {"type": "object"},
+    },
+    "required": ["code", "rule", "params"],
+}
+_WAITING: JsonObject = {
+    "type": "boolean",
+    "description": "whether the table still waits for people to take their seats before play starts",
+}
+_HAND: JsonObject = {
+    "type": "object",
+    "description": "the account of one complete hand of the match (the game's hand summary: its scores and what "
+    "the table saw), for the score sheet",
+    "properties": {"dealer": {"type": "integer"}, "scores": {"type": "array"}, "complete": {"const": True}},
+    "required": ["dealer", "scores", "complete"],
+}
+_RESULT: JsonObject = {
+    "type": ["object", "null"],
+    "description": "once the match is over: the winning seats (empty on a draw), whether it was a draw, the totals",
+    "properties": {
+        "winners": {"type": "array", "items": {"type": "integer"}},
+        "draw": {"type": "boolean"},
+        "totals": {"type": "array", "items": {"type": "integer"}},
+    },
+    "required": ["winners", "draw", "totals"],
+    "additionalProperties": False,
+}
+_CHAT_TEXT: JsonObject = {
+    "type": "string",
+    "minLength": 1,
+    "maxLength": MAX_CHAT_CHARS,
+    "description": f"text only (never markup): 1 to {MAX_CHAT_CHARS} characters once composed (NFC) and stripped "
+    "of surrounding blanks, not blank, with no control or invisible formatting character (Unicode categories Cc, "
+    "Cf, Cs, Zl, Zp)",
+}
+_CHAT_LINE: JsonObject = {
+    "id": {"type": "integer", "minimum": 1, "description": "grows by one with every line said at the table"},
+    "channel": {
+        "enum": ["players", "spectators"],
+        "description": "players: said by a seat, read by everyone; spectators: said by a spectator, read by "
+        "spectators only",
+    },
+    "seat": {**_SEAT, "description": "the speaker's seat, or null for a spectator"},
+    "name": {"type": "string", "description": "the seat's display name, or a spectator's label (Spectator 3)"},
+    "text": _CHAT_TEXT,
+    "at": {"type": "number", "description": "when it was said, in seconds since 1970 (UTC)"},
+}
+_CHAT_HISTORY: JsonObject = {
+    "type": "array",
+    "maxItems": HISTORY,
+    "description": "the table's last chat lines the receiver may read, oldest first (a seat: the players' channel; "
+    "a spectator: both); kept in the server's memory only, never in a record",
+    "items": {
+        "type": "object",
+        "properties": _CHAT_LINE,
+        "required": list(_CHAT_LINE),
+        "additionalProperties": False,
+    },
+}
+_PLAY: JsonObject = {
+    "version": _VERSION,
+    "result": _RESULT,
+    "to_act": _SEAT,
+    "over": {"type": "boolean"},
+    "clock": _CLOCK,
+    "view": _VIEW,
+    "legal": _LEGAL,
+}
+
+CLIENT: dict[str, JsonObject] = {
+    "hello": _message(
+        "hello",
+        "The first message of a connection: a seat token (null to watch), the last version seen (null: none) and, to "
+        "watch a private table, its invite code.",
+        {
+            "token": {"type": ["string", "null"], "minLength": 1, "maxLength": 200},
+            "last_version": {"type": ["integer", "null"], "minimum": 0},
+            "invite": {"type": ["string", "null"], "minLength": 1, "maxLength": 64},
+        },
+        [],
+    ),
+    "act": _message(
+        "act",
+        "An action of the speaker's seat in the game's notation, on the version it was chosen on.",
+        {"action": {"type": "string", "minLength": 1, "maxLength": 200}, "version": _VERSION},
+        ["action", "version"],
+    ),
+    "ping": _message("ping", "Keep-alive: answered with pong.", {}, []),
+    "hint": _message(
+        "hint",
+        "Ask for a hint on the version seen (the seat to act only, where the table gives hints).",
+        {"version": _VERSION},
+        ["version"],
+    ),
+    "chat": _message(
+        "chat",
+        "A line of the table's chat: a seat's is read by everyone at the table, a spectator's by the spectators "
+        f"only. One speaker (a seat, with all its connections; a spectator's connection) may say {CHAT_BURST:g} "
+        f"lines at once and {CHAT_RATE:g} a second after that. Refused with bad_chat (the rule in words) when blank, "
+        "too long, or holding a control or invisible formatting character; with rate_limited when too frequent.",
+        {"text": _CHAT_TEXT},
+        ["text"],
+    ),
+}
+"""What a client may send (each message at most :data:`~clubsuite.server.limits.MAX_MESSAGE_BYTES` bytes)."""
+
+SERVER: dict[str, JsonObject] = {
+    "welcome": _message(
+        "welcome",
+        "The answer to hello: the table, the receiver's seat (null: watching) and role.",
+        {"table": {"type": "string"}, "seat": _SEAT, "role": {"enum": ["seat", "spectator"]}},
+        ["protocol", "table", "seat", "role"],
+    ),
+    "state": _message(
+        "state",
+        "Everything the receiver may see now (after hello, after a rematch); resync: the missed events were no "
+        "longer kept, so this state replaces them.",
+        {
+            **_PLAY,
+            "seat": _SEAT,
+            "resync": {"type": "boolean"},
+            "table": _TABLE,
+            "hands": {"type": "array", "items": _HAND},
+            "chat": _CHAT_HISTORY,
+        },
+        [
+            "protocol",
+            "version",
+            "seat",
+            "resync",
+            "table",
+            "to_act",
+            "over",
+            "result",
+            "clock",
+            "hands",
+            "chat",
+            "view",
+            "legal",
+        ],
+    ),
+    "update": _message(
+        "update",
+        "One accepted action: the public events it caused (a new hand dealt included), who acted and how (seat, "
+        "bot, a bot for an absent player, or the clock), and the receiver's new view.",
+        {
+            **_PLAY,
+            "events": {"type": "array", "items": _EVENT},
+            "by": {
+                "type": "object",
+                "properties": {"seat": {"type": "integer"}, "source": {"enum": ["seat", "bot", "takeover", "clock"]}},
+                "required": ["seat", "source"],
+                "additionalProperties": False,
+            },
+            "seats": _SEATS,
+            "waiting": _WAITING,
+            "scored": _HAND,
+        },
+        [
+            "protocol",
+            "version",
+            "events",
+            "by",
+            "to_act",
+            "over",
+            "result",
+            "clock",
+            "seats",
+            "waiting",
+            "view",
+            "legal",
+        ],
+    ),
+    "catchup": _message(
+        "catchup",
+        "After a hello with last_version: the public events of each version missed, oldest first (a state follows).",
+        {
+            "since": _VERSION,
+            "updates": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {"version": _VERSION, "events": {"type": "array", "items": _EVENT}},
+                    "required": ["version", "events"],
+                    "additionalProperties": False,
+                },
+            },
+        },
+        ["protocol", "since", "updates"],
+    ),
+    "presence": _message(
+        "presence",
+        "Who is at the table: sent when someone connects, takes a seat, leaves, or a bot takes over an absent "
+        "player's seat; and whether the table still waits for people (the last seat taken ends the wait).",
+        {"version": _VERSION, "seats": _SEATS, "waiting": _WAITING},
+        ["protocol", "version", "seats", "waiting"],
+    ),
+    "error": _message(
+        "error",
+        "A refused message or action, with the rule in words; nothing changed, the connection stays open.",
+        {"code": {"enum": list(ERROR_CODES)}, "message": {"type": "string"}, "version": _VERSION, "reason": _REASON},
+        ["protocol", "code", "message"],
+    ),
+    "pong": _message("pong", "The answer to ping.", {"version": _VERSION}, ["protocol", "version"]),
+    "hint": _message(
+        "hint",
+        "The answer to hint: the action the game's heuristic bot would choose from the seat's own view.",
+        {"version": _VERSION, "action": {"type": "string"}},
+        ["protocol", "version", "action"],
+    ),
+    "chat": _message(
+        "chat",
+        "A line of the table's chat, to those who may read it: a seat's line to every connection of the table, a "
+        "spectator's to the spectators only. The speaker's own copy has mine: true. Never part of a record.",
+        {**_CHAT_LINE, "mine": {"const": True, "description": "in the speaker's own copy only"}},
+        ["protocol", *_CHAT_LINE],
+    ),
+    "bye": _message(
+        "bye",
+        "The server closes this connection (it is stopping, or the seat was given up); reconnect to go on.",
+        {"reason": {"type": "string"}},
+        ["protocol", "reason"],
+    ),
+}
+"""What the server sends."""
+
+BEGIN, END = "<!-- protocol-schemas:begin -->", "<!-- protocol-schemas:end -->"
+
+
+def docs_block() -> str:
+    """The schemas as the protocol page shows them."""
+    parts = [BEGIN, "", f"Client messages are at most {MAX_MESSAGE_BYTES} bytes.", ""]
+    for direction, table in (("client to server", CLIENT), ("server to client", SERVER)):
+        for kind, schema in table.items():
+            parts += [f"#### `{kind}` ({direction})", "", "```json", json.dumps(schema, indent=2), "```", ""]
+    parts.append(END)
+    return "\n".join(parts)
+
+
+def write_docs(path: Path) -> bool:
+    """Put :func:`docs_block` into the page between the markers; whether the page changed."""
+    return write_block(path, docs_block(), BEGIN, END)
+
+
+if __name__ == "__main__":
+    main(sys.argv[1:], "clubsuite.server.table.schemas", "docs/protocol.md", write_docs)

@@ -1,0 +1,182 @@
+"""One client's WebSocket at a table (``/tables/{id}/ws``, docs/protocol.md): hello, then the client's messages in
+and the table's messages out, each direction its own task."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from fastapi import WebSocket, WebSocketDisconnect
+
+from clubsuite.safetext import quoted
+from clubsuite.server.table.connection import Connection
+from clubsuite.server.table.hub import Hub
+from clubsuite.server.table.live import LiveTable, Refused
+from clubsuite.server.table.protocol import (
+    Act,
+    Chat,
+    Hello,
+    Hint,
+    Ping,
+    ProtocolError,
+    RateLimit,
+    encode,
+    error,
+    message,
+    parse_client_message,
+)
+
+log = logging.getLogger("clubsuite.server")
+
+HELLO_TIMEOUT = 10.0
+"""Seconds a new connection has to say hello."""
+
+
+async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
+    """One client's connection from ``address`` (as the guard counts it): hello, then its messages in, the
+    table's messages out."""
+    await ws.accept()
+    try:
+        first = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
+        hello = parse_client_message(first, hub.limits.max_ws_bytes)
+        if not isinstance(hello, Hello):
+            raise ProtocolError("bad_message", "the first message must be hello")
+    except (TimeoutError, ProtocolError, WebSocketDisconnect, KeyError, RuntimeError) as exc:
+        code = exc.code if isinstance(exc, ProtocolError) else "bad_message"
+        await _refuse(ws, code, str(exc) if isinstance(exc, ProtocolError) else "say hello first, within 10 seconds")
+        return
+    # Looked up only after hello: a table that does not exist and a private one asked for without its invite or a
+    # seat token are answered alike, at the same moment.
+    table = hub.tables.get(table_id)
+    seat: int | None = None
+    if table is None or not hub.may_see(table, hello.invite, hello.token):
+        await _refuse(ws, "no_table", f"there is no table {quoted(table_id, 40)}", 4404)
+        return
+    if hello.token is not None:
+        seat = hub.seat_of(table, hello.token)
+        if seat is None:
+            await _refuse(ws, "bad_token", "that token holds no seat at this table", 4403)
+            return
+    elif not table.settings.spectators or not table.has_spectator_view:
+        await _refuse(ws, "no_spectators", "this table allows no spectators", 4403)
+        return
+    conn = Connection(seat, address=address)
+    # Registered, welcomed and sent the state under the table's lock: an action being committed is either told in
+    # this state or comes after it as the next update, never both nor neither. Nothing is awaited on the socket
+    # while the lock is held (the messages are queued; the writer sends them once it is released).
+    async with table.lock:
+        # Asked again under the lock: the table may have been closed, or the seat given up (its token cleared and
+        # perhaps taken by someone else), while this client was waiting for it.
+        if table.closed or not hub.may_see(table, hello.invite, hello.token):
+            refusal: tuple[str, str] | None = ("no_table", f"there is no table {quoted(table_id, 40)}")
+        elif hello.token is not None and hub.seat_of(table, hello.token) != seat:
+            refusal = ("bad_token", "that token holds no seat at this table")
+        else:
+            full = hub.connection_refused(table, seat, address)
+            refusal = ("too_many_connections", full) if full is not None else None
+        if refusal is None:
+            hub.connected(table, conn, address)
+            try:
+                role = "seat" if seat is not None else "spectator"
+                conn.send(message("welcome", table=table.id, seat=seat, role=role))
+                caught = table.catchup(hello.last_version) if hello.last_version is not None else None
+                if caught is not None:
+                    conn.send(caught)
+                conn.send(table.state(seat, resync=hello.last_version is not None and caught is None))
+                table.broadcast_presence()
+                table.reschedule()
+            except Exception:
+                hub.disconnected(table, conn, address)
+                raise
+    if refusal is not None:
+        await _refuse(ws, *refusal, {"no_table": 4404, "bad_token": 4403}.get(refusal[0], 4429))
+        return
+    writer = asyncio.create_task(_write(ws, conn))
+    try:
+        await _read(table, ws, conn, hub.limits.max_ws_bytes)
+    finally:
+        hub.disconnected(table, conn, address)
+        conn.send_close()
+        with contextlib.suppress(Exception):
+            await writer
+        if not hub.stopping:
+            table.broadcast_presence()
+            table.reschedule()
+
+
+async def _refuse(ws: WebSocket, code: str, text: str, close: int = 4400) -> None:
+    """Send one error and close the socket (the client may be gone already)."""
+    with contextlib.suppress(Exception):
+        await ws.send_json(error(code, text))
+        await ws.close(code=close)
+
+
+async def _read(table: LiveTable, ws: WebSocket, conn: Connection, max_bytes: int) -> None:
+    limit = RateLimit(time.monotonic())
+    while not conn.dropped:
+        try:
+            raw = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if raw.get("type") == "websocket.disconnect":
+            return
+        text = raw.get("text")
+        data = text if text is not None else raw.get("bytes") or b""
+        if not limit.allow(time.monotonic()):
+            conn.send(error("rate_limited", "too many messages: slow down"))
+            continue
+        try:
+            await _handle(table, conn, data, max_bytes)
+        except Exception:  # a fault of the server: said, logged, and the connection and the table go on
+            log.exception("table %s: a message could not be handled", table.id)
+            conn.send(error("server", "the server could not handle that message; nothing changed"))
+
+
+async def _handle(table: LiveTable, conn: Connection, data: str | bytes, max_bytes: int) -> None:
+    """One client message after hello."""
+    try:
+        msg = parse_client_message(data, max_bytes)
+    except ProtocolError as exc:
+        conn.send(error(exc.code, str(exc)))
+        return
+    if isinstance(msg, Ping):
+        conn.send(message("pong", version=table.version))
+    elif isinstance(msg, Hello):
+        conn.send(error("bad_message", "hello comes once, first"))
+    elif isinstance(msg, Chat):  # seats and spectators alike, each to their own channel
+        try:
+            table.post_chat(conn, msg.text)
+        except ProtocolError as exc:
+            conn.send(error(exc.code, str(exc)))
+    elif conn.seat is None:
+        conn.send(
+            error("not_seated", "a spectator cannot act" if isinstance(msg, Act) else "a spectator gets no hints")
+        )
+    elif isinstance(msg, Act):
+        try:
+            await table.apply(conn.seat, msg.action, msg.version)
+        except Refused as exc:
+            conn.send(error(exc.code, exc.reason or str(exc), table.version))
+    elif isinstance(msg, Hint):
+        try:
+            action = await table.hint(conn.seat, msg.version)
+        except Refused as exc:
+            conn.send(error(exc.code, exc.reason or str(exc), table.version))
+            return
+        conn.send(message("hint", version=msg.version, action=action))
+
+
+async def _write(ws: WebSocket, conn: Connection) -> None:
+    while True:
+        msg = await conn.queue.get()
+        if msg is None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+            return
+        try:
+            await ws.send_text(msg if isinstance(msg, str) else encode(msg))
+        except Exception:
+            conn.dropped = True
+            return
