@@ -45,7 +45,7 @@ typecheck: $(STAMP)
 # command the tests start would otherwise compile the package from source again, and pytest rewrite every test
 # module's asserts again at each run (collection 23 s instead of 9).
 unit: $(STAMP)
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS)
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist worksteal
 
 test: lint typecheck unit
 

@@ -37,6 +37,22 @@ def _generous_http_timeouts() -> Iterator[None]:
         yield
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    """The suite's own marker: ``long``."""
+    config.addinivalue_line(
+        "markers",
+        "long: runs for many seconds (a whole match in a browser, thousands of random matches against the engine): "
+        "started first, so that it never ends the run on one worker while the other waits",
+    )
+
+
+def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
+    """The tests marked ``long`` first, the others after them, each group in its own order. pytest-xdist hands the
+    tests out in this order (the same in every worker): the long ones start at once, and the short ones fill the gaps
+    and end the run together."""
+    items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
 settings.register_profile("clubsuite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
 settings.load_profile("clubsuite")
 """Hypothesis without its clocks: no deadline for an example and no complaint that drawing inputs is slow, both of

@@ -29,6 +29,7 @@ def test_a_tiny_fit_writes_a_table_the_package_reads_with_its_command_seed_and_h
     assert fitted["hand_starts"] >= 10
 
 
+@pytest.mark.long
 def test_the_fit_recovers_the_weights_that_made_the_winners() -> None:
     """Winners drawn from known log-weights: the fitted table finds them again (up to the pinned middle).
 

@@ -25,6 +25,7 @@ LEVELS = ("easy", "normal", "hard", "expert")
 
 
 # -- the command ------------------------------------------------------------------------------------------------------
+@pytest.mark.long
 def test_a_tiny_calibration_writes_json_with_intervals_around_each_rating_and_a_figure(tmp_path: Path) -> None:
     out, figure = tmp_path / "run.json", tmp_path / "run.png"
     args = ["calibrate", "whist", "--levels", "normal,random", "--matches", "12", "--seed", "3"]

@@ -67,6 +67,7 @@ CASES = {
 """Settings (spec, opponents, seat, reward, max_hands, an illegal id every so many steps at table 0, steps)."""
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("case", sorted(CASES))
 def test_the_compiled_tables_agree_with_the_engine_at_every_step(case: str) -> None:
     """The rules (CW-1..CW-5, CP-1..CP-4, the pass spelled id by id, FC-1..FC-9, NS-1..NS-11, a play spelled id by

@@ -36,6 +36,7 @@ def test_every_game_is_registered_with_openspiel() -> None:
     assert {"clubs_whist", "clubs_free", "clubs_partnership", "clubs_northstar"} <= set(REGISTERED)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", GAMES)
 def test_every_game_passes_openspiels_random_sim_test(name: str) -> None:
     game = pyspiel.load_game(name)
@@ -145,6 +146,7 @@ WHIST_SHORT, PARTNERSHIP_SHORT = "whist(target=2)", "partnership(target=40)"
 """Games of short matches for the comparison's test."""
 
 
+@pytest.mark.long
 def test_the_openspiel_comparison_plays_every_deal_in_every_seating_with_the_same_cards(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:

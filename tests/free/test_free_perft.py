@@ -304,6 +304,7 @@ def _notation(hand: FreeHand) -> list[str]:
     return sorted(FreeMatch.format_action(a) for a in hand.legal_actions())
 
 
+@pytest.mark.long
 def test_perft_file_covers_every_stage_of_a_hand_and_a_joker_team() -> None:
     assert len(POSITIONS) >= 8
     assert len({p.name for p in POSITIONS}) == len(POSITIONS), "position names must be unique"

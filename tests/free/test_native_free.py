@@ -48,6 +48,7 @@ def kernels_on(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(PURE_ENV, raising=False)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(variant: str) -> None:
     """FC-1 to FC-9 in the kernel: 2,000 random matches per reading of FC-8, checked at every decision

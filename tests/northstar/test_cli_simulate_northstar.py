@@ -123,6 +123,7 @@ def test_team_game_json_has_team_results_and_team_ended_rounds() -> None:
     assert "last" not in report["points_by_position"]
 
 
+@pytest.mark.long
 def test_same_results_with_one_or_two_workers() -> None:
     args = ("northstar", "--players", "5", "--variant", "northstar-double", "--matches", "7", "--seed", "9", "--report")
     one, two = run(*args, "--json"), run(*args, "--json", "--workers", "2")

@@ -98,6 +98,7 @@ def _facts(hand: Any) -> tuple[object, ...]:
     )  # fmt: skip
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", sorted(VARIANTS))
 def test_the_compiled_round_plays_every_match_as_the_engines_round(spec: str) -> None:
     """Random matches of each variant compared at every decision (legal actions, events), with views, refusals,

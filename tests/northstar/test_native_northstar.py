@@ -89,6 +89,7 @@ def test_the_longest_legal_list_fits_the_kernel() -> None:
     assert core.plays(hand, None, True, False) == expected
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", VARIANTS)
 def test_every_deal_legal_list_event_and_score_of_random_matches_agrees_with_the_engine(spec: str) -> None:
     """NS-1 to NS-11 in the kernel: 2,000 random matches per variant, checked at every decision

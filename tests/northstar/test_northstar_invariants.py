@@ -12,6 +12,7 @@ import itertools
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
@@ -269,6 +270,7 @@ def play_checked_match(options: NorthstarOptions, dealer: int, seed: int, rounds
     return ends
 
 
+@pytest.mark.long
 @SETTINGS
 @given(match_setups())
 def test_random_play_keeps_every_invariant(setup: tuple[NorthstarOptions, int, int, int]) -> None:
@@ -276,6 +278,7 @@ def test_random_play_keeps_every_invariant(setup: tuple[NorthstarOptions, int, i
         event(how)
 
 
+@pytest.mark.long
 def test_every_player_count_variant_and_combination_keeps_every_invariant() -> None:
     # Each combination once, with a fixed seed and four rounds (enough for the pack to run out with 2 or 3 players
     # and for the discards to be shuffled in with 4 or 5, NS-6).

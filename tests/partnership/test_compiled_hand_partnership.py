@@ -61,6 +61,7 @@ def _facts(hand: Any) -> tuple[object, ...]:
     )  # fmt: skip
 
 
+@pytest.mark.long
 def test_the_compiled_hand_plays_every_match_as_the_engines_hand() -> None:
     """1,000 random matches compared at every decision (legal actions, events), with views, refusals, clones and
     every attribute compared every few decisions and at each hand's end (passes left, right and none: CP-2)."""

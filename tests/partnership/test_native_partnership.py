@@ -46,6 +46,7 @@ def test_the_kernel_lists_the_passes_in_the_engines_order(seed: int) -> None:
         assert core.pass_at(hand, index) == int(choices[index].cards)
 
 
+@pytest.mark.long
 def test_every_pass_legal_set_event_and_score_of_random_matches_agrees_with_the_engine() -> None:
     """CP-1 to CP-4 in the kernel: 2,000 random matches, checked at every decision
     (``games/partnership/differential.py``; ``bench/differential.py`` runs it on 100,000)."""

@@ -47,6 +47,7 @@ def sign_up(page: Any, base: str, name: str) -> None:
     assert page.locator("#me").inner_text() == name
 
 
+@pytest.mark.long
 def test_a_newcomer_signs_up_plays_a_rated_match_and_sees_the_rating_move_and_the_match(
     web: ThreadServer, browser: Any
 ) -> None:
@@ -107,6 +108,7 @@ def test_play_rated_seats_a_signed_in_player_at_a_rated_table_with_bots_of_their
     assert page.errors == []
 
 
+@pytest.mark.long
 def test_a_host_runs_a_two_table_club_night_to_its_standings(web: ThreadServer, browser: Any) -> None:
     host = new_page(browser)
     sign_up(host, web.base, "Ann")

@@ -58,6 +58,7 @@ def click_word(w: Watched, word: str) -> None:
     wait_for(lambda: w.version != version, 15, f"{word} was not answered", w.page)
 
 
+@pytest.mark.long
 def test_northstar_plays_of_several_cards_a_wild_fifteen_a_pass_and_a_double_by_clicking(
     web: ThreadServer, browser: Any
 ) -> None:
@@ -194,6 +195,7 @@ def open_spectator(browser: Any, base: str, table: str, width: int = 1280) -> Wa
     return watched
 
 
+@pytest.mark.long
 def test_a_spectator_sees_the_public_table_and_no_hand(web: ThreadServer, browser: Any) -> None:
     seats = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
     table = post(web.base, "/tables", {"game": "partnership", "seats": seats, "bot_delay": 0}, 201)["id"]

@@ -44,6 +44,7 @@ def _step(page: Any) -> tuple[int, int]:
     return int(found[1]), int(found[2])
 
 
+@pytest.mark.long
 def test_after_a_match_its_review_steps_through_every_decision_costliest_first(web: ThreadServer, browser: Any) -> None:
     table = new_table(
         web.base,

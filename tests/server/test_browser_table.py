@@ -116,6 +116,7 @@ GAMES = [
 ]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("game", "n"), GAMES)
 def test_two_people_and_a_spectator_play_a_whole_match_of_every_game_by_clicking(
     web: ThreadServer, browser: Any, game: str, n: int
@@ -454,6 +455,7 @@ def test_no_two_seats_or_places_overlap_with_two_to_six_players(
     assert ann.page.locator(".felt .seat").count() == players - 1
 
 
+@pytest.mark.long
 def test_a_finished_trick_stays_in_view_then_gathers_toward_its_winner(web: ThreadServer, browser: Any) -> None:
     # the bots wait long after a trick (their delay and a second more): the pause on the page is not cut short
     seats = [{"kind": "person"}, {"kind": "bot", "bot": "normal"}, {"kind": "bot", "bot": "normal"}]

@@ -66,6 +66,7 @@ def test_the_guided_hands_played_here_are_every_games_in_every_language() -> Non
     assert sorted(lang for lang, _ in LANGUAGE_CASES) == sorted(LANGUAGES)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("lang", "game"), LANGUAGE_CASES)
 def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_played_to_its_end(
     web: ThreadServer, browser: Any, game: str, lang: str

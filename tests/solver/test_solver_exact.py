@@ -25,6 +25,7 @@ CASES = [
 ]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(("game", "tricks_left", "count"), CASES)
 def test_solver_values_equal_brute_force_minimax_on_random_endings(game: str, tricks_left: int, count: int) -> None:
     """Every measure of every trick game, every legal card: the solver's value is the referee's (CW-1 and CW-2 in

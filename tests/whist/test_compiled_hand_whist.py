@@ -51,6 +51,7 @@ def _facts(hand: Any) -> tuple[object, ...]:
     )  # fmt: skip
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("reading", sorted(OPTIONS))
 def test_the_compiled_hand_plays_every_match_as_the_engines_hand(reading: str) -> None:
     """Random matches (1,000 under the rules as written) compared at every decision (legal actions, events), with

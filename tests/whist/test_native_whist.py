@@ -53,6 +53,7 @@ def test_kernel_derives_the_seeds_the_engine_derives(base: int, path: int) -> No
     assert kernel_or_skip(CORE).derive_seed(base, path) == derive_seed(base, path)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(variant: str) -> None:
     """CW-1..CW-5 in the kernel: 2,000 random matches per variant, checked at every decision

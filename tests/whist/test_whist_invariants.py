@@ -9,6 +9,7 @@ from __future__ import annotations
 import contextlib
 import random
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -136,6 +137,7 @@ def play_checked_hand(match: WhistMatch, rng: random.Random) -> None:
     assert sum(scored.scores) == 1  # 13 tricks against quotas adding up to 12 (CW-5)
 
 
+@pytest.mark.long
 @SETTINGS
 @given(SEEDS)
 def test_random_hands_keep_every_invariant(seed: int) -> None:
