@@ -8,27 +8,35 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Watched, decide, last_message, offered, wait_for, watch
+from browserkit import Watched, close_pages, decide, last_message, offered, wait_for, watch
 from serverkit import ThreadServer
 
 from clubsuite.engine import games
 from clubsuite.i18n import LANGUAGES, Words
 from clubsuite.server.store.database import Store
-from clubsuite.server.table import hub as hub_module
+from clubsuite.server.table import seating
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 
 
-@pytest.fixture
-def web(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadServer]:
-    # the bots of a guided hand wait a second and a half for a newcomer to follow; a test need not
-    monkeypatch.setattr(hub_module, "TUTORIAL_PACE", 0.0)
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server for the module's tests (each guided hand is a table of its own)."""
+    with pytest.MonkeyPatch.context() as patch:
+        # the bots of a guided hand wait a second and a half for a newcomer to follow; a test need not
+        patch.setattr(seating, "TUTORIAL_PACE", 0.0)
+        with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
+            yield running
+
+
+@pytest.fixture(autouse=True)
+def _pages_closed(browser: Any) -> Iterator[None]:
+    """Each test's pages closed at its end, so that the shared server counts none of their sockets afterwards."""
+    yield
+    close_pages(browser)
 
 
 def scored(w: Watched) -> bool:
