@@ -18,7 +18,7 @@ from serverkit import ThreadServer
 from clubsuite.engine import games
 from clubsuite.i18n import LANGUAGES, Words
 from clubsuite.server.store.database import Store
-from clubsuite.server.table import hub as hub_module
+from clubsuite.server.table import seating
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 
@@ -26,7 +26,7 @@ RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 @pytest.fixture
 def web(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadServer]:
     # the bots of a guided hand wait a second and a half for a newcomer to follow; a test need not
-    monkeypatch.setattr(hub_module, "TUTORIAL_PACE", 0.0)
+    monkeypatch.setattr(seating, "TUTORIAL_PACE", 0.0)
     with ThreadServer(Store.in_directory(tmp_path)) as running:
         yield running
 
