@@ -97,7 +97,7 @@ def live_match(server: Any, table_id: str) -> Callable[[], SomeMatch]:
 
 def seeded_table(server: Any, game: str, seats: list[Any], seed: int, **settings: Any) -> str:
     """Make a table with a chosen seed (the lobby never takes one from a client) in the server's own loop."""
-    from clubsuite.server.table.hub import SeatRequest
+    from clubsuite.server.table.seating import SeatRequest
     from clubsuite.server.table.settings import TableSettings
 
     hub = server.server.config.app.state.hub

@@ -30,7 +30,7 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from clubsuite.server.store.database import Appended, Store, StoreError
-from clubsuite.server.table.hub import SeatRequest
+from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
 
 
@@ -213,7 +213,9 @@ def test_sockets_are_bounded_per_seat_token_per_address_and_spectators_per_table
             c.close()
         # closed sockets are counted out: the seat is reachable again
         wait_until(
-            lambda: sum(server.server.config.app.state.hub._sockets.values()) == 0, 30, "sockets not counted out"
+            lambda: sum(server.server.config.app.state.hub.admission.by_address.values()) == 0,
+            30,
+            "sockets not counted out",
         )
         again = Client(server.base, table, token)
         assert again.until(lambda m: m["type"] in ("state", "error"))["type"] == "state"

@@ -27,7 +27,8 @@ from clubsuite.engine import SomeMatch, find_game, resolve
 from clubsuite.runner import deal_next
 from clubsuite.server.store.database import Store
 from clubsuite.server.table import live
-from clubsuite.server.table.hub import Hub, SeatRequest
+from clubsuite.server.table.hub import Hub
+from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
 from knowable import cards_named, knowable_cards
 

@@ -95,7 +95,7 @@ def test_a_games_name_takes_a_table_of_it_with_any_rules_and_a_spec_only_one_wit
 def test_quick_play_prefers_a_table_quick_play_made_then_the_one_waiting_longest(server: ThreadServer) -> None:
     older, newer, newest = (waiting_table(server, "whist", 3, 0) for _ in range(3))
     assert quick(server, "whist", "Ann")["table"] == older
-    server.server.config.app.state.hub._quick.add(newest)  # as if quick play had made it
+    server.server.config.app.state.hub.seating.quick.add(newest)  # as if quick play had made it
     assert quick(server, "whist", "Bob")["table"] == newest
     assert quick(server, "whist", "Cy")["table"] == newest  # still first, while it has a free seat
     assert get(server.base, f"/tables/{newer}")["free_seats"] == [0, 1, 2]
@@ -204,11 +204,11 @@ def test_quick_play_across_processes_takes_only_a_listed_table_it_would_take_her
 def _choose_as_here(hub: Hub) -> None:
     """The checks of the test above, on a hub with no table of its own."""
     older, newer = (1.0, _listed("older")), (2.0, _listed("newer"))
-    assert hub.quick_elsewhere("whist", [newer, older]) == "older"
-    assert hub.quick_elsewhere("whist", [(1.0, _listed("nine", "whist(target=9)"))]) == "nine"  # any rules
-    assert hub.quick_elsewhere("whist(target=9)", [older]) is None  # exactly those rules
-    assert hub.quick_elsewhere("whist(target=9)", [(1.0, _listed("nine", "whist(target=9)"))]) == "nine"
-    assert hub.quick_elsewhere("free", [older]) is None  # another game
+    assert hub.seating.quick_elsewhere("whist", [newer, older]) == "older"
+    assert hub.seating.quick_elsewhere("whist", [(1.0, _listed("nine", "whist(target=9)"))]) == "nine"  # any rules
+    assert hub.seating.quick_elsewhere("whist(target=9)", [older]) is None  # exactly those rules
+    assert hub.seating.quick_elsewhere("whist(target=9)", [(1.0, _listed("nine", "whist(target=9)"))]) == "nine"
+    assert hub.seating.quick_elsewhere("free", [older]) is None  # another game
     for unfit in (
         _listed("t", waiting=False),
         _listed("t", free_seats=[]),
@@ -217,6 +217,6 @@ def _choose_as_here(hub: Hub) -> None:
         _listed("t", settings={"public": True, "rated": True}),
         _listed("t", settings="public"),
     ):
-        assert hub.quick_elsewhere("whist", [(1.0, unfit)]) is None, unfit
+        assert hub.seating.quick_elsewhere("whist", [(1.0, unfit)]) is None, unfit
     for bad in ("no such game", None, 7, "x" * 300):
-        assert hub.quick_elsewhere(bad, [older]) is None
+        assert hub.seating.quick_elsewhere(bad, [older]) is None

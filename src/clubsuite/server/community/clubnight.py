@@ -53,8 +53,9 @@ from clubsuite.options import spec_of
 from clubsuite.seeding import derive_seed
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.dbschema import clubnights, match_players
-from clubsuite.server.table.hub import Hub, SeatRequest
+from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
+from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.tokens import check_name, hash_token, looks_alike, new_token, same_hash
 
@@ -281,7 +282,7 @@ class ClubNights:
                         continue
                     e = names[entrant]
                     user = User(e["user_id"], e["name"], 0.0, False) if e["user_id"] else None
-                    taken, token = await self.hub.join(table, e["name"], seat_no, user)
+                    taken, token = await self.hub.seating.join(table, e["name"], seat_no, user)
                     seated[entrant] = {"table": table.id, "seat": taken, "token": token}
         except BaseException:
             # a table refused (the host's share of tables is used up): the round is not seated, and the tables made

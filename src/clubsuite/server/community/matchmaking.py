@@ -33,8 +33,9 @@ from clubsuite.options import spec_of
 from clubsuite.server.people.accounts import User
 from clubsuite.server.people.ratings import START, Skill, pool, shown
 from clubsuite.server.store.dbschema import ratings
-from clubsuite.server.table.hub import Hub, SeatRequest
+from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
+from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
 
 log = logging.getLogger("clubsuite.server")
@@ -237,7 +238,7 @@ class Matchmaker:
                 first.spec, seats, TableSettings(rated=True, bot_delay=0.5), creator=first.address
             )
             for i, t in enumerate(people):
-                seat, token = await self.hub.join(table, None, i, t.user)
+                seat, token = await self.hub.seating.join(table, None, i, t.user)
                 t.seated = {"table": table.id, "seat": seat, "token": token}
         except Refused as exc:
             for t in people:

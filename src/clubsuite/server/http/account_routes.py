@@ -125,7 +125,7 @@ async def begin(
         if prior is not None:
             await accounts.end_session(prior[1].id, prior[0].public_id)
     secret, session = await accounts.new_session(user, request.headers.get("user-agent", ""))
-    claimed = await hub.claim(tokens, user.id)
+    claimed = await hub.seating.claim(tokens, user.id)
     response = JSONResponse({**account_json(user, session), "seats": claimed}, status_code=status)
     set_cookie(response, request, secret)
     return response
@@ -200,7 +200,7 @@ def router(hub: Hub, accounts: Accounts) -> APIRouter:
     async def claim(body: ClaimIn, request: Request) -> dict[str, Any]:
         """Make the seats of these tokens the signed-in account's (a guest's table carries over)."""
         _, user = await need(accounts, request, True)
-        return {"seats": await hub.claim(body.tokens, user.id)}
+        return {"seats": await hub.seating.claim(body.tokens, user.id)}
 
     @routes.post("/account/delete")
     async def delete_account(body: ConfirmIn, request: Request) -> JSONResponse:
@@ -208,7 +208,7 @@ def router(hub: Hub, accounts: Accounts) -> APIRouter:
         its name is freed, its ratings go; its finished matches stay as records under "deleted player"."""
         _, user = await need(accounts, request, True)
         await accounts.check(user, body.password)
-        await hub.give_up_seats_of(user.id)
+        await hub.seating.give_up_seats_of(user.id)
         await accounts.delete(user)
         response = JSONResponse({"deleted": True})
         clear_cookie(response, request)

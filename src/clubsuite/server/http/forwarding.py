@@ -247,7 +247,7 @@ class Forwarder:
         if body is None:
             return  # the client went
         assert self.lobby is not None and self.hub.ownership is not None
-        target = self.hub.quick_elsewhere(_field(body, "game"), self.lobby.entries())
+        target = self.hub.seating.quick_elsewhere(_field(body, "game"), self.lobby.entries())
         owner = await self.hub.db(self.hub.ownership.owner, target) if target is not None else None
         if owner is not None and owner[0] != self.hub.ownership.node:
             if self.hub.on_forward is not None:

@@ -23,9 +23,10 @@ from clubsuite.server.http.account_routes import signed_in
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.people.accounts import Accounts, User
 from clubsuite.server.table import naming
-from clubsuite.server.table.hub import Hub, SeatRequest
+from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import LiveTable, Refused
 from clubsuite.server.table.lobbycast import Lobbycast
+from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.table.socket import serve_socket
 
@@ -159,7 +160,7 @@ class Lobby:
 
     async def join(self, table: LiveTable, body: JoinIn, user: User | None) -> dict[str, Any]:
         try:
-            seat, token = await self.hub.join(table, _name(body.name, user), body.seat, user)
+            seat, token = await self.hub.seating.join(table, _name(body.name, user), body.seat, user)
         except (ClubsError, Refused) as exc:
             raise _refusal(exc) from None
         return {"table": table.id, "seat": seat, "token": token}
@@ -276,7 +277,7 @@ def router(lobby: Lobby) -> APIRouter:
         (keep the token). Counted as a table made and as a seat taken by the rate limits."""
         try:
             user = await who(request)
-            table, seat, token = await hub.quickplay(
+            table, seat, token = await hub.seating.quickplay(
                 body.game, _name(body.name, user), creator=client_address(request.scope), user=user
             )
         except (ClubsError, Refused) as exc:
@@ -290,7 +291,7 @@ def router(lobby: Lobby) -> APIRouter:
         Counted as a table made and a seat taken by the rate limits."""
         try:
             user = await who(request)
-            table, seat, token = await hub.tutorial(
+            table, seat, token = await hub.seating.tutorial(
                 body.game, _name(body.name, user), creator=client_address(request.scope), user=user
             )
         except (ClubsError, Refused) as exc:
@@ -303,7 +304,7 @@ def router(lobby: Lobby) -> APIRouter:
         its end counts as finishing it last."""
         await who(request)
         try:
-            seat = await hub.leave(find(table_id, token=body.token), body.token)
+            seat = await hub.seating.leave(find(table_id, token=body.token), body.token)
         except Refused as exc:
             raise _refusal(exc) from None
         return {"table": table_id, "seat": seat}
@@ -314,7 +315,7 @@ def router(lobby: Lobby) -> APIRouter:
         await who(request)
         table = find(table_id, token=body.token)
         try:
-            await hub.rematch(table, body.token)
+            await hub.seating.rematch(table, body.token)
         except Refused as exc:
             raise _refusal(exc) from None
         return table.summary()

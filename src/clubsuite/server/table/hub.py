@@ -1,4 +1,5 @@
-"""The server's tables: created, found, joined, left and rematched here, rebuilt from the store at start-up.
+"""The server's tables: made, found, closed, handed over and rebuilt from the store at start-up here; who sits where
+is :mod:`~clubsuite.server.table.seating`'s, how many sockets :mod:`~clubsuite.server.table.admission`'s.
 
 Every store call runs in a database worker thread (:meth:`Hub.db`), so the event loop never waits on the disk: one
 thread over SQLite, which takes one writer at a time; several over PostgreSQL, where the writes of different tables
@@ -19,66 +20,39 @@ import contextlib
 import logging
 import random
 import time
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass
 from typing import Any, TypeVar
 
 from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
-from clubsuite.jsonform import JsonObject
-from clubsuite.options import spec_of, split_spec
+from clubsuite.options import spec_of
 from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed
 from clubsuite.server.limits import ServerLimits
-from clubsuite.server.people.accounts import User
 from clubsuite.server.store.commits import GroupCommit
 from clubsuite.server.store.database import MatchRow, SeatRow, Store, TableRow
 from clubsuite.server.store.ownership import STOPPED, STOPPING, Ownership
-from clubsuite.server.table.connection import Connection
-from clubsuite.server.table.live import LiveTable, Refused, SeatState, start_match, unstoppable
+from clubsuite.server.table.admission import Admission
+from clubsuite.server.table.live import LiveTable, Refused, start_match
+from clubsuite.server.table.seating import Seating, SeatRequest
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.table.thinking import Thinkers
 from clubsuite.server.tokens import (
-    check_name,
     hash_token,
-    looks_alike,
     new_invite,
     new_table_id,
-    new_token,
     same_hash,
 )
 
 T = TypeVar("T")
 log = logging.getLogger("clubsuite.server")
-QUICK_BOT = "normal"
-"""The bot in every other seat of a table quick play makes."""
-QUICK_TRIES = 3
-"""How many times quick play looks again when the seat it chose was taken meanwhile."""
-TOKENS_CLAIMED = 20
-"""Seat tokens one request may bring to an account."""
-TUTORIAL_SEED = 2027
-"""The first match seed of every guided first hand: its deals are the same every time (and known: a tutorial
-table has one person, no spectators, and nothing to win)."""
-TUTORIAL_BOT = "easy"
-"""The level of the bots a newcomer meets in the guided first hand."""
-TUTORIAL_PACE = 1.5
-"""Seconds a bot of the guided first hand waits before it plays, so that a newcomer follows every card."""
 ADOPT_BATCH = 20
 """Tables nobody owns that one look takes over at most (the rest at the next look, or by another process)."""
 MOVED = "the table is moving to another server: reconnect soon"
 """What the clients of a table this process no longer owns are told as it stops serving it."""
-
-
-@dataclass(frozen=True)
-class SeatRequest:
-    """A seat asked for when a table is made: a person's seat (taken later with a name) or a bot's."""
-
-    kind: str
-    bot: str | None = None
 
 
 class Hub:
@@ -99,13 +73,10 @@ class Hub:
         addresses are never stored)."""
         self._pending: set[str] = set()
         """Tables being written, counted against the limits already."""
-        self._quick: set[str] = set()
-        """Tables quick play made (quick play seats people at these first)."""
-        self._claimed: set[str] = set()
-        """Tables quick play has just made, whose first seat is kept for the person who asked (no other quick play
-        request is seated there meanwhile)."""
-        self._sockets: Counter[str] = Counter()
-        """Open connections by address."""
+        self.seating = Seating(self)
+        """Who sits where: joining, quick play, the guided hand, leaving (:mod:`~clubsuite.server.table.seating`)."""
+        self.admission = Admission(self.limits)
+        """The open sockets, counted against the limits (:mod:`~clubsuite.server.table.admission`)."""
         self._worker = ThreadPoolExecutor(max_workers=store.writers, thread_name_prefix="clubs-db")
         self.commits = GroupCommit(store, self.db)
         """The tables' ordinary actions, written in groups (``commits``)."""
@@ -223,7 +194,7 @@ class Hub:
             self.tables.pop(table_id, None)
             self._invites.pop(hash_token(table.invite), None)
             self._creators.pop(table_id, None)
-            self._quick.discard(table_id)
+            self.seating.forget(table_id)
             for conn in list(table.connections):
                 conn.send({"type": "bye", "protocol": 1, "reason": reason})
                 conn.send_close()
@@ -269,7 +240,7 @@ class Hub:
             del self.tables[table.id]
             self._invites.pop(hash_token(table.invite), None)
             self._creators.pop(table.id, None)
-            self._quick.discard(table.id)
+            self.seating.forget(table.id)
         log.info("table %s closed: nobody was at it for %g s", table.id, self.limits.table_idle)
 
     async def _load(self, row: TableRow) -> LiveTable:
@@ -419,31 +390,6 @@ class Hub:
             return True
         return token is not None and self.seat_of(table, token) is not None
 
-    # -- connections ----------------------------------------------------------------------------------------
-    def connection_refused(self, table: LiveTable, seat: int | None, address: str) -> str | None:
-        """Why one more connection from ``address`` to ``table`` (for ``seat``; None: watching) is too many, or
-        None when it is allowed. Asked under the table's lock."""
-        limits = self.limits
-        if self._sockets[address] >= limits.sockets_per_address:
-            return f"your address has {limits.sockets_per_address} connections open, the most it may have"
-        if seat is not None and table.seats[seat].connections >= limits.sockets_per_token:
-            return f"this seat has {limits.sockets_per_token} connections open, the most it may have: close one"
-        if seat is None and sum(1 for c in table.connections if c.seat is None) >= limits.spectators_per_table:
-            return f"this table has {limits.spectators_per_table} spectators, the most it may have"
-        return None
-
-    def connected(self, table: LiveTable, conn: Connection, address: str) -> None:
-        """Count a new connection of ``table`` (under its lock)."""
-        self._sockets[address] += 1
-        table.add_connection(conn)
-
-    def disconnected(self, table: LiveTable, conn: Connection, address: str) -> None:
-        """Count a connection gone."""
-        self._sockets[address] -= 1
-        if self._sockets[address] <= 0:
-            del self._sockets[address]
-        table.remove_connection(conn)
-
     def seat_of(self, table: LiveTable, token: str) -> int | None:
         """The seat of ``table`` that ``token`` holds, or None."""
         digest = hash_token(token)
@@ -451,236 +397,6 @@ class Hub:
             if seat.token_hash is not None and same_hash(seat.token_hash, digest):
                 return seat.seat
         return None
-
-    async def join(self, table: LiveTable, name: object, seat: int | None, user: User | None = None) -> tuple[int, str]:
-        """Take a free person's seat (the lowest, or the one asked for) with a display name, or as the signed-in
-        account ``user`` (its name): (seat, token). A rated table seats accounts only, each once."""
-        tidy = user.name if user is not None else check_name(name)
-        return await unstoppable(self._join(table, tidy, seat, user.id if user is not None else None))
-
-    async def _join(self, table: LiveTable, tidy: str, seat: int | None, user_id: str | None) -> tuple[int, str]:
-        async with table.lock:
-            if table.closed:
-                raise Refused("no_table", "that table was closed")
-            if table.settings.rated and user_id is None:
-                raise Refused("account_needed", "a rated table seats players with an account: sign in first")
-            if table.settings.rated and any(s.user_id == user_id for s in table.seats):
-                raise Refused("already_seated", "you already hold a seat at this rated table")
-            if table.settings.rated and not table.waiting and not table.match.is_over:
-                raise Refused(
-                    "rated_in_play", "a rated match is being played here: its free seat can be taken when it ends"
-                )
-            free = [s for s in table.seats if s.kind == "person" and s.token_hash is None]
-            if seat is not None:
-                free = [s for s in free if s.seat == seat]
-                if not free:
-                    raise Refused("seat_taken", f"seat {seat} is not a free person's seat at this table")
-            if not free:
-                raise Refused("table_full", "this table has no free seat")
-            chosen = free[0]
-            for other in table.seats:
-                if other.kind == "person" and other.name is not None and looks_alike(other.name, tidy):
-                    raise Refused(
-                        "name_taken",
-                        f"the player at seat {other.seat + 1} is called {other.name!r}, which looks the same: "
-                        "choose another name",
-                    )
-            token = new_token()
-            was_waiting = table.waiting
-            chosen.name, chosen.token_hash, chosen.user_id = tidy, hash_token(token), user_id
-            chosen.away_since = time.monotonic()
-            try:
-                await self.db(self.store.update_seat, table.id, chosen.row())
-            except Exception:
-                chosen.name = chosen.token_hash = chosen.user_id = None
-                raise
-            if was_waiting and not table.waiting:
-                table.turn_started = time.time()  # everyone is here: the clock starts now
-        log.info("table %s: seat %d taken", table.id, chosen.seat)
-        table.broadcast_presence()
-        table.reschedule()
-        return chosen.seat, token
-
-    async def quickplay(
-        self, game: str, name: object, creator: str | None = None, user: User | None = None
-    ) -> tuple[LiveTable, int, str]:
-        """Quick play: seat ``name`` at once at a table of ``game``: (table, seat, token).
-
-        A public table waiting for players with a free person's seat is joined first (those quick play made before
-        the others, then the one waiting longest); ``game`` given as a game's name alone takes a table of that game
-        with any options, a variant or a spec with options one with exactly those rules. Otherwise a new public table
-        is made for the address ``creator`` (within its share of tables, as any table), with the person in seat 0
-        and a ``normal`` bot in every other seat, so its match starts at once. The name is checked before anything
-        is made. A signed-in ``user`` sits under the account's name (and never at a rated table by quick play)."""
-        tidy = user.name if user is not None else check_name(name)
-        info, options = resolve(game)
-        wanted = spec_of(info.name, options)
-        exact = split_spec(game) != (info.name, {})
-        for _ in range(QUICK_TRIES):
-            for table in self._quick_tables(info.name, wanted if exact else None):
-                try:
-                    seat, token = await self.join(table, tidy, None, user)
-                except Refused as exc:
-                    if exc.code in ("table_full", "name_taken", "no_table"):
-                        continue  # taken meanwhile, or a name like this one sits there: the next table
-                    raise
-                return table, seat, token
-            bot = QUICK_BOT if QUICK_BOT in bot_names(info.name) else None
-            seats = [SeatRequest("person"), *[SeatRequest("bot", bot)] * (info.n_seats(options) - 1)]
-            table = await self.create_table(wanted, seats, TableSettings(), creator=creator)
-            self._quick.add(table.id)
-            self._claimed.add(table.id)
-            try:
-                seat, token = await self.join(table, tidy, 0, user)
-            except Refused as exc:
-                if exc.code != "seat_taken":  # someone who saw it listed took the seat first: look again
-                    raise
-                continue
-            finally:
-                self._claimed.discard(table.id)
-            return table, seat, token
-        raise Refused("busy", "the tables were all taken while you were being seated: try again")
-
-    async def tutorial(
-        self, game: str, name: object, creator: str | None = None, user: User | None = None
-    ) -> tuple[LiveTable, int, str]:
-        """The guided first hand of ``game`` (a game's name, a variant or a spec): a new private table, without
-        spectators, with the coach on, the person in seat 0 and an ``easy`` bot in every other seat (their pace
-        slowed to be followed), dealt from the game's tutorial deal (:data:`TUTORIAL_SEED`: the same hands every
-        time, so the coach's first hand is always the same; the seed is the server's, never a client's). Counted as
-        a table made by ``creator``, as any table."""
-        tidy = user.name if user is not None else check_name(name)
-        info, options = resolve(game)
-        bot = TUTORIAL_BOT if TUTORIAL_BOT in bot_names(info.name) else None
-        seats = [SeatRequest("person"), *[SeatRequest("bot", bot)] * (info.n_seats(options) - 1)]
-        settings = TableSettings(public=False, spectators=False, bot_delay=TUTORIAL_PACE, coach=True)
-        table = await self.create_table(
-            spec_of(info.name, options), seats, settings, seed=TUTORIAL_SEED, creator=creator
-        )
-        seat, token = await self.join(table, tidy, 0, user)
-        return table, seat, token
-
-    def quick_elsewhere(self, game: object, listed: Iterable[tuple[float, JsonObject]]) -> str | None:
-        """Where several processes serve the site: the table another process lists that quick play for ``game``
-        should seat the person at (the one waiting longest, with a free person's seat, public and not rated, of the
-        game or exactly the rules asked, as :meth:`quickplay` chooses here), or None where this process has such a
-        table itself, none is listed, or ``game`` names no game (refused here, in words)."""
-        if not isinstance(game, str) or len(game) > 200:
-            return None
-        try:
-            info, options = resolve(game)
-        except ClubsError:
-            return None
-        wanted = spec_of(info.name, options)
-        exact = split_spec(game) != (info.name, {})
-        if self._quick_tables(info.name, wanted if exact else None):
-            return None
-        fits = [
-            (created, str(entry["id"]))
-            for created, entry in listed
-            if entry.get("waiting")
-            and entry.get("free_seats")
-            and not entry.get("over")
-            and _public_unrated(entry.get("settings"))
-            and isinstance(entry.get("game"), str)
-            and (entry["game"] == wanted if exact else split_spec(str(entry["game"]))[0] == info.name)
-        ]
-        return min(fits)[1] if fits else None
-
-    def _quick_tables(self, game: str, spec: str | None) -> list[LiveTable]:
-        """The public tables of ``game`` (with rules ``spec``; None: any) waiting for players, in the order quick
-        play tries them."""
-        found = [
-            t
-            for t in self.tables.values()
-            if t.settings.public
-            and t.waiting
-            and not t.closed
-            and t.info.name == game
-            and (spec is None or t.spec == spec)
-            and t.id not in self._claimed
-            and not t.settings.rated
-        ]
-        found.sort(key=lambda t: (t.id not in self._quick, t.created_at))
-        return found
-
-    async def leave(self, table: LiveTable, token: str) -> int:
-        """Give up the seat ``token`` holds; its bot plays it until someone else takes it."""
-        return await unstoppable(self._leave(table, token))
-
-    async def _leave(self, table: LiveTable, token: str) -> int:
-        async with table.lock:
-            if table.closed:
-                raise Refused("no_table", "that table was closed")
-            seat_no = self.seat_of(table, token)
-            if seat_no is None:
-                raise Refused("bad_token", "that token holds no seat at this table")
-            seat = table.seats[seat_no]
-            await self._note_leaver(table, seat)
-            seat.name = seat.token_hash = seat.user_id = None
-            seat.away_since = None
-            await self.db(self.store.update_seat, table.id, seat.row())
-            for conn in list(table.connections):
-                if conn.seat == seat_no:
-                    conn.send({"type": "bye", "protocol": 1, "reason": "you left the seat"})
-                    conn.send_close()
-        table.broadcast_presence()
-        table.reschedule()
-        return seat_no
-
-    async def claim(self, tokens: list[str], user_id: str) -> list[dict[str, Any]]:
-        """Make the seats these tokens hold the account's (a guest signing up keeps their tables); a seat another
-        account holds, or at a rated table where the account already sits, is left as it is. The seats claimed,
-        as ``{"table", "seat"}``."""
-        claimed: list[dict[str, Any]] = []
-        for token in tokens[:TOKENS_CLAIMED]:
-            if not isinstance(token, str) or not 1 <= len(token) <= 200:
-                continue
-            for table in list(self.tables.values()):
-                seat_no = self.seat_of(table, token)
-                if seat_no is None:
-                    continue
-                async with table.lock:
-                    seat = table.seats[seat_no]
-                    if table.closed or seat.user_id not in (None, user_id) or self.seat_of(table, token) != seat_no:
-                        break
-                    if table.settings.rated and any(s.user_id == user_id and s.seat != seat_no for s in table.seats):
-                        break
-                    seat.user_id = user_id
-                    await self.db(self.store.update_seat, table.id, seat.row())
-                claimed.append({"table": table.id, "seat": seat_no})
-                break
-        return claimed
-
-    async def _note_leaver(self, table: LiveTable, seat: SeatState) -> None:
-        """An account leaving a rated match in play (begun: an action made) finishes it last (under the table's
-        lock)."""
-        if table.settings.rated and seat.user_id is not None and table.logged and not table.match.is_over:
-            await self.db(self.store.add_leaver, table.id, table.match_no, seat.seat, seat.user_id, time.time())
-
-    async def give_up_seats_of(self, user_id: str) -> None:
-        """Give up every seat the account holds at an open table (its bot plays on), as when deleting it."""
-        for table in list(self.tables.values()):
-            async with table.lock:
-                held = [s for s in table.seats if s.user_id == user_id and s.token_hash is not None]
-                for seat in held:
-                    await self._note_leaver(table, seat)
-                    seat.name = seat.token_hash = seat.user_id = None
-                    seat.away_since = None
-                    await self.db(self.store.update_seat, table.id, seat.row())
-                    for conn in list(table.connections):
-                        if conn.seat == seat.seat:
-                            conn.send({"type": "bye", "protocol": 1, "reason": "the account was deleted"})
-                            conn.send_close()
-            if held:
-                table.broadcast_presence()
-                table.reschedule()
-
-    async def rematch(self, table: LiveTable, token: str) -> None:
-        """Start the next match with the same seats; asked for by a seated player."""
-        if self.seat_of(table, token) is None:
-            raise Refused("bad_token", "only a seated player may ask for a rematch")
-        await table.rematch()
 
     async def closed_record(self, table_id: str, match_no: int | None, invite: str | None) -> str:
         """The stored record of a finished match of a table no longer served (closed, its records kept), as
@@ -707,8 +423,3 @@ class Hub:
                     raise Refused("not_over", "the match is still being played: its record holds hidden cards")
                 return m.record
         raise Refused("no_match", f"this table has no match {wanted}")
-
-
-def _public_unrated(settings: object) -> bool:
-    """A listed table's settings say it is public and not rated (quick play never seats anyone at a rated table)."""
-    return isinstance(settings, dict) and settings.get("public") is True and not settings.get("rated")

@@ -74,10 +74,10 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str) -> 
         elif hello.token is not None and hub.seat_of(table, hello.token) != seat:
             refusal = ("bad_token", "that token holds no seat at this table")
         else:
-            full = hub.connection_refused(table, seat, address)
+            full = hub.admission.refused(table, seat, address)
             refusal = ("too_many_connections", full) if full is not None else None
         if refusal is None:
-            hub.connected(table, conn, address)
+            hub.admission.connected(table, conn, address)
             try:
                 role = "seat" if seat is not None else "spectator"
                 conn.send(message("welcome", table=table.id, seat=seat, role=role))
@@ -88,7 +88,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str) -> 
                 table.broadcast_presence()
                 table.reschedule()
             except Exception:
-                hub.disconnected(table, conn, address)
+                hub.admission.disconnected(table, conn, address)
                 raise
     if refusal is not None:
         await _refuse(ws, *refusal, {"no_table": 4404, "bad_token": 4403}.get(refusal[0], 4429))
@@ -97,7 +97,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str) -> 
     try:
         await _read(table, ws, conn, hub.limits.max_ws_bytes)
     finally:
-        hub.disconnected(table, conn, address)
+        hub.admission.disconnected(table, conn, address)
         conn.send_close()
         with contextlib.suppress(Exception):
             await writer
