@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import close_pages
 from serverkit import ThreadServer, get, new_table, post, seated
 
 from clubsuite.i18n import Words
@@ -37,18 +36,10 @@ GAME_WORDS = """async () => {
 """The words games.js and i18n.js give in the page, in the language the page loaded."""
 
 
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests: each makes tables of its own and asks nothing of the others'."""
-    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
         yield running
-
-
-@pytest.fixture(autouse=True)
-def _pages_closed(browser: Any) -> Iterator[None]:
-    """Each test's pages closed at its end, so that the shared server counts none of their sockets afterwards."""
-    yield
-    close_pages(browser)
 
 
 def test_the_lobby_switched_to_german_shows_german_words_and_the_games_speak_german_too(
