@@ -2,6 +2,8 @@
 child process), HTTP calls, and WebSocket clients that keep every message they receive.
 
 The clients are the protocol's own: they speak JSON over a real socket, as a browser or a bot process would.
+The fixtures that start these servers for a test (``server``, ``store``, ``web``, ``two_nodes``) are in
+``conftest.py`` beside this file.
 """
 
 from __future__ import annotations
@@ -370,15 +372,6 @@ def clients(base: str, table: str, tokens: list[str | None]) -> Iterator[list[Cl
     finally:
         for c in made:
             c.close()
-
-
-def database_url(request: Any, tmp_path: Path) -> str:
-    """A new empty database for a test parametrized over the back ends: ``request.param`` is ``sqlite`` (a file in
-    ``tmp_path``) or ``postgresql`` (a database of the session's throwaway server)."""
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
-    cluster = request.getfixturevalue("postgres")
-    return str(cluster.new_database())
 
 
 def in_own_loop(main: Callable[[], Coroutine[Any, Any, T]]) -> T:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import html
 import re
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from html.parser import HTMLParser
 from pathlib import Path
 from typing import Any
@@ -27,7 +27,6 @@ from clubsuite.games.partnership import PartnershipMatch
 from clubsuite.games.whist import WhistMatch
 from clubsuite.i18n import Words
 from clubsuite.server.http import rules_pages as rules
-from clubsuite.server.store.database import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_RULES = ROOT.parent / "shared" / "rules"
@@ -97,12 +96,6 @@ class Page(HTMLParser):
         if self._in_code:
             self.codes[-1] += data
         self.words.append(data)
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("rules"))) as running:
-        yield running
 
 
 @pytest.fixture(scope="module")

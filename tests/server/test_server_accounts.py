@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import subprocess
 import sys
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -24,16 +23,8 @@ from clubsuite.server.store.dbschema import seats, sessions, users
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-def store(each_store: Store) -> Store:
-    """The same tests on SQLite and on PostgreSQL."""
-    return each_store
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[ThreadServer]:
-    with ThreadServer(store) as running:
-        yield running
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+"""Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
 
 
 def browser(server: ThreadServer) -> httpx.Client:

@@ -6,24 +6,16 @@ JSON Schema."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
 from serverkit import Client, Message, ThreadServer, get, new_table, post, seated, validate, wait_until
 
-from clubsuite.server.store.database import Store
 from clubsuite.server.table.chat import CHAT_BURST, HISTORY, ChatRoom
 from clubsuite.server.table.connection import Connection
 from clubsuite.server.table.protocol import MAX_CHAT_CHARS, ProtocolError, chat_text
 from clubsuite.server.table.schemas import CLIENT, SERVER
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def checked(*clients: Client) -> None:

@@ -9,7 +9,6 @@ import csv
 import io
 import json
 import random
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -25,6 +24,9 @@ from clubsuite.server.community.clubnight import ClubNights
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import match_players, matches, tables
 from clubsuite.server.table.hub import Hub
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+"""Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
 
 
 def finished(store: Store, table: str, seat_points: list[list[float]]) -> None:
@@ -102,18 +104,6 @@ def test_only_deals_every_table_played_are_compared_and_an_unfinished_round_does
     )
     got = {r["name"]: (r["match_points"], r["most"], r["points"]) for r in rows}
     assert got == {"A": (1.0, 2.0, 2.0), "B": (1.0, 2.0, 2.0)}
-
-
-@pytest.fixture
-def store(each_store: Store) -> Store:
-    """The same tests on SQLite and on PostgreSQL."""
-    return each_store
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[ThreadServer]:
-    with ThreadServer(store) as running:
-        yield running
 
 
 def test_a_two_table_club_night_is_played_to_its_standings(server: ThreadServer) -> None:

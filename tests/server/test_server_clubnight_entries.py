@@ -6,7 +6,7 @@ nights over one database (whose in-process locks cannot see each other: what kee
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Iterator
+from collections.abc import Awaitable, Callable
 from typing import Any
 
 import httpx
@@ -22,18 +22,9 @@ from clubsuite.server.table.live import Refused
 
 HOST = User("host-id", "Host", 0.0, False)
 
-
-@pytest.fixture
-def store(each_store: Store) -> Store:
-    """The same tests on SQLite and on PostgreSQL."""
-    return each_store
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[ThreadServer]:
-    """A server behind a trusted proxy on loopback: each request names its own client address (X-Forwarded-For)."""
-    with ThreadServer(store, trusted=("127.0.0.1",)) as running:
-        yield running
+pytestmark = [pytest.mark.backends("sqlite", "postgresql"), pytest.mark.server(trusted=("127.0.0.1",))]
+"""The same tests on SQLite and on PostgreSQL, the server behind a trusted proxy on loopback: each request names its
+own client address (X-Forwarded-For)."""
 
 
 def enter_at_once(server: ThreadServer, night: str, names: list[str]) -> list[httpx.Response]:

@@ -9,36 +9,17 @@ condition, with a generous bound.
 from __future__ import annotations
 
 import signal
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
-from proxykit import node, owner_of, play, stored_log
-from serverkit import Client, ProcessServer, get, new_table, post, start_all, wait_until
-
-from pgcluster import Cluster
-
-
-@pytest.fixture
-def two(postgres: Cluster, tmp_path: Path) -> Iterator[tuple[ProcessServer, ProcessServer, str]]:
-    """Two processes over one new database, both serving: (first, second, the database's URL)."""
-    url = postgres.new_database()
-    first, second = node(tmp_path, url, "a"), node(tmp_path, url, "b")
-    try:
-        start_all([first, second])
-        yield first, second, url
-    finally:
-        for process in (second, first):
-            if process.proc is not None:
-                process.kill(signal.SIGKILL)
+from proxykit import owner_of, play, stored_log
+from serverkit import Client, ProcessServer, get, new_table, post, wait_until
 
 
 def test_a_table_made_at_one_process_is_joined_watched_and_played_through_the_other(
-    two: tuple[ProcessServer, ProcessServer, str],
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
 ) -> None:
-    first, second, url = two
+    first, second, url = two_nodes
     table = new_table(first.base, "whist", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2])
     table_id = table["id"]
     assert owner_of(url, table_id) == "a"
@@ -60,12 +41,12 @@ def test_a_table_made_at_one_process_is_joined_watched_and_played_through_the_ot
 
 
 def test_a_killed_owner_s_table_goes_on_at_the_other_process_with_nothing_lost_or_doubled(
-    two: tuple[ProcessServer, ProcessServer, str],
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
 ) -> None:
     """kill -9 of the owner in the middle of play: the other process takes the table over from the log within
     seconds, the client reconnects (to the survivor) and resyncs at the version it had, and play goes on; the log
     holds every accepted action once."""
-    first, second, url = two
+    first, second, url = two_nodes
     table = new_table(first.base, "whist", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2])
     table_id = table["id"]
     token = post(first.base, f"/tables/{table_id}/join", {"name": "Zoë"})["token"]
@@ -91,10 +72,10 @@ def test_a_killed_owner_s_table_goes_on_at_the_other_process_with_nothing_lost_o
     assert len(after) >= len(before) + 2
 
 
-def test_a_stopping_process_hands_its_tables_over_at_once(two: tuple[ProcessServer, ProcessServer, str]) -> None:
+def test_a_stopping_process_hands_its_tables_over_at_once(two_nodes: tuple[ProcessServer, ProcessServer, str]) -> None:
     """SIGTERM: the owner's leases end as it stops, so the other process serves the table at the client's next
     request, without waiting for a lease to run out."""
-    first, second, url = two
+    first, second, url = two_nodes
     table = new_table(first.base, "whist", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2])
     table_id = table["id"]
     token = post(second.base, f"/tables/{table_id}/join", {"name": "Zoë"})["token"]
@@ -117,11 +98,11 @@ def test_a_stopping_process_hands_its_tables_over_at_once(two: tuple[ProcessServ
 
 
 def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_change(
-    two: tuple[ProcessServer, ProcessServer, str],
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
 ) -> None:
     """The lobby across processes (PostgreSQL's LISTEN/NOTIFY): a table made at one process is listed by the other,
     its seats as they are taken; a private table is listed by neither."""
-    first, second, _ = two
+    first, second, _ = two_nodes
     seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
     at_first = new_table(first.base, "whist", seats)["id"]
     at_second = new_table(second.base, "whist", seats)["id"]
@@ -140,12 +121,12 @@ def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_cha
 
 
 def test_quick_play_asked_of_either_process_seats_a_person_at_a_table_waiting_at_the_other(
-    two: tuple[ProcessServer, ProcessServer, str],
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
 ) -> None:
     """Quick play across processes: a public table waiting for players at one process is found by quick play asked
     of the other (passed on to the table's owner, which seats the person), as it would be with one process; once no
     process has such a table, quick play makes one where it was asked."""
-    first, second, url = two
+    first, second, url = two_nodes
     seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
     waiting = new_table(first.base, "whist", seats)["id"]
     post(first.base, f"/tables/{waiting}/join", {"name": "Ann"})

@@ -31,10 +31,8 @@ from clubsuite.server.store.dbschema import nodes
 T = TypeVar("T")
 
 
-@pytest.fixture
-def store(each_store: Store) -> Store:
-    """A new store on each back end (``conftest``)."""
-    return each_store
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+"""Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
 
 
 def _tables(store: Store, *ids: str) -> None:

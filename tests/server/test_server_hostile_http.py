@@ -31,12 +31,6 @@ GOLDEN = Path(__file__).parent.parent / "golden"
 
 
 @pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
-
-
-@pytest.fixture
 def no_tracebacks(caplog: pytest.LogCaptureFixture) -> Iterator[None]:
     """After the test: nothing the server logged carries a traceback (a stranger's input is never a fault)."""
     caplog.set_level(logging.INFO)

@@ -17,7 +17,6 @@ import os
 import socket
 import struct
 import threading
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
 from pathlib import Path
@@ -32,12 +31,6 @@ from websockets.sync.client import connect
 from clubsuite.server.store.database import Appended, Store, StoreError
 from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def ws_url(server: Any, table: str) -> str:

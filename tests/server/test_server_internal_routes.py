@@ -11,17 +11,15 @@ request's target goes on the wire byte for byte (:func:`proxykit.raw_request`), 
 from __future__ import annotations
 
 import json
-import signal
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
 import pytest
 from click.testing import CliRunner
-from proxykit import Proxy, node, owner_of, raw_request
-from serverkit import ProcessServer, new_table, start_all
+from proxykit import Proxy, owner_of, raw_request
+from serverkit import ProcessServer, new_table
 
-from pgcluster import Cluster, free_port
+from pgcluster import free_port
 
 ODD_TABLE_PATHS = [
     ("GET", "/tables/{id}/%00"),
@@ -44,19 +42,12 @@ ODD_TABLE_PATHS = [
 
 
 @pytest.fixture
-def pair(postgres: Cluster, tmp_path: Path) -> Iterator[tuple[ProcessServer, ProcessServer, str]]:
+def pair(two_nodes: tuple[ProcessServer, ProcessServer, str]) -> tuple[ProcessServer, ProcessServer, str]:
     """Two processes over one new database, and a public table made at the first (its owner): (owner, other, id)."""
-    url = postgres.new_database()
-    first, second = node(tmp_path, url, "a"), node(tmp_path, url, "b")
-    try:
-        start_all([first, second])
-        table_id = new_table(first.base, "whist")["id"]
-        assert owner_of(url, table_id) == "a"
-        yield first, second, table_id
-    finally:
-        for process in (second, first):
-            if process.proc is not None:
-                process.kill(signal.SIGKILL)
+    first, second, url = two_nodes
+    table_id = new_table(first.base, "whist")["id"]
+    assert owner_of(url, table_id) == "a"
+    return first, second, table_id
 
 
 def _refused_as_a_bad_path(status: int, body: bytes, what: str) -> None:

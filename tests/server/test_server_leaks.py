@@ -15,8 +15,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -25,7 +23,6 @@ from serverkit import Client, Message, ThreadServer, arrivals, get, post
 
 from clubsuite.engine import SomeMatch, find_game, resolve
 from clubsuite.runner import deal_next
-from clubsuite.server.store.database import Store
 from clubsuite.server.table import live
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.seating import SeatRequest
@@ -40,12 +37,6 @@ GAMES = [
     "northstar(players=4, teams=2x2, double_or_nothing=true, target=20)",
     "northstar(players=5, wild_fifteens=true, target=10)",
 ]
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def hub_of(server: ThreadServer) -> Hub:

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -131,12 +130,7 @@ def test_after_the_set_time_bots_of_the_nearest_rating_fill_the_table(tmp_path: 
     run(store, scenario)
 
 
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path), bots_after=0.5) as running:
-        yield running
-
-
+@pytest.mark.server(bots_after=0.5)  # bots fill the rated table after half a second of waiting
 def test_play_rated_seats_an_account_with_bots_and_hands_its_token_to_it_alone(server: ThreadServer) -> None:
     b, _, headers = account(server, "Ann")
     other, _, other_h = account(server, "Bob")

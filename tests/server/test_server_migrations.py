@@ -9,7 +9,6 @@ from pathlib import Path
 from typing import Any
 
 import httpx
-import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
@@ -34,14 +33,6 @@ from clubsuite.server.store import migrate
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import metadata, users
 from pgcluster import Cluster
-
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
-    cluster: Cluster = request.getfixturevalue("postgres")
-    return cluster.new_database()
 
 
 def _engine_url(url: str) -> str:
@@ -146,9 +137,9 @@ def revision(store: Store) -> str | None:
         return migrate.current(conn)
 
 
-def test_a_database_from_before_versioning_comes_up_current_with_its_tables_and_data(url: str) -> None:
-    make_first_release_database(url)
-    store = Store(url)
+def test_a_database_from_before_versioning_comes_up_current_with_its_tables_and_data(database_url: str) -> None:
+    make_first_release_database(database_url)
+    store = Store(database_url)
     try:
         assert revision(store) == migrate.head()
         names = set(inspect(store.engine).get_table_names())
@@ -165,8 +156,8 @@ def test_a_database_from_before_versioning_comes_up_current_with_its_tables_and_
         store.close()
 
 
-def test_a_new_database_is_made_by_the_migrations_exactly_as_the_code_reads_it(url: str) -> None:
-    store = Store(url)
+def test_a_new_database_is_made_by_the_migrations_exactly_as_the_code_reads_it(database_url: str) -> None:
+    store = Store(database_url)
     try:
         assert revision(store) == migrate.head()
         assert schema_differences(store) == []
@@ -211,7 +202,7 @@ def test_every_revision_can_be_undone_down_to_an_empty_database_and_done_again(t
         store.close()
 
 
-def test_accounts_made_before_the_one_name_key_all_stay_and_each_signs_in_under_its_own_name(url: str) -> None:
+def test_accounts_made_before_the_one_name_key_all_stay_and_each_signs_in_under_its_own_name(database_url: str) -> None:
     """Revision 0007: ``Alice`` and ``ALICE``, two accounts under the earlier key, both stay; the older keeps the
     plain key (``alice``, ``Alice.`` and any new sign-up reach it, or are refused as taken) and the later one is set
     apart, reached under its exact name only."""
@@ -222,7 +213,7 @@ def test_accounts_made_before_the_one_name_key_all_stay_and_each_signs_in_under_
     from clubsuite.server.tokens import name_key
 
     hasher = PasswordHasher(time_cost=1, memory_cost=HASH_MEMORY_LEAST, parallelism=HASH_LANES)
-    engine = create_engine(_engine_url(url))
+    engine = create_engine(_engine_url(database_url))
     try:
         migrate.upgrade(engine, "0006")
         with engine.begin() as conn:
@@ -244,7 +235,7 @@ def test_accounts_made_before_the_one_name_key_all_stay_and_each_signs_in_under_
             conn.execute(insert(users).values(id="u-e", name="deleted player", created_at=0.5, deleted_at=4.0))
     finally:
         engine.dispose()
-    store = Store(url)
+    store = Store(database_url)
     try:
         keys = {r.id: r.name_key for r in store.read(select(users.c.id, users.c.name_key))}
         plain = name_key("Alice")

@@ -6,7 +6,6 @@ look-alikes (i l 1, o 0, rn m, vv w). Sign-up refuses exactly what a table and a
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
 
 import httpx
 import pytest
@@ -16,12 +15,14 @@ from serverkit import ThreadServer, new_table, post
 from test_server_rated import account
 
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.server.store.database import Store
 from clubsuite.server.tokens import check_name, looks_alike, name_key
 
 PASSWORD = "correct horse battery"
 RULE_ID = re.compile(r"\b[A-Z]{2,}-\d+\b")
 """A rule's id (CW-3): never in what a player reads."""
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+"""Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
 
 
 # -- the key itself ----------------------------------------------------------------------------------------------
@@ -131,18 +132,6 @@ def test_looks_alike_is_symmetric_and_means_the_same_key(a: str, b: str) -> None
 
 
 # -- on a real server: sign-up, seats and club nights refuse the same names ------------------------------------------
-@pytest.fixture
-def store(each_store: Store) -> Store:
-    """The same tests on SQLite and on PostgreSQL."""
-    return each_store
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[ThreadServer]:
-    with ThreadServer(store) as running:
-        yield running
-
-
 def sign_up(server: ThreadServer, name: str) -> httpx.Response:
     """Sign up from a browser of its own (another address, as far as the account is concerned)."""
     with httpx.Client(base_url=server.base, timeout=30) as b:

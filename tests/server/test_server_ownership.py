@@ -27,25 +27,16 @@ from clubsuite.server.store.database import (
 from clubsuite.server.store.dbschema import nodes
 from clubsuite.server.store.ownership import SERVING, STOPPING, Claim, Ownership
 from clubsuite.server.table.hub import Hub
-from pgcluster import Cluster
 
 TTL = 120.0
 """A lease that never runs out by itself during a test, however slow the machine: the tests make leases lapse
 (:func:`_lapse`), so that nothing depends on timing."""
 
 
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
-    cluster: Cluster = request.getfixturevalue("postgres")
-    return cluster.new_database()
-
-
 @pytest.fixture
-def stores(url: str) -> Iterator[tuple[Store, Store]]:
+def stores(database_url: str) -> Iterator[tuple[Store, Store]]:
     """Two processes' stores over one database (two engines, as two processes have)."""
-    a, b = Store(url), Store(url)
+    a, b = Store(database_url), Store(database_url)
     try:
         yield a, b
     finally:

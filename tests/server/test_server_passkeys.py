@@ -11,7 +11,7 @@ import contextlib
 import dataclasses
 import functools
 import threading
-from collections.abc import Callable, Iterator
+from collections.abc import Callable
 from dataclasses import replace
 from typing import Any
 from urllib.parse import urlsplit
@@ -32,16 +32,8 @@ from clubsuite.server.store.dbschema import passkeys
 PASSWORD = "correct horse battery"
 
 
-@pytest.fixture
-def store(each_store: Store) -> Store:
-    """The same tests on SQLite and on PostgreSQL."""
-    return each_store
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[ThreadServer]:
-    with ThreadServer(store) as running:
-        yield running
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+"""Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
 
 
 def port(server: ThreadServer) -> int:

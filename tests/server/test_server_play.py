@@ -5,8 +5,6 @@ from __future__ import annotations
 
 import json
 import random
-from pathlib import Path
-from typing import Any
 
 import pytest
 from serverkit import Client, Message, ThreadServer, arrivals, get, new_table, post
@@ -26,12 +24,6 @@ GAMES = [
 
 
 WATCH = False
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Any:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def play_out(people: dict[int, Client], rng: random.Random, seconds: float = 300) -> Message:

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -15,21 +14,11 @@ from serverkit import Client, ThreadServer, new_table
 from test_server_play import play_out
 from test_server_rated import GAME, PASSWORD, account, join
 
-from clubsuite.server.store.database import Store
-
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
 
-@pytest.fixture
-def store(each_store: Store) -> Store:
-    """The same tests on SQLite and on PostgreSQL."""
-    return each_store
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[ThreadServer]:
-    with ThreadServer(store) as running:
-        yield running
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+"""Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
 
 
 def play(server: ThreadServer, b: httpx.Client, headers: dict[str, str], seed: int, **settings: Any) -> str:

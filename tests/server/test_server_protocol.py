@@ -5,8 +5,6 @@ JSON Schema."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -24,15 +22,8 @@ from serverkit import (
     wait_until,
 )
 
-from clubsuite.server.store.database import Store
 from clubsuite.server.table import live
 from clubsuite.server.table.schemas import CLIENT, SERVER
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def checked(client: Client) -> list[Message]:

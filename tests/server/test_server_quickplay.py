@@ -5,7 +5,6 @@ lobby's list names each table in words, with its host, its rules and its spectat
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -17,12 +16,6 @@ from serverkit import ROOMY, Client, ThreadServer, get, new_table, post, wait_un
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.hub import Hub
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def quick(server: ThreadServer, game: str, name: str) -> dict[str, Any]:

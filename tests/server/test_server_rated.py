@@ -5,7 +5,6 @@ seats moves once, an account that leaves finishes last, and an unrated table mov
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -23,16 +22,8 @@ PASSWORD = "correct horse battery"
 GAME = "whist(target=3)"
 
 
-@pytest.fixture
-def store(each_store: Store) -> Store:
-    """The same tests on SQLite and on PostgreSQL."""
-    return each_store
-
-
-@pytest.fixture
-def server(store: Store) -> Iterator[ThreadServer]:
-    with ThreadServer(store) as running:
-        yield running
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+"""Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
 
 
 def account(server: ThreadServer, name: str) -> tuple[httpx.Client, str, dict[str, str]]:

@@ -7,7 +7,6 @@ is made to reach the ratings while the first still holds them. SQLite writes one
 from __future__ import annotations
 
 import concurrent.futures
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -18,14 +17,8 @@ from clubsuite.server.people.results import Outcome, SeatAtEnd
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import matches, rating_history, ratings, tables
 
-
-@pytest.fixture
-def store(postgres: Any) -> Iterator[Store]:
-    opened = Store(postgres.new_database())
-    try:
-        yield opened
-    finally:
-        opened.close()
+pytestmark = pytest.mark.backends("postgresql")
+"""The store is a new database of the session's PostgreSQL server (see the module's docstring for why)."""
 
 
 def outcome(store: Store, table_id: str, person: str) -> Outcome:

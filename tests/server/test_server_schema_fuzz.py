@@ -12,8 +12,6 @@ with Hypothesis directly, so that the test does not depend on the plugin keeping
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -36,11 +34,11 @@ CASES += [(label, GenerationMode.NEGATIVE) for label in WITH_INPUT]
 
 
 @pytest.fixture(scope="module")
-def lobby(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("fuzz"))) as running:
-        new_table(running.base, "whist")
-        new_table(running.base, "whist", public=False)
-        yield running
+def lobby(web: ThreadServer) -> ThreadServer:
+    """The module's server, with a public table and a private one to list, read and join."""
+    new_table(web.base, "whist")
+    new_table(web.base, "whist", public=False)
+    return web
 
 
 @pytest.mark.parametrize(("label", "mode"), CASES, ids=[f"{label}-{mode.value}" for label, mode in CASES])

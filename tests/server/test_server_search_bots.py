@@ -2,19 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
-
-import pytest
 from serverkit import Client, ThreadServer, get, new_table, post
-
-from clubsuite.server.store.database import Store
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def test_the_lobby_offers_the_levels_first_in_every_game(server: ThreadServer) -> None:

@@ -6,7 +6,6 @@ from __future__ import annotations
 import subprocess
 import sys
 import threading
-from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -21,24 +20,10 @@ from clubsuite.server.store.database import (
     TableRow,
     UnknownTableError,
 )
-from pgcluster import Cluster
 
-
-@pytest.fixture(params=["sqlite", "postgresql"])
-def url(request: pytest.FixtureRequest, tmp_path: Path) -> str:
-    if request.param == "sqlite":
-        return f"sqlite:///{tmp_path / 'clubs.sqlite3'}"
-    cluster: Cluster = request.getfixturevalue("postgres")
-    return cluster.new_database()
-
-
-@pytest.fixture
-def store(url: str) -> Iterator[Store]:
-    opened = Store(url)
-    try:
-        yield opened
-    finally:
-        opened.close()
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+"""Every test runs on SQLite and on PostgreSQL: over a new store (``store``), or over a new database it opens
+itself (``database_url``, from ``tests/conftest.py``)."""
 
 
 def table(table_id: str = "t1", invite: str = "inv1", created: float = 1.0) -> TableRow:
@@ -128,18 +113,18 @@ def test_a_closed_table_is_kept_but_not_listed(store: Store) -> None:
     assert [t.id for t in store.tables(include_closed=True)] == ["t1", "t2"]
 
 
-def test_what_is_committed_survives_closing_and_reopening(url: str) -> None:
-    first = Store(url)
+def test_what_is_committed_survives_closing_and_reopening(database_url: str) -> None:
+    first = Store(database_url)
     first.create_table(table(), SEATS, FIRST)
     first.append_action("t1", 0, action(0))
     first.close()
-    again = Store(url)  # the schema exists: made again without touching the data
+    again = Store(database_url)  # the schema exists: made again without touching the data
     assert again.actions("t1", 0) == [action(0)] and again.table("t1") == table()
     again.close()
 
 
-def test_an_action_survives_the_process_being_killed_right_after_its_commit(url: str) -> None:
-    setup = Store(url)
+def test_an_action_survives_the_process_being_killed_right_after_its_commit(database_url: str) -> None:
+    setup = Store(database_url)
     setup.create_table(table(), SEATS, FIRST)
     setup.close()
     child = (
@@ -149,9 +134,9 @@ def test_an_action_survives_the_process_being_killed_right_after_its_commit(url:
         "s.append_action('t1', 0, ActionRow(0, 0, '2C', 'seat', 1.0))\n"
         "os.kill(os.getpid(), 9)\n"
     )
-    done = subprocess.run([sys.executable, "-c", child, url], capture_output=True, timeout=60, check=False)
+    done = subprocess.run([sys.executable, "-c", child, database_url], capture_output=True, timeout=60, check=False)
     assert done.returncode == -9, done.stderr
-    again = Store(url)
+    again = Store(database_url)
     assert again.actions("t1", 0) == [ActionRow(0, 0, "2C", "seat", 1.0)]
     again.close()
 

@@ -5,8 +5,6 @@ input is a 4xx that makes nothing."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -15,13 +13,6 @@ from serverkit import Client, ThreadServer, get, post
 
 from clubsuite.engine import games
 from clubsuite.reasons import templates
-from clubsuite.server.store.database import Store
-
-
-@pytest.fixture
-def server(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def first_state(server: ThreadServer, seated: dict[str, Any]) -> dict[str, Any]:

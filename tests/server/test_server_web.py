@@ -4,7 +4,6 @@ bodies limited in size, the options the lobby offers, and the replay frames (che
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 
 import httpx
@@ -12,15 +11,8 @@ import pytest
 from serverkit import ThreadServer, get, post, wait_until
 
 from clubsuite.cards import STANDARD_WITH_JOKERS
-from clubsuite.server.store.database import Store
 
 GOLDEN = Path(__file__).parent.parent / "golden"
-
-
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
-        yield running
 
 
 @pytest.mark.parametrize("path", ["/", "/table/abc", "/replay"])

@@ -1,0 +1,161 @@
+"""Fixtures of the server tests: one definition of each server, store and cluster a test file asks for.
+
+What each fixture gives:
+
+- ``server``: a running :class:`serverkit.ThreadServer` of its own for the test, over ``store``, stopped after it.
+  It has the defaults of :class:`~serverkit.ThreadServer` (the limits :data:`serverkit.ROOMY`, no other origins,
+  host names or trusted proxies) unless the test asks for others with the ``server`` marker, whose keyword arguments
+  are those of :class:`~serverkit.ThreadServer` (``limits``, ``origins``, ``hosts``, ``trusted``, ``bots_after``)::
+
+      @pytest.mark.server(limits=replace(ROOMY, create_rate="3/minute"))
+      def test_...(server: ThreadServer) -> None: ...
+
+      pytestmark = pytest.mark.server(trusted=("127.0.0.1",))  # every test of the file
+
+- ``store``: a new empty server store of its own for the test, closed after it (after ``server``, which is over
+  it): SQLite in the test's ``tmp_path`` (``clubs.sqlite3``, as ``clubs serve`` keeps it) unless the ``backends``
+  marker names others. ``pytestmark = pytest.mark.backends("sqlite", "postgresql")`` runs every test of the file
+  that takes ``store`` (or ``server``) once on each back end, with ids ``[sqlite]`` and ``[postgresql]`` (the same
+  as those of ``each_store`` in ``tests/conftest.py``); one name, ``pytest.mark.backends("postgresql")``, runs it
+  on that back end alone, with no id. A PostgreSQL store is a new database of the session's throwaway server
+  (``postgres`` in ``tests/conftest.py``), so that those tests skip only where PostgreSQL is not installed.
+- ``store_backend``: the back end ``store`` is on, ``"sqlite"`` or ``"postgresql"`` (what the ``backends`` marker
+  chose).
+- ``web``: one running server for every test of a module, over SQLite in a folder of the module's, at the default
+  options: for tests that only read what any server serves (pages, schemas) and change nothing another test reads.
+- ``two_nodes``: two ``clubs serve`` processes (:func:`proxykit.node`, named ``a`` and ``b``) over one new database
+  of the session's PostgreSQL server, both serving: (first, second, the database's URL); both killed after the test.
+
+``postgres``, ``database_url`` and ``each_store`` are in ``tests/conftest.py``, for the whole suite.
+
+The helpers these are built from (the servers, the clients, the calls) are in :mod:`serverkit` and :mod:`proxykit`,
+imported in the fixtures themselves: see :func:`pytest_configure` for why not here.
+"""
+
+from __future__ import annotations
+
+import signal
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from types import ModuleType
+from typing import TYPE_CHECKING
+
+import pytest
+
+from clubsuite.server.store.database import Store
+
+if TYPE_CHECKING:
+    from proxykit import Node
+    from serverkit import ThreadServer
+
+    from pgcluster import Cluster
+
+BACKENDS = ("sqlite", "postgresql")
+"""The back ends a store can be on, in the order a test runs on them."""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    """Register the ``server`` and ``backends`` markers, and give the name ``conftest`` back to ``tests/conftest.py``.
+
+    Every ``conftest.py`` outside a package is imported under the one module name ``conftest``, each new one
+    taking it from the one before: after this file is loaded, ``from conftest import ...`` (``serverkit``, the
+    whist tests) would find this module instead of the suite's. This hook runs as soon as this file is loaded,
+    before the test modules of this folder and those collected after it are imported; ``serverkit`` and
+    ``proxykit`` are imported only in the fixtures, after it, so that their own ``from conftest import
+    HTTP_TIMEOUT`` finds the suite's.
+    """
+    config.addinivalue_line(
+        "markers",
+        "server(**options): the ThreadServer the server fixture starts takes these keyword arguments "
+        "(limits, origins, hosts, trusted, bots_after) instead of its defaults",
+    )
+    config.addinivalue_line(
+        "markers",
+        "backends(*names): the back ends the store fixture is on ('sqlite', 'postgresql'): the test runs once on "
+        "each, or, for one name, on it alone; SQLite alone without the marker",
+    )
+    suite = (Path(__file__).parent.parent / "conftest.py").resolve()
+    for plugin in config.pluginmanager.get_plugins():
+        if isinstance(plugin, ModuleType) and Path(getattr(plugin, "__file__", None) or ".").resolve() == suite:
+            sys.modules["conftest"] = plugin
+
+
+def _backends(marker: pytest.Mark | None) -> tuple[str, ...]:
+    """The back ends a ``backends`` marker names (SQLite alone without one); an unknown name is an error."""
+    names = tuple(marker.args) if marker is not None else ("sqlite",)
+    unknown = [name for name in names if name not in BACKENDS]
+    if not names or unknown:
+        raise pytest.UsageError(f"pytest.mark.backends takes some of {BACKENDS}, not {names}")
+    return names
+
+
+def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
+    """A test that takes ``store`` (itself or through ``server``) under a ``backends`` marker of several names runs
+    once on each: ``store_backend`` is parametrized with those names."""
+    if "store_backend" not in metafunc.fixturenames:
+        return
+    names = _backends(metafunc.definition.get_closest_marker("backends"))
+    if len(names) > 1:
+        metafunc.parametrize("store_backend", names)
+
+
+@pytest.fixture
+def store_backend(request: pytest.FixtureRequest) -> str:
+    """The one back end of the test's ``backends`` marker, SQLite without one (several names parametrize this
+    fixture instead: :func:`pytest_generate_tests`)."""
+    return _backends(request.node.get_closest_marker("backends"))[0]
+
+
+@pytest.fixture
+def store(store_backend: str, tmp_path: Path, request: pytest.FixtureRequest) -> Iterator[Store]:
+    """A new empty store on ``store_backend``: SQLite in ``tmp_path``, or a new database of the session's
+    PostgreSQL server; closed after the test."""
+    if store_backend == "sqlite":
+        opened = Store.in_directory(tmp_path)
+    else:
+        cluster: Cluster = request.getfixturevalue("postgres")
+        opened = Store(cluster.new_database())
+    try:
+        yield opened
+    finally:
+        opened.close()
+
+
+@pytest.fixture
+def server(store: Store, request: pytest.FixtureRequest) -> Iterator[ThreadServer]:
+    """A server of the test's own over ``store``, with the options of its ``server`` marker (the defaults of
+    :class:`~serverkit.ThreadServer` without one)."""
+    from serverkit import ThreadServer
+
+    marker = request.node.get_closest_marker("server")
+    with ThreadServer(store, **(marker.kwargs if marker is not None else {})) as running:
+        yield running
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server for the whole module, over SQLite, at the default options: only for tests that change nothing
+    another test of the module reads."""
+    from serverkit import ThreadServer
+
+    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
+        yield running
+
+
+@pytest.fixture
+def two_nodes(postgres: Cluster, tmp_path: Path) -> Iterator[tuple[Node, Node, str]]:
+    """Two processes over one new database, both serving: (first, second, the database's URL). Both are killed
+    after the test, the second first, whatever it did to them."""
+    from proxykit import node
+    from serverkit import start_all
+
+    url = postgres.new_database()
+    first, second = node(tmp_path, url, "a"), node(tmp_path, url, "b")
+    try:
+        start_all([first, second])
+        yield first, second, url
+    finally:
+        for process in (second, first):
+            if process.proc is not None:
+                process.kill(signal.SIGKILL)
