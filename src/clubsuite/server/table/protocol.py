@@ -7,7 +7,11 @@ The server sends ``welcome``, ``state`` (everything the receiver may see now), `
 action changed: the public events and the receiver's new view), ``catchup`` (the public events missed while away),
 ``presence``, ``hint``, ``chat``, ``error`` and ``pong``. Every message carries the protocol version; states and
 updates carry the table's version, a number that grows by one with every accepted change. ``docs/protocol.md``
-describes each message, and :data:`SCHEMAS` gives a JSON Schema for each.
+describes each message, and :mod:`~clubsuite.server.table.schemas` gives a JSON Schema for each.
+
+The client's messages are declared once, as the pydantic models :class:`Hello`, :class:`Act`, :class:`Ping`,
+:class:`Hint` and :class:`Chat`: :func:`parse_client_message` reads every message with them, and their JSON Schemas
+and the docs' table of them are written from them, so the three cannot drift apart.
 
 Only public facts travel in events (every engine event is public: who played what to the table, who passed, the
 scores); what a seat alone may know travels only in that seat's own view.
@@ -17,9 +21,11 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from dataclasses import dataclass
 from enum import Enum
-from typing import Any
+from typing import Annotated, Any, Literal, get_args
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic_core import PydanticCustomError
 
 from clubsuite.cards import Card, CardSet
 from clubsuite.errors import ClubsError
@@ -42,6 +48,12 @@ CHAT_REFUSED = frozenset({"Cc", "Cf", "Cs", "Zl", "Zp"})
 invisible format characters (such as the right-to-left override U+202E, which turns the text after it around, and
 zero-width spaces), lone surrogates, and the line and paragraph separators. Each either shows nothing or changes how
 the text around it shows, so a message holding one could pass for something it is not."""
+CHAT_TEXT_RULE = (
+    f"text only (never markup): 1 to {MAX_CHAT_CHARS} characters once composed (NFC) and stripped of surrounding "
+    "blanks, not blank, with no control or invisible formatting character (Unicode categories "
+    f"{', '.join(sorted(CHAT_REFUSED))})"
+)
+"""A chat line's rules in words, as the schemas and the docs give them (:func:`chat_text` applies them)."""
 
 
 class ProtocolError(Exception):
@@ -50,48 +62,6 @@ class ProtocolError(Exception):
     def __init__(self, code: str, message: str) -> None:
         super().__init__(message)
         self.code = code
-
-
-@dataclass(frozen=True)
-class Hello:
-    """The first message of a connection: who is speaking (a seat token, or none to watch; a private table's
-    invite code to watch it)."""
-
-    token: str | None
-    last_version: int | None
-    invite: str | None = None
-
-
-@dataclass(frozen=True)
-class Act:
-    """An action of the speaker's seat, in notation, on the version it saw."""
-
-    action: str
-    version: int
-
-
-@dataclass(frozen=True)
-class Ping:
-    """Keep-alive; answered with ``pong``."""
-
-
-@dataclass(frozen=True)
-class Hint:
-    """A request for the seat's hint on the version it sees: the heuristic bot's choice from the seat's own view
-    (answered with ``hint`` where the table gives hints)."""
-
-    version: int
-
-
-@dataclass(frozen=True)
-class Chat:
-    """A line of the table's chat (already normalised by :func:`chat_text`): a seat's goes to everyone at the
-    table, a spectator's to the spectators only."""
-
-    text: str
-
-
-ClientMessage = Hello | Act | Ping | Hint | Chat
 
 
 BLANK_LOOKING = frozenset("\u2800\u3164\uffa0")
@@ -122,24 +92,110 @@ def chat_text(text: str) -> str:
     return tidy
 
 
-def _int_or_none(data: dict[str, Any], key: str) -> int | None:
-    value = data.get(key)
-    if value is None:
-        return None
-    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-        raise ProtocolError("bad_message", f"{key} must be a whole number from 0 up, or null")
-    return value
+class _ClientMessage(BaseModel):
+    """What every client message shares: read strictly (a value of the wrong type is refused, never coerced), no
+    field that does not belong, finite numbers, frozen once read; ``type`` names the message and picks its model."""
+
+    model_config = ConfigDict(strict=True, extra="forbid", frozen=True, allow_inf_nan=False)
+
+    protocol: Literal[1] = Field(
+        1,
+        description=f"the version of this protocol the client speaks, {PROTOCOL} (any other is refused with the "
+        "error code protocol)",
+    )
+    """The protocol version (:data:`PROTOCOL`; a type cannot name a constant); the parser tells a client that
+    speaks another one so before its message is read."""
 
 
-def _only(data: dict[str, Any], kind: str, allowed: set[str]) -> None:
-    extra = sorted(set(data) - allowed - {"type", "protocol"})
-    if extra:
-        raise ProtocolError("bad_message", f"a {kind} message has no field {extra[0]!r}")
+class Hello(_ClientMessage):
+    """The first message of a connection: a seat token (null to watch), the last version seen (null: none) and, to
+    watch a private table, its invite code."""
+
+    type: Literal["hello"]
+    token: str | None = Field(
+        None,
+        min_length=1,
+        max_length=200,
+        description="the seat token from joining (text, 1 to 200 characters), or null to watch",
+    )
+    last_version: int | None = Field(
+        None,
+        ge=0,
+        description="the last table version seen (a whole number from 0 up), to be told what was missed since; "
+        "or null for none",
+    )
+    invite: str | None = Field(
+        None,
+        min_length=1,
+        max_length=64,
+        description="a private table's invite code (text, 1 to 64 characters), to watch it; or null",
+    )
+
+
+class Act(_ClientMessage):
+    """An action of the speaker's seat in the game's notation, on the version it was chosen on."""
+
+    type: Literal["act"]
+    action: str = Field(
+        min_length=1,
+        max_length=200,
+        description='the action in the game\'s notation, such as "QH" or "pass" (text, 1 to 200 characters)',
+    )
+    version: int = Field(ge=0, description="the table version the action was chosen on (a whole number from 0 up)")
+
+
+class Ping(_ClientMessage):
+    """Keep-alive: answered with pong."""
+
+    type: Literal["ping"]
+
+
+class Hint(_ClientMessage):
+    """Ask for a hint on the version seen (the seat to act only, where the table gives hints): the heuristic bot's
+    choice from the seat's own view."""
+
+    type: Literal["hint"]
+    version: int = Field(ge=0, description="the table version the hint is wanted for (a whole number from 0 up)")
+
+
+class Chat(_ClientMessage):
+    """A line of the table's chat: a seat's is read by everyone at the table, a spectator's by the spectators only.
+    Refused with bad_chat (the rule in words) when blank, too long, or holding a control or invisible formatting
+    character."""
+
+    type: Literal["chat"]
+    text: str = Field(
+        description=CHAT_TEXT_RULE,
+        json_schema_extra={"minLength": 1, "maxLength": MAX_CHAT_CHARS},
+    )
+
+    @field_validator("text")
+    @classmethod
+    def _tidy(cls, text: str) -> str:
+        """The line as the table keeps it (:func:`chat_text`); a rule it breaks is a ``bad_chat`` error, reported
+        by the parser with that code and the rule's words."""
+        try:
+            return chat_text(text)
+        except ProtocolError as exc:
+            raise PydanticCustomError("bad_chat", "{rule}", {"rule": str(exc)}) from None
+
+
+CLIENT_MESSAGES: tuple[type[Hello | Act | Ping | Hint | Chat], ...] = (Hello, Act, Ping, Hint, Chat)
+"""Every message a client may send, in the order the docs show them; ``type`` tells them apart."""
+ClientMessage = Hello | Act | Ping | Hint | Chat
+CLIENT_READER: TypeAdapter[ClientMessage] = TypeAdapter(Annotated[ClientMessage, Field(discriminator="type")])
+"""Reads a client message (parsed JSON) into its model: built once, as every socket message goes through it."""
+KINDS: dict[str, type[ClientMessage]] = {get_args(m.model_fields["type"].annotation)[0]: m for m in CLIENT_MESSAGES}
+"""Each client message's model by its ``type``."""
+_EXPECTED = f"{', '.join(list(KINDS)[:-1])} or {list(KINDS)[-1]}"
 
 
 def parse_client_message(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) -> ClientMessage:
     """Read one client message of at most ``max_bytes``; raises :class:`ProtocolError` naming the problem (size,
-    JSON, type, field)."""
+    JSON, protocol version, type, field and its rule, a chat line's rule).
+
+    The size is checked before anything is parsed; the JSON is read as every stranger's JSON is (standard JSON
+    only, nested within reason), then its shape by the message's model."""
     size = len(text.encode("utf-8", "surrogatepass") if isinstance(text, str) else text)
     if size > max_bytes:
         raise ProtocolError("too_large", f"a message may have at most {max_bytes} bytes (this one had {size})")
@@ -149,43 +205,36 @@ def parse_client_message(text: str | bytes, max_bytes: int = MAX_MESSAGE_BYTES) 
         raise ProtocolError("bad_json", f"a message must be one JSON object: {exc}") from None
     if not isinstance(data, dict):
         raise ProtocolError("bad_json", "a message must be one JSON object")
-    kind = data.get("type")
     if "protocol" in data and data["protocol"] != PROTOCOL:
         raise ProtocolError("protocol", f"this server speaks protocol {PROTOCOL}, not {data['protocol']!r}")
-    if kind == "hello":
-        _only(data, kind, {"token", "last_version", "invite"})
-        token = data.get("token")
-        if token is not None and (not isinstance(token, str) or not 1 <= len(token) <= 200):
-            raise ProtocolError("bad_message", "token must be the seat token (text) or null to watch")
-        invite = data.get("invite")
-        if invite is not None and (not isinstance(invite, str) or not 1 <= len(invite) <= 64):
-            raise ProtocolError("bad_message", "invite must be a private table's invite code (text) or null")
-        return Hello(token, _int_or_none(data, "last_version"), invite)
-    if kind == "act":
-        _only(data, kind, {"action", "version"})
-        action = data.get("action")
-        if not isinstance(action, str) or not 1 <= len(action) <= 200:
-            raise ProtocolError("bad_message", 'action must be the action in notation, such as "QH" or "pass"')
-        version = _int_or_none(data, "version")
-        if version is None:
-            raise ProtocolError("bad_message", "act needs the version the action was chosen on")
-        return Act(action, version)
-    if kind == "ping":
-        _only(data, kind, set())
-        return Ping()
-    if kind == "hint":
-        _only(data, kind, {"version"})
-        version = _int_or_none(data, "version")
-        if version is None:
-            raise ProtocolError("bad_message", "hint needs the version the hint is wanted for")
-        return Hint(version)
-    if kind == "chat":
-        _only(data, kind, {"text"})
-        said = data.get("text")
-        if not isinstance(said, str):
-            raise ProtocolError("bad_message", "chat needs the text of the message")
-        return Chat(chat_text(said))
-    raise ProtocolError("unknown_type", f"unknown message type {kind!r}: expected hello, act, hint, chat or ping")
+    try:
+        return CLIENT_READER.validate_python(data)
+    except ValidationError as exc:
+        raise _refusal(exc, data) from None
+
+
+def _refusal(exc: ValidationError, data: dict[str, Any]) -> ProtocolError:
+    """The first problem of a message its model refused, in plain words: the field and its rule (the field's own
+    description, as the schemas and the docs give it), never the field's value; an unknown type is named, to say what
+    was not understood. A field that does not belong is named first, as it says most plainly that the client speaks
+    another dialect; a chat line's rule keeps its own code, ``bad_chat``."""
+    problems = exc.errors(include_url=False, include_context=False, include_input=False)
+    first = problems[0]
+    if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
+        return ProtocolError("unknown_type", f"unknown message type {data.get('type')!r}: expected {_EXPECTED}")
+    kind = str(data["type"])
+    extra = sorted(str(p["loc"][-1]) for p in problems if p["type"] == "extra_forbidden")
+    if extra:
+        article = "an" if kind[0] in "aeiou" else "a"
+        return ProtocolError("bad_message", f"{article} {kind} message has no field {extra[0]!r}")
+    if first["type"] == "bad_chat":
+        return ProtocolError("bad_chat", first["msg"])
+    field = ".".join(str(part) for part in first["loc"][1:])
+    info = KINDS[kind].model_fields.get(field)
+    rule = info.description if info is not None and info.description else first["msg"].lower()
+    if first["type"] == "missing":
+        return ProtocolError("bad_message", f"{kind} needs {field}: {rule}")
+    return ProtocolError("bad_message", f"{field} must be {rule}")
 
 
 class RateLimit:

@@ -1,8 +1,13 @@
 """A JSON Schema (draft 2020-12) for every message of the table protocol, by direction and type.
 
-``docs/protocol.md`` shows them between its ``<!-- protocol-schemas -->`` markers, written by
-``python -m clubsuite.server.table.schemas --write`` (a test checks that the page and this module agree), and the tests
-validate every message their clients send and receive against them.
+``docs/protocol.md`` shows them between its ``<!-- protocol-schemas -->`` markers, and a table of the client's messages
+between its ``<!-- protocol-client-messages -->`` markers, both written by ``python -m clubsuite.server.table.schemas
+--write`` (tests check that the page and this module agree), and the tests validate every message their clients send
+and receive against them.
+
+The client's schemas and that table are written from the pydantic models that read the client's messages
+(:data:`~clubsuite.server.table.protocol.KINDS`), so that what the server accepts, what it publishes and what the page
+says are one declaration; the server's messages are described here by hand.
 """
 
 from __future__ import annotations
@@ -10,12 +15,21 @@ from __future__ import annotations
 import json
 import sys
 from pathlib import Path
+from typing import get_args
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.docblock import main, write_block
 from clubsuite.server.limits import MAX_MESSAGE_BYTES
 from clubsuite.server.table.chat import CHAT_BURST, CHAT_RATE, HISTORY
-from clubsuite.server.table.protocol import ERROR_CODES, MAX_CHAT_CHARS, PROTOCOL
+from clubsuite.server.table.protocol import (
+    CHAT_TEXT_RULE,
+    CLIENT_MESSAGES,
+    ERROR_CODES,
+    KINDS,
+    MAX_CHAT_CHARS,
+    PROTOCOL,
+    ClientMessage,
+)
 
 _VERSION: JsonObject = {"type": "integer", "minimum": 0, "description": "the table's version"}
 _SEAT: JsonObject = {"type": ["integer", "null"], "minimum": 0, "description": "a seat number, or null"}
@@ -181,14 +195,7 @@ _RESULT: JsonObject = {
     "required": ["winners", "draw", "totals"],
     "additionalProperties": False,
 }
-_CHAT_TEXT: JsonObject = {
-    "type": "string",
-    "minLength": 1,
-    "maxLength": MAX_CHAT_CHARS,
-    "description": f"text only (never markup): 1 to {MAX_CHAT_CHARS} characters once composed (NFC) and stripped "
-    "of surrounding blanks, not blank, with no control or invisible formatting character (Unicode categories Cc, "
-    "Cf, Cs, Zl, Zp)",
-}
+_CHAT_TEXT: JsonObject = {"type": "string", "minLength": 1, "maxLength": MAX_CHAT_CHARS, "description": CHAT_TEXT_RULE}
 _CHAT_LINE: JsonObject = {
     "id": {"type": "integer", "minimum": 1, "description": "grows by one with every line said at the table"},
     "channel": {
@@ -223,42 +230,35 @@ _PLAY: JsonObject = {
     "legal": _LEGAL,
 }
 
-CLIENT: dict[str, JsonObject] = {
-    "hello": _message(
-        "hello",
-        "The first message of a connection: a seat token (null to watch), the last version seen (null: none) and, to "
-        "watch a private table, its invite code.",
-        {
-            "token": {"type": ["string", "null"], "minLength": 1, "maxLength": 200},
-            "last_version": {"type": ["integer", "null"], "minimum": 0},
-            "invite": {"type": ["string", "null"], "minLength": 1, "maxLength": 64},
-        },
-        [],
-    ),
-    "act": _message(
-        "act",
-        "An action of the speaker's seat in the game's notation, on the version it was chosen on.",
-        {"action": {"type": "string", "minLength": 1, "maxLength": 200}, "version": _VERSION},
-        ["action", "version"],
-    ),
-    "ping": _message("ping", "Keep-alive: answered with pong.", {}, []),
-    "hint": _message(
-        "hint",
-        "Ask for a hint on the version seen (the seat to act only, where the table gives hints).",
-        {"version": _VERSION},
-        ["version"],
-    ),
-    "chat": _message(
-        "chat",
-        "A line of the table's chat: a seat's is read by everyone at the table, a spectator's by the spectators "
-        f"only. One speaker (a seat, with all its connections; a spectator's connection) may say {CHAT_BURST:g} "
-        f"lines at once and {CHAT_RATE:g} a second after that. Refused with bad_chat (the rule in words) when blank, "
-        "too long, or holding a control or invisible formatting character; with rate_limited when too frequent.",
-        {"text": _CHAT_TEXT},
-        ["text"],
-    ),
-}
-"""What a client may send (each message at most :data:`~clubsuite.server.limits.MAX_MESSAGE_BYTES` bytes)."""
+
+def _client_schema(model: type[ClientMessage]) -> JsonObject:
+    """A client message's schema, from the model that reads it: the model's own, with the page's ``$schema``, the
+    message's name as its title, its description on one line (and, for chat, the speaker's rate, which the chat
+    room keeps), ``type`` first and no per-field titles (each field has a description instead)."""
+    own = model.model_json_schema()
+    kind = get_args(model.model_fields["type"].annotation)[0]
+    properties = {name: {k: v for k, v in field.items() if k != "title"} for name, field in own["properties"].items()}
+    description = " ".join(str(own["description"]).split())
+    if kind == "chat":
+        description += (
+            f" One speaker (a seat, with all its connections; a spectator's address, with all its connections) may "
+            f"say {CHAT_BURST:g} lines at once and {CHAT_RATE:g} a second after that; more are refused with "
+            "rate_limited."
+        )
+    return {
+        "$schema": "https://json-schema.org/draft/2020-12/schema",
+        "title": kind,
+        "description": description,
+        "type": own["type"],
+        "properties": {"type": properties.pop("type"), **properties},
+        "required": own["required"],
+        "additionalProperties": own["additionalProperties"],
+    }
+
+
+CLIENT: dict[str, JsonObject] = {kind: _client_schema(model) for kind, model in KINDS.items()}
+"""What a client may send (each message at most :data:`~clubsuite.server.limits.MAX_MESSAGE_BYTES` bytes), as the
+models of :mod:`~clubsuite.server.table.protocol` that read it describe it."""
 
 SERVER: dict[str, JsonObject] = {
     "welcome": _message(
@@ -381,6 +381,7 @@ SERVER: dict[str, JsonObject] = {
 """What the server sends."""
 
 BEGIN, END = "<!-- protocol-schemas:begin -->", "<!-- protocol-schemas:end -->"
+MESSAGES_BEGIN, MESSAGES_END = "<!-- protocol-client-messages:begin -->", "<!-- protocol-client-messages:end -->"
 
 
 def docs_block() -> str:
@@ -393,9 +394,38 @@ def docs_block() -> str:
     return "\n".join(parts)
 
 
+def _cell(text: object) -> str:
+    """Text as one cell of a Markdown table: on one line, its bars escaped."""
+    return " ".join(str(text).split()).replace("|", "\\|")
+
+
+def messages_block() -> str:
+    """The client's messages as the protocol page's table shows them, from the models that read them: each
+    message with its meaning, then each of its fields (whether it may be left out) with its rule."""
+    shared = CLIENT_MESSAGES[0].model_fields["protocol"]
+    parts = [
+        MESSAGES_BEGIN,
+        "",
+        f"Every message has `type`, its name, and may have `protocol`: {_cell(shared.description)}.",
+        "",
+        "| Message | Field | Meaning |",
+        "| --- | --- | --- |",
+    ]
+    for kind, model in KINDS.items():
+        parts.append(f"| `{kind}` | | {_cell(CLIENT[kind]['description'])} |")
+        for name, info in model.model_fields.items():
+            if name not in ("type", "protocol"):
+                need = "required" if info.is_required() else "optional"
+                parts.append(f"| | `{name}` ({need}) | {_cell(info.description)} |")
+    parts += ["", MESSAGES_END]
+    return "\n".join(parts)
+
+
 def write_docs(path: Path) -> bool:
-    """Put :func:`docs_block` into the page between the markers; whether the page changed."""
-    return write_block(path, docs_block(), BEGIN, END)
+    """Put :func:`messages_block` and :func:`docs_block` into the page, each between its markers; whether the page
+    changed."""
+    table = write_block(path, messages_block(), MESSAGES_BEGIN, MESSAGES_END)
+    return write_block(path, docs_block(), BEGIN, END) or table
 
 
 if __name__ == "__main__":
