@@ -144,19 +144,18 @@ def test_a_session_planted_before_signing_in_is_never_the_session_after(server: 
         assert c.cookies["clubs_session"] != "x" * 43
 
 
-def test_password_guesses_are_bounded_per_address_and_per_account(store: Store) -> None:
-    limits = replace(ROOMY, login_rate="5/minute", login_account_rate="3/hour")
-    with ThreadServer(store, limits) as server:
-        with browser(server) as b:
-            sign_up(b, "Ann")
-        with browser(server) as guesser:
-            for _ in range(3):
-                refused(sign_in(guesser, "Ann", "wrong password"), 401, "bad_login")
-            # The account waits, whoever asks, even with the right password.
-            refused(sign_in(guesser, "Ann", PASSWORD), 429, "login_wait")
-            r = sign_in(guesser, "Bob", PASSWORD)  # the address's sixth password check in a minute (sign-up counts)
-            refused(r, 429, "rate_limited")
-            assert int(r.headers["retry-after"]) >= 1
+@pytest.mark.server(limits=replace(ROOMY, login_rate="5/minute", login_account_rate="3/hour"))
+def test_password_guesses_are_bounded_per_address_and_per_account(server: ThreadServer) -> None:
+    with browser(server) as b:
+        sign_up(b, "Ann")
+    with browser(server) as guesser:
+        for _ in range(3):
+            refused(sign_in(guesser, "Ann", "wrong password"), 401, "bad_login")
+        # The account waits, whoever asks, even with the right password.
+        refused(sign_in(guesser, "Ann", PASSWORD), 429, "login_wait")
+        r = sign_in(guesser, "Bob", PASSWORD)  # the address's sixth password check in a minute (sign-up counts)
+        refused(r, 429, "rate_limited")
+        assert int(r.headers["retry-after"]) >= 1
 
 
 def test_sessions_are_listed_and_one_ended_signs_that_browser_out(server: ThreadServer) -> None:

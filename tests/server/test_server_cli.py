@@ -99,44 +99,44 @@ def test_the_protocol_page_shows_the_schemas_of_the_code() -> None:
     assert docs_block() in page, "run: python -m clubsuite.server.table.schemas --write docs/protocol.md"
 
 
-def test_leaving_a_seat_lets_its_bot_play_and_someone_else_take_it(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path)) as server:
-        table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}])
-        token = post(server.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
-        assert post(server.base, f"/tables/{table['id']}/leave", {"token": "wrong"}, 403)["code"] == "bad_token"
-        assert post(server.base, f"/tables/{table['id']}/leave", {"token": token})["seat"] == 0
-        info = get(server.base, f"/tables/{table['id']}")
-        assert info["free_seats"] == [0] and info["seats"][0]["bot_playing"] and not info["waiting"]
-        assert post(server.base, f"/tables/{table['id']}/join", {"name": "Bo"})["seat"] == 0
-        stale = Client(server.base, table["id"], token)
-        assert stale.recv()["code"] == "bad_token"
-        stale.close()
+def test_leaving_a_seat_lets_its_bot_play_and_someone_else_take_it(server: ThreadServer) -> None:
+    table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}])
+    token = post(server.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
+    assert post(server.base, f"/tables/{table['id']}/leave", {"token": "wrong"}, 403)["code"] == "bad_token"
+    assert post(server.base, f"/tables/{table['id']}/leave", {"token": token})["seat"] == 0
+    info = get(server.base, f"/tables/{table['id']}")
+    assert info["free_seats"] == [0] and info["seats"][0]["bot_playing"] and not info["waiting"]
+    assert post(server.base, f"/tables/{table['id']}/join", {"name": "Bo"})["seat"] == 0
+    stale = Client(server.base, table["id"], token)
+    assert stale.recv()["code"] == "bad_token"
+    stale.close()
 
 
 @pytest.mark.parametrize("hints", [False, True])
-def test_a_hint_is_the_heuristic_bots_legal_choice_where_the_table_gives_hints(tmp_path: Path, hints: bool) -> None:
-    with ThreadServer(Store.in_directory(tmp_path)) as server:
-        seats = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
-        table = new_table(server.base, "whist", seats, hints=hints)
-        token = post(server.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
-        c = Client(server.base, table["id"], token)
-        turn = c.until(lambda m: m["type"] in ("state", "update") and m["to_act"] == 0)
-        assert turn["legal"] == ["keep", "exchange"] and "legal" not in turn["view"]  # legal actions either way
-        c.send({"type": "hint", "version": turn["version"]})
-        answer = c.until(lambda m: m["type"] in ("hint", "error"))
-        if hints:
-            assert answer["type"] == "hint" and answer["version"] == turn["version"]
-            assert answer["action"] in turn["legal"]
-        else:
-            assert answer["type"] == "error" and answer["code"] == "no_hints"
-        c.send({"type": "hint", "version": turn["version"] + 5})
-        assert c.until(lambda m: m["type"] == "error")["code"] == ("stale" if hints else "no_hints")
-        c.send({"type": "act", "action": "keep", "version": turn["version"]})
-        assert c.until(lambda m: m["type"] == "update" and m["by"]["seat"] == 0)
-        c.send({"type": "hint", "version": turn["version"] + 1})  # no longer this seat's turn
-        if hints:
-            assert c.until(lambda m: m["type"] == "error")["code"] in ("not_your_turn", "stale")
-        c.close()
+def test_a_hint_is_the_heuristic_bots_legal_choice_where_the_table_gives_hints(
+    server: ThreadServer, hints: bool
+) -> None:
+    seats = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
+    table = new_table(server.base, "whist", seats, hints=hints)
+    token = post(server.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
+    c = Client(server.base, table["id"], token)
+    turn = c.until(lambda m: m["type"] in ("state", "update") and m["to_act"] == 0)
+    assert turn["legal"] == ["keep", "exchange"] and "legal" not in turn["view"]  # legal actions either way
+    c.send({"type": "hint", "version": turn["version"]})
+    answer = c.until(lambda m: m["type"] in ("hint", "error"))
+    if hints:
+        assert answer["type"] == "hint" and answer["version"] == turn["version"]
+        assert answer["action"] in turn["legal"]
+    else:
+        assert answer["type"] == "error" and answer["code"] == "no_hints"
+    c.send({"type": "hint", "version": turn["version"] + 5})
+    assert c.until(lambda m: m["type"] == "error")["code"] == ("stale" if hints else "no_hints")
+    c.send({"type": "act", "action": "keep", "version": turn["version"]})
+    assert c.until(lambda m: m["type"] == "update" and m["by"]["seat"] == 0)
+    c.send({"type": "hint", "version": turn["version"] + 1})  # no longer this seat's turn
+    if hints:
+        assert c.until(lambda m: m["type"] == "error")["code"] in ("not_your_turn", "stale")
+    c.close()
 
 
 def test_the_load_benchmark_plays_more_tables_and_sockets_than_one_address_may_have_by_default() -> None:

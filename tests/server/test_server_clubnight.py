@@ -156,15 +156,14 @@ def test_a_two_table_club_night_is_played_to_its_standings(server: ThreadServer)
     assert host.post(f"/clubnights/{nid}/rounds", headers=host_h).json()["code"] == "over"
 
 
-def test_a_club_nights_tables_count_against_its_hosts_share_of_tables(each_store: Store) -> None:
-    limits = replace(ROOMY, tables_per_address=3)
-    with ThreadServer(each_store, limits) as server:
-        host, _, host_h = account(server, "Ann")
-        night = host.post("/clubnights", json={"game": "whist(target=3)", "tables": 4}, headers=host_h).json()
-        host.post(f"/clubnights/{night['id']}/enter", json={}, headers=host_h)
-        httpx.post(f"{server.base}/clubnights/{night['id']}/enter", json={"name": "Bob"})
-        refused = host.post(f"/clubnights/{night['id']}/rounds", headers=host_h).json()
-        assert refused["code"] == "too_many_tables"
-        hub = server.server.config.app.state.hub
-        assert hub.tables == {}  # the tables made before the refusal were closed again
-        assert host.get(f"/clubnights/{night['id']}").json()["played"] == []
+@pytest.mark.server(limits=replace(ROOMY, tables_per_address=3))
+def test_a_club_nights_tables_count_against_its_hosts_share_of_tables(server: ThreadServer) -> None:
+    host, _, host_h = account(server, "Ann")
+    night = host.post("/clubnights", json={"game": "whist(target=3)", "tables": 4}, headers=host_h).json()
+    host.post(f"/clubnights/{night['id']}/enter", json={}, headers=host_h)
+    httpx.post(f"{server.base}/clubnights/{night['id']}/enter", json={"name": "Bob"})
+    refused = host.post(f"/clubnights/{night['id']}/rounds", headers=host_h).json()
+    assert refused["code"] == "too_many_tables"
+    hub = server.server.config.app.state.hub
+    assert hub.tables == {}  # the tables made before the refusal were closed again
+    assert host.get(f"/clubnights/{night['id']}").json()["played"] == []

@@ -139,70 +139,70 @@ def test_a_head_too_large_or_with_too_many_lines_is_refused_without_a_500(server
     assert httpx.get(server.base + "/health").status_code == 200
 
 
-def test_connections_that_send_their_request_too_slowly_are_closed(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, request_timeout=1.0)) as server:
-        table = new_table(server.base, "whist")
-        starts = [
-            b"",  # connected, and never a byte
-            b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # a head never finished
-            b"POST /tables/%s/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{" % table["id"].encode(),
-        ]
-        sockets = []
-        for data in starts * 10:
-            s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
-            s.sendall(data)
-            sockets.append(s)
-        try:
-            for s in sockets:
-                s.settimeout(30)
-                with contextlib.suppress(ConnectionResetError):
-                    assert s.recv(65536) == b""  # the server closed it (long before the 30 s are up)
-        finally:
-            for s in sockets:
-                s.close()
-        assert httpx.get(server.base + "/health").status_code == 200
-        assert httpx.get(server.base + f"/tables/{table['id']}").json()["free_seats"] == [0, 1, 2]
+@pytest.mark.server(limits=replace(ROOMY, request_timeout=1.0))
+def test_connections_that_send_their_request_too_slowly_are_closed(server: ThreadServer) -> None:
+    table = new_table(server.base, "whist")
+    starts = [
+        b"",  # connected, and never a byte
+        b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n",  # a head never finished
+        b"POST /tables/%s/join HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{" % table["id"].encode(),
+    ]
+    sockets = []
+    for data in starts * 10:
+        s = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+        s.sendall(data)
+        sockets.append(s)
+    try:
+        for s in sockets:
+            s.settimeout(30)
+            with contextlib.suppress(ConnectionResetError):
+                assert s.recv(65536) == b""  # the server closed it (long before the 30 s are up)
+    finally:
+        for s in sockets:
+            s.close()
+    assert httpx.get(server.base + "/health").status_code == 200
+    assert httpx.get(server.base + f"/tables/{table['id']}").json()["free_seats"] == [0, 1, 2]
 
 
 # -- other sites ---------------------------------------------------------------------------------------------------
+@pytest.mark.server(origins=("https://club.example",))
 def test_a_page_of_another_site_may_not_post_to_the_lobby_but_the_servers_own_and_allowed_ones_may(
-    tmp_path: Path,
+    server: ThreadServer,
 ) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), origins=("https://club.example",)) as server:
-        body = {"game": "whist"}
-        r = httpx.post(server.base + "/tables", json=body, headers={"origin": "https://evil.example"})
-        assert "another site" in refused(r, 403, "bad_origin")
-        assert httpx.get(server.base + "/tables").json() == []
-        own = f"http://127.0.0.1:{server.port}"
-        assert httpx.post(server.base + "/tables", json=body, headers={"origin": own}).status_code == 201
-        allowed = {"origin": "https://club.example"}
-        assert httpx.post(server.base + "/tables", json=body, headers=allowed).status_code == 201
-        assert httpx.post(server.base + "/tables", json=body).status_code == 201  # no Origin: not a browser
+    body = {"game": "whist"}
+    r = httpx.post(server.base + "/tables", json=body, headers={"origin": "https://evil.example"})
+    assert "another site" in refused(r, 403, "bad_origin")
+    assert httpx.get(server.base + "/tables").json() == []
+    own = f"http://127.0.0.1:{server.port}"
+    assert httpx.post(server.base + "/tables", json=body, headers={"origin": own}).status_code == 201
+    allowed = {"origin": "https://club.example"}
+    assert httpx.post(server.base + "/tables", json=body, headers=allowed).status_code == 201
+    assert httpx.post(server.base + "/tables", json=body).status_code == 201  # no Origin: not a browser
 
 
 # -- rates ---------------------------------------------------------------------------------------------------------
-def test_making_tables_too_fast_from_one_address_is_refused_with_429_and_retry_after(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, create_rate="3/minute")) as server:
-        for _ in range(3):
-            new_table(server.base, "whist")
-        r = httpx.post(server.base + "/tables", json={"game": "whist"})
-        assert "at most 3 a minute" in refused(r, 429, "rate_limited")
-        assert 1 <= int(r.headers["retry-after"]) <= 60
-        assert len(httpx.get(server.base + "/tables").json()) == 3
+@pytest.mark.server(limits=replace(ROOMY, create_rate="3/minute"))
+def test_making_tables_too_fast_from_one_address_is_refused_with_429_and_retry_after(server: ThreadServer) -> None:
+    for _ in range(3):
+        new_table(server.base, "whist")
+    r = httpx.post(server.base + "/tables", json={"game": "whist"})
+    assert "at most 3 a minute" in refused(r, 429, "rate_limited")
+    assert 1 <= int(r.headers["retry-after"]) <= 60
+    assert len(httpx.get(server.base + "/tables").json()) == 3
 
 
-def test_guessing_invite_codes_is_rate_limited(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, join_rate="5/minute")) as server:
-        for i in range(5):
-            refused(httpx.post(server.base + f"/invites/guess{i}/join", json={"name": "Eve"}), 404, "no_table")
-        refused(httpx.post(server.base + "/invites/guess5/join", json={"name": "Eve"}), 429, "rate_limited")
-        refused(httpx.get(server.base + "/invites/guess6"), 429, "rate_limited")
+@pytest.mark.server(limits=replace(ROOMY, join_rate="5/minute"))
+def test_guessing_invite_codes_is_rate_limited(server: ThreadServer) -> None:
+    for i in range(5):
+        refused(httpx.post(server.base + f"/invites/guess{i}/join", json={"name": "Eve"}), 404, "no_table")
+    refused(httpx.post(server.base + "/invites/guess5/join", json={"name": "Eve"}), 429, "rate_limited")
+    refused(httpx.get(server.base + "/invites/guess6"), 429, "rate_limited")
 
 
-def test_every_request_counts_in_one_rate_per_address(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, request_rate="20/minute")) as server:
-        codes = [httpx.get(server.base + "/health").status_code for _ in range(25)]
-        assert codes[:20] == [200] * 20 and codes[20:] == [429] * 5
+@pytest.mark.server(limits=replace(ROOMY, request_rate="20/minute"))
+def test_every_request_counts_in_one_rate_per_address(server: ThreadServer) -> None:
+    codes = [httpx.get(server.base + "/health").status_code for _ in range(25)]
+    assert codes[:20] == [200] * 20 and codes[20:] == [429] * 5
 
 
 # -- replays -------------------------------------------------------------------------------------------------------
@@ -353,19 +353,18 @@ def test_clients_are_counted_by_address_an_ipv6_one_by_its_network() -> None:
     assert address_key("2001:db8:1:3::1") != address_key("2001:db8:1:2::1")
 
 
-def test_behind_a_trusted_proxy_clients_are_counted_by_the_address_it_names(tmp_path: Path) -> None:
-    limits = replace(ROOMY, connections_per_address=2, create_rate="2/minute")
-    with ThreadServer(Store.in_directory(tmp_path), limits, trusted=("127.0.0.1",)) as server:
-        held = [socket.create_connection(("127.0.0.1", server.port), timeout=30) for _ in range(4)]
-        try:  # the proxy's own connections carry many clients: not held to one client's share
-            held[3].sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-            assert held[3].recv(12) == b"HTTP/1.1 200"
-        finally:
-            for s in held:
-                s.close()
-        for client in ("198.51.100.1", "198.51.100.2"):  # each client its own rate, as the proxy names it
-            for _ in range(2):
-                r = httpx.post(server.base + "/tables", json={"game": "whist"}, headers={"x-forwarded-for": client})
-                assert r.status_code == 201
+@pytest.mark.server(limits=replace(ROOMY, connections_per_address=2, create_rate="2/minute"), trusted=("127.0.0.1",))
+def test_behind_a_trusted_proxy_clients_are_counted_by_the_address_it_names(server: ThreadServer) -> None:
+    held = [socket.create_connection(("127.0.0.1", server.port), timeout=30) for _ in range(4)]
+    try:  # the proxy's own connections carry many clients: not held to one client's share
+        held[3].sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+        assert held[3].recv(12) == b"HTTP/1.1 200"
+    finally:
+        for s in held:
+            s.close()
+    for client in ("198.51.100.1", "198.51.100.2"):  # each client its own rate, as the proxy names it
+        for _ in range(2):
             r = httpx.post(server.base + "/tables", json={"game": "whist"}, headers={"x-forwarded-for": client})
-            refused(r, 429, "rate_limited")
+            assert r.status_code == 201
+        r = httpx.post(server.base + "/tables", json={"game": "whist"}, headers={"x-forwarded-for": client})
+        refused(r, 429, "rate_limited")

@@ -129,16 +129,16 @@ def test_a_message_nested_thousands_deep_gets_bad_json_and_the_connection_lives(
     c.close()
 
 
-def test_a_page_of_another_site_may_not_open_a_table_socket(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), origins=("https://club.example",)) as server:
-        table = new_table(server.base, "whist")["id"]
-        with pytest.raises(InvalidStatus) as refused:
-            connect(ws_url(server, table), origin="https://evil.example", open_timeout=10)  # type: ignore[arg-type]
-        assert refused.value.response.status_code == 403
-        for origin in (f"http://127.0.0.1:{server.port}", "https://club.example"):
-            with connect(ws_url(server, table), origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
-                ws.send('{"type": "hello", "token": null}')
-                assert '"welcome"' in str(ws.recv(10))
+@pytest.mark.server(origins=("https://club.example",))
+def test_a_page_of_another_site_may_not_open_a_table_socket(server: ThreadServer) -> None:
+    table = new_table(server.base, "whist")["id"]
+    with pytest.raises(InvalidStatus) as refused:
+        connect(ws_url(server, table), origin="https://evil.example", open_timeout=10)  # type: ignore[arg-type]
+    assert refused.value.response.status_code == 403
+    for origin in (f"http://127.0.0.1:{server.port}", "https://club.example"):
+        with connect(ws_url(server, table), origin=origin, open_timeout=10) as ws:  # type: ignore[arg-type]
+            ws.send('{"type": "hello", "token": null}')
+            assert '"welcome"' in str(ws.recv(10))
 
 
 # -- private tables ------------------------------------------------------------------------------------------------
@@ -180,81 +180,80 @@ def test_a_private_table_is_joined_and_watched_only_through_its_invite_and_its_i
 
 
 # -- counts --------------------------------------------------------------------------------------------------------
-def test_sockets_are_bounded_per_seat_token_per_address_and_spectators_per_table(tmp_path: Path) -> None:
-    limits = replace(ROOMY, sockets_per_token=2, spectators_per_table=2, sockets_per_address=6)
-    with ThreadServer(Store.in_directory(tmp_path), limits) as server:
-        table, (token,) = seated(server)
-        opened = [Client(server.base, table, token) for _ in range(2)]
-        for c in opened:
-            c.until(lambda m: m["type"] == "state")
-        third = Client(server.base, table, token)
-        error = third.until(lambda m: m["type"] == "error")
-        assert error["code"] == "too_many_connections" and "this seat has 2" in error["message"]
-        third.close()
-        watchers = [Client(server.base, table) for _ in range(2)]
-        for c in watchers:
-            c.until(lambda m: m["type"] == "state")
-        error = Client(server.base, table).until(lambda m: m["type"] == "error")
-        assert error["code"] == "too_many_connections" and "2 spectators" in error["message"]
-        other, _ = seated(server)
-        more = [Client(server.base, other) for _ in range(2)]  # six from this address now
-        for c in more:
-            c.until(lambda m: m["type"] == "state")
-        error = Client(server.base, other).until(lambda m: m["type"] == "error")
-        assert error["code"] == "too_many_connections" and "your address has 6" in error["message"]
-        for c in opened + watchers + more:
-            c.close()
-        # closed sockets are counted out: the seat is reachable again
-        wait_until(
-            lambda: sum(server.server.config.app.state.hub.admission.by_address.values()) == 0,
-            30,
-            "sockets not counted out",
-        )
-        again = Client(server.base, table, token)
-        assert again.until(lambda m: m["type"] in ("state", "error"))["type"] == "state"
-        again.close()
+@pytest.mark.server(limits=replace(ROOMY, sockets_per_token=2, spectators_per_table=2, sockets_per_address=6))
+def test_sockets_are_bounded_per_seat_token_per_address_and_spectators_per_table(server: ThreadServer) -> None:
+    table, (token,) = seated(server)
+    opened = [Client(server.base, table, token) for _ in range(2)]
+    for c in opened:
+        c.until(lambda m: m["type"] == "state")
+    third = Client(server.base, table, token)
+    error = third.until(lambda m: m["type"] == "error")
+    assert error["code"] == "too_many_connections" and "this seat has 2" in error["message"]
+    third.close()
+    watchers = [Client(server.base, table) for _ in range(2)]
+    for c in watchers:
+        c.until(lambda m: m["type"] == "state")
+    error = Client(server.base, table).until(lambda m: m["type"] == "error")
+    assert error["code"] == "too_many_connections" and "2 spectators" in error["message"]
+    other, _ = seated(server)
+    more = [Client(server.base, other) for _ in range(2)]  # six from this address now
+    for c in more:
+        c.until(lambda m: m["type"] == "state")
+    error = Client(server.base, other).until(lambda m: m["type"] == "error")
+    assert error["code"] == "too_many_connections" and "your address has 6" in error["message"]
+    for c in opened + watchers + more:
+        c.close()
+    # closed sockets are counted out: the seat is reachable again
+    wait_until(
+        lambda: sum(server.server.config.app.state.hub.admission.by_address.values()) == 0,
+        30,
+        "sockets not counted out",
+    )
+    again = Client(server.base, table, token)
+    assert again.until(lambda m: m["type"] in ("state", "error"))["type"] == "state"
+    again.close()
 
 
-def test_tables_are_bounded_per_address_and_in_all(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, tables_per_address=3, max_tables=4)) as server:
-        for _ in range(3):
-            new_table(server.base, "whist")
-        r = httpx.post(server.base + "/tables", json={"game": "whist"})
-        assert r.status_code == 429 and r.json()["code"] == "too_many_tables"
-        hub = server.server.config.app.state.hub
-        made = asyncio.run_coroutine_threadsafe(
-            hub.create_table("whist", [SeatRequest("person")] * 3, TableSettings(), creator="203.0.113.9"), hub.loop
-        )
-        made.result(10)  # another address may: four tables now, the most the server holds
-        r = httpx.post(server.base + "/tables", json={"game": "whist"})
-        assert r.status_code in (429, 503)
-        more = asyncio.run_coroutine_threadsafe(
-            hub.create_table("whist", [SeatRequest("person")] * 3, TableSettings(), creator="203.0.113.10"), hub.loop
-        )
-        with pytest.raises(Exception, match="as many tables as it can hold"):
-            more.result(10)
+@pytest.mark.server(limits=replace(ROOMY, tables_per_address=3, max_tables=4))
+def test_tables_are_bounded_per_address_and_in_all(server: ThreadServer) -> None:
+    for _ in range(3):
+        new_table(server.base, "whist")
+    r = httpx.post(server.base + "/tables", json={"game": "whist"})
+    assert r.status_code == 429 and r.json()["code"] == "too_many_tables"
+    hub = server.server.config.app.state.hub
+    made = asyncio.run_coroutine_threadsafe(
+        hub.create_table("whist", [SeatRequest("person")] * 3, TableSettings(), creator="203.0.113.9"), hub.loop
+    )
+    made.result(10)  # another address may: four tables now, the most the server holds
+    r = httpx.post(server.base + "/tables", json={"game": "whist"})
+    assert r.status_code in (429, 503)
+    more = asyncio.run_coroutine_threadsafe(
+        hub.create_table("whist", [SeatRequest("person")] * 3, TableSettings(), creator="203.0.113.10"), hub.loop
+    )
+    with pytest.raises(Exception, match="as many tables as it can hold"):
+        more.result(10)
 
 
-def test_a_table_nobody_is_at_is_closed_after_a_while_and_one_with_a_player_stays(tmp_path: Path) -> None:
+@pytest.mark.server(limits=replace(ROOMY, table_idle=6.0))
+def test_a_table_nobody_is_at_is_closed_after_a_while_and_one_with_a_player_stays(server: ThreadServer) -> None:
     # Idle for 6 s: room enough, however loaded the machine, to connect to the other tables before they count as
     # idle. The table whose player leaves is another than the one whose player stays, so that the two waits for a
     # table to go idle run at once, not one after the other.
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, table_idle=6.0)) as server:
-        quiet = new_table(server.base, "whist")["id"]
-        table, (token,) = seated(server)
-        left, (left_token,) = seated(server)
-        c = Client(server.base, table, token)
-        c.until(lambda m: m["type"] == "state")
-        gone = Client(server.base, left, left_token)
-        gone.until(lambda m: m["type"] == "state")
-        gone.close()  # its player has gone: nobody is at it from now on
-        wait_until(lambda: httpx.get(server.base + f"/tables/{quiet}").status_code == 404, 30, "not closed")
-        wait_until(lambda: httpx.get(server.base + f"/tables/{left}").status_code == 404, 30, "not closed")
-        assert get(server.base, f"/tables/{table}")["id"] == table  # its player is still there
-        store = server.server.config.app.state.hub.store
-        assert [t.id for t in store.tables()] == [table]  # closed in the database too (kept, not served)
-        assert {t.id for t in store.tables(include_closed=True)} == {quiet, table, left}
-        c.close()
+    quiet = new_table(server.base, "whist")["id"]
+    table, (token,) = seated(server)
+    left, (left_token,) = seated(server)
+    c = Client(server.base, table, token)
+    c.until(lambda m: m["type"] == "state")
+    gone = Client(server.base, left, left_token)
+    gone.until(lambda m: m["type"] == "state")
+    gone.close()  # its player has gone: nobody is at it from now on
+    wait_until(lambda: httpx.get(server.base + f"/tables/{quiet}").status_code == 404, 30, "not closed")
+    wait_until(lambda: httpx.get(server.base + f"/tables/{left}").status_code == 404, 30, "not closed")
+    assert get(server.base, f"/tables/{table}")["id"] == table  # its player is still there
+    store = server.server.config.app.state.hub.store
+    assert [t.id for t in store.tables()] == [table]  # closed in the database too (kept, not served)
+    assert {t.id for t in store.tables(include_closed=True)} == {quiet, table, left}
+    c.close()
 
 
 def test_the_lobby_lists_at_most_a_hundred_tables_those_waiting_first(server: ThreadServer) -> None:
@@ -320,36 +319,34 @@ def test_a_private_tables_socket_answers_exactly_as_a_missing_tables_does(server
     assert answers[private] == answers["NoSuchTable1"] == ["bad_message", 4400, "bad_json", 4400, "no_table", 4404]
 
 
-def test_network_connections_are_bounded_per_address_and_in_all_before_a_byte_is_read(tmp_path: Path) -> None:
-    limits = replace(ROOMY, connections_per_address=4, max_connections=6)
-    with ThreadServer(Store.in_directory(tmp_path), limits) as server:
+@pytest.mark.server(limits=replace(ROOMY, connections_per_address=4, max_connections=6))
+def test_network_connections_are_bounded_per_address_and_in_all_before_a_byte_is_read(server: ThreadServer) -> None:
+    def opened(address: str) -> socket.socket:
+        s = socket.socket()
+        s.bind((address, 0))
+        s.connect(("127.0.0.1", server.port))
+        s.settimeout(30)
+        return s
 
-        def opened(address: str) -> socket.socket:
-            s = socket.socket()
-            s.bind((address, 0))
-            s.connect(("127.0.0.1", server.port))
-            s.settimeout(30)
-            return s
+    def refused_at_once(s: socket.socket) -> bool:
+        with contextlib.suppress(ConnectionResetError):
+            return s.recv(1) == b""
+        return True
 
-        def refused_at_once(s: socket.socket) -> bool:
-            with contextlib.suppress(ConnectionResetError):
-                return s.recv(1) == b""
-            return True
-
-        held = [opened("127.0.0.2") for _ in range(4)]  # idle: none has sent a byte
-        held[0].sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
-        assert held[0].recv(12) == b"HTTP/1.1 200"  # a counted connection is served
-        fifth = opened("127.0.0.2")
-        assert refused_at_once(fifth)  # one too many from this address, closed before a byte is read
-        held += [opened("127.0.0.3") for _ in range(2)]  # six in all now
-        assert refused_at_once(opened("127.0.0.4"))  # one too many for the server
-        for s in held:
-            s.close()
-        door = server.server.config.http.door  # type: ignore[union-attr]
-        wait_until(lambda: door.total == 0, 30, "the closed connections were not counted out")
-        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:  # counted out: room again
-            s.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
-            assert s.recv(12) == b"HTTP/1.1 200"
+    held = [opened("127.0.0.2") for _ in range(4)]  # idle: none has sent a byte
+    held[0].sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+    assert held[0].recv(12) == b"HTTP/1.1 200"  # a counted connection is served
+    fifth = opened("127.0.0.2")
+    assert refused_at_once(fifth)  # one too many from this address, closed before a byte is read
+    held += [opened("127.0.0.3") for _ in range(2)]  # six in all now
+    assert refused_at_once(opened("127.0.0.4"))  # one too many for the server
+    for s in held:
+        s.close()
+    door = server.server.config.http.door  # type: ignore[union-attr]
+    wait_until(lambda: door.total == 0, 30, "the closed connections were not counted out")
+    with socket.create_connection(("127.0.0.1", server.port), timeout=30) as s:  # counted out: room again
+        s.sendall(b"GET /health HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+        assert s.recv(12) == b"HTTP/1.1 200"
 
 
 def test_searching_bots_cannot_hold_up_instant_bots_or_hints_and_one_address_gives_few_tables_to_them(

@@ -6,7 +6,6 @@ lobby's list names each table in words, with its host, its rules and its spectat
 from __future__ import annotations
 
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import httpx
@@ -121,32 +120,32 @@ def test_bad_input_is_refused_with_a_clear_message_and_makes_no_table(
     assert get(server.base, "/tables") == []
 
 
-def test_quick_play_counts_as_making_a_table(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, create_rate="3/minute")) as server:
-        for name in ("Ann", "Bob", "Cy"):
-            quick(server, "whist", name)
-        r = httpx.post(server.base + "/quickplay", json={"game": "whist", "name": "Di"})
-        assert "new tables" in refused(r, 429, "rate_limited")
-        assert int(r.headers["retry-after"]) >= 1
-        assert len(get(server.base, "/tables")) == 3
+@pytest.mark.server(limits=replace(ROOMY, create_rate="3/minute"))
+def test_quick_play_counts_as_making_a_table(server: ThreadServer) -> None:
+    for name in ("Ann", "Bob", "Cy"):
+        quick(server, "whist", name)
+    r = httpx.post(server.base + "/quickplay", json={"game": "whist", "name": "Di"})
+    assert "new tables" in refused(r, 429, "rate_limited")
+    assert int(r.headers["retry-after"]) >= 1
+    assert len(get(server.base, "/tables")) == 3
 
 
-def test_quick_play_counts_as_taking_a_seat(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, join_rate="2/minute")) as server:
-        table = waiting_table(server, "whist", 3, 0)
-        quick(server, "whist", "Ann")
-        quick(server, "whist", "Bob")
-        r = httpx.post(server.base + "/quickplay", json={"game": "whist", "name": "Cy"})
-        assert "seats taken" in refused(r, 429, "rate_limited")
-        assert get(server.base, f"/tables/{table}")["free_seats"] == [2]
+@pytest.mark.server(limits=replace(ROOMY, join_rate="2/minute"))
+def test_quick_play_counts_as_taking_a_seat(server: ThreadServer) -> None:
+    table = waiting_table(server, "whist", 3, 0)
+    quick(server, "whist", "Ann")
+    quick(server, "whist", "Bob")
+    r = httpx.post(server.base + "/quickplay", json={"game": "whist", "name": "Cy"})
+    assert "seats taken" in refused(r, 429, "rate_limited")
+    assert get(server.base, f"/tables/{table}")["free_seats"] == [2]
 
 
-def test_quick_play_makes_no_more_tables_than_an_address_may_have(tmp_path: Path) -> None:
-    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, tables_per_address=2)) as server:
-        quick(server, "whist", "Ann")
-        quick(server, "whist", "Bob")
-        r = httpx.post(server.base + "/quickplay", json={"game": "whist", "name": "Cy"})
-        refused(r, 429, "too_many_tables")
+@pytest.mark.server(limits=replace(ROOMY, tables_per_address=2))
+def test_quick_play_makes_no_more_tables_than_an_address_may_have(server: ThreadServer) -> None:
+    quick(server, "whist", "Ann")
+    quick(server, "whist", "Bob")
+    r = httpx.post(server.base + "/quickplay", json={"game": "whist", "name": "Cy"})
+    refused(r, 429, "too_many_tables")
 
 
 def test_the_list_names_each_table_with_its_host_rules_and_spectators(server: ThreadServer) -> None:
