@@ -318,23 +318,23 @@ def get_free(server: ThreadServer, table: str) -> list[int]:
     return list(httpx.get(server.base + f"/tables/{table}").json()["free_seats"])
 
 
-def test_a_request_for_a_name_the_server_does_not_answer_to_is_refused(tmp_path: Path) -> None:
+@pytest.mark.server(hosts=("clubs.example", "*.club.example"))
+def test_a_request_for_a_name_the_server_does_not_answer_to_is_refused(server: ThreadServer) -> None:
     """A page whose own name was pointed at the server (DNS rebinding) sends that name as Host: refused, so its
     Origin cannot pass for the server's own."""
-    with ThreadServer(Store.in_directory(tmp_path), hosts=("clubs.example", "*.club.example")) as server:
-        evil = {"host": "evil.example", "origin": "http://evil.example"}
-        assert "--allow-host" in refused(
-            httpx.post(server.base + "/tables", json={"game": "w"}, headers=evil), 400, "bad_host"
-        )
-        refused(httpx.get(server.base + "/health", headers={"host": "evil.example"}), 400, "bad_host")
-        handshake = (
-            b"GET /tables/x/ws HTTP/1.1\r\nHost: evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
-            b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
-        )
-        head, _, body = raw_request(server.port, handshake).partition(b"\r\n\r\n")
-        assert head.startswith(b"HTTP/1.1 400") and json.loads(body)["code"] == "bad_host"  # not upgraded
-        for host in (f"127.0.0.1:{server.port}", "localhost", "[::1]:80", "clubs.example", "a.club.example"):
-            assert httpx.get(server.base + "/health", headers={"host": host}).status_code == 200, host
+    evil = {"host": "evil.example", "origin": "http://evil.example"}
+    assert "--allow-host" in refused(
+        httpx.post(server.base + "/tables", json={"game": "w"}, headers=evil), 400, "bad_host"
+    )
+    refused(httpx.get(server.base + "/health", headers={"host": "evil.example"}), 400, "bad_host")
+    handshake = (
+        b"GET /tables/x/ws HTTP/1.1\r\nHost: evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
+        b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
+    )
+    head, _, body = raw_request(server.port, handshake).partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 400") and json.loads(body)["code"] == "bad_host"  # not upgraded
+    for host in (f"127.0.0.1:{server.port}", "localhost", "[::1]:80", "clubs.example", "a.club.example"):
+        assert httpx.get(server.base + "/health", headers={"host": host}).status_code == 200, host
 
 
 def test_no_such_path_or_method_and_unreadable_http_are_refused_as_json(server: ThreadServer) -> None:

@@ -12,7 +12,6 @@ import pickle
 import random
 import signal
 from dataclasses import replace
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -21,7 +20,6 @@ from serverkit import ROOMY, ThreadServer, get, in_own_loop, new_table, wait_unt
 from clubsuite.bots import make_bot
 from clubsuite.engine import resolve
 from clubsuite.runner import deal_next
-from clubsuite.server.store.database import Store
 from clubsuite.server.table.thinking import Thinkers, imagined
 
 SPEC = "pimc(samples=4)"
@@ -128,25 +126,23 @@ def test_a_closed_pool_takes_no_more_decisions() -> None:
         in_own_loop(main)
 
 
-def test_a_table_of_searching_bots_plays_on_through_one_worker_process(tmp_path: Path) -> None:
+@pytest.mark.server(limits=replace(ROOMY, bot_workers=1, search_tables_per_address=2))
+def test_a_table_of_searching_bots_plays_on_through_one_worker_process(server: ThreadServer) -> None:
     """Three ``hard`` bots and one worker process: the table's versions go on rising (every decision is asked of the
     one worker in turn)."""
-    limits = replace(ROOMY, bot_workers=1, search_tables_per_address=2)
-    with ThreadServer(Store.in_directory(tmp_path), limits) as server:
-        table = new_table(server.base, "whist", [{"kind": "bot", "bot": "hard"}] * 3)["id"]
-        wait_until(lambda: get(server.base, f"/tables/{table}")["version"] >= 12, 240, "the hard bots did not play")
-        assert server.server.config.app.state.hub.thinkers.workers == 1  # type: ignore[union-attr]
+    table = new_table(server.base, "whist", [{"kind": "bot", "bot": "hard"}] * 3)["id"]
+    wait_until(lambda: get(server.base, f"/tables/{table}")["version"] >= 12, 240, "the hard bots did not play")
+    assert server.server.config.app.state.hub.thinkers.workers == 1  # type: ignore[union-attr]
 
 
-def test_a_table_goes_on_with_the_instant_bot_when_its_searching_bot_cannot_decide(tmp_path: Path) -> None:
+def test_a_table_goes_on_with_the_instant_bot_when_its_searching_bot_cannot_decide(server: ThreadServer) -> None:
     """Every decision of the worker pool fails (as when a worker dies twice): the table does not stall, the game's
     instant bot plays the seat's turns."""
-    with ThreadServer(Store.in_directory(tmp_path), ROOMY) as server:
-        thinkers = server.server.config.app.state.hub.thinkers  # type: ignore[union-attr]
+    thinkers = server.server.config.app.state.hub.thinkers  # type: ignore[union-attr]
 
-        async def failing(*_: object) -> object:
-            raise RuntimeError("the workers are gone")
+    async def failing(*_: object) -> object:
+        raise RuntimeError("the workers are gone")
 
-        thinkers.choose = failing
-        table = new_table(server.base, "whist", [{"kind": "bot", "bot": "expert"}] * 3)["id"]
-        wait_until(lambda: get(server.base, f"/tables/{table}")["version"] >= 6, 120, "the table stalled")
+    thinkers.choose = failing
+    table = new_table(server.base, "whist", [{"kind": "bot", "bot": "expert"}] * 3)["id"]
+    wait_until(lambda: get(server.base, f"/tables/{table}")["version"] >= 6, 120, "the table stalled")
