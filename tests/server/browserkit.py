@@ -108,14 +108,6 @@ def seeded_table(server: Any, game: str, seats: list[Any], seed: int, **settings
     return future.result(10).id  # type: ignore[no-any-return]
 
 
-# -- one server for a module's tests -------------------------------------------------------------------------------
-def close_pages(browser: Any) -> None:
-    """Close every browser context still open (their pages, and the pages' sockets with them): the tests of a module
-    that share one server leave it no socket of an earlier test, counted against the per-address limits."""
-    for context in list(browser.contexts):
-        context.close()
-
-
 # -- pages ---------------------------------------------------------------------------------------------------------
 @dataclass
 class Watched:

@@ -28,27 +28,23 @@ What each fixture gives:
 
 ``postgres``, ``database_url`` and ``each_store`` are in ``tests/conftest.py``, for the whole suite.
 
-The helpers these are built from (the servers, the clients, the calls) are in :mod:`serverkit` and :mod:`proxykit`,
-imported in the fixtures themselves: see :func:`pytest_configure` for why not here.
+The helpers these are built from (the servers, the clients, the calls) are in :mod:`serverkit` and :mod:`proxykit`.
 """
 
 from __future__ import annotations
 
 import signal
-import sys
 from collections.abc import Iterator
 from pathlib import Path
-from types import ModuleType
 from typing import TYPE_CHECKING
 
 import pytest
+from proxykit import Node, node
+from serverkit import ThreadServer, start_all
 
 from clubsuite.server.store.database import Store
 
 if TYPE_CHECKING:
-    from proxykit import Node
-    from serverkit import ThreadServer
-
     from pgcluster import Cluster
 
 BACKENDS = ("sqlite", "postgresql")
@@ -56,15 +52,7 @@ BACKENDS = ("sqlite", "postgresql")
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Register the ``server`` and ``backends`` markers, and give the name ``conftest`` back to ``tests/conftest.py``.
-
-    Every ``conftest.py`` outside a package is imported under the one module name ``conftest``, each new one
-    taking it from the one before: after this file is loaded, ``from conftest import ...`` (``serverkit``, the
-    whist tests) would find this module instead of the suite's. This hook runs as soon as this file is loaded,
-    before the test modules of this folder and those collected after it are imported; ``serverkit`` and
-    ``proxykit`` are imported only in the fixtures, after it, so that their own ``from conftest import
-    HTTP_TIMEOUT`` finds the suite's.
-    """
+    """Register the ``server`` and ``backends`` markers."""
     config.addinivalue_line(
         "markers",
         "server(**options): the ThreadServer the server fixture starts takes these keyword arguments "
@@ -75,10 +63,6 @@ def pytest_configure(config: pytest.Config) -> None:
         "backends(*names): the back ends the store fixture is on ('sqlite', 'postgresql'): the test runs once on "
         "each, or, for one name, on it alone; SQLite alone without the marker",
     )
-    suite = (Path(__file__).parent.parent / "conftest.py").resolve()
-    for plugin in config.pluginmanager.get_plugins():
-        if isinstance(plugin, ModuleType) and Path(getattr(plugin, "__file__", None) or ".").resolve() == suite:
-            sys.modules["conftest"] = plugin
 
 
 def _backends(marker: pytest.Mark | None) -> tuple[str, ...]:
@@ -126,8 +110,6 @@ def store(store_backend: str, tmp_path: Path, request: pytest.FixtureRequest) ->
 def server(store: Store, request: pytest.FixtureRequest) -> Iterator[ThreadServer]:
     """A server of the test's own over ``store``, with the options of its ``server`` marker (the defaults of
     :class:`~serverkit.ThreadServer` without one)."""
-    from serverkit import ThreadServer
-
     marker = request.node.get_closest_marker("server")
     with ThreadServer(store, **(marker.kwargs if marker is not None else {})) as running:
         yield running
@@ -137,8 +119,6 @@ def server(store: Store, request: pytest.FixtureRequest) -> Iterator[ThreadServe
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     """One server for the whole module, over SQLite, at the default options: only for tests that change nothing
     another test of the module reads."""
-    from serverkit import ThreadServer
-
     with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
         yield running
 
@@ -147,8 +127,6 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
 def two_nodes(postgres: Cluster, tmp_path: Path) -> Iterator[tuple[Node, Node, str]]:
     """Two processes over one new database, both serving: (first, second, the database's URL). Both are killed
     after the test, the second first, whatever it did to them."""
-    from proxykit import node
-    from serverkit import start_all
 
     url = postgres.new_database()
     first, second = node(tmp_path, url, "a"), node(tmp_path, url, "b")

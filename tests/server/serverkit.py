@@ -33,8 +33,8 @@ from clubsuite.server.http.serving import uvicorn_config
 from clubsuite.server.limits import HASH_MEMORY_LEAST, ServerLimits
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.protocol import BURST, RATE
-from conftest import HTTP_TIMEOUT
 from pgcluster import free_port
+from timeouts import HTTP_TIMEOUT
 
 Message = dict[str, Any]
 T = TypeVar("T")

@@ -22,7 +22,7 @@ from typing import Any
 import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browserkit import Watched, close_pages, decide, keep_errors, last_message, offered, seeded_table, wait_for, watch
+from browserkit import Watched, decide, keep_errors, last_message, offered, seeded_table, wait_for, watch
 from serverkit import ThreadServer, new_table
 
 from clubsuite.engine import resolve
@@ -41,16 +41,10 @@ AXE = Axe()
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests: each makes tables of its own and asks nothing of the others'."""
+    """One server for the module's tests: each makes tables of its own and asks nothing of the others'
+    (the pages a test opened are closed after it: ``tests/conftest.py``)."""
     with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
         yield running
-
-
-@pytest.fixture(autouse=True)
-def _pages_closed(browser: Any) -> Iterator[None]:
-    """Each test's pages closed at its end, so that the shared server counts none of their sockets afterwards."""
-    yield
-    close_pages(browser)
 
 
 # -- helpers --------------------------------------------------------------------------------------------------------

@@ -10,7 +10,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import Watched, close_pages, wait_for, watch
+from browserkit import Watched, wait_for, watch
 from serverkit import ThreadServer, post
 
 from clubsuite.server.store.database import Store
@@ -18,16 +18,10 @@ from clubsuite.server.store.database import Store
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests: each makes tables of its own and asks nothing of the others'."""
+    """One server for the module's tests: each makes tables of its own and asks nothing of the others'
+    (the pages a test opened are closed after it: ``tests/conftest.py``)."""
     with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
         yield running
-
-
-@pytest.fixture(autouse=True)
-def _pages_closed(browser: Any) -> Iterator[None]:
-    """Each test's pages closed at its end, so that the shared server counts none of their sockets afterwards."""
-    yield
-    close_pages(browser)
 
 
 def new_page(browser: Any, width: int = 1280) -> tuple[Any, list[str], list[str]]:

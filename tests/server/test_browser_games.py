@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Watched, assert_no_leak, close_pages, live_match, meaning, seeded_table, tap, wait_for, watch
+from browserkit import Watched, assert_no_leak, live_match, meaning, seeded_table, tap, wait_for, watch
 from serverkit import ThreadServer, post
 from test_browser_play import click_turn, last_state, take_seat, to_act
 
@@ -24,16 +24,10 @@ GOLDEN = Path(__file__).parent.parent / "golden"
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests: each makes tables of its own and asks nothing of the others'."""
+    """One server for the module's tests: each makes tables of its own and asks nothing of the others'
+    (the pages a test opened are closed after it: ``tests/conftest.py``)."""
     with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
         yield running
-
-
-@pytest.fixture(autouse=True)
-def _pages_closed(browser: Any) -> Iterator[None]:
-    """Each test's pages closed at its end, so that the shared server counts none of their sockets afterwards."""
-    yield
-    close_pages(browser)
 
 
 def select_and_play(w: Watched, play: str) -> None:

@@ -20,7 +20,6 @@ from browserkit import (
     RECORD_STATES,
     Watched,
     assert_no_leak_ever,
-    close_pages,
     decide,
     keep_errors,
     last_message,
@@ -43,16 +42,10 @@ DESKTOP = {"width": 1280, "height": 900}
 
 @pytest.fixture(scope="module")
 def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests: each makes tables of its own and asks nothing of the others'."""
+    """One server for the module's tests: each makes tables of its own and asks nothing of the others'
+    (the pages a test opened are closed after it: ``tests/conftest.py``)."""
     with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
         yield running
-
-
-@pytest.fixture(autouse=True)
-def _pages_closed(browser: Any) -> Iterator[None]:
-    """Each test's pages closed at its end, so that the shared server counts none of their sockets afterwards."""
-    yield
-    close_pages(browser)
 
 
 def new_page(

@@ -11,7 +11,7 @@ from collections.abc import Iterator
 from typing import Any
 
 import pytest
-from browserkit import Watched, close_pages, decide, last_message, offered, wait_for, watch
+from browserkit import Watched, decide, last_message, offered, wait_for, watch
 from serverkit import ThreadServer
 
 from clubsuite.engine import games
@@ -30,13 +30,6 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
         patch.setattr(seating, "TUTORIAL_PACE", 0.0)
         with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
             yield running
-
-
-@pytest.fixture(autouse=True)
-def _pages_closed(browser: Any) -> Iterator[None]:
-    """Each test's pages closed at its end, so that the shared server counts none of their sockets afterwards."""
-    yield
-    close_pages(browser)
 
 
 def scored(w: Watched) -> bool:

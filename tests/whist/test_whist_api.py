@@ -12,7 +12,7 @@ from clubsuite.errors import ClubsError, IllegalActionError, InvalidDealError, I
 from clubsuite.games.whist import Decision, LeadAfterExchange, PlayStarted, WhistDeal, WhistHand, WhistMatch
 from clubsuite.games.whist import WhistOptions as Options
 from clubsuite.options import build_options, option, spec_of
-from conftest import deal_of
+from whist_helpers import deal_of
 
 DEAL = deal_of(
     "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",

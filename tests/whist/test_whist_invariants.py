@@ -27,7 +27,7 @@ from clubsuite.games.whist import (
     WhistOptions,
 )
 from clubsuite.games.whist.hand import WhistPhase
-from conftest import FULL_DECK, match_snapshot, random_legal, trick_winner
+from whist_helpers import FULL_DECK, match_snapshot, random_legal, trick_winner
 
 SEEDS = st.integers(0, 2**32)
 SETTINGS = settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])

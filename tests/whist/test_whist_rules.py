@@ -28,7 +28,7 @@ from clubsuite.games.whist import (
     WhistOptions,
 )
 from clubsuite.games.whist.hand import WhistPhase
-from conftest import (
+from whist_helpers import (
     cards_in_order,
     deal_of,
     first_legal,

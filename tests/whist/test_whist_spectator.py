@@ -6,8 +6,8 @@ from __future__ import annotations
 from clubsuite.cards import CardSet
 from clubsuite.games.whist import WhistMatch
 from clubsuite.games.whist.spectator import public_dict
-from conftest import deal_of, play_cards
 from knowable import cards_named, knowable_cards
+from whist_helpers import deal_of, play_cards
 
 
 def exchanged_match() -> WhistMatch:

@@ -18,7 +18,7 @@ from clubsuite.cards import STANDARD, Card, CardSet, cards
 from clubsuite.errors import IllegalActionError, InvalidNotationError, NoHandError
 from clubsuite.games.whist import Decision, WhistDeal, WhistMatch, WhistView
 from clubsuite.games.whist.sampling import determinize, sample_deal, sample_hidden
-from conftest import FULL_DECK, deal_of, play_cards, random_legal
+from whist_helpers import FULL_DECK, deal_of, play_cards, random_legal
 
 CLUBS = 0
 
