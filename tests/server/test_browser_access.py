@@ -17,6 +17,7 @@ import random
 import re
 import time
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import httpx
@@ -39,11 +40,9 @@ BLOCKING = ("serious", "critical")
 AXE = Axe()
 
 
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests: each makes tables of its own and asks nothing of the others'
-    (the pages a test opened are closed after it: ``tests/conftest.py``)."""
-    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
         yield running
 
 

@@ -7,6 +7,7 @@ being redrawn."""
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -16,11 +17,9 @@ from serverkit import ThreadServer, post
 from clubsuite.server.store.database import Store
 
 
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests: each makes tables of its own and asks nothing of the others'
-    (the pages a test opened are closed after it: ``tests/conftest.py``)."""
-    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
         yield running
 
 

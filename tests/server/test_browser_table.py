@@ -40,11 +40,9 @@ PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
 
 
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests: each makes tables of its own and asks nothing of the others'
-    (the pages a test opened are closed after it: ``tests/conftest.py``)."""
-    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
         yield running
 
 

@@ -8,6 +8,7 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,14 +23,12 @@ from clubsuite.server.table import seating
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 
 
-@pytest.fixture(scope="module")
-def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests (each guided hand is a table of its own)."""
-    with pytest.MonkeyPatch.context() as patch:
-        # the bots of a guided hand wait a second and a half for a newcomer to follow; a test need not
-        patch.setattr(seating, "TUTORIAL_PACE", 0.0)
-        with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
-            yield running
+@pytest.fixture
+def web(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadServer]:
+    # the bots of a guided hand wait a second and a half for a newcomer to follow; a test need not
+    monkeypatch.setattr(seating, "TUTORIAL_PACE", 0.0)
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        yield running
 
 
 def scored(w: Watched) -> bool:
