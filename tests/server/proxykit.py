@@ -26,6 +26,7 @@ import pytest
 from serverkit import Client, ProcessServer, wait_until
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
+import loopback
 from pgcluster import free_port
 
 CONFIG = Path(__file__).resolve().parents[2] / "deploy" / "haproxy.cfg"
@@ -99,7 +100,7 @@ class Proxy:
             if self.proc.poll() is not None:
                 raise AssertionError(f"haproxy exited with {self.proc.returncode}: {self.log.read_text()}")
             with contextlib.suppress(httpx.HTTPError):
-                return httpx.get(self.base + "/ready", timeout=2).status_code == 200
+                return loopback.get(self.base + "/ready", timeout=2).status_code == 200
             return False
 
         wait_until(up, 30, "haproxy did not pass a request on")
@@ -137,7 +138,7 @@ def node(folder: Path, url: str, name: str) -> Node:
 
 def figures(url: str) -> str:
     """The figures a metrics listener serves at ``url`` (the Prometheus text format)."""
-    answer = httpx.get(url, timeout=30)
+    answer = loopback.get(url, timeout=30)
     assert answer.status_code == 200, (answer.status_code, answer.text[:300])
     return answer.text
 

@@ -28,6 +28,7 @@ import jsonschema
 import uvicorn
 from websockets.sync.client import ClientConnection, connect
 
+import loopback
 from clubsuite.server.http.app import create_app
 from clubsuite.server.http.serving import uvicorn_config
 from clubsuite.server.limits import HASH_MEMORY_LEAST, ServerLimits
@@ -147,7 +148,7 @@ class ProcessServer:
             if self.proc.poll() is not None:
                 raise AssertionError(f"clubs serve exited with {self.proc.returncode}: {self.logs()}")
             with contextlib.suppress(httpx.HTTPError):
-                return httpx.get(self.base + "/health", timeout=1).status_code == 200
+                return loopback.get(self.base + "/health", timeout=1).status_code == 200
             return False
 
         wait_until(up, 90, "clubs serve did not answer")
@@ -213,14 +214,14 @@ def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
 
 def post(base: str, path: str, body: dict[str, Any] | None = None, status: int = 200) -> Any:
     """POST JSON and check the status; the decoded answer."""
-    r = httpx.post(base + path, json=body or {}, timeout=HTTP_TIMEOUT)
+    r = loopback.post(base + path, json=body or {}, timeout=HTTP_TIMEOUT)
     assert r.status_code == status, (r.status_code, r.text)
     return r.json()
 
 
 def get(base: str, path: str, status: int = 200) -> Any:
     """GET and check the status; the decoded answer (text when it is not JSON)."""
-    r = httpx.get(base + path, timeout=HTTP_TIMEOUT)
+    r = loopback.get(base + path, timeout=HTTP_TIMEOUT)
     assert r.status_code == status, (r.status_code, r.text)
     try:
         return r.json()

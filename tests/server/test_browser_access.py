@@ -20,12 +20,12 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from axe_playwright_python.sync_playwright import Axe
 from browserkit import Watched, decide, keep_errors, last_message, offered, seeded_table, wait_for, watch
 from serverkit import ThreadServer, new_table
 
+import loopback
 from clubsuite.engine import resolve
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.live import start_match
@@ -112,7 +112,7 @@ def finished_match(web: ThreadServer) -> str:
     """A table whose first match bots have played to its end (a short whist match): its id."""
     table = seeded_table(web, "whist(target=1)", [{"kind": "bot", "bot": "random"}] * 3, seed=3, bot_delay=0.0)
     deadline = time.monotonic() + 120
-    while httpx.get(f"{web.base}/tables/{table}/replay?match=0", timeout=30).status_code != 200:
+    while loopback.get(f"{web.base}/tables/{table}/replay?match=0", timeout=30).status_code != 200:
         assert time.monotonic() < deadline, "the bots never finished their match"
         time.sleep(0.1)
     return table

@@ -12,13 +12,13 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from browserkit import assert_no_leak, keep_errors, live_match, wait_for, watch
 from serverkit import Client, ThreadServer
 from test_browser_play import click_turn, last_state, to_act
 from test_server_play import play_out
 
+import loopback
 from clubsuite.server.store.database import Store
 
 PASSWORD = "correct horse battery"
@@ -63,7 +63,7 @@ def test_a_newcomer_signs_up_plays_a_rated_match_and_sees_the_rating_move_and_th
     page.get_by_role("button", name="Create the table").click()
     page.wait_for_url("**/table/**")
     table = page.url.rsplit("/", 1)[1]
-    assert httpx.get(f"{web.base}/tables/{table}").json()["settings"]["rated"] is True
+    assert loopback.get(f"{web.base}/tables/{table}").json()["settings"]["rated"] is True
     rng = random.Random(7)
     told = lambda: any(m["type"] in ("state", "update") for m in ann.received)  # noqa: E731
     while True:
@@ -100,7 +100,7 @@ def test_play_rated_seats_a_signed_in_player_at_a_rated_table_with_bots_of_their
     page.locator("#play-rated").click()
     page.wait_for_url("**/table/**", timeout=60000)
     table = page.url.rsplit("/", 1)[1]
-    shown = httpx.get(f"{web.base}/tables/{table}").json()
+    shown = loopback.get(f"{web.base}/tables/{table}").json()
     assert shown["settings"]["rated"] is True
     assert [s["kind"] for s in shown["seats"]] == ["person", "bot", "bot"]
     assert shown["seats"][0]["name"] == "Bea"
@@ -229,7 +229,7 @@ def test_a_refused_sign_in_is_told_in_the_readers_language(
     web: ThreadServer, browser: Any, lang: str, words: str
 ) -> None:
     """The server refuses in English with a code; the page words the code in the reader's language."""
-    r = httpx.post(f"{web.base}/account/signup", json={"name": f"Ann{lang}", "password": PASSWORD})
+    r = loopback.post(f"{web.base}/account/signup", json={"name": f"Ann{lang}", "password": PASSWORD})
     assert r.status_code == 201, r.text
     page = new_page(browser, width=390)
     page.context.add_init_script(f"localStorage.setItem('clubs.lang', {lang!r})")

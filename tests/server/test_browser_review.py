@@ -11,11 +11,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from browserkit import decide, keep_errors, last_message, offered, wait_for, watch
 from serverkit import ThreadServer, new_table
 
+import loopback
 from clubsuite.server.store.database import Store
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -69,7 +69,9 @@ def test_after_a_match_its_review_steps_through_every_decision_costliest_first(w
     page.wait_for_url("**/review?**")
     page.locator("#decision-detail").wait_for(timeout=300_000)  # worked out by the server's search
     assert page.locator("#review").get_attribute("aria-busy") is None
-    review = httpx.get(f"{web.base}/tables/{table}/review", params={"seat": ann.seat, "match": 0}, timeout=300).json()
+    review = loopback.get(
+        f"{web.base}/tables/{table}/review", params={"seat": ann.seat, "match": 0}, timeout=300
+    ).json()
     decisions = review["decisions"]
     assert _step(page) == (1, len(decisions)) and len(decisions) > 3
 
@@ -97,7 +99,7 @@ def test_after_a_match_its_review_steps_through_every_decision_costliest_first(w
     page.keyboard.press("End")
     assert _step(page)[0] == len(decisions)
     last = decisions[-1]
-    replay = httpx.get(f"{web.base}/tables/{table}/replay", params={"match": 0}, timeout=60).json()
+    replay = loopback.get(f"{web.base}/tables/{table}/replay", params={"match": 0}, timeout=60).json()
     start = next(i for i, f in enumerate(replay["frames"]) if f["hand"] == last["hand"])
     held = replay["frames"][start + last["action_index"]]["hands"][ann.seat].split()
     row = page.locator(f'.review-board .felt .seat[data-seat="{ann.seat}"] [data-card]')

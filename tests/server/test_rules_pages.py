@@ -19,6 +19,7 @@ import httpx
 import pytest
 from serverkit import ThreadServer
 
+import loopback
 from clubsuite.cards import Card
 from clubsuite.engine import games
 from clubsuite.games.free import FreeMatch
@@ -101,7 +102,7 @@ class Page(HTMLParser):
 @pytest.fixture(scope="module")
 def pages(web: ThreadServer) -> dict[tuple[str, str], httpx.Response]:
     """Every game's page in every language, fetched once."""
-    return {(g, lang): httpx.get(f"{web.base}/rules/{g}?lang={lang}", timeout=10) for g in GAMES for lang in LANGS}
+    return {(g, lang): loopback.get(f"{web.base}/rules/{g}?lang={lang}", timeout=10) for g in GAMES for lang in LANGS}
 
 
 def ruling_ids(game: str) -> set[str]:
@@ -205,17 +206,17 @@ def test_the_examples_show_a_set_a_run_a_wild_fifteen_and_the_quota_of_four(
 
 
 def test_an_unknown_game_is_a_404_page_in_words(web: ThreadServer) -> None:
-    r = httpx.get(f"{web.base}/rules/no-such-game?lang=de", timeout=10)
+    r = loopback.get(f"{web.base}/rules/no-such-game?lang=de", timeout=10)
     assert r.status_code == 404 and r.headers["content-type"].startswith("text/html")
     assert Page(r.text).lang == "de" and rules.LANGUAGES["de"].no_game in r.text
     assert "Traceback" not in r.text and "no-such-game" not in r.text
-    r = httpx.get(f"{web.base}/rules/..%2F..%2Fapp.py", timeout=10)
+    r = loopback.get(f"{web.base}/rules/..%2F..%2Fapp.py", timeout=10)
     assert r.status_code == 404 and "Traceback" not in r.text
 
 
 @pytest.mark.parametrize("path", ["/rules/whist", "/rules"])
 def test_an_unknown_language_is_a_400_naming_the_languages_allowed(web: ThreadServer, path: str) -> None:
-    r = httpx.get(f"{web.base}{path}?lang=xx", timeout=10)
+    r = loopback.get(f"{web.base}{path}?lang=xx", timeout=10)
     assert r.status_code == 400 and r.headers["content-type"].startswith("text/html")
     assert "en, de, fr, nl" in r.text and "Traceback" not in r.text
     assert "content-security-policy" in r.headers
@@ -223,16 +224,16 @@ def test_an_unknown_language_is_a_400_naming_the_languages_allowed(web: ThreadSe
 
 @pytest.mark.parametrize("path", ["/rules/whist", "/rules"])
 def test_the_browsers_accept_language_picks_german_when_no_language_is_asked_for(web: ThreadServer, path: str) -> None:
-    r = httpx.get(web.base + path, headers={"accept-language": "es;q=0.9, de-AT;q=0.8, en;q=0.5"}, timeout=10)
+    r = loopback.get(web.base + path, headers={"accept-language": "es;q=0.9, de-AT;q=0.8, en;q=0.5"}, timeout=10)
     assert r.status_code == 200 and Page(r.text).lang == "de"
-    r = httpx.get(web.base + path, headers={"accept-language": "ja, zh"}, timeout=10)
+    r = loopback.get(web.base + path, headers={"accept-language": "ja, zh"}, timeout=10)
     assert Page(r.text).lang == "en"
-    r = httpx.get(web.base + path + "?lang=nl", headers={"accept-language": "de"}, timeout=10)
+    r = loopback.get(web.base + path + "?lang=nl", headers={"accept-language": "de"}, timeout=10)
     assert Page(r.text).lang == "nl"  # the address wins over the browser
 
 
 def test_the_list_of_games_links_every_games_page_in_its_language(web: ThreadServer) -> None:
-    r = httpx.get(f"{web.base}/rules?lang=fr", timeout=10)
+    r = loopback.get(f"{web.base}/rules?lang=fr", timeout=10)
     assert r.status_code == 200 and Page(r.text).lang == "fr"
     for game in GAMES:
         assert f'href="/rules/{game}?lang=fr"' in r.text
@@ -251,7 +252,7 @@ def test_a_page_opened_from_a_table_states_that_tables_rules_in_words_each_linki
     web: ThreadServer, lang: str
 ) -> None:
     spec = "northstar(players=4,wild_fifteens=true,target=90)"
-    r = httpx.get(f"{web.base}/rules/northstar", params={"lang": lang, "spec": spec}, timeout=10)
+    r = loopback.get(f"{web.base}/rules/northstar", params={"lang": lang, "spec": spec}, timeout=10)
     assert r.status_code == 200 and Page(r.text).lang == lang
     said = Words(lang)
     line = table_rules_line(r.text)
@@ -272,9 +273,9 @@ def test_a_page_opened_from_a_table_states_that_tables_rules_in_words_each_linki
 
 
 def test_a_table_playing_the_rules_as_written_is_told_so_and_a_named_variant_is_worded(web: ThreadServer) -> None:
-    r = httpx.get(f"{web.base}/rules/whist", params={"lang": "fr", "spec": "whist"}, timeout=10)
+    r = loopback.get(f"{web.base}/rules/whist", params={"lang": "fr", "spec": "whist"}, timeout=10)
     assert r.status_code == 200 and table_rules_line(r.text) == rules.LANGUAGES["fr"].as_written
-    r = httpx.get(f"{web.base}/rules/whist", params={"lang": "de", "spec": "whist-1997"}, timeout=10)
+    r = loopback.get(f"{web.base}/rules/whist", params={"lang": "de", "spec": "whist-1997"}, timeout=10)
     option = Words("de").get("lead: left of the last to exchange", "words")
     assert r.status_code == 200 and option in table_rules_line(r.text)
     assert 'href="#option-lead_after_exchange"' in r.text
@@ -292,7 +293,7 @@ def test_a_table_playing_the_rules_as_written_is_told_so_and_a_named_variant_is_
 def test_table_rules_that_cannot_be_read_are_a_400_saying_why_above_the_page(
     web: ThreadServer, spec: str, why: str
 ) -> None:
-    r = httpx.get(f"{web.base}/rules/northstar", params={"lang": "nl", "spec": spec}, timeout=10)
+    r = loopback.get(f"{web.base}/rules/northstar", params={"lang": "nl", "spec": spec}, timeout=10)
     assert r.status_code == 400 and Page(r.text).lang == "nl"
     line = table_rules_line(r.text)
     assert line.startswith(rules.LANGUAGES["nl"].bad_spec.partition("{reason}")[0]) and why in line

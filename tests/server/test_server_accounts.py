@@ -15,6 +15,7 @@ import pytest
 from serverkit import ROOMY, ThreadServer, new_table, post
 from sqlalchemy import select
 
+import loopback
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store.database import Store
@@ -29,7 +30,7 @@ pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 def browser(server: ThreadServer) -> httpx.Client:
     """A client that keeps cookies, as a browser does."""
-    return httpx.Client(base_url=server.base, timeout=30)
+    return loopback.client(base_url=server.base, timeout=30)
 
 
 def sign_up(b: httpx.Client, name: str, password: str = PASSWORD, **more: Any) -> dict[str, Any]:
@@ -229,16 +230,16 @@ def test_a_guests_table_carries_over_when_they_sign_up(server: ThreadServer, sto
 
 def test_a_rated_table_seats_accounts_only_each_once_and_gives_no_hints(server: ThreadServer) -> None:
     table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "person"}, {"kind": "bot"}], rated=True)
-    r = httpx.post(f"{server.base}/tables/{table['id']}/join", json={"name": "Guest"})
+    r = loopback.post(f"{server.base}/tables/{table['id']}/join", json={"name": "Guest"})
     refused(r, 409, "account_needed")
     with browser(server) as b:
         sign_up(b, "Ann")
         assert b.post(f"/tables/{table['id']}/join", json={}, headers=csrf(b)).json()["seat"] == 0
         refused(b.post(f"/tables/{table['id']}/join", json={}, headers=csrf(b)), 409, "already_seated")
-    r = httpx.post(f"{server.base}/tables", json={"game": "whist", "rated": True, "hints": True})
+    r = loopback.post(f"{server.base}/tables", json={"game": "whist", "rated": True, "hints": True})
     assert "rated" in refused(r, 400, "bad_request")
     bots = [{"kind": "bot"}] * 3
-    r = httpx.post(f"{server.base}/tables", json={"game": "whist", "rated": True, "seats": bots})
+    r = loopback.post(f"{server.base}/tables", json={"game": "whist", "rated": True, "seats": bots})
     assert "person" in refused(r, 400, "bad_request")
 
 

@@ -9,10 +9,10 @@ import sys
 from dataclasses import fields
 from pathlib import Path
 
-import httpx
 import pytest
 from serverkit import Client, ProcessServer, ThreadServer, get, new_table, post, wait_until
 
+import loopback
 from cli_helpers import assert_safe_output, clubs_in_process
 from clubsuite.server.limits import ServerLimits, flag
 from clubsuite.server.store.database import Store
@@ -161,4 +161,4 @@ def test_a_second_process_on_a_sqlite_database_another_serves_is_one_line_naming
         assert outcome.status == 2, outcome.stderr
         assert "PostgreSQL" in outcome.stderr and f"127.0.0.1:{first.port}" in outcome.stderr
         assert_safe_output(outcome)
-        assert httpx.get(first.base + "/ready").status_code == 200
+        assert loopback.get(first.base + "/ready").status_code == 200

@@ -13,13 +13,13 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from serverkit import ROOMY, Client, ThreadServer, in_own_loop
 from sqlalchemy import insert
 from test_server_play import play_out
 from test_server_rated import account
 
+import loopback
 from clubsuite.server.community.clubnight import ClubNights
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import match_players, matches, tables
@@ -108,8 +108,8 @@ def test_only_deals_every_table_played_are_compared_and_an_unfinished_round_does
 
 def test_a_two_table_club_night_is_played_to_its_standings(server: ThreadServer) -> None:
     host, _, host_h = account(server, "Ann")
-    guest = httpx.Client(base_url=server.base, timeout=30)
-    assert httpx.post(f"{server.base}/clubnights", json={"game": "whist"}).status_code == 401
+    guest = loopback.client(base_url=server.base, timeout=30)
+    assert loopback.post(f"{server.base}/clubnights", json={"game": "whist"}).status_code == 401
     bad = host.post("/clubnights", json={"game": "whist(target=3)", "tables": 1}, headers=host_h)
     assert bad.status_code == 400 and "tables=1" in bad.json()["message"]
     night = host.post(
@@ -132,7 +132,7 @@ def test_a_two_table_club_night_is_played_to_its_standings(server: ThreadServer)
     assert {s["seat"] for s in seats} == {0} and len({s["table"] for s in seats}) == 2
     for s in seats:
         table = s["table"]
-        assert httpx.get(f"{server.base}/tables/{table}").status_code == 404  # private: not found by its id alone
+        assert loopback.get(f"{server.base}/tables/{table}").status_code == 404  # private: not found by its id alone
         watcher = Client(server.base, table)  # nobody may watch: one table's cards are every table's
         try:
             assert watcher.until(lambda m: m["type"] == "error")["code"] == "no_table"
@@ -146,12 +146,12 @@ def test_a_two_table_club_night_is_played_to_its_standings(server: ThreadServer)
             play_out({0: c}, random.Random(i))
         finally:
             c.close()
-    done = httpx.get(f"{server.base}/clubnights/{nid}/standings.json").json()
+    done = loopback.get(f"{server.base}/clubnights/{nid}/standings.json").json()
     assert done["over"] is True
     rows = done["standings"]
     assert sorted(r["name"] for r in rows) == ["Ann", "Bob"]
     assert rows[0]["match_points"] + rows[1]["match_points"] == rows[0]["most"] == rows[1]["most"] > 0
-    table = list(csv.reader(io.StringIO(httpx.get(f"{server.base}/clubnights/{nid}/standings.csv").text)))
+    table = list(csv.reader(io.StringIO(loopback.get(f"{server.base}/clubnights/{nid}/standings.csv").text)))
     assert table[0] == ["place", "name", "match_points", "most", "share", "points"] and len(table) == 3
     assert host.post(f"/clubnights/{nid}/rounds", headers=host_h).json()["code"] == "over"
 
@@ -161,7 +161,7 @@ def test_a_club_nights_tables_count_against_its_hosts_share_of_tables(server: Th
     host, _, host_h = account(server, "Ann")
     night = host.post("/clubnights", json={"game": "whist(target=3)", "tables": 4}, headers=host_h).json()
     host.post(f"/clubnights/{night['id']}/enter", json={}, headers=host_h)
-    httpx.post(f"{server.base}/clubnights/{night['id']}/enter", json={"name": "Bob"})
+    loopback.post(f"{server.base}/clubnights/{night['id']}/enter", json={"name": "Bob"})
     refused = host.post(f"/clubnights/{night['id']}/rounds", headers=host_h).json()
     assert refused["code"] == "too_many_tables"
     hub = server.server.config.app.state.hub

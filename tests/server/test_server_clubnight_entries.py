@@ -14,6 +14,7 @@ import pytest
 from serverkit import ThreadServer, in_own_loop
 from test_server_rated import account
 
+import loopback
 from clubsuite.server.community.clubnight import ClubNights, NightSettings
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
@@ -32,7 +33,7 @@ def enter_at_once(server: ThreadServer, night: str, names: list[str]) -> list[ht
 
     async def main() -> list[httpx.Response]:
         limits = httpx.Limits(max_connections=len(names))
-        async with httpx.AsyncClient(base_url=server.base, timeout=120, limits=limits) as client:
+        async with loopback.async_client(base_url=server.base, timeout=120, limits=limits) as client:
             return list(
                 await asyncio.gather(
                     *(

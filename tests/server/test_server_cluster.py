@@ -11,9 +11,10 @@ from __future__ import annotations
 import signal
 from typing import Any
 
-import httpx
 from proxykit import owner_of, play, stored_log
 from serverkit import Client, ProcessServer, get, new_table, post, wait_until
+
+import loopback
 
 
 def test_a_table_made_at_one_process_is_joined_watched_and_played_through_the_other(
@@ -147,5 +148,5 @@ def test_quick_play_asked_of_either_process_seats_a_person_at_a_table_waiting_at
     made = post(second.base, "/quickplay", {"game": "whist", "name": "Bea"})  # nothing waits now: a new table
     assert made["table"] != waiting and made["seat"] == 0
     assert owner_of(url, made["table"]) == "b"
-    refused = httpx.post(second.base + "/quickplay", json={"game": "no such game", "name": "Bea"})
+    refused = loopback.post(second.base + "/quickplay", json={"game": "no such game", "name": "Bea"})
     assert refused.status_code == 400 and "no such game" in refused.json()["message"]

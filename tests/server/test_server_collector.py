@@ -7,9 +7,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-import httpx
 from serverkit import ProcessServer
 
+import loopback
 from clubsuite.server.http.collector import FULL_AFTER
 from pgcluster import free_port
 
@@ -44,7 +44,7 @@ def test_clubs_serve_applies_the_policy_once_up_and_shows_it_in_its_metrics(tmp_
     and its collections by generation."""
     metrics_port = free_port()
     with ProcessServer(tmp_path, extra=("--metrics-port", str(metrics_port))):
-        text = httpx.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).text
+        text = loopback.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).text
     figures = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines() if line and line[0] != "#"}
     assert figures["clubs_gc_frozen_objects"] > 10_000
     assert 'python_gc_collections_total{generation="2"}' in figures

@@ -23,6 +23,7 @@ import httpx
 import pytest
 from serverkit import ROOMY, Client, ThreadServer, my_turn, new_table, post, seated, wait_until
 
+import loopback
 from cli_helpers import clubs_in_process
 from clubsuite.server.limits import ServerLimits, address_key, docs_block, flag
 from clubsuite.server.store.database import Store
@@ -78,36 +79,36 @@ def test_nan_infinity_and_numbers_too_large_in_a_lobby_body_get_400_bad_json_not
         f"/tables/{table['id']}/leave",
         f"/tables/{table['id']}/rematch",
     ):
-        r = httpx.post(server.base + path, content=body, headers={"content-type": "application/json"})
+        r = loopback.post(server.base + path, content=body, headers={"content-type": "application/json"})
         assert "not a JSON number" in refused(r, 400, "bad_json") or "too large" in r.json()["message"], path
-    assert httpx.get(server.base + f"/tables/{table['id']}").json()["free_seats"] == [0, 1, 2]  # nothing changed
+    assert loopback.get(server.base + f"/tables/{table['id']}").json()["free_seats"] == [0, 1, 2]  # nothing changed
 
 
 def test_a_body_nested_beyond_reason_gets_400_in_the_lobby_and_the_replay_viewer(
     server: ThreadServer, no_tracebacks: None
 ) -> None:
-    r = httpx.post(server.base + "/tables", content=b"[" * 60_000, headers={"content-type": "application/json"})
+    r = loopback.post(server.base + "/tables", content=b"[" * 60_000, headers={"content-type": "application/json"})
     assert "nested" in refused(r, 400, "bad_json")
-    r = httpx.post(server.base + "/replays", content=b"[" * 100_000)
+    r = loopback.post(server.base + "/replays", content=b"[" * 100_000)
     assert "nested" in refused(r, 400, "bad_record")
-    assert httpx.get(server.base + "/health").json()["status"] == "ok"
+    assert loopback.get(server.base + "/health").json()["status"] == "ok"
 
 
 def test_the_lobby_refuses_a_value_of_the_wrong_type_and_a_field_that_does_not_belong(
     server: ThreadServer, no_tracebacks: None
 ) -> None:
-    r = httpx.post(server.base + "/tables", json={"game": "whist", "public": "yes"})
+    r = loopback.post(server.base + "/tables", json={"game": "whist", "public": "yes"})
     assert refused(r, 422, "bad_request").startswith("'public'")
-    r = httpx.post(server.base + "/tables", json={"game": "whist", "colour": "red"})
+    r = loopback.post(server.base + "/tables", json={"game": "whist", "colour": "red"})
     assert "'colour'" in refused(r, 422, "bad_request")
-    r = httpx.post(server.base + "/tables", json={"game": "whist", "seats": [{"kind": "robot"}, {}, {}]})
+    r = loopback.post(server.base + "/tables", json={"game": "whist", "seats": [{"kind": "robot"}, {}, {}]})
     assert "'seats.0.kind'" in refused(r, 422, "bad_request")
     table = new_table(server.base, "whist")
-    r = httpx.post(server.base + f"/tables/{table['id']}/join", json={"name": 5})
+    r = loopback.post(server.base + f"/tables/{table['id']}/join", json={"name": 5})
     assert refused(r, 422, "bad_request").startswith("'name'")
-    r = httpx.post(server.base + f"/tables/{table['id']}/join", json={"name": "Ann", "seat": "1"})
+    r = loopback.post(server.base + f"/tables/{table['id']}/join", json={"name": "Ann", "seat": "1"})
     assert refused(r, 422, "bad_request").startswith("'seat'")
-    assert httpx.get(server.base + "/tables").json()[0]["free_seats"] == [0, 1, 2]
+    assert loopback.get(server.base + "/tables").json()[0]["free_seats"] == [0, 1, 2]
 
 
 def test_a_chunked_body_over_the_limit_gets_413_and_is_read_no_further(server: ThreadServer) -> None:
@@ -136,7 +137,7 @@ def test_a_head_too_large_or_with_too_many_lines_is_refused_without_a_500(server
         assert status in (b"HTTP/1.1 431", b"HTTP/1.1 400"), status
     answer = raw_request(server.port, few_but_many)
     assert answer.startswith(b"HTTP/1.1 431") and b'"headers_too_large"' in answer
-    assert httpx.get(server.base + "/health").status_code == 200
+    assert loopback.get(server.base + "/health").status_code == 200
 
 
 @pytest.mark.server(limits=replace(ROOMY, request_timeout=1.0))
@@ -160,8 +161,8 @@ def test_connections_that_send_their_request_too_slowly_are_closed(server: Threa
     finally:
         for s in sockets:
             s.close()
-    assert httpx.get(server.base + "/health").status_code == 200
-    assert httpx.get(server.base + f"/tables/{table['id']}").json()["free_seats"] == [0, 1, 2]
+    assert loopback.get(server.base + "/health").status_code == 200
+    assert loopback.get(server.base + f"/tables/{table['id']}").json()["free_seats"] == [0, 1, 2]
 
 
 # -- other sites ---------------------------------------------------------------------------------------------------
@@ -170,14 +171,14 @@ def test_a_page_of_another_site_may_not_post_to_the_lobby_but_the_servers_own_an
     server: ThreadServer,
 ) -> None:
     body = {"game": "whist"}
-    r = httpx.post(server.base + "/tables", json=body, headers={"origin": "https://evil.example"})
+    r = loopback.post(server.base + "/tables", json=body, headers={"origin": "https://evil.example"})
     assert "another site" in refused(r, 403, "bad_origin")
-    assert httpx.get(server.base + "/tables").json() == []
+    assert loopback.get(server.base + "/tables").json() == []
     own = f"http://127.0.0.1:{server.port}"
-    assert httpx.post(server.base + "/tables", json=body, headers={"origin": own}).status_code == 201
+    assert loopback.post(server.base + "/tables", json=body, headers={"origin": own}).status_code == 201
     allowed = {"origin": "https://club.example"}
-    assert httpx.post(server.base + "/tables", json=body, headers=allowed).status_code == 201
-    assert httpx.post(server.base + "/tables", json=body).status_code == 201  # no Origin: not a browser
+    assert loopback.post(server.base + "/tables", json=body, headers=allowed).status_code == 201
+    assert loopback.post(server.base + "/tables", json=body).status_code == 201  # no Origin: not a browser
 
 
 # -- rates ---------------------------------------------------------------------------------------------------------
@@ -185,30 +186,30 @@ def test_a_page_of_another_site_may_not_post_to_the_lobby_but_the_servers_own_an
 def test_making_tables_too_fast_from_one_address_is_refused_with_429_and_retry_after(server: ThreadServer) -> None:
     for _ in range(3):
         new_table(server.base, "whist")
-    r = httpx.post(server.base + "/tables", json={"game": "whist"})
+    r = loopback.post(server.base + "/tables", json={"game": "whist"})
     assert "at most 3 a minute" in refused(r, 429, "rate_limited")
     assert 1 <= int(r.headers["retry-after"]) <= 60
-    assert len(httpx.get(server.base + "/tables").json()) == 3
+    assert len(loopback.get(server.base + "/tables").json()) == 3
 
 
 @pytest.mark.server(limits=replace(ROOMY, join_rate="5/minute"))
 def test_guessing_invite_codes_is_rate_limited(server: ThreadServer) -> None:
     for i in range(5):
-        refused(httpx.post(server.base + f"/invites/guess{i}/join", json={"name": "Eve"}), 404, "no_table")
-    refused(httpx.post(server.base + "/invites/guess5/join", json={"name": "Eve"}), 429, "rate_limited")
-    refused(httpx.get(server.base + "/invites/guess6"), 429, "rate_limited")
+        refused(loopback.post(server.base + f"/invites/guess{i}/join", json={"name": "Eve"}), 404, "no_table")
+    refused(loopback.post(server.base + "/invites/guess5/join", json={"name": "Eve"}), 429, "rate_limited")
+    refused(loopback.get(server.base + "/invites/guess6"), 429, "rate_limited")
 
 
 @pytest.mark.server(limits=replace(ROOMY, request_rate="20/minute"))
 def test_every_request_counts_in_one_rate_per_address(server: ThreadServer) -> None:
-    codes = [httpx.get(server.base + "/health").status_code for _ in range(25)]
+    codes = [loopback.get(server.base + "/health").status_code for _ in range(25)]
     assert codes[:20] == [200] * 20 and codes[20:] == [429] * 5
 
 
 # -- replays -------------------------------------------------------------------------------------------------------
 def from_address(address: str) -> httpx.Client:
     """An HTTP client whose connections come from ``address`` (any of 127.0.0.0/8 reaches the server)."""
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=120)
+    return loopback.client(transport=loopback.transport(local_address=address), timeout=120)
 
 
 def test_a_replay_is_worked_out_off_the_event_loop_and_a_full_queue_is_refused(tmp_path: Path) -> None:
@@ -219,7 +220,7 @@ def test_a_replay_is_worked_out_off_the_event_loop_and_a_full_queue_is_refused(t
     record = (GOLDEN / "whist-1997-explicit.record.json").read_bytes()
     with ThreadServer(Store.in_directory(tmp_path), limits) as server:
         before = {p.pid for p in multiprocessing.active_children()}
-        assert httpx.post(server.base + "/replays", content=record, timeout=60).status_code == 200
+        assert loopback.post(server.base + "/replays", content=record, timeout=60).status_code == 200
         workers = [p.pid for p in multiprocessing.active_children() if p.pid not in before]
         assert len(workers) == 1
         replayer = server.server.config.app.state.replayer
@@ -239,7 +240,7 @@ def test_a_replay_is_worked_out_off_the_event_loop_and_a_full_queue_is_refused(t
                 assert "try again" in refused(r, 503, "busy")
                 r = clients["127.0.0.2"].post(server.base + "/replays", content=record)
                 assert "one replay at a time" in refused(r, 429, "rate_limited")
-                assert httpx.get(server.base + "/health").json()["status"] == "ok"
+                assert loopback.get(server.base + "/health").json()["status"] == "ok"
                 turn = my_turn(c)
                 c.send({"type": "act", "action": turn["legal"][0], "version": turn["version"]})
                 c.until(lambda m: m["type"] == "update" and m["version"] == turn["version"] + 1)
@@ -259,7 +260,7 @@ def test_a_replay_is_worked_out_off_the_event_loop_and_a_full_queue_is_refused(t
 def test_a_record_with_more_steps_than_a_replay_shows_is_refused_before_it_is_replayed(server: ThreadServer) -> None:
     record = json.loads((GOLDEN / "whist-1997-explicit.record.json").read_text())
     record["hands"][0]["actions"] = ["2C"] * 20_001  # past the steps a replay shows (and wrong from the first)
-    r = httpx.post(server.base + "/replays", content=json.dumps(record, separators=(",", ":")), timeout=60)
+    r = loopback.post(server.base + "/replays", content=json.dumps(record, separators=(",", ":")), timeout=60)
     assert "too long to show" in refused(r, 400, "bad_record")
 
 
@@ -268,7 +269,7 @@ def test_a_long_replay_goes_out_compressed_and_one_too_large_to_show_is_refused(
     assert clubs_in_process(["watch", "whist(target=60)", "--seed", "4", "--save", str(path)]).status == 0
     record = path.read_bytes()
     with ThreadServer(Store.in_directory(tmp_path / "a")) as server:
-        r = httpx.post(server.base + "/replays", content=record, headers={"accept-encoding": "gzip"}, timeout=60)
+        r = loopback.post(server.base + "/replays", content=record, headers={"accept-encoding": "gzip"}, timeout=60)
         assert r.status_code == 200 and r.headers["content-encoding"] == "gzip"
         assert r.num_bytes_downloaded * 5 < len(r.content)  # what went over the wire, against the JSON it holds
         frames = r.json()["frames"]
@@ -277,7 +278,7 @@ def test_a_long_replay_goes_out_compressed_and_one_too_large_to_show_is_refused(
         )
     small = replace(ROOMY, max_replay_bytes=len(r.content) // 2)
     with ThreadServer(Store.in_directory(tmp_path / "b"), small) as server:
-        r = httpx.post(server.base + "/replays", content=record, timeout=60)
+        r = loopback.post(server.base + "/replays", content=record, timeout=60)
         assert "too long to show" in refused(r, 413, "too_large")
 
 
@@ -290,10 +291,10 @@ def test_docs_server_md_gives_every_limit_with_its_default_and_what_it_bounds() 
 def test_leaving_and_rematching_with_a_token_of_another_table_is_refused(server: ThreadServer) -> None:
     table, (token,) = seated(server)
     _, (other_token,) = seated(server)
-    refused(httpx.post(server.base + f"/tables/{table}/leave", json={"token": other_token}), 403, "bad_token")
-    refused(httpx.post(server.base + f"/tables/{table}/rematch", json={"token": other_token}), 403, "bad_token")
+    refused(loopback.post(server.base + f"/tables/{table}/leave", json={"token": other_token}), 403, "bad_token")
+    refused(loopback.post(server.base + f"/tables/{table}/rematch", json={"token": other_token}), 403, "bad_token")
     assert post(server.base, f"/tables/{table}/leave", {"token": token})["seat"] == 0
-    refused(httpx.post(server.base + f"/tables/{table}/leave", json={"token": token}), 403, "bad_token")
+    refused(loopback.post(server.base + f"/tables/{table}/leave", json={"token": token}), 403, "bad_token")
 
 
 # -- names, hosts, paths -------------------------------------------------------------------------------------------
@@ -302,12 +303,12 @@ def test_a_name_that_borrows_letters_shows_nothing_or_looks_like_a_seated_player
 ) -> None:
     table = new_table(server.base, "whist")["id"]
     join = server.base + f"/tables/{table}/join"
-    assert "one alphabet" in refused(httpx.post(join, json={"name": "Аnn"}), 400, "bad_request")  # Cyrillic А
+    assert "one alphabet" in refused(loopback.post(join, json={"name": "Аnn"}), 400, "bad_request")  # Cyrillic А
     for blank in ("Ann\u3164", "\uffa0Bob"):  # Hangul fillers: letters that show nothing
-        assert "letters, digits" in refused(httpx.post(join, json={"name": blank}), 400, "bad_request")
+        assert "letters, digits" in refused(loopback.post(join, json={"name": blank}), 400, "bad_request")
     post(server.base, f"/tables/{table}/join", {"name": "Bill"})
     for alike in ("bill", "BILL", "BiII", "Bi1l", "Ｂｉｌｌ", "Biӏl"):
-        r = httpx.post(join, json={"name": alike})
+        r = loopback.post(join, json={"name": alike})
         assert r.status_code in (400, 409), (alike, r.text)
         assert r.json()["code"] in ("name_taken", "bad_request"), (alike, r.text)
     assert post(server.base, f"/tables/{table}/join", {"name": "Анна"})["seat"] == 1  # one alphabet, unlike any
@@ -315,7 +316,7 @@ def test_a_name_that_borrows_letters_shows_nothing_or_looks_like_a_seated_player
 
 
 def get_free(server: ThreadServer, table: str) -> list[int]:
-    return list(httpx.get(server.base + f"/tables/{table}").json()["free_seats"])
+    return list(loopback.get(server.base + f"/tables/{table}").json()["free_seats"])
 
 
 @pytest.mark.server(hosts=("clubs.example", "*.club.example"))
@@ -324,9 +325,9 @@ def test_a_request_for_a_name_the_server_does_not_answer_to_is_refused(server: T
     Origin cannot pass for the server's own."""
     evil = {"host": "evil.example", "origin": "http://evil.example"}
     assert "--allow-host" in refused(
-        httpx.post(server.base + "/tables", json={"game": "w"}, headers=evil), 400, "bad_host"
+        loopback.post(server.base + "/tables", json={"game": "w"}, headers=evil), 400, "bad_host"
     )
-    refused(httpx.get(server.base + "/health", headers={"host": "evil.example"}), 400, "bad_host")
+    refused(loopback.get(server.base + "/health", headers={"host": "evil.example"}), 400, "bad_host")
     handshake = (
         b"GET /tables/x/ws HTTP/1.1\r\nHost: evil.example\r\nUpgrade: websocket\r\nConnection: Upgrade\r\n"
         b"Sec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\nSec-WebSocket-Version: 13\r\n\r\n"
@@ -334,13 +335,13 @@ def test_a_request_for_a_name_the_server_does_not_answer_to_is_refused(server: T
     head, _, body = raw_request(server.port, handshake).partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400") and json.loads(body)["code"] == "bad_host"  # not upgraded
     for host in (f"127.0.0.1:{server.port}", "localhost", "[::1]:80", "clubs.example", "a.club.example"):
-        assert httpx.get(server.base + "/health", headers={"host": host}).status_code == 200, host
+        assert loopback.get(server.base + "/health", headers={"host": host}).status_code == 200, host
 
 
 def test_no_such_path_or_method_and_unreadable_http_are_refused_as_json(server: ThreadServer) -> None:
-    refused(httpx.get(server.base + "/nope"), 404, "no_path")
-    refused(httpx.put(server.base + "/health"), 405, "bad_method")
-    refused(httpx.delete(server.base + "/tables"), 405, "bad_method")
+    refused(loopback.get(server.base + "/nope"), 404, "no_path")
+    refused(loopback.put(server.base + "/health"), 405, "bad_method")
+    refused(loopback.delete(server.base + "/tables"), 405, "bad_method")
     answer = raw_request(server.port, b"GET /\xff HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: -1\r\n\r\n")
     head, _, body = answer.partition(b"\r\n\r\n")
     assert head.startswith(b"HTTP/1.1 400") and json.loads(body)["code"] == "bad_http"
@@ -364,7 +365,7 @@ def test_behind_a_trusted_proxy_clients_are_counted_by_the_address_it_names(serv
             s.close()
     for client in ("198.51.100.1", "198.51.100.2"):  # each client its own rate, as the proxy names it
         for _ in range(2):
-            r = httpx.post(server.base + "/tables", json={"game": "whist"}, headers={"x-forwarded-for": client})
+            r = loopback.post(server.base + "/tables", json={"game": "whist"}, headers={"x-forwarded-for": client})
             assert r.status_code == 201
-        r = httpx.post(server.base + "/tables", json={"game": "whist"}, headers={"x-forwarded-for": client})
+        r = loopback.post(server.base + "/tables", json={"game": "whist"}, headers={"x-forwarded-for": client})
         refused(r, 429, "rate_limited")

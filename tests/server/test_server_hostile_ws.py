@@ -22,12 +22,12 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from serverkit import ROOMY, Client, ProcessServer, ThreadServer, get, my_turn, new_table, post, seated, wait_until
 from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
+import loopback
 from clubsuite.server.store.database import Appended, Store, StoreError
 from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
@@ -154,20 +154,20 @@ def test_a_private_table_is_joined_and_watched_only_through_its_invite_and_its_i
 ) -> None:
     made = new_table(server.base, "whist", public=False)
     table, invite = made["id"], made["invite"]
-    nowhere = httpx.get(server.base + "/tables/NoSuchTable1").json()
+    nowhere = loopback.get(server.base + "/tables/NoSuchTable1").json()
     for r in (
-        httpx.get(server.base + f"/tables/{table}"),
-        httpx.post(server.base + f"/tables/{table}/join", json={"name": "Mallory"}),
-        httpx.get(server.base + f"/tables/{table}/record.json"),
-        httpx.get(server.base + f"/tables/{table}/replay"),
-        httpx.post(server.base + f"/tables/{table}/leave", json={"token": "x" * 32}),
-        httpx.get(server.base + f"/tables/{table}", params={"invite": "wrong"}),
+        loopback.get(server.base + f"/tables/{table}"),
+        loopback.post(server.base + f"/tables/{table}/join", json={"name": "Mallory"}),
+        loopback.get(server.base + f"/tables/{table}/record.json"),
+        loopback.get(server.base + f"/tables/{table}/replay"),
+        loopback.post(server.base + f"/tables/{table}/leave", json={"token": "x" * 32}),
+        loopback.get(server.base + f"/tables/{table}", params={"invite": "wrong"}),
     ):
         assert r.status_code == 404 and r.json()["code"] == "no_table", r.text
         assert r.json()["message"].replace(table, "NoSuchTable1") == nowhere["message"]  # the same as no table
     assert hello_answer(server, table, token=None)["code"] == "no_table"
     assert hello_answer(server, table, token=None, invite="wrong")["code"] == "no_table"
-    assert httpx.get(server.base + "/tables").json() == []
+    assert loopback.get(server.base + "/tables").json() == []
     # with the invite: seen, joined and watched
     assert get(server.base, f"/tables/{table}?invite={invite}")["id"] == table
     assert get(server.base, f"/invites/{invite}")["id"] == table
@@ -175,7 +175,7 @@ def test_a_private_table_is_joined_and_watched_only_through_its_invite_and_its_i
     assert hello_answer(server, table, token=None, invite=invite)["role"] == "spectator"
     assert hello_answer(server, table, token=token)["role"] == "seat"
     # a seat token is a way in too (its holder is at the table), for the seat's own requests
-    r = httpx.get(server.base + f"/tables/{table}/record.json", params={"invite": invite})
+    r = loopback.get(server.base + f"/tables/{table}/record.json", params={"invite": invite})
     assert r.status_code == 409 and r.json()["code"] == "not_over"  # found; its record waits for the end
 
 
@@ -218,14 +218,14 @@ def test_sockets_are_bounded_per_seat_token_per_address_and_spectators_per_table
 def test_tables_are_bounded_per_address_and_in_all(server: ThreadServer) -> None:
     for _ in range(3):
         new_table(server.base, "whist")
-    r = httpx.post(server.base + "/tables", json={"game": "whist"})
+    r = loopback.post(server.base + "/tables", json={"game": "whist"})
     assert r.status_code == 429 and r.json()["code"] == "too_many_tables"
     hub = server.server.config.app.state.hub
     made = asyncio.run_coroutine_threadsafe(
         hub.create_table("whist", [SeatRequest("person")] * 3, TableSettings(), creator="203.0.113.9"), hub.loop
     )
     made.result(10)  # another address may: four tables now, the most the server holds
-    r = httpx.post(server.base + "/tables", json={"game": "whist"})
+    r = loopback.post(server.base + "/tables", json={"game": "whist"})
     assert r.status_code in (429, 503)
     more = asyncio.run_coroutine_threadsafe(
         hub.create_table("whist", [SeatRequest("person")] * 3, TableSettings(), creator="203.0.113.10"), hub.loop
@@ -247,8 +247,8 @@ def test_a_table_nobody_is_at_is_closed_after_a_while_and_one_with_a_player_stay
     gone = Client(server.base, left, left_token)
     gone.until(lambda m: m["type"] == "state")
     gone.close()  # its player has gone: nobody is at it from now on
-    wait_until(lambda: httpx.get(server.base + f"/tables/{quiet}").status_code == 404, 30, "not closed")
-    wait_until(lambda: httpx.get(server.base + f"/tables/{left}").status_code == 404, 30, "not closed")
+    wait_until(lambda: loopback.get(server.base + f"/tables/{quiet}").status_code == 404, 30, "not closed")
+    wait_until(lambda: loopback.get(server.base + f"/tables/{left}").status_code == 404, 30, "not closed")
     assert get(server.base, f"/tables/{table}")["id"] == table  # its player is still there
     store = server.server.config.app.state.hub.store
     assert [t.id for t in store.tables()] == [table]  # closed in the database too (kept, not served)
@@ -368,7 +368,7 @@ def test_searching_bots_cannot_hold_up_instant_bots_or_hints_and_one_address_giv
             wait_until(lambda: get(server.base, f"/tables/{quick}")["version"] >= 5, 60, "instant bots were held up")
             expert = [{"kind": "person"}, {"kind": "bot", "bot": "expert"}, {"kind": "bot", "bot": "random"}]
             new_table(server.base, "whist", expert)
-            r = httpx.post(server.base + "/tables", json={"game": "whist", "seats": expert})
+            r = loopback.post(server.base + "/tables", json={"game": "whist", "seats": expert})
             assert r.status_code == 429 and r.json()["code"] == "too_many_tables" and "searching" in r.json()["message"]
         finally:
             release.set()

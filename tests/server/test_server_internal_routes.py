@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import httpx
 import pytest
 from click.testing import CliRunner
 from proxykit import Proxy, owner_of, raw_request
 from serverkit import ProcessServer, new_table
 
+import loopback
 from pgcluster import free_port
 
 ODD_TABLE_PATHS = [
@@ -171,7 +171,7 @@ def test_a_clients_own_forwarded_mark_is_dropped_by_the_proxy_so_every_process_s
     owner, other, table_id = pair
     proxy = Proxy([owner, other], tmp_path).start()
     try:
-        with httpx.Client(base_url=proxy.base, timeout=30) as client:
+        with loopback.client(base_url=proxy.base, timeout=30) as client:
             for _ in range(8):  # the proxy picks either process (least connections, one request at a time)
                 answer = client.get(f"/tables/{table_id}", headers={"X-Clubs-Forwarded": "1", "Connection": "close"})
                 assert answer.status_code == 200, answer.text
@@ -186,13 +186,13 @@ def test_the_metrics_listener_serves_the_figures_and_the_public_listener_never_d
     metrics_port = free_port()
     with ProcessServer(tmp_path, extra=("--metrics-port", str(metrics_port))) as server:
         inside = f"http://127.0.0.1:{metrics_port}"
-        figures = httpx.get(inside + "/metrics", timeout=10)
+        figures = loopback.get(inside + "/metrics", timeout=10)
         assert figures.status_code == 200
         assert "# HELP clubs_tables " in figures.text
         assert figures.headers["content-type"].startswith("text/plain")
         for other in ("/health", "/tables", "/", "/metrics/x"):
-            assert httpx.get(inside + other, timeout=10).status_code == 404, other
-        assert httpx.post(inside + "/metrics", timeout=10).status_code == 405
+            assert loopback.get(inside + other, timeout=10).status_code == 404, other
+        assert loopback.post(inside + "/metrics", timeout=10).status_code == 405
         for path in METRICS_SPELLINGS:
             answer = raw_request(server.port, "GET", path.format(id="x").encode())
             assert answer.status == 404 or 400 <= answer.status < 500, (path, answer)

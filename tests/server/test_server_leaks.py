@@ -21,6 +21,7 @@ import httpx
 import pytest
 from serverkit import Client, Message, ThreadServer, arrivals, get, post
 
+import loopback
 from clubsuite.engine import SomeMatch, find_game, resolve
 from clubsuite.runner import deal_next
 from clubsuite.server.table import live
@@ -120,7 +121,7 @@ def check_every_message(
 
 
 def signed_up(server: ThreadServer, name: str) -> tuple[httpx.Client, dict[str, str]]:
-    b = httpx.Client(base_url=server.base, timeout=30)
+    b = loopback.client(base_url=server.base, timeout=30)
     r = b.post("/account/signup", json={"name": name, "password": "correct horse battery"})
     assert r.status_code == 201, r.text
     return b, {"X-CSRF-Token": r.json()["csrf"]}
@@ -148,10 +149,11 @@ def test_no_message_names_a_card_its_receiver_may_not_know_at_a_club_nights_tabl
     night = host.post("/clubnights", json={"game": game, "tables": 2, "bot_delay": 0}, headers=host_h).json()
     entrants = [host.post(f"/clubnights/{night['id']}/enter", json={}, headers=host_h).json()]
     for name in ("Bob", "Cleo", "Dan"):
-        entrants.append(httpx.post(f"{server.base}/clubnights/{night['id']}/enter", json={"name": name}).json())
+        entrants.append(loopback.post(f"{server.base}/clubnights/{night['id']}/enter", json={"name": name}).json())
     assert host.post(f"/clubnights/{night['id']}/rounds", headers=host_h).status_code == 200
     seats = [
-        httpx.post(f"{server.base}/clubnights/{night['id']}/seat", json={"token": e["token"]}).json() for e in entrants
+        loopback.post(f"{server.base}/clubnights/{night['id']}/seat", json={"token": e["token"]}).json()
+        for e in entrants
     ]
     by_table: dict[str, dict[int, Client]] = {}
     for s in seats:

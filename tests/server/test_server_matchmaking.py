@@ -10,12 +10,12 @@ import time
 from pathlib import Path
 from typing import Any
 
-import httpx
 import pytest
 from serverkit import ThreadServer, in_own_loop
 from sqlalchemy import insert
 from test_server_rated import account
 
+import loopback
 from clubsuite.server.community import matchmaking
 from clubsuite.server.community.matchmaking import WINDOW_GROWTH, WINDOW_START, Matchmaker, Ticket
 from clubsuite.server.people.accounts import User
@@ -134,7 +134,7 @@ def test_after_the_set_time_bots_of_the_nearest_rating_fill_the_table(tmp_path: 
 def test_play_rated_seats_an_account_with_bots_and_hands_its_token_to_it_alone(server: ThreadServer) -> None:
     b, _, headers = account(server, "Ann")
     other, _, other_h = account(server, "Bob")
-    assert httpx.post(f"{server.base}/rated/queue", json={"game": "whist"}).status_code == 401
+    assert loopback.post(f"{server.base}/rated/queue", json={"game": "whist"}).status_code == 401
     assert b.post("/rated/queue", json={"game": "whist"}).json()["code"] == "bad_csrf"
     assert b.post("/rated/queue", json={"game": "nosuchgame"}, headers=headers).status_code == 400
     waiting = b.post("/rated/queue", json={"game": "whist"}, headers=headers).json()
@@ -152,7 +152,7 @@ def test_play_rated_seats_an_account_with_bots_and_hands_its_token_to_it_alone(s
     while not seated():
         assert time.monotonic() < deadline, found
         time.sleep(0.2)
-    table = httpx.get(f"{server.base}/tables/{found['table']}").json()
+    table = loopback.get(f"{server.base}/tables/{found['table']}").json()
     assert table["settings"]["rated"] is True
     assert [s["kind"] for s in table["seats"]] == ["person", "bot", "bot"]
     assert b.get("/rated/queue").json() == {"status": "none"}

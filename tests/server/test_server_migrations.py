@@ -8,7 +8,6 @@ import threading
 from pathlib import Path
 from typing import Any
 
-import httpx
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
@@ -29,6 +28,7 @@ from sqlalchemy import (
     select,
 )
 
+import loopback
 from clubsuite.server.store import migrate
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import metadata, users
@@ -248,11 +248,11 @@ def test_accounts_made_before_the_one_name_key_all_stay_and_each_signs_in_under_
                 ("alice.", "Alice password", "Alice"),
                 ("BOB", "Bob password", "Bob"),
             ]:
-                with httpx.Client(base_url=server.base, timeout=30) as b:
+                with loopback.client(base_url=server.base, timeout=30) as b:
                     r = b.post("/account/login", json={"name": typed, "password": password})
                     assert r.status_code == 200, (typed, r.text)
                     assert b.get("/account").json()["name"] == reached
-            r = httpx.post(f"{server.base}/account/signup", json={"name": "aLiCe", "password": "a new password"})
+            r = loopback.post(f"{server.base}/account/signup", json={"name": "aLiCe", "password": "a new password"})
             assert r.status_code == 409 and r.json()["code"] == "name_taken"
     finally:
         store.close()

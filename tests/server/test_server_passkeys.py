@@ -24,6 +24,7 @@ from serverkit import ROOMY, ThreadServer
 from softkey import SoftKey
 from sqlalchemy import select
 
+import loopback
 from clubsuite.server.people import passkeys as passkeys_module
 from clubsuite.server.people.passkeys import PASSKEYS_MAX
 from clubsuite.server.store.database import Store
@@ -44,7 +45,7 @@ def port(server: ThreadServer) -> int:
 
 def browser(server: ThreadServer, host: str = "localhost") -> httpx.Client:
     """A client that keeps cookies and reaches the server by the name ``host`` (a passkey belongs to a name)."""
-    return httpx.Client(base_url=server.base, timeout=30, headers={"Host": f"{host}:{port(server)}"})
+    return loopback.client(base_url=server.base, timeout=30, headers={"Host": f"{host}:{port(server)}"})
 
 
 def key_for(server: ThreadServer, **more: Any) -> SoftKey:

@@ -14,6 +14,8 @@ from serverkit import Client, ThreadServer, new_table
 from test_server_play import play_out
 from test_server_rated import GAME, PASSWORD, account, join
 
+import loopback
+
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
 
@@ -35,7 +37,7 @@ def play(server: ThreadServer, b: httpx.Client, headers: dict[str, str], seed: i
 def test_a_profile_shows_ratings_counts_and_matches_whose_links_work(server: ThreadServer) -> None:
     b, _, headers = account(server, "Ann")
     table = play(server, b, headers, 1, rated=True)
-    with httpx.Client(base_url=server.base, timeout=30) as stranger:
+    with loopback.client(base_url=server.base, timeout=30) as stranger:
         shown = stranger.get("/players/ann").json()  # a name as it reads
         assert shown["name"] == "Ann" and shown["own"] is False
         assert [(r["pool"], r["matches"]) for r in shown["ratings"]] == [("whist", 1)]
@@ -65,7 +67,7 @@ def test_a_private_tables_matches_are_listed_to_their_own_player_only(server: Th
     mine = b.get("/players/Ann").json()
     assert mine["own"] is True and [e["private"] for e in mine["history"]] == [True]
     assert b.get(mine["history"][0]["record"]).status_code == 200  # its link carries the invite
-    with httpx.Client(base_url=server.base, timeout=30) as stranger:
+    with loopback.client(base_url=server.base, timeout=30) as stranger:
         theirs = stranger.get("/players/Ann").json()
         assert theirs["history"] == [] and table["id"] not in stranger.get("/players/Ann/history").text
         assert theirs["games"][0]["matches"] == 1  # counted, not shown
@@ -77,27 +79,27 @@ def test_the_leaderboard_orders_players_by_a_sure_rating_and_forgets_a_deleted_o
     for seed in (1, 2):
         play(server, ann, ann_h, seed, rated=True)
     play(server, bob, bob_h, 3, rated=True)
-    board = httpx.get(f"{server.base}/leaderboard/whist").json()
+    board = loopback.get(f"{server.base}/leaderboard/whist").json()
     assert sorted(p["name"] for p in board) == ["Ann", "Bob"]
     sure = [p["rating"] - 1.5 * p["plus_minus"] for p in board]  # rating less three standard deviations
     assert sure == sorted(sure, reverse=True) and [p["place"] for p in board] == [1, 2]
-    bots = httpx.get(f"{server.base}/ratings").json()
+    bots = loopback.get(f"{server.base}/ratings").json()
     assert bots["players"] == {"whist": 2} and bots["bots"]["whist"]["random"]["matches"] == 3
     table = ann.get("/players/Ann").json()["history"][0]["table"]
     r = ann.post("/account/delete", json={"password": PASSWORD}, headers=ann_h)
     assert r.status_code == 200, r.text
-    assert [p["name"] for p in httpx.get(f"{server.base}/leaderboard/whist").json()] == ["Bob"]
-    assert httpx.get(f"{server.base}/players/Ann").status_code == 404
-    record = httpx.get(f"{server.base}/tables/{table}/record.json").json()
+    assert [p["name"] for p in loopback.get(f"{server.base}/leaderboard/whist").json()] == ["Bob"]
+    assert loopback.get(f"{server.base}/players/Ann").status_code == 404
+    record = loopback.get(f"{server.base}/tables/{table}/record.json").json()
     assert record["seats"][0]["name"] == "deleted player" and "Ann" not in str(record)
 
 
 def test_bad_names_pools_and_pages_are_refused_with_the_rule(server: ThreadServer) -> None:
     base = server.base
-    assert httpx.get(f"{base}/leaderboard/Whist!").status_code == 422
-    assert httpx.get(f"{base}/players/{'x' * 101}").status_code == 422
-    assert httpx.get(f"{base}/players/Ann/history?limit=500").status_code == 422
-    assert httpx.get(f"{base}/leaderboard/whist").json() == []
+    assert loopback.get(f"{base}/leaderboard/Whist!").status_code == 422
+    assert loopback.get(f"{base}/players/{'x' * 101}").status_code == 422
+    assert loopback.get(f"{base}/players/Ann/history?limit=500").status_code == 422
+    assert loopback.get(f"{base}/leaderboard/whist").json() == []
 
 
 def test_a_history_entrys_review_link_reviews_that_players_decisions(server: ThreadServer) -> None:
@@ -105,12 +107,12 @@ def test_a_history_entrys_review_link_reviews_that_players_decisions(server: Thr
     table = play(server, b, headers, 1)
     [entry] = b.get("/players/Ann").json()["history"]
     assert entry["seat"] == 0 and entry["review"] == f"/review?table={table}&match=0&seat=0"
-    review = httpx.get(f"{server.base}/tables/{table}/review?match=0&seat=0", timeout=300).json()
+    review = loopback.get(f"{server.base}/tables/{table}/review?match=0&seat=0", timeout=300).json()
     assert review["seat"] == 0 and review["decisions"] and review["hands"]
     for d in review["decisions"]:
         assert d["view"]["cost"] >= 0 and (d["mark"] == "") == (d["view"]["cost"] < review["threshold"])
-    assert httpx.get(f"{server.base}/tables/{table}/review?seat=9", timeout=60).json()["code"] == "bad_request"
-    assert httpx.get(f"{server.base}/tables/{table}/review").status_code == 422  # which seat: it must be said
+    assert loopback.get(f"{server.base}/tables/{table}/review?seat=9", timeout=60).json()["code"] == "bad_request"
+    assert loopback.get(f"{server.base}/tables/{table}/review").status_code == 422  # which seat: it must be said
 
 
 def test_a_closed_tables_matches_keep_their_record_replay_and_review_links(server: ThreadServer) -> None:
@@ -139,6 +141,6 @@ def test_a_closed_tables_matches_keep_their_record_replay_and_review_links(serve
             == 200
         )
     # A closed private table is still unknown without its invite; a closed public one is not.
-    assert httpx.get(f"{server.base}/tables/{private['id']}/record.json").json()["code"] == "no_table"
-    assert httpx.get(f"{server.base}/tables/{public}/record.json").status_code == 200
-    assert httpx.get(f"{server.base}/tables/nosuchtable/record.json").json()["code"] == "no_table"
+    assert loopback.get(f"{server.base}/tables/{private['id']}/record.json").json()["code"] == "no_table"
+    assert loopback.get(f"{server.base}/tables/{public}/record.json").status_code == 200
+    assert loopback.get(f"{server.base}/tables/nosuchtable/record.json").json()["code"] == "no_table"

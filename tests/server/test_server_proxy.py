@@ -14,11 +14,11 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-import httpx
 import pytest
 from proxykit import Node, Proxy, figures, node, owner_of, play, reconnect, stored_log, turn_of
 from serverkit import Client, ProcessServer, get, new_table, post, start_all, wait_until
 
+import loopback
 from pgcluster import Cluster
 
 
@@ -82,7 +82,7 @@ def test_tables_are_made_joined_watched_and_played_through_the_proxy(site: Site)
         player.close()
         watcher.close()
     assert len(_single_history(site.url, table_id)) >= 4
-    assert httpx.get(base + "/metrics").status_code == 403  # the figures are read at each process's own listener
+    assert loopback.get(base + "/metrics").status_code == 403  # the figures are read at each process's own listener
     seat_actions = sum(_figure(n, 'clubs_actions_total{source="seat"}') for n in site.nodes)
     assert seat_actions >= 4
     assert sum(_figure(n, 'clubs_lease_changes_total{change="taken"}') for n in site.nodes) >= 1

@@ -12,6 +12,7 @@ import httpx
 import pytest
 from serverkit import ROOMY, Client, ThreadServer, get, new_table, post, wait_until
 
+import loopback
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.hub import Hub
@@ -115,7 +116,7 @@ def test_a_table_where_someone_goes_by_a_name_like_yours_is_passed_over(server: 
 def test_bad_input_is_refused_with_a_clear_message_and_makes_no_table(
     server: ThreadServer, body: dict[str, Any], status: int, words: str
 ) -> None:
-    r = httpx.post(server.base + "/quickplay", json=body)
+    r = loopback.post(server.base + "/quickplay", json=body)
     assert words in refused(r, status, "bad_request")
     assert get(server.base, "/tables") == []
 
@@ -124,7 +125,7 @@ def test_bad_input_is_refused_with_a_clear_message_and_makes_no_table(
 def test_quick_play_counts_as_making_a_table(server: ThreadServer) -> None:
     for name in ("Ann", "Bob", "Cy"):
         quick(server, "whist", name)
-    r = httpx.post(server.base + "/quickplay", json={"game": "whist", "name": "Di"})
+    r = loopback.post(server.base + "/quickplay", json={"game": "whist", "name": "Di"})
     assert "new tables" in refused(r, 429, "rate_limited")
     assert int(r.headers["retry-after"]) >= 1
     assert len(get(server.base, "/tables")) == 3
@@ -135,7 +136,7 @@ def test_quick_play_counts_as_taking_a_seat(server: ThreadServer) -> None:
     table = waiting_table(server, "whist", 3, 0)
     quick(server, "whist", "Ann")
     quick(server, "whist", "Bob")
-    r = httpx.post(server.base + "/quickplay", json={"game": "whist", "name": "Cy"})
+    r = loopback.post(server.base + "/quickplay", json={"game": "whist", "name": "Cy"})
     assert "seats taken" in refused(r, 429, "rate_limited")
     assert get(server.base, f"/tables/{table}")["free_seats"] == [2]
 
@@ -144,7 +145,7 @@ def test_quick_play_counts_as_taking_a_seat(server: ThreadServer) -> None:
 def test_quick_play_makes_no_more_tables_than_an_address_may_have(server: ThreadServer) -> None:
     quick(server, "whist", "Ann")
     quick(server, "whist", "Bob")
-    r = httpx.post(server.base + "/quickplay", json={"game": "whist", "name": "Cy"})
+    r = loopback.post(server.base + "/quickplay", json={"game": "whist", "name": "Cy"})
     refused(r, 429, "too_many_tables")
 
 

@@ -13,6 +13,7 @@ from serverkit import Client, ThreadServer, get, new_table
 from sqlalchemy import select
 from test_server_play import play_out
 
+import loopback
 from clubsuite.records.replay import replay
 from clubsuite.server.people.ratings import START
 from clubsuite.server.store.database import Store
@@ -28,7 +29,7 @@ pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 def account(server: ThreadServer, name: str) -> tuple[httpx.Client, str, dict[str, str]]:
     """A signed-up browser: (client, account id, the CSRF header)."""
-    b = httpx.Client(base_url=server.base, timeout=30)
+    b = loopback.client(base_url=server.base, timeout=30)
     r = b.post("/account/signup", json={"name": name, "password": PASSWORD})
     assert r.status_code == 201, r.text
     return b, r.json()["id"], {"X-CSRF-Token": r.json()["csrf"]}

@@ -24,6 +24,7 @@ from serverkit import ROOMY, Client, ThreadServer, in_own_loop, new_table, wait_
 from sqlalchemy import create_engine, inspect, select
 from test_server_play import play_out
 
+import loopback
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store import migrate
 from clubsuite.server.store.database import Store
@@ -51,13 +52,13 @@ def gate(monkeypatch: pytest.MonkeyPatch) -> Iterator[Gate]:
 
 def from_address(address: str, **kwargs: Any) -> httpx.Client:
     """An HTTP client whose connections come from ``address`` (any of 127.0.0.0/8 reaches the server)."""
-    return httpx.Client(transport=httpx.HTTPTransport(local_address=address), timeout=120, **kwargs)
+    return loopback.client(transport=loopback.transport(local_address=address), timeout=120, **kwargs)
 
 
 def finished_match(server: ThreadServer, seed: int = 1) -> str:
     """A table whose first match a guest played to its end against two random bots: its id."""
     table = new_table(server.base, GAME, [{"kind": "person"}, *BOTS])["id"]
-    r = httpx.post(f"{server.base}/tables/{table}/join", json={"name": "Ann"})
+    r = loopback.post(f"{server.base}/tables/{table}/join", json={"name": "Ann"})
     assert r.status_code == 200, r.text
     client = Client(server.base, table, r.json()["token"])
     try:

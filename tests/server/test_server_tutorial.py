@@ -7,10 +7,10 @@ from __future__ import annotations
 
 from typing import Any
 
-import httpx
 import pytest
 from serverkit import Client, ThreadServer, get, post
 
+import loopback
 from clubsuite.engine import games
 from clubsuite.reasons import templates
 
@@ -32,7 +32,7 @@ def test_the_guided_first_hand_is_a_private_coached_table_with_easy_bots_and_the
     for name in ("Ann", "Bob"):
         seated = post(server.base, "/tutorial", {"game": game, "name": name})
         assert set(seated) == {"table", "seat", "token"} and seated["seat"] == 0
-        r = httpx.get(f"{server.base}/tables/{seated['table']}", timeout=30)
+        r = loopback.get(f"{server.base}/tables/{seated['table']}", timeout=30)
         assert r.status_code == 404, "a private table is not shown to whoever knows its id"
         live = server.server.config.app.state.hub.tables[seated["table"]]
         assert live.settings.coach and not live.settings.public and not live.settings.spectators
@@ -46,7 +46,7 @@ def test_the_guided_first_hand_is_a_private_coached_table_with_easy_bots_and_the
 def test_a_tutorial_for_no_such_game_or_a_bad_name_is_refused_and_makes_nothing(server: ThreadServer) -> None:
     before = len(server.server.config.app.state.hub.tables)
     for body in ({"game": "chess", "name": "Ann"}, {"game": "whist", "name": "<b>"}, {"game": "whist"}):
-        r = httpx.post(server.base + "/tutorial", json=body, timeout=30)
+        r = loopback.post(server.base + "/tutorial", json=body, timeout=30)
         assert 400 <= r.status_code < 500, (body, r.status_code, r.text)
         assert "Traceback" not in r.text
     assert len(server.server.config.app.state.hub.tables) == before

@@ -6,10 +6,10 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-import httpx
 import pytest
 from serverkit import ThreadServer, get, post, wait_until
 
+import loopback
 from clubsuite.cards import STANDARD_WITH_JOKERS
 
 GOLDEN = Path(__file__).parent.parent / "golden"
@@ -19,7 +19,7 @@ GOLDEN = Path(__file__).parent.parent / "golden"
 def test_every_page_is_served_with_a_policy_that_allows_only_the_servers_own_scripts(
     web: ThreadServer, path: str
 ) -> None:
-    r = httpx.get(web.base + path)
+    r = loopback.get(web.base + path)
     assert r.status_code == 200 and r.headers["content-type"].startswith("text/html")
     policy = r.headers["content-security-policy"]
     assert "script-src 'self'" in policy and "frame-ancestors 'none'" in policy and "unsafe" not in policy
@@ -27,7 +27,7 @@ def test_every_page_is_served_with_a_policy_that_allows_only_the_servers_own_scr
     assert "<script" in r.text and "http" not in r.text.replace("http-equiv", "")  # nothing from elsewhere
     for src in ("/static/css/clubs.css", "/static/js/table.js", "/static/js/cards.js"):
         if src.endswith(".css") or path == "/table/abc":
-            asset = httpx.get(web.base + src)
+            asset = loopback.get(web.base + src)
             assert asset.status_code == 200 and asset.headers["content-security-policy"]
 
 
@@ -43,11 +43,11 @@ def test_no_page_or_module_loads_anything_from_another_site() -> None:
 
 def test_a_request_body_over_its_limit_is_refused_with_413_before_it_is_read(web: ThreadServer) -> None:
     body, record = web.limits.max_body_bytes, web.limits.max_record_bytes
-    r = httpx.post(
+    r = loopback.post(
         web.base + "/tables", content=b"{" + b" " * body + b"}", headers={"content-type": "application/json"}
     )
     assert r.status_code == 413 and r.json()["code"] == "too_large"
-    r = httpx.post(web.base + "/replays", content=b" " * (record + 1))
+    r = loopback.post(web.base + "/replays", content=b" " * (record + 1))
     assert r.status_code == 413 and str(record) in r.json()["message"]
 
 
@@ -67,7 +67,7 @@ def test_a_replay_has_one_frame_per_deal_and_action_with_every_hand_of_the_recor
     web: ThreadServer, path: Path
 ) -> None:
     record = json.loads(path.read_text())
-    r = httpx.post(web.base + "/replays", content=path.read_bytes())
+    r = loopback.post(web.base + "/replays", content=path.read_bytes())
     assert r.status_code == 200, r.text
     replay = r.json()
     dealt = record["hands"]
@@ -90,20 +90,20 @@ def test_a_replay_has_one_frame_per_deal_and_action_with_every_hand_of_the_recor
 def test_a_broken_record_is_refused_with_the_hand_the_action_and_the_rule(web: ThreadServer) -> None:
     record = json.loads((GOLDEN / "whist-1997-explicit.record.json").read_text())
     record["hands"][0]["actions"][5] = "ZZ"
-    r = httpx.post(web.base + "/replays", content=json.dumps(record))
+    r = loopback.post(web.base + "/replays", content=json.dumps(record))
     assert r.status_code == 400 and r.json()["code"] == "bad_record"
     assert "hand 0, action 5" in r.json()["message"] and "ZZ" in r.json()["message"]
     assert (
-        httpx.post(web.base + "/replays", content=b"not json")
+        loopback.post(web.base + "/replays", content=b"not json")
         .json()["message"]
         .startswith("the record is not valid JSON")
     )
-    assert httpx.post(web.base + "/replays", content=b"[1]").json()["code"] == "bad_record"
+    assert loopback.post(web.base + "/replays", content=b"[1]").json()["code"] == "bad_record"
 
 
 def test_a_tables_replay_is_served_only_once_its_match_is_over(web: ThreadServer) -> None:
     waiting = post(web.base, "/tables", {"game": "whist", "seats": [{"kind": "person"}] + [{"kind": "bot"}] * 2}, 201)
-    r = httpx.get(f"{web.base}/tables/{waiting['id']}/replay")
+    r = loopback.get(f"{web.base}/tables/{waiting['id']}/replay")
     assert r.status_code == 409 and r.json()["code"] == "not_over"  # its record would show every hidden card
     seats = [{"kind": "bot", "bot": "random"}] * 3
     table = post(web.base, "/tables", {"game": "whist(target=1)", "seats": seats, "bot_delay": 0}, 201)
