@@ -12,6 +12,7 @@ from __future__ import annotations
 import codecs
 import contextlib
 import errno
+import importlib
 import os
 import signal
 import sys
@@ -27,8 +28,46 @@ from clubsuite.cli.describe import FillsHelpGroup
 from clubsuite.cli.stopping import Stopped, StopSignals
 from clubsuite.safetext import safe_lines
 
+COMMANDS: dict[str, tuple[str, str]] = {
+    "play": ("clubsuite.cli.play", "play_command"),
+    "watch": ("clubsuite.cli.play", "watch_command"),
+    "simulate": ("clubsuite.cli.simulate", "simulate_command"),
+    "merge": ("clubsuite.cli.simulate", "merge_command"),
+    "calibrate": ("clubsuite.cli.calibrate", "calibrate_command"),
+    "replay": ("clubsuite.cli.replay", "replay_command"),
+    "serve": ("clubsuite.cli.serve", "serve_command"),
+    "admin": ("clubsuite.cli.admin", "admin_command"),
+    "solve": ("clubsuite.cli.analyse", "solve_command"),
+    "review": ("clubsuite.cli.analyse", "review_command"),
+}
+"""Each subcommand's module and name there. A run imports only the module of the command it runs (all of them
+for the group's help): ``clubs play`` no longer loads the server's and the calibration's code first, a third of a
+short command's start."""
 
-@click.group(cls=FillsHelpGroup, context_settings={"help_option_names": ["-h", "--help"]})
+
+class CommandsOnDemand(FillsHelpGroup):
+    """The ``clubs`` group, importing a subcommand's module when the command is asked for (Click's lazily loaded
+    subcommands): after :func:`run` has set up the stop signals, so a Ctrl-C during the import ends the run cleanly
+    too."""
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command's name, in the order of the help (Click's: sorted)."""
+        return sorted(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """The command ``cmd_name``, its module imported the first time; None for a name that is no command."""
+        if cmd_name not in self.commands and cmd_name in COMMANDS:
+            module, name = COMMANDS[cmd_name]
+            self.add_command(getattr(importlib.import_module(module), name), cmd_name)
+        return self.commands.get(cmd_name)
+
+    def format_help(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """Every command imported (the help lists them all, filled from the registry), then the help."""
+        _add_commands()
+        super().format_help(ctx, formatter)
+
+
+@click.group(cls=CommandsOnDemand, context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="clubs")
 def cli() -> None:
     """Play, watch, simulate, replay and serve the card games called Clubs.
@@ -43,28 +82,10 @@ def cli() -> None:
 
 
 def _add_commands() -> None:
-    """Import the commands and add them to the group, once: done by :func:`run` after it has set up the stop
-    signals, so that a Ctrl-C while the games are being imported ends the run cleanly too."""
-    if cli.commands:
-        return
-    from clubsuite.cli.admin import admin_command
-    from clubsuite.cli.analyse import review_command, solve_command
-    from clubsuite.cli.calibrate import calibrate_command
-    from clubsuite.cli.play import play_command, watch_command
-    from clubsuite.cli.replay import replay_command
-    from clubsuite.cli.serve import serve_command
-    from clubsuite.cli.simulate import merge_command, simulate_command
-
-    cli.add_command(play_command, "play")
-    cli.add_command(watch_command, "watch")
-    cli.add_command(simulate_command, "simulate")
-    cli.add_command(merge_command, "merge")
-    cli.add_command(calibrate_command, "calibrate")
-    cli.add_command(replay_command, "replay")
-    cli.add_command(serve_command, "serve")
-    cli.add_command(admin_command, "admin")
-    cli.add_command(solve_command, "solve")
-    cli.add_command(review_command, "review")
+    """Import every command now (the help lists them all; a test forking a child that may not read the package's
+    files imports them first)."""
+    for name in COMMANDS:
+        cli.get_command(click.Context(cli), name)
 
 
 FALLBACK_HANDLER = "clubsuite-fallback"
@@ -173,7 +194,6 @@ def run(argv: Sequence[str] | None = None) -> int:
         return EXIT_WRITE_FAILED
     with StopSignals():
         try:
-            _add_commands()
             status = cli.main(args=argv, prog_name="clubs", standalone_mode=False)
         except Stopped as stop:
             click.echo(f"clubs: stopped by {stop.name}", err=True)
