@@ -8,13 +8,18 @@ condition, with a generous bound.
 
 from __future__ import annotations
 
+import json
 import signal
 from typing import Any
 
+import pytest
 from proxykit import owner_of, play, stored_log
 from serverkit import Client, ProcessServer, get, new_table, post, wait_until
+from websockets.exceptions import ConnectionClosed
+from websockets.sync.client import connect
 
 import loopback
+from timeouts import HTTP_TIMEOUT
 
 
 def test_a_table_made_at_one_process_is_joined_watched_and_played_through_the_other(
@@ -150,3 +155,49 @@ def test_quick_play_asked_of_either_process_seats_a_person_at_a_table_waiting_at
     assert owner_of(url, made["table"]) == "b"
     refused = loopback.post(second.base + "/quickplay", json={"game": "no such game", "name": "Bea"})
     assert refused.status_code == 400 and "no such game" in refused.json()["message"]
+
+
+def test_a_request_passed_on_to_a_process_that_lost_the_table_goes_on_to_its_owner_never_answered_unknown(
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
+) -> None:
+    """Finding 6, its second way: a process passes a request on to the owner it read, which lost the table to a
+    third process a moment before (its heartbeat came late under load). That process looks again and passes the
+    request on to the owner it finds, never answering "no such table" for a table that exists. Here ``b`` is
+    handed a request as a process ``c`` that took ``b`` for the owner would hand it; the owner is ``a``."""
+    first, second, url = two_nodes
+    table_id = new_table(first.base, "whist", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2])["id"]
+    assert owner_of(url, table_id) == "a"
+    passed = {"X-Clubs-Forwarded": "c"}
+    joined = loopback.post(f"{second.base}/tables/{table_id}/join", json={"name": "Zoë"}, headers=passed)
+    assert joined.status_code == 200, joined.text
+    assert joined.json()["table"] == table_id
+    info = loopback.get(f"{second.base}/tables/{table_id}", headers=passed)
+    assert info.status_code == 200 and info.json()["id"] == table_id
+    with connect(f"ws://127.0.0.1:{second.port}/tables/{table_id}/ws", additional_headers=passed) as socket:
+        socket.send(json.dumps({"type": "hello", "protocol": 1, "token": joined.json()["token"]}))
+        welcome = json.loads(socket.recv(timeout=HTTP_TIMEOUT))
+        assert welcome["type"] == "welcome" and welcome["seat"] == 0
+    assert owner_of(url, table_id) == "a"  # passed on, not taken
+
+
+def test_a_request_that_would_go_back_to_a_process_it_came_through_is_told_to_try_again(
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
+) -> None:
+    """A request never goes round in circles between processes that each think another owns the table: one that
+    would be passed back to a process it has been through (or through more than three) is answered 503 ``moved``
+    with ``Retry-After``, its WebSocket closed with 1013 (try again later), never 404 for a table that exists."""
+    first, second, _ = two_nodes
+    table_id = new_table(first.base, "whist", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2])["id"]
+    for hops in ("a", "c, d, e"):
+        answer = loopback.get(f"{second.base}/tables/{table_id}", headers={"X-Clubs-Forwarded": hops})
+        assert answer.status_code == 503, (hops, answer.text)
+        assert answer.json()["code"] == "moved" and answer.headers["retry-after"] == "1"
+    with (
+        connect(
+            f"ws://127.0.0.1:{second.port}/tables/{table_id}/ws", additional_headers={"X-Clubs-Forwarded": "a"}
+        ) as socket,
+        pytest.raises(ConnectionClosed) as closed,
+    ):
+        socket.recv(timeout=HTTP_TIMEOUT)
+    assert closed.value.rcvd is not None and closed.value.rcvd.code == 1013
+    assert get(second.base, f"/tables/{table_id}")["id"] == table_id  # straight from a client: passed on as ever

@@ -27,9 +27,12 @@ or fail to build the URL at all (``%00``), which was answered with a 500. The UR
 letting the client normalise it, and checked to say what was checked.
 
 The forwarded request carries the client's address (``X-Forwarded-For``: the other processes must name this one
-with ``--trusted-proxy``, as they name the proxy) and ``X-Clubs-Forwarded`` (a request forwarded once is never
-forwarded again: a table that moved meanwhile is answered by the application as not found, or closes the socket
-so that the client comes back). It carries no ``Origin``: the origin was checked where the request arrived. An owner
+with ``--trusted-proxy``, as they name the proxy) and ``X-Clubs-Forwarded``, the processes it has passed through.
+A process it reaches that no longer serves the table (it lost it a moment ago to a third, whose take-over came
+between the first process's look and the request's arrival) looks again, as the first did, and passes it on to
+the owner it finds, never to a process the request has been through and at most :data:`MAX_HOPS` times; beyond
+that it answers 503 ``moved`` with ``Retry-After`` (a WebSocket: closed with 1013), never "no such table" for a
+table that exists. It carries no ``Origin``: the origin was checked where the request arrived. An owner
 that cannot be reached (it died a moment ago, before its lease ran out) is answered 503 with ``Retry-After``, or a
 WebSocket closed with 1013 (try again later), which clients take as a reason to reconnect.
 """
@@ -61,7 +64,10 @@ ASGIApp = Callable[[Scope, Receive, Send], Awaitable[None]]
 TABLE_PATH = re.compile(r"^/tables/([A-Za-z0-9_-]{1,40})(?:/.*)?$")
 INVITE_PATH = re.compile(r"^/invites/([^/]{1,64})(?:/join)?$")
 FORWARDED = b"x-clubs-forwarded"
-"""Set on a request one process passes to another: it is never passed on again."""
+"""Set on a request one process passes to another: the names of the processes it has been through, in order."""
+MAX_HOPS = 3
+"""The most processes a request is passed through: a table changes hands rarely, and twice within one request's
+way only under a storm of take-overs; a request that would go further is answered 503 ``moved`` (try again)."""
 HOP_BY_HOP = frozenset(
     {
         b"connection",
@@ -174,7 +180,11 @@ class Forwarder:
         if problem is not None:
             await _refuse(scope, receive, send, Refusal(400, "bad_path", problem))
             return
-        address = await self._owner_elsewhere(scope) if scope["type"] in ("http", "websocket") else None
+        try:
+            address = await self._owner_elsewhere(scope) if scope["type"] in ("http", "websocket") else None
+        except Refusal as moved:
+            await self._moved(scope, receive, send, moved)
+            return
         if address is None:
             await self.app(scope, receive, send)
             return
@@ -197,11 +207,13 @@ class Forwarder:
 
     async def _owner_elsewhere(self, scope: Scope) -> str | None:
         """The address of the process that owns the table this request is about, when that is another process;
-        None where this process answers it (no table named, a table served here or taken over now, a request
-        already forwarded once, or no such table)."""
+        None where this process answers it (no table named, a table served here or taken over now, or no such
+        table). Raises :class:`Refusal` (503 ``moved``) where the owner found is a process the request has already
+        been through, or it has been through :data:`MAX_HOPS` (the table is changing hands: the client tries
+        again)."""
         hub = self.hub
         ownership = hub.ownership
-        if ownership is None or any(k == FORWARDED for k, _ in scope.get("headers") or []):
+        if ownership is None:
             return None
         path = str(scope.get("path", ""))
         found = TABLE_PATH.match(path)
@@ -222,10 +234,22 @@ class Forwarder:
             # read above and the take-over's transaction: that transaction names the owner, and the request goes
             # there (a table whose making was acknowledged is never answered as unknown).
             where = await hub.take_over(table_id)
-            if isinstance(where, tuple) and where[0] != ownership.node:
-                return where[1]
+            owner = where if isinstance(where, tuple) and where[0] != ownership.node else None
+        if owner is None:
             return None
+        been = _hops(scope)
+        if owner[0] in been or len(been) >= MAX_HOPS:
+            raise Refusal(503, "moved", RETRY, [(b"retry-after", b"1")])
         return owner[1]
+
+    async def _moved(self, scope: Scope, receive: Receive, send: Send, moved: Refusal) -> None:
+        """Answer a request whose table is changing hands faster than it can follow: 503 with ``Retry-After``, or a
+        WebSocket closed with 1013 (try again later), which clients take as a reason to reconnect."""
+        if scope["type"] == "http":
+            await _refuse(scope, receive, send, moved)
+        elif (await receive())["type"] == "websocket.connect":
+            await send({"type": "websocket.accept"})  # a close before the accept would be a bare 403 handshake
+            await send({"type": "websocket.close", "code": 1013, "reason": moved.code})
 
     # -- quick play -----------------------------------------------------------------------------------------------
     def _is_quickplay(self, scope: Scope) -> bool:
@@ -235,7 +259,7 @@ class Forwarder:
             and scope["type"] == "http"
             and scope.get("method") == "POST"
             and scope.get("path") == "/quickplay"
-            and not any(k == FORWARDED for k, _ in scope.get("headers") or [])
+            and not _hops(scope)
         )
 
     async def _quickplay(self, scope: Scope, receive: Receive, send: Send) -> None:
@@ -301,13 +325,14 @@ class Forwarder:
             raise Refusal(400, "bad_path", f"this request cannot be passed on to the table's server ({exc})") from None
 
     def _headers(self, scope: Scope) -> list[tuple[bytes, bytes]]:
-        """The request's headers for the next hop: the client's address named, the hop marked."""
-        kept = [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in HOP_BY_HOP]
+        """The request's headers for the next hop: the client's address named, this process added to the hops."""
+        kept = [(k, v) for k, v in scope.get("headers") or [] if k.lower() not in HOP_BY_HOP and k.lower() != FORWARDED]
         assert self.hub.ownership is not None
+        hops = ",".join([*_hops(scope), self.hub.ownership.node])
         return [
             *kept,
             (b"x-forwarded-for", client_address(scope).encode("latin-1")),
-            (FORWARDED, self.hub.ownership.node.encode("latin-1")),
+            (FORWARDED, hops.encode("latin-1")),
         ]
 
     # -- WebSocket -----------------------------------------------------------------------------------------------
@@ -370,6 +395,17 @@ class Forwarder:
             code = 1012  # the owner went without a word (killed): the client reconnects
         with contextlib.suppress(Exception):
             await send({"type": "websocket.close", "code": code, "reason": upstream.close_reason or ""})
+
+
+def _hops(scope: Scope) -> list[str]:
+    """The processes a request has been passed through (``X-Clubs-Forwarded``, every such header, in order): empty
+    for a request straight from a client. A client may send the header too: it can only shorten its own request's
+    way (a request that claims :data:`MAX_HOPS` is answered where it arrives or told to try again)."""
+    names: list[str] = []
+    for key, value in scope.get("headers") or []:
+        if key.lower() == FORWARDED:
+            names += [name.strip() for name in value.decode("latin-1").split(",") if name.strip()]
+    return names
 
 
 def _forwarded_url(base: httpx.URL, scope: Scope) -> httpx.URL:
