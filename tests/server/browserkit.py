@@ -26,6 +26,7 @@ import pytest
 
 from clubsuite.engine import SomeMatch
 from knowable import cards_named, knowable_cards
+from timeouts import PAGE_TIMEOUT_MS
 
 CHROMIUM_NAMES = ("chromium", "chromium-browser")
 LAUNCH_ARGS = [
@@ -127,7 +128,7 @@ class Watched:
         return None
 
 
-def keep_errors(page: Any, timeout: float = 20000) -> Any:
+def keep_errors(page: Any, timeout: float = PAGE_TIMEOUT_MS) -> Any:
     """``page`` with a default timeout of ``timeout`` ms, every script error and console error kept in
     ``page.errors`` (a test ends by asserting there was none)."""
     page.set_default_timeout(timeout)
@@ -228,7 +229,7 @@ SHOWN_POINT = """async (el) => {
 taps the part of a card they see), once the hand has stopped moving."""
 
 
-TAP_WAIT = 20_000
+TAP_WAIT = PAGE_TIMEOUT_MS
 """Milliseconds a tap waits for its card to be there and still: a page on a loaded machine may take seconds to draw."""
 
 

@@ -33,7 +33,7 @@ def web(tmp_path: Path) -> Iterator[ThreadServer]:
 def new_page(browser: Any, width: int = 1280) -> Any:
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
-    return keep_errors(page, 15000)
+    return keep_errors(page)
 
 
 def sign_up(page: Any, base: str, name: str) -> None:
@@ -134,7 +134,7 @@ def test_a_host_runs_a_two_table_club_night_to_its_standings(web: ThreadServer, 
     tokens = []
     for page in (host, guest):
         link = page.locator("#my-table")
-        link.wait_for(timeout=20000)
+        link.wait_for()
         link.click()
         page.wait_for_url("**/table/**")
         table = page.url.rsplit("/", 1)[1]

@@ -15,6 +15,7 @@ from browserkit import Watched, wait_for, watch
 from serverkit import ThreadServer, post
 
 from clubsuite.server.store.database import Store
+from timeouts import PAGE_TIMEOUT_MS
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ def web(tmp_path: Path) -> Iterator[ThreadServer]:
 def new_page(browser: Any, width: int = 1280) -> tuple[Any, list[str], list[str]]:
     """A page in a browser context of its own (its own storage), with the page's errors and any dialog it opened."""
     page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     errors: list[str] = []
     dialogs: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))

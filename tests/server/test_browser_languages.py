@@ -16,6 +16,7 @@ from serverkit import ThreadServer, get, new_table, post, seated
 
 from clubsuite.i18n import Words
 from clubsuite.server.store.database import Store
+from timeouts import PAGE_TIMEOUT_MS
 
 LEAD = "Your lead: play any card."
 """A whist prompt (a lead with clubs broken), one message of games.js."""
@@ -50,7 +51,7 @@ def test_the_lobby_switched_to_german_shows_german_words_and_the_games_speak_ger
     assert play_now != "Play now" and german.get(LEAD) != LEAD, "the German catalog lacks the words tested"
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -98,7 +99,7 @@ def _french_page(browser: Any, init: str = "") -> tuple[Any, Any, list[str]]:
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     context.add_init_script("localStorage.setItem('clubs.lang', 'fr');" + init)
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
@@ -195,7 +196,7 @@ def test_the_lobby_names_tables_and_words_the_games_options_in_the_readers_langu
 
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     try:  # in English the page words the parts exactly as the server names the table
         page.goto(web.base + "/")
         page.locator(".table-card h3").nth(1).wait_for()
@@ -205,7 +206,7 @@ def test_the_lobby_names_tables_and_words_the_games_options_in_the_readers_langu
 
     context = browser.new_context(locale="nl-NL", viewport={"width": 1280, "height": 900})  # Dutch from the browser
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     try:

@@ -15,6 +15,7 @@ from browserkit import wait_for
 from serverkit import Client, ThreadServer, get, new_table, post
 
 from clubsuite.server.store.database import Store
+from timeouts import PAGE_TIMEOUT_MS
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 
@@ -28,7 +29,7 @@ def web(tmp_path: Path) -> Iterator[ThreadServer]:
 def lobby(browser: Any, base: str, width: int = 1280) -> Any:
     """A new browser (its own storage) on the lobby, which fails the test on any script error."""
     page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)

@@ -14,6 +14,7 @@ from browserkit import Watched, assert_no_leak, live_match, seeded_table, tap, w
 from serverkit import ThreadServer, get, post
 
 from clubsuite.server.store.database import Store
+from timeouts import PAGE_TIMEOUT_MS
 
 
 @pytest.fixture
@@ -26,7 +27,7 @@ def take_seat(browser: Any, base: str, table: str, name: str, width: int = 1280)
     """A new browser (its own storage) that opens the table's page and takes a seat with ``name``."""
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)

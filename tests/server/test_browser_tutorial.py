@@ -19,6 +19,7 @@ from clubsuite.engine import games
 from clubsuite.i18n import LANGUAGES, Words
 from clubsuite.server.store.database import Store
 from clubsuite.server.table import seating
+from timeouts import PAGE_TIMEOUT_MS
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 
@@ -76,7 +77,7 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
     ctx.add_init_script("localStorage.setItem('clubs.screenReader', 'true');")  # the typed field, for a refusal
     ctx.add_init_script(f"localStorage.setItem('clubs.lang', '\"{lang}\"');")
     page = ctx.new_page()
-    page.set_default_timeout(20000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     w = watch(page, 0)

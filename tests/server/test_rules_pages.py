@@ -28,6 +28,7 @@ from clubsuite.games.partnership import PartnershipMatch
 from clubsuite.games.whist import WhistMatch
 from clubsuite.i18n import Words
 from clubsuite.server.http import rules_pages as rules
+from timeouts import PAGE_TIMEOUT_MS
 
 ROOT = Path(__file__).resolve().parents[2]
 SHARED_RULES = ROOT.parent / "shared" / "rules"
@@ -344,7 +345,7 @@ def test_a_german_page_draws_its_cards_with_german_names_and_its_switch_goes_to_
     web: ThreadServer, browser: Any
 ) -> None:
     page = browser.new_context(viewport={"width": 390, "height": 844}).new_page()
-    page.set_default_timeout(15000)
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
     page.on("console", lambda msg: errors.append(msg.text) if msg.type == "error" else None)
