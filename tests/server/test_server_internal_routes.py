@@ -165,15 +165,17 @@ def test_the_proxy_refuses_encoded_slashes_and_control_characters_and_gives_ever
 def test_a_clients_own_forwarded_mark_is_dropped_by_the_proxy_so_every_process_still_finds_the_table(
     pair: tuple[ProcessServer, ProcessServer, str], tmp_path: Path
 ) -> None:
-    """``X-Clubs-Forwarded`` is set only by one process passing a request to another (which then never passes it on
-    again): a client that sets it itself would be answered "no such table" by every process but the owner. The proxy
-    drops it, so whichever process the proxy picks finds the table."""
+    """``X-Clubs-Forwarded`` is set only by one process passing a request to another (it names the processes the
+    request has been through): a client that sets it itself, naming three, would be told to try again (503) by every
+    process but the owner, and learn which process holds the table. The proxy drops it, so whichever process the
+    proxy picks finds the table."""
     owner, other, table_id = pair
     proxy = Proxy([owner, other], tmp_path).start()
     try:
         with loopback.client(base_url=proxy.base, timeout=30) as client:
             for _ in range(8):  # the proxy picks either process (least connections, one request at a time)
-                answer = client.get(f"/tables/{table_id}", headers={"X-Clubs-Forwarded": "1", "Connection": "close"})
+                mark = {"X-Clubs-Forwarded": "x, y, z", "Connection": "close"}  # a fourth pass: 503 if it came through
+                answer = client.get(f"/tables/{table_id}", headers=mark)
                 assert answer.status_code == 200, answer.text
                 assert answer.json()["id"] == table_id
     finally:

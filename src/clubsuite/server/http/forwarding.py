@@ -30,11 +30,13 @@ The forwarded request carries the client's address (``X-Forwarded-For``: the oth
 with ``--trusted-proxy``, as they name the proxy) and ``X-Clubs-Forwarded``, the processes it has passed through.
 A process it reaches that no longer serves the table (it lost it a moment ago to a third, whose take-over came
 between the first process's look and the request's arrival) looks again, as the first did, and passes it on to
-the owner it finds, never to a process the request has been through and at most :data:`MAX_HOPS` times; beyond
-that it answers 503 ``moved`` with ``Retry-After`` (a WebSocket: closed with 1013), never "no such table" for a
-table that exists. It carries no ``Origin``: the origin was checked where the request arrived. An owner
-that cannot be reached (it died a moment ago, before its lease ran out) is answered 503 with ``Retry-After``, or a
-WebSocket closed with 1013 (try again later), which clients take as a reason to reconnect.
+the owner it finds, never to a process the request has been through and at most :data:`MAX_HOPS` times in all;
+beyond that, and where this process can take no table now (stopping or full), it answers 503 ``moved`` with
+``Retry-After`` (a WebSocket: closed with 1013), never "no such table" for a table that exists. The proxy must drop
+a client's own ``X-Clubs-Forwarded`` (the shipped configuration does): a client naming processes in it could learn
+which one holds a table from the answer. It carries no ``Origin``: the origin was checked where the request
+arrived. An owner that cannot be reached (it died a moment ago, before its lease ran out) is answered 503 with
+``Retry-After``, or a WebSocket closed with 1013 (try again later), which clients take as a reason to reconnect.
 """
 
 from __future__ import annotations
@@ -66,8 +68,9 @@ INVITE_PATH = re.compile(r"^/invites/([^/]{1,64})(?:/join)?$")
 FORWARDED = b"x-clubs-forwarded"
 """Set on a request one process passes to another: the names of the processes it has been through, in order."""
 MAX_HOPS = 3
-"""The most processes a request is passed through: a table changes hands rarely, and twice within one request's
-way only under a storm of take-overs; a request that would go further is answered 503 ``moved`` (try again)."""
+"""The most times a request is passed on (so at most four processes see it): a table changes hands rarely, and
+twice within one request's way only under a storm of take-overs; a request that would go further is answered 503
+``moved`` (try again)."""
 HOP_BY_HOP = frozenset(
     {
         b"connection",
@@ -233,6 +236,10 @@ class Forwarder:
             # (a take-over under way): the request waits for it. Or its owner's heartbeat came late, between the
             # read above and the take-over's transaction: that transaction names the owner, and the request goes
             # there (a table whose making was acknowledged is never answered as unknown).
+            if hub.stopping or len(hub.tables) >= hub.limits.max_tables:
+                # This process takes no table now (stopping, or full): another will, so the client tries again
+                # rather than hearing that a table whose owner just died does not exist.
+                raise Refusal(503, "moved", RETRY, [(b"retry-after", b"1")])
             where = await hub.take_over(table_id)
             owner = where if isinstance(where, tuple) and where[0] != ownership.node else None
         if owner is None:
