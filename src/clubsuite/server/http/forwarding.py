@@ -98,6 +98,14 @@ ANSWER_DROPPED = HOP_BY_HOP | {name for name, _ in SECURITY_HEADERS} | {b"date",
 FORWARD_TIMEOUT = 60.0
 """Seconds a forwarded request may take at the owner (a loaded machine is slow, not broken)."""
 RETRY = "the table's server is changing hands: try again in a moment"
+
+
+def moved() -> Refusal:
+    """The answer to a request whose table's server is changing hands or cannot be reached now: 503 ``moved``,
+    try again in a second."""
+    return Refusal(503, "moved", RETRY, [(b"retry-after", b"1")])
+
+
 NO_STATUS = frozenset({1005, 1006, 1015})
 """Close codes that say no close frame came: never sent in one."""
 CHECKED = ("/tables/", "/invites/")
@@ -185,8 +193,8 @@ class Forwarder:
             return
         try:
             address = await self._owner_elsewhere(scope) if scope["type"] in ("http", "websocket") else None
-        except Refusal as moved:
-            await self._moved(scope, receive, send, moved)
+        except Refusal as refused:
+            await self._moved(scope, receive, send, refused)
             return
         if address is None:
             await self.app(scope, receive, send)
@@ -239,14 +247,14 @@ class Forwarder:
             if hub.stopping or len(hub.tables) >= hub.limits.max_tables:
                 # This process takes no table now (stopping, or full): another will, so the client tries again
                 # rather than hearing that a table whose owner just died does not exist.
-                raise Refusal(503, "moved", RETRY, [(b"retry-after", b"1")])
+                raise moved()
             where = await hub.take_over(table_id)
             owner = where if isinstance(where, tuple) and where[0] != ownership.node else None
         if owner is None:
             return None
         been = _hops(scope)
         if owner[0] in been or len(been) >= MAX_HOPS:
-            raise Refusal(503, "moved", RETRY, [(b"retry-after", b"1")])
+            raise moved()
         return owner[1]
 
     async def _moved(self, scope: Scope, receive: Receive, send: Send, moved: Refusal) -> None:
@@ -305,10 +313,7 @@ class Forwarder:
             await _refuse(scope, receive, send, refused)
             return
         if passed is None:
-            payload = json.dumps({"code": "moved", "message": RETRY}).encode()
-            headers = [(b"content-type", b"application/json"), (b"retry-after", b"1")]
-            await send({"type": "http.response.start", "status": 503, "headers": headers})
-            await send({"type": "http.response.body", "body": payload})
+            await _refuse(scope, receive, send, moved())
             return
         await _answer(passed, send)
 
