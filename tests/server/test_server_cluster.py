@@ -11,16 +11,20 @@ from __future__ import annotations
 import json
 import signal
 from collections.abc import Callable
-from typing import Any, TypeVar
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
-from proxykit import owner_of, play, stored_log
-from serverkit import Client, ProcessServer, get, new_table, post, wait_until
+from proxykit import LEASE, node, owner_of, play, stored_log
+from serverkit import Client, ProcessServer, get, new_table, post, start_all, wait_until
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
 import loopback
 from timeouts import HTTP_TIMEOUT
+
+if TYPE_CHECKING:
+    from pgcluster import Cluster
 
 T = TypeVar("T")
 
@@ -127,6 +131,37 @@ def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_cha
     wait_until(
         lambda: listed(second.base)[at_first]["free_seats"] == [1], 60, "the other process's lobby did not change"
     )
+
+
+def _end_lobby_connections(url: str) -> int:
+    """End, from the database's side, every connection the processes' lobbies hold (as a database restart or an
+    operator's ``pg_terminate_backend`` would); how many were ended."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND application_name LIKE 'clubs-lobby %'"
+        ).fetchall()
+    return len(rows)
+
+
+def test_a_lobby_whose_database_connections_were_ended_hears_and_publishes_again(
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
+) -> None:
+    """A process's lobby is never left deaf (its listener's connection lost) or dumb (its sender's): after every
+    lobby connection of both processes is ended at the database, a public table made at either is listed by the
+    other, and a table made before is still listed."""
+    first, second, url = two_nodes
+    before = new_table(first.base, "whist", SEATS)["id"]
+    wait_until(lambda: before in {t["id"] for t in get(second.base, "/tables")}, 60, "the first table is not listed")
+    assert _end_lobby_connections(url) == 4  # a listener and a sender in each process
+    at_first = new_table(first.base, "whist", SEATS)["id"]
+    at_second = new_table(second.base, "whist", SEATS)["id"]
+    for base, wanted in ((second.base, {before, at_first}), (first.base, {at_second})):
+        wait_until(
+            lambda b=base, w=wanted: w <= {t["id"] for t in get(b, "/tables")},
+            60,
+            "a lobby stayed deaf or dumb after its connections were ended",
+        )
 
 
 def test_quick_play_asked_of_either_process_seats_a_person_at_a_table_waiting_at_the_other(
@@ -246,3 +281,48 @@ def test_a_request_that_would_go_back_to_a_process_it_came_through_is_told_to_tr
     assert [(status, answer["code"], retry) for status, answer, retry in seen[:2]] == [(503, "moved", "1")] * 2, seen
     assert seen[2][0] == 1013, seen  # the socket closed: try again later
     assert seen[3] == (200, True, None)
+
+
+def test_a_full_process_asked_about_a_table_whose_owner_died_says_try_again_never_no_such_table(
+    postgres: Cluster, tmp_path: Path
+) -> None:
+    """A process that can take no table now (full: ``--max-tables``) and is asked about a table whose owner died
+    answers 503 ``moved`` with ``Retry-After`` (another process will take it over), never 404: the table exists.
+    Once a process with room is asked, the table goes on there."""
+    url = postgres.new_database()
+    first, full = node(tmp_path, url, "a"), node(tmp_path, url, "b")
+    full.extra = (*full.extra, "--max-tables", "1")
+    try:
+        start_all([first, full])
+        new_table(full.base, "whist", SEATS)  # its one table: it is full
+        table_id = new_table(first.base, "whist", SEATS)["id"]
+        first.kill(signal.SIGKILL)
+        wait_until(lambda: not _live(url, "a"), 60, "the killed process's heartbeat did not expire")
+        answers = [
+            loopback.get(f"{full.base}/tables/{table_id}"),
+            loopback.post(f"{full.base}/tables/{table_id}/join", json={"name": "Zoë"}),
+        ]
+        assert [(a.status_code, a.json()["code"], a.headers.get("retry-after")) for a in answers] == [
+            (503, "moved", "1")
+        ] * 2
+        assert owner_of(url, table_id) == "a"  # nobody took it over: the full process refused to
+        again = node(tmp_path, url, "c")
+        try:
+            again.start()
+            assert get(again.base, f"/tables/{table_id}")["id"] == table_id  # taken over where there is room
+        finally:
+            again.kill(signal.SIGKILL)
+    finally:
+        for process in (full, first):
+            if process.proc is not None:
+                process.kill(signal.SIGKILL)
+
+
+def _live(url: str, name: str) -> bool:
+    """Whether a process's heartbeat is live by the database's clock (as the processes judge it)."""
+    with psycopg.connect(url) as conn:
+        row = conn.execute(
+            "SELECT seen_at >= extract(epoch FROM clock_timestamp()) - %s FROM nodes WHERE name = %s",
+            (float(LEASE), name),
+        ).fetchone()
+    return bool(row is not None and row[0])

@@ -6,6 +6,9 @@ summary, as :meth:`LiveTable.summary` gives it, and when it was made), once a se
 and every ten seconds for all of them, and a word when a table leaves it (closed, handed over, made private). Each
 process listens and keeps the others' entries; an entry not heard again for three refreshes is dropped (its process
 died, and nobody has taken the table over yet). A process that starts asks the others to publish everything at once.
+A connection to the database that is lost (the database restarted, the connection was ended by an operator) is made
+again at the next try, logged, and a listener that comes back asks for everything again, since what was said while
+it was away is lost: a process's lobby never stays deaf or dumb after the database comes back.
 
 Why PostgreSQL's LISTEN/NOTIFY and not Redis pub/sub: several processes need PostgreSQL already, so the broker adds
 no server to run, secure and watch; a notification is delivered to every listener of the database, in order, with
@@ -40,6 +43,10 @@ REFRESH = 10.0
 """Every entry is published again at least this often; one not heard for three times this long is dropped."""
 MAX_PAYLOAD = 7900
 """PostgreSQL refuses a notification of 8000 bytes or more: a larger entry is not published (and logged)."""
+RETRY = 1.0
+"""Seconds between two tries to listen again after the listener's connection was lost."""
+APPLICATION_NAME = "clubs-lobby"
+"""The connections' name as PostgreSQL lists them (``pg_stat_activity``), so an operator can tell them apart."""
 
 
 def libpq_url(url: URL) -> str:
@@ -67,11 +74,24 @@ class Lobbycast:
 
     async def start(self) -> None:
         """Listen, ask the others for their entries, and start publishing this process's."""
-        self._listener = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        self._sender = await psycopg.AsyncConnection.connect(self.url, autocommit=True)
-        await self._listener.execute(f"LISTEN {CHANNEL}")
+        self._listener = await self._listening()
+        self._sender = await self._connect()
         self._tasks = [asyncio.create_task(self._listen()), asyncio.create_task(self._publish())]
         await self._send({"node": self.node, "hello": True})
+
+    async def _connect(self) -> psycopg.AsyncConnection[Any]:
+        return await psycopg.AsyncConnection.connect(
+            self.url, autocommit=True, application_name=f"{APPLICATION_NAME} {self.node}"
+        )
+
+    async def _listening(self) -> psycopg.AsyncConnection[Any]:
+        conn = await self._connect()
+        try:
+            await conn.execute(f"LISTEN {CHANNEL}")
+        except BaseException:
+            await conn.close()
+            raise
+        return conn
 
     async def stop(self) -> None:
         """Say this process's tables left it, stop, and close the connections."""
@@ -100,8 +120,28 @@ class Lobbycast:
 
     # -- hearing -----------------------------------------------------------------------------------------------
     async def _listen(self) -> None:
-        assert self._listener is not None
-        async for note in self._listener.notifies():
+        """Hear the others for as long as this process runs, listening again (and asking for everything) after the
+        connection is lost."""
+        while True:
+            try:
+                if self._listener is None:
+                    self._listener = await self._listening()
+                    log.warning("the lobby listens again")
+                    with contextlib.suppress(psycopg.Error):  # else the others' refresh brings everything back
+                        await self._send({"node": self.node, "hello": True})
+                await self._hear_all(self._listener)
+            except psycopg.Error:
+                log.warning("the lobby's listener lost the database; it listens again in %s s", RETRY)
+            except Exception:  # never deaf for good: whatever it was is logged and listening starts again
+                log.exception("the lobby's listener stopped; it listens again in %s s", RETRY)
+            if self._listener is not None:
+                with contextlib.suppress(Exception):
+                    await self._listener.close()
+                self._listener = None
+            await asyncio.sleep(RETRY)
+
+    async def _hear_all(self, listener: psycopg.AsyncConnection[Any]) -> None:
+        async for note in listener.notifies():
             try:
                 self._hear(json.loads(note.payload))
             except (ValueError, KeyError, TypeError):
@@ -157,5 +197,13 @@ class Lobbycast:
         await self._send_text(json.dumps(message, separators=(",", ":")))
 
     async def _send_text(self, payload: str) -> None:
-        assert self._sender is not None
-        await self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+        """Notify the others; a sender whose connection was lost is connected again at the next message."""
+        if self._sender is None or self._sender.closed:
+            self._sender = await self._connect()
+        try:
+            await self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+        except psycopg.OperationalError:
+            with contextlib.suppress(Exception):
+                await self._sender.close()
+            self._sender = None
+            raise
