@@ -4,13 +4,13 @@ each game's kernel, ``src/clubsuite/games/<game>/_core.pyx`` over its ``core.h``
 ``src/clubsuite/native/kernel.h``, found by looking (a game is one folder).
 
 The kernels are optional: where one cannot be compiled (no C compiler) the install goes on without it and the
-package runs in pure Python, with the same results (see src/clubsuite/native/__init__.py).
+package runs in pure Python, with the same results (see src/clubsuite/native/__init__.py). ``CLUBS_NO_COMPILE=1``
+builds none at all: a pure-Python package in seconds (the tests' check of an install without extras builds one).
 """
 
 import os
 from pathlib import Path
 
-from Cython.Build import cythonize
 from setuptools import Extension, setup
 
 NATIVE = "src/clubsuite/native"
@@ -70,13 +70,23 @@ def shared() -> list[Extension]:
     ]
 
 
-# include_path: the glue every game's vector tables share (native/vector_tables.pxi, ``include``d by _core.pyx).
 JOBS = os.cpu_count() or 1
 """Kernels cythonized and compiled side by side, one per core (a clean set-up's longest step when one at a time)."""
-extensions = cythonize(
-    shared() + kernels(), compiler_directives={"language_level": "3"}, include_path=[NATIVE], nthreads=JOBS
-)
-for extension in extensions:
-    extension.optional = True  # a failed compile leaves the pure-Python path, with a warning in the install log
 
-setup(ext_modules=extensions, options={"build_ext": {"parallel": JOBS}})
+
+def compiled() -> list[Extension]:
+    """Every kernel, cythonized (none where ``CLUBS_NO_COMPILE=1``)."""
+    if os.environ.get("CLUBS_NO_COMPILE") == "1":
+        return []
+    from Cython.Build import cythonize
+
+    # include_path: the glue every game's vector tables share (native/vector_tables.pxi, ``include``d by _core.pyx).
+    extensions: list[Extension] = cythonize(
+        shared() + kernels(), compiler_directives={"language_level": "3"}, include_path=[NATIVE], nthreads=JOBS
+    )
+    for extension in extensions:
+        extension.optional = True  # a failed compile leaves the pure-Python path, with a warning in the install log
+    return extensions
+
+
+setup(ext_modules=compiled(), options={"build_ext": {"parallel": JOBS}})

@@ -5,7 +5,9 @@ A stranger is known by their address (the peer's, or the one a trusted proxy nam
 limits are of four kinds: sizes (a request's headers and body, a WebSocket message, a record sent for replay),
 times (a request must arrive whole within a time, a connection says hello within a time, a table nobody is at is
 closed), counts (tables, sockets, spectators) and rates (requests a minute, messages a second). ``docs/server.md``
-gives each with its reason. The rates are counted with the ``limits`` library (a moving window per address).
+gives each with its reason. The rates are counted with the ``limits`` library (a moving window per address),
+imported only where a rate is read or counted: ``clubs serve --help`` lists these flags on an install without the
+server's packages, and ``clubs serve`` itself then says which ones to install.
 """
 
 from __future__ import annotations
@@ -15,14 +17,13 @@ import sys
 import time
 from dataclasses import dataclass, field, fields
 from pathlib import Path
-from typing import Any
-
-from limits import RateLimitItem, parse
-from limits.storage import MemoryStorage
-from limits.strategies import MovingWindowRateLimiter
+from typing import TYPE_CHECKING, Any
 
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.server.docblock import main, write_block
+
+if TYPE_CHECKING:
+    from limits import RateLimitItem
 
 MAX_MESSAGE_BYTES = 4096
 """The largest message a client may send: an action is a few characters, a hello a token and two numbers."""
@@ -132,6 +133,8 @@ class ServerLimits:
     hash_queue: int = _limit(8, "password checks that may wait for a hash thread; more are refused (503, try again)")
 
     def __post_init__(self) -> None:
+        from limits import parse
+
         for f in fields(self):
             value = getattr(self, f.name)
             if f.name.endswith("_rate"):
@@ -176,6 +179,10 @@ class RateLimits:
     """Per-address rate limits over one in-memory store (a moving window each): :meth:`allow` takes one request."""
 
     def __init__(self, limits: ServerLimits) -> None:
+        from limits import parse
+        from limits.storage import MemoryStorage
+        from limits.strategies import MovingWindowRateLimiter
+
         self._limiter = MovingWindowRateLimiter(MemoryStorage())
         self._items: dict[str, RateLimitItem] = {
             kind: parse(getattr(limits, f"{kind}_rate"))
