@@ -11,32 +11,58 @@ ARGS ?=
 JOBS ?= auto
 EXTRAS := [dev,server,rl,openspiel,dask,plots]
 
-.PHONY: play serve watch test lint typecheck unit bench clean setup screenshots
+.PHONY: play serve watch test lint typecheck unit bench clean setup screenshots serve-install base-install
 
 # The compiled core (src/clubsuite/native) is built by the same install; its sources changing rebuilds it.
 NATIVE_SOURCES := setup.py $(wildcard src/clubsuite/native/*.h src/clubsuite/native/*.pxi src/clubsuite/native/*.pyx src/clubsuite/games/*/_core.pyx src/clubsuite/games/*/*.h)
 
+# What each command needs, one stamp each: play and watch the package alone, serve its server extra, everything else
+# every extra and the tools. A larger set serves a smaller one (after `make test`, `make serve` installs nothing).
+BASE_STAMP := $(VENV)/.installed-base
+SERVE_STAMP := $(VENV)/.installed-server
+STAMP_INPUTS := pyproject.toml $(NATIVE_SOURCES)
+
 # uv installs what pip would, in a fraction of pip's time (pip is the fallback where uv cannot be had); the package
-# itself is always built again, as its C sources may be what changed.
-$(STAMP): pyproject.toml $(NATIVE_SOURCES)
+# itself is always built again, as its C sources may be what changed. $(1): the extras; $(2): the stamps it makes.
+define install
 	@$(PYTHON) -c 'import sys; sys.exit(0 if sys.version_info >= (3, 11) else "clubsuite needs Python 3.11 or newer")'
 	@test -x $(BIN)/python || $(PYTHON) -m venv $(VENV)
-	@echo "installing clubsuite and what it needs into $(VENV), and building its compiled core (a minute or two the first time)"
+	@echo "installing clubsuite$(1) and what it needs into $(VENV), and building its compiled core (a minute or two the first time)"
 	@$(BIN)/python -m pip install --quiet --disable-pip-version-check 'uv>=0.9' \
-		&& $(BIN)/uv pip install --python $(BIN)/python --reinstall-package clubsuite -e '.$(EXTRAS)' \
-		|| $(BIN)/python -m pip install --disable-pip-version-check -e '.$(EXTRAS)'
+		&& $(BIN)/uv pip install --python $(BIN)/python --reinstall-package clubsuite -e '.$(1)' \
+		|| $(BIN)/python -m pip install --disable-pip-version-check -e '.$(1)'
 	@$(BIN)/python -c 'from clubsuite.native import built; print("compiled core built for:", ", ".join(k for k, v in built().items() if v) or "nothing (no C compiler: pure Python, the same results, slower)")'
-	@touch $(STAMP)
+	@touch $(2)
+endef
+
+# A stamp is up to date where a larger one is newer than every input: `current STAMP...` says so.
+current = for s in $(1); do test -f $$s && test -z "$$(find $(STAMP_INPUTS) -newer $$s)" && exit 0; done; exit 1
+
+$(STAMP): $(STAMP_INPUTS)
+	$(call install,$(EXTRAS),$(STAMP) $(SERVE_STAMP) $(BASE_STAMP))
+
+$(SERVE_STAMP): $(STAMP_INPUTS)
+	@if ($(call current,$(STAMP))); then touch $(SERVE_STAMP); else $(MAKE) --no-print-directory serve-install; fi
+
+$(BASE_STAMP): $(STAMP_INPUTS)
+	@if ($(call current,$(STAMP) $(SERVE_STAMP))); then touch $(BASE_STAMP); else $(MAKE) --no-print-directory base-install; fi
+
+serve-install:
+	$(call install,[server],$(SERVE_STAMP) $(BASE_STAMP))
+
+base-install:
+	$(call install,,$(BASE_STAMP))
 
 setup: $(STAMP)
 
-play: $(STAMP)
+play: $(BASE_STAMP)
 	@$(BIN)/clubs play whist $(ARGS)
 
-serve: $(STAMP)
+# Plain log lines on a terminal (JSON where standard error is not one): clubs serve --log-format.
+serve: $(SERVE_STAMP)
 	@$(BIN)/clubs serve $(ARGS)
 
-watch: $(STAMP)
+watch: $(BASE_STAMP)
 	@$(BIN)/clubs watch whist $(ARGS)
 
 lint: $(STAMP)

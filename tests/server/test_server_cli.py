@@ -3,12 +3,14 @@ read back by ``clubs replay``."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import subprocess
 import sys
 from dataclasses import fields
 from pathlib import Path
 
+import httpx
 import pytest
 from serverkit import Client, ProcessServer, ThreadServer, get, new_table, post, wait_until
 
@@ -162,3 +164,72 @@ def test_a_second_process_on_a_sqlite_database_another_serves_is_one_line_naming
         assert "PostgreSQL" in outcome.stderr and f"127.0.0.1:{first.port}" in outcome.stderr
         assert_safe_output(outcome)
         assert loopback.get(first.base + "/ready").status_code == 200
+
+
+def _serve_on_a_terminal(data: Path, *extra: str) -> list[str]:
+    """What ``clubs serve`` writes to a terminal (a pseudo-terminal its standard output and error are) from its
+    start until it has answered a request and been stopped (SIGTERM), as lines. A thread reads the terminal all
+    along, so the server never waits on a full one."""
+    import os
+    import pty
+    import signal
+    import threading
+
+    port = free_port()
+    leader, follower = pty.openpty()
+    args = [str(Path(sys.executable).parent / "clubs"), "serve", "--port", str(port), "--data-dir", str(data), *extra]
+    proc = subprocess.Popen(args, stdin=subprocess.DEVNULL, stdout=follower, stderr=follower)
+    os.close(follower)
+    written: list[bytes] = []
+
+    def read() -> None:
+        while True:
+            try:
+                chunk = os.read(leader, 65536)
+            except OSError:  # the other side is closed: everything was read
+                return
+            if not chunk:
+                return
+            written.append(chunk)
+
+    reader = threading.Thread(target=read, daemon=True)
+    reader.start()
+
+    def up() -> bool:
+        assert proc.poll() is None, b"".join(written)
+        with contextlib.suppress(httpx.HTTPError):
+            return loopback.get(f"http://127.0.0.1:{port}/ready", timeout=5).status_code == 200
+        return False
+
+    try:
+        wait_until(up, 90, "clubs serve did not answer")
+        proc.send_signal(signal.SIGTERM)
+        proc.wait(60)
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait(30)
+        reader.join(30)
+        os.close(leader)
+    return b"".join(written).decode("utf-8", "replace").replace("\r\n", "\n").splitlines()
+
+
+def test_on_a_terminal_the_server_logs_plain_lines_and_json_only_when_asked(tmp_path: Path) -> None:
+    """A person who runs ``clubs serve`` in a terminal reads plain lines (a time, the words): no JSON. Asked for
+    JSON (``--log-format json``, as a log collector would be) every log line is one JSON object, on a terminal too;
+    written to a file (``ProcessServer``'s log), the default stays JSON."""
+    plain = _serve_on_a_terminal(tmp_path / "a")
+    assert any(line.startswith("clubs serve: http://") for line in plain), plain
+    logged = [line for line in plain if not line.startswith("clubs")]  # not the command's own words (its address)
+    assert logged and all(
+        len(line) > 9 and line[2] == ":" and line[5] == ":" and not line.lstrip().startswith("{") for line in logged
+    ), plain
+    assert any("Application startup complete" in line for line in logged), plain
+    as_json = [line for line in _serve_on_a_terminal(tmp_path / "b", "--log-format", "json") if line.startswith("{")]
+    assert as_json and all({"time", "level", "logger", "message"} <= set(json.loads(line)) for line in as_json)
+    data = tmp_path / "c"
+    data.mkdir()
+    with ProcessServer(data) as served:
+        assert loopback.get(served.base + "/ready").status_code == 200
+    lines = [line for line in served.logs().splitlines() if line.strip()]
+    assert lines and all(json.loads(line)["message"] for line in lines if not line.startswith("clubs"))

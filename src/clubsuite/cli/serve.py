@@ -19,6 +19,7 @@ from clubsuite.cli.common import fail, handle_errors
 from clubsuite.cli.describe import FillsHelp
 from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
+from clubsuite.server.logs import LOG_FORMATS
 
 DEFAULT_PORT = 8000
 DEFAULT_DATA_DIR = "clubs-data"
@@ -91,7 +92,15 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     default="info",
     show_default=True,
     type=click.Choice(["debug", "info", "warning", "error"]),
-    help="how much the server logs (one JSON object per line on standard error)",
+    help="how much the server logs (on standard error)",
+)
+@click.option(
+    "--log-format",
+    "log_format",
+    default="auto",
+    show_default=True,
+    type=click.Choice(LOG_FORMATS),
+    help="plain lines for a person or one JSON object per line for a log collector; auto: plain on a terminal",
 )
 @click.option(
     "--trusted-proxy",
@@ -169,6 +178,7 @@ def serve_command(
     db_url: str | None,
     data_dir: str,
     log_level: str,
+    log_format: str,
     trusted: tuple[str, ...],
     origins: tuple[str, ...],
     hosts: tuple[str, ...],
@@ -217,7 +227,7 @@ def serve_command(
     if advertise is not None and not ORIGIN.fullmatch(advertise):
         fail(f"--advertise {quoted(advertise)}: expected http://host:port, where the other processes reach this one")
     reached = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host if ":" not in host else f"[{host}]"
-    configure_logging(log_level)
+    configure_logging(log_level, log_format)
     try:
         store = Store(db_url) if db_url else Store.in_directory(Path(data_dir))
     except StoreError as exc:
