@@ -143,16 +143,49 @@ def test_every_game_is_served_in_every_language_as_a_page_in_that_language(
     assert 'href="/"' in r.text  # back to the lobby
 
 
+def not_offered(game: str) -> set[str]:
+    """The rulings of ``game`` that settle what the game does not offer (the docs' "Not implemented" section, such
+    as a variant no source describes): where the project's reading comes from, which the docs keep and a player's
+    page leaves out."""
+    text = (ROOT / "docs" / "rules" / f"{game}.md").read_text(encoding="utf-8")
+    return set(re.findall(rf"^## Not implemented \(({RULING_PREFIX[game]}-\d+)\)$", text, re.MULTILINE))
+
+
 @pytest.mark.parametrize("game", GAMES)
 def test_every_ruling_of_the_game_has_an_anchor_in_every_language(
     pages: dict[tuple[str, str], httpx.Response], game: str
 ) -> None:
-    wanted = ruling_ids(game)
+    """Every ruling a player meets has its paragraph (the table's "why?" links to it); one about what the game does
+    not offer has none: it is the docs' (``not_offered``)."""
+    wanted = ruling_ids(game) - not_offered(game)
     assert wanted, f"no ruling of {game} found"
     for lang in LANGS:
         ids = Page(pages[game, lang].text).ids
         assert wanted <= set(ids), f"{game} in {lang} lacks {sorted(wanted - set(ids))}"
+        assert not not_offered(game) & set(ids), f"{game} in {lang} speaks of what it does not offer"
         assert len(ids) == len(set(ids)), f"{game} in {lang} repeats an id"
+
+
+RESEARCH_WORDS = {
+    "en": ("source", "copy we know", "we do not", "provisional", "printed"),
+    "de": ("quelle", "fassung, die wir", "wir nicht", "vorläufig", "gedruckt"),
+    "fr": ("source", "nous ne", "provisoire", "imprimé"),
+    "nl": ("bron", "we niet", "voorlopig", "gedrukt"),
+}
+"""Words of where a rule comes from and how sure the project is of it: the docs' business (docs/rules/), never a
+player's page."""
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_rules_page_speaks_to_players_and_leaves_where_the_rules_come_from_to_the_docs(
+    pages: dict[tuple[str, str], httpx.Response], game: str
+) -> None:
+    """A player reads how to play: no word on the project's sources, a variant it does not play, or values it
+    holds provisional (those stay in docs/rules/, with the rulings)."""
+    for lang in LANGS:
+        text = " ".join(Page(pages[game, lang].text).words).lower()
+        found = [w for w in RESEARCH_WORDS[lang] if w in text]
+        assert not found, f"{game} in {lang}: {found}"
 
 
 @pytest.mark.parametrize("game", GAMES)
