@@ -77,3 +77,23 @@ def assert_safe_output(outcome: Outcome, line_limit: int = 2200) -> None:
         assert not bad, f"unsafe characters {sorted(set(bad))[:10]!r} in {stream[-2000:]!r}"
         longest = max((len(line) for line in stream.splitlines()), default=0)
         assert longest <= line_limit, f"a line of {longest} characters"
+
+
+AT_THE_TABLE = "At the table, in turn order: "
+"""The line ``clubs play`` and ``clubs watch`` open with, after the title: every seat's name, a bot's level beside."""
+
+
+def seated(stdout: str) -> list[tuple[str, str | None]]:
+    """Every seat's (name, level in words) in seat order, read from the English ``At the table`` line (the level is
+    None for the person playing)."""
+    line = next(line for line in stdout.splitlines() if line.startswith(AT_THE_TABLE))
+    seats: list[tuple[str, str | None]] = []
+    for part in line.removeprefix(AT_THE_TABLE).split(", "):
+        name, _, level = part.partition(" (")
+        seats.append((name, level.removesuffix(")") if level else None))
+    return seats
+
+
+def seat_names(stdout: str) -> list[str]:
+    """Every seat's name in seat order (see :func:`seated`)."""
+    return [name for name, _ in seated(stdout)]

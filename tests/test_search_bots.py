@@ -9,7 +9,7 @@ from typing import Any
 
 import pytest
 
-from cli_helpers import clubs_in_process
+from cli_helpers import clubs_in_process, seated
 from clubsuite.bots import make_bot, searching
 from clubsuite.bots.base import bot_names, split_bot_list
 from clubsuite.bots.levels import LEVELS
@@ -119,12 +119,16 @@ def test_the_levels_are_offered_in_every_game() -> None:
 
 @pytest.mark.parametrize(("game", "seats"), [("whist", 3), ("free", 3), ("partnership", 4), ("northstar", 4)])
 def test_clubs_watch_seats_the_levels_by_name_in_every_game(game: str, seats: int) -> None:
-    """``clubs watch --bots`` takes level names, one per seat, and names the players after them."""
+    """``clubs watch --bots`` takes level names, one per seat, and says each seat's level beside its name (the names
+    are a table's, as in the browser: ``Ada (easy bot)``)."""
     bots = ["easy", "normal"] * 2
     outcome = clubs_in_process(["watch", game, "--seed", "1", "--bots", ",".join(bots[:seats])])
     assert outcome.status == 0, outcome.stderr
+    at_table = seated(outcome.stdout)
+    assert [level for _, level in at_table] == [f"{b} bot" for b in bots[:seats]]
+    assert len({name for name, _ in at_table}) == seats  # no two seats share a name
     final = [line for line in outcome.stdout.splitlines() if line.startswith("Final totals:")]
-    assert final and "Easy 0" in final[0] and "Normal 1" in final[0]
+    assert final and all(name in final[0] for name, _ in at_table)
 
 
 def test_clubs_play_seats_the_search_levels_beside_a_person() -> None:

@@ -3,6 +3,8 @@ its score sheet in German from the catalog, while the English run stays word for
 
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from cli_helpers import clubs_in_process
@@ -32,20 +34,21 @@ def test_english_play_of_whist_says_what_it_always_said() -> None:
     out = clubs_in_process(["play", "whist", "--seed", "5", "--lang", "en"], MOVES)
     assert out.status == 0, out.stderr  # q quits after the first hand
     lines = out.stdout.splitlines()
-    assert lines[:5] == [
-        "Clubs (whist group) · variant whist · seed 5 · you are seat 0",
+    assert lines[:6] == [
+        "Clubs (whist group) · variant whist · seed 5",
+        "At the table, in turn order: You, Basil (normal bot), Cleo (normal bot)",
         "Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks.",
         "Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit.",
         "",
-        "=== Hand 1: You deal. Totals: You +0, Heuristic 1 +0, Heuristic 2 +0 (target ±11) ===",
+        "=== Hand 1: You deal. Totals: You +0, Basil +0, Cleo +0 (target ±11) ===",
     ]
     assert "Keep or exchange with the bid hand? [k/x] k" in lines
     assert "You keep your hand." in lines
-    assert "Heuristic 2 leads the first trick." in lines
-    assert "Trick so far: Heuristic 2 JH" in lines
-    assert "Hand over. Tricks: You 3 (-1), Heuristic 1 9 (+5), Heuristic 2 1 (-3)" in lines
+    assert "Cleo leads the first trick." in lines
+    assert "Trick so far: Cleo JH" in lines
+    assert "Hand over. Tricks: You 3 (-1), Basil 9 (+5), Cleo 1 (-3)" in lines
     assert any(line.strip() == "Scores" for line in lines)
-    assert "=== Hand 2: Heuristic 1 deals. Totals: You -1, Heuristic 1 +5, Heuristic 2 -3 (target ±11) ===" in lines
+    assert "=== Hand 2: Basil deals. Totals: You -1, Basil +5, Cleo -3 (target ±11) ===" in lines
 
 
 def test_german_play_of_whist_words_prompts_and_summaries_in_german() -> None:
@@ -59,17 +62,24 @@ def test_german_play_of_whist_words_prompts_and_summaries_in_german() -> None:
     assert any(line.startswith(german("Your card:")) for line in lines)
     assert any(line.startswith(german("Your hand: {cards}")) for line in lines)
     summary = german("Hand over. Tricks: {tricks}")
-    assert summary + "Sie 3 (-1), Heuristic 1 9 (+5), Heuristic 2 1 (-3)" in lines  # the player's seat: "Sie"
-    head = Words("de").get("{title} · variant {spec} · seed {seed} · you are seat {seat}")
-    assert lines[0] == head.format(title=Words("de").get("Clubs (whist group)"), spec="whist", seed=5, seat=0)
-    assert lines[0] != "Clubs (whist group) · variant whist · seed 5 · you are seat 0"
+    assert summary + "Sie 3 (-1), Basil 9 (+5), Cleo 1 (-3)" in lines  # the player's seat: "Sie"
+    head = Words("de").get("{title} · variant {spec} · seed {seed}")
+    assert lines[0] == head.format(title=Words("de").get("Clubs (whist group)"), spec="whist", seed=5)
+    assert lines[0] != "Clubs (whist group) · variant whist · seed 5"
+    assert lines[1] == "Am Tisch, in Zugfolge: Sie, Basil (normaler Bot), Cleo (normaler Bot)"
     assert german("Game stopped before the end (you quit).") in lines
     assert any(line.strip() == german("Scores") for line in lines)
     english_words = ("Keep or exchange with the bid hand?", "Hand over. Tricks:", "Your card:", "You keep your hand.")
     for english in (*english_words, "You "):
         assert not any(english in line for line in lines), english
-    # The cards stay in notation, and the seats keep the names the terminal gives them.
-    assert any("JH" in line and "Heuristic 2" in line for line in lines)
+    # One card alphabet, the German one, in the hand, the trick, the legal moves and the refusals: the jack of
+    # hearts is B (Bube), the queen D (Dame); without suit symbols (piped) the suit is its letter, as typed.
+    assert "Stich bisher: Cleo BH" in lines
+    hands = [line for line in lines if line.startswith(german("Your hand: {cards}"))]
+    assert hands and not any(re.search(r"\b\d*:?[JQ][CDHS]\b", line) for line in hands), hands
+    assert any(re.search(r"\bD[CDHS]\b", line) for line in hands)
+    refusals = [line for line in lines if "nicht spielen" in line]
+    assert refusals and not any(re.search(r"\b[JQ][CDHS]\b|[♣♦♥♠]", line) for line in refusals), refusals
 
 
 @pytest.mark.parametrize("lang", ["fr", "nl"])
@@ -81,7 +91,7 @@ def test_watching_bots_in_french_or_dutch_words_the_header_the_events_and_the_en
     head = words.get("{title} · variant {spec} · seed {seed}")
     title = words.get("Clubs (whist group)")
     assert title != "Clubs (whist group)" and lines[0] == head.format(title=title, spec="whist", seed=7)
-    first = [words.get("{name} leads the first trick.").format(name=f"Heuristic {s}") for s in range(3)]
+    first = [words.get("{name} leads the first trick.").format(name=name) for name in ("Kiri", "Lena", "Milo")]
     assert any(line in first for line in lines), first
     wins = words.get("{name} wins trick {number} (tricks: {counts})").split("{name}")[1].split("{number}")[0]
     assert wins.strip() and any(wins in line for line in lines)

@@ -11,6 +11,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import seat_names, seated
 from clubsuite.bots import make_bot
 from clubsuite.cards import CardSet
 from clubsuite.games.free import FreeMatch
@@ -160,11 +161,13 @@ def test_play_hint_is_the_heuristic_bots_legal_choice() -> None:
     assert "Hint: 10S" in result.stdout  # the opener's only legal bid (FC-3)
 
 
-def test_play_default_bots_are_the_heuristic_bot() -> None:
-    result = run(["play", "free", "--seed", "4"], "q\n")
+def test_play_default_bots_are_the_heuristic_bot(tmp_path: Path) -> None:
+    path = tmp_path / "quit.json"
+    result = run(["play", "free", "--seed", "4", "--save", str(path)], "q\n")
     assert "Traceback" not in result.stderr
     assert result.returncode == 0
-    assert "Heuristic 1" in result.stdout
+    assert [seat["name"] for seat in json.loads(path.read_text())["seats"]] == ["you", "heuristic", "heuristic"]
+    assert seated(result.stdout)[1:] == [(name, "normal bot") for name in seat_names(result.stdout)[1:]]
 
 
 def test_watch_free_shows_every_hand_and_plays_to_the_end(tmp_path: Path) -> None:

@@ -18,6 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from cli_helpers import seat_names, seated
 from clubsuite.bots import make_bot
 from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
@@ -96,15 +97,15 @@ def test_ns7_whole_match_piped_to_the_end_names_the_winner_and_replays_to_the_sa
     assert "Traceback" not in result.stderr
     out = result.stdout
     assert "\x1b[" not in out, "piped output must carry no colour codes"
-    assert out.splitlines()[0] == (
-        f"CLUBS (North Star) · variant northstar(players={players}) · seed {seed} · you are seat {seat}"
-    )
+    assert out.splitlines()[0] == f"CLUBS (North Star) · variant northstar(players={players}) · seed {seed}"
+    names = seat_names(out)
+    assert len(names) == players and names[seat] == "You"
     totals = final_totals(out)
     assert len(totals) == players
     assert max(totals) >= 50  # NS-7: the match ends once a total reaches 50
     winner = totals.index(max(totals))
     assert totals.count(max(totals)) == 1  # NS-7: a tie at the top plays on
-    who = "You win" if winner == seat else f"Random {winner} wins"
+    who = "You win" if winner == seat else f"{names[winner]} wins"
     assert f"Game over: {who} with {max(totals)} (first to 50 or more, NS-7)!" in out
     for needle in (
         "Your hand: ",
@@ -133,9 +134,10 @@ def test_ns10_team_game_piped_to_the_end_counts_team_totals(tmp_path: Path) -> N
     result = run(args, cycling_input())
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Teams (NS-10): Team A (Random 0 + Random 2), Team B (You + Random 3)" in out
-    assert "your team: B, with Random 3" in out
-    assert "Team totals: Team A (Random 0 + Random 2) " in out
+    zero, _, two, three = seat_names(out)
+    assert f"Teams (NS-10): Team A ({zero} + {two}), Team B (You + {three})" in out
+    assert f"your team: B, with {three}" in out
+    assert f"Team totals: Team A ({zero} + {two}) " in out
     ended = re.search(r"Game over: Team ([AB]) \(([^)]*)\) wins with (\d+) \(first team to 100, NS-10\)!", out)
     assert ended is not None
     totals = final_totals(out)
@@ -271,13 +273,17 @@ def test_bots_take_one_name_per_other_seat_for_any_player_count() -> None:
         bots = ",".join(["random"] * (players - 1))
         result = run(["play", "northstar", "--players", str(players), "--bots", bots, "--seed", "1"], "q\n")
         assert result.returncode == 0, (players, result.stderr)
-        assert f"Random {players - 1}" in result.stdout or players == 2
+        at_table = seated(result.stdout)
+        assert at_table[0] == ("You", None) and [level for _, level in at_table[1:]] == ["random bot"] * (players - 1)
+        assert len({name for name, _ in at_table}) == players
 
 
-def test_default_bots_are_the_heuristic_bot() -> None:
-    result = run(["play", "northstar", "--players", "3", "--seed", "1"], "q\n")
+def test_default_bots_are_the_heuristic_bot(tmp_path: Path) -> None:
+    path = tmp_path / "quit.json"
+    result = run(["play", "northstar", "--players", "3", "--seed", "1", "--save", str(path)], "q\n")
     assert result.returncode == 0, result.stderr
-    assert "Heuristic 1" in result.stdout and "Heuristic 2" in result.stdout
+    assert [seat["name"] for seat in json.loads(path.read_text())["seats"]] == ["you", "heuristic", "heuristic"]
+    assert [level for _, level in seated(result.stdout)] == [None, "normal bot", "normal bot"]
 
 
 def test_watch_shows_every_hand_and_plays_to_the_end(tmp_path: Path) -> None:
@@ -291,7 +297,8 @@ def test_watch_shows_every_hand_and_plays_to_the_end(tmp_path: Path) -> None:
     assert "(10 cards not dealt this round)" in out
     first = round_sections(out)[1][0].splitlines()
     dealt = first[1:6]
-    assert all(re.match(r"  Random \d  ", line) for line in dealt)
+    names = seat_names(out)
+    assert [line.split()[0] for line in dealt] == names
     assert len(set().union(*(cards_named(line) for line in dealt))) == 50  # the spectator sees every hand
     check_saved_totals(out, path)
 

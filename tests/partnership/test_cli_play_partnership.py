@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from cli_helpers import seat_names
 from clubsuite.games.partnership import PartnershipDeal, PartnershipMatch
 from clubsuite.records import dumps_record, record_from_match
 
@@ -123,8 +124,9 @@ def test_watch_shows_every_hand_and_pass_and_its_record_replays(tmp_path: Path) 
     )
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Game over: Heuristic 0 + Heuristic 2 win" in out
-    assert re.search(r"  Random 1 passes to Heuristic 2: ", out)
+    zero, one, two, _ = seat_names(out)
+    assert f"Game over: {zero} + {two} win" in out
+    assert re.search(rf"  {one} passes to {two}: ", out)
     replay = run(["replay", str(path)])
     assert replay.returncode == 0, replay.stderr
     text = replay.stdout

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from clubsuite.bots.levels import LEVELS
-from clubsuite.server.table.personas import NAMES, level_words, persona_names
+from clubsuite.bots.personas import NAMES, level_words, persona_names
 
 
 @given(

@@ -24,6 +24,7 @@ from rich.console import Console
 
 from clubsuite.bots import SomeBot, make_bot
 from clubsuite.bots.base import split_bot_list
+from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.cli.common import (
     MAX_SEED,
     FiniteFloatRange,
@@ -112,6 +113,23 @@ class _Setup:
     """The bot names, one per bot seat in seat order."""
     screen: type[SomeTable]
     """The game's terminal screen."""
+
+
+def _bot_names(seed: int, bots: dict[int, str]) -> dict[int, str]:
+    """The names the bots at ``bots`` (seat -> bot) go by, as a table in the browser names its bots (``Cleo``,
+    never ``Heuristic 1``): chosen from the seed, so a match dealt again from its seed meets the same players."""
+    return persona_names(f"seed {seed}", list(bots), [])
+
+
+def _at_the_table(table: SomeTable, names: list[str], bots: dict[int, str]) -> str:
+    """Who sits where, in turn order, each bot with its level in words (``Cleo (normal bot)``): a player tells the
+    bots apart by name in play, and learns here which is which."""
+    words = Words(table.lang)
+    shown_names = [
+        table.tr("{name} ({level})", name=names[s], level=words.get(level_words(bots[s]))) if s in bots else names[s]
+        for s in range(len(names))
+    ]
+    return table.tr("At the table, in turn order: {players}", players=", ".join(shown_names))
 
 
 def _setup(
@@ -306,28 +324,29 @@ def play_command(
     bot_players: list[SomeBot | None] = []
     names: list[str] = []
     seats: list[dict[str, str]] = []
-    others = iter(setup.bots)
     language = lang.lower() if lang else terminal_language()
+    bots_at = dict(zip([s for s in range(setup.n_seats) if s != seat], setup.bots, strict=True))
+    bot_names = _bot_names(seed, bots_at)
     for s in range(setup.n_seats):
         if s == seat:
             bot_players.append(None)
             names.append(Words(language).get("You"))  # the player's seat, named in their language
             seats.append({"name": "you", "kind": "human"})
         else:
-            b = next(others)
-            bot_players.append(make_bot(b, info.name))
-            names.append(f"{b.capitalize()} {s}")
-            seats.append({"name": b, "kind": "bot"})
+            bot_players.append(make_bot(bots_at[s], info.name))
+            names.append(bot_names[s])
+            seats.append({"name": bots_at[s], "kind": "bot"})
     console = _console(plain)
     table = setup.screen(console, names, seat, symbols=_symbols(console, plain))
     table.lang = language
     saver = Saver(save_path, seats, seed)
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
-    head = {"title": table.shown(table.title), "spec": shown(setup.spec, SPEC_SHOWN), "seat": seat, "seed": seed}
+    head = {"title": table.shown(table.title), "spec": shown(setup.spec, SPEC_SHOWN), "seed": seed}
     if seed_given:
-        table.say(table.tr("{title} · variant {spec} · seed {seed} · you are seat {seat}", **head), style="bold")
+        table.say(table.tr("{title} · variant {spec} · seed {seed}", **head), style="bold")
     else:
-        table.say(table.tr("{title} · variant {spec} · you are seat {seat}", **head), style="bold")
+        table.say(table.tr("{title} · variant {spec}", **head), style="bold")
+    table.say(_at_the_table(table, names, bots_at))
     table.show_intro(match)
     rng = random.Random(derive_seed(seed, 0xB07))
     hint = _hint_bot(info.name)
@@ -433,13 +452,16 @@ def watch_command(
     seed = _seed(seed)
     match: SomeMatch = info.new_match(setup.options, first_dealer)
     bot_players = [make_bot(b, info.name) for b in setup.bots]
-    names = [f"{b.capitalize()} {s}" for s, b in enumerate(setup.bots)]
+    bots_at = dict(enumerate(setup.bots))
+    bot_names = _bot_names(seed, bots_at)
+    names = [bot_names[s] for s in range(len(setup.bots))]
     console = _console(plain)
     table = setup.screen(console, names, None, symbols=_symbols(console, plain))
     table.lang = lang.lower() if lang else terminal_language()
     saver = Saver(save_path, [{"name": b, "kind": "bot"} for b in setup.bots], seed)
     head = {"title": table.shown(table.title), "spec": shown(setup.spec, SPEC_SHOWN), "seed": seed}
     table.say(table.tr("{title} · variant {spec} · seed {seed}", **head), style="bold")
+    table.say(_at_the_table(table, names, bots_at))
     rng = random.Random(derive_seed(seed, 0xB07))
 
     def choose(s: int) -> object:

@@ -34,14 +34,16 @@ def _parts(notation: str, words: Words) -> tuple[str, str, str | None] | str:
     return ("10" if rank == "T" else rank), suit, value
 
 
-def card_short(notation: str, words: Words) -> str:
+def card_short(notation: str, words: Words, symbols: bool = True) -> str:
     """A card written short in ``words``' language: its rank (letters as that language writes them) and its suit's
-    symbol (``D♥`` in German for the queen of hearts); a text that is no card is left as it is."""
+    symbol (``D♥`` in German for the queen of hearts), or its suit's letter without ``symbols`` (``DH``, as a
+    terminal that cannot show symbols writes it, and as a German player may type it); a text that is no card is
+    left as it is."""
     parts = _parts(notation, words)
     if isinstance(parts, str):
         return parts
     rank, suit, value = parts
-    face = (words.get(rank, "rank.short") if rank in _RANK_WORD else rank) + _SYMBOL[suit]
+    face = (words.get(rank, "rank.short") if rank in _RANK_WORD else rank) + (_SYMBOL[suit] if symbols else suit)
     return face if value is None else f"{face}={value}"
 
 
@@ -66,9 +68,10 @@ class _Worded(string.Formatter):
         return str(value)
 
 
-def reason_words(reason: Reason, lang: str, seat_name: Callable[[int], str] | None = None) -> str:
+def reason_words(reason: Reason, lang: str, seat_name: Callable[[int], str] | None = None, symbols: bool = True) -> str:
     """``reason`` in ``lang``: the catalog's words for its code with every parameter worded in that language;
-    ``seat_name(n)`` names a seat (by default the language's "seat N", counted from 1)."""
+    ``seat_name(n)`` names a seat (by default the language's "seat N", counted from 1); cards are written with
+    their suits' symbols, or their letters without ``symbols`` (as the table shows the hand)."""
     words = Words(lang)
     kind = templates()[reason.code]
     name = seat_name or (lambda n: words.get("seat {n}", "seat").format(n=n + 1))
@@ -76,11 +79,13 @@ def reason_words(reason: Reason, lang: str, seat_name: Callable[[int], str] | No
     for key, value in reason.params.items():
         what = kind_of(key)
         if isinstance(value, Reason):
-            params[key] = reason_words(value, lang, seat_name)
+            params[key] = reason_words(value, lang, seat_name, symbols)
         elif what == "cards":
-            params[key] = " ".join(card_short(str(c), words) for c in value) if isinstance(value, tuple) else value
+            params[key] = (
+                " ".join(card_short(str(c), words, symbols) for c in value) if isinstance(value, tuple) else value
+            )
         elif what == "card":
-            params[key] = card_short(str(value), words)
+            params[key] = card_short(str(value), words, symbols)
         elif what == "seat" and isinstance(value, int):
             params[key] = name(value)
         elif what == "suit":

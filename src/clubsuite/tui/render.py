@@ -6,22 +6,53 @@ drops the styles when colour is off).
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
 from rich import box
 from rich.table import Table
 from rich.text import Text
 
 from clubsuite.cards import Card, CardSet, Suit
+from clubsuite.i18n import DEFAULT, Words
+from clubsuite.i18n.render import card_short
 
 SUIT_STYLE = {Suit.CLUBS: "bold green", Suit.DIAMONDS: "bold red", Suit.HEARTS: "bold red", Suit.SPADES: "bold"}
 DISPLAY_ORDER = (Suit.CLUBS, Suit.DIAMONDS, Suit.SPADES, Suit.HEARTS)
 """Suits alternate colours on screen; clubs (trumps) first."""
 
 
-def card_text(card: Card, symbols: bool = True) -> Text:
-    """One card, coloured by suit; with ``symbols`` the suit is shown as ♣♦♥♠."""
-    label = card.pretty() if symbols else str(card)
+@dataclass(frozen=True)
+class Faces:
+    """How a table writes its cards: the suit as a symbol (♣♦♥♠) or a letter (a terminal that cannot show
+    symbols), the rank letters of the table's language (the German jack is ``B♠``, as a refusal names it). One
+    alphabet for the hand, the trick, the legal moves and the refusals; what is typed may use it too (the rank
+    letters of every language read as the notation's, ``english_notation``)."""
+
+    symbols: bool = True
+    lang: str = DEFAULT
+
+    def label(self, card: Card) -> str:
+        """The card as this table writes it: ``Q♥`` in English, ``D♥`` in German, ``DH`` without symbols."""
+        return _label(card, self.symbols, self.lang)
+
+
+@functools.lru_cache(maxsize=1024)
+def _label(card: Card, symbols: bool, lang: str) -> str:
+    if lang == DEFAULT or card.suit is None:  # a Joker is written as the notation has it in every language
+        return card.pretty() if symbols else str(card)
+    return card_short(str(card), Words(lang), symbols)
+
+
+def faces_of(symbols: bool | Faces) -> Faces:
+    """``symbols`` as :class:`Faces`: a plain flag writes English ranks."""
+    return symbols if isinstance(symbols, Faces) else Faces(symbols)
+
+
+def card_text(card: Card, symbols: bool | Faces = True) -> Text:
+    """One card, coloured by suit, written as ``symbols`` says (a flag: suit symbols or letters, English ranks)."""
+    label = faces_of(symbols).label(card)
     return Text(label, style=SUIT_STYLE.get(card.suit, "") if card.suit is not None else "")
 
 
@@ -44,7 +75,7 @@ def hand_text(
     hand: CardSet,
     legal: CardSet | None = None,
     numbered: bool = True,
-    symbols: bool = True,
+    symbols: bool | Faces = True,
     order: Callable[[CardSet], list[Card]] = sorted_hand,
 ) -> Text:
     """The hand by suit, each card with its number for input; legal cards marked when ``legal`` is given.
@@ -69,7 +100,7 @@ def hand_text(
     return out
 
 
-def cards_text(cards: Sequence[Card], symbols: bool = True) -> Text:
+def cards_text(cards: Sequence[Card], symbols: bool | Faces = True) -> Text:
     """Cards separated by spaces."""
     out = Text()
     for i, c in enumerate(cards):
@@ -79,7 +110,7 @@ def cards_text(cards: Sequence[Card], symbols: bool = True) -> Text:
     return out
 
 
-def numbered_cards(cards: Sequence[Card], legal: Sequence[Card] | None = None, symbols: bool = True) -> Text:
+def numbered_cards(cards: Sequence[Card], legal: Sequence[Card] | None = None, symbols: bool | Faces = True) -> Text:
     """Cards in the given order, each with its number for input (``1:10S 2:JH``); cards not in ``legal`` dimmed."""
     out = Text()
     for n, c in enumerate(cards, start=1):

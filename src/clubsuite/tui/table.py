@@ -16,12 +16,13 @@ from rich.text import Text
 
 from clubsuite import events as shared_events
 from clubsuite.bots import SomeBot
+from clubsuite.cards import Card
 from clubsuite.engine import SomeGame, SomeMatch, load_part
 from clubsuite.i18n import DEFAULT, Words
 from clubsuite.i18n.render import reason_words
 from clubsuite.reasons import reason_of
 from clubsuite.safetext import safe_lines
-from clubsuite.tui.render import card_text, score_table
+from clubsuite.tui.render import Faces, card_text, score_table
 
 
 class Marked:
@@ -74,13 +75,23 @@ class Table(Generic[MatchT_contra]):
         self.lang = DEFAULT
         """The language refusals are worded in (``clubs play --lang``): English is the engine's own sentence."""
 
+    @property
+    def faces(self) -> Faces:
+        """How this table writes a card: suit symbols where the terminal shows them, the rank letters of
+        :attr:`lang` (the alphabet its refusals name cards in)."""
+        return Faces(self.symbols, self.lang)
+
+    def card_words(self, card: Card) -> str:
+        """A card as this table writes it, without colour (a list of legal moves)."""
+        return self.faces.label(card)
+
     def refusal(self, refused: BaseException | str) -> str:
         """Why an action was refused, in :attr:`lang`: the engine's sentence in English, the catalog's words for
         its reason in another language (a refusal that carries no reason stays in English)."""
         reason = reason_of(refused)
         if self.lang == DEFAULT or reason is None:
             return str(refused)
-        return reason_words(reason, self.lang, self._seat_words)
+        return reason_words(reason, self.lang, self._seat_words, self.symbols)
 
     def tr(self, msgid: str, **params: object) -> str:
         """The terminal's words ``msgid`` in :attr:`lang`, ``{name}`` placeholders filled from ``params``: English
@@ -157,7 +168,7 @@ class Table(Generic[MatchT_contra]):
             )
         elif isinstance(ev, shared_events.CardPlayed):
             words = self.either(ev.seat, self.tr("You play {card}"), self.tr("{name} plays {card}"))
-            self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.card, self.symbols)))
+            self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.card, self.faces)))
         elif isinstance(ev, shared_events.TrickTaken):
             counts = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(tricks_won))
             won = self.either(

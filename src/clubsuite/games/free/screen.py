@@ -14,7 +14,7 @@ from rich import box
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from clubsuite.cards import Card, CardSet, Suit, card_at
+from clubsuite.cards import Card, CardSet, Suit, card, card_at
 from clubsuite.errors import ClubsError
 from clubsuite.games.free import (
     AuctionPassed,
@@ -226,7 +226,7 @@ class FreeTable(Table[FreeMatch]):
                 self.say(f"=== {started} ===", style="bold")
             elif isinstance(ev, BidMade):
                 words = self.either(ev.seat, self.tr("You bid {card}"), self.tr("{name} bids {card}"))
-                self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.card, self.symbols)))
+                self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.card, self.faces)))
             elif isinstance(ev, AuctionPassed):
                 self.say(
                     self.either(ev.seat, self.tr("You pass."), self.tr("{name} passes.", name=self.names[ev.seat]))
@@ -300,7 +300,7 @@ class FreeTable(Table[FreeMatch]):
         line = self.styled(
             words,
             caller=self.names[ev.caller],
-            card=card_text(ev.card, self.symbols),
+            card=card_text(ev.card, self.faces),
             name=self.names[ev.seat],
             penalty=penalty,
         )
@@ -312,7 +312,7 @@ class FreeTable(Table[FreeMatch]):
             self.tr("You win the auction with {card}. Unbid auction cards leave play."),
             self.tr("{name} wins the auction with {card}. Unbid auction cards leave play."),
         )
-        self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.bid, self.symbols)), style="bold")
+        self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.bid, self.faces)), style="bold")
         if ev.partner is not None:
             self.say(
                 self.tr(
@@ -342,7 +342,7 @@ class FreeTable(Table[FreeMatch]):
             words = (
                 self.tr("The chest held: {cards}") if self.human is None else self.tr("You find in the chest: {cards}")
             )
-            line = self.styled(words, cards=cards_text(sorted_ace_low(chest), self.symbols))
+            line = self.styled(words, cards=cards_text(sorted_ace_low(chest), self.faces))
             self.say(Text("  ").append_text(line))
 
     def _handicap(self, match: FreeMatch, ev: HandicapResolved) -> None:
@@ -353,13 +353,13 @@ class FreeTable(Table[FreeMatch]):
         words = self.either(
             ev.seat, self.tr("Handicap of your bid {card}: {what}"), self.tr("Handicap of {name}'s bid {card}: {what}")
         )
-        line = self.styled(words, name=self.names[ev.seat], card=card_text(ev.bid, self.symbols), what=what)
+        line = self.styled(words, name=self.names[ev.seat], card=card_text(ev.bid, self.faces), what=what)
         if ev.removed:
             line.append(" " + self.trn("({n} card)", "({n} cards)", ev.removed))
         shown = self._visible_removed(match, index)
         if shown:
             line.append(": ")
-            line.append_text(cards_text(shown, self.symbols))
+            line.append_text(cards_text(shown, self.faces))
         self.say(line)
 
     def _cards_passed(self, match: FreeMatch, ev: CardsPassed) -> None:
@@ -371,7 +371,7 @@ class FreeTable(Table[FreeMatch]):
                 words = self.tr("You receive from {giver}: {cards}")
             else:
                 words = self.tr("{giver} passes to {receiver}: {cards}")
-            line = self.styled(words, giver=self.names[g], receiver=self.names[r], cards=card_text(c, self.symbols))
+            line = self.styled(words, giver=self.names[g], receiver=self.names[r], cards=card_text(c, self.faces))
             self.say(Text("  ").append_text(line))
 
     def _hand_scored(self, match: FreeMatch, ev: HandScored) -> None:
@@ -408,7 +408,8 @@ class FreeTable(Table[FreeMatch]):
     def _auction_text(self, view: FreeView) -> Text:
         calls = Text()
         if not view.calls:
-            calls.append(self.tr("(no bid yet: the holder of 10S opens with it, FC-3)"))
+            opener = card_text(card("10S"), self.faces)  # FC-3: the 10 of spades opens
+            calls.append_text(self.styled(self.tr("(no bid yet: the holder of {card} opens with it)"), card=opener))
         for i, (s, c) in enumerate(view.calls):
             if i:
                 calls.append(", ")
@@ -416,7 +417,7 @@ class FreeTable(Table[FreeMatch]):
             if c is None:
                 calls.append("pass")  # the call as typed, as the legal moves list it
             else:
-                calls.append_text(card_text(c, self.symbols))
+                calls.append_text(card_text(c, self.faces))
         return self.styled(self.tr("Auction: {calls}"), calls=calls)
 
     def show_state(self, match: FreeMatch, seat: int) -> None:
@@ -442,7 +443,7 @@ class FreeTable(Table[FreeMatch]):
                 words = self.tr(
                     "Standing bid: {card} by {name}; a bid must be higher and at most one level above it (FC-3)"
                 )
-                self.say(self.styled(words, card=card_text(c, self.symbols), name=self.names[s]))
+                self.say(self.styled(words, card=card_text(c, self.faces), name=self.names[s]))
         else:
             winner = view.winner
             assert winner is not None
@@ -469,7 +470,7 @@ class FreeTable(Table[FreeMatch]):
                 line = self.styled(
                     words,
                     name=self.names[s],
-                    card=card_text(bid, self.symbols),
+                    card=card_text(bid, self.faces),
                     to="" if to is None else self.names[to],
                 )
                 self.say(Text("  ").append_text(line))
@@ -479,10 +480,10 @@ class FreeTable(Table[FreeMatch]):
         legal = match.legal_actions()
         if stage is Stage.AUCTION:
             auction = numbered_cards(
-                auction_order(view.auction_hand), [a for a in legal if isinstance(a, Card)], self.symbols
+                auction_order(view.auction_hand), [a for a in legal if isinstance(a, Card)], self.faces
             )
             self.say(self.styled(self.tr("Your auction cards: {cards}"), cards=auction))
-            hand = hand_text(view.hand, numbered=False, symbols=self.symbols, order=sorted_ace_low)
+            hand = hand_text(view.hand, numbered=False, symbols=self.faces, order=sorted_ace_low)
             self.say(self.styled(self.tr("Your hand: {cards}"), cards=hand))
             self.say(self.tr("Legal: {moves}", moves=" ".join(self.legal_words(match))))
             return
@@ -491,21 +492,21 @@ class FreeTable(Table[FreeMatch]):
             suit = suit_word(bid.suit, tr=self.tr)
             self.say(self.tr("Your bid of {bid} costs one {suit} of your choice (FC-5).", bid=bid, suit=suit))
         cards = legal if isinstance(legal, CardSet) else None
-        hand = hand_text(view.hand, cards, numbered=True, symbols=self.symbols, order=sorted_ace_low)
+        hand = hand_text(view.hand, cards, numbered=True, symbols=self.faces, order=sorted_ace_low)
         self.say(self.styled(self.tr("Your hand: {cards}"), cards=hand))
 
     def _own_secrets(self, view: FreeView) -> None:
         """The hidden cards this seat knows: the chest it took, its discards, the cards it gave or received."""
         if view.chest is not None:
-            chest = cards_text(sorted_ace_low(view.chest), self.symbols)
+            chest = cards_text(sorted_ace_low(view.chest), self.faces)
             self.say(self.styled(self.tr("The chest you took: {cards}"), cards=chest))
         if view.discards:
-            discards = cards_text(sorted_ace_low(view.discards), self.symbols)
+            discards = cards_text(sorted_ace_low(view.discards), self.faces)
             self.say(self.styled(self.tr("Your discards: {cards}"), cards=discards))
         for g, r, c in view.transfers:
             words = self.tr("You gave {name}: {card}") if g == view.seat else self.tr("{name} gave you: {card}")
             name = self.names[r] if g == view.seat else self.names[g]
-            self.say(self.styled(words, name=name, card=card_text(c, self.symbols)))
+            self.say(self.styled(words, name=name, card=card_text(c, self.faces)))
 
     def _trick(self, view: FreeView) -> None:
         won = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(view.tricks_won))
@@ -521,7 +522,7 @@ class FreeTable(Table[FreeMatch]):
                 if i:
                     played.append(", ")
                 played.append(f"{self.names[s]} ")
-                played.append_text(card_text(c, self.symbols))
+                played.append_text(card_text(c, self.faces))
         else:
             played.append(self.tr("(you lead)"))
         self.say(self.styled(self.tr("Trick so far: {cards}"), cards=played))
@@ -533,11 +534,11 @@ class FreeTable(Table[FreeMatch]):
             line = self.styled(
                 self.tr("{name}: auction {auction} · hand {hand}"),
                 name=self.names[s],
-                auction=cards_text(auction_order(CardSet(hand.auction_cards[s])), self.symbols),
-                hand=hand_text(hand.hand_of(s), numbered=False, symbols=self.symbols, order=sorted_ace_low),
+                auction=cards_text(auction_order(CardSet(hand.auction_cards[s])), self.faces),
+                hand=hand_text(hand.hand_of(s), numbered=False, symbols=self.faces, order=sorted_ace_low),
             )
             self.say(Text("  ").append_text(line))
-        chest = cards_text(sorted_ace_low(hand.deal.chest), self.symbols)
+        chest = cards_text(sorted_ace_low(hand.deal.chest), self.faces)
         self.say(Text("  ").append_text(self.styled(self.tr("chest: {cards}"), cards=chest)))
 
     # -- input -----------------------------------------------------------------------------------------
@@ -564,10 +565,10 @@ class FreeTable(Table[FreeMatch]):
         """The legal actions: bids from lowest to highest then pass, or cards in hand order."""
         legal = match.legal_actions()
         if isinstance(legal, CardSet):
-            return [str(c) for c in sorted_ace_low(legal)]
+            return [self.card_words(c) for c in sorted_ace_low(legal)]
         cards = [a for a in legal if isinstance(a, Card)]
         rest = [str(a) for a in legal if not isinstance(a, Card)]
-        return [str(c) for c in sorted(cards, key=lambda c: bid_value(c.index))] + rest
+        return [self.card_words(c) for c in sorted(cards, key=lambda c: bid_value(c.index))] + rest
 
     def read_action(self, match: FreeMatch, seat: int, text: str) -> object | None:
         """A card in notation or by its number in the list shown, or pass/p."""

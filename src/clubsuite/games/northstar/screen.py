@@ -44,7 +44,7 @@ from clubsuite.games.northstar import (
     club_points,
 )
 from clubsuite.games.northstar.combos import CLUB_MASK
-from clubsuite.tui.render import card_text, english, score_table
+from clubsuite.tui.render import Faces, card_text, english, score_table
 from clubsuite.tui.table import Marked, Table
 
 TEAM_LETTERS = "ABC"
@@ -60,7 +60,7 @@ def sorted_by_value(cards: CardSet) -> list[Card]:
     return sorted(cards, key=lambda c: (c.rank, c.suit or 0))
 
 
-def by_value_text(cards: CardSet, symbols: bool) -> Text:
+def by_value_text(cards: CardSet, symbols: bool | Faces) -> Text:
     """The cards sorted by value, a wider gap between values, so that sets and runs stand out."""
     out = Text()
     last: int | None = None
@@ -72,7 +72,7 @@ def by_value_text(cards: CardSet, symbols: bool) -> Text:
     return out
 
 
-def play_text(play: Play, symbols: bool) -> Text:
+def play_text(play: Play, symbols: bool | Faces) -> Text:
     """A play in notation (``7C 7H``, ``15S=7``), coloured by suit."""
     out = Text()
     for i, (c, v) in enumerate(play.placed()):
@@ -252,7 +252,7 @@ class NorthstarTable(Table[NorthstarMatch]):
                 self._round_started(match, ev)
             elif isinstance(ev, Played):
                 words = self.either(ev.seat, self.tr("You play {card}"), self.tr("{name} plays {card}"))
-                self.say(self.styled(words, name=self.names[ev.seat], card=play_text(ev.play, self.symbols)))
+                self.say(self.styled(words, name=self.names[ev.seat], card=play_text(ev.play, self.faces)))
             elif isinstance(ev, Passed):
                 self.say(
                     self.either(ev.seat, self.tr("You pass."), self.tr("{name} passes.", name=self.names[ev.seat]))
@@ -317,7 +317,7 @@ class NorthstarTable(Table[NorthstarMatch]):
             for i, c in enumerate(sorted_by_value(clubs)):
                 if i:
                     won.append(" ")
-                won.append_text(card_text(c, self.symbols))
+                won.append_text(card_text(c, self.faces))
             summary = self.styled(
                 self.tr("{cards}, clubs {clubs} for {points}"),
                 cards=cards,
@@ -415,7 +415,7 @@ class NorthstarTable(Table[NorthstarMatch]):
                 for i, c in enumerate(sorted_by_value(won)):
                     if i:
                         clubs.append(" ")
-                    clubs.append_text(card_text(c, self.symbols))
+                    clubs.append_text(card_text(c, self.faces))
                 clubs.append(f" ({rs.clubs})")
             else:
                 clubs.append(self.tr("none (0)"))
@@ -513,7 +513,7 @@ class NorthstarTable(Table[NorthstarMatch]):
             assert view.top_seat is not None
             line = self.styled(
                 self._to_beat(top, opts.crazy),
-                play=play_text(top, self.symbols),
+                play=play_text(top, self.faces),
                 name=self.names[view.top_seat],
                 size=top.size,
                 more=top.size + 1,
@@ -525,7 +525,7 @@ class NorthstarTable(Table[NorthstarMatch]):
             self.say(self.tr("Your last turn: you alone hold cards; win the trick or pass (NS-5)."), style="bold")
         if opts.double_or_nothing and Call.DOUBLE in view.legal_actions():
             self.say(self.tr("You may call double or nothing before your first card (NS-8)."))
-        self.say(self.styled(self.tr("Your hand: {cards}"), cards=by_value_text(view.hand, self.symbols)))
+        self.say(self.styled(self.tr("Your hand: {cards}"), cards=by_value_text(view.hand, self.faces)))
 
     def _to_beat(self, top: Play, crazy: bool) -> str:
         """The play to beat, what it is and what may follow it (NS-3; Crazy CLUBS, NS-11), its placeholders open:
@@ -609,7 +609,7 @@ class NorthstarTable(Table[NorthstarMatch]):
             for i, c in enumerate(sorted_by_value(clubs)):
                 if i:
                     line.append(" ")
-                line.append_text(card_text(c, self.symbols))
+                line.append_text(card_text(c, self.faces))
             line.append(f" ({club_points(int(clubs), points)})")
         return self.styled(self.tr("Clubs won: {clubs}"), clubs=line) if any_won else None
 
@@ -627,7 +627,7 @@ class NorthstarTable(Table[NorthstarMatch]):
             name = self.names[ev.seat] if isinstance(ev, (Played, Passed, DoubleCalled)) else ""
             if isinstance(ev, Played):
                 part = Text(f"{name} ")
-                part.append_text(play_text(ev.play, self.symbols))
+                part.append_text(play_text(ev.play, self.faces))
                 parts.append(part)
             elif isinstance(ev, Passed):
                 parts.append(Text(self.either(ev.seat, self.tr("You pass"), self.tr("{name} passes", name=name))))
@@ -656,7 +656,7 @@ class NorthstarTable(Table[NorthstarMatch]):
         width = max(len(n) for n in self.names)
         for s in range(match.n_seats):
             line = Text(f"  {self.names[s]:<{width}}  ")
-            line.append_text(by_value_text(CardSet(hand.hands[s]), self.symbols))
+            line.append_text(by_value_text(CardSet(hand.hands[s]), self.faces))
             self.say(line)
         undealt = 60 - 10 * match.n_seats
         if undealt:
@@ -719,7 +719,7 @@ class NorthstarTable(Table[NorthstarMatch]):
             for i, p in enumerate(shown):
                 if i:
                     line.append(", ")
-                line.append_text(play_text(p, self.symbols))
+                line.append_text(play_text(p, self.faces))
             hidden = group[len(shown) :]
             if hidden:
                 wild = sum(1 for p in hidden if uses_wild(p))

@@ -148,7 +148,7 @@ class PartnershipTable(Table[PartnershipMatch]):
                 words = self.tr("You receive from {giver}: {cards}")
             else:
                 words = self.tr("{giver} passes to {receiver}: {cards}")
-            cards = cards_text(sorted_hand(CardSet(hand.passed[g])), self.symbols)
+            cards = cards_text(sorted_hand(CardSet(hand.passed[g])), self.faces)
             line = self.styled(words, giver=self.names[g], receiver=self.names[r], cards=cards)
             self.say(Text("  ").append_text(line))
 
@@ -198,11 +198,11 @@ class PartnershipTable(Table[PartnershipMatch]):
                     name=name,
                 )
             self.say(choose)
-            cards = hand_text(view.hand, numbered=True, symbols=self.symbols)
+            cards = hand_text(view.hand, numbered=True, symbols=self.faces)
             self.say(self.styled(self.tr("Your hand: {cards}"), cards=cards))
             return
         self._play_state(view)
-        cards = hand_text(view.hand, legal if isinstance(legal, CardSet) else None, symbols=self.symbols)
+        cards = hand_text(view.hand, legal if isinstance(legal, CardSet) else None, symbols=self.faces)
         self.say(self.styled(self.tr("Your hand: {cards}"), cards=cards))
 
     def _play_state(self, view: PartnershipView) -> None:
@@ -214,8 +214,8 @@ class PartnershipTable(Table[PartnershipMatch]):
                     words,
                     receiver=self.names[view.pass_to],
                     giver=self.names[view.pass_from],
-                    given=cards_text(sorted_hand(given), self.symbols),
-                    received=cards_text(sorted_hand(received), self.symbols),
+                    given=cards_text(sorted_hand(given), self.faces),
+                    received=cards_text(sorted_hand(received), self.faces),
                 )
             )
         points = view.points
@@ -235,7 +235,7 @@ class PartnershipTable(Table[PartnershipMatch]):
                 if i:
                     played.append(", ")
                 played.append(f"{self.names[s]} ")
-                played.append_text(cards_text([c], self.symbols))
+                played.append_text(cards_text([c], self.faces))
         else:
             played.append(self.tr("(you lead: any card, CP-1)"))
         self.say(self.styled(self.tr("Trick so far: {cards}"), cards=played))
@@ -245,7 +245,7 @@ class PartnershipTable(Table[PartnershipMatch]):
         hand = match.hands[-1]
         for s in range(len(self.names)):
             line = Text(f"  {self.names[s]}: ")
-            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=self.symbols))
+            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=self.faces))
             self.say(line)
 
     # -- input -----------------------------------------------------------------------------------------
@@ -266,10 +266,10 @@ class PartnershipTable(Table[PartnershipMatch]):
         """The legal cards in hand order; in the pass, any three cards of the hand."""
         legal = match.legal_actions()
         if isinstance(legal, CardSet):
-            return [str(c) for c in sorted_hand(legal)]
+            return [self.card_words(c) for c in sorted_hand(legal)]
         seat = match.to_act
         assert seat is not None
-        return [self.tr("any three of your cards:"), *(str(c) for c in sorted_hand(match.view(seat).hand))]
+        return [self.tr("any three of your cards:"), *(self.card_words(c) for c in sorted_hand(match.view(seat).hand))]
 
     def read_action(self, match: PartnershipMatch, seat: int, text: str) -> object | None:
         """A card in notation or by number; in the pass three cards, in notation or by number (CP-2)."""

@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from clubsuite.cards import CardSet
+from clubsuite.cards import Card, CardSet
 from clubsuite.engine import Phase
 from clubsuite.errors import ClubsError
 from clubsuite.games.whist import (
@@ -116,12 +116,12 @@ class WhistTable(Table[WhistMatch]):
                     if i:
                         played.append(", ")
                     played.append(f"{self.names[s]} ")
-                    played.append_text(card_text(c, self.symbols))
+                    played.append_text(card_text(c, self.faces))
             else:
                 played.append(self.tr("(you lead)"))
             self.say(self.styled(self.tr("Trick so far: {cards}"), cards=played))
         legal_cards = legal if isinstance(legal, CardSet) else None
-        cards = hand_text(view.hand, legal_cards, numbered=view.phase is Phase.PLAY, symbols=self.symbols)
+        cards = hand_text(view.hand, legal_cards, numbered=view.phase is Phase.PLAY, symbols=self.faces)
         self.say(self.styled(self.tr("Your hand: {cards}"), cards=cards))
 
     def show_deal(self, match: WhistMatch) -> None:
@@ -129,9 +129,9 @@ class WhistTable(Table[WhistMatch]):
         hand = match.hands[-1]
         for s in range(3):
             line = Text(f"  {self.names[s]}: ")
-            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=self.symbols))
+            line.append_text(hand_text(hand.hand_of(s), numbered=False, symbols=self.faces))
             self.say(line)
-        bid = cards_text(sorted_hand(CardSet(hand.bid)), symbols=self.symbols)
+        bid = cards_text(sorted_hand(CardSet(hand.bid)), symbols=self.faces)
         self.say(Text("  ").append_text(self.styled(self.tr("bid hand: {cards}"), cards=bid)))
 
     def prompt(self, match: WhistMatch, seat: int) -> str:
@@ -149,7 +149,7 @@ class WhistTable(Table[WhistMatch]):
         """The legal cards in hand order, or keep/exchange."""
         legal = match.legal_actions()
         shown = sorted_hand(legal) if isinstance(legal, CardSet) else list(legal)
-        return [match.format_action(a) for a in shown]
+        return [self.card_words(a) if isinstance(a, Card) else match.format_action(a) for a in shown]
 
     def read_action(self, match: WhistMatch, seat: int, text: str) -> object | None:
         """A card in notation or by number, or k/x in the exchange round (CW-4)."""

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from clubsuite.bots.base import SomeBot, bot_names, make_bot
 from clubsuite.bots.levels import searches
+from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
@@ -41,7 +42,6 @@ from clubsuite.server.store.database import ActionRow, MatchRow, SeatRow, Store,
 from clubsuite.server.table.chat import ChatRoom
 from clubsuite.server.table.connection import Connection
 from clubsuite.server.table.naming import name_words, rules_words, table_name
-from clubsuite.server.table.personas import level_words, persona_names
 from clubsuite.server.table.protocol import encode, event_json, joined, message
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.table.thinking import Thinkers, imagined

@@ -1,4 +1,6 @@
-"""The names bots go by at a table: a person meets "Ada, hard bot", not "hard (seat 2)".
+"""The names bots go by at a table, in the browser and in the terminal alike: a person meets "Ada, hard bot", not
+"hard (seat 2)" or "Heuristic 1". (A server table names its bots from its id; ``clubs play`` and ``clubs watch``
+from the seed.)
 
 A bot seat's name is chosen from :data:`NAMES` by the table's id and the seat, so it is the same after a restart and
 on every page, and no two seats of one table share a name: not two bots (consecutive seats take consecutive names),
