@@ -144,5 +144,7 @@ def test_a_card_typed_with_a_languages_own_rank_letters_reads_as_its_notation_an
     assert english_notation("DH", "de") == "QH" and english_notation("BC 7H", "de") == "JC 7H"
     assert english_notation("RS", "fr") == "KS" and english_notation("VD", "fr") == "JD"
     assert english_notation("HH", "nl") == "KH" and english_notation("VS", "nl") == "QS"
+    # as the table shows them, with the suit's symbol: B♠ is read as the terminal wrote it
+    assert english_notation("B♠ D♥", "de") == "J♠ Q♥" and english_notation("R♦", "fr") == "K♦"
     for lang in LANGUAGES:
         assert english_notation("QH KS JD AC 10C pass", lang) == "QH KS JD AC 10C pass"

@@ -101,3 +101,13 @@ def test_watching_bots_in_french_or_dutch_words_the_header_the_events_and_the_en
 def test_watch_refuses_a_language_it_does_not_speak_naming_the_ones_it_does() -> None:
     out = clubs_in_process(["watch", "whist", "--lang", "es"])
     assert out.status == 2 and "es" in out.stderr and "en" in out.stderr and "Traceback" not in out.stderr
+
+
+def test_a_german_table_hints_in_its_alphabet_and_reads_a_card_as_it_wrote_it() -> None:
+    """The hint names its card as the hand does (the queen of hearts is D), and a card typed as the table writes it
+    with its suit's symbol (``D♥``, copied from a terminal that shows symbols) is played."""
+    out = clubs_in_process(["play", "whist", "--seed", "5", "--lang", "de"], "k\nh\nD♥\nq\n".encode())
+    assert out.status == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert german("Hint: {move}") + "DH" in lines
+    assert "Sie spielen DH" in lines

@@ -101,14 +101,14 @@ def reason_words(reason: Reason, lang: str, seat_name: Callable[[int], str] | No
     return _Worded(words).vformat(text, (), params)
 
 
-_TYPED = re.compile(r"^([A-Za-z])([CDHScdhs])$")
+_TYPED = re.compile(r"^([A-Za-z])([CDHScdhs\u2663\u2666\u2665\u2660])$")
 
 
 def english_notation(text: str, lang: str) -> str:
     """What a player typed, with the rank letters of ``lang`` read as the notation's (``DH``, the German *Dame*
     of hearts, is ``QH``). Only letters no English rank uses are read so (German B D, French V D R, Dutch B V H:
     never J Q K A), so every English notation reads as before and no card can be read two ways; suits stay
-    C D H S in every language."""
+    C D H S (or their symbols, as the table shows them: ``B♠``) in every language."""
     if lang == "en":
         return text
     words = Words(lang)

@@ -85,6 +85,11 @@ class Table(Generic[MatchT_contra]):
         """A card as this table writes it, without colour (a list of legal moves)."""
         return self.faces.label(card)
 
+    def action_words(self, match: MatchT_contra, action: object) -> str:
+        """An action as this table writes it: a card in its alphabet (:meth:`card_words`), anything else in the
+        game's notation (a hint, a bid of pass)."""
+        return self.card_words(action) if isinstance(action, Card) else match.format_action(action)
+
     def refusal(self, refused: BaseException | str) -> str:
         """Why an action was refused, in :attr:`lang`: the engine's sentence in English, the catalog's words for
         its reason in another language (a refusal that carries no reason stays in English)."""
@@ -110,7 +115,7 @@ class Table(Generic[MatchT_contra]):
 
     def either(self, seat: int, you: str, them: str) -> str:
         """``you`` where ``seat`` is the human's, else ``them``: the two wordings of a sentence about a seat (its
-        verb agrees with its subject: ``You play``, ``Random 1 plays``)."""
+        verb agrees with its subject: ``You play``, ``Cleo plays``)."""
         return you if seat == self.human else them
 
     def styled(self, words: str, **params: object) -> Text:
@@ -128,7 +133,7 @@ class Table(Generic[MatchT_contra]):
         return out
 
     def names_list(self, seats: Sequence[int]) -> str:
-        """Seats' names as a list: ``Random 1 and Random 2``."""
+        """Seats' names as a list: ``Basil and Cleo``."""
         words = self.names[seats[0]]
         for s in seats[1:]:
             words = self.tr("{first} and {second}", first=words, second=self.names[s])
@@ -148,7 +153,7 @@ class Table(Generic[MatchT_contra]):
         return self.tr(text) if text else text
 
     def act(self, seat: int, verb: str) -> str:
-        """``You play`` for the human, ``Random 1 plays`` for a bot: English only (a game's screen that speaks
+        """``You play`` for the human, ``Cleo plays`` for a bot: English only (a game's screen that speaks
         every language writes each sentence out, see :meth:`either`)."""
         if seat == self.human:
             return f"You {verb}"
@@ -223,8 +228,12 @@ class Table(Generic[MatchT_contra]):
         if hint_bot is None:
             self.say(self.tr("No hint bot is available for this game yet."))
         else:
-            move = match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))
-            self.say(self.tr("Hint: {move}", move=move))
+            self.say(
+                self.tr(
+                    "Hint: {move}",
+                    move=self.action_words(match, hint_bot.choose(match.view(seat), match.legal_actions(), rng)),
+                )
+            )
 
     def trick_ended(self, events: Sequence[object]) -> bool:
         """Whether ``events`` end a trick (``clubs watch --delay`` pauses after them)."""

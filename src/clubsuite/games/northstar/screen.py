@@ -736,7 +736,7 @@ class NorthstarTable(Table[NorthstarMatch]):
         """``h``: the legal plays, and the heuristic bot's choice once the game has one."""
         self.show_legal(match)
         if hint_bot is not None:
-            move = match.format_action(hint_bot.choose(match.view(seat), match.legal_actions(), rng))
+            move = self.action_words(match, hint_bot.choose(match.view(seat), match.legal_actions(), rng))
             self.say(self.tr("Hint: {move}", move=move))
 
     def read_action(self, match: NorthstarMatch, seat: int, text: str) -> object | None:

@@ -74,7 +74,7 @@ class PartnershipTable(Table[PartnershipMatch]):
         return self.tr("no pass")
 
     def team_name(self, team: int) -> str:
-        """The partnership's players, ``You + Heuristic 2`` (the human's partnership first where it is one)."""
+        """The partnership's players, ``You + Cleo`` (the human's partnership first where it is one)."""
         return " + ".join(self.names[s] for s in TEAMS[team])
 
     def _team_totals(self, match: PartnershipMatch) -> str:

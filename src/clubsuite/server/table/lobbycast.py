@@ -6,9 +6,10 @@ summary, as :meth:`LiveTable.summary` gives it, and when it was made), once a se
 and every ten seconds for all of them, and a word when a table leaves it (closed, handed over, made private). Each
 process listens and keeps the others' entries; an entry not heard again for three refreshes is dropped (its process
 died, and nobody has taken the table over yet). A process that starts asks the others to publish everything at once.
-A connection to the database that is lost (the database restarted, the connection was ended by an operator) is made
-again at the next try, logged, and a listener that comes back asks for everything again, since what was said while
-it was away is lost: a process's lobby never stays deaf or dumb after the database comes back.
+A connection to the database that is lost (the database restarted, the connection was ended by an operator; one that
+dies without a word is noticed by TCP keepalives within about 25 s) is made again at the next try, logged, and a
+listener that comes back asks for everything again, since what was said while it was away is lost: a process's lobby
+never stays deaf or dumb after the database comes back.
 
 Why PostgreSQL's LISTEN/NOTIFY and not Redis pub/sub: several processes need PostgreSQL already, so the broker adds
 no server to run, secure and watch; a notification is delivered to every listener of the database, in order, with
@@ -45,6 +46,10 @@ MAX_PAYLOAD = 7900
 """PostgreSQL refuses a notification of 8000 bytes or more: a larger entry is not published (and logged)."""
 RETRY = 1.0
 """Seconds between two tries to listen again after the listener's connection was lost."""
+KEEPALIVE_IDLE = 10
+"""Seconds a lobby connection may be silent before TCP asks whether the other end is there (then every 5 s, three
+times): a connection that dies without a word (a fail-over, a firewall forgetting it) is noticed within about 25 s
+rather than the system's two hours; a connection that cannot be made gives up after 10 s."""
 APPLICATION_NAME = "clubs-lobby"
 """The connections' name as PostgreSQL lists them (``pg_stat_activity``), so an operator can tell them apart."""
 
@@ -71,6 +76,9 @@ class Lobbycast:
         self._tasks: list[asyncio.Task[None]] = []
         self._everything = False
         """Set when another process asked for every entry (it has just started)."""
+        self._sending = asyncio.Lock()
+        """One message at a time on the sender: the publisher and a listener that comes back both send."""
+        self._stopping = False
 
     async def start(self) -> None:
         """Listen, ask the others for their entries, and start publishing this process's."""
@@ -81,7 +89,14 @@ class Lobbycast:
 
     async def _connect(self) -> psycopg.AsyncConnection[Any]:
         return await psycopg.AsyncConnection.connect(
-            self.url, autocommit=True, application_name=f"{APPLICATION_NAME} {self.node}"
+            self.url,
+            autocommit=True,
+            application_name=f"{APPLICATION_NAME} {self.node}",
+            connect_timeout=10,
+            keepalives=1,
+            keepalives_idle=KEEPALIVE_IDLE,
+            keepalives_interval=5,
+            keepalives_count=3,
         )
 
     async def _listening(self) -> psycopg.AsyncConnection[Any]:
@@ -94,7 +109,9 @@ class Lobbycast:
         return conn
 
     async def stop(self) -> None:
-        """Say this process's tables left it, stop, and close the connections."""
+        """Say this process's tables left it (where the sender's connection is still there: a stop never waits on
+        making one), stop, and close the connections."""
+        self._stopping = True
         for task in self._tasks:
             task.cancel()
         for task in self._tasks:
@@ -197,13 +214,17 @@ class Lobbycast:
         await self._send_text(json.dumps(message, separators=(",", ":")))
 
     async def _send_text(self, payload: str) -> None:
-        """Notify the others; a sender whose connection was lost is connected again at the next message."""
-        if self._sender is None or self._sender.closed:
-            self._sender = await self._connect()
-        try:
-            await self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
-        except psycopg.OperationalError:
-            with contextlib.suppress(Exception):
-                await self._sender.close()
-            self._sender = None
-            raise
+        """Notify the others; a sender whose connection was lost is connected again at the next message (not while
+        stopping)."""
+        async with self._sending:
+            if self._sender is None or self._sender.closed:
+                if self._stopping:
+                    raise psycopg.OperationalError("the lobby's sender is gone and the process is stopping")
+                self._sender = await self._connect()
+            try:
+                await self._sender.execute("SELECT pg_notify(%s, %s)", (CHANNEL, payload))
+            except psycopg.OperationalError:
+                with contextlib.suppress(Exception):
+                    await self._sender.close()
+                self._sender = None
+                raise
