@@ -108,13 +108,17 @@ class Ownership:
         for the hub to stop serving them."""
 
         def work(conn: Connection) -> list[str]:
+            # The tables held before the leases are read: a table taken (committed, then held) while this
+            # transaction reads is not in what it read, and must not be taken for lost (it was, once: a table made
+            # at one process was dropped two milliseconds later as "moving to another server").
+            with self._held_lock:
+                before = dict(self.held)
             conn.execute(
                 update(nodes).where(nodes.c.name == self.node, nodes.c.state == SERVING).values(seen_at=self._now)
             )
             mine = conn.execute(select(leases.c.table_id, leases.c.epoch).where(leases.c.node == self.node)).all()
             still = {r.table_id: r.epoch for r in mine}
-            with self._held_lock:
-                return [t for t, epoch in self.held.items() if still.get(t) != epoch]
+            return [t for t, epoch in before.items() if still.get(t) != epoch]
 
         lost: list[str] = self.store.write(work)
         with self._held_lock:
