@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 from serverkit import in_own_loop
@@ -245,3 +246,32 @@ def test_a_second_process_on_a_sqlite_database_is_refused_naming_postgresql(tmp_
     finally:
         a.close()
         b.close()
+
+
+def test_a_table_taken_while_the_heartbeat_reads_its_leases_is_not_taken_for_lost(
+    stores: tuple[Store, Store], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A table whose lease is committed, and so noted as held, after the heartbeat read this process's leases and
+    before it compared them with the tables held, is still held: the heartbeat compares only the tables held before
+    it read. (Before, such a table was dropped as "moving to another server" two milliseconds after it was made, and
+    answered as unknown everywhere until its lease ran out.)"""
+    a, _ = stores
+    first = _own(a, "a")
+    _table(a)
+    write = a.write
+
+    class ReadThenTaken:
+        """The heartbeat's connection: right after the leases are read, another table's taking ends (held)."""
+
+        def __init__(self, conn: Any) -> None:
+            self.conn = conn
+
+        def execute(self, statement: Any, *args: Any) -> Any:
+            result = self.conn.execute(statement, *args)
+            if "FROM leases" in str(statement) and "t2" not in first.held:
+                first.hold("t2", 1)  # as a table's making does once its lease is committed
+            return result
+
+    monkeypatch.setattr(a, "write", lambda work: write(lambda conn: work(ReadThenTaken(conn))))
+    assert first.renew() == []
+    assert first.held == {"t1": 1, "t2": 1}
