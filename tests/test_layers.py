@@ -59,6 +59,7 @@ GAME_PARTS = {
     "vector": BOTS,
     "screen": FACES,
     "narration": FACES,
+    "present": FACES,
     "report": FACES,
     "rl": FACES,
     "schema": RECORDS,
@@ -89,7 +90,7 @@ def layer(name: str) -> int:
         return RECORDS
     if head in ("bots", "runner", "solver"):
         return BOTS
-    if head in ("tui", "narration", "sim", "server", "analysis", "rl"):
+    if head in ("tui", "narration", "present", "sim", "server", "analysis", "rl"):
         return FACES
     if head == "cli":
         return OUTER

@@ -286,7 +286,10 @@ class GameInfo(Generic[OptionsT]):
     ``schema`` (the game's part of the record schema), ``spectator`` (``public_dict(match) -> JsonObject``: what
     anyone watching the table may see, in the shape of a view's ``to_dict()`` with ``"seat": None``, no hand and no
     legal actions, every card only some seat may know left out), ``words`` (a :class:`clubsuite.wording.GameWords`:
-    its options and variants in plain words, for the lobby), ``bulk`` (``compiled_matches(options, bots, match_seeds)``:
+    its options and variants in plain words, for the lobby), ``present`` (``offered_actions(match, legal) ->
+    list[clubsuite.present.Offered]``: the seat to act's legal actions in the order a player is offered them, with
+    what each does where the same cards may be played several ways; see :mod:`clubsuite.present`), ``bulk``
+    (``compiled_matches(options, bots, match_seeds)``:
     whole matches played in the game's compiled kernel exactly as the engine would, or None where it cannot; see
     :mod:`clubsuite.native`), ``playout`` (``compiled_finish(match, spec, rng) -> bool``: the search bots' play-out
     of the hand in progress in the compiled kernel, the same actions the rollout bot ``spec`` would take drawing

@@ -540,28 +540,31 @@ def test_bots_have_names_and_levels_and_no_name_is_cut_on_a_small_phone(web: Thr
 
 
 # -- choosing well ------------------------------------------------------------------------------------------------
-def northstar_wild_deal() -> tuple[int, int, str]:
-    """A seed of North Star's CLUBS with wild 15s (2 players) where the first to act holds a 15 that may stand for
-    several values in one play: the seed, that seat, and the play's cards."""
+def northstar_wild_deal() -> tuple[int, int, str, list[str]]:
+    """A seed of North Star's CLUBS with wild 15s (2 players) where the first to act holds one 15 that may stand for
+    several values in one play, one reading taking the trick at once (the 15 as itself, NS-4) and another not (NS-9):
+    the seed, that seat, the play's cards, and its readings in the engine's order."""
     info, options = resolve("northstar(players=2, wild_fifteens=true)")
     for seed in range(2000):
         match, _ = start_match(info, options, 0, seed)
-        groups: dict[str, set[str]] = {}
+        groups: dict[str, list[str]] = {}
         for action in (match.format_action(a) for a in match.legal_actions()):
-            tokens = action.split()
-            if any("=" in t for t in tokens):
-                key = " ".join(sorted(t.split("=")[0] for t in tokens))
-                groups.setdefault(key, set()).add(action)
+            bare = sorted(t.split("=")[0] for t in action.split())
+            if sum(c.startswith("15") for c in bare) == 1:
+                groups.setdefault(" ".join(bare), []).append(action)
         for key, actions in groups.items():
-            if len(actions) >= 2:
-                return seed, int(match.to_act), key
+            at_once = [a for a in actions if "=" not in a]  # the 15 as itself: the top of its run (NS-4)
+            if len(actions) >= 2 and at_once and at_once[0] != actions[0]:  # the engine lists it after another
+                return seed, int(match.to_act), key, actions
     raise AssertionError("no deal with a wild 15 to pick")
 
 
-def test_a_wild_fifteen_asks_its_value_with_one_picker_and_the_play_is_previewed(
+def test_a_wild_fifteen_is_offered_strongest_first_each_value_saying_what_it_does_and_the_play_is_previewed(
     web: ThreadServer, browser: Any
 ) -> None:
-    seed, first, key = northstar_wild_deal()
+    # NS-4, NS-9: the reading that takes the trick at once (the 15 as itself) comes first and is the one offered,
+    # although the engine lists a weaker one first; each value of the picker says what its play does
+    seed, first, key, readings = northstar_wild_deal()
     seats: list[dict[str, Any]] = [{"kind": "bot", "bot": "normal"}] * 2
     seats[first] = {"kind": "person"}
     table = seeded_table(web, "northstar(players=2, wild_fifteens=true)", seats, seed)
@@ -574,23 +577,31 @@ def test_a_wild_fifteen_asks_its_value_with_one_picker_and_the_play_is_previewed
     picker = page.locator(".wild-picker select")
     assert picker.count() == 1  # one compact picker, not a button per value
     assert page.locator(".controls button.action.primary").count() == 1
-    values = [v for v in picker.locator("option").evaluate_all("(os) => os.map((o) => o.value)") if v != "self"]
-    assert len(values) >= 2
-    picker.select_option(values[-1])
+    values = picker.locator("option").evaluate_all("(os) => os.map((o) => o.value)")
+    words = picker.locator("option").all_inner_texts()
+    assert len(values) == len(readings) >= 2
+    assert values[0] == "self" and picker.input_value() == "self"
+    assert words[0] == "15 (itself): takes the trick at once", words  # a lone 15: its value, then what it does
+    assert all(w == f"{v}: does not take the trick at once" for v, w in zip(values[1:], words[1:], strict=True)), words
+    strongest = next(a for a in readings if "=" not in a)
     button = page.locator(".controls button.action.primary")
-    assert f"as {values[-1]}" in button.inner_text()
+    assert button.get_attribute("data-action") == strongest
+    weakest = values[-1]
+    picker.select_option(weakest)
+    assert f"as {weakest}" in button.inner_text()
     preview = page.locator(f'.place[data-seat="{ann.seat}"] .pile.preview [data-card]')
     assert sorted(preview.evaluate_all("(cs) => cs.map((c) => c.dataset.card)")) == sorted(cards)
-    # a chosen card can be put back
+    # a chosen card can be put back; chosen again, the strongest reading is offered again
     tap(page.locator(f'.my-area > .hand button.card[data-card="{cards[0]}"]'))
     assert page.locator(f'.my-area > .hand button.card[data-card="{cards[0]}"]').get_attribute("aria-pressed") is None
     tap(page.locator(f'.my-area > .hand button.card[data-card="{cards[0]}"]'))
-    picker.select_option(values[-1])
+    assert picker.input_value() == "self"
+    picker.select_option(weakest)
     version = ann.version
     page.locator(".controls button.action.primary").click()
     wait_for(lambda: ann.version != version, 20, "the play was not taken", page)
     sent = [m["action"] for m in ann.sent if m.get("type") == "act"]
-    assert any("=" + values[-1] in a for a in sent), sent
+    assert any("=" + weakest in a for a in sent), sent
 
 
 def test_the_hand_sorts_by_suit_or_rank_either_way_and_the_choice_is_remembered(

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from babel.messages.extract import extract
 
-from clubsuite.engine import games
+from clubsuite.engine import games, load_part
 from clubsuite.reasons import SUITS, templates
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "server" / "http" / "static" / "js"
@@ -35,9 +35,11 @@ class Message:
 
 def reason_messages() -> Iterator[Message]:
     """One message per refusal template, keyed by its reason code."""
-    games()  # every game registered, and with it every game's templates
+    for info in games():  # every game registered, and with it every game's refusals
+        load_part(info, "present")  # and the notes on what an offered action does (clubsuite.present)
     for code, kind in sorted(templates().items()):
-        note = f"Refusal {code}" + (f" (ruling {kind.rule})" if kind.rule else "") + ". Parameters: "
+        what = "What an offered action does" if ".does." in code else "Refusal"
+        note = f"{what} {code}" + (f" (ruling {kind.rule})" if kind.rule else "") + ". Parameters: "
         note += ", ".join(sorted(kind.fields())) or "none"
         yield Message(kind.text, kind.plural, code, note)
 

@@ -107,6 +107,7 @@ register(
             "schema": "clubsuite.games.northstar.schema:SCHEMA",
             "spectator": "clubsuite.games.northstar.spectator:public_dict",
             "words": "clubsuite.games.northstar.words:WORDS",
+            "present": "clubsuite.games.northstar.present:offered_actions",
             "rl": "clubsuite.games.northstar.rl:coding",
             "objective": "clubsuite.games.northstar.objective:OBJECTIVE",
             "bulk": "clubsuite.games.northstar.bulk:compiled_matches",

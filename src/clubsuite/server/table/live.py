@@ -31,6 +31,7 @@ from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.present import offered
 from clubsuite.reasons import reason_of
 from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
@@ -305,10 +306,16 @@ class LiveTable:
             return {"view": self.public_view(), "legal": None}
         view = match.view(seat).to_dict()
         view.pop("legal", None)
-        legal: JsonValue = None
-        if match.to_act == seat:  # derived from the seat's own view: it tells the seat nothing new
-            legal = [match.format_action(a) for a in match.legal_actions()]
-        return {"view": view, "legal": legal}
+        if match.to_act != seat:
+            return {"view": view, "legal": None}
+        # derived from the seat's own view: they tell the seat nothing new; in the order its game offers them, with
+        # what each does where the same cards may be played several ways (clubsuite.present)
+        offers = offered(self.info, match)
+        out: JsonObject = {"view": view, "legal": [o.text for o in offers]}
+        notes = {o.text: o.note.to_json() for o in offers if o.note is not None}
+        if notes:
+            out["notes"] = notes
+        return out
 
     def result(self) -> JsonValue:
         """The match's result once it is over (the winning seats, whether it was a draw, the totals), else None."""

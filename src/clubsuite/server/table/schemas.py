@@ -220,6 +220,13 @@ _CHAT_HISTORY: JsonObject = {
         "additionalProperties": False,
     },
 }
+_NOTES: JsonObject = {
+    "type": "object",
+    "description": "to the seat to act, where its game has something to add: what a legal action does, by its notation "
+    "(a wild 15's readings of the same cards: which takes the trick at once), as a reason (code, ruling, parameters) "
+    "the page words from its catalog; the legal list then offers the strongest reading of those cards first",
+    "additionalProperties": _REASON,
+}
 _PLAY: JsonObject = {
     "version": _VERSION,
     "result": _RESULT,
@@ -228,6 +235,7 @@ _PLAY: JsonObject = {
     "clock": _CLOCK,
     "view": _VIEW,
     "legal": _LEGAL,
+    "notes": _NOTES,
 }
 
 

@@ -542,6 +542,10 @@ function northstarPrompt(view, options, legal) {
   } else {
     ask = t("Beat {play}: play a run of {count} cards whose top card is higher than {top}, or pass.", {play, count: numberWord(size), top});
   }
+  if (!crazy && wild) {
+    const kept = notes.filter((x) => x !== wildNote);
+    return [...start, ask, t("A 15 may stand for any value: played as itself it takes the trick at once, standing for another value it does not."), ...kept].join(" ");
+  }
   if (!crazy) notes.unshift(t("A play with a 15 in it takes the trick at once."));
   return [...start, ask, ...notes].join(" ");
 }

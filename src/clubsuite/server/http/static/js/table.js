@@ -28,6 +28,7 @@ const state = {
   table: null,
   view: null,
   legal: null,
+  notes: {}, // what a legal action does, by its notation, where the game says (a wild 15's readings)
   toAct: null,
   over: false,
   result: null,
@@ -367,6 +368,7 @@ function takeState(msg) {
   if (msg.table) state.table = msg.table;
   state.view = msg.view;
   state.legal = msg.legal;
+  state.notes = msg.notes ?? {};
   state.toAct = msg.to_act;
   if (msg.over && !state.over) state.resultClosed = false;
   state.over = msg.over;
@@ -555,12 +557,12 @@ function chosenPlay(parts) {
   const wilds = [...new Set(matches.flatMap((m) => m.cards.filter((c) => c.as !== null).map((c) => c.text)))]
     .filter((w) => new Set(matches.map((m) => meaning(m, w))).size > 1);
   // the first wild 15 may take every value it has in these plays; each later one, those that fit the picks before
-  // it (a pick that no longer fits falls back to the lowest value)
+  // it. Values come in the order the server offers the plays (the strongest reading first), and a pick that no
+  // longer fits falls back to the first.
   const options = wilds.map((wild, at) => {
     const before = wilds.slice(0, at);
     const fits = matches.filter((m) => before.every((w) => state.wild.get(w) === meaning(m, w)));
-    const rank = (v) => (v === "self" ? 99 : v);
-    const values = [...new Set(fits.map((m) => meaning(m, wild)))].sort((a, b) => rank(a) - rank(b));
+    const values = [...new Set(fits.map((m) => meaning(m, wild)))];
     if (!values.includes(state.wild.get(wild))) state.wild.set(wild, values[0]);
     return {wild, values};
   });
@@ -902,14 +904,26 @@ function controls(game, parts, choice) {
   return h("div", {class: "controls", role: "group", "aria-label": t("actions")}, items);
 }
 
+/** What a legal play does, in words, where the game says (the server's note on it), or null. */
+function noteWords(play) {
+  const note = play ? state.notes[play.text] : null;
+  return note ? reasonWords(note, (n) => nameIn(n)) : null;
+}
+
 /** One compact picker per wild 15 chosen: the values it may stand for in a legal play with the other cards as
- * chosen, and one button for the play they make. */
+ * chosen, the strongest first (the server's order); then one button for the play they make. What a play does is
+ * said where the game says it: in each value of a lone picker, else beside the button. */
 function wildPicker(choice) {
-  const {options, play} = choice;
+  const {options, play, matches} = choice;
+  const lone = options.length === 1;
   const pickers = options.map(({wild, values}) => {
     const id = `wild-${wild}`;
+    const valueWords = (v) => (v === "self" ? t("{value} (itself)", {value: parseCard(wild).value}) : String(v));
     const select = h("select", {id, dataset: {wild}},
-      values.map((v) => h("option", {value: String(v)}, v === "self" ? t("{value} (itself)", {value: parseCard(wild).value}) : String(v))));
+      values.map((v) => {
+        const does = lone ? noteWords(matches.find((m) => meaning(m, wild) === v)) : null;
+        return h("option", {value: String(v)}, does ? t("{value}: {does}", {value: valueWords(v), does}) : valueWords(v));
+      }));
     select.value = String(state.wild.get(wild));
     select.addEventListener("change", () => {
       state.wild.set(wild, select.value === "self" ? "self" : Number(select.value));
@@ -919,7 +933,8 @@ function wildPicker(choice) {
   });
   return h("span", {class: "wild-picker", role: "group", "aria-label": t("what the wild 15 stands for")},
     pickers,
-    play ? actionButton({class: "action primary", disabled: state.pending, dataset: {action: play.text}, onclick: () => { state.selection.clear(); state.wild.clear(); act(play.text); }}, playLabel(play)) : null);
+    play ? actionButton({class: "action primary", disabled: state.pending, dataset: {action: play.text}, onclick: () => { state.selection.clear(); state.wild.clear(); act(play.text); }}, playLabel(play)) : null,
+    play && !lone && noteWords(play) ? h("span", {class: "play-note"}, noteWords(play)) : null);
 }
 
 function sortPicker() {
