@@ -14,9 +14,10 @@ from typing import Any
 
 import pytest
 from browserkit import assert_no_leak, keep_errors, live_match, wait_for, watch
-from serverkit import Client, ThreadServer
+from serverkit import Client, ThreadServer, new_table
 from test_browser_play import click_turn, last_state, to_act
 from test_server_play import play_out
+from test_server_rated import account, join
 
 import loopback
 from clubsuite.server.store.database import Store
@@ -89,6 +90,49 @@ def test_a_newcomer_signs_up_plays_a_rated_match_and_sees_the_rating_move_and_th
     page.locator(".bar").wait_for()
     assert page.locator("[role=alert]").count() == 0 or page.locator("[role=alert]").inner_text() == ""
     assert page.errors == []
+
+
+def test_a_provisional_rating_reads_with_a_question_mark_and_the_leaderboard_opens_on_your_game_bots_by_strength(
+    web: ThreadServer, browser: Any
+) -> None:
+    b, _, headers = account(web, "Ann")
+    table = new_table(web.base, "whist", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2], rated=True)
+    client = Client(web.base, table["id"], join(b, table["id"], headers))
+    try:
+        play_out({0: client}, random.Random(1))
+    finally:
+        client.close()
+    page = new_page(browser)
+    page.goto(web.base + "/")
+    page.get_by_role("button", name="Sign in").click()
+    page.get_by_label("Name", exact=True).fill("Ann")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Sign in", exact=True).last.click()
+    page.locator("#me").wait_for()
+    page.goto(f"{web.base}/player/Ann")
+    rating = page.locator(".rating[data-pool=whist] .rating-value")
+    rating.wait_for()
+    assert rating.inner_text().endswith("?") and "±" not in rating.inner_text()  # one match: provisional
+    page.goto(f"{web.base}/leaderboard")
+    page.locator("#board .bot-ratings").wait_for()
+    pools = page.locator("#pool option").evaluate_all("(os) => os.map((o) => o.value)")
+    assert pools[0] != "whist" and page.locator("#pool").input_value() == "whist"  # Ann's game, not the first
+    assert page.locator("#nobody").is_visible()  # Ann's one match does not list her
+    assert "10 rated matches" in page.locator("#provisional-note").inner_text()
+    bots = loopback.get(f"{web.base}/ratings").json()["bots"]["whist"]
+    levels = page.locator("#board .bot-ratings li").evaluate_all("(ls) => ls.map((l) => l.dataset.level)")
+    assert levels == sorted(bots, key=lambda level: -bots[level]["rating"]) and len(levels) >= 4
+    # a guest opens it on the game of the table they last sat at
+    guest = new_page(browser)
+    other = new_table(web.base, "partnership", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 3])
+    guest.goto(f"{web.base}/table/{other['id']}")
+    guest.get_by_label("Your name").fill("Cleo")
+    guest.get_by_role("button", name="Take the seat").click()
+    guest.locator(".my-area").wait_for()
+    guest.goto(f"{web.base}/leaderboard")
+    guest.locator("#board").wait_for()
+    assert guest.locator("#pool").input_value() == "partnership"
+    assert page.errors == [] and guest.errors == []
 
 
 def test_play_rated_seats_a_signed_in_player_at_a_rated_table_with_bots_of_their_rating(

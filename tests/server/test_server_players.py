@@ -11,10 +11,14 @@ from typing import Any
 import httpx
 import pytest
 from serverkit import Client, ThreadServer, new_table
+from sqlalchemy import select, update
 from test_server_play import play_out
 from test_server_rated import GAME, PASSWORD, account, join
 
 import loopback
+from clubsuite.server.people.ratings import PROVISIONAL_MATCHES
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import ratings, users
 
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
@@ -73,14 +77,31 @@ def test_a_private_tables_matches_are_listed_to_their_own_player_only(server: Th
         assert theirs["games"][0]["matches"] == 1  # counted, not shown
 
 
-def test_the_leaderboard_orders_players_by_a_sure_rating_and_forgets_a_deleted_one(server: ThreadServer) -> None:
+def established(store: Store, name: str, matches: int = PROVISIONAL_MATCHES) -> None:
+    """Count ``matches`` rated matches on ``name``'s whist rating (its skill as its real matches left it): a player
+    with that many matches behind the rating, without playing them all here."""
+    [user] = store.read(select(users.c.id).where(users.c.name == name))
+    subject = f"user:{user.id}"
+    store.write(
+        lambda conn: conn.execute(
+            update(ratings).where(ratings.c.subject == subject, ratings.c.pool == "whist").values(matches=matches)
+        )
+    )
+
+
+def test_the_leaderboard_orders_players_by_a_sure_rating_and_forgets_a_deleted_one(
+    server: ThreadServer, store: Store
+) -> None:
     ann, _, ann_h = account(server, "Ann")
     bob, _, bob_h = account(server, "Bob")
     for seed in (1, 2):
         play(server, ann, ann_h, seed, rated=True)
     play(server, bob, bob_h, 3, rated=True)
+    for name in ("Ann", "Bob"):
+        established(store, name)
     board = loopback.get(f"{server.base}/leaderboard/whist").json()
     assert sorted(p["name"] for p in board) == ["Ann", "Bob"]
+    assert not any(p["provisional"] for p in board)
     sure = [p["rating"] - 1.5 * p["plus_minus"] for p in board]  # rating less three standard deviations
     assert sure == sorted(sure, reverse=True) and [p["place"] for p in board] == [1, 2]
     bots = loopback.get(f"{server.base}/ratings").json()
@@ -92,6 +113,27 @@ def test_the_leaderboard_orders_players_by_a_sure_rating_and_forgets_a_deleted_o
     assert loopback.get(f"{server.base}/players/Ann").status_code == 404
     record = loopback.get(f"{server.base}/tables/{table}/record.json").json()
     assert record["seats"][0]["name"] == "deleted player" and "Ann" not in str(record)
+
+
+def test_a_rating_is_provisional_and_off_the_leaderboard_until_its_tenth_rated_match(
+    server: ThreadServer, store: Store
+) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    play(server, ann, ann_h, 1, rated=True)
+    [rating] = loopback.get(f"{server.base}/players/Ann").json()["ratings"]
+    assert rating["matches"] == 1 and rating["provisional"] is True
+    assert loopback.get(f"{server.base}/leaderboard/whist").json() == []  # one lucky win puts nobody on top
+    path = loopback.get(f"{server.base}/players/Ann/ratings/whist").json()
+    assert [p["provisional"] for p in path] == [True, True]
+    shown = loopback.get(f"{server.base}/ratings").json()
+    assert shown["provisional_matches"] == PROVISIONAL_MATCHES == 10
+    assert not any(r["provisional"] for levels in shown["bots"].values() for r in levels.values())  # calibrated
+    established(store, "Ann", PROVISIONAL_MATCHES - 1)
+    assert loopback.get(f"{server.base}/leaderboard/whist").json() == []
+    assert loopback.get(f"{server.base}/players/Ann").json()["ratings"][0]["provisional"] is True
+    established(store, "Ann", PROVISIONAL_MATCHES)
+    [listed] = loopback.get(f"{server.base}/leaderboard/whist").json()
+    assert listed["name"] == "Ann" and listed["provisional"] is False and listed["matches"] == 10
 
 
 def test_bad_names_pools_and_pages_are_refused_with_the_rule(server: ThreadServer) -> None:

@@ -19,7 +19,7 @@ from sqlalchemy import literal, select
 from clubsuite.bots.calibrated import all_pools
 from clubsuite.server.http.account_routes import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
-from clubsuite.server.people.ratings import START, Skill, conservative, shown
+from clubsuite.server.people.ratings import PROVISIONAL_MATCHES, START, Skill, conservative, provisional, shown
 from clubsuite.server.store.dbschema import match_players, rating_history, ratings, tables, users
 from clubsuite.server.table.hub import Hub
 
@@ -31,10 +31,17 @@ Name = Annotated[str, Path(max_length=100)]
 PoolName = Annotated[str, Path(max_length=100, pattern=r"^[a-z0-9_-]+$")]
 
 
-def rating_json(mu: float, sigma: float, matches: int) -> dict[str, Any]:
-    """A rating as people read it: one number, its ± (95%), and how many matches it rests on."""
+def rating_json(mu: float, sigma: float, matches: int, person: bool = True) -> dict[str, Any]:
+    """A rating as people read it: one number, its ± (95%), how many matches it rests on, and whether it is still
+    provisional (a person's, before ``PROVISIONAL_MATCHES`` rated matches; a bot's never is: it starts from its
+    calibration)."""
     value, plus_minus = shown(Skill(mu, sigma))
-    return {"rating": value, "plus_minus": plus_minus, "matches": matches}
+    return {
+        "rating": value,
+        "plus_minus": plus_minus,
+        "matches": matches,
+        "provisional": person and provisional(matches),
+    }
 
 
 def router(hub: Hub, accounts: Accounts) -> APIRouter:
@@ -145,12 +152,17 @@ def router(hub: Hub, accounts: Accounts) -> APIRouter:
         pool: PoolName, limit: Annotated[int, Query(ge=1, le=BOARD_MAX)] = 50
     ) -> list[dict[str, Any]]:
         """The pool's best players, by their rating less three times its uncertainty (a player needs matches, not
-        one lucky win, to climb)."""
+        one lucky win, to climb); a provisional rating (fewer than ``PROVISIONAL_MATCHES`` rated matches) is not
+        listed yet."""
         rows = await hub.db(
             store.read,
             select(ratings, users.c.name)
             .join(users, ratings.c.subject == literal("user:") + users.c.id)
-            .where(ratings.c.pool == pool, users.c.deleted_at.is_(None)),
+            .where(
+                ratings.c.pool == pool,
+                users.c.deleted_at.is_(None),
+                ratings.c.matches >= PROVISIONAL_MATCHES,
+            ),
         )
         rows.sort(key=lambda r: -conservative(Skill(r.mu, r.sigma)))
         return [
@@ -171,11 +183,12 @@ def router(hub: Hub, accounts: Accounts) -> APIRouter:
             if r.subject.startswith("user:"):
                 players[r.pool] += 1
             elif r.subject.startswith("bot:"):
-                bots[r.pool][r.subject[4:]] = rating_json(r.mu, r.sigma, r.matches)
+                bots[r.pool][r.subject[4:]] = rating_json(r.mu, r.sigma, r.matches, person=False)
         for pool, levels in all_pools().items():
             for level, (mu, sigma) in levels.items():
-                bots[pool].setdefault(level, rating_json(mu, sigma, 0))
+                bots[pool].setdefault(level, rating_json(mu, sigma, 0, person=False))
         return {
+            "provisional_matches": PROVISIONAL_MATCHES,
             "players": dict(sorted(players.items())),
             "bots": {p: dict(sorted(b.items())) for p, b in sorted(bots.items())},
         }

@@ -56,6 +56,18 @@ SKILL_LIMIT = 1000.0
 25 and sigma below its starting 25/3; the limit only keeps a corrupted value from reaching the model's exponentials,
 and within it the model's arithmetic cannot overflow for sides of up to four players."""
 
+PROVISIONAL_MATCHES = 10
+"""A person's rating in a pool is *provisional* (shown with a "?", kept off the leaderboard) until it rests on this
+many rated matches. After one match it moves by hundreds of points either way; after ten three-player matches at
+random places its ± has come down from 1000 to about 580 and each further match moves it far less (docs/ratings.md).
+Bots are never provisional: their ratings start from their calibration."""
+
+
+def provisional(matches: int) -> bool:
+    """Whether a person's rating that rests on ``matches`` rated matches is still provisional."""
+    return matches < PROVISIONAL_MATCHES
+
+
 SHOWN_CENTRE = 1500
 """The shown rating of a mean skill of 25, a newcomer's: the familiar middle of Elo-style ladders."""
 SHOWN_SCALE = 60

@@ -283,6 +283,7 @@ class LiveTable:
             "rules": rules_words(self.info, self.options),
             "seats": self.seat_names(),
             "free_seats": free,
+            "pool": pool(self.info, self.options),
             "spectators": sum(1 for c in self.connections if c.seat is None),
             "settings": self.settings.to_json(),
             "match_no": self.match_no,

@@ -135,6 +135,10 @@ _TABLE: JsonObject = {
         },
         "seats": _SEATS,
         "free_seats": {"type": "array", "items": {"type": "integer"}},
+        "pool": {
+            "type": "string",
+            "description": "the rating pool of the table's game: the game, with its seat count where it has several",
+        },
         "spectators": {"type": "integer", "minimum": 0, "description": "spectators connected now"},
         "settings": {"type": "object"},
         "match_no": {"type": "integer", "minimum": 0},
@@ -152,6 +156,7 @@ _TABLE: JsonObject = {
         "name_words",
         "seats",
         "free_seats",
+        "pool",
         "spectators",
         "settings",
         "match_no",

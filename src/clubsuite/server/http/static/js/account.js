@@ -90,8 +90,9 @@ export async function accountBox() {
   return box;
 }
 
-/** A rating as people read it: "1480 ± 120". */
+/** A rating as people read it: "1480 ± 120"; a provisional one (too few rated matches yet) as "1560?". */
 export function ratingWords(r) {
+  if (r.provisional) return t("{rating}?", {rating: r.rating});
   return t("{rating} ± {plus_minus}", {rating: r.rating, plus_minus: r.plus_minus});
 }
 

@@ -1,8 +1,8 @@
 // The leaderboards (/leaderboard): per rating pool (a game, at a seat count where the game has several), the players
 // by a sure rating (their rating less three times its uncertainty: matches, not one lucky win, make a player climb),
-// and the bot levels on the same scale.
+// provisional ratings left out, and the bot levels on the same scale, strongest first. It opens on the reader's game.
 
-import {api, byId, fill, h, pageTitle, store} from "./dom.js";
+import {account, api, byId, fill, h, pageTitle, store} from "./dom.js";
 import {ratingWords} from "./account.js";
 import {levelWords} from "./board.js";
 import {loadWords, t, tn} from "./i18n.js";
@@ -29,7 +29,7 @@ async function start() {
     return;
   }
   const pick = h("select", {id: "pool"}, pools.map((p) => h("option", {value: p}, poolLabel(games, p))));
-  pick.value = pools.includes(store.get("pool")) ? store.get("pool") : pools[0];
+  pick.value = (await yourPool(pools)) ?? pools[0];
   const draw = async () => {
     store.set("pool", pick.value);
     const people = await api(`/leaderboard/${encodeURIComponent(pick.value)}`);
@@ -42,9 +42,13 @@ async function start() {
           h("td", {}, p.place),
           h("th", {scope: "row"}, h("a", {href: `/player/${encodeURIComponent(p.name)}`}, p.name)),
           h("td", {}, ratingWords(p)), h("td", {}, p.matches)))))
-        : h("p", {class: "muted"}, t("Nobody has played a rated match of this yet.")),
+        : h("p", {class: "muted", id: "nobody"}, t("Nobody is listed for this game yet.")),
+      h("p", {class: "muted", id: "provisional-note"}, tn(
+        "A player is listed after {n} rated match of the game; until then their rating is provisional, shown with a ?.",
+        "A player is listed after {n} rated matches of the game; until then their rating is provisional, shown with a ?.",
+        ratings.provisional_matches)),
       Object.keys(bots).length ? h("section", {"aria-labelledby": "bots-title"}, h("h2", {id: "bots-title"}, t("The bots on the same scale")),
-        h("ul", {class: "bot-ratings"}, Object.entries(bots).map(([level, r]) => h("li", {},
+        h("ul", {class: "bot-ratings"}, Object.entries(bots).sort(([, a], [, b]) => b.rating - a.rating).map(([level, r]) => h("li", {dataset: {level}},
           h("strong", {}, levelWords(`${level} bot`)), " ", ratingWords(r), " ",
           h("span", {class: "muted"}, r.matches ? tn("{n} rated match", "{n} rated matches", r.matches) : t("from its calibration"))))))
         : null);
@@ -53,6 +57,21 @@ async function start() {
   fill(app, await bar(t("Leaderboards")),
     h("main", {class: "people"}, h("div", {class: "field"}, h("label", {for: "pool"}, t("Game")), pick), board));
   await draw();
+}
+
+/** The pool the reader plays: a signed-in player's latest rated match's, else the last table this browser sat at,
+ * else the last one looked at here; null if none of them has a leaderboard. */
+async function yourPool(pools) {
+  const me = await account();
+  if (me) {
+    try {
+      const rated = (await api(`/players/${encodeURIComponent(me.name)}`)).history.find((m) => m.rated && pools.includes(m.pool));
+      if (rated) return rated.pool;
+    } catch {
+      // the profile is only a hint: the browser's memory follows
+    }
+  }
+  return [store.get("played"), store.get("pool")].find((p) => pools.includes(p)) ?? null;
 }
 
 start();

@@ -366,6 +366,7 @@ function takeState(msg) {
   const before = state.version;
   state.version = msg.version;
   if (msg.table) state.table = msg.table;
+  if (msg.table && state.seat !== null) store.set("played", msg.table.pool); // the leaderboard opens on it
   state.view = msg.view;
   state.legal = msg.legal;
   state.notes = msg.notes ?? {};
