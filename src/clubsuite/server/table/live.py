@@ -221,6 +221,16 @@ class LiveTable:
                 seat.away_since = now  # nobody is connected after a restart: the grace period starts again
 
     @property
+    def deserted(self) -> bool:
+        """Whether everyone left once play had begun: no person's seat is held and nobody watches. The bots then
+        finish the match without pausing for anybody (the lobby says nobody is playing)."""
+        return (
+            not self.waiting
+            and not self.connections
+            and all(s.kind != "person" or s.token_hash is None for s in self.seats)
+        )
+
+    @property
     def waiting(self) -> bool:
         """Whether the table waits for players: before the first action of its first match, while a person's seat
         has not been taken. Once play has begun, a seat its player left is played by its bot."""
@@ -559,7 +569,7 @@ class LiveTable:
         version = self.version
         if self._bot_plays(seat, now):
             source = "bot" if seat.kind == "bot" or seat.token_hash is None else "takeover"
-            pause = self.settings.bot_delay
+            pause = 0.0 if self.deserted else self.settings.bot_delay  # nobody to show the play to
             if self.recent and self.recent[-1][0] == version and self.recent[-1][2]:
                 pause += min(AFTER_TRICK, 2 * pause)  # a trick or a hand just ended: the table sees who won it
             # counted from the last change, not from now: a timer set again (someone connects, leaves, joins) does

@@ -229,7 +229,7 @@ export function trickArea({game, view, me, name, linger = null, preview = null, 
 
 /** The felt: every seat but the viewer's round the table, the cards on it in the middle (``cardsOf(seat)``: what
  * to show of a seat's hand, as for :func:`seatPanel`; the replay shows every hand). */
-export function felt({game, view, seats, me, name, clock, middle, overlay = null, cardsOf = () => undefined}) {
+export function felt({game, view, seats, me, name, clock, middle, cardsOf = () => undefined}) {
   const n = view.hand_sizes.length;
   const panels = [];
   for (let seat = 0; seat < n; seat += 1) {
@@ -237,7 +237,7 @@ export function felt({game, view, seats, me, name, clock, middle, overlay = null
     const panel = seatPanel({game, view, seat, info: seats[seat], me, clock, compact: true, cards: cardsOf(seat)});
     panels.push(placed(h("div", {class: "spot"}, panel), seatCell(seat, n, me)));
   }
-  const centre = placed(h("div", {class: "centre"}, middle, overlay), {col: 2, row: 2});
+  const centre = placed(h("div", {class: "centre"}, middle), {col: 2, row: 2});
   return h("div", {class: `felt seats-${n} ${me === null || me === undefined ? "watching" : ""}`.trim()}, panels, centre);
 }
 

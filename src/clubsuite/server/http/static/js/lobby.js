@@ -252,6 +252,7 @@ function seatWords(s) {
 function stateWords(table) {
   if (table.waiting) return t("Waiting for players");
   if (table.over) return t("The match is over");
+  if (table.seats.every((s) => s.kind === "bot" || !s.taken)) return t("Nobody is playing: the bots finish the match unless someone takes a seat");
   return table.match_no > 0 ? t("Playing match {number}", {number: table.match_no + 1}) : t("Playing");
 }
 

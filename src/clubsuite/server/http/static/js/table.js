@@ -29,6 +29,7 @@ const state = {
   view: null,
   legal: null,
   notes: {}, // what a legal action does, by its notation, where the game says (a wild 15's readings)
+  leaving: false, // "Leave the seat" was pressed during a match: asked once more
   toAct: null,
   over: false,
   result: null,
@@ -276,6 +277,7 @@ function receive(msg) {
     case "update": {
       const before = state.view;
       for (const ev of msg.events) announce(spokenCards(noteEvent(ev))); // every event at the table, read out
+      if (msg.by && msg.by.seat === state.seat && state.seat !== null) typedInput.value = ""; // your turn is done
       takeState(msg);
       if (msg.seats) state.table.seats = msg.seats;
       if (typeof msg.waiting === "boolean") state.table.waiting = msg.waiting;
@@ -615,7 +617,7 @@ function render() {
   const parts = myTurn() ? legalParts() : {singles: new Map(), words: [], multis: []};
   const choice = parts.multis.length ? chosenPlay(parts) : null;
 
-  const header = h("header", {class: "bar"},
+  const header = h("header", {class: "bar table-bar"},
     h("a", {href: "/", class: "home"}, t("Clubs")),
     h("h1", {}, tableName(state.table) ?? specWords(state.table.game)),
     h("span", {class: "muted"}, state.table.match_no
@@ -635,11 +637,12 @@ function render() {
   };
   const middle = trickArea({
     game, view: state.view, me: state.seat, name, linger: state.linger, fresh: isFresh,
-    preview: choice && (choice.play || choice.matches.length === 1) ? previewOf(choice.play ?? choice.matches[0]) : null,
+    preview: choice && toTable() && (choice.play || choice.matches.length === 1) ? previewOf(choice.play ?? choice.matches[0]) : null,
     message: tableMessage(game),
   });
   const board = h("div", {class: "board", dataset: {version: String(state.version)}},
-    felt({game, view: state.view, seats: state.table.seats, me: state.seat, name, clock: state.clock, middle, overlay: handSummary()}),
+    felt({game, view: state.view, seats: state.table.seats, me: state.seat, name, clock: state.clock, middle}),
+    handSummary(), // under the table, never over the last trick
     coaching(game),
     meBar(game),
     state.seat === null ? null : h("section", {class: "my-area", "aria-label": t("your cards")},
@@ -666,6 +669,12 @@ function render() {
   restoreFocus();
 }
 let rendered = false;
+
+/** Whether the cards chosen now go to the table (a play, a bid), so that a preview of them in the seat's place says
+ * what will happen; cards passed or exchanged go to a hand, and are shown nowhere on the table. */
+function toTable() {
+  return ["play", "auction"].includes(state.view.phase);
+}
 
 function previewOf(action) {
   return {cards: action.cards.map((c) => (c.as === null ? c.text : `${c.text}=${c.as}`)).join(" "), words: spokenCards(playShort(action.text))};
@@ -819,7 +828,7 @@ function handRow(parts) {
 /** Show the card a click would play in the viewer's place on the table, faded, until the pointer leaves it. */
 function previewCard(text) {
   const place = app.querySelector(`.trick-area .place[data-seat="${state.seat}"]`);
-  if (!place || state.linger) return;
+  if (!place || state.linger || !toTable()) return;
   const old = place.querySelector(".pile.preview");
   if (old) old.remove();
   const empty = place.querySelector(".card.placeholder");
@@ -1004,10 +1013,10 @@ function sidePanels(game, n) {
       h("h2", {class: "drawer-title"}, t("About this hand")),
       h("div", {class: "side-buttons"},
         h("button", {type: "button", "aria-pressed": state.showLast ? "true" : "false", onclick: () => { state.showLast = !state.showLast; render(); }}, state.showLast ? t("Hide the last trick") : t("Show the last trick")),
-        state.seat !== null ? h("button", {type: "button", onclick: leave}, t("Leave the seat")) : null,
         inviteBox()),
       state.showLast ? h("div", {class: "last-box"}, lastTrick({game, view: state.view, name: nameIn, lastWon: state.lastWon}) ?? h("p", {class: "muted"}, t("No trick has been completed yet."))) : null,
-      factList(game, state.view, name)),
+      factList(game, state.view, name),
+      leaveBox()),
     h("div", {class: "drawer", dataset: {drawer: "scores"}}, scoreSheet({game, view: state.view, hands: state.hands, name, n})),
     h("section", {class: "log drawer", dataset: {drawer: "log"}, "aria-label": t("what happened")}, h("h2", {}, t("Play")),
       // the list scrolls: the keyboard can take it (tabindex) to scroll it
@@ -1049,6 +1058,7 @@ function settingsPanel() {
   settingsBox = h("details", {class: "settings"},
     h("summary", {}, h("span", {class: "settings-mark", "aria-hidden": "true"}, "\u2699\ufe0e"), h("span", {class: "settings-words"}, t("Settings"))),
     h("div", {class: "settings-body"},
+      settingsLanguage(),
       colourToggle(),
       h("label", {class: "toggle"}, reader, " ", t("Screen reader mode"),
         h("small", {class: "toggle-note"}, t("a field to type your move, always shown; the keyboard reaches every card of your hand"))),
@@ -1056,6 +1066,16 @@ function settingsPanel() {
       h("label", {class: "toggle"}, motion, " ", t("Moving cards")),
       h("label", {for: "trick-pause"}, t("Keep a finished trick in view for")), pause));
   return settingsBox;
+}
+
+/** The language, in the settings: shown on a phone only, where the table's bar leaves it out to read the table's name
+ * whole. */
+function settingsLanguage() {
+  const pick = languageSwitch(h);
+  pick.className = "lang-pick";
+  pick.removeAttribute("aria-label");
+  pick.id = "settings-lang";
+  return h("div", {class: "settings-lang"}, h("label", {for: "settings-lang"}, t("Language")), pick);
 }
 
 function applyMotion() {
@@ -1067,6 +1087,21 @@ function inviteBox() {
   if (!invite) return null;
   const link = `${location.origin}/table/${encodeURIComponent(tableId)}?invite=${encodeURIComponent(invite)}`;
   return h("p", {class: "invite"}, t("Invite code:"), " ", h("code", {}, invite), " \u00b7 ", h("a", {href: link}, t("invite link")));
+}
+
+/** Leaving the seat, apart from the buttons used in play; while a match is on, it asks once more (a bot plays the
+ * seat from then on). */
+function leaveBox() {
+  if (state.seat === null) return null;
+  if (!state.leaving) {
+    const ask = () => { state.leaving = true; render(); };
+    return h("div", {class: "leave-box"},
+      h("button", {type: "button", class: "leave", dataset: {action: "leave"}, onclick: state.over ? leave : ask}, t("Leave the seat")));
+  }
+  return h("div", {class: "leave-box", role: "group", "aria-labelledby": "leave-ask"},
+    h("p", {id: "leave-ask"}, t("Leave this match? A bot plays your seat from now on, and the seat is free for anyone to take.")),
+    h("button", {type: "button", class: "danger", dataset: {action: "leave-yes"}, onclick: leave}, t("Leave")),
+    h("button", {type: "button", dataset: {action: "leave-no"}, onclick: () => { state.leaving = false; render(); }}, t("Stay")));
 }
 
 async function leave() {

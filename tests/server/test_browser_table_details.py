@@ -1,0 +1,200 @@
+"""The table's small things in a real Chromium, each a glitch a newcomer met: the refusal's "why?" reads as a button,
+not an empty box; a refused typed move does not linger into the next turn; the hand's account leaves the last trick
+in sight; cards being passed are not previewed on the table; a phone shows the table's whole name; leaving the seat
+sits apart and asks once more during a match; and a table everyone left says so in the lobby while its bots finish
+without pausing for nobody."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import decide, keep_errors, last_message, offered, seeded_table, wait_for, watch
+from serverkit import ThreadServer
+from test_browser_table import DESKTOP, PHONE, new_page, sit
+
+import loopback
+from clubsuite.server.store.database import Store
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        yield running
+
+
+BOTS2 = [{"kind": "bot", "bot": "normal"}, {"kind": "person"}, {"kind": "bot", "bot": "normal"}]
+"""Whist with the person in seat 1: at seed 11 the first to decide (keep or exchange, CW-4)."""
+
+
+def test_a_refusals_why_is_a_pill_like_the_prompts_and_the_refused_typed_move_leaves_once_the_turn_is_taken(
+    web: ThreadServer, browser: Any
+) -> None:
+    table = seeded_table(web, "whist", BOTS2, 11, bot_delay=0.0)
+    ann = sit(browser, web.base, table, "Ann", seat=1)
+    page = ann.page
+    wait_for(lambda: offered(ann), 20, "Ann was never to act", page)
+    page.locator(".typed-box summary").click()
+    page.locator("#typed").fill("7C")
+    page.locator("#typed").press("Enter")
+    why = page.locator(".why-refused")
+    why.wait_for()  # 7C is no keep-or-exchange decision (CW-4): refused, with its rule behind "why?"
+    pill = page.locator(".why-button").first
+    style = "(e) => { const s = getComputedStyle(e); return [s.backgroundColor, s.color, s.borderTopStyle]; }"
+    box = why.evaluate("(e) => getComputedStyle(e).backgroundColor")
+    assert box == "rgba(0, 0, 0, 0)"  # folded, no paper box that looks like a field to type in
+    assert why.locator("summary").evaluate(style) == pill.evaluate(style)
+    assert why.locator("summary").evaluate("(e) => parseFloat(getComputedStyle(e).borderTopLeftRadius)") >= 12
+    why.locator("summary").click()
+    assert why.evaluate("(e) => getComputedStyle(e).backgroundColor") != "rgba(0, 0, 0, 0)"  # opened: the rule
+    assert page.locator("#typed").input_value() == "7C"  # refused: kept, to be put right
+    version = ann.version
+    page.locator('.controls button.action[data-action="keep"]').click()  # the turn taken another way
+    wait_for(lambda: ann.version != version, 20, "keep was not taken", page)
+    assert page.locator("#typed").input_value() == ""
+    assert page.errors == [] or all("409" in e or "illegal" in e.lower() for e in page.errors), page.errors
+
+
+def test_the_hands_account_leaves_the_last_trick_in_sight(web: ThreadServer, browser: Any) -> None:
+    table = seeded_table(web, "whist", BOTS2, 11, bot_delay=0.0)
+    ann = sit(browser, web.base, table, "Ann", seat=1, storage={"trickPause": 30})
+    page = ann.page
+    rng = random.Random(3)
+    for _ in range(60):
+        if page.locator(".hand-summary").count():
+            break
+        wait_for(lambda: offered(ann) or page.locator(".hand-summary").count() > 0, 30, "no turn", page)
+        if offered(ann):
+            decide(ann, rng, "whist")
+    page.locator(".hand-summary").wait_for()
+    cards = page.locator(".trick-area .pile [data-card]")
+    assert cards.count() == 3  # the hand's last trick, still shown
+    uncovered = """(el) => { const r = el.getBoundingClientRect();
+      return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }"""
+    assert all(cards.nth(i).evaluate(uncovered) for i in range(3))
+    felt = page.locator(".felt").bounding_box()
+    account = page.locator(".hand-summary").bounding_box()
+    assert account["y"] >= felt["y"] + felt["height"] - 1  # under the table, not over it
+
+
+def test_a_card_to_pass_is_not_previewed_in_your_place_on_the_table(web: ThreadServer, browser: Any) -> None:
+    seats = [{"kind": "person"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    table = seeded_table(web, "free", seats, 0, bot_delay=0.0)
+    ann = sit(browser, web.base, table, "Ann", seat=0)
+    page = ann.page
+    rng = random.Random(5)
+    for _ in range(400):  # until Ann is the one to pass cards (FC-2): she must win an auction
+        wait_for(lambda: offered(ann) or last_message(ann)["over"], 30, "Ann was never to act", page)
+        assert not last_message(ann)["over"], "Ann never had cards to pass"
+        if last_message(ann)["view"]["phase"] == "pass":
+            break
+        decide(ann, rng, "free")
+    place = page.locator(f'.trick-area .place[data-seat="{ann.seat}"]')
+    card = page.locator(".my-area > .hand button.card.playable").first
+    card.hover()
+    card.focus()
+    page.wait_for_timeout(100)  # a preview is put at once, on the pointer's arrival: none may come
+    assert place.locator(".pile.preview").count() == 0
+    # a card to play is still previewed: play on to Ann's next turn in the play of the hand
+    for _ in range(400):
+        wait_for(lambda: offered(ann) or last_message(ann)["over"], 30, "Ann was never to act", page)
+        if (
+            last_message(ann)["view"]["phase"] == "play"
+            and page.locator(".my-area > .hand button.card.playable").count()
+        ):
+            break
+        decide(ann, rng, "free")
+    page.locator(".my-area > .hand button.card.playable").first.hover()
+    place.locator(".pile.preview").wait_for()
+
+
+@pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 740}])
+def test_a_phone_shows_the_tables_whole_name_and_still_the_hand_on_its_first_screen(
+    web: ThreadServer, browser: Any, viewport: dict[str, int]
+) -> None:
+    seats = [{"kind": "person"}, *[{"kind": "bot", "bot": "normal"}] * 3]
+    table = seeded_table(web, "northstar(players=4, wild_fifteens=true)", seats, 3, bot_delay=0.0)
+    mara = sit(browser, web.base, table, "Mara", viewport)
+    page = mara.page
+    title = page.locator(".bar h1")
+    assert title.inner_text() == "Mara's CLUBS, 4 players, wild 15s"
+    cut = "(e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1"
+    assert not title.evaluate(cut)
+    hand = page.locator(".my-area > .hand").bounding_box()
+    assert hand["y"] + hand["height"] <= viewport["height"]
+    assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
+    # the language, left out of the bar for the name, is chosen in the settings
+    assert not page.locator("header.bar select.lang-switch").is_visible()
+    page.locator(".settings summary").click()
+    page.locator(".settings").get_by_label("Language").select_option("de")
+    page.wait_for_function("() => document.documentElement.lang === 'de'")
+    page.locator(".bar h1").wait_for()
+    assert page.locator(".bar h1").inner_text() == "CLUBS von Mara, 4 Spieler, wilde 15er"
+
+
+def test_leaving_the_seat_sits_apart_from_play_and_asks_once_more_during_a_match(
+    web: ThreadServer, browser: Any
+) -> None:
+    table = seeded_table(web, "whist", BOTS2, 11, bot_delay=0.0)
+    ann = sit(browser, web.base, table, "Ann", seat=1)
+    page = ann.page
+    last = page.get_by_role("button", name="Show the last trick")
+    leave = page.get_by_role("button", name="Leave the seat")
+    assert page.locator(".side-buttons").get_by_role("button", name="Leave the seat").count() == 0
+    gap = leave.bounding_box()["y"] - (last.bounding_box()["y"] + last.bounding_box()["height"])
+    assert gap >= 40  # not right under a button used in play
+    leave.click()
+    page.get_by_text("Leave this match?").wait_for()
+    assert "/table/" in page.url and page.locator(".my-area").count() == 1  # still seated
+    page.get_by_role("button", name="Stay").click()
+    assert page.get_by_text("Leave this match?").count() == 0
+    page.get_by_role("button", name="Leave the seat").click()
+    page.get_by_role("button", name="Leave", exact=True).click()
+    page.wait_for_url(f"{web.base}/")
+    assert page.errors == []
+
+
+def test_a_table_everyone_left_says_so_in_the_lobby_and_its_bots_finish_without_pausing(
+    web: ThreadServer, browser: Any
+) -> None:
+    # bots that pause four seconds a move: a whole match of whist would take many minutes if they paused for nobody
+    table = seeded_table(web, "whist", BOTS2, 11, bot_delay=4.0)
+    ann = sit(browser, web.base, table, "Ann", seat=1)
+    wait_for(lambda: offered(ann), 20, "Ann was never to act", ann.page)
+    decide(ann, random.Random(1), "whist")  # play has begun
+    lobby = keep_errors(browser.new_context(viewport=DESKTOP).new_page())
+    lobby.goto(web.base + "/")
+    card = lobby.locator(f'.table-card[data-table="{table}"] .state')
+    card.wait_for()
+    assert card.inner_text().startswith("Playing")
+    ann.page.get_by_role("button", name="Leave the seat").click()
+    ann.page.get_by_role("button", name="Leave", exact=True).click()
+    ann.page.wait_for_url(f"{web.base}/")
+    ann.page.close()
+    wait_for(
+        lambda: card.inner_text().startswith(("Nobody is playing", "The match is over")), 30, "still Playing", lobby
+    )
+    wait_for(lambda: loopback.get(f"{web.base}/tables/{table}").json()["over"], 120, "the bots paused", lobby)
+    assert lobby.errors == []
+
+
+def test_the_lobby_names_a_table_nobody_plays_at(web: ThreadServer, browser: Any) -> None:
+    # one person and a spectator: when the person leaves, the spectator keeps the bots at their pace
+    table = seeded_table(web, "whist", BOTS2, 11, bot_delay=4.0)
+    ann = sit(browser, web.base, table, "Ann", seat=1)
+    wait_for(lambda: offered(ann), 20, "Ann was never to act", ann.page)
+    decide(ann, random.Random(1), "whist")
+    eve = new_page(browser, DESKTOP)
+    watched = watch(eve, None)
+    eve.goto(f"{web.base}/table/{table}?watch=1")
+    eve.wait_for_selector(".board")
+    ann.page.get_by_role("button", name="Leave the seat").click()
+    ann.page.get_by_role("button", name="Leave", exact=True).click()
+    ann.page.wait_for_url(f"{web.base}/")
+    ann.page.goto(web.base + "/")
+    card = ann.page.locator(f'.table-card[data-table="{table}"] .state')
+    wait_for(lambda: card.count() > 0 and card.inner_text().startswith("Nobody is playing"), 30, "no words", ann.page)
+    assert not last_message(watched)["over"]  # watched: the bots still take their time
