@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -73,6 +74,10 @@ def test_a_newcomer_signs_up_plays_a_rated_match_and_sees_the_rating_move_and_th
             break
         click_turn(ann, rng)
     assert_no_leak(ann, live_match(web, table), "whist")
+    box = page.get_by_role("dialog", name="The match is over")
+    change = box.locator("tr.mine .rating-change")
+    change.wait_for()  # a rated match's end: Ann's rating after it, provisional, and how far it moved
+    assert re.fullmatch(r"\d+\? \([+-]?\d+\)", change.inner_text()), change.inner_text()
     page.goto(f"{web.base}/player/Ann")
     rating = page.locator(".rating[data-pool=whist] .rating-value")
     rating.wait_for()

@@ -371,6 +371,49 @@ def test_the_match_over_box_can_be_closed_and_opened_again(web: ThreadServer, br
     assert "The match is over" in box.inner_text()
 
 
+@pytest.mark.parametrize("viewport", [{"width": 1280, "height": 800}, PHONE])
+def test_the_end_of_match_dialog_gives_places_and_points_then_rematch_new_opponents_and_lobby(
+    web: ThreadServer, browser: Any, viewport: dict[str, int]
+) -> None:
+    seats = [{"kind": "person"}, {"kind": "bot", "bot": "normal"}, {"kind": "bot", "bot": "normal"}]
+    table = table_with(web, "whist(target=1)", seats)
+    ann = sit(browser, web.base, table, "Ann", viewport)
+    page = ann.page
+    rng = random.Random(4)
+    while not last_message(ann)["over"]:
+        wait_for(lambda: offered(ann) or last_message(ann)["over"], 30, "Ann never acted", page)
+        if not last_message(ann)["over"]:
+            decide(ann, rng, "whist")
+    box = page.get_by_role("dialog", name="The match is over")
+    box.wait_for()
+    places = box.locator("table.places tbody tr")
+    wait_for(lambda: places.count() == 3, 20, "no places", page)
+    record = get(web.base, f"/tables/{table}/record.json")
+    totals = record["result"]["totals"]
+    rows = places.evaluate_all("(rs) => rs.map((r) => [...r.children].map((c) => c.innerText))")
+    assert [int(r[0]) for r in rows] == sorted(int(r[0]) for r in rows)  # by place
+    assert sorted(float(r[2]) for r in rows) == sorted(float(v) for v in totals)
+    assert "You" in [r[1] for r in rows] and box.locator("tr.mine").count() == 1
+    assert box.locator("th", has_text="Rating").count() == 0  # not rated: no rating column
+    for name in ("Rematch", "New opponents"):
+        assert box.get_by_role("button", name=name).is_visible()
+    assert box.get_by_role("link", name="Lobby").get_attribute("href") == "/"
+    inside = page.evaluate(
+        "() => { const r = document.querySelector('.match-summary').getBoundingClientRect();"
+        " return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }"
+    )
+    assert inside, "the dialog runs off the screen"
+    box.get_by_role("button", name="close the result").focus()
+    page.keyboard.press("Escape")  # closed from the keyboard as any dialog
+    box.wait_for(state="detached")
+    page.get_by_role("button", name="Show the result").click()
+    box.get_by_role("button", name="New opponents").click()
+    page.wait_for_url(lambda url: "/table/" in url and table not in url)
+    page.locator(".my-area").wait_for()  # seated at a new table of the same game
+    assert get(web.base, "/tables/" + page.url.rsplit("/", 1)[1])["game"].startswith("whist")
+    assert page.errors == []
+
+
 def test_the_servers_default_data_folder_is_ignored_by_git() -> None:
     # Bug: `make serve` left clubs-data/ untracked in the checkout.
     import subprocess

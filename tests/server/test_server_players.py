@@ -186,3 +186,50 @@ def test_a_closed_tables_matches_keep_their_record_replay_and_review_links(serve
     assert loopback.get(f"{server.base}/tables/{private['id']}/record.json").json()["code"] == "no_table"
     assert loopback.get(f"{server.base}/tables/{public}/record.json").status_code == 200
     assert loopback.get(f"{server.base}/tables/nosuchtable/record.json").json()["code"] == "no_table"
+
+
+def test_a_finished_matchs_results_give_places_points_and_each_ratings_change(server: ThreadServer) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    table = play(server, ann, ann_h, 1, rated=True)
+    results = loopback.get(f"{server.base}/tables/{table}/results").json()
+    assert results["match"] == 0 and results["rated"] is True
+    seats = results["seats"]
+    assert [s["seat"] for s in seats] == [0, 1, 2] and sorted(s["place"] for s in seats)[0] == 1
+    record = loopback.get(f"{server.base}/tables/{table}/record.json").json()
+    assert [s["points"] for s in seats] == record["result"]["totals"]
+    mine = seats[0]
+    assert mine["name"] == "Ann" and mine["bot"] is None
+    assert (mine["before"]["rating"], mine["before"]["plus_minus"], mine["before"]["matches"]) == (1500, 1000, 0)
+    profile = loopback.get(f"{server.base}/players/Ann").json()["ratings"][0]
+    assert {k: mine["after"][k] for k in ("rating", "plus_minus", "matches")} == {
+        k: profile[k] for k in ("rating", "plus_minus", "matches")
+    }
+    assert mine["after"]["provisional"] is True
+    bots = loopback.get(f"{server.base}/ratings").json()["bots"]["whist"]
+    for bot in seats[1:]:
+        assert bot["bot"] == "random" and bot["before"]["provisional"] is False
+        assert (
+            bot["after"]["rating"] != bot["before"]["rating"]
+            or bot["after"]["plus_minus"] != bot["before"]["plus_minus"]
+        )
+    assert seats[2]["after"]["rating"] == bots["random"]["rating"]  # a level's last match is its rating now
+
+
+def test_results_are_refused_while_the_match_is_played_and_for_a_table_one_may_not_know(server: ThreadServer) -> None:
+    table = new_table(server.base, GAME, [{"kind": "person"}, *BOTS])["id"]
+    r = loopback.get(f"{server.base}/tables/{table}/results")
+    assert r.status_code == 409 and r.json()["code"] == "not_over"
+    assert loopback.get(f"{server.base}/tables/nothere/results").status_code == 404
+    hidden = new_table(server.base, GAME, [{"kind": "person"}, *BOTS], public=False)
+    assert loopback.get(f"{server.base}/tables/{hidden['id']}/results").status_code == 404  # no invite: no table
+    r = loopback.get(f"{server.base}/tables/{hidden['id']}/results?invite={hidden['invite']}")
+    assert r.status_code == 409
+    assert loopback.get(f"{server.base}/tables/{table}/results?match=-1").status_code == 422
+
+
+def test_an_unrated_matchs_results_carry_no_ratings(server: ThreadServer) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    table = play(server, ann, ann_h, 2)
+    results = loopback.get(f"{server.base}/tables/{table}/results?match=0").json()
+    assert results["rated"] is False
+    assert all(s["before"] is None and s["after"] is None for s in results["seats"])

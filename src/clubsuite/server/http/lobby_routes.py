@@ -21,7 +21,10 @@ from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
 from clubsuite.server.http.account_routes import signed_in
 from clubsuite.server.http.guard import client_address
+from clubsuite.server.http.player_routes import rating_json
 from clubsuite.server.people.accounts import Accounts, User
+from clubsuite.server.people.ratings import Skill
+from clubsuite.server.people.results import match_results
 from clubsuite.server.table import naming
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import LiveTable, Refused
@@ -157,6 +160,42 @@ class Lobby:
             return await self.hub.record(self.find(table_id, invite), match_no)
         except Refused as exc:
             raise _refusal(exc) from None
+
+    async def results(self, table_id: str, match_no: int | None, invite: str | None) -> dict[str, Any]:
+        """A finished match's results as its end-of-match box shows them: every seat's place and points and, at a
+        rated table, its rating before and after (who is rated for a seat: see ``people.results``)."""
+        try:
+            if table_id in self.hub.tables:
+                self.find(table_id, invite)
+            else:
+                await self.hub.closed_access(table_id, invite)
+        except Refused as exc:
+            raise _refusal(exc) from None
+        number, rated, seats = await self.hub.db(self.hub.store.reading, lambda c: match_results(c, table_id, match_no))
+        if not seats:
+            raise _refusal(Refused("not_over", "this match has no result yet: it is still being played"))
+
+        def rating(found: tuple[Skill, int] | None, person: bool) -> dict[str, Any] | None:
+            return None if found is None else rating_json(found[0].mu, found[0].sigma, found[1], person)
+
+        return {
+            "match": number,
+            "rated": rated,
+            "seats": [
+                {
+                    "seat": s.seat,
+                    "name": s.name,
+                    "bot": s.bot,
+                    "place": s.place,
+                    "points": s.points,
+                    "won": s.won,
+                    "left": s.left,
+                    "before": rating(s.before, s.person),
+                    "after": rating(s.after, s.person),
+                }
+                for s in seats
+            ],
+        }
 
     async def join(self, table: LiveTable, body: JoinIn, user: User | None) -> dict[str, Any]:
         try:
@@ -327,6 +366,15 @@ def router(lobby: Lobby) -> APIRouter:
         """The record of a finished match (the last one by default), in the format ``clubs replay`` reads (a
         private table's: with its invite code)."""
         return Response(await lobby.stored_record(table_id, match, invite), media_type="application/json")
+
+    @routes.get("/tables/{table_id}/results")
+    async def results(
+        table_id: str, match: Annotated[int | None, Query(ge=0)] = None, invite: Invite = None
+    ) -> dict[str, Any]:
+        """A finished match's results (the last one by default): each seat's name, place, points, whether it won or
+        left, and at a rated table its rating before and after the match (a private table's: with its invite
+        code); 409 ``not_over`` while the match is being played."""
+        return await lobby.results(table_id, match, invite)
 
     @routes.websocket("/tables/{table_id}/ws")
     async def socket(ws: WebSocket, table_id: str) -> None:

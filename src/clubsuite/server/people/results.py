@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import insert, select, update
+from sqlalchemy import func, insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -182,3 +182,74 @@ def _names(conn: Connection, user_ids: set[str]) -> dict[str, str]:
     if not user_ids:
         return {}
     return {r.id: r.name for r in conn.execute(select(users.c.id, users.c.name).where(users.c.id.in_(user_ids)))}
+
+
+@dataclass(frozen=True)
+class SeatResult:
+    """One seat of a finished match as its end-of-match box shows it: its place and points and, at a rated table,
+    the rating it was rated with before and after (``None`` where the match was not rated)."""
+
+    seat: int
+    name: str
+    bot: str | None
+    place: int
+    points: float
+    won: bool
+    left: bool
+    person: bool
+    before: tuple[Skill, int] | None
+    """The skill and the rated matches it rested on before this match."""
+    after: tuple[Skill, int] | None
+    """The same after it."""
+
+
+def match_results(conn: Connection, table_id: str, match_no: int | None) -> tuple[int, bool, list[SeatResult]]:
+    """The results of a finished match (the table's last finished one when ``match_no`` is None): its number,
+    whether it was rated, and every seat's result in seat order; no seats where the match has no result (not
+    over, or no such match)."""
+    query = select(match_players).where(match_players.c.table_id == table_id)
+    if match_no is None:
+        last = conn.execute(
+            select(match_players.c.match_no)
+            .where(match_players.c.table_id == table_id)
+            .order_by(match_players.c.match_no.desc())
+            .limit(1)
+        ).scalar()
+        if last is None:
+            return 0, False, []
+        match_no = int(last)
+    rows = list(conn.execute(query.where(match_players.c.match_no == match_no).order_by(match_players.c.seat)))
+    rated = bool(rows) and all(r.rated for r in rows)
+    out: list[SeatResult] = []
+    for r in rows:
+        before = after = None
+        if rated:
+            subject = f"user:{r.user_id}" if r.user_id is not None else f"bot:{r.bot}"
+            before, after = _rating_around(conn, r.pool, subject, table_id, match_no, r.finished_at)
+        person = r.user_id is not None or r.bot is None
+        out.append(SeatResult(r.seat, r.name, r.bot, r.place, r.points, r.won, r.left, person, before, after))
+    return match_no, rated, out
+
+
+def _rating_around(
+    conn: Connection, pool: str, subject: str, table_id: str, match_no: int, at: float
+) -> tuple[tuple[Skill, int] | None, tuple[Skill, int] | None]:
+    """A subject's rating just before and just after one rated match, each with the rated matches it rested on
+    (from its rating history; before its first match: where it started; a bot's count is left at 0)."""
+    history = rating_history.c
+    mine = (history.pool == pool) & (history.subject == subject)
+    row = conn.execute(
+        select(history.mu, history.sigma).where(mine, history.table_id == table_id, history.match_no == match_no)
+    ).first()
+    if row is None:
+        return None, None
+    earlier = conn.execute(
+        select(history.mu, history.sigma).where(mine, history.at < at).order_by(history.at.desc()).limit(1)
+    ).first()
+    n = 0  # a bot's count is not read: a bot's rating is never provisional, and a level's history is long
+    if subject.startswith("user:"):
+        n = int(
+            conn.execute(select(func.count()).select_from(rating_history).where(mine, history.at < at)).scalar() or 0
+        )
+    was = Skill(earlier.mu, earlier.sigma) if earlier is not None else _start(subject, calibrated(pool))
+    return (was, n), (Skill(row.mu, row.sigma), n + 1)

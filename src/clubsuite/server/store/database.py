@@ -233,6 +233,14 @@ class Store:
         except SQLAlchemyError as exc:
             raise StoreError(f"the database could not be read: {type(exc).__name__}") from None
 
+    def reading(self, work: Any) -> Any:
+        """Run ``work(connection)`` on one connection, for several queries that are read together."""
+        try:
+            with self.engine.connect() as conn:
+                return work(conn)
+        except SQLAlchemyError as exc:
+            raise StoreError(f"the database could not be read: {type(exc).__name__}") from None
+
     def _fence(self, conn: Connection, table_id: str) -> None:
         """Refuse a write about a table this process does not own (where it runs with leases)."""
         if self.ownership is not None:

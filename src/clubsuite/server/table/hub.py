@@ -402,12 +402,17 @@ class Hub:
         """The stored record of a finished match of a table no longer served (closed, its records kept), as
         :meth:`record` gives a live table's: a private table's only with its invite code (otherwise it answers as if
         it did not exist), so that a player's history keeps its links after the table has closed."""
+        await self.closed_access(table_id, invite)
+        return await self._stored(table_id, match_no)
+
+    async def closed_access(self, table_id: str, invite: str | None) -> None:
+        """Refuse (as if it did not exist) a table no longer served that the asker may not know of: a private one
+        without its invite code, or none at all."""
         row = await self.db(self.store.table, table_id) if len(table_id) <= 40 else None
         public = row is not None and bool(row.settings.get("public", True))
         known = row is not None and invite is not None and same_hash(hash_token(row.invite), hash_token(invite))
         if row is None or not (public or known):
             raise Refused("no_table", f"there is no table {quoted(table_id, 40)}")
-        return await self._stored(table_id, match_no)
 
     async def record(self, table: LiveTable, match_no: int | None) -> str:
         """The stored record of a finished match (the last one by default); refused while it is being played,

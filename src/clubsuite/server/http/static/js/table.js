@@ -14,6 +14,7 @@ import {factList, felt, lastTrick, levelWords, scoreSheet, seatName, seatPanel, 
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
 import {play as playSound, setSound, soundOn} from "./sound.js";
 import {languageSwitch, loadWords, reasonWords, serverWords, t, tableName, tc, tn} from "./i18n.js";
+import {ratingWords} from "./account.js";
 import {coachPanel, rulesLink} from "./coach.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
@@ -52,6 +53,7 @@ const state = {
   dealt: false,
   drawer: null,
   resultClosed: false,
+  results: null, // the finished match's places and rating changes (GET /tables/{id}/results)
   whyOpen: false,
   heldCatchup: [],
 };
@@ -653,6 +655,8 @@ function render() {
   const side = sidePanels(game, n);
   const summary = matchSummary(game, n);
   fill(app, header, h("main", {class: `table-page drawer-${state.drawer ?? "none"}`}, board, side), summary);
+  if (summary && !summaryFocused) summary.querySelector(".match-summary").focus(); // a dialog opened takes the focus
+  summaryFocused = summary !== null;
   if (typing && typedInput.isConnected && document.activeElement !== typedInput) {
     typedInput.focus({preventScroll: true}); // the field is the same element, moved into the new drawing
     typedInput.setSelectionRange(...typing);
@@ -1119,25 +1123,101 @@ async function leave() {
   location.href = "/";
 }
 
+/** The end of the match, in a dialog over the page: who won, the places with points (and, at a rated table, each
+ * rating's change), then Rematch, New opponents and Lobby; every hand's scores folded; the record, the replay and the
+ * review. */
 function matchSummary(game, n) {
   const matchNo = state.table.match_no;
   if (!state.over || state.resultClosed) return null;
-  return h("section", {class: "summary match-summary", role: "dialog", "aria-labelledby": "match-over"},
-    h("div", {class: "summary-head"},
-      h("h2", {id: "match-over"}, t("The match is over")),
-      h("button", {type: "button", class: "close", dataset: {action: "close-result"}, "aria-label": t("close the result"), onclick: () => { state.resultClosed = true; render(); }}, "\u00d7")),
-    h("p", {}, winnersText()),
-    scoreSheet({game, view: state.view, hands: state.hands, name, n, label: t("the match's scores")}),
-    h("p", {class: "summary-links"},
-      h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, t("Download the record")),
-      " \u00b7 ",
-      h("a", {href: withInvite(`/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`)}, t("Replay it with every hand")),
-      state.seat !== null && state.seat !== undefined ? [" \u00b7 ",
-        h("a", {href: withInvite(`/review?table=${encodeURIComponent(tableId)}&match=${matchNo}&seat=${state.seat}`), class: "review-link"}, t("Review my play"))] : null,
-      state.token ? [" \u00b7 ", h("button", {type: "button", dataset: {action: "rematch"}, onclick: rematch}, t("Play again"))] : null));
+  if (!state.results || state.results.match !== matchNo) loadResults(matchNo);
+  const results = state.results && state.results.match === matchNo ? state.results : null;
+  const close = () => { state.resultClosed = true; render(); };
+  const actions = [];
+  if (state.token) actions.push(h("button", {type: "button", class: "primary", dataset: {action: "rematch"}, onclick: rematch}, t("Rematch")));
+  if (state.seat !== null && state.seat !== undefined) actions.push(h("button", {type: "button", dataset: {action: "new-opponents"}, onclick: newOpponents}, t("New opponents")));
+  actions.push(h("a", {class: "button-link", href: "/", dataset: {action: "lobby"}}, t("Lobby")));
+  return h("div", {class: "dialog-backdrop", onclick: (e) => { if (e.target === e.currentTarget) close(); }},
+    h("section", {class: "summary match-summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "match-over", tabindex: "-1", onkeydown: (e) => { if (e.key === "Escape") close(); }},
+      h("div", {class: "summary-head"},
+        h("h2", {id: "match-over"}, t("The match is over")),
+        h("button", {type: "button", class: "close", dataset: {action: "close-result"}, "aria-label": t("close the result"), onclick: close}, "\u00d7")),
+      h("p", {}, winnersText()),
+      placesTable(results),
+      h("div", {class: "summary-actions"}, actions),
+      h("details", {class: "every-hand"}, h("summary", {}, t("Every hand")),
+        scoreSheet({game, view: state.view, hands: state.hands, name, n, label: t("the match's scores")})),
+      h("p", {class: "summary-links"},
+        h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, t("Download the record")),
+        " \u00b7 ",
+        h("a", {href: withInvite(`/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`)}, t("Replay it with every hand")),
+        state.seat !== null && state.seat !== undefined ? [" \u00b7 ",
+          h("a", {href: withInvite(`/review?table=${encodeURIComponent(tableId)}&match=${matchNo}&seat=${state.seat}`), class: "review-link"}, t("Review my play"))] : null)));
 }
 
-/** The account of the hand just finished, over the middle of the table (never over the cards in hand). */
+/** The places: each seat by its place, with its points and, at a rated table, its rating after the match and the
+ * change ("1562 (+62)"); until the results are read, the final totals alone say it. */
+function placesTable(results) {
+  if (!results) return h("p", {class: "muted places-wait"}, t("Reading the results\u2026"));
+  const rows = [...results.seats].sort((a, b) => a.place - b.place || a.seat - b.seat);
+  const change = (r) => {
+    const d = r.after.rating - r.before.rating;
+    const signed = d > 0 ? "+" + String(d) : String(d);
+    return t("{rating} ({change})", {rating: ratingWords(r.after), change: signed});
+  };
+  return h("table", {class: "places"},
+    h("caption", {class: "sr-only"}, t("Places")),
+    h("thead", {}, h("tr", {},
+      h("th", {scope: "col"}, t("Place")), h("th", {scope: "col"}, t("Player")), h("th", {scope: "col"}, t("Points")),
+      results.rated ? h("th", {scope: "col"}, t("Rating")) : null)),
+    h("tbody", {}, rows.map((r) => h("tr", {class: r.seat === state.seat ? "mine" : null, dataset: {seat: String(r.seat)}},
+      h("td", {}, String(r.place)),
+      h("th", {scope: "row"}, name(r.seat)),
+      h("td", {}, String(r.points)),
+      results.rated ? h("td", {class: "rating-change"}, r.after && r.before ? change(r) : "") : null))));
+}
+
+let resultsAsked = null;
+let summaryFocused = false; // the end-of-match dialog has been given the focus since it opened
+
+/** Read the finished match's results (places, points, rating changes); the last action's commit writes them, so a
+ * first answer of "not over yet" is asked again a few times. */
+async function loadResults(matchNo) {
+  if (resultsAsked === matchNo) return;
+  resultsAsked = matchNo;
+  for (let tries = 0; tries < 8; tries += 1) {
+    try {
+      const got = await api(withInvite(`/tables/${encodeURIComponent(tableId)}/results?match=${matchNo}`));
+      if (state.table.match_no !== matchNo) return;
+      state.results = got;
+      render();
+      return;
+    } catch {
+      await new Promise((ok) => setTimeout(ok, 400 * (tries + 1)));
+    }
+  }
+}
+
+/** New opponents: a fresh table of the same game (quick play; at a rated table, the lobby's rated queue). */
+async function newOpponents() {
+  const gameName = readSpec(spec()).game;
+  if (state.table.settings.rated) {
+    store.set("ratedGame", gameName);
+    location.href = "/";
+    return;
+  }
+  const me = state.table.seats[state.seat];
+  const who = store.get("name") || (me && me.name) || t("Player");
+  try {
+    const joined = await api("/quickplay", {game: gameName, name: who});
+    store.set(`seat.${joined.table}`, {token: joined.token, seat: joined.seat});
+    location.href = `/table/${encodeURIComponent(joined.table)}`;
+  } catch (err) {
+    state.error = err.message;
+    state.resultClosed = true;
+    render();
+  }
+}
+
 function handSummary() {
   if (state.summary && !state.over) {
     const hand = state.hands[state.summary.index];
