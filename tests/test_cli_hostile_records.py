@@ -396,3 +396,28 @@ def test_fuzz_arbitrary_bytes_are_refused_cleanly(data: bytes) -> None:
 def test_a_number_too_large_for_a_float_is_refused_so_json_output_stays_json() -> None:
     with pytest.raises(InvalidRecordError, match="too large to be read exactly"):
         parse_record(b'{"x-big": 1e400}')
+
+
+@pytest.mark.parametrize(
+    ("seat", "words"),
+    [
+        ({"name": "Cleo", "kind": "bot", "bot": ""}, "seats[1].bot: expected the bot that played the seat"),
+        ({"name": "Cleo", "kind": "bot", "bot": "x" * 201}, "at most 200 characters"),
+        ({"name": "Cleo", "kind": "bot", "bot": 7}, "seats[1].bot: expected the bot that played the seat"),
+        (
+            {"name": "Cleo", "kind": "human", "bot": "normal"},
+            'seats[1].bot: a seat names its bot only with "kind": "bot"',
+        ),
+        ({"name": "Cleo", "bot": "normal"}, 'only with "kind": "bot"'),
+    ],
+)
+def test_a_seats_bot_must_name_a_bot_and_only_at_a_bots_seat(tmp_path: Path, seat: dict[str, Any], words: str) -> None:
+    record = golden("whist-1997-explicit", result=False)
+    record["seats"][1] = seat
+    path = tmp_path / "r.json"
+    path.write_text(json.dumps(record))
+    done = clubs_in_process(["replay", str(path)])
+    assert done.status != 0 and words in done.stderr, done.stderr
+    record["seats"][1] = {"name": "Cleo", "kind": "bot", "bot": "pimc(samples=8)"}
+    path.write_text(json.dumps(record))
+    assert clubs_in_process(["replay", str(path)]).status == 0

@@ -325,3 +325,17 @@ def test_a_signal_during_a_simulation_with_workers_ends_it_in_one_line() -> None
     assert proc.returncode == 128 + signal.SIGTERM
     assert err == b"clubs: stopped by SIGTERM\n"
     assert out == b""
+
+
+def test_a_saved_record_names_each_bot_as_the_table_did_and_keeps_which_bot_it_was(tmp_path: Path) -> None:
+    path = tmp_path / "watched.json"
+    run = clubs_in_process([*WATCH, "--save", str(path)])
+    assert run.status == 0, run.stderr
+    seats = json.loads(path.read_text())["seats"]
+    assert [s["bot"] for s in seats] == ["random"] * 3 and all(s["kind"] == "bot" for s in seats)
+    names = [s["name"] for s in seats]
+    assert len(set(names)) == 3 and all(n.isalpha() and n[0].isupper() for n in names)  # "Cleo", not "random"
+    assert all(n in run.stdout for n in names)  # the names the screen used
+    replayed = clubs_in_process(["replay", str(path)])
+    assert replayed.status == 0, replayed.stderr
+    assert f"seats: 0 {names[0]} (bot random), 1 {names[1]} (bot random), 2 {names[2]} (bot random)" in replayed.stdout

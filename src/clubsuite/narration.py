@@ -77,6 +77,8 @@ class Narrator:
         parts = []
         for i, s in enumerate(r.seats):
             kind = f" ({s['kind']})" if "kind" in s else ""
+            if isinstance(s.get("bot"), str):
+                kind = f" (bot {shown(s['bot'], NAME_SHOWN)})"  # the name at the table, then the bot it was
             parts.append(f"{i} {shown(s['name'])}{kind}")
         self.say("seats: " + ", ".join(parts), 0)
         line = f"first dealer: {self.seat(int(record.get('first_dealer', 0)))}"

@@ -780,3 +780,33 @@ def test_a_refused_move_is_told_in_plain_words_with_its_rule_behind_why(web: Thr
     assert "CW-" not in said and barred[0] not in said.split()  # ... the page says it in words, cards in symbols
     page.locator(".why-refused summary").click()
     assert "Ruling CW-" in page.locator(".why-refused").inner_text()
+
+
+def test_the_record_the_replay_and_the_review_name_the_bots_as_the_table_did(web: ThreadServer, browser: Any) -> None:
+    seats = [{"kind": "person"}, {"kind": "bot", "bot": "normal"}, {"kind": "bot", "bot": "easy"}]
+    table = table_with(web, "whist(target=1)", seats)
+    ann = sit(browser, web.base, table, "Ann")
+    at_table = [s["name"] for s in get(web.base, f"/tables/{table}")["seats"]]
+    assert at_table[0] == "Ann" and all(n.isalpha() and n[0].isupper() for n in at_table[1:])
+    rng = random.Random(6)
+    while not last_message(ann)["over"]:
+        wait_for(lambda: offered(ann) or last_message(ann)["over"], 30, "Ann never acted", ann.page)
+        if not last_message(ann)["over"]:
+            decide(ann, rng, "whist")
+    record = get(web.base, f"/tables/{table}/record.json")
+    assert record["seats"] == [
+        {"name": "Ann", "kind": "human"},
+        {"name": at_table[1], "kind": "bot", "bot": "normal"},
+        {"name": at_table[2], "kind": "bot", "bot": "easy"},
+    ]
+    results = get(web.base, f"/tables/{table}/results")
+    assert [s["name"] for s in results["seats"]] == at_table
+    page = ann.page
+    page.goto(f"{web.base}/replay?table={table}&match=0")
+    page.locator(".felt .seat").first.wait_for()
+    names = page.locator(".felt .seat .seat-name").all_inner_texts()
+    assert sorted(names) == sorted(at_table)  # "Cleo", never "normal (seat 2)"
+    roles = page.locator(".felt .seat .seat-role").all_inner_texts()
+    assert sorted(r for r in roles if r) == ["easy bot", "normal bot"]
+    page.goto(f"{web.base}/review?table={table}&match=0&seat=1")
+    page.get_by_text(f"The decisions of {at_table[1]}.").wait_for(timeout=300_000)

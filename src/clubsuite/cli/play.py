@@ -335,7 +335,7 @@ def play_command(
         else:
             bot_players.append(make_bot(bots_at[s], info.name))
             names.append(bot_names[s])
-            seats.append({"name": bots_at[s], "kind": "bot"})
+            seats.append({"name": bot_names[s], "kind": "bot", "bot": bots_at[s]})  # as the table named it
     console = _console(plain)
     table = setup.screen(console, names, seat, symbols=_symbols(console, plain))
     table.lang = language
@@ -458,7 +458,7 @@ def watch_command(
     console = _console(plain)
     table = setup.screen(console, names, None, symbols=_symbols(console, plain))
     table.lang = lang.lower() if lang else terminal_language()
-    saver = Saver(save_path, [{"name": b, "kind": "bot"} for b in setup.bots], seed)
+    saver = Saver(save_path, [{"name": names[s], "kind": "bot", "bot": b} for s, b in enumerate(setup.bots)], seed)
     head = {"title": table.shown(table.title), "spec": shown(setup.spec, SPEC_SHOWN), "seed": seed}
     table.say(table.tr("{title} · variant {spec} · seed {seed}", **head), style="bold")
     table.say(_at_the_table(table, names, bots_at))

@@ -39,7 +39,9 @@ TOP_FIELDS = ("format", "version", "game", "variant", "options", "seats", "first
 """Every top-level field, in the order the writer puts them."""
 REQUIRED_TOP_FIELDS = ("format", "version", "game", "variant", "seats", "hands")
 """The top-level fields a record must have."""
-SEAT_FIELDS = ("name", "kind")
+SEAT_FIELDS = ("name", "kind", "bot")
+BOT_SPEC_MAX = 200
+"""The longest bot spec a seat's ``bot`` may give (``pimc(samples=8)``: a name with its options)."""
 HAND_FIELDS = ("deal", "actions")
 MAX_DIGITS = 4300
 """The most digits a whole number in a record may have (Python's own default limit for reading numbers)."""
@@ -360,6 +362,16 @@ def _check_seats(record: JsonObject, n_seats: int) -> list[JsonObject]:
             raise _error(f"{path}.name", f"expected a non-empty string, got {_kind(seat['name'])}")
         if "kind" in seat and seat["kind"] not in SEAT_KINDS:
             raise _error(f"{path}.kind", f"expected one of {', '.join(SEAT_KINDS)}, got {_kind(seat['kind'])}")
+        if "bot" in seat:
+            bot = seat["bot"]
+            if not isinstance(bot, str) or not bot.strip() or len(bot) > BOT_SPEC_MAX:
+                raise _error(
+                    f"{path}.bot",
+                    f"expected the bot that played the seat, a non-empty string of at most {BOT_SPEC_MAX} characters "
+                    f"(such as 'normal' or 'pimc(samples=8)'), got {_kind(bot)}",
+                )
+            if seat.get("kind") != "bot":
+                raise _error(f"{path}.bot", 'a seat names its bot only with "kind": "bot"')
     return seats
 
 

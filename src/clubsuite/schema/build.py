@@ -164,6 +164,16 @@ def _envelope(names: str, game: str, specs: str) -> JsonObject:
                 "properties": {
                     "name": {"description": "Who sat there.", "type": "string", "minLength": 1, "pattern": "\\S"},
                     "kind": {"description": "Whether a person or a bot played the seat.", "enum": ["human", "bot"]},
+                    "bot": {
+                        "description": (
+                            "The bot that played a bot's seat (its name with its options, as the bot registry takes "
+                            "it), where name is what the seat was called at the table; only with kind bot."
+                        ),
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 200,
+                        "pattern": "\\S",
+                    },
                 },
                 "patternProperties": {"^x-": True},
                 "additionalProperties": False,

@@ -527,23 +527,26 @@ class LiveTable:
             self.settings.rated,
             tuple(tuple(t) for t in self.info.teams_of(self.options)),
             match.summary(),
-            tuple(
-                SeatAtEnd(
-                    s.seat, s.kind, (s.name or f"seat {s.seat + 1}") if s.kind == "person" else s.bot, s.user_id, s.bot
-                )
-                for s in self.seats
-            ),
+            tuple(SeatAtEnd(s.seat, s.kind, self.seat_name(s), s.user_id, s.bot) for s in self.seats),
         )
+
+    def seat_name(self, seat: SeatState) -> str:
+        """What a seat was called at the table: its person's name, or its bot's (``Cleo``, as :meth:`seat_names`
+        names it); a person's seat never taken, by its number."""
+        if seat.kind == "person":
+            return seat.name or f"seat {seat.seat + 1}"
+        people = [s.name for s in self.seats if s.kind == "person" and s.name]
+        return persona_names(self.id, [s.seat for s in self.seats if s.kind == "bot"], people)[seat.seat]
 
     def record(self, match: SomeMatch | None = None) -> JsonObject:
         """The record of the match in progress or just ended (seeded: its deals follow from the seed)."""
-        seats: list[JsonObject] = [
-            {
-                "name": (s.name or f"seat {s.seat}") if s.kind == "person" else s.bot,
-                "kind": "human" if s.kind == "person" else "bot",
-            }
-            for s in self.seats
-        ]
+        seats: list[JsonObject] = []
+        for s in self.seats:  # named as the table named them; a bot's seat says which bot it was (``bot``)
+            seats.append(
+                {"name": self.seat_name(s), "kind": "human"}
+                if s.kind == "person"
+                else {"name": self.seat_name(s), "kind": "bot", "bot": s.bot}
+            )
         return record_from_match(match or self.match, seats, seed=self.seed, seeded_hands=True)
 
     # -- timers: bots, the clock, absent players ----------------------------------------------------------

@@ -35,6 +35,7 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from clubsuite import __version__
+from clubsuite.bots.personas import level_words
 from clubsuite.engine import SomeMatch, load_part
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
@@ -106,11 +107,16 @@ def replay_frames(record: object) -> JsonObject:
     except ClubsError as exc:
         raise ReplayRefused(400, "bad_record", str(exc)) from None
     seats: list[JsonValue] = [s.get("name") if isinstance(s, dict) else None for s in run.seats]
+    # a bot's seat as the table showed it: its name ("Cleo"), and its level in words beside it ("normal bot")
+    levels: list[JsonValue] = [
+        level_words(s["bot"]) if isinstance(s, dict) and isinstance(s.get("bot"), str) else None for s in run.seats
+    ]
     return {
         "game": run.info.name,
         "title": run.info.title,
         "variant": run.variant,
         "seats": seats,
+        "levels": levels,
         "frames": frames,
         "result": run.match.summary(),
     }

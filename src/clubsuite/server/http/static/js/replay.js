@@ -15,6 +15,12 @@ const params = new URLSearchParams(location.search);
 let replay = null;
 let at = 0;
 
+/** A seat as the table showed it: a bot's with its level in words ("Cleo", "normal bot"). */
+function seatInfo(seat) {
+  const level = replay && Array.isArray(replay.levels) ? replay.levels[seat] : null;
+  return {kind: level ? "bot" : "person", level, name: name(seat), taken: true, connected: true};
+}
+
 function name(seat) {
   if (!replay || seat === null || seat === undefined) return t("nobody");
   const own = replay.seats[seat];
@@ -162,7 +168,7 @@ function draw() {
           slider),
         h("ol", {class: "step-words"}, stepWords(frame).map((w) => h("li", {}, said(w)))),
         felt({game: replay.game, view, me: null, name, clock: null,
-          seats: Array.from({length: n}, (_, s) => ({kind: "person", name: name(s), taken: true, connected: true})),
+          seats: Array.from({length: n}, (_, s) => seatInfo(s)),
           middle: trickArea({game: replay.game, view, me: null, name}),
           cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {rank: rankOrder(replay.variant || replay.game, view)}), "open")}),
         hidden.length ? h("div", {class: "hidden-piles"}, hidden.map(([k, v]) => h("div", {class: "extra"}, h("h2", {}, pileTitle(k)), cardRow(parseCards(v))))) : null),

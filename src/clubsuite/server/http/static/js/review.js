@@ -33,6 +33,12 @@ function percent(x) {
   return `${Math.round(x * 1000) / 10} %`;
 }
 
+/** A seat as the table showed it: a bot's with its level in words ("Cleo", "normal bot"). */
+function seatInfo(seat) {
+  const level = replay && Array.isArray(replay.levels) ? replay.levels[seat] : null;
+  return {kind: level ? "bot" : "person", level, name: name(seat), taken: true, connected: true};
+}
+
 function name(seat) {
   const own = replay && replay.seats ? replay.seats[seat] : null;
   if (!own) return t("Seat {number}", {number: seat + 1});
@@ -103,7 +109,7 @@ function board(d) {
   const view = frame.view;
   const n = frame.hands.length;
   return [felt({game: review.game, view, me: null, name, clock: null,
-    seats: Array.from({length: n}, (_, s) => ({kind: "person", name: name(s), taken: true, connected: true})),
+    seats: Array.from({length: n}, (_, s) => seatInfo(s)),
     middle: trickArea({game: review.game, view, me: null, name}),
     cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {rank: rankOrder(replay.variant || review.game, view)}), "open")}),
   factList(review.game, view, name)];
