@@ -403,10 +403,14 @@ def test_the_end_of_match_dialog_gives_places_and_points_then_rematch_new_oppone
         " return r.top >= 0 && r.left >= 0 && r.bottom <= innerHeight && r.right <= innerWidth; }"
     )
     assert inside, "the dialog runs off the screen"
-    box.get_by_role("button", name="close the result").focus()
+    assert box.evaluate("(e) => e.contains(document.activeElement)")  # it took the focus, kept through redrawing
+    assert page.locator("main").evaluate("(e) => e.inert")  # the table behind is out of reach
+    box.locator(".every-hand summary").click()
     page.keyboard.press("Escape")  # closed from the keyboard as any dialog
     box.wait_for(state="detached")
+    assert page.evaluate("() => document.activeElement.dataset.action") == "show-result"
     page.get_by_role("button", name="Show the result").click()
+    assert box.locator(".every-hand").evaluate("(e) => e.open")  # unfolded as it was left
     box.get_by_role("button", name="New opponents").click()
     page.wait_for_url(lambda url: "/table/" in url and table not in url)
     page.locator(".my-area").wait_for()  # seated at a new table of the same game

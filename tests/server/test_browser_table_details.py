@@ -55,7 +55,7 @@ def test_a_refusals_why_is_a_pill_like_the_prompts_and_the_refused_typed_move_le
     page.locator('.controls button.action[data-action="keep"]').click()  # the turn taken another way
     wait_for(lambda: ann.version != version, 20, "keep was not taken", page)
     assert page.locator("#typed").input_value() == ""
-    assert page.errors == [] or all("409" in e or "illegal" in e.lower() for e in page.errors), page.errors
+    assert page.errors == [], page.errors  # the refusal came over the socket: no failed request
 
 
 def test_the_hands_account_leaves_the_last_trick_in_sight(web: ThreadServer, browser: Any) -> None:
@@ -96,7 +96,7 @@ def test_a_card_to_pass_is_not_previewed_in_your_place_on_the_table(web: ThreadS
     card = page.locator(".my-area > .hand button.card.playable").first
     card.hover()
     card.focus()
-    page.wait_for_timeout(100)  # a preview is put at once, on the pointer's arrival: none may come
+    # a preview is put by the pointer's and the focus's own events, before hover() and focus() return: none came
     assert place.locator(".pile.preview").count() == 0
     # a card to play is still previewed: play on to Ann's next turn in the play of the hand
     for _ in range(400):

@@ -224,6 +224,18 @@ def test_results_are_refused_while_the_match_is_played_and_for_a_table_one_may_n
     assert loopback.get(f"{server.base}/tables/{hidden['id']}/results").status_code == 404  # no invite: no table
     r = loopback.get(f"{server.base}/tables/{hidden['id']}/results?invite={hidden['invite']}")
     assert r.status_code == 409
+    # a seat's token opens a private table's results too (a guided hand's player has no invite)
+    guest = loopback.post(f"{server.base}/invites/{hidden['invite']}/join", json={"name": "Bea"}).json()
+    client = Client(server.base, hidden["id"], guest["token"])
+    try:
+        play_out({0: client}, random.Random(5))
+    finally:
+        client.close()
+    url = f"{server.base}/tables/{hidden['id']}/results"
+    assert loopback.get(url).status_code == 404
+    assert loopback.get(url, headers={"X-Seat-Token": "not a token"}).status_code == 404
+    shown = loopback.get(url, headers={"X-Seat-Token": guest["token"]})
+    assert shown.status_code == 200 and shown.json()["seats"][0]["name"] == "Bea"
     assert loopback.get(f"{server.base}/tables/{table}/results?match=-1").status_code == 422
 
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request, WebSocket
+from fastapi import APIRouter, Header, HTTPException, Path, Query, Request, WebSocket
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
@@ -161,12 +161,16 @@ class Lobby:
         except Refused as exc:
             raise _refusal(exc) from None
 
-    async def results(self, table_id: str, match_no: int | None, invite: str | None) -> dict[str, Any]:
+    async def results(
+        self, table_id: str, match_no: int | None, invite: str | None, token: str | None = None
+    ) -> dict[str, Any]:
         """A finished match's results as its end-of-match box shows them: every seat's place and points and, at a
-        rated table, its rating before and after (who is rated for a seat: see ``people.results``)."""
+        rated table, its rating before and after (who is rated for a seat: see ``people.results``). A private
+        table's: with its invite code, or a seat token of it (a guided hand's or a club night's player has no
+        invite)."""
         try:
             if table_id in self.hub.tables:
-                self.find(table_id, invite)
+                self.find(table_id, invite, token)
             else:
                 await self.hub.closed_access(table_id, invite)
         except Refused as exc:
@@ -369,12 +373,16 @@ def router(lobby: Lobby) -> APIRouter:
 
     @routes.get("/tables/{table_id}/results")
     async def results(
-        table_id: str, match: Annotated[int | None, Query(ge=0)] = None, invite: Invite = None
+        table_id: str,
+        match: Annotated[int | None, Query(ge=0)] = None,
+        invite: Invite = None,
+        x_seat_token: Annotated[str | None, Header(max_length=200)] = None,
     ) -> dict[str, Any]:
         """A finished match's results (the last one by default): each seat's name, place, points, whether it won or
         left, and at a rated table its rating before and after the match (a private table's: with its invite
-        code); 409 ``not_over`` while the match is being played."""
-        return await lobby.results(table_id, match, invite)
+        code, or one of its seat tokens in the header ``X-Seat-Token``); 409 ``not_over`` while the match is being
+        played."""
+        return await lobby.results(table_id, match, invite, x_seat_token)
 
     @routes.websocket("/tables/{table_id}/ws")
     async def socket(ws: WebSocket, table_id: str) -> None:

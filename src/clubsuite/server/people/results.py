@@ -21,7 +21,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import func, insert, select, update
+from sqlalchemy import insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -135,6 +135,9 @@ class Outcome:
                     at=self.at,
                     mu=mu,
                     sigma=sigma,
+                    mu_before=old.mu,
+                    sigma_before=old.sigma,
+                    matches_before=stored[subject].matches,
                 )
             )
 
@@ -225,31 +228,30 @@ def match_results(conn: Connection, table_id: str, match_no: int | None) -> tupl
         before = after = None
         if rated:
             subject = f"user:{r.user_id}" if r.user_id is not None else f"bot:{r.bot}"
-            before, after = _rating_around(conn, r.pool, subject, table_id, match_no, r.finished_at)
+            before, after = _rating_around(conn, r.pool, subject, table_id, match_no)
         person = r.user_id is not None or r.bot is None
         out.append(SeatResult(r.seat, r.name, r.bot, r.place, r.points, r.won, r.left, person, before, after))
     return match_no, rated, out
 
 
 def _rating_around(
-    conn: Connection, pool: str, subject: str, table_id: str, match_no: int, at: float
+    conn: Connection, pool: str, subject: str, table_id: str, match_no: int
 ) -> tuple[tuple[Skill, int] | None, tuple[Skill, int] | None]:
-    """A subject's rating just before and just after one rated match, each with the rated matches it rested on
-    (from its rating history; before its first match: where it started; a bot's count is left at 0)."""
+    """A subject's rating just before and just after one rated match, each with the rated matches it rested on, as
+    the match's own rating history row keeps them (written in the commit that rated it, so two matches finishing at
+    once each show the change they made); no "before" in a row older than that record."""
     history = rating_history.c
-    mine = (history.pool == pool) & (history.subject == subject)
     row = conn.execute(
-        select(history.mu, history.sigma).where(mine, history.table_id == table_id, history.match_no == match_no)
+        select(history.mu, history.sigma, history.mu_before, history.sigma_before, history.matches_before).where(
+            history.pool == pool,
+            history.subject == subject,
+            history.table_id == table_id,
+            history.match_no == match_no,
+        )
     ).first()
     if row is None:
         return None, None
-    earlier = conn.execute(
-        select(history.mu, history.sigma).where(mine, history.at < at).order_by(history.at.desc()).limit(1)
-    ).first()
-    n = 0  # a bot's count is not read: a bot's rating is never provisional, and a level's history is long
-    if subject.startswith("user:"):
-        n = int(
-            conn.execute(select(func.count()).select_from(rating_history).where(mine, history.at < at)).scalar() or 0
-        )
-    was = Skill(earlier.mu, earlier.sigma) if earlier is not None else _start(subject, calibrated(pool))
-    return (was, n), (Skill(row.mu, row.sigma), n + 1)
+    if row.mu_before is None or row.sigma_before is None or row.matches_before is None:
+        return None, (Skill(row.mu, row.sigma), 0)
+    n = int(row.matches_before)
+    return (Skill(row.mu_before, row.sigma_before), n), (Skill(row.mu, row.sigma), n + 1)

@@ -130,6 +130,10 @@ rating_history = Table(
     Column("at", Float, nullable=False),
     Column("mu", Float, nullable=False),
     Column("sigma", Float, nullable=False),
+    # the rating this match moved from and the rated matches it rested on (NULL in rows older than revision 0009)
+    Column("mu_before", Float),
+    Column("sigma_before", Float),
+    Column("matches_before", Integer),
     PrimaryKeyConstraint("pool", "subject", "table_id", "match_no"),
 )
 match_players = Table(

@@ -221,14 +221,11 @@ class LiveTable:
                 seat.away_since = now  # nobody is connected after a restart: the grace period starts again
 
     @property
-    def deserted(self) -> bool:
-        """Whether everyone left once play had begun: no person's seat is held and nobody watches. The bots then
-        finish the match without pausing for anybody (the lobby says nobody is playing)."""
-        return (
-            not self.waiting
-            and not self.connections
-            and all(s.kind != "person" or s.token_hash is None for s in self.seats)
-        )
+    def abandoned(self) -> bool:
+        """Whether everyone left once play had begun: the table has people's seats and none is held (play begins
+        only once every person's seat is taken, so these were all given up). The lobby says nobody is playing."""
+        people = [s for s in self.seats if s.kind == "person"]
+        return bool(people) and not self.waiting and all(s.token_hash is None for s in people)
 
     @property
     def waiting(self) -> bool:
@@ -294,6 +291,7 @@ class LiveTable:
             "seats": self.seat_names(),
             "free_seats": free,
             "pool": pool(self.info, self.options),
+            "abandoned": self.abandoned,
             "spectators": sum(1 for c in self.connections if c.seat is None),
             "settings": self.settings.to_json(),
             "match_no": self.match_no,
@@ -572,7 +570,8 @@ class LiveTable:
         version = self.version
         if self._bot_plays(seat, now):
             source = "bot" if seat.kind == "bot" or seat.token_hash is None else "takeover"
-            pause = 0.0 if self.deserted else self.settings.bot_delay  # nobody to show the play to
+            # everyone left and nobody watches: there is nobody to show the play to
+            pause = 0.0 if self.abandoned and not self.connections else self.settings.bot_delay
             if self.recent and self.recent[-1][0] == version and self.recent[-1][2]:
                 pause += min(AFTER_TRICK, 2 * pause)  # a trick or a hand just ended: the table sees who won it
             # counted from the last change, not from now: a timer set again (someone connects, leaves, joins) does

@@ -139,6 +139,10 @@ _TABLE: JsonObject = {
             "type": "string",
             "description": "the rating pool of the table's game: the game, with its seat count where it has several",
         },
+        "abandoned": {
+            "type": "boolean",
+            "description": "everyone left once play had begun: no person's seat is held (the bots play on)",
+        },
         "spectators": {"type": "integer", "minimum": 0, "description": "spectators connected now"},
         "settings": {"type": "object"},
         "match_no": {"type": "integer", "minimum": 0},
@@ -157,6 +161,7 @@ _TABLE: JsonObject = {
         "seats",
         "free_seats",
         "pool",
+        "abandoned",
         "spectators",
         "settings",
         "match_no",
@@ -230,7 +235,11 @@ _NOTES: JsonObject = {
     "description": "to the seat to act, where its game has something to add: what a legal action does, by its notation "
     "(a wild 15's readings of the same cards: which takes the trick at once), as a reason (code, ruling, parameters) "
     "the page words from its catalog; the legal list then offers the strongest reading of those cards first",
-    "additionalProperties": _REASON,
+    "additionalProperties": {
+        **_REASON,
+        "description": "what the action does, as data: a stable code (GAME.does.WHAT), the ruling "
+        "behind it and its parameters (a nested reason among them), which a page words from its catalog",
+    },
 }
 _PLAY: JsonObject = {
     "version": _VERSION,

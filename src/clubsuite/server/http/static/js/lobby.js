@@ -252,7 +252,7 @@ function seatWords(s) {
 function stateWords(table) {
   if (table.waiting) return t("Waiting for players");
   if (table.over) return t("The match is over");
-  if (table.seats.every((s) => s.kind === "bot" || !s.taken)) return t("Nobody is playing: the bots finish the match unless someone takes a seat");
+  if (table.abandoned) return t("Nobody is playing: the bots finish the match unless someone takes a seat");
   return table.match_no > 0 ? t("Playing match {number}", {number: table.match_no + 1}) : t("Playing");
 }
 
@@ -285,7 +285,7 @@ function rulesOf(table) {
 
 /** What a card shows, to tell whether it must be drawn again. */
 function cardKey(table) {
-  return JSON.stringify([table.name, table.host, table.rules, table.free_seats, table.spectators, table.settings.spectators, table.waiting, table.over, table.match_no, table.seats.map(seatWords)]);
+  return JSON.stringify([table.name, table.host, table.rules, table.free_seats, table.spectators, table.settings.spectators, table.waiting, table.over, table.abandoned, table.match_no, table.seats.map(seatWords)]);
 }
 
 /** Run ``change`` on the list; if it took the keyboard focus away from a card's link, give it back. */

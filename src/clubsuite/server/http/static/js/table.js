@@ -53,6 +53,7 @@ const state = {
   dealt: false,
   drawer: null,
   resultClosed: false,
+  everyHandOpen: false, // the end-of-match dialog's "Every hand" unfolded
   results: null, // the finished match's places and rating changes (GET /tables/{id}/results)
   whyOpen: false,
   heldCatchup: [],
@@ -655,7 +656,10 @@ function render() {
   const side = sidePanels(game, n);
   const summary = matchSummary(game, n);
   fill(app, header, h("main", {class: `table-page drawer-${state.drawer ?? "none"}`}, board, side), summary);
-  if (summary && !summaryFocused) summary.querySelector(".match-summary").focus(); // a dialog opened takes the focus
+  // the end-of-match dialog: the page behind it out of reach (inert); it takes the focus when it opens, and keeps it
+  // through a drawing (a chat line, the results read) that would leave it on nothing
+  for (const el of app.querySelectorAll(":scope > header, :scope > main")) el.inert = summary !== null;
+  if (summary && (!summaryFocused || !summary.contains(document.activeElement))) summary.querySelector(".match-summary").focus({preventScroll: true});
   summaryFocused = summary !== null;
   if (typing && typedInput.isConnected && document.activeElement !== typedInput) {
     typedInput.focus({preventScroll: true}); // the field is the same element, moved into the new drawing
@@ -1131,20 +1135,21 @@ function matchSummary(game, n) {
   if (!state.over || state.resultClosed) return null;
   if (!state.results || state.results.match !== matchNo) loadResults(matchNo);
   const results = state.results && state.results.match === matchNo ? state.results : null;
-  const close = () => { state.resultClosed = true; render(); };
+  const close = closeResult;
   const actions = [];
   if (state.token) actions.push(h("button", {type: "button", class: "primary", dataset: {action: "rematch"}, onclick: rematch}, t("Rematch")));
   if (state.seat !== null && state.seat !== undefined) actions.push(h("button", {type: "button", dataset: {action: "new-opponents"}, onclick: newOpponents}, t("New opponents")));
   actions.push(h("a", {class: "button-link", href: "/", dataset: {action: "lobby"}}, t("Lobby")));
   return h("div", {class: "dialog-backdrop", onclick: (e) => { if (e.target === e.currentTarget) close(); }},
-    h("section", {class: "summary match-summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "match-over", tabindex: "-1", onkeydown: (e) => { if (e.key === "Escape") close(); }},
+    h("section", {class: "summary match-summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "match-over", tabindex: "-1"},
       h("div", {class: "summary-head"},
         h("h2", {id: "match-over"}, t("The match is over")),
         h("button", {type: "button", class: "close", dataset: {action: "close-result"}, "aria-label": t("close the result"), onclick: close}, "\u00d7")),
       h("p", {}, winnersText()),
       placesTable(results),
       h("div", {class: "summary-actions"}, actions),
-      h("details", {class: "every-hand"}, h("summary", {}, t("Every hand")),
+      h("details", {class: "every-hand", open: state.everyHandOpen ? "" : null, ontoggle: (e) => { state.everyHandOpen = e.currentTarget.open; }},
+        h("summary", {}, t("Every hand")),
         scoreSheet({game, view: state.view, hands: state.hands, name, n, label: t("the match's scores")})),
       h("p", {class: "summary-links"},
         h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, t("Download the record")),
@@ -1158,6 +1163,7 @@ function matchSummary(game, n) {
  * change ("1562 (+62)"); until the results are read, the final totals alone say it. */
 function placesTable(results) {
   if (!results) return h("p", {class: "muted places-wait"}, t("Reading the results\u2026"));
+  if (!results.seats) return null;
   const rows = [...results.seats].sort((a, b) => a.place - b.place || a.seat - b.seat);
   const change = (r) => {
     const d = r.after.rating - r.before.rating;
@@ -1171,44 +1177,68 @@ function placesTable(results) {
       results.rated ? h("th", {scope: "col"}, t("Rating")) : null)),
     h("tbody", {}, rows.map((r) => h("tr", {class: r.seat === state.seat ? "mine" : null, dataset: {seat: String(r.seat)}},
       h("td", {}, String(r.place)),
-      h("th", {scope: "row"}, name(r.seat)),
+      // the name the seat had at the end (a player who left is named, and marked, not the bot or whoever came after)
+      h("th", {scope: "row"}, r.seat === state.seat && !r.left ? name(r.seat) : r.left ? t("{name} (left)", {name: r.name}) : r.name),
       h("td", {}, String(r.points)),
       results.rated ? h("td", {class: "rating-change"}, r.after && r.before ? change(r) : "") : null))));
 }
 
+/** Close the end-of-match dialog; the focus goes to "Show the result", which opens it again. */
+function closeResult() {
+  state.resultClosed = true;
+  render();
+  const again = app.querySelector('[data-action="show-result"]');
+  if (again) again.focus({preventScroll: true});
+}
+
+document.addEventListener("keydown", (event) => {
+  if (event.key === "Escape" && state.over && !state.resultClosed && app.querySelector(".match-summary")) closeResult();
+});
+
 let resultsAsked = null;
 let summaryFocused = false; // the end-of-match dialog has been given the focus since it opened
 
-/** Read the finished match's results (places, points, rating changes); the last action's commit writes them, so a
- * first answer of "not over yet" is asked again a few times. */
+/** Read the finished match's results (places, points, rating changes), as a spectator (the invite of a private
+ * table) or a seated player (the seat's token: a guided hand's or a club night's table has no invite for them). The
+ * last action's commit writes them before anyone is told the match is over; a "not over" is asked again a few
+ * times, anything else leaves the final totals to say it. */
 async function loadResults(matchNo) {
   if (resultsAsked === matchNo) return;
   resultsAsked = matchNo;
-  for (let tries = 0; tries < 8; tries += 1) {
+  const headers = state.token ? {"X-Seat-Token": state.token} : {};
+  for (let tries = 0; tries < 5; tries += 1) {
+    let response;
     try {
-      const got = await api(withInvite(`/tables/${encodeURIComponent(tableId)}/results?match=${matchNo}`));
+      response = await fetch(withInvite(`/tables/${encodeURIComponent(tableId)}/results?match=${matchNo}`), {headers});
+    } catch {
+      break;
+    }
+    if (response.ok) {
+      const got = await response.json();
       if (state.table.match_no !== matchNo) return;
       state.results = got;
       render();
       return;
-    } catch {
-      await new Promise((ok) => setTimeout(ok, 400 * (tries + 1)));
     }
+    if (response.status !== 409) break;
+    await new Promise((ok) => setTimeout(ok, 500 * (tries + 1)));
   }
+  if (state.table.match_no !== matchNo) return;
+  state.results = {match: matchNo, rated: false, seats: null}; // not to be had: the totals above say it
+  render();
 }
 
 /** New opponents: a fresh table of the same game (quick play; at a rated table, the lobby's rated queue). */
 async function newOpponents() {
-  const gameName = readSpec(spec()).game;
   if (state.table.settings.rated) {
-    store.set("ratedGame", gameName);
+    store.set("ratedGame", readSpec(spec()).game);
     location.href = "/";
     return;
   }
   const me = state.table.seats[state.seat];
   const who = store.get("name") || (me && me.name) || t("Player");
   try {
-    const joined = await api("/quickplay", {game: gameName, name: who});
+    const joined = await api("/quickplay", {game: spec(), name: who}); // the same rules, other players
     store.set(`seat.${joined.table}`, {token: joined.token, seat: joined.seat});
     location.href = `/table/${encodeURIComponent(joined.table)}`;
   } catch (err) {
