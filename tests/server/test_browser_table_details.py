@@ -198,3 +198,62 @@ def test_the_lobby_names_a_table_nobody_plays_at(web: ThreadServer, browser: Any
     card = ann.page.locator(f'.table-card[data-table="{table}"] .state')
     wait_for(lambda: card.count() > 0 and card.inner_text().startswith("Nobody is playing"), 30, "no words", ann.page)
     assert not last_message(watched)["over"]  # watched: the bots still take their time
+
+
+BROKEN_WORDS = """(root) => {
+  // every word of the element's text on one line: a word split across lines has two boxes
+  const broken = [];
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+    const text = node.textContent;
+    for (const m of text.matchAll(/\\S+/g)) {
+      const range = document.createRange();
+      range.setStart(node, m.index);
+      range.setEnd(node, m.index + m[0].length);
+      const lines = new Set([...range.getClientRects()].filter((r) => r.width > 0).map((r) => Math.round(r.top)));
+      if (lines.size > 1) broken.push(m[0]);
+    }
+  }
+  return broken;
+}"""
+
+
+def test_the_score_sheet_keeps_numbers_in_the_column_and_each_hands_details_in_a_dialog_in_every_language(
+    web: ThreadServer, browser: Any
+) -> None:
+    table = seeded_table(web, "whist", BOTS2, 11, bot_delay=0.0)
+    ann = sit(browser, web.base, table, "Ann", seat=1, storage={"trickPause": 0})
+    page = ann.page
+    rng = random.Random(8)
+    while not any(m.get("scored") for m in ann.received if m["type"] == "update"):
+        wait_for(lambda: offered(ann) or any(m.get("scored") for m in ann.received), 30, "no turn", page)
+        if offered(ann):
+            decide(ann, rng, "whist")
+    if page.locator(".hand-summary").count():
+        page.locator('[data-action="close-summary"]').click()
+    for lang in ("en", "de", "fr", "nl"):
+        page.evaluate("(l) => localStorage.setItem('clubs.lang', JSON.stringify(l))", lang)
+        for width, height in ((1280, 800), (390, 844), (360, 740)):
+            page.set_viewport_size({"width": width, "height": height})
+            page.reload()
+            page.locator(".my-area").wait_for()
+            if width < 1000:
+                page.locator('[data-action="drawer-scores"]').click()
+            sheet = page.locator(".side .score-box")
+            sheet.wait_for()
+            assert sheet.locator("td.details").count() == 0  # numbers only beside the table
+            assert sheet.evaluate(BROKEN_WORDS) == [], (lang, width)
+            assert sheet.evaluate("(e) => e.scrollWidth <= e.clientWidth + 1"), (lang, width)
+            heads = sheet.locator("thead th").evaluate_all(
+                "(hs) => hs.map((h) => Math.round(h.getBoundingClientRect().top))"
+            )
+            assert len(set(heads)) == 1, (lang, width)  # the players side by side, a column each
+            sheet.locator('[data-action="hand-details-0"]').click()
+            dialog = page.locator(".score-details")
+            dialog.wait_for()
+            assert dialog.locator(".hand-words").inner_text().strip()  # the hand in words, in the dialog
+            assert dialog.evaluate(BROKEN_WORDS) == [], (lang, width)
+            page.keyboard.press("Escape")
+            dialog.wait_for(state="detached")
+            assert page.evaluate("() => document.activeElement.dataset.action") == "hand-details-0"
+    assert page.errors == []

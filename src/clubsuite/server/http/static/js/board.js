@@ -273,15 +273,20 @@ export function factList(game, view, name) {
 
 /** The score sheet: one row per complete hand, then the totals (and the teams' where there are teams); ``label``
  * names its box (a region), distinct where a page shows two sheets. */
-export function scoreSheet({game, view, hands, name, n, label = null}) {
+export function scoreSheet({game, view, hands, name, n, label = null, onDetails = null}) {
+  // with ``onDetails`` (the side column): numbers only, each hand's number a button that opens its details, and one
+  // for every hand's; without it (a dialog, the replay), each hand's details in a column of their own
+  const inColumn = onDetails === null;
   const seats = Array.from({length: n}, (_, i) => i);
-  const head = h("tr", {}, h("th", {scope: "col"}, t("Hand")), seats.map((s) => h("th", {scope: "col"}, name(s))), h("th", {scope: "col"}, t("Details")));
+  const head = h("tr", {}, h("th", {scope: "col"}, t("Hand")), seats.map((s) => h("th", {scope: "col", class: "player"}, name(s))),
+    inColumn ? h("th", {scope: "col"}, t("Details")) : null);
   const rows = hands.map((hand, i) => h("tr", {},
-    h("th", {scope: "row"}, String(i + 1)),
+    h("th", {scope: "row"}, inColumn ? String(i + 1)
+      : h("button", {type: "button", class: "hand-no", dataset: {action: `hand-details-${i}`}, "aria-label": t("Hand {number} in detail", {number: i + 1}), onclick: () => onDetails(i)}, String(i + 1))),
     seats.map((s) => h("td", {class: "num"}, signedNumber(hand.scores[s]))),
-    h("td", {class: "details"}, handWords(game, hand, name))));
+    inColumn ? h("td", {class: "details"}, handWords(game, hand, name)) : null));
   const totals = view && view.totals ? view.totals : hands.length ? hands[hands.length - 1].totals : seats.map(() => 0);
-  const foot = [h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Total")), seats.map((s) => h("td", {class: "num"}, String(totals[s]))), h("td", {}, ""))];
+  const foot = [h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Total")), seats.map((s) => h("td", {class: "num"}, String(totals[s]))), inColumn ? h("td", {}, "") : null)];
   if (view && game === "partnership" && view.team_totals) {
     foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Teams")),
       h("td", {colspan: String(n + 1)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
@@ -291,7 +296,20 @@ export function scoreSheet({game, view, hands, name, n, label = null}) {
       h("td", {colspan: String(n + 1)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
   }
   return h("div", {class: "score-box", tabindex: "0", role: "region", "aria-label": label ?? t("scores")},
-    h("table", {class: "scores"}, h("caption", {}, t("Scores")), h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, foot)));
+    h("table", {class: "scores"}, h("caption", {}, t("Scores")), h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, foot)),
+    !inColumn && hands.length ? h("button", {type: "button", class: "all-details", dataset: {action: "hand-details-all"}, onclick: () => onDetails(null)}, t("Every hand in detail")) : null);
+}
+
+/** One hand's account: each seat's points in it and its total after it, then the hand in words. */
+export function handDetails({game, hand, name, n}) {
+  const seats = Array.from({length: n}, (_, i) => i);
+  return [
+    h("table", {class: "scores hand-scores"},
+      h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("Player")), h("th", {scope: "col"}, t("This hand")), h("th", {scope: "col"}, t("Total")))),
+      h("tbody", {}, seats.map((s) => h("tr", {}, h("th", {scope: "row", class: "player"}, name(s)),
+        h("td", {class: "num"}, signedNumber(hand.scores[s])), h("td", {class: "num"}, String(hand.totals[s])))))),
+    h("p", {class: "hand-words"}, handWords(game, hand, name)),
+  ];
 }
 
 function signedNumber(v) {

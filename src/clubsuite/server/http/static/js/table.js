@@ -10,7 +10,7 @@
 import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
 import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, said, sortCards, spokenCards} from "./cards.js";
 import {actionLabel, knownLabel, narrate, prompt, rankOrder, readAction, readSpec, ruleText, ruleTitle, specWords, why, wordLabel} from "./games.js";
-import {factList, felt, lastTrick, levelWords, scoreSheet, seatName, seatPanel, trickArea} from "./board.js";
+import {factList, felt, handDetails, lastTrick, levelWords, scoreSheet, seatName, seatPanel, trickArea} from "./board.js";
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
 import {play as playSound, setSound, soundOn} from "./sound.js";
 import {languageSwitch, loadWords, reasonWords, serverWords, t, tableName, tc, tn} from "./i18n.js";
@@ -54,6 +54,7 @@ const state = {
   drawer: null,
   resultClosed: false,
   everyHandOpen: false, // the end-of-match dialog's "Every hand" unfolded
+  scoreDetails: null, // the scores' details shown in a dialog: {hand: its index, or null for every hand}
   results: null, // the finished match's places and rating changes (GET /tables/{id}/results)
   whyOpen: false,
   heldCatchup: [],
@@ -654,12 +655,12 @@ function render() {
       controls(game, parts, choice)));
 
   const side = sidePanels(game, n);
-  const summary = matchSummary(game, n);
+  const summary = matchSummary(game, n) ?? scoreDialog(game, n);
   fill(app, header, h("main", {class: `table-page drawer-${state.drawer ?? "none"}`}, board, side), summary);
   // the end-of-match dialog: the page behind it out of reach (inert); it takes the focus when it opens, and keeps it
   // through a drawing (a chat line, the results read) that would leave it on nothing
   for (const el of app.querySelectorAll(":scope > header, :scope > main")) el.inert = summary !== null;
-  if (summary && (!summaryFocused || !summary.contains(document.activeElement))) summary.querySelector(".match-summary").focus({preventScroll: true});
+  if (summary && (!summaryFocused || !summary.contains(document.activeElement))) summary.querySelector("[role=dialog]").focus({preventScroll: true});
   summaryFocused = summary !== null;
   if (typing && typedInput.isConnected && document.activeElement !== typedInput) {
     typedInput.focus({preventScroll: true}); // the field is the same element, moved into the new drawing
@@ -1025,7 +1026,8 @@ function sidePanels(game, n) {
       state.showLast ? h("div", {class: "last-box"}, lastTrick({game, view: state.view, name: nameIn, lastWon: state.lastWon}) ?? h("p", {class: "muted"}, t("No trick has been completed yet."))) : null,
       factList(game, state.view, name),
       leaveBox()),
-    h("div", {class: "drawer", dataset: {drawer: "scores"}}, scoreSheet({game, view: state.view, hands: state.hands, name, n})),
+    h("div", {class: "drawer", dataset: {drawer: "scores"}}, scoreSheet({game, view: state.view, hands: state.hands, name, n,
+      onDetails: (hand) => { state.scoreDetails = {hand}; render(); }})),
     h("section", {class: "log drawer", dataset: {drawer: "log"}, "aria-label": t("what happened")}, h("h2", {}, t("Play")),
       // the list scrolls: the keyboard can take it (tabindex) to scroll it
       h("ol", {tabindex: "0", "aria-label": t("the play so far")}, state.log.map((line) => h("li", {}, said(line))))),
@@ -1192,8 +1194,36 @@ function closeResult() {
 }
 
 document.addEventListener("keydown", (event) => {
-  if (event.key === "Escape" && state.over && !state.resultClosed && app.querySelector(".match-summary")) closeResult();
+  if (event.key !== "Escape") return;
+  if (state.over && !state.resultClosed && app.querySelector(".match-summary")) closeResult();
+  else if (state.scoreDetails) closeScoreDetails();
 });
+
+/** The scores in detail, in a dialog: one hand's (from its number in the sheet) or every hand's. */
+function scoreDialog(game, n) {
+  const shown = state.scoreDetails;
+  if (!shown) return null;
+  const hand = shown.hand === null ? null : state.hands[shown.hand];
+  if (shown.hand !== null && !hand) return null;
+  const title = hand ? t("Hand {number}", {number: shown.hand + 1}) : t("Every hand");
+  const body = hand ? handDetails({game, hand, name, n})
+    : scoreSheet({game, view: state.view, hands: state.hands, name, n, label: t("the match's scores")});
+  return h("div", {class: "dialog-backdrop", onclick: (e) => { if (e.target === e.currentTarget) closeScoreDetails(); }},
+    h("section", {class: "summary score-details", role: "dialog", "aria-modal": "true", "aria-labelledby": "score-details-title", tabindex: "-1"},
+      h("div", {class: "summary-head"},
+        h("h2", {id: "score-details-title"}, title),
+        h("button", {type: "button", class: "close", dataset: {action: "close-details"}, "aria-label": t("close the details"), onclick: closeScoreDetails}, "\u00d7")),
+      body));
+}
+
+/** Close the scores' details; the focus goes back to the sheet's button that opened them. */
+function closeScoreDetails() {
+  const from = state.scoreDetails;
+  state.scoreDetails = null;
+  render();
+  const back = from && app.querySelector(`[data-action="hand-details-${from.hand === null ? "all" : from.hand}"]`);
+  if (back) back.focus({preventScroll: true});
+}
 
 let resultsAsked = null;
 let summaryFocused = false; // the end-of-match dialog has been given the focus since it opened
