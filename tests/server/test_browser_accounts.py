@@ -158,6 +158,41 @@ def test_play_rated_seats_a_signed_in_player_at_a_rated_table_with_bots_of_their
 
 
 @pytest.mark.long
+def test_a_lone_club_night_host_is_told_the_minimum_may_not_start_short_and_fills_with_a_bot_in_german(
+    web: ThreadServer, browser: Any
+) -> None:
+    host = new_page(browser)
+    sign_up(host, web.base, "Ann")
+    host.evaluate("() => localStorage.setItem('clubs.lang', JSON.stringify('de'))")
+    host.goto(f"{web.base}/clubnight")
+    host.locator("#night-game").select_option("whist")
+    host.locator("form button.primary").click()  # "Host it", in German
+    host.wait_for_url("**/clubnight/**")
+    address = host.url
+    host.get_by_text("Es spielen mindestens 2 Teilnehmer").wait_for()  # the minimum, up front
+    host.locator("#enter").click()
+    host.locator("#entered").wait_for()
+    start = host.locator("#next-round")
+    assert start.is_disabled() and "Bots" in host.locator("#too-few").inner_text()
+    # a refusal, in German, that stays through the page's refreshes: a second person under a look-alike name
+    guest = new_page(browser, width=390)
+    guest.goto(address)
+    guest.evaluate("() => localStorage.setItem('clubs.lang', JSON.stringify('de'))")
+    guest.reload()
+    guest.locator("#entrant-name").fill("ann")
+    guest.locator("#enter").click()
+    refusal = guest.get_by_role("alert").filter(has_text="Wählen Sie einen anderen")
+    refusal.wait_for()
+    guest.wait_for_timeout(3500)  # longer than the page's refresh: the words are still there
+    assert refusal.is_visible()
+    host.locator("#add-bot").click()
+    host.locator("#entrants", has_text="(Bot)").wait_for()
+    wait_for(lambda: not start.is_disabled(), 10, "Start stayed disabled", host)
+    start.click()
+    host.locator("#my-table").wait_for()
+    assert host.errors == [] and len(guest.errors) == 1 and "409" in guest.errors[0]
+
+
 def test_a_host_runs_a_two_table_club_night_to_its_standings(web: ThreadServer, browser: Any) -> None:
     host = new_page(browser)
     sign_up(host, web.base, "Ann")

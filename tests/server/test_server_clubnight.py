@@ -9,6 +9,7 @@ import csv
 import io
 import json
 import random
+import time
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -167,3 +168,38 @@ def test_a_club_nights_tables_count_against_its_hosts_share_of_tables(server: Th
     hub = server.server.config.app.state.hub
     assert hub.tables == {}  # the tables made before the refusal were closed again
     assert host.get(f"/clubnights/{night['id']}").json()["played"] == []
+
+
+def test_a_lone_host_fills_a_club_night_with_a_bot_entrant_which_plays_and_is_placed(server: ThreadServer) -> None:
+    host, _, host_h = account(server, "Ann")
+    guest = loopback.client(base_url=server.base, timeout=30)
+    night = host.post(
+        "/clubnights", json={"game": "whist(target=3)", "tables": 2, "bot_delay": 0}, headers=host_h
+    ).json()
+    nid = night["id"]
+    assert night["least_entrants"] == 2 and night["seats_per_table"] == 3
+    mine = host.post(f"/clubnights/{nid}/enter", json={}, headers=host_h).json()
+    too_few = host.post(f"/clubnights/{nid}/rounds", headers=host_h).json()
+    assert too_few["code"] == "too_few" and "add bots" in too_few["message"]
+    assert guest.post(f"/clubnights/{nid}/bots").status_code == 401  # the host alone, signed in
+    view = host.post(f"/clubnights/{nid}/bots", headers=host_h).json()
+    [bot] = view["bots"]
+    assert view["entrants"] == ["Ann", bot] and bot != "Ann"
+    view = host.post(f"/clubnights/{nid}/rounds", headers=host_h).json()
+    assert sorted(t[0] for t in view["played"][0]["tables"]) == sorted(["Ann", bot])
+    assert host.post(f"/clubnights/{nid}/bots", headers=host_h).json()["code"] == "started"
+    seat = guest.post(f"/clubnights/{nid}/seat", json={"token": mine["token"]}).json()
+    c = Client(server.base, seat["table"], seat["token"])
+    try:
+        play_out({0: c}, random.Random(3))
+    finally:
+        c.close()
+    done: dict[str, Any] = {}
+    for _ in range(600):  # the bot entrant's table plays by itself (no delay): it ends soon after Ann's
+        done = loopback.get(f"{server.base}/clubnights/{nid}/standings.json").json()
+        if done["over"]:
+            break
+        time.sleep(0.1)
+    assert done["over"] is True
+    assert sorted(r["name"] for r in done["standings"]) == sorted(["Ann", bot])
+    assert sum(r["match_points"] for r in done["standings"]) == done["standings"][0]["most"] > 0

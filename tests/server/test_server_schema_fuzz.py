@@ -103,10 +103,12 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
         "POST /clubnights",
         "GET /clubnights/{night_id}",
         "POST /clubnights/{night_id}/enter",
+        "POST /clubnights/{night_id}/bots",
         "POST /clubnights/{night_id}/rounds",
         "POST /clubnights/{night_id}/seat",
         "GET /clubnights/{night_id}/standings.json",
         "GET /clubnights/{night_id}/standings.csv",
         "GET /tables/{table_id}/review",
         "GET /tables/{table_id}/replay",
+        "GET /tables/{table_id}/results",
     }

@@ -47,6 +47,7 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.bots.base import bot_names
+from clubsuite.bots.personas import persona_names
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of
@@ -67,6 +68,11 @@ SEATING_TRIES = 3
 """Times a round is seated afresh when entries came in while it was being seated (each try makes its tables)."""
 
 T = TypeVar("T")
+
+
+LEAST_ENTRANTS = 2
+"""A club night compares each seat with the same seat at another table: it needs two entrants at least (people, or
+bots the host adds)."""
 
 
 class _EntrantsChangedError(Exception):
@@ -202,6 +208,39 @@ class ClubNights:
             await self._change(night_id, add)
         return entrant, token
 
+    async def add_bot(self, night_id: str, host: User) -> str:
+        """The host fills a seat with a bot entrant before the first round (a lone player can hold a night against
+        bots; a bot entrant plays its seat at every table of the round and is placed in the standings like anyone):
+        its name (``Cleo``). The night's bot level plays it."""
+        _, host_id = await self._load(night_id)
+        if host.id != host_id:
+            raise Refused("not_host", "only the club night's host adds bots")
+        made: list[str] = []
+
+        def add(state: dict[str, Any]) -> None:
+            if state["played"]:
+                raise Refused("started", "this club night has begun: entries are closed")
+            info, options = resolve(state["spec"])
+            if len(state["entrants"]) >= state["tables"] * info.n_seats(options):
+                raise Refused("full", "every seat of this club night's tables is taken")
+            taken = [e["name"] for e in state["entrants"]]
+            name = persona_names(f"night {night_id}", [len(taken)], taken)[len(taken)]
+            state["entrants"].append(
+                # a bot holds no token: the hash of one never given out
+                {
+                    "id": secrets.token_urlsafe(6),
+                    "name": name,
+                    "user_id": None,
+                    "token_hash": hash_token(new_token()),
+                    "bot": state["bot"],
+                }
+            )
+            made.append(name)
+
+        async with self._turn(night_id):
+            await self._change(night_id, add)
+        return made[0]
+
     async def start_round(self, night_id: str, host: User, creator: str | None = None) -> None:
         """Seat the next round (the host only, once the last round is over); its tables count against the host's
         address ``creator`` as any tables it makes (its share of tables, and of tables with searching bots).
@@ -254,8 +293,8 @@ class ClubNights:
             raise Refused("over", "every round of this club night has been played")
         if played and not await self._round_done(played[-1]):
             raise Refused("round_in_play", "the round in play has not ended at every table")
-        if len(state["entrants"]) < 2:
-            raise Refused("too_few", "a club night needs at least two entrants")
+        if len(state["entrants"]) < LEAST_ENTRANTS:
+            raise Refused("too_few", "a club night needs at least two entrants (the host may add bots)")
         info, options = resolve(state["spec"])
         n, tables = info.n_seats(options), state["tables"]
         order = [e["id"] for e in state["entrants"]]
@@ -274,12 +313,17 @@ class ClubNights:
         seated: dict[str, dict[str, Any]] = {}
         try:
             for seats in layout:
-                requests = [SeatRequest("person") if e else SeatRequest("bot", state["bot"]) for e in seats]
+                requests = [  # a free seat: the night's bot; a bot entrant's: its own level
+                    SeatRequest("bot", state["bot"] if e is None else names[e]["bot"])
+                    if e is None or names[e].get("bot")
+                    else SeatRequest("person")
+                    for e in seats
+                ]
                 table = await self.hub.create_table(state["spec"], requests, settings, seed=seed, creator=creator)
                 round_tables.append({"table": table.id, "seats": seats})
                 for seat_no, entrant in enumerate(seats):
-                    if entrant is None:
-                        continue
+                    if entrant is None or names[entrant].get("bot"):
+                        continue  # a bot's seat, an entrant's or a free one
                     e = names[entrant]
                     user = User(e["user_id"], e["name"], 0.0, False) if e["user_id"] else None
                     taken, token = await self.hub.seating.join(table, e["name"], seat_no, user)
@@ -389,6 +433,9 @@ class ClubNights:
             "pairing": state["pairing"],
             "bot": state["bot"],
             "entrants": [e["name"] for e in state["entrants"]],
+            "bots": [e["name"] for e in state["entrants"] if e.get("bot")],
+            "least_entrants": LEAST_ENTRANTS,
+            "seats_per_table": resolve(state["spec"])[0].n_seats(resolve(state["spec"])[1]),
             "played": rounds,
             "over": over,
             "standings": [{k: v for k, v in r.items() if k != "entrant"} for r in standings],

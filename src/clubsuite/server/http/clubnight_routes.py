@@ -99,6 +99,17 @@ def router(nights: ClubNights, accounts: Accounts) -> APIRouter:
             raise refused(exc) from None
         return {"entrant": entrant, "token": token}
 
+    @routes.post("/clubnights/{night_id}/bots")
+    async def add_bot(night_id: Id, request: Request) -> dict[str, Any]:
+        """Fill a seat with a bot entrant (the host, before the first round): it plays like an entrant and is placed
+        in the standings."""
+        user = await host(request)
+        try:
+            await nights.add_bot(night_id, user)
+            return await nights.view(night_id)
+        except (Refused, ClubsError) as exc:
+            raise refused(exc) from None
+
     @routes.post("/clubnights/{night_id}/rounds")
     async def next_round(night_id: Id, request: Request) -> dict[str, Any]:
         """Seat the next round (the host, once every table has finished the last one)."""

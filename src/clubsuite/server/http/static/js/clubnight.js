@@ -12,6 +12,24 @@ const REFRESH_MS = 3000;
 const nightId = decodeURIComponent(location.pathname.split("/")[2] || "");
 let games = [];
 let me = null;
+let hostProblem = ""; // the host's last refusal: kept through the page's refreshes until the next try
+let enterProblem = ""; // the same for entering
+
+/** A club night's refusal in the reader's language, by its code (the server's words for another). */
+function nightWords(err) {
+  switch (err.code) {
+    case "too_few": return t("A club night needs at least two entrants: add a bot, or wait for another player.");
+    case "started": return t("This club night has begun: entries are closed.");
+    case "full": return t("Every seat at this club night's tables is taken.");
+    case "already_entered": return t("You have entered this club night already.");
+    case "name_taken": return t("An entrant has that name, or one that looks the same: choose another.");
+    case "not_host": return t("Only the club night's host does that.");
+    case "round_in_play": return t("The round in play has not ended at every table yet.");
+    case "over": return t("Every round of this club night has been played.");
+    case "entries_changing": return t("People were entering while the round was seated: start it again.");
+    default: return err.message;
+  }
+}
 
 function createForm() {
   const pick = h("select", {id: "night-game"}, games.map((g) => h("option", {value: g.name}, gameLabel(games, g.name))));
@@ -60,7 +78,7 @@ async function seatPart(night) {
   if (!mine) {
     if (night.played.length) return null;
     const name = h("input", {id: "entrant-name", maxlength: "24", value: me ? me.name : store.get("name", ""), readonly: Boolean(me)});
-    const problem = h("p", {class: "error", role: "alert"});
+    const problem = h("p", {class: "error", role: "alert"}, enterProblem);
     const form = h("form", {class: "panel", novalidate: true},
       h("div", {class: "field"}, h("label", {for: "entrant-name"}, t("Your name")), name),
       h("button", {type: "submit", class: "primary", id: "enter"}, t("Enter the club night")), problem);
@@ -69,9 +87,11 @@ async function seatPart(night) {
       try {
         const entered = await api(`/clubnights/${encodeURIComponent(nightId)}/enter`, me ? {} : {name: name.value.trim()});
         store.set(`night.${nightId}`, entered);
+        enterProblem = "";
         draw();
       } catch (err) {
-        problem.textContent = err.message;
+        enterProblem = nightWords(err);
+        problem.textContent = enterProblem;
       }
     });
     return form;
@@ -89,20 +109,29 @@ function hostPart(night) {
   if (!me || me.name !== night.host || night.over) return null;
   const last = night.played[night.played.length - 1];
   if (last && !last.done) return h("p", {class: "muted"}, t("Round {number} is being played.", {number: last.number}));
-  const problem = h("p", {class: "error", role: "alert"});
-  const button = h("button", {type: "button", class: "primary", id: "next-round"},
+  const problem = h("p", {class: "error", role: "alert"}, hostProblem);
+  const few = night.entrants.length < night.least_entrants;
+  const button = h("button", {type: "button", class: "primary", id: "next-round", disabled: few, "aria-describedby": few ? "too-few" : null},
     t("Start round {number}", {number: night.played.length + 1}));
-  button.addEventListener("click", async () => {
-    button.disabled = true;
+  const post = async (path, what) => {
+    what.disabled = true;
     try {
-      await api(`/clubnights/${encodeURIComponent(nightId)}/rounds`, {});
+      await api(`/clubnights/${encodeURIComponent(nightId)}/${path}`, {});
+      hostProblem = "";
       draw();
     } catch (err) {
-      problem.textContent = err.message;
-      button.disabled = false;
+      hostProblem = nightWords(err);
+      problem.textContent = hostProblem;
+      what.disabled = false;
     }
-  });
-  return h("div", {}, button, problem);
+  };
+  button.addEventListener("click", () => post("rounds", button));
+  const seats = night.seats_per_table * night.tables;
+  const addBot = night.played.length || night.entrants.length >= seats ? null
+    : h("button", {type: "button", id: "add-bot", onclick: (e) => post("bots", e.currentTarget)}, t("Add a bot"));
+  return h("div", {class: "host-part"},
+    few ? h("p", {id: "too-few", class: "muted"}, t("The first round can start once {n} have entered; you may add bots to play.", {n: night.least_entrants})) : null,
+    h("div", {class: "summary-actions"}, button, addBot), problem);
 }
 
 async function draw() {
@@ -117,9 +146,12 @@ async function draw() {
   fill(byId("night"),
     h("p", {class: "lead"}, t("{host} hosts {game}.", {host: night.host, game: gameLabel(games, night.game.split("(")[0])}), " ",
       tn("{n} table", "{n} tables", night.tables), ", ", tn("{n} round", "{n} rounds", night.rounds), "."),
-    h("p", {}, t("Share this page's address with the players.")),
+    h("p", {}, t("Share this page's address with the players."), " ",
+      t("At least {n} entrants play; a seat nobody takes at a table is played by a bot.", {n: night.least_entrants})),
     h("h2", {}, t("Entrants")),
-    h("p", {id: "entrants"}, night.entrants.length ? night.entrants.join(", ") : t("No entrants yet.")),
+    h("p", {id: "entrants"}, night.entrants.length
+      ? night.entrants.map((n) => (night.bots.includes(n) ? t("{name} (bot)", {name: n}) : n)).join(", ")
+      : t("No entrants yet.")),
     await seatPart(night),
     hostPart(night),
     night.played.map((r) => h("section", {class: "round"}, h("h3", {}, t("Round {number}", {number: r.number}), " ",
