@@ -16,6 +16,7 @@ from typing import Any
 import pytest
 from browserkit import assert_no_leak, keep_errors, live_match, wait_for, watch
 from serverkit import Client, ThreadServer, new_table
+from test_browser_access import assert_accessible
 from test_browser_play import click_turn, last_state, to_act
 from test_server_play import play_out
 from test_server_rated import account, join
@@ -45,6 +46,9 @@ def sign_up(page: Any, base: str, name: str) -> None:
     page.get_by_label("Name", exact=True).fill(name)
     page.get_by_label("Password", exact=True).fill(PASSWORD)
     page.get_by_role("button", name="Create the account").click()
+    page.locator("#me, #skip-passkey").first.wait_for()
+    if page.locator("#skip-passkey").count():  # where passkeys work, one is offered: not now
+        page.locator("#skip-passkey").click()
     page.locator("#me").wait_for()
     assert page.locator("#me").inner_text() == name
 
@@ -326,3 +330,42 @@ def test_a_refused_sign_in_is_told_in_the_readers_language(
     alert.filter(has_text=words).wait_for()
     assert alert.inner_text() == words
     assert page.locator("#passkey-sign-in").count() == 0  # reached by an IP address: no passkey offered
+
+
+def test_signing_up_is_a_dialog_with_a_title_a_way_out_and_a_passkey_offered_once_the_account_is_made(
+    web: ThreadServer, browser: Any
+) -> None:
+    base = web.base.replace("127.0.0.1", "localhost")  # passkeys need a name, not an address
+    page = new_page(browser, width=390)
+    cdp = page.context.new_cdp_session(page)
+    cdp.send("WebAuthn.enable")
+    options = {"protocol": "ctap2", "transport": "internal", "hasResidentKey": True, "hasUserVerification": True}
+    found = cdp.send(
+        "WebAuthn.addVirtualAuthenticator",
+        {"options": {**options, "isUserVerified": True, "automaticPresenceSimulation": True}},
+    )
+    page.goto(base + "/")
+    opener = page.locator("#sign-up")
+    opener.click()
+    dialog = page.get_by_role("dialog", name="Create an account")
+    dialog.wait_for()
+    assert page.evaluate("() => document.activeElement.id") == "signup-name"  # ready to type
+    assert page.locator("main").evaluate("(e) => e.closest('[inert]') !== null")  # the page behind, out of reach
+    assert_accessible(page, "the sign-up dialog")
+    page.keyboard.press("Escape")
+    dialog.wait_for(state="detached")
+    assert page.evaluate("() => document.activeElement.id") == "sign-up"  # the focus back where it was
+    opener.click()
+    dialog.get_by_role("button", name="Close").click()
+    dialog.wait_for(state="detached")
+    opener.click()
+    page.get_by_label("Name", exact=True).fill("Ann")
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_role("button", name="Create the account").click()
+    page.get_by_text("Your account is made.").wait_for()
+    assert_accessible(page, "the passkey offered after signing up")
+    page.get_by_role("button", name="Add a passkey").click()
+    page.locator("#me").wait_for()  # the page again, signed in
+    kept = cdp.send("WebAuthn.getCredentials", {"authenticatorId": found["authenticatorId"]})["credentials"]
+    assert len(kept) == 1 and kept[0]["rpId"] == "localhost"
+    assert page.errors == []

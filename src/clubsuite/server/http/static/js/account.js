@@ -6,7 +6,7 @@
 
 import {account, api, h} from "./dom.js";
 import {t} from "./i18n.js";
-import {passkeysPossible, signInWithPasskey} from "./passkey.js";
+import {addPasskey, passkeyTrouble, passkeysPossible, signInWithPasskey} from "./passkey.js";
 
 /** The seat tokens this browser keeps (``clubs.seat.<table>``). */
 function heldTokens() {
@@ -24,7 +24,7 @@ function heldTokens() {
   return tokens.slice(-20);
 }
 
-/** The form to sign up (``create``) or in; ``done`` runs once the browser is signed in. */
+/** The form to sign up (``create``) or in; ``done({name, password})`` runs once the browser is signed in. */
 export function signInForm(create, done) {
   const prefix = create ? "signup" : "signin";
   const name = h("input", {id: `${prefix}-name`, name: "name", autocomplete: "username", maxlength: "24", required: true});
@@ -51,7 +51,7 @@ export function signInForm(create, done) {
       await api(create ? "/account/signup" : "/account/login",
         {name: name.value.trim(), password: password.value, tokens: heldTokens()});
       await account(true);
-      done();
+      done({name: name.value.trim(), password: password.value});
     } catch (err) {
       problem.textContent = err.message;
       button.disabled = false;
@@ -77,17 +77,63 @@ export async function accountBox() {
     box.append(h("a", {href: `/player/${encodeURIComponent(me.name)}`, class: "me", id: "me"}, me.name), out);
     return box;
   }
-  const panel = h("div", {class: "account-panel", hidden: true});
-  const open = (create) => {
-    panel.replaceChildren(signInForm(create, () => location.reload()));
-    panel.hidden = false;
-    panel.querySelector("input").focus();
-  };
   box.append(
-    h("button", {type: "button", class: "link-button", id: "sign-in", onclick: () => open(false)}, t("Sign in")),
-    h("button", {type: "button", class: "link-button", id: "sign-up", onclick: () => open(true)}, t("Create an account")),
-    panel);
+    h("button", {type: "button", class: "link-button", id: "sign-in", onclick: (e) => accountDialog(false, e.currentTarget)}, t("Sign in")),
+    h("button", {type: "button", class: "link-button", id: "sign-up", onclick: (e) => accountDialog(true, e.currentTarget)}, t("Create an account")));
   return box;
+}
+
+/** Signing up or in, in a dialog over the page: its title, a × and Escape to close it (the focus goes back to the
+ * button that opened it), the form; once an account is made where passkeys work here, a passkey is offered before the
+ * page is shown again signed in. */
+function accountDialog(create, opener) {
+  const titleId = create ? "signup-title" : "signin-title";
+  const body = h("div", {class: "account-body"});
+  const onKey = (event) => { if (event.key === "Escape") close(); };
+  const close = () => {
+    document.removeEventListener("keydown", onKey);
+    backdrop.remove();
+    for (const el of document.body.children) el.inert = false;
+    opener.focus();
+  };
+  const backdrop = h("div", {class: "dialog-backdrop", onclick: (event) => { if (event.target === backdrop) close(); }},
+    h("section", {class: "account-dialog", role: "dialog", "aria-modal": "true", "aria-labelledby": titleId},
+      h("div", {class: "summary-head"},
+        h("h2", {id: titleId}, create ? t("Create an account") : t("Sign in")),
+        h("button", {type: "button", class: "close", dataset: {action: "close-account"}, "aria-label": t("Close"), onclick: close}, "\u00d7")),
+      create ? h("p", {class: "muted"}, t("An account keeps your name, your ratings and your matches, on every device you sign in on.")) : null,
+      body));
+  const signedIn = ({password} = {}) => {
+    if (!create || !passkeysPossible()) {
+      location.reload();
+      return;
+    }
+    const problem = h("p", {class: "error", role: "alert"});
+    const add = h("button", {type: "button", class: "primary", id: "offer-passkey"}, t("Add a passkey"));
+    add.addEventListener("click", async () => {
+      add.disabled = true;
+      problem.textContent = "";
+      try {
+        await addPasskey(password);
+        location.reload();
+      } catch (err) {
+        problem.textContent = passkeyTrouble(err, true);
+        add.disabled = false;
+      }
+    });
+    body.replaceChildren(
+      h("p", {role: "status"}, t("Your account is made.")),
+      h("p", {}, t("Add a passkey to sign in next time with this device's screen lock, fingerprint or face instead of your password?")),
+      h("div", {class: "summary-actions"}, add,
+        h("button", {type: "button", id: "skip-passkey", onclick: () => location.reload()}, t("Not now"))),
+      problem);
+    add.focus();
+  };
+  body.append(signInForm(create, signedIn));
+  for (const el of document.body.children) el.inert = true; // the page behind, out of reach
+  document.body.append(backdrop);
+  document.addEventListener("keydown", onKey);
+  backdrop.querySelector("input").focus();
 }
 
 /** A rating as people read it: "1480 ± 120"; a provisional one (too few rated matches yet) as "1560?". */

@@ -79,6 +79,19 @@ export async function signInWithPasskey(button, problem, tokens, done) {
   }
 }
 
+/** Add a passkey to the signed-in account: the server asks the password again, the browser makes the passkey. A
+ * refusal is thrown (``passkeyTrouble`` words it). */
+export async function addPasskey(password) {
+  const opened = await api("/account/passkeys/options", {password});
+  const credential = await navigator.credentials.create({publicKey: creationOptions(opened.options)});
+  await api("/account/passkeys", {ticket: opened.ticket, credential: answer(credential)});
+}
+
+/** What went wrong making or using a passkey, in words. */
+export function passkeyTrouble(err, making = false) {
+  return trouble(err, making);
+}
+
 /** The profile's part for one's own passkeys: the list (the browser each was made in, when, last used), a button
  * to remove each, and a form to add a passkey (the password asked again). ``agentWords`` and ``when`` word a browser and a time. */
 export async function passkeysPart(agentWords, when) {
@@ -115,10 +128,9 @@ export async function passkeysPart(agentWords, when) {
     problem.textContent = told.textContent = "";
     add.disabled = true;
     try {
-      const opened = await api("/account/passkeys/options", {password: password.value});
+      const typed = password.value;
       password.value = "";
-      const credential = await navigator.credentials.create({publicKey: creationOptions(opened.options)});
-      await api("/account/passkeys", {ticket: opened.ticket, credential: answer(credential)});
+      await addPasskey(typed);
       await show();
       told.textContent = t("The passkey is added: you can sign in with it instead of your password.");
     } catch (err) {
