@@ -256,4 +256,8 @@ def test_the_score_sheet_keeps_numbers_in_the_column_and_each_hands_details_in_a
             page.keyboard.press("Escape")
             dialog.wait_for(state="detached")
             assert page.evaluate("() => document.activeElement.dataset.action") == "hand-details-0"
+            sheet.locator('[data-action="hand-details-all"]').click()  # every hand, each with its words
+            assert dialog.locator("td.details").count() == 1 and dialog.evaluate(BROKEN_WORDS) == [], (lang, width)
+            dialog.get_by_role("button", name=page.locator(".score-details .close").get_attribute("aria-label")).click()
+            dialog.wait_for(state="detached")
     assert page.errors == []

@@ -224,7 +224,7 @@ class ClubNights:
             if len(state["entrants"]) >= state["tables"] * info.n_seats(options):
                 raise Refused("full", "every seat of this club night's tables is taken")
             taken = [e["name"] for e in state["entrants"]]
-            name = persona_names(f"night {night_id}", [len(taken)], taken)[len(taken)]
+            name = _bot_entrant_name(night_id, taken)
             state["entrants"].append(
                 # a bot holds no token: the hash of one never given out
                 {
@@ -313,12 +313,7 @@ class ClubNights:
         seated: dict[str, dict[str, Any]] = {}
         try:
             for seats in layout:
-                requests = [  # a free seat: the night's bot; a bot entrant's: its own level
-                    SeatRequest("bot", state["bot"] if e is None else names[e]["bot"])
-                    if e is None or names[e].get("bot")
-                    else SeatRequest("person")
-                    for e in seats
-                ]
+                requests = [_request(e, names, state["bot"]) for e in seats]
                 table = await self.hub.create_table(state["spec"], requests, settings, seed=seed, creator=creator)
                 round_tables.append({"table": table.id, "seats": seats})
                 for seat_no, entrant in enumerate(seats):
@@ -453,3 +448,22 @@ class ClubNights:
                 name = "'" + name
             writer.writerow([r["place"], name, r["match_points"], r["most"], r["share"], r["points"]])
         return out.getvalue()
+
+
+def _bot_entrant_name(night_id: str, taken: list[str]) -> str:
+    """A name for a bot entrant like a table's bots' (``Cleo``), that looks like no entrant's (as entries are
+    compared: :func:`looks_alike`)."""
+    for k in range(len(taken), len(taken) + 64):
+        name = persona_names(f"night {night_id}", [k], taken)[k]
+        if not any(looks_alike(name, other) for other in taken):
+            return name
+    return f"Bot {secrets.token_hex(2)}"  # every name tried looks like an entrant's: one no person can type alike
+
+
+def _request(entrant: str | None, names: dict[str, dict[str, Any]], level: str) -> SeatRequest:
+    """The seat a round's table is made with for ``entrant``: a person's to be taken, a bot entrant's (its level and
+    its name), or, free, the night's bot."""
+    if entrant is None:
+        return SeatRequest("bot", level)
+    found = names[entrant]
+    return SeatRequest("bot", found["bot"], found["name"]) if found.get("bot") else SeatRequest("person")

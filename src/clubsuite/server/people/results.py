@@ -252,6 +252,6 @@ def _rating_around(
     if row is None:
         return None, None
     if row.mu_before is None or row.sigma_before is None or row.matches_before is None:
-        return None, (Skill(row.mu, row.sigma), 0)
+        return None, None  # rated before the history kept where it moved from: no change to show
     n = int(row.matches_before)
     return (Skill(row.mu_before, row.sigma_before), n), (Skill(row.mu, row.sigma), n + 1)

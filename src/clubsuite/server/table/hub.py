@@ -321,7 +321,7 @@ class Hub:
                 raise InvalidOptionsError(
                     f"seat {i}: unknown bot {bot!r}; the bots for {info.name} are {', '.join(known)}"
                 )
-            rows.append(SeatRow(i, req.kind, bot, None, None))
+            rows.append(SeatRow(i, req.kind, bot, req.name if req.kind == "bot" else None, None))
         if settings.rated and not any(r.kind == "person" for r in rows):
             raise InvalidOptionsError(
                 "table setting rated=true: a rated table needs a person's seat (bots alone would only rate one another)"

@@ -255,8 +255,7 @@ class LiveTable:
     def seat_names(self) -> list[JsonObject]:
         """Every seat as anyone may see it: kind, name, whether someone is connected, whether a bot plays it."""
         now = time.monotonic()
-        people = [s.name for s in self.seats if s.kind == "person" and s.name]
-        bots = persona_names(self.id, [s.seat for s in self.seats if s.kind == "bot"], people)
+        bots = self.bot_names()
         out: list[JsonObject] = []
         for s in self.seats:
             row: JsonObject = {
@@ -533,8 +532,16 @@ class LiveTable:
         names it); a person's seat never taken, by its number."""
         if seat.kind == "person":
             return seat.name or f"seat {seat.seat + 1}"
-        people = [s.name for s in self.seats if s.kind == "person" and s.name]
-        return persona_names(self.id, [s.seat for s in self.seats if s.kind == "bot"], people)[seat.seat]
+        return self.bot_names()[seat.seat]
+
+    def bot_names(self) -> dict[int, str]:
+        """The name of each bot's seat: the one it was made with (a club night's bot entrant keeps its name from
+        table to table), else one chosen from the table (:func:`persona_names`), never like a person's or another
+        bot's there."""
+        named = {s.seat: s.name for s in self.seats if s.kind == "bot" and s.name}
+        people = [s.name for s in self.seats if s.kind == "person" and s.name] + list(named.values())
+        unnamed = [s.seat for s in self.seats if s.kind == "bot" and not s.name]
+        return {**persona_names(self.id, unnamed, people), **named}
 
     def record(self, match: SomeMatch | None = None) -> JsonObject:
         """The record of the match in progress or just ended (seeded: its deals follow from the seed)."""

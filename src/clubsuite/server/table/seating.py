@@ -48,6 +48,8 @@ class SeatRequest:
 
     kind: str
     bot: str | None = None
+    name: str | None = None
+    """A bot's own name (a club night's bot entrant); None: the table names it."""
 
 
 class TableKeeper(Protocol):

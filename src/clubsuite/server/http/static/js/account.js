@@ -90,10 +90,16 @@ function accountDialog(create, opener) {
   const titleId = create ? "signup-title" : "signin-title";
   const body = h("div", {class: "account-body"});
   const onKey = (event) => { if (event.key === "Escape") close(); };
+  let signedUp = false; // the account is made: closing shows the page again, signed in
+  const behind = [...document.body.children].filter((el) => !el.inert && el.id !== "announcer");
   const close = () => {
+    if (signedUp) {
+      location.reload();
+      return;
+    }
     document.removeEventListener("keydown", onKey);
     backdrop.remove();
-    for (const el of document.body.children) el.inert = false;
+    for (const el of behind) el.inert = false;
     opener.focus();
   };
   const backdrop = h("div", {class: "dialog-backdrop", onclick: (event) => { if (event.target === backdrop) close(); }},
@@ -108,6 +114,7 @@ function accountDialog(create, opener) {
       location.reload();
       return;
     }
+    signedUp = true;
     const problem = h("p", {class: "error", role: "alert"});
     const add = h("button", {type: "button", class: "primary", id: "offer-passkey"}, t("Add a passkey"));
     add.addEventListener("click", async () => {
@@ -130,7 +137,7 @@ function accountDialog(create, opener) {
     add.focus();
   };
   body.append(signInForm(create, signedIn));
-  for (const el of document.body.children) el.inert = true; // the page behind, out of reach
+  for (const el of behind) el.inert = true; // the page behind out of reach (its spoken announcements still heard)
   document.body.append(backdrop);
   document.addEventListener("keydown", onKey);
   backdrop.querySelector("input").focus();

@@ -289,11 +289,11 @@ export function scoreSheet({game, view, hands, name, n, label = null, onDetails 
   const foot = [h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Total")), seats.map((s) => h("td", {class: "num"}, String(totals[s]))), inColumn ? h("td", {}, "") : null)];
   if (view && game === "partnership" && view.team_totals) {
     foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Teams")),
-      h("td", {colspan: String(n + 1)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
+      h("td", {colspan: String(inColumn ? n + 1 : n)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
   }
   if (view && game === "northstar" && teamsOf(view) > 0) {
     foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Teams")),
-      h("td", {colspan: String(n + 1)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
+      h("td", {colspan: String(inColumn ? n + 1 : n)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
   }
   return h("div", {class: "score-box", tabindex: "0", role: "region", "aria-label": label ?? t("scores")},
     h("table", {class: "scores"}, h("caption", {}, t("Scores")), h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, foot)),

@@ -78,7 +78,8 @@ async function seatPart(night) {
   if (!mine) {
     if (night.played.length) return null;
     const name = h("input", {id: "entrant-name", maxlength: "24", value: me ? me.name : store.get("name", ""), readonly: Boolean(me)});
-    const problem = h("p", {class: "error", role: "alert"}, enterProblem);
+    // a refusal kept from before this redraw is shown, not announced again (the page redraws every few seconds)
+    const problem = h("p", {class: "error"}, enterProblem);
     const form = h("form", {class: "panel", novalidate: true},
       h("div", {class: "field"}, h("label", {for: "entrant-name"}, t("Your name")), name),
       h("button", {type: "submit", class: "primary", id: "enter"}, t("Enter the club night")), problem);
@@ -91,6 +92,7 @@ async function seatPart(night) {
         draw();
       } catch (err) {
         enterProblem = nightWords(err);
+        problem.setAttribute("role", "alert");
         problem.textContent = enterProblem;
       }
     });
@@ -109,7 +111,7 @@ function hostPart(night) {
   if (!me || me.name !== night.host || night.over) return null;
   const last = night.played[night.played.length - 1];
   if (last && !last.done) return h("p", {class: "muted"}, t("Round {number} is being played.", {number: last.number}));
-  const problem = h("p", {class: "error", role: "alert"}, hostProblem);
+  const problem = h("p", {class: "error"}, hostProblem); // kept, not announced again
   const few = night.entrants.length < night.least_entrants;
   const button = h("button", {type: "button", class: "primary", id: "next-round", disabled: few, "aria-describedby": few ? "too-few" : null},
     t("Start round {number}", {number: night.played.length + 1}));
@@ -121,6 +123,7 @@ function hostPart(night) {
       draw();
     } catch (err) {
       hostProblem = nightWords(err);
+      problem.setAttribute("role", "alert");
       problem.textContent = hostProblem;
       what.disabled = false;
     }

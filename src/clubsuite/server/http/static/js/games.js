@@ -993,7 +993,7 @@ function handAccount(game, hand, name) {
   const {game: g} = readSpec(game);
   const w = seatWords(name);
   if (g === "whist") {
-    const tricks = hand.tricks_won ? t("tricks {tricks}", {tricks: hand.tricks_won.join("-")}) : "";
+    const tricks = hand.tricks_won ? t("tricks {tricks}", {tricks: hand.tricks_won.join("\u2011")}) : ""; // a hyphen no line breaks at
     const ex = hand.exchanged || [];
     let exchanged;
     if (!ex.length) exchanged = t("nobody exchanged");
@@ -1011,7 +1011,7 @@ function handAccount(game, hand, name) {
     return t("{name} needed {needed} tricks and took {taken}: {result}", {...p, name: w.listObject(c.team)});
   }
   if (g === "partnership") {
-    const tricks = hand.tricks_won ? t("tricks {tricks}", {tricks: hand.tricks_won.join("-")}) : "";
+    const tricks = hand.tricks_won ? t("tricks {tricks}", {tricks: hand.tricks_won.join("\u2011")}) : ""; // a hyphen no line breaks at
     const n = hand.tricks_won ? hand.tricks_won.length : 4;
     const teams = hand.team_scores ? hand.team_scores.map((v, team) => `${w.listObject(seatsOfTeam(n, 2, team))} ${v}`).join(", ") : "";
     return [tricks, teams].filter(Boolean).join("; ");

@@ -377,7 +377,10 @@ function takeState(msg) {
   state.legal = msg.legal;
   state.notes = msg.notes ?? {};
   state.toAct = msg.to_act;
-  if (msg.over && !state.over) state.resultClosed = false;
+  if (msg.over && !state.over) {
+    state.resultClosed = false;
+    state.scoreDetails = null; // the end-of-match dialog takes its place
+  }
   state.over = msg.over;
   state.result = msg.result;
   state.clock = msg.clock;
@@ -1273,8 +1276,7 @@ async function newOpponents() {
     location.href = `/table/${encodeURIComponent(joined.table)}`;
   } catch (err) {
     state.error = err.message;
-    state.resultClosed = true;
-    render();
+    closeResult(); // the refusal shows at the table; the focus on "Show the result"
   }
 }
 
@@ -1312,6 +1314,7 @@ async function rematch() {
     await api(`/tables/${encodeURIComponent(tableId)}/rematch`, {token: state.token});
     state.hands = [];
     state.summary = null;
+    state.scoreDetails = null;
   } catch (err) {
     state.error = err.message;
     render();
