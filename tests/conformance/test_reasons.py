@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 
+from clubsuite.engine import games, load_part
 from clubsuite.reasons import Reason, kind_of, reason_of, templates
 from conformance.harness import CASES
 from conformance.refusals import refusals
@@ -60,6 +61,8 @@ def test_every_refusal_carries_a_reason_code_its_ruling_and_parameters(key: str)
 
 
 def test_every_template_names_its_parameters_by_kind_and_cites_a_ruling_it_names() -> None:
+    for info in games():  # every game's templates: its refusals, and its notes on what an offered action does
+        load_part(info, "present")
     for code, kind in templates().items():
         game = code.split(".")[0]
         assert game and code.count(".") == 1, code

@@ -166,7 +166,9 @@ def test_play_default_bots_are_the_heuristic_bot(tmp_path: Path) -> None:
     result = run(["play", "free", "--seed", "4", "--save", str(path)], "q\n")
     assert "Traceback" not in result.stderr
     assert result.returncode == 0
-    assert [seat["name"] for seat in json.loads(path.read_text())["seats"]] == ["you", "heuristic", "heuristic"]
+    seats = json.loads(path.read_text())["seats"]
+    assert [seat.get("bot") for seat in seats] == [None, "heuristic", "heuristic"]
+    assert [seat["name"] for seat in seats] == ["you", *seat_names(result.stdout)[1:]]  # as the screen named them
     assert seated(result.stdout)[1:] == [(name, "normal bot") for name in seat_names(result.stdout)[1:]]
 
 

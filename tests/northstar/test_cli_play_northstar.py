@@ -282,7 +282,9 @@ def test_default_bots_are_the_heuristic_bot(tmp_path: Path) -> None:
     path = tmp_path / "quit.json"
     result = run(["play", "northstar", "--players", "3", "--seed", "1", "--save", str(path)], "q\n")
     assert result.returncode == 0, result.stderr
-    assert [seat["name"] for seat in json.loads(path.read_text())["seats"]] == ["you", "heuristic", "heuristic"]
+    seats = json.loads(path.read_text())["seats"]
+    assert [seat.get("bot") for seat in seats] == [None, "heuristic", "heuristic"]
+    assert [seat["name"] for seat in seats] == ["you", *seat_names(result.stdout)[1:]]  # as the screen named them
     assert [level for _, level in seated(result.stdout)] == [None, "normal bot", "normal bot"]
 
 

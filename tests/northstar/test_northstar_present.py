@@ -35,12 +35,12 @@ def test_two_wild_fifteens_are_offered_as_themselves_first_since_only_that_takes
     assert [o.text for o in offers] == ["pass", "15H 15S", "15H=14 15S=14"]
     assert offers[0].note is None
     assert offers[1].note is not None and offers[2].note is not None
-    assert offers[1].note.code == "northstar.does.take_at_once" and offers[1].note.rule == "NS-4"
+    assert offers[1].note.code == "northstar.offer_takes_at_once" and offers[1].note.rule == "NS-4"
     assert str(offers[1].note) == "2 cards of 15, takes the trick at once"
-    assert offers[2].note.code == "northstar.does.not_at_once" and offers[2].note.rule == "NS-9"
+    assert offers[2].note.code == "northstar.offer_not_at_once" and offers[2].note.rule == "NS-9"
     assert str(offers[2].note) == "2 cards of 14, does not take the trick at once"
     assert offers[2].note.to_json()["params"]["reason"] == {
-        "code": "northstar.does.set",
+        "code": "northstar.offer_set",
         "rule": "NS-3",
         "params": {"count": 2, "value": 14},
     }
@@ -106,4 +106,4 @@ def test_a_lone_wild_fifteen_says_only_whether_it_takes_the_trick_at_once_its_va
     singles = [(o.text, o.note) for o in offered(INFO, match) if " " not in o.text and o.text.startswith("15S")]
     assert [t for t, _ in singles] == ["15S", *(f"15S={v}" for v in range(14, 0, -1))]
     assert [str(n) for _, n in singles[:2]] == ["takes the trick at once", "does not take the trick at once"]
-    assert {n.code for _, n in singles[1:] if n is not None} == {"northstar.does.one_not_at_once"}
+    assert {n.code for _, n in singles[1:] if n is not None} == {"northstar.offer_one_not_at_once"}

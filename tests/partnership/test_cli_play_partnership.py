@@ -131,10 +131,12 @@ def test_watch_shows_every_hand_and_pass_and_its_record_replays(tmp_path: Path) 
     assert replay.returncode == 0, replay.stderr
     text = replay.stdout
     assert text.startswith("Clubs (partnership): partnership\n")
-    for needle in ("pass to the left: seat 1 (random) gives ", "hand 2: dealer seat 2 (heuristic); no pass (CP-2)"):
+    # the replay names the seats as the table did, and says which bot played each
+    assert f"seats: 0 {zero} (bot heuristic), 1 {one} (bot random), 2 {two} (bot heuristic)" in text
+    for needle in (f"pass to the left: seat 1 ({one}) gives ", f"hand 2: dealer seat 2 ({two}); no pass (CP-2)"):
         assert needle in text
-    assert re.search(r"points seats 0 \+ 2 \(heuristic, heuristic\): \d+ tricks \+ \d+ clubs", text)
-    assert "winners: seat 0 (heuristic), seat 2 (heuristic)" in text
+    assert re.search(rf"points seats 0 \+ 2 \({zero}, {two}\): \d+ tricks \+ \d+ clubs", text)
+    assert f"winners: seat 0 ({zero}), seat 2 ({two})" in text
 
 
 def test_simulate_reports_each_partnership_with_its_interval() -> None:

@@ -38,7 +38,7 @@ def reason_messages() -> Iterator[Message]:
     for info in games():  # every game registered, and with it every game's refusals
         load_part(info, "present")  # and the notes on what an offered action does (clubsuite.present)
     for code, kind in sorted(templates().items()):
-        what = "What an offered action does" if ".does." in code else "Refusal"
+        what = "What an offered action does" if ".offer_" in code else "Refusal"
         note = f"{what} {code}" + (f" (ruling {kind.rule})" if kind.rule else "") + ". Parameters: "
         note += ", ".join(sorted(kind.fields())) or "none"
         yield Message(kind.text, kind.plural, code, note)

@@ -17,17 +17,17 @@ from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.present import Offered
 from clubsuite.reasons import Reason, template
 
-SET = template("northstar.does.set", "{count} cards of {value}", rule="NS-3")
+SET = template("northstar.offer_set", "{count} cards of {value}", rule="NS-3")
 """A reading as a set: ``count`` cards of ``value``."""
-RUN = template("northstar.does.run", "a run from {low} to {high}", rule="NS-3")
+RUN = template("northstar.offer_run", "a run from {low} to {high}", rule="NS-3")
 """A reading as a run from ``low`` to ``high``."""
-TAKES_AT_ONCE = template("northstar.does.take_at_once", "{reason}, takes the trick at once", rule="NS-4")
+TAKES_AT_ONCE = template("northstar.offer_takes_at_once", "{reason}, takes the trick at once", rule="NS-4")
 """A set or run whose top card is a 15 played as itself, where another reading of the same cards would not be."""
-NOT_AT_ONCE = template("northstar.does.not_at_once", "{reason}, does not take the trick at once", rule="NS-9")
+NOT_AT_ONCE = template("northstar.offer_not_at_once", "{reason}, does not take the trick at once", rule="NS-9")
 """A set or run where a wild 15 stands for another value, where another reading of the same cards takes the trick."""
-ONE_AT_ONCE = template("northstar.does.one_at_once", "takes the trick at once", rule="NS-4")
+ONE_AT_ONCE = template("northstar.offer_one_at_once", "takes the trick at once", rule="NS-4")
 """A lone 15 played as itself (its value is said beside it)."""
-ONE_NOT_AT_ONCE = template("northstar.does.one_not_at_once", "does not take the trick at once", rule="NS-9")
+ONE_NOT_AT_ONCE = template("northstar.offer_one_not_at_once", "does not take the trick at once", rule="NS-9")
 """A lone wild 15 standing for another value (its value is said beside it)."""
 
 

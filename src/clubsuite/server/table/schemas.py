@@ -237,7 +237,7 @@ _NOTES: JsonObject = {
     "the page words from its catalog; the legal list then offers the strongest reading of those cards first",
     "additionalProperties": {
         **_REASON,
-        "description": "what the action does, as data: a stable code (GAME.does.WHAT), the ruling "
+        "description": "what the action does, as data: a stable code (GAME.offer_WHAT), the ruling "
         "behind it and its parameters (a nested reason among them), which a page words from its catalog",
     },
 }
