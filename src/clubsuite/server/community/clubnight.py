@@ -188,11 +188,7 @@ class ClubNights:
         entrant = secrets.token_urlsafe(6)
 
         def add(state: dict[str, Any]) -> None:
-            if state["played"]:
-                raise Refused("started", "this club night has begun: entries are closed")
-            info, options = resolve(state["spec"])
-            if len(state["entrants"]) >= state["tables"] * info.n_seats(options):
-                raise Refused("full", "every seat of this club night's tables is taken")
+            _check_open(state)
             for e in state["entrants"]:
                 if user is not None and e["user_id"] == user.id:
                     raise Refused("already_entered", "you have entered this club night already")
@@ -218,11 +214,7 @@ class ClubNights:
         made: list[str] = []
 
         def add(state: dict[str, Any]) -> None:
-            if state["played"]:
-                raise Refused("started", "this club night has begun: entries are closed")
-            info, options = resolve(state["spec"])
-            if len(state["entrants"]) >= state["tables"] * info.n_seats(options):
-                raise Refused("full", "every seat of this club night's tables is taken")
+            _check_open(state)
             taken = [e["name"] for e in state["entrants"]]
             name = _bot_entrant_name(night_id, taken)
             state["entrants"].append(
@@ -467,3 +459,12 @@ def _request(entrant: str | None, names: dict[str, dict[str, Any]], level: str) 
         return SeatRequest("bot", level)
     found = names[entrant]
     return SeatRequest("bot", found["bot"], found["name"]) if found.get("bot") else SeatRequest("person")
+
+
+def _check_open(state: dict[str, Any]) -> None:
+    """Refuse a new entrant (a person or a bot) once the night has begun or every seat of its tables is taken."""
+    if state["played"]:
+        raise Refused("started", "this club night has begun: entries are closed")
+    info, options = resolve(state["spec"])
+    if len(state["entrants"]) >= state["tables"] * info.n_seats(options):
+        raise Refused("full", "every seat of this club night's tables is taken")
