@@ -22,7 +22,7 @@ function scoringAnchor(game) {
 
 /** The coach's panel for this moment of the table. ``state`` is the table page's: game, view, legal, whose turn,
  * the last refusal and the hands scored; ``name(seat)`` names a seat. */
-export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error, errorRule, hands, name, over}) {
+export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error, errorRule, hands, name, over, folded = false, onFold = null}) {
   const steps = [];
   if (error) {
     steps.push(h("div", {class: "coach-step coach-refused", role: "status"},
@@ -51,7 +51,13 @@ export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error
       h("p", {}, handWords(game, last, name)),
       h("a", {href: rulesLink(game, scoringAnchor(game), spec), target: "_blank", rel: "noopener"}, t("How scoring works"))));
   }
-  return h("section", {class: "coach", "aria-label": t("Coach"), "aria-live": "polite"},
-    h("h2", {}, t("Your first hand, explained")), ...steps,
-    h("p", {class: "coach-foot"}, h("a", {href: rulesLink(game, null, spec), target: "_blank", rel: "noopener"}, t("How to play"))));
+  // the coach folds to its title line (on every width), so that the table and the hand have the room; what it would
+  // say is still read out (the live region), and the prompt under the table says what to do
+  const fold = onFold ? h("button", {type: "button", class: "coach-fold", "aria-expanded": folded ? "false" : "true",
+    "aria-controls": "coach-body", dataset: {action: "coach-fold"}, onclick: onFold}, folded ? t("Show the coach") : t("Hide the coach")) : null;
+  return h("section", {class: `coach${folded ? " folded" : ""}`, "aria-label": t("Coach"), "aria-live": "polite"},
+    h("div", {class: "coach-head"}, h("h2", {}, t("Your first hand, explained")), fold),
+    h("div", {id: "coach-body", hidden: folded},
+      ...steps,
+      h("p", {class: "coach-foot"}, h("a", {href: rulesLink(game, null, spec), target: "_blank", rel: "noopener"}, t("How to play")))));
 }

@@ -596,6 +596,8 @@ function coaching(game) {
   return coachPanel({
     game, spec: spec(), view: state.view, legal: state.legal, myTurn: myTurn(), toAct: state.toAct, error: state.error,
     errorRule: state.errorRule, hands: state.hands, name, over: state.over,
+    folded: store.get("coachFolded", false) === true,
+    onFold: () => { store.set("coachFolded", store.get("coachFolded", false) !== true); render(); },
   });
 }
 
@@ -650,7 +652,6 @@ function render() {
   const board = h("div", {class: "board", dataset: {version: String(state.version)}},
     felt({game, view: state.view, seats: state.table.seats, me: state.seat, name, clock: state.clock, middle}),
     handSummary(), // under the table, never over the last trick
-    coaching(game),
     meBar(game),
     state.seat === null ? null : h("section", {class: "my-area", "aria-label": t("your cards")},
       extraRows(game, parts),
@@ -721,16 +722,26 @@ function meBar(game) {
       h("p", {id: "turn"}, ...promptParts(asked)), // read out by the page's live region when the turn comes
       reason ? h("button", {type: "button", class: "why-button", "aria-expanded": state.whyOpen ? "true" : "false", dataset: {action: "why"},
         onclick: () => { state.whyOpen = !state.whyOpen; render(); }}, t("why?")) : null,
-      reason && state.whyOpen ? h("div", {class: "why", role: "note"},
-        reason.said ? h("p", {class: "why-said"}, said(reason.said)) : null,
-        reason.text ? [h("strong", {}, reason.title ?? t("The rule")), h("p", {}, reason.text)] : null,
-        reason.rule ? ruleLine(game, reason.rule) : null) : null,
-      state.error ? h("p", {class: "error", role: "alert", id: "refusal"}, said(state.error)) : null,
-      state.error && state.errorRule && ruleText(state.errorRule) ? h("details", {class: "why-refused"},
-        h("summary", {}, t("why?")), h("strong", {}, ruleTitle(state.errorRule) ?? t("The rule")), h("p", {}, ruleText(state.errorRule)),
-        ruleLine(game, state.errorRule)) : null,
-      state.hint ? h("p", {class: "hint", role: "status"}, said(t("Hint: {play}", {play: playShort(state.hint)}))) : null,
+      notes(game, reason),
       state.over && state.resultClosed ? h("button", {type: "button", dataset: {action: "show-result"}, onclick: () => { state.resultClosed = false; render(); }}, t("Show the result")) : null));
+}
+
+/** What is said under the prompt for a moment: the why, a refusal and its rule, a hint. On a laptop they float over
+ * the foot of the felt (the table's height is fixed there, and the hand must stay in sight); on a phone they run on
+ * under the prompt. */
+function notes(game, reason) {
+  const lines = [
+    reason && state.whyOpen ? h("div", {class: "why", role: "note"},
+      reason.said ? h("p", {class: "why-said"}, said(reason.said)) : null,
+      reason.text ? [h("strong", {}, reason.title ?? t("The rule")), h("p", {}, reason.text)] : null,
+      reason.rule ? ruleLine(game, reason.rule) : null) : null,
+    state.error ? h("p", {class: "error", role: "alert", id: "refusal"}, said(state.error)) : null,
+    state.error && state.errorRule && ruleText(state.errorRule) ? h("details", {class: "why-refused"},
+      h("summary", {}, t("why?")), h("strong", {}, ruleTitle(state.errorRule) ?? t("The rule")), h("p", {}, ruleText(state.errorRule)),
+      ruleLine(game, state.errorRule)) : null,
+    state.hint ? h("p", {class: "hint", role: "status"}, said(t("Hint: {play}", {play: playShort(state.hint)}))) : null,
+  ].filter(Boolean);
+  return lines.length ? h("div", {class: "notes"}, lines) : null;
 }
 
 function restoreFocus() {
@@ -775,7 +786,11 @@ function extraParts(game, parts) {
         onclick: () => act(parts.singles.get(c.text)),
       })))));
   }
-  if (game === "free" && v.chest) rows.push(h("div", {class: "extra"}, h("h2", {}, t("The treasure chest (now in your hand)")), cardRow(sortHand(parseCards(v.chest)), "small")));
+  if (game === "free" && v.chest) { // folded: its cards are in the hand already (the fold says which they were)
+    const chest = sortHand(parseCards(v.chest));
+    const title = t("The treasure chest (now in your hand)");
+    rows.push(h("details", {class: "extra"}, h("summary", {}, tn("{title} ({n} card)", "{title} ({n} cards)", chest.length, {title})), cardRow(chest, "small")));
+  }
   if (game === "free" && v.discards) rows.push(h("div", {class: "extra"}, h("h2", {}, t("Your discards")), cardRow(parseCards(v.discards), "small")));
   if (game === "free" && v.pass_choice) rows.push(h("div", {class: "extra"}, h("h2", {}, t("You pass to your right")), cardRow(parseCards(v.pass_choice), "small")));
   if (game === "partnership" && v.given) rows.push(h("div", {class: "extra"}, h("h2", {}, t("You passed")), cardRow(parseCards(v.given), "small")));
@@ -1020,6 +1035,7 @@ function sidePanels(game, n) {
       onclick: () => { state.drawer = state.drawer === key ? null : key; render(); }}, key === "chat" ? chatLabel() : label)));
   const close = () => h("button", {type: "button", class: "drawer-close", dataset: {action: "drawer-close"}, onclick: () => { state.drawer = null; render(); }}, t("Close"));
   return h("aside", {class: "side"},
+    coaching(game), // at the head of the side column on a wide screen; under the hand on a narrow one
     tabs,
     h("div", {class: "drawer", dataset: {drawer: "facts"}},
       h("h2", {class: "drawer-title"}, t("About this hand")),

@@ -1,0 +1,221 @@
+"""The table fits the screen it is played on, as a card room's does. On a laptop (1280x800, 1366x768) the page never
+scrolls in play, in any game, phase or language: the seats, the cards on the table, the prompt, the hand and every
+action are in sight at once — through an auction, the three-card pass, the wild 15's picker, the screen-reader mode
+(its typed move always open), a refusal with its why and a hint, and with the coach of "Learn to play" on (which
+sits at the head of the side column there). On a phone (390x844, 360x740) the table and the hand are on the first
+screen, the coach on too, and the coach folds on every width."""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import Watched, decide, last_message, offered, seeded_table, tap, wait_for, watch
+from serverkit import ThreadServer, post
+from test_browser_table import new_page, northstar_wild_deal
+
+from clubsuite.server.store.database import Store
+from clubsuite.server.table import seating
+
+LAPTOPS = [{"width": 1280, "height": 800}, {"width": 1366, "height": 768}]
+PHONES = [{"width": 390, "height": 844}, {"width": 360, "height": 740}]
+
+CASES = [
+    # (rules, seats, seed, language, screen-reader mode): every game and the longest words (German) at least once,
+    # the phases that add to the table (an auction's bid cards, a pass's chosen cards) met in the first decisions
+    ("free", 3, 5, "de", True),  # the auction first: the bid cards over the hand, the typed move open
+    ("partnership", 4, 3, "nl", True),  # the three-card pass first
+    ("whist", 3, 4, "fr", False),
+    ("northstar(players=6, teams=3x2)", 6, 6, "de", True),  # six seats round the felt, team badges
+    ("northstar(players=5, wild_fifteens=true)", 5, 2, "en", False),
+]
+
+OUT_OF_SIGHT = """(parts) => {
+  // what a player must see while playing, each part whole: inside the window, and not cut by the table's own edge
+  const problems = [];
+  const page = document.documentElement;
+  if (page.scrollHeight > innerHeight + 1) problems.push(`the page scrolls: ${page.scrollHeight} > ${innerHeight}`);
+  const board = document.querySelector(".board");
+  if (board.scrollHeight > board.clientHeight + 1) {
+    problems.push(`the table scrolls: ${board.scrollHeight} > ${board.clientHeight}`);
+  }
+  const edge = board.getBoundingClientRect();
+  for (const sel of parts) {
+    for (const el of document.querySelectorAll(sel)) {
+      const r = el.getBoundingClientRect();
+      if (!r.height) continue;
+      const where = `${sel} at ${Math.round(r.top)}..${Math.round(r.bottom)}`;
+      const off = r.top < -1 || r.bottom > innerHeight + 1 || r.left < -1 || r.right > innerWidth + 1;
+      const cut = board.contains(el) && (r.bottom > edge.bottom + 1 || r.top < edge.top - 1);
+      if (off) problems.push(`${where} is off the screen`);
+      else if (cut) problems.push(`${where} is cut by the table's edge`);
+    }
+  }
+  return problems;
+}"""
+IN_PLAY = [".felt .seat", ".trick-area", ".me-bar", "#turn", ".my-area > .hand", ".extras", ".controls", ".wild-picker"]
+
+
+@pytest.fixture
+def web(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadServer]:
+    monkeypatch.setattr(seating, "TUTORIAL_PACE", 0.0)  # a guided hand's bots wait for a newcomer; a test need not
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        yield running
+
+
+def assert_fits(w: Watched, what: str, parts: list[str] = IN_PLAY) -> None:
+    problems = w.page.evaluate(OUT_OF_SIGHT, parts)
+    assert problems == [], f"{what}: {problems}"
+
+
+def people_and_bots(seats: int) -> list[dict[str, Any]]:
+    return [{"kind": "person"}] + [{"kind": "bot", "bot": "normal"}] * (seats - 1)
+
+
+def refuse_explain_and_hint(w: Watched) -> None:
+    """A refused typed move, its why unfolded, the prompt's why unfolded, and a hint: all shown at once."""
+    page = w.page
+    before = sum(1 for m in w.received if m["type"] == "error")
+    page.locator("#typed").fill("2C 2C 2C")
+    page.locator("#typed").press("Enter")
+    wait_for(lambda: sum(1 for m in w.received if m["type"] == "error") > before, 20, "no refusal came", page)
+    page.locator("#refusal").wait_for()
+    if page.locator(".why-refused summary").count():
+        page.locator(".why-refused summary").click()
+    page.locator(".why-button").click()
+    page.locator(".why").wait_for()
+    page.locator('.controls button[data-action="hint"]').click()
+    page.locator(".hint").wait_for()
+
+
+@pytest.mark.long
+@pytest.mark.parametrize("viewport", LAPTOPS, ids=lambda v: f"{v['width']}x{v['height']}")
+def test_every_game_and_phase_fits_a_laptop_screen_with_no_scrolling(
+    web: ThreadServer, browser: Any, viewport: dict[str, int]
+) -> None:
+    phases: set[str] = set()
+    for game, seats, seed, lang, reader in CASES:
+        table = seeded_table(web, game, people_and_bots(seats), seed, bot_delay=0.0, hints=True)
+        joined = post(web.base, f"/tables/{table}/join", {"name": "Ann"}, 200)
+        ann = seated(browser, web.base, joined, viewport, {"lang": lang, "screenReader": reader})
+        rng = random.Random(seed)
+        for step in range(6):
+            wait_for(lambda ann=ann: offered(ann), 30, f"Ann was never to act in {game}", ann.page)
+            view = last_message(ann)["view"]
+            phases.add(str(view.get("stage") or view.get("phase")))
+            assert_fits(ann, f"{game} in {lang}, decision {step}")
+            if step == 0 and reader:
+                refuse_explain_and_hint(ann)
+                assert_fits(ann, f"{game} in {lang}, a refusal, its why and a hint shown")
+                ann.page.locator(".why-button").click()  # folded again
+            decide(ann, rng, game.split("(")[0])
+        ann.page.context.close()
+    assert {"auction", "pass", "play"} <= phases, phases
+
+
+@pytest.mark.parametrize("viewport", LAPTOPS, ids=lambda v: f"{v['width']}x{v['height']}")
+def test_the_wild_fifteens_picker_fits_a_laptop_screen(
+    web: ThreadServer, browser: Any, viewport: dict[str, int]
+) -> None:
+    seed, first, key, _ = northstar_wild_deal()
+    seats: list[dict[str, Any]] = [{"kind": "bot", "bot": "normal"}] * 2
+    seats[first] = {"kind": "person"}
+    table = seeded_table(web, "northstar(players=2, wild_fifteens=true)", seats, seed)
+    joined = post(web.base, f"/tables/{table}/join", {"name": "Ann"}, 200)
+    ann = seated(browser, web.base, joined, viewport, {"lang": "nl", "screenReader": True})
+    wait_for(lambda: offered(ann), 20, "Ann was never to act", ann.page)
+    for card in key.split():
+        tap(ann.page.locator(f'.my-area > .hand button.card[data-card="{card}"]'))
+    ann.page.locator(".wild-picker select").wait_for()
+    assert_fits(ann, "the wild 15's picker")
+
+
+def seated(
+    browser: Any, base: str, joined: dict[str, Any], viewport: dict[str, int], storage: dict[str, Any]
+) -> Watched:
+    """The page of the seat ``joined`` (a join's answer: table, seat, token), with ``storage``'s preferences."""
+    page = new_page(browser, viewport, storage=storage)
+    w = watch(page, joined["seat"])
+    page.goto(base + "/")
+    page.evaluate(
+        "([id, token, seat]) => localStorage.setItem(`clubs.seat.${id}`, JSON.stringify({token, seat}))",
+        [joined["table"], joined["token"], joined["seat"]],
+    )
+    page.goto(f"{base}/table/{joined['table']}")
+    page.locator(".my-area").wait_for()
+    return w
+
+
+def learn(browser: Any, base: str, game: str, viewport: dict[str, int], lang: str = "en") -> Watched:
+    """A newcomer's "Learn to play" of ``game``: the coached table, seated."""
+    w = seated(browser, base, post(base, "/tutorial", {"game": game, "name": "Ann"}, 200), viewport, {"lang": lang})
+    w.page.locator("section.coach").wait_for()
+    return w
+
+
+@pytest.mark.parametrize("viewport", LAPTOPS, ids=lambda v: f"{v['width']}x{v['height']}")
+def test_with_the_coach_on_the_table_still_fits_a_laptop_screen_and_the_coach_is_in_sight(
+    web: ThreadServer, browser: Any, viewport: dict[str, int]
+) -> None:
+    for game, lang in (("partnership", "de"), ("free", "fr")):
+        w = learn(browser, web.base, game, viewport, lang)
+        rng = random.Random(3)
+        for step in range(3):
+            wait_for(lambda w=w: offered(w), 30, f"Ann was never to act in the guided {game}", w.page)
+            assert_fits(w, f"the guided {game}, decision {step}", [*IN_PLAY, ".coach-head", ".coach-step"])
+            decide(w, rng, game)
+        w.page.context.close()
+
+
+def first_screen(w: Watched) -> dict[str, float]:
+    """Where the felt and the hand end, and where a phone's first screen ends (above the drawers' tabs)."""
+    box: dict[str, float] = w.page.evaluate(
+        """() => ({felt: document.querySelector('.felt').getBoundingClientRect().bottom,
+                   hand: document.querySelector('.my-area > .hand').getBoundingClientRect().bottom,
+                   top: document.querySelector('.felt').getBoundingClientRect().top,
+                   end: document.querySelector('.drawer-tabs').getBoundingClientRect().top})"""
+    )
+    return box
+
+
+@pytest.mark.parametrize("viewport", PHONES, ids=lambda v: f"{v['width']}x{v['height']}")
+def test_on_a_phone_learn_to_play_shows_the_table_and_the_hand_first_and_the_coach_folds(
+    web: ThreadServer, browser: Any, viewport: dict[str, int]
+) -> None:
+    for game in ("whist", "free", "partnership", "northstar"):
+        w = learn(browser, web.base, game, viewport)
+        page = w.page
+        wait_for(lambda w=w: offered(w), 30, f"Ann was never to act in the guided {game}", page)
+        page.evaluate("() => window.scrollTo(0, 0)")
+        box = first_screen(w)
+        assert box["top"] >= 0 and box["hand"] <= box["end"] + 1, (game, box)  # the hand whole on the first screen
+        coach = page.locator("section.coach")
+        steps = coach.locator(".coach-step")
+        assert steps.first.is_visible()
+        fold = coach.get_by_role("button", name="Hide the coach")
+        assert fold.get_attribute("aria-expanded") == "true"
+        fold.click()
+        assert not steps.first.is_visible()
+        unfold = coach.get_by_role("button", name="Show the coach")
+        assert unfold.get_attribute("aria-expanded") == "false"
+        page.reload()  # folded it stays, until unfolded
+        page.locator("section.coach").wait_for()
+        assert not page.locator("section.coach .coach-step").first.is_visible()
+        page.locator("section.coach").get_by_role("button", name="Show the coach").click()
+        assert page.locator("section.coach .coach-step").first.is_visible()
+        page.context.close()
+
+
+def test_on_a_laptop_the_coach_folds_and_unfolds(web: ThreadServer, browser: Any) -> None:
+    w = learn(browser, web.base, "whist", LAPTOPS[0])
+    page = w.page
+    wait_for(lambda: offered(w), 30, "Ann was never to act in the guided whist", page)
+    coach = page.locator("section.coach")
+    coach.get_by_role("button", name="Hide the coach").click()
+    assert coach.locator(".coach-step").count() == 0 or not coach.locator(".coach-step").first.is_visible()
+    assert_fits(w, "the coach folded", [*IN_PLAY, ".coach-head"])
+    coach.get_by_role("button", name="Show the coach").click()
+    assert coach.locator(".coach-step").first.is_visible()
