@@ -280,6 +280,9 @@ class GameInfo(Generic[OptionsT]):
     """How a win is counted in this game (simulation explains its win rates with it)."""
     examples: tuple[str, ...] = ()
     """Rules specs that show the game's options (the command line's help quotes the first)."""
+    showcase: tuple[str, ...] = ()
+    """A few cards in the game's notation that picture it (drawn on its tile in the lobby): its trumps, its
+    characteristic cards."""
     parts: Mapping[str, str] = field(default_factory=dict, repr=False)
     """The game's outer parts by role: ``screen`` (the terminal screen class), ``narrator`` (the replay narrator
     class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report),

@@ -157,7 +157,7 @@ def test_the_guided_first_hand_with_its_coach_has_no_serious_accessibility_viola
     page = new_page(browser, PHONE, {"lang": "de"})
     page.goto(web.base + "/")
     page.locator("#quick-name").fill("Ann")
-    page.locator("#learn").click()
+    page.locator(".game-tile button.learn").first.click()
     page.locator("section.coach").wait_for()
     page.locator(".coach .coach-step").first.wait_for()
     assert_accessible(page, "the guided first hand in German on a phone")

@@ -62,6 +62,7 @@ def test_a_newcomer_signs_up_plays_a_rated_match_and_sees_the_rating_move_and_th
     # A rated table against two bots, made with the lobby's form (a short match: 3 points).
     page.locator("#game").select_option("whist")
     page.get_by_label("Points to win or lose (default: 11)").fill("3")
+    page.get_by_text("More options").click()  # the house rules are folded
     page.locator("#bot-delay").fill("0")
     page.get_by_label("Rated (the matches count for ratings; players need an account)").check()
     assert page.locator("#hints").is_disabled()

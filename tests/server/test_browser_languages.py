@@ -58,14 +58,14 @@ def test_the_lobby_switched_to_german_shows_german_words_and_the_games_speak_ger
     try:
         page.goto(web.base + "/")
         page.locator("#open-title").wait_for()
-        assert page.locator("form.quick button[type=submit]").inner_text() == "Play now"
+        assert page.locator("form.quick button.play").first.inner_text() == "Play now"
         english = page.evaluate(GAME_WORDS)
         assert english["lang"] == "en" and english["prompt"] == LEAD and english["card"] == "queen of hearts"
 
         page.get_by_label("Language").select_option("de")  # the page is shown again, in German
         page.wait_for_function(
             "(words) => document.documentElement.lang === 'de'"
-            " && document.querySelector('form.quick button[type=submit]')?.textContent === words",
+            " && document.querySelector('form.quick button.play')?.textContent === words",
             arg=play_now,
         )
         assert page.evaluate("() => JSON.parse(localStorage.getItem('clubs.lang'))") == "de"

@@ -14,6 +14,7 @@ import pytest
 from browserkit import wait_for
 from serverkit import Client, ThreadServer, get, new_table, post
 
+from clubsuite.i18n import LANGUAGES, Words
 from clubsuite.server.store.database import Store
 from timeouts import PAGE_TIMEOUT_MS
 
@@ -26,9 +27,13 @@ def web(tmp_path: Path) -> Iterator[ThreadServer]:
         yield running
 
 
-def lobby(browser: Any, base: str, width: int = 1280) -> Any:
-    """A new browser (its own storage) on the lobby, which fails the test on any script error."""
-    page = browser.new_context(viewport={"width": width, "height": 900}).new_page()
+def lobby(browser: Any, base: str, width: int = 1280, lang: str | None = None) -> Any:
+    """A new browser (its own storage) on the lobby, which fails the test on any script error; ``lang``: the
+    language chosen before the page loads."""
+    ctx = browser.new_context(viewport={"width": width, "height": 900})
+    if lang:
+        ctx.add_init_script(f"localStorage.setItem('clubs.lang', '\"{lang}\"');")
+    page = ctx.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
     errors: list[str] = []
     page.on("pageerror", lambda exc: errors.append(str(exc)))
@@ -53,9 +58,8 @@ def test_play_now_seats_you_at_a_new_table_with_bots_whose_page_shows_your_seat(
     web: ThreadServer, browser: Any
 ) -> None:
     page = lobby(browser, web.base, width=390)
-    page.get_by_label("What to play").select_option("free")
     page.get_by_label("Your name").first.fill("Ann")
-    page.get_by_role("button", name="Play now").click()
+    page.locator('.game-tile[data-game="free"]').get_by_role("button", name="Play now").click()
     page.wait_for_url("**/table/*")
     page.locator(".my-area").wait_for()
     assert page.locator(".seat.mine .seat-name").inner_text() == "Ann"
@@ -66,14 +70,46 @@ def test_play_now_seats_you_at_a_new_table_with_bots_whose_page_shows_your_seat(
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+ONE_ROW = """() => {
+  // how far apart the vertical middles of the bar's parts that are seen lie (the page's name, read out only, is not)
+  const bar = document.querySelector("header.bar");
+  const shown = [...bar.children].filter((e) => e.getBoundingClientRect().width > 2);
+  const middles = shown.map((e) => (e.getBoundingClientRect().top + e.getBoundingClientRect().bottom) / 2);
+  return Math.max(...middles) - Math.min(...middles);
+}"""
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_lobby_is_a_shop_window_a_tile_per_game_with_its_cards_play_and_learn_and_a_one_row_header(
+    web: ThreadServer, browser: Any, lang: str
+) -> None:
+    words = Words(lang)
+    page = lobby(browser, web.base, lang=lang)
+    assert page.evaluate(ONE_ROW) < 12, "the lobby's bar wraps at 1280 px"
+    tiles = page.locator(".game-tile")
+    listed = get(web.base, "/games")
+    assert tiles.evaluate_all("(ts) => ts.map((t) => t.dataset.game)") == [g["name"] for g in listed]
+    for g in listed:
+        tile = page.locator(f'.game-tile[data-game="{g["name"]}"]')
+        drawn = tile.locator(".tile-cards [data-card]").evaluate_all("(cs) => cs.map((c) => c.dataset.card)")
+        assert drawn == g["showcase"] and 3 <= len(drawn) <= 5
+        assert tile.locator("h3").inner_text() == words.get(g["label"], "words")
+        assert tile.locator(".tile-about").inner_text() == words.get(g["summary"], "words")
+        assert tile.get_by_role("button", name=words.get("Play now")).is_visible()
+        assert tile.get_by_role("button", name=words.get("Learn to play")).is_visible()
+    # what most tables leave alone is folded, and the seats offer the four levels only
+    assert page.locator("#more-options").get_attribute("open") is None and not page.locator("#bot-delay").is_visible()
+    assert len(page.locator("#seat-1 option").all_inner_texts()) == 6
+    assert page.errors == []  # type: ignore[attr-defined]
+
+
 def test_play_now_takes_the_free_seat_of_a_table_waiting_for_players(web: ThreadServer, browser: Any) -> None:
     seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
     table = new_table(web.base, "whist", seats)["id"]
     post(web.base, f"/tables/{table}/join", {"name": "Ann"})
     page = lobby(browser, web.base)
-    page.get_by_label("What to play").select_option("whist")
     page.get_by_label("Your name").first.fill("Bob")
-    page.get_by_role("button", name="Play now").click()
+    page.locator('.game-tile[data-game="whist"]').get_by_role("button", name="Play now").click()
     page.wait_for_url(f"**/table/{table}")
     page.locator(".my-area").wait_for()
     assert page.locator(".seat.mine .seat-name").inner_text() == "Bob"
@@ -82,7 +118,7 @@ def test_play_now_takes_the_free_seat_of_a_table_waiting_for_players(web: Thread
 
 def test_play_now_without_a_name_says_so_and_makes_nothing(web: ThreadServer, browser: Any) -> None:
     page = lobby(browser, web.base)
-    page.get_by_role("button", name="Play now").click()
+    page.get_by_role("button", name="Play now").first.click()
     alert = page.locator(".quick [role=alert]")
     wait_for(lambda: "Your name" in alert.inner_text(), 15, "no message for a missing name", page)
     assert page.locator("#quick-name").get_attribute("aria-invalid") == "true"
@@ -147,6 +183,7 @@ def test_the_open_tables_are_filtered_by_game(web: ThreadServer, browser: Any) -
 def test_a_bot_delay_of_0_15_makes_a_table(web: ThreadServer, browser: Any) -> None:
     """Bug 8a: the old input's step (0.1) made the browser refuse 0.15 silently; now any value in range goes."""
     page = lobby(browser, web.base)
+    page.get_by_text("More options").click()  # the house rules are folded
     page.get_by_label("Seconds a bot waits before acting").fill("0.15")
     page.locator("#create-name").fill("Ann")
     page.get_by_role("button", name="Create the table").click()
@@ -171,6 +208,8 @@ def test_a_value_out_of_range_gets_a_message_naming_the_field_and_its_range(
 ) -> None:
     page = lobby(browser, web.base)
     page.locator("#create-name").fill("Ann")
+    if field != "#opt-target":
+        page.get_by_text("More options").click()  # the house rules are folded
     page.locator(field).fill(value)
     page.get_by_role("button", name="Create the table").click()
     alert = page.locator(".create [role=alert]")
@@ -202,6 +241,13 @@ def test_every_option_is_labelled_in_words_with_its_default_and_its_ruling_only_
     # a calibrated level shows its rating in the game's pool (bots/calibrated.json), "Bot: hard, 1731"
     assert re.fullmatch(r"Bot: normal, \d{3,4}", seat_choices[3])
     assert re.fullmatch(r"Bot: expert, \d{3,4}", seat_choices[5])  # every level calibrated, expert too
+    assert len(seat_choices) == 6  # the four levels only: the research bots are listed when asked for
+    page.get_by_label("More bots (for research: random moves, plain searches)").check()
+    more = page.locator("#seat-1 option").all_inner_texts()
+    assert more[:6] == seat_choices and any("random moves" in o for o in more[6:]), more
+    page.locator("#seat-1").select_option("bot:random")
+    page.get_by_label("More bots (for research: random moves, plain searches)").uncheck()
+    assert page.locator("#seat-1").input_value() == "bot:random"  # a research bot chosen stays listed
     page.locator("#opt-teams").select_option("3x2")  # team play sets the players it needs, and the seats follow
     assert page.locator("#opt-players").input_value() == "6" and page.locator("[data-seat]").count() == 6
     page.locator("#opt-players").fill("5")

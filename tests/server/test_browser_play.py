@@ -190,6 +190,7 @@ def test_the_lobby_makes_a_table_with_a_variant_options_and_seats_and_a_friend_j
     assert page.locator('[data-option="teams"]').input_value() == "2x2"  # the variant's settings are shown
     page.locator('[data-option="double_or_nothing"]').check()
     page.get_by_label("Seat 3").select_option("person")
+    page.get_by_label("More bots (for research: random moves, plain searches)").check()
     page.get_by_label("Seat 2").select_option("bot:random")
     page.get_by_label("Your name").first.fill("Ann")
     page.get_by_role("button", name="Create the table").click()

@@ -86,6 +86,7 @@ register(
         summary="3 players, an auction of handicaps, the treasure chest, Joker teams",
         order=1,
         accepts_misplays=_misplays,
+        showcase=("10S", "JK1", "AH", "KD"),
         examples=("free(misplays=true)", "free(no_spades_needs_a_trick=true,target=300)"),
         draw_note="Free Clubs has none: a tie for the highest total plays another hand, FC-9",
         win_note="win rate: matches won; each match has one winner, the highest total once one reaches the target "

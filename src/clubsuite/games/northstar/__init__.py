@@ -93,6 +93,7 @@ register(
         deal_from_seed=NorthstarShuffle.from_seed,
         summary="a climbing game for 2 to 6 players, alone or in teams",
         order=2,
+        showcase=("13S", "14H", "15C", "15D"),
         examples=("northstar(players=6,teams=2x3,wild_fifteens=true)",),
         seat_count=_players,
         teams_of=_teams,

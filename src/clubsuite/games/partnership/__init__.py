@@ -94,6 +94,7 @@ register(
         fixed_teams=True,
         summary="4 players in two partnerships, a three-card pass, the Ruby Dame",
         order=3,
+        showcase=("QD", "AC", "KS", "7H"),
         examples=("partnership(target=200)",),
         draw_note="the partnership game has none: an exact tie at the target plays another hand, CP-4",
         win_note="win rate: matches the partnership won, the higher total once one reaches the target (CP-4); "

@@ -58,6 +58,7 @@ register(
         deal_from_seed=WhistDeal.from_seed,
         summary="3 players, the bid hand, clubs always trumps, a quota of four tricks",
         order=0,
+        showcase=("AC", "KC", "QC", "JC"),
         examples=("whist(lead_after_exchange=left_of_last_exchanger)", "whist-1997(target=9)"),
         draw_note="all players at a target at once, CW-5; nobody wins a draw",
         win_note="win rate: matches whose winners include the bot's seat; several players can win one match (CW-5)",

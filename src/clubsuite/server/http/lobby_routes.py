@@ -220,7 +220,8 @@ def router(lobby: Lobby) -> APIRouter:
         type, range or choices, default, description with its ruling) and bots; beside them the words a person
         reads (``naming``): the game's ``label`` and ``summary``, each option's ``label``, ``help``, ``rule`` (the
         ruling id, for a "why?"), ``default_label`` and a choice's ``choices``, each variant's words
-        (``variant_choices``) and each bot's (``bot_choices``)."""
+        (``variant_choices``) and each bot's (``bot_choices``); ``showcase``, a few cards that picture the game on
+        its tile in the lobby."""
         schemas = {info.name: part for info, part in game_schemas()}
         out: list[dict[str, Any]] = []
         for g in games():
@@ -239,6 +240,7 @@ def router(lobby: Lobby) -> APIRouter:
                     "variant_choices": naming.variants_with_words(g),
                     "options": naming.options_with_words(g, options),
                     "examples": list(g.examples),
+                    "showcase": list(g.showcase),
                     "bots": bots,
                     "bot_choices": naming.bots_with_words(bots),
                 }

@@ -10,6 +10,7 @@
 import {account, api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
 import {accountBox, poolOf, ratingWords} from "./account.js";
 import {levelWords} from "./board.js";
+import {cardRow, parseCards} from "./cards.js";
 import {language, languageSwitch, loadWords, ruleWords, serverWords, t, tableName, tn} from "./i18n.js";
 
 const app = byId("app");
@@ -47,7 +48,7 @@ async function start() {
   }
   const tables = openTables();
   fill(app,
-    h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, t("Play Clubs online")),
+    h("header", {class: "bar lobby-bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, t("Play Clubs online")),
       h("a", {href: "/replay"}, t("Replay a record")),
       h("a", {href: "/leaderboard"}, t("Leaderboards")),
       h("a", {href: "/clubnight"}, t("Club night")),
@@ -97,6 +98,8 @@ function complain(problem, text, input = null, beside = false) {
     input.setAttribute("aria-invalid", "true");
     const field = input.closest(".field");
     if (field && beside) field.append(h("p", {class: "field-error"}, words)); // where the eye is
+    const folded = input.closest("details");
+    if (folded) folded.open = true; // a field folded away is unfolded to be put right
     input.focus();
   }
 }
@@ -115,44 +118,27 @@ function seatAndGo(joined, name) {
 }
 
 // -- play now --------------------------------------------------------------------------------------------------------
+/** "Play now": a tile per game (its cards drawn, its name, one line about it), each with "Play now" (a seat at once:
+ * people waiting, or bots) and "Learn to play" (the guided first hand); one name for them all above. */
 function playNow() {
-  const pick = h("select", {id: "quick-game", name: "game"}, games.map((g) => h("option", {value: g.name}, g.label)));
-  pick.value = store.get("quickGame", games[0].name);
-  if (!gameByName(pick.value)) pick.value = games[0].name;
-  const about = h("p", {class: "muted game-about", id: "quick-about"});
   const problem = h("p", {class: "error", role: "alert"});
-  const button = h("button", {type: "submit", class: "primary"}, t("Play now"));
-  const learn = h("button", {type: "button", class: "learn", id: "learn"}, t("Learn to play"));
-  const describe = () => { about.textContent = gameByName(pick.value).summary; };
-  pick.addEventListener("change", () => { describe(); store.set("quickGame", pick.value); });
-  describe();
-  pick.setAttribute("aria-describedby", "quick-about");
   const form = h("form", {class: "panel quick", "aria-labelledby": "quick-title", novalidate: true},
     h("h2", {id: "quick-title"}, t("Play now")),
     h("p", {class: "lead"}, t("A seat at a table right away: you join people waiting for players, or bots fill the other seats.")),
-    h("div", {class: "quick-row"},
-      h("div", {class: "field"}, h("label", {for: "quick-game"}, t("What to play")), pick),
-      nameField("quick-name"),
-      button, learn),
+    h("div", {class: "quick-name"}, nameField("quick-name")));
+  form.append(
+    h("ul", {class: "game-tiles"}, games.map((g) => gameTile(g, form, problem))),
     h("p", {class: "muted"}, t("New to the game? Learn to play: a first hand against easy bots, every step explained.")),
-    about, problem);
-  learn.addEventListener("click", async () => {
-    clearComplaints(form, problem);
-    const nameInput = byId("quick-name");
-    const name = nameInput.value.trim();
-    const wrong = nameProblem(name);
-    if (wrong) return complain(problem, wrong, nameInput);
-    learn.disabled = true;
-    try {
-      seatAndGo(await api("/tutorial", {game: pick.value, name}), name);
-    } catch (err) {
-      complain(problem, err.message);
-      learn.disabled = false;
-    }
-    return undefined;
-  });
-  form.addEventListener("submit", async (event) => {
-    event.preventDefault();
+    problem);
+  form.addEventListener("submit", (event) => event.preventDefault()); // Enter in the name field: nothing to guess
+  return form;
+}
+
+/** One game's tile: its showcase cards (from GET /games), its name and summary, and its two ways in. */
+function gameTile(g, form, problem) {
+  const play = h("button", {type: "button", class: "primary play"}, t("Play now"));
+  const learn = h("button", {type: "button", class: "learn"}, t("Learn to play"));
+  const go = (button, path) => async () => {
     clearComplaints(form, problem);
     const nameInput = byId("quick-name");
     const name = nameInput.value.trim();
@@ -160,14 +146,21 @@ function playNow() {
     if (wrong) return complain(problem, wrong, nameInput);
     button.disabled = true;
     try {
-      seatAndGo(await api("/quickplay", {game: pick.value, name}), name);
+      seatAndGo(await api(path, {game: g.name, name}), name);
     } catch (err) {
       complain(problem, err.message);
       button.disabled = false;
     }
     return undefined;
-  });
-  return form;
+  };
+  play.addEventListener("click", go(play, "/quickplay"));
+  learn.addEventListener("click", go(learn, "/tutorial"));
+  const title = `tile-${g.name}`;
+  return h("li", {class: "game-tile", dataset: {game: g.name}},
+    h("div", {class: "tile-cards", "aria-hidden": "true"}, cardRow(parseCards((g.showcase || []).join(" ")))),
+    h("h3", {id: title}, g.label),
+    h("p", {class: "tile-about"}, g.summary),
+    h("div", {class: "tile-actions", role: "group", "aria-labelledby": title}, play, learn));
 }
 
 /** A bot level in the seat list, with its rating in the game's pool when it has one: "hard bot, 1480". */
@@ -407,6 +400,8 @@ function createForm() {
   variantSelect.setAttribute("aria-describedby", "variant-about");
   const optionsBox = h("fieldset", {class: "options"});
   const seatsBox = h("fieldset", {class: "seats-config"});
+  const moreBots = h("input", {type: "checkbox", id: "more-bots"}); // the research bots in the seats' lists
+  moreBots.addEventListener("change", () => drawSeats());
   const publicBox = h("input", {type: "checkbox", id: "public", checked: true});
   const watchBox = h("input", {type: "checkbox", id: "spectators", checked: true});
   const hintsBox = h("input", {type: "checkbox", id: "hints"});
@@ -528,7 +523,9 @@ function createForm() {
     const n = seatCount();
     const before = [...seatsBox.querySelectorAll("[data-seat]")].map((sel) => sel.value);
     const levels = g.bot_choices.filter((b) => ["easy", "normal", "hard", "expert"].includes(b.value));
-    const others = g.bot_choices.filter((b) => !levels.includes(b));
+    // the research bots (random moves, the plain searches) are listed only when asked for, or already chosen
+    const others = g.bot_choices.filter((b) => !levels.includes(b))
+      .filter((b) => moreBots.checked || before.includes(`bot:${b.value}`));
     const rows = [];
     for (let s = 0; s < n; s += 1) {
       const select = h("select", {id: `seat-${s}`, dataset: {seat: String(s)}},
@@ -547,7 +544,8 @@ function createForm() {
     }
     fill(seatsBox, h("legend", {}, t("Seats")),
       h("p", {class: "muted"}, t("You take the seat marked You; a friend takes theirs from the list or with the invite code.")),
-      h("div", {class: "seat-grid"}, rows));
+      h("div", {class: "seat-grid"}, rows),
+      g.bot_choices.length > levels.length ? h("div", {class: "field check"}, moreBots, h("label", {for: "more-bots"}, t("More bots (for research: random moves, plain searches)"))) : null);
   }
 
   gameSelect.addEventListener("change", drawOptions);
@@ -559,15 +557,17 @@ function createForm() {
     h("h2", {id: "create-title"}, t("New table")),
     h("div", {class: "field"}, h("label", {for: "game"}, t("Game")), gameSelect, gameAbout),
     optionsBox, seatsBox,
+    h("div", {class: "field check"}, publicBox, h("label", {for: "public"}, t("Listed in the lobby (otherwise by invite only)"))),
+    // what most tables leave as it is, folded: spectators, hints, rating, the clock and the bots' pace
+    h("details", {class: "more-options", id: "more-options"}, h("summary", {}, t("More options")),
     h("fieldset", {class: "house"}, h("legend", {}, t("House rules")),
-      h("div", {class: "field check"}, publicBox, h("label", {for: "public"}, t("Listed in the lobby (otherwise by invite only)"))),
       h("div", {class: "field check"}, watchBox, h("label", {for: "spectators"}, t("Spectators may watch"))),
       h("div", {class: "field check"}, hintsBox, h("label", {for: "hints"}, t("Hints (the normal bot's suggestion)"))),
       h("div", {class: "field check"}, ratedBox, h("label", {for: "rated"},
         me ? t("Rated (the matches count for ratings; players need an account)") : t("Rated (sign in to make a rated table)"))),
       numberField(clockInput, t("Seconds per decision (empty: no clock)"), t("from 5 to 3600 seconds, or empty")),
       numberField(graceInput, labels.grace, t("from 0 to 3600 seconds (default: 30)")),
-      numberField(delayInput, labels.delay, t("from 0 to 10 seconds, e.g. 0.15 (default: 0.8)"))),
+      numberField(delayInput, labels.delay, t("from 0 to 10 seconds, e.g. 0.15 (default: 0.8)")))),
     nameField("create-name"),
     button,
     problem);
