@@ -86,6 +86,11 @@ def test_the_lobby_is_a_shop_window_a_tile_per_game_with_its_cards_play_and_lear
     words = Words(lang)
     page = lobby(browser, web.base, lang=lang)
     assert page.evaluate(ONE_ROW) < 12, "the lobby's bar wraps at 1280 px"
+    nobody = words.get("Nobody is playing right now: the bots are always ready.")
+    wait_for(lambda: page.locator("#presence").inner_text() == nobody, 15, "no count of people playing", page)
+    post(web.base, "/quickplay", {"game": "whist", "name": "Zoë"})  # someone sits down: the count follows
+    one = words.plural("{n} person is playing now", "{n} people are playing now", 1).format(n=1)
+    wait_for(lambda: page.locator("#presence").inner_text() == one, 30, "the count did not follow", page)
     tiles = page.locator(".game-tile")
     listed = get(web.base, "/games")
     assert tiles.evaluate_all("(ts) => ts.map((t) => t.dataset.game)") == [g["name"] for g in listed]

@@ -119,7 +119,8 @@ def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_cha
     seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
     at_first = new_table(first.base, "whist", seats)["id"]
     at_second = new_table(second.base, "whist", seats)["id"]
-    hidden = new_table(first.base, "whist", seats, public=False)["id"]
+    made = new_table(first.base, "whist", seats, public=False)
+    hidden, hidden_invite = made["id"], made["invite"]
 
     def listed(base: str) -> dict[str, Any]:
         return {t["id"]: t for t in get(base, "/tables")}
@@ -131,6 +132,10 @@ def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_cha
     wait_until(
         lambda: listed(second.base)[at_first]["free_seats"] == [1], 60, "the other process's lobby did not change"
     )
+    # the people seated, counted over both processes (the private table's person too)
+    post(first.base, f"/invites/{hidden_invite}/join", {"name": "Yann"})
+    for base in (first.base, second.base):
+        wait_until(lambda b=base: get(b, "/presence")["people"] == 2, 60, "a process's count of people is wrong")
 
 
 def _end_lobby_connections(url: str) -> int:

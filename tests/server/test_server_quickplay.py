@@ -213,3 +213,17 @@ def _choose_as_here(hub: Hub) -> None:
         assert hub.seating.quick_elsewhere("whist", [(1.0, unfit)]) is None, unfit
     for bad in ("no such game", None, 7, "x" * 300):
         assert hub.seating.quick_elsewhere(bad, [older]) is None
+
+
+def test_the_lobby_counts_the_people_seated_at_tables_in_play_private_ones_too_and_never_names_them(
+    server: ThreadServer,
+) -> None:
+    assert get(server.base, "/presence") == {"people": 0, "tables": 0}
+    quick(server, "whist", "Ann")
+    seats = [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "random"}]
+    invite = new_table(server.base, "whist", seats, public=False)["invite"]
+    post(server.base, f"/invites/{invite}/join", {"name": "Bob"})
+    post(server.base, f"/invites/{invite}/join", {"name": "Cleo"})
+    waiting_table(server, "whist", 2, 1)  # nobody seated: not counted
+    counted = get(server.base, "/presence")
+    assert counted == {"people": 3, "tables": 2}  # Ann's table, and Bob and Cleo's private one

@@ -281,6 +281,16 @@ def router(lobby: Lobby) -> APIRouter:
         listed.sort(key=lambda entry: (not entry[1].get("waiting"), -entry[0]))
         return [summary for _, summary in listed[:LOBBY_LIST]]
 
+    @routes.get("/presence")
+    async def presence() -> dict[str, int]:
+        """How many people are seated at a table whose match is not over, and at how many tables, over the whole
+        site (every process's count, as each published it): what the lobby shows as "playing now"."""
+        people, tables = hub.presence()
+        if listing is not None:
+            more_people, more_tables = listing.presence()
+            people, tables = people + more_people, tables + more_tables
+        return {"people": people, "tables": tables}
+
     @routes.get("/tables/{table_id}")
     async def table_info(table_id: str, invite: Invite = None) -> dict[str, Any]:
         """One table, as anyone may see it (a private table: with its invite code)."""

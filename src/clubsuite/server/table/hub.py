@@ -206,6 +206,18 @@ class Hub:
         self.tables[table.id] = table
         self._invites[hash_token(table.invite)] = table.id
 
+    def presence(self) -> tuple[int, int]:
+        """How many people hold a seat at a table of this process whose match is not over, and at how many tables
+        (private ones too: a count says nothing about a table). What the lobby shows as "playing now"."""
+        people = tables = 0
+        for table in list(self.tables.values()):
+            if table.closed or table.match.is_over:
+                continue
+            seated = sum(1 for s in table.seats if s.kind == "person" and s.token_hash is not None)
+            people += seated
+            tables += seated > 0
+        return people, tables
+
     def _acted(self, source: str, seconds: float) -> None:
         if self.on_action is not None:
             self.on_action(source, seconds)

@@ -3,8 +3,9 @@ LISTEN/NOTIFY, so that the list a client reads is the whole site's whichever pro
 
 Each process publishes, on the channel ``clubs_lobby``, the lobby entry of every public table it serves (its
 summary, as :meth:`LiveTable.summary` gives it, and when it was made), once a second for those whose entry changed
-and every ten seconds for all of them, and a word when a table leaves it (closed, handed over, made private). Each
-process listens and keeps the others' entries; an entry not heard again for three refreshes is dropped (its process
+and every ten seconds for all of them, and a word when a table leaves it (closed, handed over, made private); and,
+the same way, how many people are seated at its tables in play (the lobby's "playing now"). Each process listens
+and keeps the others' entries and counts; an entry not heard again for three refreshes is dropped (its process
 died, and nobody has taken the table over yet). A process that starts asks the others to publish everything at once.
 A connection to the database that is lost (the database restarted, the connection was ended by an operator; one that
 dies without a word is noticed by TCP keepalives within about 25 s) is made again at the next try, logged, and a
@@ -69,6 +70,10 @@ class Lobbycast:
         self.url = libpq_url(url)
         self.heard: dict[str, tuple[str, float, JsonObject, float]] = {}
         """The other processes' entries by table id: (node, the table's creation time, summary, when heard)."""
+        self.presences: dict[str, tuple[int, int, float]] = {}
+        """The other processes' counts by node: (people seated, their tables, when heard); see :meth:`Hub.presence`."""
+        self._presence: tuple[tuple[int, int], float] | None = None
+        """This process's count as last published, and when."""
         self._published: dict[str, tuple[str, float]] = {}
         """This process's entries as last published: the entry's JSON and when."""
         self._listener: psycopg.AsyncConnection[Any] | None = None
@@ -135,6 +140,12 @@ class Lobbycast:
             if table_id not in self.hub.tables and now - at < 3 * REFRESH
         ]
 
+    def presence(self) -> tuple[int, int]:
+        """The other processes' people seated and their tables, from the counts heard lately."""
+        now = time.monotonic()
+        fresh = [(people, tables) for people, tables, at in self.presences.values() if now - at < 3 * REFRESH]
+        return sum(p for p, _ in fresh), sum(t for _, t in fresh)
+
     # -- hearing -----------------------------------------------------------------------------------------------
     async def _listen(self) -> None:
         """Hear the others for as long as this process runs, listening again (and asking for everything) after the
@@ -170,6 +181,12 @@ class Lobbycast:
             return
         if message.get("hello"):
             self._everything = True
+            return
+        if "presence" in message:
+            people, tables = (int(n) for n in message["presence"])
+            if min(people, tables) < 0:
+                raise ValueError("a count is not negative")
+            self.presences[node] = (people, tables, time.monotonic())
             return
         table_id = str(message["table"])
         if message.get("gone"):
@@ -209,6 +226,11 @@ class Lobbycast:
         for table_id in [t for t in self._published if t not in listed]:
             await self._send({"node": self.node, "table": table_id, "gone": True})
             del self._published[table_id]
+        count = self.hub.presence()
+        last = self._presence
+        if last is None or last[0] != count or now - last[1] >= REFRESH or everything:
+            await self._send({"node": self.node, "presence": list(count)})
+            self._presence = (count, now)
 
     async def _send(self, message: dict[str, Any]) -> None:
         await self._send_text(json.dumps(message, separators=(",", ":")))

@@ -60,7 +60,22 @@ async function start() {
       h("div", {class: "lobby-side"}, tables.box, inviteForm()),
       createForm()));
   tables.refresh();
-  setInterval(tables.refresh, REFRESH_MS);
+  showPresence();
+  setInterval(() => { tables.refresh(); showPresence(); }, REFRESH_MS);
+}
+
+/** How many people are at a table now, over the whole site (GET /presence), under "Play now"; where it cannot be
+ * read, nothing is said. */
+async function showPresence() {
+  const line = document.getElementById("presence");
+  if (!line) return;
+  try {
+    const {people} = await api("/presence");
+    line.textContent = people > 0 ? tn("{n} person is playing now", "{n} people are playing now", people)
+      : t("Nobody is playing right now: the bots are always ready.");
+  } catch {
+    line.textContent = "";
+  }
 }
 
 const gameByName = (name) => games.find((g) => g.name === name);
@@ -123,7 +138,7 @@ function seatAndGo(joined, name) {
 function playNow() {
   const problem = h("p", {class: "error", role: "alert"});
   const form = h("form", {class: "panel quick", "aria-labelledby": "quick-title", novalidate: true},
-    h("h2", {id: "quick-title"}, t("Play now")),
+    h("div", {class: "quick-head"}, h("h2", {id: "quick-title"}, t("Play now")), h("p", {class: "presence-line", id: "presence"})),
     h("p", {class: "lead"}, t("A seat at a table right away: you join people waiting for players, or bots fill the other seats.")),
     h("div", {class: "quick-name"}, nameField("quick-name")));
   form.append(
