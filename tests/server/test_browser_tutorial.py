@@ -13,7 +13,7 @@ from typing import Any
 
 import pytest
 from browserkit import Watched, decide, last_message, offered, wait_for, watch
-from serverkit import ThreadServer
+from serverkit import ThreadServer, get
 
 from clubsuite.engine import games
 from clubsuite.i18n import LANGUAGES, Words
@@ -88,6 +88,13 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
     coach = page.locator("section.coach")
     coach.wait_for()
     assert f"/rules/{game}" in str(page.locator(".coach-foot a").get_attribute("href"))
+    # the coach opens with the game in brief (who plays, the cards' order, the aim), in the page's language
+    brief = get(web.base, f"/rules/{game}/brief?lang={lang}")
+    intro = coach.locator(".coach-intro")
+    wait_for(lambda: brief["title"] in intro.inner_text() if intro.count() else False, 20, "no opening", page)
+    assert all(p in intro.inner_text() for p in brief["paragraphs"])
+    intro.get_by_role("button", name=words.get("Got it")).click()
+    assert coach.locator(".coach-intro").count() == 0
     rng = random.Random(7)
     refused = ""
     turns = 0
@@ -119,6 +126,8 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
     assert turns > 0 and refused
     page.locator(".coach .coach-scored").wait_for(timeout=30000)
     assert words.get("How the last hand was scored") in coach.inner_text()
+    # the first hand was the lesson: a real match is offered
+    assert coach.get_by_role("button", name=words.get("Play a real match")).is_visible()
     assert page.evaluate("() => document.documentElement.lang") == lang
     assert errors == []
     ctx.close()

@@ -226,6 +226,40 @@ def test_every_example_of_cards_is_notation_the_games_engine_reads_and_the_page_
     assert len(counts) == 1, f"{game}'s examples differ between languages"
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_games_showcase_on_its_lobby_tile_is_cards_its_engine_reads_and_the_page_can_draw(game: str) -> None:
+    shown = next(g for g in games() if g.name == game).showcase
+    assert 3 <= len(shown) <= 5 and len(set(shown)) == len(shown)
+    for word in shown:
+        EXAMPLE_CHECKS[game](word)  # one card each (a single play, in the climbing game)
+        m = JS_CARD.match(word)
+        assert m and (m.group(2) or m.group(1).startswith("JK")), f"the page cannot draw {word}"
+
+
+@pytest.mark.parametrize("lang", LANGS)
+@pytest.mark.parametrize("game", GAMES)
+def test_a_games_rules_in_brief_are_its_first_section_in_plain_words_for_the_coach(
+    web: ThreadServer, game: str, lang: str
+) -> None:
+    r = loopback.get(f"{web.base}/rules/{game}/brief?lang={lang}")
+    assert r.status_code == 200, r.text
+    brief = r.json()
+    page = rules.rendered(game, lang)
+    assert page is not None and page.contents[0] == ("overview", brief["title"])  # the page's first section
+    assert brief["paragraphs"] and all(len(p) > 60 and "<" not in p and "**" not in p for p in brief["paragraphs"])
+    read = Page(loopback.get(f"{web.base}/rules/{game}?lang={lang}").text)
+    shown = " ".join(html.unescape("".join(read.words)).split())
+    for paragraph in brief["paragraphs"]:
+        assert paragraph in shown, paragraph  # word for word as the page reads (no two words run together)
+
+
+def test_the_brief_of_an_unknown_game_or_language_is_refused_in_words(web: ThreadServer) -> None:
+    r = loopback.get(f"{web.base}/rules/chess/brief?lang=en")
+    assert r.status_code == 404 and r.json()["code"] == "no_game"
+    r = loopback.get(f"{web.base}/rules/whist/brief?lang=xx")
+    assert r.status_code == 422 and "en, de, fr, nl" in r.json()["message"]
+
+
 def test_the_examples_show_a_set_a_run_a_wild_fifteen_and_the_quota_of_four(
     pages: dict[tuple[str, str], httpx.Response],
 ) -> None:

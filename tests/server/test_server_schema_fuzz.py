@@ -112,4 +112,5 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
         "GET /tables/{table_id}/replay",
         "GET /tables/{table_id}/results",
         "GET /presence",
+        "GET /rules/{game}/brief",
     }

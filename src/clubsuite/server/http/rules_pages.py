@@ -22,9 +22,11 @@ import html
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
+from typing import Annotated, Any
 from urllib.parse import quote
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, HTTPException, Query, Request
+from fastapi import Path as UrlPart
 from fastapi.responses import HTMLResponse
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
@@ -186,6 +188,32 @@ def rendered(game: str, lang: str) -> Rendered | None:
         elif token.tag == "h2" and isinstance(anchor, str):
             contents.append((anchor, words))
     return Rendered(title, tuple(contents), md.renderer.render(tokens, md.options, {}))
+
+
+@functools.cache
+def brief(game: str, lang: str) -> tuple[str, tuple[str, ...]] | None:
+    """The first section of ``game``'s page in ``lang`` ("The game in brief": who plays, the cards and their order,
+    the aim) as its title and its paragraphs in plain words: what the coach of "Learn to play" opens with. None
+    where the page or that section is missing."""
+    text = _source(game, lang)
+    if text is None:
+        return None
+    tokens = _markdown().parse(text)
+    title, paragraphs, inside = "", [], False
+    for i, token in enumerate(tokens[:-1]):
+        if token.type == "heading_open" and token.tag == "h2":
+            if inside:
+                break
+            inside = token.attrGet("id") == "overview"
+            title = _plain(tokens[i + 1]) if inside else title
+        elif inside and token.type == "paragraph_open":
+            kids = tokens[i + 1].children or ()
+            words = (
+                c.content if c.type in ("text", "code_inline") else " " if c.type.endswith("break") else ""
+                for c in kids
+            )
+            paragraphs.append(" ".join("".join(words).split()))  # a line's end is a space; markup goes
+    return (title, tuple(paragraphs)) if title and paragraphs else None
 
 
 def served_games() -> list[str]:
@@ -364,6 +392,19 @@ def router() -> APIRouter:
     async def rules_index(request: Request, lang: str | None = None) -> HTMLResponse:
         chosen = _language_of(request, lang)
         return chosen if isinstance(chosen, HTMLResponse) else index_page(chosen)
+
+    @routes.get("/rules/{game}/brief")
+    async def rules_brief(
+        game: Annotated[str, UrlPart(max_length=40)], lang: Annotated[str, Query(max_length=8)] = DEFAULT
+    ) -> dict[str, Any]:
+        """A game's rules in brief (who plays, the cards and their order, the aim), in ``lang``: ``{"title",
+        "paragraphs"}`` in plain words; what the coach of "Learn to play" opens with."""
+        if lang not in LANGUAGES:
+            raise HTTPException(422, {"code": "bad_language", "message": f"lang: one of {', '.join(LANGUAGES)}"})
+        found = brief(game, lang) if game in served_games() else None
+        if found is None:
+            raise HTTPException(404, {"code": "no_game", "message": f"there is no game {game!r} with rules to read"})
+        return {"title": found[0], "paragraphs": list(found[1])}
 
     @routes.get("/rules/{game}", include_in_schema=False)
     async def rules_page(game: str, request: Request, lang: str | None = None, spec: str | None = None) -> HTMLResponse:

@@ -22,8 +22,16 @@ function scoringAnchor(game) {
 
 /** The coach's panel for this moment of the table. ``state`` is the table page's: game, view, legal, whose turn,
  * the last refusal and the hands scored; ``name(seat)`` names a seat. */
-export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error, errorRule, hands, name, over, folded = false, onFold = null}) {
+export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error, errorRule, hands, name, over, folded = false, onFold = null,
+  brief = null, onIntroDone = null, onRealMatch = null}) {
   const steps = [];
+  if (brief) { // the opening: the game in brief (who plays, the cards' order, the aim), alone until it is put away
+    steps.push(h("div", {class: "coach-step coach-intro"},
+      h("strong", {}, brief.title),
+      brief.paragraphs.map((text) => h("p", {}, text)),
+      onIntroDone ? h("button", {type: "button", class: "primary", dataset: {action: "coach-intro-done"}, onclick: onIntroDone}, t("Got it")) : null));
+    return panel(game, spec, steps, folded, onFold);
+  }
   if (error) {
     steps.push(h("div", {class: "coach-step coach-refused", role: "status"},
       h("strong", {}, t("That move is not allowed")),
@@ -49,10 +57,18 @@ export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error
     steps.push(h("div", {class: "coach-step coach-scored"},
       h("strong", {}, t("How the last hand was scored")),
       h("p", {}, handWords(game, last, name)),
-      h("a", {href: rulesLink(game, scoringAnchor(game), spec), target: "_blank", rel: "noopener"}, t("How scoring works"))));
+      h("a", {href: rulesLink(game, scoringAnchor(game), spec), target: "_blank", rel: "noopener"}, t("How scoring works")),
+      // the first hand was the lesson: a real match (other tables, normal bots) is one click away
+      onRealMatch ? h("p", {class: "coach-next"}, t("You have played your first hand. Go on here, or:"),
+        " ", h("button", {type: "button", class: "primary", dataset: {action: "real-match"}, onclick: onRealMatch}, t("Play a real match"))) : null));
   }
-  // the coach folds to its title line (on every width), so that the table and the hand have the room; what it would
-  // say is still read out (the live region), and the prompt under the table says what to do
+  return panel(game, spec, steps, folded, onFold);
+}
+
+/** The coach's box: its title line with the fold, its steps, and the rules one click away. It folds to its title
+ * line (on every width), so that the table and the hand have the room; the prompt under the table still says what
+ * to do. */
+function panel(game, spec, steps, folded, onFold) {
   const fold = onFold ? h("button", {type: "button", class: "coach-fold", "aria-expanded": folded ? "false" : "true",
     "aria-controls": "coach-body", dataset: {action: "coach-fold"}, onclick: onFold}, folded ? t("Show the coach") : t("Hide the coach")) : null;
   return h("section", {class: `coach${folded ? " folded" : ""}`, "aria-label": t("Coach"), "aria-live": "polite"},

@@ -13,7 +13,7 @@ import {actionLabel, knownLabel, narrate, prompt, rankOrder, readAction, readSpe
 import {factList, felt, handDetails, lastTrick, levelWords, scoreSheet, seatName, seatPanel, trickArea} from "./board.js";
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
 import {play as playSound, setSound, soundOn} from "./sound.js";
-import {languageSwitch, loadWords, reasonWords, serverWords, t, tableName, tc, tn} from "./i18n.js";
+import {language, languageSwitch, loadWords, reasonWords, serverWords, t, tableName, tc, tn} from "./i18n.js";
 import {ratingWords} from "./account.js";
 import {coachPanel, rulesLink} from "./coach.js";
 
@@ -58,6 +58,7 @@ const state = {
   results: null, // the finished match's places and rating changes (GET /tables/{id}/results)
   whyOpen: false,
   heldCatchup: [],
+  brief: undefined, // the game in brief (GET /rules/{game}/brief), which the coach opens with; asked when first needed
 };
 
 /** The page's preferences (this browser only). */
@@ -593,7 +594,16 @@ let shownPlays = new Set();
 /** The coach's explanations, on a table with the coach on (the guided first hand). */
 function coaching(game) {
   if (!state.table.settings || !state.table.settings.coach || state.seat === null) return null;
+  if (state.brief === undefined) { // the game in brief, for the coach to open with: asked once
+    state.brief = null;
+    api(`/rules/${encodeURIComponent(String(game).split(/[-(]/)[0])}/brief?lang=${language()}`)
+      .then((brief) => { state.brief = brief; render(); }).catch(() => {});
+  }
+  const introKey = `coachIntro.${tableId}`;
   return coachPanel({
+    brief: store.get(introKey, false) === true ? null : state.brief,
+    onIntroDone: () => { store.set(introKey, true); render(); },
+    onRealMatch: newOpponents,
     game, spec: spec(), view: state.view, legal: state.legal, myTurn: myTurn(), toAct: state.toAct, error: state.error,
     errorRule: state.errorRule, hands: state.hands, name, over: state.over,
     folded: store.get("coachFolded", false) === true,
