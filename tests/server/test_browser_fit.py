@@ -56,6 +56,16 @@ OUT_OF_SIGHT = """(parts) => {
   }
   return problems;
 }"""
+COVERED = """(sel) => {
+  // the places under the floating notes (the why, a refusal, a hint)
+  const notes = document.querySelector(".notes");
+  if (!notes) return [];
+  const n = notes.getBoundingClientRect();
+  return [...document.querySelectorAll(sel)].filter((el) => {
+    const r = el.getBoundingClientRect();
+    return r.width && r.left < n.right - 1 && r.right > n.left + 1 && r.top < n.bottom - 1 && r.bottom > n.top + 1;
+  }).map((el) => el.dataset.seat ?? el.className);
+}"""
 IN_PLAY = [".felt .seat", ".trick-area", ".me-bar", "#turn", ".my-area > .hand", ".extras", ".controls", ".wild-picker"]
 
 
@@ -110,6 +120,8 @@ def test_every_game_and_phase_fits_a_laptop_screen_with_no_scrolling(
             if step == 0 and reader:
                 refuse_explain_and_hint(ann)
                 assert_fits(ann, f"{game} in {lang}, a refusal, its why and a hint shown")
+                covered = ann.page.evaluate(COVERED, ".trick-area .place")
+                assert covered == [], f"{game} in {lang}: the notes cover the trick: {covered}"
                 ann.page.locator(".why-button").click()  # folded again
             decide(ann, rng, game.split("(")[0])
         ann.page.context.close()
@@ -219,3 +231,27 @@ def test_on_a_laptop_the_coach_folds_and_unfolds(web: ThreadServer, browser: Any
     assert_fits(w, "the coach folded", [*IN_PLAY, ".coach-head"])
     coach.get_by_role("button", name="Show the coach").click()
     assert coach.locator(".coach-step").first.is_visible()
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(
+    ("game", "seats", "viewport"),
+    [("free", 3, LAPTOPS[1]), ("northstar(players=6, teams=3x2)", 6, LAPTOPS[0])],
+    ids=["free-1366x768", "northstar6-1280x800"],
+)
+def test_a_hands_account_between_two_hands_fits_a_laptop_screen_over_the_felt(
+    web: ThreadServer, browser: Any, game: str, seats: int, viewport: dict[str, int]
+) -> None:
+    table = seeded_table(web, game, people_and_bots(seats), 8, bot_delay=0.0)
+    joined = post(web.base, f"/tables/{table}/join", {"name": "Ann"}, 200)
+    ann = seated(browser, web.base, joined, viewport, {"lang": "de", "trickPause": 0})
+    rng = random.Random(8)
+    summary = ann.page.locator(".hand-summary")
+    for _ in range(200):
+        wait_for(lambda: offered(ann) or summary.count() > 0, 60, "the hand stalled", ann.page)
+        if summary.count():
+            break
+        decide(ann, rng, game.split("(")[0])
+    assert summary.count(), "no hand ended"
+    assert_fits(ann, f"{game}: a hand's account shown", [*IN_PLAY, ".hand-summary"])
+    ann.page.context.close()

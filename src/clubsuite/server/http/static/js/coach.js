@@ -66,8 +66,8 @@ export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error
 }
 
 /** The coach's box: its title line with the fold, its steps, and the rules one click away. It folds to its title
- * line (on every width), so that the table and the hand have the room; the prompt under the table still says what
- * to do. */
+ * line (on every width), so that the table and the hand have the room; folded, it says nothing (not even to a
+ * screen reader), and the prompt under the table, read out when the turn comes, still says what to do. */
 function panel(game, spec, steps, folded, onFold) {
   const fold = onFold ? h("button", {type: "button", class: "coach-fold", "aria-expanded": folded ? "false" : "true",
     "aria-controls": "coach-body", dataset: {action: "coach-fold"}, onclick: onFold}, folded ? t("Show the coach") : t("Hide the coach")) : null;

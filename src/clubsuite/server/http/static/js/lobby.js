@@ -416,7 +416,7 @@ function createForm() {
   const optionsBox = h("fieldset", {class: "options"});
   const seatsBox = h("fieldset", {class: "seats-config"});
   const moreBots = h("input", {type: "checkbox", id: "more-bots"}); // the research bots in the seats' lists
-  moreBots.addEventListener("change", () => drawSeats());
+  moreBots.addEventListener("change", () => { drawSeats(); moreBots.focus(); }); // drawn again: the focus stays on it
   const publicBox = h("input", {type: "checkbox", id: "public", checked: true});
   const watchBox = h("input", {type: "checkbox", id: "spectators", checked: true});
   const hintsBox = h("input", {type: "checkbox", id: "hints"});

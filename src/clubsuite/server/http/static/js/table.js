@@ -58,6 +58,7 @@ const state = {
   results: null, // the finished match's places and rating changes (GET /tables/{id}/results)
   whyOpen: false,
   heldCatchup: [],
+  chestOpen: false, // Free Clubs' treasure chest unfolded
   brief: undefined, // the game in brief (GET /rules/{game}/brief), which the coach opens with; asked when first needed
 };
 
@@ -631,6 +632,8 @@ function render() {
     const el = app.querySelector(sel);
     return el ? {sel, top: el.scrollTop, atEnd: el.scrollTop + el.clientHeight >= el.scrollHeight - 8} : {sel, top: 0, atEnd: true};
   });
+  // a laptop's side column (and the table, where it ever scrolls) stays where the player scrolled it
+  for (const sel of [".table-page > .side", ".table-page > .board"]) scrolled.push({sel, top: app.querySelector(sel)?.scrollTop ?? 0, atEnd: false});
   const game = state.view.game;
   const n = state.view.hand_sizes.length;
   const parts = myTurn() ? legalParts() : {singles: new Map(), words: [], multis: []};
@@ -670,7 +673,7 @@ function render() {
 
   const side = sidePanels(game, n);
   const summary = matchSummary(game, n) ?? scoreDialog(game, n);
-  fill(app, header, h("main", {class: `table-page drawer-${state.drawer ?? "none"}`}, board, side), summary);
+  fill(app, header, h("main", {class: `table-page live drawer-${state.drawer ?? "none"}`}, board, side), summary);
   // the end-of-match dialog: the page behind it out of reach (inert); it takes the focus when it opens, and keeps it
   // through a drawing (a chat line, the results read) that would leave it on nothing
   for (const el of app.querySelectorAll(":scope > header, :scope > main")) el.inert = summary !== null;
@@ -799,7 +802,9 @@ function extraParts(game, parts) {
   if (game === "free" && v.chest) { // folded: its cards are in the hand already (the fold says which they were)
     const chest = sortHand(parseCards(v.chest));
     const title = t("The treasure chest (now in your hand)");
-    rows.push(h("details", {class: "extra"}, h("summary", {}, tn("{title} ({n} card)", "{title} ({n} cards)", chest.length, {title})), cardRow(chest, "small")));
+    const fold = h("details", {class: "extra", open: state.chestOpen}, h("summary", {}, tn("{title} ({n} card)", "{title} ({n} cards)", chest.length, {title})), cardRow(chest, "small"));
+    fold.addEventListener("toggle", () => { state.chestOpen = fold.open; }); // kept open through the redrawings
+    rows.push(fold);
   }
   if (game === "free" && v.discards) rows.push(h("div", {class: "extra"}, h("h2", {}, t("Your discards")), cardRow(parseCards(v.discards), "small")));
   if (game === "free" && v.pass_choice) rows.push(h("div", {class: "extra"}, h("h2", {}, t("You pass to your right")), cardRow(parseCards(v.pass_choice), "small")));
