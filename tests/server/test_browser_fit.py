@@ -1,9 +1,10 @@
-"""The table fits the screen it is played on, as a card room's does. On a laptop (1280x800, 1366x768) the page never
-scrolls in play, in any game, phase or language: the seats, the cards on the table, the prompt, the hand and every
-action are in sight at once — through an auction, the three-card pass, the wild 15's picker, the screen-reader mode
-(its typed move always open), a refusal with its why and a hint, and with the coach of "Learn to play" on (which
-sits at the head of the side column there). On a phone (390x844, 360x740) the table and the hand are on the first
-screen, the coach on too, and the coach folds on every width."""
+"""The table fits the screen it is played on, as a card room's does. On a laptop (1280x800, 1366x768, and a
+1280x720 window) the page never scrolls in play, in any game, phase or language: the seats, the cards on the table,
+the prompt, the hand and every action are in sight at once — through an auction, the three-card pass, the wild 15's
+picker, the screen-reader mode (its typed move always open), a refusal with its why and a hint (beside the trick,
+never over it), a hand's account between two hands, and with the coach of "Learn to play" on (which sits at the
+head of the side column there). On a phone (390x844, 360x740) the table and the hand are on the first screen, the
+coach on too, and the coach folds on every width."""
 
 from __future__ import annotations
 
@@ -20,7 +21,8 @@ from test_browser_table import new_page, northstar_wild_deal
 from clubsuite.server.store.database import Store
 from clubsuite.server.table import seating
 
-LAPTOPS = [{"width": 1280, "height": 800}, {"width": 1366, "height": 768}]
+LAPTOPS = [{"width": 1280, "height": 800}, {"width": 1366, "height": 768}, {"width": 1280, "height": 720}]
+"""Two laptop screens, and a laptop browser's window under its toolbars (a 1920x1080 screen at 150%)."""
 PHONES = [{"width": 390, "height": 844}, {"width": 360, "height": 740}]
 
 CASES = [
