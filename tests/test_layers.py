@@ -60,6 +60,7 @@ GAME_PARTS = {
     "screen": FACES,
     "narration": FACES,
     "present": FACES,
+    "lesson": FACES,
     "report": FACES,
     "rl": FACES,
     "schema": RECORDS,
@@ -90,7 +91,7 @@ def layer(name: str) -> int:
         return RECORDS
     if head in ("bots", "runner", "solver"):
         return BOTS
-    if head in ("tui", "narration", "present", "sim", "server", "analysis", "rl"):
+    if head in ("tui", "narration", "present", "lesson", "sim", "server", "analysis", "rl"):
         return FACES
     if head == "cli":
         return OUTER

@@ -212,6 +212,11 @@ class Match(Protocol[ActionT_co, ViewT_co, OptionsT_co]):
         """A complete state ``seat`` cannot tell from this one, every card it cannot see drawn again."""
         ...
 
+    def hand_so_far(self) -> Iterator[tuple[Self, object]]:
+        """The hand in progress replayed from its deal on a copy: before each of its actions, the copy as it stood
+        then and the action taken (read the copy at each step; it changes as the iteration goes on)."""
+        ...
+
 
 SomeMatch = Match[object, View, object]
 """A match of any game: what code that serves every game (records, simulation, the command line) works with."""

@@ -252,10 +252,15 @@ def decide(w: Watched, rng: Any, game: str) -> str:
     """Make one decision by clicking what the page offers: a legal action (from those the server sent) chosen at
     random, made as a player makes it (a card clicked, a word's button, or cards chosen and their play confirmed, a
     wild 15's value picked). Waits until the table has moved on; returns the action."""
+    action: str = rng.choice(last_message(w)["legal"])
+    return perform(w, action, game)
+
+
+def perform(w: Watched, action: str, game: str) -> str:
+    """Make the decision ``action`` (legal now) by clicking as a player does (see :func:`decide`); waits until the
+    table has moved on; returns the action."""
     page = w.page
-    msg = last_message(w)
-    version = msg["version"]
-    action: str = rng.choice(msg["legal"])
+    version = last_message(w)["version"]
     tokens = action.split()
     cards = [t for t in tokens if t not in ("pass", "keep", "exchange", "double")]
     if not cards or tokens[0] == "call":  # a word, or a misplay call (a button naming the card called)

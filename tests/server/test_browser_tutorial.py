@@ -1,7 +1,8 @@
 """The guided first hand in a real Chromium, for every game: "Learn to play" in the lobby opens a coached table
-(the real engine over the real protocol, easy bots, the tutorial deal), the coach says at every turn what is asked
-and why the marked cards may be played, a refused move is explained with a link to its rule's paragraph, and the
-hand is played to its end, where the coach explains how it was scored."""
+(the real engine over the real protocol, easy bots, the game's lesson deal); the coach opens with the game in brief,
+then the scripted hand's five to ten steps each point at a choice (marked at the table) and say in one line why,
+each counted ("Step 3 of 8"); a refused move is explained with a link to its rule's paragraph; the rest of the hand
+is the newcomer's own, played to its end, where the coach explains how it was scored and offers a real match."""
 
 from __future__ import annotations
 
@@ -12,16 +13,19 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Watched, decide, last_message, offered, wait_for, watch
+from browserkit import Watched, decide, last_message, offered, perform, wait_for, watch
 from serverkit import ThreadServer, get
 
 from clubsuite.engine import games
 from clubsuite.i18n import LANGUAGES, Words
+from clubsuite.lesson import lesson_of
 from clubsuite.server.store.database import Store
 from clubsuite.server.table import seating
 from timeouts import PAGE_TIMEOUT_MS
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
+games_by_name = {g.name: g for g in games()}
+ON_YOUR_OWN = "You know enough to play the rest of this hand on your own: the cards you may play are marked."
 
 
 @pytest.fixture
@@ -98,17 +102,13 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
     rng = random.Random(7)
     refused = ""
     turns = 0
+    steps: list[dict[str, Any]] = []
     while not scored(w):
         wait_for(lambda: offered(w) or scored(w), 60, "the guided hand stalled", page)
         if scored(w):
             break
         text = coach.inner_text()
         assert words.get("Your turn") in text, text
-        why = page.locator(".coach .coach-why")
-        if why.count():
-            assert len(why.inner_text()) > 20
-            href = str(page.locator(".coach .coach-step a").first.get_attribute("href"))
-            assert href.startswith(f"/rules/{game}?lang={lang}")
         if not refused and len(last_message(w)["legal"]) < 40:
             refused = typed_refusal(w) or "refused"
             assert words.get("That move is not allowed") in coach.inner_text()
@@ -120,10 +120,33 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
             assert shown and not RULING.search(shown), shown  # the ruling is behind the link, not in the words
             if lang != "en":
                 assert shown != error["message"], "the refusal is worded in the page's language, not the engine's"
-        decide(w, rng, game)
+        step = last_message(w).get("lesson")
+        if step is not None:  # a step of the scripted hand: counted, said, its choice marked, and played
+            steps.append(step)
+            count = words.get("Step {n} of {count}").format(n=step["step"], count=step["steps"])
+            wait_for(lambda: count in coach.inner_text(), 20, f"no {count!r} in the coach", page)  # noqa: B023
+            say = coach.locator(".coach-say").inner_text()
+            assert len(say) > 15 and not RULING.search(say) and "{" not in say, say
+            href = str(coach.locator(".coach-lesson a").first.get_attribute("href"))
+            assert href.startswith(f"/rules/{game}?lang={lang}")
+            if step["cards"]:
+                for card in step["cards"]:
+                    assert page.locator(f'button.card.pointed[data-card="{card}"]').first.is_visible(), card
+            else:
+                assert page.locator(f'.controls button.action.pointed[data-action="{step["action"]}"]').is_visible()
+            perform(w, step["action"], game)
+        else:  # the rest of the first hand is the newcomer's own
+            assert page.locator(".pointed").count() == 0
+            assert words.get(ON_YOUR_OWN) in coach.inner_text()
+            decide(w, rng, game)
         turns += 1
         assert turns < 200
     assert turns > 0 and refused
+    # the scripted hand: five to ten steps, counted from 1, each a decision of the newcomer's
+    assert [s["step"] for s in steps] == list(range(1, len(steps) + 1))
+    assert 5 <= len(steps) <= 10
+    scripted = lesson_of(games_by_name[game])
+    assert scripted is not None and set(scripted.ideas) <= {s["idea"] for s in steps}, [s["idea"] for s in steps]
     page.locator(".coach .coach-scored").wait_for(timeout=30000)
     assert words.get("How the last hand was scored") in coach.inner_text()
     # the first hand was the lesson: a real match is offered

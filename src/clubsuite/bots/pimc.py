@@ -276,14 +276,15 @@ class PimcBot:
         deviate = settings.infer / 100
         theirs = [
             k
-            for k, (state, _) in enumerate(world.hand_so_far())  # type: ignore[attr-defined]
+            for k, (state, _) in enumerate(world.hand_so_far())
             if state.to_act is not None and state.to_act != seat and len(state.legal_actions()) > 1
         ]
         weighed = set(theirs[-settings.window :] if settings.window else theirs)
         total = 0.0
-        for k, (state, action) in enumerate(world.hand_so_far()):  # type: ignore[attr-defined]
+        for k, (state, action) in enumerate(world.hand_so_far()):
             if k in weighed:  # the state as it stood then, read before the iteration moves it on
                 actor = state.to_act
+                assert actor is not None  # the weighed states are those where someone was to act
                 legal = state.legal_actions()
                 model = self.rollouts.bot(world.game, actor).choose(state.view(actor), legal, random.Random(0))
                 total += math.log(1 - deviate) if model == action else math.log(deviate / (len(legal) - 1))

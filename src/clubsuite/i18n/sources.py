@@ -37,8 +37,10 @@ def reason_messages() -> Iterator[Message]:
     """One message per refusal template, keyed by its reason code."""
     for info in games():  # every game registered, and with it every game's refusals
         load_part(info, "present")  # and the notes on what an offered action does (clubsuite.present)
+        load_part(info, "lesson")  # and the steps of the guided first hand (clubsuite.lesson)
     for code, kind in sorted(templates().items()):
         what = "What an offered action does" if ".offer_" in code else "Refusal"
+        what = "A step of the guided first hand" if "lesson" in code else what
         note = f"{what} {code}" + (f" (ruling {kind.rule})" if kind.rule else "") + ". Parameters: "
         note += ", ".join(sorted(kind.fields())) or "none"
         yield Message(kind.text, kind.plural, code, note)

@@ -93,6 +93,7 @@ register(
         "(FC-9)",
         parts={
             "screen": "clubsuite.games.free.screen:FreeTable",
+            "lesson": "clubsuite.games.free.lesson:LESSON",
             "narrator": "clubsuite.games.free.narration:FreeNarrator",
             "bots": "clubsuite.games.free.bot",
             "schema": "clubsuite.games.free.schema:SCHEMA",

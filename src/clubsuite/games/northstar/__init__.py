@@ -102,6 +102,7 @@ register(
         "with teams, the team's wins (NS-10)",
         parts={
             "screen": "clubsuite.games.northstar.screen:NorthstarTable",
+            "lesson": "clubsuite.games.northstar.lesson:LESSON",
             "narrator": "clubsuite.games.northstar.narration:NorthstarNarrator",
             "bots": "clubsuite.games.northstar.bot",
             "report": "clubsuite.games.northstar.report:REPORT",

@@ -101,6 +101,7 @@ register(
         "points/hand: the partnership's points (31 a hand, 36 with a sweep, CP-3)",
         parts={
             "screen": "clubsuite.games.partnership.screen:PartnershipTable",
+            "lesson": "clubsuite.games.partnership.lesson:LESSON",
             "narrator": "clubsuite.games.partnership.narration:PartnershipNarrator",
             "bots": "clubsuite.games.partnership.bot",
             "schema": "clubsuite.games.partnership.schema:SCHEMA",

@@ -64,6 +64,7 @@ register(
         win_note="win rate: matches whose winners include the bot's seat; several players can win one match (CW-5)",
         parts={
             "screen": "clubsuite.games.whist.screen:WhistTable",
+            "lesson": "clubsuite.games.whist.lesson:LESSON",
             "narrator": "clubsuite.games.whist.narration:WhistNarrator",
             "bots": "clubsuite.games.whist.bot",
             "schema": "clubsuite.games.whist.schema:SCHEMA",

@@ -25,6 +25,7 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from clubsuite import lesson
 from clubsuite.bots.base import SomeBot, bot_names, make_bot
 from clubsuite.bots.levels import searches
 from clubsuite.bots.personas import level_words, persona_names
@@ -172,6 +173,8 @@ class LiveTable:
         """The table's chat: kept here in memory only, never in the store or a record."""
         self._timer: asyncio.Task[None] | None = None
         self._public: Callable[[SomeMatch], JsonObject] | None = None
+        self._lesson: tuple[int, JsonObject | None] | None = None
+        """The scripted first hand's step of the version it was worked out on (:meth:`lesson_step`)."""
         self.closed = False
         """Closed (nobody was at it for long): no longer served; a change waiting for its lock is refused."""
         self.quiet_since: float | None = time.monotonic()
@@ -323,7 +326,27 @@ class LiveTable:
         notes = {o.text: o.note.to_json() for o in offers if o.note is not None}
         if notes:
             out["notes"] = notes
+        if self.settings.coach and self.seats[seat].kind == "person":
+            step = self.lesson_step(seat)
+            if step is not None:
+                out["lesson"] = step
         return out
+
+    def lesson_step(self, seat: int) -> JsonObject | None:
+        """The step of the scripted first hand (:mod:`clubsuite.lesson`) for ``seat``, to act now at a coached
+        table: the choice the game's instant heuristic bot makes from the seat's own view (as a hint would, the
+        same every time), pointed at and said why; None past the first hand's steps. Worked out once per version
+        (the instant bot decides in microseconds; a searching bot never runs here)."""
+        if self._lesson is not None and self._lesson[0] == self.version:
+            return self._lesson[1]
+        step: JsonObject | None = None
+        match = self.match
+        if self.match_no == 0:
+            rng = random.Random(derive_seed(self.seed, self.match_no, self.version, seat + 1))  # as a hint's
+            made = lesson.step(self.info, match, seat, lambda: lesson.pointer(self.info, match, seat, rng))
+            step = made.to_json() if made is not None else None
+        self._lesson = (self.version, step)
+        return step
 
     def result(self) -> JsonValue:
         """The match's result once it is over (the winning seats, whether it was a draw, the totals), else None."""

@@ -5,7 +5,7 @@
 
 import {h} from "./dom.js";
 import {handWords, prompt, why} from "./games.js";
-import {language, t} from "./i18n.js";
+import {language, reasonWords, t} from "./i18n.js";
 
 /** The address of a game's rules page at the paragraph of ``rule`` (or its top), in the page's language; with
  * ``spec`` (a table's rules) the page says at its top what that table plays. */
@@ -21,9 +21,10 @@ function scoringAnchor(game) {
 }
 
 /** The coach's panel for this moment of the table. ``state`` is the table page's: game, view, legal, whose turn,
- * the last refusal and the hands scored; ``name(seat)`` names a seat. */
+ * the last refusal, the hands scored and the scripted first hand's step (``lesson``: the choice pointed at and why,
+ * as the server's lesson gives it); ``name(seat)`` names a seat. */
 export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error, errorRule, hands, name, over, folded = false, onFold = null,
-  brief = null, onIntroDone = null, onRealMatch = null}) {
+  brief = null, onIntroDone = null, onRealMatch = null, lesson = null}) {
   const steps = [];
   if (brief) { // the opening: the game in brief (who plays, the cards' order, the aim), alone until it is put away
     steps.push(h("div", {class: "coach-step coach-intro"},
@@ -42,12 +43,24 @@ export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error
   if (over) {
     steps.push(h("div", {class: "coach-step"}, h("strong", {}, t("The match is over")),
       h("p", {}, t("Well played. You can play again, or go back to the lobby and choose a table."))));
+  } else if (myTurn && view && lesson) {
+    // a step of the scripted first hand: the choice pointed at (marked at the table) and in one line why; the
+    // rule's paragraph one click away
+    const rule = lesson.say.rule ?? why(game, view, legal)?.rule ?? null;
+    steps.push(h("div", {class: "coach-step coach-lesson"},
+      h("div", {class: "coach-step-head"}, h("strong", {}, t("Your turn")),
+        h("span", {class: "coach-count"}, t("Step {n} of {count}", {n: lesson.step, count: lesson.steps}))),
+      h("p", {class: "coach-say"}, reasonWords(lesson.say, name)), // what is asked is said under the table
+      h("a", {href: rulesLink(game, rule, spec), target: "_blank", rel: "noopener"}, t("Read the rule"))));
   } else if (myTurn && view) {
     const reason = why(game, view, legal);
+    const first = view.hand_number === 0; // the lesson's steps are over: the rest of the first hand is the player's
     steps.push(h("div", {class: "coach-step"},
       h("strong", {}, t("Your turn")),
       h("p", {}, prompt(game, view, legal)),
-      reason ? h("p", {class: "coach-why"}, t("The cards you may play are marked. Why: {why}", {why: reason.text})) : null,
+      h("p", {class: "coach-why"}, first
+        ? t("You know enough to play the rest of this hand on your own: the cards you may play are marked.")
+        : t("The cards you may play are marked.")),
       reason ? h("a", {href: rulesLink(game, reason.rule, spec), target: "_blank", rel: "noopener"}, t("Read the rule")) : null));
   } else if (toAct !== null && toAct !== undefined && view) {
     steps.push(h("div", {class: "coach-step"}, h("strong", {}, t("Watch")),

@@ -30,6 +30,7 @@ const state = {
   view: null,
   legal: null,
   notes: {}, // what a legal action does, by its notation, where the game says (a wild 15's readings)
+  lesson: null, // the step of the scripted first hand ("Learn to play"): the choice pointed at, and why
   leaving: false, // "Leave the seat" was pressed during a match: asked once more
   toAct: null,
   over: false,
@@ -378,6 +379,7 @@ function takeState(msg) {
   state.view = msg.view;
   state.legal = msg.legal;
   state.notes = msg.notes ?? {};
+  state.lesson = msg.lesson ?? null; // the scripted first hand's step: the choice pointed at, and why
   state.toAct = msg.to_act;
   if (msg.over && !state.over) {
     state.resultClosed = false;
@@ -605,7 +607,7 @@ function coaching(game) {
     brief: store.get(introKey, false) === true ? null : state.brief,
     onIntroDone: () => { store.set(introKey, true); render(); },
     onRealMatch: newOpponents,
-    game, spec: spec(), view: state.view, legal: state.legal, myTurn: myTurn(), toAct: state.toAct, error: state.error,
+    game, spec: spec(), view: state.view, legal: state.legal, myTurn: myTurn(), toAct: state.toAct, error: state.error, lesson: state.lesson,
     errorRule: state.errorRule, hands: state.hands, name, over: state.over,
     folded: store.get("coachFolded", false) === true,
     onFold: () => { store.set("coachFolded", store.get("coachFolded", false) !== true); render(); },
@@ -795,7 +797,7 @@ function extraParts(game, parts) {
     const cards = sortHand(parseCards(v.auction_hand));
     rows.push(h("div", {class: "extra"}, h("h2", {}, t("Your bid cards")),
       h("div", {class: "hand bid-cards"}, cards.map((c) => cardButton(c, {
-        enabled: parts.singles.has(c.text) && !state.pending,
+        enabled: parts.singles.has(c.text) && !state.pending, extra: pointed(c.text),
         onclick: () => act(parts.singles.get(c.text)),
       })))));
   }
@@ -847,10 +849,10 @@ function handRow(parts) {
     if (select) {
       const on = state.selection.has(c.text);
       button = cardButton(c, {enabled: !state.pending && (on || fits(c.text)), selected: on, onclick: () => toggle(c.text), focusable, wild,
-        extra: state.hint && readAction(state.hint).cards.some((x) => x.text === c.text) ? "hinted" : ""});
+        extra: `${state.hint && readAction(state.hint).cards.some((x) => x.text === c.text) ? "hinted" : ""} ${pointed(c.text)}`});
     } else {
       const action = parts.singles.get(c.text);
-      button = cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => act(action), extra: state.hint === c.text ? "hinted" : "", focusable, wild});
+      button = cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => act(action), extra: `${state.hint === c.text ? "hinted" : ""} ${pointed(c.text)}`, focusable, wild});
       if (action !== undefined) {
         button.addEventListener("pointerenter", () => previewCard(c.text));
         button.addEventListener("pointerleave", () => previewCard(null));
@@ -934,7 +936,7 @@ function controls(game, parts, choice) {
   const items = [];
   const disabled = state.pending;
   for (const w of parts.words) {
-    items.push(actionButton({class: "action", disabled, dataset: {action: w.text}, onclick: () => act(w.text)}, wordLabel(spec(), w.text, state.view)));
+    items.push(actionButton({class: `action ${pointedAction(w.text)}`.trim(), disabled, dataset: {action: w.text}, onclick: () => act(w.text)}, wordLabel(spec(), w.text, state.view)));
   }
   if (choice) {
     const {chosen, matches, wilds} = choice;
@@ -942,7 +944,7 @@ function controls(game, parts, choice) {
       items.push(wildPicker(choice));
     } else {
       for (const m of matches) {
-        items.push(actionButton({class: "action primary", disabled, dataset: {action: m.text}, onclick: () => { state.selection.clear(); act(m.text); }}, playLabel(m)));
+        items.push(actionButton({class: `action primary ${pointedAction(m.text)}`.trim(), disabled, dataset: {action: m.text}, onclick: () => { state.selection.clear(); act(m.text); }}, playLabel(m)));
       }
     }
     if (chosen.length && !matches.length) items.push(h("span", {class: "muted"}, game === "partnership" ? t("{count} of 3 chosen", {count: chosen.length}) : t("Not a play yet: choose more cards, or other ones.")));
@@ -999,6 +1001,16 @@ function sortPicker() {
 
 /** An action's button, named in words where its label shows cards in symbols ("Play Q\u2665": "Play queen of
  * hearts"). */
+/** "pointed" for a card of the choice the scripted first hand points at now (its lesson's step), else "". */
+function pointed(card) {
+  return myTurn() && state.lesson && state.lesson.cards.includes(card) ? "pointed" : "";
+}
+
+/** "pointed" for the button of the action the scripted first hand points at now, else "". */
+function pointedAction(text) {
+  return myTurn() && state.lesson && state.lesson.action === text ? "pointed" : "";
+}
+
 function actionButton(attrs, label) {
   const words = spokenCards(label);
   return h("button", {type: "button", ...attrs, "aria-label": words === label ? null : words}, label);

@@ -1,0 +1,143 @@
+"""The scripted first hand of "Learn to play" (clubsuite.lesson), without a server: every game declares one; on its
+chosen deal, a newcomer who plays what each step points at meets every key idea the game declares within five to
+ten steps, and the hand is played to its end; a step is made only of what the seat may see; its one line is worded
+in every language, with no ruling id and no placeholder left."""
+
+from __future__ import annotations
+
+import dataclasses
+import random
+import re
+from dataclasses import dataclass
+
+import pytest
+
+from clubsuite import lesson
+from clubsuite.bots.base import bot_names, make_bot
+from clubsuite.engine import SomeGame, SomeMatch, games, resolve
+from clubsuite.i18n import LANGUAGES, Words
+from clubsuite.i18n.render import card_short, reason_words
+from clubsuite.runner import deal_next
+from clubsuite.seeding import derive_seed
+
+PERSON = 0
+"""The newcomer's seat at a guided table (the others are easy bots)."""
+RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
+
+
+@dataclass(frozen=True)
+class Scripted:
+    """The scripted first hand as a newcomer who follows every step plays it."""
+
+    steps: list[lesson.Step]
+    decisions: int
+    match: SomeMatch
+
+
+def play_scripted(info: SomeGame, spec: str) -> Scripted:
+    """The first hand of the guided table of ``spec`` (its lesson's seed, seat 0 the newcomer, easy bots in the
+    others, each drawing as the server draws for it), the newcomer playing what each step points at, and after the
+    last step what the game's heuristic bot would."""
+    _, options = resolve(spec)
+    scripted = lesson.lesson_of(info)
+    assert scripted is not None
+    seed = scripted.seed
+    match = info.new_match(options, 0)
+    deal_next(match, info, seed)
+    easy = make_bot("easy" if "easy" in bot_names(info.name) else "random", info.name)
+    version, steps, decisions = 0, [], 0
+    while len(match.hands) == 1 and match.to_act is not None:
+        seat = match.to_act
+        if seat == PERSON:
+            decisions += 1
+            rng = random.Random(derive_seed(seed, 0, version, seat + 1))
+            pointed = lesson.pointer(info, match, seat, rng)
+            made = lesson.step(info, match, seat, lambda: pointed)  # noqa: B023 (called at once)
+            if made is not None:
+                steps.append(made)
+            action = match.parse_action(pointed)
+        else:
+            action = easy.choose(match.view(seat), match.legal_actions(), random.Random(derive_seed(seed, 0, version)))
+        match.apply(action, seat)
+        version += 1
+    return Scripted(steps, decisions, match)
+
+
+GAMES = sorted(g.name for g in games())
+
+
+def test_every_game_declares_a_scripted_first_hand() -> None:
+    assert all(lesson.lesson_of(g) is not None for g in games())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_scripted_first_hand_shows_every_key_idea_in_five_to_ten_steps_and_is_played_to_its_end(game: str) -> None:
+    info, _ = resolve(game)
+    played = play_scripted(info, game)
+    scripted = lesson.lesson_of(info)
+    assert scripted is not None
+    numbers = [s.number for s in played.steps]
+    assert numbers == list(range(1, len(numbers) + 1))
+    assert 5 <= len(numbers) <= 10
+    assert len(numbers) == min(played.decisions, lesson.MAX_STEPS)
+    assert set(scripted.ideas) <= {s.idea for s in played.steps}, [s.idea for s in played.steps]
+    assert len(played.match.hands) == 2 or played.match.is_over or played.match.current is None  # the hand ended
+    for s in played.steps:
+        assert set(s.cards) <= set(s.action.replace("=", " ").split()) | {c.split("=")[0] for c in s.action.split()}
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_a_step_is_made_only_of_what_the_seat_may_see(game: str) -> None:
+    """The same step whatever the cards the newcomer cannot see: worked out on a world where every hidden card was
+    dealt again, it points at the same choice and says the same words."""
+    info, _ = resolve(game)
+    scripted = lesson.lesson_of(info)
+    assert scripted is not None
+    match = info.new_match(resolve(game)[1], 0)
+    deal_next(match, info, scripted.seed)
+    rng = random.Random(5)
+    checked = 0
+    while len(match.hands) == 1 and match.to_act is not None and checked < 6:
+        seat = match.to_act
+        if seat == PERSON:
+            pointed = lesson.pointer(info, match, seat, random.Random(1))
+            other = match.determinize(seat, rng)
+            assert lesson.pointer(info, other, seat, random.Random(1)) == pointed
+            mine = lesson.step(info, match, seat, lambda: pointed)  # noqa: B023 (called at once)
+            theirs = lesson.step(info, other, seat, lambda: pointed)  # noqa: B023 (called at once)
+            assert mine is not None and theirs is not None
+            assert mine.to_json() == theirs.to_json()
+            checked += 1
+        match.apply(match.parse_action(lesson.pointer(info, match, seat, random.Random(2))), seat)
+    assert checked >= 5
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_every_steps_line_is_worded_in_every_language_with_no_ruling_id(game: str, lang: str) -> None:
+    info, _ = resolve(game)
+    for s in play_scripted(info, game).steps:
+        words = reason_words(s.say, lang)
+        assert words and "{" not in words and not RULING.search(words), words
+        for card in s.cards:  # the cards pointed at are named in the line (a screen reader hears them)
+            assert card_short(card, Words(lang)) in words, (card, words)
+
+
+def test_a_game_without_a_lesson_has_no_steps() -> None:
+    info, options = resolve("whist")
+    match = info.new_match(options, 0)
+    deal_next(match, info, 1)
+    bare = dataclasses.replace(info, parts={k: v for k, v in info.parts.items() if k != "lesson"})
+    assert lesson.step(bare, match, match.to_act or 0, lambda: "keep") is None
+
+
+def test_no_step_past_the_first_hand_or_past_the_last_step() -> None:
+    info, _ = resolve("whist")
+    played = play_scripted(info, "whist")
+    assert played.decisions > lesson.MAX_STEPS  # so that the steps stopped before the hand did
+    match = played.match
+    while match.current is None and not match.is_over:
+        deal_next(match, info, 3)
+    seat = match.to_act
+    assert seat is not None
+    assert lesson.step(info, match, seat, lambda: "keep") is None
