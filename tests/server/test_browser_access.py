@@ -3,9 +3,10 @@
 axe-core (bundled by ``axe-playwright-python``) finds no violation of impact "serious" or "critical" on the lobby, on
 the table of every game at a moment where it is the viewer's turn with cards in hand (as drawn; with the settings
 open; in the screen-reader mode with the four-colour deck; on a phone with each drawer open) and on the replay viewer
-of a finished match, at 1280 and 390 px; on every game's rules page (each language once), and on the guided first
-hand with its coach. No rule is switched off. Then the screen-reader mode and the four-colour
-deck: a live region says a bot's play in words, the cards of the hand are buttons named in words ("queen of
+of a finished match, at 1280 and 390 px; on the lobby with its options unfolded; on every game's rules page (each
+language once), and on every state of the guided first hand (the coach's opening, a step with its choice marked,
+the "why?" open, the coach folded, the hand's account). No rule is switched off. Then the screen-reader mode and the
+four-colour deck: a live region says a bot's play in words, the cards of the hand are buttons named in words ("queen of
 hearts"), a move typed in notation is played (and an illegal one refused with the server's words), and the
 four-colour deck draws clubs green, survives a reload and reaches the replay viewer.
 """
@@ -22,12 +23,13 @@ from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browserkit import Watched, decide, keep_errors, last_message, offered, seeded_table, wait_for, watch
+from browserkit import Watched, decide, keep_errors, last_message, offered, perform, seeded_table, wait_for, watch
 from serverkit import ThreadServer, new_table
 
 import loopback
 from clubsuite.engine import resolve
 from clubsuite.server.store.database import Store
+from clubsuite.server.table import seating
 from clubsuite.server.table.live import start_match
 
 DESKTOP = {"width": 1280, "height": 900}
@@ -134,7 +136,11 @@ def test_the_lobby_has_no_serious_accessibility_violation(web: ThreadServer, bro
     page = new_page(browser, WIDTHS[width])
     page.goto(web.base + "/")
     page.locator(".table-card").first.wait_for()
+    page.locator(".game-tile").first.wait_for()
     assert_accessible(page, f"the lobby at {width} px")
+    page.locator("#more-options summary").click()  # the house rules unfolded, and the research bots listed
+    page.locator("#more-bots").check()
+    assert_accessible(page, f"the lobby at {width} px, its options unfolded and more bots listed")
     assert page.errors == []
 
 
@@ -151,16 +157,37 @@ def test_the_rules_page_of_every_game_in_every_language_has_no_serious_accessibi
     assert page.errors == []
 
 
-def test_the_guided_first_hand_with_its_coach_has_no_serious_accessibility_violation(
-    web: ThreadServer, browser: Any
+@pytest.mark.parametrize(("width", "lang"), [("390", "de"), ("1280", "fr")])
+def test_every_state_of_the_guided_first_hand_has_no_serious_accessibility_violation(
+    web: ThreadServer, browser: Any, monkeypatch: pytest.MonkeyPatch, width: str, lang: str
 ) -> None:
-    page = new_page(browser, PHONE, {"lang": "de"})
+    """The coach's opening, a step of the scripted hand (its choice marked at the table), the "why?" open beside
+    it, the coach folded, and the hand's account once the hand is scored."""
+    monkeypatch.setattr(seating, "TUTORIAL_PACE", 0.0)
+    page = new_page(browser, WIDTHS[width], {"lang": lang})
+    w = watch(page, 0)
     page.goto(web.base + "/")
     page.locator("#quick-name").fill("Ann")
-    page.locator(".game-tile button.learn").first.click()
-    page.locator("section.coach").wait_for()
-    page.locator(".coach .coach-step").first.wait_for()
-    assert_accessible(page, "the guided first hand in German on a phone")
+    page.locator('.game-tile[data-game="whist"] button.learn').click()
+    page.locator(".coach .coach-intro").wait_for()
+    assert_accessible(page, f"the guided first hand's opening ({lang}, {width} px)")
+    page.locator('[data-action="coach-intro-done"]').click()
+    page.locator(".coach .coach-lesson").wait_for()
+    page.locator(".pointed").first.wait_for()
+    assert_accessible(page, f"a step of the scripted hand ({lang}, {width} px)")
+    page.locator('[data-action="why"]').click()
+    page.locator(".notes").wait_for()
+    assert_accessible(page, f"a step with its why open ({lang}, {width} px)")
+    page.locator('[data-action="coach-fold"]').click()
+    assert_accessible(page, f"the coach folded ({lang}, {width} px)")
+    rng = random.Random(3)
+    while not page.locator('[data-action="close-summary"]').count():
+        wait_for(lambda: offered(w) or page.locator('[data-action="close-summary"]').count() > 0, 60, "stalled", page)
+        if offered(w):
+            step = last_message(w).get("lesson")
+            perform(w, step["action"], "whist") if step else decide(w, rng, "whist")
+    page.locator('[data-action="close-summary"]').wait_for()
+    assert_accessible(page, f"the hand's account over the table ({lang}, {width} px)")
     assert page.errors == []
 
 

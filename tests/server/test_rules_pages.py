@@ -166,6 +166,15 @@ def test_every_ruling_of_the_game_has_an_anchor_in_every_language(
         assert len(ids) == len(set(ids)), f"{game} in {lang} repeats an id"
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rules_page_has_its_scoring_section_under_one_anchor_in_every_language(
+    pages: dict[tuple[str, str], httpx.Response], game: str
+) -> None:
+    """The coach's "How scoring works" links every game's page at ``#scoring`` (the page names no game for it)."""
+    for lang in LANGS:
+        assert "scoring" in Page(pages[game, lang].text).ids, f"{game} in {lang} has no #scoring"
+
+
 RESEARCH_WORDS = {
     "en": ("source", "copy we know", "we do not", "provisional", "printed"),
     "de": ("quelle", "fassung, die wir", "wir nicht", "vorläufig", "gedruckt"),

@@ -15,11 +15,6 @@ export function rulesLink(game, rule = null, spec = null) {
   return `/rules/${encodeURIComponent(name)}?lang=${language()}${table}${rule ? `#${encodeURIComponent(rule)}` : ""}`;
 }
 
-/** The paragraph of a game's rules page on scoring (the partnership game's is its ruling CP-3). */
-function scoringAnchor(game) {
-  return String(game).startsWith("partnership") ? "CP-3" : "scoring";
-}
-
 /** The coach's panel for this moment of the table. ``state`` is the table page's: game, view, legal, whose turn,
  * the last refusal, the hands scored and the scripted first hand's step (``lesson``: the choice pointed at and why,
  * as the server's lesson gives it); ``name(seat)`` names a seat. */
@@ -70,7 +65,7 @@ export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error
     steps.push(h("div", {class: "coach-step coach-scored"},
       h("strong", {}, t("How the last hand was scored")),
       h("p", {}, handWords(game, last, name)),
-      h("a", {href: rulesLink(game, scoringAnchor(game), spec), target: "_blank", rel: "noopener"}, t("How scoring works")),
+      h("a", {href: rulesLink(game, "scoring", spec), target: "_blank", rel: "noopener"}, t("How scoring works")),
       // the first hand was the lesson: a real match (other tables, normal bots) is one click away
       onRealMatch ? h("p", {class: "coach-next"}, t("You have played your first hand. Go on here, or:"),
         " ", h("button", {type: "button", class: "primary", dataset: {action: "real-match"}, onclick: onRealMatch}, t("Play a real match"))) : null));
