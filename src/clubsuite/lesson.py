@@ -80,14 +80,25 @@ LEAD = template(
 FOLLOW_ONE = template(
     "lesson.follow_one", "You hold one {led_suit:one}, the {card}: you must follow the suit led, so you play it."
 )
-FOLLOW = template("lesson.follow", "{led_suit} were led and you hold some: you must play one of them. Play the {card}.")
+FOLLOW = template("lesson.follow", "You hold {led_suit} and they were led: you must play one of them. Play the {card}.")
 TRUMP = template(
-    "lesson.trump", "You have no {led_suit}, so you may play any card, and a club, the trump, beats them all. Play "
-    "the {card}."
+    "lesson.trump", "You have no {led_suit}, so you may play any card; a club, the trump, beats every card of the "
+    "other suits. Play the {card}."
 )  # fmt: skip
+"""No card of the suit led, every card of the hand allowed, a club pointed at."""
+TRUMP_MUST = template(
+    "lesson.trump_must", "You have no {led_suit}, and here the rules make you play a club; a club, the trump, beats "
+    "every card of the other suits. Play the {card}."
+)  # fmt: skip
+"""No card of the suit led, only clubs allowed (the rules' refusal of another card follows)."""
+TRUMP_PLAIN = template(
+    "lesson.trump_plain", "You have no {led_suit}; a club, the trump, beats every card of the other suits. Play the "
+    "{card}."
+)  # fmt: skip
+"""No card of the suit led, some cards refused but not only clubs allowed (the refusal follows)."""
 DISCARD = template(
-    "lesson.discard", "You have no {led_suit}: any card may be played, but only a club could win the trick. Give "
-    "up a card you can spare, the {card}."
+    "lesson.discard", "You have no {led_suit}, and the {card} cannot win this trick: only a club could. Give it up, "
+    "a card you can spare."
 )  # fmt: skip
 WHY_NOT = template("lesson.why_not", "{reason} Why not the {card}? {other_reason}")
 """A step's line followed by the rules' own refusal of another card of the seat's (a rule beyond following suit)."""
@@ -136,7 +147,9 @@ def cards_of(action: str) -> tuple[str, ...]:
     out = []
     for token in action.split():
         card = token.split("=")[0].upper()
-        if len(card) >= 2 and card[-1] in "CDHS" and (card[:-1].isdigit() or card[:-1] in ("J", "Q", "K", "A")):
+        if card in ("JK1", "JK2") or (
+            len(card) >= 2 and card[-1] in "CDHS" and (card[:-1].isdigit() or card[:-1] in ("J", "Q", "K", "A"))
+        ):
             out.append(card)
     return tuple(out)
 
@@ -182,7 +195,8 @@ def trick_say(match: SomeMatch, seat: int, legal: Sequence[str], pointed: str) -
         idea, say = "follow", Reason(FOLLOW, led_suit=led, card=pointed)
         barred = [c for c in barred if c in mine]  # a rule beyond following suit: shown on a card of the suit
     elif suit == "clubs":
-        idea, say = "trump", Reason(TRUMP, led_suit=led, card=pointed)
+        kind = TRUMP if not barred else TRUMP_MUST if all(suit_of(c) == "clubs" for c in legal) else TRUMP_PLAIN
+        idea, say = "trump", Reason(kind, led_suit=led, card=pointed)
     else:
         idea, say = "discard", Reason(DISCARD, led_suit=led, card=pointed)
     beyond = why_not(match, seat, barred)

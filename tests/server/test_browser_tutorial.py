@@ -121,7 +121,7 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
             if lang != "en":
                 assert shown != error["message"], "the refusal is worded in the page's language, not the engine's"
         step = last_message(w).get("lesson")
-        if step is not None:  # a step of the scripted hand: counted, said, its choice marked, and played
+        if step is not None and step["step"] is not None:  # a step of the scripted hand: counted, said, marked, played
             steps.append(step)
             count = words.get("Step {n} of {count}").format(n=step["step"], count=step["steps"])
             wait_for(lambda: count in coach.inner_text(), 20, f"no {count!r} in the coach", page)  # noqa: B023
@@ -134,8 +134,11 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
                     assert page.locator(f'button.card.pointed[data-card="{card}"]').first.is_visible(), card
             else:
                 assert page.locator(f'.controls button.action.pointed[data-action="{step["action"]}"]').is_visible()
+            # a screen reader hears why the marked choice is marked
+            assert page.locator(".pointed").first.get_attribute("aria-describedby") == "coach-say"
             perform(w, step["action"], game)
         else:  # the rest of the first hand is the newcomer's own
+            assert step is not None, "past the steps, the first hand still says the lesson is on (its steps over)"
             assert page.locator(".pointed").count() == 0
             assert words.get(ON_YOUR_OWN) in coach.inner_text()
             decide(w, rng, game)

@@ -335,16 +335,21 @@ class LiveTable:
     def lesson_step(self, seat: int) -> JsonObject | None:
         """The step of the scripted first hand (:mod:`clubsuite.lesson`) for ``seat``, to act now at a coached
         table: the choice the game's instant heuristic bot makes from the seat's own view (as a hint would, the
-        same every time), pointed at and said why; None past the first hand's steps. Worked out once per version
-        (the instant bot decides in microseconds; a searching bot never runs here)."""
+        same every time), pointed at and said why; past the steps, in the rest of the first hand, ``{"step": null}``
+        (the hand is the player's own now); None after it. Worked out once per version (the instant bot decides in
+        microseconds; a searching bot never runs here); a fault in it costs the step, never the table."""
         if self._lesson is not None and self._lesson[0] == self.version:
             return self._lesson[1]
         step: JsonObject | None = None
         match = self.match
-        if self.match_no == 0:
+        if self.match_no == 0 and len(match.hands) == 1 and lesson.lesson_of(self.info) is not None:
             rng = random.Random(derive_seed(self.seed, self.match_no, self.version, seat + 1))  # as a hint's
-            made = lesson.step(self.info, match, seat, lambda: lesson.pointer(self.info, match, seat, rng))
-            step = made.to_json() if made is not None else None
+            try:
+                made = lesson.step(self.info, match, seat, lambda: lesson.pointer(self.info, match, seat, rng))
+            except Exception as exc:  # the kind only: its message may name a card of the seat's
+                log.warning("table %s: the lesson's step could not be made (%s)", self.id, type(exc).__name__)
+            else:
+                step = made.to_json() if made is not None else {"step": None, "steps": lesson.MAX_STEPS}
         self._lesson = (self.version, step)
         return step
 

@@ -246,14 +246,19 @@ _LESSON: JsonObject = {
     "description": "to a person's seat to act at a coached table (the guided first hand), at each of its first "
     "decisions of the first hand: the scripted hand's step, the choice it points at and why, in one line",
     "properties": {
-        "step": {"type": "integer", "minimum": 1, "description": "which step, counted from 1"},
+        "step": {
+            "type": ["integer", "null"],
+            "minimum": 1,
+            "description": "which step, counted from 1; null past the last step (the rest of the first hand is the "
+            "player's own: no other field then)",
+        },
         "steps": {"type": "integer", "minimum": 1, "description": "how many steps a lesson has at most"},
         "idea": {"type": "string", "description": "what the step shows (lead, follow, trump, ...), a stable word"},
         "action": {"type": "string", "description": "the choice pointed at, one of the legal actions"},
         "cards": {"type": "array", "items": {"type": "string"}, "description": "the cards it names, to mark"},
         "say": {**_REASON, "description": "why, in one line, as a reason the page words from its catalog"},
     },
-    "required": ["step", "steps", "idea", "action", "cards", "say"],
+    "required": ["step", "steps"],
     "additionalProperties": False,
 }
 _PLAY: JsonObject = {

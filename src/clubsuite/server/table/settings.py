@@ -39,9 +39,10 @@ class TableSettings:
     hints: bool = False
     """Whether a seat may ask for a hint: the game's heuristic bot's choice from the seat's own view."""
     coach: bool = False
-    """Whether the page explains every step to a newcomer (what is asked, why the marked cards may be played, why
-    a move was refused, how the hand was scored): set on the guided first hand (``POST /tutorial``), and on any
-    table its maker wants it on."""
+    """Whether the page explains every step to a newcomer (what is asked; in the first hand of a game with a lesson,
+    the scripted steps, :mod:`clubsuite.lesson`; the rule behind what is allowed, one click away; why a move was
+    refused; how the hand was scored): set on the guided first hand (``POST /tutorial``), and on any table its
+    maker wants it on."""
 
     rated: bool = False
     """Whether the table's matches count for ratings: its seats are taken by accounts only (bots too), nobody gets

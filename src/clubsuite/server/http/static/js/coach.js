@@ -38,18 +38,19 @@ export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error
   if (over) {
     steps.push(h("div", {class: "coach-step"}, h("strong", {}, t("The match is over")),
       h("p", {}, t("Well played. You can play again, or go back to the lobby and choose a table."))));
-  } else if (myTurn && view && lesson) {
+  } else if (myTurn && view && lesson && lesson.step) {
     // a step of the scripted first hand: the choice pointed at (marked at the table) and in one line why; the
     // rule's paragraph one click away
     const rule = lesson.say.rule ?? why(game, view, legal)?.rule ?? null;
     steps.push(h("div", {class: "coach-step coach-lesson"},
       h("div", {class: "coach-step-head"}, h("strong", {}, t("Your turn")),
         h("span", {class: "coach-count"}, t("Step {n} of {count}", {n: lesson.step, count: lesson.steps}))),
-      h("p", {class: "coach-say"}, reasonWords(lesson.say, name)), // what is asked is said under the table
+      // what is asked is said under the table; the marked card or button is described by this line (its id)
+      h("p", {class: "coach-say", id: "coach-say"}, reasonWords(lesson.say, name)),
       h("a", {href: rulesLink(game, rule, spec), target: "_blank", rel: "noopener"}, t("Read the rule"))));
   } else if (myTurn && view) {
     const reason = why(game, view, legal);
-    const first = view.hand_number === 0; // the lesson's steps are over: the rest of the first hand is the player's
+    const first = lesson !== null && lesson.step === null; // past the lesson's steps: the rest of the hand is theirs
     steps.push(h("div", {class: "coach-step"},
       h("strong", {}, t("Your turn")),
       h("p", {}, prompt(game, view, legal)),

@@ -676,6 +676,7 @@ function render() {
   const side = sidePanels(game, n);
   const summary = matchSummary(game, n) ?? scoreDialog(game, n);
   fill(app, header, h("main", {class: `table-page live drawer-${state.drawer ?? "none"}`}, board, side), summary);
+  describePointed(app);
   // the end-of-match dialog: the page behind it out of reach (inert); it takes the focus when it opens, and keeps it
   // through a drawing (a chat line, the results read) that would leave it on nothing
   for (const el of app.querySelectorAll(":scope > header, :scope > main")) el.inert = summary !== null;
@@ -1001,19 +1002,26 @@ function sortPicker() {
 
 /** An action's button, named in words where its label shows cards in symbols ("Play Q\u2665": "Play queen of
  * hearts"). */
+function actionButton(attrs, label) {
+  const words = spokenCards(label);
+  return h("button", {type: "button", ...attrs, "aria-label": words === label ? null : words}, label);
+}
+
 /** "pointed" for a card of the choice the scripted first hand points at now (its lesson's step), else "". */
 function pointed(card) {
-  return myTurn() && state.lesson && state.lesson.cards.includes(card) ? "pointed" : "";
+  return myTurn() && state.lesson && state.lesson.step && state.lesson.cards.includes(card) ? "pointed" : "";
 }
 
 /** "pointed" for the button of the action the scripted first hand points at now, else "". */
 function pointedAction(text) {
-  return myTurn() && state.lesson && state.lesson.action === text ? "pointed" : "";
+  return myTurn() && state.lesson && state.lesson.step && state.lesson.action === text ? "pointed" : "";
 }
 
-function actionButton(attrs, label) {
-  const words = spokenCards(label);
-  return h("button", {type: "button", ...attrs, "aria-label": words === label ? null : words}, label);
+/** A marked card or button is described by the coach's line on it (a screen reader hears why it is marked). */
+function describePointed(root) {
+  for (const el of root.querySelectorAll(".pointed")) {
+    if (document.getElementById("coach-say")) el.setAttribute("aria-describedby", "coach-say");
+  }
 }
 
 // -- typing a move in the game's notation, as in the terminal ("QH", "7C 7H", "pass") -------------------------------
