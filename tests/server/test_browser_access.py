@@ -3,7 +3,8 @@
 axe-core (bundled by ``axe-playwright-python``) finds no violation of impact "serious" or "critical" on the lobby, on
 the table of every game at a moment where it is the viewer's turn with cards in hand (as drawn; with the settings
 open; in the screen-reader mode with the four-colour deck; on a phone with each drawer open) and on the replay viewer
-of a finished match, at 1280 and 390 px; on the lobby with its options unfolded; on every game's rules page (each
+of a finished match, at 1280 and 390 px; on a seated player's hand account, end-of-match dialog and score details;
+on the leaderboard and club-night pages; on the lobby with its options unfolded; on every game's rules page (each
 language once), and on every state of the guided first hand (the coach's opening, a step with its choice marked,
 the "why?" open, the coach folded, the hand's account). No rule is switched off. Then the screen-reader mode and the
 four-colour deck: a live region says a bot's play in words, the cards of the hand are buttons named in words ("queen of
@@ -188,6 +189,50 @@ def test_every_state_of_the_guided_first_hand_has_no_serious_accessibility_viola
             perform(w, step["action"], "whist") if step and step["step"] else decide(w, rng, "whist")
     page.locator('[data-action="close-summary"]').wait_for()
     assert_accessible(page, f"the hand's account over the table ({lang}, {width} px)")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("width", WIDTHS)
+def test_the_hands_account_the_score_details_and_the_end_of_match_dialog_have_no_serious_accessibility_violation(
+    web: ThreadServer, browser: Any, width: str
+) -> None:
+    """A short match played by Ann to its end: the hand's account over the table, the end-of-match dialog (places,
+    points, Rematch, New opponents, Lobby) and the score's details in their dialog."""
+    table = seeded_table(web, "whist(target=1)", person_and_bots(3), seed=3, bot_delay=0.0)
+    ann = sit(browser, web.base, table, WIDTHS[width])
+    page = ann.page
+    rng = random.Random(5)
+    summary_checked = False
+    while not page.locator('[data-action="close-result"]').count():
+        boxes = page.locator('[data-action="close-result"], [data-action="close-summary"]')
+        wait_for(lambda: offered(ann) or boxes.count() > 0, 60, "the match stalled", page)  # noqa: B023
+        if page.locator('[data-action="close-summary"]').count():
+            if not summary_checked:
+                assert_accessible(page, f"the hand's account at {width} px")
+                summary_checked = True
+            page.locator('[data-action="close-summary"]').click()
+        elif offered(ann):
+            decide(ann, rng, "whist")
+    assert_accessible(page, f"the end-of-match dialog at {width} px")
+    page.locator('[data-action="close-result"]').click()
+    if WIDTHS[width] is PHONE:
+        page.locator('[data-action="drawer-scores"]').click()
+    details = page.locator('[data-action^="hand-details-"]').first
+    details.click()
+    page.locator('[data-action="close-details"]').wait_for()
+    assert_accessible(page, f"the score's details at {width} px")
+    assert page.errors == []
+
+
+@pytest.mark.parametrize("path", ["/leaderboard", "/clubnight"])
+def test_the_leaderboard_and_the_club_night_pages_have_no_serious_accessibility_violation(
+    web: ThreadServer, browser: Any, path: str
+) -> None:
+    page = new_page(browser, PHONE)
+    page.goto(web.base + path)
+    page.locator("main").first.wait_for()
+    page.wait_for_load_state("networkidle")
+    assert_accessible(page, f"the page {path}")
     assert page.errors == []
 
 
