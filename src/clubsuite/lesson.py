@@ -100,6 +100,10 @@ DISCARD = template(
     "lesson.discard", "You have no {led_suit}, and the {card} cannot win this trick: only a club could. Give it up, "
     "a card you can spare."
 )  # fmt: skip
+CHOOSE_AFTER = template("lesson.choose_after", "{reason} The marked choice is a good one here.")
+"""A phase before the play (an exchange, an auction, a pass) said by the game, then the choice marked."""
+WHY_NOT_CARDS = template("lesson.choose_cards_after", "{reason} A good choice here: {cards}.")
+"""The same, where the choice is of cards (the cards named)."""
 WHY_NOT = template("lesson.why_not", "{reason} Why not the {card}? {other_reason}")
 """A step's line followed by the rules' own refusal of another card of the seat's (a rule beyond following suit)."""
 LESSON_IDEAS = ("choose", "lead", "follow", "trump", "discard")
@@ -169,6 +173,15 @@ def why_not(match: SomeMatch, seat: int, cards: Sequence[str]) -> tuple[str, Rea
         if reason is not None:
             return card, reason
     return None
+
+
+def phase_step(phase: Reason, pointed: str) -> tuple[str, Reason]:
+    """A step before the play of the cards: what the phase is (the game's words, ``phase``) and the choice marked
+    (its cards named)."""
+    cards = cards_of(pointed)
+    if cards:
+        return "choose", Reason(WHY_NOT_CARDS, reason=phase, cards=cards)
+    return "choose", Reason(CHOOSE_AFTER, reason=phase)
 
 
 def trick_say(match: SomeMatch, seat: int, legal: Sequence[str], pointed: str) -> tuple[str, Reason]:
