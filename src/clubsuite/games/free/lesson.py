@@ -1,6 +1,5 @@
 """Free Clubs in the guided first hand (:mod:`clubsuite.lesson`): the auction (FC-3) and the pass (FC-2) said
-first, then
-the tricks game's steps, on a deal chosen for them."""
+first, then the tricks game's steps, on a deal chosen for them."""
 
 from __future__ import annotations
 

@@ -1,6 +1,5 @@
 """Clubs (partnership) in the guided first hand (:mod:`clubsuite.lesson`): the pass of three cards (CP-2) said
-first, then
-the tricks game's steps, on a deal chosen for them."""
+first, then the tricks game's steps, on a deal chosen for them."""
 
 from __future__ import annotations
 
