@@ -89,10 +89,12 @@ def test_a_newcomer_signs_up_plays_a_rated_match_and_sees_the_rating_move_and_th
     assert rating.inner_text() != "1500 ± 1000"  # it moved, and its uncertainty shrank
     assert page.locator(".rating[data-pool=whist] .rating-plot circle").count() == 2
     assert page.locator("#history .match").count() == 1
+    assert_accessible(page, "a player's page with a rating and a match")
     page.locator("#history .review-link").click()  # the review of Ann's decisions, worked out by the server
     page.wait_for_url("**/review?**")
     page.locator(".hand-review").first.wait_for(timeout=300_000)
     assert page.locator(".decision").count() > 0
+    assert_accessible(page, "the review of a match")
     page.go_back()
     page.locator("#history .replay-link").wait_for()
     page.locator("#history .replay-link").click()
