@@ -125,7 +125,11 @@ def test_a_phone_shows_the_tables_whole_name_and_still_the_hand_on_its_first_scr
     assert title.inner_text() == "Mara's CLUBS, 4 players, wild 15s"
     cut = "(e) => e.scrollWidth > e.clientWidth + 1 || e.scrollHeight > e.clientHeight + 1"
     assert not title.evaluate(cut)
-    hand = page.locator(".my-area > .hand").bounding_box()
+    # the hand as drawn (read until it is there: a bot's play at delay 0 may be redrawing the seat at that moment)
+    drawn: list[Any] = []
+    hand_row = page.locator(".my-area > .hand")
+    wait_for(lambda: drawn.append(hand_row.bounding_box()) or drawn[-1] is not None, 30, "no hand drawn", page)
+    hand = drawn[-1]
     assert hand["y"] + hand["height"] <= viewport["height"]
     assert page.evaluate("() => document.documentElement.scrollWidth <= innerWidth")
     # the language, left out of the bar for the name, is chosen in the settings
