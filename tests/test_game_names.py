@@ -56,3 +56,37 @@ def test_the_name_check_finds_a_game_name() -> None:
     assert pattern.search("if game == 'whist':") and pattern.search("games.northstar")
     assert not pattern.search("a game of fixed partnerships") and not pattern.search("free of charge")
     assert RULING_ID.search("(CW-5)")
+
+
+SCRIPTS = PACKAGE / "server" / "http" / "static" / "js"
+def script_words() -> re.Pattern[str]:
+    """The names of every game and variant as a script would name one: a name that is no English word anywhere,
+    one that is (``free``) only as a whole string (``"free"``) or a property (``.free``)."""
+    words = {info.name for info in games()} | {v for info in games() for v in info.variants}
+    plain = sorted((re.escape(w) for w in words - ENGLISH), key=len, reverse=True)
+    plain += ["Free Clubs", "North Star"]
+    quoted = "|".join(re.escape(w) for w in sorted(words & ENGLISH))
+    return re.compile(rf"(?<![\w-])({'|'.join(plain)})(?![\w])|([\"'`])({quoted})\2|\.({quoted})\b")
+
+
+def offending_script_lines() -> list[str]:
+    """``file:line: text`` for every line of the page's scripts that names a game or cites a game's ruling."""
+    pattern = script_words()
+    found = []
+    for path in sorted(SCRIPTS.glob("*.js")):
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), start=1):
+            if pattern.search(line) or RULING_ID.search(line):
+                found.append(f"{path.name}:{number}: {line.strip()}")
+    return found
+
+
+def test_the_pages_scripts_name_no_game_and_show_what_the_game_declares() -> None:
+    assert offending_script_lines() == []
+
+
+def test_the_script_check_finds_a_game_name_branched_on() -> None:
+    pattern = script_words()
+    assert pattern.search('if (game === "free") {') and pattern.search("game === 'northstar'")
+    assert pattern.search("// Free Clubs' auction") and pattern.search("VARIANTS.whist")
+    assert not pattern.search('t("free seat")') and not pattern.search("a game of fixed partnerships")
+    assert (SCRIPTS / "table.js").exists() and (SCRIPTS / "board.js").exists()

@@ -61,6 +61,7 @@ GAME_PARTS = {
     "narration": FACES,
     "present": FACES,
     "lesson": FACES,
+    "why": FACES,
     "report": FACES,
     "rl": FACES,
     "schema": RECORDS,

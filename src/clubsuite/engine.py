@@ -296,7 +296,13 @@ class GameInfo(Generic[OptionsT]):
     legal actions, every card only some seat may know left out), ``words`` (a :class:`clubsuite.wording.GameWords`:
     its options and variants in plain words, for the lobby), ``present`` (``offered_actions(match, legal) ->
     list[clubsuite.present.Offered]``: the seat to act's legal actions in the order a player is offered them, with
-    what each does where the same cards may be played several ways; see :mod:`clubsuite.present`), ``bulk``
+    what each does where the same cards may be played several ways; see :mod:`clubsuite.present`), ``shown``
+    (``shown(view_dict) -> clubsuite.present.Shown``: what a seat's or a spectator's view shows beside the cards:
+    badges, counts, what lies in front of each seat, the cards the seat knows, the teams, the facts of the hand, as
+    reasons the page words), ``asked`` (``asked(view_dict, options, legal_notation) -> clubsuite.present.Asked``:
+    what the seat to act is asked, and the ruling behind it), ``label`` (``label(view_dict, action_notation) ->
+    Reason``: an action as its button says it), ``rulings`` (a :data:`clubsuite.present.Rulings`: the game's rulings
+    in plain words, for a "why?"), ``bulk``
     (``compiled_matches(options, bots, match_seeds)``:
     whole matches played in the game's compiled kernel exactly as the engine would, or None where it cannot; see
     :mod:`clubsuite.native`), ``playout`` (``compiled_finish(match, spec, rng) -> bool``: the search bots' play-out

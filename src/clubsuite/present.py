@@ -11,12 +11,12 @@ reader's language from the same catalog as a refusal.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, cast
 
 from clubsuite.engine import SomeGame, SomeMatch, load_part
-from clubsuite.reasons import Reason
+from clubsuite.reasons import Reason, template
 
 
 @dataclass(frozen=True)
@@ -41,3 +41,427 @@ def offered(info: SomeGame, match: SomeMatch) -> list[Offered]:
     if part is None:
         return [Offered(match.format_action(a)) for a in legal]
     return cast(OfferedFn, part)(match, legal)
+
+
+# -- what a seat is shown beside the cards ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Badge:
+    """A mark beside a seat's name ("team 2", "contract", "doubled"): its words and the look it takes."""
+
+    words: Reason
+    look: str = ""
+    """A style, the same in every game: ``team-<n>`` (the n-th team's colour, from 0), ``contract`` (the seat that
+    plays for a contract or with it), or empty (a plain badge)."""
+
+
+@dataclass(frozen=True)
+class Put:
+    """What one seat has in front of it on the table now: the cards it played to the trick (or its last bid, its
+    last play), with a word under them where it says more than the cards (``passed``, ``to beat``)."""
+
+    seat: int
+    cards: str
+    """The cards in the game's notation (empty: nothing lies there, only the note)."""
+    note: Reason | None = None
+    to_beat: bool = False
+    """Whether it is the play the others must beat (it is ringed)."""
+
+
+@dataclass(frozen=True)
+class Known:
+    """Cards beside the hand that the seat knows (its bid cards, the chest, what it passed or received), under a
+    title."""
+
+    title: Reason
+    cards: str
+    playable: bool = False
+    """Whether they are cards of the seat's that it may play from where they lie (bid cards), one click each."""
+    folded: bool = False
+    """Whether they are shown folded (a card count in the title) until opened: cards that are in the hand already."""
+
+
+@dataclass(frozen=True)
+class Fact:
+    """One line beside the table: a label and what it says, one or several phrases (joined by ``joined``)."""
+
+    label: Reason
+    words: tuple[Reason, ...]
+    joined: str = ", "
+
+
+@dataclass(frozen=True)
+class Shown:
+    """What a view shows beside the cards, as its game declares it: every word a :class:`Reason` (worded in the
+    reader's language by the page from the catalog), every seat a number (named by the page)."""
+
+    badges: tuple[tuple[Badge, ...], ...]
+    """Per seat, the game's marks beside its name (the page adds its own: you, dealer, away)."""
+    stats: tuple[tuple[Reason, ...], ...]
+    """Per seat, what it holds or has won that the game counts, after its cards and tricks (clubs won, bid cards,
+    a bonus)."""
+    front: tuple[Put, ...]
+    """What lies in front of each seat now (seats with nothing are left out)."""
+    known: tuple[Known, ...] = ()
+    teams: tuple[tuple[int, ...], ...] = ()
+    """The seats of each team, in the order of the view's ``team_totals`` (empty: everyone plays alone)."""
+    facts: tuple[Fact, ...] = ()
+    says: Reason | None = None
+    """What the table says while nothing lies on it (who opens the auction, that the leader plays anything)."""
+    sort: str = "suit"
+    """How a hand is sorted unless its player chose otherwise: ``suit`` (by suit, then rank) or ``rank``."""
+    ace_low: bool = False
+    """Whether the ace ranks below the two (the hand is sorted so)."""
+    select: bool = False
+    """Whether a play is always made by selecting its cards, even one card (never played by one click)."""
+    wild: str | None = None
+    """The rank whose cards are wild at this table (each may stand for another value), or None."""
+    beat: bool = False
+    """Whether each play of a trick must beat the one before (the latest is the one to beat), rather than each seat
+    adding one card."""
+
+    def to_json(self) -> dict[str, Any]:
+        """The form the protocol sends (``view["shown"]``; schema in :mod:`clubsuite.server.table.schemas`)."""
+        return {
+            "badges": [[{"words": b.words.to_json(), "look": b.look} for b in seat] for seat in self.badges],
+            "stats": [[r.to_json() for r in seat] for seat in self.stats],
+            "front": [
+                {"seat": p.seat, "cards": p.cards, "note": _json(p.note), "to_beat": p.to_beat} for p in self.front
+            ],
+            "known": [
+                {"title": k.title.to_json(), "cards": k.cards, "playable": k.playable, "folded": k.folded}
+                for k in self.known
+            ],
+            "teams": [list(team) for team in self.teams],
+            "facts": [
+                {"label": f.label.to_json(), "words": [w.to_json() for w in f.words], "joined": f.joined}
+                for f in self.facts
+            ],
+            "says": _json(self.says),
+            "sort": self.sort,
+            "ace_low": self.ace_low,
+            "select": self.select,
+            "wild": self.wild,
+            "beat": self.beat,
+        }
+
+
+def _json(reason: Reason | None) -> dict[str, Any] | None:
+    return None if reason is None else reason.to_json()
+
+
+ShownFn = Callable[[Mapping[str, Any], Any], Shown]
+"""A game's ``shown`` part: ``(a view's to_dict() or the spectator's view, the table's options) -> what it shows
+beside the cards``. Made of the view and the options alone, so that it can tell nobody anything their view does
+not."""
+
+
+def shown(info: SomeGame, view: Mapping[str, Any], options: object) -> dict[str, Any] | None:
+    """What ``view`` (a seat's ``to_dict()`` or the spectator's view, of ``info``'s game played with ``options``)
+    shows beside the cards, in its protocol form; None for a game that declares nothing (the page then shows the
+    cards alone)."""
+    part = load_part(info, "shown")
+    if part is None:
+        return None
+    return cast(ShownFn, part)(view, options).to_json()
+
+
+def with_shown(info: SomeGame, view: dict[str, Any], options: object) -> dict[str, Any]:
+    """``view`` with what it shows beside the cards added under ``shown`` (in place, and returned)."""
+    view["shown"] = shown(info, view, options)
+    return view
+
+
+# -- what every game shows alike --------------------------------------------------------------------------------------
+DEALER = template("shown.dealer", "Dealer")
+"""A fact's label: who dealt this hand."""
+MATCH = template("shown.match", "Match")
+"""A fact's label: what wins the match."""
+TEAMS = template("shown.teams", "Teams")
+"""A fact's label: the teams and their points."""
+SEAT = template("shown.seat", "{seat}")
+"""A seat's name alone (the page's own seat: "you")."""
+SEATS = template("shown.seats", "{seats}")
+"""Seats' names as a list ("Ann, Bob and you")."""
+TO_POINTS = template("shown.to_points", "to {target} points")
+"""A match played until a seat reaches ``target`` points."""
+TEAM = template("shown.team", "team {number}")
+"""A team's badge, counted from 1."""
+TEAM_POINTS = template("shown.team_points", "{seats} {points}")
+"""A team's seats and their points."""
+
+
+def is_viewer(view: Mapping[str, Any], seat: object) -> bool:
+    """Whether ``seat`` is the seat whose view this is (its sentences are worded for "you"); never in a spectator's
+    view."""
+    return view.get("seat") is not None and view.get("seat") == seat
+
+
+def seats_of(view: Mapping[str, Any]) -> int:
+    """How many seats the view's table has."""
+    return len(view["hand_sizes"])
+
+
+def dealer_fact(view: Mapping[str, Any]) -> tuple[Fact, ...]:
+    """Who dealt, as a fact (none before the first deal)."""
+    dealer = view.get("dealer")
+    return () if dealer is None else (Fact(Reason(DEALER), (Reason(SEAT, seat=dealer),)),)
+
+
+def trick_front(view: Mapping[str, Any]) -> tuple[Put, ...]:
+    """The cards of the trick in progress, each in front of the seat that played it (a view's ``trick``: a list of
+    ``{"seat", "card"}``)."""
+    return tuple(Put(p["seat"], p["card"]) for p in view.get("trick") or ())
+
+
+def team_badges(n: int, teams: Sequence[Sequence[int]]) -> tuple[tuple[Badge, ...], ...]:
+    """Each seat's team badge ("team 2" in the team's colour), for ``teams`` (their seats); none without teams."""
+    badge: dict[int, Badge] = {}
+    for number, seats in enumerate(teams):
+        for seat in seats:
+            badge[seat] = Badge(Reason(TEAM, number=number + 1), f"team-{number}")
+    return tuple((badge[s],) if s in badge else () for s in range(n))
+
+
+def team_fact(view: Mapping[str, Any], teams: Sequence[Sequence[int]]) -> tuple[Fact, ...]:
+    """The teams and their points, as a fact (none without teams or totals)."""
+    totals = view.get("team_totals")
+    if not teams or not totals:
+        return ()
+    words = tuple(
+        Reason(TEAM_POINTS, seats=tuple(seats), points=total) for seats, total in zip(teams, totals, strict=False)
+    )
+    return (Fact(Reason(TEAMS), words, " \u00b7 "),)
+
+
+# -- what the seat to act is asked, and why ---------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Ruling:
+    """A ruling in plain words, for a "why?": a short title and what it says."""
+
+    title: Reason
+    text: Reason
+
+    def to_json(self) -> dict[str, Any]:
+        """The form the protocol sends."""
+        return {"title": self.title.to_json(), "text": self.text.to_json()}
+
+
+@dataclass(frozen=True)
+class Asked:
+    """What the seat to act is asked, in sentences, and the rule behind it: a ruling's id (its words in the game's
+    :data:`Rulings`), or a basic rule every text states alike (``why``, with no id)."""
+
+    words: tuple[Reason, ...]
+    rule: str | None = None
+    why: Ruling | None = None
+
+    def to_json(self) -> dict[str, Any]:
+        """The form the protocol sends (``asked``)."""
+        return {
+            "words": [w.to_json() for w in self.words],
+            "rule": self.rule,
+            "why": None if self.why is None else self.why.to_json(),
+        }
+
+
+Rulings = Mapping[str, Ruling]
+"""A game's ``rulings`` part: its rulings in plain words, by id."""
+AskedFn = Callable[[Mapping[str, Any], Any, Sequence[str]], Asked]
+"""A game's ``asked`` part: ``(the seat's view, the table's options, its legal actions in notation) -> Asked``."""
+LabelFn = Callable[[Mapping[str, Any], str], Reason]
+"""A game's ``label`` part: ``(a view, an action in notation) -> the action as a button says it``."""
+
+
+def asked(info: SomeGame, view: Mapping[str, Any], options: object, legal: Sequence[str]) -> dict[str, Any] | None:
+    """What the seat whose view this is, to act now, is asked and why, in protocol form; None for a game that
+    declares nothing."""
+    part = load_part(info, "asked")
+    return None if part is None else cast(AskedFn, part)(view, options, legal).to_json()
+
+
+def rulings(info: SomeGame) -> dict[str, Any]:
+    """The game's rulings in plain words, by id, in protocol form (empty for a game that declares none)."""
+    part = load_part(info, "rulings")
+    return {} if part is None else {k: v.to_json() for k, v in cast(Rulings, part).items()}
+
+
+def labels(info: SomeGame, view: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
+    """Each of ``actions`` (in notation) as a button says it, in protocol form; empty for a game that declares
+    nothing."""
+    part = load_part(info, "label")
+    if part is None:
+        return {}
+    return {a: cast(LabelFn, part)(view, a).to_json() for a in actions}
+
+
+def suit_key(letter: str) -> str:
+    """A suit's key (``hearts``) from its letter (``H``), as a reason's ``suit`` parameter takes it."""
+    return {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}[letter]
+
+
+PLAY = template("shown.play", "Play {cards}")
+"""The label of a play of cards."""
+PASS = template("shown.pass", "Pass")
+"""The label of a pass."""
+
+
+def play_label(action: str) -> Reason:
+    """A play of the cards of ``action`` (in notation), as its button says it."""
+    return Reason(PLAY, cards=tuple(action.split()))
+
+
+# -- what happened, told ----------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Said:
+    """An event as the table tells it: its sentences as anyone watching reads them, the same sentences told to each
+    seat the event is about ("You play 7♥." where others read "Ann plays 7♥."), and what it does to the table in
+    the words every game shares (:attr:`kind`)."""
+
+    words: tuple[Reason, ...]
+    mine: Mapping[int, tuple[Reason, ...]] = field(default_factory=dict)
+    kind: str = ""
+    """``deal`` (a new hand is dealt), ``put`` (``seat`` put ``cards`` on the table), ``trick`` (``seat`` took the
+    trick, or won it with ``cards``), ``scored`` (the hand was scored), or empty."""
+    seat: int | None = None
+    cards: str = ""
+
+    def to_json(self) -> dict[str, Any]:
+        """The form the protocol sends (an event's ``said``)."""
+        return {
+            "words": [w.to_json() for w in self.words],
+            "mine": {str(s): [w.to_json() for w in ws] for s, ws in self.mine.items()},
+            "kind": self.kind,
+            "seat": self.seat,
+            "cards": self.cards,
+        }
+
+
+SaidFn = Callable[[Mapping[str, Any], Mapping[str, Any]], "Said | None"]
+"""A game's ``said`` part: ``(an event in its wire form, the table's public view) -> Said``, or None for an event the
+shared words tell (:func:`said_alike`)."""
+
+HAND_DEALT = template("said.hand_dealt", "Hand {number} is dealt by {seat}.")
+HAND_DEALT_YOU = template("said.hand_dealt_you", "Hand {number} is dealt by you.")
+LEADS = template("said.leads", "{seat} leads.")
+LEADS_YOU = template("said.leads_you", "You lead.")
+PLAYS = template("said.plays", "{seat} plays {card}.")
+PLAYS_YOU = template("said.plays_you", "You play {card}.")
+TAKES = template("said.takes", "{seat} takes trick {number}.")
+TAKES_YOU = template("said.takes_you", "You take trick {number}.")
+DRAW = template("said.draw", "The match ends in a draw.")
+WIN_SEATS = template("said.win_seats", "The match is over: {seats} win.")
+WINS = template("said.wins", "The match is over: {seat} wins.")
+WIN_YOU = template("said.win_you", "The match is over: You win.")
+FINAL = template("said.final", "Final totals: {total_items}.")
+SEAT_POINTS = template("said.seat_points", "{seat} {points}")
+SEATS_POINTS = template("said.seats_points", "{seats} {points}")
+HAND_OVER = template("said.hand_over", "The hand is over. Points: {point_items}. Tricks: {trick_items}.")
+HAND_OVER_POINTS = template("said.hand_over_points", "The hand is over. Points: {point_items}.")
+
+
+def signed(value: int) -> str:
+    """A score with its sign: ``+3``, ``-2``, ``0``."""
+    return f"+{value}" if value > 0 else str(value)
+
+
+def seat_items(values: Sequence[int], sign: bool = True) -> tuple[Reason, ...]:
+    """Each seat with a number ("Ann +3, you -2")."""
+    return tuple(Reason(SEAT_POINTS, seat=s, points=signed(v) if sign else str(v)) for s, v in enumerate(values))
+
+
+def told(seat: int, words: tuple[Reason, ...], yours: tuple[Reason, ...], kind: str = "", cards: str = "") -> Said:
+    """An event about ``seat``: ``words`` for everyone, ``yours`` told to that seat."""
+    return Said(words, {seat: yours}, kind, seat, cards)
+
+
+def said_alike(ev: Mapping[str, Any]) -> Said | None:
+    """The events every game shares, told alike: a hand dealt, the first lead, a card played, a trick taken, the
+    match's end, a hand's points; None for another event."""
+    kind = ev.get("type")
+    if kind == "HandStarted":
+        seat, number = ev["dealer"], ev["hand_number"] + 1
+        return told(
+            seat, (Reason(HAND_DEALT, number=number, seat=seat),), (Reason(HAND_DEALT_YOU, number=number),), "deal"
+        )
+    if kind == "PlayStarted":
+        return told(ev["leader"], (Reason(LEADS, seat=ev["leader"]),), (Reason(LEADS_YOU),))
+    if kind == "CardPlayed":
+        seat, card = ev["seat"], str(ev["card"])
+        return told(seat, (Reason(PLAYS, seat=seat, card=card),), (Reason(PLAYS_YOU, card=card),), "put", card)
+    if kind == "TrickTaken":
+        seat, number = ev["seat"], ev["number"]
+        return told(seat, (Reason(TAKES, seat=seat, number=number),), (Reason(TAKES_YOU, number=number),), "trick")
+    if kind == "MatchEnded":
+        return match_ended(ev, tuple(Reason(SEAT_POINTS, seat=s, points=str(v)) for s, v in enumerate(ev["totals"])))
+    if kind == "HandScored":
+        points = seat_items(ev["scores"])
+        if ev.get("tricks"):
+            tricks = seat_items(ev["tricks"], sign=False)
+            return Said((Reason(HAND_OVER, point_items=points, trick_items=tricks),), kind="scored")
+        return Said((Reason(HAND_OVER_POINTS, point_items=points),), kind="scored")
+    return None
+
+
+def match_ended(ev: Mapping[str, Any], totals: tuple[Reason, ...]) -> Said:
+    """The match's end: who won (or a draw), and the final totals (``totals``, one item per seat or team)."""
+    final = (Reason(FINAL, total_items=totals),) if totals else ()
+    winners = list(ev.get("winners") or ())
+    if ev.get("draw") or not winners:
+        return Said((Reason(DRAW), *final))
+    if len(winners) > 1:
+        return Said((Reason(WIN_SEATS, seats=tuple(winners)), *final))
+    return told(winners[0], (Reason(WINS, seat=winners[0]), *final), (Reason(WIN_YOU), *final))
+
+
+def said(info: SomeGame, ev: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An event (its wire form) as the table tells it, in protocol form: as its game tells it, else as every game
+    tells the events they share; None for an event nobody tells."""
+    part = load_part(info, "said")
+    told_here = cast(SaidFn, part)(ev, view) if part is not None else None
+    if told_here is None:
+        told_here = said_alike(ev)
+    return None if told_here is None else told_here.to_json()
+
+
+def with_said(info: SomeGame, events: list[dict[str, Any]], view: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """``events`` (wire form) each with how the table tells it under ``said`` (in place, and returned)."""
+    for ev in events:
+        ev["said"] = said(info, ev, view)
+    return events
+
+
+PASSES = template("said.passes", "{seat} passes.")
+PASSES_YOU = template("said.passes_you", "You pass.")
+
+
+AccountFn = Callable[[Mapping[str, Any]], Said]
+"""A game's ``account`` part: ``(a complete hand's summary) -> the hand in words`` (its phrases, for the score
+sheet's details; told to each seat it names as "you")."""
+ITEMS = template("said.items", "{point_items}")
+"""Items alone ("Ann and Cy 12, Bob and you 19")."""
+TRICKS = template("said.tricks", "tricks {tricks}")
+"""The tricks each seat took in a hand, in seat order."""
+
+
+def tricks_words(tricks: Sequence[int]) -> Reason:
+    """The tricks each seat took, joined by a hyphen no line breaks at ("tricks 5‑4‑4")."""
+    return Reason(TRICKS, tricks="\u2011".join(str(n) for n in tricks))
+
+
+def account(info: SomeGame, hand: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A complete hand's account in words (protocol form), as its game gives it; None for a game that gives none."""
+    part = load_part(info, "account")
+    return None if part is None else cast(AccountFn, part)(hand).to_json()
+
+
+def with_account(info: SomeGame, hand: dict[str, Any]) -> dict[str, Any]:
+    """``hand`` (a summary) with its account in words under ``said`` (in place, and returned)."""
+    hand["said"] = account(info, hand)
+    return hand
+
+
+def ruling(game: str, rule: str, title: str, text: str) -> Ruling:
+    """A ruling's words, its templates registered as ``<game>.ruling_<id>`` (the title) and ``..._text``."""
+    return Ruling(
+        Reason(template(f"{game}.ruling_{rule}", title)), Reason(template(f"{game}.ruling_{rule}_text", text))
+    )

@@ -14,14 +14,16 @@ can word them (a card's name, a seat's player, a suit's name):
 ``card``, ``*_card``
     one card, in notation (``QH``); ``cards``, ``*_cards``: several, as a list, written with spaces.
 ``seat``, ``*_seat``
-    a seat number (0-based, as the engine counts).
+    a seat number (0-based, as the engine counts); ``seats``, ``*_seats``: several, as a list, worded as a list of
+    names ("Ann, Bob and you").
 ``suit``, ``*_suit``
     a suit's key, ``clubs``, ``diamonds``, ``hearts`` or ``spades``; ``{suit}`` is the plural word, ``{suit:one}``
-    the singular.
+    the singular, ``{suit:cap}`` the plural at the start of a sentence ("Hearts were led").
 ``n``, ``count``, ``*_count``
     a whole number; the one a plural template is chosen by is named by :attr:`Template.count`.
 ``reason``, ``*_reason``
-    another :class:`Reason`, worded in its place (a refusal that adds an alternative to another).
+    another :class:`Reason`, worded in its place (a refusal that adds an alternative to another); ``items``,
+    ``*_items``: several, worded each and listed with commas ("Ann +3, you -2").
 anything else
     text shown as it is: the action as typed, a notation, a word of the game.
 """
@@ -33,9 +35,9 @@ from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import Any, TypeAlias
 
-Param: TypeAlias = "str | int | tuple[str, ...] | Reason"
-"""A parameter's value: a card, a word or a text (``str``), a number or seat (``int``), several cards (a tuple),
-or a reason within the reason (a ``reason`` parameter: a refusal that adds to another)."""
+Param: TypeAlias = "str | int | tuple[str, ...] | tuple[int, ...] | Reason | tuple[Reason, ...]"
+"""A parameter's value: a card, a word or a text (``str``), a number or seat (``int``), several cards or seats (a
+tuple), or a reason within the reason (a ``reason`` parameter: a refusal that adds to another)."""
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 """The suit keys a ``suit`` parameter takes."""
@@ -92,9 +94,9 @@ def templates() -> Mapping[str, Template]:
 
 
 def kind_of(name: str) -> str:
-    """What a parameter is, by its name: ``card``, ``cards``, ``seat``, ``suit``, ``reason``, ``count`` or
-    ``text``."""
-    for kind in ("cards", "card", "seat", "suit", "reason"):
+    """What a parameter is, by its name: ``card``, ``cards``, ``seat``, ``seats``, ``suit``, ``reason``,
+    ``items``, ``count`` or ``text``."""
+    for kind in ("cards", "card", "seats", "seat", "suit", "reason", "items"):
         if name == kind or name.endswith("_" + kind):
             return kind
     if name in ("n", "count") or name.endswith("_count"):
@@ -109,9 +111,11 @@ class _English(string.Formatter):
         if isinstance(value, Reason):
             return str(value)
         if isinstance(value, tuple):
-            return " ".join(str(v) for v in value)
+            return (", " if value and isinstance(value[0], Reason) else " ").join(str(v) for v in value)
         if format_spec == "one" and isinstance(value, str):
             return value[:-1]  # a suit key's singular: "hearts" -> "heart"
+        if format_spec == "cap" and isinstance(value, str):
+            return value[:1].upper() + value[1:]  # a suit key at the start of a sentence: "Hearts"
         return str(super().format_field(value, format_spec))
 
 
@@ -147,6 +151,19 @@ class Reason(str):
         """Pickled (to a worker process, in a copy) as the template and parameters, and made again there."""
         return (_remake, (self.code, dict(self.params)))
 
+    @classmethod
+    def from_json(cls, data: Mapping[str, Any]) -> Reason:
+        """The reason of its protocol form (:meth:`to_json`), its template looked up by code."""
+        params: dict[str, Param] = {}
+        for name, value in dict(data.get("params") or {}).items():
+            if isinstance(value, dict):
+                params[name] = cls.from_json(value)
+            elif isinstance(value, list):
+                params[name] = tuple(cls.from_json(v) if isinstance(v, dict) else v for v in value)
+            else:
+                params[name] = value
+        return cls(_TEMPLATES[str(data["code"])], **params)
+
     def to_json(self) -> dict[str, Any]:
         """The form the protocol sends: ``{"code", "rule", "params"}`` (lists for several cards)."""
         params = {k: _json_param(v) for k, v in self.params.items()}
@@ -156,7 +173,9 @@ class Reason(str):
 def _json_param(value: Param) -> Any:
     if isinstance(value, Reason):
         return value.to_json()
-    return list(value) if isinstance(value, tuple) else value
+    if isinstance(value, tuple):
+        return [v.to_json() if isinstance(v, Reason) else v for v in value]
+    return value
 
 
 def _remake(code: str, params: dict[str, Param]) -> Reason:

@@ -1,6 +1,6 @@
 """Every refusal of every game reads the same in the page as in the terminal, in every language: for each reason
 code (every template the games register), with parameters of every kind (a card, several cards, a seat, a suit, a
-count of one and of more, a reason within the reason, a word), the page's ``reasonWords`` (``static/js/i18n.js``,
+count of one and of more, a reason within the reason, seats, a list of reasons, a word), the page's ``reasonWords`` (``static/js/i18n.js``,
 run in a real Chromium on the catalog the server sends) and the terminal's ``reason_words`` (``i18n/render.py``)
 give the same sentence, in the language's own words (no placeholder left, no ruling id, and not the English where
 the language words it otherwise)."""
@@ -14,7 +14,7 @@ from typing import Any
 import pytest
 from serverkit import ThreadServer
 
-from clubsuite.engine import games
+from clubsuite.engine import games, load_part
 from clubsuite.i18n import LANGUAGES
 from clubsuite.i18n.render import reason_words
 from clubsuite.reasons import Param, Reason, Template, kind_of, templates
@@ -50,6 +50,10 @@ def example(kind: Template, count: int) -> Reason:
             params[name] = ("7H", "9S") if count != 1 else ("7H",)
         elif what == "seat":
             params[name] = 2
+        elif what == "seats":
+            params[name] = (0, 2) if count != 1 else (1,)
+        elif what == "items":
+            params[name] = (example(templates()[INNER], count), example(templates()[INNER], 1))
         elif what == "suit":
             params[name] = "hearts"
         elif what == "reason":
@@ -63,7 +67,9 @@ def example(kind: Template, count: int) -> Reason:
 
 def examples() -> list[Reason]:
     """Every template once with counts of 2, and again with counts of 1 where a count chooses its words."""
-    games()  # every game registered, and with it every game's templates
+    for info in games():  # every game registered, and with it every game's templates: its refusals, and the words
+        for part in ("present", "lesson", "shown", "rulings"):  # of what its table shows, asks and tells
+            load_part(info, part)
     out = []
     for _code, kind in sorted(templates().items()):
         out.append(example(kind, 2))

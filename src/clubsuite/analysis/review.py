@@ -25,6 +25,7 @@ from clubsuite.bots.pimc import PimcBot, PimcSettings
 from clubsuite.engine import Phase, find_game
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.present import labels
 from clubsuite.seeding import derive_seed
 from clubsuite.solver import NodeLimitError, card_values, solving_for
 
@@ -77,8 +78,13 @@ class Review:
         """The review as JSON: every decision, and the sums per hand."""
         per_hand: dict[int, dict[str, float]] = {}
         decisions_json: list[JsonValue] = []
+        info, _ = find_game(self.game)
         for r in self.items:
             d = r.decision
+            best = r.dd["best_actions"] if r.dd is not None and isinstance(r.dd.get("best_actions"), list) else []
+            named = [d.text, r.best_action, *(str(a) for a in best)]
+            # each action as the table's button says it, from the reviewed seat's own view just before it
+            said = labels(info, d.before.view(d.seat).to_dict(), list(dict.fromkeys(named)))
             sums = per_hand.setdefault(d.hand, {"cost": 0.0, "mistakes": 0, "dd_loss": 0.0})
             sums["cost"] += r.cost
             sums["mistakes"] += 1 if r.mark else 0
@@ -100,6 +106,7 @@ class Review:
                     },
                     "double_dummy": r.dd,
                     "mark": r.mark,
+                    "labels": said,
                 }
             )
         hands: list[JsonValue] = [

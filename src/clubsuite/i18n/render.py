@@ -47,6 +47,16 @@ def card_short(notation: str, words: Words, symbols: bool = True) -> str:
     return face if value is None else f"{face}={value}"
 
 
+def card_said(notation: str, words: Words, symbols: bool = True) -> str:
+    """A card in a sentence in ``words``' language: written short (:func:`card_short`), a wild card with what it
+    stands for ("15♠ as 7", as the page writes it)."""
+    parts = _parts(notation, words)
+    if isinstance(parts, str) or parts[2] is None:
+        return card_short(notation, words, symbols)
+    face = card_short(notation.split("=")[0], words, symbols)
+    return words.get("{card} as {n}", "card.wild").format(card=face, n=parts[2])
+
+
 def card_name(notation: str, words: Words) -> str:
     """A card in words in ``words``' language: ``queen of hearts``, ``Herz Dame``, ``dame de cœur``."""
     parts = _parts(notation, words)
@@ -68,6 +78,21 @@ class _Worded(string.Formatter):
         return str(value)
 
 
+def _suit_words(suit: str, form: str, words: Words) -> str:
+    """A suit's name: its plural, its singular (``one``), or its plural at the start of a sentence (``cap``)."""
+    if form == "one":
+        return words.get(suit[:-1], "suit.one")
+    plural = words.get(suit, "suit")
+    return plural[:1].upper() + plural[1:] if form == "cap" else plural
+
+
+def list_words(items: list[str], words: Words) -> str:
+    """Words as a list in ``words``' language: "Ann, Bob and you"."""
+    if len(items) <= 1:
+        return "".join(items)
+    return words.get("{names} and {last}").format(names=", ".join(items[:-1]), last=items[-1])
+
+
 def reason_words(reason: Reason, lang: str, seat_name: Callable[[int], str] | None = None, symbols: bool = True) -> str:
     """``reason`` in ``lang``: the catalog's words for its code with every parameter worded in that language;
     ``seat_name(n)`` names a seat (by default the language's "seat N", counted from 1); cards are written with
@@ -80,17 +105,21 @@ def reason_words(reason: Reason, lang: str, seat_name: Callable[[int], str] | No
         what = kind_of(key)
         if isinstance(value, Reason):
             params[key] = reason_words(value, lang, seat_name, symbols)
+        elif what == "items" and isinstance(value, tuple):
+            params[key] = ", ".join(reason_words(v, lang, seat_name, symbols) for v in value if isinstance(v, Reason))
         elif what == "cards":
             params[key] = (
-                " ".join(card_short(str(c), words, symbols) for c in value) if isinstance(value, tuple) else value
+                " ".join(card_said(str(c), words, symbols) for c in value) if isinstance(value, tuple) else value
             )
         elif what == "card":
-            params[key] = card_short(str(value), words, symbols)
+            params[key] = card_said(str(value), words, symbols)
         elif what == "seat" and isinstance(value, int):
             params[key] = name(value)
+        elif what == "seats" and isinstance(value, tuple):
+            params[key] = list_words([name(int(v)) for v in value], words)
         elif what == "suit":
             suit = str(value)
-            params[key] = lambda form, s=suit: words.get(s[:-1], "suit.one") if form == "one" else words.get(s, "suit")
+            params[key] = lambda form, s=suit: _suit_words(s, form, words)
         else:
             params[key] = value
     if kind.plural is not None and kind.count is not None:

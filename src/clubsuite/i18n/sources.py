@@ -38,9 +38,16 @@ def reason_messages() -> Iterator[Message]:
     for info in games():  # every game registered, and with it every game's refusals
         load_part(info, "present")  # and the notes on what an offered action does (clubsuite.present)
         load_part(info, "lesson")  # and the steps of the guided first hand (clubsuite.lesson)
+        load_part(info, "shown")  # and what a table shows beside the cards (clubsuite.present)
+        load_part(info, "rulings")  # and the rulings in plain words, for a "why?"
     for code, kind in sorted(templates().items()):
         what = "What an offered action does" if ".offer_" in code else "Refusal"
         what = "A step of the guided first hand" if "lesson" in code else what
+        what = "What the table shows beside the cards" if "shown" in code else what
+        what = "What the seat to act is asked" if ".ask_" in code else what
+        what = "The label of an action's button" if ".label_" in code or code in ("shown.play", "shown.pass") else what
+        what = "A ruling in plain words, for a player's why?" if ".ruling_" in code else what
+        what = "What happened at the table, told" if "said" in code else what
         note = f"{what} {code}" + (f" (ruling {kind.rule})" if kind.rule else "") + ". Parameters: "
         note += ", ".join(sorted(kind.fields())) or "none"
         yield Message(kind.text, kind.plural, code, note)

@@ -94,6 +94,12 @@ register(
         parts={
             "screen": "clubsuite.games.free.screen:FreeTable",
             "lesson": "clubsuite.games.free.lesson:LESSON",
+            "shown": "clubsuite.games.free.present:shown",
+            "asked": "clubsuite.games.free.present:asked",
+            "label": "clubsuite.games.free.present:label",
+            "said": "clubsuite.games.free.present:said",
+            "account": "clubsuite.games.free.present:account",
+            "rulings": "clubsuite.games.free.why:RULINGS",
             "narrator": "clubsuite.games.free.narration:FreeNarrator",
             "bots": "clubsuite.games.free.bot",
             "schema": "clubsuite.games.free.schema:SCHEMA",

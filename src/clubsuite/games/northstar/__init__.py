@@ -103,6 +103,12 @@ register(
         parts={
             "screen": "clubsuite.games.northstar.screen:NorthstarTable",
             "lesson": "clubsuite.games.northstar.lesson:LESSON",
+            "shown": "clubsuite.games.northstar.present:shown",
+            "asked": "clubsuite.games.northstar.present:asked",
+            "label": "clubsuite.games.northstar.present:label",
+            "said": "clubsuite.games.northstar.present:said",
+            "account": "clubsuite.games.northstar.present:account",
+            "rulings": "clubsuite.games.northstar.why:RULINGS",
             "narrator": "clubsuite.games.northstar.narration:NorthstarNarrator",
             "bots": "clubsuite.games.northstar.bot",
             "report": "clubsuite.games.northstar.report:REPORT",

@@ -102,6 +102,12 @@ register(
         parts={
             "screen": "clubsuite.games.partnership.screen:PartnershipTable",
             "lesson": "clubsuite.games.partnership.lesson:LESSON",
+            "shown": "clubsuite.games.partnership.present:shown",
+            "asked": "clubsuite.games.partnership.present:asked",
+            "label": "clubsuite.games.partnership.present:label",
+            "said": "clubsuite.games.partnership.present:said",
+            "account": "clubsuite.games.partnership.present:account",
+            "rulings": "clubsuite.games.partnership.why:RULINGS",
             "narrator": "clubsuite.games.partnership.narration:PartnershipNarrator",
             "bots": "clubsuite.games.partnership.bot",
             "schema": "clubsuite.games.partnership.schema:SCHEMA",

@@ -65,6 +65,12 @@ register(
         parts={
             "screen": "clubsuite.games.whist.screen:WhistTable",
             "lesson": "clubsuite.games.whist.lesson:LESSON",
+            "shown": "clubsuite.games.whist.present:shown",
+            "asked": "clubsuite.games.whist.present:asked",
+            "label": "clubsuite.games.whist.present:label",
+            "said": "clubsuite.games.whist.present:said",
+            "account": "clubsuite.games.whist.present:account",
+            "rulings": "clubsuite.games.whist.why:RULINGS",
             "narrator": "clubsuite.games.whist.narration:WhistNarrator",
             "bots": "clubsuite.games.whist.bot",
             "schema": "clubsuite.games.whist.schema:SCHEMA",

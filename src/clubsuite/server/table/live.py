@@ -32,7 +32,7 @@ from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
-from clubsuite.present import offered
+from clubsuite.present import asked, labels, offered, rulings, with_account, with_said, with_shown
 from clubsuite.reasons import reason_of
 from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
@@ -126,10 +126,12 @@ values, which the cycle collector stops tracking the first time it looks at it (
 class, a named tuple's included, for as long as it lives)."""
 
 
-def recent(version: int, events: Events) -> Recent:
-    """The events of ``version`` as a table keeps them (:data:`Recent`)."""
+def recent(version: int, events: Events, info: SomeGame, view: JsonObject) -> Recent:
+    """The events of ``version`` as a table keeps them (:data:`Recent`), each with how the table tells it
+    (:func:`clubsuite.present.said`; ``view``: the public view after them)."""
     kinds = {type(e).__name__ for e in events}
-    return (version, encode([event_json(e) for e in events]), bool(kinds & SETTLED), "HandScored" in kinds)
+    told = with_said(info, [event_json(e) for e in events], view)
+    return (version, encode(told), bool(kinds & SETTLED), "HandScored" in kinds)
 
 
 class LiveTable:
@@ -246,13 +248,14 @@ class LiveTable:
         return "spectator" in self.info.parts
 
     def public_view(self) -> JsonObject:
-        """What a spectator sees now: the game's spectator part (no hidden card)."""
+        """What a spectator sees now: the game's spectator part (no hidden card), with what it shows beside the
+        cards (:func:`clubsuite.present.shown`)."""
         if self._public is None:
             part = load_part(self.info, "spectator")
             if not callable(part):
                 raise ClubsError(f"{self.info.name} has no spectator view")
             self._public = part
-        return self._public(self.match)
+        return with_shown(self.info, self._public(self.match), self.options)
 
     # -- what clients see ---------------------------------------------------------------------------------
     def seat_names(self) -> list[JsonObject]:
@@ -285,6 +288,7 @@ class LiveTable:
         return {
             "id": self.id,
             "game": self.spec,
+            "base": self.info.name,
             "title": self.info.title,
             "name": table_name(self.info, self.options, host),
             "name_words": name_words(self.info, self.options, host),
@@ -317,12 +321,17 @@ class LiveTable:
             return {"view": self.public_view(), "legal": None}
         view = match.view(seat).to_dict()
         view.pop("legal", None)
+        with_shown(self.info, view, self.options)  # derived from the view alone: it tells the seat nothing new
         if match.to_act != seat:
             return {"view": view, "legal": None}
         # derived from the seat's own view: they tell the seat nothing new; in the order its game offers them, with
         # what each does where the same cards may be played several ways (clubsuite.present)
         offers = offered(self.info, match)
-        out: JsonObject = {"view": view, "legal": [o.text for o in offers]}
+        legal = [o.text for o in offers]
+        out: JsonObject = {"view": view, "legal": legal}
+        # what the seat is asked and each action's label, as its game words them (clubsuite.present)
+        out["asked"] = asked(self.info, view, self.options, legal)
+        out["labels"] = labels(self.info, view, legal)
         notes = {o.text: o.note.to_json() for o in offers if o.note is not None}
         if notes:
             out["notes"] = notes
@@ -366,7 +375,7 @@ class LiveTable:
         the table), for the score sheet of a client that joins late or comes back."""
         hands = self.match.summary()["hands"]
         assert isinstance(hands, list)
-        return [h for h in hands if isinstance(h, dict) and h.get("complete") is True]
+        return [with_account(self.info, h) for h in hands if isinstance(h, dict) and h.get("complete") is True]
 
     def state(self, seat: int | None, resync: bool = False) -> JsonObject:
         """Everything ``seat`` (None: a spectator) may see now."""
@@ -382,6 +391,7 @@ class LiveTable:
             hands=self.hands_played(),
             result=self.result(),
             chat=self.chat.history(seat),
+            rulings=rulings(self.info),
             **self._for(seat),
         )
 
@@ -510,7 +520,7 @@ class LiveTable:
             self.version += 1
             self.turn_started = now
             try:
-                _, shown, _, scored = kept = recent(self.version, events)
+                _, shown, _, scored = kept = recent(self.version, events, self.info, self.public_view())
                 self.recent.append(kept)
                 self._broadcast_update(shown, source, seat, scored)
             finally:
@@ -536,7 +546,7 @@ class LiveTable:
             self.match, self.match_no, self.seed, self.logged = match, match_no, seed, 0
             self.version += 1
             self.turn_started = row.started_at
-            self.recent.append(recent(self.version, events))
+            self.recent.append(recent(self.version, events, self.info, self.public_view()))
             for conn in self.connections:
                 conn.send(self.state(conn.seat))
             self.reschedule()

@@ -36,14 +36,16 @@ from sqlalchemy.engine import Connection
 
 from clubsuite import __version__
 from clubsuite.bots.personas import level_words
-from clubsuite.engine import SomeMatch, load_part
+from clubsuite.engine import SomeGame, SomeMatch, load_part
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.present import with_account, with_said, with_shown
 from clubsuite.records.files import parse_record
 from clubsuite.records.replay import Replay
 from clubsuite.server.limits import RateLimits, ServerLimits
 from clubsuite.server.store.database import StaleWriteError, Store, StoreError
 from clubsuite.server.store.dbschema import reviews
+from clubsuite.server.table.naming import name_words
 from clubsuite.server.table.protocol import event_json
 from clubsuite.server.workers import RenewingPool
 
@@ -92,13 +94,14 @@ def replay_frames(record: object) -> JsonObject:
         for step in run.steps():
             if len(frames) >= MAX_FRAMES:
                 raise ClubsError(f"the record has more than {MAX_FRAMES} steps: too long to show")
+            view = with_shown(run.info, public(run.match), run.match.options)
             frames.append(
                 {
                     "hand": step.hand,
                     "action": step.action,
                     "seat": step.seat,
-                    "events": [event_json(e) for e in step.events],
-                    "view": public(run.match),
+                    "events": with_said(run.info, [event_json(e) for e in step.events], view),
+                    "view": view,
                     "hands": all_hands(run.match),
                     "hidden": hidden(run.match) if callable(hidden) else {},
                 }
@@ -115,11 +118,22 @@ def replay_frames(record: object) -> JsonObject:
         "game": run.info.name,
         "title": run.info.title,
         "variant": run.variant,
+        "name_words": name_words(run.info, run.match.options, None),
         "seats": seats,
         "levels": levels,
         "frames": frames,
-        "result": run.match.summary(),
+        "result": accounted(run.info, run.match.summary()),
     }
+
+
+def accounted(info: SomeGame, summary: JsonObject) -> JsonObject:
+    """A match's summary with each complete hand's account in words (:func:`clubsuite.present.account`)."""
+    hands = summary.get("hands")
+    if isinstance(hands, list):
+        for hand in hands:
+            if isinstance(hand, dict) and hand.get("complete") is True:
+                with_account(info, hand)
+    return summary
 
 
 def all_hands(match: SomeMatch) -> list[JsonValue]:

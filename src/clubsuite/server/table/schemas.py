@@ -66,23 +66,11 @@ _SEATS: JsonObject = {
         "additionalProperties": False,
     },
 }
-_EVENT: JsonObject = {
-    "type": "object",
-    "description": "an engine event: its class name and its fields (cards in notation); all events are public",
-    "properties": {"type": {"type": "string"}},
-    "required": ["type"],
-}
 _CLOCK: JsonObject = {
     "type": ["object", "null"],
     "properties": {"seat": {"type": "integer"}, "seconds_left": {"type": "number", "minimum": 0}},
     "required": ["seat", "seconds_left"],
     "additionalProperties": False,
-}
-_VIEW: JsonObject = {
-    "type": "object",
-    "description": "the receiver's view: view(seat).to_dict() without its legal list, or the spectator view",
-    "properties": {"game": {"type": "string"}, "seat": _SEAT},
-    "required": ["game", "seat"],
 }
 _LEGAL: JsonObject = {
     "type": ["array", "null"],
@@ -94,7 +82,8 @@ _TABLE: JsonObject = {
     "description": "the table as the lobby shows it",
     "properties": {
         "id": {"type": "string"},
-        "game": {"type": "string"},
+        "game": {"type": "string", "description": "the table's rules spec: a game or variant, and its options"},
+        "base": {"type": "string", "description": "the name of the game the spec plays (its variants' too)"},
         "title": {"type": "string"},
         "name": {"type": "string", "description": "the table's name in words: Ann's CLUBS, 4 players, wild 15s"},
         "host": {
@@ -187,13 +176,6 @@ _WAITING: JsonObject = {
     "type": "boolean",
     "description": "whether the table still waits for people to take their seats before play starts",
 }
-_HAND: JsonObject = {
-    "type": "object",
-    "description": "the account of one complete hand of the match (the game's hand summary: its scores and what "
-    "the table saw), for the score sheet",
-    "properties": {"dealer": {"type": "integer"}, "scores": {"type": "array"}, "complete": {"const": True}},
-    "required": ["dealer", "scores", "complete"],
-}
 _RESULT: JsonObject = {
     "type": ["object", "null"],
     "description": "once the match is over: the winning seats (empty on a draw), whether it was a draw, the totals",
@@ -230,6 +212,147 @@ _CHAT_HISTORY: JsonObject = {
         "additionalProperties": False,
     },
 }
+_WORDS: JsonObject = {**_REASON, "description": "words, as a reason the page words from its catalog"}
+_SAID: JsonObject = {
+    "type": ["object", "null"],
+    "description": "the event as the table tells it (clubsuite.present.Said): its sentences as anyone watching reads "
+    "them, the same told to each seat it is about (mine, by seat), and what it does to the table in the words every "
+    "game shares; null for an event nobody tells",
+    "properties": {
+        "words": {"type": "array", "items": _WORDS},
+        "mine": {"type": "object", "additionalProperties": {"type": "array", "items": _WORDS}},
+        "kind": {
+            "enum": ["", "deal", "put", "trick", "scored"],
+            "description": "deal: a hand dealt; put: seat put cards on the table; trick: seat took the trick (won "
+            "with cards, where the game's tricks are plays); scored: the hand was scored",
+        },
+        "seat": _SEAT,
+        "cards": {"type": "string", "description": "the cards put down or won, in notation"},
+    },
+    "required": ["words", "mine", "kind", "seat", "cards"],
+}
+_HAND: JsonObject = {
+    "type": "object",
+    "description": "the account of one complete hand of the match (the game's hand summary: its scores and what "
+    "the table saw), for the score sheet",
+    "properties": {
+        "dealer": {"type": "integer"},
+        "scores": {"type": "array"},
+        "complete": {"const": True},
+        "said": {
+            **_SAID,
+            "description": "the hand in words, as its game gives it: phrases for the score sheet's details",
+        },
+    },
+    "required": ["dealer", "scores", "complete"],
+}
+_EVENT: JsonObject = {
+    "type": "object",
+    "description": "an engine event: its type and its fields (cards in notation), and how the table tells it (said); "
+    "all events are public. A page reads said only: the types and fields are each game's own",
+    "properties": {"type": {"type": "string"}, "said": _SAID},
+    "required": ["type", "said"],
+}
+_SHOWN: JsonObject = {
+    "type": ["object", "null"],
+    "description": "what the view shows beside the cards, as its game declares it (clubsuite.present.Shown); every "
+    "word a reason the page words from its catalog, every seat a number; null where the game declares nothing",
+    "properties": {
+        "badges": {
+            "type": "array",
+            "description": "per seat, the game's marks beside its name",
+            "items": {
+                "type": "array",
+                "items": {
+                    "type": "object",
+                    "properties": {
+                        "words": _WORDS,
+                        "look": {"type": "string", "description": "team-N (the N-th team, from 0), contract, or empty"},
+                    },
+                    "required": ["words", "look"],
+                },
+            },
+        },
+        "stats": {
+            "type": "array",
+            "description": "per seat, what it holds or has won that its game counts",
+            "items": {"type": "array", "items": _WORDS},
+        },
+        "front": {
+            "type": "array",
+            "description": "what lies in front of each seat now (its card of the trick, its last bid or play)",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "seat": _SEAT,
+                    "cards": {"type": "string", "description": "cards in notation (empty: only the note)"},
+                    "note": {"oneOf": [_WORDS, {"type": "null"}]},
+                    "to_beat": {"type": "boolean", "description": "the play the others must beat"},
+                },
+                "required": ["seat", "cards", "note", "to_beat"],
+            },
+        },
+        "known": {
+            "type": "array",
+            "description": "cards beside the hand that the seat knows, under a title",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "title": _WORDS,
+                    "cards": {"type": "string"},
+                    "playable": {"type": "boolean", "description": "cards of the seat's it may play from there"},
+                    "folded": {"type": "boolean", "description": "shown folded: they are in the hand already"},
+                },
+                "required": ["title", "cards", "playable", "folded"],
+            },
+        },
+        "teams": {
+            "type": "array",
+            "description": "the seats of each team, in the order of the view's team_totals (empty: no teams)",
+            "items": {"type": "array", "items": _SEAT},
+        },
+        "facts": {
+            "type": "array",
+            "description": "the facts of the hand, a label and its phrases each",
+            "items": {
+                "type": "object",
+                "properties": {
+                    "label": _WORDS,
+                    "words": {"type": "array", "items": _WORDS},
+                    "joined": {"type": "string"},
+                },
+                "required": ["label", "words", "joined"],
+            },
+        },
+        "says": {"oneOf": [_WORDS, {"type": "null"}], "description": "what the table says while nothing lies on it"},
+        "sort": {"enum": ["suit", "rank"], "description": "how a hand is sorted unless its player chose otherwise"},
+        "ace_low": {"type": "boolean", "description": "whether the ace ranks below the two"},
+        "select": {"type": "boolean", "description": "whether a play is always made by selecting its cards"},
+        "wild": {"type": ["string", "null"], "description": "the rank whose cards are wild at this table"},
+        "beat": {"type": "boolean", "description": "whether each play of a trick must beat the one before"},
+    },
+    "required": [
+        "badges",
+        "stats",
+        "front",
+        "known",
+        "teams",
+        "facts",
+        "says",
+        "sort",
+        "ace_low",
+        "select",
+        "wild",
+        "beat",
+    ],
+}
+_VIEW: JsonObject = {
+    "type": "object",
+    "description": "the receiver's view: view(seat).to_dict() without its legal list, or the spectator view, with "
+    "what it shows beside the cards (shown)",
+    "properties": {"game": {"type": "string"}, "seat": _SEAT, "shown": _SHOWN},
+    "required": ["game", "seat", "shown"],
+}
 _NOTES: JsonObject = {
     "type": "object",
     "description": "to the seat to act, where its game has something to add: what a legal action does, by its notation "
@@ -261,6 +384,35 @@ _LESSON: JsonObject = {
     "required": ["step", "steps"],
     "additionalProperties": False,
 }
+_RULING_WORDS: JsonObject = {
+    "type": "object",
+    "description": "a ruling in plain words: a short title and what it says, as reasons the page words",
+    "properties": {"title": _WORDS, "text": _WORDS},
+    "required": ["title", "text"],
+    "additionalProperties": False,
+}
+_ASKED: JsonObject = {
+    "type": "object",
+    "description": "to the seat to act: what it is asked, in sentences, and the rule behind it (a ruling's id, whose "
+    "words are in rulings; or, for a basic rule every text states alike, why)",
+    "properties": {
+        "words": {"type": "array", "items": _WORDS},
+        "rule": {"type": ["string", "null"]},
+        "why": {"oneOf": [_RULING_WORDS, {"type": "null"}]},
+    },
+    "required": ["words", "rule", "why"],
+    "additionalProperties": False,
+}
+_LABELS: JsonObject = {
+    "type": "object",
+    "description": "to the seat to act: each legal action, by its notation, as its button says it",
+    "additionalProperties": _WORDS,
+}
+_RULINGS: JsonObject = {
+    "type": "object",
+    "description": "the game's rulings in plain words, by id (for a prompt's or a refusal's why?)",
+    "additionalProperties": _RULING_WORDS,
+}
 _PLAY: JsonObject = {
     "version": _VERSION,
     "result": _RESULT,
@@ -271,6 +423,8 @@ _PLAY: JsonObject = {
     "legal": _LEGAL,
     "notes": _NOTES,
     "lesson": _LESSON,
+    "asked": _ASKED,
+    "labels": _LABELS,
 }
 
 
@@ -321,6 +475,7 @@ SERVER: dict[str, JsonObject] = {
             "table": _TABLE,
             "hands": {"type": "array", "items": _HAND},
             "chat": _CHAT_HISTORY,
+            "rulings": _RULINGS,
         },
         [
             "protocol",
@@ -334,6 +489,7 @@ SERVER: dict[str, JsonObject] = {
             "clock",
             "hands",
             "chat",
+            "rulings",
             "view",
             "legal",
         ],

@@ -5,8 +5,49 @@
 
 import {h} from "./dom.js";
 import {cardBack, cardRow, cardView, parseCard, parseCards, said} from "./cards.js";
-import {facts, handWords, teamName} from "./games.js";
-import {t, tn} from "./i18n.js";
+import {reasonWords, t, tn} from "./i18n.js";
+
+/** What a view shows beside the cards, as its game declares it (the server's ``shown``: badges, counts, what lies in
+ * front of each seat, the cards the seat knows, the teams, the facts of the hand), each word a reason worded here;
+ * nothing where a view came without it. */
+export function shownOf(view) {
+  const s = view && view.shown;
+  return {badges: [], stats: [], front: null, known: [], teams: [], facts: [], says: null, sort: "suit", ace_low: false, select: false,
+    wild: null, beat: false, ...(s || {})};
+}
+
+/** How the view's game ranks cards, as a function ``value(card)`` of a card read by cards.js: higher is higher in
+ * play; a wild card that stands for a value counts as that value; where the game says the ace is low, it is 1. */
+export function rankOf(view) {
+  const aceLow = shownOf(view).ace_low;
+  return (card) => (card.as !== null && card.as !== undefined ? card.as : aceLow && card.rank === "A" ? 1 : card.value);
+}
+
+/** An event as the table tells it (its ``said``), in words: as told to ``me``'s seat where it is about that seat,
+ * else as anyone watching reads it; null for an event nobody tells. */
+export function eventWords(ev, me, name) {
+  const said = ev && ev.said;
+  if (!said) return null;
+  const mine = me !== null && me !== undefined ? said.mine[String(me)] : null;
+  const words = (mine || said.words).map((r) => reasonWords(r, name) ?? "").filter(Boolean);
+  return words.length ? words.join(" ") : null;
+}
+
+/** A complete hand in words, as its game gives it (its ``said``): its phrases joined, told to ``me``'s seat where
+ * the hand names it; "" where none came. */
+export function accountWords(hand, name, me = null) {
+  const said = hand && hand.said;
+  if (!said) return "";
+  const mine = me !== null && me !== undefined ? said.mine[String(me)] : null;
+  const inside = (s) => (s === me ? t("you") : name(s)); // a name inside a phrase: "you", not "You"
+  const text = (mine || said.words).map((r) => reasonWords(r, inside) ?? "").filter(Boolean).join("; ");
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** A reason of ``shown`` in words (``name(seat)`` names a seat; the page's own is "you"). */
+export function shownWords(reason, name = (n) => `${n + 1}`) {
+  return reason ? reasonWords(reason, name) ?? "" : "";
+}
 
 /** The seats in the order they are drawn: the one after ``me`` first, clockwise, ``me`` last. */
 export function seatOrder(n, me) {
@@ -115,20 +156,15 @@ export function seatPanel({game, view, seat, info, me, clock, cards, compact = f
   if (view.dealer === seat) badges.push(h("span", {class: "badge"}, t("dealer")));
   if (info && info.kind === "person" && info.bot_playing && info.taken) badges.push(h("span", {class: "badge away"}, t("a bot plays for them")));
   else if (info && info.kind === "person" && info.taken && !info.connected) badges.push(h("span", {class: "badge away"}, t("away")));
-  if (game === "partnership" || (view.team_totals && game === "northstar" && teamsOf(view) > 0)) {
-    const team = game === "partnership" ? seat % 2 : seat % teamsOf(view);
-    badges.push(h("span", {class: `badge team team-${team}`}, t("team {number}", {number: team + 1})));
+  const shown = shownOf(view);
+  for (const mark of shown.badges[seat] || []) {
+    const look = mark.look.startsWith("team-") ? `team ${mark.look}` : mark.look;
+    badges.push(h("span", {class: `badge ${look}`.trim()}, shownWords(mark.words)));
   }
-  if (game === "free" && (view.winner === seat || view.partner === seat)) {
-    badges.push(h("span", {class: "badge contract"}, view.winner === seat ? t("contract") : t("Joker partner")));
-  }
-  if (game === "northstar" && view.doubled && view.doubled.includes(seat)) badges.push(h("span", {class: "badge"}, t("doubled")));
   const stats = []; // the first two matter most in play; a phone shows only them (the rest is in the drawers)
   if (view.hand_sizes) stats.push(tn("{n} card", "{n} cards", view.hand_sizes[seat]));
   if (view.tricks_won) stats.push(tn("{n} trick", "{n} tricks", view.tricks_won[seat]));
-  if (game === "northstar" && view.won) stats.push(clubsWon(view.won[seat]));
-  if (game === "free" && view.auction_sizes) stats.push(tn("{n} bid card", "{n} bid cards", view.auction_sizes[seat]));
-  if (game === "northstar" && view.bonus && view.bonus[seat] !== null && view.bonus[seat] !== undefined) stats.push(t("bonus {bonus}", {bonus: view.bonus[seat]}));
+  for (const stat of shown.stats[seat] || []) stats.push(shownWords(stat));
   if (view.totals) stats.push(tn("{n} point", "{n} points", Math.abs(view.totals[seat]), {n: view.totals[seat]}));
   const name = seatName(info, seat);
   const role = seatRole(info);
@@ -158,33 +194,13 @@ function backs(n) {
   return h("div", {class: "backs", "aria-hidden": "true"}, Array.from({length: shown}, () => cardBack("small")));
 }
 
-function teamsOf(view) {
-  // North Star's CLUBS: the team of seat s is s % teams; team_totals differs from totals only with teams
-  if (!view.team_totals || view.team_totals.length === view.totals.length) return 0;
-  return view.team_totals.length;
-}
-
-function clubsWon(text) {
-  const n = parseCards(text).filter((c) => c.suit === "C").length;
-  return tn("{n} club won", "{n} clubs won", n);
-}
-
 // -- what lies on the table ---------------------------------------------------------------------------------------
-/** What each seat has in front of it now, from the view: seat -> {cards: notation, note, toBeat}. In a trick game the
- * card it played to the trick; in Free Clubs' auction its last bid; in North Star's CLUBS its last play of the trick
- * (the latest of all is the play to beat, and stays until the trick is won). */
+/** What each seat has in front of it now, as the game says (``shown.front``): seat -> {cards: notation, note,
+ * toBeat}: the card it played to the trick, its last call of an auction, its last play of a trick of plays (the
+ * latest of all is the play to beat). */
 export function inFront(game, view) {
   const out = new Map();
-  if (game === "free" && view.stage === "auction") {
-    for (const b of view.auction || []) out.set(b.seat, b.bid === "pass" ? {cards: "", note: t("passed")} : {cards: b.bid, note: t("bid")});
-    return out;
-  }
-  if (game === "northstar") {
-    const plays = view.trick || [];
-    plays.forEach((p, i) => out.set(p.seat, {cards: p.play, note: i === plays.length - 1 ? t("to beat") : null, toBeat: i === plays.length - 1}));
-    return out;
-  }
-  for (const played of view.trick || []) out.set(played.seat, {cards: played.card, note: null});
+  for (const put of shownOf(view).front || []) out.set(put.seat, {cards: put.cards, note: put.note ? shownWords(put.note) : null, toBeat: put.to_beat});
   return out;
 }
 
@@ -243,7 +259,7 @@ export function felt({game, view, seats, me, name, clock, middle, cardsOf = () =
 
 /** The last complete trick, or null when there is none. */
 export function lastTrick({game, view, name, lastWon}) {
-  if (game === "northstar") {
+  if (!view.tricks) { // a game of plays: its tricks are not kept in the view, the page saw the last one won
     if (!lastWon) return null;
     return h("div", {class: "last-trick"}, h("p", {}, t("Won by {name}:", {name: name(lastWon.seat)})), cardRow(parseCards(lastWon.cards)));
   }
@@ -257,8 +273,8 @@ export function lastTrick({game, view, name, lastWon}) {
       h("figcaption", {}, name(p.seat))))));
 }
 
-/** A complete trick's cards with their seats: [{seat, card}] (Free Clubs gives them so; the others, a leader and
- * the cards in turn). */
+/** A complete trick's cards with their seats: [{seat, card}] (some games give them so; the others, a leader
+ * and the cards in turn). */
 export function trickPlays(trick, n) {
   if (trick.cards.length && typeof trick.cards[0] === "object") return trick.cards;
   const players = trick.players || null;
@@ -267,8 +283,17 @@ export function trickPlays(trick, n) {
 
 /** The facts of the hand as a definition list. */
 export function factList(game, view, name) {
-  const items = facts(game, view, name);
-  return h("dl", {class: "facts"}, items.map(([k, v]) => [h("dt", {}, k), h("dd", {}, said(v))]));
+  const items = shownOf(view).facts;
+  const me = view.seat ?? null;
+  const inside = (s) => (s === me ? t("you") : name(s)); // a name inside a phrase: "you", not "You"
+  return h("dl", {class: "facts"}, items.map((f) => [h("dt", {}, shownWords(f.label, inside)),
+    h("dd", {}, said(f.words.map((w) => shownWords(w, inside)).join(f.joined)))]));
+}
+
+/** A team's name from its seats ("You & Cy", "Ann & Cy"): the page's own seat first. */
+export function teamName(seats, name, me) {
+  const ordered = [...seats.filter((s) => s === me), ...seats.filter((s) => s !== me)];
+  return ordered.map((s) => (s === me ? t("You") : name(s))).join(" & ");
 }
 
 /** The score sheet: one row per complete hand, then the totals (and the teams' where there are teams); ``label``
@@ -284,16 +309,14 @@ export function scoreSheet({game, view, hands, name, n, label = null, onDetails 
     h("th", {scope: "row"}, inColumn ? String(i + 1)
       : h("button", {type: "button", class: "hand-no", dataset: {action: `hand-details-${i}`}, "aria-label": t("Hand {number} in detail", {number: i + 1}), onclick: () => onDetails(i)}, String(i + 1))),
     seats.map((s) => h("td", {class: "num"}, signedNumber(hand.scores[s]))),
-    inColumn ? h("td", {class: "details"}, handWords(game, hand, name)) : null));
+    inColumn ? h("td", {class: "details"}, accountWords(hand, name, view ? view.seat : null)) : null));
   const totals = view && view.totals ? view.totals : hands.length ? hands[hands.length - 1].totals : seats.map(() => 0);
   const foot = [h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Total")), seats.map((s) => h("td", {class: "num"}, String(totals[s]))), inColumn ? h("td", {}, "") : null)];
-  if (view && game === "partnership" && view.team_totals) {
+  const teams = view ? shownOf(view).teams : [];
+  if (teams.length && view.team_totals) {
+    const me = view.seat ?? null;
     foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Teams")),
-      h("td", {colspan: String(inColumn ? n + 1 : n)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
-  }
-  if (view && game === "northstar" && teamsOf(view) > 0) {
-    foot.push(h("tr", {class: "totals"}, h("th", {scope: "row"}, t("Teams")),
-      h("td", {colspan: String(inColumn ? n + 1 : n)}, view.team_totals.map((total, i) => t("{team}: {points}", {team: teamName(view, i, name), points: total})).join(" \u00b7 "))));
+      h("td", {colspan: String(inColumn ? n + 1 : n)}, teams.map((seats, i) => t("{team}: {points}", {team: teamName(seats, name, me), points: view.team_totals[i]})).join(" \u00b7 "))));
   }
   return h("div", {class: "score-box", tabindex: "0", role: "region", "aria-label": label ?? t("scores")},
     h("table", {class: "scores"}, h("caption", {}, t("Scores")), h("thead", {}, head), h("tbody", {}, rows), h("tfoot", {}, foot)),
@@ -301,14 +324,14 @@ export function scoreSheet({game, view, hands, name, n, label = null, onDetails 
 }
 
 /** One hand's account: each seat's points in it and its total after it, then the hand in words. */
-export function handDetails({game, hand, name, n}) {
+export function handDetails({game, hand, name, n, me = null}) {
   const seats = Array.from({length: n}, (_, i) => i);
   return [
     h("table", {class: "scores hand-scores"},
       h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("Player")), h("th", {scope: "col"}, t("This hand")), h("th", {scope: "col"}, t("Total")))),
       h("tbody", {}, seats.map((s) => h("tr", {}, h("th", {scope: "row", class: "player"}, name(s)),
         h("td", {class: "num"}, signedNumber(hand.scores[s])), h("td", {class: "num"}, String(hand.totals[s])))))),
-    h("p", {class: "hand-words"}, handWords(game, hand, name)),
+    h("p", {class: "hand-words"}, accountWords(hand, name, me)),
   ];
 }
 

@@ -1,5 +1,5 @@
 // Cards: reading the notation, naming, sorting, and drawing the faces (SVG, drawn here: the standard deck, the two
-// Jokers and North Star's 1-15 deck; two or four suit colours).
+// Jokers and the cards numbered 1 to 15; two or four suit colours).
 //
 // A card's name and its short form are in the reader's language (i18n.js: "queen of hearts", "Herz Dame"; "Q\u2665",
 // "D\u2665"); the notation the server reads stays the English one ("QH"). i18n.js imports this module too: the two
@@ -36,13 +36,13 @@ export function parseCards(text) {
 }
 
 /** A card in words in the reader's language, for screen readers: "queen of hearts", "10 of clubs", "Joker 1"; a wild
- * 15 that stands for a value "wild 15 of spades as 7", and with ``wild`` (a table of wild 15s) a 15 in hand "wild 15
- * of spades". */
-export function cardName(card, {wild = false} = {}) {
+ * card that stands for a value "wild 15 of spades as 7", and with ``wild`` (the rank that is wild at this table, as
+ * its game says) such a card in hand "wild 15 of spades". */
+export function cardName(card, {wild = null} = {}) {
   if (card.suit === null) return cardWords(card);
   const base = cardWords({...card, as: null});
   if (card.as !== null) return t("wild {card} as {n}", {card: base, n: card.as});
-  return wild && card.rank === "15" ? t("wild {card}", {card: base}) : base;
+  return wild && card.rank === wild ? t("wild {card}", {card: base}) : base;
 }
 
 const SYMBOL_SUIT = {"\u2663": "C", "\u2666": "D", "\u2665": "H", "\u2660": "S"};
@@ -122,7 +122,7 @@ export function playShort(text) {
 
 /** Sorted for a hand. ``by``: "suit" (clubs, diamonds, spades, hearts: the colours alternate; in each suit by rank)
  * or "rank" (by rank, then suit); ``dir``: 1 low to high, -1 high to low; ``rank(card)``: the game's own order of
- * ranks (Free Clubs' ace is its lowest card, whist's its highest). Jokers come last. */
+ * ranks (in some games the ace is the lowest card, in others the highest). Jokers come last. */
 export function sortCards(cards, {by = "suit", dir = 1, rank = (c) => c.value} = {}) {
   const suitKey = (c) => (c.suit === null ? 9 : DISPLAY_ORDER[c.suit]);
   const rankKey = (c) => (c.suit === null ? Infinity : dir * rank(c));
@@ -158,7 +158,7 @@ export function faceSvg(card) {
 }
 
 /** A card to look at (not to click). */
-export function cardView(card, extra = "", {wild = false} = {}) {
+export function cardView(card, extra = "", {wild = null} = {}) {
   return h("span", {
     class: `card ${suitClass(card)} ${extra}`.trim(),
     role: "img",
@@ -170,7 +170,7 @@ export function cardView(card, extra = "", {wild = false} = {}) {
 /** A card to click: a button named after the card in words ("queen of hearts"). One that cannot be pressed now is
  * disabled, or with ``focusable`` (the screen-reader mode) only marked so (``aria-disabled``), so that the keyboard
  * still reaches it and a screen reader reads the whole hand. */
-export function cardButton(card, {onclick, enabled, selected = false, extra = "", focusable = false, wild = false}) {
+export function cardButton(card, {onclick, enabled, selected = false, extra = "", focusable = false, wild = null}) {
   const button = h("button", {
     type: "button",
     class: `card ${suitClass(card)} ${selected ? "selected" : ""} ${enabled ? "playable" : ""} ${extra}`.trim(),
@@ -195,4 +195,17 @@ export function cardBack(extra = "") {
 /** A row of cards to look at, in the order given. */
 export function cardRow(cards, extra = "", {wild = false} = {}) {
   return h("div", {class: `card-row ${extra}`.trim()}, cards.map((c) => cardView(c, "", {wild})));
+}
+
+/** One legal action read: its text, its cards (a wild 15 keeps what it stands for) and its word, if any. */
+export function readAction(text) {
+  const tokens = text.split(/\s+/);
+  const cards = [];
+  const words = [];
+  for (const token of tokens) {
+    const c = parseCard(token);
+    if (c) cards.push(c);
+    else words.push(token);
+  }
+  return {text, cards, word: words.length ? words.join(" ") : null};
 }

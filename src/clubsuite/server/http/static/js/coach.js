@@ -4,7 +4,7 @@
 // the refusal, the hand's account): the game itself is played on the real engine, over the real protocol.
 
 import {h} from "./dom.js";
-import {handWords, prompt, why} from "./games.js";
+import {accountWords} from "./board.js";
 import {language, reasonWords, t} from "./i18n.js";
 
 /** The address of a game's rules page at the paragraph of ``rule`` (or its top), in the page's language; with
@@ -15,10 +15,11 @@ export function rulesLink(game, rule = null, spec = null) {
   return `/rules/${encodeURIComponent(name)}?lang=${language()}${table}${rule ? `#${encodeURIComponent(rule)}` : ""}`;
 }
 
-/** The coach's panel for this moment of the table. ``state`` is the table page's: game, view, legal, whose turn,
+/** The coach's panel for this moment of the table. ``state`` is the table page's: game, view, what the seat to act
+ * is asked and the rule behind it (``asked``, ``why``: as the game words them), whose turn,
  * the last refusal, the hands scored and the scripted first hand's step (``lesson``: the choice pointed at and why,
  * as the server's lesson gives it); ``name(seat)`` names a seat. */
-export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error, errorRule, hands, name, over, folded = false, onFold = null,
+export function coachPanel({game, spec = null, view, me = null, asked = null, why = null, myTurn, toAct, error, errorRule, hands, name, over, folded = false, onFold = null,
   brief = null, onIntroDone = null, onRealMatch = null, lesson = null}) {
   const steps = [];
   if (brief) { // the opening: the game in brief (who plays, the cards' order, the aim), alone until it is put away
@@ -41,7 +42,7 @@ export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error
   } else if (myTurn && view && lesson && lesson.step) {
     // a step of the scripted first hand: the choice pointed at (marked at the table) and in one line why; the
     // rule's paragraph one click away
-    const rule = lesson.say.rule ?? why(game, view, legal)?.rule ?? null;
+    const rule = lesson.say.rule ?? why?.rule ?? null;
     steps.push(h("div", {class: "coach-step coach-lesson"},
       h("div", {class: "coach-step-head"}, h("strong", {}, t("Your turn")),
         h("span", {class: "coach-count"}, t("Step {n} of {count}", {n: lesson.step, count: lesson.steps}))),
@@ -49,11 +50,11 @@ export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error
       h("p", {class: "coach-say", id: "coach-say"}, reasonWords(lesson.say, name)),
       h("a", {href: rulesLink(game, rule, spec), target: "_blank", rel: "noopener"}, t("Read the rule"))));
   } else if (myTurn && view) {
-    const reason = why(game, view, legal);
+    const reason = why;
     const first = lesson !== null && lesson.step === null; // past the lesson's steps: the rest of the hand is theirs
     steps.push(h("div", {class: "coach-step"},
       h("strong", {}, t("Your turn")),
-      h("p", {}, prompt(game, view, legal)),
+      h("p", {}, asked),
       h("p", {class: "coach-why"}, first
         ? t("You know enough to play the rest of this hand on your own: the cards you may play are marked.")
         : t("The cards you may play are marked.")),
@@ -65,7 +66,7 @@ export function coachPanel({game, spec = null, view, legal, myTurn, toAct, error
   if (last && !over) {
     steps.push(h("div", {class: "coach-step coach-scored"},
       h("strong", {}, t("How the last hand was scored")),
-      h("p", {}, handWords(game, last, name)),
+      h("p", {}, accountWords(last, name, me)),
       h("a", {href: rulesLink(game, "scoring", spec), target: "_blank", rel: "noopener"}, t("How scoring works")),
       // the first hand was the lesson: a real match (other tables, normal bots) is one click away
       onRealMatch ? h("p", {class: "coach-next"}, t("You have played your first hand. Go on here, or:"),

@@ -106,6 +106,16 @@ export function ruleWords(part) {
   return part.value === null || part.value === undefined ? words : words.replace("{}", part.value);
 }
 
+/** A game and the rules a table or record plays it with, from the server's ``name_words``: "Clubs (a game):
+ * 5 players, wild 15s". */
+export function gameWords(w) {
+  const title = serverWords(w.title);
+  const parts = [];
+  if (w.players !== null && w.players !== undefined) parts.push(tn("{n} player", "{n} players", w.players));
+  for (const part of w.rules) parts.push(ruleWords(part));
+  return parts.length ? t("{game}: {rules}", {game: title, rules: parts.join(", ")}) : title;
+}
+
 /** A table's name in the reader's language, made of the parts the server gives (``name_words``): "Ann's CLUBS, 4
  * players, wild 15s", "Tisch von Ann: CLUBS, 4 Spieler, ...". The server's English ``name`` where no parts came. */
 export function tableName(table) {
@@ -140,15 +150,32 @@ export function cardLetters(card) {
 }
 
 function kindOf(name) {
-  for (const kind of ["cards", "card", "seat", "suit", "reason"]) {
+  for (const kind of ["cards", "card", "seats", "seat", "suit", "reason", "items"]) {
     if (name === kind || name.endsWith(`_${kind}`)) return kind;
   }
   return "text";
 }
 
+/** A card of a reason in a sentence: written short ("Q\u2665"), a wild card with what it stands for ("15\u2660 as 7"). */
 function cardText(notation) {
   const card = parseCard(String(notation));
-  return card ? cardLetters(card) : String(notation);
+  if (!card) return String(notation);
+  if (card.as === null || card.as === undefined) return cardLetters(card);
+  return tc("card.wild", "{card} as {n}", {card: cardLetters({...card, as: null}), n: card.as});
+}
+
+/** A suit's name from its key ("hearts"): the plural, the singular (``one``), or the plural at the start of a
+ * sentence (``cap``). */
+function suitWords(key, form) {
+  if (form === "one") return tc("suit.one", key.slice(0, -1));
+  const plural = tc("suit", key);
+  return form === "cap" ? plural.charAt(0).toUpperCase() + plural.slice(1) : plural;
+}
+
+/** Words as a list in the reader's language: "Ann, Bob and you". */
+export function listWords(words) {
+  if (words.length <= 1) return words.join("");
+  return t("{names} and {last}", {names: words.slice(0, -1).join(", "), last: words[words.length - 1]});
 }
 
 /** A refusal in the reader's language from its reason ({code, rule, params}); ``seatName(n)`` names a seat. */
@@ -159,8 +186,10 @@ export function reasonWords(reason, seatName = (n) => `${n + 1}`) {
     if (kind === "cards") params[name] = (Array.isArray(value) ? value : [value]).map(cardText).join(" ");
     else if (kind === "card") params[name] = cardText(value);
     else if (kind === "seat") params[name] = seatName(Number(value));
-    else if (kind === "suit") params[name] = (form) => tc(form === "one" ? "suit.one" : "suit", form === "one" ? String(value).slice(0, -1) : String(value));
+    else if (kind === "seats") params[name] = listWords((Array.isArray(value) ? value : [value]).map((v) => seatName(Number(v))));
+    else if (kind === "suit") params[name] = (form) => suitWords(String(value), form);
     else if (kind === "reason" && value && typeof value === "object") params[name] = reasonWords(value, seatName);
+    else if (kind === "items" && Array.isArray(value)) params[name] = value.map((r) => reasonWords(r, seatName) ?? "").join(", ");
     else params[name] = String(value);
   }
   const text = byContext[reason.code];

@@ -282,7 +282,7 @@ function tableCard(table) {
       fact(t("Spectators"), table.settings.spectators ? String(table.spectators) : t("not allowed")),
       h("div", {class: "fact wide"}, h("dt", {}, t("Rules")), h("dd", {}, rulesOf(table).length ? rulesOf(table).join(", ") : t("the standard rules")))),
     h("p", {class: "state"}, stateWords(table)),
-    h("ul", {class: "seat-chips", "aria-label": t("Seats")}, table.seats.map((s) => h("li", {class: s.kind === "bot" ? "bot" : s.taken ? "person" : "free"}, seatWords(s)))),
+    h("ul", {class: "seat-chips", "aria-label": t("Seats")}, table.seats.map((s) => h("li", {class: s.kind === "bot" ? "bot" : s.taken ? "person" : "open"}, seatWords(s)))),
     links.length ? h("div", {class: "card-links"}, links) : null);
 }
 
@@ -479,7 +479,7 @@ function createForm() {
         const range = schema.minimum !== undefined ? h("small", {}, t("a whole number from {low} to {high}", {low: schema.minimum, high: schema.maximum})) : null;
         field = h("div", {class: "field option"}, head, explained.text, input, range);
       } else {
-        continue; // a table of numbers (North Star's club points): set it in a rules spec with the command line
+        continue; // a table of numbers (points per card): set it in a rules spec with the command line
       }
       input.addEventListener("change", () => {
         reconcile(input);

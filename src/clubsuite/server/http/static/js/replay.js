@@ -5,9 +5,8 @@
 
 import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle} from "./dom.js";
 import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
-import {narrate, rankOrder, specWords} from "./games.js";
-import {factList, felt, scoreSheet, trickArea} from "./board.js";
-import {language, languageSwitch, loadWords, serverWords, t} from "./i18n.js";
+import {eventWords, factList, felt, rankOf, scoreSheet, shownOf, trickArea} from "./board.js";
+import {gameWords, language, languageSwitch, loadWords, serverWords, t} from "./i18n.js";
 import {rulesLink} from "./coach.js";
 
 const app = byId("app");
@@ -141,7 +140,7 @@ function go(i) {
 }
 
 function stepWords(frame) {
-  const words = frame.events.map((ev) => narrate(replay.variant || replay.game, ev, name, frame.view)).filter(Boolean);
+  const words = frame.events.map((ev) => eventWords(ev, null, name)).filter(Boolean);
   if (frame.action === null) return [t("Hand {number}: the deal.", {number: frame.hand + 1}), ...words];
   return words.length ? words : [`${name(frame.seat)}: ${frame.action}`];
 }
@@ -152,11 +151,11 @@ function draw() {
   const n = frame.hands.length;
   const slider = h("input", {type: "range", id: "step", min: "0", max: String(replay.frames.length - 1), value: String(at), "aria-label": t("step")});
   slider.addEventListener("input", () => go(Number(slider.value)));
-  const scored = replay.frames.filter((f, i) => i <= at && f.events.some((e) => e.type === "HandScored")).length;
+  const scored = replay.frames.filter((f, i) => i <= at && f.events.some((e) => e.said && e.said.kind === "scored")).length;
   const hands = replay.result.hands.slice(0, scored);
   const hidden = Object.entries(frame.hidden || {});
   fill(app,
-    bar(t("Replay: {title}", {title: serverWords(replay.title)}), specWords(replay.variant || replay.game), replay.game),
+    bar(t("Replay: {title}", {title: serverWords(replay.title)}), (replay.name_words ? gameWords(replay.name_words) : serverWords(replay.title)), replay.game),
     h("main", {class: "table-page replay"},
       h("div", {class: "board"},
         h("nav", {class: "replay-controls", "aria-label": t("steps")},
@@ -170,7 +169,7 @@ function draw() {
         felt({game: replay.game, view, me: null, name, clock: null,
           seats: Array.from({length: n}, (_, s) => seatInfo(s)),
           middle: trickArea({game: replay.game, view, me: null, name}),
-          cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {rank: rankOrder(replay.variant || replay.game, view)}), "open")}),
+          cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {by: shownOf(view).sort, rank: rankOf(view)}), "open")}),
         hidden.length ? h("div", {class: "hidden-piles"}, hidden.map(([k, v]) => h("div", {class: "extra"}, h("h2", {}, pileTitle(k)), cardRow(parseCards(v))))) : null),
       h("aside", {class: "side"},
         factList(replay.game, view, name),

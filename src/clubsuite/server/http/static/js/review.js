@@ -7,9 +7,8 @@
 
 import {announce, announcer, api, byId, fill, h, pageTitle} from "./dom.js";
 import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
-import {actionLabel, rankOrder} from "./games.js";
-import {factList, felt, trickArea} from "./board.js";
-import {loadWords, t, tn} from "./i18n.js";
+import {factList, felt, rankOf, shownOf, trickArea} from "./board.js";
+import {loadWords, reasonWords, t, tn} from "./i18n.js";
 import {applyColours, bar} from "./people.js";
 
 const app = byId("app");
@@ -24,9 +23,11 @@ let replay = null;
 let at = 0;
 let main = null;
 
-/** An action as the table's button says it ("Keep my hand", "Play Q♠"), its cards also read out in words. */
-function actionWords(action, phase) {
-  return said(actionLabel(review.game, action, {phase, stage: phase}));
+/** An action of decision ``d`` as the table's button says it ("Keep my hand", "Play Q♠"), as the game words it,
+ * its cards also read out in words. */
+function actionWords(action, d) {
+  const label = (d.labels || {})[action];
+  return said((label && reasonWords(label)) || action);
 }
 
 function percent(x) {
@@ -73,7 +74,7 @@ function exactLine(d) {
   if (!dd) return null;
   const aim = dd.measure === "fewest" ? t("aiming to take as few tricks as possible") : dd.measure === "points"
     ? t("counting the hand's points") : t("aiming to take as many tricks as possible");
-  const best = dd.best_actions.flatMap((a, i) => (i ? [", ", actionWords(a, d.phase)] : [actionWords(a, d.phase)]));
+  const best = dd.best_actions.flatMap((a, i) => (i ? [", ", actionWords(a, d)] : [actionWords(a, d)]));
   return h("p", {class: "exact"},
     withNodes(t("With every hand known ({aim}): your choice makes {taken}; the best ({best}) makes {most}.",
       {aim, taken: countWords(dd.measure, dd.taken), most: countWords(dd.measure, dd.best), best: "{best}"}), {best}),
@@ -86,10 +87,10 @@ function detail(d) {
   const v = d.view;
   const agrees = !v.best_action || v.best_action === d.action || v.cost <= 0;
   return h("div", {class: d.mark ? "decision-detail costly" : "decision-detail", id: "decision-detail"},
-    h("p", {}, t("You chose"), " ", h("b", {}, actionWords(d.action, d.phase)), ": ",
+    h("p", {}, t("You chose"), " ", h("b", {}, actionWords(d.action, d)), ": ",
       t("your chance of winning the match after it, by the search: {share}.", {share: percent(v.taken)})),
     agrees ? h("p", {}, t("The search agrees: nothing better was found."))
-      : h("p", {}, t("The search prefers"), " ", h("b", {}, actionWords(v.best_action, d.phase)), ": ",
+      : h("p", {}, t("The search prefers"), " ", h("b", {}, actionWords(v.best_action, d)), ": ",
         t("{share} after it, so your choice cost {cost} of a win.", {share: percent(v.best), cost: percent(v.cost)}),
         d.mark ? [" ", h("strong", {class: "mark"}, t("Costly."))] : null),
     exactLine(d));
@@ -111,7 +112,7 @@ function board(d) {
   return [felt({game: review.game, view, me: null, name, clock: null,
     seats: Array.from({length: n}, (_, s) => seatInfo(s)),
     middle: trickArea({game: review.game, view, me: null, name}),
-    cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {rank: rankOrder(replay.variant || review.game, view)}), "open")}),
+    cardsOf: (s) => cardRow(sortCards(parseCards(frame.hands[s] || ""), {by: shownOf(view).sort, rank: rankOf(view)}), "open")}),
   factList(review.game, view, name)];
 }
 
@@ -139,7 +140,7 @@ function costliest() {
     costly.length === 0 ? h("p", {}, t("The search found no decision that cost anything."))
       : h("ol", {}, costly.map(({d, i}) => h("li", {},
         h("button", {type: "button", class: "link-button costly-step", dataset: {step: String(i), cost: String(d.view.cost)}, onclick: () => show(i)},
-          t("Hand {number}", {number: d.hand + 1}), ": ", actionWords(d.action, d.phase), " \u2192 ", actionWords(d.view.best_action, d.phase),
+          t("Hand {number}", {number: d.hand + 1}), ": ", actionWords(d.action, d), " \u2192 ", actionWords(d.view.best_action, d),
           " ", h("span", {class: "muted"}, t("({cost} of a win)", {cost: percent(d.view.cost)})))))));
 }
 
@@ -150,11 +151,11 @@ function decisionLine(d, i) {
     ? tn("with every hand known: {n} point lost", "with every hand known: {n} points lost", dd.loss)
     : tn("with every hand known: {n} trick lost", "with every hand known: {n} tricks lost", dd.loss)] : null;
   const search = d.view.cost > 0
-    ? [" \u00b7 ", t("the search prefers"), " ", actionWords(d.view.best_action, d.phase), " ",
+    ? [" \u00b7 ", t("the search prefers"), " ", actionWords(d.view.best_action, d), " ",
       h("span", {class: "muted"}, t("({cost} of a win)", {cost: percent(d.view.cost)}))]
     : [" \u00b7 ", t("the search agrees")];
   const button = h("button", {type: "button", class: "link-button", "aria-current": i === at ? "step" : null, onclick: () => show(i)},
-    d.mark ? h("strong", {class: "mark"}, t("Costly:")) : null, " ", actionWords(d.action, d.phase), search, lost);
+    d.mark ? h("strong", {class: "mark"}, t("Costly:")) : null, " ", actionWords(d.action, d), search, lost);
   return h("li", {class: d.mark ? "decision costly" : "decision"}, button);
 }
 

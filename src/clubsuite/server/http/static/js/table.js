@@ -8,9 +8,8 @@
 // words when it is drawn.
 
 import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
-import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, said, sortCards, spokenCards} from "./cards.js";
-import {actionLabel, knownLabel, narrate, prompt, rankOrder, readAction, readSpec, ruleText, ruleTitle, specWords, why, wordLabel} from "./games.js";
-import {factList, felt, handDetails, lastTrick, levelWords, scoreSheet, seatName, seatPanel, trickArea} from "./board.js";
+import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, readAction, said, sortCards, spokenCards} from "./cards.js";
+import {eventWords, factList, felt, handDetails, lastTrick, levelWords, rankOf, scoreSheet, seatName, seatPanel, shownOf, shownWords, trickArea} from "./board.js";
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
 import {play as playSound, setSound, soundOn} from "./sound.js";
 import {language, languageSwitch, loadWords, reasonWords, serverWords, t, tableName, tc, tn} from "./i18n.js";
@@ -31,6 +30,9 @@ const state = {
   legal: null,
   notes: {}, // what a legal action does, by its notation, where the game says (a wild 15's readings)
   lesson: null, // the step of the scripted first hand ("Learn to play"): the choice pointed at, and why
+  asked: null,
+  labels: {},
+  rulings: {},
   leaving: false, // "Leave the seat" was pressed during a match: asked once more
   toAct: null,
   over: false,
@@ -59,7 +61,7 @@ const state = {
   results: null, // the finished match's places and rating changes (GET /tables/{id}/results)
   whyOpen: false,
   heldCatchup: [],
-  chestOpen: false, // Free Clubs' treasure chest unfolded
+  openExtras: new Set(), // the folded rows of known cards the player opened (kept open through the redrawings)
   brief: undefined, // the game in brief (GET /rules/{game}/brief), which the coach opens with; asked when first needed
 };
 
@@ -69,10 +71,11 @@ const prefs = {
   /** The screen-reader mode: the typed move always shown, every card of the hand reachable by the keyboard. */
   get screenReader() { return store.get("screenReader", false) === true; },
   get pause() { const v = Number(store.get("trickPause", 1)); return Number.isFinite(v) && v >= 0 && v <= 5 ? v : 1; },
-  /** How the hand is sorted, per game: by suit where suits matter, by rank in North Star's CLUBS (they never do). */
+  /** How the hand is sorted, per game: as the game says unless the player chose (by suit where suits matter, by rank
+   * where they never do). */
   get sort() {
     const game = state.view ? state.view.game : "";
-    return store.get(`sort.${game}`, game === "northstar" ? "rank-up" : "suit-up");
+    return store.get(`sort.${game}`, state.view && shownOf(state.view).sort === "rank" ? "rank-up" : "suit-up");
   },
 };
 
@@ -87,7 +90,7 @@ function withInvite(path) {
   return code ? `${path}${path.includes("?") ? "&" : "?"}invite=${encodeURIComponent(code)}` : path;
 }
 
-/** The table's rules spec ("northstar(players=5,wild_fifteens=true)"): the words follow its options. */
+/** The table's rules spec (a game's name and its options): the words follow its options. */
 function spec() {
   return state.table ? state.table.game : state.view ? state.view.game : "";
 }
@@ -212,10 +215,10 @@ async function showJoin(message = null) {
   nameInput.focus();
 }
 
-/** Who sits in a seat, for the join form's list: "Ada, hard bot", "Ann", "free". */
+/** Who sits in a seat, for the join form's list: "Ada, hard bot", "Ann", "free seat". */
 function joinSeatWords(s) {
   if (s.kind === "bot") return t("{name}, {role}", {name: s.name, role: levelWords(s.level ?? "bot")});
-  return s.taken ? s.name : t("free");
+  return s.taken ? s.name : t("free seat");
 }
 
 // -- the connection --------------------------------------------------------------------------------------------
@@ -293,7 +296,7 @@ function receive(msg) {
         state.summary = {index: state.hands.length - 1};
       }
       settleTrick(before, msg.events);
-      if (msg.events.some((e) => e.type === "CardPlayed" || e.type === "Played" || e.type === "BidMade")) playSound("card");
+      if (msg.events.some((e) => kindOf(e) === "put")) playSound("card");
       break;
     }
     case "catchup":
@@ -380,6 +383,9 @@ function takeState(msg) {
   state.legal = msg.legal;
   state.notes = msg.notes ?? {};
   state.lesson = msg.lesson ?? null; // the scripted first hand's step: the choice pointed at, and why
+  state.asked = msg.asked ?? null; // what the seat to act is asked, and the rule behind it, as its game words it
+  state.labels = msg.labels ?? {}; // each legal action as its button says it
+  if (msg.rulings) state.rulings = msg.rulings; // the game's rulings in plain words (in a state only)
   state.toAct = msg.to_act;
   if (msg.over && !state.over) {
     state.resultClosed = false;
@@ -401,14 +407,20 @@ function takeState(msg) {
   }
 }
 
+/** What an event does to the table, in the words every game shares (``deal``, ``put``, ``trick``, ``scored``), or
+ * "". */
+function kindOf(ev) {
+  return ev && ev.said ? ev.said.kind : "";
+}
+
 /** Take note of an event: the log's line for it (also returned). */
 function noteEvent(ev) {
-  if (ev.type === "TrickWon") state.lastWon = {seat: ev.seat, cards: ev.cards};
-  if (ev.type === "HandStarted") {
+  if (kindOf(ev) === "trick" && ev.said.cards) state.lastWon = {seat: ev.said.seat, cards: ev.said.cards};
+  if (kindOf(ev) === "deal") {
     state.lastWon = null;
     state.dealt = true;
   }
-  const line = narrate(spec(), ev, name, state.view);
+  const line = eventWords(ev, state.seat, nameIn);
   say(line);
   return line;
 }
@@ -426,18 +438,20 @@ function settleTrick(before, events) {
   }
   let finished = null;
   const previous = before && before.game === state.view.game ? before.trick || [] : [];
-  let last = previous.length && previous[previous.length - 1].play ? previous[previous.length - 1].seat : null; // the play to beat
+  const beat = shownOf(state.view).beat; // each play beats the one before: the latest is the one to beat
+  let last = beat && previous.length ? previous[previous.length - 1].seat : null;
   for (const ev of events) {
-    if (ev.type === "HandStarted") plays.clear();
-    if (ev.type === "CardPlayed") plays.set(ev.seat, {cards: ev.card, note: null});
-    if (ev.type === "Played") {
-      plays.set(ev.seat, {cards: ev.play, note: null});
-      last = ev.seat;
+    const kind = kindOf(ev);
+    if (kind === "deal") plays.clear();
+    if (kind === "put") {
+      plays.set(ev.said.seat, {cards: ev.said.cards, note: null});
+      if (beat) last = ev.said.seat;
     }
-    if (ev.type === "TrickTaken" || ev.type === "TrickWon") {
+    if (kind === "trick") {
+      const winner = ev.said.seat;
       if (last !== null && plays.has(last)) plays.set(last, {...plays.get(last), note: t("to beat"), toBeat: true});
-      finished = {plays: new Map(plays), winner: ev.seat, phase: "show",
-        words: ev.seat === state.seat ? t("You take the trick.") : t("{name} takes the trick.", {name: name(ev.seat)})};
+      finished = {plays: new Map(plays), winner, phase: "show",
+        words: winner === state.seat ? t("You take the trick.") : t("{name} takes the trick.", {name: name(winner)})};
       plays.clear();
       last = null;
     }
@@ -535,18 +549,24 @@ function myTurn() {
 }
 
 /** The legal actions sorted into: card actions of one card (played by a click), words (buttons), and actions of
- * several cards (chosen by selecting cards; North Star's CLUBS plays are always chosen so). */
+ * several cards (chosen by selecting cards; where the game says so, every play is chosen so). */
 function legalParts() {
-  const game = state.view.game;
+  const select = shownOf(state.view).select; // a game whose plays are always chosen by selecting their cards
   const singles = new Map();
   const wordActions = [];
   const multis = [];
   for (const a of (state.legal || []).map(readAction)) {
     if (a.cards.length === 0 || (a.word !== null && a.word.startsWith("call"))) wordActions.push(a); // a misplay call names a card it does not hold
-    else if (a.cards.length === 1 && a.word === null && game !== "northstar") singles.set(a.cards[0].text, a.text);
+    else if (a.cards.length === 1 && a.word === null && !select) singles.set(a.cards[0].text, a.text);
     else multis.push(a);
   }
   return {singles, words: wordActions, multis};
+}
+
+/** The number of cards every one of ``actions`` takes, where they all take as many (a pass of three cards), else 0. */
+function sameSize(actions) {
+  const sizes = new Set(actions.map((a) => a.cards.length));
+  return sizes.size === 1 ? [...sizes][0] : 0;
 }
 
 function keyOf(cards) {
@@ -607,7 +627,8 @@ function coaching(game) {
     brief: store.get(introKey, false) === true ? null : state.brief,
     onIntroDone: () => { store.set(introKey, true); render(); },
     onRealMatch: newOpponents,
-    game, spec: spec(), view: state.view, legal: state.legal, myTurn: myTurn(), toAct: state.toAct, error: state.error, lesson: state.lesson,
+    game, spec: spec(), view: state.view, me: state.seat, asked: myTurn() ? askedText() : null, why: myTurn() ? askedWhy() : null,
+    myTurn: myTurn(), toAct: state.toAct, error: state.error, lesson: state.lesson,
     errorRule: state.errorRule, hands: state.hands, name, over: state.over,
     folded: store.get("coachFolded", false) === true,
     onFold: () => { store.set("coachFolded", store.get("coachFolded", false) !== true); render(); },
@@ -643,7 +664,7 @@ function render() {
 
   const header = h("header", {class: "bar table-bar"},
     h("a", {href: "/", class: "home"}, t("Clubs")),
-    h("h1", {}, tableName(state.table) ?? specWords(state.table.game)),
+    h("h1", {}, tableName(state.table) ?? serverWords(state.table.title)),
     h("span", {class: "muted"}, state.table.match_no
       ? t("hand {number} \u00b7 match {match}", {number: state.view.hand_number + 1, match: state.table.match_no + 1})
       : t("hand {number}", {number: state.view.hand_number + 1})),
@@ -662,7 +683,7 @@ function render() {
   const middle = trickArea({
     game, view: state.view, me: state.seat, name, linger: state.linger, fresh: isFresh,
     preview: choice && toTable() && (choice.play || choice.matches.length === 1) ? previewOf(choice.play ?? choice.matches[0]) : null,
-    message: tableMessage(game),
+    message: tableMessage(),
   });
   const board = h("div", {class: "board", dataset: {version: String(state.version)}},
     felt({game, view: state.view, seats: state.table.seats, me: state.seat, name, clock: state.clock, middle}),
@@ -709,12 +730,11 @@ function previewOf(action) {
   return {cards: action.cards.map((c) => (c.as === null ? c.text : `${c.text}=${c.as}`)).join(" "), words: spokenCards(playShort(action.text))};
 }
 
-function tableMessage(game) {
-  const v = state.view;
-  if ((v.trick || []).length || (game === "free" && v.stage === "auction" && (v.auction || []).length)) return null;
-  if (game === "northstar") return t("A new trick: the leader plays anything.");
-  if (game === "free" && v.stage === "auction") return t("The auction opens: the holder of the \u2660 10 bids first.");
-  return null;
+/** What the table says while nothing lies on it, as the game says (who opens the auction, that the leader plays
+ * anything). */
+function tableMessage() {
+  const says = shownOf(state.view).says;
+  return says ? shownWords(says, nameIn) : null;
 }
 
 /** A "why?"'s last line: the ruling's id, linking to its paragraph of the game's rules page (which says what this
@@ -726,7 +746,7 @@ function ruleLine(game, rule) {
 
 /** The viewer's own line under the table: their seat, what they are asked, and the rule behind it. */
 function meBar(game) {
-  const rule = myTurn() ? why(spec(), state.view, state.legal) : null;
+  const rule = myTurn() ? askedWhy() : null;
   const asked = turnText();
   const more = promptParts(asked).length > 1 ? asked : null; // a phone shows the prompt's first sentence only
   const reason = rule || more ? {...(rule ?? {title: t("What to do"), text: ""}), said: more} : null;
@@ -752,8 +772,8 @@ function notes(game, reason) {
       reason.text ? [h("strong", {}, reason.title ?? t("The rule")), h("p", {}, reason.text)] : null,
       reason.rule ? ruleLine(game, reason.rule) : null) : null,
     state.error ? h("p", {class: "error", role: "alert", id: "refusal"}, said(state.error)) : null,
-    state.error && state.errorRule && ruleText(state.errorRule) ? h("details", {class: "why-refused"},
-      h("summary", {}, t("why?")), h("strong", {}, ruleTitle(state.errorRule) ?? t("The rule")), h("p", {}, ruleText(state.errorRule)),
+    state.error && state.errorRule && rulingWords(state.errorRule) ? h("details", {class: "why-refused"},
+      h("summary", {}, t("why?")), h("strong", {}, rulingWords(state.errorRule).title), h("p", {}, rulingWords(state.errorRule).text),
       ruleLine(game, state.errorRule)) : null,
     state.hint ? h("p", {class: "hint", role: "status"}, said(t("Hint: {play}", {play: playShort(state.hint)}))) : null,
   ].filter(Boolean);
@@ -780,7 +800,7 @@ function turnText() {
   if (state.over) return t("The match is over.");
   if (state.table.waiting) return t("Waiting for every player to take a seat\u2026");
   if (state.toAct === null) return t("Dealing\u2026");
-  if (myTurn()) return state.pending ? t("Sent\u2026") : prompt(spec(), v, state.legal);
+  if (myTurn()) return state.pending ? t("Sent\u2026") : askedText();
   return t("Waiting for {name}\u2026", {name: name(state.toAct)});
 }
 
@@ -792,44 +812,33 @@ function extraRows(game, parts) {
 }
 
 function extraParts(game, parts) {
-  const v = state.view;
   const rows = [];
-  if (game === "free" && v.auction_hand) {
-    const cards = sortHand(parseCards(v.auction_hand));
-    rows.push(h("div", {class: "extra"}, h("h2", {}, t("Your bid cards")),
-      h("div", {class: "hand bid-cards"}, cards.map((c) => cardButton(c, {
-        enabled: parts.singles.has(c.text) && !state.pending, extra: pointed(c.text),
-        onclick: () => act(parts.singles.get(c.text)),
-      })))));
-  }
-  if (game === "free" && v.chest) { // folded: its cards are in the hand already (the fold says which they were)
-    const chest = sortHand(parseCards(v.chest));
-    const title = t("The treasure chest (now in your hand)");
-    const fold = h("details", {class: "extra", open: state.chestOpen}, h("summary", {}, tn("{title} ({n} card)", "{title} ({n} cards)", chest.length, {title})), cardRow(chest, "small"));
-    fold.addEventListener("toggle", () => { state.chestOpen = fold.open; }); // kept open through the redrawings
-    rows.push(fold);
-  }
-  if (game === "free" && v.discards) rows.push(h("div", {class: "extra"}, h("h2", {}, t("Your discards")), cardRow(parseCards(v.discards), "small")));
-  if (game === "free" && v.pass_choice) rows.push(h("div", {class: "extra"}, h("h2", {}, t("You pass to your right")), cardRow(parseCards(v.pass_choice), "small")));
-  if (game === "partnership" && v.given) rows.push(h("div", {class: "extra"}, h("h2", {}, t("You passed")), cardRow(parseCards(v.given), "small")));
-  if (game === "partnership" && v.received) rows.push(h("div", {class: "extra"}, h("h2", {}, t("You received")), cardRow(parseCards(v.received), "small")));
-  if (game === "whist" && v.known_cards) {
-    for (const [k, cards] of Object.entries(v.known_cards)) {
-      if (!parseCards(cards).length) continue; // nothing known (the end of a match): no empty row
-      const title = knownLabel(spec(), k, name);
-      const known = parseCards(cards);
-      rows.push(known.length > 6
-        ? h("details", {class: "extra"}, h("summary", {}, tn("{title} ({n} card)", "{title} ({n} cards)", known.length, {title})), cardRow(sortHand(known), "small"))
-        : h("div", {class: "extra"}, h("h2", {}, title), cardRow(sortHand(known), "small")));
+  (shownOf(state.view).known || []).forEach((known, i) => {
+    const cards = sortHand(parseCards(known.cards));
+    const title = shownWords(known.title, nameIn);
+    if (known.playable) {
+      rows.push(h("div", {class: "extra"}, h("h2", {}, title),
+        h("div", {class: "hand bid-cards"}, cards.map((c) => cardButton(c, {
+          enabled: parts.singles.has(c.text) && !state.pending, extra: pointed(c.text),
+          onclick: () => act(parts.singles.get(c.text)),
+        })))));
+    } else if (known.folded) { // kept open through the redrawings once opened
+      const key = `${known.title.code}:${i}`;
+      const fold = h("details", {class: "extra", open: state.openExtras.has(key)},
+        h("summary", {}, tn("{title} ({n} card)", "{title} ({n} cards)", cards.length, {title})), cardRow(cards, "small"));
+      fold.addEventListener("toggle", () => { if (fold.open) state.openExtras.add(key); else state.openExtras.delete(key); });
+      rows.push(fold);
+    } else {
+      rows.push(h("div", {class: "extra"}, h("h2", {}, title), cardRow(cards, "small")));
     }
-  }
+  });
   return rows;
 }
 
 /** The hand sorted as this player likes it, by the game's own order of ranks. */
 function sortHand(cards) {
   const [by, way] = prefs.sort.split("-");
-  const order = state.view ? rankOrder(spec(), state.view) : (c) => c.value;
+  const order = state.view ? rankOf(state.view) : (c) => c.value;
   return sortCards(cards, {by: by === "rank" ? "rank" : "suit", dir: way === "down" ? -1 : 1, rank: order});
 }
 
@@ -844,7 +853,7 @@ function handRow(parts) {
   const activeHand = parts.singles.size > 0 || select;
   const dealt = state.dealt && prefs.motion;
   const focusable = prefs.screenReader; // every card reachable by the keyboard, those not to play marked so
-  const wild = readSpec(spec()).options.wild_fifteens === "true";
+  const wild = shownOf(state.view).wild;
   const buttons = cards.map((c, i) => {
     let button;
     if (select) {
@@ -929,15 +938,43 @@ function arrowKeys(event) {
   event.preventDefault();
 }
 
+/** A legal action as its button says it (the server's label), or its notation where none came. */
+function labelOf(text) {
+  const label = state.labels[text];
+  return (label && reasonWords(label, nameIn)) || text;
+}
+
 function playLabel(m) {
-  return actionLabel(spec(), m.text, state.view);
+  return labelOf(m.text);
+}
+
+/** What the seat to act is asked, in words, as its game says it. */
+function askedText() {
+  const asked = state.asked;
+  const words = asked ? asked.words.map((r) => reasonWords(r, nameIn)).filter(Boolean) : [];
+  return words.length ? words.join(" ") : t("Your turn.");
+}
+
+/** A ruling in plain words ({title, text}) by its id, as the game gives it, or null. */
+function rulingWords(id) {
+  const ruling = id ? state.rulings[String(id).toUpperCase()] : null;
+  return ruling ? {title: reasonWords(ruling.title), text: reasonWords(ruling.text)} : null;
+}
+
+/** The rule behind what is asked, for a "why?": ``{rule, title, text}`` (``rule`` null for a basic rule), or null. */
+function askedWhy() {
+  const asked = state.asked;
+  if (!asked) return null;
+  const words = rulingWords(asked.rule);
+  if (words) return {rule: asked.rule, ...words};
+  return asked.why ? {rule: null, title: reasonWords(asked.why.title), text: reasonWords(asked.why.text)} : null;
 }
 
 function controls(game, parts, choice) {
   const items = [];
   const disabled = state.pending;
   for (const w of parts.words) {
-    items.push(actionButton({class: `action ${pointedAction(w.text)}`.trim(), disabled, dataset: {action: w.text}, onclick: () => act(w.text)}, wordLabel(spec(), w.text, state.view)));
+    items.push(actionButton({class: `action ${pointedAction(w.text)}`.trim(), disabled, dataset: {action: w.text}, onclick: () => act(w.text)}, labelOf(w.text)));
   }
   if (choice) {
     const {chosen, matches, wilds} = choice;
@@ -948,7 +985,7 @@ function controls(game, parts, choice) {
         items.push(actionButton({class: `action primary ${pointedAction(m.text)}`.trim(), disabled, dataset: {action: m.text}, onclick: () => { state.selection.clear(); act(m.text); }}, playLabel(m)));
       }
     }
-    if (chosen.length && !matches.length) items.push(h("span", {class: "muted"}, game === "partnership" ? t("{count} of 3 chosen", {count: chosen.length}) : t("Not a play yet: choose more cards, or other ones.")));
+    if (chosen.length && !matches.length) items.push(h("span", {class: "muted"}, sameSize(parts.multis) > 1 ? t("{count} of {size} chosen", {count: chosen.length, size: sameSize(parts.multis)}) : t("Not a play yet: choose more cards, or other ones.")));
     if (chosen.length) items.push(h("button", {type: "button", dataset: {action: "clear"}, onclick: () => { state.selection.clear(); state.wild.clear(); render(); }}, t("Clear the choice")));
   }
   if (myTurn() && state.table.settings.hints) {
@@ -1260,7 +1297,7 @@ function scoreDialog(game, n) {
   const hand = shown.hand === null ? null : state.hands[shown.hand];
   if (shown.hand !== null && !hand) return null;
   const title = hand ? t("Hand {number}", {number: shown.hand + 1}) : t("Every hand");
-  const body = hand ? handDetails({game, hand, name, n})
+  const body = hand ? handDetails({game, hand, name, n, me: state.seat})
     : scoreSheet({game, view: state.view, hands: state.hands, name, n, label: t("the match's scores")});
   return h("div", {class: "dialog-backdrop", onclick: (e) => { if (e.target === e.currentTarget) closeScoreDetails(); }},
     h("section", {class: "summary score-details", role: "dialog", "aria-modal": "true", "aria-labelledby": "score-details-title", tabindex: "-1"},
@@ -1315,7 +1352,7 @@ async function loadResults(matchNo) {
 /** New opponents: a fresh table of the same game (quick play; at a rated table, the lobby's rated queue). */
 async function newOpponents() {
   if (state.table.settings.rated) {
-    store.set("ratedGame", readSpec(spec()).game);
+    store.set("ratedGame", state.table.base);
     location.href = "/";
     return;
   }
