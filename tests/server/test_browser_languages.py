@@ -1,6 +1,7 @@
 """The pages in the reader's language, in a real Chromium: the lobby opens in English for an English browser, its
 language switch shows it again in German (the choice remembered by the browser, ``clubs.lang``), and then the words
-of the games (games.js: a prompt, a line of the log, a card's name) are German too, as the catalog words them. A seated
+of the games (a prompt and a line of the log, as each game declares them and the server sends them; a card's name)
+are German too, as the catalog words them. A seated
 table and the replay viewer, with French chosen before they load, speak French from their first drawing: the bar, the
 status, the hand's cards as a screen reader names them, the replay's steps."""
 
@@ -14,27 +15,34 @@ from typing import Any
 import pytest
 from serverkit import ThreadServer, get, new_table, post, seated
 
+from clubsuite.engine import find_game
 from clubsuite.i18n import Words
+from clubsuite.present import asked, said
 from clubsuite.server.store.database import Store
 from timeouts import PAGE_TIMEOUT_MS
 
 LEAD = "Your lead: play any card."
-"""A whist prompt (a lead with clubs broken), one message of games.js."""
+"""A whist prompt (a lead with clubs broken), as the whist group's ``asked`` words it."""
+WHIST = find_game("whist")[0]
+ASKED = asked(WHIST, {"phase": "play", "trick": [], "clubs_broken": True, "hand": "2H 3C", "seat": 0}, None, ["2H"])
+SAID = said(WHIST, {"type": "PlayStarted", "leader": 0}, {"hand_sizes": [13, 13, 13]})
+SAID_THEIRS = said(WHIST, {"type": "PlayStarted", "leader": 1}, {"hand_sizes": [13, 13, 13]})
 
-GAME_WORDS = """async () => {
-    const g = await import("/static/js/games.js");
+GAME_WORDS = """async ([asked, said, theirs]) => {
+    const board = await import("/static/js/board.js");
     const i18n = await import("/static/js/i18n.js");
     const cards = await import("/static/js/cards.js");
-    const name = (s) => (s === 0 ? "You" : "Ann");
+    const name = (s) => (s === 0 ? i18n.t("you") : "Ann");
     return {
         lang: i18n.language(),
-        prompt: g.prompt("whist", {phase: "play", trick: [], clubs_broken: true, hand: "2H 3C"}),
-        mine: g.narrate("whist", {type: "PlayStarted", leader: 0}, name),
-        theirs: g.narrate("whist", {type: "PlayStarted", leader: 1}, name),
+        prompt: asked.words.map((r) => i18n.reasonWords(r, name)).join(" "),
+        mine: board.eventWords({said}, 0, name),
+        theirs: board.eventWords({said: theirs}, 0, name),
         card: i18n.cardWords(cards.parseCard("QH")),
     };
 }"""
-"""The words games.js and i18n.js give in the page, in the language the page loaded."""
+"""The words the page gives, in the language it loaded, of what the server sends (a prompt, a line of the log) and
+of a card."""
 
 
 @pytest.fixture
@@ -48,7 +56,9 @@ def test_the_lobby_switched_to_german_shows_german_words_and_the_games_speak_ger
 ) -> None:
     german = Words("de")
     play_now = german.get("Play now")
-    assert play_now != "Play now" and german.get(LEAD) != LEAD, "the German catalog lacks the words tested"
+    assert play_now != "Play now" and german.get(LEAD, "whist.ask_lead_any") != LEAD, (
+        "the German catalog lacks the words tested"
+    )
     context = browser.new_context(locale="en-US", viewport={"width": 1280, "height": 900})
     page = context.new_page()
     page.set_default_timeout(PAGE_TIMEOUT_MS)
@@ -59,7 +69,7 @@ def test_the_lobby_switched_to_german_shows_german_words_and_the_games_speak_ger
         page.goto(web.base + "/")
         page.locator("#open-title").wait_for()
         assert page.locator("form.quick button.play").first.inner_text() == "Play now"
-        english = page.evaluate(GAME_WORDS)
+        english = page.evaluate(GAME_WORDS, [ASKED, SAID, SAID_THEIRS])
         assert english["lang"] == "en" and english["prompt"] == LEAD and english["card"] == "queen of hearts"
 
         page.get_by_label("Language").select_option("de")  # the page is shown again, in German
@@ -74,11 +84,11 @@ def test_the_lobby_switched_to_german_shows_german_words_and_the_games_speak_ger
         assert rules.get_attribute("href") == "/rules?lang=de"
         assert page.locator("#open-title").inner_text() == german.get("Open tables")
 
-        shown = page.evaluate(GAME_WORDS)
+        shown = page.evaluate(GAME_WORDS, [ASKED, SAID, SAID_THEIRS])
         assert shown["lang"] == "de"
-        assert shown["prompt"] == german.get(LEAD) and shown["prompt"] != english["prompt"]
-        assert shown["mine"] == german.get("You lead.") and shown["mine"] != english["mine"]
-        assert shown["theirs"] == german.get("{name} leads.").replace("{name}", "Ann")
+        assert shown["prompt"] == german.get(LEAD, "whist.ask_lead_any") and shown["prompt"] != english["prompt"]
+        assert shown["mine"] == german.get("You lead.", "said.leads_you") and shown["mine"] != english["mine"]
+        assert shown["theirs"] == german.get("{seat} leads.", "said.leads").replace("{seat}", "Ann")
         card = german.get("{rank} of {suit}", context="card")
         rank, suit = german.get("queen", context="rank"), german.get("hearts", context="suit.card")
         assert shown["card"] == card.replace("{rank}", rank).replace("{suit}", suit) == "Herz Dame"

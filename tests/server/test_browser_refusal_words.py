@@ -1,9 +1,9 @@
 """Every refusal of every game reads the same in the page as in the terminal, in every language: for each reason
-code (every template the games register), with parameters of every kind (a card, several cards, a seat, a suit, a
-count of one and of more, a reason within the reason, seats, a list of reasons, a word), the page's ``reasonWords`` (``static/js/i18n.js``,
-run in a real Chromium on the catalog the server sends) and the terminal's ``reason_words`` (``i18n/render.py``)
-give the same sentence, in the language's own words (no placeholder left, no ruling id, and not the English where
-the language words it otherwise)."""
+code (every template the games register, their words of what a table shows and tells too), with parameters of every
+kind (a card, several cards, a seat, seats, a suit, a count of one and of more, a reason within the reason, a list of
+reasons, a word), the page's ``reasonWords`` (``static/js/i18n.js``, run in a real Chromium on the catalog the server
+sends) and the terminal's ``reason_words`` (``i18n/render.py``) give the same sentence, in the language's own words
+(no placeholder left, no ruling id, and not the English where the language words it otherwise)."""
 
 from __future__ import annotations
 

@@ -98,4 +98,4 @@ def test_a_table_spec_reads_as_plain_words(words: Any) -> None:
     for spec, line in zip(SPECS, shown, strict=True):
         assert line and "{" not in line and "undefined" not in line, (spec, line)
         assert "/" not in line and "=" not in line and "_" not in line, (spec, line)
-    assert shown[1].startswith("Clubs (whist group): ") and "1997" in shown[1], shown[1]
+    assert shown[1].startswith("Whist Clubs: ") and "exchange" in shown[1], shown[1]
