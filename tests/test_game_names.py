@@ -59,6 +59,8 @@ def test_the_name_check_finds_a_game_name() -> None:
 
 
 SCRIPTS = PACKAGE / "server" / "http" / "static" / "js"
+
+
 def script_words() -> re.Pattern[str]:
     """The names of every game and variant as a script would name one: a name that is no English word anywhere,
     one that is (``free``) only as a whole string (``"free"``) or a property (``.free``)."""

@@ -11,12 +11,16 @@ reader's language from the same catalog as a refusal.
 
 from __future__ import annotations
 
+import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any, cast
 
 from clubsuite.engine import SomeGame, SomeMatch, load_part
 from clubsuite.reasons import Reason, template
+
+log = logging.getLogger(__name__)
 
 
 @dataclass(frozen=True)
@@ -122,18 +126,18 @@ class Shown:
     def to_json(self) -> dict[str, Any]:
         """The form the protocol sends (``view["shown"]``; schema in :mod:`clubsuite.server.table.schemas`)."""
         return {
-            "badges": [[{"words": b.words.to_json(), "look": b.look} for b in seat] for seat in self.badges],
-            "stats": [[r.to_json() for r in seat] for seat in self.stats],
+            "badges": [[{"words": b.words.words_json(), "look": b.look} for b in seat] for seat in self.badges],
+            "stats": [[r.words_json() for r in seat] for seat in self.stats],
             "front": [
                 {"seat": p.seat, "cards": p.cards, "note": _json(p.note), "to_beat": p.to_beat} for p in self.front
             ],
             "known": [
-                {"title": k.title.to_json(), "cards": k.cards, "playable": k.playable, "folded": k.folded}
+                {"title": k.title.words_json(), "cards": k.cards, "playable": k.playable, "folded": k.folded}
                 for k in self.known
             ],
             "teams": [list(team) for team in self.teams],
             "facts": [
-                {"label": f.label.to_json(), "words": [w.to_json() for w in f.words], "joined": f.joined}
+                {"label": f.label.words_json(), "words": [w.words_json() for w in f.words], "joined": f.joined}
                 for f in self.facts
             ],
             "says": _json(self.says),
@@ -146,7 +150,7 @@ class Shown:
 
 
 def _json(reason: Reason | None) -> dict[str, Any] | None:
-    return None if reason is None else reason.to_json()
+    return None if reason is None else reason.words_json()
 
 
 ShownFn = Callable[[Mapping[str, Any], Any], Shown]
@@ -166,9 +170,20 @@ def shown(info: SomeGame, view: Mapping[str, Any], options: object) -> dict[str,
 
 
 def with_shown(info: SomeGame, view: dict[str, Any], options: object) -> dict[str, Any]:
-    """``view`` with what it shows beside the cards added under ``shown`` (in place, and returned)."""
-    view["shown"] = shown(info, view, options)
+    """``view`` with what it shows beside the cards added under ``shown`` (in place, and returned); a fault in the
+    game's part costs the words (``None``, logged by its kind only), never what is sent with them."""
+    view["shown"] = contained(lambda: shown(info, view, options), info, "shown")
     return view
+
+
+def contained(make: Callable[[], Any], info: SomeGame, part: str) -> Any:
+    """``make()``, or None where it fails: the words of a table are never worth the table (the exception's kind is
+    logged, never its message, which may name a card)."""
+    try:
+        return make()
+    except Exception as exc:
+        log.warning("%s: the part %s failed (%s)", info.name, part, type(exc).__name__)
+        return None
 
 
 # -- what every game shows alike --------------------------------------------------------------------------------------
@@ -243,7 +258,7 @@ class Ruling:
 
     def to_json(self) -> dict[str, Any]:
         """The form the protocol sends."""
-        return {"title": self.title.to_json(), "text": self.text.to_json()}
+        return {"title": self.title.words_json(), "text": self.text.words_json()}
 
 
 @dataclass(frozen=True)
@@ -258,7 +273,7 @@ class Asked:
     def to_json(self) -> dict[str, Any]:
         """The form the protocol sends (``asked``)."""
         return {
-            "words": [w.to_json() for w in self.words],
+            "words": [w.words_json() for w in self.words],
             "rule": self.rule,
             "why": None if self.why is None else self.why.to_json(),
         }
@@ -291,7 +306,7 @@ def labels(info: SomeGame, view: Mapping[str, Any], actions: Sequence[str]) -> d
     part = load_part(info, "label")
     if part is None:
         return {}
-    return {a: cast(LabelFn, part)(view, a).to_json() for a in actions}
+    return {a: cast(LabelFn, part)(view, a).words_json() for a in actions}
 
 
 def suit_key(letter: str) -> str:
@@ -328,8 +343,8 @@ class Said:
     def to_json(self) -> dict[str, Any]:
         """The form the protocol sends (an event's ``said``)."""
         return {
-            "words": [w.to_json() for w in self.words],
-            "mine": {str(s): [w.to_json() for w in ws] for s, ws in self.mine.items()},
+            "words": [w.words_json() for w in self.words],
+            "mine": {str(s): [w.words_json() for w in ws] for s, ws in self.mine.items()},
             "kind": self.kind,
             "seat": self.seat,
             "cards": self.cards,
@@ -423,10 +438,16 @@ def said(info: SomeGame, ev: Mapping[str, Any], view: Mapping[str, Any]) -> dict
     return None if told_here is None else told_here.to_json()
 
 
-def with_said(info: SomeGame, events: list[dict[str, Any]], view: Mapping[str, Any]) -> list[dict[str, Any]]:
-    """``events`` (wire form) each with how the table tells it under ``said`` (in place, and returned)."""
+def with_said(
+    info: SomeGame, events: list[dict[str, Any]], view: Mapping[str, Any], mine: bool = True
+) -> list[dict[str, Any]]:
+    """``events`` (wire form) each with how the table tells it under ``said`` (in place, and returned); without
+    ``mine`` (a replay, watched by nobody seated) only as anyone reads it. A fault costs the words only."""
     for ev in events:
-        ev["said"] = said(info, ev, view)
+        told_json = contained(partial(said, info, ev, view), info, "said")
+        if told_json is not None and not mine:
+            told_json["mine"] = {}
+        ev["said"] = told_json
     return events
 
 
@@ -456,7 +477,7 @@ def account(info: SomeGame, hand: Mapping[str, Any]) -> dict[str, Any] | None:
 
 def with_account(info: SomeGame, hand: dict[str, Any]) -> dict[str, Any]:
     """``hand`` (a summary) with its account in words under ``said`` (in place, and returned)."""
-    hand["said"] = account(info, hand)
+    hand["said"] = contained(lambda: account(info, hand), info, "account")
     return hand
 
 

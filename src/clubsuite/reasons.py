@@ -20,7 +20,8 @@ can word them (a card's name, a seat's player, a suit's name):
     a suit's key, ``clubs``, ``diamonds``, ``hearts`` or ``spades``; ``{suit}`` is the plural word, ``{suit:one}``
     the singular, ``{suit:cap}`` the plural at the start of a sentence ("Hearts were led").
 ``n``, ``count``, ``*_count``
-    a whole number; the one a plural template is chosen by is named by :attr:`Template.count`.
+    a whole number; the one a plural template is chosen by is named by :attr:`Template.count`; ``{count:word}``
+    says two to ten in words ("two"), ``{count:cap}`` so at the start of a sentence ("Two").
 ``reason``, ``*_reason``
     another :class:`Reason`, worded in its place (a refusal that adds an alternative to another); ``items``,
     ``*_items``: several, worded each and listed with commas ("Ann +3, you -2").
@@ -41,6 +42,8 @@ tuple), or a reason within the reason (a ``reason`` parameter: a refusal that ad
 
 SUITS = ("clubs", "diamonds", "hearts", "spades")
 """The suit keys a ``suit`` parameter takes."""
+NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"}
+"""The counts a ``{count:word}`` says in words (others in digits)."""
 
 
 @dataclass(frozen=True)
@@ -116,6 +119,9 @@ class _English(string.Formatter):
             return value[:-1]  # a suit key's singular: "hearts" -> "heart"
         if format_spec == "cap" and isinstance(value, str):
             return value[:1].upper() + value[1:]  # a suit key at the start of a sentence: "Hearts"
+        if format_spec in ("word", "cap") and isinstance(value, int):
+            word = NUMBER_WORDS.get(value, str(value))
+            return word[:1].upper() + word[1:] if format_spec == "cap" else word
         return str(super().format_field(value, format_spec))
 
 
@@ -164,17 +170,25 @@ class Reason(str):
                 params[name] = value
         return cls(_TEMPLATES[str(data["code"])], **params)
 
+    def words_json(self) -> dict[str, Any]:
+        """The words alone, as the protocol sends what a table shows and tells: ``{"code", "params"}`` (no ruling,
+        no empty parameters; nested reasons so too), which a page words as it words :meth:`to_json`."""
+        out: dict[str, Any] = {"code": self.code}
+        if self.params:
+            out["params"] = {k: _json_param(v, words=True) for k, v in self.params.items()}
+        return out
+
     def to_json(self) -> dict[str, Any]:
         """The form the protocol sends: ``{"code", "rule", "params"}`` (lists for several cards)."""
         params = {k: _json_param(v) for k, v in self.params.items()}
         return {"code": self.code, "rule": self.rule, "params": params}
 
 
-def _json_param(value: Param) -> Any:
+def _json_param(value: Param, words: bool = False) -> Any:
     if isinstance(value, Reason):
-        return value.to_json()
+        return value.words_json() if words else value.to_json()
     if isinstance(value, tuple):
-        return [v.to_json() if isinstance(v, Reason) else v for v in value]
+        return [(v.words_json() if words else v.to_json()) if isinstance(v, Reason) else v for v in value]
     return value
 
 

@@ -60,6 +60,10 @@ def test_every_refusal_carries_a_reason_code_its_ruling_and_parameters(key: str)
         assert kind.rule in kind.text, f"{reason.code}: the English names its ruling"
 
 
+KINDS = ("card", "cards", "seat", "seats", "suit", "reason", "items", "count", "text")
+"""Every kind of parameter a page and the terminal word alike."""
+
+
 def test_every_template_names_its_parameters_by_kind_and_cites_a_ruling_it_names() -> None:
     for info in games():  # every game's templates: its refusals, and its notes on what an offered action does
         load_part(info, "present")
@@ -67,7 +71,7 @@ def test_every_template_names_its_parameters_by_kind_and_cites_a_ruling_it_names
         game = code.split(".")[0]
         assert game and code.count(".") == 1, code
         for name in kind.fields():
-            assert kind_of(name) in ("card", "cards", "seat", "suit", "reason", "count", "text"), (code, name)
+            assert kind_of(name) in KINDS, (code, name)
         if kind.count is not None:
             assert kind_of(kind.count) == "count" or kind.count == "n", (code, kind.count)
 

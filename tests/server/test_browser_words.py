@@ -1,10 +1,12 @@
 """How each game ranks the cards of a hand and words a table's rules, in a real Chromium: the page sorts a hand by
 what the game declares (``shown``: the ace low or high, by suit or by rank, a wild 15 counted as what it stands for)
-and words a game and its rules from the server's ``name_words``. (The words of events, prompts and facts are the
+and words a game and its rules from the server's ``name_words``; a replay's frames, sent with only what changed
+beside the cards, are made whole again. (The words of events, prompts and facts are the
 games' own: ``tests/test_present_words.py``.)"""
 
 from __future__ import annotations
 
+import json
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -12,10 +14,13 @@ from typing import Any
 import pytest
 from serverkit import ThreadServer
 
-from clubsuite.engine import resolve
-from clubsuite.present import Shown, shown
+from clubsuite.engine import load_part, resolve
+from clubsuite.present import Shown, shown, with_shown
+from clubsuite.records.files import parse_record
+from clubsuite.records.replay import Replay
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.naming import name_words
+from clubsuite.server.table.replaying import replay_frames
 
 SPECS = [
     "whist(target=3)",
@@ -99,3 +104,19 @@ def test_a_table_spec_reads_as_plain_words(words: Any) -> None:
         assert line and "{" not in line and "undefined" not in line, (spec, line)
         assert "/" not in line and "=" not in line and "_" not in line, (spec, line)
     assert shown[1].startswith("Whist Clubs: ") and "exchange" in shown[1], shown[1]
+
+
+def test_a_replay_sends_only_what_changed_beside_the_cards_and_the_page_makes_every_frame_whole(words: Any) -> None:
+    golden = Path(__file__).parent.parent / "golden"
+    for name in ("whist-1997-explicit.record.json", "northstar-teams-explicit.record.json", "free-explicit-joker.record.json"):
+        record = parse_record((golden / name).read_bytes(), name)
+        sent = replay_frames(record)
+        run = Replay(record)
+        public = load_part(run.info, "spectator")
+        assert callable(public)
+        whole = [with_shown(run.info, public(run.match), run.match.options)["shown"] for _ in run.steps()]
+        assert len(whole) == len(sent["frames"]) > 20
+        later = [f["view"]["shown"] for f in sent["frames"][1:]]
+        assert sum(len(json.dumps(s)) for s in later) < sum(len(json.dumps(s)) for s in whole[1:]) / 2, name
+        made = words.evaluate("(replay) => b.wholeFrames(replay).frames.map((f) => f.view.shown)", sent)
+        assert made == whole, name

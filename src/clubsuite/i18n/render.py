@@ -12,7 +12,7 @@ from collections.abc import Callable
 from typing import Any
 
 from clubsuite.i18n import Words
-from clubsuite.reasons import Reason, kind_of, templates
+from clubsuite.reasons import NUMBER_WORDS, Reason, kind_of, templates
 
 _CARD = re.compile(r"^(JK[12]?|1[0-5]|[1-9]|[TJQKA])([CDHS])?(?:=([0-9]{1,2}))?$")
 _SUIT_OF = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
@@ -78,6 +78,14 @@ class _Worded(string.Formatter):
         return str(value)
 
 
+def _count_words(n: int, form: str, words: Words) -> str:
+    """A count: in digits, or two to ten in words (``word``), capitalised at the start of a sentence (``cap``)."""
+    if form not in ("word", "cap") or n not in NUMBER_WORDS:
+        return str(n)
+    word = words.get(NUMBER_WORDS[n], "number")
+    return word[:1].upper() + word[1:] if form == "cap" else word
+
+
 def _suit_words(suit: str, form: str, words: Words) -> str:
     """A suit's name: its plural, its singular (``one``), or its plural at the start of a sentence (``cap``)."""
     if form == "one":
@@ -117,6 +125,8 @@ def reason_words(reason: Reason, lang: str, seat_name: Callable[[int], str] | No
             params[key] = name(value)
         elif what == "seats" and isinstance(value, tuple):
             params[key] = list_words([name(int(v)) for v in value], words)
+        elif what == "count" and isinstance(value, int):
+            params[key] = lambda form, n=value: _count_words(n, form, words)
         elif what == "suit":
             suit = str(value)
             params[key] = lambda form, s=suit: _suit_words(s, form, words)

@@ -12,7 +12,7 @@ from pathlib import Path
 from babel.messages.extract import extract
 
 from clubsuite.engine import games, load_part
-from clubsuite.reasons import SUITS, templates
+from clubsuite.reasons import NUMBER_WORDS, SUITS, templates
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "server" / "http" / "static" / "js"
 """The page's scripts, whose ``t("...")`` and ``tn("...", "...", n)`` words are messages."""
@@ -67,6 +67,8 @@ def card_messages() -> Iterator[Message]:
     yield Message("Joker {n}", None, "card.joker", "a Joker's name: Joker 1")
     yield Message("seat {n}", None, "seat", "a seat named by its number, counted from 1")
     yield Message("{card} as {n}", None, "card.wild", "a wild 15 and the value it stands for: 15 of clubs as 7")
+    for word in NUMBER_WORDS.values():
+        yield Message(word, None, "number", "a count in words, in a sentence: play two cards")
 
 
 def lobby_messages() -> Iterator[Message]:

@@ -81,7 +81,8 @@ class ServerLimits:
         "the largest WebSocket message a client may send; a larger one closes the connection as it arrives",
     )
     max_replay_bytes: int = _limit(
-        32 * 1024 * 1024, "the largest replay the server works out, before compression (a match to 1000 points: 10 MB)"
+        32 * 1024 * 1024,
+        "the largest replay the server works out, before compression (a six-player match to 1000 points: 13 MB)",
     )
     bot_workers: int = _limit(
         2,

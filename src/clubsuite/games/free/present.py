@@ -270,6 +270,13 @@ CALL = template("free.label_call", "Call a misplay: {card}", rule="FC-10")
 LEVEL = {"10": 0, "J": 1, "Q": 2, "K": 3}
 
 
+def bid_order(card: str) -> tuple[int, int]:
+    """Where a bid card comes in a list for its player: by level (Ten to King, then a Joker), then by suit."""
+    if card.startswith("JK"):
+        return (4, 0)
+    return (LEVEL.get(card[:-1], 3), "SHDC".index(card[-1]) if card[-1] in "SHDC" else 0)
+
+
 def pending_ten(view: Mapping[str, Any]) -> str | None:
     """The Ten whose discard the seat to act chooses now (FC-5): the first bid of the contract's team, in the order
     made, that has no handicap yet (a Joker has none)."""
@@ -296,7 +303,7 @@ def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Ask
             return Asked((Reason(OPEN, card="10S"),), "FC-3")
         last = bids[-1]
         follows = Reason(FOLLOWS[LEVEL.get(last[:-1], 3)])
-        mine = tuple(a for a in legal if a != "pass")
+        mine = tuple(sorted((a for a in legal if a != "pass"), key=bid_order))
         if not mine:
             return Asked((Reason(CANNOT_FOLLOW, card=last, range_reason=follows),), "FC-3")
         return Asked((Reason(MAY_FOLLOW, card=last, range_reason=follows, cards=mine),), "FC-3")

@@ -202,12 +202,12 @@ BEAT_SINGLE = template(
 )
 BEAT_SET = template(
     "northstar.ask_beat_set",
-    "Beat {play_cards}: play {count} cards of one value higher than {top}, or pass.",
+    "Beat {play_cards}: play {count:word} cards of one value higher than {top}, or pass.",
     rule="NS-3",
 )
 BEAT_RUN = template(
     "northstar.ask_beat_run",
-    "Beat {play_cards}: play a run of {count} cards whose top card is higher than {top}, or pass.",
+    "Beat {play_cards}: play a run of {count:word} cards whose top card is higher than {top}, or pass.",
     rule="NS-3",
 )
 WILD_NOTE = template("northstar.ask_wild", "A 15 may stand for any value.", rule="NS-9")
@@ -295,6 +295,11 @@ TEAM_LEFT_YOURS = template(
     "The round is over: only your team ({seats}) still holds cards, so it scores nothing this round.",
     rule="NS-10",
 )
+TEAM_NUMBER_LEFT = template(
+    "northstar.said_team_number_left",
+    "The round is over: only team {team} still holds cards, so it scores nothing this round.",
+    rule="NS-10",
+)
 ROUND_OVER = template("northstar.said_over", "The round is over.", rule="NS-5")
 LEFT_WITH = template("northstar.said_left_with", "The round is over: {seat} is left with cards.", rule="NS-5")
 LEFT_WITH_YOU = template("northstar.said_left_with_you", "The round is over: you are left with cards.", rule="NS-5")
@@ -366,6 +371,7 @@ def round_ended(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said:
             members = teams[team]
             yours = (Reason(TEAM_LEFT_YOURS, seats=members),)
             return Said((Reason(TEAM_LEFT, seats=members),), dict.fromkeys(members, yours))
+        return Said((Reason(TEAM_NUMBER_LEFT, team=team + 1),))  # a view that does not say the teams
     if last is None:
         return Said((Reason(ROUND_OVER),))
     players = view.get("players") or len(view.get("hand_sizes") or ())

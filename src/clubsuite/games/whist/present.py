@@ -88,7 +88,7 @@ ONE_BEFORE = template(
 )
 SEVERAL_BEFORE = template(
     "whist.ask_several_before",
-    "{count} players before you exchanged, so the bid hand is now the one the last of them gave up.",
+    "{count:cap} players before you exchanged, so the bid hand is now the one the last of them gave up.",
     rule="CW-4",
 )
 LEAD_ANY = template("whist.ask_lead_any", "Your lead: play any card.", rule="CW-2")

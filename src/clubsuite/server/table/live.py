@@ -32,7 +32,7 @@ from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
-from clubsuite.present import asked, labels, offered, rulings, with_account, with_said, with_shown
+from clubsuite.present import asked, contained, labels, offered, rulings, with_account, with_said, with_shown
 from clubsuite.reasons import reason_of
 from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
@@ -330,8 +330,8 @@ class LiveTable:
         legal = [o.text for o in offers]
         out: JsonObject = {"view": view, "legal": legal}
         # what the seat is asked and each action's label, as its game words them (clubsuite.present)
-        out["asked"] = asked(self.info, view, self.options, legal)
-        out["labels"] = labels(self.info, view, legal)
+        out["asked"] = contained(lambda: asked(self.info, view, self.options, legal), self.info, "asked")
+        out["labels"] = contained(lambda: labels(self.info, view, legal), self.info, "label") or {}
         notes = {o.text: o.note.to_json() for o in offers if o.note is not None}
         if notes:
             out["notes"] = notes

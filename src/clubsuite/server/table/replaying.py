@@ -91,16 +91,21 @@ def replay_frames(record: object) -> JsonObject:
             raise ClubsError(f"{run.info.name} has no spectator view")
         hidden = load_part(run.info, "hidden")  # the game's piles in no hand, where it has any
         frames: list[JsonValue] = []
+        before: dict[str, Any] = {}  # the last frame's whole shown
         for step in run.steps():
             if len(frames) >= MAX_FRAMES:
                 raise ClubsError(f"the record has more than {MAX_FRAMES} steps: too long to show")
             view = with_shown(run.info, public(run.match), run.match.options)
+            told = with_said(run.info, [event_json(e) for e in step.events], view, mine=False)
+            whole = view["shown"] if isinstance(view["shown"], dict) else {}
+            view["shown"] = changed(before, whole)
+            before = whole
             frames.append(
                 {
                     "hand": step.hand,
                     "action": step.action,
                     "seat": step.seat,
-                    "events": with_said(run.info, [event_json(e) for e in step.events], view),
+                    "events": told,
                     "view": view,
                     "hands": all_hands(run.match),
                     "hidden": hidden(run.match) if callable(hidden) else {},
@@ -124,6 +129,22 @@ def replay_frames(record: object) -> JsonObject:
         "frames": frames,
         "result": accounted(run.info, run.match.summary()),
     }
+
+
+def changed(before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+    """What a frame shows beside the cards (``now``) as a replay sends it: only what changed since the frame before
+    (``before``), most of it staying the same from one step to the next; in a list as long as before, an item that
+    did not change is null (no list of ``shown`` holds a null of its own). A page fills in the rest."""
+    out: dict[str, Any] = {}
+    for key, value in now.items():
+        if key in before and before[key] == value:
+            continue
+        old = before.get(key)
+        if isinstance(value, list) and isinstance(old, list) and len(old) == len(value):
+            out[key] = [None if a == b else b for a, b in zip(old, value, strict=True)]
+        else:
+            out[key] = value
+    return out
 
 
 def accounted(info: SomeGame, summary: JsonObject) -> JsonObject:
@@ -176,7 +197,7 @@ halves it, so a review costs half as much and marks the same clear mistakes)."""
 MAX_REVIEWED = 400
 """The most decisions of the seat a review looks at (a longer match is refused, named: ``clubs review`` has no
 bound)."""
-REVIEW_SETTINGS = f"samples={REVIEW_SAMPLES} clubsuite={__version__}"
+REVIEW_SETTINGS = f"samples={REVIEW_SAMPLES} labels=1 clubsuite={__version__}"
 """What a kept review was worked out with, besides the match and the seat: a review kept under other settings (or by
 another release of the search) is not answered again, but worked out anew."""
 KEPT_STATUSES = frozenset({200, 413})

@@ -212,7 +212,14 @@ _CHAT_HISTORY: JsonObject = {
         "additionalProperties": False,
     },
 }
-_WORDS: JsonObject = {**_REASON, "description": "words, as a reason the page words from its catalog"}
+_WORDS: JsonObject = {
+    "type": "object",
+    "description": "words, as a reason the page words from its catalog: its stable code and its parameters (none "
+    "where it has none; a nested reason so too), as a refusal's reason without its ruling",
+    "properties": {"code": {"type": "string"}, "params": {"type": "object"}},
+    "required": ["code"],
+    "additionalProperties": False,
+}
 _SAID: JsonObject = {
     "type": ["object", "null"],
     "description": "the event as the table tells it (clubsuite.present.Said): its sentences as anyone watching reads "

@@ -16,6 +16,25 @@ export function shownOf(view) {
     wild: null, beat: false, ...(s || {})};
 }
 
+/** A replay's frames made whole: each frame's ``view.shown`` carries only what changed since the frame before (the
+ * server leaves the rest out, and in a list as long as before an unchanged item is null, as most of it stays the
+ * same from one step to the next), filled in here from the frames before it, in place. */
+export function wholeFrames(replay) {
+  let before = {};
+  for (const frame of replay.frames || []) {
+    if (!frame.view) continue;
+    const now = {...before};
+    for (const [key, value] of Object.entries(frame.view.shown || {})) {
+      const old = before[key];
+      now[key] = Array.isArray(value) && Array.isArray(old) && old.length === value.length
+        ? value.map((item, i) => (item === null ? old[i] : item)) : value;
+    }
+    frame.view.shown = now;
+    before = now;
+  }
+  return replay;
+}
+
 /** How the view's game ranks cards, as a function ``value(card)`` of a card read by cards.js: higher is higher in
  * play; a wild card that stands for a value counts as that value; where the game says the ace is low, it is 1. */
 export function rankOf(view) {
@@ -200,7 +219,8 @@ function backs(n) {
  * latest of all is the play to beat). */
 export function inFront(game, view) {
   const out = new Map();
-  for (const put of shownOf(view).front || []) out.set(put.seat, {cards: put.cards, note: put.note ? shownWords(put.note) : null, toBeat: put.to_beat});
+  const front = shownOf(view).front ?? (view.trick || []).map((p) => ({seat: p.seat, cards: p.card, note: null, to_beat: false}));
+  for (const put of front) out.set(put.seat, {cards: put.cards, note: put.note ? shownWords(put.note) : null, toBeat: put.to_beat});
   return out;
 }
 
@@ -259,7 +279,7 @@ export function felt({game, view, seats, me, name, clock, middle, cardsOf = () =
 
 /** The last complete trick, or null when there is none. */
 export function lastTrick({game, view, name, lastWon}) {
-  if (!view.tricks) { // a game of plays: its tricks are not kept in the view, the page saw the last one won
+  if (shownOf(view).beat) { // a game of plays: its tricks are not kept in the view, the page saw the last one won
     if (!lastWon) return null;
     return h("div", {class: "last-trick"}, h("p", {}, t("Won by {name}:", {name: name(lastWon.seat)})), cardRow(parseCards(lastWon.cards)));
   }

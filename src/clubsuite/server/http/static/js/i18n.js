@@ -153,7 +153,17 @@ function kindOf(name) {
   for (const kind of ["cards", "card", "seats", "seat", "suit", "reason", "items"]) {
     if (name === kind || name.endsWith(`_${kind}`)) return kind;
   }
+  if (name === "n" || name === "count" || name.endsWith("_count")) return "count";
   return "text";
+}
+
+const NUMBER_WORDS = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 7: "seven", 8: "eight", 9: "nine", 10: "ten"};
+
+/** A count: in digits, or two to ten in words (``word``), capitalised at the start of a sentence (``cap``). */
+function countWords(n, form) {
+  if ((form !== "word" && form !== "cap") || !NUMBER_WORDS[n]) return String(n);
+  const word = tc("number", NUMBER_WORDS[n]);
+  return form === "cap" ? word.charAt(0).toUpperCase() + word.slice(1) : word;
 }
 
 /** A card of a reason in a sentence: written short ("Q\u2665"), a wild card with what it stands for ("15\u2660 as 7"). */
@@ -189,6 +199,7 @@ export function reasonWords(reason, seatName = (n) => `${n + 1}`) {
     else if (kind === "seats") params[name] = listWords((Array.isArray(value) ? value : [value]).map((v) => seatName(Number(v))));
     else if (kind === "suit") params[name] = (form) => suitWords(String(value), form);
     else if (kind === "reason" && value && typeof value === "object") params[name] = reasonWords(value, seatName);
+    else if (kind === "count" && typeof value === "number") params[name] = (form) => countWords(value, form);
     else if (kind === "items" && Array.isArray(value)) params[name] = value.map((r) => reasonWords(r, seatName) ?? "").join(", ");
     else params[name] = String(value);
   }

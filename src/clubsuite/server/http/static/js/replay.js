@@ -5,7 +5,7 @@
 
 import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle} from "./dom.js";
 import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
-import {eventWords, factList, felt, rankOf, scoreSheet, shownOf, trickArea} from "./board.js";
+import {eventWords, factList, felt, rankOf, scoreSheet, shownOf, trickArea, wholeFrames} from "./board.js";
 import {gameWords, language, languageSwitch, loadWords, serverWords, t} from "./i18n.js";
 import {rulesLink} from "./coach.js";
 
@@ -106,7 +106,7 @@ function chooser(message = "") {
 }
 
 function show(data) {
-  replay = data;
+  replay = wholeFrames(data);
   at = 0;
   document.addEventListener("keydown", keys);
   draw();

@@ -7,7 +7,7 @@
 
 import {announce, announcer, api, byId, fill, h, pageTitle} from "./dom.js";
 import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
-import {factList, felt, rankOf, shownOf, trickArea} from "./board.js";
+import {factList, felt, rankOf, shownOf, trickArea, wholeFrames} from "./board.js";
 import {loadWords, reasonWords, t, tn} from "./i18n.js";
 import {applyColours, bar} from "./people.js";
 
@@ -226,7 +226,7 @@ async function start() {
     return;
   }
   try {  // the table at each decision: asked once the review is done (one replay at a time for an address)
-    replay = await api(`${path}/replay${rest.toString() ? `?${rest}` : ""}`);
+    replay = wholeFrames(await api(`${path}/replay${rest.toString() ? `?${rest}` : ""}`));
   } catch {
     replay = null;  // the review stands without the table drawn
   }

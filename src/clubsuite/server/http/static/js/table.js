@@ -433,11 +433,9 @@ let lingerTimers = [];
 function settleTrick(before, events) {
   const n = state.view.hand_sizes.length;
   const plays = new Map();
-  if (before && before.game === state.view.game) {
-    for (const played of before.trick || []) plays.set(played.seat, {cards: played.card ?? played.play, note: null});
-  }
+  const previous = before && before.game === state.view.game && before.phase === "play" ? shownOf(before).front || [] : [];
+  for (const put of previous) plays.set(put.seat, {cards: put.cards, note: null});
   let finished = null;
-  const previous = before && before.game === state.view.game ? before.trick || [] : [];
   const beat = shownOf(state.view).beat; // each play beats the one before: the latest is the one to beat
   let last = beat && previous.length ? previous[previous.length - 1].seat : null;
   for (const ev of events) {
