@@ -74,3 +74,24 @@ def test_an_event_pickles_and_copies_to_an_equal_event_of_the_same_class() -> No
     ended = events.MatchEnded((0, 2), False, (31, 5, 31, 5))
     for again in (pickle.loads(pickle.dumps(ended)), copy.copy(ended), copy.deepcopy(ended)):
         assert again == ended and type(again) is events.MatchEnded
+
+
+def _subclasses(cls: type) -> list[type]:
+    out = []
+    for sub in cls.__subclasses__():
+        out += [sub, *_subclasses(sub)]
+    return out
+
+
+def test_every_event_class_declares_its_own_name_on_the_wire_and_no_two_of_a_game_share_one() -> None:
+    from clubsuite.engine import games
+
+    games()  # every game registered, and with it its events
+    classes = [c for c in _subclasses(events.Event) if c.__module__.startswith("clubsuite.")]
+    assert len(classes) >= 30
+    by_module: dict[str, set[str]] = {}
+    for cls in classes:
+        assert "wire" in vars(cls) and isinstance(vars(cls)["wire"], str), cls  # declared, not inherited
+        names = by_module.setdefault(cls.__module__, set())
+        assert cls.wire not in names, cls
+        names.add(cls.wire)

@@ -11,10 +11,11 @@ A game declares its events as subclasses with annotated fields::
         seat: int
         exchanged: bool
 
-and a subclass of an event adds fields after the inherited ones. The events every trick game shares are defined
-here once: :class:`HandStarted`, :class:`PlayStarted`, :class:`CardPlayed`, :class:`TrickTaken` and
-:class:`MatchEnded`. The outer layers (the terminal table, the narration of records) describe these by class, so a
-game that uses them is told about without a line of its own.
+and a subclass of an event adds fields after the inherited ones. Each declares its name on the wire
+(``wire: ClassVar[str] = "Decided"``), which ``tests/test_events.py`` asks of every event class. The events every
+trick game shares are defined here once: :class:`HandStarted`, :class:`PlayStarted`, :class:`CardPlayed`,
+:class:`TrickTaken` and :class:`MatchEnded`. The outer layers (the terminal table, the narration of records) describe
+these by class, so a game that uses them is told about without a line of its own.
 """
 
 from __future__ import annotations
@@ -82,6 +83,9 @@ class Event(tuple[Any, ...], metaclass=_EventMeta):
 
     _fields: ClassVar[tuple[str, ...]]
     """The field names, in order."""
+    wire: ClassVar[str]
+    """The event's name on the wire (an event's ``type`` in the protocol): declared by each event class, so that the
+    protocol does not change when a class is renamed or moved."""
     _field_defaults: ClassVar[dict[str, Any]]
 
     if not TYPE_CHECKING:  # the metaclass writes the real constructor of each event class
@@ -114,6 +118,8 @@ class Event(tuple[Any, ...], metaclass=_EventMeta):
 class HandStarted(Event):
     """A new hand was dealt."""
 
+    wire: ClassVar[str] = "HandStarted"
+
     hand_number: int
     """0 for the first hand of the match."""
     dealer: int
@@ -123,11 +129,15 @@ class HandStarted(Event):
 class PlayStarted(Event):
     """The card play begins: ``leader`` leads the first trick."""
 
+    wire: ClassVar[str] = "PlayStarted"
+
     leader: int
 
 
 class CardPlayed(Event):
     """A card was played to the current trick."""
+
+    wire: ClassVar[str] = "CardPlayed"
 
     seat: int
     card: Card
@@ -135,6 +145,8 @@ class CardPlayed(Event):
 
 class TrickTaken(Event):
     """A trick was completed and won."""
+
+    wire: ClassVar[str] = "TrickTaken"
 
     seat: int
     """The winner."""
@@ -146,6 +158,8 @@ class TrickTaken(Event):
 
 class MatchEnded(Event):
     """The match ended."""
+
+    wire: ClassVar[str] = "MatchEnded"
 
     winners: tuple[int, ...]
     """The winning seats; empty on a draw."""

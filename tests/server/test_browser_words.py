@@ -108,7 +108,11 @@ def test_a_table_spec_reads_as_plain_words(words: Any) -> None:
 
 def test_a_replay_sends_only_what_changed_beside_the_cards_and_the_page_makes_every_frame_whole(words: Any) -> None:
     golden = Path(__file__).parent.parent / "golden"
-    for name in ("whist-1997-explicit.record.json", "northstar-teams-explicit.record.json", "free-explicit-joker.record.json"):
+    for name in (
+        "whist-1997-explicit.record.json",
+        "northstar-teams-explicit.record.json",
+        "free-explicit-joker.record.json",
+    ):
         record = parse_record((golden / name).read_bytes(), name)
         sent = replay_frames(record)
         run = Replay(record)

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, ClassVar
 
 from clubsuite.cards import STANDARD, Card, CardSet
 from clubsuite.copying import clone_state
@@ -64,6 +64,8 @@ class HighCardDeal:
 
 class HandScored(Event):
     """A hand ended: the tricks each seat won are its points."""
+
+    wire: ClassVar[str] = "HandScored"
 
     tricks: tuple[int, ...]
     scores: tuple[int, ...]

@@ -6,6 +6,8 @@ never appear in an event, only their number; each seat learns the cards it may k
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from clubsuite import events
 from clubsuite.cards import Card
 from clubsuite.events import CardPlayed, Event, HandStarted, MatchEnded, PlayStarted
@@ -14,6 +16,8 @@ from clubsuite.events import CardPlayed, Event, HandStarted, MatchEnded, PlaySta
 class BidMade(Event):
     """A player bid an auction card, face up (FC-3)."""
 
+    wire: ClassVar[str] = "BidMade"
+
     seat: int
     card: Card
 
@@ -21,11 +25,15 @@ class BidMade(Event):
 class AuctionPassed(Event):
     """A player passed in the auction (FC-3)."""
 
+    wire: ClassVar[str] = "AuctionPassed"
+
     seat: int
 
 
 class AuctionWon(Event):
     """The auction ended (two passes in a row, or a Joker: FC-3, FC-4)."""
+
+    wire: ClassVar[str] = "AuctionWon"
 
     seat: int
     """The last bidder, who takes the chest."""
@@ -38,6 +46,8 @@ class AuctionWon(Event):
 class ChestTaken(Event):
     """The auction winner took the treasure chest into their hand (FC-5); its cards stay hidden."""
 
+    wire: ClassVar[str] = "ChestTaken"
+
     seat: int
     size: int
     """How many cards the chest held."""
@@ -45,6 +55,8 @@ class ChestTaken(Event):
 
 class HandicapResolved(Event):
     """One bid's handicap was carried out (FC-5)."""
+
+    wire: ClassVar[str] = "HandicapResolved"
 
     seat: int
     bid: Card
@@ -57,11 +69,15 @@ class HandicapResolved(Event):
 class PassStarted(Event):
     """The handicaps are done; each player chooses a card to pass to the right, starting with ``seat`` (FC-2)."""
 
+    wire: ClassVar[str] = "PassStarted"
+
     seat: int
 
 
 class CardsPassed(Event):
     """Every player chose; the chosen cards moved to the right at once (FC-2)."""
+
+    wire: ClassVar[str] = "CardsPassed"
 
     passes: int
     """How many players passed a card."""
@@ -71,12 +87,16 @@ class TrickTaken(events.TrickTaken):
     """A trick was completed and won: the shared event, with the seat that played each card, since a player out of
     cards is skipped and a trick may hold two cards (FC-7)."""
 
+    wire: ClassVar[str] = "TrickTaken"
+
     players: tuple[int, ...]
     """The seat that played each card of ``cards``, in play order."""
 
 
 class HandScored(Event):
     """The hand ended and was scored (FC-4, FC-8)."""
+
+    wire: ClassVar[str] = "HandScored"
 
     tricks: tuple[int, ...]
     scores: tuple[int, ...]
@@ -88,6 +108,8 @@ class MisplayCalled(Event):
 
     An uncalled misplay is never announced: its card is on the table like any other.
     """
+
+    wire: ClassVar[str] = "MisplayCalled"
 
     caller: int
     seat: int
@@ -103,6 +125,8 @@ class NoMisplay(Event):
     of the led suit (FC-10, option ``misplays``). Public, told to every seat, kept in the record; nothing else
     changes (no penalty for a wrong call)."""
 
+    wire: ClassVar[str] = "NoMisplay"
+
     caller: int
     seat: int
     """The player who played the card."""
@@ -111,6 +135,8 @@ class NoMisplay(Event):
 
 class HandRescored(Event):
     """A misplay called after the hand was scored but before the next deal changed its scores (FC-10)."""
+
+    wire: ClassVar[str] = "HandRescored"
 
     scores: tuple[int, ...]
     totals: tuple[int, ...]

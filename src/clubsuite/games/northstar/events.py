@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from clubsuite.cards import CardSet
 from clubsuite.events import Event, HandStarted, MatchEnded
 from clubsuite.games.northstar.combos import Play
@@ -10,6 +12,8 @@ from clubsuite.games.northstar.combos import Play
 class Played(Event):
     """A single, set or run was played to the trick (NS-3)."""
 
+    wire: ClassVar[str] = "Played"
+
     seat: int
     play: Play
 
@@ -17,17 +21,23 @@ class Played(Event):
 class Passed(Event):
     """A player passed; they stay in the trick (NS-4)."""
 
+    wire: ClassVar[str] = "Passed"
+
     seat: int
 
 
 class DoubleCalled(Event):
     """A player called double or nothing (NS-8)."""
 
+    wire: ClassVar[str] = "DoubleCalled"
+
     seat: int
 
 
 class WentOut(Event):
     """A player played their last card and took a bonus card (NS-5)."""
+
+    wire: ClassVar[str] = "WentOut"
 
     seat: int
     bonus: int
@@ -38,6 +48,8 @@ class WentOut(Event):
 class TrickWon(Event):
     """A trick was taken (NS-4): at once by a 15, by everyone else passing, or as the round ended."""
 
+    wire: ClassVar[str] = "TrickWon"
+
     seat: int
     cards: CardSet
     at_once: bool
@@ -47,11 +59,15 @@ class TrickWon(Event):
 class LastTurn(Event):
     """Only ``seat`` holds cards: it has one last turn on the trick (NS-5)."""
 
+    wire: ClassVar[str] = "LastTurn"
+
     seat: int
 
 
 class RoundEnded(Event):
     """The round is over (NS-5, NS-10)."""
+
+    wire: ClassVar[str] = "RoundEnded"
 
     last: int | None
     """The player left holding cards who takes the 0 card (None when a team ended the round, NS-10)."""
@@ -61,6 +77,8 @@ class RoundEnded(Event):
 
 class HandScored(Event):
     """The round's points (NS-2, NS-5, NS-8, NS-10) and the running totals."""
+
+    wire: ClassVar[str] = "HandScored"
 
     scores: tuple[int, ...]
     """Each seat's points for the round."""

@@ -6,12 +6,16 @@ have, the direction the cards went (CP-2); each seat learns the cards it gave an
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from clubsuite import events
 from clubsuite.events import CardPlayed, Event, MatchEnded, PlayStarted, TrickTaken
 
 
 class HandStarted(events.HandStarted):
     """A new hand was dealt: the shared event, with the direction of this hand's pass."""
+
+    wire: ClassVar[str] = "HandStarted"
 
     direction: str
     """Where the pass goes this hand: ``left``, ``right`` or ``none`` (CP-2)."""
@@ -20,11 +24,15 @@ class HandStarted(events.HandStarted):
 class PassChosen(Event):
     """A player chose the three cards to pass; they move only once all four have chosen (CP-2)."""
 
+    wire: ClassVar[str] = "PassChosen"
+
     seat: int
 
 
 class CardsPassed(Event):
     """All four chose: every player's three cards went to the neighbour in ``direction`` at once (CP-2)."""
+
+    wire: ClassVar[str] = "CardsPassed"
 
     direction: str
 
@@ -35,6 +43,8 @@ class HandScored(Event):
     ``scores`` and ``totals`` are by seat: both partners carry their partnership's figure, so the shared tools
     (score sheets, records, simulation) read them as they read any game's.
     """
+
+    wire: ClassVar[str] = "HandScored"
 
     tricks: tuple[int, ...]
     """Tricks taken by each seat."""

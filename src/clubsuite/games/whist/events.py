@@ -6,11 +6,15 @@ hand reach only that player, through its view, never through an event (CW-4).
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from clubsuite.events import CardPlayed, Event, HandStarted, MatchEnded, PlayStarted, TrickTaken
 
 
 class Decided(Event):
     """A player kept their hand or exchanged it for the bid hand (CW-4)."""
+
+    wire: ClassVar[str] = "Decided"
 
     seat: int
     exchanged: bool
@@ -18,6 +22,8 @@ class Decided(Event):
 
 class HandScored(Event):
     """The hand ended: tricks and scores against the quota of four."""
+
+    wire: ClassVar[str] = "HandScored"
 
     tricks: tuple[int, ...]
     scores: tuple[int, ...]

@@ -129,7 +129,7 @@ class, a named tuple's included, for as long as it lives)."""
 def recent(version: int, events: Events, info: SomeGame, view: JsonObject) -> Recent:
     """The events of ``version`` as a table keeps them (:data:`Recent`), each with how the table tells it
     (:func:`clubsuite.present.said`; ``view``: the public view after them)."""
-    kinds = {type(e).__name__ for e in events}
+    kinds = {type(e).wire for e in events}
     told = with_said(info, [event_json(e) for e in events], view)
     return (version, encode(told), bool(kinds & SETTLED), "HandScored" in kinds)
 

@@ -273,8 +273,8 @@ def to_json_value(value: object) -> JsonValue:
 
 
 def event_json(event: Event) -> JsonObject:
-    """An engine event as JSON: ``{"type": class name, field: value, ...}``."""
-    out: JsonObject = {"type": type(event).__name__}
+    """An engine event as JSON: ``{"type": its declared name on the wire, field: value, ...}``."""
+    out: JsonObject = {"type": type(event).wire}
     for name, value in zip(event._fields, event, strict=True):
         out[name] = to_json_value(value)
     return out

@@ -255,7 +255,8 @@ _HAND: JsonObject = {
 }
 _EVENT: JsonObject = {
     "type": "object",
-    "description": "an engine event: its type and its fields (cards in notation), and how the table tells it (said); "
+    "description": "an engine event: its type (the name its game declares for it on the wire) and its fields (cards "
+    "in notation), and how the table tells it (said); "
     "all events are public. A page reads said only: the types and fields are each game's own",
     "properties": {"type": {"type": "string"}, "said": _SAID},
     "required": ["type", "said"],
