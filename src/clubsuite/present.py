@@ -365,6 +365,7 @@ TAKES = template("said.takes", "{seat} takes trick {number}.")
 TAKES_YOU = template("said.takes_you", "You take trick {number}.")
 DRAW = template("said.draw", "The match ends in a draw.")
 WIN_SEATS = template("said.win_seats", "The match is over: {seats} win.")
+WIN_SEATS_YOU = template("said.win_seats_you", "The match is over: {seats} and you win.")
 WINS = template("said.wins", "The match is over: {seat} wins.")
 WIN_YOU = template("said.win_you", "The match is over: You win.")
 FINAL = template("said.final", "Final totals: {total_items}.")
@@ -423,8 +424,9 @@ def match_ended(ev: Mapping[str, Any], totals: tuple[Reason, ...]) -> Said:
     winners = list(ev.get("winners") or ())
     if ev.get("draw") or not winners:
         return Said((Reason(DRAW), *final))
-    if len(winners) > 1:
-        return Said((Reason(WIN_SEATS, seats=tuple(winners)), *final))
+    if len(winners) > 1:  # told to each winner with "you" (its verb agrees in every language)
+        mine = {s: (Reason(WIN_SEATS_YOU, seats=tuple(w for w in winners if w != s)), *final) for s in winners}
+        return Said((Reason(WIN_SEATS, seats=tuple(winners)), *final), mine)
     return told(winners[0], (Reason(WINS, seat=winners[0]), *final), (Reason(WIN_YOU), *final))
 
 

@@ -41,7 +41,6 @@ PASS_TO = template("partnership.shown_pass_to", "three cards {direction_reason}"
 DIRECTIONS = {
     "left": template("partnership.shown_left", "to the left"),
     "right": template("partnership.shown_right", "to the right"),
-    "across": template("partnership.shown_across", "across the table"),
 }
 """Where this hand's three cards go (CP-2)."""
 
@@ -84,15 +83,11 @@ _AFTER = " (an opponent), then confirm. Nobody receives cards before all four ha
 CHOOSE_PASS = {
     "left": template("partnership.ask_pass_left", "Choose three cards to pass to the player on your left" + _AFTER),
     "right": template("partnership.ask_pass_right", "Choose three cards to pass to the player on your right" + _AFTER),
-    "across": template("partnership.ask_pass_across", "Choose three cards to pass to the player opposite you" + _AFTER),
 }
-CHOOSE_PASS_NEXT = template("partnership.ask_pass_next", "Choose three cards to pass to the next player" + _AFTER)
 PASS_LABEL = {
     "left": template("partnership.label_pass_left", "Pass {cards} to the player on your left", rule="CP-2"),
     "right": template("partnership.label_pass_right", "Pass {cards} to the player on your right", rule="CP-2"),
-    "across": template("partnership.label_pass_across", "Pass {cards} to the player opposite you", rule="CP-2"),
 }
-PASS_LABEL_NEXT = template("partnership.label_pass_next", "Pass {cards} to the next player", rule="CP-2")
 LEAD = template("partnership.ask_lead", "Your lead: play any card (clubs may be led at any time).", rule="CP-1")
 FOLLOW = template("partnership.ask_follow", "{led_suit:cap} were led: play a {led_suit:one}.", rule="CP-1")
 CLUBS_LED_NONE = template("partnership.ask_clubs_led_none", "Clubs were led and you have none: play any card.")
@@ -102,7 +97,7 @@ VOID = template("partnership.ask_void", "You have no {led_suit}: play any card (
 def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Asked:
     """What the seat to act is asked: the three cards to pass (CP-2), its lead or how to follow (CP-1)."""
     if view.get("phase") == "pass":
-        return Asked((Reason(CHOOSE_PASS.get(view.get("pass") or "", CHOOSE_PASS_NEXT)),), "CP-2")
+        return Asked((Reason(CHOOSE_PASS[view["pass"]]),), "CP-2")  # a hand with a pass passes left or right
     trick = view.get("trick") or []
     if not trick:
         return Asked((Reason(LEAD),), "CP-1")
@@ -118,8 +113,8 @@ def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Ask
 def label(view: Mapping[str, Any], action: str) -> Reason:
     """An action as its button says it: three cards passed (to whom, CP-2), or a play."""
     cards = tuple(t for t in action.split() if t.lower() not in ("pass", "p"))
-    if view.get("phase") == "pass" or len(cards) == 3:
-        return Reason(PASS_LABEL.get(view.get("pass") or "", PASS_LABEL_NEXT), cards=cards)
+    if view.get("phase") == "pass":
+        return Reason(PASS_LABEL[view["pass"]], cards=cards)
     return play_label(action)
 
 
