@@ -6,7 +6,7 @@ same whoever checks it with ``clubs solve``.
 Equivalent cards (two touching cards of a suit) keep the same value, so a position where the right suit matters but
 not which of its touching cards is played is no puzzle: its answer would not be one card. Lichess's generator asks
 the same of a chess puzzle (one move clearly best, the others clearly worse), and this module is where the other
-criteria of the puzzle generator will live (a single-dummy margin over worlds, North Star's endgames).
+criteria of the puzzle generator will live (a single-dummy margin over worlds, a climbing game's endgames).
 """
 
 from __future__ import annotations
