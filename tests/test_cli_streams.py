@@ -17,6 +17,8 @@ COMMANDS = [
     ["replay", str(GOLDEN), "--json"],
     ["watch", "whist", "--seed", "1"],
     ["simulate", "whist", "--matches", "2"],
+    ["puzzles", "export", "northstar(players=3)"],
+    ["puzzles", "themes", "free"],
     ["--help"],
 ]
 

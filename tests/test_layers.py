@@ -65,6 +65,8 @@ GAME_PARTS = {
     "report": FACES,
     "rl": FACES,
     "schema": RECORDS,
+    "endgame": BOTS,
+    "themes": FACES,
 }
 
 
@@ -92,7 +94,7 @@ def layer(name: str) -> int:
         return RECORDS
     if head in ("bots", "runner", "solver"):
         return BOTS
-    if head in ("tui", "narration", "present", "lesson", "sim", "server", "analysis", "rl"):
+    if head in ("tui", "narration", "present", "lesson", "sim", "server", "analysis", "rl", "puzzles"):
         return FACES
     if head == "cli":
         return OUTER

@@ -305,10 +305,13 @@ class GameInfo(Generic[OptionsT]):
     in plain words, for a "why?"), ``bulk``
     (``compiled_matches(options, bots, match_seeds)``:
     whole matches played in the game's compiled kernel exactly as the engine would, or None where it cannot; see
-    :mod:`clubsuite.native`), ``playout`` (``compiled_finish(match, spec, rng) -> bool``: the search bots' play-out
-    of the hand in progress in the compiled kernel, the same actions the rollout bot ``spec`` would take drawing
-    from ``rng``, or False where it cannot), ``vector`` (``kernel_tables(options, n, opponents, seat, reward,
-    max_hands)``: ``n`` tables of one learner against bots in the game's compiled kernel for
+    :mod:`clubsuite.native`), ``themes`` (a module with ``THEMES`` and ``themes(scene)``: a puzzle's themes, see
+    :mod:`clubsuite.puzzles.themes`), ``endgame`` (a module with ``action_values(match, node_limit)`` and
+    ``best_reply(match, seat, node_limit)``: an exact search of the round's end for the game's endgame puzzles, see
+    :mod:`clubsuite.puzzles.criteria`), ``playout`` (``compiled_finish(match, spec, rng) -> bool``: the search
+    bots' play-out of the hand in progress in the compiled kernel, the same actions the rollout bot ``spec`` would
+    take drawing from ``rng``, or False where it cannot), ``vector`` (``kernel_tables(options, n, opponents, seat,
+    reward, max_hands)``: ``n`` tables of one learner against bots in the game's compiled kernel for
     :class:`clubsuite.rl.vector.ClubsVectorEnv`, or None where it cannot); each ``"module:attribute"``
     (``"module"`` alone for ``bots``)."""
 

@@ -22,12 +22,13 @@ from dataclasses import dataclass, field
 from clubsuite.analysis.positions import Decision, decisions
 from clubsuite.bots.objective import objective_for
 from clubsuite.bots.pimc import PimcBot, PimcSettings
-from clubsuite.engine import Phase, find_game
+from clubsuite.engine import Phase, SomeMatch, find_game
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.present import labels
 from clubsuite.seeding import derive_seed
 from clubsuite.solver import NodeLimitError, card_values, solving_for
+from clubsuite.solver.game import measure_named
 
 
 @dataclass
@@ -155,35 +156,47 @@ def review(record: JsonObject, seat: int, settings: ReviewSettings | None = None
     return out
 
 
+def aimed_measure(match: SomeMatch, seat: int, nodes: int) -> str:
+    """The measure ``seat`` (to act) should aim for with every hand known: of the solver's measures the game's
+    objective reads, the one whose best count the objective values most; the game's first measure where the
+    objective reads one or none (a measure it does not read, such as tricks where points decide, is never compared
+    with one it does). :class:`~clubsuite.solver.search.NodeLimitError` past ``nodes``."""
+    objective = objective_for(match.game)
+    solving = solving_for(match.game)
+    read = [m for m in solving.measures if m.name in objective.measures]
+    if len(read) < 2:
+        return (read or list(solving.measures))[0].name
+    best_name, best_value = read[0].name, float("-inf")
+    for m in read:
+        counts = card_values(match, m.name, node_limit=nodes)
+        top = max(counts.values()) if m.maximize else min(counts.values())
+        value = objective.value_of_count(match, seat, m.name, top)
+        if value > best_value:
+            best_name, best_value = m.name, value
+    return best_name
+
+
 def exact_counts(d: Decision, nodes: int) -> JsonObject | None:
-    """The exact count of the action taken and of the best card, every hand known; None outside card play, in a
-    game without a solver, or past the node limit."""
+    """The exact count of the action taken and of the best card, every hand known, in the measure the seat should
+    have aimed for (:func:`aimed_measure`); None outside card play, in a game without a solver, or past the node
+    limit."""
     match = d.before
     info, _ = find_game(match.game)
     if "solver" not in info.parts or match.phase != Phase.PLAY:
         return None
-    objective = objective_for(match.game)
-    solving = solving_for(match.game)
-    chosen: JsonObject | None = None
-    chosen_value = float("-inf")
-    for m in solving.measures:
-        try:
-            counts = card_values(match, m.name, node_limit=nodes)
-        except NodeLimitError:
-            return None
-        top = max(counts.values()) if m.maximize else min(counts.values())
-        value = objective.value_of_count(match, d.seat, m.name, top) if m.name in objective.measures else top
-        if chosen is None or value > chosen_value:
-            best_cards = [match.format_action(a) for a, v in counts.items() if v == top]
-            chosen = {
-                "measure": m.name,
-                "taken": counts[d.action],
-                "best": top,
-                "best_actions": list(best_cards),
-                "loss": abs(top - counts[d.action]),
-            }
-            chosen_value = value
-    return chosen
+    try:
+        measure = measure_named(solving_for(match.game), aimed_measure(match, d.seat, nodes))
+        counts = card_values(match, measure.name, node_limit=nodes)
+    except NodeLimitError:
+        return None
+    top = max(counts.values()) if measure.maximize else min(counts.values())
+    return {
+        "measure": measure.name,
+        "taken": counts[d.action],
+        "best": top,
+        "best_actions": [match.format_action(a) for a, v in counts.items() if v == top],
+        "loss": abs(top - counts[d.action]),
+    }
 
 
 def review_text(result: Review) -> str:

@@ -19,7 +19,9 @@ _MAX_SIZE_HELP = (
 )
 
 
-def _record(file: str, max_size: int) -> JsonObject:
+def read_record(file: str, max_size: int) -> JsonObject:
+    """The record in ``file`` (- for standard input), read within ``max_size`` bytes; refused with a clear message
+    when it is empty, not JSON or not an object."""
     data, source = read_record_bytes(file, max_size, hint="raise the limit with --max-size if you trust it")
     if not data.strip():
         raise InvalidRecordError(f"{source} is empty: expected a record (a JSON object)")
@@ -56,7 +58,7 @@ def solve_command(file: str, hand: int | None, actions: int | None, nodes: int, 
     Exit status 2 with a message if the record is broken, the position has no card to play, or the search passes
     --nodes.
     """
-    match, _ = position_at(_record(file, max_size), hand, actions)
+    match, _ = position_at(read_record(file, max_size), hand, actions)
     try:
         table = dd_table(match, nodes)
     except NodeLimitError:
@@ -94,7 +96,7 @@ def review_command(
     play of the trick games, the exact count with every hand known (what was possible). Costly decisions are marked
     and the costs summed per hand.
     """
-    record = _record(file, max_size)
+    record = read_record(file, max_size)
     if seat is None:
         seats = record.get("seats")
         people = (

@@ -39,6 +39,8 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "admin": ("clubsuite.cli.admin", "admin_command"),
     "solve": ("clubsuite.cli.analyse", "solve_command"),
     "review": ("clubsuite.cli.analyse", "review_command"),
+    "puzzle": ("clubsuite.cli.puzzle", "puzzle_command"),
+    "puzzles": ("clubsuite.cli.puzzles", "puzzles_command"),
 }
 """Each subcommand's module and name there. A run imports only the module of the command it runs (all of them
 for the group's help): ``clubs play`` no longer loads the server's and the calibration's code first, a third of a

@@ -112,6 +112,17 @@ def page_messages() -> Iterator[Message]:
                     yield Message(text, None, None, f"page: {path.name}")
 
 
+def theme_messages() -> Iterator[Message]:
+    """Each game's puzzle themes (context ``words``, as the lobby's): a theme's name and what it means."""
+    from clubsuite.puzzles.themes import theme_names
+    from clubsuite.server.table import naming
+
+    for info in games():
+        for theme, (name, meaning) in theme_names(info.name).items():
+            yield Message(name, None, naming.WORDS, f"{info.name}, a puzzle's theme {theme}: its name")
+            yield Message(meaning, None, naming.WORDS, f"{info.name}, a puzzle's theme {theme}: what it means")
+
+
 PYTHON_KEYWORDS = {"tr": (1,), "trn": (1, 2)}
 """The terminal's translation methods (``self.tr("...")``, ``self.trn("...", "...", n)`` of a screen)."""
 
@@ -121,7 +132,7 @@ def terminal_sources() -> list[Path]:
     the lines ``clubs play`` and ``clubs watch`` say around a match."""
     package = Path(__file__).resolve().parents[1]
     tables = [*(package / "tui").glob("*.py"), *(package / "games").glob("*/screen.py")]
-    return sorted([*tables, package / "cli" / "play.py", package / "cli" / "saving.py"])
+    return sorted([*tables, package / "cli" / "play.py", package / "cli" / "saving.py", package / "cli" / "puzzle.py"])
 
 
 def terminal_messages() -> Iterator[Message]:
@@ -140,6 +151,7 @@ def terminal_messages() -> Iterator[Message]:
 def messages() -> list[Message]:
     """Every message, each once (the first place it is met gives its note)."""
     seen: dict[tuple[str | None, str], Message] = {}
-    for message in (*reason_messages(), *card_messages(), *lobby_messages(), *page_messages(), *terminal_messages()):
+    every = (*reason_messages(), *card_messages(), *lobby_messages(), *theme_messages(), *page_messages())
+    for message in (*every, *terminal_messages()):
         seen.setdefault((message.context, message.msgid), message)
     return list(seen.values())

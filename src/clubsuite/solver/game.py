@@ -54,8 +54,10 @@ class TrickSolving(Protocol):
         """The measures the game offers, the default first."""
         ...
 
-    def solvable(self, match: SomeMatch, measure: str) -> Solvable | None:
-        """The card play in progress as a position for the seat to act, or None when no card is to be played."""
+    def solvable(self, match: SomeMatch, measure: str, seat: int | None = None) -> Solvable | None:
+        """The card play in progress as a position solved for the seat to act (or for ``seat`` and its side,
+        whoever is to act: the values of the card to play are then ``seat``'s counts, the player to act choosing
+        among them), or None when no card is to be played."""
         ...
 
     def action(self, index: int) -> object:
@@ -98,15 +100,18 @@ def card_values(
     table: Table | None = None,
     node_limit: int | None = None,
     stats: SolveStats | None = None,
+    seat: int | None = None,
 ) -> dict[object, int]:
-    """The final count of ``measure`` for the seat to act after each of its legal cards, every hand known.
+    """The final count of ``measure`` for the seat to act after each of its legal cards, every hand known; with
+    ``seat``, that seat's final count (and its side's) after each legal card of whoever is to act, the others
+    playing against it (the line of a puzzle: a defender picks the card that holds the seat lowest).
 
     Reads the real hands of ``match``: for analysis with all cards shown (``clubs solve``, the review) or on a
     determinized copy (search bots), never for a seat's own decision on a real match.
     """
     solving = solving_for(match.game)
     m = measure_named(solving, measure)
-    got = solving.solvable(match, m.name)
+    got = solving.solvable(match, m.name, seat)
     if got is None:
         raise NotSolvableError("no card is to be played here: the solver answers only during the play of the cards")
     raw = None

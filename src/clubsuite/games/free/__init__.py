@@ -100,6 +100,7 @@ register(
             "said": "clubsuite.games.free.present:said",
             "account": "clubsuite.games.free.present:account",
             "rulings": "clubsuite.games.free.why:RULINGS",
+            "themes": "clubsuite.games.free.themes",
             "narrator": "clubsuite.games.free.narration:FreeNarrator",
             "bots": "clubsuite.games.free.bot",
             "schema": "clubsuite.games.free.schema:SCHEMA",

@@ -148,13 +148,13 @@ class FreeSolving:
 
     measures = MEASURES
 
-    def solvable(self, match: SomeMatch, measure: str) -> Solvable | None:
-        """The play in progress, for the seat to act (and its Joker partner)."""
+    def solvable(self, match: SomeMatch, measure: str, seat: int | None = None) -> Solvable | None:
+        """The play in progress, for the seat to act (or ``seat``, whoever is to act) and its Joker partner."""
         if not isinstance(match, FreeMatch) or match.phase != Phase.PLAY:
             return None
         hand = match.current
         assert hand is not None and hand.to_act is not None
-        seat = hand.to_act
+        seat = hand.to_act if seat is None else seat
         team = hand.team if seat in hand.team and hand.partner >= 0 else (seat,)
         side = tuple(s in team for s in range(N_SEATS))
         tricks_only = measure == "tricks"

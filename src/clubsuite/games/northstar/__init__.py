@@ -109,6 +109,8 @@ register(
             "said": "clubsuite.games.northstar.present:said",
             "account": "clubsuite.games.northstar.present:account",
             "rulings": "clubsuite.games.northstar.why:RULINGS",
+            "themes": "clubsuite.games.northstar.themes",
+            "endgame": "clubsuite.games.northstar.endgame",
             "narrator": "clubsuite.games.northstar.narration:NorthstarNarrator",
             "bots": "clubsuite.games.northstar.bot",
             "report": "clubsuite.games.northstar.report:REPORT",

@@ -108,6 +108,7 @@ register(
             "said": "clubsuite.games.partnership.present:said",
             "account": "clubsuite.games.partnership.present:account",
             "rulings": "clubsuite.games.partnership.why:RULINGS",
+            "themes": "clubsuite.games.partnership.themes",
             "narrator": "clubsuite.games.partnership.narration:PartnershipNarrator",
             "bots": "clubsuite.games.partnership.bot",
             "schema": "clubsuite.games.partnership.schema:SCHEMA",

@@ -79,13 +79,13 @@ class PartnershipSolving:
 
     measures = MEASURES
 
-    def solvable(self, match: SomeMatch, measure: str) -> Solvable | None:
-        """The play in progress, for the partnership of the seat to act."""
+    def solvable(self, match: SomeMatch, measure: str, seat: int | None = None) -> Solvable | None:
+        """The play in progress, for the partnership of the seat to act (or of ``seat``, whoever is to act)."""
         if not isinstance(match, PartnershipMatch) or match.phase != Phase.PLAY:
             return None
         hand = match.current
         assert hand is not None and hand.to_act is not None
-        team = team_of(hand.to_act)
+        team = team_of(hand.to_act if seat is None else seat)
         side = tuple(team_of(s) == team for s in range(N_SEATS))
         side_tricks = sum(hand.tricks_won[s] for s in range(N_SEATS) if side[s])
         other_tricks = len(hand.tricks) - side_tricks

@@ -71,6 +71,7 @@ register(
             "said": "clubsuite.games.whist.present:said",
             "account": "clubsuite.games.whist.present:account",
             "rulings": "clubsuite.games.whist.why:RULINGS",
+            "themes": "clubsuite.games.whist.themes",
             "narrator": "clubsuite.games.whist.narration:WhistNarrator",
             "bots": "clubsuite.games.whist.bot",
             "schema": "clubsuite.games.whist.schema:SCHEMA",

@@ -60,13 +60,13 @@ class WhistSolving:
 
     measures = MEASURES
 
-    def solvable(self, match: SomeMatch, measure: str) -> Solvable | None:
-        """The play in progress, for the seat to act."""
+    def solvable(self, match: SomeMatch, measure: str, seat: int | None = None) -> Solvable | None:
+        """The play in progress, for the seat to act (or ``seat``, whoever is to act)."""
         if not isinstance(match, WhistMatch) or match.phase != Phase.PLAY:
             return None
         hand = match.current
         assert hand is not None and hand.to_act is not None
-        seat = hand.to_act
+        seat = hand.to_act if seat is None else seat
         sign = 1 if measure == "tricks" else -1
         leader = hand.leader
         position = PlayPosition(

@@ -1,0 +1,76 @@
+"""The starter sets shipped in the package: as many as the docs say, of every game and seat count asked for, spread
+over kinds, themes and ratings, every line a puzzle, a sample of each checked again from its record, small enough to
+ship, and the counts in ``docs/puzzles.md`` the sets' own."""
+
+from __future__ import annotations
+
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from cli_helpers import clubs_in_process
+from clubsuite.engine import resolve
+from clubsuite.puzzles.check import check_puzzle
+from clubsuite.puzzles.model import Puzzle, read_set
+from clubsuite.puzzles.sets import BEGIN, DATA, END, docs_block, sets_for, shipped_sets
+from clubsuite.puzzles.themes import theme_names
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "puzzles.md"
+WANTED = {
+    "whist": 500,
+    "free": 500,
+    "partnership": 500,
+    "northstar(players=3)": 300,
+    "northstar(players=4)": 300,
+    "northstar(players=5)": 300,
+}
+"""Each set the package ships and the fewest puzzles it must hold."""
+
+
+def test_every_set_asked_for_ships_with_as_many_puzzles_as_wanted() -> None:
+    sets = shipped_sets()
+    assert len(sets) == len(WANTED)
+    for spec, least in WANTED.items():
+        (shipped,) = sets_for(spec)  # one set per game and seat count
+        puzzles = read_set(shipped.file)
+        assert len(puzzles) == shipped.count >= least, spec
+        assert {p.variant for p in puzzles} == {shipped.variant} and resolve(shipped.variant) == resolve(spec)
+        assert len({p.id for p in puzzles}) == len(puzzles)
+    assert sum(f.stat().st_size for f in DATA.iterdir()) < 2 * 1024 * 1024  # compressed, small enough to ship
+
+
+@pytest.mark.parametrize("variant", sorted(WANTED))
+def test_a_set_is_spread_over_kinds_themes_and_ratings(variant: str) -> None:
+    puzzles = [p for s in sets_for(variant) for p in read_set(s.file)]
+    kinds = Counter(p.kind for p in puzzles)
+    assert len(kinds) >= 2 and min(kinds.values()) >= 20, kinds
+    themes = Counter(t for p in puzzles for t in p.themes)
+    assert set(themes) <= set(theme_names(puzzles[0].game)) and len(themes) >= 6, themes
+    bands = Counter(0 if p.rating < 1400 else 2 if p.rating >= 1800 else 1 for p in puzzles)
+    assert len(bands) == 3 and sorted(bands.values())[1] >= 10, bands  # every band, two of them well filled
+    assert any(p.mistake is not None for p in puzzles)
+
+
+@pytest.mark.parametrize("variant", sorted(WANTED))
+def test_a_sample_of_each_set_holds_when_checked_again(variant: str) -> None:
+    puzzles = [p for s in sets_for(variant) for p in read_set(s.file)]
+    by_kind: dict[str, list[Puzzle]] = {}
+    for p in puzzles:
+        by_kind.setdefault(p.kind, []).append(p)
+    for some in by_kind.values():
+        for p in some[:: max(1, len(some) // 3)][:3]:
+            check_puzzle(p)
+
+
+def test_the_docs_give_the_sets_own_counts() -> None:
+    text = DOCS.read_text(encoding="utf-8")
+    start, stop = text.index(BEGIN), text.index(END) + len(END)
+    assert text[start:stop] == docs_block(), "run: python -m clubsuite.puzzles.sets --write"
+
+
+def test_a_shipped_set_is_exported_as_json_lines() -> None:
+    out = clubs_in_process(["puzzles", "export", "northstar(players=4)"])
+    assert out.status == 0 and out.stdout.count("\n") == WANTED["northstar(players=4)"]
+    every = clubs_in_process(["puzzles", "stats", "northstar"])
+    assert '"puzzles": 900' in every.stdout
