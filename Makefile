@@ -11,7 +11,7 @@ ARGS ?=
 JOBS ?= auto
 EXTRAS := [dev,server,rl,openspiel,dask,plots]
 
-.PHONY: play serve watch test lint typecheck unit bench clean setup screenshots serve-install base-install
+.PHONY: play serve watch test lint typecheck unit bench clean setup screenshots puzzle-sets serve-install base-install
 
 # The compiled core (src/clubsuite/native) is built by the same install; its sources changing rebuilds it.
 NATIVE_SOURCES := setup.py $(wildcard src/clubsuite/native/*.h src/clubsuite/native/*.pxi src/clubsuite/native/*.pyx src/clubsuite/games/*/_core.pyx src/clubsuite/games/*/*.h)
@@ -89,6 +89,12 @@ $(BENCH_STAMP): $(STAMP)
 # Debian's chromium (apt-get install chromium).
 screenshots: $(STAMP)
 	$(BIN)/python tools/screenshots.py --out screenshots $(ARGS)
+
+# The starter puzzle sets shipped in the package (src/clubsuite/puzzles/data), made again from their seed (about 40
+# minutes on two cores; the pools are kept in build/puzzle-pools, so a stopped run goes on); docs/puzzles.md.
+puzzle-sets: $(STAMP)
+	$(BIN)/python tools/make_puzzle_sets.py --workers 2 $(ARGS)
+	$(BIN)/python -m clubsuite.puzzles.sets --write
 
 bench: $(BENCH_STAMP)
 	$(BIN)/python bench/bench.py $(ARGS)
