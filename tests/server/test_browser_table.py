@@ -106,6 +106,27 @@ def no_vertical_scroll(page: Any) -> bool:
     return bool(page.evaluate("() => document.documentElement.scrollHeight <= innerHeight + 1"))
 
 
+def tallest_parts(page: Any) -> str:
+    """What makes a page scroll, for the message of a failed check: its height against the window's, and the
+    visible elements whose bottom lies below the window, deepest first (their tag, id and classes)."""
+    return str(
+        page.evaluate(
+            """() => {
+                const out = [`page ${document.documentElement.scrollHeight}px, window ${innerHeight}px`];
+                for (const el of document.querySelectorAll("body *")) {
+                    const r = el.getBoundingClientRect();
+                    if (r.height > 0 && r.bottom > innerHeight + 1 && el.children.length === 0) {
+                        const name = `${el.tagName.toLowerCase()}#${el.id}.${[...el.classList].join(".")}`;
+                        out.push(`${name} ${Math.round(r.bottom)}`);
+                    }
+                    if (out.length > 12) break;
+                }
+                return out.join("; ");
+            }"""
+        )
+    )
+
+
 # -- a whole match of every game ----------------------------------------------------------------------------------
 GAMES = [
     ("whist(target=1)", 3),
@@ -142,7 +163,7 @@ def test_two_people_and_a_spectator_play_a_whole_match_of_every_game_by_clicking
         if not moved:
             ann.page.wait_for_timeout(20)
         if decisions % 5 == 0:
-            assert no_vertical_scroll(bob.page), "the phone's table and hand need scrolling"
+            assert no_vertical_scroll(bob.page), f"the phone's table and hand need scrolling: {tallest_parts(bob.page)}"
     else:
         raise AssertionError("the match did not end")
     assert decisions >= 4

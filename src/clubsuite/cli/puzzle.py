@@ -24,6 +24,7 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.i18n import Words
 from clubsuite.i18n.render import english_notation
 from clubsuite.puzzles.choose import DIFFICULTY, matching, next_puzzle
+from clubsuite.puzzles.criteria import ENDGAME_MEASURE
 from clubsuite.puzzles.model import KINDS, Puzzle, match_point, read_set
 from clubsuite.puzzles.sets import shipped
 from clubsuite.puzzles.store import Store, default_path
@@ -40,45 +41,65 @@ def _percent(share: float) -> str:
     return f"{round(share * 100)}%"
 
 
+def trn(one: str, many: str) -> tuple[str, str]:
+    """Words with a plural, marked for the catalogs (their extractor reads every ``trn("...", "...")``) and worded
+    later by a table in its language (:meth:`~clubsuite.tui.table.Table.trn`)."""
+    return one, many
+
+
+GOALS = {
+    "tricks": trn(
+        "Every hand is shown. Find the card that takes {n} trick in all this hand, however the others play.",
+        "Every hand is shown. Find the card that takes {n} tricks in all this hand, however the others play.",
+    ),
+    "fewest": trn(
+        "Every hand is shown. Find the card that holds you to {n} trick in all this hand, however the others play.",
+        "Every hand is shown. Find the card that holds you to {n} tricks in all this hand, however the others play.",
+    ),
+    "points": trn(
+        "Every hand is shown. Find the card that scores {n} point for your side this hand, however the others play.",
+        "Every hand is shown. Find the card that scores {n} points for your side this hand, however the others play.",
+    ),
+    ENDGAME_MEASURE: trn(
+        "Every hand is shown. Find the play that scores you {n} point this round, however the others play.",
+        "Every hand is shown. Find the play that scores you {n} points this round, however the others play.",
+    ),
+}
+"""An exact puzzle's goal by its measure (the solver's measures a trick game's puzzle counts, and an endgame's)."""
+
+WRONG = {
+    "tricks": trn(
+        "{action} takes only {n} trick in all (the answer takes {goal}).",
+        "{action} takes only {n} tricks in all (the answer takes {goal}).",
+    ),
+    "fewest": trn(
+        "{action} lets them give you {n} trick in all (the answer holds you to {goal}).",
+        "{action} lets them give you {n} tricks in all (the answer holds you to {goal}).",
+    ),
+    "points": trn(
+        "{action} scores only {n} point for your side (the answer scores {goal}).",
+        "{action} scores only {n} points for your side (the answer scores {goal}).",
+    ),
+    ENDGAME_MEASURE: trn(
+        "{action} scores you only {n} point this round (the answer scores {goal}).",
+        "{action} scores you only {n} points this round (the answer scores {goal}).",
+    ),
+}
+"""What a wrong answer to an exact puzzle gets, by the puzzle's measure."""
+
+
 def _goal(table: SomeTable, puzzle: Puzzle) -> str:
     """What the player is asked to find, in the game's terms."""
-    n = int(puzzle.goal or 0)
     if puzzle.kind == "single_dummy":
         return table.tr(
             "Only your own cards are shown. Find the play that wins clearly more often than any other, "
             "from what you can know."
         )
-    words = {
-        "tricks": table.trn(
-            "Every hand is shown. Find the card that takes {n} trick in all this hand, however the others play.",
-            "Every hand is shown. Find the card that takes {n} tricks in all this hand, however the others play.",
-            n,
-        ),
-        "fewest": table.trn(
-            "Every hand is shown. Find the card that holds you to {n} trick in all this hand, however the others play.",
-            "Every hand is shown. Find the card that holds you to {n} tricks in all this hand, however the others "
-            "play.",
-            n,
-        ),
-        "points": table.trn(
-            "Every hand is shown. Find the card that scores {n} point for your side this hand, however the others "
-            "play.",
-            "Every hand is shown. Find the card that scores {n} points for your side this hand, however the others "
-            "play.",
-            n,
-        ),
-    }
-    return words.get(
-        puzzle.measure,
-        table.trn(
-            "Every hand is shown. Find the play that scores you {n} point this round, however the others play.",
-            "Every hand is shown. Find the play that scores you {n} points this round, however the others play.",
-            n,
-        ),
-    )
+    one, many = GOALS.get(puzzle.measure, GOALS[ENDGAME_MEASURE])
+    return table.trn(one, many, int(puzzle.goal or 0))
 
 
-def _wrong(table: SomeTable, puzzle: Puzzle, action: str, shown_action: str, answer: str) -> str:
+def _wrong(table: SomeTable, puzzle: Puzzle, action: str, shown_action: str) -> str:
     """What a wrong answer gets instead."""
     value = puzzle.values.get(action)
     if value is None:
@@ -90,39 +111,8 @@ def _wrong(table: SomeTable, puzzle: Puzzle, action: str, shown_action: str, ans
             taken=_percent(value),
             best=_percent(puzzle.values[puzzle.solution]),
         )
-    n, goal = int(value), int(puzzle.goal or 0)
-    if puzzle.measure == "tricks":
-        return table.trn(
-            "{action} takes only {n} trick in all (the answer takes {goal}).",
-            "{action} takes only {n} tricks in all (the answer takes {goal}).",
-            n,
-            action=shown_action,
-            goal=goal,
-        )
-    if puzzle.measure == "fewest":
-        return table.trn(
-            "{action} lets them give you {n} trick in all (the answer holds you to {goal}).",
-            "{action} lets them give you {n} tricks in all (the answer holds you to {goal}).",
-            n,
-            action=shown_action,
-            goal=goal,
-        )
-    if puzzle.measure == "points":
-        return table.trn(
-            "{action} scores only {n} point for your side (the answer scores {goal}).",
-            "{action} scores only {n} points for your side (the answer scores {goal}).",
-            n,
-            action=shown_action,
-            goal=goal,
-        )
-    del answer
-    return table.trn(
-        "{action} scores you only {n} point this round (the answer scores {goal}).",
-        "{action} scores you only {n} points this round (the answer scores {goal}).",
-        n,
-        action=shown_action,
-        goal=goal,
-    )
+    one, many = WRONG.get(puzzle.measure, WRONG[ENDGAME_MEASURE])
+    return table.trn(one, many, int(value), action=shown_action, goal=int(puzzle.goal or 0))
 
 
 def _action_words(table: SomeTable, match: SomeMatch, notation: str) -> str:
@@ -261,7 +251,7 @@ def play_one(table: SomeTable, puzzle: Puzzle, store: Store, pool_name: str) -> 
             _show_line(table, puzzle)
             _say_themes(table, puzzle)
             return result
-        table.say(_wrong(table, puzzle, notation, table.action_words(match, action), puzzle.solution), style="red")
+        table.say(_wrong(table, puzzle, notation, table.action_words(match, action)), style="red")
         if not rated:
             before, after = store.record(pool_name, puzzle, False)
             store.save()
