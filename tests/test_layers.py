@@ -187,10 +187,11 @@ def test_the_layer_check_sees_a_wrong_import() -> None:
     assert "clubsuite.tui.table" in GRAPH["clubsuite.games.whist.screen"]
 
 
-SERVER_PARTS = ("store", "people", "table", "community", "http")
+SERVER_PARTS = ("store", "people", "table", "community", "puzzles", "http")
 """The server's subpackages, inner first: each imports only those before it and the modules at the server's top
 (which import none of them). ``store`` the database; ``people`` accounts and ratings; ``table`` tables in play;
-``community`` the rated queue and club nights, which seat people at tables; ``http`` the web application."""
+``community`` the rated queue and club nights, which seat people at tables; ``puzzles`` the puzzles served and
+rated; ``http`` the web application."""
 SERVER_TOP_MODULES = ("limits", "tokens", "docblock", "logs", "workers")
 SERVER_TOP = {"clubsuite.server", *(f"clubsuite.server.{m}" for m in SERVER_TOP_MODULES)}
 """The modules at the server's top, which every part of it may use: at most a dozen."""

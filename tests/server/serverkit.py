@@ -50,6 +50,7 @@ ROOMY = ServerLimits(
     request_rate="1000000/minute",
     account_rate="100000/minute",
     login_rate="100000/minute",
+    puzzle_rate="100000/minute",
     hash_memory=HASH_MEMORY_LEAST,
     hash_passes=1,
 )

@@ -113,4 +113,12 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
         "GET /tables/{table_id}/results",
         "GET /presence",
         "GET /rules/{game}/brief",
+        "GET /puzzles",
+        "GET /daily-puzzle",
+        "GET /puzzles/history",
+        "GET /puzzles/{pool}",
+        "GET /puzzles/{pool}/next",
+        "GET /puzzles/{pool}/{puzzle_id}",
+        "POST /puzzles/{pool}/{puzzle_id}/attempt",
+        "POST /puzzles/{pool}/{puzzle_id}/solution",
     }

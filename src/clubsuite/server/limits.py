@@ -111,6 +111,9 @@ class ServerLimits:
     review_account_rate: str = _limit(
         "10/hour", "reviews one signed-in account may have worked out, from every address together"
     )
+    puzzle_rate: str = _limit(
+        "120/minute", "puzzles one address may be shown, answers it may give and solutions it may ask for"
+    )
     request_rate: str = _limit("600/minute", "requests of any kind one address may make")
     account_rate: str = _limit("5/hour", "accounts one address may make")
     login_rate: str = _limit(
@@ -197,6 +200,7 @@ class RateLimits:
                 "login_account",
                 "review",
                 "review_account",
+                "puzzle",
             )
         }
 

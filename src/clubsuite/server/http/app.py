@@ -31,6 +31,7 @@ from clubsuite.server.http import (
     pages,
     passkey_routes,
     player_routes,
+    puzzle_routes,
     rules_pages,
 )
 from clubsuite.server.http.collector import settle
@@ -41,6 +42,8 @@ from clubsuite.server.http.serving import InternalListener
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.people.accounts import AccountRefused, Accounts
 from clubsuite.server.people.passkeys import Passkeys
+from clubsuite.server.puzzles.library import Library
+from clubsuite.server.puzzles.progress import Progress
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.ownership import Ownership
 from clubsuite.server.table.hub import Hub
@@ -136,6 +139,7 @@ def create_app(
     app.include_router(player_routes.router(hub, accounts))
     app.include_router(matchmaking_routes.router(matchmaker, accounts))
     app.include_router(clubnight_routes.router(clubnight.ClubNights(hub), accounts))
+    app.include_router(puzzle_routes.router(Library(replayer.puzzle), Progress(store, hub.db), accounts))
     pages.mount(app)
     app.include_router(pages.router(lobby_of_tables.stored_record, replayer, lobby_of_tables.account_of))
     app.include_router(rules_pages.router())

@@ -68,6 +68,9 @@ _KINDS = [
     ("POST", re.compile(r"^/account/signup$"), "account"),
     ("POST", re.compile(r"^/account/(signup|login|password|delete|passkeys/options)$"), "login"),  # a password hashed
     ("POST", re.compile(r"^/account/passkey-login(/options)?$"), "login"),  # a sign-in, tried with a passkey
+    ("GET", re.compile(r"^/puzzles/[^/]+/[^/]+$"), "puzzle"),  # a puzzle shown (the next, or one by its id)
+    ("GET", re.compile(r"^/daily-puzzle$"), "puzzle"),
+    ("POST", re.compile(r"^/puzzles/[^/]+/[^/]+/(attempt|solution)$"), "puzzle"),
 ]
 """The requests with a rate of their own (besides the rate every request counts in)."""
 _WHAT = {
@@ -77,6 +80,7 @@ _WHAT = {
     "request": "requests",
     "account": "new accounts",
     "login": "sign-ins and password checks",
+    "puzzle": "puzzles",
 }
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
 

@@ -3,6 +3,7 @@
 The client is plain HTML, CSS and ES modules under ``server/http/static`` (no build step, nothing from another site);
 ``/`` is the lobby, ``/table/{id}`` a table (to play or to watch), ``/replay`` the replay viewer, ``/player/{name}``
 a player's profile (their own: with their sessions, password and deletion), ``/leaderboard`` the leaderboards,
+``/puzzle`` the puzzles (``/puzzle/{pool}`` one pool's),
 ``/clubnight/{id}`` a club night. A replay is worked
 out by the rules engine in a worker process (``replaying``): the browser holds no rules, it shows what the server
 computed. The limits and security headers every answer gets are the guard's (``guard``).
@@ -94,6 +95,14 @@ def router(
     @routes.get("/leaderboard", include_in_schema=False)
     async def leaderboard_page() -> FileResponse:
         return page("leaderboard.html")
+
+    @routes.get("/puzzle", include_in_schema=False)
+    async def puzzles_page() -> FileResponse:
+        return page("puzzle.html")
+
+    @routes.get("/puzzle/{pool}", include_in_schema=False)
+    async def puzzle_page(pool: str) -> FileResponse:
+        return page("puzzle.html")
 
     @routes.get("/clubnight", include_in_schema=False)
     async def new_clubnight_page() -> FileResponse:

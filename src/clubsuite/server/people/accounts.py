@@ -51,6 +51,8 @@ from clubsuite.server.store.dbschema import (
     match_players,
     matches,
     passkeys,
+    puzzle_attempts,
+    puzzle_ratings,
     rating_history,
     ratings,
     seats,
@@ -334,11 +336,14 @@ class Accounts:
 
     # -- the seats an account holds, and deleting it -------------------------------------------------------------
     async def delete(self, user: User) -> None:
-        """Delete the account: its sessions end, its passkeys go, its name is freed, its ratings go, and its finished
-        matches stay, their records and history naming the player "deleted player"."""
+        """Delete the account: its sessions end, its passkeys go, its name is freed, its ratings (puzzle ratings and
+        attempts too) go, and its finished matches stay, their records and history naming the player "deleted
+        player"."""
 
         def work(conn: Connection) -> None:
             conn.execute(delete(sessions).where(sessions.c.user_id == user.id))
+            conn.execute(delete(puzzle_ratings).where(puzzle_ratings.c.user_id == user.id))
+            conn.execute(delete(puzzle_attempts).where(puzzle_attempts.c.user_id == user.id))
             conn.execute(delete(passkeys).where(passkeys.c.user_id == user.id))
             subject = f"user:{user.id}"
             conn.execute(delete(ratings).where(ratings.c.subject == subject))

@@ -13,6 +13,8 @@ PostgreSQL by comparing them with a migrated database.
 * ``passkeys``: an account's WebAuthn credentials.
 * ``nodes``, ``leases``: the server processes sharing the database, and which one owns each table.
 * ``reviews``: worked-out reviews of a seat of a match (``replaying``), kept so that no process works one out twice.
+* ``puzzle_ratings``, ``puzzle_skills``, ``puzzle_attempts``: each account's puzzle rating per pool and streak, each
+  puzzle's rating as attempts move it, and every attempt (``server/puzzles``).
 """
 
 from __future__ import annotations
@@ -222,4 +224,43 @@ reviews = Table(
     Column("created_at", Float, nullable=False),
     PrimaryKeyConstraint("digest", "seat", "settings"),
     Index("reviews_by_age", "created_at"),
+)
+puzzle_ratings = Table(
+    "puzzle_ratings",
+    metadata,
+    Column("user_id", Text, nullable=False),
+    Column("pool", Text, nullable=False),  # the rating pool of the puzzles' game and seat count (ratings.pool)
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),  # rated attempts
+    Column("streak", Integer, nullable=False),  # puzzles solved in a row in streak mode, now
+    Column("best_streak", Integer, nullable=False),
+    Column("updated_at", Float, nullable=False),
+    PrimaryKeyConstraint("user_id", "pool"),
+)
+puzzle_skills = Table(
+    "puzzle_skills",
+    metadata,
+    Column("puzzle", Text, primary_key=True),  # the puzzle's id; absent: its first rating, not yet moved
+    Column("pool", Text, nullable=False),
+    Column("mu", Float, nullable=False),
+    Column("sigma", Float, nullable=False),
+    Column("attempts", Integer, nullable=False),  # rated attempts at it
+    Column("solved", Integer, nullable=False),  # of which solved
+    Index("puzzle_skills_by_pool", "pool"),
+)
+puzzle_attempts = Table(
+    "puzzle_attempts",
+    metadata,
+    Column("user_id", Text, nullable=False),
+    Column("puzzle", Text, nullable=False),
+    Column("pool", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("mode", Text, nullable=False),  # rated, streak or again (a puzzle tried before: unrated)
+    Column("solved", Boolean, nullable=False),  # the first answer was right
+    Column("rated", Boolean, nullable=False),
+    Column("rating_before", Integer),  # the account's puzzle rating as shown, where the attempt was rated
+    Column("rating_after", Integer),
+    PrimaryKeyConstraint("user_id", "puzzle", "at"),
+    Index("puzzle_attempts_by_user", "user_id", "at"),
 )

@@ -143,7 +143,7 @@ export const store = {
 };
 
 /** The page's title in the reader's language, for the page ``page`` ("lobby", "table", "replay", "player",
- * "leaderboard" or "clubnight"), once its words
+ * "leaderboard", "clubnight", "review" or "puzzles"), once its words
  * are loaded (the HTML's own title is the English one). */
 export function pageTitle(page) {
   switch (page) {
@@ -167,6 +167,9 @@ export function pageTitle(page) {
       break;
     case "review":
       document.title = t("Clubs: a review");
+      break;
+    case "puzzles":
+      document.title = t("Clubs: puzzles");
       break;
     default:
       document.title = t("Clubs");

@@ -51,6 +51,7 @@ async function start() {
     h("header", {class: "bar lobby-bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, t("Play Clubs online")),
       h("a", {href: "/replay"}, t("Replay a record")),
       h("a", {href: "/leaderboard"}, t("Leaderboards")),
+      h("a", {href: "/puzzle"}, t("Puzzles")),
       h("a", {href: "/clubnight"}, t("Club night")),
       h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
       languageSwitch(h), colourToggle(), await accountBox()),

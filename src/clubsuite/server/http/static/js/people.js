@@ -9,6 +9,7 @@ import {language, languageSwitch, serverWords, t} from "./i18n.js";
 export async function bar(title) {
   return h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, title),
     h("a", {href: "/leaderboard"}, t("Leaderboards")),
+    h("a", {href: "/puzzle"}, t("Puzzles")),
     h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
     languageSwitch(h), colourToggle(), await accountBox());
 }

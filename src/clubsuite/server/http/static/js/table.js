@@ -9,7 +9,7 @@
 
 import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
 import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, readAction, said, sortCards, spokenCards} from "./cards.js";
-import {eventWords, factList, felt, handDetails, lastTrick, levelWords, rankOf, scoreSheet, seatName, seatPanel, shownOf, shownWords, trickArea} from "./board.js";
+import {eventWords, factList, fan, felt, handDetails, lastTrick, levelWords, rankOf, scoreSheet, seatName, seatPanel, shownOf, shownWords, trickArea} from "./board.js";
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
 import {play as playSound, setSound, soundOn} from "./sound.js";
 import {language, languageSwitch, loadWords, reasonWords, serverWords, t, tableName, tc, tn} from "./i18n.js";
@@ -897,32 +897,6 @@ function previewCard(text) {
 /** Lay the hand out as a fan that fits: one row where every card shows at least 44 px to tap, else two or more. */
 function layoutHand() {
   for (const hand of app.querySelectorAll(".my-area .hand")) fan(hand);
-}
-
-function fan(hand) {
-  const cards = [...hand.querySelectorAll(":scope > .card")];
-  if (!cards.length) return;
-  const width = hand.clientWidth - 16; // room for the fan's tilt at its ends
-  const cardW = cards[0].getBoundingClientRect().width || 60;
-  const minStep = 44;
-  const perRow = Math.max(1, Math.floor((width - cardW) / minStep) + 1);
-  const rows = Math.ceil(cards.length / perRow);
-  const each = Math.ceil(cards.length / rows);
-  hand.classList.toggle("rows", rows > 1);
-  for (let r = 0; r < rows; r += 1) {
-    const row = h("div", {class: "fan-row"});
-    const inRow = cards.slice(r * each, (r + 1) * each);
-    const step = inRow.length > 1 ? Math.min(cardW * 0.78, (width - cardW - 4) / (inRow.length - 1)) : cardW;
-    row.style.setProperty("--step", `${Math.max(minStep, step)}px`);
-    inRow.forEach((card, i) => {
-      const mid = (inRow.length - 1) / 2;
-      const off = mid > 0 ? (i - mid) / mid : 0; // -1 at the left end, 1 at the right
-      card.style.setProperty("--tilt", `${(off * Math.min(rows > 1 ? 4 : 7, mid * 1.5)).toFixed(2)}deg`);
-      card.style.setProperty("--arc", `${(off * off * Math.min(rows > 1 ? 6 : 12, mid * 2)).toFixed(1)}px`);
-      row.append(card);
-    });
-    hand.append(row);
-  }
 }
 
 function arrowKeys(event) {

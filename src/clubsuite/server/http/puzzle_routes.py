@@ -1,0 +1,268 @@
+"""The puzzle routes (``/puzzles...``, ``/daily-puzzle``): the pools that have puzzles, the next puzzle near a
+player's rating, a puzzle by its id, today's puzzle, an answer judged and rated, the solution, an account's history.
+
+The page is shown a puzzle's position only (:mod:`clubsuite.server.puzzles.positions`): the seat's own view, its
+legal actions, and every hand for an exact puzzle. An answer is judged here, against the solution the server keeps;
+a wrong one is told what it gets (its value only), a right one (or the solution, once asked for) is given the line.
+A guest plays unrated and nothing of it is kept; a signed-in account's attempts are rated and kept
+(:mod:`clubsuite.server.puzzles.progress`), a change carrying the session's CSRF token. Every route is counted in the
+address's puzzle rate (``--puzzle-rate``) besides its request rate; a position is worked out in a worker process.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Path, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from clubsuite.engine import find_game, resolve
+from clubsuite.puzzles.choose import DIFFICULTY, matching, next_puzzle
+from clubsuite.puzzles.model import KINDS, Puzzle
+from clubsuite.puzzles.themes import theme_names
+from clubsuite.safetext import quoted
+from clubsuite.server.http.account_routes import signed_in
+from clubsuite.server.people.accounts import AccountRefused, Accounts, User
+from clubsuite.server.people.ratings import pool as rating_pool
+from clubsuite.server.people.ratings import shown
+from clubsuite.server.puzzles.library import Library, PuzzleRefused
+from clubsuite.server.puzzles.progress import NEWCOMER, Progress
+from clubsuite.server.table.naming import name_words
+from clubsuite.server.table.replaying import ReplayRefused
+
+PoolName = Annotated[str, Path(max_length=40, pattern=r"^[a-z0-9-]+$")]
+PuzzleId = Annotated[str, Path(max_length=40, pattern=r"^[0-9a-f]+$")]
+SEEN_MAX = 100
+"""The most puzzle ids a guest's page may name as seen (it keeps them itself: nothing of a guest is kept here)."""
+HISTORY_MAX = 100
+STREAK_START, STREAK_STEP = 1000, 50
+"""A streak's first puzzle is sought near this rating, each next one this much higher."""
+STREAK_MAX = 1000
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+class AttemptIn(_Strict):
+    """An answer to a puzzle."""
+
+    action: str = Field(..., max_length=200, description="the action, in the game's notation (one of the legal)")
+    mode: Literal["rated", "streak"] = Field("rated", description="rated (the first attempt), or part of a streak")
+
+
+class SolutionIn(_Strict):
+    """Asking for a puzzle's solution (a miss, where the puzzle was not attempted)."""
+
+    mode: Literal["rated", "streak"] = Field("rated", description="as the puzzle was played")
+
+
+def router(library: Library, progress: Progress, accounts: Accounts) -> APIRouter:
+    """Add the puzzle routes (see the module docstring)."""
+    routes = APIRouter()
+
+    async def who(request: Request, changes: bool) -> User | None:
+        found = await signed_in(accounts, request, changes)
+        return found[1] if found is not None else None
+
+    async def shown_puzzle(puzzle: Puzzle, user: User | None) -> dict[str, Any]:
+        parts = await _parts(library, puzzle)
+        skill = await progress.skill(puzzle)
+        tried = user is not None and await progress.attempted(user.id, puzzle)
+        return {**parts["position"], "pool": _pool_of(puzzle), "rating": shown(skill)[0], "tried": tried}
+
+    @routes.get("/puzzles")
+    async def pools(request: Request) -> dict[str, Any]:
+        """The pools that have puzzles (a game, or a game at one seat count), how many each holds, and the signed-in
+        account's puzzle rating in each."""
+        user = await who(request, False)
+        standings = await progress.standings(user.id) if user is not None else {}
+        out = []
+        for shelf in library.shelves.values():
+            info, options = resolve(shelf.sets[0].variant)
+            out.append(
+                {
+                    "pool": shelf.pool,
+                    "game": shelf.game,
+                    "title": info.title,
+                    "name_words": name_words(info, options, None),
+                    "count": shelf.count,
+                    "standing": standings.get(shelf.pool, NEWCOMER).to_json() if user is not None else None,
+                }
+            )
+        return {"signed_in": user is not None, "pools": out}
+
+    @routes.get("/daily-puzzle")
+    async def daily() -> dict[str, Any]:
+        """Today's puzzle (UTC), the same for everyone: its pool and id (``GET /puzzles/{pool}/{id}`` shows it)."""
+        today = datetime.datetime.now(datetime.UTC).date()
+        try:
+            puzzle = await library.daily(today)
+        except PuzzleRefused as exc:
+            raise _http(exc) from None
+        return {"date": today.isoformat(), "pool": _pool_of(puzzle), "id": puzzle.id, "game": puzzle.game}
+
+    @routes.get("/puzzles/history")
+    async def history(
+        request: Request,
+        before: Annotated[float | None, Query(ge=0, le=1e11)] = None,
+        limit: Annotated[int, Query(ge=1, le=HISTORY_MAX)] = 30,
+    ) -> list[dict[str, Any]]:
+        """The signed-in account's attempts, newest first (``before``: older than that time, for the next page)."""
+        user = await who(request, False)
+        if user is None:
+            raise AccountRefused(401, "signed_out", "sign in to keep a history of your puzzles")
+        return await progress.history(user.id, before, limit)
+
+    @routes.get("/puzzles/{pool}")
+    async def pool_page(pool: PoolName, request: Request) -> dict[str, Any]:
+        """One pool's puzzles: how many of each kind and of each theme (with the theme's name and meaning, in
+        English: a page words them from its catalog), the difficulties to choose from, and the signed-in account's
+        standing (rating, attempts, streak)."""
+        try:
+            puzzles = list((await library.puzzles(pool)).values())
+        except PuzzleRefused as exc:
+            raise _http(exc) from None
+        user = await who(request, False)
+        game = library.shelf(pool).game
+        kinds = Counter(p.kind for p in puzzles)
+        counts = Counter(t for p in puzzles for t in p.themes)
+        names = theme_names(game)
+        return {
+            "pool": pool,
+            "game": game,
+            "title": find_game(game)[0].title,
+            "count": len(puzzles),
+            "kinds": {k: kinds[k] for k in KINDS if kinds[k]},
+            "themes": [
+                {"id": t, "name": names[t][0], "meaning": names[t][1], "count": counts[t]} for t in names if counts[t]
+            ],
+            "difficulties": list(DIFFICULTY),
+            "standing": (await progress.standing(user.id, pool)).to_json() if user is not None else None,
+        }
+
+    @routes.get("/puzzles/{pool}/next")
+    async def next_one(
+        pool: PoolName,
+        request: Request,
+        theme: Annotated[str | None, Query(max_length=40, pattern=r"^[a-z0-9_]+$")] = None,
+        kind: Annotated[Literal["double_dummy", "endgame", "single_dummy"] | None, Query()] = None,
+        difficulty: Annotated[Literal["easiest", "easier", "normal", "harder", "hardest"], Query()] = "normal",
+        streak: Annotated[int | None, Query(ge=0, le=STREAK_MAX)] = None,
+        seen: Annotated[str, Query(max_length=SEEN_MAX * 13, pattern=r"^[0-9a-f,]*$")] = "",
+    ) -> dict[str, Any]:
+        """The next puzzle for the asker: one not tried yet, of ``theme`` and ``kind`` if named, as near the asker's
+        puzzle rating as there is (moved by ``difficulty``); in a streak (``streak``: puzzles solved in it so far),
+        near a rating that rises with each solved. A guest's page names the puzzles it has ``seen`` (ids,
+        comma-separated); an account's are known here. Once every such puzzle was solved, 404 ``all_solved``."""
+        try:
+            puzzles = list((await library.puzzles(pool)).values())
+        except PuzzleRefused as exc:
+            raise _http(exc) from None
+        game = library.shelf(pool).game
+        if theme is not None and theme not in theme_names(game):
+            raise HTTPException(
+                400, {"code": "bad_request", "message": f"theme {quoted(theme, 40)} is not one of this game's"}
+            )
+        user = await who(request, False)
+        if user is not None:
+            standing = await progress.standing(user.id, pool)
+            tried = await progress.tried(user.id, pool)
+        else:
+            standing = NEWCOMER
+            tried = dict.fromkeys((s for s in seen.split(",")[:SEEN_MAX] if s), True)
+        rating = shown(standing.skill)[0]
+        if streak is not None:
+            at = standing.streak if user is not None else streak
+            rating, difficulty = STREAK_START + STREAK_STEP * at, "normal"
+        chosen = next_puzzle(matching(puzzles, theme, kind), rating, await progress.skills(pool), tried, difficulty)
+        if chosen is None:
+            raise HTTPException(404, {"code": "all_solved", "message": "every puzzle asked for is solved"})
+        return await shown_or_busy(chosen, user)
+
+    async def shown_or_busy(puzzle: Puzzle, user: User | None) -> dict[str, Any]:
+        try:
+            return await shown_puzzle(puzzle, user)
+        except PuzzleRefused as exc:
+            raise _http(exc) from None
+
+    @routes.get("/puzzles/{pool}/{puzzle_id}")
+    async def one(pool: PoolName, puzzle_id: PuzzleId, request: Request) -> dict[str, Any]:
+        """The puzzle ``puzzle_id`` of ``pool`` (a link to it, today's puzzle, one from the history)."""
+        try:
+            puzzle = await library.puzzle(pool, puzzle_id)
+        except PuzzleRefused as exc:
+            raise _http(exc) from None
+        return await shown_or_busy(puzzle, await who(request, False))
+
+    @routes.post("/puzzles/{pool}/{puzzle_id}/attempt")
+    async def attempt(pool: PoolName, puzzle_id: PuzzleId, body: AttemptIn, request: Request) -> dict[str, Any]:
+        """Answer the puzzle: right or wrong (a wrong answer is told what it gets; a right one is given the line).
+        A signed-in account's first attempt at a puzzle is rated (``attempt``: the ratings before and after), a
+        later one and one in a streak are not; a guest's is judged only. An action that is not legal at the
+        puzzle's point is refused (400 ``illegal``) and counts as nothing."""
+        user = await who(request, True)
+        try:
+            puzzle = await library.puzzle(pool, puzzle_id)
+            parts = await _parts(library, puzzle)
+        except PuzzleRefused as exc:
+            raise _http(exc) from None
+        if body.action not in parts["position"]["legal"]:
+            raise HTTPException(
+                400,
+                {"code": "illegal", "message": f"{quoted(body.action, 40)} is not one of the legal actions here"},
+            )
+        right = body.action == puzzle.solution
+        done = await progress.record(user.id, puzzle, pool, right, body.mode) if user is not None else None
+        out: dict[str, Any] = {
+            "right": right,
+            "action": body.action,
+            "kind": puzzle.kind,
+            "measure": puzzle.measure,
+            "goal": puzzle.goal,
+            "attempt": done.to_json() if done is not None else None,
+        }
+        if right:
+            out["line"] = parts["line"]
+        else:
+            out["value"] = puzzle.values[body.action]
+            if not puzzle.exact:
+                out["best"] = puzzle.values[puzzle.solution]
+        return out
+
+    @routes.post("/puzzles/{pool}/{puzzle_id}/solution")
+    async def solution(pool: PoolName, puzzle_id: PuzzleId, body: SolutionIn, request: Request) -> dict[str, Any]:
+        """The puzzle's solution and its line. For a signed-in account that has not attempted the puzzle, asking
+        is a miss (rated as a wrong answer, or the end of a streak)."""
+        user = await who(request, True)
+        try:
+            puzzle = await library.puzzle(pool, puzzle_id)
+            parts = await _parts(library, puzzle)
+        except PuzzleRefused as exc:
+            raise _http(exc) from None
+        done = None
+        if user is not None and not await progress.attempted(user.id, puzzle):
+            done = await progress.record(user.id, puzzle, pool, False, body.mode)
+        return {"line": parts["line"], "attempt": done.to_json() if done is not None else None}
+
+    return routes
+
+
+async def _parts(library: Library, puzzle: Puzzle) -> dict[str, Any]:
+    """The puzzle's parts, a busy worker pool a 503 with a wait."""
+    try:
+        return await library.parts(puzzle)
+    except ReplayRefused as exc:
+        raise PuzzleRefused(exc.status, exc.code, str(exc), retry_after=2) from None
+
+
+def _pool_of(puzzle: Puzzle) -> str:
+    info, options = resolve(puzzle.variant)
+    return rating_pool(info, options)
+
+
+def _http(exc: PuzzleRefused) -> HTTPException:
+    wait = {"retry-after": str(exc.retry_after)} if exc.retry_after is not None else None
+    return HTTPException(exc.status, {"code": exc.code, "message": str(exc)}, wait)

@@ -1,0 +1,421 @@
+// Puzzles: /puzzle lists the games that have puzzles, today's puzzle and (signed in) the history of attempts;
+// /puzzle/{pool} plays them: the board drawn as at a table for the seat to act, the goal in words, an answer judged by
+// the server (a wrong one refused with what it gets, then try again or see the solution), the line stepped through.
+// The page never holds an answer before it is given: the server sends the position only, and the line once solved.
+// A signed-in player's first answer to each puzzle is rated; a guest plays unrated (the ids seen are kept here).
+
+import {account, announce, announcer, api, byId, fill, h, pageTitle, store} from "./dom.js";
+import {cardButton, cardRow, parseCards, playShort, readAction, said, sortCards, spokenCards} from "./cards.js";
+import {eventWords, factList, fan, felt, rankOf, shownOf, trickArea} from "./board.js";
+import {gameWords, loadWords, reasonWords, t, tc, tn} from "./i18n.js";
+import {ratingWords} from "./account.js";
+import {applyColours, bar, when} from "./people.js";
+
+const app = byId("app");
+const params = new URLSearchParams(location.search);
+const pool = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+const SEEN_KEY = "puzzlesSeen";
+const SEEN_MAX = 100;
+
+/** An exact puzzle's goal by its measure (the same words the terminal uses). */
+function goalWords(p) {
+  if (p.kind === "single_dummy") {
+    return t("Only your own cards are shown. Find the play that wins clearly more often than any other, from what you can know.");
+  }
+  const n = p.goal;
+  switch (p.measure) {
+    case "tricks": return tn("Every hand is shown. Find the card that takes {n} trick in all this hand, however the others play.",
+      "Every hand is shown. Find the card that takes {n} tricks in all this hand, however the others play.", n);
+    case "fewest": return tn("Every hand is shown. Find the card that holds you to {n} trick in all this hand, however the others play.",
+      "Every hand is shown. Find the card that holds you to {n} tricks in all this hand, however the others play.", n);
+    case "points": return tn("Every hand is shown. Find the card that scores {n} point for your side this hand, however the others play.",
+      "Every hand is shown. Find the card that scores {n} points for your side this hand, however the others play.", n);
+    default: return tn("Every hand is shown. Find the play that scores you {n} point this round, however the others play.",
+      "Every hand is shown. Find the play that scores you {n} points this round, however the others play.", n);
+  }
+}
+
+/** What a wrong answer gets instead (the server's judgement of it). */
+function wrongWords(answer, action) {
+  if (answer.kind === "single_dummy") {
+    return t("{action} wins {taken} of the time on the deals the answer was measured on; the answer wins {best}.",
+      {action, taken: percent(answer.value), best: percent(answer.best)});
+  }
+  const n = Math.round(answer.value);
+  const goal = answer.goal;
+  switch (answer.measure) {
+    case "tricks": return tn("{action} takes only {n} trick in all (the answer takes {goal}).", "{action} takes only {n} tricks in all (the answer takes {goal}).", n, {action, goal});
+    case "fewest": return tn("{action} lets them give you {n} trick in all (the answer holds you to {goal}).", "{action} lets them give you {n} tricks in all (the answer holds you to {goal}).", n, {action, goal});
+    case "points": return tn("{action} scores only {n} point for your side (the answer scores {goal}).", "{action} scores only {n} points for your side (the answer scores {goal}).", n, {action, goal});
+    default: return tn("{action} scores you only {n} point this round (the answer scores {goal}).", "{action} scores you only {n} points this round (the answer scores {goal}).", n, {action, goal});
+  }
+}
+
+function percent(share) {
+  return `${Math.round(share * 100)}%`;
+}
+
+const DIFFICULTIES = () => ({
+  easiest: t("Easiest"), easier: t("Easier"), normal: t("Near my rating"), harder: t("Harder"), hardest: t("Hardest"),
+});
+const KINDS = () => ({
+  double_dummy: t("Every hand shown"), endgame: t("Round endings, every hand shown"), single_dummy: t("Only your own hand"),
+});
+
+const state = {
+  me: null, // the signed-in account, or null
+  info: null, // GET /puzzles/{pool}
+  puzzle: null, // the position shown
+  answers: [], // this puzzle's answers so far: {action, right, words}
+  attempt: null, // the rated attempt's outcome (the server's), or null
+  line: null, // once solved or given up: the solution and its steps
+  step: -1, // the step of the line shown (-1: the puzzle's position)
+  solved: false,
+  pending: false,
+  error: null,
+  mode: params.get("streak") !== null ? "streak" : "rated",
+  streak: 0, // a guest's streak (an account's is kept by the server)
+  streakOver: false,
+  theme: params.get("theme") || "",
+  kind: params.get("kind") || "",
+  difficulty: store.get("puzzleDifficulty", "normal"),
+};
+
+/** A seat's name at the puzzle's table: the player is "You". */
+function name(seat) {
+  if (!state.puzzle) return "";
+  const who = state.puzzle.seats[seat];
+  return who === null || who === undefined ? t("You") : who;
+}
+
+function seatInfo(seat) {
+  // the others are imagined players of the position (a bot played them in the match it comes from)
+  return {kind: "person", level: null, name: name(seat), taken: true, connected: true};
+}
+
+/** An action in words: its label as the game words it (a bid, a pass, a play of several cards), else its cards. */
+function actionText(text) {
+  const label = state.puzzle && state.puzzle.labels[text];
+  const words = label ? reasonWords(label, name) : null;
+  return words || playShort(text);
+}
+
+async function start() {
+  applyColours();
+  await loadWords();
+  announcer();
+  state.me = await account(); // null for a guest
+  if (!pool) {
+    pageTitle("puzzles");
+    await chooser();
+    return;
+  }
+  pageTitle("puzzles");
+  try {
+    state.info = await api(`/puzzles/${encodeURIComponent(pool)}`);
+  } catch (err) {
+    fill(app, await bar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message), h("p", {}, h("a", {href: "/puzzle"}, t("Every game's puzzles")))));
+    return;
+  }
+  await load(params.get("id"));
+}
+
+// -- the list of games ---------------------------------------------------------------------------------------------
+async function chooser() {
+  let list, daily, history = [];
+  try {
+    list = await api("/puzzles");
+    daily = await api("/daily-puzzle").catch(() => null);
+    if (state.me) history = await api("/puzzles/history?limit=20");
+  } catch (err) {
+    fill(app, await bar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message)));
+    return;
+  }
+  const titleOf = (p) => gameWords(p.name_words);
+  const byPool = new Map(list.pools.map((p) => [p.pool, p]));
+  fill(app, await bar(t("Puzzles")),
+    h("main", {class: "people puzzles"},
+      h("p", {}, t("Positions from real matches where one play is clearly best: find it. Each answer you give is rated against the puzzle, and the next puzzle is chosen near your rating.")),
+      list.signed_in ? null : h("p", {class: "muted", id: "guest-note"}, t("You play as a guest: your answers are not rated. Sign in to keep a puzzle rating.")),
+      daily ? h("section", {class: "daily", "aria-labelledby": "daily-title"},
+        h("h2", {id: "daily-title"}, t("Puzzle of the day")),
+        h("p", {}, h("a", {href: `/puzzle/${encodeURIComponent(daily.pool)}?id=${encodeURIComponent(daily.id)}`, id: "daily-link"},
+          byPool.has(daily.pool) ? titleOf(byPool.get(daily.pool)) : daily.pool))) : null,
+      h("h2", {}, t("Games")),
+      h("ul", {class: "puzzle-pools"}, list.pools.map((p) => h("li", {dataset: {pool: p.pool}},
+        h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}`}, titleOf(p)), " ",
+        h("span", {class: "muted"}, tn("{n} puzzle", "{n} puzzles", p.count)),
+        p.standing ? h("span", {class: "muted"}, " \u00b7 ", t("your rating {rating}", {rating: ratingWords({...p.standing, provisional: false})})) : null,
+        " ", h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}?streak=1`, class: "streak-link"}, t("Streak"))))),
+      history.length ? h("section", {"aria-labelledby": "history-title"},
+        h("h2", {id: "history-title"}, t("Your last attempts")),
+        h("ul", {class: "puzzle-history"}, history.map((a) => h("li", {},
+          h("a", {href: `/puzzle/${encodeURIComponent(a.pool)}?id=${encodeURIComponent(a.puzzle)}`}, a.puzzle), " ",
+          a.solved ? t("solved") : t("missed"), " \u00b7 ",
+          byPool.has(a.pool) ? titleOf(byPool.get(a.pool)) : a.pool, " \u00b7 ", when(a.at),
+          a.rated ? ` \u00b7 ${a.rating_before} \u2192 ${a.rating_after}` : "")))) : null));
+}
+
+// -- one puzzle ----------------------------------------------------------------------------------------------------
+function seen() {
+  const kept = store.get(SEEN_KEY, []);
+  return Array.isArray(kept) ? kept.filter((x) => typeof x === "string" && /^[0-9a-f]{1,40}$/.test(x)).slice(-SEEN_MAX) : [];
+}
+
+function remember(id) {
+  if (state.me) return; // the server keeps an account's
+  store.set(SEEN_KEY, [...seen().filter((x) => x !== id), id].slice(-SEEN_MAX));
+}
+
+async function load(id = null) {
+  state.pending = true;
+  state.error = null;
+  let puzzle;
+  try {
+    if (id) {
+      puzzle = await api(`/puzzles/${encodeURIComponent(pool)}/${encodeURIComponent(id)}`);
+    } else {
+      const query = new URLSearchParams();
+      if (state.theme) query.set("theme", state.theme);
+      if (state.kind) query.set("kind", state.kind);
+      if (state.mode === "streak") query.set("streak", String(state.streak));
+      else query.set("difficulty", state.difficulty);
+      if (!(state.me)) query.set("seen", seen().join(","));
+      puzzle = await api(`/puzzles/${encodeURIComponent(pool)}/next?${query}`);
+    }
+  } catch (err) {
+    state.pending = false;
+    state.error = err.code === "all_solved" ? t("Every puzzle asked for is solved.") : err.message;
+    if (!state.puzzle) {
+      fill(app, await bar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, state.error), options(), h("p", {}, h("a", {href: "/puzzle"}, t("Every game's puzzles")))));
+      return;
+    }
+    draw();
+    return;
+  }
+  Object.assign(state, {puzzle, answers: [], attempt: null, line: null, step: -1, solved: false, pending: false, streakOver: false});
+  history.replaceState(null, "", `/puzzle/${encodeURIComponent(pool)}?id=${encodeURIComponent(puzzle.id)}${state.mode === "streak" ? "&streak=1" : ""}`);
+  await drawAgain();
+  announce(spokenCards(goalWords(puzzle)));
+}
+
+let header = null;
+
+async function drawAgain() {
+  header = await bar(t("Puzzles"));
+  draw();
+}
+
+async function answer(action) {
+  if (state.pending || state.line) return;
+  state.pending = true;
+  draw();
+  let got;
+  try {
+    got = await api(`/puzzles/${encodeURIComponent(pool)}/${encodeURIComponent(state.puzzle.id)}/attempt`, {action, mode: state.mode});
+  } catch (err) {
+    state.pending = false;
+    state.error = err.message;
+    draw();
+    return;
+  }
+  state.pending = false;
+  state.error = null;
+  if (!state.attempt && got.attempt) state.attempt = got.attempt;
+  const first = state.answers.length === 0;
+  if (got.right) {
+    state.answers.push({action, right: true, words: t("Right: {answer}.", {answer: actionText(action)})});
+    state.solved = true;
+    state.line = got.line;
+    remember(state.puzzle.id);
+    if (state.mode === "streak" && first) state.streak += 1;
+  } else {
+    state.answers.push({action, right: false, words: wrongWords(got, actionText(action))});
+    if (state.mode === "streak") state.streakOver = true;
+    if (first) remember(state.puzzle.id);
+  }
+  if (got.attempt && state.mode === "streak") state.streak = got.attempt.streak;
+  draw();
+  announce(spokenCards(state.answers[state.answers.length - 1].words));
+}
+
+async function giveUp() {
+  if (state.pending) return;
+  state.pending = true;
+  draw();
+  try {
+    const got = await api(`/puzzles/${encodeURIComponent(pool)}/${encodeURIComponent(state.puzzle.id)}/solution`, {mode: state.mode});
+    if (!state.attempt && got.attempt) state.attempt = got.attempt;
+    state.line = got.line;
+    if (state.mode === "streak" && !state.solved) {
+      state.streakOver = true;
+      if (got.attempt) state.streak = got.attempt.streak;
+    }
+    remember(state.puzzle.id);
+  } catch (err) {
+    state.error = err.message;
+  }
+  state.pending = false;
+  draw();
+  if (state.line) announce(spokenCards(t("The answer: {answer}.", {answer: actionText(state.line.solution)})));
+}
+
+function next() {
+  if (state.mode === "streak" && state.streakOver) state.streak = 0;
+  load();
+}
+
+function go(step) {
+  if (!state.line) return;
+  state.step = Math.max(-1, Math.min(state.line.steps.length - 1, step));
+  draw();
+  const at = state.line.steps[state.step];
+  if (at) for (const w of stepWords(at)) announce(spokenCards(w));
+}
+
+function stepWords(step) {
+  const words = step.events.map((ev) => eventWords(ev, state.puzzle.seat, name)).filter(Boolean);
+  return words.length ? words : [`${name(step.seat)}: ${actionText(step.action)}`];
+}
+
+/** The legal actions sorted as the table sorts them: one card (played by a click on it), the rest (buttons). */
+function legalParts() {
+  const singles = new Map();
+  const buttons = [];
+  const select = shownOf(state.puzzle.view).select;
+  for (const a of state.puzzle.legal.map(readAction)) {
+    if (a.cards.length === 1 && a.word === null && !select) singles.set(a.cards[0].text, a.text);
+    else buttons.push(a.text);
+  }
+  return {singles, buttons};
+}
+
+function handRow(view, open) {
+  const cards = sortCards(parseCards(view.hand || ""), {by: shownOf(view).sort, rank: rankOf(view)});
+  const parts = open ? legalParts() : {singles: new Map(), buttons: []};
+  const wrong = new Set(state.answers.filter((a) => !a.right).map((a) => a.action));
+  const wild = shownOf(view).wild;
+  const buttons = cards.map((c) => {
+    const action = parts.singles.get(c.text);
+    return cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => answer(action), wild,
+      extra: action !== undefined && wrong.has(action) ? "tried-wrong" : ""});
+  });
+  return h("div", {class: `hand ${parts.singles.size ? "active" : ""}`.trim(), role: "group", "aria-label": tn("your hand, {n} card", "your hand, {n} cards", cards.length)}, buttons);
+}
+
+function controls(open) {
+  if (!open) return null;
+  const {buttons} = legalParts();
+  if (!buttons.length) return null;
+  const wrong = new Set(state.answers.filter((a) => !a.right).map((a) => a.action));
+  return h("div", {class: "controls", role: "group", "aria-label": t("actions")}, buttons.map((text) =>
+    h("button", {type: "button", class: `action ${wrong.has(text) ? "tried-wrong" : ""}`.trim(), disabled: state.pending, dataset: {action: text}, onclick: () => answer(text)}, said(actionText(text)))));
+}
+
+function draw() {
+  const p = state.puzzle;
+  const stepAt = state.line && state.step >= 0 ? state.line.steps[state.step] : null;
+  const view = stepAt ? stepAt.view : p.view;
+  const hands = stepAt ? stepAt.hands : p.hands;
+  const open = !state.line && !stepAt; // the answer is still to be found
+  const game = p.game;
+  const cardsOf = (s) => (hands ? cardRow(sortCards(parseCards(hands[s] || ""), {by: shownOf(view).sort, rank: rankOf(view)}), "open") : undefined);
+  const last = state.answers[state.answers.length - 1];
+  const board = h("div", {class: "board"},
+    h("section", {class: "puzzle-goal", "aria-label": t("the puzzle")},
+      h("p", {class: "goal", id: "goal"}, goalWords(p)),
+      last ? h("p", {class: `verdict ${last.right ? "right" : "wrong"}`, id: "verdict"}, said(last.words)) : null),
+    felt({game, view, seats: p.seats.map((_, s) => seatInfo(s)), me: p.seat, name, clock: null,
+      middle: trickArea({game, view, me: p.seat, name}), cardsOf}),
+    h("section", {class: "my-area", "aria-label": t("your cards")}, handRow(view, open), controls(open)));
+  const side = h("aside", {class: "side puzzle-panel"}, panel());
+  fill(app, header, h("main", {class: "table-page puzzle-page", dataset: {puzzle: p.id, kind: p.kind}}, board, side));
+  for (const hand of app.querySelectorAll(".my-area .hand")) fan(hand);
+}
+
+function ratingLine() {
+  const signed = state.me;
+  if (!signed) return h("p", {class: "muted", id: "rating"}, t("You play as a guest: your answers are not rated. Sign in to keep a puzzle rating."));
+  const a = state.attempt;
+  if (a && a.rated) {
+    return h("p", {id: "rating", class: "rating-moved"},
+      t("Your puzzle rating: {before} \u2192 {after}.", {before: a.rating.before, after: a.rating.after}), " ",
+      h("span", {class: "muted"}, t("This puzzle's rating: {before} \u2192 {after}.", {before: a.puzzle_rating.before, after: a.puzzle_rating.after})));
+  }
+  if (a && !a.rated && a.mode === "again") return h("p", {id: "rating", class: "muted"}, t("You have tried this puzzle before: this time is not rated."));
+  const standing = state.info && state.info.standing;
+  return standing ? h("p", {id: "rating"}, t("Your puzzle rating: {rating}", {rating: ratingWords({...standing, provisional: false})})) : null;
+}
+
+function panel() {
+  const p = state.puzzle;
+  const last = state.answers[state.answers.length - 1];
+  const mistake = p.mistake ? t("{name} has just played {action}, a mistake: find how to make it count.", {name: name(p.mistake.seat), action: actionText(p.mistake.action)}) : null;
+  const asked = p.asked ? p.asked.words.map((r) => reasonWords(r, name)).filter(Boolean).join(" ") : "";
+  const themes = state.line ? state.line.themes.map((id) => {
+    const theme = (state.info.themes || []).find((x) => x.id === id);
+    return theme ? tc("words", theme.name) : null;
+  }).filter(Boolean) : [];
+  const lineBox = state.line ? lineControls() : null;
+  return [
+    h("h2", {class: "puzzle-title"}, t("Puzzle {id}", {id: p.id}), " ", h("span", {class: "muted"}, t("puzzle rating {rating}", {rating: p.rating}))),
+    state.mode === "streak" ? h("p", {class: "streak", id: "streak"}, t("Streak: {n} solved in a row", {n: state.streak}),
+      state.attempt && state.attempt.best_streak ? h("span", {class: "muted"}, " \u00b7 ", t("best {n}", {n: state.attempt.best_streak})) : null) : null,
+    mistake ? h("p", {class: "mistake"}, said(mistake)) : null,
+    asked ? h("p", {class: "muted asked"}, said(asked)) : null,
+    state.answers.length > 1 ? h("div", {class: "verdicts"}, h("p", {}, t("Your answers:")), h("ol", {}, state.answers.map((a) => h("li", {class: a.right ? "right" : "wrong"}, said(a.words))))) : null,
+    state.error ? h("p", {class: "error", role: "alert"}, state.error) : null,
+    ratingLine(),
+    last && !last.right && !state.line ? h("p", {class: "muted"}, t("Try again, or see the solution.")) : null,
+    h("div", {class: "puzzle-buttons"},
+      state.line ? null : h("button", {type: "button", dataset: {action: "solution"}, disabled: state.pending, onclick: giveUp}, t("See the solution")),
+      state.line || state.answers.length ? h("button", {type: "button", class: "primary", dataset: {action: "next"}, disabled: state.pending, onclick: next},
+        state.mode === "streak" && state.streakOver ? t("Start a new streak") : t("Next puzzle")) : null),
+    lineBox,
+    themes.length ? h("p", {class: "themes"}, t("Themes: {themes}", {themes: themes.join(", ")})) : null,
+    options(),
+    h("p", {}, h("a", {href: "/puzzle"}, t("Every game's puzzles"))),
+  ];
+}
+
+function lineControls() {
+  const line = state.line;
+  const intro = h("p", {class: "answer"}, said(t("The answer: {answer}.", {answer: actionText(line.solution)})));
+  if (!line.steps.length) {
+    const w = line.worlds || {};
+    return h("div", {class: "line"}, intro, w.worlds ? h("p", {}, said(t("In {better} of the {n} deals you cannot tell apart that it was measured on, {answer} does better than every other play; in {worse} another play does better.",
+      {better: percent(w.better), n: w.worlds, answer: actionText(line.solution), worse: percent(w.worse)}))) : null);
+  }
+  const at = state.line.steps[state.step];
+  return h("div", {class: "line"}, intro,
+    h("p", {}, t("The line, the others playing against you:")),
+    h("nav", {class: "replay-controls", "aria-label": t("steps")},
+      h("button", {type: "button", dataset: {action: "back"}, disabled: state.step < 0, onclick: () => go(state.step - 1), "aria-label": t("step back")}, t("\u25c0 Back")),
+      h("span", {class: "step-count"}, t("Step {step} of {steps}", {step: state.step + 1, steps: line.steps.length})),
+      h("button", {type: "button", dataset: {action: "forward"}, disabled: state.step >= line.steps.length - 1, onclick: () => go(state.step + 1), "aria-label": t("step forward")}, t("Forward \u25b6"))),
+    at ? h("ol", {class: "step-words"}, stepWords(at).map((w) => h("li", {}, said(w)))) : null,
+    at ? factList(state.puzzle.game, at.view, name) : null);
+}
+
+function options() {
+  const info = state.info;
+  if (!info) return null;
+  const select = (id, label, value, choices, onchange) => h("div", {class: "field"},
+    h("label", {for: id}, label),
+    h("select", {id, onchange: (e) => onchange(e.target.value)}, choices.map(([v, words]) => h("option", {value: v, selected: v === value}, words))));
+  return h("details", {class: "puzzle-options", open: state.error !== null},
+    h("summary", {}, t("Choose puzzles")),
+    select("mode", t("Mode"), state.mode, [["rated", t("Puzzles near my rating")], ["streak", t("Streak: harder and harder until a miss")]], (v) => { state.mode = v; state.streak = 0; load(); }),
+    select("theme", t("Theme"), state.theme, [["", t("Any theme")], ...info.themes.map((x) => [x.id, `${tc("words", x.name)} (${x.count})`])], (v) => { state.theme = v; load(); }),
+    select("kind", t("Kind"), state.kind, [["", t("Any kind")], ...Object.keys(info.kinds).map((k) => [k, KINDS()[k] ?? k])], (v) => { state.kind = v; load(); }),
+    state.mode === "streak" ? null : select("difficulty", t("Difficulty"), state.difficulty, Object.entries(DIFFICULTIES()), (v) => { state.difficulty = v; store.set("puzzleDifficulty", v); load(); }));
+}
+
+document.addEventListener("keydown", (event) => {
+  if (!state.line || !state.line.steps.length) return;
+  if (event.target instanceof HTMLSelectElement || event.target instanceof HTMLInputElement) return;
+  if (event.key === "ArrowRight") { go(state.step + 1); event.preventDefault(); }
+  if (event.key === "ArrowLeft") { go(state.step - 1); event.preventDefault(); }
+});
+
+start();

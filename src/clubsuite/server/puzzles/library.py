@@ -1,0 +1,161 @@
+"""The puzzles a server offers: the shipped sets (:mod:`clubsuite.puzzles.sets`), one rating pool each (a game, or a
+game at one seat count, as matches are rated), read once when first asked for (off the event loop) and kept in
+memory; which puzzle is today's; and each puzzle's two parts for the page (:mod:`~.positions`), worked out in a
+worker process once and kept (the most recently used :data:`KEPT_PARTS`).
+
+The answers stay here: a route judges an attempt against the puzzle's solution and values, and hands the page only
+the value of the action it answered and, once solved or given up, the line.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+import hashlib
+import json
+from collections import OrderedDict
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+
+from clubsuite.engine import find_game, resolve
+from clubsuite.jsonform import JsonObject
+from clubsuite.puzzles.model import Puzzle, dumps_line, read_set
+from clubsuite.puzzles.sets import ShippedSet, shipped_sets
+from clubsuite.server.people.ratings import pool as rating_pool
+from clubsuite.server.puzzles.positions import puzzle_parts
+
+KEPT_PARTS = 512
+"""Puzzles whose worked-out parts are kept in memory (some 20 to 100 KB each)."""
+DAILY_BAND = (1300, 1900)
+"""The first ratings today's puzzle is chosen among: neither a beginner's nor an expert's."""
+
+Work = Callable[[Callable[[str], tuple[int, bytes, bool]], str, str], Awaitable[tuple[int, bytes, bool]]]
+"""Runs ``work(line)`` in a worker process, given ``work``, a puzzle's JSON line and its id (the server's
+:meth:`~clubsuite.server.table.replaying.Replayer.puzzle`): status, JSON, compressed."""
+
+
+class PuzzleRefused(Exception):  # noqa: N818 - a refusal, not an error of the server
+    """A puzzle request that cannot be answered: the HTTP status, a code and the words."""
+
+    def __init__(self, status: int, code: str, message: str, retry_after: int | None = None) -> None:
+        super().__init__(message)
+        self.status, self.code, self.retry_after = status, code, retry_after
+
+
+@dataclass(frozen=True)
+class Shelf:
+    """The puzzles of one rating pool: its game and the shipped sets it is read from."""
+
+    pool: str
+    game: str
+    sets: tuple[ShippedSet, ...]
+
+    @property
+    def count(self) -> int:
+        """How many puzzles it holds."""
+        return sum(s.count for s in self.sets)
+
+
+def shelves() -> dict[str, Shelf]:
+    """Every pool that has shipped puzzles, by pool name, in the order the index lists them."""
+    by_pool: dict[str, list[ShippedSet]] = {}
+    games: dict[str, str] = {}
+    for s in shipped_sets():
+        info, _ = find_game(s.game)
+        name = rating_pool(info, resolve(s.variant)[1])
+        by_pool.setdefault(name, []).append(s)
+        games[name] = s.game
+    return {name: Shelf(name, games[name], tuple(sets)) for name, sets in by_pool.items()}
+
+
+class Library:
+    """The shipped puzzles by pool, today's puzzle, and the parts each puzzle shows (see the module docstring)."""
+
+    def __init__(self, work: Work) -> None:
+        self.work = work
+        self.shelves = shelves()
+        self._loaded: dict[str, dict[str, Puzzle]] = {}
+        self._loading: dict[str, asyncio.Future[dict[str, Puzzle]]] = {}
+        self._parts: OrderedDict[str, JsonObject] = OrderedDict()
+        self._working: dict[str, asyncio.Future[JsonObject]] = {}
+
+    def shelf(self, pool: str) -> Shelf:
+        """The shelf of ``pool``; 404 naming the pools there are."""
+        found = self.shelves.get(pool)
+        if found is None:
+            raise PuzzleRefused(
+                404, "no_puzzles", f"there are no puzzles of that pool; there are: {', '.join(self.shelves)}"
+            )
+        return found
+
+    async def puzzles(self, pool: str) -> dict[str, Puzzle]:
+        """The puzzles of ``pool`` by id (read in a thread the first time: a set is a few megabytes of JSON)."""
+        shelf = self.shelf(pool)
+        if pool in self._loaded:
+            return self._loaded[pool]
+        loading = self._loading.get(pool)
+        if loading is None:
+            loading = asyncio.ensure_future(asyncio.to_thread(_read, shelf))
+            self._loading[pool] = loading
+        try:
+            loaded = await asyncio.shield(loading)
+        finally:
+            if loading.done():
+                self._loading.pop(pool, None)
+        self._loaded[pool] = loaded
+        return loaded
+
+    async def puzzle(self, pool: str, puzzle_id: str) -> Puzzle:
+        """The puzzle ``puzzle_id`` of ``pool``; 404 where it has none of that id."""
+        found = (await self.puzzles(pool)).get(puzzle_id)
+        if found is None:
+            raise PuzzleRefused(404, "no_puzzle", "there is no puzzle of that id in this pool")
+        return found
+
+    async def daily(self, day: datetime.date) -> Puzzle:
+        """The puzzle of ``day`` (the same for everyone, all day, UTC): the pools take turns day by day, and within
+        the day's pool a puzzle of a first rating in :data:`DAILY_BAND` is drawn by a digest of the date."""
+        number = day.toordinal()
+        names = list(self.shelves)
+        if not names:
+            raise PuzzleRefused(404, "no_puzzles", "this server has no puzzles")
+        pool = names[number % len(names)]
+        puzzles = sorted((await self.puzzles(pool)).values(), key=lambda p: p.id)
+        band = [p for p in puzzles if DAILY_BAND[0] <= p.rating <= DAILY_BAND[1]] or puzzles
+        digest = int.from_bytes(hashlib.sha256(f"daily {day.isoformat()}".encode()).digest()[:8], "big")
+        return band[digest % len(band)]
+
+    async def parts(self, puzzle: Puzzle) -> JsonObject:
+        """The puzzle's position and line (:mod:`~.positions`): kept ones, one being worked out (shared), or worked
+        out now in a worker; :class:`PuzzleRefused` where the workers are full (503) or the puzzle no longer
+        replays (500 would be the server's fault: it is logged and answered 503)."""
+        kept = self._parts.get(puzzle.id)
+        if kept is not None:
+            self._parts.move_to_end(puzzle.id)
+            return kept
+        working = self._working.get(puzzle.id)
+        if working is None:
+            working = asyncio.ensure_future(self._work_out(puzzle))
+            self._working[puzzle.id] = working
+            working.add_done_callback(lambda done: self._done(puzzle.id, done))
+        return await asyncio.shield(working)
+
+    async def _work_out(self, puzzle: Puzzle) -> JsonObject:
+        status, body, _ = await self.work(puzzle_parts, dumps_line(puzzle), puzzle.id)
+        if status != 200:
+            raise PuzzleRefused(503, "busy", "this puzzle cannot be shown just now: try another")
+        parts: JsonObject = json.loads(body)
+        self._parts[puzzle.id] = parts
+        while len(self._parts) > KEPT_PARTS:
+            self._parts.popitem(last=False)
+        return parts
+
+    def _done(self, puzzle_id: str, work: asyncio.Future[JsonObject]) -> None:
+        if self._working.get(puzzle_id) is work:
+            del self._working[puzzle_id]
+        if not work.cancelled():
+            work.exception()  # retrieved here: every asker may have gone
+
+
+def _read(shelf: Shelf) -> dict[str, Puzzle]:
+    return {p.id: p for s in shelf.sets for p in read_set(s.file)}

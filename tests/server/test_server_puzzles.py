@@ -1,0 +1,292 @@
+"""Puzzles on a real server: a position is shown without its answer (a single-dummy one with nothing but what its seat
+can know), an answer is judged on the server (a wrong one told what it gets, a right one given the line), a signed-in
+account's first attempt is rated against the puzzle and both ratings move, a later one and one in a streak are not,
+asking for the solution first is a miss, a guest is judged but nothing of it is kept, the next puzzle is near the
+player's rating, of the theme asked and not tried before, today's puzzle is the same all day, and every bad request
+is refused naming what is wrong, changing nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import httpx
+import pytest
+from serverkit import ROOMY, ThreadServer
+from sqlalchemy import func, select
+
+import loopback
+from clubsuite.puzzles.model import Puzzle, match_point
+from clubsuite.puzzles.sets import shipped
+from clubsuite.server.puzzles.library import Library
+from clubsuite.server.puzzles.positions import position_and_line
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import puzzle_attempts, puzzle_ratings, puzzle_skills
+
+PASSWORD = "correct horse battery"
+WHIST = shipped("whist")
+EXACT = next(p for p in WHIST if p.kind == "double_dummy")
+SINGLE = next(p for p in WHIST if p.kind == "single_dummy")
+HIDDEN = ("solution", "values", "line", "record", "worlds", "mistake_loss", "steps")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ThreadServer, Store]]:
+    """One server for the module (its puzzle worker started once); each test signs up accounts of its own."""
+    store = Store.in_directory(tmp_path_factory.mktemp("puzzles"))
+    with ThreadServer(store) as running:
+        yield running, store
+
+
+def browser(server: ThreadServer) -> httpx.Client:
+    """A client that keeps cookies, as a browser does."""
+    return loopback.client(base_url=server.base, timeout=120)
+
+
+def signed_up(server: ThreadServer, name: str) -> httpx.Client:
+    """A browser signed in to a new account, sending its CSRF token with every request."""
+    b = browser(server)
+    r = b.post("/account/signup", json={"name": name, "password": PASSWORD})
+    assert r.status_code == 201, r.text
+    b.headers["X-CSRF-Token"] = b.get("/account").json()["csrf"]
+    return b
+
+
+def ok(r: httpx.Response) -> Any:
+    assert r.status_code == 200, (r.status_code, r.text)
+    return r.json()
+
+
+def refused(r: httpx.Response, status: int, code: str) -> str:
+    assert r.status_code == status, (r.status_code, r.text)
+    assert r.json()["code"] == code, r.json()
+    return str(r.json()["message"])
+
+
+def wrong_action(p: Puzzle) -> str:
+    """The legal action that does worst (the first such in notation order)."""
+    return min(
+        sorted(a for a in p.values if a != p.solution), key=lambda a: p.values[a] * (-1 if p.measure == "fewest" else 1)
+    )
+
+
+def attempts(store: Store) -> int:
+    return int(store.read(select(func.count()).select_from(puzzle_attempts))[0][0])
+
+
+def test_a_puzzle_is_shown_without_its_answer_and_a_single_dummy_one_only_as_its_seat_sees_it(
+    site: tuple[ThreadServer, Store],
+) -> None:
+    server, _ = site
+    b = browser(server)
+    for p in (EXACT, SINGLE):
+        shown = ok(b.get(f"/puzzles/whist/{p.id}"))
+        assert not set(shown) & set(HIDDEN), sorted(shown)
+        assert sorted(shown["legal"]) == sorted(p.values)  # every legal action, and no value of any
+        match = match_point(p)
+        engine_view = match.view(p.seat).to_dict()
+        engine_view.pop("legal", None)
+        assert {k: v for k, v in shown["view"].items() if k != "shown"} == engine_view  # the seat's own view
+        assert shown["seat"] == p.seat and shown["kind"] == p.kind and shown["goal"] == p.goal
+        if p.exact:
+            assert shown["hands"] == [match.view(s).to_dict()["hand"] for s in range(match.n_seats)]
+        else:
+            assert shown["hands"] is None  # the leak rule: nothing of another hand until it is solved
+            others = {c for s in range(match.n_seats) if s != p.seat for c in match.view(s).to_dict()["hand"].split()}
+            seen = set(str(shown).replace("'", " ").replace(",", " ").split())
+            assert not others & seen - set(str(engine_view).replace("'", " ").replace(",", " ").split())
+
+
+def test_a_wrong_answer_is_told_what_it_gets_a_right_one_is_given_the_line_and_a_guest_keeps_nothing(
+    site: tuple[ThreadServer, Store],
+) -> None:
+    server, store = site
+    before = attempts(store)
+    b = browser(server)
+    wrong = wrong_action(EXACT)
+    answered = ok(b.post(f"/puzzles/whist/{EXACT.id}/attempt", json={"action": wrong}))
+    assert answered["right"] is False and answered["value"] == EXACT.values[wrong] and answered["goal"] == EXACT.goal
+    assert "line" not in answered and answered["attempt"] is None  # a guest: judged, not rated
+    right = ok(b.post(f"/puzzles/whist/{EXACT.id}/attempt", json={"action": EXACT.solution}))
+    assert right["right"] is True and right["line"]["solution"] == EXACT.solution
+    assert [s["action"] for s in right["line"]["steps"]] == list(EXACT.line)
+    missed = ok(b.post(f"/puzzles/whist/{SINGLE.id}/attempt", json={"action": wrong_action(SINGLE)}))
+    assert missed["best"] == SINGLE.values[SINGLE.solution] and missed["value"] < missed["best"]
+    assert attempts(store) == before
+
+
+def test_an_accounts_first_attempt_is_rated_and_moves_both_ratings_and_a_later_one_is_not(
+    site: tuple[ThreadServer, Store],
+) -> None:
+    server, store = site
+    b = signed_up(server, "Rated Ann")
+    first = ok(b.post(f"/puzzles/whist/{EXACT.id}/attempt", json={"action": wrong_action(EXACT), "mode": "rated"}))
+    rated = first["attempt"]
+    assert rated["rated"] is True and rated["mode"] == "rated"
+    assert rated["rating"]["after"] < rated["rating"]["before"] == 1500  # a miss costs the player
+    assert rated["puzzle_rating"]["after"] > rated["puzzle_rating"]["before"] == EXACT.rating  # and the puzzle gains
+    again = ok(b.post(f"/puzzles/whist/{EXACT.id}/attempt", json={"action": EXACT.solution}))
+    assert again["right"] is True and again["attempt"]["rated"] is False and again["attempt"]["mode"] == "again"
+    assert again["attempt"]["rating"]["before"] == again["attempt"]["rating"]["after"] == rated["rating"]["after"]
+    standing = ok(b.get("/puzzles/whist"))["standing"]
+    assert standing["rating"] == rated["rating"]["after"] and standing["attempts"] == 1
+    shown = ok(b.get(f"/puzzles/whist/{EXACT.id}"))
+    assert shown["tried"] is True and shown["rating"] == rated["puzzle_rating"]["after"]
+    history = ok(b.get("/puzzles/history"))
+    assert [(h["puzzle"], h["solved"], h["mode"]) for h in history] == [
+        (EXACT.id, True, "again"),
+        (EXACT.id, False, "rated"),
+    ]
+    skill = store.read(select(puzzle_skills).where(puzzle_skills.c.puzzle == EXACT.id))[0]
+    assert (skill.attempts, skill.solved) == (1, 0)
+    solved = ok(b.post(f"/puzzles/whist/{SINGLE.id}/attempt", json={"action": SINGLE.solution}))["attempt"]
+    assert (
+        solved["rated"] is True and solved["rating"]["after"] > solved["rating"]["before"] == rated["rating"]["after"]
+    )
+
+
+def test_asking_for_the_solution_before_any_answer_is_a_rated_miss_and_asking_again_costs_nothing(
+    site: tuple[ThreadServer, Store],
+) -> None:
+    server, _ = site
+    b = signed_up(server, "Curious Bo")
+    p = WHIST[5]
+    given = ok(b.post(f"/puzzles/whist/{p.id}/solution", json={}))
+    assert given["line"]["solution"] == p.solution
+    assert given["attempt"]["rated"] is True and given["attempt"]["rating"]["after"] < 1500
+    again = ok(b.post(f"/puzzles/whist/{p.id}/solution", json={}))
+    assert again["attempt"] is None
+    assert ok(b.get("/puzzles/whist"))["standing"]["attempts"] == 1
+
+
+def test_a_streak_counts_puzzles_solved_in_a_row_unrated_and_a_miss_ends_it(site: tuple[ThreadServer, Store]) -> None:
+    server, _ = site
+    b = signed_up(server, "Streaky Cy")
+    streak = []
+    for _ in range(2):
+        shown = ok(b.get("/puzzles/whist/next?streak=0"))
+        p = next(x for x in WHIST if x.id == shown["id"])
+        done = ok(b.post(f"/puzzles/whist/{p.id}/attempt", json={"action": p.solution, "mode": "streak"}))["attempt"]
+        assert done["rated"] is False and done["mode"] == "streak"
+        streak.append(done["streak"])
+    assert streak == [1, 2]
+    shown = ok(b.get("/puzzles/whist/next?streak=0"))
+    p = next(x for x in WHIST if x.id == shown["id"])
+    assert p.rating >= 1000  # a streak's third puzzle is sought near 1100: harder than its first
+    missed = ok(b.post(f"/puzzles/whist/{p.id}/attempt", json={"action": wrong_action(p), "mode": "streak"}))
+    assert (missed["attempt"]["streak"], missed["attempt"]["best_streak"]) == (0, 2)
+    standing = ok(b.get("/puzzles/whist"))["standing"]
+    assert (standing["attempts"], standing["rating"], standing["best_streak"]) == (0, 1500, 2)
+
+
+def test_the_next_puzzle_is_near_the_rating_asked_of_the_theme_and_kind_asked_and_not_one_seen(
+    server: ThreadServer,
+) -> None:
+    b = browser(server)  # a server of its own: no attempt has moved a puzzle's first rating
+    for difficulty, target in (("normal", 1500), ("hardest", 2100), ("easiest", 900)):
+        shown = ok(b.get(f"/puzzles/whist/next?difficulty={difficulty}"))
+        nearest = min(abs(p.rating - target) for p in WHIST)
+        assert abs(shown["rating"] - target) == nearest, (difficulty, shown["rating"])
+    seen: list[str] = []
+    for _ in range(3):
+        shown = ok(
+            b.get("/puzzles/whist/next", params={"seen": ",".join(seen), "theme": "ruff", "kind": "double_dummy"})
+        )
+        p = next(x for x in WHIST if x.id == shown["id"])
+        assert p.id not in seen and "ruff" in p.themes and p.kind == "double_dummy"
+        seen.append(p.id)
+
+
+def test_bad_puzzle_requests_are_refused_naming_what_is_wrong_and_change_nothing(
+    site: tuple[ThreadServer, Store],
+) -> None:
+    server, store = site
+    b = signed_up(server, "Careless Di")
+    before = attempts(store)
+    assert "whist" in refused(b.get("/puzzles/bridge/next"), 404, "no_puzzles")
+    refused(b.get("/puzzles/whist/abcdef123456"), 404, "no_puzzle")
+    refused(b.get("/puzzles/whist/NOT-AN-ID"), 422, "bad_request")
+    assert "theme" in refused(b.get("/puzzles/whist/next?theme=squeeze"), 400, "bad_request")
+    refused(b.get("/puzzles/whist/next?difficulty=impossible"), 422, "bad_request")
+    refused(b.get("/puzzles/whist/next?seen=" + "a," * 2000), 422, "bad_request")
+    attempt = f"/puzzles/whist/{EXACT.id}/attempt"
+    assert "'ZZ'" in refused(b.post(attempt, json={"action": "ZZ"}), 400, "illegal")
+    refused(b.post(attempt, json={"action": "x" * 201}), 422, "bad_request")
+    refused(b.post(attempt, json={"action": EXACT.solution, "rated": True}), 422, "bad_request")
+    refused(b.post(attempt, json={"action": EXACT.solution, "mode": "practice"}), 422, "bad_request")
+    refused(b.post(attempt, content=b"[1, 2"), 400, "bad_json")
+    no_token = browser(server)
+    no_token.cookies = b.cookies
+    refused(no_token.post(attempt, json={"action": EXACT.solution}), 403, "bad_csrf")
+    refused(browser(server).get("/puzzles/history"), 401, "signed_out")
+    assert attempts(store) == before
+
+
+def test_todays_puzzle_is_the_same_all_day_and_the_pools_take_turns_day_by_day(
+    site: tuple[ThreadServer, Store],
+) -> None:
+    def library() -> Library:
+        return Library(lambda work, text, key: asyncio.sleep(0, (200, b"{}", False)))  # no position worked out
+
+    async def dailies() -> list[Puzzle]:
+        one = library()
+        days = [datetime.date(2026, 12, 1) + datetime.timedelta(days=k) for k in range(len(one.shelves))]
+        return [await one.daily(day) for day in days] + [await library().daily(days[0])]
+
+    chosen = asyncio.run(dailies())
+    assert chosen[0] is not chosen[-1] and chosen[0].id == chosen[-1].id  # read afresh, the same puzzle
+    assert len({p.variant for p in chosen}) == 6 and len({p.game for p in chosen}) == 4  # every pool in turn
+    assert all(1300 <= p.rating <= 1900 for p in chosen)
+    server, _ = site
+    today = ok(browser(server).get("/daily-puzzle"))
+    assert today["date"] == datetime.datetime.now(datetime.UTC).date().isoformat()
+    ok(browser(server).get(f"/puzzles/{today['pool']}/{today['id']}"))
+
+
+def test_every_puzzles_legal_actions_are_those_its_values_judge() -> None:
+    for game in ("whist", "free", "partnership", "northstar"):
+        for p in shipped(game)[:4]:
+            parts = position_and_line(p)
+            assert sorted(parts["position"]["legal"]) == sorted(p.values), p.id
+            assert parts["line"]["solution"] == p.solution and len(parts["line"]["steps"]) == (
+                len(p.line) if p.exact else 0
+            )
+
+
+def test_puzzles_are_bounded_by_a_rate_per_address(tmp_path: Path) -> None:
+    with ThreadServer(Store.in_directory(tmp_path), replace(ROOMY, puzzle_rate="3/minute")) as server:
+        b = browser(server)
+        for _ in range(3):
+            refused(b.get("/puzzles/whist/abcdef123456"), 404, "no_puzzle")
+        r = b.get("/puzzles/whist/abcdef123456")
+        assert "puzzles" in refused(r, 429, "rate_limited") and int(r.headers["retry-after"]) >= 1
+        ok(b.get("/puzzles"))  # the list of pools is not a puzzle shown
+
+
+def test_deleting_an_account_deletes_its_puzzle_ratings_and_attempts(site: tuple[ThreadServer, Store]) -> None:
+    server, store = site
+    b = signed_up(server, "Leaving Ed")
+    ok(b.post(f"/puzzles/whist/{SINGLE.id}/attempt", json={"action": SINGLE.solution}))
+    user = b.get("/account").json()["id"]
+    assert store.read(select(puzzle_ratings).where(puzzle_ratings.c.user_id == user))
+    assert b.post("/account/delete", json={"password": PASSWORD}).status_code == 200
+    assert not store.read(select(puzzle_ratings).where(puzzle_ratings.c.user_id == user))
+    assert not store.read(select(puzzle_attempts).where(puzzle_attempts.c.user_id == user))
+
+
+@pytest.mark.backends("postgresql")
+def test_two_first_attempts_at_once_are_rated_one_after_the_other(server: ThreadServer, store: Store) -> None:
+    b = signed_up(server, "Two Tabs")
+    pair = [WHIST[1], WHIST[2]]
+    for p in pair:  # worked out first, so that the two answers meet at the database
+        ok(b.get(f"/puzzles/whist/{p.id}"))
+    with ThreadPoolExecutor(2) as pool:
+        done = list(pool.map(lambda p: ok(b.post(f"/puzzles/whist/{p.id}/attempt", json={"action": p.solution})), pair))
+    moves = sorted((d["attempt"]["rating"]["before"], d["attempt"]["rating"]["after"]) for d in done)
+    assert moves[0][0] == 1500 and moves[1][0] == moves[0][1]  # the second was rated from the first's result
+    assert ok(b.get("/puzzles/whist"))["standing"]["attempts"] == 2
