@@ -324,13 +324,22 @@ function draw() {
   const board = h("div", {class: "board"},
     h("section", {class: "puzzle-goal", "aria-label": t("the puzzle")},
       h("p", {class: "goal", id: "goal"}, goalWords(p)),
-      last ? h("p", {class: `verdict ${last.right ? "right" : "wrong"}`, id: "verdict"}, said(last.words)) : null),
+      last ? h("p", {class: `verdict ${last.right ? "right" : "wrong"}`, id: "verdict"}, said(last.words)) : null,
+      puzzleButtons()),
     felt({game, view, seats: p.seats.map((_, s) => seatInfo(s)), me: p.seat, name, clock: null,
       middle: trickArea({game, view, me: p.seat, name}), cardsOf}),
     h("section", {class: "my-area", "aria-label": t("your cards")}, handRow(view, open), controls(open)));
   const side = h("aside", {class: "side puzzle-panel"}, panel());
   fill(app, header, h("main", {class: "table-page puzzle-page", dataset: {puzzle: p.id, kind: p.kind}}, board, side));
   for (const hand of app.querySelectorAll(".my-area .hand")) fan(hand);
+}
+
+/** What the player may do besides answering: see the solution (before it is shown), go on to the next puzzle. */
+function puzzleButtons() {
+  return h("div", {class: "puzzle-buttons"},
+    state.line ? null : h("button", {type: "button", dataset: {action: "solution"}, disabled: state.pending, onclick: giveUp}, t("See the solution")),
+    state.line || state.answers.length ? h("button", {type: "button", class: "primary", dataset: {action: "next"}, disabled: state.pending, onclick: next},
+      state.mode === "streak" && state.streakOver ? t("Start a new streak") : t("Next puzzle")) : null);
 }
 
 function ratingLine() {
@@ -367,10 +376,6 @@ function panel() {
     state.error ? h("p", {class: "error", role: "alert"}, state.error) : null,
     ratingLine(),
     last && !last.right && !state.line ? h("p", {class: "muted"}, t("Try again, or see the solution.")) : null,
-    h("div", {class: "puzzle-buttons"},
-      state.line ? null : h("button", {type: "button", dataset: {action: "solution"}, disabled: state.pending, onclick: giveUp}, t("See the solution")),
-      state.line || state.answers.length ? h("button", {type: "button", class: "primary", dataset: {action: "next"}, disabled: state.pending, onclick: next},
-        state.mode === "streak" && state.streakOver ? t("Start a new streak") : t("Next puzzle")) : null),
     lineBox,
     themes.length ? h("p", {class: "themes"}, t("Themes: {themes}", {themes: themes.join(", ")})) : null,
     options(),

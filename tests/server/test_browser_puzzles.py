@@ -1,0 +1,137 @@
+"""Puzzles in a real Chromium: a signed-in player solves a puzzle of every game, in English on a laptop and in German
+on a phone: a wrong answer is refused with what it gets and the rating moves, the right one is accepted and its line
+stepped through; the page is never sent the answer before it is given; a single-dummy puzzle shows no other hand; a
+guest plays unrated; the pages have no serious accessibility violation."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import keep_errors
+from serverkit import ThreadServer
+from test_browser_access import assert_accessible
+
+from clubsuite.puzzles.model import Puzzle
+from clubsuite.puzzles.sets import shipped
+from clubsuite.server.store.database import Store
+
+DESKTOP = {"width": 1280, "height": 800}
+PHONE = {"width": 390, "height": 844}
+POOLS = {"whist": "whist", "free": "free", "partnership": "partnership", "northstar": "northstar-4p"}
+"""Every game, by the pool its puzzles are played in (North Star's CLUBS at four players)."""
+PASSWORD = "correct horse battery"
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        yield running
+
+
+def exact_puzzle(game: str) -> Puzzle:
+    """The game's first puzzle with every hand shown (at four players for North Star's CLUBS)."""
+    return next(p for p in shipped(game) if p.exact and (game != "northstar" or p.variant == "northstar"))
+
+
+def worst(p: Puzzle) -> str:
+    """The legal action that does worst."""
+    sign = -1 if p.measure == "fewest" else 1
+    return min(sorted(a for a in p.values if a != p.solution), key=lambda a: sign * p.values[a])
+
+
+def new_page(browser: Any, viewport: dict[str, int], lang: str) -> Any:
+    """A page in a context of its own, in ``lang``, keeping every answer of the puzzle routes it is sent."""
+    ctx = browser.new_context(viewport=viewport)
+    ctx.add_init_script(f"localStorage.setItem('clubs.lang', {json.dumps(json.dumps(lang))});")
+    page = keep_errors(ctx.new_page())
+    page.sent = []
+
+    def keep(response: Any) -> None:
+        if "/puzzles/" in response.url and response.request.method in ("GET", "POST"):
+            try:
+                page.sent.append((response.request.method, response.url, response.json()))
+            except Exception:  # noqa: BLE001 - a page or a script, not JSON
+                pass
+
+    page.on("response", keep)
+    return page
+
+
+def click_action(page: Any, action: str) -> None:
+    """Choose ``action`` as a player does: its button, or its card in the hand."""
+    button = page.locator(f'.my-area .controls button[data-action="{action}"]')
+    if button.count():
+        button.click()
+    else:
+        page.locator(f'.my-area .hand button.card[data-card="{action}"]').click()
+
+
+def numbers(text: str) -> list[int]:
+    return [int(n) for n in re.findall(r"\d+", text)]
+
+
+@pytest.mark.parametrize(("lang", "viewport"), [("en", DESKTOP), ("de", PHONE)], ids=["en-1280", "de-390"])
+def test_a_signed_in_player_solves_a_puzzle_of_every_game_a_wrong_answer_told_what_it_gets_and_rated(
+    web: ThreadServer, browser: Any, lang: str, viewport: dict[str, int]
+) -> None:
+    page = new_page(browser, viewport, lang)
+    page.goto(web.base + "/puzzle")
+    answer = page.request.post(web.base + "/account/signup", data={"name": f"Solver {lang}", "password": PASSWORD})
+    assert answer.status == 201, answer.text()
+    page.goto(web.base + "/puzzle")
+    page.locator(".puzzle-pools li").first.wait_for()
+    assert page.locator(".puzzle-pools li").count() == 6 and page.locator("#guest-note").count() == 0
+    for game, pool in POOLS.items():
+        p = exact_puzzle(game)
+        page.goto(f"{web.base}/puzzle/{pool}?id={p.id}")
+        page.locator("#goal").wait_for()
+        assert str(p.goal) in page.locator("#goal").inner_text()
+        shown = [body for method, url, body in page.sent if method == "GET" and url.endswith(f"/{pool}/{p.id}")]
+        assert shown and all(not {"solution", "values", "line", "record"} & set(b) for b in shown)
+        others = page.locator(".felt .spot .card-row .card")
+        assert others.count() > 0  # every hand is shown in an exact puzzle
+        wrong = worst(p)
+        click_action(page, wrong)
+        verdict = page.locator("#verdict.wrong")
+        verdict.wait_for()
+        said = numbers(verdict.inner_text())
+        assert int(p.values[wrong]) in said and p.goal in said, (game, verdict.inner_text())
+        moved = numbers(page.locator("#rating").inner_text())
+        assert moved[0] == 1500 and moved[1] < 1500, (game, moved)  # a newcomer's miss, rated: the rating went down
+        click_action(page, p.solution)
+        page.locator("#verdict.right").wait_for()
+        assert numbers(page.locator("#rating").inner_text()) == moved  # the second answer is not rated again
+        page.locator(".line").wait_for()
+        page.locator('[data-action="forward"]').click()
+        page.locator(".line .step-words li").first.wait_for()
+        assert page.locator(".puzzle-panel .themes").count() == (1 if p.themes else 0)
+    history = page.request.get(web.base + "/puzzles/history").json()
+    assert len(history) == 2 * len(POOLS) and sum(1 for h in history if h["rated"]) == len(POOLS)
+    assert page.errors == []
+
+
+def test_a_guest_plays_unrated_and_a_single_dummy_puzzle_shows_no_other_hand(web: ThreadServer, browser: Any) -> None:
+    page = new_page(browser, PHONE, "fr")
+    p = next(x for x in shipped("whist") if x.kind == "single_dummy")
+    page.goto(f"{web.base}/puzzle/whist?id={p.id}")
+    page.locator("#goal").wait_for()
+    assert page.locator(".felt .spot .card-row .card").count() == 0  # the others' cards are not shown
+    assert page.locator(".felt .spot .backs").count() == 2
+    assert_accessible(page, "a single-dummy puzzle on a phone, in French")
+    click_action(page, p.solution)
+    page.locator("#verdict.right").wait_for()
+    assert "%" in page.locator(".line").inner_text()  # how the worlds it was measured on came out
+    assert page.locator("#rating").inner_text() != "" and "→" not in page.locator("#rating").inner_text()
+    assert_accessible(page, "a solved puzzle on a phone, in French")
+    page.locator('[data-action="next"]').click()
+    page.wait_for_function(f"() => document.querySelector('.puzzle-page') && document.querySelector('.puzzle-page').dataset.puzzle !== '{p.id}'")
+    assert p.id in page.evaluate("() => localStorage.getItem('clubs.puzzlesSeen')")
+    page.goto(web.base + "/puzzle")
+    page.locator("#guest-note").wait_for()
+    assert_accessible(page, "the list of puzzles on a phone, in French")
+    assert page.errors == []
