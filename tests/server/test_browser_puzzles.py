@@ -5,16 +5,19 @@ guest plays unrated; the pages have no serious accessibility violation."""
 
 from __future__ import annotations
 
+import contextlib
 import json
+import random
 import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import keep_errors
-from serverkit import ThreadServer
+from browserkit import keep_errors, seeded_table
+from serverkit import Client, ThreadServer
 from test_browser_access import assert_accessible
+from test_server_play import play_out
 
 from clubsuite.puzzles.model import Puzzle
 from clubsuite.puzzles.sets import shipped
@@ -25,6 +28,7 @@ PHONE = {"width": 390, "height": 844}
 POOLS = {"whist": "whist", "free": "free", "partnership": "partnership", "northstar": "northstar-4p"}
 """Every game, by the pool its puzzles are played in (North Star's CLUBS at four players)."""
 PASSWORD = "correct horse battery"
+BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
 
 
 @pytest.fixture
@@ -53,10 +57,8 @@ def new_page(browser: Any, viewport: dict[str, int], lang: str) -> Any:
 
     def keep(response: Any) -> None:
         if "/puzzles/" in response.url and response.request.method in ("GET", "POST"):
-            try:
+            with contextlib.suppress(Exception):  # a page or a script, not JSON
                 page.sent.append((response.request.method, response.url, response.json()))
-            except Exception:  # noqa: BLE001 - a page or a script, not JSON
-                pass
 
     page.on("response", keep)
     return page
@@ -129,9 +131,45 @@ def test_a_guest_plays_unrated_and_a_single_dummy_puzzle_shows_no_other_hand(web
     assert page.locator("#rating").inner_text() != "" and "→" not in page.locator("#rating").inner_text()
     assert_accessible(page, "a solved puzzle on a phone, in French")
     page.locator('[data-action="next"]').click()
-    page.wait_for_function(f"() => document.querySelector('.puzzle-page') && document.querySelector('.puzzle-page').dataset.puzzle !== '{p.id}'")
+    page.wait_for_function(
+        "(id) => { const el = document.querySelector('.puzzle-page'); return !!el && el.dataset.puzzle != id; }",
+        arg=p.id,
+    )
     assert p.id in page.evaluate("() => localStorage.getItem('clubs.puzzlesSeen')")
     page.goto(web.base + "/puzzle")
     page.locator("#guest-note").wait_for()
     assert_accessible(page, "the list of puzzles on a phone, in French")
+    assert page.errors == []
+
+
+@pytest.mark.long
+def test_after_a_match_its_review_makes_puzzles_of_the_players_mistakes_which_they_then_play(
+    web: ThreadServer, browser: Any
+) -> None:
+    page = new_page(browser, DESKTOP, "en")
+    page.goto(web.base + "/puzzle")
+    signed = page.request.post(web.base + "/account/signup", data={"name": "Ann", "password": PASSWORD})
+    assert signed.status == 201, signed.text()
+    csrf = page.request.get(web.base + "/account").json()["csrf"]
+    table = seeded_table(web, "whist(target=1)", [{"kind": "person"}, *BOTS], 5)  # Ann misses a clear best play
+    joined = page.request.post(f"{web.base}/tables/{table}/join", data={}, headers={"x-csrf-token": csrf})
+    client = Client(web.base, table, joined.json()["token"])
+    try:
+        play_out({0: client}, random.Random(4))
+    finally:
+        client.close()
+    page.goto(f"{web.base}/review?table={table}&match=0&seat=0")
+    page.locator("#make-puzzles").click()
+    links = page.locator("#own-puzzles li a")
+    links.first.wait_for()
+    assert page.locator("#make-puzzles").count() == 0
+    links.first.click()
+    page.locator("#goal").wait_for()
+    assert "not rated" in page.locator("#rating").inner_text()
+    page.goto(web.base + "/puzzle")
+    page.locator(".own-puzzles li").first.wait_for()
+    page.locator('.own-puzzles input[type="checkbox"]').first.check()  # shared
+    page.reload()
+    page.locator(".own-puzzles li").first.wait_for()
+    assert page.locator('.own-puzzles input[type="checkbox"]').first.is_checked()
     assert page.errors == []

@@ -121,4 +121,7 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
         "GET /puzzles/{pool}/{puzzle_id}",
         "POST /puzzles/{pool}/{puzzle_id}/attempt",
         "POST /puzzles/{pool}/{puzzle_id}/solution",
+        "GET /puzzles/mine",
+        "POST /puzzles/mine/{puzzle_id}/share",
+        "POST /tables/{table_id}/puzzles",
     }

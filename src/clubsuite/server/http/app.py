@@ -43,6 +43,7 @@ from clubsuite.server.limits import ServerLimits
 from clubsuite.server.people.accounts import AccountRefused, Accounts
 from clubsuite.server.people.passkeys import Passkeys
 from clubsuite.server.puzzles.library import Library
+from clubsuite.server.puzzles.own import OwnPuzzles
 from clubsuite.server.puzzles.progress import Progress
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.ownership import Ownership
@@ -139,7 +140,16 @@ def create_app(
     app.include_router(player_routes.router(hub, accounts))
     app.include_router(matchmaking_routes.router(matchmaker, accounts))
     app.include_router(clubnight_routes.router(clubnight.ClubNights(hub), accounts))
-    app.include_router(puzzle_routes.router(Library(replayer.puzzle), Progress(store, hub.db), accounts))
+    app.include_router(
+        puzzle_routes.router(
+            Library(replayer.puzzle),
+            Progress(store, hub.db),
+            OwnPuzzles(store, hub.db),
+            accounts,
+            lobby_of_tables.stored_record,
+            replayer,
+        )
+    )
     pages.mount(app)
     app.include_router(pages.router(lobby_of_tables.stored_record, replayer, lobby_of_tables.account_of))
     app.include_router(rules_pages.router())

@@ -61,6 +61,7 @@ _KINDS = [
     ("POST", re.compile(r"^/replays$"), "replay"),
     ("GET", re.compile(r"^/tables/[^/]+/replay$"), "replay"),
     ("GET", re.compile(r"^/tables/[^/]+/review$"), "replay"),  # a review costs more than a replay
+    ("POST", re.compile(r"^/tables/[^/]+/puzzles$"), "replay"),  # a player's own puzzles cost what a review does
     ("POST", re.compile(r"^/rated/queue$"), "create"),  # the queue makes the table its players are seated at
     ("POST", re.compile(r"^/clubnights$"), "create"),
     ("POST", re.compile(r"^/clubnights/[^/]+/rounds$"), "create"),

@@ -5,14 +5,19 @@ The page is shown a puzzle's position only (:mod:`clubsuite.server.puzzles.posit
 legal actions, and every hand for an exact puzzle. An answer is judged here, against the solution the server keeps;
 a wrong one is told what it gets (its value only), a right one (or the solution, once asked for) is given the line.
 A guest plays unrated and nothing of it is kept; a signed-in account's attempts are rated and kept
-(:mod:`clubsuite.server.puzzles.progress`), a change carrying the session's CSRF token. Every route is counted in the
-address's puzzle rate (``--puzzle-rate``) besides its request rate; a position is worked out in a worker process.
+(:mod:`clubsuite.server.puzzles.progress`), a change carrying the session's CSRF token. After a finished match, its
+player may have the decisions they missed made into puzzles of their own (``POST /tables/{id}/puzzles``,
+:mod:`clubsuite.server.puzzles.own`), played on the same pages, unrated, private unless shared. Every route is
+counted in the address's puzzle rate (``--puzzle-rate``) besides its request rate; a position is worked out in a
+worker process.
 """
 
 from __future__ import annotations
 
 import datetime
+import json
 from collections import Counter
+from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
@@ -24,13 +29,14 @@ from clubsuite.puzzles.model import KINDS, Puzzle
 from clubsuite.puzzles.themes import theme_names
 from clubsuite.safetext import quoted
 from clubsuite.server.http.account_routes import signed_in
+from clubsuite.server.http.guard import client_address
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
-from clubsuite.server.people.ratings import pool as rating_pool
 from clubsuite.server.people.ratings import shown
 from clubsuite.server.puzzles.library import Library, PuzzleRefused
+from clubsuite.server.puzzles.own import OwnPuzzles, own_puzzles_answer, pool_of
 from clubsuite.server.puzzles.progress import NEWCOMER, Progress
 from clubsuite.server.table.naming import name_words
-from clubsuite.server.table.replaying import ReplayRefused
+from clubsuite.server.table.replaying import Replayer, ReplayRefused
 
 PoolName = Annotated[str, Path(max_length=40, pattern=r"^[a-z0-9-]+$")]
 PuzzleId = Annotated[str, Path(max_length=40, pattern=r"^[0-9a-f]+$")]
@@ -53,25 +59,57 @@ class AttemptIn(_Strict):
     mode: Literal["rated", "streak"] = Field("rated", description="rated (the first attempt), or part of a streak")
 
 
+class MakeIn(_Strict):
+    """Asking for puzzles of one's own missed decisions in a finished match."""
+
+    seat: int = Field(..., ge=0, le=11, description="the seat the account played")
+    match: int = Field(..., ge=0, le=1_000_000, description="the match's number at its table")
+    invite: str | None = Field(None, max_length=64, description="a private table's invite code")
+
+
+class ShareIn(_Strict):
+    """Sharing an own puzzle (anyone with its link may play it), or making it private again."""
+
+    shared: bool
+
+
 class SolutionIn(_Strict):
     """Asking for a puzzle's solution (a miss, where the puzzle was not attempted)."""
 
     mode: Literal["rated", "streak"] = Field("rated", description="as the puzzle was played")
 
 
-def router(library: Library, progress: Progress, accounts: Accounts) -> APIRouter:
-    """Add the puzzle routes (see the module docstring)."""
+def router(
+    library: Library,
+    progress: Progress,
+    own: OwnPuzzles,
+    accounts: Accounts,
+    record_of: Callable[[str, int | None, str | None], Awaitable[str]],
+    replayer: Replayer,
+) -> APIRouter:
+    """Add the puzzle routes (see the module docstring); ``record_of(table, match, invite)`` gives a finished
+    match's stored record, ``replayer`` the review workers own puzzles are made in."""
     routes = APIRouter()
 
     async def who(request: Request, changes: bool) -> User | None:
         found = await signed_in(accounts, request, changes)
         return found[1] if found is not None else None
 
-    async def shown_puzzle(puzzle: Puzzle, user: User | None) -> dict[str, Any]:
+    async def find(pool: str, puzzle_id: str, user: User | None) -> tuple[Puzzle, bool]:
+        """A puzzle of ``pool`` the asker may play: a shipped one, or an own one (theirs, or shared): (it, own)."""
+        try:
+            return await library.puzzle(pool, puzzle_id), False
+        except PuzzleRefused:
+            mine = await own.puzzle(puzzle_id, user.id if user is not None else None)
+            if mine is None or pool_of(mine) != pool:
+                raise
+            return mine, True
+
+    async def shown_puzzle(puzzle: Puzzle, user: User | None, mine: bool = False) -> dict[str, Any]:
         parts = await _parts(library, puzzle)
         skill = await progress.skill(puzzle)
         tried = user is not None and await progress.attempted(user.id, puzzle)
-        return {**parts["position"], "pool": _pool_of(puzzle), "rating": shown(skill)[0], "tried": tried}
+        return {**parts["position"], "pool": pool_of(puzzle), "rating": shown(skill)[0], "tried": tried, "own": mine}
 
     @routes.get("/puzzles")
     async def pools(request: Request) -> dict[str, Any]:
@@ -102,7 +140,7 @@ def router(library: Library, progress: Progress, accounts: Accounts) -> APIRoute
             puzzle = await library.daily(today)
         except PuzzleRefused as exc:
             raise _http(exc) from None
-        return {"date": today.isoformat(), "pool": _pool_of(puzzle), "id": puzzle.id, "game": puzzle.game}
+        return {"date": today.isoformat(), "pool": pool_of(puzzle), "id": puzzle.id, "game": puzzle.game}
 
     @routes.get("/puzzles/history")
     async def history(
@@ -115,6 +153,57 @@ def router(library: Library, progress: Progress, accounts: Accounts) -> APIRoute
         if user is None:
             raise AccountRefused(401, "signed_out", "sign in to keep a history of your puzzles")
         return await progress.history(user.id, before, limit)
+
+    @routes.get("/puzzles/mine")
+    async def my_puzzles(request: Request) -> list[dict[str, Any]]:
+        """The signed-in account's own puzzles (made from its missed decisions), newest first."""
+        user = await who(request, False)
+        if user is None:
+            raise AccountRefused(401, "signed_out", "sign in to have puzzles of your own")
+        return await own.mine(user.id)
+
+    @routes.post("/puzzles/mine/{puzzle_id}/share")
+    async def share(puzzle_id: PuzzleId, body: ShareIn, request: Request) -> dict[str, Any]:
+        """Share one of the account's own puzzles (anyone with its link may play it; the match it comes from stays
+        private), or make it private again."""
+        user = await who(request, True)
+        if user is None:
+            raise AccountRefused(401, "signed_out", "sign in to have puzzles of your own")
+        if not await own.share(user.id, puzzle_id, body.shared):
+            raise HTTPException(404, {"code": "no_puzzle", "message": "you have no puzzle of that id"})
+        return {"id": puzzle_id, "shared": body.shared}
+
+    @routes.post("/tables/{table_id}/puzzles")
+    async def make_mine(
+        table_id: Annotated[str, Path(max_length=64)], body: MakeIn, request: Request
+    ) -> dict[str, Any]:
+        """Make puzzles of the decisions the signed-in account missed at its seat of a finished match (the seat it
+        played; a private table's needs its invite code): looked at once in a review worker, counted in the review
+        budgets of the address and the account, and kept; asked again, the puzzles already made (``made``: false).
+        They are the account's own, unrated, private unless shared."""
+        user = await who(request, True)
+        if user is None:
+            raise AccountRefused(401, "signed_out", "sign in to make puzzles of your games")
+        if await own.player_of(table_id, body.match, body.seat) != user.id:
+            raise HTTPException(
+                403,
+                {"code": "not_yours", "message": "puzzles are made only of the seat you played in a finished match"},
+            )
+        kept = await own.made(user.id, table_id, body.match, body.seat)
+        if kept is not None:
+            return {"made": False, "puzzles": kept}
+        raw = await record_of(table_id, body.match, body.invite)
+        try:
+            status, answer, _ = await replayer.budgeted(
+                own_puzzles_answer, client_address(request.scope), user.id, raw, body.seat
+            )
+        except ReplayRefused as exc:
+            wait = {"retry-after": str(exc.retry_after)} if exc.retry_after is not None else None
+            raise HTTPException(exc.status, {"code": exc.code, "message": str(exc)}, wait) from None
+        if status != 200:
+            raise HTTPException(status, json.loads(answer))
+        await own.keep(user.id, table_id, body.match, body.seat, json.loads(answer)["puzzles"])
+        return {"made": True, "puzzles": await own.made(user.id, table_id, body.match, body.seat) or []}
 
     @routes.get("/puzzles/{pool}")
     async def pool_page(pool: PoolName, request: Request) -> dict[str, Any]:
@@ -182,30 +271,31 @@ def router(library: Library, progress: Progress, accounts: Accounts) -> APIRoute
             raise HTTPException(404, {"code": "all_solved", "message": "every puzzle asked for is solved"})
         return await shown_or_busy(chosen, user)
 
-    async def shown_or_busy(puzzle: Puzzle, user: User | None) -> dict[str, Any]:
+    async def shown_or_busy(puzzle: Puzzle, user: User | None, mine: bool = False) -> dict[str, Any]:
         try:
-            return await shown_puzzle(puzzle, user)
+            return await shown_puzzle(puzzle, user, mine)
         except PuzzleRefused as exc:
             raise _http(exc) from None
 
     @routes.get("/puzzles/{pool}/{puzzle_id}")
     async def one(pool: PoolName, puzzle_id: PuzzleId, request: Request) -> dict[str, Any]:
-        """The puzzle ``puzzle_id`` of ``pool`` (a link to it, today's puzzle, one from the history)."""
+        """The puzzle ``puzzle_id`` of ``pool`` (a link to it, today's puzzle, one from the history, an own one)."""
+        user = await who(request, False)
         try:
-            puzzle = await library.puzzle(pool, puzzle_id)
+            puzzle, mine = await find(pool, puzzle_id, user)
         except PuzzleRefused as exc:
             raise _http(exc) from None
-        return await shown_or_busy(puzzle, await who(request, False))
+        return await shown_or_busy(puzzle, user, mine)
 
     @routes.post("/puzzles/{pool}/{puzzle_id}/attempt")
     async def attempt(pool: PoolName, puzzle_id: PuzzleId, body: AttemptIn, request: Request) -> dict[str, Any]:
         """Answer the puzzle: right or wrong (a wrong answer is told what it gets; a right one is given the line).
         A signed-in account's first attempt at a puzzle is rated (``attempt``: the ratings before and after), a
-        later one and one in a streak are not; a guest's is judged only. An action that is not legal at the
-        puzzle's point is refused (400 ``illegal``) and counts as nothing."""
+        later one, one in a streak and one at an own puzzle are not; a guest's is judged only. An action that is
+        not legal at the puzzle's point is refused (400 ``illegal``) and counts as nothing."""
         user = await who(request, True)
         try:
-            puzzle = await library.puzzle(pool, puzzle_id)
+            puzzle, mine = await find(pool, puzzle_id, user)
             parts = await _parts(library, puzzle)
         except PuzzleRefused as exc:
             raise _http(exc) from None
@@ -215,7 +305,8 @@ def router(library: Library, progress: Progress, accounts: Accounts) -> APIRoute
                 {"code": "illegal", "message": f"{quoted(body.action, 40)} is not one of the legal actions here"},
             )
         right = body.action == puzzle.solution
-        done = await progress.record(user.id, puzzle, pool, right, body.mode) if user is not None else None
+        mode = "own" if mine else body.mode
+        done = await progress.record(user.id, puzzle, pool, right, mode) if user is not None else None
         out: dict[str, Any] = {
             "right": right,
             "action": body.action,
@@ -238,13 +329,13 @@ def router(library: Library, progress: Progress, accounts: Accounts) -> APIRoute
         is a miss (rated as a wrong answer, or the end of a streak)."""
         user = await who(request, True)
         try:
-            puzzle = await library.puzzle(pool, puzzle_id)
+            puzzle, mine = await find(pool, puzzle_id, user)
             parts = await _parts(library, puzzle)
         except PuzzleRefused as exc:
             raise _http(exc) from None
         done = None
         if user is not None and not await progress.attempted(user.id, puzzle):
-            done = await progress.record(user.id, puzzle, pool, False, body.mode)
+            done = await progress.record(user.id, puzzle, pool, False, "own" if mine else body.mode)
         return {"line": parts["line"], "attempt": done.to_json() if done is not None else None}
 
     return routes
@@ -256,11 +347,6 @@ async def _parts(library: Library, puzzle: Puzzle) -> dict[str, Any]:
         return await library.parts(puzzle)
     except ReplayRefused as exc:
         raise PuzzleRefused(exc.status, exc.code, str(exc), retry_after=2) from None
-
-
-def _pool_of(puzzle: Puzzle) -> str:
-    info, options = resolve(puzzle.variant)
-    return rating_pool(info, options)
 
 
 def _http(exc: PuzzleRefused) -> HTTPException:

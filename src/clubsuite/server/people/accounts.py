@@ -50,6 +50,8 @@ from clubsuite.server.store.database import StaleWriteError, Store
 from clubsuite.server.store.dbschema import (
     match_players,
     matches,
+    own_puzzle_sources,
+    own_puzzles,
     passkeys,
     puzzle_attempts,
     puzzle_ratings,
@@ -336,14 +338,16 @@ class Accounts:
 
     # -- the seats an account holds, and deleting it -------------------------------------------------------------
     async def delete(self, user: User) -> None:
-        """Delete the account: its sessions end, its passkeys go, its name is freed, its ratings (puzzle ratings and
-        attempts too) go, and its finished matches stay, their records and history naming the player "deleted
-        player"."""
+        """Delete the account: its sessions end, its passkeys go, its name is freed, its ratings (puzzle ratings,
+        attempts and its own puzzles too) go, and its finished matches stay, their records and history naming the
+        player "deleted player"."""
 
         def work(conn: Connection) -> None:
             conn.execute(delete(sessions).where(sessions.c.user_id == user.id))
             conn.execute(delete(puzzle_ratings).where(puzzle_ratings.c.user_id == user.id))
             conn.execute(delete(puzzle_attempts).where(puzzle_attempts.c.user_id == user.id))
+            conn.execute(delete(own_puzzles).where(own_puzzles.c.user_id == user.id))
+            conn.execute(delete(own_puzzle_sources).where(own_puzzle_sources.c.user_id == user.id))
             conn.execute(delete(passkeys).where(passkeys.c.user_id == user.id))
             subject = f"user:{user.id}"
             conn.execute(delete(ratings).where(ratings.c.subject == subject))

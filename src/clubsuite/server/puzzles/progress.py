@@ -5,8 +5,8 @@ Every attempt is a rated game between the player and the puzzle (:func:`clubsuit
 lichess rates its puzzles, with three exceptions that lichess makes too: only an account's **first** attempt at a
 puzzle is rated (a puzzle tried again, on another day, or after seeing its solution, is played unrated: mode
 ``again``); an attempt in **streak** mode is unrated (a streak counts solved puzzles in a row, and a miss ends it);
-a guest's attempts are judged but neither rated nor kept. Asking for the solution of a puzzle never attempted
-counts as a miss.
+an attempt at a player's own puzzle (mode ``own``) is kept unrated; a guest's attempts are judged but neither rated
+nor kept. Asking for the solution of a puzzle never attempted counts as a miss.
 
 The rating, the puzzle's rating and the attempt are written in one transaction; the rows read are locked where the
 database can (PostgreSQL), so that two attempts at once (two tabs) are rated one after the other.
@@ -28,8 +28,8 @@ from clubsuite.server.people.ratings import START, Skill, shown
 from clubsuite.server.store.database import StaleWriteError, Store
 from clubsuite.server.store.dbschema import puzzle_attempts, puzzle_ratings, puzzle_skills
 
-MODES = ("rated", "streak")
-"""The modes a page plays a puzzle in (``again`` is what a rated attempt becomes when the puzzle was tried before)."""
+MODES = ("rated", "streak", "own")
+"""The modes a puzzle is played in (``again`` is what a rated attempt becomes when the puzzle was tried before)."""
 
 
 @dataclass(frozen=True)

@@ -15,6 +15,8 @@ PostgreSQL by comparing them with a migrated database.
 * ``reviews``: worked-out reviews of a seat of a match (``replaying``), kept so that no process works one out twice.
 * ``puzzle_ratings``, ``puzzle_skills``, ``puzzle_attempts``: each account's puzzle rating per pool and streak, each
   puzzle's rating as attempts move it, and every attempt (``server/puzzles``).
+* ``own_puzzles``, ``own_puzzle_sources``: the puzzles made from an account's own missed decisions, and the matches
+  looked at for them.
 """
 
 from __future__ import annotations
@@ -256,11 +258,38 @@ puzzle_attempts = Table(
     Column("puzzle", Text, nullable=False),
     Column("pool", Text, nullable=False),
     Column("at", Float, nullable=False),
-    Column("mode", Text, nullable=False),  # rated, streak or again (a puzzle tried before: unrated)
+    Column("mode", Text, nullable=False),  # rated, streak, own, or again (a puzzle tried before: unrated)
     Column("solved", Boolean, nullable=False),  # the first answer was right
     Column("rated", Boolean, nullable=False),
     Column("rating_before", Integer),  # the account's puzzle rating as shown, where the attempt was rated
     Column("rating_after", Integer),
     PrimaryKeyConstraint("user_id", "puzzle", "at"),
     Index("puzzle_attempts_by_user", "user_id", "at"),
+)
+own_puzzles = Table(
+    "own_puzzles",
+    metadata,
+    Column("id", Text, nullable=False),  # the puzzle's id
+    Column("user_id", Text, nullable=False),  # whose mistakes it was made of: theirs alone unless shared
+    Column("pool", Text, nullable=False),
+    Column("kind", Text, nullable=False),
+    Column("body", Text, nullable=False),  # the puzzle's JSON line (its record holds every hand: never sent out)
+    Column("shared", Boolean, nullable=False),  # anyone with its link may play it
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("created_at", Float, nullable=False),
+    PrimaryKeyConstraint("user_id", "id"),
+    Index("own_puzzles_by_id", "id"),
+)
+own_puzzle_sources = Table(
+    "own_puzzle_sources",
+    metadata,
+    Column("user_id", Text, nullable=False),
+    Column("table_id", Text, nullable=False),
+    Column("match_no", Integer, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("made_at", Float, nullable=False),
+    Column("count", Integer, nullable=False),  # the puzzles it gave (none is an answer too)
+    PrimaryKeyConstraint("user_id", "table_id", "match_no", "seat"),
 )

@@ -475,6 +475,27 @@ class Replayer:
         finally:
             self._puzzles.leave(key)
 
+    async def budgeted(
+        self, work: Callable[..., tuple[int, bytes, bool]], who: str, account: str | None, *args: Any
+    ) -> tuple[int, bytes, bool]:
+        """``work(*args)`` in a review worker, counted as a review worked out in the hourly budgets of the address
+        ``who`` and of ``account``: work that costs what a review costs (a player's own puzzles made from a match).
+        :class:`ReplayRefused` as for a review (429: one at a time, or a budget spent; 503: the workers full)."""
+        self._reviews.enter(who)
+        try:
+            budgets = [("review", who), *([("review_account", account)] if account is not None else [])]
+            wait = self._budgets.allow_all(budgets)
+            if wait is not None:
+                raise ReplayRefused(
+                    429,
+                    "rate_limited",
+                    "you have asked for much costly work this hour (reviews, puzzles of your games): try again later",
+                    retry_after=math.ceil(wait),
+                )
+            return await self._reviews.run(work, *args)
+        finally:
+            self._reviews.leave(who)
+
     def close(self) -> None:
         """Stop the workers."""
         self._replays.pool.close()

@@ -122,11 +122,12 @@ async function start() {
 
 // -- the list of games ---------------------------------------------------------------------------------------------
 async function chooser() {
-  let list, daily, history = [];
+  let list, daily, history = [], mine = [];
   try {
     list = await api("/puzzles");
     daily = await api("/daily-puzzle").catch(() => null);
     if (state.me) history = await api("/puzzles/history?limit=20");
+    if (state.me) mine = await api("/puzzles/mine");
   } catch (err) {
     fill(app, await bar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message)));
     return;
@@ -145,8 +146,15 @@ async function chooser() {
       h("ul", {class: "puzzle-pools"}, list.pools.map((p) => h("li", {dataset: {pool: p.pool}},
         h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}`}, titleOf(p)), " ",
         h("span", {class: "muted"}, tn("{n} puzzle", "{n} puzzles", p.count)),
-        p.standing ? h("span", {class: "muted"}, " \u00b7 ", t("your rating {rating}", {rating: ratingWords({...p.standing, provisional: false})})) : null,
+        p.standing ? h("span", {class: "muted"}, t("your rating {rating}", {rating: ratingWords({...p.standing, provisional: false})})) : null,
         " ", h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}?streak=1`, class: "streak-link"}, t("Streak"))))),
+      mine.length ? h("section", {"aria-labelledby": "mine-title"},
+        h("h2", {id: "mine-title"}, t("Your own puzzles")),
+        h("p", {class: "muted"}, t("Made of the decisions you missed in your matches (after a match, its review offers it). They are not rated; a shared one may be played by anyone with its link.")),
+        h("ul", {class: "own-puzzles"}, mine.map((p) => h("li", {},
+          h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}?id=${encodeURIComponent(p.id)}`}, p.id), " \u00b7 ",
+          byPool.has(p.pool) ? titleOf(byPool.get(p.pool)) : p.pool, " \u00b7 ", when(p.created_at), " ",
+          h("label", {}, h("input", {type: "checkbox", checked: p.shared, dataset: {share: p.id}, onchange: (e) => share(p.id, e.target)}), " ", t("shared")))))) : null,
       history.length ? h("section", {"aria-labelledby": "history-title"},
         h("h2", {id: "history-title"}, t("Your last attempts")),
         h("ul", {class: "puzzle-history"}, history.map((a) => h("li", {},
@@ -154,6 +162,15 @@ async function chooser() {
           a.solved ? t("solved") : t("missed"), " \u00b7 ",
           byPool.has(a.pool) ? titleOf(byPool.get(a.pool)) : a.pool, " \u00b7 ", when(a.at),
           a.rated ? ` \u00b7 ${a.rating_before} \u2192 ${a.rating_after}` : "")))) : null));
+}
+
+async function share(id, box) {
+  try {
+    await api(`/puzzles/mine/${encodeURIComponent(id)}/share`, {shared: box.checked});
+  } catch (err) {
+    box.checked = !box.checked;
+    announce(err.message);
+  }
 }
 
 // -- one puzzle ----------------------------------------------------------------------------------------------------
@@ -351,6 +368,7 @@ function ratingLine() {
       t("Your puzzle rating: {before} \u2192 {after}.", {before: a.rating.before, after: a.rating.after}), " ",
       h("span", {class: "muted"}, t("This puzzle's rating: {before} \u2192 {after}.", {before: a.puzzle_rating.before, after: a.puzzle_rating.after})));
   }
+  if (state.puzzle.own) return h("p", {id: "rating", class: "muted"}, t("One of your own puzzles: it is not rated."));
   if (a && !a.rated && a.mode === "again") return h("p", {id: "rating", class: "muted"}, t("You have tried this puzzle before: this time is not rated."));
   const standing = state.info && state.info.standing;
   return standing ? h("p", {id: "rating"}, t("Your puzzle rating: {rating}", {rating: ratingWords({...standing, provisional: false})})) : null;

@@ -5,7 +5,7 @@
 // viewer, the table drawn as it stood just before (the match is over, so every hand is shown). The server works the
 // review out (GET /tables/{id}/review) in a worker process, which takes a while; the table comes from the replay.
 
-import {announce, announcer, api, byId, fill, h, pageTitle} from "./dom.js";
+import {account, announce, announcer, api, byId, fill, h, pageTitle} from "./dom.js";
 import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
 import {factList, felt, rankOf, shownOf, trickArea, wholeFrames} from "./board.js";
 import {loadWords, reasonWords, t, tn} from "./i18n.js";
@@ -185,6 +185,7 @@ function draw() {
     review.exact ? null : h("p", {class: "muted", id: "no-exact"},
       t("This is a climbing game: there is no exact count with every hand known, so each decision is valued by the search alone.")),
     costliest(),
+    ownPuzzles(),
     h("section", {id: "stepper", "aria-label": t("every decision, one at a time")},
       h("nav", {class: "replay-controls", "aria-label": t("decisions")},
         h("button", {type: "button", onclick: () => go(0), disabled: at === 0, "aria-label": t("first decision"), id: "first-decision"}, t("\u00ab First")),
@@ -203,8 +204,45 @@ function draw() {
   }
 }
 
+let me = null; // the signed-in account: the player of the seat may make puzzles of its missed decisions
+let made = null; // what making them answered: {puzzles}, or {error}
+let making = false;
+
+/** "Make puzzles of my mistakes": for a signed-in player, once the review is done (the server checks the seat is
+ * theirs); then the puzzles made, each a link to play it. */
+function ownPuzzles() {
+  if (!me || params.get("match") === null) return null;
+  const body = {seat: Number(params.get("seat") ?? "0"), match: Number(params.get("match"))};
+  if (params.get("invite")) body.invite = params.get("invite");
+  const ask = async () => {
+    making = true;
+    draw();
+    try {
+      made = await api(`/tables/${encodeURIComponent(params.get("table") ?? "")}/puzzles`, body);
+    } catch (err) {
+      made = {error: err.message};
+    }
+    making = false;
+    draw();
+    announce(byId("own-puzzles").textContent);
+  };
+  let result = null;
+  if (made && made.error) result = h("p", {role: "alert"}, made.error);
+  else if (made && !made.puzzles.length) result = h("p", {}, t("No puzzle: where you missed the best play, it was not clearly the best."));
+  else if (made) {
+    result = [h("p", {}, tn("{n} puzzle made of your mistakes, yours alone:", "{n} puzzles made of your mistakes, yours alone:", made.puzzles.length)),
+      h("ul", {}, made.puzzles.map((p, i) => h("li", {}, h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}?id=${encodeURIComponent(p.id)}`},
+        t("Puzzle {number}", {number: i + 1})))))];
+  }
+  return h("section", {id: "own-puzzles", "aria-busy": making ? "true" : "false"},
+    made && !made.error ? null : h("button", {type: "button", id: "make-puzzles", disabled: making, onclick: ask}, t("Make puzzles of my mistakes")),
+    making ? h("p", {class: "muted"}, t("Looking at every decision you missed: this takes a little while…")) : null,
+    result);
+}
+
 async function start() {
   applyColours();
+  me = await account();
   await loadWords();
   pageTitle("review");
   announcer();
