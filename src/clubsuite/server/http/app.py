@@ -45,7 +45,7 @@ from clubsuite.server.people.passkeys import Passkeys
 from clubsuite.server.puzzles.library import Library
 from clubsuite.server.puzzles.own import OwnPuzzles
 from clubsuite.server.puzzles.progress import Progress
-from clubsuite.server.store.database import Store
+from clubsuite.server.store.database import Store, StoreError
 from clubsuite.server.store.ownership import Ownership
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.lobbycast import Lobbycast
@@ -163,6 +163,17 @@ def create_app(
             code = {404: "no_path", 405: "bad_method"}.get(exc.status_code, "http")
             detail = {"code": code, "message": str(exc.detail).lower()}
         return JSONResponse(detail, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(StoreError)
+    async def store_refused(_: Any, exc: StoreError) -> JSONResponse:
+        """The database refused, or kept meeting other writes, where a route does not say more: nothing was kept,
+        try again (never a 500; the reason is logged, not sent)."""
+        log.warning("a request met a database refusal: %s", exc)
+        return JSONResponse(
+            {"code": "busy", "message": "the server could not keep this just now: try again"},
+            status_code=503,
+            headers={"retry-after": "2"},
+        )
 
     @app.exception_handler(RequestValidationError)
     async def invalid(_: Any, exc: RequestValidationError) -> JSONResponse:

@@ -3,13 +3,16 @@ player's rating, a puzzle by its id, today's puzzle, an answer judged and rated,
 
 The page is shown a puzzle's position only (:mod:`clubsuite.server.puzzles.positions`): the seat's own view, its
 legal actions, and every hand for an exact puzzle. An answer is judged here, against the solution the server keeps;
-a wrong one is told what it gets (its value only), a right one (or the solution, once asked for) is given the line.
+a wrong one is told what it gets (its value, and for a single-dummy puzzle the answer's share of wins beside it,
+never which action it is), a right one (or the solution, once asked for) is given the line. How an answer counts is
+fixed when the puzzle is shown (:mod:`clubsuite.server.puzzles.progress`: rated, streak, practice or own), never by
+the page when it answers.
 A guest plays unrated and nothing of it is kept; a signed-in account's attempts are rated and kept
 (:mod:`clubsuite.server.puzzles.progress`), a change carrying the session's CSRF token. After a finished match, its
 player may have the decisions they missed made into puzzles of their own (``POST /tables/{id}/puzzles``,
 :mod:`clubsuite.server.puzzles.own`), played on the same pages, unrated, private unless shared. Every route is
-counted in the address's puzzle rate (``--puzzle-rate``) besides its request rate; a position is worked out in a
-worker process.
+Showing a puzzle, answering and asking for a solution count in the address's puzzle rate (``--puzzle-rate``) besides
+its request rate; a position is worked out in a worker process.
 """
 
 from __future__ import annotations
@@ -53,10 +56,9 @@ class _Strict(BaseModel):
 
 
 class AttemptIn(_Strict):
-    """An answer to a puzzle."""
+    """An answer to a puzzle (how it counts is the server's to say: the mode the puzzle was shown in)."""
 
     action: str = Field(..., max_length=200, description="the action, in the game's notation (one of the legal)")
-    mode: Literal["rated", "streak"] = Field("rated", description="rated (the first attempt), or part of a streak")
 
 
 class MakeIn(_Strict):
@@ -71,12 +73,6 @@ class ShareIn(_Strict):
     """Sharing an own puzzle (anyone with its link may play it), or making it private again."""
 
     shared: bool
-
-
-class SolutionIn(_Strict):
-    """Asking for a puzzle's solution (a miss, where the puzzle was not attempted)."""
-
-    mode: Literal["rated", "streak"] = Field("rated", description="as the puzzle was played")
 
 
 def router(
@@ -105,11 +101,22 @@ def router(
                 raise
             return mine, True
 
-    async def shown_puzzle(puzzle: Puzzle, user: User | None, mine: bool = False) -> dict[str, Any]:
+    async def shown_puzzle(puzzle: Puzzle, user: User | None, mode: str) -> dict[str, Any]:
+        """The puzzle's position for the asker, with its rating now, the mode it is played in and whether the asker
+        answered it before (an account's: noted as shown in ``mode``, :meth:`Progress.shown`)."""
         parts = await _parts(library, puzzle)
         skill = await progress.skill(puzzle)
-        tried = user is not None and await progress.attempted(user.id, puzzle)
-        return {**parts["position"], "pool": pool_of(puzzle), "rating": shown(skill)[0], "tried": tried, "own": mine}
+        tried = False
+        if user is not None:
+            mode, tried = await progress.shown(user.id, puzzle, pool_of(puzzle), mode)
+        return {
+            **parts["position"],
+            "pool": pool_of(puzzle),
+            "rating": shown(skill)[0],
+            "mode": mode,
+            "tried": tried,
+            "own": mode == "own",
+        }
 
     @routes.get("/puzzles")
     async def pools(request: Request) -> dict[str, Any]:
@@ -202,7 +209,7 @@ def router(
             raise HTTPException(exc.status, {"code": exc.code, "message": str(exc)}, wait) from None
         if status != 200:
             raise HTTPException(status, json.loads(answer))
-        await own.keep(user.id, table_id, body.match, body.seat, json.loads(answer)["puzzles"])
+        await own.keep(user.id, table_id, body.match, body.seat, answer)
         return {"made": True, "puzzles": await own.made(user.id, table_id, body.match, body.seat) or []}
 
     @routes.get("/puzzles/{pool}")
@@ -266,14 +273,18 @@ def router(
         if streak is not None:
             at = standing.streak if user is not None else streak
             rating, difficulty = STREAK_START + STREAK_STEP * at, "normal"
-        chosen = next_puzzle(matching(puzzles, theme, kind), rating, await progress.skills(pool), tried, difficulty)
+        candidates = [p for p in matching(puzzles, theme, kind) if p.id not in library.broken]
+        if not candidates:
+            raise HTTPException(404, {"code": "no_match", "message": "this pool has no puzzle of that theme and kind"})
+        chosen = next_puzzle(candidates, rating, await progress.skills(pool), tried, difficulty)
         if chosen is None:
             raise HTTPException(404, {"code": "all_solved", "message": "every puzzle asked for is solved"})
-        return await shown_or_busy(chosen, user)
+        mode = "streak" if streak is not None else "practice" if theme is not None else "rated"
+        return await shown_or_busy(chosen, user, mode)
 
-    async def shown_or_busy(puzzle: Puzzle, user: User | None, mine: bool = False) -> dict[str, Any]:
+    async def shown_or_busy(puzzle: Puzzle, user: User | None, mode: str) -> dict[str, Any]:
         try:
-            return await shown_puzzle(puzzle, user, mine)
+            return await shown_puzzle(puzzle, user, mode)
         except PuzzleRefused as exc:
             raise _http(exc) from None
 
@@ -285,14 +296,16 @@ def router(
             puzzle, mine = await find(pool, puzzle_id, user)
         except PuzzleRefused as exc:
             raise _http(exc) from None
-        return await shown_or_busy(puzzle, user, mine)
+        return await shown_or_busy(puzzle, user, "own" if mine else "rated")
 
     @routes.post("/puzzles/{pool}/{puzzle_id}/attempt")
     async def attempt(pool: PoolName, puzzle_id: PuzzleId, body: AttemptIn, request: Request) -> dict[str, Any]:
         """Answer the puzzle: right or wrong (a wrong answer is told what it gets; a right one is given the line).
-        A signed-in account's first attempt at a puzzle is rated (``attempt``: the ratings before and after), a
-        later one, one in a streak and one at an own puzzle are not; a guest's is judged only. An action that is
-        not legal at the puzzle's point is refused (400 ``illegal``) and counts as nothing."""
+        How a signed-in account's answer counts is the mode the puzzle was shown to it in (``attempt``: the ratings
+        before and after, the streak): its first answer to a puzzle of the next near its rating is rated, one in a
+        streak moves the streak, one in practice (a theme chosen) or at an own puzzle counts for nothing, and a
+        puzzle answered before is played again (``again``); a guest's answer is judged only. An action that is not
+        legal at the puzzle's point is refused (400 ``illegal``) and counts as nothing."""
         user = await who(request, True)
         try:
             puzzle, mine = await find(pool, puzzle_id, user)
@@ -305,8 +318,7 @@ def router(
                 {"code": "illegal", "message": f"{quoted(body.action, 40)} is not one of the legal actions here"},
             )
         right = body.action == puzzle.solution
-        mode = "own" if mine else body.mode
-        done = await progress.record(user.id, puzzle, pool, right, mode) if user is not None else None
+        done = await progress.record(user.id, puzzle, pool, right, "own" if mine else "rated") if user else None
         out: dict[str, Any] = {
             "right": right,
             "action": body.action,
@@ -324,9 +336,9 @@ def router(
         return out
 
     @routes.post("/puzzles/{pool}/{puzzle_id}/solution")
-    async def solution(pool: PoolName, puzzle_id: PuzzleId, body: SolutionIn, request: Request) -> dict[str, Any]:
-        """The puzzle's solution and its line. For a signed-in account that has not attempted the puzzle, asking
-        is a miss (rated as a wrong answer, or the end of a streak)."""
+    async def solution(pool: PoolName, puzzle_id: PuzzleId, request: Request) -> dict[str, Any]:
+        """The puzzle's solution and its line. For a signed-in account that has not answered the puzzle, asking is
+        its first answer, a miss (rated as a wrong one, or the end of a streak, as the puzzle's mode says)."""
         user = await who(request, True)
         try:
             puzzle, mine = await find(pool, puzzle_id, user)
@@ -334,8 +346,8 @@ def router(
         except PuzzleRefused as exc:
             raise _http(exc) from None
         done = None
-        if user is not None and not await progress.attempted(user.id, puzzle):
-            done = await progress.record(user.id, puzzle, pool, False, "own" if mine else body.mode)
+        if user is not None and not await progress.answered(user.id, puzzle):
+            done = await progress.record(user.id, puzzle, pool, False, "own" if mine else "rated")
         return {"line": parts["line"], "attempt": done.to_json() if done is not None else None}
 
     return routes

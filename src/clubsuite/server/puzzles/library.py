@@ -4,7 +4,7 @@ memory; which puzzle is today's; and each puzzle's two parts for the page (:mod:
 worker process once and kept (the most recently used :data:`KEPT_PARTS`).
 
 The answers stay here: a route judges an attempt against the puzzle's solution and values, and hands the page only
-the value of the action it answered and, once solved or given up, the line.
+what the action it answered gets and, once solved or given up, the line.
 """
 
 from __future__ import annotations
@@ -13,6 +13,7 @@ import asyncio
 import datetime
 import hashlib
 import json
+import logging
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -23,6 +24,8 @@ from clubsuite.puzzles.model import Puzzle, dumps_line, read_set
 from clubsuite.puzzles.sets import ShippedSet, shipped_sets
 from clubsuite.server.people.ratings import pool as rating_pool
 from clubsuite.server.puzzles.positions import puzzle_parts
+
+log = logging.getLogger("clubsuite.server")
 
 KEPT_PARTS = 512
 """Puzzles whose worked-out parts are kept in memory (some 20 to 100 KB each)."""
@@ -78,6 +81,10 @@ class Library:
         self._loading: dict[str, asyncio.Future[dict[str, Puzzle]]] = {}
         self._parts: OrderedDict[str, JsonObject] = OrderedDict()
         self._working: dict[str, asyncio.Future[JsonObject]] = {}
+        self._daily: tuple[datetime.date, Puzzle] | None = None
+        self.broken: set[str] = set()
+        """The puzzles whose position could not be worked out (a fault of the server's sets: logged once each, and
+        never chosen as the next puzzle again)."""
 
     def shelf(self, pool: str) -> Shelf:
         """The shelf of ``pool``; 404 naming the pools there are."""
@@ -115,6 +122,8 @@ class Library:
     async def daily(self, day: datetime.date) -> Puzzle:
         """The puzzle of ``day`` (the same for everyone, all day, UTC): the pools take turns day by day, and within
         the day's pool a puzzle of a first rating in :data:`DAILY_BAND` is drawn by a digest of the date."""
+        if self._daily is not None and self._daily[0] == day:
+            return self._daily[1]
         number = day.toordinal()
         names = list(self.shelves)
         if not names:
@@ -123,12 +132,15 @@ class Library:
         puzzles = sorted((await self.puzzles(pool)).values(), key=lambda p: p.id)
         band = [p for p in puzzles if DAILY_BAND[0] <= p.rating <= DAILY_BAND[1]] or puzzles
         digest = int.from_bytes(hashlib.sha256(f"daily {day.isoformat()}".encode()).digest()[:8], "big")
-        return band[digest % len(band)]
+        chosen = band[digest % len(band)]
+        self._daily = (day, chosen)
+        return chosen
 
     async def parts(self, puzzle: Puzzle) -> JsonObject:
         """The puzzle's position and line (:mod:`~.positions`): kept ones, one being worked out (shared), or worked
-        out now in a worker; :class:`PuzzleRefused` where the workers are full (503) or the puzzle no longer
-        replays (500 would be the server's fault: it is logged and answered 503)."""
+        out now in a worker; :class:`ReplayRefused` (503) where the workers are full, :class:`PuzzleRefused` (503)
+        where the puzzle cannot be worked out (the server's own fault: logged, and the puzzle set aside in
+        :attr:`broken`)."""
         kept = self._parts.get(puzzle.id)
         if kept is not None:
             self._parts.move_to_end(puzzle.id)
@@ -143,6 +155,9 @@ class Library:
     async def _work_out(self, puzzle: Puzzle) -> JsonObject:
         status, body, _ = await self.work(puzzle_parts, dumps_line(puzzle), puzzle.id)
         if status != 200:
+            if puzzle.id not in self.broken:
+                self.broken.add(puzzle.id)
+                log.error("puzzle %s cannot be shown: %s", puzzle.id, body[:300].decode(errors="replace"))
             raise PuzzleRefused(503, "busy", "this puzzle cannot be shown just now: try another")
         parts: JsonObject = json.loads(body)
         self._parts[puzzle.id] = parts

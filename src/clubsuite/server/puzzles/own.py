@@ -52,6 +52,11 @@ def own_puzzles_answer(raw: bytes | str, seat: int) -> tuple[int, bytes, bool]:
         return 400, json.dumps({"code": "bad_record", "message": str(exc)}).encode(), False
 
 
+def _made(answer: bytes) -> tuple[list[str], list[Puzzle]]:
+    lines = [str(line) for line in json.loads(answer)["puzzles"]][:MOST_OWN]
+    return lines, [_read(line) for line in lines]
+
+
 def _read(body: str) -> Puzzle:
     return puzzle_from_json(json.loads(body))
 
@@ -123,10 +128,10 @@ class OwnPuzzles:
         found: list[dict[str, Any]] | None = await self.db(self.store.reading, work)
         return found
 
-    async def keep(self, user_id: str, table_id: str, match_no: int, seat: int, lines: list[str]) -> None:
-        """Keep what the looking found (its puzzles' lines, perhaps none); a second looking at the same seat that
-        finished first is kept instead."""
-        puzzles = [puzzle_from_json(json.loads(line)) for line in lines]
+    async def keep(self, user_id: str, table_id: str, match_no: int, seat: int, answer: bytes) -> None:
+        """Keep what the looking found (the worker's answer: its puzzles' lines, perhaps none; read in a thread, each
+        checked as every puzzle is); a second looking at the same seat that finished first is kept instead."""
+        lines, puzzles = await asyncio.to_thread(_made, answer)
         now = time.time()
 
         def work(conn: Connection) -> None:

@@ -11,8 +11,9 @@ Two parts come back, and the server hands them out at different times:
   the seat's view after it (an exact puzzle), or how the worlds the answer was measured on came out (a
   single-dummy one). It is given only once the puzzle is answered right or its solution asked for.
 
-Neither part holds the record (which holds every deal), the solution's notation or any action's value: those stay
-on the server (:mod:`clubsuite.server.puzzles.library`).
+The position holds neither the record (which holds every deal), the solution nor any action's value; the line holds
+the solution but no value, and is given only after the answer. The record stays on the server
+(:mod:`clubsuite.server.puzzles.library`).
 """
 
 from __future__ import annotations
@@ -101,10 +102,13 @@ def _line(puzzle: Puzzle) -> JsonObject:
 def puzzle_parts(text: str) -> tuple[int, bytes, bool]:
     """The work of one puzzle in a worker process: its JSON line read (every field checked) and both parts worked
     out, answered as a replay is (status, JSON, not compressed); a puzzle that no longer replays is a 400 naming
-    why (it cannot come from a stranger: the server reads only its own sets)."""
+    why (it cannot come from a stranger: the server reads only its own sets and the puzzles it made of its own
+    records)."""
     try:
         puzzle = puzzle_from_json(json.loads(text))
         body = json.dumps(position_and_line(puzzle), separators=(",", ":")).encode()
         return 200, body, False
     except (ClubsError, ValueError) as exc:
         return 400, json.dumps({"code": "bad_puzzle", "message": str(exc)}).encode(), False
+    except Exception as exc:  # a fault of the rules' presentation: the server logs it, the worker lives on
+        return 500, json.dumps({"code": "bad_puzzle", "message": type(exc).__name__}).encode(), False

@@ -1,15 +1,25 @@
 """Puzzle ratings and attempts in the database: each account's rating per pool, each puzzle's rating as the
-attempts move it, and every attempt.
+attempts move it, and one row per puzzle an account was shown (``puzzle_attempts``).
 
 Every attempt is a rated game between the player and the puzzle (:func:`clubsuite.puzzles.rating.attempt`), as
-lichess rates its puzzles, with three exceptions that lichess makes too: only an account's **first** attempt at a
-puzzle is rated (a puzzle tried again, on another day, or after seeing its solution, is played unrated: mode
-``again``); an attempt in **streak** mode is unrated (a streak counts solved puzzles in a row, and a miss ends it);
-an attempt at a player's own puzzle (mode ``own``) is kept unrated; a guest's attempts are judged but neither rated
-nor kept. Asking for the solution of a puzzle never attempted counts as a miss.
+lichess rates its puzzles, and as lichess, only an account's **first** answer to a puzzle counts: a puzzle answered
+before (on another day, after a miss, after its solution) is played again unrated (``again``), and asking for the
+solution of a puzzle never answered is its first answer, a miss. How the first answer counts is the puzzle's
+**mode**, fixed by the server when the puzzle is first shown to the account, never by the page when it answers:
 
-The rating, the puzzle's rating and the attempt are written in one transaction; the rows read are locked where the
-database can (PostgreSQL), so that two attempts at once (two tabs) are rated one after the other.
+* ``rated``: the next puzzle near the player's rating, or one asked for by its id;
+* ``streak``: a puzzle of a streak (harder and harder until a miss), unrated: solved, the streak grows by one; missed,
+  it ends;
+* ``practice``: a puzzle chosen by theme, unrated (a theme may say much of the answer: "wait", "take the bid hand");
+* ``own``: one of the player's own puzzles, unrated.
+
+A mode may change while the puzzle is still unanswered (shown in a streak after being skipped in rated play), but
+never to ``rated`` once it was another: what a player saw under a theme stays practice. A guest's answers are judged
+but neither rated nor kept. The rows are one per account and puzzle, so what an account keeps is bounded by the
+puzzles there are.
+
+The rating, the puzzle's rating and the row are written in one transaction; the rows read are locked where the
+database can (PostgreSQL), so that two answers at once (two tabs) are rated one after the other.
 """
 
 from __future__ import annotations
@@ -17,7 +27,7 @@ from __future__ import annotations
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, TypeVar
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
@@ -28,8 +38,12 @@ from clubsuite.server.people.ratings import START, Skill, shown
 from clubsuite.server.store.database import StaleWriteError, Store
 from clubsuite.server.store.dbschema import puzzle_attempts, puzzle_ratings, puzzle_skills
 
-MODES = ("rated", "streak", "own")
-"""The modes a puzzle is played in (``again`` is what a rated attempt becomes when the puzzle was tried before)."""
+T = TypeVar("T")
+
+MODES = ("rated", "streak", "practice", "own")
+"""The modes a puzzle is played in (``again`` is what an answer is once the puzzle was answered before)."""
+RECORD_TRIES = 3
+"""Writes of one answer tried when another write meets it (two first answers at once create the same rows)."""
 
 
 @dataclass(frozen=True)
@@ -121,20 +135,21 @@ class Progress:
         return Skill(rows[0].mu, rows[0].sigma) if rows else puzzle_skill(puzzle.rating)
 
     async def tried(self, user_id: str, pool: str) -> dict[str, bool]:
-        """Each puzzle of ``pool`` the account has tried: whether its last attempt solved it."""
+        """Each puzzle of ``pool`` the account has answered: whether its last answer solved it."""
         rows = await self.db(
             self.store.read,
-            select(puzzle_attempts.c.puzzle, puzzle_attempts.c.solved)
-            .where(puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.pool == pool)
-            .order_by(puzzle_attempts.c.at),
+            select(puzzle_attempts.c.puzzle, puzzle_attempts.c.solved).where(
+                puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.pool == pool, puzzle_attempts.c.tries > 0
+            ),
         )
         return {str(r.puzzle): bool(r.solved) for r in rows}
 
     async def history(self, user_id: str, before: float | None, limit: int) -> list[dict[str, Any]]:
-        """The account's attempts, newest first (``before``: older than that time, for the next page)."""
+        """The puzzles the account has answered, the last answered first (``before``: answered before that time, for
+        the next page)."""
         query = (
             select(puzzle_attempts)
-            .where(puzzle_attempts.c.user_id == user_id)
+            .where(puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.tries > 0)
             .order_by(puzzle_attempts.c.at.desc())
             .limit(limit)
         )
@@ -147,7 +162,9 @@ class Progress:
                 "pool": r.pool,
                 "at": r.at,
                 "mode": r.mode,
-                "solved": r.solved,
+                "solved": r.first_solved,
+                "solved_last": r.solved,
+                "tries": r.tries,
                 "rated": r.rated,
                 "rating_before": r.rating_before,
                 "rating_after": r.rating_after,
@@ -155,61 +172,97 @@ class Progress:
             for r in rows
         ]
 
-    async def attempted(self, user_id: str, puzzle: Puzzle) -> bool:
-        """Whether the account has attempted ``puzzle`` before (or seen its solution)."""
+    async def shown(self, user_id: str, puzzle: Puzzle, pool: str, mode: str) -> tuple[str, bool]:
+        """Note that ``puzzle`` is shown to the account in ``mode`` (see the module docstring for when a mode
+        changes): the mode it is played in now, and whether it was answered before."""
+
+        def work(conn: Connection) -> tuple[str, bool]:
+            where = (puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.puzzle == puzzle.id)
+            row = conn.execute(select(puzzle_attempts).where(*where).with_for_update()).first()
+            now = time.time()
+            if row is None:
+                conn.execute(
+                    insert(puzzle_attempts).values(
+                        user_id=user_id, puzzle=puzzle.id, pool=pool, mode=mode, served_at=now, tries=0, rated=False
+                    )
+                )
+                return mode, False
+            kept = str(row.mode)
+            if row.tries == 0 and kept != mode and mode != "rated":
+                kept = mode  # never back to rated
+            conn.execute(update(puzzle_attempts).where(*where).values(mode=kept, served_at=now))
+            return kept, row.tries > 0
+
+        return await self._write(work)
+
+    async def answered(self, user_id: str, puzzle: Puzzle) -> bool:
+        """Whether the account has answered ``puzzle`` before (or seen its solution)."""
         rows = await self.db(
             self.store.read,
-            select(puzzle_attempts.c.at)
-            .where(puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.puzzle == puzzle.id)
-            .limit(1),
+            select(puzzle_attempts.c.tries).where(
+                puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.puzzle == puzzle.id
+            ),
         )
-        return bool(rows)
+        return bool(rows) and int(rows[0].tries) > 0
 
-    async def record(self, user_id: str, puzzle: Puzzle, pool: str, solved: bool, mode: str) -> Attempted:
-        """Keep one attempt (``mode``: rated or streak) and rate it as the module docstring says; a write that
-        meets another's first row (two first attempts at once) is tried once more."""
+    async def record(self, user_id: str, puzzle: Puzzle, pool: str, solved: bool, mode: str = "rated") -> Attempted:
+        """Keep one answer and rate it as the module docstring says: ``mode`` is the puzzle's where it was never
+        shown to the account (an answer sent without asking for the puzzle first; an own puzzle's is ``own``)."""
+        return await self._write(lambda conn: self._record(conn, user_id, puzzle, pool, solved, mode))
 
-        def work(conn: Connection) -> Attempted:
-            return self._record(conn, user_id, puzzle, pool, solved, mode)
-
-        try:
-            done: Attempted = await self.db(self.store.write, work)
-        except StaleWriteError:
-            done = await self.db(self.store.write, work)
-        return done
+    async def _write(self, work: Callable[[Connection], T]) -> T:
+        """``work`` in one transaction, tried again where another write met it (:data:`RECORD_TRIES` in all)."""
+        for _ in range(RECORD_TRIES - 1):
+            try:
+                done: T = await self.db(self.store.write, work)
+                return done
+            except StaleWriteError:
+                continue
+        last: T = await self.db(self.store.write, work)
+        return last
 
     def _record(self, conn: Connection, user_id: str, puzzle: Puzzle, pool: str, solved: bool, mode: str) -> Attempted:
         now = time.time()
         where = (puzzle_ratings.c.user_id == user_id, puzzle_ratings.c.pool == pool)
         row = conn.execute(select(puzzle_ratings).where(*where).with_for_update()).first()
         standing = _standing(row) if row is not None else NEWCOMER
+        mine = (puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.puzzle == puzzle.id)
+        round_row = conn.execute(select(puzzle_attempts).where(*mine).with_for_update()).first()
         skill_row = conn.execute(
             select(puzzle_skills).where(puzzle_skills.c.puzzle == puzzle.id).with_for_update()
         ).first()
         puzzle_now = Skill(skill_row.mu, skill_row.sigma) if skill_row is not None else puzzle_skill(puzzle.rating)
-        before_attempt = conn.execute(
-            select(puzzle_attempts.c.at)
-            .where(puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.puzzle == puzzle.id)
-            .limit(1)
-        ).first()
-        if mode == "rated" and before_attempt is not None:
-            mode = "again"
+        if round_row is not None:
+            mode = str(round_row.mode)
+        if round_row is not None and round_row.tries > 0:  # answered before: kept, and nothing else moves
+            conn.execute(update(puzzle_attempts).where(*mine).values(at=now, tries=round_row.tries + 1, solved=solved))
+            rating = shown(standing.skill)[0]
+            return Attempted(
+                "again",
+                False,
+                rating,
+                rating,
+                shown(puzzle_now)[0],
+                shown(puzzle_now)[0],
+                standing.streak,
+                standing.best_streak,
+            )
         player, puzzle_after = standing.skill, puzzle_now
         attempts, streak, best = standing.attempts, standing.streak, standing.best_streak
         rated = mode == "rated"
         if rated:
             player, puzzle_after = attempt(standing.skill, puzzle_now, solved)
             attempts += 1
-            values = {"mu": puzzle_after.mu, "sigma": puzzle_after.sigma}
+            moved = {"mu": puzzle_after.mu, "sigma": puzzle_after.sigma}
             if skill_row is None:
                 conn.execute(
-                    insert(puzzle_skills).values(puzzle=puzzle.id, pool=pool, attempts=1, solved=int(solved), **values)
+                    insert(puzzle_skills).values(puzzle=puzzle.id, pool=pool, attempts=1, solved=int(solved), **moved)
                 )
             else:
                 conn.execute(
                     update(puzzle_skills)
                     .where(puzzle_skills.c.puzzle == puzzle.id)
-                    .values(attempts=skill_row.attempts + 1, solved=skill_row.solved + int(solved), **values)
+                    .values(attempts=skill_row.attempts + 1, solved=skill_row.solved + int(solved), **moved)
                 )
         if mode == "streak":
             streak = streak + 1 if solved else 0
@@ -227,28 +280,25 @@ class Progress:
         else:
             conn.execute(update(puzzle_ratings).where(*where).values(**values))
         rating_before, rating_after = shown(standing.skill)[0], shown(player)[0]
-        conn.execute(
-            insert(puzzle_attempts).values(
-                user_id=user_id,
-                puzzle=puzzle.id,
-                pool=pool,
-                at=now,
-                mode=mode,
-                solved=solved,
-                rated=rated,
-                rating_before=rating_before if rated else None,
-                rating_after=rating_after if rated else None,
+        answer = {
+            "at": now,
+            "tries": 1,
+            "first_solved": solved,
+            "solved": solved,
+            "rated": rated,
+            "rating_before": rating_before if rated else None,
+            "rating_after": rating_after if rated else None,
+        }
+        if round_row is None:
+            conn.execute(
+                insert(puzzle_attempts).values(
+                    user_id=user_id, puzzle=puzzle.id, pool=pool, mode=mode, served_at=now, **answer
+                )
             )
-        )
+        else:
+            conn.execute(update(puzzle_attempts).where(*mine).values(**answer))
         return Attempted(
-            mode,
-            rated,
-            rating_before,
-            rating_after,
-            shown(puzzle_now)[0],
-            shown(puzzle_after)[0],
-            streak,
-            best,
+            mode, rated, rating_before, rating_after, shown(puzzle_now)[0], shown(puzzle_after)[0], streak, best
         )
 
 

@@ -14,7 +14,8 @@ PostgreSQL by comparing them with a migrated database.
 * ``nodes``, ``leases``: the server processes sharing the database, and which one owns each table.
 * ``reviews``: worked-out reviews of a seat of a match (``replaying``), kept so that no process works one out twice.
 * ``puzzle_ratings``, ``puzzle_skills``, ``puzzle_attempts``: each account's puzzle rating per pool and streak, each
-  puzzle's rating as attempts move it, and every attempt (``server/puzzles``).
+  puzzle's rating as attempts move it, and one row per puzzle an account was shown: its mode and answers
+  (``server/puzzles``).
 * ``own_puzzles``, ``own_puzzle_sources``: the puzzles made from an account's own missed decisions, and the matches
   looked at for them.
 """
@@ -257,13 +258,16 @@ puzzle_attempts = Table(
     Column("user_id", Text, nullable=False),
     Column("puzzle", Text, nullable=False),
     Column("pool", Text, nullable=False),
-    Column("at", Float, nullable=False),
-    Column("mode", Text, nullable=False),  # rated, streak, own, or again (a puzzle tried before: unrated)
-    Column("solved", Boolean, nullable=False),  # the first answer was right
-    Column("rated", Boolean, nullable=False),
-    Column("rating_before", Integer),  # the account's puzzle rating as shown, where the attempt was rated
+    Column("mode", Text, nullable=False),  # rated, streak, practice or own: fixed when first shown (never to rated)
+    Column("served_at", Float, nullable=False),  # when it was last shown
+    Column("at", Float),  # the last answer (NULL: shown, not answered yet)
+    Column("tries", Integer, nullable=False),  # answers given (asking for the solution first counts as one)
+    Column("first_solved", Boolean),  # the first answer was right
+    Column("solved", Boolean),  # the last answer was right
+    Column("rated", Boolean, nullable=False),  # the first answer was rated
+    Column("rating_before", Integer),  # the account's puzzle rating as shown, where the first answer was rated
     Column("rating_after", Integer),
-    PrimaryKeyConstraint("user_id", "puzzle", "at"),
+    PrimaryKeyConstraint("user_id", "puzzle"),
     Index("puzzle_attempts_by_user", "user_id", "at"),
 )
 own_puzzles = Table(

@@ -13,8 +13,14 @@ import {applyColours, bar, when} from "./people.js";
 
 const app = byId("app");
 const params = new URLSearchParams(location.search);
-const pool = decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
-const SEEN_KEY = "puzzlesSeen";
+const pool = (() => {
+  try {
+    return decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
+  } catch {
+    return location.pathname.split("/").filter(Boolean)[1] || ""; // a malformed address: the server refuses it
+  }
+})();
+const SEEN_KEY = `puzzlesSeen.${pool}`;
 const SEEN_MAX = 100;
 
 /** An exact puzzle's goal by its measure (the same words the terminal uses). */
@@ -74,7 +80,7 @@ const state = {
   pending: false,
   error: null,
   mode: params.get("streak") !== null ? "streak" : "rated",
-  streak: 0, // a guest's streak (an account's is kept by the server)
+  streak: 0, // the streak now: a guest's is counted here, an account's comes from the server
   streakOver: false,
   theme: params.get("theme") || "",
   kind: params.get("kind") || "",
@@ -117,7 +123,8 @@ async function start() {
     fill(app, await bar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message), h("p", {}, h("a", {href: "/puzzle"}, t("Every game's puzzles")))));
     return;
   }
-  await load(params.get("id"));
+  if (state.me && state.info.standing) state.streak = state.info.standing.streak;
+  await load(state.mode === "streak" ? null : params.get("id"));
 }
 
 // -- the list of games ---------------------------------------------------------------------------------------------
@@ -165,12 +172,14 @@ async function chooser() {
 }
 
 async function share(id, box) {
+  box.disabled = true; // one change at a time: the box shows what the server keeps
   try {
     await api(`/puzzles/mine/${encodeURIComponent(id)}/share`, {shared: box.checked});
   } catch (err) {
     box.checked = !box.checked;
     announce(err.message);
   }
+  box.disabled = false;
 }
 
 // -- one puzzle ----------------------------------------------------------------------------------------------------
@@ -184,9 +193,14 @@ function remember(id) {
   store.set(SEEN_KEY, [...seen().filter((x) => x !== id), id].slice(-SEEN_MAX));
 }
 
+let loading = false;
+
 async function load(id = null) {
+  if (loading) return; // one at a time: a second "Next puzzle" waits for the first
+  loading = true;
   state.pending = true;
   state.error = null;
+  if (state.puzzle) draw();
   let puzzle;
   try {
     if (id) {
@@ -201,6 +215,7 @@ async function load(id = null) {
       puzzle = await api(`/puzzles/${encodeURIComponent(pool)}/next?${query}`);
     }
   } catch (err) {
+    loading = false;
     state.pending = false;
     state.error = err.code === "all_solved" ? t("Every puzzle asked for is solved.") : err.message;
     if (!state.puzzle) {
@@ -210,8 +225,16 @@ async function load(id = null) {
     draw();
     return;
   }
+  loading = false;
   Object.assign(state, {puzzle, answers: [], attempt: null, line: null, step: -1, solved: false, pending: false, streakOver: false});
-  history.replaceState(null, "", `/puzzle/${encodeURIComponent(pool)}?id=${encodeURIComponent(puzzle.id)}${state.mode === "streak" ? "&streak=1" : ""}`);
+  // the address names the puzzle (a reload shows it again, a link shares it) and the filters; a streak's names none:
+  // a reload goes on with the streak's next puzzle
+  const address = new URLSearchParams();
+  if (state.mode === "streak") address.set("streak", "1");
+  else address.set("id", puzzle.id);
+  if (state.theme) address.set("theme", state.theme);
+  if (state.kind) address.set("kind", state.kind);
+  history.replaceState(null, "", `/puzzle/${encodeURIComponent(pool)}?${address}`);
   await drawAgain();
   announce(spokenCards(goalWords(puzzle)));
 }
@@ -229,7 +252,7 @@ async function answer(action) {
   draw();
   let got;
   try {
-    got = await api(`/puzzles/${encodeURIComponent(pool)}/${encodeURIComponent(state.puzzle.id)}/attempt`, {action, mode: state.mode});
+    got = await api(`/puzzles/${encodeURIComponent(pool)}/${encodeURIComponent(state.puzzle.id)}/attempt`, {action});
   } catch (err) {
     state.pending = false;
     state.error = err.message;
@@ -245,13 +268,14 @@ async function answer(action) {
     state.solved = true;
     state.line = got.line;
     remember(state.puzzle.id);
-    if (state.mode === "streak" && first) state.streak += 1;
+    if (state.mode === "streak" && first && !state.me) state.streak += 1;
   } else {
     state.answers.push({action, right: false, words: wrongWords(got, actionText(action))});
     if (state.mode === "streak") state.streakOver = true;
     if (first) remember(state.puzzle.id);
   }
   if (got.attempt && state.mode === "streak") state.streak = got.attempt.streak;
+  if (got.attempt && got.attempt.rated) refreshStanding();
   draw();
   announce(spokenCards(state.answers[state.answers.length - 1].words));
 }
@@ -261,8 +285,9 @@ async function giveUp() {
   state.pending = true;
   draw();
   try {
-    const got = await api(`/puzzles/${encodeURIComponent(pool)}/${encodeURIComponent(state.puzzle.id)}/solution`, {mode: state.mode});
+    const got = await api(`/puzzles/${encodeURIComponent(pool)}/${encodeURIComponent(state.puzzle.id)}/solution`, {});
     if (!state.attempt && got.attempt) state.attempt = got.attempt;
+    if (got.attempt && got.attempt.rated) refreshStanding();
     state.line = got.line;
     if (state.mode === "streak" && !state.solved) {
       state.streakOver = true;
@@ -278,8 +303,13 @@ async function giveUp() {
 }
 
 function next() {
-  if (state.mode === "streak" && state.streakOver) state.streak = 0;
+  if (state.mode === "streak" && state.streakOver && !state.me) state.streak = 0; // an account's: the server's
   load();
+}
+
+/** The account's standing asked again after a rated answer (the rating line of the next puzzle says the new one). */
+function refreshStanding() {
+  api(`/puzzles/${encodeURIComponent(pool)}`).then((info) => { state.info = info; }).catch(() => {});
 }
 
 function go(step) {
@@ -334,7 +364,7 @@ function draw() {
   const stepAt = state.line && state.step >= 0 ? state.line.steps[state.step] : null;
   const view = stepAt ? stepAt.view : p.view;
   const hands = stepAt ? stepAt.hands : p.hands;
-  const open = !state.line && !stepAt; // the answer is still to be found
+  const open = !state.line && !stepAt && !(state.mode === "streak" && state.streakOver); // still to be found
   const game = p.game;
   const cardsOf = (s) => (hands ? cardRow(sortCards(parseCards(hands[s] || ""), {by: shownOf(view).sort, rank: rankOf(view)}), "open") : undefined);
   const last = state.answers[state.answers.length - 1];
@@ -347,8 +377,29 @@ function draw() {
       middle: trickArea({game, view, me: p.seat, name}), cardsOf}),
     h("section", {class: "my-area", "aria-label": t("your cards")}, handRow(view, open), controls(open)));
   const side = h("aside", {class: "side puzzle-panel"}, panel());
+  const focus = focusKey(document.activeElement);
   fill(app, header, h("main", {class: "table-page puzzle-page", dataset: {puzzle: p.id, kind: p.kind}}, board, side));
   for (const hand of app.querySelectorAll(".my-area .hand")) fan(hand);
+  restoreFocus(focus);
+}
+
+/** How to find the element that has the focus in the next drawing: its id, its action or its card (null: none of
+ * the page's own, or nothing to find again). */
+function focusKey(el) {
+  if (!el || !app.contains(el) || el === document.body) return null;
+  if (el.id) return `#${CSS.escape(el.id)}`;
+  if (el.dataset && el.dataset.action) return `[data-action="${CSS.escape(el.dataset.action)}"]`;
+  if (el.dataset && el.dataset.card) return `[data-card="${CSS.escape(el.dataset.card)}"]`;
+  return null;
+}
+
+/** The focus given back after a drawing: to the same control, or (gone, or disabled) to the puzzle's next step. */
+function restoreFocus(key) {
+  if (key === null) return;
+  const again = app.querySelector(key);
+  const target = again && !again.disabled ? again
+    : app.querySelector('[data-action="forward"]:not([disabled]), [data-action="next"], [data-action="solution"]');
+  if (target) target.focus({preventScroll: true});
 }
 
 /** What the player may do besides answering: see the solution (before it is shown), go on to the next puzzle. */
@@ -360,16 +411,18 @@ function puzzleButtons() {
 }
 
 function ratingLine() {
-  const signed = state.me;
-  if (!signed) return h("p", {class: "muted", id: "rating"}, t("You play as a guest: your answers are not rated. Sign in to keep a puzzle rating."));
+  if (!state.me) return h("p", {class: "muted", id: "rating"}, t("You play as a guest: your answers are not rated. Sign in to keep a puzzle rating."));
   const a = state.attempt;
   if (a && a.rated) {
     return h("p", {id: "rating", class: "rating-moved"},
       t("Your puzzle rating: {before} \u2192 {after}.", {before: a.rating.before, after: a.rating.after}), " ",
       h("span", {class: "muted"}, t("This puzzle's rating: {before} \u2192 {after}.", {before: a.puzzle_rating.before, after: a.puzzle_rating.after})));
   }
-  if (state.puzzle.own) return h("p", {id: "rating", class: "muted"}, t("One of your own puzzles: it is not rated."));
-  if (a && !a.rated && a.mode === "again") return h("p", {id: "rating", class: "muted"}, t("You have tried this puzzle before: this time is not rated."));
+  const p = state.puzzle;
+  if (p.own) return h("p", {id: "rating", class: "muted"}, t("One of your own puzzles: it is not rated."));
+  if (p.tried || (a && a.mode === "again")) return h("p", {id: "rating", class: "muted"}, t("You have tried this puzzle before: this time is not rated."));
+  if (p.mode === "practice") return h("p", {id: "rating", class: "muted"}, t("Puzzles of a chosen theme are practice: they are not rated."));
+  if (p.mode === "streak") return h("p", {id: "rating", class: "muted"}, t("A streak is not rated: it counts the puzzles you solve in a row."));
   const standing = state.info && state.info.standing;
   return standing ? h("p", {id: "rating"}, t("Your puzzle rating: {rating}", {rating: ratingWords({...standing, provisional: false})})) : null;
 }
@@ -428,7 +481,11 @@ function options() {
     h("select", {id, onchange: (e) => onchange(e.target.value)}, choices.map(([v, words]) => h("option", {value: v, selected: v === value}, words))));
   return h("details", {class: "puzzle-options", open: state.error !== null},
     h("summary", {}, t("Choose puzzles")),
-    select("mode", t("Mode"), state.mode, [["rated", t("Puzzles near my rating")], ["streak", t("Streak: harder and harder until a miss")]], (v) => { state.mode = v; state.streak = 0; load(); }),
+    select("mode", t("Mode"), state.mode, [["rated", t("Puzzles near my rating")], ["streak", t("Streak: harder and harder until a miss")]], (v) => {
+      state.mode = v;
+      if (!state.me) state.streak = 0; // an account's streak is the server's
+      load();
+    }),
     select("theme", t("Theme"), state.theme, [["", t("Any theme")], ...info.themes.map((x) => [x.id, `${tc("words", x.name)} (${x.count})`])], (v) => { state.theme = v; load(); }),
     select("kind", t("Kind"), state.kind, [["", t("Any kind")], ...Object.keys(info.kinds).map((k) => [k, KINDS()[k] ?? k])], (v) => { state.kind = v; load(); }),
     state.mode === "streak" ? null : select("difficulty", t("Difficulty"), state.difficulty, Object.entries(DIFFICULTIES()), (v) => { state.difficulty = v; store.set("puzzleDifficulty", v); load(); }));
@@ -436,7 +493,10 @@ function options() {
 
 document.addEventListener("keydown", (event) => {
   if (!state.line || !state.line.steps.length) return;
-  if (event.target instanceof HTMLSelectElement || event.target instanceof HTMLInputElement) return;
+  if (event.altKey || event.ctrlKey || event.metaKey || event.shiftKey) return; // the browser's own keys
+  const target = event.target;
+  if (target instanceof HTMLSelectElement || target instanceof HTMLInputElement || target instanceof HTMLTextAreaElement) return;
+  if (target instanceof HTMLElement && target.isContentEditable) return;
   if (event.key === "ArrowRight") { go(state.step + 1); event.preventDefault(); }
   if (event.key === "ArrowLeft") { go(state.step - 1); event.preventDefault(); }
 });

@@ -1,5 +1,6 @@
 """Puzzles on the server: each account's puzzle rating per pool (with its streak), each puzzle's rating as the
-attempts move it, and every attempt (an account's history, and which puzzles it has tried)."""
+attempts move it, and one row per puzzle an account was shown: the mode it is played in (fixed when it was first
+shown), and its answers (an account's history, and which puzzles it has tried)."""
 
 from __future__ import annotations
 
@@ -41,13 +42,16 @@ def upgrade() -> None:
         sa.Column("user_id", sa.Text, nullable=False),
         sa.Column("puzzle", sa.Text, nullable=False),
         sa.Column("pool", sa.Text, nullable=False),
-        sa.Column("at", sa.Float, nullable=False),
         sa.Column("mode", sa.Text, nullable=False),
-        sa.Column("solved", sa.Boolean, nullable=False),
+        sa.Column("served_at", sa.Float, nullable=False),
+        sa.Column("at", sa.Float),
+        sa.Column("tries", sa.Integer, nullable=False),
+        sa.Column("first_solved", sa.Boolean),
+        sa.Column("solved", sa.Boolean),
         sa.Column("rated", sa.Boolean, nullable=False),
         sa.Column("rating_before", sa.Integer),
         sa.Column("rating_after", sa.Integer),
-        sa.PrimaryKeyConstraint("user_id", "puzzle", "at"),
+        sa.PrimaryKeyConstraint("user_id", "puzzle"),
     )
     op.create_index("puzzle_attempts_by_user", "puzzle_attempts", ["user_id", "at"])
 
