@@ -17,7 +17,7 @@ from typing import Any
 
 import httpx
 import pytest
-from serverkit import ROOMY, ThreadServer
+from serverkit import ROOMY, ThreadServer, in_own_loop
 from sqlalchemy import func, select
 
 import loopback
@@ -265,7 +265,7 @@ def test_todays_puzzle_is_the_same_all_day_and_the_pools_take_turns_day_by_day(
         days = [datetime.date(2026, 12, 1) + datetime.timedelta(days=k) for k in range(len(one.shelves))]
         return [await one.daily(day) for day in days] + [await library().daily(days[0])]
 
-    chosen = asyncio.run(dailies())
+    chosen = in_own_loop(dailies)  # a loop of its own, whatever runs in this thread
     assert chosen[0] is not chosen[-1] and chosen[0].id == chosen[-1].id  # read afresh, the same puzzle
     assert len({p.variant for p in chosen}) == 6 and len({p.game for p in chosen}) == 4  # every pool in turn
     assert all(1300 <= p.rating <= 1900 for p in chosen)

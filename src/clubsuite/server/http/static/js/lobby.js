@@ -51,7 +51,6 @@ async function start() {
     h("header", {class: "bar lobby-bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, t("Play Clubs online")),
       h("a", {href: "/replay"}, t("Replay a record")),
       h("a", {href: "/leaderboard"}, t("Leaderboards")),
-      h("a", {href: "/puzzle"}, t("Puzzles")),
       h("a", {href: "/clubnight"}, t("Club night")),
       h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
       languageSwitch(h), colourToggle(), await accountBox()),
@@ -145,6 +144,8 @@ function playNow() {
   form.append(
     h("ul", {class: "game-tiles"}, games.map((g) => gameTile(g, form, problem))),
     h("p", {class: "muted"}, t("New to the game? Learn to play: a first hand against easy bots, every step explained.")),
+    h("p", {class: "puzzles-line"}, h("a", {href: "/puzzle", id: "puzzles-link"}, t("Puzzles")), " ",
+      h("span", {class: "muted"}, t("Find the best play in positions from real matches: a puzzle of the day, streaks, themes."))),
     problem);
   form.addEventListener("submit", (event) => event.preventDefault()); // Enter in the name field: nothing to guess
   return form;
