@@ -67,6 +67,7 @@ GAME_PARTS = {
     "schema": RECORDS,
     "endgame": BOTS,
     "themes": FACES,
+    "benchmark": FACES,
 }
 
 
@@ -94,7 +95,7 @@ def layer(name: str) -> int:
         return RECORDS
     if head in ("bots", "runner", "solver"):
         return BOTS
-    if head in ("tui", "narration", "present", "lesson", "sim", "server", "analysis", "rl", "puzzles"):
+    if head in ("tui", "narration", "present", "lesson", "sim", "server", "analysis", "rl", "puzzles", "benchmark"):
         return FACES
     if head == "cli":
         return OUTER

@@ -44,7 +44,7 @@ def wilson_interval(successes: int, trials: int, z: float = Z95) -> tuple[float,
     return low, high
 
 
-def _paired_mean(diffs: Sequence[float]) -> tuple[float, tuple[float, float]]:
+def paired_mean(diffs: Sequence[float]) -> tuple[float, tuple[float, float]]:
     """The mean of per-cycle differences and its 95% interval (normal approximation, mean +- 1.96 standard errors;
     at least two differences)."""
     mean = sum(diffs) / len(diffs)
@@ -468,8 +468,8 @@ class SimResult:
                 wins.append(sum(int(o.won(0)) - int(o.won(other)) for o in group) / cycle)
                 hands = sum(o.hands for o in group)
                 points.append(sum(o.score(0) - o.score(other) for o in group) / hands if hands else 0.0)
-            win_mean, win_ci = _paired_mean(wins)
-            point_mean, point_ci = _paired_mean(points)
+            win_mean, win_ci = paired_mean(wins)
+            point_mean, point_ci = paired_mean(points)
             out.append(
                 {
                     "first": labels[0],

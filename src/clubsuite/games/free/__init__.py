@@ -101,6 +101,7 @@ register(
             "account": "clubsuite.games.free.present:account",
             "rulings": "clubsuite.games.free.why:RULINGS",
             "themes": "clubsuite.games.free.themes",
+            "benchmark": "clubsuite.games.free.benchmark:ENVS",
             "narrator": "clubsuite.games.free.narration:FreeNarrator",
             "bots": "clubsuite.games.free.bot",
             "schema": "clubsuite.games.free.schema:SCHEMA",

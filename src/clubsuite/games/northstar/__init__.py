@@ -110,6 +110,7 @@ register(
             "account": "clubsuite.games.northstar.present:account",
             "rulings": "clubsuite.games.northstar.why:RULINGS",
             "themes": "clubsuite.games.northstar.themes",
+            "benchmark": "clubsuite.games.northstar.benchmark:ENVS",
             "endgame": "clubsuite.games.northstar.endgame",
             "narrator": "clubsuite.games.northstar.narration:NorthstarNarrator",
             "bots": "clubsuite.games.northstar.bot",

@@ -109,6 +109,7 @@ register(
             "account": "clubsuite.games.partnership.present:account",
             "rulings": "clubsuite.games.partnership.why:RULINGS",
             "themes": "clubsuite.games.partnership.themes",
+            "benchmark": "clubsuite.games.partnership.benchmark:ENVS",
             "narrator": "clubsuite.games.partnership.narration:PartnershipNarrator",
             "bots": "clubsuite.games.partnership.bot",
             "schema": "clubsuite.games.partnership.schema:SCHEMA",

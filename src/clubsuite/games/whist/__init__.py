@@ -72,6 +72,7 @@ register(
             "account": "clubsuite.games.whist.present:account",
             "rulings": "clubsuite.games.whist.why:RULINGS",
             "themes": "clubsuite.games.whist.themes",
+            "benchmark": "clubsuite.games.whist.benchmark:ENVS",
             "narrator": "clubsuite.games.whist.narration:WhistNarrator",
             "bots": "clubsuite.games.whist.bot",
             "schema": "clubsuite.games.whist.schema:SCHEMA",

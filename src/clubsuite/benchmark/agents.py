@@ -1,0 +1,91 @@
+"""The agents ``clubs evaluate`` plays: a bot of the registry (``heuristic``, ``hard``, ``pimc(samples=16)``), a
+Python entry point (``package.module:factory``, called as ``factory(spec)`` with the environment's rules spec and
+returning a bot: anything with a ``name`` and a ``choose(view, legal, rng)``), or a weights file (``.npz``,
+:mod:`clubsuite.benchmark.weights`: data, read without running anything in it).
+
+An agent is named by text so that every worker process builds its own from the same words; it is checked once
+before any deal is played, and a bad one is refused naming what is wrong.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib
+import re
+from dataclasses import dataclass
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from clubsuite.benchmark.envs import BenchEnv, find_env
+from clubsuite.bots.base import SomeBot, make_bot
+from clubsuite.errors import ClubsError, InvalidOptionsError
+from clubsuite.safetext import quoted
+
+ENTRY_POINT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+
+
+@dataclass(frozen=True)
+class Agent:
+    """An agent as ``clubs evaluate`` names it: its words, its kind (``registry``, ``python`` or ``weights``) and,
+    for a weights file, the SHA-256 of its bytes."""
+
+    text: str
+    kind: str
+    sha256: str | None = None
+
+    def make(self, env: BenchEnv) -> SomeBot:
+        """A fresh bot of this agent for a table of ``env``."""
+        if self.kind == "weights":
+            from clubsuite.benchmark.weights import PolicyBot
+
+            return PolicyBot(_policy(self.text, env.id), name=Path(self.text).name)
+        if self.kind == "python":
+            return _entry(self.text)(env.spec)  # type: ignore[no-any-return]
+        return make_bot(self.text, env.game)
+
+    def to_json(self) -> dict[str, Any]:
+        """As the evaluation's JSON names it."""
+        return {"text": self.text, "kind": self.kind, "sha256": self.sha256}
+
+
+def agent(text: str, env: BenchEnv, what: str = "AGENT") -> Agent:
+    """The agent ``text`` for ``env``, checked (see the module docstring); ``what`` names the argument in a
+    refusal."""
+    if text.endswith(".npz"):
+        path = Path(text)
+        if not path.is_file():
+            raise InvalidOptionsError(f"{what} {quoted(text)}: no such weights file")
+        _policy(text, env.id)  # read and checked now: a bad file is refused before any deal
+        return Agent(text, "weights", hashlib.sha256(path.read_bytes()).hexdigest())
+    if ENTRY_POINT.match(text):
+        made = _entry(text)(env.spec)
+        if not callable(getattr(made, "choose", None)) or not isinstance(getattr(made, "name", None), str):
+            raise InvalidOptionsError(f"{what} {text}: its factory must return a bot (a name and a choose method)")
+        return Agent(text, "python")
+    try:
+        make_bot(text, env.game)
+    except ClubsError as exc:
+        raise InvalidOptionsError(f"{what} {quoted(text, 80)}: {exc}") from None
+    return Agent(text, "registry")
+
+
+def _entry(text: str) -> Any:
+    """The factory an entry point names (imported: naming one runs its module, as installing a package would)."""
+    module_name, _, attr = text.partition(":")
+    try:
+        module = importlib.import_module(module_name)
+    except ImportError as exc:
+        raise InvalidOptionsError(f"AGENT {text}: cannot import {module_name} ({exc})") from None
+    factory = getattr(module, attr, None)
+    if not callable(factory):
+        raise InvalidOptionsError(f"AGENT {text}: {module_name} has no callable {attr}")
+    return factory
+
+
+@cache
+def _policy(path: str, env_id: str) -> Any:
+    """The checked weights file (read once per process)."""
+    from clubsuite.benchmark.weights import Policy
+
+    return Policy(Path(path), find_env(env_id))

@@ -1,0 +1,205 @@
+"""``clubs evaluate``'s work: an agent against a bot level on a benchmark environment's deals, every deal played
+from every side of the table, one paired result per deal.
+
+**Sides and rotations.** A side is a seat, or a team where the rules make teams (``teams_of`` in the registry:
+fixed partnerships, or teams chosen by options). Deal ``k`` is played once per side: at table ``r`` the agent
+holds every seat of side ``r`` and the level every other seat, seat 0 deals, and one hand is played. All tables of
+a deal share their bots' random numbers (``Random(derive_seed(match seed, 0x5EED))``), so that an agent played
+against itself gives exactly the same tables and a result of exactly 0 on every deal.
+
+**The result.** A side's score is its hand score (a team's, where teams score together); at table ``r`` the agent's
+margin is its side's score less the mean of the other sides' scores; a deal's result is the mean margin over its
+tables. The mean of the deals' results, with its 95% interval (mean ± 1.96 standard errors of independent deals:
+the tables of a deal are not counted apart), is the agent's advantage in points a hand; the agent side's own mean
+score is reported with its interval too.
+
+**CPU.** Every decision of the agent and of the level is timed by ``time.process_time()`` (the CPU of every
+thread of the process): mean, 95th percentile and most per decision, and the mean wall time.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import random
+import statistics
+import time
+from collections.abc import Callable, Iterator, Sequence
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any
+
+from clubsuite import __version__
+from clubsuite.benchmark.agents import Agent
+from clubsuite.benchmark.envs import BOT_SEED, BenchEnv, find_env, match_seed, new_table
+from clubsuite.bots.base import SomeBot
+from clubsuite.engine import LegalActions
+from clubsuite.runner import play_match
+from clubsuite.seeding import derive_seed
+from clubsuite.sim.stats import paired_mean
+
+UNIT = "points a hand: the agent's side less the mean of the other sides, averaged over the sides it held"
+
+
+def sides_of(env: BenchEnv) -> tuple[tuple[int, ...], ...]:
+    """The environment's sides: its teams, else every seat alone."""
+    info, options = env.resolved()
+    teams = info.teams_of(options)
+    return tuple(tuple(t) for t in teams) if teams else tuple((s,) for s in range(info.n_seats(options)))
+
+
+class Timed:
+    """A bot whose every decision's CPU (``process_time``) and wall time are kept; it decides as the bot does."""
+
+    def __init__(self, bot: SomeBot) -> None:
+        self.bot, self.name = bot, bot.name
+        self.cpu: list[float] = []
+        self.wall = 0.0
+
+    def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
+        """The bot's choice, timed."""
+        cpu, wall = time.process_time(), time.perf_counter()
+        action = self.bot.choose(view, legal, rng)
+        self.cpu.append(time.process_time() - cpu)
+        self.wall += time.perf_counter() - wall
+        return action
+
+
+@dataclass
+class DealResult:
+    """One deal: each table's side scores (by rotation, then by side), the agent's result, and the decisions'
+    CPU seconds of the agent and of the level, with their wall time."""
+
+    deal: int
+    scores: list[list[float]]
+    result: float
+    agent_score: float
+    agent_cpu: list[float] = field(default_factory=list)
+    level_cpu: list[float] = field(default_factory=list)
+    agent_wall: float = 0.0
+    level_wall: float = 0.0
+
+
+def side_scores(match: Any, sides: Sequence[Sequence[int]]) -> list[float]:
+    """Each side's score in the match's one hand: a seat's hand score, or its team's (the hand's team scores)."""
+    if len(sides[0]) > 1:
+        return [float(v) for v in match.team_totals]
+    scores = match.summary()["hands"][0]["scores"]
+    return [float(scores[side[0]]) for side in sides]
+
+
+def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
+    """Deal ``k`` of the environment played from every side (see the module docstring)."""
+    env = find_env(env_id)
+    sides = sides_of(env)
+    seed = match_seed(env, k)
+    n = sum(len(s) for s in sides)
+    out = DealResult(k, [], 0.0, 0.0)
+    margins: list[Fraction] = []
+    own: list[Fraction] = []
+    for r, side in enumerate(sides):
+        bots = [Timed(agent.make(env) if seat in side else against.make(env)) for seat in range(n)]
+        match = play_match(new_table(env), bots, seed, random.Random(derive_seed(seed, BOT_SEED)), max_hands=1)
+        scores = side_scores(match, sides)
+        out.scores.append(scores)
+        others = [Fraction(v) for i, v in enumerate(scores) if i != r]
+        margins.append(Fraction(scores[r]) - sum(others, Fraction(0)) / len(others))  # exact: a mirror gives 0
+        own.append(Fraction(scores[r]))
+        for seat, bot in enumerate(bots):
+            if seat in side:
+                out.agent_cpu += bot.cpu
+                out.agent_wall += bot.wall
+            else:
+                out.level_cpu += bot.cpu
+                out.level_wall += bot.wall
+    out.result = float(sum(margins, Fraction(0)) / len(margins))
+    out.agent_score = float(sum(own, Fraction(0)) / len(own))
+    return out
+
+
+def _play_deals(env_id: str, agent: Agent, against: Agent, ks: Sequence[int]) -> list[DealResult]:
+    return [play_deal(env_id, agent, against, k) for k in ks]
+
+
+def results(
+    env: BenchEnv,
+    agent: Agent,
+    against: Agent,
+    deals: int,
+    workers: int = 1,
+    progress: Callable[[int], None] | None = None,
+    chunk: int = 4,
+) -> Iterator[DealResult]:
+    """Deals ``0 .. deals-1`` played, in deal order whatever the number of ``workers`` (processes);
+    ``progress(n)`` after each ``n`` deals are done."""
+    ks = list(range(deals))
+    if workers <= 1:
+        for k in ks:
+            yield play_deal(env.id, agent, against, k)
+            if progress is not None:
+                progress(1)
+        return
+    chunks = [ks[i : i + chunk] for i in range(0, len(ks), chunk)]
+    context = multiprocessing.get_context("spawn")
+    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+        futures = [pool.submit(_play_deals, env.id, agent, against, c) for c in chunks]
+        try:
+            for future in futures:
+                done = future.result()
+                if progress is not None:
+                    progress(len(done))
+                yield from done
+        finally:
+            for future in futures:
+                future.cancel()
+
+
+def cpu_json(cpu: Sequence[float], wall: float) -> dict[str, Any]:
+    """Decisions' CPU as the evaluation reports it (milliseconds)."""
+    if not cpu:
+        return {"decisions": 0, "cpu_ms_mean": None, "cpu_ms_p95": None, "cpu_ms_max": None, "wall_ms_mean": None}
+    ordered = sorted(cpu)
+    p95 = ordered[min(len(ordered) - 1, math.ceil(0.95 * len(ordered)) - 1)]
+    return {
+        "decisions": len(cpu),
+        "cpu_ms_mean": round(1000 * statistics.fmean(cpu), 4),
+        "cpu_ms_p95": round(1000 * p95, 4),
+        "cpu_ms_max": round(1000 * ordered[-1], 4),
+        "wall_ms_mean": round(1000 * wall / len(cpu), 4),
+    }
+
+
+def summary(
+    env: BenchEnv, agent: Agent, against: Agent, played: Sequence[DealResult], per_deal: bool = False
+) -> dict[str, Any]:
+    """The evaluation as JSON (``docs/benchmark.md`` describes every field)."""
+    results_ = [d.result for d in played]
+    own = [d.agent_score for d in played]
+
+    def interval(values: Sequence[float]) -> dict[str, Any]:
+        if len(values) < 2:
+            return {"mean": values[0] if values else None, "ci95": None}
+        mean, (low, high) = paired_mean(values)
+        return {"mean": round(mean, 4), "ci95": [round(low, 4), round(high, 4)]}
+
+    out: dict[str, Any] = {
+        "format": "clubsuite-evaluation",
+        "version": 1,
+        "env": {"id": env.id, "spec": env.spec, "deals_sha256": env.deals_sha256, "rules_sha256": env.rules_sha256},
+        "deals": {"seed": env.seed, "set": env.count, "played": len(played)},
+        "agent": agent.to_json(),
+        "against": against.to_json(),
+        "sides": [list(s) for s in sides_of(env)],
+        "result": {"unit": UNIT, **interval(results_), "interval": "95%, mean ± 1.96 standard errors over deals"},
+        "agent_score": interval(own),
+        "cpu": {
+            "clock": "process_time",
+            "agent": cpu_json([c for d in played for c in d.agent_cpu], sum(d.agent_wall for d in played)),
+            "against": cpu_json([c for d in played for c in d.level_cpu], sum(d.level_wall for d in played)),
+        },
+        "clubsuite": __version__,
+    }
+    if per_deal:
+        out["per_deal"] = [{"deal": d.deal, "result": d.result, "scores": d.scores} for d in played]
+    return out

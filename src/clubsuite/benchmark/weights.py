@@ -1,0 +1,146 @@
+"""A policy as a weights file: data, never code. A NumPy ``.npz`` archive read with ``allow_pickle=False`` (so
+nothing in it can run), checked before use: its size, its entries, every array's type, shape and values, and the
+environment it was made for.
+
+The archive holds ``meta`` (UTF-8 JSON as an array of bytes: ``{"format": "clubsuite-policy", "version": 1, "env":
+"clubs_whist-v1", "layers": L}``) and the layers of a multilayer perceptron, ``w0``, ``b0``, ... ``w{L-1}``,
+``b{L-1}``: ``w0`` takes the environment's observation (:func:`clubsuite.rl.aec.observation_of`, its length the
+layout's size), each layer but the last is followed by a ReLU, and the last gives one score per action id. The
+policy plays by taking, id by id, the highest-scoring id the legal actions allow (:class:`clubsuite.rl.coding.Choice`),
+the lowest id first among equals: the same choice every time.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import zipfile
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from clubsuite.benchmark.envs import BenchEnv
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.rl.aec import env_layout, observation_of
+from clubsuite.rl.coding import Choice, RlCoding, coding_for
+from clubsuite.safetext import quoted
+
+FORMAT, VERSION = "clubsuite-policy", 1
+MAX_BYTES = 64 * 1024 * 1024
+"""The largest weights file read, compressed or not (a policy of the benchmark has at most a few megabytes)."""
+MAX_ENTRIES = 2 * 16 + 1
+MAX_LAYERS = 16
+
+
+class Policy:
+    """A checked weights file (see the module docstring) for one environment."""
+
+    def __init__(self, path: Path, env: BenchEnv) -> None:
+        self.path, self.env = path, env
+        info, options = env.resolved()
+        self.coding: RlCoding = coding_for(info, options)
+        self.layout = env_layout(self.coding)
+        self.layers = _read(path, env, self.layout.size, self.coding.action_count)
+
+    def scores(self, observation: Any) -> Any:
+        """The score of every action id for one observation."""
+        x = np.asarray(observation, dtype=np.float32)
+        for k, (w, b) in enumerate(self.layers):
+            x = x @ w + b
+            if k < len(self.layers) - 1:
+                x = np.maximum(x, 0.0)
+        return x
+
+
+class PolicyBot:
+    """A bot that plays a :class:`Policy` (see the module docstring)."""
+
+    def __init__(self, policy: Policy, name: str) -> None:
+        self.policy, self.name = policy, name
+
+    def choose(self, view: Any, legal: Any, rng: random.Random) -> object:
+        """The policy's action: its best-scoring allowed id, one id after another until they spell an action."""
+        p = self.policy
+        choice = Choice(legal, p.coding.tokens)
+        while True:
+            scores = p.scores(observation_of(p.coding, p.layout, view, choice.picked))
+            allowed = choice.allowed()
+            best = max(allowed, key=lambda i: (float(scores[i]), -i))
+            action = choice.pick(best)
+            if action is not None:
+                return action
+
+
+def _fail(path: Path, why: str) -> InvalidOptionsError:
+    return InvalidOptionsError(f"weights file {quoted(str(path), 200)}: {why}")
+
+
+def _read(path: Path, env: BenchEnv, inputs: int, outputs: int) -> list[tuple[Any, Any]]:
+    """The layers of the weights file at ``path``, every rule of the module docstring checked."""
+    try:
+        size = path.stat().st_size
+        if size > MAX_BYTES:
+            raise _fail(path, f"it is larger than {MAX_BYTES // (1024 * 1024)} MB")
+        with zipfile.ZipFile(path) as archive:
+            members = archive.infolist()
+            if len(members) > MAX_ENTRIES:
+                raise _fail(path, f"it holds {len(members)} entries, more than a policy has ({MAX_ENTRIES})")
+            if sum(m.file_size for m in members) > MAX_BYTES:
+                raise _fail(path, f"its entries unpack to more than {MAX_BYTES // (1024 * 1024)} MB")
+        with np.load(path, allow_pickle=False) as data:
+            arrays = {name: data[name] for name in data.files}
+    except InvalidOptionsError:
+        raise
+    except zipfile.BadZipFile:
+        raise _fail(path, "it is not a NumPy .npz archive") from None
+    except OSError as exc:
+        raise _fail(path, f"cannot be read: {exc.strerror or exc}") from None
+    except ValueError as exc:  # an object array: it would need pickle, which is never used
+        raise _fail(path, f"it holds data that is not plain numbers ({exc})") from None
+    meta = arrays.pop("meta", None)
+    if meta is None or meta.dtype != np.uint8 or meta.ndim != 1:
+        raise _fail(path, "its 'meta' entry (JSON as bytes) is missing")
+    try:
+        head = json.loads(bytes(meta.tobytes()).decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        raise _fail(path, "its 'meta' entry is not JSON") from None
+    if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("version") != VERSION:
+        raise _fail(path, f"its 'meta' does not say format {FORMAT!r}, version {VERSION}")
+    if head.get("env") != env.id:
+        raise _fail(path, f"it was made for {quoted(str(head.get('env')), 40)}, not {env.id}")
+    count = head.get("layers")
+    if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_LAYERS:
+        raise _fail(path, f"its 'meta' must give 'layers' from 1 to {MAX_LAYERS}")
+    expected = {f"{kind}{k}" for k in range(count) for kind in ("w", "b")}
+    if set(arrays) != expected:
+        extra = sorted(set(arrays) ^ expected)
+        raise _fail(path, f"its entries must be meta and {', '.join(sorted(expected))} (not: {', '.join(extra)})")
+    layers = []
+    width = inputs
+    for k in range(count):
+        w, b = arrays[f"w{k}"], arrays[f"b{k}"]
+        out = outputs if k == count - 1 else (w.shape[1] if w.ndim == 2 else -1)
+        if w.dtype != np.float32 or b.dtype != np.float32:
+            raise _fail(path, f"layer {k} must be float32")
+        if w.shape != (width, out) or b.shape != (out,):
+            raise _fail(path, f"layer {k} must be {width}x{out} with {out} biases, not {w.shape} and {b.shape}")
+        if not (np.isfinite(w).all() and np.isfinite(b).all()):
+            raise _fail(path, f"layer {k} holds a value that is not a finite number")
+        layers.append((w, b))
+        width = out
+    return layers
+
+
+def write_policy(path: Path, env: BenchEnv, layers: list[tuple[Any, Any]]) -> None:
+    """Write ``layers`` (weights and biases, float32) as a weights file for ``env`` (what a training script
+    saves)."""
+    meta = np.frombuffer(
+        json.dumps({"format": FORMAT, "version": VERSION, "env": env.id, "layers": len(layers)}).encode(),
+        dtype=np.uint8,
+    )
+    entries: dict[str, Any] = {"meta": meta}
+    for k, (w, b) in enumerate(layers):
+        entries[f"w{k}"], entries[f"b{k}"] = np.asarray(w, np.float32), np.asarray(b, np.float32)
+    with path.open("wb") as f:
+        np.savez_compressed(f, **entries)

@@ -1,0 +1,33 @@
+"""Agents given to ``clubs evaluate`` as Python entry points (``bench_agents:first_legal``) in the benchmark's
+tests: a bot that counts its decisions, and factories that are not bots."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+DECISIONS = [0]
+"""Every decision a :func:`first_legal` bot has made in this process."""
+
+
+class FirstLegal:
+    """Plays the first legal action, and counts its decisions."""
+
+    name = "first-legal"
+
+    def choose(self, view: Any, legal: Any, rng: random.Random) -> object:
+        DECISIONS[0] += 1
+        return next(iter(legal))
+
+
+def first_legal(spec: str) -> FirstLegal:
+    """The factory ``clubs evaluate`` calls with the environment's rules spec."""
+    return FirstLegal()
+
+
+def not_a_bot(spec: str) -> str:
+    """A factory that returns something that cannot play."""
+    return "no bot here"
+
+
+NOT_CALLABLE = 3

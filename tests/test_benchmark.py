@@ -1,0 +1,203 @@
+"""The frozen benchmark (docs/benchmark.md): every environment's deal set, rules and observation are the version
+pinned; ``clubs evaluate`` plays every deal from every side with shared random numbers (an agent against itself
+gets exactly 0 on every deal), reports a paired interval over deals and the CPU of every decision, gives the same
+result with any number of workers, and takes agents from the registry, a Python entry point or a weights file
+(data, never code), refusing every bad one with its reason."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import bench_agents
+from cli_helpers import CLUBS, clubs_in_process
+from clubsuite.benchmark import weights
+from clubsuite.benchmark.agents import agent
+from clubsuite.benchmark.envs import ENVS, deals_hash, find_env, rules_hash
+from clubsuite.benchmark.evaluate import play_deal, results, sides_of, summary
+from clubsuite.benchmark.observation import observation_hash
+from clubsuite.benchmark.weights import write_policy
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.rl.aec import env_layout
+from clubsuite.rl.coding import coding_for
+
+WHIST = ENVS["clubs_whist-v1"]
+
+
+@pytest.mark.parametrize("env_id", sorted(ENVS))
+def test_every_environment_is_the_version_it_was_frozen_as(env_id: str) -> None:
+    env = ENVS[env_id]
+    bump = f"{env_id} no longer plays as frozen: give the change a new version (docs/benchmark.md, Versions)"
+    assert deals_hash(env) == env.deals_sha256, bump
+    assert rules_hash(env) == env.rules_sha256, bump
+    assert observation_hash(env) == env.observation_sha256, bump
+
+
+def test_the_deals_and_the_rules_are_the_same_without_the_compiled_core() -> None:
+    code = (
+        "from clubsuite.benchmark.envs import ENVS, deals_hash, rules_hash;"
+        "e = ENVS['clubs_free-v1']; print(deals_hash(e), rules_hash(e))"
+    )
+    env = {**os.environ, "CLUBS_PURE_PYTHON": "1"}
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, timeout=300)
+    free = ENVS["clubs_free-v1"]
+    assert out.stdout.split() == [free.deals_sha256, free.rules_sha256]
+
+
+def test_an_environment_is_named_by_its_id_or_its_game_and_nothing_else() -> None:
+    assert find_env("whist") is WHIST and find_env("clubs_partnership-v1").spec == "partnership"
+    with pytest.raises(InvalidOptionsError, match="clubs_whist-v1"):
+        find_env("clubs_whist-v0")
+
+
+def test_the_sides_are_the_teams_where_there_are_teams_else_every_seat() -> None:
+    assert sides_of(WHIST) == ((0,), (1,), (2,))
+    assert sides_of(ENVS["clubs_partnership-v1"]) == ((0, 2), (1, 3))
+    assert sides_of(ENVS["clubs_northstar-2x2-v1"]) == ((0, 2), (1, 3))
+    assert len(sides_of(ENVS["clubs_northstar-5p-v1"])) == 5
+
+
+@pytest.mark.parametrize("env_id", sorted(ENVS))
+def test_an_agent_against_itself_gets_exactly_zero_on_every_deal(env_id: str) -> None:
+    env = ENVS[env_id]
+    same = agent("heuristic", env)
+    played = list(results(env, same, same, 3))
+    assert [d.result for d in played] == [0.0, 0.0, 0.0]
+    assert all(len({tuple(t) for t in d.scores}) == 1 for d in played)  # every rotation, the same table
+
+
+def test_a_deals_result_is_the_agents_mean_margin_over_the_sides_it_held() -> None:
+    env = ENVS["clubs_northstar-3p-v1"]
+    d = play_deal(env.id, agent("heuristic", env), agent("random", env), 7)
+    margins = [row[r] - (sum(row) - row[r]) / 2 for r, row in enumerate(d.scores)]
+    assert d.result == pytest.approx(sum(margins) / 3) and d.agent_score == pytest.approx(
+        sum(row[r] for r, row in enumerate(d.scores)) / 3
+    )
+    partners = ENVS["clubs_partnership-v1"]
+    p = play_deal(partners.id, agent("heuristic", partners), agent("random", partners), 2)
+    assert p.result == pytest.approx((p.scores[0][0] - p.scores[0][1] + p.scores[1][1] - p.scores[1][0]) / 2)
+
+
+def test_the_interval_counts_deals_and_the_cpu_counts_every_decision_of_the_agent() -> None:
+    first = agent("bench_agents:first_legal", WHIST)
+    bench_agents.DECISIONS[0] = 0
+    played = list(results(WHIST, first, agent("random", WHIST), 6))
+    data = summary(WHIST, first, agent("random", WHIST), played)
+    assert data["cpu"]["agent"]["decisions"] == bench_agents.DECISIONS[0] > 0
+    assert data["deals"]["played"] == 6 and data["agent"]["kind"] == "python"
+    values = [d.result for d in played]
+    mean = sum(values) / 6
+    half = 1.959963984540054 * float(np.std(values, ddof=1)) / 6**0.5
+    assert data["result"]["ci95"] == pytest.approx([mean - half, mean + half], abs=1e-4)
+
+
+def test_the_result_is_the_same_with_one_worker_or_two() -> None:
+    a, b = agent("heuristic", WHIST), agent("random", WHIST)
+    one = [(d.deal, d.scores) for d in results(WHIST, a, b, 6)]
+    two = [(d.deal, d.scores) for d in results(WHIST, a, b, 6, workers=2, chunk=2)]
+    assert one == two
+
+
+def policy_layers(env_id: str, hidden: int = 8, seed: int = 1) -> list[tuple[np.ndarray, np.ndarray]]:
+    env = ENVS[env_id]
+    coding = coding_for(*env.resolved())
+    size, actions = env_layout(coding).size, coding.action_count
+    rng = np.random.default_rng(seed)
+    return [
+        (rng.normal(size=(size, hidden)).astype(np.float32), np.zeros(hidden, np.float32)),
+        (rng.normal(size=(hidden, actions)).astype(np.float32), np.zeros(actions, np.float32)),
+    ]
+
+
+@pytest.mark.parametrize("env_id", ["clubs_whist-v1", "clubs_northstar-4p-v1"])
+def test_a_weights_file_plays_legal_actions_only_and_always_the_same(tmp_path: Path, env_id: str) -> None:
+    env = ENVS[env_id]
+    path = tmp_path / "policy.npz"
+    write_policy(path, env, policy_layers(env_id))
+    policy = agent(str(path), env)
+    assert policy.kind == "weights" and policy.sha256 is not None
+    first = [d.scores for d in results(env, policy, agent("random", env), 3)]
+    assert first == [d.scores for d in results(env, policy, agent("random", env), 3)]  # no randomness of its own
+
+
+def refused_weights(path: Path, env_id: str = "clubs_whist-v1") -> str:
+    with pytest.raises(InvalidOptionsError) as refused:
+        agent(str(path), ENVS[env_id])
+    return str(refused.value)
+
+
+def test_a_bad_weights_file_is_refused_naming_what_is_wrong_and_nothing_in_it_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    good = policy_layers("clubs_whist-v1")
+    path = tmp_path / "p.npz"
+    write_policy(path, WHIST, good)
+    assert "made for 'clubs_whist-v1', not clubs_free-v1" in refused_weights(path, "clubs_free-v1")
+    (tmp_path / "text.npz").write_text("not a zip")
+    assert "not a NumPy .npz archive" in refused_weights(tmp_path / "text.npz")
+    wrong = tmp_path / "wrong.npz"
+    write_policy(wrong, WHIST, [good[0], (good[1][0][:, :5], good[1][1][:5])])
+    assert "layer 1 must be 8x" in refused_weights(wrong)
+    nan = [good[0], (good[1][0].copy(), good[1][1])]
+    nan[1][0][0, 0] = np.nan
+    write_policy(tmp_path / "nan.npz", WHIST, nan)
+    assert "not a finite number" in refused_weights(tmp_path / "nan.npz")
+    pickled = tmp_path / "pickled.npz"
+    np.savez(pickled, meta=np.frombuffer(b"{}", np.uint8), w0=np.array([object()], dtype=object))
+    assert "not plain numbers" in refused_weights(pickled)
+    np.savez(tmp_path / "bare.npz", w0=np.zeros((2, 2), np.float32))
+    assert "'meta' entry" in refused_weights(tmp_path / "bare.npz")
+    monkeypatch.setattr(weights, "MAX_BYTES", 100)
+    assert "larger than" in refused_weights(path) or "unpack to more than" in refused_weights(path)
+    assert "no such weights file" in refused_weights(tmp_path / "missing.npz")
+
+
+def test_a_bad_agent_is_refused_naming_it() -> None:
+    for text, words in (
+        ("nonsense", "unknown bot 'nonsense'"),
+        ("pimc(samples=0)", "samples"),
+        ("no_such_module:factory", "cannot import no_such_module"),
+        ("bench_agents:nothing", "has no callable nothing"),
+        ("bench_agents:NOT_CALLABLE", "has no callable NOT_CALLABLE"),
+        ("bench_agents:not_a_bot", "must return a bot"),
+    ):
+        with pytest.raises(InvalidOptionsError, match="AGENT") as refused:
+            agent(text, WHIST)
+        assert words in str(refused.value), (text, str(refused.value))
+
+
+def test_clubs_evaluate_prints_the_result_and_writes_every_deal(tmp_path: Path) -> None:
+    out = tmp_path / "result.json"
+    done = clubs_in_process(
+        ["evaluate", "heuristic", "--against", "random", "--deals", "4", "--json", "--out", str(out)]
+    )
+    assert done.status == 0, done.stderr
+    data = json.loads(done.stdout)
+    assert data["env"]["id"] == "clubs_whist-v1" and data["deals"]["played"] == 4 and "per_deal" not in data
+    assert data["command"] == "clubs evaluate heuristic --against random --game clubs_whist-v1 --deals 4"
+    kept = json.loads(out.read_text())
+    assert len(kept["per_deal"]) == 4 and kept["result"] == data["result"]
+    text = clubs_in_process(["evaluate", "random", "--against", "random", "--game", "partnership", "--deals", "2"])
+    assert text.status == 0 and "+0.000 points a hand" in text.stdout and "from all 2 sides" in text.stdout
+
+
+@pytest.mark.parametrize(
+    ("args", "words"),
+    [
+        (["evaluate", "heuristic", "--deals", "1"], "--deals"),
+        (["evaluate", "heuristic", "--game", "bridge"], "not a benchmark environment"),
+        (["evaluate", "heuristic", "--against", "nobody"], "--against 'nobody'"),
+        (["evaluate", "missing.npz"], "no such weights file"),
+        (["evaluate", "heuristic", "--workers", "0"], "--workers"),
+    ],
+)
+def test_clubs_evaluate_refuses_bad_arguments_with_status_2(args: list[str], words: str) -> None:
+    proc = subprocess.run([CLUBS, *args], capture_output=True, text=True, timeout=120, check=False)
+    assert proc.returncode == 2 and words in proc.stderr, proc.stderr
+    assert "Traceback" not in proc.stderr

@@ -1,0 +1,81 @@
+"""The reference results of docs/benchmark.md: each run of RUNS played by ``clubs evaluate`` (its JSON kept in
+``bench/benchmark/ENV-AGENT.json``; a run whose file is there is not played again, so the script can be stopped and
+started again), then the table written between the page's markers.
+
+    python tools/benchmark_table.py --workers 2      # play what is missing, then write the table
+    python tools/benchmark_table.py --table-only     # only write the table from the kept files
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+KEPT = ROOT / "bench" / "benchmark"
+PAGE = ROOT / "docs" / "benchmark.md"
+BEGIN, END = "<!-- benchmark-table:begin -->", "<!-- benchmark-table:end -->"
+AGAINST = "heuristic"
+ENVS = ("clubs_whist-v1", "clubs_free-v1", "clubs_partnership-v1", "clubs_northstar-4p-v1")
+RUNS = [(env, agent, deals) for env in ENVS for agent, deals in (("random", 100), ("hard", 100), ("expert", 40))]
+"""(environment, agent, deals): every agent against ``heuristic``."""
+
+
+def kept(env: str, agent: str) -> Path:
+    return KEPT / f"{env}-{agent}.json"
+
+
+def play(env: str, agent: str, deals: int, workers: int) -> None:
+    """Play one run with ``clubs evaluate`` and keep its JSON."""
+    clubs = Path(sys.executable).parent / "clubs"
+    args = [str(clubs), "evaluate", agent, "--against", AGAINST, "--game", env, "--deals", str(deals)]
+    done = subprocess.run([*args, "--workers", str(workers), "--json"], capture_output=True, text=True, check=True)
+    KEPT.mkdir(parents=True, exist_ok=True)
+    kept(env, agent).write_text(done.stdout, encoding="utf-8")
+
+
+def table() -> str:
+    """The table of every kept run, in the order of RUNS."""
+    rows = [
+        BEGIN,
+        "",
+        "| environment | agent | deals | points a hand over the others (95%) | its side's score a hand "
+        "| CPU a decision, mean (95th percentile) | command |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for env, agent, _ in RUNS:
+        path = kept(env, agent)
+        if not path.exists():
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        result, cpu = data["result"], data["cpu"]["agent"]
+        low, high = result["ci95"]
+        rows.append(
+            f"| `{env}` | `{agent}` | {data['deals']['played']} | {result['mean']:+.2f} ({low:+.2f} to {high:+.2f}) "
+            f"| {data['agent_score']['mean']:+.2f} | {cpu['cpu_ms_mean']:.2f} ms ({cpu['cpu_ms_p95']:.2f}) "
+            f"| `{data['command']}` |"
+        )
+    rows += ["", END]
+    return "\n".join(rows)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--table-only", action="store_true")
+    args = parser.parse_args()
+    if not args.table_only:
+        for env, agent, deals in RUNS:
+            if not kept(env, agent).exists():
+                print(f"playing {agent} against {AGAINST} on {env}, {deals} deals", file=sys.stderr)
+                play(env, agent, deals, args.workers)
+    text = PAGE.read_text(encoding="utf-8")
+    start, stop = text.index(BEGIN), text.index(END) + len(END)
+    PAGE.write_text(text[:start] + table() + text[stop:], encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()
