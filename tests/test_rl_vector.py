@@ -245,3 +245,41 @@ def test_gymnasium_make_vec_gives_the_vector_environment() -> None:
     assert isinstance(made, ClubsVectorEnv) and made.num_envs == 4
     obs, info = made.reset(seed=2)
     assert obs["observation"].shape == (4, made.layout.size) and info["seat"].shape == (4,)
+
+
+def test_privileged_information_is_off_by_default_and_never_in_the_compiled_path() -> None:
+    env = ClubsVectorEnv("whist", num_envs=2)
+    _, info = env.reset(seed=3)
+    _, _, _, _, stepped = env.step(np.argmax(env._mask, axis=1))
+    assert "privileged" not in info and "privileged" not in stepped
+    assert ClubsVectorEnv("whist", num_envs=2, privileged=True).compiled is False
+
+
+@pytest.mark.parametrize("spec", ["whist", "partnership", "northstar(players=3)"])
+def test_privileged_information_is_every_hand_and_the_solvers_values_of_the_learners_legal_cards(spec: str) -> None:
+    from clubsuite.cards import bit_indices
+    from clubsuite.solver import card_values
+
+    env = ClubsVectorEnv(spec, num_envs=2, privileged=True, opponents="random")
+    batch, info = env.reset(seed=11)
+    valued = 0
+    for _ in range(60):
+        extra = info["privileged"]
+        assert info["_privileged"].all()
+        for i, table in enumerate(env._engine):
+            held = table.match.hands[-1].hands
+            expected = np.zeros_like(extra["hands"][i])
+            for seat, mask in enumerate(held):
+                for index in bit_indices(int(mask)):
+                    expected[seat, env.layout.position[index]] = 1
+            assert (extra["hands"][i] == expected).all()
+            values = extra["card_values"][i]
+            known = ~np.isnan(values)
+            if known.any():
+                valued += 1
+                solver = {env.coding.tokens(c)[0]: v for c, v in card_values(table.match).items()}
+                assert {int(k): float(values[k]) for k in np.flatnonzero(known)} == solver
+                assert set(np.flatnonzero(known)) <= set(np.flatnonzero(batch["action_mask"][i]))
+        ids = [int(np.flatnonzero(m)[0]) for m in batch["action_mask"]]
+        batch, _, _, _, info = env.step(np.array(ids))
+    assert (valued > 0) == (spec != "northstar(players=3)")  # a trick game's solver, none for the climbing game

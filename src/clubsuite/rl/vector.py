@@ -16,6 +16,14 @@ A table whose episode ended is reset at its next step, which ignores that step's
 drawing from one generator seeded from the match seed), so an episode is reproducible from its seed and its
 learner's actions alone, and the same on either path below.
 
+**Privileged information** (``privileged=True``; off by default, and **never for evaluation**: no seat may see
+it, and the benchmark never turns it on): each step's ``infos["privileged"]`` holds ``hands``, every table's cards
+now, seat by deck position (``num_envs, seats, deck``), and ``card_values``, where the learner is to play a card
+and the game has an exact solver, the solver's final count for the learner after each of its legal cards, every
+hand known, by action id (``num_envs, ids``; NaN elsewhere, and where the search would pass ``privileged_nodes``
+positions): an oracle critic's input, or a target to distil. It runs on the engine's path (the tables' cards are
+read from the engine's match), and the solver costs time at every card the learner plays.
+
 **Two paths, one result.** Where a game's compiled kernel has tables for learners against the opponents asked for
 (the game's registry part ``vector``) the whole batch runs in C, observations written straight into the arrays;
 otherwise, or with ``CLUBS_PURE_PYTHON=1`` or ``engine=True``, each table is the engine's match and the
@@ -37,12 +45,14 @@ from gymnasium.vector import AutoresetMode, VectorEnv
 from gymnasium.vector.utils import batch_space
 
 from clubsuite.bots.base import SomeBot, make_bot
+from clubsuite.cards import bit_indices
 from clubsuite.engine import SomeGame, SomeMatch, default_game, load_part, resolve
-from clubsuite.errors import InvalidOptionsError
+from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.rl.aec import MAX_HANDS, REWARDS, env_layout, observation_of
 from clubsuite.rl.coding import Choice, Layout, RlCoding, coding_for
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
+from clubsuite.solver import NodeLimitError, NotSolvableError, card_values
 
 SEAT_OF_EPISODE = 0x5EA7
 """The path of :func:`derive_seed` that draws the learner's seat from the match seed when it is not fixed."""
@@ -50,6 +60,8 @@ BOT_SEED = 0x5EED
 """The path of the bots' generator, as :func:`clubsuite.runner.play_match` seeds it."""
 MOST_TABLES = 1 << 20
 """The most tables one environment holds."""
+PRIVILEGED_NODES = 200_000
+"""The most positions the solver may search for one decision's privileged card values."""
 
 Batch = dict[str, npt.NDArray[Any]]
 
@@ -130,6 +142,25 @@ class EngineTable:
         reward += self.run_bots()
         return reward, self.ended, self.truncated, False
 
+    def privileged(self, hands: npt.NDArray[np.int8], values: npt.NDArray[np.float32], nodes: int) -> None:
+        """Fill ``hands`` (seat by deck position: 1 for each card the seat holds now) and, where the learner is
+        to play a card and the game has a solver, ``values`` (by action id: the solver's final count for the learner
+        after each legal card, every hand known; left NaN where the search passes ``nodes`` positions)."""
+        held = getattr(self.match.hands[-1], "hands", None) if self.match.hands else None
+        for seat, mask in enumerate(held or ()):
+            for index in bit_indices(int(mask)):
+                hands[seat, self.layout.position[index]] = 1
+        if self.choice is None or self.choice.picked or self.match.to_act != self.learner:
+            return
+        try:
+            found = card_values(self.match, node_limit=nodes)
+        except (NotSolvableError, NodeLimitError, ClubsError):
+            return  # not card play, no solver for the game, or past the node limit: nothing said
+        for card, value in found.items():
+            ids = self.coding.tokens(card)
+            if len(ids) == 1:
+                values[ids[0]] = float(value)
+
     def observe(self) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         """The learner's observation and mask."""
         picked = self.choice.picked if self.choice is not None else ()
@@ -154,6 +185,8 @@ class ClubsVectorEnv(VectorEnv):
         reward: str = "win",
         max_hands: int = MAX_HANDS,
         engine: bool = False,
+        privileged: bool = False,
+        privileged_nodes: int = PRIVILEGED_NODES,
     ) -> None:
         spec = default_game().name if spec is None else spec
         if not isinstance(num_envs, int) or not 1 <= num_envs <= MOST_TABLES:
@@ -193,7 +226,8 @@ class ClubsVectorEnv(VectorEnv):
         self._obs = np.zeros((num_envs, self.layout.size), np.float32)
         self._mask = np.zeros((num_envs, self.coding.action_count), np.int8)
         self._seats = np.zeros(num_envs, np.int64)
-        self._tables = self._kernel_tables() if not engine else None
+        self.privileged, self.privileged_nodes = privileged, privileged_nodes
+        self._tables = self._kernel_tables() if not (engine or privileged) else None
         self._engine: list[EngineTable] = []
         if self._tables is None:
             self._engine = [
@@ -237,7 +271,9 @@ class ClubsVectorEnv(VectorEnv):
                 self._obs[i], self._mask[i] = table.observe()
                 self._seats[i] = table.learner
         self._started = True
-        return self._batch(), {"seat": self._seats.copy()}
+        infos: dict[str, Any] = {"seat": self._seats.copy()}
+        self._add_privileged(infos)
+        return self._batch(), infos
 
     def step(self, actions: Any) -> tuple[Batch, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
         """One action id per table; see the module docstring for rewards, ends and the autoreset."""
@@ -268,7 +304,21 @@ class ClubsVectorEnv(VectorEnv):
         if illegal.any():
             infos["illegal_action"] = np.where(illegal.astype(bool), ids, -1)
             infos["_illegal_action"] = illegal.astype(bool)
+        self._add_privileged(infos)
         return self._batch(), rewards, terminated.astype(bool), truncated.astype(bool), infos
+
+    def _add_privileged(self, infos: dict[str, Any]) -> None:
+        """With ``privileged``, what no seat may see (see the module docstring): every table's hands and the
+        solver's values of the learner's legal cards."""
+        if not self.privileged:
+            return
+        seats = self.info.n_seats(self.options)
+        hands = np.zeros((self.num_envs, seats, len(self.layout.deck.cards)), np.int8)
+        values = np.full((self.num_envs, self.coding.action_count), np.nan, np.float32)
+        for i, table in enumerate(self._engine):
+            table.privileged(hands[i], values[i], self.privileged_nodes)
+        infos["privileged"] = {"hands": hands, "card_values": values}
+        infos["_privileged"] = np.ones(self.num_envs, bool)
 
     def _batch(self) -> Batch:
         return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
