@@ -42,7 +42,7 @@ def table() -> str:
     rows = [
         BEGIN,
         "",
-        "| environment | agent | deals | points a hand over the others (95%) | its side's score a hand "
+        "| environment | agent | deals | over the other sides (95%) | its side's score "
         "| CPU a decision, mean (95th percentile) | command |",
         "|---|---|---|---|---|---|---|",
     ]
@@ -53,9 +53,10 @@ def table() -> str:
         data = json.loads(path.read_text(encoding="utf-8"))
         result, cpu = data["result"], data["cpu"]["agent"]
         low, high = result["ci95"]
+        unit = " of a match" if data["episode"] == "match" else " points a hand"
         rows.append(
-            f"| `{env}` | `{agent}` | {data['deals']['played']} | {result['mean']:+.2f} ({low:+.2f} to {high:+.2f}) "
-            f"| {data['agent_score']['mean']:+.2f} | {cpu['cpu_ms_mean']:.2f} ms ({cpu['cpu_ms_p95']:.2f}) "
+            f"| `{env}` | `{agent}` | {data['deals']['played']} | {result['mean']:+.3f} ({low:+.3f} to {high:+.3f})"
+            f"{unit} | {data['agent_score']['mean']:+.3f} | {cpu['cpu_ms_mean']:.2f} ms ({cpu['cpu_ms_p95']:.2f}) "
             f"| `{data['command']}` |"
         )
     rows += ["", END]

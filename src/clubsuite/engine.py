@@ -307,8 +307,9 @@ class GameInfo(Generic[OptionsT]):
     whole matches played in the game's compiled kernel exactly as the engine would, or None where it cannot; see
     :mod:`clubsuite.native`), ``themes`` (a module with ``THEMES`` and ``themes(scene)``: a puzzle's themes, see
     :mod:`clubsuite.puzzles.themes`), ``benchmark`` (a tuple of the game's frozen benchmark environments, each a
-    dict of id, spec, seed and pinned hashes, see :mod:`clubsuite.benchmark.envs`), ``endgame`` (a module with ``action_values(match, node_limit)`` and
-    ``best_reply(match, seat, node_limit)``: an exact search of the round's end for the game's endgame puzzles, see
+    dict of id, spec, seed, episode and pinned hashes, see :mod:`clubsuite.benchmark.envs`), ``endgame`` (a module
+    with ``action_values(match, node_limit)`` and ``best_reply(match, seat, node_limit)``: an exact search of the
+    round's end for the game's endgame puzzles, see
     :mod:`clubsuite.puzzles.criteria`), ``playout`` (``compiled_finish(match, spec, rng) -> bool``: the search
     bots' play-out of the hand in progress in the compiled kernel, the same actions the rollout bot ``spec`` would
     take drawing from ``rng``, or False where it cannot), ``vector`` (``kernel_tables(options, n, opponents, seat,

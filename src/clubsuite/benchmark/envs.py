@@ -4,9 +4,10 @@ deal set, and the hashes that pin both.
 A version changes only when what a result means changes: the rules (what is legal and how a hand scores), the deals,
 the observation a learning agent is given or the reward. Three hashes say whether the code still plays a version:
 
-* the **deal set**: SHA-256 of a header naming the set (``clubsuite-deal-set 1``, the spec, the seed, the count)
-  and of every deal's record form (``deal.to_json()``, canonical JSON, a line each): deal ``k`` is the first hand
-  of the match seed ``derive_seed(seed, k)``, dealt by seat 0, as ``clubs play --seed`` would deal it;
+* the **deal set**: SHA-256 of a header naming the set (``clubsuite-deal-set 1``, the spec, the seed, the count,
+  and ``match`` where a deal starts a whole match) and of every deal's record form (``deal.to_json()``, canonical
+  JSON, a line each): deal ``k`` is the first hand of the match seed ``derive_seed(seed, k)``, dealt by seat 0, as
+  ``clubs play --seed`` would deal it (a match's later hands come from the same seed);
 * the **rules trace**: SHA-256 of the first :data:`TRACE_DEALS` deals played out by ``random`` bots from a seed of
   each deal, every action in notation and every hand's scores: any change to what is legal, to the order legal
   actions come in or to the scoring changes it;
@@ -33,6 +34,7 @@ from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
 
 DEAL_SET_FORMAT = "clubsuite-deal-set 1"
+EPISODES = ("hand", "match")
 DEALS = 10_000
 """Deals in every set."""
 TRACE_DEALS = 32
@@ -56,6 +58,9 @@ class BenchEnv:
     observation_sha256: str
     count: int = DEALS
     """Deals in its set."""
+    episode: str = "hand"
+    """What one deal of the set starts: ``hand`` (one hand, scored by its points) or ``match`` (the whole match
+    of its seed, scored by who wins it: for a game whose points a hand are not what its players play for)."""
 
     @property
     def game(self) -> str:
@@ -80,7 +85,10 @@ def _registered() -> dict[str, BenchEnv]:
                 str(entry["deals_sha256"]),
                 str(entry["rules_sha256"]),
                 str(entry["observation_sha256"]),
+                episode=str(entry.get("episode", "hand")),
             )
+            if env.episode not in EPISODES:
+                raise ValueError(f"{env.id}: its episode must be one of {', '.join(EPISODES)}")
             if env.id in found or resolve(env.spec)[0].name != info.name:
                 raise ValueError(f"{info.name} declares the benchmark environment {env.id} twice or of another game")
             found[env.id] = env
@@ -131,7 +139,8 @@ def deal_records(env: BenchEnv, count: int | None = None) -> Iterator[str]:
 
 def deals_hash(env: BenchEnv) -> str:
     """The deal set's hash (see the module docstring)."""
-    digest = hashlib.sha256(f"{DEAL_SET_FORMAT} {env.spec} {env.seed} {env.count}\n".encode())
+    episode = "" if env.episode == "hand" else f" {env.episode}"
+    digest = hashlib.sha256(f"{DEAL_SET_FORMAT} {env.spec} {env.seed} {env.count}{episode}\n".encode())
     for line in deal_records(env):
         digest.update(line.encode() + b"\n")
     return digest.hexdigest()

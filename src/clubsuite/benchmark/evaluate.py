@@ -7,11 +7,12 @@ holds every seat of side ``r`` and the level every other seat, seat 0 deals, and
 a deal share their bots' random numbers (``Random(derive_seed(match seed, 0x5EED))``), so that an agent played
 against itself gives exactly the same tables and a result of exactly 0 on every deal.
 
-**The result.** A side's score is its hand score (a team's, where teams score together); at table ``r`` the agent's
-margin is its side's score less the mean of the other sides' scores; a deal's result is the mean margin over its
-tables. The mean of the deals' results, with its 95% interval (mean ± 1.96 standard errors of independent deals:
-the tables of a deal are not counted apart), is the agent's advantage in points a hand; the agent side's own mean
-score is reported with its interval too.
+**The result.** A side's score is its hand score (a team's, where teams score together), or, in an environment
+whose deals start whole matches, its share of the match's win (1 shared among the winning sides; a draw, or a
+match cut at :data:`MAX_MATCH_HANDS`, shared by all); at table ``r`` the agent's margin is its side's score less
+the mean of the other sides' scores; a deal's result is the mean margin over its tables. The mean of the deals'
+results, with its 95% interval (mean ± 1.96 standard errors of independent deals: the tables of a deal are not
+counted apart), is the agent's advantage; the agent side's own mean score is reported with its interval too.
 
 **CPU.** Every decision of the agent and of the level is timed by ``time.process_time()`` (the CPU of every
 thread of the process): mean, 95th percentile and most per decision, and the mean wall time.
@@ -39,7 +40,14 @@ from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.stats import paired_mean
 
-UNIT = "points a hand: the agent's side less the mean of the other sides, averaged over the sides it held"
+MAX_MATCH_HANDS = 500
+"""The most hands a match episode is played to (a match rarely passes 30); one cut there counts as a draw."""
+
+UNITS = {
+    "hand": "points a hand: the agent's side less the mean of the other sides, averaged over the sides it held",
+    "match": "matches won: the agent side's share of the win less the other sides' mean share, averaged over the "
+    "sides it held",
+}
 
 
 def sides_of(env: BenchEnv) -> tuple[tuple[int, ...], ...]:
@@ -81,12 +89,18 @@ class DealResult:
     level_wall: float = 0.0
 
 
-def side_scores(match: Any, sides: Sequence[Sequence[int]]) -> list[float]:
-    """Each side's score in the match's one hand: a seat's hand score, or its team's (the hand's team scores)."""
+def side_scores(match: Any, sides: Sequence[Sequence[int]], episode: str) -> list[Fraction]:
+    """Each side's score: in a one-hand episode, its points in the hand (a seat's, or its team's: the hand's team
+    scores); in a match, its share of the win (1 shared by the winning sides, a draw shared by every side)."""
+    if episode == "match":
+        won = [k for k, side in enumerate(sides) if set(side) & set(match.winners)]
+        if match.draw or not won:
+            return [Fraction(1, len(sides))] * len(sides)
+        return [Fraction(1, len(won)) if k in won else Fraction(0) for k in range(len(sides))]
     if len(sides[0]) > 1:
-        return [float(v) for v in match.team_totals]
+        return [Fraction(int(v)) for v in match.team_totals]
     scores = match.summary()["hands"][0]["scores"]
-    return [float(scores[side[0]]) for side in sides]
+    return [Fraction(int(scores[side[0]])) for side in sides]
 
 
 def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
@@ -100,12 +114,13 @@ def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
     own: list[Fraction] = []
     for r, side in enumerate(sides):
         bots = [Timed(agent.make(env) if seat in side else against.make(env)) for seat in range(n)]
-        match = play_match(new_table(env), bots, seed, random.Random(derive_seed(seed, BOT_SEED)), max_hands=1)
-        scores = side_scores(match, sides)
-        out.scores.append(scores)
-        others = [Fraction(v) for i, v in enumerate(scores) if i != r]
-        margins.append(Fraction(scores[r]) - sum(others, Fraction(0)) / len(others))  # exact: a mirror gives 0
-        own.append(Fraction(scores[r]))
+        hands = 1 if env.episode == "hand" else MAX_MATCH_HANDS
+        match = play_match(new_table(env), bots, seed, random.Random(derive_seed(seed, BOT_SEED)), max_hands=hands)
+        scores = side_scores(match, sides, env.episode)
+        out.scores.append([float(v) for v in scores])
+        others = [v for i, v in enumerate(scores) if i != r]
+        margins.append(scores[r] - sum(others, Fraction(0)) / len(others))  # exact: a mirror gives 0
+        own.append(scores[r])
         for seat, bot in enumerate(bots):
             if seat in side:
                 out.agent_cpu += bot.cpu
@@ -191,7 +206,12 @@ def summary(
         "agent": agent.to_json(),
         "against": against.to_json(),
         "sides": [list(s) for s in sides_of(env)],
-        "result": {"unit": UNIT, **interval(results_), "interval": "95%, mean ± 1.96 standard errors over deals"},
+        "episode": env.episode,
+        "result": {
+            "unit": UNITS[env.episode],
+            **interval(results_),
+            "interval": "95%, mean ± 1.96 standard errors over deals",
+        },
         "agent_score": interval(own),
         "cpu": {
             "clock": "process_time",

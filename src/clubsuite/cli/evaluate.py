@@ -68,8 +68,9 @@ def evaluate_command(
     progress: bool,
 ) -> None:
     """Play AGENT against a bot level on a benchmark environment's frozen deals, every deal from every side of
-    the table, and say how many points a hand the agent's side makes over the others, with its 95% interval over
-    the deals, and the CPU each decision took. AGENT is a bot of the registry (heuristic, hard,
+    the table, and say how many points a hand the agent's side makes over the others (or, where a deal starts a
+    whole match, how much more of a match it wins), with its 95% interval over the deals, and the CPU each decision
+    took. AGENT is a bot of the registry (heuristic, hard,
     "pimc(samples=16)"), a Python entry point (package.module:factory, called with the rules spec, returning a
     bot) or a policy's weights file (.npz)."""
     env = find_env(env_name) if env_name is not None else default_env()
@@ -106,12 +107,20 @@ def evaluate_command(
     result, cpu = data["result"], data["cpu"]
     low, high = result["ci95"]
     n_sides = len(sides_of(env))
-    lines = [
-        f"{agent_text} against {against} on {env.id}: {deals} deals, each from all {n_sides} sides",
-        f"  {_signed(result['mean'])} points a hand over the other sides (95% interval {_signed(low)} to "
-        f"{_signed(high)})",
-        f"  its side scores {data['agent_score']['mean']:+.3f} points a hand",
-    ]
+    if env.episode == "match":
+        lines = [
+            f"{agent_text} against {against} on {env.id}: {deals} matches, each from all {n_sides} sides",
+            f"  {_signed(result['mean'])} of a match won over the other sides' mean (95% interval {_signed(low)} to "
+            f"{_signed(high)})",
+            f"  its side wins {data['agent_score']['mean']:.3f} of a match",
+        ]
+    else:
+        lines = [
+            f"{agent_text} against {against} on {env.id}: {deals} deals, each from all {n_sides} sides",
+            f"  {_signed(result['mean'])} points a hand over the other sides (95% interval {_signed(low)} to "
+            f"{_signed(high)})",
+            f"  its side scores {data['agent_score']['mean']:+.3f} points a hand",
+        ]
     for who, name in (("agent", agent_text), ("against", against)):
         c = cpu[who]
         if c["decisions"]:

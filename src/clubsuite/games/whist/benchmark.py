@@ -1,13 +1,15 @@
 """The benchmark environments of the whist group's Clubs (docs/benchmark.md): each id frozen with its rules, its
 deal set's seed and the hashes that pin it (the deal set, the rules trace, the observation). A change that moves a
-hash is a new version: a new entry, the old one kept while the code still plays it."""
+hash is a new version: a new entry, the old one kept while the code still plays it. A deal starts a whole match
+here: a hand's points are not what a player plays for (CW-5), winning the match is."""
 
 ENVS = (
     {
         "id": "clubs_whist-v1",
         "spec": "whist",
         "seed": 52001,
-        "deals_sha256": "ff963126fe0c0dfdd565141e426a47ac8089947653fb33c3f24540e450ef45e4",
+        "episode": "match",  # a seat wins at +11 or at -11 (CW-5): points a hand are not what its players play for
+        "deals_sha256": "fb1e266b56826f2fdaab32612f7be23d31567301916b3685f59e26eaa68777c5",
         "rules_sha256": "19f729cd6b3ed38b9dda132cf7e274566e9fa04c12f420db6b07b4a2b6c8c45f",
         "observation_sha256": "b4407083702ebcdb02f80de3e5f220105e58b3028f00ba276653a0c31d113b33",
     },
