@@ -201,3 +201,18 @@ def test_clubs_evaluate_refuses_bad_arguments_with_status_2(args: list[str], wor
     proc = subprocess.run([CLUBS, *args], capture_output=True, text=True, timeout=120, check=False)
     assert proc.returncode == 2 and words in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
+
+
+def test_in_a_match_episode_a_side_scores_its_share_of_the_win() -> None:
+    from fractions import Fraction
+    from types import SimpleNamespace
+
+    from clubsuite.benchmark.evaluate import side_scores
+
+    three = ((0,), (1,), (2,))
+    half = Fraction(1, 2)
+    assert side_scores(SimpleNamespace(winners=(0, 2), draw=False), three, "match") == [half, 0, half]  # CW-5
+    assert side_scores(SimpleNamespace(winners=(), draw=True), three, "match") == [Fraction(1, 3)] * 3
+    teams = ((0, 2), (1, 3))
+    assert side_scores(SimpleNamespace(winners=(1, 3), draw=False), teams, "match") == [0, 1]
+    assert WHIST.episode == "match" and ENVS["clubs_free-v1"].episode == "hand"
