@@ -31,3 +31,44 @@ def not_a_bot(spec: str) -> str:
 
 
 NOT_CALLABLE = 3
+
+
+SEATS: list[tuple[int, int]] = []
+"""(the bot's id, the seat of the view it was asked to decide from), for every decision of a :func:`recording`."""
+
+
+class Recording(FirstLegal):
+    """Plays the first legal action, and writes down at which seat it played."""
+
+    def choose(self, view: Any, legal: Any, rng: random.Random) -> object:
+        SEATS.append((id(self), int(view.seat)))
+        return super().choose(view, legal, rng)
+
+
+def recording(spec: str) -> Recording:
+    """The factory of :class:`Recording`."""
+    return Recording()
+
+
+class Crashing(FirstLegal):
+    """Fails at its first decision."""
+
+    def choose(self, view: Any, legal: Any, rng: random.Random) -> object:
+        raise RuntimeError("out of ideas")
+
+
+def crashing(spec: str) -> Crashing:
+    """The factory of :class:`Crashing`."""
+    return Crashing()
+
+
+class Cheating(FirstLegal):
+    """Answers with something no rule allows."""
+
+    def choose(self, view: Any, legal: Any, rng: random.Random) -> object:
+        return "a card up my sleeve"
+
+
+def cheating(spec: str) -> Cheating:
+    """The factory of :class:`Cheating`."""
+    return Cheating()

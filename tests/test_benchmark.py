@@ -6,6 +6,7 @@ result with any number of workers, and takes agents from the registry, a Python 
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import subprocess
@@ -70,6 +71,21 @@ def test_an_agent_against_itself_gets_exactly_zero_on_every_deal(env_id: str) ->
     played = list(results(env, same, same, 3))
     assert [d.result for d in played] == [0.0, 0.0, 0.0]
     assert all(len({tuple(t) for t in d.scores}) == 1 for d in played)  # every rotation, the same table
+
+
+def test_every_deal_is_played_once_from_each_side_with_partners_together() -> None:
+    partners = ENVS["clubs_partnership-v1"]
+    bench_agents.SEATS.clear()
+    play_deal(partners.id, agent("bench_agents:recording", partners), agent("random", partners), 3)
+    seats_of: dict[int, set[int]] = {}
+    for bot, seat in bench_agents.SEATS:
+        seats_of.setdefault(bot, set()).add(seat)
+    assert all(len(s) == 1 for s in seats_of.values()) and len(seats_of) == 4  # a bot a seat, two a table
+    assert sorted(next(iter(s)) for s in seats_of.values()) == [0, 1, 2, 3]  # every seat held once: both teams
+    northstar = ENVS["clubs_northstar-4p-v1"]
+    bench_agents.SEATS.clear()
+    play_deal(northstar.id, agent("bench_agents:recording", northstar), agent("random", northstar), 3)
+    assert sorted({seat for _, seat in bench_agents.SEATS}) == [0, 1, 2, 3]
 
 
 def test_a_deals_result_is_the_agents_mean_margin_over_the_sides_it_held() -> None:
@@ -150,9 +166,20 @@ def test_a_bad_weights_file_is_refused_naming_what_is_wrong_and_nothing_in_it_ru
     assert "not a finite number" in refused_weights(tmp_path / "nan.npz")
     pickled = tmp_path / "pickled.npz"
     np.savez(pickled, meta=np.frombuffer(b"{}", np.uint8), w0=np.array([object()], dtype=object))
-    assert "not plain numbers" in refused_weights(pickled)
+    assert "not a plain array of float32 numbers" in refused_weights(pickled)  # an object: never unpickled
     np.savez(tmp_path / "bare.npz", w0=np.zeros((2, 2), np.float32))
     assert "'meta' entry" in refused_weights(tmp_path / "bare.npz")
+    import zipfile
+
+    stray = tmp_path / "stray.npz"
+    with zipfile.ZipFile(stray, "w") as archive:
+        archive.writestr("meta", b"{}")
+    assert "is not a NumPy array" in refused_weights(stray)
+    header = io.BytesIO()
+    np.lib.format.write_array_header_1_0(header, {"descr": "<f4", "fortran_order": False, "shape": (1 << 40,)})
+    with zipfile.ZipFile(tmp_path / "bomb.npz", "w") as archive:
+        archive.writestr("w0.npy", header.getvalue())  # a header that claims 4 TB, in a few bytes
+    assert "unpack to more than" in refused_weights(tmp_path / "bomb.npz")
     monkeypatch.setattr(weights, "MAX_BYTES", 100)
     assert "larger than" in refused_weights(path) or "unpack to more than" in refused_weights(path)
     assert "no such weights file" in refused_weights(tmp_path / "missing.npz")
@@ -175,22 +202,25 @@ def test_a_bad_agent_is_refused_naming_it() -> None:
 def test_clubs_evaluate_prints_the_result_and_writes_every_deal(tmp_path: Path) -> None:
     out = tmp_path / "result.json"
     done = clubs_in_process(
-        ["evaluate", "heuristic", "--against", "random", "--deals", "4", "--json", "--out", str(out)]
+        ["evaluate", "heuristic", "--against", "random", "--deals", "30", "--json", "--out", str(out)]
     )
     assert done.status == 0, done.stderr
     data = json.loads(done.stdout)
-    assert data["env"]["id"] == "clubs_whist-v1" and data["deals"]["played"] == 4 and "per_deal" not in data
-    assert data["command"] == "clubs evaluate heuristic --against random --game clubs_whist-v1 --deals 4"
+    assert data["env"]["id"] == "clubs_whist-v1" and data["deals"]["played"] == 30 and "per_deal" not in data
+    assert data["command"] == "clubs evaluate heuristic --against random --game clubs_whist-v1 --deals 30"
+    assert data["episode"] == "match" and data["result"]["mean"] > 0  # heuristic wins more whist matches
     kept = json.loads(out.read_text())
-    assert len(kept["per_deal"]) == 4 and kept["result"] == data["result"]
-    text = clubs_in_process(["evaluate", "random", "--against", "random", "--game", "partnership", "--deals", "2"])
+    assert len(kept["per_deal"]) == 30 and kept["result"] == data["result"]
+    text = clubs_in_process(["evaluate", "random", "--against", "random", "--game", "partnership", "--deals", "30"])
     assert text.status == 0 and "+0.000 points a hand" in text.stdout and "from all 2 sides" in text.stdout
 
 
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["evaluate", "heuristic", "--deals", "1"], "--deals"),
+        (["evaluate", "heuristic", "--deals", "29"], "--deals"),
+        (["evaluate", "bench_agents:crashing", "--game", "free"], "deal 0, seat 0: its choose raised RuntimeError"),
+        (["evaluate", "bench_agents:cheating", "--game", "free"], "deal 0, seat 0: it chose 'a card up my sleeve'"),
         (["evaluate", "heuristic", "--game", "bridge"], "not a benchmark environment"),
         (["evaluate", "heuristic", "--against", "nobody"], "--against 'nobody'"),
         (["evaluate", "missing.npz"], "no such weights file"),
@@ -198,7 +228,8 @@ def test_clubs_evaluate_prints_the_result_and_writes_every_deal(tmp_path: Path) 
     ],
 )
 def test_clubs_evaluate_refuses_bad_arguments_with_status_2(args: list[str], words: str) -> None:
-    proc = subprocess.run([CLUBS, *args], capture_output=True, text=True, timeout=120, check=False)
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}  # where bench_agents is
+    proc = subprocess.run([CLUBS, *args], capture_output=True, text=True, timeout=300, check=False, env=env)
     assert proc.returncode == 2 and words in proc.stderr, proc.stderr
     assert "Traceback" not in proc.stderr
 

@@ -255,7 +255,7 @@ def test_privileged_information_is_off_by_default_and_never_in_the_compiled_path
     assert ClubsVectorEnv("whist", num_envs=2, privileged=True).compiled is False
 
 
-@pytest.mark.parametrize("spec", ["whist", "partnership", "northstar(players=3)"])
+@pytest.mark.parametrize("spec", ["whist", "free", "partnership", "northstar(players=3)"])
 def test_privileged_information_is_every_hand_and_the_solvers_values_of_the_learners_legal_cards(spec: str) -> None:
     from clubsuite.cards import bit_indices
     from clubsuite.solver import card_values
@@ -273,12 +273,15 @@ def test_privileged_information_is_every_hand_and_the_solvers_values_of_the_lear
                 for index in bit_indices(int(mask)):
                     expected[seat, env.layout.position[index]] = 1
             assert (extra["hands"][i] == expected).all()
+            own = batch["observation"][i][env.layout.offsets["hand"] : env.layout.offsets["hand"] + expected.shape[1]]
+            assert (extra["hands"][i][table.learner] == (own > 0)).all()  # what the learner's own slot says
             values = extra["card_values"][i]
             known = ~np.isnan(values)
             if known.any():
                 valued += 1
-                solver = {env.coding.tokens(c)[0]: v for c, v in card_values(table.match).items()}
-                assert {int(k): float(values[k]) for k in np.flatnonzero(known)} == solver
+                solver = {table.match.format_action(c): v for c, v in card_values(table.match).items()}
+                named = {env.coding.action_names[int(k)]: float(values[k]) for k in np.flatnonzero(known)}
+                assert named == solver  # each card's value under the id that names it
                 assert set(np.flatnonzero(known)) <= set(np.flatnonzero(batch["action_mask"][i]))
         ids = [int(np.flatnonzero(m)[0]) for m in batch["action_mask"]]
         batch, _, _, _, info = env.step(np.array(ids))

@@ -35,6 +35,7 @@ from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.live import start_match
+from timeouts import PAGE_TIMEOUT_MS
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
@@ -182,7 +183,15 @@ def test_two_people_and_a_spectator_play_a_whole_match_of_every_game_by_clicking
     record = get(web.base, link)
     assert record["result"]["over"] is True
     summary.get_by_role("link", name="Replay it with every hand").click()
-    ann.page.locator(".replay-controls").wait_for()
+    # the replay is worked out in a worker process the server spawns for its first replay: on a machine loaded past
+    # its cores that start alone has taken most of a minute, so this wait is three page timeouts
+    ann.page.wait_for_function(
+        "() => location.pathname === '/replay' && (document.querySelector('.replay-controls')"
+        " || document.querySelector('[role=alert]')?.textContent)",
+        timeout=3 * PAGE_TIMEOUT_MS,
+    )
+    refused = ann.page.locator("[role=alert]")
+    assert ann.page.locator(".replay-controls").count() == 1, f"no replay: {refused.all_inner_texts()}"
     steps = len(record["hands"]) + sum(len(h["actions"]) for h in record["hands"])
     assert ann.page.locator(".step-count").inner_text().startswith(f"Step 1 of {steps}")
     first = get(web.base, f"/tables/{table}/replay")["frames"][0]

@@ -39,7 +39,7 @@ class Agent:
         if self.kind == "weights":
             from clubsuite.benchmark.weights import PolicyBot
 
-            return PolicyBot(_policy(self.text, env.id), name=Path(self.text).name)
+            return PolicyBot(_policy(self.text, env.id, self.sha256), name=Path(self.text).name)
         if self.kind == "python":
             return _entry(self.text)(env.spec)  # type: ignore[no-any-return]
         return make_bot(self.text, env.game)
@@ -56,10 +56,16 @@ def agent(text: str, env: BenchEnv, what: str = "AGENT") -> Agent:
         path = Path(text)
         if not path.is_file():
             raise InvalidOptionsError(f"{what} {quoted(text)}: no such weights file")
-        _policy(text, env.id)  # read and checked now: a bad file is refused before any deal
-        return Agent(text, "weights", hashlib.sha256(path.read_bytes()).hexdigest())
+        digest = _digest(path)
+        _policy(text, env.id, digest)  # read and checked now: a bad file is refused before any deal
+        return Agent(text, "weights", digest)
     if ENTRY_POINT.match(text):
-        made = _entry(text)(env.spec)
+        try:
+            made = _entry(text)(env.spec)
+        except ClubsError:
+            raise
+        except Exception as exc:  # the entry point's own code
+            raise InvalidOptionsError(f"{what} {text}: its factory raised {type(exc).__name__}: {exc}") from None
         if not callable(getattr(made, "choose", None)) or not isinstance(getattr(made, "name", None), str):
             raise InvalidOptionsError(f"{what} {text}: its factory must return a bot (a name and a choose method)")
         return Agent(text, "python")
@@ -75,17 +81,32 @@ def _entry(text: str) -> Any:
     module_name, _, attr = text.partition(":")
     try:
         module = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise InvalidOptionsError(f"AGENT {text}: cannot import {module_name} ({exc})") from None
+    except Exception as exc:  # a module that cannot be found, or whose code fails as it loads
+        raise InvalidOptionsError(f"AGENT {text}: cannot import {module_name} ({type(exc).__name__}: {exc})") from None
     factory = getattr(module, attr, None)
     if not callable(factory):
         raise InvalidOptionsError(f"AGENT {text}: {module_name} has no callable {attr}")
     return factory
 
 
-@cache
-def _policy(path: str, env_id: str) -> Any:
-    """The checked weights file (read once per process)."""
-    from clubsuite.benchmark.weights import Policy
+def _digest(path: Path) -> str:
+    try:
+        return hashlib.sha256(path.read_bytes()).hexdigest()
+    except OSError as exc:
+        raise InvalidOptionsError(f"AGENT {quoted(str(path))}: cannot be read: {exc.strerror or exc}") from None
 
+
+@cache
+def _policy(path: str, env_id: str, digest: str | None) -> Any:
+    """The checked weights file (read once per process), which must still be the file ``digest`` names (a worker
+    reads it again: a file changed meanwhile is refused, never played under the first one's hash)."""
+    try:
+        from clubsuite.benchmark.weights import Policy
+    except ModuleNotFoundError as exc:
+        raise InvalidOptionsError(
+            f"AGENT {quoted(path)}: a weights file needs the learning extra ({exc.name} is missing): "
+            "pip install 'clubsuite[rl]'"
+        ) from None
+    if digest is not None and _digest(Path(path)) != digest:
+        raise InvalidOptionsError(f"AGENT {quoted(path)}: the weights file changed while it was being played")
     return Policy(Path(path), find_env(env_id))

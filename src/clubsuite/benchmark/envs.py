@@ -8,9 +8,10 @@ the observation a learning agent is given or the reward. Three hashes say whethe
   and ``match`` where a deal starts a whole match) and of every deal's record form (``deal.to_json()``, canonical
   JSON, a line each): deal ``k`` is the first hand of the match seed ``derive_seed(seed, k)``, dealt by seat 0, as
   ``clubs play --seed`` would deal it (a match's later hands come from the same seed);
-* the **rules trace**: SHA-256 of the first :data:`TRACE_DEALS` deals played out by ``random`` bots from a seed of
-  each deal, every action in notation and every hand's scores: any change to what is legal, to the order legal
-  actions come in or to the scoring changes it;
+* the **rules trace**: SHA-256 of the resolved options and of the first :data:`TRACE_DEALS` deals played out by a
+  chooser frozen in this module (a hand each, or the whole match where a deal starts one), every legal list in the
+  engine's order, every action, every hand's scores and every match's winners: a change to what is legal in any
+  state the trace reaches, to the order legal actions come in, to the scoring or to the end of a match changes it;
 * the **observation** (:mod:`clubsuite.benchmark.observation`, with the ``rl`` extra): the layout, the action
   names and every observation vector along the same trace.
 
@@ -21,16 +22,16 @@ a new version.
 
 from __future__ import annotations
 
+import dataclasses
 import hashlib
 import json
 import random
 from collections.abc import Iterator
 from dataclasses import dataclass
+from typing import Any
 
-from clubsuite.bots.base import SomeBot, make_bot
-from clubsuite.engine import LegalActions, SomeGame, SomeMatch, games, load_part, resolve
+from clubsuite.engine import SomeGame, SomeMatch, games, load_part, resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
 
 DEAL_SET_FORMAT = "clubsuite-deal-set 1"
@@ -146,44 +147,49 @@ def deals_hash(env: BenchEnv) -> str:
     return digest.hexdigest()
 
 
-class Recorded:
-    """A bot whose every decision is written down as it is made: ``(seat, action)`` appended to ``steps``."""
-
-    def __init__(self, bot: SomeBot, seat: int, steps: list[tuple[int, object]]) -> None:
-        self.bot, self.seat, self.steps, self.name = bot, seat, steps, bot.name
-
-    def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
-        """The bot's choice, written down."""
-        action = self.bot.choose(view, legal, rng)
-        self.steps.append((self.seat, action))
-        return action
+TRACE_HANDS = 60
+"""The most hands a traced match is played to (a random match of whist may run long)."""
 
 
 def trace_tables(env: BenchEnv) -> Iterator[tuple[SomeMatch, int, object]]:
-    """The rules trace: the first :data:`TRACE_DEALS` deals played by ``random`` bots; each step as (the match
-    before the action, the seat to act, the action), then the match after the hand as (match, -1, None)."""
-    info, options = env.resolved()
-    n = info.n_seats(options)
+    """The rules trace: the first :data:`TRACE_DEALS` deals played out by a chooser frozen here (each decision the
+    legal action at ``Random(derive_seed(match seed, 0x7EACE)).randrange`` of the legal list: nothing of the
+    registry's bots enters it), one hand each, or the whole match (to :data:`TRACE_HANDS` hands) where a deal
+    starts a match. Each step as (the match before the action, the seat to act, the action), and after every hand
+    (the match, -1, None)."""
+    info, _ = env.resolved()
     for k in range(TRACE_DEALS):
         seed = match_seed(env, k)
-        steps: list[tuple[int, object]] = []
-        bots: list[SomeBot] = [Recorded(make_bot("random", info.name), s, steps) for s in range(n)]
-        play_match(new_table(env), bots, seed, max_hands=1)
-        replay = new_table(env)
-        replay.deal(deal=info.deal_from_seed(derive_seed(seed, 0), 0))
-        for seat, action in steps:
-            yield replay, seat, action
-            replay.apply(action)
-        yield replay, -1, None
+        rng = random.Random(derive_seed(seed, 0x7EACE))
+        match = new_table(env)
+        for hand in range(1 if env.episode == "hand" else TRACE_HANDS):
+            if match.is_over:
+                break
+            match.deal(deal=info.deal_from_seed(derive_seed(seed, hand), match.next_dealer))
+            while match.to_act is not None:
+                legal = list(match.legal_actions())
+                action = legal[rng.randrange(len(legal))]
+                yield match, match.to_act, action
+                match.apply(action)
+            yield match, -1, None
 
 
 def rules_hash(env: BenchEnv) -> str:
-    """The rules trace's hash (see the module docstring)."""
-    digest = hashlib.sha256(f"clubsuite-rules-trace 1 {env.spec}\n".encode())
+    """The rules trace's hash (see the module docstring): the resolved options, and at every step the seat to act,
+    every legal action in the order the engine lists them and the action taken; after every hand its scores, and
+    after a traced match who won it."""
+    options: Any = env.resolved()[1]
+    head = json.dumps(
+        {"spec": env.spec, "episode": env.episode, "options": dataclasses.asdict(options)}, sort_keys=True
+    )
+    digest = hashlib.sha256(f"clubsuite-rules-trace 2 {head}\n".encode())
     for match, seat, action in trace_tables(env):
         if action is None:
-            scores = match.summary()["hands"][0]["scores"]
-            digest.update(f"scores {json.dumps(scores)}\n".encode())
+            scores = match.summary()["hands"][-1]["scores"]
+            digest.update(f"scores {json.dumps(scores)} over {match.is_over}\n".encode())
+            if match.is_over:
+                digest.update(f"won {json.dumps(list(match.winners))} draw {match.draw}\n".encode())
         else:
-            digest.update(f"{seat} {match.format_action(action)}\n".encode())
+            legal = " ".join(match.format_action(a) for a in match.legal_actions())
+            digest.update(f"{seat} [{legal}] {match.format_action(action)}\n".encode())
     return digest.hexdigest()

@@ -3,9 +3,10 @@ from every side of the table, one paired result per deal.
 
 **Sides and rotations.** A side is a seat, or a team where the rules make teams (``teams_of`` in the registry:
 fixed partnerships, or teams chosen by options). Deal ``k`` is played once per side: at table ``r`` the agent
-holds every seat of side ``r`` and the level every other seat, seat 0 deals, and one hand is played. All tables of
-a deal share their bots' random numbers (``Random(derive_seed(match seed, 0x5EED))``), so that an agent played
-against itself gives exactly the same tables and a result of exactly 0 on every deal.
+holds every seat of side ``r`` and the level every other seat, seat 0 deals, and one hand (or the match) is
+played. Every seat draws its own random numbers, the same at every table of the deal
+(``Random(derive_seed(match seed, 0x5EED, seat))``): an agent played against itself gives exactly the same tables
+and a result of exactly 0 on every deal, and no bot's draws can move another's.
 
 **The result.** A side's score is its hand score (a team's, where teams score together), or, in an environment
 whose deals start whole matches, its share of the match's win (1 shared among the winning sides; a draw, or a
@@ -23,6 +24,7 @@ from __future__ import annotations
 import math
 import multiprocessing
 import random
+import signal
 import statistics
 import time
 from collections.abc import Callable, Iterator, Sequence
@@ -36,10 +38,14 @@ from clubsuite.benchmark.agents import Agent
 from clubsuite.benchmark.envs import BOT_SEED, BenchEnv, find_env, match_seed, new_table
 from clubsuite.bots.base import SomeBot
 from clubsuite.engine import LegalActions
+from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.stats import paired_mean
 
+BLAS_THREADS = ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS")
+"""The settings that keep NumPy's linear algebra to one thread (``clubs evaluate`` sets them before NumPy loads:
+a policy's CPU a decision is then its own, on any machine)."""
 MAX_MATCH_HANDS = 500
 """The most hands a match episode is played to (a match rarely passes 30); one cut there counts as a draw."""
 
@@ -57,21 +63,47 @@ def sides_of(env: BenchEnv) -> tuple[tuple[int, ...], ...]:
     return tuple(tuple(t) for t in teams) if teams else tuple((s,) for s in range(info.n_seats(options)))
 
 
-class Timed:
-    """A bot whose every decision's CPU (``process_time``) and wall time are kept; it decides as the bot does."""
+class AgentFault(Exception):  # noqa: N818 - a bot's failure, reported as the agent's
+    """A bot that failed to choose, or chose an action that is not legal: its seat and what went wrong."""
 
-    def __init__(self, bot: SomeBot) -> None:
-        self.bot, self.name = bot, bot.name
+    def __init__(self, seat: int, reason: str) -> None:
+        super().__init__(reason)
+        self.seat, self.reason = seat, reason
+
+
+class Timed:
+    """A bot whose every decision's CPU (``process_time``) and wall time are kept, drawing from its seat's own
+    generator (``Random(derive_seed(match seed, 0x5EED, seat))``); it decides as the bot does, and a failure or an
+    illegal choice is an :class:`AgentFault` naming the seat."""
+
+    def __init__(self, bot: SomeBot, seed: int, seat: int) -> None:
+        self.bot, self.name, self.seat = bot, bot.name, seat
+        self.rng = random.Random(derive_seed(seed, BOT_SEED, seat))
         self.cpu: list[float] = []
         self.wall = 0.0
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
-        """The bot's choice, timed."""
+        """The bot's choice, timed (``rng``, the table's shared generator, is not used)."""
         cpu, wall = time.process_time(), time.perf_counter()
-        action = self.bot.choose(view, legal, rng)
+        try:
+            action = self.bot.choose(view, legal, self.rng)
+        except Exception as exc:  # an agent's own code: its failure is its result, not the evaluation's
+            raise AgentFault(self.seat, f"its choose raised {type(exc).__name__}: {exc}") from None
         self.cpu.append(time.process_time() - cpu)
         self.wall += time.perf_counter() - wall
+        if action not in list(legal):
+            raise AgentFault(self.seat, f"it chose {action!r}, which is not legal there")
         return action
+
+
+def _made(agent: Agent, env: BenchEnv, k: int, seat: int) -> SomeBot:
+    """A fresh bot of ``agent``; a factory that fails is refused naming the agent and the deal."""
+    try:
+        return agent.make(env)
+    except ClubsError:
+        raise
+    except Exception as exc:  # an entry point's own code
+        raise InvalidOptionsError(f"{agent.text}: deal {k}, seat {seat}: its factory raised {exc!r}") from None
 
 
 @dataclass
@@ -113,9 +145,16 @@ def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
     margins: list[Fraction] = []
     own: list[Fraction] = []
     for r, side in enumerate(sides):
-        bots = [Timed(agent.make(env) if seat in side else against.make(env)) for seat in range(n)]
+        bots = [
+            Timed(_made(agent, env, k, seat) if seat in side else _made(against, env, k, seat), seed, seat)
+            for seat in range(n)
+        ]
         hands = 1 if env.episode == "hand" else MAX_MATCH_HANDS
-        match = play_match(new_table(env), bots, seed, random.Random(derive_seed(seed, BOT_SEED)), max_hands=hands)
+        try:
+            match = play_match(new_table(env), bots, seed, max_hands=hands)
+        except AgentFault as fault:
+            who = agent if fault.seat in side else against
+            raise InvalidOptionsError(f"{who.text}: deal {k}, seat {fault.seat}: {fault.reason}") from None
         scores = side_scores(match, sides, env.episode)
         out.scores.append([float(v) for v in scores])
         others = [v for i, v in enumerate(scores) if i != r]
@@ -157,17 +196,21 @@ def results(
         return
     chunks = [ks[i : i + chunk] for i in range(0, len(ks), chunk)]
     context = multiprocessing.get_context("spawn")
-    with ProcessPoolExecutor(workers, mp_context=context) as pool:
+    pool = ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context, initializer=_worker_start)
+    try:
         futures = [pool.submit(_play_deals, env.id, agent, against, c) for c in chunks]
-        try:
-            for future in futures:
-                done = future.result()
-                if progress is not None:
-                    progress(len(done))
-                yield from done
-        finally:
-            for future in futures:
-                future.cancel()
+        for future in futures:
+            done = future.result()
+            if progress is not None:
+                progress(len(done))
+            yield from done
+    finally:
+        pool.shutdown(wait=False, cancel_futures=True)  # a failure or a stop: the chunks not begun never run
+
+
+def _worker_start() -> None:
+    """A worker leaves Ctrl-C to the command, which stops the pool."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def cpu_json(cpu: Sequence[float], wall: float) -> dict[str, Any]:
@@ -201,7 +244,13 @@ def summary(
     out: dict[str, Any] = {
         "format": "clubsuite-evaluation",
         "version": 1,
-        "env": {"id": env.id, "spec": env.spec, "deals_sha256": env.deals_sha256, "rules_sha256": env.rules_sha256},
+        "env": {
+            "id": env.id,
+            "spec": env.spec,
+            "deals_sha256": env.deals_sha256,
+            "rules_sha256": env.rules_sha256,
+            "observation_sha256": env.observation_sha256,
+        },
         "deals": {"seed": env.seed, "set": env.count, "played": len(played)},
         "agent": agent.to_json(),
         "against": against.to_json(),

@@ -15,6 +15,7 @@ from __future__ import annotations
 import json
 import random
 import zipfile
+import zlib
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +29,8 @@ from clubsuite.safetext import quoted
 
 FORMAT, VERSION = "clubsuite-policy", 1
 MAX_BYTES = 64 * 1024 * 1024
-"""The largest weights file read, compressed or not (a policy of the benchmark has at most a few megabytes)."""
+"""The largest weights file read, and the most its arrays may hold unpacked (a policy of the benchmark has at most
+a few megabytes)."""
 MAX_ENTRIES = 2 * 16 + 1
 MAX_LAYERS = 16
 
@@ -76,34 +78,60 @@ def _fail(path: Path, why: str) -> InvalidOptionsError:
     return InvalidOptionsError(f"weights file {quoted(str(path), 200)}: {why}")
 
 
+def _arrays(path: Path) -> dict[str, Any]:
+    """Every entry of the archive at ``path`` as an array, each ``.npy`` header read and its size checked before any
+    array is allocated: only plain numbers (float32, and the bytes of ``meta``), never an object (nothing is
+    unpickled), at most :data:`MAX_BYTES` in all."""
+    if path.stat().st_size > MAX_BYTES:
+        raise _fail(path, f"it is larger than {MAX_BYTES // (1024 * 1024)} MB")
+    arrays: dict[str, Any] = {}
+    total = 0
+    with zipfile.ZipFile(path) as archive:
+        names = archive.namelist()
+        if len(names) > MAX_ENTRIES:
+            raise _fail(path, f"it holds {len(names)} entries, more than a policy has ({MAX_ENTRIES})")
+        for name in names:
+            if not name.endswith(".npy"):
+                raise _fail(path, f"its entry {quoted(name, 40)} is not a NumPy array (.npy)")
+            with archive.open(name) as member:
+                version = np.lib.format.read_magic(member)
+                if version == (1, 0):
+                    shape, fortran, dtype = np.lib.format.read_array_header_1_0(member)
+                elif version == (2, 0):
+                    shape, fortran, dtype = np.lib.format.read_array_header_2_0(member)
+                else:
+                    raise _fail(path, f"its entry {quoted(name, 40)} is of an unknown .npy version")
+                if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)) or fortran or len(shape) > 2:
+                    raise _fail(path, f"its entry {quoted(name, 40)} is not a plain array of float32 numbers")
+                size = int(np.prod(shape, dtype=np.int64)) * dtype.itemsize
+                total += size
+                if total > MAX_BYTES:
+                    raise _fail(path, f"its entries unpack to more than {MAX_BYTES // (1024 * 1024)} MB")
+                data = member.read(size + 1)  # the header's size, checked: no more is read
+                if len(data) != size:
+                    raise _fail(path, f"its entry {quoted(name, 40)} does not hold the numbers its header says")
+                arrays[name[: -len(".npy")]] = np.frombuffer(data, dtype=dtype).reshape(shape).copy()
+    return arrays
+
+
 def _read(path: Path, env: BenchEnv, inputs: int, outputs: int) -> list[tuple[Any, Any]]:
     """The layers of the weights file at ``path``, every rule of the module docstring checked."""
     try:
-        size = path.stat().st_size
-        if size > MAX_BYTES:
-            raise _fail(path, f"it is larger than {MAX_BYTES // (1024 * 1024)} MB")
-        with zipfile.ZipFile(path) as archive:
-            members = archive.infolist()
-            if len(members) > MAX_ENTRIES:
-                raise _fail(path, f"it holds {len(members)} entries, more than a policy has ({MAX_ENTRIES})")
-            if sum(m.file_size for m in members) > MAX_BYTES:
-                raise _fail(path, f"its entries unpack to more than {MAX_BYTES // (1024 * 1024)} MB")
-        with np.load(path, allow_pickle=False) as data:
-            arrays = {name: data[name] for name in data.files}
+        arrays = _arrays(path)
     except InvalidOptionsError:
         raise
     except zipfile.BadZipFile:
         raise _fail(path, "it is not a NumPy .npz archive") from None
     except OSError as exc:
         raise _fail(path, f"cannot be read: {exc.strerror or exc}") from None
-    except ValueError as exc:  # an object array: it would need pickle, which is never used
-        raise _fail(path, f"it holds data that is not plain numbers ({exc})") from None
+    except (ValueError, EOFError, RuntimeError, NotImplementedError, zlib.error, MemoryError) as exc:
+        raise _fail(path, f"it is damaged or not plain numbers ({type(exc).__name__})") from None
     meta = arrays.pop("meta", None)
     if meta is None or meta.dtype != np.uint8 or meta.ndim != 1:
         raise _fail(path, "its 'meta' entry (JSON as bytes) is missing")
     try:
         head = json.loads(bytes(meta.tobytes()).decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         raise _fail(path, "its 'meta' entry is not JSON") from None
     if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("version") != VERSION:
         raise _fail(path, f"its 'meta' does not say format {FORMAT!r}, version {VERSION}")

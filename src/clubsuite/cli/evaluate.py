@@ -4,6 +4,7 @@ method in :mod:`clubsuite.benchmark.evaluate`)."""
 from __future__ import annotations
 
 import json
+import os
 import shlex
 from pathlib import Path
 
@@ -11,7 +12,7 @@ import click
 
 from clubsuite.benchmark.agents import agent
 from clubsuite.benchmark.envs import ENVS, deals_hash, default_env, find_env, rules_hash
-from clubsuite.benchmark.evaluate import results, sides_of, summary
+from clubsuite.benchmark.evaluate import BLAS_THREADS, results, sides_of, summary
 from clubsuite.cli.common import EXIT_WRITE_FAILED, fail, handle_errors
 from clubsuite.cli.describe import FillsHelp
 from clubsuite.cli.simulate import check_writable
@@ -19,6 +20,9 @@ from clubsuite.errors import ClubsError
 from clubsuite.records.files import path_text, write_atomically
 from clubsuite.safetext import safe_lines
 from clubsuite.sim.running import MAX_WORKERS
+
+MIN_DEALS = 30
+"""The fewest deals an evaluation plays: its interval is a normal approximation over deals."""
 
 
 def _signed(value: float) -> str:
@@ -42,10 +46,11 @@ def _signed(value: float) -> str:
 )
 @click.option(
     "--deals",
-    type=click.IntRange(2, 10_000),
+    type=click.IntRange(MIN_DEALS, 10_000),
     default=200,
     show_default=True,
-    help="How many of the environment's 10,000 deals to play, from the first (each from every side).",
+    help="How many of the environment's 10,000 deals to play, from the first (each from every side); at least "
+    f"{MIN_DEALS}, so that the interval's normal approximation holds.",
 )
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True, help="Processes.")
 @click.option("--json", "as_json", is_flag=True, help="Print the result as JSON.")
@@ -73,16 +78,26 @@ def evaluate_command(
     took. AGENT is a bot of the registry (heuristic, hard,
     "pimc(samples=16)"), a Python entry point (package.module:factory, called with the rules spec, returning a
     bot) or a policy's weights file (.npz)."""
+    for name in BLAS_THREADS:  # before NumPy loads (a policy's weights), here and in the workers spawned from here
+        os.environ.setdefault(name, "1")
     env = find_env(env_name) if env_name is not None else default_env()
     if out is not None:
         check_writable("--out", out)
-    if deals_hash(env) != env.deals_sha256 or rules_hash(env) != env.rules_sha256:
-        raise ClubsError(
-            f"this build no longer plays {env.id} as it was frozen (its deals or its rules changed): "
-            "its results would not compare; a new version of the environment is needed"
-        )
     player = agent(agent_text, env)
     level = agent(against, env, "--against")
+    stale = deals_hash(env) != env.deals_sha256 or rules_hash(env) != env.rules_sha256
+    if not stale and "weights" in (
+        player.kind,
+        level.kind,
+    ):  # a policy reads the observation: it must be the frozen one
+        from clubsuite.benchmark.observation import observation_hash
+
+        stale = observation_hash(env) != env.observation_sha256
+    if stale:
+        raise ClubsError(
+            f"this build no longer plays {env.id} as it was frozen (its deals, rules or observation changed): "
+            "its results would not compare; a new version of the environment is needed"
+        )
     done = [0]
 
     def said(n: int) -> None:

@@ -17,8 +17,9 @@ drawing from one generator seeded from the match seed), so an episode is reprodu
 learner's actions alone, and the same on either path below.
 
 **Privileged information** (``privileged=True``; off by default, and **never for evaluation**: no seat may see
-it, and the benchmark never turns it on): each step's ``infos["privileged"]`` holds ``hands``, every table's cards
-now, seat by deck position (``num_envs, seats, deck``), and ``card_values``, where the learner is to play a card
+it, and the benchmark never turns it on): each step's ``infos["privileged"]`` holds ``hands``, the cards in every
+seat's hand now (not the piles in no hand: a bid hand, a chest), by absolute seat (``infos["seat"]`` is the
+learner's) and deck position (``num_envs, seats, deck``), and ``card_values``, where the learner is to play a card
 and the game has an exact solver, the solver's final count for the learner after each of its legal cards, every
 hand known, by action id (``num_envs, ids``; NaN elsewhere, and where the search would pass ``privileged_nodes``
 positions): an oracle critic's input, or a target to distil. It runs on the engine's path (the tables' cards are
@@ -226,6 +227,10 @@ class ClubsVectorEnv(VectorEnv):
         self._obs = np.zeros((num_envs, self.layout.size), np.float32)
         self._mask = np.zeros((num_envs, self.coding.action_count), np.int8)
         self._seats = np.zeros(num_envs, np.int64)
+        if not isinstance(privileged, bool):
+            raise InvalidOptionsError(f"privileged={privileged!r}: True or False")
+        if not isinstance(privileged_nodes, int) or isinstance(privileged_nodes, bool) or privileged_nodes < 1:
+            raise InvalidOptionsError(f"privileged_nodes={privileged_nodes!r}: a whole number of positions, at least 1")
         self.privileged, self.privileged_nodes = privileged, privileged_nodes
         self._tables = self._kernel_tables() if not (engine or privileged) else None
         self._engine: list[EngineTable] = []

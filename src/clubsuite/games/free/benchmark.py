@@ -8,7 +8,7 @@ ENVS = (
         "spec": "free",
         "seed": 52002,
         "deals_sha256": "33ad1df07f3904944dea1270ebc1d3463052179af36b7a211116186f9e00c786",
-        "rules_sha256": "3329cf7be005b91d2bf372a1e88489c51a2929917d236566df0a2a55e1c4a5b8",
-        "observation_sha256": "e0cca097e7c553fc4a7d2712d01261669b9bfbd00f336e8388d35c6240793862",
+        "rules_sha256": "02f2b273f7735ebeb9b6784b139909e9405f726956820896053208803bf11c74",
+        "observation_sha256": "0ea1bd9f18e020b8d4c7eb01ff2820e897ff6dc0e80a611afaec4a09484ddb7f",
     },
 )

@@ -8,7 +8,7 @@ ENVS = (
         "spec": "partnership",
         "seed": 52003,
         "deals_sha256": "1cac7bdf0a337a8ed0905ac9d4e87c26eb656f7a402bd712e58e3c1a9e48ec76",
-        "rules_sha256": "97e9cd9c429f0407f0c1f8037fcc43fbe26fa6c05723e183c991c22b28985f33",
-        "observation_sha256": "28d81a1278abeadffc443218708f04b8668146060cfd7550e0c4f8af519bfeb8",
+        "rules_sha256": "dc214bc114eff944f16593f849745da8942bc1cbc00380925159be3f772fa69d",
+        "observation_sha256": "7e671523eb2cb55cf5349dcfd56c9619c192ac10dad8340b80d46158c0f632f0",
     },
 )

@@ -10,7 +10,7 @@ ENVS = (
         "seed": 52001,
         "episode": "match",  # a seat wins at +11 or at -11 (CW-5): points a hand are not what its players play for
         "deals_sha256": "fb1e266b56826f2fdaab32612f7be23d31567301916b3685f59e26eaa68777c5",
-        "rules_sha256": "19f729cd6b3ed38b9dda132cf7e274566e9fa04c12f420db6b07b4a2b6c8c45f",
-        "observation_sha256": "b4407083702ebcdb02f80de3e5f220105e58b3028f00ba276653a0c31d113b33",
+        "rules_sha256": "1cc2cca19851c98a786dded1062934544437c157528ffb2b67901509b3bdf83f",
+        "observation_sha256": "8d7959be2887473dfcfb4aecaffd68c17a1ff33a540fec3ff17168b8b746bb71",
     },
 )
