@@ -20,7 +20,7 @@ PAGE = ROOT / "docs" / "benchmark.md"
 BEGIN, END = "<!-- benchmark-table:begin -->", "<!-- benchmark-table:end -->"
 AGAINST = "heuristic"
 ENVS = ("clubs_whist-v1", "clubs_free-v1", "clubs_partnership-v1", "clubs_northstar-4p-v1")
-RUNS = [(env, agent, deals) for env in ENVS for agent, deals in (("random", 100), ("hard", 100), ("expert", 40))]
+RUNS = [(env, agent, deals) for env in ENVS for agent, deals in (("random", 100), ("hard", 60), ("expert", 30))]
 """(environment, agent, deals): every agent against ``heuristic``."""
 
 
@@ -65,7 +65,7 @@ def table() -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--workers", type=int, default=1, help="processes for each run (the table's were made with 1)")
     parser.add_argument("--table-only", action="store_true")
     args = parser.parse_args()
     if not args.table_only:
