@@ -148,7 +148,7 @@ def deals_hash(env: BenchEnv) -> str:
 
 
 TRACE_HANDS = 60
-"""The most hands a traced match is played to (a random match of whist may run long)."""
+"""The most hands a traced match is played to (a match of random play may run long)."""
 
 
 def trace_tables(env: BenchEnv) -> Iterator[tuple[SomeMatch, int, object]]:
