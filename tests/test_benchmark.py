@@ -18,15 +18,14 @@ import pytest
 
 import bench_agents
 from cli_helpers import CLUBS, clubs_in_process
-from clubsuite.benchmark import weights
 from clubsuite.benchmark.agents import agent
 from clubsuite.benchmark.envs import ENVS, deals_hash, find_env, rules_hash
 from clubsuite.benchmark.evaluate import play_deal, results, sides_of, summary
 from clubsuite.benchmark.observation import observation_hash
-from clubsuite.benchmark.weights import write_policy
+from clubsuite.bots import policy as weights
+from clubsuite.bots.policy import write_policy
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.rl.aec import env_layout
-from clubsuite.rl.coding import coding_for
+from clubsuite.rl.coding import coding_for, env_layout
 
 WHIST = ENVS["clubs_whist-v1"]
 
@@ -135,7 +134,7 @@ def policy_layers(env_id: str, hidden: int = 8, seed: int = 1) -> list[tuple[np.
 def test_a_weights_file_plays_legal_actions_only_and_always_the_same(tmp_path: Path, env_id: str) -> None:
     env = ENVS[env_id]
     path = tmp_path / "policy.npz"
-    write_policy(path, env, policy_layers(env_id))
+    write_policy(path, env.id, policy_layers(env_id))
     policy = agent(str(path), env)
     assert policy.kind == "weights" and policy.sha256 is not None
     first = [d.scores for d in results(env, policy, agent("random", env), 3)]
@@ -153,16 +152,16 @@ def test_a_bad_weights_file_is_refused_naming_what_is_wrong_and_nothing_in_it_ru
 ) -> None:
     good = policy_layers("clubs_whist-v1")
     path = tmp_path / "p.npz"
-    write_policy(path, WHIST, good)
+    write_policy(path, WHIST.id, good)
     assert "made for 'clubs_whist-v1', not clubs_free-v1" in refused_weights(path, "clubs_free-v1")
     (tmp_path / "text.npz").write_text("not a zip")
     assert "not a NumPy .npz archive" in refused_weights(tmp_path / "text.npz")
     wrong = tmp_path / "wrong.npz"
-    write_policy(wrong, WHIST, [good[0], (good[1][0][:, :5], good[1][1][:5])])
+    write_policy(wrong, WHIST.id, [good[0], (good[1][0][:, :5], good[1][1][:5])])
     assert "layer 1 must be 8x" in refused_weights(wrong)
     nan = [good[0], (good[1][0].copy(), good[1][1])]
     nan[1][0][0, 0] = np.nan
-    write_policy(tmp_path / "nan.npz", WHIST, nan)
+    write_policy(tmp_path / "nan.npz", WHIST.id, nan)
     assert "not a finite number" in refused_weights(tmp_path / "nan.npz")
     pickled = tmp_path / "pickled.npz"
     np.savez(pickled, meta=np.frombuffer(b"{}", np.uint8), w0=np.array([object()], dtype=object))

@@ -4,8 +4,9 @@ Every ``import`` in ``src/clubsuite`` is read with :mod:`ast` (those inside func
 still a dependency), each module is placed in a layer by its name, and every import must go to the same layer or an
 inner one. A game's folder holds modules of several layers: its rules (inner) and its outer parts (``bot``,
 ``solving``, ``objective``, ``bulk``, ``playout`` and ``differential``: the bots' layer, with the exact solver;
-``screen`` and ``narration``: the terminal's; ``report``: simulation's; ``rl``: the learning adapters'), so that a
-game is one folder while its rules never import a screen.
+``rl``, the game's action ids and observation, with ``rl.coding``: the bots' layer too, since a learned bot reads
+them; ``screen`` and ``narration``: the terminal's; ``report``: simulation's), so that a game is one folder while its
+rules never import a screen.
 
 Inside the server the same holds between its parts, inner first: the modules at its top (limits, tokens, logs,
 workers), ``store`` (the database), ``people`` (accounts and ratings), ``table`` (tables in play), ``community`` (the
@@ -63,11 +64,11 @@ GAME_PARTS = {
     "lesson": FACES,
     "why": FACES,
     "report": FACES,
-    "rl": FACES,
+    "rl": BOTS,
     "schema": RECORDS,
     "endgame": BOTS,
     "themes": FACES,
-    "benchmark": FACES,
+    "benchmark": BOTS,
 }
 
 
@@ -93,9 +94,21 @@ def layer(name: str) -> int:
         return GAME_PARTS.get(parts[2], GAMES) if len(parts) > 2 else GAMES
     if head in ("records", "schema"):
         return RECORDS
-    if head in ("bots", "runner", "solver"):
+    if head in ("bots", "runner", "solver") or parts[:2] == ["rl", "coding"]:
         return BOTS
-    if head in ("tui", "narration", "present", "lesson", "sim", "server", "analysis", "rl", "puzzles", "benchmark"):
+    if head in (
+        "tui",
+        "narration",
+        "present",
+        "lesson",
+        "sim",
+        "server",
+        "analysis",
+        "rl",
+        "puzzles",
+        "benchmark",
+        "learning",
+    ):
         return FACES
     if head == "cli":
         return OUTER

@@ -20,21 +20,31 @@ PAGE = ROOT / "docs" / "benchmark.md"
 BEGIN, END = "<!-- benchmark-table:begin -->", "<!-- benchmark-table:end -->"
 AGAINST = "heuristic"
 ENVS = ("clubs_whist-v1", "clubs_free-v1", "clubs_partnership-v1", "clubs_northstar-4p-v1")
-RUNS = [(env, agent, deals) for env in ENVS for agent, deals in (("random", 100), ("hard", 60), ("expert", 30))]
-"""(environment, agent, deals): every agent against ``heuristic``."""
+RUNS = [
+    (env, agent, deals, against)
+    for env in ENVS
+    for agent, deals, against in (
+        ("random", 100, AGAINST),
+        ("learned", 200, AGAINST),
+        ("hard", 60, AGAINST),
+        ("expert", 30, AGAINST),
+        ("learned", 100, "hard"),
+    )
+]
+"""(environment, agent, deals, level): every agent against ``heuristic``, and the learned bot against ``hard``."""
 
 
-def kept(env: str, agent: str) -> Path:
-    return KEPT / f"{env}-{agent}.json"
+def kept(env: str, agent: str, against: str = AGAINST) -> Path:
+    return KEPT / (f"{env}-{agent}.json" if against == AGAINST else f"{env}-{agent}-vs-{against}.json")
 
 
-def play(env: str, agent: str, deals: int, workers: int) -> None:
+def play(env: str, agent: str, deals: int, against: str, workers: int) -> None:
     """Play one run with ``clubs evaluate`` and keep its JSON."""
     clubs = Path(sys.executable).parent / "clubs"
-    args = [str(clubs), "evaluate", agent, "--against", AGAINST, "--game", env, "--deals", str(deals)]
+    args = [str(clubs), "evaluate", agent, "--against", against, "--game", env, "--deals", str(deals)]
     done = subprocess.run([*args, "--workers", str(workers), "--json"], capture_output=True, text=True, check=True)
     KEPT.mkdir(parents=True, exist_ok=True)
-    kept(env, agent).write_text(done.stdout, encoding="utf-8")
+    kept(env, agent, against).write_text(done.stdout, encoding="utf-8")
 
 
 def table() -> str:
@@ -42,12 +52,12 @@ def table() -> str:
     rows = [
         BEGIN,
         "",
-        "| environment | agent | deals | over the other sides (95%) | its side's score "
+        "| environment | agent | against | deals | over the other sides (95%) | its side's score "
         "| CPU a decision, mean (95th percentile) | command |",
-        "|---|---|---|---|---|---|---|",
+        "|---|---|---|---|---|---|---|---|",
     ]
-    for env, agent, _ in RUNS:
-        path = kept(env, agent)
+    for env, agent, _, against in RUNS:
+        path = kept(env, agent, against)
         if not path.exists():
             continue
         data = json.loads(path.read_text(encoding="utf-8"))
@@ -55,7 +65,8 @@ def table() -> str:
         low, high = result["ci95"]
         unit = " of a match" if data["episode"] == "match" else " points a hand"
         rows.append(
-            f"| `{env}` | `{agent}` | {data['deals']['played']} | {result['mean']:+.3f} ({low:+.3f} to {high:+.3f})"
+            f"| `{env}` | `{agent}` | `{against}` | {data['deals']['played']} "
+            f"| {result['mean']:+.3f} ({low:+.3f} to {high:+.3f})"
             f"{unit} | {data['agent_score']['mean']:+.3f} | {cpu['cpu_ms_mean']:.2f} ms ({cpu['cpu_ms_p95']:.2f}) "
             f"| `{data['command']}` |"
         )
@@ -69,10 +80,10 @@ def main() -> None:
     parser.add_argument("--table-only", action="store_true")
     args = parser.parse_args()
     if not args.table_only:
-        for env, agent, deals in RUNS:
-            if not kept(env, agent).exists():
-                print(f"playing {agent} against {AGAINST} on {env}, {deals} deals", file=sys.stderr)
-                play(env, agent, deals, args.workers)
+        for env, agent, deals, against in RUNS:
+            if not kept(env, agent, against).exists():
+                print(f"playing {agent} against {against} on {env}, {deals} deals", file=sys.stderr)
+                play(env, agent, deals, against, args.workers)
     text = PAGE.read_text(encoding="utf-8")
     start, stop = text.index(BEGIN), text.index(END) + len(END)
     PAGE.write_text(text[:start] + table() + text[stop:], encoding="utf-8")

@@ -140,11 +140,11 @@ GAMES = [
 
 @pytest.mark.long
 @pytest.mark.parametrize(("game", "n"), GAMES)
-def test_two_people_and_a_spectator_play_a_whole_match_of_every_game_by_clicking(
+def test_two_people_and_a_spectator_play_a_whole_match_of_every_game_by_clicking_with_learned_bots(
     web: ThreadServer, browser: Any, game: str, n: int
 ) -> None:
     name = game.split("(")[0]
-    seats = [{"kind": "person"}, {"kind": "person"}] + [{"kind": "bot", "bot": "normal"}] * (n - 2)
+    seats = [{"kind": "person"}, {"kind": "person"}] + [{"kind": "bot", "bot": "learned"}] * (n - 2)
     table = table_with(web, game, seats)
     ann = sit(browser, web.base, table, "Ann", seat=0)
     bob = sit(browser, web.base, table, "Bob", PHONE, seat=1)

@@ -1,7 +1,7 @@
 """The agents ``clubs evaluate`` plays: a bot of the registry (``heuristic``, ``hard``, ``pimc(samples=16)``), a
 Python entry point (``package.module:factory``, called as ``factory(spec)`` with the environment's rules spec and
 returning a bot: anything with a ``name`` and a ``choose(view, legal, rng)``), or a weights file (``.npz``,
-:mod:`clubsuite.benchmark.weights`: data, read without running anything in it).
+:mod:`clubsuite.bots.policy`: data, read without running anything in it).
 
 An agent is named by text so that every worker process builds its own from the same words; it is checked once
 before any deal is played, and a bad one is refused naming what is wrong.
@@ -37,7 +37,7 @@ class Agent:
     def make(self, env: BenchEnv) -> SomeBot:
         """A fresh bot of this agent for a table of ``env``."""
         if self.kind == "weights":
-            from clubsuite.benchmark.weights import PolicyBot
+            from clubsuite.bots.policy import PolicyBot
 
             return PolicyBot(_policy(self.text, env.id, self.sha256), name=Path(self.text).name)
         if self.kind == "python":
@@ -100,13 +100,8 @@ def _digest(path: Path) -> str:
 def _policy(path: str, env_id: str, digest: str | None) -> Any:
     """The checked weights file (read once per process), which must still be the file ``digest`` names (a worker
     reads it again: a file changed meanwhile is refused, never played under the first one's hash)."""
-    try:
-        from clubsuite.benchmark.weights import Policy
-    except ModuleNotFoundError as exc:
-        raise InvalidOptionsError(
-            f"AGENT {quoted(path)}: a weights file needs the learning extra ({exc.name} is missing): "
-            "pip install 'clubsuite[rl]'"
-        ) from None
+    from clubsuite.bots.policy import Policy
+
     if digest is not None and _digest(Path(path)) != digest:
         raise InvalidOptionsError(f"AGENT {quoted(path)}: the weights file changed while it was being played")
-    return Policy(Path(path), find_env(env_id))
+    return Policy(Path(path), env_id, find_env(env_id).spec)

@@ -14,8 +14,7 @@ import json
 import numpy as np
 
 from clubsuite.benchmark.envs import BenchEnv, trace_tables
-from clubsuite.rl.aec import env_layout, observation_of
-from clubsuite.rl.coding import coding_for
+from clubsuite.rl.coding import coding_for, env_layout, observation_of
 
 
 def observation_hash(env: BenchEnv) -> str:

@@ -76,7 +76,7 @@ def _load() -> None:
     importlib.import_module("clubsuite.bots.random_bot")
     for info in games():
         load_part(info, "bots")
-    for module in ("pimc", "ismcts", "levels"):
+    for module in ("pimc", "ismcts", "levels", "learned"):
         importlib.import_module(f"clubsuite.bots.{module}")
     for ep in importlib.metadata.entry_points(group=BOTS_ENTRY_POINT):
         importlib.import_module(ep.value)

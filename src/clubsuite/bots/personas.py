@@ -28,6 +28,7 @@ LEVEL_WORDS = {
     "random": "random bot",
     "pimc": "search bot",
     "ismcts": "search bot",
+    "learned": "learned bot",
 }
 """A bot's level or kind in words; a bot with parameters (``pimc(samples=8)``) goes by its kind's words."""
 

@@ -35,6 +35,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "merge": ("clubsuite.cli.simulate", "merge_command"),
     "calibrate": ("clubsuite.cli.calibrate", "calibrate_command"),
     "evaluate": ("clubsuite.cli.evaluate", "evaluate_command"),
+    "learn": ("clubsuite.cli.learn", "learn_command"),
     "replay": ("clubsuite.cli.replay", "replay_command"),
     "serve": ("clubsuite.cli.serve", "serve_command"),
     "admin": ("clubsuite.cli.admin", "admin_command"),

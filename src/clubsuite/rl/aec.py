@@ -16,7 +16,6 @@ hands) is truncated with no reward.
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
@@ -25,30 +24,14 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from clubsuite.engine import SomeMatch, View, default_game, resolve
+from clubsuite.engine import SomeMatch, default_game, resolve
 from clubsuite.errors import IllegalActionError, InvalidOptionsError
-from clubsuite.rl.coding import Choice, Features, Layout, RlCoding, Slot, Vector, coding_for
+from clubsuite.rl.coding import Choice, coding_for, env_layout, observation_of
 
 REWARDS = ("win", "points")
 """The reward schemes."""
 MAX_HANDS = 500
 """The default cap on hands per episode (a whole match rarely passes 30)."""
-
-
-def env_layout(coding: RlCoding) -> Layout:
-    """The observation layout of the environment: the game's slots and then ``picked``."""
-    picked = Slot("picked", coding.action_count, "the action ids already chosen in the decision in progress")
-    return Layout((*coding.layout.slots, picked), coding.layout.deck)
-
-
-def observation_of(coding: RlCoding, layout: Layout, view: View, picked: Sequence[int] = ()) -> Vector:
-    """The observation vector of a seat's ``view`` with the ids ``picked`` so far in its decision in progress (the
-    one builder of every environment's observation)."""
-    features = Features(layout)
-    coding.observe(view, features)
-    for action_id in picked:
-        features.put("picked", action_id)
-    return features.vector
 
 
 class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information

@@ -219,3 +219,19 @@ def check_prefix_free(sequences: Sequence[tuple[int, ...]]) -> None:
     for a, b in itertools.pairwise(ordered):
         if b[: len(a)] == a:
             raise ValueError(f"token sequence {a} is a prefix of {b}")
+
+
+def env_layout(coding: RlCoding) -> Layout:
+    """The observation layout of the environment: the game's slots and then ``picked``."""
+    picked = Slot("picked", coding.action_count, "the action ids already chosen in the decision in progress")
+    return Layout((*coding.layout.slots, picked), coding.layout.deck)
+
+
+def observation_of(coding: RlCoding, layout: Layout, view: View, picked: Sequence[int] = ()) -> Vector:
+    """The observation vector of a seat's ``view`` with the ids ``picked`` so far in its decision in progress (the
+    one builder of every environment's observation)."""
+    features = Features(layout)
+    coding.observe(view, features)
+    for action_id in picked:
+        features.put("picked", action_id)
+    return features.vector

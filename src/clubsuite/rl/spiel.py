@@ -34,8 +34,7 @@ import pyspiel
 from clubsuite.engine import SomeGame, SomeMatch, games, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import format_value
-from clubsuite.rl.aec import env_layout
-from clubsuite.rl.coding import Choice, Features, Layout, RlCoding, coding_for
+from clubsuite.rl.coding import Choice, Features, Layout, RlCoding, coding_for, env_layout
 
 MAX_HANDS = 100
 """The default ``max_hands`` parameter: a match not over after this many hands ends with 0 for everyone."""

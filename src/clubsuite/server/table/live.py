@@ -53,10 +53,10 @@ log = logging.getLogger("clubsuite.server")
 RECENT = 256
 """How many recent versions' events a table keeps for clients that come back (older ones get a full state)."""
 THINKING = ThreadPoolExecutor(max_workers=4, thread_name_prefix="clubs-think")
-"""Worker threads for the instant bots' decisions (random, heuristic, easy, normal) and every hint: however many
-tables want one at once, no more threads than this think (the others wait their turn), and never on the event
-loop. The searching bots think in worker processes (:mod:`clubsuite.server.table.thinking`), apart from these, so that
-tables of searching bots wait for one another and never hold up a hint or an instant bot."""
+"""Worker threads for the instant bots' decisions (random, heuristic, easy, normal, learned) and every hint:
+however many tables want one at once, no more threads than this think (the others wait their turn), and never on the
+event loop. The searching bots think in worker processes (:mod:`clubsuite.server.table.thinking`), apart from these,
+so that tables of searching bots wait for one another and never hold up a hint or an instant bot."""
 
 
 class Refused(Exception):  # noqa: N818 - a refusal, not an error of the server

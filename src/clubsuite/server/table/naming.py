@@ -32,6 +32,7 @@ BOT_WORDS: Mapping[str, str] = {
     "random": "Bot: random moves",
     "pimc": "Bot: search (PIMC)",
     "ismcts": "Bot: search (ISMCTS)",
+    "learned": "Bot: learned (quick)",
 }
 """The bots as the lobby offers them for a seat (the levels first; a bot not named here is shown by its name)."""
 

@@ -117,6 +117,8 @@ export function levelWords(level) {
       return t("random bot");
     case "search bot":
       return t("search bot");
+    case "learned bot":
+      return t("learned bot");
     case "bot":
       return t("bot");
     default:

@@ -4,7 +4,7 @@ environment it was made for.
 
 The archive holds ``meta`` (UTF-8 JSON as an array of bytes: ``{"format": "clubsuite-policy", "version": 1, "env":
 "clubs_whist-v1", "layers": L}``) and the layers of a multilayer perceptron, ``w0``, ``b0``, ... ``w{L-1}``,
-``b{L-1}``: ``w0`` takes the environment's observation (:func:`clubsuite.rl.aec.observation_of`, its length the
+``b{L-1}``: ``w0`` takes the environment's observation (:func:`clubsuite.rl.coding.observation_of`, its length the
 layout's size), each layer but the last is followed by a ReLU, and the last gives one score per action id. The
 policy plays by taking, id by id, the highest-scoring id the legal actions allow (:class:`clubsuite.rl.coding.Choice`),
 the lowest id first among equals: the same choice every time.
@@ -21,10 +21,9 @@ from typing import Any
 
 import numpy as np
 
-from clubsuite.benchmark.envs import BenchEnv
+from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.rl.aec import env_layout, observation_of
-from clubsuite.rl.coding import Choice, RlCoding, coding_for
+from clubsuite.rl.coding import Choice, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.safetext import quoted
 
 FORMAT, VERSION = "clubsuite-policy", 1
@@ -36,14 +35,15 @@ MAX_LAYERS = 16
 
 
 class Policy:
-    """A checked weights file (see the module docstring) for one environment."""
+    """A checked weights file (see the module docstring) for the environment ``env_id``, whose rules are ``spec``
+    (a benchmark environment's id and rules spec)."""
 
-    def __init__(self, path: Path, env: BenchEnv) -> None:
-        self.path, self.env = path, env
-        info, options = env.resolved()
+    def __init__(self, path: Path, env_id: str, spec: str) -> None:
+        self.path, self.env_id, self.spec = path, env_id, spec
+        info, options = resolve(spec)
         self.coding: RlCoding = coding_for(info, options)
         self.layout = env_layout(self.coding)
-        self.layers = _read(path, env, self.layout.size, self.coding.action_count)
+        self.layers = _read(path, env_id, self.layout.size, self.coding.action_count)
 
     def scores(self, observation: Any) -> Any:
         """The score of every action id for one observation."""
@@ -114,7 +114,7 @@ def _arrays(path: Path) -> dict[str, Any]:
     return arrays
 
 
-def _read(path: Path, env: BenchEnv, inputs: int, outputs: int) -> list[tuple[Any, Any]]:
+def _read(path: Path, env_id: str, inputs: int, outputs: int) -> list[tuple[Any, Any]]:
     """The layers of the weights file at ``path``, every rule of the module docstring checked."""
     try:
         arrays = _arrays(path)
@@ -135,8 +135,8 @@ def _read(path: Path, env: BenchEnv, inputs: int, outputs: int) -> list[tuple[An
         raise _fail(path, "its 'meta' entry is not JSON") from None
     if not isinstance(head, dict) or head.get("format") != FORMAT or head.get("version") != VERSION:
         raise _fail(path, f"its 'meta' does not say format {FORMAT!r}, version {VERSION}")
-    if head.get("env") != env.id:
-        raise _fail(path, f"it was made for {quoted(str(head.get('env')), 40)}, not {env.id}")
+    if head.get("env") != env_id:
+        raise _fail(path, f"it was made for {quoted(str(head.get('env')), 40)}, not {env_id}")
     count = head.get("layers")
     if not isinstance(count, int) or isinstance(count, bool) or not 1 <= count <= MAX_LAYERS:
         raise _fail(path, f"its 'meta' must give 'layers' from 1 to {MAX_LAYERS}")
@@ -160,11 +160,11 @@ def _read(path: Path, env: BenchEnv, inputs: int, outputs: int) -> list[tuple[An
     return layers
 
 
-def write_policy(path: Path, env: BenchEnv, layers: list[tuple[Any, Any]]) -> None:
-    """Write ``layers`` (weights and biases, float32) as a weights file for ``env`` (what a training script
-    saves)."""
+def write_policy(path: Path, env_id: str, layers: list[tuple[Any, Any]]) -> None:
+    """Write ``layers`` (weights and biases, float32) as a weights file for the environment ``env_id`` (what a
+    training script saves)."""
     meta = np.frombuffer(
-        json.dumps({"format": FORMAT, "version": VERSION, "env": env.id, "layers": len(layers)}).encode(),
+        json.dumps({"format": FORMAT, "version": VERSION, "env": env_id, "layers": len(layers)}).encode(),
         dtype=np.uint8,
     )
     entries: dict[str, Any] = {"meta": meta}

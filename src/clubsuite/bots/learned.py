@@ -1,0 +1,106 @@
+"""The ``learned`` bot: a policy network trained by imitation of the ``expert`` level (``docs/learning.md``),
+played alone: no search, one small network's scores a decision, its best allowed action taken.
+
+The policies ship in the package (``bots/policies/<environment id>.npz``, one per benchmark environment trained so
+far, each a weights file of :mod:`clubsuite.bots.policy`: data, never code). At a table the bot plays the policy of
+the benchmark environment whose rules the table plays; at a table of other options, the policy of an environment of
+the same game whose observation and actions are the same (the same number of players: a different target score,
+for instance, is still the same board); where the game has no such policy (a number of players none was trained
+for), it plays as the heuristic bot does and says so in :attr:`LearnedBot.stand_in`.
+
+It chooses the same action every time in the same position: the best-scoring allowed action id, one id after
+another (:class:`clubsuite.bots.policy.PolicyBot`).
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+from clubsuite.bots.base import SomeBot, bot_names, make_bot, register_bot
+from clubsuite.engine import LegalActions, find_game, games, load_part
+from clubsuite.rl.coding import RlCoding, coding_for, env_layout
+
+POLICIES = Path(__file__).resolve().parent / "policies"
+"""Where the shipped policies are."""
+
+
+def _signature(coding: RlCoding) -> tuple[object, ...]:
+    """What a policy's inputs and outputs are: the observation's slots and the action catalogue."""
+    layout = env_layout(coding)
+    return tuple((s.name, s.size) for s in layout.slots), coding.action_names
+
+
+@cache
+def shipped(game: str) -> tuple[tuple[str, str], ...]:
+    """The (environment id, rules spec) of every benchmark environment of ``game`` that has a shipped policy."""
+    info, _ = find_game(game)
+    declared = load_part(info, "benchmark")
+    return tuple(
+        (str(e["id"]), str(e["spec"]))
+        for e in (declared if isinstance(declared, tuple) else ())
+        if (POLICIES / f"{e['id']}.npz").is_file()
+    )
+
+
+@cache
+def policy_for(game: str, options: object) -> Any | None:
+    """The shipped policy a table of ``game`` with ``options`` plays (see the module docstring), read once; None
+    where there is none."""
+    from clubsuite.bots.policy import Policy
+    from clubsuite.engine import resolve
+
+    info, _ = find_game(game)
+    table = _signature(coding_for(info, options))
+    same_rules, same_board = None, None
+    for env_id, spec in shipped(game):
+        _, env_options = resolve(spec)
+        if env_options == options:
+            same_rules = (env_id, spec)
+        elif same_board is None and _signature(coding_for(info, env_options)) == table:
+            same_board = (env_id, spec)
+    found = same_rules or same_board
+    if found is None:
+        return None
+    policy = Policy(POLICIES / f"{found[0]}.npz", *found)
+    policy.coding = coding_for(info, options)  # the table's own coding: the same slots, filled from its rules
+    policy.layout = env_layout(policy.coding)
+    return policy
+
+
+class LearnedBot:
+    """The learned bot of one game (see the module docstring)."""
+
+    name = "learned"
+
+    def __init__(self, game: str) -> None:
+        self.game = game
+        self.fallback: SomeBot = make_bot("heuristic" if "heuristic" in bot_names(game) else "random", game)
+        self.stand_in = False
+        """Whether the last decision was the heuristic bot's, for want of a policy for the table."""
+
+    def choose(self, view: Any, legal: LegalActions[object], rng: random.Random) -> object:
+        """The policy's choice, or the heuristic bot's where the table has no policy."""
+        from clubsuite.bots.policy import PolicyBot
+
+        policy = policy_for(self.game, view.options)
+        self.stand_in = policy is None
+        if policy is None:
+            return self.fallback.choose(view, legal, rng)
+        return PolicyBot(policy, self.name).choose(view, legal, rng)
+
+
+def has_policy(game: str) -> bool:
+    """Whether ``game`` has a shipped policy for at least one of its environments."""
+    return bool(shipped(game))
+
+
+def _factory(game: str) -> Any:
+    return lambda: LearnedBot(game)
+
+
+for _info in games():
+    if has_policy(_info.name):
+        register_bot("learned", _factory(_info.name), _info.name)

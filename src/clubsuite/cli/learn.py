@@ -1,0 +1,228 @@
+"""``clubs learn``: make labelled positions of a benchmark environment and train a policy on them by imitation
+(``docs/learning.md``; the method in :mod:`clubsuite.learning`)."""
+
+from __future__ import annotations
+
+import json
+import os
+import shlex
+import sys
+from pathlib import Path
+
+import click
+
+from clubsuite.benchmark.envs import find_env
+from clubsuite.benchmark.evaluate import BLAS_THREADS
+from clubsuite.cli.common import EXIT_WRITE_FAILED, fail, handle_errors
+from clubsuite.cli.describe import FillsHelp, FillsHelpGroup
+from clubsuite.cli.simulate import check_writable
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.records.files import path_text, write_atomically
+from clubsuite.sim.running import MAX_WORKERS
+
+DATA = Path(".positions")
+"""Where positions are kept unless ``--data`` says otherwise."""
+MAX_HIDDEN = 4
+"""The most hidden layers ``--hidden`` may give."""
+MAX_WIDTH = 1024
+"""The widest hidden layer ``--hidden`` may give."""
+
+
+def _one_blas_thread() -> None:
+    for name in BLAS_THREADS:  # before NumPy loads, here and in the workers spawned from here
+        os.environ.setdefault(name, "1")
+
+
+@click.group("learn", cls=FillsHelpGroup)
+def learn_command() -> None:
+    """Train a policy of a benchmark environment by imitation of a search bot: first make labelled positions
+    (positions), then train a network on them (train). The weights file it writes is a policy that
+    `clubs evaluate` plays and that the learned bot plays at a table."""
+
+
+@learn_command.command("positions", cls=FillsHelp)
+@click.argument("env_name", metavar="ENV")
+@click.option("--games", type=click.IntRange(1, 1_000_000), required=True, help="How many games to play and label.")
+@click.option(
+    "--data",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=DATA,
+    show_default=True,
+    help="The folder the positions are kept in (one folder per environment below it).",
+)
+@click.option("--teacher", default="expert", show_default=True, help="The search bot that labels every decision.")
+@click.option(
+    "--explore",
+    type=click.IntRange(0, 100),
+    default=10,
+    show_default=True,
+    help="Percent of decisions at which the table plays a random legal action instead of the teacher's choice.",
+)
+@click.option("--per-shard", type=click.IntRange(1, 10_000), default=10, show_default=True, help="Games a file.")
+@click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True, help="Processes.")
+@click.option("--progress/--no-progress", default=False, help="Say on standard error how many games are done.")
+@handle_errors
+def positions_command(
+    env_name: str,
+    games: int,
+    data: Path,
+    teacher: str,
+    explore: int,
+    per_shard: int,
+    workers: int,
+    progress: bool,
+) -> None:
+    """Play games of ENV (a benchmark environment's id, or a game's name for its first) with the teacher at every
+    seat and keep each of its decisions with the search's values of every candidate. Games already made under
+    --data are kept: run the same command again to go on after a stop, or with more --games to add to it."""
+    _one_blas_thread()
+    from clubsuite.learning.positions import generate
+
+    env = find_env(env_name)
+    done = [0]
+
+    def said(n: int) -> None:
+        done[0] += n
+        if progress:
+            click.echo(f"{done[0]} shards' games played", err=True)
+
+    try:
+        paths = generate(env, data, games, per_shard, workers, teacher, explore, said)
+    except OSError as exc:
+        fail(f"cannot write positions under {path_text(data)}: {exc.strerror or exc}", EXIT_WRITE_FAILED)
+    click.echo(f"{games} games of {env.id} in {len(paths)} files under {path_text(paths[0].parent)}")
+
+
+@learn_command.command("train", cls=FillsHelp)
+@click.argument("env_name", metavar="ENV")
+@click.option(
+    "--data",
+    type=click.Path(path_type=Path, file_okay=False),
+    default=DATA,
+    show_default=True,
+    help="The folder the positions were made in.",
+)
+@click.option("--teacher", default="expert", show_default=True, help="The teacher whose positions to learn from.")
+@click.option(
+    "--init",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Start from this policy's weights (a policy of the same environment and shape) instead of random ones.",
+)
+@click.option(
+    "--games",
+    type=click.IntRange(1, 1_000_000),
+    default=None,
+    help="Train on the positions of the first GAMES games only [default: all there are].",
+)
+@click.option("--hidden", default="256,128", show_default=True, help="The widths of the hidden layers.")
+@click.option("--epochs", type=click.IntRange(1, 1000), default=12, show_default=True, help="Passes over the data.")
+@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True, help="The training seed.")
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="The weights file to write (.npz); its training record goes beside it (.json).",
+)
+@click.option("--progress/--no-progress", default=False, help="Say on standard error how each epoch went.")
+@handle_errors
+def train_command(
+    env_name: str,
+    data: Path,
+    teacher: str,
+    init: Path | None,
+    games: int | None,
+    hidden: str,
+    epochs: int,
+    seed: int,
+    out: Path,
+    progress: bool,
+) -> None:
+    """Train a policy network for ENV on the positions made under --data, holding every tenth game out to
+    measure it, and write its weights (a policy file) and how the training went."""
+    _one_blas_thread()
+    from clubsuite.bots.policy import Policy, write_policy
+    from clubsuite.learning.network import Epoch, Settings, train, weight_count
+    from clubsuite.learning.positions import read_shards, teacher_folder
+
+    env = find_env(env_name)
+    widths = _widths(hidden)
+    if out.suffix != ".npz":
+        raise InvalidOptionsError(f"--out {path_text(out)}: a weights file's name ends in .npz")
+    check_writable("--out", out)
+    paths = sorted(teacher_folder(data, env, teacher).glob("games-*.npz"))
+    if not paths:
+        raise InvalidOptionsError(
+            f"--data {path_text(data)}: no positions of {env.id} by {teacher} there; make them first: clubs learn "
+            f"positions {env.id} --teacher {shlex.quote(teacher)} --games N"
+        )
+    start = None
+    if init is not None:
+        start = Policy(init, env.id, env.spec).layers
+        if tuple(w.shape[1] for w, _ in start[:-1]) != widths:
+            raise InvalidOptionsError(f"--init {path_text(init)}: its hidden layers are not --hidden {hidden}")
+    dataset = read_shards(paths, games)
+    training, held = dataset.split()
+    settings = Settings(hidden=widths, epochs=epochs, seed=seed)
+
+    def said(e: Epoch) -> None:
+        if progress:
+            click.echo(
+                f"epoch {e.epoch}: loss {e.train_loss:.4f}, held out {e.val_loss:.4f}, agrees {e.val_agree:.3f}",
+                err=True,
+            )
+
+    layers, history = train(training, settings, held, said, start)
+    command = ["clubs", "learn", "train", env.id, "--teacher", teacher, "--hidden", hidden, "--epochs", str(epochs)]
+    command += ["--seed", str(seed)]
+    if init is not None:
+        command += ["--init", str(init)]
+    if games is not None:
+        command += ["--games", str(games)]
+    record = {
+        "format": "clubsuite-training",
+        "version": 1,
+        "env": env.id,
+        "command": shlex.join(command),
+        "teacher": teacher,
+        "init": str(init) if init is not None else None,
+        "games": int(dataset.game.max()) + 1 if len(dataset) else 0,
+        "steps": {"train": len(training), "held_out": len(held)},
+        "weights": weight_count(layers),
+        "settings": {
+            "hidden": list(widths),
+            "epochs": epochs,
+            "seed": seed,
+            "batch": settings.batch,
+            "lr": settings.lr,
+        },
+        "epochs": [e.__dict__ for e in history],
+        "python": sys.version.split()[0],
+    }
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+        write_policy(out, env.id, layers)
+        write_atomically(out.with_suffix(".json"), (json.dumps(record, indent=1) + "\n").encode())
+    except OSError as exc:
+        fail(f"cannot write {path_text(out)}: {exc.strerror or exc}", EXIT_WRITE_FAILED)
+    last = history[-1]
+    click.echo(
+        f"{env.id}: {weight_count(layers)} weights trained on {len(training)} steps of {record['games']} games; "
+        f"held out: loss {last.val_loss:.4f}, the teacher's best {100 * last.val_agree:.1f}% of the time; "
+        f"written to {path_text(out)}"
+    )
+
+
+def _widths(text: str) -> tuple[int, ...]:
+    """``--hidden``: widths separated by commas."""
+    try:
+        widths = tuple(int(part) for part in text.split(","))
+    except ValueError:
+        raise InvalidOptionsError(
+            f"--hidden {text!r}: widths of hidden layers separated by commas, like 256,128"
+        ) from None
+    if not 1 <= len(widths) <= MAX_HIDDEN or not all(1 <= w <= MAX_WIDTH for w in widths):
+        raise InvalidOptionsError(
+            f"--hidden {text!r}: from 1 to {MAX_HIDDEN} hidden layers, each from 1 to {MAX_WIDTH} wide"
+        )
+    return widths

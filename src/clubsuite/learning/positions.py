@@ -1,0 +1,286 @@
+"""Positions for imitation learning: games of a benchmark environment played by a search bot (the *teacher*,
+``expert`` by default) at every seat, each of its decisions kept with what it thought of every candidate.
+
+**What is kept.** At every decision with more than one legal action the teacher searches as it would to play
+(:meth:`clubsuite.bots.pimc.PimcBot.compare`: the same worlds, the same candidates), and the decision is written as
+one or more *steps*, one per action id of the action it chose (:mod:`clubsuite.rl.coding`: a card played is one id,
+a pass of three cards three ids): the observation the learner would see at that step (the seat's view and the ids
+picked so far), the mask of the ids allowed there, and the target, a distribution over those ids. A step where one
+id alone is allowed teaches nothing and is left out.
+
+**The target** is soft: half on the teacher's own choice, half spread over the candidates by the search's values,
+``softmax(value / TEMPERATURE)`` (values are the game's objective, a share of a win, so the temperature of 0.02
+spreads the weight over candidates within a few hundredths of a win of the best); candidates the search did not
+value (past its width) get none. At a step inside a decision the target is that distribution restricted to the
+actions the ids picked so far still allow, summed by their next id. Soft targets carry what the search knew beyond
+its one choice: which alternatives were nearly as good (the imitation of Skat's and of Ben's search bots did the
+same with the search's values).
+
+**Which games.** Game ``g`` of an environment is the match seed ``derive_seed(env seed, TRAIN_SALT, g)``, never a
+deal of the benchmark's set (``derive_seed(env seed, k)``), dealt and played as the environment plays a deal (one
+hand, or the whole match). So that positions off the teacher's own path are seen too, each table plays a random
+legal action instead of the teacher's choice at ``explore`` percent of the decisions (the teacher's label is kept
+either way). Every random number comes from the game's seed: a shard is the same on every machine.
+
+**A teacher that does not search** (the heuristic bot, say: a cheap first lesson for a network that is then taught
+by the search) labels its choice alone, all of the target on it.
+
+**Shards.** Games are written in shards of ``per_shard`` games, ``<data>/<env id>/<teacher>/games-<first>-<last>.npz``
+(:func:`teacher_folder`), each
+written whole or not at all, so a run stopped at any time goes on where it stopped when started again with the same
+arguments.
+"""
+
+from __future__ import annotations
+
+import math
+import multiprocessing
+import os
+import random
+import re
+import signal
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor, as_completed
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from clubsuite.benchmark.envs import BenchEnv, find_env, new_table
+from clubsuite.bots.base import make_bot
+from clubsuite.engine import LegalActions, View
+from clubsuite.rl.coding import Layout, RlCoding, coding_for, env_layout, observation_of
+from clubsuite.runner import play_match
+from clubsuite.seeding import derive_seed
+
+TRAIN_SALT = 0x7EA1
+"""Mixed into an environment's seed for the games positions come from (apart from the benchmark's deals)."""
+TEMPERATURE = 0.02
+"""The softmax temperature of the search's values, in shares of a win."""
+SOFT = 0.5
+"""The part of the target spread by the search's values (the rest is on the teacher's choice)."""
+MATCH_HANDS = 40
+"""The most hands a game of a match environment is played to."""
+
+
+@dataclass
+class Steps:
+    """Labelled steps: observations, masks of the allowed ids, targets, and the game each came from."""
+
+    obs: list[Any] = field(default_factory=list)
+    mask: list[Any] = field(default_factory=list)
+    target: list[Any] = field(default_factory=list)
+    game: list[int] = field(default_factory=list)
+
+
+def action_targets(values: Sequence[tuple[object, float]], choice: object) -> dict[object, float]:
+    """The target of each candidate (see the module docstring) from the search's (action, value) pairs and the
+    teacher's choice."""
+    top = max(v for _, v in values)
+    weights = [math.exp((v - top) / TEMPERATURE) for _, v in values]
+    total = sum(weights)
+    out = {a: SOFT * w / total for (a, _), w in zip(values, weights, strict=True)}
+    out[choice] = out.get(choice, 0.0) + (1 - SOFT)
+    return out
+
+
+def decision_steps(
+    coding: RlCoding,
+    layout: Layout,
+    view: View,
+    legal: Sequence[object],
+    targets: dict[object, float],
+    chosen: object,
+) -> list[tuple[Any, Any, Any]]:
+    """The steps of one decision as (observation, mask, target) along the ids of ``chosen``: at each, the target
+    is ``targets`` restricted to the actions the ids picked so far allow, summed by their next id."""
+    sequences = [(coding.tokens(a), targets.get(a, 0.0)) for a in legal]
+    path = coding.tokens(chosen)
+    out = []
+    for depth in range(len(path)):
+        prefix = path[:depth]
+        open_ = [(seq, t) for seq, t in sequences if seq[:depth] == prefix]
+        allowed = sorted({seq[depth] for seq, _ in open_})
+        if len(allowed) < 2:
+            continue
+        mask = np.zeros(coding.action_count, np.uint8)
+        mask[allowed] = 1
+        target = np.zeros(coding.action_count, np.float32)
+        for seq, t in open_:
+            target[seq[depth]] += t
+        target /= target.sum()
+        out.append((observation_of(coding, layout, view, prefix).astype(np.float16), mask, target.astype(np.float16)))
+    return out
+
+
+class Teacher:
+    """A seat's player while positions are made: the teacher's search labels every decision (written to
+    ``steps``), and the table plays its choice, or a random legal action at ``explore`` percent of decisions."""
+
+    def __init__(
+        self, spec: str, env: BenchEnv, coding: RlCoding, layout: Layout, steps: Steps, seed: int, seat: int, game: int
+    ) -> None:
+        self.bot: Any = make_bot(spec, env.game)
+        self.searches = callable(getattr(self.bot, "compare", None))
+        self.name, self.coding, self.layout, self.steps, self.game = self.bot.name, coding, layout, steps, game
+        self.rng = random.Random(derive_seed(seed, 0x5EED, seat))
+        self.explorer = random.Random(derive_seed(seed, TRAIN_SALT, seat))
+        self.explore = 0
+
+    def choose(self, view: View, legal: LegalActions[object], rng: random.Random) -> object:
+        """Label the decision, then play the teacher's choice or explore."""
+        actions = list(legal)
+        if len(actions) == 1:
+            return actions[0]
+        if self.searches:
+            compared = self.bot.compare(view, legal, self.rng)
+            chosen = compared.decision(self.bot.settings.caution / 100)
+            targets = action_targets(compared.means(), chosen)
+        else:  # a teacher that does not search: its choice alone
+            chosen = self.bot.choose(view, legal, self.rng)
+            targets = {chosen: 1.0}
+        for obs, mask, target in decision_steps(self.coding, self.layout, view, actions, targets, chosen):
+            self.steps.obs.append(obs)
+            self.steps.mask.append(mask)
+            self.steps.target.append(target)
+            self.steps.game.append(self.game)
+        if self.explorer.randrange(100) < self.explore:
+            return actions[self.explorer.randrange(len(actions))]
+        return chosen
+
+
+def play_games(env_id: str, teacher: str, first: int, last: int, explore: int) -> Steps:
+    """Games ``first .. last - 1`` of the environment played and labelled (see the module docstring)."""
+    env = find_env(env_id)
+    info, options = env.resolved()
+    coding = coding_for(info, options)
+    layout = env_layout(coding)
+    steps = Steps()
+    for g in range(first, last):
+        seed = derive_seed(env.seed, TRAIN_SALT, g)
+        seats = info.n_seats(options)
+        bots = [Teacher(teacher, env, coding, layout, steps, seed, s, g) for s in range(seats)]
+        for bot in bots:
+            bot.explore = explore
+        play_match(new_table(env), bots, seed, max_hands=1 if env.episode == "hand" else MATCH_HANDS)
+    return steps
+
+
+def teacher_folder(data: Path, env: BenchEnv, teacher: str) -> Path:
+    """Where the positions of ``env`` labelled by ``teacher`` are kept: ``<data>/<env id>/<teacher>``, the
+    teacher's spec written with letters, digits and dashes only (``pimc(samples=2)``: ``pimc-samples-2``)."""
+    slug = "-".join(re.findall(r"[A-Za-z0-9]+", teacher))
+    return data / env.id / slug
+
+
+def shard_path(data: Path, env: BenchEnv, teacher: str, first: int, last: int) -> Path:
+    """Where the shard of games ``first .. last - 1`` is kept."""
+    return teacher_folder(data, env, teacher) / f"games-{first:07d}-{last - 1:07d}.npz"
+
+
+def write_shard(path: Path, steps: Steps, env: BenchEnv, teacher: str, explore: int) -> None:
+    """Write one shard whole (to a temporary name, then renamed: never half a shard under its name)."""
+    coding = coding_for(*env.resolved())
+    size = env_layout(coding).size
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    with tmp.open("wb") as f:
+        np.savez_compressed(
+            f,
+            obs=np.array(steps.obs, np.float16).reshape(-1, size),
+            mask=np.array(steps.mask, np.uint8).reshape(-1, coding.action_count),
+            target=np.array(steps.target, np.float16).reshape(-1, coding.action_count),
+            game=np.array(steps.game, np.int32),
+            about=np.frombuffer(f"{env.id} teacher={teacher} explore={explore}".encode(), np.uint8),
+        )
+    os.replace(tmp, path)
+
+
+def _make_shard(data: str, env_id: str, teacher: str, first: int, last: int, explore: int) -> int:
+    env = find_env(env_id)
+    steps = play_games(env_id, teacher, first, last, explore)
+    write_shard(shard_path(Path(data), env, teacher, first, last), steps, env, teacher, explore)
+    return last - first
+
+
+def _worker_start() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ[name] = "1"
+
+
+def generate(
+    env: BenchEnv,
+    data: Path,
+    games: int,
+    per_shard: int = 10,
+    workers: int = 1,
+    teacher: str = "expert",
+    explore: int = 10,
+    progress: Callable[[int], None] | None = None,
+) -> list[Path]:
+    """Games ``0 .. games - 1`` of ``env`` made into shards under ``data`` (those already there are kept); the
+    shards, in game order. ``progress(n)`` as each shard of ``n`` games is written."""
+    make_bot(teacher, env.game)  # a bad teacher is refused before any work
+    bounds = [(a, min(games, a + per_shard)) for a in range(0, games, per_shard)]
+    todo = [(a, b) for a, b in bounds if not shard_path(data, env, teacher, a, b).exists()]
+    if workers <= 1 or len(todo) <= 1:
+        for a, b in todo:
+            if progress is not None:
+                progress(_make_shard(str(data), env.id, teacher, a, b, explore))
+            else:
+                _make_shard(str(data), env.id, teacher, a, b, explore)
+    elif todo:
+        context = multiprocessing.get_context("spawn")
+        with ProcessPoolExecutor(min(workers, len(todo)), mp_context=context, initializer=_worker_start) as pool:
+            futures = [pool.submit(_make_shard, str(data), env.id, teacher, a, b, explore) for a, b in todo]
+            try:
+                for future in as_completed(futures):
+                    done = future.result()
+                    if progress is not None:
+                        progress(done)
+            except BaseException:
+                for future in futures:
+                    future.cancel()
+                raise
+    return [shard_path(data, env, teacher, a, b) for a, b in bounds]
+
+
+@dataclass
+class Dataset:
+    """Labelled steps read back from shards: observations (float16, kept small), masks (bool), targets (float32,
+    each row summing to 1 over its mask) and each step's game."""
+
+    obs: Any
+    mask: Any
+    target: Any
+    game: Any
+
+    def __len__(self) -> int:
+        return int(self.obs.shape[0])
+
+    def split(self, every: int = 10) -> tuple[Dataset, Dataset]:
+        """(training, validation): the steps of every ``every``-th game held out, so that no position of a held
+        out game is ever trained on."""
+        held = self.game % every == 0
+        return self.take(~held), self.take(held)
+
+    def take(self, rows: Any) -> Dataset:
+        """The steps at ``rows`` (a mask or indices)."""
+        return Dataset(self.obs[rows], self.mask[rows], self.target[rows], self.game[rows])
+
+
+def read_shards(paths: Sequence[Path], limit: int | None = None) -> Dataset:
+    """The steps of ``paths`` in order, the first ``limit`` games' only where given."""
+    parts: dict[str, list[Any]] = {"obs": [], "mask": [], "target": [], "game": []}
+    for path in paths:
+        with np.load(path, allow_pickle=False) as shard:
+            for key, rows in parts.items():
+                rows.append(shard[key])
+    obs = np.concatenate(parts["obs"])  # float16, made float32 a batch at a time
+    mask = np.concatenate(parts["mask"]).astype(bool)
+    target = np.concatenate(parts["target"]).astype(np.float32)
+    target /= target.sum(axis=1, keepdims=True)
+    data = Dataset(obs, mask, target, np.concatenate(parts["game"]))
+    return data.take(data.game < limit) if limit is not None else data

@@ -1,0 +1,187 @@
+"""Imitation learning (docs/learning.md): the teacher's decisions become steps whose targets are distributions over
+the ids each step allows, leaning on the teacher's choice; the same games give the same positions; the network's
+gradient is the loss's; a tiny run of ``clubs learn`` (positions, again after a stop, then training) gives a policy
+file that ``clubs evaluate`` plays; and the shipped policies are small, checked, and played by the ``learned`` bot
+at every game's table."""
+
+from __future__ import annotations
+
+import json
+import random
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from cli_helpers import assert_safe_output, clubs_in_process
+from clubsuite.benchmark.envs import ENVS, find_env
+from clubsuite.bots.base import bot_names, make_bot
+from clubsuite.bots.learned import POLICIES, LearnedBot, policy_for
+from clubsuite.bots.policy import MAX_LAYERS, Policy
+from clubsuite.engine import find_game, games, resolve
+from clubsuite.learning.network import Settings, gradients, init_layers, train, weight_count
+from clubsuite.learning.positions import SOFT, Dataset, action_targets, decision_steps, play_games
+from clubsuite.rl.coding import Choice, coding_for, env_layout
+from clubsuite.runner import play_match
+
+TINY_TEACHER = "pimc(samples=2,opening=2)"
+
+
+def test_a_target_puts_half_on_the_teachers_choice_and_spreads_the_rest_by_the_searchs_values() -> None:
+    targets = action_targets([("a", 0.50), ("b", 0.50), ("c", 0.30)], "b")
+    assert sum(targets.values()) == pytest.approx(1.0)
+    assert targets["b"] == pytest.approx(SOFT / 2 + (1 - SOFT), rel=1e-4)
+    assert targets["a"] == pytest.approx(SOFT / 2, rel=1e-3)  # c is ten temperatures behind: next to nothing
+    assert targets["c"] < 1e-4
+
+
+@pytest.mark.parametrize("env_id", ["clubs_partnership-v1", "clubs_northstar-4p-v1", "clubs_whist-v1"])
+def test_every_step_of_a_decision_allows_what_the_choice_allows_and_its_target_sums_to_one(env_id: str) -> None:
+    env = find_env(env_id)
+    info, options = env.resolved()
+    coding = coding_for(info, options)
+    layout = env_layout(coding)
+    match = info.new_match(options, 0)
+    match.deal(deal=info.deal_from_seed(7, 0))
+    rng = random.Random(3)
+    checked = 0
+    while match.to_act is not None and checked < 40:
+        legal = list(match.legal_actions())
+        if len(legal) > 1:
+            chosen = legal[rng.randrange(len(legal))]
+            values = [(a, rng.random()) for a in legal]
+            steps = decision_steps(
+                coding, layout, match.view(match.to_act), legal, action_targets(values, chosen), chosen
+            )
+            choice = Choice(legal, coding.tokens)
+            for token in coding.tokens(chosen):
+                allowed = choice.allowed()
+                if len(allowed) > 1:
+                    obs, mask, target = steps.pop(0)
+                    assert list(np.flatnonzero(mask)) == allowed
+                    assert float(target.astype(np.float32).sum()) == pytest.approx(1.0, abs=2e-3)
+                    assert float(target[token]) >= 1 - SOFT - 1e-3  # the chosen path keeps the teacher's half
+                    assert obs.shape == (layout.size,)
+                    checked += 1
+                choice.pick(token)
+            assert steps == []
+        match.apply(legal[rng.randrange(len(legal))])
+    assert checked >= 10
+
+
+def test_the_same_games_give_the_same_positions() -> None:
+    first = play_games("clubs_free-v1", TINY_TEACHER, 3, 4, 10)
+    again = play_games("clubs_free-v1", TINY_TEACHER, 3, 4, 10)
+    assert len(first.obs) > 5 and first.game == [3] * len(first.obs)
+    for a, b in zip(first.obs + first.target, again.obs + again.target, strict=True):
+        assert np.array_equal(a, b)
+
+
+def test_the_networks_gradient_is_the_derivative_of_its_loss() -> None:
+    rng = np.random.default_rng(5)
+    layers = [(w.astype(np.float64), b.astype(np.float64) + 0.1) for w, b in init_layers(7, 5, (6, 4), rng)]
+    x = rng.standard_normal((9, 7))
+    mask = rng.random((9, 5)) < 0.7
+    mask[:, 0] = True
+    target = np.where(mask, rng.random((9, 5)), 0.0)
+    target /= target.sum(axis=1, keepdims=True)
+    _, grads = gradients(layers, x, mask, target)
+    params = [p for layer in layers for p in layer]
+    for p, g in zip(params, grads, strict=True):
+        flat, gflat = p.reshape(-1), g.reshape(-1)
+        for i in range(0, flat.size, 3):
+            keep = flat[i]
+            flat[i] = keep + 1e-6
+            up, _ = gradients(layers, x, mask, target)
+            flat[i] = keep - 1e-6
+            down, _ = gradients(layers, x, mask, target)
+            flat[i] = keep
+            assert gflat[i] == pytest.approx((up - down) / 2e-6, abs=1e-6)
+
+
+def test_training_lowers_the_loss_on_what_it_is_shown() -> None:
+    rng = np.random.default_rng(1)
+    obs = rng.standard_normal((2000, 12)).astype(np.float32)
+    mask = np.ones((2000, 4), bool)
+    target = np.eye(4, dtype=np.float32)[(obs[:, 0] > 0) + 2 * (obs[:, 1] > 0)]  # a rule the network can learn
+    data = Dataset(obs, mask, target, np.arange(2000))
+    training, held = data.split()
+    _, history = train(training, Settings(hidden=(16,), epochs=30, batch=64, seed=2), held)
+    assert history[-1].train_loss < 0.5 * history[0].train_loss
+    assert history[-1].val_agree > 0.8  # chance: 0.25
+
+
+def test_a_tiny_training_run_makes_a_policy_that_clubs_evaluate_plays(tmp_path: Path) -> None:
+    data, out = tmp_path / "positions", tmp_path / "policy.npz"
+    made = ["learn", "positions", "clubs_partnership-v1", "--games", "4", "--per-shard", "2", "--data", str(data)]
+    outcome = clubs_in_process([*made, "--teacher", TINY_TEACHER])
+    assert outcome.status == 0, outcome.stderr
+    shards = sorted((data / "clubs_partnership-v1" / "pimc-samples-2-opening-2").glob("games-*.npz"))
+    assert [p.name for p in shards] == ["games-0000000-0000001.npz", "games-0000002-0000003.npz"]
+    before = [p.stat().st_mtime_ns for p in shards]
+    shards[1].unlink()  # a run stopped before its last shard: the same command makes only what is missing
+    assert clubs_in_process([*made, "--teacher", TINY_TEACHER]).status == 0
+    assert shards[0].stat().st_mtime_ns == before[0] and shards[1].exists()
+
+    train_args = ["learn", "train", "clubs_partnership-v1", "--data", str(data), "--teacher", TINY_TEACHER]
+    train_args += ["--hidden", "32", "--epochs", "4"]
+    outcome = clubs_in_process([*train_args, "--out", str(out)])
+    assert outcome.status == 0, outcome.stderr
+    record = json.loads(out.with_suffix(".json").read_text())
+    assert record["games"] == 4 and record["steps"]["train"] > 0 and record["steps"]["held_out"] > 0
+    assert record["epochs"][-1]["train_loss"] < record["epochs"][0]["train_loss"]
+    outcome = clubs_in_process(
+        ["evaluate", str(out), "--against", "heuristic", "--game", "clubs_partnership-v1", "--deals", "30", "--json"]
+    )
+    assert outcome.status == 0, outcome.stderr
+    assert json.loads(outcome.stdout)["agent"]["kind"] == "weights"
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["train", "clubs_free-v1", "--out", "x.npz", "--data", "nowhere"], "no positions of clubs_free-v1 by"),
+        (["train", "clubs_free-v1", "--out", "x.npz", "--hidden", "64,x"], "--hidden '64,x'"),
+        (["train", "clubs_free-v1", "--out", "x.npz", "--hidden", "1,2,3,4,5"], "from 1 to 4 hidden layers"),
+        (["train", "clubs_free-v1", "--out", "x.txt"], "ends in .npz"),
+        (["positions", "clubs_free-v0", "--games", "1"], "not a benchmark environment"),
+        (["positions", "clubs_free-v1", "--games", "1", "--teacher", "wizard"], "wizard"),
+        (["positions", "clubs_free-v1", "--games", "0"], "--games"),
+    ],
+)
+def test_bad_learning_arguments_are_refused_naming_them(args: list[str], says: str, tmp_path: Path) -> None:
+    outcome = clubs_in_process(["learn", *[a.replace("nowhere", str(tmp_path / "none")) for a in args]])
+    assert outcome.status == 2 and says in outcome.stderr, outcome.stderr
+    assert_safe_output(outcome)
+
+
+def test_every_game_ships_a_small_checked_policy_for_its_benchmark_environments() -> None:
+    shipped = sorted(p.stem for p in POLICIES.glob("*.npz"))
+    assert {find_env(e).game for e in shipped} == {info.name for info in games()}
+    for env_id in shipped:
+        path = POLICIES / f"{env_id}.npz"
+        assert path.stat().st_size < 2 * 1024 * 1024
+        policy = Policy(path, env_id, ENVS[env_id].spec)
+        assert weight_count(policy.layers) <= 400_000 and len(policy.layers) <= MAX_LAYERS
+        record = json.loads(path.with_suffix(".json").read_text())
+        assert record["env"] == env_id and record["weights"] == weight_count(policy.layers)
+
+
+@pytest.mark.parametrize("game", [info.name for info in games()])
+def test_the_learned_bot_plays_a_whole_match_of_every_game_with_its_policy(game: str) -> None:
+    assert "learned" in bot_names(game)
+    info, options = find_game(game)
+    bots = [make_bot("learned", game) for _ in range(info.n_seats(options))]
+    match = play_match(info.new_match(options, 0), bots, 11, max_hands=200)
+    assert match.is_over
+    assert all(isinstance(b, LearnedBot) and not b.stand_in for b in bots)
+
+
+def test_the_learned_bot_stands_in_with_the_heuristic_where_no_policy_fits_the_table() -> None:
+    info, options = resolve("northstar(players=6)")
+    assert policy_for("northstar", options) is None
+    bots = [make_bot("learned", "northstar") for _ in range(6)]
+    play_match(info.new_match(options, 0), bots, 3, max_hands=1)
+    assert all(isinstance(b, LearnedBot) and b.stand_in for b in bots)
+    _, other_target = resolve("free(target=200)")
+    assert policy_for("free", other_target) is not None  # same board, other target: the free policy plays

@@ -1,0 +1,130 @@
+"""The learning curves of docs/learning.md: for each environment, the policy trained on the heuristic bot's positions
+alone, then on more and more of ``expert``'s (from that start, as tools/train_policies.py trains the shipped one),
+each played by ``clubs evaluate`` against ``heuristic`` (and the last against ``hard`` too). Every network and
+evaluation is kept under ``bench/learning/`` (``runs/`` for the networks, ``curve/`` for the evaluations' JSON); one
+that is there is not made again, so the script can be stopped and started again. Then the table is written between
+the page's markers.
+
+    python tools/learning_curve.py --workers 2       # what is missing, then the table
+    python tools/learning_curve.py --table-only
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+from train_policies import DATA, EPOCHS, HIDDEN, PLAN, RUNS, SEED, SHIPPED
+
+ROOT = Path(__file__).resolve().parents[1]
+CURVE = Path("bench/learning/curve")
+PAGE = ROOT / "docs" / "learning.md"
+BEGIN, END = "<!-- learning-curve:begin -->", "<!-- learning-curve:end -->"
+FRACTIONS = (8, 4, 2, 1)
+"""The curve's points: the first 1/8, 1/4, 1/2 and all of the expert's games."""
+DEALS = {"heuristic": 200, "hard": 100}
+
+
+def clubs(*args: str, out: Path | None = None) -> None:
+    command = [str(Path(sys.executable).parent / "clubs"), *args]
+    print("$ clubs " + shlex.join(args), flush=True)
+    done = subprocess.run(command, check=True, cwd=ROOT, capture_output=out is not None, text=True)
+    if out is not None:
+        (ROOT / out).parent.mkdir(parents=True, exist_ok=True)
+        (ROOT / out).write_text(done.stdout, encoding="utf-8")
+
+
+def points(env: str) -> list[tuple[int, Path]]:
+    """(expert games, network) of each point; 0 games: the heuristic bot's lesson alone; all of them: the shipped
+    policy (tools/train_policies.py trains it with the same command)."""
+    total = PLAN[env]["expert"]
+    out = [(0, RUNS / f"{env}-heuristic.npz")]
+    for part in FRACTIONS:
+        games = total // part
+        out.append((games, SHIPPED / f"{env}.npz" if part == 1 else RUNS / f"{env}-expert-{games}.npz"))
+    return out
+
+
+def make(env: str, workers: int) -> None:
+    """Train and evaluate every point of ``env`` that is not kept yet."""
+    start = RUNS / f"{env}-heuristic.npz"
+    for games, net in points(env):
+        if games and not (ROOT / net).exists():
+            clubs(
+                "learn", "train", env, "--teacher", "expert", "--init", str(start), "--data", str(DATA),
+                "--hidden", HIDDEN, "--epochs", str(EPOCHS["expert"]), "--seed", str(SEED), "--games", str(games),
+                "--out", str(net),
+            )  # fmt: skip
+        levels = ("heuristic", "hard") if games == PLAN[env]["expert"] else ("heuristic",)
+        for level in levels:
+            kept = CURVE / f"{net.stem}-vs-{level}.json"
+            if not (ROOT / kept).exists():
+                clubs(
+                    "evaluate", str(net), "--against", level, "--game", env, "--deals", str(DEALS[level]),
+                    "--workers", str(workers), "--json", out=kept,
+                )  # fmt: skip
+
+
+def row(env: str, games: int, net: Path) -> str | None:
+    """One line of the table, or None where the point is not made yet."""
+    evaluation = ROOT / CURVE / f"{net.stem}-vs-heuristic.json"
+    record_path = (ROOT / net).with_suffix(".json")
+    if not evaluation.exists() or not record_path.exists():
+        return None
+    record = json.loads(record_path.read_text(encoding="utf-8"))
+    steps = record["steps"]["train"]
+    cpu = record["epochs"][-1]["seconds"]
+    if games:
+        first = json.loads((ROOT / RUNS / f"{env}-heuristic.json").read_text(encoding="utf-8"))
+        cpu += first["epochs"][-1]["seconds"]
+    cells = []
+    for level in ("heuristic", "hard"):
+        path = ROOT / CURVE / f"{net.stem}-vs-{level}.json"
+        if not path.exists():
+            cells.append("")
+            continue
+        data = json.loads(path.read_text(encoding="utf-8"))
+        mean, (low, high) = data["result"]["mean"], data["result"]["ci95"]
+        cells.append(f"{mean:+.3f} ({low:+.3f} to {high:+.3f}), {data['deals']['played']} deals")
+    agree = record["epochs"][-1]["val_agree"]
+    teacher = f"{games} games of `expert`" if games else "the heuristic bot alone"
+    return f"| `{env}` | {teacher} | {steps:,} | {cpu / 60:.1f} min | {100 * agree:.1f}% | {cells[0]} | {cells[1]} |"
+
+
+def table() -> str:
+    rows = [
+        BEGIN,
+        "",
+        "| environment | taught by | steps trained on | training CPU | agrees with its teacher (held out) "
+        "| against `heuristic` (95%) | against `hard` (95%) |",
+        "|---|---|---|---|---|---|---|",
+    ]
+    for env in PLAN:
+        for games, net in points(env):
+            line = row(env, games, net)
+            if line is not None:
+                rows.append(line)
+    return "\n".join([*rows, "", END])
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("envs", nargs="*", default=list(PLAN))
+    parser.add_argument("--workers", type=int, default=1)
+    parser.add_argument("--table-only", action="store_true")
+    args = parser.parse_args()
+    if not args.table_only:
+        for env in args.envs:
+            make(env, args.workers)
+    text = PAGE.read_text(encoding="utf-8")
+    head, rest = text.split(BEGIN, 1)
+    _, tail = rest.split(END, 1)
+    PAGE.write_text(head + table() + tail, encoding="utf-8")
+
+
+if __name__ == "__main__":
+    main()

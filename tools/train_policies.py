@@ -1,0 +1,81 @@
+"""Train the shipped policies of the ``learned`` bot (docs/learning.md), every step a ``clubs learn`` command, each
+skipped where its output is already there: stopped at any point, the script goes on where it stopped.
+
+For each environment of PLAN: positions labelled by the heuristic bot (cheap: a first lesson in what the game
+asks), positions labelled by ``expert`` (its search's values of every candidate), a network trained on the first,
+then trained on the second from there; the result is shipped as ``src/clubsuite/bots/policies/<env>.npz`` with its
+training record beside it.
+
+    python tools/train_policies.py --workers 2                   # every environment of PLAN
+    python tools/train_policies.py --workers 2 clubs_free-v1     # one
+"""
+
+from __future__ import annotations
+
+import argparse
+import shlex
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+RUNS = Path("bench/learning/runs")
+SHIPPED = Path("src/clubsuite/bots/policies")
+DATA = Path(".positions")
+"""Paths from the repository's root (the commands run there, and their records name these)."""
+
+PLAN: dict[str, dict[str, int]] = {
+    "clubs_whist-v1": {"heuristic": 1500, "expert": 60},
+    "clubs_free-v1": {"heuristic": 10000, "expert": 520},
+    "clubs_partnership-v1": {"heuristic": 5000, "expert": 300},
+    "clubs_northstar-4p-v1": {"heuristic": 6000, "expert": 300},
+}
+"""Games of positions by teacher, per environment (a whist game is a whole match)."""
+HIDDEN = "256,128"
+EPOCHS = {"heuristic": 8, "expert": 12}
+SEED = 1
+
+
+def clubs(*args: str) -> None:
+    """Run one ``clubs`` command, said first."""
+    command = [str(Path(sys.executable).parent / "clubs"), *args]
+    print("$ clubs " + shlex.join(args), flush=True)
+    subprocess.run(command, check=True, cwd=ROOT)
+
+
+def train(env: str, workers: int) -> None:
+    """Every step of one environment (see the module docstring)."""
+    plan = PLAN[env]
+    for teacher, games in plan.items():
+        per_shard = "500" if teacher == "heuristic" else "10"
+        clubs(
+            "learn", "positions", env, "--teacher", teacher, "--games", str(games), "--data", str(DATA),
+            "--per-shard", per_shard, "--workers", str(workers),
+        )  # fmt: skip
+    first = RUNS / f"{env}-heuristic.npz"
+    if not (ROOT / first).exists():
+        clubs(
+            "learn", "train", env, "--teacher", "heuristic", "--data", str(DATA), "--hidden", HIDDEN,
+            "--epochs", str(EPOCHS["heuristic"]), "--seed", str(SEED), "--out", str(first),
+        )  # fmt: skip
+    shipped = SHIPPED / f"{env}.npz"
+    if not (ROOT / shipped).exists():
+        clubs(
+            "learn", "train", env, "--teacher", "expert", "--init", str(first), "--data", str(DATA),
+            "--hidden", HIDDEN, "--epochs", str(EPOCHS["expert"]), "--seed", str(SEED), "--out", str(shipped),
+        )  # fmt: skip
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("envs", nargs="*", default=list(PLAN), help="environments of PLAN (default: all)")
+    parser.add_argument("--workers", type=int, default=1, help="processes for the expert's positions")
+    args = parser.parse_args()
+    for env in args.envs:
+        if env not in PLAN:
+            parser.error(f"{env}: not in PLAN ({', '.join(PLAN)})")
+        train(env, args.workers)
+
+
+if __name__ == "__main__":
+    main()
