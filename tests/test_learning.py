@@ -73,7 +73,7 @@ def test_the_same_games_give_the_same_positions() -> None:
     first = play_games("clubs_free-v1", TINY_TEACHER, 3, 4, 10)
     again = play_games("clubs_free-v1", TINY_TEACHER, 3, 4, 10)
     assert len(first.obs) > 5 and first.game == [3] * len(first.obs)
-    for a, b in zip(first.obs + first.target, again.obs + again.target, strict=True):
+    for a, b in zip(first.obs + first.target + first.mask, again.obs + again.target + again.mask, strict=True):
         assert np.array_equal(a, b)
 
 
@@ -97,6 +97,11 @@ def test_the_networks_gradient_is_the_derivative_of_its_loss() -> None:
             down, _ = gradients(layers, x, mask, target)
             flat[i] = keep
             assert gflat[i] == pytest.approx((up - down) / 2e-6, abs=1e-6)
+    _, decayed = gradients(layers, x, mask, target, decay=0.01)  # L2 decay adds 0.01 w to each weight's gradient
+    for k, (w, _b) in enumerate(layers):
+        assert np.allclose(decayed[2 * k] - grads[2 * k], 0.01 * w) and np.array_equal(
+            decayed[2 * k + 1], grads[2 * k + 1]
+        )
 
 
 def test_training_lowers_the_loss_on_what_it_is_shown() -> None:
@@ -135,6 +140,50 @@ def test_a_tiny_training_run_makes_a_policy_that_clubs_evaluate_plays(tmp_path: 
     )
     assert outcome.status == 0, outcome.stderr
     assert json.loads(outcome.stdout)["agent"]["kind"] == "weights"
+    again = tmp_path / "again.npz"  # from the first: the record names the start, never where this machine keeps it
+    outcome = clubs_in_process([*train_args, "--init", str(out), "--epochs", "1", "--out", str(again)])
+    assert outcome.status == 0, outcome.stderr
+    written = again.with_suffix(".json").read_text()
+    assert json.loads(written)["init"] == "policy.npz" and str(tmp_path) not in written
+
+
+@pytest.fixture(scope="module")
+def tiny_positions(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """Positions of 12 games of the partnership game in files of 4, labelled by a tiny search."""
+    data = tmp_path_factory.mktemp("positions")
+    args = ["learn", "positions", "clubs_partnership-v1", "--games", "12", "--per-shard", "4", "--data", str(data)]
+    assert clubs_in_process([*args, "--teacher", TINY_TEACHER]).status == 0
+    return data
+
+
+def refused(args: list[str]) -> str:
+    outcome = clubs_in_process(["learn", *args])
+    assert outcome.status == 2, (outcome.stdout, outcome.stderr)
+    assert_safe_output(outcome)
+    return outcome.stderr
+
+
+def test_positions_made_otherwise_are_never_mixed_and_a_bad_file_is_refused(
+    tiny_positions: Path, tmp_path: Path
+) -> None:
+    import shutil
+
+    data = tmp_path / "copy"
+    shutil.copytree(tiny_positions, data)
+    folder = data / "clubs_partnership-v1" / "pimc-samples-2-opening-2"
+    made = ["positions", "clubs_partnership-v1", "--teacher", TINY_TEACHER, "--data", str(data)]
+    assert "across the files of 3 games asked" in refused([*made, "--games", "12", "--per-shard", "3"])
+    assert "not with explore=50" in refused([*made, "--games", "16", "--per-shard", "4", "--explore", "50"])
+    train = ["train", "clubs_partnership-v1", "--teacher", TINY_TEACHER, "--data", str(data), "--out"]
+    assert "too few to train on" in refused([*train, str(tmp_path / "p.npz"), "--games", "1"])
+    (folder / "games-0000002-0000005.npz").write_bytes((folder / "games-0000004-0000007.npz").read_bytes())
+    assert "hold the same games" in refused([*train, str(tmp_path / "p.npz")])
+    (folder / "games-0000002-0000005.npz").unlink()
+    (folder / "games-0000004-0000007.npz").write_bytes(b"PK\x03\x04 not an archive")
+    assert "not a file of positions" in refused([*train, str(tmp_path / "p.npz")])
+    np.savez(folder / "games-0000004-0000007.npz", obs=np.zeros((2, 3)), about=np.frombuffer(b"x", np.uint8))
+    assert "unlike the others" in refused([*train, str(tmp_path / "p.npz")])
+    assert not (tmp_path / "p.npz").exists()
 
 
 @pytest.mark.parametrize(
@@ -183,5 +232,54 @@ def test_the_learned_bot_stands_in_with_the_heuristic_where_no_policy_fits_the_t
     bots = [make_bot("learned", "northstar") for _ in range(6)]
     play_match(info.new_match(options, 0), bots, 3, max_hands=1)
     assert all(isinstance(b, LearnedBot) and b.stand_in for b in bots)
+    _, teams = resolve("northstar(players=4,teams=2x2)")  # the same board as four alone, but partners: not theirs
+    assert policy_for("northstar", teams) is None
+    _, free = resolve(ENVS["clubs_free-v1"].spec)
     _, other_target = resolve("free(target=200)")
-    assert policy_for("free", other_target) is not None  # same board, other target: the free policy plays
+    shipped, other = policy_for("free", free), policy_for("free", other_target)
+    assert shipped.env_id == other.env_id == "clubs_free-v1"  # same board, other target: the free policy plays,
+    assert other.layers is shipped.layers and other.coding is not shipped.coding  # its weights read once
+
+
+def joint_logp(policy: Policy, view: object, legal: list[object], action: object) -> float:
+    """The log-probability of ``action`` under ``policy``, each of its steps scored on its own (as training saw
+    it): the softmax of the step's scores over the ids the legal actions allow there."""
+    from clubsuite.learning.network import masked_log_softmax
+    from clubsuite.rl.coding import observation_of
+
+    coding = policy.coding
+    seq, total = coding.tokens(action), 0.0
+    for d in range(len(seq)):
+        mask = np.zeros((1, coding.action_count), bool)
+        mask[0, sorted({coding.tokens(a)[d] for a in legal if coding.tokens(a)[:d] == seq[:d]})] = True
+        scores = policy.scores(observation_of(coding, policy.layout, view, seq[:d]))[None, :]  # type: ignore[arg-type]
+        total += float(masked_log_softmax(scores.astype(np.float64), mask)[0, seq[d]])
+    return total
+
+
+@pytest.mark.parametrize("env_id", ["clubs_northstar-4p-v1", "clubs_partnership-v1", "clubs_whist-v1"])
+def test_a_policy_plays_the_legal_action_whose_ids_are_likeliest_together(tmp_path: Path, env_id: str) -> None:
+    from clubsuite.bots.policy import PolicyBot, write_policy
+
+    env = ENVS[env_id]
+    info, options = env.resolved()
+    coding = coding_for(info, options)
+    layers = init_layers(env_layout(coding).size, coding.action_count, (16,), np.random.default_rng(4))
+    path = tmp_path / "p.npz"
+    write_policy(path, env_id, [(w, b + np.float32(0.3)) for w, b in layers])
+    policy = Policy(path, env_id, env.spec)
+    bot = PolicyBot(policy, "p")
+    match = info.new_match(options, 0)
+    match.deal(deal=info.deal_from_seed(5, 0))
+    rng, several = random.Random(2), 0
+    while match.to_act is not None:
+        legal = list(match.legal_actions())
+        view = match.view(match.to_act)
+
+        chosen = bot.choose(view, match.legal_actions(), rng)
+        if len(legal) > 1:
+            best = max(joint_logp(policy, view, legal, a) for a in legal)
+            assert joint_logp(policy, view, legal, chosen) == pytest.approx(best, abs=1e-6)
+            several += any(len(coding.tokens(a)) > 1 for a in legal)
+        match.apply(legal[rng.randrange(len(legal))])
+    assert several > 0 or env_id == "clubs_whist-v1"

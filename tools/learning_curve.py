@@ -111,6 +111,65 @@ def table() -> str:
     return "\n".join([*rows, "", END])
 
 
+SUMMARY = ("<!-- learned-summary:begin -->", "<!-- learned-summary:end -->")
+POOLS = {
+    "clubs_whist-v1": "whist",
+    "clubs_free-v1": "free",
+    "clubs_partnership-v1": "partnership",
+    "clubs_northstar-4p-v1": "northstar-4p",
+}
+"""The rating pool each environment's calibration is kept under (``bench/learning/calibrate/<pool>.json``)."""
+CALIBRATE = Path("bench/learning/calibrate")
+
+
+def summary() -> str:
+    """The shipped policies: strength against both levels, CPU a decision beside ``hard``'s, calibrated rating."""
+    rows = [
+        SUMMARY[0],
+        "",
+        "| environment | against `heuristic` (95%) | against `hard` (95%) | CPU a decision: `learned` | `hard` (same "
+        "run) | `learned`'s share | calibrated rating: `learned` | `normal` | `hard` |",
+        "|---|---|---|---|---|---|---|---|---|",
+    ]
+    for env in PLAN:
+        stem = f"{env}"
+        runs = {}
+        for level in ("heuristic", "hard"):
+            path = ROOT / CURVE / f"{stem}-vs-{level}.json"
+            runs[level] = json.loads(path.read_text(encoding="utf-8")) if path.exists() else None
+        if runs["heuristic"] is None or runs["hard"] is None:
+            continue
+        cells = []
+        for level in ("heuristic", "hard"):
+            result = runs[level]["result"]
+            low, high = result["ci95"]
+            cells.append(f"{result['mean']:+.3f} ({low:+.3f} to {high:+.3f})")
+        mine, theirs = runs["hard"]["cpu"]["agent"], runs["hard"]["cpu"]["against"]
+        share = mine["cpu_ms_mean"] / theirs["cpu_ms_mean"]
+        rating = ["", "", ""]
+        calibration = ROOT / CALIBRATE / f"{POOLS[env]}.json"
+        if calibration.exists():
+            levels = json.loads(calibration.read_text(encoding="utf-8"))["levels"]
+            rating = [
+                f"{levels[n]['shown']}" + (f" ({levels[n]['low']} to {levels[n]['high']})" if n != "normal" else "")
+                for n in ("learned", "normal", "hard")
+            ]
+        rows.append(
+            f"| `{env}` | {cells[0]} | {cells[1]} | {mine['cpu_ms_mean']:.2f} ms ({mine['cpu_ms_p95']:.2f}) "
+            f"| {theirs['cpu_ms_mean']:.2f} ms ({theirs['cpu_ms_p95']:.2f}) | {100 * share:.1f}% | "
+            + " | ".join(rating)
+            + " |"
+        )
+    return "\n".join([*rows, "", SUMMARY[1]])
+
+
+def write(text: str, markers: tuple[str, str], block: str) -> str:
+    """``text`` with ``block`` between ``markers``."""
+    head, rest = text.split(markers[0], 1)
+    _, tail = rest.split(markers[1], 1)
+    return head + block + tail
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("envs", nargs="*", default=list(PLAN))
@@ -120,10 +179,8 @@ def main() -> None:
     if not args.table_only:
         for env in args.envs:
             make(env, args.workers)
-    text = PAGE.read_text(encoding="utf-8")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    PAGE.write_text(head + table() + tail, encoding="utf-8")
+    text = write(PAGE.read_text(encoding="utf-8"), (BEGIN, END), table())
+    PAGE.write_text(write(text, SUMMARY, summary()), encoding="utf-8")
 
 
 if __name__ == "__main__":

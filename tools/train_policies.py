@@ -26,7 +26,7 @@ DATA = Path(".positions")
 
 PLAN: dict[str, dict[str, int]] = {
     "clubs_whist-v1": {"heuristic": 1500, "expert": 60},
-    "clubs_free-v1": {"heuristic": 10000, "expert": 520},
+    "clubs_free-v1": {"heuristic": 10000, "expert": 1040},
     "clubs_partnership-v1": {"heuristic": 5000, "expert": 300},
     "clubs_northstar-4p-v1": {"heuristic": 6000, "expert": 300},
 }

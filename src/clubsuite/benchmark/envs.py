@@ -105,15 +105,15 @@ def default_env() -> BenchEnv:
     return next(iter(ENVS.values()))
 
 
-def find_env(name: str) -> BenchEnv:
+def find_env(name: str, what: str = "--game") -> BenchEnv:
     """The environment ``name``: an id, or a game's name for that game's first environment; refused naming the ids
-    there are."""
+    there are (and ``what``, the argument that gave it)."""
     if name in ENVS:
         return ENVS[name]
     for env in ENVS.values():
         if env.game == name:
             return env
-    raise InvalidOptionsError(f"--game {name}: not a benchmark environment; the ids are: {', '.join(ENVS)}")
+    raise InvalidOptionsError(f"{what} {name}: not a benchmark environment; the ids are: {', '.join(ENVS)}")
 
 
 def match_seed(env: BenchEnv, k: int) -> int:

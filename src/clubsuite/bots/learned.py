@@ -15,7 +15,7 @@ another (:class:`clubsuite.bots.policy.PolicyBot`).
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -28,9 +28,11 @@ POLICIES = Path(__file__).resolve().parent / "policies"
 
 
 def _signature(coding: RlCoding) -> tuple[object, ...]:
-    """What a policy's inputs and outputs are: the observation's slots and the action catalogue."""
+    """What a policy's inputs and outputs are: the observation's slots (name, size, bounds), the deck its card slots
+    index, and the action catalogue."""
     layout = env_layout(coding)
-    return tuple((s.name, s.size) for s in layout.slots), coding.action_names
+    slots = tuple((s.name, s.size, s.low, s.high) for s in layout.slots)
+    return slots, tuple(c.index for c in layout.deck.cards), coding.action_names
 
 
 @cache
@@ -46,28 +48,35 @@ def shipped(game: str) -> tuple[tuple[str, str], ...]:
 
 
 @cache
-def policy_for(game: str, options: object) -> Any | None:
-    """The shipped policy a table of ``game`` with ``options`` plays (see the module docstring), read once; None
-    where there is none."""
+def _policy(env_id: str, spec: str) -> Any:
+    """The shipped policy of ``env_id``, read and checked once (its weights shared by every table that plays it)."""
     from clubsuite.bots.policy import Policy
+
+    return Policy(POLICIES / f"{env_id}.npz", env_id, spec)
+
+
+@lru_cache(maxsize=256)
+def policy_for(game: str, options: object) -> Any | None:
+    """The shipped policy a table of ``game`` with ``options`` plays (see the module docstring), reading the table's
+    own coding; None where there is none. Another environment's policy fits only a table of as many seats, the same
+    teams, and the same observation and actions (each slot's name, size and bounds, the deck, the action names)."""
     from clubsuite.engine import resolve
 
     info, _ = find_game(game)
     table = _signature(coding_for(info, options))
-    same_rules, same_board = None, None
+    fits = None
     for env_id, spec in shipped(game):
         _, env_options = resolve(spec)
         if env_options == options:
-            same_rules = (env_id, spec)
-        elif same_board is None and _signature(coding_for(info, env_options)) == table:
-            same_board = (env_id, spec)
-    found = same_rules or same_board
-    if found is None:
-        return None
-    policy = Policy(POLICIES / f"{found[0]}.npz", *found)
-    policy.coding = coding_for(info, options)  # the table's own coding: the same slots, filled from its rules
-    policy.layout = env_layout(policy.coding)
-    return policy
+            return _policy(env_id, spec)
+        if (
+            fits is None
+            and info.n_seats(env_options) == info.n_seats(options)
+            and info.teams_of(env_options) == info.teams_of(options)
+            and _signature(coding_for(info, env_options)) == table
+        ):
+            fits = (env_id, spec)
+    return _policy(*fits).at_table(options) if fits is not None else None
 
 
 class LearnedBot:

@@ -5,15 +5,23 @@ environment it was made for.
 The archive holds ``meta`` (UTF-8 JSON as an array of bytes: ``{"format": "clubsuite-policy", "version": 1, "env":
 "clubs_whist-v1", "layers": L}``) and the layers of a multilayer perceptron, ``w0``, ``b0``, ... ``w{L-1}``,
 ``b{L-1}``: ``w0`` takes the environment's observation (:func:`clubsuite.rl.coding.observation_of`, its length the
-layout's size), each layer but the last is followed by a ReLU, and the last gives one score per action id. The
-policy plays by taking, id by id, the highest-scoring id the legal actions allow (:class:`clubsuite.rl.coding.Choice`),
-the lowest id first among equals: the same choice every time.
+layout's size), each layer but the last is followed by a ReLU, and the last gives one score per action id.
+
+The policy plays the legal action it finds likeliest. An action is spelled by one or more ids
+(:mod:`clubsuite.rl.coding`); at each step the policy's probability of an id is the softmax of its scores over the
+ids allowed there, and an action's probability is the product over its ids. Every step any legal action passes
+through is scored in one batch (the observation with the ids picked so far), and the action with the highest
+product is played, the lowest id sequence first among equals: the same choice every time. Where every action is one
+id this is the highest-scoring allowed id.
 """
 
 from __future__ import annotations
 
+import copy
 import json
+import os
 import random
+import tempfile
 import zipfile
 import zlib
 from pathlib import Path
@@ -23,7 +31,7 @@ import numpy as np
 
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.rl.coding import Choice, RlCoding, coding_for, env_layout, observation_of
+from clubsuite.rl.coding import RlCoding, coding_for, env_layout, observation_of
 from clubsuite.safetext import quoted
 
 FORMAT, VERSION = "clubsuite-policy", 1
@@ -45,6 +53,14 @@ class Policy:
         self.layout = env_layout(self.coding)
         self.layers = _read(path, env_id, self.layout.size, self.coding.action_count)
 
+    def at_table(self, options: object) -> Policy:
+        """The same weights reading a table of ``options`` (its own coding: the same slots, filled from its rules),
+        for a table whose observation and actions are this environment's."""
+        twin = copy.copy(self)
+        twin.coding = coding_for(resolve(self.spec)[0], options)
+        twin.layout = env_layout(twin.coding)
+        return twin
+
     def scores(self, observation: Any) -> Any:
         """The score of every action id for one observation."""
         x = np.asarray(observation, dtype=np.float32)
@@ -62,16 +78,35 @@ class PolicyBot:
         self.policy, self.name = policy, name
 
     def choose(self, view: Any, legal: Any, rng: random.Random) -> object:
-        """The policy's action: its best-scoring allowed id, one id after another until they spell an action."""
+        """The policy's likeliest legal action (see the module docstring)."""
         p = self.policy
-        choice = Choice(legal, p.coding.tokens)
-        while True:
-            scores = p.scores(observation_of(p.coding, p.layout, view, choice.picked))
-            allowed = choice.allowed()
-            best = max(allowed, key=lambda i: (float(scores[i]), -i))
-            action = choice.pick(best)
-            if action is not None:
-                return action
+        spelled = sorted(((p.coding.tokens(a), k) for k, a in enumerate(legal)))
+        actions = list(legal)
+        if len(spelled) == 1:
+            return actions[0]
+        prefixes = sorted({seq[:d] for seq, _ in spelled for d in range(len(seq))})
+        row = {prefix: r for r, prefix in enumerate(prefixes)}
+        base = observation_of(p.coding, p.layout, view)
+        batch = np.repeat(base[None, :], len(prefixes), axis=0)
+        picked = p.layout.offsets["picked"]
+        for r, prefix in enumerate(prefixes):
+            batch[r, [picked + i for i in prefix]] = 1.0
+        scores = np.asarray(p.scores(batch), np.float64)
+        allowed: dict[tuple[int, ...], set[int]] = {}
+        for seq, _ in spelled:
+            for d in range(len(seq)):
+                allowed.setdefault(seq[:d], set()).add(seq[d])
+        logz = {}
+        for prefix, ids in allowed.items():
+            s = scores[row[prefix], sorted(ids)]
+            top = s.max()
+            logz[prefix] = top + np.log(np.exp(s - top).sum())
+        best_k, best_logp = spelled[0][1], -np.inf
+        for seq, k in spelled:
+            logp = sum(scores[row[seq[:d]], seq[d]] - logz[seq[:d]] for d in range(len(seq)))
+            if logp > best_logp:
+                best_k, best_logp = k, logp
+        return actions[best_k]
 
 
 def _fail(path: Path, why: str) -> InvalidOptionsError:
@@ -161,8 +196,8 @@ def _read(path: Path, env_id: str, inputs: int, outputs: int) -> list[tuple[Any,
 
 
 def write_policy(path: Path, env_id: str, layers: list[tuple[Any, Any]]) -> None:
-    """Write ``layers`` (weights and biases, float32) as a weights file for the environment ``env_id`` (what a
-    training script saves)."""
+    """Write ``layers`` (weights and biases, float32, all finite) as a weights file for the environment ``env_id``
+    (what a training script saves), whole or not at all."""
     meta = np.frombuffer(
         json.dumps({"format": FORMAT, "version": VERSION, "env": env_id, "layers": len(layers)}).encode(),
         dtype=np.uint8,
@@ -170,5 +205,14 @@ def write_policy(path: Path, env_id: str, layers: list[tuple[Any, Any]]) -> None
     entries: dict[str, Any] = {"meta": meta}
     for k, (w, b) in enumerate(layers):
         entries[f"w{k}"], entries[f"b{k}"] = np.asarray(w, np.float32), np.asarray(b, np.float32)
-    with path.open("wb") as f:
-        np.savez_compressed(f, **entries)
+        if not (np.isfinite(entries[f"w{k}"]).all() and np.isfinite(entries[f"b{k}"]).all()):
+            raise ValueError(f"layer {k} holds a value that is not a finite number: not written")
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")
+    os.fchmod(handle, 0o644)  # as an ordinary file would be (mkstemp's is private)
+    try:
+        with os.fdopen(handle, "wb") as f:
+            np.savez_compressed(f, **entries)
+        os.replace(tmp, path)  # whole or not at all: a stopped run never leaves half a policy under its name
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise

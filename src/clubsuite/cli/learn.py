@@ -37,7 +37,7 @@ def _one_blas_thread() -> None:
 def learn_command() -> None:
     """Train a policy of a benchmark environment by imitation of a search bot: first make labelled positions
     (positions), then train a network on them (train). The weights file it writes is a policy that
-    `clubs evaluate` plays and that the learned bot plays at a table."""
+    `clubs evaluate` plays; the learned bot plays the policies shipped with the package."""
 
 
 @learn_command.command("positions", cls=FillsHelp)
@@ -50,7 +50,13 @@ def learn_command() -> None:
     show_default=True,
     help="The folder the positions are kept in (one folder per environment below it).",
 )
-@click.option("--teacher", default="expert", show_default=True, help="The search bot that labels every decision.")
+@click.option(
+    "--teacher",
+    default="expert",
+    show_default=True,
+    help="The bot that labels every decision: a pimc search (expert, hard) labels it with its values of every "
+    "candidate; any other bot (heuristic) with its choice alone.",
+)
 @click.option(
     "--explore",
     type=click.IntRange(0, 100),
@@ -78,13 +84,13 @@ def positions_command(
     _one_blas_thread()
     from clubsuite.learning.positions import generate
 
-    env = find_env(env_name)
+    env = find_env(env_name, "ENV")
     done = [0]
 
     def said(n: int) -> None:
         done[0] += n
         if progress:
-            click.echo(f"{done[0]} shards' games played", err=True)
+            click.echo(f"{done[0]} more games played", err=True)
 
     try:
         paths = generate(env, data, games, per_shard, workers, teacher, explore, said)
@@ -117,6 +123,13 @@ def positions_command(
 )
 @click.option("--hidden", default="256,128", show_default=True, help="The widths of the hidden layers.")
 @click.option("--epochs", type=click.IntRange(1, 1000), default=12, show_default=True, help="Passes over the data.")
+@click.option(
+    "--lr",
+    type=click.FloatRange(1e-6, 0.1),
+    default=1e-3,
+    show_default=True,
+    help="Adam's step size (halved for the last third of the epochs).",
+)
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True, help="The training seed.")
 @click.option(
     "--out",
@@ -134,6 +147,7 @@ def train_command(
     games: int | None,
     hidden: str,
     epochs: int,
+    lr: float,
     seed: int,
     out: Path,
     progress: bool,
@@ -143,15 +157,15 @@ def train_command(
     _one_blas_thread()
     from clubsuite.bots.policy import Policy, write_policy
     from clubsuite.learning.network import Epoch, Settings, train, weight_count
-    from clubsuite.learning.positions import read_shards, teacher_folder
+    from clubsuite.learning.positions import read_shards, shard_ranges, teacher_folder
 
-    env = find_env(env_name)
+    env = find_env(env_name, "ENV")
     widths = _widths(hidden)
     if out.suffix != ".npz":
         raise InvalidOptionsError(f"--out {path_text(out)}: a weights file's name ends in .npz")
     check_writable("--out", out)
-    paths = sorted(teacher_folder(data, env, teacher).glob("games-*.npz"))
-    if not paths:
+    folder = teacher_folder(data, env, teacher)
+    if not shard_ranges(folder):
         raise InvalidOptionsError(
             f"--data {path_text(data)}: no positions of {env.id} by {teacher} there; make them first: clubs learn "
             f"positions {env.id} --teacher {shlex.quote(teacher)} --games N"
@@ -161,9 +175,14 @@ def train_command(
         start = Policy(init, env.id, env.spec).layers
         if tuple(w.shape[1] for w, _ in start[:-1]) != widths:
             raise InvalidOptionsError(f"--init {path_text(init)}: its hidden layers are not --hidden {hidden}")
-    dataset = read_shards(paths, games)
+    dataset, about = read_shards(folder, env, games)
     training, held = dataset.split()
-    settings = Settings(hidden=widths, epochs=epochs, seed=seed)
+    if len(training) == 0 or len(held) == 0:
+        raise InvalidOptionsError(
+            f"{len(set(dataset.game.tolist()))} games of positions: too few to train on, every tenth game being held "
+            "out to measure the training (make more with clubs learn positions)"
+        )
+    settings = Settings(hidden=widths, epochs=epochs, lr=lr, seed=seed)
 
     def said(e: Epoch) -> None:
         if progress:
@@ -174,9 +193,9 @@ def train_command(
 
     layers, history = train(training, settings, held, said, start)
     command = ["clubs", "learn", "train", env.id, "--teacher", teacher, "--hidden", hidden, "--epochs", str(epochs)]
-    command += ["--seed", str(seed)]
+    command += ["--lr", f"{lr:g}", "--seed", str(seed)]
     if init is not None:
-        command += ["--init", str(init)]
+        command += ["--init", _shown(init)]
     if games is not None:
         command += ["--games", str(games)]
     record = {
@@ -185,7 +204,8 @@ def train_command(
         "env": env.id,
         "command": shlex.join(command),
         "teacher": teacher,
-        "init": str(init) if init is not None else None,
+        "positions": about,
+        "init": _shown(init) if init is not None else None,
         "games": int(dataset.game.max()) + 1 if len(dataset) else 0,
         "steps": {"train": len(training), "held_out": len(held)},
         "weights": weight_count(layers),
@@ -201,8 +221,8 @@ def train_command(
     }
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
-        write_policy(out, env.id, layers)
         write_atomically(out.with_suffix(".json"), (json.dumps(record, indent=1) + "\n").encode())
+        write_policy(out, env.id, layers)  # last: a policy file there has its record beside it
     except OSError as exc:
         fail(f"cannot write {path_text(out)}: {exc.strerror or exc}", EXIT_WRITE_FAILED)
     last = history[-1]
@@ -211,6 +231,12 @@ def train_command(
         f"held out: loss {last.val_loss:.4f}, the teacher's best {100 * last.val_agree:.1f}% of the time; "
         f"written to {path_text(out)}"
     )
+
+
+def _shown(path: Path) -> str:
+    """A path as a training record names it: as given where it is relative, else its name alone (a record never
+    holds where a machine keeps its files)."""
+    return str(path) if not path.is_absolute() else path.name
 
 
 def _widths(text: str) -> tuple[int, ...]:

@@ -128,6 +128,8 @@ def train(
 ) -> tuple[Layers, list[Epoch]]:
     """A network trained on ``data`` (see the module docstring), from ``start``'s weights (a copy) or random ones;
     each epoch measured on ``val`` (if given) and passed to ``report``."""
+    if len(data) == 0:
+        raise ValueError("no steps to train on")
     rng = np.random.default_rng(settings.seed)
     layers = init_layers(data.obs.shape[1], data.mask.shape[1], settings.hidden, rng)
     if start is not None:
@@ -141,7 +143,7 @@ def train(
     started = time.process_time()
     n = len(data)
     for epoch in range(1, settings.epochs + 1):
-        lr = settings.lr * (0.5 if epoch > settings.epochs * 2 // 3 else 1.0)
+        lr = settings.lr * (0.5 if epoch > settings.epochs - settings.epochs // 3 else 1.0)
         order = rng.permutation(n)
         seen_loss = 0.0
         for a in range(0, n, settings.batch):

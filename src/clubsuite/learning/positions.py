@@ -11,8 +11,8 @@ id alone is allowed teaches nothing and is left out.
 **The target** is soft: half on the teacher's own choice, half spread over the candidates by the search's values,
 ``softmax(value / TEMPERATURE)`` (values are the game's objective, a share of a win, so the temperature of 0.02
 spreads the weight over candidates within a few hundredths of a win of the best); candidates the search did not
-value (past its width) get none. At a step inside a decision the target is that distribution restricted to the
-actions the ids picked so far still allow, summed by their next id. Soft targets carry what the search knew beyond
+value (past its width, or dropped by its pruning) get none. At a step inside a decision the target is that
+distribution restricted to the actions the ids picked so far still allow, summed by their next id. Soft targets carry what the search knew beyond
 its one choice: which alternatives were nearly as good (the imitation of Skat's and of Ben's search bots did the
 same with the search's values).
 
@@ -20,10 +20,12 @@ same with the search's values).
 deal of the benchmark's set (``derive_seed(env seed, k)``), dealt and played as the environment plays a deal (one
 hand, or the whole match). So that positions off the teacher's own path are seen too, each table plays a random
 legal action instead of the teacher's choice at ``explore`` percent of the decisions (the teacher's label is kept
-either way). Every random number comes from the game's seed: a shard is the same on every machine.
+either way). Every random number comes from the game's seed: a shard is the same on every machine (but where a
+decision reaches the teacher's wall-time cap, set far above its slowest decisions).
 
-**A teacher that does not search** (the heuristic bot, say: a cheap first lesson for a network that is then taught
-by the search) labels its choice alone, all of the target on it.
+**A teacher that does not value its candidates** (the heuristic bot, say: a cheap first lesson for a network that is
+then taught by the search; any bot but ``pimc`` and the levels built on it) labels its choice alone, all of the
+target on it.
 
 **Shards.** Games are written in shards of ``per_shard`` games, ``<data>/<env id>/<teacher>/games-<first>-<last>.npz``
 (:func:`teacher_folder`), each
@@ -33,12 +35,15 @@ arguments.
 
 from __future__ import annotations
 
+import itertools
 import math
 import multiprocessing
 import os
 import random
 import re
 import signal
+import tempfile
+import zipfile
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -50,6 +55,7 @@ import numpy as np
 from clubsuite.benchmark.envs import BenchEnv, find_env, new_table
 from clubsuite.bots.base import make_bot
 from clubsuite.engine import LegalActions, View
+from clubsuite.errors import InvalidOptionsError
 from clubsuite.rl.coding import Layout, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
@@ -109,7 +115,10 @@ def decision_steps(
         target = np.zeros(coding.action_count, np.float32)
         for seq, t in open_:
             target[seq[depth]] += t
-        target /= target.sum()
+        total = target.sum()
+        if not total > 0:
+            raise ValueError(f"no target on the path of {chosen!r}: the teacher chose an action that is not legal")
+        target /= total
         out.append((observation_of(coding, layout, view, prefix).astype(np.float16), mask, target.astype(np.float16)))
     return out
 
@@ -184,17 +193,27 @@ def write_shard(path: Path, steps: Steps, env: BenchEnv, teacher: str, explore: 
     coding = coding_for(*env.resolved())
     size = env_layout(coding).size
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_suffix(".tmp")
-    with tmp.open("wb") as f:
-        np.savez_compressed(
-            f,
-            obs=np.array(steps.obs, np.float16).reshape(-1, size),
-            mask=np.array(steps.mask, np.uint8).reshape(-1, coding.action_count),
-            target=np.array(steps.target, np.float16).reshape(-1, coding.action_count),
-            game=np.array(steps.game, np.int32),
-            about=np.frombuffer(f"{env.id} teacher={teacher} explore={explore}".encode(), np.uint8),
-        )
-    os.replace(tmp, path)
+    handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")  # its own name: two runs
+    os.fchmod(handle, 0o644)  # as an ordinary file would be (mkstemp's is private)
+    try:  # on one folder never write into each other's file
+        with os.fdopen(handle, "wb") as f:
+            np.savez_compressed(
+                f,
+                obs=np.array(steps.obs, np.float16).reshape(-1, size),
+                mask=np.array(steps.mask, np.uint8).reshape(-1, coding.action_count),
+                target=np.array(steps.target, np.float16).reshape(-1, coding.action_count),
+                game=np.array(steps.game, np.int32),
+                about=np.frombuffer(about_text(env, teacher, explore).encode(), np.uint8),
+            )
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def about_text(env: BenchEnv, teacher: str, explore: int) -> str:
+    """What a shard says it holds (every shard of a folder must say the same)."""
+    return f"{env.id} teacher={teacher} explore={explore}"
 
 
 def _make_shard(data: str, env_id: str, teacher: str, first: int, last: int, explore: int) -> int:
@@ -206,8 +225,6 @@ def _make_shard(data: str, env_id: str, teacher: str, first: int, last: int, exp
 
 def _worker_start() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
-        os.environ[name] = "1"
 
 
 def generate(
@@ -223,7 +240,24 @@ def generate(
     """Games ``0 .. games - 1`` of ``env`` made into shards under ``data`` (those already there are kept); the
     shards, in game order. ``progress(n)`` as each shard of ``n`` games is written."""
     make_bot(teacher, env.game)  # a bad teacher is refused before any work
+    for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
+        os.environ.setdefault(name, "1")  # before the workers start (and load NumPy)
+    folder = teacher_folder(data, env, teacher)
+    kept = shard_ranges(folder)
+    if kept:
+        said = _about(kept[0][2])
+        if said != about_text(env, teacher, explore):
+            raise InvalidOptionsError(
+                f"{folder}: its positions were made as '{said}', not with explore={explore}: use another --data"
+            )
     bounds = [(a, min(games, a + per_shard)) for a in range(0, games, per_shard)]
+    for a, b in bounds:
+        for first, last, path in kept:
+            if first < b and a <= last and (first, last + 1) != (a, b):
+                raise InvalidOptionsError(
+                    f"{path.name} holds games {first} to {last}, across the files of {per_shard} games asked: "
+                    f"use the --per-shard it was made with"
+                )
     todo = [(a, b) for a, b in bounds if not shard_path(data, env, teacher, a, b).exists()]
     if workers <= 1 or len(todo) <= 1:
         for a, b in todo:
@@ -233,17 +267,15 @@ def generate(
                 _make_shard(str(data), env.id, teacher, a, b, explore)
     elif todo:
         context = multiprocessing.get_context("spawn")
-        with ProcessPoolExecutor(min(workers, len(todo)), mp_context=context, initializer=_worker_start) as pool:
+        pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=context, initializer=_worker_start)
+        try:
             futures = [pool.submit(_make_shard, str(data), env.id, teacher, a, b, explore) for a, b in todo]
-            try:
-                for future in as_completed(futures):
-                    done = future.result()
-                    if progress is not None:
-                        progress(done)
-            except BaseException:
-                for future in futures:
-                    future.cancel()
-                raise
+            for future in as_completed(futures):
+                done = future.result()
+                if progress is not None:
+                    progress(done)
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)  # a stop: the shards not begun never run
     return [shard_path(data, env, teacher, a, b) for a, b in bounds]
 
 
@@ -271,16 +303,67 @@ class Dataset:
         return Dataset(self.obs[rows], self.mask[rows], self.target[rows], self.game[rows])
 
 
-def read_shards(paths: Sequence[Path], limit: int | None = None) -> Dataset:
-    """The steps of ``paths`` in order, the first ``limit`` games' only where given."""
-    parts: dict[str, list[Any]] = {"obs": [], "mask": [], "target": [], "game": []}
-    for path in paths:
+SHARD_NAME = re.compile(r"^games-(\d{7})-(\d{7})\.npz$")
+
+
+def shard_ranges(folder: Path) -> list[tuple[int, int, Path]]:
+    """The shards of a folder as (first game, last game, path), in game order; a file of another name is not one."""
+    found = []
+    for path in folder.glob("games-*.npz"):
+        m = SHARD_NAME.match(path.name)
+        if m:
+            found.append((int(m.group(1)), int(m.group(2)), path))
+    return sorted(found)
+
+
+def _about(path: Path) -> str:
+    """What the shard at ``path`` says it holds."""
+    try:
         with np.load(path, allow_pickle=False) as shard:
-            for key, rows in parts.items():
-                rows.append(shard[key])
-    obs = np.concatenate(parts["obs"])  # float16, made float32 a batch at a time
+            return bytes(shard["about"].astype(np.uint8).tobytes()).decode("utf-8", "replace")
+    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
+        raise InvalidOptionsError(f"{path}: not a file of positions ({type(exc).__name__})") from None
+
+
+def read_shards(folder: Path, env: BenchEnv, limit: int | None = None) -> tuple[Dataset, str]:
+    """The steps of every shard under ``folder`` (of ``env``), in game order, those of the first ``limit`` games
+    only where given; and what the shards say they hold. Each is checked: its arrays, their shapes for ``env``'s
+    observation and actions, every target a distribution over its step's allowed ids, every shard made alike, no
+    game in two shards."""
+    coding = coding_for(*env.resolved())
+    size, actions = env_layout(coding).size, coding.action_count
+    shards = [(a, b, p) for a, b, p in shard_ranges(folder) if limit is None or a < limit]
+    if not shards:
+        raise InvalidOptionsError(f"{folder}: no positions there")
+    for (_, last, path), (first, _, other) in itertools.pairwise(shards):
+        if first <= last:
+            raise InvalidOptionsError(f"{path.name} and {other.name} hold the same games: remove one of them")
+    parts: dict[str, list[Any]] = {"obs": [], "mask": [], "target": [], "game": []}
+    about = None
+    for first, last, path in shards:
+        said = _about(path)
+        if about is not None and said != about:
+            raise InvalidOptionsError(f"{path}: made as '{said}', unlike the others ('{about}')")
+        about = said
+        with np.load(path, allow_pickle=False) as shard:
+            try:
+                obs, mask, target, game = (shard[k] for k in ("obs", "mask", "target", "game"))
+            except (KeyError, ValueError) as exc:
+                raise InvalidOptionsError(f"{path}: not a file of positions ({type(exc).__name__})") from None
+        n = len(game)
+        shapes = {"obs": (n, size), "mask": (n, actions), "target": (n, actions), "game": (n,)}
+        for key, array in (("obs", obs), ("mask", mask), ("target", target), ("game", game)):
+            if array.shape != shapes[key] or array.dtype.kind not in "fiu":
+                raise InvalidOptionsError(f"{path}: its {key} is not {shapes[key]} numbers for {env.id}")
+        if n and (game.min() < first or game.max() > last):
+            raise InvalidOptionsError(f"{path}: it holds games outside {first} to {last}")
+        sums = np.where(mask.astype(bool), target.astype(np.float32), 0.0).sum(axis=1)
+        if not (np.isfinite(target.astype(np.float32)).all() and (sums > 0.5).all()):
+            raise InvalidOptionsError(f"{path}: a target is not a distribution over its allowed ids")
+        for key, array in (("obs", obs), ("mask", mask), ("target", target), ("game", game)):
+            parts[key].append(array)
     mask = np.concatenate(parts["mask"]).astype(bool)
-    target = np.concatenate(parts["target"]).astype(np.float32)
+    target = np.where(mask, np.concatenate(parts["target"]).astype(np.float32), 0.0).astype(np.float32)
     target /= target.sum(axis=1, keepdims=True)
-    data = Dataset(obs, mask, target, np.concatenate(parts["game"]))
-    return data.take(data.game < limit) if limit is not None else data
+    data = Dataset(np.concatenate(parts["obs"]).astype(np.float16), mask, target, np.concatenate(parts["game"]))
+    return (data.take(data.game < limit) if limit is not None else data), str(about)
