@@ -12,9 +12,9 @@ id alone is allowed teaches nothing and is left out.
 ``softmax(value / TEMPERATURE)`` (values are the game's objective, a share of a win, so the temperature of 0.02
 spreads the weight over candidates within a few hundredths of a win of the best); candidates the search did not
 value (past its width, or dropped by its pruning) get none. At a step inside a decision the target is that
-distribution restricted to the actions the ids picked so far still allow, summed by their next id. Soft targets carry what the search knew beyond
-its one choice: which alternatives were nearly as good (the imitation of Skat's and of Ben's search bots did the
-same with the search's values).
+distribution restricted to the actions the ids picked so far still allow, summed by their next id. Soft targets
+carry what the search knew beyond its one choice: which alternatives were nearly as good (the imitation of Skat's
+and of Ben's search bots did the same with the search's values).
 
 **Which games.** Game ``g`` of an environment is the match seed ``derive_seed(env seed, TRAIN_SALT, g)``, never a
 deal of the benchmark's set (``derive_seed(env seed, k)``), dealt and played as the environment plays a deal (one
