@@ -161,7 +161,12 @@ def test_a_bad_weights_file_is_refused_naming_what_is_wrong_and_nothing_in_it_ru
     assert "layer 1 must be 8x" in refused_weights(wrong)
     nan = [good[0], (good[1][0].copy(), good[1][1])]
     nan[1][0][0, 0] = np.nan
-    write_policy(tmp_path / "nan.npz", WHIST.id, nan)
+    with pytest.raises(ValueError, match="not a finite number"):  # the writer refuses it; a hostile file has it
+        write_policy(tmp_path / "nan.npz", WHIST.id, nan)
+    meta = np.frombuffer(
+        json.dumps({"format": "clubsuite-policy", "version": 1, "env": WHIST.id, "layers": 2}).encode(), np.uint8
+    )
+    np.savez(tmp_path / "nan.npz", meta=meta, w0=nan[0][0], b0=nan[0][1], w1=nan[1][0], b1=nan[1][1])
     assert "not a finite number" in refused_weights(tmp_path / "nan.npz")
     pickled = tmp_path / "pickled.npz"
     np.savez(pickled, meta=np.frombuffer(b"{}", np.uint8), w0=np.array([object()], dtype=object))

@@ -212,10 +212,10 @@ def test_the_shipped_calibrations_read_with_finite_means_and_positive_sigmas() -
     assert calibrated("no-such-pool") == {}
 
 
-def test_every_game_s_default_pool_is_calibrated_with_every_level_for_people() -> None:
+def test_every_game_s_default_pool_is_calibrated_with_every_level_for_people_and_the_learned_bot() -> None:
     for info in games():
         info_, options = resolve(info.name)
-        assert set(calibrated(ratings.pool(info_, options))) == set(LEVELS), info.name
+        assert set(calibrated(ratings.pool(info_, options))) == {*LEVELS, "learned"}, info.name
 
 
 def test_line_ups_take_every_choice_of_levels_or_the_levels_in_turn() -> None:

@@ -18,7 +18,7 @@ from clubsuite.benchmark.envs import ENVS, find_env
 from clubsuite.bots.base import bot_names, make_bot
 from clubsuite.bots.learned import POLICIES, LearnedBot, policy_for
 from clubsuite.bots.policy import MAX_LAYERS, Policy
-from clubsuite.engine import find_game, games, resolve
+from clubsuite.engine import games, resolve
 from clubsuite.learning.network import Settings, gradients, init_layers, train, weight_count
 from clubsuite.learning.positions import SOFT, Dataset, action_targets, decision_steps, play_games
 from clubsuite.rl.coding import Choice, coding_for, env_layout
@@ -219,7 +219,7 @@ def test_every_game_ships_a_small_checked_policy_for_its_benchmark_environments(
 @pytest.mark.parametrize("game", [info.name for info in games()])
 def test_the_learned_bot_plays_a_whole_match_of_every_game_with_its_policy(game: str) -> None:
     assert "learned" in bot_names(game)
-    info, options = find_game(game)
+    info, options = resolve(game)
     bots = [make_bot("learned", game) for _ in range(info.n_seats(options))]
     match = play_match(info.new_match(options, 0), bots, 11, max_hands=200)
     assert match.is_over
@@ -283,3 +283,43 @@ def test_a_policy_plays_the_legal_action_whose_ids_are_likeliest_together(tmp_pa
             several += any(len(coding.tokens(a)) > 1 for a in legal)
         match.apply(legal[rng.randrange(len(legal))])
     assert several > 0 or env_id == "clubs_whist-v1"
+
+
+def _children(pid: int) -> set[int]:
+    """The processes whose parent is ``pid`` (from /proc)."""
+    found = set()
+    for status in Path("/proc").glob("[0-9]*/status"):
+        try:
+            fields = dict(line.split(":\t", 1) for line in status.read_text().splitlines() if ":\t" in line)
+        except OSError:
+            continue
+        if fields.get("PPid", "").strip() == str(pid):
+            found.add(int(status.parent.name))
+    return found
+
+
+@pytest.mark.skipif(not Path("/proc/self/status").exists(), reason="reads the process table from /proc")
+def test_a_stopped_positions_run_leaves_no_worker_running(tmp_path: Path) -> None:
+    import signal
+    import subprocess
+    import time
+
+    from cli_helpers import CLUBS
+
+    args = ["learn", "positions", "clubs_whist-v1", "--games", "40", "--per-shard", "1", "--workers", "2"]
+    run = subprocess.Popen([CLUBS, *args, "--data", str(tmp_path)], stderr=subprocess.PIPE)
+    try:
+        deadline = time.monotonic() + 120
+        workers: set[int] = set()
+        while len(workers) < 2 and time.monotonic() < deadline and run.poll() is None:
+            workers = {p for p in _children(run.pid) if "spawn_main" in Path(f"/proc/{p}/cmdline").read_text()}
+            time.sleep(0.1)
+        assert len(workers) >= 2, "the workers never started"
+        run.send_signal(signal.SIGTERM)
+        assert run.wait(timeout=120) != 0
+        while any(Path(f"/proc/{p}").exists() for p in workers) and time.monotonic() < deadline + 60:
+            time.sleep(0.1)
+        assert not any(Path(f"/proc/{p}").exists() for p in workers), "a worker outlived the stopped run"
+    finally:
+        run.kill()
+        run.wait()

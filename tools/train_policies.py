@@ -55,14 +55,15 @@ def train(env: str, workers: int) -> None:
     first = RUNS / f"{env}-heuristic.npz"
     if not (ROOT / first).exists():
         clubs(
-            "learn", "train", env, "--teacher", "heuristic", "--data", str(DATA), "--hidden", HIDDEN,
-            "--epochs", str(EPOCHS["heuristic"]), "--seed", str(SEED), "--out", str(first),
+            "learn", "train", env, "--teacher", "heuristic", "--data", str(DATA), "--games", str(plan["heuristic"]),
+            "--hidden", HIDDEN, "--epochs", str(EPOCHS["heuristic"]), "--seed", str(SEED), "--out", str(first),
         )  # fmt: skip
     shipped = SHIPPED / f"{env}.npz"
     if not (ROOT / shipped).exists():
         clubs(
             "learn", "train", env, "--teacher", "expert", "--init", str(first), "--data", str(DATA),
-            "--hidden", HIDDEN, "--epochs", str(EPOCHS["expert"]), "--seed", str(SEED), "--out", str(shipped),
+            "--games", str(plan["expert"]), "--hidden", HIDDEN, "--epochs", str(EPOCHS["expert"]), "--seed", str(SEED),
+            "--out", str(shipped),
         )  # fmt: skip
 
 

@@ -205,7 +205,18 @@ def results(
                 progress(len(done))
             yield from done
     finally:
-        pool.shutdown(wait=False, cancel_futures=True)  # a failure or a stop: the chunks not begun never run
+        close_pool(pool)  # a failure or a stop: no chunk runs on
+
+
+def close_pool(pool: ProcessPoolExecutor) -> None:
+    """Close the pool at once: the tasks not begun never run, and its worker processes end now, the task each is
+    running with it (after a stop or a failure: a worker left running outlives the command and spends a core on a
+    task nobody will read). The processes are taken before the pool lets go of them."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
 
 
 def _worker_start() -> None:

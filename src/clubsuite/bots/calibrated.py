@@ -3,7 +3,8 @@ rated on.
 
 ``calibrated.json`` beside this module holds, per rating pool, what one run of ``clubs calibrate`` found (its JSON
 as ``--out`` writes it: each level's ``mu``, ``sigma``, shown rating and 95% interval, and the run's ``command``,
-``matches``, ``cycles``, ``seed`` and ``date``). The server starts the rating of a level's bot there, rather than at
+``matches``, ``cycles``, ``seed`` and ``date``; a level calibrated in a run of its own, as the learned bot was, keeps
+that run's under ``run`` in its entry). The server starts the rating of a level's bot there, rather than at
 a newcomer's, and its rated games against people move it on from there. ``docs/bots.md`` ("Calibrated ratings")
 lists the runs and their results.
 """

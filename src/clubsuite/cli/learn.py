@@ -128,7 +128,7 @@ def positions_command(
     type=click.FloatRange(1e-6, 0.1),
     default=1e-3,
     show_default=True,
-    help="Adam's step size (halved for the last third of the epochs).",
+    help="Adam's step size (halved after two thirds of the epochs, in a run of three or more).",
 )
 @click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True, help="The training seed.")
 @click.option(

@@ -35,7 +35,7 @@ class Settings:
     batch: int = 256
     """Steps a batch."""
     lr: float = 1e-3
-    """Adam's step size (halved for the last third of the epochs)."""
+    """Adam's step size (halved after two thirds of the epochs, rounded down, in a run of three epochs or more)."""
     decay: float = 1e-5
     """L2 weight decay."""
     seed: int = 0
@@ -143,7 +143,8 @@ def train(
     started = time.process_time()
     n = len(data)
     for epoch in range(1, settings.epochs + 1):
-        lr = settings.lr * (0.5 if epoch > settings.epochs - settings.epochs // 3 else 1.0)
+        late = settings.epochs >= 3 and epoch > settings.epochs * 2 // 3
+        lr = settings.lr * (0.5 if late else 1.0)
         order = rng.permutation(n)
         seen_loss = 0.0
         for a in range(0, n, settings.batch):

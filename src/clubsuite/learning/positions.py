@@ -53,6 +53,7 @@ from typing import Any
 import numpy as np
 
 from clubsuite.benchmark.envs import BenchEnv, find_env, new_table
+from clubsuite.benchmark.evaluate import close_pool
 from clubsuite.bots.base import make_bot
 from clubsuite.engine import LegalActions, View
 from clubsuite.errors import InvalidOptionsError
@@ -275,7 +276,7 @@ def generate(
                 if progress is not None:
                     progress(done)
         finally:
-            pool.shutdown(wait=False, cancel_futures=True)  # a stop: the shards not begun never run
+            close_pool(pool)  # a stop: no shard is made on
     return [shard_path(data, env, teacher, a, b) for a, b in bounds]
 
 
