@@ -23,8 +23,9 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 UV = Path(sys.executable).parent / "uv"
 """The installer ``make setup`` puts in the environment; pip (slower) where it is missing."""
-EXTRA_ONLY = ("fastapi", "uvicorn", "sqlalchemy", "limits", "numpy", "gymnasium", "dask", "matplotlib", "pytest")
-"""Packages that only an extra (or the tests) bring: none may be importable in the new environment."""
+EXTRA_ONLY = ("fastapi", "uvicorn", "sqlalchemy", "limits", "gymnasium", "dask", "matplotlib", "pytest")
+"""Packages that only an extra (or the tests) bring: none may be importable in the new environment (NumPy is a
+base dependency: the learned bot plays in every install)."""
 
 
 def _copy_package(into: Path) -> Path:
@@ -116,6 +117,10 @@ def _plays_watches_simulates_replays_and_solves(bin_dir: Path, scratch: Path) ->
     watched = _ok(_run([clubs, "watch", "whist", "--seed", "1", "--delay", "0", "--save", "match.json"], scratch))
     assert "Record saved" in watched and (scratch / "match.json").is_file()
     assert "winner" in _ok(_run([clubs, "replay", "match.json"], scratch))
+    learned = _ok(
+        _run([clubs, "watch", "free", "--seed", "1", "--delay", "0", "--bots", "learned,learned,learned"], scratch)
+    )
+    assert "learned bot" in learned and "Final totals" in learned  # the shipped policies are in the wheel
     solved = _ok(_run([clubs, "solve", "match.json", "--hand", "1", "--actions", "20"], scratch))
     assert "the best card" in solved
     simulated = _ok(_run([clubs, "simulate", "northstar", "--matches", "4", "--workers", "1"], scratch))

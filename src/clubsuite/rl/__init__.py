@@ -8,20 +8,40 @@ variant, a Gymnasium environment that puts one learner in a seat against this pr
 action ids and every observation slot of every game.
 """
 
-import gymnasium
+from __future__ import annotations
 
-from clubsuite.rl.aec import ClubsEnv, env, raw_env
-from clubsuite.rl.single import SingleSeatEnv
-from clubsuite.rl.vector import ClubsVectorEnv
+import importlib
+from typing import Any
 
-GYM_ID = "clubsuite/SingleSeat-v0"
-"""The Gymnasium id of :class:`SingleSeatEnv`: ``gymnasium.make(GYM_ID, spec=SPEC, opponents="hard")``."""
+GYM_NAME = "clubsuite/SingleSeat-v0"
+"""The Gymnasium id of :class:`SingleSeatEnv` (``GYM_ID`` registers it: read that one)."""
+_LAZY = {
+    "ClubsEnv": "clubsuite.rl.aec",
+    "env": "clubsuite.rl.aec",
+    "raw_env": "clubsuite.rl.aec",
+    "SingleSeatEnv": "clubsuite.rl.single",
+    "ClubsVectorEnv": "clubsuite.rl.vector",
+}
+"""The environments, imported when first asked for: the package's coding (:mod:`clubsuite.rl.coding`, which the
+learned bot reads) loads without the ``rl`` extra's packages."""
 
-if GYM_ID not in gymnasium.registry:
-    gymnasium.register(
-        id=GYM_ID,
-        entry_point="clubsuite.rl.single:SingleSeatEnv",
-        vector_entry_point="clubsuite.rl.vector:ClubsVectorEnv",
-    )
+
+def __getattr__(name: str) -> Any:
+    """``GYM_ID`` (registered with Gymnasium on first use: ``gymnasium.make(GYM_ID, spec=SPEC, opponents="hard")``)
+    and the environments, loaded when first asked for."""
+    if name == "GYM_ID":
+        import gymnasium
+
+        if GYM_NAME not in gymnasium.registry:
+            gymnasium.register(
+                id=GYM_NAME,
+                entry_point="clubsuite.rl.single:SingleSeatEnv",
+                vector_entry_point="clubsuite.rl.vector:ClubsVectorEnv",
+            )
+        return GYM_NAME
+    if name in _LAZY:
+        return getattr(importlib.import_module(_LAZY[name]), name)
+    raise AttributeError(f"module 'clubsuite.rl' has no attribute {name!r}")
+
 
 __all__ = ["GYM_ID", "ClubsEnv", "ClubsVectorEnv", "SingleSeatEnv", "env", "raw_env"]
