@@ -173,6 +173,10 @@ def test_positions_made_otherwise_are_never_mixed_and_a_bad_file_is_refused(
     folder = data / "clubs_partnership-v1" / "pimc-samples-2-opening-2"
     made = ["positions", "clubs_partnership-v1", "--teacher", TINY_TEACHER, "--data", str(data)]
     assert "across the files of 3 games asked" in refused([*made, "--games", "12", "--per-shard", "3"])
+    outcome = clubs_in_process(["learn", *made, "--games", "14", "--per-shard", "4"])  # a last file of 2 games, then 16
+    assert outcome.status == 0 and (folder / "games-0000012-0000013.npz").exists(), outcome.stderr
+    assert clubs_in_process(["learn", *made, "--games", "16", "--per-shard", "4"]).status == 0  # made whole again
+    assert not (folder / "games-0000012-0000013.npz").exists() and (folder / "games-0000012-0000015.npz").exists()
     assert "not with explore=50" in refused([*made, "--games", "16", "--per-shard", "4", "--explore", "50"])
     train = ["train", "clubs_partnership-v1", "--teacher", TINY_TEACHER, "--data", str(data), "--out"]
     assert "too few to train on" in refused([*train, str(tmp_path / "p.npz"), "--games", "1"])

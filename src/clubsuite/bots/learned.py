@@ -8,8 +8,8 @@ the same game whose observation and actions are the same (the same number of pla
 for instance, is still the same board); where the game has no such policy (a number of players none was trained
 for), it plays as the heuristic bot does and says so in :attr:`LearnedBot.stand_in`.
 
-It chooses the same action every time in the same position: the best-scoring allowed action id, one id after
-another (:class:`clubsuite.bots.policy.PolicyBot`).
+It chooses the same action every time in the same position: the legal action the policy finds likeliest
+(:class:`clubsuite.bots.policy.PolicyBot`).
 """
 
 from __future__ import annotations

@@ -3,7 +3,7 @@ nothing in it can run), checked before use: its size, its entries, every array's
 environment it was made for.
 
 The archive holds ``meta`` (UTF-8 JSON as an array of bytes: ``{"format": "clubsuite-policy", "version": 1, "env":
-"clubs_whist-v1", "layers": L}``) and the layers of a multilayer perceptron, ``w0``, ``b0``, ... ``w{L-1}``,
+ID, "layers": L}``) and the layers of a multilayer perceptron, ``w0``, ``b0``, ... ``w{L-1}``,
 ``b{L-1}``: ``w0`` takes the environment's observation (:func:`clubsuite.rl.coding.observation_of`, its length the
 layout's size), each layer but the last is followed by a ReLU, and the last gives one score per action id.
 

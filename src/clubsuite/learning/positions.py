@@ -44,6 +44,7 @@ import re
 import signal
 import tempfile
 import zipfile
+import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -252,13 +253,18 @@ def generate(
                 f"{folder}: its positions were made as '{said}', not with explore={explore}: use another --data"
             )
     bounds = [(a, min(games, a + per_shard)) for a in range(0, games, per_shard)]
+    shorter = []  # a last file of fewer games than a file holds: made again, whole, with the games now asked
     for a, b in bounds:
         for first, last, path in kept:
-            if first < b and a <= last and (first, last + 1) != (a, b):
+            if first == a and last < b - 1 and last - first + 1 < per_shard:
+                shorter.append(path)
+            elif first < b and a <= last and (first, last + 1) != (a, b):
                 raise InvalidOptionsError(
                     f"{path.name} holds games {first} to {last}, across the files of {per_shard} games asked: "
                     f"use the --per-shard it was made with"
                 )
+    for path in shorter:
+        path.unlink()
     todo = [(a, b) for a, b in bounds if not shard_path(data, env, teacher, a, b).exists()]
     if workers <= 1 or len(todo) <= 1:
         for a, b in todo:
@@ -346,11 +352,11 @@ def read_shards(folder: Path, env: BenchEnv, limit: int | None = None) -> tuple[
         if about is not None and said != about:
             raise InvalidOptionsError(f"{path}: made as '{said}', unlike the others ('{about}')")
         about = said
-        with np.load(path, allow_pickle=False) as shard:
-            try:
+        try:
+            with np.load(path, allow_pickle=False) as shard:
                 obs, mask, target, game = (shard[k] for k in ("obs", "mask", "target", "game"))
-            except (KeyError, ValueError) as exc:
-                raise InvalidOptionsError(f"{path}: not a file of positions ({type(exc).__name__})") from None
+        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
+            raise InvalidOptionsError(f"{path}: not a file of positions ({type(exc).__name__})") from None
         n = len(game)
         shapes = {"obs": (n, size), "mask": (n, actions), "target": (n, actions), "game": (n,)}
         for key, array in (("obs", obs), ("mask", mask), ("target", target), ("game", game)):
@@ -359,6 +365,8 @@ def read_shards(folder: Path, env: BenchEnv, limit: int | None = None) -> tuple[
         if n and (game.min() < first or game.max() > last):
             raise InvalidOptionsError(f"{path}: it holds games outside {first} to {last}")
         sums = np.where(mask.astype(bool), target.astype(np.float32), 0.0).sum(axis=1)
+        if not np.isfinite(obs.astype(np.float32)).all():
+            raise InvalidOptionsError(f"{path}: an observation holds a value that is not a finite number")
         if not (np.isfinite(target.astype(np.float32)).all() and (sums > 0.5).all()):
             raise InvalidOptionsError(f"{path}: a target is not a distribution over its allowed ids")
         for key, array in (("obs", obs), ("mask", mask), ("target", target), ("game", game)):
