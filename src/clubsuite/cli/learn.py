@@ -7,6 +7,7 @@ import json
 import os
 import shlex
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import click
@@ -28,6 +29,13 @@ MAX_WIDTH = 1024
 """The widest hidden layer ``--hidden`` may give."""
 
 
+def data_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
+    """``--data``, the folder of positions, as both commands take it."""
+    return click.option(
+        "--data", type=click.Path(path_type=Path, file_okay=False), default=DATA, show_default=True, help=help_text
+    )
+
+
 def _one_blas_thread() -> None:
     for name in BLAS_THREADS:  # before NumPy loads, here and in the workers spawned from here
         os.environ.setdefault(name, "1")
@@ -43,13 +51,7 @@ def learn_command() -> None:
 @learn_command.command("positions", cls=FillsHelp)
 @click.argument("env_name", metavar="ENV")
 @click.option("--games", type=click.IntRange(1, 1_000_000), required=True, help="How many games to play and label.")
-@click.option(
-    "--data",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=DATA,
-    show_default=True,
-    help="The folder the positions are kept in (one folder per environment below it).",
-)
+@data_option("The folder the positions are kept in (one folder per environment and teacher below it).")
 @click.option(
     "--teacher",
     default="expert",
@@ -101,13 +103,7 @@ def positions_command(
 
 @learn_command.command("train", cls=FillsHelp)
 @click.argument("env_name", metavar="ENV")
-@click.option(
-    "--data",
-    type=click.Path(path_type=Path, file_okay=False),
-    default=DATA,
-    show_default=True,
-    help="The folder the positions were made in.",
-)
+@data_option("The folder the positions were made in.")
 @click.option("--teacher", default="expert", show_default=True, help="The teacher whose positions to learn from.")
 @click.option(
     "--init",
