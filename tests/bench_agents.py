@@ -72,3 +72,16 @@ class Cheating(FirstLegal):
 def cheating(spec: str) -> Cheating:
     """The factory of :class:`Cheating`."""
     return Cheating()
+
+
+MADE = [0]
+"""How many :func:`failing_later` bots this process has made."""
+FAIL_AT = [40]
+"""The :func:`failing_later` bot made this many-th fails at its first decision (a run stopped part way)."""
+
+
+def failing_later(spec: str) -> FirstLegal:
+    """Plays the first legal action, until the ``FAIL_AT``-th bot made: that one fails (the evaluation stops part
+    way through, as a stopped machine would stop it)."""
+    MADE[0] += 1
+    return Crashing() if MADE[0] == FAIL_AT[0] else FirstLegal()

@@ -219,6 +219,77 @@ def test_clubs_evaluate_prints_the_result_and_writes_every_deal(tmp_path: Path) 
     assert text.status == 0 and "+0.000 points a hand" in text.stdout and "from all 2 sides" in text.stdout
 
 
+def test_a_stopped_evaluation_keeps_its_deals_and_resume_plays_only_the_others(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """An evaluation that stops part way (here its agent fails at the 4th deal) has written the deals it finished
+    to its --out file; --resume takes them (not played again) and plays the rest, and the whole is what one
+    uninterrupted run gives, deal for deal."""
+    import clubsuite.cli.evaluate as evaluate_cli
+
+    monkeypatch.setattr(evaluate_cli, "WRITE_EVERY_S", -1.0)  # write after every deal
+    game = ["--game", "clubs_partnership-v1", "--deals", "30"]
+    out = tmp_path / "run.json"
+    bench_agents.MADE[0], bench_agents.FAIL_AT[0] = 0, 14  # one made to check, then 4 a deal: deal 3 fails
+    stopped = clubs_in_process(
+        ["evaluate", "bench_agents:failing_later", "--against", "random", *game, "--out", str(out)]
+    )
+    assert stopped.status == 2 and "deal 3" in stopped.stderr
+    partial = json.loads(out.read_text())
+    assert [d["deal"] for d in partial["per_deal"]] == [0, 1, 2] and partial["deals"]["played"] == 3
+    partial["per_deal"][1]["agent_wall"] = 123.0  # a mark: a kept deal is taken as it is
+    out.write_text(json.dumps(partial))
+    bench_agents.FAIL_AT[0] = 0
+    args = ["evaluate", "bench_agents:failing_later", "--against", "random", *game, "--out", str(out), "--resume"]
+    resumed = clubs_in_process([*args, "--progress"])
+    assert resumed.status == 0, resumed.stderr
+    assert resumed.stderr.splitlines()[0] == "4 of 30 deals played"  # the three kept are not played again
+    whole = json.loads(out.read_text())
+    assert [d["deal"] for d in whole["per_deal"]] == list(range(30)) and whole["per_deal"][1]["agent_wall"] == 123.0
+    fresh = tmp_path / "fresh.json"
+    assert (
+        clubs_in_process(
+            ["evaluate", "bench_agents:failing_later", "--against", "random", *game, "--out", str(fresh)]
+        ).status
+        == 0
+    )
+    again = json.loads(fresh.read_text())
+    assert [(d["deal"], d["scores"], d["result"]) for d in again["per_deal"]] == [
+        (d["deal"], d["scores"], d["result"]) for d in whole["per_deal"]
+    ]
+    assert again["result"] == whole["result"]
+
+
+def test_resume_refuses_a_file_of_another_evaluation_or_one_altered(tmp_path: Path) -> None:
+    """--resume takes up only the same agent, level and environment, from a file whose deals add up; otherwise it
+    says what is wrong (status 2) and leaves the file as it was."""
+    out = tmp_path / "run.json"
+    game = ["--game", "clubs_partnership-v1", "--deals", "30"]
+    assert clubs_in_process(["evaluate", "random", "--against", "heuristic", *game, "--out", str(out)]).status == 0
+    before = out.read_bytes()
+    data = json.loads(before)
+    altered = tmp_path / "altered.json"
+    data["per_deal"][4]["result"] += 1
+    altered.write_text(json.dumps(data))
+    for args, words in (
+        (["random", "--against", "random", *game, "--out", str(out)], "another level played against"),
+        (["heuristic", "--against", "heuristic", *game, "--out", str(out)], "another agent"),
+        (
+            ["random", "--against", "heuristic", "--game", "clubs_free-v1", "--deals", "30", "--out", str(out)],
+            "another environment",
+        ),
+        (
+            ["random", "--against", "heuristic", *game, "--out", str(altered)],
+            "deal 4: its result is not what its scores make",
+        ),
+        (["random", "--against", "heuristic", *game], "give --out"),
+    ):
+        done = clubs_in_process(["evaluate", *args, "--resume"])
+        assert done.status == 2 and words in done.stderr, (args, done.stderr)
+        assert "Traceback" not in done.stderr
+    assert out.read_bytes() == before
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [

@@ -3,6 +3,7 @@ seed and budget, decisions that depend only on what the seat may see, and the bo
 
 from __future__ import annotations
 
+import math
 import random
 import time
 from typing import Any
@@ -24,6 +25,7 @@ SMALL = (
     "ismcts(iterations=12,width=4,normalize=on,tree=own)",
     "ismcts(iterations=4,width=4,root=paired,expand=policy)",
     "pimc(samples=2,width=4,infer=20,pool=2,window=4)",
+    "pimc(samples=2,width=4,infer=10,pool=2,window=4,model=learned)",
     "pimc(samples=4,width=4,settle=200,least=2)",
     "pimc(samples=4,width=4,prune=100,least=2)",
 )
@@ -164,6 +166,7 @@ def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
         ("pimc(cpu=-1)", "cpu=-1 is out of range"),
         ("pimc(infer=100)", "infer=100 is out of range"),
         ("pimc(pool=0)", "pool=0 is out of range"),
+        ("pimc(model=oracle)", "model"),
         ("ismcts(cpu=700000)", "cpu=700000 is out of range"),
         ("pimc(sample=4)", "unknown option 'sample'"),
         ("pimc(samples=four)", "samples"),
@@ -381,6 +384,71 @@ def test_inference_finds_the_real_deal_likelier_than_imagined_ones_when_the_othe
     ]
     assert all(w <= real + 1e-9 for w in imagined)
     assert sum(w < real for w in imagined) >= 6
+
+
+def _learned_position(spec: str, seed: int, steps: int) -> Any:
+    """A match a few decisions into its first hand, every seat played by the learned bot."""
+    match = _dealt(spec, seed)
+    rng = random.Random(seed)
+    bot = make_bot("learned", match.game)
+    for _ in range(steps):
+        match.apply(bot.choose(match.view(match.to_act), match.legal_actions(), rng))
+    return match
+
+
+@pytest.mark.parametrize("spec", ["whist", "partnership", "free", "northstar(players=4)"])
+def test_inference_by_the_learned_policy_finds_the_real_deal_likelier_when_the_others_play_the_policy(
+    spec: str,
+) -> None:
+    """``model=learned``: the others played the learned policy's choices, so the real deal explains their plays
+    better than nearly every world imagined from the seat's view (the policy's probabilities are not certain, so an
+    imagined world may now and then explain them as well)."""
+    from clubsuite.bots.learned import policy_for
+
+    match = _learned_position(spec, 21, 18)
+    seat = match.to_act
+    bot = make_bot("pimc(samples=8,infer=10,window=0,model=learned)", match.game)
+    worlds = [match, *(match.view(seat).determinize(random.Random(k)) for k in range(12))]
+    logs = bot._learned_log_likelihoods(policy_for(match.game, match.options), worlds, seat)  # type: ignore[attr-defined]
+    assert all(math.isfinite(v) and v <= 0 for v in logs)
+    assert sum(v < logs[0] for v in logs[1:]) >= 10, logs
+
+
+def test_inference_by_the_learned_policy_floors_a_surprising_play(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A play the policy finds impossible still counts infer/100 shared among the legal plays: one surprising
+    card makes a world unlikely, never impossible; and the turns weighed are the others' last ``window``."""
+    from clubsuite.bots import policy as policy_module
+    from clubsuite.bots.learned import policy_for
+
+    match = _learned_position("whist", 21, 18)
+    seat = match.to_act
+    weighed: list[int] = []
+
+    def never(policy: Any, decisions: Any) -> list[list[float]]:
+        weighed.append(len(decisions))
+        return [[-1e9] * len(d.spelled) for d in decisions]
+
+    monkeypatch.setattr(policy_module, "log_probabilities", never)
+    bot = make_bot("pimc(samples=8,infer=10,window=3,model=learned)", match.game)
+    (log,) = bot._learned_log_likelihoods(policy_for(match.game, match.options), [match], seat)  # type: ignore[attr-defined]
+    turns = [
+        (k, len(state.legal_actions()))
+        for k, (state, _) in enumerate(match.hand_so_far())
+        if state.to_act not in (None, seat)
+    ]
+    counts = [n for _, n in turns[-3:]]
+    expected = sum(math.log(0.1 / n) for n in counts if n > 1)
+    assert weighed == [sum(n > 1 for n in counts)]
+    assert log == pytest.approx(expected)
+
+
+def test_the_learned_model_is_refused_for_a_game_without_a_policy(monkeypatch: pytest.MonkeyPatch) -> None:
+    """``pimc(model=learned)`` at a game with no shipped policy is refused when the bot is made, naming why."""
+    from clubsuite.bots import pimc
+
+    monkeypatch.setattr(pimc, "has_policy", lambda game: False)
+    with pytest.raises(InvalidOptionsError, match="whist has no learned policy"):
+        make_bot("pimc(infer=10,model=learned)", "whist")
 
 
 def test_inference_searches_the_likeliest_worlds_of_its_pool_and_its_budget_of_them() -> None:

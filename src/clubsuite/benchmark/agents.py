@@ -23,12 +23,13 @@ from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.safetext import quoted
 
 ENTRY_POINT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+LEARNED = re.compile(r"\blearned\b")
 
 
 @dataclass(frozen=True)
 class Agent:
     """An agent as ``clubs evaluate`` names it: its words, its kind (``registry``, ``python`` or ``weights``) and,
-    for a weights file, the SHA-256 of its bytes."""
+    for a weights file or a registry bot playing a shipped policy, the SHA-256 of the weights' bytes."""
 
     text: str
     kind: str
@@ -73,7 +74,19 @@ def agent(text: str, env: BenchEnv, what: str = "AGENT") -> Agent:
         make_bot(text, env.game)
     except ClubsError as exc:
         raise InvalidOptionsError(f"{what} {quoted(text, 80)}: {exc}") from None
-    return Agent(text, "registry")
+    return Agent(text, "registry", _shipped_digest(text, env))
+
+
+def _shipped_digest(text: str, env: BenchEnv) -> str | None:
+    """For a registry bot that plays or models with the shipped learned policy (``learned``,
+    ``pimc(model=learned)``), the SHA-256 of the environment's policy file: the result names the weights it was
+    obtained with, and a resumed evaluation is refused if they changed."""
+    if not LEARNED.search(text):
+        return None
+    from clubsuite.bots.learned import POLICIES
+
+    path = POLICIES / f"{env.id}.npz"
+    return _digest(path) if path.is_file() else None
 
 
 def _entry(text: str) -> Any:

@@ -27,7 +27,7 @@ import random
 import signal
 import statistics
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -184,10 +184,11 @@ def results(
     workers: int = 1,
     progress: Callable[[int], None] | None = None,
     chunk: int = 4,
+    skip: Collection[int] = (),
 ) -> Iterator[DealResult]:
-    """Deals ``0 .. deals-1`` played, in deal order whatever the number of ``workers`` (processes);
-    ``progress(n)`` after each ``n`` deals are done."""
-    ks = list(range(deals))
+    """Deals ``0 .. deals-1`` but those in ``skip`` (already played) played, in deal order whatever the number of
+    ``workers`` (processes); ``progress(n)`` after each ``n`` deals are done."""
+    ks = [k for k in range(deals) if k not in skip]
     if workers <= 1:
         for k in ks:
             yield play_deal(env.id, agent, against, k)
@@ -281,5 +282,68 @@ def summary(
         "clubsuite": __version__,
     }
     if per_deal:
-        out["per_deal"] = [{"deal": d.deal, "result": d.result, "scores": d.scores} for d in played]
+        out["per_deal"] = [deal_json(d) for d in played]
+    return out
+
+
+def deal_json(d: DealResult) -> dict[str, Any]:
+    """One deal as the evaluation's file keeps it: enough to take it up again (``clubs evaluate --resume``)."""
+    return {
+        "deal": d.deal,
+        "result": d.result,
+        "scores": d.scores,
+        "agent_score": d.agent_score,
+        "agent_cpu": [round(c, 6) for c in d.agent_cpu],
+        "level_cpu": [round(c, 6) for c in d.level_cpu],
+        "agent_wall": round(d.agent_wall, 6),
+        "level_wall": round(d.level_wall, 6),
+    }
+
+
+def _number(value: object) -> float:
+    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
+        raise ValueError("not a finite number")
+    return float(value)
+
+
+def deal_from_json(data: object, sides: int) -> DealResult:
+    """A deal kept by :func:`deal_json`, checked (a ``ValueError`` says what is wrong)."""
+    if not isinstance(data, dict):
+        raise ValueError("a deal is not an object")
+    deal = data.get("deal")
+    if not isinstance(deal, int) or isinstance(deal, bool) or deal < 0:
+        raise ValueError("a deal's number is not a whole number")
+    scores = data.get("scores")
+    if not isinstance(scores, list) or len(scores) != sides:
+        raise ValueError(f"deal {deal}: its scores are not one list a side")
+    rows = []
+    for row in scores:
+        if not isinstance(row, list) or len(row) != sides:
+            raise ValueError(f"deal {deal}: a table's scores are not one a side")
+        rows.append([_number(v) for v in row])
+    times = {}
+    for key in ("agent_cpu", "level_cpu"):
+        values = data.get(key)
+        if not isinstance(values, list):
+            raise ValueError(f"deal {deal}: its {key} is not a list")
+        times[key] = [_number(v) for v in values]
+    try:
+        out = DealResult(
+            deal,
+            rows,
+            _number(data.get("result")),
+            _number(data.get("agent_score")),
+            times["agent_cpu"],
+            times["level_cpu"],
+            _number(data.get("agent_wall")),
+            _number(data.get("level_wall")),
+        )
+    except ValueError as exc:
+        raise ValueError(f"deal {deal}: {exc}") from None
+    margins = [row[r] - (sum(row) - row[r]) / (sides - 1) for r, row in enumerate(rows)]
+    if (
+        abs(sum(margins) / sides - out.result) > 1e-6
+        or abs(sum(r[k] for k, r in enumerate(rows)) / sides - out.agent_score) > 1e-6
+    ):
+        raise ValueError(f"deal {deal}: its result is not what its scores make")
     return out

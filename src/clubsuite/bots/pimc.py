@@ -40,8 +40,10 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from clubsuite.bots.base import register_bot
+from clubsuite.bots.learned import has_policy, policy_for
 from clubsuite.bots.objective import OBJECTIVE_KINDS, Objective, objective_for
 from clubsuite.bots.searching import (
     Budget,
@@ -102,6 +104,11 @@ class PimcSettings:
     )
     pool: int = option(4, "with infer: worlds drawn for each one searched, the likeliest searched")
     window: int = option(8, "with infer: the others' most recent decisions of the hand weighed (0: all of them)")
+    model: str = option(
+        "rollout",
+        "with infer: who the others are taken to play like: rollout (the rollout bot) or learned (the game's learned"
+        " policy, each play as likely as the policy finds it)",
+    )
     objective: str = option(
         "formula",
         "what a hand's end is worth: formula (the game's race estimate) or fitted (a table fitted to who won matches"
@@ -109,7 +116,12 @@ class PimcSettings:
     )
 
     def __post_init__(self) -> None:
-        check_choices("pimc", solver=(self.solver, ("auto", "on", "off")), objective=(self.objective, OBJECTIVE_KINDS))
+        check_choices(
+            "pimc",
+            solver=(self.solver, ("auto", "on", "off")),
+            objective=(self.objective, OBJECTIVE_KINDS),
+            model=(self.model, MODELS),
+        )
         check_settings(
             "pimc",
             samples=(self.samples, 1, 10_000),
@@ -140,6 +152,9 @@ class PimcSettings:
         return self.opening if self.opening and phase != Phase.PLAY else self.samples
 
 
+MODELS = ("rollout", "learned")
+"""The models of the others that ``infer`` may weigh worlds by."""
+
 _UNLIKELY = 30.0
 """A world whose log-likelihood is this far below the likeliest so far is weighed no further: with a weight under
 e**-30 of the likeliest's, its chance of being searched ahead of a likelier world is nil for any practical purpose."""
@@ -165,8 +180,11 @@ class PimcBot:
         """How many candidates the last decision stopped valuing before its end (:attr:`PimcSettings.prune`)."""
 
     def check_game(self, game: str) -> None:
-        """Refuse a setting ``game`` cannot serve (an objective it has none of), when the bot is made."""
+        """Refuse a setting ``game`` cannot serve (an objective it has none of, a learned model it has no policy
+        for), when the bot is made."""
         objective_for(game, self.settings.objective)
+        if self.settings.model == "learned" and not has_policy(game):
+            raise InvalidOptionsError(f"pimc setting model=learned: {game} has no learned policy")
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
         """The candidate with the best mean value, unless that is no clear improvement on the rollout bot's own
@@ -253,12 +271,18 @@ class PimcBot:
         keyed: list[tuple[float, int, int, SomeMatch]] = []
         logs: list[float] = []
         drawn: list[tuple[int, SomeMatch]] = []
+        policy: Any | None = None
         for s in pool:
             if drawn and budget is not None and budget.out_of_time():
                 break
             world: SomeMatch = source.determinize(random.Random(s))
             drawn.append((s, world))
-            logs.append(self._log_likelihood(world, seat, max(logs) - _UNLIKELY if logs else -math.inf))
+            if len(drawn) == 1:
+                policy = self._policy(world)
+            if policy is None:
+                logs.append(self._log_likelihood(world, seat, max(logs) - _UNLIKELY if logs else -math.inf))
+        if policy is not None:
+            logs = self._learned_log_likelihoods(policy, [w for _, w in drawn], seat)
         top = max(logs)
         for k, ((s, world), log) in enumerate(zip(drawn, logs, strict=True)):
             u = random.Random(s ^ _KEY_SALT).random() or 1e-300
@@ -266,6 +290,42 @@ class PimcBot:
             keyed.append((key, -k, s, world))
         keyed.sort(reverse=True)
         return [(s, world) for _, _, s, world in keyed[:samples]]
+
+    def _policy(self, world: SomeMatch) -> Any | None:
+        """The learned policy the others are modelled by (``model=learned``), or None: the rollout bot is (the
+        default, or a table of options no policy reads, where the rollout bot stands in)."""
+        if self.settings.model != "learned":
+            return None
+        return policy_for(world.game, world.options)
+
+    def _learned_log_likelihoods(self, policy: Any, worlds: Sequence[SomeMatch], seat: int) -> list[float]:
+        """Each world's log-chance of the others' plays in their last ``window`` turns of the hand under the learned
+        policy, floored: a play the policy gives probability p among n legal plays counts (1 - infer/100) p +
+        infer/100 / n, so that one surprising play makes a world less likely, never impossible (a turn with one
+        legal play counts 1). Whose turn it was is public, so the turns weighed are the same in every world. The
+        decisions of every world are scored in one pass of the network, each read as the hand is replayed (a view
+        follows the state it reads)."""
+        from clubsuite.bots.policy import Decision, log_probabilities, prepared
+
+        deviate = self.settings.infer / 100
+        turns = [k for k, (state, _) in enumerate(worlds[0].hand_so_far()) if state.to_act not in (None, seat)]
+        weighed = set(turns[-self.settings.window :] if self.settings.window else turns)
+        decisions: list[Decision] = []
+        played: list[tuple[int, int]] = []
+        for w, world in enumerate(worlds):
+            for k, (state, action) in enumerate(world.hand_so_far()):
+                if k in weighed:
+                    actor = state.to_act
+                    assert actor is not None  # a turn of the others: someone was to act
+                    legal = list(state.legal_actions())
+                    if len(legal) > 1:
+                        decisions.append(prepared(policy, state.view(actor), legal))
+                        played.append((w, legal.index(action)))
+        logs = [0.0] * len(worlds)
+        for (w, index), logp in zip(played, log_probabilities(policy, decisions), strict=True):
+            chance = (1 - deviate) * math.exp(logp[index]) + deviate / len(logp)
+            logs[w] += math.log(chance)
+        return logs
 
     def _log_likelihood(self, world: SomeMatch, seat: int, floor: float = -math.inf) -> float:
         """The log-chance of the others' last ``window`` decisions of the hand in ``world`` under the model: the

@@ -24,6 +24,8 @@ import random
 import tempfile
 import zipfile
 import zlib
+from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +73,57 @@ class Policy:
         return x
 
 
+@dataclass(frozen=True)
+class Decision:
+    """A decision as the policy reads it: the seat's observation, and each legal action spelled as ids."""
+
+    observation: Any
+    spelled: list[tuple[int, ...]]
+
+
+def prepared(policy: Policy, view: Any, legal: Sequence[object]) -> Decision:
+    """The decision of ``view`` among ``legal`` read now (a view follows the state it reads: a search replaying a
+    hand reads each decision before the next play)."""
+    return Decision(observation_of(policy.coding, policy.layout, view), [tuple(policy.coding.tokens(a)) for a in legal])
+
+
+def log_probabilities(policy: Policy, decisions: Sequence[Decision]) -> list[list[float]]:
+    """For each decision, the policy's log-probability of each legal action, in the order of its ``legal`` (the
+    joint probability over the action's ids, see the module docstring). Every step of every decision is scored in
+    one batch: a search weighing many imagined worlds pays for one pass of the network, not one a world."""
+    blocks: list[Any] = []
+    rows: list[dict[tuple[int, ...], int]] = []
+    first = 0
+    picked = policy.layout.offsets["picked"]
+    for decision in decisions:
+        prefixes = sorted({seq[:d] for seq in decision.spelled for d in range(len(seq))})
+        block = np.repeat(decision.observation[None, :], len(prefixes), axis=0)
+        for r, prefix in enumerate(prefixes):
+            block[r, [picked + i for i in prefix]] = 1.0
+        blocks.append(block)
+        rows.append({prefix: first + r for r, prefix in enumerate(prefixes)})
+        first += len(prefixes)
+    if not blocks:
+        return []
+    scores = np.asarray(policy.scores(np.concatenate(blocks) if len(blocks) > 1 else blocks[0]), np.float64)
+    return [_joint(scores, row, d.spelled) for d, row in zip(decisions, rows, strict=True)]
+
+
+def _joint(scores: Any, row: dict[tuple[int, ...], int], spelled: list[tuple[int, ...]]) -> list[float]:
+    """Each spelled action's log-probability: the sum over its ids of the id's score less the log-sum of the scores
+    of the ids allowed after the same prefix."""
+    allowed: dict[tuple[int, ...], set[int]] = {}
+    for seq in spelled:
+        for d in range(len(seq)):
+            allowed.setdefault(seq[:d], set()).add(seq[d])
+    logz = {}
+    for prefix, ids in allowed.items():
+        s = scores[row[prefix], sorted(ids)]
+        top = s.max()
+        logz[prefix] = top + np.log(np.exp(s - top).sum())
+    return [float(sum(scores[row[seq[:d]], seq[d]] - logz[seq[:d]] for d in range(len(seq)))) for seq in spelled]
+
+
 class PolicyBot:
     """A bot that plays a :class:`Policy` (see the module docstring)."""
 
@@ -79,34 +132,16 @@ class PolicyBot:
 
     def choose(self, view: Any, legal: Any, rng: random.Random) -> object:
         """The policy's likeliest legal action (see the module docstring)."""
-        p = self.policy
-        spelled = sorted(((p.coding.tokens(a), k) for k, a in enumerate(legal)))
         actions = list(legal)
-        if len(spelled) == 1:
+        if len(actions) == 1:
             return actions[0]
-        prefixes = sorted({seq[:d] for seq, _ in spelled for d in range(len(seq))})
-        row = {prefix: r for r, prefix in enumerate(prefixes)}
-        base = observation_of(p.coding, p.layout, view)
-        batch = np.repeat(base[None, :], len(prefixes), axis=0)
-        picked = p.layout.offsets["picked"]
-        for r, prefix in enumerate(prefixes):
-            batch[r, [picked + i for i in prefix]] = 1.0
-        scores = np.asarray(p.scores(batch), np.float64)
-        allowed: dict[tuple[int, ...], set[int]] = {}
-        for seq, _ in spelled:
-            for d in range(len(seq)):
-                allowed.setdefault(seq[:d], set()).add(seq[d])
-        logz = {}
-        for prefix, ids in allowed.items():
-            s = scores[row[prefix], sorted(ids)]
-            top = s.max()
-            logz[prefix] = top + np.log(np.exp(s - top).sum())
-        best_k, best_logp = spelled[0][1], -np.inf
-        for seq, k in spelled:
-            logp = sum(scores[row[seq[:d]], seq[d]] - logz[seq[:d]] for d in range(len(seq)))
-            if logp > best_logp:
-                best_k, best_logp = k, logp
-        return actions[best_k]
+        logp = log_probabilities(self.policy, [prepared(self.policy, view, actions)])[0]
+        order = sorted(range(len(actions)), key=lambda k: self.policy.coding.tokens(actions[k]))
+        best = order[0]
+        for k in order[1:]:
+            if logp[k] > logp[best]:
+                best = k
+        return actions[best]
 
 
 def _fail(path: Path, why: str) -> InvalidOptionsError:

@@ -6,23 +6,63 @@ from __future__ import annotations
 import json
 import os
 import shlex
+import time
 from pathlib import Path
 
 import click
 
-from clubsuite.benchmark.agents import agent
-from clubsuite.benchmark.envs import ENVS, deals_hash, default_env, find_env, rules_hash
-from clubsuite.benchmark.evaluate import BLAS_THREADS, results, sides_of, summary
+from clubsuite.benchmark.agents import Agent, agent
+from clubsuite.benchmark.envs import ENVS, BenchEnv, deals_hash, default_env, find_env, rules_hash
+from clubsuite.benchmark.evaluate import BLAS_THREADS, DealResult, deal_from_json, results, sides_of, summary
 from clubsuite.cli.common import EXIT_WRITE_FAILED, fail, handle_errors
 from clubsuite.cli.describe import FillsHelp
 from clubsuite.cli.simulate import check_writable
-from clubsuite.errors import ClubsError
+from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.records.files import path_text, write_atomically
 from clubsuite.safetext import safe_lines
 from clubsuite.sim.running import MAX_WORKERS
 
+WRITE_EVERY_S = 30.0
+"""How often a long evaluation rewrites its --out file with the deals done so far."""
+MAX_KEPT_BYTES = 512 * 1024 * 1024
+"""The largest evaluation file --resume reads (10,000 deals with every decision's CPU take some tens of MB)."""
 MIN_DEALS = 30
 """The fewest deals an evaluation plays: its interval is a normal approximation over deals."""
+
+
+def kept_deals(path: Path, env: BenchEnv, agent: Agent, level: Agent, deals: int) -> dict[int, DealResult]:
+    """The deals below ``deals`` that the evaluation file at ``path`` holds, by number, once the file is shown to be
+    of the same environment (its id and hashes), agent and level; otherwise a clear refusal naming the file."""
+    where = f"--resume: {path_text(path)}"
+    try:
+        if path.stat().st_size > MAX_KEPT_BYTES:
+            raise InvalidOptionsError(f"{where} is larger than {MAX_KEPT_BYTES // (1024 * 1024)} MB")
+        data = json.loads(path.read_bytes())
+    except OSError as exc:
+        raise InvalidOptionsError(f"{where} cannot be read: {exc.strerror or exc}") from None
+    except (ValueError, RecursionError):
+        raise InvalidOptionsError(f"{where} is not JSON") from None
+    if not isinstance(data, dict) or data.get("format") != "clubsuite-evaluation" or data.get("version") != 1:
+        raise InvalidOptionsError(f"{where} is not an evaluation written by clubs evaluate --out")
+    fresh = summary(env, agent, level, [])
+    for key, what in (("env", "environment"), ("agent", "agent"), ("against", "level played against")):
+        if data.get(key) != fresh[key]:
+            raise InvalidOptionsError(f"{where} is of another {what} (its {key}: {data.get(key)!r:.200})")
+    entries = data.get("per_deal")
+    if not isinstance(entries, list):
+        raise InvalidOptionsError(f"{where} holds no deals (per_deal)")
+    kept: dict[int, DealResult] = {}
+    sides = len(sides_of(env))
+    for entry in entries:
+        try:
+            deal = deal_from_json(entry, sides)
+        except ValueError as exc:
+            raise InvalidOptionsError(f"{where}: {exc}") from None
+        if deal.deal in kept:
+            raise InvalidOptionsError(f"{where} holds deal {deal.deal} twice")
+        if deal.deal < deals:
+            kept[deal.deal] = deal
+    return kept
 
 
 def _signed(value: float) -> str:
@@ -60,6 +100,12 @@ def _signed(value: float) -> str:
     default=None,
     help="Also write the result as JSON, with every deal's result, to this file.",
 )
+@click.option(
+    "--resume",
+    is_flag=True,
+    help="Take up the evaluation in the --out file where it stopped: the deals it holds are kept, not played again "
+    "(the file must be of the same agent, level and environment). The file is written as deals are done.",
+)
 @click.option("--progress/--no-progress", default=False, help="Say on standard error how many deals are done.")
 @handle_errors
 def evaluate_command(
@@ -70,6 +116,7 @@ def evaluate_command(
     workers: int,
     as_json: bool,
     out: Path | None,
+    resume: bool,
     progress: bool,
 ) -> None:
     """Play AGENT against a bot level on a benchmark environment's frozen deals, every deal from every side of
@@ -81,6 +128,8 @@ def evaluate_command(
     for name in BLAS_THREADS:  # before NumPy loads (a policy's weights), here and in the workers spawned from here
         os.environ.setdefault(name, "1")
     env = find_env(env_name) if env_name is not None else default_env()
+    if resume and out is None:
+        raise InvalidOptionsError("--resume takes up the evaluation kept in the --out file: give --out")
     if out is not None:
         check_writable("--out", out)
     player = agent(agent_text, env)
@@ -98,24 +147,37 @@ def evaluate_command(
             f"this build no longer plays {env.id} as it was frozen (its deals, rules or observation changed): "
             "its results would not compare; a new version of the environment is needed"
         )
-    done = [0]
+    kept = kept_deals(out, env, player, level, deals) if resume and out is not None and out.exists() else {}
+    done = [len(kept)]
 
     def said(n: int) -> None:
         done[0] += n
         if progress:
             click.echo(f"{done[0]} of {deals} deals played", err=True)
 
-    played = list(results(env, player, level, deals, workers, said))
     command = shlex.join(
         ["clubs", "evaluate", agent_text, "--against", against, "--game", env.id, "--deals", str(deals)]
     )
-    data = {**summary(env, player, level, played), "command": command}
-    if out is not None:
+
+    def write(played: list[DealResult]) -> None:
+        if out is None:
+            return
         try:
             full = {**summary(env, player, level, played, per_deal=True), "command": command}
             write_atomically(out, json.dumps(full, indent=1).encode())
         except OSError as exc:
             fail(f"cannot write the result to {path_text(out)}: {exc.strerror or exc}", EXIT_WRITE_FAILED)
+
+    played = list(kept.values())
+    written = time.monotonic()
+    for deal in results(env, player, level, deals, workers, said, skip=kept):
+        played.append(deal)
+        if time.monotonic() - written > WRITE_EVERY_S:  # a stopped run keeps what it did (--resume takes it up)
+            write(sorted(played, key=lambda d: d.deal))
+            written = time.monotonic()
+    played.sort(key=lambda d: d.deal)
+    write(played)
+    data = {**summary(env, player, level, played), "command": command}
     if as_json:
         click.echo(json.dumps(data, indent=2))
         return

@@ -62,6 +62,8 @@ class Layout:
     """Where each slot starts."""
     position: dict[int, int] = field(init=False, repr=False, compare=False)
     """A card's place in the deck, by card index."""
+    named: dict[str, Slot] = field(init=False, repr=False, compare=False)
+    """Each slot by its name (an observation is filled slot by slot, many times a decision in a search)."""
 
     def __post_init__(self) -> None:
         offsets, at = {}, 0
@@ -72,6 +74,7 @@ class Layout:
             at += slot.size
         object.__setattr__(self, "offsets", offsets)
         object.__setattr__(self, "position", {c.index: k for k, c in enumerate(self.deck.cards)})
+        object.__setattr__(self, "named", {s.name: s for s in self.slots})
 
     @property
     def size(self) -> int:
@@ -86,7 +89,7 @@ class Layout:
 
     def slot(self, name: str) -> Slot:
         """The slot called ``name``."""
-        return self.slots[list(self.offsets).index(name)]
+        return self.named[name]
 
 
 class Features:
@@ -98,7 +101,7 @@ class Features:
 
     def put(self, slot: str, index: int, value: float = 1.0) -> None:
         """Set entry ``index`` of ``slot`` to ``value`` (clipped to the slot's bounds)."""
-        s = self.layout.slot(slot)
+        s = self.layout.named[slot]
         if not 0 <= index < s.size:
             raise IndexError(f"slot {slot!r} has {s.size} entries, not {index + 1}")
         self.vector[self.layout.offsets[slot] + index] = min(s.high, max(s.low, value))
