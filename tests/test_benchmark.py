@@ -6,12 +6,14 @@ result with any number of workers, and takes agents from the registry, a Python 
 
 from __future__ import annotations
 
+import gzip
 import io
 import json
 import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
@@ -219,32 +221,43 @@ def test_clubs_evaluate_prints_the_result_and_writes_every_deal(tmp_path: Path) 
     assert text.status == 0 and "+0.000 points a hand" in text.stdout and "from all 2 sides" in text.stdout
 
 
+def _kept(path: Path) -> Any:
+    raw = path.read_bytes()
+    return json.loads(gzip.decompress(raw) if path.name.endswith(".gz") else raw)
+
+
+def _keep(path: Path, data: Any) -> None:
+    raw = json.dumps(data).encode()
+    path.write_bytes(gzip.compress(raw) if path.name.endswith(".gz") else raw)
+
+
+@pytest.mark.parametrize("name", ["run.json", "run.json.gz"])
 def test_a_stopped_evaluation_keeps_its_deals_and_resume_plays_only_the_others(
-    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """An evaluation that stops part way (here its agent fails at the 4th deal) has written the deals it finished
-    to its --out file; --resume takes them (not played again) and plays the rest, and the whole is what one
-    uninterrupted run gives, deal for deal."""
+    to its --out file (compressed where the name ends in .gz); --resume takes them (not played again) and plays the
+    rest, and the whole is what one uninterrupted run gives, deal for deal."""
     import clubsuite.cli.evaluate as evaluate_cli
 
     monkeypatch.setattr(evaluate_cli, "WRITE_EVERY_S", -1.0)  # write after every deal
     game = ["--game", "clubs_partnership-v1", "--deals", "30"]
-    out = tmp_path / "run.json"
+    out = tmp_path / name
     bench_agents.MADE[0], bench_agents.FAIL_AT[0] = 0, 14  # one made to check, then 4 a deal: deal 3 fails
     stopped = clubs_in_process(
         ["evaluate", "bench_agents:failing_later", "--against", "random", *game, "--out", str(out)]
     )
     assert stopped.status == 2 and "deal 3" in stopped.stderr
-    partial = json.loads(out.read_text())
+    partial = _kept(out)
     assert [d["deal"] for d in partial["per_deal"]] == [0, 1, 2] and partial["deals"]["played"] == 3
     partial["per_deal"][1]["agent_wall"] = 123.0  # a mark: a kept deal is taken as it is
-    out.write_text(json.dumps(partial))
+    _keep(out, partial)
     bench_agents.FAIL_AT[0] = 0
     args = ["evaluate", "bench_agents:failing_later", "--against", "random", *game, "--out", str(out), "--resume"]
     resumed = clubs_in_process([*args, "--progress"])
     assert resumed.status == 0, resumed.stderr
     assert resumed.stderr.splitlines()[0] == "4 of 30 deals played"  # the three kept are not played again
-    whole = json.loads(out.read_text())
+    whole = _kept(out)
     assert [d["deal"] for d in whole["per_deal"]] == list(range(30)) and whole["per_deal"][1]["agent_wall"] == 123.0
     fresh = tmp_path / "fresh.json"
     assert (
@@ -271,6 +284,8 @@ def test_resume_refuses_a_file_of_another_evaluation_or_one_altered(tmp_path: Pa
     altered = tmp_path / "altered.json"
     data["per_deal"][4]["result"] += 1
     altered.write_text(json.dumps(data))
+    damaged = tmp_path / "damaged.json.gz"
+    damaged.write_bytes(gzip.compress(before)[:200])
     for args, words in (
         (["random", "--against", "random", *game, "--out", str(out)], "another level played against"),
         (["heuristic", "--against", "heuristic", *game, "--out", str(out)], "another agent"),
@@ -283,6 +298,7 @@ def test_resume_refuses_a_file_of_another_evaluation_or_one_altered(tmp_path: Pa
             "deal 4: its result is not what its scores make",
         ),
         (["random", "--against", "heuristic", *game], "give --out"),
+        (["random", "--against", "heuristic", *game, "--out", str(damaged)], "damaged.json.gz"),
     ):
         done = clubs_in_process(["evaluate", *args, "--resume"])
         assert done.status == 2 and words in done.stderr, (args, done.stderr)

@@ -1,6 +1,6 @@
 """The declared trial of a ``master`` level (docs/bots.md, "Towards master"): the inference-weighted search, at the
 CPU ``expert`` spends a decision, against ``expert`` on each benchmark environment's first 400 deals, every deal from
-every side. Each evaluation is kept in ``bench/master/<environment>.json`` and written as its deals are done, so the
+every side. Each evaluation is kept in ``bench/master/<environment>.json.gz`` and written as its deals are done, so the
 script can be stopped and started again: it takes up every evaluation where it stopped (``clubs evaluate
 --resume``). Then the table is written between the page's markers.
 
@@ -15,6 +15,7 @@ positions (``python bench/cost.py GAME expert CANDIDATE --hands 2``; the figures
 from __future__ import annotations
 
 import argparse
+import gzip
 import json
 import shlex
 import subprocess
@@ -44,7 +45,7 @@ def command(env: str) -> list[str]:
 
 def play(env: str, workers: int) -> None:
     """Play (or take up) the evaluation of ``env``."""
-    args = [*command(env), "--workers", str(workers), "--out", str(KEPT / f"{env}.json"), "--resume", "--progress"]
+    args = [*command(env), "--workers", str(workers), "--out", str(KEPT / f"{env}.json.gz"), "--resume", "--progress"]
     print("$ clubs " + shlex.join(args), flush=True)
     (ROOT / KEPT).mkdir(parents=True, exist_ok=True)
     subprocess.run([str(Path(sys.executable).parent / "clubs"), *args], check=True, cwd=ROOT)
@@ -52,10 +53,10 @@ def play(env: str, workers: int) -> None:
 
 def row(env: str) -> str:
     """One line of the table: as far as the kept evaluation has gone."""
-    path = ROOT / KEPT / f"{env}.json"
+    path = ROOT / KEPT / f"{env}.json.gz"
     if not path.exists():
         return f"| `{env}` | `{CANDIDATES[env]}` | 0 of {DEALS} | | | | `clubs {shlex.join(command(env))}` |"
-    data = json.loads(path.read_text(encoding="utf-8"))
+    data = json.loads(gzip.decompress(path.read_bytes()))
     result, cpu = data["result"], data["cpu"]
     low, high = result["ci95"] if result["ci95"] else (float("nan"), float("nan"))
     unit = "of a match" if data["episode"] == "match" else "points a hand"

@@ -293,8 +293,8 @@ def deal_json(d: DealResult) -> dict[str, Any]:
         "result": d.result,
         "scores": d.scores,
         "agent_score": d.agent_score,
-        "agent_cpu": [round(c, 6) for c in d.agent_cpu],
-        "level_cpu": [round(c, 6) for c in d.level_cpu],
+        "agent_cpu_us": [round(1e6 * c) for c in d.agent_cpu],
+        "level_cpu_us": [round(1e6 * c) for c in d.level_cpu],
         "agent_wall": round(d.agent_wall, 6),
         "level_wall": round(d.level_wall, 6),
     }
@@ -323,10 +323,12 @@ def deal_from_json(data: object, sides: int) -> DealResult:
         rows.append([_number(v) for v in row])
     times = {}
     for key in ("agent_cpu", "level_cpu"):
-        values = data.get(key)
-        if not isinstance(values, list):
-            raise ValueError(f"deal {deal}: its {key} is not a list")
-        times[key] = [_number(v) for v in values]
+        values = data.get(f"{key}_us")
+        if not isinstance(values, list) or not all(
+            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values
+        ):
+            raise ValueError(f"deal {deal}: its {key}_us is not a list of whole microseconds")
+        times[key] = [v / 1e6 for v in values]
     try:
         out = DealResult(
             deal,

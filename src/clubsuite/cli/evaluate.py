@@ -3,10 +3,12 @@ method in :mod:`clubsuite.benchmark.evaluate`)."""
 
 from __future__ import annotations
 
+import gzip
 import json
 import os
 import shlex
 import time
+import zlib
 from pathlib import Path
 
 import click
@@ -25,7 +27,8 @@ from clubsuite.sim.running import MAX_WORKERS
 WRITE_EVERY_S = 30.0
 """How often a long evaluation rewrites its --out file with the deals done so far."""
 MAX_KEPT_BYTES = 512 * 1024 * 1024
-"""The largest evaluation file --resume reads (10,000 deals with every decision's CPU take some tens of MB)."""
+"""The most an evaluation file --resume reads holds, unpacked (10,000 deals with every decision's CPU take some tens
+of MB)."""
 MIN_DEALS = 30
 """The fewest deals an evaluation plays: its interval is a normal approximation over deals."""
 
@@ -35,13 +38,15 @@ def kept_deals(path: Path, env: BenchEnv, agent: Agent, level: Agent, deals: int
     of the same environment (its id and hashes), agent and level; otherwise a clear refusal naming the file."""
     where = f"--resume: {path_text(path)}"
     try:
-        if path.stat().st_size > MAX_KEPT_BYTES:
-            raise InvalidOptionsError(f"{where} is larger than {MAX_KEPT_BYTES // (1024 * 1024)} MB")
-        data = json.loads(path.read_bytes())
-    except OSError as exc:
+        with gzip.open(path) if path.name.endswith(".gz") else path.open("rb") as f:
+            raw = f.read(MAX_KEPT_BYTES + 1)
+        if len(raw) > MAX_KEPT_BYTES:
+            raise InvalidOptionsError(f"{where} holds more than {MAX_KEPT_BYTES // (1024 * 1024)} MB")
+        data = json.loads(raw)
+    except OSError as exc:  # gzip's BadGzipFile is one
         raise InvalidOptionsError(f"{where} cannot be read: {exc.strerror or exc}") from None
-    except (ValueError, RecursionError):
-        raise InvalidOptionsError(f"{where} is not JSON") from None
+    except (ValueError, RecursionError, EOFError, zlib.error):
+        raise InvalidOptionsError(f"{where} is damaged or not JSON") from None
     if not isinstance(data, dict) or data.get("format") != "clubsuite-evaluation" or data.get("version") != 1:
         raise InvalidOptionsError(f"{where} is not an evaluation written by clubs evaluate --out")
     fresh = summary(env, agent, level, [])
@@ -98,7 +103,8 @@ def _signed(value: float) -> str:
     "--out",
     type=click.Path(path_type=Path, dir_okay=False),
     default=None,
-    help="Also write the result as JSON, with every deal's result, to this file.",
+    help="Also write the result as JSON, with every deal's result, to this file (gzip-compressed where its name ends"
+    " in .gz).",
 )
 @click.option(
     "--resume",
@@ -164,7 +170,8 @@ def evaluate_command(
             return
         try:
             full = {**summary(env, player, level, played, per_deal=True), "command": command}
-            write_atomically(out, json.dumps(full, indent=1).encode())
+            text = json.dumps(full, separators=(",", ":")).encode()
+            write_atomically(out, gzip.compress(text, mtime=0) if out.name.endswith(".gz") else text)
         except OSError as exc:
             fail(f"cannot write the result to {path_text(out)}: {exc.strerror or exc}", EXIT_WRITE_FAILED)
 
