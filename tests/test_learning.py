@@ -147,6 +147,44 @@ def test_a_tiny_training_run_makes_a_policy_that_clubs_evaluate_plays(tmp_path: 
     assert json.loads(written)["init"] == "policy.npz" and str(tmp_path) not in written
 
 
+def test_positions_of_tables_another_player_played_are_labelled_by_the_teacher_and_kept_apart(
+    tiny_positions: Path, tmp_path: Path
+) -> None:
+    """DAgger: with --player, the player's choices make the table (the teacher labels every decision); the positions
+    go to a folder named by the player (a weights file by its name and hash), and train --played-by learns from
+    them as well as from the teacher's own games."""
+    import shutil
+
+    from clubsuite.learning.positions import Steps, play_games
+
+    data = tmp_path / "copy"
+    shutil.copytree(tiny_positions, data)
+    env = "clubs_partnership-v1"
+    first_legal = play_games(env, TINY_TEACHER, 0, 1, 0, "bench_agents:first_legal")
+    own = play_games(env, TINY_TEACHER, 0, 1, 0)
+    assert isinstance(first_legal, Steps) and first_legal.obs and own.obs
+    assert first_legal.obs[0].tobytes() == own.obs[0].tobytes()  # the first decision: the same table so far
+    assert [o.tobytes() for o in first_legal.obs] != [o.tobytes() for o in own.obs]  # then the player's table
+    policy = tmp_path / "learner.npz"
+    train = ["learn", "train", env, "--data", str(data), "--teacher", TINY_TEACHER, "--hidden", "16", "--epochs", "1"]
+    assert clubs_in_process([*train, "--out", str(policy)]).status == 0
+    made = ["learn", "positions", env, "--games", "10", "--data", str(data), "--teacher", TINY_TEACHER]
+    outcome = clubs_in_process([*made, "--player", str(policy)])
+    assert outcome.status == 0, outcome.stderr
+    (folder,) = [p for p in (data / env).iterdir() if "played-by" in p.name]
+    assert folder.name.startswith("pimc-samples-2-opening-2-played-by-learner-")
+    both = tmp_path / "both.npz"
+    outcome = clubs_in_process([*train, "--played-by", str(policy), "--out", str(both)])
+    assert outcome.status == 0, outcome.stderr
+    record = json.loads(both.with_suffix(".json").read_text())
+    assert record["games"] == 12 + 10 and "player=learner-" in record["positions"]
+    assert "--played-by learner.npz" in record["command"] and str(tmp_path) not in json.dumps(record)
+    assert "played by heuristic" in refused(
+        ["train", env, "--data", str(data), "--teacher", TINY_TEACHER, "--played-by", "heuristic", "--out", str(both)]
+    )
+    assert "--player" in refused(["positions", env, "--games", "2", "--data", str(data), "--player", "nobody"])
+
+
 @pytest.fixture(scope="module")
 def tiny_positions(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Positions of 12 games of the partnership game in files of 4, labelled by a tiny search."""

@@ -66,6 +66,12 @@ def learn_command() -> None:
     show_default=True,
     help="Percent of decisions at which the table plays a random legal action instead of the teacher's choice.",
 )
+@click.option(
+    "--player",
+    default=None,
+    help="Who plays the table while the teacher labels every decision: a bot of the registry or a policy's weights "
+    "file (.npz), to label the positions a learner reaches [default: the teacher].",
+)
 @click.option("--per-shard", type=click.IntRange(1, 10_000), default=10, show_default=True, help="Games a file.")
 @click.option("--workers", type=click.IntRange(1, MAX_WORKERS), default=1, show_default=True, help="Processes.")
 @click.option("--progress/--no-progress", default=False, help="Say on standard error how many games are done.")
@@ -76,6 +82,7 @@ def positions_command(
     data: Path,
     teacher: str,
     explore: int,
+    player: str | None,
     per_shard: int,
     workers: int,
     progress: bool,
@@ -95,7 +102,7 @@ def positions_command(
             click.echo(f"{done[0]} more games played", err=True)
 
     try:
-        paths = generate(env, data, games, per_shard, workers, teacher, explore, said)
+        paths = generate(env, data, games, per_shard, workers, teacher, explore, said, player)
     except OSError as exc:
         fail(f"cannot write positions under {path_text(data)}: {exc.strerror or exc}", EXIT_WRITE_FAILED)
     click.echo(f"{games} games of {env.id} in {len(paths)} files under {path_text(paths[0].parent)}")
@@ -105,6 +112,13 @@ def positions_command(
 @click.argument("env_name", metavar="ENV")
 @data_option("The folder the positions were made in.")
 @click.option("--teacher", default="expert", show_default=True, help="The teacher whose positions to learn from.")
+@click.option(
+    "--played-by",
+    "played_by",
+    multiple=True,
+    help="Also learn from the teacher's positions of the tables this player played (clubs learn positions "
+    "--player); may be given more than once.",
+)
 @click.option(
     "--init",
     type=click.Path(path_type=Path, dir_okay=False),
@@ -139,6 +153,7 @@ def train_command(
     env_name: str,
     data: Path,
     teacher: str,
+    played_by: tuple[str, ...],
     init: Path | None,
     games: int | None,
     hidden: str,
@@ -153,25 +168,30 @@ def train_command(
     _one_blas_thread()
     from clubsuite.bots.policy import Policy, write_policy
     from clubsuite.learning.network import Epoch, Settings, train, weight_count
-    from clubsuite.learning.positions import read_shards, shard_ranges, teacher_folder
+    from clubsuite.learning.positions import Dataset, read_shards, shard_ranges, teacher_folder
 
     env = find_env(env_name, "ENV")
     widths = _widths(hidden)
     if out.suffix != ".npz":
         raise InvalidOptionsError(f"--out {path_text(out)}: a weights file's name ends in .npz")
     check_writable("--out", out)
-    folder = teacher_folder(data, env, teacher)
-    if not shard_ranges(folder):
-        raise InvalidOptionsError(
-            f"--data {path_text(data)}: no positions of {env.id} by {teacher} there; make them first: clubs learn "
-            f"positions {env.id} --teacher {shlex.quote(teacher)} --games N"
-        )
+    sources: list[tuple[str | None, Path]] = [(None, teacher_folder(data, env, teacher))]
+    sources += [(player, teacher_folder(data, env, teacher, player)) for player in played_by]
+    for player, folder in sources:
+        if not shard_ranges(folder):
+            by = f" played by {player}" if player is not None else ""
+            make = f" --player {shlex.quote(player)}" if player is not None else ""
+            raise InvalidOptionsError(
+                f"--data {path_text(data)}: no positions of {env.id} by {teacher}{by} there; make them first: "
+                f"clubs learn positions {env.id} --teacher {shlex.quote(teacher)}{make} --games N"
+            )
     start = None
     if init is not None:
         start = Policy(init, env.id, env.spec).layers
         if tuple(w.shape[1] for w, _ in start[:-1]) != widths:
             raise InvalidOptionsError(f"--init {path_text(init)}: its hidden layers are not --hidden {hidden}")
-    dataset, about = read_shards(folder, env, games)
+    read = [read_shards(folder, env, games) for _, folder in sources]
+    dataset, about = Dataset.joined([d for d, _ in read]), "; ".join(a for _, a in read)
     training, held = dataset.split()
     if len(training) == 0 or len(held) == 0:
         raise InvalidOptionsError(
@@ -188,7 +208,10 @@ def train_command(
             )
 
     layers, history = train(training, settings, held, said, start)
-    command = ["clubs", "learn", "train", env.id, "--teacher", teacher, "--hidden", hidden, "--epochs", str(epochs)]
+    command = ["clubs", "learn", "train", env.id, "--teacher", teacher]
+    for player in played_by:
+        command += ["--played-by", _shown(Path(player)) if player.endswith(".npz") else player]
+    command += ["--hidden", hidden, "--epochs", str(epochs)]
     command += ["--lr", f"{lr:g}", "--seed", str(seed)]
     if init is not None:
         command += ["--init", _shown(init)]
@@ -202,7 +225,7 @@ def train_command(
         "teacher": teacher,
         "positions": about,
         "init": _shown(init) if init is not None else None,
-        "games": int(dataset.game.max()) + 1 if len(dataset) else 0,
+        "games": sum(int(d.game.max()) + 1 if len(d) else 0 for d, _ in read),
         "steps": {"train": len(training), "held_out": len(held)},
         "weights": weight_count(layers),
         "settings": {

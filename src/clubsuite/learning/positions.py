@@ -23,6 +23,12 @@ legal action instead of the teacher's choice at ``explore`` percent of the decis
 either way). Every random number comes from the game's seed: a shard is the same on every machine (but where a
 decision reaches the teacher's wall-time cap, set far above its slowest decisions).
 
+**Who plays the table** (``player``): the teacher by default. Another player (a bot of the registry, or a policy's
+weights file) may play the table while the teacher still labels every decision: the positions a learner itself
+reaches, labelled by the teacher, so that the next network learns to recover from the learner's own mistakes
+(DAgger, Ross, Gordon and Bagnell). Such positions are kept in a folder of their own
+(``<teacher>-played-by-<player>``, a weights file named by its name and the start of its SHA-256).
+
 **A teacher that does not value its candidates** (the heuristic bot, say: a cheap first lesson for a network that is
 then taught by the search; any bot but ``pimc`` and the levels built on it) labels its choice alone, all of the
 target on it.
@@ -53,6 +59,7 @@ from typing import Any
 
 import numpy as np
 
+from clubsuite.benchmark.agents import agent
 from clubsuite.benchmark.envs import BenchEnv, find_env, new_table
 from clubsuite.benchmark.evaluate import close_pool
 from clubsuite.bots.base import make_bot
@@ -68,6 +75,8 @@ TEMPERATURE = 0.02
 """The softmax temperature of the search's values, in shares of a win."""
 SOFT = 0.5
 """The part of the target spread by the search's values (the rest is on the teacher's choice)."""
+PLAYER_SALT = 0x91A7
+"""Mixed into a game's seed for the random numbers of a player other than the teacher."""
 MATCH_HANDS = 40
 """The most hands a game of a match environment is played to."""
 
@@ -130,9 +139,21 @@ class Teacher:
     ``steps``), and the table plays its choice, or a random legal action at ``explore`` percent of decisions."""
 
     def __init__(
-        self, spec: str, env: BenchEnv, coding: RlCoding, layout: Layout, steps: Steps, seed: int, seat: int, game: int
+        self,
+        spec: str,
+        env: BenchEnv,
+        coding: RlCoding,
+        layout: Layout,
+        steps: Steps,
+        seed: int,
+        seat: int,
+        game: int,
+        player: Any | None = None,
     ) -> None:
         self.bot: Any = make_bot(spec, env.game)
+        self.player = player
+        """The bot that plays the table (None: the teacher)."""
+        self.player_rng = random.Random(derive_seed(seed, PLAYER_SALT, seat))
         self.searches = callable(getattr(self.bot, "compare", None))
         self.name, self.coding, self.layout, self.steps, self.game = self.bot.name, coding, layout, steps, game
         self.rng = random.Random(derive_seed(seed, 0x5EED, seat))
@@ -158,12 +179,16 @@ class Teacher:
             self.steps.game.append(self.game)
         if self.explorer.randrange(100) < self.explore:
             return actions[self.explorer.randrange(len(actions))]
+        if self.player is not None:
+            return self.player.choose(view, legal, self.player_rng)
         return chosen
 
 
-def play_games(env_id: str, teacher: str, first: int, last: int, explore: int) -> Steps:
-    """Games ``first .. last - 1`` of the environment played and labelled (see the module docstring)."""
+def play_games(env_id: str, teacher: str, first: int, last: int, explore: int, player: str | None = None) -> Steps:
+    """Games ``first .. last - 1`` of the environment played (by ``player``, else the teacher) and labelled (see the
+    module docstring)."""
     env = find_env(env_id)
+    table = agent(player, env, "--player") if player is not None else None
     info, options = env.resolved()
     coding = coding_for(info, options)
     layout = env_layout(coding)
@@ -171,26 +196,43 @@ def play_games(env_id: str, teacher: str, first: int, last: int, explore: int) -
     for g in range(first, last):
         seed = derive_seed(env.seed, TRAIN_SALT, g)
         seats = info.n_seats(options)
-        bots = [Teacher(teacher, env, coding, layout, steps, seed, s, g) for s in range(seats)]
+        bots = [
+            Teacher(teacher, env, coding, layout, steps, seed, s, g, table.make(env) if table else None)
+            for s in range(seats)
+        ]
         for bot in bots:
             bot.explore = explore
         play_match(new_table(env), bots, seed, max_hands=1 if env.episode == "hand" else MATCH_HANDS)
     return steps
 
 
-def teacher_folder(data: Path, env: BenchEnv, teacher: str) -> Path:
+def _slug(text: str) -> str:
+    return "-".join(re.findall(r"[A-Za-z0-9]+", text))
+
+
+def player_name(player: str, env: BenchEnv) -> str:
+    """How the positions name their ``player``: a bot's spec, or a weights file's name and the start of its SHA-256
+    (two policies of one name are two players)."""
+    made = agent(player, env, "--player")
+    return f"{Path(player).stem}-{made.sha256[:12]}" if made.kind == "weights" and made.sha256 else player
+
+
+def teacher_folder(data: Path, env: BenchEnv, teacher: str, player: str | None = None) -> Path:
     """Where the positions of ``env`` labelled by ``teacher`` are kept: ``<data>/<env id>/<teacher>``, the
-    teacher's spec written with letters, digits and dashes only (``pimc(samples=2)``: ``pimc-samples-2``)."""
-    slug = "-".join(re.findall(r"[A-Za-z0-9]+", teacher))
+    teacher's spec written with letters, digits and dashes only (``pimc(samples=2)``: ``pimc-samples-2``), and
+    ``<teacher>-played-by-<player>`` where another player played the table."""
+    slug = _slug(teacher)
+    if player is not None:
+        slug += "-played-by-" + _slug(player_name(player, env))
     return data / env.id / slug
 
 
-def shard_path(data: Path, env: BenchEnv, teacher: str, first: int, last: int) -> Path:
+def shard_path(data: Path, env: BenchEnv, teacher: str, first: int, last: int, player: str | None = None) -> Path:
     """Where the shard of games ``first .. last - 1`` is kept."""
-    return teacher_folder(data, env, teacher) / f"games-{first:07d}-{last - 1:07d}.npz"
+    return teacher_folder(data, env, teacher, player) / f"games-{first:07d}-{last - 1:07d}.npz"
 
 
-def write_shard(path: Path, steps: Steps, env: BenchEnv, teacher: str, explore: int) -> None:
+def write_shard(path: Path, steps: Steps, env: BenchEnv, teacher: str, explore: int, player: str | None = None) -> None:
     """Write one shard whole (to a temporary name, then renamed: never half a shard under its name)."""
     coding = coding_for(*env.resolved())
     size = env_layout(coding).size
@@ -205,7 +247,7 @@ def write_shard(path: Path, steps: Steps, env: BenchEnv, teacher: str, explore: 
                 mask=np.array(steps.mask, np.uint8).reshape(-1, coding.action_count),
                 target=np.array(steps.target, np.float16).reshape(-1, coding.action_count),
                 game=np.array(steps.game, np.int32),
-                about=np.frombuffer(about_text(env, teacher, explore).encode(), np.uint8),
+                about=np.frombuffer(about_text(env, teacher, explore, player).encode(), np.uint8),
             )
         os.replace(tmp, path)
     except BaseException:
@@ -213,15 +255,18 @@ def write_shard(path: Path, steps: Steps, env: BenchEnv, teacher: str, explore: 
         raise
 
 
-def about_text(env: BenchEnv, teacher: str, explore: int) -> str:
+def about_text(env: BenchEnv, teacher: str, explore: int, player: str | None = None) -> str:
     """What a shard says it holds (every shard of a folder must say the same)."""
-    return f"{env.id} teacher={teacher} explore={explore}"
+    played = f" player={player_name(player, env)}" if player is not None else ""
+    return f"{env.id} teacher={teacher} explore={explore}{played}"
 
 
-def _make_shard(data: str, env_id: str, teacher: str, first: int, last: int, explore: int) -> int:
+def _make_shard(
+    data: str, env_id: str, teacher: str, first: int, last: int, explore: int, player: str | None = None
+) -> int:
     env = find_env(env_id)
-    steps = play_games(env_id, teacher, first, last, explore)
-    write_shard(shard_path(Path(data), env, teacher, first, last), steps, env, teacher, explore)
+    steps = play_games(env_id, teacher, first, last, explore, player)
+    write_shard(shard_path(Path(data), env, teacher, first, last, player), steps, env, teacher, explore, player)
     return last - first
 
 
@@ -238,17 +283,20 @@ def generate(
     teacher: str = "expert",
     explore: int = 10,
     progress: Callable[[int], None] | None = None,
+    player: str | None = None,
 ) -> list[Path]:
     """Games ``0 .. games - 1`` of ``env`` made into shards under ``data`` (those already there are kept); the
     shards, in game order. ``progress(n)`` as each shard of ``n`` games is written."""
-    make_bot(teacher, env.game)  # a bad teacher is refused before any work
+    make_bot(teacher, env.game)  # a bad teacher or player is refused before any work
+    if player is not None:
+        player_name(player, env)
     for name in ("OPENBLAS_NUM_THREADS", "OMP_NUM_THREADS", "MKL_NUM_THREADS"):
         os.environ.setdefault(name, "1")  # before the workers start (and load NumPy)
-    folder = teacher_folder(data, env, teacher)
+    folder = teacher_folder(data, env, teacher, player)
     kept = shard_ranges(folder)
     if kept:
         said = _about(kept[0][2])
-        if said != about_text(env, teacher, explore):
+        if said != about_text(env, teacher, explore, player):
             raise InvalidOptionsError(
                 f"{folder}: its positions were made as '{said}', not with explore={explore}: use another --data"
             )
@@ -265,25 +313,24 @@ def generate(
                 )
     for path in shorter:
         path.unlink()
-    todo = [(a, b) for a, b in bounds if not shard_path(data, env, teacher, a, b).exists()]
+    todo = [(a, b) for a, b in bounds if not shard_path(data, env, teacher, a, b, player).exists()]
     if workers <= 1 or len(todo) <= 1:
         for a, b in todo:
+            done = _make_shard(str(data), env.id, teacher, a, b, explore, player)
             if progress is not None:
-                progress(_make_shard(str(data), env.id, teacher, a, b, explore))
-            else:
-                _make_shard(str(data), env.id, teacher, a, b, explore)
+                progress(done)
     elif todo:
         context = multiprocessing.get_context("spawn")
         pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=context, initializer=_worker_start)
         try:
-            futures = [pool.submit(_make_shard, str(data), env.id, teacher, a, b, explore) for a, b in todo]
+            futures = [pool.submit(_make_shard, str(data), env.id, teacher, a, b, explore, player) for a, b in todo]
             for future in as_completed(futures):
                 done = future.result()
                 if progress is not None:
                     progress(done)
         finally:
             close_pool(pool)  # a stop: no shard is made on
-    return [shard_path(data, env, teacher, a, b) for a, b in bounds]
+    return [shard_path(data, env, teacher, a, b, player) for a, b in bounds]
 
 
 @dataclass
@@ -308,6 +355,12 @@ class Dataset:
     def take(self, rows: Any) -> Dataset:
         """The steps at ``rows`` (a mask or indices)."""
         return Dataset(self.obs[rows], self.mask[rows], self.target[rows], self.game[rows])
+
+    @staticmethod
+    def joined(parts: Sequence[Dataset]) -> Dataset:
+        """The steps of several datasets (folders of positions) together; each keeps its game numbers, so every
+        tenth game of each is held out."""
+        return Dataset(*(np.concatenate([getattr(d, k) for d in parts]) for k in ("obs", "mask", "target", "game")))
 
 
 SHARD_NAME = re.compile(r"^games-(\d{7})-(\d{7})\.npz$")
