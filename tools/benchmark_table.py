@@ -17,6 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 KEPT = ROOT / "bench" / "benchmark"
 PAGE = ROOT / "docs" / "benchmark.md"
+RESEARCH = ROOT / "docs" / "research.md"
 BEGIN, END = "<!-- benchmark-table:begin -->", "<!-- benchmark-table:end -->"
 AGAINST = "heuristic"
 ENVS = ("clubs_whist-v1", "clubs_free-v1", "clubs_partnership-v1", "clubs_northstar-4p-v1")
@@ -84,9 +85,10 @@ def main() -> None:
             if not kept(env, agent, against).exists():
                 print(f"playing {agent} against {against} on {env}, {deals} deals", file=sys.stderr)
                 play(env, agent, deals, against, args.workers)
-    text = PAGE.read_text(encoding="utf-8")
-    start, stop = text.index(BEGIN), text.index(END) + len(END)
-    PAGE.write_text(text[:start] + table() + text[stop:], encoding="utf-8")
+    for page in (PAGE, RESEARCH):  # the table is on both pages
+        text = page.read_text(encoding="utf-8")
+        start, stop = text.index(BEGIN), text.index(END) + len(END)
+        page.write_text(text[:start] + table() + text[stop:], encoding="utf-8")
 
 
 if __name__ == "__main__":

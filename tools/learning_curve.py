@@ -23,6 +23,8 @@ from train_policies import DATA, EPOCHS, HIDDEN, PLAN, RUNS, SEED, SHIPPED
 ROOT = Path(__file__).resolve().parents[1]
 CURVE = Path("bench/learning/curve")
 PAGE = ROOT / "docs" / "learning.md"
+RESEARCH = ROOT / "docs" / "research.md"
+"""The page for researchers, which shows the shipped policies' summary too."""
 BEGIN, END = "<!-- learning-curve:begin -->", "<!-- learning-curve:end -->"
 FRACTIONS = (8, 4, 2, 1)
 """The curve's points: the first 1/8, 1/4, 1/2 and all of the expert's games."""
@@ -181,6 +183,7 @@ def main() -> None:
             make(env, args.workers)
     text = write(PAGE.read_text(encoding="utf-8"), (BEGIN, END), table())
     PAGE.write_text(write(text, SUMMARY, summary()), encoding="utf-8")
+    RESEARCH.write_text(write(RESEARCH.read_text(encoding="utf-8"), SUMMARY, summary()), encoding="utf-8")
 
 
 if __name__ == "__main__":

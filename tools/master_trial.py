@@ -68,17 +68,18 @@ def row(env: str) -> str:
 
 
 def table() -> None:
-    """Write the table between the markers of docs/bots.md."""
+    """Write the table between the markers of docs/bots.md and docs/research.md."""
     lines = [
         "| environment | candidate | deals | against `expert` (95% interval) | CPU ms a decision | `expert`'s |"
         " command |",
         "|---|---|---|---|---|---|---|",
         *(row(env) for env in CANDIDATES),
     ]
-    text = PAGE.read_text(encoding="utf-8")
-    head, rest = text.split(BEGIN, 1)
-    _, tail = rest.split(END, 1)
-    PAGE.write_text(head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail, encoding="utf-8")
+    for page in (PAGE, ROOT / "docs" / "research.md"):  # the table is on both pages
+        text = page.read_text(encoding="utf-8")
+        head, rest = text.split(BEGIN, 1)
+        _, tail = rest.split(END, 1)
+        page.write_text(head + BEGIN + "\n" + "\n".join(lines) + "\n" + END + tail, encoding="utf-8")
 
 
 def main() -> None:
