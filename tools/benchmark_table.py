@@ -9,6 +9,7 @@ started again), then the table written between the page's markers.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import subprocess
 import sys
@@ -37,6 +38,19 @@ docs/learning.md, with its learning curve)."""
 
 def kept(env: str, agent: str, against: str = AGAINST) -> Path:
     return KEPT / (f"{env}-{agent}.json" if against == AGAINST else f"{env}-{agent}-vs-{against}.json")
+
+
+def current(env: str, agent: str, against: str = AGAINST) -> bool:
+    """Whether the run is kept and of the agent as it now is: a run of the ``learned`` bot names the SHA-256 of the
+    policy it played, and one of a policy shipped anew since is played again."""
+    path = kept(env, agent, against)
+    if not path.exists():
+        return False
+    if agent != "learned":
+        return True
+    policy = ROOT / "src" / "clubsuite" / "bots" / "policies" / f"{env}.npz"
+    said = json.loads(path.read_text(encoding="utf-8"))["agent"].get("sha256")
+    return bool(said == hashlib.sha256(policy.read_bytes()).hexdigest())
 
 
 def play(env: str, agent: str, deals: int, against: str, workers: int) -> None:
@@ -82,7 +96,7 @@ def main() -> None:
     args = parser.parse_args()
     if not args.table_only:
         for env, agent, deals, against in RUNS:
-            if not kept(env, agent, against).exists():
+            if not current(env, agent, against):
                 print(f"playing {agent} against {against} on {env}, {deals} deals", file=sys.stderr)
                 play(env, agent, deals, against, args.workers)
     for page in (PAGE, RESEARCH):  # the table is on both pages

@@ -12,13 +12,14 @@ the page's markers.
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import shlex
 import subprocess
 import sys
 from pathlib import Path
 
-from train_policies import DATA, EPOCHS, HIDDEN, PLAN, RUNS, SEED, SHIPPED
+from train_policies import DATA, EPOCHS, HIDDEN, PLAN, RUNS, SEED, SHIPPED, imitated
 
 ROOT = Path(__file__).resolve().parents[1]
 CURVE = Path("bench/learning/curve")
@@ -41,14 +42,30 @@ def clubs(*args: str, out: Path | None = None) -> None:
 
 
 def points(env: str) -> list[tuple[int, Path]]:
-    """(expert games, network) of each point; 0 games: the heuristic bot's lesson alone; all of them: the shipped
-    policy (tools/train_policies.py trains it with the same command)."""
+    """(expert games, network) of each point; 0 games: the heuristic bot's lesson alone; all of them: the network
+    tools/train_policies.py trains with the same command (shipped, or the DAgger round's player); then, where PLAN
+    has a DAgger round, the shipped policy."""
     total = PLAN[env]["expert"]
     out = [(0, RUNS / f"{env}-heuristic.npz")]
     for part in FRACTIONS:
         games = total // part
-        out.append((games, SHIPPED / f"{env}.npz" if part == 1 else RUNS / f"{env}-expert-{games}.npz"))
+        out.append((games, imitated(env) if part == 1 else RUNS / f"{env}-expert-{games}.npz"))
+    if PLAN[env]["dagger"]:
+        out.append((total, SHIPPED / f"{env}.npz"))
     return out
+
+
+def sha256(path: Path) -> str:
+    return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
+
+
+def fresh(kept: Path, net: Path) -> bool:
+    """Whether the evaluation kept at ``kept`` is of the network now at ``net`` (a policy trained again, or
+    shipped anew, is evaluated again)."""
+    if not (ROOT / kept).exists():
+        return False
+    data = json.loads((ROOT / kept).read_text(encoding="utf-8"))
+    return bool(data["agent"].get("sha256") == sha256(net))
 
 
 def make(env: str, workers: int) -> None:
@@ -61,10 +78,10 @@ def make(env: str, workers: int) -> None:
                 "--hidden", HIDDEN, "--epochs", str(EPOCHS["expert"]), "--seed", str(SEED), "--games", str(games),
                 "--out", str(net),
             )  # fmt: skip
-        levels = ("heuristic", "hard") if games == PLAN[env]["expert"] else ("heuristic",)
+        levels = ("heuristic", "hard") if net == SHIPPED / f"{env}.npz" else ("heuristic",)
         for level in levels:
             kept = CURVE / f"{net.stem}-vs-{level}.json"
-            if not (ROOT / kept).exists():
+            if not fresh(kept, net):
                 clubs(
                     "evaluate", str(net), "--against", level, "--game", env, "--deals", str(DEALS[level]),
                     "--workers", str(workers), "--json", out=kept,
@@ -93,7 +110,9 @@ def row(env: str, games: int, net: Path) -> str | None:
         mean, (low, high) = data["result"]["mean"], data["result"]["ci95"]
         cells.append(f"{mean:+.3f} ({low:+.3f} to {high:+.3f}), {data['deals']['played']} deals")
     agree = record["epochs"][-1]["val_agree"]
-    teacher = f"{games} games of `expert`" if games else "the heuristic bot alone"
+    teacher = f"{games:,} games of `expert`" if games else "the heuristic bot alone"
+    if games and "--played-by" in record["command"]:
+        teacher += f" and {PLAN[env]['dagger']:,} of its own play, labelled by `expert` (DAgger)"
     return f"| `{env}` | {teacher} | {steps:,} | {cpu / 60:.1f} min | {100 * agree:.1f}% | {cells[0]} | {cells[1]} |"
 
 

@@ -3,8 +3,10 @@ skipped where its output is already there: stopped at any point, the script goes
 
 For each environment of PLAN: positions labelled by the heuristic bot (cheap: a first lesson in what the game
 asks), positions labelled by ``expert`` (its search's values of every candidate), a network trained on the first,
-then trained on the second from there; the result is shipped as ``src/clubsuite/bots/policies/<env>.npz`` with its
-training record beside it.
+then trained on the second from there. Where PLAN gives ``dagger`` games, one round of DAgger follows: that network
+plays the tables while ``expert`` labels every decision, and the network is trained again from the first lesson on
+``expert``'s own games and these together. The result is shipped as ``src/clubsuite/bots/policies/<env>.npz`` with
+its training record beside it.
 
     python tools/train_policies.py --workers 2                   # every environment of PLAN
     python tools/train_policies.py --workers 2 clubs_free-v1     # one
@@ -25,12 +27,13 @@ DATA = Path(".positions")
 """Paths from the repository's root (the commands run there, and their records name these)."""
 
 PLAN: dict[str, dict[str, int]] = {
-    "clubs_whist-v1": {"heuristic": 1500, "expert": 60},
-    "clubs_free-v1": {"heuristic": 10000, "expert": 1040},
-    "clubs_partnership-v1": {"heuristic": 5000, "expert": 300},
-    "clubs_northstar-4p-v1": {"heuristic": 6000, "expert": 300},
+    "clubs_whist-v1": {"heuristic": 1500, "expert": 60, "dagger": 0},
+    "clubs_free-v1": {"heuristic": 10000, "expert": 1040, "dagger": 1040},
+    "clubs_partnership-v1": {"heuristic": 5000, "expert": 300, "dagger": 0},
+    "clubs_northstar-4p-v1": {"heuristic": 6000, "expert": 300, "dagger": 0},
 }
-"""Games of positions by teacher, per environment (a whist game is a whole match)."""
+"""Games of positions by teacher, per environment (a whist game is a whole match), and the games of the DAgger
+round (0: none), at most as many as ``expert``'s."""
 HIDDEN = "256,128"
 EPOCHS = {"heuristic": 8, "expert": 12}
 SEED = 1
@@ -46,7 +49,8 @@ def clubs(*args: str) -> None:
 def train(env: str, workers: int) -> None:
     """Every step of one environment (see the module docstring)."""
     plan = PLAN[env]
-    for teacher, games in plan.items():
+    for teacher in ("heuristic", "expert"):
+        games = plan[teacher]
         per_shard = "500" if teacher == "heuristic" else "10"
         clubs(
             "learn", "positions", env, "--teacher", teacher, "--games", str(games), "--data", str(DATA),
@@ -59,12 +63,30 @@ def train(env: str, workers: int) -> None:
             "--hidden", HIDDEN, "--epochs", str(EPOCHS["heuristic"]), "--seed", str(SEED), "--out", str(first),
         )  # fmt: skip
     shipped = SHIPPED / f"{env}.npz"
-    if not (ROOT / shipped).exists():
+    imitation = imitated(env)
+    if not (ROOT / imitation).exists():
         clubs(
             "learn", "train", env, "--teacher", "expert", "--init", str(first), "--data", str(DATA),
             "--games", str(plan["expert"]), "--hidden", HIDDEN, "--epochs", str(EPOCHS["expert"]), "--seed", str(SEED),
-            "--out", str(shipped),
+            "--out", str(imitation),
         )  # fmt: skip
+    if plan["dagger"]:
+        clubs(
+            "learn", "positions", env, "--teacher", "expert", "--player", str(imitation), "--games",
+            str(plan["dagger"]), "--data", str(DATA), "--per-shard", "10", "--workers", str(workers),
+        )  # fmt: skip
+        if not (ROOT / shipped).exists():
+            clubs(
+                "learn", "train", env, "--teacher", "expert", "--played-by", str(imitation), "--init", str(first),
+                "--data", str(DATA), "--games", str(plan["expert"]), "--hidden", HIDDEN, "--epochs",
+                str(EPOCHS["expert"]), "--seed", str(SEED), "--out", str(shipped),
+            )  # fmt: skip
+
+
+def imitated(env: str) -> Path:
+    """The network trained on the heuristic bot's lesson and ``expert``'s games: shipped, or where a DAgger round
+    follows, kept under RUNS as the round's player."""
+    return RUNS / f"{env}-expert.npz" if PLAN[env]["dagger"] else SHIPPED / f"{env}.npz"
 
 
 def main() -> None:
