@@ -237,10 +237,7 @@ def test_a_stopped_evaluation_keeps_its_deals_and_resume_plays_only_the_others(
 ) -> None:
     """An evaluation that stops part way (here its agent fails at the 4th deal) has written the deals it finished
     to its --out file (compressed where the name ends in .gz); --resume takes them (not played again) and plays the
-    rest, and the whole is what one uninterrupted run gives, deal for deal."""
-    import clubsuite.cli.evaluate as evaluate_cli
-
-    monkeypatch.setattr(evaluate_cli, "WRITE_EVERY_S", -1.0)  # write after every deal
+    rest, and the whole is what one uninterrupted run gives, deal for deal; a finished one resumed plays nothing."""
     game = ["--game", "clubs_partnership-v1", "--deals", "30"]
     out = tmp_path / name
     bench_agents.MADE[0], bench_agents.FAIL_AT[0] = 0, 14  # one made to check, then 4 a deal: deal 3 fails
@@ -271,6 +268,10 @@ def test_a_stopped_evaluation_keeps_its_deals_and_resume_plays_only_the_others(
         (d["deal"], d["scores"], d["result"]) for d in whole["per_deal"]
     ]
     assert again["result"] == whole["result"]
+    bench_agents.MADE[0], bench_agents.FAIL_AT[0] = 0, 2  # the first bot a deal would make fails: none is made
+    finished = clubs_in_process([*args, "--workers", "2"])
+    assert finished.status == 0, finished.stderr
+    assert _kept(out)["per_deal"] == whole["per_deal"]
 
 
 def test_resume_refuses_a_file_of_another_evaluation_or_one_altered(tmp_path: Path) -> None:
@@ -286,6 +287,13 @@ def test_resume_refuses_a_file_of_another_evaluation_or_one_altered(tmp_path: Pa
     altered.write_text(json.dumps(data))
     damaged = tmp_path / "damaged.json.gz"
     damaged.write_bytes(gzip.compress(before)[:200])
+    beyond, huge = tmp_path / "beyond.json", tmp_path / "huge.json"
+    data = json.loads(before)
+    data["per_deal"][29]["deal"] = 35
+    beyond.write_text(json.dumps(data))
+    data = json.loads(before)
+    data["per_deal"][3]["scores"][0][0] = 10**400
+    huge.write_text(json.dumps(data))
     for args, words in (
         (["random", "--against", "random", *game, "--out", str(out)], "another level played against"),
         (["heuristic", "--against", "heuristic", *game, "--out", str(out)], "another agent"),
@@ -298,11 +306,18 @@ def test_resume_refuses_a_file_of_another_evaluation_or_one_altered(tmp_path: Pa
             "deal 4: its result is not what its scores make",
         ),
         (["random", "--against", "heuristic", *game], "give --out"),
-        (["random", "--against", "heuristic", *game, "--out", str(damaged)], "damaged.json.gz"),
+        (["random", "--against", "heuristic", *game, "--out", str(beyond)], "holds deal 35, past the --deals 30"),
+        (
+            ["random", "--against", "heuristic", *game, "--out", str(huge)],
+            "deal 3: its scores hold a number out of range",
+        ),
+        (["random", "--against", "heuristic", *game, "--out", str(damaged)], "damaged.json.gz' is damaged or not JSON"),
     ):
         done = clubs_in_process(["evaluate", *args, "--resume"])
         assert done.status == 2 and words in done.stderr, (args, done.stderr)
         assert "Traceback" not in done.stderr
+    again = clubs_in_process(["evaluate", "random", "--against", "heuristic", *game, "--out", str(out)])
+    assert again.status == 2 and "is there already: --resume takes it up" in again.stderr
     assert out.read_bytes() == before
 
 

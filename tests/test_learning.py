@@ -9,20 +9,22 @@ from __future__ import annotations
 import json
 import random
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pytest
 
 from cli_helpers import assert_safe_output, clubs_in_process
-from clubsuite.benchmark.envs import ENVS, find_env
+from clubsuite.benchmark.envs import ENVS, find_env, new_table
 from clubsuite.bots.base import bot_names, make_bot
 from clubsuite.bots.learned import POLICIES, LearnedBot, policy_for
 from clubsuite.bots.policy import MAX_LAYERS, Policy
-from clubsuite.engine import games, resolve
+from clubsuite.engine import Phase, find_game, games, resolve
 from clubsuite.learning.network import Settings, gradients, init_layers, train, weight_count
 from clubsuite.learning.positions import SOFT, Dataset, action_targets, decision_steps, play_games
 from clubsuite.rl.coding import Choice, coding_for, env_layout
-from clubsuite.runner import play_match
+from clubsuite.runner import deal_next, play_match
+from clubsuite.seeding import derive_seed
 
 TINY_TEACHER = "pimc(samples=2,opening=2)"
 
@@ -185,6 +187,39 @@ def test_positions_of_tables_another_player_played_are_labelled_by_the_teacher_a
     assert "--player" in refused(["positions", env, "--games", "2", "--data", str(data), "--player", "nobody"])
 
 
+def test_with_another_player_the_table_plays_its_choice_and_the_label_is_the_teachers() -> None:
+    """The Teacher at a seat of a DAgger table: the label is the teacher's choice (a heuristic teacher: all of the
+    target on it), the table plays the player's."""
+    from clubsuite.learning.positions import Steps, Teacher
+
+    env = find_env("clubs_whist-v1")
+    coding = coding_for(*env.resolved())
+    layout = env_layout(coding)
+    match = new_table(env)
+    deal_next(match, find_game("whist")[0], 3)
+    heuristic = make_bot("heuristic", "whist")
+    while match.phase != Phase.PLAY or len(match.legal_actions()) < 3:
+        match.apply(heuristic.choose(match.view(match.to_act), match.legal_actions(), random.Random(1)))
+    view, legal = match.view(match.to_act), match.legal_actions()
+
+    wanted = heuristic.choose(view, legal, random.Random(derive_seed(5, 0x5EED, match.to_act)))
+
+    class Other:
+        """Plays any legal card but the teacher's."""
+
+        name = "other"
+
+        def choose(self, view: object, legal: Any, rng: random.Random) -> object:
+            return next(a for a in legal if a != wanted)
+
+    steps = Steps()
+    teacher = Teacher("heuristic", env, coding, layout, steps, 5, match.to_act, 0, Other())
+    played = teacher.choose(view, legal, random.Random(0))
+    assert played != wanted and played in list(legal)
+    (target,) = steps.target
+    assert int(np.argmax(target)) == coding.tokens(wanted)[0] and float(target.max()) == 1.0
+
+
 @pytest.fixture(scope="module")
 def tiny_positions(tmp_path_factory: pytest.TempPathFactory) -> Path:
     """Positions of 12 games of the partnership game in files of 4, labelled by a tiny search."""
@@ -215,7 +250,7 @@ def test_positions_made_otherwise_are_never_mixed_and_a_bad_file_is_refused(
     assert outcome.status == 0 and (folder / "games-0000012-0000013.npz").exists(), outcome.stderr
     assert clubs_in_process(["learn", *made, "--games", "16", "--per-shard", "4"]).status == 0  # made whole again
     assert not (folder / "games-0000012-0000013.npz").exists() and (folder / "games-0000012-0000015.npz").exists()
-    assert "not with explore=50" in refused([*made, "--games", "16", "--per-shard", "4", "--explore", "50"])
+    assert "explore=50': use another --data" in refused([*made, "--games", "16", "--per-shard", "4", "--explore", "50"])
     train = ["train", "clubs_partnership-v1", "--teacher", TINY_TEACHER, "--data", str(data), "--out"]
     assert "too few to train on" in refused([*train, str(tmp_path / "p.npz"), "--games", "1"])
     (folder / "games-0000002-0000005.npz").write_bytes((folder / "games-0000004-0000007.npz").read_bytes())

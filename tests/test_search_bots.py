@@ -166,7 +166,7 @@ def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
         ("pimc(cpu=-1)", "cpu=-1 is out of range"),
         ("pimc(infer=100)", "infer=100 is out of range"),
         ("pimc(pool=0)", "pool=0 is out of range"),
-        ("pimc(model=oracle)", "model"),
+        ("pimc(model=oracle)", "model='oracle': expected rollout or learned"),
         ("ismcts(cpu=700000)", "cpu=700000 is out of range"),
         ("pimc(sample=4)", "unknown option 'sample'"),
         ("pimc(samples=four)", "samples"),
@@ -440,6 +440,35 @@ def test_inference_by_the_learned_policy_floors_a_surprising_play(monkeypatch: p
     expected = sum(math.log(0.1 / n) for n in counts if n > 1)
     assert weighed == [sum(n > 1 for n in counts)]
     assert log == pytest.approx(expected)
+
+
+def test_inference_by_the_learned_policy_weighs_a_hidden_misplay_at_the_floor() -> None:
+    """At a table that allows hidden misplays, an imagined world may give a player the suit it showed out of: its
+    play is then one the world's rules forbid, and it counts infer/100 / (n + 1), never a failure; the bot
+    decides."""
+    from clubsuite.bots.learned import policy_for
+
+    match = _dealt("free(misplays=true)", 0)
+    rng = random.Random(0)
+    heuristic = _heuristic(match.game)
+    for _ in range(28):
+        match.apply(heuristic.choose(match.view(match.to_act), match.legal_actions(), rng))
+    seat = match.to_act
+    bot = make_bot("pimc(samples=4,infer=10,pool=2,window=0,model=learned)", match.game)
+    assert bot.choose(match.view(seat), match.legal_actions(), random.Random(0)) in match.legal_actions()
+    worlds = [match.view(seat).determinize(random.Random(k)) for k in range(12)]
+    forbidden = []
+    for world in worlds:
+        count = 0
+        for state, action in world.hand_so_far():
+            if state.to_act not in (None, seat) and action not in state.legal_actions():
+                count += 1
+        forbidden.append(count)
+    assert any(forbidden)  # the position has worlds that hide a misplay
+    logs = bot._learned_log_likelihoods(policy_for(match.game, match.options), worlds, seat)  # type: ignore[attr-defined]
+    assert all(math.isfinite(v) for v in logs)
+    for v, count in zip(logs, forbidden, strict=True):
+        assert v <= count * math.log(0.1 / 2) + 1e-9  # each forbidden play counts at most 0.1 / (n + 1), n >= 1
 
 
 def test_the_learned_model_is_refused_for_a_game_without_a_policy(monkeypatch: pytest.MonkeyPatch) -> None:

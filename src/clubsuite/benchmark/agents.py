@@ -23,7 +23,7 @@ from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.safetext import quoted
 
 ENTRY_POINT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
-LEARNED = re.compile(r"\blearned\b")
+LEARNED = re.compile(r"\blearned\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)

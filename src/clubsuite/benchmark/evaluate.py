@@ -189,6 +189,8 @@ def results(
     """Deals ``0 .. deals-1`` but those in ``skip`` (already played) played, in deal order whatever the number of
     ``workers`` (processes); ``progress(n)`` after each ``n`` deals are done."""
     ks = [k for k in range(deals) if k not in skip]
+    if not ks:  # every deal already played (a resumed evaluation that had finished)
+        return
     if workers <= 1:
         for k in ks:
             yield play_deal(env.id, agent, against, k)
@@ -300,10 +302,20 @@ def deal_json(d: DealResult) -> dict[str, Any]:
     }
 
 
+MAX_KEPT_NUMBER = 1e12
+"""The largest number (a score, a time) a kept deal may hold: far past any game's score or any decision's time."""
+
+
 def _number(value: object) -> float:
-    if isinstance(value, bool) or not isinstance(value, int | float) or not math.isfinite(value):
-        raise ValueError("not a finite number")
-    return float(value)
+    """A kept number, checked: a finite number no larger than :data:`MAX_KEPT_NUMBER`."""
+    if isinstance(value, bool) or not isinstance(value, int | float):
+        raise ValueError("not a number")
+    if isinstance(value, int) and abs(value) > MAX_KEPT_NUMBER:  # before float(), which a huge int overflows
+        raise ValueError("a number out of range")
+    number = float(value)
+    if not abs(number) <= MAX_KEPT_NUMBER:  # NaN and infinity fail this too
+        raise ValueError("a number out of range")
+    return number
 
 
 def deal_from_json(data: object, sides: int) -> DealResult:
@@ -320,12 +332,15 @@ def deal_from_json(data: object, sides: int) -> DealResult:
     for row in scores:
         if not isinstance(row, list) or len(row) != sides:
             raise ValueError(f"deal {deal}: a table's scores are not one a side")
-        rows.append([_number(v) for v in row])
+        try:
+            rows.append([_number(v) for v in row])
+        except ValueError as exc:
+            raise ValueError(f"deal {deal}: its scores hold {exc}") from None
     times = {}
     for key in ("agent_cpu", "level_cpu"):
         values = data.get(f"{key}_us")
         if not isinstance(values, list) or not all(
-            isinstance(v, int) and not isinstance(v, bool) and v >= 0 for v in values
+            isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= MAX_KEPT_NUMBER for v in values
         ):
             raise ValueError(f"deal {deal}: its {key}_us is not a list of whole microseconds")
         times[key] = [v / 1e6 for v in values]
@@ -343,9 +358,9 @@ def deal_from_json(data: object, sides: int) -> DealResult:
     except ValueError as exc:
         raise ValueError(f"deal {deal}: {exc}") from None
     margins = [row[r] - (sum(row) - row[r]) / (sides - 1) for r, row in enumerate(rows)]
-    if (
-        abs(sum(margins) / sides - out.result) > 1e-6
-        or abs(sum(r[k] for k, r in enumerate(rows)) / sides - out.agent_score) > 1e-6
+    if not (
+        abs(sum(margins) / sides - out.result) <= 1e-6
+        and abs(sum(r[k] for k, r in enumerate(rows)) / sides - out.agent_score) <= 1e-6
     ):
         raise ValueError(f"deal {deal}: its result is not what its scores make")
     return out

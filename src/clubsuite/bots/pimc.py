@@ -107,7 +107,7 @@ class PimcSettings:
     model: str = option(
         "rollout",
         "with infer: who the others are taken to play like: rollout (the rollout bot) or learned (the game's learned"
-        " policy, each play as likely as the policy finds it)",
+        " policy, each play as likely as the policy finds it; at a table no policy reads, the rollout bot)",
     )
     objective: str = option(
         "formula",
@@ -302,7 +302,8 @@ class PimcBot:
         """Each world's log-chance of the others' plays in their last ``window`` turns of the hand under the learned
         policy, floored: a play the policy gives probability p among n legal plays counts (1 - infer/100) p +
         infer/100 / n, so that one surprising play makes a world less likely, never impossible (a turn with one
-        legal play counts 1). Whose turn it was is public, so the turns weighed are the same in every world. The
+        legal play counts 1; a play the world's rules would forbid there, where a table allows hidden misplays,
+        counts infer/100 / (n + 1)). Whose turn it was is public, so the turns weighed are the same in every world. The
         decisions of every world are scored in one pass of the network, each read as the hand is replayed (a view
         follows the state it reads)."""
         from clubsuite.bots.policy import Decision, log_probabilities, prepared
@@ -312,16 +313,18 @@ class PimcBot:
         weighed = set(turns[-self.settings.window :] if self.settings.window else turns)
         decisions: list[Decision] = []
         played: list[tuple[int, int]] = []
+        logs = [0.0] * len(worlds)
         for w, world in enumerate(worlds):
             for k, (state, action) in enumerate(world.hand_so_far()):
                 if k in weighed:
                     actor = state.to_act
                     assert actor is not None  # a turn of the others: someone was to act
                     legal = list(state.legal_actions())
-                    if len(legal) > 1:
+                    if action not in legal:  # a play this world's rules forbid there (a misplay it hides): the floor
+                        logs[w] += math.log(deviate / (len(legal) + 1))
+                    elif len(legal) > 1:
                         decisions.append(prepared(policy, state.view(actor), legal))
                         played.append((w, legal.index(action)))
-        logs = [0.0] * len(worlds)
         for (w, index), logp in zip(played, log_probabilities(policy, decisions), strict=True):
             chance = (1 - deviate) * math.exp(logp[index]) + deviate / len(logp)
             logs[w] += math.log(chance)

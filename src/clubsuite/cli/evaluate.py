@@ -65,8 +65,12 @@ def kept_deals(path: Path, env: BenchEnv, agent: Agent, level: Agent, deals: int
             raise InvalidOptionsError(f"{where}: {exc}") from None
         if deal.deal in kept:
             raise InvalidOptionsError(f"{where} holds deal {deal.deal} twice")
-        if deal.deal < deals:
-            kept[deal.deal] = deal
+        if deal.deal >= deals:
+            raise InvalidOptionsError(
+                f"{where} holds deal {deal.deal}, past the --deals {deals} asked: ask for at least as many deals as "
+                "it holds (the file is rewritten with the deals asked)"
+            )
+        kept[deal.deal] = deal
     return kept
 
 
@@ -138,6 +142,10 @@ def evaluate_command(
         raise InvalidOptionsError("--resume takes up the evaluation kept in the --out file: give --out")
     if out is not None:
         check_writable("--out", out)
+        if out.exists() and not resume:
+            raise InvalidOptionsError(
+                f"--out {path_text(out)} is there already: --resume takes it up, or remove it to start again"
+            )
     player = agent(agent_text, env)
     level = agent(against, env, "--against")
     stale = deals_hash(env) != env.deals_sha256 or rules_hash(env) != env.rules_sha256
@@ -177,13 +185,16 @@ def evaluate_command(
 
     played = list(kept.values())
     written = time.monotonic()
-    for deal in results(env, player, level, deals, workers, said, skip=kept):
-        played.append(deal)
-        if time.monotonic() - written > WRITE_EVERY_S:  # a stopped run keeps what it did (--resume takes it up)
-            write(sorted(played, key=lambda d: d.deal))
-            written = time.monotonic()
-    played.sort(key=lambda d: d.deal)
-    write(played)
+    try:
+        for deal in results(env, player, level, deals, workers, said, skip=kept):
+            played.append(deal)
+            if time.monotonic() - written > WRITE_EVERY_S:
+                write(sorted(played, key=lambda d: d.deal))
+                written = time.monotonic()
+    finally:  # a stopped or failed run keeps every deal it finished (--resume takes them up)
+        played.sort(key=lambda d: d.deal)
+        if played:
+            write(played)
     data = {**summary(env, player, level, played), "command": command}
     if as_json:
         click.echo(json.dumps(data, indent=2))

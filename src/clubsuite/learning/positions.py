@@ -54,6 +54,7 @@ import zlib
 from collections.abc import Callable, Sequence
 from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -211,10 +212,17 @@ def _slug(text: str) -> str:
 
 
 def player_name(player: str, env: BenchEnv) -> str:
-    """How the positions name their ``player``: a bot's spec, or a weights file's name and the start of its SHA-256
-    (two policies of one name are two players)."""
-    made = agent(player, env, "--player")
-    return f"{Path(player).stem}-{made.sha256[:12]}" if made.kind == "weights" and made.sha256 else player
+    """How the positions name their ``player``: a bot's spec, or a weights file's name, and the start of the
+    SHA-256 of the weights it plays where it plays any (a weights file, or the shipped policy of ``learned``): two
+    policies of one name are two players, and positions of a policy since replaced are never taken for its own."""
+    return _player_name(player, env.id)
+
+
+@cache
+def _player_name(player: str, env_id: str) -> str:
+    made = agent(player, find_env(env_id), "--player")
+    name = Path(player).stem if made.kind == "weights" else player
+    return f"{name}-{made.sha256[:12]}" if made.sha256 else name
 
 
 def teacher_folder(data: Path, env: BenchEnv, teacher: str, player: str | None = None) -> Path:
@@ -298,7 +306,8 @@ def generate(
         said = _about(kept[0][2])
         if said != about_text(env, teacher, explore, player):
             raise InvalidOptionsError(
-                f"{folder}: its positions were made as '{said}', not with explore={explore}: use another --data"
+                f"{folder}: its positions were made as '{said}', not as "
+                f"'{about_text(env, teacher, explore, player)}': use another --data"
             )
     bounds = [(a, min(games, a + per_shard)) for a in range(0, games, per_shard)]
     shorter = []  # a last file of fewer games than a file holds: made again, whole, with the games now asked
