@@ -6,6 +6,7 @@ at every game's table."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import random
 from pathlib import Path
@@ -174,12 +175,13 @@ def test_positions_of_tables_another_player_played_are_labelled_by_the_teacher_a
     outcome = clubs_in_process([*made, "--player", str(policy)])
     assert outcome.status == 0, outcome.stderr
     (folder,) = [p for p in (data / env).iterdir() if "played-by" in p.name]
-    assert folder.name.startswith("pimc-samples-2-opening-2-played-by-learner-")
+    digest = hashlib.sha256(policy.read_bytes()).hexdigest()[:12]
+    assert folder.name == f"pimc-samples-2-opening-2-played-by-policy-{digest}"
     both = tmp_path / "both.npz"
     outcome = clubs_in_process([*train, "--played-by", str(policy), "--out", str(both)])
     assert outcome.status == 0, outcome.stderr
     record = json.loads(both.with_suffix(".json").read_text())
-    assert record["games"] == 12 + 10 and "player=learner-" in record["positions"]
+    assert record["games"] == 12 + 10 and f"player=policy-{digest}" in record["positions"]
     assert "--played-by learner.npz" in record["command"] and str(tmp_path) not in json.dumps(record)
     assert "played by heuristic" in refused(
         ["train", env, "--data", str(data), "--teacher", TINY_TEACHER, "--played-by", "heuristic", "--out", str(both)]

@@ -28,7 +28,7 @@ DATA = Path(".positions")
 
 PLAN: dict[str, dict[str, int]] = {
     "clubs_whist-v1": {"heuristic": 1500, "expert": 60, "dagger": 0},
-    "clubs_free-v1": {"heuristic": 10000, "expert": 1040, "dagger": 1040},
+    "clubs_free-v1": {"heuristic": 10000, "expert": 1040, "dagger": 0},
     "clubs_partnership-v1": {"heuristic": 5000, "expert": 300, "dagger": 0},
     "clubs_northstar-4p-v1": {"heuristic": 6000, "expert": 300, "dagger": 0},
 }

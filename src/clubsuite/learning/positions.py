@@ -27,7 +27,7 @@ decision reaches the teacher's wall-time cap, set far above its slowest decision
 weights file) may play the table while the teacher still labels every decision: the positions a learner itself
 reaches, labelled by the teacher, so that the next network learns to recover from the learner's own mistakes
 (DAgger, Ross, Gordon and Bagnell). Such positions are kept in a folder of their own
-(``<teacher>-played-by-<player>``, a weights file named by its name and the start of its SHA-256).
+(``<teacher>-played-by-<player>``, a weights file named ``policy-`` and the start of its SHA-256).
 
 **A teacher that does not value its candidates** (the heuristic bot, say: a cheap first lesson for a network that is
 then taught by the search; any bot but ``pimc`` and the levels built on it) labels its choice alone, all of the
@@ -212,17 +212,19 @@ def _slug(text: str) -> str:
 
 
 def player_name(player: str, env: BenchEnv) -> str:
-    """How the positions name their ``player``: a bot's spec, or a weights file's name, and the start of the
-    SHA-256 of the weights it plays where it plays any (a weights file, or the shipped policy of ``learned``): two
-    policies of one name are two players, and positions of a policy since replaced are never taken for its own."""
+    """How the positions name their ``player``: a weights file as ``policy-`` and the start of its SHA-256 (a
+    policy is its numbers, wherever the file lies: two copies are one player, two policies of one name are two); a
+    bot by its spec, with the start of the SHA-256 of the shipped policy it plays where it plays one (``learned``),
+    so that positions of a policy since replaced are never taken for its own."""
     return _player_name(player, env.id)
 
 
 @cache
 def _player_name(player: str, env_id: str) -> str:
     made = agent(player, find_env(env_id), "--player")
-    name = Path(player).stem if made.kind == "weights" else player
-    return f"{name}-{made.sha256[:12]}" if made.sha256 else name
+    if made.kind == "weights" and made.sha256:
+        return f"policy-{made.sha256[:12]}"
+    return f"{player}-{made.sha256[:12]}" if made.sha256 else player
 
 
 def teacher_folder(data: Path, env: BenchEnv, teacher: str, player: str | None = None) -> Path:
