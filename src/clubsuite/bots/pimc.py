@@ -314,8 +314,11 @@ class PimcBot:
         decisions: list[Decision] = []
         played: list[tuple[int, int]] = []
         logs = [0.0] * len(worlds)
+        last = max(weighed, default=-1)
         for w, world in enumerate(worlds):
             for k, (state, action) in enumerate(world.hand_so_far()):
+                if k > last:  # the rest of the hand weighs nothing: not replayed
+                    break
                 if k in weighed:
                     actor = state.to_act
                     assert actor is not None  # a turn of the others: someone was to act
