@@ -21,7 +21,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from clubsuite import __version__
 from clubsuite.safetext import quoted
-from clubsuite.server.community import clubnight, matchmaking
+from clubsuite.server.community import clubnight, directing, matchmaking, tournaments
 from clubsuite.server.http import (
     account_routes,
     catalogs,
@@ -33,6 +33,7 @@ from clubsuite.server.http import (
     player_routes,
     puzzle_routes,
     rules_pages,
+    tournament_routes,
 )
 from clubsuite.server.http.collector import settle
 from clubsuite.server.http.forwarding import Forwarder, Peers
@@ -83,6 +84,8 @@ def create_app(
     shared = ownership is not None and store.engine.dialect.name == "postgresql"
     lobby = Lobbycast(hub, store.engine.url) if shared else None
     """The other processes' public tables, where several may serve the database."""
+    keeper = tournaments.Tournaments(hub)
+    director = directing.Director(keeper, ownership.node if ownership is not None else "local")
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -90,9 +93,11 @@ def create_app(
         if lobby is not None:
             await lobby.start()
         matchmaker.start()
+        director.start()
         try:
             yield
         finally:
+            await director.stop()
             await matchmaker.stop()
             if lobby is not None:
                 await lobby.stop()
@@ -115,6 +120,7 @@ def create_app(
     app.state.limits = limits
     app.state.replayer = replayer
     app.state.accounts = accounts
+    app.state.director = director
     app.state.internal = InternalApp(metrics)
     """The operators' application (``GET /metrics``), served apart on its own listener (``--metrics-port``)."""
 
@@ -140,6 +146,7 @@ def create_app(
     app.include_router(player_routes.router(hub, accounts))
     app.include_router(matchmaking_routes.router(matchmaker, accounts))
     app.include_router(clubnight_routes.router(clubnight.ClubNights(hub), accounts))
+    app.include_router(tournament_routes.router(keeper, director, accounts))
     app.include_router(
         puzzle_routes.router(
             Library(replayer.puzzle),

@@ -66,6 +66,8 @@ _KINDS = [
     ("POST", re.compile(r"^/clubnights$"), "create"),
     ("POST", re.compile(r"^/clubnights/[^/]+/rounds$"), "create"),
     ("POST", re.compile(r"^/clubnights/[^/]+/(enter|seat)$"), "join"),  # an entrant's token is guessed here
+    ("POST", re.compile(r"^/tournaments$"), "create"),
+    ("POST", re.compile(r"^/tournaments/[^/]+/join$"), "join"),
     ("POST", re.compile(r"^/account/signup$"), "account"),
     ("POST", re.compile(r"^/account/(signup|login|password|delete|passkeys/options)$"), "login"),  # a password hashed
     ("POST", re.compile(r"^/account/passkey-login(/options)?$"), "login"),  # a sign-in, tried with a passkey

@@ -10,6 +10,8 @@ PostgreSQL by comparing them with a migrated database.
 * ``ratings``, ``rating_history``, ``match_players``, ``leavers``: each player's rating per pool, how it moved, every
   finished match of every seat (the history a profile lists), and who left a rated match before its end.
 * ``clubnights``: duplicate tournaments, each one JSON state.
+* ``tournaments``, ``tournament_entrants``, ``tournament_tables``: arenas and Swiss tournaments, who entered them and
+  the tables they were seated at, with each table's places once it ended (``community.tournaments``).
 * ``passkeys``: an account's WebAuthn credentials.
 * ``nodes``, ``leases``: the server processes sharing the database, and which one owns each table.
 * ``reviews``: worked-out reviews of a seat of a match (``replaying``), kept so that no process works one out twice.
@@ -183,6 +185,57 @@ clubnights = Table(
     Column("spec", Text, nullable=False),
     Column("state", Text, nullable=False),  # JSON: settings, entrants (token hashes), rounds and their tables
     Column("created_at", Float, nullable=False),
+)
+tournaments = Table(
+    "tournaments",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("format", Text, nullable=False),  # arena, swiss
+    Column("host_id", Text),  # the account that made it; NULL: the operator's, scheduled
+    Column("name", Text, nullable=False),
+    Column("spec", Text, nullable=False),
+    Column("settings", Text, nullable=False),  # JSON: the format's settings (community.tournaments)
+    Column("state", Text, nullable=False),  # JSON: the format's running state (the round, ...)
+    Column("status", Text, nullable=False),  # open, running, over
+    Column("starts_at", Float),  # NULL: its host starts it
+    Column("ends_at", Float),  # an arena's end, once running
+    Column("created_at", Float, nullable=False),
+    Column("version", Integer, nullable=False),  # grows at every change its watchers see
+    Column("director", Text),  # the server process that pairs it, while its claim lasts
+    Column("director_until", Float),  # on the database's clock
+    Index("tournaments_by_status", "status", "starts_at"),
+)
+tournament_entrants = Table(
+    "tournament_entrants",
+    metadata,
+    Column("tournament_id", Text, nullable=False),
+    Column("entrant", Text, nullable=False),
+    Column("user_id", Text),
+    Column("name", Text, nullable=False),
+    Column("token_hash", Text),  # a guest entrant's token, hashed
+    Column("bot", Text),  # a bot entrant's level
+    Column("rating", Integer, nullable=False),  # the shown rating when they entered (pairing orders by it)
+    Column("joined_at", Float, nullable=False),
+    Column("active", Boolean, nullable=False),  # false: withdrawn (an arena's: paused), not seated again
+    Column("byes", Integer, nullable=False),
+    PrimaryKeyConstraint("tournament_id", "entrant"),
+    ForeignKeyConstraint(["tournament_id"], ["tournaments.id"]),
+    Index("tournament_entrants_by_user", "user_id"),
+)
+tournament_tables = Table(
+    "tournament_tables",
+    metadata,
+    Column("tournament_id", Text, nullable=False),
+    Column("table_id", Text, nullable=False),
+    Column("round", Integer, nullable=False),  # a Swiss round; 0 in an arena
+    Column("seats", Text, nullable=False),  # JSON: the entrant at each seat, null for a bot's
+    Column("started_at", Float, nullable=False),
+    Column("finished_at", Float),
+    Column("places", Text),  # JSON: each seat's place once the table's match ended
+    Column("counted", Boolean, nullable=False),  # false: ended after the arena did, or not yet ended
+    PrimaryKeyConstraint("tournament_id", "table_id"),
+    ForeignKeyConstraint(["tournament_id"], ["tournaments.id"]),
+    Index("tournament_tables_by_table", "table_id"),
 )
 passkeys = Table(
     "passkeys",

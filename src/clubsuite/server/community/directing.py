@@ -1,0 +1,353 @@
+"""Directing tournaments: starting them on time, reading their tables' results, pairing and seating, ending them.
+
+Every :data:`TICK` seconds the director of each server process claims the tournaments that are due (running, or
+set to start by now) and that no other process directs: a claim is the tournament row's ``director`` and
+``director_until`` (on the database's clock), renewed at each round of work, and taken over by another process only
+once it has lapsed (a process that stopped, or was cut off). Every write the director makes about a tournament is
+fenced by its claim (``WHERE director = <this process>``), so two processes never pair one tournament.
+
+A round of work on one tournament, in order:
+
+1. started, if it was due (an arena's end set from its length);
+2. its tables' results read (a table ends for the tournament when its first match ends: each seat's place, as the
+   ratings read them, ``server/people/results``); an arena table that ends after the arena is not counted;
+3. an arena past its end is over; otherwise its free entrants are seated (:func:`.pairing.arena_tables`);
+4. a Swiss tournament whose round has ended at every table pairs the next round (:func:`.pairing.swiss_round`)
+   after a short pause, or is over after its last.
+
+The seats of the tables it makes are taken for the entrants' accounts, and each seat's token is kept in this
+process's memory and handed to its entrant only (``GET /tournaments/{id}/seat``, and pushed to the entrant's open
+pages). After a restart an entrant's seat is played by its bot until that table ends, and the next table is theirs
+again. When an entrant is seated, or a tournament changes, the process's watchers are told (``notify``).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import random
+import time
+from collections.abc import Callable
+from typing import Any
+
+from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy.engine import Connection
+
+from clubsuite.server.community.pairing import Ranked, Waiting, arena_tables, swiss_round
+from clubsuite.server.community.tournaments import Entrant, TableRow, Tournament, Tournaments
+from clubsuite.server.people.accounts import User
+from clubsuite.server.store.dbschema import match_players, tournament_entrants, tournament_tables, tournaments
+from clubsuite.server.store.ownership import database_now
+from clubsuite.server.table.live import Refused
+from clubsuite.server.table.seating import SeatRequest
+
+log = logging.getLogger("clubsuite.server")
+
+TICK = 1.0
+"""Seconds between two rounds of work."""
+CLAIM_SECONDS = 15.0
+"""How long a claim on a tournament lasts unless renewed (another process takes it over after that)."""
+BOTS_AFTER = 20.0
+"""Seconds an arena entrant waits for people before bots fill the table (where the arena allows bots)."""
+ROUND_PAUSE = 10.0
+"""Seconds between the end of a Swiss round's last table and the next round (to read the standings)."""
+
+
+class LostClaimError(Exception):
+    """Another process directs the tournament now."""
+
+
+Notify = Callable[[str, dict[str, Any]], None]
+"""Tell an account's open pages something: (user id, message)."""
+
+
+class Director:
+    """The tournaments this process directs (see the module)."""
+
+    def __init__(
+        self,
+        keeper: Tournaments,
+        node: str,
+        notify: Notify | None = None,
+        bots_after: float = BOTS_AFTER,
+        round_pause: float = ROUND_PAUSE,
+    ) -> None:
+        self.tournaments = keeper
+        self.hub = keeper.hub
+        self.node = node
+        self.notify = notify
+        self.bots_after = bots_after
+        self.round_pause = round_pause
+        self.seats: dict[tuple[str, str], dict[str, Any]] = {}
+        """(tournament, account) -> the seat of the table the account plays now: table, seat, token."""
+        self._free: dict[tuple[str, str], tuple[float, frozenset[str]]] = {}
+        """(tournament, entrant) -> when the entrant's last table ended here, and who sat at it."""
+        self._task: asyncio.Task[None] | None = None
+
+    def start(self) -> None:
+        """Work every :data:`TICK` seconds."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop working (the claims lapse by themselves)."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(TICK)
+            try:
+                await self.tick(time.time())
+            except Exception:  # a round that fails is logged; the next one goes on
+                log.exception("tournament round failed")
+
+    def seat_for(self, tournament_id: str, user: User) -> dict[str, Any] | None:
+        """The seat ``user`` plays at now in the tournament, if this process seated them."""
+        return self.seats.get((tournament_id, user.id))
+
+    async def tick(self, now: float) -> None:
+        """One round of work on every tournament this process directs."""
+        for tournament_id in await self.hub.db(self.hub.store.write, lambda conn: self._claim(conn, now)):
+            try:
+                await self._direct(tournament_id, now)
+            except LostClaimError:
+                log.info("tournament %s: directed by another process now", tournament_id)
+            except Exception:
+                log.exception("tournament %s: round of work failed", tournament_id)
+
+    def _claim(self, conn: Connection, now: float) -> list[str]:
+        """Claim (or renew) the due tournaments nobody else directs; the ids this process directs now."""
+        clock = database_now(conn.dialect.name)
+        due = and_(
+            tournaments.c.status != "over",
+            or_(tournaments.c.status == "running", tournaments.c.starts_at <= now),
+        )
+        free = or_(
+            tournaments.c.director.is_(None),
+            tournaments.c.director == self.node,
+            tournaments.c.director_until < clock,
+        )
+        conn.execute(
+            update(tournaments).where(due, free).values(director=self.node, director_until=clock + CLAIM_SECONDS)
+        )
+        return list(conn.execute(select(tournaments.c.id).where(due, tournaments.c.director == self.node)).scalars())
+
+    async def _write(self, tournament_id: str, work: Callable[[Connection], Any]) -> Any:
+        """Run ``work`` in one transaction fenced by this process's claim on the tournament (:class:`LostClaimError`
+        when another process holds it), growing the tournament's version."""
+
+        def fenced(conn: Connection) -> Any:
+            held = conn.execute(
+                select(tournaments.c.id)
+                .where(tournaments.c.id == tournament_id, tournaments.c.director == self.node)
+                .with_for_update()
+            ).first()
+            if held is None:
+                raise LostClaimError(tournament_id)
+            out = work(conn)
+            conn.execute(
+                update(tournaments).where(tournaments.c.id == tournament_id).values(version=tournaments.c.version + 1)
+            )
+            return out
+
+        return await self.hub.db(self.hub.store.write, fenced)
+
+    async def _direct(self, tournament_id: str, now: float) -> None:
+        """One round of work on one tournament (see the module)."""
+        t = await self.tournaments.load(tournament_id)
+        if t.status == "open":
+            t = await self._begin(t, now)
+        tables = await self.tournaments.tables(t.id)
+        if await self._read_results(t, tables):
+            tables = await self.tournaments.tables(t.id)
+        entrants = await self.tournaments.entrants(t.id)
+        if t.settings.format == "arena":
+            await self._arena(t, tables, entrants, now)
+        else:
+            await self._swiss(t, tables, entrants, now)
+
+    async def _begin(self, t: Tournament, now: float) -> Tournament:
+        ends = now + t.settings.minutes * 60.0 if t.settings.format == "arena" else None
+
+        def work(conn: Connection) -> None:
+            started = {"status": "running", "starts_at": now, "ends_at": ends}
+            conn.execute(update(tournaments).where(tournaments.c.id == t.id).values(**started))
+
+        await self._write(t.id, work)
+        log.info("tournament %s started", t.id)
+        return await self.tournaments.load(t.id)
+
+    async def _read_results(self, t: Tournament, tables: list[TableRow]) -> bool:
+        """Write the places of the tournament's tables whose match has ended; whether any had."""
+        playing = [x for x in tables if x.finished_at is None]
+        if not playing:
+            return False
+        rows = await self.hub.db(
+            self.hub.store.read,
+            select(match_players.c.table_id, match_players.c.seat, match_players.c.place, match_players.c.finished_at)
+            .where(match_players.c.table_id.in_([x.table_id for x in playing]), match_players.c.match_no == 0)
+            .order_by(match_players.c.table_id, match_players.c.seat),
+        )
+        ended: dict[str, tuple[list[int], float]] = {}
+        for r in rows:
+            places, _ = ended.setdefault(r.table_id, ([], r.finished_at))
+            places.append(r.place)
+        if not ended:
+            return False
+        by_id = {x.table_id: x for x in playing}
+
+        def work(conn: Connection) -> None:
+            for table_id, (places, at) in ended.items():
+                counted = t.ends_at is None or at <= t.ends_at
+                conn.execute(
+                    update(tournament_tables)
+                    .where(tournament_tables.c.tournament_id == t.id, tournament_tables.c.table_id == table_id)
+                    .values(finished_at=at, places=json.dumps(places), counted=counted)
+                )
+
+        await self._write(t.id, work)
+        now = time.time()
+        for table_id in ended:
+            seats = by_id[table_id].seats
+            people = frozenset(e for e in seats if e is not None)
+            for e in people:
+                self._free[(t.id, e)] = (now, people)
+            for key, seat in list(self.seats.items()):
+                if key[0] == t.id and seat["table"] == table_id:
+                    del self.seats[key]
+        return True
+
+    async def _arena(self, t: Tournament, tables: list[TableRow], entrants: list[Entrant], now: float) -> None:
+        if t.ends_at is not None and now >= t.ends_at:
+            await self._end(t)
+            return
+        busy = {e for x in tables if x.finished_at is None for e in x.seats if e is not None}
+        waiting = []
+        for e in entrants:
+            if not e.active or e.id in busy:
+                continue
+            since, last = self._free.get((t.id, e.id), (e.joined_at, frozenset()))
+            waiting.append(Waiting(e.id, e.rating, max(since, e.joined_at), last))
+        seats = t.settings.seats()
+        pairing = arena_tables(waiting, seats, now, self.bots_after if t.settings.bots else None)
+        by_id = {e.id: e for e in entrants}
+        for group in pairing.tables:
+            await self._seat(t, group, 0, by_id)
+
+    async def _swiss(self, t: Tournament, tables: list[TableRow], entrants: list[Entrant], now: float) -> None:
+        if any(x.finished_at is None for x in tables):
+            return  # the round is still being played
+        played = int(t.state.get("round", 0))
+        if played:
+            ended = max((x.finished_at or 0.0 for x in tables if x.round == played), default=0.0)
+            if now - max(ended, float(t.state.get("paired_at", 0.0))) < self.round_pause:
+                return
+        if played >= t.settings.rounds:
+            await self._end(t)
+            return
+        seats = t.settings.seats()
+        active = [e for e in entrants if e.active]
+        if len(active) < (1 if t.settings.bots else seats):
+            await self._end(t, cancelled=played == 0)
+            return
+        rows = {r.entrant: r for r in await self.tournaments.standings(t)}
+        met: dict[str, dict[str, int]] = {}
+        before: set[frozenset[str]] = set()
+        for x in tables:
+            people = [e for e in x.seats if e is not None]
+            before.add(frozenset(people))
+            for a in people:
+                for b in people:
+                    if a != b:
+                        met.setdefault(a, {})[b] = met.get(a, {}).get(b, 0) + 1
+        field = [Ranked(e.id, e.rating, rows[e.id].score) for e in active]
+        pairing = swiss_round(field, seats, met, {e.id: e.byes for e in entrants}, frozenset(before), t.settings.bots)
+        number = played + 1
+
+        def work(conn: Connection) -> None:
+            state = {**t.state, "round": number, "paired_at": time.time()}
+            conn.execute(update(tournaments).where(tournaments.c.id == t.id).values(state=json.dumps(state)))
+            for e in pairing.left:
+                conn.execute(
+                    update(tournament_entrants)
+                    .where(tournament_entrants.c.tournament_id == t.id, tournament_entrants.c.entrant == e)
+                    .values(byes=tournament_entrants.c.byes + 1)
+                )
+
+        await self._write(t.id, work)
+        t = await self.tournaments.load(t.id)
+        by_id = {e.id: e for e in entrants}
+        for group in pairing.tables:
+            await self._seat(t, group, number, by_id)
+        log.info("tournament %s: round %d, %d tables", t.id, number, len(pairing.tables))
+
+    async def _end(self, t: Tournament, cancelled: bool = False) -> None:
+        def work(conn: Connection) -> None:
+            state = {**t.state, "cancelled": cancelled}
+            values: dict[str, Any] = {"status": "over", "state": json.dumps(state), "director": None}
+            if t.ends_at is None:
+                values["ends_at"] = time.time()
+            conn.execute(update(tournaments).where(tournaments.c.id == t.id).values(**values))
+
+        await self._write(t.id, work)
+        for key in [k for k in self.seats if k[0] == t.id]:
+            del self.seats[key]
+        for key in [k for k in self._free if k[0] == t.id]:
+            del self._free[key]
+        log.info("tournament %s over", t.id)
+
+    async def _seat(
+        self, t: Tournament, group: tuple[str | None, ...], number: int, entrants: dict[str, Entrant]
+    ) -> None:
+        """Make a table for ``group`` (in random seats), record it for the tournament and take its people's seats
+        for their accounts. A table the server refuses (it is full) is logged; its people wait for the next round
+        of work."""
+        order = list(group)
+        random.SystemRandom().shuffle(order)
+        requests = [SeatRequest("person") if e is not None else SeatRequest("bot", t.settings.bot) for e in order]
+        try:
+            table = await self.hub.create_table(t.settings.spec, requests, t.settings.table_settings())
+        except Refused as exc:
+            log.warning("tournament %s: no table for %d entrants: %s", t.id, len(order), exc)
+            return
+        started = time.time()
+
+        def work(conn: Connection) -> None:
+            conn.execute(
+                insert(tournament_tables).values(
+                    tournament_id=t.id,
+                    table_id=table.id,
+                    round=number,
+                    seats=json.dumps(order),
+                    started_at=started,
+                    finished_at=None,
+                    places=None,
+                    counted=False,
+                )
+            )
+
+        try:
+            await self._write(t.id, work)
+        except BaseException:
+            await self.hub.close_table(table)
+            raise
+        for seat, entrant_id in enumerate(order):
+            if entrant_id is None:
+                continue
+            entrant = entrants[entrant_id]
+            if entrant.user_id is None:
+                continue
+            user = User(entrant.user_id, entrant.name, 0.0, False)
+            try:
+                taken, token = await self.hub.seating.join(table, None, seat, user)
+            except Refused as exc:  # the account is gone, say: its seat's bot plays the table
+                log.warning("tournament %s: seat %d of table %s not taken: %s", t.id, seat, table.id, exc)
+                continue
+            place = {"tournament": t.id, "table": table.id, "seat": taken, "token": token, "round": number}
+            self.seats[(t.id, entrant.user_id)] = place
+            if self.notify is not None:
+                self.notify(entrant.user_id, {"type": "seat", **place})

@@ -1,0 +1,584 @@
+"""Tournaments: arenas and Swiss tournaments, made by any account or scheduled by the operator, entered by accounts,
+paired and scored by :mod:`.pairing` and :mod:`.standings`, directed by :mod:`.directing`.
+
+An *arena* runs for a fixed time: whoever is free is seated again as soon as their table ends, with people of like
+rating; points by finishing place, doubled on a streak. A *Swiss* tournament plays rounds: everyone is seated each
+round with people of like score whom they have not met. Both may fill a short table with bots (their seats score for
+nobody) and may be rated (their tables count for ratings like any rated table). A tournament starts at its set time,
+or when its host starts it; people enter before it starts and, in an arena or before a Swiss tournament's last
+round, while it runs (late entrants start from nothing); they may withdraw (an arena's are paused: their points stay
+and they may come back).
+
+This module keeps the tournaments' rows: making one, entering, withdrawing, what anyone sees of one (its settings,
+status and standings) and the list the lobby shows. Every change that its watchers should see grows the tournament's
+``version``: a watcher compares versions and never the order messages came in (``server/people/watching``).
+
+What stays private: tournament tables are private (their invite codes are never shown) and an entrant's seat token
+is handed to that entrant only, by the account's session (``GET /tournaments/{id}/seat``).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import secrets
+import time
+import unicodedata
+from dataclasses import asdict, dataclass
+from typing import Any
+
+from sqlalchemy import func, insert, select, update
+from sqlalchemy.engine import Connection
+
+from clubsuite.bots.base import bot_names
+from clubsuite.engine import resolve
+from clubsuite.errors import InvalidOptionsError
+from clubsuite.options import spec_of
+from clubsuite.server.community.standings import Played, Row, arena_standings, swiss_standings
+from clubsuite.server.people.accounts import User
+from clubsuite.server.people.ratings import START, Skill, pool, shown
+from clubsuite.server.store.dbschema import ratings, tournament_entrants, tournament_tables, tournaments
+from clubsuite.server.table.hub import Hub
+from clubsuite.server.table.live import Refused
+from clubsuite.server.table.settings import TableSettings
+
+FORMATS = ("arena", "swiss")
+MINUTES_RANGE = (5, 240)
+"""An arena lasts 5 minutes to 4 hours."""
+ROUNDS_RANGE = (1, 15)
+"""A Swiss tournament has 1 to 15 rounds."""
+ENTRANTS_MAX = 1000
+"""Entrants one tournament holds."""
+OPEN_PER_HOST = 3
+"""Tournaments an account may have made that are not over."""
+TITLE_MAX = 60
+"""Characters of a tournament's name."""
+AHEAD_MAX = 30 * 24 * 3600.0
+"""How far ahead a tournament may be set to start: 30 days."""
+LISTED_OVER = 10
+"""Finished tournaments the lobby's list shows (the latest)."""
+PAGE = 20
+"""Rows of the standings a page (and each push to watchers) carries."""
+
+
+@dataclass(frozen=True)
+class TournamentSettings:
+    """What a tournament's maker chooses; checked by :meth:`read`."""
+
+    format: str
+    spec: str
+    name: str
+    minutes: int = 0
+    """An arena's length."""
+    rounds: int = 0
+    """A Swiss tournament's rounds."""
+    rated: bool = False
+    bots: bool = True
+    """Whether bots fill a table that would be short (their seats score for nobody)."""
+    bot: str = "normal"
+    bot_delay: float = 0.5
+    starts_at: float | None = None
+    """When it starts by itself (None: when its host starts it)."""
+
+    @classmethod
+    def read(
+        cls,
+        format: str,
+        game: str,
+        name: object = None,
+        minutes: int | None = None,
+        rounds: int | None = None,
+        rated: bool = False,
+        bots: bool = True,
+        bot: str = "normal",
+        bot_delay: float = 0.5,
+        starts_at: float | None = None,
+        now: float | None = None,
+    ) -> TournamentSettings:
+        """Checked settings (:class:`InvalidOptionsError` naming the one out of bounds)."""
+        if format not in FORMATS:
+            raise InvalidOptionsError(f"format={format!r}: a tournament is one of {', '.join(FORMATS)}")
+        info, options = resolve(game)
+        spec = spec_of(info.name, options)
+        title = check_title(name) if name is not None else None
+        if format == "arena":
+            minutes = 30 if minutes is None else minutes
+            if rounds is not None:
+                raise InvalidOptionsError("rounds: an arena has no rounds (it lasts minutes)")
+            if not MINUTES_RANGE[0] <= minutes <= MINUTES_RANGE[1]:
+                raise InvalidOptionsError(
+                    f"minutes={minutes}: an arena lasts {MINUTES_RANGE[0]} to {MINUTES_RANGE[1]} minutes"
+                )
+        else:
+            rounds = 5 if rounds is None else rounds
+            if minutes is not None:
+                raise InvalidOptionsError("minutes: a Swiss tournament has rounds, not a length in minutes")
+            if not ROUNDS_RANGE[0] <= rounds <= ROUNDS_RANGE[1]:
+                raise InvalidOptionsError(
+                    f"rounds={rounds}: a Swiss tournament has {ROUNDS_RANGE[0]} to {ROUNDS_RANGE[1]} rounds"
+                )
+        known = bot_names(info.name)
+        if bot not in known:
+            raise InvalidOptionsError(f"bot={bot!r}: the bots of {info.name} are {', '.join(known)}")
+        TableSettings(bot_delay=bot_delay, rated=rated)  # checked as any table's
+        if starts_at is not None:
+            now = time.time() if now is None else now
+            if not math.isfinite(starts_at) or not now <= starts_at <= now + AHEAD_MAX:
+                raise InvalidOptionsError("starts_at: a tournament starts between now and 30 days from now")
+        default = f"{info.name} {format}"
+        return cls(
+            format,
+            spec,
+            title or default,
+            minutes or 0,
+            rounds or 0,
+            rated,
+            bots,
+            bot,
+            bot_delay,
+            starts_at,
+        )
+
+    def to_json(self) -> str:
+        """The settings as stored."""
+        return json.dumps(asdict(self))
+
+    @classmethod
+    def from_json(cls, text: str) -> TournamentSettings:
+        """The settings as stored."""
+        return cls(**json.loads(text))
+
+    def table_settings(self) -> TableSettings:
+        """The house rules of its tables: private (a tournament's tables are reached through it), rated or not."""
+        return TableSettings(public=False, spectators=True, rated=self.rated, bot_delay=self.bot_delay)
+
+    def seats(self) -> int:
+        """Seats at each of its tables."""
+        info, options = resolve(self.spec)
+        return info.n_seats(options)
+
+    def teams(self) -> tuple[tuple[int, ...], ...]:
+        """Its game's partnerships, as seat tuples."""
+        info, options = resolve(self.spec)
+        return tuple(tuple(t) for t in info.teams_of(options))
+
+    def pool(self) -> str:
+        """The rating pool its entrants are paired by."""
+        info, options = resolve(self.spec)
+        return pool(info, options)
+
+
+def check_title(name: object) -> str:
+    """A tournament's name made tidy (compatibility forms folded, spaces collapsed), or :class:`InvalidOptionsError`:
+    1 to :data:`TITLE_MAX` characters, letters, digits, spaces and common punctuation, nothing unprintable."""
+    if not isinstance(name, str):
+        raise InvalidOptionsError("name: a tournament's name must be text")
+    tidy = " ".join(unicodedata.normalize("NFKC", name).split())
+    if not 1 <= len(tidy) <= TITLE_MAX:
+        raise InvalidOptionsError(f"name: a tournament's name has 1 to {TITLE_MAX} characters (got {len(tidy)})")
+    for ch in tidy:
+        if not (ch.isalnum() or ch in " -_.,'!?&()#:/+") or unicodedata.category(ch).startswith("C"):
+            raise InvalidOptionsError(
+                f"name: a tournament's name holds letters, digits, spaces and - _ . , ' ! ? & ( ) # : / + (not {ch!a})"
+            )
+    return tidy
+
+
+@dataclass
+class Entrant:
+    """An entrant as the director and the standings read one."""
+
+    id: str
+    user_id: str | None
+    name: str
+    rating: int
+    active: bool
+    byes: int
+    joined_at: float
+
+
+@dataclass
+class TableRow:
+    """A table a tournament seated."""
+
+    table_id: str
+    round: int
+    seats: tuple[str | None, ...]
+    started_at: float
+    finished_at: float | None
+    places: tuple[int, ...] | None
+    counted: bool
+
+
+@dataclass
+class Tournament:
+    """A tournament's row."""
+
+    id: str
+    host_id: str | None
+    settings: TournamentSettings
+    state: dict[str, Any]
+    status: str
+    starts_at: float | None
+    ends_at: float | None
+    created_at: float
+    version: int
+
+
+class Tournaments:
+    """The tournaments of one server (their state in the store)."""
+
+    def __init__(self, hub: Hub) -> None:
+        self.hub = hub
+        self._standings: dict[str, tuple[int, list[Row]]] = {}
+        """Each tournament's standings as last worked out, by its version (worked out once per version)."""
+
+    # -- reading ------------------------------------------------------------------------------------------------
+    async def load(self, tournament_id: str) -> Tournament:
+        """A tournament's row (:class:`Refused` ``no_tournament`` when there is none)."""
+        rows = await self.hub.db(self.hub.store.read, select(tournaments).where(tournaments.c.id == tournament_id))
+        if not rows:
+            raise Refused("no_tournament", "there is no such tournament")
+        return _tournament(rows[0])
+
+    async def entrants(self, tournament_id: str) -> list[Entrant]:
+        """Its entrants, in the order they entered."""
+        rows = await self.hub.db(
+            self.hub.store.read,
+            select(tournament_entrants)
+            .where(tournament_entrants.c.tournament_id == tournament_id)
+            .order_by(tournament_entrants.c.joined_at, tournament_entrants.c.entrant),
+        )
+        return [Entrant(r.entrant, r.user_id, r.name, r.rating, r.active, r.byes, r.joined_at) for r in rows]
+
+    async def tables(self, tournament_id: str) -> list[TableRow]:
+        """The tables it seated, in the order they started."""
+        rows = await self.hub.db(
+            self.hub.store.read,
+            select(tournament_tables)
+            .where(tournament_tables.c.tournament_id == tournament_id)
+            .order_by(tournament_tables.c.started_at, tournament_tables.c.table_id),
+        )
+        return [_table_row(r) for r in rows]
+
+    async def standings(self, t: Tournament) -> list[Row]:
+        """The standings at its present version (worked out once per version)."""
+        kept = self._standings.get(t.id)
+        if kept is not None and kept[0] == t.version:
+            return kept[1]
+        entrants = await self.entrants(t.id)
+        played = await self.tables(t.id)
+        rows = standings_of(t.settings, entrants, played)
+        self._standings[t.id] = (t.version, rows)
+        return rows
+
+    async def view(self, tournament_id: str, user: User | None = None, page: int = 0) -> dict[str, Any]:
+        """What anyone sees of a tournament: its settings, status, times, entrants' count, a page of the standings
+        (names, places, points, no table ids or tokens), and, for a signed-in entrant, their own line and state."""
+        t = await self.load(tournament_id)
+        rows = await self.standings(t)
+        entrants = {e.id: e for e in await self.entrants(t.id)}
+        out = summary(t, len(entrants))
+        out["standings"] = [_row_json(r, entrants[r.entrant]) for r in rows[page * PAGE : (page + 1) * PAGE]]
+        out["page"] = page
+        out["pages"] = max(1, math.ceil(len(rows) / PAGE))
+        if user is not None:
+            mine = next((e for e in entrants.values() if e.user_id == user.id), None)
+            if mine is not None:
+                row = next(r for r in rows if r.entrant == mine.id)
+                out["me"] = {**_row_json(row, mine), "active": mine.active}
+            out["host"] = t.host_id == user.id
+        return out
+
+    async def listing(self, now: float | None = None) -> list[dict[str, Any]]:
+        """The lobby's list: tournaments not over (soonest first) and the latest finished ones."""
+
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            counts = (
+                select(tournament_entrants.c.tournament_id, func.count().label("n"))
+                .group_by(tournament_entrants.c.tournament_id)
+                .subquery()
+            )
+            joined = tournaments.outerjoin(counts, counts.c.tournament_id == tournaments.c.id)
+            live = conn.execute(
+                select(tournaments, counts.c.n)
+                .select_from(joined)
+                .where(tournaments.c.status != "over")
+                .order_by(tournaments.c.status.desc(), tournaments.c.starts_at, tournaments.c.created_at)
+                .limit(200)
+            ).all()
+            over = conn.execute(
+                select(tournaments, counts.c.n)
+                .select_from(joined)
+                .where(tournaments.c.status == "over")
+                .order_by(tournaments.c.ends_at.desc())
+                .limit(LISTED_OVER)
+            ).all()
+            return [summary(_tournament(r), r.n or 0) for r in [*live, *over]]
+
+        return await self.hub.db(self.hub.store.reading, work)
+
+    # -- changing -----------------------------------------------------------------------------------------------
+    async def create(self, host: User | None, settings: TournamentSettings) -> str:
+        """A new tournament made by ``host`` (None: the operator's); its id. An account may have
+        :data:`OPEN_PER_HOST` tournaments that are not over."""
+        tournament_id = secrets.token_urlsafe(9)
+        now = time.time()
+
+        def work(conn: Connection) -> None:
+            if host is not None:
+                mine = conn.execute(
+                    select(func.count())
+                    .select_from(tournaments)
+                    .where(tournaments.c.host_id == host.id, tournaments.c.status != "over")
+                ).scalar_one()
+                if mine >= OPEN_PER_HOST:
+                    raise Refused(
+                        "too_many_tournaments",
+                        f"you have {mine} tournaments that are not over, the most you may have: wait for one to end",
+                    )
+            conn.execute(
+                insert(tournaments).values(
+                    id=tournament_id,
+                    format=settings.format,
+                    host_id=host.id if host is not None else None,
+                    name=settings.name,
+                    spec=settings.spec,
+                    settings=settings.to_json(),
+                    state=json.dumps({"round": 0}),
+                    status="open",
+                    starts_at=settings.starts_at,
+                    ends_at=None,
+                    created_at=now,
+                    version=1,
+                )
+            )
+
+        await self.hub.db(self.hub.store.write, work)
+        return tournament_id
+
+    async def join(self, tournament_id: str, user: User) -> None:
+        """Enter (or, withdrawn, come back to) a tournament as ``user``: before it starts, or while an arena runs or
+        before a Swiss tournament's last round; paired by the account's rating in the tournament's pool."""
+        t = await self.load(tournament_id)
+        skill = await skill_of(self.hub, f"user:{user.id}", t.settings.pool())
+        rating = shown(skill)[0]
+        now = time.time()
+
+        def work(conn: Connection) -> None:
+            row = _locked(conn, tournament_id)
+            if row.status == "over":
+                raise Refused("over", "this tournament is over")
+            state = json.loads(row.state)
+            settings = TournamentSettings.from_json(row.settings)
+            if settings.format == "swiss" and state.get("round", 0) >= settings.rounds:
+                raise Refused("last_round", "the last round of this tournament has begun: entries are closed")
+            found = conn.execute(
+                select(tournament_entrants.c.entrant, tournament_entrants.c.active).where(
+                    tournament_entrants.c.tournament_id == tournament_id, tournament_entrants.c.user_id == user.id
+                )
+            ).first()
+            if found is not None:
+                if found.active:
+                    raise Refused("already_entered", "you have entered this tournament already")
+                conn.execute(
+                    update(tournament_entrants)
+                    .where(
+                        tournament_entrants.c.tournament_id == tournament_id,
+                        tournament_entrants.c.entrant == found.entrant,
+                    )
+                    .values(active=True, joined_at=now)
+                )
+            else:
+                count = conn.execute(
+                    select(func.count())
+                    .select_from(tournament_entrants)
+                    .where(tournament_entrants.c.tournament_id == tournament_id)
+                ).scalar_one()
+                if count >= ENTRANTS_MAX:
+                    raise Refused("full", f"this tournament has {ENTRANTS_MAX} entrants, the most it holds")
+                conn.execute(
+                    insert(tournament_entrants).values(
+                        tournament_id=tournament_id,
+                        entrant=secrets.token_urlsafe(6),
+                        user_id=user.id,
+                        name=user.name,
+                        token_hash=None,
+                        bot=None,
+                        rating=rating,
+                        joined_at=now,
+                        active=True,
+                        byes=0,
+                    )
+                )
+            _bump(conn, tournament_id)
+
+        await self.hub.db(self.hub.store.write, work)
+
+    async def withdraw(self, tournament_id: str, user: User) -> None:
+        """Withdraw ``user`` (an arena's entrant is paused: their points stay, and joining again brings them back);
+        the table they sit at plays on (their seat is theirs until it ends)."""
+
+        def work(conn: Connection) -> None:
+            row = _locked(conn, tournament_id)
+            if row.status == "over":
+                raise Refused("over", "this tournament is over")
+            done = conn.execute(
+                update(tournament_entrants)
+                .where(
+                    tournament_entrants.c.tournament_id == tournament_id,
+                    tournament_entrants.c.user_id == user.id,
+                    tournament_entrants.c.active.is_(True),
+                )
+                .values(active=False)
+            ).rowcount
+            if not done:
+                raise Refused("not_entered", "you are not playing in this tournament")
+            _bump(conn, tournament_id)
+
+        await self.hub.db(self.hub.store.write, work)
+
+    async def start(self, tournament_id: str, user: User) -> None:
+        """Its host starts it now (its director pairs it at its next round of work)."""
+
+        def work(conn: Connection) -> None:
+            row = _locked(conn, tournament_id)
+            if row.host_id != user.id:
+                raise Refused("not_host", "only the tournament's host starts it")
+            if row.status != "open":
+                raise Refused("started", "this tournament has started already")
+            conn.execute(update(tournaments).where(tournaments.c.id == tournament_id).values(starts_at=time.time()))
+            _bump(conn, tournament_id)
+
+        await self.hub.db(self.hub.store.write, work)
+
+    async def csv(self, tournament_id: str) -> str:
+        """The whole standings as CSV (place, name, points, tables, wins and the format's tie-break)."""
+        t = await self.load(tournament_id)
+        rows = await self.standings(t)
+        names = {e.id: e.name for e in await self.entrants(t.id)}
+        out = io.StringIO()
+        writer = csv.writer(out)
+        tie = "performance" if t.settings.format == "arena" else "buchholz"
+        writer.writerow(["place", "name", "points", "tables", "wins", tie, "rating"])
+        for r in rows:
+            name = names[r.entrant]
+            if name[:1] in ("=", "+", "-", "@"):  # never a formula in a spreadsheet
+                name = "'" + name
+            writer.writerow([r.place, name, r.score, r.tables, r.wins, getattr(r, tie), r.rating])
+        return out.getvalue()
+
+    async def standings_json(self, tournament_id: str) -> dict[str, Any]:
+        """The whole standings as JSON (the download)."""
+        t = await self.load(tournament_id)
+        rows = await self.standings(t)
+        entrants = {e.id: e for e in await self.entrants(t.id)}
+        return {**summary(t, len(entrants)), "standings": [_row_json(r, entrants[r.entrant]) for r in rows]}
+
+
+def standings_of(settings: TournamentSettings, entrants: list[Entrant], played: list[TableRow]) -> list[Row]:
+    """The standings of a tournament from its entrants and tables (the counted ones, in the order they ended)."""
+    teams = settings.teams()
+    games = [
+        Played(t.seats, t.places, teams, t.round)
+        for t in sorted(played, key=lambda t: (t.finished_at or 0.0, t.table_id))
+        if t.counted and t.places is not None
+    ]
+    ratings_of = {e.id: e.rating for e in entrants}
+    if settings.format == "arena":
+        return arena_standings(ratings_of, games)
+    sides = len(Played((None,) * settings.seats(), (1,) * settings.seats(), teams).sides())
+    return swiss_standings(ratings_of, games, {e.id: e.byes for e in entrants if e.byes}, bye_points=sides - 1)
+
+
+def summary(t: Tournament, entrants: int) -> dict[str, Any]:
+    """A tournament as lists show it."""
+    s = t.settings
+    return {
+        "id": t.id,
+        "format": s.format,
+        "name": s.name,
+        "game": s.spec,
+        "minutes": s.minutes or None,
+        "rounds": s.rounds or None,
+        "round": t.state.get("round", 0),
+        "rated": s.rated,
+        "bots": s.bots,
+        "bot": s.bot,
+        "status": t.status,
+        "starts_at": t.starts_at,
+        "ends_at": t.ends_at,
+        "entrants": entrants,
+        "scheduled": t.host_id is None,
+        "version": t.version,
+    }
+
+
+def _row_json(row: Row, entrant: Entrant) -> dict[str, Any]:
+    return {
+        "place": row.place,
+        "name": entrant.name,
+        "rating": row.rating,
+        "points": row.score,
+        "tables": row.tables,
+        "wins": row.wins,
+        "fire": row.fire,
+        "performance": row.performance,
+        "buchholz": row.buchholz,
+        "byes": row.byes,
+        "results": row.results[-12:],
+        "active": entrant.active,
+    }
+
+
+async def skill_of(hub: Hub, subject: str, pool_name: str) -> Skill:
+    """A subject's skill in a rating pool (a newcomer's when it has none)."""
+    rows = await hub.db(
+        hub.store.read,
+        select(ratings.c.mu, ratings.c.sigma).where(ratings.c.pool == pool_name, ratings.c.subject == subject),
+    )
+    return Skill(rows[0].mu, rows[0].sigma) if rows else START
+
+
+def _tournament(row: Any) -> Tournament:
+    return Tournament(
+        row.id,
+        row.host_id,
+        TournamentSettings.from_json(row.settings),
+        json.loads(row.state),
+        row.status,
+        row.starts_at,
+        row.ends_at,
+        row.created_at,
+        row.version,
+    )
+
+
+def _table_row(r: Any) -> TableRow:
+    return TableRow(
+        r.table_id,
+        r.round,
+        tuple(json.loads(r.seats)),
+        r.started_at,
+        r.finished_at,
+        tuple(json.loads(r.places)) if r.places is not None else None,
+        r.counted,
+    )
+
+
+def _locked(conn: Connection, tournament_id: str) -> Any:
+    """The tournament's row, held until the transaction ends (``FOR UPDATE`` on PostgreSQL; SQLite writes one
+    transaction at a time), so that changes made at once are made one after the other."""
+    row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id).with_for_update()).first()
+    if row is None:
+        raise Refused("no_tournament", "there is no such tournament")
+    return row
+
+
+def _bump(conn: Connection, tournament_id: str, **values: Any) -> None:
+    """Grow the tournament's version (its watchers are sent the change), with ``values`` written beside."""
+    conn.execute(
+        update(tournaments).where(tournaments.c.id == tournament_id).values(version=tournaments.c.version + 1, **values)
+    )

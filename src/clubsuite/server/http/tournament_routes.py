@@ -1,0 +1,155 @@
+"""The tournaments' routes (``/tournaments/...``): the list, making one, entering and withdrawing, starting, an
+entrant's seat, the standings and their downloads (:mod:`clubsuite.server.community.tournaments` keeps them,
+:mod:`clubsuite.server.community.directing` pairs them)."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any
+
+from fastapi import APIRouter, HTTPException, Path, Query, Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict, Field
+
+from clubsuite.errors import ClubsError
+from clubsuite.server.community.directing import Director
+from clubsuite.server.community.tournaments import Tournaments, TournamentSettings
+from clubsuite.server.http.account_routes import signed_in
+from clubsuite.server.people.accounts import AccountRefused, Accounts, User
+from clubsuite.server.table.live import Refused
+
+Id = Annotated[str, Path(max_length=40)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+class TournamentIn(_Strict):
+    """A new tournament."""
+
+    format: str = Field(..., max_length=20, description="arena (a fixed time) or swiss (rounds)")
+    game: str = Field(..., max_length=200, description="a game's name, a variant or a rules spec (GET /games)")
+    name: str | None = Field(None, max_length=200, description="what it is called (else the game and the format)")
+    minutes: int | None = Field(None, description="an arena's length, 5 to 240 minutes (30 when not given)")
+    rounds: int | None = Field(None, description="a Swiss tournament's rounds, 1 to 15 (5 when not given)")
+    rated: bool = Field(False, description="whether its tables count for ratings")
+    bots: bool = Field(True, description="whether bots fill a table that would be short (their seats score nothing)")
+    bot: str = Field("normal", max_length=100, description="the level of those bots")
+    bot_delay: float = Field(0.5, description="seconds a bot waits before acting, 0 to 10")
+    starts_at: float | None = Field(None, description="when it starts (seconds since 1970); null: its host starts it")
+
+
+def router(keeper: Tournaments, director: Director, accounts: Accounts) -> APIRouter:
+    """Add the tournaments' routes."""
+    routes = APIRouter()
+
+    def refused(exc: Refused | ClubsError) -> HTTPException:
+        if isinstance(exc, Refused):
+            status = {"no_tournament": 404, "not_host": 403}.get(exc.code, 409)
+            return HTTPException(status, {"code": exc.code, "message": str(exc)})
+        return HTTPException(400, {"code": "bad_request", "message": str(exc)})
+
+    async def account(request: Request, changes: bool, why: str) -> User:
+        found = await signed_in(accounts, request, changes)
+        if found is None:
+            raise AccountRefused(401, "signed_out", why)
+        return found[1]
+
+    @routes.get("/tournaments")
+    async def listing() -> dict[str, Any]:
+        """The tournaments not over (running first, then by start) and the latest finished ones."""
+        return {"tournaments": await keeper.listing()}
+
+    @routes.post("/tournaments", status_code=201)
+    async def create(body: TournamentIn, request: Request) -> dict[str, Any]:
+        """Make a tournament (signed in; an account has at most three that are not over)."""
+        user = await account(request, True, "sign in to make a tournament")
+        try:
+            settings = TournamentSettings.read(
+                body.format,
+                body.game,
+                body.name,
+                body.minutes,
+                body.rounds,
+                body.rated,
+                body.bots,
+                body.bot,
+                body.bot_delay,
+                body.starts_at,
+            )
+            made = await keeper.create(user, settings)
+            return await keeper.view(made, user)
+        except (Refused, ClubsError) as exc:
+            raise refused(exc) from None
+
+    @routes.get("/tournaments/{tournament_id}")
+    async def view(
+        tournament_id: Id, request: Request, page: Annotated[int, Query(ge=0, le=100)] = 0
+    ) -> dict[str, Any]:
+        """A tournament: settings, status, times, a page of the standings (and, signed in, your own line)."""
+        found = await signed_in(accounts, request, False)
+        try:
+            return await keeper.view(tournament_id, found[1] if found else None, page)
+        except Refused as exc:
+            raise refused(exc) from None
+
+    @routes.post("/tournaments/{tournament_id}/join")
+    async def join(tournament_id: Id, request: Request) -> dict[str, Any]:
+        """Enter a tournament (or come back to it after withdrawing)."""
+        user = await account(request, True, "sign in to play in a tournament")
+        try:
+            await keeper.join(tournament_id, user)
+            return await keeper.view(tournament_id, user)
+        except (Refused, ClubsError) as exc:
+            raise refused(exc) from None
+
+    @routes.post("/tournaments/{tournament_id}/withdraw")
+    async def withdraw(tournament_id: Id, request: Request) -> dict[str, Any]:
+        """Withdraw (an arena's entrant is paused: points kept, join again to come back)."""
+        user = await account(request, True, "sign in first")
+        try:
+            await keeper.withdraw(tournament_id, user)
+            return await keeper.view(tournament_id, user)
+        except Refused as exc:
+            raise refused(exc) from None
+
+    @routes.post("/tournaments/{tournament_id}/start")
+    async def start(tournament_id: Id, request: Request) -> dict[str, Any]:
+        """Start it now (its host)."""
+        user = await account(request, True, "sign in first")
+        try:
+            await keeper.start(tournament_id, user)
+            return await keeper.view(tournament_id, user)
+        except Refused as exc:
+            raise refused(exc) from None
+
+    @routes.get("/tournaments/{tournament_id}/seat")
+    async def seat(tournament_id: Id, request: Request) -> dict[str, Any]:
+        """The signed-in entrant's table now: its id, seat number and seat token (``{"table": null}`` between
+        tables)."""
+        user = await account(request, False, "sign in first")
+        found = director.seat_for(tournament_id, user)
+        return found if found is not None else {"tournament": tournament_id, "table": None}
+
+    @routes.get("/tournaments/{tournament_id}/standings.json")
+    async def standings_json(tournament_id: Id) -> dict[str, Any]:
+        """The whole standings, as JSON."""
+        try:
+            return await keeper.standings_json(tournament_id)
+        except Refused as exc:
+            raise refused(exc) from None
+
+    @routes.get("/tournaments/{tournament_id}/standings.csv")
+    async def standings_csv(tournament_id: Id) -> Response:
+        """The whole standings, as CSV (a spreadsheet opens it)."""
+        try:
+            text = await keeper.csv(tournament_id)
+        except Refused as exc:
+            raise refused(exc) from None
+        return Response(
+            text,
+            media_type="text/csv; charset=utf-8",
+            headers={"content-disposition": f'attachment; filename="tournament-{tournament_id}.csv"'},
+        )
+
+    return routes

@@ -1,0 +1,311 @@
+"""Tournaments on a real store and a real server: an arena seats free entrants again at once and stops counting at
+its end; a Swiss tournament pairs its rounds, gives byes, and ends after its last; both are played to their standings
+by people over the table sockets; bad requests are refused with the field and the rule, and change nothing."""
+
+from __future__ import annotations
+
+import asyncio
+import csv
+import io
+import json
+import random
+import time
+from typing import Any
+
+import pytest
+from serverkit import Client, ThreadServer, in_own_loop
+from sqlalchemy import insert, select
+from test_server_play import play_out
+from test_server_rated import account
+
+import loopback
+from clubsuite.server.community.directing import Director
+from clubsuite.server.community.tournaments import Tournaments, TournamentSettings
+from clubsuite.server.people.accounts import User
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import match_players, tournaments
+from clubsuite.server.table.hub import Hub
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
+DUEL = "northstar(players=2, target=10)"
+"""A game of two seats, so that tables are pairs."""
+PEOPLE = ["Ann", "Bob", "Cleo", "Dan", "Eve"]
+
+
+def end_table(store: Store, table_id: str, places: list[int], at: float) -> None:
+    """Write what the end of match 0 of ``table_id`` writes for the tournament: each seat's place."""
+
+    def work(conn: Any) -> None:
+        for seat, place in enumerate(places):
+            conn.execute(
+                insert(match_players).values(
+                    table_id=table_id,
+                    match_no=0,
+                    seat=seat,
+                    game="northstar",
+                    pool="northstar-2p",
+                    user_id=None,
+                    name="x",
+                    bot=None,
+                    place=place,
+                    points=0.0,
+                    hand_points="[]",
+                    won=place == 1,
+                    rated=False,
+                    left=False,
+                    finished_at=at,
+                )
+            )
+
+    store.write(work)
+
+
+async def with_director(store: Store, body: Any) -> Any:
+    hub = Hub(store)
+    await hub.start()
+    try:
+        keeper = Tournaments(hub)
+        return await body(keeper, Director(keeper, "here", bots_after=30.0, round_pause=0.0))
+    finally:
+        await hub.stop()
+
+
+def users() -> list[User]:
+    return [User(f"user-{name}", name, 0.0, False) for name in PEOPLE]
+
+
+def test_an_arena_seats_whoever_is_free_at_once_scores_by_place_and_stops_counting_at_its_end(store: Store) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        people = users()
+        settings = TournamentSettings.read("arena", DUEL, "Evening arena", minutes=10, bots=False)
+        tid = await keeper.create(people[0], settings)
+        for u in people:
+            await keeper.join(tid, u)
+        await keeper.start(tid, people[0])
+        t0 = time.time()
+        await director.tick(t0)
+        t = await keeper.load(tid)
+        assert t.status == "running" and t.ends_at == pytest.approx(t0 + 600, abs=5)
+        first = await keeper.tables(tid)
+        assert len(first) == 2  # four of five seated; the one who entered last waits
+        seated = {e for x in first for e in x.seats}
+        entrants = {e.id: e for e in await keeper.entrants(tid)}
+        waiting = set(entrants) - seated
+        assert [entrants[e].name for e in waiting] == ["Eve"]
+        for x in first:  # every seat is its entrant's, handed to that account only
+            for e in x.seats:
+                seat = director.seat_for(tid, User(entrants[e or ""].user_id or "", "", 0.0, False))
+                assert seat is not None and seat["table"] == x.table_id
+
+        end_table(store, first[0].table_id, [1, 2], time.time())
+        await director.tick(time.time())
+        second = await keeper.tables(tid)
+        assert len(second) == 3  # the two free again and Eve: one new table, one of them waits
+        new = second[-1]
+        assert set(new.seats) <= set(first[0].seats) | waiting and len(set(new.seats) & waiting) == 1
+
+        rows = {r.entrant: r for r in await keeper.standings(await keeper.load(tid))}
+        winner = first[0].seats[0] or ""
+        assert rows[winner].score == 2 and rows[first[0].seats[1] or ""].score == 0
+
+        t = await keeper.load(tid)
+        end_table(store, new.table_id, [1, 2], (t.ends_at or 0.0) + 1)  # ended after the arena: not counted
+        await director.tick((t.ends_at or 0.0) + 2)
+        t = await keeper.load(tid)
+        assert t.status == "over"
+        assert [x.counted for x in await keeper.tables(tid)] == [True, False, False]
+        view = await keeper.view(tid)
+        assert sum(r["points"] for r in view["standings"]) == 2
+
+    in_own_loop(lambda: with_director(store, body))
+
+
+def test_a_swiss_tournament_pairs_rounds_without_rematches_gives_byes_and_ends_after_its_last(store: Store) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        people = users()[:3]
+        settings = TournamentSettings.read("swiss", DUEL, None, rounds=3, bots=False)
+        tid = await keeper.create(people[0], settings)
+        for u in people:
+            await keeper.join(tid, u)
+        assert (await keeper.view(tid))["name"] == "northstar swiss"
+        await keeper.start(tid, people[0])
+        met: list[frozenset[str]] = []
+        for number in (1, 2, 3):
+            await director.tick(time.time())
+            tables = [x for x in await keeper.tables(tid) if x.round == number]
+            assert len(tables) == 1, number
+            pair = frozenset(e for e in tables[0].seats if e)
+            assert pair not in met  # three people, three rounds: everyone meets everyone once
+            met.append(pair)
+            await director.tick(time.time())  # the round is still being played: nothing new
+            assert len(await keeper.tables(tid)) == number
+            end_table(store, tables[0].table_id, [1, 2], time.time())
+        await director.tick(time.time())
+        t = await keeper.load(tid)
+        assert t.status == "over" and t.state["round"] == 3
+        entrants = await keeper.entrants(tid)
+        assert sorted(e.byes for e in entrants) == [1, 1, 1]
+        rows = await keeper.standings(t)
+        assert sum(r.score for r in rows) == 3 * 2 + 3 * 1  # three tables of 2 points, three byes of 1
+
+    in_own_loop(lambda: with_director(store, body))
+
+
+def test_a_swiss_tournament_too_small_for_a_table_is_cancelled(store: Store) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        ann = users()[0]
+        tid = await keeper.create(ann, TournamentSettings.read("swiss", DUEL, "Lonely", rounds=2, bots=False))
+        await keeper.join(tid, ann)
+        await keeper.start(tid, ann)
+        await director.tick(time.time())
+        t = await keeper.load(tid)
+        assert t.status == "over" and t.state["cancelled"] is True and await keeper.tables(tid) == []
+
+    in_own_loop(lambda: with_director(store, body))
+
+
+def test_a_second_process_does_not_direct_a_tournament_another_holds(store: Store) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        people = users()[:2]
+        tid = await keeper.create(people[0], TournamentSettings.read("arena", DUEL, "Held", minutes=5, bots=False))
+        for u in people:
+            await keeper.join(tid, u)
+        await keeper.start(tid, people[0])
+        other = Director(keeper, "elsewhere")
+        await director.tick(time.time())
+        await other.tick(time.time())
+        assert len(await keeper.tables(tid)) == 1 and other.seats == {}
+        rows = await keeper.hub.db(keeper.hub.store.read, select(tournaments.c.director))
+        assert [r.director for r in rows] == ["here"]
+
+    in_own_loop(lambda: with_director(store, body))
+
+
+# -- over HTTP and the table sockets ------------------------------------------------------------------------------
+
+
+def _wait(condition: Any, seconds: float = 120.0) -> Any:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = condition()
+        if found:
+            return found
+        time.sleep(0.1)
+    raise AssertionError("the condition was not met in time")
+
+
+def _director(server: ThreadServer) -> Director:
+    director: Director = server.server.config.app.state.director
+    director.round_pause = 0.0
+    return director
+
+
+def _play_tables(server: ThreadServer, browsers: list[Any], tid: str, played: set[str], seed: int) -> None:
+    """Wait until each account has a table of the tournament it has not played yet, then play those tables to
+    their ends, every account at its seat (random legal actions; people at one table play it together)."""
+    seats = []
+    for b in browsers:
+        seats.append(
+            _wait(lambda b=b: (s := b.get(f"/tournaments/{tid}/seat").json())["table"] not in (None, *played) and s)
+        )
+    by_table: dict[str, dict[int, Client]] = {}
+    try:
+        for s in seats:
+            by_table.setdefault(s["table"], {})[s["seat"]] = Client(server.base, s["table"], s["token"])
+        for k, people in enumerate(by_table.values()):
+            play_out(people, random.Random(seed + k))
+    finally:
+        for people in by_table.values():
+            for c in people.values():
+                c.close()
+    played.update(by_table)
+
+
+def test_a_swiss_tournament_is_played_to_its_standings_by_two_people_and_bots(server: ThreadServer) -> None:
+    _director(server)
+    ann, _, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    made = ann.post(
+        "/tournaments",
+        json={"format": "swiss", "game": "whist(target=2)", "name": "Club Swiss", "rounds": 2, "bot_delay": 0},
+        headers=ann_h,
+    )
+    assert made.status_code == 201, made.text
+    tid = made.json()["id"]
+    assert ann.post(f"/tournaments/{tid}/join", headers=ann_h).json()["me"]["name"] == "Ann"
+    bob.post(f"/tournaments/{tid}/join", headers=bob_h)
+    assert bob.post(f"/tournaments/{tid}/start", headers=bob_h).json()["code"] == "not_host"
+    assert ann.post(f"/tournaments/{tid}/start", headers=ann_h).json()["status"] in ("open", "running")
+    played: set[str] = set()
+    for number in (1, 2):
+        _wait(lambda number=number: loopback.get(f"{server.base}/tournaments/{tid}").json()["round"] == number)
+        _play_tables(server, [ann, bob], tid, played, number * 10)
+    done = _wait(
+        lambda: (v := loopback.get(f"{server.base}/tournaments/{tid}").json())["status"] == "over" and v,
+    )
+    rows = done["standings"]
+    assert sorted(r["name"] for r in rows) == ["Ann", "Bob"] and all(r["tables"] == 2 for r in rows)
+    table = list(csv.reader(io.StringIO(loopback.get(f"{server.base}/tournaments/{tid}/standings.csv").text)))
+    assert table[0][:3] == ["place", "name", "points"] and len(table) == 3
+    whole = loopback.get(f"{server.base}/tournaments/{tid}/standings.json").json()
+    assert "token" not in json.dumps(whole) and "invite" not in json.dumps(whole)
+    for x in played:  # a tournament's tables are private: not found by their id alone
+        assert loopback.get(f"{server.base}/tables/{x}").status_code == 404
+
+
+def test_an_arena_is_played_and_ends_with_its_standings(server: ThreadServer) -> None:
+    director = _director(server)
+    director.bots_after = 0.0
+    ann, _, ann_h = account(server, "Ann")
+    tid = ann.post(
+        "/tournaments",
+        json={"format": "arena", "game": DUEL, "minutes": 5, "bot_delay": 0},
+        headers=ann_h,
+    ).json()["id"]
+    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
+    ann.post(f"/tournaments/{tid}/start", headers=ann_h)
+    played: set[str] = set()
+    for k in range(2):  # alone: seated with a bot at once, and again as soon as each table ends
+        _play_tables(server, [ann], tid, played, k)
+    _wait(lambda: ann.get(f"/tournaments/{tid}").json()["me"]["tables"] == 2)
+    hub = server.server.config.app.state.hub
+    ended = asyncio.run_coroutine_threadsafe(director.tick(time.time() + 3600), hub.loop)
+    ended.result(60)
+    view = ann.get(f"/tournaments/{tid}").json()
+    assert view["status"] == "over" and view["me"]["tables"] == 2
+    assert view["me"]["points"] == sum(view["me"]["results"])
+    listed = loopback.get(f"{server.base}/tournaments").json()["tournaments"]
+    assert [x["id"] for x in listed] == [tid] and listed[0]["status"] == "over"
+
+
+def test_bad_tournament_requests_are_refused_with_the_field_and_the_rule(server: ThreadServer) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    base = {"format": "arena", "game": DUEL}
+    assert loopback.post(f"{server.base}/tournaments", json=base).status_code == 401
+    cases = [
+        ({**base, "format": "knockout"}, "format='knockout'"),
+        ({**base, "minutes": 1}, "minutes=1"),
+        ({**base, "rounds": 3}, "rounds"),
+        ({**base, "format": "swiss", "rounds": 40}, "rounds=40"),
+        ({**base, "bot": "grandmaster"}, "bot='grandmaster'"),
+        ({**base, "name": "\u202eevil"}, "name"),
+        ({**base, "name": "x" * 61}, "name"),
+        ({**base, "starts_at": 1.0}, "starts_at"),
+        ({**base, "game": "chess"}, "chess"),
+    ]
+    for body, named in cases:
+        r = ann.post("/tournaments", json=body, headers=ann_h)
+        assert r.status_code == 400 and named in r.json()["message"], (body, r.text)
+    assert ann.post("/tournaments", json={**base, "minutes": "5"}, headers=ann_h).status_code == 422
+    assert loopback.get(f"{server.base}/tournaments").json()["tournaments"] == []  # nothing was made
+    for _ in range(3):
+        assert ann.post("/tournaments", json=base, headers=ann_h).status_code == 201
+    assert ann.post("/tournaments", json=base, headers=ann_h).json()["code"] == "too_many_tournaments"
+    tid = loopback.get(f"{server.base}/tournaments").json()["tournaments"][0]["id"]
+    assert ann.post(f"/tournaments/{tid}/withdraw", headers=ann_h).json()["code"] == "not_entered"
+    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
+    assert ann.post(f"/tournaments/{tid}/join", headers=ann_h).json()["code"] == "already_entered"
+    assert loopback.get(f"{server.base}/tournaments/nothing-here").status_code == 404
+    assert loopback.get(f"{server.base}/tournaments/{tid}?page=-1").status_code == 422
+    assert loopback.post(f"{server.base}/tournaments/{tid}/join").status_code == 401
