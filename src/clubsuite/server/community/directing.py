@@ -36,7 +36,7 @@ from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.server.community.pairing import Ranked, Waiting, arena_tables, swiss_round
-from clubsuite.server.community.tournaments import Entrant, TableRow, Tournament, Tournaments
+from clubsuite.server.community.tournaments import FORMATS, Entrant, TableRow, Tournament, Tournaments
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.dbschema import match_players, tournament_entrants, tournament_tables, tournaments
 from clubsuite.server.store.ownership import database_now
@@ -123,6 +123,7 @@ class Director:
         """Claim (or renew) the due tournaments nobody else directs; the ids this process directs now."""
         clock = database_now(conn.dialect.name)
         due = and_(
+            tournaments.c.format.in_(FORMATS),
             tournaments.c.status != "over",
             or_(tournaments.c.status == "running", tournaments.c.starts_at <= now),
         )

@@ -316,7 +316,7 @@ class Tournaments:
                 .order_by(tournaments.c.ends_at.desc())
                 .limit(LISTED_OVER)
             ).all()
-            return [summary(_tournament(r), r.n or 0) for r in [*live, *over]]
+            return [listed(r, r.n or 0) for r in [*live, *over]]
 
         return await self.hub.db(self.hub.store.reading, work)
 
@@ -513,6 +513,29 @@ def summary(t: Tournament, entrants: int) -> dict[str, Any]:
         "entrants": entrants,
         "scheduled": t.host_id is None,
         "version": t.version,
+    }
+
+
+def listed(row: Any, entrants: int) -> dict[str, Any]:
+    """A tournament row of any format as the lobby's list shows it: what every format has (its settings read for
+    the length or the rounds where it has them), so that a format kept elsewhere (the club nights) is listed too."""
+    settings = json.loads(row.settings)
+    state = json.loads(row.state)
+    return {
+        "id": row.id,
+        "format": row.format,
+        "name": row.name,
+        "game": row.spec,
+        "minutes": settings.get("minutes") or None,
+        "rounds": settings.get("rounds") or None,
+        "round": state.get("round", 0),
+        "rated": bool(settings.get("rated", False)),
+        "status": row.status,
+        "starts_at": row.starts_at,
+        "ends_at": row.ends_at,
+        "entrants": entrants,
+        "scheduled": row.host_id is None,
+        "version": row.version,
     }
 
 
