@@ -213,6 +213,24 @@ class TableRow:
 
 
 @dataclass
+class _Standing:
+    """A tournament's standings and entrants as worked out at one version."""
+
+    version: int
+    rows: list[Row]
+    entrants: dict[str, Entrant]
+    by_user: dict[str, str]
+
+    def line(self, user_id: str) -> dict[str, Any] | None:
+        """An account's own line (None: not an entrant)."""
+        entrant = self.by_user.get(user_id)
+        if entrant is None:
+            return None
+        row = next(r for r in self.rows if r.entrant == entrant)
+        return _row_json(row, self.entrants[entrant])
+
+
+@dataclass
 class Tournament:
     """A tournament's row."""
 
@@ -232,7 +250,7 @@ class Tournaments:
 
     def __init__(self, hub: Hub) -> None:
         self.hub = hub
-        self._standings: dict[str, tuple[int, list[Row]]] = {}
+        self._standings: dict[str, _Standing] = {}
         """Each tournament's standings as last worked out, by its version (worked out once per version)."""
 
     # -- reading ------------------------------------------------------------------------------------------------
@@ -265,32 +283,45 @@ class Tournaments:
 
     async def standings(self, t: Tournament) -> list[Row]:
         """The standings at its present version (worked out once per version)."""
+        return (await self._worked_out(t)).rows
+
+    async def _worked_out(self, t: Tournament) -> _Standing:
+        """The standings and entrants at ``t``'s version, read and worked out once per version."""
         kept = self._standings.get(t.id)
-        if kept is not None and kept[0] == t.version:
-            return kept[1]
+        if kept is not None and kept.version == t.version:
+            return kept
         entrants = await self.entrants(t.id)
         played = await self.tables(t.id)
         rows = standings_of(t.settings, entrants, played)
-        self._standings[t.id] = (t.version, rows)
-        return rows
+        by_id = {e.id: e for e in entrants}
+        kept = _Standing(t.version, rows, by_id, {e.user_id: e.id for e in entrants if e.user_id is not None})
+        self._standings[t.id] = kept
+        return kept
 
     async def view(self, tournament_id: str, user: User | None = None, page: int = 0) -> dict[str, Any]:
         """What anyone sees of a tournament: its settings, status, times, entrants' count, a page of the standings
         (names, places, points, no table ids or tokens), and, for a signed-in entrant, their own line and state."""
         t = await self.load(tournament_id)
-        rows = await self.standings(t)
-        entrants = {e.id: e for e in await self.entrants(t.id)}
-        out = summary(t, len(entrants))
-        out["standings"] = [_row_json(r, entrants[r.entrant]) for r in rows[page * PAGE : (page + 1) * PAGE]]
+        worked = await self._worked_out(t)
+        out = summary(t, len(worked.entrants))
+        rows = worked.rows
+        out["standings"] = [_row_json(r, worked.entrants[r.entrant]) for r in rows[page * PAGE : (page + 1) * PAGE]]
         out["page"] = page
         out["pages"] = max(1, math.ceil(len(rows) / PAGE))
         if user is not None:
-            mine = next((e for e in entrants.values() if e.user_id == user.id), None)
-            if mine is not None:
-                row = next(r for r in rows if r.entrant == mine.id)
-                out["me"] = {**_row_json(row, mine), "active": mine.active}
+            me = worked.line(user.id)
+            if me is not None:
+                out["me"] = me
             out["host"] = t.host_id == user.id
         return out
+
+    async def line_of(self, tournament_id: str, version: int, user_id: str) -> dict[str, Any] | None:
+        """An account's own line in a tournament's standings at ``version`` (None: not an entrant), from what the
+        last view of that version worked out (read afresh when it was another version)."""
+        kept = self._standings.get(tournament_id)
+        if kept is None or kept.version != version:
+            kept = await self._worked_out(await self.load(tournament_id))
+        return kept.line(user_id)
 
     async def listing(self, now: float | None = None) -> list[dict[str, Any]]:
         """The lobby's list: tournaments not over (soonest first) and the latest finished ones."""

@@ -21,11 +21,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from clubsuite import __version__
 from clubsuite.safetext import quoted
-from clubsuite.server.community import clubnight, directing, matchmaking, tournaments
+from clubsuite.server.community import clubnight, directing, matchmaking, tournaments, watching
 from clubsuite.server.http import (
     account_routes,
     catalogs,
     clubnight_routes,
+    live_routes,
     lobby_routes,
     matchmaking_routes,
     pages,
@@ -85,7 +86,8 @@ def create_app(
     lobby = Lobbycast(hub, store.engine.url) if shared else None
     """The other processes' public tables, where several may serve the database."""
     keeper = tournaments.Tournaments(hub)
-    director = directing.Director(keeper, ownership.node if ownership is not None else "local")
+    watchers = watching.Watching(keeper, limits)
+    director = directing.Director(keeper, ownership.node if ownership is not None else "local", watchers.tell)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -94,9 +96,11 @@ def create_app(
             await lobby.start()
         matchmaker.start()
         director.start()
+        watchers.start()
         try:
             yield
         finally:
+            await watchers.stop()
             await director.stop()
             await matchmaker.stop()
             if lobby is not None:
@@ -121,6 +125,7 @@ def create_app(
     app.state.replayer = replayer
     app.state.accounts = accounts
     app.state.director = director
+    app.state.watching = watchers
     app.state.internal = InternalApp(metrics)
     """The operators' application (``GET /metrics``), served apart on its own listener (``--metrics-port``)."""
 
@@ -147,6 +152,7 @@ def create_app(
     app.include_router(matchmaking_routes.router(matchmaker, accounts))
     app.include_router(clubnight_routes.router(clubnight.ClubNights(hub), accounts))
     app.include_router(tournament_routes.router(keeper, director, accounts))
+    app.include_router(live_routes.router(watchers, accounts, limits.max_ws_bytes))
     app.include_router(
         puzzle_routes.router(
             Library(replayer.puzzle),

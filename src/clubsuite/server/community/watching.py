@@ -1,0 +1,276 @@
+"""What the site pushes to open pages over their one socket (``/live``): the lobby's list of tournaments, a
+tournament's standings, and what is meant for one account alone (a seat that is ready for it).
+
+A page opens the socket once and *watches* topics: ``tournaments`` (the lobby's list) or ``tournament:<id>`` (one
+tournament: its settings, status and the first page of its standings, and, for a signed-in entrant, their own line).
+Nothing is polled per client: every :data:`PUSH_EVERY` seconds this process reads, in one query per kind, whether
+anything watched has changed (the tournaments' versions); what changed is worked out and encoded **once** and the
+same text queued for every watcher of it, so that changes in between are coalesced into one message and the cost of
+a change does not grow with its watchers beyond queuing a string. The versions are the database's, so a change made
+by another process reaches this process's watchers as surely as one made here.
+
+Bounds: sockets per address (the server's limit, counted apart from the tables'), :data:`TOPICS_MAX` topics per
+socket, each message's size and rate (the table protocol's), and a watcher that does not read its messages
+(:data:`QUEUE_MAX` queued) is dropped rather than kept in memory.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Annotated, Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
+from sqlalchemy import func, select
+
+from clubsuite.errors import ClubsError
+from clubsuite.records.files import parse_record
+from clubsuite.server.community.tournaments import Tournaments
+from clubsuite.server.limits import ServerLimits
+from clubsuite.server.store.dbschema import tournaments
+from clubsuite.server.table.live import Refused
+
+log = logging.getLogger("clubsuite.server")
+
+PUSH_EVERY = 1.0
+"""Seconds between two looks at what the watchers watch (changes in between go out as one message)."""
+TOPICS_MAX = 8
+"""Topics one socket may watch at once."""
+QUEUE_MAX = 64
+"""Messages queued for a socket that is not reading them before it is dropped."""
+TOPIC = re.compile(r"^(tournaments|tournament:[A-Za-z0-9_-]{1,40})$")
+"""The topics there are."""
+
+
+class _In(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class Watch(_In):
+    """Watch a topic: ``tournaments`` (the lobby's list) or ``tournament:<id>``."""
+
+    type: Literal["watch"]
+    topic: str = Field(..., max_length=60, description="tournaments, or tournament:<id>")
+
+
+class Unwatch(_In):
+    """Stop watching a topic."""
+
+    type: Literal["unwatch"]
+    topic: str = Field(..., max_length=60, description="a topic being watched")
+
+
+class LivePing(_In):
+    """Keep-alive: answered with pong."""
+
+    type: Literal["ping"]
+
+
+LiveMessage = Watch | Unwatch | LivePing
+READER: TypeAdapter[LiveMessage] = TypeAdapter(Annotated[LiveMessage, Field(discriminator="type")])
+
+
+class LiveError(Exception):
+    """A message refused: its code and words."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+def parse(data: str | bytes, max_bytes: int) -> LiveMessage:
+    """One message of a page's socket (:class:`LiveError` naming the problem: size, JSON, type, field)."""
+    size = len(data.encode("utf-8", "surrogatepass") if isinstance(data, str) else data)
+    if size > max_bytes:
+        raise LiveError("too_large", f"a message may have at most {max_bytes} bytes (this one had {size})")
+    try:
+        raw = parse_record(data, "the message")
+    except ClubsError as exc:
+        raise LiveError("bad_json", f"a message must be one JSON object: {exc}") from None
+    if not isinstance(raw, dict):
+        raise LiveError("bad_json", "a message must be one JSON object")
+    try:
+        return READER.validate_python(raw)
+    except ValidationError as exc:
+        first = exc.errors(include_url=False, include_context=False, include_input=False)[0]
+        where = ".".join(str(p) for p in first["loc"][1:]) or "type"
+        if first["type"] in ("union_tag_invalid", "union_tag_not_found"):
+            raise LiveError("bad_message", "'type': expected watch, unwatch or ping") from None
+        raise LiveError("bad_message", f"{where!r}: {first['msg']}") from None
+
+
+def encode(message: dict[str, Any]) -> str:
+    """A message as sent."""
+    return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
+
+
+@dataclass(eq=False)
+class Watcher:
+    """One open page's socket: whose it is, what it watches, its queue of messages."""
+
+    user_id: str | None
+    address: str
+    topics: set[str] = field(default_factory=set)
+    seen: dict[str, Any] = field(default_factory=dict)
+    """The version of each topic last sent to it."""
+    queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
+    dropped: bool = False
+
+    def send(self, text: str) -> None:
+        """Queue a message; a socket that has left :data:`QUEUE_MAX` unread is dropped."""
+        if self.dropped:
+            return
+        if self.queue.qsize() >= QUEUE_MAX:
+            self.dropped = True
+            self.queue.put_nowait(None)
+            return
+        self.queue.put_nowait(text)
+
+
+class Watching:
+    """The open pages' sockets of this process and what they watch (see the module)."""
+
+    def __init__(self, keeper: Tournaments, limits: ServerLimits) -> None:
+        self.keeper = keeper
+        self.limits = limits
+        self.watchers: set[Watcher] = set()
+        self.by_user: dict[str, set[Watcher]] = {}
+        self.by_topic: dict[str, set[Watcher]] = {}
+        self.by_address: Counter[str] = Counter()
+        self._made: dict[str, tuple[Any, str]] = {}
+        """Each watched topic's latest message: (its version, the text), made once for all its watchers."""
+        self._task: asyncio.Task[None] | None = None
+        self.pushes = 0
+        """Messages made for topics (each sent to all of the topic's watchers): a figure for the measurements."""
+
+    def start(self) -> None:
+        """Push every :data:`PUSH_EVERY` seconds."""
+        self._task = asyncio.get_running_loop().create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop pushing and close every socket."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await self._task
+        for w in list(self.watchers):
+            w.queue.put_nowait(None)
+
+    def open(self, user_id: str | None, address: str) -> Watcher:
+        """A new page's socket (:class:`Refused` when its address holds as many as it may)."""
+        if self.by_address[address] >= self.limits.sockets_per_address:
+            raise Refused(
+                "too_many_connections",
+                f"your address has {self.limits.sockets_per_address} connections open, the most it may have",
+            )
+        w = Watcher(user_id, address)
+        self.watchers.add(w)
+        self.by_address[address] += 1
+        if user_id is not None:
+            self.by_user.setdefault(user_id, set()).add(w)
+        return w
+
+    def close(self, w: Watcher) -> None:
+        """A page's socket gone."""
+        self.watchers.discard(w)
+        self.by_address[w.address] -= 1
+        if self.by_address[w.address] <= 0:
+            del self.by_address[w.address]
+        if w.user_id is not None:
+            mine = self.by_user.get(w.user_id, set())
+            mine.discard(w)
+            if not mine:
+                self.by_user.pop(w.user_id, None)
+        for topic in list(w.topics):
+            self.unwatch(w, topic)
+
+    def watch(self, w: Watcher, topic: str) -> None:
+        """Watch ``topic`` (its latest message is sent at the next push)."""
+        if not TOPIC.match(topic):
+            raise LiveError("bad_topic", "'topic': expected tournaments or tournament:<id>")
+        if topic not in w.topics and len(w.topics) >= TOPICS_MAX:
+            raise LiveError("too_many_topics", f"a socket watches at most {TOPICS_MAX} topics: unwatch one first")
+        w.topics.add(topic)
+        w.seen.pop(topic, None)
+        self.by_topic.setdefault(topic, set()).add(w)
+
+    def unwatch(self, w: Watcher, topic: str) -> None:
+        """Stop watching ``topic``."""
+        w.topics.discard(topic)
+        w.seen.pop(topic, None)
+        watching = self.by_topic.get(topic)
+        if watching is not None:
+            watching.discard(w)
+            if not watching:
+                del self.by_topic[topic]
+                self._made.pop(topic, None)
+
+    def tell(self, user_id: str, message: dict[str, Any]) -> None:
+        """Send ``message`` to every open page of one account (now)."""
+        mine = self.by_user.get(user_id)
+        if mine:
+            text = encode(message)
+            for w in mine:
+                w.send(text)
+
+    async def _run(self) -> None:
+        while True:
+            await asyncio.sleep(PUSH_EVERY)
+            try:
+                await self.push()
+            except Exception:  # a round that fails is logged; the next one goes on
+                log.exception("pushing to the watchers failed")
+
+    async def push(self) -> None:
+        """One look at what is watched: make each changed topic's message once, and send every watcher the
+        topics' messages it has not seen."""
+        hub = self.keeper.hub
+        topics = list(self.by_topic)
+        if "tournaments" in topics:
+            key = tuple(
+                (await hub.db(hub.store.read, select(func.count(), func.coalesce(func.sum(tournaments.c.version), 0))))[
+                    0
+                ]
+            )
+            if self._made.get("tournaments", (None, ""))[0] != key:
+                listing = await self.keeper.listing()
+                self._made["tournaments"] = (key, encode({"type": "tournaments", "tournaments": listing}))
+                self.pushes += 1
+        ids = [t.split(":", 1)[1] for t in topics if t.startswith("tournament:")]
+        if ids:
+            rows = await hub.db(
+                hub.store.read, select(tournaments.c.id, tournaments.c.version).where(tournaments.c.id.in_(ids))
+            )
+            versions = {r.id: r.version for r in rows}
+            for tid in ids:
+                topic = f"tournament:{tid}"
+                version = versions.get(tid)
+                if self._made.get(topic, (None, ""))[0] == version and topic in self._made:
+                    continue
+                if version is None:
+                    gone = {"code": "no_tournament", "topic": topic, "message": "there is no such tournament"}
+                    made = encode({"type": "error", **gone})
+                else:
+                    view = await self.keeper.view(tid)
+                    made = encode({"type": "tournament", "topic": topic, "tournament": view})
+                self._made[topic] = (version, made)
+                self.pushes += 1
+        for topic, watching in list(self.by_topic.items()):
+            version, text = self._made.get(topic, (None, ""))
+            if not text:
+                continue
+            personal = topic.startswith("tournament:")
+            for w in list(watching):
+                if w.seen.get(topic, ()) == version:
+                    continue
+                w.seen[topic] = version
+                w.send(text)
+                if personal and w.user_id is not None and version is not None:
+                    me = await self.keeper.line_of(topic.split(":", 1)[1], version, w.user_id)
+                    if me is not None:
+                        w.send(encode({"type": "tournament_me", "topic": topic, "version": version, "me": me}))

@@ -1,0 +1,90 @@
+"""The page's socket (``/live``): any page opens it once to be sent what it watches and what is meant for its
+account (:mod:`clubsuite.server.community.watching`; the messages in docs/protocol.md, "The page's socket")."""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+
+from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+
+from clubsuite.server.community.watching import LiveError, LivePing, Watch, Watcher, Watching, encode, parse
+from clubsuite.server.http.account_routes import COOKIE
+from clubsuite.server.http.guard import client_address
+from clubsuite.server.people.accounts import Accounts
+from clubsuite.server.table.live import Refused
+from clubsuite.server.table.protocol import RateLimit
+
+log = logging.getLogger("clubsuite.server")
+
+
+def router(watching: Watching, accounts: Accounts, max_bytes: int) -> APIRouter:
+    """Add the page's socket."""
+    routes = APIRouter()
+
+    @routes.websocket("/live")
+    async def live(ws: WebSocket) -> None:
+        await ws.accept()
+        secret = ws.cookies.get(COOKIE)
+        found = await accounts.session(secret) if secret else None
+        user = found[1] if found is not None else None
+        try:
+            w = watching.open(user.id if user is not None else None, client_address(ws.scope))
+        except Refused as exc:
+            with contextlib.suppress(Exception):
+                await ws.send_text(encode({"type": "error", "code": exc.code, "message": str(exc)}))
+                await ws.close(code=4429)
+            return
+        w.send(encode({"type": "welcome", "name": user.name if user is not None else None}))
+        writer = asyncio.create_task(_write(ws, w))
+        try:
+            await _read(ws, w, watching, max_bytes)
+        finally:
+            watching.close(w)
+            w.queue.put_nowait(None)
+            with contextlib.suppress(Exception):
+                await writer
+
+    return routes
+
+
+async def _read(ws: WebSocket, w: Watcher, watching: Watching, max_bytes: int) -> None:
+    limit = RateLimit(time.monotonic())
+    while not w.dropped:
+        try:
+            raw = await ws.receive()
+        except (WebSocketDisconnect, RuntimeError):
+            return
+        if raw.get("type") == "websocket.disconnect":
+            return
+        text = raw.get("text")
+        data = text if text is not None else raw.get("bytes") or b""
+        if not limit.allow(time.monotonic()):
+            w.send(encode({"type": "error", "code": "rate_limited", "message": "too many messages: slow down"}))
+            continue
+        try:
+            msg = parse(data, max_bytes)
+            if isinstance(msg, LivePing):
+                w.send(encode({"type": "pong"}))
+            elif isinstance(msg, Watch):
+                watching.watch(w, msg.topic)
+            else:
+                watching.unwatch(w, msg.topic)
+        except LiveError as exc:
+            w.send(encode({"type": "error", "code": exc.code, "message": str(exc)}))
+
+
+async def _write(ws: WebSocket, w: Watcher) -> None:
+    while True:
+        text = await w.queue.get()
+        if text is None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+            return
+        try:
+            await ws.send_text(text)
+        except Exception:
+            w.dropped = True
+            return
