@@ -143,7 +143,7 @@ export const store = {
 };
 
 /** The page's title in the reader's language, for the page ``page`` ("lobby", "table", "replay", "player",
- * "leaderboard", "clubnight", "review" or "puzzles"), once its words
+ * "leaderboard", "clubnight", "tournament", "review" or "puzzles"), once its words
  * are loaded (the HTML's own title is the English one). */
 export function pageTitle(page) {
   switch (page) {
@@ -164,6 +164,9 @@ export function pageTitle(page) {
       break;
     case "clubnight":
       document.title = t("Clubs: club night");
+      break;
+    case "tournament":
+      document.title = t("Clubs: tournaments");
       break;
     case "review":
       document.title = t("Clubs: a review");

@@ -12,6 +12,7 @@ import {accountBox, poolOf, ratingWords} from "./account.js";
 import {levelWords} from "./board.js";
 import {cardRow, parseCards} from "./cards.js";
 import {language, languageSwitch, loadWords, ruleWords, serverWords, t, tableName, tn} from "./i18n.js";
+import {on, startNotices, watch} from "./live.js";
 
 const app = byId("app");
 const REFRESH_MS = 5000;
@@ -51,17 +52,47 @@ async function start() {
     h("header", {class: "bar lobby-bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, t("Play Clubs online")),
       h("a", {href: "/replay"}, t("Replay a record")),
       h("a", {href: "/leaderboard"}, t("Leaderboards")),
+      h("a", {href: "/tournament"}, t("Tournaments")),
       h("a", {href: "/clubnight"}, t("Club night")),
       h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
       languageSwitch(h), colourToggle(), await accountBox()),
     h("main", {class: "lobby"},
       playNow(),
       me ? playRated() : null,
-      h("div", {class: "lobby-side"}, tables.box, inviteForm()),
+      h("div", {class: "lobby-side"}, eventsBox(), tables.box, inviteForm()),
       createForm()));
+  startNotices();
   tables.refresh();
   showPresence();
   setInterval(() => { tables.refresh(); showPresence(); }, REFRESH_MS);
+}
+
+/** The lobby's tournaments: those running and the next to start (a countdown each), pushed over the page's socket
+ * as they change; all of them, and the form to make one, on the tournaments' page. */
+function eventsBox() {
+  const LISTED = 4;
+  const list = h("ul", {class: "events", id: "lobby-events"});
+  let shown = [];
+  const words = (x) => {
+    const now = Date.now() / 1000;
+    if (x.status === "open") return x.starts_at ? t("starts in {minutes} min", {minutes: Math.max(0, Math.ceil((x.starts_at - now) / 60))}) : t("open");
+    if (x.format === "arena" && x.ends_at) return t("ends in {minutes} min", {minutes: Math.max(0, Math.ceil((x.ends_at - now) / 60))});
+    return t("playing");
+  };
+  const draw = () => {
+    const now = shown.filter((x) => x.status !== "over").slice(0, LISTED);
+    fill(list, now.length ? now.map((x) => h("li", {},
+      h("a", {href: x.format === "clubnight" ? `/clubnight/${encodeURIComponent(x.id)}` : `/tournament/${encodeURIComponent(x.id)}`}, x.name), " ",
+      h("span", {class: "muted"}, words(x), " · ", tn("{n} player", "{n} players", x.entrants))))
+      : h("li", {class: "muted"}, t("No tournament is on just now.")));
+  };
+  draw();
+  on("tournaments", (msg) => { shown = msg.tournaments; draw(); });
+  watch("tournaments");
+  setInterval(draw, 30000);
+  return h("section", {class: "panel events-box", "aria-labelledby": "events-title"},
+    h("h2", {id: "events-title"}, t("Tournaments")), list,
+    h("p", {}, h("a", {href: "/tournament"}, t("All tournaments, or make one"))));
 }
 
 /** How many people are at a table now, over the whole site (GET /presence), under "Play now"; where it cannot be

@@ -4,11 +4,14 @@
 import {applyColours, colourToggle, h} from "./dom.js";
 import {accountBox} from "./account.js";
 import {language, languageSwitch, serverWords, t} from "./i18n.js";
+import {startNotices} from "./live.js";
 
-/** The page's bar. */
+/** The page's bar (and the notices meant for the account, on every page that has the bar). */
 export async function bar(title) {
+  startNotices();
   return h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, title),
     h("a", {href: "/leaderboard"}, t("Leaderboards")),
+    h("a", {href: "/tournament"}, t("Tournaments")),
     h("a", {href: "/puzzle"}, t("Puzzles")),
     h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
     languageSwitch(h), colourToggle(), await accountBox());

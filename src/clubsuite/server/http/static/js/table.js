@@ -15,6 +15,7 @@ import {play as playSound, setSound, soundOn} from "./sound.js";
 import {language, languageSwitch, loadWords, reasonWords, serverWords, t, tableName, tc, tn} from "./i18n.js";
 import {ratingWords} from "./account.js";
 import {coachPanel, rulesLink} from "./coach.js";
+import {startNotices} from "./live.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const params = new URLSearchParams(location.search);
@@ -142,6 +143,7 @@ async function start() {
   applyColours();
   applyMotion();
   announcer(); // the live region is there before anything is said in it
+  startNotices(); // a tournament's next table, and what else is meant for this account
   const saved = store.get(`seat.${tableId}`);
   if (saved && typeof saved.token === "string") {
     state.token = saved.token;

@@ -1,0 +1,101 @@
+// The page's socket (/live, docs/protocol.md "The page's socket"): one per page, opened on first use. It brings
+// what the page watches (the lobby's tournaments, a tournament's standings) and what is meant for this account alone
+// (a tournament table ready for you), shown on any page as a notice, with a sound when sounds are on. Nothing is
+// polled: the server pushes a topic again only when it has changed. A lost socket is opened again after a pause
+// that grows, and the topics watched again.
+
+import {h, store} from "./dom.js";
+import {t} from "./i18n.js";
+import {play} from "./sound.js";
+
+const handlers = new Map(); // message type -> set of functions
+const topics = new Set();
+let socket = null;
+let wait = 1000;
+let noticing = false;
+const FOLLOW_SECONDS = 5; // a table page goes on to the next tournament table after this long
+
+function connect() {
+  const scheme = location.protocol === "https:" ? "wss" : "ws";
+  socket = new WebSocket(`${scheme}://${location.host}/live`);
+  socket.addEventListener("open", () => {
+    wait = 1000;
+    for (const topic of topics) socket.send(JSON.stringify({type: "watch", topic}));
+  });
+  socket.addEventListener("message", (event) => {
+    let msg;
+    try { msg = JSON.parse(event.data); } catch { return; }
+    for (const f of handlers.get(msg.type) || []) f(msg);
+  });
+  socket.addEventListener("close", () => {
+    socket = null;
+    setTimeout(connect, wait);
+    wait = Math.min(wait * 2, 30000);
+  });
+}
+
+function ensure() {
+  if (socket === null) connect();
+}
+
+/** Call ``f(message)`` for every message of ``type`` ("tournaments", "tournament", "tournament_me", "seat"). */
+export function on(type, f) {
+  if (!handlers.has(type)) handlers.set(type, new Set());
+  handlers.get(type).add(f);
+  ensure();
+}
+
+/** Watch ``topic`` ("tournaments", or "tournament:<id>"): its message now, and again at every change. */
+export function watch(topic) {
+  topics.add(topic);
+  ensure();
+  if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({type: "watch", topic}));
+}
+
+/** The tournament a table was seated by, kept when a seat is handed over, so that its page goes on to the next. */
+export function tournamentOf(table) {
+  return store.get(`tournamentTable.${table}`);
+}
+
+/** Keep a tournament seat and open its table. */
+export function goToSeat(seat) {
+  store.set(`seat.${seat.table}`, {token: seat.token, seat: seat.seat});
+  store.set(`tournamentTable.${seat.table}`, seat.tournament);
+  location.href = `/table/${encodeURIComponent(seat.table)}`;
+}
+
+/** Notices on this page: a tournament table ready goes straight to it from the tournament's own page; from the table
+ * it follows, after a few seconds in which the player still sees how the table ended (or chooses to stay); elsewhere
+ * it is a notice with a link, which stays until followed or closed. */
+export function startNotices() {
+  if (noticing) return;
+  noticing = true;
+  let box = document.getElementById("notices");
+  if (!box) {
+    box = h("div", {id: "notices", class: "notices", role: "status", "aria-live": "polite"});
+    document.body.append(box);
+  }
+  on("seat", (seat) => {
+    const here = location.pathname.split("/");
+    const ownPage = here[1] === "tournament" && decodeURIComponent(here[2] || "") === seat.tournament;
+    const followed = here[1] === "table" && tournamentOf(decodeURIComponent(here[2] || "")) === seat.tournament;
+    play("turn");
+    if (ownPage) {
+      goToSeat(seat);
+      return;
+    }
+    const link = h("a", {href: `/table/${encodeURIComponent(seat.table)}`, class: "button-link primary", id: "next-table"}, t("Go to your table"));
+    link.addEventListener("click", (event) => { event.preventDefault(); goToSeat(seat); });
+    const close = h("button", {type: "button", class: "notice-close", "aria-label": t("Close")}, "×");
+    const notice = h("div", {class: "notice"}, h("p", {}, t("Your next tournament table is ready.")), link, close);
+    let timer = null;
+    close.addEventListener("click", () => { clearTimeout(timer); notice.remove(); });
+    if (followed) {
+      const stay = h("button", {type: "button", id: "stay-here"}, t("Stay here"));
+      stay.addEventListener("click", () => { clearTimeout(timer); stay.remove(); });
+      notice.append(h("p", {class: "muted"}, t("Going there in {seconds} s.", {seconds: FOLLOW_SECONDS})), stay);
+      timer = setTimeout(() => goToSeat(seat), FOLLOW_SECONDS * 1000);
+    }
+    box.append(notice);
+  });
+}

@@ -1,0 +1,269 @@
+// Tournaments (/tournament): the list of arenas, Swiss tournaments and club nights (upcoming with a countdown,
+// running, finished), kept up to date over the page's socket, and the form that makes one (signed in). One
+// tournament (/tournament/{id}): its kind, game and times, joining and withdrawing, the host's start, your own line
+// and your table, and the standings, pushed over the socket as they change (never polled), with the downloads.
+
+import {account, api, byId, fill, h, pageTitle} from "./dom.js";
+import {loadWords, t, tn} from "./i18n.js";
+import {applyColours, bar, gameLabel, when} from "./people.js";
+import {goToSeat, on, startNotices, watch} from "./live.js";
+
+const app = byId("app");
+const tournamentId = decodeURIComponent(location.pathname.split("/")[2] || "");
+let games = [];
+let me = null;
+let shown = null; // the tournament as last pushed
+let mine = null; // the signed-in entrant's own line, as last pushed
+let problemText = ""; // the last refusal, kept through redraws
+let seatNow = null; // the signed-in entrant's table when the page was opened (a new one is pushed, and followed)
+
+/** A tournament's refusal in the reader's language, by its code (the server's words for another). */
+function refusalWords(err) {
+  switch (err.code) {
+    case "too_many_tournaments": return t("You have three tournaments that are not over, the most you may have.");
+    case "already_entered": return t("You have entered this tournament already.");
+    case "not_entered": return t("You are not playing in this tournament.");
+    case "over": return t("This tournament is over.");
+    case "last_round": return t("The last round has begun: entries are closed.");
+    case "full": return t("This tournament is full.");
+    case "not_host": return t("Only the tournament's host does that.");
+    case "started": return t("This tournament has started already.");
+    default: return err.message;
+  }
+}
+
+/** A kind of tournament in words. */
+function kindWords(format) {
+  switch (format) {
+    case "arena": return t("Arena");
+    case "swiss": return t("Swiss");
+    case "clubnight": return t("Club night");
+    default: return format;
+  }
+}
+
+/** A length of time as h:mm:ss or m:ss. */
+function clock(seconds) {
+  const s = Math.max(0, Math.round(seconds));
+  const hh = Math.floor(s / 3600);
+  const mm = Math.floor((s % 3600) / 60);
+  const ss = String(s % 60).padStart(2, "0");
+  return hh ? `${hh}:${String(mm).padStart(2, "0")}:${ss}` : `${mm}:${ss}`;
+}
+
+/** Where a tournament stands, in words (a countdown ticks in the page). */
+function statusWords(x) {
+  const now = Date.now() / 1000;
+  if (x.status === "over") return t("Over");
+  if (x.status === "open") {
+    return x.starts_at ? t("Starts in {time}", {time: clock(x.starts_at - now)}) : t("Waiting for its host to start it");
+  }
+  if (x.format === "arena" && x.ends_at) return t("Ends in {time}", {time: clock(x.ends_at - now)});
+  if (x.rounds) return t("Round {number} of {rounds}", {number: x.round, rounds: x.rounds});
+  return t("Running");
+}
+
+function href(x) {
+  return x.format === "clubnight" ? `/clubnight/${encodeURIComponent(x.id)}` : `/tournament/${encodeURIComponent(x.id)}`;
+}
+
+function listItem(x) {
+  const what = [kindWords(x.format), gameLabel(games, x.game.split("(")[0])];
+  if (x.rated) what.push(t("rated"));
+  return h("li", {class: "event"},
+    h("a", {href: href(x)}, x.name), " ",
+    h("span", {class: "muted"}, what.join(" · ")), " ",
+    h("span", {class: "tag countdown", "data-id": x.id}, statusWords(x)), " ",
+    h("span", {class: "muted"}, tn("{n} player", "{n} players", x.entrants)));
+}
+
+/** The list of tournaments: upcoming, running, finished. */
+function listSection(list) {
+  const groups = [
+    [t("Running now"), list.filter((x) => x.status === "running")],
+    [t("Upcoming"), list.filter((x) => x.status === "open")],
+    [t("Finished"), list.filter((x) => x.status === "over")],
+  ];
+  return h("section", {class: "panel", id: "events", "aria-labelledby": "events-title"},
+    h("h2", {id: "events-title"}, t("Tournaments")),
+    list.length ? groups.filter(([, xs]) => xs.length).map(([title, xs]) => h("div", {},
+      h("h3", {}, title), h("ul", {class: "events"}, xs.map(listItem))))
+      : h("p", {class: "muted"}, t("No tournaments yet.")));
+}
+
+function createForm() {
+  const kind = h("select", {id: "t-format"},
+    h("option", {value: "arena"}, t("Arena: as many tables as you can in the time; whoever is free is seated again at once")),
+    h("option", {value: "swiss"}, t("Swiss: everyone plays every round, against players of like score not met before")));
+  const pick = h("select", {id: "t-game"}, games.map((g) => h("option", {value: g.name}, gameLabel(games, g.name))));
+  const name = h("input", {id: "t-name", maxlength: "60", placeholder: t("optional")});
+  const minutes = h("input", {id: "t-minutes", type: "number", min: "5", max: "240", value: "30"});
+  const rounds = h("input", {id: "t-rounds", type: "number", min: "1", max: "15", value: "5"});
+  const minutesField = h("div", {class: "field"}, h("label", {for: "t-minutes"}, t("Minutes")), minutes, h("small", {}, t("from 5 to 240")));
+  const roundsField = h("div", {class: "field", hidden: true}, h("label", {for: "t-rounds"}, t("Rounds")), rounds, h("small", {}, t("from 1 to 15")));
+  const rated = h("input", {id: "t-rated", type: "checkbox"});
+  const bots = h("input", {id: "t-bots", type: "checkbox", checked: true});
+  const startsAt = h("input", {id: "t-starts", type: "datetime-local"});
+  const problem = h("p", {class: "error", role: "alert"});
+  kind.addEventListener("change", () => {
+    minutesField.hidden = kind.value !== "arena";
+    roundsField.hidden = kind.value === "arena";
+  });
+  const form = h("form", {class: "panel", novalidate: true, "aria-labelledby": "t-title"},
+    h("h2", {id: "t-title"}, t("Make a tournament")),
+    h("div", {class: "field"}, h("label", {for: "t-format"}, t("Kind")), kind),
+    h("div", {class: "field"}, h("label", {for: "t-game"}, t("Game")), pick),
+    h("div", {class: "field"}, h("label", {for: "t-name"}, t("Name")), name),
+    minutesField, roundsField,
+    h("div", {class: "field check"}, rated, h("label", {for: "t-rated"}, t("Rated"))),
+    h("div", {class: "field check"}, bots, h("label", {for: "t-bots"}, t("Bots fill a table that would be short (their seats score for nobody)"))),
+    h("div", {class: "field"}, h("label", {for: "t-starts"}, t("Starts at")), startsAt, h("small", {}, t("leave empty to start it yourself"))),
+    h("button", {type: "submit", class: "primary"}, t("Make it")), problem);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    problem.textContent = "";
+    const body = {format: kind.value, game: pick.value, rated: rated.checked, bots: bots.checked};
+    if (name.value.trim()) body.name = name.value.trim();
+    if (kind.value === "arena") body.minutes = Number(minutes.value); else body.rounds = Number(rounds.value);
+    if (startsAt.value) body.starts_at = new Date(startsAt.value).getTime() / 1000;
+    try {
+      const made = await api("/tournaments", body);
+      location.href = `/tournament/${encodeURIComponent(made.id)}`;
+    } catch (err) {
+      problem.textContent = refusalWords(err);
+    }
+  });
+  return form;
+}
+
+function standingsTable(x) {
+  if (!x.standings.length) return h("p", {class: "muted"}, t("No entrants yet."));
+  const tie = x.format === "arena";
+  return h("div", {class: "scroll"}, h("table", {class: "standings", id: "standings"},
+    h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("Place")), h("th", {scope: "col"}, t("Player")),
+      h("th", {scope: "col"}, t("Points")), h("th", {scope: "col"}, t("Tables")), h("th", {scope: "col"}, t("Wins")),
+      h("th", {scope: "col"}, tie ? t("Points per table") : t("Opponents' points")), h("th", {scope: "col"}, t("Rating")))),
+    h("tbody", {}, x.standings.map((r) => h("tr", {class: r.active ? "" : "paused"},
+      h("td", {}, r.place),
+      h("th", {scope: "row"}, r.name, r.fire ? h("span", {class: "tag fire", title: t("On a streak: the next table counts double")}, t("streak")) : null,
+        r.active ? null : h("span", {class: "muted"}, " ", t("(paused)"))),
+      h("td", {}, r.points), h("td", {}, r.tables), h("td", {}, r.wins),
+      h("td", {}, tie ? r.performance : r.buchholz), h("td", {}, r.rating))))));
+}
+
+async function act(path) {
+  try {
+    const now = await api(`/tournaments/${encodeURIComponent(tournamentId)}/${path}`, {});
+    problemText = "";
+    shown = now;
+    mine = now.me || null;
+    if (path !== "join") seatNow = null;
+  } catch (err) {
+    problemText = refusalWords(err);
+  }
+  draw();
+}
+
+async function myPart(x) {
+  if (!me) return h("p", {class: "muted"}, t("Sign in to play in a tournament (the bar above)."));
+  const parts = [];
+  if (x.status !== "over") {
+    if (!mine || !mine.active) parts.push(h("button", {type: "button", class: "primary", id: "t-join", onclick: () => act("join")}, mine ? t("Come back") : t("Join")));
+    else parts.push(h("button", {type: "button", id: "t-withdraw", onclick: () => act("withdraw")}, x.format === "arena" && x.status === "running" ? t("Pause") : t("Withdraw")));
+    if (x.host && x.status === "open") parts.push(h("button", {type: "button", id: "t-start", onclick: () => act("start")}, t("Start now")));
+  }
+  let line = null;
+  if (mine && !mine.tables) {
+    line = h("p", {id: "t-me"}, !mine.active ? t("You have withdrawn.")
+      : x.status === "open" ? t("You have entered: you are seated when it starts.") : t("You have entered."));
+  } else if (mine) {
+    line = h("p", {id: "t-me"}, t("Your place: {place}, with {points} points after {tables} tables.", {place: mine.place, points: mine.points, tables: mine.tables}),
+      mine.fire ? h("span", {}, " ", t("On a streak: the next table counts double")) : null);
+  }
+  let table = null;
+  if (mine && mine.active && x.status === "running") {
+    const seat = seatNow || {table: null};
+    table = seat.table
+      ? h("p", {}, h("a", {href: `/table/${encodeURIComponent(seat.table)}`, class: "button-link primary", id: "t-table",
+        onclick: (event) => { event.preventDefault(); goToSeat(seat); }}, t("Go to your table")))
+      : h("p", {class: "muted", id: "t-waiting"}, t("Waiting for your next table…"));
+  }
+  return h("div", {class: "my-part"}, line, table, h("div", {class: "summary-actions"}, parts),
+    h("p", {class: "error", role: problemText ? "alert" : null}, problemText));
+}
+
+async function draw() {
+  const x = shown;
+  if (!x) return;
+  const link = (kind) => `/tournaments/${encodeURIComponent(tournamentId)}/standings.${kind}`;
+  const about = [kindWords(x.format), gameLabel(games, x.game.split("(")[0])];
+  about.push(x.format === "arena" ? tn("{n} minute", "{n} minutes", x.minutes) : tn("{n} round", "{n} rounds", x.rounds));
+  if (x.rated) about.push(t("rated"));
+  if (x.bots) about.push(t("bots fill short tables"));
+  fill(byId("tournament"),
+    h("h2", {}, x.name),
+    h("p", {class: "lead"}, about.join(" · ")),
+    h("p", {}, h("span", {class: "tag countdown", id: "t-status"}, statusWords(x)), " ",
+      tn("{n} player", "{n} players", x.entrants),
+      x.starts_at && x.status === "open" ? h("span", {class: "muted"}, " · ", when(x.starts_at)) : null),
+    await myPart(x),
+    h("h2", {}, x.status === "over" ? t("Final standings") : t("Standings")),
+    standingsTable(x),
+    h("p", {}, h("a", {href: link("csv"), download: `tournament-${tournamentId}.csv`}, t("Download (CSV)")), " ",
+      h("a", {href: link("json"), download: `tournament-${tournamentId}.json`}, t("Download (JSON)"))));
+}
+
+/** Keep the countdowns on the page ticking (the times themselves come with the tournament). */
+function tick(find) {
+  setInterval(() => {
+    for (const el of document.querySelectorAll(".countdown")) {
+      const x = find(el);
+      if (x) el.textContent = statusWords(x);
+    }
+  }, 1000);
+}
+
+async function start() {
+  applyColours();
+  await loadWords();
+  pageTitle("tournament");
+  try {
+    games = await api("/games");
+  } catch (err) {
+    fill(app, await bar(t("Tournaments")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message)));
+    return;
+  }
+  me = await account();
+  startNotices();
+  if (!tournamentId) {
+    let list = [];
+    const listBox = h("div", {id: "events-box"}, listSection(list));
+    fill(app, await bar(t("Tournaments")), h("main", {class: "people"}, listBox,
+      me ? createForm() : h("p", {class: "panel"}, t("Sign in to make a tournament (the bar above)."))));
+    on("tournaments", (msg) => { list = msg.tournaments; fill(listBox, listSection(list)); });
+    watch("tournaments");
+    tick((el) => list.find((x) => x.id === el.dataset.id));
+    return;
+  }
+  fill(app, await bar(t("Tournaments")), h("main", {class: "people", id: "tournament"}, h("p", {class: "muted"}, t("Loading…"))));
+  try {
+    shown = await api(`/tournaments/${encodeURIComponent(tournamentId)}`);
+    mine = shown.me || null;
+    if (mine && shown.status === "running") seatNow = await api(`/tournaments/${encodeURIComponent(tournamentId)}/seat`);
+  } catch (err) {
+    fill(byId("tournament"), h("p", {role: "alert"}, err.message));
+    return;
+  }
+  await draw();
+  on("tournament", (msg) => {
+    if (msg.topic !== `tournament:${tournamentId}`) return;
+    const host = shown ? shown.host : false;
+    shown = {...msg.tournament, host};
+    draw();
+  });
+  on("tournament_me", (msg) => { if (msg.topic === `tournament:${tournamentId}`) { mine = msg.me; draw(); } });
+  watch(`tournament:${tournamentId}`);
+  tick(() => shown);
+}
+
+start();

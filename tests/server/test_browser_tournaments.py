@@ -1,0 +1,133 @@
+"""Tournaments in a real Chromium: a host makes a Swiss tournament on the tournaments' page, a second person joins
+from a phone, the host starts it, both pages are taken to their table when the round is seated and on to the next
+table when the round ends, and both see the final standings; an arena runs the same way until it ends; the lobby
+lists what is on, pushed over the page's socket."""
+
+from __future__ import annotations
+
+import asyncio
+import random
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import keep_errors, wait_for
+from serverkit import Client, ThreadServer
+from test_browser_accounts import sign_up
+from test_server_play import play_out
+
+from clubsuite.server.community.directing import Director
+from clubsuite.server.store.database import Store
+
+SHORT = "whist(target=2)"
+"""A short match of three seats: two people and a bot."""
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        director: Director = running.server.config.app.state.director
+        director.round_pause = 0.0
+        director.bots_after = 0.0
+        yield running
+
+
+def new_page(browser: Any, width: int = 1280) -> Any:
+    context = browser.new_context(viewport={"width": width, "height": 800})
+    return keep_errors(context.new_page())
+
+
+def make(page: Any, base: str, kind: str, count: str) -> str:
+    """Make a tournament of ``kind`` on the tournaments' page (the short game added to the form's choices, as a rules
+    spec); its address."""
+    page.goto(f"{base}/tournament")
+    page.get_by_label("Kind").select_option(kind)
+    page.locator("#t-game").evaluate(
+        f"(s) => {{ const o = document.createElement('option'); o.value = '{SHORT}'; o.textContent = 'short';"
+        " s.append(o); s.value = o.value; }"
+    )
+    page.get_by_label("Name", exact=True).fill(f"Friday {kind}")
+    page.get_by_label("Minutes" if kind == "arena" else "Rounds").fill(count)
+    page.get_by_role("button", name="Make it").click()
+    page.wait_for_url("**/tournament/**")
+    page.locator("#t-join").click()
+    page.locator("#t-me").wait_for()
+    address: str = page.url
+    return address
+
+
+def seated(page: Any, played: set[str]) -> tuple[str, str, int]:
+    """Wait until the page has been taken to a table it has not played yet: (table, token, seat)."""
+    wait_for(
+        lambda: "/table/" in page.url and page.url.rsplit("/", 1)[1] not in played, 120, "no new table", page
+    )
+    table = page.url.rsplit("/", 1)[1]
+    seat = page.evaluate(f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}'))")
+    return table, seat["token"], seat["seat"]
+
+
+def play_round(pages: list[Any], base: str, played: set[str], seed: int) -> None:
+    """Both people's present table(s), played out over the socket with the tokens their pages were handed."""
+    by_table: dict[str, dict[int, Client]] = {}
+    try:
+        for page in pages:
+            table, token, seat = seated(page, played)
+            by_table.setdefault(table, {})[seat] = Client(base, table, token)
+        for k, people in enumerate(by_table.values()):
+            play_out(people, random.Random(seed + k))
+    finally:
+        for people in by_table.values():
+            for c in people.values():
+                c.close()
+    played.update(by_table)
+
+
+def test_a_swiss_tournament_is_played_to_its_standings_in_the_browser(web: ThreadServer, browser: Any) -> None:
+    host = new_page(browser)
+    sign_up(host, web.base, "Ann")
+    address = make(host, web.base, "swiss", "2")
+    guest = new_page(browser, width=390)
+    sign_up(guest, web.base, "Bob")
+    guest.get_by_role("link", name="Friday swiss").click()  # the lobby lists it, pushed over the page's socket
+    guest.wait_for_url(address)
+    guest.locator("#t-join").click()
+    guest.locator("#t-me").wait_for()
+    host.locator("#standings tbody tr").nth(1).wait_for()  # Bob's entry reaches the host's page by itself
+    host.locator("#t-start").click()
+    played: set[str] = set()
+    play_round([host, guest], web.base, played, 1)  # both pages went to their table when it was seated
+    play_round([host, guest], web.base, played, 2)  # and on to the next when the round ended
+    for page in (host, guest):
+        page.goto(address)
+        page.get_by_role("heading", name="Final standings").wait_for()
+        rows = page.locator("#standings tbody tr").all_inner_texts()
+        assert sorted(r.split("\t")[1].split()[0] for r in rows) == ["Ann", "Bob"]
+    assert host.errors == [] and guest.errors == []
+
+
+def test_an_arena_is_played_until_it_ends_in_the_browser(web: ThreadServer, browser: Any) -> None:
+    host = new_page(browser)
+    sign_up(host, web.base, "Ann")
+    address = make(host, web.base, "arena", "5")
+    guest = new_page(browser, width=390)
+    sign_up(guest, web.base, "Bob")
+    guest.goto(address)
+    guest.locator("#t-join").click()
+    guest.locator("#t-me").wait_for()
+    host.locator("#t-start").click()
+    played: set[str] = set()
+    play_round([host, guest], web.base, played, 3)
+    play_round([host, guest], web.base, played, 4)  # seated again as soon as the table ended
+    director: Director = web.server.config.app.state.director
+    hub = web.server.config.app.state.hub
+    for page in (host, guest):  # both are at their third table: the arena's time runs out now
+        seated(page, played)
+    asyncio.run_coroutine_threadsafe(director.tick(time.time() + 3600), hub.loop).result(60)
+    for page in (host, guest):
+        page.goto(address)
+        page.get_by_role("heading", name="Final standings").wait_for()
+        assert page.locator("#t-status").inner_text() == "Over"
+        assert "after 2 tables" in page.locator("#t-me").inner_text()
+    assert host.errors == [] and guest.errors == []
