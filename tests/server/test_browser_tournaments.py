@@ -15,8 +15,10 @@ from typing import Any
 import pytest
 from browserkit import keep_errors, wait_for
 from serverkit import Client, ThreadServer
+from test_browser_access import assert_accessible
 from test_browser_accounts import sign_up
 from test_server_play import play_out
+from test_server_rated import account
 
 from clubsuite.server.community.directing import Director
 from clubsuite.server.store.database import Store
@@ -60,9 +62,7 @@ def make(page: Any, base: str, kind: str, count: str) -> str:
 
 def seated(page: Any, played: set[str]) -> tuple[str, str, int]:
     """Wait until the page has been taken to a table it has not played yet: (table, token, seat)."""
-    wait_for(
-        lambda: "/table/" in page.url and page.url.rsplit("/", 1)[1] not in played, 120, "no new table", page
-    )
+    wait_for(lambda: "/table/" in page.url and page.url.rsplit("/", 1)[1] not in played, 120, "no new table", page)
     table = page.url.rsplit("/", 1)[1]
     seat = page.evaluate(f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}'))")
     return table, seat["token"], seat["seat"]
@@ -131,3 +131,32 @@ def test_an_arena_is_played_until_it_ends_in_the_browser(web: ThreadServer, brow
         assert page.locator("#t-status").inner_text() == "Over"
         assert "after 2 tables" in page.locator("#t-me").inner_text()
     assert host.errors == [] and guest.errors == []
+
+
+LANGUAGES = {"en": "Tournaments", "de": "Turniere", "fr": "Tournois", "nl": "Toernooien"}
+
+
+@pytest.mark.parametrize("lang", sorted(LANGUAGES))
+def test_the_tournament_pages_speak_the_readers_language_on_a_phone_and_have_no_serious_accessibility_violation(
+    web: ThreadServer, browser: Any, lang: str
+) -> None:
+    ann, _, ann_h = account(web, "Ann")
+    made = ann.post("/tournaments", json={"format": "arena", "game": "whist", "name": "Friday arena"}, headers=ann_h)
+    tid = made.json()["id"]
+    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_cookies([{"name": k, "value": v, "url": web.base} for k, v in ann.cookies.items()])
+    context.add_init_script(f"localStorage.setItem('clubs.lang', JSON.stringify('{lang}'))")
+    page = keep_errors(context.new_page())
+    page.goto(f"{web.base}/tournament")
+    page.locator("#events li a").first.wait_for()
+    assert page.locator("#events-title").inner_text() == LANGUAGES[lang]
+    assert_accessible(page, f"the tournaments' page in {lang}")
+    page.goto(f"{web.base}/tournament/{tid}")
+    page.locator("#standings").wait_for()
+    assert_accessible(page, f"a tournament's page in {lang}")
+    fits = page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
+    assert fits, "the page is wider than a phone"
+    page.goto(f"{web.base}/")
+    page.locator("#lobby-events li a").first.wait_for()  # the lobby's list of what is on
+    assert page.errors == []

@@ -139,7 +139,8 @@ function createForm() {
 function standingsTable(x) {
   if (!x.standings.length) return h("p", {class: "muted"}, t("No entrants yet."));
   const tie = x.format === "arena";
-  return h("div", {class: "scroll"}, h("table", {class: "standings", id: "standings"},
+  // a region the keyboard reaches: on a phone the table may scroll sideways
+  return h("div", {class: "scroll", tabindex: "0", role: "region", "aria-labelledby": "standings-title"}, h("table", {class: "standings", id: "standings"},
     h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("Place")), h("th", {scope: "col"}, t("Player")),
       h("th", {scope: "col"}, t("Points")), h("th", {scope: "col"}, t("Tables")), h("th", {scope: "col"}, t("Wins")),
       h("th", {scope: "col"}, tie ? t("Points per table") : t("Opponents' points")), h("th", {scope: "col"}, t("Rating")))),
@@ -207,7 +208,7 @@ async function draw() {
       tn("{n} player", "{n} players", x.entrants),
       x.starts_at && x.status === "open" ? h("span", {class: "muted"}, " · ", when(x.starts_at)) : null),
     await myPart(x),
-    h("h2", {}, x.status === "over" ? t("Final standings") : t("Standings")),
+    h("h2", {id: "standings-title"}, x.status === "over" ? t("Final standings") : t("Standings")),
     standingsTable(x),
     h("p", {}, h("a", {href: link("csv"), download: `tournament-${tournamentId}.csv`}, t("Download (CSV)")), " ",
       h("a", {href: link("json"), download: `tournament-${tournamentId}.json`}, t("Download (JSON)"))));
