@@ -21,7 +21,7 @@ from test_server_play import play_out
 from test_server_rated import account
 
 import loopback
-from clubsuite.server.community.clubnight import ClubNights
+from clubsuite.server.community.clubnight import ClubNights, NightEntrant, NightTable, Round
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import match_players, matches, tables
 from clubsuite.server.table.hub import Hub
@@ -64,21 +64,25 @@ def finished(store: Store, table: str, seat_points: list[list[float]]) -> None:
     store.write(work)
 
 
-def standings(store: Store, state: dict[str, Any]) -> list[dict[str, Any]]:
+NightState = tuple[list[NightEntrant], list[Round]]
+"""A night's entrants and the rounds seated, as the standings read them."""
+
+
+def standings(store: Store, state: NightState) -> list[dict[str, Any]]:
     async def main() -> list[dict[str, Any]]:
-        return await ClubNights(Hub(store)).standings(state)
+        return await ClubNights(Hub(store)).standings(*state)
 
     return in_own_loop(main)
 
 
-def state_of(entrants: list[str], rounds: list[list[list[str | None]]]) -> dict[str, Any]:
-    return {
-        "entrants": [{"id": e, "name": e.upper()} for e in entrants],
-        "played": [
-            {"number": i + 1, "tables": [{"table": f"r{i}t{j}", "seats": seats} for j, seats in enumerate(r)]}
+def state_of(entrants: list[str], rounds: list[list[list[str | None]]]) -> NightState:
+    return (
+        [NightEntrant(e, e.upper(), None, "") for e in entrants],
+        [
+            Round(i + 1, tuple(NightTable(f"r{i}t{j}", tuple(seats)) for j, seats in enumerate(r)))
             for i, r in enumerate(rounds)
         ],
-    }
+    )
 
 
 def test_each_seats_points_per_deal_are_compared_with_the_same_seat_at_every_other_table(tmp_path: Path) -> None:

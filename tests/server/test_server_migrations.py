@@ -4,6 +4,7 @@ on SQLite and on PostgreSQL (a throwaway server)."""
 
 from __future__ import annotations
 
+import json
 import threading
 from pathlib import Path
 from typing import Any
@@ -280,3 +281,232 @@ def test_servers_opening_one_new_postgresql_database_at_once_make_its_schema_onc
     finally:
         for s in opened:
             s.close()
+
+
+def _old_club_nights() -> dict[str, dict[str, Any]]:
+    """Three club nights as revision 0012's code kept them (one JSON state each): one open, one in its second round
+    (the first ended at both tables, the second at one), one over; their entrants an account, a guest and a bot."""
+    from clubsuite.server.tokens import hash_token
+
+    ann = {"id": "e-ann", "name": "Ann", "user_id": "u-ann", "token_hash": hash_token("ann-token")}
+    bob = {"id": "e-bob", "name": "Bob", "user_id": None, "token_hash": hash_token("bob-token")}
+    cleo = {"id": "e-cleo", "name": "Cleo", "user_id": None, "token_hash": hash_token("never given"), "bot": "easy"}
+    settings = {"host": "Ann", "spec": "whist(target=3)", "tables": 2, "pairing": "swiss", "bot": "normal"}
+    return {
+        "n-open": {**settings, "rounds": 1, "bot_delay": 0.5, "entrants": [ann, bob], "played": []},
+        "n-running": {
+            **settings,
+            "rounds": 2,
+            "bot_delay": 0.0,
+            "entrants": [ann, bob, cleo],
+            "played": [
+                {
+                    "number": 1,
+                    "tables": [
+                        {"table": "t1", "seats": ["e-ann", None, None]},
+                        {"table": "t2", "seats": ["e-bob", "e-cleo", None]},
+                    ],
+                },
+                {
+                    "number": 2,
+                    "tables": [
+                        {"table": "t3", "seats": ["e-bob", None, None]},
+                        {"table": "t4", "seats": ["e-ann", "e-cleo", None]},
+                    ],
+                },
+            ],
+        },
+        "n-over": {
+            **settings,
+            "rounds": 1,
+            "bot_delay": 1.0,
+            "entrants": [bob, ann],
+            "played": [
+                {
+                    "number": 1,
+                    "tables": [
+                        {"table": "t6", "seats": ["e-bob", None, None]},
+                        {"table": "t5", "seats": ["e-ann", None, None]},
+                    ],
+                }
+            ],
+        },
+    }
+
+
+def _write_old_club_nights(url: str, nights: dict[str, dict[str, Any]]) -> None:
+    """Revision 0012's database with these club nights, an arena beside them, and the nights' tables: every table of
+    a round made at the same moment (so that only the order the night kept orders them), t4 and t6 gone from the
+    tables (a night keeps its tables' ids whatever became of them), and the matches that ended, with each seat's
+    points per deal."""
+    from clubsuite.server.store.dbschema import match_players, matches, tables, tournaments
+
+    ended = {  # table -> (when its match ended, each seat's points per deal)
+        "t1": (5.0, [[1, 0], [2, 2], [0, 0]]),
+        "t2": (6.0, [[0, 0], [1, 3], [0, 0]]),
+        "t3": (7.0, [[4], [0], [0]]),
+        "t5": (20.0, [[0, 2], [0, 0], [0, 0]]),
+        "t6": (21.0, [[1, 1], [0, 0], [0, 0]]),
+    }
+    made = {"t1": 3.0, "t2": 3.0, "t3": 6.5, "t5": 10.0}
+    engine = create_engine(_engine_url(url))
+    try:
+        migrate.upgrade(engine, "0012")
+        with engine.begin() as conn:
+            clubnights = Table("clubnights", MetaData(), autoload_with=conn)
+            for k, (night_id, state) in enumerate(nights.items()):
+                conn.execute(
+                    insert(clubnights).values(
+                        id=night_id, host_id="u-ann", spec=state["spec"], state=json.dumps(state), created_at=1.0 + k
+                    )
+                )
+            for table_id in ended:
+                conn.execute(
+                    insert(tables).values(
+                        id=table_id,
+                        game="whist",
+                        settings="{}",
+                        invite=table_id,
+                        created_at=made.get(table_id, 0.0),
+                        match_no=0,
+                        closed=True,
+                    )
+                )
+                at, points = ended[table_id]
+                conn.execute(insert(matches).values(table_id=table_id, match_no=0, seed=1, started_at=0.0))
+                for seat, hands in enumerate(points):
+                    conn.execute(
+                        insert(match_players).values(
+                            table_id=table_id,
+                            match_no=0,
+                            seat=seat,
+                            game="whist",
+                            pool="whist",
+                            name="x",
+                            place=seat + 1,
+                            points=sum(hands),
+                            hand_points=json.dumps(hands),
+                            won=seat == 0,
+                            rated=False,
+                            left=False,
+                            finished_at=at,
+                        )
+                    )
+            conn.execute(
+                insert(tournaments).values(
+                    id="arena",
+                    format="arena",
+                    host_id=None,
+                    name="whist arena",
+                    spec="whist",
+                    settings='{"minutes": 30}',
+                    state='{"round": 0}',
+                    status="open",
+                    created_at=1.0,
+                    version=3,
+                )
+            )
+    finally:
+        engine.dispose()
+
+
+def _club_night_views(store: Store) -> dict[str, Any]:
+    """What the club nights' code and the tournaments' list make of the stored nights: each night's view, the seat
+    each entrant's token finds, and the list's lines."""
+    from serverkit import in_own_loop
+
+    from clubsuite.server.community.clubnight import ClubNights
+    from clubsuite.server.community.tournaments import Tournaments
+    from clubsuite.server.table.hub import Hub
+
+    async def main() -> dict[str, Any]:
+        hub = Hub(store)
+        nights = ClubNights(hub)
+        views = {n: await nights.view(n) for n in ("n-open", "n-running", "n-over")}
+        seats = {t: await nights.seat_of("n-running", t) for t in ("ann-token", "bob-token", "not a token")}
+        listed = {row["id"]: row for row in await Tournaments(hub).listing()}
+        return {"views": views, "seats": seats, "listed": listed}
+
+    return in_own_loop(main)
+
+
+def test_club_nights_kept_as_one_json_state_come_over_to_the_tournaments_intact_and_go_back(database_url: str) -> None:
+    """Revision 0013: every club night moves into the tournaments (format ``clubnight``) with its settings,
+    entrants in their order (token hashes and bot levels kept), rounds and tables in their order; its standings are
+    what they were; the lobby's list shows it open, running or over; going back gives every night's JSON state
+    exactly as it was, and the arena beside them is left alone both ways."""
+    from alembic import command
+
+    from clubsuite.server.store.dbschema import tournament_entrants, tournaments
+
+    old = _old_club_nights()
+    _write_old_club_nights(database_url, old)
+    store = Store(database_url)
+    try:
+        assert revision(store) == migrate.head()
+        assert schema_differences(store) == []
+        assert "clubnights" not in inspect(store.engine).get_table_names()
+        got = _club_night_views(store)
+        views = got["views"]
+        assert views["n-open"]["entrants"] == ["Ann", "Bob"] and views["n-open"]["played"] == []
+        assert views["n-open"]["host"] == "Ann" and views["n-open"]["rounds"] == 1
+        running = views["n-running"]
+        assert running["entrants"] == ["Ann", "Bob", "Cleo"] and running["bots"] == ["Cleo"]
+        assert (running["game"], running["tables"], running["pairing"], running["bot"]) == (
+            "whist(target=3)",
+            2,
+            "swiss",
+            "normal",
+        )
+        assert running["played"] == [
+            {"number": 1, "done": True, "tables": [["Ann", None, None], ["Bob", "Cleo", None]]},
+            {"number": 2, "done": False, "tables": [["Bob", None, None], ["Ann", "Cleo", None]]},
+        ]
+        assert running["over"] is False
+        # round 1 alone counts: seat 1 deal by deal (1, 0) against (0, 0), seat 2 (2, 2) against Cleo's (1, 3)
+        shares = {r["name"]: (r["match_points"], r["most"], r["place"]) for r in running["standings"]}
+        assert shares == {"Ann": (1.5, 2.0, 1), "Cleo": (1.0, 2.0, 2), "Bob": (0.5, 2.0, 3)}
+        over = views["n-over"]
+        assert over["entrants"] == ["Bob", "Ann"] and over["over"] is True
+        assert over["played"][0]["tables"] == [["Bob", None, None], ["Ann", None, None]]
+        assert {r["name"]: r["match_points"] for r in over["standings"]} == {"Bob": 1.0, "Ann": 1.0}
+        assert got["seats"] == {
+            "ann-token": {"entrant": "e-ann", "name": "Ann"},
+            "bob-token": {"entrant": "e-bob", "name": "Bob"},
+            "not a token": None,
+        }
+        listed = got["listed"]
+        assert {n: (listed[n]["format"], listed[n]["status"], listed[n]["entrants"]) for n in old} == {
+            "n-open": ("clubnight", "open", 2),
+            "n-running": ("clubnight", "running", 3),
+            "n-over": ("clubnight", "over", 2),
+        }
+        assert listed["n-running"]["round"] == 2 and listed["n-running"]["rounds"] == 2
+        assert listed["n-over"]["ends_at"] == 21.0 and listed["n-running"]["starts_at"] == 3.0
+        assert listed["arena"]["format"] == "arena" and listed["arena"]["version"] == 3
+        bots = store.read(
+            select(tournament_entrants.c.name, tournament_entrants.c.bot).where(
+                tournament_entrants.c.tournament_id == "n-running"
+            )
+        )
+        assert {r.name: r.bot for r in bots} == {"Ann": None, "Bob": None, "Cleo": "easy"}
+        with store.engine.begin() as conn:
+            command.downgrade(migrate.config(conn), "0012")
+        with store.engine.connect() as conn:
+            assert migrate.current(conn) == "0012"
+            clubnights = Table("clubnights", MetaData(), autoload_with=conn)
+            back = {r.id: r for r in conn.execute(select(clubnights))}
+            left = [(r.id, r.format) for r in conn.execute(select(tournaments.c.id, tournaments.c.format))]
+            entrants_left = conn.execute(select(tournament_entrants.c.tournament_id)).all()
+        assert {n: json.loads(r.state) for n, r in back.items()} == old
+        assert {n: (r.host_id, r.spec, r.created_at) for n, r in back.items()} == {
+            n: ("u-ann", "whist(target=3)", 1.0 + k) for k, n in enumerate(old)
+        }
+        assert left == [("arena", "arena")] and entrants_left == []
+    finally:
+        store.close()
+    store = Store(database_url)  # and up again
+    try:
+        assert _club_night_views(store)["views"]["n-running"] == running
+    finally:
+        store.close()

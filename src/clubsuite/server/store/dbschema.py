@@ -9,9 +9,9 @@ PostgreSQL by comparing them with a migrated database.
 * ``users``, ``sessions``: accounts and their signed-in sessions; a seat taken by an account names it.
 * ``ratings``, ``rating_history``, ``match_players``, ``leavers``: each player's rating per pool, how it moved, every
   finished match of every seat (the history a profile lists), and who left a rated match before its end.
-* ``clubnights``: duplicate tournaments, each one JSON state.
-* ``tournaments``, ``tournament_entrants``, ``tournament_tables``: arenas and Swiss tournaments, who entered them and
-  the tables they were seated at, with each table's places once it ended (``community.tournaments``).
+* ``tournaments``, ``tournament_entrants``, ``tournament_tables``: arenas, Swiss tournaments and club nights (duplicate
+  tournaments, ``community.clubnight``), who entered them and the tables they were seated at, with each table's places
+  once it ended (``community.tournaments``; a club night's tables keep none: it compares points per deal).
 * ``passkeys``: an account's WebAuthn credentials.
 * ``nodes``, ``leases``: the server processes sharing the database, and which one owns each table.
 * ``reviews``: worked-out reviews of a seat of a match (``replaying``), kept so that no process works one out twice.
@@ -177,20 +177,11 @@ leavers = Table(
     PrimaryKeyConstraint("table_id", "match_no", "seat"),
     ForeignKeyConstraint(["table_id", "match_no"], ["matches.table_id", "matches.match_no"]),
 )
-clubnights = Table(
-    "clubnights",
-    metadata,
-    Column("id", Text, primary_key=True),
-    Column("host_id", Text, nullable=False),  # the account that runs it
-    Column("spec", Text, nullable=False),
-    Column("state", Text, nullable=False),  # JSON: settings, entrants (token hashes), rounds and their tables
-    Column("created_at", Float, nullable=False),
-)
 tournaments = Table(
     "tournaments",
     metadata,
     Column("id", Text, primary_key=True),
-    Column("format", Text, nullable=False),  # arena, swiss
+    Column("format", Text, nullable=False),  # arena, swiss, clubnight
     Column("host_id", Text),  # the account that made it; NULL: the operator's, scheduled
     Column("name", Text, nullable=False),
     Column("spec", Text, nullable=False),
