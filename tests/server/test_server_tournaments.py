@@ -309,3 +309,16 @@ def test_bad_tournament_requests_are_refused_with_the_field_and_the_rule(server:
     assert loopback.get(f"{server.base}/tournaments/nothing-here").status_code == 404
     assert loopback.get(f"{server.base}/tournaments/{tid}?page=-1").status_code == 422
     assert loopback.post(f"{server.base}/tournaments/{tid}/join").status_code == 401
+
+
+def test_a_club_night_is_no_arena_or_swiss_tournament_to_the_tournament_routes(server: ThreadServer) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    night = ann.post("/clubnights", json={"game": "whist"}, headers=ann_h).json()["id"]
+    for path in ("", "/standings.json", "/standings.csv"):
+        assert loopback.get(f"{server.base}/tournaments/{night}{path}").json()["code"] == "no_tournament"
+    for action in ("join", "withdraw", "start"):
+        r = ann.post(f"/tournaments/{night}/{action}", headers=ann_h)
+        assert r.status_code == 404 and r.json()["code"] == "no_tournament"
+    assert ann.get(f"/clubnights/{night}").json()["entrants"] == []  # nothing changed
+    for _ in range(3):  # club nights do not count against the tournaments an account may have open
+        assert ann.post("/tournaments", json={"format": "arena", "game": DUEL}, headers=ann_h).status_code == 201

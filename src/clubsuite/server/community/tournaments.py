@@ -256,8 +256,11 @@ class Tournaments:
     # -- reading ------------------------------------------------------------------------------------------------
     async def load(self, tournament_id: str) -> Tournament:
         """A tournament's row (:class:`Refused` ``no_tournament`` when there is none)."""
-        rows = await self.hub.db(self.hub.store.read, select(tournaments).where(tournaments.c.id == tournament_id))
-        if not rows:
+        rows = await self.hub.db(
+            self.hub.store.read,
+            select(tournaments).where(tournaments.c.id == tournament_id, tournaments.c.format.in_(FORMATS)),
+        )
+        if not rows:  # a club night is another format, kept by its own routes
             raise Refused("no_tournament", "there is no such tournament")
         return _tournament(rows[0])
 
@@ -363,7 +366,11 @@ class Tournaments:
                 mine = conn.execute(
                     select(func.count())
                     .select_from(tournaments)
-                    .where(tournaments.c.host_id == host.id, tournaments.c.status != "over")
+                    .where(
+                        tournaments.c.host_id == host.id,
+                        tournaments.c.status != "over",
+                        tournaments.c.format.in_(FORMATS),
+                    )
                 ).scalar_one()
                 if mine >= OPEN_PER_HOST:
                     raise Refused(
@@ -625,7 +632,8 @@ def _table_row(r: Any) -> TableRow:
 def _locked(conn: Connection, tournament_id: str) -> Any:
     """The tournament's row, held until the transaction ends (``FOR UPDATE`` on PostgreSQL; SQLite writes one
     transaction at a time), so that changes made at once are made one after the other."""
-    row = conn.execute(select(tournaments).where(tournaments.c.id == tournament_id).with_for_update()).first()
+    found = select(tournaments).where(tournaments.c.id == tournament_id, tournaments.c.format.in_(FORMATS))
+    row = conn.execute(found.with_for_update()).first()
     if row is None:
         raise Refused("no_tournament", "there is no such tournament")
     return row

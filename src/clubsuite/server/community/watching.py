@@ -252,12 +252,13 @@ class Watching:
                 version = versions.get(tid)
                 if self._made.get(topic, (None, ""))[0] == version and topic in self._made:
                     continue
-                if version is None:
-                    gone = {"code": "no_tournament", "topic": topic, "message": "there is no such tournament"}
-                    made = encode({"type": "error", **gone})
-                else:
+                try:
+                    if version is None:
+                        raise Refused("no_tournament", "there is no such tournament")
                     view = await self.keeper.view(tid)
                     made = encode({"type": "tournament", "topic": topic, "tournament": view})
+                except Refused as exc:  # gone, or not a tournament of these formats (a club night)
+                    made = encode({"type": "error", "code": exc.code, "topic": topic, "message": str(exc)})
                 self._made[topic] = (version, made)
                 self.pushes += 1
         for topic, watching in list(self.by_topic.items()):
