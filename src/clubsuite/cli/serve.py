@@ -170,6 +170,15 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     show_default=True,
     help="address the figures' port listens on: keep it loopback or a private network the scraper reaches",
 )
+@click.option(
+    "--words",
+    "words_dir",
+    default=None,
+    type=click.Path(file_okay=False, exists=True),
+    metavar="DIR",
+    help="the words refused in names and chat: DIR/<lang>.txt (en, de, fr, nl; one word a line) replaces the "
+    'shipped list of that language (docs/server.md, "Keeping people safe")',
+)
 @limit_options
 @handle_errors
 def serve_command(
@@ -188,6 +197,7 @@ def serve_command(
     lease_seconds: float,
     metrics_port: int | None,
     metrics_host: str,
+    words_dir: str | None,
     **limits: Any,
 ) -> None:
     """Run the game server: make tables, take seats, play online with bots filling empty seats.
@@ -198,6 +208,7 @@ def serve_command(
     server starts again. See docs/server.md and docs/protocol.md.
     """
     try:
+        from clubsuite.server import decency
         from clubsuite.server.http.app import ClubsServer, create_app
         from clubsuite.server.http.serving import InternalListener, listen, uvicorn_config
         from clubsuite.server.limits import ServerLimits
@@ -226,6 +237,10 @@ def serve_command(
         fail(f"--node {quoted(node)}: expected 1 to 64 letters, digits, dots, dashes, underscores or colons")
     if advertise is not None and not ORIGIN.fullmatch(advertise):
         fail(f"--advertise {quoted(advertise)}: expected http://host:port, where the other processes reach this one")
+    try:
+        decency.configure(Path(words_dir) if words_dir is not None else None)
+    except (ClubsError, OSError, UnicodeDecodeError) as exc:
+        fail(f"--words {quoted(words_dir or '')}: {exc}")
     reached = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host if ":" not in host else f"[{host}]"
     configure_logging(log_level, log_format)
     try:

@@ -77,6 +77,9 @@ def check_name(name: object) -> str:
             "a display name's letters come from one alphabet (this one mixes "
             f"{' and '.join(sorted(s.title() for s in scripts))}, which lets a name pass for another)"
         )
+    from clubsuite.server.decency import check  # late: the words are compared as this module folds them
+
+    check(tidy, "a display name")
     return tidy
 
 
@@ -129,6 +132,16 @@ def name_key(name: str) -> str:
     for alike, read_as in _PLAIN_ALIKE:
         letters = letters.replace(alike, read_as)
     return letters
+
+
+def folded(text: str) -> str:
+    """``text`` as words are compared (:mod:`clubsuite.server.decency`): the first four steps of :func:`name_key`
+    (compatibility forms, case, marks, look-alike letters of other alphabets read as Latin), spaces and punctuation
+    kept so that the words stay apart."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn")
+    text = unicodedata.normalize("NFKC", text).casefold().replace("ı", "i")
+    return "".join(_as_latin(ch) for ch in text)
 
 
 _PLAIN_ALIKE = (("rn", "m"), ("vv", "w"), ("i", "l"), ("1", "l"), ("|", "l"), ("0", "o"))

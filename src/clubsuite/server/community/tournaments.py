@@ -37,6 +37,7 @@ from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of
 from clubsuite.server.community.standings import Played, Row, arena_standings, swiss_standings
+from clubsuite.server.decency import check as check_words
 from clubsuite.server.people.accounts import User
 from clubsuite.server.people.ratings import START, Skill, pool, shown
 from clubsuite.server.store.dbschema import ratings, tournament_entrants, tournament_tables, tournaments
@@ -183,6 +184,7 @@ def check_title(name: object) -> str:
             raise InvalidOptionsError(
                 f"name: a tournament's name holds letters, digits, spaces and - _ . , ' ! ? & ( ) # : / + (not {ch!a})"
             )
+    check_words(tidy, "name: a tournament's name")
     return tidy
 
 

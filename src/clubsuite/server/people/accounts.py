@@ -45,6 +45,7 @@ from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.server.decency import unwelcome
 from clubsuite.server.limits import HASH_LANES, ServerLimits
 from clubsuite.server.store.database import StaleWriteError, Store
 from clubsuite.server.store.dbschema import (
@@ -181,7 +182,8 @@ class Accounts:
         try:
             tidy = check_name(name)
         except InvalidOptionsError as exc:
-            raise AccountRefused(422, "bad_name", str(exc).replace("a display name", "an account's name")) from None
+            code = "unwelcome_name" if isinstance(name, str) and unwelcome(name) else "bad_name"
+            raise AccountRefused(422, code, str(exc).replace("a display name", "an account's name")) from None
         digest = await self.hash_password(check_password(password, tidy))
         user = User(secrets.token_urlsafe(12), tidy, time.time(), False)
 

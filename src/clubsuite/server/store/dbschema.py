@@ -13,6 +13,8 @@ PostgreSQL by comparing them with a migrated database.
   tournaments, ``community.clubnight``), who entered them and the tables they were seated at, with each table's places
   once it ended (``community.tournaments``; a club night's tables keep none: it compares points per deal).
 * ``passkeys``: an account's WebAuthn credentials.
+* ``follows``, ``blocks``, ``mutes``, ``privacy``, ``presence``, ``notices``: people together (``people.relations``,
+  ``people.notices``); ``reports``, ``sanctions``, ``moderators``: keeping them safe (``people.moderation``).
 * ``nodes``, ``leases``: the server processes sharing the database, and which one owns each table.
 * ``reviews``: worked-out reviews of a seat of a match (``replaying``), kept so that no process works one out twice.
 * ``puzzle_ratings``, ``puzzle_skills``, ``puzzle_attempts``: each account's puzzle rating per pool and streak, each
@@ -340,4 +342,82 @@ own_puzzle_sources = Table(
     Column("made_at", Float, nullable=False),
     Column("count", Integer, nullable=False),  # the puzzles it gave (none is an answer too)
     PrimaryKeyConstraint("user_id", "table_id", "match_no", "seat"),
+)
+
+
+def _pairs(name: str) -> Table:
+    """One account's relation to another (``user_id`` follows, blocks or mutes ``other_id``)."""
+    return Table(
+        name,
+        metadata,
+        Column("user_id", Text, nullable=False),
+        Column("other_id", Text, nullable=False),
+        Column("created_at", Float, nullable=False),
+        PrimaryKeyConstraint("user_id", "other_id"),
+        Index(f"{name}_by_other", "other_id"),
+    )
+
+
+follows = _pairs("follows")
+blocks = _pairs("blocks")
+mutes = _pairs("mutes")
+privacy = Table(
+    "privacy",
+    metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("invites", Text, nullable=False),  # who may invite the account: everyone, following, nobody
+    Column("presence", Text, nullable=False),  # who sees it online: everyone, following, nobody
+)
+presence = Table(
+    "presence",
+    metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("seen_at", Float, nullable=False),  # the last time a process saw a page of the account open
+)
+notices = Table(
+    "notices",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("user_id", Text, nullable=False),
+    Column("kind", Text, nullable=False),  # invite, declined, warn, mute, chat_ban
+    Column("body", Text, nullable=False),  # JSON
+    Column("created_at", Float, nullable=False),
+    Column("expires_at", Float),
+    Index("notices_by_user", "user_id", "created_at"),
+)
+reports = Table(
+    "reports",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("reporter_id", Text, nullable=False),
+    Column("subject_id", Text, nullable=False),
+    Column("kind", Text, nullable=False),  # message, name, player
+    Column("reason", Text, nullable=False),
+    Column("context", Text, nullable=False),  # JSON: the message reported and the lines around it, where it was
+    Column("created_at", Float, nullable=False),
+    Column("status", Text, nullable=False),  # open, closed
+    Column("handled_by", Text),
+    Column("handled_at", Float),
+    Column("outcome", Text),
+    Index("reports_by_status", "status", "created_at"),
+    Index("reports_by_subject", "subject_id", "created_at"),
+)
+sanctions = Table(
+    "sanctions",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("user_id", Text, nullable=False),
+    Column("kind", Text, nullable=False),  # warn, mute, chat_ban, close
+    Column("reason", Text, nullable=False),
+    Column("until", Float),  # a mute's end; NULL: for good (or a warning)
+    Column("by_id", Text),  # the moderator; NULL: the server (reports from several accounts)
+    Column("report_id", Text),
+    Column("created_at", Float, nullable=False),
+    Index("sanctions_by_user", "user_id", "created_at"),
+)
+moderators = Table(
+    "moderators",
+    metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("added_at", Float, nullable=False),
 )

@@ -33,6 +33,7 @@ from clubsuite.events import Event
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.reasons import reason_of
 from clubsuite.records.files import parse_record
+from clubsuite.server.decency import unwelcome
 from clubsuite.server.limits import MAX_MESSAGE_BYTES
 
 PROTOCOL = 1
@@ -71,7 +72,8 @@ BLANK_LOOKING = frozenset("\u2800\u3164\uffa0")
 def chat_text(text: str) -> str:
     """A chat message as the table keeps it: composed (NFC, so that one letter is one character, however it was
     typed) and stripped of surrounding blanks; :class:`ProtocolError` ``bad_chat`` naming the rule when it is blank,
-    longer than :data:`MAX_CHAT_CHARS` or holds a character of :data:`CHAT_REFUSED`.
+    longer than :data:`MAX_CHAT_CHARS`, holds a character of :data:`CHAT_REFUSED` or a word the site does not accept
+    (:mod:`clubsuite.server.decency`).
 
     A refused character is refused, never silently removed: the sender learns that the line was not sent as typed.
     NFC rather than NFKC: a chat keeps what was typed (NFKC would turn "½" into "1⁄2"); the text is only ever
@@ -89,6 +91,8 @@ def chat_text(text: str) -> str:
         raise ProtocolError(
             "bad_chat", f"a chat message has at most {MAX_CHAT_CHARS} characters (this one has {len(tidy)})"
         )
+    if unwelcome(tidy):
+        raise ProtocolError("bad_chat", "a chat message may not hold words this site does not accept: it was not sent")
     return tidy
 
 

@@ -108,6 +108,7 @@ function accountWords(code, status) {
     case "login_wait": return t("Too many wrong passwords for this account lately: wait a while, or ask the server's operator.");
     case "name_taken": return t("An account with that name, or one that looks the same, exists: choose another.");
     case "bad_name": return t("A name has 1 to 24 letters, digits, spaces and - _ . ' (the letters of one alphabet).");
+    case "unwelcome_name": return t("That name holds a word this site does not accept: choose another.");
     case "bad_password": return status === 403 ? t("That is not this account's password.")
       : t("A password has 8 to 256 characters and is not the name.");
     case "bad_csrf": return t("This page is out of date: reload it and try again.");
