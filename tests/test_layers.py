@@ -206,7 +206,7 @@ SERVER_PARTS = ("store", "people", "table", "community", "puzzles", "http")
 (which import none of them). ``store`` the database; ``people`` accounts and ratings; ``table`` tables in play;
 ``community`` the rated queue and club nights, which seat people at tables; ``puzzles`` the puzzles served and
 rated; ``http`` the web application."""
-SERVER_TOP_MODULES = ("limits", "tokens", "docblock", "logs", "workers")
+SERVER_TOP_MODULES = ("limits", "tokens", "decency", "docblock", "logs", "workers")
 SERVER_TOP = {"clubsuite.server", *(f"clubsuite.server.{m}" for m in SERVER_TOP_MODULES)}
 """The modules at the server's top, which every part of it may use: at most a dozen."""
 SERVER_PLACES = ("the server's top", *SERVER_PARTS)

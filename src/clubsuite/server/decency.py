@@ -2,7 +2,7 @@
 replaced by the operator's own (``clubs serve --words DIR``: ``DIR/<lang>.txt``, one word per line, ``#`` comments).
 
 A text is refused when one of its words is listed, whatever the language it is written in (a name is seen by
-everyone). Words are compared folded, as names are (:func:`clubsuite.server.tokens.folded`): case, accents and the
+everyone). Words are compared folded, as names are (:func:`folded`): case, accents and the
 letters of other alphabets that look like Latin ones do not matter (``ＦＵＣＫ``, ``fück`` and Cyrillic ``fuсk`` are
 one word), and nor do digits standing for letters (``sh1t``) or letters spaced out (``s h i t``). A listed word
 is matched as a whole word only, never inside a longer one, so that a town or a family name that happens to hold
@@ -14,11 +14,13 @@ The refusal never repeats the word (it is shown to the one who typed it, who kno
 from __future__ import annotations
 
 import re
+import unicodedata
 from importlib import resources
 from pathlib import Path
 
+from confusable_homoglyphs import confusables
+
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.server.tokens import folded
 
 LANGUAGES = ("en", "de", "fr", "nl")
 WORD_MAX = 64
@@ -29,6 +31,31 @@ LIST_MAX = 5000
 _LEET = str.maketrans({"0": "o", "1": "i", "3": "e", "4": "a", "5": "s", "7": "t", "8": "b", "@": "a", "$": "s"})
 _WORD = re.compile(r"[^\W_]+|[@$]")
 _listed: frozenset[str] = frozenset()
+
+
+def folded(text: str) -> str:
+    """``text`` as words are compared (here): the first four steps of :func:`clubsuite.server.tokens.name_key`
+    (compatibility forms, case, marks, look-alike letters of other alphabets read as Latin), spaces and punctuation
+    kept so that the words stay apart."""
+    text = unicodedata.normalize("NFKC", text).casefold()
+    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn")
+    text = unicodedata.normalize("NFKC", text).casefold().replace("ı", "i")
+    return "".join(as_latin(ch) for ch in text)
+
+
+def as_latin(ch: str) -> str:
+    """A folded character as the Latin letters it looks like (lowercase, marks dropped), or itself: its own
+    look-alike first, then its capital's (Cyrillic ``м`` has none, ``М`` is ``M``)."""
+    if ch.isascii():
+        return ch
+    for form in (ch, ch.upper()):
+        found = confusables.is_confusable(form, preferred_aliases=["latin"]) if len(form) == 1 else False
+        if isinstance(found, list) and found:
+            for glyph in found[0]["homoglyphs"]:
+                plain = "".join(c for c in unicodedata.normalize("NFD", glyph["c"]) if unicodedata.category(c) != "Mn")
+                if plain and plain.isascii():
+                    return plain.casefold()
+    return ch
 
 
 def read_list(text: str, source: str) -> set[str]:

@@ -13,9 +13,11 @@ import hmac
 import secrets
 import unicodedata
 
-from confusable_homoglyphs import categories, confusables
+from confusable_homoglyphs import categories
 
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.server.decency import as_latin
+from clubsuite.server.decency import check as check_words
 
 NAME_MAX = 24
 """The longest display name, in characters."""
@@ -77,9 +79,7 @@ def check_name(name: object) -> str:
             "a display name's letters come from one alphabet (this one mixes "
             f"{' and '.join(sorted(s.title() for s in scripts))}, which lets a name pass for another)"
         )
-    from clubsuite.server.decency import check  # late: the words are compared as this module folds them
-
-    check(tidy, "a display name")
+    check_words(tidy, "a display name")
     return tidy
 
 
@@ -125,7 +125,7 @@ def name_key(name: str) -> str:
     text = unicodedata.normalize("NFKC", name).replace("#", "").casefold()
     text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn")
     text = unicodedata.normalize("NFKC", text).casefold().replace("ı", "i")
-    text = "".join(_as_latin(ch) for ch in text).replace("#", "")
+    text = "".join(as_latin(ch) for ch in text).replace("#", "")
     letters = "".join(ch for ch in text if ch not in _NAME_PUNCTUATION)
     if not letters:
         return text.replace(" ", "")
@@ -134,31 +134,6 @@ def name_key(name: str) -> str:
     return letters
 
 
-def folded(text: str) -> str:
-    """``text`` as words are compared (:mod:`clubsuite.server.decency`): the first four steps of :func:`name_key`
-    (compatibility forms, case, marks, look-alike letters of other alphabets read as Latin), spaces and punctuation
-    kept so that the words stay apart."""
-    text = unicodedata.normalize("NFKC", text).casefold()
-    text = "".join(ch for ch in unicodedata.normalize("NFD", text) if unicodedata.category(ch) != "Mn")
-    text = unicodedata.normalize("NFKC", text).casefold().replace("ı", "i")
-    return "".join(_as_latin(ch) for ch in text)
-
-
 _PLAIN_ALIKE = (("rn", "m"), ("vv", "w"), ("i", "l"), ("1", "l"), ("|", "l"), ("0", "o"))
 """Latin look-alikes (Unicode's confusables, TR39, among plain letters and digits) once case is folded, each read
 as the second."""
-
-
-def _as_latin(ch: str) -> str:
-    """A folded character as the Latin letters it looks like (lowercase, marks dropped), or itself: its own
-    look-alike first, then its capital's (Cyrillic ``м`` has none, ``М`` is ``M``)."""
-    if ch.isascii():
-        return ch
-    for form in (ch, ch.upper()):
-        found = confusables.is_confusable(form, preferred_aliases=["latin"]) if len(form) == 1 else False
-        if isinstance(found, list) and found:
-            for glyph in found[0]["homoglyphs"]:
-                plain = "".join(c for c in unicodedata.normalize("NFD", glyph["c"]) if unicodedata.category(c) != "Mn")
-                if plain and plain.isascii():
-                    return plain.casefold()
-    return ch

@@ -19,7 +19,7 @@ from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
-from clubsuite.server.http.account_routes import signed_in
+from clubsuite.server.http.account_routes import COOKIE, signed_in
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.http.player_routes import rating_json
 from clubsuite.server.people.accounts import Accounts, User
@@ -398,7 +398,10 @@ def router(lobby: Lobby) -> APIRouter:
 
     @routes.websocket("/tables/{table_id}/ws")
     async def socket(ws: WebSocket, table_id: str) -> None:
-        await serve_socket(hub, ws, table_id, client_address(ws.scope))
+        secret = ws.cookies.get(COOKIE)
+        found = await lobby.accounts.session(secret) if secret else None
+        viewer = found[1].id if found is not None else None
+        await serve_socket(hub, ws, table_id, client_address(ws.scope), viewer)
 
     return routes
 

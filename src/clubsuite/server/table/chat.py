@@ -59,6 +59,9 @@ class ChatRoom:
         self.clock = clock
         """The clock the rates are counted by (a test's may be stepped by hand)."""
         self.kept: deque[JsonObject] = deque(maxlen=history)
+        self.speakers: dict[int, str] = {}
+        """The account that said each kept line that an account said (by line id): never sent to a client, read to
+        hide a blocked or muted account's lines and to report a line."""
         self.last_id = 0
         """The id of the last line said (ids grow by one per line, at this table, from 1)."""
         self.rate, self.burst = rate, burst
@@ -103,14 +106,42 @@ class ChatRoom:
             "at": round(time.time(), 3),
         }
         self.kept.append(line)
+        if conn.user_id is not None:
+            self.speakers[self.last_id] = conn.user_id
+        first = self.kept[0]["id"]
+        for old in [k for k in self.speakers if isinstance(first, int) and k < first]:
+            del self.speakers[old]
         return line
 
-    def history(self, seat: int | None) -> list[JsonObject]:
-        """The kept lines the receiver may read, oldest first: a seat's, the players' channel; a spectator's, both."""
-        return [dict(line) for line in self.kept if seat is None or line["channel"] == "players"]
+    def history(self, seat: int | None, hidden: frozenset[str] = frozenset()) -> list[JsonObject]:
+        """The kept lines the receiver may read, oldest first: a seat's, the players' channel; a spectator's, both;
+        none said by an account in ``hidden`` (those the receiver blocked or muted)."""
+        return [
+            dict(line)
+            for line in self.kept
+            if (seat is None or line["channel"] == "players") and self.speakers.get(_id(line)) not in hidden
+        ]
+
+    def around(self, line_id: int, seat: int | None, lines: int = 5) -> tuple[JsonObject, list[JsonObject]] | None:
+        """The kept line ``line_id`` as a receiver at ``seat`` may read it, with up to ``lines`` lines before and after
+        it that the same receiver may read (what a report keeps), or None when it is not kept or not theirs to read."""
+        readable = self.history(seat)
+        at = next((i for i, line in enumerate(readable) if line["id"] == line_id), None)
+        if at is None:
+            return None
+        return readable[at], readable[max(0, at - lines) : at + lines + 1]
 
     @staticmethod
     def reaches(line: JsonObject, conn: Connection) -> bool:
         """Whether ``conn`` may read ``line``: the players' channel reaches everyone, the spectators' only
         spectators."""
         return line["channel"] == "players" or conn.seat is None
+
+    def hides(self, line: JsonObject, conn: Connection) -> bool:
+        """Whether ``line`` is kept from ``conn`` because its account blocked or muted the line's."""
+        return self.speakers.get(_id(line)) in conn.hidden
+
+
+def _id(line: JsonObject) -> int:
+    found = line["id"]
+    return found if isinstance(found, int) else -1

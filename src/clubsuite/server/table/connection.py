@@ -24,6 +24,11 @@ class Connection:
     """Messages going out: as objects, or as text already encoded (one update encoded once for every connection of
     a seat); None closes the socket."""
     dropped: bool = False
+    user_id: str | None = None
+    """The account the client is signed in as (a seat's account, or a spectator's session), or None: whose chat it
+    hides, and whose chat a line it says is."""
+    hidden: frozenset[str] = frozenset()
+    """The accounts whose chat this client does not see (those its account blocked or muted)."""
     address: str | None = None
     """The client's address as the server counts it (an IPv6 address by its /64): a spectator's chat rate and label
     go by it, so that reconnecting gives neither a fresh allowance nor a new label to escape a mute."""

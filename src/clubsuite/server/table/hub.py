@@ -32,6 +32,8 @@ from clubsuite.options import spec_of
 from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed
 from clubsuite.server.limits import ServerLimits
+from clubsuite.server.people.moderation import Moderation
+from clubsuite.server.people.relations import Relations
 from clubsuite.server.store.commits import GroupCommit
 from clubsuite.server.store.database import MatchRow, SeatRow, Store, TableRow
 from clubsuite.server.store.ownership import STOPPED, STOPPING, Ownership
@@ -95,6 +97,18 @@ class Hub:
         """Told of every request passed on to another process: ``http`` or ``ws``."""
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the hub runs in, once started."""
+        self.relations: Relations | None = None
+        """Who blocked or muted whom (the server's; None: no one hides anyone's chat)."""
+        self.moderation: Moderation | None = None
+        """Who may not chat now (the server's; None: everyone may)."""
+
+    def hide_for(self, user_id: str, hidden: frozenset[str]) -> None:
+        """An account's blocks or mutes changed: its open sockets at this process's tables hide the new set's chat
+        from the next line on."""
+        for table in self.tables.values():
+            for conn in table.connections:
+                if conn.user_id == user_id:
+                    conn.hidden = hidden
 
     async def db(self, call: Callable[..., T], *args: Any) -> T:
         """Run a store call in the database worker thread."""

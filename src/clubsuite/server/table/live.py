@@ -377,8 +377,9 @@ class LiveTable:
         assert isinstance(hands, list)
         return [with_account(self.info, h) for h in hands if isinstance(h, dict) and h.get("complete") is True]
 
-    def state(self, seat: int | None, resync: bool = False) -> JsonObject:
-        """Everything ``seat`` (None: a spectator) may see now."""
+    def state(self, seat: int | None, resync: bool = False, hidden: frozenset[str] = frozenset()) -> JsonObject:
+        """Everything ``seat`` (None: a spectator) may see now (the chat without the lines of the accounts in
+        ``hidden``, which the receiver blocked or muted)."""
         return message(
             "state",
             version=self.version,
@@ -390,7 +391,7 @@ class LiveTable:
             clock=self.clock(),
             hands=self.hands_played(),
             result=self.result(),
-            chat=self.chat.history(seat),
+            chat=self.chat.history(seat, hidden),
             rulings=rulings(self.info),
             **self._for(seat),
         )
@@ -417,7 +418,7 @@ class LiveTable:
         for other in list(self.connections):
             if other is conn:
                 other.send({**msg, "mine": True})
-            elif ChatRoom.reaches(line, other):
+            elif ChatRoom.reaches(line, other) and not self.chat.hides(line, other):
                 other.send(msg)
 
     def broadcast_presence(self) -> None:
@@ -548,7 +549,7 @@ class LiveTable:
             self.turn_started = row.started_at
             self.recent.append(recent(self.version, events, self.info, self.public_view()))
             for conn in self.connections:
-                conn.send(self.state(conn.seat))
+                conn.send(self.state(conn.seat, hidden=conn.hidden))
             self.reschedule()
 
     def outcome(self, match: SomeMatch, at: float) -> Outcome:

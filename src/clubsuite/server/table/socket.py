@@ -34,9 +34,9 @@ HELLO_TIMEOUT = 10.0
 """Seconds a new connection has to say hello."""
 
 
-async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str) -> None:
-    """One client's connection from ``address`` (as the guard counts it): hello, then its messages in, the
-    table's messages out."""
+async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str, viewer: str | None = None) -> None:
+    """One client's connection from ``address`` (as the guard counts it; ``viewer``: the account its session
+    cookie opens, if any): hello, then its messages in, the table's messages out."""
     await ws.accept()
     try:
         first = await asyncio.wait_for(ws.receive_text(), HELLO_TIMEOUT)
@@ -62,7 +62,9 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str) -> 
     elif not table.settings.spectators or not table.has_spectator_view:
         await _refuse(ws, "no_spectators", "this table allows no spectators", 4403)
         return
-    conn = Connection(seat, address=address)
+    user_id = table.seats[seat].user_id if seat is not None else viewer
+    hidden = await hub.relations.hidden(user_id) if hub.relations is not None and user_id is not None else frozenset()
+    conn = Connection(seat, address=address, user_id=user_id, hidden=hidden)
     # Registered, welcomed and sent the state under the table's lock: an action being committed is either told in
     # this state or comes after it as the next update, never both nor neither. Nothing is awaited on the socket
     # while the lock is held (the messages are queued; the writer sends them once it is released).
@@ -84,7 +86,8 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str) -> 
                 caught = table.catchup(hello.last_version) if hello.last_version is not None else None
                 if caught is not None:
                     conn.send(caught)
-                conn.send(table.state(seat, resync=hello.last_version is not None and caught is None))
+                resync = hello.last_version is not None and caught is None
+                conn.send(table.state(seat, resync=resync, hidden=conn.hidden))
                 table.broadcast_presence()
                 table.reschedule()
             except Exception:
@@ -95,7 +98,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str) -> 
         return
     writer = asyncio.create_task(_write(ws, conn))
     try:
-        await _read(table, ws, conn, hub.limits.max_ws_bytes)
+        await _read(hub, table, ws, conn)
     finally:
         hub.admission.disconnected(table, conn, address)
         conn.send_close()
@@ -113,7 +116,7 @@ async def _refuse(ws: WebSocket, code: str, text: str, close: int = 4400) -> Non
         await ws.close(code=close)
 
 
-async def _read(table: LiveTable, ws: WebSocket, conn: Connection, max_bytes: int) -> None:
+async def _read(hub: Hub, table: LiveTable, ws: WebSocket, conn: Connection) -> None:
     limit = RateLimit(time.monotonic())
     while not conn.dropped:
         try:
@@ -128,16 +131,16 @@ async def _read(table: LiveTable, ws: WebSocket, conn: Connection, max_bytes: in
             conn.send(error("rate_limited", "too many messages: slow down"))
             continue
         try:
-            await _handle(table, conn, data, max_bytes)
+            await _handle(hub, table, conn, data)
         except Exception:  # a fault of the server: said, logged, and the connection and the table go on
             log.exception("table %s: a message could not be handled", table.id)
             conn.send(error("server", "the server could not handle that message; nothing changed"))
 
 
-async def _handle(table: LiveTable, conn: Connection, data: str | bytes, max_bytes: int) -> None:
+async def _handle(hub: Hub, table: LiveTable, conn: Connection, data: str | bytes) -> None:
     """One client message after hello."""
     try:
-        msg = parse_client_message(data, max_bytes)
+        msg = parse_client_message(data, hub.limits.max_ws_bytes)
     except ProtocolError as exc:
         conn.send(error(exc.code, str(exc)))
         return
@@ -146,6 +149,10 @@ async def _handle(table: LiveTable, conn: Connection, data: str | bytes, max_byt
     elif isinstance(msg, Hello):
         conn.send(error("bad_message", "hello comes once, first"))
     elif isinstance(msg, Chat):  # seats and spectators alike, each to their own channel
+        refused = await _chat_refused(hub, conn)
+        if refused is not None:  # a muted or banned account is told what and why
+            conn.send(error("chat_refused", refused))
+            return
         try:
             table.post_chat(conn, msg.text)
         except ProtocolError as exc:
@@ -166,6 +173,13 @@ async def _handle(table: LiveTable, conn: Connection, data: str | bytes, max_byt
             conn.send(error(exc.code, exc.reason or str(exc), table.version))
             return
         conn.send(message("hint", version=msg.version, action=action))
+
+
+async def _chat_refused(hub: Hub, conn: Connection) -> str | None:
+    """Why the client's account may not chat now (a moderator's mute or ban), or None."""
+    if hub.moderation is None or conn.user_id is None:
+        return None
+    return await hub.moderation.chat_refusal(conn.user_id)
 
 
 async def _write(ws: WebSocket, conn: Connection) -> None:

@@ -1,0 +1,322 @@
+"""Reports and what the moderators do about them.
+
+**Reporting.** Anyone signed in reports a message, a name or a player from where they meet it. A reported message
+is kept as the server saw it, with the lines around it (the reporter names the message; the server, not the
+reporter, supplies its words: ``context``), so that a moderator reads what was said and not what someone claims
+was. Reporting someone also blocks them for the reporter (``block``, the default), as people who report want.
+One account sends at most :data:`REPORTS_PER_HOUR` reports an hour and one open report per person reported.
+
+**Several reports.** When :data:`AUTO_REPORTERS` distinct accounts have reported the same person within
+:data:`AUTO_WINDOW`, that person may not chat for :data:`AUTO_HOURS` hours or until a moderator has looked, and
+is told so.
+
+**The queue and the actions.** The operator (``clubs admin reports``) and the accounts the operator makes
+moderators (the page ``/moderation``) read the open reports and take one action on each: *warn* (the person is
+told), *mute* for some hours (no chat), *ban from chat* (for good, until lifted), *close the account* (every
+session ends, its passkeys go, it can no longer sign in; its name stays taken), or *dismiss* (nothing was wrong;
+a mute the reports brought on by themselves is lifted). Each action is kept (``sanctions``), logged, and the person
+is told what and why (a notice on their pages, and again when they try to chat).
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import secrets
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import delete, func, insert, or_, select, update
+from sqlalchemy.engine import Connection
+
+from clubsuite.server.people.notices import Notices
+from clubsuite.server.people.relations import RelationRefused, Relations
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import moderators, passkeys, reports, sanctions, sessions, users
+
+log = logging.getLogger("clubsuite.server")
+
+REPORT_KINDS = ("message", "name", "player")
+ACTIONS = ("warn", "mute", "chat_ban", "close", "dismiss")
+REASON_MAX = 500
+"""Characters of a report's or an action's reason."""
+REPORTS_PER_HOUR = 10
+AUTO_REPORTERS = 3
+"""Distinct accounts whose reports of one person mute that person's chat until a moderator looks."""
+AUTO_WINDOW = 24 * 3600.0
+AUTO_HOURS = 24.0
+MUTE_HOURS_MAX = 24 * 90.0
+CHAT_CHECK_SECONDS = 10.0
+"""How long an account's chat standing is kept in memory before it is read again (an action taken in this process
+takes effect at once)."""
+
+
+class Moderation:
+    """Reports, sanctions and moderators, over the store."""
+
+    def __init__(
+        self, store: Store, db: Callable[..., Awaitable[Any]], relations: Relations, notices_: Notices
+    ) -> None:
+        self.store = store
+        self.db = db
+        self.relations = relations
+        self.notices = notices_
+        self._chat: dict[str, tuple[float, str | None]] = {}
+
+    # -- reporting ------------------------------------------------------------------------------------------------
+    async def report(
+        self,
+        reporter: str,
+        subject: str,
+        kind: str,
+        reason: str,
+        context: dict[str, Any],
+        block: bool = True,
+    ) -> str:
+        """Keep a report of ``subject`` (an account id) by ``reporter``; its id. ``context`` is what the server saw
+        (the message and the lines around it, the table, the name). Refused: oneself, an unknown kind, a reason too
+        long, too many reports, a second open report of the same person."""
+        if kind not in REPORT_KINDS:
+            raise RelationRefused("bad_report", f"kind={kind!r}: a report is of a {', '.join(REPORT_KINDS)}")
+        if subject == reporter:
+            raise RelationRefused("yourself", "you cannot report yourself")
+        reason = " ".join(reason.split())
+        if len(reason) > REASON_MAX:
+            raise RelationRefused("bad_report", f"reason: at most {REASON_MAX} characters")
+        now = time.time()
+        report_id = secrets.token_urlsafe(9)
+
+        def work(conn: Connection) -> int:
+            recent = conn.execute(
+                select(func.count())
+                .select_from(reports)
+                .where(reports.c.reporter_id == reporter, reports.c.created_at > now - 3600)
+            ).scalar_one()
+            if recent >= REPORTS_PER_HOUR:
+                raise RelationRefused("rate_limited", f"at most {REPORTS_PER_HOUR} reports an hour: wait a little")
+            open_one = conn.execute(
+                select(reports.c.id).where(
+                    reports.c.reporter_id == reporter, reports.c.subject_id == subject, reports.c.status == "open"
+                )
+            ).first()
+            if open_one is not None:
+                raise RelationRefused("already_reported", "you reported this player already: a moderator will look")
+            conn.execute(
+                insert(reports).values(
+                    id=report_id,
+                    reporter_id=reporter,
+                    subject_id=subject,
+                    kind=kind,
+                    reason=reason,
+                    context=json.dumps(context),
+                    created_at=now,
+                    status="open",
+                )
+            )
+            reporters = conn.execute(
+                select(func.count(func.distinct(reports.c.reporter_id))).where(
+                    reports.c.subject_id == subject,
+                    reports.c.status == "open",
+                    reports.c.created_at > now - AUTO_WINDOW,
+                )
+            ).scalar_one()
+            return int(reporters)
+
+        reporters = await self.db(self.store.write, work)
+        log.info("report %s: %s of an account", report_id, kind)
+        if block:
+            await self.relations.change("block", reporter, subject, True)
+        if reporters >= AUTO_REPORTERS and await self.chat_refusal(subject) is None:
+            await self._sanction(subject, "mute", "several players reported your messages", now + AUTO_HOURS * 3600)
+        return report_id
+
+    # -- the queue ------------------------------------------------------------------------------------------------
+    async def queue(self, status: str = "open", limit: int = 100) -> list[dict[str, Any]]:
+        """The reports of ``status`` (open or closed), oldest open first (newest closed first), with the names of
+        who reported whom and how many open reports the person has."""
+
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            order = reports.c.created_at if status == "open" else reports.c.created_at.desc()
+            rows = conn.execute(select(reports).where(reports.c.status == status).order_by(order).limit(limit)).all()
+            ids = {r.reporter_id for r in rows} | {r.subject_id for r in rows} | {r.handled_by for r in rows}
+            names = {
+                r.id: r.name for r in conn.execute(select(users.c.id, users.c.name).where(users.c.id.in_(ids - {None})))
+            }
+            counts = {
+                r.subject_id: r.n
+                for r in conn.execute(
+                    select(reports.c.subject_id, func.count().label("n"))
+                    .where(reports.c.status == "open")
+                    .group_by(reports.c.subject_id)
+                )
+            }
+            return [
+                {
+                    "id": r.id,
+                    "kind": r.kind,
+                    "reporter": names.get(r.reporter_id, "?"),
+                    "subject": names.get(r.subject_id, "?"),
+                    "reason": r.reason,
+                    "context": json.loads(r.context),
+                    "at": r.created_at,
+                    "status": r.status,
+                    "open_reports": counts.get(r.subject_id, 0),
+                    "handled_by": names.get(r.handled_by) if r.handled_by else None,
+                    "outcome": r.outcome,
+                }
+                for r in rows
+            ]
+
+        found: list[dict[str, Any]] = await self.db(self.store.reading, work)
+        return found
+
+    async def act(
+        self, report_id: str, action: str, by: str | None, reason: str = "", hours: float | None = None
+    ) -> dict[str, Any]:
+        """Take ``action`` on an open report as moderator ``by`` (None: the operator): see the module. The report is
+        closed with the outcome; the person is told what and why. Refused: an unknown action or report, one already
+        closed, a mute without its hours (or beyond :data:`MUTE_HOURS_MAX`)."""
+        if action not in ACTIONS:
+            raise RelationRefused("bad_action", f"action={action!r}: expected one of {', '.join(ACTIONS)}")
+        if action == "mute" and (hours is None or not 0 < hours <= MUTE_HOURS_MAX):
+            raise RelationRefused("bad_action", f"hours: a mute lasts more than 0 and at most {MUTE_HOURS_MAX:g} hours")
+        reason = (
+            " ".join(reason.split())[:REASON_MAX]
+            or {
+                "warn": "your behaviour towards other players",
+                "mute": "your messages to other players",
+                "chat_ban": "your messages to other players",
+                "close": "your behaviour on this site",
+                "dismiss": "",
+            }[action]
+        )
+        now = time.time()
+
+        def work(conn: Connection) -> Any:
+            row = conn.execute(select(reports).where(reports.c.id == report_id).with_for_update()).first()
+            if row is None:
+                raise RelationRefused("no_report", "there is no such report")
+            if row.status != "open":
+                raise RelationRefused("closed", "this report has been dealt with already")
+            # every open report of the same person is dealt with by one action
+            conn.execute(
+                update(reports)
+                .where(reports.c.subject_id == row.subject_id, reports.c.status == "open")
+                .values(status="closed", handled_by=by, handled_at=now, outcome=action)
+            )
+            if action == "dismiss":  # a mute the reports brought on by themselves is lifted
+                conn.execute(
+                    update(sanctions)
+                    .where(
+                        sanctions.c.user_id == row.subject_id,
+                        sanctions.c.by_id.is_(None),
+                        or_(sanctions.c.until.is_(None), sanctions.c.until > now),
+                    )
+                    .values(until=now)
+                )
+            if action == "close":
+                conn.execute(delete(sessions).where(sessions.c.user_id == row.subject_id))
+                conn.execute(delete(passkeys).where(passkeys.c.user_id == row.subject_id))
+                conn.execute(update(users).where(users.c.id == row.subject_id).values(password_hash=None))
+            return row
+
+        row = await self.db(self.store.write, work)
+        log.info("moderation: report %s, %s by %s", report_id, action, "the operator" if by is None else by)
+        if action != "dismiss":
+            until = now + hours * 3600 if action == "mute" and hours is not None else None
+            await self._sanction(row.subject_id, action, reason, until, by, report_id)
+        self._chat.pop(row.subject_id, None)
+        return {"report": report_id, "action": action, "subject": row.subject_id}
+
+    async def _sanction(
+        self,
+        user_id: str,
+        kind: str,
+        reason: str,
+        until: float | None,
+        by: str | None = None,
+        report_id: str | None = None,
+    ) -> None:
+        """Keep a sanction and tell the person (a notice on their pages)."""
+        now = time.time()
+        await self.db(
+            self.store.write,
+            lambda conn: conn.execute(
+                insert(sanctions).values(
+                    id=secrets.token_urlsafe(9),
+                    user_id=user_id,
+                    kind=kind,
+                    reason=reason,
+                    until=until,
+                    by_id=by,
+                    report_id=report_id,
+                    created_at=now,
+                )
+            ),
+        )
+        self._chat.pop(user_id, None)
+        if kind != "close":
+            await self.notices.add(user_id, kind, {"reason": reason, "until": until})
+
+    async def chat_refusal(self, user_id: str) -> str | None:
+        """Why ``user_id`` may not chat now (a mute or a ban: what and why, and until when), or None."""
+        kept = self._chat.get(user_id)
+        now = time.time()
+        if kept is not None and time.monotonic() - kept[0] < CHAT_CHECK_SECONDS:
+            return kept[1]
+        rows = await self.db(
+            self.store.read,
+            select(sanctions.c.kind, sanctions.c.reason, sanctions.c.until)
+            .where(
+                sanctions.c.user_id == user_id,
+                sanctions.c.kind.in_(("mute", "chat_ban")),
+                or_(sanctions.c.until.is_(None), sanctions.c.until > now),
+            )
+            .order_by(sanctions.c.created_at.desc()),
+        )
+        why: str | None = None
+        for r in rows:
+            if r.kind == "chat_ban" and r.until is None:
+                why = f"you may not chat on this site: {r.reason}"
+                break
+            if why is None:
+                why = f"you may not chat until {_when(r.until)}: {r.reason}"
+        self._chat[user_id] = (time.monotonic(), why)
+        if len(self._chat) > 10_000:
+            self._chat.clear()
+        return why
+
+    # -- moderators -----------------------------------------------------------------------------------------------
+    async def is_moderator(self, user_id: str) -> bool:
+        """Whether the account is a moderator."""
+        rows = await self.db(self.store.read, select(moderators.c.user_id).where(moderators.c.user_id == user_id))
+        return bool(rows)
+
+    async def set_moderator(self, user_id: str, on: bool) -> None:
+        """Make the account a moderator, or no longer one."""
+
+        def work(conn: Connection) -> None:
+            conn.execute(delete(moderators).where(moderators.c.user_id == user_id))
+            if on:
+                conn.execute(insert(moderators).values(user_id=user_id, added_at=time.time()))
+
+        await self.db(self.store.write, work)
+
+    async def sanctions_of(self, user_id: str) -> list[dict[str, Any]]:
+        """The sanctions an account has had, newest first (for the moderators)."""
+        rows = await self.db(
+            self.store.read,
+            select(sanctions).where(sanctions.c.user_id == user_id).order_by(sanctions.c.created_at.desc()).limit(50),
+        )
+        return [
+            {"kind": r.kind, "reason": r.reason, "until": r.until, "at": r.created_at, "automatic": r.by_id is None}
+            for r in rows
+        ]
+
+
+def _when(at: float | None) -> str:
+    """A moment in UTC, as a refusal says it."""
+    if at is None:
+        return "further notice"
+    return time.strftime("%Y-%m-%d %H:%M UTC", time.gmtime(at))

@@ -1,0 +1,143 @@
+"""Notices: what an account is shown on any page until it deals with them: an invitation to a table or a
+tournament, an invitation declined, a moderator's word (a warning, a mute and why).
+
+A notice is kept in the store, so that it waits for an account that has no page open and reaches it on whichever
+process serves its pages (the page's socket looks for new ones every second: ``community.watching``). Invitations
+expire after :data:`INVITE_SECONDS`; an account holds at most :data:`KEPT` notices (the oldest go first), and one
+account sends at most :data:`INVITES_PER_MINUTE` invitations a minute.
+
+An invitation that its receiver's blocks or privacy do not let through is answered like any other and kept
+nowhere: the sender cannot tell (``Relations.may_invite``).
+"""
+
+from __future__ import annotations
+
+import json
+import secrets
+import time
+from collections import deque
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+from sqlalchemy import delete, insert, select
+from sqlalchemy.engine import Connection
+
+from clubsuite.server.people.relations import RelationRefused, Relations
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import notices
+
+KINDS = ("invite", "declined", "warn", "mute", "chat_ban", "reported")
+INVITE_SECONDS = 600.0
+"""An invitation is open this long."""
+KEPT = 50
+"""Notices one account holds (the oldest go first)."""
+INVITES_PER_MINUTE = 10
+
+
+class Notices:
+    """The notices of every account, over the store."""
+
+    def __init__(self, store: Store, db: Callable[..., Awaitable[Any]], relations: Relations) -> None:
+        self.store = store
+        self.db = db
+        self.relations = relations
+        self._sent: dict[str, deque[float]] = {}
+        """Each sender's invitations of the last minute (this process's count)."""
+        self.told: Callable[[str, dict[str, Any]], None] | None = None
+        """Called with (account, notice) when a notice is added here (the page's socket sends it at once)."""
+
+    async def add(self, user_id: str, kind: str, body: dict[str, Any], expires: float | None = None) -> dict[str, Any]:
+        """Keep a notice for ``user_id``; the notice as pages get it."""
+        now = time.time()
+        notice = {"id": secrets.token_urlsafe(9), "kind": kind, "body": body, "at": now, "expires_at": expires}
+
+        def work(conn: Connection) -> None:
+            row = {"id": notice["id"], "user_id": user_id, "kind": kind, "body": json.dumps(body)}
+            conn.execute(insert(notices).values(**row, created_at=now, expires_at=expires))
+            kept = conn.execute(
+                select(notices.c.id).where(notices.c.user_id == user_id).order_by(notices.c.created_at.desc())
+            ).all()
+            old = [r.id for r in kept[KEPT:]]
+            if old:
+                conn.execute(delete(notices).where(notices.c.id.in_(old)))
+
+        await self.db(self.store.write, work)
+        if self.told is not None:
+            self.told(user_id, notice)
+        return notice
+
+    async def of(self, user_id: str, now: float | None = None) -> list[dict[str, Any]]:
+        """The account's notices not expired, newest first."""
+        now = time.time() if now is None else now
+        rows = await self.db(
+            self.store.read,
+            select(notices).where(notices.c.user_id == user_id).order_by(notices.c.created_at.desc()).limit(KEPT),
+        )
+        return [shown(r) for r in rows if r.expires_at is None or r.expires_at > now]
+
+    async def since(self, user_ids: list[str], after: float) -> list[tuple[str, dict[str, Any]]]:
+        """The notices added after ``after`` for any of ``user_ids``: (account, notice), oldest first."""
+        if not user_ids:
+            return []
+        rows = await self.db(
+            self.store.read,
+            select(notices)
+            .where(notices.c.user_id.in_(user_ids), notices.c.created_at > after)
+            .order_by(notices.c.created_at),
+        )
+        return [(r.user_id, shown(r)) for r in rows]
+
+    async def take(self, user_id: str, notice_id: str) -> dict[str, Any] | None:
+        """Remove one of the account's notices (dealt with); the notice, or None when there is none."""
+
+        def work(conn: Connection) -> Any:
+            row = conn.execute(select(notices).where(notices.c.id == notice_id, notices.c.user_id == user_id)).first()
+            if row is not None:
+                conn.execute(delete(notices).where(notices.c.id == notice_id))
+            return row
+
+        row = await self.db(self.store.write, work)
+        return shown(row) if row is not None else None
+
+    async def invite(self, sender: tuple[str, str], to_id: str, target: dict[str, Any]) -> None:
+        """Invite ``to_id`` from ``sender`` (id, name) to ``target`` (a table or a tournament, as the routes checked
+        it). Refused: too many a minute. Not kept (and nothing said) where the invited account's blocks or privacy
+        do not let it through."""
+        now = time.monotonic()
+        sent = self._sent.setdefault(sender[0], deque())
+        while sent and now - sent[0] > 60:
+            sent.popleft()
+        if len(sent) >= INVITES_PER_MINUTE:
+            raise RelationRefused("rate_limited", f"at most {INVITES_PER_MINUTE} invitations a minute: wait a little")
+        sent.append(now)
+        if to_id == sender[0]:
+            raise RelationRefused("yourself", "you cannot invite yourself")
+        if not await self.relations.may_invite(sender[0], to_id):
+            return
+        await self.add(to_id, "invite", {"from": sender[1], **target}, time.time() + INVITE_SECONDS)
+
+    async def decline(self, user_id: str, user_name: str, notice_id: str) -> bool:
+        """Decline an invitation: it goes, and its sender is told (where the sender may still hear from this
+        account); whether there was such an invitation."""
+        notice = await self.take(user_id, notice_id)
+        if notice is None or notice["kind"] != "invite":
+            return False
+        try:
+            sender, _ = await self.relations.account(notice["body"]["from"])
+        except RelationRefused:
+            return True
+        if not await self.relations.blocked_either(sender, user_id):
+            what = {k: v for k, v in notice["body"].items() if k in ("kind", "table", "tournament", "name")}
+            await self.add(sender, "declined", {"by": user_name, **what}, time.time() + INVITE_SECONDS)
+        return True
+
+
+def shown(row: Any) -> dict[str, Any]:
+    """A stored notice as pages get it."""
+    return {
+        "id": row.id,
+        "kind": row.kind,
+        "body": json.loads(row.body),
+        "at": row.created_at,
+        "expires_at": row.expires_at,
+    }

@@ -1,0 +1,289 @@
+"""People together: following, blocking and muting, each account's privacy, and who is online and where.
+
+* **Follow** another account to see when it is online and at which table (where its privacy lets you), and to
+  invite it easily. Following is one-way and the other is not told.
+* **Block** an account: its chat is hidden from you everywhere, its invitations never reach you, and matchmaking and
+  arenas never seat you together (:meth:`Relations.apart`). The blocked person is not told and cannot tell: their
+  chat is still shown to themselves and to everyone else, their invitations are answered as if sent. A block ends
+  any following between the two, both ways (a blocked person sees nothing of you online).
+* **Mute** an account: its chat is hidden from you, nothing else.
+* **Privacy**: who may invite you (everyone, the people you follow, nobody) and who sees you online (the same three;
+  by default the people you follow).
+* **Presence**: an account is online while one of its pages is open (its page socket, ``/live``): every process
+  writes the accounts whose pages it holds every :data:`PRESENCE_EVERY` seconds, so that any process can tell.
+
+What others may learn of an account through here is what its privacy allows; whom it blocked or muted only it sees.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from sqlalchemy import Table, and_, delete, insert, or_, select, update
+from sqlalchemy.dialects import postgresql, sqlite
+from sqlalchemy.engine import Connection
+
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import blocks, follows, matches, mutes, presence, privacy, seats, tables, users
+from clubsuite.server.tokens import name_key
+
+T = TypeVar("T")
+
+AUDIENCES = ("everyone", "following", "nobody")
+"""Who may do something with an account: everyone, the people it follows, nobody."""
+DEFAULT_INVITES = "everyone"
+DEFAULT_PRESENCE = "following"
+PRESENCE_EVERY = 20.0
+"""Seconds between two writes of the accounts whose pages a process holds open."""
+ONLINE_SECONDS = 2.5 * PRESENCE_EVERY
+"""An account seen this recently is online."""
+LIST_MAX = 1000
+"""Accounts one account may follow, block or mute (each)."""
+HIDDEN_SECONDS = 10.0
+"""How long an account's hidden set (blocked and muted) is kept in memory before it is read again (changes made in
+this process take effect at once)."""
+
+KINDS: dict[str, Table] = {"follow": follows, "block": blocks, "mute": mutes}
+
+
+class RelationRefused(Exception):  # noqa: N818 - a refusal, not an error of the server
+    """A change refused: its code and words."""
+
+    def __init__(self, code: str, text: str) -> None:
+        super().__init__(text)
+        self.code = code
+
+
+@dataclass(frozen=True)
+class Privacy:
+    """Who may invite an account, and who sees it online."""
+
+    invites: str = DEFAULT_INVITES
+    presence: str = DEFAULT_PRESENCE
+
+
+class Relations:
+    """The relations between accounts, over the store (``db`` runs store calls off the event loop)."""
+
+    def __init__(self, store: Store, db: Callable[..., Awaitable[Any]]) -> None:
+        self.store = store
+        self.db = db
+        self._hidden: dict[str, tuple[float, frozenset[str]]] = {}
+
+    async def account(self, name: object) -> tuple[str, str]:
+        """The live account a name reaches: (id, name), or :class:`RelationRefused` ``no_player``."""
+        if not isinstance(name, str) or not 1 <= len(name) <= 100:
+            raise RelationRefused("no_player", "there is no player of that name")
+        rows = await self.db(
+            self.store.read,
+            select(users.c.id, users.c.name).where(users.c.name_key == name_key(name), users.c.deleted_at.is_(None)),
+        )
+        if not rows:
+            raise RelationRefused("no_player", "there is no player of that name")
+        return rows[0].id, rows[0].name
+
+    async def change(self, kind: str, user_id: str, other_id: str, on: bool) -> None:
+        """Follow, block or mute (``on``) another account, or stop (see the module: a block ends following both
+        ways). Refused: oneself, and more than :data:`LIST_MAX` of a kind."""
+        table = KINDS[kind]
+        if other_id == user_id:
+            raise RelationRefused("yourself", f"you cannot {kind} yourself")
+
+        def work(conn: Connection) -> None:
+            mine = and_(table.c.user_id == user_id, table.c.other_id == other_id)
+            if not on:
+                conn.execute(delete(table).where(mine))
+                return
+            if conn.execute(select(table.c.user_id).where(mine)).first() is not None:
+                return
+            count = len(conn.execute(select(table.c.other_id).where(table.c.user_id == user_id)).all())
+            if count >= LIST_MAX:
+                raise RelationRefused("too_many", f"you may {kind} at most {LIST_MAX} players")
+            if kind == "follow" and _blocked(conn, user_id, other_id):
+                raise RelationRefused("blocked", "you cannot follow this player")
+            conn.execute(insert(table).values(user_id=user_id, other_id=other_id, created_at=time.time()))
+            if kind == "block":
+                conn.execute(
+                    delete(follows).where(
+                        or_(
+                            and_(follows.c.user_id == user_id, follows.c.other_id == other_id),
+                            and_(follows.c.user_id == other_id, follows.c.other_id == user_id),
+                        )
+                    )
+                )
+
+        await self.db(self.store.write, work)
+        self._hidden.pop(user_id, None)
+
+    async def lists(self, user_id: str) -> dict[str, list[str]]:
+        """The names the account follows, blocked and muted (only it sees these)."""
+
+        def work(conn: Connection) -> dict[str, list[str]]:
+            out: dict[str, list[str]] = {}
+            for kind, table in KINDS.items():
+                rows = conn.execute(
+                    select(users.c.name)
+                    .join(table, table.c.other_id == users.c.id)
+                    .where(table.c.user_id == user_id, users.c.deleted_at.is_(None))
+                    .order_by(users.c.name)
+                ).all()
+                out[kind] = [r.name for r in rows]
+            return out
+
+        found: dict[str, list[str]] = await self.db(self.store.reading, work)
+        return found
+
+    async def privacy(self, user_id: str) -> Privacy:
+        """The account's privacy (the defaults where it chose none)."""
+        rows = await self.db(
+            self.store.read, select(privacy.c.invites, privacy.c.presence).where(privacy.c.user_id == user_id)
+        )
+        return Privacy(rows[0].invites, rows[0].presence) if rows else Privacy()
+
+    async def set_privacy(self, user_id: str, chosen: Privacy) -> None:
+        """Set the account's privacy (each of :data:`AUDIENCES`)."""
+        for field, value in (("invites", chosen.invites), ("presence", chosen.presence)):
+            if value not in AUDIENCES:
+                raise RelationRefused("bad_privacy", f"{field}={value!r}: expected one of {', '.join(AUDIENCES)}")
+
+        def work(conn: Connection) -> None:
+            values = {"invites": chosen.invites, "presence": chosen.presence}
+            if conn.execute(update(privacy).where(privacy.c.user_id == user_id).values(**values)).rowcount == 0:
+                conn.execute(insert(privacy).values(user_id=user_id, **values))
+
+        await self.db(self.store.write, work)
+
+    async def hidden(self, user_id: str) -> frozenset[str]:
+        """The accounts whose chat ``user_id`` does not see: those it blocked or muted (kept a few seconds)."""
+        kept = self._hidden.get(user_id)
+        now = time.monotonic()
+        if kept is not None and now - kept[0] < HIDDEN_SECONDS:
+            return kept[1]
+
+        def work(conn: Connection) -> frozenset[str]:
+            found = {r.other_id for r in conn.execute(select(blocks.c.other_id).where(blocks.c.user_id == user_id))}
+            found |= {r.other_id for r in conn.execute(select(mutes.c.other_id).where(mutes.c.user_id == user_id))}
+            return frozenset(found)
+
+        hidden: frozenset[str] = await self.db(self.store.reading, work)
+        self._hidden[user_id] = (now, hidden)
+        if len(self._hidden) > 10_000:  # a bound on the memory: the oldest half forgotten
+            for key in sorted(self._hidden, key=lambda k: self._hidden[k][0])[:5000]:
+                del self._hidden[key]
+        return hidden
+
+    async def blocked_either(self, a: str, b: str) -> bool:
+        """Whether either account blocked the other."""
+        return bool(await self.db(self.store.reading, lambda conn: _blocked(conn, a, b)))
+
+    async def apart(self, user_ids: Iterable[str]) -> set[frozenset[str]]:
+        """The pairs among ``user_ids`` of which one blocked the other (never seated together)."""
+        ids = list(set(user_ids))
+        if len(ids) < 2:
+            return set()
+        rows = await self.db(
+            self.store.read,
+            select(blocks.c.user_id, blocks.c.other_id).where(blocks.c.user_id.in_(ids), blocks.c.other_id.in_(ids)),
+        )
+        return {frozenset((r.user_id, r.other_id)) for r in rows}
+
+    async def may_invite(self, from_id: str, to_id: str) -> bool:
+        """Whether ``from_id`` may invite ``to_id``: neither blocked the other, and the invited account's privacy lets
+        it (everyone; the people it follows; nobody)."""
+
+        def work(conn: Connection) -> bool:
+            if _blocked(conn, from_id, to_id):
+                return False
+            row = conn.execute(select(privacy.c.invites).where(privacy.c.user_id == to_id)).first()
+            audience = row.invites if row is not None else DEFAULT_INVITES
+            return _reaches(conn, audience, to_id, from_id)
+
+        return bool(await self.db(self.store.reading, work))
+
+    async def friends(self, user_id: str, now: float | None = None) -> list[dict[str, Any]]:
+        """The accounts ``user_id`` follows, each with whether it is online and at which table, as far as its
+        presence privacy lets ``user_id`` see (else ``online`` is null): a public table's id, or ``"private"``."""
+        now = time.time() if now is None else now
+
+        def work(conn: Connection) -> list[dict[str, Any]]:
+            rows = conn.execute(
+                select(users.c.id, users.c.name, presence.c.seen_at, privacy.c.presence)
+                .join(follows, follows.c.other_id == users.c.id)
+                .outerjoin(presence, presence.c.user_id == users.c.id)
+                .outerjoin(privacy, privacy.c.user_id == users.c.id)
+                .where(follows.c.user_id == user_id, users.c.deleted_at.is_(None))
+                .order_by(users.c.name)
+            ).all()
+            out = []
+            for r in rows:
+                visible = _reaches(conn, r.presence or DEFAULT_PRESENCE, r.id, user_id)
+                online = visible and r.seen_at is not None and now - r.seen_at <= ONLINE_SECONDS
+                out.append(
+                    {
+                        "name": r.name,
+                        "online": online if visible else None,
+                        "table": _table_of(conn, r.id) if online else None,
+                    }
+                )
+            return out
+
+        found: list[dict[str, Any]] = await self.db(self.store.reading, work)
+        return found
+
+    async def seen(self, user_ids: Iterable[str], now: float | None = None) -> None:
+        """Write that the pages of ``user_ids`` are open now (presence)."""
+        ids = sorted(set(user_ids))
+        if not ids:
+            return
+        at = time.time() if now is None else now
+
+        def work(conn: Connection) -> None:
+            dialect = postgresql if conn.dialect.name == "postgresql" else sqlite
+            stmt = dialect.insert(presence).values([{"user_id": i, "seen_at": at} for i in ids])
+            conn.execute(stmt.on_conflict_do_update(index_elements=["user_id"], set_={"seen_at": at}))
+
+        await self.db(self.store.write, work)
+
+
+def _blocked(conn: Connection, a: str, b: str) -> bool:
+    return (
+        conn.execute(
+            select(blocks.c.user_id).where(
+                or_(
+                    and_(blocks.c.user_id == a, blocks.c.other_id == b),
+                    and_(blocks.c.user_id == b, blocks.c.other_id == a),
+                )
+            )
+        ).first()
+        is not None
+    )
+
+
+def _reaches(conn: Connection, audience: str, owner: str, other: str) -> bool:
+    """Whether ``audience`` (of ``owner``'s privacy) takes in ``other``."""
+    if audience == "everyone":
+        return True
+    if audience == "following":
+        found = select(follows.c.user_id).where(follows.c.user_id == owner, follows.c.other_id == other)
+        return conn.execute(found).first() is not None
+    return False
+
+
+def _table_of(conn: Connection, user_id: str) -> str | None:
+    """The public table whose match in play the account holds a seat at (``"private"`` for a private one), or
+    None."""
+    rows = conn.execute(
+        select(tables.c.id, tables.c.settings)
+        .join(seats, seats.c.table_id == tables.c.id)
+        .join(matches, and_(matches.c.table_id == tables.c.id, matches.c.match_no == tables.c.match_no))
+        .where(seats.c.user_id == user_id, tables.c.closed.is_(False), matches.c.finished_at.is_(None))
+        .limit(5)
+    ).all()
+    for r in rows:
+        if json.loads(r.settings).get("public", True):
+            return str(r.id)
+    return "private" if rows else None
