@@ -195,3 +195,34 @@ def test_swiss_finds_a_round_without_rematches_whenever_one_exists(
     rematches = sum(1 for t in out.tables for a, b in itertools.combinations(t, 2) if a and b and met.get(a, {}).get(b))
     if _no_meeting_pairing_exists([e.id for e in field], seats, met):
         assert rematches == 0
+
+
+def test_arena_never_seats_two_people_one_of_whom_blocked_the_other() -> None:
+    waiting = [Waiting(p, 2000 - 100 * i, 0.0) for i, p in enumerate("abcd")]
+    apart = frozenset({frozenset("ab")})
+    out = arena_tables(waiting, seats=2, now=1.0, apart=apart)
+    assert sorted(map(frozenset, out.tables)) == sorted([frozenset("ac"), frozenset("bd")])  # swapped apart
+    alone = arena_tables(waiting[:2], seats=2, now=1.0, apart=apart)
+    assert alone.tables == [] and sorted(alone.left) == ["a", "b"]  # nobody else: they wait
+    with_bots = arena_tables(waiting[:2], seats=2, now=1.0, bots_after=0.0, apart=apart)
+    assert sorted(with_bots.tables) == [("a", None)] and with_bots.left == ["b"]
+
+
+@given(arena_fields(), st.floats(0, 200), st.data())
+@settings(max_examples=300, deadline=None)
+def test_arena_keeps_blocked_pairs_apart_and_seats_everyone_at_most_once(
+    case: tuple[list[Waiting], int, float | None], now: float, data: st.DataObject
+) -> None:
+    waiting, seats, bots_after = case
+    ids = [w.id for w in waiting]
+    pairs = data.draw(st.sets(st.tuples(st.sampled_from(ids), st.sampled_from(ids)), max_size=10)) if ids else set()
+    apart = frozenset(frozenset(p) for p in pairs if p[0] != p[1])
+    out = arena_tables(waiting, seats, now, bots_after, apart)
+    seated = [p for t in out.tables for p in t if p is not None]
+    assert len(seated) == len(set(seated)) and set(seated) | set(out.left) == set(ids)
+    assert not set(seated) & set(out.left) and all(len(t) == seats for t in out.tables)
+    for t in out.tables:
+        people = [p for p in t if p is not None]
+        assert not any(frozenset((a, b)) in apart for i, a in enumerate(people) for b in people[i + 1 :])
+    if not apart:
+        assert len(out.left) < seats

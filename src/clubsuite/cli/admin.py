@@ -6,6 +6,7 @@ from __future__ import annotations
 import asyncio
 import secrets
 import sys
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -20,7 +21,8 @@ from clubsuite.safetext import quoted
 
 @click.group()
 def admin_command() -> None:
-    """What a server's operator does by hand: reset a player's password."""
+    """What a server's operator does by hand: reset a player's password, read the players' reports and act on them,
+    name the moderators."""
 
 
 def _database_options(command: Callable[..., None]) -> Callable[..., None]:
@@ -97,3 +99,118 @@ def reset_password_command(name: str, password_stdin: bool, db_url: str | None, 
     click.echo(f"the password of {quoted(name)} is reset; every session of the account has ended")
     if not password_stdin:
         click.echo(f"new password: {password}")
+
+
+def _open_store(db_url: str | None, data_dir: str) -> Any:
+    """The server's store, or a clear failure (the packages missing, no database there, the database refusing)."""
+    try:
+        from clubsuite.server.store.database import Store, StoreError
+    except ImportError as exc:
+        fail(f"the server needs its packages ({exc.name} is missing): pip install 'clubsuite[server]'")
+    if not db_url and not (Path(data_dir) / "clubs.sqlite3").is_file():
+        fail(f"there is no server database in {quoted(data_dir)}: give the server's --data-dir or --db")
+    try:
+        return Store(db_url) if db_url else Store.in_directory(Path(data_dir))
+    except StoreError as exc:
+        fail(str(exc))
+
+
+def _safety(store: Any) -> Any:
+    """The moderation of ``store`` (its calls run in this thread: a command does one thing at a time)."""
+    from clubsuite.server.people.moderation import Moderation
+    from clubsuite.server.people.notices import Notices
+    from clubsuite.server.people.relations import Relations
+
+    async def now(call: Callable[..., Any], *args: Any) -> Any:
+        return call(*args)
+
+    relations = Relations(store, now)
+    return Moderation(store, now, relations, Notices(store, now, relations))
+
+
+def _run(store: Any, work: Callable[[], Any]) -> Any:
+    """Run ``work()`` (a coroutine) over ``store``, turning a refusal or the database's failure into a message."""
+    from clubsuite.server.people.relations import RelationRefused
+    from clubsuite.server.store.database import StoreError
+
+    try:
+        return asyncio.run(work())
+    except RelationRefused as exc:
+        fail(str(exc))
+    except StoreError as exc:
+        fail(str(exc))
+    finally:
+        store.close()
+
+
+def _line(text: object, limit: int = 200) -> str:
+    """Text a player wrote, shown safely on one line."""
+    return quoted(str(text), limit)
+
+
+@admin_command.command("reports", cls=FillsHelp)
+@click.option("--closed", is_flag=True, help="list the reports dealt with (newest first) instead of the open ones")
+@_database_options
+@handle_errors
+def reports_command(closed: bool, db_url: str | None, data_dir: str) -> None:
+    """List the players' reports: open ones oldest first, each with its id, who reported whom, why, and the message
+    with the lines around it as the server kept them. Act on one with clubs admin act."""
+    store = _open_store(db_url, data_dir)
+    moderation = _safety(store)
+    found = _run(store, lambda: moderation.queue("closed" if closed else "open"))
+    if not found:
+        click.echo("no closed reports" if closed else "no open reports")
+        return
+    for r in found:
+        when = time.strftime("%Y-%m-%d %H:%M", time.gmtime(r["at"]))
+        click.echo(
+            f"{r['id']}  {when} UTC  {r['kind']}: {_line(r['subject'], 40)} reported by {_line(r['reporter'], 40)}"
+            f" ({r['open_reports']} open)"
+        )
+        if r["reason"]:
+            click.echo(f"    why: {_line(r['reason'])}")
+        context = r["context"]
+        for said in context.get("lines", []):
+            mark = ">" if said.get("id") == context.get("line", {}).get("id") else " "
+            click.echo(f"  {mark} {_line(said.get('name'), 40)}: {_line(said.get('text'))}")
+        if context.get("name"):
+            click.echo(f"    name: {_line(context['name'], 40)}")
+        if r["status"] == "closed":
+            click.echo(f"    dealt with: {r['outcome']} by {_line(r['handled_by'] or 'the operator', 40)}")
+
+
+@admin_command.command("act", cls=FillsHelp)
+@click.argument("report")
+@click.argument("action", type=click.Choice(["warn", "mute", "chat_ban", "close", "dismiss"]))
+@click.option("--hours", type=click.FloatRange(min=0, min_open=True), default=None, help="a mute's length, in hours")
+@click.option("--reason", default="", help="why, as the player is told (plain words)")
+@_database_options
+@handle_errors
+def act_command(report: str, action: str, hours: float | None, reason: str, db_url: str | None, data_dir: str) -> None:
+    """Act on the report REPORT (its id from clubs admin reports): warn the player, mute them for --hours, ban them
+    from chat, close their account (every session ends; they can no longer sign in; the name stays taken), or
+    dismiss the report. Every open report of the same player is closed with it; the player is told what and why."""
+    store = _open_store(db_url, data_dir)
+    moderation = _safety(store)
+    done = _run(store, lambda: moderation.act(report, action, None, reason, hours))
+    click.echo(f"report {quoted(report, 40)}: {done['action']}")
+
+
+@admin_command.command("moderator", cls=FillsHelp)
+@click.argument("name")
+@click.option("--remove", is_flag=True, help="no longer a moderator")
+@_database_options
+@handle_errors
+def moderator_command(name: str, remove: bool, db_url: str | None, data_dir: str) -> None:
+    """Make the account NAME a moderator (it sees the reports on the page /moderation and acts on them), or, with
+    --remove, no longer one."""
+    store = _open_store(db_url, data_dir)
+    moderation = _safety(store)
+
+    async def work() -> str:
+        found, shown = await moderation.relations.account(name)
+        await moderation.set_moderator(found, not remove)
+        return str(shown)
+
+    shown = _run(store, work)
+    click.echo(f"{quoted(shown, 40)} is {'no longer ' if remove else ''}a moderator")

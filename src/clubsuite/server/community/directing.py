@@ -51,6 +51,9 @@ CLAIM_SECONDS = 15.0
 """How long a claim on a tournament lasts unless renewed (another process takes it over after that)."""
 BOTS_AFTER = 20.0
 """Seconds an arena entrant waits for people before bots fill the table (where the arena allows bots)."""
+KEPT_APART = 1000
+"""How many meetings a pair of whom one blocked the other counts as in a Swiss pairing: the search never puts them
+together, and the greedy pairing only where nothing else is left."""
 ROUND_PAUSE = 10.0
 """Seconds between the end of a Swiss round's last table and the next round (to read the standings)."""
 
@@ -234,8 +237,9 @@ class Director:
             since, last = self._free.get((t.id, e.id), (e.joined_at, frozenset()))
             waiting.append(Waiting(e.id, e.rating, max(since, e.joined_at), last))
         seats = t.settings.seats()
-        pairing = arena_tables(waiting, seats, now, self.bots_after if t.settings.bots else None)
         by_id = {e.id: e for e in entrants}
+        apart = await self._apart([by_id[w.id] for w in waiting])
+        pairing = arena_tables(waiting, seats, now, self.bots_after if t.settings.bots else None, apart)
         for group in pairing.tables:
             await self._seat(t, group, 0, by_id)
 
@@ -265,6 +269,9 @@ class Director:
                 for b in people:
                     if a != b:
                         met.setdefault(a, {})[b] = met.get(a, {}).get(b, 0) + 1
+        for pair in await self._apart(active):  # never together where another pairing exists
+            a, b = tuple(pair)
+            met.setdefault(a, {})[b] = met.setdefault(b, {})[a] = KEPT_APART
         field = [Ranked(e.id, e.rating, rows[e.id].score) for e in active]
         pairing = swiss_round(field, seats, met, {e.id: e.byes for e in entrants}, frozenset(before), t.settings.bots)
         number = played + 1
@@ -285,6 +292,15 @@ class Director:
         for group in pairing.tables:
             await self._seat(t, group, number, by_id)
         log.info("tournament %s: round %d, %d tables", t.id, number, len(pairing.tables))
+
+    async def _apart(self, entrants: list[Entrant]) -> frozenset[frozenset[str]]:
+        """The pairs of ``entrants`` of whom one blocked the other (as entrant ids)."""
+        relations = self.hub.relations
+        if relations is None:
+            return frozenset()
+        by_user = {e.user_id: e.id for e in entrants if e.user_id is not None}
+        pairs = await relations.apart(by_user)
+        return frozenset(frozenset(by_user[u] for u in pair) for pair in pairs)
 
     async def _end(self, t: Tournament, cancelled: bool = False) -> None:
         def work(conn: Connection) -> None:

@@ -5,7 +5,8 @@ go to the bot levels whose ratings are nearest.
 The queue lives in the server's memory (a restart empties it: the page asks again). A ticket is the account's own:
 one per account, found again by the session, and the seat token of the table it was seated at is handed to that
 account only, once. Matching runs every second on the event loop; it is a sort and a scan of a few hundred entries
-at most (the queue is bounded), and the tables it makes are made as any other.
+at most (the queue is bounded), and the tables it makes are made as any other. Two people of whom one blocked the
+other are never seated together (``people.relations``).
 
 Requests at once: the queue is changed only on the event loop, and every check and the change it guards are made
 with no wait between them (a rating is read from the database before, never between), so two joins at once by one
@@ -171,6 +172,15 @@ class Matchmaker:
         for t in self.tickets.values():
             if t.seated is None and t.failed is None:
                 by_spec.setdefault(t.spec, []).append(t)
+        relations = self.hub.relations
+        waiting_ids = [t.user.id for ts in by_spec.values() for t in ts]
+        apart = await relations.apart(waiting_ids) if relations is not None else set()
+
+        def clear(group: list[Ticket]) -> bool:
+            """No one of the group blocked another of it."""
+            ids = [t.user.id for t in group]
+            return not any(frozenset((a, b)) in apart for k, a in enumerate(ids) for b in ids[k + 1 :])
+
         for waiting in by_spec.values():
             waiting.sort(key=lambda t: t.rating)
             by_age = sorted(waiting, key=lambda t: t.since)
@@ -179,7 +189,7 @@ class Matchmaker:
             while i + n <= len(waiting):
                 group = waiting[i : i + n]
                 gap = group[-1].rating - group[0].rating
-                if all(gap <= t.window(now) for t in group):
+                if all(gap <= t.window(now) for t in group) and clear(group):
                     await self._seat(group, [])
                     del waiting[i : i + n]
                 else:
@@ -189,7 +199,10 @@ class Matchmaker:
                     continue
                 close = [u for u in waiting if u is not t and abs(u.rating - t.rating) <= t.window(now)]
                 close.sort(key=lambda u: abs(u.rating - t.rating))
-                people = [t, *close[: n - 1]]
+                people = [t]
+                for u in close:
+                    if len(people) < n and clear([*people, u]):
+                        people.append(u)
                 await self._seat(people, await self._nearest_bots(t, n - len(people)))
                 for u in people:
                     waiting.remove(u)

@@ -63,9 +63,18 @@ class Pairing:
     left: list[str] = field(default_factory=list)
 
 
-def arena_tables(waiting: Sequence[Waiting], seats: int, now: float, bots_after: float | None = None) -> Pairing:
+def arena_tables(
+    waiting: Sequence[Waiting],
+    seats: int,
+    now: float,
+    bots_after: float | None = None,
+    apart: frozenset[frozenset[str]] = frozenset(),
+) -> Pairing:
     """Seat the arena's free people (see the module): whole tables of the longest waiting, grouped by rating; those
-    left over wait, or (``bots_after`` set) sit with bots once the longest of them has waited that long."""
+    left over wait, or (``bots_after`` set) sit with bots once the longest of them has waited that long. Two people
+    of a pair in ``apart`` (one blocked the other) never sit at one table: one is swapped with someone of another
+    table where that keeps every table clear, or else waits (and a bot takes the seat where the arena has bots,
+    or the table's others wait too)."""
     _check_seats(seats)
     _check_unique([w.id for w in waiting])
     by_wait = sorted(waiting, key=lambda w: (w.since, -w.rating, w.id))
@@ -76,12 +85,70 @@ def arena_tables(waiting: Sequence[Waiting], seats: int, now: float, bots_after:
     for i in range(len(groups)):
         if _just_met(groups[i]) and len(groups) > 1:
             _swap_apart(groups, i if i + 1 < len(groups) else i - 1)
-    out = Pairing([tuple(w.id for w in g) for g in groups])
+    held: list[Waiting] = []
+    tables: list[list[Waiting | None]] = [list(g) for g in groups]
+    if apart:
+        tables, held = _kept_apart(groups, apart, bots_after is not None)
+    out = Pairing([tuple(w.id if w is not None else None for w in g) for g in tables])
     if rest and bots_after is not None and now - rest[0].since >= bots_after:
-        out.tables.append(tuple([w.id for w in rest] + [None] * (seats - len(rest))))
+        table: list[Waiting] = []
+        for w in rest:  # those left over sit with bots, none with someone kept apart from them
+            if _clashes([*table, w], apart):
+                held.append(w)
+            else:
+                table.append(w)
+        out.tables.append((*(w.id for w in table), *([None] * (seats - len(table)))))
     else:
-        out.left = [w.id for w in rest]
+        held.extend(rest)
+    out.left = [w.id for w in sorted(held, key=lambda w: (w.since, -w.rating, w.id))]
     return out
+
+
+def _clashes(group: Sequence[Waiting | None], apart: frozenset[frozenset[str]]) -> bool:
+    ids = [w.id for w in group if w is not None]
+    return any(frozenset((a, b)) in apart for i, a in enumerate(ids) for b in ids[i + 1 :])
+
+
+def _kept_apart(
+    groups: list[list[Waiting]], apart: frozenset[frozenset[str]], bots: bool
+) -> tuple[list[list[Waiting | None]], list[Waiting]]:
+    """The groups with no pair of ``apart`` at one table: a member of a clashing pair swapped with a member of
+    another group where both groups are clear after it, or else taken out to wait (its seat a bot's where there are
+    bots; without, the rest of its table waits too). Returns the groups and those who wait."""
+    out: list[list[Waiting | None]] = [list(g) for g in groups]
+    held: list[Waiting] = []
+    for i, group in enumerate(out):
+        while _clashes(group, apart):
+            ids = [w for w in group if w is not None]
+            pair = next((a, b) for k, a in enumerate(ids) for b in ids[k + 1 :] if frozenset((a.id, b.id)) in apart)
+            mover = max(pair, key=lambda w: (w.since, w.id))  # the one who came free last moves
+            swapped = False
+            for j, other in enumerate(out):
+                if j == i:
+                    continue
+                for candidate in other:
+                    if candidate is None:
+                        continue
+                    mine = [candidate if w is mover else w for w in group]
+                    theirs = [mover if w is candidate else w for w in other]
+                    if not _clashes(mine, apart) and not _clashes(theirs, apart):
+                        out[i], out[j] = group, other = mine, theirs
+                        swapped = True
+                        break
+                if swapped:
+                    break
+            if swapped:
+                continue
+            held.append(mover)
+            group[group.index(mover)] = None
+            out[i] = group
+    kept: list[list[Waiting | None]] = []
+    for group in out:
+        if None in group and not bots:
+            held.extend(w for w in group if w is not None)
+        elif any(w is not None for w in group):
+            kept.append(group)
+    return kept, held
 
 
 def _just_met(group: Sequence[Waiting]) -> bool:

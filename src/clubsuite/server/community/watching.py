@@ -1,5 +1,7 @@
 """What the site pushes to open pages over their one socket (``/live``): the lobby's list of tournaments, a
-tournament's standings, and what is meant for one account alone (a seat that is ready for it).
+tournament's standings, and what is meant for one account alone (a seat that is ready for it, its notices:
+invitations, a moderator's word). An account with a page open here is *online*: the process writes so every
+:data:`~clubsuite.server.people.relations.PRESENCE_EVERY` seconds (``people.relations``).
 
 A page opens the socket once and *watches* topics: ``tournaments`` (the lobby's list) or ``tournament:<id>`` (one
 tournament: its settings, status and the first page of its standings, and, for a signed-in entrant, their own line).
@@ -21,6 +23,7 @@ import contextlib
 import json
 import logging
 import re
+import time
 from collections import Counter
 from dataclasses import dataclass, field
 from typing import Annotated, Any, Literal
@@ -32,6 +35,8 @@ from clubsuite.errors import ClubsError
 from clubsuite.records.files import parse_record
 from clubsuite.server.community.tournaments import Tournaments
 from clubsuite.server.limits import ServerLimits
+from clubsuite.server.people.notices import Notices
+from clubsuite.server.people.relations import PRESENCE_EVERY, Relations
 from clubsuite.server.store.dbschema import tournaments
 from clubsuite.server.table.live import Refused
 
@@ -135,9 +140,23 @@ class Watcher:
 class Watching:
     """The open pages' sockets of this process and what they watch (see the module)."""
 
-    def __init__(self, keeper: Tournaments, limits: ServerLimits) -> None:
+    def __init__(
+        self,
+        keeper: Tournaments,
+        limits: ServerLimits,
+        relations: Relations | None = None,
+        notices: Notices | None = None,
+    ) -> None:
         self.keeper = keeper
         self.limits = limits
+        self.relations = relations
+        self.notices = notices
+        if notices is not None:
+            notices.told = self.tell_notice
+        self._noticed: dict[str, float] = {}
+        """For each account with a page open here: the time of the newest notice sent to it (its pages are sent
+        what came after, whichever process added it)."""
+        self._presence_at = 0.0
         self.watchers: set[Watcher] = set()
         self.by_user: dict[str, set[Watcher]] = {}
         self.by_topic: dict[str, set[Watcher]] = {}
@@ -172,6 +191,9 @@ class Watching:
         self.watchers.add(w)
         self.by_address[address] += 1
         if user_id is not None:
+            if user_id not in self.by_user:
+                self._noticed[user_id] = time.time()  # what came before, the page reads over HTTP
+                self._presence_at = 0.0  # written at the next look: a friend sees it online at once
             self.by_user.setdefault(user_id, set()).add(w)
         return w
 
@@ -186,6 +208,7 @@ class Watching:
             mine.discard(w)
             if not mine:
                 self.by_user.pop(w.user_id, None)
+                self._noticed.pop(w.user_id, None)
         for topic in list(w.topics):
             self.unwatch(w, topic)
 
@@ -210,6 +233,12 @@ class Watching:
                 del self.by_topic[topic]
                 self._made.pop(topic, None)
 
+    def tell_notice(self, user_id: str, notice: dict[str, Any]) -> None:
+        """A notice added in this process: sent to the account's open pages at once (and not again by the look for
+        new notices)."""
+        self._noticed[user_id] = max(self._noticed.get(user_id, 0.0), float(notice["at"]))
+        self.tell(user_id, {"type": "notice", "notice": notice})
+
     def tell(self, user_id: str, message: dict[str, Any]) -> None:
         """Send ``message`` to every open page of one account (now)."""
         mine = self.by_user.get(user_id)
@@ -226,9 +255,26 @@ class Watching:
             except Exception:  # a round that fails is logged; the next one goes on
                 log.exception("pushing to the watchers failed")
 
+    async def look_around(self, now: float | None = None) -> None:
+        """Write who has a page open here (every :data:`~clubsuite.server.people.relations.PRESENCE_EVERY`
+        seconds), and send the accounts with a page open the notices added for them since the last look (by any
+        process)."""
+        now = time.time() if now is None else now
+        users = list(self.by_user)
+        if self.relations is not None and users and now - self._presence_at >= PRESENCE_EVERY:
+            self._presence_at = now
+            await self.relations.seen(users, now)
+        if self.notices is not None and users:
+            oldest = min(self._noticed.get(u, now) for u in users)
+            for user_id, notice in await self.notices.since(users, oldest):
+                if notice["at"] > self._noticed.get(user_id, now):
+                    self._noticed[user_id] = notice["at"]
+                    self.tell(user_id, {"type": "notice", "notice": notice})
+
     async def push(self) -> None:
         """One look at what is watched: make each changed topic's message once, and send every watcher the
         topics' messages it has not seen."""
+        await self.look_around()
         hub = self.keeper.hub
         topics = list(self.by_topic)
         if "tournaments" in topics:

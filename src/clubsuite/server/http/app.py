@@ -31,6 +31,7 @@ from clubsuite.server.http import (
     matchmaking_routes,
     pages,
     passkey_routes,
+    people_routes,
     player_routes,
     puzzle_routes,
     rules_pages,
@@ -43,7 +44,10 @@ from clubsuite.server.http.metrics import InternalApp, Metrics
 from clubsuite.server.http.serving import InternalListener
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.people.accounts import AccountRefused, Accounts
+from clubsuite.server.people.moderation import Moderation
+from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.passkeys import Passkeys
+from clubsuite.server.people.relations import Relations
 from clubsuite.server.puzzles.library import Library
 from clubsuite.server.puzzles.own import OwnPuzzles
 from clubsuite.server.puzzles.progress import Progress
@@ -85,8 +89,12 @@ def create_app(
     shared = ownership is not None and store.engine.dialect.name == "postgresql"
     lobby = Lobbycast(hub, store.engine.url) if shared else None
     """The other processes' public tables, where several may serve the database."""
+    relations = Relations(store, hub.db)
+    notices = Notices(store, hub.db, relations)
+    moderation = Moderation(store, hub.db, relations, notices)
+    hub.relations, hub.moderation = relations, moderation
     keeper = tournaments.Tournaments(hub)
-    watchers = watching.Watching(keeper, limits)
+    watchers = watching.Watching(keeper, limits, relations, notices)
     director = directing.Director(keeper, ownership.node if ownership is not None else "local", watchers.tell)
 
     @contextlib.asynccontextmanager
@@ -126,6 +134,7 @@ def create_app(
     app.state.accounts = accounts
     app.state.director = director
     app.state.watching = watchers
+    app.state.moderation = moderation
     app.state.internal = InternalApp(metrics)
     """The operators' application (``GET /metrics``), served apart on its own listener (``--metrics-port``)."""
 
@@ -153,6 +162,7 @@ def create_app(
     app.include_router(clubnight_routes.router(clubnight.ClubNights(hub), accounts))
     app.include_router(tournament_routes.router(keeper, director, accounts))
     app.include_router(live_routes.router(watchers, accounts, limits.max_ws_bytes))
+    app.include_router(people_routes.router(hub, accounts, relations, notices, moderation, keeper))
     app.include_router(
         puzzle_routes.router(
             Library(replayer.puzzle),

@@ -5,7 +5,8 @@
 * **Block** an account: its chat is hidden from you everywhere, its invitations never reach you, and matchmaking and
   arenas never seat you together (:meth:`Relations.apart`). The blocked person is not told and cannot tell: their
   chat is still shown to themselves and to everyone else, their invitations are answered as if sent. A block ends
-  any following between the two, both ways (a blocked person sees nothing of you online).
+  any following between the two, both ways, and while it lasts neither sees the other online (a blocked person
+  may still follow you, as anyone may: nothing tells them of the block).
 * **Mute** an account: its chat is hidden from you, nothing else.
 * **Privacy**: who may invite you (everyone, the people you follow, nobody) and who sees you online (the same three;
   by default the people you follow).
@@ -103,8 +104,6 @@ class Relations:
             count = len(conn.execute(select(table.c.other_id).where(table.c.user_id == user_id)).all())
             if count >= LIST_MAX:
                 raise RelationRefused("too_many", f"you may {kind} at most {LIST_MAX} players")
-            if kind == "follow" and _blocked(conn, user_id, other_id):
-                raise RelationRefused("blocked", "you cannot follow this player")
             conn.execute(insert(table).values(user_id=user_id, other_id=other_id, created_at=time.time()))
             if kind == "block":
                 conn.execute(
@@ -219,8 +218,10 @@ class Relations:
                 .order_by(users.c.name)
             ).all()
             out = []
-            for r in rows:
-                visible = _reaches(conn, r.presence or DEFAULT_PRESENCE, r.id, user_id)
+            for r in rows:  # a block either way shows nothing, as if the other were never online
+                visible = not _blocked(conn, r.id, user_id) and _reaches(
+                    conn, r.presence or DEFAULT_PRESENCE, r.id, user_id
+                )
                 online = visible and r.seen_at is not None and now - r.seen_at <= ONLINE_SECONDS
                 out.append(
                     {

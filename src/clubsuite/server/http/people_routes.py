@@ -1,0 +1,255 @@
+"""People together and kept safe, over HTTP: following, blocking and muting a player, the account's lists and
+privacy, friends online, notices and invitations, reports, and the moderators' queue
+(:mod:`clubsuite.server.people.relations`, ``notices``, ``moderation``). Everything here is signed in; a change
+carries the CSRF token."""
+
+from __future__ import annotations
+
+from typing import Annotated, Any, Literal
+
+from fastapi import APIRouter, HTTPException, Path, Query, Request
+from pydantic import BaseModel, ConfigDict, Field
+
+from clubsuite.server.community.tournaments import Tournaments
+from clubsuite.server.http.account_routes import signed_in
+from clubsuite.server.people.accounts import AccountRefused, Accounts, User
+from clubsuite.server.people.moderation import Moderation
+from clubsuite.server.people.notices import Notices
+from clubsuite.server.people.relations import Privacy, RelationRefused, Relations
+from clubsuite.server.table.hub import Hub
+from clubsuite.server.table.live import Refused
+
+Name = Annotated[str, Path(max_length=100)]
+Id = Annotated[str, Path(max_length=40)]
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
+
+
+class PrivacyIn(_Strict):
+    """Who may invite the account, and who sees it online."""
+
+    invites: Literal["everyone", "following", "nobody"] = Field(..., description="who may invite you")
+    presence: Literal["everyone", "following", "nobody"] = Field(..., description="who sees you online")
+
+
+class InviteIn(_Strict):
+    """An invitation to a table (where you hold a seat) or to a tournament."""
+
+    to: str = Field(..., min_length=1, max_length=100, description="the invited player's name")
+    table: str | None = Field(None, max_length=40, description="a table you hold a seat at")
+    tournament: str | None = Field(None, max_length=40, description="a tournament")
+
+
+class ReportIn(_Strict):
+    """A report: of a message said at a table (its table and line id), of a player's name, or of a player."""
+
+    kind: Literal["message", "name", "player"]
+    player: str | None = Field(None, max_length=100, description="the player reported (a name or a player)")
+    table: str | None = Field(None, max_length=40, description="the table the message was said at")
+    message: int | None = Field(None, ge=1, description="the message's id at that table")
+    reason: str = Field("", max_length=2000, description="what happened, in a few words (at most 500 characters)")
+    block: bool = Field(True, description="also block the player (their chat and invitations no longer reach you)")
+
+
+class ActionIn(_Strict):
+    """A moderator's action on a report."""
+
+    action: Literal["warn", "mute", "chat_ban", "close", "dismiss"]
+    reason: str = Field("", max_length=2000, description="why, as the player is told (at most 500 characters)")
+    hours: float | None = Field(None, description="a mute's length in hours")
+
+
+def router(
+    hub: Hub,
+    accounts: Accounts,
+    relations: Relations,
+    notices: Notices,
+    moderation: Moderation,
+    keeper: Tournaments,
+) -> APIRouter:
+    """Add the routes."""
+    routes = APIRouter()
+
+    async def need(request: Request, changes: bool) -> User:
+        found = await signed_in(accounts, request, changes)
+        if found is None:
+            raise AccountRefused(401, "signed_out", "sign in first")
+        return found[1]
+
+    def refused(exc: RelationRefused | Refused) -> HTTPException:
+        status = {"no_player": 404, "no_report": 404, "no_table": 404, "no_tournament": 404, "rate_limited": 429}
+        return HTTPException(status.get(exc.code, 409), {"code": exc.code, "message": str(exc)})
+
+    async def other(name: str) -> tuple[str, str]:
+        try:
+            return await relations.account(name)
+        except RelationRefused as exc:
+            raise refused(exc) from None
+
+    for kind in ("follow", "block", "mute"):
+
+        def add(kind: str) -> None:
+            async def on(name: Name, request: Request) -> dict[str, Any]:
+                user = await need(request, True)
+                found, _ = await other(name)
+                try:
+                    await relations.change(kind, user.id, found, True)
+                except RelationRefused as exc:
+                    raise refused(exc) from None
+                if kind != "follow":
+                    hub.hide_for(user.id, await relations.hidden(user.id))
+                return await relations.lists(user.id)
+
+            async def off(name: Name, request: Request) -> dict[str, Any]:
+                user = await need(request, True)
+                found, _ = await other(name)
+                await relations.change(kind, user.id, found, False)
+                if kind != "follow":
+                    hub.hide_for(user.id, await relations.hidden(user.id))
+                return await relations.lists(user.id)
+
+            on.__doc__ = f"{kind.title()} the player (see docs/server.md, 'People together')."
+            off.__doc__ = f"Stop: un{kind} the player."
+            routes.add_api_route(f"/players/{{name}}/{kind}", on, methods=["POST"], name=f"{kind}_player")
+            routes.add_api_route(f"/players/{{name}}/un{kind}", off, methods=["POST"], name=f"un{kind}_player")
+
+        add(kind)
+
+    @routes.get("/account/people")
+    async def people(request: Request) -> dict[str, Any]:
+        """Whom the account follows, blocked and muted (only it sees this), and its privacy."""
+        user = await need(request, False)
+        chosen = await relations.privacy(user.id)
+        return {
+            **await relations.lists(user.id),
+            "privacy": {"invites": chosen.invites, "presence": chosen.presence},
+        }
+
+    @routes.post("/account/privacy")
+    async def set_privacy(body: PrivacyIn, request: Request) -> dict[str, Any]:
+        """Choose who may invite the account and who sees it online."""
+        user = await need(request, True)
+        await relations.set_privacy(user.id, Privacy(body.invites, body.presence))
+        return {"invites": body.invites, "presence": body.presence}
+
+    @routes.get("/friends")
+    async def friends(request: Request) -> dict[str, Any]:
+        """The players the account follows: online or not, and at which table, where each one's privacy lets it
+        be seen."""
+        user = await need(request, False)
+        return {"friends": await relations.friends(user.id)}
+
+    @routes.get("/notices")
+    async def notices_of(request: Request) -> dict[str, Any]:
+        """The account's notices: invitations, invitations declined, a moderator's word."""
+        user = await need(request, False)
+        return {"notices": await notices.of(user.id)}
+
+    @routes.post("/notices/{notice_id}/dismiss")
+    async def dismiss(notice_id: Id, request: Request) -> dict[str, Any]:
+        """Put a notice away (an invitation accepted, a word read)."""
+        user = await need(request, True)
+        return {"dismissed": await notices.take(user.id, notice_id) is not None}
+
+    @routes.post("/notices/{notice_id}/decline")
+    async def decline(notice_id: Id, request: Request) -> dict[str, Any]:
+        """Decline an invitation (its sender is told)."""
+        user = await need(request, True)
+        return {"declined": await notices.decline(user.id, user.name, notice_id)}
+
+    @routes.post("/invitations")
+    async def invite(body: InviteIn, request: Request) -> dict[str, Any]:
+        """Invite a player to a table you hold a seat at, or to a tournament. The answer is the same whether or not
+        the player lets your invitation through (their blocks and privacy are theirs)."""
+        user = await need(request, True)
+        if (body.table is None) == (body.tournament is None):
+            raise HTTPException(422, {"code": "bad_request", "message": "'table' or 'tournament': give one of them"})
+        to_id, to_name = await other(body.to)
+        target: dict[str, Any]
+        if body.table is not None:
+            table = hub.tables.get(body.table)
+            if table is None or not any(s.user_id == user.id for s in table.seats):
+                raise HTTPException(
+                    404, {"code": "no_table", "message": "you hold no seat at such a table (here and now)"}
+                )
+            target = {"kind": "table", "table": table.id, "invite": table.invite, "name": table.info.name}
+        else:
+            try:
+                shown = await keeper.load(body.tournament or "")
+            except Refused as exc:
+                raise refused(exc) from None
+            target = {"kind": "tournament", "tournament": shown.id, "name": shown.settings.name}
+        try:
+            await notices.invite((user.id, user.name), to_id, target)
+        except RelationRefused as exc:
+            raise refused(exc) from None
+        return {"invited": to_name}
+
+    @routes.post("/reports", status_code=201)
+    async def report(body: ReportIn, request: Request) -> dict[str, Any]:
+        """Report a message said at a table (kept as the server saw it, with the lines around it), a player's name
+        or a player; by default the player is blocked for you as well. Moderators read it."""
+        user = await need(request, True)
+        context: dict[str, Any] = {}
+        if body.kind == "message":
+            if body.table is None or body.message is None:
+                raise HTTPException(
+                    422, {"code": "bad_request", "message": "'table' and 'message': a message is found by both"}
+                )
+            table = hub.tables.get(body.table)
+            mine = next((s.seat for s in table.seats if s.user_id == user.id), None) if table is not None else None
+            visible = table is not None and (mine is not None or table.settings.public)
+            found = table.chat.around(body.message, mine) if table is not None and visible else None
+            speaker = table.chat.speakers.get(body.message) if table is not None and found is not None else None
+            if table is None or found is None or speaker is None:
+                raise HTTPException(
+                    404,
+                    {
+                        "code": "no_message",
+                        "message": "that message is not kept here, or it was said by a guest (no account to report)",
+                    },
+                )
+            line, lines = found
+            subject = speaker
+            context = {"table": table.id, "game": table.info.name, "line": line, "lines": lines}
+        else:
+            if body.player is None:
+                raise HTTPException(422, {"code": "bad_request", "message": "'player': whom you report"})
+            subject, name = await other(body.player)
+            context = {"name": name, "table": body.table}
+        try:
+            made = await moderation.report(user.id, subject, body.kind, body.reason, context, body.block)
+        except RelationRefused as exc:
+            raise refused(exc) from None
+        if body.block:
+            hub.hide_for(user.id, await relations.hidden(user.id))
+        return {"report": made}
+
+    # -- the moderators -----------------------------------------------------------------------------------------
+    async def moderator(request: Request, changes: bool) -> User:
+        user = await need(request, changes)
+        if not await moderation.is_moderator(user.id):
+            raise HTTPException(403, {"code": "not_moderator", "message": "only the site's moderators see this"})
+        return user
+
+    @routes.get("/moderation/reports")
+    async def reports_queue(
+        request: Request, status: Annotated[Literal["open", "closed"], Query()] = "open"
+    ) -> dict[str, Any]:
+        """The reports (moderators only): open ones oldest first, or closed ones newest first."""
+        await moderator(request, False)
+        return {"reports": await moderation.queue(status)}
+
+    @routes.post("/moderation/reports/{report_id}")
+    async def act(report_id: Id, body: ActionIn, request: Request) -> dict[str, Any]:
+        """Act on a report (moderators only): warn, mute for some hours, ban from chat, close the account, or
+        dismiss; every open report of the same player is closed with it, and the player is told what and why."""
+        user = await moderator(request, True)
+        try:
+            return await moderation.act(report_id, body.action, user.id, body.reason, body.hours)
+        except RelationRefused as exc:
+            raise refused(exc) from None
+
+    return routes
