@@ -4,6 +4,7 @@ repeat the word; an operator's list replaces the shipped one of its language."""
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,7 +17,10 @@ from clubsuite.server.tokens import check_name
 
 
 @pytest.fixture(autouse=True)
-def shipped_lists() -> None:
+def shipped_lists() -> Iterator[None]:
+    """Each test starts from the shipped lists, and leaves them (the lists are the process's)."""
+    decency.configure()
+    yield
     decency.configure()
 
 

@@ -133,6 +133,7 @@ def create_app(
     app.state.replayer = replayer
     app.state.accounts = accounts
     app.state.director = director
+    app.state.matchmaker = matchmaker
     app.state.watching = watchers
     app.state.moderation = moderation
     app.state.internal = InternalApp(metrics)

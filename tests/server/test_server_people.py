@@ -1,0 +1,255 @@
+"""People together and kept safe, on a real server over SQLite and PostgreSQL: following, blocking and muting; a
+blocked or muted account's chat reaches nobody who blocked or muted it (live and in the history), and its
+invitations reach nobody who blocked it, without its being told; friends online as their privacy allows; invitations
+and their decline; reports kept as the server saw the message, the automatic mute after several, and the moderators'
+actions taking effect; matchmaking and arenas never seating a blocked pair together; bad requests refused."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from typing import Any
+
+import pytest
+from serverkit import Client, ThreadServer, new_table
+from test_server_live import Live
+from test_server_rated import PASSWORD, account
+
+import loopback
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
+SHORT = "whist(target=2)"
+
+
+def seated(server: ThreadServer, browser: Any, headers: dict[str, str], table: str) -> Client:
+    r = browser.post(f"/tables/{table}/join", json={}, headers=headers)
+    assert r.status_code == 200, r.text
+    return Client(server.base, table, r.json()["token"])
+
+
+def chat(c: Client, text: str) -> None:
+    c.send({"type": "chat", "text": text})
+
+
+def run(server: ThreadServer, work: Any) -> Any:
+    hub = server.server.config.app.state.hub
+    return asyncio.run_coroutine_threadsafe(work, hub.loop).result(60)
+
+
+def test_following_blocking_and_muting_are_listed_to_their_owner_and_a_block_ends_following(
+    server: ThreadServer,
+) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    assert ann.post("/players/Bob/follow", headers=ann_h).json()["follow"] == ["Bob"]
+    bob.post("/players/Ann/follow", headers=bob_h)
+    assert ann.post("/players/Bob/mute", headers=ann_h).json()["mute"] == ["Bob"]
+    lists = ann.post("/players/bob/block", headers=ann_h).json()  # a name as typed reaches the account
+    assert lists["block"] == ["Bob"] and lists["follow"] == []
+    assert bob.get("/account/people").json()["follow"] == []  # their following of Ann ended too
+    assert bob.get("/account/people").json()["block"] == []  # nothing tells Bob he is blocked
+    assert ann.post("/players/Bob/unblock", headers=ann_h).json()["block"] == []
+    assert ann.post("/players/Ann/follow", headers=ann_h).json()["code"] == "yourself"
+    assert ann.post("/players/Nobody/follow", headers=ann_h).status_code == 404
+    assert loopback.post(f"{server.base}/players/Bob/follow").status_code == 401
+    assert ann.post("/players/Bob/follow").status_code == 403  # no CSRF token
+    assert ann.post("/account/privacy", json={"invites": "all", "presence": "nobody"}, headers=ann_h).status_code == 422
+
+
+def test_a_blocked_or_muted_accounts_chat_reaches_nobody_who_blocked_or_muted_it(server: ThreadServer) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    cleo, _, cleo_h = account(server, "Cleo")
+    table = new_table(server.base, SHORT, [{"kind": "person"}] * 3)["id"]
+    a, b, c = seated(server, ann, ann_h, table), seated(server, bob, bob_h, table), seated(server, cleo, cleo_h, table)
+    try:
+        for x in (a, b, c):  # every socket is at the table before anyone speaks
+            x.until(lambda m: m["type"] == "state")
+        chat(b, "hello from Bob")
+        for x in (a, b, c):
+            x.until(lambda m: m["type"] == "chat" and m["text"] == "hello from Bob")
+        ann.post("/players/Bob/block", headers=ann_h)
+        cleo.post("/players/Bob/mute", headers=cleo_h)
+        chat(b, "second from Bob")
+        mine = b.until(lambda m: m["type"] == "chat" and m["text"] == "second from Bob")
+        assert mine["mine"] is True  # Bob sees his own line as ever: nothing tells him
+        chat(a, "Ann speaks")  # a line after Bob's: once it has come, Bob's would have come before it
+        for x in (a, c):
+            x.until(lambda m: m["type"] == "chat" and m["text"] == "Ann speaks")
+            assert not any(m.get("text") == "second from Bob" for m in x.messages)
+        again = Client(server.base, table, None)  # a spectator, not signed in, sees every line
+        try:
+            history = again.until(lambda m: m["type"] == "state")["chat"]
+            assert [line["text"] for line in history] == ["hello from Bob", "second from Bob", "Ann speaks"]
+        finally:
+            again.close()
+        a.close()
+        token = ann.post(f"/tables/{table}/join", json={}, headers=ann_h)  # Ann's seat is hers: a new socket
+        assert token.status_code in (200, 409)
+    finally:
+        for x in (a, b, c):
+            x.close()
+
+
+def test_a_muted_or_banned_account_is_told_why_it_may_not_chat_and_a_moderators_actions_take_effect(
+    server: ThreadServer,
+) -> None:
+    reporters = [account(server, name) for name in ("Ann", "Cleo", "Dora")]
+    bob, bob_id, bob_h = account(server, "Bob")
+    mod, mod_id, mod_h = account(server, "Mona")
+    moderation = server.server.config.app.state.moderation
+    run(server, moderation.set_moderator(mod_id, True))
+    table = new_table(server.base, SHORT, [{"kind": "person"}] * 3)["id"]
+    ann, _, ann_h = reporters[0]
+    a, b = seated(server, ann, ann_h, table), seated(server, bob, bob_h, table)
+    try:
+        for x in (a, b):
+            x.until(lambda m: m["type"] == "state")
+        chat(b, "you play like a turnip")
+        line = a.until(lambda m: m["type"] == "chat" and m["text"] == "you play like a turnip")
+        forged = ann.post(
+            "/reports", json={"kind": "message", "table": table, "message": 999, "reason": "x"}, headers=ann_h
+        )
+        assert forged.status_code == 404 and forged.json()["code"] == "no_message"
+        made = ann.post(
+            "/reports",
+            json={"kind": "message", "table": table, "message": line["id"], "reason": "rude"},
+            headers=ann_h,
+        )
+        assert made.status_code == 201, made.text
+        assert ann.get("/account/people").json()["block"] == ["Bob"]  # reporting blocks, as asked by default
+        again = ann.post("/reports", json={"kind": "player", "player": "Bob"}, headers=ann_h)
+        assert again.json()["code"] == "already_reported"
+        assert bob.get("/moderation/reports").status_code == 403  # the queue is the moderators'
+        queue = mod.get("/moderation/reports").json()["reports"]
+        assert len(queue) == 1 and queue[0]["subject"] == "Bob" and queue[0]["reporter"] == "Ann"
+        assert queue[0]["context"]["line"]["text"] == "you play like a turnip"  # as the server kept it
+        # two more distinct accounts report Bob: he may not chat until a moderator looks, and is told why
+        for browser, _, headers in reporters[1:]:
+            r = browser.post("/reports", json={"kind": "player", "player": "Bob", "reason": "rude"}, headers=headers)
+            assert r.status_code == 201
+        chat(b, "still here")
+        refused = b.until(lambda m: m["type"] == "error" and m["code"] == "chat_refused")
+        assert "several players reported" in refused["message"]
+        assert any(n["kind"] == "mute" for n in bob.get("/notices").json()["notices"])
+        open_reports = mod.get("/moderation/reports").json()["reports"]
+        dismissed = mod.post(f"/moderation/reports/{open_reports[0]['id']}", json={"action": "dismiss"}, headers=mod_h)
+        assert dismissed.status_code == 200 and mod.get("/moderation/reports").json()["reports"] == []
+        chat(b, "thank you")  # the automatic mute is lifted with the dismissal
+        b.until(lambda m: m["type"] == "chat" and m["text"] == "thank you")
+        # a moderator mutes Bob for an hour, with a reason he is told
+        ann2, _, ann2_h = account(server, "Edda")
+        report = ann2.post("/reports", json={"kind": "player", "player": "Bob"}, headers=ann2_h).json()["report"]
+        bad = mod.post(f"/moderation/reports/{report}", json={"action": "mute"}, headers=mod_h)
+        assert bad.status_code == 409 and "hours" in bad.json()["message"]
+        muted = mod.post(
+            f"/moderation/reports/{report}",
+            json={"action": "mute", "hours": 1, "reason": "insults at the table"},
+            headers=mod_h,
+        )
+        assert muted.status_code == 200
+        chat(b, "and now?")
+        told = b.until(lambda m: m["type"] == "error" and "insults at the table" in m.get("message", ""))
+        assert told["code"] == "chat_refused" and "until" in told["message"]
+        assert (
+            mod.post(f"/moderation/reports/{report}", json={"action": "warn"}, headers=mod_h).json()["code"] == "closed"
+        )
+        # closing the account: every session ends and it can no longer sign in
+        last, _, last_h = account(server, "Fritz")
+        report = last.post("/reports", json={"kind": "player", "player": "Bob"}, headers=last_h).json()["report"]
+        mod.post(f"/moderation/reports/{report}", json={"action": "close"}, headers=mod_h)
+        assert bob.get("/account").json().get("signed_in") is not True
+        login = loopback.post(f"{server.base}/account/login", json={"name": "Bob", "password": PASSWORD})
+        assert login.status_code in (401, 403)
+        signup = loopback.post(f"{server.base}/account/signup", json={"name": "Bob", "password": PASSWORD})
+        assert signup.status_code == 409  # the name stays taken
+        assert bob_id
+    finally:
+        a.close()
+        b.close()
+
+
+def test_invitations_reach_their_player_and_are_declined_and_a_block_or_privacy_stops_them_unseen(
+    server: ThreadServer,
+) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    table = new_table(server.base, SHORT, [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "random"}])["id"]
+    a = seated(server, ann, ann_h, table)
+    live = Live(server, bob)
+    try:
+        live.until(lambda m: m["type"] == "welcome")
+        sent = ann.post("/invitations", json={"to": "Bob", "table": table}, headers=ann_h)
+        assert sent.status_code == 200 and sent.json() == {"invited": "Bob"}
+        pushed = live.until(lambda m: m["type"] == "notice")["notice"]
+        assert pushed["kind"] == "invite" and pushed["body"]["table"] == table and pushed["body"]["from"] == "Ann"
+        [kept] = bob.get("/notices").json()["notices"]
+        assert kept["id"] == pushed["id"] and kept["body"]["invite"]
+        assert loopback.get(f"{server.base}/notices").status_code == 401
+        assert ann.get("/notices").json()["notices"] == []  # an invitation is the invited player's alone
+        assert bob.post(f"/notices/{kept['id']}/decline", headers=bob_h).json() == {"declined": True}
+        assert [n["kind"] for n in ann.get("/notices").json()["notices"]] == ["declined"]
+        nowhere = ann.post("/invitations", json={"to": "Bob", "table": "not-a-table"}, headers=ann_h)
+        assert nowhere.status_code == 404
+        both = ann.post("/invitations", json={"to": "Bob", "table": table, "tournament": "x"}, headers=ann_h)
+        assert both.status_code == 422
+        bob.post("/players/Ann/block", headers=bob_h)
+        blocked = ann.post("/invitations", json={"to": "Bob", "table": table}, headers=ann_h)
+        assert blocked.json() == {"invited": "Bob"}  # answered alike: Ann cannot tell
+        bob.post("/players/Ann/unblock", headers=bob_h)
+        bob.post("/account/privacy", json={"invites": "nobody", "presence": "nobody"}, headers=bob_h)
+        assert ann.post("/invitations", json={"to": "Bob", "table": table}, headers=ann_h).status_code == 200
+        assert bob.get("/notices").json()["notices"] == []
+        assert not any(
+            m["type"] == "notice"
+            for m in live.messages[live.messages.index(next(m for m in live.messages if m["type"] == "notice")) + 1 :]
+        )
+    finally:
+        a.close()
+        live.close()
+
+
+def test_friends_are_seen_online_and_at_their_table_as_their_privacy_allows(server: ThreadServer) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    ann.post("/players/Bob/follow", headers=ann_h)
+    assert ann.get("/friends").json()["friends"] == [{"name": "Bob", "online": None, "table": None}]
+    bob.post("/players/Ann/follow", headers=bob_h)  # Bob's default: the people he follows see him online
+    live = Live(server, bob)
+    try:
+        live.until(lambda m: m["type"] == "welcome")
+        watching = server.server.config.app.state.watching
+        deadline = time.monotonic() + 60
+        while ann.get("/friends").json()["friends"][0]["online"] is not True:
+            assert time.monotonic() < deadline, "Bob never came online"
+            run(server, watching.look_around(time.time()))
+        table = new_table(server.base, SHORT, [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * 2)["id"]
+        b = seated(server, bob, bob_h, table)
+        try:
+            assert ann.get("/friends").json()["friends"][0]["table"] == table
+        finally:
+            b.close()
+        bob.post("/account/privacy", json={"invites": "everyone", "presence": "nobody"}, headers=bob_h)
+        assert ann.get("/friends").json()["friends"][0]["online"] is None
+        bob.post("/account/privacy", json={"invites": "everyone", "presence": "everyone"}, headers=bob_h)
+        bob.post("/players/Ann/block", headers=bob_h)  # a block shows nothing, whatever the privacy
+        ann.post("/players/Bob/follow", headers=ann_h)
+        assert ann.get("/friends").json()["friends"][0]["online"] is None
+    finally:
+        live.close()
+
+
+def test_matchmaking_never_seats_two_people_one_of_whom_blocked_the_other(server: ThreadServer) -> None:
+    ann, ann_id, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    ann.post("/players/Bob/block", headers=ann_h)
+    matchmaker = server.server.config.app.state.matchmaker
+    for b, h in ((ann, ann_h), (bob, bob_h)):
+        assert b.post("/rated/queue", json={"game": "northstar(players=2)"}, headers=h).status_code == 200
+    run(server, matchmaker.match(time.time()))
+    assert ann.get("/rated/queue").json()["status"] == "waiting"  # not seated with Bob
+    run(server, matchmaker.match(time.time() + 3600))  # long enough for bots: each at a table of their own
+    tables = {b.get("/rated/queue").json().get("table") for b in (ann, bob)}
+    assert len(tables) == 2 and None not in tables
+    assert ann_id
