@@ -4,7 +4,7 @@ The client is plain HTML, CSS and ES modules under ``server/http/static`` (no bu
 ``/`` is the lobby, ``/table/{id}`` a table (to play or to watch), ``/replay`` the replay viewer, ``/player/{name}``
 a player's profile (their own: with their sessions, password and deletion), ``/leaderboard`` the leaderboards,
 ``/puzzle`` the puzzles (``/puzzle/{pool}`` one pool's),
-``/clubnight/{id}`` a club night, ``/tournament`` the tournaments (``/tournament/{id}`` one). A replay is worked
+``/clubnight/{id}`` a club night, ``/tournament`` the tournaments (``/tournament/{id}`` one), ``/moderation`` the moderators' queue. A replay is worked
 out by the rules engine in a worker process (``replaying``): the browser holds no rules, it shows what the server
 computed. The limits and security headers every answer gets are the guard's (``guard``).
 """
@@ -119,6 +119,10 @@ def router(
     @routes.get("/tournament/{tournament_id}", include_in_schema=False)
     async def tournament_page(tournament_id: str) -> FileResponse:
         return page("tournament.html")
+
+    @routes.get("/moderation", include_in_schema=False)
+    async def moderation_page() -> FileResponse:
+        return page("moderation.html")
 
     async def replayed(
         raw: bytes | str, request: Request, review_seat: int | None = None, account: str | None = None

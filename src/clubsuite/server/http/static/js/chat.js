@@ -13,8 +13,9 @@
 // language's words are: its fixed words are put (again) each time the panel is drawn. A quick phrase is said in the
 // sayer's language.
 
-import {h} from "./dom.js";
+import {account, h} from "./dom.js";
 import {t} from "./i18n.js";
+import {inviteForm, reportForm} from "./together.js";
 
 const MAX_CHARS = 200; // the server's limit, in characters once composed
 const KEEP = 100; // lines kept on the page, as many as the server keeps
@@ -39,6 +40,7 @@ export function createChat({send, tableId, store}) {
   let seenId = 0; // the last line id read with the panel open (the unread count counts those after it)
   let outstanding = 0; // own lines sent and neither echoed nor refused yet
   let bucket = {level: BURST, at: Date.now()};
+  let signedIn = false; // a signed-in reader may report a line, and, seated, invite a player to the table
 
   const list = h("ol", {class: "chat-lines", role: "log", "aria-live": "polite"});
   const mutedRow = h("p", {class: "chat-muted"});
@@ -55,12 +57,14 @@ export function createChat({send, tableId, store}) {
   });
   const phraseButtons = phraseWords().map((_, i) => h("button", {type: "button", class: "chat-phrase", onclick: () => say(phraseWords()[i])}));
   const phrases = h("div", {class: "chat-phrases", role: "group"}, phraseButtons);
-  const body = h("div", {class: "chat-body", id: `chat-body-${tableId}`}, list, mutedRow, phrases, form, problem);
+  const inviting = h("div", {class: "chat-invite"});
+  const body = h("div", {class: "chat-body", id: `chat-body-${tableId}`}, list, mutedRow, phrases, form, problem, inviting);
   const toggle = h("button", {type: "button", class: "chat-toggle", "aria-controls": body.id, onclick: () => setOpen(!open)});
   const title = h("h2", {});
   const box = h("section", {class: "chat"}, h("div", {class: "chat-head"}, title, toggle), body);
 
   draw();
+  account().then((me) => { signedIn = Boolean(me); draw(); });
 
   /** The panel's fixed words, in the language loaded now. */
   function label() {
@@ -142,8 +146,9 @@ export function createChat({send, tableId, store}) {
         type: "button", class: "chat-mute", "aria-label": t("Mute {name}", {name: line.name}),
         onclick: () => setMuted(who(line), true),
       }, t("mute")));
+    const report = own || !signedIn ? null : reportForm({kind: "message", table: tableId, message: line.id});
     return h("li", {class: `chat-line${own ? " mine" : ""}`, dataset: {id: String(line.id), channel: line.channel}},
-      head, h("bdi", {class: "chat-text", dir: "auto"}, line.text));
+      head, h("bdi", {class: "chat-text", dir: "auto"}, line.text), report);
   }
 
   function draw() {
@@ -157,6 +162,9 @@ export function createChat({send, tableId, store}) {
         onclick: () => setMuted(key, false)}, t("unmute {name}", {name}));
     })] : []));
     if (atEnd) list.scrollTop = list.scrollHeight;
+    const wanted = signedIn && seat !== null;
+    if (wanted && !inviting.firstChild) inviting.append(inviteForm({table: tableId}));
+    if (!wanted) inviting.replaceChildren();
     body.hidden = !open;
     box.classList.toggle("closed", !open);
     toggle.setAttribute("aria-expanded", open ? "true" : "false");
@@ -245,7 +253,7 @@ export function createChat({send, tableId, store}) {
     /** Whether a refusal from the server answers this chat (a bad line, or too many while own lines are on their way). */
     owns(msg) {
       // the chat's own refusals: a bad line, or the chat's rate (the socket's general rate is the table's business)
-      return msg.code === "bad_chat" || (msg.code === "rate_limited" && outstanding > 0 && /chat/.test(String(msg.message)));
+      return msg.code === "bad_chat" || msg.code === "chat_refused" || (msg.code === "rate_limited" && outstanding > 0 && /chat/.test(String(msg.message)));
     },
     /** Show the server's refusal of a line in the panel. */
     refused(msg) {

@@ -144,7 +144,7 @@ export const store = {
 };
 
 /** The page's title in the reader's language, for the page ``page`` ("lobby", "table", "replay", "player",
- * "leaderboard", "clubnight", "tournament", "review" or "puzzles"), once its words
+ * "leaderboard", "clubnight", "tournament", "moderation", "review" or "puzzles"), once its words
  * are loaded (the HTML's own title is the English one). */
 export function pageTitle(page) {
   switch (page) {
@@ -168,6 +168,9 @@ export function pageTitle(page) {
       break;
     case "tournament":
       document.title = t("Clubs: tournaments");
+      break;
+    case "moderation":
+      document.title = t("Clubs: moderation");
       break;
     case "review":
       document.title = t("Clubs: a review");

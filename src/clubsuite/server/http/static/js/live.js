@@ -4,7 +4,7 @@
 // polled: the server pushes a topic again only when it has changed. A lost socket is opened again after a pause
 // that grows, and the topics watched again.
 
-import {h, store} from "./dom.js";
+import {account, api, h, store} from "./dom.js";
 import {t} from "./i18n.js";
 import {play} from "./sound.js";
 
@@ -64,6 +64,39 @@ export function goToSeat(seat) {
   location.href = `/table/${encodeURIComponent(seat.table)}`;
 }
 
+/** A notice in words, with what can be done about it. */
+function noticeView(notice, remove) {
+  const b = notice.body || {};
+  const put = async (path) => {
+    try { await api(`/notices/${encodeURIComponent(notice.id)}/${path}`, {}); } catch { /* gone already */ }
+    remove();
+  };
+  const close = h("button", {type: "button", class: "notice-close", "aria-label": t("Close"), onclick: () => put("dismiss")}, "×");
+  const until = b.until ? new Date(b.until * 1000).toLocaleString() : null;
+  switch (notice.kind) {
+    case "invite": {
+      const target = b.kind === "tournament" ? `/tournament/${encodeURIComponent(b.tournament)}`
+        : `/table/${encodeURIComponent(b.table)}${b.invite ? `?invite=${encodeURIComponent(b.invite)}` : ""}`;
+      const go = h("a", {href: target, class: "button-link primary notice-join"}, b.kind === "tournament" ? t("Open it") : t("Join"));
+      go.addEventListener("click", () => { api(`/notices/${encodeURIComponent(notice.id)}/dismiss`, {}).catch(() => null); });
+      const decline = h("button", {type: "button", class: "notice-decline", onclick: () => put("decline")}, t("Decline"));
+      const words = b.kind === "tournament" ? t("{name} invites you to the tournament {title}.", {name: b.from, title: b.name})
+        : t("{name} invites you to a table.", {name: b.from});
+      return h("div", {class: "notice", dataset: {kind: "invite"}}, h("p", {}, words), go, " ", decline, close);
+    }
+    case "declined":
+      return h("div", {class: "notice"}, h("p", {}, t("{name} declined your invitation.", {name: b.by})), close);
+    case "warn":
+      return h("div", {class: "notice warning"}, h("p", {}, t("A moderator warns you: {reason}", {reason: b.reason})), close);
+    case "mute":
+      return h("div", {class: "notice warning"}, h("p", {}, t("You may not chat until {when}: {reason}", {when: until, reason: b.reason})), close);
+    case "chat_ban":
+      return h("div", {class: "notice warning"}, h("p", {}, t("You may no longer chat on this site: {reason}", {reason: b.reason})), close);
+    default:
+      return null;
+  }
+}
+
 /** Notices on this page: a tournament table ready goes straight to it from the tournament's own page; from the table
  * it follows, after a few seconds in which the player still sees how the table ended (or chooses to stay); elsewhere
  * it is a notice with a link, which stays until followed or closed. */
@@ -75,6 +108,23 @@ export function startNotices() {
     box = h("div", {id: "notices", class: "notices", role: "status", "aria-live": "polite"});
     document.body.append(box);
   }
+  const shown = new Set();
+  const showNotice = (notice) => {
+    if (shown.has(notice.id)) return;
+    const view = noticeView(notice, () => view.remove());
+    if (!view) return;
+    shown.add(notice.id);
+    if (notice.kind === "invite") play("turn");
+    box.append(view);
+  };
+  on("notice", (msg) => showNotice(msg.notice));
+  account().then(async (me) => {
+    if (!me) return;
+    try {
+      const kept = await api("/notices");
+      for (const notice of kept.notices.slice().reverse()) showNotice(notice);
+    } catch { /* the page works without them */ }
+  });
   on("seat", (seat) => {
     const here = location.pathname.split("/");
     const ownPage = here[1] === "tournament" && decodeURIComponent(here[2] || "") === seat.tournament;

@@ -7,6 +7,7 @@ import {ratingWords} from "./account.js";
 import {loadWords, t, tn} from "./i18n.js";
 import {passkeysPart} from "./passkey.js";
 import {applyColours, bar, gameLabel, poolLabel, when} from "./people.js";
+import {ownPeoplePart, relationPart} from "./together.js";
 
 const app = byId("app");
 const name = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -157,13 +158,14 @@ async function start() {
     fill(app, await bar(t("A player")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message)));
     return;
   }
-  await account();
+  const me = await account();
   fill(app, await bar(profile.name),
     h("main", {class: "people"},
       h("p", {class: "muted"}, t("Playing since {when}", {when: when(profile.since)})),
       h("section", {"aria-labelledby": "ratings-title"}, h("h2", {id: "ratings-title"}, t("Ratings")), await ratingsPart(profile)),
       h("section", {"aria-labelledby": "games-title"}, h("h2", {id: "games-title"}, t("Games")), gamesPart(profile)),
       h("section", {"aria-labelledby": "history-title"}, h("h2", {id: "history-title"}, t("Matches")), historyPart(profile)),
+      profile.own ? await ownPeoplePart() : me ? await relationPart(profile.name) : null,
       profile.own ? await ownPart() : null));
 }
 

@@ -7,7 +7,7 @@
 // trick." beside "{name} takes the trick."). What is made when this module loads (the typed move's field) gets its
 // words when it is drawn.
 
-import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
+import {account, announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle, store} from "./dom.js";
 import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, readAction, said, sortCards, spokenCards} from "./cards.js";
 import {eventWords, factList, fan, felt, handDetails, lastTrick, levelWords, rankOf, scoreSheet, seatName, seatPanel, shownOf, shownWords, trickArea} from "./board.js";
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
@@ -177,7 +177,9 @@ async function showJoin(message = null) {
       h("p", {}, h("a", {href: "/"}, t("Back to the lobby")))));
     return;
   }
-  const nameInput = h("input", {id: "join-name", name: "name", required: true, maxlength: "24", autocomplete: "nickname", value: store.get("name", "")});
+  const me = await account(); // a signed-in player sits under the account's name
+  const nameInput = h("input", {id: "join-name", name: "name", required: true, maxlength: "24", autocomplete: "nickname",
+    value: me ? me.name : store.get("name", ""), readonly: Boolean(me)});
   const seatSelect = h("select", {id: "join-seat", name: "seat"},
     h("option", {value: ""}, t("any free seat")),
     info.free_seats.map((s) => h("option", {value: String(s)}, tc("seat", "seat {n}", {n: s + 1}))));

@@ -7,6 +7,7 @@ import {account, api, byId, fill, h, pageTitle} from "./dom.js";
 import {loadWords, t, tn} from "./i18n.js";
 import {applyColours, bar, gameLabel, when} from "./people.js";
 import {goToSeat, on, startNotices, watch} from "./live.js";
+import {inviteForm} from "./together.js";
 
 const app = byId("app");
 const tournamentId = decodeURIComponent(location.pathname.split("/")[2] || "");
@@ -15,6 +16,7 @@ let me = null;
 let shown = null; // the tournament as last pushed
 let mine = null; // the signed-in entrant's own line, as last pushed
 let problemText = ""; // the last refusal, kept through redraws
+let invitingForm = null; // one form for the page's life: what is typed in it survives the pushes' redraws
 let seatNow = null; // the signed-in entrant's table when the page was opened (a new one is pushed, and followed)
 
 /** A tournament's refusal in the reader's language, by its code (the server's words for another). */
@@ -190,7 +192,8 @@ async function myPart(x) {
       : h("p", {class: "muted", id: "t-waiting"}, t("Waiting for your next table…"));
   }
   return h("div", {class: "my-part"}, line, table, h("div", {class: "summary-actions"}, parts),
-    h("p", {class: "error", role: problemText ? "alert" : null}, problemText));
+    h("p", {class: "error", role: problemText ? "alert" : null}, problemText),
+    x.status !== "over" ? invitingForm : null);
 }
 
 async function draw() {
@@ -255,6 +258,7 @@ async function start() {
     fill(byId("tournament"), h("p", {role: "alert"}, err.message));
     return;
   }
+  if (me) invitingForm = inviteForm({tournament: tournamentId});
   await draw();
   on("tournament", (msg) => {
     if (msg.topic !== `tournament:${tournamentId}`) return;

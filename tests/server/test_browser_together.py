@@ -1,0 +1,136 @@
+"""People together and kept safe, in a real Chromium: two friends follow each other from their profile pages and
+invite each other, to a table (accepted from the notice, on another page) and to a tournament (declined: the other
+is told); a player reports a rude line from the chat, which blocks its writer for her; a moderator mutes the writer
+from the moderators' page, and the writer is told why on the page and when trying to chat."""
+
+from __future__ import annotations
+
+import asyncio
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import keep_errors, wait_for
+from serverkit import ThreadServer, post
+from test_browser_accounts import sign_up
+
+from clubsuite.server.store.database import Store
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        yield running
+
+
+def new_page(browser: Any, width: int = 1280) -> Any:
+    return keep_errors(browser.new_context(viewport={"width": width, "height": 900}).new_page())
+
+
+def table_of_two(base: str) -> str:
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+    return str(post(base, "/tables", {"game": "whist", "seats": seats, "bot_delay": 10}, 201)["id"])
+
+
+def take_seat(page: Any, base: str, table: str) -> None:
+    page.goto(f"{base}/table/{table}")
+    page.get_by_role("button", name="Take the seat").click()
+    page.locator(".chat").wait_for(state="attached")
+
+
+def lines(page: Any) -> list[str]:
+    return list(page.locator(".chat-lines .chat-text").all_inner_texts())
+
+
+def say(page: Any, text: str) -> None:
+    field = page.get_by_role("textbox", name="Chat message", exact=True)
+    field.fill(text)
+    field.press("Enter")
+
+
+def test_two_friends_invite_each_other_to_a_table_and_to_a_tournament(web: ThreadServer, browser: Any) -> None:
+    ann, bob = new_page(browser), new_page(browser, width=390)
+    sign_up(ann, web.base, "Ann")
+    sign_up(bob, web.base, "Bob")
+    for page, other in ((ann, "Bob"), (bob, "Ann")):  # each follows the other from the other's profile
+        page.goto(f"{web.base}/player/{other}")
+        page.locator("#p-follow").click()
+        wait_for(
+            lambda page=page: page.locator("#p-follow").get_attribute("aria-pressed") == "true", 15, "no follow", page
+        )
+    table = table_of_two(web.base)
+    take_seat(ann, web.base, table)
+    bob.goto(f"{web.base}/")  # Bob is in the lobby
+    invite = ann.locator(".chat-invite form")
+    invite.get_by_placeholder("A player's name").fill("Bob")
+    invite.get_by_role("button", name="Invite").click()
+    ann.get_by_text("Invitation sent to Bob.").wait_for()
+    notice = bob.locator(".notice", has_text="Ann invites you to a table.")
+    notice.wait_for()  # pushed to Bob's open page
+    notice.get_by_role("link", name="Join").click()
+    bob.wait_for_url(f"**/table/{table}**")
+    bob.get_by_role("button", name="Take the seat").click()
+    bob.locator(".chat").wait_for(state="attached")
+    ann.locator(".seat", has_text="Bob").first.wait_for()
+    # and back: Bob invites Ann to a tournament; she declines, and he is told
+    made = bob.evaluate(
+        """async () => {
+            const me = await (await fetch('/account')).json();
+            const r = await fetch('/tournaments', {method: 'POST', headers: {'content-type': 'application/json',
+              'x-csrf-token': me.csrf}, body: JSON.stringify({format: 'arena', game: 'whist', name: 'Our arena'})});
+            return (await r.json()).id;
+        }"""
+    )
+    bob.goto(f"{web.base}/tournament/{made}")
+    form = bob.locator(".invite-form")
+    form.get_by_placeholder("A player's name").fill("Ann")
+    form.get_by_role("button", name="Invite").click()
+    bob.get_by_text("Invitation sent to Ann.").wait_for()
+    offered = ann.locator(".notice", has_text="Bob invites you to the tournament Our arena.")
+    offered.wait_for()  # on Ann's table page
+    offered.get_by_role("button", name="Decline").click()
+    bob.locator(".notice", has_text="Ann declined your invitation.").wait_for()
+    bob.goto(f"{web.base}/player/Bob")  # his own page: Ann, followed, online at her table
+    bob.locator("#friends li", has_text="Ann").wait_for()
+    assert ann.errors == [] and bob.errors == []
+
+
+def test_a_rude_line_is_reported_from_the_chat_and_a_moderator_mutes_its_writer(
+    web: ThreadServer, browser: Any
+) -> None:
+    ann, bob, mona = new_page(browser), new_page(browser), new_page(browser)
+    for page, name in ((ann, "Ann"), (bob, "Bob"), (mona, "Mona")):
+        sign_up(page, web.base, name)
+    moderation = web.server.config.app.state.moderation
+    hub = web.server.config.app.state.hub
+    mona_id = mona.evaluate("async () => (await (await fetch('/account')).json()).id")
+    asyncio.run_coroutine_threadsafe(moderation.set_moderator(mona_id, True), hub.loop).result(30)
+    table = table_of_two(web.base)
+    take_seat(ann, web.base, table)
+    take_seat(bob, web.base, table)
+    say(bob, "you play like a turnip")
+    wait_for(lambda: "you play like a turnip" in lines(ann), 15, "Ann never saw the line", ann)
+    line = ann.locator(".chat-line", has_text="you play like a turnip")
+    line.get_by_role("button", name="Report").click()
+    line.get_by_label("What happened (a few words)").fill("rude")
+    line.get_by_role("button", name="Send the report").click()
+    line.get_by_text("Thank you: a moderator will look.").wait_for()
+    say(bob, "second line from Bob")  # Ann blocked Bob by reporting him: his chat no longer reaches her
+    say(ann, "Ann speaks")
+    wait_for(lambda: "Ann speaks" in lines(bob) and "second line from Bob" in lines(bob), 15, "Bob's chat", bob)
+    wait_for(lambda: "Ann speaks" in lines(ann), 15, "Ann's own line", ann)
+    assert "second line from Bob" not in lines(ann)
+    mona.goto(f"{web.base}/moderation")
+    item = mona.locator(".report-item", has_text="Bob")
+    item.wait_for()
+    assert "you play like a turnip" in item.inner_text()  # the line as the server kept it
+    item.get_by_placeholder("Why (the player is told)").fill("insults at the table")
+    item.get_by_role("button", name="Mute", exact=True).click()
+    mona.get_by_text("No reports.").wait_for()
+    bob.locator(".notice", has_text="insults at the table").wait_for()  # told on his page, pushed
+    say(bob, "and now?")
+    problem = bob.locator(".chat-error")
+    wait_for(lambda: "insults at the table" in problem.inner_text(), 15, "no refusal", bob)
+    assert ann.errors == [] and mona.errors == []
+    assert all("409" not in e for e in bob.errors)
