@@ -13,7 +13,9 @@ from typing import Any
 import pytest
 from browserkit import keep_errors, wait_for
 from serverkit import ThreadServer, post
+from test_browser_access import assert_accessible
 from test_browser_accounts import sign_up
+from test_server_rated import account
 
 from clubsuite.server.store.database import Store
 
@@ -134,3 +136,33 @@ def test_a_rude_line_is_reported_from_the_chat_and_a_moderator_mutes_its_writer(
     wait_for(lambda: "insults at the table" in problem.inner_text(), 15, "no refusal", bob)
     assert ann.errors == [] and mona.errors == []
     assert all("409" not in e for e in bob.errors)
+
+
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "nl"])
+def test_the_people_and_moderation_pages_have_no_serious_accessibility_violation_on_a_phone(
+    web: ThreadServer, browser: Any, lang: str
+) -> None:
+    ann, ann_id, ann_h = account(web, "Ann")
+    bob, _, bob_h = account(web, "Bob")
+    ann.post("/players/Bob/follow", headers=ann_h)
+    table = table_of_two(web.base)
+    bob.post(f"/tables/{table}/join", json={}, headers=bob_h)
+    bob.post("/invitations", json={"to": "Ann", "table": table}, headers=bob_h)
+    bob.post("/reports", json={"kind": "player", "player": "Ann", "reason": "rude"}, headers=bob_h)
+    moderation = web.server.config.app.state.moderation
+    hub = web.server.config.app.state.hub
+    asyncio.run_coroutine_threadsafe(moderation.set_moderator(ann_id, True), hub.loop).result(30)
+    context = browser.new_context(viewport={"width": 390, "height": 844})
+    context.add_cookies([{"name": k, "value": v, "url": web.base} for k, v in ann.cookies.items()])
+    context.add_init_script(f"localStorage.setItem('clubs.lang', JSON.stringify('{lang}'))")
+    page = keep_errors(context.new_page())
+    for path, ready in (
+        ("/player/Ann", "#people-title"),
+        ("/player/Bob", "#p-follow"),
+        ("/moderation", ".report-item"),
+    ):
+        page.goto(web.base + path)
+        page.locator(ready).wait_for()
+        page.locator(".notice").first.wait_for()  # Bob's invitation, on every page
+        assert_accessible(page, f"{path} in {lang}")
+    assert page.errors == []
