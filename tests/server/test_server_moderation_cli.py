@@ -10,6 +10,7 @@ from pathlib import Path
 from serverkit import ThreadServer
 from test_server_rated import account
 
+import loopback
 from cli_helpers import assert_safe_output, clubs_in_process
 
 
@@ -51,3 +52,25 @@ def test_a_word_list_the_server_cannot_read_is_refused_naming_it(tmp_path: Path)
     outcome = clubs_in_process(["serve", "--port", "0", "--data-dir", str(tmp_path / "data"), "--words", str(words)])
     assert outcome.status == 2 and "nl.txt, line 2" in outcome.stderr, outcome.stderr
     assert_safe_output(outcome)
+
+
+def test_the_operator_schedules_a_tournament_that_every_lobby_lists_and_that_starts_by_itself(
+    server: ThreadServer, tmp_path: Path
+) -> None:
+    data = ["--data-dir", str(tmp_path)]
+    bad = clubs_in_process(["admin", "tournament", "arena", "whist", "--starts", "tomorrow", *data])
+    assert bad.status == 2 and "--starts" in bad.stderr
+    past = clubs_in_process(["admin", "tournament", "arena", "whist", "--starts", "2020-01-01 10:00", *data])
+    assert past.status == 2 and "starts_at" in past.stderr
+    made = clubs_in_process(
+        ["admin", "tournament", "swiss", "whist", "--starts", "+60", "--name", "Sunday Swiss", *data]
+    )
+    assert made.status == 0 and "Sunday Swiss" in made.stdout, made.stderr
+    listed = loopback.get(f"{server.base}/tournaments").json()["tournaments"]
+    assert [(x["name"], x["status"], x["scheduled"], x["rounds"]) for x in listed] == [
+        ("Sunday Swiss", "open", True, 5)
+    ]
+    ann, _, ann_h = account(server, "Ann")
+    tid = listed[0]["id"]
+    assert ann.post(f"/tournaments/{tid}/join", headers=ann_h).status_code == 200
+    assert ann.post(f"/tournaments/{tid}/start", headers=ann_h).json()["code"] == "not_host"  # the operator's

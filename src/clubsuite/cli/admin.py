@@ -214,3 +214,67 @@ def moderator_command(name: str, remove: bool, db_url: str | None, data_dir: str
 
     shown = _run(store, work)
     click.echo(f"{quoted(shown, 40)} is {'no longer ' if remove else ''}a moderator")
+
+
+@admin_command.command("tournament", cls=FillsHelp)
+@click.argument("kind", type=click.Choice(["arena", "swiss"]))
+@click.argument("game")
+@click.option(
+    "--starts", required=True, metavar="WHEN", help="when it starts: YYYY-MM-DD HH:MM in UTC, or +MINUTES from now"
+)
+@click.option("--name", default=None, help="what it is called (default: the game and the kind)")
+@click.option("--minutes", type=int, default=None, help="an arena's length, 5 to 240 (default 30)")
+@click.option("--rounds", type=int, default=None, help="a Swiss tournament's rounds, 1 to 15 (default 5)")
+@click.option("--rated", is_flag=True, help="its tables count for ratings")
+@click.option("--no-bots", is_flag=True, help="no bots fill a short table (an arena's player then waits)")
+@click.option("--bot", default="normal", show_default=True, help="the level of the bots that fill short tables")
+@_database_options
+@handle_errors
+def tournament_command(
+    kind: str,
+    game: str,
+    starts: str,
+    name: str | None,
+    minutes: int | None,
+    rounds: int | None,
+    rated: bool,
+    no_bots: bool,
+    bot: str,
+    db_url: str | None,
+    data_dir: str,
+) -> None:
+    """Schedule the site's own tournament: an arena or a Swiss tournament of GAME (a game's name, a variant or a
+    rules spec) that starts by itself at --starts. It is listed in every lobby with a countdown, and people join it
+    before it starts. Run it from cron for a regular calendar (docs/server.md, "Tournaments")."""
+    import calendar
+
+    from clubsuite.errors import ClubsError
+
+    now = time.time()
+    try:
+        if starts.startswith("+"):
+            at = now + 60 * float(starts[1:])
+        else:
+            at = float(calendar.timegm(time.strptime(starts, "%Y-%m-%d %H:%M")))
+    except ValueError:
+        fail(f"--starts {quoted(starts, 40)}: expected YYYY-MM-DD HH:MM (UTC) or +MINUTES")
+    try:
+        from clubsuite.server.community.tournaments import TournamentSettings
+    except ImportError as exc:
+        fail(f"the server needs its packages ({exc.name} is missing): pip install 'clubsuite[server]'")
+    try:
+        settings = TournamentSettings.read(kind, game, name, minutes, rounds, rated, not no_bots, bot, 0.5, at, now=now)
+    except ClubsError as exc:
+        fail(str(exc))
+    store = _open_store(db_url, data_dir)
+    made = _run(store, lambda: _schedule(store, settings))
+    click.echo(
+        f"tournament {made}: {quoted(settings.name, 60)} starts {time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime(at))}"
+    )
+
+
+async def _schedule(store: Any, settings: Any) -> str:
+    """Keep a scheduled tournament (the operator's: no host); its id."""
+    from clubsuite.server.community.tournaments import new_tournament
+
+    return str(store.write(lambda conn: new_tournament(conn, None, settings, time.time())))

@@ -360,10 +360,9 @@ class Tournaments:
     async def create(self, host: User | None, settings: TournamentSettings) -> str:
         """A new tournament made by ``host`` (None: the operator's); its id. An account may have
         :data:`OPEN_PER_HOST` tournaments that are not over."""
-        tournament_id = secrets.token_urlsafe(9)
         now = time.time()
 
-        def work(conn: Connection) -> None:
+        def work(conn: Connection) -> str:
             if host is not None:
                 mine = conn.execute(
                     select(func.count())
@@ -379,25 +378,10 @@ class Tournaments:
                         "too_many_tournaments",
                         f"you have {mine} tournaments that are not over, the most you may have: wait for one to end",
                     )
-            conn.execute(
-                insert(tournaments).values(
-                    id=tournament_id,
-                    format=settings.format,
-                    host_id=host.id if host is not None else None,
-                    name=settings.name,
-                    spec=settings.spec,
-                    settings=settings.to_json(),
-                    state=json.dumps({"round": 0}),
-                    status="open",
-                    starts_at=settings.starts_at,
-                    ends_at=None,
-                    created_at=now,
-                    version=1,
-                )
-            )
+            return new_tournament(conn, host.id if host is not None else None, settings, now)
 
-        await self.hub.db(self.hub.store.write, work)
-        return tournament_id
+        made: str = await self.hub.db(self.hub.store.write, work)
+        return made
 
     async def join(self, tournament_id: str, user: User) -> None:
         """Enter (or, withdrawn, come back to) a tournament as ``user``: before it starts, or while an arena runs or
@@ -516,6 +500,28 @@ class Tournaments:
         rows = await self.standings(t)
         entrants = {e.id: e for e in await self.entrants(t.id)}
         return {**summary(t, len(entrants)), "standings": [_row_json(r, entrants[r.entrant]) for r in rows]}
+
+
+def new_tournament(conn: Connection, host_id: str | None, settings: TournamentSettings, now: float) -> str:
+    """Keep a new tournament (``host_id`` None: the operator's, scheduled) in the caller's transaction; its id."""
+    tournament_id = secrets.token_urlsafe(9)
+    conn.execute(
+        insert(tournaments).values(
+            id=tournament_id,
+            format=settings.format,
+            host_id=host_id,
+            name=settings.name,
+            spec=settings.spec,
+            settings=settings.to_json(),
+            state=json.dumps({"round": 0}),
+            status="open",
+            starts_at=settings.starts_at,
+            ends_at=None,
+            created_at=now,
+            version=1,
+        )
+    )
+    return tournament_id
 
 
 def standings_of(settings: TournamentSettings, entrants: list[Entrant], played: list[TableRow]) -> list[Row]:

@@ -4,7 +4,8 @@ The client is plain HTML, CSS and ES modules under ``server/http/static`` (no bu
 ``/`` is the lobby, ``/table/{id}`` a table (to play or to watch), ``/replay`` the replay viewer, ``/player/{name}``
 a player's profile (their own: with their sessions, password and deletion), ``/leaderboard`` the leaderboards,
 ``/puzzle`` the puzzles (``/puzzle/{pool}`` one pool's),
-``/clubnight/{id}`` a club night, ``/tournament`` the tournaments (``/tournament/{id}`` one), ``/moderation`` the moderators' queue. A replay is worked
+``/clubnight/{id}`` a club night, ``/tournament`` the tournaments (``/tournament/{id}`` one), ``/moderation`` the
+moderators' queue. A replay is worked
 out by the rules engine in a worker process (``replaying``): the browser holds no rules, it shows what the server
 computed. The limits and security headers every answer gets are the guard's (``guard``).
 """
