@@ -322,3 +322,29 @@ def test_a_club_night_is_no_arena_or_swiss_tournament_to_the_tournament_routes(s
     assert ann.get(f"/clubnights/{night}").json()["entrants"] == []  # nothing changed
     for _ in range(3):  # club nights do not count against the tournaments an account may have open
         assert ann.post("/tournaments", json={"format": "arena", "game": DUEL}, headers=ann_h).status_code == 201
+
+
+def test_an_arena_entrant_away_from_their_table_when_it_ends_is_paused_until_they_join_again(store: Store) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        people = users()[:3]
+        tid = await keeper.create(people[0], TournamentSettings.read("arena", DUEL, "Away", minutes=10, bots=False))
+        for u in people:
+            await keeper.join(tid, u)
+        await keeper.start(tid, people[0])
+        await director.tick(time.time())
+        [first] = await keeper.tables(tid)
+        live = keeper.hub.tables[first.table_id]
+        live.present_at_end[0] = frozenset({0})  # the match ended with seat 1's person away (a bot played it)
+        end_table(store, first.table_id, [1, 2], time.time())
+        await director.tick(time.time())
+        entrants = {e.id: e for e in await keeper.entrants(tid)}
+        away, here = entrants[first.seats[1] or ""], entrants[first.seats[0] or ""]
+        assert not away.active and here.active
+        second = (await keeper.tables(tid))[-1]
+        assert away.id not in second.seats and here.id in second.seats  # seated again with the one who waited
+        view = await keeper.view(tid, User(away.user_id or "", away.name, 0.0, False))
+        assert view["me"]["active"] is False and view["me"]["tables"] == 1  # the table played still counts
+        await keeper.join(tid, User(away.user_id or "", away.name, 0.0, False))  # back
+        assert next(e for e in await keeper.entrants(tid) if e.id == away.id).active
+
+    in_own_loop(lambda: with_director(store, body))

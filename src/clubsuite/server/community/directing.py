@@ -10,7 +10,8 @@ A round of work on one tournament, in order:
 
 1. started, if it was due (an arena's end set from its length);
 2. its tables' results read (a table ends for the tournament when its first match ends: each seat's place, as the
-   ratings read them, ``server/people/results``); an arena table that ends after the arena is not counted;
+   ratings read them, ``server/people/results``); an arena table that ends after the arena is not counted, and an
+   arena entrant who was not at their table when it ended (a bot played their seat) is paused until they join again;
 3. an arena past its end is over; otherwise its free entrants are seated (:func:`.pairing.arena_tables`);
 4. a Swiss tournament whose round has ended at every table pairs the next round (:func:`.pairing.swiss_round`)
    after a short pause, or is over after its last.
@@ -213,7 +214,20 @@ class Director:
                     .values(finished_at=at, places=json.dumps(places), counted=counted)
                 )
 
-        await self._write(t.id, work)
+        absent = self._absent(ended, by_id) if t.settings.format == "arena" else set()
+
+        def both(conn: Connection) -> None:
+            work(conn)
+            for e in absent:
+                conn.execute(
+                    update(tournament_entrants)
+                    .where(tournament_entrants.c.tournament_id == t.id, tournament_entrants.c.entrant == e)
+                    .values(active=False)
+                )
+
+        await self._write(t.id, both)
+        if absent:
+            log.info("tournament %s: %d entrants away from their tables paused", t.id, len(absent))
         now = time.time()
         for table_id in ended:
             seats = by_id[table_id].seats
@@ -224,6 +238,21 @@ class Director:
                 if key[0] == t.id and seat["table"] == table_id:
                     del self.seats[key]
         return True
+
+    def _absent(self, ended: dict[str, Any], by_id: dict[str, TableRow]) -> set[str]:
+        """The entrants who were not at their table (no socket open at their seat) when its match ended, of the tables
+        this process served then: an arena pauses them, so that nobody collects points while a bot plays their
+        seats; they come back by joining again."""
+        away: set[str] = set()
+        for table_id in ended:
+            live = self.hub.tables.get(table_id)
+            present = live.present_at_end.get(0) if live is not None else None
+            if live is None or present is None:
+                continue  # served elsewhere, or rebuilt since: nobody is paused on a guess
+            for seat, entrant in zip(live.seats, by_id[table_id].seats, strict=False):
+                if entrant is not None and seat.kind == "person" and seat.seat not in present:
+                    away.add(entrant)
+        return away
 
     async def _arena(self, t: Tournament, tables: list[TableRow], entrants: list[Entrant], now: float) -> None:
         if t.ends_at is not None and now >= t.ends_at:

@@ -173,6 +173,8 @@ class LiveTable:
         cycle collector never walks, since a table holds up to :data:`RECENT` of them for as long as it runs."""
         self.chat = ChatRoom()
         """The table's chat: kept here in memory only, never in the store or a record."""
+        self.present_at_end: dict[int, frozenset[int]] = {}
+        """For each match that ended while this process served the table: the seats with a socket open then."""
         self._timer: asyncio.Task[None] | None = None
         self._public: Callable[[SomeMatch], JsonObject] | None = None
         self._lesson: tuple[int, JsonObject | None] | None = None
@@ -507,6 +509,8 @@ class LiveTable:
             row = ActionRow(self.logged, seat, trial.format_action(action), source, now)
             finished = (now, json.dumps(self.record(trial))) if trial.is_over else None
             results = self.outcome(trial, now).write if trial.is_over else None
+            if trial.is_over:  # who was at the table when its match ended (a tournament pauses the others)
+                self.present_at_end[self.match_no] = frozenset(s.seat for s in self.seats if s.connections > 0)
             try:
                 if finished is None:  # in the next group of actions, committed together (``commits``)
                     await self.commits.append(self.id, self.match_no, row)
