@@ -24,8 +24,6 @@ again. When an entrant is seated, or a tournament changes, the process's watcher
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import json
 import logging
 import random
@@ -37,6 +35,7 @@ from sqlalchemy import and_, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.server.community.pairing import Ranked, Waiting, arena_tables, swiss_round
+from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.community.tournaments import FORMATS, Entrant, TableRow, Tournament, Tournaments
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.dbschema import match_players, tournament_entrants, tournament_tables, tournaments
@@ -67,8 +66,11 @@ Notify = Callable[[str, dict[str, Any]], None]
 """Tell an account's open pages something: (user id, message)."""
 
 
-class Director:
-    """The tournaments this process directs (see the module)."""
+class Director(Ticker):
+    """The tournaments this process directs (see the module), a round of work every :data:`TICK` seconds."""
+
+    every = TICK
+    what = "tournament round"
 
     def __init__(
         self,
@@ -88,26 +90,10 @@ class Director:
         """(tournament, account) -> the seat of the table the account plays now: table, seat, token."""
         self._free: dict[tuple[str, str], tuple[float, frozenset[str]]] = {}
         """(tournament, entrant) -> when the entrant's last table ended here, and who sat at it."""
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Work every :data:`TICK` seconds."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stop working (the claims lapse by themselves)."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(TICK)
-            try:
-                await self.tick(time.time())
-            except Exception:  # a round that fails is logged; the next one goes on
-                log.exception("tournament round failed")
+    async def round(self) -> None:
+        """One round of work on the tournaments (:meth:`tick` now)."""
+        await self.tick(time.time())
 
     def seat_for(self, tournament_id: str, user: User) -> dict[str, Any] | None:
         """The seat ``user`` plays at now in the tournament, if this process seated them."""

@@ -17,8 +17,6 @@ handed over as any other; a ticket that left before its group was seated is not 
 
 from __future__ import annotations
 
-import asyncio
-import contextlib
 import logging
 import time
 from dataclasses import dataclass
@@ -31,6 +29,7 @@ from clubsuite.bots.calibrated import calibrated
 from clubsuite.bots.levels import LEVELS
 from clubsuite.engine import resolve
 from clubsuite.options import spec_of
+from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.people.accounts import User
 from clubsuite.server.people.ratings import START, Skill, pool, shown
 from clubsuite.server.store.dbschema import ratings
@@ -78,33 +77,20 @@ class Ticket:
         return min(WINDOW_MAX, WINDOW_START + WINDOW_GROWTH * (now - self.since))
 
 
-class Matchmaker:
-    """The rated queue of one server."""
+class Matchmaker(Ticker):
+    """The rated queue of one server (matching every :data:`TICK` seconds once started)."""
+
+    every = TICK
+    what = "matchmaking round"
 
     def __init__(self, hub: Hub, bots_after: float = BOTS_AFTER) -> None:
         self.hub = hub
         self.bots_after = bots_after
         self.tickets: dict[str, Ticket] = {}
-        self._task: asyncio.Task[None] | None = None
 
-    def start(self) -> None:
-        """Start matching every :data:`TICK` seconds."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stop matching."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(TICK)
-            try:
-                await self.match(time.time())
-            except Exception:  # a round that fails is logged; the next one goes on
-                log.exception("matchmaking round failed")
+    async def round(self) -> None:
+        """One round of matching (:meth:`match` now)."""
+        await self.match(time.time())
 
     async def rating_of(self, subject: str, pool_name: str) -> Skill:
         """A subject's skill in a pool (a newcomer's when it has none)."""

@@ -19,7 +19,6 @@ socket, each message's size and rate (the table protocol's), and a watcher that 
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import json
 import logging
 import re
@@ -33,6 +32,7 @@ from sqlalchemy import func, select
 
 from clubsuite.errors import ClubsError
 from clubsuite.records.files import parse_record
+from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.community.tournaments import Tournaments
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.people.notices import Notices
@@ -137,8 +137,12 @@ class Watcher:
         self.queue.put_nowait(text)
 
 
-class Watching:
-    """The open pages' sockets of this process and what they watch (see the module)."""
+class Watching(Ticker):
+    """The open pages' sockets of this process and what they watch (see the module), looked at every
+    :data:`PUSH_EVERY` seconds."""
+
+    every = PUSH_EVERY
+    what = "pushing to the watchers"
 
     def __init__(
         self,
@@ -163,22 +167,8 @@ class Watching:
         self.by_address: Counter[str] = Counter()
         self._made: dict[str, tuple[Any, str]] = {}
         """Each watched topic's latest message: (its version, the text), made once for all its watchers."""
-        self._task: asyncio.Task[None] | None = None
         self.pushes = 0
         """Messages made for topics (each sent to all of the topic's watchers): a figure for the measurements."""
-
-    def start(self) -> None:
-        """Push every :data:`PUSH_EVERY` seconds."""
-        self._task = asyncio.get_running_loop().create_task(self._run())
-
-    async def stop(self) -> None:
-        """Stop pushing and close every socket."""
-        if self._task is not None:
-            self._task.cancel()
-            with contextlib.suppress(asyncio.CancelledError):
-                await self._task
-        for w in list(self.watchers):
-            w.queue.put_nowait(None)
 
     def open(self, user_id: str | None, address: str) -> Watcher:
         """A new page's socket (:class:`Refused` when its address holds as many as it may)."""
@@ -247,13 +237,15 @@ class Watching:
             for w in mine:
                 w.send(text)
 
-    async def _run(self) -> None:
-        while True:
-            await asyncio.sleep(PUSH_EVERY)
-            try:
-                await self.push()
-            except Exception:  # a round that fails is logged; the next one goes on
-                log.exception("pushing to the watchers failed")
+    async def round(self) -> None:
+        """One look at what is watched (:meth:`push`)."""
+        await self.push()
+
+    async def stop(self) -> None:
+        """Stop pushing and close every socket."""
+        await super().stop()
+        for w in list(self.watchers):
+            w.queue.put_nowait(None)
 
     async def look_around(self, now: float | None = None) -> None:
         """Write who has a page open here (every :data:`~clubsuite.server.people.relations.PRESENCE_EVERY`
