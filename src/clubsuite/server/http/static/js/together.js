@@ -63,7 +63,11 @@ export function reportForm(what, done = () => {}) {
   const block = h("input", {type: "checkbox", checked: true});
   const problem = h("p", {class: "error", role: "alert"});
   const send = h("button", {type: "submit", class: "primary"}, t("Send the report"));
+  // a player is reported for what they did, or for their name
+  const about = what.kind === "message" ? null : h("select", {class: "report-kind"},
+    h("option", {value: "player"}, t("What they did")), h("option", {value: "name"}, t("Their name")));
   const form = h("form", {class: "report-form", hidden: true, novalidate: true},
+    about ? h("label", {}, t("What you report"), about) : null,
     h("label", {}, t("What happened (a few words)"), reason),
     h("label", {class: "check"}, block, " ", t("Also block them")),
     send, problem);
@@ -78,7 +82,8 @@ export function reportForm(what, done = () => {}) {
     problem.textContent = "";
     send.disabled = true;
     try {
-      await api("/reports", {...what, reason: reason.value.trim(), block: block.checked});
+      const kind = about ? about.value : what.kind;
+      await api("/reports", {...what, kind, reason: reason.value.trim(), block: block.checked});
       form.replaceChildren(h("p", {role: "status"}, t("Thank you: a moderator will look.")));
       done();
     } catch (err) {
