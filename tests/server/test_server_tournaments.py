@@ -115,6 +115,7 @@ def test_an_arena_seats_whoever_is_free_at_once_scores_by_place_and_stops_counti
         t = await keeper.load(tid)
         assert t.status == "over"
         assert [x.counted for x in await keeper.tables(tid)] == [True, False, False]
+        assert first[0].table_id not in keeper.hub.tables  # an ended table is closed a minute after its end
         view = await keeper.view(tid)
         assert sum(r["points"] for r in view["standings"]) == 2
 

@@ -54,6 +54,9 @@ BOTS_AFTER = 20.0
 KEPT_APART = 1000
 """How many meetings a pair of whom one blocked the other counts as in a Swiss pairing: the search never puts them
 together, and the greedy pairing only where nothing else is left."""
+CLOSE_AFTER = 60.0
+"""Seconds a tournament table stays open once its match has ended (its people see how it ended and go on to their
+next table), before the director closes it: a tournament's ended tables never pile up against the server's limit."""
 ROUND_PAUSE = 10.0
 """Seconds between the end of a Swiss round's last table and the next round (to read the standings)."""
 
@@ -90,6 +93,8 @@ class Director(Ticker):
         """(tournament, account) -> the seat of the table the account plays now: table, seat, token."""
         self._free: dict[tuple[str, str], tuple[float, frozenset[str]]] = {}
         """(tournament, entrant) -> when the entrant's last table ended here, and who sat at it."""
+        self._closing: dict[str, float] = {}
+        """Ended tables of this process's tournaments and when to close them (:data:`CLOSE_AFTER`)."""
 
     async def round(self) -> None:
         """One round of work on the tournaments (:meth:`tick` now)."""
@@ -100,7 +105,13 @@ class Director(Ticker):
         return self.seats.get((tournament_id, user.id))
 
     async def tick(self, now: float) -> None:
-        """One round of work on every tournament this process directs."""
+        """One round of work on every tournament this process directs, and the ended tables closed when due."""
+        for table_id, due in list(self._closing.items()):
+            if due <= now:
+                del self._closing[table_id]
+                live = self.hub.tables.get(table_id)
+                if live is not None:
+                    await self.hub.close_table(live)
         for tournament_id in await self.hub.db(self.hub.store.write, lambda conn: self._claim(conn, now)):
             try:
                 await self._direct(tournament_id, now)
@@ -216,6 +227,7 @@ class Director(Ticker):
             log.info("tournament %s: %d entrants away from their tables paused", t.id, len(absent))
         now = time.time()
         for table_id in ended:
+            self._closing[table_id] = now + CLOSE_AFTER
             seats = by_id[table_id].seats
             people = frozenset(e for e in seats if e is not None)
             for e in people:

@@ -26,7 +26,7 @@ import math
 import secrets
 import time
 import unicodedata
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from sqlalchemy import func, insert, select, update
@@ -222,14 +222,16 @@ class _Standing:
     rows: list[Row]
     entrants: dict[str, Entrant]
     by_user: dict[str, str]
+    row_of: dict[str, Row] = field(default_factory=dict)
 
     def line(self, user_id: str) -> dict[str, Any] | None:
         """An account's own line (None: not an entrant)."""
         entrant = self.by_user.get(user_id)
         if entrant is None:
             return None
-        row = next(r for r in self.rows if r.entrant == entrant)
-        return _row_json(row, self.entrants[entrant])
+        if not self.row_of:  # made once per version: every watcher's line is then a look-up
+            self.row_of.update((r.entrant, r) for r in self.rows)
+        return _row_json(self.row_of[entrant], self.entrants[entrant])
 
 
 @dataclass

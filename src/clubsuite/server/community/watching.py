@@ -294,6 +294,7 @@ class Watching(Ticker):
                     if version is None:
                         raise Refused("no_tournament", "there is no such tournament")
                     view = await self.keeper.view(tid)
+                    version = view["version"]  # the version the view was made at (it may have grown since the read)
                     made = encode({"type": "tournament", "topic": topic, "tournament": view})
                 except Refused as exc:  # gone, or not a tournament of these formats (a club night)
                     made = encode({"type": "error", "code": exc.code, "topic": topic, "message": str(exc)})
