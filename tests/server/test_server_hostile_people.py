@@ -302,7 +302,7 @@ def shapes(w: World) -> list[tuple[httpx.Client, dict[str, str], str, Any, int, 
         (cleo, "/reports", {"kind": "player", "player": "Ann", "block": "yes"}, 422, "bad_request", "'block'"),
         (cleo, "/reports", {"kind": "player", "player": "A" * 101}, 422, "bad_request", "'player'"),
         (cleo, "/reports", {"kind": "player", "player": "Ann", "reason": "r" * 2001}, 422, "bad_request", "reason"),
-        (cleo, "/reports", {"kind": "player", "player": "Ann", "reason": "r" * 501}, 409, "bad_report", "500"),
+        (cleo, "/reports", {"kind": "player", "player": "Ann", "reason": "r" * 501}, 422, "bad_request", "500"),
         (cleo, "/reports", {"kind": "player", "player": "Ann", "at": 1}, 422, "bad_request", "'at'"),
         (cleo, "/reports", {"kind": "player"}, 422, "bad_request", "'player'"),
         (cleo, "/reports", {"kind": "player", "player": "Cleo"}, 409, "yourself", "yourself"),
@@ -322,6 +322,7 @@ def shapes(w: World) -> list[tuple[httpx.Client, dict[str, str], str, Any, int, 
         (mona, report, {"action": "mute", "hours": -3}, 409, "bad_action", "hours"),
         (mona, report, {"action": "mute", "hours": 1e308}, 409, "bad_action", "hours"),
         (mona, report, {"action": "warn", "reason": "r" * 2001}, 422, "bad_request", "'reason'"),
+        (mona, report, {"action": "warn", "reason": "r" * 501}, 422, "bad_request", "500"),
         (mona, report, {"action": "warn", "subject": "Ann"}, 422, "bad_request", "'subject'"),
         (mona, "/moderation/reports/no-such-report", {"action": "warn"}, 404, "no_report", "no such"),
     ]
@@ -408,30 +409,30 @@ def test_a_path_value_with_odd_characters_is_refused_as_not_found_and_nothing_ch
     assert w.seen() == before
 
 
-def test_a_nul_character_in_a_name_or_an_id_is_refused_as_not_found_never_answered_busy(
+def test_a_nul_character_in_a_name_or_an_id_is_refused_at_the_door_never_answered_busy(
     world: World, no_tracebacks: None
 ) -> None:
-    """U+0000 is a character like any other to JSON and to a URL, and no name or id holds it: what is looked up by
-    it is not found (PostgreSQL refuses the character in a query, which must not reach the stranger as "busy: try
-    again", a 503 that trying again never cures)."""
+    """U+0000 is a character like any other to JSON and to a URL, and no database keeps it (PostgreSQL refuses it in
+    a query, which must not reach the stranger as "busy: try again", a 503 that trying again never cures): the
+    guard refuses an address or a body that holds it, naming the character, before any route reads it."""
     w = world
     before = w.seen()
     for odd in ("%00", "Ann%00"):
         for kind in ("follow", "block", "mute", "unmute"):
-            refused(w.cleo.post(f"/players/{odd}/{kind}", headers=w.cleo_h), 404, "no_player")
+            refused(w.cleo.post(f"/players/{odd}/{kind}", headers=w.cleo_h), 400, "bad_request")
         for action in ("join", "withdraw", "start"):
-            refused(w.ann.post(f"/tournaments/{odd}/{action}", headers=w.ann_h), 404, "no_tournament")
-        refused(w.ann.get(f"/tournaments/{odd}"), 404, "no_tournament")
-        refused(w.ann.get(f"/players/{odd}"), 404, "no_player")
+            refused(w.ann.post(f"/tournaments/{odd}/{action}", headers=w.ann_h), 400, "bad_request")
+        refused(w.ann.get(f"/tournaments/{odd}"), 400, "bad_request")
+        refused(w.ann.get(f"/players/{odd}"), 400, "bad_request")
         r = w.mona.post(f"/moderation/reports/{odd}", json={"action": "dismiss"}, headers=w.mona_h)
-        refused(r, 404, "no_report")
-        assert w.bob.post(f"/notices/{odd}/dismiss", headers=w.bob_h).json() == {"dismissed": False}
-    r = w.ann.post("/invitations", json={"to": "Bob\u0000", "table": w.table}, headers=w.ann_h)
-    refused(r, 404, "no_player")
-    r = w.ann.post("/invitations", json={"to": "Bob", "tournament": "\u0000"}, headers=w.ann_h)
-    refused(r, 404, "no_tournament")
-    r = w.ann.post("/reports", json={"kind": "player", "player": "Cleo\u0000"}, headers=w.ann_h)
-    refused(r, 404, "no_player")
+        refused(r, 400, "bad_request")
+        refused(w.bob.post(f"/notices/{odd}/dismiss", headers=w.bob_h), 400, "bad_request")
+    for path, body in (
+        ("/invitations", {"to": "Bob\u0000", "table": w.table}),
+        ("/invitations", {"to": "Bob", "tournament": "\u0000"}),
+        ("/reports", {"kind": "player", "player": "Cleo\u0000"}),
+    ):
+        refused(w.ann.post(path, json=body, headers=w.ann_h), 400, "bad_json")
     assert w.seen() == before
 
 

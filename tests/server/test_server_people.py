@@ -45,10 +45,10 @@ def test_following_blocking_and_muting_are_listed_to_their_owner_and_a_block_end
     assert ann.post("/players/Bob/follow", headers=ann_h).json()["follow"] == ["Bob"]
     bob.post("/players/Ann/follow", headers=bob_h)
     assert ann.post("/players/Bob/mute", headers=ann_h).json()["mute"] == ["Bob"]
+    before = bob.get("/account/people").json()
     lists = ann.post("/players/bob/block", headers=ann_h).json()  # a name as typed reaches the account
-    assert lists["block"] == ["Bob"] and lists["follow"] == []
-    assert bob.get("/account/people").json()["follow"] == []  # their following of Ann ended too
-    assert bob.get("/account/people").json()["block"] == []  # nothing tells Bob he is blocked
+    assert lists["block"] == ["Bob"] and lists["follow"] == []  # Ann's following of Bob ended
+    assert bob.get("/account/people").json() == before  # nothing tells Bob he is blocked: his lists are as they were
     assert ann.post("/players/Bob/unblock", headers=ann_h).json()["block"] == []
     assert ann.post("/players/Ann/follow", headers=ann_h).json()["code"] == "yourself"
     assert ann.post("/players/Nobody/follow", headers=ann_h).status_code == 404
@@ -95,7 +95,7 @@ def test_a_blocked_or_muted_accounts_chat_reaches_nobody_who_blocked_or_muted_it
 def test_a_muted_or_banned_account_is_told_why_it_may_not_chat_and_a_moderators_actions_take_effect(
     server: ThreadServer,
 ) -> None:
-    reporters = [account(server, name) for name in ("Ann", "Cleo", "Dora")]
+    reporters = [account(server, name) for name in ("Ann", "Cleo", "Dora", "Gus")]
     bob, bob_id, bob_h = account(server, "Bob")
     mod, mod_id, mod_h = account(server, "Mona")
     moderation = server.server.config.app.state.moderation
@@ -125,10 +125,16 @@ def test_a_muted_or_banned_account_is_told_why_it_may_not_chat_and_a_moderators_
         queue = mod.get("/moderation/reports").json()["reports"]
         assert len(queue) == 1 and queue[0]["subject"] == "Bob" and queue[0]["reporter"] == "Ann"
         assert queue[0]["context"]["line"]["text"] == "you play like a turnip"  # as the server kept it
-        # two more distinct accounts report Bob: he may not chat until a moderator looks, and is told why
-        for browser, _, headers in reporters[1:]:
+        # three distinct accounts report Bob's line: he may not chat until a moderator looks, and is told why
+        for browser, _, headers in reporters[1:2]:  # a report of the player alone waits for a moderator
             r = browser.post("/reports", json={"kind": "player", "player": "Bob", "reason": "rude"}, headers=headers)
             assert r.status_code == 201
+        chat(b, "not muted yet")
+        b.until(lambda m: m["type"] == "chat" and m["text"] == "not muted yet")
+        for browser, _, headers in reporters[2:]:  # the line itself, by two more accounts watching the table
+            line_report = {"kind": "message", "table": table, "message": line["id"], "reason": "rude"}
+            r = browser.post("/reports", json=line_report, headers=headers)
+            assert r.status_code == 201, r.text
         chat(b, "still here")
         refused = b.until(lambda m: m["type"] == "error" and m["code"] == "chat_refused")
         assert "several players reported" in refused["message"]
@@ -184,7 +190,9 @@ def test_invitations_reach_their_player_and_are_declined_and_a_block_or_privacy_
         assert sent.status_code == 200 and sent.json() == {"invited": "Bob"}
         pushed = live.until(lambda m: m["type"] == "notice")["notice"]
         assert pushed["kind"] == "invite" and pushed["body"]["table"] == table and pushed["body"]["from"] == "Ann"
-        [kept] = bob.get("/notices").json()["notices"]
+        answer = bob.get("/notices")
+        assert answer.headers["cache-control"] == "no-store"  # it holds an invite code
+        [kept] = answer.json()["notices"]
         assert kept["id"] == pushed["id"] and kept["body"]["invite"]
         assert loopback.get(f"{server.base}/notices").status_code == 401
         assert ann.get("/notices").json()["notices"] == []  # an invitation is the invited player's alone
@@ -233,9 +241,9 @@ def test_friends_are_seen_online_and_at_their_table_as_their_privacy_allows(serv
         bob.post("/account/privacy", json={"invites": "everyone", "presence": "nobody"}, headers=bob_h)
         assert ann.get("/friends").json()["friends"][0]["online"] is None
         bob.post("/account/privacy", json={"invites": "everyone", "presence": "everyone"}, headers=bob_h)
-        bob.post("/players/Ann/block", headers=bob_h)  # a block shows nothing, whatever the privacy
-        ann.post("/players/Bob/follow", headers=ann_h)
-        assert ann.get("/friends").json()["friends"][0]["online"] is None
+        assert ann.get("/friends").json()["friends"][0]["online"] is True
+        bob.post("/players/Ann/block", headers=bob_h)  # a block shows Bob as offline to Ann, whatever his privacy
+        assert ann.get("/friends").json()["friends"] == [{"name": "Bob", "online": False, "table": None}]
     finally:
         live.close()
 
@@ -253,3 +261,21 @@ def test_matchmaking_never_seats_two_people_one_of_whom_blocked_the_other(server
     tables = {b.get("/rated/queue").json().get("table") for b in (ann, bob)}
     assert len(tables) == 2 and None not in tables
     assert ann_id
+
+
+def test_a_dismissal_lifts_only_the_automatic_mute_never_an_operators_or_a_moderators_sanction(
+    server: ThreadServer,
+) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    cleo, _, cleo_h = account(server, "Cleo")
+    _, bob_id, _ = account(server, "Bob")
+    mona, mona_id, mona_h = account(server, "Mona")
+    moderation = server.server.config.app.state.moderation
+    run(server, moderation.set_moderator(mona_id, True))
+    first = ann.post("/reports", json={"kind": "player", "player": "Bob"}, headers=ann_h).json()["report"]
+    run(server, moderation.act(first, "chat_ban", None, "insults"))  # the operator, by clubs admin act
+    second = cleo.post("/reports", json={"kind": "player", "player": "Bob"}, headers=cleo_h).json()["report"]
+    assert mona.post(f"/moderation/reports/{second}", json={"action": "dismiss"}, headers=mona_h).status_code == 200
+    refusal = run(server, moderation.chat_refusal(bob_id))
+    assert refusal is not None and "insults" in refusal
+    assert not any(s["automatic"] for s in run(server, moderation.sanctions_of(bob_id)))

@@ -11,7 +11,7 @@ A round of work on one tournament, in order:
 1. started, if it was due (an arena's end set from its length);
 2. its tables' results read (a table ends for the tournament when its first match ends: each seat's place, as the
    ratings read them, ``server/people/results``); an arena table that ends after the arena is not counted, and an
-   arena entrant who was not at their table when it ended (a bot played their seat) is paused until they join again;
+   entrant who was not at their table when it ended (a bot played their seat) is paused until they join again;
 3. an arena past its end is over; otherwise its free entrants are seated (:func:`.pairing.arena_tables`);
 4. a Swiss tournament whose round has ended at every table pairs the next round (:func:`.pairing.swiss_round`)
    after a short pause, or is over after its last.
@@ -24,6 +24,7 @@ again. When an entrant is seated, or a tournament changes, the process's watcher
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import random
@@ -163,9 +164,10 @@ class Director(Ticker):
         t = await self.tournaments.load(tournament_id)
         if t.status == "open":
             t = await self._begin(t, now)
-        tables = await self.tournaments.tables(t.id)
+        arena = t.settings.format == "arena"
+        tables = await self.tournaments.tables(t.id, playing=arena)  # an arena reads only the tables in play
         if await self._read_results(t, tables):
-            tables = await self.tournaments.tables(t.id)
+            tables = await self.tournaments.tables(t.id, playing=arena)
         entrants = await self.tournaments.entrants(t.id)
         if t.settings.format == "arena":
             await self._arena(t, tables, entrants, now)
@@ -211,7 +213,7 @@ class Director(Ticker):
                     .values(finished_at=at, places=json.dumps(places), counted=counted)
                 )
 
-        absent = self._absent(ended, by_id) if t.settings.format == "arena" else set()
+        absent = self._absent(ended, by_id)
 
         def both(conn: Connection) -> None:
             work(conn)
@@ -239,8 +241,8 @@ class Director(Ticker):
 
     def _absent(self, ended: dict[str, Any], by_id: dict[str, TableRow]) -> set[str]:
         """The entrants who were not at their table (no socket open at their seat) when its match ended, of the tables
-        this process served then: an arena pauses them, so that nobody collects points while a bot plays their
-        seats; they come back by joining again."""
+        this process served then: they are paused (withdrawn from a Swiss tournament), so that nobody collects points,
+        or a rating, while a bot plays their seats; they come back by joining again."""
         away: set[str] = set()
         for table_id in ended:
             live = self.hub.tables.get(table_id)
@@ -266,7 +268,8 @@ class Director(Ticker):
         seats = t.settings.seats()
         by_id = {e.id: e for e in entrants}
         apart = await self._apart([by_id[w.id] for w in waiting])
-        pairing = arena_tables(waiting, seats, now, self.bots_after if t.settings.bots else None, apart)
+        bots_after = self.bots_after if t.settings.bots else None
+        pairing = await asyncio.to_thread(arena_tables, waiting, seats, now, bots_after, apart)
         for group in pairing.tables:
             await self._seat(t, group, 0, by_id)
 
@@ -300,7 +303,8 @@ class Director(Ticker):
             a, b = tuple(pair)
             met.setdefault(a, {})[b] = met.setdefault(b, {})[a] = KEPT_APART
         field = [Ranked(e.id, e.rating, rows[e.id].score) for e in active]
-        pairing = swiss_round(field, seats, met, {e.id: e.byes for e in entrants}, frozenset(before), t.settings.bots)
+        byes = {e.id: e.byes for e in entrants}
+        pairing = await asyncio.to_thread(swiss_round, field, seats, met, byes, frozenset(before), t.settings.bots)
         number = played + 1
 
         def work(conn: Connection) -> None:

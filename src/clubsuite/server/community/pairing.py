@@ -13,8 +13,9 @@ seated with the others left over and bots in the empty seats.
 
 **Swiss** (:func:`swiss_round`): everyone plays every round. Entrants are ranked by score, then rating; tables are
 made from the top of that order, each from the highest-ranked person not yet seated and the next ones below who have
-met none of the table's people before (a depth-first search over that order, bounded in steps: the first pairing it
-finds keeps tables as close in score as it can). When no such pairing exists, or the search runs out of steps, a
+met none of the table's people before (a depth-first search over that order, bounded in steps, and in depth to
+:data:`SEARCH_PEOPLE` entrants: the first pairing it finds keeps tables as close in score as it can). When no
+such pairing exists, or the search runs out of steps, a
 greedy pairing takes at each seat the candidate who has met the table's people the fewest times, never completing a
 table that sat together before where another candidate avoids it. A number of entrants that does not fill whole
 tables leaves the lowest-ranked over: with bots allowed they sit at one last table with bots; without, they have a
@@ -29,6 +30,8 @@ from dataclasses import dataclass, field
 _Times = Callable[[str, str], int]
 """How many tables two entrants have shared."""
 
+SEARCH_PEOPLE = 240
+"""Entrants the depth-first search pairs at most (its depth grows with the tables): more go to the greedy pairing."""
 SEARCH_STEPS = 20_000
 """Candidates the Swiss search looks at before it settles for the greedy pairing (a bound on its cost)."""
 
@@ -193,7 +196,7 @@ def swiss_round(
     def times(a: str, b: str) -> int:
         return met.get(a, {}).get(b, 0)
 
-    tables = _search(paired, seats, times, steps)
+    tables = _search(paired, seats, times, steps) if len(paired) <= SEARCH_PEOPLE else None
     if tables is None:
         tables = _greedy(paired, seats, times, tables_before)
     out: list[tuple[str | None, ...]] = [tuple(t) for t in tables]

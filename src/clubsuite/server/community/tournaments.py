@@ -11,7 +11,7 @@ and they may come back).
 
 This module keeps the tournaments' rows: making one, entering, withdrawing, what anyone sees of one (its settings,
 status and standings) and the list the lobby shows. Every change that its watchers should see grows the tournament's
-``version``: a watcher compares versions and never the order messages came in (``server/people/watching``).
+``version``: a watcher compares versions and never the order messages came in (``community.watching``).
 
 What stays private: tournament tables are private (their invite codes are never shown) and an entrant's seat token
 is handed to that entrant only, by the account's session (``GET /tournaments/{id}/seat``).
@@ -19,6 +19,7 @@ is handed to that entrant only, by the account's session (``GET /tournaments/{id
 
 from __future__ import annotations
 
+import asyncio
 import csv
 import io
 import json
@@ -278,13 +279,13 @@ class Tournaments:
         )
         return [Entrant(r.entrant, r.user_id, r.name, r.rating, r.active, r.byes, r.joined_at) for r in rows]
 
-    async def tables(self, tournament_id: str) -> list[TableRow]:
-        """The tables it seated, in the order they started."""
+    async def tables(self, tournament_id: str, playing: bool = False) -> list[TableRow]:
+        """The tables it seated (``playing``: those whose match has not ended), in the order they started."""
+        query = select(tournament_tables).where(tournament_tables.c.tournament_id == tournament_id)
+        if playing:
+            query = query.where(tournament_tables.c.finished_at.is_(None))
         rows = await self.hub.db(
-            self.hub.store.read,
-            select(tournament_tables)
-            .where(tournament_tables.c.tournament_id == tournament_id)
-            .order_by(tournament_tables.c.started_at, tournament_tables.c.table_id),
+            self.hub.store.read, query.order_by(tournament_tables.c.started_at, tournament_tables.c.table_id)
         )
         return [_table_row(r) for r in rows]
 
@@ -299,7 +300,7 @@ class Tournaments:
             return kept
         entrants = await self.entrants(t.id)
         played = await self.tables(t.id)
-        rows = standings_of(t.settings, entrants, played)
+        rows = await asyncio.to_thread(standings_of, t.settings, entrants, played)  # off the event loop
         by_id = {e.id: e for e in entrants}
         kept = _Standing(t.version, rows, by_id, {e.user_id: e.id for e in entrants if e.user_id is not None})
         self._standings[t.id] = kept
@@ -583,7 +584,6 @@ def listed(row: Any, entrants: int) -> dict[str, Any]:
         "ends_at": row.ends_at,
         "entrants": entrants,
         "scheduled": row.host_id is None,
-        "version": row.version,
     }
 
 

@@ -19,6 +19,7 @@ socket, each message's size and rate (the table protocol's), and a watcher that 
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import logging
 import re
@@ -161,6 +162,8 @@ class Watching(Ticker):
         """For each account with a page open here: the time of the newest notice sent to it (its pages are sent
         what came after, whichever process added it)."""
         self._presence_at = 0.0
+        self._list_key: tuple[Any, ...] | None = None
+        """What the lobby's list was last made at (the tournaments' count and versions)."""
         self.watchers: set[Watcher] = set()
         self.by_user: dict[str, set[Watcher]] = {}
         self.by_topic: dict[str, set[Watcher]] = {}
@@ -222,6 +225,8 @@ class Watching(Ticker):
             if not watching:
                 del self.by_topic[topic]
                 self._made.pop(topic, None)
+                if topic == "tournaments":
+                    self._list_key = None
 
     def tell_notice(self, user_id: str, notice: dict[str, Any]) -> None:
         """A notice added in this process: sent to the account's open pages at once (and not again by the look for
@@ -270,15 +275,15 @@ class Watching(Ticker):
         hub = self.keeper.hub
         topics = list(self.by_topic)
         if "tournaments" in topics:
-            key = tuple(
-                (await hub.db(hub.store.read, select(func.count(), func.coalesce(func.sum(tournaments.c.version), 0))))[
-                    0
-                ]
-            )
-            if self._made.get("tournaments", (None, ""))[0] != key:
-                listing = await self.keeper.listing()
-                self._made["tournaments"] = (key, encode({"type": "tournaments", "tournaments": listing}))
-                self.pushes += 1
+            counted = select(func.count(), func.coalesce(func.sum(tournaments.c.version), 0))
+            key = tuple((await hub.db(hub.store.read, counted))[0])
+            if key != self._list_key:
+                self._list_key = key
+                text = encode({"type": "tournaments", "tournaments": await self.keeper.listing()})
+                # sent again only when what the list shows changed, not at every standings change of a tournament
+                if text != self._made.get("tournaments", (None, ""))[1]:
+                    self._made["tournaments"] = (hashlib.sha256(text.encode()).hexdigest(), text)
+                    self.pushes += 1
         ids = [t.split(":", 1)[1] for t in topics if t.startswith("tournament:")]
         if ids:
             rows = await hub.db(
@@ -298,6 +303,9 @@ class Watching(Ticker):
                     made = encode({"type": "tournament", "topic": topic, "tournament": view})
                 except Refused as exc:  # gone, or not a tournament of these formats (a club night)
                     made = encode({"type": "error", "code": exc.code, "topic": topic, "message": str(exc)})
+                except Exception:  # one topic's fault never stops the others: its last message stands
+                    log.exception("tournament %s could not be pushed", tid)
+                    continue
                 self._made[topic] = (version, made)
                 self.pushes += 1
         for topic, watching in list(self.by_topic.items()):

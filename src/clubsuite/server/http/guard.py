@@ -158,6 +158,8 @@ class Guard:
                 f"a request may have at most {self.limits.max_headers} header lines and "
                 f"{self.limits.max_header_bytes} bytes of head",
             )
+        if "\x00" in str(scope.get("path", "")) or b"%00" in (scope.get("query_string") or b""):
+            raise Refusal(400, "bad_request", "an address may not hold the character U+0000 (nothing can keep it)")
         values = dict(headers)  # read once for the host and the origin
         self._check_host(values)
         method = scope.get("method", "GET") if scope["type"] == "http" else "WEBSOCKET"
@@ -263,10 +265,23 @@ class Guard:
         body = b"".join(chunks)
         if body and path != "/replays":
             try:
-                parse_record(body, "the request body")
+                parsed = parse_record(body, "the request body")
             except ClubsError as exc:
                 raise Refusal(400, "bad_json", str(exc)) from None
+            if _holds_nul(parsed):  # no database keeps it (PostgreSQL refuses it in text): refused before any work
+                raise Refusal(400, "bad_json", "a request body may not hold the character U+0000")
         return body
+
+
+def _holds_nul(value: object) -> bool:
+    """Whether a JSON value holds the character U+0000 in a string or a key."""
+    if isinstance(value, str):
+        return "\x00" in value
+    if isinstance(value, list):
+        return any(_holds_nul(v) for v in value)
+    if isinstance(value, dict):
+        return any("\x00" in k or _holds_nul(v) for k, v in value.items())
+    return False
 
 
 class _ClientGoneError(Exception):

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from typing import Annotated, Any, Literal
 
-from fastapi import APIRouter, HTTPException, Path, Query, Request
+from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.server.community.tournaments import Tournaments
@@ -49,7 +49,7 @@ class ReportIn(_Strict):
     player: str | None = Field(None, max_length=100, description="the player reported (a name or a player)")
     table: str | None = Field(None, max_length=40, description="the table the message was said at")
     message: int | None = Field(None, ge=1, description="the message's id at that table")
-    reason: str = Field("", max_length=2000, description="what happened, in a few words (at most 500 characters)")
+    reason: str = Field("", max_length=500, description="what happened, in a few words (at most 500 characters)")
     block: bool = Field(True, description="also block the player (their chat and invitations no longer reach you)")
 
 
@@ -57,7 +57,7 @@ class ActionIn(_Strict):
     """A moderator's action on a report."""
 
     action: Literal["warn", "mute", "chat_ban", "close", "dismiss"]
-    reason: str = Field("", max_length=2000, description="why, as the player is told (at most 500 characters)")
+    reason: str = Field("", max_length=500, description="why, as the player is told (at most 500 characters)")
     hours: float | None = Field(None, description="a mute's length in hours")
 
 
@@ -105,7 +105,10 @@ def router(
             async def off(name: Name, request: Request) -> dict[str, Any]:
                 user = await need(request, True)
                 found, _ = await other(name)
-                await relations.change(kind, user.id, found, False)
+                try:
+                    await relations.change(kind, user.id, found, False)
+                except RelationRefused as exc:
+                    raise refused(exc) from None
                 if kind != "follow":
                     hub.hide_for(user.id, await relations.hidden(user.id))
                 return await relations.lists(user.id)
@@ -142,8 +145,10 @@ def router(
         return {"friends": await relations.friends(user.id)}
 
     @routes.get("/notices")
-    async def notices_of(request: Request) -> dict[str, Any]:
-        """The account's notices: invitations, invitations declined, a moderator's word."""
+    async def notices_of(request: Request, response: Response) -> dict[str, Any]:
+        """The account's notices: invitations, invitations declined, a moderator's word. Never kept by a cache (an
+        invitation holds a private table's invite code)."""
+        response.headers["cache-control"] = "no-store"
         user = await need(request, False)
         return {"notices": await notices.of(user.id)}
 
@@ -174,6 +179,10 @@ def router(
                 raise HTTPException(
                     404, {"code": "no_table", "message": "you hold no seat at such a table (here and now)"}
                 )
+            if not any(s.kind == "person" and s.token_hash is None for s in table.seats):
+                # a table with no free seat (a tournament's, a club night's, a rated one's): nothing to invite to,
+                # and its invite code stays its own
+                raise HTTPException(409, {"code": "table_full", "message": "this table has no free seat to invite to"})
             target = {"kind": "table", "table": table.id, "invite": table.invite, "name": table.info.name}
         else:
             try:
@@ -218,7 +227,7 @@ def router(
             if body.player is None:
                 raise HTTPException(422, {"code": "bad_request", "message": "'player': whom you report"})
             subject, name = await other(body.player)
-            context = {"name": name, "table": body.table}
+            context = {"name": name}  # only what the server knows: a table named by the reporter is not kept
         try:
             made = await moderation.report(user.id, subject, body.kind, body.reason, context, body.block)
         except RelationRefused as exc:

@@ -124,9 +124,10 @@ def router(keeper: Tournaments, director: Director, accounts: Accounts) -> APIRo
             raise refused(exc) from None
 
     @routes.get("/tournaments/{tournament_id}/seat")
-    async def seat(tournament_id: Id, request: Request) -> dict[str, Any]:
+    async def seat(tournament_id: Id, request: Request, response: Response) -> dict[str, Any]:
         """The signed-in entrant's table now: its id, seat number and seat token (``{"table": null}`` between
-        tables)."""
+        tables). Never kept by a cache (it holds a seat's token)."""
+        response.headers["cache-control"] = "no-store"
         user = await account(request, False, "sign in first")
         found = director.seat_for(tournament_id, user)
         return found if found is not None else {"tournament": tournament_id, "table": None}

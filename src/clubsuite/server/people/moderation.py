@@ -6,9 +6,10 @@ reporter, supplies its words: ``context``), so that a moderator reads what was s
 was. Reporting someone also blocks them for the reporter (``block``, the default), as people who report want.
 One account sends at most :data:`REPORTS_PER_HOUR` reports an hour and one open report per person reported.
 
-**Several reports.** When :data:`AUTO_REPORTERS` distinct accounts have reported the same person within
-:data:`AUTO_WINDOW`, that person may not chat for :data:`AUTO_HOURS` hours or until a moderator has looked, and
-is told so.
+**Several reports.** When :data:`AUTO_REPORTERS` distinct accounts have reported messages of the same person
+within :data:`AUTO_WINDOW` (messages the server kept, so that the reporters were at the table; reports of a name or
+a player alone do not count, or three throwaway accounts could silence anyone), that person may not chat for
+:data:`AUTO_HOURS` hours or until a moderator dismisses the reports, and is told so.
 
 **The queue and the actions.** The operator (``clubs admin reports``) and the accounts the operator makes
 moderators (the page ``/moderation``) read the open reports and take one action on each: *warn* (the person is
@@ -38,6 +39,9 @@ from clubsuite.server.store.dbschema import moderators, passkeys, reports, sanct
 log = logging.getLogger("clubsuite.server")
 
 REPORT_KINDS = ("message", "name", "player")
+OPERATOR = "operator"
+"""Who took an action taken with ``clubs admin act`` (a sanction with no taker was the server's own: the automatic
+mute, which dismissing the reports lifts)."""
 ACTIONS = ("warn", "mute", "chat_ban", "close", "dismiss")
 REASON_MAX = 500
 """Characters of a report's or an action's reason."""
@@ -114,10 +118,11 @@ class Moderation:
                     status="open",
                 )
             )
-            reporters = conn.execute(
+            reporters = conn.execute(  # messages only: the server saw them, and the reporters were at the table
                 select(func.count(func.distinct(reports.c.reporter_id))).where(
                     reports.c.subject_id == subject,
                     reports.c.status == "open",
+                    reports.c.kind == "message",
                     reports.c.created_at > now - AUTO_WINDOW,
                 )
             ).scalar_one()
@@ -215,6 +220,9 @@ class Moderation:
                     )
                     .values(until=now)
                 )
+            else:  # kept with the closing, in one transaction: the action is taken whole or not at all
+                until = now + hours * 3600 if action == "mute" and hours is not None else None
+                _keep_sanction(conn, row.subject_id, action, reason, until, by or OPERATOR, report_id, now)
             if action == "close":
                 conn.execute(delete(sessions).where(sessions.c.user_id == row.subject_id))
                 conn.execute(delete(passkeys).where(passkeys.c.user_id == row.subject_id))
@@ -223,10 +231,10 @@ class Moderation:
 
         row = await self.db(self.store.write, work)
         log.info("moderation: report %s, %s by %s", report_id, action, "the operator" if by is None else by)
-        if action != "dismiss":
-            until = now + hours * 3600 if action == "mute" and hours is not None else None
-            await self._sanction(row.subject_id, action, reason, until, by, report_id)
         self._chat.pop(row.subject_id, None)
+        if action not in ("dismiss", "close"):
+            until = now + hours * 3600 if action == "mute" and hours is not None else None
+            await self.notices.add(row.subject_id, action, {"reason": reason, "until": until})
         return {"report": report_id, "action": action, "subject": row.subject_id}
 
     async def _sanction(
@@ -241,19 +249,7 @@ class Moderation:
         """Keep a sanction and tell the person (a notice on their pages)."""
         now = time.time()
         await self.db(
-            self.store.write,
-            lambda conn: conn.execute(
-                insert(sanctions).values(
-                    id=secrets.token_urlsafe(9),
-                    user_id=user_id,
-                    kind=kind,
-                    reason=reason,
-                    until=until,
-                    by_id=by,
-                    report_id=report_id,
-                    created_at=now,
-                )
-            ),
+            self.store.write, lambda conn: _keep_sanction(conn, user_id, kind, reason, until, by, report_id, now)
         )
         self._chat.pop(user_id, None)
         if kind != "close":
@@ -270,18 +266,19 @@ class Moderation:
             select(sanctions.c.kind, sanctions.c.reason, sanctions.c.until)
             .where(
                 sanctions.c.user_id == user_id,
-                sanctions.c.kind.in_(("mute", "chat_ban")),
+                sanctions.c.kind.in_(("mute", "chat_ban", "close")),
                 or_(sanctions.c.until.is_(None), sanctions.c.until > now),
             )
             .order_by(sanctions.c.created_at.desc()),
         )
         why: str | None = None
         for r in rows:
-            if r.kind == "chat_ban" and r.until is None:
+            if r.kind in ("chat_ban", "close") and r.until is None:
                 why = f"you may not chat on this site: {r.reason}"
                 break
-            if why is None:
-                why = f"you may not chat until {_when(r.until)}: {r.reason}"
+        if why is None and rows:  # the mute that ends last
+            last = max(rows, key=lambda r: r.until or 0.0)
+            why = f"you may not chat until {_when(last.until)}: {last.reason}"
         self._chat[user_id] = (time.monotonic(), why)
         if len(self._chat) > 10_000:
             self._chat.clear()
@@ -313,6 +310,31 @@ class Moderation:
             {"kind": r.kind, "reason": r.reason, "until": r.until, "at": r.created_at, "automatic": r.by_id is None}
             for r in rows
         ]
+
+
+def _keep_sanction(
+    conn: Connection,
+    user_id: str,
+    kind: str,
+    reason: str,
+    until: float | None,
+    by: str | None,
+    report_id: str | None,
+    now: float,
+) -> None:
+    """Keep one sanction (in the caller's transaction)."""
+    conn.execute(
+        insert(sanctions).values(
+            id=secrets.token_urlsafe(9),
+            user_id=user_id,
+            kind=kind,
+            reason=reason,
+            until=until,
+            by_id=by,
+            report_id=report_id,
+            created_at=now,
+        )
+    )
 
 
 def _when(at: float | None) -> str:

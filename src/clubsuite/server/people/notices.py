@@ -103,6 +103,8 @@ class Notices:
         """Invite ``to_id`` from ``sender`` (id, name) to ``target`` (a table or a tournament, as the routes checked
         it). Refused: too many a minute. Not kept (and nothing said) where the invited account's blocks or privacy
         do not let it through."""
+        if to_id == sender[0]:
+            raise RelationRefused("yourself", "you cannot invite yourself")
         now = time.monotonic()
         sent = self._sent.setdefault(sender[0], deque())
         while sent and now - sent[0] > 60:
@@ -110,8 +112,9 @@ class Notices:
         if len(sent) >= INVITES_PER_MINUTE:
             raise RelationRefused("rate_limited", f"at most {INVITES_PER_MINUTE} invitations a minute: wait a little")
         sent.append(now)
-        if to_id == sender[0]:
-            raise RelationRefused("yourself", "you cannot invite yourself")
+        if len(self._sent) > 10_000:  # a bound on the memory: those with no invitation in the last minute go
+            for who in [k for k, v in self._sent.items() if not v or now - v[-1] > 60]:
+                del self._sent[who]
         if not await self.relations.may_invite(sender[0], to_id):
             return
         await self.add(to_id, "invite", {"from": sender[1], **target}, time.time() + INVITE_SECONDS)

@@ -4,9 +4,9 @@
   invite it easily. Following is one-way and the other is not told.
 * **Block** an account: its chat is hidden from you everywhere, its invitations never reach you, and matchmaking and
   arenas never seat you together (:meth:`Relations.apart`). The blocked person is not told and cannot tell: their
-  chat is still shown to themselves and to everyone else, their invitations are answered as if sent. A block ends
-  any following between the two, both ways, and while it lasts neither sees the other online (a blocked person
-  may still follow you, as anyone may: nothing tells them of the block).
+  chat is still shown to themselves and to everyone else, their invitations are answered as if sent, their own
+  lists do not change. A block ends your following of them, and while it lasts neither sees the other online (the
+  blocked person's following of you stays, and shows them nothing: as if you were never online).
 * **Mute** an account: its chat is hidden from you, nothing else.
 * **Privacy**: who may invite you (everyone, the people you follow, nobody) and who sees you online (the same three;
   by default the people you follow).
@@ -24,7 +24,7 @@ from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
-from sqlalchemy import Table, and_, delete, insert, or_, select, update
+from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
@@ -92,6 +92,8 @@ class Relations:
         ways). Refused: oneself, and more than :data:`LIST_MAX` of a kind."""
         table = KINDS[kind]
         if other_id == user_id:
+            if not on:
+                return  # nothing to undo
             raise RelationRefused("yourself", f"you cannot {kind} yourself")
 
         def work(conn: Connection) -> None:
@@ -101,19 +103,12 @@ class Relations:
                 return
             if conn.execute(select(table.c.user_id).where(mine)).first() is not None:
                 return
-            count = len(conn.execute(select(table.c.other_id).where(table.c.user_id == user_id)).all())
+            count = conn.execute(select(func.count()).select_from(table).where(table.c.user_id == user_id)).scalar_one()
             if count >= LIST_MAX:
                 raise RelationRefused("too_many", f"you may {kind} at most {LIST_MAX} players")
             conn.execute(insert(table).values(user_id=user_id, other_id=other_id, created_at=time.time()))
-            if kind == "block":
-                conn.execute(
-                    delete(follows).where(
-                        or_(
-                            and_(follows.c.user_id == user_id, follows.c.other_id == other_id),
-                            and_(follows.c.user_id == other_id, follows.c.other_id == user_id),
-                        )
-                    )
-                )
+            if kind == "block":  # your following of them ends; theirs of you stays (it shows them nothing now)
+                conn.execute(delete(follows).where(follows.c.user_id == user_id, follows.c.other_id == other_id))
 
         await self.db(self.store.write, work)
         self._hidden.pop(user_id, None)
@@ -218,11 +213,10 @@ class Relations:
                 .order_by(users.c.name)
             ).all()
             out = []
-            for r in rows:  # a block either way shows nothing, as if the other were never online
-                visible = not _blocked(conn, r.id, user_id) and _reaches(
-                    conn, r.presence or DEFAULT_PRESENCE, r.id, user_id
-                )
-                online = visible and r.seen_at is not None and now - r.seen_at <= ONLINE_SECONDS
+            for r in rows:
+                blocked = _blocked(conn, r.id, user_id)  # shown as never online, as anyone offline is shown
+                visible = blocked or _reaches(conn, r.presence or DEFAULT_PRESENCE, r.id, user_id)
+                online = not blocked and visible and r.seen_at is not None and now - r.seen_at <= ONLINE_SECONDS
                 out.append(
                     {
                         "name": r.name,

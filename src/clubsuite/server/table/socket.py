@@ -62,7 +62,9 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str, vie
     elif not table.settings.spectators or not table.has_spectator_view:
         await _refuse(ws, "no_spectators", "this table allows no spectators", 4403)
         return
-    user_id = table.seats[seat].user_id if seat is not None else viewer
+    # a seat's account, else the session's (a signed-in person at a guest's seat, or watching): its blocks hide lines
+    # from it, and its mute or ban keeps it from chatting
+    user_id = (table.seats[seat].user_id if seat is not None else None) or viewer
     hidden = await hub.relations.hidden(user_id) if hub.relations is not None and user_id is not None else frozenset()
     conn = Connection(seat, address=address, user_id=user_id, hidden=hidden)
     # Registered, welcomed and sent the state under the table's lock: an action being committed is either told in
