@@ -16,8 +16,8 @@ let noticing = false;
 const FOLLOW_SECONDS = 5; // a table page goes on to the next tournament table after this long
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss" : "ws";
-  socket = new WebSocket(`${scheme}://${location.host}/live`);
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  socket = new WebSocket(`${scheme}//${location.host}/live`);
   socket.addEventListener("open", () => {
     wait = 1000;
     for (const topic of topics) socket.send(JSON.stringify({type: "watch", topic}));
