@@ -53,7 +53,6 @@ async function start() {
       h("a", {href: "/replay"}, t("Replay a record")),
       h("a", {href: "/leaderboard"}, t("Leaderboards")),
       h("a", {href: "/tournament"}, t("Tournaments")),
-      h("a", {href: "/clubnight"}, t("Club night")),
       h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
       languageSwitch(h), colourToggle(), await accountBox()),
     h("main", {class: "lobby"},

@@ -243,7 +243,9 @@ async function start() {
     let list = [];
     const listBox = h("div", {id: "events-box"}, listSection(list));
     fill(app, await bar(t("Tournaments")), h("main", {class: "people"}, listBox,
-      me ? createForm() : h("p", {class: "panel"}, t("Sign in to make a tournament (the bar above)."))));
+      me ? createForm() : h("p", {class: "panel"}, t("Sign in to make a tournament (the bar above).")),
+      h("p", {}, h("a", {href: "/clubnight", id: "host-clubnight"}, t("Host a club night")), " ",
+        h("span", {class: "muted"}, t("(a duplicate tournament: every table plays the same deals)")))));
     on("tournaments", (msg) => { list = msg.tournaments; fill(listBox, listSection(list)); });
     watch("tournaments");
     tick((el) => list.find((x) => x.id === el.dataset.id));
