@@ -584,6 +584,7 @@ def listed(row: Any, entrants: int) -> dict[str, Any]:
         "ends_at": row.ends_at,
         "entrants": entrants,
         "scheduled": row.host_id is None,
+        "version": row.version,
     }
 
 

@@ -279,7 +279,8 @@ class Watching(Ticker):
             key = tuple((await hub.db(hub.store.read, counted))[0])
             if key != self._list_key:
                 self._list_key = key
-                text = encode({"type": "tournaments", "tournaments": await self.keeper.listing()})
+                listing = [{k: v for k, v in x.items() if k != "version"} for x in await self.keeper.listing()]
+                text = encode({"type": "tournaments", "tournaments": listing})
                 # sent again only when what the list shows changed, not at every standings change of a tournament
                 if text != self._made.get("tournaments", (None, ""))[1]:
                     self._made["tournaments"] = (hashlib.sha256(text.encode()).hexdigest(), text)
