@@ -140,10 +140,13 @@ def keep_errors(page: Any, timeout: float = PAGE_TIMEOUT_MS) -> Any:
 
 
 def watch(page: Any, seat: int | None) -> Watched:
-    """Keep every frame of the page's WebSockets."""
+    """Keep every frame of the page's table sockets (not the page's own socket, ``/live``, which carries the lobby's
+    and the account's news and no table's messages)."""
     watched = Watched(page, seat)
 
     def on_socket(ws: Any) -> None:
+        if "/tables/" not in ws.url:
+            return  # the page's own socket (/live) carries no table's messages
         ws.on("framereceived", lambda payload: watched.received.append(json.loads(payload)))
         ws.on("framesent", lambda payload: watched.sent.append(json.loads(payload)))
 

@@ -419,14 +419,14 @@ def test_a_nul_character_in_a_name_or_an_id_is_refused_at_the_door_never_answere
     before = w.seen()
     for odd in ("%00", "Ann%00"):
         for kind in ("follow", "block", "mute", "unmute"):
-            refused(w.cleo.post(f"/players/{odd}/{kind}", headers=w.cleo_h), 400, "bad_request")
+            refused(w.cleo.post(f"/players/{odd}/{kind}", headers=w.cleo_h), 400, "bad_path")
         for action in ("join", "withdraw", "start"):
-            refused(w.ann.post(f"/tournaments/{odd}/{action}", headers=w.ann_h), 400, "bad_request")
-        refused(w.ann.get(f"/tournaments/{odd}"), 400, "bad_request")
-        refused(w.ann.get(f"/players/{odd}"), 400, "bad_request")
+            refused(w.ann.post(f"/tournaments/{odd}/{action}", headers=w.ann_h), 400, "bad_path")
+        refused(w.ann.get(f"/tournaments/{odd}"), 400, "bad_path")
+        refused(w.ann.get(f"/players/{odd}"), 400, "bad_path")
         r = w.mona.post(f"/moderation/reports/{odd}", json={"action": "dismiss"}, headers=w.mona_h)
-        refused(r, 400, "bad_request")
-        refused(w.bob.post(f"/notices/{odd}/dismiss", headers=w.bob_h), 400, "bad_request")
+        refused(r, 400, "bad_path")
+        refused(w.bob.post(f"/notices/{odd}/dismiss", headers=w.bob_h), 400, "bad_path")
     for path, body in (
         ("/invitations", {"to": "Bob\u0000", "table": w.table}),
         ("/invitations", {"to": "Bob", "tournament": "\u0000"}),

@@ -159,7 +159,7 @@ class Guard:
                 f"{self.limits.max_header_bytes} bytes of head",
             )
         if "\x00" in str(scope.get("path", "")) or b"%00" in (scope.get("query_string") or b""):
-            raise Refusal(400, "bad_request", "an address may not hold the character U+0000 (nothing can keep it)")
+            raise Refusal(400, "bad_path", "an address may not hold the character U+0000 (nothing can keep it)")
         values = dict(headers)  # read once for the host and the origin
         self._check_host(values)
         method = scope.get("method", "GET") if scope["type"] == "http" else "WEBSOCKET"
