@@ -7,11 +7,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from serverkit import ThreadServer
+from sqlalchemy import update
 from test_server_rated import account
 
 import loopback
 from cli_helpers import assert_safe_output, clubs_in_process
+from clubsuite.server import tokens
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import reports
 
 
 def test_the_operator_reads_the_reports_acts_on_one_and_names_a_moderator(server: ThreadServer, tmp_path: Path) -> None:
@@ -43,6 +48,32 @@ def test_the_operator_reads_the_reports_acts_on_one_and_names_a_moderator(server
     assert clubs_in_process(["admin", "moderator", "Nobody", *data]).status == 2
     assert clubs_in_process(["admin", "moderator", "Mona", "--remove", *data]).status == 0
     assert mona.get("/moderation/reports").status_code == 403
+
+
+def test_a_report_id_from_an_older_database_that_begins_with_a_dash_is_acted_on_after_a_double_dash(
+    server: ThreadServer, tmp_path: Path
+) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    account(server, "Bob")
+    made = ann.post("/reports", json={"kind": "player", "player": "Bob"}, headers=ann_h).json()["report"]
+    old = "-" + made[1:]  # ids were once drawn with a leading "-" possible (1 in 64)
+    with Store.in_directory(tmp_path).engine.begin() as conn:
+        conn.execute(update(reports).where(reports.c.id == made).values(id=old))
+    data = ["--data-dir", str(tmp_path)]
+    assert old in clubs_in_process(["admin", "reports", *data]).stdout
+    done = clubs_in_process(["admin", "act", *data, "--", old, "warn"])
+    assert done.status == 0 and "warn" in done.stdout, done.stderr
+    assert_safe_output(done)
+
+
+def test_fresh_ids_never_begin_with_a_dash_so_a_command_never_reads_one_as_an_option(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    drawn = iter(["-first", "-second", "third"])
+    monkeypatch.setattr(tokens.secrets, "token_urlsafe", lambda nbytes: next(drawn))
+    assert tokens.new_id() == "third"
+    monkeypatch.undo()
+    assert not any(tokens.new_id(1).startswith("-") for _ in range(2000))  # 1 in 64 draws began so
 
 
 def test_a_word_list_the_server_cannot_read_is_refused_naming_it(tmp_path: Path) -> None:

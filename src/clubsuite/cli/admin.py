@@ -189,7 +189,9 @@ def reports_command(closed: bool, db_url: str | None, data_dir: str) -> None:
 def act_command(report: str, action: str, hours: float | None, reason: str, db_url: str | None, data_dir: str) -> None:
     """Act on the report REPORT (its id from clubs admin reports): warn the player, mute them for --hours, ban them
     from chat, close their account (every session ends; they can no longer sign in; the name stays taken), or
-    dismiss the report. Every open report of the same player is closed with it; the player is told what and why."""
+    dismiss the report. Every open report of the same player is closed with it; the player is told what and why.
+    Ids are made never to begin with "-"; one from an older database that does goes after "--", options first:
+    clubs admin act --hours 2 -- -Ab3 mute."""
     store = _open_store(db_url, data_dir)
     moderation = _safety(store)
     done = _run(store, lambda: moderation.act(report, action, None, reason, hours))

@@ -68,7 +68,7 @@ from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
-from clubsuite.server.tokens import check_name, hash_token, looks_alike, new_token, same_hash
+from clubsuite.server.tokens import check_name, hash_token, looks_alike, new_id, new_token, same_hash
 
 FORMAT = "clubnight"
 """A club night's format among the tournaments."""
@@ -218,7 +218,7 @@ class ClubNights:
 
     async def create(self, host: User, settings: NightSettings) -> str:
         """A new club night hosted by ``host``; its id."""
-        night_id = secrets.token_urlsafe(9)
+        night_id = new_id()
         kept = {
             "host": host.name,
             "tables": settings.tables,
@@ -255,7 +255,7 @@ class ClubNights:
         (:meth:`_change`), so entries at once are each listed or refused with the reason."""
         tidy = user.name if user is not None else check_name(name)
         token = new_token()
-        entrant = secrets.token_urlsafe(6)
+        entrant = new_id(6)
 
         def add(conn: Connection, night: Night) -> None:
             _check_open(night)
@@ -286,7 +286,7 @@ class ClubNights:
             name = _bot_entrant_name(night_id, [e.name for e in night.entrants])
             # a bot holds no token: the hash of one never given out
             bot = night.settings.bot
-            _add_entrant(conn, night, secrets.token_urlsafe(6), name, None, hash_token(new_token()), bot)
+            _add_entrant(conn, night, new_id(6), name, None, hash_token(new_token()), bot)
             made.append(name)
 
         async with self._turn(night_id):

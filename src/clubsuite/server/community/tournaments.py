@@ -24,7 +24,6 @@ import csv
 import io
 import json
 import math
-import secrets
 import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -45,6 +44,7 @@ from clubsuite.server.store.dbschema import ratings, tournament_entrants, tourna
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.settings import TableSettings
+from clubsuite.server.tokens import new_id
 
 FORMATS = ("arena", "swiss")
 MINUTES_RANGE = (5, 240)
@@ -429,7 +429,7 @@ class Tournaments:
                 conn.execute(
                     insert(tournament_entrants).values(
                         tournament_id=tournament_id,
-                        entrant=secrets.token_urlsafe(6),
+                        entrant=new_id(6),
                         user_id=user.id,
                         name=user.name,
                         token_hash=None,
@@ -507,7 +507,7 @@ class Tournaments:
 
 def new_tournament(conn: Connection, host_id: str | None, settings: TournamentSettings, now: float) -> str:
     """Keep a new tournament (``host_id`` None: the operator's, scheduled) in the caller's transaction; its id."""
-    tournament_id = secrets.token_urlsafe(9)
+    tournament_id = new_id()
     conn.execute(
         insert(tournaments).values(
             id=tournament_id,

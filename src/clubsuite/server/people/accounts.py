@@ -62,7 +62,7 @@ from clubsuite.server.store.dbschema import (
     sessions,
     users,
 )
-from clubsuite.server.tokens import check_name, name_key
+from clubsuite.server.tokens import check_name, name_key, new_id
 
 T = TypeVar("T")
 
@@ -185,7 +185,7 @@ class Accounts:
             code = "unwelcome_name" if isinstance(name, str) and unwelcome(name) else "bad_name"
             raise AccountRefused(422, code, str(exc).replace("a display name", "an account's name")) from None
         digest = await self.hash_password(check_password(password, tidy))
-        user = User(secrets.token_urlsafe(12), tidy, time.time(), False)
+        user = User(new_id(12), tidy, time.time(), False)
 
         def work(conn: Connection) -> None:
             conn.execute(
@@ -266,7 +266,7 @@ class Accounts:
         """A new session: (the cookie's secret, the session)."""
         secret = secrets.token_urlsafe(32)
         now = time.time()
-        made = Session(secrets.token_urlsafe(9), user.id, secrets.token_urlsafe(24), now, now, agent[:AGENT_MAX])
+        made = Session(new_id(), user.id, secrets.token_urlsafe(24), now, now, agent[:AGENT_MAX])
 
         def work(conn: Connection) -> None:
             if user.checked is not None:

@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import json
 import logging
-import secrets
 import time
 from collections.abc import Awaitable, Callable
 from typing import Any
@@ -35,6 +34,7 @@ from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import RelationRefused, Relations
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import moderators, passkeys, reports, sanctions, sessions, users
+from clubsuite.server.tokens import new_id
 
 log = logging.getLogger("clubsuite.server")
 
@@ -89,7 +89,7 @@ class Moderation:
         if len(reason) > REASON_MAX:
             raise RelationRefused("bad_report", f"reason: at most {REASON_MAX} characters")
         now = time.time()
-        report_id = secrets.token_urlsafe(9)
+        report_id = new_id()
 
         def work(conn: Connection) -> int:
             recent = conn.execute(
@@ -325,7 +325,7 @@ def _keep_sanction(
     """Keep one sanction (in the caller's transaction)."""
     conn.execute(
         insert(sanctions).values(
-            id=secrets.token_urlsafe(9),
+            id=new_id(),
             user_id=user_id,
             kind=kind,
             reason=reason,

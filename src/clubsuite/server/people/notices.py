@@ -13,7 +13,6 @@ nowhere: the sender cannot tell (``Relations.may_invite``).
 from __future__ import annotations
 
 import json
-import secrets
 import time
 from collections import deque
 from collections.abc import Awaitable, Callable
@@ -25,6 +24,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.server.people.relations import RelationRefused, Relations
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import notices
+from clubsuite.server.tokens import new_id
 
 KINDS = ("invite", "declined", "warn", "mute", "chat_ban", "reported")
 INVITE_SECONDS = 600.0
@@ -49,7 +49,7 @@ class Notices:
     async def add(self, user_id: str, kind: str, body: dict[str, Any], expires: float | None = None) -> dict[str, Any]:
         """Keep a notice for ``user_id``; the notice as pages get it."""
         now = time.time()
-        notice = {"id": secrets.token_urlsafe(9), "kind": kind, "body": body, "at": now, "expires_at": expires}
+        notice = {"id": new_id(), "kind": kind, "body": body, "at": now, "expires_at": expires}
 
         def work(conn: Connection) -> None:
             row = {"id": notice["id"], "user_id": user_id, "kind": kind, "body": json.dumps(body)}
