@@ -17,6 +17,8 @@ from typing import TYPE_CHECKING, Any, TypeVar
 import psycopg
 from proxykit import LEASE, node, owner_of, play, stored_log
 from serverkit import Client, ProcessServer, get, new_table, post, start_all, wait_until
+from test_server_live import DUEL, Live
+from test_server_rated import account
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import connect
 
@@ -331,3 +333,35 @@ def _live(url: str, name: str) -> bool:
             (float(LEASE), name),
         ).fetchone()
     return bool(row is not None and row[0])
+
+
+def test_a_tournament_seats_entrants_whose_pages_another_process_serves(
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
+) -> None:
+    """Whichever process directs the tournament, each entrant's page (one at each process) is told of its table by
+    a notice kept in the database and takes its seat there, the seat's token handed over by the table's owner."""
+    first, second, _ = two_nodes
+    ann, _, ann_h = account(first, "Ann")
+    bob, _, bob_h = account(second, "Bob")
+    made = ann.post("/tournaments", json={"format": "arena", "game": DUEL, "bots": False}, headers=ann_h)
+    tid = made.json()["id"]
+    pages = {"Ann": Live(first, ann), "Bob": Live(second, bob)}
+    try:
+        for b, h in ((ann, ann_h), (bob, bob_h)):
+            assert b.post(f"/tournaments/{tid}/join", headers=h).status_code == 200
+        for page in pages.values():
+            page.until(lambda m: m["type"] == "welcome")
+        assert ann.post(f"/tournaments/{tid}/start", headers=ann_h).status_code == 200
+        for name, b, h, base in (("Ann", ann, ann_h, first.base), ("Bob", bob, bob_h, second.base)):
+            told = pages[name].until(lambda m: m["type"] == "notice" and m["notice"]["kind"] == "seat", 120)
+            seat = told["notice"]["body"]
+            assert b.get(f"/tournaments/{tid}/seat").json()["table"] == seat["table"]
+            given = b.post(f"/tables/{seat['table']}/seat", headers=h).json()
+            player = Client(base, seat["table"], given["token"])
+            try:
+                player.until(lambda m, n=seat["seat"]: m["type"] == "welcome" and m["seat"] == n)
+            finally:
+                player.close()
+    finally:
+        for page in pages.values():
+            page.close()

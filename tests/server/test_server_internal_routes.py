@@ -11,6 +11,7 @@ request's target goes on the wire byte for byte (:func:`proxykit.raw_request`), 
 from __future__ import annotations
 
 import json
+import time
 from pathlib import Path
 
 import pytest
@@ -206,3 +207,23 @@ def test_clubs_serve_help_names_the_metrics_listener() -> None:
 
     shown = CliRunner().invoke(serve_command, ["--help"], terminal_width=200).output
     assert "--metrics-port" in shown and "--metrics-host" in shown
+
+
+def test_a_bots_moves_are_counted_in_the_action_figures(tmp_path: Path) -> None:
+    """``clubs_actions_total{source="bot"}``: a bot's move is applied from its own timer, which the table's next
+    timer replaced as the move ended; the move was once left uncounted."""
+    metrics_port = free_port()
+    with ProcessServer(tmp_path, extra=("--metrics-port", str(metrics_port))) as server:
+        new_table(server.base, "whist", [{"kind": "bot", "bot": "random"}] * 3)
+        inside = f"http://127.0.0.1:{metrics_port}/metrics"
+
+        def bot_moves() -> float:
+            for line in loopback.get(inside, timeout=10).text.splitlines():
+                if line.startswith('clubs_actions_total{source="bot"} '):
+                    return float(line.split()[-1])
+            return 0.0
+
+        deadline = time.monotonic() + 120
+        while bot_moves() < 10:
+            assert time.monotonic() < deadline, "no bot move was counted"
+            time.sleep(0.2)

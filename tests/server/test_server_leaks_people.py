@@ -97,10 +97,16 @@ def test_a_tournaments_seat_token_reaches_its_entrant_alone_and_no_list_or_push_
             live.send({"type": "watch", "topic": f"tournament:{tid}"})
             live.until(lambda m: m["type"] == "tournament")
         assert ann.post(f"/tournaments/{tid}/start", headers=ann_h).status_code == 200
-        seats = {name: lives[name].until(lambda m: m["type"] == "seat") for name in ("Ann", "Bob")}
+        seats = {
+            name: lives[name].until(lambda m: m["type"] == "notice" and m["notice"]["kind"] == "seat")["notice"]["body"]
+            for name in ("Ann", "Bob")
+        }
         for name, b in (("Ann", ann), ("Bob", bob)):
-            assert b.get(f"/tournaments/{tid}/seat").json() == {k: v for k, v in seats[name].items() if k != "type"}
-        tokens = {name: seat["token"] for name, seat in seats.items()}
+            assert {**b.get(f"/tournaments/{tid}/seat").json(), "name": seats[name]["name"]} == seats[name]
+        tokens = {
+            name: b.post(f"/tables/{seats[name]['table']}/seat", headers=h).json()["token"]
+            for name, b, h in (("Ann", ann, ann_h), ("Bob", bob, bob_h))
+        }
         tables = {seat["table"] for seat in seats.values()}
         invites = [hub_of(server).tables[t].invite for t in tables]
         assert all(tokens.values()) and all(invites) and tokens["Ann"] != tokens["Bob"]
@@ -112,7 +118,10 @@ def test_a_tournaments_seat_token_reaches_its_entrant_alone_and_no_list_or_push_
         for live in lives.values():
             live.send({"type": "ping"})
             live.until(lambda m: m["type"] == "pong")
-        assert not any(m["type"] == "seat" for name in ("Cleo", "guest") for m in lives[name].messages)
+        assert not any(m["type"] == "notice" for name in ("Cleo", "guest") for m in lives[name].messages)
+        for t in tables:  # a seat's token is handed to the account that holds the seat, to nobody else
+            assert cleo.post(f"/tables/{t}/seat", headers=cleo_h).json()["code"] == "no_seat"
+            assert guest.post(f"/tables/{t}/seat").json()["code"] == "signed_out"
         public = [
             "/tournaments",
             f"/tournaments/{tid}",
@@ -132,7 +141,7 @@ def test_a_tournaments_seat_token_reaches_its_entrant_alone_and_no_list_or_push_
             holds_none(answers_of(b, personal), [tokens[other], *invites], name)
             holds_none(lives[name].messages, [tokens[other], *invites], f"{name}'s page")
             mine = [m for m in lives[name].messages if tokens[name] in json.dumps(m)]
-            assert [m["type"] for m in mine] == ["seat"], mine  # their own token: in their seat alone
+            assert mine == [], mine  # no token is pushed: the page asks the table for one
         for name, b in (("Cleo", cleo), ("guest", guest)):
             holds_none(answers_of(b, personal), [*tokens.values(), *invites], name)
             holds_none(lives[name].messages, [*tokens.values(), *invites], f"{name}'s page")

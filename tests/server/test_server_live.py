@@ -9,7 +9,7 @@ import time
 from typing import Any
 
 import pytest
-from serverkit import ThreadServer, in_own_loop
+from serverkit import Client, ThreadServer, in_own_loop
 from test_server_rated import account
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -99,11 +99,20 @@ def test_a_seat_is_pushed_to_its_account_alone(server: ThreadServer) -> None:
         tid = ann.post("/tournaments", json={"format": "arena", "game": DUEL}, headers=ann_h).json()["id"]
         ann.post(f"/tournaments/{tid}/join", headers=ann_h)
         ann.post(f"/tournaments/{tid}/start", headers=ann_h)
-        seat = hers.until(lambda m: m["type"] == "seat")
-        assert seat["tournament"] == tid and seat["token"] == ann.get(f"/tournaments/{tid}/seat").json()["token"]
+        notice = hers.until(lambda m: m["type"] == "notice" and m["notice"]["kind"] == "seat")["notice"]
+        seat = notice["body"]
+        assert seat["tournament"] == tid and "token" not in seat  # the table hands a token to the seat's account
+        assert {**ann.get(f"/tournaments/{tid}/seat").json(), "name": seat["name"]} == seat
+        assert [n["kind"] for n in ann.get("/notices").json()["notices"]] == ["seat"]
+        token = ann.post(f"/tables/{seat['table']}/seat", headers=ann_h).json()["token"]
+        at_table = Client(server.base, seat["table"], token)
+        try:
+            at_table.until(lambda m: m["type"] == "welcome" and m["seat"] == seat["seat"])
+        finally:
+            at_table.close()
         his.send({"type": "ping"})
         his.until(lambda m: m["type"] == "pong")
-        assert not any(m["type"] == "seat" for m in his.messages)
+        assert not any(m["type"] == "notice" for m in his.messages)
     finally:
         hers.close()
         his.close()

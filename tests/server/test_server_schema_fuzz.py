@@ -72,6 +72,7 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
         "GET /tables/{table_id}",
         "GET /invites/{code}",
         "POST /tables/{table_id}/join",
+        "POST /tables/{table_id}/seat",
         "POST /invites/{code}/join",
         "POST /tables/{table_id}/leave",
         "POST /tables/{table_id}/rematch",

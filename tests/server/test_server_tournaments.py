@@ -19,12 +19,13 @@ from test_server_play import play_out
 from test_server_rated import account
 
 import loopback
-from clubsuite.server.community.directing import Director
+from clubsuite.server.community.directing import UNSTARTED_SECONDS, Director
 from clubsuite.server.community.tournaments import Tournaments, TournamentSettings
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import match_players, tournaments
 from clubsuite.server.table.hub import Hub
+from clubsuite.server.table.live import Refused
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -93,10 +94,14 @@ def test_an_arena_seats_whoever_is_free_at_once_scores_by_place_and_stops_counti
         entrants = {e.id: e for e in await keeper.entrants(tid)}
         waiting = set(entrants) - seated
         assert [entrants[e].name for e in waiting] == ["Eve"]
-        for x in first:  # every seat is its entrant's, handed to that account only
-            for e in x.seats:
-                seat = director.seat_for(tid, User(entrants[e or ""].user_id or "", "", 0.0, False))
-                assert seat is not None and seat["table"] == x.table_id
+        for x in first:  # every seat is its entrant's, taken for that account (which asks the table for a token)
+            for number, e in enumerate(x.seats):
+                user_id = entrants[e or ""].user_id or ""
+                seat = await keeper.seat_of(tid, user_id)
+                assert (seat["table"], seat["seat"]) == (x.table_id, number)
+                assert keeper.hub.tables[x.table_id].seats[number].user_id == user_id
+        eve = entrants[next(iter(waiting))].user_id or ""
+        assert await keeper.seat_of(tid, eve) == {"tournament": tid, "table": None}
 
         end_table(store, first[0].table_id, [1, 2], time.time())
         await director.tick(time.time())
@@ -176,9 +181,54 @@ def test_a_second_process_does_not_direct_a_tournament_another_holds(store: Stor
         other = Director(keeper, "elsewhere")
         await director.tick(time.time())
         await other.tick(time.time())
-        assert len(await keeper.tables(tid)) == 1 and other.seats == {}
+        assert len(await keeper.tables(tid)) == 1  # made by the director that holds it, not by the other
         rows = await keeper.hub.db(keeper.hub.store.read, select(tournaments.c.director))
         assert [r.director for r in rows] == ["here"]
+
+    in_own_loop(lambda: with_director(store, body))
+
+
+def test_a_table_whose_seat_cannot_be_taken_is_unmade_and_that_entrant_paused_instead_of_waiting_for_ever(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        people = users()[:4]
+        tid = await keeper.create(people[0], TournamentSettings.read("arena", DUEL, "Refusals", minutes=5, bots=False))
+        for u in people:
+            await keeper.join(tid, u)
+        await keeper.start(tid, people[0])
+        join = keeper.hub.seating.join
+
+        async def refusing(table: Any, name: object, seat: int | None, user: User | None = None) -> tuple[int, str]:
+            if user is not None and user.name == "Bob":
+                raise Refused("name_taken", "a look-alike name at this table")
+            return await join(table, name, seat, user)
+
+        monkeypatch.setattr(keeper.hub.seating, "join", refusing)
+        await director.tick(time.time())
+        tables = await keeper.tables(tid)
+        entrants = {e.name: e for e in await keeper.entrants(tid)}
+        assert len(tables) == 1 and entrants["Bob"].id not in tables[0].seats  # Bob's table was unmade
+        assert not entrants["Bob"].active and all(e.active for n, e in entrants.items() if n != "Bob")
+        assert len(keeper.hub.tables) == 1  # and closed: nothing waits for a seat nobody will take
+        await director.tick(time.time())  # Bob's partner, alone and with no bots, waits for someone free
+        assert len(await keeper.tables(tid)) == 1
+
+    in_own_loop(lambda: with_director(store, body))
+
+
+def test_a_tournament_its_host_never_starts_is_cancelled_after_a_day(store: Store) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        ann = users()[0]
+        tid = await keeper.create(ann, TournamentSettings.read("arena", DUEL, "Never", minutes=5))
+        await keeper.join(tid, ann)
+        await director.tick(time.time() + UNSTARTED_SECONDS - 60)
+        assert (await keeper.load(tid)).status == "open"
+        director._swept_at = 0.0  # the next look, a day after it was made
+        await director.tick(time.time() + UNSTARTED_SECONDS + 60)
+        t = await keeper.load(tid)
+        assert t.status == "over" and t.state["cancelled"] is True and await keeper.tables(tid) == []
+        assert [x["status"] for x in await keeper.listing() if x["id"] == tid] == ["over"]
 
     in_own_loop(lambda: with_director(store, body))
 
@@ -207,9 +257,12 @@ def _play_tables(server: ThreadServer, browsers: list[Any], tid: str, played: se
     their ends, every account at its seat (random legal actions; people at one table play it together)."""
     seats = []
     for b in browsers:
-        seats.append(
-            _wait(lambda b=b: (s := b.get(f"/tournaments/{tid}/seat").json())["table"] not in (None, *played) and s)
-        )
+        seat = _wait(lambda b=b: (s := b.get(f"/tournaments/{tid}/seat").json())["table"] not in (None, *played) and s)
+        assert "token" not in seat  # the table hands the account's seat its token
+        csrf = {"X-CSRF-Token": b.get("/account").json()["csrf"]}
+        given = b.post(f"/tables/{seat['table']}/seat", headers=csrf).json()
+        assert (given["table"], given["seat"]) == (seat["table"], seat["seat"]), given
+        seats.append({**seat, "token": given["token"]})
     by_table: dict[str, dict[int, Client]] = {}
     try:
         for s in seats:
@@ -349,3 +402,40 @@ def test_an_arena_entrant_away_from_their_table_when_it_ends_is_paused_until_the
         assert next(e for e in await keeper.entrants(tid) if e.id == away.id).active
 
     in_own_loop(lambda: with_director(store, body))
+
+
+def test_the_seat_an_account_holds_is_handed_a_fresh_token_that_replaces_the_old_one(server: ThreadServer) -> None:
+    """``POST /tables/{id}/seat``: how a seat taken for an account (a tournament's) is reached from any page."""
+    ann, _, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    table = loopback.post(
+        f"{server.base}/tables",
+        json={"game": "whist", "seats": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]},
+    ).json()["id"]
+    first = ann.post(f"/tables/{table}/join", json={}, headers=ann_h).json()
+    again = ann.post(f"/tables/{table}/seat", headers=ann_h)
+    assert again.status_code == 200 and again.json()["seat"] == first["seat"], again.text
+    assert again.json()["token"] != first["token"]
+    old = Client(server.base, table, first["token"])
+    try:
+        assert old.until(lambda m: m["type"] == "error")["code"] == "bad_token"  # the old token opens it no more
+    finally:
+        old.close()
+    new = Client(server.base, table, again.json()["token"])
+    try:
+        new.until(lambda m: m["type"] == "welcome" and m["seat"] == first["seat"])
+    finally:
+        new.close()
+    refused = [
+        bob.post(f"/tables/{table}/seat", headers=bob_h),  # a free seat is not Bob's
+        ann.post("/tables/no-such-table/seat", headers=ann_h),  # answered as a seat not held
+        loopback.post(f"{server.base}/tables/{table}/seat"),  # a guest
+        ann.post(f"/tables/{table}/seat"),  # no CSRF token
+    ]
+    assert [(r.status_code, r.json()["code"]) for r in refused] == [
+        (404, "no_seat"),
+        (404, "no_seat"),
+        (401, "signed_out"),
+        (403, "bad_csrf"),
+    ]
+    assert "no-such-table" not in refused[1].text

@@ -16,10 +16,12 @@ A round of work on one tournament, in order:
 4. a Swiss tournament whose round has ended at every table pairs the next round (:func:`.pairing.swiss_round`)
    after a short pause, or is over after its last.
 
-The seats of the tables it makes are taken for the entrants' accounts, and each seat's token is kept in this
-process's memory and handed to its entrant only (``GET /tournaments/{id}/seat``, and pushed to the entrant's open
-pages). After a restart an entrant's seat is played by its bot until that table ends, and the next table is theirs
-again. When an entrant is seated, or a tournament changes, the process's watchers are told (``notify``).
+The seats of the tables it makes are taken for the entrants' accounts, and no token is kept: each entrant is sent
+a ``seat`` notice (the tournament, table and seat; kept in the store, so that it reaches their pages at whichever
+process serves them, ``people.notices``), ``GET /tournaments/{id}/seat`` answers from the tournament's tables, and
+the entrant's page asks the table for a token of the seat their account holds (``POST /tables/{id}/seat``, passed on
+to the table's owner like every request about a table). So any process may serve an entrant's pages, and a seat
+survives a restart or a take-over of the director or of the table. A notice goes when its table ends.
 """
 
 from __future__ import annotations
@@ -32,13 +34,14 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from sqlalchemy import and_, insert, or_, select, update
+from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.server.community.pairing import Ranked, Waiting, arena_tables, swiss_round
 from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.community.tournaments import FORMATS, Entrant, TableRow, Tournament, Tournaments
 from clubsuite.server.people.accounts import User
+from clubsuite.server.people.notices import Notices
 from clubsuite.server.store.dbschema import match_players, tournament_entrants, tournament_tables, tournaments
 from clubsuite.server.store.ownership import database_now
 from clubsuite.server.table.live import Refused
@@ -60,14 +63,15 @@ CLOSE_AFTER = 60.0
 next table), before the director closes it: a tournament's ended tables never pile up against the server's limit."""
 ROUND_PAUSE = 10.0
 """Seconds between the end of a Swiss round's last table and the next round (to read the standings)."""
+UNSTARTED_SECONDS = 24 * 3600.0
+"""How long a tournament without a start time waits for its host to start it before it is over, cancelled (so that
+none is listed, nor counts against its host's limit, for ever)."""
+SEAT_NOTICE_SECONDS = 6 * 3600.0
+"""How long a ``seat`` notice is kept at most (it goes when its table ends; this bounds one whose end was missed)."""
 
 
 class LostClaimError(Exception):
     """Another process directs the tournament now."""
-
-
-Notify = Callable[[str, dict[str, Any]], None]
-"""Tell an account's open pages something: (user id, message)."""
 
 
 class Director(Ticker):
@@ -80,30 +84,26 @@ class Director(Ticker):
         self,
         keeper: Tournaments,
         node: str,
-        notify: Notify | None = None,
+        notices: Notices | None = None,
         bots_after: float = BOTS_AFTER,
         round_pause: float = ROUND_PAUSE,
     ) -> None:
         self.tournaments = keeper
         self.hub = keeper.hub
         self.node = node
-        self.notify = notify
+        self.notices = notices
         self.bots_after = bots_after
         self.round_pause = round_pause
-        self.seats: dict[tuple[str, str], dict[str, Any]] = {}
-        """(tournament, account) -> the seat of the table the account plays now: table, seat, token."""
         self._free: dict[tuple[str, str], tuple[float, frozenset[str]]] = {}
         """(tournament, entrant) -> when the entrant's last table ended here, and who sat at it."""
+        self._swept_at = 0.0
+        """When the tournaments left unstarted were last looked for."""
         self._closing: dict[str, float] = {}
         """Ended tables of this process's tournaments and when to close them (:data:`CLOSE_AFTER`)."""
 
     async def round(self) -> None:
         """One round of work on the tournaments (:meth:`tick` now)."""
         await self.tick(time.time())
-
-    def seat_for(self, tournament_id: str, user: User) -> dict[str, Any] | None:
-        """The seat ``user`` plays at now in the tournament, if this process seated them."""
-        return self.seats.get((tournament_id, user.id))
 
     async def tick(self, now: float) -> None:
         """One round of work on every tournament this process directs, and the ended tables closed when due."""
@@ -113,6 +113,9 @@ class Director(Ticker):
                 live = self.hub.tables.get(table_id)
                 if live is not None:
                     await self.hub.close_table(live)
+        if now - self._swept_at >= 60.0:
+            self._swept_at = now
+            await self.hub.db(self.hub.store.write, lambda conn: _cancel_unstarted(conn, now))
         for tournament_id in await self.hub.db(self.hub.store.write, lambda conn: self._claim(conn, now)):
             try:
                 await self._direct(tournament_id, now)
@@ -234,9 +237,8 @@ class Director(Ticker):
             people = frozenset(e for e in seats if e is not None)
             for e in people:
                 self._free[(t.id, e)] = (now, people)
-            for key, seat in list(self.seats.items()):
-                if key[0] == t.id and seat["table"] == table_id:
-                    del self.seats[key]
+            if self.notices is not None:
+                await self.notices.drop_seats(await self._accounts(t.id, people), {"table": table_id})
         return True
 
     def _absent(self, ended: dict[str, Any], by_id: dict[str, TableRow]) -> set[str]:
@@ -324,6 +326,18 @@ class Director(Ticker):
             await self._seat(t, group, number, by_id)
         log.info("tournament %s: round %d, %d tables", t.id, number, len(pairing.tables))
 
+    async def _accounts(self, tournament_id: str, entrant_ids: frozenset[str]) -> list[str]:
+        """The accounts of some of a tournament's entrants."""
+        rows = await self.hub.db(
+            self.hub.store.read,
+            select(tournament_entrants.c.user_id).where(
+                tournament_entrants.c.tournament_id == tournament_id,
+                tournament_entrants.c.entrant.in_(list(entrant_ids)),
+                tournament_entrants.c.user_id.is_not(None),
+            ),
+        )
+        return [r.user_id for r in rows]
+
     async def _apart(self, entrants: list[Entrant]) -> frozenset[frozenset[str]]:
         """The pairs of ``entrants`` of whom one blocked the other (as entrant ids)."""
         relations = self.hub.relations
@@ -342,8 +356,10 @@ class Director(Ticker):
             conn.execute(update(tournaments).where(tournaments.c.id == t.id).values(**values))
 
         await self._write(t.id, work)
-        for key in [k for k in self.seats if k[0] == t.id]:
-            del self.seats[key]
+        if self.notices is not None:
+            entrants = await self.tournaments.entrants(t.id)
+            users = [e.user_id for e in entrants if e.user_id is not None]
+            await self.notices.drop_seats(users, {"tournament": t.id})
         for key in [k for k in self._free if k[0] == t.id]:
             del self._free[key]
         log.info("tournament %s over", t.id)
@@ -383,19 +399,70 @@ class Director(Ticker):
         except BaseException:
             await self.hub.close_table(table)
             raise
+        taken: list[tuple[str, int]] = []
+        refused: list[str] = []
         for seat, entrant_id in enumerate(order):
             if entrant_id is None:
                 continue
             entrant = entrants[entrant_id]
-            if entrant.user_id is None:
-                continue
-            user = User(entrant.user_id, entrant.name, 0.0, False)
             try:
-                taken, token = await self.hub.seating.join(table, None, seat, user)
-            except Refused as exc:  # the account is gone, say: its seat's bot plays the table
+                if entrant.user_id is None:
+                    raise Refused("no_account", "the entrant's account is gone")
+                user = User(entrant.user_id, entrant.name, 0.0, False)
+                got, _ = await self.hub.seating.join(table, None, seat, user)  # no token kept: see the module
+            except Refused as exc:
                 log.warning("tournament %s: seat %d of table %s not taken: %s", t.id, seat, table.id, exc)
+                refused.append(entrant_id)
                 continue
-            place = {"tournament": t.id, "table": table.id, "seat": taken, "token": token, "round": number}
-            self.seats[(t.id, entrant.user_id)] = place
-            if self.notify is not None:
-                self.notify(entrant.user_id, {"type": "seat", **place})
+            taken.append((entrant.user_id, got))
+        if refused:
+            await self._unmake(t, table.id, refused)
+            return
+        if self.notices is not None:
+            for user_id, got in taken:
+                place = {"tournament": t.id, "name": t.settings.name, "table": table.id, "seat": got, "round": number}
+                await self.notices.add(user_id, "seat", place, time.time() + SEAT_NOTICE_SECONDS, only=True)
+
+    async def _unmake(self, t: Tournament, table_id: str, refused: list[str]) -> None:
+        """A table some of whose seats could not be taken for their entrants (it would wait for them for ever):
+        closed and struck from the tournament, and those entrants paused (they come back by joining again). The
+        others are seated again at the next round of work (in a Swiss tournament, at the next round: this one is
+        lost to them, without a bye)."""
+
+        def work(conn: Connection) -> None:
+            conn.execute(
+                delete(tournament_tables).where(
+                    tournament_tables.c.tournament_id == t.id, tournament_tables.c.table_id == table_id
+                )
+            )
+            conn.execute(
+                update(tournament_entrants)
+                .where(tournament_entrants.c.tournament_id == t.id, tournament_entrants.c.entrant.in_(refused))
+                .values(active=False)
+            )
+
+        await self._write(t.id, work)
+        live = self.hub.tables.get(table_id)
+        if live is not None:
+            await self.hub.close_table(live)
+        log.warning("tournament %s: table %s unmade, %d entrants paused", t.id, table_id, len(refused))
+
+
+def _cancel_unstarted(conn: Connection, now: float) -> None:
+    """End, as cancelled, the tournaments without a start time that their hosts left unstarted for
+    :data:`UNSTARTED_SECONDS` (no director holds them: they are not due; a host's start sets the start time, so the
+    two never both happen)."""
+    unstarted = and_(
+        tournaments.c.format.in_(FORMATS),
+        tournaments.c.status == "open",
+        tournaments.c.starts_at.is_(None),
+        tournaments.c.created_at < now - UNSTARTED_SECONDS,
+    )
+    for row in conn.execute(select(tournaments.c.id, tournaments.c.state).where(unstarted).limit(100)).all():
+        state = {**json.loads(row.state or "{}"), "cancelled": True}
+        conn.execute(
+            update(tournaments)
+            .where(tournaments.c.id == row.id, unstarted)
+            .values(status="over", ends_at=now, state=json.dumps(state), version=tournaments.c.version + 1)
+        )
+        log.info("tournament %s: never started by its host, cancelled", row.id)

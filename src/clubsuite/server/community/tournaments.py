@@ -289,6 +289,28 @@ class Tournaments:
         )
         return [_table_row(r) for r in rows]
 
+    async def seat_of(self, tournament_id: str, user_id: str) -> dict[str, Any]:
+        """The table the account plays at now in the tournament, from the store (so any process answers):
+        ``{"tournament", "table", "seat", "round"}``, or ``{"tournament", "table": None}`` between tables. No token:
+        the page asks the table for one (``POST /tables/{id}/seat``)."""
+        mine = await self.hub.db(
+            self.hub.store.read,
+            select(tournament_entrants.c.entrant).where(
+                tournament_entrants.c.tournament_id == tournament_id, tournament_entrants.c.user_id == user_id
+            ),
+        )
+        if mine:
+            entrant = mine[0].entrant
+            for x in reversed(await self.tables(tournament_id, playing=True)):
+                if entrant in x.seats:
+                    return {
+                        "tournament": tournament_id,
+                        "table": x.table_id,
+                        "seat": x.seats.index(entrant),
+                        "round": x.round,
+                    }
+        return {"tournament": tournament_id, "table": None}
+
     async def standings(self, t: Tournament) -> list[Row]:
         """The standings at its present version (worked out once per version)."""
         return (await self._worked_out(t)).rows

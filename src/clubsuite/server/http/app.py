@@ -95,7 +95,7 @@ def create_app(
     hub.relations, hub.moderation = relations, moderation
     keeper = tournaments.Tournaments(hub)
     watchers = watching.Watching(keeper, limits, relations, notices)
-    director = directing.Director(keeper, ownership.node if ownership is not None else "local", watchers.tell)
+    director = directing.Director(keeper, ownership.node if ownership is not None else "local", notices)
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -161,7 +161,7 @@ def create_app(
     app.include_router(player_routes.router(hub, accounts))
     app.include_router(matchmaking_routes.router(matchmaker, accounts))
     app.include_router(clubnight_routes.router(clubnight.ClubNights(hub), accounts))
-    app.include_router(tournament_routes.router(keeper, director, accounts))
+    app.include_router(tournament_routes.router(keeper, accounts))
     app.include_router(live_routes.router(watchers, accounts, limits.max_ws_bytes))
     app.include_router(people_routes.router(hub, accounts, relations, notices, moderation, keeper))
     app.include_router(

@@ -19,7 +19,7 @@ from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
-from clubsuite.server.http.account_routes import COOKIE, signed_in
+from clubsuite.server.http.account_routes import COOKIE, need, signed_in
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.http.player_routes import rating_json
 from clubsuite.server.people.accounts import Accounts, User
@@ -106,6 +106,7 @@ STATUS = {
     "no_table": 404,
     "no_match": 404,
     "bad_token": 403,
+    "no_seat": 404,
     "not_over": 409,
     "too_many_tables": 429,
     "server_full": 503,
@@ -312,6 +313,22 @@ def router(lobby: Lobby) -> APIRouter:
         return await join_table(
             find(table_id), body, await who(request)
         )  # a private table is not found by its id alone
+
+    @routes.post("/tables/{table_id}/seat")
+    async def account_seat(table_id: Annotated[str, Path(max_length=64)], request: Request) -> dict[str, Any]:
+        """The seat the signed-in account holds at this table, with a fresh seat token (the seat's old token opens
+        it no more): how a seat taken for an account (a tournament's table) is reached from any page, and how a
+        player who lost the token comes back. 404 ``no_seat`` where the account holds none (or there is no such
+        table: the two are answered alike)."""
+        _, user = await need(lobby.accounts, request, True)
+        table = hub.tables.get(table_id)
+        try:
+            if table is None:
+                raise Refused("no_seat", "your account holds no seat at that table")
+            seat, token = await hub.seating.token_for(table, user.id)
+        except Refused as exc:
+            raise _refusal(exc) from None
+        return {"table": table.id, "seat": seat, "token": token}
 
     @routes.post("/invites/{code}/join")
     async def join_by_invite(

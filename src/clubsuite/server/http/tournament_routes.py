@@ -11,7 +11,6 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.errors import ClubsError
-from clubsuite.server.community.directing import Director
 from clubsuite.server.community.tournaments import Tournaments, TournamentSettings
 from clubsuite.server.http.account_routes import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
@@ -39,7 +38,7 @@ class TournamentIn(_Strict):
     starts_at: float | None = Field(None, description="when it starts (seconds since 1970); null: its host starts it")
 
 
-def router(keeper: Tournaments, director: Director, accounts: Accounts) -> APIRouter:
+def router(keeper: Tournaments, accounts: Accounts) -> APIRouter:
     """Add the tournaments' routes."""
     routes = APIRouter()
 
@@ -125,12 +124,12 @@ def router(keeper: Tournaments, director: Director, accounts: Accounts) -> APIRo
 
     @routes.get("/tournaments/{tournament_id}/seat")
     async def seat(tournament_id: Id, request: Request, response: Response) -> dict[str, Any]:
-        """The signed-in entrant's table now: its id, seat number and seat token (``{"table": null}`` between
-        tables). Never kept by a cache (it holds a seat's token)."""
+        """The signed-in entrant's table now: its id and seat number (``{"table": null}`` between tables), whichever
+        process answers; the seat's token comes from the table (``POST /tables/{id}/seat``). Never kept by a cache
+        (it changes as the tournament goes on)."""
         response.headers["cache-control"] = "no-store"
         user = await account(request, False, "sign in first")
-        found = director.seat_for(tournament_id, user)
-        return found if found is not None else {"tournament": tournament_id, "table": None}
+        return await keeper.seat_of(tournament_id, user.id)
 
     @routes.get("/tournaments/{tournament_id}/standings.json")
     async def standings_json(tournament_id: Id) -> dict[str, Any]:

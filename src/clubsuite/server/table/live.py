@@ -472,8 +472,13 @@ class LiveTable:
         client gone, a timer replaced) does not stop: once the write is under way, the table always learns how it
         ended, so the match in memory and the log on disk never part.
         """
-        started = time.perf_counter()
-        await unstoppable(self._apply(seat, text, version, source))
+        await unstoppable(self._timed(seat, text, version, source, time.perf_counter()))
+
+    async def _timed(self, seat: int, text: str, version: int, source: str, started: float) -> None:
+        """:meth:`_apply`, then the action counted (``on_action``) from inside the unstoppable task: a bot's move is
+        applied from the bot's own timer task, which the table's next timer cancels as the move ends, and an action
+        counted by that task would go uncounted."""
+        await self._apply(seat, text, version, source)
         if self.on_action is not None:
             self.on_action(source, time.perf_counter() - started)
 

@@ -266,6 +266,30 @@ class Seating:
         table.reschedule()
         return seat_no
 
+    async def token_for(self, table: LiveTable, user_id: str) -> tuple[int, str]:
+        """The seat the account ``user_id`` holds at ``table`` (its lowest, should it hold several) with a fresh
+        token, which replaces the seat's old one: how an account's seat is reached from any page or process without
+        the token that took it (a tournament's director takes its entrants' seats and keeps no token). Sockets
+        already open at the seat stay; the old token opens nothing more. :class:`Refused` (``no_seat``) where it
+        holds none, alike whether the table is there (a private table's id tells nothing)."""
+        return await unstoppable(self._token_for(table, user_id))
+
+    async def _token_for(self, table: LiveTable, user_id: str) -> tuple[int, str]:
+        async with table.lock:
+            held = [s for s in table.seats if s.kind == "person" and s.user_id == user_id and s.token_hash]
+            if table.closed or not held:
+                raise Refused("no_seat", "your account holds no seat at that table")
+            seat = held[0]
+            token, before = new_token(), seat.token_hash
+            seat.token_hash = hash_token(token)
+            try:
+                await self.hub.db(self.hub.store.update_seat, table.id, seat.row())
+            except Exception:
+                seat.token_hash = before
+                raise
+        log.info("table %s: seat %d handed to its account again", table.id, seat.seat)
+        return seat.seat, token
+
     async def claim(self, tokens: list[str], user_id: str) -> list[dict[str, Any]]:
         """Make the seats these tokens hold the account's (a guest signing up keeps their tables); a seat another
         account holds, or at a rated table where the account already sits, is left as it is. The seats claimed,

@@ -38,7 +38,7 @@ function ensure() {
   if (socket === null) connect();
 }
 
-/** Call ``f(message)`` for every message of ``type`` ("tournaments", "tournament", "tournament_me", "seat"). */
+/** Call ``f(message)`` for every message of ``type`` ("tournaments", "tournament", "tournament_me", "notice"). */
 export function on(type, f) {
   if (!handlers.has(type)) handlers.set(type, new Set());
   handlers.get(type).add(f);
@@ -57,10 +57,14 @@ export function tournamentOf(table) {
   return store.get(`tournamentTable.${table}`);
 }
 
-/** Keep a tournament seat and open its table. */
-export function goToSeat(seat) {
-  store.set(`seat.${seat.table}`, {token: seat.token, seat: seat.seat});
+/** Open a tournament seat's table: the table hands the seat that the account holds there a token (whichever server
+ * process serves this page), kept for the table's page; a seat no longer the account's opens the table to watch. */
+export async function goToSeat(seat) {
   store.set(`tournamentTable.${seat.table}`, seat.tournament);
+  try {
+    const got = await api(`/tables/${encodeURIComponent(seat.table)}/seat`, {});
+    store.set(`seat.${seat.table}`, {token: got.token, seat: got.seat});
+  } catch { /* the table has ended, or the seat is no longer this account's: its page shows the table */ }
   location.href = `/table/${encodeURIComponent(seat.table)}`;
 }
 
@@ -117,19 +121,19 @@ export function startNotices() {
     if (notice.kind === "invite") play("turn");
     box.append(view);
   };
-  on("notice", (msg) => showNotice(msg.notice));
-  account().then(async (me) => {
-    if (!me) return;
-    try {
-      const kept = await api("/notices");
-      for (const notice of kept.notices.slice().reverse()) showNotice(notice);
-    } catch { /* the page works without them */ }
-  });
-  on("seat", (seat) => {
-    const here = location.pathname.split("/");
-    const ownPage = here[1] === "tournament" && decodeURIComponent(here[2] || "") === seat.tournament;
-    const followed = here[1] === "table" && tournamentOf(decodeURIComponent(here[2] || "")) === seat.tournament;
-    play("turn");
+  const here = location.pathname.split("/");
+  const hereId = decodeURIComponent(here[2] || "");
+  // A tournament table ready: ``fresh`` when it was pushed now (followed from the tournament's page at once, from the
+  // table just ended after a pause); one kept from before is a link, and none at all on that table's own page.
+  const showSeat = (notice, fresh) => {
+    const seat = notice.body || {};
+    if (shown.has(notice.id) || (here[1] === "table" && hereId === seat.table)) return;
+    if (!fresh && here[1] === "tournament" && hereId === seat.tournament) return; // the page has its own link
+    shown.add(notice.id);
+    for (const old of box.querySelectorAll(".notice[data-kind='seat']")) old.remove();
+    const ownPage = fresh && here[1] === "tournament" && hereId === seat.tournament;
+    const followed = fresh && here[1] === "table" && tournamentOf(hereId) === seat.tournament;
+    if (fresh) play("turn");
     if (ownPage) {
       goToSeat(seat);
       return;
@@ -137,15 +141,30 @@ export function startNotices() {
     const link = h("a", {href: `/table/${encodeURIComponent(seat.table)}`, class: "button-link primary", id: "next-table"}, t("Go to your table"));
     link.addEventListener("click", (event) => { event.preventDefault(); goToSeat(seat); });
     const close = h("button", {type: "button", class: "notice-close", "aria-label": t("Close")}, "×");
-    const notice = h("div", {class: "notice"}, h("p", {}, t("Your next tournament table is ready.")), link, close);
+    const view = h("div", {class: "notice", dataset: {kind: "seat"}}, h("p", {}, t("Your next tournament table is ready.")), link, close);
     let timer = null;
-    close.addEventListener("click", () => { clearTimeout(timer); notice.remove(); });
+    close.addEventListener("click", () => {
+      clearTimeout(timer);
+      view.remove();
+      api(`/notices/${encodeURIComponent(notice.id)}/dismiss`, {}).catch(() => null);
+    });
     if (followed) {
       const stay = h("button", {type: "button", id: "stay-here"}, t("Stay here"));
       stay.addEventListener("click", () => { clearTimeout(timer); stay.remove(); });
-      notice.append(h("p", {class: "muted"}, t("Going there in {seconds} s.", {seconds: FOLLOW_SECONDS})), stay);
+      view.append(h("p", {class: "muted"}, t("Going there in {seconds} s.", {seconds: FOLLOW_SECONDS})), stay);
       timer = setTimeout(() => goToSeat(seat), FOLLOW_SECONDS * 1000);
     }
-    box.append(notice);
+    box.append(view);
+  };
+  on("notice", (msg) => (msg.notice.kind === "seat" ? showSeat(msg.notice, true) : showNotice(msg.notice)));
+  account().then(async (me) => {
+    if (!me) return;
+    try {
+      const kept = await api("/notices");
+      for (const notice of kept.notices.slice().reverse()) {
+        if (notice.kind === "seat") showSeat(notice, false);
+        else showNotice(notice);
+      }
+    } catch { /* the page works without them */ }
   });
 }

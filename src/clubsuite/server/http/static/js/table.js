@@ -226,6 +226,24 @@ function joinSeatWords(s) {
 }
 
 // -- the connection --------------------------------------------------------------------------------------------
+/** Whether the seat came back: a signed-in account that holds a seat here is handed a fresh token for it (the one
+ * kept on this page was replaced, from another tab or device); asked once a page, so two tabs never take turns. */
+async function reclaim() {
+  if (state.reclaimed) return false;
+  state.reclaimed = true;
+  try {
+    if (!(await account())) return false;
+    const got = await api(`/tables/${encodeURIComponent(tableId)}/seat`, {});
+    store.set(`seat.${tableId}`, {token: got.token, seat: got.seat});
+    state.token = got.token;
+    state.closedForGood = false;
+    connect();
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 function connect() {
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
   const ws = new WebSocket(`${scheme}//${location.host}/tables/${encodeURIComponent(tableId)}/ws`);
@@ -332,7 +350,9 @@ function receive(msg) {
         state.token = null; // watching from the join form must not send the dead token again
         state.closedForGood = true;
         state.socket.close();
-        showJoin(t("That seat is no longer yours (it was given up): take a seat again, or watch."));
+        reclaim().then((back) => {
+          if (!back) showJoin(t("That seat is no longer yours (it was given up): take a seat again, or watch."));
+        });
         return;
       }
       if (msg.code === "no_spectators") {
