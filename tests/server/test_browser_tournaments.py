@@ -20,6 +20,7 @@ from test_browser_accounts import sign_up
 from test_server_play import play_out
 from test_server_rated import account
 
+import loopback
 from clubsuite.server.community.directing import Director
 from clubsuite.server.store.database import Store
 
@@ -159,4 +160,33 @@ def test_the_tournament_pages_speak_the_readers_language_on_a_phone_and_have_no_
     assert fits, "the page is wider than a phone"
     page.goto(f"{web.base}/")
     page.locator("#lobby-events li a").first.wait_for()  # the lobby's list of what is on
+    assert page.errors == []
+
+
+def test_a_page_whose_seat_token_was_replaced_elsewhere_takes_the_accounts_seat_back(
+    web: ThreadServer, browser: Any
+) -> None:
+    """The seat an account holds is the account's: a page whose kept token was replaced (the table handed the seat a
+    fresh one for another tab or device) asks the table again and plays on, instead of offering the join form."""
+    page = new_page(browser)
+    sign_up(page, web.base, "Ann")
+    seats = [{"kind": "person"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+    table = loopback.post(f"{web.base}/tables", json={"game": SHORT, "seats": seats}).json()["id"]
+    page.goto(f"{web.base}/table/{table}")
+    page.get_by_role("button", name="Take the seat").click()
+    page.wait_for_selector(".my-area")
+    kept = f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}')).token"
+    old = page.evaluate(kept)
+    elsewhere = loopback.client(base_url=web.base, timeout=30)
+    try:
+        for c in page.context.cookies():
+            elsewhere.cookies.set(c["name"], c["value"])
+        csrf = {"X-CSRF-Token": elsewhere.get("/account").json()["csrf"]}
+        replaced = elsewhere.post(f"/tables/{table}/seat", headers=csrf).json()["token"]
+    finally:
+        elsewhere.close()
+    page.reload()  # the page comes back with the token it kept, which opens the seat no more
+    wait_for(lambda: page.evaluate(kept) not in (old, replaced), 60, "the page did not take the seat back", page)
+    page.wait_for_selector(".my-area")
+    assert page.locator("#join-seat").count() == 0
     assert page.errors == []
