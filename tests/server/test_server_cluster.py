@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import signal
+import time
 from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -365,3 +366,39 @@ def test_a_tournament_seats_entrants_whose_pages_another_process_serves(
     finally:
         for page in pages.values():
             page.close()
+
+
+def test_a_block_made_at_one_process_hides_chat_at_a_table_another_process_serves(
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
+) -> None:
+    first, second, _ = two_nodes
+    ann, _, ann_h = account(first, "Ann")
+    bob, _, bob_h = account(first, "Bob")
+    table = new_table(first.base, "whist(target=2)", [{"kind": "person"}] * 3)["id"]  # served by the first
+    a = Client(first.base, table, ann.post(f"/tables/{table}/join", json={}, headers=ann_h).json()["token"])
+    b = Client(first.base, table, bob.post(f"/tables/{table}/join", json={}, headers=bob_h).json()["token"])
+    try:
+        for x in (a, b):
+            x.until(lambda m: m["type"] == "state")
+        at_second = loopback.client(base_url=second.base, timeout=30)
+        at_second.cookies.update(ann.cookies)
+        csrf = {"X-CSRF-Token": at_second.get("/account").json()["csrf"]}
+        assert at_second.post("/players/Bob/block", headers=csrf).status_code == 200  # at the other process
+        at_second.close()
+        for k in range(100):  # Bob speaks, then Ann: once Ann's line is in, Bob's would have come before it
+            b.send({"type": "chat", "text": f"Bob {k}"})
+            a.send({"type": "chat", "text": f"Ann {k}"})
+            a.until(lambda m, k=k: m["type"] == "chat" and m["text"] == f"Ann {k}")
+            if not any(m.get("text") == f"Bob {k}" for m in a.messages):
+                break  # hidden from Ann now, though the block was made elsewhere
+            time.sleep(1.2)  # within the chat's rate: one line a second
+        else:
+            raise AssertionError("Bob's lines still reach Ann two minutes after she blocked him")
+        time.sleep(1.2)
+        b.send({"type": "chat", "text": "Bob again"})
+        a.send({"type": "chat", "text": "Ann again"})
+        a.until(lambda m: m["type"] == "chat" and m["text"] == "Ann again")
+        assert not any(m.get("text") == "Bob again" for m in a.messages)
+    finally:
+        a.close()
+        b.close()

@@ -22,6 +22,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from clubsuite import __version__
 from clubsuite.safetext import quoted
 from clubsuite.server.community import clubnight, directing, matchmaking, tournaments, watching
+from clubsuite.server.community.hiding import Hiding
 from clubsuite.server.http import (
     account_routes,
     catalogs,
@@ -96,6 +97,8 @@ def create_app(
     keeper = tournaments.Tournaments(hub)
     watchers = watching.Watching(keeper, limits, relations, notices)
     director = directing.Director(keeper, ownership.node if ownership is not None else "local", notices)
+    hiding = Hiding(hub, relations) if shared else None
+    """Blocks and mutes made at the other processes, brought to this one's table sockets (one process: none)."""
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -105,9 +108,13 @@ def create_app(
         matchmaker.start()
         director.start()
         watchers.start()
+        if hiding is not None:
+            hiding.start()
         try:
             yield
         finally:
+            if hiding is not None:
+                await hiding.stop()
             await watchers.stop()
             await director.stop()
             await matchmaker.stop()

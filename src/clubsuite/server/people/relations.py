@@ -151,11 +151,12 @@ class Relations:
 
         await self.db(self.store.write, work)
 
-    async def hidden(self, user_id: str) -> frozenset[str]:
-        """The accounts whose chat ``user_id`` does not see: those it blocked or muted (kept a few seconds)."""
+    async def hidden(self, user_id: str, fresh: bool = False) -> frozenset[str]:
+        """The accounts whose chat ``user_id`` does not see: those it blocked or muted (kept a few seconds, unless
+        ``fresh``)."""
         kept = self._hidden.get(user_id)
         now = time.monotonic()
-        if kept is not None and now - kept[0] < HIDDEN_SECONDS:
+        if kept is not None and not fresh and now - kept[0] < HIDDEN_SECONDS:
             return kept[1]
 
         def work(conn: Connection) -> frozenset[str]:
@@ -169,6 +170,20 @@ class Relations:
             for key in sorted(self._hidden, key=lambda k: self._hidden[k][0])[:5000]:
                 del self._hidden[key]
         return hidden
+
+    async def hidings_since(self, after: float) -> set[tuple[str, str, float]]:
+        """The blocks and mutes made at or after ``after`` (by the clocks of the processes that made them), at any
+        process: (account, the account it hides, when)."""
+
+        def work(conn: Connection) -> set[tuple[str, str, float]]:
+            found: set[tuple[str, str, float]] = set()
+            for kind in (blocks, mutes):
+                query = select(kind.c.user_id, kind.c.other_id, kind.c.created_at).where(kind.c.created_at >= after)
+                found.update((r.user_id, r.other_id, r.created_at) for r in conn.execute(query))
+            return found
+
+        made: set[tuple[str, str, float]] = await self.db(self.store.reading, work)
+        return made
 
     async def blocked_either(self, a: str, b: str) -> bool:
         """Whether either account blocked the other."""
