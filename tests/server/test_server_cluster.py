@@ -402,3 +402,38 @@ def test_a_block_made_at_one_process_hides_chat_at_a_table_another_process_serve
     finally:
         a.close()
         b.close()
+
+
+def test_a_message_is_reported_and_a_friend_invited_at_a_table_another_process_serves(
+    two_nodes: tuple[ProcessServer, ProcessServer, str],
+) -> None:
+    """The chat a report quotes and the free seat an invitation offers live at the table's owner: the table's own
+    addresses (``/tables/{id}/reports``, ``/tables/{id}/invitations``) reach it from any process."""
+    first, second, url = two_nodes
+    ann, _, ann_h = account(first, "Ann")
+    bob, _, bob_h = account(first, "Bob")
+    cleo, _, _ = account(second, "Cleo")
+    table = new_table(first.base, "whist(target=2)", [{"kind": "person"}] * 3)["id"]  # served by the first
+    a = Client(first.base, table, ann.post(f"/tables/{table}/join", json={}, headers=ann_h).json()["token"])
+    b = Client(first.base, table, bob.post(f"/tables/{table}/join", json={}, headers=bob_h).json()["token"])
+    at_second = loopback.client(base_url=second.base, timeout=30)
+    try:
+        for x in (a, b):
+            x.until(lambda m: m["type"] == "state")
+        b.send({"type": "chat", "text": "a rude line"})
+        line = a.until(lambda m: m["type"] == "chat" and m["text"] == "a rude line")
+        at_second.cookies.update(ann.cookies)
+        csrf = {"X-CSRF-Token": at_second.get("/account").json()["csrf"]}
+        made = at_second.post(f"/tables/{table}/reports", json={"message": line["id"], "reason": "rude"}, headers=csrf)
+        assert made.status_code == 201, made.text
+        invited = at_second.post(f"/tables/{table}/invitations", json={"to": "Cleo"}, headers=csrf)
+        assert invited.json() == {"invited": "Cleo"}, invited.text
+        told = cleo.get("/notices").json()["notices"]
+        assert [(n["kind"], n["body"]["table"]) for n in told] == [("invite", table)]
+    finally:
+        at_second.close()
+        a.close()
+        b.close()
+    with psycopg.connect(url) as conn:
+        kept = conn.execute("SELECT kind, context FROM reports").fetchall()
+    assert [(k, json.loads(c)["line"]["text"]) for k, c in kept] == [("message", "a rude line")]

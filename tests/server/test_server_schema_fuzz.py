@@ -73,6 +73,8 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
         "GET /invites/{code}",
         "POST /tables/{table_id}/join",
         "POST /tables/{table_id}/seat",
+        "POST /tables/{table_id}/invitations",
+        "POST /tables/{table_id}/reports",
         "POST /invites/{code}/join",
         "POST /tables/{table_id}/leave",
         "POST /tables/{table_id}/rematch",

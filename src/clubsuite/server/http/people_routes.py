@@ -53,6 +53,20 @@ class ReportIn(_Strict):
     block: bool = Field(True, description="also block the player (their chat and invitations no longer reach you)")
 
 
+class TableInviteIn(_Strict):
+    """An invitation to the table of the address (where you hold a seat)."""
+
+    to: str = Field(..., min_length=1, max_length=100, description="the invited player's name")
+
+
+class MessageReportIn(_Strict):
+    """A report of a message said at the table of the address (its line id)."""
+
+    message: int = Field(..., ge=1, description="the message's id at that table")
+    reason: str = Field("", max_length=500, description="what happened, in a few words (at most 500 characters)")
+    block: bool = Field(True, description="also block the player (their chat and invitations no longer reach you)")
+
+
 class ActionIn(_Strict):
     """A moderator's action on a report."""
 
@@ -164,77 +178,107 @@ def router(
         user = await need(request, True)
         return {"declined": await notices.decline(user.id, user.name, notice_id)}
 
-    @routes.post("/invitations")
-    async def invite(body: InviteIn, request: Request) -> dict[str, Any]:
-        """Invite a player to a table you hold a seat at, or to a tournament. The answer is the same whether or not
-        the player lets your invitation through (their blocks and privacy are theirs)."""
-        user = await need(request, True)
-        if (body.table is None) == (body.tournament is None):
-            raise HTTPException(422, {"code": "bad_request", "message": "'table' or 'tournament': give one of them"})
-        to_id, to_name = await other(body.to)
-        target: dict[str, Any]
-        if body.table is not None:
-            table = hub.tables.get(body.table)
-            if table is None or not any(s.user_id == user.id for s in table.seats):
-                raise HTTPException(
-                    404, {"code": "no_table", "message": "you hold no seat at such a table (here and now)"}
-                )
-            if not any(s.kind == "person" and s.token_hash is None for s in table.seats):
-                # a table with no free seat (a tournament's, a club night's, a rated one's): nothing to invite to,
-                # and its invite code stays its own
-                raise HTTPException(409, {"code": "table_full", "message": "this table has no free seat to invite to"})
-            target = {"kind": "table", "table": table.id, "invite": table.invite, "name": table.info.name}
-        else:
-            try:
-                shown = await keeper.load(body.tournament or "")
-            except Refused as exc:
-                raise refused(exc) from None
-            target = {"kind": "tournament", "tournament": shown.id, "name": shown.settings.name}
+    def table_target(user: User, table_id: str) -> dict[str, Any]:
+        """What an invitation to a table names: a table of this process's where ``user`` holds a seat and one is
+        free (the table's routes run at its owner: ``/tables/{id}/invitations`` is passed on there)."""
+        table = hub.tables.get(table_id)
+        if table is None or not any(s.user_id == user.id for s in table.seats):
+            raise HTTPException(404, {"code": "no_table", "message": "you hold no seat at such a table (here and now)"})
+        if not any(s.kind == "person" and s.token_hash is None for s in table.seats):
+            # a table with no free seat (a tournament's, a club night's, a rated one's): nothing to invite to, and its
+            # invite code stays its own
+            raise HTTPException(409, {"code": "table_full", "message": "this table has no free seat to invite to"})
+        return {"kind": "table", "table": table.id, "invite": table.invite, "name": table.info.name}
+
+    async def send(user: User, to: tuple[str, str], target: dict[str, Any]) -> dict[str, Any]:
+        to_id, to_name = to
         try:
             await notices.invite((user.id, user.name), to_id, target)
         except RelationRefused as exc:
             raise refused(exc) from None
         return {"invited": to_name}
 
+    @routes.post("/invitations")
+    async def invite(body: InviteIn, request: Request) -> dict[str, Any]:
+        """Invite a player to a tournament, or to a table you hold a seat at (``POST /tables/{id}/invitations`` is
+        the same, and reaches a table whichever process serves it). The answer is the same whether or not the
+        player lets your invitation through (their blocks and privacy are theirs)."""
+        user = await need(request, True)
+        if (body.table is None) == (body.tournament is None):
+            raise HTTPException(422, {"code": "bad_request", "message": "'table' or 'tournament': give one of them"})
+        to = await other(body.to)
+        if body.table is not None:
+            return await send(user, to, table_target(user, body.table))
+        try:
+            shown = await keeper.load(body.tournament or "")
+        except Refused as exc:
+            raise refused(exc) from None
+        return await send(user, to, {"kind": "tournament", "tournament": shown.id, "name": shown.settings.name})
+
+    @routes.post("/tables/{table_id}/invitations")
+    async def invite_to_table(table_id: Id, body: TableInviteIn, request: Request) -> dict[str, Any]:
+        """Invite a player to this table, where you hold a seat and one is free (answered by the table's own
+        process). The answer is the same whether or not the player lets your invitation through."""
+        user = await need(request, True)
+        to = await other(body.to)
+        return await send(user, to, table_target(user, table_id))
+
+    async def report_message(user: User, table_id: str, message: int) -> tuple[str, dict[str, Any]]:
+        """The account that said a message at a table of this process's, and the message with the lines around it
+        as the reporter could see them."""
+        table = hub.tables.get(table_id)
+        mine = next((s.seat for s in table.seats if s.user_id == user.id), None) if table is not None else None
+        visible = table is not None and (mine is not None or table.settings.public)
+        found = table.chat.around(message, mine) if table is not None and visible else None
+        speaker = table.chat.speakers.get(message) if table is not None and found is not None else None
+        if table is None or found is None or speaker is None:
+            raise HTTPException(
+                404,
+                {
+                    "code": "no_message",
+                    "message": "that message is not kept here, or it was said by a guest (no account to report)",
+                },
+            )
+        line, lines = found
+        return speaker, {"table": table.id, "game": table.info.name, "line": line, "lines": lines}
+
+    async def keep_report(
+        user: User, subject: str, kind: str, reason: str, context: dict[str, Any], block: bool
+    ) -> dict[str, Any]:
+        try:
+            made = await moderation.report(user.id, subject, kind, reason, context, block)
+        except RelationRefused as exc:
+            raise refused(exc) from None
+        if block:
+            hub.hide_for(user.id, await relations.hidden(user.id))
+        return {"report": made}
+
     @routes.post("/reports", status_code=201)
     async def report(body: ReportIn, request: Request) -> dict[str, Any]:
-        """Report a message said at a table (kept as the server saw it, with the lines around it), a player's name
-        or a player; by default the player is blocked for you as well. Moderators read it."""
+        """Report a message said at a table (kept as the server saw it, with the lines around it; ``POST
+        /tables/{id}/reports`` is the same, and reaches a table whichever process serves it), a player's name or
+        a player; by default the player is blocked for you as well. Moderators read it."""
         user = await need(request, True)
-        context: dict[str, Any] = {}
         if body.kind == "message":
             if body.table is None or body.message is None:
                 raise HTTPException(
                     422, {"code": "bad_request", "message": "'table' and 'message': a message is found by both"}
                 )
-            table = hub.tables.get(body.table)
-            mine = next((s.seat for s in table.seats if s.user_id == user.id), None) if table is not None else None
-            visible = table is not None and (mine is not None or table.settings.public)
-            found = table.chat.around(body.message, mine) if table is not None and visible else None
-            speaker = table.chat.speakers.get(body.message) if table is not None and found is not None else None
-            if table is None or found is None or speaker is None:
-                raise HTTPException(
-                    404,
-                    {
-                        "code": "no_message",
-                        "message": "that message is not kept here, or it was said by a guest (no account to report)",
-                    },
-                )
-            line, lines = found
-            subject = speaker
-            context = {"table": table.id, "game": table.info.name, "line": line, "lines": lines}
+            subject, context = await report_message(user, body.table, body.message)
         else:
             if body.player is None:
                 raise HTTPException(422, {"code": "bad_request", "message": "'player': whom you report"})
             subject, name = await other(body.player)
             context = {"name": name}  # only what the server knows: a table named by the reporter is not kept
-        try:
-            made = await moderation.report(user.id, subject, body.kind, body.reason, context, body.block)
-        except RelationRefused as exc:
-            raise refused(exc) from None
-        if body.block:
-            hub.hide_for(user.id, await relations.hidden(user.id))
-        return {"report": made}
+        return await keep_report(user, subject, body.kind, body.reason, context, body.block)
+
+    @routes.post("/tables/{table_id}/reports", status_code=201)
+    async def report_at_table(table_id: Id, body: MessageReportIn, request: Request) -> dict[str, Any]:
+        """Report a message said at this table (answered by the table's own process, where its chat is kept); by
+        default its writer is blocked for you as well."""
+        user = await need(request, True)
+        subject, context = await report_message(user, table_id, body.message)
+        return await keep_report(user, subject, "message", body.reason, context, body.block)
 
     # -- the moderators -----------------------------------------------------------------------------------------
     async def moderator(request: Request, changes: bool) -> User:

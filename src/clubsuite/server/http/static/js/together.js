@@ -82,8 +82,10 @@ export function reportForm(what, done = () => {}) {
     problem.textContent = "";
     send.disabled = true;
     try {
-      const kind = about ? about.value : what.kind;
-      await api("/reports", {...what, kind, reason: reason.value.trim(), block: block.checked});
+      const said = {reason: reason.value.trim(), block: block.checked};
+      // a message is reported at its table's own address, which reaches the server process that keeps its chat
+      if (what.kind === "message") await api(`/tables/${encodeURIComponent(what.table)}/reports`, {message: what.message, ...said});
+      else await api("/reports", {kind: about.value, player: what.player, ...said});
       form.replaceChildren(h("p", {role: "status"}, t("Thank you: a moderator will look.")));
       done();
     } catch (err) {
@@ -106,7 +108,9 @@ export function inviteForm(target) {
     const who = name.value.trim();
     if (!who) return;
     try {
-      const sent = await api("/invitations", {to: who, ...target});
+      const sent = target.table  // at the table's own address, whichever server process serves it
+        ? await api(`/tables/${encodeURIComponent(target.table)}/invitations`, {to: who})
+        : await api("/invitations", {to: who, ...target});
       status.textContent = t("Invitation sent to {name}.", {name: sent.invited});
       name.value = "";
     } catch (err) {
