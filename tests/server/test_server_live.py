@@ -15,9 +15,11 @@ from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
 
 from clubsuite.server.community.tournaments import Tournaments, TournamentSettings
-from clubsuite.server.community.watching import QUEUE_MAX, TOPICS_MAX, Watching
+from clubsuite.server.community.watching import NOTICE_WINDOW, QUEUE_MAX, TOPICS_MAX, Watching
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.people.accounts import User
+from clubsuite.server.people.notices import Notices
+from clubsuite.server.people.relations import Relations
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.hub import Hub
 
@@ -179,6 +181,42 @@ def test_a_change_is_made_into_one_message_for_all_its_watchers_and_changes_betw
             for _ in range(QUEUE_MAX + 1):
                 slow.send("{}")
             assert slow.dropped
+        finally:
+            await hub.stop()
+
+    in_own_loop(main)
+
+
+def test_a_page_open_for_hours_is_sent_each_new_notice_once_and_each_look_reads_only_the_last_half_minute(
+    store: Store,
+) -> None:
+    async def main() -> None:
+        hub = Hub(store)
+        await hub.start()
+        try:
+            relations = Relations(store, hub.db)
+            notices = Notices(store, hub.db, relations)
+            watching = Watching(Tournaments(hub), ServerLimits(), relations, notices)
+            notices.told = None  # as if added at another process: found by the look, not told at once
+            page = watching.open("u-ann", "10.0.0.1")
+            opened = time.time()
+            asked: list[float] = []
+            since = notices.since
+
+            async def recording(users: list[str], after: float) -> list[tuple[str, dict[str, Any]]]:
+                asked.append(after)
+                return await since(users, after)
+
+            notices.since = recording  # type: ignore[method-assign]
+            await notices.add("u-ann", "warn", {"reason": "first"})
+            await watching.look_around(opened + 1)
+            later = opened + 3 * 3600  # hours later, the page still open
+            await watching.look_around(later)
+            assert asked[-1] >= later - NOTICE_WINDOW  # not every notice since the page opened
+            sent = []
+            while not page.queue.empty():
+                sent.append(json.loads(page.queue.get_nowait() or "{}"))
+            assert [m["notice"]["body"]["reason"] for m in sent if m["type"] == "notice"] == ["first"]
         finally:
             await hub.stop()
 

@@ -12,10 +12,12 @@ from typing import Any
 
 import pytest
 from serverkit import Client, ThreadServer, new_table
+from sqlalchemy import event
 from test_server_live import Live
 from test_server_rated import PASSWORD, account
 
 import loopback
+from clubsuite.server.store.database import Store
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -279,3 +281,24 @@ def test_a_dismissal_lifts_only_the_automatic_mute_never_an_operators_or_a_moder
     refusal = run(server, moderation.chat_refusal(bob_id))
     assert refusal is not None and "insults" in refusal
     assert not any(s["automatic"] for s in run(server, moderation.sanctions_of(bob_id)))
+
+
+def test_the_friends_list_costs_a_few_queries_however_many_are_followed(server: ThreadServer, store: Store) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    names = [f"Friend{k}" for k in range(12)]
+    for name in names:
+        account(server, name)
+        ann.post(f"/players/{name}/follow", headers=ann_h)
+    statements: list[str] = []
+
+    def count(*args: Any) -> None:
+        statements.append(str(args[2]))
+
+    event.listen(store.engine, "before_cursor_execute", count)
+    try:
+        listed = ann.get("/friends").json()["friends"]
+    finally:
+        event.remove(store.engine, "before_cursor_execute", count)
+    assert sorted(f["name"] for f in listed) == sorted(names)
+    reads = [s for s in statements if s.lstrip().upper().startswith("SELECT")]
+    assert len(reads) <= 8, reads  # the session, the list, the blocks both ways, who follows back, the tables

@@ -49,6 +49,9 @@ TOPICS_MAX = 8
 """Topics one socket may watch at once."""
 QUEUE_MAX = 64
 """Messages queued for a socket that is not reading them before it is dropped."""
+NOTICE_WINDOW = 30.0
+"""How far back each look for new notices reads (seconds): a notice is sent once (the newest sent to each account is
+kept), and this bounds the look's cost however long a page has been open."""
 TOPIC = re.compile(r"^(tournaments|tournament:[A-Za-z0-9_-]{1,40})$")
 """The topics there are."""
 
@@ -262,7 +265,9 @@ class Watching(Ticker):
             self._presence_at = now
             await self.relations.seen(users, now)
         if self.notices is not None and users:
-            oldest = min(self._noticed.get(u, now) for u in users)
+            # the last half-minute only (by the adding processes' clocks): a page open for hours is not sent its
+            # hours of notices again at every look, and clocks that differ by less than that lose none
+            oldest = max(min(self._noticed.get(u, now) for u in users), now - NOTICE_WINDOW)
             for user_id, notice in await self.notices.since(users, oldest):
                 if notice["at"] > self._noticed.get(user_id, now):
                     self._noticed[user_id] = notice["at"]

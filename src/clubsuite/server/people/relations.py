@@ -227,19 +227,24 @@ class Relations:
                 .where(follows.c.user_id == user_id, users.c.deleted_at.is_(None))
                 .order_by(users.c.name)
             ).all()
+            ids = [r.id for r in rows]
+            # three queries for the whole list, however long (up to LIST_MAX), never one per friend
+            they = blocks.c.user_id.in_(ids) & (blocks.c.other_id == user_id)
+            me = (blocks.c.user_id == user_id) & blocks.c.other_id.in_(ids)
+            blocked = set(conn.execute(select(blocks.c.user_id).where(they)).scalars())
+            blocked |= set(conn.execute(select(blocks.c.other_id).where(me)).scalars())
+            back = follows.c.user_id.in_(ids) & (follows.c.other_id == user_id)
+            following_me = set(conn.execute(select(follows.c.user_id).where(back)).scalars())
             out = []
             for r in rows:
-                blocked = _blocked(conn, r.id, user_id)  # shown as never online, as anyone offline is shown
-                visible = blocked or _reaches(conn, r.presence or DEFAULT_PRESENCE, r.id, user_id)
-                online = not blocked and visible and r.seen_at is not None and now - r.seen_at <= ONLINE_SECONDS
-                out.append(
-                    {
-                        "name": r.name,
-                        "online": online if visible else None,
-                        "table": _table_of(conn, r.id) if online else None,
-                    }
-                )
-            return out
+                # a blocked pair is shown as never online, as anyone offline is shown
+                audience = r.presence or DEFAULT_PRESENCE
+                reaches = audience == "everyone" or (audience == "following" and r.id in following_me)
+                visible = r.id in blocked or reaches
+                online = r.id not in blocked and visible and r.seen_at is not None and now - r.seen_at <= ONLINE_SECONDS
+                out.append({"id": r.id, "name": r.name, "online": online if visible else None})
+            at = _tables_of(conn, [x["id"] for x in out if x["online"]])
+            return [{"name": x["name"], "online": x["online"], "table": at.get(x["id"])} for x in out]
 
         found: list[dict[str, Any]] = await self.db(self.store.reading, work)
         return found
@@ -283,17 +288,23 @@ def _reaches(conn: Connection, audience: str, owner: str, other: str) -> bool:
     return False
 
 
-def _table_of(conn: Connection, user_id: str) -> str | None:
-    """The public table whose match in play the account holds a seat at (``"private"`` for a private one), or
-    None."""
+def _tables_of(conn: Connection, user_ids: list[str]) -> dict[str, str]:
+    """For each of the accounts that holds a seat at a table whose match is in play: a public such table's id, or
+    ``"private"`` where all of them are private (one query for all)."""
+    if not user_ids:
+        return {}
     rows = conn.execute(
-        select(tables.c.id, tables.c.settings)
-        .join(seats, seats.c.table_id == tables.c.id)
+        select(seats.c.user_id, tables.c.id, tables.c.settings)
+        .join(tables, seats.c.table_id == tables.c.id)
         .join(matches, and_(matches.c.table_id == tables.c.id, matches.c.match_no == tables.c.match_no))
-        .where(seats.c.user_id == user_id, tables.c.closed.is_(False), matches.c.finished_at.is_(None))
-        .limit(5)
+        .where(seats.c.user_id.in_(user_ids), tables.c.closed.is_(False), matches.c.finished_at.is_(None))
+        .order_by(seats.c.user_id, tables.c.id)
     ).all()
+    found: dict[str, str] = {}
     for r in rows:
         if json.loads(r.settings).get("public", True):
-            return str(r.id)
-    return "private" if rows else None
+            if found.get(r.user_id, "private") == "private":
+                found[r.user_id] = str(r.id)
+        else:
+            found.setdefault(r.user_id, "private")
+    return found
