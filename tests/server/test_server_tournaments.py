@@ -10,6 +10,7 @@ import io
 import json
 import random
 import time
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import pytest
@@ -20,7 +21,7 @@ from test_server_rated import account
 
 import loopback
 from clubsuite.server.community.directing import UNSTARTED_SECONDS, Director
-from clubsuite.server.community.tournaments import Tournaments, TournamentSettings
+from clubsuite.server.community.tournaments import OPEN_PER_HOST, Tournaments, TournamentSettings
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import match_players, tournaments
@@ -439,3 +440,23 @@ def test_the_seat_an_account_holds_is_handed_a_fresh_token_that_replaces_the_old
         (403, "bad_csrf"),
     ]
     assert "no-such-table" not in refused[1].text
+
+
+def test_an_account_asking_for_many_tournaments_at_once_gets_no_more_than_it_may_have(server: ThreadServer) -> None:
+    """The count of an account's tournaments and the new one are one step (its row held meanwhile): twelve requests
+    at once, over the process's several database threads, make three."""
+    ann, _, ann_h = account(server, "Ann")
+
+    def make(k: int) -> tuple[int, str]:
+        with loopback.client(base_url=server.base, timeout=60) as b:
+            b.cookies.update(ann.cookies)
+            r = b.post("/tournaments", json={"format": "arena", "game": DUEL, "name": f"At once {k}"}, headers=ann_h)
+            return r.status_code, r.json().get("code", "made")
+
+    with ThreadPoolExecutor(12) as pool:
+        answers = list(pool.map(make, range(12)))
+    made = [a for a in answers if a[0] in (200, 201)]
+    assert len(made) == OPEN_PER_HOST, answers
+    assert sorted(set(answers) - set(made)) == [(409, "too_many_tournaments")], answers
+    listed = loopback.get(f"{server.base}/tournaments").json()["tournaments"]
+    assert len([t for t in listed if t["name"].startswith("At once")]) == OPEN_PER_HOST

@@ -40,6 +40,7 @@ from clubsuite.server.community.standings import Played, Row, arena_standings, s
 from clubsuite.server.decency import check as check_words
 from clubsuite.server.people.accounts import User
 from clubsuite.server.people.ratings import START, Skill, pool, shown
+from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import ratings, tournament_entrants, tournament_tables, tournaments
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
@@ -389,6 +390,7 @@ class Tournaments:
 
         def work(conn: Connection) -> str:
             if host is not None:
+                lock_account(conn, host.id)  # one tournament made by the account at a time: OPEN_PER_HOST holds
                 mine = conn.execute(
                     select(func.count())
                     .select_from(tournaments)

@@ -32,7 +32,7 @@ from sqlalchemy.engine import Connection
 
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import RelationRefused, Relations
-from clubsuite.server.store.database import Store
+from clubsuite.server.store.database import Store, lock_account
 from clubsuite.server.store.dbschema import moderators, passkeys, reports, sanctions, sessions, users
 from clubsuite.server.tokens import new_id
 
@@ -92,6 +92,7 @@ class Moderation:
         report_id = new_id()
 
         def work(conn: Connection) -> int:
+            lock_account(conn, reporter)  # one report of the account's at a time: the limits hold
             recent = conn.execute(
                 select(func.count())
                 .select_from(reports)

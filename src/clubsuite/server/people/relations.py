@@ -28,7 +28,7 @@ from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from clubsuite.server.store.database import Store
+from clubsuite.server.store.database import Store, lock_account
 from clubsuite.server.store.dbschema import blocks, follows, matches, mutes, presence, privacy, seats, tables, users
 from clubsuite.server.tokens import name_key
 
@@ -101,6 +101,7 @@ class Relations:
             if not on:
                 conn.execute(delete(table).where(mine))
                 return
+            lock_account(conn, user_id)  # one change of the account's lists at a time: LIST_MAX holds
             if conn.execute(select(table.c.user_id).where(mine)).first() is not None:
                 return
             count = conn.execute(select(func.count()).select_from(table).where(table.c.user_id == user_id)).scalar_one()

@@ -24,7 +24,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.store import migrate
-from clubsuite.server.store.dbschema import actions, leavers, matches, seats, tables
+from clubsuite.server.store.dbschema import actions, leavers, matches, seats, tables, users
 
 POSTGRES_WRITERS = 8
 """Database threads of a process over PostgreSQL: a write waits mostly on the network and the server, so several
@@ -542,3 +542,10 @@ def _match_values(m: MatchRow) -> dict[str, Any]:
 
 def _action_values(a: ActionRow) -> dict[str, Any]:
     return {"seq": a.seq, "seat": a.seat, "action": a.action, "source": a.source, "at": a.at}
+
+
+def lock_account(conn: Connection, user_id: str) -> None:
+    """Hold the account's row until the transaction ends (PostgreSQL: ``FOR UPDATE``; SQLite writes one transaction
+    at a time anyway), so that two requests of one account that count and then add (a limit per account: its
+    tournaments, follows, reports) run one after the other instead of both seeing room for one more."""
+    conn.execute(select(users.c.id).where(users.c.id == user_id).with_for_update())
