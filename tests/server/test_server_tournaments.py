@@ -20,6 +20,7 @@ from test_server_play import play_out
 from test_server_rated import account
 
 import loopback
+from clubsuite.server.community import tournaments as tournaments_module
 from clubsuite.server.community.directing import UNSTARTED_SECONDS, Director
 from clubsuite.server.community.tournaments import OPEN_PER_HOST, Tournaments, TournamentSettings
 from clubsuite.server.people.accounts import User
@@ -460,3 +461,22 @@ def test_an_account_asking_for_many_tournaments_at_once_gets_no_more_than_it_may
     assert sorted(set(answers) - set(made)) == [(409, "too_many_tournaments")], answers
     listed = loopback.get(f"{server.base}/tournaments").json()["tournaments"]
     assert len([t for t in listed if t["name"].startswith("At once")]) == OPEN_PER_HOST
+
+
+def test_a_process_keeps_the_standings_of_a_bounded_number_of_tournaments(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setattr(tournaments_module, "STANDINGS_KEPT", 2)
+
+    async def body(keeper: Tournaments, director: Director) -> None:
+        ann = users()[0]
+        made = []
+        for k in range(3):
+            tid = await keeper.create(None, TournamentSettings.read("arena", DUEL, f"Kept {k}", minutes=5))
+            await keeper.join(tid, ann)
+            made.append(tid)
+        for tid in [*made, made[0]]:
+            assert [r["name"] for r in (await keeper.view(tid))["standings"]] == ["Ann"]
+        assert list(keeper._standings) == [made[2], made[0]]  # the least recently worked out went
+
+    in_own_loop(lambda: with_director(store, body))

@@ -13,6 +13,7 @@ The refusal never repeats the word (it is shown to the one who typed it, who kno
 
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 from importlib import resources
@@ -43,9 +44,11 @@ def folded(text: str) -> str:
     return "".join(as_latin(ch) for ch in text)
 
 
+@functools.lru_cache(maxsize=4096)
 def as_latin(ch: str) -> str:
     """A folded character as the Latin letters it looks like (lowercase, marks dropped), or itself: its own
-    look-alike first, then its capital's (Cyrillic ``м`` has none, ``М`` is ``M``)."""
+    look-alike first, then its capital's (Cyrillic ``м`` has none, ``М`` is ``M``). Kept for the characters met
+    most (the look-up searches the confusables' table)."""
     if ch.isascii():
         return ch
     for form in (ch, ch.upper()):

@@ -62,6 +62,8 @@ AHEAD_MAX = 30 * 24 * 3600.0
 """How far ahead a tournament may be set to start: 30 days."""
 LISTED_OVER = 10
 """Finished tournaments the lobby's list shows (the latest)."""
+STANDINGS_KEPT = 256
+"""Tournaments whose worked-out standings a process keeps (those worked out least recently go first)."""
 PAGE = 20
 """Rows of the standings a page (and each push to watchers) carries."""
 
@@ -326,7 +328,10 @@ class Tournaments:
         rows = await asyncio.to_thread(standings_of, t.settings, entrants, played)  # off the event loop
         by_id = {e.id: e for e in entrants}
         kept = _Standing(t.version, rows, by_id, {e.user_id: e.id for e in entrants if e.user_id is not None})
-        self._standings[t.id] = kept
+        self._standings.pop(t.id, None)
+        self._standings[t.id] = kept  # the newest last: the least recently worked out go first
+        while len(self._standings) > STANDINGS_KEPT:
+            del self._standings[next(iter(self._standings))]
         return kept
 
     async def view(self, tournament_id: str, user: User | None = None, page: int = 0) -> dict[str, Any]:
