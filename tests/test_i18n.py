@@ -123,8 +123,9 @@ def test_the_terminal_words_a_refusal_in_the_language_asked_and_refuses_an_unkno
     german = subprocess.run(
         [*clubs, "play", "whist", "--seed", "5", "--lang", "de"], input=lines, capture_output=True, text=True
     )
-    assert "(CW-" in english.stdout, english.stdout[-800:]
-    assert "(CW-" not in german.stdout and english.stdout != german.stdout
+    # CW-1 in a player's words, in each language (the ruling's id is behind "why?")
+    assert "You cannot play 3D: " in english.stdout and not RULING.search(english.stdout), english.stdout[-800:]
+    assert "Sie können 3D nicht spielen: " in german.stdout and not RULING.search(german.stdout)
     bad = subprocess.run(
         [*clubs, "play", "whist"], input="q\n", capture_output=True, text=True, env={"CLUBS_LANG": "xx", "PATH": ""}
     )

@@ -47,13 +47,14 @@ def test_play_saves_a_record_that_replays_to_the_same_totals(tmp_path: Path) -> 
 
 
 def test_play_illegal_card_gets_the_reason_and_a_new_prompt() -> None:
-    # Cycling through every card number meets illegal cards; each is refused with its ruling and a new prompt.
+    # Cycling through every card number meets illegal cards; each is refused with its rule in a player's words (the
+    # ruling's id is behind "why?") and a new prompt.
     result = run(["play", "whist", "--seed", "11", "--bots", "random"], cycling_input())
     lines = result.stdout.splitlines()
-    refusals = [i for i, line in enumerate(lines) if " is illegal: " in line]
+    refusals = [i for i, line in enumerate(lines) if line.startswith("You cannot play ")]
     assert refusals, "the cycling input must have met an illegal card"
     for i in refusals:
-        assert "(CW-1)" in lines[i] or "(CW-2)" in lines[i]
+        assert "must" in lines[i].lower() and "CW-" not in lines[i], lines[i]  # CW-1, CW-2
         assert lines[i + 1].startswith("Your card:")
 
 

@@ -91,23 +91,24 @@ class Table(Generic[MatchT_contra]):
         return self.card_words(action) if isinstance(action, Card) else match.format_action(action)
 
     def refusal(self, refused: BaseException | str) -> str:
-        """Why an action was refused, in :attr:`lang`: the engine's sentence in English, the catalog's words for
-        its reason in another language (a refusal that carries no reason stays in English)."""
+        """Why an action was refused, in :attr:`lang`: the catalog's words for its reason, English included (a
+        player's words: no ruling ids, the seat by its player's name; a refusal that carries no reason is the
+        engine's sentence)."""
         reason = reason_of(refused)
-        if self.lang == DEFAULT or reason is None:
+        if reason is None:
             return str(refused)
         return reason_words(reason, self.lang, self._seat_words, self.symbols)
 
     def tr(self, msgid: str, **params: object) -> str:
-        """The terminal's words ``msgid`` in :attr:`lang`, ``{name}`` placeholders filled from ``params``: English
-        is the words as written; another language the catalog's (the English where it lacks them)."""
-        text = msgid if self.lang == DEFAULT else Words(self.lang).get(msgid)
+        """The terminal's words ``msgid`` in :attr:`lang`, ``{name}`` placeholders filled from ``params``: the
+        catalog's, English included (the words in the code cite the rulings; a player reads them without), or the
+        words as written where the catalog lacks them."""
+        text = Words(self.lang).get(msgid)
         return text.format(**params) if params else text
 
     def trn(self, one: str, many: str, n: int, **params: object) -> str:
         """Words with a plural, chosen by ``n`` (``{n}`` is filled with it) in :attr:`lang`."""
-        english = self.lang == DEFAULT
-        text = (one if n == 1 else many) if english else Words(self.lang).plural(one, many, n)
+        text = Words(self.lang).plural(one, many, n)
         return text.format(n=n, **params)
 
     def _seat_words(self, seat: int) -> str:
@@ -142,7 +143,7 @@ class Table(Generic[MatchT_contra]):
     def no_card_number(self, number: int, held: int) -> str:
         """The refusal of a card number outside the hand shown (``held`` cards)."""
         return self.trn(
-            "There is no card number {number}: your hand has {n} cards.",
+            "There is no card number {number}: your hand has {n} card.",
             "There is no card number {number}: your hand has {n} cards.",
             held,
             number=number,

@@ -580,8 +580,8 @@ class FreeTable(Table[FreeMatch]):
                 if not 1 <= number <= len(shown):
                     if view.stage is Stage.AUCTION:
                         wrong = self.trn(
-                            "There is no card number {number}: your auction cards has {n} cards.",
-                            "There is no card number {number}: your auction cards has {n} cards.",
+                            "There is no card number {number}: you have {n} auction card.",
+                            "There is no card number {number}: you have {n} auction cards.",
                             len(shown),
                             number=number,
                         )
