@@ -6,8 +6,9 @@ starts ``clubs serve`` (one process, over SQLite in a temporary data directory) 
 accounts, one arena of GAME (three seats for whist; bots fill a short table after the arena's wait, acting after
 ``--bot-delay`` seconds) hosted by the first account, enters every account and has the host start it. Every player
 keeps the page's socket (``/live``) open watching ``tournament:<id>``, so that the N of them are sent the standings'
-pushes; whenever it is seated (the ``seat`` push, or ``GET /tournaments/{id}/seat`` once it has waited longer than
-the arena's wait for bots with no push), it connects to its table, plays a random legal action ``--think`` seconds on
+pushes; whenever it is seated (the ``seat`` notice pushed, or ``GET /tournaments/{id}/seat`` once it has waited
+longer than the arena's wait for bots with no push), it asks the table for its seat's token (``POST
+/tables/{id}/seat``, as a page does), connects to its table, plays a random legal action ``--think`` seconds on
 average after it is its turn, and leaves when the match is over, for the next table it is pushed. The players are
 played from ``--clients`` processes (default 2), so that the load generator is not what saturates first.
 
@@ -233,8 +234,8 @@ class Player:
                             f["me_behind"] += 1
                             if last_version in self.s.pushes:
                                 self.s.pushes[last_version][3] += 1
-                    elif kind == "seat":
-                        self.seated(msg, got, asked=False)
+                    elif kind == "notice" and msg.get("notice", {}).get("kind") == "seat":
+                        self.seated(msg["notice"]["body"], got, asked=False)
                     elif kind == "error":
                         self.s.live_errors[str(msg.get("code"))] += 1
         except asyncio.CancelledError:
@@ -262,10 +263,27 @@ class Player:
         self.table = table
         self.played.add(table)
         self.s.tables_played.add(table)
-        self.task = asyncio.get_running_loop().create_task(self.play(table, int(msg["seat"]), str(msg["token"])))
+        self.task = asyncio.get_running_loop().create_task(self.play(table, int(msg["seat"])))
 
-    async def play(self, table: str, seat: int, token: str) -> None:
-        """One table: random legal actions after thinking, until the match is over."""
+    async def token(self, table: str) -> str | None:
+        """The token of the seat the account holds at ``table``, asked of the table as a page asks it."""
+        if self.s.http is None:
+            return None
+        headers = {**self.headers(), "X-CSRF-Token": self.cred["csrf"]}
+        with contextlib.suppress(httpx.HTTPError, ValueError):
+            answer = await self.s.http.post(f"/tables/{table}/seat", headers=headers)
+            self.s.http.cookies.clear()
+            if answer.status_code == 200:
+                return str(answer.json()["token"])
+            self.s.failures[f"seat: {answer.status_code}"] += 1
+        return None
+
+    async def play(self, table: str, seat: int) -> None:
+        """One table: its seat's token asked of the table, then random legal actions after thinking, until the
+        match is over."""
+        token = await self.token(table)
+        if token is None:
+            return
         acted = -1
         self.sent = {}
         seen = self.s.versions.setdefault(table, [0, 0])

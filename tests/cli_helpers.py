@@ -11,10 +11,11 @@ import io
 import os
 import subprocess
 import sys
+import threading
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from clubsuite.cli.main import run
 
@@ -38,7 +39,22 @@ def clubs_in_process(args: Sequence[str], stdin: bytes = b"") -> Outcome:
     sys.stdout = io.TextIOWrapper(out, encoding="utf-8", write_through=True)
     sys.stderr = io.TextIOWrapper(err, encoding="utf-8", write_through=True)
     try:
-        status = run(list(args))
+        # in a thread of its own: a command that runs an event loop (``clubs admin``) must not meet one already
+        # running in this thread (a browser test's, earlier in the same test process)
+        done: dict[str, Any] = {}
+
+        def command() -> None:
+            try:
+                done["status"] = run(list(args))
+            except BaseException as exc:
+                done["error"] = exc
+
+        worker = threading.Thread(target=command)
+        worker.start()
+        worker.join()
+        if "error" in done:
+            raise done["error"]
+        status = done["status"]
         sys.stdout.flush()
         sys.stderr.flush()
         return Outcome(status, out.getvalue().decode("utf-8"), err.getvalue().decode("utf-8"))

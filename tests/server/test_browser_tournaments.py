@@ -65,7 +65,9 @@ def seated(page: Any, played: set[str]) -> tuple[str, str, int]:
     """Wait until the page has been taken to a table it has not played yet: (table, token, seat)."""
     wait_for(lambda: "/table/" in page.url and page.url.rsplit("/", 1)[1] not in played, 120, "no new table", page)
     table = page.url.rsplit("/", 1)[1]
-    seat = page.evaluate(f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}'))")
+    kept = f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}'))"
+    wait_for(lambda: page.evaluate(kept) is not None, 120, "the table page was not handed its seat", page)
+    seat = page.evaluate(kept)
     return table, seat["token"], seat["seat"]
 
 
@@ -175,7 +177,7 @@ def test_a_page_whose_seat_token_was_replaced_elsewhere_takes_the_accounts_seat_
     page.goto(f"{web.base}/table/{table}")
     page.get_by_role("button", name="Take the seat").click()
     page.wait_for_selector(".my-area")
-    kept = f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}')).token"
+    kept = f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}'))?.token ?? null"
     old = page.evaluate(kept)
     elsewhere = loopback.client(base_url=web.base, timeout=30)
     try:

@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 from serverkit import Client, ThreadServer, in_own_loop
+from sqlalchemy import insert
 from test_server_rated import account
 from websockets.exceptions import ConnectionClosed
 from websockets.sync.client import ClientConnection, connect
@@ -21,6 +22,7 @@ from clubsuite.server.people.accounts import User
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import Relations
 from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import notices as notices_table
 from clubsuite.server.table.hub import Hub
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -210,13 +212,18 @@ def test_a_page_open_for_hours_is_sent_each_new_notice_once_and_each_look_reads_
             notices.since = recording  # type: ignore[method-assign]
             await notices.add("u-ann", "warn", {"reason": "first"})
             await watching.look_around(opened + 1)
+            behind = {"id": "from-a-slow-clock", "user_id": "u-ann", "kind": "warn", "body": '{"reason": "behind"}'}
+            # added at a process whose clock is a few seconds behind this one's: before the page opened, by its clock
+            store.write(lambda conn: conn.execute(insert(notices_table).values(**behind, created_at=opened - 5)))
+            await watching.look_around(opened + 2)
+            await watching.look_around(opened + 3)  # and sent once
             later = opened + 3 * 3600  # hours later, the page still open
             await watching.look_around(later)
             assert asked[-1] >= later - NOTICE_WINDOW  # not every notice since the page opened
             sent = []
             while not page.queue.empty():
                 sent.append(json.loads(page.queue.get_nowait() or "{}"))
-            assert [m["notice"]["body"]["reason"] for m in sent if m["type"] == "notice"] == ["first"]
+            assert [m["notice"]["body"]["reason"] for m in sent if m["type"] == "notice"] == ["first", "behind"]
         finally:
             await hub.stop()
 

@@ -21,7 +21,7 @@ from test_server_rated import account
 
 import loopback
 from clubsuite.server.community import tournaments as tournaments_module
-from clubsuite.server.community.directing import UNSTARTED_SECONDS, Director
+from clubsuite.server.community.directing import SEATING_GRACE, UNSTARTED_SECONDS, Director
 from clubsuite.server.community.tournaments import OPEN_PER_HOST, Tournaments, TournamentSettings
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
@@ -428,19 +428,16 @@ def test_the_seat_an_account_holds_is_handed_a_fresh_token_that_replaces_the_old
         new.until(lambda m: m["type"] == "welcome" and m["seat"] == first["seat"])
     finally:
         new.close()
+    none = [
+        bob.post(f"/tables/{table}/seat", headers=bob_h).json(),  # a free seat is not Bob's
+        ann.post("/tables/no-such-table/seat", headers=ann_h).json(),  # answered as a seat not held
+    ]
+    assert none == [{"table": t, "seat": None, "token": None} for t in (table, "no-such-table")]
     refused = [
-        bob.post(f"/tables/{table}/seat", headers=bob_h),  # a free seat is not Bob's
-        ann.post("/tables/no-such-table/seat", headers=ann_h),  # answered as a seat not held
         loopback.post(f"{server.base}/tables/{table}/seat"),  # a guest
         ann.post(f"/tables/{table}/seat"),  # no CSRF token
     ]
-    assert [(r.status_code, r.json()["code"]) for r in refused] == [
-        (404, "no_seat"),
-        (404, "no_seat"),
-        (401, "signed_out"),
-        (403, "bad_csrf"),
-    ]
-    assert "no-such-table" not in refused[1].text
+    assert [(r.status_code, r.json()["code"]) for r in refused] == [(401, "signed_out"), (403, "bad_csrf")]
 
 
 def test_an_account_asking_for_many_tournaments_at_once_gets_no_more_than_it_may_have(server: ThreadServer) -> None:
@@ -478,5 +475,43 @@ def test_a_process_keeps_the_standings_of_a_bounded_number_of_tournaments(
         for tid in [*made, made[0]]:
             assert [r["name"] for r in (await keeper.view(tid))["standings"]] == ["Ann"]
         assert list(keeper._standings) == [made[2], made[0]]  # the least recently worked out went
+
+    in_own_loop(lambda: with_director(store, body))
+
+
+def test_a_table_left_half_seated_by_a_failure_or_a_stop_is_unmade_and_its_people_seated_again(
+    store: Store, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        people = users()[:2]
+        tid = await keeper.create(people[0], TournamentSettings.read("arena", DUEL, "Half", minutes=30, bots=False))
+        for u in people:
+            await keeper.join(tid, u)
+        await keeper.start(tid, people[0])
+        join = keeper.hub.seating.join
+
+        async def failing(table: Any, name: object, seat: int | None, user: User | None = None) -> tuple[int, str]:
+            if user is not None and user.name == "Bob":
+                raise RuntimeError("the database went away")
+            return await join(table, name, seat, user)
+
+        monkeypatch.setattr(keeper.hub.seating, "join", failing)
+        await director.tick(time.time())
+        assert await keeper.tables(tid) == [] and keeper.hub.tables == {}  # unmade, nobody paused
+        assert all(e.active for e in await keeper.entrants(tid))
+        monkeypatch.setattr(keeper.hub.seating, "join", join)
+        await director.tick(time.time())
+        (made,) = await keeper.tables(tid)
+        # as if the process had stopped between the two seats: one seat is free, and nobody has played
+        live = keeper.hub.tables[made.table_id]
+        seat = next(s for s in live.seats if s.kind == "person")
+        seat.name = seat.token_hash = seat.user_id = None
+        await keeper.hub.db(keeper.hub.store.update_seat, live.id, seat.row())
+        await director.tick(time.time() + 30)
+        assert [x.table_id for x in await keeper.tables(tid, playing=True)] == [made.table_id]  # not yet
+        await director.tick(time.time() + SEATING_GRACE + 5)
+        tables = await keeper.tables(tid)
+        assert made.table_id not in {x.table_id for x in tables} and made.table_id not in keeper.hub.tables
+        assert len(tables) == 1  # both seated again at once, at a new table
 
     in_own_loop(lambda: with_director(store, body))

@@ -42,9 +42,16 @@ from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.community.tournaments import FORMATS, Entrant, TableRow, Tournament, Tournaments
 from clubsuite.server.people.accounts import User
 from clubsuite.server.people.notices import Notices
-from clubsuite.server.store.dbschema import match_players, tournament_entrants, tournament_tables, tournaments
+from clubsuite.server.store.dbschema import (
+    actions,
+    match_players,
+    seats,
+    tournament_entrants,
+    tournament_tables,
+    tournaments,
+)
 from clubsuite.server.store.ownership import database_now
-from clubsuite.server.table.live import Refused
+from clubsuite.server.table.live import LiveTable, Refused, unstoppable
 from clubsuite.server.table.seating import SeatRequest
 
 log = logging.getLogger("clubsuite.server")
@@ -66,6 +73,8 @@ ROUND_PAUSE = 10.0
 UNSTARTED_SECONDS = 24 * 3600.0
 """How long a tournament without a start time waits for its host to start it before it is over, cancelled (so that
 none is listed, nor counts against its host's limit, for ever)."""
+SEATING_GRACE = 60.0
+"""Seconds after which a tournament table with a seat still free (and no action played) is unmade."""
 SEAT_NOTICE_SECONDS = 6 * 3600.0
 """How long a ``seat`` notice is kept at most (it goes when its table ends; this bounds one whose end was missed)."""
 
@@ -96,6 +105,8 @@ class Director(Ticker):
         self.round_pause = round_pause
         self._free: dict[tuple[str, str], tuple[float, frozenset[str]]] = {}
         """(tournament, entrant) -> when the entrant's last table ended here, and who sat at it."""
+        self._repaired: dict[str, float] = {}
+        """When each tournament's tables were last looked at for a seating left half way."""
         self._swept_at = 0.0
         """When the tournaments left unstarted were last looked for."""
         self._closing: dict[str, float] = {}
@@ -170,6 +181,8 @@ class Director(Ticker):
         arena = t.settings.format == "arena"
         tables = await self.tournaments.tables(t.id, playing=arena)  # an arena reads only the tables in play
         if await self._read_results(t, tables):
+            tables = await self.tournaments.tables(t.id, playing=arena)
+        if await self._repair(t, tables, now):
             tables = await self.tournaments.tables(t.id, playing=arena)
         entrants = await self.tournaments.entrants(t.id)
         if t.settings.format == "arena":
@@ -362,6 +375,7 @@ class Director(Ticker):
             await self.notices.drop_seats(users, {"tournament": t.id})
         for key in [k for k in self._free if k[0] == t.id]:
             del self._free[key]
+        self._repaired.pop(t.id, None)
         log.info("tournament %s over", t.id)
 
     async def _seat(
@@ -399,6 +413,26 @@ class Director(Ticker):
         except BaseException:
             await self.hub.close_table(table)
             raise
+        try:  # whatever stops the round of work (a stop, a failed write), the seats are taken or the table unmade
+            taken, refused = await unstoppable(self._take_seats(t, table, order, entrants))
+        except Exception:
+            log.exception("tournament %s: the seats of table %s could not be taken", t.id, table.id)
+            await self._unmake(t, table.id, [])
+            return
+        if refused:
+            await self._unmake(t, table.id, refused)
+            return
+        if self.notices is not None:
+            for user_id, got in taken:
+                place = {"tournament": t.id, "name": t.settings.name, "table": table.id, "seat": got, "round": number}
+                expires = time.time() + SEAT_NOTICE_SECONDS
+                await self.notices.add(user_id, "seat", place, expires, replacing={"tournament": t.id})
+
+    async def _take_seats(
+        self, t: Tournament, table: LiveTable, order: list[str | None], entrants: dict[str, Entrant]
+    ) -> tuple[list[tuple[str, int]], list[str]]:
+        """Take each entrant's seat at ``table`` for their account: (account, seat) of those taken, and the entrants
+        whose seats were refused."""
         taken: list[tuple[str, int]] = []
         refused: list[str] = []
         for seat, entrant_id in enumerate(order):
@@ -415,13 +449,7 @@ class Director(Ticker):
                 refused.append(entrant_id)
                 continue
             taken.append((entrant.user_id, got))
-        if refused:
-            await self._unmake(t, table.id, refused)
-            return
-        if self.notices is not None:
-            for user_id, got in taken:
-                place = {"tournament": t.id, "name": t.settings.name, "table": table.id, "seat": got, "round": number}
-                await self.notices.add(user_id, "seat", place, time.time() + SEAT_NOTICE_SECONDS, only=True)
+        return taken, refused
 
     async def _unmake(self, t: Tournament, table_id: str, refused: list[str]) -> None:
         """A table some of whose seats could not be taken for their entrants (it would wait for them for ever):
@@ -441,11 +469,39 @@ class Director(Ticker):
                 .values(active=False)
             )
 
-        await self._write(t.id, work)
-        live = self.hub.tables.get(table_id)
-        if live is not None:
-            await self.hub.close_table(live)
+        try:
+            await self._write(t.id, work)
+        finally:  # closed even where the tournament is another process's now: nobody would sit at it
+            live = self.hub.tables.get(table_id)
+            if live is not None:
+                await self.hub.close_table(live)
         log.warning("tournament %s: table %s unmade, %d entrants paused", t.id, table_id, len(refused))
+
+    async def _repair(self, t: Tournament, tables: list[TableRow], now: float) -> bool:
+        """Unmake the tournament's tables that are still waiting for a seat to be taken :data:`SEATING_GRACE`
+        seconds after they were made (the process that seated them stopped half way): no action played yet and a
+        person's seat with nobody in it. Looked for every :data:`SEATING_GRACE` seconds; whether any was."""
+        if now - self._repaired.get(t.id, 0.0) < SEATING_GRACE:
+            return False
+        self._repaired[t.id] = now
+        old = [x.table_id for x in tables if x.finished_at is None and x.started_at < now - SEATING_GRACE]
+        if not old:
+            return False
+        played = select(actions.c.table_id).where(actions.c.table_id == seats.c.table_id)
+        stuck = await self.hub.db(
+            self.hub.store.read,
+            select(seats.c.table_id)
+            .where(
+                seats.c.table_id.in_(old),
+                seats.c.kind == "person",
+                seats.c.token_hash.is_(None),
+                ~played.exists(),
+            )
+            .distinct(),
+        )
+        for row in stuck:
+            await self._unmake(t, row.table_id, [])
+        return bool(stuck)
 
 
 def _cancel_unstarted(conn: Connection, now: float) -> None:
@@ -460,9 +516,10 @@ def _cancel_unstarted(conn: Connection, now: float) -> None:
     )
     for row in conn.execute(select(tournaments.c.id, tournaments.c.state).where(unstarted).limit(100)).all():
         state = {**json.loads(row.state or "{}"), "cancelled": True}
-        conn.execute(
+        done = conn.execute(
             update(tournaments)
             .where(tournaments.c.id == row.id, unstarted)
             .values(status="over", ends_at=now, state=json.dumps(state), version=tournaments.c.version + 1)
         )
-        log.info("tournament %s: never started by its host, cancelled", row.id)
+        if done.rowcount == 1:  # by this process (every process looks)
+            log.info("tournament %s: never started by its host, cancelled", row.id)

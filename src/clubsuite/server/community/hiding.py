@@ -37,10 +37,10 @@ class Hiding(Ticker):
     async def round(self) -> None:
         """One look (see the module)."""
         made = await self.relations.hidings_since(time.time() - WINDOW)
-        new = made - self._seen
-        self._seen = made
-        if not new:
-            return
+        changed = {who for who, _, _ in made - self._seen}
+        for user_id in changed:  # a socket that opens here next reads the new set, not one kept from before
+            self.relations.forget(user_id)
         here = {c.user_id for t in self.hub.tables.values() for c in t.connections if c.user_id is not None}
-        for user_id in {who for who, _, _ in new} & here:
+        for user_id in changed & here:
             self.hub.hide_for(user_id, await self.relations.hidden(user_id, fresh=True))
+        self._seen = made  # only once all is done: a look that failed half way is made again

@@ -1,5 +1,5 @@
 """What the site pushes to open pages over their one socket (``/live``): the lobby's list of tournaments, a
-tournament's standings, and what is meant for one account alone (a seat that is ready for it, its notices:
+tournament's standings, and what is meant for one account alone (its notices: a tournament table ready for it,
 invitations, a moderator's word). An account with a page open here is *online*: the process writes so every
 :data:`~clubsuite.server.people.relations.PRESENCE_EVERY` seconds (``people.relations``).
 
@@ -50,8 +50,9 @@ TOPICS_MAX = 8
 QUEUE_MAX = 64
 """Messages queued for a socket that is not reading them before it is dropped."""
 NOTICE_WINDOW = 30.0
-"""How far back each look for new notices reads (seconds): a notice is sent once (the newest sent to each account is
-kept), and this bounds the look's cost however long a page has been open."""
+"""How far back each look for new notices reads (seconds, by the clocks of the processes that added them): a notice is
+sent once (by its id), and this bounds the look's cost however long a page has been open; a look stalled longer than
+this may miss one, which the page still reads over HTTP when it next opens."""
 TOPIC = re.compile(r"^(tournaments|tournament:[A-Za-z0-9_-]{1,40})$")
 """The topics there are."""
 
@@ -161,9 +162,9 @@ class Watching(Ticker):
         self.notices = notices
         if notices is not None:
             notices.told = self.tell_notice
-        self._noticed: dict[str, float] = {}
-        """For each account with a page open here: the time of the newest notice sent to it (its pages are sent
-        what came after, whichever process added it)."""
+        self._told: set[str] = set()
+        """The notices of the last look's window (:data:`NOTICE_WINDOW`) already sent to their account's pages: each
+        goes once, whichever process added it, however its clock differs from this one's."""
         self._presence_at = 0.0
         self._list_key: tuple[Any, ...] | None = None
         """What the lobby's list was last made at (the tournaments' count and versions)."""
@@ -188,7 +189,6 @@ class Watching(Ticker):
         self.by_address[address] += 1
         if user_id is not None:
             if user_id not in self.by_user:
-                self._noticed[user_id] = time.time()  # what came before, the page reads over HTTP
                 self._presence_at = 0.0  # written at the next look: a friend sees it online at once
             self.by_user.setdefault(user_id, set()).add(w)
         return w
@@ -204,7 +204,6 @@ class Watching(Ticker):
             mine.discard(w)
             if not mine:
                 self.by_user.pop(w.user_id, None)
-                self._noticed.pop(w.user_id, None)
         for topic in list(w.topics):
             self.unwatch(w, topic)
 
@@ -234,7 +233,7 @@ class Watching(Ticker):
     def tell_notice(self, user_id: str, notice: dict[str, Any]) -> None:
         """A notice added in this process: sent to the account's open pages at once (and not again by the look for
         new notices)."""
-        self._noticed[user_id] = max(self._noticed.get(user_id, 0.0), float(notice["at"]))
+        self._told.add(str(notice["id"]))
         self.tell(user_id, {"type": "notice", "notice": notice})
 
     def tell(self, user_id: str, message: dict[str, Any]) -> None:
@@ -264,14 +263,17 @@ class Watching(Ticker):
         if self.relations is not None and users and now - self._presence_at >= PRESENCE_EVERY:
             self._presence_at = now
             await self.relations.seen(users, now)
-        if self.notices is not None and users:
+        if self.notices is not None:
             # the last half-minute only (by the adding processes' clocks): a page open for hours is not sent its
-            # hours of notices again at every look, and clocks that differ by less than that lose none
-            oldest = max(min(self._noticed.get(u, now) for u in users), now - NOTICE_WINDOW)
-            for user_id, notice in await self.notices.since(users, oldest):
-                if notice["at"] > self._noticed.get(user_id, now):
-                    self._noticed[user_id] = notice["at"]
+            # hours of notices again at every look; each notice of the window goes once, by its id (a page that
+            # opened within it may be sent one it also read over HTTP: the page shows a notice once, by its id)
+            found = await self.notices.since(users, now - NOTICE_WINDOW) if users else []
+            window = {str(notice["id"]) for _, notice in found}
+            for user_id, notice in found:
+                if notice["id"] not in self._told:
+                    self._told.add(str(notice["id"]))
                     self.tell(user_id, {"type": "notice", "notice": notice})
+            self._told &= window  # what left the window is never read again
 
     async def push(self) -> None:
         """One look at what is watched: make each changed topic's message once, and send every watcher the

@@ -51,7 +51,7 @@ style), no framing, no referrer (a table's address holds its id)."""
 
 _KINDS = [
     ("POST", re.compile(r"^/tables$"), "create"),
-    ("POST", re.compile(r"^/tables/[^/]+/(join|seat)$"), "join"),  # a seat's token handed to its account too
+    ("POST", re.compile(r"^/tables/[^/]+/join$"), "join"),
     ("POST", re.compile(r"^/invites/[^/]+/join$"), "join"),
     ("GET", re.compile(r"^/invites/[^/]+$"), "join"),  # looking a code up is guessing it too
     ("POST", re.compile(r"^/quickplay$"), "create"),  # quick play may make a table and takes a seat: both rates

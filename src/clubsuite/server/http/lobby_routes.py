@@ -106,7 +106,6 @@ STATUS = {
     "no_table": 404,
     "no_match": 404,
     "bad_token": 403,
-    "no_seat": 404,
     "not_over": 409,
     "too_many_tables": 429,
     "server_full": 503,
@@ -318,16 +317,19 @@ def router(lobby: Lobby) -> APIRouter:
     async def account_seat(table_id: Annotated[str, Path(max_length=64)], request: Request) -> dict[str, Any]:
         """The seat the signed-in account holds at this table, with a fresh seat token (the seat's old token opens
         it no more): how a seat taken for an account (a tournament's table) is reached from any page, and how a
-        player who lost the token comes back. 404 ``no_seat`` where the account holds none (or there is no such
-        table: the two are answered alike)."""
+        player who lost the token comes back. ``{"seat": null, "token": null}`` where the account holds none, or
+        there is no such table (the two are answered alike; a page asks it of every table it opens without a token,
+        so that "none" is an answer, not an error)."""
         _, user = await need(lobby.accounts, request, True)
         table = hub.tables.get(table_id)
         try:
             if table is None:
-                raise Refused("no_seat", "your account holds no seat at that table")
+                raise Refused("no_seat", "no seat")
             seat, token = await hub.seating.token_for(table, user.id)
         except Refused as exc:
-            raise _refusal(exc) from None
+            if exc.code != "no_seat":
+                raise _refusal(exc) from None
+            return {"table": table_id, "seat": None, "token": None}
         return {"table": table.id, "seat": seat, "token": token}
 
     @routes.post("/invites/{code}/join")

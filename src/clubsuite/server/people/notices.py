@@ -1,7 +1,7 @@
 """Notices: what an account is shown on any page until it deals with them: an invitation to a table or a
 tournament, an invitation declined, a moderator's word (a warning, a mute and why), a tournament table ready (a
 ``seat`` notice: the tournament, the table and the seat, never its token: the page asks the table for one,
-``POST /tables/{id}/seat``; an account holds one at a time, and it goes when its table ends).
+``POST /tables/{id}/seat``; an account holds one a tournament, and it goes when its table ends).
 
 A notice is kept in the store, so that it waits for an account that has no page open and reaches it on whichever
 process serves its pages (the page's socket looks for new ones every second: ``community.watching``). Invitations
@@ -49,16 +49,21 @@ class Notices:
         """Called with (account, notice) when a notice is added here (the page's socket sends it at once)."""
 
     async def add(
-        self, user_id: str, kind: str, body: dict[str, Any], expires: float | None = None, only: bool = False
+        self,
+        user_id: str,
+        kind: str,
+        body: dict[str, Any],
+        expires: float | None = None,
+        replacing: dict[str, str] | None = None,
     ) -> dict[str, Any]:
-        """Keep a notice for ``user_id`` (``only``: in place of the account's notices of that kind); the notice as
-        pages get it."""
+        """Keep a notice for ``user_id`` (``replacing``: in place of the account's notices of that kind whose body
+        has those values, in the same transaction); the notice as pages get it."""
         now = time.time()
         notice = {"id": new_id(), "kind": kind, "body": body, "at": now, "expires_at": expires}
 
         def work(conn: Connection) -> None:
-            if only:
-                conn.execute(delete(notices).where(notices.c.user_id == user_id, notices.c.kind == kind))
+            if replacing is not None:
+                _drop(conn, [user_id], kind, replacing)
             row = {"id": notice["id"], "user_id": user_id, "kind": kind, "body": json.dumps(body)}
             conn.execute(insert(notices).values(**row, created_at=now, expires_at=expires))
             kept = conn.execute(
@@ -100,15 +105,7 @@ class Notices:
         if not user_ids:
             return
 
-        def work(conn: Connection) -> None:
-            rows = conn.execute(
-                select(notices.c.id, notices.c.body).where(notices.c.user_id.in_(user_ids), notices.c.kind == "seat")
-            ).all()
-            gone = [r.id for r in rows if all(json.loads(r.body).get(k) == v for k, v in where.items())]
-            if gone:
-                conn.execute(delete(notices).where(notices.c.id.in_(gone)))
-
-        await self.db(self.store.write, work)
+        await self.db(self.store.write, lambda conn: _drop(conn, user_ids, "seat", where))
 
     async def take(self, user_id: str, notice_id: str) -> dict[str, Any] | None:
         """Remove one of the account's notices (dealt with); the notice, or None when there is none."""
@@ -167,3 +164,13 @@ def shown(row: Any) -> dict[str, Any]:
         "at": row.created_at,
         "expires_at": row.expires_at,
     }
+
+
+def _drop(conn: Connection, user_ids: list[str], kind: str, where: dict[str, str]) -> None:
+    """Remove the notices of ``kind`` of ``user_ids`` whose body has the values of ``where``."""
+    rows = conn.execute(
+        select(notices.c.id, notices.c.body).where(notices.c.user_id.in_(user_ids), notices.c.kind == kind)
+    ).all()
+    gone = [r.id for r in rows if all(json.loads(r.body).get(k) == v for k, v in where.items())]
+    if gone:
+        conn.execute(delete(notices).where(notices.c.id.in_(gone)))

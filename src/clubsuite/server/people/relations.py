@@ -172,6 +172,10 @@ class Relations:
                 del self._hidden[key]
         return hidden
 
+    def forget(self, user_id: str) -> None:
+        """Drop the account's hidden set kept in memory (it changed at another process)."""
+        self._hidden.pop(user_id, None)
+
     async def hidings_since(self, after: float) -> set[tuple[str, str, float]]:
         """The blocks and mutes made at or after ``after`` (by the clocks of the processes that made them), at any
         process: (account, the account it hides, when)."""

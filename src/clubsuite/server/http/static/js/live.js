@@ -57,14 +57,11 @@ export function tournamentOf(table) {
   return store.get(`tournamentTable.${table}`);
 }
 
-/** Open a tournament seat's table: the table hands the seat that the account holds there a token (whichever server
- * process serves this page), kept for the table's page; a seat no longer the account's opens the table to watch. */
-export async function goToSeat(seat) {
+/** Open a tournament seat's table. Its page asks the table for a token of the seat the account holds there
+ * (whichever server process serves it), as it does for any table the account sits at, so the link works as well
+ * opened in a new tab or on another device. */
+export function goToSeat(seat) {
   store.set(`tournamentTable.${seat.table}`, seat.tournament);
-  try {
-    const got = await api(`/tables/${encodeURIComponent(seat.table)}/seat`, {});
-    store.set(`seat.${seat.table}`, {token: got.token, seat: got.seat});
-  } catch { /* the table has ended, or the seat is no longer this account's: its page shows the table */ }
   location.href = `/table/${encodeURIComponent(seat.table)}`;
 }
 

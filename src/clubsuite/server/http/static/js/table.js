@@ -156,6 +156,8 @@ async function start() {
     connect();
     return;
   }
+  // a seat this account holds here (a tournament's, or one taken on another device) is handed a token again
+  if (await reclaim()) return;
   await showJoin();
 }
 
@@ -226,22 +228,28 @@ function joinSeatWords(s) {
 }
 
 // -- the connection --------------------------------------------------------------------------------------------
-/** Whether the seat came back: a signed-in account that holds a seat here is handed a fresh token for it (the one
- * kept on this page was replaced, from another tab or device); asked once a page, so two tabs never take turns. */
+/** Whether the seat came back: a signed-in account that holds a seat here is handed a fresh token for it (none was
+ * kept on this page, or the one kept was replaced from another tab or device). A server busy or moving the table is
+ * asked again after a pause; a few times a page at most, so that two tabs never take turns for ever. */
 async function reclaim() {
-  if (state.reclaimed) return false;
-  state.reclaimed = true;
-  try {
-    if (!(await account())) return false;
-    const got = await api(`/tables/${encodeURIComponent(tableId)}/seat`, {});
-    store.set(`seat.${tableId}`, {token: got.token, seat: got.seat});
-    state.token = got.token;
-    state.closedForGood = false;
-    connect();
-    return true;
-  } catch {
-    return false;
+  if ((state.reclaims ?? 0) >= 3 || !(await account())) return false;
+  state.reclaims = (state.reclaims ?? 0) + 1;
+  for (let attempt = 0; attempt < 4; attempt += 1) {
+    try {
+      const got = await api(`/tables/${encodeURIComponent(tableId)}/seat`, {});
+      if (!got.token) return false; // the account holds no seat here
+      store.set(`seat.${tableId}`, {token: got.token, seat: got.seat});
+      state.token = got.token;
+      state.closedForGood = false;
+      resumeLog(got.seat);
+      connect();
+      return true;
+    } catch (err) {
+      if (err.code === "signed_out" || err.code === "bad_csrf") return false;
+      await new Promise((done) => setTimeout(done, 1000 * 2 ** attempt)); // busy, moving, or unreachable
+    }
   }
+  return false;
 }
 
 function connect() {
@@ -265,6 +273,7 @@ function connect() {
     receive(msg);
   });
   ws.addEventListener("close", () => {
+    if (ws !== state.socket) return; // a socket replaced meanwhile (the seat taken back with a new token)
     state.connected = false;
     state.pending = false;
     if (state.closedForGood) return;
