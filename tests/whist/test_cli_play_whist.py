@@ -139,3 +139,14 @@ def test_play_screen_never_shows_a_card_the_human_may_not_know() -> None:
             known |= tokens  # the human's own cards, and cards played face up
             continue
         assert tokens <= known, f"the line {line!r} names {sorted(tokens - known)}, which the human cannot know"
+
+
+def test_why_after_a_refused_card_gives_its_rule_in_plain_words_with_the_rulings_id() -> None:
+    """The terminal's only ruling id is behind ``why`` (as the browser's "why?"): CW-1 for a card that does not beat."""
+    lines = "k\nwhy\n2C\n3C\n2D\n3D\nw\nq\n"  # 3D does not beat the JD held (seed 5)
+    result = run(["play", "whist", "--seed", "5", "--bots", "random"], lines)
+    out = result.stdout
+    assert "No move has been refused yet: type why after one to read the rule behind it." in out
+    refused = out.index("You cannot play 3D: ")
+    assert "(CW-" not in out[:refused] and "(CW-1): " in out[refused:], out[refused:][:600]
+    assert result.returncode == 0 and "Traceback" not in result.stderr

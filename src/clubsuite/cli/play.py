@@ -82,6 +82,9 @@ def human_action(
         if low in ("s", "scores"):
             table.show_scores(match)
             continue
+        if low in ("w", "why"):
+            table.show_why()
+            continue
         action = table.read_action(match, seat, english_notation(text, table.lang))
         if action is None:
             continue
@@ -339,6 +342,7 @@ def play_command(
     console = _console(plain)
     table = setup.screen(console, names, seat, symbols=_symbols(console, plain))
     table.lang = language
+    table.game = info
     saver = Saver(save_path, seats, seed)
     # The seed deals every hand, so it is shown only when the player chose it, or once the match is over.
     head = {"title": table.shown(table.title), "spec": shown(setup.spec, SPEC_SHOWN), "seed": seed}
@@ -348,6 +352,7 @@ def play_command(
         table.say(table.tr("{title} · variant {spec}", **head), style="bold")
     table.say(_at_the_table(table, names, bots_at))
     table.show_intro(match)
+    table.say(table.tr("A move refused is said in plain words; type why (or w) then to read the rule behind it."))
     rng = random.Random(derive_seed(seed, 0xB07))
     hint = _hint_bot(info.name)
 

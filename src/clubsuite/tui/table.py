@@ -9,7 +9,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from string import Formatter
-from typing import Any, Generic, TypeVar
+from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
 from rich.console import Console
 from rich.text import Text
@@ -23,6 +23,9 @@ from clubsuite.i18n.render import reason_words
 from clubsuite.reasons import reason_of
 from clubsuite.safetext import safe_lines
 from clubsuite.tui.render import Faces, card_text, score_table
+
+if TYPE_CHECKING:
+    from clubsuite.present import Rulings
 
 
 class Marked:
@@ -73,7 +76,11 @@ class Table(Generic[MatchT_contra]):
         self.prompt_open = False
         """Whether a prompt waits on its line for input (a message that cuts in starts a new line)."""
         self.lang = DEFAULT
-        """The language refusals are worded in (``clubs play --lang``): English is the engine's own sentence."""
+        """The language the table is worded in (``clubs play --lang``)."""
+        self.game: SomeGame | None = None
+        """The game played, whose rulings ``why`` explains (set by ``clubs play``)."""
+        self.last_rule: str | None = None
+        """The ruling behind the last move refused, which ``why`` explains."""
 
     @property
     def faces(self) -> Faces:
@@ -95,6 +102,7 @@ class Table(Generic[MatchT_contra]):
         player's words: no ruling ids, the seat by its player's name; a refusal that carries no reason is the
         engine's sentence)."""
         reason = reason_of(refused)
+        self.last_rule = reason.rule if reason is not None else None
         if reason is None:
             return str(refused)
         return reason_words(reason, self.lang, self._seat_words, self.symbols)
@@ -235,6 +243,19 @@ class Table(Generic[MatchT_contra]):
                     move=self.action_words(match, hint_bot.choose(match.view(seat), match.legal_actions(), rng)),
                 )
             )
+
+    def show_why(self) -> None:
+        """Answer ``why``: the rule behind the last move refused, in plain words, with its ruling's id (the one
+        place the terminal shows one, as the browser's "why?" does)."""
+        found = load_part(self.game, "rulings") if self.game is not None and self.last_rule is not None else None
+        ruling = cast("Rulings", found).get(self.last_rule or "") if found is not None else None
+        if ruling is None:
+            self.say(self.tr("No move has been refused yet: type why after one to read the rule behind it."))
+            return
+        # the pages' words: their no-break spaces (French puts one before a colon) are plain spaces in a terminal
+        title = reason_words(ruling.title, self.lang, self._seat_words, self.symbols).replace("\u00a0", " ")
+        text = reason_words(ruling.text, self.lang, self._seat_words, self.symbols).replace("\u00a0", " ")
+        self.say(self.tr("{title} ({rule}): {text}", title=title, rule=self.last_rule, text=text))
 
     def trick_ended(self, events: Sequence[object]) -> bool:
         """Whether ``events`` end a trick (``clubs watch --delay`` pauses after them)."""
