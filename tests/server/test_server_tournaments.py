@@ -17,7 +17,7 @@ import pytest
 from serverkit import Client, ThreadServer, in_own_loop
 from sqlalchemy import insert, select
 from test_server_play import play_out
-from test_server_rated import account
+from test_server_rated import PASSWORD, account
 
 import loopback
 from clubsuite.server.community import tournaments as tournaments_module
@@ -515,3 +515,38 @@ def test_a_table_left_half_seated_by_a_failure_or_a_stop_is_unmade_and_its_peopl
         assert len(tables) == 1  # both seated again at once, at a new table
 
     in_own_loop(lambda: with_director(store, body))
+
+
+def test_an_entrant_whose_account_is_deleted_is_never_seated_again(server: ThreadServer) -> None:
+    _director(server).bots_after = 0.0
+    ann, _, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    cleo, _, cleo_h = account(server, "Cleo")
+    tid = ann.post("/tournaments", json={"format": "arena", "game": DUEL, "bots": False}, headers=ann_h).json()["id"]
+    for b, h in ((ann, ann_h), (bob, bob_h), (cleo, cleo_h)):
+        assert b.post(f"/tournaments/{tid}/join", headers=h).status_code == 200
+    assert cleo.post("/account/delete", json={"password": PASSWORD}, headers=cleo_h).status_code == 200
+    assert ann.post(f"/tournaments/{tid}/start", headers=ann_h).status_code == 200
+    for b in (ann, bob):  # the two accounts that remain are seated together
+        _wait(lambda b=b: b.get(f"/tournaments/{tid}/seat").json()["table"])
+    keeper = _director(server).tournaments
+    hub = keeper.hub
+    entrants = asyncio.run_coroutine_threadsafe(keeper.entrants(tid), hub.loop).result(60)
+    assert [(e.name, e.active) for e in entrants] == [("Ann", True), ("Bob", True), ("Cleo", False)]
+    tables = asyncio.run_coroutine_threadsafe(keeper.tables(tid), hub.loop).result(60)
+    cleo_id = next(e.id for e in entrants if e.name == "Cleo")
+    assert len(tables) == 1 and cleo_id not in tables[0].seats
+
+
+def test_an_account_holding_two_seats_at_a_table_is_handed_the_one_it_asks_for(server: ThreadServer) -> None:
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+    table = loopback.post(f"{server.base}/tables", json={"game": "whist", "seats": seats}).json()["id"]
+    tokens = [loopback.post(f"{server.base}/tables/{table}/join", json={"name": n}).json()["token"] for n in "AB"]
+    b = loopback.client(base_url=server.base, timeout=30)
+    made = b.post("/account/signup", json={"name": "Ann", "password": PASSWORD, "tokens": tokens}).json()
+    csrf = {"X-CSRF-Token": made["csrf"]}
+    assert sorted(s["seat"] for s in made["seats"]) == [0, 1]  # a guest's two seats became the account's
+    asked = [b.post(f"/tables/{table}/seat", json=body, headers=csrf).json()["seat"] for body in ({"seat": 1}, {})]
+    assert asked == [1, 0]  # the one asked for; else the lowest
+    assert b.post(f"/tables/{table}/seat", json={"seat": 12}, headers=csrf).status_code == 422
+    b.close()

@@ -41,7 +41,7 @@ from clubsuite.server.decency import check as check_words
 from clubsuite.server.people.accounts import User
 from clubsuite.server.people.ratings import START, Skill, pool, shown
 from clubsuite.server.store.database import lock_account
-from clubsuite.server.store.dbschema import ratings, tournament_entrants, tournament_tables, tournaments
+from clubsuite.server.store.dbschema import ratings, tournament_entrants, tournament_tables, tournaments, users
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.settings import TableSettings
@@ -273,14 +273,19 @@ class Tournaments:
         return _tournament(rows[0])
 
     async def entrants(self, tournament_id: str) -> list[Entrant]:
-        """Its entrants, in the order they entered."""
+        """Its entrants, in the order they entered; one whose account was deleted since is not active (never seated
+        again: its seats would be played by bots under a name the account no longer holds)."""
         rows = await self.hub.db(
             self.hub.store.read,
-            select(tournament_entrants)
+            select(tournament_entrants, users.c.deleted_at)
+            .outerjoin(users, users.c.id == tournament_entrants.c.user_id)
             .where(tournament_entrants.c.tournament_id == tournament_id)
             .order_by(tournament_entrants.c.joined_at, tournament_entrants.c.entrant),
         )
-        return [Entrant(r.entrant, r.user_id, r.name, r.rating, r.active, r.byes, r.joined_at) for r in rows]
+        return [
+            Entrant(r.entrant, r.user_id, r.name, r.rating, r.active and r.deleted_at is None, r.byes, r.joined_at)
+            for r in rows
+        ]
 
     async def tables(self, tournament_id: str, playing: bool = False) -> list[TableRow]:
         """The tables it seated (``playing``: those whose match has not ended), in the order they started."""

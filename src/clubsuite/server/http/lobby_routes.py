@@ -102,6 +102,12 @@ class TokenIn(_Strict):
     token: str = Field(..., min_length=1, max_length=200)
 
 
+class HeldSeatIn(_Strict):
+    """Which of the seats the account holds at a table (it may hold several at a table that is not rated)."""
+
+    seat: int | None = Field(None, ge=0, le=9, description="the seat wanted; null: the account's lowest")
+
+
 STATUS = {
     "no_table": 404,
     "no_match": 404,
@@ -314,7 +320,9 @@ def router(lobby: Lobby) -> APIRouter:
         )  # a private table is not found by its id alone
 
     @routes.post("/tables/{table_id}/seat")
-    async def account_seat(table_id: Annotated[str, Path(max_length=64)], request: Request) -> dict[str, Any]:
+    async def account_seat(
+        table_id: Annotated[str, Path(max_length=64)], request: Request, body: HeldSeatIn | None = None
+    ) -> dict[str, Any]:
         """The seat the signed-in account holds at this table, with a fresh seat token (the seat's old token opens
         it no more): how a seat taken for an account (a tournament's table) is reached from any page, and how a
         player who lost the token comes back. ``{"seat": null, "token": null}`` where the account holds none, or
@@ -325,7 +333,7 @@ def router(lobby: Lobby) -> APIRouter:
         try:
             if table is None:
                 raise Refused("no_seat", "no seat")
-            seat, token = await hub.seating.token_for(table, user.id)
+            seat, token = await hub.seating.token_for(table, user.id, body.seat if body is not None else None)
         except Refused as exc:
             if exc.code != "no_seat":
                 raise _refusal(exc) from None

@@ -266,20 +266,21 @@ class Seating:
         table.reschedule()
         return seat_no
 
-    async def token_for(self, table: LiveTable, user_id: str) -> tuple[int, str]:
-        """The seat the account ``user_id`` holds at ``table`` (its lowest, should it hold several) with a fresh
+    async def token_for(self, table: LiveTable, user_id: str, wanted: int | None = None) -> tuple[int, str]:
+        """The seat the account ``user_id`` holds at ``table`` (``wanted`` where it holds that one, else its lowest)
+        with a fresh
         token, which replaces the seat's old one: how an account's seat is reached from any page or process without
         the token that took it (a tournament's director takes its entrants' seats and keeps no token). Sockets
         already open at the seat stay; the old token opens nothing more. :class:`Refused` (``no_seat``) where it
         holds none, alike whether the table is there (a private table's id tells nothing)."""
-        return await unstoppable(self._token_for(table, user_id))
+        return await unstoppable(self._token_for(table, user_id, wanted))
 
-    async def _token_for(self, table: LiveTable, user_id: str) -> tuple[int, str]:
+    async def _token_for(self, table: LiveTable, user_id: str, wanted: int | None) -> tuple[int, str]:
         async with table.lock:
             held = [s for s in table.seats if s.kind == "person" and s.user_id == user_id and s.token_hash]
             if table.closed or not held:
                 raise Refused("no_seat", "your account holds no seat at that table")
-            seat = held[0]
+            seat = next((s for s in held if s.seat == wanted), held[0])
             token, before = new_token(), seat.token_hash
             seat.token_hash = hash_token(token)
             try:

@@ -231,12 +231,14 @@ function joinSeatWords(s) {
 /** Whether the seat came back: a signed-in account that holds a seat here is handed a fresh token for it (none was
  * kept on this page, or the one kept was replaced from another tab or device). A server busy or moving the table is
  * asked again after a pause; a few times a page at most, so that two tabs never take turns for ever. */
+let keptSeat = null; // the seat whose token was refused, asked for again by reclaim()
 async function reclaim() {
   if ((state.reclaims ?? 0) >= 3 || !(await account())) return false;
   state.reclaims = (state.reclaims ?? 0) + 1;
   for (let attempt = 0; attempt < 4; attempt += 1) {
     try {
-      const got = await api(`/tables/${encodeURIComponent(tableId)}/seat`, {});
+      const kept = store.get(`seat.${tableId}`) || keptSeat; // the seat this page played, where it holds two
+      const got = await api(`/tables/${encodeURIComponent(tableId)}/seat`, {seat: kept && Number.isInteger(kept.seat) ? kept.seat : null});
       if (!got.token) return false; // the account holds no seat here
       store.set(`seat.${tableId}`, {token: got.token, seat: got.seat});
       state.token = got.token;
@@ -355,6 +357,7 @@ function receive(msg) {
       if (chat.owns(msg)) { chat.refused(msg); return; } // chat: a refused message is told in the chat panel
       state.pending = false;
       if (msg.code === "bad_token") {
+        keptSeat = store.get(`seat.${tableId}`);
         store.set(`seat.${tableId}`, null);
         state.token = null; // watching from the join form must not send the dead token again
         state.closedForGood = true;
