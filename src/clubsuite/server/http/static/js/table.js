@@ -228,10 +228,11 @@ function joinSeatWords(s) {
 }
 
 // -- the connection --------------------------------------------------------------------------------------------
+let keptSeat = null; // the seat whose token was refused, asked for again by reclaim()
+
 /** Whether the seat came back: a signed-in account that holds a seat here is handed a fresh token for it (none was
  * kept on this page, or the one kept was replaced from another tab or device). A server busy or moving the table is
  * asked again after a pause; a few times a page at most, so that two tabs never take turns for ever. */
-let keptSeat = null; // the seat whose token was refused, asked for again by reclaim()
 async function reclaim() {
   if ((state.reclaims ?? 0) >= 3 || !(await account())) return false;
   state.reclaims = (state.reclaims ?? 0) + 1;
