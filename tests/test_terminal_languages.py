@@ -34,11 +34,12 @@ def test_english_play_of_whist_says_what_it_always_said() -> None:
     out = clubs_in_process(["play", "whist", "--seed", "5", "--lang", "en"], MOVES)
     assert out.status == 0, out.stderr  # q quits after the first hand
     lines = out.stdout.splitlines()
-    assert lines[:6] == [
+    assert lines[:7] == [
         "Clubs (whist group) · variant whist · seed 5",
         "At the table, in turn order: You, Basil (normal bot), Cleo (normal bot)",
         "Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks.",
         "Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit.",
+        "A move refused is said in plain words; type why (or w) then to read the rule behind it.",
         "",
         "=== Hand 1: You deal. Totals: You +0, Basil +0, Cleo +0 (target ±11) ===",
     ]
