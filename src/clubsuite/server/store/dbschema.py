@@ -13,8 +13,9 @@ PostgreSQL by comparing them with a migrated database.
   tournaments, ``community.clubnight``), who entered them and the tables they were seated at, with each table's places
   once it ended (``community.tournaments``; a club night's tables keep none: it compares points per deal).
 * ``passkeys``: an account's WebAuthn credentials.
-* ``follows``, ``blocks``, ``mutes``, ``privacy``, ``presence``, ``notices``: people together (``people.relations``,
-  ``people.notices``); ``reports``, ``sanctions``, ``moderators``: keeping them safe (``people.moderation``).
+* ``follows``, ``blocks``, ``mutes``, ``privacy``, ``presence``, ``notices``, ``invitations_sent``: people together
+  (``people.relations``, ``people.notices``); ``reports``, ``sanctions``, ``moderators``: keeping them safe
+  (``people.moderation``).
 * ``nodes``, ``leases``: the server processes sharing the database, and which one owns each table.
 * ``reviews``: worked-out reviews of a seat of a match (``replaying``), kept so that no process works one out twice.
 * ``puzzle_ratings``, ``puzzle_skills``, ``puzzle_attempts``: each account's puzzle rating per pool and streak, each
@@ -279,8 +280,9 @@ puzzle_ratings = Table(
     metadata,
     Column("user_id", Text, nullable=False),
     Column("pool", Text, nullable=False),  # the rating pool of the puzzles' game and seat count (ratings.pool)
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
+    Column("rating", Float, nullable=False),  # Glicko-2, as lichess rates puzzles (puzzles.glicko)
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
     Column("attempts", Integer, nullable=False),  # rated attempts
     Column("streak", Integer, nullable=False),  # puzzles solved in a row in streak mode, now
     Column("best_streak", Integer, nullable=False),
@@ -292,8 +294,9 @@ puzzle_skills = Table(
     metadata,
     Column("puzzle", Text, primary_key=True),  # the puzzle's id; absent: its first rating, not yet moved
     Column("pool", Text, nullable=False),
-    Column("mu", Float, nullable=False),
-    Column("sigma", Float, nullable=False),
+    Column("rating", Float, nullable=False),
+    Column("deviation", Float, nullable=False),
+    Column("volatility", Float, nullable=False),
     Column("attempts", Integer, nullable=False),  # rated attempts at it
     Column("solved", Integer, nullable=False),  # of which solved
     Index("puzzle_skills_by_pool", "pool"),
@@ -401,6 +404,7 @@ reports = Table(
     Column("handled_by", Text),
     Column("handled_at", Float),
     Column("outcome", Text),
+    Column("counts", Boolean),  # counts toward the automatic mute (at the table then, with standing); NULL: no
     Index("reports_by_status", "status", "created_at"),
     Index("reports_by_subject", "subject_id", "created_at"),
 )
@@ -416,6 +420,15 @@ sanctions = Table(
     Column("report_id", Text),
     Column("created_at", Float, nullable=False),
     Index("sanctions_by_user", "user_id", "created_at"),
+)
+invitations_sent = Table(
+    "invitations_sent",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("sender_id", Text, nullable=False),
+    Column("sent_at", Float, nullable=False),  # the rows of the last minute: the invitations' rate, at every process
+    Index("invitations_sent_by_sender", "sender_id", "sent_at"),
+    Index("invitations_sent_by_time", "sent_at"),
 )
 moderators = Table(
     "moderators",
