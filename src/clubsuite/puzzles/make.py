@@ -39,6 +39,7 @@ from clubsuite.puzzles.criteria import (
 from clubsuite.puzzles.line import exact_line
 from clubsuite.puzzles.model import Mistake, Puzzle, dumps_line, puzzle_id
 from clubsuite.puzzles.rating import first_rating
+from clubsuite.puzzles.retheme import next_best
 from clubsuite.puzzles.themes import Scene, themes_of
 from clubsuite.records import record_from_match
 from clubsuite.runner import deal_next
@@ -226,10 +227,7 @@ def puzzle_of(found: Found, before: SomeMatch, record: JsonObject, s: MakeSettin
     if isinstance(answer, ExactAnswer):
         played, line_end = exact_line(before, found.kind, answer.measure, solution)
         line = tuple(played)
-        ranked = sorted(
-            (a for a in answer.values if a != answer.solution), key=lambda a: answer.values[a], reverse=answer.maximize
-        )
-        other = before.parse_action(ranked[0])
+        other = before.parse_action(next_best(dict(answer.values), answer.solution, answer.maximize))
         _, other_end = exact_line(before, found.kind, answer.measure, other)
         scene = Scene(
             found.kind, answer.measure, found.seat, before, solution, line_end, other, other_end, after_mistake

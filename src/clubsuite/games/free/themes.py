@@ -12,9 +12,9 @@ from typing import Any
 
 from clubsuite.cards import Card, card_at
 from clubsuite.engine import SomeMatch
-from clubsuite.games.free.hand import Stage, strength
+from clubsuite.games.free.hand import MAX_TRICKS, Stage, strength
 from clubsuite.puzzles.themes import Scene
-from clubsuite.puzzles.tricks import LAST_TRICKS, TRICK_THEMES, TrickSeen, trick_themes
+from clubsuite.puzzles.tricks import LAST_TRICKS, TRICK_THEMES, TrickSeen, own_view_themes, trick_themes
 
 THEMES = {
     "contract": ("contract", "with the answer the seat's side makes its contract; with the next best card it does not"),
@@ -59,6 +59,15 @@ def _bonuses(summary: dict[str, Any], seat: int) -> set[str]:
     return got
 
 
+def tricks_left(hand: Any) -> int:
+    """The tricks left to play in ``hand``, the one in progress included (FC-7): play stops after ten tricks, or when
+    a trick ends with two players out of cards, so it is the fewer of the tricks left under the limit and the cards
+    of the second shortest hand when the trick in progress began (the seats holding more play on regardless)."""
+    in_trick = {s for s, _ in hand.trick}
+    held = sorted(int(cards).bit_count() + (s in in_trick) for s, cards in enumerate(hand.hands))
+    return min(MAX_TRICKS - len(hand.tricks), held[1])
+
+
 def themes(scene: Scene) -> set[str]:
     """The Free Clubs themes of ``scene`` (see the module docstring)."""
     before, seat = scene.before, scene.seat
@@ -72,7 +81,7 @@ def themes(scene: Scene) -> set[str]:
     side = team if seat in team and hand.partner >= 0 else (seat,)
     if len(side) == 2:
         found.add("joker_team")
-    if hand.hands[seat].bit_count() <= LAST_TRICKS:
+    if tricks_left(hand) <= LAST_TRICKS:
         found.add("ending")
     if scene.line_end is not None:
         done = len(hand.tricks)
@@ -83,4 +92,8 @@ def themes(scene: Scene) -> set[str]:
         found |= _bonuses(_summary(scene.line_end, h), seat) - _bonuses(_summary(scene.other_end, h), seat)
         if _won_match(scene.line_end, seat) and not _won_match(scene.other_end, seat):
             found.add("match")
+    elif isinstance(scene.solution, Card):
+        # a single-dummy answer: only the trick in progress is known (lead, discard)
+        trick: list[tuple[int, int]] = hand.trick
+        found |= own_view_themes(card_at(trick[0][1]).suit if trick else None, scene.solution)
     return found

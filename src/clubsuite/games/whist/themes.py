@@ -11,7 +11,7 @@ from clubsuite.cards import Card, card_at
 from clubsuite.engine import Phase, SomeMatch
 from clubsuite.games.whist.hand import QUOTA, Decision
 from clubsuite.puzzles.themes import Scene
-from clubsuite.puzzles.tricks import LAST_TRICKS, TRICK_THEMES, TrickSeen, trick_themes
+from clubsuite.puzzles.tricks import LAST_TRICKS, TRICK_THEMES, TrickSeen, own_view_themes, trick_themes
 
 N_SEATS = 3
 
@@ -69,4 +69,8 @@ def themes(scene: Scene) -> set[str]:
                 found.add("quota")
         if _won_match(scene.line_end, seat) and not _won_match(scene.other_end, seat):
             found.add("match")
+    elif isinstance(scene.solution, Card):
+        # a single-dummy answer: only the trick in progress is known (lead, discard)
+        trick: tuple[tuple[int, Card], ...] = before.hands[h].trick  # type: ignore[attr-defined]
+        found |= own_view_themes(trick[0][1].suit if trick else None, scene.solution)
     return found
