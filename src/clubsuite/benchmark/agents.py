@@ -57,9 +57,8 @@ def agent(text: str, env: BenchEnv, what: str = "AGENT") -> Agent:
         path = Path(text)
         if not path.is_file():
             raise InvalidOptionsError(f"{what} {quoted(text)}: no such weights file")
-        digest = _digest(path)
-        _policy(text, env.id, digest)  # read and checked now: a bad file is refused before any deal
-        return Agent(text, "weights", digest)
+        made = _policy(text, env.id, None)  # read and checked now: a bad file is refused before any deal
+        return Agent(text, "weights", made.sha256)
     if ENTRY_POINT.match(text):
         try:
             made = _entry(text)(env.spec)
@@ -103,18 +102,21 @@ def _entry(text: str) -> Any:
 
 
 def _digest(path: Path) -> str:
-    try:
-        return hashlib.sha256(path.read_bytes()).hexdigest()
-    except OSError as exc:
-        raise InvalidOptionsError(f"AGENT {quoted(str(path))}: cannot be read: {exc.strerror or exc}") from None
+    """The SHA-256 of the weights file at ``path``, its size checked before a byte is read (a weights file is at
+    most :data:`clubsuite.bots.policy.MAX_BYTES`)."""
+    from clubsuite.bots.policy import weights_bytes
+
+    return hashlib.sha256(weights_bytes(path)).hexdigest()
 
 
 @cache
 def _policy(path: str, env_id: str, digest: str | None) -> Any:
     """The checked weights file (read once per process), which must still be the file ``digest`` names (a worker
-    reads it again: a file changed meanwhile is refused, never played under the first one's hash)."""
+    reads it again: a file changed meanwhile is refused, never played under the first one's hash). The hash is of
+    the very bytes the policy was read from."""
     from clubsuite.bots.policy import Policy
 
-    if digest is not None and _digest(Path(path)) != digest:
+    policy = Policy(Path(path), env_id, find_env(env_id).spec)
+    if digest is not None and policy.sha256 != digest:
         raise InvalidOptionsError(f"AGENT {quoted(path)}: the weights file changed while it was being played")
-    return Policy(Path(path), env_id, find_env(env_id).spec)
+    return policy
