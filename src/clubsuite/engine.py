@@ -238,6 +238,18 @@ def _never(options: object) -> bool:
 
 
 @dataclass(frozen=True)
+class Unit:
+    """A length of play a tournament table may be given instead of a whole match: option values that make the match
+    end sooner (a lower target), and about how long it lasts with people at the table."""
+
+    options: Mapping[str, str]
+    """The option values it sets over the tournament's own, as a spec writes them."""
+    minutes: float
+    """About how long it takes people to play: the mean number of hands it lasts (measured with the heuristic bots)
+    times a hand's usual length."""
+
+
+@dataclass(frozen=True)
 class GameInfo(Generic[OptionsT]):
     """A registry entry: everything the outer layers need to know of one game, declared by the game itself.
 
@@ -288,6 +300,11 @@ class GameInfo(Generic[OptionsT]):
     showcase: tuple[str, ...] = ()
     """A few cards in the game's notation that picture it (drawn on its tile in the lobby): its trumps, its
     characteristic cards."""
+    units: Mapping[str, Unit] = field(default_factory=dict, repr=False)
+    """The lengths of play a tournament table may have besides the whole match (``match``), by name: ``hand`` (one
+    hand, another only where the game's rule for a tie asks for it) and ``short`` (a short match)."""
+    match_minutes: float = 0.0
+    """About how long a whole match with the default options takes people (0: not known)."""
     parts: Mapping[str, str] = field(default_factory=dict, repr=False)
     """The game's outer parts by role: ``screen`` (the terminal screen class), ``narrator`` (the replay narrator
     class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report),

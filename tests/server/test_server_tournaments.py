@@ -21,7 +21,7 @@ from test_server_rated import PASSWORD, account
 
 import loopback
 from clubsuite.server.community import tournaments as tournaments_module
-from clubsuite.server.community.directing import SEATING_GRACE, UNSTARTED_SECONDS, Director
+from clubsuite.server.community.directing import LAST_TABLES_SECONDS, SEATING_GRACE, UNSTARTED_SECONDS, Director
 from clubsuite.server.community.tournaments import OPEN_PER_HOST, Tournaments, TournamentSettings
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
@@ -78,7 +78,7 @@ def users() -> list[User]:
     return [User(f"user-{name}", name, 0.0, False) for name in PEOPLE]
 
 
-def test_an_arena_seats_whoever_is_free_at_once_scores_by_place_and_stops_counting_at_its_end(store: Store) -> None:
+def test_an_arena_seats_whoever_is_free_at_once_scores_by_place_and_counts_the_tables_in_play_at_its_end(store: Store) -> None:
     async def body(keeper: Tournaments, director: Director) -> None:
         people = users()
         settings = TournamentSettings.read("arena", DUEL, "Evening arena", minutes=10, bots=False)
@@ -117,14 +117,43 @@ def test_an_arena_seats_whoever_is_free_at_once_scores_by_place_and_stops_counti
         assert rows[winner].score == 2 and rows[first[0].seats[1] or ""].score == 0
 
         t = await keeper.load(tid)
-        end_table(store, new.table_id, [1, 2], (t.ends_at or 0.0) + 1)  # ended after the arena: not counted
-        await director.tick((t.ends_at or 0.0) + 2)
+        end = t.ends_at or 0.0
+        end_table(store, new.table_id, [1, 2], end + 1)  # ended after the arena's time: it counts (as on lichess)
+        await director.tick(end + 2)
+        t = await keeper.load(tid)
+        assert t.status == "running"  # its last table still plays: nobody is seated again, the standings not final
+        view = await keeper.view(tid)
+        assert view["finishing"] and len(await keeper.tables(tid)) == 3
+        assert sum(r["points"] for r in view["standings"]) == 4
+        end_table(store, first[1].table_id, [2, 1], end + 30)
+        await director.tick(end + 31)
         t = await keeper.load(tid)
         assert t.status == "over"
-        assert [x.counted for x in await keeper.tables(tid)] == [True, False, False]
+        assert [x.counted for x in await keeper.tables(tid)] == [True, True, True]
         assert first[0].table_id not in keeper.hub.tables  # an ended table is closed a minute after its end
         view = await keeper.view(tid)
-        assert sum(r["points"] for r in view["standings"]) == 2
+        assert sum(r["points"] for r in view["standings"]) == 6 and not view["finishing"]
+
+    in_own_loop(lambda: with_director(store, body))
+
+
+def test_an_arena_past_its_time_waits_for_its_last_tables_only_so_long_then_closes_them_uncounted(store: Store) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        people = users()[:2]
+        settings = TournamentSettings.read("arena", DUEL, None, minutes=5, bots=False)
+        tid = await keeper.create(people[0], settings)
+        for u in people:
+            await keeper.join(tid, u)
+        await keeper.start(tid, people[0])
+        await director.tick(time.time())
+        (table,) = await keeper.tables(tid)
+        end = (await keeper.load(tid)).ends_at or 0.0
+        await director.tick(end + LAST_TABLES_SECONDS - 1)
+        assert (await keeper.load(tid)).status == "running" and table.table_id in keeper.hub.tables
+        await director.tick(end + LAST_TABLES_SECONDS + 1)
+        assert (await keeper.load(tid)).status == "over"
+        assert [x.counted for x in await keeper.tables(tid)] == [False]
+        assert table.table_id not in keeper.hub.tables
 
     in_own_loop(lambda: with_director(store, body))
 

@@ -10,9 +10,12 @@ A round of work on one tournament, in order:
 
 1. started, if it was due (an arena's end set from its length);
 2. its tables' results read (a table ends for the tournament when its first match ends: each seat's place, as the
-   ratings read them, ``server/people/results``); an arena table that ends after the arena is not counted, and an
-   entrant who was not at their table when it ended (a bot played their seat) is paused until they join again;
-3. an arena past its end is over; otherwise its free entrants are seated (:func:`.pairing.arena_tables`);
+   ratings read them, ``server/people/results``, and who won it, as the table said); every table counts, one that
+   ends after the arena's time too (as on lichess), and an entrant who was not at their table when it ended (a bot
+   played their seat) is paused until they join again;
+3. an arena past its end seats nobody more and is over once its last tables have ended (its standings are final
+   then), or :data:`LAST_TABLES_SECONDS` after its end at the latest; otherwise its free entrants are seated
+   (:func:`.pairing.arena_tables`);
 4. a Swiss tournament whose round has ended at every table pairs the next round (:func:`.pairing.swiss_round`)
    after a short pause, or is over after its last.
 
@@ -37,6 +40,9 @@ from typing import Any
 from sqlalchemy import and_, delete, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
+from clubsuite.bots.base import bot_names
+from clubsuite.bots.levels import searches
+from clubsuite.engine import resolve
 from clubsuite.server.community.pairing import Ranked, Waiting, arena_tables, swiss_round
 from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.community.tournaments import FORMATS, Entrant, TableRow, Tournament, Tournaments
@@ -75,8 +81,15 @@ UNSTARTED_SECONDS = 24 * 3600.0
 none is listed, nor counts against its host's limit, for ever)."""
 SEATING_GRACE = 60.0
 """Seconds after which a tournament table with a seat still free (and no action played) is unmade."""
+LAST_TABLES_SECONDS = 30 * 60.0
+"""How long an arena past its time waits for its last tables to end (a table's unit is short: one hand, or a short
+match; this bounds a table that never ends): one still playing then is not counted, and is closed."""
 SEAT_NOTICE_SECONDS = 6 * 3600.0
 """How long a ``seat`` notice is kept at most (it goes when its table ends; this bounds one whose end was missed)."""
+
+
+INSTANT_BEST = ("normal", "learned", "heuristic", "easy")
+"""The instant bots, strongest first, that fill a tournament's short tables past its share of searching bots."""
 
 
 class LostClaimError(Exception):
@@ -221,12 +234,11 @@ class Director(Ticker):
         by_id = {x.table_id: x for x in playing}
 
         def work(conn: Connection) -> None:
-            for table_id, (places, at) in ended.items():
-                counted = t.ends_at is None or at <= t.ends_at
+            for table_id, (places, at) in ended.items():  # counted whenever it ends (an arena waits for it)
                 conn.execute(
                     update(tournament_tables)
                     .where(tournament_tables.c.tournament_id == t.id, tournament_tables.c.table_id == table_id)
-                    .values(finished_at=at, places=json.dumps(places), counted=counted)
+                    .values(finished_at=at, places=json.dumps(places), counted=True)
                 )
 
         absent = self._absent(ended, by_id)
@@ -271,7 +283,21 @@ class Director(Ticker):
 
     async def _arena(self, t: Tournament, tables: list[TableRow], entrants: list[Entrant], now: float) -> None:
         if t.ends_at is not None and now >= t.ends_at:
+            playing = [x for x in tables if x.finished_at is None]
+            if playing and now < t.ends_at + LAST_TABLES_SECONDS:
+                if not t.state.get("finishing"):  # its page says the time is up and the last tables are finishing
+
+                    def finishing(conn: Connection) -> None:
+                        state = json.dumps({**t.state, "finishing": True})
+                        conn.execute(update(tournaments).where(tournaments.c.id == t.id).values(state=state))
+
+                    await self._write(t.id, finishing)
+                return
             await self._end(t)
+            for x in playing:  # past the last wait: not counted, and closed
+                live = self.hub.tables.get(x.table_id)
+                if live is not None:
+                    await self.hub.close_table(live)
             return
         busy = {e for x in tables if x.finished_at is None for e in x.seats if e is not None}
         waiting = []
@@ -386,9 +412,10 @@ class Director(Ticker):
         of work."""
         order = list(group)
         random.SystemRandom().shuffle(order)
-        requests = [SeatRequest("person") if e is not None else SeatRequest("bot", t.settings.bot) for e in order]
+        bot = await self._bot_for(t) if None in order else t.settings.bot
+        requests = [SeatRequest("person") if e is not None else SeatRequest("bot", bot) for e in order]
         try:
-            table = await self.hub.create_table(t.settings.spec, requests, t.settings.table_settings())
+            table = await self.hub.create_table(t.settings.table_spec(), requests, t.settings.table_settings())
         except Refused as exc:
             log.warning("tournament %s: no table for %d entrants: %s", t.id, len(order), exc)
             return
@@ -427,6 +454,25 @@ class Director(Ticker):
                 place = {"tournament": t.id, "name": t.settings.name, "table": table.id, "seat": got, "round": number}
                 expires = time.time() + SEAT_NOTICE_SECONDS
                 await self.notices.add(user_id, "seat", place, expires, replacing={"tournament": t.id})
+
+    async def _bot_for(self, t: Tournament) -> str:
+        """The bot that fills a short table: the tournament's, except that a tournament has no more tables with
+        searching bots playing at once than one address may open (``ServerLimits.search_tables_per_address``: a
+        tournament's tables count against its host); past that, the game's strongest instant bot."""
+        if not searches(t.settings.bot):
+            return t.settings.bot
+        playing = await self.tournaments.tables(t.id, playing=True)
+        searching = sum(
+            1
+            for x in playing
+            if None in x.seats
+            and (live := self.hub.tables.get(x.table_id)) is not None
+            and any(searches(s.bot) for s in live.seats if s.kind == "bot")
+        )
+        if searching < self.hub.limits.search_tables_per_address:
+            return t.settings.bot
+        known = bot_names(resolve(t.settings.spec)[0].name)
+        return next((b for b in INSTANT_BEST if b in known), known[0])
 
     async def _take_seats(
         self, t: Tournament, table: LiveTable, order: list[str | None], entrants: dict[str, Entrant]

@@ -9,7 +9,9 @@ the game has them (partners share a place: :func:`clubsuite.server.people.rating
 2 points for every side that finished below it and 1 for every other side that finished level with it, so a table
 of ``S`` sides hands out ``S * (S - 1)`` points to its sides in all, whatever happened; at two sides this is the
 familiar 2 for a win, 1 for a draw, 0 for a loss. Partners each receive their side's points. A bot's seat scores for
-nobody, but beating it counts. A *win* is finishing first alone.
+nobody, but beating it counts. A *win* is what the table said: a seat its match named among the winners (two
+players of a whist table both past the target both win, CW-5, and both count a win); a table kept without its
+winners counts a first place alone.
 
 **Arena**: points as above, doubled while a player is *on fire*: after two wins in a row, every table is worth double
 until one is not a win (the streak follows the order the tables ended in). Standings: points, then *performance*
@@ -39,6 +41,8 @@ class Played:
     """The game's partnerships as seat tuples (a seat in none is a side alone)."""
     round: int = 0
     """The Swiss round it was played in (0 in an arena)."""
+    winners: tuple[int, ...] | None = None
+    """The seats the table named as winners (None: not known, a first place alone counts as the win)."""
 
     def __post_init__(self) -> None:
         if len(self.places) != len(self.seats):
@@ -60,7 +64,10 @@ class Played:
         return sum(2 if mine < theirs else 1 if mine == theirs else 0 for theirs in others)
 
     def won(self, seat: int) -> bool:
-        """Whether ``seat``'s side finished first alone."""
+        """Whether ``seat``'s side won: named among the table's winners, as its page said (where they are not known,
+        finished first alone)."""
+        if self.winners is not None:
+            return seat in self.winners
         own = next(side for side in self.sides() if seat in side)
         return all(self.places[seat] < self.places[side[0]] for side in self.sides() if side != own)
 

@@ -33,21 +33,32 @@ from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.bots.base import bot_names
+from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.options import spec_of
+from clubsuite.options import spec_of, split_spec
 from clubsuite.server.community.standings import Played, Row, arena_standings, swiss_standings
 from clubsuite.server.decency import check as check_words
 from clubsuite.server.people.accounts import User
 from clubsuite.server.people.ratings import START, Skill, pool, shown
 from clubsuite.server.store.database import lock_account
-from clubsuite.server.store.dbschema import ratings, tournament_entrants, tournament_tables, tournaments, users
+from clubsuite.server.store.dbschema import (
+    match_players,
+    ratings,
+    tournament_entrants,
+    tournament_tables,
+    tournaments,
+    users,
+)
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.tokens import new_id
 
 FORMATS = ("arena", "swiss")
+UNITS = ("hand", "short", "match")
+"""What each of a tournament's tables plays: one hand, a short match or a whole match (the game's own lengths of play,
+:attr:`clubsuite.engine.GameInfo.units`; ``match`` always)."""
 MINUTES_RANGE = (5, 240)
 """An arena lasts 5 minutes to 4 hours."""
 ROUNDS_RANGE = (1, 15)
@@ -56,6 +67,11 @@ ENTRANTS_MAX = 1000
 """Entrants one tournament holds."""
 OPEN_PER_HOST = 3
 """Tournaments an account may have made that are not over."""
+MADE_PER_DAY = 6
+"""Tournaments an account may make in a day (any 24 hours)."""
+LISTED_LIVE = 100
+"""Tournaments not over that the lobby's list shows: the site's own (the operator's, scheduled) first, all of them up
+to this, then the others running, then those that start soonest, then those waiting for their hosts."""
 TITLE_MAX = 60
 """Characters of a tournament's name."""
 AHEAD_MAX = 30 * 24 * 3600.0
@@ -86,6 +102,8 @@ class TournamentSettings:
     bot_delay: float = 0.5
     starts_at: float | None = None
     """When it starts by itself (None: when its host starts it)."""
+    unit: str = "match"
+    """What each table plays (:data:`UNITS`); a tournament kept before there was a choice played whole matches."""
 
     @classmethod
     def read(
@@ -101,8 +119,10 @@ class TournamentSettings:
         bot_delay: float = 0.5,
         starts_at: float | None = None,
         now: float | None = None,
+        unit: str | None = None,
     ) -> TournamentSettings:
-        """Checked settings (:class:`InvalidOptionsError` naming the one out of bounds)."""
+        """Checked settings (:class:`InvalidOptionsError` naming the one out of bounds). Without a ``unit``, an arena's
+        tables play one hand and a Swiss tournament's a short match, where the game has them."""
         if format not in FORMATS:
             raise InvalidOptionsError(f"format={format!r}: a tournament is one of {', '.join(FORMATS)}")
         info, options = resolve(game)
@@ -124,6 +144,12 @@ class TournamentSettings:
                 raise InvalidOptionsError(
                     f"rounds={rounds}: a Swiss tournament has {ROUNDS_RANGE[0]} to {ROUNDS_RANGE[1]} rounds"
                 )
+        units = [u for u in UNITS if u == "match" or u in info.units]
+        if unit is None:
+            unit = "hand" if format == "arena" else "short"
+            unit = unit if unit in units else "match"
+        elif unit not in units:
+            raise InvalidOptionsError(f"unit={unit!r}: a table of {info.name} in a tournament plays {', '.join(units)}")
         known = bot_names(info.name)
         if bot not in known:
             raise InvalidOptionsError(f"bot={bot!r}: the bots of {info.name} are {', '.join(known)}")
@@ -144,6 +170,7 @@ class TournamentSettings:
             bot,
             bot_delay,
             starts_at,
+            unit,
         )
 
     def to_json(self) -> str:
@@ -158,6 +185,24 @@ class TournamentSettings:
     def table_settings(self) -> TableSettings:
         """The house rules of its tables: private (a tournament's tables are reached through it), rated or not."""
         return TableSettings(public=False, spectators=True, rated=self.rated, bot_delay=self.bot_delay)
+
+    def table_spec(self) -> str:
+        """The rules spec of its tables: the tournament's, with its unit's option values over them (a short match is
+        the game with a lower target)."""
+        info, _ = resolve(self.spec)
+        found = info.units.get(self.unit)
+        if found is None:
+            return self.spec
+        name, values = split_spec(self.spec)
+        values.update(found.options)
+        info, options = resolve(f"{name}({','.join(f'{k}={v}' for k, v in values.items())})")
+        return spec_of(info.name, options)
+
+    def unit_minutes(self) -> float:
+        """About how long one of its tables takes people (0: not known)."""
+        info, _ = resolve(self.spec)
+        found = info.units.get(self.unit)
+        return found.minutes if found is not None else info.match_minutes
 
     def seats(self) -> int:
         """Seats at each of its tables."""
@@ -216,6 +261,8 @@ class TableRow:
     finished_at: float | None
     places: tuple[int, ...] | None
     counted: bool
+    won: tuple[int, ...] | None = None
+    """The seats its table named as winners (``server/people/results``), once it ended (None: not read)."""
 
 
 @dataclass
@@ -260,6 +307,8 @@ class Tournaments:
         self.hub = hub
         self._standings: dict[str, _Standing] = {}
         """Each tournament's standings as last worked out, by its version (worked out once per version)."""
+        self._searching: dict[str, str] = {}
+        """The tournaments with searching bots made here, and the address each was made from (gone once over)."""
 
     # -- reading ------------------------------------------------------------------------------------------------
     async def load(self, tournament_id: str) -> Tournament:
@@ -292,10 +341,27 @@ class Tournaments:
         query = select(tournament_tables).where(tournament_tables.c.tournament_id == tournament_id)
         if playing:
             query = query.where(tournament_tables.c.finished_at.is_(None))
-        rows = await self.hub.db(
-            self.hub.store.read, query.order_by(tournament_tables.c.started_at, tournament_tables.c.table_id)
-        )
-        return [_table_row(r) for r in rows]
+        query = query.order_by(tournament_tables.c.started_at, tournament_tables.c.table_id)
+
+        def work(conn: Connection) -> list[TableRow]:
+            rows = conn.execute(query).all()
+            ended = [r.table_id for r in rows if r.places is not None]
+            won: dict[str, list[int]] = {}
+            for i in range(0, len(ended), 500):  # the winners the tables named, as their pages said
+                for w in conn.execute(
+                    select(match_players.c.table_id, match_players.c.seat).where(
+                        match_players.c.table_id.in_(ended[i : i + 500]),
+                        match_players.c.match_no == 0,
+                        match_players.c.won.is_(True),
+                    )
+                ):
+                    won.setdefault(w.table_id, []).append(w.seat)
+            return [
+                _table_row(r, tuple(sorted(won.get(r.table_id, ()))) if r.places is not None else None) for r in rows
+            ]
+
+        found: list[TableRow] = await self.hub.db(self.hub.store.reading, work)
+        return found
 
     async def seat_of(self, tournament_id: str, user_id: str) -> dict[str, Any]:
         """The table the account plays at now in the tournament, from the store (so any process answers):
@@ -365,7 +431,8 @@ class Tournaments:
         return kept.line(user_id)
 
     async def listing(self, now: float | None = None) -> list[dict[str, Any]]:
-        """The lobby's list: tournaments not over (soonest first) and the latest finished ones."""
+        """The lobby's list: tournaments not over (the site's own first, then running, then soonest, those without a
+        start time last; :data:`LISTED_LIVE`) and the latest finished ones."""
 
         def work(conn: Connection) -> list[dict[str, Any]]:
             counts = (
@@ -374,12 +441,17 @@ class Tournaments:
                 .subquery()
             )
             joined = tournaments.outerjoin(counts, counts.c.tournament_id == tournaments.c.id)
-            live = conn.execute(
-                select(tournaments, counts.c.n)
-                .select_from(joined)
-                .where(tournaments.c.status != "over")
-                .order_by(tournaments.c.status.desc(), tournaments.c.starts_at, tournaments.c.created_at)
-                .limit(200)
+            order = (  # running first, then by start time, those without one (their hosts start them) last
+                tournaments.c.status.desc(),
+                tournaments.c.starts_at.is_(None),
+                tournaments.c.starts_at,
+                tournaments.c.created_at,
+                tournaments.c.id,
+            )
+            live = select(tournaments, counts.c.n).select_from(joined).where(tournaments.c.status != "over")
+            own = conn.execute(live.where(tournaments.c.host_id.is_(None)).order_by(*order).limit(LISTED_LIVE)).all()
+            others = conn.execute(
+                live.where(tournaments.c.host_id.is_not(None)).order_by(*order).limit(LISTED_LIVE - len(own))
             ).all()
             over = conn.execute(
                 select(tournaments, counts.c.n)
@@ -388,15 +460,19 @@ class Tournaments:
                 .order_by(tournaments.c.ends_at.desc())
                 .limit(LISTED_OVER)
             ).all()
-            return [listed(r, r.n or 0) for r in [*live, *over]]
+            return [listed(r, r.n or 0) for r in [*own, *others, *over]]
 
         return await self.hub.db(self.hub.store.reading, work)
 
     # -- changing -----------------------------------------------------------------------------------------------
-    async def create(self, host: User | None, settings: TournamentSettings) -> str:
-        """A new tournament made by ``host`` (None: the operator's); its id. An account may have
-        :data:`OPEN_PER_HOST` tournaments that are not over."""
+    async def create(self, host: User | None, settings: TournamentSettings, address: str | None = None) -> str:
+        """A new tournament made by ``host`` (None: the operator's) from ``address``; its id. An account may have
+        :data:`OPEN_PER_HOST` tournaments that are not over and make :data:`MADE_PER_DAY` a day; a tournament whose
+        bots search counts against its address's share of tables with searching bots (:meth:`_searching_share`)."""
         now = time.time()
+        searching = settings.bots and searches(settings.bot) and address is not None
+        if searching and address is not None:
+            await self._searching_share(address)
 
         def work(conn: Connection) -> str:
             if host is not None:
@@ -415,10 +491,51 @@ class Tournaments:
                         "too_many_tournaments",
                         f"you have {mine} tournaments that are not over, the most you may have: wait for one to end",
                     )
+                today = conn.execute(
+                    select(func.count())
+                    .select_from(tournaments)
+                    .where(
+                        tournaments.c.host_id == host.id,
+                        tournaments.c.created_at > now - 24 * 3600.0,
+                        tournaments.c.format.in_(FORMATS),
+                    )
+                ).scalar_one()
+                if today >= MADE_PER_DAY:
+                    raise Refused(
+                        "too_many_today",
+                        f"you have made {today} tournaments in the last 24 hours, the most an account may: "
+                        "make the next one tomorrow",
+                    )
             return new_tournament(conn, host.id if host is not None else None, settings, now)
 
         made: str = await self.hub.db(self.hub.store.write, work)
+        if searching and address is not None:
+            self._searching[made] = address
         return made
+
+    async def _searching_share(self, address: str) -> None:
+        """Refuse (``too_many_tables``) a tournament with searching bots from an address that has as many tables with
+        searching bots open, and such tournaments not over, as one address may have
+        (``ServerLimits.search_tables_per_address``): a tournament's tables count against its host, as a table's
+        against its maker. Counted in this process, like the tables (addresses are never stored)."""
+        mine = [made for made, at in self._searching.items() if at == address]
+        if mine:
+            rows = await self.hub.db(
+                self.hub.store.read,
+                select(tournaments.c.id).where(tournaments.c.id.in_(mine), tournaments.c.status != "over"),
+            )
+            live = {r.id for r in rows}
+            for made in mine:
+                if made not in live:
+                    del self._searching[made]
+            mine = [made for made in mine if made in live]
+        held = len(mine) + self.hub.searching_tables(address)
+        if held >= self.hub.limits.search_tables_per_address:
+            raise Refused(
+                "too_many_tables",
+                f"your address already has {held} tables or tournaments with searching bots (hard, expert, pimc, "
+                "ismcts), the most it may have: give this tournament instant bots, or wait until one of those ends",
+            )
 
     async def join(self, tournament_id: str, user: User) -> None:
         """Enter (or, withdrawn, come back to) a tournament as ``user``: before it starts, or while an arena runs or
@@ -565,7 +682,7 @@ def standings_of(settings: TournamentSettings, entrants: list[Entrant], played: 
     """The standings of a tournament from its entrants and tables (the counted ones, in the order they ended)."""
     teams = settings.teams()
     games = [
-        Played(t.seats, t.places, teams, t.round)
+        Played(t.seats, t.places, teams, t.round, t.won)
         for t in sorted(played, key=lambda t: (t.finished_at or 0.0, t.table_id))
         if t.counted and t.places is not None
     ]
@@ -590,7 +707,11 @@ def summary(t: Tournament, entrants: int) -> dict[str, Any]:
         "rated": s.rated,
         "bots": s.bots,
         "bot": s.bot,
+        "unit": s.unit,
+        "unit_minutes": s.unit_minutes(),
         "status": t.status,
+        "finishing": bool(t.state.get("finishing")) and t.status == "running",
+        "cancelled": bool(t.state.get("cancelled")),
         "starts_at": t.starts_at,
         "ends_at": t.ends_at,
         "entrants": entrants,
@@ -613,6 +734,7 @@ def listed(row: Any, entrants: int) -> dict[str, Any]:
         "rounds": settings.get("rounds") or None,
         "round": state.get("round", 0),
         "rated": bool(settings.get("rated", False)),
+        "unit": settings.get("unit", "match"),
         "status": row.status,
         "starts_at": row.starts_at,
         "ends_at": row.ends_at,
@@ -662,7 +784,7 @@ def _tournament(row: Any) -> Tournament:
     )
 
 
-def _table_row(r: Any) -> TableRow:
+def _table_row(r: Any, won: tuple[int, ...] | None = None) -> TableRow:
     return TableRow(
         r.table_id,
         r.round,
@@ -671,6 +793,7 @@ def _table_row(r: Any) -> TableRow:
         r.finished_at,
         tuple(json.loads(r.places)) if r.places is not None else None,
         r.counted,
+        won,
     )
 
 

@@ -13,6 +13,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from clubsuite.errors import ClubsError
 from clubsuite.server.community.tournaments import Tournaments, TournamentSettings
 from clubsuite.server.http.account_routes import signed_in
+from clubsuite.server.http.guard import client_address
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.table.live import Refused
 
@@ -36,6 +37,12 @@ class TournamentIn(_Strict):
     bot: str = Field("normal", max_length=100, description="the level of those bots")
     bot_delay: float = Field(0.5, description="seconds a bot waits before acting, 0 to 10")
     starts_at: float | None = Field(None, description="when it starts (seconds since 1970); null: its host starts it")
+    unit: str | None = Field(
+        None,
+        max_length=20,
+        description="what each table plays: hand (one hand), short (a short match) or match (a whole match); "
+        "default: an arena one hand, a Swiss tournament a short match",
+    )
 
 
 def router(keeper: Tournaments, accounts: Accounts) -> APIRouter:
@@ -61,7 +68,8 @@ def router(keeper: Tournaments, accounts: Accounts) -> APIRouter:
 
     @routes.post("/tournaments", status_code=201)
     async def create(body: TournamentIn, request: Request) -> dict[str, Any]:
-        """Make a tournament (signed in; an account has at most three that are not over)."""
+        """Make a tournament (signed in; an account has at most three that are not over, and makes at most six a
+        day)."""
         user = await account(request, True, "sign in to make a tournament")
         try:
             settings = TournamentSettings.read(
@@ -75,8 +83,9 @@ def router(keeper: Tournaments, accounts: Accounts) -> APIRouter:
                 body.bot,
                 body.bot_delay,
                 body.starts_at,
+                unit=body.unit,
             )
-            made = await keeper.create(user, settings)
+            made = await keeper.create(user, settings, client_address(request.scope))
             return await keeper.view(made, user)
         except (Refused, ClubsError) as exc:
             raise refused(exc) from None

@@ -396,6 +396,10 @@ class Hub:
             self._creators[table_id] = (creator, searching)
         self._pending.add(table_id)
 
+    def searching_tables(self, creator: str) -> int:
+        """How many open tables with a searching bot the address ``creator`` made (in this process)."""
+        return sum(1 for who, searching in self._creators.values() if who == creator and searching)
+
     def by_invite(self, code: str) -> LiveTable:
         """The table an invite code opens (found by the code's hash: the look-up tells nothing of other codes)."""
         table = self.tables.get(self._invites.get(hash_token(code), ""))
