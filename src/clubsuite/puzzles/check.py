@@ -2,8 +2,9 @@
 
 An exact puzzle holds when the judge gives every legal action the value the puzzle states and the answer is still
 the only one that keeps the best (its values are the judge's, so nothing is taken on trust); a single-dummy puzzle
-holds when the same search, on the worlds its seed draws, finds the same answer by the same margin. The line of an
-exact puzzle must be legal from the point to the end of the hand.
+holds when the same search, on the worlds its seed draws, finds the same answer by the same margin, and the same
+fresh worlds confirm it by the same margin. The line of an exact puzzle must be legal from the point to the end of
+the hand.
 """
 
 from __future__ import annotations
@@ -44,12 +45,20 @@ def check_puzzle(puzzle: Puzzle, nodes: int = CHECK_NODES) -> None:
     if puzzle.worlds is None:
         raise PuzzleError(f"{where}: a single-dummy puzzle states how its worlds were drawn")
     seed = int(puzzle.worlds["seed"])
-    found = single_dummy(match, seed, worlds=int(puzzle.worlds["worlds"]))
+    if "confirmed" not in puzzle.worlds:
+        raise PuzzleError(f"{where}: its margin was never confirmed on fresh worlds")
+    found = single_dummy(
+        match, seed, worlds=int(puzzle.worlds["worlds"]), confirm_worlds=int(puzzle.worlds["confirm_worlds"])
+    )
     if found is None or found.solution != puzzle.solution:
         raise PuzzleError(f"{where}: the search does not find {puzzle.solution} clearly best on its worlds")
     if not math.isclose(found.check.margin, puzzle.worlds["margin"], abs_tol=1e-3):
         raise PuzzleError(
             f"{where}: its margin is {found.check.margin:.4f} on its worlds, not {puzzle.worlds['margin']}"
+        )
+    if not math.isclose(found.check.confirmed.margin, puzzle.worlds["confirmed"], abs_tol=1e-3):
+        raise PuzzleError(
+            f"{where}: its confirmed margin is {found.check.confirmed.margin:.4f}, not {puzzle.worlds['confirmed']}"
         )
 
 

@@ -15,7 +15,12 @@ Three judges, three kinds of puzzle:
   worlds for every action): every other action must lose at least ``min_margin`` of a win on average (the
   objective counts the estimated chance of winning the match), and that mean must stand at least ``min_z`` standard
   errors from zero. With the defaults (0.02 and 4 standard errors on 64 worlds), an action only as good as the
-  solution passes with a chance under one in thirty thousand.
+  solution passes with a chance under one in thirty thousand. That screen chooses which positions are kept, so the
+  margins it measured are biased upwards among those it keeps (the winner's curse: of many positions near the bar,
+  those whose worlds happened to favour the answer pass). So a position that passes is *confirmed* on ``confirm``
+  worlds more, drawn after the choice from a seed of their own: paired world by world again, the answer's mean lead
+  over every other action must have the lower end of its 95% confidence interval at ``min_margin`` or above. That
+  confirmed margin and its interval are what the puzzle states.
 
 Equivalent cards (two touching cards of a suit) keep the same value, so a position where the right suit matters but
 not which of its touching cards is played is no exact puzzle: its answer would not be one card.
@@ -33,6 +38,12 @@ from clubsuite.engine import SomeMatch, find_game, load_part
 from clubsuite.seeding import derive_seed
 from clubsuite.solver import NotSolvableError, card_values, solving_for
 from clubsuite.solver.game import measure_named
+
+CONFIRM_WORLDS = 512
+"""Single dummy: the fresh worlds a margin is confirmed on (its 95% interval is then about a hundredth of a win
+either side for a typical spread of the paired differences)."""
+CONFIDENCE_Z = 1.959964
+"""The normal quantile of a two-sided 95% confidence interval."""
 
 ENDGAME_MEASURE = "round"
 """The measure of an ``endgame`` puzzle: the round score the seat can be sure of."""
@@ -150,6 +161,19 @@ class WorldCheck:
     """The share of the worlds in which the solution did strictly better than every other action."""
     worse: float
     """The share of the worlds in which some other action did strictly better than the solution."""
+    confirmed: Confirmation
+
+
+@dataclass(frozen=True)
+class Confirmation:
+    """The margin measured again, after the answer was chosen and kept, on worlds neither the finding nor the
+    screening saw (drawn from ``derive_seed(seed, 3)``): against the closest other action (the one whose interval
+    reaches lowest), the mean paired lead and its 95% confidence interval."""
+
+    worlds: int
+    margin: float
+    low: float
+    high: float
 
 
 @dataclass(frozen=True)
@@ -172,6 +196,34 @@ def _paired(diffs: list[float]) -> tuple[float, float]:
     return mean, math.sqrt(var / n)
 
 
+def _leads(rows: Mapping[str, list[list[float]]], measure: str, s: int) -> list[tuple[float, float]]:
+    """The mean paired lead of action ``s`` (in ``measure``) over every other action in every measure, world by
+    world, with its standard error."""
+    mine = rows[measure]
+    n = len(mine)
+    width = len(mine[0]) if n else 0
+    return [_paired([mine[w][s] - rows[m][w][j] for w in range(n)]) for m in rows for j in range(width) if j != s]
+
+
+def confirm(
+    match: SomeMatch, seed: int, solution: object, measure: str, worlds: int = CONFIRM_WORLDS
+) -> Confirmation | None:
+    """The margin of ``solution`` measured on ``worlds`` fresh worlds (see :class:`Confirmation`), or None where the
+    search compares no other action there."""
+    from clubsuite.bots.pimc import PimcBot, PimcSettings
+
+    seat = match.to_act
+    assert seat is not None
+    legal = match.legal_actions()
+    checker = PimcBot(PimcSettings(samples=worlds, width=max(2, min(len(legal), 10_000))))
+    fresh = checker.compare(match.view(seat), legal, random.Random(derive_seed(seed, 3)), solution)
+    if len(fresh.actions) < 2 or measure not in fresh.rows:
+        return None
+    leads = _leads(fresh.rows, measure, fresh.actions.index(solution))
+    mean, error = min(leads, key=lambda me: me[0] - CONFIDENCE_Z * me[1])
+    return Confirmation(len(fresh.rows[measure]), mean, mean - CONFIDENCE_Z * error, mean + CONFIDENCE_Z * error)
+
+
 def single_dummy(
     match: SomeMatch,
     seed: int,
@@ -179,11 +231,14 @@ def single_dummy(
     worlds: int = 64,
     min_margin: float = 0.02,
     min_z: float = 4.0,
+    confirm_worlds: int = CONFIRM_WORLDS,
 ) -> SingleDummyAnswer | None:
     """The single-dummy puzzle of ``match`` for the seat to act (see the module docstring): the best action by a
-    PIMC search of ``find`` worlds, kept only if on ``worlds`` other worlds (drawn from a seed apart from the
-    finding's) it beats every other legal action by at least ``min_margin`` and ``min_z`` standard errors. The
-    search sees only the seat's view; the match is left as it was."""
+    PIMC search of ``find`` worlds, screened on ``worlds`` other worlds (drawn from a seed apart from the
+    finding's): it must beat every other legal action by at least ``min_margin`` and ``min_z`` standard errors;
+    then kept only if ``confirm_worlds`` fresh worlds (a third seed) confirm it, the lower end of the 95% interval
+    of its lead over every other action at ``min_margin`` or above. The search sees only the seat's view; the match
+    is left as it was."""
     from clubsuite.bots.pimc import PimcBot, PimcSettings
 
     seat = match.to_act
@@ -221,6 +276,10 @@ def single_dummy(
         z = min(z, mean / error if error > 0 else (math.inf if mean > 0 else 0.0))
     if margin < min_margin or z < min_z:
         return None
+    # the screen chose this position: its margin is confirmed on worlds drawn after the choice (the winner's curse)
+    confirmed = confirm(match, seed, solution, measure, confirm_worlds)
+    if confirmed is None or confirmed.low < min_margin:
+        return None
     better = sum(1 for w in range(n) if all(rows[w][s] > checked.rows[m][w][j] for m, j in rivals)) / n
     worse = sum(1 for w in range(n) if any(checked.rows[m][w][j] > rows[w][s] for m, j in rivals)) / n
     values = {
@@ -231,5 +290,5 @@ def single_dummy(
         measure,
         match.format_action(solution),
         values,
-        WorldCheck(seed, len(rows), margin, z, better, worse),
+        WorldCheck(seed, len(rows), margin, z, better, worse, confirmed),
     )

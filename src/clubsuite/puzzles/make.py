@@ -28,6 +28,7 @@ from clubsuite.engine import Phase, SomeMatch, find_game, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.jsonform import JsonObject
 from clubsuite.puzzles.criteria import (
+    Confirmation,
     ExactAnswer,
     SingleDummyAnswer,
     endgame,
@@ -244,6 +245,7 @@ def puzzle_of(found: Found, before: SomeMatch, record: JsonObject, s: MakeSettin
             "z": min(check.z, 1000.0),
             "better": check.better,
             "worse": check.worse,
+            **confirmation_fields(check.confirmed),
         }
     variant = str(record["variant"])
     return Puzzle(
@@ -266,6 +268,16 @@ def puzzle_of(found: Found, before: SomeMatch, record: JsonObject, s: MakeSettin
         worlds=worlds,
         source=source,
     )
+
+
+def confirmation_fields(confirmed: Confirmation) -> dict[str, float | int]:
+    """A confirmed margin as a puzzle's ``worlds`` keeps it (see :data:`clubsuite.puzzles.model.CONFIRM_FIELDS`)."""
+    return {
+        "confirm_worlds": confirmed.worlds,
+        "confirmed": round(confirmed.margin, 6),
+        "low": round(confirmed.low, 6),
+        "high": round(confirmed.high, 6),
+    }
 
 
 def match_puzzles(settings: MakeSettings, index: int) -> list[Puzzle]:

@@ -290,14 +290,20 @@ def _mistake(value: JsonValue, where: str) -> Mistake | None:
 
 
 WORLD_FIELDS = ("seed", "worlds", "margin", "z", "better", "worse")
+CONFIRM_FIELDS = ("confirm_worlds", "confirmed", "low", "high")
+"""A single-dummy puzzle's margin confirmed on fresh worlds drawn after it was chosen: how many, the mean lead over
+the closest other action, and its 95% interval (all four, or none in a puzzle made before confirmation)."""
 
 
 def _worlds(value: JsonValue, where: str) -> dict[str, float | int] | None:
     if value is None:
         return None
-    if not isinstance(value, dict) or set(value) != set(WORLD_FIELDS):
-        raise PuzzleError(f"{where}: 'worlds' must be null or an object with {', '.join(WORLD_FIELDS)}")
-    out: dict[str, float | int] = {k: _real(value[k], f"{where}: worlds.{k}") for k in WORLD_FIELDS if k != "seed"}
+    if not isinstance(value, dict) or set(value) not in (set(WORLD_FIELDS), set(WORLD_FIELDS + CONFIRM_FIELDS)):
+        raise PuzzleError(
+            f"{where}: 'worlds' must be null or an object with {', '.join(WORLD_FIELDS)} (and, confirmed, "
+            f"{', '.join(CONFIRM_FIELDS)})"
+        )
+    out: dict[str, float | int] = {k: _real(value[k], f"{where}: worlds.{k}") for k in value if k != "seed"}
     out["seed"] = _seed(value["seed"], where)
     return out
 
