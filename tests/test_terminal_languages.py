@@ -15,7 +15,7 @@ MOVES = ("k\n" + "".join(f"{n}\n" for n in range(1, 14)) * 25 + "s\nq\n").encode
 then the scores, and quit."""
 
 GERMAN = {
-    "Keep or exchange with the bid hand? [k/x]": "the exchange prompt",
+    "Keep or exchange with the bid hand? [{keep}/{exchange}]": "the exchange prompt",
     "Your card:": "the card prompt",
     "You keep your hand.": "the decision said",
     "Hand over. Tricks: {tricks}": "the hand's summary",
@@ -38,7 +38,7 @@ def test_english_play_of_whist_says_what_it_always_said() -> None:
         "Clubs (whist group) · variant whist · seed 5",
         "At the table, in turn order: You, Basil (normal bot), Cleo (normal bot)",
         "Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks.",
-        "Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit.",
+        "Enter a card (e.g. QH) or its number; ? legal moves, h hint, s scores, q quit.",
         "A move refused is said in plain words; type why (or w) then to read the rule behind it.",
         "",
         "=== Hand 1: You deal. Totals: You +0, Basil +0, Cleo +0 (target ±11) ===",
@@ -58,7 +58,7 @@ def test_german_play_of_whist_words_prompts_and_summaries_in_german() -> None:
     out = clubs_in_process(["play", "whist", "--seed", "5", "--lang", "de"], MOVES)
     assert out.status == 0, out.stderr
     lines = out.stdout.splitlines()
-    assert german("Keep or exchange with the bid hand? [k/x]") + " k" in lines
+    assert "Behalten oder mit dem Talon tauschen? [b/t] k" in lines  # the English key is read in every language
     assert german("You keep your hand.") in lines
     assert any(line.startswith(german("Your card:")) for line in lines)
     assert any(line.startswith(german("Your hand: {cards}")) for line in lines)
@@ -112,3 +112,76 @@ def test_a_german_table_hints_in_its_alphabet_and_reads_a_card_as_it_wrote_it() 
     lines = out.stdout.splitlines()
     assert german("Hint: {move}") + "DH" in lines
     assert "Sie spielen DH" in lines
+
+
+EXAMPLES = {"en": "QH", "de": "DH", "fr": "DH", "nl": "VH"}
+"""The queen of hearts as each language's table writes it and a player types it (German and French Dame, Dutch
+vrouw)."""
+
+
+@pytest.mark.parametrize("lang", sorted(EXAMPLES))
+def test_the_typed_move_example_is_a_card_as_the_language_writes_and_the_table_reads_it(lang: str) -> None:
+    from clubsuite.i18n.render import english_notation
+
+    out = clubs_in_process(["play", "whist", "--seed", "5", "--lang", lang], b"q\n")
+    help_line = out.stdout.splitlines()[3]
+    example = EXAMPLES[lang]
+    assert f" {example})" in help_line, help_line  # "(e.g. QH)", "(z. B. DH)", "(p. ex. DH)", "(bv. VH)"
+    assert english_notation(example, lang) == "QH"  # and the table reads it as the queen of hearts
+    if lang != "en":
+        assert "QH" not in help_line
+
+
+KEYS = {"en": ("k", "x"), "de": ("b", "t"), "fr": ("g", "e"), "nl": ("b", "r")}
+"""The exchange round's keys (keep, exchange) each language's table shows."""
+
+
+@pytest.mark.parametrize("lang", sorted(KEYS))
+def test_the_exchange_round_shows_and_takes_the_keys_of_the_table_language(lang: str) -> None:
+    keep, exchange = KEYS[lang]
+    words = Words(lang)
+    out = clubs_in_process(["play", "whist", "--seed", "5", "--lang", lang], f"?\n{keep}\nq\n".encode())
+    assert out.status == 0, out.stderr
+    lines = out.stdout.splitlines()
+    prompt = words.get("Keep or exchange with the bid hand? [{keep}/{exchange}]").format(keep=keep, exchange=exchange)
+    assert any(line.startswith(prompt) for line in lines), lines
+    assert words.get("You keep your hand.") in lines
+    legal = [line for line in lines if line.startswith(words.get("Legal: {moves}").split("{")[0])]
+    assert legal and f"({keep})" in legal[0] and f"({exchange})" in legal[0], legal
+    if lang != "en":
+        assert not any("[k/x]" in line or "keep" in line for line in lines), lines
+
+
+def test_the_german_terminal_words_why_and_the_seed_in_german_and_takes_warum() -> None:
+    out = clubs_in_process(["play", "whist", "--seed", "5", "--lang", "de"], b"warum\nbehalten\nhilfe\nende\n")
+    assert out.status == 0, out.stderr
+    lines = out.stdout.splitlines()
+    assert "Startwert 5" in lines[0] and "Seed" not in out.stdout, lines[0]
+    assert "tippen Sie dann warum (oder w)" in out.stdout
+    assert any("Tippen Sie warum nach einem" in line for line in lines)  # warum answered as why
+    assert "Sie behalten Ihr Blatt." in lines  # behalten answered the exchange round
+    assert any(line.startswith("Erlaubt: ") for line in lines)  # hilfe listed the legal moves
+    assert Words("de").get("Game stopped before the end (you quit).") in lines  # ende quit
+    assert not re.search(r"\bwhy\b", out.stdout), out.stdout
+
+
+@pytest.mark.parametrize("lang", sorted(KEYS))
+def test_the_words_a_player_types_never_clash_with_another_command_an_answer_or_a_card(lang: str) -> None:
+    from clubsuite.cards import STANDARD
+    from clubsuite.errors import ClubsError
+    from clubsuite.games.whist.screen import ANSWERS
+    from clubsuite.i18n.render import english_notation
+    from clubsuite.tui.table import COMMANDS, TYPED
+
+    words = Words(lang)
+    local = {name: words.get(name, TYPED).lower() for name in COMMANDS}
+    for name, word in local.items():
+        others = [given for other, given in COMMANDS.items() if other != name]
+        assert word and " " not in word and not any(word in given for given in others), (name, word)
+        assert list(local.values()).count(word) == 1, word
+    taken = {*local.values(), *(g for given in COMMANDS.values() for g in given)}
+    answers = [words.get(w, TYPED).lower() for pair in ANSWERS.values() for w in pair]
+    assert len(set(answers)) == len(answers) and not set(answers) & taken, answers
+    for typed in (*local.values(), *answers):
+        with pytest.raises(ClubsError):
+            STANDARD.parse(english_notation(typed.upper(), lang))

@@ -105,7 +105,7 @@ def test_cp2_play_screen_never_shows_a_card_the_human_may_not_know(seat: int) ->
     for line in result.stdout.splitlines():
         if line.startswith("=== Hand"):
             known = set()  # a new deal: only what is shown from now on is known
-        if line.startswith("Enter a card (e.g. 10H)"):
+        if line.startswith("Enter a card (e.g. QH)"):
             continue  # input help, with its example cards
         tokens = {a + b for a, b in CARD_TOKEN.findall(line)}
         own = ("Your hand:", "You play", "  You pass to ", "  You receive from ", "You passed to ")

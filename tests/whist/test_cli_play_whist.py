@@ -132,7 +132,7 @@ def test_play_screen_never_shows_a_card_the_human_may_not_know() -> None:
     for line in result.stdout.splitlines():
         if line.startswith("=== Hand"):
             known = set()  # a new deal: only what is shown from now on is known
-        if line.startswith("Enter a card (e.g. 10H)") or "such as 10H or QC" in line:
+        if line.startswith("Enter a card (e.g. QH)") or "such as 10H or QC" in line:
             continue  # input help, with its example cards
         tokens = {a + b for a, b in CARD_TOKEN.findall(line)}
         if line.startswith(("Your hand:", "You play")) or " plays " in line:

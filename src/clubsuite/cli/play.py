@@ -68,21 +68,21 @@ def human_action(
             continue
         if text is None:
             return None
-        if text.lower() in ("q", "quit", "exit"):
-            return QUIT
-        low = text.lower()
         if not text:
             continue
-        if low in ("?", "help", "legal"):
+        command = table.command(text)  # a letter, the English word or the table's language's (warum)
+        if command == "quit":
+            return QUIT
+        if command == "help":
             table.show_legal(match)
             continue
-        if low in ("h", "hint"):
+        if command == "hint":
             table.show_hint(match, seat, hint_bot, rng)
             continue
-        if low in ("s", "scores"):
+        if command == "scores":
             table.show_scores(match)
             continue
-        if low in ("w", "why"):
+        if command == "why":
             table.show_why()
             continue
         action = table.read_action(match, seat, english_notation(text, table.lang))
@@ -352,7 +352,12 @@ def play_command(
         table.say(table.tr("{title} · variant {spec}", **head), style="bold")
     table.say(_at_the_table(table, names, bots_at))
     table.show_intro(match)
-    table.say(table.tr("A move refused is said in plain words; type why (or w) then to read the rule behind it."))
+    table.say(
+        table.tr(
+            "A move refused is said in plain words; type {why} (or w) then to read the rule behind it.",
+            why=table.typed("why"),
+        )
+    )
     rng = random.Random(derive_seed(seed, 0xB07))
     hint = _hint_bot(info.name)
 

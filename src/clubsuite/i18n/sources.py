@@ -125,6 +125,9 @@ def theme_messages() -> Iterator[Message]:
 
 PYTHON_KEYWORDS = {"tr": (1,), "trn": (1, 2)}
 """The terminal's translation methods (``self.tr("...")``, ``self.trn("...", "...", n)`` of a screen)."""
+TYPED_KEYWORDS = {"typed": (1,)}
+"""The words a player types at the terminal (``Marked.typed("why")``), each language's own in the ``typed``
+context."""
 
 
 def terminal_sources() -> list[Path]:
@@ -146,6 +149,15 @@ def terminal_messages() -> Iterator[Message]:
                     yield Message(text[0], text[1], None, where)
                 else:
                     yield Message(text, None, None, where)
+        with path.open("rb") as f:
+            for _line, text, _comments, _context in extract("python", f, keywords=TYPED_KEYWORDS):
+                yield Message(
+                    str(text),
+                    None,
+                    "typed",
+                    f"terminal: {path.relative_to(package)}: a word or key a player types (one word, lower case, "
+                    "unlike the others of its prompt and never a move)",
+                )
 
 
 def messages() -> list[Message]:

@@ -16,7 +16,7 @@ from rich.text import Text
 
 from clubsuite import events as shared_events
 from clubsuite.bots import SomeBot
-from clubsuite.cards import Card
+from clubsuite.cards import STANDARD, Card
 from clubsuite.engine import SomeGame, SomeMatch, load_part
 from clubsuite.i18n import DEFAULT, Words
 from clubsuite.i18n.render import reason_words
@@ -37,9 +37,34 @@ class Marked:
         """``msgid`` itself, marked as the terminal's words."""
         return msgid
 
+    @staticmethod
+    def typed(word: str) -> str:
+        """``word`` itself, marked as a word a player types (the catalogs' ``typed`` context: each language's own
+        word for it, which the table accepts beside the English)."""
+        return word
 
-HELP_LINE = Marked.tr("Enter a card (e.g. 10H) or its number; ? legal moves, h hint, s scores, q quit.")
-"""How a card is entered, the default :attr:`Table.help_line`."""
+
+TYPED = "typed"
+"""The catalogs' context of the words a player types at the terminal (a command, an answer): ``warum`` is German
+for ``why``."""
+
+COMMANDS = {
+    Marked.typed("help"): ("?", "help", "legal"),
+    Marked.typed("hint"): ("h", "hint"),
+    Marked.typed("scores"): ("s", "scores"),
+    Marked.typed("why"): ("w", "why"),
+    Marked.typed("quit"): ("q", "quit", "exit"),
+}
+"""The commands a player may type instead of a move, each by its English name: the letters and words that give
+it in every language (the letters are the same everywhere, so that they never clash with a language's moves); the
+table's language adds its own word for each (:meth:`Table.command`)."""
+
+EXAMPLE_CARD = STANDARD.parse("QH")
+"""The card the help line's example writes in the table's language (``{card}``: ``QH``, German ``DH``)."""
+
+HELP_LINE = Marked.tr("Enter a card (e.g. {card}) or its number; ? legal moves, h hint, s scores, q quit.")
+"""How a card is entered, the default :attr:`Table.help_line` (``{card}`` is :data:`EXAMPLE_CARD` as the table's
+language writes it, which is how a player types it)."""
 
 
 MatchT_contra = TypeVar("MatchT_contra", bound=SomeMatch, contravariant=True)
@@ -158,8 +183,28 @@ class Table(Generic[MatchT_contra]):
         )
 
     def shown(self, text: str) -> str:
-        """A class text (:attr:`rules_line`, :attr:`help_line`) in :attr:`lang`; nothing stays nothing."""
-        return self.tr(text) if text else text
+        """A class text (:attr:`rules_line`, :attr:`help_line`) in :attr:`lang`, its ``{card}`` the example card in
+        the language's letters; nothing stays nothing."""
+        return self.tr(text).replace("{card}", self.example_card()) if text else text
+
+    def example_card(self) -> str:
+        """:data:`EXAMPLE_CARD` as a player of :attr:`lang` types it: the language's rank letter and the suit's
+        letter (``QH``; German and French ``DH``, Dutch ``VH``), which the table reads as written."""
+        return Faces(False, self.lang).label(EXAMPLE_CARD)
+
+    def typed(self, word: str) -> str:
+        """The word a player of :attr:`lang` types for ``word`` (English; the catalogs' ``typed`` context), in
+        lower case."""
+        return Words(self.lang).get(word, TYPED).lower()
+
+    def command(self, text: str) -> str | None:
+        """The command (a key of :data:`COMMANDS`: ``why``) that ``text`` gives, by its letter, its English word or
+        its word in :attr:`lang`; None where it is not a command."""
+        low = text.strip().lower()
+        for name, given in COMMANDS.items():
+            if low in given or low == self.typed(name):
+                return name
+        return None
 
     def act(self, seat: int, verb: str) -> str:
         """``You play`` for the human, ``Cleo plays`` for a bot: English only (a game's screen that speaks
@@ -250,7 +295,12 @@ class Table(Generic[MatchT_contra]):
         found = load_part(self.game, "rulings") if self.game is not None and self.last_rule is not None else None
         ruling = cast("Rulings", found).get(self.last_rule or "") if found is not None else None
         if ruling is None:
-            self.say(self.tr("No move has been refused yet: type why after one to read the rule behind it."))
+            self.say(
+                self.tr(
+                    "No move has been refused yet: type {why} after one to read the rule behind it.",
+                    why=self.typed("why"),
+                )
+            )
             return
         # the pages' words: their no-break spaces (French puts one before a colon) are plain spaces in a terminal
         title = reason_words(ruling.title, self.lang, self._seat_words, self.symbols).replace("\u00a0", " ")

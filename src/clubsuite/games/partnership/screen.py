@@ -61,7 +61,7 @@ class PartnershipTable(Table[PartnershipMatch]):
         "club, 5 for the queen of diamonds, 5 more for all 13 tricks; first partnership to the target wins."
     )
     help_line = Marked.tr(
-        "Enter a card (e.g. 10H) or its number; to pass, three cards (pass 2C 7H QS) or three numbers; "
+        "Enter a card (e.g. {card}) or its number; to pass, three cards (pass 2C 7H 9S) or three numbers; "
         "? legal moves, h hint, s scores, q quit."
     )
 

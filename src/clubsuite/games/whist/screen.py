@@ -11,7 +11,7 @@ from collections.abc import Sequence
 
 from rich.text import Text
 
-from clubsuite.cards import Card, CardSet
+from clubsuite.cards import CardSet
 from clubsuite.engine import Phase
 from clubsuite.errors import ClubsError
 from clubsuite.games.whist import (
@@ -25,6 +25,13 @@ from clubsuite.games.whist import (
 from clubsuite.games.whist.hand import WhistAction, WhistPhase
 from clubsuite.tui.render import card_text, cards_text, hand_text, sorted_hand
 from clubsuite.tui.table import Marked, Table
+
+ANSWERS = {
+    Decision.KEEP: (Marked.typed("keep"), Marked.typed("k")),
+    Decision.EXCHANGE: (Marked.typed("exchange"), Marked.typed("x")),
+}
+"""The exchange round's answers (CW-4) as a player types them: a word and its key, each in the table's language
+(German ``behalten``/``b`` and ``tauschen``/``t``); the English ones are read in every language."""
 
 
 class WhistTable(Table[WhistMatch]):
@@ -137,8 +144,28 @@ class WhistTable(Table[WhistMatch]):
     def prompt(self, match: WhistMatch, seat: int) -> str:
         """Keep or exchange in the exchange round, else a card."""
         if match.phase is WhistPhase.EXCHANGE:
-            return self.tr("Keep or exchange with the bid hand? [k/x]") + " "
+            keep, exchange = (self.typed(ANSWERS[d][1]) for d in (Decision.KEEP, Decision.EXCHANGE))
+            return (
+                self.tr("Keep or exchange with the bid hand? [{keep}/{exchange}]", keep=keep, exchange=exchange) + " "
+            )
         return self.tr("Your card:") + " "
+
+    def answer(self, text: str) -> Decision | None:
+        """The exchange-round answer ``text`` gives in the table's language (its word or key), else None."""
+        low = text.strip().lower()
+        for decision, (word, key) in ANSWERS.items():
+            if low in (self.typed(word), self.typed(key)):
+                return decision
+        return None
+
+    def decision_words(self, decision: Decision) -> str:
+        """An exchange-round answer as the table's language types it: ``behalten (b)``."""
+        word, key = ANSWERS[decision]
+        return f"{self.typed(word)} ({self.typed(key)})"
+
+    def action_words(self, match: WhistMatch, action: object) -> str:
+        """A card in the table's alphabet, an exchange-round answer in its words (a hint: ``behalten (b)``)."""
+        return self.decision_words(action) if isinstance(action, Decision) else super().action_words(match, action)
 
     def after_legal(self, match: WhistMatch) -> None:
         """The input help, except in the exchange round (where the prompt says it all)."""
@@ -149,7 +176,7 @@ class WhistTable(Table[WhistMatch]):
         """The legal cards in hand order, or keep/exchange."""
         legal = match.legal_actions()
         shown = sorted_hand(legal) if isinstance(legal, CardSet) else list(legal)
-        return [self.card_words(a) if isinstance(a, Card) else match.format_action(a) for a in shown]
+        return [self.action_words(match, a) for a in shown]
 
     def read_action(self, match: WhistMatch, seat: int, text: str) -> object | None:
         """A card in notation or by number, or k/x in the exchange round (CW-4)."""
@@ -164,9 +191,16 @@ class WhistTable(Table[WhistMatch]):
                     return None
                 action = shown[number - 1]
             else:
-                action = match.parse_action(text)
+                action = (self.answer(text) if exchange else None) or match.parse_action(text)
             if exchange and not isinstance(action, Decision):
-                self.say(self.tr("In the exchange round answer k to keep your hand or x to take the bid hand (CW-4)."))
+                self.say(
+                    self.tr(
+                        "In the exchange round answer {keep} to keep your hand or {exchange} to take the bid hand "
+                        "(CW-4).",
+                        keep=self.typed(ANSWERS[Decision.KEEP][1]),
+                        exchange=self.typed(ANSWERS[Decision.EXCHANGE][1]),
+                    )
+                )
                 return None
         except ClubsError as exc:
             self.say(self.refusal(exc), style="red")
