@@ -1,11 +1,13 @@
 """The starter puzzle sets shipped in the package (``src/clubsuite/puzzles/data``): ``make puzzle-sets``.
 
 For each set, a pool of puzzles is made from seeded matches of ``heuristic`` bots (``clubs puzzles make`` with the
-seed below), then the set is chosen from the pool spread over kinds, themes and rating bands
-(:func:`clubsuite.puzzles.make.balanced`, seeded too), written compressed, and listed in ``index.json`` with how it
-was made. The pools are kept in the work folder (``--work``), so a run stopped part way goes on where it stopped.
+seed below), then the set is chosen from the pool spread over kinds, themes and rating bands, the harder first,
+with one-note and easy puzzles held to their share (:func:`clubsuite.puzzles.make.balanced`, seeded too; a pool
+too short of other puzzles for a full set grows by half its size, up to three times), written compressed, and
+listed in ``index.json`` with how it was made. The pools are kept in the work folder (``--work``), so a run
+stopped part way goes on where it stopped.
 
-    python tools/make_puzzle_sets.py --workers 2            # every set (about 40 minutes on two cores)
+    python tools/make_puzzle_sets.py --workers 2            # every set (an hour or more on two cores)
     python tools/make_puzzle_sets.py --only whist --workers 2
 """
 
@@ -22,6 +24,8 @@ from clubsuite.puzzles.sets import DATA, INDEX
 
 SEED = 2026
 """The seed of every set's matches and of its choice from the pool."""
+MOST_POOL = 3
+"""A pool grows to at most this many times its size while the set chosen from it is short (see below)."""
 SETS = [
     # (file stem, rules spec, puzzles shipped, puzzles in the pool it is chosen from)
     ("whist", "whist", 500, 800),
@@ -54,9 +58,15 @@ def main(argv: list[str] | None = None) -> int:
             if matches % 20 == 0:
                 print(f"{stem}: {matches} matches, {written} of {wanted} puzzles", file=sys.stderr, flush=True)
 
-        run(settings, wanted, pool_file, args.workers, resume=pool_file.exists(), progress=progress)
-        pool = read_set(pool_file)[:wanted]  # the first ones in match order, however far a run went
-        chosen = balanced(pool, count, SEED)
+        size = wanted
+        while True:
+            run(settings, size, pool_file, args.workers, resume=pool_file.exists(), progress=progress)
+            pool = read_set(pool_file)[:size]  # the first ones in match order, however far a run went
+            chosen = balanced(pool, count, SEED)
+            # one-note and easy puzzles fill only their share (make.SHARES): a pool short of others grows by half
+            if len(chosen) >= count or size >= MOST_POOL * wanted:
+                break
+            size = min(MOST_POOL * wanted, size + wanted // 2)
         chosen.sort(key=lambda p: p.id)
         name = f"{stem}.jsonl.gz"
         write_set(chosen, DATA / name)

@@ -18,7 +18,7 @@ from __future__ import annotations
 import json
 import os
 import random
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
@@ -446,24 +446,52 @@ def _matches(settings: MakeSettings, start: int, stop: int, workers: int) -> Ite
             yield i, pending.pop(i).result()
 
 
-def balanced(puzzles: Sequence[Puzzle], count: int, seed: int) -> list[Puzzle]:
+SHARES: Mapping[str, float] = {"two actions": 0.15, "one answer": 0.10, "easy": 0.40}
+"""The most of a set one-note or easy puzzles may fill: those with two actions to choose from (a coin toss with a
+hint), those sharing one answer (a set where "pass" answers every auction teaches one word), and those rated under
+1400, which the heuristic bot solves (:mod:`clubsuite.puzzles.rating`)."""
+
+
+def _band(p: Puzzle) -> int:
+    return 0 if p.rating < 1400 else 2 if p.rating >= 1800 else 1
+
+
+def _capped(p: Puzzle) -> list[tuple[str, str]]:
+    """The capped tags of ``p``: each with the share of :data:`SHARES` it counts against."""
+    out = [("one answer", f"answer:{p.solution}")]
+    if len(p.values) == 2:
+        out.append(("two actions", "two actions"))
+    if _band(p) == 0:
+        out.append(("easy", "easy"))
+    return out
+
+
+def balanced(puzzles: Sequence[Puzzle], count: int, seed: int, shares: Mapping[str, float] = SHARES) -> list[Puzzle]:
     """``count`` of ``puzzles`` spread over kinds, themes and ratings: repeatedly the puzzle whose rarest theme (and
-    rating band) is least represented so far, ties drawn from ``seed``. Used to choose a shipped set from a larger
-    run."""
+    rating band) is least represented so far, the harder band first among those, ties drawn from ``seed``; a puzzle
+    that would take one-note or easy puzzles past their share of ``count`` (:data:`SHARES`) is left out. Used to
+    choose a shipped set from a larger run (it holds fewer than ``count`` where the pool has too few others)."""
     rng = random.Random(seed)
     pool = list(puzzles)
     rng.shuffle(pool)
     chosen: list[Puzzle] = []
     seen: dict[str, int] = {}
+    room = {name: int(share * count) for name, share in shares.items()}
 
     def tags(p: Puzzle) -> list[str]:
-        band = "band:" + ("easy" if p.rating < 1400 else "hard" if p.rating >= 1800 else "medium")
+        band = "band:" + ("easy", "medium", "hard")[_band(p)]
         return [f"kind:{p.kind}", band, *(f"theme:{t}" for t in p.themes)]
 
-    while pool and len(chosen) < count:
-        best = min(range(len(pool)), key=lambda i: (min(seen.get(t, 0) for t in tags(pool[i])), i))
+    def fits(p: Puzzle) -> bool:
+        return all(seen.get(tag, 0) < room[name] for name, tag in _capped(p) if name in room)
+
+    while len(chosen) < count:
+        pool = [p for p in pool if fits(p)]
+        if not pool:
+            break
+        best = min(range(len(pool)), key=lambda i: (min(seen.get(t, 0) for t in tags(pool[i])), -_band(pool[i]), i))
         p = pool.pop(best)
         chosen.append(p)
-        for t in tags(p):
+        for t in tags(p) + [tag for _, tag in _capped(p)]:
             seen[t] = seen.get(t, 0) + 1
     return chosen

@@ -1,0 +1,154 @@
+"""The shipped puzzle sets brought up to the generator's present rules from their own data, without playing a match:
+``python tools/rederive_puzzle_sets.py`` (run it under ``nice``; it goes on where it stopped).
+
+Each shipped puzzle keeps its source record, so what the rules add since it was made can be worked out from it:
+
+* its themes are found again (:func:`clubsuite.puzzles.retheme.retheme`: only the next best action's line of an
+  exact puzzle is searched again);
+* a single-dummy puzzle's margin is confirmed on fresh worlds drawn after its choice
+  (:func:`clubsuite.puzzles.criteria.confirm`, ``derive_seed(seed, 3)``, as the generator now does): one that the
+  fresh worlds do not confirm is dropped, one that they do keeps the confirmed margin and its interval. Each
+  verdict is kept in the work folder as it comes, and ``--cpu`` bounds the CPU seconds one run spends on it (a run
+  that stops short leaves the sets as they are; the next goes on);
+* its first rating is worked out again (:mod:`clubsuite.puzzles.rating`): the bots' verdicts are read back from the
+  rating it was given (which of them missed is asked again of the heuristic only where one did);
+* the set is chosen again from what is left (:func:`clubsuite.puzzles.make.balanced`, with the shares of one-note
+  puzzles and easy ones bounded) and written with the index as ``tools/make_puzzle_sets.py`` writes them.
+
+The sets then hold fewer puzzles than a full remake would give (nothing new is found); ``make puzzle-sets`` makes
+them whole again.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from clubsuite.engine import SomeMatch
+from clubsuite.puzzles.criteria import CONFIRM_WORLDS, confirm
+from clubsuite.puzzles.make import balanced, confirmation_fields
+from clubsuite.puzzles.model import Puzzle, match_point, read_set, write_set
+from clubsuite.puzzles.rating import HABIT, finds, rating_from
+from clubsuite.puzzles.retheme import retheme
+from clubsuite.puzzles.sets import INDEX, shipped_sets
+from clubsuite.seeding import derive_seed
+
+
+def confirmations(puzzles: list[Puzzle], cache: Path, cpu: float) -> dict[str, dict[str, float | int] | None]:
+    """Every single-dummy puzzle's confirmation by id (None: not confirmed), the cached ones read back and the rest
+    worked out until ``cpu`` seconds are spent; a missing id means it was not reached."""
+    done: dict[str, dict[str, float | int] | None] = {}
+    if cache.exists():
+        for line in cache.read_text(encoding="utf-8").splitlines():
+            row = json.loads(line)
+            done[row["id"]] = row["confirmed"]
+    start = time.process_time()
+    with cache.open("a", encoding="utf-8") as out:
+        for p in puzzles:
+            if p.kind != "single_dummy" or p.id in done:
+                continue
+            if time.process_time() - start > cpu:
+                break
+            assert p.worlds is not None
+            match = match_point(p)
+            got = confirm(match, int(p.worlds["seed"]), match.parse_action(p.solution), p.measure, CONFIRM_WORLDS)
+            fields = confirmation_fields(got) if got is not None else None
+            if got is None or got.low < MIN_MARGIN:
+                fields = {**(fields or {}), "dropped": 1}
+            done[p.id] = fields
+            out.write(json.dumps({"id": p.id, "confirmed": fields}) + "\n")
+            out.flush()
+    return done
+
+
+MIN_MARGIN = 0.02
+"""The margin a single-dummy answer must keep on the fresh worlds (the generator's ``min_margin``)."""
+
+OLD_BASE, OLD_MISS = 1000, 300
+"""The first rating the shipped sets were made with: 1000, 300 for each of the heuristic and ``pimc(samples=16)``
+that missed the answer, plus the length's extras (20 an action past two up to 200; an exact puzzle 20 a card past
+one up to 160, a single-dummy one 100)."""
+
+
+def _old_extra(match: SomeMatch, kind: str) -> int:
+    seat = match.to_act
+    assert seat is not None
+    extra = min(200, 20 * max(0, len(match.legal_actions()) - 2))
+    if kind == "single_dummy":
+        return extra + 100
+    held: list[int] = match.hands[-1].hands  # type: ignore[attr-defined]
+    return extra + min(160, 20 * max(0, int(held[seat]).bit_count() - 1))
+
+
+def rerated(p: Puzzle, seed: int) -> int:
+    """``p``'s first rating by the present rules: how many bots missed it read back from its old rating, and which
+    one asked again of the heuristic where one did (its seed: ``derive_seed(seed, hand, actions)``, as the
+    generator gives it)."""
+    match = match_point(p)
+    misses, rest = divmod(p.rating - OLD_BASE - _old_extra(match, p.kind), OLD_MISS)
+    if rest or misses not in (0, 1, 2):
+        raise ValueError(f"puzzle {p.id}: its rating {p.rating} is not one the old rules give")
+    solution = match.parse_action(p.solution)
+    if misses == 1:
+        habit = finds(HABIT, match, solution, derive_seed(seed, p.hand, p.actions))
+        return rating_from(match, p.kind, habit, not habit)
+    return rating_from(match, p.kind, misses == 0, misses == 0)
+
+
+def rederived(puzzles: list[Puzzle], verdicts: dict[str, dict[str, float | int] | None], seed: int) -> list[Puzzle]:
+    """The puzzles kept, each with its themes, confirmation and rating by the present rules."""
+    out = []
+    for p in puzzles:
+        worlds = p.worlds
+        if p.kind == "single_dummy":
+            verdict = verdicts[p.id]
+            if verdict is None or "dropped" in verdict:
+                continue
+            worlds = {**(p.worlds or {}), **verdict}
+        out.append(replace(retheme(p), worlds=worlds, rating=rerated(p, seed)))
+    return out
+
+
+def main(argv: list[str] | None = None) -> int:
+    """Bring the shipped sets up to date (see the module docstring)."""
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--work", type=Path, default=Path("build/puzzle-rederive"))
+    parser.add_argument("--cpu", type=float, default=3600.0, help="CPU seconds this run may spend confirming")
+    parser.add_argument("--only", action="append", default=None, help="a set's file stem (repeatable)")
+    args = parser.parse_args(argv)
+    args.work.mkdir(parents=True, exist_ok=True)
+    spent = 0.0
+    complete = True
+    index = json.loads(INDEX.read_text(encoding="utf-8"))
+    listed = {e["file"]: e for e in index["sets"]}
+    for s in shipped_sets():
+        stem = s.file.name.split(".")[0]
+        if args.only and stem not in args.only:
+            continue
+        puzzles = read_set(s.file)
+        t = time.process_time()
+        verdicts = confirmations(puzzles, args.work / f"{stem}.confirm.jsonl", max(0.0, args.cpu - spent))
+        spent += time.process_time() - t
+        missing = [p.id for p in puzzles if p.kind == "single_dummy" and p.id not in verdicts]
+        dropped = sum(1 for v in verdicts.values() if v is None or "dropped" in v)
+        print(f"{stem}: {len(verdicts)} confirmations, {dropped} dropped, {len(missing)} to go", file=sys.stderr)
+        if missing:
+            complete = False
+            continue
+        entry = listed[s.file.name]
+        pool = rederived(puzzles, verdicts, int(entry["seed"]))
+        chosen = balanced(pool, s.count, int(entry["seed"]))
+        chosen.sort(key=lambda p: p.id)
+        write_set(chosen, s.file)
+        entry["count"] = len(chosen)
+        print(f"{stem}: {len(chosen)} of {len(pool)} kept, written to {s.file}", file=sys.stderr)
+        INDEX.write_text(json.dumps(index, indent=2) + "\n", encoding="utf-8")
+    return 0 if complete else 3
+
+
+if __name__ == "__main__":
+    sys.exit(main())
