@@ -160,5 +160,5 @@ def test_the_next_puzzle_is_the_nearest_to_the_players_rating_not_yet_tried_then
     tried = {"p1000": True, "p1400": False, "p1600": True, "p2000": True}
     assert next_puzzle(ladder, 1500, {}, tried).id == "p1400"  # type: ignore[union-attr]
     assert next_puzzle(ladder, 1500, {}, dict.fromkeys(tried, True)) is None
-    moved = {"p2000": puzzle_skill(1450)}  # attempts moved this one near the player
+    moved = {"p2000": 1450}  # attempts moved this one near the player
     assert next_puzzle(ladder, 1500, moved, {}).id == "p2000"  # type: ignore[union-attr]

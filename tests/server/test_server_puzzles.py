@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import json
+import threading
 from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import replace
@@ -21,9 +23,11 @@ from serverkit import ROOMY, ThreadServer, in_own_loop
 from sqlalchemy import func, select
 
 import loopback
+from clubsuite.puzzles import glicko
 from clubsuite.puzzles.model import Puzzle, match_point
 from clubsuite.puzzles.sets import shipped
-from clubsuite.server.puzzles.library import Library
+from clubsuite.server.puzzles.library import KEPT_PARTS, Library, PuzzleRefused
+from clubsuite.server.puzzles.own import pool_of
 from clubsuite.server.puzzles.positions import position_and_line
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import puzzle_attempts, puzzle_ratings, puzzle_skills
@@ -56,6 +60,11 @@ def signed_up(server: ThreadServer, name: str) -> httpx.Client:
     assert r.status_code == 201, r.text
     b.headers["X-CSRF-Token"] = b.get("/account").json()["csrf"]
     return b
+
+
+def from_address(server: ThreadServer, address: str) -> httpx.Client:
+    """A client whose requests come from ``address`` (a loopback address: each counted as a stranger of its own)."""
+    return loopback.client(base_url=server.base, transport=loopback.transport(local_address=address), timeout=120)
 
 
 def ok(r: httpx.Response) -> Any:
@@ -139,7 +148,8 @@ def test_an_accounts_first_attempt_is_rated_and_moves_both_ratings_and_a_later_o
     rated = first["attempt"]
     assert rated["rated"] is True and rated["mode"] == "rated"
     assert rated["rating"]["after"] < rated["rating"]["before"] == 1500  # a miss costs the player
-    assert rated["puzzle_rating"]["after"] > rated["puzzle_rating"]["before"] == EXACT.rating  # and the puzzle gains
+    # a newcomer's answer says little of the puzzle (lichess: a player whose deviation is 230 or more is "clueless")
+    assert rated["puzzle_rating"]["after"] == rated["puzzle_rating"]["before"] == EXACT.rating
     again = ok(b.post(f"/puzzles/whist/{EXACT.id}/attempt", json={"action": EXACT.solution}))
     assert again["right"] is True and again["attempt"]["rated"] is False and again["attempt"]["mode"] == "again"
     assert again["attempt"]["rating"]["before"] == again["attempt"]["rating"]["after"] == rated["rating"]["after"]
@@ -320,3 +330,118 @@ def test_answers_at_once_are_rated_one_after_the_other(server: ThreadServer, sto
     assert ok(b.get("/puzzles/whist"))["standing"]["attempts"] == 9  # no answer's rating lost to another's
     rows = sorted(ok(b.get("/puzzles/history?limit=100")), key=lambda h: h["rating_before"])
     assert [r["rating_before"] for r in rows[1:]] == [r["rating_after"] for r in rows[:-1]]  # each from the last
+
+
+def test_a_newcomers_first_miss_costs_what_lichess_glicko2_gives_and_the_rating_reads_provisional(
+    site: tuple[ThreadServer, Store],
+) -> None:
+    server, _ = site
+    b = signed_up(server, "First Miss Gil")
+    assert ok(b.get("/puzzles/whist"))["standing"]["provisional"] is True  # a newcomer's 1500 reads "1500?"
+    missed = ok(b.post(f"/puzzles/whist/{EXACT.id}/attempt", json={"action": wrong_action(EXACT)}))["attempt"]
+    player, _ = glicko.attempt(glicko.NEWCOMER, glicko.new_puzzle(EXACT.rating), False)
+    assert missed["rating"]["before"] == 1500 and missed["rating"]["after"] == round(player.rating)
+    # lichess: Glicko-2 (tau 0.75) from 1500 deviation 500, a miss at a puzzle still provisional weighted 0.3
+    assert 1500 - missed["rating"]["after"] < 100, missed
+    assert missed["rating"]["provisional_before"] is True and missed["rating"]["provisional_after"] is True
+    standing = ok(b.get("/puzzles/whist"))["standing"]
+    assert standing["rating"] == missed["rating"]["after"] and standing["provisional"] is True
+    assert ok(b.get("/puzzles"))["pools"][0]["standing"]["provisional"] is True
+
+
+def test_a_puzzle_shown_rated_stays_rated_until_answered_whatever_theme_or_streak_asks_again(
+    site: tuple[ThreadServer, Store],
+) -> None:
+    server, _ = site
+    theme = "ruff"
+    chosen = ok(browser(server).get(f"/puzzles/whist/next?theme={theme}"))["id"]  # the first a newcomer is offered
+    b = signed_up(server, "Choosy Hal")
+    assert ok(b.get(f"/puzzles/whist/{chosen}"))["mode"] == "rated"  # shown rated, not answered
+    themed = ok(b.get(f"/puzzles/whist/next?theme={theme}"))
+    assert themed["id"] != chosen and themed["mode"] == "practice"  # the themes pass the rated one by
+    assert ok(b.get("/puzzles/whist/next?streak=0"))["id"] != chosen
+    assert ok(b.get(f"/puzzles/whist/{chosen}"))["mode"] == "rated"  # still rated, however it is asked for
+    p = next(x for x in WHIST if x.id == chosen)
+    done = ok(b.post(f"/puzzles/whist/{p.id}/attempt", json={"action": p.solution}))["attempt"]
+    assert (done["mode"], done["rated"]) == ("rated", True) and done["rating"]["after"] > 1500
+
+
+def test_a_bystander_is_served_puzzles_while_twelve_addresses_ask_for_new_ones_as_fast_as_they_may(
+    tmp_path: Path,
+) -> None:
+    """Twelve addresses each asking for puzzles not worked out yet, one after the other as fast as answers come,
+    fill neither the puzzle workers' queue nor a bystander's wait: every one of the bystander's puzzles, new ones
+    too, is answered."""
+    pools = {"free": shipped("free"), "partnership": shipped("partnership")}
+    theirs = [(pool, p.id) for pool, ps in pools.items() for p in ps[:240]]
+    mine = [("whist", p.id) for p in WHIST[-17:]]
+    done = threading.Event()
+    answers: list[int] = []
+
+    with ThreadServer(Store.in_directory(tmp_path)) as server:
+
+        def attack(k: int) -> None:
+            with from_address(server, f"127.0.0.{k + 2}") as c:
+                for pool, pid in theirs[k::12]:
+                    if done.is_set():
+                        return
+                    answers.append(c.get(f"/puzzles/{pool}/{pid}").status_code)
+
+        attackers = [threading.Thread(target=attack, args=(k,)) for k in range(12)]
+        for t in attackers:
+            t.start()
+        try:
+            with from_address(server, "127.0.0.30") as bystander:
+                served = [bystander.get(f"/puzzles/{pool}/{pid}").status_code for pool, pid in mine]
+        finally:
+            done.set()
+            for t in attackers:
+                t.join(timeout=300)
+    assert served == [200] * len(mine), served
+    assert len(answers) >= 12 and set(answers) <= {200}  # each asked one at a time: none refused either
+
+
+def test_each_shipped_puzzle_is_worked_out_once_and_each_asker_has_one_new_puzzle_worked_out_at_a_time() -> None:
+    many = WHIST + shipped("free")[:100]  # more puzzles than are kept ready to send
+    assert len(many) > KEPT_PARTS
+    worked: list[str] = []
+    gate: dict[str, asyncio.Event] = {}
+
+    async def work(fn: Any, text: str, key: str) -> tuple[int, bytes, bool]:
+        worked.append(key)
+        if key in gate:
+            await gate[key].wait()
+        return 200, json.dumps({"position": {"id": key}, "line": {"steps": []}}).encode(), False
+
+    async def main() -> None:
+        library = Library(work)
+        shelves = {p.id: (await library.puzzles(pool_of(p))).get(p.id) for p in many}
+        ps = [shelves[p.id] for p in many]
+        assert all(p is not None for p in ps)
+        first, second, third = ps[0], ps[1], ps[2]
+        assert first is not None and second is not None and third is not None
+        gate[first.id], gate[second.id] = asyncio.Event(), asyncio.Event()
+        slow = asyncio.ensure_future(library.parts(first, ["10.0.0.1", "account a"]))
+        await asyncio.sleep(0)
+        with pytest.raises(PuzzleRefused) as refusal:  # the same address, another new puzzle: wait for the first
+            await library.parts(third, ["10.0.0.1"])
+        assert refusal.value.status == 429 and refusal.value.retry_after == 1
+        with pytest.raises(PuzzleRefused):  # the same account from another address too
+            await library.parts(third, ["10.0.0.9", "account a"])
+        other = asyncio.ensure_future(library.parts(second, ["10.0.0.2"]))  # another address is not held up
+        shared = asyncio.ensure_future(library.parts(first, ["10.0.0.3"]))  # one being worked out: waited for, free
+        await asyncio.sleep(0)
+        gate[first.id].set()
+        gate[second.id].set()
+        assert (await slow)["position"] == (await shared)["position"] == {"id": first.id}
+        await other
+        for p in ps:
+            assert p is not None
+            await library.parts(p, ["10.0.0.1"])  # one after the other: each one's asker is free again
+        before = len(worked)
+        for p in ps:
+            assert p is not None
+            await library.parts(p, ["10.0.0.4"])
+        assert len(worked) == before == len(ps)  # every shipped puzzle worked out once, none again
+
+    in_own_loop(main)

@@ -348,7 +348,7 @@ def puzzle_command(
         ratings = {v: saved.rating(name)[0] for v, name in pools.items()}
         tried = {k: v for name in set(pools.values()) for k, v in saved.attempted(name).items()}
         # a puzzle asked for by its id is played whether or not it was solved before
-        puzzle = chosen[0] if wanted is not None else next_puzzle(chosen, ratings, saved.puzzles, tried, difficulty)
+        puzzle = chosen[0] if wanted is not None else next_puzzle(chosen, ratings, saved.ratings(), tried, difficulty)
         if puzzle is None:
             click.echo(Words(language).get(ALL_SOLVED))
             return

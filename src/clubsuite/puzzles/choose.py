@@ -8,7 +8,6 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 
 from clubsuite.puzzles.model import Puzzle
-from clubsuite.server.people.ratings import Skill, shown
 
 DIFFICULTY = {"easiest": -600, "easier": -300, "normal": 0, "harder": 300, "hardest": 600}
 """How far from the player's rating the next puzzle is sought, by the difficulty asked for."""
@@ -22,12 +21,12 @@ def matching(puzzles: Sequence[Puzzle], theme: str | None = None, kind: str | No
 def next_puzzle(
     puzzles: Sequence[Puzzle],
     rating: int | Mapping[str, int],
-    skills: Mapping[str, Skill],
+    moved: Mapping[str, int],
     tried: Mapping[str, bool],
     difficulty: str = "normal",
 ) -> Puzzle | None:
     """The next puzzle (see the module docstring): ``rating`` is the player's (or, for puzzles of several variants,
-    the player's in each variant's rating pool, by variant), ``skills`` the puzzles' ratings as attempts moved them,
+    the player's in each variant's rating pool, by variant), ``moved`` the puzzles' ratings as attempts moved them,
     ``tried`` whether each puzzle tried was solved at its last attempt. None when every puzzle was solved."""
     shift = DIFFICULTY[difficulty]
 
@@ -40,7 +39,6 @@ def next_puzzle(
         return None
 
     def now(p: Puzzle) -> int:
-        skill = skills.get(p.id)
-        return shown(skill)[0] if skill is not None else p.rating
+        return moved.get(p.id, p.rating)
 
     return min(pool, key=lambda p: (abs(now(p) - target(p)), p.id))

@@ -105,6 +105,10 @@ class Store:
         """The puzzle's skill: as the attempts here moved it, else from its rating."""
         return self.puzzles.get(puzzle.id, puzzle_skill(puzzle.rating))
 
+    def ratings(self) -> dict[str, int]:
+        """The ratings (as shown) of the puzzles the attempts here moved."""
+        return {k: shown(v)[0] for k, v in self.puzzles.items()}
+
     def rating(self, pool: str) -> tuple[int, int]:
         """The player's rating in ``pool`` as a person reads it: (rating, ±)."""
         return shown(self.player(pool))

@@ -91,6 +91,11 @@ class ServerLimits:
     )
     replay_workers: int = _limit(1, "processes that work out replays, off the event loop")
     replay_queue: int = _limit(4, "replays that may wait for a worker; more are refused (503, try again)")
+    puzzle_queue: int = _limit(
+        64,
+        "puzzle positions that may wait for a worker (in the replay workers' number of processes of their own), one "
+        "per address and account; more are refused (503, try again); each shipped puzzle is worked out once",
+    )
     review_workers: int = _limit(
         1,
         "processes that work out reviews (a search at every decision of a seat: seconds to a minute each), apart "

@@ -34,7 +34,6 @@ from clubsuite.safetext import quoted
 from clubsuite.server.http.account_routes import signed_in
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
-from clubsuite.server.people.ratings import shown
 from clubsuite.server.puzzles.library import Library, PuzzleRefused
 from clubsuite.server.puzzles.own import OwnPuzzles, own_puzzles_answer, pool_of
 from clubsuite.server.puzzles.progress import NEWCOMER, Progress
@@ -101,10 +100,10 @@ def router(
                 raise
             return mine, True
 
-    async def shown_puzzle(puzzle: Puzzle, user: User | None, mode: str) -> dict[str, Any]:
+    async def shown_puzzle(puzzle: Puzzle, user: User | None, mode: str, request: Request) -> dict[str, Any]:
         """The puzzle's position for the asker, with its rating now, the mode it is played in and whether the asker
         answered it before (an account's: noted as shown in ``mode``, :meth:`Progress.shown`)."""
-        parts = await _parts(library, puzzle)
+        parts = await _parts(library, puzzle, request, user)
         skill = await progress.skill(puzzle)
         tried = False
         if user is not None:
@@ -112,7 +111,7 @@ def router(
         return {
             **parts["position"],
             "pool": pool_of(puzzle),
-            "rating": shown(skill)[0],
+            "rating": skill.shown()[0],
             "mode": mode,
             "tried": tried,
             "own": mode == "own",
@@ -269,22 +268,26 @@ def router(
         else:
             standing = NEWCOMER
             tried = dict.fromkeys((s for s in seen.split(",")[:SEEN_MAX] if s), True)
-        rating = shown(standing.skill)[0]
+        rating = standing.glicko.shown()[0]
         if streak is not None:
             at = standing.streak if user is not None else streak
             rating, difficulty = STREAK_START + STREAK_STEP * at, "normal"
         candidates = [p for p in matching(puzzles, theme, kind) if p.id not in library.broken]
         if not candidates:
             raise HTTPException(404, {"code": "no_match", "message": "this pool has no puzzle of that theme and kind"})
-        chosen = next_puzzle(candidates, rating, await progress.skills(pool), tried, difficulty)
+        mode = "streak" if streak is not None else "practice" if theme is not None else "rated"
+        if user is not None and mode != "rated":
+            # a puzzle shown rated and not answered stays rated (Progress.shown): the unrated modes pass it by
+            pending = await progress.pending_rated(user.id, pool)
+            candidates = [p for p in candidates if p.id not in pending] or candidates
+        chosen = next_puzzle(candidates, rating, await progress.ratings(pool), tried, difficulty)
         if chosen is None:
             raise HTTPException(404, {"code": "all_solved", "message": "every puzzle asked for is solved"})
-        mode = "streak" if streak is not None else "practice" if theme is not None else "rated"
-        return await shown_or_busy(chosen, user, mode)
+        return await shown_or_busy(chosen, user, mode, request)
 
-    async def shown_or_busy(puzzle: Puzzle, user: User | None, mode: str) -> dict[str, Any]:
+    async def shown_or_busy(puzzle: Puzzle, user: User | None, mode: str, request: Request) -> dict[str, Any]:
         try:
-            return await shown_puzzle(puzzle, user, mode)
+            return await shown_puzzle(puzzle, user, mode, request)
         except PuzzleRefused as exc:
             raise _http(exc) from None
 
@@ -296,7 +299,7 @@ def router(
             puzzle, mine = await find(pool, puzzle_id, user)
         except PuzzleRefused as exc:
             raise _http(exc) from None
-        return await shown_or_busy(puzzle, user, "own" if mine else "rated")
+        return await shown_or_busy(puzzle, user, "own" if mine else "rated", request)
 
     @routes.post("/puzzles/{pool}/{puzzle_id}/attempt")
     async def attempt(pool: PoolName, puzzle_id: PuzzleId, body: AttemptIn, request: Request) -> dict[str, Any]:
@@ -309,7 +312,7 @@ def router(
         user = await who(request, True)
         try:
             puzzle, mine = await find(pool, puzzle_id, user)
-            parts = await _parts(library, puzzle)
+            parts = await _parts(library, puzzle, request, user)
         except PuzzleRefused as exc:
             raise _http(exc) from None
         if body.action not in parts["position"]["legal"]:
@@ -342,7 +345,7 @@ def router(
         user = await who(request, True)
         try:
             puzzle, mine = await find(pool, puzzle_id, user)
-            parts = await _parts(library, puzzle)
+            parts = await _parts(library, puzzle, request, user)
         except PuzzleRefused as exc:
             raise _http(exc) from None
         done = None
@@ -353,10 +356,12 @@ def router(
     return routes
 
 
-async def _parts(library: Library, puzzle: Puzzle) -> dict[str, Any]:
-    """The puzzle's parts, a busy worker pool a 503 with a wait."""
+async def _parts(library: Library, puzzle: Puzzle, request: Request, user: User | None) -> dict[str, Any]:
+    """The puzzle's parts for the asker (its address, and its account if signed in: one puzzle not yet worked out
+    at a time each), a busy worker pool a 503 with a wait."""
+    askers = (client_address(request.scope), *((f"account {user.id}",) if user is not None else ()))
     try:
-        return await library.parts(puzzle)
+        return await library.parts(puzzle, askers)
     except ReplayRefused as exc:
         raise PuzzleRefused(exc.status, exc.code, str(exc), retry_after=2) from None
 

@@ -1,7 +1,14 @@
 """The puzzles a server offers: the shipped sets (:mod:`clubsuite.puzzles.sets`), one rating pool each (a game, or a
 game at one seat count, as matches are rated), read once when first asked for (off the event loop) and kept in
 memory; which puzzle is today's; and each puzzle's two parts for the page (:mod:`~.positions`), worked out in a
-worker process once and kept (the most recently used :data:`KEPT_PARTS`).
+worker process once and kept: a shipped puzzle's for as long as the server runs (compressed, some 2 KB each: a few
+megabytes for every shipped puzzle), so that asking for every puzzle there is costs the workers each one once and
+never again, and the most recently used :data:`KEPT_PARTS` ready to send.
+
+What is not worked out yet is worked out for each asker (an address, and an account where one is signed in) one at
+a time: a second new puzzle asked while the asker's first is still being worked out is refused (429, try again in a
+moment), so that a few addresses cannot fill the workers' queue and leave a bystander's puzzle refused. A puzzle
+being worked out for someone else is waited for, free.
 
 The answers stay here: a route judges an attempt against the puzzle's solution and values, and hands the page only
 what the action it answered gets and, once solved or given up, the line.
@@ -14,8 +21,9 @@ import datetime
 import hashlib
 import json
 import logging
+import zlib
 from collections import OrderedDict
-from collections.abc import Awaitable, Callable
+from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 
 from clubsuite.engine import find_game, resolve
@@ -28,7 +36,10 @@ from clubsuite.server.puzzles.positions import puzzle_parts
 log = logging.getLogger("clubsuite.server")
 
 KEPT_PARTS = 512
-"""Puzzles whose worked-out parts are kept in memory (some 20 to 100 KB each)."""
+"""Puzzles whose worked-out parts are kept in memory ready to send (some 20 to 100 KB each); every shipped puzzle's
+are kept besides, compressed."""
+ASKER_WAIT = 1
+"""Seconds an asker whose last new puzzle is still being worked out is told to wait."""
 DAILY_BAND = (1300, 1900)
 """The first ratings today's puzzle is chosen among: neither a beginner's nor an expert's."""
 
@@ -81,6 +92,12 @@ class Library:
         self._loading: dict[str, asyncio.Future[dict[str, Puzzle]]] = {}
         self._parts: OrderedDict[str, JsonObject] = OrderedDict()
         self._working: dict[str, asyncio.Future[JsonObject]] = {}
+        self._packed: dict[str, bytes] = {}
+        """Every shipped puzzle's parts worked out so far, compressed JSON, kept while the server runs."""
+        self._asking: dict[str, str] = {}
+        """The askers (an address, an account) with a new puzzle being worked out for them, and its id."""
+        self.worked_out = 0
+        """Puzzles whose parts the workers worked out (each shipped one once)."""
         self._daily: tuple[datetime.date, Puzzle] | None = None
         self.broken: set[str] = set()
         """The puzzles whose position could not be worked out (a fault of the server's sets: logged once each, and
@@ -136,21 +153,39 @@ class Library:
         self._daily = (day, chosen)
         return chosen
 
-    async def parts(self, puzzle: Puzzle) -> JsonObject:
+    async def parts(self, puzzle: Puzzle, askers: Iterable[str] = ()) -> JsonObject:
         """The puzzle's position and line (:mod:`~.positions`): kept ones, one being worked out (shared), or worked
-        out now in a worker; :class:`ReplayRefused` (503) where the workers are full, :class:`PuzzleRefused` (503)
-        where the puzzle cannot be worked out (the server's own fault: logged, and the puzzle set aside in
-        :attr:`broken`)."""
+        out now in a worker for ``askers`` (an address, an account); :class:`PuzzleRefused` (429) where one of them
+        has a new puzzle being worked out already, :class:`ReplayRefused` (503) where the workers are full,
+        :class:`PuzzleRefused` (503) where the puzzle cannot be worked out (the server's own fault: logged, and the
+        puzzle set aside in :attr:`broken`)."""
         kept = self._parts.get(puzzle.id)
         if kept is not None:
             self._parts.move_to_end(puzzle.id)
             return kept
+        packed = self._packed.get(puzzle.id)
+        if packed is not None:
+            return self._keep(puzzle.id, json.loads(zlib.decompress(packed)))
         working = self._working.get(puzzle.id)
         if working is None:
+            who = list(askers)
+            if any(a in self._asking for a in who):
+                raise PuzzleRefused(
+                    429,
+                    "rate_limited",
+                    "one new puzzle at a time: the last one you asked for is still being worked out",
+                    retry_after=ASKER_WAIT,
+                )
             working = asyncio.ensure_future(self._work_out(puzzle))
             self._working[puzzle.id] = working
-            working.add_done_callback(lambda done: self._done(puzzle.id, done))
+            for a in who:
+                self._asking[a] = puzzle.id
+            working.add_done_callback(lambda done: self._done(puzzle.id, who, done))
         return await asyncio.shield(working)
+
+    def shipped(self, puzzle: Puzzle) -> bool:
+        """Whether ``puzzle`` is one of the shipped sets' (an own puzzle is not)."""
+        return any(loaded.get(puzzle.id) is puzzle for loaded in self._loaded.values())
 
     async def _work_out(self, puzzle: Puzzle) -> JsonObject:
         status, body, _ = await self.work(puzzle_parts, dumps_line(puzzle), puzzle.id)
@@ -159,15 +194,24 @@ class Library:
                 self.broken.add(puzzle.id)
                 log.error("puzzle %s cannot be shown: %s", puzzle.id, body[:300].decode(errors="replace"))
             raise PuzzleRefused(503, "busy", "this puzzle cannot be shown just now: try another")
-        parts: JsonObject = json.loads(body)
-        self._parts[puzzle.id] = parts
+        self.worked_out += 1
+        if self.shipped(puzzle):
+            self._packed[puzzle.id] = zlib.compress(body)
+        return self._keep(puzzle.id, json.loads(body))
+
+    def _keep(self, puzzle_id: str, parts: JsonObject) -> JsonObject:
+        """Keep ``parts`` among the most recently used, ready to send."""
+        self._parts[puzzle_id] = parts
         while len(self._parts) > KEPT_PARTS:
             self._parts.popitem(last=False)
         return parts
 
-    def _done(self, puzzle_id: str, work: asyncio.Future[JsonObject]) -> None:
+    def _done(self, puzzle_id: str, askers: list[str], work: asyncio.Future[JsonObject]) -> None:
         if self._working.get(puzzle_id) is work:
             del self._working[puzzle_id]
+        for a in askers:
+            if self._asking.get(a) == puzzle_id:
+                del self._asking[a]
         if not work.cancelled():
             work.exception()  # retrieved here: every asker may have gone
 

@@ -1,8 +1,9 @@
 """Puzzle ratings and attempts in the database: each account's rating per pool, each puzzle's rating as the
 attempts move it, and one row per puzzle an account was shown (``puzzle_attempts``).
 
-Every attempt is a rated game between the player and the puzzle (:func:`clubsuite.puzzles.rating.attempt`), as
-lichess rates its puzzles, and as lichess, only an account's **first** answer to a puzzle counts: a puzzle answered
+Every attempt is a rated game between the player and the puzzle, rated as lichess rates its puzzles: Glicko-2 with
+lichess's parameters (:func:`clubsuite.puzzles.glicko.attempt`); and as lichess, only an account's **first** answer to
+a puzzle counts: a puzzle answered
 before (on another day, after a miss, after its solution) is played again unrated (``again``), and asking for the
 solution of a puzzle never answered is its first answer, a miss. How the first answer counts is the puzzle's
 **mode**, fixed by the server when the puzzle is first shown to the account, never by the page when it answers:
@@ -13,10 +14,12 @@ solution of a puzzle never answered is its first answer, a miss. How the first a
 * ``practice``: a puzzle chosen by theme, unrated (a theme may say much of the answer: "wait", "take the bid hand");
 * ``own``: one of the player's own puzzles, unrated.
 
-A mode may change while the puzzle is still unanswered (shown in a streak after being skipped in rated play), but
-never to ``rated`` once it was another: what a player saw under a theme stays practice. A guest's answers are judged
-but neither rated nor kept. The rows are one per account and puzzle, so what an account keeps is bounded by the
-puzzles there are.
+A mode is kept while the puzzle is unanswered, whichever route asks for it again: a puzzle shown rated stays rated
+until it is answered (asked for again by its id, it still counts, and the themes and streaks pass it by: a player
+never decides after seeing a puzzle whether it is rated), and one shown in another mode never becomes rated (what a
+player saw under a theme stays practice). Between the unrated modes it may change (a practice puzzle shown in a
+streak). A guest's answers are judged but neither rated nor kept. The rows are one per account and puzzle, so what
+an account keeps is bounded by the puzzles there are.
 
 The rating, the puzzle's rating and the row are written in one transaction; the rows read are locked where the
 database can (PostgreSQL), so that two answers at once (two tabs) are rated one after the other.
@@ -32,9 +35,9 @@ from typing import Any, TypeVar
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
+from clubsuite.puzzles.glicko import NEWCOMER as NEW_RATING
+from clubsuite.puzzles.glicko import Glicko, attempt, new_puzzle
 from clubsuite.puzzles.model import Puzzle
-from clubsuite.puzzles.rating import attempt, puzzle_skill
-from clubsuite.server.people.ratings import START, Skill, shown
 from clubsuite.server.store.database import StaleWriteError, Store
 from clubsuite.server.store.dbschema import puzzle_attempts, puzzle_ratings, puzzle_skills
 
@@ -51,47 +54,54 @@ class Standing:
     """An account's puzzles in one pool: its rating, how many rated attempts it rests on, the streak now and the
     best one."""
 
-    skill: Skill
+    glicko: Glicko
     attempts: int
     streak: int
     best_streak: int
 
     def to_json(self) -> dict[str, Any]:
-        """As a page reads it."""
-        rating, plus_minus = shown(self.skill)
+        """As a page reads it (``provisional``: shown with "?", as lichess shows a rating still unsure)."""
+        rating, plus_minus = self.glicko.shown()
         return {
             "rating": rating,
             "plus_minus": plus_minus,
+            "provisional": self.glicko.provisional,
             "attempts": self.attempts,
             "streak": self.streak,
             "best_streak": self.best_streak,
         }
 
 
-NEWCOMER = Standing(START, 0, 0, 0)
+NEWCOMER = Standing(NEW_RATING, 0, 0, 0)
 
 
 @dataclass(frozen=True)
 class Attempted:
-    """What an attempt did: whether it was rated, the player's and the puzzle's ratings before and after (as shown;
-    the same before and after where it was not rated), and the streak after it."""
+    """What an attempt did: whether it was rated, the player's and the puzzle's ratings before and after (the same
+    before and after where it was not rated), and the streak after it."""
 
     mode: str
     rated: bool
-    before: int
-    after: int
-    puzzle_before: int
-    puzzle_after: int
+    before: Glicko
+    after: Glicko
+    puzzle_before: Glicko
+    puzzle_after: Glicko
     streak: int
     best_streak: int
 
     def to_json(self) -> dict[str, Any]:
-        """As a page reads it."""
+        """As a page reads it: each rating as shown, and whether the player's is provisional ("?") before and
+        after."""
         return {
             "mode": self.mode,
             "rated": self.rated,
-            "rating": {"before": self.before, "after": self.after},
-            "puzzle_rating": {"before": self.puzzle_before, "after": self.puzzle_after},
+            "rating": {
+                "before": self.before.shown()[0],
+                "after": self.after.shown()[0],
+                "provisional_before": self.before.provisional,
+                "provisional_after": self.after.provisional,
+            },
+            "puzzle_rating": {"before": self.puzzle_before.shown()[0], "after": self.puzzle_after.shown()[0]},
             "streak": self.streak,
             "best_streak": self.best_streak,
         }
@@ -116,23 +126,18 @@ class Progress:
         rows = await self.db(self.store.read, select(puzzle_ratings).where(puzzle_ratings.c.user_id == user_id))
         return {str(r.pool): _standing(r) for r in rows}
 
-    async def skills(self, pool: str) -> dict[str, Skill]:
-        """The ratings of the puzzles of ``pool`` that attempts have moved."""
+    async def ratings(self, pool: str) -> dict[str, int]:
+        """The ratings now (as shown) of the puzzles of ``pool`` that attempts have moved."""
         rows = await self.db(
             self.store.read,
-            select(puzzle_skills.c.puzzle, puzzle_skills.c.mu, puzzle_skills.c.sigma).where(
-                puzzle_skills.c.pool == pool
-            ),
+            select(puzzle_skills.c.puzzle, puzzle_skills.c.rating).where(puzzle_skills.c.pool == pool),
         )
-        return {str(r.puzzle): Skill(r.mu, r.sigma) for r in rows}
+        return {str(r.puzzle): round(r.rating) for r in rows}
 
-    async def skill(self, puzzle: Puzzle) -> Skill:
+    async def skill(self, puzzle: Puzzle) -> Glicko:
         """One puzzle's rating now."""
-        rows = await self.db(
-            self.store.read,
-            select(puzzle_skills.c.mu, puzzle_skills.c.sigma).where(puzzle_skills.c.puzzle == puzzle.id),
-        )
-        return Skill(rows[0].mu, rows[0].sigma) if rows else puzzle_skill(puzzle.rating)
+        rows = await self.db(self.store.read, select(puzzle_skills).where(puzzle_skills.c.puzzle == puzzle.id))
+        return _glicko(rows[0]) if rows else new_puzzle(puzzle.rating)
 
     async def tried(self, user_id: str, pool: str) -> dict[str, bool]:
         """Each puzzle of ``pool`` the account has answered: whether its last answer solved it."""
@@ -143,6 +148,20 @@ class Progress:
             ),
         )
         return {str(r.puzzle): bool(r.solved) for r in rows}
+
+    async def pending_rated(self, user_id: str, pool: str) -> set[str]:
+        """The puzzles of ``pool`` shown to the account rated and not answered yet (they stay rated: the unrated
+        modes do not offer them)."""
+        rows = await self.db(
+            self.store.read,
+            select(puzzle_attempts.c.puzzle).where(
+                puzzle_attempts.c.user_id == user_id,
+                puzzle_attempts.c.pool == pool,
+                puzzle_attempts.c.tries == 0,
+                puzzle_attempts.c.mode == "rated",
+            ),
+        )
+        return {str(r.puzzle) for r in rows}
 
     async def history(self, user_id: str, before: float | None, limit: int) -> list[dict[str, Any]]:
         """The puzzles the account has answered, the last answered first (``before``: answered before that time, for
@@ -188,8 +207,8 @@ class Progress:
                 )
                 return mode, False
             kept = str(row.mode)
-            if row.tries == 0 and kept != mode and mode != "rated":
-                kept = mode  # never back to rated
+            if row.tries == 0 and kept not in (mode, "rated") and mode != "rated":
+                kept = mode  # between unrated modes only: never to rated, never from it until answered
             conn.execute(update(puzzle_attempts).where(*where).values(mode=kept, served_at=now))
             return kept, row.tries > 0
 
@@ -231,29 +250,20 @@ class Progress:
         skill_row = conn.execute(
             select(puzzle_skills).where(puzzle_skills.c.puzzle == puzzle.id).with_for_update()
         ).first()
-        puzzle_now = Skill(skill_row.mu, skill_row.sigma) if skill_row is not None else puzzle_skill(puzzle.rating)
+        puzzle_now = _glicko(skill_row) if skill_row is not None else new_puzzle(puzzle.rating)
         if round_row is not None:
             mode = str(round_row.mode)
         if round_row is not None and round_row.tries > 0:  # answered before: kept, and nothing else moves
             conn.execute(update(puzzle_attempts).where(*mine).values(at=now, tries=round_row.tries + 1, solved=solved))
-            rating = shown(standing.skill)[0]
-            return Attempted(
-                "again",
-                False,
-                rating,
-                rating,
-                shown(puzzle_now)[0],
-                shown(puzzle_now)[0],
-                standing.streak,
-                standing.best_streak,
-            )
-        player, puzzle_after = standing.skill, puzzle_now
+            g = standing.glicko
+            return Attempted("again", False, g, g, puzzle_now, puzzle_now, standing.streak, standing.best_streak)
+        player, puzzle_after = standing.glicko, puzzle_now
         attempts, streak, best = standing.attempts, standing.streak, standing.best_streak
         rated = mode == "rated"
         if rated:
-            player, puzzle_after = attempt(standing.skill, puzzle_now, solved)
+            player, puzzle_after = attempt(standing.glicko, puzzle_now, solved)
             attempts += 1
-            moved = {"mu": puzzle_after.mu, "sigma": puzzle_after.sigma}
+            moved = _columns(puzzle_after)
             if skill_row is None:
                 conn.execute(
                     insert(puzzle_skills).values(puzzle=puzzle.id, pool=pool, attempts=1, solved=int(solved), **moved)
@@ -268,8 +278,7 @@ class Progress:
             streak = streak + 1 if solved else 0
             best = max(best, streak)
         values = {
-            "mu": player.mu,
-            "sigma": player.sigma,
+            **_columns(player),
             "attempts": attempts,
             "streak": streak,
             "best_streak": best,
@@ -279,7 +288,7 @@ class Progress:
             conn.execute(insert(puzzle_ratings).values(user_id=user_id, pool=pool, **values))
         else:
             conn.execute(update(puzzle_ratings).where(*where).values(**values))
-        rating_before, rating_after = shown(standing.skill)[0], shown(player)[0]
+        rating_before, rating_after = standing.glicko.shown()[0], player.shown()[0]
         answer = {
             "at": now,
             "tries": 1,
@@ -297,10 +306,16 @@ class Progress:
             )
         else:
             conn.execute(update(puzzle_attempts).where(*mine).values(**answer))
-        return Attempted(
-            mode, rated, rating_before, rating_after, shown(puzzle_now)[0], shown(puzzle_after)[0], streak, best
-        )
+        return Attempted(mode, rated, standing.glicko, player, puzzle_now, puzzle_after, streak, best)
+
+
+def _glicko(row: Any) -> Glicko:
+    return Glicko(float(row.rating), float(row.deviation), float(row.volatility))
+
+
+def _columns(g: Glicko) -> dict[str, float]:
+    return {"rating": g.rating, "deviation": g.deviation, "volatility": g.volatility}
 
 
 def _standing(row: Any) -> Standing:
-    return Standing(Skill(row.mu, row.sigma), int(row.attempts), int(row.streak), int(row.best_streak))
+    return Standing(_glicko(row), int(row.attempts), int(row.streak), int(row.best_streak))

@@ -372,7 +372,7 @@ class Replayer:
         self.store = store
         self._replays = _Workers(limits.replay_workers, limits.replay_queue, "replay")
         self._reviews = _Workers(limits.review_workers, limits.review_queue, "review")
-        self._puzzles = _Workers(limits.replay_workers, limits.replay_queue, "puzzle")
+        self._puzzles = _Workers(limits.replay_workers, limits.puzzle_queue, "puzzle")
         self._budgets = RateLimits(limits)
         self._reviewing: dict[ReviewKey, asyncio.Future[tuple[int, bytes, bool]]] = {}
         """The reviews being worked out in this process, by key: an identical one asked meanwhile waits for it."""
@@ -466,8 +466,8 @@ class Replayer:
     async def puzzle(
         self, work: Callable[[str], tuple[int, bytes, bool]], text: str, key: str
     ) -> tuple[int, bytes, bool]:
-        """``work(text)`` in a puzzle worker (as many, and as many waiting, as for replays, in processes of their
-        own): a puzzle's position and line worked out from its JSON line, ``key`` naming the puzzle (one at a time
+        """``work(text)`` in a puzzle worker (as many as for replays, in processes of their own, with
+        ``puzzle_queue`` waiting): a puzzle's position and line worked out from its JSON line, ``key`` naming the puzzle (one at a time
         each); :class:`ReplayRefused` (503) where they are full."""
         self._puzzles.enter(key)
         try:
