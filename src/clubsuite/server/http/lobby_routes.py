@@ -227,7 +227,8 @@ def router(lobby: Lobby) -> APIRouter:
         reads (``naming``): the game's ``label`` and ``summary``, each option's ``label``, ``help``, ``rule`` (the
         ruling id, for a "why?"), ``default_label`` and a choice's ``choices``, each variant's words
         (``variant_choices``) and each bot's (``bot_choices``); ``showcase``, a few cards that picture the game on
-        its tile in the lobby."""
+        its tile in the lobby; ``units``, what a tournament's table may play (``match``, ``hand``, ``short``) and about
+        how many minutes each takes people."""
         schemas = {info.name: part for info, part in game_schemas()}
         out: list[dict[str, Any]] = []
         for g in games():
@@ -249,6 +250,8 @@ def router(lobby: Lobby) -> APIRouter:
                     "showcase": list(g.showcase),
                     "bots": bots,
                     "bot_choices": naming.bots_with_words(bots),
+                    # what a tournament's table may play, with about how many minutes each takes people
+                    "units": {"match": g.match_minutes, **{name: u.minutes for name, u in g.units.items()}},
                 }
             )
         return out

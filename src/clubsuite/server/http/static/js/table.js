@@ -16,6 +16,7 @@ import {language, languageSwitch, loadWords, reasonWords, serverWords, t, tableN
 import {ratingWords} from "./account.js";
 import {coachPanel, rulesLink} from "./coach.js";
 import {startNotices} from "./live.js";
+import {atTournament, loadTournament, tournamentActions, tournamentBadge} from "./tabletournament.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const params = new URLSearchParams(location.search);
@@ -144,6 +145,7 @@ async function start() {
   applyMotion();
   announcer(); // the live region is there before anything is said in it
   startNotices(); // a tournament's next table, and what else is meant for this account
+  loadTournament(tableId, () => { if (state.view) render(); }); // a tournament's table: its name, clock, your place
   const saved = store.get(`seat.${tableId}`);
   if (saved && typeof saved.token === "string") {
     state.token = saved.token;
@@ -700,6 +702,7 @@ function render() {
   const header = h("header", {class: "bar table-bar"},
     h("a", {href: "/", class: "home"}, t("Clubs")),
     h("h1", {}, tableName(state.table) ?? serverWords(state.table.title)),
+    tournamentBadge(),
     h("span", {class: "muted"}, state.table.match_no
       ? t("hand {number} \u00b7 match {match}", {number: state.view.hand_number + 1, match: state.table.match_no + 1})
       : t("hand {number}", {number: state.view.hand_number + 1})),
@@ -1230,7 +1233,7 @@ async function leave() {
 }
 
 /** The end of the match, in a dialog over the page: who won, the places with points (and, at a rated table, each
- * rating's change), then Rematch, New opponents and Lobby; every hand's scores folded; the record, the replay and the
+ * rating's change), then Rematch, New opponents and Lobby (at a tournament's table, its way on); every hand's scores folded; the record, the replay and the
  * review. */
 function matchSummary(game, n) {
   const matchNo = state.table.match_no;
@@ -1239,8 +1242,13 @@ function matchSummary(game, n) {
   const results = state.results && state.results.match === matchNo ? state.results : null;
   const close = closeResult;
   const actions = [];
-  if (state.token) actions.push(h("button", {type: "button", class: "primary", dataset: {action: "rematch"}, onclick: rematch}, t("Rematch")));
-  if (state.seat !== null && state.seat !== undefined) actions.push(h("button", {type: "button", dataset: {action: "new-opponents"}, onclick: newOpponents}, t("New opponents")));
+  if (atTournament()) { // a tournament's table: the way on is the tournament's (its place read again once it has the result)
+    actions.push(tournamentActions());
+    if (state.tournamentRead !== matchNo) { state.tournamentRead = matchNo; loadTournament(tableId, render, 2000); }
+  } else {
+    if (state.token) actions.push(h("button", {type: "button", class: "primary", dataset: {action: "rematch"}, onclick: rematch}, t("Rematch")));
+    if (state.seat !== null && state.seat !== undefined) actions.push(h("button", {type: "button", dataset: {action: "new-opponents"}, onclick: newOpponents}, t("New opponents")));
+  }
   actions.push(h("a", {class: "button-link", href: "/", dataset: {action: "lobby"}}, t("Lobby")));
   return h("div", {class: "dialog-backdrop", onclick: (e) => { if (e.target === e.currentTarget) close(); }},
     h("section", {class: "summary match-summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "match-over", tabindex: "-1"},

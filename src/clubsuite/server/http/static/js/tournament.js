@@ -30,6 +30,8 @@ function refusalWords(err) {
     case "full": return t("This tournament is full.");
     case "not_host": return t("Only the tournament's host does that.");
     case "started": return t("This tournament has started already.");
+    case "too_many_today": return t("You have made as many tournaments today as an account may: make the next one tomorrow.");
+    case "too_many_tables": return t("Your address has as many tables and tournaments with searching bots as it may: choose a faster bot level.");
     default: return err.message;
   }
 }
@@ -41,6 +43,15 @@ function kindWords(format) {
     case "swiss": return t("Swiss");
     case "clubnight": return t("Club night");
     default: return format;
+  }
+}
+
+/** What each table of a tournament plays, in words. */
+function unitWords(unit) {
+  switch (unit) {
+    case "hand": return t("one hand a table");
+    case "short": return t("a short match a table");
+    default: return t("a whole match a table");
   }
 }
 
@@ -56,7 +67,8 @@ function clock(seconds) {
 /** Where a tournament stands, in words (a countdown ticks in the page). */
 function statusWords(x) {
   const now = Date.now() / 1000;
-  if (x.status === "over") return t("Over");
+  if (x.status === "over") return x.cancelled ? t("Cancelled") : t("Over");
+  if (x.finishing) return t("Time is up: the last tables are finishing");
   if (x.status === "open") {
     return x.starts_at ? t("Starts in {time}", {time: clock(x.starts_at - now)}) : t("Waiting for its host to start it");
   }
@@ -71,6 +83,7 @@ function href(x) {
 
 function listItem(x) {
   const what = [kindWords(x.format), gameLabel(games, x.game.split("(")[0])];
+  if (x.format !== "clubnight") what.push(unitWords(x.unit));
   if (x.rated) what.push(t("rated"));
   return h("li", {class: "event"},
     h("a", {href: href(x)}, x.name), " ",
@@ -101,6 +114,24 @@ function createForm() {
   const name = h("input", {id: "t-name", maxlength: "60", placeholder: t("optional")});
   const minutes = h("input", {id: "t-minutes", type: "number", min: "5", max: "240", value: "30"});
   const rounds = h("input", {id: "t-rounds", type: "number", min: "1", max: "15", value: "5"});
+  const unit = h("select", {id: "t-unit"});
+  const unitWarning = h("p", {class: "warning", id: "t-unit-warning", role: "status"});
+  const unitsOf = () => (games.find((g) => g.name === pick.value) || {}).units || {match: 0};
+  let unitChosen = false; // the maker's own choice is kept; until then the kind's default (an arena one hand)
+  const showUnits = () => {
+    const units = unitsOf();
+    const wanted = unitChosen && unit.value in units ? unit.value
+      : kind.value === "arena" && "hand" in units ? "hand" : "short" in units ? "short" : "match";
+    fill(unit, ["hand", "short", "match"].filter((u) => u in units).map((u) =>
+      h("option", {value: u, selected: u === wanted}, units[u] ? t("{unit} (about {n} min)", {unit: unitWords(u), n: units[u]}) : unitWords(u))));
+    unit.value = wanted;
+    const about = units[unit.value] || 0;
+    unitWarning.textContent = kind.value === "arena" && Number(minutes.value) < about
+      ? t("The arena is shorter than one table (about {n} minutes): each player would finish one table at most.", {n: about}) : "";
+  };
+  unit.addEventListener("change", () => { unitChosen = true; showUnits(); });
+  pick.addEventListener("change", showUnits);
+  minutes.addEventListener("input", showUnits);
   const minutesField = h("div", {class: "field"}, h("label", {for: "t-minutes"}, t("Minutes")), minutes, h("small", {}, t("from 5 to 240")));
   const roundsField = h("div", {class: "field", hidden: true}, h("label", {for: "t-rounds"}, t("Rounds")), rounds, h("small", {}, t("from 1 to 15")));
   const rated = h("input", {id: "t-rated", type: "checkbox"});
@@ -110,13 +141,16 @@ function createForm() {
   kind.addEventListener("change", () => {
     minutesField.hidden = kind.value !== "arena";
     roundsField.hidden = kind.value === "arena";
+    showUnits();
   });
+  showUnits();
   const form = h("form", {class: "panel", novalidate: true, "aria-labelledby": "t-title"},
     h("h2", {id: "t-title"}, t("Make a tournament")),
     h("div", {class: "field"}, h("label", {for: "t-format"}, t("Kind")), kind),
     h("div", {class: "field"}, h("label", {for: "t-game"}, t("Game")), pick),
     h("div", {class: "field"}, h("label", {for: "t-name"}, t("Name")), name),
     minutesField, roundsField,
+    h("div", {class: "field"}, h("label", {for: "t-unit"}, t("Each table plays")), unit, unitWarning),
     h("div", {class: "field check"}, rated, h("label", {for: "t-rated"}, t("Rated"))),
     h("div", {class: "field check"}, bots, h("label", {for: "t-bots"}, t("Bots fill a table that would be short (their seats score for nobody)"))),
     h("div", {class: "field"}, h("label", {for: "t-starts"}, t("Starts at")), startsAt, h("small", {}, t("leave empty to start it yourself"))),
@@ -124,7 +158,7 @@ function createForm() {
   form.addEventListener("submit", async (event) => {
     event.preventDefault();
     problem.textContent = "";
-    const body = {format: kind.value, game: pick.value, rated: rated.checked, bots: bots.checked};
+    const body = {format: kind.value, game: pick.value, rated: rated.checked, bots: bots.checked, unit: unit.value};
     if (name.value.trim()) body.name = name.value.trim();
     if (kind.value === "arena") body.minutes = Number(minutes.value); else body.rounds = Number(rounds.value);
     if (startsAt.value) body.starts_at = new Date(startsAt.value).getTime() / 1000;
@@ -176,7 +210,11 @@ async function myPart(x) {
     if (x.host && x.status === "open") parts.push(h("button", {type: "button", id: "t-start", onclick: () => act("start")}, t("Start now")));
   }
   let line = null;
-  if (mine && !mine.tables) {
+  if (x.status === "over" && mine) {
+    line = h("p", {id: "t-me"}, mine.tables
+      ? t("This tournament is over. You finished in place {place} with {points} points after {tables} tables.", {place: mine.place, points: mine.points, tables: mine.tables})
+      : t("This tournament is over. You played no table in it."));
+  } else if (mine && !mine.tables) {
     line = h("p", {id: "t-me"}, !mine.active ? t("You have withdrawn.")
       : x.status === "open" ? t("You have entered: you are seated when it starts.") : t("You have entered."));
   } else if (mine) {
@@ -202,6 +240,7 @@ async function draw() {
   const link = (kind) => `/tournaments/${encodeURIComponent(tournamentId)}/standings.${kind}`;
   const about = [kindWords(x.format), gameLabel(games, x.game.split("(")[0])];
   about.push(x.format === "arena" ? tn("{n} minute", "{n} minutes", x.minutes) : tn("{n} round", "{n} rounds", x.rounds));
+  about.push(unitWords(x.unit));
   if (x.rated) about.push(t("rated"));
   if (x.bots) about.push(t("bots fill short tables"));
   fill(byId("tournament"),

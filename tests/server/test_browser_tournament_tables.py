@@ -1,0 +1,142 @@
+"""A tournament's table in a real Chromium: it shows the tournament's name, clock and the player's place with a link
+back; its end-of-match dialog leads on to the next round or back to the tournament (never a rematch); an arena of a
+few minutes with two people and bots gives every entrant their points, the table in play when the time ran out
+included; the form says what each table plays and warns when an arena is shorter than one."""
+
+from __future__ import annotations
+
+import asyncio
+import time
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import keep_errors, wait_for
+from serverkit import ThreadServer
+from sqlalchemy import update
+from test_browser_tournaments import play_round, seated
+from test_server_rated import account
+
+from clubsuite.server.community.directing import Director
+from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import tournaments
+
+
+@pytest.fixture
+def web(tmp_path: Path) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        director: Director = running.server.config.app.state.director
+        director.round_pause = 0.0
+        director.bots_after = 0.0
+        yield running
+
+
+def signed_in_page(browser: Any, server: ThreadServer, name: str, width: int = 1280) -> tuple[Any, Any, Any]:
+    """A page of a new account, and the account's client and CSRF header."""
+    client, _, headers = account(server, name)
+    context = browser.new_context(viewport={"width": width, "height": 844 if width < 600 else 800})
+    context.add_cookies([{"name": k, "value": v, "url": server.base} for k, v in client.cookies.items()])
+    return keep_errors(context.new_page()), client, headers
+
+
+def two_entrants(browser: Any, server: ThreadServer, body: dict[str, Any]) -> tuple[str, list[Any]]:
+    """A tournament made by Ann with ``body``, entered by Ann and Bob (on a phone) and started: its id, their pages
+    (on the tournament's page, whence they are taken to their table)."""
+    ann, ann_client, ann_h = signed_in_page(browser, server, "Ann")
+    bob, bob_client, bob_h = signed_in_page(browser, server, "Bob", 390)
+    made = ann_client.post("/tournaments", json=body, headers=ann_h)
+    assert made.status_code == 201, made.text
+    tid: str = made.json()["id"]
+    assert ann_client.post(f"/tournaments/{tid}/join", headers=ann_h).status_code == 200
+    assert bob_client.post(f"/tournaments/{tid}/join", headers=bob_h).status_code == 200
+    for page in (ann, bob):
+        page.goto(f"{server.base}/tournament/{tid}")
+        page.locator("#t-me").wait_for()
+    assert ann_client.post(f"/tournaments/{tid}/start", headers=ann_h).status_code == 200
+    return tid, [ann, bob]
+
+
+def end_dialog_link(page: Any, words: str) -> Any:
+    """The end-of-match dialog's way on, once it says ``words``."""
+    link = page.locator('.match-summary [data-action="tournament"]')
+    wait_for(lambda: link.count() == 1 and link.inner_text() == words, 60, f"no {words!r} in the end dialog", page)
+    assert page.locator('[data-action="rematch"], [data-action="new-opponents"]').count() == 0
+    return link
+
+
+def test_an_arena_of_a_few_minutes_with_people_and_bots_ends_with_points_for_everyone(
+    web: ThreadServer, browser: Any
+) -> None:
+    tid, pages = two_entrants(
+        browser, web, {"format": "arena", "game": "whist", "name": "Five to midnight", "minutes": 5}
+    )
+    played: set[str] = set()
+    play_round(pages, web.base, played, 5)  # one hand a table: the table ends, and they are seated again
+    for page in pages:
+        seated(page, played)
+        badge = page.locator("#tournament-badge")
+        badge.wait_for()  # the table knows it is the tournament's: its name, clock and a link back
+        assert "Five to midnight" in badge.inner_text() and badge.get_attribute("href") == f"/tournament/{tid}"
+        wait_for(lambda p=page: "Place" in p.locator("#tournament-badge").inner_text(), 30, "no place", page)
+    hub = web.server.config.app.state.hub
+
+    def time_up(conn: Any) -> None:  # the arena's time runs out while their second table is in play
+        conn.execute(update(tournaments).where(tournaments.c.id == tid).values(ends_at=time.time() - 1))
+
+    asyncio.run_coroutine_threadsafe(hub.db(hub.store.write, time_up), hub.loop).result(60)
+    play_round(pages, web.base, played, 6)  # it still counts once it ends, and the arena is over then
+    for page in pages:
+        end_dialog_link(page, "Back to the tournament").click()
+        page.wait_for_url(f"**/tournament/{tid}")
+        page.get_by_role("heading", name="Final standings").wait_for()
+        assert "You finished in place" in page.locator("#t-me").inner_text()
+        assert "after 2 tables" in page.locator("#t-me").inner_text()
+        assert "You have entered" not in page.locator("#tournament").inner_text()
+    standings = pages[0].locator("#standings tbody tr")
+    assert standings.count() == 2
+    rows = [r.split("\t") for r in standings.all_inner_texts()]
+    assert [r[3] for r in rows] == ["2", "2"]  # both tables of both people counted
+    assert sum(int(r[2]) for r in rows) > 0
+    assert all(p.errors == [] for p in pages)
+
+
+def test_a_swiss_tables_end_dialog_leads_to_the_next_round_and_back_to_the_tournament(
+    web: ThreadServer, browser: Any
+) -> None:
+    director: Director = web.server.config.app.state.director
+    director.round_pause = 15.0  # time to read how the table ended before the next round is seated
+    tid, pages = two_entrants(browser, web, {"format": "swiss", "game": "whist", "name": "Sunday Swiss", "rounds": 2})
+    played: set[str] = set()
+    play_round(pages, web.base, played, 7)
+    ann = pages[0]
+    assert "Round 1 of 2" in ann.locator("#tournament-badge").inner_text()
+    end_dialog_link(ann, "Your next round").click()
+    ann.wait_for_url(f"**/tournament/{tid}")  # whence the next round's table is followed
+    director.round_pause = 0.0
+    play_round(pages, web.base, played, 8)
+    for page in pages:
+        end_dialog_link(page, "Back to the tournament").click()
+        page.wait_for_url(f"**/tournament/{tid}")
+        page.get_by_role("heading", name="Final standings").wait_for()
+        assert "This tournament is over" in page.locator("#t-me").inner_text()
+    assert all(p.errors == [] for p in pages)
+
+
+def test_the_form_says_what_each_table_plays_and_warns_of_an_arena_shorter_than_one(
+    web: ThreadServer, browser: Any
+) -> None:
+    page, _, _ = signed_in_page(browser, web, "Ann")
+    page.goto(f"{web.base}/tournament")
+    unit = page.get_by_label("Each table plays")
+    assert unit.input_value() == "hand"  # an arena: one hand a table
+    page.get_by_label("Kind").select_option("swiss")
+    assert unit.input_value() == "short"
+    page.get_by_label("Kind").select_option("arena")
+    unit.select_option("match")
+    page.get_by_label("Minutes").fill("5")
+    warning = page.locator("#t-unit-warning")
+    assert "shorter than one table" in warning.inner_text()
+    unit.select_option("hand")
+    assert warning.inner_text() == ""
+    assert page.errors == []
