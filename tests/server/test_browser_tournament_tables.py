@@ -91,7 +91,7 @@ def test_an_arena_of_a_few_minutes_with_people_and_bots_ends_with_points_for_eve
         page.wait_for_url(f"**/tournament/{tid}")
         page.get_by_role("heading", name="Final standings").wait_for()
         assert "You finished in place" in page.locator("#t-me").inner_text()
-        assert "after 2 tables" in page.locator("#t-me").inner_text()
+        assert "2 tables" in page.locator("#t-me").inner_text()
         assert "You have entered" not in page.locator("#tournament").inner_text()
     standings = pages[0].locator("#standings tbody tr")
     assert standings.count() == 2

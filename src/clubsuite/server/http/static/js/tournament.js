@@ -212,7 +212,8 @@ async function myPart(x) {
   let line = null;
   if (x.status === "over" && mine) {
     line = h("p", {id: "t-me"}, mine.tables
-      ? t("This tournament is over. You finished in place {place} with {points} points after {tables} tables.", {place: mine.place, points: mine.points, tables: mine.tables})
+      ? [t("This tournament is over. You finished in place {place}.", {place: mine.place}), " ",
+        tn("{n} point", "{n} points", mine.points), " \u00b7 ", tn("{n} table", "{n} tables", mine.tables)]
       : t("This tournament is over. You played no table in it."));
   } else if (mine && !mine.tables) {
     line = h("p", {id: "t-me"}, !mine.active ? t("You have withdrawn.")
