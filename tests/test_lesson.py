@@ -81,7 +81,57 @@ def test_the_scripted_first_hand_shows_every_key_idea_in_five_to_ten_steps_and_i
     assert numbers == list(range(1, len(numbers) + 1))
     assert 5 <= len(numbers) <= 10
     assert len(numbers) == min(played.decisions, lesson.MAX_STEPS)
-    assert set(scripted.ideas) <= {s.idea for s in played.steps}, [s.idea for s in played.steps]
+    assert set(scripted.ideas) <= told(played.steps), [(s.idea, s.told) for s in played.steps]
+
+
+def told(steps: list[lesson.Step]) -> set[str]:
+    """The ideas a lesson's steps show or tell."""
+    return {s.idea for s in steps} | {t for s in steps for t in s.told}
+
+
+OWN_IDEAS = {
+    "free": {"chest", "handicap", "joker"},  # FC-3, FC-4, FC-5
+    "partnership": {"ruby"},  # CP-3: the queen of diamonds, 5 points
+    "northstar": {"going_out", "bonus", "club_points"},  # NS-5, NS-1, NS-2
+    "whist": {"exchange", "quota"},  # CW-4, CW-5
+}
+"""Each game's own idea, beyond leading, following and trumping: what its first hand must teach."""
+
+
+def test_every_game_has_its_own_ideas_listed() -> None:
+    assert sorted(OWN_IDEAS) == GAMES
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_the_first_hand_teaches_the_games_own_idea_in_a_step(game: str) -> None:
+    info, _ = resolve(game)
+    scripted = lesson.lesson_of(info)
+    assert scripted is not None and OWN_IDEAS[game] <= set(scripted.ideas)
+    assert OWN_IDEAS[game] <= told(play_scripted(info, game).steps)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_step_says_why_its_choice_is_good(game: str) -> None:
+    """A reason in every step: each has a line that says why this card, this bid, this pass (not only "a good
+    choice here"), and names the cards it points at."""
+    info, _ = resolve(game)
+    for s in play_scripted(info, game).steps:
+        assert s.why.code in lesson.WHY or codes(s.why)[1] in lesson.WHY, (s.number, str(s.say))
+        assert not any(c.startswith("lesson.choose") for c in codes(s.say)), str(s.say)
+
+
+SENTENCE = re.compile(r"(?<=[.!?])\s+")
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_two_steps_of_a_first_hand_say_the_same_sentence(game: str, lang: str) -> None:
+    info, _ = resolve(game)
+    seen: dict[str, int] = {}
+    for s in play_scripted(info, game).steps:
+        for sentence in SENTENCE.split(reason_words(s.say, lang)):
+            assert sentence not in seen, (sentence, seen.get(sentence), s.number)
+            seen[sentence] = s.number
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -169,19 +219,19 @@ def test_what_a_step_says_is_true_at_every_decision_of_many_deals(spec: str) -> 
             seat = match.to_act
             legal = [match.format_action(a) for a in match.legal_actions()]
             pointed = lesson.pointer(info, match, seat, rng)
-            _, say = scripted.say(match, seat, legal, pointed)
+            say = scripted.say(match, seat, legal, pointed, frozenset()).say()
             found = codes(say)
             seen.update(found)
             view = match.view(seat).to_dict()
             hand = str(view.get("hand", "")).split()
-            if "lesson.trump" in found:
+            if "lesson.trump_rule" in found:
                 assert set(hand) <= set(legal), (spec, seed, str(say))
-            if "lesson.trump_must" in found:
+            if "lesson.trump_must_rule" in found:
                 assert all(c.endswith("C") for c in legal), (spec, seed, str(say))
-            if "northstar.lesson_keep" in found:
+            if "northstar.lesson_why_keep" in found:
                 assert any(a not in ("pass", "double") for a in legal), (spec, seed, str(say))
-            if "northstar.lesson_cannot" in found:
+            if "northstar.lesson_why_cannot" in found:
                 assert all(a in ("pass", "double") for a in legal), (spec, seed, str(say))
-            assert ("northstar.lesson_last" in found) == (view.get("last_turn") == seat and "last_turn" in view)
+            assert ("northstar.lesson_last_rule" in found) == (view.get("last_turn") == seat and "last_turn" in view)
             match.apply(match.parse_action(pointed), seat)
     assert seen, spec

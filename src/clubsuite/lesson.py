@@ -24,15 +24,44 @@ from typing import Any, cast
 
 from clubsuite.bots.base import bot_names, make_bot
 from clubsuite.engine import SomeGame, SomeMatch, load_part
-from clubsuite.reasons import Reason, reason_of, template
+from clubsuite.reasons import Reason, Template, reason_of, template
 
 MAX_STEPS = 8
 """How many of the newcomer's decisions a lesson points at (the first ones of the first hand); the rest of the hand
 is theirs alone."""
 
-SayFn = Callable[[Any, int, Sequence[str], str], tuple[str, Reason]]
-"""A game's words for a step: ``(match, seat, legal actions as text, the action pointed at) -> (idea, reason)``;
-the idea is one of the game's :attr:`Lesson.ideas` or ``"choose"``."""
+SayFn = Callable[[Any, int, Sequence[str], str, frozenset[str]], "Explained"]
+"""A game's words for a step: ``(match, seat, legal actions as text, the action pointed at, what the lesson has
+already told the seat in this hand) -> what the step says``."""
+
+
+@dataclass(frozen=True)
+class Explained:
+    """What one step says: why the choice marked is a good one (always), and before it the rule behind the moment
+    where the hand shows it for the first time (``rule``; ``told`` names what it tells, so that no later step of the
+    hand says it again)."""
+
+    idea: str
+    """What the moment shows: one of the game's :attr:`Lesson.ideas` or a tricks game's (lead, follow, ...)."""
+    why: Reason
+    """Why this card, this bid, this pass: a line registered with :func:`why_template`."""
+    rule: Reason | None = None
+    told: tuple[str, ...] = ()
+    """The ideas whose rule this step says (none where every one was said before in the hand)."""
+
+    def say(self) -> Reason:
+        """The step's line: the rule where there is one, then why."""
+        return self.why if self.rule is None else Reason(BOTH, reason=self.rule, why_reason=self.why)
+
+
+def explained(idea: str, why: Reason, seen: frozenset[str], rules: Sequence[tuple[str, Reason]] = ()) -> Explained:
+    """A step of ``idea`` saying ``why``, after the rules of ``rules`` (idea, its rule) not yet in ``seen``, joined
+    in the order given (at most two, so that a step stays short)."""
+    new = [(key, rule) for key, rule in rules if key not in seen][:2]
+    if not new:
+        return Explained(idea, why)
+    rule = new[0][1] if len(new) == 1 else Reason(BOTH, reason=new[0][1], why_reason=new[1][1])
+    return Explained(idea, why, rule, tuple(key for key, _ in new))
 
 
 @dataclass(frozen=True)
@@ -42,21 +71,29 @@ class Lesson:
     seed: int
     """The match seed of every guided first hand of the game: its first deal shows the key ideas early."""
     ideas: tuple[str, ...]
-    """The ideas the first hand shows within :data:`MAX_STEPS` steps when the newcomer plays what is pointed at."""
+    """The ideas the first hand tells within :data:`MAX_STEPS` steps when the newcomer plays what is pointed at
+    (the game's own among them)."""
     say: SayFn
     """What a step says (see :data:`SayFn`)."""
 
 
 @dataclass(frozen=True)
 class Step:
-    """One step of a lesson: its number (from 1), the idea it shows, the action pointed at and its cards, and the
-    one line that says why."""
+    """One step of a lesson: its number (from 1), the idea it shows, the action pointed at and its cards, why it is
+    a good choice, the rule told with it (the first time only) and the ideas that rule tells."""
 
     number: int
     idea: str
     action: str
     cards: tuple[str, ...]
-    say: Reason
+    why: Reason
+    rule: Reason | None
+    told: tuple[str, ...]
+
+    @property
+    def say(self) -> Reason:
+        """The step's one line: the rule where there is one, then why."""
+        return Explained(self.idea, self.why, self.rule, self.told).say()
 
     def to_json(self) -> dict[str, Any]:
         """The form the protocol sends (the page words ``say`` from its catalog and marks ``action``'s cards or
@@ -64,6 +101,7 @@ class Step:
         return {
             "step": self.number,
             "idea": self.idea,
+            "told": list(self.told),
             "action": self.action,
             "cards": list(self.cards),
             "say": self.say.to_json(),
@@ -71,42 +109,82 @@ class Step:
         }
 
 
-CHOOSE = template("lesson.choose", "The marked choice is a good one here.")
-CHOOSE_CARDS = template("lesson.choose_cards", "A good choice here: {cards}.")
+WHY: set[str] = set()
+"""The codes of the lines that say why a step's choice is a good one (every step has one: :attr:`Explained.why`)."""
+
+
+def why_template(code: str, text: str, rule: str | None = None) -> Template:
+    """Register a line that says why a choice is good (its code kept in :data:`WHY`)."""
+    made = template(code, text, rule=rule)
+    WHY.add(code)
+    return made
+
+
+BOTH = template("lesson.both", "{reason} {why_reason}")
+"""A rule said for the first time in the hand, then why the choice marked is good."""
 LEAD = template(
-    "lesson.lead", "You lead this trick, so you choose its suit: the others must play a {suit:one} if they can. "
-    "Lead the {card}."
-)  # fmt: skip
-FOLLOW_ONE = template(
-    "lesson.follow_one", "You hold one {led_suit:one}, the {card}: you must follow the suit led, so you play it."
+    "lesson.lead_rule", "Whoever leads a trick chooses its suit, and the others must play that suit if they can."
 )
-FOLLOW = template("lesson.follow", "You hold {led_suit} and they were led: you must play one of them. Play the {card}.")
+FOLLOW = template("lesson.follow_rule", "You must play the suit that was led whenever you hold one.")
 TRUMP = template(
-    "lesson.trump", "You have no {led_suit}, so you may play any card; a club, the trump, beats every card of the "
-    "other suits. Play the {card}."
+    "lesson.trump_rule", "With none of the suit led you may play any card; a club, the trump, beats every card of "
+    "the other suits."
 )  # fmt: skip
-"""No card of the suit led, every card of the hand allowed, a club pointed at."""
+"""No card of the suit led, every card of the hand allowed."""
 TRUMP_MUST = template(
-    "lesson.trump_must", "You have no {led_suit}, and here the rules make you play a club; a club, the trump, beats "
-    "every card of the other suits. Play the {card}."
+    "lesson.trump_must_rule", "With none of the suit led, the rules here make you play a club if it would win; a "
+    "club, the trump, beats every card of the other suits."
 )  # fmt: skip
 """No card of the suit led, only clubs allowed (the rules' refusal of another card follows)."""
-TRUMP_PLAIN = template(
-    "lesson.trump_plain", "You have no {led_suit}; a club, the trump, beats every card of the other suits. Play the "
-    "{card}."
-)  # fmt: skip
-"""No card of the suit led, some cards refused but not only clubs allowed (the refusal follows)."""
+TRUMP_PLAIN = template("lesson.trump_plain_rule", "A club, the trump, beats every card of the other suits.")
+"""No card of the suit led, some cards refused but not only clubs allowed."""
 DISCARD = template(
-    "lesson.discard", "You have no {led_suit}, and the {card} cannot win this trick: only a club could. Give it up, "
-    "a card you can spare."
+    "lesson.discard_rule", "A card of neither the suit led nor clubs can never win a trick, so it is a way to get rid "
+    "of a card you do not need."
 )  # fmt: skip
-CHOOSE_AFTER = template("lesson.choose_after", "{reason} The marked choice is a good one here.")
-"""A phase before the play (an exchange, an auction, a pass) said by the game, then the choice marked."""
-WHY_NOT_CARDS = template("lesson.choose_cards_after", "{reason} A good choice here: {cards}.")
-"""The same, where the choice is of cards (the cards named)."""
 WHY_NOT = template("lesson.why_not", "{reason} Why not the {card}? {other_reason}")
 """A step's line followed by the rules' own refusal of another card of the seat's (a rule beyond following suit)."""
-LESSON_IDEAS = ("choose", "lead", "follow", "trump", "discard")
+
+LEAD_ONLY = why_template(
+    "lesson.why_lead_only", "The {card} is your only {suit:one}: once it is gone, you can play a club when {suit} are "
+    "led, and take the trick."
+)  # fmt: skip
+LEAD_HIGH = why_template(
+    "lesson.why_lead_high", "The {card} is your highest {suit:one}: led early, while the others still hold {suit} "
+    "and must follow, it has its best chance to win."
+)  # fmt: skip
+LEAD_LOW = why_template(
+    "lesson.why_lead_low", "The {card} is your lowest {suit:one}: it costs you little, and your better {suit} stay "
+    "in your hand for later tricks."
+)  # fmt: skip
+LEAD_MIDDLE = why_template(
+    "lesson.why_lead_middle", "The {card} keeps both your highest and your lowest {suit:one} back for later tricks."
+)
+WIN = why_template(
+    "lesson.why_win", "The {card} beats the {top_card}, the best card in the trick so far, and is the lowest of your "
+    "cards that does: your higher ones stay for later."
+)  # fmt: skip
+WIN_HIGH = why_template(
+    "lesson.why_win_high", "The {card} beats the {top_card}, the best card in the trick so far: play it to take the "
+    "trick."
+)  # fmt: skip
+PARTNER = why_template(
+    "lesson.why_partner", "Your partner's {top_card} is winning this trick, so you need not: the {card} costs you "
+    "least."
+)  # fmt: skip
+LOSE_LOW = why_template(
+    "lesson.why_lose_low", "The {card} cannot beat the {top_card}, which is winning the trick, so give your lowest "
+    "{suit:one} and keep the better ones."
+)  # fmt: skip
+LOSE = why_template(
+    "lesson.why_lose", "The {card} cannot beat the {top_card}, which is winning the trick: it is the card you will "
+    "miss least."
+)  # fmt: skip
+DROP_ONLY = why_template(
+    "lesson.why_drop_only", "The {card} is your only {suit:one}: with it gone you can play a club when {suit} are "
+    "led."
+)  # fmt: skip
+LESSON_IDEAS = ("lead", "follow", "trump", "discard")
 """The ideas :func:`trick_say` tells apart."""
 
 
@@ -132,10 +210,23 @@ def step(info: SomeGame, match: SomeMatch, seat: int, choose: Callable[[], str])
     number = decision_number(match, seat)
     if number > MAX_STEPS:
         return None
+    seen = told_before(lesson, match, seat)
     pointed = choose()
     legal = [match.format_action(a) for a in match.legal_actions()]
-    idea, say = lesson.say(match, seat, legal, pointed)
-    return Step(number, idea, pointed, cards_of(pointed), say)
+    said = lesson.say(match, seat, legal, pointed, seen)
+    return Step(number, said.idea, pointed, cards_of(pointed), said.why, said.rule, said.told)
+
+
+def told_before(lesson: Lesson, match: SomeMatch, seat: int) -> frozenset[str]:
+    """What the steps of ``seat``'s earlier decisions in this hand told (the rules said), worked out again from the
+    hand as it was before each of them and what the seat chose there: made only of what the seat saw."""
+    seen: set[str] = set()
+    for before, action in match.hand_so_far():
+        if before.to_act != seat:
+            continue
+        legal = [before.format_action(a) for a in before.legal_actions()]
+        seen.update(lesson.say(before, seat, legal, before.format_action(action), frozenset(seen)).told)
+    return frozenset(seen)
 
 
 def pointer(info: SomeGame, match: SomeMatch, seat: int, rng: random.Random) -> str:
@@ -175,45 +266,96 @@ def why_not(match: SomeMatch, seat: int, cards: Sequence[str]) -> tuple[str, Rea
     return None
 
 
-def phase_step(phase: Reason, pointed: str) -> tuple[str, Reason]:
-    """A step before the play of the cards: what the phase is (the game's words, ``phase``) and the choice marked
-    (its cards named)."""
-    cards = cards_of(pointed)
-    if cards:
-        return "choose", Reason(WHY_NOT_CARDS, reason=phase, cards=cards)
-    return "choose", Reason(CHOOSE_AFTER, reason=phase)
+RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
+"""The order of a suit's cards, lowest first, in most tricks games (Free Clubs' differs)."""
 
 
-def trick_say(match: SomeMatch, seat: int, legal: Sequence[str], pointed: str) -> tuple[str, Reason]:
-    """A step of a tricks game (:data:`SayFn`): outside the play of cards to tricks (an exchange, an auction, a
-    pass), the marked choice; in play, whether the seat leads, follows, trumps or gives up a card, and where the
-    rules forbid more than not following suit, their refusal of one of the seat's other cards."""
+def rank_of(card: str, ranks: Sequence[str]) -> int:
+    """A card's place in its suit (higher wins), by ``ranks``."""
+    rank = card[:-1].upper()
+    return ranks.index("10" if rank == "T" else rank)
+
+
+def winning(trick: Sequence[str], ranks: Sequence[str]) -> str:
+    """The card winning ``trick`` so far: its highest club, else its highest card of the suit led."""
+    clubs = [c for c in trick if suit_of(c) == "clubs"]
+    led = suit_of(trick[0])
+    pool = clubs or [c for c in trick if suit_of(c) == led]
+    return max(pool, key=lambda c: rank_of(c, ranks))
+
+
+def beats(card: str, top: str, ranks: Sequence[str]) -> bool:
+    """Whether ``card`` played now would win over ``top``, the card winning the trick so far."""
+    if suit_of(card) == suit_of(top):
+        return rank_of(card, ranks) > rank_of(top, ranks)
+    return suit_of(card) == "clubs"
+
+
+def trick_why(view: dict[str, Any], pointed: str, ranks: Sequence[str]) -> Reason:
+    """Why ``pointed`` is a good card to play now, from what the seat sees: the trick so far, its partner (where it
+    has one) and its own cards."""
+    hand = str(view.get("hand", "")).split()
+    plays = cast(list[dict[str, Any]], view.get("trick") or [])
+    trick = [str(p["card"]) for p in plays]
+    suit = suit_of(pointed) or "clubs"
+    mine = sorted((c for c in hand if suit_of(c) == suit), key=lambda c: rank_of(c, ranks))
+    if not trick:
+        if len(mine) == 1 and suit != "clubs" and any(suit_of(c) == "clubs" for c in hand):
+            return Reason(LEAD_ONLY, card=pointed, suit=suit)
+        if pointed == mine[-1]:
+            return Reason(LEAD_HIGH, card=pointed, suit=suit)
+        if pointed == mine[0]:
+            return Reason(LEAD_LOW, card=pointed, suit=suit)
+        return Reason(LEAD_MIDDLE, card=pointed, suit=suit)
+    top = winning(trick, ranks)
+    partner = view.get("partner")
+    ours = partner is not None and any(p["seat"] == partner and p["card"] == top for p in plays)
+    if ours and not beats(pointed, top, ranks):
+        return Reason(PARTNER, top_card=top, card=pointed)
+    if beats(pointed, top, ranks):
+        cheaper = [
+            c for c in mine if beats(c, top, ranks) and rank_of(c, ranks) < rank_of(pointed, ranks)
+        ]  # fmt: skip
+        return Reason(WIN_HIGH if cheaper else WIN, card=pointed, top_card=top)
+    led = suit_of(trick[0])
+    if suit not in (led, "clubs") and len(mine) == 1 and any(suit_of(c) == "clubs" for c in hand):
+        return Reason(DROP_ONLY, card=pointed, suit=suit)
+    if pointed == mine[0]:
+        return Reason(LOSE_LOW, card=pointed, top_card=top, suit=suit)
+    return Reason(LOSE, card=pointed, top_card=top)
+
+
+def trick_say(
+    match: SomeMatch, seat: int, legal: Sequence[str], pointed: str, seen: frozenset[str], ranks: Sequence[str] = RANKS
+) -> Explained:
+    """A step of a tricks game in the play of the cards (:data:`SayFn`): why the card (:func:`trick_why`), after
+    the rule of the moment the first time it comes (the seat leads, follows, trumps or gives up a card) and, where
+    the rules forbid more than not following suit, the first time, their refusal of one of the seat's other
+    cards."""
     view = match.view(seat).to_dict()
     hand = str(view.get("hand", "")).split()
-    if view.get("phase") != "play" or pointed not in hand:
-        cards = cards_of(pointed)
-        return "choose", Reason(CHOOSE_CARDS, cards=cards) if cards else Reason(CHOOSE)
     trick = [str(p["card"]) for p in cast(list[dict[str, Any]], view.get("trick") or [])]
     suit = suit_of(pointed)
     led = suit_of(trick[0]) if trick else None
-    if suit is None or (trick and led is None):
-        return "choose", Reason(CHOOSE_CARDS, cards=cards_of(pointed))
+    why = trick_why(view, pointed, ranks)
     barred = [c for c in hand if c not in legal]
     mine = [c for c in hand if suit_of(c) == led] if trick else []
     if led is None:
-        idea, say = "lead", Reason(LEAD, suit=suit, card=pointed)
-    elif len(mine) == 1:  # following with the one card of the suit: nothing more to say
-        return "follow", Reason(FOLLOW_ONE, led_suit=led, card=pointed)
+        idea, rule = "lead", Reason(LEAD)
     elif mine:
-        idea, say = "follow", Reason(FOLLOW, led_suit=led, card=pointed)
+        idea, rule = "follow", Reason(FOLLOW)
         barred = [c for c in barred if c in mine]  # a rule beyond following suit: shown on a card of the suit
     elif suit == "clubs":
-        kind = TRUMP if not barred else TRUMP_MUST if all(suit_of(c) == "clubs" for c in legal) else TRUMP_PLAIN
-        idea, say = "trump", Reason(kind, led_suit=led, card=pointed)
+        must = barred and all(suit_of(c) == "clubs" for c in legal)
+        idea, rule = "trump", Reason(TRUMP_MUST if must else TRUMP_PLAIN if barred else TRUMP)
     else:
-        idea, say = "discard", Reason(DISCARD, led_suit=led, card=pointed)
+        idea, rule = "discard", Reason(DISCARD)
+    said = explained(idea, why, seen, [(idea, rule)])
     beyond = why_not(match, seat, barred)
-    if beyond is not None:
+    if beyond is not None and f"rule:{beyond[1].code}" not in seen:
         card, reason = beyond
-        say = Reason(WHY_NOT, reason=say, card=card, other_reason=reason)
-    return idea, say
+        # the rules' own refusal says enough for one step: the moment's rule waits for the next step that shows it
+        return Explained(
+            idea, Reason(WHY_NOT, reason=why, card=card, other_reason=reason), None, (f"rule:{reason.code}",)
+        )
+    return said

@@ -385,6 +385,11 @@ _LESSON: JsonObject = {
         },
         "steps": {"type": "integer", "minimum": 1, "description": "how many steps a lesson has at most"},
         "idea": {"type": "string", "description": "what the step shows (lead, follow, trump, ...), a stable word"},
+        "told": {
+            "type": "array",
+            "items": {"type": "string"},
+            "description": "the ideas whose rule the step says, the first time in the hand (chest, ruby, ...)",
+        },
         "action": {"type": "string", "description": "the choice pointed at, one of the legal actions"},
         "cards": {"type": "array", "items": {"type": "string"}, "description": "the cards it names, to mark"},
         "say": {**_REASON, "description": "why, in one line, as a reason the page words from its catalog"},
