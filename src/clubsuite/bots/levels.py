@@ -1,7 +1,8 @@
 """Levels for people: ``easy``, ``normal``, ``hard`` and ``expert``, each a bot and a budget, for every game.
 
 =========  ==========================================================================================
-``easy``   the heuristic bot, but one decision in three is a random legal action (a beatable opponent)
+``easy``   the heuristic bot, but one decision in three is a slip: a newcomer's habit where the game has one, else a
+           random legal action (a beatable opponent)
 ``normal`` the heuristic bot: rule-based, instant
 ``hard``   ``pimc(samples=8,ms=10000)``: determinized search over 8 worlds, some 50 ms a decision on one core
 ``expert`` ``pimc(samples=32,ms=30000)``: the same search over 32 worlds, some 250 ms a decision (both times in
@@ -34,7 +35,7 @@ SEARCHING = frozenset({"pimc", "ismcts", "hard", "expert"})
 """The bots (and levels) that search at every decision, for a tenth of a second up to a few seconds of CPU: a server
 runs them apart from the instant ones and bounds how many tables one person may give them."""
 EASY_SLIPS = 3
-"""The easy bot plays a random legal action once in this many decisions, on average."""
+"""The easy bot slips once in this many decisions, on average."""
 
 
 def searches(name: str) -> bool:
@@ -48,15 +49,27 @@ def lobby_order(names: list[str]) -> list[str]:
 
 
 class EasyBot:
-    """The heuristic bot with slips: a random legal action in about one decision of :data:`EASY_SLIPS`."""
+    """The heuristic bot with slips, in about one decision of :data:`EASY_SLIPS`: a newcomer's habit where the
+    game's heuristic bot offers one (its ``slip`` method, the same signature as ``choose``), a random legal action
+    elsewhere.
+
+    A newcomer's habit is a legal move with a reason a newcomer would give (in whist: take every trick you can, with
+    your highest card, whatever the score); a random action is one nobody would choose. A game's heuristic offers a
+    slip where random ones cost too little to make the level weaker (``docs/bots.md``, "Calibrated ratings").
+    """
 
     def __init__(self, game: str) -> None:
         self.name = "easy"
         self.inner = make_bot("heuristic" if "heuristic" in bot_names(game) else "random", game)
+        self.habit: Callable[[object, LegalActions[object], random.Random], object] | None = getattr(
+            self.inner, "slip", None
+        )
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
         """A slip or the heuristic's choice."""
         if rng.randrange(EASY_SLIPS) == 0:
+            if self.habit is not None:
+                return self.habit(view, legal, rng)
             return legal[rng.randrange(len(legal))]
         return self.inner.choose(view, legal, rng)
 

@@ -457,5 +457,40 @@ class WhistHeuristicBot:
             return decision if decision in legal else legal[0]
         return card_choice(view, (a for a in legal if isinstance(a, Card)))
 
+    def slip(self, view: WhistView, legal: LegalActions[WhistAction], rng: random.Random) -> WhistAction:
+        """The ``easy`` level's slip in this game (``clubsuite.bots.levels``): a newcomer's habit, as
+        :func:`beginner_choice` plays it, rather than a random card (``rng`` is not used)."""
+        return beginner_choice(view, legal)
+
+
+# -- a beginner's play (the easy level's mistakes) ----------------------------------------------------------------
+def beginner_card(view: WhistView, legal: Iterable[Card]) -> Card:
+    """The card a newcomer plays: it grabs every trick it can with its highest card and throws its lowest otherwise.
+
+    It plays for tricks in every hand, as if only +target won: it does not see that -target wins as well (CW-5),
+    nor that an opponent close to a target must be stopped, and it does not weigh what a card is worth later. So
+    it wins with its highest winning card (where the heuristic wins as cheaply as it can), leads its highest card,
+    and, when nothing it holds can take the trick, gives up its lowest. Must-beat (CW-1) still decides which cards
+    are legal.
+    """
+    k = Knowledge.from_view(view)
+    state = TrickState.from_view(view, k)
+    cards = list(legal)
+    winners = [c for c in cards if state.wins_now(c.index)]
+    if winners:
+        return max(winners, key=lambda c: (c.index // 13 == 0, _rank(c.index), c.index))
+    return min(cards, key=lambda c: (c.index // 13 == 0, _rank(c.index), c.index))
+
+
+def beginner_choice(view: WhistView, legal: LegalActions[WhistAction]) -> WhistAction:
+    """A newcomer's move: keep the hand dealt (a newcomer seldom dares take the bid hand unseen, CW-4), and play each
+    card as :func:`beginner_card` says, for tricks whatever the score. Every move is legal and has a reason a
+    newcomer would give; what it lacks is the heuristic's judgement."""
+    if len(legal) == 1:
+        return legal[0]
+    if view.phase is WhistPhase.EXCHANGE:
+        return Decision.KEEP if Decision.KEEP in legal else legal[0]
+    return beginner_card(view, (a for a in legal if isinstance(a, Card)))
+
 
 register_bot("heuristic", WhistHeuristicBot, game="whist")
