@@ -12,6 +12,8 @@ import pytest
 from cli_helpers import clubs_in_process
 from clubsuite.engine import resolve
 from clubsuite.puzzles.check import check_puzzle
+from clubsuite.puzzles.criteria import CONFIRM_WORLDS
+from clubsuite.puzzles.make import SHARES
 from clubsuite.puzzles.model import Puzzle, read_set
 from clubsuite.puzzles.sets import BEGIN, DATA, END, docs_block, sets_for, shipped_sets
 from clubsuite.puzzles.themes import theme_names
@@ -50,6 +52,23 @@ def test_a_set_is_spread_over_kinds_themes_and_ratings(variant: str) -> None:
     bands = Counter(0 if p.rating < 1400 else 2 if p.rating >= 1800 else 1 for p in puzzles)
     assert len(bands) == 3 and sorted(bands.values())[1] >= 10, bands  # every band, two of them well filled
     assert any(p.mistake is not None for p in puzzles)
+
+
+@pytest.mark.parametrize("variant", sorted(WANTED))
+def test_a_set_holds_one_note_and_easy_puzzles_to_their_share_and_hard_ones(variant: str) -> None:
+    puzzles = [p for s in sets_for(variant) for p in read_set(s.file)]
+    n = len(puzzles)
+    assert sum(len(p.values) == 2 for p in puzzles) <= SHARES["two actions"] * n  # keep or exchange, pass or play
+    assert Counter(p.solution for p in puzzles).most_common(1)[0][1] <= SHARES["one answer"] * n  # "pass"
+    assert sum(p.rating < 1400 for p in puzzles) <= SHARES["easy"] * n  # the heuristic bot finds the answer
+    assert sum(p.rating >= 1800 for p in puzzles) >= 0.1 * n  # neither the heuristic nor the search finds it
+
+
+@pytest.mark.parametrize("variant", sorted(WANTED))
+def test_every_single_dummy_puzzle_shipped_states_a_margin_confirmed_on_fresh_worlds(variant: str) -> None:
+    for p in (p for s in sets_for(variant) for p in read_set(s.file) if p.kind == "single_dummy"):
+        assert p.worlds is not None and p.worlds["confirm_worlds"] == CONFIRM_WORLDS, p.id
+        assert p.worlds["low"] >= 0.02 and p.worlds["low"] <= p.worlds["confirmed"] <= p.worlds["high"], p.id
 
 
 @pytest.mark.parametrize("variant", sorted(WANTED))

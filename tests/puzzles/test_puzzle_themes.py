@@ -19,6 +19,7 @@ import pytest
 
 from clubsuite.cards import Card, card
 from clubsuite.games.free.themes import tricks_left
+from clubsuite.puzzles.make import MakeSettings, match_puzzles
 from clubsuite.puzzles.model import Puzzle, read_set
 from clubsuite.puzzles.retheme import retheme
 from clubsuite.puzzles.sets import shipped_sets
@@ -110,3 +111,10 @@ def test_free_clubs_tricks_left_are_the_fewer_of_the_ten_trick_limit_and_the_sec
     assert tricks_left(hand([8, 8, 8], 8, [])) == 2  # FC-7: ten tricks at most
     assert tricks_left(hand([3, 2, 8], 4, [1])) == 3  # seat 1 has played to this trick: it began with 3
     assert tricks_left(hand([0, 2, 9], 5, [])) == 2  # once two players are out, play stops
+
+
+def test_themes_found_again_from_a_puzzle_are_the_ones_the_generator_gave_it() -> None:
+    made = match_puzzles(MakeSettings("whist", seed=5, kinds=("double_dummy",)), 3)
+    assert made
+    for p in made:
+        assert retheme(p).themes == p.themes, p.id

@@ -469,8 +469,18 @@ def _capped(p: Puzzle) -> list[tuple[str, str]]:
 def balanced(puzzles: Sequence[Puzzle], count: int, seed: int, shares: Mapping[str, float] = SHARES) -> list[Puzzle]:
     """``count`` of ``puzzles`` spread over kinds, themes and ratings: repeatedly the puzzle whose rarest theme (and
     rating band) is least represented so far, the harder band first among those, ties drawn from ``seed``; a puzzle
-    that would take one-note or easy puzzles past their share of ``count`` (:data:`SHARES`) is left out. Used to
-    choose a shipped set from a larger run (it holds fewer than ``count`` where the pool has too few others)."""
+    that would take one-note or easy puzzles past their share of the set (:data:`SHARES`) is left out. Used to
+    choose a shipped set from a larger run. Where the pool has too few others for ``count``, the set is smaller,
+    and chosen again at that size until the shares hold of the set as it is."""
+    target = count
+    while True:
+        chosen = _balanced(puzzles, target, seed, shares)
+        if len(chosen) >= target or not chosen:
+            return chosen
+        target = len(chosen)
+
+
+def _balanced(puzzles: Sequence[Puzzle], count: int, seed: int, shares: Mapping[str, float]) -> list[Puzzle]:
     rng = random.Random(seed)
     pool = list(puzzles)
     rng.shuffle(pool)

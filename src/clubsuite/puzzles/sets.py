@@ -59,8 +59,9 @@ BEGIN, END = "<!-- puzzle-sets:begin -->", "<!-- puzzle-sets:end -->"
 
 
 def docs_block() -> str:
-    """The shipped sets as ``docs/puzzles.md`` shows them: per set its size, kinds, rating bands and the puzzles
-    after a mistake; per game each theme's count."""
+    """The shipped sets as ``docs/puzzles.md`` shows them: per set its size, kinds, rating bands (under 1400: the
+    heuristic bot finds the answer), the puzzles after a mistake, the one-note ones (two actions to choose from, the
+    answer most shared); per game each theme's count."""
     from collections import Counter
 
     from clubsuite.puzzles.themes import theme_names
@@ -69,8 +70,8 @@ def docs_block() -> str:
         BEGIN,
         "",
         "| set | rules | puzzles | double dummy | endgame | single dummy | after a mistake | under 1400 | 1400-1799 "
-        "| 1800 and over | pool |",
-        "|---|---|---|---|---|---|---|---|---|---|---|",
+        "| 1800 and over | two actions | most shared answer | pool |",
+        "|---|---|---|---|---|---|---|---|---|---|---|---|---|",
     ]
     by_game: dict[str, Counter[str]] = {}
     index = json.loads(INDEX.read_text(encoding="utf-8")) if INDEX.exists() else {"sets": []}
@@ -78,10 +79,12 @@ def docs_block() -> str:
         puzzles = read_set(s.file)
         kinds = Counter(p.kind for p in puzzles)
         bands = Counter(0 if p.rating < 1400 else 2 if p.rating >= 1800 else 1 for p in puzzles)
+        two = sum(1 for p in puzzles if len(p.values) == 2)
+        answer, shared = Counter(p.solution for p in puzzles).most_common(1)[0]
         rows.append(
             f"| `{s.file.name}` | `{s.variant}` | {len(puzzles)} | {kinds['double_dummy']} | {kinds['endgame']} "
             f"| {kinds['single_dummy']} | {sum(1 for p in puzzles if p.mistake is not None)} | {bands[0]} "
-            f"| {bands[1]} | {bands[2]} | {entry['pool']} |"
+            f"| {bands[1]} | {bands[2]} | {two} | {answer} ({shared}) | {entry['pool']} |"
         )
         by_game.setdefault(s.game, Counter()).update(t for p in puzzles for t in p.themes)
     for game, counts in by_game.items():
