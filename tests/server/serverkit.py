@@ -286,14 +286,24 @@ def my_turn(client: Client, seat: int = 0) -> Message:
 class Client:
     """A WebSocket client of one table: says hello, keeps every message received, acts on request."""
 
-    def __init__(self, base: str, table: str, token: str | None = None, last_version: int | None = None) -> None:
+    def __init__(
+        self,
+        base: str,
+        table: str,
+        token: str | None = None,
+        last_version: int | None = None,
+        headers: dict[str, str] | None = None,
+    ) -> None:
+        """``headers``: sent with the opening request (a ``Cookie``: a signed-in spectator)."""
         url = base.replace("http://", "ws://") + f"/tables/{table}/ws"
         # No keepalive pings of its own: on a loaded machine a ping unanswered within its timeout closed a test
         # client (1011) mid-test; the server pings, and the client answers those. And no limit on the messages
         # received and not yet read (max_queue): with one, a client that had not read all of a match's messages
         # stopped reading its socket, so that closing it waited out the close timeout (10 s) for a closing frame
         # it could not read. A test reads what it wants of them; none relies on the client holding the server up.
-        self._opened = connect(url, open_timeout=10, max_size=2**24, ping_interval=None, max_queue=None)
+        self._opened = connect(
+            url, open_timeout=10, max_size=2**24, ping_interval=None, max_queue=None, additional_headers=headers
+        )
         self.ws: ClientConnection = self._opened.__enter__()
         self.messages: list[Message] = []
         self.sent: list[dict[str, Any]] = []

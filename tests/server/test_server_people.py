@@ -1,8 +1,9 @@
 """People together and kept safe, on a real server over SQLite and PostgreSQL: following, blocking and muting; a
 blocked or muted account's chat reaches nobody who blocked or muted it (live and in the history), and its
 invitations reach nobody who blocked it, without its being told; friends online as their privacy allows; invitations
-and their decline; reports kept as the server saw the message, the automatic mute after several, and the moderators'
-actions taking effect; matchmaking and arenas never seating a blocked pair together; bad requests refused."""
+and their decline; reports kept as the server saw the message, the automatic mute after several (only by people at
+the table when the line was said, with some standing), and the moderators' actions taking effect (never on a report
+about a moderator); matchmaking and arenas never seating a blocked pair together; bad requests refused."""
 
 from __future__ import annotations
 
@@ -12,11 +13,12 @@ from typing import Any
 
 import pytest
 from serverkit import Client, ThreadServer, new_table
-from sqlalchemy import event, select
+from sqlalchemy import event, select, update
 from test_server_live import Live
 from test_server_rated import PASSWORD, account
 
 import loopback
+from clubsuite.server.people.moderation import STANDING_DAYS
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import users
 
@@ -38,6 +40,27 @@ def chat(c: Client, text: str) -> None:
 def run(server: ThreadServer, work: Any) -> Any:
     hub = server.server.config.app.state.hub
     return asyncio.run_coroutine_threadsafe(work, hub.loop).result(60)
+
+
+def aged(store: Store, *user_ids: str) -> None:
+    """Give the accounts the standing of age: made a little more than ``STANDING_DAYS`` days ago."""
+    made = time.time() - STANDING_DAYS * 86400 - 3600
+    store.write(lambda conn: conn.execute(update(users).where(users.c.id.in_(user_ids)).values(created_at=made)))
+
+
+def watching(server: ThreadServer, browser: Any, table: str) -> Client:
+    """A signed-in spectator of the table (the browser's session cookie on the socket), once it has the state."""
+    cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in browser.cookies.items())}
+    c = Client(server.base, table, None, headers=cookie)
+    c.until(lambda m: m["type"] == "state")
+    return c
+
+
+def speaks(c: Client, text: str) -> bool:
+    """Whether ``c``'s line is said (its own copy comes back) rather than refused."""
+    chat(c, text)
+    got = c.until(lambda m: (m["type"] == "chat" and m["text"] == text) or m.get("code") == "chat_refused")
+    return got["type"] == "chat"
 
 
 def test_following_blocking_and_muting_are_listed_to_their_owner_and_a_block_ends_following(
@@ -96,9 +119,10 @@ def test_a_blocked_or_muted_accounts_chat_reaches_nobody_who_blocked_or_muted_it
 
 
 def test_a_muted_or_banned_account_is_told_why_it_may_not_chat_and_a_moderators_actions_take_effect(
-    server: ThreadServer,
+    server: ThreadServer, store: Store
 ) -> None:
     reporters = [account(server, name) for name in ("Ann", "Cleo", "Dora", "Gus")]
+    aged(store, *(user_id for _, user_id, _ in reporters))
     bob, bob_id, bob_h = account(server, "Bob")
     mod, mod_id, mod_h = account(server, "Mona")
     moderation = server.server.config.app.state.moderation
@@ -106,6 +130,7 @@ def test_a_muted_or_banned_account_is_told_why_it_may_not_chat_and_a_moderators_
     table = new_table(server.base, SHORT, [{"kind": "person"}] * 3)["id"]
     ann, _, ann_h = reporters[0]
     a, b = seated(server, ann, ann_h, table), seated(server, bob, bob_h, table)
+    watchers = [watching(server, browser, table) for browser, _, _ in reporters[2:]]
     try:
         for x in (a, b):
             x.until(lambda m: m["type"] == "state")
@@ -175,8 +200,80 @@ def test_a_muted_or_banned_account_is_told_why_it_may_not_chat_and_a_moderators_
         assert signup.status_code == 409  # the name stays taken
         assert bob_id
     finally:
-        a.close()
-        b.close()
+        for x in (a, b, *watchers):
+            x.close()
+
+
+def test_only_people_at_the_table_when_the_line_was_said_with_standing_bring_on_the_automatic_mute(
+    server: ThreadServer, store: Store
+) -> None:
+    """Three accounts made from one address, never at the table, report a player's line (by ``/reports`` and by the
+    table's own address): the player still chats, and the reports wait for a moderator. Nor do accounts at the table
+    but made today, nor one that came after the line. Three aged accounts at the table when the line was said do."""
+    bob, _, bob_h = account(server, "Bob")
+    ann, ann_id, ann_h = account(server, "Ann")
+    names = ["Wil", "Wes", "Late", "Troll1", "Troll2", "Troll3", "New1", "New2"]
+    people = {name: account(server, name) for name in names}
+    aged(store, ann_id, *(people[n][1] for n in names if not n.startswith("New")))
+    mona, mona_id, _ = account(server, "Mona")
+    run(server, server.server.config.app.state.moderation.set_moderator(mona_id, True))
+    table = new_table(server.base, SHORT, [{"kind": "person"}] * 3)["id"]
+    a, b = seated(server, ann, ann_h, table), seated(server, bob, bob_h, table)
+    here = [watching(server, people[n][0], table) for n in ("Wil", "Wes", "New1", "New2")]
+    late: Client | None = None
+    try:
+        for x in (a, b):
+            x.until(lambda m: m["type"] == "state")
+        chat(b, "a line someone dislikes")
+        line = a.until(lambda m: m["type"] == "chat" and m["text"] == "a line someone dislikes")["id"]
+        late = watching(server, people["Late"][0], table)  # reads the line in the history, came after it
+
+        def report(name: str, at_table: bool) -> None:
+            browser, _, headers = people.get(name, (ann, ann_id, ann_h))
+            if at_table:
+                r = browser.post(f"/tables/{table}/reports", json={"message": line}, headers=headers)
+            else:
+                r = browser.post("/reports", json={"kind": "message", "table": table, "message": line}, headers=headers)
+            assert r.status_code == 201, r.text
+
+        for k, name in enumerate(["Troll1", "Troll2", "Troll3", "New1", "New2", "Late"]):
+            report(name, k % 2 == 0)
+        assert speaks(b, "still free to speak")
+        report("Ann", True)
+        report("Wil", False)
+        assert speaks(b, "two that count are not three")
+        counted = {r["reporter"]: r["counts"] for r in mona.get("/moderation/reports").json()["reports"]}
+        kept_only = ["Troll1", "Troll2", "Troll3", "New1", "New2", "Late"]
+        assert counted == {**dict.fromkeys(kept_only, False), "Ann": True, "Wil": True}
+        report("Wes", True)
+        assert not speaks(b, "now muted")
+    finally:
+        for x in (a, b, *here, *([late] if late is not None else [])):
+            x.close()
+
+
+def test_a_moderator_never_acts_on_a_report_about_a_moderator_nor_sees_one_the_operator_does(
+    server: ThreadServer,
+) -> None:
+    ann, _, ann_h = account(server, "Ann")
+    mona, mona_id, mona_h = account(server, "Mona")
+    max_, max_id, max_h = account(server, "Max")
+    moderation = server.server.config.app.state.moderation
+    for moderator in (mona_id, max_id):
+        run(server, moderation.set_moderator(moderator, True))
+    about_mona = ann.post("/reports", json={"kind": "player", "player": "Mona"}, headers=ann_h).json()["report"]
+    about_max = ann.post("/reports", json={"kind": "player", "player": "Max"}, headers=ann_h).json()["report"]
+    for browser, headers in ((mona, mona_h), (max_, max_h)):
+        assert browser.get("/moderation/reports").json()["reports"] == []  # who reported a moderator stays unseen
+        for report in (about_mona, about_max):  # their own, and each other's
+            for action in ("dismiss", "close"):
+                r = browser.post(f"/moderation/reports/{report}", json={"action": action}, headers=headers)
+                assert r.status_code == 403 and r.json()["code"] == "operator_only", r.text
+    assert mona.get("/account").json().get("signed_in") is True and max_.get("/account").json().get("signed_in")
+    queue = run(server, moderation.queue())  # the operator's (clubs admin reports)
+    assert sorted(r["subject"] for r in queue) == ["Max", "Mona"]
+    assert run(server, moderation.act(about_max, "warn", None, "be fair"))["action"] == "warn"
+    assert [n["kind"] for n in max_.get("/notices").json()["notices"]] == ["warn"]
 
 
 def test_invitations_reach_their_player_and_are_declined_and_a_block_or_privacy_stops_them_unseen(
@@ -245,10 +342,27 @@ def test_friends_are_seen_online_and_at_their_table_as_their_privacy_allows(serv
         assert ann.get("/friends").json()["friends"][0]["online"] is None
         bob.post("/account/privacy", json={"invites": "everyone", "presence": "everyone"}, headers=bob_h)
         assert ann.get("/friends").json()["friends"][0]["online"] is True
-        bob.post("/players/Ann/block", headers=bob_h)  # a block shows Bob as offline to Ann, whatever his privacy
+        bob.post("/players/Ann/block", headers=bob_h)  # a block shows Bob as offline to Ann, as offline looks
         assert ann.get("/friends").json()["friends"] == [{"name": "Bob", "online": False, "table": None}]
     finally:
         live.close()
+
+
+def test_a_block_leaves_the_blocked_persons_friends_list_as_it_was_where_it_showed_nothing(
+    server: ThreadServer,
+) -> None:
+    """Cleo follows Dan, whose privacy shows him online only to the people he follows, and he does not follow her:
+    her list says he does not show it. Dan blocks her: her list says the same (not "offline", which only a block
+    would show her)."""
+    cleo, _, cleo_h = account(server, "Cleo")
+    dan, _, dan_h = account(server, "Dan")
+    cleo.post("/players/Dan/follow", headers=cleo_h)
+    before = cleo.get("/friends").json()
+    assert before == {"friends": [{"name": "Dan", "online": None, "table": None}]}
+    assert dan.post("/players/Cleo/block", headers=dan_h).status_code == 200
+    assert cleo.get("/friends").json() == before
+    dan.post("/account/privacy", json={"invites": "everyone", "presence": "nobody"}, headers=dan_h)
+    assert cleo.get("/friends").json() == before
 
 
 def test_matchmaking_never_seats_two_people_one_of_whom_blocked_the_other(server: ThreadServer) -> None:

@@ -93,7 +93,14 @@ def router(
         return found[1]
 
     def refused(exc: RelationRefused | Refused) -> HTTPException:
-        status = {"no_player": 404, "no_report": 404, "no_table": 404, "no_tournament": 404, "rate_limited": 429}
+        status = {
+            "no_player": 404,
+            "no_report": 404,
+            "no_table": 404,
+            "no_tournament": 404,
+            "rate_limited": 429,
+            "operator_only": 403,
+        }
         return HTTPException(status.get(exc.code, 409), {"code": exc.code, "message": str(exc)})
 
     async def other(name: str) -> tuple[str, str]:
@@ -223,9 +230,10 @@ def router(
         to = await other(body.to)
         return await send(user, to, table_target(user, table_id))
 
-    async def report_message(user: User, table_id: str, message: int) -> tuple[str, dict[str, Any]]:
-        """The account that said a message at a table of this process's, and the message with the lines around it
-        as the reporter could see them."""
+    async def report_message(user: User, table_id: str, message: int) -> tuple[str, dict[str, Any], bool]:
+        """The account that said a message at a table of this process's, the message with the lines around it as
+        the reporter could see them, and whether the reporter was at the table when it was said (seated or
+        watching: only then may the report count toward an automatic mute)."""
         table = hub.tables.get(table_id)
         mine = next((s.seat for s in table.seats if s.user_id == user.id), None) if table is not None else None
         visible = table is not None and (mine is not None or table.settings.public)
@@ -240,13 +248,14 @@ def router(
                 },
             )
         line, lines = found
-        return speaker, {"table": table.id, "game": table.info.name, "line": line, "lines": lines}
+        context = {"table": table.id, "game": table.info.name, "line": line, "lines": lines}
+        return speaker, context, table.chat.witnessed(message, user.id)
 
     async def keep_report(
-        user: User, subject: str, kind: str, reason: str, context: dict[str, Any], block: bool
+        user: User, subject: str, kind: str, reason: str, context: dict[str, Any], block: bool, witness: bool = False
     ) -> dict[str, Any]:
         try:
-            made = await moderation.report(user.id, subject, kind, reason, context, block)
+            made = await moderation.report(user.id, subject, kind, reason, context, block, witness)
         except RelationRefused as exc:
             raise refused(exc) from None
         if block:
@@ -264,21 +273,22 @@ def router(
                 raise HTTPException(
                     422, {"code": "bad_request", "message": "'table' and 'message': a message is found by both"}
                 )
-            subject, context = await report_message(user, body.table, body.message)
+            subject, context, witness = await report_message(user, body.table, body.message)
         else:
+            witness = False
             if body.player is None:
                 raise HTTPException(422, {"code": "bad_request", "message": "'player': whom you report"})
             subject, name = await other(body.player)
             context = {"name": name}  # only what the server knows: a table named by the reporter is not kept
-        return await keep_report(user, subject, body.kind, body.reason, context, body.block)
+        return await keep_report(user, subject, body.kind, body.reason, context, body.block, witness)
 
     @routes.post("/tables/{table_id}/reports", status_code=201)
     async def report_at_table(table_id: Id, body: MessageReportIn, request: Request) -> dict[str, Any]:
         """Report a message said at this table (answered by the table's own process, where its chat is kept); by
         default its writer is blocked for you as well."""
         user = await need(request, True)
-        subject, context = await report_message(user, table_id, body.message)
-        return await keep_report(user, subject, "message", body.reason, context, body.block)
+        subject, context, witness = await report_message(user, table_id, body.message)
+        return await keep_report(user, subject, "message", body.reason, context, body.block, witness)
 
     # -- the moderators -----------------------------------------------------------------------------------------
     async def moderator(request: Request, changes: bool) -> User:
@@ -291,14 +301,16 @@ def router(
     async def reports_queue(
         request: Request, status: Annotated[Literal["open", "closed"], Query()] = "open"
     ) -> dict[str, Any]:
-        """The reports (moderators only): open ones oldest first, or closed ones newest first."""
+        """The reports (moderators only): open ones oldest first, or closed ones newest first; never one about a
+        moderator (the operator's: ``clubs admin reports``)."""
         await moderator(request, False)
-        return {"reports": await moderation.queue(status)}
+        return {"reports": await moderation.queue(status, moderators_view=True)}
 
     @routes.post("/moderation/reports/{report_id}")
     async def act(report_id: Id, body: ActionIn, request: Request) -> dict[str, Any]:
         """Act on a report (moderators only): warn, mute for some hours, ban from chat, close the account, or
-        dismiss; every open report of the same player is closed with it, and the player is told what and why."""
+        dismiss; every open report of the same player is closed with it, and the player is told what and why. A
+        report about a moderator, oneself included, is refused (403 ``operator_only``: ``clubs admin act``)."""
         user = await moderator(request, True)
         try:
             return await moderation.act(report_id, body.action, user.id, body.reason, body.hours)

@@ -6,13 +6,20 @@ reporter, supplies its words: ``context``), so that a moderator reads what was s
 was. Reporting someone also blocks them for the reporter (``block``, the default), as people who report want.
 One account sends at most :data:`REPORTS_PER_HOUR` reports an hour and one open report per person reported.
 
-**Several reports.** When :data:`AUTO_REPORTERS` distinct accounts have reported messages of the same person
-within :data:`AUTO_WINDOW` (messages the server kept, so that the reporters were at the table; reports of a name or
-a player alone do not count, or three throwaway accounts could silence anyone), that person may not chat for
-:data:`AUTO_HOURS` hours or until a moderator dismisses the reports, and is told so.
+**Several reports.** When :data:`AUTO_REPORTERS` distinct accounts that count have reported messages of the same
+person within :data:`AUTO_WINDOW`, that person may not chat for :data:`AUTO_HOURS` hours or until a moderator
+dismisses the reports, and is told so. A report counts (``reports.counts``) when it is of a message the server kept,
+made by an account that was at that table when the message was said (seated, or watching signed in: the table's
+chat notes who was there at each line, ``ChatRoom.witnessed``, in the process that serves the table, which is where
+a report of its message is answered) and that has some standing: made at least :data:`STANDING_DAYS` days before,
+or with at least :data:`STANDING_MATCHES` rated matches played. Every other report (of a name, of a player, of a
+line its reporter only read later, or by a new account) is kept for the moderators alike and counts for nothing:
+otherwise three accounts made a minute before, never at the table, could silence anyone.
 
 **The queue and the actions.** The operator (``clubs admin reports``) and the accounts the operator makes
-moderators (the page ``/moderation``) read the open reports and take one action on each: *warn* (the person is
+moderators (the page ``/moderation``) read the open reports and take one action on each (a report about a moderator
+is the operator's alone: the moderators neither see it nor act on it, so that no moderator judges a report about
+themselves or another moderator, nor learns who reported them): *warn* (the person is
 told), *mute* for some hours (no chat), *ban from chat* (for good, until lifted), *close the account* (every
 session ends, its passkeys go, it can no longer sign in; its name stays taken), or *dismiss* (nothing was wrong;
 a mute the reports brought on by themselves is lifted). Each action is kept (``sanctions``), logged, and the person
@@ -33,7 +40,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import RelationRefused, Relations
 from clubsuite.server.store.database import Store, lock_account
-from clubsuite.server.store.dbschema import moderators, passkeys, reports, sanctions, sessions, users
+from clubsuite.server.store.dbschema import match_players, moderators, passkeys, reports, sanctions, sessions, users
 from clubsuite.server.tokens import new_id
 
 log = logging.getLogger("clubsuite.server")
@@ -50,6 +57,10 @@ AUTO_REPORTERS = 3
 """Distinct accounts whose reports of one person mute that person's chat until a moderator looks."""
 AUTO_WINDOW = 24 * 3600.0
 AUTO_HOURS = 24.0
+STANDING_DAYS = 3.0
+"""An account this old counts toward an automatic mute (a throwaway made for the purpose must wait this long) ..."""
+STANDING_MATCHES = 10
+"""... and so does one with this many rated matches played (a regular of the site, however new)."""
 MUTE_HOURS_MAX = 24 * 90.0
 CHAT_CHECK_SECONDS = 10.0
 """How long an account's chat standing is kept in memory before it is read again (an action taken in this process
@@ -77,9 +88,11 @@ class Moderation:
         reason: str,
         context: dict[str, Any],
         block: bool = True,
+        witness: bool = False,
     ) -> str:
         """Keep a report of ``subject`` (an account id) by ``reporter``; its id. ``context`` is what the server saw
-        (the message and the lines around it, the table, the name). Refused: oneself, an unknown kind, a reason too
+        (the message and the lines around it, the table, the name); ``witness``: the reporter was at the table when
+        the reported message was said (the table's process knows). Refused: oneself, an unknown kind, a reason too
         long, too many reports, a second open report of the same person."""
         if kind not in REPORT_KINDS:
             raise RelationRefused("bad_report", f"kind={kind!r}: a report is of a {', '.join(REPORT_KINDS)}")
@@ -107,6 +120,7 @@ class Moderation:
             ).first()
             if open_one is not None:
                 raise RelationRefused("already_reported", "you reported this player already: a moderator will look")
+            counts = kind == "message" and witness and _standing(conn, reporter, now)
             conn.execute(
                 insert(reports).values(
                     id=report_id,
@@ -117,13 +131,14 @@ class Moderation:
                     context=json.dumps(context),
                     created_at=now,
                     status="open",
+                    counts=counts,
                 )
             )
-            reporters = conn.execute(  # messages only: the server saw them, and the reporters were at the table
+            reporters = conn.execute(  # the reports that count: see the module
                 select(func.count(func.distinct(reports.c.reporter_id))).where(
                     reports.c.subject_id == subject,
                     reports.c.status == "open",
-                    reports.c.kind == "message",
+                    reports.c.counts.is_(True),
                     reports.c.created_at > now - AUTO_WINDOW,
                 )
             ).scalar_one()
@@ -138,13 +153,19 @@ class Moderation:
         return report_id
 
     # -- the queue ------------------------------------------------------------------------------------------------
-    async def queue(self, status: str = "open", limit: int = 100) -> list[dict[str, Any]]:
+    async def queue(
+        self, status: str = "open", limit: int = 100, moderators_view: bool = False
+    ) -> list[dict[str, Any]]:
         """The reports of ``status`` (open or closed), oldest open first (newest closed first), with the names of
-        who reported whom and how many open reports the person has."""
+        who reported whom, how many open reports the person has, and whether the report counts toward the automatic
+        mute (see the module). ``moderators_view``: without the reports about a moderator (the operator's alone)."""
 
         def work(conn: Connection) -> list[dict[str, Any]]:
             order = reports.c.created_at if status == "open" else reports.c.created_at.desc()
-            rows = conn.execute(select(reports).where(reports.c.status == status).order_by(order).limit(limit)).all()
+            shown = reports.c.status == status
+            if moderators_view:
+                shown &= reports.c.subject_id.not_in(select(moderators.c.user_id))
+            rows = conn.execute(select(reports).where(shown).order_by(order).limit(limit)).all()
             ids = {r.reporter_id for r in rows} | {r.subject_id for r in rows} | {r.handled_by for r in rows}
             names = {
                 r.id: r.name for r in conn.execute(select(users.c.id, users.c.name).where(users.c.id.in_(ids - {None})))
@@ -170,6 +191,7 @@ class Moderation:
                     "open_reports": counts.get(r.subject_id, 0),
                     "handled_by": names.get(r.handled_by) if r.handled_by else None,
                     "outcome": r.outcome,
+                    "counts": bool(r.counts),
                 }
                 for r in rows
             ]
@@ -182,7 +204,8 @@ class Moderation:
     ) -> dict[str, Any]:
         """Take ``action`` on an open report as moderator ``by`` (None: the operator): see the module. The report is
         closed with the outcome; the person is told what and why. Refused: an unknown action or report, one already
-        closed, a mute without its hours (or beyond :data:`MUTE_HOURS_MAX`)."""
+        closed, a mute without its hours (or beyond :data:`MUTE_HOURS_MAX`), and a moderator's action on a report
+        about themselves or another moderator (``operator_only``: the operator's, ``clubs admin act``)."""
         if action not in ACTIONS:
             raise RelationRefused("bad_action", f"action={action!r}: expected one of {', '.join(ACTIONS)}")
         if action == "mute" and (hours is None or not 0 < hours <= MUTE_HOURS_MAX):
@@ -205,6 +228,13 @@ class Moderation:
                 raise RelationRefused("no_report", "there is no such report")
             if row.status != "open":
                 raise RelationRefused("closed", "this report has been dealt with already")
+            if by is not None and (
+                row.subject_id == by
+                or conn.execute(select(moderators.c.user_id).where(moderators.c.user_id == row.subject_id)).first()
+            ):
+                raise RelationRefused(
+                    "operator_only", "a report about a moderator, you included, is for the site's operator to act on"
+                )
             # every open report of the same person is dealt with by one action
             conn.execute(
                 update(reports)
@@ -311,6 +341,17 @@ class Moderation:
             {"kind": r.kind, "reason": r.reason, "until": r.until, "at": r.created_at, "automatic": r.by_id is None}
             for r in rows
         ]
+
+
+def _standing(conn: Connection, user_id: str, now: float) -> bool:
+    """Whether the account has the standing for its reports to count toward an automatic mute: made at least
+    :data:`STANDING_DAYS` days ago, or with at least :data:`STANDING_MATCHES` rated matches played."""
+    made = conn.execute(select(users.c.created_at).where(users.c.id == user_id)).scalar_one_or_none()
+    if made is not None and made <= now - STANDING_DAYS * 86400:
+        return True
+    played = select(match_players.c.table_id).where(match_players.c.user_id == user_id, match_players.c.rated)
+    found = conn.execute(select(func.count()).select_from(played.limit(STANDING_MATCHES).subquery())).scalar_one()
+    return int(found) >= STANDING_MATCHES
 
 
 def _keep_sanction(

@@ -5,8 +5,11 @@
 * **Block** an account: its chat is hidden from you everywhere, its invitations never reach you, and matchmaking and
   arenas never seat you together (:meth:`Relations.apart`). The blocked person is not told and cannot tell: their
   chat is still shown to themselves and to everyone else, their invitations are answered as if sent, their own
-  lists do not change. A block ends your following of them, and while it lasts neither sees the other online (the
-  blocked person's following of you stays, and shows them nothing: as if you were never online).
+  lists do not change. A block ends your following of them (the page says so as you block), and while it lasts
+  neither sees the other online: the blocked person's following of you stays, and shows you to them as offline
+  where your privacy lets them see whether you are online, and as not showing it where it does not (your following
+  of them ended with the block): what they would see had you gone offline or stopped following them, never
+  something only a block shows.
 * **Mute** an account: its chat is hidden from you, nothing else.
 * **Privacy**: who may invite you (everyone, the people you follow, nobody) and who sees you online (the same three;
   by default the people you follow).
@@ -242,10 +245,10 @@ class Relations:
             following_me = set(conn.execute(select(follows.c.user_id).where(back)).scalars())
             out = []
             for r in rows:
-                # a blocked pair is shown as never online, as anyone offline is shown
+                # a blocked pair is shown as never online, as anyone offline is shown, and only where the privacy
+                # shows online or offline at all: a blocked person whose view was "does not show" sees just that
                 audience = r.presence or DEFAULT_PRESENCE
-                reaches = audience == "everyone" or (audience == "following" and r.id in following_me)
-                visible = r.id in blocked or reaches
+                visible = audience == "everyone" or (audience == "following" and r.id in following_me)
                 online = r.id not in blocked and visible and r.seen_at is not None and now - r.seen_at <= ONLINE_SECONDS
                 out.append({"id": r.id, "name": r.name, "online": online if visible else None})
             at = _tables_of(conn, [x["id"] for x in out if x["online"]])

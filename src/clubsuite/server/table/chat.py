@@ -62,6 +62,10 @@ class ChatRoom:
         self.speakers: dict[int, str] = {}
         """The account that said each kept line that an account said (by line id): never sent to a client, read to
         hide a blocked or muted account's lines and to report a line."""
+        self.present: dict[int, frozenset[str]] = {}
+        """The accounts at the table (seated, or watching signed in) when each kept line was said (by line id):
+        never sent to a client, read when a line is reported (only their reports count toward the automatic mute,
+        ``people.moderation``). Lines said while nobody came or went share one set."""
         self.last_id = 0
         """The id of the last line said (ids grow by one per line, at this table, from 1)."""
         self.rate, self.burst = rate, burst
@@ -83,10 +87,12 @@ class ChatRoom:
                 self._spectators.popitem(last=False)
         return found
 
-    def say(self, conn: Connection, seat_name: str | None, text: str) -> JsonObject:
-        """Keep the line ``text`` said by ``conn`` (its seat's display name in ``seat_name``) and return it as the
-        chat message's fields; :class:`ProtocolError` ``rate_limited`` (nothing kept) when the speaker is over the
-        chat rate."""
+    def say(
+        self, conn: Connection, seat_name: str | None, text: str, present: frozenset[str] = frozenset()
+    ) -> JsonObject:
+        """Keep the line ``text`` said by ``conn`` (its seat's display name in ``seat_name``; ``present``: the
+        accounts at the table now) and return it as the chat message's fields; :class:`ProtocolError`
+        ``rate_limited`` (nothing kept) when the speaker is over the chat rate."""
         now = self.clock()
         label, rate = self._speaker(conn, now)
         if not rate.allow(now):
@@ -108,10 +114,18 @@ class ChatRoom:
         self.kept.append(line)
         if conn.user_id is not None:
             self.speakers[self.last_id] = conn.user_id
+        before = self.present.get(self.last_id - 1)
+        self.present[self.last_id] = before if before == present else present
         first = self.kept[0]["id"]
-        for old in [k for k in self.speakers if isinstance(first, int) and k < first]:
-            del self.speakers[old]
+        for kept in (self.speakers, self.present):
+            for old in [k for k in kept if isinstance(first, int) and k < first]:
+                del kept[old]
         return line
+
+    def witnessed(self, line_id: int, user_id: str) -> bool:
+        """Whether the account ``user_id`` was at the table (seated, or watching signed in) when the kept line
+        ``line_id`` was said."""
+        return user_id in self.present.get(line_id, frozenset())
 
     def history(self, seat: int | None, hidden: frozenset[str] = frozenset()) -> list[JsonObject]:
         """The kept lines the receiver may read, oldest first: a seat's, the players' channel; a spectator's, both;

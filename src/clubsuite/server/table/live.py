@@ -415,7 +415,10 @@ class LiveTable:
         (nothing said) over the chat rate. The line is kept in memory with the table (:class:`ChatRoom`), never
         stored. The speaker's own copy says ``mine`` (a spectator has no other way to know its label)."""
         seat_name = self.seats[conn.seat].name if conn.seat is not None else None
-        line = self.chat.say(conn, seat_name, text)
+        # who is at the table as the line is said: only their reports of it count toward an automatic mute
+        present = {s.user_id for s in self.seats if s.user_id is not None}
+        present.update(c.user_id for c in self.connections if c.user_id is not None)
+        line = self.chat.say(conn, seat_name, text, frozenset(present))
         msg = message("chat", **line)
         for other in list(self.connections):
             if other is conn:

@@ -30,14 +30,19 @@ export async function relationPart(name) {
     return null; // signed out: nothing to offer
   }
   const problem = h("p", {class: "error", role: "alert"});
+  const said = h("p", {class: "muted", id: "together-said", role: "status"});
   const box = h("section", {class: "together", "aria-labelledby": "together-title"});
   const draw = () => {
     const is = (kind) => lists[kind].includes(name);
     const button = (kind, on, off) => h("button", {type: "button", id: `p-${kind}`, "aria-pressed": is(kind) ? "true" : "false",
       onclick: async () => {
         problem.textContent = "";
+        said.textContent = "";
+        const followed = is("follow");
         try {
           lists = await api(`/players/${encodeURIComponent(name)}/${is(kind) ? "un" : ""}${kind}`, {});
+          // a block ends one's following of the player: said, never done silently
+          if (kind === "block" && followed && is("block") && !is("follow")) said.textContent = t("You blocked {name} and no longer follow them.", {name});
           draw();
         } catch (err) {
           problem.textContent = togetherWords(err);
@@ -48,7 +53,9 @@ export async function relationPart(name) {
         button("follow", t("Follow"), t("Following: stop")),
         button("mute", t("Mute their chat"), t("Muted: unmute")),
         button("block", t("Block"), t("Blocked: unblock"))),
-      h("p", {class: "muted"}, t("Blocking hides their chat and invitations from you and keeps you apart at rated tables and in tournaments; they are not told.")),
+      h("p", {class: "muted"}, t("Blocking hides their chat and invitations from you and keeps you apart at rated tables and in tournaments; they are not told."),
+        is("follow") && !is("block") ? [" ", t("Blocking also ends your following of them.")] : null),
+      said,
       reportForm({kind: "player", player: name}, () => api("/account/people").then((x) => { lists = x; draw(); })),
       problem);
   };
