@@ -219,7 +219,8 @@ async function myPart(x) {
     line = h("p", {id: "t-me"}, !mine.active ? t("You have withdrawn.")
       : x.status === "open" ? t("You have entered: you are seated when it starts.") : t("You have entered."));
   } else if (mine) {
-    line = h("p", {id: "t-me"}, t("Your place: {place}, with {points} points after {tables} tables.", {place: mine.place, points: mine.points, tables: mine.tables}),
+    line = h("p", {id: "t-me"}, t("Your place: {place}.", {place: mine.place}), " ",
+      tn("{n} point", "{n} points", mine.points), " \u00b7 ", tn("{n} table", "{n} tables", mine.tables),
       mine.fire ? h("span", {}, " ", t("On a streak: the next table counts double")) : null);
   }
   let table = null;
