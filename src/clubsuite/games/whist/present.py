@@ -26,10 +26,11 @@ from clubsuite.present import (
 )
 from clubsuite.reasons import Reason, template
 
-KNOWN_BID = template("whist.shown_known_bid", "The hand you gave up (now the bid hand)")
-"""The hand an exchanger gave up, now the bid hand (the bid key of ``known_cards``)."""
-KNOWN_HELD = template("whist.shown_known_held", "The hand you gave up (now held by {seat})")
-"""The hand an exchanger gave up, now held by the seat who exchanged after them."""
+KNOWN_BID = template("whist.shown_known_bid", "The bid hand now holds the cards you gave up")
+"""The hand an exchanger gave up, now the bid hand (the bid key of ``known_cards``): worded about that other hand
+first, so that it never reads as the caption of the exchanger's new hand."""
+KNOWN_HELD = template("whist.shown_known_held", "{seat} now holds the cards you gave up")
+"""The hand an exchanger gave up, now held by the seat who exchanged after them (worded about that seat first)."""
 BID_HAND = template("whist.shown_bid_hand", "Bid hand")
 """A fact's label: who kept and who exchanged (CW-4)."""
 YOU_EXCHANGED = template("whist.shown_you_exchanged", "you exchanged")

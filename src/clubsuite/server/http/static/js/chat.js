@@ -14,7 +14,7 @@
 // sayer's language.
 
 import {account, h} from "./dom.js";
-import {t} from "./i18n.js";
+import {language, t} from "./i18n.js";
 import {inviteForm, reportForm} from "./together.js";
 
 const MAX_CHARS = 200; // the server's limit, in characters once composed
@@ -24,6 +24,26 @@ const KEEP = 100; // lines kept on the page, as many as the server keeps
 function phraseWords() {
   return [t("Hello!"), t("Good luck"), t("Well played"), t("Thanks"), t("Oops"), t("Good game")];
 }
+/** The server's refusal of a line (``bad_chat``, ``rate_limited``, ``chat_refused``) as a sentence in the reader's
+ * language. The server words the chat's rules in English (protocol.py's chat_text, chat.py's rate): each one this
+ * page knows is said as the page says its own; any other is the server's words made a sentence (a capital, a stop). */
+export function refusalWords(msg) {
+  const text = String(msg.message ?? "").trim();
+  if (msg.code === "bad_chat") {
+    if (/words this site does not accept/.test(text)) return t("Your message was not sent: it holds a word this site does not accept.");
+    if (/cannot be blank/.test(text)) return t("A chat message cannot be blank.");
+    if (/control or invisible/.test(text)) return t("A chat message may not contain control or invisible formatting characters.");
+    const long = /at most ([0-9]+) characters/.exec(text);
+    if (long) return t("A chat message has at most {max} characters.", {max: Number(long[1])});
+  }
+  if (msg.code === "rate_limited" && /chat/.test(text)) {
+    return t("Too many chat messages: at most {burst} at once and one a second after that. Wait a moment.", {burst: BURST});
+  }
+  if (!text) return t("The message was refused.");
+  const sentence = text[0].toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+}
+
 const REFUSED = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u; // what the server refuses: control and invisible formatting characters
 const RATE = 1; // lines a second on average, and ...
 const BURST = 5; // ... at once: the server's chat rate, kept here too so that a flood stops before it is sent
@@ -65,6 +85,12 @@ export function createChat({send, tableId, store}) {
 
   draw();
   account().then((me) => { signedIn = Boolean(me); draw(); });
+  // a line's report form, opened, is brought whole into sight (the side column and the list scroll, the page never)
+  list.addEventListener("click", (event) => {
+    const opener = event.target instanceof Element ? event.target.closest(".report-open") : null;
+    const form = opener ? opener.parentElement.querySelector(".report-form") : null;
+    if (form && !form.hidden) form.scrollIntoView({block: "nearest"});
+  });
 
   /** The panel's fixed words, in the language loaded now. */
   function label() {
@@ -141,7 +167,7 @@ export function createChat({send, tableId, store}) {
     const head = h("span", {class: "chat-who"},
       h("bdi", {class: "chat-name"}, own ? t("You") : line.name),
       line.channel === "spectators" ? h("span", {class: "chat-tag"}, t("spectator")) : null,
-      h("time", {datetime: when.toISOString()}, when.toLocaleTimeString([], {hour: "2-digit", minute: "2-digit"})),
+      h("time", {datetime: when.toISOString()}, when.toLocaleTimeString(language(), {hour: "2-digit", minute: "2-digit"})),
       own ? null : h("button", {
         type: "button", class: "chat-mute", "aria-label": t("Mute {name}", {name: line.name}),
         onclick: () => setMuted(who(line), true),
@@ -255,10 +281,11 @@ export function createChat({send, tableId, store}) {
       // the chat's own refusals: a bad line, or the chat's rate (the socket's general rate is the table's business)
       return msg.code === "bad_chat" || msg.code === "chat_refused" || (msg.code === "rate_limited" && outstanding > 0 && /chat/.test(String(msg.message)));
     },
-    /** Show the server's refusal of a line in the panel. */
+    /** Show the server's refusal of a line in the panel, as a sentence in the reader's language. */
     refused(msg) {
       outstanding = Math.max(0, outstanding - 1);
-      problem.textContent = String(msg.message ?? t("The message was refused."));
+      problem.textContent = refusalWords(msg);
+      problem.scrollIntoView({block: "nearest"});
     },
   };
 }

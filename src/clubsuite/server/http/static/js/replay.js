@@ -69,6 +69,7 @@ async function start() {
   announcer(); // the live region, there before the first step is read out
   const table = params.get("table");
   if (table) {
+    loading(); // the server replays the record through the rules first, which may take a few seconds
     const match = params.get("match");
     try {
       const query = new URLSearchParams();
@@ -84,6 +85,11 @@ async function start() {
   chooser();
 }
 
+/** The page while a record is being replayed on the server: its bar, and a word that it is coming. */
+function loading() {
+  fill(app, bar(t("Replay")), h("main", {class: "panel"}, h("p", {role: "status", class: "replay-loading"}, t("Loading the replay\u2026"))));
+}
+
 function chooser(message = "") {
   const file = h("input", {type: "file", id: "record-file", accept: ".json,application/json"});
   const problem = h("p", {class: "error", role: "alert"}, message);
@@ -91,18 +97,22 @@ function chooser(message = "") {
     const chosen = file.files && file.files[0];
     if (!chosen) return;
     problem.textContent = "";
+    waiting.textContent = t("Loading the replay\u2026");
     try {
       show(await api("/replays", await chosen.text()));
     } catch (err) {
+      waiting.textContent = "";
       problem.textContent = `${chosen.name}: ${err.message}`;
     }
   });
-  const about = t("Open a match record (a {file} file from {command}, a table's download, or any record of the format): every step is shown with every hand.");
+  const waiting = h("p", {role: "status", class: "replay-loading"});
   fill(app,
     bar(t("Replay a record")),
     h("main", {class: "panel"},
-      h("p", {}, withParts(about, {file: h("code", {}, ".json"), command: h("code", {}, "clubs play --save")})),
-      h("label", {for: "record-file"}, t("Record file")), file, problem));
+      h("p", {}, t("Open the record of a finished match to step through it with every hand shown.")),
+      h("p", {}, withParts(t("To get one, choose {download} in the box that ends a match at a table. A record saved by the clubs program on your computer opens here too."),
+        {download: h("q", {}, t("Download the record"))})),
+      h("label", {for: "record-file"}, t("Record file")), file, waiting, problem));
 }
 
 function show(data) {
@@ -154,8 +164,11 @@ function draw() {
   const scored = replay.frames.filter((f, i) => i <= at && f.events.some((e) => e.said && e.said.kind === "scored")).length;
   const hands = replay.result.hands.slice(0, scored);
   const hidden = Object.entries(frame.hidden || {});
+  // the game as players know it ("Whist Clubs"), and beside it the rules the match was played with, where any differ
+  const game = replay.name_words ? serverWords(replay.name_words.title) : serverWords(replay.title);
+  const rules = replay.name_words ? gameWords(replay.name_words) : game;
   fill(app,
-    bar(t("Replay: {title}", {title: serverWords(replay.title)}), (replay.name_words ? gameWords(replay.name_words) : serverWords(replay.title)), replay.game),
+    bar(t("Replay: {title}", {title: game}), rules === game ? null : rules, replay.game),
     h("main", {class: "table-page replay"},
       h("div", {class: "board"},
         h("nav", {class: "replay-controls", "aria-label": t("steps")},

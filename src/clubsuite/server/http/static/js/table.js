@@ -330,6 +330,9 @@ function receive(msg) {
       if (msg.scored) {
         state.hands.push(msg.scored);
         state.summary = {index: state.hands.length - 1};
+      } else if (msg.by) {
+        // the next hand's first action: the account leaves the table in play (the scores and the log keep it)
+        state.summary = null;
       }
       settleTrick(before, msg.events);
       if (msg.events.some((e) => kindOf(e) === "put")) playSound("card");
@@ -728,14 +731,16 @@ function render() {
     handSummary(), // under the table, never over the last trick
     meBar(game),
     state.seat === null ? null : h("section", {class: "my-area", "aria-label": t("your cards")},
-      extraRows(game, parts),
+      extraRows(game, parts, true), // cards to play beside the hand (bid cards) above it ...
       handRow(parts),
-      controls(game, parts, choice)));
+      controls(game, parts, choice),
+      extraRows(game, parts, false))); // ... what is only known (another hand, a pass) under the actions, never its caption
 
   const side = sidePanels(game, n);
   const summary = matchSummary(game, n) ?? scoreDialog(game, n);
   fill(app, header, h("main", {class: `table-page live drawer-${state.drawer ?? "none"}`}, board, side), summary);
   describePointed(app);
+  sayRefusalOnce();
   // the end-of-match dialog: the page behind it out of reach (inert); it takes the focus when it opens, and keeps it
   // through a drawing (a chat line, the results read) that would leave it on nothing
   for (const el of app.querySelectorAll(":scope > header, :scope > main")) el.inert = summary !== null;
@@ -818,6 +823,16 @@ function notes(game, reason) {
   return lines.length ? h("div", {class: "notes"}, lines) : null;
 }
 
+/** A refusal is said once on the screen: where the coach, open beside the table, says it (with its rule), the notes
+ * under the prompt leave it and its "why?" out. */
+function sayRefusalOnce() {
+  const coachSays = [...app.querySelectorAll(".coach .coach-refused")].some((el) => el.getClientRects().length > 0);
+  if (!coachSays) return;
+  for (const el of app.querySelectorAll(".notes > #refusal, .notes > .why-refused")) el.remove();
+  for (const el of app.querySelectorAll(".notes:empty")) el.remove();
+  if (typedInput.getAttribute("aria-describedby") === "refusal") typedInput.removeAttribute("aria-describedby");
+}
+
 function restoreFocus() {
   let target = lastFocus ? app.querySelector(lastFocus) : null;
   if (target && target.disabled) target = null;
@@ -843,15 +858,18 @@ function turnText() {
 }
 
 /** The cards beside the hand that the seat knows (the chest, its discards, what it passed or received, the bid hand
- * it left), small, in one line that wraps; a long one folds away. */
-function extraRows(game, parts) {
-  const rows = extraParts(game, parts);
-  return rows.length ? h("div", {class: "extras"}, rows) : null;
+ * it left), small, in one line that wraps; a long one folds away. ``playable``: the rows played from (drawn above
+ * the hand), or the rest (drawn under the actions, so that a row about another hand never reads as the hand's
+ * caption). */
+function extraRows(game, parts, playable) {
+  const rows = extraParts(game, parts, playable);
+  return rows.length ? h("div", {class: `extras ${playable ? "extras-play" : "extras-known"}`}, rows) : null;
 }
 
-function extraParts(game, parts) {
+function extraParts(game, parts, playable) {
   const rows = [];
   (shownOf(state.view).known || []).forEach((known, i) => {
+    if (Boolean(known.playable) !== playable) return;
     const cards = sortHand(parseCards(known.cards));
     const title = shownWords(known.title, nameIn);
     if (known.playable) {
