@@ -157,3 +157,100 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
     assert page.evaluate("() => document.documentElement.lang") == lang
     assert errors == []
     ctx.close()
+
+
+PHONE = {"width": 390, "height": 844}
+"""A phone's screen (an iPhone 12 to 14's CSS pixels)."""
+IN_SIGHT = """(top) => {
+  // the coach's words and buttons, each inside the screen (above the drawers' bar at its foot), and nothing drawn
+  // over them: the hand, the drawers' bar, a drawer; the coach itself clear of the hand's area; as the page is first
+  // drawn (``top``), or where it is now
+  if (top) window.scrollTo(0, 0);
+  const coach = document.querySelector("section.coach");
+  const bar = document.querySelector(".drawer-tabs");
+  const floor = bar && getComputedStyle(bar).display !== "none" ? bar.getBoundingClientRect().top : innerHeight;
+  const box = (el) => el.getBoundingClientRect();
+  const out = [];
+  const named = (el) => `${el.tagName} "${el.textContent.slice(0, 40)}"`;
+  const parts = coach.querySelectorAll(
+    "#coach-body p, #coach-body strong, #coach-body button, #coach-body a, .coach-head button");
+  for (const el of parts) {
+    if (!el.getClientRects().length) continue; // not drawn on a phone (the rules' page is the bar's "?")
+    const r = box(el);
+    if (r.top < 0 || r.bottom > floor + 0.5 || r.left < 0 || r.right > innerWidth + 0.5) {
+      out.push(`${named(el)} at ${Math.round(r.top)}-${Math.round(r.bottom)} (screen 0-${Math.round(floor)})`);
+      continue;
+    }
+    const hit = document.elementFromPoint(r.left + Math.min(8, r.width / 2), r.top + r.height / 2);
+    if (!hit || !coach.contains(hit)) out.push(`${named(el)} is covered by ${hit ? hit.className : "nothing"}`);
+  }
+  const area = document.querySelector(".my-area");
+  if (area) {
+    const a = box(area), c = box(coach);
+    if (c.bottom > a.top && c.top < a.bottom) out.push("the coach overlaps the hand's area");
+    if (c.top > a.top) out.push("the coach is under the hand");
+  }
+  return out;
+}"""
+"""What of the coach is out of sight on the screen ([] where all of it is in sight)."""
+SCROLL_TO_POINTED = """() => {
+  // the page scrolled to bring the card or button a step points at to the middle, as a player scrolls to it; whether it
+  // then shows, nothing (the coach, the drawers' bar) drawn over it
+  const el = document.querySelector(".pointed");
+  if (!el) return false;
+  el.scrollIntoView({block: "center"});
+  const bar = document.querySelector(".drawer-tabs");
+  const floor = bar && getComputedStyle(bar).display !== "none" ? bar.getBoundingClientRect().top : innerHeight;
+  const r = el.getBoundingClientRect();
+  const y = r.top + Math.min(r.height / 2, 20);
+  if (r.top < 0 || y > floor) return false;
+  const hit = document.elementFromPoint(r.left + r.width / 2, y);
+  return hit !== null && el.contains(hit);
+}"""
+
+
+@pytest.mark.long
+@pytest.mark.parametrize(("lang", "game"), LANGUAGE_CASES)
+def test_on_a_phone_the_coach_is_above_the_hand_and_all_in_sight_at_every_step(
+    web: ThreadServer, browser: Any, game: str, lang: str
+) -> None:
+    """At 390x844 the coach never sits under the hand: its words and buttons ("Got it", each step's line and rule
+    link, "Play a real match") are all on the first screen, none under the hand or the drawers' bar, at the opening,
+    at every step of the guided hand and when the hand has been scored; scrolled to the card or button a step points
+    at, that choice shows and the coach is still all in sight."""
+    words = Words(lang)
+    ctx = browser.new_context(viewport=PHONE, has_touch=True, is_mobile=True)
+    ctx.add_init_script(f"localStorage.setItem('clubs.lang', '\"{lang}\"');")
+    page = ctx.new_page()
+    page.set_default_timeout(PAGE_TIMEOUT_MS)
+    w = watch(page, 0)
+    page.goto(web.base + "/")
+    page.locator("#quick-name").fill("Ann")
+    page.locator(f'.game-tile[data-game="{game}"] button.learn').click()
+    page.wait_for_url("**/table/**")
+    intro = page.locator(".coach .coach-intro")
+    intro.get_by_role("button", name=words.get("Got it")).wait_for()
+    assert page.evaluate(IN_SIGHT, True) == [], "the opening"
+    intro.get_by_role("button", name=words.get("Got it")).click()
+    rng = random.Random(3)
+    steps = 0
+    while not scored(w):
+        wait_for(lambda: offered(w) or scored(w), 60, "the guided hand stalled", page)
+        if scored(w):
+            break
+        step = last_message(w).get("lesson")
+        if step is not None and step["step"] is not None:
+            count = words.get("Step {n} of {count}").format(n=step["step"], count=step["steps"])
+            wait_for(lambda: count in page.locator("section.coach").inner_text(), 20, f"no {count!r}", page)  # noqa: B023
+            assert page.evaluate(IN_SIGHT, True) == [], f"step {step['step']}"
+            assert page.evaluate(SCROLL_TO_POINTED), f"step {step['step']}: what is pointed at is hidden"
+            assert page.evaluate(IN_SIGHT, False) == [], f"step {step['step']}, scrolled to what is pointed at"
+            perform(w, step["action"], game)
+            steps += 1
+        else:
+            decide(w, rng, game)
+    assert steps >= 5
+    page.locator(".coach .coach-scored").wait_for(timeout=30000)
+    assert page.evaluate(IN_SIGHT, True) == [], "the hand scored"
+    assert page.locator(".coach").get_by_role("button", name=words.get("Play a real match")).is_visible()
+    ctx.close()
