@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import time
 from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
@@ -24,7 +25,7 @@ from test_server_rated import PASSWORD, account
 import loopback
 from clubsuite.server.community.tournaments import OPEN_PER_HOST
 from clubsuite.server.people.moderation import REPORTS_PER_HOUR
-from clubsuite.server.people.notices import INVITES_PER_MINUTE
+from clubsuite.server.people.notices import INVITES_PER_MINUTE, KEPT, Notices
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -496,6 +497,44 @@ def test_an_account_sends_at_most_ten_invitations_a_minute(world: World, no_trac
     assert (
         w.bob.post("/invitations", json={"to": "Cleo", "tournament": w.tournament}, headers=w.bob_h).status_code == 200
     )
+
+
+def test_the_rate_of_invitations_holds_across_the_processes_of_a_site(world: World, no_tracebacks: None) -> None:
+    """Behind one proxy a site's processes share the database: invitations taken by another process (a second
+    :class:`Notices` over the same store, as another process has) count toward the same minute."""
+    w = world
+    moderation = w.server.server.config.app.state.moderation
+    elsewhere = Notices(moderation.store, moderation.db, moderation.relations)
+    ann = run(w.server, moderation.relations.account("Ann"))
+    cleo_id, _ = run(w.server, moderation.relations.account("Cleo"))
+    sent = 1  # the world's own invitation, taken here
+    target = {"kind": "tournament", "tournament": w.tournament, "name": "Evening arena"}
+    while sent < INVITES_PER_MINUTE:
+        if sent % 2:
+            run(w.server, elsewhere.invite(ann, cleo_id, target))
+        else:
+            r = w.ann.post("/invitations", json={"to": "Cleo", "tournament": w.tournament}, headers=w.ann_h)
+            assert r.status_code == 200, r.text
+        sent += 1
+    r = w.ann.post("/invitations", json={"to": "Cleo", "tournament": w.tournament}, headers=w.ann_h)
+    assert f"at most {INVITES_PER_MINUTE} invitations a minute" in refused(r, 429, "rate_limited")
+    assert len(w.cleo.get("/notices").json()["notices"]) == INVITES_PER_MINUTE - 1
+
+
+def test_invitations_never_push_a_tournament_seat_notice_out(world: World, no_tracebacks: None) -> None:
+    """Bob's table at a tournament is ready (a seat notice), then more invitations come than an account keeps: the
+    seat notice stays, and the oldest invitations go (the world's own first)."""
+    w = world
+    moderation = w.server.server.config.app.state.moderation
+    bob_id, _ = run(w.server, moderation.relations.account("Bob"))
+    seat = {"tournament": w.tournament, "table": w.table, "seat": 1, "name": "Evening arena"}
+    run(w.server, moderation.notices.add(bob_id, "seat", seat))
+    for k in range(KEPT + 5):
+        body = {"from": "Ann", "kind": "table", "table": w.table, "number": k}
+        run(w.server, moderation.notices.add(bob_id, "invite", body, time.time() + 600))
+    kept = w.bob.get("/notices").json()["notices"]
+    assert [n["body"] for n in kept if n["kind"] == "seat"] == [seat]
+    assert sorted(n["body"]["number"] for n in kept if n["kind"] == "invite") == list(range(5, KEPT + 5))
 
 
 def test_an_account_sends_at_most_ten_reports_an_hour(world: World, no_tracebacks: None) -> None:

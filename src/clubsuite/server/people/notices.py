@@ -5,8 +5,10 @@ tournament, an invitation declined, a moderator's word (a warning, a mute and wh
 
 A notice is kept in the store, so that it waits for an account that has no page open and reaches it on whichever
 process serves its pages (the page's socket looks for new ones every second: ``community.watching``). Invitations
-expire after :data:`INVITE_SECONDS`; an account holds at most :data:`KEPT` notices (the oldest go first), and one
-account sends at most :data:`INVITES_PER_MINUTE` invitations a minute.
+expire after :data:`INVITE_SECONDS`. An account holds at most :data:`KEPT` notices of the other kinds (the oldest
+go first) and, apart from them, at most :data:`KEPT` seat notices: invitations, however many, never push a seat at a
+tournament's table out. One account sends at most :data:`INVITES_PER_MINUTE` invitations a minute, counted in the
+store (``invitations_sent``), so that the rate holds for a site served by several processes behind one address.
 
 An invitation that its receiver's blocks or privacy do not let through is answered like any other and kept
 nowhere: the sender cannot tell (``Relations.may_invite``).
@@ -16,24 +18,25 @@ from __future__ import annotations
 
 import json
 import time
-from collections import deque
 from collections.abc import Awaitable, Callable
 from typing import Any
 
-from sqlalchemy import delete, insert, select
+from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from clubsuite.server.people.relations import RelationRefused, Relations
-from clubsuite.server.store.database import Store
-from clubsuite.server.store.dbschema import notices
+from clubsuite.server.store.database import Store, lock_account
+from clubsuite.server.store.dbschema import invitations_sent, notices
 from clubsuite.server.tokens import new_id
 
 KINDS = ("invite", "declined", "warn", "mute", "chat_ban", "reported", "seat")
 INVITE_SECONDS = 600.0
 """An invitation is open this long."""
 KEPT = 50
-"""Notices one account holds (the oldest go first)."""
+"""Notices one account holds (the oldest go first), seat notices and the others each apart."""
 INVITES_PER_MINUTE = 10
+INVITE_WINDOW = 60.0
+"""The minute :data:`INVITES_PER_MINUTE` counts over (seconds)."""
 
 
 class Notices:
@@ -43,8 +46,6 @@ class Notices:
         self.store = store
         self.db = db
         self.relations = relations
-        self._sent: dict[str, deque[float]] = {}
-        """Each sender's invitations of the last minute (this process's count)."""
         self.told: Callable[[str, dict[str, Any]], None] | None = None
         """Called with (account, notice) when a notice is added here (the page's socket sends it at once)."""
 
@@ -66,8 +67,10 @@ class Notices:
                 _drop(conn, [user_id], kind, replacing)
             row = {"id": notice["id"], "user_id": user_id, "kind": kind, "body": json.dumps(body)}
             conn.execute(insert(notices).values(**row, created_at=now, expires_at=expires))
+            # the oldest of the notice's own sort go: a seat notice is never pushed out by invitations
+            same = notices.c.kind == "seat" if kind == "seat" else notices.c.kind != "seat"
             kept = conn.execute(
-                select(notices.c.id).where(notices.c.user_id == user_id).order_by(notices.c.created_at.desc())
+                select(notices.c.id).where(notices.c.user_id == user_id, same).order_by(notices.c.created_at.desc())
             ).all()
             old = [r.id for r in kept[KEPT:]]
             if old:
@@ -79,11 +82,12 @@ class Notices:
         return notice
 
     async def of(self, user_id: str, now: float | None = None) -> list[dict[str, Any]]:
-        """The account's notices not expired, newest first."""
+        """The account's notices not expired, newest first (seat notices and the others: each at most
+        :data:`KEPT`)."""
         now = time.time() if now is None else now
         rows = await self.db(
             self.store.read,
-            select(notices).where(notices.c.user_id == user_id).order_by(notices.c.created_at.desc()).limit(KEPT),
+            select(notices).where(notices.c.user_id == user_id).order_by(notices.c.created_at.desc()).limit(2 * KEPT),
         )
         return [shown(r) for r in rows if r.expires_at is None or r.expires_at > now]
 
@@ -125,16 +129,7 @@ class Notices:
         do not let it through."""
         if to_id == sender[0]:
             raise RelationRefused("yourself", "you cannot invite yourself")
-        now = time.monotonic()
-        sent = self._sent.setdefault(sender[0], deque())
-        while sent and now - sent[0] > 60:
-            sent.popleft()
-        if len(sent) >= INVITES_PER_MINUTE:
-            raise RelationRefused("rate_limited", f"at most {INVITES_PER_MINUTE} invitations a minute: wait a little")
-        sent.append(now)
-        if len(self._sent) > 10_000:  # a bound on the memory: those with no invitation in the last minute go
-            for who in [k for k, v in self._sent.items() if not v or now - v[-1] > 60]:
-                del self._sent[who]
+        await self.db(self.store.write, lambda conn: _count_invitation(conn, sender[0], time.time()))
         if not await self.relations.may_invite(sender[0], to_id):
             return
         await self.add(to_id, "invite", {"from": sender[1], **target}, time.time() + INVITE_SECONDS)
@@ -153,6 +148,20 @@ class Notices:
             what = {k: v for k, v in notice["body"].items() if k in ("kind", "table", "tournament", "name")}
             await self.add(sender, "declined", {"by": user_name, **what}, time.time() + INVITE_SECONDS)
         return True
+
+
+def _count_invitation(conn: Connection, sender: str, now: float) -> None:
+    """Count one invitation of ``sender``'s in the store, or :class:`RelationRefused` ``rate_limited`` where it would
+    be more than :data:`INVITES_PER_MINUTE` in the last minute (whichever processes took them). The sender's row is
+    held while it counts and adds (two invitations at once count one after the other); its rows older than the
+    minute go (an account keeps at most :data:`INVITES_PER_MINUTE` rows, however long ago it last invited)."""
+    lock_account(conn, sender)
+    mine = invitations_sent.c.sender_id == sender
+    conn.execute(delete(invitations_sent).where(mine, invitations_sent.c.sent_at <= now - INVITE_WINDOW))
+    sent = conn.execute(select(func.count()).select_from(invitations_sent).where(mine)).scalar_one()
+    if sent >= INVITES_PER_MINUTE:
+        raise RelationRefused("rate_limited", f"at most {INVITES_PER_MINUTE} invitations a minute: wait a little")
+    conn.execute(insert(invitations_sent).values(id=new_id(), sender_id=sender, sent_at=now))
 
 
 def shown(row: Any) -> dict[str, Any]:
