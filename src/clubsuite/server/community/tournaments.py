@@ -80,6 +80,8 @@ LISTED_OVER = 10
 """Finished tournaments the lobby's list shows (the latest)."""
 STANDINGS_KEPT = 256
 """Tournaments whose worked-out standings a process keeps (those worked out least recently go first)."""
+SEARCHING_KEPT = 10000
+"""Tournaments with searching bots whose maker's address a process keeps, to count them against it."""
 PAGE = 20
 """Rows of the standings a page (and each push to watchers) carries."""
 
@@ -511,6 +513,8 @@ class Tournaments:
         made: str = await self.hub.db(self.hub.store.write, work)
         if searching and address is not None:
             self._searching[made] = address
+            while len(self._searching) > SEARCHING_KEPT:  # the oldest go first (most are over long since)
+                del self._searching[next(iter(self._searching))]
         return made
 
     async def _searching_share(self, address: str) -> None:
