@@ -23,9 +23,11 @@ import httpx
 import pytest
 from serverkit import Client, ThreadServer, new_table, wait_until
 from test_server_live import Live
+from test_server_people import aged, watching
 from test_server_rated import account
 
 import loopback
+from clubsuite.server.store.database import Store
 from clubsuite.server.table.hub import Hub
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -208,15 +210,17 @@ def test_an_invitations_invite_code_reaches_the_invited_account_alone(
 
 # -- (c) the reports' queue ---------------------------------------------------------------------------------------
 def test_the_reports_queue_is_the_moderators_and_the_reported_player_never_learns_who_reported_them(
-    server: ThreadServer, guest: httpx.Client
+    server: ThreadServer, store: Store, guest: httpx.Client
 ) -> None:
     bob, _, bob_h = account(server, "Bob")
     mona, mona_id, mona_h = account(server, "Mona")
     run(server, server.server.config.app.state.moderation.set_moderator(mona_id, True))
     reporters = {name: account(server, name) for name in ("Quentin", "Rosalind", "Sybil")}
+    aged(store, *(user_id for _, user_id, _ in reporters.values()))
     table = new_table(server.base, SHORT, [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * 2)["id"]
     joined = bob.post(f"/tables/{table}/join", json={}, headers=bob_h)
     b = Client(server.base, table, joined.json()["token"])
+    watchers = [watching(server, browser, table) for browser, _, _ in reporters.values()]  # at the table: they count
     live = Live(server, bob)
     reasons = ["xyzzy remark at table", "plugh name again", "frobozz in chat"]
     try:
@@ -275,7 +279,8 @@ def test_the_reports_queue_is_the_moderators_and_the_reported_player_never_learn
         finally:
             again.close()
     finally:
-        b.close()
+        for c in (b, *watchers):
+            c.close()
         live.close()
         for browser in (bob, mona, *(r[0] for r in reporters.values())):
             browser.close()
