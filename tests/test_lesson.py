@@ -9,14 +9,16 @@ import dataclasses
 import random
 import re
 from dataclasses import dataclass
+from typing import Any, cast
 
 import pytest
 
 from clubsuite import lesson
 from clubsuite.bots.base import bot_names, make_bot
-from clubsuite.engine import SomeGame, SomeMatch, games, resolve
+from clubsuite.engine import SomeGame, SomeMatch, games, load_part, resolve
 from clubsuite.i18n import LANGUAGES, Words
 from clubsuite.i18n.render import card_short, reason_words
+from clubsuite.present import AccountFn
 from clubsuite.reasons import Reason
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
@@ -235,3 +237,37 @@ def test_what_a_step_says_is_true_at_every_decision_of_many_deals(spec: str) -> 
             assert ("northstar.lesson_last_rule" in found) == (view.get("last_turn") == seat and "last_turn" in view)
             match.apply(match.parse_action(pointed), seat)
     assert seen, spec
+
+
+TRICKS_TOLD = ("partnership", "whist")
+"""The games whose account tells every seat's tricks (Free Clubs' tells the contract's, North Star's who went out)."""
+SHORTHAND = re.compile(r"\d\s*[-\u2011\u2013]\s*\d")
+"""Figures run together ("tricks 4-6-3"): what a hand's account must not read like."""
+
+
+@pytest.mark.parametrize("game", GAMES)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_the_first_hands_account_is_told_in_plain_words_to_every_seat(game: str, lang: str) -> None:
+    """The account of the first hand (the coach's "How the last hand was scored") reads as words, told to each seat
+    with "you": in a tricks game every seat's tricks are said one by one ("Dario took 6 tricks"), never as
+    "tricks 4-6-3"."""
+    info, _ = resolve(game)
+    match = play_scripted(info, game).match
+    while match.current is None and not match.is_over:
+        deal_next(match, info, 3)
+    hands = [h for h in cast(list[dict[str, Any]], match.summary()["hands"]) if h.get("complete")]
+    assert hands
+    account = cast(AccountFn, load_part(info, "account"))
+    said = account(hands[0])
+    words = Words(lang)
+    for seat in range(match.n_seats):
+
+        def name(s: int, me: int = seat) -> str:
+            return words.get("you") if s == me else f"Seat{s + 1}"
+
+        told = [reason_words(r, lang, name) for r in said.mine.get(seat, said.words)]
+        text = " ".join(told)
+        assert text and not SHORTHAND.search(text), (seat, text)
+        if game in TRICKS_TOLD:  # each seat's tricks one by one, the reader's as "you"
+            assert len(re.findall(r"\b\d+\b", told[0])) == match.n_seats, told[0]
+            assert words.get("you") in told[0] and "Seat" in told[0], told[0]

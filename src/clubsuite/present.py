@@ -462,13 +462,15 @@ AccountFn = Callable[[Mapping[str, Any]], Said]
 sheet's details; told to each seat it names as "you")."""
 ITEMS = template("said.items", "{point_items}")
 """Items alone ("Ann and Cy 12, Bob and you 19")."""
-TRICKS = template("said.tricks", "tricks {tricks}")
-"""The tricks each seat took in a hand, in seat order."""
+TOOK = template("said.took", "{seat} took {n} trick", plural="{seat} took {n} tricks", count="n")
+TOOK_YOU = template("said.took_you", "you took {n} trick", plural="you took {n} tricks", count="n")
 
 
-def tricks_words(tricks: Sequence[int]) -> Reason:
-    """The tricks each seat took, joined by a hyphen no line breaks at ("tricks 5‑4‑4")."""
-    return Reason(TRICKS, tricks="\u2011".join(str(n) for n in tricks))
+def tricks_words(tricks: Sequence[int], me: int | None = None) -> Reason:
+    """The tricks each seat took in a hand, seat by seat in plain words ("Ann took 5 tricks, you took 4 tricks, Cy
+    took 4 tricks"), told to ``me`` as "you" where given (a hand's account, read at the end of a hand)."""
+    took = tuple(Reason(TOOK_YOU, n=n) if s == me else Reason(TOOK, seat=s, n=n) for s, n in enumerate(tricks))
+    return Reason(ITEMS, point_items=took)
 
 
 def account(info: SomeGame, hand: Mapping[str, Any]) -> dict[str, Any] | None:

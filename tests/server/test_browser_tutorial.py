@@ -127,6 +127,7 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
             wait_for(lambda: count in coach.inner_text(), 20, f"no {count!r} in the coach", page)  # noqa: B023
             say = coach.locator(".coach-say").inner_text()
             assert len(say) > 15 and not RULING.search(say) and "{" not in say, say
+            step["shown"] = say
             href = str(coach.locator(".coach-lesson a").first.get_attribute("href"))
             assert href.startswith(f"/rules/{game}?lang={lang}")
             if step["cards"]:
@@ -149,7 +150,10 @@ def test_the_guided_first_hand_of_every_game_is_explained_step_by_step_and_playe
     assert [s["step"] for s in steps] == list(range(1, len(steps) + 1))
     assert 5 <= len(steps) <= 10
     scripted = lesson_of(games_by_name[game])
-    assert scripted is not None and set(scripted.ideas) <= {s["idea"] for s in steps}, [s["idea"] for s in steps]
+    shown = {s["idea"] for s in steps} | {t for s in steps for t in s["told"]}  # the game's own ideas among them
+    assert scripted is not None and set(scripted.ideas) <= shown, [(s["idea"], s["told"]) for s in steps]
+    sentences = [x for s in steps for x in re.split(r"(?<=[.!?])\s+", s["shown"])]
+    assert len(sentences) == len(set(sentences)), "no two steps say the same sentence"
     page.locator(".coach .coach-scored").wait_for(timeout=30000)
     assert words.get("How the last hand was scored") in coach.inner_text()
     # the first hand was the lesson: a real match is offered

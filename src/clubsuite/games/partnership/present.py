@@ -181,14 +181,22 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
     return None
 
 
+SIDE_SCORED = template(
+    "partnership.said_side_scored", "{seats} score {n} point", plural="{seats} score {n} points", count="n", rule="CP-3"
+)
+
+
 def account(hand: Mapping[str, Any]) -> Said:
-    """A hand in words: the tricks each took, each partnership's points (CP-3)."""
-    words = [tricks_words(hand["tricks_won"])] if hand.get("tricks_won") else []
+    """A hand in plain words: the tricks each took, each partnership's points (CP-3); told to each seat with
+    "you"."""
+    tricks = list(hand.get("tricks_won") or ())
+    points = []
     if hand.get("team_scores"):
-        pairs = teams(len(hand.get("tricks_won") or ()) or 4)
+        pairs = teams(len(tricks) or 4)
         items = tuple(
-            Reason(SEATS_POINTS, seats=seats, points=str(v))
-            for seats, v in zip(pairs, hand["team_scores"], strict=False)
+            Reason(SIDE_SCORED, seats=seats, n=v) for seats, v in zip(pairs, hand["team_scores"], strict=False)
         )
-        words.append(Reason(ITEMS, point_items=items))
-    return Said(tuple(words))
+        points.append(Reason(ITEMS, point_items=items))
+    if not tricks:
+        return Said(tuple(points))
+    return Said((tricks_words(tricks), *points), {s: (tricks_words(tricks, s), *points) for s in range(len(tricks))})

@@ -230,14 +230,19 @@ SEATS_EXCHANGED = template("whist.said_seats_exchanged", "{seats} exchanged", ru
 
 
 def account(hand: Mapping[str, Any]) -> Said:
-    """A hand in words: the tricks each took, who exchanged."""
-    words = [tricks_words(hand["tricks_won"])] if hand.get("tricks_won") else []
+    """A hand in plain words: the tricks each took, who exchanged; told to each seat with "you"."""
+    tricks = list(hand.get("tricks_won") or ())
     exchanged = list(hand.get("exchanged") or ())
-    if not exchanged:
-        words.append(Reason(NOBODY_EXCHANGED))
-    elif len(exchanged) > 1:
-        words.append(Reason(SEATS_EXCHANGED, seats=tuple(exchanged)))
-    else:
-        one = exchanged[0]
-        return Said((*words, Reason(EXCHANGED, seat=one)), {one: (*words, Reason(YOU_EXCHANGED))})
-    return Said(tuple(words))
+
+    def words(me: int | None) -> tuple[Reason, ...]:
+        out = [tricks_words(tricks, me)] if tricks else []
+        if not exchanged:
+            out.append(Reason(NOBODY_EXCHANGED))
+        elif len(exchanged) > 1:
+            out.append(Reason(SEATS_EXCHANGED, seats=tuple(exchanged)))
+        else:
+            one = exchanged[0]
+            out.append(Reason(YOU_EXCHANGED) if one == me else Reason(EXCHANGED, seat=one))
+        return tuple(out)
+
+    return Said(words(None), {s: words(s) for s in range(len(tricks))})

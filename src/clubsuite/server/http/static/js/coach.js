@@ -4,7 +4,6 @@
 // the refusal, the hand's account): the game itself is played on the real engine, over the real protocol.
 
 import {h} from "./dom.js";
-import {accountWords} from "./board.js";
 import {language, reasonWords, t} from "./i18n.js";
 
 /** The address of a game's rules page at the paragraph of ``rule`` (or its top), in the page's language; with
@@ -66,13 +65,26 @@ export function coachPanel({game, spec = null, view, me = null, asked = null, wh
   if (last && !over) {
     steps.push(h("div", {class: "coach-step coach-scored"},
       h("strong", {}, t("How the last hand was scored")),
-      h("p", {}, accountWords(last, name, me)),
+      h("p", {}, accountSentences(last, name, me)),
       h("a", {href: rulesLink(game, "scoring", spec), target: "_blank", rel: "noopener"}, t("How scoring works")),
       // the first hand was the lesson: a real match (other tables, normal bots) is one click away
       onRealMatch ? h("p", {class: "coach-next"}, t("You have played your first hand. Go on here, or:"),
         " ", h("button", {type: "button", class: "primary", dataset: {action: "real-match"}, onclick: onRealMatch}, t("Play a real match"))) : null));
   }
   return panel(game, spec, steps, folded, onFold);
+}
+
+/** A hand's account as the coach tells it: each of its phrases a sentence of its own ("You took 4 tricks, Dario
+ * took 6 tricks, Edie took 3 tricks. Nobody exchanged."), told to ``me`` with "you". */
+function accountSentences(hand, name, me) {
+  const said = hand && hand.said;
+  if (!said) return "";
+  const mine = me !== null && me !== undefined ? said.mine[String(me)] : null;
+  const inside = (s) => (s === me ? t("you") : name(s)); // a name inside a phrase: "you", not "You"
+  return (mine || said.words).map((r) => reasonWords(r, inside) ?? "").filter(Boolean).map((text) => {
+    const sentence = text.charAt(0).toUpperCase() + text.slice(1);
+    return /[.!?]$/.test(sentence) ? sentence : `${sentence}.`;
+  }).join(" ");
 }
 
 /** The coach's box: its title line with the fold, its steps, and the rules one click away. It folds to its title
