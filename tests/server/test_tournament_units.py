@@ -5,13 +5,15 @@ tournament, a day's tournaments per account, and a list in which the site's own 
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Any
 
 import pytest
 from serverkit import in_own_loop
-from sqlalchemy import update
+from sqlalchemy import select, update
 from test_server_tournaments import DUEL, end_table, users
 
+from cli_helpers import assert_safe_output, clubs_in_process
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.server.community import tournaments as tournaments_module
 from clubsuite.server.community.directing import Director
@@ -176,3 +178,19 @@ def test_the_sites_own_tournaments_are_always_listed_and_those_without_a_start_t
 
 def _over(conn: Any, tournament_id: str) -> None:
     conn.execute(update(tournaments).where(tournaments.c.id == tournament_id).values(status="over"))
+
+
+def test_the_operator_chooses_what_each_table_of_the_sites_tournament_plays(tmp_path: Path) -> None:
+    Store.in_directory(tmp_path).close()  # the server's database, made as a server would
+    data = ["--data-dir", str(tmp_path)]
+    made = clubs_in_process(["admin", "tournament", "arena", "whist", "--starts", "+60", "--unit", "short", *data])
+    assert made.status == 0, made.stderr
+    bad = clubs_in_process(["admin", "tournament", "arena", "whist", "--starts", "+60", "--unit", "blitz", *data])
+    assert bad.status == 2 and "--unit" in bad.stderr
+    assert_safe_output(bad)
+    store = Store.in_directory(tmp_path)
+    try:
+        (row,) = store.read(select(tournaments.c.settings))
+        assert TournamentSettings.from_json(row.settings).table_spec() == "whist(target=5)"
+    finally:
+        store.close()

@@ -230,6 +230,13 @@ def moderator_command(name: str, remove: bool, db_url: str | None, data_dir: str
 @click.option("--rated", is_flag=True, help="its tables count for ratings")
 @click.option("--no-bots", is_flag=True, help="no bots fill a short table (an arena's player then waits)")
 @click.option("--bot", default="normal", show_default=True, help="the level of the bots that fill short tables")
+@click.option(
+    "--unit",
+    type=click.Choice(["hand", "short", "match"]),
+    default=None,
+    help="what each table plays: one hand, a short match or a whole match (default: an arena one hand, a Swiss "
+    "tournament a short match)",
+)
 @_database_options
 @handle_errors
 def tournament_command(
@@ -242,6 +249,7 @@ def tournament_command(
     rated: bool,
     no_bots: bool,
     bot: str,
+    unit: str | None,
     db_url: str | None,
     data_dir: str,
 ) -> None:
@@ -265,7 +273,9 @@ def tournament_command(
     except ImportError as exc:
         fail(f"the server needs its packages ({exc.name} is missing): pip install 'clubsuite[server]'")
     try:
-        settings = TournamentSettings.read(kind, game, name, minutes, rounds, rated, not no_bots, bot, 0.5, at, now=now)
+        settings = TournamentSettings.read(
+            kind, game, name, minutes, rounds, rated, not no_bots, bot, 0.5, at, now=now, unit=unit
+        )
     except ClubsError as exc:
         fail(str(exc))
     store = _open_store(db_url, data_dir)
