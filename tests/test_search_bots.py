@@ -141,13 +141,14 @@ def test_clubs_play_seats_the_search_levels_beside_a_person() -> None:
 
 
 def test_the_easy_level_slips_and_the_others_map_to_their_specs() -> None:
-    """``easy`` sometimes plays what the heuristic would not; ``hard`` and ``expert`` are PIMC with their budgets."""
+    """``easy`` sometimes plays what the heuristic would not (here, in whist, a newcomer's habit: a position where
+    the two differ); ``hard`` and ``expert`` are PIMC with their budgets."""
     hard = make_bot("hard", "whist")
     expert = make_bot("expert", "whist")
     assert hard.name == "pimc" and expert.name == "pimc"
     assert (hard.settings.samples, hard.settings.ms) == (8, 10000)  # type: ignore[attr-defined]
     assert (expert.settings.samples, expert.settings.ms) == (32, 30000)  # type: ignore[attr-defined]
-    match = _position("whist", 3, 4)
+    match = _position("whist", 3, 5)
     seat = match.to_act
     legal = match.legal_actions()
     easy, heuristic = make_bot("easy", "whist"), _heuristic("whist")

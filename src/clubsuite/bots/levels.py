@@ -1,8 +1,8 @@
 """Levels for people: ``easy``, ``normal``, ``hard`` and ``expert``, each a bot and a budget, for every game.
 
 =========  ==========================================================================================
-``easy``   the heuristic bot, but one decision in three is a slip: a newcomer's habit where the game has one, else a
-           random legal action (a beatable opponent)
+``easy``   the heuristic bot, but one decision in three is a slip (in whist one in two, a newcomer's habit where
+           the game has one; elsewhere a random legal action): a beatable opponent
 ``normal`` the heuristic bot: rule-based, instant
 ``hard``   ``pimc(samples=8,ms=10000)``: determinized search over 8 worlds, some 50 ms a decision on one core
 ``expert`` ``pimc(samples=32,ms=30000)``: the same search over 32 worlds, some 250 ms a decision (both times in
@@ -35,7 +35,7 @@ SEARCHING = frozenset({"pimc", "ismcts", "hard", "expert"})
 """The bots (and levels) that search at every decision, for a tenth of a second up to a few seconds of CPU: a server
 runs them apart from the instant ones and bounds how many tables one person may give them."""
 EASY_SLIPS = 3
-"""The easy bot slips once in this many decisions, on average."""
+"""The easy bot slips once in this many decisions, on average, unless the game's heuristic says otherwise."""
 
 
 def searches(name: str) -> bool:
@@ -51,7 +51,7 @@ def lobby_order(names: list[str]) -> list[str]:
 class EasyBot:
     """The heuristic bot with slips, in about one decision of :data:`EASY_SLIPS`: a newcomer's habit where the
     game's heuristic bot offers one (its ``slip`` method, the same signature as ``choose``), a random legal action
-    elsewhere.
+    elsewhere; a heuristic that offers a slip may also say how often (``easy_slips``: once in that many decisions).
 
     A newcomer's habit is a legal move with a reason a newcomer would give (in whist: take every trick you can, with
     your highest card, whatever the score); a random action is one nobody would choose. A game's heuristic offers a
@@ -64,10 +64,11 @@ class EasyBot:
         self.habit: Callable[[object, LegalActions[object], random.Random], object] | None = getattr(
             self.inner, "slip", None
         )
+        self.every: int = getattr(self.inner, "easy_slips", EASY_SLIPS)
 
     def choose(self, view: object, legal: LegalActions[object], rng: random.Random) -> object:
         """A slip or the heuristic's choice."""
-        if rng.randrange(EASY_SLIPS) == 0:
+        if rng.randrange(self.every) == 0:
             if self.habit is not None:
                 return self.habit(view, legal, rng)
             return legal[rng.randrange(len(legal))]

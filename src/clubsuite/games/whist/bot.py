@@ -439,6 +439,9 @@ class WhistHeuristicBot:
     """A rule-based Clubs (whist group) player: judged exchange, goal per hand, must-beat-aware card play."""
 
     name = "heuristic"
+    easy_slips = 2
+    """The ``easy`` level slips once in this many decisions (``clubsuite.bots.levels``): a newcomer's habit in one
+    decision of three left ``easy`` within reach of ``normal`` on the rating scale (``docs/bots.md``)."""
 
     def choose(self, view: WhistView, legal: LegalActions[WhistAction], rng: random.Random) -> WhistAction:
         """Pick one of ``legal`` for the seat of ``view``, reading nothing but the view.
