@@ -1,7 +1,8 @@
 """People together and kept safe, in a real Chromium: two friends follow each other from their profile pages and
 invite each other, to a table (accepted from the notice, on another page) and to a tournament (declined: the other
-is told); a player reports a rude line from the chat, which blocks its writer for her; a moderator mutes the writer
-from the moderators' page, and the writer is told why on the page and when trying to chat."""
+is told); blocking a player one follows says that the follow ends; a player reports a rude line from the chat, which
+blocks its writer for her; a moderator mutes the writer from the moderators' page, and the writer is told why on the
+page and when trying to chat."""
 
 from __future__ import annotations
 
@@ -96,6 +97,22 @@ def test_two_friends_invite_each_other_to_a_table_and_to_a_tournament(web: Threa
     bob.goto(f"{web.base}/player/Bob")  # his own page: Ann, followed, online at her table
     bob.locator("#friends li", has_text="Ann").wait_for()
     assert ann.errors == [] and bob.errors == []
+
+
+def test_blocking_a_player_you_follow_says_that_the_follow_ends(web: ThreadServer, browser: Any) -> None:
+    ann = new_page(browser, width=390)
+    account(web, "Bob")[0].close()
+    sign_up(ann, web.base, "Ann")
+    ann.goto(f"{web.base}/player/Bob")
+    ann.locator("#p-follow").click()
+    ann.get_by_text("Blocking also ends your following of them.").wait_for()  # said before the choice
+    ann.locator("#p-block").click()
+    ann.get_by_text("You blocked Bob and no longer follow them.").wait_for()  # and after it
+    assert ann.locator("#p-follow").get_attribute("aria-pressed") == "false"
+    assert ann.get_by_text("Blocking also ends your following of them.").count() == 0
+    ann.locator("#p-block").click()  # unblocked: nothing more to say
+    wait_for(lambda: ann.locator("#together-said").inner_text() == "", 15, "the word stayed", ann)
+    assert ann.errors == []
 
 
 def test_a_rude_line_is_reported_from_the_chat_and_a_moderator_mutes_its_writer(
