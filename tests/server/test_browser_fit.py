@@ -3,8 +3,9 @@
 the prompt, the hand and every action are in sight at once — through an auction, the three-card pass, the wild 15's
 picker, the screen-reader mode (its typed move always open), a refusal with its why and a hint (beside the trick,
 never over it), a hand's account between two hands, and with the coach of "Learn to play" on (which sits at the
-head of the side column there). On a phone (390x844, 360x740) the table and the hand are on the first screen, the
-coach on too, and the coach folds on every width."""
+head of the side column there). On a phone (390x844, 360x740) the table and the hand are on the first screen; with
+the coach on, the coach heads it (never under the hand) and stays at the top while the hand is scrolled to; the coach
+folds on every width."""
 
 from __future__ import annotations
 
@@ -196,16 +197,27 @@ def first_screen(w: Watched) -> dict[str, float]:
 
 
 @pytest.mark.parametrize("viewport", PHONES, ids=lambda v: f"{v['width']}x{v['height']}")
-def test_on_a_phone_learn_to_play_shows_the_table_and_the_hand_first_and_the_coach_folds(
+def test_on_a_phone_learn_to_play_shows_the_coach_first_then_the_hand_under_it_and_the_coach_folds(
     web: ThreadServer, browser: Any, viewport: dict[str, int]
 ) -> None:
+    """The coach heads a phone's first screen, above the table (never under the hand: issue 69); scrolled to the
+    hand, the hand is whole on the screen under the coach, which stays in sight at the top."""
     for game in ("whist", "free", "partnership", "northstar"):
         w = learn(browser, web.base, game, viewport)
         page = w.page
         wait_for(lambda w=w: offered(w), 30, f"Ann was never to act in the guided {game}", page)
         page.evaluate("() => window.scrollTo(0, 0)")
         box = first_screen(w)
-        assert box["top"] >= 0 and box["hand"] <= box["end"] + 1, (game, box)  # the hand whole on the first screen
+        coach_box = page.locator("section.coach").bounding_box()
+        assert coach_box is not None and coach_box["y"] >= 0 and coach_box["y"] + coach_box["height"] <= box["top"]
+        page.evaluate("() => document.querySelector('.my-area > .hand').scrollIntoView({block: 'end'})")
+        page.evaluate("() => window.scrollBy(0, document.querySelector('.drawer-tabs').getBoundingClientRect().height)")
+        box = first_screen(w)
+        hand_top = page.evaluate("() => document.querySelector('.my-area > .hand').getBoundingClientRect().top")
+        coach_box = page.locator("section.coach").bounding_box()
+        assert coach_box is not None and coach_box["y"] >= 0, (game, coach_box)  # still in sight, at the top
+        assert coach_box["y"] + coach_box["height"] <= hand_top + 1 and box["hand"] <= box["end"] + 1, (game, box)
+        page.evaluate("() => window.scrollTo(0, 0)")
         coach = page.locator("section.coach")
         steps = coach.locator(".coach-step")
         assert steps.first.is_visible()
