@@ -50,6 +50,8 @@ def test_an_arena_table_plays_one_hand_and_a_swiss_table_a_short_match_unless_th
     assert swiss.table_spec() == "whist(target=5)"
     assert whole.table_spec() == "whist(target=9)" and short.table_spec() == "whist(target=5)"
     assert 0 < arena.unit_minutes() < swiss.unit_minutes() < whole.unit_minutes()
+    own = TournamentSettings.read("arena", "whist(target=3)", minutes=10)  # the spec says how long: as written
+    assert own.unit == "match" and own.table_spec() == "whist(target=3)"
     kept = TournamentSettings.from_json('{"format": "arena", "spec": "whist", "name": "x", "minutes": 30}')
     assert kept.unit == "match" and kept.table_spec() == "whist"  # one made before the choice: whole matches
     with pytest.raises(InvalidOptionsError, match="unit='blitz'"):

@@ -124,7 +124,8 @@ class TournamentSettings:
         unit: str | None = None,
     ) -> TournamentSettings:
         """Checked settings (:class:`InvalidOptionsError` naming the one out of bounds). Without a ``unit``, an arena's
-        tables play one hand and a Swiss tournament's a short match, where the game has them."""
+        tables play one hand and a Swiss tournament's a short match, where the game has them and ``game`` does not set
+        their options itself (``whist(target=5)`` plays as written)."""
         if format not in FORMATS:
             raise InvalidOptionsError(f"format={format!r}: a tournament is one of {', '.join(FORMATS)}")
         info, options = resolve(game)
@@ -147,9 +148,11 @@ class TournamentSettings:
                     f"rounds={rounds}: a Swiss tournament has {ROUNDS_RANGE[0]} to {ROUNDS_RANGE[1]} rounds"
                 )
         units = [u for u in UNITS if u == "match" or u in info.units]
-        if unit is None:
+        if unit is None:  # the kind's default, unless the spec itself sets what it would (say, the target)
             unit = "hand" if format == "arena" else "short"
             unit = unit if unit in units else "match"
+            if unit != "match" and set(split_spec(game)[1]) & set(info.units[unit].options):
+                unit = "match"
         elif unit not in units:
             raise InvalidOptionsError(f"unit={unit!r}: a table of {info.name} in a tournament plays {', '.join(units)}")
         known = bot_names(info.name)
