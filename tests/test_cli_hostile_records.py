@@ -126,7 +126,7 @@ def test_a_seat_name_is_shown_escaped_in_the_account() -> None:
     record = golden("whist-unfinished", result=False)
     _seat_name(record)
     outcome = replay_bytes(as_bytes(record))
-    assert "1 bob\\x1b]0;owned\\x07\\x1b[2J\\x9b31m\\u202e (bot)" in outcome.stdout
+    assert "2 bob\\x1b]0;owned\\x07\\x1b[2J\\x9b31m\\u202e (bot)" in outcome.stdout
 
 
 def test_json_output_writes_control_and_format_characters_as_json_escapes() -> None:

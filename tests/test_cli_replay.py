@@ -84,9 +84,9 @@ def test_readable_account_of_a_drawn_match_shows_hands_tricks_scores_and_the_dra
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert text.startswith("Clubs (whist group): whist\n")
-    assert "seats: 0 random 0 (bot), 1 random 1 (bot), 2 random 2 (bot)" in text
-    assert "hand 0: dealer seat 0 (random 0)" in text
-    assert re.search(r"exchange: seat 1 \(random 1\) (keeps|exchanges), seat 2", text)
+    assert "seats: 1 random 0 (bot), 2 random 1 (bot), 3 random 2 (bot)" in text  # counted from 1, as players do
+    assert "hand 1: dealer seat 1 (random 0)" in text
+    assert re.search(r"exchange: seat 2 \(random 1\) (keeps|exchanges), seat 3", text)
     assert re.search(r"trick  1: seat \d \(random \d\) leads; \S+ \S+ \S+ -> won by seat \d", text)
     assert "tricks won:" in text and "scores:" in text and "totals:" in text
     assert text.count("trick 13:") == len(json.loads((GOLDEN / "whist-seeded-draw.expected.json").read_text())["hands"])
@@ -97,7 +97,7 @@ def test_readable_account_names_the_winners_of_a_finished_match() -> None:
     out = run(["replay", str(GOLDEN / "whist-1997-explicit.record.json")])
     assert out.returncode == 0, out.stderr
     expected = json.loads((GOLDEN / "whist-1997-explicit.expected.json").read_text(encoding="utf-8"))
-    names = ", ".join(f"seat {s} (random {s})" for s in expected["winners"])
+    names = ", ".join(f"seat {s + 1} (random {s})" for s in expected["winners"])
     assert out.stdout.rstrip().endswith(f"winners: {names}")
 
 
@@ -191,3 +191,13 @@ def test_record_that_is_not_utf8_gives_an_error_from_a_file_and_from_standard_in
     path.write_bytes(data)
     assert_one_line_error(run(["replay", str(path)]), "latin1.json' is not UTF-8 text: the byte 0xf6 at line")
     assert_one_line_error(run_bytes(["replay", "-"], stdin=data), "standard input is not UTF-8 text")
+
+
+@pytest.mark.parametrize("name", ["whist-unfinished", "northstar-2013-duel", "free-seeded-heuristic"])
+def test_the_readable_account_counts_seats_and_hands_from_one_as_players_do(name: str) -> None:
+    record = (GOLDEN / f"{name}.record.json").read_text(encoding="utf-8")
+    text = render_text(replay(loads_record(record)))
+    assert re.search(r"^hand 1: dealer seat [1-4]\b", text, flags=re.MULTILINE), text[:400]
+    assert not re.search(r"\b(seat|hand) 0\b|^seats: 0\b", text, flags=re.MULTILINE), text[:400]
+    n_seats = len(json.loads(record)["seats"])
+    assert re.search(rf"^seats: 1\b.*, {n_seats}\b", text, flags=re.MULTILINE)

@@ -338,4 +338,4 @@ def test_a_saved_record_names_each_bot_as_the_table_did_and_keeps_which_bot_it_w
     assert all(n in run.stdout for n in names)  # the names the screen used
     replayed = clubs_in_process(["replay", str(path)])
     assert replayed.status == 0, replayed.stderr
-    assert f"seats: 0 {names[0]} (bot random), 1 {names[1]} (bot random), 2 {names[2]} (bot random)" in replayed.stdout
+    assert f"seats: 1 {names[0]} (bot random), 2 {names[1]} (bot random), 3 {names[2]} (bot random)" in replayed.stdout

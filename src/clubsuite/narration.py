@@ -5,6 +5,9 @@ and describes its own events in :meth:`Narrator.event`, handing the events every
 the first lead, a card played, a trick taken, the scores) to this class. ``clubs replay`` drives it: the header,
 then each hand as soon as it is replayed, then the ending, so a long record is told as it goes, never held whole.
 A record holds every deal, so a narrator may name hidden cards; it is never used for a seat's own view.
+
+The account counts seats and hands from 1, as players do (``seat 1 (you)``, ``hand 1``): the record and its JSON
+keep the engine's numbers from 0, and :func:`seat_number` and :func:`hand_number` are the one place that adds 1.
 """
 
 from __future__ import annotations
@@ -22,6 +25,16 @@ from clubsuite.safetext import safe_lines, shown
 NAME_SHOWN = 24
 """The most characters of a seat name repeated in the lines of the account (the header shows up to
 :data:`clubsuite.safetext.SHOWN`), so that the account grows with the number of plays, not with a name's length."""
+
+
+def seat_number(seat: int) -> int:
+    """Seat ``seat`` (the engine's, from 0) as the account counts it, from 1."""
+    return seat + 1
+
+
+def hand_number(hand: int) -> int:
+    """Hand ``hand`` (the engine's, from 0) as the account counts it, from 1."""
+    return hand + 1
 
 
 def signed(values: Sequence[int]) -> str:
@@ -44,12 +57,13 @@ class Narrator:
 
     # -- words -----------------------------------------------------------------------------------------
     def seat(self, seat: int) -> str:
-        """A seat with its player's name, e.g. ``seat 1 (heuristic)``."""
+        """A seat, counted from 1, with its player's name, e.g. ``seat 2 (heuristic)`` for the engine's seat 1 (a
+        record's own name for a seat, ``seat 1`` from 0, is left out)."""
         seats = self.result.seats
         name = seats[seat].get("name") if 0 <= seat < len(seats) else None
         if not name or name == f"seat {seat}":
-            return f"seat {seat}"
-        return f"seat {seat} ({shown(name, NAME_SHOWN)})"
+            return f"seat {seat_number(seat)}"
+        return f"seat {seat_number(seat)} ({shown(name, NAME_SHOWN)})"
 
     def say(self, text: str, indent: int = 1) -> None:
         """Add one line."""
@@ -79,7 +93,8 @@ class Narrator:
             kind = f" ({s['kind']})" if "kind" in s else ""
             if isinstance(s.get("bot"), str):
                 kind = f" (bot {shown(s['bot'], NAME_SHOWN)})"  # the name at the table, then the bot it was
-            parts.append(f"{i} {shown(s['name'])}{kind}")
+            named = "" if s["name"] == f"seat {i}" else f" {shown(s['name'])}"  # a record's own name for a seat
+            parts.append(f"{seat_number(i)}{named}{kind}")
         self.say("seats: " + ", ".join(parts), 0)
         line = f"first dealer: {self.seat(int(record.get('first_dealer', 0)))}"
         if record.get("seed") is not None:
@@ -120,7 +135,7 @@ class Narrator:
         kind = type(ev).__name__
         if isinstance(ev, shared_events.HandStarted):
             self.lines.append("")
-            self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}", 0)
+            self.say(f"hand {hand_number(ev.hand_number)}: dealer {self.seat(ev.dealer)}", 0)
         elif isinstance(ev, shared_events.PlayStarted):
             self.say(f"{self.seat(ev.leader)} leads the first trick")
         elif isinstance(ev, shared_events.CardPlayed):
@@ -156,7 +171,7 @@ class Narrator:
             return
         if data.get("awaiting") == "deal":
             self.say(
-                f"the match is not over: awaiting the deal of hand {len(match.hands)} "
+                f"the match is not over: awaiting the deal of hand {hand_number(len(match.hands))} "
                 f"(dealer {self.seat(match.next_dealer)})",
                 0,
             )

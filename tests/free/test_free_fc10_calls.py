@@ -210,4 +210,4 @@ def test_fc10_the_screen_and_the_replay_account_tell_the_check_to_everyone() -> 
     assert "Bob calls 2D: a misplay by Ann; the card goes back and they play again." in text
     assert "Bob calls 7C: no misplay, Cy held none of the suit led." in text  # the ruling behind "why?", not here
     account = render_text(replay(record_from_match(match)))
-    assert "seat 1 calls 7C: no misplay, seat 2 held none of the suit led (FC-10)" in account
+    assert "seat 2 calls 7C: no misplay, seat 3 held none of the suit led (FC-10)" in account  # counted from 1

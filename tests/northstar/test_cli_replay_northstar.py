@@ -62,14 +62,14 @@ def test_account_of_a_team_match_tells_deals_tricks_round_ends_points_and_winner
     record = record_from_match(match, seed=2, seeded_hands=True)
     text = account(tmp_path, record)
     assert text.startswith("CLUBS (North Star): northstar(teams=2x2)\n")
-    assert "seats: 0 seat 0, 1 seat 1, 2 seat 2, 3 seat 3" in text
+    assert "seats: 1, 2, 3, 4" in text  # counted from 1, as players do; a record's "seat 0" names no one
     hands = re.split(r"^hand \d+: ", text, flags=re.MULTILINE)[1:]
     assert len(hands) == len(match.hands)
     for index, (part, hand) in enumerate(zip(hands, match.hands, strict=True)):
-        assert part.startswith(f"dealer seat {hand.dealer}, seat {(hand.dealer + 1) % 4} leads")
+        assert part.startswith(f"dealer seat {hand.dealer + 1}, seat {(hand.dealer + 1) % 4 + 1} leads")
         assert part.count("dealt to seat ") == 4
         tricks = re.findall(r"^  trick +(\d+): (.*) -> won by seat (\d)", part, flags=re.MULTILINE)
-        assert [(int(n), int(w)) for n, _, w in tricks] == [(i + 1, w) for i, (w, _) in enumerate(hand.tricks)]
+        assert [(int(n), int(w)) for n, _, w in tricks] == [(i + 1, w + 1) for i, (w, _) in enumerate(hand.tricks)]
         assert "round over: " in part
         assert f"scores:     {signed(hand.scores or ())}" in part
         totals = tuple(sum(h.scores[s] for h in match.hands[: index + 1] if h.scores) for s in range(4))
@@ -77,7 +77,7 @@ def test_account_of_a_team_match_tells_deals_tricks_round_ends_points_and_winner
         assert f"team totals: A {totals[0] + totals[2]:+d}, B {totals[1] + totals[3]:+d}" in part
     assert f"final totals: {signed(match.totals)}" in text
     assert f"final team totals: A {match.team_totals[0]:+d}, B {match.team_totals[1]:+d}" in text
-    assert text.rstrip().endswith("winners: " + ", ".join(f"seat {s}" for s in match.winners))
+    assert text.rstrip().endswith("winners: " + ", ".join(f"seat {s + 1}" for s in match.winners))
     for raw in ("Played", "Passed", "TrickWon", "WentOut", "HandScored", "RoundEnded"):
         assert raw not in text  # no raw event names
 
@@ -90,13 +90,14 @@ def test_ns5_ns8_account_tells_who_went_out_with_which_bonus_and_who_doubled(tmp
     hand = match.hands[0]
     for s in range(3):
         if hand.doubled[s]:
-            assert f"seat {s} double (NS-8)" in text
+            assert f"seat {s + 1} double (NS-8)" in text
     for s in hand.out_order:
-        assert f"seat {s} out (bonus {hand.bonus[s]})" in text
+        assert f"seat {s + 1} out (bonus {hand.bonus[s]})" in text
     last = hand.ended.last if hand.ended else None
     assert last is not None
-    assert f"round over: seat {last} is left holding" in text and "takes the 0 card and scores nothing (NS-5)" in text
-    assert "the match is not over: awaiting the deal of hand 1" in text
+    assert f"round over: seat {last + 1} is left holding" in text
+    assert "takes the 0 card and scores nothing (NS-5)" in text
+    assert "the match is not over: awaiting the deal of hand 2" in text
 
 
 def test_ns4_account_marks_a_trick_won_at_once_by_a_15(tmp_path: Path) -> None:
@@ -155,7 +156,7 @@ def base_record(actions: list[str], variant: str = "northstar(players=3)") -> di
 
 def test_the_base_record_is_valid(tmp_path: Path) -> None:
     text = account(tmp_path, base_record(["5D", "6H", "pass"]))
-    assert "trick  1: seat 1 5D, seat 2 6H, seat 0 pass  (in progress)" in text
+    assert "trick  1: seat 2 5D, seat 3 6H, seat 1 pass  (in progress)" in text
 
 
 def two_round_record() -> dict[str, Any]:

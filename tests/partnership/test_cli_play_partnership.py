@@ -132,11 +132,11 @@ def test_watch_shows_every_hand_and_pass_and_its_record_replays(tmp_path: Path) 
     text = replay.stdout
     assert text.startswith("Clubs (partnership): partnership\n")
     # the replay names the seats as the table did, and says which bot played each
-    assert f"seats: 0 {zero} (bot heuristic), 1 {one} (bot random), 2 {two} (bot heuristic)" in text
-    for needle in (f"pass to the left: seat 1 ({one}) gives ", f"hand 2: dealer seat 2 ({two}); no pass (CP-2)"):
+    assert f"seats: 1 {zero} (bot heuristic), 2 {one} (bot random), 3 {two} (bot heuristic)" in text  # from 1
+    for needle in (f"pass to the left: seat 2 ({one}) gives ", f"hand 3: dealer seat 3 ({two}); no pass (CP-2)"):
         assert needle in text
-    assert re.search(rf"points seats 0 \+ 2 \({zero}, {two}\): \d+ tricks \+ \d+ clubs", text)
-    assert f"winners: seat 0 ({zero}), seat 2 ({two})" in text
+    assert re.search(rf"points seats 1 \+ 3 \({zero}, {two}\): \d+ tricks \+ \d+ clubs", text)
+    assert f"winners: seat 1 ({zero}), seat 3 ({two})" in text
 
 
 def test_simulate_reports_each_partnership_with_its_interval() -> None:
@@ -221,5 +221,5 @@ def test_replay_of_a_match_stopped_in_the_pass_says_what_may_be_passed(tmp_path:
     path.write_text(dumps_record(record_from_match(match)), encoding="utf-8")
     result = run(["replay", str(path)])
     assert result.returncode == 0, result.stderr
-    assert "the match is not over: seat 2 to act" in result.stdout
+    assert "the match is not over: seat 3 to act" in result.stdout
     assert re.search(r"legal: pass any three of (\S+ ){12}\S+ \(CP-2\)", result.stdout)

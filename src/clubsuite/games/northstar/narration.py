@@ -11,7 +11,7 @@ from clubsuite.events import Event
 from clubsuite.games.northstar import events as ns
 from clubsuite.games.northstar.options import NorthstarOptions, Teams
 from clubsuite.games.northstar.screen import TEAM_LETTERS, round_scores
-from clubsuite.narration import Narrator, signed
+from clubsuite.narration import Narrator, hand_number, seat_number, signed
 
 LEGAL_SHOWN = 40
 """At most this many legal actions are listed at the end of an unfinished match."""
@@ -46,21 +46,22 @@ class NorthstarNarrator(Narrator):
         n = hand.n
         if isinstance(ev, ns.HandStarted):
             self.lines.append("")
-            self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}, {self.seat((ev.dealer + 1) % n)} leads", 0)
+            number = hand_number(ev.hand_number)
+            self.say(f"hand {number}: dealer {self.seat(ev.dealer)}, {self.seat((ev.dealer + 1) % n)} leads", 0)
             for s in range(n):
                 cards = sorted(CardSet(int(hand.deal.hands[s])), key=lambda c: (c.rank, c.suit or 0))
                 self.say(f"dealt to {self.seat(s)}: {' '.join(str(c) for c in cards)}")
             self.flow, self.tricks_taken = [], 0
         elif isinstance(ev, ns.Played):
-            self.flow.append(f"seat {ev.seat} {ev.play}")
+            self.flow.append(f"seat {seat_number(ev.seat)} {ev.play}")
         elif isinstance(ev, ns.Passed):
-            self.flow.append(f"seat {ev.seat} pass")
+            self.flow.append(f"seat {seat_number(ev.seat)} pass")
         elif isinstance(ev, ns.DoubleCalled):
-            self.flow.append(f"seat {ev.seat} double (NS-8)")
+            self.flow.append(f"seat {seat_number(ev.seat)} double (NS-8)")
         elif isinstance(ev, ns.WentOut):
-            self.flow.append(f"seat {ev.seat} out (bonus {ev.bonus})")
+            self.flow.append(f"seat {seat_number(ev.seat)} out (bonus {ev.bonus})")
         elif isinstance(ev, ns.LastTurn):
-            self.flow.append(f"last turn: seat {ev.seat} (NS-5)")
+            self.flow.append(f"last turn: seat {seat_number(ev.seat)} (NS-5)")
         elif isinstance(ev, ns.TrickWon):
             self.tricks_taken += 1
             how = " at once (a 15, NS-4)" if ev.at_once else ""
@@ -69,7 +70,7 @@ class NorthstarNarrator(Narrator):
         elif isinstance(ev, ns.RoundEnded):
             self.flush_flow()
             if ev.team is not None:
-                members = ", ".join(str(s) for s in range(n) if hand.options.team_of(s) == ev.team)
+                members = ", ".join(str(seat_number(s)) for s in range(n) if hand.options.team_of(s) == ev.team)
                 self.say(
                     f"round over: only team {TEAM_LETTERS[ev.team]} (seats {members}) holds cards and scores nothing "
                     "(NS-10)"
@@ -84,7 +85,7 @@ class NorthstarNarrator(Narrator):
             self.say(f"bonus:      {' '.join('-' if p.bonus is None else str(p.bonus) for p in parts)}")
             for s, p in enumerate(parts):
                 if p.note:
-                    self.say(f"seat {s}: {p.note}")
+                    self.say(f"seat {seat_number(s)}: {p.note}")
             self.say(f"scores:     {signed(ev.scores)}")
             self.say(f"totals:     {signed(ev.totals)}")
             if hand.options.teams is not Teams.NONE:

@@ -11,7 +11,7 @@ from clubsuite.cards import CardSet
 from clubsuite.events import Event
 from clubsuite.games.partnership import events as pc
 from clubsuite.games.partnership.hand import TEAMS, Direction, PassChoices, receiver
-from clubsuite.narration import NAME_SHOWN, Narrator
+from clubsuite.narration import NAME_SHOWN, Narrator, hand_number, seat_number
 from clubsuite.safetext import shown
 
 
@@ -19,10 +19,10 @@ class PartnershipNarrator(Narrator):
     """The pass in words, the points per partnership (CP-3), totals per partnership in the ending."""
 
     def team(self, team: int) -> str:
-        """A partnership with its players, e.g. ``seats 0 + 2 (ann, cy)``."""
+        """A partnership with its players, its seats counted from 1, e.g. ``seats 1 + 3 (ann, cy)``."""
         seats = TEAMS[team]
         names = [shown(self.result.seats[s].get("name", ""), NAME_SHOWN) for s in seats]
-        return f"seats {seats[0]} + {seats[1]} ({', '.join(names)})"
+        return f"seats {seat_number(seats[0])} + {seat_number(seats[1])} ({', '.join(names)})"
 
     def event(self, ev: Event, tricks_done: int) -> int:
         """Describe one partnership event."""
@@ -30,7 +30,7 @@ class PartnershipNarrator(Narrator):
         if isinstance(ev, pc.HandStarted):
             self.lines.append("")
             where = "no pass" if ev.direction == Direction.NONE else f"pass to the {ev.direction}"
-            self.say(f"hand {ev.hand_number}: dealer {self.seat(ev.dealer)}; {where} (CP-2)", 0)
+            self.say(f"hand {hand_number(ev.hand_number)}: dealer {self.seat(ev.dealer)}; {where} (CP-2)", 0)
         elif isinstance(ev, pc.PassChosen):
             pass  # told with the cards once all four have chosen
         elif isinstance(ev, pc.CardsPassed):
