@@ -29,6 +29,10 @@ class OptionWords:
     sets: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
     """For a choice that needs other options at certain values (team play needs its number of players): what
     choosing it sets, so that the form never offers rules that do not go together."""
+    one: str = ""
+    """For a number whose words count something: :attr:`short` when the number is one (``to {} point``; ``short``
+    is then the plural, ``to {} points``), the catalogs' message with a plural (each language chooses its form by
+    the number, French counting 0 as one)."""
 
 
 @dataclass(frozen=True)

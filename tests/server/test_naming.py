@@ -202,3 +202,28 @@ def test_a_choice_that_needs_other_options_sets_values_that_go_with_it() -> None
                 resolve(spec)  # refused if the rules did not go together
     northstar = next(g for g in suite_games() if g.name == "northstar")
     assert own_words(northstar).options["teams"].sets["2x3"] == {"players": "6"}
+
+
+@pytest.mark.parametrize(
+    ("spec", "one", "two"),
+    [
+        ("whist(target=1)", "\u00b11 point", "\u00b12 points"),
+        ("free(target=1)", "1 point", "2 points"),
+        ("partnership(target=1)", "1 point", "2 points"),
+        ("northstar(target=1)", "1 point", "2 points"),
+    ],
+)
+def test_a_target_of_one_point_is_worded_in_the_singular_in_every_language(spec: str, one: str, two: str) -> None:
+    from clubsuite.i18n import LANGUAGES, Words
+
+    info, options = resolve(spec)
+    assert rules_words(info, options) == [f"to {one}"]
+    more = dataclasses.replace(options, target=2)
+    assert rules_words(info, more) == [f"to {two}"]
+    singular = {"en": "point", "de": "Punkt", "fr": "point", "nl": "punt"}
+    plural = {"en": "points", "de": "Punkte", "fr": "points", "nl": "punten"}
+    for lang in LANGUAGES:
+        worded_one = rules_words(info, options, Words(lang))[0]
+        worded_two = rules_words(info, more, Words(lang))[0]
+        assert worded_one.endswith(f"1 {singular[lang]}"), (lang, worded_one)  # never "bis ±1 Punkte"
+        assert worded_two.endswith(f"2 {plural[lang]}"), (lang, worded_two)

@@ -88,6 +88,9 @@ def lobby_messages() -> Iterator[Message]:
             yield Message(option.label, None, context, f"{where}: its label")
             yield Message(option.help, None, context, f"{where}: what it does")
             shorts = [option.short] if isinstance(option.short, str) else list(option.short.values())
+            if option.one and isinstance(option.short, str):  # a number's words, with a plural
+                yield Message(option.one, option.short, context, f"{where}: in a table's name ({{}} is the number)")
+                shorts = []
             for short in shorts:
                 yield Message(short, None, context, f"{where}: in a table's name ({{}} is the value)")
             for label in option.choices.values():

@@ -16,7 +16,9 @@ WORDS = GameWords(
             "no-spades bonus needs a trick",
             "no-spades bonus without a trick",
         ),
-        "target": OptionWords("Points to win", TARGET_HELP + "; the highest total wins", "to {} points"),
+        "target": OptionWords(
+            "Points to win", TARGET_HELP + "; the highest total wins", "to {} points", one="to {} point"
+        ),
         "misplays": flag(
             "Misplays may be called",
             "a player may play a card that breaks the rules, and another player may call it for a penalty",

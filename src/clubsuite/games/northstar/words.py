@@ -59,6 +59,7 @@ WORDS = GameWords(
             "Points to win, 0 for the rulebook's",
             TARGET_HELP + "; 0 plays to the rulebook's 50, or 100 in teams of two and 150 in teams of three",
             "to {} points",
+            one="to {} point",
         ),
     },
     {

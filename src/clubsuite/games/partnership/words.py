@@ -12,6 +12,7 @@ WORDS = GameWords(
             "Points to win",
             "the match ends once a partnership has this many points; the higher wins",
             "to {} points",
+            one="to {} point",
         ),
     },
 )

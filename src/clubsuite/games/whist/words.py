@@ -24,6 +24,7 @@ WORDS = GameWords(
             "Points to win or lose",
             "the match ends once someone is this many points up, or down",
             "to \u00b1{} points",
+            one="to \u00b1{} point",
         ),
     },
     {

@@ -73,7 +73,10 @@ def short_parts(info: SomeGame, key: str, value: object) -> JsonObject:
     words = option_words(info, key)
     text = format_value(value)
     if isinstance(words.short, str):
-        return {"option": key, "words": words.short, "value": text}
+        part: JsonObject = {"option": key, "words": words.short, "value": text}
+        if words.one:
+            part["one"] = words.one  # the words when the number is one: a page chooses by the number
+        return part
     found = words.short.get(text)
     if found is None:
         return {"option": key, "words": f"{_spaced(key)} {{}}", "value": text}
@@ -83,9 +86,14 @@ def short_parts(info: SomeGame, key: str, value: object) -> JsonObject:
 def worded(part: JsonObject, words: Words | None = None) -> str:
     """One of :func:`short_parts`' phrases in words, in ``words``' language (English without)."""
     text = str(part["words"])
-    if words is not None:
+    value = part.get("value")
+    if part.get("one") and value is not None and str(value).lstrip("-").isdigit():
+        n = int(str(value))  # words with a plural (to 1 point, to 11 points), each language's form for n
+        one = str(part["one"])
+        text = words.plural(one, text, n, WORDS) if words is not None else (one if n == 1 else text)
+    elif words is not None:
         text = words.get(text, WORDS)
-    return text if part.get("value") is None else text.replace("{}", str(part["value"]))
+    return text if value is None else text.replace("{}", str(value))
 
 
 def short_words(info: SomeGame, key: str, value: object) -> str:

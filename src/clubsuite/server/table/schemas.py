@@ -113,6 +113,7 @@ _TABLE: JsonObject = {
                             "option": {"type": "string"},
                             "words": {"type": "string"},
                             "value": {"type": ["string", "null"]},
+                            "one": {"type": "string"},
                         },
                         "required": ["option", "words", "value"],
                         "additionalProperties": False,

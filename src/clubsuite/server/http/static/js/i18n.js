@@ -102,6 +102,12 @@ export function serverWords(text) {
 
 /** One rule of a table's name (the server's ``name_words.rules``) in words: "wild 15s", "to 9 points". */
 export function ruleWords(part) {
+  if (part.one && /^-?\d+$/.test(part.value ?? "")) { // words with a plural: "to 1 point", "to 11 points"
+    const n = Number(part.value);
+    const found = catalog.messages["words" + SEP + part.one];
+    const text = Array.isArray(found) ? found[pluralIndex(n)] ?? found[found.length - 1] : (n === 1 ? part.one : part.words);
+    return text.replace("{}", part.value);
+  }
   const words = serverWords(part.words);
   return part.value === null || part.value === undefined ? words : words.replace("{}", part.value);
 }
