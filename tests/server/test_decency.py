@@ -26,7 +26,8 @@ def shipped_lists() -> Iterator[None]:
     decency.configure()
 
 
-WRITTEN = ["fuck", "FUCK you", "Ｆｕｃｋ", "fück", "fu\u0441k", "sh1t", "s h i t", "Scheiße", "enculé"]
+WRITTEN = ["fuck", "FUCK you", "Ｆｕｃｋ", "fück", "fu\u0441k", "sh1t", "s h i t", "Scheiße", "enculé", "retarded"]
+WRITTEN += ["nique ta mère", "un pique-nique, nique", "pique-nique-salope"]
 
 
 @pytest.mark.parametrize("text", WRITTEN)
@@ -39,7 +40,7 @@ def test_a_word_only_holding_a_listed_one_or_an_innocent_text_is_accepted(text: 
     assert not decency.unwelcome(text)
 
 
-PLURALS_AND_FORMS = ["Niggers", "bitches", "pussies", "shitty", "Huren", "Fotzen", "Arschlöcher", "salopes"]
+PLURALS_AND_FORMS = ["Niggers", "bitches", "pussies", "shitty", "Schlampen", "Fotzen", "Arschlöcher", "salopes"]
 PLURALS_AND_FORMS += ["connasses", "klootzakken", "hoeren", "sletjes"]
 
 
@@ -72,9 +73,9 @@ INNOCENT = {
     "de": "Straße Hürde Hurrikan Kanal Kanaan Spastik spastisch schlampig Schlamm Kutte Kutten Puten Putenbrust "
     "Hurra Wichtel Fotzelschnitte Bastei Missgunst Scheibe Scheitel Spass Spaten Jürgen Günther",
     "fr": "Dominique niquet salopette bâtardeau pédestre merci merveille connaître conte putain computer dispute "
-    "réputé Françoise Pedro",
+    "réputé Françoise Pedro retard retards retardé pique-nique pique-niques pique-niquer",
     "nl": "Mongools mongolen Mongoolse hoera kankeronderzoek klootjesvolk flikkeren flikkerend lullig Sjoerd Grietje "
-    "Fokke Lutjebroek slettenhaar",
+    "Fokke Lutjebroek slettenhaar huren verhuren sleten",
 }
 """Ordinary words and names of the four languages that look like a listed word, hold one, or are one's form in
 another language (Dutch ``kut`` + ``ten`` is no form of it in German ``Kutten``; English ``lul`` + ``led`` none at

@@ -18,7 +18,8 @@ line says where else a word is found, as chat filters' keyword lists do: ``word*
 too (``nigger*``: ``niggerlover``), ``*word`` at its end (``*shit``: ``bullshit``), ``*word*`` anywhere in it
 (``*fuck*``: ``fuckface``, ``motherfucking``); such a part has at least :data:`PART_LEAST` letters. A line
 ``!word`` names a word never refused although it looks like a listed word's form or holds one (``!mongools``, the
-Dutch for Mongolian, is no plural of ``mongool``). What a list misses, reports catch.
+Dutch for Mongolian, is no plural of ``mongool``; ``!huren``, to rent in Dutch, whatever German makes of it), or
+words joined by a hyphen whose parts are not read alone (``!pique-nique``). What a list misses, reports catch.
 
 The refusal never repeats the word (it is shown to the one who typed it, who knows it). Checking a text costs a few
 hundred set look-ups at most (a chat line has at most 200 characters), whatever the lists hold: it runs wherever a
@@ -97,6 +98,8 @@ class _Lists:
     by_language: dict[str, WordList] = field(default_factory=dict)
     inside_lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)
     allowed: frozenset[str] = frozenset()
+    joined: tuple[str, ...] = ()
+    """The words never refused that are more than one word (``pique-nique``)."""
     letters: dict[tuple[str, int, int, str], frozenset[str]] = field(default_factory=dict)
     """(language, length, position, letter): the listed words of that language and length with that letter there."""
 
@@ -111,6 +114,7 @@ class _Lists:
             by_language,
             inside_lengths={lang: tuple(sorted({len(w) for w in x.inside})) for lang, x in by_language.items()},
             allowed=frozenset().union(*(x.allowed for x in by_language.values())),
+            joined=tuple(sorted({w for x in by_language.values() for w in x.allowed if _TOKEN.fullmatch(w) is None})),
             letters={k: frozenset(v) for k, v in letters.items()},
         )
 
@@ -202,17 +206,21 @@ def _apart(text: str) -> str:
     return "".join(out)
 
 
-def _words(text: str) -> list[str]:
-    """The words of ``text`` folded, each without the signs around it that are punctuation there."""
-    found = (w.strip(_EDGES) for w in _TOKEN.findall(folded(text)))
+def _words(text: str, joined: tuple[str, ...]) -> list[str]:
+    """The words of ``text`` folded, each without the signs around it that are punctuation there, less those of
+    the ``joined`` words never refused (``pique-nique``: neither ``pique`` nor ``nique`` is a word of it here)."""
+    text = folded(text)
+    for entry in joined:
+        text = re.sub(rf"(?<![^\W_]){re.escape(entry)}", " ", text)
+    found = (w.strip(_EDGES) for w in _TOKEN.findall(text))
     return [w for w in found if w]
 
 
-def _candidates(text: str) -> set[str]:
+def _candidates(text: str, lists: _Lists) -> set[str]:
     """The words of ``text`` as they are compared: each word folded, with digits and signs read as letters, the runs
     of single letters joined (``s h i t``), and the words run together with capitals read apart too."""
-    words = _words(text)
-    out = set(words) | set(_words(_apart(text)))
+    words = _words(text, lists.joined)
+    out = set(words) | set(_words(_apart(text), lists.joined))
     run: list[str] = []
     for w in [*words, ""]:
         if len(w) == 1:
@@ -274,7 +282,7 @@ def unwelcome(text: str) -> bool:
         configure()
     assert _lists is not None
     lists = _lists
-    return any(_refused(word, lists) for word in _candidates(text))
+    return any(_refused(word, lists) for word in _candidates(text, lists))
 
 
 def check(text: str, what: str) -> None:
