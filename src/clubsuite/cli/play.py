@@ -274,7 +274,8 @@ def _lang_option(typing: bool) -> Callable[[Callable[..., None]], Callable[..., 
     command reads moves typed in, which the help then says how to write."""
     typed = (
         " Cards are typed in the usual notation (QH, 10C) in every language, or with the language's own letters "
-        "where they are unambiguous."
+        "where they are unambiguous (German DH); the commands and the exchange round's answers in the language's "
+        "own words too (German warum for why, b/t for keep/exchange), beside the English ones."
         if typing
         else ""
     )
@@ -314,7 +315,8 @@ def play_command(
 ) -> None:
     """Play GAME ({game_names}, or a variant such as {a_variant}) against bots in the terminal.
 
-    Moves: {moves}. ? lists the legal moves, h asks the heuristic bot for a hint, s shows the scores, q quits.
+    Moves: {moves}. ? lists the legal moves, h asks the heuristic bot for a hint, s shows the scores, w (why) the
+    rule behind a move refused, q quits.
     Standard input may be piped (plain output, no colour).
     """
     plain = not (sys.stdin.isatty() and sys.stdout.isatty())
