@@ -51,5 +51,5 @@ def say(match: WhistMatch, seat: int, legal: Sequence[str], pointed: str, seen: 
     return trick_say(match, seat, legal, pointed, seen)
 
 
-LESSON = Lesson(seed=2028, ideas=("exchange", "quota", "lead", "follow", "trump"), say=say)
+LESSON = Lesson(seed=2153, ideas=("exchange", "quota", "lead", "follow", "trump"), say=say)
 """The first hand of "Learn to play" Clubs (whist group)."""
