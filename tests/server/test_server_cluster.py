@@ -408,9 +408,13 @@ def test_a_message_is_reported_and_a_friend_invited_at_a_table_another_process_s
     two_nodes: tuple[ProcessServer, ProcessServer, str],
 ) -> None:
     """The chat a report quotes and the free seat an invitation offers live at the table's owner: the table's own
-    addresses (``/tables/{id}/reports``, ``/tables/{id}/invitations``) reach it from any process."""
+    addresses (``/tables/{id}/reports``, ``/tables/{id}/invitations``) reach it from any process. The owner knows
+    who was at the table when the line was said: the report counts toward an automatic mute, whichever process
+    received it."""
     first, second, url = two_nodes
-    ann, _, ann_h = account(first, "Ann")
+    ann, ann_id, ann_h = account(first, "Ann")
+    with psycopg.connect(url) as conn:  # an account of some standing (days old)
+        conn.execute("UPDATE users SET created_at = created_at - %s WHERE id = %s", (7 * 86400, ann_id))
     bob, _, bob_h = account(first, "Bob")
     cleo, _, _ = account(second, "Cleo")
     table = new_table(first.base, "whist(target=2)", [{"kind": "person"}] * 3)["id"]  # served by the first
@@ -435,5 +439,5 @@ def test_a_message_is_reported_and_a_friend_invited_at_a_table_another_process_s
         a.close()
         b.close()
     with psycopg.connect(url) as conn:
-        kept = conn.execute("SELECT kind, context FROM reports").fetchall()
-    assert [(k, json.loads(c)["line"]["text"]) for k, c in kept] == [("message", "a rude line")]
+        kept = conn.execute("SELECT kind, context, counts FROM reports").fetchall()
+    assert [(k, json.loads(c)["line"]["text"], n) for k, c, n in kept] == [("message", "a rude line", True)]
