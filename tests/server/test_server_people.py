@@ -18,9 +18,9 @@ from test_server_live import Live
 from test_server_rated import PASSWORD, account
 
 import loopback
-from clubsuite.server.people.moderation import STANDING_DAYS
+from clubsuite.server.people.moderation import STANDING_DAYS, STANDING_MATCHES
 from clubsuite.server.store.database import Store
-from clubsuite.server.store.dbschema import users
+from clubsuite.server.store.dbschema import match_players, matches, tables, users
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -46,6 +46,40 @@ def aged(store: Store, *user_ids: str) -> None:
     """Give the accounts the standing of age: made a little more than ``STANDING_DAYS`` days ago."""
     made = time.time() - STANDING_DAYS * 86400 - 3600
     store.write(lambda conn: conn.execute(update(users).where(users.c.id.in_(user_ids)).values(created_at=made)))
+
+
+def rated_matches(store: Store, user_id: str, count: int) -> None:
+    """Give the account ``count`` rated matches played (at a closed table of its own, as the history keeps them)."""
+    table, now = f"past-{user_id}", time.time()
+
+    def work(conn: Any) -> None:
+        conn.execute(
+            tables.insert().values(
+                id=table, game="whist", settings="{}", invite=table, created_at=now, match_no=count, closed=True
+            )
+        )
+        for no in range(1, count + 1):
+            conn.execute(matches.insert().values(table_id=table, match_no=no, seed=no, started_at=now, finished_at=now))
+            conn.execute(
+                match_players.insert().values(
+                    table_id=table,
+                    match_no=no,
+                    seat=0,
+                    game="whist",
+                    pool="whist",
+                    user_id=user_id,
+                    name="x",
+                    place=1,
+                    points=1.0,
+                    hand_points="[]",
+                    won=True,
+                    rated=True,
+                    left=False,
+                    finished_at=now,
+                )
+            )
+
+    store.write(work)
 
 
 def watching(server: ThreadServer, browser: Any, table: str) -> Client:
@@ -249,6 +283,31 @@ def test_only_people_at_the_table_when_the_line_was_said_with_standing_bring_on_
         assert not speaks(b, "now muted")
     finally:
         for x in (a, b, *here, *([late] if late is not None else [])):
+            x.close()
+
+
+def test_an_account_with_enough_rated_matches_has_standing_however_new(server: ThreadServer, store: Store) -> None:
+    bob, _, bob_h = account(server, "Bob")
+    people = {name: account(server, name) for name in ("Nine", "Ten", "Eleven", "Old")}
+    rated_matches(store, people["Nine"][1], STANDING_MATCHES - 1)
+    rated_matches(store, people["Ten"][1], STANDING_MATCHES)
+    rated_matches(store, people["Eleven"][1], STANDING_MATCHES + 1)
+    aged(store, people["Old"][1])
+    table = new_table(server.base, SHORT, [{"kind": "person"}] * 3)["id"]
+    b = seated(server, bob, bob_h, table)
+    here = [watching(server, browser, table) for browser, _, _ in people.values()]
+    try:
+        b.until(lambda m: m["type"] == "state")
+        chat(b, "a line")
+        line = b.until(lambda m: m["type"] == "chat" and m["text"] == "a line")["id"]
+        for name in ("Nine", "Ten", "Eleven", "Old"):
+            if name == "Old":
+                assert speaks(b, "one short of three")  # Nine's report is kept, and does not count
+            browser, _, headers = people[name]
+            assert browser.post(f"/tables/{table}/reports", json={"message": line}, headers=headers).status_code == 201
+        assert not speaks(b, "three that count")
+    finally:
+        for x in (b, *here):
             x.close()
 
 
