@@ -409,20 +409,23 @@ def test_a_message_is_reported_and_a_friend_invited_at_a_table_another_process_s
 ) -> None:
     """The chat a report quotes and the free seat an invitation offers live at the table's owner: the table's own
     addresses (``/tables/{id}/reports``, ``/tables/{id}/invitations``) reach it from any process. The owner knows
-    who was at the table when the line was said: the report counts toward an automatic mute, whichever process
-    received it."""
+    who was at the table when the line was said, a player or one watching through another process: their reports
+    count toward an automatic mute, whichever process received them."""
     first, second, url = two_nodes
     ann, ann_id, ann_h = account(first, "Ann")
-    with psycopg.connect(url) as conn:  # an account of some standing (days old)
-        conn.execute("UPDATE users SET created_at = created_at - %s WHERE id = %s", (7 * 86400, ann_id))
     bob, _, bob_h = account(first, "Bob")
-    cleo, _, _ = account(second, "Cleo")
+    cleo, cleo_id, cleo_h = account(second, "Cleo")
+    with psycopg.connect(url) as conn:  # accounts of some standing (days old)
+        for old in (ann_id, cleo_id):
+            conn.execute("UPDATE users SET created_at = created_at - %s WHERE id = %s", (7 * 86400, old))
     table = new_table(first.base, "whist(target=2)", [{"kind": "person"}] * 3)["id"]  # served by the first
     a = Client(first.base, table, ann.post(f"/tables/{table}/join", json={}, headers=ann_h).json()["token"])
     b = Client(first.base, table, bob.post(f"/tables/{table}/join", json={}, headers=bob_h).json()["token"])
+    cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in cleo.cookies.items())}
+    c = Client(second.base, table, None, headers=cookie)  # Cleo watches, her socket relayed by the second
     at_second = loopback.client(base_url=second.base, timeout=30)
     try:
-        for x in (a, b):
+        for x in (a, b, c):
             x.until(lambda m: m["type"] == "state")
         b.send({"type": "chat", "text": "a rude line"})
         line = a.until(lambda m: m["type"] == "chat" and m["text"] == "a rude line")
@@ -434,10 +437,12 @@ def test_a_message_is_reported_and_a_friend_invited_at_a_table_another_process_s
         assert invited.json() == {"invited": "Cleo"}, invited.text
         told = cleo.get("/notices").json()["notices"]
         assert [(n["kind"], n["body"]["table"]) for n in told] == [("invite", table)]
+        by_cleo = cleo.post(f"/tables/{table}/reports", json={"message": line["id"]}, headers=cleo_h)
+        assert by_cleo.status_code == 201, by_cleo.text
     finally:
         at_second.close()
-        a.close()
-        b.close()
+        for x in (a, b, c):
+            x.close()
     with psycopg.connect(url) as conn:
         kept = conn.execute("SELECT kind, context, counts FROM reports").fetchall()
-    assert [(k, json.loads(c)["line"]["text"], n) for k, c, n in kept] == [("message", "a rude line", True)]
+    assert [(k, json.loads(c)["line"]["text"], n) for k, c, n in kept] == [("message", "a rude line", True)] * 2
