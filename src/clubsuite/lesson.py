@@ -101,7 +101,7 @@ class Step:
         return {
             "step": self.number,
             "idea": self.idea,
-            "told": list(self.told),
+            "told": [t for t in self.told if ":" not in t],  # the ideas (not the refusals and reasons said)
             "action": self.action,
             "cards": list(self.cards),
             "say": self.say.to_json(),
@@ -180,6 +180,21 @@ LOSE = why_template(
     "lesson.why_lose", "The {card} cannot beat the {top_card}, which is winning the trick: it is the card you will "
     "miss least."
 )  # fmt: skip
+LOSE_LOW_AGAIN = why_template(
+    "lesson.why_lose_low_again", "The {top_card} takes this trick whatever you do, so the {card}, your cheapest "
+    "{suit:one}, goes."
+)  # fmt: skip
+"""The same moment a second time in the hand (:data:`LOSE_LOW`), said another way."""
+LEAD_LOW_AGAIN = why_template(
+    "lesson.why_lead_low_again", "Another cheap lead: the {card}, your lowest {suit:one}, risks nothing you need."
+)
+"""The same moment a second time in the hand (:data:`LEAD_LOW`), said another way."""
+WIN_AGAIN = why_template(
+    "lesson.why_win_again", "The {card} is just enough to take the trick from the {top_card}."
+)  # fmt: skip
+"""The same moment a second time in the hand (:data:`WIN`), said another way."""
+AGAIN = {LOSE_LOW.code: LOSE_LOW_AGAIN, LEAD_LOW.code: LEAD_LOW_AGAIN, WIN.code: WIN_AGAIN}
+"""The reasons a hand often gives twice, each with its second wording (said from the second time on)."""
 DROP_ONLY = why_template(
     "lesson.why_drop_only", "The {card} is your only {suit:one}: with it gone you can play a club when {suit} are "
     "led."
@@ -338,6 +353,10 @@ def trick_say(
     suit = suit_of(pointed)
     led = suit_of(trick[0]) if trick else None
     why = trick_why(view, pointed, ranks)
+    again = AGAIN.get(why.code)
+    said_why = f"why:{why.code}"
+    if again is not None and said_why in seen:  # the same reason a second time: said another way
+        why = Reason(again, **why.params)
     barred = [c for c in hand if c not in legal]
     mine = [c for c in hand if suit_of(c) == led] if trick else []
     if led is None:
@@ -355,7 +374,6 @@ def trick_say(
     if beyond is not None and f"rule:{beyond[1].code}" not in seen:
         card, reason = beyond
         # the rules' own refusal says enough for one step: the moment's rule waits for the next step that shows it
-        return Explained(
-            idea, Reason(WHY_NOT, reason=why, card=card, other_reason=reason), None, (f"rule:{reason.code}",)
-        )
-    return said
+        told = (f"rule:{reason.code}", said_why)
+        return Explained(idea, Reason(WHY_NOT, reason=why, card=card, other_reason=reason), None, told)
+    return Explained(said.idea, said.why, said.rule, (*said.told, said_why))
