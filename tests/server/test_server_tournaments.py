@@ -78,7 +78,9 @@ def users() -> list[User]:
     return [User(f"user-{name}", name, 0.0, False) for name in PEOPLE]
 
 
-def test_an_arena_seats_whoever_is_free_at_once_scores_by_place_and_counts_the_tables_in_play_at_its_end(store: Store) -> None:
+def test_an_arena_seats_whoever_is_free_at_once_scores_by_place_and_counts_the_tables_in_play_at_its_end(
+    store: Store,
+) -> None:
     async def body(keeper: Tournaments, director: Director) -> None:
         people = users()
         settings = TournamentSettings.read("arena", DUEL, "Evening arena", minutes=10, bots=False)
