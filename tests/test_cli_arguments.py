@@ -123,3 +123,20 @@ def test_a_closed_output_pipe_ends_quietly_with_status_0() -> None:
     assert shell.returncode == 0
     assert shell.stdout.count(b"\n") == 1
     assert shell.stderr == b""
+
+
+def test_play_counts_seats_from_one_as_players_do() -> None:
+    """``--seat`` and ``--first-dealer`` count from 1: seat 1 is the first, the last is the number of players; 0 and
+    one past the last are refused naming the seats."""
+    first = clubs_in_process(["play", "whist", "--seed", "5", "--seat", "1", "--first-dealer", "1"], b"q\n")
+    assert first.status == 0 and "=== Hand 1: You deal." in first.stdout, first.stdout[:600]
+    last = clubs_in_process(["play", "whist", "--seed", "5", "--seat", "3", "--first-dealer", "3"], b"q\n")
+    assert last.status == 0 and "=== Hand 1: You deal." in last.stdout, last.stdout[:600]
+    other = clubs_in_process(["play", "whist", "--seed", "5", "--seat", "3", "--first-dealer", "1"], b"q\n")
+    assert other.status == 0 and "=== Hand 1: You deal." not in other.stdout
+    for option in ("--seat", "--first-dealer"):
+        zero = clubs_in_process(["play", "whist", option, "0"], b"q\n")
+        assert zero.status == 2 and option in zero.stderr and "Traceback" not in zero.stderr
+        past = clubs_in_process(["play", "whist", option, "4"], b"q\n")
+        assert past.status == 2 and f"{option} 4" in past.stderr and "seats 1 to 3" in past.stderr, past.stderr
+    assert "counted from 1" in clubs_in_process(["play", "--help"]).stdout

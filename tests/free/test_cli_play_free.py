@@ -84,7 +84,7 @@ def test_fc3_illegal_actions_get_the_reason_and_a_new_prompt() -> None:
 
 def test_fc3_opener_cannot_pass_and_is_told_why() -> None:
     # Seat 2 holds 10S in the first deal of seed 4 (see `clubs watch free --seed 4`): it must open with it.
-    result = run(["play", "free", "--seed", "4", "--seat", "2", "--bots", "random"], "pass\n?\nq\n")
+    result = run(["play", "free", "--seed", "4", "--seat", "3", "--bots", "random"], "pass\n?\nq\n")
     out = result.stdout
     assert "You cannot pass: you hold 10S and must open the auction with it." in out  # FC-3
     assert "Legal: 10S" in out
@@ -100,7 +100,7 @@ def test_fc5_fc2_play_screen_never_shows_a_card_the_human_may_not_know(tmp_path:
     human held, took from the chest, received, or saw bid or played."""
     path = tmp_path / "game.json"
     seat = 1
-    args = ["play", "free", "--seed", "19", "--seat", str(seat), "--bots", "random", "--save", str(path)]
+    args = ["play", "free", "--seed", "19", "--seat", str(seat + 1), "--bots", "random", "--save", str(path)]
     result = run(args, cycling_input())
     assert result.returncode == 0, result.stderr
     match = replay(load_record(path)).match
@@ -150,14 +150,14 @@ def test_play_save_then_replay_gives_the_same_totals_and_a_readable_account(tmp_
 
 def test_play_quit_saves_the_hand_in_progress(tmp_path: Path) -> None:
     path = tmp_path / "partial.json"
-    result = run(["play", "free", "--seed", "4", "--seat", "2", "--bots", "random", "--save", str(path)], "1\nq\n")
+    result = run(["play", "free", "--seed", "4", "--seat", "3", "--bots", "random", "--save", str(path)], "1\nq\n")
     assert result.returncode == 0
     data = json.loads(run(["replay", str(path), "--json"]).stdout)
     assert data["over"] is False
 
 
 def test_play_hint_is_the_heuristic_bots_legal_choice() -> None:
-    result = run(["play", "free", "--seed", "4", "--seat", "2", "--bots", "random"], "h\nq\n")
+    result = run(["play", "free", "--seed", "4", "--seat", "3", "--bots", "random"], "h\nq\n")
     assert "Hint: 10S" in result.stdout  # the opener's only legal bid (FC-3)
 
 
@@ -187,7 +187,7 @@ def test_watch_free_shows_every_hand_and_plays_to_the_end(tmp_path: Path) -> Non
 @pytest.mark.parametrize(
     ("args", "needle"),
     [
-        (["play", "free", "--seat", "3", "--bots", "random"], "--seat"),
+        (["play", "free", "--seat", "4", "--bots", "random"], "--seat"),
         (["play", "free", "--variant", "free(foo=1)", "--bots", "random"], "foo"),
         (["play", "free", "--variant", "free(target=x)", "--bots", "random"], "target"),
         (["play", "free", "--variant", "whist-1997", "--bots", "random"], "whist"),

@@ -91,7 +91,7 @@ def test_ns7_whole_match_piped_to_the_end_names_the_winner_and_replays_to_the_sa
     tmp_path: Path, players: int, seat: int, seed: int
 ) -> None:
     path = tmp_path / "game.json"
-    args = ["play", "northstar", "--players", str(players), "--seat", str(seat), "--seed", str(seed)]
+    args = ["play", "northstar", "--players", str(players), "--seat", str(seat + 1), "--seed", str(seed)]
     result = run([*args, "--bots", "random", "--save", str(path)], cycling_input())
     assert result.returncode == 0, result.stderr
     assert "Traceback" not in result.stderr
@@ -130,7 +130,7 @@ def test_ns7_whole_match_piped_to_the_end_names_the_winner_and_replays_to_the_sa
 
 def test_ns10_team_game_piped_to_the_end_counts_team_totals(tmp_path: Path) -> None:
     path = tmp_path / "teams.json"
-    args = ["play", "northstar-teams", "--seat", "1", "--seed", "6", "--bots", "random", "--save", str(path)]
+    args = ["play", "northstar-teams", "--seat", "2", "--seed", "6", "--bots", "random", "--save", str(path)]
     result = run(args, cycling_input())
     assert result.returncode == 0, result.stderr
     out = result.stdout
@@ -159,7 +159,7 @@ def test_play_screen_never_names_a_card_of_another_hand(tmp_path: Path, variant:
     """Hidden information: per round, every card printed must be in the player's own hand as dealt, or have been
     played (and so be won or on the table). Checked against the saved record, line by line."""
     path = tmp_path / "game.json"
-    args = ["play", "northstar", "--variant", variant, "--seat", str(seat), "--seed", str(seed), "--bots", "random"]
+    args = ["play", "northstar", "--variant", variant, "--seat", str(seat + 1), "--seed", str(seed), "--bots", "random"]
     result = run([*args, "--save", str(path)], cycling_input(double=True))
     assert result.returncode == 0, result.stderr
     match = replay(load_record(path)).match
@@ -195,7 +195,7 @@ def test_ns4_ns8_ns3_refusals_give_the_reason_and_ask_again_then_the_game_goes_o
     a, b = next((x, y) for x in hand for y in hand if y.rank > x.rank + 1)
     lowest = hand[0]
     stdin = f"pass\ndouble\n{a} {b}\n{lowest}\nq\n"
-    result = run(["play", "northstar", "--seed", str(seed), "--seat", str(seat), "--bots", "random"], stdin)
+    result = run(["play", "northstar", "--seed", str(seed), "--seat", str(seat + 1), "--bots", "random"], stdin)
     assert result.returncode == 0, result.stderr
     lines = result.stdout.splitlines()
     reasons = {  # a player's words: no ruling ids (those are behind "why?")
@@ -214,7 +214,18 @@ def test_ns4_ns8_ns3_refusals_give_the_reason_and_ask_again_then_the_game_goes_o
 
 def test_ns3_a_play_that_does_not_beat_is_refused_when_following() -> None:
     seed, seat = 12, 1
-    base = ["play", "northstar", "--seed", str(seed), "--seat", str(seat), "--first-dealer", "3", "--bots", "random"]
+    base = [
+        "play",
+        "northstar",
+        "--seed",
+        str(seed),
+        "--seat",
+        str(seat + 1),
+        "--first-dealer",
+        "4",
+        "--bots",
+        "random",
+    ]
     first = run(base, "q\n")  # seat 0 (a bot) leads: the player follows
     assert first.returncode == 0, first.stderr
     top_line = next(line for line in first.stdout.splitlines() if line.startswith("To beat: "))
@@ -237,7 +248,7 @@ def test_the_legal_list_is_grouped_and_cut_short_when_there_are_hundreds_of_play
     seed = max(counts, key=lambda s: counts[s])
     assert counts[seed] > LIST_ALL
     result = run(
-        ["play", "northstar", "--variant", spec, "--seed", str(seed), "--seat", "1", "--bots", "random"], "?\nh\nq\n"
+        ["play", "northstar", "--variant", spec, "--seed", str(seed), "--seat", "2", "--bots", "random"], "?\nh\nq\n"
     )
     out = result.stdout
     assert f"Legal: {counts[seed]} plays" in out
@@ -254,7 +265,7 @@ def test_the_legal_list_is_grouped_and_cut_short_when_there_are_hundreds_of_play
 def test_quit_saves_the_round_in_progress_and_replay_says_who_is_to_act(tmp_path: Path) -> None:
     path = tmp_path / "partial.json"
     hand = sorted(dealt_hand("northstar", 12, 1), key=lambda c: (c.rank, c.suit))
-    args = ["play", "northstar", "--seed", "12", "--seat", "1", "--bots", "random", "--save", str(path)]
+    args = ["play", "northstar", "--seed", "12", "--seat", "2", "--bots", "random", "--save", str(path)]
     result = run(args, f"{hand[0]}\nq\n")
     assert result.returncode == 0, result.stderr
     data = json.loads(run(["replay", str(path), "--json"]).stdout)
@@ -317,9 +328,9 @@ def test_watch_shows_every_hand_and_plays_to_the_end(tmp_path: Path) -> None:
         (["play", "northstar", "--variant", "northstar(foo=1)"], ["unknown option 'foo'"]),
         (["play", "northstar", "--variant", "northstar(teams=3x2)"], ["teams=3x2 needs players=6", "(NS-10)"]),
         (["play", "northstar", "--variant", "whist-1997"], ["spec of whist"]),
-        (["play", "northstar", "--players", "3", "--seat", "3"], ["--seat 3", "seats 0 to 2"]),
+        (["play", "northstar", "--players", "3", "--seat", "4"], ["--seat 4", "seats 1 to 3"]),  # counted from 1
         (["play", "northstar", "--seat", "-1"], ["--seat"]),
-        (["watch", "northstar", "--players", "2", "--first-dealer", "2"], ["--first-dealer 2", "seats 0 to 1"]),
+        (["watch", "northstar", "--players", "2", "--first-dealer", "3"], ["--first-dealer 3", "seats 1 to 2"]),
         (["play", "northstar", "--players", "3", "--bots", "random,random,random"], ["--bots needs 2 bot names"]),
         (["watch", "northstar", "--players", "6", "--bots", "random,random"], ["--bots needs 6 bot names"]),
         (["play", "northstar", "--bots", "nosuch"], ["nosuch"]),

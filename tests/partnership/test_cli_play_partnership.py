@@ -98,7 +98,7 @@ CARD_TOKEN = re.compile(r"(?<![0-9A-Z])(10|[2-9JQKA])([CDHS])(?![A-Z])")
 @pytest.mark.parametrize("seat", [0, 3])
 def test_cp2_play_screen_never_shows_a_card_the_human_may_not_know(seat: int) -> None:
     """Other hands appear only card by card as they are played; of the pass, only the human's own side (CP-2)."""
-    args = ["play", "partnership", "--seed", "19", "--seat", str(seat), "--bots", "random"]
+    args = ["play", "partnership", "--seed", "19", "--seat", str(seat + 1), "--bots", "random"]
     result = run(args, cycling_input())
     assert result.returncode == 0, result.stderr
     known: set[str] = set()
@@ -175,8 +175,8 @@ def illegal_pass_record() -> dict[str, Any]:
 @pytest.mark.parametrize(
     ("args", "needles"),
     [
-        (["play", "partnership", "--seat", "4", "--bots", "random"], ["--seat 4", "seats 0 to 3"]),
-        (["play", "partnership", "--first-dealer", "4", "--bots", "random"], ["--first-dealer 4"]),
+        (["play", "partnership", "--seat", "5", "--bots", "random"], ["--seat 5", "seats 1 to 4"]),  # from 1
+        (["play", "partnership", "--first-dealer", "5", "--bots", "random"], ["--first-dealer 5"]),
         (["play", "partnership", "--bots", "random,random"], ["--bots needs 3 bot names"]),
         (["watch", "partnership", "--bots", "random,random,random"], ["--bots needs 4 bot names"]),
         (["play", "partnership", "--variant", "partnership(target=0)"], ["target=0", "CP-4"]),

@@ -144,7 +144,8 @@ def _setup(
     seats: dict[str, int],
 ) -> _Setup:
     """Read GAME, ``--variant``, ``--players`` and ``--bots``; ``humans`` is how many seats are not bots (1 for
-    ``play``, 0 for ``watch``); ``seats`` maps the seat options given (``--seat``, ``--first-dealer``) to their
+    ``play``, 0 for ``watch``); ``seats`` maps the seat options given (``--seat``, ``--first-dealer``, counted
+    from 1 as players count) to their
     values, each checked against the number of seats."""
     if variant is not None and not variant.strip():
         fail(f"--variant is empty: give a spec such as {default_game_name()}")
@@ -164,8 +165,8 @@ def _setup(
         fail(f"{info.title} cannot be played in the terminal yet")
     n_seats = info.n_seats(options)
     for option, value in seats.items():
-        if value >= n_seats:
-            fail(f"{option} {value}: {info.title} with {n_seats} players has seats 0 to {n_seats - 1}")
+        if value > n_seats:
+            fail(f"{option} {value}: {info.title} with {n_seats} players has seats 1 to {n_seats}")
     if bots is None:
         bots = "heuristic"
     names = split_bot_list(bots)
@@ -253,10 +254,10 @@ common_options = [
     ),
     click.option(
         "--first-dealer",
-        type=click.IntRange(min=0),
-        default=0,
+        type=click.IntRange(min=1),
+        default=1,
         show_default=True,
-        help="Seat of the first dealer (0 to players - 1).",
+        help="Seat of the first dealer, counted from 1 as players count (1 to the number of players).",
     ),
 ]
 
@@ -290,7 +291,13 @@ def _lang_option(typing: bool) -> Callable[[Callable[..., None]], Callable[..., 
 
 @click.command(cls=FillsHelp)
 @click.argument("game", default=default_game_name)
-@click.option("--seat", type=click.IntRange(min=0), default=0, show_default=True, help="Your seat (0 to players - 1).")
+@click.option(
+    "--seat",
+    type=click.IntRange(min=1),
+    default=1,
+    show_default=True,
+    help="Your seat, counted from 1 as players count (1 to the number of players).",
+)
 @click.option(
     "--bots",
     default=None,
@@ -321,6 +328,7 @@ def play_command(
     """
     plain = not (sys.stdin.isatty() and sys.stdout.isatty())
     setup = _setup(game, variant, players, bots, 1, {"--seat": seat, "--first-dealer": first_dealer})
+    seat, first_dealer = seat - 1, first_dealer - 1  # the engine's seats, from 0
     info = setup.info
     check_save_path(save_path)
     seed_given = seed is not None
@@ -459,6 +467,7 @@ def watch_command(
     """Watch bots play a whole match of GAME ({game_names}, or a variant such as {a_variant}), all hands shown."""
     plain = not sys.stdout.isatty()
     setup = _setup(game, variant, players, bots, 0, {"--first-dealer": first_dealer})
+    first_dealer -= 1  # the engine's seat, from 0
     info = setup.info
     check_save_path(save_path)
     seed = _seed(seed)
