@@ -51,7 +51,9 @@ function reportView(r) {
   return h("li", {class: "report-item panel", dataset: {id: r.id}},
     h("p", {}, h("strong", {}, r.subject), " · ", kindWords(r.kind), " · ",
       t("reported by {name}", {name: r.reporter}), " · ", h("span", {class: "muted"}, when(r.at)),
-      r.open_reports > 1 ? h("span", {class: "tag"}, t("{n} open reports", {n: r.open_reports})) : null),
+      r.open_reports > 1 ? h("span", {class: "tag"}, t("{n} open reports", {n: r.open_reports})) : null,
+      // by someone at the table when the line was said, with standing: see docs/server.md, "Keeping people safe"
+      r.counts ? h("span", {class: "tag"}, t("counts toward the automatic mute")) : null),
     r.reason ? h("p", {}, t("Why: {reason}", {reason: r.reason})) : null,
     context.name && r.kind !== "message" ? h("p", {}, t("Name: {name}", {name: context.name})) : null,
     lines.length ? h("ol", {class: "report-lines"}, lines.map((line) => h("li", {class: line.id === (context.line || {}).id ? "reported" : ""},
