@@ -92,11 +92,15 @@ class WordList:
 
 @dataclass
 class _Lists:
-    """The lists in use, with what a check reads: every language's exceptions together, the lengths of each
-    language's parts found inside words, and each language's words by length and letter (for ``f*ck``)."""
+    """The lists in use, with what a check reads: every language's parts and exceptions together (a part with the
+    languages that list it, so that a word is looked at once for all four), the lengths of the parts found inside
+    words, and each language's words by length and letter (for ``f*ck``)."""
 
     by_language: dict[str, WordList] = field(default_factory=dict)
-    inside_lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)
+    starts: dict[str, frozenset[str]] = field(default_factory=dict)
+    ends: dict[str, frozenset[str]] = field(default_factory=dict)
+    inside: dict[str, frozenset[str]] = field(default_factory=dict)
+    inside_lengths: tuple[int, ...] = ()
     allowed: frozenset[str] = frozenset()
     joined: tuple[str, ...] = ()
     """The words never refused that are more than one word (``pique-nique``)."""
@@ -110,9 +114,18 @@ class _Lists:
             for word in found.whole | found.starts | found.ends | found.inside:
                 for i, ch in enumerate(word):
                     letters.setdefault((lang, len(word), i, ch), set()).add(word)
+        parts: dict[str, dict[str, set[str]]] = {"starts": {}, "ends": {}, "inside": {}}
+        for lang, found in by_language.items():
+            for kind, words in (("starts", found.starts), ("ends", found.ends), ("inside", found.inside)):
+                for word in words:
+                    parts[kind].setdefault(word, set()).add(lang)
+        starts, ends, inside = ({w: frozenset(v) for w, v in parts[k].items()} for k in ("starts", "ends", "inside"))
         return cls(
             by_language,
-            inside_lengths={lang: tuple(sorted({len(w) for w in x.inside})) for lang, x in by_language.items()},
+            starts=starts,
+            ends=ends,
+            inside=inside,
+            inside_lengths=tuple(sorted({len(w) for w in inside})),
             allowed=frozenset().union(*(x.allowed for x in by_language.values())),
             joined=tuple(sorted({w for x in by_language.values() for w in x.allowed if _TOKEN.fullmatch(w) is None})),
             letters={k: frozenset(v) for k, v in letters.items()},
@@ -253,27 +266,37 @@ def _starred(word: str, lang: str, lists: _Lists) -> bool:
     return bool(sets) and bool(sets[0].intersection(*sets[1:]))
 
 
-def _holds_part(word: str, found: WordList, inside_lengths: tuple[int, ...]) -> bool:
-    """Whether a part of ``found`` begins ``word``, ends it or (``*word*``) is inside it."""
+def _holds_part(word: str, langs: set[str], lists: _Lists) -> bool:
+    """Whether a part listed by one of ``langs`` begins ``word``, ends it or (``*word*``) is inside it."""
+    none: frozenset[str] = frozenset()
     for n in range(PART_LEAST, len(word) + 1):
-        if word[:n] in found.starts or word[-n:] in found.ends:
+        if not langs.isdisjoint(lists.starts.get(word[:n], none)) or not langs.isdisjoint(
+            lists.ends.get(word[-n:], none)
+        ):
             return True
-    return any(word[i : i + n] in found.inside for n in inside_lengths for i in range(len(word) - n + 1))
+    return any(
+        not langs.isdisjoint(lists.inside.get(word[i : i + n], none))
+        for n in lists.inside_lengths
+        for i in range(len(word) - n + 1)
+    )
 
 
 def _refused(word: str, lists: _Lists) -> bool:
-    """Whether one candidate word is refused (see the module)."""
+    """Whether one candidate word is refused (see the module). Each of its forms is looked at once, for the
+    languages it is a form in."""
     if word in lists.allowed:
         return False
-    starred = "*" in word
-    for lang, found in lists.by_language.items():
-        inside = lists.inside_lengths[lang]
+    forms: dict[str, set[str]] = {}
+    for lang in lists.by_language:
         for stem in _stems(word, lang):
-            if stem in lists.allowed:  # a form of a word never refused (``mishits``: ``!mishit``)
-                continue
-            if _starred(stem, lang, lists) if starred else stem in found.whole or _holds_part(stem, found, inside):
-                return True
-    return False
+            if stem not in lists.allowed:  # a form of a word never refused (``mishits``: ``!mishit``)
+                forms.setdefault(stem, set()).add(lang)
+    if "*" in word:
+        return any(_starred(stem, lang, lists) for stem, langs in forms.items() for lang in langs)
+    return any(
+        any(stem in lists.by_language[lang].whole for lang in langs) or _holds_part(stem, langs, lists)
+        for stem, langs in forms.items()
+    )
 
 
 def unwelcome(text: str) -> bool:
