@@ -75,7 +75,8 @@ const state = {
   answers: [], // this puzzle's answers so far: {action, right, words}
   attempt: null, // the rated attempt's outcome (the server's), or null
   line: null, // once solved or given up: the solution and its steps
-  step: -1, // the step of the line shown (-1: the puzzle's position)
+  step: -1, // the step of the line shown (-1: the puzzle's position; the steps are counted from 1 on the page)
+  selection: new Set(), // the cards chosen for a play of several cards (or any play, where the game says so)
   solved: false,
   pending: false,
   error: null,
@@ -153,7 +154,7 @@ async function chooser() {
       h("ul", {class: "puzzle-pools"}, list.pools.map((p) => h("li", {dataset: {pool: p.pool}},
         h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}`}, titleOf(p)), " ",
         h("span", {class: "muted"}, tn("{n} puzzle", "{n} puzzles", p.count)),
-        p.standing ? h("span", {class: "muted"}, t("your rating {rating}", {rating: ratingWords({...p.standing, provisional: false})})) : null,
+        p.standing ? h("span", {class: "muted"}, t("your rating {rating}", {rating: ratingWords(p.standing)})) : null,
         " ", h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}?streak=1`, class: "streak-link"}, t("Streak"))))),
       mine.length ? h("section", {"aria-labelledby": "mine-title"},
         h("h2", {id: "mine-title"}, t("Your own puzzles")),
@@ -226,7 +227,7 @@ async function load(id = null) {
     return;
   }
   loading = false;
-  Object.assign(state, {puzzle, answers: [], attempt: null, line: null, step: -1, solved: false, pending: false, streakOver: false});
+  Object.assign(state, {puzzle, answers: [], attempt: null, line: null, step: -1, solved: false, pending: false, streakOver: false, selection: new Set()});
   // the address names the puzzle (a reload shows it again, a link shares it) and the filters; a streak's names none:
   // a reload goes on with the streak's next puzzle
   const address = new URLSearchParams();
@@ -261,6 +262,7 @@ async function answer(action) {
   }
   state.pending = false;
   state.error = null;
+  state.selection.clear();
   if (!state.attempt && got.attempt) state.attempt = got.attempt;
   const first = state.answers.length === 0;
   if (got.right) {
@@ -325,38 +327,74 @@ function stepWords(step) {
   return words.length ? words : [`${name(step.seat)}: ${actionText(step.action)}`];
 }
 
-/** The legal actions sorted as the table sorts them: one card (played by a click on it), the rest (buttons). */
+/** The legal actions sorted as the table sorts them: one card (played by a click on it), words (buttons), and plays
+ * of several cards (chosen by selecting their cards, then their one button: where the game says so, every play is
+ * chosen so). A hand's plays never stand as a wall of buttons: the page keeps to one screen. */
 function legalParts() {
   const singles = new Map();
-  const buttons = [];
+  const words = [];
+  const multis = [];
   const select = shownOf(state.puzzle.view).select;
   for (const a of state.puzzle.legal.map(readAction)) {
-    if (a.cards.length === 1 && a.word === null && !select) singles.set(a.cards[0].text, a.text);
-    else buttons.push(a.text);
+    if (a.cards.length === 0 || a.word !== null) words.push(a.text);
+    else if (a.cards.length === 1 && !select) singles.set(a.cards[0].text, a.text);
+    else multis.push(a);
   }
-  return {singles, buttons};
+  return {singles, words, multis};
+}
+
+const keyOf = (cards) => cards.map((c) => c.text).sort().join(" ");
+
+/** The plays of exactly the chosen cards. */
+function chosenPlays(parts) {
+  const key = keyOf([...state.selection].map((text) => ({text})));
+  return state.selection.size ? parts.multis.filter((m) => keyOf(m.cards) === key) : [];
+}
+
+function toggle(card) {
+  if (state.selection.has(card)) state.selection.delete(card);
+  else state.selection.add(card);
+  draw();
 }
 
 function handRow(view, open) {
   const cards = sortCards(parseCards(view.hand || ""), {by: shownOf(view).sort, rank: rankOf(view)});
-  const parts = open ? legalParts() : {singles: new Map(), buttons: []};
+  const parts = open ? legalParts() : {singles: new Map(), words: [], multis: []};
   const wrong = new Set(state.answers.filter((a) => !a.right).map((a) => a.action));
   const wild = shownOf(view).wild;
+  const chosen = [...state.selection];
+  const fits = (card) => parts.multis.some((m) => {
+    const texts = new Set(m.cards.map((c) => c.text));
+    return texts.has(card) && chosen.every((c) => texts.has(c));
+  });
   const buttons = cards.map((c) => {
     const action = parts.singles.get(c.text);
+    if (action === undefined && parts.multis.length) {
+      const on = state.selection.has(c.text);
+      return cardButton(c, {enabled: !state.pending && (on || fits(c.text)), selected: on, onclick: () => toggle(c.text), wild});
+    }
     return cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => answer(action), wild,
       extra: action !== undefined && wrong.has(action) ? "tried-wrong" : ""});
   });
-  return h("div", {class: `hand ${parts.singles.size ? "active" : ""}`.trim(), role: "group", "aria-label": tn("your hand, {n} card", "your hand, {n} cards", cards.length)}, buttons);
+  const active = parts.singles.size > 0 || parts.multis.length > 0;
+  return h("div", {class: `hand ${active ? "active" : ""}`.trim(), role: "group", "aria-label": tn("your hand, {n} card", "your hand, {n} cards", cards.length)}, buttons);
 }
 
 function controls(open) {
   if (!open) return null;
-  const {buttons} = legalParts();
-  if (!buttons.length) return null;
+  const parts = legalParts();
   const wrong = new Set(state.answers.filter((a) => !a.right).map((a) => a.action));
-  return h("div", {class: "controls", role: "group", "aria-label": t("actions")}, buttons.map((text) =>
-    h("button", {type: "button", class: `action ${wrong.has(text) ? "tried-wrong" : ""}`.trim(), disabled: state.pending, dataset: {action: text}, onclick: () => answer(text)}, said(actionText(text)))));
+  const button = (text, primary) => h("button", {type: "button", class: `action ${primary ? "primary" : ""} ${wrong.has(text) ? "tried-wrong" : ""}`.replace(/\s+/g, " ").trim(),
+    disabled: state.pending, dataset: {action: text}, onclick: () => answer(text)}, said(actionText(text)));
+  const items = parts.words.map((text) => button(text, false));
+  if (parts.multis.length) {
+    const plays = chosenPlays(parts);
+    items.push(...plays.map((m) => button(m.text, true)));
+    if (!state.selection.size) items.push(h("span", {class: "muted choose-cards"}, t("Choose the cards of your play in your hand.")));
+    else if (!plays.length) items.push(h("span", {class: "muted"}, t("Not a play yet: choose more cards, or other ones.")));
+    if (state.selection.size) items.push(h("button", {type: "button", dataset: {action: "clear"}, onclick: () => { state.selection.clear(); draw(); }}, t("Clear the choice")));
+  }
+  return items.length ? h("div", {class: "controls", role: "group", "aria-label": t("actions")}, items) : null;
 }
 
 function draw() {
@@ -410,12 +448,17 @@ function puzzleButtons() {
       state.mode === "streak" && state.streakOver ? t("Start a new streak") : t("Next puzzle")) : null);
 }
 
+/** A rating as moved by an answer: "1428?" while provisional (lichess's "?"), else the number. */
+function rated(rating, provisional) {
+  return provisional ? t("{rating}?", {rating}) : String(rating);
+}
+
 function ratingLine() {
   if (!state.me) return h("p", {class: "muted", id: "rating"}, t("You play as a guest: your answers are not rated. Sign in to keep a puzzle rating."));
   const a = state.attempt;
   if (a && a.rated) {
     return h("p", {id: "rating", class: "rating-moved"},
-      t("Your puzzle rating: {before} \u2192 {after}.", {before: a.rating.before, after: a.rating.after}), " ",
+      t("Your puzzle rating: {before} \u2192 {after}.", {before: rated(a.rating.before, a.rating.provisional_before), after: rated(a.rating.after, a.rating.provisional_after)}), " ",
       h("span", {class: "muted"}, t("This puzzle's rating: {before} \u2192 {after}.", {before: a.puzzle_rating.before, after: a.puzzle_rating.after})));
   }
   const p = state.puzzle;
@@ -424,7 +467,7 @@ function ratingLine() {
   if (p.mode === "practice") return h("p", {id: "rating", class: "muted"}, t("Puzzles of a chosen theme are practice: they are not rated."));
   if (p.mode === "streak") return h("p", {id: "rating", class: "muted"}, t("A streak is not rated: it counts the puzzles you solve in a row."));
   const standing = state.info && state.info.standing;
-  return standing ? h("p", {id: "rating"}, t("Your puzzle rating: {rating}", {rating: ratingWords({...standing, provisional: false})})) : null;
+  return standing ? h("p", {id: "rating"}, t("Your puzzle rating: {rating}", {rating: ratingWords(standing)})) : null;
 }
 
 function panel() {
@@ -467,7 +510,9 @@ function lineControls() {
     h("p", {}, t("The line, the others playing against you:")),
     h("nav", {class: "replay-controls", "aria-label": t("steps")},
       h("button", {type: "button", dataset: {action: "back"}, disabled: state.step < 0, onclick: () => go(state.step - 1), "aria-label": t("step back")}, t("\u25c0 Back")),
-      h("span", {class: "step-count"}, t("Step {step} of {steps}", {step: state.step + 1, steps: line.steps.length})),
+      h("span", {class: "step-count"}, state.step < 0
+        ? tn("The puzzle's position: {n} step follows", "The puzzle's position: {n} steps follow", line.steps.length)
+        : t("Step {step} of {steps}", {step: state.step + 1, steps: line.steps.length})),
       h("button", {type: "button", dataset: {action: "forward"}, disabled: state.step >= line.steps.length - 1, onclick: () => go(state.step + 1), "aria-label": t("step forward")}, t("Forward \u25b6"))),
     at ? h("ol", {class: "step-words"}, stepWords(at).map((w) => h("li", {}, said(w)))) : null,
     at ? factList(state.puzzle.game, at.view, name) : null);
