@@ -1,8 +1,8 @@
 """Levels for people: ``easy``, ``normal``, ``hard`` and ``expert``, each a bot and a budget, for every game.
 
 =========  ==========================================================================================
-``easy``   the heuristic bot, but one decision in three is a slip (in whist one in two, a newcomer's habit where
-           the game has one; elsewhere a random legal action): a beatable opponent
+``easy``   the heuristic bot with slips (a beatable opponent): a newcomer's habit where the game's heuristic offers
+           one, as often as it says; elsewhere a random legal action in one decision of three
 ``normal`` the heuristic bot: rule-based, instant
 ``hard``   ``pimc(samples=8,ms=10000)``: determinized search over 8 worlds, some 50 ms a decision on one core
 ``expert`` ``pimc(samples=32,ms=30000)``: the same search over 32 worlds, some 250 ms a decision (both times in
@@ -53,8 +53,8 @@ class EasyBot:
     game's heuristic bot offers one (its ``slip`` method, the same signature as ``choose``), a random legal action
     elsewhere; a heuristic that offers a slip may also say how often (``easy_slips``: once in that many decisions).
 
-    A newcomer's habit is a legal move with a reason a newcomer would give (in whist: take every trick you can, with
-    your highest card, whatever the score); a random action is one nobody would choose. A game's heuristic offers a
+    A newcomer's habit is a legal move with a reason a newcomer would give (in a trick game: take every trick you can,
+    with your highest card, whatever the score); a random action is one nobody would choose. A game's heuristic offers a
     slip where random ones cost too little to make the level weaker (``docs/bots.md``, "Calibrated ratings").
     """
 
