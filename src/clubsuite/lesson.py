@@ -282,7 +282,7 @@ def why_not(match: SomeMatch, seat: int, cards: Sequence[str]) -> tuple[str, Rea
 
 
 RANKS = ("2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A")
-"""The order of a suit's cards, lowest first, in most tricks games (Free Clubs' differs)."""
+"""The order of a suit's cards, lowest first, in most tricks games (a game with its own order passes it)."""
 
 
 def rank_of(card: str, ranks: Sequence[str]) -> int:

@@ -9,8 +9,8 @@ the game has them (partners share a place: :func:`clubsuite.server.people.rating
 2 points for every side that finished below it and 1 for every other side that finished level with it, so a table
 of ``S`` sides hands out ``S * (S - 1)`` points to its sides in all, whatever happened; at two sides this is the
 familiar 2 for a win, 1 for a draw, 0 for a loss. Partners each receive their side's points. A bot's seat scores for
-nobody, but beating it counts. A *win* is what the table said: a seat its match named among the winners (two
-players of a whist table both past the target both win, CW-5, and both count a win); a table kept without its
+nobody, but beating it counts. A *win* is what the table said: a seat its match named among the winners (where a
+game's rules let two players win one match, both count a win); a table kept without its
 winners counts a first place alone.
 
 **Arena**: points as above, doubled while a player is *on fire*: after two wins in a row, every table is worth double

@@ -125,7 +125,7 @@ class TournamentSettings:
     ) -> TournamentSettings:
         """Checked settings (:class:`InvalidOptionsError` naming the one out of bounds). Without a ``unit``, an arena's
         tables play one hand and a Swiss tournament's a short match, where the game has them and ``game`` does not set
-        their options itself (``whist(target=5)`` plays as written)."""
+        their options itself (a game given with its own target plays as written)."""
         if format not in FORMATS:
             raise InvalidOptionsError(f"format={format!r}: a tournament is one of {', '.join(FORMATS)}")
         info, options = resolve(game)
