@@ -63,12 +63,13 @@ def test_the_hands_account_leaves_the_last_trick_in_sight(web: ThreadServer, bro
     ann = sit(browser, web.base, table, "Ann", seat=1, storage={"trickPause": 30})
     page = ann.page
     rng = random.Random(3)
-    for _ in range(60):
+    # the account stays until the next hand's first action: looked at on Ann's turn, where she opens that hand (the
+    # fourth, dealt by seat 0), so that no bot's action takes it away meanwhile
+    for _ in range(120):
+        wait_for(lambda: offered(ann), 30, "no turn", page)
         if page.locator(".hand-summary").count():
             break
-        wait_for(lambda: offered(ann) or page.locator(".hand-summary").count() > 0, 30, "no turn", page)
-        if offered(ann):
-            decide(ann, rng, "whist")
+        decide(ann, rng, "whist")
     page.locator(".hand-summary").wait_for()
     cards = page.locator(".trick-area .pile [data-card]")
     assert cards.count() == 3  # the hand's last trick, still shown

@@ -60,7 +60,9 @@ IN_SIGHT = """(els) => els.filter((el) => {
 """The elements of a list that are not whole in sight (their words, for the message of a failed check)."""
 
 
-def test_the_hands_account_leaves_the_table_once_the_next_hand_is_played(web: ThreadServer, browser: Any) -> None:
+def test_the_hands_account_leaves_the_table_for_the_side_column_once_the_next_hand_is_played(
+    web: ThreadServer, browser: Any
+) -> None:
     # Bug: "Hand 1 is over" stayed over the top of the felt until the player acted, covering the top seats and, in
     # Free Clubs, the bid to beat while the bots bid on. At seed 8 a bot opens the second hand's auction.
     seats = [{"kind": "person"}, {"kind": "bot", "bot": "normal"}, {"kind": "bot", "bot": "normal"}]
@@ -84,7 +86,10 @@ def test_the_hands_account_leaves_the_table_once_the_next_hand_is_played(web: Th
     shown = page.evaluate("() => window.__shown.map((s) => s.text)")
     assert any("Hand 1 is over" in text for text in shown), "the hand's account was never shown"
     assert page.evaluate(OVERLAPPED) == [], "the hand's account lies over the table in play"
-    assert page.locator(".scores tbody tr").count() >= 1  # the account stays in the scores (and the log)
+    aside = page.locator(".side > .hand-summary")
+    assert aside.count() == 1 and "Hand 1 is over" in aside.inner_text()  # still there to read, beside the table
+    aside.get_by_role("button", name="Go on").click()
+    assert page.locator(".hand-summary").count() == 0
     assert page.errors == []
 
 

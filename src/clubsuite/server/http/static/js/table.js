@@ -330,9 +330,9 @@ function receive(msg) {
       if (msg.scored) {
         state.hands.push(msg.scored);
         state.summary = {index: state.hands.length - 1};
-      } else if (msg.by) {
-        // the next hand's first action: the account leaves the table in play (the scores and the log keep it)
-        state.summary = null;
+      } else if (msg.by && state.summary) {
+        // the next hand's first action: the account leaves the table in play for the head of the side column
+        state.summary = {...state.summary, aside: true};
       }
       settleTrick(before, msg.events);
       if (msg.events.some((e) => kindOf(e) === "put")) playSound("card");
@@ -728,7 +728,7 @@ function render() {
   });
   const board = h("div", {class: "board", dataset: {version: String(state.version)}},
     felt({game, view: state.view, seats: state.table.seats, me: state.seat, name, clock: state.clock, middle}),
-    handSummary(), // under the table, never over the last trick
+    state.summary && state.summary.aside ? null : handSummary(), // under the table, never over the last trick
     meBar(game),
     state.seat === null ? null : h("section", {class: "my-area", "aria-label": t("your cards")},
       extraRows(game, parts, true), // cards to play beside the hand (bid cards) above it ...
@@ -1138,6 +1138,7 @@ function sidePanels(game, n) {
   const close = () => h("button", {type: "button", class: "drawer-close", dataset: {action: "drawer-close"}, onclick: () => { state.drawer = null; render(); }}, t("Close"));
   return h("aside", {class: "side"},
     coaching(game), // at the head of the side column on a wide screen; under the hand on a narrow one
+    state.summary && state.summary.aside ? handSummary() : null, // the last hand's account, once the next is played
     tabs,
     h("div", {class: "drawer", dataset: {drawer: "facts"}},
       h("h2", {class: "drawer-title"}, t("About this hand")),
