@@ -22,6 +22,7 @@ from test_server_puzzles import HIDDEN, keys
 
 from clubsuite.puzzles.model import Puzzle
 from clubsuite.puzzles.sets import shipped
+from clubsuite.server.puzzles.own import pool_of
 from clubsuite.server.store.database import Store
 
 DESKTOP = {"width": 1280, "height": 800}
@@ -66,12 +67,16 @@ def new_page(browser: Any, viewport: dict[str, int], lang: str) -> Any:
 
 
 def click_action(page: Any, action: str) -> None:
-    """Choose ``action`` as a player does: its button, or its card in the hand."""
+    """Choose ``action`` as a player does: its button, or its card in the hand, or (a play chosen by its cards) each
+    of its cards in the hand, then the play's button."""
     button = page.locator(f'.my-area .controls button[data-action="{action}"]')
     if button.count():
         button.click()
-    else:
-        page.locator(f'.my-area .hand button.card[data-card="{action}"]').click()
+        return
+    for card in action.split():
+        page.locator(f'.my-area .hand button.card[data-card="{card}"]').click()
+    if page.locator(f'.my-area .controls button[data-action="{action}"]').count():
+        page.locator(f'.my-area .controls button[data-action="{action}"]').click()
 
 
 def numbers(text: str) -> list[int]:
@@ -115,6 +120,41 @@ def test_a_signed_in_player_solves_a_puzzle_of_every_game_a_wrong_answer_told_wh
         assert page.locator(".puzzle-panel .themes").count() == (1 if p.themes else 0)
     history = page.request.get(web.base + "/puzzles/history").json()
     assert len(history) == len(POOLS) and all(h["rated"] and not h["solved"] and h["tries"] == 2 for h in history)
+    assert page.errors == []
+
+
+def test_north_stars_puzzles_with_the_most_plays_fit_a_laptop_a_new_rating_reads_provisional_and_steps_count_from_1(
+    web: ThreadServer, browser: Any
+) -> None:
+    page = new_page(browser, DESKTOP, "en")
+    page.goto(web.base + "/puzzle")
+    answer = page.request.post(web.base + "/account/signup", data={"name": "Star Gazer", "password": PASSWORD})
+    assert answer.status == 201, answer.text()
+    page.goto(web.base + "/puzzle")
+    page.locator(".puzzle-pools li").first.wait_for()
+    assert "1500?" in page.locator('.puzzle-pools li[data-pool="whist"]').inner_text()  # lichess's provisional "?"
+    by_variant: dict[str, list[Puzzle]] = {}
+    for p in shipped("northstar"):
+        by_variant.setdefault(p.variant, []).append(p)
+    for variant, puzzles in sorted(by_variant.items()):
+        widest = max(puzzles, key=lambda p: (len(p.values), p.id))  # the most plays to choose from
+        exact = max((p for p in puzzles if p.exact), key=lambda p: (len(p.values), p.id))
+        for p in (widest, exact):
+            page.goto(f"{web.base}/puzzle/{pool_of(p)}?id={p.id}")
+            page.locator("#goal").wait_for()
+            fits = page.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight")
+            assert fits, (variant, p.id, len(p.values))  # no scrolling at 1280x800, however many plays
+            assert page.locator("#rating").inner_text().endswith("1500?"), page.locator("#rating").inner_text()
+        click_action(page, exact.solution)
+        page.locator("#verdict.right").wait_for()
+        assert "?" in page.locator("#rating").inner_text()  # still provisional after one answer
+        assert page.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight")
+        count = page.locator(".line .step-count")
+        assert "Step" not in count.inner_text() and str(len(exact.line)) in count.inner_text()  # the position
+        page.locator('[data-action="forward"]').click()
+        page.wait_for_function("() => document.querySelector('.line .step-count').innerText.startsWith('Step 1 of')")
+        assert count.inner_text() == f"Step 1 of {len(exact.line)}"
+        assert page.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight")
     assert page.errors == []
 
 
