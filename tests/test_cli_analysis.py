@@ -118,7 +118,7 @@ def test_review_values_every_decision_of_the_seat_and_sums_each_hand(tmp_path: P
     match = _finished("whist", 8)
     record = record_from_match(match)
     path = _write(tmp_path, record)
-    out = clubs_in_process(["review", path, "--seat", "2", "--samples", "3", "--json"])
+    out = clubs_in_process(["review", path, "--seat", "3", "--samples", "3", "--json"])
     assert out.status == 0, out.stderr
     data = json.loads(out.stdout)
     checked = replay(record)
@@ -132,10 +132,10 @@ def test_review_values_every_decision_of_the_seat_and_sums_each_hand(tmp_path: P
             assert d["double_dummy"]["taken"] <= 13
     total = sum(d["view"]["cost"] for d in data["decisions"])
     assert sum(h["cost"] for h in data["hands"]) == pytest.approx(total, abs=1e-3)
-    again = clubs_in_process(["review", path, "--seat", "2", "--samples", "3", "--json"])
+    again = clubs_in_process(["review", path, "--seat", "3", "--samples", "3", "--json"])
     assert again.stdout == out.stdout  # seeded: the same review every time
-    text = clubs_in_process(["review", path, "--seat", "2", "--samples", "3"])
-    assert text.status == 0 and "Hand 0" in text.stdout and "cost" in text.stdout
+    text = clubs_in_process(["review", path, "--seat", "3", "--samples", "3"])
+    assert text.status == 0 and "Hand 1" in text.stdout and "cost" in text.stdout
 
 
 @pytest.mark.parametrize("game", ["partnership", "free", "northstar"])
@@ -143,7 +143,7 @@ def test_review_works_in_every_game(tmp_path: Path, game: str) -> None:
     """The review reads any game's record (double-dummy counts only where a solver exists, and it says whether one
     does: a climbing game's review is the search's alone)."""
     path = _write(tmp_path, record_from_match(_finished(game, 4)))
-    out = clubs_in_process(["review", path, "--seat", "1", "--samples", "2", "--json"])
+    out = clubs_in_process(["review", path, "--seat", "2", "--samples", "2", "--json"])
     assert out.status == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["decisions"]
@@ -156,4 +156,32 @@ def test_review_refuses_a_seat_the_match_does_not_have(tmp_path: Path) -> None:
     """``--seat 7`` of a three-player match: one line naming the seats, status 2."""
     path = _write(tmp_path, record_from_match(_finished("whist", 8)))
     out = clubs_in_process(["review", path, "--seat", "7"])
-    assert out.status == 2 and "--seat 7: the match has seats 0 to 2" in out.stderr
+    assert out.status == 2 and "--seat 7: the match has seats 1 to 3" in out.stderr
+
+
+def test_review_and_the_solved_table_count_seats_and_hands_from_one_as_players_do(tmp_path: Path) -> None:
+    """``clubs review --seat`` counts from 1 (1 to the number of players; 0 and one past the last refused naming the
+    option and the seats), and the readable review and table say seats, hands and actions from 1, while ``--json``
+    keeps the record's numbers from 0."""
+    path = _write(tmp_path, record_from_match(_finished("whist", 8)))
+    data = json.loads(clubs_in_process(["review", path, "--seat", "1", "--samples", "2", "--json"]).stdout)
+    assert data["seat"] == 0 and data["decisions"][0]["hand"] == 0
+    text = clubs_in_process(["review", path, "--seat", "1", "--samples", "2"])
+    assert text.status == 0, text.stderr
+    assert text.stdout.startswith("Review of seat 1 (whist")
+    assert "\nHand 1\n" in text.stdout and "\n  hand 1: cost" in text.stdout and "Hand 0" not in text.stdout
+    first = data["decisions"][0]["action_index"] + 1
+    assert f"\nHand 1\n  {first:>3} {data['decisions'][0]['action']}" in text.stdout, text.stdout[:600]
+    last = clubs_in_process(["review", path, "--seat", "3", "--samples", "2", "--json"])
+    assert last.status == 0 and json.loads(last.stdout)["seat"] == 2
+    zero = clubs_in_process(["review", path, "--seat", "0"])
+    assert zero.status == 2 and "--seat" in zero.stderr and "x>=1" in zero.stderr and "Traceback" not in zero.stderr
+    past = clubs_in_process(["review", path, "--seat", "4"])
+    assert past.status == 2 and "--seat 4: the match has seats 1 to 3" in past.stderr
+    assert "counted from 1" in clubs_in_process(["review", "--help"]).stdout
+    match = _stopped("whist", 5, 20)
+    solved = _write(tmp_path, record_from_match(match), "s.json")
+    table = json.loads(clubs_in_process(["solve", solved, "--json"]).stdout)
+    assert table["hand"] == 0 and table["seat"] == match.to_act
+    readable = clubs_in_process(["solve", solved]).stdout
+    assert readable.startswith(f"Hand 1, seat {match.to_act + 1} to play;"), readable[:200]

@@ -134,7 +134,8 @@ def review(record: JsonObject, seat: int, settings: ReviewSettings | None = None
     for d in decisions(record):
         if out is None:
             if not 0 <= seat < d.before.n_seats:
-                raise InvalidOptionsError(f"--seat {seat}: the match has seats 0 to {d.before.n_seats - 1}")
+                # --seat counts from 1 as players count; ``seat`` is the engine's, from 0
+                raise InvalidOptionsError(f"--seat {seat + 1}: the match has seats 1 to {d.before.n_seats}")
             info, _ = find_game(d.before.game)
             out = Review(seat, d.before.game, settings, exact="solver" in info.parts)
         if d.seat != seat:
@@ -200,10 +201,11 @@ def exact_counts(d: Decision, nodes: int) -> JsonObject | None:
 
 
 def review_text(result: Review) -> str:
-    """The review for people: one line per decision, the mistakes marked, sums per hand."""
+    """The review for people: one line per decision, the mistakes marked, sums per hand. Seats, hands and actions
+    are counted from 1 as players count (the JSON form keeps the record's numbers, from 0)."""
     lines = [
-        f"Review of seat {result.seat} ({result.game}): the estimated chance of winning the match after each action, "
-        f"from the seat's own view ({result.settings.samples} worlds per decision); ? costs at least "
+        f"Review of seat {result.seat + 1} ({result.game}): the estimated chance of winning the match after each "
+        f"action, from the seat's own view ({result.settings.samples} worlds per decision); ? costs at least "
         f"{result.settings.threshold:.0%}, ?? twice that. 'all hands': the exact count with every card known.",
     ]
     hand = -1
@@ -212,17 +214,17 @@ def review_text(result: Review) -> str:
 
     def close() -> None:
         if hand >= 0:
-            lines.append(f"  hand {hand}: cost {cost:.1%}, {marked} marked")
+            lines.append(f"  hand {hand + 1}: cost {cost:.1%}, {marked} marked")
 
     for r in result.items:
         d = r.decision
         if d.hand != hand:
             close()
             hand, cost, marked = d.hand, 0.0, 0
-            lines.extend(("", f"Hand {hand}"))
+            lines.extend(("", f"Hand {hand + 1}"))
         cost += r.cost
         marked += 1 if r.mark else 0
-        text = f"  {d.index:>3} {d.text:<14} {r.taken:6.1%}  best {r.best:6.1%}"
+        text = f"  {d.index + 1:>3} {d.text:<14} {r.taken:6.1%}  best {r.best:6.1%}"
         if r.mark:
             text += f"  {r.mark:<2} better: {r.best_action}"
         if r.dd is not None:

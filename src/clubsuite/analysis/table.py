@@ -39,15 +39,22 @@ def dd_table(match: SomeMatch, node_limit: int | None = None) -> JsonObject:
     }
 
 
+def _from_one(number: JsonValue) -> int:
+    """A hand or seat of the table (the engine's, from 0) as players count it, from 1."""
+    assert isinstance(number, int)
+    return number + 1
+
+
 def dd_text(table: JsonObject) -> str:
-    """The table for people: one line per card, the best values of each measure starred, the measures explained."""
+    """The table for people: one line per card, the best values of each measure starred, the measures explained.
+    The hand and seat are counted from 1 as players count (the JSON table keeps the record's numbers, from 0)."""
     measures = [m for m in table["measures"] if isinstance(m, dict)]
     names = [str(m["name"]) for m in measures]
     best = table["best"]
     assert isinstance(best, dict)
     lines = [
-        f"Hand {table['hand']}, seat {table['seat']} to play; every hand known, the others playing against it "
-        "(its partner with it).",
+        f"Hand {_from_one(table['hand'])}, seat {_from_one(table['seat'])} to play; every hand known, the others "
+        "playing against it (its partner with it).",
         "",
         "card  " + "".join(f"{n:>9}" for n in names),
     ]

@@ -72,7 +72,11 @@ def solve_command(file: str, hand: int | None, actions: int | None, nodes: int, 
 @click.command("review", cls=FillsHelp)
 @click.argument("file", metavar="FILE")
 @click.option(
-    "--seat", type=click.IntRange(min=0), default=None, help="The seat reviewed (default: the first person's)."
+    "--seat",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The seat reviewed, counted from 1 as players count (1 to the number of players; default: the first "
+    "person's). The --json output keeps the record's seat numbers, from 0.",
 )
 @click.option(
     "--samples", type=click.IntRange(1, 1000), default=16, show_default=True, help="Worlds searched per decision."
@@ -97,7 +101,9 @@ def review_command(
     and the costs summed per hand.
     """
     record = read_record(file, max_size)
-    if seat is None:
+    if seat is not None:
+        seat -= 1  # the engine's seat, from 0
+    else:
         seats = record.get("seats")
         people = (
             [i for i, s in enumerate(seats) if isinstance(s, dict) and s.get("kind") == "person"]
