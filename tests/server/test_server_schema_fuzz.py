@@ -120,6 +120,7 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
         "GET /tournaments/{tournament_id}/seat",
         "GET /tournaments/{tournament_id}/standings.json",
         "GET /tournaments/{tournament_id}/standings.csv",
+        "GET /tournament-tables/{table_id}",
         "POST /players/{name}/follow",
         "POST /players/{name}/unfollow",
         "POST /players/{name}/block",

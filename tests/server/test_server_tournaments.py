@@ -411,6 +411,32 @@ def test_a_club_night_is_no_arena_or_swiss_tournament_to_the_tournament_routes(s
         assert ann.post("/tournaments", json={"format": "arena", "game": DUEL}, headers=ann_h).status_code == 201
 
 
+def test_a_tournament_table_answers_its_tournament_and_any_other_id_none_alike(server: ThreadServer) -> None:
+    """``GET /tournament-tables/{id}``: how a tournament table's page, opened cold, learns its tournament (an arena's
+    and a club night's table say theirs; a plain table and a made-up id answer the same null)."""
+    _director(server).bots_after = 0.0
+    ann, _, ann_h = account(server, "Ann")
+    tid = ann.post("/tournaments", json={"format": "arena", "game": DUEL, "bot_delay": 0}, headers=ann_h).json()["id"]
+    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
+    ann.post(f"/tournaments/{tid}/start", headers=ann_h)
+    table = _wait(lambda: ann.get(f"/tournaments/{tid}/seat").json()["table"])
+    of = loopback.get(f"{server.base}/tournament-tables/{table}")
+    assert of.status_code == 200 and of.json() == {"table": table, "tournament": {"id": tid, "format": "arena"}}
+    night = ann.post("/clubnights", json={"game": "whist(target=3)", "tables": 2, "bot_delay": 0}, headers=ann_h)
+    nid = night.json()["id"]
+    token = ann.post(f"/clubnights/{nid}/enter", json={}, headers=ann_h).json()["token"]
+    loopback.post(f"{server.base}/clubnights/{nid}/enter", json={"name": "Bob"})
+    ann.post(f"/clubnights/{nid}/rounds", headers=ann_h)
+    at_night = ann.post(f"/clubnights/{nid}/seat", json={"token": token}).json()["table"]
+    night_of = loopback.get(f"{server.base}/tournament-tables/{at_night}").json()
+    assert night_of["tournament"] == {"id": nid, "format": "clubnight"}
+    plain = loopback.post(f"{server.base}/tables", json={"game": "whist"}).json()["id"]
+    for other in (plain, "no-such-table"):
+        answer = loopback.get(f"{server.base}/tournament-tables/{other}")
+        assert (answer.status_code, answer.json()) == (200, {"table": other, "tournament": None})
+    assert loopback.get(f"{server.base}/tournament-tables/{'x' * 41}").status_code == 422  # bounded
+
+
 def test_an_arena_entrant_away_from_their_table_when_it_ends_is_paused_until_they_join_again(store: Store) -> None:
     async def body(keeper: Tournaments, director: Director) -> None:
         people = users()[:3]

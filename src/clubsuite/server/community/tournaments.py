@@ -390,6 +390,22 @@ class Tournaments:
                     }
         return {"tournament": tournament_id, "table": None}
 
+    async def of_table(self, table_id: str) -> dict[str, Any]:
+        """The tournament a table was seated for (``tournament_tables``), from the store so that any process
+        answers: ``{"table", "tournament": {"id", "format"}}``, the format ``clubnight`` for a club night's table;
+        ``"tournament": None`` alike for a table of no tournament and an id no table has (tournament tables are
+        public, and no other table is told apart from a made-up id)."""
+        rows = await self.hub.db(
+            self.hub.store.read,
+            select(tournament_tables.c.tournament_id, tournaments.c.format)
+            .join(tournaments, tournaments.c.id == tournament_tables.c.tournament_id)
+            .where(tournament_tables.c.table_id == table_id)
+            .order_by(tournament_tables.c.started_at)
+            .limit(1),
+        )
+        found = {"id": rows[0].tournament_id, "format": rows[0].format} if rows else None
+        return {"table": table_id, "tournament": found}
+
     async def standings(self, t: Tournament) -> list[Row]:
         """The standings at its present version (worked out once per version)."""
         return (await self._worked_out(t)).rows

@@ -140,6 +140,13 @@ def router(keeper: Tournaments, accounts: Accounts) -> APIRouter:
         user = await account(request, False, "sign in first")
         return await keeper.seat_of(tournament_id, user.id)
 
+    @routes.get("/tournament-tables/{table_id}")
+    async def of_table(table_id: Id) -> dict[str, Any]:
+        """The tournament (or club night) a table plays for: ``{"table", "tournament": {"id", "format"}}``, or
+        ``"tournament": null`` for any other id, whichever process answers (read from the store, never passed on to
+        the table's owner), so that a tournament table's page opened cold still shows its tournament."""
+        return await keeper.of_table(table_id)
+
     @routes.get("/tournaments/{tournament_id}/standings.json")
     async def standings_json(tournament_id: Id) -> dict[str, Any]:
         """The whole standings, as JSON."""
