@@ -121,7 +121,7 @@ def _plays_watches_simulates_replays_and_solves(bin_dir: Path, scratch: Path) ->
         _run([clubs, "watch", "free", "--seed", "1", "--delay", "0", "--bots", "learned,learned,learned"], scratch)
     )
     assert "learned bot" in learned and "Final totals" in learned  # the shipped policies are in the wheel
-    solved = _ok(_run([clubs, "solve", "match.json", "--hand", "1", "--actions", "20"], scratch))
+    solved = _ok(_run([clubs, "solve", "match.json", "--hand", "2", "--actions", "20"], scratch))
     assert "the best card" in solved
     simulated = _ok(_run([clubs, "simulate", "northstar", "--matches", "4", "--workers", "1"], scratch))
     assert "win rate" in simulated

@@ -68,16 +68,32 @@ def test_solve_stops_at_the_hand_and_action_asked_for(tmp_path: Path) -> None:
     path = _write(tmp_path, record_from_match(match))
     earlier = _stopped("whist", 5, 9)
     n = len(earlier.hands[0].action_log())
-    out = clubs_in_process(["solve", path, "--hand", "0", "--actions", str(n), "--json"])
+    out = clubs_in_process(["solve", path, "--hand", "1", "--actions", str(n), "--json"])
     assert out.status == 0, out.stderr
     expected = {earlier.format_action(a) for a in earlier.legal_actions()}
     assert {c["card"] for c in json.loads(out.stdout)["cards"]} == expected
 
 
+def test_solve_counts_hands_from_one_as_players_do(tmp_path: Path) -> None:
+    """``clubs solve --hand`` counts from 1: hand 1 is the record's first (its JSON ``hand`` 0); 0 and a hand past
+    the record are refused naming the option and the hands, and the refusal of ``--actions`` names the hand from 1."""
+    path = _write(tmp_path, record_from_match(_stopped("whist", 5, 20)))
+    first = clubs_in_process(["solve", path, "--hand", "1", "--json"])
+    assert first.status == 0, first.stderr
+    assert first.stdout == clubs_in_process(["solve", path, "--json"]).stdout and json.loads(first.stdout)["hand"] == 0
+    zero = clubs_in_process(["solve", path, "--hand", "0"])
+    assert zero.status == 2 and "--hand" in zero.stderr and "x>=1" in zero.stderr and "Traceback" not in zero.stderr
+    past = clubs_in_process(["solve", path, "--hand", "2"])
+    assert past.status == 2 and "--hand 2: the record has hands 1 to 1" in past.stderr, past.stderr
+    beyond = clubs_in_process(["solve", path, "--hand", "1", "--actions", "999"])
+    assert beyond.status == 2 and "--actions 999: hand 1 of the record has" in beyond.stderr, beyond.stderr
+    assert "counted from 1" in clubs_in_process(["solve", "--help"]).stdout
+
+
 @pytest.mark.parametrize(
     ("args", "words"),
     [
-        (["--hand", "4"], "--hand 4: the record has hands 0 to 0"),
+        (["--hand", "4"], "--hand 4: the record has hands 1 to 1"),
         (["--actions", "999"], "--actions 999"),
         (["--actions", "0"], "only during the play of the cards"),
         (["--nodes", "1000", "--actions", "3"], "raise --nodes"),

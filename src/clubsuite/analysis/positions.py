@@ -27,7 +27,8 @@ def position_at(record: JsonObject, hand: int | None = None, actions: int | None
     """The match after ``actions`` actions of hand ``hand`` (default: where the record stops).
 
     ``actions`` without ``hand`` counts in the record's last hand. A point past the record is refused, naming how
-    far the record goes.
+    far the record goes. ``hand`` is the engine's index, from 0; the refusals name it as ``clubs solve --hand``
+    takes it, counted from 1 as players count.
     """
     run = Replay(record)
     n_hands = len(run.checked.hands)
@@ -35,11 +36,11 @@ def position_at(record: JsonObject, hand: int | None = None, actions: int | None
         raise InvalidRecordError("the record has no hand: nothing to analyse")
     target_hand = n_hands - 1 if hand is None else hand
     if not 0 <= target_hand < n_hands:
-        raise InvalidOptionsError(f"--hand {hand}: the record has hands 0 to {n_hands - 1}")
+        raise InvalidOptionsError(f"--hand {target_hand + 1}: the record has hands 1 to {n_hands}")
     length = len(run.checked.hands[target_hand].actions)
     target_actions = length if actions is None else actions
     if not 0 <= target_actions <= length:
-        raise InvalidOptionsError(f"--actions {actions}: hand {target_hand} of the record has {length} actions")
+        raise InvalidOptionsError(f"--actions {actions}: hand {target_hand + 1} of the record has {length} actions")
     count = 0
     for step in run.steps():
         count = 0 if step.action is None else count + 1

@@ -33,7 +33,13 @@ def read_record(file: str, max_size: int) -> JsonObject:
 
 @click.command("solve", cls=FillsHelp)
 @click.argument("file", metavar="FILE")
-@click.option("--hand", type=click.IntRange(min=0), default=None, help="The hand to stop in (default: the last).")
+@click.option(
+    "--hand",
+    type=click.IntRange(min=1),
+    default=None,
+    help="The hand to stop in, counted from 1 as players count (1 to the number of hands; default: the last). The "
+    "--json table keeps the record's hand numbers, from 0.",
+)
 @click.option(
     "--actions",
     type=click.IntRange(min=0),
@@ -58,7 +64,7 @@ def solve_command(file: str, hand: int | None, actions: int | None, nodes: int, 
     Exit status 2 with a message if the record is broken, the position has no card to play, or the search passes
     --nodes.
     """
-    match, _ = position_at(read_record(file, max_size), hand, actions)
+    match, _ = position_at(read_record(file, max_size), None if hand is None else hand - 1, actions)
     try:
         table = dd_table(match, nodes)
     except NodeLimitError:
