@@ -9,6 +9,7 @@ import threading
 from pathlib import Path
 from typing import Any
 
+import pytest
 from alembic.autogenerate import compare_metadata
 from alembic.runtime.migration import MigrationContext
 from sqlalchemy import (
@@ -508,5 +509,35 @@ def test_club_nights_kept_as_one_json_state_come_over_to_the_tournaments_intact_
     store = Store(database_url)  # and up again
     try:
         assert _club_night_views(store)["views"]["n-running"] == running
+    finally:
+        store.close()
+
+
+def test_puzzle_ratings_kept_before_glicko_come_over_as_they_read(tmp_path: Path) -> None:
+    """Revision 0017: a puzzle rating kept as OpenSkill's mean and uncertainty comes over to Glicko-2 as it read (the
+    rating shown, one deviation on its scale within lichess's bounds, lichess's volatility)."""
+    url = f"sqlite:///{tmp_path / 'at-0016.sqlite3'}"
+    engine = create_engine(url)
+    try:
+        migrate.upgrade(engine, "0016")
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO puzzle_ratings (user_id, pool, mu, sigma, attempts, streak, best_streak, updated_at) "
+                "VALUES ('u1', 'whist', 27.0, 8.333333333333334, 3, 0, 1, 0.0)"
+            )
+            conn.exec_driver_sql(
+                "INSERT INTO puzzle_skills (puzzle, pool, mu, sigma, attempts, solved) "
+                "VALUES ('abc', 'whist', 20.0, 0.5, 9, 4)"
+            )
+    finally:
+        engine.dispose()
+    store = Store(url)
+    try:
+        assert revision(store) == migrate.head() and schema_differences(store) == []
+        with store.engine.connect() as conn:
+            player = conn.exec_driver_sql("SELECT rating, deviation, volatility, attempts FROM puzzle_ratings").one()
+            puzzle = conn.exec_driver_sql("SELECT rating, deviation, volatility, solved FROM puzzle_skills").one()
+        assert tuple(player) == pytest.approx((1620.0, 500.0, 0.09, 3))  # a newcomer's 25/3 is lichess's 500
+        assert tuple(puzzle) == pytest.approx((1200.0, 45.0, 0.09, 4))  # within lichess's bounds (45 to 500)
     finally:
         store.close()
