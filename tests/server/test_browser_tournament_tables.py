@@ -1,5 +1,6 @@
 """A tournament's table in a real Chromium: it shows the tournament's name, clock and the player's place with a link
-back; its end-of-match dialog leads on to the next round or back to the tournament (never a rematch); an arena of a
+back, opened cold too (nothing kept in the browser); its end-of-match dialog leads on to the next round or back to
+the tournament (never a rematch); an arena of a
 few minutes with two people and bots gives every entrant their points, the table in play when the time ran out
 included; the form says what each table plays and warns when an arena is shorter than one."""
 
@@ -121,6 +122,29 @@ def test_a_swiss_tables_end_dialog_leads_to_the_next_round_and_back_to_the_tourn
         page.get_by_role("heading", name="Final standings").wait_for()
         assert "This tournament is over" in page.locator("#t-me").inner_text()
     assert all(p.errors == [] for p in pages)
+
+
+def test_a_tournament_table_opened_cold_shows_its_tournament_and_at_its_end_the_way_back(
+    web: ThreadServer, browser: Any
+) -> None:
+    """A tournament table's page opened with nothing kept in the browser (a pasted link, another device): the server
+    says its tournament, so the page shows the badge and, at the end, the way on instead of a rematch."""
+    page, client, headers = signed_in_page(browser, web, "Ann")  # a fresh context: nothing in its local storage
+    body = {"format": "arena", "game": "whist", "name": "Cold start", "minutes": 5, "bot_delay": 0}
+    tid = client.post("/tournaments", json=body, headers=headers).json()["id"]
+    assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
+    assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
+    wait_for(lambda: client.get(f"/tournaments/{tid}/seat").json()["table"] is not None, 60, "never seated", page)
+    table = client.get(f"/tournaments/{tid}/seat").json()["table"]
+    page.goto(f"{web.base}/table/{table}")  # as a link pasted: never the tournament's page, never its seat notice
+    badge = page.locator("#tournament-badge")
+    badge.wait_for()
+    assert "Cold start" in badge.inner_text() and badge.get_attribute("href") == f"/tournament/{tid}"
+    assert page.evaluate(f"() => localStorage.getItem('clubs.tournamentTable.{table}')") is None
+    play_round([page], web.base, set(), 9)
+    end_dialog_link(page, "Your next round").click()  # the arena goes on: its page seats Ann again
+    page.wait_for_url(f"**/tournament/{tid}")
+    assert page.errors == []
 
 
 def test_the_form_says_what_each_table_plays_and_warns_of_an_arena_shorter_than_one(

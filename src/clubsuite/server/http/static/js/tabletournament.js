@@ -1,6 +1,8 @@
 // A tournament's table (the table page, /table/{id}, opened for a tournament seat): the tournament's name, its clock
 // and the player's place in a link back to it, in the table's bar; and at the end of the table's match, the way on
-// (your next round, or back to the tournament) in place of a rematch and new opponents.
+// (your next round, or back to the tournament) in place of a rematch and new opponents. The page knows its
+// tournament from the seat it followed (live.js) or, opened cold (a pasted link, another device, a spectator), from
+// the server (GET /tournament-tables/{id}). A club night's table shows none: its page is the club night's own.
 
 import {api, h} from "./dom.js";
 import {t} from "./i18n.js";
@@ -8,11 +10,28 @@ import {tournamentOf} from "./live.js";
 
 let shown = null; // the tournament as last read: {id, name, format, status, ends_at, round, rounds, finishing, me}
 let ticking = null;
+let told; // the tournament id the server gave for this table (null: none, or a club night); undefined: not asked
 
-/** Read the tournament of table ``tableId`` (where the page came from one of its seats), and again ``later`` ms
- * after (the place once the director has read the table's result); ``changed`` redraws the page. */
+/** The id of table ``tableId``'s tournament: the one its seat was followed from, else the server's answer (asked
+ * once; asked again next time where it failed). */
+async function tournamentId(tableId) {
+  const followed = tournamentOf(tableId);
+  if (followed) return followed;
+  if (told === undefined) {
+    try {
+      const found = (await api(`/tournament-tables/${encodeURIComponent(tableId)}`)).tournament;
+      told = found && found.format !== "clubnight" ? found.id : null;
+    } catch {
+      return null;
+    }
+  }
+  return told;
+}
+
+/** Read the tournament of table ``tableId``, and again ``later`` ms after (the place once the director has read
+ * the table's result); ``changed`` redraws the page. */
 export async function loadTournament(tableId, changed, later = 0) {
-  const id = tournamentOf(tableId);
+  const id = await tournamentId(tableId);
   if (!id) return;
   if (later) await new Promise((done) => { setTimeout(done, later); });
   try {
