@@ -1,8 +1,9 @@
 // A tournament's table (the table page, /table/{id}, opened for a tournament seat): the tournament's name, its clock
 // and the player's place in a link back to it, in the table's bar; and at the end of the table's match, the way on
 // (your next round, or back to the tournament) in place of a rematch and new opponents. The page knows its
-// tournament from the seat it followed (live.js) or, opened cold (a pasted link, another device, a spectator), from
-// the server (GET /tournament-tables/{id}). A club night's table shows none: its page is the club night's own.
+// tournament from the seat it followed (live.js) or, opened cold (a pasted link, another device, a cleared
+// browser), from the server (GET /tournament-tables/{id}). A club night's table shows none: its page is the club
+// night's own.
 
 import {api, h} from "./dom.js";
 import {t} from "./i18n.js";
