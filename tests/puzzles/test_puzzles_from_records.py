@@ -63,7 +63,7 @@ def test_the_command_writes_a_set_and_refuses_a_broken_record(tmp_path: Path) ->
     path.write_text(json.dumps(record), encoding="utf-8")
     out = tmp_path / "mine.jsonl"
     made = clubs_in_process(
-        ["puzzles", "from", str(path), "--seat", "0", "--missed", "--every", "1", "--out", str(out)]
+        ["puzzles", "from", str(path), "--seat", "1", "--missed", "--every", "1", "--out", str(out)]
     )
     assert made.status == 0, made.stderr
     mine = read_set(out)
@@ -74,3 +74,23 @@ def test_the_command_writes_a_set_and_refuses_a_broken_record(tmp_path: Path) ->
     path.write_text(json.dumps(record), encoding="utf-8")
     bad = clubs_in_process(["puzzles", "from", str(path), "--out", str(tmp_path / "bad.jsonl")])
     assert bad.status == 2 and "hand 0, action 1" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_puzzles_from_counts_seats_from_one_as_players_do(tmp_path: Path) -> None:
+    """``clubs puzzles from --seat`` counts from 1: ``--seat 2`` is the record's seat 1 (the puzzles keep the
+    record's numbers, from 0); 0 and a seat past the last are refused naming the option and the seats."""
+    record = finished("whist", 7, hands=2)
+    path = tmp_path / "match.json"
+    path.write_text(json.dumps(record), encoding="utf-8")
+    out = tmp_path / "second.jsonl"
+    args = ["--kinds", "double_dummy", "--per-hand", "3"]
+    made = clubs_in_process(["puzzles", "from", str(path), "--seat", "2", *args, "--out", str(out)])
+    assert made.status == 0, made.stderr
+    second = read_set(out)
+    assert second and {p.seat for p in second} == {1}
+    zero = clubs_in_process(["puzzles", "from", str(path), "--seat", "0", "--out", str(tmp_path / "zero.jsonl")])
+    assert zero.status == 2 and "--seat" in zero.stderr and "x>=1" in zero.stderr and "Traceback" not in zero.stderr
+    past = clubs_in_process(["puzzles", "from", str(path), "--seat", "4", "--out", str(tmp_path / "past.jsonl")])
+    assert past.status == 2 and "--seat 4: the record match.json has seats 1 to 3" in past.stderr, past.stderr
+    assert not (tmp_path / "past.jsonl").exists()
+    assert "counted from 1" in clubs_in_process(["puzzles", "from", "--help"]).stdout

@@ -83,9 +83,10 @@ def make_command(
 @click.option(
     "--seat",
     "seats",
-    type=click.IntRange(min=0),
+    type=click.IntRange(min=1),
     multiple=True,
-    help="Only the decisions of this seat (repeat for several; default: every seat).",
+    help="Only the decisions of this seat, counted from 1 as players count (1 to the number of players; repeat for "
+    "several; default: every seat). The puzzles written keep the record's seat numbers, from 0.",
 )
 @click.option("--missed", is_flag=True, help="Only where the action taken was not the answer: a player's mistakes.")
 @click.option(
@@ -124,7 +125,8 @@ def from_command(
     found: list[Puzzle] = []
     for file in files:
         record = read_record(file, max_size)
-        found += record_puzzles(record, settings, set(seats) or None, missed, f"the record {Path(file).name}")
+        wanted = {seat - 1 for seat in seats} or None  # the engine's seats, from 0
+        found += record_puzzles(record, settings, wanted, missed, f"the record {Path(file).name}")
     try:
         write_set(found, out)
     except OSError as exc:

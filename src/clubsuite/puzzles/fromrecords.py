@@ -18,6 +18,7 @@ from collections.abc import Collection
 from dataclasses import replace
 
 from clubsuite.analysis.positions import Decision, decisions
+from clubsuite.errors import InvalidOptionsError
 from clubsuite.jsonform import JsonObject
 from clubsuite.puzzles.make import MakeSettings, Scanner, check_kinds, mistake_before, puzzle_of
 from clubsuite.puzzles.model import Puzzle
@@ -41,7 +42,8 @@ def record_puzzles(
 ) -> list[Puzzle]:
     """The puzzles of ``record`` (see the module docstring): at the decisions of ``seats`` (every seat: None), at
     most ``settings.per_hand`` a hand, only where the action taken was not the answer when ``missed_only``.
-    ``settings.variant`` is not read: the record says its game."""
+    ``settings.variant`` is not read: the record says its game. ``seats`` are the engine's, from 0; a seat the
+    match does not have is refused naming it as ``clubs puzzles from --seat`` takes it, counted from 1."""
     key = hashlib.sha256(json.dumps(record, sort_keys=True).encode()).hexdigest()[:16]
     seed = int(key, 16)
     check_kinds(settings.kinds)
@@ -54,6 +56,9 @@ def record_puzzles(
         previous = last if last is not None and last.hand == d.hand and last.index == d.index - 1 else None
         last = d
         if scanner is None:
+            outside = sorted(s for s in seats or () if not 0 <= s < before.n_seats)
+            if outside:
+                raise InvalidOptionsError(f"--seat {outside[0] + 1}: {source} has seats 1 to {before.n_seats}")
             scanner = Scanner(replace(settings, variant=before.game), before, seed)
         if seats is not None and d.seat not in seats:
             continue
