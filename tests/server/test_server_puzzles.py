@@ -405,7 +405,8 @@ def test_a_bystander_is_served_puzzles_while_twelve_addresses_ask_for_new_ones_a
 
 
 def test_each_shipped_puzzle_is_worked_out_once_and_each_asker_has_one_new_puzzle_worked_out_at_a_time() -> None:
-    many = WHIST + shipped("free")[:100]  # more puzzles than are kept ready to send
+    every = [p for game in ("whist", "free", "partnership") for p in shipped(game)]
+    many = every[: KEPT_PARTS + 60]  # more puzzles than are kept ready to send
     assert len(many) > KEPT_PARTS
     worked: list[str] = []
     gate: dict[str, asyncio.Event] = {}
