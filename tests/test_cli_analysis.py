@@ -118,7 +118,7 @@ def test_solve_refuses_a_climbing_game_and_a_broken_record(tmp_path: Path) -> No
     record = record_from_match(_stopped("whist", 5, 20))
     record["hands"][0]["actions"][1] = "2C"  # type: ignore[index]  # a card in the exchange round (CW-4)
     out = clubs_in_process(["solve", _write(tmp_path, record, "bad.json")])
-    assert out.status == 2 and "hand 0, action 1" in out.stderr and "Traceback" not in out.stderr
+    assert out.status == 2 and "hand 1, action 2" in out.stderr and "Traceback" not in out.stderr
 
 
 def _finished(game: str, seed: int) -> Any:

@@ -273,7 +273,7 @@ def test_a_broken_first_hand_is_found_before_the_other_hands_are_read(monkeypatc
         return real(info, entry, index, has_seed)
 
     monkeypatch.setattr(record_format, "_check_hand", counting)
-    with pytest.raises(InvalidRecordError, match=r"hand 1, action 3, seat \d: 'ZZ'"):
+    with pytest.raises(InvalidRecordError, match=r"hand 2, action 4, seat \d: 'ZZ'"):
         replay(record)
     assert max(checked) == 1
 

@@ -607,17 +607,17 @@ def test_options_and_result_are_optional_and_variant_names_are_accepted() -> Non
 @pytest.mark.parametrize(
     ("filename", "fragments"),
     [
-        ("illegal-cw1.json", ["hand 0, action 4 (overall 4), seat 2 plays 3H: 3H is illegal", "AH", "(CW-1)"]),
-        ("illegal-cw2.json", ["hand 0, action 3 (overall 3), seat 1 plays 2C: 2C is illegal", "(CW-2)"]),
-        ("illegal-not-in-hand.json", ["hand 0, action 3 (overall 3), seat 1 plays AH: AH is not in your hand"]),
-        ("illegal-decision-in-play.json", ["hand 0, action 3 (overall 3), seat 1 chooses keep: keep is not a card"]),
+        ("illegal-cw1.json", ["hand 1, action 5 (overall 5), seat 3 plays 3H: 3H is illegal", "AH", "(CW-1)"]),
+        ("illegal-cw2.json", ["hand 1, action 4 (overall 4), seat 2 plays 2C: 2C is illegal", "(CW-2)"]),
+        ("illegal-not-in-hand.json", ["hand 1, action 4 (overall 4), seat 2 plays AH: AH is not in your hand"]),
+        ("illegal-decision-in-play.json", ["hand 1, action 4 (overall 4), seat 2 chooses keep: keep is not a card"]),
         ("negative-seed.json", ["seed: the match seed must not be negative"]),
         ("negative-deal-seed.json", ["hands[0].deal.seed: a deal seed must not be negative"]),
         ("upper-case-game.json", ["game: 'WHIST' has upper case letters", "write 'whist'"]),
         ("upper-case-variant.json", ["variant: the name 'WHIST' has upper case letters", "write 'whist'"]),
-        ("exchange-card.json", ["hand 0, action 1 (overall 1), seat 2 plays 10H", "(CW-4)"]),
-        ("bad-notation.json", ["hand 0, action 3, seat 1: 'ZZ' is not a whist action", "(overall action 3)"]),
-        ("incomplete-hand.json", ["hand 0 is not complete", "only the last hand may be unfinished"]),
+        ("exchange-card.json", ["hand 1, action 2 (overall 2), seat 3 plays 10H", "(CW-4)"]),
+        ("bad-notation.json", ["hand 1, action 4, seat 2: 'ZZ' is not a whist action", "(overall action 4)"]),
+        ("incomplete-hand.json", ["hand 1 is not complete", "only the last hand may be unfinished"]),
         ("result-mismatch.json", ["result.winners: the record says [0] but the replay gives []"]),
         ("bad-variant.json", ["variant: unknown option 'lead'"]),
         ("unknown-field.json", ["hnads: unknown field 'hnads'"]),
@@ -652,8 +652,30 @@ def test_cw1_illegal_action_in_a_later_hand_names_hand_action_overall_and_seat()
     with pytest.raises(InvalidRecordError) as info:
         replay(record)
     message = str(info.value)
-    assert message.startswith("hand 1, action 4 (overall 46), seat 2 plays 3H: 3H is illegal")
+    assert message.startswith("hand 2, action 5 (overall 47), seat 3 plays 3H: 3H is illegal")
     assert "(CW-1)" in message
+
+
+def test_the_record_checkers_refusals_count_hands_actions_and_seats_from_one_as_players_do() -> None:
+    """A refusal names the hand, the action (within the hand and overall) and the seat as a person counts them, from
+    1: the record's first hand, its fifth action, the engine's seat 2 are "hand 1, action 5 (overall 5), seat 3"."""
+    for filename, wrong in (("illegal-cw1.json", "3H"), ("bad-notation.json", "ZZ")):
+        record = json.loads((BAD / filename).read_text(encoding="utf-8"))
+        actions = record["hands"][0]["actions"]
+        j = actions.index(wrong)  # the record's index, from 0
+        before = {k: v for k, v in record.items() if k != "result"}
+        before["hands"] = [{**record["hands"][0], "actions": actions[:j]}]
+        seat = replay(before).match.to_act  # the engine's seat to play it, from 0
+        assert seat is not None
+        with pytest.raises(InvalidRecordError) as info:
+            replay(record)
+        message = str(info.value)
+        if wrong == "3H":
+            assert message.startswith(f"hand 1, action {j + 1} (overall {j + 1}), seat {seat + 1} plays 3H"), message
+        else:
+            assert message.startswith(f"hand 1, action {j + 1}, seat {seat + 1}: 'ZZ'"), message
+            assert f"(overall action {j + 1})" in message
+        assert "hand 0" not in message
 
 
 def test_cw2_leading_a_club_before_clubs_are_broken_is_refused_but_allowed_after() -> None:
@@ -670,7 +692,7 @@ def test_cw5_no_hand_may_follow_the_end_of_the_match() -> None:
     del record["result"]
     record["hands"].append({"actions": []})
     n = len(record["hands"]) - 1
-    with pytest.raises(InvalidRecordError, match=rf"hand {n}: the match ended after hand {n - 1}"):
+    with pytest.raises(InvalidRecordError, match=rf"hand {n + 1}: the match ended after hand {n}"):
         replay(record)
 
 
@@ -679,7 +701,7 @@ def test_no_action_may_follow_the_end_of_a_hand() -> None:
     del record["result"]
     record["hands"][0]["actions"].append("AS")
     overall = len(record["hands"][0]["actions"]) - 1
-    with pytest.raises(InvalidRecordError, match=rf"hand 0, action 42 \(overall {overall}\): 'AS' comes after"):
+    with pytest.raises(InvalidRecordError, match=rf"hand 1, action 43 \(overall {overall + 1}\): 'AS' comes after"):
         replay(record)
 
 

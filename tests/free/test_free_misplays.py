@@ -338,10 +338,10 @@ def test_fc10_replay_refuses_a_call_by_a_bad_caller_naming_hand_action_and_seat(
     with pytest.raises(InvalidRecordError) as err:
         replay(record)
     text = str(err.value)
-    assert f"hand 0, action {j} (overall {j}), seat 0" in text
+    assert f"hand 1, action {j + 1} (overall {j + 1}), seat 1" in text
     assert "only another player may call it" in text and "FC-10" in text
     actions[j] = "call AH by 7"
-    with pytest.raises(InvalidRecordError, match=rf"hand 0, action {j}, seat 1: .*not a seat.*FC-10"):
+    with pytest.raises(InvalidRecordError, match=rf"hand 1, action {j + 1}, seat 2: .*not a seat.*FC-10"):
         replay(record)
 
 
@@ -352,7 +352,7 @@ def test_fc10_replay_refuses_a_card_after_the_end_of_the_hand_even_in_table_mode
     del record["result"]
     n = len(record["hands"][0]["actions"])
     record["hands"][0]["actions"].append("7D")
-    with pytest.raises(InvalidRecordError, match=rf"hand 0, action {n} .*'7D' comes after the end of the hand"):
+    with pytest.raises(InvalidRecordError, match=rf"hand 1, action {n + 1} .*'7D' comes after the end of the hand"):
         replay(record)
     record["hands"][0]["actions"][-1] = "call 7D by 1"  # a call there is read, and refused by the rules
     with pytest.raises(InvalidRecordError, match=r"call 7D is refused: 7D led trick \d+; a lead cannot be a misplay"):

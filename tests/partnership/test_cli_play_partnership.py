@@ -199,7 +199,7 @@ def test_replay_of_an_illegal_pass_exits_2_naming_hand_action_seat_and_rule(tmp_
     result = run(["replay", str(path)])
     assert result.returncode == 2 and "Traceback" not in result.stderr
     message = result.stderr.strip()
-    assert message.startswith("error: hand 0, action 1 (overall 1), seat 2 chooses pass ")
+    assert message.startswith("error: hand 1, action 2 (overall 2), seat 3 chooses pass ")
     assert "names 1 card: each player passes exactly three (CP-2)" in message
 
 

@@ -153,5 +153,5 @@ def test_cp1_an_off_suit_card_in_a_record_is_refused_with_the_rule() -> None:
     with pytest.raises(InvalidRecordError) as info:
         replay(loads_record(json.dumps(record)))
     message = str(info.value)
-    assert message.startswith("hand 2, action 1 (overall 113)")
+    assert message.startswith("hand 3, action 2 (overall 114)")
     assert "(rule: a player must follow the suit led if able)" in message

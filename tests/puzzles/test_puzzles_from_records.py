@@ -73,7 +73,7 @@ def test_the_command_writes_a_set_and_refuses_a_broken_record(tmp_path: Path) ->
     record["hands"][0]["actions"][1] = "2C"  # type: ignore[index]  # a card in the exchange round (CW-4)
     path.write_text(json.dumps(record), encoding="utf-8")
     bad = clubs_in_process(["puzzles", "from", str(path), "--out", str(tmp_path / "bad.jsonl")])
-    assert bad.status == 2 and "hand 0, action 1" in bad.stderr and "Traceback" not in bad.stderr
+    assert bad.status == 2 and "hand 1, action 2" in bad.stderr and "Traceback" not in bad.stderr
 
 
 def test_puzzles_from_counts_seats_from_one_as_players_do(tmp_path: Path) -> None:

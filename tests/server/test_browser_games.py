@@ -265,4 +265,4 @@ def test_a_broken_record_is_refused_by_the_replay_viewer_with_the_rule(
     page.get_by_label("Record file").set_input_files(str(broken))
     alert = page.get_by_role("alert")
     wait_for(lambda: "ZZ" in alert.inner_text(), 10, "no refusal shown", page)
-    assert "hand 0, action 5" in alert.inner_text()
+    assert "hand 1, action 6" in alert.inner_text()

@@ -92,7 +92,7 @@ def test_a_broken_record_is_refused_with_the_hand_the_action_and_the_rule(web: T
     record["hands"][0]["actions"][5] = "ZZ"
     r = loopback.post(web.base + "/replays", content=json.dumps(record))
     assert r.status_code == 400 and r.json()["code"] == "bad_record"
-    assert "hand 0, action 5" in r.json()["message"] and "ZZ" in r.json()["message"]
+    assert "hand 1, action 6" in r.json()["message"] and "ZZ" in r.json()["message"]
     assert (
         loopback.post(web.base + "/replays", content=b"not json")
         .json()["message"]

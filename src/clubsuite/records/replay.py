@@ -2,8 +2,9 @@
 
 Replay rebuilds the match from nothing: each hand is dealt as the record says and each action is read with the
 game's own notation and applied by the game's own engine, so a record is valid exactly when the engine accepts
-it. Errors name the hand, the action (within the hand and overall), the seat and the rule broken; a failed replay
-returns nothing and leaves the record untouched.
+it. Errors name the hand, the action (within the hand and overall), the seat and the rule broken, each counted from
+1 as players count (the record's lists and the engine count from 0; :func:`_said` turns one into the other); a failed
+replay returns nothing and leaves the record untouched.
 """
 
 from __future__ import annotations
@@ -84,6 +85,11 @@ def _between_hands_action(match: SomeMatch, text: str) -> object:
     return action if accepts(action) else None
 
 
+def _said(number: int) -> int:
+    """A hand, action or seat (the record's and the engine's, from 0) as a refusal names it to a person, from 1."""
+    return number + 1
+
+
 def _replay_hand(
     checked: CheckedRecord, entry: HandEntry, match: SomeMatch, index: int, overall: int, previous: int
 ) -> Events:
@@ -117,22 +123,23 @@ def _hand_steps(
     """:func:`_replay_hand` one step at a time: the deal, then each action, each yielded once applied."""
     if match.is_over:
         raise InvalidRecordError(
-            f"hand {index}: the match ended after hand {index - 1} (the end condition was met), "
+            f"hand {_said(index)}: the match ended after hand {_said(index - 1)} (the end condition was met), "
             "so no further hand may follow"
         )
     if not _between_hands(match):
         n = previous
         raise InvalidRecordError(
-            f"hand {index - 1} is not complete (it stops after {n} action{'' if n == 1 else 's'}, with seat "
-            f"{match.to_act} to act) but another hand follows it; only the last hand may be unfinished"
+            f"hand {_said(index - 1)} is not complete (it stops after {n} action{'' if n == 1 else 's'}, with seat "
+            f"{_said(match.to_act) if match.to_act is not None else '-'} to act) but another hand follows it; only "
+            "the last hand may be unfinished"
         )
     try:
         dealt = match.deal(deal=_deal_for(checked, entry, index, match.next_dealer))
     except ClubsError as exc:
-        raise InvalidRecordError(f"hand {index}: the deal cannot be used: {exc}") from None
+        raise InvalidRecordError(f"hand {_said(index)}: the deal cannot be used: {exc}") from None
     yield Step(index, None, None, dealt)
     for j, text in enumerate(entry.actions):
-        where = f"hand {index}, action {j} (overall {overall + j})"
+        where = f"hand {_said(index)}, action {_said(j)} (overall {_said(overall + j)})"
         seat = match.to_act
         if _between_hands(match):
             action = _between_hands_action(match, text)
@@ -146,7 +153,8 @@ def _hand_steps(
                 action = match.parse_action(text)
             except ClubsError as exc:  # InvalidNotationError, or whatever else a game's reader refuses with
                 raise InvalidRecordError(
-                    f"hand {index}, action {j}, seat {seat}: {exc} (overall action {overall + j})"
+                    f"hand {_said(index)}, action {_said(j)}, seat {_said(seat) if seat is not None else '-'}: {exc} "
+                    f"(overall action {_said(overall + j)})"
                 ) from None
         actor_of = getattr(match, "actor_of", None)
         if actor_of is not None:
@@ -154,7 +162,8 @@ def _hand_steps(
         try:
             done = match.apply(action)
         except ClubsError as exc:
-            raise InvalidRecordError(f"{where}, seat {seat} {_verb(action)} {text.strip()}: {exc}") from None
+            who = _said(seat) if seat is not None else "-"
+            raise InvalidRecordError(f"{where}, seat {who} {_verb(action)} {text.strip()}: {exc}") from None
         yield Step(index, text, seat, done)
 
 
