@@ -13,10 +13,14 @@ Each shipped puzzle keeps its source record, so what the rules add since it was 
 * its first rating is worked out again (:mod:`clubsuite.puzzles.rating`): the bots' verdicts are read back from the
   rating it was given (which of them missed is asked again of the heuristic only where one did);
 * the set is chosen again from what is left (:func:`clubsuite.puzzles.make.balanced`, with the shares of one-note
-  puzzles and easy ones bounded) and written with the index as ``tools/make_puzzle_sets.py`` writes them.
+  puzzles and easy ones bounded) and written with the index as ``tools/make_puzzle_sets.py`` writes them. Only the
+  single-dummy puzzles the choice would take are confirmed (a failed one leaves the pool and the choice is made
+  again).
 
 The sets then hold fewer puzzles than a full remake would give (nothing new is found); ``make puzzle-sets`` makes
-them whole again.
+them whole again. The sets as they were are kept in the work folder (``*.base.jsonl``, with the present themes and
+ratings), so a second run chooses from them again; without it, a set already brought up to date is refused (its
+ratings are not the old rules').
 """
 
 from __future__ import annotations
@@ -28,6 +32,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from make_puzzle_sets import SETS
+
 from clubsuite.engine import SomeMatch
 from clubsuite.puzzles.criteria import CONFIRM_WORLDS, confirm
 from clubsuite.puzzles.make import balanced, confirmation_fields
@@ -38,9 +44,10 @@ from clubsuite.puzzles.sets import INDEX, shipped_sets
 from clubsuite.seeding import derive_seed
 
 
-def confirmations(puzzles: list[Puzzle], cache: Path, cpu: float) -> dict[str, dict[str, float | int] | None]:
-    """Every single-dummy puzzle's confirmation by id (None: not confirmed), the cached ones read back and the rest
-    worked out until ``cpu`` seconds are spent; a missing id means it was not reached."""
+def confirmations(todo: list[Puzzle], cache: Path, cpu: float) -> dict[str, dict[str, float | int] | None]:
+    """The single-dummy puzzles' confirmations by id, the fields a puzzle's ``worlds`` gains (with ``dropped`` where
+    the fresh worlds do not confirm its margin): every one the cache holds, and those of ``todo`` worked out (and
+    kept in the cache as they come) until ``cpu`` seconds are spent; a puzzle of ``todo`` missing was not reached."""
     done: dict[str, dict[str, float | int] | None] = {}
     if cache.exists():
         for line in cache.read_text(encoding="utf-8").splitlines():
@@ -48,21 +55,25 @@ def confirmations(puzzles: list[Puzzle], cache: Path, cpu: float) -> dict[str, d
             done[row["id"]] = row["confirmed"]
     start = time.process_time()
     with cache.open("a", encoding="utf-8") as out:
-        for p in puzzles:
-            if p.kind != "single_dummy" or p.id in done:
+        for p in todo:
+            if p.id in done:
                 continue
             if time.process_time() - start > cpu:
                 break
             assert p.worlds is not None
             match = match_point(p)
             got = confirm(match, int(p.worlds["seed"]), match.parse_action(p.solution), p.measure, CONFIRM_WORLDS)
-            fields = confirmation_fields(got) if got is not None else None
+            fields = confirmation_fields(got) if got is not None else {}
             if got is None or got.low < MIN_MARGIN:
-                fields = {**(fields or {}), "dropped": 1}
+                fields = {**fields, "dropped": 1}
             done[p.id] = fields
             out.write(json.dumps({"id": p.id, "confirmed": fields}) + "\n")
             out.flush()
     return done
+
+
+def _dropped(verdict: dict[str, float | int] | None) -> bool:
+    return verdict is None or "dropped" in verdict
 
 
 MIN_MARGIN = 0.02
@@ -99,18 +110,36 @@ def rerated(p: Puzzle, seed: int) -> int:
     return rating_from(match, p.kind, misses == 0, misses == 0)
 
 
-def rederived(puzzles: list[Puzzle], verdicts: dict[str, dict[str, float | int] | None], seed: int) -> list[Puzzle]:
-    """The puzzles kept, each with its themes, confirmation and rating by the present rules."""
+def rederived(puzzles: list[Puzzle], seed: int) -> list[Puzzle]:
+    """The puzzles with their themes and first ratings by the present rules."""
+    return [replace(retheme(p), rating=rerated(p, seed)) for p in puzzles]
+
+
+def choose(
+    base: list[Puzzle], count: int, seed: int, cache: Path, cpu: float
+) -> tuple[list[Puzzle] | None, dict[str, dict[str, float | int] | None]]:
+    """The set chosen from ``base`` (:func:`~clubsuite.puzzles.make.balanced`) with every single-dummy puzzle in it
+    confirmed: the choice is made, the single-dummy puzzles it takes that are not confirmed yet are confirmed, the
+    ones that fail leave the pool, and the choice is made again until it takes only confirmed ones (so only those a
+    set may take are worked out). None where ``cpu`` seconds ran out first."""
+    verdicts = confirmations([], cache, 0.0)
+    spent = 0.0
+    while True:
+        pool = [p for p in base if p.kind != "single_dummy" or p.id not in verdicts or not _dropped(verdicts[p.id])]
+        chosen = balanced(pool, count, seed)
+        todo = [p for p in chosen if p.kind == "single_dummy" and p.id not in verdicts]
+        if not todo:
+            break
+        t = time.process_time()
+        verdicts = confirmations(todo, cache, cpu - spent)
+        spent += time.process_time() - t
+        if any(p.id not in verdicts for p in todo):
+            return None, verdicts
     out = []
-    for p in puzzles:
-        worlds = p.worlds
-        if p.kind == "single_dummy":
-            verdict = verdicts[p.id]
-            if verdict is None or "dropped" in verdict:
-                continue
-            worlds = {**(p.worlds or {}), **verdict}
-        out.append(replace(retheme(p), worlds=worlds, rating=rerated(p, seed)))
-    return out
+    for p in chosen:
+        verdict = verdicts.get(p.id)
+        out.append(replace(p, worlds={**(p.worlds or {}), **verdict}) if verdict is not None else p)
+    return out, verdicts
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -125,27 +154,32 @@ def main(argv: list[str] | None = None) -> int:
     complete = True
     index = json.loads(INDEX.read_text(encoding="utf-8"))
     listed = {e["file"]: e for e in index["sets"]}
+    targets = {f"{stem}.jsonl.gz": count for stem, _, count, _ in SETS}
     for s in shipped_sets():
         stem = s.file.name.split(".")[0]
         if args.only and stem not in args.only:
             continue
-        puzzles = read_set(s.file)
+        entry = listed[s.file.name]
+        seed = int(entry["seed"])
+        # the set as shipped before, with themes and ratings by the present rules (kept: the set is rewritten)
+        base_file = args.work / f"{stem}.base.jsonl"
+        if not base_file.exists():
+            write_set(rederived(read_set(s.file), seed), base_file)
+        base = read_set(base_file)
         t = time.process_time()
-        verdicts = confirmations(puzzles, args.work / f"{stem}.confirm.jsonl", max(0.0, args.cpu - spent))
+        cache = args.work / f"{stem}.confirm.jsonl"
+        chosen, verdicts = choose(base, targets[s.file.name], seed, cache, max(0.0, args.cpu - spent))
         spent += time.process_time() - t
-        missing = [p.id for p in puzzles if p.kind == "single_dummy" and p.id not in verdicts]
-        dropped = sum(1 for v in verdicts.values() if v is None or "dropped" in v)
-        print(f"{stem}: {len(verdicts)} confirmations, {dropped} dropped, {len(missing)} to go", file=sys.stderr)
-        if missing:
+        dropped = sum(1 for v in verdicts.values() if _dropped(v))
+        print(f"{stem}: {len(verdicts)} single-dummy margins confirmed or not, {dropped} not", file=sys.stderr)
+        if chosen is None:
+            print(f"{stem}: out of CPU time (--cpu); run again to go on", file=sys.stderr)
             complete = False
             continue
-        entry = listed[s.file.name]
-        pool = rederived(puzzles, verdicts, int(entry["seed"]))
-        chosen = balanced(pool, s.count, int(entry["seed"]))
         chosen.sort(key=lambda p: p.id)
         write_set(chosen, s.file)
         entry["count"] = len(chosen)
-        print(f"{stem}: {len(chosen)} of {len(pool)} kept, written to {s.file}", file=sys.stderr)
+        print(f"{stem}: {len(chosen)} of {len(base)} kept, written to {s.file}", file=sys.stderr)
         INDEX.write_text(json.dumps(index, indent=2) + "\n", encoding="utf-8")
     return 0 if complete else 3
 
