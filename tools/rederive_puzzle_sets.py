@@ -164,7 +164,11 @@ def main(argv: list[str] | None = None) -> int:
         # the set as shipped before, with themes and ratings by the present rules (kept: the set is rewritten)
         base_file = args.work / f"{stem}.base.jsonl"
         if not base_file.exists():
-            write_set(rederived(read_set(s.file), seed), base_file)
+            try:
+                write_set(rederived(read_set(s.file), seed), base_file)
+            except ValueError as exc:
+                print(f"{stem}: {exc}: brought up to date already? (no {base_file} to choose from)", file=sys.stderr)
+                return 2
         base = read_set(base_file)
         t = time.process_time()
         cache = args.work / f"{stem}.confirm.jsonl"
