@@ -237,6 +237,9 @@ def test_the_replay_names_the_game_as_players_know_it_and_says_at_once_that_it_i
     page.locator(".step-count").wait_for()
     bar = page.locator("header.bar").inner_text()
     assert "Replay: Whist Clubs" in bar and "whist group" not in bar, bar
+    page.set_viewport_size({"width": 390, "height": 844})  # on a phone the title has a line of its own, whole
+    whole = "(e) => e.scrollWidth <= e.clientWidth + 1 && e.getBoundingClientRect().width > 200"
+    wait_for(lambda: page.locator("header.bar h1").evaluate(whole), 10, "the replay's title is cut on a phone", page)
     assert page.errors == []
 
 

@@ -30,7 +30,7 @@ function name(seat) {
 
 /** The page's bar: home, title, what is replayed (or null), the rules (of ``game``, or all), the language, colours. */
 function bar(title, about = null, game = null) {
-  return h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, title),
+  return h("header", {class: "bar replay-bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, title),
     about === null ? null : h("span", {class: "muted"}, about),
     h("a", {href: game ? rulesLink(game) : `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link", target: "_blank", rel: "noopener"},
       h("span", {class: "rules-mark", "aria-hidden": "true"}, "?"), h("span", {class: "rules-words"}, t("How to play"))),
