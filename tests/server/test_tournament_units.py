@@ -21,7 +21,7 @@ from clubsuite.server.community.standings import Played
 from clubsuite.server.community.tournaments import MADE_PER_DAY, Tournaments, TournamentSettings, new_tournament
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store.database import Store
-from clubsuite.server.store.dbschema import tournaments
+from clubsuite.server.store.dbschema import tournament_tables, tournaments
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.seating import SeatRequest
@@ -91,6 +91,32 @@ def test_a_first_place_the_table_shared_counts_a_win_for_each_of_its_winners(sto
         await director.tick(time.time())
         rows = (await keeper.view(tid))["standings"]
         assert [(r["place"], r["points"], r["wins"]) for r in rows] == [(1, 1, 1), (1, 1, 1)]
+
+    in_own_loop(lambda: with_keeper(store, body))
+
+
+def test_a_table_kept_without_its_winners_counts_a_first_place_alone_as_the_win(store: Store) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        people = users()[:2]
+        tid = await keeper.create(people[0], TournamentSettings.read("swiss", DUEL, None, rounds=1, bots=False))
+        for u in people:
+            await keeper.join(tid, u)
+        await keeper.start(tid, people[0])
+        await director.tick(time.time())
+        (table,) = await keeper.tables(tid)
+
+        def ended_before_winners_were_read(conn: Any) -> None:  # its places kept, no player rows
+            conn.execute(
+                update(tournament_tables)
+                .where(tournament_tables.c.table_id == table.table_id)
+                .values(finished_at=time.time(), places="[1, 2]", counted=True)
+            )
+
+        store.write(ended_before_winners_were_read)
+        (kept,) = await keeper.tables(tid)
+        assert kept.won is None
+        rows = (await keeper.view(tid))["standings"]
+        assert [(r["place"], r["wins"]) for r in rows] == [(1, 1), (2, 0)]  # was no win for either
 
     in_own_loop(lambda: with_keeper(store, body))
 

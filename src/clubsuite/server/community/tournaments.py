@@ -354,16 +354,16 @@ class Tournaments:
             won: dict[str, list[int]] = {}
             for i in range(0, len(ended), 500):  # the winners the tables named, as their pages said
                 for w in conn.execute(
-                    select(match_players.c.table_id, match_players.c.seat).where(
-                        match_players.c.table_id.in_(ended[i : i + 500]),
-                        match_players.c.match_no == 0,
-                        match_players.c.won.is_(True),
+                    select(match_players.c.table_id, match_players.c.seat, match_players.c.won).where(
+                        match_players.c.table_id.in_(ended[i : i + 500]), match_players.c.match_no == 0
                     )
                 ):
-                    won.setdefault(w.table_id, []).append(w.seat)
-            return [
-                _table_row(r, tuple(sorted(won.get(r.table_id, ()))) if r.places is not None else None) for r in rows
-            ]
+                    seats = won.setdefault(w.table_id, [])
+                    if w.won:
+                        seats.append(w.seat)
+            # A table with its players' rows names its winners (none: a draw); one kept without them (ended before
+            # its winners were read, or its rows gone) gets None, so a first place alone counts as the win.
+            return [_table_row(r, tuple(sorted(won[r.table_id])) if r.table_id in won else None) for r in rows]
 
         found: list[TableRow] = await self.hub.db(self.hub.store.reading, work)
         return found
