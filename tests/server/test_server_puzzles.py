@@ -366,6 +366,23 @@ def test_a_puzzle_shown_rated_stays_rated_until_answered_whatever_theme_or_strea
     assert (done["mode"], done["rated"]) == ("rated", True) and done["rating"]["after"] > 1500
 
 
+def test_a_puzzle_shown_rated_is_served_again_by_next_whatever_difficulty_or_kind_until_answered(
+    site: tuple[ThreadServer, Store],
+) -> None:
+    server, _ = site
+    b = signed_up(server, "Picky Ida")
+    first = ok(b.get("/puzzles/whist/next"))
+    assert first["mode"] == "rated"
+    other_kind = "single_dummy" if first["kind"] == "double_dummy" else "double_dummy"
+    for asked in ("?difficulty=hardest", "?difficulty=easiest", f"?kind={other_kind}"):
+        again = ok(b.get(f"/puzzles/whist/next{asked}"))  # no skipping a rated puzzle once seen
+        assert (again["id"], again["mode"]) == (first["id"], "rated"), asked
+    p = next(x for x in WHIST if x.id == first["id"])
+    done = ok(b.post(f"/puzzles/whist/{p.id}/attempt", json={"action": p.solution}))["attempt"]
+    assert (done["mode"], done["rated"]) == ("rated", True)
+    assert ok(b.get("/puzzles/whist/next?difficulty=hardest"))["id"] != p.id  # answered: the next one is new
+
+
 @pytest.mark.long
 def test_a_bystander_is_served_puzzles_while_twelve_addresses_ask_for_new_ones_as_fast_as_they_may(
     tmp_path: Path,

@@ -250,8 +250,10 @@ def router(
     ) -> dict[str, Any]:
         """The next puzzle for the asker: one not tried yet, of ``theme`` and ``kind`` if named, as near the asker's
         puzzle rating as there is (moved by ``difficulty``); in a streak (``streak``: puzzles solved in it so far),
-        near a rating that rises with each solved. A guest's page names the puzzles it has ``seen`` (ids,
-        comma-separated); an account's are known here. Once every such puzzle was solved, 404 ``all_solved``."""
+        near a rating that rises with each solved. An account's puzzle shown rated and not answered yet is the next
+        rated one again, whatever ``difficulty`` or ``kind`` asks (it cannot be skipped once seen). A guest's page
+        names the puzzles it has ``seen`` (ids, comma-separated); an account's are known here. Once every such puzzle
+        was solved, 404 ``all_solved``."""
         try:
             puzzles = list((await library.puzzles(pool)).values())
         except PuzzleRefused as exc:
@@ -276,9 +278,14 @@ def router(
         if not candidates:
             raise HTTPException(404, {"code": "no_match", "message": "this pool has no puzzle of that theme and kind"})
         mode = "streak" if streak is not None else "practice" if theme is not None else "rated"
-        if user is not None and mode != "rated":
-            # a puzzle shown rated and not answered stays rated (Progress.shown): the unrated modes pass it by
+        if user is not None:
+            # a puzzle shown rated and not answered stays rated (Progress.shown): the unrated modes pass it by, and
+            # the rated mode offers it again first, whatever difficulty or kind is asked (no skipping one once seen)
             pending = await progress.pending_rated(user.id, pool)
+            if mode == "rated":
+                waiting = sorted(p.id for p in puzzles if p.id in pending and p.id not in library.broken)
+                if waiting:
+                    return await shown_or_busy(next(p for p in puzzles if p.id == waiting[0]), user, mode, request)
             candidates = [p for p in candidates if p.id not in pending] or candidates
         chosen = next_puzzle(candidates, rating, await progress.ratings(pool), tried, difficulty)
         if chosen is None:
