@@ -11,10 +11,10 @@ person within :data:`AUTO_WINDOW`, that person may not chat for :data:`AUTO_HOUR
 dismisses the reports, and is told so. A report counts (``reports.counts``) when it is of a message the server kept,
 made by an account that was at that table when the message was said (seated, or watching signed in: the table's
 chat notes who was there at each line, ``ChatRoom.witnessed``, in the process that serves the table, which is where
-a report of its message is answered) and that has some standing: made at least :data:`STANDING_DAYS` days before,
-or with at least :data:`STANDING_MATCHES` rated matches played. Every other report (of a name, of a player, of a
-line its reporter only read later, or by a new account) is kept for the moderators alike and counts for nothing:
-otherwise three accounts made a minute before, never at the table, could silence anyone.
+a report of its message is answered) and that has some standing: made at least :data:`STANDING_DAYS` days before
+(rated matches are no standing: a throwaway account plays ten against bots in minutes). Every other report (of a
+name, of a player, of a line its reporter only read later, or by a new account) is kept for the moderators alike
+and counts for nothing: otherwise three accounts made a minute before, never at the table, could silence anyone.
 
 **The queue and the actions.** The operator (``clubs admin reports``) and the accounts the operator makes
 moderators (the page ``/moderation``) read the open reports and take one action on each (a report about a moderator
@@ -40,7 +40,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import RelationRefused, Relations
 from clubsuite.server.store.database import Store, lock_account
-from clubsuite.server.store.dbschema import match_players, moderators, passkeys, reports, sanctions, sessions, users
+from clubsuite.server.store.dbschema import moderators, passkeys, reports, sanctions, sessions, users
 from clubsuite.server.tokens import new_id
 
 log = logging.getLogger("clubsuite.server")
@@ -58,9 +58,7 @@ AUTO_REPORTERS = 3
 AUTO_WINDOW = 24 * 3600.0
 AUTO_HOURS = 24.0
 STANDING_DAYS = 3.0
-"""An account this old counts toward an automatic mute (a throwaway made for the purpose must wait this long) ..."""
-STANDING_MATCHES = 10
-"""... and so does one with this many rated matches played (a regular of the site, however new)."""
+"""An account this old counts toward an automatic mute (a throwaway made for the purpose must wait this long)."""
 MUTE_HOURS_MAX = 24 * 90.0
 CHAT_CHECK_SECONDS = 10.0
 """How long an account's chat standing is kept in memory before it is read again (an action taken in this process
@@ -345,13 +343,11 @@ class Moderation:
 
 def _standing(conn: Connection, user_id: str, now: float) -> bool:
     """Whether the account has the standing for its reports to count toward an automatic mute: made at least
-    :data:`STANDING_DAYS` days ago, or with at least :data:`STANDING_MATCHES` rated matches played."""
+    :data:`STANDING_DAYS` days ago. Its age alone: rated matches played are no standing, since ten of them take
+    minutes (one-hand tables against ``random`` bots that play at once, or against another account of one's own,
+    as cheap to make), and waiting is the one thing a throwaway account cannot hurry."""
     made = conn.execute(select(users.c.created_at).where(users.c.id == user_id)).scalar_one_or_none()
-    if made is not None and made <= now - STANDING_DAYS * 86400:
-        return True
-    played = select(match_players.c.table_id).where(match_players.c.user_id == user_id, match_players.c.rated)
-    found = conn.execute(select(func.count()).select_from(played.limit(STANDING_MATCHES).subquery())).scalar_one()
-    return int(found) >= STANDING_MATCHES
+    return made is not None and made <= now - STANDING_DAYS * 86400
 
 
 def _keep_sanction(
