@@ -107,6 +107,45 @@ def test_an_entry_of_another_type_is_refused_before_its_numbers_are_read(tmp_pat
     assert "not a plain array of float32 numbers" in said, said
 
 
+def raw_member(path: Path, body: bytes, spaces_mb: int = 0) -> Path:
+    """A small archive with a good ``meta`` whose ``w0`` entry is ``body`` followed by ``spaces_mb`` MB of deflated
+    spaces (what a ``.npy`` header is padded with)."""
+    with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as archive:
+        archive.writestr("meta.npy", meta())
+        with archive.open("w0.npy", "w", force_zip64=True) as member:
+            member.write(body)
+            piece = b" " * MB
+            for _ in range(spaces_mb):
+                member.write(piece)
+    assert path.stat().st_size < 2 * MB
+    return path
+
+
+def test_a_npy_header_that_claims_a_huge_length_is_refused_before_it_is_read(tmp_path: Path) -> None:
+    claim = 300 * MB  # a version 2.0 header's length is four bytes: up to 4 GiB
+    path = raw_member(tmp_path / "long-header.npz", b"\x93NUMPY\x02\x00" + claim.to_bytes(4, "little"), ZEROS_MB)
+    said, peak = peak_of(lambda: agent(str(path), WHIST))
+    assert peak < BOUND, f"refusing it held {peak / MB:.0f} MB"
+    assert "long-header.npz" in said and "w0" in said and "longer than 10,000 bytes" in said, said
+
+
+@pytest.mark.parametrize(
+    ("said_length", "rule"),
+    [
+        (9_000, "ends inside its .npy header"),  # within the bound, past the entry's end
+        (60_000, "longer than 10,000 bytes"),  # a version 1.0 length (two bytes) past the bound
+    ],
+)
+def test_a_version_1_npy_header_longer_than_its_entry_or_the_bound_is_refused(
+    tmp_path: Path, said_length: int, rule: str
+) -> None:
+    body = b"\x93NUMPY\x01\x00" + said_length.to_bytes(2, "little") + b"{'descr': '<f4', " + b" " * 100
+    path = raw_member(tmp_path / "cut.npz", body)
+    said, peak = peak_of(lambda: agent(str(path), WHIST))
+    assert peak < BOUND, f"refusing it held {peak / MB:.0f} MB"
+    assert "cut.npz" in said and "w0" in said and rule in said, said
+
+
 def test_a_huge_sparse_file_is_refused_by_its_size_before_a_byte_is_read_or_hashed(tmp_path: Path) -> None:
     path = tmp_path / "sparse.npz"
     with path.open("wb") as f:

@@ -4,11 +4,12 @@ environment it was made for.
 
 A weights file may come from anyone, so reading one costs no more than its checks allow, whatever it claims: the
 file's size is checked (on the opened file) before a byte of it is read or hashed; the archive's directory is
-checked to be a policy's few entries before it is parsed; each entry's ``.npy`` header is read and checked (a plain
-type, dimensions not negative, their product worked out in Python's integers so that none can wrap, the total under
-:data:`MAX_BYTES`) before its numbers are read; and the numbers are read in pieces into the room the header was
-granted, the entry refused as soon as it holds more (or fewer) than its header says. The bytes hashed are the bytes
-read: a file changed meanwhile is never played under another one's hash.
+checked to be a policy's few entries before it is parsed; each entry's ``.npy`` header has its length checked (at
+most :data:`MAX_HEADER` bytes) before it is read, and is then checked (a plain type, dimensions not negative, their
+product worked out in Python's integers so that none can wrap, the total under :data:`MAX_BYTES`) before its
+numbers are read; and the numbers are read in pieces into the room the header was granted, the entry refused as
+soon as it holds more (or fewer) than its header says. The bytes hashed are the bytes read: a file changed meanwhile
+is never played under another one's hash.
 
 The archive holds ``meta`` (UTF-8 JSON as an array of bytes: ``{"format": "clubsuite-policy", "version": 1, "env":
 ID, "layers": L}``) and the layers of a multilayer perceptron, ``w0``, ``b0``, ... ``w{L-1}``,
@@ -60,6 +61,8 @@ MAX_DIRECTORY = 64 * 1024
 directory of a million empty entries would take a file of 50 MB and hundreds of MB once parsed."""
 PIECE = 1024 * 1024
 """The numbers of an entry are read (and inflated) this many bytes at a time."""
+MAX_HEADER = 10_000
+"""The longest ``.npy`` header read (NumPy's own limit; a policy's headers take about 128 bytes)."""
 
 
 class Policy:
@@ -210,21 +213,49 @@ def _check_directory(path: Path, data: bytes) -> None:
         raise _fail(path, f"its archive's directory is larger than {MAX_DIRECTORY // 1024} KB (a policy's is a few KB)")
 
 
+_NPY_MAGIC = b"\x93NUMPY"
+_HEADER_LENGTH = {(1, 0): struct.Struct("<H"), (2, 0): struct.Struct("<I")}
+"""The field that gives a ``.npy`` header's length, by format version (a version 3.0 header, UTF-8 field names,
+is never a policy's)."""
+
+
+def _exactly(path: Path, name: str, member: Any, size: int, what: str) -> bytes:
+    """The next ``size`` bytes of the entry ``name`` (``size`` already bounded), refused if it ends before them."""
+    got = b""
+    while len(got) < size:
+        more = member.read(size - len(got))
+        if not more:
+            raise _fail(path, f"its entry {quoted(name, 40)} ends inside its {what}")
+        got += more
+    return got
+
+
 def _header(path: Path, name: str, member: Any) -> tuple[tuple[int, ...], Any]:
-    """The shape and type of the entry ``name`` read from its ``.npy`` header (NumPy's reader, which refuses a
-    header longer than 10,000 bytes), checked: float32 or bytes, in C order, at most two dimensions, none
-    negative."""
-    version = np.lib.format.read_magic(member)
-    if version == (1, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_1_0(member)
-    elif version == (2, 0):
-        shape, fortran, dtype = np.lib.format.read_array_header_2_0(member)
-    else:
-        raise _fail(path, f"its entry {quoted(name, 40)} is of an unknown .npy version")
+    """The shape and type of the entry ``name`` read from its ``.npy`` header, checked: float32 or bytes, in C
+    order, at most two dimensions, none negative. The header's length is read here and refused over
+    :data:`MAX_HEADER` before the header is read (NumPy's reader would read all a header claims, up to 4 GiB, and
+    check its length after); NumPy then parses the bounded header."""
+    entry = f"its entry {quoted(name, 40)}"
+    prefix = _exactly(path, name, member, len(_NPY_MAGIC) + 2, ".npy header")
+    if not prefix.startswith(_NPY_MAGIC):
+        raise _fail(path, f"{entry} is not a NumPy array (it does not start as a .npy file does)")
+    version = (prefix[-2], prefix[-1])
+    field = _HEADER_LENGTH.get(version)
+    if field is None:
+        raise _fail(path, f"{entry} is of an unknown .npy version")
+    length_bytes = _exactly(path, name, member, field.size, ".npy header")
+    (length,) = field.unpack(length_bytes)
+    if length > MAX_HEADER:
+        raise _fail(path, f"{entry} says its .npy header is {length:,} bytes, longer than {MAX_HEADER:,} bytes")
+    text = _exactly(path, name, member, length, f".npy header ({length:,} bytes said)")
+    head = io.BytesIO(prefix + length_bytes + text)
+    np.lib.format.read_magic(head)
+    read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
+    shape, fortran, dtype = read_header(head)
     if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)) or fortran or len(shape) > 2:
-        raise _fail(path, f"its entry {quoted(name, 40)} is not a plain array of float32 numbers")
+        raise _fail(path, f"{entry} is not a plain array of float32 numbers")
     if any(d < 0 for d in shape):
-        raise _fail(path, f"its entry {quoted(name, 40)} has a negative dimension ({_shape_text(shape)})")
+        raise _fail(path, f"{entry} has a negative dimension ({_shape_text(shape)})")
     return shape, dtype
 
 
