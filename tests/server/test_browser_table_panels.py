@@ -106,12 +106,14 @@ def chat_table(web: ThreadServer, browser: Any) -> tuple[Any, Any]:
     ann.locator(".my-area").wait_for()
     long = "good luck everyone, this is a longer line to see how it wraps in the column"
     lines = ["hi all", long, "ok", "nice", "gg"]
-    for text in lines:
+    for said, text in enumerate(lines, 1):
         field = bob.get_by_role("textbox", name="Chat message", exact=True)
         field.fill(text)
         field.press("Enter")
-        bob.wait_for_timeout(1100)  # the chat's rate: one line a second after a burst
-    wait_for(lambda: ann.locator(".chat-line .report-open").count() == len(lines), 30, "Bob's lines never came", ann)
+        # the chat's rate, one line a second after a burst: the next line goes a second after the server passed this
+        # one on (it reached Ann), so a late delivery never brings two lines closer together at the server
+        wait_for(lambda n=said: ann.locator(".chat-line .report-open").count() == n, 30, f"line {said} never came", ann)
+        bob.wait_for_timeout(1100)
     return ann, bob
 
 
