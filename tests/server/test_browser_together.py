@@ -151,6 +151,10 @@ def test_a_rude_line_is_reported_from_the_chat_and_a_moderator_mutes_its_writer(
     say(bob, "and now?")
     problem = bob.locator(".chat-error")
     wait_for(lambda: "insults at the table" in problem.inner_text(), 15, "no refusal", bob)
+    # in the page's words, its time the reader's own (it was the server's English, "... until 2026-11-29 21:10 UTC")
+    refusal = problem.inner_text()
+    assert refusal.startswith("You may not chat until ") and "UTC" not in refusal, refusal
+    assert refusal.endswith("The moderators' reason: insults at the table"), refusal
     assert ann.errors == [] and mona.errors == []
     assert all("409" not in e for e in bob.errors)
 

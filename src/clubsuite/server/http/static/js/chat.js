@@ -36,6 +36,16 @@ export function refusalWords(msg) {
     const long = /at most ([0-9]+) characters/.exec(text);
     if (long) return t("A chat message has at most {max} characters.", {max: Number(long[1])});
   }
+  if (msg.code === "chat_refused") { // a moderator's mute or ban (moderation.py's chat_refusal): its reason as written
+    const muted = /^you may not chat until ([0-9]{4})-([0-9]{2})-([0-9]{2}) ([0-9]{2}):([0-9]{2}) UTC: ([\s\S]*)$/.exec(text);
+    if (muted) {
+      const [y, mo, d, hh, mm] = muted.slice(1, 6).map(Number);
+      const when = new Date(Date.UTC(y, mo - 1, d, hh, mm)).toLocaleString(language(), {dateStyle: "medium", timeStyle: "short"});
+      return t("You may not chat until {when}. The moderators' reason: {reason}", {when, reason: muted[6]});
+    }
+    const banned = /^you may not chat (?:on this site|until further notice): ([\s\S]*)$/.exec(text);
+    if (banned) return t("You may not chat on this site. The moderators' reason: {reason}", {reason: banned[1]});
+  }
   if (msg.code === "rate_limited" && /chat/.test(text)) {
     return t("Too many chat messages: at most {burst} at once and one a second after that. Wait a moment.", {burst: BURST});
   }
