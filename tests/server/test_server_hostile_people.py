@@ -20,12 +20,14 @@ from typing import Any
 import httpx
 import pytest
 from serverkit import Client, ThreadServer, new_table
+from sqlalchemy import select
 from test_server_rated import PASSWORD, account
 
 import loopback
 from clubsuite.server.community.tournaments import OPEN_PER_HOST
 from clubsuite.server.people.moderation import REPORTS_PER_HOUR
-from clubsuite.server.people.notices import INVITES_PER_MINUTE, KEPT, Notices
+from clubsuite.server.people.notices import INVITE_WINDOW, INVITES_PER_MINUTE, KEPT, Notices
+from clubsuite.server.store.dbschema import invitations_sent
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
@@ -519,6 +521,34 @@ def test_the_rate_of_invitations_holds_across_the_processes_of_a_site(world: Wor
     r = w.ann.post("/invitations", json={"to": "Cleo", "tournament": w.tournament}, headers=w.ann_h)
     assert f"at most {INVITES_PER_MINUTE} invitations a minute" in refused(r, 429, "rate_limited")
     assert len(w.cleo.get("/notices").json()["notices"]) == INVITES_PER_MINUTE - 1
+
+
+def test_invitations_counted_long_ago_are_removed_whoever_sent_them(world: World, no_tracebacks: None) -> None:
+    """Cleo invited people long ago and never again: her counted invitations go as soon as anyone invites, so that
+    the table holds the last minute's invitations only, and never grows with the accounts that once invited."""
+    w = world
+    store = w.server.server.config.app.state.moderation.store
+    cleo_id, _ = run(w.server, w.server.server.config.app.state.moderation.relations.account("Cleo"))
+    long_ago = time.time() - 10 * INVITE_WINDOW
+    rows = [{"id": f"old-{k}", "sender_id": cleo_id, "sent_at": long_ago + k} for k in range(INVITES_PER_MINUTE)]
+    store.write(lambda conn: conn.execute(invitations_sent.insert(), rows))
+    r = w.bob.post("/invitations", json={"to": "Ann", "tournament": w.tournament}, headers=w.bob_h)
+    assert r.status_code == 200, r.text
+    kept = store.read(select(invitations_sent.c.sender_id, invitations_sent.c.sent_at))
+    assert cleo_id not in {row.sender_id for row in kept}
+    assert all(row.sent_at > time.time() - INVITE_WINDOW - 30 for row in kept)
+
+
+def test_a_deleted_accounts_counted_invitations_go_with_it(world: World, no_tracebacks: None) -> None:
+    w = world
+    store = w.server.server.config.app.state.moderation.store
+    cleo_id, _ = run(w.server, w.server.server.config.app.state.moderation.relations.account("Cleo"))
+    r = w.cleo.post("/invitations", json={"to": "Ann", "tournament": w.tournament}, headers=w.cleo_h)
+    assert r.status_code == 200, r.text
+    cleos = select(invitations_sent.c.id).where(invitations_sent.c.sender_id == cleo_id)
+    assert len(store.read(cleos)) == 1
+    assert w.cleo.post("/account/delete", json={"password": PASSWORD}, headers=w.cleo_h).status_code == 200
+    assert store.read(cleos) == []
 
 
 def test_invitations_never_push_a_tournament_seat_notice_out(world: World, no_tracebacks: None) -> None:

@@ -49,6 +49,7 @@ from clubsuite.server.decency import unwelcome
 from clubsuite.server.limits import HASH_LANES, ServerLimits
 from clubsuite.server.store.database import StaleWriteError, Store
 from clubsuite.server.store.dbschema import (
+    invitations_sent,
     match_players,
     matches,
     own_puzzle_sources,
@@ -341,8 +342,8 @@ class Accounts:
     # -- the seats an account holds, and deleting it -------------------------------------------------------------
     async def delete(self, user: User) -> None:
         """Delete the account: its sessions end, its passkeys go, its name is freed, its ratings (puzzle ratings,
-        attempts and its own puzzles too) go, and its finished matches stay, their records and history naming the
-        player "deleted player"."""
+        attempts and its own puzzles too) and the invitations counted toward its rate go, and its finished matches
+        stay, their records and history naming the player "deleted player"."""
 
         def work(conn: Connection) -> None:
             conn.execute(delete(sessions).where(sessions.c.user_id == user.id))
@@ -351,6 +352,7 @@ class Accounts:
             conn.execute(delete(own_puzzles).where(own_puzzles.c.user_id == user.id))
             conn.execute(delete(own_puzzle_sources).where(own_puzzle_sources.c.user_id == user.id))
             conn.execute(delete(passkeys).where(passkeys.c.user_id == user.id))
+            conn.execute(delete(invitations_sent).where(invitations_sent.c.sender_id == user.id))
             subject = f"user:{user.id}"
             conn.execute(delete(ratings).where(ratings.c.subject == subject))
             conn.execute(delete(rating_history).where(rating_history.c.subject == subject))

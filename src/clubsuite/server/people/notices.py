@@ -37,6 +37,8 @@ KEPT = 50
 INVITES_PER_MINUTE = 10
 INVITE_WINDOW = 60.0
 """The minute :data:`INVITES_PER_MINUTE` counts over (seconds)."""
+PRUNE_BATCH = 1000
+"""Rows older than the minute one invitation removes at most (each adds one: the old rows never pile up)."""
 
 
 class Notices:
@@ -153,12 +155,22 @@ class Notices:
 def _count_invitation(conn: Connection, sender: str, now: float) -> None:
     """Count one invitation of ``sender``'s in the store, or :class:`RelationRefused` ``rate_limited`` where it would
     be more than :data:`INVITES_PER_MINUTE` in the last minute (whichever processes took them). The sender's row is
-    held while it counts and adds (two invitations at once count one after the other); its rows older than the
-    minute go (an account keeps at most :data:`INVITES_PER_MINUTE` rows, however long ago it last invited)."""
+    held while it counts and adds (two invitations at once count one after the other). Each invitation also removes
+    up to :data:`PRUNE_BATCH` rows older than the minute, whoever sent them (oldest first, by the time index; rows
+    another invitation is removing at that moment are left to it rather than waited for), so that the table holds
+    about the last minute's invitations, never those of every account that once invited."""
     lock_account(conn, sender)
+    window = invitations_sent.c.sent_at > now - INVITE_WINDOW
+    old = (
+        select(invitations_sent.c.id)
+        .where(~window)
+        .order_by(invitations_sent.c.sent_at)
+        .limit(PRUNE_BATCH)
+        .with_for_update(skip_locked=True)
+    )
+    conn.execute(delete(invitations_sent).where(invitations_sent.c.id.in_(old)))
     mine = invitations_sent.c.sender_id == sender
-    conn.execute(delete(invitations_sent).where(mine, invitations_sent.c.sent_at <= now - INVITE_WINDOW))
-    sent = conn.execute(select(func.count()).select_from(invitations_sent).where(mine)).scalar_one()
+    sent = conn.execute(select(func.count()).select_from(invitations_sent).where(mine, window)).scalar_one()
     if sent >= INVITES_PER_MINUTE:
         raise RelationRefused("rate_limited", f"at most {INVITES_PER_MINUTE} invitations a minute: wait a little")
     conn.execute(insert(invitations_sent).values(id=new_id(), sender_id=sender, sent_at=now))
