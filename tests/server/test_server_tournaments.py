@@ -21,7 +21,13 @@ from test_server_rated import PASSWORD, account
 
 import loopback
 from clubsuite.server.community import tournaments as tournaments_module
-from clubsuite.server.community.directing import LAST_TABLES_SECONDS, SEATING_GRACE, UNSTARTED_SECONDS, Director
+from clubsuite.server.community.directing import (
+    LAST_TABLES_SECONDS,
+    SEATING_GRACE,
+    TOURNAMENT_OVER,
+    UNSTARTED_SECONDS,
+    Director,
+)
 from clubsuite.server.community.tournaments import OPEN_PER_HOST, Tournaments, TournamentSettings
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
@@ -364,6 +370,34 @@ def test_an_arena_is_played_and_ends_with_its_standings(server: ThreadServer) ->
     assert view["me"]["points"] == sum(view["me"]["results"])
     listed = loopback.get(f"{server.base}/tournaments").json()["tournaments"]
     assert [x["id"] for x in listed] == [tid] and listed[0]["status"] == "over"
+
+
+def test_a_table_still_played_long_after_its_arena_ended_is_closed_and_its_seats_told_why(server: ThreadServer) -> None:
+    director = _director(server)
+    director.bots_after = 0.0
+    ann, _, ann_h = account(server, "Ann")
+    made = ann.post(
+        "/tournaments", json={"format": "arena", "game": DUEL, "minutes": 5, "bot_delay": 10}, headers=ann_h
+    ).json()
+    tid = made["id"]
+    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
+    ann.post(f"/tournaments/{tid}/start", headers=ann_h)
+    seat = _wait(lambda: (s := ann.get(f"/tournaments/{tid}/seat").json())["table"] is not None and s)
+    token = ann.post(f"/tables/{seat['table']}/seat", headers=ann_h).json()["token"]
+    client = Client(server.base, seat["table"], token)
+    try:
+        client.until(lambda m: m["type"] == "welcome")  # at the table, connected, playing on
+        hub = server.server.config.app.state.hub
+        ends = _wait(lambda: ann.get(f"/tournaments/{tid}").json()["ends_at"])
+        late = asyncio.run_coroutine_threadsafe(director.tick(ends + LAST_TABLES_SECONDS + 1), hub.loop)
+        late.result(60)
+        bye = client.until(lambda m: m["type"] == "bye")
+        assert bye["reason"] == TOURNAMENT_OVER
+        assert seat["table"] not in hub.tables
+        view = ann.get(f"/tournaments/{tid}").json()
+        assert view["status"] == "over" and view["me"]["tables"] == 0  # not counted
+    finally:
+        client.close()
 
 
 def test_bad_tournament_requests_are_refused_with_the_field_and_the_rule(server: ThreadServer) -> None:

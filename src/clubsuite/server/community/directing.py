@@ -84,6 +84,9 @@ SEATING_GRACE = 60.0
 LAST_TABLES_SECONDS = 30 * 60.0
 """How long an arena past its time waits for its last tables to end (a table's unit is short: one hand, or a short
 match; this bounds a table that never ends): one still playing then is not counted, and is closed."""
+TOURNAMENT_OVER = "the tournament is over: this table was closed and its result not counted"
+"""What the seats of a table still playing :data:`LAST_TABLES_SECONDS` after an arena's end are told as it closes
+(``bye``; the table page words it in the reader's language)."""
 SEAT_NOTICE_SECONDS = 6 * 3600.0
 """How long a ``seat`` notice is kept at most (it goes when its table ends; this bounds one whose end was missed)."""
 
@@ -294,10 +297,10 @@ class Director(Ticker):
                     await self._write(t.id, finishing)
                 return
             await self._end(t)
-            for x in playing:  # past the last wait: not counted, and closed
+            for x in playing:  # past the last wait: not counted, and closed, its seats told so even while they play
                 live = self.hub.tables.get(x.table_id)
                 if live is not None:
-                    await self.hub.close_table(live)
+                    await self.hub.close_table(live, TOURNAMENT_OVER)
             return
         busy = {e for x in tables if x.finished_at is None for e in x.seats if e is not None}
         waiting = []

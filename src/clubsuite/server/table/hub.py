@@ -253,11 +253,16 @@ class Hub:
                     except Exception:  # the database is away: tried again at the next sweep
                         log.exception("table %s could not be closed", table.id)
 
-    async def close_table(self, table: LiveTable) -> None:
-        """Close a table nobody is at: no longer served or listed, kept in the database with its records."""
+    async def close_table(self, table: LiveTable, telling: str | None = None) -> None:
+        """Close a table nobody is at: no longer served or listed, kept in the database with its records. With
+        ``telling``, close it even while people are at it: each connection is told ``telling`` (``bye``) and its
+        socket closed."""
         async with table.lock:
-            if table.connections or table.id not in self.tables:
+            if (table.connections and telling is None) or table.id not in self.tables:
                 return
+            for conn in list(table.connections):
+                conn.send({"type": "bye", "protocol": 1, "reason": telling})
+                conn.send_close()
             await self.db(self.store.close_table, table.id)
             if self.ownership is not None:
                 await self.db(self.ownership.release, [table.id])
@@ -267,7 +272,10 @@ class Hub:
             self._invites.pop(hash_token(table.invite), None)
             self._creators.pop(table.id, None)
             self.seating.forget(table.id)
-        log.info("table %s closed: nobody was at it for %g s", table.id, self.limits.table_idle)
+        if telling is None:
+            log.info("table %s closed: nobody was at it for %g s", table.id, self.limits.table_idle)
+        else:
+            log.info("table %s closed: %s", table.id, telling)
 
     async def _load(self, row: TableRow) -> LiveTable:
         seats = await self.db(self.store.seats, row.id)

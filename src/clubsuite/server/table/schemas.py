@@ -586,7 +586,8 @@ SERVER: dict[str, JsonObject] = {
     ),
     "bye": _message(
         "bye",
-        "The server closes this connection (it is stopping, or the seat was given up); reconnect to go on.",
+        "The server closes this connection (it is stopping, the seat was given up, or a tournament's table is closed "
+        "after its tournament ended); reconnect to go on, unless the reason says the table was closed.",
         {"reason": {"type": "string"}},
         ["protocol", "reason"],
     ),

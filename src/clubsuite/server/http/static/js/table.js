@@ -388,6 +388,9 @@ function receive(msg) {
         state.closedForGood = true;
         store.set(`seat.${tableId}`, null);
       }
+      if (msg.reason === "the tournament is over: this table was closed and its result not counted") {
+        state.closedForGood = true; // nothing to reconnect to
+      }
       say(byeWords(msg.reason));
       announce(byeWords(msg.reason));
       break;
@@ -411,6 +414,8 @@ function byeWords(reason) {
       return t("the server is stopping: reconnect soon");
     case "the table is moving to another server: reconnect soon":
       return t("the table is moving to another server: reconnect soon");
+    case "the tournament is over: this table was closed and its result not counted":
+      return t("the tournament is over: this table was closed and its result not counted");
     default:
       return reason;
   }
