@@ -139,6 +139,28 @@ def revision(store: Store) -> str | None:
         return migrate.current(conn)
 
 
+def _revisions() -> list[str]:
+    """Every revision, oldest first."""
+    from alembic.script import ScriptDirectory
+
+    script = ScriptDirectory.from_config(migrate.config())
+    return [r.revision for r in reversed(list(script.walk_revisions()))]
+
+
+@pytest.fixture(params=["sqlite", "postgresql"])
+def store_backend_url(request: pytest.FixtureRequest, tmp_path: Path) -> Any:
+    """Makes the URL of a new empty database, named ``name``, on SQLite (in ``tmp_path``) and on PostgreSQL (the
+    session's throwaway server): for a test that needs several."""
+
+    def new(name: str) -> str:
+        if request.param == "sqlite":
+            return f"sqlite:///{tmp_path / f'{name}.sqlite3'}"
+        url: str = request.getfixturevalue("postgres").new_database()
+        return url
+
+    return new
+
+
 def test_a_database_from_before_versioning_comes_up_current_with_its_tables_and_data(database_url: str) -> None:
     make_first_release_database(database_url)
     store = Store(database_url)
@@ -167,13 +189,14 @@ def test_a_new_database_is_made_by_the_migrations_exactly_as_the_code_reads_it(d
         store.close()
 
 
-def test_a_database_at_each_earlier_revision_is_brought_up_to_the_newest(tmp_path: Path) -> None:
-    """Every step of the chain: a database stopped at any revision (as a release with it would have left it) comes
-    up current."""
-    steps = ["0001", "0002", "0003", "0004"]
-    for step in steps:
-        url = f"sqlite:///{tmp_path / f'at-{step}.sqlite3'}"
-        engine = create_engine(url)
+def test_a_database_at_each_earlier_revision_is_brought_up_to_the_newest(
+    tmp_path: Path, store_backend_url: Any
+) -> None:
+    """Every step of the chain, on SQLite and on PostgreSQL: a database stopped at any revision (as a release with it
+    would have left it) comes up current."""
+    for step in _revisions()[:-1]:
+        url = store_backend_url(step)
+        engine = create_engine(_engine_url(url))
         try:
             migrate.upgrade(engine, step)
             with engine.connect() as conn:
@@ -188,11 +211,10 @@ def test_a_database_at_each_earlier_revision_is_brought_up_to_the_newest(tmp_pat
             store.close()
 
 
-def test_every_revision_can_be_undone_down_to_an_empty_database_and_done_again(tmp_path: Path) -> None:
+def test_every_revision_can_be_undone_down_to_an_empty_database_and_done_again(database_url: str) -> None:
     from alembic import command
 
-    url = f"sqlite:///{tmp_path / 'round.sqlite3'}"
-    store = Store(url)
+    store = Store(database_url)
     try:
         with store.engine.begin() as conn:
             command.downgrade(migrate.config(conn), "base")
@@ -513,11 +535,15 @@ def test_club_nights_kept_as_one_json_state_come_over_to_the_tournaments_intact_
         store.close()
 
 
-def test_puzzle_ratings_kept_before_glicko_come_over_as_they_read(tmp_path: Path) -> None:
+def test_puzzle_ratings_kept_before_glicko_come_over_as_they_read(database_url: str) -> None:
     """Revision 0017: a puzzle rating kept as OpenSkill's mean and uncertainty comes over to Glicko-2 as it read (the
-    rating shown, one deviation on its scale within lichess's bounds, lichess's volatility)."""
-    url = f"sqlite:///{tmp_path / 'at-0016.sqlite3'}"
-    engine = create_engine(url)
+        rating shown, one deviation on its scale within lichess's bounds, lichess's volatility), on SQLite and on
+        PostgreSQL; undone, the ratings are there again as OpenSkill read them (a deviation raised to lichess's floor
+    stays raised), and done again, as before."""
+    from alembic import command
+
+    url = database_url
+    engine = create_engine(_engine_url(url))
     try:
         migrate.upgrade(engine, "0016")
         with engine.begin() as conn:
@@ -539,5 +565,57 @@ def test_puzzle_ratings_kept_before_glicko_come_over_as_they_read(tmp_path: Path
             puzzle = conn.exec_driver_sql("SELECT rating, deviation, volatility, solved FROM puzzle_skills").one()
         assert tuple(player) == pytest.approx((1620.0, 500.0, 0.09, 3))  # a newcomer's 25/3 is lichess's 500
         assert tuple(puzzle) == pytest.approx((1200.0, 45.0, 0.09, 4))  # within lichess's bounds (45 to 500)
+        with store.engine.begin() as conn:
+            command.downgrade(migrate.config(conn), "0016")
+        with store.engine.connect() as conn:
+            assert migrate.current(conn) == "0016"
+            player = conn.exec_driver_sql("SELECT mu, sigma, attempts FROM puzzle_ratings").one()
+            puzzle = conn.exec_driver_sql("SELECT mu, sigma, solved FROM puzzle_skills").one()
+        assert tuple(player) == pytest.approx((27.0, 8.333333333333334, 3), rel=1e-3)
+        assert tuple(puzzle) == pytest.approx((20.0, 45.0 / 60.0, 4))  # the deviation raised to 45 stays raised
+        migrate.upgrade(store.engine)
+        with store.engine.connect() as conn:
+            player = conn.exec_driver_sql("SELECT rating, deviation, volatility, attempts FROM puzzle_ratings").one()
+        assert tuple(player) == pytest.approx((1620.0, 500.0, 0.09, 3))
+    finally:
+        store.close()
+
+
+def test_reports_kept_before_revision_0016_count_for_nothing_and_undoing_it_keeps_them(database_url: str) -> None:
+    """Revision 0016, on SQLite and on PostgreSQL: a report kept before it comes over counting for nothing
+    (``counts`` NULL) and the counted invitations' table is there, empty; undone, the report stays as it was and the
+    invitations' table goes, rows and all; done again, the schema is the code's."""
+    from alembic import command
+
+    from clubsuite.server.store.dbschema import invitations_sent, reports
+
+    engine = create_engine(_engine_url(database_url))
+    try:
+        migrate.upgrade(engine, "0015")
+        with engine.begin() as conn:
+            conn.exec_driver_sql(
+                "INSERT INTO reports (id, reporter_id, subject_id, kind, reason, context, created_at, status) "
+                "VALUES ('r1', 'u-ann', 'u-bob', 'message', 'rude', '{}', 5.0, 'open')"
+            )
+    finally:
+        engine.dispose()
+    store = Store(database_url)
+    try:
+        assert revision(store) == migrate.head() and schema_differences(store) == []
+        assert [tuple(r) for r in store.read(select(reports.c.id, reports.c.status, reports.c.counts))] == [
+            ("r1", "open", None)
+        ]
+        assert store.read(select(invitations_sent)) == []
+        store.write(lambda conn: conn.execute(insert(invitations_sent).values(id="i1", sender_id="u-ann", sent_at=9.0)))
+        with store.engine.begin() as conn:
+            command.downgrade(migrate.config(conn), "0015")
+        with store.engine.connect() as conn:
+            assert migrate.current(conn) == "0015"
+            assert "invitations_sent" not in inspect(conn).get_table_names()
+            assert "counts" not in {c["name"] for c in inspect(conn).get_columns("reports")}
+            kept = conn.exec_driver_sql("SELECT id, reporter_id, subject_id, reason, status FROM reports").all()
+        assert [tuple(r) for r in kept] == [("r1", "u-ann", "u-bob", "rude", "open")]
+        migrate.upgrade(store.engine)
+        assert revision(store) == migrate.head() and schema_differences(store) == []
     finally:
         store.close()
