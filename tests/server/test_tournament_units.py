@@ -4,6 +4,7 @@ tournament, a day's tournaments per account, and a list in which the site's own 
 
 from __future__ import annotations
 
+import asyncio
 import time
 from pathlib import Path
 from typing import Any
@@ -156,6 +157,45 @@ def test_a_tournament_fills_no_more_tables_with_searching_bots_at_once_than_an_a
             table = (await keeper.tables(tid))[-1]
             bots.append(next(s.bot for s in keeper.hub.tables[table.table_id].seats if s.kind == "bot"))
         assert bots == ["hard", "normal"]  # the share is one here; past it, the strongest instant bot
+
+    in_own_loop(lambda: with_keeper(store, body, ServerLimits(search_tables_per_address=1)))
+
+
+def test_a_tournaments_tables_with_searching_bots_share_their_hosts_address_count_with_its_own_tables(
+    store: Store,
+) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        ann, bob = users()[:2]
+        plain = await keeper.hub.create_table(
+            DUEL, [SeatRequest("person"), SeatRequest("bot", "hard")], TableSettings(bot_delay=10.0), None, "192.0.2.1"
+        )
+        settings = TournamentSettings.read("arena", DUEL, None, minutes=5, bot="hard", bot_delay=10.0)
+        tid = await keeper.create(ann, settings, "192.0.2.1")
+        await keeper.start(tid, ann)
+        bots = []
+        for u in (ann, bob):
+            await keeper.join(tid, u)
+            await director.tick(time.time())
+            table = (await keeper.tables(tid))[-1]
+            bots.append(next(s.bot for s in keeper.hub.tables[table.table_id].seats if s.kind == "bot"))
+        assert bots == ["hard", "normal"]  # the address's own table and the tournament's first fill its share of 2
+        assert keeper.hub.searching_tables("192.0.2.1") == 2
+        await keeper.hub.close_table(plain)
+
+    in_own_loop(lambda: with_keeper(store, body, ServerLimits(search_tables_per_address=2)))
+
+
+def test_tournaments_with_searching_bots_asked_for_at_once_from_one_address_are_counted_one_after_another(
+    store: Store,
+) -> None:
+    async def body(keeper: Tournaments, director: Director) -> None:
+        people = users()
+        expert = TournamentSettings.read("arena", DUEL, None, minutes=5, bot="expert", bot_delay=0.0)
+        made = await asyncio.gather(
+            *(keeper.create(u, expert, "198.51.100.7") for u in people[:3]), return_exceptions=True
+        )
+        refused = [m for m in made if isinstance(m, Refused)]
+        assert len(refused) == 2 and all(r.code == "too_many_tables" for r in refused), made
 
     in_own_loop(lambda: with_keeper(store, body, ServerLimits(search_tables_per_address=1)))
 

@@ -229,7 +229,13 @@ def moderator_command(name: str, remove: bool, db_url: str | None, data_dir: str
 @click.option("--rounds", type=int, default=None, help="a Swiss tournament's rounds, 1 to 15 (default 5)")
 @click.option("--rated", is_flag=True, help="its tables count for ratings")
 @click.option("--no-bots", is_flag=True, help="no bots fill a short table (an arena's player then waits)")
-@click.option("--bot", default="normal", show_default=True, help="the level of the bots that fill short tables")
+@click.option(
+    "--bot",
+    default="normal",
+    show_default=True,
+    help="the level of the bots that fill short tables; a searching level (hard, expert, pimc, ismcts) plays at no "
+    "more tables at once than the server's --search-tables-per-address, the strongest instant bot at the others",
+)
 @click.option(
     "--unit",
     type=click.Choice(["hand", "short", "match"]),

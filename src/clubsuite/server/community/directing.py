@@ -416,9 +416,20 @@ class Director(Ticker):
         order = list(group)
         random.SystemRandom().shuffle(order)
         bot = await self._bot_for(t) if None in order else t.settings.bot
-        requests = [SeatRequest("person") if e is not None else SeatRequest("bot", bot) for e in order]
+        # A table with a searching bot counts against its host's address, with the address's own tables: counted and
+        # recorded by the hub at once (nothing awaited between); past the share, the strongest instant bot plays.
+        host = self.tournaments.searching_address(t.id) if searches(bot) else None
         try:
-            table = await self.hub.create_table(t.settings.table_spec(), requests, t.settings.table_settings())
+            try:
+                table = await self.hub.create_table(
+                    t.settings.table_spec(), self._requests(order, bot), t.settings.table_settings(), creator=host
+                )
+            except Refused as exc:
+                if host is None or exc.code != "too_many_tables":
+                    raise
+                table = await self.hub.create_table(
+                    t.settings.table_spec(), self._requests(order, self._instant(t)), t.settings.table_settings()
+                )
         except Refused as exc:
             log.warning("tournament %s: no table for %d entrants: %s", t.id, len(order), exc)
             return
@@ -459,9 +470,10 @@ class Director(Ticker):
                 await self.notices.add(user_id, "seat", place, expires, replacing={"tournament": t.id})
 
     async def _bot_for(self, t: Tournament) -> str:
-        """The bot that fills a short table: the tournament's, except that a tournament has no more tables with
-        searching bots playing at once than one address may open (``ServerLimits.search_tables_per_address``: a
-        tournament's tables count against its host); past that, the game's strongest instant bot."""
+        """The bot that fills a short table: the tournament's, except that a tournament (the operator's too) has no
+        more tables with searching bots playing at once than one address may open
+        (``ServerLimits.search_tables_per_address``); past that, the game's strongest instant bot. The tables also
+        count against the host's address where this process knows it (:meth:`_seat`)."""
         if not searches(t.settings.bot):
             return t.settings.bot
         playing = await self.tournaments.tables(t.id, playing=True)
@@ -474,8 +486,17 @@ class Director(Ticker):
         )
         if searching < self.hub.limits.search_tables_per_address:
             return t.settings.bot
+        return self._instant(t)
+
+    @staticmethod
+    def _instant(t: Tournament) -> str:
+        """The game's strongest instant bot: the one that fills a short table past the share of searching ones."""
         known = bot_names(resolve(t.settings.spec)[0].name)
         return next((b for b in INSTANT_BEST if b in known), known[0])
+
+    @staticmethod
+    def _requests(order: list[str | None], bot: str) -> list[SeatRequest]:
+        return [SeatRequest("person") if e is not None else SeatRequest("bot", bot) for e in order]
 
     async def _take_seats(
         self, t: Tournament, table: LiveTable, order: list[str | None], entrants: dict[str, Entrant]

@@ -24,6 +24,7 @@ import csv
 import io
 import json
 import math
+import secrets
 import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
@@ -436,6 +437,7 @@ class Tournaments:
         out["standings"] = [_row_json(r, worked.entrants[r.entrant]) for r in rows[page * PAGE : (page + 1) * PAGE]]
         out["page"] = page
         out["pages"] = max(1, math.ceil(len(rows) / PAGE))
+        out["now"] = time.time()  # the server's clock: a page counts the time left with it, not its own
         if user is not None:
             me = worked.line(user.id)
             if me is not None:
@@ -492,8 +494,9 @@ class Tournaments:
         bots search counts against its address's share of tables with searching bots (:meth:`_searching_share`)."""
         now = time.time()
         searching = settings.bots and searches(settings.bot) and address is not None
+        placeholder = f"making:{secrets.token_hex(8)}"
         if searching and address is not None:
-            await self._searching_share(address)
+            await self._searching_share(address, placeholder)
 
         def work(conn: Connection) -> str:
             if host is not None:
@@ -529,19 +532,29 @@ class Tournaments:
                     )
             return new_tournament(conn, host.id if host is not None else None, settings, now)
 
-        made: str = await self.hub.db(self.hub.store.write, work)
+        try:
+            made: str = await self.hub.db(self.hub.store.write, work)
+        finally:
+            self._searching.pop(placeholder, None)
         if searching and address is not None:
             self._searching[made] = address
             while len(self._searching) > SEARCHING_KEPT:  # the oldest go first (most are over long since)
                 del self._searching[next(iter(self._searching))]
         return made
 
-    async def _searching_share(self, address: str) -> None:
+    def searching_address(self, tournament_id: str) -> str | None:
+        """The address a tournament with searching bots was made from, where this process made it (None
+        elsewhere, and for the operator's): its tables with searching bots count against that address."""
+        return self._searching.get(tournament_id)
+
+    async def _searching_share(self, address: str, placeholder: str) -> None:
         """Refuse (``too_many_tables``) a tournament with searching bots from an address that has as many tables with
-        searching bots open, and such tournaments not over, as one address may have
-        (``ServerLimits.search_tables_per_address``): a tournament's tables count against its host, as a table's
-        against its maker. Counted in this process, like the tables (addresses are never stored)."""
-        mine = [made for made, at in self._searching.items() if at == address]
+        searching bots open (its own and its tournaments'), and such tournaments not over or being made, as one
+        address may have (``ServerLimits.search_tables_per_address``); otherwise hold its place under
+        ``placeholder`` until it is written. The count and the place held follow one another with nothing awaited
+        between, so requests made at once are counted one after another. Counted in this process, like the tables
+        (addresses are never stored)."""
+        mine = [made for made, at in self._searching.items() if at == address and not made.startswith("making:")]
         if mine:
             rows = await self.hub.db(
                 self.hub.store.read,
@@ -550,15 +563,16 @@ class Tournaments:
             live = {r.id for r in rows}
             for made in mine:
                 if made not in live:
-                    del self._searching[made]
-            mine = [made for made in mine if made in live]
-        held = len(mine) + self.hub.searching_tables(address)
+                    self._searching.pop(made, None)
+        # from here to the place held, nothing is awaited
+        held = sum(1 for at in self._searching.values() if at == address) + self.hub.searching_tables(address)
         if held >= self.hub.limits.search_tables_per_address:
             raise Refused(
                 "too_many_tables",
                 f"your address already has {held} tables or tournaments with searching bots (hard, expert, pimc, "
                 "ismcts), the most it may have: give this tournament instant bots, or wait until one of those ends",
             )
+        self._searching[placeholder] = address
 
     async def join(self, tournament_id: str, user: User) -> None:
         """Enter (or, withdrawn, come back to) a tournament as ``user``: before it starts, or while an arena runs or
