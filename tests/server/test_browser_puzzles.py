@@ -158,6 +158,41 @@ def test_north_stars_puzzles_with_the_most_plays_fit_a_laptop_a_new_rating_reads
     assert page.errors == []
 
 
+def test_a_puzzle_refused_for_now_is_asked_again_after_retry_after_and_a_lasting_refusal_reads_in_the_readers_language(
+    web: ThreadServer, browser: Any
+) -> None:
+    busy = {"status": 429, "headers": {"Retry-After": "1", "Content-Type": "application/json"}}
+    body = json.dumps({"code": "rate_limited", "message": "one new puzzle at a time: the last one is still worked out"})
+    asked: list[str] = []
+
+    def first_refused(route: Any) -> None:  # the server's one-new-puzzle-at-a-time refusal, once
+        asked.append(route.request.url)
+        if len(asked) == 1:
+            route.fulfill(body=body, **busy)
+        else:
+            route.continue_()
+
+    page = new_page(browser, PHONE, "de")
+    page.route(re.compile(r"/puzzles/whist/next\?"), first_refused)
+    page.goto(f"{web.base}/puzzle/whist")
+    page.locator("#goal").wait_for()  # asked again after the second Retry-After says, and shown
+    assert len(asked) == 2 and page.locator("[role=alert]").count() == 0
+    refusals: list[str] = []
+
+    def always_refused(route: Any) -> None:
+        refusals.append(route.request.url)
+        route.fulfill(body=body, **busy)
+
+    page = new_page(browser, PHONE, "de")
+    page.route(re.compile(r"/puzzles/whist/next\?"), always_refused)
+    page.goto(f"{web.base}/puzzle/whist")
+    alert = page.locator("[role=alert]")
+    alert.wait_for()
+    assert "Zu viele Aufgaben auf einmal" in alert.inner_text() and "puzzle" not in alert.inner_text()  # not English
+    assert 1 < len(refusals) <= 4  # a few tries, then the refusal told
+    assert [e for e in page.errors if "429" not in e] == []  # the browser notes each refused request, nothing else
+
+
 def test_a_guest_plays_unrated_and_a_single_dummy_puzzle_shows_no_other_hand(web: ThreadServer, browser: Any) -> None:
     page = new_page(browser, PHONE, "fr")
     p = next(x for x in shipped("whist") if x.kind == "single_dummy")

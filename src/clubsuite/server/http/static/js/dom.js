@@ -95,6 +95,8 @@ export async function api(path, body = undefined) {
         : t("the server answered {status}", {status: response.status});
     const err = new Error(accountWords(data && data.code, response.status) || detail);
     err.code = data && data.code;
+    err.status = response.status;
+    err.retryAfter = Number(response.headers.get("retry-after")) || null; // seconds, where the server says when to ask again
     throw err;
   }
   return data;

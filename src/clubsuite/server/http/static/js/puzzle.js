@@ -194,6 +194,30 @@ function remember(id) {
   store.set(SEEN_KEY, [...seen().filter((x) => x !== id), id].slice(-SEEN_MAX));
 }
 
+const BUSY_TRIES = 4;
+const BUSY_WAIT_MAX = 5;
+
+/** ``api(path)``, asked again where the server refuses for now (429: this address's last new puzzle is still being
+ * worked out, or too many asked): after the seconds its Retry-After says (1 to 5), a few times at most. */
+async function patiently(path) {
+  for (let tries = 1; ; tries += 1) {
+    try {
+      return await api(path);
+    } catch (err) {
+      if (err.status !== 429 || tries >= BUSY_TRIES) throw err;
+      const wait = Math.min(Math.max(err.retryAfter || 1, 1), BUSY_WAIT_MAX);
+      await new Promise((resolve) => setTimeout(resolve, wait * 1000));
+    }
+  }
+}
+
+/** Why a puzzle could not be loaded, in the reader's language where the server's refusal is known. */
+function loadError(err) {
+  if (err.code === "all_solved") return t("Every puzzle asked for is solved.");
+  if (err.status === 429) return t("Too many puzzles asked for at once: wait a moment and try again.");
+  return err.message;
+}
+
 let loading = false;
 
 async function load(id = null) {
@@ -205,7 +229,7 @@ async function load(id = null) {
   let puzzle;
   try {
     if (id) {
-      puzzle = await api(`/puzzles/${encodeURIComponent(pool)}/${encodeURIComponent(id)}`);
+      puzzle = await patiently(`/puzzles/${encodeURIComponent(pool)}/${encodeURIComponent(id)}`);
     } else {
       const query = new URLSearchParams();
       if (state.theme) query.set("theme", state.theme);
@@ -213,12 +237,12 @@ async function load(id = null) {
       if (state.mode === "streak") query.set("streak", String(state.streak));
       else query.set("difficulty", state.difficulty);
       if (!(state.me)) query.set("seen", seen().join(","));
-      puzzle = await api(`/puzzles/${encodeURIComponent(pool)}/next?${query}`);
+      puzzle = await patiently(`/puzzles/${encodeURIComponent(pool)}/next?${query}`);
     }
   } catch (err) {
     loading = false;
     state.pending = false;
-    state.error = err.code === "all_solved" ? t("Every puzzle asked for is solved.") : err.message;
+    state.error = loadError(err);
     if (!state.puzzle) {
       fill(app, await bar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, state.error), options(), h("p", {}, h("a", {href: "/puzzle"}, t("Every game's puzzles")))));
       return;
@@ -458,8 +482,9 @@ function ratingLine() {
   const a = state.attempt;
   if (a && a.rated) {
     return h("p", {id: "rating", class: "rating-moved"},
-      t("Your puzzle rating: {before} \u2192 {after}.", {before: rated(a.rating.before, a.rating.provisional_before), after: rated(a.rating.after, a.rating.provisional_after)}), " ",
-      h("span", {class: "muted"}, t("This puzzle's rating: {before} \u2192 {after}.", {before: a.puzzle_rating.before, after: a.puzzle_rating.after})));
+      // no full stop after the ratings: "1428?." would read the "?" against it
+      t("Your puzzle rating: {before} \u2192 {after}", {before: rated(a.rating.before, a.rating.provisional_before), after: rated(a.rating.after, a.rating.provisional_after)}), " \u00b7 ",
+      h("span", {class: "muted"}, t("This puzzle's rating: {before} \u2192 {after}", {before: a.puzzle_rating.before, after: a.puzzle_rating.after})));
   }
   const p = state.puzzle;
   if (p.own) return h("p", {id: "rating", class: "muted"}, t("One of your own puzzles: it is not rated."));
