@@ -23,6 +23,8 @@ What each fixture gives:
   chose).
 - ``web``: one running server for every test of a module, over SQLite in a folder of the module's, at the default
   options: for tests that only read what any server serves (pages, schemas) and change nothing another test reads.
+- ``tournament_web``: a running server of the test's own, over SQLite in its ``tmp_path``, whose tournament director
+  pauses neither between rounds nor before seating bots (the tournaments' browser tests).
 - ``two_nodes``: two ``clubs serve`` processes (:func:`proxykit.node`, named ``a`` and ``b``) over one new database
   of the session's PostgreSQL server, both serving: (first, second, the database's URL); both killed after the test.
 
@@ -43,6 +45,7 @@ import pytest
 from proxykit import Node, node
 from serverkit import ThreadServer, start_all
 
+from clubsuite.server.community.directing import Director
 from clubsuite.server.store.database import Store
 
 if TYPE_CHECKING:
@@ -140,6 +143,17 @@ def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
     """One server for the whole module, over SQLite, at the default options: only for tests that change nothing
     another test of the module reads."""
     with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
+        yield running
+
+
+@pytest.fixture
+def tournament_web(tmp_path: Path) -> Iterator[ThreadServer]:
+    """A server of the test's own whose tournament director seats the next round and fills seats with bots at once
+    (no pause between rounds, no wait for people): for the tournaments' browser tests."""
+    with ThreadServer(Store.in_directory(tmp_path)) as running:
+        director: Director = running.server.config.app.state.director
+        director.round_pause = 0.0
+        director.bots_after = 0.0
         yield running
 
 

@@ -1,18 +1,18 @@
 """A tournament's table in a real Chromium: it shows the tournament's name, clock and the player's place with a link
-back, opened cold too (nothing kept in the browser); its end-of-match dialog leads on to the next round or back to
-the tournament (never a rematch); an arena of a
-few minutes with two people and bots gives every entrant their points, the table in play when the time ran out
-included; the form says what each table plays and warns when an arena is shorter than one."""
+back, opened cold too (nothing kept in the browser), its clock the server's and "Time is up" once an arena's time ran
+out in play; its end-of-match dialog leads on to the next round or back to the tournament (never a rematch, never the
+next round of an arena whose time is up); an arena of a few minutes with two people and bots gives every entrant
+their points, the table in play when the time ran out included; the form says what each table plays and warns when
+an arena is shorter than one."""
 
 from __future__ import annotations
 
 import asyncio
+import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
+from datetime import UTC, datetime
 from typing import Any
 
-import pytest
 from browserkit import keep_errors, wait_for
 from serverkit import ThreadServer
 from sqlalchemy import update
@@ -20,17 +20,7 @@ from test_browser_tournaments import play_round, seated
 from test_server_rated import account
 
 from clubsuite.server.community.directing import Director
-from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import tournaments
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        director: Director = running.server.config.app.state.director
-        director.round_pause = 0.0
-        director.bots_after = 0.0
-        yield running
 
 
 def signed_in_page(browser: Any, server: ThreadServer, name: str, width: int = 1280) -> tuple[Any, Any, Any]:
@@ -67,26 +57,21 @@ def end_dialog_link(page: Any, words: str) -> Any:
 
 
 def test_an_arena_of_a_few_minutes_with_people_and_bots_ends_with_points_for_everyone(
-    web: ThreadServer, browser: Any
+    tournament_web: ThreadServer, browser: Any
 ) -> None:
     tid, pages = two_entrants(
-        browser, web, {"format": "arena", "game": "whist", "name": "Five to midnight", "minutes": 5}
+        browser, tournament_web, {"format": "arena", "game": "whist", "name": "Five to midnight", "minutes": 5}
     )
     played: set[str] = set()
-    play_round(pages, web.base, played, 5)  # one hand a table: the table ends, and they are seated again
+    play_round(pages, tournament_web.base, played, 5)  # one hand a table: the table ends, and they are seated again
     for page in pages:
         seated(page, played)
         badge = page.locator("#tournament-badge")
         badge.wait_for()  # the table knows it is the tournament's: its name, clock and a link back
         assert "Five to midnight" in badge.inner_text() and badge.get_attribute("href") == f"/tournament/{tid}"
         wait_for(lambda p=page: "Place" in p.locator("#tournament-badge").inner_text(), 30, "no place", page)
-    hub = web.server.config.app.state.hub
-
-    def time_up(conn: Any) -> None:  # the arena's time runs out while their second table is in play
-        conn.execute(update(tournaments).where(tournaments.c.id == tid).values(ends_at=time.time() - 1))
-
-    asyncio.run_coroutine_threadsafe(hub.db(hub.store.write, time_up), hub.loop).result(60)
-    play_round(pages, web.base, played, 6)  # it still counts once it ends, and the arena is over then
+    end_arena_now(tournament_web, tid)  # the arena's time runs out while their second table is in play
+    play_round(pages, tournament_web.base, played, 6)  # it still counts once it ends, and the arena is over then
     for page in pages:
         end_dialog_link(page, "Back to the tournament").click()
         page.wait_for_url(f"**/tournament/{tid}")
@@ -103,19 +88,21 @@ def test_an_arena_of_a_few_minutes_with_people_and_bots_ends_with_points_for_eve
 
 
 def test_a_swiss_tables_end_dialog_leads_to_the_next_round_and_back_to_the_tournament(
-    web: ThreadServer, browser: Any
+    tournament_web: ThreadServer, browser: Any
 ) -> None:
-    director: Director = web.server.config.app.state.director
+    director: Director = tournament_web.server.config.app.state.director
     director.round_pause = 15.0  # time to read how the table ended before the next round is seated
-    tid, pages = two_entrants(browser, web, {"format": "swiss", "game": "whist", "name": "Sunday Swiss", "rounds": 2})
+    tid, pages = two_entrants(
+        browser, tournament_web, {"format": "swiss", "game": "whist", "name": "Sunday Swiss", "rounds": 2}
+    )
     played: set[str] = set()
-    play_round(pages, web.base, played, 7)
+    play_round(pages, tournament_web.base, played, 7)
     ann = pages[0]
     assert "Round 1 of 2" in ann.locator("#tournament-badge").inner_text()
     end_dialog_link(ann, "Your next round").click()
     ann.wait_for_url(f"**/tournament/{tid}")  # whence the next round's table is followed
     director.round_pause = 0.0
-    play_round(pages, web.base, played, 8)
+    play_round(pages, tournament_web.base, played, 8)
     for page in pages:
         end_dialog_link(page, "Back to the tournament").click()
         page.wait_for_url(f"**/tournament/{tid}")
@@ -124,34 +111,87 @@ def test_a_swiss_tables_end_dialog_leads_to_the_next_round_and_back_to_the_tourn
     assert all(p.errors == [] for p in pages)
 
 
+WAYS_SEEN = """(() => {
+  window.waysSeen = [];
+  new MutationObserver(() => {
+    for (const way of document.querySelectorAll('.match-summary [data-action="tournament"]')) {
+      if (window.waysSeen.at(-1) !== way.textContent) window.waysSeen.push(way.textContent);
+    }
+  }).observe(document, {subtree: true, childList: true, characterData: true});
+})();"""
+"""Every wording the end dialog's way on has had on the page, in order (kept in ``window.waysSeen``)."""
+
+
+def end_arena_now(server: ThreadServer, tid: str) -> None:
+    """The arena's time runs out on the server (its end time a second ago), whatever the pages were told."""
+    hub = server.server.config.app.state.hub
+
+    def time_up(conn: Any) -> None:
+        conn.execute(update(tournaments).where(tournaments.c.id == tid).values(ends_at=time.time() - 1))
+
+    asyncio.run_coroutine_threadsafe(hub.db(hub.store.write, time_up), hub.loop).result(60)
+
+
+def test_an_arena_table_whose_time_ran_out_in_play_says_time_is_up_and_leads_back_to_the_tournament(
+    tournament_web: ThreadServer, browser: Any
+) -> None:
+    """The badge counts with the server's clock (the browser's is an hour fast), reads the arena again when its end
+    time passes and says "Time is up"; at the table's end the dialog offers only "Back to the tournament", never
+    "Your next round" (the arena has no next round once its time is up)."""
+    page, client, headers = signed_in_page(browser, tournament_web, "Ann")
+    page.clock.install(time=datetime.fromtimestamp(time.time() + 3600, tz=UTC))  # a wrong clock on the device
+    page.add_init_script(WAYS_SEEN)
+    body = {"format": "arena", "game": "whist", "name": "Last orders", "minutes": 5, "bot_delay": 0}
+    tid = client.post("/tournaments", json=body, headers=headers).json()["id"]
+    assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
+    assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
+    wait_for(lambda: client.get(f"/tournaments/{tid}/seat").json()["table"] is not None, 60, "never seated", page)
+    page.goto(f"{tournament_web.base}/table/{client.get(f'/tournaments/{tid}/seat').json()['table']}")
+    clock = page.locator("#tournament-clock")
+    clock.wait_for()
+    assert re.fullmatch(r"[45]:\d\d", clock.inner_text()), clock.inner_text()  # about 5 minutes left, not 0:00
+    end_arena_now(tournament_web, tid)
+    with page.expect_request(lambda r: r.url.endswith(f"/tournaments/{tid}"), timeout=60_000):
+        page.clock.fast_forward("06:00")  # the end time the page was told passes: it reads the arena again
+    wait_for(lambda: clock.inner_text() == "Time is up", 60, "the badge never said the time is up", page)
+    play_round([page], tournament_web.base, set(), 11)
+    end_dialog_link(page, "Back to the tournament")
+    assert page.evaluate("() => window.waysSeen") == ["Back to the tournament"]
+    assert page.errors == []
+
+
 def test_a_tournament_table_opened_cold_shows_its_tournament_and_at_its_end_the_way_back(
-    web: ThreadServer, browser: Any
+    tournament_web: ThreadServer, browser: Any
 ) -> None:
     """A tournament table's page opened with nothing kept in the browser (a pasted link, another device): the server
     says its tournament, so the page shows the badge and, at the end, the way on instead of a rematch."""
-    page, client, headers = signed_in_page(browser, web, "Ann")  # a fresh context: nothing in its local storage
+    page, client, headers = signed_in_page(
+        browser, tournament_web, "Ann"
+    )  # a fresh context: nothing in its local storage
     body = {"format": "arena", "game": "whist", "name": "Cold start", "minutes": 5, "bot_delay": 0}
     tid = client.post("/tournaments", json=body, headers=headers).json()["id"]
     assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
     assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
     wait_for(lambda: client.get(f"/tournaments/{tid}/seat").json()["table"] is not None, 60, "never seated", page)
     table = client.get(f"/tournaments/{tid}/seat").json()["table"]
-    page.goto(f"{web.base}/table/{table}")  # as a link pasted: never the tournament's page, never its seat notice
+    page.goto(
+        f"{tournament_web.base}/table/{table}"
+    )  # as a link pasted: never the tournament's page, never its seat notice
     badge = page.locator("#tournament-badge")
     badge.wait_for()
     assert "Cold start" in badge.inner_text() and badge.get_attribute("href") == f"/tournament/{tid}"
     assert page.evaluate(f"() => localStorage.getItem('clubs.tournamentTable.{table}')") is None
-    play_round([page], web.base, set(), 9)
+    play_round([page], tournament_web.base, set(), 9)
     end_dialog_link(page, "Your next round").click()  # the arena goes on: its page seats Ann again
     page.wait_for_url(f"**/tournament/{tid}")
     assert page.errors == []
 
 
 def test_the_form_says_what_each_table_plays_and_warns_of_an_arena_shorter_than_one(
-    web: ThreadServer, browser: Any
+    tournament_web: ThreadServer, browser: Any
 ) -> None:
-    page, _, _ = signed_in_page(browser, web, "Ann")
-    page.goto(f"{web.base}/tournament")
+    page, _, _ = signed_in_page(browser, tournament_web, "Ann")
+    page.goto(f"{tournament_web.base}/tournament")
     unit = page.get_by_label("Each table plays")
     assert unit.input_value() == "hand"  # an arena: one hand a table
     page.get_by_label("Kind").select_option("swiss")

@@ -8,8 +8,6 @@ from __future__ import annotations
 import asyncio
 import random
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -22,19 +20,9 @@ from test_server_rated import account
 
 import loopback
 from clubsuite.server.community.directing import Director
-from clubsuite.server.store.database import Store
 
 SHORT = "whist(target=2)"
 """A short match of three seats: two people and a bot."""
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        director: Director = running.server.config.app.state.director
-        director.round_pause = 0.0
-        director.bots_after = 0.0
-        yield running
 
 
 def new_page(browser: Any, width: int = 1280) -> Any:
@@ -87,12 +75,14 @@ def play_round(pages: list[Any], base: str, played: set[str], seed: int) -> None
     played.update(by_table)
 
 
-def test_a_swiss_tournament_is_played_to_its_standings_in_the_browser(web: ThreadServer, browser: Any) -> None:
+def test_a_swiss_tournament_is_played_to_its_standings_in_the_browser(
+    tournament_web: ThreadServer, browser: Any
+) -> None:
     host = new_page(browser)
-    sign_up(host, web.base, "Ann")
-    address = make(host, web.base, "swiss", "2")
+    sign_up(host, tournament_web.base, "Ann")
+    address = make(host, tournament_web.base, "swiss", "2")
     guest = new_page(browser, width=390)
-    sign_up(guest, web.base, "Bob")
+    sign_up(guest, tournament_web.base, "Bob")
     guest.get_by_role("link", name="Friday swiss").click()  # the lobby lists it, pushed over the page's socket
     guest.wait_for_url(address)
     guest.locator("#t-join").click()
@@ -100,8 +90,8 @@ def test_a_swiss_tournament_is_played_to_its_standings_in_the_browser(web: Threa
     host.locator("#standings tbody tr").nth(1).wait_for()  # Bob's entry reaches the host's page by itself
     host.locator("#t-start").click()
     played: set[str] = set()
-    play_round([host, guest], web.base, played, 1)  # both pages went to their table when it was seated
-    play_round([host, guest], web.base, played, 2)  # and on to the next when the round ended
+    play_round([host, guest], tournament_web.base, played, 1)  # both pages went to their table when it was seated
+    play_round([host, guest], tournament_web.base, played, 2)  # and on to the next when the round ended
     for page in (host, guest):
         page.goto(address)
         page.get_by_role("heading", name="Final standings").wait_for()
@@ -110,21 +100,21 @@ def test_a_swiss_tournament_is_played_to_its_standings_in_the_browser(web: Threa
     assert host.errors == [] and guest.errors == []
 
 
-def test_an_arena_is_played_until_it_ends_in_the_browser(web: ThreadServer, browser: Any) -> None:
+def test_an_arena_is_played_until_it_ends_in_the_browser(tournament_web: ThreadServer, browser: Any) -> None:
     host = new_page(browser)
-    sign_up(host, web.base, "Ann")
-    address = make(host, web.base, "arena", "5")
+    sign_up(host, tournament_web.base, "Ann")
+    address = make(host, tournament_web.base, "arena", "5")
     guest = new_page(browser, width=390)
-    sign_up(guest, web.base, "Bob")
+    sign_up(guest, tournament_web.base, "Bob")
     guest.goto(address)
     guest.locator("#t-join").click()
     guest.locator("#t-me").wait_for()
     host.locator("#t-start").click()
     played: set[str] = set()
-    play_round([host, guest], web.base, played, 3)
-    play_round([host, guest], web.base, played, 4)  # seated again as soon as the table ended
-    director: Director = web.server.config.app.state.director
-    hub = web.server.config.app.state.hub
+    play_round([host, guest], tournament_web.base, played, 3)
+    play_round([host, guest], tournament_web.base, played, 4)  # seated again as soon as the table ended
+    director: Director = tournament_web.server.config.app.state.director
+    hub = tournament_web.server.config.app.state.hub
     for page in (host, guest):  # both are at their third table: the arena's time runs out now
         seated(page, played)
     asyncio.run_coroutine_threadsafe(director.tick(time.time() + 3600), hub.loop).result(60)
@@ -141,45 +131,45 @@ LANGUAGES = {"en": "Tournaments", "de": "Turniere", "fr": "Tournois", "nl": "Toe
 
 @pytest.mark.parametrize("lang", sorted(LANGUAGES))
 def test_the_tournament_pages_speak_the_readers_language_on_a_phone_and_have_no_serious_accessibility_violation(
-    web: ThreadServer, browser: Any, lang: str
+    tournament_web: ThreadServer, browser: Any, lang: str
 ) -> None:
-    ann, _, ann_h = account(web, "Ann")
+    ann, _, ann_h = account(tournament_web, "Ann")
     made = ann.post("/tournaments", json={"format": "arena", "game": "whist", "name": "Friday arena"}, headers=ann_h)
     tid = made.json()["id"]
     ann.post(f"/tournaments/{tid}/join", headers=ann_h)
     context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.add_cookies([{"name": k, "value": v, "url": web.base} for k, v in ann.cookies.items()])
+    context.add_cookies([{"name": k, "value": v, "url": tournament_web.base} for k, v in ann.cookies.items()])
     context.add_init_script(f"localStorage.setItem('clubs.lang', JSON.stringify('{lang}'))")
     page = keep_errors(context.new_page())
-    page.goto(f"{web.base}/tournament")
+    page.goto(f"{tournament_web.base}/tournament")
     page.locator("#events li a").first.wait_for()
     assert page.locator("#events-title").inner_text() == LANGUAGES[lang]
     assert_accessible(page, f"the tournaments' page in {lang}")
-    page.goto(f"{web.base}/tournament/{tid}")
+    page.goto(f"{tournament_web.base}/tournament/{tid}")
     page.locator("#standings").wait_for()
     assert_accessible(page, f"a tournament's page in {lang}")
     fits = page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth")
     assert fits, "the page is wider than a phone"
-    page.goto(f"{web.base}/")
+    page.goto(f"{tournament_web.base}/")
     page.locator("#lobby-events li a").first.wait_for()  # the lobby's list of what is on
     assert page.errors == []
 
 
 def test_a_page_whose_seat_token_was_replaced_elsewhere_takes_the_accounts_seat_back(
-    web: ThreadServer, browser: Any
+    tournament_web: ThreadServer, browser: Any
 ) -> None:
     """The seat an account holds is the account's: a page whose kept token was replaced (the table handed the seat a
     fresh one for another tab or device) asks the table again and plays on, instead of offering the join form."""
     page = new_page(browser)
-    sign_up(page, web.base, "Ann")
+    sign_up(page, tournament_web.base, "Ann")
     seats = [{"kind": "person"}, {"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
-    table = loopback.post(f"{web.base}/tables", json={"game": SHORT, "seats": seats}).json()["id"]
-    page.goto(f"{web.base}/table/{table}")
+    table = loopback.post(f"{tournament_web.base}/tables", json={"game": SHORT, "seats": seats}).json()["id"]
+    page.goto(f"{tournament_web.base}/table/{table}")
     page.get_by_role("button", name="Take the seat").click()
     page.wait_for_selector(".my-area")
     kept = f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}'))?.token ?? null"
     old = page.evaluate(kept)
-    elsewhere = loopback.client(base_url=web.base, timeout=30)
+    elsewhere = loopback.client(base_url=tournament_web.base, timeout=30)
     try:
         for c in page.context.cookies():
             elsewhere.cookies.set(c["name"], c["value"])

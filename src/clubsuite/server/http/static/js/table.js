@@ -16,7 +16,7 @@ import {language, languageSwitch, loadWords, reasonWords, serverWords, t, tableN
 import {ratingWords} from "./account.js";
 import {coachPanel, rulesLink} from "./coach.js";
 import {startNotices} from "./live.js";
-import {atTournament, loadTournament, tournamentActions, tournamentBadge} from "./tabletournament.js";
+import {atTournament, loadTournament, tournamentActions, tournamentBadge, tournamentMatchEnded} from "./tabletournament.js";
 
 const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 const params = new URLSearchParams(location.search);
@@ -1266,9 +1266,10 @@ function matchSummary(game, n) {
   const results = state.results && state.results.match === matchNo ? state.results : null;
   const close = closeResult;
   const actions = [];
-  if (atTournament()) { // a tournament's table: the way on is the tournament's (its place read again once it has the result)
-    actions.push(tournamentActions());
-    if (state.tournamentRead !== matchNo) { state.tournamentRead = matchNo; loadTournament(tableId, render, 2000); }
+  if (atTournament()) { // a tournament's table: the way on is the tournament's, chosen once it has been read again
+    tournamentMatchEnded(matchNo);
+    const way = tournamentActions(matchNo);
+    if (way) actions.push(way);
   } else {
     if (state.token) actions.push(h("button", {type: "button", class: "primary", dataset: {action: "rematch"}, onclick: rematch}, t("Rematch")));
     if (state.seat !== null && state.seat !== undefined) actions.push(h("button", {type: "button", dataset: {action: "new-opponents"}, onclick: newOpponents}, t("New opponents")));
