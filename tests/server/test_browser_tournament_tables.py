@@ -203,4 +203,9 @@ def test_the_form_says_what_each_table_plays_and_warns_of_an_arena_shorter_than_
     assert "shorter than one table" in warning.inner_text()
     unit.select_option("hand")
     assert warning.inner_text() == ""
+    page.get_by_label("Rated").check()  # only a whole match is rated: the form offers nothing else, and says why
+    assert unit.input_value() == "match" and unit.locator("option").count() == 1
+    assert "only a whole match is rated" in warning.inner_text()
+    page.get_by_label("Rated").uncheck()
+    assert unit.locator("option").count() == 3
     assert page.errors == []

@@ -414,6 +414,7 @@ def test_bad_tournament_requests_are_refused_with_the_field_and_the_rule(server:
         ({**base, "name": "x" * 61}, "name"),
         ({**base, "starts_at": 1.0}, "starts_at"),
         ({**base, "game": "chess"}, "chess"),
+        ({**base, "rated": True, "unit": "hand"}, "unit='hand'"),  # only a whole match is rated
     ]
     for body, named in cases:
         r = ann.post("/tournaments", json=body, headers=ann_h)

@@ -59,6 +59,18 @@ def test_an_arena_table_plays_one_hand_and_a_swiss_table_a_short_match_unless_th
         TournamentSettings.read("arena", "whist", minutes=10, unit="blitz")
 
 
+def test_a_rated_tournaments_tables_play_whole_matches_and_only_whole_matches_are_rated() -> None:
+    rated = TournamentSettings.read("arena", "whist", minutes=10, rated=True)
+    assert rated.unit == "match" and rated.table_spec() == "whist" and rated.table_settings().rated
+    with pytest.raises(InvalidOptionsError, match=r"unit='short'.*rated=false"):
+        TournamentSettings.read("swiss", "whist", rounds=3, rated=True, unit="short")
+    kept = TournamentSettings.from_json(
+        '{"format": "arena", "spec": "whist", "name": "x", "minutes": 30, "rated": true, "unit": "hand"}'
+    )
+    assert not kept.table_settings().rated  # one hand is not rated as a whole match would be
+    assert TournamentSettings.read("arena", "whist", minutes=10).unit == "hand"  # unrated: the kind's default
+
+
 def test_an_arena_seats_its_entrant_at_a_table_of_its_unit(store: Store) -> None:
     async def body(keeper: Tournaments, director: Director) -> None:
         ann = users()[0]

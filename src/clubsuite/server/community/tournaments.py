@@ -126,7 +126,8 @@ class TournamentSettings:
     ) -> TournamentSettings:
         """Checked settings (:class:`InvalidOptionsError` naming the one out of bounds). Without a ``unit``, an arena's
         tables play one hand and a Swiss tournament's a short match, where the game has them and ``game`` does not set
-        their options itself (a game given with its own target plays as written)."""
+        their options itself (a game given with its own target plays as written); a rated one's play whole matches,
+        the only unit it may have (a rating pool rates whole matches)."""
         if format not in FORMATS:
             raise InvalidOptionsError(f"format={format!r}: a tournament is one of {', '.join(FORMATS)}")
         info, options = resolve(game)
@@ -156,6 +157,13 @@ class TournamentSettings:
                 unit = "match"
         elif unit not in units:
             raise InvalidOptionsError(f"unit={unit!r}: a table of {info.name} in a tournament plays {', '.join(units)}")
+        elif rated and unit != "match":  # a rating pool rates whole matches: one hand or a short one would skew it
+            raise InvalidOptionsError(
+                f"unit={unit!r}: a rated tournament's tables play whole matches (unit='match'); "
+                "choose rated=false to play shorter tables"
+            )
+        if rated:
+            unit = "match"  # ratings are for whole matches, whatever the kind's default
         known = bot_names(info.name)
         if bot not in known:
             raise InvalidOptionsError(f"bot={bot!r}: the bots of {info.name} are {', '.join(known)}")
@@ -189,8 +197,11 @@ class TournamentSettings:
         return cls(**json.loads(text))
 
     def table_settings(self) -> TableSettings:
-        """The house rules of its tables: private (a tournament's tables are reached through it), rated or not."""
-        return TableSettings(public=False, spectators=True, rated=self.rated, bot_delay=self.bot_delay)
+        """The house rules of its tables: private (a tournament's tables are reached through it), rated or not. Only a
+        whole match is rated (its pool rates whole matches): a rated tournament kept with a shorter unit (made before
+        that was refused) plays its tables unrated."""
+        rated = self.rated and self.unit == "match"
+        return TableSettings(public=False, spectators=True, rated=rated, bot_delay=self.bot_delay)
 
     def table_spec(self) -> str:
         """The rules spec of its tables: the tournament's, with its unit's option values over them (a short match is

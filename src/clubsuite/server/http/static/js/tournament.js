@@ -118,23 +118,27 @@ function createForm() {
   const unitWarning = h("p", {class: "warning", id: "t-unit-warning", role: "status"});
   const unitsOf = () => (games.find((g) => g.name === pick.value) || {}).units || {match: 0};
   let unitChosen = false; // the maker's own choice is kept; until then the kind's default (an arena one hand)
+  const rated = h("input", {id: "t-rated", type: "checkbox"});
   const showUnits = () => {
-    const units = unitsOf();
+    const units = rated.checked ? {match: unitsOf().match || 0} : unitsOf(); // only a whole match is rated
     const wanted = unitChosen && unit.value in units ? unit.value
       : kind.value === "arena" && "hand" in units ? "hand" : "short" in units ? "short" : "match";
     fill(unit, ["hand", "short", "match"].filter((u) => u in units).map((u) =>
       h("option", {value: u, selected: u === wanted}, units[u] ? t("{unit} (about {n} min)", {unit: unitWords(u), n: units[u]}) : unitWords(u))));
     unit.value = wanted;
     const about = units[unit.value] || 0;
-    unitWarning.textContent = kind.value === "arena" && Number(minutes.value) < about
-      ? t("The arena is shorter than one table (about {n} minutes): each player would finish one table at most.", {n: about}) : "";
+    unitWarning.textContent = [
+      rated.checked ? t("A rated tournament's tables play whole matches: only a whole match is rated.") : "",
+      kind.value === "arena" && Number(minutes.value) < about
+        ? t("The arena is shorter than one table (about {n} minutes): each player would finish one table at most.", {n: about}) : "",
+    ].filter(Boolean).join(" ");
   };
+  rated.addEventListener("change", showUnits);
   unit.addEventListener("change", () => { unitChosen = true; showUnits(); });
   pick.addEventListener("change", showUnits);
   minutes.addEventListener("input", showUnits);
   const minutesField = h("div", {class: "field"}, h("label", {for: "t-minutes"}, t("Minutes")), minutes, h("small", {}, t("from 5 to 240")));
   const roundsField = h("div", {class: "field", hidden: true}, h("label", {for: "t-rounds"}, t("Rounds")), rounds, h("small", {}, t("from 1 to 15")));
-  const rated = h("input", {id: "t-rated", type: "checkbox"});
   const bots = h("input", {id: "t-bots", type: "checkbox", checked: true});
   const startsAt = h("input", {id: "t-starts", type: "datetime-local"});
   const problem = h("p", {class: "error", role: "alert"});
