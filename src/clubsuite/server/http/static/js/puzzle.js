@@ -483,7 +483,7 @@ function ratingLine() {
   if (a && a.rated) {
     return h("p", {id: "rating", class: "rating-moved"},
       // no full stop after the ratings: "1428?." would read the "?" against it
-      t("Your puzzle rating: {before} \u2192 {after}", {before: rated(a.rating.before, a.rating.provisional_before), after: rated(a.rating.after, a.rating.provisional_after)}), " \u00b7 ",
+      t("Your puzzle rating: {before} \u2192 {after}", {before: rated(a.rating.before, a.rating.provisional_before), after: rated(a.rating.after, a.rating.provisional_after)}), h("br"),
       h("span", {class: "muted"}, t("This puzzle's rating: {before} \u2192 {after}", {before: a.puzzle_rating.before, after: a.puzzle_rating.after})));
   }
   const p = state.puzzle;
