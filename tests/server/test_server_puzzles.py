@@ -350,6 +350,15 @@ def test_a_newcomers_first_miss_costs_what_lichess_glicko2_gives_and_the_rating_
     assert ok(b.get("/puzzles"))["pools"][0]["standing"]["provisional"] is True
 
 
+def test_the_history_says_whether_a_rated_answers_ratings_were_provisional(site: tuple[ThreadServer, Store]) -> None:
+    server, _ = site
+    b = signed_up(server, "Looking Back Jo")
+    ok(b.post(f"/puzzles/whist/{EXACT.id}/attempt", json={"action": wrong_action(EXACT)}))  # a newcomer's: "1500?"
+    rows = {r["puzzle"]: r for r in ok(b.get("/puzzles/history?limit=10"))}
+    assert (rows[EXACT.id]["provisional_before"], rows[EXACT.id]["provisional_after"]) == (True, True)
+    assert rows[EXACT.id]["rating_before"] == 1500 and rows[EXACT.id]["rating_after"] < 1500
+
+
 def test_a_puzzle_shown_rated_stays_rated_until_answered_whatever_theme_or_streak_asks_again(
     site: tuple[ThreadServer, Store],
 ) -> None:

@@ -187,6 +187,8 @@ class Progress:
                 "rated": r.rated,
                 "rating_before": r.rating_before,
                 "rating_after": r.rating_after,
+                "provisional_before": bool(r.provisional_before),  # unknown (kept before revision 0018): not shown
+                "provisional_after": bool(r.provisional_after),
             }
             for r in rows
         ]
@@ -297,6 +299,8 @@ class Progress:
             "rated": rated,
             "rating_before": rating_before if rated else None,
             "rating_after": rating_after if rated else None,
+            "provisional_before": standing.glicko.provisional if rated else None,
+            "provisional_after": player.provisional if rated else None,
         }
         if round_row is None:
             conn.execute(

@@ -316,6 +316,8 @@ puzzle_attempts = Table(
     Column("rated", Boolean, nullable=False),  # the first answer was rated
     Column("rating_before", Integer),  # the account's puzzle rating as shown, where the first answer was rated
     Column("rating_after", Integer),
+    Column("provisional_before", Boolean),  # whether those ratings were provisional (shown with "?"), where rated
+    Column("provisional_after", Boolean),
     PrimaryKeyConstraint("user_id", "puzzle"),
     Index("puzzle_attempts_by_user", "user_id", "at"),
 )

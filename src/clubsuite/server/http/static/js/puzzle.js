@@ -169,7 +169,7 @@ async function chooser() {
           h("a", {href: `/puzzle/${encodeURIComponent(a.pool)}?id=${encodeURIComponent(a.puzzle)}`}, a.puzzle), " ",
           a.solved ? t("solved") : t("missed"), " \u00b7 ",
           byPool.has(a.pool) ? titleOf(byPool.get(a.pool)) : a.pool, " \u00b7 ", when(a.at),
-          a.rated ? ` \u00b7 ${a.rating_before} \u2192 ${a.rating_after}` : "")))) : null));
+          a.rated ? ` \u00b7 ${rated(a.rating_before, a.provisional_before)} \u2192 ${rated(a.rating_after, a.provisional_after)}` : "")))) : null));
 }
 
 async function share(id, box) {
