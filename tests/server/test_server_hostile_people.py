@@ -95,7 +95,9 @@ class World:
         for status in ("open", "closed"):
             out[f"queue {status}"] = self.mona.get(f"/moderation/reports?status={status}").json()
         out["tournaments"] = loopback.get(f"{self.server.base}/tournaments").json()
-        out["tournament"] = loopback.get(f"{self.server.base}/tournaments/{self.tournament}").json()
+        tournament = loopback.get(f"{self.server.base}/tournaments/{self.tournament}").json()
+        tournament.pop("now", None)  # the server's clock as it answered, for the page's countdown: not state
+        out["tournament"] = tournament
         out["standings"] = loopback.get(f"{self.server.base}/tournaments/{self.tournament}/standings.json").json()
         return out
 
