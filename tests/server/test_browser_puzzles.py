@@ -155,6 +155,9 @@ def test_north_stars_puzzles_with_the_most_plays_fit_a_laptop_a_new_rating_reads
         page.wait_for_function("() => document.querySelector('.line .step-count').innerText.startsWith('Step 1 of')")
         assert count.inner_text() == f"Step 1 of {len(exact.line)}"
         assert page.evaluate("() => document.documentElement.scrollHeight <= window.innerHeight")
+    page.goto(web.base + "/puzzle")
+    page.locator(".puzzle-history li").first.wait_for()
+    assert re.search(r"1500\? \u2192 \d+\?", page.locator(".puzzle-history").inner_text())  # as the answer read
     assert page.errors == []
 
 
