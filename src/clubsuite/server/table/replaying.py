@@ -467,8 +467,8 @@ class Replayer:
         self, work: Callable[[str], tuple[int, bytes, bool]], text: str, key: str
     ) -> tuple[int, bytes, bool]:
         """``work(text)`` in a puzzle worker (as many as for replays, in processes of their own, with
-        ``puzzle_queue`` waiting): a puzzle's position and line worked out from its JSON line, ``key`` naming the puzzle (one at a time
-        each); :class:`ReplayRefused` (503) where they are full."""
+        ``puzzle_queue`` waiting): a puzzle's position and line worked out from its JSON line, ``key`` naming the
+        puzzle (one at a time each); :class:`ReplayRefused` (503) where they are full."""
         self._puzzles.enter(key)
         try:
             return await self._puzzles.run(work, text)
