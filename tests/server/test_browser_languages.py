@@ -183,7 +183,10 @@ def _dutch_name(words: Words, table: dict[str, Any]) -> str:
     head = words.get("{host}'s {title}").replace("{host}", parts["host"]).replace("{title}", title)
     out = [head, words.plural("{n} player", "{n} players", parts["players"]).replace("{n}", str(parts["players"]))]
     for rule in parts["rules"]:
-        text = words.get(rule["words"], "words")
+        if rule.get("one"):  # words with a plural (to 1 point, to 90 points): the catalog's form for the number
+            text = words.plural(rule["one"], rule["words"], int(rule["value"]), "words")
+        else:
+            text = words.get(rule["words"], "words")
         out.append(text if rule["value"] is None else text.replace("{}", rule["value"]))
     return ", ".join(out)
 

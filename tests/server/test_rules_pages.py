@@ -336,7 +336,7 @@ def test_a_page_opened_from_a_table_states_that_tables_rules_in_words_each_linki
     expected = [
         said.plural("{n} player", "{n} players", 4).replace("{n}", "4"),
         said.get("wild 15s", "words"),
-        said.get("to {} points", "words").replace("{}", "90"),
+        said.plural("to {} point", "to {} points", 90, "words").replace("{}", "90"),
     ]
     head = rules.LANGUAGES[lang].at_this_table.partition("{rules}")[0]
     assert line.startswith(head) and ", ".join(expected) in line
