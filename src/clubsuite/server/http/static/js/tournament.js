@@ -205,6 +205,26 @@ async function act(path) {
   draw();
 }
 
+/** Follow a table seated while the page was opening. Its notice is pushed once, and a push that came before the
+ * page's socket was open is only kept (shown as a link): so at each push of the tournament to this entrant while the
+ * page waits for a table (or once a table of theirs has ended), the page asks for its seat again and goes to a new
+ * table as a pushed notice would have taken it. */
+let asking = false;
+async function followIfSeated(ended) {
+  const waiting = !(seatNow && seatNow.table);
+  if (asking || !mine || !shown || shown.status !== "running" || !(waiting || ended)) return;
+  asking = true;
+  try {
+    const seat = await api(`/tournaments/${encodeURIComponent(tournamentId)}/seat`);
+    if (seat.table && seat.table !== (seatNow && seatNow.table)) {
+      seatNow = seat;
+      goToSeat(seat);
+    }
+  } catch { /* the kept notice still links to it */ } finally {
+    asking = false;
+  }
+}
+
 async function myPart(x) {
   if (!me) return h("p", {class: "muted"}, t("Sign in to play in a tournament (the bar above)."));
   const parts = [];
@@ -313,7 +333,13 @@ async function start() {
     shown = {...msg.tournament, host};
     draw();
   });
-  on("tournament_me", (msg) => { if (msg.topic === `tournament:${tournamentId}`) { mine = msg.me; draw(); } });
+  on("tournament_me", (msg) => {
+    if (msg.topic !== `tournament:${tournamentId}`) return;
+    const ended = mine && msg.me && msg.me.tables !== mine.tables;
+    mine = msg.me;
+    draw();
+    followIfSeated(ended);
+  });
   watch(`tournament:${tournamentId}`);
   tick(() => shown);
 }
