@@ -1,17 +1,18 @@
 """The knee of one server process, for a commit and the working tree side by side: the most tables whose p99 stays
 under 50 ms.
 
-Run as ``python bench/serve_compare.py --compare REF [--steps 50,100,150,...] [--seconds 20]``. It checks out REF
-into a temporary git worktree and builds its compiled core there, then, for each table count of ``--steps`` in
-turn, runs ``bench/serve_load.py``'s load (whist tables with one person thinking ``--think`` seconds, two bots at
-``--bot-delay``, ``--watchers`` spectators each) against a fresh ``clubs serve`` of REF and one of the working tree,
-alternating which goes first, one process each over its own SQLite data directory. A side stops stepping once its
-p99 reaches the bound; its knee is the last count under it. Every run prints its line (accepted actions a second,
-p50, p99, max, the server's CPU and memory per table, and the load generator's own CPU; where the server's
-``/metrics`` has them (read at its metrics listener, ``--metrics-port``, or for a REF from before that option at
-its public port), the mean number of actions a commit wrote and the full collections of the cycle collector
-during the run); the end prints the knees. With ``--past-knee`` every side runs every step (the figures at every count,
-such as the 1,000-table one), and its knee is the last count of an unbroken run under the bound from the first.
+Run as ``python bench/serve_compare.py --compare REF [--steps 50,100,150,...] [--seconds 20]``. It checks out REF into a
+temporary git worktree and installs it apart as ``make`` installs the package (its compiled core built with the build
+requirements of its own ``pyproject.toml``; the run stops where that core did not build), then, for each table count of
+``--steps`` in turn, runs ``bench/serve_load.py``'s load (whist tables with one person thinking ``--think`` seconds, two
+bots at ``--bot-delay``, ``--watchers`` spectators each) against a fresh ``clubs serve`` of REF and one of the working
+tree, alternating which goes first, one process each over its own SQLite data directory. A side stops stepping once its
+p99 reaches the bound; its knee is the last count under it. Every run prints its line (accepted actions a second, p50,
+p99, max, the server's CPU and memory per table, and the load generator's own CPU; where the server's ``/metrics`` has
+them (read at its metrics listener, ``--metrics-port``, or for a REF from before that option at its public port), the
+mean number of actions a commit wrote and the full collections of the cycle collector during the run); the end prints
+the knees. With ``--past-knee`` every side runs every step (the figures at every count, such as the 1,000-table one),
+and its knee is the last count of an unbroken run under the bound from the first.
 
 The load generator runs in ``--clients`` processes (each playing a share of the tables' sockets) so that it is not
 the bottleneck, and reports its CPU: the seconds of CPU its processes used per second of the run (1.0 is one core
@@ -30,6 +31,7 @@ import multiprocessing
 import os
 import random
 import resource
+import shutil
 import signal
 import subprocess
 import sys
@@ -51,20 +53,39 @@ BOOTSTRAP = "from clubsuite.cli.main import main; main()"
 """The p99 a table count must stay under to count towards the knee."""
 
 
+KERNEL = "clubsuite.games.whist._core"
+"""The compiled kernel the load's tables play on: the reference must have it, as the working tree does."""
+
+
 @contextlib.contextmanager
 def worktree(ref: str) -> Iterator[Path]:
-    """A detached checkout of ``ref`` in a temporary folder, its compiled core built in place; removed after."""
+    """A detached checkout of ``ref`` in a temporary folder, installed as ``make`` installs the package (a build in
+    its own environment with the build requirements of its ``pyproject.toml``, Cython included) into a folder of its
+    own, whose path is given; removed after. Stops the run where the reference's compiled core did not build: a
+    reference running on pure Python would make the comparison unfair."""
     folder = Path(tempfile.mkdtemp(prefix="clubs-ref-"))
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder), ref], check=True)
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder / "tree"), ref], check=True)
     try:
-        build = subprocess.run(
-            [sys.executable, "setup.py", "build_ext", "--inplace"], cwd=folder, capture_output=True, text=True
-        )
-        if build.returncode:
-            print(f"{ref}: its compiled core did not build; it runs on pure Python", file=sys.stderr)
-        yield folder / "src"
+        target = folder / "installed"
+        uv = Path(sys.executable).with_name("uv")
+        if uv.exists():
+            cmd = [str(uv), "pip", "install", "--quiet", "--python", sys.executable, "--no-deps", "--target"]
+        else:
+            cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target"]
+        print(f"{ref}: building and installing it apart (a minute or two)", file=sys.stderr)
+        build = subprocess.run([*cmd, str(target), str(folder / "tree")], capture_output=True, text=True)
+        check = f"import importlib; print(importlib.import_module({KERNEL!r}).__file__)"
+        env = {**os.environ, "PYTHONPATH": str(target)}
+        found = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env)
+        if build.returncode or found.returncode or not found.stdout.startswith(str(target)):
+            raise SystemExit(
+                f"{ref}: its compiled core did not build, so it would run on pure Python and the comparison would not"
+                f" be fair; stopped.\n{build.stderr[-2000:]}{found.stderr[-2000:]}"
+            )
+        yield target
     finally:
-        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder)], check=False)
+        subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder / "tree")], check=False)
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def cpu_seconds(pid: int) -> float | None:

@@ -31,6 +31,7 @@ anything else
 
 from __future__ import annotations
 
+import functools
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
@@ -69,10 +70,33 @@ class Template:
 
     def fields(self) -> frozenset[str]:
         """The parameter names the texts use."""
-        names = set()
-        for text in (self.text, self.plural or ""):
-            names |= {name for _, name, _, _ in string.Formatter().parse(text) if name}
-        return frozenset(names)
+        return _fields(self.text, self.plural or "")
+
+
+@functools.cache
+def _fields(*texts: str) -> frozenset[str]:
+    """The parameter names ``texts`` use (read once per template: a reason is made at every update of a table)."""
+    names = set()
+    for text in texts:
+        names |= {name for _, name, _, _ in string.Formatter().parse(text) if name}
+    return frozenset(names)
+
+
+Piece = tuple[str, str | None, str]
+"""A piece of a template as :func:`_pieces` reads it: the literal text before a field, the field's name (None after
+the last field) and its format spec."""
+
+
+@functools.cache
+def _pieces(text: str) -> tuple[Piece, ...] | None:
+    """``text`` read once into its literal text and fields, or None where a field is more than a plain name (a
+    conversion, an index, a nested spec: formatted by :class:`string.Formatter` itself)."""
+    out: list[Piece] = []
+    for literal, name, spec, conversion in string.Formatter().parse(text):
+        if name is not None and (conversion or not name.isidentifier() or "{" in (spec or "")):
+            return None
+        out.append((literal, name, spec or ""))
+    return tuple(out)
 
 
 _TEMPLATES: dict[str, Template] = {}
@@ -96,6 +120,7 @@ def templates() -> Mapping[str, Template]:
     return dict(_TEMPLATES)
 
 
+@functools.cache
 def kind_of(name: str) -> str:
     """What a parameter is, by its name: ``card``, ``cards``, ``seat``, ``seats``, ``suit``, ``reason``,
     ``items``, ``count`` or ``text``."""
@@ -128,6 +153,36 @@ class _English(string.Formatter):
 _ENGLISH = _English()
 
 
+def _english(text: str, params: Mapping[str, Any]) -> str:
+    """``text`` with ``params`` in, as ``_ENGLISH.format(text, **params)`` writes it, from the template's pieces read
+    once (:func:`_pieces`) instead of parsing it again for every reason made."""
+    pieces = _pieces(text)
+    if pieces is None:
+        return _ENGLISH.format(text, **params)
+    field = _ENGLISH.format_field
+    return "".join(literal if name is None else literal + field(params[name], spec) for literal, name, spec in pieces)
+
+
+MADE_KEPT = 4096
+"""How many reasons are kept once made (:data:`_MADE`): the facts and prompts of a table's update are mostly the same
+few sentences again, remade for every seat at every update."""
+_MADE: dict[Any, Reason] = {}
+"""Reasons made, by class, template and parameters: a reason is immutable (a string with its code and parameters),
+so the same one is given again instead of checking and formatting it again. Emptied when it holds
+:data:`MADE_KEPT`."""
+
+
+def _key(cls: type, kind: Template, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+    """The key of a reason in :data:`_MADE`, or None for one made each time: a parameter of any type but exactly
+    ``str``, ``int`` or a tuple of ``str`` (equal values of other types may be written otherwise: ``True`` and ``1``,
+    a nested reason and its words)."""
+    for value in params.values():
+        plain = type(value) is str or type(value) is int
+        if not plain and (type(value) is not tuple or any(type(x) is not str for x in value)):
+            return None
+    return (cls, kind, tuple(params.items()))
+
+
 class Reason(str):
     """A refusal: its English sentence (the ``str`` itself) with its :attr:`code`, :attr:`rule` and
     :attr:`params`, from which any language words it."""
@@ -137,6 +192,19 @@ class Reason(str):
     params: Mapping[str, Param]
 
     def __new__(cls, kind: Template, **params: Param) -> Reason:
+        key = _key(cls, kind, params)
+        made = _MADE.get(key) if key is not None else None
+        if made is not None:
+            return made
+        made = cls._make(kind, params)
+        if key is not None:
+            if len(_MADE) >= MADE_KEPT:
+                _MADE.clear()
+            _MADE[key] = made
+        return made
+
+    @classmethod
+    def _make(cls, kind: Template, params: dict[str, Param]) -> Reason:
         missing = kind.fields() - params.keys()
         if missing:
             raise TypeError(f"reason {kind.code} needs {', '.join(sorted(missing))}")
@@ -144,7 +212,7 @@ class Reason(str):
             if kind_of(name) == "suit" and value not in SUITS:
                 raise ValueError(f"reason {kind.code}: {name}={value!r} is not a suit key")
         count = params.get(kind.count) if kind.count else None
-        text = _ENGLISH.format(kind.words(count if isinstance(count, int) else None), **params)
+        text = _english(kind.words(count if isinstance(count, int) else None), params)
         made = super().__new__(cls, text)
         made.code = kind.code
         # a refusal that adds to another ("...; or pass") applies the ruling of the one it adds to

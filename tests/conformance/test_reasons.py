@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 
 from clubsuite.engine import games, load_part
-from clubsuite.reasons import Reason, kind_of, reason_of, templates
+from clubsuite.reasons import Reason, Template, kind_of, reason_of, templates
 from conformance.harness import CASES
 from conformance.refusals import refusals
 
@@ -83,3 +83,25 @@ def test_a_reason_survives_a_copy_to_another_process_and_reads_as_json() -> None
     assert again.params == reason.params
     data = json.loads(json.dumps(reason.to_json()))
     assert data["code"] == reason.code and data["rule"] == reason.rule
+
+
+def test_a_reason_made_again_is_the_one_made_before_only_for_the_same_values_of_the_same_kind() -> None:
+    """Reasons are kept once made (a table's update makes the same few sentences for every seat): the same template
+    with the same parameters gives the same reason, but never one whose parameters are only equal (``True`` and
+    ``1``, a nested reason and a plain string of the same words), which may be written otherwise. (The templates are
+    made here without registering them, so that no other test meets them among the game's.)"""
+    kind = Template("tests.kept_seat", "{seat} holds {cards}")
+    first = Reason(kind, seat=1, cards=("AS", "KH"))
+    assert Reason(kind, seat=1, cards=("AS", "KH")) is first
+    assert str(first) == "1 holds AS KH" and first.params == {"seat": 1, "cards": ("AS", "KH")}
+    flag = Reason(kind, seat=True, cards=("AS",))
+    assert str(flag) == "True holds AS" and type(flag.params["seat"]) is bool
+    assert str(Reason(kind, seat=1, cards=("AS",))) == "1 holds AS"
+    inner = Template("tests.kept_inner", "a hand")
+    nested = Reason(Template("tests.kept_outer", "{items}"), items=(Reason(inner), Reason(inner)))
+    plain = Reason(Template("tests.kept_outer", "{items}"), items=("a hand", "a hand"))
+    assert str(nested) == "a hand, a hand" and str(plain) == "a hand a hand"
+    assert nested.to_json() != plain.to_json()
+    assert Reason(kind, seat=2, cards=("QD",)) is not Reason(kind, seat=3, cards=("QD",))
+    with pytest.raises(TypeError, match="needs cards"):
+        Reason(kind, seat=1)

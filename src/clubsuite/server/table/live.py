@@ -177,6 +177,8 @@ class LiveTable:
         """For each match that ended while this process served the table: the seats with a socket open then."""
         self._timer: asyncio.Task[None] | None = None
         self._public: Callable[[SomeMatch], JsonObject] | None = None
+        self._public_made: tuple[int, SomeMatch, JsonObject] | None = None
+        """The spectators' view of the version and match it was made for (:meth:`public_view`)."""
         self._lesson: tuple[int, JsonObject | None] | None = None
         """The scripted first hand's step of the version it was worked out on (:meth:`lesson_step`)."""
         self.closed = False
@@ -251,13 +253,19 @@ class LiveTable:
 
     def public_view(self) -> JsonObject:
         """What a spectator sees now: the game's spectator part (no hidden card), with what it shows beside the
-        cards (:func:`clubsuite.present.shown`)."""
+        cards (:func:`clubsuite.present.shown`). Made once per version (the update's events are worded from it, and
+        the spectators are sent it): read it, never change it."""
         if self._public is None:
             part = load_part(self.info, "spectator")
             if not callable(part):
                 raise ClubsError(f"{self.info.name} has no spectator view")
             self._public = part
-        return with_shown(self.info, self._public(self.match), self.options)
+        made = self._public_made
+        if made is not None and made[0] == self.version and made[1] is self.match:
+            return made[2]
+        view = with_shown(self.info, self._public(self.match), self.options)
+        self._public_made = (self.version, self.match, view)
+        return view
 
     # -- what clients see ---------------------------------------------------------------------------------
     def seat_names(self) -> list[JsonObject]:
