@@ -341,3 +341,19 @@ def test_a_card_set_of_a_stray_mask_writes_the_bits_that_are_no_card_by_index() 
     assert str(CardSet.from_mask(1 << 60 | 1)) == "2C #60"
     assert str(CardSet.from_mask(1 << 300)) == "#300"
     assert str(CardSet.parse("2C 3D")) == "2C 3D"
+
+
+def test_a_cards_notation_is_the_same_read_from_the_table_as_made_from_its_fields() -> None:
+    """``str(card)`` reads a deck's own card from a table made once; a card equal to it but made apart (unpickled,
+    built by hand) is written from its fields, alike."""
+    import pickle
+
+    from clubsuite.cards import CARD_TABLE, Card
+
+    cards = [c for c in CARD_TABLE if c is not None]
+    assert len(cards) == 52 + 2 + 60
+    for c in cards:
+        apart = pickle.loads(pickle.dumps(c))
+        built = Card(c.index, c.suit, c.rank, c.kind)
+        assert str(c) == c.notation() == str(apart) == str(built)
+    assert str(Card(12, None, 1, "joker")) == "JK1"  # a card whose index belongs to another is written from its fields

@@ -86,6 +86,13 @@ class Card(NamedTuple):
         return 1 << self.index
 
     def __str__(self) -> str:
+        index = self.index
+        if 0 <= index < len(CARD_TEXT) and CARD_TABLE[index] is self:  # a deck's own card: its notation, made once
+            return CARD_TEXT[index]
+        return self.notation()
+
+    def notation(self) -> str:
+        """The card's notation (``10H``, ``AS``, ``JK1``, ``7C`` of the numbered deck), made from its fields."""
         if self.kind == JOKER_KIND:
             return f"JK{self.rank}"
         assert self.suit is not None
@@ -127,6 +134,8 @@ def _build_universe() -> tuple[dict[int, Card], list[Card], list[Card], list[Car
 _BY_INDEX, _STD, _JOKERS, _NS = _build_universe()
 #: Card objects by index, for the hot loops of the engines (None where no card has that index).
 CARD_TABLE: tuple[Card | None, ...] = tuple(_BY_INDEX.get(i) for i in range(NUMBERED_BASE + 60))
+CARD_TEXT: tuple[str, ...] = tuple(c.notation() if c is not None else "" for c in CARD_TABLE)
+"""The notation of each card of :data:`CARD_TABLE`, by index: a table's every update writes every card shown."""
 
 
 def card_at(index: int) -> Card:
