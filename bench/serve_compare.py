@@ -57,35 +57,56 @@ KERNEL = "clubsuite.games.whist._core"
 """The compiled kernel the load's tables play on: the reference must have it, as the working tree does."""
 
 
+KEPT = ROOT / "build" / "serve-compare"
+"""Where each reference's install is kept, by commit, for the next run (building its compiled core takes minutes)."""
+
+
+def kernel_of(target: Path) -> subprocess.CompletedProcess[str]:
+    """Where the compiled whist kernel of the install in ``target`` is imported from (or why not), in a process of
+    its own."""
+    check = f"import importlib; print(importlib.import_module({KERNEL!r}).__file__)"
+    env = {**os.environ, "PYTHONPATH": str(target)}
+    return subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env)
+
+
 @contextlib.contextmanager
 def worktree(ref: str) -> Iterator[Path]:
-    """A detached checkout of ``ref`` in a temporary folder, installed as ``make`` installs the package (a build in
-    its own environment with the build requirements of its ``pyproject.toml``, Cython included) into a folder of its
-    own, whose path is given; removed after. Stops the run where the reference's compiled core did not build: a
-    reference running on pure Python would make the comparison unfair."""
+    """The path of ``ref``'s package installed apart as ``make`` installs it (a build in its own environment with
+    the build requirements of its ``pyproject.toml``, Cython included), made from a detached checkout in a temporary
+    folder the first time and kept in ``build/serve-compare/<commit>`` for the next run. Stops the run where the
+    reference's compiled core did not build: a reference running on pure Python would make the comparison unfair."""
+    commit = subprocess.run(
+        ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{ref}^{{commit}}"], capture_output=True, text=True
+    ).stdout.strip()
+    if not commit:
+        raise SystemExit(f"{ref}: no such commit")
+    target = KEPT / commit
+    if target.is_dir() and kernel_of(target).stdout.startswith(str(target)):
+        yield target
+        return
     folder = Path(tempfile.mkdtemp(prefix="clubs-ref-"))
-    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder / "tree"), ref], check=True)
+    subprocess.run(["git", "-C", str(ROOT), "worktree", "add", "--detach", str(folder / "tree"), commit], check=True)
     try:
-        target = folder / "installed"
         uv = Path(sys.executable).with_name("uv")
         if uv.exists():
             cmd = [str(uv), "pip", "install", "--quiet", "--python", sys.executable, "--no-deps", "--target"]
         else:
             cmd = [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target"]
-        print(f"{ref}: building and installing it apart (a minute or two)", file=sys.stderr)
-        build = subprocess.run([*cmd, str(target), str(folder / "tree")], capture_output=True, text=True)
-        check = f"import importlib; print(importlib.import_module({KERNEL!r}).__file__)"
-        env = {**os.environ, "PYTHONPATH": str(target)}
-        found = subprocess.run([sys.executable, "-c", check], capture_output=True, text=True, env=env)
-        if build.returncode or found.returncode or not found.stdout.startswith(str(target)):
+        print(f"{ref}: building and installing it apart (several minutes, once)", file=sys.stderr)
+        build = subprocess.run([*cmd, str(folder / "installed"), str(folder / "tree")], capture_output=True, text=True)
+        found = kernel_of(folder / "installed")
+        if build.returncode or found.returncode or not found.stdout.startswith(str(folder / "installed")):
             raise SystemExit(
                 f"{ref}: its compiled core did not build, so it would run on pure Python and the comparison would not"
                 f" be fair; stopped.\n{build.stderr[-2000:]}{found.stderr[-2000:]}"
             )
-        yield target
+        shutil.rmtree(target, ignore_errors=True)
+        KEPT.mkdir(parents=True, exist_ok=True)
+        shutil.move(folder / "installed", target)
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder / "tree")], check=False)
         shutil.rmtree(folder, ignore_errors=True)
+    yield target
 
 
 def cpu_seconds(pid: int) -> float | None:

@@ -32,11 +32,12 @@ def signed_in_page(browser: Any, server: ThreadServer, name: str, width: int = 1
 
 
 def two_entrants(browser: Any, server: ThreadServer, body: dict[str, Any]) -> tuple[str, list[Any]]:
-    """A tournament made by Ann with ``body``, entered by Ann and Bob (on a phone) and started: its id, their pages
-    (on the tournament's page, whence they are taken to their table)."""
+    """A tournament made by Ann with ``body`` (its bots acting at once unless it says otherwise), entered by Ann and
+    Bob (on a phone) and started: its id, their pages (on the tournament's page, whence they are taken to their
+    table)."""
     ann, ann_client, ann_h = signed_in_page(browser, server, "Ann")
     bob, bob_client, bob_h = signed_in_page(browser, server, "Bob", 390)
-    made = ann_client.post("/tournaments", json=body, headers=ann_h)
+    made = ann_client.post("/tournaments", json={"bot_delay": 0, **body}, headers=ann_h)
     assert made.status_code == 201, made.text
     tid: str = made.json()["id"]
     assert ann_client.post(f"/tournaments/{tid}/join", headers=ann_h).status_code == 200
