@@ -146,6 +146,13 @@ def card_at(index: int) -> Card:
     return c
 
 
+def card_text(index: int) -> str:
+    """The notation of the card with this index, as ``str(card_at(index))`` writes it (and refuses an index of no
+    card alike), read from :data:`CARD_TEXT`."""
+    text = CARD_TEXT[index] if 0 <= index < len(CARD_TEXT) else ""
+    return text or str(card_at(index))
+
+
 def _block_table() -> tuple[tuple[int, ...], ...]:
     table: list[tuple[int, ...]] = [()]
     for block in range(1, 1 << 13):
@@ -276,10 +283,8 @@ class CardSet(int):
     def __str__(self) -> str:
         """The cards' notation in index order; a bit that is no card of any deck (a set built from a stray mask)
         shows as ``#`` and its index, so that a message about such a set can still be written."""
-        table = CARD_TABLE
-        return " ".join(
-            str(c) if (c := table[i] if i < len(table) else None) is not None else f"#{i}" for i in iter_bits(int(self))
-        )
+        texts = CARD_TEXT
+        return " ".join(texts[i] if i < len(texts) and texts[i] else f"#{i}" for i in iter_bits(int(self)))
 
     def __repr__(self) -> str:
         return f"CardSet.parse({str(self)!r})"

@@ -407,14 +407,19 @@ def _load_games() -> None:
 
 
 def load_part(info: SomeGame, part: str) -> object | None:
-    """The outer part ``part`` of a game (see :attr:`GameInfo.parts`), imported now; None if the game has none."""
+    """The outer part ``part`` of a game (see :attr:`GameInfo.parts`), imported now; None if the game has none. A
+    module imported already (not still being imported) is taken as it is: a table asks for its game's parts at every
+    update, and the import machinery's checks cost more than the part."""
     import importlib
+    import sys
 
     ref = info.parts.get(part)
     if ref is None:
         return None
     module, _, attribute = ref.partition(":")
-    loaded = importlib.import_module(module)
+    loaded = sys.modules.get(module)
+    if loaded is None or getattr(getattr(loaded, "__spec__", None), "_initializing", False):
+        loaded = importlib.import_module(module)  # not imported yet, or being imported by another thread: wait for it
     return getattr(loaded, attribute) if attribute else loaded
 
 

@@ -190,6 +190,7 @@ class Reason(str):
     code: str
     rule: str | None
     params: Mapping[str, Param]
+    _words: dict[str, Any]
 
     def __new__(cls, kind: Template, **params: Param) -> Reason:
         key = _key(cls, kind, params)
@@ -240,11 +241,16 @@ class Reason(str):
 
     def words_json(self) -> dict[str, Any]:
         """The words alone, as the protocol sends what a table shows and tells: ``{"code", "params"}`` (no ruling,
-        no empty parameters; nested reasons so too), which a page words as it words :meth:`to_json`."""
-        out: dict[str, Any] = {"code": self.code}
-        if self.params:
-            out["params"] = {k: _json_param(v, words=True) for k, v in self.params.items()}
-        return out
+        no empty parameters; nested reasons so too), which a page words as it words :meth:`to_json`. Made once per
+        reason and given again (a table's every update words the same reasons for every seat): read it, never change
+        it."""
+        made: dict[str, Any] | None = self.__dict__.get("_words")
+        if made is None:
+            made = {"code": self.code}
+            if self.params:
+                made["params"] = {k: _json_param(v, words=True) for k, v in self.params.items()}
+            self._words = made
+        return made
 
     def to_json(self) -> dict[str, Any]:
         """The form the protocol sends: ``{"code", "rule", "params"}`` (lists for several cards)."""

@@ -4,6 +4,7 @@ to act, what it is asked (keep or exchange, lead, follow and beat: CW-1) and eac
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -61,19 +62,25 @@ def shown(view: Mapping[str, Any], options: object = None) -> Shown:
             continue  # nothing known (the end of a match): no empty row
         title = Reason(KNOWN_BID) if key == "bid" else Reason(KNOWN_HELD, seat=int(key))
         known.append(Known(title, cards, folded=len(cards.split()) > 6))
+    decisions = tuple((d["seat"], d["exchanged"]) for d in view.get("decisions") or ())
+    facts = _facts(view.get("seat"), view.get("dealer"), decisions, bool(view.get("clubs_broken")), view["target"])
+    return Shown(badges=((),) * n, stats=((),) * n, front=trick_front(view), known=tuple(known), facts=facts)
+
+
+@functools.lru_cache(maxsize=4096)
+def _facts(
+    viewer: int | None, dealer: int | None, decisions: tuple[tuple[int, bool], ...], broken: bool, target: int
+) -> tuple[Fact, ...]:
+    """The facts of a hand beside the cards, for the view of ``viewer`` (None: a spectator): who dealt, who kept or
+    exchanged (CW-4), whether clubs may be led (CW-2) and what wins. Made once for each set of them (they change a
+    few times a hand, and a table shows them at every update)."""
+    view = {"seat": viewer, "dealer": dealer}
     facts = list(dealer_fact(view))
-    decisions = view.get("decisions") or []
     if decisions:
-        facts.append(Fact(Reason(BID_HAND), tuple(decided(view, d["seat"], d["exchanged"]) for d in decisions)))
-    facts.append(Fact(Reason(CLUBS), (Reason(BROKEN if view.get("clubs_broken") else NOT_BROKEN),)))
-    facts.append(Fact(Reason(MATCH), (Reason(TARGET, target=view["target"]),)))
-    return Shown(
-        badges=((),) * n,
-        stats=((),) * n,
-        front=trick_front(view),
-        known=tuple(known),
-        facts=tuple(facts),
-    )
+        facts.append(Fact(Reason(BID_HAND), tuple(decided(view, seat, exchanged) for seat, exchanged in decisions)))
+    facts.append(Fact(Reason(CLUBS), (Reason(BROKEN if broken else NOT_BROKEN),)))
+    facts.append(Fact(Reason(MATCH), (Reason(TARGET, target=target),)))
+    return tuple(facts)
 
 
 # -- what the seat to act is asked ------------------------------------------------------------------------------------

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from clubsuite.cards import CardSet, card_at
+from clubsuite.cards import CardSet, card_text
 from clubsuite.errors import NoHandError
 from clubsuite.games.whist.deal import HAND_SIZE
 from clubsuite.jsonform import JsonObject
@@ -53,9 +53,7 @@ def public_dict(match: WhistMatch) -> JsonObject:
         "decisions": [{"seat": s, "exchanged": x} for s, x in h.decisions],
         "leader": h.leader,
         "trick": [{"seat": s, "card": str(c)} for s, c in h.trick],
-        "tricks": [
-            {"leader": lead, "cards": [str(card_at(c)) for c in cs], "winner": win} for lead, cs, win in h.tricks
-        ],
+        "tricks": [{"leader": lead, "cards": [card_text(c) for c in cs], "winner": win} for lead, cs, win in h.tricks],
         "tricks_won": list(h.tricks_won),
         "clubs_broken": h.clubs_broken,
     }

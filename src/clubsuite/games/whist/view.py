@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Protocol
 
-from clubsuite.cards import FULL_STANDARD, Card, CardSet, card_at
+from clubsuite.cards import FULL_STANDARD, Card, CardSet, card_at, card_text
 from clubsuite.games.whist.deal import HAND_SIZE, N_SEATS
 from clubsuite.jsonform import JsonObject
 from clubsuite.view_base import ViewBase
@@ -142,7 +142,9 @@ class WhistView(ViewBase["WhistHand"]):
             "decisions": [{"seat": s, "exchanged": x} for s, x in h.decisions],
             "leader": h.leader,
             "trick": [{"seat": s, "card": str(c)} for s, c in self.trick],
-            "tricks": [{"leader": lead, "cards": [str(c) for c in cs], "winner": win} for lead, cs, win in self.tricks],
+            "tricks": [
+                {"leader": lead, "cards": [card_text(c) for c in cs], "winner": win} for lead, cs, win in h.tricks
+            ],
             "tricks_won": list(self.tricks_won),
             "clubs_broken": h.clubs_broken,
             "known_cards": {str(k): str(v) for k, v in self.known_cards().items()},
