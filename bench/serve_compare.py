@@ -143,7 +143,7 @@ def server(
             metrics_port = free_port()
             cmd += ["--metrics-port", str(metrics_port)]
             FIGURES[f"http://127.0.0.1:{port}"] = f"http://127.0.0.1:{metrics_port}"
-        env = {**os.environ, "PYTHONPATH": str(src)}
+        env = {**os.environ, "PYTHONPATH": str(src.resolve())}  # the server runs in its data directory
         proc = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env=env, cwd=data)
         base = f"http://127.0.0.1:{port}"
         try:

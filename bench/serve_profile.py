@@ -118,7 +118,7 @@ def main(argv: list[str] | None = None) -> int:
         raise SystemExit("py-spy is needed: pip install py-spy (or the bench extra)")
     with (
         tempfile.TemporaryDirectory() as work,
-        server(args.src, args.tables, args.watchers) as (base, proc),
+        server(args.src.resolve(), args.tables, args.watchers) as (base, proc),
         multiprocessing.get_context("spawn").Pool(args.clients) as pool,
     ):
         made = make_tables(base, args.tables, args.bot_delay)
