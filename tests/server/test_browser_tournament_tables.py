@@ -248,3 +248,26 @@ def test_the_form_says_what_each_table_plays_and_warns_of_an_arena_shorter_than_
     page.get_by_label("Rated").uncheck()
     assert unit.locator("option").count() == 3
     assert page.errors == []
+
+
+def test_an_entrant_who_pauses_on_the_tournaments_page_is_not_taken_back_to_their_table(
+    tournament_web: ThreadServer, browser: Any
+) -> None:
+    """Ann, at an arena table, opens the tournament's page and pauses: her table in play stays hers, but the page
+    leaves her where she chose to be, however often the tournament changes after (another entrant joins)."""
+    page, client, headers = signed_in_page(browser, tournament_web, "Ann")
+    body = {"format": "arena", "game": "whist", "name": "Tea break", "minutes": 30, "bot_delay": 5}
+    tid = client.post("/tournaments", json=body, headers=headers).json()["id"]
+    assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
+    assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
+    wait_for(lambda: client.get(f"/tournaments/{tid}/seat").json()["table"] is not None, 60, "never seated", page)
+    page.goto(f"{tournament_web.base}/tournament/{tid}")
+    page.locator("#t-table").wait_for()  # her table in play: a link, not followed
+    page.locator("#t-withdraw").click()
+    wait_for(lambda: "You have withdrawn" in page.locator("#t-me").inner_text(), 60, "not paused", page)
+    bob, _, bob_h = account(tournament_web, "Bob")
+    assert bob.post(f"/tournaments/{tid}/join", headers=bob_h).status_code == 200
+    wait_for(lambda: "Bob" in page.locator("#standings").inner_text(), 60, "Bob's entry never reached the page", page)
+    page.wait_for_timeout(1000)  # time for a page that would follow to have gone
+    assert "/tournament/" in page.url and client.get(f"/tournaments/{tid}/seat").json()["table"] is not None
+    assert page.errors == []

@@ -206,13 +206,14 @@ async function act(path) {
 }
 
 /** Follow a table seated while the page was opening. Its notice is pushed once, and a push that came before the
- * page's socket was open is only kept (shown as a link): so at each push of the tournament to this entrant while the
- * page waits for a table (or once a table of theirs has ended), the page asks for its seat again and goes to a new
- * table as a pushed notice would have taken it. */
+ * page's socket was open is only kept (shown as a link): so at the first push of the tournament to this entrant, at
+ * a new round and once a table of theirs has ended, a page waiting for a table (or whose table ended) asks for its
+ * seat again and goes to a new table as a pushed notice would have taken it. Never for an entrant who paused or
+ * withdrew (their table in play stays theirs, and they chose to be away from it). */
 let asking = false;
 async function followIfSeated(ended) {
   const waiting = !(seatNow && seatNow.table);
-  if (asking || !mine || !shown || shown.status !== "running" || !(waiting || ended)) return;
+  if (asking || !mine || !mine.active || !shown || shown.status !== "running" || !(waiting || ended)) return;
   asking = true;
   try {
     const seat = await api(`/tournaments/${encodeURIComponent(tournamentId)}/seat`);
@@ -333,12 +334,19 @@ async function start() {
     shown = {...msg.tournament, host};
     draw();
   });
+  let firstPush = true;
+  let roundSeen = shown ? shown.round : null;
   on("tournament_me", (msg) => {
     if (msg.topic !== `tournament:${tournamentId}`) return;
-    const ended = mine && msg.me && msg.me.tables !== mine.tables;
+    const ended = Boolean(mine && msg.me && msg.me.tables !== mine.tables);
+    const round = shown ? shown.round : null; // the tournament's own push comes just before this one
+    const newRound = round !== roundSeen;
+    const first = firstPush;
+    firstPush = false;
+    roundSeen = round;
     mine = msg.me;
     draw();
-    followIfSeated(ended);
+    if (first || ended || newRound) followIfSeated(ended);
   });
   watch(`tournament:${tournamentId}`);
   tick(() => shown);
