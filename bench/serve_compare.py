@@ -73,7 +73,8 @@ def kernel_of(target: Path) -> subprocess.CompletedProcess[str]:
 def worktree(ref: str) -> Iterator[Path]:
     """The path of ``ref``'s package installed apart as ``make`` installs it (a build in its own environment with
     the build requirements of its ``pyproject.toml``, Cython included), made from a detached checkout in a temporary
-    folder the first time and kept in ``build/serve-compare/<commit>`` for the next run. Stops the run where the
+    folder the first time and kept in ``build/serve-compare/<commit>`` for the next run (remove it to build the
+    reference again, with a new compiler say). Stops the run where the
     reference's compiled core did not build: a reference running on pure Python would make the comparison unfair."""
     commit = subprocess.run(
         ["git", "-C", str(ROOT), "rev-parse", "--verify", f"{ref}^{{commit}}"], capture_output=True, text=True
@@ -100,9 +101,12 @@ def worktree(ref: str) -> Iterator[Path]:
                 f"{ref}: its compiled core did not build, so it would run on pure Python and the comparison would not"
                 f" be fair; stopped.\n{build.stderr[-2000:]}{found.stderr[-2000:]}"
             )
-        shutil.rmtree(target, ignore_errors=True)
         KEPT.mkdir(parents=True, exist_ok=True)
-        shutil.move(folder / "installed", target)
+        partial = KEPT / f"{commit}.partial"  # moved whole first, then renamed: a stopped move never looks built
+        shutil.rmtree(partial, ignore_errors=True)
+        shutil.move(folder / "installed", partial)
+        shutil.rmtree(target, ignore_errors=True)
+        partial.rename(target)
     finally:
         subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(folder / "tree")], check=False)
         shutil.rmtree(folder, ignore_errors=True)
