@@ -49,6 +49,17 @@ def two_entrants(browser: Any, server: ThreadServer, body: dict[str, Any]) -> tu
     return tid, [ann, bob]
 
 
+def seated_alone(client: Any, headers: Any, body: dict[str, Any], page: Any) -> tuple[str, str]:
+    """A tournament made with ``body`` by the account of ``client``, entered by it alone and started: its id and the
+    table the account was seated at (``page`` shows what went wrong if it never is)."""
+    tid: str = client.post("/tournaments", json=body, headers=headers).json()["id"]
+    assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
+    assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
+    seat = f"/tournaments/{tid}/seat"
+    wait_for(lambda: client.get(seat).json()["table"] is not None, 60, "never seated", page)
+    return tid, str(client.get(seat).json()["table"])
+
+
 def end_dialog_link(page: Any, words: str) -> Any:
     """The end-of-match dialog's way on, once it says ``words``."""
     link = page.locator('.match-summary [data-action="tournament"]')
@@ -181,11 +192,8 @@ def test_an_arena_table_whose_time_ran_out_in_play_says_time_is_up_and_leads_bac
     page.clock.install(time=datetime.fromtimestamp(time.time() + 3600, tz=UTC))  # a wrong clock on the device
     page.add_init_script(WAYS_SEEN)
     body = {"format": "arena", "game": "whist", "name": "Last orders", "minutes": 5, "bot_delay": 0}
-    tid = client.post("/tournaments", json=body, headers=headers).json()["id"]
-    assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
-    assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
-    wait_for(lambda: client.get(f"/tournaments/{tid}/seat").json()["table"] is not None, 60, "never seated", page)
-    page.goto(f"{tournament_web.base}/table/{client.get(f'/tournaments/{tid}/seat').json()['table']}")
+    tid, table = seated_alone(client, headers, body, page)
+    page.goto(f"{tournament_web.base}/table/{table}")
     clock = page.locator("#tournament-clock")
     clock.wait_for()
     assert re.fullmatch(r"[45]:\d\d", clock.inner_text()), clock.inner_text()  # about 5 minutes left, not 0:00
@@ -208,11 +216,7 @@ def test_a_tournament_table_opened_cold_shows_its_tournament_and_at_its_end_the_
         browser, tournament_web, "Ann"
     )  # a fresh context: nothing in its local storage
     body = {"format": "arena", "game": "whist", "name": "Cold start", "minutes": 5, "bot_delay": 0}
-    tid = client.post("/tournaments", json=body, headers=headers).json()["id"]
-    assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
-    assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
-    wait_for(lambda: client.get(f"/tournaments/{tid}/seat").json()["table"] is not None, 60, "never seated", page)
-    table = client.get(f"/tournaments/{tid}/seat").json()["table"]
+    tid, table = seated_alone(client, headers, body, page)
     page.goto(
         f"{tournament_web.base}/table/{table}"
     )  # as a link pasted: never the tournament's page, never its seat notice
@@ -257,10 +261,7 @@ def test_an_entrant_who_pauses_on_the_tournaments_page_is_not_taken_back_to_thei
     leaves her where she chose to be, however often the tournament changes after (another entrant joins)."""
     page, client, headers = signed_in_page(browser, tournament_web, "Ann")
     body = {"format": "arena", "game": "whist", "name": "Tea break", "minutes": 30, "bot_delay": 5}
-    tid = client.post("/tournaments", json=body, headers=headers).json()["id"]
-    assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
-    assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
-    wait_for(lambda: client.get(f"/tournaments/{tid}/seat").json()["table"] is not None, 60, "never seated", page)
+    tid, _ = seated_alone(client, headers, body, page)
     page.goto(f"{tournament_web.base}/tournament/{tid}")
     page.locator("#t-table").wait_for()  # her table in play: a link, not followed
     page.locator("#t-withdraw").click()
