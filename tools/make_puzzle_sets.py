@@ -24,6 +24,9 @@ from clubsuite.puzzles.sets import DATA, INDEX
 
 SEED = 2026
 """The seed of every set's matches and of its choice from the pool."""
+COMMON_EVERY = 3
+"""A puzzle of two actions or one the heuristic bot solves is kept one time in this many (``MakeSettings
+.common_every``): a set holds them to a share, so a pool spends its matches on the others."""
 MOST_POOL = 3
 """A pool grows to at most this many times its size while the set chosen from it is short (see below)."""
 SETS = [
@@ -52,7 +55,7 @@ def main(argv: list[str] | None = None) -> int:
         if args.only and stem not in args.only:
             continue
         pool_file = args.work / f"{stem}.jsonl"
-        settings = MakeSettings(spec, seed=SEED)
+        settings = MakeSettings(spec, seed=SEED, common_every=COMMON_EVERY)
 
         def progress(matches: int, written: int, stem: str = stem, wanted: int = wanted) -> None:
             if matches % 20 == 0:

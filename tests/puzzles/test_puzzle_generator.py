@@ -125,3 +125,22 @@ def test_a_set_chosen_from_a_pool_is_spread_over_kinds_themes_and_ratings(tmp_pa
     assert balanced(pool, 12, 1, shares={}) == chosen
     lines = out.read_text(encoding="utf-8").splitlines()
     assert all(json.loads(line)["format"] == "clubs-puzzle" for line in lines)
+
+
+def test_common_puzzles_are_kept_only_one_time_in_common_every_and_the_hand_looked_at_further() -> None:
+    """A run for a set spends its matches on what sets are short of: a puzzle of two actions or one the heuristic
+    bot solves (held to a share of a set, make.SHARES) is kept one time in ``common_every``."""
+    from clubsuite.puzzles.rating import FOUND_BY_SEARCH
+
+    every = MakeSettings("whist", seed=5, kinds=DD)
+    rare = replace(every, common_every=1_000_000)
+    plain = [p for i in range(4) for p in match_puzzles(every, i)]
+    kept = [p for i in range(4) for p in match_puzzles(rare, i)]
+
+    def common(p: Puzzle) -> bool:
+        return len(p.values) == 2 or p.rating < FOUND_BY_SEARCH
+
+    assert any(common(p) for p in plain)  # without the setting these matches give common puzzles
+    assert kept and not any(common(p) for p in kept)
+    # the others are all still found, and more besides: a hand whose common puzzle is left out is looked at further
+    assert {p.id for p in plain if not common(p)} <= {p.id for p in kept}

@@ -46,6 +46,13 @@ def _split(text: str) -> tuple[str, ...]:
 @click.option("--bots", default="heuristic", show_default=True, help="The bots playing, seat by seat, comma-separated.")
 @click.option("--max-matches", type=click.IntRange(1, 10_000_000), default=None, help="Stop after this many matches.")
 @click.option("--per-hand", type=click.IntRange(1, 100), default=1, show_default=True, help="Most puzzles per hand.")
+@click.option(
+    "--common-every",
+    type=click.IntRange(1, 1_000_000),
+    default=1,
+    show_default=True,
+    help="Keep a puzzle of two actions, or one the heuristic bot solves, one time in this many.",
+)
 @click.option("--resume", is_flag=True, help="Go on with --out where a run with the same settings stopped.")
 @handle_errors
 def make_command(
@@ -58,6 +65,7 @@ def make_command(
     bots: str,
     max_matches: int | None,
     per_hand: int,
+    common_every: int,
     resume: bool,
 ) -> None:
     """Play matches of GAME (a game or a rules spec naming its options) with bots and write the puzzles
@@ -65,7 +73,9 @@ def make_command(
     i is dealt and played from the seed derive_seed(--seed, i), so a run is the same with any number of workers;
     a run stopped part way goes on with --resume. docs/puzzles.md says what makes a puzzle.
     """
-    settings = MakeSettings(game, seed, _split(kinds), _split(bots) or ("heuristic",), per_hand)
+    settings = MakeSettings(
+        game, seed, _split(kinds), _split(bots) or ("heuristic",), per_hand, common_every=common_every
+    )
     bar: list[int] = [0]
 
     def progress(matches: int, written: int) -> None:

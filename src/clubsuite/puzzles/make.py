@@ -39,7 +39,7 @@ from clubsuite.puzzles.criteria import (
 )
 from clubsuite.puzzles.line import exact_line
 from clubsuite.puzzles.model import Mistake, Puzzle, dumps_line, puzzle_id
-from clubsuite.puzzles.rating import first_rating
+from clubsuite.puzzles.rating import HABIT, finds, first_rating
 from clubsuite.puzzles.retheme import next_best
 from clubsuite.puzzles.themes import Scene, themes_of
 from clubsuite.records import record_from_match
@@ -73,6 +73,10 @@ class MakeSettings:
     """Double dummy: the fewest legal cards (with two, a puzzle is a coin toss)."""
     nodes: int = 2_000_000
     """The most positions one exact judgement may search (past it, the position is passed over)."""
+    common_every: int = 1
+    """A common puzzle (one the ``heuristic`` bot solves, or one of two actions: sets hold both to a share,
+    :data:`SHARES`) is kept one time in this many (drawn from the seed; the hand is looked at further where it is
+    not), so that a run spends its matches on the puzzles a set is short of. 1 keeps every one."""
 
 
 def check_kinds(kinds: Sequence[str]) -> None:
@@ -303,6 +307,8 @@ def match_puzzles(settings: MakeSettings, index: int) -> list[Puzzle]:
             legal = match.legal_actions()
             if len(found) < settings.per_hand and len(legal) > 1:
                 got = scanner.look(match, hand, index_in_hand)
+                if got is not None and _passed_over(settings, match, got, match_seed):
+                    got = None
                 if got is not None:
                     before_last, last_action = last if last is not None else (None, None)
                     got.mistake = mistake_before(got, before_last, last_action, settings.nodes)
@@ -317,6 +323,20 @@ def match_puzzles(settings: MakeSettings, index: int) -> list[Puzzle]:
         key = f"{match_seed}|{','.join(specs)}"
         out.extend(puzzle_of(got, before, record, settings, source, key) for got, before in found)
     return out
+
+
+def _passed_over(settings: MakeSettings, match: SomeMatch, got: Found, match_seed: int) -> bool:
+    """Whether the puzzle ``got`` at ``match`` is a common one left out by ``settings.common_every``: two actions
+    to choose from, or an answer the ``heuristic`` bot finds (asked as :func:`first_rating` asks it)."""
+    if settings.common_every <= 1:
+        return False
+    draw = random.Random(derive_seed(match_seed, got.hand, got.actions, 11)).randrange(settings.common_every)
+    if draw == 0:
+        return False
+    if len(got.answer.values) == 2:
+        return True
+    solution = match.parse_action(got.answer.solution)
+    return finds(HABIT, match, solution, derive_seed(settings.seed, got.hand, got.actions))
 
 
 # -- a run -------------------------------------------------------------------------------------------------------------
