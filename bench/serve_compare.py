@@ -6,7 +6,8 @@ temporary git worktree and installs it apart as ``make`` installs the package (i
 requirements of its own ``pyproject.toml``; the run stops where that core did not build), then, for each table count of
 ``--steps`` in turn, runs ``bench/serve_load.py``'s load (whist tables with one person thinking ``--think`` seconds, two
 bots at ``--bot-delay``, ``--watchers`` spectators each) against a fresh ``clubs serve`` of REF and one of the working
-tree, alternating which goes first, one process each over its own SQLite data directory. A side stops stepping once its
+tree, alternating which goes first, one process each over its own SQLite data directory. A package of this environment that
+changes how a server serves (uvloop's event loop) is kept from a reference whose own requirements do not name it. A side stops stepping once its
 p99 reaches the bound; its knee is the last count under it. Every run prints its line (accepted actions a second, p50,
 p99, max, the server's CPU and memory per table, and the load generator's own CPU; where the server's ``/metrics`` has
 them (read at its metrics listener, ``--metrics-port``, or for a REF from before that option at its public port), the
@@ -53,12 +54,26 @@ BOOTSTRAP = "from clubsuite.cli.main import main; main()"
 """The p99 a table count must stay under to count towards the knee."""
 
 
+SERVING_EXTRAS = ("uvloop",)
+"""Packages of this environment that change how a server serves (uvicorn takes uvloop's event loop wherever it can be
+imported): a reference whose own requirements do not name one runs without it, as its install would."""
 KERNEL = "clubsuite.games.whist._core"
 """The compiled kernel the load's tables play on: the reference must have it, as the working tree does."""
 
 
 KEPT = ROOT / "build" / "serve-compare"
 """Where each reference's install is kept, by commit, for the next run (building its compiled core takes minutes)."""
+
+
+def bootstrap_for(ref: str) -> str:
+    """How a server of ``ref`` is started: the command line, with the packages of :data:`SERVING_EXTRAS` its own
+    ``pyproject.toml`` does not require made unimportable (so that it serves as it was installed to)."""
+    pyproject = subprocess.run(
+        ["git", "-C", str(ROOT), "show", f"{ref}:pyproject.toml"], capture_output=True, text=True
+    ).stdout
+    missing = [name for name in SERVING_EXTRAS if f'"{name}' not in pyproject]
+    blocked = "".join(f"sys.modules[{name!r}] = None; " for name in missing)
+    return f"import sys; {blocked}{BOOTSTRAP}" if missing else BOOTSTRAP
 
 
 def kernel_of(target: Path) -> subprocess.CompletedProcess[str]:
@@ -336,13 +351,16 @@ def main(argv: list[str] | None = None) -> int:
     knees: dict[str, int] = {args.compare: 0, "working tree": 0}
     with worktree(args.compare) as ref_src, multiprocessing.get_context("spawn").Pool(args.clients) as pool:
         sources = {args.compare: ref_src, "working tree": ROOT / "src"}
+        bootstraps = {args.compare: bootstrap_for(args.compare), "working tree": BOOTSTRAP}
+        if bootstraps[args.compare] != BOOTSTRAP:
+            print(f"{args.compare}: served without {', '.join(SERVING_EXTRAS)}, as its requirements install it")
         going = set(sources)
         for k, tables in enumerate(steps):
             order = list(sources) if k % 2 == 0 else list(reversed(sources))
             for label in order:
                 if label not in going:
                     continue
-                figures = measure(sources[label], tables, args, pool)
+                figures = measure(sources[label], tables, args, pool, bootstraps[label])
                 figures["side"] = label
                 runs.append(figures)
                 print(line(label, figures), flush=True)
