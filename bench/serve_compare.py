@@ -6,14 +6,15 @@ temporary git worktree and installs it apart as ``make`` installs the package (i
 requirements of its own ``pyproject.toml``; the run stops where that core did not build), then, for each table count of
 ``--steps`` in turn, runs ``bench/serve_load.py``'s load (whist tables with one person thinking ``--think`` seconds, two
 bots at ``--bot-delay``, ``--watchers`` spectators each) against a fresh ``clubs serve`` of REF and one of the working
-tree, alternating which goes first, one process each over its own SQLite data directory. A package of this environment that
-changes how a server serves (uvloop's event loop) is kept from a reference whose own requirements do not name it. A side stops stepping once its
-p99 reaches the bound; its knee is the last count under it. Every run prints its line (accepted actions a second, p50,
-p99, max, the server's CPU and memory per table, and the load generator's own CPU; where the server's ``/metrics`` has
-them (read at its metrics listener, ``--metrics-port``, or for a REF from before that option at its public port), the
-mean number of actions a commit wrote and the full collections of the cycle collector during the run); the end prints
-the knees. With ``--past-knee`` every side runs every step (the figures at every count, such as the 1,000-table one),
-and its knee is the last count of an unbroken run under the bound from the first.
+tree, alternating which goes first, one process each over its own SQLite data directory (a package of this environment
+that changes how a server serves, uvloop's event loop, is kept from a reference whose own requirements do not name it).
+A side stops stepping once its p99 reaches the bound; its knee is the last count under it. Every run prints its line
+(accepted actions a second, p50, p99, max, the server's CPU and memory per table, and the load generator's own CPU;
+where the server's ``/metrics`` has them (read at its metrics listener, ``--metrics-port``, or for a REF from before
+that option at its public port), the mean number of actions a commit wrote and the full collections of the cycle
+collector during the run); the end prints the knees. With ``--past-knee`` every side runs every step (the figures at
+every count, such as the 1,000-table one), and its knee is the last count of an unbroken run under the bound from the
+first.
 
 The load generator runs in ``--clients`` processes (each playing a share of the tables' sockets) so that it is not
 the bottleneck, and reports its CPU: the seconds of CPU its processes used per second of the run (1.0 is one core
