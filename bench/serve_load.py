@@ -64,6 +64,8 @@ class Figures:
     """What the run measured."""
 
     latencies: list[float] = field(default_factory=list)
+    sent_at: list[float] = field(default_factory=list)
+    """When the act of each latency was sent (the monotonic clock, the same in every process of the machine)."""
     acts: int = 0
     refused: int = 0
 
@@ -85,6 +87,7 @@ async def watch(
                 acted_on = msg["version"] - 1
                 if msg["by"]["source"] == "seat" and acted_on in table.sent:
                     figures.latencies.append(got - table.sent[acted_on])
+                    figures.sent_at.append(table.sent[acted_on])
             elif msg["type"] == "error" and token is not None:
                 figures.refused += 1
             if token is not None and msg["type"] in ("state", "update") and msg["to_act"] == 0 and not msg["over"]:
