@@ -63,7 +63,7 @@ def collected(phase, info):
     else:
         pauses.append((info["generation"], time.perf_counter() - began[0]))
 gc.callbacks.append(collected)
-stages = {"apply": [], "write": [], "tell": []}
+stages = {"apply": [], "commit": [], "write": [], "tell": []}
 def timing(cls, name, into):
     plain = getattr(cls, name)
     if asyncio.iscoroutinefunction(plain):
@@ -86,6 +86,7 @@ try:
     from clubsuite.server.store import commits
     timing(live.LiveTable, "_apply", stages["apply"])
     timing(commits.GroupCommit, "_write", stages["write"])
+    timing(commits.GroupCommit, "append", stages["commit"])
     timing(live.LiveTable, "_broadcast_update", stages["tell"])
 except (ImportError, AttributeError):
     pass  # a package laid out otherwise: its stages are not timed
@@ -102,6 +103,7 @@ is named by its coroutine and the line it stopped at after the step: the line af
 
 STAGES = {
     "apply": "actions applied, from the table's lock asked to the update told (players' and bots')",
+    "commit": "actions committed, from the group commit asked (waiting for a write under way included)",
     "write": "writes of a group of actions, from the database thread asked to its answer",
     "tell": "updates encoded and queued for the table's connections",
 }

@@ -154,3 +154,106 @@ def test_a_failed_action_of_a_group_raises_its_own_error_to_its_table_only(store
     good, bad = in_own_loop(play)
     assert good is None
     assert isinstance(bad, StaleWriteError) and "the next is 0" in str(bad)
+
+
+# -- writes made at once (SQLite) ---------------------------------------------------------------------------------
+
+
+def _recording(calls: list[str]) -> Callable[..., Any]:
+    """A ``db`` that runs each store call in a thread, as the hub's does, and notes its name."""
+
+    async def db(call: Callable[..., T], *args: Any) -> T:
+        calls.append(call.__name__)
+        return await asyncio.get_running_loop().run_in_executor(None, call, *args)
+
+    return db
+
+
+def test_an_action_finding_no_write_under_way_is_written_at_once_on_sqlite_and_by_the_database_thread_elsewhere(
+    store: Store,
+) -> None:
+    """On SQLite the write is made on the event loop (no hand-off to the database thread, whose waits made most of an
+    action's tail under load); on PostgreSQL, whose commit is a round trip, it never is."""
+    _tables(store, "t1")
+    calls: list[str] = []
+
+    async def play() -> None:
+        commits = GroupCommit(store, _recording(calls), at_once=store.writes_at_once)
+        await commits.append("t1", 0, _row(0))
+        await commits.append("t1", 0, _row(1))
+        assert (commits.groups, commits.actions) == (2, 2)
+
+    in_own_loop(play)
+    assert _log(store, "t1") == [(0, "keep"), (1, "keep")]
+    sqlite = store.engine.dialect.name == "sqlite"
+    assert store.writes_at_once is sqlite
+    assert calls == ([] if sqlite else ["append_group", "append_group"])
+
+
+@pytest.mark.backends("sqlite")
+def test_while_another_process_holds_the_write_lock_an_action_waits_for_it_in_the_database_thread_not_the_loop(
+    store: Store,
+) -> None:
+    """The write made at once never waits for a lock: another process writing (an operator's command, say) sends the
+    action to the database thread, which waits for its turn; the loop goes on meanwhile; the action is written once."""
+    import sqlite3
+
+    _tables(store, "t1")
+    other = sqlite3.connect(store.engine.url.database or "", isolation_level=None, check_same_thread=False)
+    other.execute("BEGIN IMMEDIATE")  # the database's write lock, held by someone else
+    calls: list[str] = []
+
+    async def play() -> None:
+        commits = GroupCommit(store, _recording(calls), at_once=True)
+        write = asyncio.create_task(commits.append("t1", 0, _row(0)))
+        while not calls:
+            await asyncio.sleep(0.01)  # the loop turns: the write made at once did not wait
+        assert calls == ["append_group"] and not write.done()
+        assert _log(store, "t1") == []
+        other.execute("COMMIT")
+        await asyncio.wait_for(write, 60)
+
+    try:
+        in_own_loop(play)
+    finally:
+        other.close()
+    assert _log(store, "t1") == [(0, "keep")]
+    # it did not wait: its connection gives up on a lock at once (the database thread's waits up to ten seconds)
+    kept = store._at_once.driver_connection  # what the write made at once is made on
+    assert kept.execute("PRAGMA busy_timeout").fetchone() == (0,)
+    assert kept.execute("PRAGMA wal_autocheckpoint").fetchone() == (0,)
+
+
+@pytest.mark.backends("sqlite")
+def test_an_action_out_of_its_place_tried_at_once_is_refused_by_the_database_thread_with_its_reason(
+    store: Store,
+) -> None:
+    _tables(store, "t1")
+    calls: list[str] = []
+
+    async def play() -> None:
+        commits = GroupCommit(store, _recording(calls), at_once=True)
+        with pytest.raises(StaleWriteError, match="the next is 0"):
+            await commits.append("t1", 0, _row(2))
+
+    in_own_loop(play)
+    assert calls == ["append_group"] and _log(store, "t1") == []
+
+
+@pytest.mark.backends("sqlite")
+def test_the_log_of_writes_made_at_once_is_checkpointed_in_the_database_thread(store: Store) -> None:
+    """The connection of the writes made at once never checkpoints (that may take milliseconds on the loop): every
+    ``checkpoint_every`` of them, the database thread does."""
+    _tables(store, "t1")
+    calls: list[str] = []
+
+    async def play() -> None:
+        commits = GroupCommit(store, _recording(calls), at_once=True)
+        commits.checkpoint_every = 3
+        for seq in range(3):
+            await commits.append("t1", 0, _row(seq))
+        await commits.close()  # the checkpoint under way ends
+
+    in_own_loop(play)
+    assert calls == ["checkpoint"]
+    assert _log(store, "t1") == [(0, "keep"), (1, "keep"), (2, "keep")]

@@ -9,6 +9,12 @@ the time of one commit (a few milliseconds): the fixed cost of a write (a hand-o
 connection from the pool, a commit, on PostgreSQL a flush of its log to the disk) is paid once per group instead of
 once per action.
 
+On SQLite an action that finds no write under way is first written at once, on the event loop
+(:meth:`~clubsuite.server.store.database.Store.append_at_once`: one insert that flushes nothing to the disk, cheaper
+than the hand-off to the database thread and back, whose waits made most of an action's tail under load); where
+another write of the process is under way, the database is busy or the row was not taken, it goes to the database
+thread as above. The log is then checkpointed in the database thread every :data:`CHECKPOINT_EVERY` such writes.
+
 The guarantees of one action's write stay those of :meth:`~clubsuite.server.store.database.Store.append_group`: each
 row is
 fenced by its table's lease and its place in the log, a row that cannot be written fails alone, and a table's action
@@ -27,6 +33,8 @@ from clubsuite.server.store.database import ActionRow, Appended, Store, StoreErr
 
 MOST = 64
 """The most actions one transaction writes (a larger backlog goes in several, one after the other)."""
+CHECKPOINT_EVERY = 1000
+"""After this many writes made at once (SQLite), the database thread checkpoints the write-ahead log."""
 
 Db = Callable[..., Awaitable[Any]]
 """Runs a store call in the database worker: ``await db(store.method, *args)``."""
@@ -39,8 +47,14 @@ class GroupCommit:
     groups: no task, no queue); the actions that arrive meanwhile wait, and when that write ends one task writes
     them, group after group, until none waits."""
 
-    def __init__(self, store: Store, db: Db, most: int = MOST) -> None:
+    def __init__(self, store: Store, db: Db, most: int = MOST, at_once: bool = False) -> None:
         self.store, self.db, self.most = store, db, most
+        self.at_once = at_once
+        """Whether an action that finds no write under way is first tried at once, on the event loop
+        (:meth:`Store.append_at_once`: SQLite), and handed to the database thread only where that was not done."""
+        self.checkpoint_every = CHECKPOINT_EVERY
+        self._since_checkpoint = 0
+        self._checkpointing: asyncio.Task[None] | None = None
         self._waiting: list[tuple[Appended, asyncio.Future[None]]] = []
         self._writing = False
         """Whether a write is under way (an action that arrives then waits for the next group)."""
@@ -54,6 +68,13 @@ class GroupCommit:
         """Write ``row`` at the end of the match's log (at once, or with the next group while a write is under way);
         returns once it is committed, raises the :class:`StoreError` of its own write when it was not written."""
         item = Appended(table_id, match_no, row)
+        if self.at_once and not self._writing:
+            done = self.store.append_at_once(item)
+            if done is not None:
+                self._written_at_once()
+                if done.error is not None:
+                    raise done.error
+                return
         if self._writing:
             future: asyncio.Future[None] = asyncio.get_running_loop().create_future()
             self._waiting.append((item, future))
@@ -66,6 +87,22 @@ class GroupCommit:
             self._next()
         if outcome is not None:
             raise outcome
+
+    def _written_at_once(self) -> None:
+        """One write made at once: counted, and every :attr:`checkpoint_every` of them the log checkpointed in the
+        database thread (one at a time; a failure is the next one's to mend)."""
+        self.groups += 1
+        self.actions += 1
+        self._since_checkpoint += 1
+        if self._since_checkpoint >= self.checkpoint_every and (
+            self._checkpointing is None or self._checkpointing.done()
+        ):
+            self._since_checkpoint = 0
+            self._checkpointing = asyncio.create_task(self._checkpoint())
+
+    async def _checkpoint(self) -> None:
+        with contextlib.suppress(Exception):
+            await self.db(self.store.checkpoint)
 
     def _next(self) -> None:
         """A write ended: the actions that arrived meanwhile go next, as groups, or nothing is under way any more."""
@@ -108,6 +145,7 @@ class GroupCommit:
 
     async def close(self) -> None:
         """Let the groups waiting be written (the server is stopping)."""
-        if self._drainer is not None:
-            with contextlib.suppress(Exception):
-                await self._drainer
+        for task in (self._drainer, self._checkpointing):
+            if task is not None:
+                with contextlib.suppress(Exception):
+                    await task

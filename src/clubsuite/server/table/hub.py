@@ -80,7 +80,7 @@ class Hub:
         self.admission = Admission(self.limits)
         """The open sockets, counted against the limits (:mod:`~clubsuite.server.table.admission`)."""
         self._worker = ThreadPoolExecutor(max_workers=store.writers, thread_name_prefix="clubs-db")
-        self.commits = GroupCommit(store, self.db)
+        self.commits = GroupCommit(store, self.db, at_once=store.writes_at_once)
         """The tables' ordinary actions, written in groups (``commits``)."""
         self.thinkers = Thinkers(self.limits.bot_workers)
         """The worker processes of the searching bots."""
