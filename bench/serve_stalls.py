@@ -1,15 +1,16 @@
-"""What holds one server process's event loop under load: every callback the loop runs timed, the long ones counted
-by what they ran, beside the cycle collector's pauses.
+"""What holds one server process's event loop under load, and where an action's time goes inside it: the loop's
+long callbacks, the cycle collector's pauses, an action's stages.
 
-Run as ``python bench/serve_stalls.py [--tables 300] [--seconds 20] [--over-ms 5] [--src DIR]``. It starts ``clubs
-serve`` of the working tree (or of the package in ``--src``, such as a reference ``serve_compare.py`` installed)
-over a temporary SQLite data directory, timing each callback of its event loop (``asyncio.Handle._run``: a task's
-step or a plain callback) and each collection through ``gc.callbacks``; plays ``bench/serve_compare.py``'s load;
-asks the server for its report (a signal; the server writes it to a file); and prints the run's line, then how
-long the loop spent in callbacks longer than ``--over-ms``, grouped by what they ran (a task's coroutine, or the
-callback's name), the longest first, with the time the collector held the process among them. A client waits for
-the callbacks run before its update: where an action's p99 is tens of milliseconds while the server has CPU to
-spare, this says which work was in the way. The figures are for reading; no test depends on them.
+Run as ``python bench/serve_stalls.py [--tables 300] [--seconds 20] [--over-ms 5] [--src DIR] [--asyncio]``. It starts
+``clubs serve`` of the working tree (or of the package in ``--src``, such as a reference ``serve_compare.py``
+installed) over a temporary SQLite data directory, timing each callback of its event loop (``asyncio.Handle._run``: a
+task's step or a plain callback; with ``--asyncio`` only, as uvloop's are run in C) and each collection through
+``gc.callbacks``; plays ``bench/serve_compare.py``'s load; asks the server for its report (a signal; the server writes
+it to a file); and prints the run's line, then how long the loop spent in callbacks longer than ``--over-ms``, grouped
+by what they ran (a task's coroutine, or the callback's name), the longest first, with the time the collector held the
+process among them. A client waits for the callbacks run before its update: where an action's p99 is tens of
+milliseconds while the server has CPU to spare, this says which work was in the way. The figures are for reading; no
+test depends on them.
 """
 
 from __future__ import annotations
@@ -118,6 +119,11 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--over-ms", type=float, default=5.0, help="a callback this long or longer is counted")
     parser.add_argument("--src", type=Path, default=ROOT / "src", help="the package's folder (default the tree's)")
     parser.add_argument("--top", type=int, default=15, help="how many kinds of callback to list")
+    parser.add_argument(
+        "--asyncio",
+        action="store_true",
+        help="serve on the standard library's event loop, not uvloop's, so that its callbacks can be timed",
+    )
     load_arguments(parser)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
@@ -134,15 +140,19 @@ def main(argv: list[str] | None = None) -> int:
                 time.sleep(0.2)
             time.sleep(0.5)  # the file is written whole in well under that
 
+        bootstrap = ("import sys; sys.modules['uvloop'] = None\n" if args.asyncio else "") + BOOTSTRAP
         with multiprocessing.get_context("spawn").Pool(args.clients) as pool:
-            figures = measure(args.src.resolve(), args.tables, args, pool, BOOTSTRAP, ask)
+            figures = measure(args.src.resolve(), args.tables, args, pool, bootstrap, ask)
         if not path.exists():
             print("the server wrote no report", file=sys.stderr)
             return 1
         found = json.loads(path.read_text())
     print(line("served", figures))
     busy, count = found["loop"]
-    print(f"the loop ran {count:,} callbacks for {busy:.1f} s in all (the tables' making included)")
+    if count:
+        print(f"the loop ran {count:,} callbacks for {busy:.1f} s in all (the tables' making included)")
+    else:
+        print("the loop's callbacks were not timed (uvloop runs them in C: --asyncio serves on the standard loop)")
     rows = sorted(found["spent"].items(), key=lambda item: -item[1][1])
     print(f"callbacks of {args.over_ms:g} ms or more, by what they ran (count, seconds in all, longest):")
     for name, (n, seconds, longest) in rows[: args.top]:
