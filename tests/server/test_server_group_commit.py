@@ -159,12 +159,15 @@ def test_a_failed_action_of_a_group_raises_its_own_error_to_its_table_only(store
 # -- writes made at once (SQLite) ---------------------------------------------------------------------------------
 
 
-def _recording(calls: list[str]) -> Callable[..., Any]:
-    """A ``db`` that runs each store call in a thread, as the hub's does, and notes its name."""
+def _recording(calls: list[str], answers: list[Any] | None = None) -> Callable[..., Any]:
+    """A ``db`` that runs each store call in a thread, as the hub's does, and notes its name (and its answer)."""
 
     async def db(call: Callable[..., T], *args: Any) -> T:
         calls.append(call.__name__)
-        return await asyncio.get_running_loop().run_in_executor(None, call, *args)
+        answer = await asyncio.get_running_loop().run_in_executor(None, call, *args)
+        if answers is not None:
+            answers.append(answer)
+        return answer
 
     return db
 
@@ -246,9 +249,10 @@ def test_the_log_of_writes_made_at_once_is_checkpointed_in_the_database_thread(s
     ``checkpoint_every`` of them, the database thread does."""
     _tables(store, "t1")
     calls: list[str] = []
+    answers: list[Any] = []
 
     async def play() -> None:
-        commits = GroupCommit(store, _recording(calls), at_once=True)
+        commits = GroupCommit(store, _recording(calls, answers), at_once=True)
         commits.checkpoint_every = 3
         for seq in range(3):
             await commits.append("t1", 0, _row(seq))
@@ -256,4 +260,14 @@ def test_the_log_of_writes_made_at_once_is_checkpointed_in_the_database_thread(s
 
     in_own_loop(play)
     assert calls == ["checkpoint"]
+    ((busy, frames, copied),) = answers  # SQLite's answer: the log held the writes' frames, and all were copied
+    assert busy == 0 and frames > 0 and copied == frames
     assert _log(store, "t1") == [(0, "keep"), (1, "keep"), (2, "keep")]
+
+
+@pytest.mark.backends("sqlite")
+def test_a_closed_store_writes_nothing_at_once_and_its_kept_connections_are_closed(store: Store) -> None:
+    _tables(store, "t1")
+    assert store.append_at_once(Appended("t1", 0, _row(0))) is not None  # written at once while open
+    store.close()
+    assert store.append_at_once(Appended("t1", 0, _row(1))) is None  # closed: for the database thread to refuse

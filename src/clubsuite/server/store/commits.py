@@ -26,10 +26,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import logging
 from collections.abc import Awaitable, Callable
 from typing import Any
 
 from clubsuite.server.store.database import ActionRow, Appended, Store, StoreError
+
+log = logging.getLogger(__name__)
 
 MOST = 64
 """The most actions one transaction writes (a larger backlog goes in several, one after the other)."""
@@ -101,8 +104,10 @@ class GroupCommit:
             self._checkpointing = asyncio.create_task(self._checkpoint())
 
     async def _checkpoint(self) -> None:
-        with contextlib.suppress(Exception):
+        try:
             await self.db(self.store.checkpoint)
+        except Exception:  # the next one tries again; said, so that a log that keeps growing is seen
+            log.warning("the write-ahead log could not be checkpointed", exc_info=True)
 
     def _next(self) -> None:
         """A write ended: the actions that arrived meanwhile go next, as groups, or nothing is under way any more."""

@@ -16,7 +16,7 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol
+from typing import Any, NamedTuple, Protocol, cast
 
 from sqlalchemy import bindparam, create_engine, event, func, insert, select, update
 from sqlalchemy.engine import Connection, Engine, make_url
@@ -190,6 +190,8 @@ class Store:
         self._at_once: Any = None
         """SQLite: the pooled connection of the writes made at once on the caller's thread (:meth:`append_at_once`),
         checked out once and kept, which never waits for a lock; None until the first, and on PostgreSQL."""
+        self._closed = False
+        """Whether :meth:`close` was called (no write is then made at once)."""
         self._prepared_append: tuple[bool, Prepared] | None = None
         """:meth:`_append`'s compiled statement, and whether it is fenced (built at the first action)."""
         self.ownership: Fencing | None = None
@@ -220,9 +222,11 @@ class Store:
     def close(self) -> None:
         """Close every connection."""
         with self._lock:
-            for kept in (self._hot, self._at_once):
-                if kept is not None:
-                    kept.close()  # back to the pool, which closes it with the rest
+            self._closed = True
+            if self._hot is not None:
+                self._hot.close()  # back to the pool, which closes it with the rest
+            if self._at_once is not None:
+                self._at_once.invalidate()  # closed, never back to the pool: it never waits for a lock
             self._hot = self._at_once = None
         self.engine.dispose()
 
@@ -464,10 +468,10 @@ class Store:
         try:
             missed = [k for k, values in runs if not driver.execute(sql, values).fetchall()]
             driver.commit()
-        except sqlite3.Error:
-            with contextlib.suppress(sqlite3.Error):
-                driver.rollback()
-            raise
+        finally:  # failed part way: nothing of the group stays, and no transaction stays open
+            if driver.in_transaction:
+                with contextlib.suppress(sqlite3.Error):
+                    driver.rollback()
         return missed
 
     @property
@@ -496,30 +500,55 @@ class Store:
             except StoreError as exc:
                 return AtOnce(exc)
             prepared = self._append_statement()
-            if self._at_once is None:
-                self._at_once = self.engine.raw_connection()
-                setup = self._at_once.driver_connection
-                setup.execute("PRAGMA busy_timeout=0")
-                setup.execute("PRAGMA wal_autocheckpoint=0")
-            driver: sqlite3.Connection = self._at_once.driver_connection
+            driver = self._at_once_driver()
+            if driver is None:
+                return None
             try:
                 taken = driver.execute(prepared.sql, prepared.parameters(values)).fetchall()
                 driver.commit()
             except sqlite3.Error:  # busy, or refused: the database thread tries it again and says why
-                with contextlib.suppress(sqlite3.Error):
-                    driver.rollback()
                 return None
+            finally:  # whatever stopped it, no transaction stays open on the kept connection
+                if driver.in_transaction:
+                    with contextlib.suppress(sqlite3.Error):
+                        driver.rollback()
             return AtOnce(None) if taken else None
         finally:
             self._writers.release()
 
-    def checkpoint(self) -> None:
+    def _at_once_driver(self) -> sqlite3.Connection | None:
+        """The kept connection of the writes made at once, opened and set up the first time (where that fails, None:
+        the write goes to the database thread, and opening is tried again at the next); None once the store is
+        closed."""
+        if self._closed:
+            return None
+        if self._at_once is None:
+            try:
+                kept = self.engine.raw_connection()
+            except Exception:  # a connection that cannot be had now: the database thread writes
+                return None
+            setup = cast("sqlite3.Connection", kept.driver_connection)
+            try:
+                setup.execute("PRAGMA busy_timeout=0")
+                setup.execute("PRAGMA wal_autocheckpoint=0")
+            except sqlite3.Error:
+                kept.invalidate()  # never back to the pool half set up
+                return None
+            self._at_once = kept
+        driver: sqlite3.Connection = self._at_once.driver_connection
+        return driver
+
+    def checkpoint(self) -> tuple[int, int, int] | None:
         """SQLite: copy what the write-ahead log holds into the database file, as far as no reader needs it
         (``PASSIVE``: nobody waits), so that the log does not grow while the writes made at once never checkpoint
-        (:meth:`append_at_once`). Run in the database thread."""
-        if self.writes_at_once:
-            with self._lock, self.engine.connect() as conn:
-                conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").all()
+        (:meth:`append_at_once`). Run in the database thread, without the writers' lock: a passive checkpoint and a
+        write do not wait for each other. SQLite's answer: whether it was busy, the log's frames, those copied (None
+        on PostgreSQL)."""
+        if not self.writes_at_once:
+            return None
+        with self.engine.connect() as conn:
+            busy, frames, copied = conn.exec_driver_sql("PRAGMA wal_checkpoint(PASSIVE)").one()
+        return int(busy), int(frames), int(copied)
 
     def _why_not(self, item: Appended) -> StoreError:
         """Why an action's row was not inserted: the table is not this process's, or its place is not the next."""
