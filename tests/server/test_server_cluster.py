@@ -385,8 +385,12 @@ def test_a_block_made_at_one_process_hides_chat_at_a_table_another_process_serve
         csrf = {"X-CSRF-Token": at_second.get("/account").json()["csrf"]}
         assert at_second.post("/players/Bob/block", headers=csrf).status_code == 200  # at the other process
         at_second.close()
-        for k in range(100):  # Bob speaks, then Ann: once Ann's line is in, Bob's would have come before it
+        # Bob speaks and hears himself (the table has told everyone his line), then Ann: the table tells Ann in the
+        # order it heard them, so once her own line is back, Bob's would have come before it (two sockets arrive in
+        # any order: waiting for Bob's echo is what puts his line first)
+        for k in range(100):
             b.send({"type": "chat", "text": f"Bob {k}"})
+            b.until(lambda m, k=k: m["type"] == "chat" and m["text"] == f"Bob {k}")
             a.send({"type": "chat", "text": f"Ann {k}"})
             a.until(lambda m, k=k: m["type"] == "chat" and m["text"] == f"Ann {k}")
             if not any(m.get("text") == f"Bob {k}" for m in a.messages):
@@ -396,6 +400,7 @@ def test_a_block_made_at_one_process_hides_chat_at_a_table_another_process_serve
             raise AssertionError("Bob's lines still reach Ann two minutes after she blocked him")
         time.sleep(1.2)
         b.send({"type": "chat", "text": "Bob again"})
+        b.until(lambda m: m["type"] == "chat" and m["text"] == "Bob again")
         a.send({"type": "chat", "text": "Ann again"})
         a.until(lambda m: m["type"] == "chat" and m["text"] == "Ann again")
         assert not any(m.get("text") == "Bob again" for m in a.messages)
