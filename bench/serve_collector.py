@@ -20,15 +20,12 @@ import argparse
 import json
 import multiprocessing
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve_compare import ROOT, line, load_arguments, measure
+from serve_compare import ROOT, line, load_arguments, measure, report_to
 
 POLICIES = ("served", "freeze", "python")
 
@@ -75,15 +72,8 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(folder) / "report.json"
         os.environ["CLUBS_BENCH_POLICY"], os.environ["CLUBS_BENCH_REPORT"] = args.policy, str(path)
 
-        def ask(proc: subprocess.Popen[bytes]) -> None:
-            proc.send_signal(signal.SIGUSR1)
-            deadline = time.monotonic() + 60
-            while not path.exists() and time.monotonic() < deadline:
-                time.sleep(0.2)
-            time.sleep(0.5)  # the file is written whole in well under that
-
         with multiprocessing.get_context("spawn").Pool(args.clients) as pool:
-            figures = measure(ROOT / "src", args.tables, args, pool, BOOTSTRAP, ask)
+            figures = measure(ROOT / "src", args.tables, args, pool, BOOTSTRAP, report_to(path))
         if not path.exists():
             print("the server wrote no report", file=sys.stderr)
             return 1

@@ -39,7 +39,7 @@ import subprocess
 import sys
 import tempfile
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -309,6 +309,20 @@ def measure(
         "mean_commit_group": round(grouped / groups, 2) if groups and grouped is not None else None,
         "full_collections": grew('python_gc_collections_total{generation="2"}'),
     }
+
+
+def report_to(path: Path) -> Callable[[subprocess.Popen[bytes]], None]:
+    """An ``after`` for :func:`measure`: asks the server for its report (a signal, SIGUSR1, that a benchmark's
+    bootstrap answers by writing ``path``) and waits until it is written (60 s at most)."""
+
+    def ask(proc: subprocess.Popen[bytes]) -> None:
+        proc.send_signal(signal.SIGUSR1)
+        deadline = time.monotonic() + 60
+        while not path.exists() and time.monotonic() < deadline:
+            time.sleep(0.2)
+        time.sleep(0.5)  # the file is written whole in well under that
+
+    return ask
 
 
 def line(label: str, f: dict[str, Any]) -> str:

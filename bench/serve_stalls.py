@@ -19,15 +19,12 @@ import argparse
 import json
 import multiprocessing
 import os
-import signal
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve_compare import ROOT, line, load_arguments, measure
+from serve_compare import ROOT, line, load_arguments, measure, report_to
 
 BOOTSTRAP = """
 import asyncio, collections, gc, json, os, signal, time
@@ -133,16 +130,9 @@ def main(argv: list[str] | None = None) -> int:
         path = Path(folder) / "report.json"
         os.environ["CLUBS_BENCH_OVER_MS"], os.environ["CLUBS_BENCH_REPORT"] = str(args.over_ms), str(path)
 
-        def ask(proc: subprocess.Popen[bytes]) -> None:
-            proc.send_signal(signal.SIGUSR1)
-            deadline = time.monotonic() + 60
-            while not path.exists() and time.monotonic() < deadline:
-                time.sleep(0.2)
-            time.sleep(0.5)  # the file is written whole in well under that
-
         bootstrap = ("import sys; sys.modules['uvloop'] = None\n" if args.asyncio else "") + BOOTSTRAP
         with multiprocessing.get_context("spawn").Pool(args.clients) as pool:
-            figures = measure(args.src.resolve(), args.tables, args, pool, bootstrap, ask)
+            figures = measure(args.src.resolve(), args.tables, args, pool, bootstrap, report_to(path))
         if not path.exists():
             print("the server wrote no report", file=sys.stderr)
             return 1
@@ -154,7 +144,8 @@ def main(argv: list[str] | None = None) -> int:
     else:
         print("the loop's callbacks were not timed (uvloop runs them in C: --asyncio serves on the standard loop)")
     rows = sorted(found["spent"].items(), key=lambda item: -item[1][1])
-    print(f"callbacks of {args.over_ms:g} ms or more, by what they ran (count, seconds in all, longest):")
+    if count:
+        print(f"callbacks of {args.over_ms:g} ms or more, by what they ran (count, seconds in all, longest):")
     for name, (n, seconds, longest) in rows[: args.top]:
         print(f"  {n:>6} {seconds:8.2f} s {longest * 1000:8.1f} ms  {name}")
     for stage, about in STAGES.items():
