@@ -25,7 +25,7 @@ import tempfile
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from serve_compare import ROOT, line, load_arguments, measure, report_to
+from serve_compare import ROOT, check_bounds, line, load_arguments, measure, report_to
 
 POLICIES = ("served", "freeze", "python")
 
@@ -66,8 +66,7 @@ def main(argv: list[str] | None = None) -> int:
     load_arguments(parser)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args(argv)
-    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 900 or not 1 <= args.clients <= 8:
-        parser.error("--tables 1..2000, --seconds up to 900 and --clients 1..8 keep the run bounded")
+    check_bounds(parser, args)
     with tempfile.TemporaryDirectory() as folder:
         path = Path(folder) / "report.json"
         os.environ["CLUBS_BENCH_POLICY"], os.environ["CLUBS_BENCH_REPORT"] = args.policy, str(path)

@@ -311,6 +311,13 @@ def measure(
     }
 
 
+def check_bounds(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Refuse a run of one server's benchmark that would not stay bounded (``--tables``, ``--seconds``, ``--clients``)
+    past their limits."""
+    if not 1 <= args.tables <= 2000 or not 0 < args.seconds <= 900 or not 1 <= args.clients <= 8:
+        parser.error("--tables 1..2000, --seconds up to 900 and --clients 1..8 keep the run bounded")
+
+
 def report_to(path: Path) -> Callable[[subprocess.Popen[bytes]], None]:
     """An ``after`` for :func:`measure`: asks the server for its report (a signal, SIGUSR1, that a benchmark's
     bootstrap answers by writing ``path``) and waits until it is written (60 s at most)."""
