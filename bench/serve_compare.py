@@ -337,8 +337,13 @@ def line(label: str, f: dict[str, Any]) -> str:
     memory = f["memory_per_table_bytes"]
     return (
         f"{label:>12} {f['tables']:>5} tables: {f['accepted_actions_per_second']:>7} actions/s, p50 "
-        f"{f['latency_ms_p50']} ms, p99 {f['latency_ms_p99']} ms ({f['latency_ms_p99_settled']} ms after the first"
-        f" {SETTLE:.0f} s), max {f['latency_ms_max']} ms; server "
+        f"{f['latency_ms_p50']} ms, p99 {f['latency_ms_p99']} ms"
+        + (
+            f" ({f['latency_ms_p99_settled']} ms after the first {SETTLE:.0f} s)"
+            if f["latency_ms_p99_settled"] == f["latency_ms_p99_settled"]  # none in a run shorter than that
+            else ""
+        )
+        + f", max {f['latency_ms_max']} ms; server "
         f"{f['server_cores']} cores, {'?' if memory is None else f'{memory / 1024:.1f} KiB'} a table; load "
         f"generator {f['generator_cores']} cores"
         + (f"; {f['mean_commit_group']} actions a commit" if f["mean_commit_group"] is not None else "")
