@@ -15,7 +15,8 @@ from typing import Any
 
 import pytest
 from serverkit import Client, ThreadServer, in_own_loop
-from sqlalchemy import insert, select
+from sqlalchemy import insert, select, update
+from sqlalchemy.engine import Connection
 from test_server_play import play_out
 from test_server_rated import PASSWORD, account
 
@@ -396,6 +397,45 @@ def test_a_table_still_played_long_after_its_arena_ended_is_closed_and_its_seats
         assert seat["table"] not in hub.tables
         view = ann.get(f"/tournaments/{tid}").json()
         assert view["status"] == "over" and view["me"]["tables"] == 0  # not counted
+    finally:
+        client.close()
+
+
+def test_a_late_arena_table_is_closed_by_the_process_serving_it_when_another_process_ended_the_arena(
+    server: ThreadServer,
+) -> None:
+    """Only the process serving a table can close it: where another process directed the arena (and ended it), the
+    table still played here 30 minutes after the end is closed here, at this process's next look, its seats told
+    why."""
+    director = _director(server)
+    director.bots_after = 0.0
+    ann, _, ann_h = account(server, "Ann")
+    made = ann.post(
+        "/tournaments", json={"format": "arena", "game": DUEL, "minutes": 5, "bot_delay": 10}, headers=ann_h
+    ).json()
+    tid = made["id"]
+    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
+    ann.post(f"/tournaments/{tid}/start", headers=ann_h)
+    seat = _wait(lambda: (s := ann.get(f"/tournaments/{tid}/seat").json())["table"] is not None and s)
+    token = ann.post(f"/tables/{seat['table']}/seat", headers=ann_h).json()["token"]
+    client = Client(server.base, seat["table"], token)
+    try:
+        client.until(lambda m: m["type"] == "welcome")
+        hub = server.server.config.app.state.hub
+        ends = _wait(lambda: ann.get(f"/tournaments/{tid}").json()["ends_at"])
+
+        def ended_elsewhere(conn: Connection) -> None:  # as another process's director ends it (``_end``)
+            conn.execute(update(tournaments).where(tournaments.c.id == tid).values(status="over", director="elsewhere"))
+
+        asyncio.run_coroutine_threadsafe(hub.db(hub.store.write, ended_elsewhere), hub.loop).result(60)
+        early = asyncio.run_coroutine_threadsafe(director.tick(ends + LAST_TABLES_SECONDS - 60), hub.loop)
+        early.result(60)
+        assert seat["table"] in hub.tables  # the last tables are still waited for
+        late = asyncio.run_coroutine_threadsafe(director.tick(ends + LAST_TABLES_SECONDS + 61), hub.loop)
+        late.result(60)
+        bye = client.until(lambda m: m["type"] == "bye")
+        assert bye["reason"] == TOURNAMENT_OVER
+        assert seat["table"] not in hub.tables
     finally:
         client.close()
 

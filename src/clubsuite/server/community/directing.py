@@ -14,7 +14,8 @@ A round of work on one tournament, in order:
    ends after the arena's time too (as on lichess), and an entrant who was not at their table when it ended (a bot
    played their seat) is paused until they join again;
 3. an arena past its end seats nobody more and is over once its last tables have ended (its standings are final
-   then), or :data:`LAST_TABLES_SECONDS` after its end at the latest; otherwise its free entrants are seated
+   then), or :data:`LAST_TABLES_SECONDS` after its end at the latest (a table still in play then is closed
+   uncounted by the process that serves it, :meth:`Director._close_late`); otherwise its free entrants are seated
    (:func:`.pairing.arena_tables`);
 4. a Swiss tournament whose round has ended at every table pairs the next round (:func:`.pairing.swiss_round`)
    after a short pause, or is over after its last.
@@ -125,6 +126,8 @@ class Director(Ticker):
         """When each tournament's tables were last looked at for a seating left half way."""
         self._swept_at = 0.0
         """When the tournaments left unstarted were last looked for."""
+        self._late_swept_at = 0.0
+        """When this process's tables were last looked at for one an arena closed uncounted (:meth:`_close_late`)."""
         self._closing: dict[str, float] = {}
         """Ended tables of this process's tournaments and when to close them (:data:`CLOSE_AFTER`)."""
 
@@ -143,6 +146,9 @@ class Director(Ticker):
         if now - self._swept_at >= 60.0:
             self._swept_at = now
             await self.hub.db(self.hub.store.write, lambda conn: _cancel_unstarted(conn, now))
+        if now - self._late_swept_at >= 60.0:
+            self._late_swept_at = now
+            await self._close_late(now)
         for tournament_id in await self.hub.db(self.hub.store.write, lambda conn: self._claim(conn, now)):
             try:
                 await self._direct(tournament_id, now)
@@ -150,6 +156,38 @@ class Director(Ticker):
                 log.info("tournament %s: directed by another process now", tournament_id)
             except Exception:
                 log.exception("tournament %s: round of work failed", tournament_id)
+
+    async def _close_late(self, now: float) -> None:
+        """Close the tables this process serves that an arena over for :data:`LAST_TABLES_SECONDS` left uncounted,
+        their seats told why (:data:`TOURNAMENT_OVER`). The arena's director closes its own when it ends it; a table
+        another process serves (the one it was made at, or one that took it over) is closed here, at its next look,
+        since only the process serving a table can close it."""
+        here = list(self.hub.tables)
+        if not here:
+            return
+
+        def work(conn: Connection) -> list[str]:
+            late: list[str] = []
+            for i in range(0, len(here), 500):
+                late.extend(
+                    conn.execute(
+                        select(tournament_tables.c.table_id)
+                        .join(tournaments, tournaments.c.id == tournament_tables.c.tournament_id)
+                        .where(
+                            tournament_tables.c.table_id.in_(here[i : i + 500]),
+                            tournament_tables.c.finished_at.is_(None),
+                            tournaments.c.format == "arena",
+                            tournaments.c.status == "over",
+                            tournaments.c.ends_at <= now - LAST_TABLES_SECONDS,
+                        )
+                    ).scalars()
+                )
+            return late
+
+        for table_id in await self.hub.db(self.hub.store.reading, work):
+            live = self.hub.tables.get(table_id)
+            if live is not None:
+                await self.hub.close_table(live, TOURNAMENT_OVER)
 
     def _claim(self, conn: Connection, now: float) -> list[str]:
         """Claim (or renew) the due tournaments nobody else directs; the ids this process directs now."""
