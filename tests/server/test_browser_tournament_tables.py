@@ -13,12 +13,14 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
+import pytest
 from browserkit import keep_errors, wait_for
 from serverkit import ThreadServer
 from sqlalchemy import update
 from test_browser_tournaments import play_round, seated
 from test_server_rated import account
 
+from clubsuite.server.community import watching
 from clubsuite.server.community.directing import Director
 from clubsuite.server.store.dbschema import tournaments
 
@@ -227,6 +229,65 @@ def test_a_tournament_table_opened_cold_shows_its_tournament_and_at_its_end_the_
     play_round([page], tournament_web.base, set(), 9)
     end_dialog_link(page, "Your next round").click()  # the arena goes on: its page seats Ann again
     page.wait_for_url(f"**/tournament/{tid}")
+    assert page.errors == []
+
+
+def test_a_tournament_table_opened_cold_goes_on_to_the_next_table_by_itself(
+    tournament_web: ThreadServer, browser: Any
+) -> None:
+    """Opened cold (a pasted link: nothing kept in the browser), the table page learns its tournament from the server
+    and, once its table has ended and the arena seats the player again, goes on to the next table as a page
+    followed from the tournament does."""
+    page, client, headers = signed_in_page(browser, tournament_web, "Ann")
+    body = {"format": "arena", "game": "whist", "name": "Cold start", "minutes": 5, "bot_delay": 0}
+    tid, table = seated_alone(client, headers, body, page)
+    page.goto(f"{tournament_web.base}/table/{table}")
+    page.locator("#tournament-badge").wait_for()
+    play_round([page], tournament_web.base, set(), 9)
+    seat = f"/tournaments/{tid}/seat"
+    wait_for(lambda: client.get(seat).json()["table"] not in (None, table), 60, "never seated again", page)
+    after = str(client.get(seat).json()["table"])
+    wait_for(lambda: page.url.endswith(f"/table/{after}"), 60, "the page never went on to the next table", page)
+    assert page.errors == []
+
+
+def test_a_table_page_whose_socket_was_lost_follows_the_table_made_for_it_meanwhile(
+    tournament_web: ThreadServer, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The page's socket is lost while the player's table ends and the arena seats them again, and for longer than
+    the server's look for new notices reaches back (the seat notice is pushed to nobody): when the socket opens
+    again the page reads the notices kept for the account and goes on to the next table, as it would have had it
+    heard the notice."""
+    monkeypatch.setattr(watching, "NOTICE_WINDOW", 2.0)  # the look reaches 2 s back (30 s served): a shorter loss
+    page, client, headers = signed_in_page(browser, tournament_web, "Ann")
+    lost = {"now": False}
+    routes: list[Any] = []
+
+    def live(route: Any) -> None:  # the page's own socket, passed through to the server unless it is lost now
+        if lost["now"]:
+            route.close()
+            return
+        route.connect_to_server()
+        routes.append(route)
+
+    page.route_web_socket(re.compile(r"^wss?://[^/]+/live$"), live)
+    body = {"format": "arena", "game": "whist", "name": "Lost and found", "minutes": 5, "bot_delay": 0}
+    tid, table = seated_alone(client, headers, body, page)
+    page.add_init_script(f"localStorage.setItem('clubs.tournamentTable.{table}', '\"{tid}\"')")  # as if followed
+    page.goto(f"{tournament_web.base}/table/{table}")
+    page.locator("#tournament-badge").wait_for()
+    wait_for(lambda: routes, 60, "the page never opened its socket", page)
+    lost["now"] = True
+    for route in routes:
+        route.close()
+    play_round([page], tournament_web.base, set(), 9)
+    seat = f"/tournaments/{tid}/seat"
+    wait_for(lambda: client.get(seat).json()["table"] not in (None, table), 60, "never seated again", page)
+    after = str(client.get(seat).json()["table"])
+    assert page.url.endswith(f"/table/{table}")  # nothing reached the page while its socket was lost
+    page.wait_for_timeout(3000)  # lost for longer than the look reaches back: the notice is never pushed
+    lost["now"] = False
+    wait_for(lambda: page.url.endswith(f"/table/{after}"), 90, "the page never went on to the next table", page)
     assert page.errors == []
 
 

@@ -2,7 +2,8 @@
 // what the page watches (the lobby's tournaments, a tournament's standings) and what is meant for this account alone
 // (a tournament table ready for you), shown on any page as a notice, with a sound when sounds are on. Nothing is
 // polled: the server pushes a topic again only when it has changed. A lost socket is opened again after a pause
-// that grows, and the topics watched again.
+// that grows, the topics watched again and the notices kept for this account read again (those pushed while it was
+// closed are shown as if pushed then).
 
 import {account, api, h, store} from "./dom.js";
 import {t} from "./i18n.js";
@@ -13,6 +14,9 @@ const topics = new Set();
 let socket = null;
 let wait = 1000;
 let noticing = false;
+let opened = false; // the socket has been open once: a later open is a reopening
+const reopened = new Set(); // functions called each time the socket opens again after it was lost
+const toldTables = new Map(); // table -> tournament, as the server said for a table page opened cold
 const FOLLOW_SECONDS = 5; // a table page goes on to the next tournament table after this long
 
 function connect() {
@@ -21,6 +25,8 @@ function connect() {
   socket.addEventListener("open", () => {
     wait = 1000;
     for (const topic of topics) socket.send(JSON.stringify({type: "watch", topic}));
+    if (opened) for (const f of reopened) f();
+    opened = true;
   });
   socket.addEventListener("message", (event) => {
     let msg;
@@ -52,9 +58,15 @@ export function watch(topic) {
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({type: "watch", topic}));
 }
 
-/** The tournament a table was seated by, kept when a seat is handed over, so that its page goes on to the next. */
+/** The tournament a table was seated by, kept when a seat is handed over, or as the server said for a table page
+ * opened cold (:func:`tableOfTournament`), so that its page goes on to the next. */
 export function tournamentOf(table) {
-  return store.get(`tournamentTable.${table}`);
+  return store.get(`tournamentTable.${table}`) || toldTables.get(table);
+}
+
+/** The server said table ``table`` is tournament ``tournament``'s (a table page opened cold: nothing kept). */
+export function tableOfTournament(table, tournament) {
+  toldTables.set(table, tournament);
 }
 
 /** Open a tournament seat's table. Its page asks the table for a token of the seat the account holds there
@@ -120,8 +132,9 @@ export function startNotices() {
   };
   const here = location.pathname.split("/");
   const hereId = decodeURIComponent(here[2] || "");
-  // A tournament table ready: ``fresh`` when it was pushed now (followed from the tournament's page at once, from the
-  // table just ended after a pause); one kept from before is a link, and none at all on that table's own page.
+  // A tournament table ready: ``fresh`` when it was pushed now, or while the socket was closed (followed from the
+  // tournament's page at once, from the table just ended after a pause); one kept from before the page opened is a
+  // link, and none at all on that table's own page.
   const showSeat = (notice, fresh) => {
     const seat = notice.body || {};
     if (shown.has(notice.id) || (here[1] === "table" && hereId === seat.table)) return;
@@ -154,14 +167,18 @@ export function startNotices() {
     box.append(view);
   };
   on("notice", (msg) => (msg.notice.kind === "seat" ? showSeat(msg.notice, true) : showNotice(msg.notice)));
-  account().then(async (me) => {
-    if (!me) return;
+  // The notices kept for this account: when the page opens (a seat among them is a link), and again each time the
+  // socket opens again (those pushed while it was closed are followed as if pushed then).
+  const readKept = async (fresh) => {
+    if (!(await account())) return;
     try {
       const kept = await api("/notices");
       for (const notice of kept.notices.slice().reverse()) {
-        if (notice.kind === "seat") showSeat(notice, false);
+        if (notice.kind === "seat") showSeat(notice, fresh);
         else showNotice(notice);
       }
     } catch { /* the page works without them */ }
-  });
+  };
+  readKept(false);
+  reopened.add(() => readKept(true));
 }

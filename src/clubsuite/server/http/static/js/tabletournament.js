@@ -10,7 +10,7 @@
 
 import {api, h} from "./dom.js";
 import {t} from "./i18n.js";
-import {tournamentOf} from "./live.js";
+import {tableOfTournament, tournamentOf} from "./live.js";
 
 let shown = null; // the tournament as last read: {id, name, format, status, ends_at, now, round, rounds, finishing, me}
 let skew = 0; // the server's clock less this browser's, in seconds, as measured at the last read
@@ -34,6 +34,7 @@ async function tournamentId(tableId) {
     try {
       const found = (await api(`/tournament-tables/${encodeURIComponent(tableId)}`)).tournament;
       told = found && found.format !== "clubnight" ? found.id : null;
+      if (told) tableOfTournament(tableId, told); // so that the page goes on to the next table, as one followed does
     } catch {
       return null;
     }
