@@ -291,6 +291,28 @@ def test_a_table_page_whose_socket_was_lost_follows_the_table_made_for_it_meanwh
     assert page.errors == []
 
 
+def test_the_tournament_pages_count_the_time_left_with_the_servers_clock(
+    tournament_web: ThreadServer, browser: Any
+) -> None:
+    """A device whose clock is an hour fast still sees an arena of 5 minutes end in about 5 minutes on the
+    tournament's page, in the list of tournaments and in the lobby (the page socket's welcome tells the server's
+    time), never "0:00"."""
+    page, client, headers = signed_in_page(browser, tournament_web, "Ann")
+    page.clock.install(time=datetime.fromtimestamp(time.time() + 3600, tz=UTC))  # a wrong clock on the device
+    body = {"format": "arena", "game": "whist", "name": "Fast clock", "minutes": 5, "bot_delay": 5}
+    tid, _ = seated_alone(client, headers, body, page)
+    page.goto(f"{tournament_web.base}/tournament/{tid}")
+    status = page.locator("#t-status")
+    wait_for(lambda: re.fullmatch(r"Ends in [45]:\d\d", status.inner_text()), 60, "the time left is wrong", page)
+    page.goto(f"{tournament_web.base}/tournament")
+    listed = page.locator(f'.countdown[data-id="{tid}"]')
+    wait_for(lambda: re.fullmatch(r"Ends in [45]:\d\d", listed.inner_text()), 60, "the list's time is wrong", page)
+    page.goto(f"{tournament_web.base}/")
+    lobby = page.locator("#lobby-events")
+    wait_for(lambda: re.search(r"ends in [45] min", lobby.inner_text()), 60, "the lobby's time is wrong", page)
+    assert page.errors == []
+
+
 def test_the_form_says_what_each_table_plays_and_warns_of_an_arena_shorter_than_one(
     tournament_web: ThreadServer, browser: Any
 ) -> None:

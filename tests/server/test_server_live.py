@@ -69,7 +69,9 @@ def test_the_lobby_list_and_a_tournaments_standings_are_pushed_to_their_watchers
     guest = Live(server)
     mine = Live(server, ann)
     try:
-        assert guest.until(lambda m: m["type"] == "welcome")["name"] is None
+        before = time.time()
+        welcome = guest.until(lambda m: m["type"] == "welcome")
+        assert welcome["name"] is None and before - 1 <= welcome["now"] <= time.time() + 1  # the server's clock
         assert mine.until(lambda m: m["type"] == "welcome")["name"] == "Ann"
         guest.send({"type": "watch", "topic": "tournaments"})
         assert guest.until(lambda m: m["type"] == "tournaments")["tournaments"] == []

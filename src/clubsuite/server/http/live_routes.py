@@ -37,7 +37,8 @@ def router(watching: Watching, accounts: Accounts, max_bytes: int) -> APIRouter:
                 await ws.send_text(encode({"type": "error", "code": exc.code, "message": str(exc)}))
                 await ws.close(code=4429)
             return
-        w.send(encode({"type": "welcome", "name": user.name if user is not None else None}))
+        # the server's clock: a page counts the time to a tournament's start or end with it, not its own
+        w.send(encode({"type": "welcome", "name": user.name if user is not None else None, "now": time.time()}))
         writer = asyncio.create_task(_write(ws, w))
         try:
             await _read(ws, w, watching, max_bytes)

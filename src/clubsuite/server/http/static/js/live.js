@@ -17,6 +17,7 @@ let noticing = false;
 let opened = false; // the socket has been open once: a later open is a reopening
 const reopened = new Set(); // functions called each time the socket opens again after it was lost
 const toldTables = new Map(); // table -> tournament, as the server said for a table page opened cold
+let skew = 0; // the server's clock less this device's, in seconds, as the socket's welcome said
 const FOLLOW_SECONDS = 5; // a table page goes on to the next tournament table after this long
 
 function connect() {
@@ -31,6 +32,7 @@ function connect() {
   socket.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
+    if (msg.type === "welcome" && typeof msg.now === "number") skew = msg.now - Date.now() / 1000;
     for (const f of handlers.get(msg.type) || []) f(msg);
   });
   socket.addEventListener("close", () => {
@@ -56,6 +58,13 @@ export function watch(topic) {
   topics.add(topic);
   ensure();
   if (socket && socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify({type: "watch", topic}));
+}
+
+/** The server's time now, in seconds, as this device's clock and the socket's welcome make it: a countdown counts
+ * with it, so a device whose clock is wrong still shows the time left. */
+export function serverNow() {
+  ensure();
+  return Date.now() / 1000 + skew;
 }
 
 /** The tournament a table was seated by, kept when a seat is handed over, or as the server said for a table page
@@ -168,12 +177,17 @@ export function startNotices() {
   };
   on("notice", (msg) => (msg.notice.kind === "seat" ? showSeat(msg.notice, true) : showNotice(msg.notice)));
   // The notices kept for this account: when the page opens (a seat among them is a link), and again each time the
-  // socket opens again (those pushed while it was closed are followed as if pushed then).
+  // socket opens again (those added while it was closed, never read or pushed here before, are shown as if pushed
+  // then: a seat among them is followed).
+  const known = new Set(); // the ids of every notice read or pushed here, shown or not
+  on("notice", (msg) => known.add(msg.notice.id));
   const readKept = async (fresh) => {
     if (!(await account())) return;
     try {
       const kept = await api("/notices");
       for (const notice of kept.notices.slice().reverse()) {
+        if (known.has(notice.id)) continue;
+        known.add(notice.id);
         if (notice.kind === "seat") showSeat(notice, fresh);
         else showNotice(notice);
       }

@@ -12,7 +12,7 @@ import {accountBox, poolOf, ratingWords} from "./account.js";
 import {levelWords} from "./board.js";
 import {cardRow, parseCards} from "./cards.js";
 import {language, languageSwitch, loadWords, ruleWords, serverWords, t, tableName, tn} from "./i18n.js";
-import {on, startNotices, watch} from "./live.js";
+import {on, serverNow, startNotices, watch} from "./live.js";
 
 const app = byId("app");
 const REFRESH_MS = 5000;
@@ -73,7 +73,7 @@ function eventsBox() {
   const list = h("ul", {class: "events", id: "lobby-events"});
   let shown = [];
   const words = (x) => {
-    const now = Date.now() / 1000;
+    const now = serverNow();
     if (x.status === "open") return x.starts_at ? t("starts in {minutes} min", {minutes: Math.max(0, Math.ceil((x.starts_at - now) / 60))}) : t("open");
     if (x.format === "arena" && x.ends_at) return t("ends in {minutes} min", {minutes: Math.max(0, Math.ceil((x.ends_at - now) / 60))});
     return t("playing");

@@ -6,7 +6,7 @@
 import {account, api, byId, fill, h, pageTitle} from "./dom.js";
 import {loadWords, t, tn} from "./i18n.js";
 import {applyColours, bar, gameLabel, when} from "./people.js";
-import {goToSeat, on, startNotices, watch} from "./live.js";
+import {goToSeat, on, serverNow, startNotices, watch} from "./live.js";
 import {inviteForm} from "./together.js";
 
 const app = byId("app");
@@ -66,7 +66,7 @@ function clock(seconds) {
 
 /** Where a tournament stands, in words (a countdown ticks in the page). */
 function statusWords(x) {
-  const now = Date.now() / 1000;
+  const now = serverNow();
   if (x.status === "over") return x.cancelled ? t("Cancelled") : t("Over");
   if (x.finishing) return t("Time is up: the last tables are finishing");
   if (x.status === "open") {
