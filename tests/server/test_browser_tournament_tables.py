@@ -341,8 +341,16 @@ def test_an_entrant_who_pauses_on_the_tournaments_page_is_not_taken_back_to_thei
     tournament_web: ThreadServer, browser: Any
 ) -> None:
     """Ann, at an arena table, opens the tournament's page and pauses: her table in play stays hers, but the page
-    leaves her where she chose to be, however often the tournament changes after (another entrant joins)."""
+    leaves her where she chose to be, however often the tournament changes after (another entrant joins), and when
+    its socket is lost and opened again (the seat notice it read when it opened is not followed then)."""
     page, client, headers = signed_in_page(browser, tournament_web, "Ann")
+    routes: list[Any] = []
+
+    def live(route: Any) -> None:
+        route.connect_to_server()
+        routes.append(route)
+
+    page.route_web_socket(re.compile(r"^wss?://[^/]+/live$"), live)
     body = {"format": "arena", "game": "whist", "name": "Tea break", "minutes": 30, "bot_delay": 5}
     tid, _ = seated_alone(client, headers, body, page)
     page.goto(f"{tournament_web.base}/tournament/{tid}")
@@ -354,4 +362,10 @@ def test_an_entrant_who_pauses_on_the_tournaments_page_is_not_taken_back_to_thei
     wait_for(lambda: "Bob" in page.locator("#standings").inner_text(), 60, "Bob's entry never reached the page", page)
     page.wait_for_timeout(1000)  # time for a page that would follow to have gone
     assert "/tournament/" in page.url and client.get(f"/tournaments/{tid}/seat").json()["table"] is not None
+    wait_for(lambda: routes, 60, "the page never opened its socket", page)
+    opened = len(routes)
+    with page.expect_response("**/notices", timeout=90_000):  # read again once the socket opens again
+        routes[-1].close()
+    page.wait_for_timeout(1000)
+    assert len(routes) > opened and "/tournament/" in page.url
     assert page.errors == []
