@@ -48,6 +48,7 @@ CORE_MODULES = {
     "reasons",
     "card_reasons",
     "native",
+    "npzread",
 }
 ENGINE_MODULES = {"engine", "match_base", "view_base"}
 GAME_PARTS = {

@@ -2,14 +2,14 @@
 nothing in it can run), checked before use: its size, its entries, every array's type, shape and values, and the
 environment it was made for.
 
-A weights file may come from anyone, so reading one costs no more than its checks allow, whatever it claims: the
-file's size is checked (on the opened file) before a byte of it is read or hashed; the archive's directory is
-checked to be a policy's few entries before it is parsed; each entry's ``.npy`` header has its length checked (at
-most :data:`MAX_HEADER` bytes) before it is read, and is then checked (a plain type, dimensions not negative, their
-product worked out in Python's integers so that none can wrap, the total under :data:`MAX_BYTES`) before its
-numbers are read; and the numbers are read in pieces into the room the header was granted, the entry refused as
-soon as it holds more (or fewer) than its header says. The bytes hashed are the bytes read: a file changed meanwhile
-is never played under another one's hash.
+A weights file may come from anyone, so reading one costs no more than its checks allow, whatever it claims
+(:mod:`clubsuite.npzread`): the file's size is checked (on the opened file) before a byte of
+it is read or hashed; the archive's directory is checked to be a policy's few entries before it is parsed; each
+entry's ``.npy`` header has its length checked before it is read, and is then checked (a plain type, dimensions not
+negative, their product worked out in Python's integers so that none can wrap, the total under :data:`MAX_BYTES`)
+before its numbers are read; and the numbers are read in pieces into the room the header was granted, the entry
+refused as soon as it holds more (or fewer) than its header says. The bytes hashed are the bytes read: a file
+changed meanwhile is never played under another one's hash.
 
 The archive holds ``meta`` (UTF-8 JSON as an array of bytes: ``{"format": "clubsuite-policy", "version": 1, "env":
 ID, "layers": L}``) and the layers of a multilayer perceptron, ``w0``, ``b0``, ... ``w{L-1}``,
@@ -28,12 +28,9 @@ from __future__ import annotations
 
 import copy
 import hashlib
-import io
 import json
-import math
 import os
 import random
-import stat
 import struct
 import tempfile
 import zipfile
@@ -47,6 +44,8 @@ import numpy as np
 
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.npzread import Bounds, file_bytes
+from clubsuite.npzread import arrays as read_arrays
 from clubsuite.rl.coding import RlCoding, coding_for, env_layout, observation_of
 from clubsuite.safetext import quoted
 
@@ -59,10 +58,6 @@ MAX_LAYERS = 16
 MAX_DIRECTORY = 64 * 1024
 """The largest archive directory read: a policy's :data:`MAX_ENTRIES` entries take a few kilobytes, while a
 directory of a million empty entries would take a file of 50 MB and hundreds of MB once parsed."""
-PIECE = 1024 * 1024
-"""The numbers of an entry are read (and inflated) this many bytes at a time."""
-MAX_HEADER = 10_000
-"""The longest ``.npy`` header read (NumPy's own limit; a policy's headers take about 128 bytes)."""
 
 
 class Policy:
@@ -172,148 +167,30 @@ def _fail(path: Path, why: str) -> InvalidOptionsError:
     return InvalidOptionsError(f"weights file {quoted(str(path), 200)}: {why}")
 
 
+def _bounds() -> Bounds:
+    """What a weights file may be (:mod:`clubsuite.npzread` reads it): float32 layers and the bytes of ``meta``,
+    :data:`MAX_BYTES` at most."""
+    return Bounds(
+        max_bytes=MAX_BYTES,
+        max_entries=MAX_ENTRIES,
+        max_directory=MAX_DIRECTORY,
+        types=(np.dtype(np.float32), np.dtype(np.uint8)),
+        types_words="float32 numbers",
+        kind="a policy",
+    )
+
+
 def weights_bytes(path: Path) -> bytes:
     """The bytes of the weights file at ``path``: refused unless it is a regular file of at most :data:`MAX_BYTES`,
     its size checked on the opened file before anything is read (a pipe is never waited on, a 2 GB sparse file
     never read)."""
-    try:
-        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe opened to read would wait for a writer
-    except OSError as exc:
-        raise _fail(path, f"cannot be read: {exc.strerror or exc}") from None
-    with os.fdopen(handle, "rb") as f:
-        facts = os.fstat(f.fileno())
-        if not stat.S_ISREG(facts.st_mode):
-            raise _fail(path, "it is not a regular file")
-        if facts.st_size > MAX_BYTES:
-            raise _fail(path, f"it is larger than {MAX_BYTES // (1024 * 1024)} MB")
-        try:
-            data = f.read(facts.st_size + 1)
-        except OSError as exc:
-            raise _fail(path, f"cannot be read: {exc.strerror or exc}") from None
-    if len(data) != facts.st_size:
-        raise _fail(path, "it changed while it was being read")
-    return data
-
-
-_END = struct.Struct("<4s4H2LH")
-"""The zip format's end-of-directory record (APPNOTE 4.3.16): signature, two disk numbers, the entries on this
-disk and in all, the directory's size and offset, the comment's length."""
-
-
-def _check_directory(path: Path, data: bytes) -> None:
-    """Refuse an archive whose directory is larger than a policy's before :mod:`zipfile` parses it (it reads the
-    whole directory, however many entries it holds). A policy's archive, as NumPy writes it, ends with a plain
-    end-of-directory record: no comment, no zip64 record."""
-    if len(data) < _END.size or data[-_END.size : -_END.size + 4] != b"PK\x05\x06":
-        raise _fail(path, "it is not a NumPy .npz archive (or it ends with a comment)")
-    _, _, _, _, _, size, _, comment = _END.unpack(data[-_END.size :])
-    if comment or data[-_END.size - 20 : -_END.size - 16] == b"PK\x06\x07":
-        raise _fail(path, "it is not a NumPy .npz archive (it has a comment or a zip64 record)")
-    if size > MAX_DIRECTORY:
-        raise _fail(path, f"its archive's directory is larger than {MAX_DIRECTORY // 1024} KB (a policy's is a few KB)")
-
-
-_NPY_MAGIC = b"\x93NUMPY"
-_HEADER_LENGTH = {(1, 0): struct.Struct("<H"), (2, 0): struct.Struct("<I")}
-"""The field that gives a ``.npy`` header's length, by format version (a version 3.0 header, UTF-8 field names,
-is never a policy's)."""
-
-
-def _exactly(path: Path, name: str, member: Any, size: int, what: str) -> bytes:
-    """The next ``size`` bytes of the entry ``name`` (``size`` already bounded), refused if it ends before them."""
-    got = b""
-    while len(got) < size:
-        more = member.read(size - len(got))
-        if not more:
-            raise _fail(path, f"its entry {quoted(name, 40)} ends inside its {what}")
-        got += more
-    return got
-
-
-def _header(path: Path, name: str, member: Any) -> tuple[tuple[int, ...], Any]:
-    """The shape and type of the entry ``name`` read from its ``.npy`` header, checked: float32 or bytes, in C
-    order, at most two dimensions, none negative. The header's length is read here and refused over
-    :data:`MAX_HEADER` before the header is read (NumPy's reader would read all a header claims, up to 4 GiB, and
-    check its length after); NumPy then parses the bounded header."""
-    entry = f"its entry {quoted(name, 40)}"
-    prefix = _exactly(path, name, member, len(_NPY_MAGIC) + 2, ".npy header")
-    if not prefix.startswith(_NPY_MAGIC):
-        raise _fail(path, f"{entry} is not a NumPy array (it does not start as a .npy file does)")
-    version = (prefix[-2], prefix[-1])
-    field = _HEADER_LENGTH.get(version)
-    if field is None:
-        raise _fail(path, f"{entry} is of an unknown .npy version")
-    length_bytes = _exactly(path, name, member, field.size, ".npy header")
-    (length,) = field.unpack(length_bytes)
-    if length > MAX_HEADER:
-        raise _fail(path, f"{entry} says its .npy header is {length:,} bytes, longer than {MAX_HEADER:,} bytes")
-    text = _exactly(path, name, member, length, f".npy header ({length:,} bytes said)")
-    head = io.BytesIO(prefix + length_bytes + text)
-    np.lib.format.read_magic(head)
-    read_header = np.lib.format.read_array_header_1_0 if version == (1, 0) else np.lib.format.read_array_header_2_0
-    shape, fortran, dtype = read_header(head)
-    if dtype not in (np.dtype(np.float32), np.dtype(np.uint8)) or fortran or len(shape) > 2:
-        raise _fail(path, f"{entry} is not a plain array of float32 numbers")
-    if any(d < 0 for d in shape):
-        raise _fail(path, f"{entry} has a negative dimension ({_shape_text(shape)})")
-    return shape, dtype
-
-
-def _shape_text(shape: tuple[int, ...]) -> str:
-    """A shape as a refusal names it, a dimension of more than 20 digits cut short."""
-    return " x ".join(str(d) if abs(d) < 10**20 else f"{str(d)[:20]}..." for d in shape)
-
-
-def _numbers(path: Path, name: str, member: Any, size: int) -> bytearray:
-    """The ``size`` bytes of numbers that follow an entry's header, read into room of that size a piece at a time
-    (inflating no more than a piece beyond it), refused if the entry holds fewer or more."""
-    out = bytearray(size)
-    room = memoryview(out)
-    done = 0
-    while done < size:
-        got = member.readinto(room[done : done + PIECE])
-        if not got:
-            raise _fail(path, f"its entry {quoted(name, 40)} holds fewer numbers than its header says")
-        done += got
-    room.release()
-    if member.read(1):
-        raise _fail(path, f"its entry {quoted(name, 40)} holds more than its header says")
-    return out
-
-
-def _arrays(path: Path, data: bytes) -> dict[str, Any]:
-    """Every entry of the archive ``data`` (read from ``path``) as an array, each ``.npy`` header read and checked
-    before its numbers are read: only plain numbers (float32, and the bytes of ``meta``), never an object (nothing
-    is unpickled), at most :data:`MAX_BYTES` in all."""
-    _check_directory(path, data)
-    arrays: dict[str, Any] = {}
-    total = 0
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        names = archive.namelist()
-        if len(names) > MAX_ENTRIES:
-            raise _fail(path, f"it holds {len(names)} entries, more than a policy has ({MAX_ENTRIES})")
-        for name in names:
-            if not name.endswith(".npy"):
-                raise _fail(path, f"its entry {quoted(name, 40)} is not a NumPy array (.npy)")
-            with archive.open(name) as member:
-                shape, dtype = _header(path, name, member)
-                size = math.prod(shape) * dtype.itemsize  # Python's integers: no product wraps to a small one
-                total += size
-                if total > MAX_BYTES:
-                    raise _fail(
-                        path,
-                        f"its entries unpack to more than {MAX_BYTES // (1024 * 1024)} MB "
-                        f"(its entry {quoted(name, 40)} says {_shape_text(shape)})",
-                    )
-                numbers = _numbers(path, name, member, size)
-                arrays[name[: -len(".npy")]] = np.frombuffer(numbers, dtype=dtype).reshape(shape)
-    return arrays
+    return file_bytes(path, _bounds(), lambda why: _fail(path, why))
 
 
 def _read(path: Path, data: bytes, env_id: str, inputs: int, outputs: int) -> list[tuple[Any, Any]]:
     """The layers of the weights file ``data`` (read from ``path``), every rule of the module docstring checked."""
     try:
-        arrays = _arrays(path, data)
+        arrays = read_arrays(data, _bounds(), lambda why: _fail(path, why))
     except InvalidOptionsError:
         raise
     except (zipfile.BadZipFile, struct.error):

@@ -48,6 +48,7 @@ import os
 import random
 import re
 import signal
+import struct
 import tempfile
 import zipfile
 import zlib
@@ -66,6 +67,8 @@ from clubsuite.benchmark.evaluate import close_pool
 from clubsuite.bots.base import make_bot
 from clubsuite.engine import LegalActions, View
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.npzread import Bounds, file_bytes, shape_text
+from clubsuite.npzread import arrays as read_arrays
 from clubsuite.rl.coding import Layout, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
@@ -387,13 +390,77 @@ def shard_ranges(folder: Path) -> list[tuple[int, int, Path]]:
     return sorted(found)
 
 
+MAX_STEPS_PER_GAME = 5_000
+"""The most decisions one game of a shard may hold (a match of whist takes about 170): a shard's arrays are checked
+against the games its name covers before their numbers are read."""
+MAX_SHARD_FILE = 4 * 1024**3
+"""The largest shard read (one of 10,000 whist matches, the most ``--per-shard`` makes, takes about 60 MB)."""
+MAX_ABOUT = 4096
+"""The longest ``about`` a shard may hold (bytes)."""
+SHARD_ENTRIES = ("obs", "mask", "target", "game", "about")
+_SHARD_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.uint8, np.bool_, np.int32, np.int64))
+
+
+def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str] = SHARD_ENTRIES) -> dict[str, Any]:
+    """The arrays ``only`` of the shard at ``path`` (a shard may come from anyone: read by
+    :mod:`clubsuite.npzread`, each array's header checked before its numbers are read): no entry but a shard's,
+    ``about`` at most :data:`MAX_ABOUT` bytes, and, with the environment's ``layout`` (observation size, action
+    count), every array of the steps' one count of rows, at most :data:`MAX_STEPS_PER_GAME` for each game the
+    file's name covers."""
+    m = SHARD_NAME.match(path.name)
+    games = int(m.group(2)) - int(m.group(1)) + 1 if m else 0
+    most = max(0, games) * MAX_STEPS_PER_GAME
+    size, actions = layout if layout is not None else (0, 0)
+    rows: list[int] = []
+    wanted = {"obs": (size,), "mask": (actions,), "target": (actions,), "game": ()}
+
+    def check(name: str, shape: tuple[int, ...], dtype: np.dtype[Any]) -> str | None:
+        if name not in SHARD_ENTRIES:
+            return "is not one a file of positions holds"
+        if name == "about":
+            return None if len(shape) == 1 and shape[0] <= MAX_ABOUT and dtype == np.uint8 else "is not short text"
+        if name not in only:
+            return None
+        if len(shape) != 1 + len(wanted[name]) or tuple(shape[1:]) != wanted[name]:
+            expected = " x ".join(["steps", *map(str, wanted[name])])
+            return f"is not {expected} numbers for this environment ({shape_text(shape)})"
+        if shape[0] > most:
+            return f"holds {shape[0]:,} steps, more than {MAX_STEPS_PER_GAME:,} for each of its {games:,} games"
+        if rows and shape[0] != rows[0]:
+            return f"holds {shape[0]:,} steps where the others hold {rows[0]:,}"
+        rows.append(shape[0])
+        return None
+
+    per_step = 8 * (size + 2 * actions + 1)  # the widest types a shard may use
+    bounds = Bounds(
+        max_bytes=most * per_step + MAX_ABOUT if layout is not None else MAX_ABOUT,
+        max_entries=len(SHARD_ENTRIES),
+        max_directory=64 * 1024,
+        types=_SHARD_TYPES,
+        types_words="numbers",
+        kind="a file of positions",
+        max_file=MAX_SHARD_FILE,
+    )
+
+    def fail(why: str) -> InvalidOptionsError:
+        return InvalidOptionsError(f"{path}: not a file of positions: {why}")
+
+    try:
+        return read_arrays(file_bytes(path, bounds, fail), bounds, fail, check, only)
+    except InvalidOptionsError:
+        raise
+    except (OSError, ValueError, EOFError, RuntimeError, NotImplementedError, MemoryError) as exc:
+        raise fail(f"it is damaged ({type(exc).__name__})") from None
+    except (zipfile.BadZipFile, zlib.error, struct.error) as exc:
+        raise fail(f"it is damaged ({type(exc).__name__})") from None
+
+
 def _about(path: Path) -> str:
     """What the shard at ``path`` says it holds."""
-    try:
-        with np.load(path, allow_pickle=False) as shard:
-            return bytes(shard["about"].astype(np.uint8).tobytes()).decode("utf-8", "replace")
-    except (OSError, ValueError, KeyError, zipfile.BadZipFile, EOFError) as exc:
-        raise InvalidOptionsError(f"{path}: not a file of positions ({type(exc).__name__})") from None
+    about = _shard_arrays(path, None, ("about",)).get("about")
+    if about is None:
+        raise InvalidOptionsError(f"{path}: not a file of positions: it says nothing of what it holds")
+    return bytes(about.tobytes()).decode("utf-8", "replace")
 
 
 def read_shards(folder: Path, env: BenchEnv, limit: int | None = None) -> tuple[Dataset, str]:
@@ -416,11 +483,11 @@ def read_shards(folder: Path, env: BenchEnv, limit: int | None = None) -> tuple[
         if about is not None and said != about:
             raise InvalidOptionsError(f"{path}: made as '{said}', unlike the others ('{about}')")
         about = said
-        try:
-            with np.load(path, allow_pickle=False) as shard:
-                obs, mask, target, game = (shard[k] for k in ("obs", "mask", "target", "game"))
-        except (OSError, KeyError, ValueError, EOFError, zipfile.BadZipFile, zlib.error) as exc:
-            raise InvalidOptionsError(f"{path}: not a file of positions ({type(exc).__name__})") from None
+        arrays = _shard_arrays(path, (size, actions))
+        missing = [k for k in ("obs", "mask", "target", "game") if k not in arrays]
+        if missing:
+            raise InvalidOptionsError(f"{path}: not a file of positions: it holds no {', '.join(missing)}")
+        obs, mask, target, game = (arrays[k] for k in ("obs", "mask", "target", "game"))
         n = len(game)
         shapes = {"obs": (n, size), "mask": (n, actions), "target": (n, actions), "game": (n,)}
         for key, array in (("obs", obs), ("mask", mask), ("target", target), ("game", game)):
