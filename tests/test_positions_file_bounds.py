@@ -154,3 +154,27 @@ def test_a_file_that_is_no_archive_is_refused_naming_it(tmp_path: Path) -> None:
     path.write_bytes(b"not a zip at all" * 100)
     said, _ = refusal(lambda: read_shards(tmp_path, WHIST))
     assert str(path) in said and "not a NumPy .npz archive" in said, said
+
+
+def test_a_file_whose_name_covers_more_games_than_a_shard_holds_is_refused_unread(tmp_path: Path) -> None:
+    path = shard(tmp_path, good(), name="games-0000000-9999999.npz")
+    said, peak = refusal(lambda: read_shards(tmp_path, WHIST))
+    assert str(path) in said and "more than a file holds (10,000)" in said, said
+    assert peak < MB
+
+
+def test_an_entry_compressed_otherwise_than_numpy_writes_is_refused_before_it_is_inflated(tmp_path: Path) -> None:
+    """zipfile inflates a bzip2 entry a whole block at a time: 300 MB of zeros in a few hundred bytes would be
+    inflated to read a header of eight."""
+    path = tmp_path / "games-0000000-0000001.npz"
+    with (
+        zipfile.ZipFile(path, "w", zipfile.ZIP_BZIP2) as archive,
+        archive.open("obs.npy", "w", force_zip64=True) as member,
+    ):
+        member.write(lying((3, widths()[0])))
+        for _ in range(300):
+            member.write(bytes(MB))
+    assert path.stat().st_size < 64 * 1024
+    said, peak = refusal(lambda: read_shards(tmp_path, WHIST))
+    assert str(path) in said and "compressed otherwise than NumPy writes" in said, said
+    assert peak < BOUND, f"refusing it held {peak / MB:.0f} MB"

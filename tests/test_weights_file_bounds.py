@@ -191,3 +191,20 @@ def test_a_good_weights_file_is_still_read_whole(tmp_path: Path) -> None:
     assert made.kind == "weights" and made.sha256 is not None
     policy = made.make(WHIST)
     assert [w.shape for w, _ in policy.policy.layers] == [w.shape for w, _ in policy_layers(WHIST.id)]
+
+
+def test_an_entry_compressed_otherwise_than_numpy_writes_is_refused_before_it_is_inflated(tmp_path: Path) -> None:
+    """zipfile inflates a bzip2 or LZMA entry a whole block at a time, however little is asked of it."""
+    for method in (zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):
+        path = tmp_path / f"packed-{method}.npz"
+        header = io.BytesIO()
+        np.lib.format.write_array_header_1_0(header, {"descr": "<f4", "fortran_order": False, "shape": (8, 8)})
+        with zipfile.ZipFile(path, "w", method) as archive:
+            archive.writestr("meta.npy", meta())
+            with archive.open("w0.npy", "w", force_zip64=True) as member:
+                member.write(header.getvalue())
+                for _ in range(ZEROS_MB):
+                    member.write(bytes(MB))
+        said, peak = peak_of(lambda path=path: agent(str(path), WHIST))
+        assert path.name in said and "compressed otherwise than NumPy writes" in said, said
+        assert peak < BOUND, f"refusing it held {peak / MB:.0f} MB"

@@ -23,7 +23,7 @@ import zipfile
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 import numpy as np
 
@@ -62,25 +62,37 @@ class Bounds:
     """The largest file read (None: ``max_bytes``)."""
 
 
-def file_bytes(path: Path, bounds: Bounds, fail: Fail) -> bytes:
-    """The bytes of the file at ``path``: refused unless it is a regular file of at most ``bounds.max_bytes``, its
-    size checked on the opened file before anything is read."""
+def _opened(path: Path, bounds: Bounds, fail: Fail) -> tuple[BinaryIO, int]:
+    """The file at ``path`` opened to read, and its size: refused unless it is a regular file of at most the bounds'
+    largest, its size checked on the opened file before anything is read (a pipe is never waited on)."""
     try:
         handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe opened to read would wait for a writer
     except OSError as exc:
         raise fail(f"cannot be read: {exc.strerror or exc}") from None
-    with os.fdopen(handle, "rb") as f:
+    f = os.fdopen(handle, "rb")
+    try:
         facts = os.fstat(f.fileno())
         if not stat.S_ISREG(facts.st_mode):
             raise fail("it is not a regular file")
         largest = bounds.max_bytes if bounds.max_file is None else bounds.max_file
         if facts.st_size > largest:
             raise fail(f"it is larger than {_size_words(largest)}")
+    except BaseException:
+        f.close()
+        raise
+    return f, facts.st_size
+
+
+def file_bytes(path: Path, bounds: Bounds, fail: Fail) -> bytes:
+    """The bytes of the file at ``path``: refused unless it is a regular file of at most ``bounds.max_bytes`` (or
+    ``max_file``), its size checked on the opened file before anything is read."""
+    f, size = _opened(path, bounds, fail)
+    with f:
         try:
-            data = f.read(facts.st_size + 1)
+            data = f.read(size + 1)
         except OSError as exc:
             raise fail(f"cannot be read: {exc.strerror or exc}") from None
-    if len(data) != facts.st_size:
+    if len(data) != size:
         raise fail("it changed while it was being read")
     return data
 
@@ -180,30 +192,58 @@ def arrays(
     ``.npy``, each ``.npy`` header read and checked (and ``check``-ed) before its numbers are read, at most
     ``bounds.max_bytes`` in all; an entry left out has its header checked too, its numbers never read. Raises what
     :mod:`zipfile`, :mod:`zlib` and NumPy raise for a damaged archive; the caller turns those into its refusal."""
-    _check_directory(data, bounds, fail)
+    _check_directory(data[-(_END.size + 20) :], bounds, fail)
+    with zipfile.ZipFile(io.BytesIO(data)) as archive:
+        return _entries(archive, bounds, fail, check, only)
+
+
+def file_arrays(
+    path: Path, bounds: Bounds, fail: Fail, check: Check | None = None, only: Collection[str] | None = None
+) -> dict[str, Any]:
+    """As :func:`arrays`, of the archive in the file at ``path``, read from the file as its entries are (never
+    whole: a large archive asked for one small entry costs that entry), the file checked first as
+    :func:`file_bytes` checks it."""
+    f, size = _opened(path, bounds, fail)
+    with f:
+        f.seek(max(0, size - (_END.size + 20)))
+        _check_directory(f.read(), bounds, fail)
+        f.seek(0)
+        with zipfile.ZipFile(f) as archive:
+            return _entries(archive, bounds, fail, check, only)
+
+
+_METHODS = (zipfile.ZIP_STORED, zipfile.ZIP_DEFLATED)
+"""How an entry may be stored: as NumPy writes them. :mod:`zipfile` inflates a bzip2 or LZMA entry a whole block
+at a time, however little is asked of it, so a block of a few bytes could inflate to gigabytes before a header is
+read: such an entry is refused unread."""
+
+
+def _entries(
+    archive: zipfile.ZipFile, bounds: Bounds, fail: Fail, check: Check | None, only: Collection[str] | None
+) -> dict[str, Any]:
     out: dict[str, Any] = {}
     total = 0
-    with zipfile.ZipFile(io.BytesIO(data)) as archive:
-        names = archive.namelist()
-        if len(names) > bounds.max_entries:
-            raise fail(f"it holds {len(names)} entries, more than {bounds.kind} has ({bounds.max_entries})")
-        for name in names:
-            entry = f"its entry {quoted(name, 40)}"
-            if not name.endswith(".npy"):
-                raise fail(f"{entry} is not a NumPy array (.npy)")
-            with archive.open(name) as member:
-                shape, dtype = _header(member, entry, bounds, fail)
-                if check is not None and (why := check(name[: -len(".npy")], shape, dtype)) is not None:
-                    raise fail(f"{entry} {why}")
-                if only is not None and name[: -len(".npy")] not in only:
-                    continue
-                size = math.prod(shape) * dtype.itemsize  # Python's integers: no product wraps to a small one
-                total += size
-                if total > bounds.max_bytes:
-                    raise fail(
-                        f"its entries unpack to more than {_size_words(bounds.max_bytes)} "
-                        f"({entry} says {shape_text(shape)})"
-                    )
-                numbers = _numbers(member, size, entry, fail)
-                out[name[: -len(".npy")]] = np.frombuffer(numbers, dtype=dtype).reshape(shape)
+    listed = archive.infolist()
+    if len(listed) > bounds.max_entries:
+        raise fail(f"it holds {len(listed)} entries, more than {bounds.kind} has ({bounds.max_entries})")
+    for info in listed:
+        name = info.filename
+        entry = f"its entry {quoted(name, 40)}"
+        if not name.endswith(".npy"):
+            raise fail(f"{entry} is not a NumPy array (.npy)")
+        if info.compress_type not in _METHODS or info.flag_bits & 1:
+            raise fail(f"{entry} is compressed otherwise than NumPy writes (stored or deflated, never encrypted)")
+        with archive.open(info) as member:
+            shape, dtype = _header(member, entry, bounds, fail)
+            if check is not None and (why := check(name[: -len(".npy")], shape, dtype)) is not None:
+                raise fail(f"{entry} {why}")
+            if only is not None and name[: -len(".npy")] not in only:
+                continue
+            size = math.prod(shape) * dtype.itemsize  # Python's integers: no product wraps to a small one
+            total += size
+            if total > bounds.max_bytes:
+                most = _size_words(bounds.max_bytes)
+                raise fail(f"its entries unpack to more than {most} ({entry} says {shape_text(shape)})")
+            numbers = _numbers(member, size, entry, fail)
+            out[name[: -len(".npy")]] = np.frombuffer(numbers, dtype=dtype).reshape(shape)
     return out

@@ -369,3 +369,45 @@ def test_an_entrant_who_pauses_on_the_tournaments_page_is_not_taken_back_to_thei
     page.wait_for_timeout(1000)
     assert len(routes) > opened and "/tournament/" in page.url
     assert page.errors == []
+
+
+def test_a_seat_made_while_the_socket_was_lost_is_not_followed_once_its_entrant_paused(
+    tournament_web: ThreadServer, browser: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Ann waits on the tournament's page; its socket is lost, the arena starts and seats her (the notice reaches
+    nobody), and she pauses (from another device). When the socket opens again the page reads the new seat notice
+    but leaves her where she chose to be."""
+    monkeypatch.setattr(watching, "NOTICE_WINDOW", 2.0)  # the look reaches 2 s back: the notice is never pushed
+    page, client, headers = signed_in_page(browser, tournament_web, "Ann")
+    lost = {"now": False}
+    routes: list[Any] = []
+
+    def live(route: Any) -> None:
+        if lost["now"]:
+            route.close()
+            return
+        route.connect_to_server()
+        routes.append(route)
+
+    page.route_web_socket(re.compile(r"^wss?://[^/]+/live$"), live)
+    body = {"format": "arena", "game": "whist", "name": "Coffee", "minutes": 30, "bot_delay": 5}
+    tid = client.post("/tournaments", json=body, headers=headers).json()["id"]
+    assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
+    page.goto(f"{tournament_web.base}/tournament/{tid}")
+    page.locator("#t-me").wait_for()
+    wait_for(lambda: routes, 60, "the page never opened its socket", page)
+    lost["now"] = True
+    for route in routes:
+        route.close()
+    assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
+    seat = f"/tournaments/{tid}/seat"
+    wait_for(lambda: client.get(seat).json()["table"] is not None, 60, "never seated", page)
+    assert client.post(f"/tournaments/{tid}/withdraw", headers=headers).status_code == 200  # paused elsewhere
+    page.wait_for_timeout(3000)  # lost for longer than the look reaches back
+    opened = len(routes)
+    with page.expect_response("**/notices", timeout=90_000):  # read again once the socket opens again
+        lost["now"] = False
+    wait_for(lambda: len(routes) > opened, 60, "the socket never opened again", page)
+    page.wait_for_timeout(1000)  # time for a page that would follow to have gone
+    assert page.url.endswith(f"/tournament/{tid}")
+    assert page.errors == []

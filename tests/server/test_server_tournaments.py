@@ -440,6 +440,27 @@ def test_a_late_arena_table_is_closed_by_the_process_serving_it_when_another_pro
         client.close()
 
 
+def test_a_late_table_that_cannot_be_closed_keeps_neither_the_others_nor_the_tournaments_waiting(
+    server: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Closing the tables an arena left uncounted may fail (the database away, the table taken over meanwhile): it is
+    logged and tried again at the next look, and the round of work on the tournaments goes on."""
+    director = _director(server)
+    hub = server.server.config.app.state.hub
+    ann, _, ann_h = account(server, "Ann")
+    tid = ann.post("/tournaments", json={"format": "arena", "game": DUEL, "minutes": 5}, headers=ann_h).json()["id"]
+    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
+    ann.post(f"/tournaments/{tid}/start", headers=ann_h)
+
+    async def broken(now: float) -> None:
+        raise RuntimeError("the database is away")
+
+    monkeypatch.setattr(director, "_close_late", broken)
+    monkeypatch.setattr(director, "_late_swept_at", 0.0)
+    asyncio.run_coroutine_threadsafe(director.tick(time.time()), hub.loop).result(60)  # no exception leaves it
+    assert ann.get(f"/tournaments/{tid}").json()["status"] == "running"
+
+
 def test_bad_tournament_requests_are_refused_with_the_field_and_the_rule(server: ThreadServer) -> None:
     ann, _, ann_h = account(server, "Ann")
     base = {"format": "arena", "game": DUEL}

@@ -67,8 +67,7 @@ from clubsuite.benchmark.evaluate import close_pool
 from clubsuite.bots.base import make_bot
 from clubsuite.engine import LegalActions, View
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.npzread import Bounds, file_bytes, shape_text
-from clubsuite.npzread import arrays as read_arrays
+from clubsuite.npzread import Bounds, file_arrays, shape_text
 from clubsuite.rl.coding import Layout, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
@@ -393,8 +392,12 @@ def shard_ranges(folder: Path) -> list[tuple[int, int, Path]]:
 MAX_STEPS_PER_GAME = 5_000
 """The most decisions one game of a shard may hold (a match of whist takes about 170): a shard's arrays are checked
 against the games its name covers before their numbers are read."""
-MAX_SHARD_FILE = 4 * 1024**3
-"""The largest shard read (one of 10,000 whist matches, the most ``--per-shard`` makes, takes about 60 MB)."""
+MAX_SHARD_GAMES = 10_000
+"""The most games one shard holds (the most ``--per-shard`` makes): a file whose name covers more is not one."""
+MAX_SHARD_FILE = 1024**3
+"""The largest shard read (one of 10,000 whist matches takes about 60 MB)."""
+MAX_SHARD_UNPACKED = 4 * 1024**3
+"""The most a shard's arrays may hold unpacked (one of 10,000 whist matches holds about 2.4 GB)."""
 MAX_ABOUT = 4096
 """The longest ``about`` a shard may hold (bytes)."""
 SHARD_ENTRIES = ("obs", "mask", "target", "game", "about")
@@ -409,6 +412,11 @@ def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str
     file's name covers."""
     m = SHARD_NAME.match(path.name)
     games = int(m.group(2)) - int(m.group(1)) + 1 if m else 0
+    if games > MAX_SHARD_GAMES:
+        raise InvalidOptionsError(
+            f"{path}: not a file of positions: its name covers {games:,} games, more than a file holds "
+            f"({MAX_SHARD_GAMES:,})"
+        )
     most = max(0, games) * MAX_STEPS_PER_GAME
     size, actions = layout if layout is not None else (0, 0)
     rows: list[int] = []
@@ -425,7 +433,8 @@ def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str
             expected = " x ".join(["steps", *map(str, wanted[name])])
             return f"is not {expected} numbers for this environment ({shape_text(shape)})"
         if shape[0] > most:
-            return f"holds {shape[0]:,} steps, more than {MAX_STEPS_PER_GAME:,} for each of its {games:,} games"
+            steps = shape_text(shape[:1])
+            return f"holds {steps} steps, more than {MAX_STEPS_PER_GAME:,} for each of its {games:,} games"
         if rows and shape[0] != rows[0]:
             return f"holds {shape[0]:,} steps where the others hold {rows[0]:,}"
         rows.append(shape[0])
@@ -433,7 +442,7 @@ def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str
 
     per_step = 8 * (size + 2 * actions + 1)  # the widest types a shard may use
     bounds = Bounds(
-        max_bytes=most * per_step + MAX_ABOUT if layout is not None else MAX_ABOUT,
+        max_bytes=min(MAX_SHARD_UNPACKED, most * per_step + MAX_ABOUT) if layout is not None else MAX_ABOUT,
         max_entries=len(SHARD_ENTRIES),
         max_directory=64 * 1024,
         types=_SHARD_TYPES,
@@ -446,7 +455,7 @@ def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str
         return InvalidOptionsError(f"{path}: not a file of positions: {why}")
 
     try:
-        return read_arrays(file_bytes(path, bounds, fail), bounds, fail, check, only)
+        return file_arrays(path, bounds, fail, check, only)
     except InvalidOptionsError:
         raise
     except (OSError, ValueError, EOFError, RuntimeError, NotImplementedError, MemoryError) as exc:

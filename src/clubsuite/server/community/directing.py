@@ -148,7 +148,10 @@ class Director(Ticker):
             await self.hub.db(self.hub.store.write, lambda conn: _cancel_unstarted(conn, now))
         if now - self._late_swept_at >= 60.0:
             self._late_swept_at = now
-            await self._close_late(now)
+            try:
+                await self._close_late(now)
+            except Exception:  # the tournaments are directed all the same; the next look tries again
+                log.exception("closing the tables arenas left uncounted failed")
         for tournament_id in await self.hub.db(self.hub.store.write, lambda conn: self._claim(conn, now)):
             try:
                 await self._direct(tournament_id, now)
@@ -186,8 +189,12 @@ class Director(Ticker):
 
         for table_id in await self.hub.db(self.hub.store.reading, work):
             live = self.hub.tables.get(table_id)
-            if live is not None:
+            if live is None:
+                continue
+            try:
                 await self.hub.close_table(live, TOURNAMENT_OVER)
+            except Exception:  # one table's failure (another process took it over) leaves the others to close
+                log.exception("table %s: closing it, its arena over, failed", table_id)
 
     def _claim(self, conn: Connection, now: float) -> list[str]:
         """Claim (or renew) the due tournaments nobody else directs; the ids this process directs now."""

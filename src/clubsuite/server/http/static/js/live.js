@@ -18,6 +18,7 @@ let opened = false; // the socket has been open once: a later open is a reopenin
 const reopened = new Set(); // functions called each time the socket opens again after it was lost
 const toldTables = new Map(); // table -> tournament, as the server said for a table page opened cold
 let skew = 0; // the server's clock less this device's, in seconds, as the socket's welcome said
+let mayFollow = async () => true; // whether the page may follow a seat notice by itself now (its own rule, if any)
 const FOLLOW_SECONDS = 5; // a table page goes on to the next tournament table after this long
 
 function connect() {
@@ -65,6 +66,13 @@ export function watch(topic) {
 export function serverNow() {
   ensure();
   return Date.now() / 1000 + skew;
+}
+
+/** The page's rule for following a seat notice by itself: ``rule(seat)`` resolves to whether it may now (the
+ * tournament's page: never for an entrant who paused or withdrew, whose table in play stays theirs, as the server
+ * says then: a pause made on another device while this page's socket was lost is known). */
+export function followSeatsWhen(rule) {
+  mayFollow = rule;
 }
 
 /** The tournament a table was seated by, kept when a seat is handed over, or as the server said for a table page
@@ -144,14 +152,16 @@ export function startNotices() {
   // A tournament table ready: ``fresh`` when it was pushed now, or while the socket was closed (followed from the
   // tournament's page at once, from the table just ended after a pause); one kept from before the page opened is a
   // link, and none at all on that table's own page.
-  const showSeat = (notice, fresh) => {
+  const showSeat = async (notice, fresh) => {
     const seat = notice.body || {};
     if (shown.has(notice.id) || (here[1] === "table" && hereId === seat.table)) return;
-    if (!fresh && here[1] === "tournament" && hereId === seat.tournament) return; // the page has its own link
+    const follow = fresh && (await mayFollow(seat));
+    if (shown.has(notice.id)) return; // shown meanwhile
+    if (!follow && here[1] === "tournament" && hereId === seat.tournament) return; // the page has its own link
     shown.add(notice.id);
     for (const old of box.querySelectorAll(".notice[data-kind='seat']")) old.remove();
-    const ownPage = fresh && here[1] === "tournament" && hereId === seat.tournament;
-    const followed = fresh && here[1] === "table" && tournamentOf(hereId) === seat.tournament;
+    const ownPage = follow && here[1] === "tournament" && hereId === seat.tournament;
+    const followed = follow && here[1] === "table" && tournamentOf(hereId) === seat.tournament;
     if (fresh) play("turn");
     if (ownPage) {
       goToSeat(seat);
@@ -179,19 +189,30 @@ export function startNotices() {
   // The notices kept for this account: when the page opens (a seat among them is a link), and again each time the
   // socket opens again (those added while it was closed, never read or pushed here before, are shown as if pushed
   // then: a seat among them is followed).
+  // Reads go one after another; until one has answered, none takes a notice as new (all of them are known then).
   const known = new Set(); // the ids of every notice read or pushed here, shown or not
   on("notice", (msg) => known.add(msg.notice.id));
-  const readKept = async (fresh) => {
-    if (!(await account())) return;
-    try {
-      const kept = await api("/notices");
+  let readOnce = false; // a read of the kept notices has answered
+  let reads = Promise.resolve();
+  const readKept = (fresh) => {
+    reads = reads.then(async () => {
+      if (!(await account())) return;
+      let kept;
+      try {
+        kept = await api("/notices");
+      } catch {
+        return; // the page works without them
+      }
+      const asNew = fresh && readOnce;
+      readOnce = true;
       for (const notice of kept.notices.slice().reverse()) {
         if (known.has(notice.id)) continue;
         known.add(notice.id);
-        if (notice.kind === "seat") showSeat(notice, fresh);
+        if (notice.kind === "seat") showSeat(notice, asNew);
         else showNotice(notice);
       }
-    } catch { /* the page works without them */ }
+    });
+    return reads;
   };
   readKept(false);
   reopened.add(() => readKept(true));

@@ -6,7 +6,7 @@
 import {account, api, byId, fill, h, pageTitle} from "./dom.js";
 import {loadWords, t, tn} from "./i18n.js";
 import {applyColours, bar, gameLabel, when} from "./people.js";
-import {goToSeat, on, serverNow, startNotices, watch} from "./live.js";
+import {followSeatsWhen, goToSeat, on, serverNow, startNotices, watch} from "./live.js";
 import {inviteForm} from "./together.js";
 
 const app = byId("app");
@@ -304,6 +304,17 @@ async function start() {
     return;
   }
   me = await account();
+  // a seat of this tournament is followed only while the entrant plays on (never once they paused or withdrew), as
+  // the server says now (the page may not have heard of a pause made elsewhere while its socket was lost)
+  followSeatsWhen(async (seat) => {
+    if (seat.tournament !== tournamentId) return true;
+    try {
+      const now = await api(`/tournaments/${encodeURIComponent(tournamentId)}`);
+      return Boolean(now.me && now.me.active);
+    } catch {
+      return false; // the notice stays a link
+    }
+  });
   startNotices();
   if (!tournamentId) {
     let list = [];
