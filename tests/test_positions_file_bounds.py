@@ -8,9 +8,7 @@ read, and the numbers are read as they come, never into room a header merely cla
 from __future__ import annotations
 
 import io
-import tracemalloc
 import zipfile
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -18,9 +16,9 @@ import numpy as np
 import pytest
 
 from clubsuite.benchmark.envs import ENVS
-from clubsuite.errors import InvalidOptionsError
 from clubsuite.learning.positions import MAX_STEPS_PER_GAME, read_shards, write_shard
 from clubsuite.rl.coding import coding_for, env_layout
+from test_weights_file_bounds import peak_of
 
 WHIST = ENVS["clubs_whist-v1"]
 MB = 1 << 20
@@ -71,18 +69,6 @@ def lying(shape: tuple[int, ...], descr: str = "<f2", zeros_mb: int = 0) -> byte
     return header.getvalue() + bytes(zeros_mb * MB)
 
 
-def refusal(call: Callable[[], Any]) -> tuple[str, int]:
-    """The refusal ``call`` raises, and the most memory it held on the way."""
-    tracemalloc.start()
-    try:
-        with pytest.raises(InvalidOptionsError) as refused:
-            call()
-        _, peak = tracemalloc.get_traced_memory()
-    finally:
-        tracemalloc.stop()
-    return str(refused.value), peak
-
-
 def test_a_well_made_shard_is_read_back(tmp_path: Path) -> None:
     shard(tmp_path, good())
     data, about = read_shards(tmp_path, WHIST)
@@ -116,7 +102,7 @@ def test_a_header_that_does_not_fit_the_environment_or_the_games_is_refused_befo
     arrays = good()
     arrays[key] = lying(fixed)
     path = shard(tmp_path, arrays)
-    said, peak = refusal(lambda: read_shards(tmp_path, WHIST))
+    said, peak = peak_of(lambda: read_shards(tmp_path, WHIST))
     assert str(path) in said and key in said and rule in said, said
     assert peak < BOUND, f"refusing it held {peak / MB:.0f} MB"
 
@@ -127,7 +113,7 @@ def test_a_header_claiming_more_rows_than_its_entry_holds_costs_only_what_it_hol
     rows = 2 * MAX_STEPS_PER_GAME  # allowed by the name (two games): about 13 MB claimed, 1 MB held
     arrays["obs"] = lying((rows, size), zeros_mb=1)
     path = shard(tmp_path, arrays)
-    said, peak = refusal(lambda: read_shards(tmp_path, WHIST))
+    said, peak = peak_of(lambda: read_shards(tmp_path, WHIST))
     assert str(path) in said and "fewer numbers than its header says" in said, said
     assert peak < 8 * MB, f"refusing it held {peak / MB:.0f} MB"
 
@@ -145,20 +131,20 @@ def test_an_entry_a_shard_never_holds_is_refused_naming_it(tmp_path: Path, array
     if "code" in arrays:
         del base["about"]  # as many entries as a shard has, one of them not a shard's
     shard(tmp_path, {**base, **arrays})
-    said, _ = refusal(lambda: read_shards(tmp_path, WHIST))
+    said, _ = peak_of(lambda: read_shards(tmp_path, WHIST))
     assert rule in said, said
 
 
 def test_a_file_that_is_no_archive_is_refused_naming_it(tmp_path: Path) -> None:
     path = tmp_path / "games-0000000-0000001.npz"
     path.write_bytes(b"not a zip at all" * 100)
-    said, _ = refusal(lambda: read_shards(tmp_path, WHIST))
+    said, _ = peak_of(lambda: read_shards(tmp_path, WHIST))
     assert str(path) in said and "not a NumPy .npz archive" in said, said
 
 
 def test_a_file_whose_name_covers_more_games_than_a_shard_holds_is_refused_unread(tmp_path: Path) -> None:
     path = shard(tmp_path, good(), name="games-0000000-9999999.npz")
-    said, peak = refusal(lambda: read_shards(tmp_path, WHIST))
+    said, peak = peak_of(lambda: read_shards(tmp_path, WHIST))
     assert str(path) in said and "more than a file holds (10,000)" in said, said
     assert peak < MB
 
@@ -175,6 +161,6 @@ def test_an_entry_compressed_otherwise_than_numpy_writes_is_refused_before_it_is
         for _ in range(300):
             member.write(bytes(MB))
     assert path.stat().st_size < 64 * 1024
-    said, peak = refusal(lambda: read_shards(tmp_path, WHIST))
+    said, peak = peak_of(lambda: read_shards(tmp_path, WHIST))
     assert str(path) in said and "compressed otherwise than NumPy writes" in said, said
     assert peak < BOUND, f"refusing it held {peak / MB:.0f} MB"

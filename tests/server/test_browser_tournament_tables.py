@@ -232,6 +232,38 @@ def test_a_tournament_table_opened_cold_shows_its_tournament_and_at_its_end_the_
     assert page.errors == []
 
 
+class PageSocket:
+    """The page's own socket (``/live``), passed through to the server unless it is lost now: :meth:`lose` closes it
+    and refuses it while lost (the page tries again after a pause that grows), :meth:`find` lets it open again."""
+
+    def __init__(self, page: Any) -> None:
+        self.lost = False
+        self.routes: list[Any] = []
+        self.page = page
+        page.route_web_socket(re.compile(r"^wss?://[^/]+/live$"), self._route)
+
+    def _route(self, route: Any) -> None:
+        if self.lost:
+            route.close()
+            return
+        route.connect_to_server()
+        self.routes.append(route)
+
+    def opened(self) -> int:
+        """How often the socket has opened, once it has at least once."""
+        wait_for(lambda: self.routes, 60, "the page never opened its socket", self.page)
+        return len(self.routes)
+
+    def lose(self) -> None:
+        self.opened()
+        self.lost = True
+        for route in self.routes:
+            route.close()
+
+    def find(self) -> None:
+        self.lost = False
+
+
 def test_a_tournament_table_opened_cold_goes_on_to_the_next_table_by_itself(
     tournament_web: ThreadServer, browser: Any
 ) -> None:
@@ -260,33 +292,20 @@ def test_a_table_page_whose_socket_was_lost_follows_the_table_made_for_it_meanwh
     heard the notice."""
     monkeypatch.setattr(watching, "NOTICE_WINDOW", 2.0)  # the look reaches 2 s back (30 s served): a shorter loss
     page, client, headers = signed_in_page(browser, tournament_web, "Ann")
-    lost = {"now": False}
-    routes: list[Any] = []
-
-    def live(route: Any) -> None:  # the page's own socket, passed through to the server unless it is lost now
-        if lost["now"]:
-            route.close()
-            return
-        route.connect_to_server()
-        routes.append(route)
-
-    page.route_web_socket(re.compile(r"^wss?://[^/]+/live$"), live)
+    socket = PageSocket(page)
     body = {"format": "arena", "game": "whist", "name": "Lost and found", "minutes": 5, "bot_delay": 0}
     tid, table = seated_alone(client, headers, body, page)
     page.add_init_script(f"localStorage.setItem('clubs.tournamentTable.{table}', '\"{tid}\"')")  # as if followed
     page.goto(f"{tournament_web.base}/table/{table}")
     page.locator("#tournament-badge").wait_for()
-    wait_for(lambda: routes, 60, "the page never opened its socket", page)
-    lost["now"] = True
-    for route in routes:
-        route.close()
+    socket.lose()
     play_round([page], tournament_web.base, set(), 9)
     seat = f"/tournaments/{tid}/seat"
     wait_for(lambda: client.get(seat).json()["table"] not in (None, table), 60, "never seated again", page)
     after = str(client.get(seat).json()["table"])
     assert page.url.endswith(f"/table/{table}")  # nothing reached the page while its socket was lost
     page.wait_for_timeout(3000)  # lost for longer than the look reaches back: the notice is never pushed
-    lost["now"] = False
+    socket.find()
     wait_for(lambda: page.url.endswith(f"/table/{after}"), 90, "the page never went on to the next table", page)
     assert page.errors == []
 
@@ -344,13 +363,7 @@ def test_an_entrant_who_pauses_on_the_tournaments_page_is_not_taken_back_to_thei
     leaves her where she chose to be, however often the tournament changes after (another entrant joins), and when
     its socket is lost and opened again (the seat notice it read when it opened is not followed then)."""
     page, client, headers = signed_in_page(browser, tournament_web, "Ann")
-    routes: list[Any] = []
-
-    def live(route: Any) -> None:
-        route.connect_to_server()
-        routes.append(route)
-
-    page.route_web_socket(re.compile(r"^wss?://[^/]+/live$"), live)
+    socket = PageSocket(page)
     body = {"format": "arena", "game": "whist", "name": "Tea break", "minutes": 30, "bot_delay": 5}
     tid, _ = seated_alone(client, headers, body, page)
     page.goto(f"{tournament_web.base}/tournament/{tid}")
@@ -362,12 +375,11 @@ def test_an_entrant_who_pauses_on_the_tournaments_page_is_not_taken_back_to_thei
     wait_for(lambda: "Bob" in page.locator("#standings").inner_text(), 60, "Bob's entry never reached the page", page)
     page.wait_for_timeout(1000)  # time for a page that would follow to have gone
     assert "/tournament/" in page.url and client.get(f"/tournaments/{tid}/seat").json()["table"] is not None
-    wait_for(lambda: routes, 60, "the page never opened its socket", page)
-    opened = len(routes)
+    opened = socket.opened()
     with page.expect_response("**/notices", timeout=90_000):  # read again once the socket opens again
-        routes[-1].close()
+        socket.routes[-1].close()
     page.wait_for_timeout(1000)
-    assert len(routes) > opened and "/tournament/" in page.url
+    assert len(socket.routes) > opened and "/tournament/" in page.url
     assert page.errors == []
 
 
@@ -379,35 +391,22 @@ def test_a_seat_made_while_the_socket_was_lost_is_not_followed_once_its_entrant_
     but leaves her where she chose to be."""
     monkeypatch.setattr(watching, "NOTICE_WINDOW", 2.0)  # the look reaches 2 s back: the notice is never pushed
     page, client, headers = signed_in_page(browser, tournament_web, "Ann")
-    lost = {"now": False}
-    routes: list[Any] = []
-
-    def live(route: Any) -> None:
-        if lost["now"]:
-            route.close()
-            return
-        route.connect_to_server()
-        routes.append(route)
-
-    page.route_web_socket(re.compile(r"^wss?://[^/]+/live$"), live)
+    socket = PageSocket(page)
     body = {"format": "arena", "game": "whist", "name": "Coffee", "minutes": 30, "bot_delay": 5}
     tid = client.post("/tournaments", json=body, headers=headers).json()["id"]
     assert client.post(f"/tournaments/{tid}/join", headers=headers).status_code == 200
     page.goto(f"{tournament_web.base}/tournament/{tid}")
     page.locator("#t-me").wait_for()
-    wait_for(lambda: routes, 60, "the page never opened its socket", page)
-    lost["now"] = True
-    for route in routes:
-        route.close()
+    socket.lose()
     assert client.post(f"/tournaments/{tid}/start", headers=headers).status_code == 200
     seat = f"/tournaments/{tid}/seat"
     wait_for(lambda: client.get(seat).json()["table"] is not None, 60, "never seated", page)
     assert client.post(f"/tournaments/{tid}/withdraw", headers=headers).status_code == 200  # paused elsewhere
     page.wait_for_timeout(3000)  # lost for longer than the look reaches back
-    opened = len(routes)
+    opened = len(socket.routes)
     with page.expect_response("**/notices", timeout=90_000):  # read again once the socket opens again
-        lost["now"] = False
-    wait_for(lambda: len(routes) > opened, 60, "the socket never opened again", page)
+        socket.find()
+    wait_for(lambda: len(socket.routes) > opened, 60, "the socket never opened again", page)
     page.wait_for_timeout(1000)  # time for a page that would follow to have gone
     assert page.url.endswith(f"/tournament/{tid}")
     assert page.errors == []

@@ -373,7 +373,9 @@ def test_an_arena_is_played_and_ends_with_its_standings(server: ThreadServer) ->
     assert [x["id"] for x in listed] == [tid] and listed[0]["status"] == "over"
 
 
-def test_a_table_still_played_long_after_its_arena_ended_is_closed_and_its_seats_told_why(server: ThreadServer) -> None:
+def _at_an_arena_table(server: ThreadServer) -> tuple[Director, Any, str, dict[str, Any], Client]:
+    """Ann alone in a 5-minute arena of the duel, seated and connected at her table, playing on (its bots wait 10 s
+    a move): the director, Ann's client, the tournament's id, her seat and her table's socket."""
     director = _director(server)
     director.bots_after = 0.0
     ann, _, ann_h = account(server, "Ann")
@@ -386,8 +388,13 @@ def test_a_table_still_played_long_after_its_arena_ended_is_closed_and_its_seats
     seat = _wait(lambda: (s := ann.get(f"/tournaments/{tid}/seat").json())["table"] is not None and s)
     token = ann.post(f"/tables/{seat['table']}/seat", headers=ann_h).json()["token"]
     client = Client(server.base, seat["table"], token)
+    client.until(lambda m: m["type"] == "welcome")
+    return director, ann, tid, seat, client
+
+
+def test_a_table_still_played_long_after_its_arena_ended_is_closed_and_its_seats_told_why(server: ThreadServer) -> None:
+    director, ann, tid, seat, client = _at_an_arena_table(server)
     try:
-        client.until(lambda m: m["type"] == "welcome")  # at the table, connected, playing on
         hub = server.server.config.app.state.hub
         ends = _wait(lambda: ann.get(f"/tournaments/{tid}").json()["ends_at"])
         late = asyncio.run_coroutine_threadsafe(director.tick(ends + LAST_TABLES_SECONDS + 1), hub.loop)
@@ -407,20 +414,8 @@ def test_a_late_arena_table_is_closed_by_the_process_serving_it_when_another_pro
     """Only the process serving a table can close it: where another process directed the arena (and ended it), the
     table still played here 30 minutes after the end is closed here, at this process's next look, its seats told
     why."""
-    director = _director(server)
-    director.bots_after = 0.0
-    ann, _, ann_h = account(server, "Ann")
-    made = ann.post(
-        "/tournaments", json={"format": "arena", "game": DUEL, "minutes": 5, "bot_delay": 10}, headers=ann_h
-    ).json()
-    tid = made["id"]
-    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
-    ann.post(f"/tournaments/{tid}/start", headers=ann_h)
-    seat = _wait(lambda: (s := ann.get(f"/tournaments/{tid}/seat").json())["table"] is not None and s)
-    token = ann.post(f"/tables/{seat['table']}/seat", headers=ann_h).json()["token"]
-    client = Client(server.base, seat["table"], token)
+    director, ann, tid, seat, client = _at_an_arena_table(server)
     try:
-        client.until(lambda m: m["type"] == "welcome")
         hub = server.server.config.app.state.hub
         ends = _wait(lambda: ann.get(f"/tournaments/{tid}").json()["ends_at"])
 
