@@ -3,7 +3,8 @@
 For each set, a pool of puzzles is made from seeded matches of ``heuristic`` bots (``clubs puzzles make`` with the
 seed below), then the set is chosen from the pool spread over kinds, themes and rating bands, the harder first,
 with one-note and easy puzzles held to their share (:func:`clubsuite.puzzles.make.balanced`, seeded too; a pool
-too short of other puzzles for a full set grows by half its size, up to three times), written compressed, and
+too short of other puzzles for a full set, or of one kind of puzzle for a tenth of it, grows by half its size, up to
+three times), written compressed, and
 listed in ``index.json`` with how it was made. The pools are kept in the work folder (``--work``), so a run
 stopped part way goes on where it stopped.
 
@@ -16,9 +17,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections import Counter
 from pathlib import Path
 
-from clubsuite.puzzles.make import MakeSettings, balanced, run
+from clubsuite.puzzles.make import MakeSettings, balanced, can_have, run
 from clubsuite.puzzles.model import read_set, write_set
 from clubsuite.puzzles.sets import DATA, INDEX
 
@@ -29,6 +31,9 @@ COMMON_EVERY = 3
 .common_every``): a set holds them to a share, so a pool spends its matches on the others."""
 MOST_POOL = 3
 """A pool grows to at most this many times its size while the set chosen from it is short (see below)."""
+KIND_SHARE = 0.1
+"""The least share of a set each kind of puzzle its game can have must fill (a set of double-dummy puzzles with a
+few single-dummy ones teaches one way of thinking): a pool short of one grows, as for a set short of puzzles."""
 SETS = [
     # (file stem, rules spec, puzzles shipped, puzzles in the pool it is chosen from)
     ("whist", "whist", 500, 800),
@@ -62,12 +67,16 @@ def main(argv: list[str] | None = None) -> int:
                 print(f"{stem}: {matches} matches, {written} of {wanted} puzzles", file=sys.stderr, flush=True)
 
         size = wanted
+        kinds = [k for k in settings.kinds if can_have(spec.split("(")[0], k)]
         while True:
             run(settings, size, pool_file, args.workers, resume=pool_file.exists(), progress=progress)
             pool = read_set(pool_file)[:size]  # the first ones in match order, however far a run went
             chosen = balanced(pool, count, SEED)
-            # one-note and easy puzzles fill only their share (make.SHARES): a pool short of others grows by half
-            if len(chosen) >= count or size >= MOST_POOL * wanted:
+            # one-note and easy puzzles fill only their share (make.SHARES), and every kind the game can have needs
+            # its share of the set (KIND_SHARE): a pool short of either grows by half
+            held = Counter(p.kind for p in chosen)
+            short = len(chosen) < count or any(held[k] < KIND_SHARE * len(chosen) for k in kinds)
+            if not short or size >= MOST_POOL * wanted:
                 break
             size = min(MOST_POOL * wanted, size + wanted // 2)
         chosen.sort(key=lambda p: p.id)
