@@ -390,14 +390,14 @@ def shard_ranges(folder: Path) -> list[tuple[int, int, Path]]:
 
 
 MAX_STEPS_PER_GAME = 5_000
-"""The most decisions one game of a shard may hold (a match of whist takes about 170): a shard's arrays are checked
-against the games its name covers before their numbers are read."""
+"""The most decisions one game of a shard may hold (a match of a benchmark's environment takes a few hundred): a
+shard's arrays are checked against the games its name covers before their numbers are read."""
 MAX_SHARD_GAMES = 10_000
 """The most games one shard holds (the most ``--per-shard`` makes): a file whose name covers more is not one."""
 MAX_SHARD_FILE = 1024**3
-"""The largest shard read (one of 10,000 whist matches takes about 60 MB)."""
+"""The largest shard read (one of 10,000 matches takes some 60 MB)."""
 MAX_SHARD_UNPACKED = 4 * 1024**3
-"""The most a shard's arrays may hold unpacked (one of 10,000 whist matches holds about 2.4 GB)."""
+"""The most a shard's arrays may hold unpacked (one of 10,000 matches holds some 2.4 GB)."""
 MAX_ABOUT = 4096
 """The longest ``about`` a shard may hold (bytes)."""
 SHARD_ENTRIES = ("obs", "mask", "target", "game", "about")
