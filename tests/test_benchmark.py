@@ -20,14 +20,14 @@ import pytest
 
 import bench_agents
 from cli_helpers import CLUBS, clubs_in_process
-from clubsuite.benchmark.agents import agent
-from clubsuite.benchmark.envs import ENVS, deals_hash, find_env, rules_hash
 from clubsuite.benchmark.evaluate import play_deal, results, sides_of, summary
-from clubsuite.benchmark.observation import observation_hash
 from clubsuite.bots import policy as weights
 from clubsuite.bots.policy import write_policy
+from clubsuite.coding import coding_for, env_layout
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.rl.coding import coding_for, env_layout
+from clubsuite.rl.agents import agent
+from clubsuite.rl.benchmarks import ENVS, deals_hash, find_env, rules_hash
+from clubsuite.rl.observation import observation_hash
 
 WHIST = ENVS["clubs_whist-v1"]
 
@@ -43,7 +43,7 @@ def test_every_environment_is_the_version_it_was_frozen_as(env_id: str) -> None:
 
 def test_the_deals_and_the_rules_are_the_same_without_the_compiled_core() -> None:
     code = (
-        "from clubsuite.benchmark.envs import ENVS, deals_hash, rules_hash;"
+        "from clubsuite.rl.benchmarks import ENVS, deals_hash, rules_hash;"
         "e = ENVS['clubs_free-v1']; print(deals_hash(e), rules_hash(e))"
     )
     env = {**os.environ, "CLUBS_PURE_PYTHON": "1"}

@@ -1,7 +1,7 @@
 """``clubs calibrate`` and the calibrated bot ratings: the command on a tiny run, the fit on finishing orders made up
 to show an answer, the refusals, the shipped file, and agreement with the server's rating arithmetic (simulation may
 not import the server, so ``sim/calibration.py`` calls OpenSkill itself and must agree with
-``server/people/ratings.py``)."""
+``ratings.py``)."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ from pathlib import Path
 import pytest
 
 from cli_helpers import clubs_in_process
+from clubsuite import ratings
 from clubsuite.bots.calibrated import all_pools, calibrated, provenance
 from clubsuite.engine import games, resolve
-from clubsuite.server.people import ratings
 from clubsuite.sim import calibration
-from clubsuite.sim.calibration import Placing, finishing_ranks, fit_levels, plan, rate_seats, shown_margin, shown_rating
+from clubsuite.sim.calibration import Placing, finishing_ranks, fit_levels, plan, rate_seats
 from clubsuite.sim.stats import MatchOutcome
 
 LEVELS = ("easy", "normal", "hard", "expert")
@@ -152,7 +152,7 @@ def test_a_level_at_two_seats_moves_by_both_seats() -> None:
     assert skills["hard"] == alone[3]
 
 
-# -- agreement with the server's arithmetic ----------------------------------------------------------------------------
+# -- the calibration reads matches through clubsuite.ratings, as a rated match is read -----------------------------
 EXAMPLES = [
     ([(25.0, 25 / 3)] * 4, [0, 1, 2, 3], ()),
     ([(25.0, 25 / 3)] * 3, [0, 0, 2], ()),
@@ -175,7 +175,7 @@ def test_the_calibration_uses_the_server_scale() -> None:
     assert ratings.Skill(calibration.MU, calibration.SIGMA) == ratings.START
     for mu, sigma in [(25.0, 25 / 3), (27.8, 0.9), (21.03, 1.7), (33.333, 0.25)]:
         rating, margin = ratings.shown(ratings.Skill(mu, sigma))
-        assert round(shown_rating(mu)) == rating and round(shown_margin(sigma)) == margin
+        assert round(ratings.shown_rating(mu)) == rating and round(ratings.shown_margin(sigma)) == margin
 
 
 @pytest.mark.parametrize(

@@ -1,12 +1,15 @@
 """The package's layers: dependencies point inward, nothing imports the command line, no import cycle, games apart.
 
 Every ``import`` in ``src/clubsuite`` is read with :mod:`ast` (those inside functions too: an import made late is
-still a dependency), each module is placed in a layer by its name, and every import must go to the same layer or an
-inner one. A game's folder holds modules of several layers: its rules (inner) and its outer parts (``bot``,
-``solving``, ``objective``, ``bulk``, ``playout`` and ``differential``: the bots' layer, with the exact solver;
-``rl``, the game's action ids and observation, with ``rl.coding``: the bots' layer too, since a learned bot reads
-them; ``screen`` and ``narration``: the terminal's; ``report``: simulation's), so that a game is one folder while its
-rules never import a screen.
+still a dependency), each module is placed in a layer by its name (:data:`LAYERS`, inner first), and every import
+must go to the same layer or an inner one. Above the bots each package is a layer of its own, so an import between
+two packages can run one way only, and a self-test shows that each arrow that once ran back up (puzzles to the
+server, bots to the learning interfaces, imitation learning to the benchmark's evaluation) fails the check. A game's
+folder holds modules of several layers: its rules (inner) and its outer parts (:data:`GAME_PARTS`: ``bot``,
+``solving``, ``objective``, ``bulk``, ``playout``, ``differential``: the bots'; ``rl``, the game's action ids and
+observation: the coding's, which a learned bot reads; ``present`` and ``why``: presentation's; ``screen`` and
+``narration``: the terminal's; ``report``: simulation's; ``themes``: the puzzles'), so that a game is one folder
+while its rules never import a screen.
 
 Inside the server the same holds between its parts, inner first: the modules at its top (limits, tokens, logs,
 workers), ``store`` (the database), ``people`` (accounts and ratings), ``table`` (tables in play), ``community`` (the
@@ -23,16 +26,55 @@ import pytest
 SRC = Path(__file__).resolve().parent.parent / "src"
 PACKAGE = SRC / "clubsuite"
 
-CORE, ENGINE, GAMES, RECORDS, BOTS, FACES, OUTER = range(7)
-LAYER_NAMES = (
+LAYERS = (
     "core",
     "engine",
     "game rules",
-    "records",
-    "bots",
-    "screens, narration, simulation, the learning adapters and the server",
+    "records and ratings",
+    "the exact solver",
+    "the coding of actions and observations",
+    "bots and the runner that plays them",
+    "presentation",
+    "replay narration",
+    "lessons",
+    "the terminal table and screens",
+    "analysis",
+    "simulation",
+    "learning interfaces and the benchmark's environments",
+    "imitation learning",
+    "puzzles",
+    "the benchmark's evaluation",
+    "server",
+    "the catalogs' sources",
     "cli",
 )
+"""The layers, inner first: a module imports only modules of its own layer or of inner ones. Above the bots every
+package is a layer of its own, so that an import between two of them runs one way only: ``puzzles`` never reaches
+the server, the bots never reach the learning interfaces, imitation learning never reaches the benchmark's
+evaluation (each names the modules it shares with the other, in the layer below both)."""
+(
+    CORE,
+    ENGINE,
+    GAMES,
+    RECORDS,
+    SOLVER,
+    CODING,
+    BOTS,
+    PRESENT,
+    NARRATION,
+    LESSON,
+    TUI,
+    ANALYSIS,
+    SIM,
+    RL,
+    LEARNING,
+    PUZZLES,
+    BENCHMARK,
+    SERVER,
+    SOURCES,
+    OUTER,
+) = range(len(LAYERS))
+LAYER_NAMES = LAYERS
 
 CORE_MODULES = {
     "cards",
@@ -49,9 +91,36 @@ CORE_MODULES = {
     "card_reasons",
     "native",
     "npzread",
+    "docblock",
+    "pools",
 }
 ENGINE_MODULES = {"engine", "match_base", "view_base"}
+PACKAGES = {
+    "records": RECORDS,
+    "schema": RECORDS,
+    "ratings": RECORDS,
+    "solver": SOLVER,
+    "coding": CODING,
+    "bots": BOTS,
+    "runner": BOTS,
+    "present": PRESENT,
+    "naming": PRESENT,
+    "narration": NARRATION,
+    "lesson": LESSON,
+    "tui": TUI,
+    "analysis": ANALYSIS,
+    "sim": SIM,
+    "rl": RL,
+    "learning": LEARNING,
+    "puzzles": PUZZLES,
+    "benchmark": BENCHMARK,
+    "server": SERVER,
+    "cli": OUTER,
+}
+"""The layer of each package (or module) above the engine, by the first part of its name."""
 GAME_PARTS = {
+    "schema": RECORDS,
+    "rl": CODING,
     "bot": BOTS,
     "solving": BOTS,
     "objective": BOTS,
@@ -59,18 +128,17 @@ GAME_PARTS = {
     "playout": BOTS,
     "differential": BOTS,
     "vector": BOTS,
-    "screen": FACES,
-    "narration": FACES,
-    "present": FACES,
-    "lesson": FACES,
-    "why": FACES,
-    "report": FACES,
-    "rl": BOTS,
-    "schema": RECORDS,
     "endgame": BOTS,
-    "themes": FACES,
     "benchmark": BOTS,
+    "present": PRESENT,
+    "why": PRESENT,
+    "themes": PUZZLES,
+    "narration": TUI,
+    "screen": TUI,
+    "lesson": LESSON,
+    "report": SIM,
 }
+"""The layer of each outer part of a game's folder (the other modules of the folder are its rules)."""
 
 
 def module_name(path: Path) -> str:
@@ -88,31 +156,13 @@ def layer(name: str) -> int:
         return CORE  # the bare ``clubsuite.games`` package is only the folder the registry scans
     head = parts[0]
     if head == "i18n":  # the catalogs and their words: core; gathering every message of every game: outer
-        return FACES if parts[1:] and parts[1] in ("sources", "__main__") else CORE
+        return SOURCES if parts[1:] and parts[1] in ("sources", "__main__") else CORE
     if head in ENGINE_MODULES:
         return ENGINE
     if head == "games":
         return GAME_PARTS.get(parts[2], GAMES) if len(parts) > 2 else GAMES
-    if head in ("records", "schema"):
-        return RECORDS
-    if head in ("bots", "runner", "solver") or parts[:2] == ["rl", "coding"]:
-        return BOTS
-    if head in (
-        "tui",
-        "narration",
-        "present",
-        "lesson",
-        "sim",
-        "server",
-        "analysis",
-        "rl",
-        "puzzles",
-        "benchmark",
-        "learning",
-    ):
-        return FACES
-    if head == "cli":
-        return OUTER
+    if head in PACKAGES:
+        return PACKAGES[head]
     raise AssertionError(f"module {name} has no layer: add it to tests/test_layers.py")
 
 
@@ -195,6 +245,11 @@ def test_the_package_has_no_import_cycle() -> None:
             visit(name)
 
 
+def outward(name: str, target: str) -> bool:
+    """Whether ``name`` importing ``target`` runs outward (what :func:`test_imports_point_inward...` refuses)."""
+    return layer(target) > layer(name)
+
+
 def test_the_layer_check_sees_a_wrong_import() -> None:
     # The check itself must be able to fail: a rules module importing a screen is outward.
     assert layer("clubsuite.games.whist.screen") > layer("clubsuite.games.whist.hand")
@@ -202,12 +257,29 @@ def test_the_layer_check_sees_a_wrong_import() -> None:
     assert "clubsuite.tui.table" in GRAPH["clubsuite.games.whist.screen"]
 
 
+@pytest.mark.parametrize(
+    ("name", "target"),
+    [
+        ("clubsuite.puzzles.rating", "clubsuite.server.people.results"),  # puzzles -> server
+        ("clubsuite.bots.policy", "clubsuite.rl.aec"),  # bots -> rl (rl -> bots is the allowed way)
+        ("clubsuite.learning.positions", "clubsuite.benchmark.evaluate"),  # learning -> benchmark
+        ("clubsuite.sim.calibration", "clubsuite.server.store.database"),  # simulation -> server
+        ("clubsuite.bots.pimc", "clubsuite.analysis.review"),  # bots -> the review that reads them
+        ("clubsuite.rl.vector", "clubsuite.learning.network"),  # learning interfaces -> imitation learning
+    ],
+)
+def test_each_back_arrow_fails_the_layer_check(name: str, target: str) -> None:
+    # The arrows that once ran back up: each is refused, and its reverse is allowed.
+    assert outward(name, target)
+    assert not outward(target, name)
+
+
 SERVER_PARTS = ("store", "people", "table", "community", "puzzles", "http")
 """The server's subpackages, inner first: each imports only those before it and the modules at the server's top
 (which import none of them). ``store`` the database; ``people`` accounts and ratings; ``table`` tables in play;
 ``community`` the rated queue and club nights, which seat people at tables; ``puzzles`` the puzzles served and
 rated; ``http`` the web application."""
-SERVER_TOP_MODULES = ("limits", "tokens", "decency", "docblock", "logs", "workers")
+SERVER_TOP_MODULES = ("limits", "tokens", "decency", "logs", "workers")
 SERVER_TOP = {"clubsuite.server", *(f"clubsuite.server.{m}" for m in SERVER_TOP_MODULES)}
 """The modules at the server's top, which every part of it may use: at most a dozen."""
 SERVER_PLACES = ("the server's top", *SERVER_PARTS)

@@ -16,14 +16,14 @@ import numpy as np
 import pytest
 
 from cli_helpers import assert_safe_output, clubs_in_process
-from clubsuite.benchmark.envs import ENVS, find_env, new_table
 from clubsuite.bots.base import bot_names, make_bot
 from clubsuite.bots.learned import POLICIES, LearnedBot, policy_for
 from clubsuite.bots.policy import MAX_LAYERS, Policy
+from clubsuite.coding import Choice, coding_for, env_layout
 from clubsuite.engine import Phase, find_game, games, resolve
 from clubsuite.learning.network import Settings, gradients, init_layers, train, weight_count
 from clubsuite.learning.positions import SOFT, Dataset, action_targets, decision_steps, play_games
-from clubsuite.rl.coding import Choice, coding_for, env_layout
+from clubsuite.rl.benchmarks import ENVS, find_env, new_table
 from clubsuite.runner import deal_next, play_match
 from clubsuite.seeding import derive_seed
 
@@ -323,8 +323,8 @@ def test_the_learned_bot_stands_in_with_the_heuristic_where_no_policy_fits_the_t
 def joint_logp(policy: Policy, view: object, legal: list[object], action: object) -> float:
     """The log-probability of ``action`` under ``policy``, each of its steps scored on its own (as training saw
     it): the softmax of the step's scores over the ids the legal actions allow there."""
+    from clubsuite.coding import observation_of
     from clubsuite.learning.network import masked_log_softmax
-    from clubsuite.rl.coding import observation_of
 
     coding = policy.coding
     seq, total = coding.tokens(action), 0.0

@@ -15,9 +15,9 @@ from typing import Any
 import numpy as np
 import pytest
 
-from clubsuite.benchmark.envs import ENVS
+from clubsuite.coding import coding_for, env_layout
 from clubsuite.learning.positions import MAX_STEPS_PER_GAME, read_shards, write_shard
-from clubsuite.rl.coding import coding_for, env_layout
+from clubsuite.rl.benchmarks import ENVS
 from test_weights_file_bounds import peak_of
 
 WHIST = ENVS["clubs_whist-v1"]

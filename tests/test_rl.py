@@ -14,10 +14,10 @@ import pytest
 from gymnasium.utils.env_checker import check_env
 from pettingzoo.test import api_test, seed_test
 
+from clubsuite.coding import Choice, Features, check_prefix_free, coding_for
 from clubsuite.engine import SomeMatch, resolve
 from clubsuite.errors import IllegalActionError, InvalidOptionsError
 from clubsuite.rl import GYM_ID, ClubsEnv, SingleSeatEnv, env, raw_env
-from clubsuite.rl.coding import Choice, Features, check_prefix_free, coding_for
 
 SPECS = [
     "whist",

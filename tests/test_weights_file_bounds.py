@@ -19,10 +19,10 @@ import numpy as np
 import pytest
 
 from cli_helpers import clubs_in_process
-from clubsuite.benchmark.agents import agent
-from clubsuite.benchmark.envs import ENVS
 from clubsuite.bots import policy as weights
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.rl.agents import agent
+from clubsuite.rl.benchmarks import ENVS
 
 WHIST = ENVS["clubs_whist-v1"]
 MB = 1 << 20

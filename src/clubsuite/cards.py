@@ -44,11 +44,6 @@ class Suit(IntEnum):
         """The Unicode symbol of the suit."""
         return "♣♦♥♠"[self]
 
-    @property
-    def is_red(self) -> bool:
-        """Diamonds and hearts are red (for display only)."""
-        return self in (Suit.DIAMONDS, Suit.HEARTS)
-
 
 _SUIT_BY_CHAR: dict[str, Suit] = {}
 for _s in Suit:

@@ -324,7 +324,7 @@ class GameInfo(Generic[OptionsT]):
     whole matches played in the game's compiled kernel exactly as the engine would, or None where it cannot; see
     :mod:`clubsuite.native`), ``themes`` (a module with ``THEMES`` and ``themes(scene)``: a puzzle's themes, see
     :mod:`clubsuite.puzzles.themes`), ``benchmark`` (a tuple of the game's frozen benchmark environments, each a
-    dict of id, spec, seed, episode and pinned hashes, see :mod:`clubsuite.benchmark.envs`), ``endgame`` (a module
+    dict of id, spec, seed, episode and pinned hashes, see :mod:`clubsuite.rl.benchmarks`), ``endgame`` (a module
     with ``action_values(match, node_limit)`` and ``best_reply(match, seat, node_limit)``: an exact search of the
     round's end for the game's endgame puzzles, see
     :mod:`clubsuite.puzzles.criteria`), ``playout`` (``compiled_finish(match, spec, rng) -> bool``: the search
@@ -377,16 +377,10 @@ def default_game() -> SomeGame:
     return games()[0]
 
 
-def load_problems() -> Sequence[str]:
-    """Why a game package found by discovery could not be loaded (one line each); empty when all loaded."""
-    _load_games()
-    return tuple(_LOAD_PROBLEMS)
-
-
 def _load_games() -> None:
     """Discover the games once: every package under :mod:`clubsuite.games`, then every module named in the
     :data:`GAMES_ENTRY_POINT` group of an installed package. Importing a game's package registers it; a package
-    that fails to import is left out and its problem kept for :func:`load_problems`."""
+    that fails to import is left out and its problem kept to name it when the game is asked for (:func:`find_game`)."""
     global _loaded
     if _loaded:
         return

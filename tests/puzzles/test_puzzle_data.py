@@ -20,7 +20,7 @@ from clubsuite.puzzles.make import MakeSettings, match_puzzles
 from clubsuite.puzzles.model import FIELDS, Puzzle, PuzzleError, dumps_line, puzzle_from_json, read_set, write_set
 from clubsuite.puzzles.rating import attempt, puzzle_skill
 from clubsuite.puzzles.store import Store
-from clubsuite.server.people.ratings import START, shown
+from clubsuite.ratings import START, shown
 
 _MADE: list[Puzzle] = []
 

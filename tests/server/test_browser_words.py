@@ -15,11 +15,11 @@ import pytest
 from serverkit import ThreadServer
 
 from clubsuite.engine import load_part, resolve
+from clubsuite.naming import name_words
 from clubsuite.present import Shown, shown, with_shown
 from clubsuite.records.files import parse_record
 from clubsuite.records.replay import Replay
 from clubsuite.server.store.database import Store
-from clubsuite.server.table.naming import name_words
 from clubsuite.server.table.replaying import replay_frames
 
 SPECS = [

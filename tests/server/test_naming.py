@@ -1,4 +1,4 @@
-"""Plain words for the lobby (``server/table/naming.py``): every option, choice and variant of every game of the suite
+"""Plain words for the lobby (``naming.py``): every option, choice and variant of every game of the suite
 has
 words a player understands, a table's name says whose it is and what it plays, and no name or label ever shows an
 option's key, a spec's raw value or a ruling id. ``GET /games`` carries the words beside the schema."""
@@ -16,9 +16,9 @@ import pytest
 from serverkit import ThreadServer, get
 
 from clubsuite.engine import SomeGame, games, load_part, resolve
+from clubsuite.naming import game_words, option_words, rules_words, table_name, value_words
 from clubsuite.options import format_value
 from clubsuite.server.store.database import Store
-from clubsuite.server.table.naming import game_words, option_words, rules_words, table_name, value_words
 from clubsuite.wording import GameWords
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")

@@ -16,10 +16,10 @@ from sqlalchemy import insert
 from test_server_rated import account
 
 import loopback
+from clubsuite.ratings import Skill, shown
 from clubsuite.server.community import matchmaking
 from clubsuite.server.community.matchmaking import WINDOW_GROWTH, WINDOW_START, Matchmaker, Ticket
 from clubsuite.server.people.accounts import User
-from clubsuite.server.people.ratings import Skill, shown
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import ratings
 from clubsuite.server.table.hub import Hub

@@ -16,7 +16,7 @@ from test_server_play import play_out
 from test_server_rated import GAME, PASSWORD, account, join
 
 import loopback
-from clubsuite.server.people.ratings import PROVISIONAL_MATCHES
+from clubsuite.ratings import PROVISIONAL_MATCHES
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import ratings, users
 

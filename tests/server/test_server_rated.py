@@ -14,8 +14,8 @@ from sqlalchemy import select
 from test_server_play import play_out
 
 import loopback
+from clubsuite.ratings import START
 from clubsuite.records.replay import replay
-from clubsuite.server.people.ratings import START
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import leavers, match_players, rating_history, ratings
 

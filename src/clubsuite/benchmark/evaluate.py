@@ -21,24 +21,23 @@ thread of the process): mean, 95th percentile and most per decision, and the mea
 
 from __future__ import annotations
 
+import functools
 import math
-import multiprocessing
 import random
-import signal
 import statistics
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
 from clubsuite import __version__
-from clubsuite.benchmark.agents import Agent
-from clubsuite.benchmark.envs import BOT_SEED, BenchEnv, find_env, match_seed, new_table
 from clubsuite.bots.base import SomeBot
 from clubsuite.engine import LegalActions
 from clubsuite.errors import ClubsError, InvalidOptionsError
+from clubsuite.pools import Workers
+from clubsuite.rl.agents import Agent
+from clubsuite.rl.benchmarks import BOT_SEED, BenchEnv, find_env, match_seed, new_table
 from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.stats import paired_mean
@@ -198,33 +197,12 @@ def results(
                 progress(1)
         return
     chunks = [ks[i : i + chunk] for i in range(0, len(ks), chunk)]
-    context = multiprocessing.get_context("spawn")
-    pool = ProcessPoolExecutor(min(workers, len(chunks)), mp_context=context, initializer=_worker_start)
-    try:
-        futures = [pool.submit(_play_deals, env.id, agent, against, c) for c in chunks]
-        for future in futures:
-            done = future.result()
+    # Leaving the block (a failure, a stop, a caller that reads no further) ends the workers: no chunk runs on.
+    with Workers(min(workers, len(chunks))) as pool:
+        for done in pool.map(functools.partial(_play_deals, env.id, agent, against), chunks):
             if progress is not None:
                 progress(len(done))
             yield from done
-    finally:
-        close_pool(pool)  # a failure or a stop: no chunk runs on
-
-
-def close_pool(pool: ProcessPoolExecutor) -> None:
-    """Close the pool at once: the tasks not begun never run, and its worker processes end now, the task each is
-    running with it (after a stop or a failure: a worker left running outlives the command and spends a core on a
-    task nobody will read). The processes are taken before the pool lets go of them."""
-    processes = list((getattr(pool, "_processes", None) or {}).values())
-    pool.shutdown(wait=False, cancel_futures=True)
-    for process in processes:
-        if process.is_alive():
-            process.terminate()
-
-
-def _worker_start() -> None:
-    """A worker leaves Ctrl-C to the command, which stops the pool."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def cpu_json(cpu: Sequence[float], wall: float) -> dict[str, Any]:

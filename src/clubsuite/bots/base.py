@@ -88,13 +88,6 @@ def bot_names(game: str) -> list[str]:
     return sorted({n for (n, g) in _FACTORIES if g in (game, _ANY_GAME)})
 
 
-def bot_settings(name: str, game: str) -> type[Any] | None:
-    """The settings class of bot ``name`` for ``game`` (None: the bot takes no settings, or is unknown)."""
-    _load()
-    entry = _FACTORIES.get((name, game)) or _FACTORIES.get((name, _ANY_GAME))
-    return entry[1] if entry is not None else None
-
-
 def make_bot(spec: str, game: str) -> SomeBot:
     """A new bot from ``spec`` (a kind such as ``heuristic``, or a kind with settings such as
     ``pimc(samples=16,ms=200)``) for ``game``; raises :class:`InvalidOptionsError` naming the known kinds, or the

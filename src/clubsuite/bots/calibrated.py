@@ -58,7 +58,7 @@ def _load() -> dict[str, dict[str, tuple[float, float]]]:
 
 
 def calibrated(pool: str) -> dict[str, tuple[float, float]]:
-    """Each calibrated level of ``pool`` (a rating pool, as ``clubsuite.server.people.ratings.pool`` names it) as
+    """Each calibrated level of ``pool`` (a rating pool, as ``clubsuite.ratings.pool`` names it) as
     ``(mu, sigma)`` on OpenSkill's scale; empty for a pool that has not been calibrated."""
     return dict(_load().get(pool, {}))
 

@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from clubsuite.bots.base import SomeBot, bot_names, make_bot, register_bot
+from clubsuite.coding import RlCoding, coding_for, env_layout
 from clubsuite.engine import LegalActions, find_game, games, load_part
-from clubsuite.rl.coding import RlCoding, coding_for, env_layout
 
 POLICIES = Path(__file__).resolve().parent / "policies"
 """Where the shipped policies are."""

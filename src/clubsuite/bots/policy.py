@@ -13,11 +13,11 @@ changed meanwhile is never played under another one's hash.
 
 The archive holds ``meta`` (UTF-8 JSON as an array of bytes: ``{"format": "clubsuite-policy", "version": 1, "env":
 ID, "layers": L}``) and the layers of a multilayer perceptron, ``w0``, ``b0``, ... ``w{L-1}``,
-``b{L-1}``: ``w0`` takes the environment's observation (:func:`clubsuite.rl.coding.observation_of`, its length the
+``b{L-1}``: ``w0`` takes the environment's observation (:func:`clubsuite.coding.observation_of`, its length the
 layout's size), each layer but the last is followed by a ReLU, and the last gives one score per action id.
 
 The policy plays the legal action it finds likeliest. An action is spelled by one or more ids
-(:mod:`clubsuite.rl.coding`); at each step the policy's probability of an id is the softmax of its scores over the
+(:mod:`clubsuite.coding`); at each step the policy's probability of an id is the softmax of its scores over the
 ids allowed there, and an action's probability is the product over its ids. Every step any legal action passes
 through is scored in one batch (the observation with the ids picked so far), and the action with the highest
 product is played, the lowest id sequence first among equals: the same choice every time. Where every action is one
@@ -42,11 +42,11 @@ from typing import Any
 
 import numpy as np
 
+from clubsuite.coding import RlCoding, coding_for, env_layout, observation_of
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.npzread import Bounds, file_bytes
 from clubsuite.npzread import arrays as read_arrays
-from clubsuite.rl.coding import RlCoding, coding_for, env_layout, observation_of
 from clubsuite.safetext import quoted
 
 FORMAT, VERSION = "clubsuite-policy", 1

@@ -11,6 +11,7 @@ from typing import Any
 
 import click
 
+from clubsuite import ratings
 from clubsuite.bots.base import split_bot_list
 from clubsuite.cli.common import EXIT_WRITE_FAILED, MAX_SEED, FiniteFloatRange, fail, handle_errors
 from clubsuite.cli.describe import FillsHelp
@@ -25,7 +26,6 @@ from clubsuite.sim.calibration import (
     check,
     figure_png,
     pyplot,
-    require_openskill,
 )
 from clubsuite.sim.calibration import calibrate as run_calibration
 from clubsuite.sim.running import MAX_MATCHES, MAX_WORKERS
@@ -180,11 +180,9 @@ def calibrate_command(
     if plot is not None:
         check_writable("--plot", plot)
         pyplot()  # refuses before anything is played when Matplotlib is missing
-    require_openskill()
+    ratings.model()  # refuses before anything is played when OpenSkill is missing
     info, options, table, total = check(spec, names, matches, seed, workers)
-    from clubsuite.server.people.ratings import pool as rating_pool
-
-    pool = rating_pool(info, options)
+    pool = ratings.pool(info, options)
     cycles = total // table.per_cycle
     click.echo(
         safe_lines(

@@ -59,13 +59,6 @@ def handle_errors(func: Callable[P, R]) -> Callable[P, R]:
     return wrapper
 
 
-def parse_seat(value: Any, n_seats: int) -> int:
-    """Check a seat number given on the command line."""
-    if not isinstance(value, int) or value not in range(n_seats):
-        raise click.BadParameter(f"{value} is not a seat: expected 0..{n_seats - 1}")
-    return value
-
-
 def with_players(spec: str, players: int | None) -> str:
     """The variant spec with ``players=N`` added, for ``--players N`` (games whose player count is an option).
 

@@ -13,14 +13,14 @@ from pathlib import Path
 
 import click
 
-from clubsuite.benchmark.agents import Agent, agent
-from clubsuite.benchmark.envs import ENVS, BenchEnv, deals_hash, default_env, find_env, rules_hash
 from clubsuite.benchmark.evaluate import BLAS_THREADS, DealResult, deal_from_json, results, sides_of, summary
 from clubsuite.cli.common import EXIT_WRITE_FAILED, fail, handle_errors
 from clubsuite.cli.describe import FillsHelp
 from clubsuite.cli.simulate import check_writable
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.records.files import path_text, write_atomically
+from clubsuite.rl.agents import Agent, agent
+from clubsuite.rl.benchmarks import ENVS, BenchEnv, deals_hash, default_env, find_env, rules_hash
 from clubsuite.safetext import safe_lines
 from clubsuite.sim.running import MAX_WORKERS
 
@@ -153,7 +153,7 @@ def evaluate_command(
         player.kind,
         level.kind,
     ):  # a policy reads the observation: it must be the frozen one
-        from clubsuite.benchmark.observation import observation_hash
+        from clubsuite.rl.observation import observation_hash
 
         stale = observation_hash(env) != env.observation_sha256
     if stale:

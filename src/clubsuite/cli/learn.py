@@ -12,13 +12,13 @@ from pathlib import Path
 
 import click
 
-from clubsuite.benchmark.envs import find_env
 from clubsuite.benchmark.evaluate import BLAS_THREADS
 from clubsuite.cli.common import EXIT_WRITE_FAILED, fail, handle_errors
 from clubsuite.cli.describe import FillsHelp, FillsHelpGroup
 from clubsuite.cli.simulate import check_writable
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.records.files import path_text, write_atomically
+from clubsuite.rl.benchmarks import find_env
 from clubsuite.sim.running import MAX_WORKERS
 
 DATA = Path(".positions")

@@ -23,14 +23,14 @@ from clubsuite.engine import SomeGame, SomeMatch, find_game, load_part, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.i18n import Words
 from clubsuite.i18n.render import english_notation
+from clubsuite.naming import WORDS
 from clubsuite.puzzles.choose import DIFFICULTY, matching, next_puzzle
 from clubsuite.puzzles.criteria import ENDGAME_MEASURE
 from clubsuite.puzzles.model import KINDS, Puzzle, match_point, read_set
 from clubsuite.puzzles.sets import shipped
 from clubsuite.puzzles.store import Store, default_path
 from clubsuite.puzzles.themes import theme_names
-from clubsuite.server.people.ratings import pool
-from clubsuite.server.table.naming import WORDS
+from clubsuite.ratings import pool
 from clubsuite.tui.table import Marked, SomeTable, screen_class
 
 QUIT, SOLVED, MISSED = "quit", "solved", "missed"

@@ -75,7 +75,7 @@ def lobby_messages() -> Iterator[Message]:
     """The words the server gives in English for a page to look up (context ``words``): each game's name and
     summary, its options' labels, help, values and short words, its variants, the bots a seat may be given, and the
     words of a flag's value."""
-    from clubsuite.server.table import naming  # the lobby's words (imported here: the catalogs' sources, not a layer)
+    from clubsuite import naming  # the lobby's words (imported here: the catalogs' sources, not a layer)
 
     context = naming.WORDS
     for info in games():
@@ -117,8 +117,8 @@ def page_messages() -> Iterator[Message]:
 
 def theme_messages() -> Iterator[Message]:
     """Each game's puzzle themes (context ``words``, as the lobby's): a theme's name and what it means."""
+    from clubsuite import naming
     from clubsuite.puzzles.themes import theme_names
-    from clubsuite.server.table import naming
 
     for info in games():
         for theme, (name, meaning) in theme_names(info.name).items():

@@ -3,7 +3,7 @@
 
 **What is kept.** At every decision with more than one legal action the teacher searches as it would to play
 (:meth:`clubsuite.bots.pimc.PimcBot.compare`: the same worlds, the same candidates), and the decision is written as
-one or more *steps*, one per action id of the action it chose (:mod:`clubsuite.rl.coding`: a card played is one id,
+one or more *steps*, one per action id of the action it chose (:mod:`clubsuite.coding`: a card played is one id,
 a pass of three cards three ids): the observation the learner would see at that step (the seat's view and the ids
 picked so far), the mask of the ids allowed there, and the target, a distribution over those ids. A step where one
 id alone is allowed teaches nothing and is left out.
@@ -41,19 +41,17 @@ arguments.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
-import multiprocessing
 import os
 import random
 import re
-import signal
 import struct
 import tempfile
 import zipfile
 import zlib
 from collections.abc import Callable, Sequence
-from concurrent.futures import ProcessPoolExecutor, as_completed
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -61,14 +59,14 @@ from typing import Any
 
 import numpy as np
 
-from clubsuite.benchmark.agents import agent
-from clubsuite.benchmark.envs import BenchEnv, find_env, new_table
-from clubsuite.benchmark.evaluate import close_pool
 from clubsuite.bots.base import make_bot
+from clubsuite.coding import Layout, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.engine import LegalActions, View
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.npzread import Bounds, file_arrays, shape_text
-from clubsuite.rl.coding import Layout, RlCoding, coding_for, env_layout, observation_of
+from clubsuite.pools import Workers
+from clubsuite.rl.agents import agent
+from clubsuite.rl.benchmarks import BenchEnv, find_env, new_table
 from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
 
@@ -282,8 +280,11 @@ def _make_shard(
     return last - first
 
 
-def _worker_start() -> None:
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
+def _make_shard_of(
+    data: str, env_id: str, teacher: str, explore: int, player: str | None, games: tuple[int, int]
+) -> int:
+    """:func:`_make_shard` of the games ``games`` (first, end), as a pool's task."""
+    return _make_shard(data, env_id, teacher, games[0], games[1], explore, player)
 
 
 def generate(
@@ -333,16 +334,11 @@ def generate(
             if progress is not None:
                 progress(done)
     elif todo:
-        context = multiprocessing.get_context("spawn")
-        pool = ProcessPoolExecutor(min(workers, len(todo)), mp_context=context, initializer=_worker_start)
-        try:
-            futures = [pool.submit(_make_shard, str(data), env.id, teacher, a, b, explore, player) for a, b in todo]
-            for future in as_completed(futures):
-                done = future.result()
+        make = functools.partial(_make_shard_of, str(data), env.id, teacher, explore, player)
+        with Workers(min(workers, len(todo))) as pool:  # a stop: no shard is made on
+            for done in pool.map(make, todo, ordered=False):
                 if progress is not None:
                     progress(done)
-        finally:
-            close_pool(pool)  # a stop: no shard is made on
     return [shard_path(data, env, teacher, a, b, player) for a, b in bounds]
 
 

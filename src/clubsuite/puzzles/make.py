@@ -15,6 +15,7 @@ where it stopped (``resume``): its progress is kept beside the output file.
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import random
@@ -27,6 +28,7 @@ from clubsuite.bots.base import make_bot
 from clubsuite.engine import Phase, SomeMatch, find_game, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.jsonform import JsonObject
+from clubsuite.pools import Workers
 from clubsuite.puzzles.criteria import (
     Confirmation,
     ExactAnswer,
@@ -447,23 +449,9 @@ def _keep_lines(out: Path, n: int) -> None:
 
 def _matches(settings: MakeSettings, start: int, stop: int, workers: int) -> Iterator[tuple[int, list[Puzzle]]]:
     """Each match's puzzles from ``start`` below ``stop``, in order, made by ``workers`` processes."""
-    if workers <= 1:
-        for i in range(start, stop):
-            yield i, match_puzzles(settings, i)
-        return
-    import concurrent.futures as cf
-    import multiprocessing
-
-    batch = workers * 2
-    context = multiprocessing.get_context("spawn")
-    with cf.ProcessPoolExecutor(max_workers=workers, mp_context=context) as pool:
-        pending: dict[int, cf.Future[list[Puzzle]]] = {}
-        nxt = start
-        for i in range(start, stop):
-            while nxt < stop and len(pending) < batch:
-                pending[nxt] = pool.submit(match_puzzles, settings, nxt)
-                nxt += 1
-            yield i, pending.pop(i).result()
+    with Workers(workers) as pool:  # one worker: made here, no process started
+        made = pool.map(functools.partial(match_puzzles, settings), range(start, stop))
+        yield from zip(range(start, stop), made, strict=True)
 
 
 SHARES: Mapping[str, float] = {"two actions": 0.15, "one answer": 0.10, "easy": 0.40}

@@ -23,7 +23,7 @@ import random
 from clubsuite.bots.base import make_bot
 from clubsuite.engine import SomeMatch
 from clubsuite.puzzles.model import RATING_RANGE
-from clubsuite.server.people.ratings import SHOWN_CENTRE, SHOWN_SCALE, START, Skill, rate
+from clubsuite.ratings import SHOWN_CENTRE, SHOWN_SCALE, START, Skill, rate
 
 HABIT, SEARCH = "heuristic", "pimc(samples=16)"
 """The suite's players asked, the habit first."""
@@ -70,7 +70,7 @@ def first_rating(before: SomeMatch, solution: object, kind: str, seed: int) -> i
 #
 # Every attempt is a rated game between the player and the puzzle (lichess rates puzzles so, with Glicko-2): solving
 # it wins, a wrong answer loses, and both ratings move. The arithmetic is OpenSkill's Plackett-Luce model, the one
-# the server rates matches with (clubsuite.server.people.ratings), on the same scale: a rating of 1500 is a mean
+# the server rates matches with (clubsuite.ratings), on the same scale: a rating of 1500 is a mean
 # skill of 25 and 60 rating points are one unit of it.
 
 PUZZLE_SIGMA = 25.0 / 6.0

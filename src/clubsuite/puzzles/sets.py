@@ -97,7 +97,7 @@ def docs_block() -> str:
 
 def write_docs(path: Path) -> bool:
     """Put :func:`docs_block` into the page between the markers; whether the page changed."""
-    from clubsuite.server.docblock import write_block
+    from clubsuite.docblock import write_block
 
     return write_block(path, docs_block(), BEGIN, END)
 
@@ -105,6 +105,6 @@ def write_docs(path: Path) -> bool:
 if __name__ == "__main__":
     import sys
 
-    from clubsuite.server.docblock import main
+    from clubsuite.docblock import main
 
     main(sys.argv[1:], "clubsuite.puzzles.sets", "docs/puzzles.md", write_docs)

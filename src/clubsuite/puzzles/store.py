@@ -19,9 +19,9 @@ from typing import Any
 
 from clubsuite.puzzles.model import Puzzle, PuzzleError
 from clubsuite.puzzles.rating import attempt, puzzle_skill
+from clubsuite.ratings import START, Skill, shown
 from clubsuite.records.files import write_atomically
 from clubsuite.safetext import quoted
-from clubsuite.server.people.ratings import START, Skill, shown
 
 STORE_VERSION = 1
 MAX_STORE_BYTES = 8 * 1024 * 1024

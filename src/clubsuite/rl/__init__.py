@@ -22,8 +22,9 @@ _LAZY = {
     "SingleSeatEnv": "clubsuite.rl.single",
     "ClubsVectorEnv": "clubsuite.rl.vector",
 }
-"""The environments, imported when first asked for: the package's coding (:mod:`clubsuite.rl.coding`, which the
-learned bot reads) loads without the ``rl`` extra's packages."""
+"""The environments, imported when first asked for: the benchmark's environments and agents
+(:mod:`clubsuite.rl.benchmarks`, :mod:`clubsuite.rl.agents`, which ``clubs evaluate`` and ``clubs learn`` read) load
+without the ``rl`` extra's packages."""
 
 
 def __getattr__(name: str) -> Any:

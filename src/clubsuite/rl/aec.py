@@ -2,7 +2,7 @@
 
 One episode is one whole match. The environment deals every hand from its own generator (seeded by
 ``reset(seed=...)``, so a seed replays the episode exactly), and the agent to act is the seat to act. Actions are
-the game's fixed action ids (:mod:`clubsuite.rl.coding`): a decision that chooses several cards takes several
+the game's fixed action ids (:mod:`clubsuite.coding`): a decision that chooses several cards takes several
 steps of the same agent, one id each, and the mask of each step allows only ids that lead to a legal action.
 
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``, built from the seat's own view
@@ -24,9 +24,9 @@ from gymnasium.utils import seeding
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
+from clubsuite.coding import Choice, coding_for, env_layout, observation_of
 from clubsuite.engine import SomeMatch, default_game, resolve
 from clubsuite.errors import IllegalActionError, InvalidOptionsError
-from clubsuite.rl.coding import Choice, coding_for, env_layout, observation_of
 
 REWARDS = ("win", "points")
 """The reward schemes."""

@@ -5,7 +5,7 @@ as a sequential imperfect-information game, ``clubs_<game>``, with the game's op
 * **Chance** deals the cards: each shuffle a deal draws (:attr:`RlCoding.deal_sizes`) is a Fisher-Yates shuffle
   whose every swap is a chance node with uniform outcomes, so chance outcomes are exact and a whole deal is the
   same as the game's own seeded deal would be from the same choices. The first dealer is seat 0.
-* **Players' actions** are the action ids of :mod:`clubsuite.rl.coding` (a multi-card choice spelled over several
+* **Players' actions** are the action ids of :mod:`clubsuite.coding` (a multi-card choice spelled over several
   steps of the same player), legal actions being the ids the mask allows.
 * **Returns** are 0 until the end: then +1 to every winner, -1 to every other seat, 0 to all in a draw; a match cut
   at ``max_hands`` ends with 0 for all. The game is general-sum (several seats can win together).
@@ -31,10 +31,10 @@ from typing import Any
 import numpy as np
 import pyspiel
 
+from clubsuite.coding import Choice, Features, Layout, RlCoding, coding_for, env_layout
 from clubsuite.engine import SomeGame, SomeMatch, games, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import format_value
-from clubsuite.rl.coding import Choice, Features, Layout, RlCoding, coding_for, env_layout
 
 MAX_HANDS = 100
 """The default ``max_hands`` parameter: a match not over after this many hands ends with 0 for everyone."""

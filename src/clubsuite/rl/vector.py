@@ -5,7 +5,7 @@ project's bots, stepped as one batch.
 holds one seat (``seat``, or drawn for each episode with ``seat=None``) and bots the others (``opponents``); one
 :meth:`ClubsVectorEnv.step` takes one action id per table, applies it and lets the bots play to the learner's next
 turn. Observations, action ids and masks are those of the PettingZoo environment (:mod:`clubsuite.rl.aec`,
-:func:`clubsuite.rl.coding.observation_of`), batched: ``{"observation": (num_envs, size) float32, "action_mask":
+:func:`clubsuite.coding.observation_of`), batched: ``{"observation": (num_envs, size) float32, "action_mask":
 (num_envs, ids) int8}``. Rewards are those of :class:`clubsuite.rl.single.SingleSeatEnv`: the match's result
 (+1, -1, 0) or each hand's score (``reward="points"``), and -1 ending the episode for an id the mask does not allow.
 A table whose episode ended is reset at its next step, which ignores that step's action (Gymnasium's
@@ -47,10 +47,10 @@ from gymnasium.vector.utils import batch_space
 
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.cards import bit_indices
+from clubsuite.coding import Choice, Layout, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.engine import SomeGame, SomeMatch, default_game, load_part, resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.rl.aec import MAX_HANDS, REWARDS
-from clubsuite.rl.coding import Choice, Layout, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.solver import NodeLimitError, NotSolvableError, card_values

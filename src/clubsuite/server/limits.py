@@ -19,8 +19,8 @@ from dataclasses import dataclass, field, fields
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from clubsuite.docblock import main, write_block
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.server.docblock import main, write_block
 
 if TYPE_CHECKING:
     from limits import RateLimitItem

@@ -1,6 +1,6 @@
 """Calibrating bot levels: their ratings on the scale people are rated on, from matches the levels play each other.
 
-The server rates people with OpenSkill's Plackett-Luce model (``clubsuite.server.people.ratings``). A bot level needs a
+The server rates people with OpenSkill's Plackett-Luce model (``clubsuite.ratings``). A bot level needs a
 starting rating on that same scale, so that "hard bot, 1480" means what "a person, 1480" means. This module gets it
 from bot-only matches:
 
@@ -27,20 +27,16 @@ from bot-only matches:
   standard error of each level's mean. The 95% interval is the mean plus or minus 1.96 standard errors. The
   anchor has none: the other levels are measured against it.
 
-The update must agree with ``clubsuite.server.people.ratings`` (``rate``, ``finishing_ranks`` and ``shown``): simulation
-may not import the server, so :func:`rate_seats`, :func:`finishing_ranks` and :func:`shown_rating` call OpenSkill
-with the same conventions (mu 25, sigma 25/3, OpenSkill's default Plackett-Luce model, ranks made dense, a shown
-rating of 1500 + 60 (mu - 25), a margin of 2 x 60 sigma), and ``tests/test_calibrate.py`` checks that they agree.
-OpenSkill is the extra ``server``; it is imported only when a calibration runs.
+The update is a rated match's: :mod:`clubsuite.ratings` (``rate``, ``finishing_ranks``, the shown scale), the module
+the server, the puzzles and the terminal read too. OpenSkill is the extra ``server``; it is imported only when a
+calibration runs.
 """
 
 from __future__ import annotations
 
-import functools
 import io
 import itertools
 import math
-import multiprocessing
 import os
 import random
 import statistics
@@ -49,25 +45,23 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from clubsuite import ratings
 from clubsuite.bots.base import make_bot
 from clubsuite.engine import SomeGame, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.jsonform import JsonObject
 from clubsuite.options import spec_of
+from clubsuite.pools import Workers
 from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed, shuffled
-from clubsuite.sim.running import MAX_MATCHES, MAX_WORKERS, _awake, _block_stops, _ignore_interrupts, _unblock, play_one
+from clubsuite.sim.running import MAX_MATCHES, MAX_WORKERS, play_one
 from clubsuite.sim.seating import Teams, seating, seating_cycle
 from clubsuite.sim.stats import Z95, MatchOutcome
 
-MU = 25.0
-"""A newcomer's mean skill, OpenSkill's default; the anchor level is pinned here. The same as the server's."""
-SIGMA = 25.0 / 3.0
-"""A newcomer's uncertainty, OpenSkill's default; every pass starts each level here. The same as the server's."""
-SHOWN_CENTRE = 1500
-"""The shown rating of a mean of :data:`MU`, as on the server."""
-SHOWN_SCALE = 60
-"""Shown points per unit of mean skill, as on the server."""
+MU = ratings.START.mu
+"""A newcomer's mean skill, OpenSkill's default; the anchor level is pinned here."""
+SIGMA = ratings.START.sigma
+"""A newcomer's uncertainty, OpenSkill's default; every pass starts each level here."""
 
 ANCHOR = "normal"
 """The level whose mean is pinned to a newcomer's (shown 1500): the scale means "normal plays like a newcomer is
@@ -109,12 +103,14 @@ class LevelRating:
     @property
     def shown(self) -> int:
         """The rating as a person reads it on the server: ``1500 + 60 (mu - 25)``, rounded."""
-        return round(shown_rating(self.mu))
+        return round(ratings.shown_rating(self.mu))
 
     @property
     def interval(self) -> tuple[int, int]:
         """The 95% interval of the shown rating: the mean plus or minus 1.96 bootstrap standard errors, rounded."""
-        return round(shown_rating(self.mu - Z95 * self.se)), round(shown_rating(self.mu + Z95 * self.se))
+        return round(ratings.shown_rating(self.mu - Z95 * self.se)), round(
+            ratings.shown_rating(self.mu + Z95 * self.se)
+        )
 
     def to_json(self) -> JsonObject:
         """The level's entry in a calibration's JSON: ``mu``, ``sigma``, ``se``, ``shown``, ``low``, ``high``,
@@ -213,79 +209,20 @@ class Calibration:
         }
 
 
-# -- the scale and the update, as the server's ----------------------------------------------------------------------
-def shown_rating(mu: float) -> float:
-    """A mean skill on the shown scale, unrounded: ``1500 + 60 (mu - 25)``. Must agree with the server's
-    ``clubsuite.server.people.ratings.shown``, which rounds it."""
-    return SHOWN_CENTRE + SHOWN_SCALE * (mu - MU)
-
-
-def shown_margin(sigma: float) -> float:
-    """An uncertainty on the shown scale, unrounded: ``2 x 60 sigma``, the server's ``±``."""
-    return 2 * SHOWN_SCALE * sigma
-
-
-@functools.cache
-def _plackett_luce() -> Any:
-    """OpenSkill's Plackett-Luce model class, or a clear refusal when the extra ``server`` is not installed."""
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:
-        raise InvalidOptionsError(
-            "a calibration rates with OpenSkill, which is not installed: pip install 'clubsuite[server]'"
-        ) from None
-    return PlackettLuce
-
-
-def require_openskill() -> None:
-    """Refuse (:class:`InvalidOptionsError`) before anything is played when OpenSkill is missing."""
-    _plackett_luce()
-
-
-def _sides(n_seats: int, teams: Teams) -> list[tuple[int, ...]]:
-    """The sides of a match: each team, then each seat in no team alone (as the server reads them)."""
-    taken = {seat for team in teams for seat in team}
-    return [tuple(team) for team in teams] + [(seat,) for seat in range(n_seats) if seat not in taken]
-
-
+# -- the update, as a rated match's ---------------------------------------------------------------------------------
 def rate_seats(
     skills: Sequence[tuple[float, float]], ranks: Sequence[int], teams: Teams = ()
 ) -> list[tuple[float, float]]:
-    """Every seat's ``(mu, sigma)`` after one match, by OpenSkill's Plackett-Luce model with its default settings.
-
-    The same update as the server's ``clubsuite.server.people.ratings.rate`` (which checks its inputs; these come from
-    matches played here): each team a side whose members keep their own skills, every other seat a side alone,
-    ranks per seat (lower is better, partners equal) passed to the model as dense ranks, a fresh model per match.
-    """
-    model = _plackett_luce()()
-    sides = _sides(len(skills), teams)
-    side_ranks = [ranks[side[0]] for side in sides]
-    order = sorted(set(side_ranks))
-    dense = [float(order.index(rank)) for rank in side_ranks]
-    before = [[model.rating(skills[seat][0], skills[seat][1]) for seat in side] for side in sides]
-    after = model.rate(before, ranks=dense)
-    out = list(skills)
-    for side, rated in zip(sides, after, strict=True):
-        for seat, new in zip(side, rated, strict=True):
-            out[seat] = (float(new.mu), float(new.sigma))
-    return out
+    """Every seat's ``(mu, sigma)`` after one match: :func:`clubsuite.ratings.rate`, the update of a rated match."""
+    after = ratings.rate([ratings.Skill(mu, sigma) for mu, sigma in skills], list(ranks), teams)
+    return [(skill.mu, skill.sigma) for skill in after]
 
 
 def finishing_ranks(outcome: MatchOutcome, teams: Teams = ()) -> tuple[int, ...]:
-    """The rank each seat finished at, as the server reads a finished match (``finishing_ranks`` there): winners
-    first, all at rank 0; everyone else by total, highest first, equal totals sharing a rank; partners as one
-    side (a team's total is the sum of its members', a team wins with its members). A rank is the number of sides
-    that finished strictly ahead. Nobody leaves a bot match, so there are no leavers to put last."""
-    n = len(outcome.seat_scores)
-    winners = set(outcome.winner_seats)
-    sides = _sides(n, teams)
-    keys = [(1, 0) if winners.intersection(side) else (0, sum(outcome.seat_scores[s] for s in side)) for side in sides]
-    ranks = [0] * n
-    for side, key in zip(sides, keys, strict=True):
-        rank = sum(1 for other in keys if other > key)
-        for seat in side:
-            ranks[seat] = rank
-    return tuple(ranks)
+    """The rank each seat finished at, read as a rated match's (:func:`clubsuite.ratings.finishing_ranks`): winners
+    first, then by total, partners as one side. Nobody leaves a bot match, so there are no leavers to put last."""
+    summary = {"totals": list(outcome.seat_scores), "draw": False, "winners": list(outcome.winner_seats)}
+    return tuple(ratings.finishing_ranks(summary, len(outcome.seat_scores), teams))
 
 
 # -- the fit ---------------------------------------------------------------------------------------------------------
@@ -309,7 +246,7 @@ def _update(skills: dict[str, tuple[float, float]], placing: Placing, tau_square
 def fit_pass(placings: Sequence[Placing], levels: Sequence[str], rng: random.Random) -> dict[str, tuple[float, float]]:
     """One pass: every level from a newcomer's skill through all ``placings`` in an order shuffled by ``rng``,
     then shifted so that the anchor (``normal``, or the first level when there is none) sits at :data:`MU`."""
-    tau = float(_plackett_luce()().tau)
+    tau = float(ratings.model().tau)
     skills = dict.fromkeys(levels, (MU, SIGMA))
     for i in shuffled(len(placings), rng):
         _update(skills, placings[i], tau * tau)
@@ -531,19 +468,14 @@ def _play_cycles(
                 progress(len(done), cycles, time.monotonic() - started)
         return done
     processes = min(workers, table.per_cycle, os.cpu_count() or 1)
-    mask = _block_stops()
-    try:
-        with multiprocessing.Pool(processes, initializer=_ignore_interrupts) as pool:
-            _unblock(mask)
-            while go_on(len(done)):
-                found: dict[int, MatchOutcome] = {}
-                for position, outcomes in _awake(pool.imap_unordered(_play, tasks(len(done)))):
-                    found[position] = outcomes[0]
-                done.append([found[p] for p in range(table.per_cycle)])
-                if progress is not None:
-                    progress(len(done), cycles, time.monotonic() - started)
-    finally:
-        _unblock(mask)
+    with Workers(processes, start=None) as pool:  # forked, as a simulation's (clubsuite.sim.running)
+        while go_on(len(done)):
+            found: dict[int, MatchOutcome] = {}
+            for position, outcomes in pool.map(_play, tasks(len(done)), ordered=False):
+                found[position] = outcomes[0]
+            done.append([found[p] for p in range(table.per_cycle)])
+            if progress is not None:
+                progress(len(done), cycles, time.monotonic() - started)
     return done
 
 
@@ -566,7 +498,7 @@ def calibrate(
     ``workers``; bots with a time budget search as far as the machine's speed lets them. Raises
     :class:`InvalidOptionsError` naming a bad input before anything is played.
     """
-    require_openskill()
+    ratings.model()  # OpenSkill missing: refused before anything is played
     if time_limit is not None and not (math.isfinite(time_limit) and time_limit > 0):
         raise InvalidOptionsError(f"--time-limit {time_limit!r}: a number of seconds above 0")
     info, options, table, total = check(spec, tuple(levels), matches, seed, workers)
@@ -579,7 +511,7 @@ def calibrate(
         ]
         for c, outcomes in enumerate(played)
     ]
-    ratings = fit_levels(cycles, tuple(levels), seed, passes, resamples)
+    fitted = fit_levels(cycles, tuple(levels), seed, passes, resamples)
     return Calibration(
         spec=spec,
         canonical_spec=spec_of(info.name, options),
@@ -589,7 +521,7 @@ def calibrate(
         matches=len(played) * table.per_cycle,
         cycles=len(played),
         asked=total,
-        ratings=ratings,
+        ratings=fitted,
         passes=passes,
         resamples=resamples,
     )
@@ -623,7 +555,7 @@ def figure_png(runs: Sequence[Mapping[str, Any]]) -> bytes:
         below = [v - run["levels"][n]["low"] for n, v in zip(names, values, strict=True)]
         above = [run["levels"][n]["high"] - v for n, v in zip(names, values, strict=True)]
         positions = list(range(len(names)))[::-1]
-        axes.axvline(SHOWN_CENTRE, color="#999999", linestyle="--", linewidth=1)
+        axes.axvline(ratings.SHOWN_CENTRE, color="#999999", linestyle="--", linewidth=1)
         axes.errorbar(values, positions, xerr=[below, above], fmt="o", color="#1f5a99", ecolor="#1d2125", capsize=4)
         for y, value, name in zip(positions, values, names, strict=True):
             axes.annotate(f"{value}", (value, y), textcoords="offset points", xytext=(0, 7), ha="center", fontsize=8)

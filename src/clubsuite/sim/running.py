@@ -18,18 +18,16 @@ from __future__ import annotations
 
 import dataclasses
 import math
-import multiprocessing
 import os
 import random
-import signal
 import time
 from collections.abc import Callable, Iterator, Sequence
-from multiprocessing.pool import IMapIterator
 
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.engine import LegalActions, SomeGame, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of
+from clubsuite.pools import Workers
 from clubsuite.runner import play_match
 from clubsuite.safetext import quoted
 from clubsuite.seeding import derive_seed
@@ -49,8 +47,6 @@ MAX_WORKERS = 1024
 
 _MAX_CHUNK = 16
 """The most matches one worker task plays; small enough to keep the progress bar moving."""
-_WAKE = 0.2
-"""Seconds the main process waits for a chunk before it looks again (and runs any signal handler due)."""
 
 
 def team_lineup(info: SomeGame, bots: Sequence[str]) -> tuple[str, ...]:
@@ -190,58 +186,6 @@ def _play_chunk(
     return chunk, [play_one(info, options, bots, seed, k, facts, duplicate, timing) for k in range(start, stop)]
 
 
-_STOPS = frozenset(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
-"""The signals that stop a run (Ctrl-C, a polite kill, a closed terminal)."""
-
-
-def _block_stops() -> set[int | signal.Signals] | None:
-    """Hold back the stop signals in this thread (they stay pending) and return the mask to put back; ``None``
-    where the platform cannot block signals.
-
-    Held while the pool starts: a stop signal's handler raises in the main thread at whatever line it has reached,
-    and during the pool's start that line may be inside a fork's own callbacks (where Python prints the exception
-    and goes on, the signal lost) or between the workers' start and the pool's clean-up being set up (workers left
-    running behind). The forked workers and the pool's threads begin with the same mask, so a signal reaches the
-    main thread only, once the pool is whole and its ``with`` block will stop it."""
-    if not hasattr(signal, "pthread_sigmask"):
-        return None
-    return signal.pthread_sigmask(signal.SIG_BLOCK, _STOPS)
-
-
-def _unblock(mask: set[int | signal.Signals] | None) -> None:
-    """Put back the signal mask :func:`_block_stops` returned; a stop signal that came meanwhile is handled now."""
-    if mask is not None:
-        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-
-
-def _ignore_interrupts() -> None:
-    """Worker start-up: leave Ctrl-C to the parent, which cancels the remaining chunks and reports it once; a
-    worker sent SIGTERM or SIGHUP itself just ends (the parent's handlers, inherited by a fork, are undone). The
-    worker was forked with the stop signals held back (:func:`_block_stops`): they are let through only once its
-    own handlers are in place, so one sent meanwhile ends it (or, for Ctrl-C, is dropped) rather than running
-    the parent's handler."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
-    if hasattr(signal, "pthread_sigmask"):
-        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPS)
-
-
-def _awake(results: IMapIterator[tuple[int, list[MatchOutcome]]]) -> Iterator[tuple[int, list[MatchOutcome]]]:
-    """The results of a pool's ``imap_unordered``, waited for a moment at a time: a stop signal may be delivered to
-    one of the pool's own threads, and Python runs its handler only in the main thread, when that thread next runs;
-    waiting without end for a chunk (a long one on a loaded machine) would leave a SIGTERM or a Ctrl-C unheeded
-    until the chunk is done."""
-    while True:
-        try:
-            yield results.next(timeout=_WAKE)
-        except multiprocessing.TimeoutError:
-            continue
-        except StopIteration:
-            return
-
-
 def _chunk_size(matches: int, workers: int) -> int:
     """How many matches one worker task plays: a few tasks per worker so that the load evens out."""
     return max(1, min(_MAX_CHUNK, math.ceil(matches / (workers * 8))))
@@ -278,20 +222,14 @@ def _run_parallel(
     processes = min(workers, n_chunks, os.cpu_count() or 1)
     # The platform's default start method: "fork" on Linux, where workers inherit bots registered at run time;
     # where workers are spawned instead, bots are looked up by name in each worker, from modules it imports, and
-    # a calling script needs the usual ``if __name__ == "__main__":`` guard. Leaving the ``with`` block
-    # terminates the workers, so an interrupt or an error stops everything at once; the stop signals wait until
-    # the block is entered (:func:`_block_stops`).
-    mask = _block_stops()
-    try:
-        with multiprocessing.Pool(processes, initializer=_ignore_interrupts) as pool:
-            _unblock(mask)
-            for chunk, outcomes in _awake(pool.imap_unordered(_play_chunk, tasks)):
-                results[chunk] = outcomes
-                done += len(outcomes)
-                if progress is not None:
-                    progress(done, total)
-    finally:
-        _unblock(mask)
+    # a calling script needs the usual ``if __name__ == "__main__":`` guard. Leaving the block ends the workers, so
+    # an interrupt or an error stops everything at once (:mod:`clubsuite.pools`).
+    with Workers(processes, start=None) as pool:
+        for chunk, outcomes in pool.map(_play_chunk, tasks, ordered=False):
+            results[chunk] = outcomes
+            done += len(outcomes)
+            if progress is not None:
+                progress(done, total)
     return [outcome for i in range(n_chunks) for outcome in results[i]]
 
 

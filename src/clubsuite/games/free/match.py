@@ -274,8 +274,3 @@ class FreeMatch(MatchBase[FreeHand, FreeView, FreeDeal, "FreeAction | MisplayCal
     def legal_notation(self) -> list[str]:
         """The legal actions in notation."""
         return [self.format_action(a) for a in self.legal_actions()]
-
-
-def is_card(action: object) -> bool:
-    """Whether an action is a card (a bid, a discard, a pass choice or a play)."""
-    return isinstance(action, Card)

@@ -12,11 +12,11 @@ from __future__ import annotations
 from typing import cast
 
 from clubsuite.cards import STANDARD_WITH_JOKERS, Card
+from clubsuite.coding import Features, Layout, RlCoding, Slot, mark_plays, relative
 from clubsuite.engine import View
 from clubsuite.games.free.hand import Call, Stage
 from clubsuite.games.free.options import FreeOptions
 from clubsuite.games.free.view import FreeView
-from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, mark_plays, relative
 
 SEATS = 3
 CARDS = len(STANDARD_WITH_JOKERS.cards)

@@ -7,7 +7,7 @@ first in the next one, and the discards are shuffled in only when they run short
 from __future__ import annotations
 
 import random
-from typing import Any, Self
+from typing import Self
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import Events
@@ -16,7 +16,7 @@ from clubsuite.errors import (
     InvalidNotationError,
 )
 from clubsuite.games.northstar import sampling
-from clubsuite.games.northstar.combos import DECK_MASK, Call, NorthstarAction, Play, parse_play
+from clubsuite.games.northstar.combos import DECK_MASK, Call, NorthstarAction, parse_play
 from clubsuite.games.northstar.deal import (
     HAND_SIZE,
     NorthstarDeal,
@@ -241,11 +241,6 @@ class NorthstarMatch(
             if why is None:  # every refusal of the notation is a reason: this is an error of the program
                 raise
             raise InvalidNotationError(Reason(kind, reason=why)) from None
-
-
-def is_play(action: Any) -> bool:
-    """Whether an action is a play of cards."""
-    return isinstance(action, Play)
 
 
 def hand_type() -> type[NorthstarHand]:

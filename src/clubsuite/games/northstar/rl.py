@@ -14,13 +14,13 @@ from __future__ import annotations
 
 from typing import cast
 
+from clubsuite.coding import Features, Layout, RlCoding, Slot, relative
 from clubsuite.engine import View
 from clubsuite.games.northstar.combos import NORTHSTAR, Call, Kind, Play
 from clubsuite.games.northstar.events import Played
 from clubsuite.games.northstar.hand import BONUS_CARDS
 from clubsuite.games.northstar.options import NorthstarOptions
 from clubsuite.games.northstar.view import NorthstarView
-from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, relative
 
 CARDS = len(NORTHSTAR.cards)
 KINDS = (Kind.SINGLE, Kind.SET, Kind.RUN)

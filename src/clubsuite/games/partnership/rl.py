@@ -11,11 +11,11 @@ from __future__ import annotations
 from typing import cast
 
 from clubsuite.cards import STANDARD, Card
+from clubsuite.coding import Features, Layout, RlCoding, Slot, mark_plays, relative
 from clubsuite.engine import View
 from clubsuite.games.partnership.hand import Direction, PartnershipPhase, Pass
 from clubsuite.games.partnership.options import PartnershipOptions
 from clubsuite.games.partnership.view import PartnershipView
-from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, mark_plays, relative
 
 SEATS = 4
 CARDS = len(STANDARD.cards)

@@ -9,11 +9,11 @@ from __future__ import annotations
 from typing import cast
 
 from clubsuite.cards import STANDARD, Card
+from clubsuite.coding import Features, Layout, RlCoding, Slot, mark_plays, relative
 from clubsuite.engine import View
 from clubsuite.games.whist.hand import Decision, WhistPhase
 from clubsuite.games.whist.options import WhistOptions
 from clubsuite.games.whist.view import WhistView
-from clubsuite.rl.coding import Features, Layout, RlCoding, Slot, mark_plays, relative
 
 SEATS = 3
 CARDS = len(STANDARD.cards)

@@ -29,9 +29,9 @@ from clubsuite.bots.calibrated import calibrated
 from clubsuite.bots.levels import LEVELS
 from clubsuite.engine import resolve
 from clubsuite.options import spec_of
+from clubsuite.ratings import START, Skill, pool, shown
 from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.people.accounts import User
-from clubsuite.server.people.ratings import START, Skill, pool, shown
 from clubsuite.server.store.dbschema import ratings
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused

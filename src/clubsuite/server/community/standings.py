@@ -5,7 +5,7 @@ Pure computation, like :mod:`.pairing`: the tournament reads each finished table
 them here.
 
 **Points by finishing place**, in the game's own terms: a table's *sides* are its seats, or its partnerships where
-the game has them (partners share a place: :func:`clubsuite.server.people.ratings.finishing_ranks`). A side scores
+the game has them (partners share a place: :func:`clubsuite.ratings.finishing_ranks`). A side scores
 2 points for every side that finished below it and 1 for every other side that finished level with it, so a table
 of ``S`` sides hands out ``S * (S - 1)`` points to its sides in all, whatever happened; at two sides this is the
 familiar 2 for a win, 1 for a draw, 0 for a loss. Partners each receive their side's points. A bot's seat scores for

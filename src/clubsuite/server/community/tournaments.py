@@ -38,10 +38,10 @@ from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of, split_spec
+from clubsuite.ratings import START, Skill, pool, shown
 from clubsuite.server.community.standings import Played, Row, arena_standings, swiss_standings
 from clubsuite.server.decency import check as check_words
 from clubsuite.server.people.accounts import User
-from clubsuite.server.people.ratings import START, Skill, pool, shown
 from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import (
     match_players,

@@ -12,10 +12,12 @@ from fastapi import APIRouter, Header, HTTPException, Path, Query, Request, WebS
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from clubsuite import naming
 from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import lobby_order
 from clubsuite.engine import games, resolve
 from clubsuite.errors import ClubsError
+from clubsuite.ratings import Skill
 from clubsuite.safetext import quoted
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
@@ -23,9 +25,7 @@ from clubsuite.server.http.account_routes import COOKIE, need, signed_in
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.http.player_routes import rating_json
 from clubsuite.server.people.accounts import Accounts, User
-from clubsuite.server.people.ratings import Skill
 from clubsuite.server.people.results import match_results
-from clubsuite.server.table import naming
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import LiveTable, Refused
 from clubsuite.server.table.lobbycast import Lobbycast

@@ -17,9 +17,9 @@ from fastapi import APIRouter, Path, Query, Request
 from sqlalchemy import literal, select
 
 from clubsuite.bots.calibrated import all_pools
+from clubsuite.ratings import PROVISIONAL_MATCHES, START, Skill, conservative, provisional, shown
 from clubsuite.server.http.account_routes import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
-from clubsuite.server.people.ratings import PROVISIONAL_MATCHES, START, Skill, conservative, provisional, shown
 from clubsuite.server.store.dbschema import match_players, rating_history, ratings, tables, users
 from clubsuite.server.table.hub import Hub
 

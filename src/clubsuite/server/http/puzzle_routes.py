@@ -27,6 +27,7 @@ from fastapi import APIRouter, HTTPException, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.engine import find_game, resolve
+from clubsuite.naming import name_words
 from clubsuite.puzzles.choose import DIFFICULTY, matching, next_puzzle
 from clubsuite.puzzles.model import KINDS, Puzzle
 from clubsuite.puzzles.themes import theme_names
@@ -37,7 +38,6 @@ from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.puzzles.library import Library, PuzzleRefused
 from clubsuite.server.puzzles.own import OwnPuzzles, own_puzzles_answer, pool_of
 from clubsuite.server.puzzles.progress import NEWCOMER, Progress
-from clubsuite.server.table.naming import name_words
 from clubsuite.server.table.replaying import Replayer, ReplayRefused
 
 PoolName = Annotated[str, Path(max_length=40, pattern=r"^[a-z0-9-]+$")]

@@ -35,7 +35,7 @@ from mdit_py_plugins.attrs import attrs_block_plugin
 from clubsuite.engine import games, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.i18n import Words
-from clubsuite.server.table.naming import rules_parts, worded
+from clubsuite.naming import rules_parts, worded
 
 
 @dataclass(frozen=True)

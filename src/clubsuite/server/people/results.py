@@ -27,7 +27,7 @@ from sqlalchemy.engine import Connection
 
 from clubsuite.bots.calibrated import calibrated
 from clubsuite.jsonform import JsonObject
-from clubsuite.server.people.ratings import START, Skill, finishing_ranks, rate
+from clubsuite.ratings import START, Skill, finishing_ranks, rate
 from clubsuite.server.store.dbschema import leavers, match_players, rating_history, ratings, users
 
 

@@ -30,7 +30,7 @@ from clubsuite.engine import find_game, resolve
 from clubsuite.jsonform import JsonObject
 from clubsuite.puzzles.model import Puzzle, dumps_line, read_set
 from clubsuite.puzzles.sets import ShippedSet, shipped_sets
-from clubsuite.server.people.ratings import pool as rating_pool
+from clubsuite.ratings import pool as rating_pool
 from clubsuite.server.puzzles.positions import puzzle_parts
 
 log = logging.getLogger("clubsuite.server")

@@ -27,8 +27,8 @@ from clubsuite.errors import ClubsError
 from clubsuite.puzzles.fromrecords import record_puzzles
 from clubsuite.puzzles.make import MakeSettings
 from clubsuite.puzzles.model import Puzzle, dumps_line, puzzle_from_json
+from clubsuite.ratings import pool as rating_pool
 from clubsuite.records.files import parse_record
-from clubsuite.server.people.ratings import pool as rating_pool
 from clubsuite.server.store.database import StaleWriteError, Store
 from clubsuite.server.store.dbschema import match_players, own_puzzle_sources, own_puzzles
 

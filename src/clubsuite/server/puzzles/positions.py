@@ -24,9 +24,9 @@ from clubsuite.bots.personas import persona_names
 from clubsuite.engine import find_game, load_part
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.naming import name_words
 from clubsuite.present import asked, contained, labels, offered, with_said, with_shown
 from clubsuite.puzzles.model import Puzzle, match_point, puzzle_from_json
-from clubsuite.server.table.naming import name_words
 from clubsuite.server.table.protocol import event_json
 from clubsuite.server.table.replaying import all_hands
 

@@ -32,18 +32,18 @@ from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.naming import name_words, rules_words, table_name
 from clubsuite.present import asked, contained, labels, offered, rulings, with_account, with_said, with_shown
+from clubsuite.ratings import pool
 from clubsuite.reasons import reason_of
 from clubsuite.records.writer import record_from_match
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
-from clubsuite.server.people.ratings import pool
 from clubsuite.server.people.results import Outcome, SeatAtEnd
 from clubsuite.server.store.commits import GroupCommit
 from clubsuite.server.store.database import ActionRow, MatchRow, SeatRow, Store, TableRow
 from clubsuite.server.table.chat import ChatRoom
 from clubsuite.server.table.connection import Connection
-from clubsuite.server.table.naming import name_words, rules_words, table_name
 from clubsuite.server.table.protocol import encode, event_json, joined, message
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.table.thinking import Thinkers, imagined

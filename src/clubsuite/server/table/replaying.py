@@ -39,13 +39,13 @@ from clubsuite.bots.personas import level_words
 from clubsuite.engine import SomeGame, SomeMatch, load_part
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.naming import name_words
 from clubsuite.present import with_account, with_said, with_shown
 from clubsuite.records.files import parse_record
 from clubsuite.records.replay import Replay
 from clubsuite.server.limits import RateLimits, ServerLimits
 from clubsuite.server.store.database import StaleWriteError, Store, StoreError
 from clubsuite.server.store.dbschema import reviews
-from clubsuite.server.table.naming import name_words
 from clubsuite.server.table.protocol import event_json
 from clubsuite.server.workers import RenewingPool
 

@@ -17,8 +17,8 @@ import sys
 from pathlib import Path
 from typing import get_args
 
+from clubsuite.docblock import main, write_block
 from clubsuite.jsonform import JsonObject
-from clubsuite.server.docblock import main, write_block
 from clubsuite.server.limits import MAX_MESSAGE_BYTES
 from clubsuite.server.table.chat import CHAT_BURST, CHAT_RATE, HISTORY
 from clubsuite.server.table.protocol import (

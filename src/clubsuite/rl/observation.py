@@ -1,8 +1,8 @@
 """The observation hash of a benchmark environment (needs the ``rl`` extra: NumPy): what a learning agent is given
-and how it answers, pinned as :attr:`~clubsuite.benchmark.envs.BenchEnv.observation_sha256`.
+and how it answers, pinned as :attr:`~clubsuite.rl.benchmarks.BenchEnv.observation_sha256`.
 
 SHA-256 of the layout (every slot's name, size and bounds, and the deck's order), the action names, and, along the
-rules trace (:func:`clubsuite.benchmark.envs.trace_tables`), the observation vector of every decision as
+rules trace (:func:`clubsuite.rl.benchmarks.trace_tables`), the observation vector of every decision as
 little-endian float32 bytes and the action ids of the action taken.
 """
 
@@ -13,8 +13,8 @@ import json
 
 import numpy as np
 
-from clubsuite.benchmark.envs import BenchEnv, trace_tables
-from clubsuite.rl.coding import coding_for, env_layout, observation_of
+from clubsuite.coding import coding_for, env_layout, observation_of
+from clubsuite.rl.benchmarks import BenchEnv, trace_tables
 
 
 def observation_hash(env: BenchEnv) -> str:

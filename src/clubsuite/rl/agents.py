@@ -17,9 +17,9 @@ from functools import cache
 from pathlib import Path
 from typing import Any
 
-from clubsuite.benchmark.envs import BenchEnv, find_env
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.errors import ClubsError, InvalidOptionsError
+from clubsuite.rl.benchmarks import BenchEnv, find_env
 from clubsuite.safetext import quoted
 
 ENTRY_POINT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")

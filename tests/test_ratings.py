@@ -1,4 +1,4 @@
-"""The ratings of rated matches (``server/people/ratings.py``): the finishing order read from a match's summary
+"""The ratings of rated matches (``ratings.py``): the finishing order read from a match's summary
 (winners,
 totals, ties, draws, teams, leavers), the skills OpenSkill's Plackett-Luce model gives after a match, the pools, the
 number a person reads and the leaderboard's sort, and every malformed input refused with a clear message.
@@ -20,8 +20,7 @@ from openskill.models import PlackettLuce
 
 from clubsuite.bots import make_bot
 from clubsuite.engine import games, resolve
-from clubsuite.runner import play_match
-from clubsuite.server.people.ratings import (
+from clubsuite.ratings import (
     SKILL_LIMIT,
     START,
     Skill,
@@ -31,6 +30,7 @@ from clubsuite.server.people.ratings import (
     rate,
     shown,
 )
+from clubsuite.runner import play_match
 
 Teams = tuple[tuple[int, ...], ...]
 PARTNERS: Teams = ((0, 2), (1, 3))

@@ -2,7 +2,8 @@
 
 This module is pure computation: it reads a finished match's summary and the players' skills and returns new
 skills, with no database and no web code, so that the arithmetic of ratings can be tested alone and the server only
-stores what it returns.
+stores what it returns. It is the one place ratings are computed: the server's rated matches, the puzzles' ratings,
+the terminal's puzzle command and the bots' calibration (``clubs calibrate``) all read it.
 
 A skill is a belief about how well someone plays: a mean (``mu``) and how unsure that mean still is (``sigma``).
 After a match the skills move with OpenSkill's Plackett-Luce model (the Weng-Lin Bayesian approximation), which
@@ -17,14 +18,14 @@ skills), then :func:`shown` (what a person reads) and :func:`conservative` (what
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from openskill.models import PlackettLuce
-
 from clubsuite import engine
+from clubsuite.errors import InvalidOptionsError
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,26 @@ SHOWN_CENTRE = 1500
 """The shown rating of a mean skill of 25, a newcomer's: the familiar middle of Elo-style ladders."""
 SHOWN_SCALE = 60
 """Shown points per unit of ``mu``: 60 makes a newcomer's two-sigma spread (2 x 25/3 = 16.7 units) exactly 1000."""
+
+
+@functools.cache
+def _plackett_luce() -> Any:
+    """OpenSkill's Plackett-Luce model class, imported when a rating is first computed: the package's base install
+    (``clubs play``) names pools and shows ratings without it. Where it is missing, a clear refusal
+    (:class:`InvalidOptionsError`) names the extra that brings it."""
+    try:
+        from openskill.models import PlackettLuce
+    except ImportError:
+        raise InvalidOptionsError(
+            "ratings are computed with OpenSkill, which is not installed: pip install 'clubsuite[server]'"
+        ) from None
+    return PlackettLuce
+
+
+def model() -> Any:
+    """A fresh OpenSkill Plackett-Luce model with its default settings (a fresh one per use: OpenSkill's ``rate()``
+    may change its model's settings); refused with :class:`InvalidOptionsError` where OpenSkill is not installed."""
+    return _plackett_luce()()
 
 
 def pool(info: engine.SomeGame, options: object) -> str:
@@ -186,10 +207,10 @@ def rate(skills: Sequence[Skill], ranks: Sequence[int], teams: Sequence[Sequence
     order = sorted(set(side_ranks))
     dense = [float(order.index(r)) for r in side_ranks]  # small exact numbers: openskill truncates ranks to int
 
-    model = PlackettLuce()  # a fresh model per call: OpenSkill's rate() may change its model's settings
-    before = [[model.rating(skills[s].mu, skills[s].sigma) for s in side] for side in sides]
+    fresh = model()
+    before = [[fresh.rating(skills[s].mu, skills[s].sigma) for s in side] for side in sides]
     try:
-        after = model.rate(before, ranks=dense)
+        after = fresh.rate(before, ranks=dense)
     except (ArithmeticError, ValueError) as exc:
         raise ValueError(f"these skills are too far apart for the model to compare: {exc}") from exc
     out = list(skills)
@@ -212,8 +233,18 @@ def shown(skill: Skill) -> tuple[int, int]:
     """
     if not (math.isfinite(skill.mu) and math.isfinite(skill.sigma)):
         raise ValueError(f"cannot show a skill that is not finite: {skill}")
-    rating = round(SHOWN_CENTRE + SHOWN_SCALE * (skill.mu - _MU))
-    return rating, round(2 * SHOWN_SCALE * skill.sigma)
+    return round(shown_rating(skill.mu)), round(shown_margin(skill.sigma))
+
+
+def shown_rating(mu: float) -> float:
+    """A mean skill on the shown scale, unrounded: ``1500 + 60 (mu - 25)`` (what :func:`shown` rounds; a
+    calibration reports it with its decimals)."""
+    return SHOWN_CENTRE + SHOWN_SCALE * (mu - _MU)
+
+
+def shown_margin(sigma: float) -> float:
+    """An uncertainty on the shown scale, unrounded: ``2 x 60 sigma``, the ``±`` that :func:`shown` rounds."""
+    return 2 * SHOWN_SCALE * sigma
 
 
 def conservative(skill: Skill) -> float:

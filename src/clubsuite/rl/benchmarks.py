@@ -12,7 +12,7 @@ the observation a learning agent is given or the reward. Three hashes say whethe
   chooser frozen in this module (a hand each, or the whole match where a deal starts one), every legal list in the
   engine's order, every action, every hand's scores and every match's winners: a change to what is legal in any
   state the trace reaches, to the order legal actions come in, to the scoring or to the end of a match changes it;
-* the **observation** (:mod:`clubsuite.benchmark.observation`, with the ``rl`` extra): the layout, the action
+* the **observation** (:mod:`clubsuite.rl.observation`, with the ``rl`` extra): the layout, the action
   names and every observation vector along the same trace.
 
 Each game declares its environments in its folder (its registry part ``benchmark``: ``games/<name>/benchmark.py``),
