@@ -73,8 +73,8 @@ def _engine(game: str) -> str:
 
     helpers = getattr(CardSet.__getitem__, "__module__", "") == "clubsuite.native._cards"
     match_module = importlib.import_module(f"clubsuite.games.{game}.match")
-    hand_type = getattr(match_module, "hand_type", None)
-    compiled_hand = hand_type is not None and hand_type().__name__ == "CompiledHand"
+    match_type = getattr(match_module, "match_type", None)
+    compiled_hand = match_type is not None and match_type().hand_class.__name__ == "CompiledHand"
     if compiled_hand:
         return "the compiled hand (state in C) behind the engine's API, cards, shuffle and random draw in C"
     if helpers:

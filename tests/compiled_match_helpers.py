@@ -11,7 +11,6 @@ from __future__ import annotations
 import pickle
 import random
 from collections.abc import Callable, Sequence
-from types import ModuleType
 from typing import Any
 
 from clubsuite.errors import ClubsError
@@ -83,19 +82,3 @@ def play_side_by_side(
             assert b.summary() == a.summary()
         assert b.is_over and (b.winners, b.draw, b.totals) == (a.winners, a.draw, a.totals)
     return decisions
-
-
-def python_match_class(match_class: type, core: ModuleType, python_hand: Callable[[Any], Any]) -> type:
-    """``match_class`` on the engine's Python hand (``python_hand`` makes one from a new compiled hand) with its
-    Python methods, whatever the kernel ``core`` installed: the reference side of :func:`play_side_by_side`."""
-    apply, legal_actions, view = core.python_methods()
-
-    class PythonMatch(match_class):  # type: ignore[misc]
-        def _new_hand(self, deal: object, dealer: int) -> Any:
-            return python_hand(super()._new_hand(deal, dealer))
-
-    PythonMatch.apply = apply
-    PythonMatch.legal_actions = legal_actions
-    PythonMatch.view = view
-    PythonMatch.to_act = property(lambda self: None if self._cur is None else self._cur.to_act)
-    return PythonMatch

@@ -234,10 +234,10 @@ def test_bit_indices_lists_the_set_bits_lowest_first_like_iter_bits(mask: int) -
 
 @given(st.integers(0, (1 << 54) - 1), st.integers(-60, 60))
 def test_the_compiled_card_set_index_is_the_pythons_cards_and_errors(mask: int, position: int) -> None:
+    from clubsuite.cards import python_nth_card as python
     from native_helpers import kernel_or_skip
 
     module = kernel_or_skip("clubsuite.native._cards")
-    python = module.python_getitem()
     cards_of = CardSet.from_mask(mask)
     try:
         expected: object = python(cards_of, position)
@@ -304,12 +304,12 @@ def test_the_compiled_random_bot_chooses_the_python_bots_action(seed: int, cards
     import random
 
     from clubsuite.bots import RandomBot
+    from clubsuite.bots.random_bot import python_choose as python
     from clubsuite.cards import card_at
     from native_helpers import kernel_or_skip
 
     module = kernel_or_skip("clubsuite.native._cards")
     assert RandomBot.choose is module.random_choose
-    python = module.python_choose()
     bot = RandomBot()
     for legal in (CardSet(card_at(c) for c in cards), tuple(cards), [str(c) for c in cards]):
         a, b = random.Random(seed), random.Random(seed)

@@ -18,10 +18,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
 from enum import IntEnum
-from typing import NamedTuple, SupportsIndex
+from typing import TYPE_CHECKING, NamedTuple, SupportsIndex
 
 from clubsuite.card_reasons import CARD_TWICE, JOKER_HELP, NO_SUCH_INDEX, NUMBERED_HELP, STANDARD_HELP, deck_reasons
 from clubsuite.errors import InvalidNotationError
+from clubsuite.native import compiled, pure_python
 from clubsuite.reasons import Reason
 from clubsuite.safetext import quoted
 
@@ -44,6 +45,10 @@ class Suit(IntEnum):
         """The Unicode symbol of the suit."""
         return "♣♦♥♠"[self]
 
+
+_CARDS = None if pure_python() else compiled("clubsuite.native._cards")
+"""The compiled card paths (``native/_cards``) where they are built, unless ``CLUBS_PURE_PYTHON`` is set when this
+module is imported: card sets are then indexed in C (the same cards, the same errors)."""
 
 _SUIT_BY_CHAR: dict[str, Suit] = {}
 for _s in Suit:
@@ -191,6 +196,26 @@ def iter_bits(mask: int) -> Iterator[int]:
         mask ^= low
 
 
+def python_nth_card(self: CardSet, position: int) -> Card:
+    """The card at ``position`` of ``self`` in index order (negative positions count from the end): the Python
+    statement of ``CardSet.__getitem__``, which the compiled core (``native/_cards.nth_card``) follows and hands the
+    sets of more than 64 bits to."""
+    mask = self + 0  # a plain int: several times cheaper than int(self), and this is the random bot's hot path
+    asked = position
+    if position < 0:
+        position += mask.bit_count()
+    # Walk 13-bit blocks (one suit of the standard deck each) with a table of set-bit positions.
+    base = 0
+    while mask and position >= 0:
+        block = _BLOCK_BITS[mask & 0x1FFF]
+        if position < len(block):
+            return CARD_TABLE[base + block[position]]  # type: ignore[return-value]
+        position -= len(block)
+        mask >>= 13
+        base += 13
+    raise IndexError(f"card set position {asked} out of range for {self.bit_count()} cards")
+
+
 class CardSet(int):
     """An immutable set of cards stored as a bit mask; supports ``in``, ``len``, iteration and set operators.
 
@@ -225,22 +250,14 @@ class CardSet(int):
             assert c is not None
             yield c
 
-    def __getitem__(self, position: int) -> Card:
-        """The card at ``position`` in index order (negative positions count from the end)."""
-        mask = self + 0  # a plain int: several times cheaper than int(self), and this is the random bot's hot path
-        asked = position
-        if position < 0:
-            position += mask.bit_count()
-        # Walk 13-bit blocks (one suit of the standard deck each) with a table of set-bit positions.
-        base = 0
-        while mask and position >= 0:
-            block = _BLOCK_BITS[mask & 0x1FFF]
-            if position < len(block):
-                return CARD_TABLE[base + block[position]]  # type: ignore[return-value]
-            position -= len(block)
-            mask >>= 13
-            base += 13
-        raise IndexError(f"card set position {asked} out of range for {self.bit_count()} cards")
+    if TYPE_CHECKING:
+
+        def __getitem__(self, position: int) -> Card:
+            """The card at ``position`` in index order (negative positions count from the end)."""
+            ...
+
+    else:
+        __getitem__ = python_nth_card if _CARDS is None else _CARDS.nth_card
 
     def __or__(self, other: int) -> CardSet:
         return CardSet(int(self) | int(other))
@@ -394,16 +411,5 @@ def std_card(suit: Suit, rank: int) -> Card:
     return c
 
 
-def _index_in_c() -> None:
-    """Index card sets in C where the compiled core is built (``native/_cards``: the same cards, the same errors),
-    unless ``CLUBS_PURE_PYTHON`` is set when this module is imported; the Python method serves what C does not
-    (sets of more than 64 bits) and everything where the core is not built."""
-    from clubsuite.native import compiled, pure_python
-
-    module = None if pure_python() else compiled("clubsuite.native._cards")
-    if module is not None:
-        module.install(CARD_TABLE, CardSet.__getitem__)
-        CardSet.__getitem__ = module.nth_card  # type: ignore[method-assign]
-
-
-_index_in_c()
+if _CARDS is not None:  # the compiled index reads the cards by index, and hands wider sets to the Python statement
+    _CARDS.use_table(CARD_TABLE, python_nth_card)

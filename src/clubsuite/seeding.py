@@ -10,7 +10,9 @@ from __future__ import annotations
 import hashlib
 import random
 from math import floor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
+
+from clubsuite.native import compiled, pure_python
 
 T = TypeVar("T")
 
@@ -26,7 +28,7 @@ def hand_seed(match_seed: int, hand_index: int) -> int:
     return derive_seed(match_seed, hand_index)
 
 
-def shuffled(n: int, rng: random.Random) -> list[int]:
+def python_shuffled(n: int, rng: random.Random) -> list[int]:
     """The numbers 0..n-1 in a random order (Fisher-Yates on ``rng.random()``, the one generator output
     Python promises to keep stable, so a seed deals the same cards on every version)."""
     order = list(range(n))
@@ -37,30 +39,26 @@ def shuffled(n: int, rng: random.Random) -> list[int]:
     return order
 
 
-python_shuffled = shuffled
-"""The Python statement of :func:`shuffled`, kept for the tests' comparison where the C loop replaces it."""
-
-
-def shuffled_items(items: tuple[T, ...], rng: random.Random) -> tuple[T, ...]:
+def python_shuffled_items(items: tuple[T, ...], rng: random.Random) -> tuple[T, ...]:
     """``items`` in a random order: the item at each position :func:`shuffled` gives (the same draws, so a seed
     orders the same items the same way)."""
     return tuple(map(items.__getitem__, shuffled(len(items), rng)))
 
 
-python_shuffled_items = shuffled_items
-"""The Python statement of :func:`shuffled_items`, kept for the tests' comparison."""
+_CARDS = None if pure_python() else compiled("clubsuite.native._cards")
+"""The compiled card paths where built, unless ``CLUBS_PURE_PYTHON`` is set when this module is imported: every
+deal's shuffle then runs its loop in C (the same draws, the same order)."""
 
+if TYPE_CHECKING:
 
-def _shuffle_in_c() -> None:
-    """Shuffle in C where the compiled core is built (``native/_cards.shuffled``: the same draws, the same order),
-    unless ``CLUBS_PURE_PYTHON`` is set when this module is imported."""
-    global shuffled, shuffled_items
-    from clubsuite.native import compiled, pure_python
+    def shuffled(n: int, rng: random.Random) -> list[int]:
+        """The numbers 0..n-1 in a random order: :func:`python_shuffled`, in C where the compiled core is built."""
+        ...
 
-    module = None if pure_python() else compiled("clubsuite.native._cards")
-    if module is not None:
-        shuffled = module.shuffled
-        shuffled_items = module.shuffled_items
+    def shuffled_items(items: tuple[T, ...], rng: random.Random) -> tuple[T, ...]:
+        """``items`` in a random order: :func:`python_shuffled_items`, in C where the compiled core is built."""
+        ...
 
-
-_shuffle_in_c()
+else:
+    shuffled = python_shuffled if _CARDS is None else _CARDS.shuffled
+    shuffled_items = python_shuffled_items if _CARDS is None else _CARDS.shuffled_items

@@ -27,9 +27,9 @@ from clubsuite.games.northstar import NorthstarMatch, NorthstarOptions
 from clubsuite.games.northstar import deal as deal_module
 from clubsuite.games.northstar.combos import DECK_MASK, FIFTEENS, NORTHSTAR, Call, Kind, Play, generate
 from clubsuite.games.northstar.events import TrickWon
-from clubsuite.games.northstar.hand import NorthstarHand, NorthstarLegal
-from clubsuite.games.northstar.match import CORE
-from compiled_match_helpers import play_side_by_side, python_match_class
+from clubsuite.games.northstar.hand import NorthstarLegal
+from clubsuite.games.northstar.match import CORE, CompiledNorthstarMatch, match_type
+from compiled_match_helpers import play_side_by_side
 from native_helpers import kernel_or_skip
 
 VARIANTS = {
@@ -80,11 +80,11 @@ def _options(spec: str) -> NorthstarOptions:
     return options
 
 
-def _python_match_class() -> type[NorthstarMatch]:
-    """NorthstarMatch on the engine's hand with its Python methods, whatever the kernel installed."""
-    return python_match_class(
-        NorthstarMatch, kernel_or_skip(CORE), lambda h: NorthstarHand(h.deal, h.dealer, h.options, h.dealt_from)
-    )
+def _compiled() -> type[NorthstarMatch]:
+    """The compiled match class (skips where the kernel is not built); :class:`NorthstarMatch` is the engine's."""
+    kernel_or_skip(CORE)
+    assert CompiledNorthstarMatch is not None
+    return CompiledNorthstarMatch
 
 
 def _facts(hand: Any) -> tuple[object, ...]:
@@ -104,10 +104,10 @@ def test_the_compiled_round_plays_every_match_as_the_engines_round(spec: str) ->
     """Random matches of each variant compared at every decision (legal actions, events), with views, refusals,
     clones, pickled copies and every attribute compared every few decisions and at each round's end."""
     options = _options(spec)
-    python = _python_match_class()
+    compiled = _compiled()
     matches = VARIANTS[spec]
     decisions = play_side_by_side(
-        lambda: python(options), lambda: NorthstarMatch(options), matches, seed=len(spec), probes=PROBES, facts=_facts
+        lambda: NorthstarMatch(options), lambda: compiled(options), matches, seed=len(spec), probes=PROBES, facts=_facts
     )
     assert decisions > matches * 10
 
@@ -160,9 +160,9 @@ def test_the_compiled_legal_list_is_the_engines_sequence() -> None:
 
 def test_a_new_round_is_compiled_where_the_kernel_is_built() -> None:
     core = kernel_or_skip(CORE)
-    match = NorthstarMatch(_options("northstar(players=3)"))
+    match = match_type()(_options("northstar(players=3)"))
     match.deal(rng=random.Random(3))
-    assert type(match.current) is core.CompiledHand
+    assert type(match) is CompiledNorthstarMatch and type(match.current) is core.CompiledHand
     clone = match.clone()
     assert clone.current is not match.current and clone.hands[-1] is clone.current
 
@@ -213,7 +213,7 @@ def test_the_compiled_rounds_cards_plays_events_and_lists_are_left_out_of_the_cy
     refers to nothing that can refer back: none of it is watched by the cycle collector, which would otherwise be
     set off every few hundred actions (the engine's results are the same either way: the tests above)."""
     core = kernel_or_skip(CORE)
-    match = NorthstarMatch(_options("northstar(players=3)"))
+    match = _compiled()(_options("northstar(players=3)"))
     match.deal(rng=random.Random(5))
     hand = match.current
     assert type(hand) is core.CompiledHand

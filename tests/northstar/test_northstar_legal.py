@@ -132,11 +132,12 @@ def test_ns9_membership_of_one_play_does_not_list_the_plays(monkeypatch: pytest.
         return generate(hand, prev, wild, crazy)
 
     monkeypatch.setattr(hand_module, "generate", counting)
+    made = NorthstarMatch
     if compiled:
         kernel_or_skip(match_module.CORE)
-    else:
-        monkeypatch.setattr(match_module, "hand_type", lambda: NorthstarHand)
-    match = NorthstarMatch(NorthstarOptions(players=4, wild_fifteens=True))
+        assert match_module.CompiledNorthstarMatch is not None
+        made = match_module.CompiledNorthstarMatch
+    match = made(NorthstarOptions(players=4, wild_fifteens=True))
     match.deal(rng=random.Random(26))  # the leader holds 15s: some 700 leads
     cur = match.current
     assert cur is not None and match.to_act is not None

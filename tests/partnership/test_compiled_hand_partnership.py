@@ -19,9 +19,9 @@ from hypothesis import strategies as st
 
 from clubsuite.cards import STANDARD, CardSet
 from clubsuite.games.partnership import PartnershipMatch
-from clubsuite.games.partnership.hand import PartnershipHand, Pass, PassChoices
-from clubsuite.games.partnership.match import CORE
-from compiled_match_helpers import play_side_by_side, python_match_class
+from clubsuite.games.partnership.hand import Pass, PassChoices
+from clubsuite.games.partnership.match import CORE, CompiledPartnershipMatch, match_type
+from compiled_match_helpers import play_side_by_side
 from native_helpers import kernel_or_skip
 
 MATCHES = 1000
@@ -43,11 +43,11 @@ PROBES: list[object] = [
 """Actions and notation tried where they are illegal: every card, passes good and bad, notation, non-actions."""
 
 
-def _python_match_class() -> type[PartnershipMatch]:
-    """PartnershipMatch on the engine's hand with its Python methods, whatever the kernel installed."""
-    return python_match_class(
-        PartnershipMatch, kernel_or_skip(CORE), lambda h: PartnershipHand(h.deal, h.dealer, h.direction)
-    )
+def _compiled() -> type[PartnershipMatch]:
+    """The compiled match class (skips where the kernel is not built); :class:`PartnershipMatch` is the engine's."""
+    kernel_or_skip(CORE)
+    assert CompiledPartnershipMatch is not None
+    return CompiledPartnershipMatch
 
 
 def _facts(hand: Any) -> tuple[object, ...]:
@@ -65,27 +65,27 @@ def _facts(hand: Any) -> tuple[object, ...]:
 def test_the_compiled_hand_plays_every_match_as_the_engines_hand() -> None:
     """1,000 random matches compared at every decision (legal actions, events), with views, refusals, clones and
     every attribute compared every few decisions and at each hand's end (passes left, right and none: CP-2)."""
-    python = _python_match_class()
-    decisions = play_side_by_side(python, PartnershipMatch, MATCHES, seed=4, probes=PROBES, facts=_facts)
+    decisions = play_side_by_side(PartnershipMatch, _compiled(), MATCHES, seed=4, probes=PROBES, facts=_facts)
     assert decisions > MATCHES * 100
 
 
 def test_a_new_hand_is_compiled_where_the_kernel_is_built() -> None:
     core = kernel_or_skip(CORE)
-    match = PartnershipMatch()
+    match = match_type()()
     match.deal(rng=random.Random(3))
-    assert type(match.current) is core.CompiledHand
+    assert type(match) is CompiledPartnershipMatch and type(match.current) is core.CompiledHand
     clone = match.clone()
     assert clone.current is not match.current and clone.hands[-1] is clone.current
 
 
 @given(st.integers(0, (1 << 52) - 1), st.integers(-400, 400))
 def test_the_compiled_pass_choices_index_is_the_pythons_passes_and_errors(hand: int, index: int) -> None:
-    python = kernel_or_skip(CORE).python_pass_choice_at()
-    assert PassChoices.__getitem__ is not python
-    choices = PassChoices(hand)
+    compiled = kernel_or_skip(CORE).CompiledPassChoices
+    assert compiled.__getitem__ is not PassChoices.__getitem__
+    choices, engine = compiled(hand), PassChoices(hand)
+    assert choices == engine
     try:
-        expected: object = python(choices, index)
+        expected: object = engine[index]
     except IndexError as exc:
         with pytest.raises(IndexError, match=f"^{re.escape(str(exc))}$"):
             choices[index]
@@ -94,8 +94,8 @@ def test_the_compiled_pass_choices_index_is_the_pythons_passes_and_errors(hand: 
 
 
 def test_pass_choices_of_anything_but_a_hand_go_to_the_python_index() -> None:
-    kernel_or_skip(CORE)
-    wide = PassChoices((1 << 70) | 0b111)
+    compiled = kernel_or_skip(CORE).CompiledPassChoices
+    wide = compiled((1 << 70) | 0b111)
     assert wide[0] == Pass(CardSet(0b111)) and wide[-1] == Pass(CardSet((1 << 70) | 0b110))
     with pytest.raises(TypeError):
-        PassChoices(0b1111)["0"]  # type: ignore[index]
+        compiled(0b1111)["0"]

@@ -17,11 +17,13 @@ from typing import Any
 import pytest
 
 from clubsuite.cards import STANDARD
+from clubsuite.engine import resolve
 from clubsuite.games.whist import WhistMatch
 from clubsuite.games.whist.bulk import CORE
 from clubsuite.games.whist.hand import Decision, WhistHand
+from clubsuite.games.whist.match import CompiledWhistMatch, match_type
 from clubsuite.games.whist.options import LeadAfterExchange, WhistOptions
-from compiled_match_helpers import play_side_by_side, python_match_class
+from compiled_match_helpers import play_side_by_side
 from native_helpers import kernel_or_skip
 
 OPTIONS = {
@@ -36,9 +38,17 @@ PROBES: list[object] = [*STANDARD.cards, Decision.KEEP, Decision.EXCHANGE, "keep
 """Actions and notation tried where they are illegal: every card, the decisions, notation good and bad, non-actions."""
 
 
-def _python_match_class() -> type[WhistMatch]:
-    """WhistMatch on the engine's hand with its Python methods, whatever the kernel installed."""
-    return python_match_class(WhistMatch, kernel_or_skip(CORE), lambda h: WhistHand(h.deal, h.dealer, h.options))
+def _new_match() -> object:
+    """A match as the registry's factory makes it."""
+    info, options = resolve("whist")
+    return info.new_match(options, 0)
+
+
+def _compiled() -> type[WhistMatch]:
+    """The compiled match class (skips where the kernel is not built); :class:`WhistMatch` is the engine's."""
+    kernel_or_skip(CORE)
+    assert CompiledWhistMatch is not None
+    return CompiledWhistMatch
 
 
 def _facts(hand: Any) -> tuple[object, ...]:
@@ -57,9 +67,9 @@ def test_the_compiled_hand_plays_every_match_as_the_engines_hand(reading: str) -
     """Random matches (1,000 under the rules as written) compared at every decision (legal actions, events), with
     views, refusals, clones and every attribute compared every few decisions and at each hand's end."""
     options, matches = OPTIONS[reading]
-    python = _python_match_class()
+    compiled = _compiled()
     decisions = play_side_by_side(
-        lambda: python(options), lambda: WhistMatch(options), matches, seed=len(reading), probes=PROBES, facts=_facts
+        lambda: WhistMatch(options), lambda: compiled(options), matches, seed=len(reading), probes=PROBES, facts=_facts
     )
     assert decisions > matches * 200
 
@@ -68,14 +78,16 @@ def test_a_new_hand_is_compiled_where_the_kernel_is_built_and_python_where_it_is
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     core = kernel_or_skip(CORE)
-    match = WhistMatch()
+    match = match_type()()
     match.deal(rng=random.Random(3))
-    assert type(match.current) is core.CompiledHand
+    assert type(match) is CompiledWhistMatch and type(match.current) is core.CompiledHand
+    assert type(_new_match()) is CompiledWhistMatch  # the registry's factory makes the same choice
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
-    match = WhistMatch()
+    assert type(_new_match()) is WhistMatch
+    match = match_type()()
     match.deal(rng=random.Random(3))
-    assert type(match.current) is WhistHand
-    while match.to_act is not None:  # the installed paths hand a Python hand to the Python methods
+    assert type(match) is WhistMatch and type(match.current) is WhistHand
+    while match.to_act is not None:  # the engine's class throughout
         match.apply(match.legal_actions()[0])
     assert match.current is None and sum(map(abs, match.totals)) > 0
 
@@ -100,8 +112,7 @@ def test_the_pure_python_switch_at_import_leaves_every_method_in_python() -> Non
 
 
 def test_a_clone_of_a_compiled_match_is_independent_and_equal() -> None:
-    kernel_or_skip(CORE)
-    match = WhistMatch()
+    match = _compiled()()
     match.deal(rng=random.Random(11))
     for _ in range(20):
         match.apply(match.legal_actions()[0])
@@ -114,8 +125,7 @@ def test_a_clone_of_a_compiled_match_is_independent_and_equal() -> None:
 
 
 def test_determinize_and_the_replay_of_the_hand_work_on_a_compiled_match() -> None:
-    kernel_or_skip(CORE)
-    match = WhistMatch()
+    match = _compiled()()
     match.deal(rng=random.Random(5))
     for _ in range(17):
         match.apply(match.legal_actions()[-1])

@@ -4,12 +4,25 @@ from __future__ import annotations
 
 import random
 from math import floor
-from typing import TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from clubsuite.bots.base import register_bot
 from clubsuite.engine import LegalActions
+from clubsuite.native import compiled, pure_python
 
 ActionT = TypeVar("ActionT")
+
+
+def python_choose(self: RandomBot, view: object, legal: LegalActions[ActionT], rng: random.Random) -> ActionT:
+    """Any legal action, each with the same chance: the Python statement of :meth:`RandomBot.choose`, which the
+    compiled core (``native/_cards.random_choose``) follows."""
+    # floor(random() * n) is uniform up to a 2**-53 bias and several times faster than randrange.
+    return legal[floor(rng.random() * len(legal))]
+
+
+_CARDS = None if pure_python() else compiled("clubsuite.native._cards")
+"""The compiled card paths where built, unless ``CLUBS_PURE_PYTHON`` is set when this module is imported: the draw
+is then made in C (at a random bot's every decision the call costs as much as the rules)."""
 
 
 class RandomBot:
@@ -17,24 +30,14 @@ class RandomBot:
 
     name = "random"
 
-    def choose(self, view: object, legal: LegalActions[ActionT], rng: random.Random) -> ActionT:
-        """Any legal action, each with the same chance."""
-        # floor(random() * n) is uniform up to a 2**-53 bias and several times faster than randrange.
-        return legal[floor(rng.random() * len(legal))]
+    if TYPE_CHECKING:
+
+        def choose(self, view: object, legal: LegalActions[ActionT], rng: random.Random) -> ActionT:
+            """Any legal action, each with the same chance."""
+            ...
+
+    else:
+        choose = python_choose if _CARDS is None else _CARDS.random_choose
 
 
 register_bot("random", RandomBot)
-
-
-def _choose_in_c() -> None:
-    """Draw in C where the compiled core is built (``native/_cards.random_choose``: the same draw, the same action),
-    unless ``CLUBS_PURE_PYTHON`` is set when this module is imported: at a random bot's every decision the call
-    costs as much as the rules."""
-    from clubsuite.native import compiled, pure_python
-
-    module = None if pure_python() else compiled("clubsuite.native._cards")
-    if module is not None:
-        module.install_choose(RandomBot)
-
-
-_choose_in_c()

@@ -97,24 +97,20 @@ def finish_in_kernel(
     return True
 
 
-H = TypeVar("H")
+M = TypeVar("M")
 
 
-def hand_class(module: str, python: type[H]) -> type[H]:
-    """The class of a new hand of a game whose kernel ``module`` has a compiled hand (``CompiledHand``, the
-    engine's interface over ``core.h``'s state): that class where the kernel is built and not turned off, else the
-    engine's ``python`` class; the two behave the same in every respect but speed (each game's
-    ``tests/<game>/test_compiled_hand_<game>.py``)."""
-    core = kernel(module)
-    return python if core is None else cast(type[H], core.CompiledHand)
+def compiled_match_class(module: str, python: type[M]) -> type[M] | None:
+    """The compiled match class of the game whose kernel is ``module`` (``native/compiled_match.pxi``): a subclass of
+    the engine's ``python`` class whose hands are compiled and whose ``apply``, ``legal_actions``, ``view`` and
+    ``to_act`` take the common case in C; None where the kernel is not built. Made once; the engine's class is left
+    as it is defined."""
+    core = compiled(module)
+    return None if core is None else cast(type[M], core.match_class(python))
 
 
-def install_match_paths(module: str, match_class: type) -> ModuleType | None:
-    """Put the kernel ``module``'s compiled paths on ``match_class`` (``native/compiled_match.pxi``: the common case
-    of ``apply``, ``legal_actions``, ``view`` and ``to_act`` in C, the match's own methods kept for everything
-    else) where it is built, unless ``CLUBS_PURE_PYTHON`` is set when the match's module is imported; returns the
-    kernel for a game's further installs, None where nothing was installed."""
-    core = None if pure_python() else compiled(module)
-    if core is not None:
-        core.install(match_class)
-    return core
+def match_class_for(python: type[M], compiled_class: type[M] | None) -> type[M]:
+    """The class a new match is made of: ``compiled_class`` where the kernel is built, unless
+    ``CLUBS_PURE_PYTHON`` is set when the match is made; the engine's ``python`` class otherwise. The two behave the
+    same in every respect but speed (each game's ``tests/<game>/test_compiled_hand_<game>.py``)."""
+    return python if compiled_class is None or pure_python() else compiled_class

@@ -2,16 +2,17 @@
 """The card-level hot paths every game shares, in C: each the same computation as the Python it stands for.
 
 * ``CardSet.__getitem__`` (the random bot's pick: one call per decision), the k-th card of a set in index order, as
-  :class:`clubsuite.cards.CardSet` states it in Python. ``clubsuite.cards`` installs :func:`nth_card` in place of
-  its own method, handing it the table of cards by index and its own method, which still serves the sets of more
-  than 64 bits (the numbered deck's indices start at 64). ``tests/test_cards.py`` compares the two on many sets and
-  positions, errors included.
+  :func:`clubsuite.cards.python_nth_card` states it. ``clubsuite.cards`` defines its class's index as
+  :func:`nth_card` and hands this module the table of cards by index and the Python statement, which still serves
+  the sets of more than 64 bits (the numbered deck's indices start at 64). ``tests/test_cards.py`` compares the two
+  on many sets and positions, errors included.
 * :func:`shuffled`, the Fisher-Yates pass of every deal (:func:`clubsuite.seeding.shuffled`), and
-  :func:`shuffled_items`, the same pass over a tuple of items, installed by ``clubsuite.seeding``.
-* :func:`random_choose`, :meth:`clubsuite.bots.RandomBot.choose`, installed by ``clubsuite.bots.random_bot``.
+  :func:`shuffled_items`, the same pass over a tuple of items, which ``clubsuite.seeding`` defines as its own.
+* :func:`random_choose`, :meth:`clubsuite.bots.RandomBot.choose`, which that class defines as its method.
 
-Each is installed where this module is built and ``CLUBS_PURE_PYTHON`` is not set when the installing module is
-imported; the tests compare each with the Python it replaces.
+Each is chosen where its module defines the function or class, where this module is built and ``CLUBS_PURE_PYTHON``
+is not set when that module is imported; nothing is replaced afterwards. The tests compare each with the Python
+statement it follows.
 """
 
 cdef extern from *:
@@ -21,20 +22,17 @@ cdef extern from *:
 cdef extern from "Python.h":
     size_t _PyLong_NumBits(object) except? -1
 
+from math import floor
+
 cdef tuple _TABLE = ()
 cdef object _PYTHON = None
 
 
-def install(table, python_getitem):
-    """Hand over the cards by index and the Python method (for the sets this module leaves to it)."""
+def use_table(table, python_getitem):
+    """Take the cards by index and the Python statement of the index (for the sets this module leaves to it)."""
     global _TABLE, _PYTHON
     _TABLE = tuple(table)
     _PYTHON = python_getitem
-
-
-def python_getitem():
-    """The Python method handed over (for the tests' comparison)."""
-    return _PYTHON
 
 
 def nth_card(self, position):
@@ -85,26 +83,12 @@ def shuffled_items(tuple items, rng):
     return tuple(order)
 
 
-cdef object _python_choose = None
-
-
-def install_choose(bot_class):
-    """Put :func:`random_choose` on ``bot_class`` (RandomBot), keeping its own method for the tests' comparison."""
-    global _python_choose
-    _python_choose = bot_class.choose
-    random_choose.__doc__ = _python_choose.__doc__
-    bot_class.choose = random_choose
-
-
-def python_choose():
-    """The method ``install_choose`` replaced."""
-    return _python_choose
-
-
 def random_choose(self, view, legal, rng):
+    """Any legal action, each with the same chance: :meth:`clubsuite.bots.RandomBot.choose`'s draw,
+    ``legal[floor(rng.random() * len(legal))]``, the same action from the same generator."""
     r = rng.random()
-    if type(r) is not float:  # a generator of another kind: the Python method says what it makes of it
-        return _python_choose(self, view, legal, rng)
+    if type(r) is not float:  # a generator of another kind: the Python expression, whatever it makes of it
+        return legal[floor(r * len(legal))]
     cdef double x = r
     cdef Py_ssize_t n = len(legal)
     return legal[<Py_ssize_t>(x * n)]  # floor(random() * n) of RandomBot.choose: the same draw, the same action

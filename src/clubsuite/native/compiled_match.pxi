@@ -5,10 +5,12 @@
 #   quick_apply(action)    the events of ``action`` of the seat to act in the common case (a card in play; any
 #                          action but notation where the hand takes every one), else None, having changed nothing;
 #   scored(events, score)  the hand's last events followed by the match's score events, as the match joins them.
-# The game's match.py installs these where the kernel is built: each takes the common case of the match's own
-# method in C (and `view` and `to_act`), and hands anything else (a hand of the Python engine, notation, a named
-# seat, another phase, no hand) to that method, kept as it was. Each game's tests/<game>/test_compiled_hand_<game>.py
-# plays matches through both and compares everything.
+# `match_class(python)` makes the compiled match class of a game once, a subclass of its engine class: its hands are
+# compiled hands, and each of `apply`, `legal_actions`, `view` and `to_act` takes the common case in C and hands
+# anything else (notation, a named seat, another phase, no hand) to the engine class's own method, which nothing
+# changes. The game's match factory chooses between the two classes when a match is made (clubsuite.native
+# .match_class_for). Each game's tests/<game>/test_compiled_hand_<game>.py plays matches through both and compares
+# everything.
 
 cimport cython
 
@@ -16,26 +18,34 @@ cimport cython
 cdef object _python_apply = None
 cdef object _python_legal_actions = None
 cdef object _python_view = None
+cdef object _made = None
 
 
-def install(match_class):
-    """Put the compiled hot paths on ``match_class``, keeping its own methods as the fallback."""
-    global _python_apply, _python_legal_actions, _python_view
-    _python_apply = match_class.apply
-    _python_legal_actions = match_class.legal_actions
-    _python_view = match_class.view
+def match_class(python):
+    """The compiled match class of this game: a subclass of ``python`` (the engine's match class) named
+    ``Compiled`` + its name in its module (where the module keeps it, so that a match pickles), made once."""
+    global _python_apply, _python_legal_actions, _python_view, _made
+    if _made is not None:
+        return _made
+    _python_apply = python.apply
+    _python_legal_actions = python.legal_actions
+    _python_view = python.view
+    name = "Compiled" + python.__name__
+    _made = type(python)(name, (python,), {
+        "__module__": python.__module__,
+        "__qualname__": name,
+        "__made_by__": __name__,
+        "__doc__": f"{python.__name__} with the compiled core's hot paths (clubsuite.native): the same results, sooner.",
+        "hand_class": CompiledHand,
+        "apply": match_apply,
+        "legal_actions": match_legal_actions,
+        "view": match_view,
+        "to_act": property(match_to_act, doc=python.to_act.__doc__),
+    })
     match_apply.__doc__ = _python_apply.__doc__
     match_legal_actions.__doc__ = _python_legal_actions.__doc__
     match_view.__doc__ = _python_view.__doc__
-    match_class.apply = match_apply
-    match_class.legal_actions = match_legal_actions
-    match_class.view = match_view
-    match_class.to_act = property(match_to_act, doc=match_class.to_act.__doc__)
-
-
-def python_methods():
-    """The methods ``install`` replaced (apply, legal_actions, view), for the tests' comparison."""
-    return _python_apply, _python_legal_actions, _python_view
+    return _made
 
 
 @cython.binding(True)

@@ -28,7 +28,7 @@ from clubsuite.games.northstar.hand import (
     ScoreLine,
     club_points,
 )
-from clubsuite.games.northstar.match import NorthstarMatch
+from clubsuite.games.northstar.match import NorthstarMatch, match_type
 from clubsuite.games.northstar.options import VARIANTS, Leftover, NorthstarOptions, Teams
 from clubsuite.games.northstar.view import NorthstarView
 
@@ -67,7 +67,7 @@ __all__ = [
 
 
 def _new_match(options: NorthstarOptions | None = None, first_dealer: int = 0) -> NorthstarMatch:
-    return NorthstarMatch(options, first_dealer)
+    return match_type()(options, first_dealer)
 
 
 def _players(options: NorthstarOptions) -> int:

@@ -1,6 +1,6 @@
 """Types of the compiled North Star kernel (``_core.pyx``)."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from clubsuite.cards import CardSet
 from clubsuite.games.northstar.bot import Weights
@@ -49,8 +49,7 @@ class CompiledHand(NorthstarHand):
 class CompiledLegal(NorthstarLegal):
     """NorthstarLegal's sequence over the kernel's listing of the plays (registered as a NorthstarLegal)."""
 
-def install(match_class: type[NorthstarMatch]) -> None: ...
-def python_methods() -> tuple[Callable[..., object], Callable[..., object], Callable[..., object]]: ...
+def match_class(python: type[NorthstarMatch]) -> type[NorthstarMatch]: ...
 def install_legal(legal_class: type[NorthstarLegal]) -> None: ...
 def bot_matches(
     seeds: Iterable[int], options: KernelOptions, heuristic: int, weights: Weights

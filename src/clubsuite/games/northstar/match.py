@@ -7,7 +7,7 @@ first in the next one, and the discards are shuffled in only when they run short
 from __future__ import annotations
 
 import random
-from typing import Self
+from typing import ClassVar, Self
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import Events
@@ -31,7 +31,7 @@ from clubsuite.games.northstar.reasons import OR_DOUBLE, OR_PASS, OR_PASS_OR_DOU
 from clubsuite.games.northstar.view import NorthstarView
 from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
-from clubsuite.native import hand_class, install_match_paths
+from clubsuite.native import compiled, compiled_match_class, kernel, match_class_for
 from clubsuite.reasons import Reason, reason_of
 
 GAME = "northstar"
@@ -52,6 +52,8 @@ class NorthstarMatch(
     """
 
     game = GAME
+    hand_class: ClassVar[type[NorthstarHand]] = NorthstarHand
+    """The class of this match's hands: the engine's (the compiled match class has compiled ones)."""
     options: NorthstarOptions
 
     def __init__(self, options: NorthstarOptions | None = None, first_dealer: int = 0) -> None:
@@ -101,7 +103,7 @@ class NorthstarMatch(
                 f"{CardSet(stock & ~dealt)} must be dealt: with leftover=next_round every card left undealt last "
                 "round is dealt before the discards are shuffled in (NS-6)"
             )
-        hand = hand_type()(deal, dealer, self.options, source)
+        hand = self.hand_class(deal, dealer, self.options, source)
         self.packs.append((stock.bit_count(), discards.bit_count()))
         if self.options.leftover is Leftover.NEXT_ROUND:
             if stock.bit_count() >= need:
@@ -112,7 +114,7 @@ class NorthstarMatch(
         return hand
 
     def _restarted(self, hand: NorthstarHand) -> NorthstarHand:
-        return hand_type()(hand.deal, hand.dealer, hand.options, hand.dealt_from)
+        return self.hand_class(hand.deal, hand.dealer, hand.options, hand.dealt_from)
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
@@ -243,12 +245,21 @@ class NorthstarMatch(
             raise InvalidNotationError(Reason(kind, reason=why)) from None
 
 
-def hand_type() -> type[NorthstarHand]:
-    """The class of a new hand: the compiled one where the kernel is built (see :func:`clubsuite.native.hand_class`)."""
-    return hand_class(CORE, NorthstarHand)
+CompiledNorthstarMatch: type[NorthstarMatch] | None = compiled_match_class(CORE, NorthstarMatch)
+"""NorthstarMatch with the compiled core's hot paths (compiled hands; ``apply``, ``legal_actions``, ``view``
+and ``to_act`` in C for the common case), None where the kernel is not built; kept here so that its matches
+pickle."""
 
 
-_kernel = install_match_paths(CORE, NorthstarMatch)  # the common case of the hot methods in C, where built
-if _kernel is not None:
-    _kernel.install_legal(NorthstarLegal)
+def match_type() -> type[NorthstarMatch]:
+    """The class a new match is made of: the compiled one where the kernel is built, unless ``CLUBS_PURE_PYTHON`` is
+    set (:func:`clubsuite.native.match_class_for`)."""
+    return match_class_for(NorthstarMatch, CompiledNorthstarMatch)
+
+
+_compiled = compiled(CORE)
+if _compiled is not None:  # a compiled hand's legal actions are NorthstarLegal to isinstance (an ABC's register)
+    _compiled.install_legal(NorthstarLegal)
+_kernel = kernel(CORE)
+if _kernel is not None:  # deals from a shuffle in C: the same hands (deal.use_hands_of_shuffle)
     use_hands_of_shuffle(_kernel.hands_of_shuffle)

@@ -36,7 +36,7 @@ from clubsuite.games.partnership.hand import (
     score_lines,
     team_of,
 )
-from clubsuite.games.partnership.match import PartnershipMatch
+from clubsuite.games.partnership.match import PartnershipMatch, match_type
 from clubsuite.games.partnership.options import VARIANTS, PartnershipOptions
 from clubsuite.games.partnership.view import PartnershipView
 
@@ -73,7 +73,7 @@ __all__ = [
 
 
 def _new_match(options: PartnershipOptions | None = None, first_dealer: int = 0) -> PartnershipMatch:
-    return PartnershipMatch(options, first_dealer)
+    return match_type()(options, first_dealer)
 
 
 def _teams(options: PartnershipOptions) -> tuple[tuple[int, ...], ...]:

@@ -38,19 +38,7 @@ cdef extern from *:
 cimport cython
 
 
-cdef object _python_pass_at = None
-
-
-def install_pass_choices(choices_class):
-    """Index ``choices_class`` (PassChoices) in C, keeping its own method for what this one leaves to it."""
-    global _python_pass_at
-    _python_pass_at = choices_class.__getitem__
-    choices_class.__getitem__ = pass_choice_at
-
-
-def python_pass_choice_at():
-    """The method ``install_pass_choices`` replaced (for the tests' comparison)."""
-    return _python_pass_at
+cdef object _python_pass_at = PassChoices.__getitem__
 
 
 @cython.binding(True)
@@ -70,6 +58,14 @@ def pass_choice_at(self, index):
     if not 0 <= at < total:
         raise IndexError(f"pass choice {asked} out of range for {total} choices")
     return _Pass(card_set(p_pass_at(hand, <int>at)))
+
+
+class CompiledPassChoices(PassChoices):
+    """:class:`PassChoices` indexed in C (:func:`pass_choice_at`), the choices a compiled hand offers: the same
+    passes in the same order, equal to the engine's choices of the same hand."""
+
+    __slots__ = ()
+    __getitem__ = pass_choice_at
 
 
 cdef class CompiledHand:
@@ -222,7 +218,7 @@ cdef class CompiledHand:
         while m:
             cards.append(__builtin_ctzll(m))
             m &= m - 1
-        choices = _new_object(PassChoices)
+        choices = _new_object(CompiledPassChoices)
         choices.hand = hand
         choices._cards = tuple(cards)
         return choices

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Self
+from typing import ClassVar, Self
 
 from clubsuite.cards import STANDARD, CardSet
 from clubsuite.engine import Events, Phase
@@ -30,7 +30,7 @@ from clubsuite.games.partnership.reasons import (
 from clubsuite.games.partnership.view import PartnershipView
 from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
-from clubsuite.native import hand_class, install_match_paths
+from clubsuite.native import compiled_match_class, match_class_for
 from clubsuite.reasons import Reason
 from clubsuite.safetext import quoted
 
@@ -52,6 +52,8 @@ class PartnershipMatch(
     """
 
     game = GAME
+    hand_class: ClassVar[type[PartnershipHand]] = PartnershipHand
+    """The class of this match's hands: the engine's (the compiled match class has compiled ones)."""
     teams = TEAMS
     """The partnerships as seat tuples: partners sit opposite."""
     options: PartnershipOptions
@@ -69,10 +71,10 @@ class PartnershipMatch(
         if not isinstance(deal, PartnershipDeal):
             raise InvalidDealError(f"deal() needs a PartnershipDeal, got {type(deal).__name__}")
         # CP-2: the pass cycle counts from the first hand of the game; this hand's index is the hands dealt so far.
-        return hand_type()(deal, dealer, pass_direction(len(self.hands)))
+        return self.hand_class(deal, dealer, pass_direction(len(self.hands)))
 
     def _restarted(self, hand: PartnershipHand) -> PartnershipHand:
-        return hand_type()(hand.deal, hand.dealer, hand.direction)
+        return self.hand_class(hand.deal, hand.dealer, hand.direction)
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer, pass_direction(index).value)
@@ -173,11 +175,13 @@ class PartnershipMatch(
         return Pass(CardSet(mask))
 
 
-def hand_type() -> type[PartnershipHand]:
-    """The class of a new hand: the compiled one where the kernel is built (see :func:`clubsuite.native.hand_class`)."""
-    return hand_class(CORE, PartnershipHand)
+CompiledPartnershipMatch: type[PartnershipMatch] | None = compiled_match_class(CORE, PartnershipMatch)
+"""PartnershipMatch with the compiled core's hot paths (compiled hands; ``apply``, ``legal_actions``, ``view``
+and ``to_act`` in C for the common case), None where the kernel is not built; kept here so that its matches
+pickle."""
 
 
-_kernel = install_match_paths(CORE, PartnershipMatch)  # the common case of the hot methods in C, where built
-if _kernel is not None:
-    _kernel.install_pass_choices(PassChoices)
+def match_type() -> type[PartnershipMatch]:
+    """The class a new match is made of: the compiled one where the kernel is built, unless ``CLUBS_PURE_PYTHON`` is
+    set (:func:`clubsuite.native.match_class_for`)."""
+    return match_class_for(PartnershipMatch, CompiledPartnershipMatch)

@@ -18,7 +18,7 @@ from clubsuite.games.whist.events import (
     TrickTaken,
 )
 from clubsuite.games.whist.hand import QUOTA, Decision, WhistAction, WhistHand
-from clubsuite.games.whist.match import WhistMatch
+from clubsuite.games.whist.match import WhistMatch, match_type
 from clubsuite.games.whist.options import VARIANTS, LeadAfterExchange, WhistOptions
 from clubsuite.games.whist.view import WhistView
 
@@ -43,7 +43,7 @@ __all__ = [
 
 
 def _new_match(options: WhistOptions | None = None, first_dealer: int = 0) -> WhistMatch:
-    return WhistMatch(options, first_dealer)
+    return match_type()(options, first_dealer)
 
 
 register(

@@ -1,6 +1,6 @@
 """Types of the compiled whist kernel (``_core.pyx``)."""
 
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 
 from clubsuite.games.whist.hand import WhistHand
 from clubsuite.games.whist.match import WhistMatch
@@ -58,5 +58,4 @@ class CompiledHand(WhistHand):
     """The compiled hand (hand.pxi): WhistHand's interface with its state in C. Not a subclass of WhistHand at run
     time (a C type cannot be); declared as one here because it offers the same attributes and methods."""
 
-def install(match_class: type[WhistMatch]) -> None: ...
-def python_methods() -> tuple[Callable[..., object], Callable[..., object], Callable[..., object]]: ...
+def match_class(python: type[WhistMatch]) -> type[WhistMatch]: ...

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from typing import Self
+from typing import ClassVar, Self
 
 from clubsuite.cards import STANDARD, Card, CardSet
 from clubsuite.engine import Events, Phase
@@ -22,7 +22,7 @@ from clubsuite.games.whist.options import WhistOptions
 from clubsuite.games.whist.reasons import NOT_AN_ACTION
 from clubsuite.games.whist.view import WhistView
 from clubsuite.match_base import MatchBase
-from clubsuite.native import hand_class, install_match_paths
+from clubsuite.native import compiled_match_class, match_class_for
 from clubsuite.reasons import MATCH_OVER, NO_HAND, Reason
 from clubsuite.safetext import quoted
 
@@ -42,6 +42,8 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
     """
 
     game = GAME
+    hand_class: ClassVar[type[WhistHand]] = WhistHand
+    """The class of this match's hands: the engine's (the compiled match class has compiled ones)."""
     options: WhistOptions
 
     def __init__(self, options: WhistOptions | None = None, first_dealer: int = 0) -> None:
@@ -56,10 +58,10 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
     def _new_hand(self, deal: object, dealer: int) -> WhistHand:
         if not isinstance(deal, WhistDeal):
             raise InvalidDealError(f"deal() needs a WhistDeal, got {type(deal).__name__}")
-        return hand_type()(deal, dealer, self.options)
+        return self.hand_class(deal, dealer, self.options)
 
     def _restarted(self, hand: WhistHand) -> WhistHand:
-        return hand_type()(hand.deal, hand.dealer, hand.options)
+        return self.hand_class(hand.deal, hand.dealer, hand.options)
 
     def _hand_started(self, index: int, dealer: int) -> HandStarted:
         return HandStarted(index, dealer)
@@ -154,9 +156,13 @@ class WhistMatch(MatchBase[WhistHand, WhistView, WhistDeal, WhistAction, WhistOp
         return [self.format_action(a) for a in self.legal_actions()]
 
 
-def hand_type() -> type[WhistHand]:
-    """The class of a new hand: the compiled one where the kernel is built (see :func:`clubsuite.native.hand_class`)."""
-    return hand_class(CORE, WhistHand)
+CompiledWhistMatch: type[WhistMatch] | None = compiled_match_class(CORE, WhistMatch)
+"""WhistMatch with the compiled core's hot paths (compiled hands; ``apply``, ``legal_actions``, ``view``
+and ``to_act`` in C for the common case), None where the kernel is not built; kept here so that its matches
+pickle."""
 
 
-install_match_paths(CORE, WhistMatch)  # the common case of the hot methods in C, where built
+def match_type() -> type[WhistMatch]:
+    """The class a new match is made of: the compiled one where the kernel is built, unless ``CLUBS_PURE_PYTHON`` is
+    set (:func:`clubsuite.native.match_class_for`)."""
+    return match_class_for(WhistMatch, CompiledWhistMatch)
