@@ -11,7 +11,7 @@ ARGS ?=
 JOBS ?= auto
 EXTRAS := [dev,server,rl,openspiel,dask,plots]
 
-.PHONY: play serve watch test lint typecheck unit bench clean setup screenshots puzzle-sets serve-install base-install
+.PHONY: play serve watch test check fast lint typecheck unit bench clean setup screenshots puzzle-sets serve-install base-install
 
 # The compiled core (src/clubsuite/native) is built by the same install; its sources changing rebuilds it.
 NATIVE_SOURCES := setup.py $(wildcard src/clubsuite/native/*.h src/clubsuite/native/*.pxi src/clubsuite/native/*.pyx src/clubsuite/games/*/_core.pyx src/clubsuite/games/*/*.h)
@@ -75,10 +75,22 @@ typecheck: $(STAMP)
 # Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): every server, worker and
 # command the tests start would otherwise compile the package from source again, and pytest rewrite every test
 # module's asserts again at each run (collection 23 s instead of 9).
+# The thirty slowest tests are listed at the end, to see where the time goes.
 unit: $(STAMP)
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist worksteal
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=30
 
 test: lint typecheck unit
+
+# The fast inner loop: lint, types and the tests of the games' rules, records, views and presentation and the units
+# that need no browser, server, PostgreSQL, separate process, kernel comparison or long run (the markers come from
+# what each test uses: tests/conftest.py), each property tried on 20 examples; the server's and the puzzles' tests
+# are left to `make test`. Under two minutes on two cores.
+FAST := not (browser or postgres or cluster or live or differential or long or cli)
+fast: $(STAMP)
+	env -u PYTHONDONTWRITEBYTECODE CLUBS_HYPOTHESIS=check $(BIN)/python -m pytest -n $(JOBS) --dist worksteal \
+		-m "$(FAST)" --ignore=tests/server --ignore=tests/puzzles --ignore=tests/solver --durations=10
+
+check: lint typecheck fast
 
 $(BENCH_STAMP): $(STAMP)
 	-$(BIN)/python -m pip install --quiet --disable-pip-version-check 'open_spiel>=1.5' \

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import functools
 import gc
+import os
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
@@ -31,20 +32,90 @@ def _generous_http_timeouts() -> Iterator[None]:
         yield
 
 
+MARKERS = {
+    "long": "runs for many seconds (a whole match in a browser, thousands of random matches against the engine): "
+    "started first, so that it never ends the run on one worker while the other waits",
+    "browser": "drives a real browser (from the fixture: pytest-playwright's browser, page or context)",
+    "postgres": "needs the throwaway PostgreSQL server (from the fixture: postgres)",
+    "cluster": "starts several server processes (from the fixtures: two_nodes, a site behind HAProxy)",
+    "live": "starts a real server or store of the online server (from any fixture of tests/server)",
+    "differential": "compares a compiled kernel with the engine over random matches from a seed drawn for the run "
+    "(from the fixture: fresh_seed)",
+    "cli": "runs the clubs command as a separate process (from the module: it starts processes)",
+}
+"""The suite's markers. All but ``long`` are put on a test from what it uses (:func:`marks_of`), never by hand, so
+that ``make check`` (``-m "not (browser or postgres or cluster or live or differential or long or cli)"``) keeps
+the fast tests: rules, records, views, presentation and units."""
+
+CLUSTER_FIXTURES = {"two_nodes", "site"}
+
+
 def pytest_configure(config: pytest.Config) -> None:
-    """The suite's own marker: ``long``."""
-    config.addinivalue_line(
-        "markers",
-        "long: runs for many seconds (a whole match in a browser, thousands of random matches against the engine): "
-        "started first, so that it never ends the run on one worker while the other waits",
-    )
+    """The suite's own markers (:data:`MARKERS`)."""
+    for name, words in MARKERS.items():
+        config.addinivalue_line("markers", f"{name}: {words}")
+
+
+def marks_of(item: pytest.Item) -> set[str]:
+    """The markers a test takes from what it uses: its fixtures (those it asks for and theirs) and, for ``cli``,
+    whether its module starts processes."""
+    info = getattr(item, "_fixtureinfo", None)
+    names = set(getattr(item, "fixturenames", ()))
+    marks: set[str] = set()
+    for name in names:
+        defs = info.name2fixturedefs.get(name, ()) if info is not None else ()
+        for fixturedef in defs:
+            module = getattr(fixturedef.func, "__module__", "") or ""
+            if name in ("browser", "page", "context") and module.startswith("pytest_playwright"):
+                marks.add("browser")
+            if str(fixturedef.baseid).startswith("tests/server") or module in ("serverkit", "proxykit"):
+                marks.add("live")
+    params = getattr(getattr(item, "callspec", None), "params", {})
+    if "postgres" in names or "postgresql" in (params.get("database_url"), params.get("store_backend")):
+        marks.add("postgres")  # asked for, or a back end parametrized to it (its server is asked for late)
+    if names & CLUSTER_FIXTURES and "postgres" in names:
+        marks.add("cluster")
+    if "fresh_seed" in names:
+        marks.add("differential")
+    module = getattr(item, "module", None)
+    if module is not None and ("subprocess" in vars(module) or "clubs_process" in vars(module)):
+        marks.add("cli")
+    return marks
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
-    """The tests marked ``long`` first, the others after them, each group in its own order. pytest-xdist hands the
-    tests out in this order (the same in every worker): the long ones start at once, and the short ones fill the gaps
-    and end the run together."""
+    """Each test marked from what it uses (:func:`marks_of`); then the tests marked ``long`` first, the others after
+    them, each group in its own order. pytest-xdist hands the tests out in this order (the same in every worker):
+    the long ones start at once, and the short ones fill the gaps and end the run together."""
+    for item in items:
+        for name in sorted(marks_of(item)):
+            item.add_marker(name)
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
+
+
+@pytest.fixture
+def fresh_seed(request: pytest.FixtureRequest) -> int:
+    """A seed drawn for this run (``CLUBS_SEED`` sets it, to run a failure again): the differential tests play
+    a fixed number of random matches from it, so that each run covers other deals than the last. It is printed with
+    the test's output, and a failure's report names it."""
+    import os
+    import secrets
+
+    given = os.environ.get("CLUBS_SEED", "")
+    seed = int(given) if given.strip() else secrets.randbits(32)
+    request.node.user_properties.append(("seed", seed))
+    print(f"{request.node.nodeid}: seed {seed} (run again with CLUBS_SEED={seed})")
+    return seed
+
+
+@pytest.hookimpl(hookwrapper=True)
+def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
+    """A failed test that drew a seed (:func:`fresh_seed`) names it in its report."""
+    outcome = yield
+    report = outcome.get_result()
+    seeds = [value for key, value in item.user_properties if key == "seed"]
+    if report.failed and seeds:
+        report.sections.append(("seed", f"drawn seed {seeds[0]}: run again with CLUBS_SEED={seeds[0]}"))
 
 
 def pytest_collection_finish(session: pytest.Session) -> None:
@@ -57,9 +128,12 @@ def pytest_collection_finish(session: pytest.Session) -> None:
 
 
 settings.register_profile("clubsuite", deadline=None, suppress_health_check=[HealthCheck.too_slow])
-settings.load_profile("clubsuite")
+settings.register_profile("check", parent=settings.get_profile("clubsuite"), max_examples=20)
+settings.load_profile(os.environ.get("CLUBS_HYPOTHESIS", "clubsuite"))
 """Hypothesis without its clocks: no deadline for an example and no complaint that drawing inputs is slow, both of
-which a loaded machine trips (a test may still set its own). What a property test checks never depends on speed."""
+which a loaded machine trips (a test may still set its own). What a property test checks never depends on speed.
+``CLUBS_HYPOTHESIS=check`` (``make check``) tries 20 examples a property instead of 100: the inner loop's quick look;
+``make test`` and CI try them all."""
 
 
 @pytest.fixture(scope="session")

@@ -189,6 +189,7 @@ def test_a_cloned_hand_plays_on_alone() -> None:
     assert state(copy) == after
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", ["whist", "free", "partnership", "northstar(players=4)"])
 def test_a_released_copy_is_freed_without_the_cycle_collector(spec: str) -> None:
     """A server replaces a table's match with a changed copy at every action: once released, the old one leaves no

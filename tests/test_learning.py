@@ -119,6 +119,7 @@ def test_training_lowers_the_loss_on_what_it_is_shown() -> None:
     assert history[-1].val_agree > 0.8  # chance: 0.25
 
 
+@pytest.mark.long
 def test_a_tiny_training_run_makes_a_policy_that_clubs_evaluate_plays(tmp_path: Path) -> None:
     data, out = tmp_path / "positions", tmp_path / "policy.npz"
     made = ["learn", "positions", "clubs_partnership-v1", "--games", "4", "--per-shard", "2", "--data", str(data)]
@@ -150,6 +151,7 @@ def test_a_tiny_training_run_makes_a_policy_that_clubs_evaluate_plays(tmp_path: 
     assert json.loads(written)["init"] == "policy.npz" and str(tmp_path) not in written
 
 
+@pytest.mark.long
 def test_positions_of_tables_another_player_played_are_labelled_by_the_teacher_and_kept_apart(
     tiny_positions: Path, tmp_path: Path
 ) -> None:
@@ -336,6 +338,7 @@ def joint_logp(policy: Policy, view: object, legal: list[object], action: object
     return total
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("env_id", ["clubs_northstar-4p-v1", "clubs_partnership-v1", "clubs_whist-v1"])
 def test_a_policy_plays_the_legal_action_whose_ids_are_likeliest_together(tmp_path: Path, env_id: str) -> None:
     from clubsuite.bots.policy import PolicyBot, write_policy

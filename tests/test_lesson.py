@@ -203,6 +203,7 @@ def codes(reason: Reason) -> list[str]:
     return [reason.code, *inner]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", SPECS)
 def test_what_a_step_says_is_true_at_every_decision_of_many_deals(spec: str) -> None:
     """Every decision of the seat of 40 deals (not only the first eight of the lesson's): a trick game's step says

@@ -149,6 +149,7 @@ def test_a_file_whose_name_covers_more_games_than_a_shard_holds_is_refused_unrea
     assert peak < MB
 
 
+@pytest.mark.long
 def test_an_entry_compressed_otherwise_than_numpy_writes_is_refused_before_it_is_inflated(tmp_path: Path) -> None:
     """zipfile inflates a bzip2 entry a whole block at a time: 300 MB of zeros in a few hundred bytes would be
     inflated to read a header of eight."""

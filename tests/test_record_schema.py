@@ -82,6 +82,7 @@ def _random_records(case: Case, count: int) -> list[Any]:
     return out
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("case", CASES, ids=IDS)
 def test_two_hundred_random_records_of_every_game_and_variant_validate(case: Case) -> None:
     for record in _random_records(case, RECORDS_PER_CASE):

@@ -40,6 +40,7 @@ SPECS = [
 ]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", SPECS)
 def test_every_game_passes_pettingzoo_api_test_and_seed_test(spec: str) -> None:
     with warnings.catch_warnings():

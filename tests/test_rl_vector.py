@@ -255,6 +255,7 @@ def test_privileged_information_is_off_by_default_and_never_in_the_compiled_path
     assert ClubsVectorEnv("whist", num_envs=2, privileged=True).compiled is False
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", ["whist", "free", "partnership", "northstar(players=3)"])
 def test_privileged_information_is_every_hand_and_the_solvers_values_of_the_learners_legal_cards(spec: str) -> None:
     from clubsuite.cards import bit_indices

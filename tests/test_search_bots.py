@@ -18,6 +18,9 @@ from clubsuite.engine import games, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.runner import deal_next
 
+pytestmark = pytest.mark.long
+"""Every test here plays bots or searches for many seconds in all: ``make test`` runs them, ``make check`` not."""
+
 SPECS = ("whist", "partnership", "free", "northstar", "northstar(players=4,teams=2x2)")
 SMALL = (
     "pimc(samples=2,width=4)",

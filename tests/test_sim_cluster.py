@@ -14,6 +14,9 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.sim import build_report, simulate
 from clubsuite.sim.cluster import simulate_on_dask
 
+pytestmark = pytest.mark.long
+"""Every test here plays bots or searches for many seconds in all: ``make test`` runs them, ``make check`` not."""
+
 
 @pytest.fixture(scope="module")
 def scheduler() -> Iterator[str]:

@@ -17,6 +17,9 @@ from bench_helpers import load, run_json
 from clubsuite.rl.spiel import REGISTERED, ScriptedRandom
 from clubsuite.seeding import shuffled
 
+pytestmark = pytest.mark.long
+"""Every test here plays bots or searches for many seconds in all: ``make test`` runs them, ``make check`` not."""
+
 GAMES = [
     "clubs_whist(max_hands=2)",
     "clubs_whist(lead_after_exchange=left_of_last_exchanger,max_hands=2)",
@@ -97,6 +100,7 @@ def test_a_resampled_state_keeps_the_players_information_state(name: str) -> Non
     assert checked == 25
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", ["clubs_whist(max_hands=2)", "clubs_partnership(max_hands=1)", GAMES[7]])
 def test_openspiels_ismcts_bot_plays_the_games_through_the_exact_sampler(name: str) -> None:
     game = pyspiel.load_game(name)
@@ -196,6 +200,7 @@ def test_the_openspiel_comparison_plays_every_deal_in_every_seating_with_the_sam
     assert results[0]["ours"]["simulations_per_move"] >= 1 and results[1]["ours"]["simulations_per_move"] is None
 
 
+@pytest.mark.long
 def test_the_openspiel_comparison_deals_the_same_cards_over_several_workers(
     monkeypatch: pytest.MonkeyPatch, tmp_path: Path
 ) -> None:

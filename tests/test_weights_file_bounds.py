@@ -193,6 +193,7 @@ def test_a_good_weights_file_is_still_read_whole(tmp_path: Path) -> None:
     assert [w.shape for w, _ in policy.policy.layers] == [w.shape for w, _ in policy_layers(WHIST.id)]
 
 
+@pytest.mark.long
 def test_an_entry_compressed_otherwise_than_numpy_writes_is_refused_before_it_is_inflated(tmp_path: Path) -> None:
     """zipfile inflates a bzip2 or LZMA entry a whole block at a time, however little is asked of it."""
     for method in (zipfile.ZIP_BZIP2, zipfile.ZIP_LZMA):

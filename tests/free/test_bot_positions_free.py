@@ -12,6 +12,9 @@ import pytest
 
 from positions_helpers import assert_plays_the_better_action, bot_cases
 
+pytestmark = pytest.mark.long
+"""Every test here plays bots or searches for many seconds in all: ``make test`` runs them, ``make check`` not."""
+
 
 @pytest.mark.parametrize(("position", "bot"), bot_cases("free"))
 def test_a_bot_plays_the_better_action_where_a_larger_search_confirmed_a_mistake(

@@ -164,6 +164,7 @@ def _answers(match: FreeMatch, seat: int) -> list[tuple[str, str | None, str]]:
     return out
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seed", range(12))
 def test_fc10_twin_deals_give_a_seat_the_same_answer_to_every_call(seed: int) -> None:
     rng = random.Random(seed)

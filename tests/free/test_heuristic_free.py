@@ -72,6 +72,7 @@ def _play_through(options: FreeOptions, seed: int, check: object, every_stage: o
     return checked
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("no_spades_needs_a_trick", [False, True])
 def test_the_compiled_heuristic_plays_the_python_heuristics_card_at_every_decision(
     no_spades_needs_a_trick: bool,

@@ -50,6 +50,7 @@ def _weights(options: NorthstarOptions) -> Weights:
     return CRAZY_WEIGHTS if options.crazy else PLAIN_WEIGHTS
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", sorted(VARIANTS))
 def test_the_compiled_heuristic_takes_the_python_heuristics_action_at_every_decision(spec: str) -> None:
     """Whole matches in which the heuristic bot plays most actions and a random bot the rest (reaching positions the
@@ -81,6 +82,7 @@ def test_the_compiled_heuristic_takes_the_python_heuristics_action_at_every_deci
     assert decisions > VARIANTS[spec] * 100 and worlds > 10
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     "spec",
     [

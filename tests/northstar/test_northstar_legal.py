@@ -91,6 +91,7 @@ def candidates(match: NorthstarMatch, rng: random.Random) -> list[Any]:
     return out
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seed", range(6))
 def test_ns3_ns4_ns9_ns11_membership_agrees_with_the_list_and_with_explain(seed: int) -> None:
     rng = random.Random(seed)
@@ -104,6 +105,7 @@ def test_ns3_ns4_ns9_ns11_membership_agrees_with_the_list_and_with_explain(seed:
                 assert direct == (match.explain(action) is None), f"{action}: the direct check and explain disagree"
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seed", range(3))
 def test_ns3_apply_refuses_what_explain_refuses_with_its_words_and_changes_nothing(seed: int) -> None:
     rng = random.Random(100 + seed)

@@ -1,7 +1,8 @@
 """The compiled partnership kernel against the engine: the same deals, passes, legal sets, events and scores.
 
 The kernel (``src/clubsuite/games/partnership/core.h``) restates CP-1 to CP-4; these tests hold it to the engine by
-playing 2,000 random matches through both, step by step, and by comparing whole matches played by the batch.
+playing 500 random matches from the run's seed through both, step by step, and by comparing whole matches played
+by the batch.
 """
 
 from __future__ import annotations
@@ -32,8 +33,9 @@ from playout_helpers import (
     assert_search_decides_the_same_with_the_core_and_without,
 )
 
-DIFFERENTIAL_MATCHES = 2000
-"""Random matches played through the engine and the kernel side by side (the game has no variant)."""
+DIFFERENTIAL_MATCHES = 500
+"""Random matches played through the engine and the kernel side by side (the game has no variant), from a seed
+drawn for each run (``fresh_seed``): many runs cover more deals than one long one."""
 
 
 @pytest.mark.parametrize("seed", range(20))
@@ -47,11 +49,11 @@ def test_the_kernel_lists_the_passes_in_the_engines_order(seed: int) -> None:
 
 
 @pytest.mark.long
-def test_every_pass_legal_set_event_and_score_of_random_matches_agrees_with_the_engine() -> None:
-    """CP-1 to CP-4 in the kernel: 2,000 random matches, checked at every decision
+def test_every_pass_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(fresh_seed: int) -> None:
+    """CP-1 to CP-4 in the kernel: 500 random matches from the run's seed, checked at every decision
     (``games/partnership/differential.py``; ``bench/differential.py`` runs it on 100,000)."""
     kernel_or_skip(CORE)
-    steps = check_random_matches(PartnershipOptions(), seeds_of(41, DIFFERENTIAL_MATCHES))
+    steps = check_random_matches(PartnershipOptions(), seeds_of(fresh_seed, DIFFERENTIAL_MATCHES))
     assert steps > DIFFERENTIAL_MATCHES * 52
 
 
@@ -175,6 +177,7 @@ SOLVER_POSITIONS = 300
 """Random positions (each solved for both measures) on which the compiled solver is compared with the Python one."""
 
 
+@pytest.mark.long
 def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -> None:
     """CP-1 and CP-3 in ``native/solve.h``: the same value for every legal card, nodes and table entries, for the
     points (the queen of diamonds never equivalent to a neighbour, the sweep) and for the tricks, from one card a

@@ -5,6 +5,7 @@ game between the player and the puzzle, kept whole, a broken file refused; the n
 from __future__ import annotations
 
 import contextlib
+import functools
 import gzip
 import json
 from dataclasses import replace
@@ -19,6 +20,7 @@ from clubsuite.puzzles.choose import next_puzzle
 from clubsuite.puzzles.make import MakeSettings, match_puzzles
 from clubsuite.puzzles.model import FIELDS, Puzzle, PuzzleError, dumps_line, puzzle_from_json, read_set, write_set
 from clubsuite.puzzles.rating import attempt, puzzle_skill
+from clubsuite.puzzles.sets import shipped
 from clubsuite.puzzles.store import Store
 from clubsuite.ratings import START, shown
 
@@ -26,6 +28,7 @@ _MADE: list[Puzzle] = []
 
 
 def some_puzzles() -> list[Puzzle]:
+    """Puzzles made here by the generator (a few seconds: for the round trip of what it makes)."""
     if not _MADE:
         settings = MakeSettings("whist", seed=4, kinds=("double_dummy", "single_dummy"))
         for i in range(6):
@@ -33,6 +36,13 @@ def some_puzzles() -> list[Puzzle]:
     return _MADE
 
 
+@functools.cache
+def shipped_puzzles() -> list[Puzzle]:
+    """Puzzles of the whist set the package ships (made by the same generator), for the tests of one puzzle."""
+    return shipped("whist")[:40]
+
+
+@pytest.mark.long
 def test_a_puzzle_is_read_back_as_it_was_written(tmp_path: Path) -> None:
     puzzles = some_puzzles()
     assert {p.kind for p in puzzles} == {"double_dummy", "single_dummy"}
@@ -71,7 +81,7 @@ BROKEN: list[tuple[str, Any, str]] = [
 
 @pytest.mark.parametrize(("field", "value", "said"), BROKEN)
 def test_a_broken_field_is_refused_by_name(field: str, value: Any, said: str) -> None:
-    good = next(p for p in some_puzzles() if p.exact).to_json()
+    good = next(p for p in shipped_puzzles() if p.exact).to_json()
     good["values"] = {"AS": 1, "KS": 0} if field == "solution" else good["values"]
     bad = {**good, field: value}
     if field == "line":
@@ -97,7 +107,7 @@ def test_any_json_that_is_no_puzzle_is_refused_with_a_clear_error(value: Any) ->
 def test_a_puzzle_with_any_field_changed_or_dropped_is_read_or_refused_clearly(
     field: str, value: Any, drop: bool
 ) -> None:
-    good = next(p for p in some_puzzles() if p.exact).to_json()
+    good = next(p for p in shipped_puzzles() if p.exact).to_json()
     changed = {k: v for k, v in good.items() if k != field} if drop else {**good, field: value}
     with contextlib.suppress(PuzzleError):  # a clear refusal; anything else (a KeyError, a TypeError) fails the test
         puzzle_from_json(changed)
@@ -105,7 +115,7 @@ def test_a_puzzle_with_any_field_changed_or_dropped_is_read_or_refused_clearly(
 
 def test_a_set_file_that_is_not_one_is_refused_naming_the_file_and_line(tmp_path: Path) -> None:
     path = tmp_path / "bad.jsonl"
-    good = json.dumps(some_puzzles()[0].to_json())
+    good = json.dumps(shipped_puzzles()[0].to_json())
     path.write_text(good + "\n{not json\n", encoding="utf-8")
     with pytest.raises(PuzzleError, match="line 2"):
         read_set(path)
@@ -136,7 +146,7 @@ def test_solving_raises_the_players_rating_and_lowers_the_puzzles_and_a_miss_the
 def test_the_store_keeps_ratings_and_history_whole_and_refuses_a_broken_file(tmp_path: Path) -> None:
     path = tmp_path / "deep" / "puzzles.json"
     store = Store.load(path)
-    p = some_puzzles()[0]
+    p = shipped_puzzles()[0]
     before, after = store.record("whist", p, True)
     assert after > before == 1500
     store.save()
@@ -152,7 +162,7 @@ def test_the_store_keeps_ratings_and_history_whole_and_refuses_a_broken_file(tmp
 
 
 def test_the_next_puzzle_is_the_nearest_to_the_players_rating_not_yet_tried_then_the_ones_missed() -> None:
-    base = some_puzzles()[0]
+    base = shipped_puzzles()[0]
     ladder = [replace(base, id=f"p{r}", rating=r) for r in (1000, 1400, 1600, 2000)]
     assert next_puzzle(ladder, 1500, {}, {}).id in ("p1400", "p1600")  # type: ignore[union-attr]
     assert next_puzzle(ladder, 1500, {}, {}, "hardest").id == "p2000"  # type: ignore[union-attr]

@@ -68,6 +68,7 @@ def referee_values(match: SomeMatch) -> dict[str, int]:
 SPECS = ["northstar(players=3)", "northstar(players=4)", "northstar(players=5)", "northstar-double", "northstar-wild"]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", SPECS)
 def test_the_endgame_search_values_every_action_as_the_referee_does(spec: str) -> None:
     compared = 0
@@ -83,6 +84,7 @@ def test_the_endgame_search_values_every_action_as_the_referee_does(spec: str) -
     assert compared >= 15
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", ["northstar(players=3)", "northstar(players=4)"])
 def test_an_endgame_puzzles_answer_is_the_one_action_the_referee_finds_best(spec: str) -> None:
     found = missed = 0

@@ -54,6 +54,7 @@ def test_a_run_refuses_to_overwrite_and_to_resume_with_other_settings(tmp_path: 
         run(MakeSettings("northstar", kinds=DD), 1, tmp_path / "r.jsonl")
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("spec", "kinds"),
     [
@@ -77,6 +78,7 @@ def test_every_puzzle_made_holds_when_checked_again_from_its_record(spec: str, k
                 assert p.line[0] == p.solution and p.goal == p.values[p.solution]
 
 
+@pytest.mark.long
 def test_a_puzzle_starts_after_the_other_sides_mistake_judged_as_its_player_should_have_aimed() -> None:
     seen = 0
     for index in range(30):
@@ -114,6 +116,7 @@ def test_a_check_finds_a_puzzle_that_does_not_hold() -> None:
             check_puzzle(bad)
 
 
+@pytest.mark.long
 def test_a_set_chosen_from_a_pool_is_spread_over_kinds_themes_and_ratings(tmp_path: Path) -> None:
     out = tmp_path / "pool.jsonl"
     run(MakeSettings("whist", seed=8), 24, out)

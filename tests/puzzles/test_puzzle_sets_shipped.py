@@ -72,6 +72,7 @@ def test_every_single_dummy_puzzle_shipped_states_a_margin_confirmed_on_fresh_wo
         assert p.worlds["low"] >= 0.02 and p.worlds["low"] <= p.worlds["confirmed"] <= p.worlds["high"], p.id
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("variant", sorted(WANTED))
 def test_a_sample_of_each_set_holds_when_checked_again(variant: str) -> None:
     puzzles = [p for s in sets_for(variant) for p in read_set(s.file)]

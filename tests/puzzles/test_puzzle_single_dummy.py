@@ -20,6 +20,9 @@ from clubsuite.puzzles.criteria import CONFIRM_WORLDS, confirm, single_dummy
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
+pytestmark = pytest.mark.long
+"""Every test here plays bots or searches for many seconds in all: ``make test`` runs them, ``make check`` not."""
+
 
 def exchange_decision(seed: int) -> SomeMatch:
     """The first decision of a whist hand: keep the hand or take the bid hand (CW-4), from the seat's view only."""

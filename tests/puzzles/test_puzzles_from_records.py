@@ -8,6 +8,8 @@ import json
 from dataclasses import replace
 from pathlib import Path
 
+import pytest
+
 from cli_helpers import clubs_in_process
 from clubsuite.bots.base import make_bot
 from clubsuite.engine import resolve
@@ -31,6 +33,7 @@ def finished(spec: str, seed: int, hands: int | None = None, careless: int | Non
     return record_from_match(match, seed=seed, seeded_hands=True)
 
 
+@pytest.mark.long
 def test_a_records_puzzles_hold_and_keep_the_record_up_to_their_hand() -> None:
     for spec in ("whist", "northstar(players=4)"):
         record = finished(spec, 12, hands=3)

@@ -123,6 +123,7 @@ def read(msg: dict[str, Any]) -> Any:
     return parse_client_message(json.dumps(msg), ROOMY)
 
 
+@pytest.mark.long
 @settings(max_examples=400)
 @given(messages())
 @example({"type": "hello"})

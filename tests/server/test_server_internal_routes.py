@@ -183,6 +183,7 @@ def test_a_clients_own_forwarded_mark_is_dropped_by_the_proxy_so_every_process_s
         proxy.stop()
 
 
+@pytest.mark.long
 def test_the_metrics_listener_serves_the_figures_and_the_public_listener_never_does(tmp_path: Path) -> None:
     """``clubs serve --metrics-port``: the figures at that port (on loopback by default), and nothing else there;
     the public port has no ``/metrics`` at all, however it is spelt."""
@@ -209,6 +210,7 @@ def test_clubs_serve_help_names_the_metrics_listener() -> None:
     assert "--metrics-port" in shown and "--metrics-host" in shown
 
 
+@pytest.mark.long
 def test_a_bots_moves_are_counted_in_the_action_figures(tmp_path: Path) -> None:
     """``clubs_actions_total{source="bot"}``: a bot's move is applied from its own timer, which the table's next
     timer replaced as the move ended; the move was once left uncounted."""

@@ -301,6 +301,7 @@ def win_rate_against_random(make_tested: Any) -> float:
     return wins / STRENGTH_MATCHES
 
 
+@pytest.mark.long
 def test_cw5_heuristic_bot_wins_clearly_more_than_its_share_against_random_bots() -> None:
     assert win_rate_against_random(WhistHeuristicBot) > STRENGTH_BOUND
 

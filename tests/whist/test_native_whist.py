@@ -30,8 +30,9 @@ from clubsuite.solver.search import NodeLimitError, SolveStats, solve
 from native_helpers import kernel_or_skip
 from playout_helpers import assert_play_outs_agree, assert_search_decides_the_same_with_the_core_and_without
 
-DIFFERENTIAL_MATCHES = 2000
-"""Random matches per variant played through the engine and the kernel side by side."""
+DIFFERENTIAL_MATCHES = 500
+"""Random matches per variant played through the engine and the kernel side by side, from a seed drawn for each run
+(``fresh_seed``): many runs cover more deals than one long one (``bench/differential.py`` plays 100,000)."""
 
 VARIANTS = {
     "last-exchanger-leads": (WhistOptions(), 0),
@@ -55,12 +56,14 @@ def test_kernel_derives_the_seeds_the_engine_derives(base: int, path: int) -> No
 
 @pytest.mark.long
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
-def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(variant: str) -> None:
-    """CW-1..CW-5 in the kernel: 2,000 random matches per variant, checked at every decision
+def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(
+    variant: str, fresh_seed: int
+) -> None:
+    """CW-1..CW-5 in the kernel: 500 random matches from the run's seed per variant, checked at every decision
     (``games/whist/differential.py``; ``bench/differential.py`` runs it on 100,000)."""
     kernel_or_skip(CORE)
     options, _ = VARIANTS[variant]
-    steps = check_random_matches(options, seeds_of(31, DIFFERENTIAL_MATCHES))
+    steps = check_random_matches(options, seeds_of(fresh_seed, DIFFERENTIAL_MATCHES))
     assert steps > DIFFERENTIAL_MATCHES * 40  # every match played at least one whole hand through both
 
 
@@ -164,6 +167,7 @@ SOLVER_POSITIONS = 400
 """Random positions (each solved for both measures) on which the compiled solver is compared with the Python one."""
 
 
+@pytest.mark.long
 def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -> None:
     """CW-1/CW-2 in ``solve.h``: the same value for every legal card, the same nodes visited and table entries kept,
     on positions from one card a hand to seven, with 0 to 2 cards of the trick already down."""
@@ -184,6 +188,7 @@ def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -
     assert solved > SOLVER_POSITIONS  # most positions reached, each solved twice
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("seed", range(3))
 def test_a_whole_hand_solved_from_its_first_card_agrees_with_the_python_solver(seed: int) -> None:
     kernel_or_skip(CORE)
@@ -225,6 +230,7 @@ HEURISTIC_MATCHES = 60
 """Whole matches of heuristic bots in which every card-play decision is asked of the C bot too."""
 
 
+@pytest.mark.long
 def test_the_compiled_heuristic_picks_the_python_heuristics_card_at_every_decision() -> None:
     """``heuristic.h`` against ``bot.py``: the same card at every decision of whole matches (CW-1 to CW-5 as the bot
     reads them: its goal, the race to a target, what the play proves about the other hands)."""
@@ -337,6 +343,7 @@ def test_the_compiled_exchange_decision_is_the_python_heuristics_with_the_same_d
     assert decisions > 200  # three decisions a hand, some seven hands a match
 
 
+@pytest.mark.long
 @pytest.mark.parametrize(
     ("bots", "matches"), [(("heuristic", "random", "random"), 60), (("heuristic", "heuristic", "heuristic"), 25)]
 )
