@@ -47,7 +47,7 @@ MARKERS = {
 that ``make check`` (``-m "not (browser or postgres or cluster or live or differential or long or cli)"``) keeps
 the fast tests: rules, records, views, presentation and units."""
 
-CLUSTER_FIXTURES = {"two_nodes", "site"}
+CLUSTER_FIXTURES = {"two_nodes", "site", "pair"}
 
 
 def pytest_configure(config: pytest.Config) -> None:

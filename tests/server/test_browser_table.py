@@ -133,9 +133,10 @@ GAMES = [
     ("whist(target=1)", 3),
     ("free(target=1)", 3),
     ("partnership(target=1)", 4),
-    ("northstar(players=4, wild_fifteens=true, target=1)", 4),
-    ("northstar(players=6, teams=3x2, target=1)", 6),
+    ("northstar(players=6, teams=3x2, wild_fifteens=true, target=1)", 6),
 ]
+"""One whole match a game (North Star's CLUBS at its largest table, in teams, with wild 15s); the tests of one hand
+or one phase play that alone."""
 
 
 @pytest.mark.long

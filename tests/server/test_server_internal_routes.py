@@ -11,16 +11,18 @@ request's target goes on the wire byte for byte (:func:`proxykit.raw_request`), 
 from __future__ import annotations
 
 import json
+import signal
 import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 from click.testing import CliRunner
-from proxykit import Proxy, owner_of, raw_request
-from serverkit import ProcessServer, new_table
+from proxykit import Node, Proxy, node, owner_of, raw_request
+from serverkit import ProcessServer, new_table, start_all
 
 import loopback
-from pgcluster import free_port
+from pgcluster import Cluster, free_port
 
 ODD_TABLE_PATHS = [
     ("GET", "/tables/{id}/%00"),
@@ -42,13 +44,33 @@ ODD_TABLE_PATHS = [
 """Requests about a table whose path holds a control character, a dot segment or an encoded slash or backslash."""
 
 
-@pytest.fixture
-def pair(two_nodes: tuple[ProcessServer, ProcessServer, str]) -> tuple[ProcessServer, ProcessServer, str]:
-    """Two processes over one new database, and a public table made at the first (its owner): (owner, other, id)."""
-    first, second, url = two_nodes
-    table_id = new_table(first.base, "whist")["id"]
-    assert owner_of(url, table_id) == "a"
-    return first, second, table_id
+@pytest.fixture(scope="module")
+def pair(postgres: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Node, Node, str]]:
+    """Two processes over one new database, and a public table made at the first (its owner): (owner, other, id).
+    Started once for the module: its tests only send requests that are refused or answered without a change."""
+    url = postgres.new_database()
+    folder = tmp_path_factory.mktemp("pair")
+    first, second = node(folder, url, "a"), node(folder, url, "b")
+    try:
+        start_all([first, second])
+        table_id = new_table(first.base, "whist")["id"]
+        assert owner_of(url, table_id) == "a"
+        yield first, second, table_id
+    finally:
+        for process in (second, first):
+            if process.proc is not None:
+                process.kill(signal.SIGKILL)
+
+
+@pytest.fixture(scope="module")
+def proxy(pair: tuple[Node, Node, str], tmp_path_factory: pytest.TempPathFactory) -> Iterator[Proxy]:
+    """HAProxy with the shipped configuration in front of both processes, started once for the module."""
+    owner, other, _ = pair
+    running = Proxy([owner, other], tmp_path_factory.mktemp("proxy")).start()
+    try:
+        yield running
+    finally:
+        running.stop()
 
 
 def _refused_as_a_bad_path(status: int, body: bytes, what: str) -> None:
@@ -58,7 +80,7 @@ def _refused_as_a_bad_path(status: int, body: bytes, what: str) -> None:
 
 
 def test_an_odd_path_about_a_table_owned_elsewhere_is_refused_with_a_4xx_never_a_500_nor_passed_on(
-    pair: tuple[ProcessServer, ProcessServer, str],
+    pair: tuple[Node, Node, str],
 ) -> None:
     """``%00``, ``%7f``, ``..%2f..%2fmetrics``, ``%2e%2e`` and the like, sent to the process that does not own the
     table: a 400 naming what is wrong, never the 500 of a URL the HTTP client cannot build, and never the owner's
@@ -71,7 +93,7 @@ def test_an_odd_path_about_a_table_owned_elsewhere_is_refused_with_a_4xx_never_a
 
 
 def test_every_process_refuses_an_odd_table_path_alike_owner_or_not(
-    pair: tuple[ProcessServer, ProcessServer, str],
+    pair: tuple[Node, Node, str],
 ) -> None:
     """The owner answers an odd path as the other process does: which process owns a table cannot be told apart."""
     owner, _, table_id = pair
@@ -82,7 +104,7 @@ def test_every_process_refuses_an_odd_table_path_alike_owner_or_not(
 
 
 def test_a_plain_path_about_a_table_owned_elsewhere_is_still_passed_on(
-    pair: tuple[ProcessServer, ProcessServer, str],
+    pair: tuple[Node, Node, str],
 ) -> None:
     """The check refuses only what is odd: a request spelt plainly, or with a letter percent-encoded, reaches the
     owner, which answers it."""
@@ -117,70 +139,58 @@ METRICS_SPELLINGS = [
 
 
 def test_metrics_never_come_back_through_the_proxy_however_the_path_is_spelt(
-    pair: tuple[ProcessServer, ProcessServer, str], tmp_path: Path
+    pair: tuple[Node, Node, str], proxy: Proxy
 ) -> None:
     """Through HAProxy with the shipped configuration (``/%6detrics`` once passed its ``path_beg /metrics`` deny),
     each spelling is asked several times so that both processes answer: a 4xx every time, never the figures."""
-    owner, other, table_id = pair
-    proxy = Proxy([owner, other], tmp_path).start()
-    try:
-        for path in METRICS_SPELLINGS:
-            target = path.format(id=table_id)
-            for _ in range(4):
-                answer = raw_request(proxy.port, "GET", target.encode())
-                assert 400 <= answer.status < 500, (target, answer.status, answer.body[:300])
-                assert b"# HELP" not in answer.body, target
-    finally:
-        proxy.stop()
+    _, _, table_id = pair
+    for path in METRICS_SPELLINGS:
+        target = path.format(id=table_id)
+        for _ in range(4):
+            answer = raw_request(proxy.port, "GET", target.encode())
+            assert 400 <= answer.status < 500, (target, answer.status, answer.body[:300])
+            assert b"# HELP" not in answer.body, target
 
 
 def test_the_proxy_refuses_encoded_slashes_and_control_characters_and_gives_every_other_path_one_spelling(
-    pair: tuple[ProcessServer, ProcessServer, str], tmp_path: Path
+    pair: tuple[Node, Node, str], proxy: Proxy
 ) -> None:
     """The shipped configuration's rules: an encoded slash, backslash or control character is refused by the proxy
     itself (400); letters written as escapes, dot segments and doubled slashes are brought to one spelling before
     the rules read the path, so a plain route still answers and a spelling of ``/metrics`` is refused (403)."""
-    owner, other, table_id = pair
-    proxy = Proxy([owner, other], tmp_path).start()
-    try:
-        expected = {
-            f"/tables/{table_id}/..%2f..%2fmetrics": 400,
-            f"/tables/{table_id}/..%5Cmetrics": 400,
-            f"/tables/{table_id}/%00": 400,
-            f"/tables/{table_id}/%7f": 400,
-            f"/tables/{table_id}/%2e%2e/%2e%2e/metrics": 403,
-            "/%6detrics": 403,
-            f"/%74ables/{table_id}": 200,
-            f"/x/../tables/{table_id}": 200,
-            f"//tables//{table_id}": 200,
-        }
-        for target, status in expected.items():
-            answer = raw_request(proxy.port, "GET", target.encode())
-            assert answer.status == status, (target, answer.status, answer.body[:300])
-            if status == 200:
-                assert json.loads(answer.body)["id"] == table_id
-    finally:
-        proxy.stop()
+    _, _, table_id = pair
+    expected = {
+        f"/tables/{table_id}/..%2f..%2fmetrics": 400,
+        f"/tables/{table_id}/..%5Cmetrics": 400,
+        f"/tables/{table_id}/%00": 400,
+        f"/tables/{table_id}/%7f": 400,
+        f"/tables/{table_id}/%2e%2e/%2e%2e/metrics": 403,
+        "/%6detrics": 403,
+        f"/%74ables/{table_id}": 200,
+        f"/x/../tables/{table_id}": 200,
+        f"//tables//{table_id}": 200,
+    }
+    for target, status in expected.items():
+        answer = raw_request(proxy.port, "GET", target.encode())
+        assert answer.status == status, (target, answer.status, answer.body[:300])
+        if status == 200:
+            assert json.loads(answer.body)["id"] == table_id
 
 
 def test_a_clients_own_forwarded_mark_is_dropped_by_the_proxy_so_every_process_still_finds_the_table(
-    pair: tuple[ProcessServer, ProcessServer, str], tmp_path: Path
+    pair: tuple[Node, Node, str], proxy: Proxy
 ) -> None:
     """``X-Clubs-Forwarded`` is set only by one process passing a request to another (it names the processes the
     request has been through): a client that sets it itself, naming three, would be told to try again (503) by every
     process but the owner, and learn which process holds the table. The proxy drops it, so whichever process the
     proxy picks finds the table."""
-    owner, other, table_id = pair
-    proxy = Proxy([owner, other], tmp_path).start()
-    try:
-        with loopback.client(base_url=proxy.base, timeout=30) as client:
-            for _ in range(8):  # the proxy picks either process (least connections, one request at a time)
-                mark = {"X-Clubs-Forwarded": "x, y, z", "Connection": "close"}  # a fourth pass: 503 if it came through
-                answer = client.get(f"/tables/{table_id}", headers=mark)
-                assert answer.status_code == 200, answer.text
-                assert answer.json()["id"] == table_id
-    finally:
-        proxy.stop()
+    _, _, table_id = pair
+    with loopback.client(base_url=proxy.base, timeout=30) as client:
+        for _ in range(8):  # the proxy picks either process (least connections, one request at a time)
+            mark = {"X-Clubs-Forwarded": "x, y, z", "Connection": "close"}  # a fourth pass: 503 if it came through
+            answer = client.get(f"/tables/{table_id}", headers=mark)
+            assert answer.status_code == 200, answer.text
+            assert answer.json()["id"] == table_id
 
 
 @pytest.mark.long
