@@ -2,38 +2,15 @@
 // Jokers and the cards numbered 1 to 15; two or four suit colours).
 //
 // A card's name and its short form are in the reader's language (i18n.js: "queen of hearts", "Herz Dame"; "Q\u2665",
-// "D\u2665"); the notation the server reads stays the English one ("QH"). i18n.js imports this module too: the two
-// only call each other's functions, never while loading, so the cycle is harmless.
+// "D\u2665"); the notation the server reads stays the English one ("QH"), read in notation.js (which i18n.js reads
+// too, so that the two modules do not import each other).
 
 import {h, s} from "./dom.js";
 import {cardLetters, cardWords, language, t, tc} from "./i18n.js";
+import {parseCard, SUITS} from "./notation.js";
 
-export const SUITS = {
-  C: {symbol: "\u2663", name: "clubs"},
-  D: {symbol: "\u2666", name: "diamonds"},
-  H: {symbol: "\u2665", name: "hearts"},
-  S: {symbol: "\u2660", name: "spades"},
-};
+export {parseCard, parseCards, SUITS} from "./notation.js";
 const DISPLAY_ORDER = {C: 0, D: 1, S: 2, H: 3}; // alternating colours in a sorted hand
-const RANK_VALUE = {J: 11, Q: 12, K: 13, A: 14};
-const CARD = /^(JK[12]|[0-9]{1,2}|[JQKA])([CDHS])?(?:=([0-9]{1,2}))?$/;
-
-/** A card's notation read: {text, rank, suit, value, as} (as: what a wild 15 stands for), or null for a word. */
-export function parseCard(token) {
-  const m = CARD.exec(token);
-  if (!m) return null;
-  const [, rank, suit, as] = m;
-  if (rank.startsWith("JK")) return {text: rank, rank, suit: null, value: 100 + Number(rank[2]), as: null};
-  if (!suit) return null;
-  const value = RANK_VALUE[rank] ?? Number(rank);
-  return {text: rank + suit, rank, suit, value, as: as === undefined ? null : Number(as)};
-}
-
-/** The cards of a space-separated text ("7C 7H 15S=7"), or [] for null/empty. */
-export function parseCards(text) {
-  if (!text) return [];
-  return text.split(/\s+/).map(parseCard).filter((c) => c !== null);
-}
 
 /** A card in words in the reader's language, for screen readers: "queen of hearts", "10 of clubs", "Joker 1"; a wild
  * card that stands for a value "wild 15 of spades as 7", and with ``wild`` (the rank that is wild at this table, as

@@ -2,7 +2,7 @@
 // the same gettext catalog as the terminal's), t() and tn() for the page's own words, card names, and a refusal
 // worded from its reason (code, ruling, parameters) as the server sends it.
 
-import {parseCard, SUITS} from "./cards.js";
+import {parseCard, SUITS} from "./notation.js";
 
 export const LANGUAGES = {en: "English", de: "Deutsch", fr: "Français", nl: "Nederlands"};
 const KEY = "clubs.lang";
