@@ -8,14 +8,14 @@ import contextlib
 import logging
 import time
 
-from fastapi import APIRouter, WebSocket, WebSocketDisconnect
+from fastapi import APIRouter, WebSocket
 
 from clubsuite.server.community.watching import LiveError, LivePing, Watch, Watcher, Watching, encode, parse
 from clubsuite.server.http.account_routes import COOKIE
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.people.accounts import Accounts
 from clubsuite.server.table.live import Refused
-from clubsuite.server.table.protocol import RateLimit
+from clubsuite.server.table.socket import read_messages, write_messages
 
 log = logging.getLogger("clubsuite.server")
 
@@ -52,19 +52,7 @@ def router(watching: Watching, accounts: Accounts, max_bytes: int) -> APIRouter:
 
 
 async def _read(ws: WebSocket, w: Watcher, watching: Watching, max_bytes: int) -> None:
-    limit = RateLimit(time.monotonic())
-    while not w.dropped:
-        try:
-            raw = await ws.receive()
-        except (WebSocketDisconnect, RuntimeError):
-            return
-        if raw.get("type") == "websocket.disconnect":
-            return
-        text = raw.get("text")
-        data = text if text is not None else raw.get("bytes") or b""
-        if not limit.allow(time.monotonic()):
-            w.send(encode({"type": "error", "code": "rate_limited", "message": "too many messages: slow down"}))
-            continue
+    async def handle(data: str | bytes) -> None:
         try:
             msg = parse(data, max_bytes)
             if isinstance(msg, LivePing):
@@ -76,16 +64,14 @@ async def _read(ws: WebSocket, w: Watcher, watching: Watching, max_bytes: int) -
         except LiveError as exc:
             w.send(encode({"type": "error", "code": exc.code, "message": str(exc)}))
 
+    def too_fast() -> None:
+        w.send(encode({"type": "error", "code": "rate_limited", "message": "too many messages: slow down"}))
+
+    await read_messages(ws, lambda: not w.dropped, handle, too_fast)
+
 
 async def _write(ws: WebSocket, w: Watcher) -> None:
-    while True:
-        text = await w.queue.get()
-        if text is None:
-            with contextlib.suppress(Exception):
-                await ws.close()
-            return
-        try:
-            await ws.send_text(text)
-        except Exception:
-            w.dropped = True
-            return
+    def gone() -> None:
+        w.dropped = True
+
+    await write_messages(ws, w.queue, str, gone)

@@ -7,9 +7,12 @@ import asyncio
 import contextlib
 import logging
 import time
+from collections.abc import Awaitable, Callable
+from typing import Protocol, TypeVar, cast
 
 from fastapi import WebSocket, WebSocketDisconnect
 
+from clubsuite.jsonform import JsonObject
 from clubsuite.safetext import quoted
 from clubsuite.server.table.connection import Connection
 from clubsuite.server.table.hub import Hub
@@ -29,6 +32,9 @@ from clubsuite.server.table.protocol import (
 )
 
 log = logging.getLogger("clubsuite.server")
+
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
 
 HELLO_TIMEOUT = 10.0
 """Seconds a new connection has to say hello."""
@@ -118,9 +124,17 @@ async def _refuse(ws: WebSocket, code: str, text: str, close: int = 4400) -> Non
         await ws.close(code=close)
 
 
-async def _read(hub: Hub, table: LiveTable, ws: WebSocket, conn: Connection) -> None:
+async def read_messages(
+    ws: WebSocket,
+    open_: Callable[[], bool],
+    handle: Callable[[str | bytes], Awaitable[None]],
+    too_fast: Callable[[], None],
+) -> None:
+    """Read a client's messages until it leaves (or ``open_()`` turns false: its writer found it gone): each one
+    over the per-socket rate is answered by ``too_fast()`` and dropped, every other handed to ``handle``, one at a
+    time. The one read loop of the server's sockets: a table's and the pages' ``/live``."""
     limit = RateLimit(time.monotonic())
-    while not conn.dropped:
+    while open_():
         try:
             raw = await ws.receive()
         except (WebSocketDisconnect, RuntimeError):
@@ -130,13 +144,51 @@ async def _read(hub: Hub, table: LiveTable, ws: WebSocket, conn: Connection) -> 
         text = raw.get("text")
         data = text if text is not None else raw.get("bytes") or b""
         if not limit.allow(time.monotonic()):
-            conn.send(error("rate_limited", "too many messages: slow down"))
+            too_fast()
             continue
+        await handle(data)
+
+
+class Outbox(Protocol[T_co]):
+    """What a socket's writer reads from: a queue's ``get``."""
+
+    async def get(self) -> T_co:
+        """The next message, waited for."""
+        ...
+
+
+async def write_messages(
+    ws: WebSocket, queue: Outbox[T | None], encoded: Callable[[T], str], gone: Callable[[], None]
+) -> None:
+    """Send what ``queue`` holds, in order, each as ``encoded`` words it, until None (then close the socket) or a
+    send fails (then ``gone()``): the one write loop of the server's sockets."""
+    while True:
+        msg = await queue.get()
+        if msg is None:
+            with contextlib.suppress(Exception):
+                await ws.close()
+            return
+        try:
+            await ws.send_text(encoded(msg))
+        except Exception:
+            gone()
+            return
+
+
+async def _read(hub: Hub, table: LiveTable, ws: WebSocket, conn: Connection) -> None:
+    async def handle(data: str | bytes) -> None:
         try:
             await _handle(hub, table, conn, data)
         except Exception:  # a fault of the server: said, logged, and the connection and the table go on
             log.exception("table %s: a message could not be handled", table.id)
             conn.send(error("server", "the server could not handle that message; nothing changed"))
+
+    await read_messages(
+        ws,
+        lambda: not conn.dropped,
+        handle,
+        lambda: conn.send(error("rate_limited", "too many messages: slow down")),
+    )
 
 
 async def _handle(hub: Hub, table: LiveTable, conn: Connection, data: str | bytes) -> None:
@@ -185,14 +237,10 @@ async def _chat_refused(hub: Hub, conn: Connection) -> str | None:
 
 
 async def _write(ws: WebSocket, conn: Connection) -> None:
-    while True:
-        msg = await conn.queue.get()
-        if msg is None:
-            with contextlib.suppress(Exception):
-                await ws.close()
-            return
-        try:
-            await ws.send_text(msg if isinstance(msg, str) else encode(msg))
-        except Exception:
-            conn.dropped = True
-            return
+    def gone() -> None:
+        conn.dropped = True
+
+    def encoded(msg: object) -> str:
+        return msg if isinstance(msg, str) else encode(cast(JsonObject, msg))
+
+    await write_messages(ws, conn.queue, encoded, gone)
