@@ -155,9 +155,11 @@ def _line(text: object, limit: int = 200) -> str:
 def reports_command(closed: bool, db_url: str | None, data_dir: str) -> None:
     """List the players' reports: open ones oldest first, each with its id, who reported whom, why, and the message
     with the lines around it as the server kept them. Act on one with clubs admin act."""
+    from clubsuite.server.store.dbschema import ReportStatus
+
     store = _open_store(db_url, data_dir)
     moderation = _safety(store)
-    found = _run(store, lambda: moderation.queue("closed" if closed else "open"))
+    found = _run(store, lambda: moderation.queue(ReportStatus.CLOSED if closed else ReportStatus.OPEN))
     if not found:
         click.echo("no closed reports" if closed else "no open reports")
         return

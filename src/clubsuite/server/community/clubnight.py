@@ -63,7 +63,13 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of
 from clubsuite.seeding import derive_seed
 from clubsuite.server.people.accounts import User
-from clubsuite.server.store.dbschema import match_players, tournament_entrants, tournament_tables, tournaments
+from clubsuite.server.store.dbschema import (
+    TournamentStatus,
+    match_players,
+    tournament_entrants,
+    tournament_tables,
+    tournaments,
+)
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.seating import SeatRequest
@@ -239,7 +245,7 @@ class ClubNights:
                     spec=settings.spec,
                     settings=json.dumps(kept),
                     state=json.dumps({"round": 0}),
-                    status="open",
+                    status=TournamentStatus.OPEN,
                     starts_at=None,
                     ends_at=None,
                     created_at=now,
@@ -337,7 +343,7 @@ class ClubNights:
                     for k, t in enumerate(round_tables)
                 ],
             )
-            values: dict[str, Any] = {"state": json.dumps({"round": number}), "status": "running"}
+            values: dict[str, Any] = {"state": json.dumps({"round": number}), "status": TournamentStatus.RUNNING}
             if number == 1:
                 values["starts_at"] = at
             conn.execute(update(tournaments).where(tournaments.c.id == night_id).values(**values))
@@ -491,7 +497,7 @@ class ClubNights:
             )
         standings = await self.standings(night.entrants, night.played)
         over = len(rounds) == s.rounds and bool(rounds) and rounds[-1]["done"]
-        if over and night.status != "over":
+        if over and night.status != TournamentStatus.OVER:
             await self._end(night)
         return {
             "id": night_id,
@@ -519,14 +525,14 @@ class ClubNights:
             status = conn.execute(
                 select(tournaments.c.status).where(tournaments.c.id == night.id).with_for_update()
             ).scalar_one_or_none()
-            if status is None or status == "over":
+            if status is None or status == TournamentStatus.OVER:
                 return
             ended = conn.execute(
                 select(func.max(match_players.c.finished_at)).where(
                     match_players.c.table_id.in_(last), match_players.c.match_no == 0
                 )
             ).scalar_one_or_none()
-            _bump(conn, night.id, status="over", ends_at=ended if ended is not None else time.time())
+            _bump(conn, night.id, status=TournamentStatus.OVER, ends_at=ended if ended is not None else time.time())
 
         await self.hub.db(self.hub.store.write, work)
 

@@ -50,6 +50,7 @@ from clubsuite.server.community.tournaments import FORMATS, Entrant, TableRow, T
 from clubsuite.server.people.accounts import User
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.store.dbschema import (
+    TournamentStatus,
     actions,
     match_players,
     seats,
@@ -180,7 +181,7 @@ class Director(Ticker):
                             tournament_tables.c.table_id.in_(here[i : i + 500]),
                             tournament_tables.c.finished_at.is_(None),
                             tournaments.c.format == "arena",
-                            tournaments.c.status == "over",
+                            tournaments.c.status == TournamentStatus.OVER,
                             tournaments.c.ends_at <= now - LAST_TABLES_SECONDS,
                         )
                     ).scalars()
@@ -201,8 +202,8 @@ class Director(Ticker):
         clock = database_now(conn.dialect.name)
         due = and_(
             tournaments.c.format.in_(FORMATS),
-            tournaments.c.status != "over",
-            or_(tournaments.c.status == "running", tournaments.c.starts_at <= now),
+            tournaments.c.status != TournamentStatus.OVER,
+            or_(tournaments.c.status == TournamentStatus.RUNNING, tournaments.c.starts_at <= now),
         )
         free = or_(
             tournaments.c.director.is_(None),
@@ -237,7 +238,7 @@ class Director(Ticker):
     async def _direct(self, tournament_id: str, now: float) -> None:
         """One round of work on one tournament (see the module)."""
         t = await self.tournaments.load(tournament_id)
-        if t.status == "open":
+        if t.status == TournamentStatus.OPEN:
             t = await self._begin(t, now)
         arena = t.settings.format == "arena"
         tables = await self.tournaments.tables(t.id, playing=arena)  # an arena reads only the tables in play
@@ -255,7 +256,7 @@ class Director(Ticker):
         ends = now + t.settings.minutes * 60.0 if t.settings.format == "arena" else None
 
         def work(conn: Connection) -> None:
-            started = {"status": "running", "starts_at": now, "ends_at": ends}
+            started = {"status": TournamentStatus.RUNNING, "starts_at": now, "ends_at": ends}
             conn.execute(update(tournaments).where(tournaments.c.id == t.id).values(**started))
 
         await self._write(t.id, work)
@@ -437,7 +438,7 @@ class Director(Ticker):
     async def _end(self, t: Tournament, cancelled: bool = False) -> None:
         def work(conn: Connection) -> None:
             state = {**t.state, "cancelled": cancelled}
-            values: dict[str, Any] = {"status": "over", "state": json.dumps(state), "director": None}
+            values: dict[str, Any] = {"status": TournamentStatus.OVER, "state": json.dumps(state), "director": None}
             if t.ends_at is None:
                 values["ends_at"] = time.time()
             conn.execute(update(tournaments).where(tournaments.c.id == t.id).values(**values))
@@ -625,7 +626,7 @@ def _cancel_unstarted(conn: Connection, now: float) -> None:
     two never both happen)."""
     unstarted = and_(
         tournaments.c.format.in_(FORMATS),
-        tournaments.c.status == "open",
+        tournaments.c.status == TournamentStatus.OPEN,
         tournaments.c.starts_at.is_(None),
         tournaments.c.created_at < now - UNSTARTED_SECONDS,
     )
@@ -634,7 +635,9 @@ def _cancel_unstarted(conn: Connection, now: float) -> None:
         done = conn.execute(
             update(tournaments)
             .where(tournaments.c.id == row.id, unstarted)
-            .values(status="over", ends_at=now, state=json.dumps(state), version=tournaments.c.version + 1)
+            .values(
+                status=TournamentStatus.OVER, ends_at=now, state=json.dumps(state), version=tournaments.c.version + 1
+            )
         )
         if done.rowcount == 1:  # by this process (every process looks)
             log.info("tournament %s: never started by its host, cancelled", row.id)

@@ -44,6 +44,7 @@ from clubsuite.server.decency import check as check_words
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import (
+    TournamentStatus,
     match_players,
     ratings,
     tournament_entrants,
@@ -482,7 +483,9 @@ class Tournaments:
                 tournaments.c.created_at,
                 tournaments.c.id,
             )
-            live = select(tournaments, counts.c.n).select_from(joined).where(tournaments.c.status != "over")
+            live = (
+                select(tournaments, counts.c.n).select_from(joined).where(tournaments.c.status != TournamentStatus.OVER)
+            )
             own = conn.execute(live.where(tournaments.c.host_id.is_(None)).order_by(*order).limit(LISTED_LIVE)).all()
             others = conn.execute(
                 live.where(tournaments.c.host_id.is_not(None)).order_by(*order).limit(LISTED_LIVE - len(own))
@@ -490,7 +493,7 @@ class Tournaments:
             over = conn.execute(
                 select(tournaments, counts.c.n)
                 .select_from(joined)
-                .where(tournaments.c.status == "over")
+                .where(tournaments.c.status == TournamentStatus.OVER)
                 .order_by(tournaments.c.ends_at.desc())
                 .limit(LISTED_OVER)
             ).all()
@@ -517,7 +520,7 @@ class Tournaments:
                     .select_from(tournaments)
                     .where(
                         tournaments.c.host_id == host.id,
-                        tournaments.c.status != "over",
+                        tournaments.c.status != TournamentStatus.OVER,
                         tournaments.c.format.in_(FORMATS),
                     )
                 ).scalar_one()
@@ -569,7 +572,9 @@ class Tournaments:
         if mine:
             rows = await self.hub.db(
                 self.hub.store.read,
-                select(tournaments.c.id).where(tournaments.c.id.in_(mine), tournaments.c.status != "over"),
+                select(tournaments.c.id).where(
+                    tournaments.c.id.in_(mine), tournaments.c.status != TournamentStatus.OVER
+                ),
             )
             live = {r.id for r in rows}
             for made in mine:
@@ -595,7 +600,7 @@ class Tournaments:
 
         def work(conn: Connection) -> None:
             row = _locked(conn, tournament_id)
-            if row.status == "over":
+            if row.status == TournamentStatus.OVER:
                 raise Refused("over", "this tournament is over")
             state = json.loads(row.state)
             settings = TournamentSettings.from_json(row.settings)
@@ -649,7 +654,7 @@ class Tournaments:
 
         def work(conn: Connection) -> None:
             row = _locked(conn, tournament_id)
-            if row.status == "over":
+            if row.status == TournamentStatus.OVER:
                 raise Refused("over", "this tournament is over")
             done = conn.execute(
                 update(tournament_entrants)
@@ -673,7 +678,7 @@ class Tournaments:
             row = _locked(conn, tournament_id)
             if row.host_id != user.id:
                 raise Refused("not_host", "only the tournament's host starts it")
-            if row.status != "open":
+            if row.status != TournamentStatus.OPEN:
                 raise Refused("started", "this tournament has started already")
             conn.execute(update(tournaments).where(tournaments.c.id == tournament_id).values(starts_at=time.time()))
             _bump(conn, tournament_id)
@@ -716,7 +721,7 @@ def new_tournament(conn: Connection, host_id: str | None, settings: TournamentSe
             spec=settings.spec,
             settings=settings.to_json(),
             state=json.dumps({"round": 0}),
-            status="open",
+            status=TournamentStatus.OPEN,
             starts_at=settings.starts_at,
             ends_at=None,
             created_at=now,
@@ -758,7 +763,7 @@ def summary(t: Tournament, entrants: int) -> dict[str, Any]:
         "unit": s.unit,
         "unit_minutes": s.unit_minutes(),
         "status": t.status,
-        "finishing": bool(t.state.get("finishing")) and t.status == "running",
+        "finishing": bool(t.state.get("finishing")) and t.status == TournamentStatus.RUNNING,
         "cancelled": bool(t.state.get("cancelled")),
         "starts_at": t.starts_at,
         "ends_at": t.ends_at,

@@ -16,6 +16,7 @@ from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.people.moderation import Moderation
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import Privacy, RelationRefused, Relations
+from clubsuite.server.store.dbschema import ReportStatus
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 
@@ -304,7 +305,7 @@ def router(
         """The reports (moderators only): open ones oldest first, or closed ones newest first; never one about a
         moderator (the operator's: ``clubs admin reports``)."""
         await moderator(request, False)
-        return {"reports": await moderation.queue(status, moderators_view=True)}
+        return {"reports": await moderation.queue(ReportStatus(status), moderators_view=True)}
 
     @routes.post("/moderation/reports/{report_id}")
     async def act(report_id: Id, body: ActionIn, request: Request) -> dict[str, Any]:

@@ -40,7 +40,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import RelationRefused, Relations
 from clubsuite.server.store.database import Store, lock_account
-from clubsuite.server.store.dbschema import moderators, passkeys, reports, sanctions, sessions, users
+from clubsuite.server.store.dbschema import ReportStatus, moderators, passkeys, reports, sanctions, sessions, users
 from clubsuite.server.tokens import new_id
 
 log = logging.getLogger("clubsuite.server")
@@ -113,7 +113,9 @@ class Moderation:
                 raise RelationRefused("rate_limited", f"at most {REPORTS_PER_HOUR} reports an hour: wait a little")
             open_one = conn.execute(
                 select(reports.c.id).where(
-                    reports.c.reporter_id == reporter, reports.c.subject_id == subject, reports.c.status == "open"
+                    reports.c.reporter_id == reporter,
+                    reports.c.subject_id == subject,
+                    reports.c.status == ReportStatus.OPEN,
                 )
             ).first()
             if open_one is not None:
@@ -128,14 +130,14 @@ class Moderation:
                     reason=reason,
                     context=json.dumps(context),
                     created_at=now,
-                    status="open",
+                    status=ReportStatus.OPEN,
                     counts=counts,
                 )
             )
             reporters = conn.execute(  # the reports that count: see the module
                 select(func.count(func.distinct(reports.c.reporter_id))).where(
                     reports.c.subject_id == subject,
-                    reports.c.status == "open",
+                    reports.c.status == ReportStatus.OPEN,
                     reports.c.counts.is_(True),
                     reports.c.created_at > now - AUTO_WINDOW,
                 )
@@ -152,14 +154,14 @@ class Moderation:
 
     # -- the queue ------------------------------------------------------------------------------------------------
     async def queue(
-        self, status: str = "open", limit: int = 100, moderators_view: bool = False
+        self, status: ReportStatus = ReportStatus.OPEN, limit: int = 100, moderators_view: bool = False
     ) -> list[dict[str, Any]]:
         """The reports of ``status`` (open or closed), oldest open first (newest closed first), with the names of
         who reported whom, how many open reports the person has, and whether the report counts toward the automatic
         mute (see the module). ``moderators_view``: without the reports about a moderator (the operator's alone)."""
 
         def work(conn: Connection) -> list[dict[str, Any]]:
-            order = reports.c.created_at if status == "open" else reports.c.created_at.desc()
+            order = reports.c.created_at if status == ReportStatus.OPEN else reports.c.created_at.desc()
             shown = reports.c.status == status
             if moderators_view:
                 shown &= reports.c.subject_id.not_in(select(moderators.c.user_id))
@@ -172,7 +174,7 @@ class Moderation:
                 r.subject_id: r.n
                 for r in conn.execute(
                     select(reports.c.subject_id, func.count().label("n"))
-                    .where(reports.c.status == "open")
+                    .where(reports.c.status == ReportStatus.OPEN)
                     .group_by(reports.c.subject_id)
                 )
             }
@@ -224,7 +226,7 @@ class Moderation:
             row = conn.execute(select(reports).where(reports.c.id == report_id).with_for_update()).first()
             if row is None:
                 raise RelationRefused("no_report", "there is no such report")
-            if row.status != "open":
+            if row.status != ReportStatus.OPEN:
                 raise RelationRefused("closed", "this report has been dealt with already")
             if by is not None and (
                 row.subject_id == by
@@ -236,8 +238,8 @@ class Moderation:
             # every open report of the same person is dealt with by one action
             conn.execute(
                 update(reports)
-                .where(reports.c.subject_id == row.subject_id, reports.c.status == "open")
-                .values(status="closed", handled_by=by, handled_at=now, outcome=action)
+                .where(reports.c.subject_id == row.subject_id, reports.c.status == ReportStatus.OPEN)
+                .values(status=ReportStatus.CLOSED, handled_by=by, handled_at=now, outcome=action)
             )
             if action == "dismiss":  # a mute the reports brought on by themselves is lifted
                 conn.execute(

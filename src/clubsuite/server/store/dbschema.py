@@ -27,6 +27,8 @@ PostgreSQL by comparing them with a migrated database.
 
 from __future__ import annotations
 
+from enum import StrEnum
+
 from sqlalchemy import (
     BigInteger,
     Boolean,
@@ -40,6 +42,23 @@ from sqlalchemy import (
     Table,
     Text,
 )
+
+
+class TournamentStatus(StrEnum):
+    """A tournament's (or club night's) ``status`` column: ``open`` until its first round is seated, ``running``
+    then, ``over`` once it has ended. Equal to its text, as the column keeps it."""
+
+    OPEN = "open"
+    RUNNING = "running"
+    OVER = "over"
+
+
+class ReportStatus(StrEnum):
+    """A report's ``status`` column: ``open`` until a moderator (or the automatic mute's end) closes it."""
+
+    OPEN = "open"
+    CLOSED = "closed"
+
 
 metadata = MetaData()
 
@@ -190,7 +209,7 @@ tournaments = Table(
     Column("spec", Text, nullable=False),
     Column("settings", Text, nullable=False),  # JSON: the format's settings (community.tournaments)
     Column("state", Text, nullable=False),  # JSON: the format's running state (the round, ...)
-    Column("status", Text, nullable=False),  # open, running, over
+    Column("status", Text, nullable=False),  # TournamentStatus
     Column("starts_at", Float),  # NULL: its host starts it
     Column("ends_at", Float),  # an arena's end, once running
     Column("created_at", Float, nullable=False),
@@ -402,7 +421,7 @@ reports = Table(
     Column("reason", Text, nullable=False),
     Column("context", Text, nullable=False),  # JSON: the message reported and the lines around it, where it was
     Column("created_at", Float, nullable=False),
-    Column("status", Text, nullable=False),  # open, closed
+    Column("status", Text, nullable=False),  # ReportStatus
     Column("handled_by", Text),
     Column("handled_at", Float),
     Column("outcome", Text),
