@@ -113,9 +113,9 @@ def _random_bot_loop(new_match: Callable[[], Any], seconds: float, seed: int) ->
 
 def bench_clubsuite_whist(seconds: float, seed: int) -> Figure:
     """Clubs (whist group) with three random bots, through the public match API (CW-5 ends each match)."""
-    from clubsuite.games.whist import WhistMatch
+    from clubsuite.games.whist.match import match_type
 
-    hands, actions, elapsed = _random_bot_loop(WhistMatch, seconds, seed)
+    hands, actions, elapsed = _random_bot_loop(match_type(), seconds, seed)
     return Figure(
         name="clubsuite-whist",
         unit="hand",
@@ -149,9 +149,9 @@ def bench_clubsuite_free(seconds: float, seed: int) -> Figure:
 
 def bench_clubsuite_partnership(seconds: float, seed: int) -> Figure:
     """Clubs (partnership) with four random bots, through the public match API (CP-4 ends each match)."""
-    from clubsuite.games.partnership import PartnershipMatch
+    from clubsuite.games.partnership.match import match_type
 
-    hands, actions, elapsed = _random_bot_loop(PartnershipMatch, seconds, seed)
+    hands, actions, elapsed = _random_bot_loop(match_type(), seconds, seed)
     return Figure(
         name="clubsuite-partnership",
         unit="hand",
@@ -227,10 +227,12 @@ def _northstar(players: int, wild: bool = False) -> Benchmark:
     """The benchmark of North Star's CLUBS for ``players`` random bots, in the basic game or with wild 15s."""
 
     def run(seconds: float, seed: int) -> Figure:
-        from clubsuite.games.northstar import NorthstarMatch, NorthstarOptions
+        from clubsuite.games.northstar import NorthstarOptions
+        from clubsuite.games.northstar.match import match_type
 
         options = NorthstarOptions(players=players, wild_fifteens=wild)
-        rounds, actions, elapsed = _random_bot_loop(lambda: NorthstarMatch(options), seconds, seed)
+        made = match_type()  # the compiled match where built, as the game's factory chooses
+        rounds, actions, elapsed = _random_bot_loop(lambda: made(options), seconds, seed)
         rules = "wild 15s (every 15 may stand for any value: a lead may have 2,400 plays)" if wild else "basic game"
         return Figure(
             name=f"clubsuite-northstar-{players}p{'-wild' if wild else ''}",

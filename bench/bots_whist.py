@@ -24,7 +24,7 @@ from typing import Any
 from clubsuite.bots import RandomBot
 from clubsuite.cards import SUIT_MASKS
 from clubsuite.engine import Phase
-from clubsuite.games.whist import WhistMatch, WhistView
+from clubsuite.games.whist import WhistView
 from clubsuite.games.whist.bot import (
     Goal,
     Knowledge,
@@ -32,6 +32,7 @@ from clubsuite.games.whist.bot import (
     best_goal,
     hand_estimate,
 )
+from clubsuite.games.whist.match import match_type
 
 
 @dataclass
@@ -109,7 +110,7 @@ def play(matches: int, seed: int, opponents: str) -> Report:
         bots: list[Any] = [RandomBot() if opponents == "random" else WhistHeuristicBot() for _ in range(3)]
         bots[seat] = WhistHeuristicBot()
         rng = random.Random(seed * 1_000_003 + n)
-        match = WhistMatch(first_dealer=(n // 3) % 3)
+        match = match_type()(first_dealer=(n // 3) % 3)
         while not match.is_over:
             match.deal(rng)
             goal = ""

@@ -13,7 +13,10 @@ import random
 from collections.abc import Callable, Sequence
 from typing import Any
 
+import pytest
+
 from clubsuite.errors import ClubsError
+from native_helpers import kernel_or_skip
 
 Match = Any
 """A game's match (the two sides are the same class, on different hands)."""
@@ -82,3 +85,19 @@ def play_side_by_side(
             assert b.summary() == a.summary()
         assert b.is_over and (b.winners, b.draw, b.totals) == (a.winners, a.draw, a.totals)
     return decisions
+
+
+def on_each_match_class(namespace: dict[str, Any], name: str, compiled: type | None, core: str) -> Any:
+    """An autouse fixture for a test module of a game's rules or views: every test of the module runs twice, once on
+    the engine's match class and once on the compiled one (where built; ``CLUBS_REQUIRE_NATIVE`` makes a missing one
+    fail), the module's name ``name`` standing for each in turn. So the scenarios written for the rules hold the
+    compiled match to them too, besides the random matches played side by side."""
+
+    @pytest.fixture(autouse=True, params=["engine", "compiled"])
+    def each_match_class(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> None:
+        if request.param == "compiled":
+            kernel_or_skip(core)
+            assert compiled is not None
+            monkeypatch.setitem(namespace, name, compiled)
+
+    return each_match_class

@@ -41,7 +41,8 @@ MARKERS = {
     "live": "starts a real server or store of the online server (from any fixture of tests/server)",
     "differential": "compares a compiled kernel with the engine over random matches from a seed drawn for the run "
     "(from the fixture: fresh_seed)",
-    "cli": "runs the clubs command as a separate process (from the module: it starts processes)",
+    "cli": "runs the clubs command (or another program) as a separate process (from the test's code, or a helper "
+    "of its module it calls: it names subprocess, Popen or clubs_process)",
 }
 """The suite's markers. All but ``long`` are put on a test from what it uses (:func:`marks_of`), never by hand, so
 that ``make check`` (``-m "not (browser or postgres or cluster or live or differential or long or cli)"``) keeps
@@ -58,7 +59,7 @@ def pytest_configure(config: pytest.Config) -> None:
 
 def marks_of(item: pytest.Item) -> set[str]:
     """The markers a test takes from what it uses: its fixtures (those it asks for and theirs) and, for ``cli``,
-    whether its module starts processes."""
+    whether it starts processes."""
     info = getattr(item, "_fixtureinfo", None)
     names = set(getattr(item, "fixturenames", ()))
     marks: set[str] = set()
@@ -71,16 +72,43 @@ def marks_of(item: pytest.Item) -> set[str]:
             if str(fixturedef.baseid).startswith("tests/server") or module in ("serverkit", "proxykit"):
                 marks.add("live")
     params = getattr(getattr(item, "callspec", None), "params", {})
-    if "postgres" in names or "postgresql" in (params.get("database_url"), params.get("store_backend")):
+    backends = item.get_closest_marker("backends")
+    on_postgres = "postgresql" in (params.get("database_url"), params.get("store_backend")) or (
+        backends is not None and tuple(backends.args) == ("postgresql",) and "store_backend" in names
+    )
+    if "postgres" in names or on_postgres:
         marks.add("postgres")  # asked for, or a back end parametrized to it (its server is asked for late)
     if names & CLUSTER_FIXTURES and "postgres" in names:
         marks.add("cluster")
     if "fresh_seed" in names:
         marks.add("differential")
-    module = getattr(item, "module", None)
-    if module is not None and ("subprocess" in vars(module) or "clubs_process" in vars(module)):
+    function = getattr(item, "function", None)
+    if function is not None and _starts_processes(function.__code__, vars(item.module), 3):
         marks.add("cli")
     return marks
+
+
+PROCESS_NAMES = frozenset({"subprocess", "clubs_process", "Popen"})
+"""Names whose use in a test (or in a helper of its module it calls) starts a separate process."""
+
+
+def _starts_processes(code: Any, namespace: dict[str, Any], depth: int) -> bool:
+    """Whether ``code`` (a test's, with its nested functions) names :data:`PROCESS_NAMES`, or calls a function of
+    its module that does (``depth`` calls deep)."""
+    names = set(code.co_names) | {c for const in code.co_consts if hasattr(const, "co_names") for c in const.co_names}
+    if names & PROCESS_NAMES:
+        return True
+    for const in code.co_consts:
+        if hasattr(const, "co_names") and _starts_processes(const, namespace, depth):
+            return True
+    if depth > 0:
+        for name in names:
+            helper = namespace.get(name)
+            inner = getattr(helper, "__code__", None)
+            same_module = getattr(helper, "__module__", None) == namespace.get("__name__")
+            if inner is not None and same_module and _starts_processes(inner, namespace, depth - 1):
+                return True
+    return False
 
 
 def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:

@@ -1,7 +1,6 @@
 """``clubs calibrate`` and the calibrated bot ratings: the command on a tiny run, the fit on finishing orders made up
-to show an answer, the refusals, the shipped file, and agreement with the server's rating arithmetic (simulation may
-not import the server, so ``sim/calibration.py`` calls OpenSkill itself and must agree with
-``ratings.py``)."""
+to show an answer, the refusals, the shipped file, and its reading of a match through ``clubsuite.ratings`` (the one
+module of ratings, the server's too)."""
 
 from __future__ import annotations
 

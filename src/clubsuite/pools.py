@@ -17,9 +17,14 @@ hand tasks to a pool of processes and read the results back. They share what is 
   heeded at once even while one long task runs.
 
 ``start`` is the start method: ``"spawn"`` (a fresh interpreter per worker, which imports what a task needs; the
-default, safe with threads and NumPy), or ``None`` for the platform's default (``"fork"`` on Linux, where workers
-inherit bots a calling script registered at run time). The server's pool (``clubsuite.server.workers``) is of
-another kind: futures awaited on an event loop, renewed after so many tasks.
+default, safe with threads and NumPy), or ``None`` for the platform's default (``"fork"`` on Linux up to Python
+3.13, where workers inherit bots a calling script registered at run time).
+
+* **A lost worker.** A worker that ends in the middle of the run (killed, out of memory) stops the run with
+  :class:`WorkerLostError` instead of leaving it waiting for ever for the task it held.
+
+The server's pool (``clubsuite.server.workers``) is of another kind: futures awaited on an event loop, renewed
+after so many tasks.
 """
 
 from __future__ import annotations
@@ -31,6 +36,8 @@ from collections.abc import Callable, Iterable, Iterator
 from types import TracebackType
 from typing import Self, TypeVar
 
+from clubsuite.errors import ClubsError
+
 T = TypeVar("T")
 R = TypeVar("R")
 
@@ -40,13 +47,19 @@ WAKE = 0.2
 """Seconds a wait for a result lasts before the main thread looks again for a stop signal."""
 
 
+class WorkerLostError(ClubsError):
+    """A worker process ended in the middle of the run (killed, out of memory, a crash): its task's result will
+    never come, so the run stops and says so rather than wait for ever."""
+
+
 def worker_start() -> None:
     """A worker's start: Ctrl-C is left to the command, which stops the pool and reports it once; SIGTERM or SIGHUP
-    end the worker (the command's own handlers, inherited by a fork, are undone). The worker began with the stop
-    signals held back (:class:`Workers`): they are let through only once its handlers are in place."""
+    end the worker (the command's own handlers, inherited by a fork, are undone), unless the command ignores them
+    (``nohup``: a worker then ignores them too). The worker began with the stop signals held back
+    (:class:`Workers`): they are let through only once its handlers are in place."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
+        if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) is not signal.SIG_IGN:
             signal.signal(getattr(signal, name), signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
@@ -60,6 +73,7 @@ class Workers:
         self.workers = max(1, workers)
         self.start = start
         self._pool: multiprocessing.pool.Pool | None = None
+        self._started: list[multiprocessing.process.BaseProcess] = []
 
     def __enter__(self) -> Self:
         if self.workers > 1:
@@ -67,7 +81,9 @@ class Workers:
             try:
                 try:
                     context = multiprocessing.get_context(self.start)
+                    before = set(multiprocessing.active_children())
                     self._pool = context.Pool(self.workers, initializer=worker_start)
+                    self._started = [p for p in multiprocessing.active_children() if p not in before]
                 finally:
                     if mask is not None:  # a stop that came meanwhile is handled here, once the pool is whole
                         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
@@ -80,6 +96,11 @@ class Workers:
         self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
     ) -> None:
         self.close()
+
+    @property
+    def processes(self) -> list[multiprocessing.process.BaseProcess]:
+        """The worker processes the pool started (none with one worker)."""
+        return list(self._started)
 
     def close(self) -> None:
         """End every worker now (a task running dies with it); the pool's results are no longer read."""
@@ -100,15 +121,16 @@ class Workers:
             try:
                 yield results.next(timeout=WAKE)
             except multiprocessing.TimeoutError:
-                continue
+                self._check_workers()
             except StopIteration:
                 return
 
-
-def run(
-    fn: Callable[[T], R], tasks: Iterable[T], workers: int, ordered: bool = True, start: str | None = "spawn"
-) -> Iterator[R]:
-    """``fn`` of each task by ``workers`` processes (:class:`Workers`), yielded in order or as they finish; the
-    pool ends when the iteration does, however it ends."""
-    with Workers(workers, start) as pool:
-        yield from pool.map(fn, tasks, ordered)
+    def _check_workers(self) -> None:
+        """Refuse to wait on (:class:`WorkerLostError`) once a worker the pool started has ended: the pool puts
+        another in its place, but the task it held is lost and its result would never come."""
+        for process in self._started:
+            if process.exitcode is not None:
+                raise WorkerLostError(
+                    f"a worker process ended in the middle of the run (exit code {process.exitcode}): the run is "
+                    "stopped; what was finished is kept where the command keeps it"
+                )

@@ -18,14 +18,14 @@ skills), then :func:`shown` (what a person reads) and :func:`conservative` (what
 
 from __future__ import annotations
 
-import functools
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from openskill.models import PlackettLuce
+
 from clubsuite import engine
-from clubsuite.errors import InvalidOptionsError
 
 
 @dataclass(frozen=True)
@@ -75,24 +75,10 @@ SHOWN_SCALE = 60
 """Shown points per unit of ``mu``: 60 makes a newcomer's two-sigma spread (2 x 25/3 = 16.7 units) exactly 1000."""
 
 
-@functools.cache
-def _plackett_luce() -> Any:
-    """OpenSkill's Plackett-Luce model class, imported when a rating is first computed: the package's base install
-    (``clubs play``) names pools and shows ratings without it. Where it is missing, a clear refusal
-    (:class:`InvalidOptionsError`) names the extra that brings it."""
-    try:
-        from openskill.models import PlackettLuce
-    except ImportError:
-        raise InvalidOptionsError(
-            "ratings are computed with OpenSkill, which is not installed: pip install 'clubsuite[server]'"
-        ) from None
-    return PlackettLuce
-
-
-def model() -> Any:
+def model() -> PlackettLuce:
     """A fresh OpenSkill Plackett-Luce model with its default settings (a fresh one per use: OpenSkill's ``rate()``
-    may change its model's settings); refused with :class:`InvalidOptionsError` where OpenSkill is not installed."""
-    return _plackett_luce()()
+    may change its model's settings)."""
+    return PlackettLuce()
 
 
 def pool(info: engine.SomeGame, options: object) -> str:

@@ -31,7 +31,14 @@ from clubsuite.games.northstar import hand as hand_module
 from clubsuite.games.northstar import match as match_module
 from clubsuite.games.northstar.combos import DECK_MASK, TOP, VALUE_MASKS, play_fits
 from clubsuite.games.northstar.hand import NorthstarHand
+from clubsuite.games.northstar.match import CORE as _CORE
+from clubsuite.games.northstar.match import CompiledNorthstarMatch as _Compiled
+from clubsuite.games.northstar.match import NorthstarMatch as _Engine
+from compiled_match_helpers import on_each_match_class
 from native_helpers import kernel_or_skip
+
+_each_match_class = on_each_match_class(globals(), "NorthstarMatch", _Compiled, _CORE)
+"""Every test here runs on the engine's match and on the compiled one."""
 
 DECK = [i for i in range(DECK_MASK.bit_length()) if DECK_MASK >> i & 1]
 TEAMS_FOR = {2: [Teams.NONE], 3: [Teams.NONE], 4: [Teams.NONE, Teams.TWO_BY_TWO], 5: [Teams.NONE]}
@@ -134,7 +141,7 @@ def test_ns9_membership_of_one_play_does_not_list_the_plays(monkeypatch: pytest.
         return generate(hand, prev, wild, crazy)
 
     monkeypatch.setattr(hand_module, "generate", counting)
-    made = NorthstarMatch
+    made = _Engine  # this test chooses its round itself
     if compiled:
         kernel_or_skip(match_module.CORE)
         assert match_module.CompiledNorthstarMatch is not None

@@ -49,7 +49,13 @@ from clubsuite.games.northstar import (
     parse_play,
 )
 from clubsuite.games.northstar.combos import CLUB_MASK, DECK_MASK, NORTHSTAR, VALUE_MASKS
+from clubsuite.games.northstar.match import CORE as _CORE
+from clubsuite.games.northstar.match import CompiledNorthstarMatch as _Compiled
 from clubsuite.games.northstar.options import DEFAULT_CLUB_POINTS
+from compiled_match_helpers import on_each_match_class
+
+_each_match_class = on_each_match_class(globals(), "NorthstarMatch", _Compiled, _CORE)
+"""Every test here runs on the engine's match and on the compiled one."""
 
 SUIT_LETTERS = "CDHS"
 

@@ -30,7 +30,13 @@ from clubsuite.games.northstar import (
     Teams,
 )
 from clubsuite.games.northstar.combos import DECK_MASK, NORTHSTAR
+from clubsuite.games.northstar.match import CORE as _CORE
+from clubsuite.games.northstar.match import CompiledNorthstarMatch as _Compiled
 from clubsuite.games.northstar.sampling import sample_hidden
+from compiled_match_helpers import on_each_match_class
+
+_each_match_class = on_each_match_class(globals(), "NorthstarMatch", _Compiled, _CORE)
+"""Every test here runs on the engine's match and on the compiled one."""
 
 Round = tuple[NorthstarDeal, list[NorthstarAction]]
 """A round as played: its deal and its actions (all of them, or those so far for the round in progress)."""

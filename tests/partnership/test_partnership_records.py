@@ -15,6 +15,8 @@ from clubsuite.bots import make_bot
 from clubsuite.cards import card_at
 from clubsuite.errors import InvalidRecordError
 from clubsuite.games.partnership import PartnershipDeal, PartnershipMatch
+from clubsuite.games.partnership.match import CORE as _CORE
+from clubsuite.games.partnership.match import CompiledPartnershipMatch as _Compiled
 from clubsuite.records import (
     check_record,
     load_record,
@@ -26,6 +28,10 @@ from clubsuite.records import (
     save_record,
 )
 from clubsuite.runner import play_match
+from compiled_match_helpers import on_each_match_class
+
+_each_match_class = on_each_match_class(globals(), "PartnershipMatch", _Compiled, _CORE)
+"""Every test here runs on the engine's match and on the compiled one."""
 
 GOLDEN = Path(__file__).parent.parent / "golden"
 NAMES = ["partnership-seeded-tie", "partnership-explicit-heuristic", "partnership-unfinished"]

@@ -45,7 +45,13 @@ from clubsuite.games.partnership import (
     pass_direction,
 )
 from clubsuite.games.partnership.hand import PartnershipPhase
+from clubsuite.games.partnership.match import CORE as _CORE
+from clubsuite.games.partnership.match import CompiledPartnershipMatch as _Compiled
 from clubsuite.seeding import derive_seed, hand_seed
+from compiled_match_helpers import on_each_match_class
+
+_each_match_class = on_each_match_class(globals(), "PartnershipMatch", _Compiled, _CORE)
+"""Every test here runs on the engine's match and on the compiled one."""
 
 # Seat 3 holds no spade; seat 0 holds the queen of diamonds.
 DEAL = pdeal(

@@ -19,7 +19,13 @@ from clubsuite.cards import STANDARD, SUIT_MASKS, Card, CardSet, Suit, cards
 from clubsuite.errors import IllegalActionError, InvalidNotationError, NoHandError
 from clubsuite.games.partnership import Direction, PartnershipDeal, PartnershipMatch, PassChoices, receiver
 from clubsuite.games.partnership.hand import PartnershipPhase
+from clubsuite.games.partnership.match import CORE as _CORE
+from clubsuite.games.partnership.match import CompiledPartnershipMatch as _Compiled
 from clubsuite.games.partnership.sampling import determinize, sample_deal, sample_hidden, void_masks
+from compiled_match_helpers import on_each_match_class
+
+_each_match_class = on_each_match_class(globals(), "PartnershipMatch", _Compiled, _CORE)
+"""Every test here runs on the engine's match and on the compiled one."""
 
 
 # -- helpers ------------------------------------------------------------------------------------------------

@@ -11,8 +11,14 @@ from clubsuite.cards import STANDARD, card, cards
 from clubsuite.errors import ClubsError, IllegalActionError, InvalidDealError, InvalidOptionsError
 from clubsuite.games.whist import Decision, LeadAfterExchange, PlayStarted, WhistDeal, WhistHand, WhistMatch
 from clubsuite.games.whist import WhistOptions as Options
+from clubsuite.games.whist.match import CORE as _CORE
+from clubsuite.games.whist.match import CompiledWhistMatch as _Compiled
 from clubsuite.options import build_options, option, spec_of
+from compiled_match_helpers import on_each_match_class
 from whist_helpers import deal_of
+
+_each_match_class = on_each_match_class(globals(), "WhistMatch", _Compiled, _CORE)
+"""Every test here runs on the engine's match and on the compiled one."""
 
 DEAL = deal_of(
     "AC KC QC JC 10C 9C 8C 7C 6C 5C 4C 3C 2C",

@@ -28,6 +28,9 @@ from clubsuite.games.whist import (
     WhistOptions,
 )
 from clubsuite.games.whist.hand import WhistPhase
+from clubsuite.games.whist.match import CORE as _CORE
+from clubsuite.games.whist.match import CompiledWhistMatch as _Compiled
+from compiled_match_helpers import on_each_match_class
 from whist_helpers import (
     cards_in_order,
     deal_of,
@@ -41,6 +44,9 @@ from whist_helpers import (
     snapshot,
     start_hand,
 )
+
+_each_match_class = on_each_match_class(globals(), "WhistMatch", _Compiled, _CORE)
+"""Every test here runs on the engine's match and on the compiled one."""
 
 # Every scenario below is dealt by seat 2 and nobody exchanges unless said otherwise, so seat 0 leads the first
 # trick and the play runs 0, 1, 2. The bid hand is whatever the three hands leave.

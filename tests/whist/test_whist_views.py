@@ -17,8 +17,14 @@ import pytest
 from clubsuite.cards import STANDARD, Card, CardSet, cards
 from clubsuite.errors import IllegalActionError, InvalidNotationError, NoHandError
 from clubsuite.games.whist import Decision, WhistDeal, WhistMatch, WhistView
+from clubsuite.games.whist.match import CORE as _CORE
+from clubsuite.games.whist.match import CompiledWhistMatch as _Compiled
 from clubsuite.games.whist.sampling import determinize, sample_deal, sample_hidden
+from compiled_match_helpers import on_each_match_class
 from whist_helpers import FULL_DECK, deal_of, play_cards, random_legal
+
+_each_match_class = on_each_match_class(globals(), "WhistMatch", _Compiled, _CORE)
+"""Every test here runs on the engine's match and on the compiled one."""
 
 CLUBS = 0
 

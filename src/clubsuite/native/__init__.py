@@ -103,9 +103,10 @@ M = TypeVar("M")
 def compiled_match_class(module: str, python: type[M]) -> type[M] | None:
     """The compiled match class of the game whose kernel is ``module`` (``native/compiled_match.pxi``): a subclass of
     the engine's ``python`` class whose hands are compiled and whose ``apply``, ``legal_actions``, ``view`` and
-    ``to_act`` take the common case in C; None where the kernel is not built. Made once; the engine's class is left
+    ``to_act`` take the common case in C; None where the kernel is not built, or ``CLUBS_PURE_PYTHON`` is set when
+    the game's match module is imported (the kernel is then not even loaded). Made once; the engine's class is left
     as it is defined."""
-    core = compiled(module)
+    core = kernel(module)
     return None if core is None else cast(type[M], core.match_class(python))
 
 

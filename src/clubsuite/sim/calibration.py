@@ -28,8 +28,7 @@ from bot-only matches:
   anchor has none: the other levels are measured against it.
 
 The update is a rated match's: :mod:`clubsuite.ratings` (``rate``, ``finishing_ranks``, the shown scale), the module
-the server, the puzzles and the terminal read too. OpenSkill is the extra ``server``; it is imported only when a
-calibration runs.
+the server, the puzzles and the terminal read too.
 """
 
 from __future__ import annotations

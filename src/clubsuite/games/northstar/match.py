@@ -31,7 +31,7 @@ from clubsuite.games.northstar.reasons import OR_DOUBLE, OR_PASS, OR_PASS_OR_DOU
 from clubsuite.games.northstar.view import NorthstarView
 from clubsuite.jsonform import JsonObject
 from clubsuite.match_base import MatchBase
-from clubsuite.native import compiled, compiled_match_class, kernel, match_class_for
+from clubsuite.native import compiled_match_class, kernel, match_class_for
 from clubsuite.reasons import Reason, reason_of
 
 GAME = "northstar"
@@ -257,9 +257,7 @@ def match_type() -> type[NorthstarMatch]:
     return match_class_for(NorthstarMatch, CompiledNorthstarMatch)
 
 
-_compiled = compiled(CORE)
-if _compiled is not None:  # a compiled hand's legal actions are NorthstarLegal to isinstance (an ABC's register)
-    _compiled.install_legal(NorthstarLegal)
 _kernel = kernel(CORE)
-if _kernel is not None:  # deals from a shuffle in C: the same hands (deal.use_hands_of_shuffle)
+if _kernel is not None:  # a compiled hand's legal actions are NorthstarLegal to isinstance (an ABC's register), and
+    _kernel.install_legal(NorthstarLegal)  # deals come from a shuffle in C: the same hands (use_hands_of_shuffle)
     use_hands_of_shuffle(_kernel.hands_of_shuffle)
