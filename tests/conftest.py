@@ -121,16 +121,32 @@ def pytest_collection_modifyitems(items: list[pytest.Item]) -> None:
     items.sort(key=lambda item: item.get_closest_marker("long") is None)
 
 
-@pytest.fixture
-def fresh_seed(request: pytest.FixtureRequest) -> int:
-    """A seed drawn for this run (``CLUBS_SEED`` sets it, to run a failure again): the differential tests play
-    a fixed number of random matches from it, so that each run covers other deals than the last. It is printed with
-    the test's output, and a failure's report names it."""
+def run_seed(config: pytest.Config) -> int:
+    """The seed of this run: ``CLUBS_SEED`` where set (to play a run again), else drawn once for the run (the same
+    in every worker process: made from pytest-xdist's id of the run)."""
+    import hashlib
     import os
     import secrets
 
-    given = os.environ.get("CLUBS_SEED", "")
-    seed = int(given) if given.strip() else secrets.randbits(32)
+    given = os.environ.get("CLUBS_SEED", "").strip()
+    if given:
+        if not given.isdigit() or int(given) >= 2**32:
+            raise pytest.UsageError(f"CLUBS_SEED={given!r}: a whole number from 0 to 4294967295")
+        return int(given)
+    cached: int | None = getattr(config, "_clubs_run_seed", None)
+    if cached is None:
+        uid = getattr(config, "workerinput", {}).get("testrunuid")
+        cached = int.from_bytes(hashlib.sha256(uid.encode()).digest()[:4], "big") if uid else secrets.randbits(32)
+        config._clubs_run_seed = cached  # type: ignore[attr-defined]
+    return cached
+
+
+@pytest.fixture
+def fresh_seed(request: pytest.FixtureRequest) -> int:
+    """The run's seed (:func:`run_seed`): the differential tests play a fixed number of random matches from it, so
+    that each run covers other deals than the last. It is printed with the test's output, and a failure's report
+    names it."""
+    seed = run_seed(request.config)
     request.node.user_properties.append(("seed", seed))
     print(f"{request.node.nodeid}: seed {seed} (run again with CLUBS_SEED={seed})")
     return seed

@@ -101,15 +101,18 @@ def test_a_new_hand_is_compiled_where_the_kernel_is_built_and_python_where_it_is
 def test_the_pure_python_switch_at_import_leaves_every_method_in_python() -> None:
     kernel_or_skip(CORE)
     code = (
-        "from clubsuite.games.whist import WhistMatch; from clubsuite import seeding; import clubsuite.cards as c;"
-        "from clubsuite.games.northstar import deal;"
-        "print(WhistMatch.apply.__module__, seeding.shuffled.__module__, c.CardSet.__getitem__.__module__,"
+        "from clubsuite.games.whist import match; from clubsuite import seeding; import clubsuite.cards as c;"
+        "from clubsuite.games.northstar import deal; import sys;"
+        "print(match.match_type().__name__, match.CompiledWhistMatch, 'clubsuite.games.whist._core' in sys.modules,"
+        " seeding.shuffled.__module__, c.CardSet.__getitem__.__module__,"
         " seeding.shuffled_items.__module__, deal._hands_of_shuffle.__module__)"
     )
     env = {**os.environ, "CLUBS_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout
     assert out.split() == [
-        "clubsuite.games.whist.match",
+        "WhistMatch",  # the engine's class: no compiled class made, the kernel not even loaded
+        "None",
+        "False",
         "clubsuite.seeding",
         "clubsuite.cards",
         "clubsuite.seeding",
