@@ -323,16 +323,28 @@ def test_the_compiled_random_bot_chooses_the_python_bots_action(seed: int, cards
         assert a.random() == b.random()  # the same draws taken from the generator
 
 
-def test_the_random_bot_hands_a_generator_of_another_kind_to_the_python_method() -> None:
+def test_the_random_bot_draws_once_from_a_generator_of_another_kind_as_the_python_method_does() -> None:
     from fractions import Fraction
 
     from clubsuite.bots import RandomBot
+    from clubsuite.bots.random_bot import python_choose
 
     class ExactRandom:
-        def random(self) -> Fraction:
-            return Fraction(2, 3)
+        """Draws exact fractions from a fixed cycle, counting the draws."""
 
-    assert RandomBot().choose(None, (10, 20, 30), ExactRandom()) == 30  # type: ignore[arg-type]
+        def __init__(self) -> None:
+            self.draws = 0
+
+        def random(self) -> Fraction:
+            self.draws += 1
+            return Fraction(self.draws % 3, 3)
+
+    compiled_side, python_side = ExactRandom(), ExactRandom()
+    for _ in range(7):
+        legal = (10, 20, 30)
+        got = RandomBot().choose(None, legal, compiled_side)  # type: ignore[arg-type]
+        assert got == python_choose(RandomBot(), None, legal, python_side)  # type: ignore[arg-type]
+        assert compiled_side.draws == python_side.draws  # one draw a decision, as the Python statement takes
 
 
 def test_a_card_set_of_a_stray_mask_writes_the_bits_that_are_no_card_by_index() -> None:
