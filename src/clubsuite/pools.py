@@ -54,13 +54,14 @@ class WorkerLostError(ClubsError):
 
 def worker_start() -> None:
     """A worker's start: Ctrl-C is left to the command, which stops the pool and reports it once; SIGTERM or SIGHUP
-    end the worker (the command's own handlers, inherited by a fork, are undone), unless the command ignores them
-    (``nohup``: a worker then ignores them too). The worker began with the stop signals held back
-    (:class:`Workers`): they are let through only once its handlers are in place."""
+    end the worker (the command's own handlers, inherited by a fork, are undone; SIGTERM is how the pool ends its
+    workers, so it is never left ignored), but a hangup the command ignores (``nohup``) the worker ignores too. The
+    worker began with the stop signals held back (:class:`Workers`): they are let through only once its handlers
+    are in place."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)
-    for name in ("SIGTERM", "SIGHUP"):
-        if hasattr(signal, name) and signal.getsignal(getattr(signal, name)) is not signal.SIG_IGN:
-            signal.signal(getattr(signal, name), signal.SIG_DFL)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # how the pool ends its workers: never ignored
+    if hasattr(signal, "SIGHUP") and signal.getsignal(signal.SIGHUP) is not signal.SIG_IGN:
+        signal.signal(signal.SIGHUP, signal.SIG_DFL)
     if hasattr(signal, "pthread_sigmask"):
         signal.pthread_sigmask(signal.SIG_UNBLOCK, STOPS)
 
@@ -110,13 +111,17 @@ class Workers:
             pool.join()
 
     def map(self, fn: Callable[[T], R], tasks: Iterable[T], ordered: bool = True) -> Iterator[R]:
-        """``fn`` of each task, in the tasks' order (``ordered``) or as they finish. ``fn`` must be a module-level
-        function (or a :func:`functools.partial` of one) and the tasks picklable: they travel to the workers. The
-        tasks are read only as fast as the pipe to the workers drains, so a long run is not built up front."""
+        """``fn`` of each task, in the tasks' order (``ordered``) or as they finish; the workers begin at once.
+        ``fn`` must be a module-level function (or a :func:`functools.partial` of one) and the tasks picklable: they
+        travel to the workers. The tasks are read only as fast as the pipe to the workers drains, so a long run is
+        not built up front."""
         if self._pool is None:
-            yield from map(fn, tasks)
-            return
-        results = self._pool.imap(fn, tasks) if ordered else self._pool.imap_unordered(fn, tasks)
+            return map(fn, tasks)
+        return self._awake(self._pool.imap(fn, tasks) if ordered else self._pool.imap_unordered(fn, tasks))
+
+    def _awake(self, results: multiprocessing.pool.IMapIterator[R]) -> Iterator[R]:
+        """The pool's results, waited for a moment at a time (a stop signal is handled between waits), a lost
+        worker refused (:meth:`_check_workers`)."""
         while True:
             try:
                 yield results.next(timeout=WAKE)

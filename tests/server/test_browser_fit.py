@@ -196,6 +196,18 @@ def first_screen(w: Watched) -> dict[str, float]:
     return box
 
 
+def coach_box_of(page: Any) -> Any:
+    """The coach's box on the screen, once it has one (the page redraws whole: between two drawings it has none)."""
+    found: list[Any] = []
+
+    def drawn() -> bool:
+        found[:] = [page.locator("section.coach").bounding_box()]
+        return found[0] is not None
+
+    wait_for(drawn, 30, "the coach was never drawn", page)
+    return found[0]
+
+
 @pytest.mark.parametrize("viewport", PHONES, ids=lambda v: f"{v['width']}x{v['height']}")
 def test_on_a_phone_learn_to_play_shows_the_coach_first_then_the_hand_under_it_and_the_coach_folds(
     web: ThreadServer, browser: Any, viewport: dict[str, int]
@@ -208,13 +220,13 @@ def test_on_a_phone_learn_to_play_shows_the_coach_first_then_the_hand_under_it_a
         wait_for(lambda w=w: offered(w), 30, f"Ann was never to act in the guided {game}", page)
         page.evaluate("() => window.scrollTo(0, 0)")
         box = first_screen(w)
-        coach_box = page.locator("section.coach").bounding_box()
+        coach_box = coach_box_of(page)
         assert coach_box is not None and coach_box["y"] >= 0 and coach_box["y"] + coach_box["height"] <= box["top"]
         page.evaluate("() => document.querySelector('.my-area > .hand').scrollIntoView({block: 'end'})")
         page.evaluate("() => window.scrollBy(0, document.querySelector('.drawer-tabs').getBoundingClientRect().height)")
         box = first_screen(w)
         hand_top = page.evaluate("() => document.querySelector('.my-area > .hand').getBoundingClientRect().top")
-        coach_box = page.locator("section.coach").bounding_box()
+        coach_box = coach_box_of(page)
         assert coach_box is not None and coach_box["y"] >= 0, (game, coach_box)  # still in sight, at the top
         assert coach_box["y"] + coach_box["height"] <= hand_top + 1 and box["hand"] <= box["end"] + 1, (game, box)
         page.evaluate("() => window.scrollTo(0, 0)")
