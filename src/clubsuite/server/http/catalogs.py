@@ -2,8 +2,11 @@
 same gettext catalog the terminal reads (:mod:`clubsuite.i18n`), so that page and terminal never disagree.
 
 The JSON holds every translated message keyed as gettext keys it (``context`` + ``\\x04`` + English words, or the
-English words alone), a message with a plural as its list of forms, and the language's plural rule as the index
-function's name (``n != 1`` or ``n > 1``); the page words a refusal from its reason code's entry.
+English words alone), a message with a plural as its list of forms (as many as the catalog's ``Plural-Forms``
+header gives the language), and ``plurals``, the form each of the language's CLDR plural categories stands for
+(French: ``{"one": 0, "many": 1, "other": 1}``): the page asks ``Intl.PluralRules`` for a number's category and
+reads its form from this, for any number of forms, rather than guessing from the rule's text. The page words a
+refusal from its reason code's entry.
 """
 
 from __future__ import annotations
@@ -14,7 +17,8 @@ from functools import cache
 from fastapi import APIRouter
 from fastapi.responses import JSONResponse, Response
 
-from clubsuite.i18n import LANGUAGE_NAMES, LANGUAGES, PLURAL_FORMS, catalog
+from clubsuite.i18n import LANGUAGE_NAMES, LANGUAGES, catalog
+from clubsuite.wording import plural_categories
 
 SEPARATOR = "\x04"
 """Between a message's context and its words in a key, as gettext joins them."""
@@ -24,7 +28,8 @@ SEPARATOR = "\x04"
 def page_catalog(lang: str) -> bytes:
     """The JSON of ``lang``'s catalog (made once; the catalogs change only with the package)."""
     messages: dict[str, str | list[str]] = {}
-    for m in catalog(lang):
+    words = catalog(lang)
+    for m in words:
         if not m.id or not m.string:
             continue
         msgid = m.id[0] if isinstance(m.id, (list, tuple)) else m.id
@@ -34,8 +39,8 @@ def page_catalog(lang: str) -> bytes:
                 messages[key] = list(m.string)
         else:
             messages[key] = m.string
-    plural = PLURAL_FORMS[lang].split("plural=")[1].strip("();")
-    data = {"lang": lang, "name": LANGUAGE_NAMES[lang], "plural": plural, "messages": messages}
+    plurals = plural_categories(lang, words.plural_expr, words.num_plurals)
+    data = {"lang": lang, "name": LANGUAGE_NAMES[lang], "plurals": plurals, "messages": messages}
     return json.dumps(data, ensure_ascii=False, separators=(",", ":")).encode()
 
 

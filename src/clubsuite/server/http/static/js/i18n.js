@@ -1,14 +1,17 @@
 // The page's words in the reader's language: the catalog of the chosen language (GET /i18n/<lang>.json, made from
 // the same gettext catalog as the terminal's), t() and tn() for the page's own words, card names, and a refusal
-// worded from its reason (code, ruling, parameters) as the server sends it.
+// worded from its reason (code, ruling, parameters) as the server sends it. A number's plural form is the one the
+// catalog gives its CLDR category (Intl.PluralRules): any number of forms, as the language's catalog has them.
 
 import {parseCard, SUITS} from "./notation.js";
 
 export const LANGUAGES = {en: "English", de: "Deutsch", fr: "Français", nl: "Nederlands"};
 const KEY = "clubs.lang";
 const SEP = "\u0004";
-let catalog = {lang: "en", plural: "n != 1", messages: {}};
+const ENGLISH = {lang: "en", plurals: {one: 0, other: 1}, messages: {}};
+let catalog = ENGLISH;
 let byContext = {};
+let pluralRules = new Intl.PluralRules("en");
 
 /** The language chosen on this browser, else the browser's first shipped language, else English. */
 export function chosenLanguage() {
@@ -34,8 +37,9 @@ export async function loadWords(lang = chosenLanguage()) {
     const res = await fetch(`/i18n/${lang}.json`);
     if (res.ok) catalog = await res.json();
   } catch {
-    catalog = {lang: "en", plural: "n != 1", messages: {}};
+    catalog = ENGLISH;
   }
+  pluralRules = new Intl.PluralRules(catalog.lang);
   byContext = {};
   for (const [key, text] of Object.entries(catalog.messages)) {
     const at = key.indexOf(SEP);
@@ -68,8 +72,12 @@ function fill(text, params) {
   });
 }
 
+/** Which of a message's forms ``n`` takes: its CLDR category in the page's language (French "one" for 0 and 1,
+ * Polish "few" for 22), mapped onto the catalog's forms as the server matched them (``plurals``); a category the
+ * server did not name (a newer CLDR in the browser) takes the form of "other". */
 function pluralIndex(n) {
-  return catalog.plural.includes(">") ? (n > 1 ? 1 : 0) : (n !== 1 ? 1 : 0);
+  const forms = catalog.plurals ?? ENGLISH.plurals;
+  return forms[pluralRules.select(Math.abs(n))] ?? forms.other ?? 1;
 }
 
 /** The page's words ``msgid`` in the reader's language, with {name} filled from ``params``. */
