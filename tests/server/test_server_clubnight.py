@@ -24,6 +24,7 @@ import loopback
 from clubsuite.server.community.clubnight import ClubNights, NightEntrant, NightTable, Round
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import match_players, matches, tables
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -70,7 +71,8 @@ NightState = tuple[list[NightEntrant], list[Round]]
 
 def standings(store: Store, state: NightState) -> list[dict[str, Any]]:
     async def main() -> list[dict[str, Any]]:
-        return await ClubNights(Hub(store)).standings(*state)
+        database = Database(store)
+        return await ClubNights(database, Hub(database)).standings(*state)
 
     return in_own_loop(main)
 

@@ -18,6 +18,7 @@ import loopback
 from clubsuite.server.community.clubnight import ClubNights, NightSettings
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 
@@ -104,11 +105,11 @@ def two_processes(store: Store, scenario: Callable[[ClubNights, ClubNights], Awa
     each has its own in-process state and locks, so only the database keeps their writes apart."""
 
     async def main() -> None:
-        hubs = [Hub(store), Hub(store)]
+        hubs = [Hub(Database(store)), Hub(Database(store))]
         for hub in hubs:
             await hub.start()
         try:
-            await scenario(ClubNights(hubs[0]), ClubNights(hubs[1]))
+            await scenario(ClubNights(hubs[0].database, hubs[0]), ClubNights(hubs[1].database, hubs[1]))
         finally:
             for hub in hubs:
                 await hub.stop()

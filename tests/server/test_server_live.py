@@ -23,6 +23,7 @@ from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import Relations
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import notices as notices_table
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -160,10 +161,10 @@ def test_a_change_is_made_into_one_message_for_all_its_watchers_and_changes_betw
     store: Store,
 ) -> None:
     async def main() -> None:
-        hub = Hub(store)
+        hub = Hub(Database(store))
         await hub.start()
         try:
-            keeper = Tournaments(hub)
+            keeper = Tournaments(hub.database, hub)
             watching = Watching(keeper, ServerLimits())
             ann = User("u-ann", "Ann", 0.0, False)
             tid = await keeper.create(ann, TournamentSettings.read("arena", DUEL, "Coalesced"))
@@ -195,12 +196,12 @@ def test_a_page_open_for_hours_is_sent_each_new_notice_once_and_each_look_reads_
     store: Store,
 ) -> None:
     async def main() -> None:
-        hub = Hub(store)
+        hub = Hub(Database(store))
         await hub.start()
         try:
             relations = Relations(store, hub.db)
             notices = Notices(store, hub.db, relations)
-            watching = Watching(Tournaments(hub), ServerLimits(), relations, notices)
+            watching = Watching(Tournaments(hub.database, hub), ServerLimits(), relations, notices)
             notices.told = None  # as if added at another process: found by the look, not told at once
             page = watching.open("u-ann", "10.0.0.1")
             opened = time.time()

@@ -22,6 +22,7 @@ from clubsuite.server.community.matchmaking import WINDOW_GROWTH, WINDOW_START, 
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import ratings
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 
@@ -43,7 +44,7 @@ def rate_user(store: Store, who: User, shown_rating: int) -> None:
 
 def run(store: Store, scenario: object) -> None:
     async def main() -> None:
-        hub = Hub(store)
+        hub = Hub(Database(store))
         await hub.start()
         try:
             await scenario(hub)  # type: ignore[operator]
@@ -57,7 +58,7 @@ def test_three_people_of_close_rating_are_seated_together_at_a_rated_table(tmp_p
     store = Store.in_directory(tmp_path)
 
     async def scenario(hub: Hub) -> None:
-        mm = Matchmaker(hub, bots_after=60)
+        mm = Matchmaker(hub.database, hub, bots_after=60)
         people = [user(i) for i in range(3)]
         tickets = [await mm.join(p, "whist", "127.0.0.1") for p in people]
         await mm.match(tickets[-1].since)
@@ -79,7 +80,7 @@ def test_the_window_widens_with_waiting_until_far_ratings_meet(tmp_path: Path) -
         rate_user(store, p, r)
 
     async def scenario(hub: Hub) -> None:
-        mm = Matchmaker(hub, bots_after=600)
+        mm = Matchmaker(hub.database, hub, bots_after=600)
         tickets = [await mm.join(p, "whist", "127.0.0.1") for p in people]
         start = max(t.since for t in tickets)
         meets = (1900 - 1500 - WINDOW_START) / WINDOW_GROWTH  # seconds of waiting until the gap fits
@@ -115,7 +116,7 @@ def test_after_the_set_time_bots_of_the_nearest_rating_fill_the_table(tmp_path: 
     )
 
     async def scenario(hub: Hub) -> None:
-        mm = Matchmaker(hub, bots_after=30)
+        mm = Matchmaker(hub.database, hub, bots_after=30)
         a = await mm.join(ann, "whist", "127.0.0.1")
         await mm.join(far, "whist", "127.0.0.2")
         await mm.match(a.since + 10)
@@ -164,7 +165,7 @@ def test_two_joins_at_once_by_one_account_make_one_ticket(tmp_path: Path) -> Non
     store = Store.in_directory(tmp_path)
 
     async def scenario(hub: Hub) -> None:
-        mm = Matchmaker(hub)
+        mm = Matchmaker(hub.database, hub)
         ann = user(1)
         outcomes = await asyncio.gather(*(mm.join(ann, "whist", "127.0.0.1") for _ in range(2)), return_exceptions=True)
         refused = [o for o in outcomes if isinstance(o, Refused)]
@@ -179,7 +180,7 @@ def test_joins_at_once_never_fill_the_queue_past_its_bound(tmp_path: Path, monke
     monkeypatch.setattr(matchmaking, "QUEUE_MAX", 3)
 
     async def scenario(hub: Hub) -> None:
-        mm = Matchmaker(hub)
+        mm = Matchmaker(hub.database, hub)
         outcomes = await asyncio.gather(
             *(mm.join(user(i), "whist", "127.0.0.1") for i in range(6)), return_exceptions=True
         )
@@ -207,7 +208,7 @@ def test_leaving_while_ones_table_is_being_made_is_refused_and_the_seat_is_hande
     store = Store.in_directory(tmp_path)
 
     async def scenario(hub: Hub) -> None:
-        mm = Matchmaker(hub, bots_after=600)
+        mm = Matchmaker(hub.database, hub, bots_after=600)
         people = [user(i) for i in range(3)]
         tickets = [await mm.join(p, "whist", "127.0.0.1") for p in people]
         asked, go = held_table_making(hub)
@@ -230,7 +231,7 @@ def test_one_who_leaves_before_their_group_is_seated_is_not_seated(tmp_path: Pat
         rate_user(store, p, r)
 
     async def scenario(hub: Hub) -> None:
-        mm = Matchmaker(hub, bots_after=600)
+        mm = Matchmaker(hub.database, hub, bots_after=600)
         tickets = [await mm.join(p, "whist", "127.0.0.1") for p in people]
         asked, go = held_table_making(hub)
         matching = asyncio.create_task(mm.match(max(t.since for t in tickets)))

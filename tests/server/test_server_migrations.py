@@ -440,14 +440,15 @@ def _club_night_views(store: Store) -> dict[str, Any]:
 
     from clubsuite.server.community.clubnight import ClubNights
     from clubsuite.server.community.tournaments import Tournaments
+    from clubsuite.server.store.handle import Database
     from clubsuite.server.table.hub import Hub
 
     async def main() -> dict[str, Any]:
-        hub = Hub(store)
-        nights = ClubNights(hub)
+        hub = Hub(Database(store))
+        nights = ClubNights(hub.database, hub)
         views = {n: await nights.view(n) for n in ("n-open", "n-running", "n-over")}
         seats = {t: await nights.seat_of("n-running", t) for t in ("ann-token", "bob-token", "not a token")}
-        listed = {row["id"]: row for row in await Tournaments(hub).listing()}
+        listed = {row["id"]: row for row in await Tournaments(hub.database, hub).listing()}
         return {"views": views, "seats": seats, "listed": listed}
 
     return in_own_loop(main)

@@ -26,6 +26,7 @@ from clubsuite.server.store.database import (
     TableRow,
 )
 from clubsuite.server.store.dbschema import nodes
+from clubsuite.server.store.handle import Database
 from clubsuite.server.store.ownership import SERVING, STOPPING, Claim, Ownership
 from clubsuite.server.table.hub import Hub
 
@@ -219,7 +220,7 @@ def test_a_table_whose_owner_beat_late_is_passed_to_that_owner_and_never_answere
     second.owner = owner_then_heartbeat  # type: ignore[method-assign]
 
     async def main() -> str | None:
-        hub = Hub(b, ServerLimits(), second)
+        hub = Hub(Database(b), ServerLimits(), second)
         try:
             forwarder = Forwarder(_no_app, hub, Peers(), 1 << 20)
             return await forwarder._owner_elsewhere({"type": "http", "path": "/tables/t1/join", "headers": []})

@@ -15,6 +15,7 @@ from serverkit import ROOMY, Client, ThreadServer, get, new_table, post, wait_un
 import loopback
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store.database import Store
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 
 
@@ -189,7 +190,7 @@ def test_quick_play_across_processes_takes_only_a_listed_table_it_would_take_her
     asked; the one waiting longest first; a game that does not exist is answered here (refused in words)."""
     store = Store("sqlite://")
     try:
-        _choose_as_here(Hub(store, ServerLimits(), None))
+        _choose_as_here(Hub(Database(store), ServerLimits(), None))
     finally:
         store.close()
 

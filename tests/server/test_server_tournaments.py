@@ -33,6 +33,7 @@ from clubsuite.server.community.tournaments import OPEN_PER_HOST, Tournaments, T
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import match_players, tournaments
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 
@@ -72,10 +73,10 @@ def end_table(store: Store, table_id: str, places: list[int], at: float) -> None
 
 
 async def with_director(store: Store, body: Any) -> Any:
-    hub = Hub(store)
+    hub = Hub(Database(store))
     await hub.start()
     try:
-        keeper = Tournaments(hub)
+        keeper = Tournaments(hub.database, hub)
         return await body(keeper, Director(keeper, "here", bots_after=30.0, round_pause=0.0))
     finally:
         await hub.stop()

@@ -23,6 +23,7 @@ from clubsuite.server.community.tournaments import MADE_PER_DAY, Tournaments, To
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import tournament_tables, tournaments
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.seating import SeatRequest
@@ -32,10 +33,10 @@ pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 
 async def with_keeper(store: Store, body: Any, limits: ServerLimits | None = None) -> Any:
-    hub = Hub(store, limits)
+    hub = Hub(Database(store), limits)
     await hub.start()
     try:
-        keeper = Tournaments(hub)
+        keeper = Tournaments(hub.database, hub)
         return await body(keeper, Director(keeper, "here", bots_after=0.0, round_pause=0.0))
     finally:
         await hub.stop()

@@ -70,6 +70,7 @@ from clubsuite.server.store.dbschema import (
     tournament_tables,
     tournaments,
 )
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.seating import SeatRequest
@@ -186,8 +187,11 @@ class Night:
 class ClubNights:
     """The club nights of one server (their state in the store, the round's seat tokens in memory)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, database: Database, hub: Hub) -> None:
+        self.database = database
+        """The nights' rows."""
         self.hub = hub
+        """The tables a night's rounds are played at."""
         self._seats: dict[tuple[str, str], dict[str, Any]] = {}
         """(night, entrant) -> the seat of the round in play: table, seat and its token."""
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -205,7 +209,7 @@ class ClubNights:
 
     async def _load(self, night_id: str) -> Night:
         """The night as stored now (read without holding it: for a look, or a change that checks again)."""
-        return await self.hub.db(self.hub.store.reading, lambda conn: _read(conn, night_id, lock=False))
+        return await self.database.reading(lambda conn: _read(conn, night_id, lock=False))
 
     async def _change(self, night_id: str, change: Callable[[Connection, Night], T]) -> T:
         """Read the night, have ``change`` check it and write what changes, and grow the night's version, in one
@@ -220,7 +224,7 @@ class ClubNights:
             _bump(conn, night_id)
             return result
 
-        return await self.hub.db(self.hub.store.write, work)
+        return await self.database.write(work)
 
     async def create(self, host: User, settings: NightSettings) -> str:
         """A new club night hosted by ``host``; its id."""
@@ -234,8 +238,7 @@ class ClubNights:
             "bot_delay": settings.bot_delay,
         }
         now = time.time()
-        await self.hub.db(
-            self.hub.store.write,
+        await self.database.write(
             lambda conn: conn.execute(
                 insert(tournaments).values(
                     id=night_id,
@@ -425,8 +428,7 @@ class ClubNights:
         return None
 
     async def _finished(self, table_ids: list[str]) -> dict[tuple[str, int], list[float]]:
-        rows = await self.hub.db(
-            self.hub.store.read,
+        rows = await self.database.read(
             select(match_players.c.table_id, match_players.c.seat, match_players.c.hand_points).where(
                 match_players.c.table_id.in_(table_ids), match_players.c.match_no == 0
             ),
@@ -534,7 +536,7 @@ class ClubNights:
             ).scalar_one_or_none()
             _bump(conn, night.id, status=TournamentStatus.OVER, ends_at=ended if ended is not None else time.time())
 
-        await self.hub.db(self.hub.store.write, work)
+        await self.database.write(work)
 
     async def csv(self, night_id: str) -> str:
         """The standings as CSV (place, name, match points, most, share, points)."""

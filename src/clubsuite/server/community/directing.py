@@ -116,6 +116,7 @@ class Director(Ticker):
         round_pause: float = ROUND_PAUSE,
     ) -> None:
         self.tournaments = keeper
+        self.database = keeper.database
         self.hub = keeper.hub
         self.node = node
         self.notices = notices
@@ -146,14 +147,14 @@ class Director(Ticker):
                     await self.hub.close_table(live)
         if now - self._swept_at >= 60.0:
             self._swept_at = now
-            await self.hub.db(self.hub.store.write, lambda conn: _cancel_unstarted(conn, now))
+            await self.database.write(lambda conn: _cancel_unstarted(conn, now))
         if now - self._late_swept_at >= 60.0:
             self._late_swept_at = now
             try:
                 await self._close_late(now)
             except Exception:  # the tournaments are directed all the same; the next look tries again
                 log.exception("closing the tables arenas left uncounted failed")
-        for tournament_id in await self.hub.db(self.hub.store.write, lambda conn: self._claim(conn, now)):
+        for tournament_id in await self.database.write(lambda conn: self._claim(conn, now)):
             try:
                 await self._direct(tournament_id, now)
             except LostClaimError:
@@ -188,7 +189,7 @@ class Director(Ticker):
                 )
             return late
 
-        for table_id in await self.hub.db(self.hub.store.reading, work):
+        for table_id in await self.database.reading(work):
             live = self.hub.tables.get(table_id)
             if live is None:
                 continue
@@ -233,7 +234,7 @@ class Director(Ticker):
             )
             return out
 
-        return await self.hub.db(self.hub.store.write, fenced)
+        return await self.database.write(fenced)
 
     async def _direct(self, tournament_id: str, now: float) -> None:
         """One round of work on one tournament (see the module)."""
@@ -268,8 +269,7 @@ class Director(Ticker):
         playing = [x for x in tables if x.finished_at is None]
         if not playing:
             return False
-        rows = await self.hub.db(
-            self.hub.store.read,
+        rows = await self.database.read(
             select(match_players.c.table_id, match_players.c.seat, match_players.c.place, match_players.c.finished_at)
             .where(match_players.c.table_id.in_([x.table_id for x in playing]), match_players.c.match_no == 0)
             .order_by(match_players.c.table_id, match_players.c.seat),
@@ -416,8 +416,7 @@ class Director(Ticker):
 
     async def _accounts(self, tournament_id: str, entrant_ids: frozenset[str]) -> list[str]:
         """The accounts of some of a tournament's entrants."""
-        rows = await self.hub.db(
-            self.hub.store.read,
+        rows = await self.database.read(
             select(tournament_entrants.c.user_id).where(
                 tournament_entrants.c.tournament_id == tournament_id,
                 tournament_entrants.c.entrant.in_(list(entrant_ids)),
@@ -604,8 +603,7 @@ class Director(Ticker):
         if not old:
             return False
         played = select(actions.c.table_id).where(actions.c.table_id == seats.c.table_id)
-        stuck = await self.hub.db(
-            self.hub.store.read,
+        stuck = await self.database.read(
             select(seats.c.table_id)
             .where(
                 seats.c.table_id.in_(old),

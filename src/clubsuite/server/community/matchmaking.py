@@ -33,6 +33,7 @@ from clubsuite.ratings import START, Skill, pool, shown
 from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.dbschema import ratings
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.seating import SeatRequest
@@ -83,8 +84,11 @@ class Matchmaker(Ticker):
     every = TICK
     what = "matchmaking round"
 
-    def __init__(self, hub: Hub, bots_after: float = BOTS_AFTER) -> None:
+    def __init__(self, database: Database, hub: Hub, bots_after: float = BOTS_AFTER) -> None:
+        self.database = database
+        """The ratings the queue pairs people by."""
         self.hub = hub
+        """The tables the queue seats people at."""
         self.bots_after = bots_after
         self.tickets: dict[str, Ticket] = {}
 
@@ -94,8 +98,7 @@ class Matchmaker(Ticker):
 
     async def rating_of(self, subject: str, pool_name: str) -> Skill:
         """A subject's skill in a pool (a newcomer's when it has none)."""
-        rows = await self.hub.db(
-            self.hub.store.read,
+        rows = await self.database.read(
             select(ratings.c.mu, ratings.c.sigma).where(ratings.c.pool == pool_name, ratings.c.subject == subject),
         )
         return Skill(rows[0].mu, rows[0].sigma) if rows else START

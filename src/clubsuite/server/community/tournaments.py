@@ -52,6 +52,7 @@ from clubsuite.server.store.dbschema import (
     tournaments,
     users,
 )
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.settings import TableSettings
@@ -321,8 +322,11 @@ class Tournament:
 class Tournaments:
     """The tournaments of one server (their state in the store)."""
 
-    def __init__(self, hub: Hub) -> None:
+    def __init__(self, database: Database, hub: Hub) -> None:
+        self.database = database
+        """The tournaments' rows."""
         self.hub = hub
+        """The tables: those a tournament's maker holds count against its address (:meth:`Hub.searching_tables`)."""
         self._standings: dict[str, _Standing] = {}
         """Each tournament's standings as last worked out, by its version (worked out once per version)."""
         self._searching: dict[str, str] = {}
@@ -331,8 +335,7 @@ class Tournaments:
     # -- reading ------------------------------------------------------------------------------------------------
     async def load(self, tournament_id: str) -> Tournament:
         """A tournament's row (:class:`Refused` ``no_tournament`` when there is none)."""
-        rows = await self.hub.db(
-            self.hub.store.read,
+        rows = await self.database.read(
             select(tournaments).where(tournaments.c.id == tournament_id, tournaments.c.format.in_(FORMATS)),
         )
         if not rows:  # a club night is another format, kept by its own routes
@@ -342,8 +345,7 @@ class Tournaments:
     async def entrants(self, tournament_id: str) -> list[Entrant]:
         """Its entrants, in the order they entered; one whose account was deleted since is not active (never seated
         again: its seats would be played by bots under a name the account no longer holds)."""
-        rows = await self.hub.db(
-            self.hub.store.read,
+        rows = await self.database.read(
             select(tournament_entrants, users.c.deleted_at)
             .outerjoin(users, users.c.id == tournament_entrants.c.user_id)
             .where(tournament_entrants.c.tournament_id == tournament_id)
@@ -378,15 +380,14 @@ class Tournaments:
             # its winners were read, or its rows gone) gets None, so a first place alone counts as the win.
             return [_table_row(r, tuple(sorted(won[r.table_id])) if r.table_id in won else None) for r in rows]
 
-        found: list[TableRow] = await self.hub.db(self.hub.store.reading, work)
+        found: list[TableRow] = await self.database.reading(work)
         return found
 
     async def seat_of(self, tournament_id: str, user_id: str) -> dict[str, Any]:
         """The table the account plays at now in the tournament, from the store (so any process answers):
         ``{"tournament", "table", "seat", "round"}``, or ``{"tournament", "table": None}`` between tables. No token:
         the page asks the table for one (``POST /tables/{id}/seat``)."""
-        mine = await self.hub.db(
-            self.hub.store.read,
+        mine = await self.database.read(
             select(tournament_entrants.c.entrant).where(
                 tournament_entrants.c.tournament_id == tournament_id, tournament_entrants.c.user_id == user_id
             ),
@@ -408,8 +409,7 @@ class Tournaments:
         answers: ``{"table", "tournament": {"id", "format"}}``, the format ``clubnight`` for a club night's table;
         ``"tournament": None`` alike for a table of no tournament and an id no table has (tournament tables are
         public, and no other table is told apart from a made-up id)."""
-        rows = await self.hub.db(
-            self.hub.store.read,
+        rows = await self.database.read(
             select(tournament_tables.c.tournament_id, tournaments.c.format)
             .join(tournaments, tournaments.c.id == tournament_tables.c.tournament_id)
             .where(tournament_tables.c.table_id == table_id)
@@ -499,7 +499,7 @@ class Tournaments:
             ).all()
             return [listed(r, r.n or 0) for r in [*own, *others, *over]]
 
-        return await self.hub.db(self.hub.store.reading, work)
+        return await self.database.reading(work)
 
     # -- changing -----------------------------------------------------------------------------------------------
     async def create(self, host: User | None, settings: TournamentSettings, address: str | None = None) -> str:
@@ -547,7 +547,7 @@ class Tournaments:
             return new_tournament(conn, host.id if host is not None else None, settings, now)
 
         try:
-            made: str = await self.hub.db(self.hub.store.write, work)
+            made: str = await self.database.write(work)
         finally:
             self._searching.pop(placeholder, None)
         if searching and address is not None:
@@ -570,8 +570,7 @@ class Tournaments:
         (addresses are never stored)."""
         mine = [made for made, at in self._searching.items() if at == address and not made.startswith("making:")]
         if mine:
-            rows = await self.hub.db(
-                self.hub.store.read,
+            rows = await self.database.read(
                 select(tournaments.c.id).where(
                     tournaments.c.id.in_(mine), tournaments.c.status != TournamentStatus.OVER
                 ),
@@ -594,7 +593,7 @@ class Tournaments:
         """Enter (or, withdrawn, come back to) a tournament as ``user``: before it starts, or while an arena runs or
         before a Swiss tournament's last round; paired by the account's rating in the tournament's pool."""
         t = await self.load(tournament_id)
-        skill = await skill_of(self.hub, f"user:{user.id}", t.settings.pool())
+        skill = await skill_of(self.database, f"user:{user.id}", t.settings.pool())
         rating = shown(skill)[0]
         now = time.time()
 
@@ -646,7 +645,7 @@ class Tournaments:
                 )
             _bump(conn, tournament_id)
 
-        await self.hub.db(self.hub.store.write, work)
+        await self.database.write(work)
 
     async def withdraw(self, tournament_id: str, user: User) -> None:
         """Withdraw ``user`` (an arena's entrant is paused: their points stay, and joining again brings them back);
@@ -669,7 +668,7 @@ class Tournaments:
                 raise Refused("not_entered", "you are not playing in this tournament")
             _bump(conn, tournament_id)
 
-        await self.hub.db(self.hub.store.write, work)
+        await self.database.write(work)
 
     async def start(self, tournament_id: str, user: User) -> None:
         """Its host starts it now (its director pairs it at its next round of work)."""
@@ -683,7 +682,7 @@ class Tournaments:
             conn.execute(update(tournaments).where(tournaments.c.id == tournament_id).values(starts_at=time.time()))
             _bump(conn, tournament_id)
 
-        await self.hub.db(self.hub.store.write, work)
+        await self.database.write(work)
 
     async def csv(self, tournament_id: str) -> str:
         """The whole standings as CSV (place, name, points, tables, wins and the format's tie-break)."""
@@ -814,10 +813,9 @@ def _row_json(row: Row, entrant: Entrant) -> dict[str, Any]:
     }
 
 
-async def skill_of(hub: Hub, subject: str, pool_name: str) -> Skill:
+async def skill_of(database: Database, subject: str, pool_name: str) -> Skill:
     """A subject's skill in a rating pool (a newcomer's when it has none)."""
-    rows = await hub.db(
-        hub.store.read,
+    rows = await database.read(
         select(ratings.c.mu, ratings.c.sigma).where(ratings.c.pool == pool_name, ratings.c.subject == subject),
     )
     return Skill(rows[0].mu, rows[0].sigma) if rows else START

@@ -279,11 +279,11 @@ class Watching(Ticker):
         """One look at what is watched: make each changed topic's message once, and send every watcher the
         topics' messages it has not seen."""
         await self.look_around()
-        hub = self.keeper.hub
+        database = self.keeper.database
         topics = list(self.by_topic)
         if "tournaments" in topics:
             counted = select(func.count(), func.coalesce(func.sum(tournaments.c.version), 0))
-            key = tuple((await hub.db(hub.store.read, counted))[0])
+            key = tuple((await database.read(counted))[0])
             if key != self._list_key:
                 self._list_key = key
                 listing = [{k: v for k, v in x.items() if k != "version"} for x in await self.keeper.listing()]
@@ -294,9 +294,7 @@ class Watching(Ticker):
                     self.pushes += 1
         ids = [t.split(":", 1)[1] for t in topics if t.startswith("tournament:")]
         if ids:
-            rows = await hub.db(
-                hub.store.read, select(tournaments.c.id, tournaments.c.version).where(tournaments.c.id.in_(ids))
-            )
+            rows = await database.read(select(tournaments.c.id, tournaments.c.version).where(tournaments.c.id.in_(ids)))
             versions = {r.id: r.version for r in rows}
             for tid in ids:
                 topic = f"tournament:{tid}"

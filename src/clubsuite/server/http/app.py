@@ -53,6 +53,7 @@ from clubsuite.server.puzzles.library import Library
 from clubsuite.server.puzzles.own import OwnPuzzles
 from clubsuite.server.puzzles.progress import Progress
 from clubsuite.server.store.database import Store, StoreError
+from clubsuite.server.store.handle import Database
 from clubsuite.server.store.ownership import Ownership
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.lobbycast import Lobbycast
@@ -80,21 +81,22 @@ def create_app(
     bots fill their table; ``ownership`` this process's leases, where several processes may share the database
     (``clubs serve`` always gives one: docs/server.md, "Several processes")."""
     limits = limits or ServerLimits()
-    hub = Hub(store, limits, ownership)
-    accounts = Accounts(store, limits, hub.db)
-    matchmaker = matchmaking.Matchmaker(hub, bots_after)
-    replayer = Replayer(limits, ReviewStore(store, hub.db, limits.review_store_bytes))
+    database = Database(store)
+    """The store and its worker threads: every service below reaches the database through it."""
+    relations = Relations(store, database.run)
+    notices = Notices(store, database.run, relations)
+    moderation = Moderation(store, database.run, relations, notices)
+    hub = Hub(database, limits, ownership, relations, moderation)
+    accounts = Accounts(store, limits, database.run)
+    matchmaker = matchmaking.Matchmaker(database, hub, bots_after)
+    replayer = Replayer(limits, ReviewStore(store, database.run, limits.review_store_bytes))
     peers = Peers()
     metrics = Metrics(hub)
     metrics.watch_reviews(replayer)
     shared = ownership is not None and store.engine.dialect.name == "postgresql"
     lobby = Lobbycast(hub, store.engine.url) if shared else None
     """The other processes' public tables, where several may serve the database."""
-    relations = Relations(store, hub.db)
-    notices = Notices(store, hub.db, relations)
-    moderation = Moderation(store, hub.db, relations, notices)
-    hub.relations, hub.moderation = relations, moderation
-    keeper = tournaments.Tournaments(hub)
+    keeper = tournaments.Tournaments(database, hub)
     watchers = watching.Watching(keeper, limits, relations, notices)
     director = directing.Director(keeper, ownership.node if ownership is not None else "local", notices)
     hiding = Hiding(hub, relations) if shared else None
@@ -167,15 +169,15 @@ def create_app(
     app.include_router(passkey_routes.router(hub, accounts, app.state.passkeys))
     app.include_router(player_routes.router(hub, accounts))
     app.include_router(matchmaking_routes.router(matchmaker, accounts))
-    app.include_router(clubnight_routes.router(clubnight.ClubNights(hub), accounts))
+    app.include_router(clubnight_routes.router(clubnight.ClubNights(database, hub), accounts))
     app.include_router(tournament_routes.router(keeper, accounts))
     app.include_router(live_routes.router(watchers, accounts, limits.max_ws_bytes))
     app.include_router(people_routes.router(hub, accounts, relations, notices, moderation, keeper))
     app.include_router(
         puzzle_routes.router(
             Library(replayer.puzzle),
-            Progress(store, hub.db),
-            OwnPuzzles(store, hub.db),
+            Progress(database),
+            OwnPuzzles(database),
             accounts,
             lobby_of_tables.stored_record,
             replayer,

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import json
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import insert, select, update
@@ -29,8 +28,9 @@ from clubsuite.puzzles.make import MakeSettings
 from clubsuite.puzzles.model import Puzzle, dumps_line, puzzle_from_json
 from clubsuite.ratings import pool as rating_pool
 from clubsuite.records.files import parse_record
-from clubsuite.server.store.database import StaleWriteError, Store
+from clubsuite.server.store.database import StaleWriteError
 from clubsuite.server.store.dbschema import match_players, own_puzzle_sources, own_puzzles
+from clubsuite.server.store.handle import Database
 
 MOST_OWN = 30
 """The most puzzles one match's seat gives (one a hand at most)."""
@@ -84,13 +84,12 @@ def listed(row: Any) -> dict[str, Any]:
 class OwnPuzzles:
     """The own puzzles in the store, read and written through ``db`` (the server's database threads)."""
 
-    def __init__(self, store: Store, db: Callable[..., Awaitable[Any]]) -> None:
-        self.store, self.db = store, db
+    def __init__(self, database: Database) -> None:
+        self.database = database
 
     async def player_of(self, table_id: str, match_no: int, seat: int) -> str | None:
         """The account that played ``seat`` of a finished match (None: a guest, a bot, or no such match)."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(match_players.c.user_id).where(
                 match_players.c.table_id == table_id,
                 match_players.c.match_no == match_no,
@@ -125,7 +124,7 @@ class OwnPuzzles:
             ).all()
             return [listed(r) for r in rows]
 
-        found: list[dict[str, Any]] | None = await self.db(self.store.reading, work)
+        found: list[dict[str, Any]] | None = await self.database.reading(work)
         return found
 
     async def keep(self, user_id: str, table_id: str, match_no: int, seat: int, answer: bytes) -> None:
@@ -161,12 +160,11 @@ class OwnPuzzles:
                 )
 
         with contextlib.suppress(StaleWriteError):  # looked at at once twice: the first kept stands
-            await self.db(self.store.write, work)
+            await self.database.write(work)
 
     async def puzzle(self, puzzle_id: str, user_id: str | None) -> Puzzle | None:
         """The own puzzle ``puzzle_id`` as the asker may play it: theirs, or one its maker shared (None otherwise)."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(own_puzzles.c.body, own_puzzles.c.user_id, own_puzzles.c.shared).where(
                 own_puzzles.c.id == puzzle_id
             ),
@@ -178,8 +176,7 @@ class OwnPuzzles:
 
     async def mine(self, user_id: str) -> list[dict[str, Any]]:
         """The account's own puzzles, newest first."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(own_puzzles)
             .where(own_puzzles.c.user_id == user_id)
             .order_by(own_puzzles.c.created_at.desc(), own_puzzles.c.id)
@@ -189,8 +186,7 @@ class OwnPuzzles:
 
     async def share(self, user_id: str, puzzle_id: str, shared: bool) -> bool:
         """Share one of the account's own puzzles, or make it private again; whether it is the account's."""
-        done = await self.db(
-            self.store.write,
+        done = await self.database.write(
             lambda conn: (
                 conn.execute(
                     update(own_puzzles)

@@ -28,7 +28,7 @@ database can (PostgreSQL), so that two answers at once (two tabs) are rated one 
 from __future__ import annotations
 
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
@@ -38,8 +38,9 @@ from sqlalchemy.engine import Connection
 from clubsuite.puzzles.glicko import NEWCOMER as NEW_RATING
 from clubsuite.puzzles.glicko import Glicko, attempt, new_puzzle
 from clubsuite.puzzles.model import Puzzle
-from clubsuite.server.store.database import StaleWriteError, Store
+from clubsuite.server.store.database import StaleWriteError
 from clubsuite.server.store.dbschema import puzzle_attempts, puzzle_ratings, puzzle_skills
+from clubsuite.server.store.handle import Database
 
 T = TypeVar("T")
 
@@ -110,39 +111,36 @@ class Attempted:
 class Progress:
     """The puzzle tables of the store, read and written through ``db`` (the server's database threads)."""
 
-    def __init__(self, store: Store, db: Callable[..., Awaitable[Any]]) -> None:
-        self.store, self.db = store, db
+    def __init__(self, database: Database) -> None:
+        self.database = database
 
     async def standing(self, user_id: str, pool: str) -> Standing:
         """The account's standing in ``pool`` (a newcomer's where it has none yet)."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(puzzle_ratings).where(puzzle_ratings.c.user_id == user_id, puzzle_ratings.c.pool == pool),
         )
         return _standing(rows[0]) if rows else NEWCOMER
 
     async def standings(self, user_id: str) -> dict[str, Standing]:
         """The account's standing in every pool it has tried puzzles in."""
-        rows = await self.db(self.store.read, select(puzzle_ratings).where(puzzle_ratings.c.user_id == user_id))
+        rows = await self.database.read(select(puzzle_ratings).where(puzzle_ratings.c.user_id == user_id))
         return {str(r.pool): _standing(r) for r in rows}
 
     async def ratings(self, pool: str) -> dict[str, int]:
         """The ratings now (as shown) of the puzzles of ``pool`` that attempts have moved."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(puzzle_skills.c.puzzle, puzzle_skills.c.rating).where(puzzle_skills.c.pool == pool),
         )
         return {str(r.puzzle): round(r.rating) for r in rows}
 
     async def skill(self, puzzle: Puzzle) -> Glicko:
         """One puzzle's rating now."""
-        rows = await self.db(self.store.read, select(puzzle_skills).where(puzzle_skills.c.puzzle == puzzle.id))
+        rows = await self.database.read(select(puzzle_skills).where(puzzle_skills.c.puzzle == puzzle.id))
         return _glicko(rows[0]) if rows else new_puzzle(puzzle.rating)
 
     async def tried(self, user_id: str, pool: str) -> dict[str, bool]:
         """Each puzzle of ``pool`` the account has answered: whether its last answer solved it."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(puzzle_attempts.c.puzzle, puzzle_attempts.c.solved).where(
                 puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.pool == pool, puzzle_attempts.c.tries > 0
             ),
@@ -152,8 +150,7 @@ class Progress:
     async def pending_rated(self, user_id: str, pool: str) -> set[str]:
         """The puzzles of ``pool`` shown to the account rated and not answered yet (they stay rated: the unrated
         modes do not offer them)."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(puzzle_attempts.c.puzzle).where(
                 puzzle_attempts.c.user_id == user_id,
                 puzzle_attempts.c.pool == pool,
@@ -174,7 +171,7 @@ class Progress:
         )
         if before is not None:
             query = query.where(puzzle_attempts.c.at < before)
-        rows = await self.db(self.store.read, query)
+        rows = await self.database.read(query)
         return [
             {
                 "puzzle": r.puzzle,
@@ -218,8 +215,7 @@ class Progress:
 
     async def answered(self, user_id: str, puzzle: Puzzle) -> bool:
         """Whether the account has answered ``puzzle`` before (or seen its solution)."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(puzzle_attempts.c.tries).where(
                 puzzle_attempts.c.user_id == user_id, puzzle_attempts.c.puzzle == puzzle.id
             ),
@@ -235,11 +231,11 @@ class Progress:
         """``work`` in one transaction, tried again where another write met it (:data:`RECORD_TRIES` in all)."""
         for _ in range(RECORD_TRIES - 1):
             try:
-                done: T = await self.db(self.store.write, work)
+                done: T = await self.database.write(work)
                 return done
             except StaleWriteError:
                 continue
-        last: T = await self.db(self.store.write, work)
+        last: T = await self.database.write(work)
         return last
 
     def _record(self, conn: Connection, user_id: str, puzzle: Puzzle, pool: str, solved: bool, mode: str) -> Attempted:

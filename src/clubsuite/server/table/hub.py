@@ -1,9 +1,11 @@
 """The server's tables: made, found, closed, handed over and rebuilt from the store at start-up here; who sits where
 is :mod:`~clubsuite.server.table.seating`'s, how many sockets :mod:`~clubsuite.server.table.admission`'s.
 
-Every store call runs in a database worker thread (:meth:`Hub.db`), so the event loop never waits on the disk: one
-thread over SQLite, which takes one writer at a time; several over PostgreSQL, where the writes of different tables
-go on at once (those of one table are made one at a time, under its lock).
+Every store call runs in a database worker thread (:meth:`~clubsuite.server.store.handle.Database.run`, the hub's
+:attr:`Hub.db`), so the event loop never waits on the disk: one thread over SQLite, which takes one writer at a time;
+several over PostgreSQL, where the writes of different tables go on at once (those of one table are made one at a
+time, under its lock). The hub is given that handle, shared with the server's other services, and closes it last
+when it stops (its tables' writes are the last).
 
 With an :class:`~clubsuite.server.store.ownership.Ownership` (as ``clubs serve`` runs it), the hub serves only the
 tables
@@ -21,8 +23,6 @@ import logging
 import random
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
 
 from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import searches
@@ -35,7 +35,8 @@ from clubsuite.server.limits import ServerLimits
 from clubsuite.server.people.moderation import Moderation
 from clubsuite.server.people.relations import Relations
 from clubsuite.server.store.commits import GroupCommit
-from clubsuite.server.store.database import MatchRow, SeatRow, Store, TableRow
+from clubsuite.server.store.database import MatchRow, SeatRow, TableRow
+from clubsuite.server.store.handle import Database
 from clubsuite.server.store.ownership import STOPPED, STOPPING, Ownership
 from clubsuite.server.table.admission import Admission
 from clubsuite.server.table.live import LiveTable, Refused, start_match
@@ -49,7 +50,6 @@ from clubsuite.server.tokens import (
     same_hash,
 )
 
-T = TypeVar("T")
 log = logging.getLogger("clubsuite.server")
 ADOPT_BATCH = 20
 """Tables nobody owns that one look takes over at most (the rest at the next look, or by another process)."""
@@ -60,8 +60,20 @@ MOVED = "the table is moving to another server: reconnect soon"
 class Hub:
     """Every live table of the server, over one store."""
 
-    def __init__(self, store: Store, limits: ServerLimits | None = None, ownership: Ownership | None = None) -> None:
+    def __init__(
+        self,
+        database: Database,
+        limits: ServerLimits | None = None,
+        ownership: Ownership | None = None,
+        relations: Relations | None = None,
+        moderation: Moderation | None = None,
+    ) -> None:
+        store = database.store
+        self.database = database
+        """The store and its worker threads, shared with the server's other services."""
         self.store = store
+        self.db = database.run
+        """Run a store call in a database worker thread (the tables' own calls: :meth:`Database.run`)."""
         self.ownership = ownership
         """This process's leases, or None: it serves every open table (one process, no fencing)."""
         if ownership is not None:
@@ -79,7 +91,6 @@ class Hub:
         """Who sits where: joining, quick play, the guided hand, leaving (:mod:`~clubsuite.server.table.seating`)."""
         self.admission = Admission(self.limits)
         """The open sockets, counted against the limits (:mod:`~clubsuite.server.table.admission`)."""
-        self._worker = ThreadPoolExecutor(max_workers=store.writers, thread_name_prefix="clubs-db")
         self.commits = GroupCommit(store, self.db, at_once=store.writes_at_once)
         """The tables' ordinary actions, written in groups (``commits``)."""
         self.thinkers = Thinkers(self.limits.bot_workers)
@@ -97,9 +108,9 @@ class Hub:
         """Told of every request passed on to another process: ``http`` or ``ws``."""
         self.loop: asyncio.AbstractEventLoop | None = None
         """The event loop the hub runs in, once started."""
-        self.relations: Relations | None = None
+        self.relations = relations
         """Who blocked or muted whom (the server's; None: no one hides anyone's chat)."""
-        self.moderation: Moderation | None = None
+        self.moderation = moderation
         """Who may not chat now (the server's; None: everyone may)."""
 
     def hide_for(self, user_id: str, hidden: frozenset[str]) -> None:
@@ -109,10 +120,6 @@ class Hub:
             for conn in table.connections:
                 if conn.user_id == user_id:
                     conn.hidden = hidden
-
-    async def db(self, call: Callable[..., T], *args: Any) -> T:
-        """Run a store call in the database worker thread."""
-        return await asyncio.get_running_loop().run_in_executor(self._worker, call, *args)
 
     # -- start and stop -----------------------------------------------------------------------------------
     async def start(self) -> None:
@@ -325,8 +332,7 @@ class Hub:
                 await self.db(self.ownership.stop, STOPPED)
         self.thinkers.close()
         await self.commits.close()
-        await asyncio.get_running_loop().run_in_executor(self._worker, self.store.close)
-        self._worker.shutdown(wait=True)
+        await self.database.close()
 
     # -- the lobby ----------------------------------------------------------------------------------------
     async def create_table(
