@@ -79,17 +79,22 @@ def test_json_output_between_hands_awaits_the_deal() -> None:
     assert data["to_act"] is None and data["legal"] == [] and data["awaiting"] == "deal"
 
 
-def test_readable_account_of_a_drawn_match_shows_hands_tricks_scores_and_the_draw() -> None:
+def test_readable_account_of_a_drawn_match_tells_every_event_in_the_games_words_and_the_draw() -> None:
     out = run(["replay", str(GOLDEN / "whist-seeded-draw.record.json")])
     assert out.returncode == 0, out.stderr
     text = out.stdout
     assert text.startswith("Clubs (whist group): whist\n")
     assert "seats: 1 random 0 (bot), 2 random 1 (bot), 3 random 2 (bot)" in text  # counted from 1, as players do
-    assert "hand 1: dealer seat 1 (random 0)" in text
-    assert re.search(r"exchange: seat 2 \(random 1\) (keeps|exchanges), seat 3", text)
-    assert re.search(r"trick  1: seat \d \(random \d\) leads; \S+ \S+ \S+ -> won by seat \d", text)
-    assert "tricks won:" in text and "scores:" in text and "totals:" in text
-    assert text.count("trick 13:") == len(json.loads((GOLDEN / "whist-seeded-draw.expected.json").read_text())["hands"])
+    # the events as the game's presenter tells them to anyone watching (the page's replay says the same)
+    assert "\nHand 1 is dealt by seat 1 (random 0).\n" in text
+    assert re.search(r"^  seat 2 \(random 1\) (keeps their hand|exchanges their hand for the bid hand)\.$", text, re.M)
+    assert re.search(r"^  seat \d \(random \d\) plays \S+\.$", text, flags=re.MULTILINE)
+    assert re.search(r"^  seat \d \(random \d\) takes trick 1\.$", text, flags=re.MULTILINE)
+    assert "\n  The hand is over: seat 1 (random 0) " in text
+    assert text.count("takes trick 13.") == len(
+        json.loads((GOLDEN / "whist-seeded-draw.expected.json").read_text())["hands"]
+    )
+    assert "CW-" not in text  # a player's words: no ruling ids
     assert text.rstrip().endswith("result: draw")  # CW-5: all three at a target at once
 
 
@@ -105,7 +110,7 @@ def test_standard_input_is_read_when_file_is_a_dash() -> None:
     text = (GOLDEN / "whist-unfinished.record.json").read_text(encoding="utf-8")
     out = run(["replay", "-"], stdin=text)
     assert out.returncode == 0, out.stderr
-    assert "(in progress)" in out.stdout
+    assert re.search(r"^  seat \d \(\w+( \d)?\) plays \S+\.\n\ntotals so far: ", out.stdout, flags=re.MULTILINE)
     assert re.search(r"the match is not over: seat \d \(\w+( \d)?\) to act\nlegal: ", out.stdout)
 
 
@@ -197,7 +202,7 @@ def test_record_that_is_not_utf8_gives_an_error_from_a_file_and_from_standard_in
 def test_the_readable_account_counts_seats_and_hands_from_one_as_players_do(name: str) -> None:
     record = (GOLDEN / f"{name}.record.json").read_text(encoding="utf-8")
     text = render_text(replay(loads_record(record)))
-    assert re.search(r"^hand 1: dealer seat [1-4]\b", text, flags=re.MULTILINE), text[:400]
+    assert re.search(r"^(Hand|Round) 1 is dealt by seat [1-4]\b", text, flags=re.MULTILINE), text[:400]
     assert not re.search(r"\b(seat|hand) 0\b|^seats: 0\b", text, flags=re.MULTILINE), text[:400]
     n_seats = len(json.loads(record)["seats"])
     assert re.search(rf"^seats: 1\b.*, {n_seats}\b", text, flags=re.MULTILINE)

@@ -1,10 +1,12 @@
-"""Telling a replayed match in words: the shared frame of every game's narrator.
+"""Telling a replayed match in words: the one driver of every game's account (``clubs replay``).
 
-A game's narrator (its registry part ``narrator``, e.g. ``games/<name>/narration.py``) subclasses :class:`Narrator`
-and describes its own events in :meth:`Narrator.event`, handing the events every trick game shares (a hand dealt,
-the first lead, a card played, a trick taken, the scores) to this class. ``clubs replay`` drives it: the header,
-then each hand as soon as it is replayed, then the ending, so a long record is told as it goes, never held whole.
-A record holds every deal, so a narrator may name hidden cards; it is never used for a seat's own view.
+Every event is told in the words the game's presenter tells it (:func:`clubsuite.present.said_of`, the sentences
+the page's replay shows), to anyone watching: the account never words an event of its own. A game's narrator (its
+registry part ``narrator``, a :class:`Narrator` subclass) adds only what a record holds beyond the table's events:
+the hidden cards (every deal, a discard, a pass), after the event that moved them, and the table's public view its
+words may read (its teams). ``clubs replay`` drives it: the header, then each hand as soon as it is replayed, then
+the ending, so a long record is told as it goes, never held whole. A record holds every deal, so a narrator may name
+hidden cards; it is never used for a seat's own view.
 
 The account counts seats and hands from 1, as players do (``seat 1 (you)``, ``hand 1``): the record and its JSON
 keep the engine's numbers from 0, and :func:`seat_number` and :func:`hand_number` are the one place that adds 1.
@@ -12,12 +14,14 @@ keep the engine's numbers from 0, and :func:`seat_number` and :func:`hand_number
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from clubsuite import events as shared_events
 from clubsuite.engine import SomeGame, load_part
 from clubsuite.events import Event
+from clubsuite.i18n import DEFAULT
+from clubsuite.present import said_line, said_of, wire_form
 from clubsuite.records import ReplayResult, match_result_json
 from clubsuite.records.replay import Replay
 from clubsuite.safetext import safe_lines, shown
@@ -46,14 +50,14 @@ class Narrator:
     """Builds the readable account of a replay, line by line, from the events of each hand, and hands the lines to
     ``write`` hand by hand."""
 
-    def __init__(self, result: Replay | ReplayResult, write: Callable[[str], None]) -> None:
+    def __init__(self, result: Replay | ReplayResult, write: Callable[[str], None], lang: str = DEFAULT) -> None:
         """Start an empty account of ``result`` (a replay under way or done)."""
         self.result = result
         self.write = write
         self.lines: list[str] = []
-        self.trick: list[tuple[int, str]] = []
-        """The cards of the trick in progress: (seat, card)."""
         self.hand_index = 0
+        self.lang = lang
+        """The language the events are told in (the catalog's words: English by default)."""
 
     # -- words -----------------------------------------------------------------------------------------
     def seat(self, seat: int) -> str:
@@ -104,55 +108,38 @@ class Narrator:
     def hand(self, index: int, events: Sequence[Event]) -> None:
         """Hand ``index``, from the events the replay gave, handed to ``write`` at once."""
         self.hand_index = index
-        self.start_hand()
-        done = 0
+        view = self.public_view()
         for ev in events:
-            done = self.event(ev, done)
-        self.end_hand(done)
+            self.event(ev, view)
+            self.after_event(ev)
         self.flush()
 
-    def start_hand(self) -> None:
-        """Reset what a game gathers over a hand (before its first event)."""
+    def public_view(self) -> Mapping[str, Any]:
+        """The table as anyone watching it sees it at the end of the hand told: what an event's words may read of
+        the table besides the event (its players, its teams)."""
+        match = self.result.match
+        return {"players": match.n_seats, "hand_sizes": [0] * match.n_seats, "totals": list(match.totals)}
 
-    def end_hand(self, tricks_done: int) -> None:
-        """Tell what was gathered and not yet told when the hand's events end (a trick in progress)."""
-        self.flush_trick(tricks_done + 1, None)
-
-    def flush_trick(self, number: int, winner: int | None) -> None:
-        """Print the trick gathered so far: the leader, the cards in order, and the winner (if it is complete)."""
-        if not self.trick:
+    def event(self, ev: Event, view: Mapping[str, Any]) -> None:
+        """One event, in the words the game's presenter tells it to anyone watching (the page's replay says the
+        same), each seat named as the account names it; a new hand after a blank line. The match's end is told
+        once, after the last hand (:meth:`ending`)."""
+        if isinstance(ev, shared_events.MatchEnded):
             return
-        leader = self.trick[0][0]
-        cards = " ".join(c for _, c in self.trick)
-        end = f" -> won by {self.seat(winner)}" if winner is not None else "  (in progress)"
-        self.say(f"trick {number:2d}: {self.seat(leader)} leads; {cards}{end}")
-        self.trick = []
-
-    def event(self, ev: Event, tricks_done: int) -> int:
-        """Describe one event; returns the number of completed tricks of the hand after it. This frame tells the
-        events every trick game shares (:mod:`clubsuite.events`: hand started, play started, card played, trick
-        taken, match ended), a game's ``HandScored`` by its fields, and any other event as its name and fields."""
-        kind = type(ev).__name__
-        if isinstance(ev, shared_events.HandStarted):
+        told = said_of(self.result.info, wire_form(ev), view)
+        if told is None:
+            self.say(f"{type(ev).__name__}: {describe_fields(ev)}")
+            return
+        line = said_line(told, None, self.lang, self.seat, symbols=False)
+        if told.kind == "deal":
             self.lines.append("")
-            self.say(f"hand {hand_number(ev.hand_number)}: dealer {self.seat(ev.dealer)}", 0)
-        elif isinstance(ev, shared_events.PlayStarted):
-            self.say(f"{self.seat(ev.leader)} leads the first trick")
-        elif isinstance(ev, shared_events.CardPlayed):
-            self.trick.append((ev.seat, str(ev.card)))
-        elif isinstance(ev, shared_events.TrickTaken):
-            self.flush_trick(ev.number, ev.seat)
-            return ev.number
-        elif isinstance(ev, shared_events.MatchEnded):
-            pass  # the end of the match is told once, after the last hand
-        elif kind == "HandScored":  # each game's own event; a trick game's has these fields
-            fields = ev._asdict()
-            self.say(f"tricks won: {' '.join(str(t) for t in fields['tricks'])}")
-            self.say(f"scores:     {signed(fields['scores'])}")
-            self.say(f"totals:     {signed(fields['totals'])}")
+            self.say(line, 0)
         else:
-            self.say(f"{kind}: {describe_fields(ev)}")
-        return tricks_done
+            self.say(line)
+
+    def after_event(self, ev: Event) -> None:
+        """What a game's narrator adds after an event from the record, which holds every deal: the hidden cards
+        (dealt, discarded, passed); nothing here."""
 
     def ending(self) -> None:
         """The winners, a draw, or who is to act and what they may do."""

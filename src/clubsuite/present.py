@@ -14,10 +14,15 @@ from __future__ import annotations
 import logging
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
+from enum import Enum
 from functools import partial
-from typing import Any, cast
+from typing import Any, Final, Literal, cast
 
+from clubsuite import events as shared_events
+from clubsuite.cards import Card, CardSet
 from clubsuite.engine import SomeGame, SomeMatch, load_part
+from clubsuite.events import Event
+from clubsuite.i18n.render import reason_words
 from clubsuite.reasons import Reason, template
 
 log = logging.getLogger(__name__)
@@ -163,10 +168,15 @@ def shown(info: SomeGame, view: Mapping[str, Any], options: object) -> dict[str,
     """What ``view`` (a seat's ``to_dict()`` or the spectator's view, of ``info``'s game played with ``options``)
     shows beside the cards, in its protocol form; None for a game that declares nothing (the page then shows the
     cards alone)."""
+    found = shown_of(info, view, options)
+    return None if found is None else found.to_json()
+
+
+def shown_of(info: SomeGame, view: Mapping[str, Any], options: object) -> Shown | None:
+    """What ``view`` shows beside the cards, as its game declares it (the page's table, the terminal's facts);
+    None for a game that declares nothing."""
     part = load_part(info, "shown")
-    if part is None:
-        return None
-    return cast(ShownFn, part)(view, options).to_json()
+    return None if part is None else cast(ShownFn, part)(view, options)
 
 
 def with_shown(info: SomeGame, view: dict[str, Any], options: object) -> dict[str, Any]:
@@ -287,11 +297,17 @@ LabelFn = Callable[[Mapping[str, Any], str], Reason]
 """A game's ``label`` part: ``(a view, an action in notation) -> the action as a button says it``."""
 
 
-def asked(info: SomeGame, view: Mapping[str, Any], options: object, legal: Sequence[str]) -> dict[str, Any] | None:
-    """What the seat whose view this is, to act now, is asked and why, in protocol form; None for a game that
-    declares nothing."""
+def asked_of(info: SomeGame, view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Asked | None:
+    """What the seat whose view this is, to act now, is asked and why; None for a game that declares nothing. The
+    page (:func:`asked`) and the terminal table both say it."""
     part = load_part(info, "asked")
-    return None if part is None else cast(AskedFn, part)(view, options, legal).to_json()
+    return None if part is None else cast(AskedFn, part)(view, options, legal)
+
+
+def asked(info: SomeGame, view: Mapping[str, Any], options: object, legal: Sequence[str]) -> dict[str, Any] | None:
+    """What the seat to act is asked and why (:func:`asked_of`), in protocol form."""
+    found = asked_of(info, view, options, legal)
+    return None if found is None else found.to_json()
 
 
 def rulings(info: SomeGame) -> dict[str, Any]:
@@ -390,26 +406,31 @@ def told(seat: int, words: tuple[Reason, ...], yours: tuple[Reason, ...], kind: 
     return Said(words, {seat: yours}, kind, seat, cards)
 
 
+HAND_SCORED: Final[Literal["HandScored"]] = "HandScored"
+"""The wire name every game's own ``HandScored`` event declares (a hand's points, told alike where the game adds
+nothing): each game's class is its own, so the shared words know it by the name they all declare."""
+
+
 def said_alike(ev: Mapping[str, Any]) -> Said | None:
     """The events every game shares, told alike: a hand dealt, the first lead, a card played, a trick taken, the
     match's end, a hand's points; None for another event."""
     kind = ev.get("type")
-    if kind == "HandStarted":
+    if kind == shared_events.HandStarted.wire:
         seat, number = ev["dealer"], ev["hand_number"] + 1
         return told(
             seat, (Reason(HAND_DEALT, number=number, seat=seat),), (Reason(HAND_DEALT_YOU, number=number),), "deal"
         )
-    if kind == "PlayStarted":
+    if kind == shared_events.PlayStarted.wire:
         return told(ev["leader"], (Reason(LEADS, seat=ev["leader"]),), (Reason(LEADS_YOU),))
-    if kind == "CardPlayed":
+    if kind == shared_events.CardPlayed.wire:
         seat, card = ev["seat"], str(ev["card"])
         return told(seat, (Reason(PLAYS, seat=seat, card=card),), (Reason(PLAYS_YOU, card=card),), "put", card)
-    if kind == "TrickTaken":
+    if kind == shared_events.TrickTaken.wire:
         seat, number = ev["seat"], ev["number"]
         return told(seat, (Reason(TAKES, seat=seat, number=number),), (Reason(TAKES_YOU, number=number),), "trick")
-    if kind == "MatchEnded":
+    if kind == shared_events.MatchEnded.wire:
         return match_ended(ev, tuple(Reason(SEAT_POINTS, seat=s, points=str(v)) for s, v in enumerate(ev["totals"])))
-    if kind == "HandScored":
+    if kind == HAND_SCORED:
         points = seat_items(ev["scores"])
         if ev.get("tricks"):
             tricks = seat_items(ev["tricks"], sign=False)
@@ -430,14 +451,61 @@ def match_ended(ev: Mapping[str, Any], totals: tuple[Reason, ...]) -> Said:
     return told(winners[0], (Reason(WINS, seat=winners[0]), *final), (Reason(WIN_YOU), *final))
 
 
-def said(info: SomeGame, ev: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any] | None:
-    """An event (its wire form) as the table tells it, in protocol form: as its game tells it, else as every game
-    tells the events they share; None for an event nobody tells."""
+def said_of(info: SomeGame, ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
+    """An event (its wire form) as the table tells it: as its game tells it, else as every game tells the events
+    they share; None for an event nobody tells. Every face words events from this: the page (:func:`said`, in
+    protocol form), the terminal table and the replay's account (:func:`said_line`)."""
     part = load_part(info, "said")
     told_here = cast(SaidFn, part)(ev, view) if part is not None else None
-    if told_here is None:
-        told_here = said_alike(ev)
+    return said_alike(ev) if told_here is None else told_here
+
+
+def said(info: SomeGame, ev: Mapping[str, Any], view: Mapping[str, Any]) -> dict[str, Any] | None:
+    """An event (its wire form) as the table tells it, in protocol form (:func:`said_of`)."""
+    told_here = said_of(info, ev, view)
     return None if told_here is None else told_here.to_json()
+
+
+def wire_value(value: object) -> Any:
+    """An event field in its wire form: cards and card sets in notation, enums by value, tuples as lists (a play of
+    several cards, a named tuple, by its notation)."""
+    if value is None or isinstance(value, bool | str | float):
+        return value
+    if isinstance(value, CardSet | Card):
+        return str(value)
+    if isinstance(value, Enum):
+        return wire_value(value.value)
+    if isinstance(value, int):
+        return int(value)
+    if isinstance(value, tuple) and type(value) is not tuple and hasattr(value, "_fields"):
+        return str(value)
+    if isinstance(value, tuple | list):
+        return [wire_value(v) for v in value]
+    return str(value)
+
+
+def wire_form(event: Event) -> dict[str, Any]:
+    """An engine event as the table sends it (``{"type": its declared wire name, field: value, ...}``): what the
+    game's ``said`` reads, so that a face holding the engine's events (the terminal, a replay's account) words them
+    from the very form the page's are worded from."""
+    out: dict[str, Any] = {"type": type(event).wire}
+    for name, value in zip(event._fields, event, strict=True):
+        out[name] = wire_value(value)
+    return out
+
+
+def told_to(told_here: Said, reader: int | None) -> tuple[Reason, ...]:
+    """An event's sentences as ``reader`` reads them: as told to that seat where the event is about it, else as
+    anyone watching reads them (``reader`` None: a spectator, a replay's account)."""
+    mine = told_here.mine.get(reader) if reader is not None else None
+    return mine or told_here.words
+
+
+def said_line(told_here: Said, reader: int | None, lang: str, name: Callable[[int], str], symbols: bool = True) -> str:
+    """An event's sentences in ``lang`` on one line, as ``reader`` reads them (:func:`told_to`), each seat named by
+    ``name`` (the reader's own seat in a sentence: "you"), cards with their suits' symbols or letters: the line the
+    page shows for it (its ``eventWords``), worded by the same catalog."""
+    return " ".join(reason_words(r, lang, name, symbols) for r in told_to(told_here, reader))
 
 
 def with_said(
@@ -473,10 +541,17 @@ def tricks_words(tricks: Sequence[int], me: int | None = None) -> Reason:
     return Reason(ITEMS, point_items=took)
 
 
-def account(info: SomeGame, hand: Mapping[str, Any]) -> dict[str, Any] | None:
-    """A complete hand's account in words (protocol form), as its game gives it; None for a game that gives none."""
+def account_of(info: SomeGame, hand: Mapping[str, Any]) -> Said | None:
+    """A complete hand's account in words, as its game gives it (the page's score sheet, the terminal's after a
+    hand); None for a game that gives none."""
     part = load_part(info, "account")
-    return None if part is None else cast(AccountFn, part)(hand).to_json()
+    return None if part is None else cast(AccountFn, part)(hand)
+
+
+def account(info: SomeGame, hand: Mapping[str, Any]) -> dict[str, Any] | None:
+    """A complete hand's account in words (:func:`account_of`), in protocol form."""
+    found = account_of(info, hand)
+    return None if found is None else found.to_json()
 
 
 def with_account(info: SomeGame, hand: dict[str, Any]) -> dict[str, Any]:

@@ -208,7 +208,11 @@ def test_fc10_the_screen_and_the_replay_account_tell_the_check_to_everyone() -> 
     screen = FreeTable(Console(file=out, width=120, no_color=True), ["Ann", "Bob", "Cy"], 0, symbols=False)
     screen.show_events(match, calls)
     text = out.getvalue()
-    assert "Bob calls 2D: a misplay by Ann; the card goes back and they play again." in text
-    assert "Bob calls 7C: no misplay, Cy held none of the suit led." in text  # the ruling behind "why?", not here
+    # the game's words (the page's), Ann's own misplay told to her: the ruling is behind "why?", not here
+    assert text.splitlines() == [
+        "Bob calls your 2D: a misplay. 2D goes back to your hand, and you play again.",
+        "Bob calls Cy's 7C: no misplay, Cy had none of the suit led.",
+    ]
     account = render_text(replay(record_from_match(match)))
-    assert "seat 2 calls 7C: no misplay, seat 3 held none of the suit led (FC-10)" in account  # counted from 1
+    assert "seat 2 calls seat 3's 7C: no misplay, seat 3 had none of the suit led." in account  # counted from 1
+    assert "seat 2 calls seat 1's 2D: a misplay. 2D goes back to seat 1's hand, and seat 1 plays again." in account

@@ -7,7 +7,8 @@ commands (``clubs play``, ``clubs watch``) drive it; the screen says what happen
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
 from string import Formatter
 from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
 
@@ -17,10 +18,12 @@ from rich.text import Text
 from clubsuite import events as shared_events
 from clubsuite.bots import SomeBot
 from clubsuite.cards import STANDARD, Card
-from clubsuite.engine import SomeGame, SomeMatch, load_part
+from clubsuite.engine import SomeGame, SomeMatch, find_game, load_part
+from clubsuite.events import Event
 from clubsuite.i18n import DEFAULT, Words
 from clubsuite.i18n.render import reason_words
-from clubsuite.reasons import reason_of
+from clubsuite.present import Fact, asked_of, said_line, said_of, shown_of, wire_form
+from clubsuite.reasons import Reason, reason_of
 from clubsuite.safetext import safe_lines
 from clubsuite.tui.render import Faces, card_text, score_table
 
@@ -65,6 +68,16 @@ EXAMPLE_CARD = STANDARD.parse("QH")
 HELP_LINE = Marked.tr("Enter a card (e.g. {card}) or its number; ? legal moves, h hint, s scores, q quit.")
 """How a card is entered, the default :attr:`Table.help_line` (``{card}`` is :data:`EXAMPLE_CARD` as the table's
 language writes it, which is how a player types it)."""
+
+
+@dataclass(frozen=True)
+class Told:
+    """An event as the table tells it: the event, its line in the table's language, and what it does to the table
+    in the words every game shares (``deal``, ``put``, ``trick``, ``scored`` or empty)."""
+
+    event: Event
+    line: str
+    kind: str
 
 
 MatchT_contra = TypeVar("MatchT_contra", bound=SomeMatch, contravariant=True)
@@ -311,9 +324,78 @@ class Table(Generic[MatchT_contra]):
         """Whether ``events`` end a trick (``clubs watch --delay`` pauses after them)."""
         return any(isinstance(e, shared_events.TrickTaken) for e in events)
 
-    def show_events(self, match: MatchT_contra, events: Sequence[object]) -> None:
-        """Describe what just happened (each game's screen says it its own way)."""
+    # -- what happened, told as the game's presenter tells it ---------------------------------------------------------
+    def seat_in(self, seat: int) -> str:
+        """A seat named inside a sentence the game tells: "you" in :attr:`lang` for the player's own seat (the
+        sentences about it are its own, "You play ..."), as the page names it, else its player's name."""
+        return Words(self.lang).get("you") if seat == self.human else self._seat_words(seat)
+
+    def public_view(self, match: MatchT_contra) -> Mapping[str, Any]:
+        """The table as anyone watching sees it (the game's spectator view): what an event's words may read of the
+        table besides the event (its players, its teams), never a card a seat holds."""
         raise NotImplementedError
+
+    def told(self, match: MatchT_contra, events: Sequence[object]) -> list[Told]:
+        """``events`` as the game's presenter tells them (:func:`clubsuite.present.said_of`), each on one line in
+        :attr:`lang` as this table's reader reads it (a player's own events as "You ..."): the very line the page
+        shows for it; an event nobody tells gives none."""
+        info = self.info_of(match)
+        view = self.public_view(match)
+        out = []
+        for ev in events:
+            if not isinstance(ev, Event):
+                continue
+            told_here = said_of(info, wire_form(ev), view)
+            if told_here is not None:
+                line = said_line(told_here, self.human, self.lang, self.seat_in, self.symbols)
+                out.append(Told(ev, line.replace("\u00a0", " "), told_here.kind))
+        return out
+
+    def show_events(self, match: MatchT_contra, events: Sequence[object]) -> None:
+        """Say what just happened, in the game's words (:meth:`told`): a new hand after a blank line, in bold as the
+        match's end and a hand's points are, a trick taken in colour; after each event what the game's screen adds
+        of its own (:meth:`after_event`: a score sheet, the cards the reader may see move)."""
+        told = {id(t.event): t for t in self.told(match, events)}
+        for ev in events:
+            line = told.get(id(ev))
+            if line is not None:
+                if line.kind == "deal":
+                    self.say()
+                style = "bold" if line.kind in ("deal", "scored") or isinstance(ev, shared_events.MatchEnded) else ""
+                self.say(line.line, style="cyan" if line.kind == "trick" else style)
+            self.after_event(match, ev)
+
+    def info_of(self, match: MatchT_contra) -> SomeGame:
+        """The game played: :attr:`game` where ``clubs play`` set it, else the game of ``match``."""
+        return self.game if self.game is not None else find_game(match.game)[0]
+
+    def worded(self, reasons: Sequence[Reason], joined: str = " ") -> str:
+        """Reasons of the game's presenter in :attr:`lang`, joined: seats named as :meth:`seat_in` names them,
+        cards as the table writes them (the pages' no-break spaces plain spaces, as a terminal shows them)."""
+        words = (reason_words(r, self.lang, self.seat_in, self.symbols) for r in reasons)
+        return joined.join(words).replace("\u00a0", " ")
+
+    def show_asked(self, match: MatchT_contra, seat: int) -> None:
+        """What ``seat``, to act now, is asked, as the game's presenter asks it (the page's prompt, word for word):
+        read from the seat's view and its legal actions."""
+        legal = [match.format_action(a) for a in match.legal_actions()]
+        found = asked_of(self.info_of(match), match.view(seat).to_dict(), match.options, legal)
+        if found is not None:
+            self.say(self.worded(found.words), style="bold")
+
+    def facts(self, match: MatchT_contra, seat: int | None) -> tuple[Fact, ...]:
+        """What the game shows beside the cards to ``seat`` (None: anyone watching), as its presenter declares it."""
+        view = match.view(seat).to_dict() if seat is not None else dict(self.public_view(match))
+        found = shown_of(self.info_of(match), view, match.options)
+        return () if found is None else found.facts
+
+    def fact_line(self, fact: Fact) -> str:
+        """One fact beside the table on one line: its label, then what it says."""
+        return self.tr("{label}: {words}", label=self.worded((fact.label,)), words=self.worded(fact.words, fact.joined))
+
+    def after_event(self, match: MatchT_contra, event: object) -> None:
+        """What the game's screen shows after an event beside its words: nothing here (a game's screen adds a score
+        sheet after a hand, the hidden cards its reader may see)."""
 
     def show_state(self, match: MatchT_contra, seat: int) -> None:
         """The human's screen before a decision."""

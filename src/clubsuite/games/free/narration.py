@@ -1,86 +1,43 @@
-"""How ``clubs replay`` tells a Free Clubs hand: the auction, the chest, the handicaps, the pass, calls, tricks.
-
-A record holds every deal, so the account names the hidden cards too: the chest, each handicap's cards and the
-pass before play.
-"""
+"""What ``clubs replay`` adds to a Free Clubs hand beside the table's events (told by :mod:`clubsuite.narration`
+in the game's own words): the hidden cards a record holds, each seat's deal and the chest, then the cards each
+handicap removed (FC-5) and the pass before play (FC-2)."""
 
 from __future__ import annotations
 
-from clubsuite.cards import CardSet, card_at
+from collections.abc import Mapping
+from typing import Any
+
+from clubsuite.cards import CardSet
 from clubsuite.events import Event
 from clubsuite.games.free import events as fc
-from clubsuite.games.free.screen import contract_words, handicap_words, score_rows
-from clubsuite.narration import Narrator, signed
+from clubsuite.games.free.match import FreeMatch
+from clubsuite.games.free.spectator import public_dict
+from clubsuite.narration import Narrator
 
 
 class FreeNarrator(Narrator):
-    """The auction gathered on one line; handicaps, the chest, the pass and FC-10 calls in words."""
+    """The deal, the chest, each handicap's cards and the pass, from the record."""
 
-    def start_hand(self) -> None:
-        """Start the hand's auction empty."""
-        self.calls: list[str] = []
-        self.handicap_index = 0
+    def public_view(self) -> Mapping[str, Any]:
+        """The table as a spectator sees it (:func:`clubsuite.games.free.spectator.public_dict`)."""
+        match = self.result.match
+        if not isinstance(match, FreeMatch):
+            raise TypeError(f"not a match of free: {type(match).__name__}")
+        return public_dict(match)
 
-    def flush_auction(self) -> None:
-        """Print the auction gathered so far on one line."""
-        if self.calls:
-            self.say("auction: " + ", ".join(self.calls))
-            self.calls = []
-
-    def end_hand(self, tricks_done: int) -> None:
-        """An unfinished auction, then the trick in progress."""
-        self.flush_auction()
-        super().end_hand(tricks_done)
-
-    def event(self, ev: Event, tricks_done: int) -> int:
-        """Describe one Free Clubs event."""
+    def after_event(self, ev: Event) -> None:
+        """The hidden cards ``ev`` dealt or moved: the deal after a hand starts, the cards a handicap removed, the
+        cards passed."""
         hand = self.current
-        names = [self.seat(s) for s in range(3)]
-        if isinstance(ev, fc.BidMade):
-            self.calls.append(f"{self.seat(ev.seat)} {ev.card}")
-        elif isinstance(ev, fc.AuctionPassed):
-            self.calls.append(f"{self.seat(ev.seat)} pass")
-        elif isinstance(ev, fc.AuctionWon):
-            self.flush_auction()
-            joker = f"; Joker team with {self.seat(ev.partner)}" if ev.partner is not None else ""
-            self.say(f"{self.seat(ev.seat)} wins the auction with {ev.bid}{joker}")
-            self.say("contract: " + contract_words(names, ev.seat, ev.partner))
-        elif isinstance(ev, fc.ChestTaken):
-            self.say(f"{self.seat(ev.seat)} takes the chest ({ev.size} cards): {CardSet(int(hand.deal.chest))}")
+        if isinstance(ev, fc.HandStarted):
+            for s in range(len(hand.deal.primary)):
+                self.say(f"dealt to {self.seat(s)}: {CardSet(int(hand.deal.auction[s]))} / {hand.deal.primary[s]}")
+            self.say(f"chest: {hand.deal.chest}")
         elif isinstance(ev, fc.HandicapResolved):
-            _, _, removed, _ = hand.handicaps[self.handicap_index]
-            self.handicap_index += 1
-            to = None if ev.to is None else self.seat(ev.to)
-            cards = f": {CardSet(removed)}" if removed else ""
-            self.say(f"handicap {self.seat(ev.seat)} {ev.bid}: {handicap_words(ev.bid, ev.removed, to)}{cards}")
-        elif isinstance(ev, fc.HandScored):
-            self.say(f"tricks won: {' '.join(str(t) for t in ev.tricks)}")
-            for label, row in score_rows(hand)[1:]:
-                if any(row):
-                    self.say(f"{label}: {signed(row)}")
-            self.say(f"scores:     {signed(ev.scores)}")
-            self.say(f"totals:     {signed(ev.totals)}")
-        elif isinstance(ev, fc.NoMisplay):
-            held = f"{self.seat(ev.seat)} held none of the suit led"
-            self.say(f"{self.seat(ev.caller)} calls {ev.card}: no misplay, {held} (FC-10)")
-        elif isinstance(ev, fc.MisplayCalled):
-            self.say(
-                f"{self.seat(ev.caller)} calls {ev.card}: a misplay by {self.seat(ev.seat)}, stage {ev.stage} (FC-10)"
-            )
-        elif isinstance(ev, fc.HandRescored):
-            self.say(f"scored again: {signed(ev.scores)}; totals {signed(ev.totals)} (FC-10)")
-        elif isinstance(ev, fc.PassStarted):
-            pass  # told with the cards once they move
+            bid = ev.bid.index
+            gone = [removed for s, b, removed, _ in hand.handicaps if (s, b) == (ev.seat, bid) and removed]
+            if gone:
+                self.say(f"  {ev.bid}: {CardSet(gone[0])}")
         elif isinstance(ev, fc.CardsPassed):
-            moves = [(g, r, c) for g, r, c in hand.passed if r == (g - 1) % 3]
-            self.say("pass to the right: " + ", ".join(f"{self.seat(g)} gives {card_at(c)}" for g, _, c in moves))
-        elif isinstance(ev, fc.TrickTaken):
-            # The event carries the trick's cards and who played each: a trick's cards are told from it.
-            self.trick = [(s, str(c)) for s, c in zip(ev.players, ev.cards, strict=True)]
-            self.flush_trick(ev.number, ev.seat)
-            return int(ev.number)
-        elif isinstance(ev, fc.CardPlayed):
-            self.trick.append((ev.seat, str(ev.card)))
-        else:
-            return super().event(ev, tricks_done)
-        return tricks_done
+            moves = [(g, r, c) for g, r, c in hand.passed if r == (g - 1) % len(hand.hands)]
+            self.say("  " + ", ".join(f"{self.seat(g)} -> {self.seat(r)} {CardSet(1 << c)}" for g, r, c in moves))

@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from clubsuite.games.free import events as fc
 from clubsuite.present import (
     MATCH,
     PASSES,
@@ -277,25 +278,9 @@ def bid_order(card: str) -> tuple[int, int]:
     return (LEVEL.get(card[:-1], 3), "SHDC".index(card[-1]) if card[-1] in "SHDC" else 0)
 
 
-def pending_ten(view: Mapping[str, Any]) -> str | None:
-    """The Ten whose discard the seat to act chooses now (FC-5): the first bid of the contract's team, in the order
-    made, that has no handicap yet (a Joker has none)."""
-    team = {view.get("winner"), view.get("partner")} - {None}
-    done = [x["bid"] for x in view.get("handicaps") or []]
-    for b in view.get("auction") or []:
-        bid = b["bid"]
-        if bid == "pass" or b["seat"] not in team or bid.startswith("JK"):
-            continue
-        if bid in done:
-            done.remove(bid)
-            continue
-        return str(bid)
-    return None
-
-
 def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Asked:
     """What the seat to act is asked: its bid (FC-3), its Ten's discard (FC-5), its card to pass (FC-2), its lead
-    (FC-6) or how to follow."""
+    (FC-6) or how to follow; read from the engine's legal actions, never worked out again here."""
     stage = view.get("stage") or view.get("phase")
     if stage == "auction":
         bids = [b["bid"] for b in view.get("auction") or [] if b["bid"] != "pass"]
@@ -308,9 +293,11 @@ def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Ask
             return Asked((Reason(CANNOT_FOLLOW, card=last, range_reason=follows),), "FC-3")
         return Asked((Reason(MAY_FOLLOW, card=last, range_reason=follows, cards=mine),), "FC-3")
     if stage == "handicap":
-        ten = pending_ten(view)
-        if ten is not None:
-            return Asked((Reason(TEN_HANDICAP, card=ten, suit=suit_key(ten[-1])),), "FC-5")
+        # FC-5: the Ten due now is the first of the hand's queue, whose suit every legal discard is of.
+        suits = {a[-1] for a in legal}
+        if len(suits) == 1:
+            suit = suits.pop()
+            return Asked((Reason(TEN_HANDICAP, card="10" + suit, suit=suit_key(suit)),), "FC-5")
         return Asked((Reason(TEN_HANDICAP_ANY),), "FC-5")
     if stage == "pass":
         return Asked((Reason(PASS_ONE),), "FC-2")
@@ -318,9 +305,9 @@ def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Ask
     if not trick:
         return Asked((Reason(LEAD),), "FC-6")
     led = trick[0]["card"][-1]
-    hand = (view.get("hand") or "").split()
     why = Ruling(Reason(FOLLOW_SUIT), Reason(FOLLOW_SUIT_TEXT))
-    if not view.get("hand") or any(c.endswith(led) for c in hand):
+    # FC-6: a seat holding the suit led may play only that suit, so its legal cards say whether it must follow.
+    if not legal or all(a.endswith(led) for a in legal):
         return Asked((Reason(FOLLOW, led_suit=suit_key(led)),), None, why)
     if led == "C":
         return Asked((Reason(CLUBS_LED_NONE),), None, why)
@@ -437,7 +424,7 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
     misplays (FC-10)."""
     kind = ev["type"]
     seat: int = ev.get("seat", -1)
-    if kind == "BidMade":
+    if kind == fc.BidMade.wire:
         bid = bid_reason(str(ev["card"]))
         return told(
             seat,
@@ -446,9 +433,9 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
             "put",
             str(ev["card"]),
         )
-    if kind == "AuctionPassed":
+    if kind == fc.AuctionPassed.wire:
         return told(seat, (Reason(PASSES, seat=seat),), (Reason(PASSES_YOU),))
-    if kind == "AuctionWon":
+    if kind == fc.AuctionWon.wire:
         bid, partner = bid_reason(str(ev["bid"])), ev.get("partner")
         if partner is None:
             return told(
@@ -459,9 +446,9 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
             partner: (Reason(WINS_TEAM_PARTNER, seat=seat, bid_reason=bid),),
         }
         return Said((Reason(WINS_TEAM, seat=seat, bid_reason=bid, partner_seat=partner),), mine)
-    if kind == "ChestTaken":
+    if kind == fc.ChestTaken.wire:
         return told(seat, (Reason(CHEST_TAKEN, seat=seat, n=ev["size"]),), (Reason(CHEST_TAKEN_YOU, n=ev["size"]),))
-    if kind == "HandicapResolved":
+    if kind == fc.HandicapResolved.wire:
         card, to = str(ev["bid"]), ev.get("to")
         result = handicap_result(card, ev["removed"], to, False)
         mine = {seat: (Reason(HANDICAP_YOU, card=card, result_reason=result),)}
@@ -469,13 +456,13 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
             yours = handicap_result(card, ev["removed"], to, True)
             mine[to] = (Reason(HANDICAP, seat=seat, card=card, result_reason=yours),)
         return Said((Reason(HANDICAP, seat=seat, card=card, result_reason=result),), mine)
-    if kind == "PassStarted":
+    if kind == fc.PassStarted.wire:
         return told(seat, (Reason(PASS_STARTS, seat=seat),), (Reason(PASS_STARTS_YOU),))
-    if kind == "CardsPassed":
+    if kind == fc.CardsPassed.wire:
         return Said((Reason(PASSED_RIGHT, n=ev.get("passes") or 3),))
-    if kind in ("MisplayCalled", "NoMisplay"):
+    if kind in (fc.MisplayCalled.wire, fc.NoMisplay.wire):
         caller, card = ev["caller"], str(ev["card"])
-        if kind == "NoMisplay":
+        if kind == fc.NoMisplay.wire:
             return Said(
                 (Reason(NOT_MISPLAY, caller_seat=caller, seat=seat, card=card),),
                 {
@@ -491,7 +478,7 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
                 seat: (Reason(CALLED_YOURS, caller_seat=caller, card=card), cost_you),
             },
         )
-    if kind == "HandRescored":
+    if kind == fc.HandRescored.wire:
         return Said((Reason(RESCORED, score_items=seat_items(ev["scores"])),))
     return None
 

@@ -7,34 +7,25 @@ cards they gave or received. A spectator (``clubs watch``) sees every card.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 from rich import box
 from rich.table import Table as RichTable
 from rich.text import Text
 
-from clubsuite.cards import Card, CardSet, Suit, card, card_at
+from clubsuite.cards import Card, CardSet, Suit, card, card_at, iter_bits
 from clubsuite.errors import ClubsError
 from clubsuite.games.free import (
-    AuctionPassed,
-    AuctionWon,
-    BidMade,
     CardsPassed,
-    ChestTaken,
     FreeHand,
     FreeMatch,
     FreeView,
     HandicapResolved,
     HandScored,
-    HandStarted,
-    MatchEnded,
-    PassStarted,
     Stage,
-    bid_tier,
     bid_value,
 )
-from clubsuite.games.free.events import HandRescored, MisplayCalled, NoMisplay
 from clubsuite.games.free.hand import (
     ACE_OF_HEARTS,
     ACE_OF_HEARTS_BONUS,
@@ -46,64 +37,15 @@ from clubsuite.games.free.hand import (
     TEAM_CONTRACT,
     TRICK_POINTS,
 )
+from clubsuite.games.free.present import CONTRACT_LABEL, HANDICAPS, TRANSFER
+from clubsuite.games.free.spectator import public_dict
+from clubsuite.jsonform import JsonObject
+from clubsuite.present import account_of, told_to
+from clubsuite.reasons import Reason
 from clubsuite.tui.render import card_text, cards_text, english, hand_text, numbered_cards, sorted_ace_low
 from clubsuite.tui.table import Marked, Table
 
 N_SEATS = 3
-
-
-def suit_word(suit: Suit | None, plural: bool = False, tr: Callable[..., str] = english) -> str:
-    """``spade`` / ``spades``: the suit's name for messages, in the words of ``tr`` (a table's)."""
-    if suit is None:
-        return tr("joker")
-    if plural:
-        return (tr("clubs"), tr("diamonds"), tr("hearts"), tr("spades"))[suit]
-    return (tr("club"), tr("diamond"), tr("heart"), tr("spade"))[suit]
-
-
-def handicap_words(
-    bid: Card, removed: int, to_name: str | None, tr: Callable[..., str] = english, to_you: bool = False
-) -> str:
-    """What the handicap of ``bid`` did, in words (FC-5): which card(s) of which suit went where; in the words of
-    ``tr`` (a table's), ``to_you`` where the card went to the table's player."""
-    if bid.suit is None:
-        return tr("no handicap (Joker)")
-    suit, tier = suit_word(bid.suit, tr=tr), bid_tier(bid.index)
-    if removed == 0:
-        return tr("no {suit} in hand, nothing happens", suit=suit)
-    if tier == 0:
-        return tr("one {suit} of the bidder's choice is discarded", suit=suit)
-    if tier == 1:
-        return tr("the highest {suit} is discarded", suit=suit)
-    if tier == 2:
-        if to_you:
-            return tr("the highest {suit} passes to the left, to you", suit=suit)
-        return tr("the highest {suit} passes to the left, to {name}", suit=suit, name=to_name)
-    suits = suit_word(bid.suit, True, tr)
-    if removed < 3:
-        return tr(
-            "the three highest {suits} are discarded, but there were only {removed}", suits=suits, removed=removed
-        )
-    return tr("the three highest {suits} are discarded", suits=suits)
-
-
-def contract_words(names: Sequence[str], winner: int, partner: int | None, tr: Callable[..., str] = english) -> str:
-    """The contract of the hand (FC-4): 7 tricks for a lone winner, all 10 for a Joker team; in the words of
-    ``tr`` (a table's)."""
-    if partner is None:
-        return tr(
-            "{name} must take at least {n} tricks, or lose {penalty} (FC-4)",
-            name=names[winner],
-            n=SOLO_CONTRACT,
-            penalty=-CONTRACT_PENALTY,
-        )
-    return tr(
-        "Joker team {first} + {second} must take all {n} tricks together, or each loses {penalty} (FC-4)",
-        first=names[winner],
-        second=names[partner],
-        n=TEAM_CONTRACT,
-        penalty=-CONTRACT_PENALTY,
-    )
 
 
 def score_rows(hand: FreeHand, tr: Callable[..., str] = english) -> list[tuple[str, tuple[int, ...]]]:
@@ -205,195 +147,41 @@ class FreeTable(Table[FreeMatch]):
             moves = list(match.view(self.human).transfers)
         return [(g, r, c) for g, r, c in moves if r == (g - 1) % N_SEATS]
 
-    # -- events ----------------------------------------------------------------------------------------
-    def show_events(self, match: FreeMatch, events: Sequence[object]) -> None:
-        """Describe what just happened, without revealing any card the viewer may not know."""
-        for ev in events:
-            if isinstance(ev, HandStarted):
-                self._handicap_index = 0
-                params = {
-                    "number": ev.hand_number + 1,
-                    "name": self.names[ev.dealer],
-                    "totals": self._totals(match),
-                    "target": match.options.target,
-                }
-                started = self.either(
-                    ev.dealer,
-                    self.tr("Hand {number}: You deal. Totals: {totals} (target {target})", **params),
-                    self.tr("Hand {number}: {name} deals. Totals: {totals} (target {target})", **params),
-                )
-                self.say()
-                self.say(f"=== {started} ===", style="bold")
-            elif isinstance(ev, BidMade):
-                words = self.either(ev.seat, self.tr("You bid {card}"), self.tr("{name} bids {card}"))
-                self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.card, self.faces)))
-            elif isinstance(ev, AuctionPassed):
-                self.say(
-                    self.either(ev.seat, self.tr("You pass."), self.tr("{name} passes.", name=self.names[ev.seat]))
-                )
-            elif isinstance(ev, AuctionWon):
-                self._auction_won(ev)
-            elif isinstance(ev, ChestTaken):
-                self._chest_taken(match, ev)
-            elif isinstance(ev, HandicapResolved):
-                self._handicap(match, ev)
-            elif isinstance(ev, PassStarted):
-                self.say(
-                    self.tr(
-                        "Each player chooses one card to pass to the right, starting with {name}; nothing moves "
-                        "until all have chosen (FC-2).",
-                        name=self.names[ev.seat],
-                    )
-                )
-            elif isinstance(ev, CardsPassed):
-                self._cards_passed(match, ev)
-            elif self.say_trick_events(ev, match.hands[-1].tricks_won):
-                pass
-            elif isinstance(ev, HandScored):
-                self._hand_scored(match, ev)
-            elif isinstance(ev, MisplayCalled | NoMisplay | HandRescored):
-                self._call(match, ev)
-            elif isinstance(ev, MatchEnded):
-                params = {
-                    "top": f"{max(ev.totals):+d}",
-                    "target": match.options.target,
-                    "name": self.names[ev.winners[0]],
-                    "names": self.names_list(ev.winners),
-                }
-                if len(ev.winners) > 1:
-                    over = self.tr("Game over: {names} win with {top} (first to {target} or more, FC-9)!", **params)
-                else:
-                    over = self.either(
-                        ev.winners[0],
-                        self.tr("Game over: You win with {top} (first to {target} or more, FC-9)!", **params),
-                        self.tr("Game over: {name} wins with {top} (first to {target} or more, FC-9)!", **params),
-                    )
-                self.say(over, style="bold")
-                self.say(self.tr("Final totals: {totals}", totals=self._totals(match)))
+    # -- what happened: the game's words (clubsuite.tui.table.Table.show_events), and what this screen adds --------
+    def public_view(self, match: FreeMatch) -> JsonObject:
+        """The table as anyone watching sees it (:func:`clubsuite.games.free.spectator.public_dict`)."""
+        return public_dict(match)
 
-    def _call(self, match: FreeMatch, ev: MisplayCalled | NoMisplay | HandRescored) -> None:
-        """A call of a card that did not follow suit and what the table's check found (FC-10), told to everyone."""
-        if isinstance(ev, HandRescored):
-            scores = ", ".join(f"{self.names[s]} {v:+d}" for s, v in enumerate(ev.scores))
-            self.say(self.tr("The hand is scored again: {scores}", scores=scores))
-            self.say(self.tr("Totals: {totals}", totals=self._totals(match)))
-            return
-        if isinstance(ev, NoMisplay):
-            words = self.either(
-                ev.caller,
-                self.tr("You call {card}: no misplay, {name} held none of the suit led (FC-10)."),
-                self.tr("{caller} calls {card}: no misplay, {name} held none of the suit led (FC-10)."),
-            )
-            penalty = ""
+    def after_event(self, match: FreeMatch, event: object) -> None:
+        """After a hand's points, its contract in words and its score sheet; after cards move between seats (a
+        Queen's handicap, the pass, FC-2 and FC-5), which cards, for whoever may see them."""
+        if isinstance(event, HandScored):
+            self._hand_scored(match, event)
+        elif isinstance(event, HandicapResolved | CardsPassed) and self.human is None:
+            self._moves(match, event)
+
+    def _moves(self, match: FreeMatch, event: HandicapResolved | CardsPassed) -> None:
+        """The cards the event moved between seats, for a spectator (who sees every card): a player reads its own
+        in its screen before it acts."""
+        hand = match.hands[-1]
+        if isinstance(event, CardsPassed):
+            moves = [(g, r, c) for g, r, c in hand.passed if r == (g - 1) % N_SEATS]
         else:
-            words = self.either(
-                ev.caller,
-                self.tr("You call {card}: a misplay by {name}; {penalty} (FC-10)."),
-                self.tr("{caller} calls {card}: a misplay by {name}; {penalty} (FC-10)."),
-            )
-            if ev.stage == 1:
-                penalty = self.tr("the card goes back and they play again")
-            elif ev.stage == 2:
-                penalty = self.tr("they cannot win this trick")
-            else:
-                penalty = self.tr("they score no positive points this hand")
-        line = self.styled(
-            words,
-            caller=self.names[ev.caller],
-            card=card_text(ev.card, self.faces),
-            name=self.names[ev.seat],
-            penalty=penalty,
-        )
-        self.say(line, style="yellow")
-
-    def _auction_won(self, ev: AuctionWon) -> None:
-        words = self.either(
-            ev.seat,
-            self.tr("You win the auction with {card}. Unbid auction cards leave play."),
-            self.tr("{name} wins the auction with {card}. Unbid auction cards leave play."),
-        )
-        self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.bid, self.faces)), style="bold")
-        if ev.partner is not None:
-            self.say(
-                self.tr(
-                    "A Joker ends the auction: {name} and {partner} (the last bid before the Joker) form a Joker "
-                    "team (FC-4).",
-                    name=self.names[ev.seat],
-                    partner=self.names[ev.partner],
-                )
-            )
-        contract = contract_words(self.names, ev.seat, ev.partner, self.tr)
-        self.say(self.tr("Contract: {contract}", contract=contract), style="bold")
-
-    def _chest_taken(self, match: FreeMatch, ev: ChestTaken) -> None:
-        self.say(
-            self.either(
-                ev.seat,
-                self.tr("You take the treasure chest ({size} cards, face down) (FC-5).", size=ev.size),
-                self.tr(
-                    "{name} takes the treasure chest ({size} cards, face down) (FC-5).",
-                    name=self.names[ev.seat],
-                    size=ev.size,
-                ),
-            )
-        )
-        chest = match.view(ev.seat).chest if self.human in (None, ev.seat) else None
-        if chest is not None:
-            words = (
-                self.tr("The chest held: {cards}") if self.human is None else self.tr("You find in the chest: {cards}")
-            )
-            line = self.styled(words, cards=cards_text(sorted_ace_low(chest), self.faces))
-            self.say(Text("  ").append_text(line))
-
-    def _handicap(self, match: FreeMatch, ev: HandicapResolved) -> None:
-        index = self._handicap_index
-        self._handicap_index += 1
-        to_name = None if ev.to is None else self.names[ev.to]
-        what = handicap_words(ev.bid, ev.removed, to_name, self.tr, to_you=ev.to is not None and ev.to == self.human)
-        words = self.either(
-            ev.seat, self.tr("Handicap of your bid {card}: {what}"), self.tr("Handicap of {name}'s bid {card}: {what}")
-        )
-        line = self.styled(words, name=self.names[ev.seat], card=card_text(ev.bid, self.faces), what=what)
-        if ev.removed:
-            line.append(" " + self.trn("({n} card)", "({n} cards)", ev.removed))
-        shown = self._visible_removed(match, index)
-        if shown:
-            line.append(": ")
-            line.append_text(cards_text(shown, self.faces))
-        self.say(line)
-
-    def _cards_passed(self, match: FreeMatch, ev: CardsPassed) -> None:
-        self.say(self.tr("The {n} chosen cards move to the right (FC-2).", n=ev.passes))
-        for g, r, c in self._pass_moves(match):
-            if g == self.human:
-                words = self.tr("You pass to {receiver}: {cards}")
-            elif r == self.human:
-                words = self.tr("You receive from {giver}: {cards}")
-            else:
-                words = self.tr("{giver} passes to {receiver}: {cards}")
-            line = self.styled(words, giver=self.names[g], receiver=self.names[r], cards=card_text(c, self.faces))
-            self.say(Text("  ").append_text(line))
+            mine = (event.seat, event.bid.index)
+            moves = [
+                (s, to, c) for s, b, gone, to in hand.handicaps if (s, b) == mine and to >= 0 for c in iter_bits(gone)
+            ]
+        for g, r, c in moves:
+            self.say("  " + self.worded((Reason(TRANSFER, from_seat=g, to_seat=r, card=str(card_at(c))),)))
 
     def _hand_scored(self, match: FreeMatch, ev: HandScored) -> None:
+        """The hand's contract in the game's words (its account, FC-4), then its points by source and the sheet."""
         hand = match.hands[-1]
-        tricks = ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
-        self.say(self.tr("Hand over. Tricks: {tricks}", tricks=tricks))
-        team = hand.team
-        if team:
-            took = sum(ev.tricks[s] for s in team)
-            need = TEAM_CONTRACT if len(team) == 2 else SOLO_CONTRACT
-            params = {"who": " + ".join(self.names[s] for s in team), "took": took, "need": need}
-            if took >= need:
-                verdict = self.tr("Contract of {who}: {took} of {need} tricks, made (FC-4).", **params)
-            elif len(team) == 2:
-                verdict = self.tr(
-                    "Contract of {who}: {took} of {need} tricks, failed: {penalty} each (FC-4).",
-                    penalty=CONTRACT_PENALTY,
-                    **params,
-                )
-            else:
-                verdict = self.tr("Contract of {who}: {took} of {need} tricks, failed (FC-4).", **params)
-            self.say(verdict, style="bold")
+        summary = match.summary()["hands"]
+        account = account_of(self.info_of(match), summary[-1]) if isinstance(summary, list) and summary else None
+        if account is not None:
+            line = self.worded(told_to(account, self.human), "; ")
+            self.say(line[:1].upper() + line[1:], style="bold")
         sheet = RichTable(title=self.tr("This hand"), box=box.ASCII if not self.symbols else box.HEAVY_HEAD)
         sheet.add_column(self.tr("points"))
         for name in self.names:
@@ -436,44 +224,10 @@ class FreeTable(Table[FreeMatch]):
             )
         )
         self.say(self._auction_text(view))
-        bids = [(s, c) for s, c in view.calls if c is not None]
-        if stage is Stage.AUCTION:
-            if bids:
-                s, c = bids[-1]
-                words = self.tr(
-                    "Standing bid: {card} by {name}; a bid must be higher and at most one level above it (FC-3)"
-                )
-                self.say(self.styled(words, card=card_text(c, self.faces), name=self.names[s]))
-        else:
-            winner = view.winner
-            assert winner is not None
-            contract = contract_words(self.names, winner, view.partner, self.tr)
-            self.say(self.tr("Contract: {contract}", contract=contract))
-            for s, bid, n, to in view.handicaps:
-                if to is None:
-                    words = self.trn(
-                        "handicap {name} {card}: {n} card discarded",
-                        "handicap {name} {card}: {n} cards discarded",
-                        n,
-                        name="{name}",
-                        card="{card}",
-                    )
-                else:
-                    words = self.trn(
-                        "handicap {name} {card}: {n} card passed to {to}",
-                        "handicap {name} {card}: {n} cards passed to {to}",
-                        n,
-                        name="{name}",
-                        card="{card}",
-                        to="{to}",
-                    )
-                line = self.styled(
-                    words,
-                    name=self.names[s],
-                    card=card_text(bid, self.faces),
-                    to="" if to is None else self.names[to],
-                )
-                self.say(Text("  ").append_text(line))
+        if stage is not Stage.AUCTION:  # the contract and the handicaps as the game words them beside the table
+            for fact in self.facts(match, seat):
+                if fact.label.code in (CONTRACT_LABEL.code, HANDICAPS.code):
+                    self.say(self.fact_line(fact))
         self._own_secrets(view)
         if stage is Stage.PLAY:
             self._trick(view)
@@ -486,11 +240,9 @@ class FreeTable(Table[FreeMatch]):
             hand = hand_text(view.hand, numbered=False, symbols=self.faces, order=sorted_ace_low)
             self.say(self.styled(self.tr("Your hand: {cards}"), cards=hand))
             self.say(self.tr("Legal: {moves}", moves=" ".join(self.legal_words(match))))
+            self.show_asked(match, seat)
             return
-        if stage is Stage.HANDICAP:
-            bid = card_at(match.hands[-1].pending[0][1])
-            suit = suit_word(bid.suit, tr=self.tr)
-            self.say(self.tr("Your bid of {bid} costs one {suit} of your choice (FC-5).", bid=bid, suit=suit))
+        self.show_asked(match, seat)
         cards = legal if isinstance(legal, CardSet) else None
         hand = hand_text(view.hand, cards, numbered=True, symbols=self.faces, order=sorted_ace_low)
         self.say(self.styled(self.tr("Your hand: {cards}"), cards=hand))
@@ -548,9 +300,7 @@ class FreeTable(Table[FreeMatch]):
         if stage is Stage.AUCTION:
             return self.tr("Your bid (card or number) or pass:") + " "
         if stage is Stage.HANDICAP:
-            bid = card_at(match.hands[-1].pending[0][1])
-            suit = suit_word(bid.suit, tr=self.tr)
-            return self.tr("Your discard for {bid} (one {suit}):", bid=bid, suit=suit) + " "
+            return self.tr("Your discard:") + " "
         if stage is Stage.PASS:
             return self.tr("Your card to pass to {name}:", name=self.names[(seat - 1) % N_SEATS]) + " "
         return self.tr("Your card:") + " "

@@ -1,22 +1,24 @@
-"""How ``clubs replay`` tells a partnership hand: the direction of the pass and its cards, tricks, points by source.
-
-A record holds every deal, so the account names the cards each player passed (CP-2).
-"""
+"""What ``clubs replay`` adds to a partnership hand beside the table's events (told by :mod:`clubsuite.narration`
+in the game's own words): the cards each player passed (CP-2), which a record holds, and the totals per partnership
+(CP-3) in the ending."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from clubsuite.cards import CardSet
 from clubsuite.events import Event
 from clubsuite.games.partnership import events as pc
-from clubsuite.games.partnership.hand import TEAMS, Direction, PassChoices, receiver
-from clubsuite.narration import NAME_SHOWN, Narrator, hand_number, seat_number
+from clubsuite.games.partnership.hand import TEAMS, PassChoices, receiver
+from clubsuite.games.partnership.match import PartnershipMatch
+from clubsuite.games.partnership.spectator import public_dict
+from clubsuite.narration import NAME_SHOWN, Narrator, seat_number
 from clubsuite.safetext import shown
 
 
 class PartnershipNarrator(Narrator):
-    """The pass in words, the points per partnership (CP-3), totals per partnership in the ending."""
+    """The cards passed, and the totals per partnership (CP-3) in the ending."""
 
     def team(self, team: int) -> str:
         """A partnership with its players, its seats counted from 1, e.g. ``seats 1 + 3 (ann, cy)``."""
@@ -24,34 +26,22 @@ class PartnershipNarrator(Narrator):
         names = [shown(self.result.seats[s].get("name", ""), NAME_SHOWN) for s in seats]
         return f"seats {seat_number(seats[0])} + {seat_number(seats[1])} ({', '.join(names)})"
 
-    def event(self, ev: Event, tricks_done: int) -> int:
-        """Describe one partnership event."""
-        hand = self.current
-        if isinstance(ev, pc.HandStarted):
-            self.lines.append("")
-            where = "no pass" if ev.direction == Direction.NONE else f"pass to the {ev.direction}"
-            self.say(f"hand {hand_number(ev.hand_number)}: dealer {self.seat(ev.dealer)}; {where} (CP-2)", 0)
-        elif isinstance(ev, pc.PassChosen):
-            pass  # told with the cards once all four have chosen
-        elif isinstance(ev, pc.CardsPassed):
+    def public_view(self) -> Mapping[str, Any]:
+        """The table as a spectator sees it (:func:`clubsuite.games.partnership.spectator.public_dict`)."""
+        match = self.result.match
+        if not isinstance(match, PartnershipMatch):
+            raise TypeError(f"not a match of partnership: {type(match).__name__}")
+        return public_dict(match)
+
+    def after_event(self, ev: Event) -> None:
+        """The cards each player passed (CP-2), hidden from the others at the table, once all four have chosen."""
+        if isinstance(ev, pc.CardsPassed):
+            hand = self.current
             gives = [
-                f"{self.seat(g)} gives {CardSet(hand.passed[g])} to {self.seat(receiver(g, hand.direction))}"
+                f"{self.seat(g)} -> {self.seat(receiver(g, hand.direction))} {CardSet(hand.passed[g])}"
                 for g in hand.pass_choices
             ]
-            self.say(f"pass to the {ev.direction}: " + "; ".join(gives))
-        elif isinstance(ev, pc.HandScored):
-            self.say(f"tricks won: {' '.join(str(t) for t in ev.tricks)}")
-            for team, line in enumerate(hand.score_lines()):
-                parts = [f"{line.tricks} tricks", f"{line.clubs} clubs"]
-                if line.ruby_dame:
-                    parts.append(f"Ruby Dame {line.ruby_dame}")
-                if line.sweep:
-                    parts.append(f"all 13 tricks {line.sweep}")
-                self.say(f"points {self.team(team)}: {' + '.join(parts)} = {line.total}")
-            self.say(f"totals:     {ev.totals[0]} to {ev.totals[1]}")
-        else:
-            return super().event(ev, tricks_done)
-        return tricks_done
+            self.say("  " + "; ".join(gives))
 
     def totals_lines(self, data: dict[str, Any], over: bool) -> list[str]:
         """The totals per partnership (CP-3)."""

@@ -1,35 +1,23 @@
-"""How ``clubs replay`` tells a whist hand: the exchange round on one line, then the tricks and the scores."""
+"""What ``clubs replay`` reads of a whist table beside its events (told by :mod:`clubsuite.narration` in the game's
+own words): its public view. Nothing is hidden but the deal, which the events never name (CW-4: the exchange is
+told as each seat's decision)."""
 
 from __future__ import annotations
 
-from clubsuite.events import Event
-from clubsuite.games.whist.events import Decided, PlayStarted
+from collections.abc import Mapping
+from typing import Any
+
+from clubsuite.games.whist.match import WhistMatch
+from clubsuite.games.whist.spectator import public_dict
 from clubsuite.narration import Narrator
 
 
 class WhistNarrator(Narrator):
-    """The exchange decisions (CW-4) gathered on one line before the first lead; the rest is the shared frame."""
+    """The shared account, read against the whist table's public view."""
 
-    def start_hand(self) -> None:
-        """Start the hand's exchange line empty."""
-        self.decisions: list[str] = []
-
-    def flush_decisions(self) -> None:
-        """Print the exchange decisions gathered so far on one line."""
-        if self.decisions:
-            self.say("exchange: " + ", ".join(self.decisions))
-            self.decisions = []
-
-    def event(self, ev: Event, tricks_done: int) -> int:
-        """Gather an exchange decision; tell the exchange before the first lead."""
-        if isinstance(ev, Decided):
-            self.decisions.append(f"{self.seat(ev.seat)} {'exchanges' if ev.exchanged else 'keeps'}")
-            return tricks_done
-        if isinstance(ev, PlayStarted):
-            self.flush_decisions()
-        return super().event(ev, tricks_done)
-
-    def end_hand(self, tricks_done: int) -> None:
-        """An unfinished exchange round, then the trick in progress."""
-        self.flush_decisions()
-        super().end_hand(tricks_done)
+    def public_view(self) -> Mapping[str, Any]:
+        """The table as a spectator sees it (:func:`clubsuite.games.whist.spectator.public_dict`)."""
+        match = self.result.match
+        if not isinstance(match, WhistMatch):
+            raise TypeError(f"not a match of whist: {type(match).__name__}")
+        return public_dict(match)
