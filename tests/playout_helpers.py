@@ -5,14 +5,13 @@ the same with the compiled core and without it."""
 from __future__ import annotations
 
 import random
-from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 import pytest
 
 from clubsuite.bots import make_bot
-from clubsuite.bots.searching import Rollouts
-from clubsuite.engine import find_game, load_part, resolve
+from clubsuite.bots.searching import HasPlayout, Rollouts
+from clubsuite.engine import find_game, resolve
 from clubsuite.runner import play_match
 from clubsuite.sim.bulk import compiled_matches
 
@@ -22,8 +21,8 @@ def assert_play_outs_agree(start: Any, seed: int) -> None:
     built), each from a copy of ``start`` with its own generator seeded ``seed``: the same actions, hand scores,
     totals and end, and both generators left in the same state (what the bots drew)."""
     info, _ = find_game(start.game)
-    compiled_finish = cast("Callable[..., bool] | None", load_part(info, "playout"))
-    assert compiled_finish is not None
+    assert isinstance(info.parts, HasPlayout)
+    compiled_finish = info.parts.playout()
     compiled, python = start.clone(), start.clone()
     compiled_rng, python_rng = random.Random(seed), random.Random(seed)
     assert compiled_finish(compiled, "heuristic", compiled_rng)

@@ -166,30 +166,79 @@ def layer(name: str) -> int:
     raise AssertionError(f"module {name} has no layer: add it to tests/test_layers.py")
 
 
-def imports_of(path: Path, name: str) -> set[str]:
-    """The package modules that the module at ``path`` imports, anywhere in it."""
-    tree = ast.parse(path.read_text(encoding="utf-8"))
-    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
-    found: set[str] = set()
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Import):
-            found.update(alias.name for alias in node.names)
-        elif isinstance(node, ast.ImportFrom):
-            base = node.module or ""
-            if node.level:
-                anchor = package.split(".")
-                anchor = anchor[: len(anchor) - node.level + 1]
-                base = ".".join([*anchor, base] if base else anchor)
-            found.add(base)
-            # ``from clubsuite.games import free``: the name may be a module of its own.
-            for alias in node.names:
-                candidate = f"{base}.{alias.name}"
-                if candidate in MODULES:
-                    found.add(candidate)
+def _targets(node: ast.Import | ast.ImportFrom, package: str) -> set[str]:
+    """The package modules one import statement names (``package``: the package a relative import starts from)."""
+    if isinstance(node, ast.Import):
+        found = {alias.name for alias in node.names}
+    else:
+        base = node.module or ""
+        if node.level:
+            anchor = package.split(".")
+            anchor = anchor[: len(anchor) - node.level + 1]
+            base = ".".join([*anchor, base] if base else anchor)
+        found = {base}
+        # ``from clubsuite.games import free``: the name may be a module of its own.
+        found.update(f"{base}.{alias.name}" for alias in node.names if f"{base}.{alias.name}" in MODULE_NAMES)
     return {m for m in found if m == "clubsuite" or m.startswith("clubsuite.")}
 
 
+def _is_type_checking(node: ast.AST) -> bool:
+    """Whether ``node`` is ``if TYPE_CHECKING:`` (the block the type checker alone reads)."""
+    return isinstance(node, ast.If) and isinstance(node.test, ast.Name) and node.test.id == "TYPE_CHECKING"
+
+
+def sorted_imports(source: str, name: str, is_package: bool = False) -> dict[str, set[str]]:
+    """The package modules a module's source imports, by when: ``eager`` (at its top, when it is imported),
+    ``late`` (inside a function: when the function runs) and ``typing`` (under ``if TYPE_CHECKING:``)."""
+    package = name if is_package else name.rpartition(".")[0]
+    out: dict[str, set[str]] = {"eager": set(), "late": set(), "typing": set()}
+
+    def walk(node: ast.AST, when: str) -> None:
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.Import | ast.ImportFrom):
+                out[when] |= _targets(child, package)
+            inner = when
+            if isinstance(child, ast.FunctionDef | ast.AsyncFunctionDef | ast.Lambda):
+                inner = "typing" if when == "typing" else "late"
+            elif _is_type_checking(child):
+                inner = "typing"
+            walk(child, inner)
+
+    walk(ast.parse(source), "eager")
+    return out
+
+
+def is_parts_table(name: str) -> bool:
+    """Whether ``name`` is a game's table of parts (``clubsuite.games.<game>.parts``)."""
+    parts = name.split(".")
+    return len(parts) == 4 and parts[1] == "games" and parts[3] == "parts"
+
+
+def imports_of(path: Path, name: str) -> set[str]:
+    """The package modules that the module at ``path`` depends on: anywhere in it (an import made late is still a
+    dependency), but for a game's table of parts, whose late imports each point at one of its game's parts and
+    whose typing imports name the types its parts must have (:func:`test_a_games_parts_table...`)."""
+    found = sorted_imports(path.read_text(encoding="utf-8"), name, path.name == "__init__.py")
+    if is_parts_table(name):
+        return found["eager"]
+    return found["eager"] | found["late"] | found["typing"]
+
+
+def parts_table_problems(name: str, found: dict[str, set[str]]) -> list[str]:
+    """What is wrong with a game's table of parts: a late import of anything but its own game's modules (each
+    method imports its own part, nothing else), or a typing import of the command line."""
+    game = ".".join(name.split(".")[:3])
+    wrong = [
+        f"{name} imports {t} when a part is asked for: only its game's own modules"
+        for t in sorted(found["late"])
+        if t != game and not t.startswith(game + ".")
+    ]
+    wrong += [f"{name} names a type of {t}: the command line" for t in sorted(found["typing"]) if layer(t) == OUTER]
+    return wrong
+
+
 MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
+MODULE_NAMES = set(MODULES)
 GRAPH = {name: imports_of(path, name) for name, path in MODULES.items()}
 
 
@@ -218,6 +267,35 @@ def test_a_game_imports_no_other_game() -> None:
             other = target.split(".")
             if len(other) > 2 and other[1] == "games":
                 assert other[2] == parts[2], f"{name} imports {target}: each game stands alone in its folder"
+
+
+PARTS_TABLES = sorted(n for n in MODULES if is_parts_table(n))
+
+
+def test_every_game_has_a_table_of_parts() -> None:
+    games = {n.split(".")[2] for n in MODULES if n.startswith("clubsuite.games.") and n.count(".") == 2}
+    assert {n.split(".")[2] for n in PARTS_TABLES} == games
+
+
+@pytest.mark.parametrize("name", PARTS_TABLES)
+def test_a_games_parts_table_imports_each_part_when_asked_and_only_its_own(name: str) -> None:
+    found = sorted_imports(MODULES[name].read_text(encoding="utf-8"), name)
+    assert found["late"], f"{name} imports no part when asked: its methods should"
+    assert parts_table_problems(name, found) == []
+
+
+def test_the_parts_table_check_sees_a_wrong_import() -> None:
+    name = "clubsuite.games.whist.parts"
+    eager = sorted_imports("from clubsuite.tui.table import Table\n", name)
+    assert layer(next(iter(eager["eager"]))) > layer(name)  # a part imported at the top: an outward arrow
+    other_game = sorted_imports("def f():\n    from clubsuite.games.free.screen import FreeTable\n", name)
+    assert parts_table_problems(name, other_game) != []
+    own = sorted_imports("def f():\n    from clubsuite.games.whist import bot\n", name)
+    assert parts_table_problems(name, own) == []
+    cli = sorted_imports("if TYPE_CHECKING:\n    from clubsuite.cli.play import main\n", name)
+    assert parts_table_problems(name, cli) != []
+    typed = sorted_imports("if TYPE_CHECKING:\n    from clubsuite.tui.table import Table\n", name)
+    assert typed["eager"] == set() and parts_table_problems(name, typed) == []
 
 
 def test_the_package_has_no_import_cycle() -> None:

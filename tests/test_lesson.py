@@ -22,6 +22,7 @@ from clubsuite.present import AccountFn
 from clubsuite.reasons import Reason
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
+from parts_helpers import parts_without
 
 PERSON = 0
 """The newcomer's seat at a guided table (the others are easy bots)."""
@@ -177,7 +178,7 @@ def test_a_game_without_a_lesson_has_no_steps() -> None:
     info, options = resolve("whist")
     match = info.new_match(options, 0)
     deal_next(match, info, 1)
-    bare = dataclasses.replace(info, parts={k: v for k, v in info.parts.items() if k != "lesson"})
+    bare = dataclasses.replace(info, parts=parts_without(info.parts, "lesson"))
     assert lesson.step(bare, match, match.to_act or 0, lambda: "keep") is None
 
 

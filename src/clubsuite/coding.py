@@ -22,12 +22,13 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
+from typing import NotRequired, Protocol, TypedDict, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
 
 from clubsuite.cards import Card, Deck
-from clubsuite.engine import SomeGame, View, load_part
+from clubsuite.engine import SomeGame, View
 from clubsuite.errors import IllegalActionError, InvalidOptionsError
 
 Vector = npt.NDArray[np.float32]
@@ -166,18 +167,45 @@ class RlCoding:
 
 
 RlPart = Callable[[object], RlCoding]
-"""A game's registry part ``rl``: the coding of its options."""
+"""A game's part ``coding``: the coding of its options."""
+
+
+@runtime_checkable
+class HasCoding(Protocol):
+    """A game's parts that give its coding for learning programs."""
+
+    def coding(self) -> RlPart:
+        """The coding of the game's options (the options are checked by the part)."""
+        ...
+
+
+class BenchmarkEntry(TypedDict):
+    """One frozen benchmark environment as a game declares it (see :mod:`clubsuite.rl.benchmarks`)."""
+
+    id: str
+    spec: str
+    seed: int
+    deals_sha256: str
+    rules_sha256: str
+    observation_sha256: str
+    episode: NotRequired[str]
+
+
+@runtime_checkable
+class HasBenchmark(Protocol):
+    """A game's parts that declare its frozen benchmark environments (read by the benchmark and by the learned
+    bots, which play the policies shipped for them)."""
+
+    def benchmark(self) -> tuple[BenchmarkEntry, ...]:
+        """The game's environments, oldest first."""
+        ...
 
 
 def coding_for(info: SomeGame, options: object) -> RlCoding:
-    """The coding of a game's options; a game without one is refused, naming the games that have one."""
-    part = load_part(info, "rl")
-    if part is None or not callable(part):
+    """The coding of a game's options; a game without one is refused."""
+    if not isinstance(info.parts, HasCoding):
         raise InvalidOptionsError(f"{info.name} has no coding for learning programs yet")
-    coding = part(options)
-    if not isinstance(coding, RlCoding):
-        raise TypeError(f"the rl part of {info.name} did not give an RlCoding: {coding!r}")
-    return coding
+    return info.parts.coding()(options)
 
 
 class Choice:

@@ -249,14 +249,29 @@ class Unit:
     times a hand's usual length."""
 
 
+class GameParts:
+    """A game's outer parts: what the layers above the rules read of it (the terminal screen, the bots, what a page
+    shows and says, the record schema, the spectator's view, the balance report, the compiled kernels' entries, the
+    benchmark's environments...). A game subclasses this in its own ``parts`` module with one method per part it
+    has, named after the part's role; each method imports its part when called and gives it, so that the rules are
+    read without the parts' imports. A part the game lacks is a method it does not define.
+
+    The layer that reads a part declares its method as a :class:`typing.Protocol` (``HasScreen``, ``HasSchema``...,
+    each beside the code that reads it) and asks for it with ``isinstance``; the game's ``parts`` module checks, for
+    the type checker, that its object is each protocol it means to be. So a part's type is checked where it is
+    written and where it is read, and no layer below the one reading a part needs to know of it."""
+
+    __slots__ = ()
+
+
 @dataclass(frozen=True)
 class GameInfo(Generic[OptionsT]):
     """A registry entry: everything the outer layers need to know of one game, declared by the game itself.
 
     The rules side (options, seats, teams, the match factory, deals) is given as values and functions; the outer
-    parts (the terminal screen, the replay narrator, the bots, the balance report, the record schema, the
-    spectator's view) are named by ``"module:attribute"`` in :attr:`parts` and imported only when an outer layer asks
-    for one (:func:`load_part`), so that reading the rules never imports a screen.
+    parts (the terminal screen, the bots, the balance report, the record schema, the spectator's view) are methods of
+    its :attr:`parts`, each importing its part only when an outer layer calls it, so that reading the rules never
+    imports a screen.
     """
 
     name: str
@@ -305,34 +320,9 @@ class GameInfo(Generic[OptionsT]):
     hand, another only where the game's rule for a tie asks for it) and ``short`` (a short match)."""
     match_minutes: float = 0.0
     """About how long a whole match with the default options takes people (0: not known)."""
-    parts: Mapping[str, str] = field(default_factory=dict, repr=False)
-    """The game's outer parts by role: ``screen`` (the terminal screen class), ``narrator`` (the replay narrator
-    class), ``bots`` (a module that registers the game's bots when imported), ``report`` (the balance report),
-    ``schema`` (the game's part of the record schema), ``spectator`` (``public_dict(match) -> JsonObject``: what
-    anyone watching the table may see, in the shape of a view's ``to_dict()`` with ``"seat": None``, no hand and no
-    legal actions, every card only some seat may know left out), ``words`` (a :class:`clubsuite.wording.GameWords`:
-    its options and variants in plain words, for the lobby), ``present`` (``offered_actions(match, legal) ->
-    list[clubsuite.present.Offered]``: the seat to act's legal actions in the order a player is offered them, with
-    what each does where the same cards may be played several ways; see :mod:`clubsuite.present`), ``shown``
-    (``shown(view_dict) -> clubsuite.present.Shown``: what a seat's or a spectator's view shows beside the cards:
-    badges, counts, what lies in front of each seat, the cards the seat knows, the teams, the facts of the hand, as
-    reasons the page words), ``asked`` (``asked(view_dict, options, legal_notation) -> clubsuite.present.Asked``:
-    what the seat to act is asked, and the ruling behind it), ``label`` (``label(view_dict, action_notation) ->
-    Reason``: an action as its button says it), ``rulings`` (a :data:`clubsuite.present.Rulings`: the game's rulings
-    in plain words, for a "why?"), ``bulk``
-    (``compiled_matches(options, bots, match_seeds)``:
-    whole matches played in the game's compiled kernel exactly as the engine would, or None where it cannot; see
-    :mod:`clubsuite.native`), ``themes`` (a module with ``THEMES`` and ``themes(scene)``: a puzzle's themes, see
-    :mod:`clubsuite.puzzles.themes`), ``benchmark`` (a tuple of the game's frozen benchmark environments, each a
-    dict of id, spec, seed, episode and pinned hashes, see :mod:`clubsuite.rl.benchmarks`), ``endgame`` (a module
-    with ``action_values(match, node_limit)`` and ``best_reply(match, seat, node_limit)``: an exact search of the
-    round's end for the game's endgame puzzles, see
-    :mod:`clubsuite.puzzles.criteria`), ``playout`` (``compiled_finish(match, spec, rng) -> bool``: the search
-    bots' play-out of the hand in progress in the compiled kernel, the same actions the rollout bot ``spec`` would
-    take drawing from ``rng``, or False where it cannot), ``vector`` (``kernel_tables(options, n, opponents, seat,
-    reward, max_hands)``: ``n`` tables of one learner against bots in the game's compiled kernel for
-    :class:`clubsuite.rl.vector.ClubsVectorEnv`, or None where it cannot); each ``"module:attribute"``
-    (``"module"`` alone for ``bots``)."""
+    parts: GameParts = field(default_factory=lambda: GameParts(), repr=False)
+    """The game's outer parts (:class:`GameParts`): one method per part it has, each importing its part when called,
+    so that reading the rules never imports a screen."""
 
     def n_seats(self, options: OptionsT) -> int:
         """How many seats ``options`` play with."""
@@ -401,20 +391,9 @@ def _load_games() -> None:
 
 
 def load_part(info: SomeGame, part: str) -> object | None:
-    """The outer part ``part`` of a game (see :attr:`GameInfo.parts`), imported now; None if the game has none. A
-    module imported already (not still being imported) is taken as it is: a table asks for its game's parts at every
-    update, and the import machinery's checks cost more than the part."""
-    import importlib
-    import sys
-
-    ref = info.parts.get(part)
-    if ref is None:
-        return None
-    module, _, attribute = ref.partition(":")
-    loaded = sys.modules.get(module)
-    if loaded is None or getattr(getattr(loaded, "__spec__", None), "_initializing", False):
-        loaded = importlib.import_module(module)  # not imported yet, or being imported by another thread: wait for it
-    return getattr(loaded, attribute) if attribute else loaded
+    """The part ``part`` of a game, by its role's name; None if the game has none."""
+    method = getattr(info.parts, {"present": "offered"}.get(part, part), None)
+    return method() if callable(method) else None
 
 
 def find_game(spec_name: str) -> tuple[SomeGame, Mapping[str, str]]:

@@ -20,10 +20,10 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any, Protocol, cast, runtime_checkable
 
 from clubsuite.bots.base import bot_names, make_bot
-from clubsuite.engine import SomeGame, SomeMatch, load_part
+from clubsuite.engine import SomeGame, SomeMatch
 from clubsuite.reasons import Reason, Template, reason_of, template
 
 MAX_STEPS = 8
@@ -203,10 +203,18 @@ LESSON_IDEAS = ("lead", "follow", "trump", "discard")
 """The ideas :func:`trick_say` tells apart."""
 
 
+@runtime_checkable
+class HasLesson(Protocol):
+    """A game's parts that have a guided first hand."""
+
+    def lesson(self) -> Lesson:
+        """The lesson."""
+        ...
+
+
 def lesson_of(info: SomeGame) -> Lesson | None:
     """The game's lesson, or None where it declares none."""
-    part = load_part(info, "lesson")
-    return cast(Lesson, part) if part is not None else None
+    return info.parts.lesson() if isinstance(info.parts, HasLesson) else None
 
 
 def decision_number(match: SomeMatch, seat: int) -> int:

@@ -16,8 +16,9 @@ import dataclasses
 import enum
 import typing
 from collections.abc import Mapping
+from typing import Protocol, runtime_checkable
 
-from clubsuite.engine import SomeGame, load_part
+from clubsuite.engine import SomeGame
 from clubsuite.i18n import Words
 from clubsuite.jsonform import JsonObject
 from clubsuite.options import format_value
@@ -41,12 +42,20 @@ WORDS = "words"
 variants, the bots): a page looks each up by its English words (``i18n.sources`` puts every one in the catalogs)."""
 
 
+@runtime_checkable
+class HasWords(Protocol):
+    """A game's parts that give its words for the lobby."""
+
+    def words(self) -> GameWords:
+        """The game's name, summary, options and variants in plain words."""
+        ...
+
+
 # -- looking words up ------------------------------------------------------------------------------------------------
 def game_words(info: SomeGame) -> GameWords:
     """The words of ``info``'s game (made from its keys for a game this module does not know)."""
-    known = load_part(info, "words")
-    if isinstance(known, GameWords):
-        return known
+    if isinstance(info.parts, HasWords):
+        return info.parts.words()
     options = {f.name: _made_up(f.name) for f in dataclasses.fields(info.options_class)}
     variants = {name: VariantWords(_spaced(name), "") for name in info.variants}
     return GameWords(info.title, options, variants)

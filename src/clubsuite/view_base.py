@@ -5,12 +5,13 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from enum import StrEnum
-from typing import Any, Generic, Protocol, TypeVar
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from clubsuite.cards import CardSet
 from clubsuite.copying import clone_state
 from clubsuite.engine import LegalActions
 from clubsuite.errors import ClubsError, NoHandError
+from clubsuite.jsonform import JsonObject
 
 
 class SeatHands(Protocol):
@@ -151,3 +152,25 @@ class ViewBase(Generic[HandT]):
     def hand(self) -> CardSet:
         """This seat's cards now (a game with several kinds of cards says which)."""
         return CardSet(self._cur().hands[self._seat])
+
+
+MatchT_contra = TypeVar("MatchT_contra", contravariant=True)
+
+
+@runtime_checkable
+class HasSpectator(Protocol[MatchT_contra]):
+    """A game's parts that say what anyone watching a table may see (every game of the suite)."""
+
+    def spectator(self) -> Callable[[MatchT_contra], JsonObject]:
+        """``public_dict(match)``: the match as a spectator sees it, in the shape of a view's ``to_dict()`` with
+        ``"seat": None``, no hand and no legal actions, every card only some seat may know left out."""
+        ...
+
+
+@runtime_checkable
+class HasHiddenPiles(Protocol[MatchT_contra]):
+    """A game's parts that have piles in no hand (a chest, a stock), shown by a replay."""
+
+    def hidden(self) -> Callable[[MatchT_contra], JsonObject]:
+        """``hidden_piles(match)``: those piles, by name."""
+        ...

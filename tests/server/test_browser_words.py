@@ -14,13 +14,14 @@ from typing import Any
 import pytest
 from serverkit import ThreadServer
 
-from clubsuite.engine import load_part, resolve
+from clubsuite.engine import resolve
 from clubsuite.naming import name_words
 from clubsuite.present import Shown, shown, with_shown
 from clubsuite.records.files import parse_record
 from clubsuite.records.replay import Replay
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.replaying import replay_frames
+from clubsuite.view_base import HasSpectator
 
 SPECS = [
     "whist(target=3)",
@@ -116,8 +117,8 @@ def test_a_replay_sends_only_what_changed_beside_the_cards_and_the_page_makes_ev
         record = parse_record((golden / name).read_bytes(), name)
         sent = replay_frames(record)
         run = Replay(record)
-        public = load_part(run.info, "spectator")
-        assert callable(public)
+        assert isinstance(run.info.parts, HasSpectator)
+        public = run.info.parts.spectator()
         whole = [with_shown(run.info, public(run.match), run.match.options)["shown"] for _ in run.steps()]
         assert len(whole) == len(sent["frames"]) > 20
         later = [f["view"]["shown"] for f in sent["frames"][1:]]

@@ -15,11 +15,12 @@ from typing import Any
 import pytest
 from serverkit import ThreadServer, get
 
-from clubsuite.engine import SomeGame, games, load_part, resolve
-from clubsuite.naming import game_words, option_words, rules_words, table_name, value_words
+from clubsuite.engine import SomeGame, games, resolve
+from clubsuite.naming import HasWords, game_words, option_words, rules_words, table_name, value_words
 from clubsuite.options import format_value
 from clubsuite.server.store.database import Store
 from clubsuite.wording import GameWords
+from parts_helpers import parts_without
 
 RULING = re.compile(r"\b[A-Z]{2}-\d+\b")
 """A ruling id: CW-3, NS-10."""
@@ -54,9 +55,8 @@ def raw_words(info: SomeGame) -> set[str]:
 
 def own_words(info: SomeGame) -> GameWords:
     """The words a game gives (its ``words`` part)."""
-    words = load_part(info, "words")
-    assert isinstance(words, GameWords), info.name
-    return words
+    assert isinstance(info.parts, HasWords), info.name
+    return info.parts.words()
 
 
 def test_the_suite_has_its_four_games_and_each_has_words() -> None:
@@ -155,7 +155,7 @@ def test_a_tables_name_never_shows_an_option_key_a_raw_value_or_a_ruling(spec: s
 
 def test_a_game_that_gives_no_words_gets_words_made_from_its_keys() -> None:
     whist = next(g for g in games() if g.name == "whist")
-    parts = {k: v for k, v in whist.parts.items() if k != "words"}  # a game that gives no words of its own
+    parts = parts_without(whist.parts, "words")  # a game that gives no words of its own
     stranger = dataclasses.replace(
         whist, name="stranger", title="A Stranger Game", variants={"stranger-two": {}}, parts=parts
     )

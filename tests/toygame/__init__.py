@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from clubsuite.engine import GameInfo, register
 from toygame.game import HighCardDeal, HighCardMatch, HighCardOptions
+from toygame.parts import PARTS
 
 
 def _new_match(options: HighCardOptions | None = None, first_dealer: int = 0) -> HighCardMatch:
@@ -30,10 +31,6 @@ register(
         summary="a toy trick game for 2 players with eight cards",
         order=99,
         examples=("highcard(target=3)",),
-        parts={
-            "screen": "toygame.screen:HighCardTable",
-            "bots": "toygame.bot",
-            "spectator": "toygame.spectator:public_dict",
-        },
+        parts=PARTS,
     )
 )

@@ -28,7 +28,7 @@ from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.present import labels
 from clubsuite.seeding import derive_seed
 from clubsuite.solver import NodeLimitError, card_values, solving_for
-from clubsuite.solver.game import measure_named
+from clubsuite.solver.game import HasSolver, measure_named
 
 
 @dataclass
@@ -137,7 +137,7 @@ def review(record: JsonObject, seat: int, settings: ReviewSettings | None = None
                 # --seat counts from 1 as players count; ``seat`` is the engine's, from 0
                 raise InvalidOptionsError(f"--seat {seat + 1}: the match has seats 1 to {d.before.n_seats}")
             info, _ = find_game(d.before.game)
-            out = Review(seat, d.before.game, settings, exact="solver" in info.parts)
+            out = Review(seat, d.before.game, settings, exact=isinstance(info.parts, HasSolver))
         if d.seat != seat:
             continue
         legal = d.before.legal_actions()
@@ -183,7 +183,7 @@ def exact_counts(d: Decision, nodes: int) -> JsonObject | None:
     limit."""
     match = d.before
     info, _ = find_game(match.game)
-    if "solver" not in info.parts or match.phase != Phase.PLAY:
+    if not isinstance(info.parts, HasSolver) or match.phase != Phase.PLAY:
         return None
     try:
         measure = measure_named(solving_for(match.game), aimed_measure(match, d.seat, nodes))

@@ -8,8 +8,9 @@ full state), ``legal`` the legal actions (supports ``in``, ``len``, iteration an
 from __future__ import annotations
 
 import random
+import types
 from collections.abc import Callable
-from typing import Any, Protocol, TypeVar
+from typing import Any, Protocol, TypeVar, runtime_checkable
 
 from clubsuite.engine import LegalActions
 from clubsuite.errors import InvalidOptionsError
@@ -58,6 +59,16 @@ BOTS_ENTRY_POINT = "clubsuite.bots"
 """The entry-point group through which another installed package adds bots: each entry names a module that calls
 :func:`register_bot` when imported."""
 
+
+@runtime_checkable
+class HasBots(Protocol):
+    """A game's parts that have bots of its own."""
+
+    def bots(self) -> types.ModuleType:
+        """The module that registers the game's bots when imported (imported by the call)."""
+        ...
+
+
 _loaded = False
 
 
@@ -71,11 +82,12 @@ def _load() -> None:
     import importlib
     import importlib.metadata
 
-    from clubsuite.engine import games, load_part
+    from clubsuite.engine import games
 
     importlib.import_module("clubsuite.bots.random_bot")
     for info in games():
-        load_part(info, "bots")
+        if isinstance(info.parts, HasBots):
+            info.parts.bots()
     for module in ("pimc", "ismcts", "levels", "learned"):
         importlib.import_module(f"clubsuite.bots.{module}")
     for ep in importlib.metadata.entry_points(group=BOTS_ENTRY_POINT):

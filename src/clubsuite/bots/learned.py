@@ -20,8 +20,8 @@ from pathlib import Path
 from typing import Any
 
 from clubsuite.bots.base import SomeBot, bot_names, make_bot, register_bot
-from clubsuite.coding import RlCoding, coding_for, env_layout
-from clubsuite.engine import LegalActions, find_game, games, load_part
+from clubsuite.coding import HasBenchmark, RlCoding, coding_for, env_layout
+from clubsuite.engine import LegalActions, find_game, games
 
 POLICIES = Path(__file__).resolve().parent / "policies"
 """Where the shipped policies are."""
@@ -39,12 +39,8 @@ def _signature(coding: RlCoding) -> tuple[object, ...]:
 def shipped(game: str) -> tuple[tuple[str, str], ...]:
     """The (environment id, rules spec) of every benchmark environment of ``game`` that has a shipped policy."""
     info, _ = find_game(game)
-    declared = load_part(info, "benchmark")
-    return tuple(
-        (str(e["id"]), str(e["spec"]))
-        for e in (declared if isinstance(declared, tuple) else ())
-        if (POLICIES / f"{e['id']}.npz").is_file()
-    )
+    declared = info.parts.benchmark() if isinstance(info.parts, HasBenchmark) else ()
+    return tuple((e["id"], e["spec"]) for e in declared if (POLICIES / f"{e['id']}.npz").is_file())
 
 
 @cache

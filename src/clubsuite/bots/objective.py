@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
-from clubsuite.engine import SomeMatch, find_game, load_part
+from clubsuite.engine import SomeMatch, find_game
 from clubsuite.errors import InvalidOptionsError
 
 
@@ -44,6 +44,24 @@ class Objective(Protocol):
         ...
 
 
+@runtime_checkable
+class HasObjective(Protocol):
+    """A game's parts that give the search bots its objective."""
+
+    def objective(self) -> Objective:
+        """The game's race estimate."""
+        ...
+
+
+@runtime_checkable
+class HasFittedObjective(Protocol):
+    """A game's parts that also give a fitted objective."""
+
+    def fitted_objective(self) -> Objective:
+        """A table fitted to who won matches from each score."""
+        ...
+
+
 OBJECTIVE_KINDS = ("formula", "fitted")
 """The kinds of objective a search may read: ``formula``, the game's race estimate (its part ``objective``), or
 ``fitted``, a table fitted to who won matches from each score (its part ``fitted_objective``, where it has one)."""
@@ -52,14 +70,14 @@ OBJECTIVE_KINDS = ("formula", "fitted")
 def objective_for(game: str, kind: str = "formula") -> Objective:
     """The objective of ``game`` of the kind ``kind`` (one of :data:`OBJECTIVE_KINDS`)."""
     info, _ = find_game(game)
-    part = load_part(info, "objective" if kind == "formula" else "fitted_objective")
-    if part is None:
-        if kind != "formula":
-            raise InvalidOptionsError(
-                f"objective={kind}: {info.title} has no fitted objective yet; use objective=formula"
-            )
-        raise InvalidOptionsError(f"{info.title} declares no objective, so search bots cannot play it")
-    return part  # type: ignore[return-value]
+    parts = info.parts
+    if kind == "formula" and isinstance(parts, HasObjective):
+        return parts.objective()
+    if kind != "formula" and isinstance(parts, HasFittedObjective):
+        return parts.fitted_objective()
+    if kind != "formula":
+        raise InvalidOptionsError(f"objective={kind}: {info.title} has no fitted objective yet; use objective=formula")
+    raise InvalidOptionsError(f"{info.title} declares no objective, so search bots cannot play it")
 
 
 def race_share(totals: Sequence[float], me: int, target: float, gain: float, spread: float) -> float:

@@ -59,7 +59,7 @@ from clubsuite.bots.searching import (
 from clubsuite.engine import LegalActions, Phase, SomeMatch, find_game
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import option
-from clubsuite.solver.game import card_values
+from clubsuite.solver.game import HasSolver, card_values
 from clubsuite.solver.search import NodeLimitError
 
 
@@ -388,7 +388,7 @@ def _solvable(world: SomeMatch, tricks: int) -> bool:
     """Whether the world is at a card to play in a game with an exact solver, with at most ``tricks`` tricks left
     (the most cards in one hand, counting the card the seat to act is about to play)."""
     info, _ = find_game(world.game)
-    if "solver" not in info.parts or world.phase != Phase.PLAY:
+    if not isinstance(info.parts, HasSolver) or world.phase != Phase.PLAY:
         return False
     hand = world.hands[-1]
     held: list[int] = hand.hands  # type: ignore[attr-defined]

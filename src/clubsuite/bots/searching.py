@@ -13,10 +13,10 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from clubsuite.bots.base import SomeBot, make_bot
-from clubsuite.engine import LegalActions, SomeMatch, find_game, load_part
+from clubsuite.engine import LegalActions, SomeMatch, find_game
 from clubsuite.errors import InvalidOptionsError
 
 
@@ -78,13 +78,27 @@ class Budget:
         return True
 
 
+Playout = Callable[[object, str, random.Random], bool]
+"""A game's play-out of the hand in progress in its compiled kernel (its part ``playout``): the same actions the
+rollout bot ``spec`` would take, drawing from ``rng`` what it would; False where it cannot (the bots then play)."""
+
+
+@runtime_checkable
+class HasPlayout(Protocol):
+    """A game's parts that play a hand out in its compiled kernel."""
+
+    def playout(self) -> Playout:
+        """The play-out."""
+        ...
+
+
 class Rollouts:
     """Plays the rest of a hand with one bot per seat (each deciding from its own view of the imagined state)."""
 
     def __init__(self, spec: str) -> None:
         self.spec = spec
         self._bots: dict[tuple[str, int], SomeBot] = {}
-        self._playouts: dict[str, Callable[[SomeMatch, str, random.Random], bool] | None] = {}
+        self._playouts: dict[str, Playout | None] = {}
 
     def bot(self, game: str, seat: int) -> SomeBot:
         """The rollout bot of ``seat`` (built once per game and seat)."""
@@ -101,10 +115,8 @@ class Rollouts:
         kernel, choosing exactly what the rollout bot would (and drawing from ``rng`` what it would); otherwise the
         bots play it here."""
         if match.game not in self._playouts:
-            info, _ = find_game(match.game)
-            self._playouts[match.game] = cast(
-                "Callable[[SomeMatch, str, random.Random], bool] | None", load_part(info, "playout")
-            )
+            parts = find_game(match.game)[0].parts
+            self._playouts[match.game] = parts.playout() if isinstance(parts, HasPlayout) else None
         compiled = self._playouts[match.game]
         if compiled is not None and compiled(match, self.spec, rng):
             return

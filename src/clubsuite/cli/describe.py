@@ -11,7 +11,7 @@ from collections.abc import Mapping
 import click
 
 from clubsuite.engine import SomeGame, default_game, games
-from clubsuite.sim.report import report_part
+from clubsuite.sim.report import report_part, report_titles
 
 
 def _or_list(items: list[str]) -> str:
@@ -85,8 +85,7 @@ def report_list() -> str:
 
 def report_games_titles() -> str:
     """The titles of the games with a balance report."""
-    titles = [info.title for info in games() if "report" in info.parts]
-    return " and ".join(titles) if titles else "none of the installed games"
+    return report_titles() or "none of the installed games"
 
 
 def partnership_games() -> str:

@@ -30,11 +30,11 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable, Mapping
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Protocol, runtime_checkable
 
-from clubsuite.engine import SomeMatch, find_game, load_part
+from clubsuite.engine import SomeMatch, find_game
 from clubsuite.seeding import derive_seed
 from clubsuite.solver import NotSolvableError, card_values, solving_for
 from clubsuite.solver.game import measure_named
@@ -74,14 +74,36 @@ class ExactAnswer:
         return abs(self.value - self.next_best)
 
 
-EndgameValues = Callable[[SomeMatch, "int | None"], "dict[object, int] | None"]
-"""A game's exact search of its round's end (its ``endgame`` part's ``action_values``)."""
+class Endgame(Protocol):
+    """A game's exact search of its round's end (a module of the game's folder), for its endgame puzzles."""
+
+    def searchable(self, match: object, /) -> object | None:
+        """The round in progress where the search applies, or None."""
+        ...
+
+    def action_values(self, match: object, node_limit: int | None = None, /) -> dict[object, int] | None:
+        """Each legal action of the seat to act with the round score it can be sure of after it, or None where the
+        search does not apply."""
+        ...
+
+    def best_reply(self, match: object, seat: int, node_limit: int | None = None, /) -> object | None:
+        """The action of the seat to act that holds ``seat``'s round score lowest, or None."""
+        ...
 
 
-def endgame_part(game: str) -> object | None:
-    """The ``endgame`` part of ``game`` (a module with ``action_values`` and ``best_reply``), or None."""
-    info, _ = find_game(game)
-    return load_part(info, "endgame")
+@runtime_checkable
+class HasEndgame(Protocol):
+    """A game's parts that search its round's end exactly."""
+
+    def endgame(self) -> Endgame:
+        """The search."""
+        ...
+
+
+def endgame_part(game: str) -> Endgame | None:
+    """The ``endgame`` part of ``game``, or None."""
+    parts = find_game(game)[0].parts
+    return parts.endgame() if isinstance(parts, HasEndgame) else None
 
 
 def _unique_best(
@@ -119,7 +141,7 @@ def endgame_values(match: SomeMatch, node_limit: int | None = None) -> dict[str,
     part = endgame_part(match.game)
     if part is None:
         raise NotSolvableError("this game has no exact search of a round's end")
-    values = cast(EndgameValues, part.action_values)(match, node_limit)  # type: ignore[attr-defined]
+    values = part.action_values(match, node_limit)
     if values is None:
         raise NotSolvableError("the exact search of a round's end does not apply here (no one to act, or teams)")
     return {match.format_action(a): v for a, v in values.items()}

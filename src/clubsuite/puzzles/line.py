@@ -38,7 +38,7 @@ def exact_line(match: SomeMatch, kind: str, measure: str, first: object) -> tupl
     if kind == "endgame":
         part = endgame_part(match.game)
         assert part is not None
-        reply = part.best_reply  # type: ignore[attr-defined]
+        reply = part.best_reply
         while line.to_act is not None and len(line.hands) == hands:
             action = reply(line, seat, LINE_NODES)
             if action is None:

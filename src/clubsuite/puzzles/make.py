@@ -32,6 +32,7 @@ from clubsuite.pools import Workers
 from clubsuite.puzzles.criteria import (
     Confirmation,
     ExactAnswer,
+    HasEndgame,
     SingleDummyAnswer,
     endgame,
     endgame_part,
@@ -48,7 +49,7 @@ from clubsuite.records import record_from_match
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.solver import NodeLimitError, NotSolvableError, card_values, solving_for
-from clubsuite.solver.game import measure_named
+from clubsuite.solver.game import HasSolver, measure_named
 
 
 @dataclass(frozen=True)
@@ -108,9 +109,9 @@ def can_have(game: str, kind: str) -> bool:
     """Whether ``game`` can have puzzles of ``kind`` (no game has a kind that is none)."""
     info, _ = find_game(game)
     if kind == "double_dummy":
-        return "solver" in info.parts
+        return isinstance(info.parts, HasSolver)
     if kind == "endgame":
-        return "endgame" in info.parts
+        return isinstance(info.parts, HasEndgame)
     return kind == "single_dummy"
 
 
@@ -174,7 +175,7 @@ class Scanner:
 
     def _endgame_candidate(self, match: SomeMatch, legal: int) -> bool:
         part = endgame_part(match.game)
-        if part is None or legal < 2 or part.searchable(match) is None:  # type: ignore[attr-defined]
+        if part is None or legal < 2 or part.searchable(match) is None:
             return False
         held: list[int] = match.hands[-1].hands  # type: ignore[attr-defined]
         return sum(h.bit_count() for h in held) <= self.s.cards

@@ -11,11 +11,11 @@ fourth trick; with the next best card it does not").
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable, Mapping
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import cast
+from typing import Protocol, runtime_checkable
 
-from clubsuite.engine import SomeMatch, find_game, load_part
+from clubsuite.engine import SomeMatch, find_game
 
 
 @dataclass(frozen=True)
@@ -41,22 +41,47 @@ class Scene:
     """Whether the puzzle starts just after another side's mistake."""
 
 
+class GameThemes(Protocol):
+    """What a game gives to name its puzzles' themes (a module of the game's folder)."""
+
+    @property
+    def THEMES(self) -> Mapping[str, tuple[str, str]]:  # noqa: N802 (a module's constant)
+        """Every theme the game can find: id to its name and what it means."""
+        ...
+
+    def themes(self, scene: Scene, /) -> Iterable[str]:
+        """The ids of the themes of ``scene``."""
+        ...
+
+
+@runtime_checkable
+class HasThemes(Protocol):
+    """A game's parts that name its puzzles' themes."""
+
+    def themes(self) -> GameThemes:
+        """The game's themes."""
+        ...
+
+
+def _game_themes(game: str) -> GameThemes | None:
+    parts = find_game(game)[0].parts
+    return parts.themes() if isinstance(parts, HasThemes) else None
+
+
 def theme_names(game: str) -> Mapping[str, tuple[str, str]]:
     """Every theme ``game`` can find, id to its name and what it means (empty where it finds none)."""
-    info, _ = find_game(game)
-    part = load_part(info, "themes")
-    return cast("Mapping[str, tuple[str, str]]", getattr(part, "THEMES", {}))
+    part = _game_themes(game)
+    return part.THEMES if part is not None else {}
 
 
 def themes_of(scene: Scene) -> list[str]:
     """The themes of ``scene`` by its game, in the order the game lists its themes; a name the game does not
     declare is a bug in the game and raises."""
-    info, _ = find_game(scene.before.game)
-    part = load_part(info, "themes")
+    part = _game_themes(scene.before.game)
     if part is None:
         return []
-    known = theme_names(scene.before.game)
-    found = set(cast("Callable[[Scene], Iterable[str]]", part.themes)(scene))  # type: ignore[attr-defined]
+    known = part.THEMES
+    found = set(part.themes(scene))
     unknown = found - set(known)
     if unknown:
         raise AssertionError(f"themes {sorted(unknown)} are not among the game's declared themes")

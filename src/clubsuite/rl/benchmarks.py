@@ -30,7 +30,8 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any
 
-from clubsuite.engine import SomeGame, SomeMatch, games, load_part, resolve
+from clubsuite.coding import HasBenchmark
+from clubsuite.engine import SomeGame, SomeMatch, games, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.seeding import derive_seed
 
@@ -77,16 +78,15 @@ def _registered() -> dict[str, BenchEnv]:
     """Every environment the registered games declare (their part ``benchmark``), in the games' order."""
     found: dict[str, BenchEnv] = {}
     for info in games():
-        declared = load_part(info, "benchmark")
-        for entry in declared if isinstance(declared, tuple) else ():
+        for entry in info.parts.benchmark() if isinstance(info.parts, HasBenchmark) else ():
             env = BenchEnv(
-                str(entry["id"]),
-                str(entry["spec"]),
-                int(entry["seed"]),
-                str(entry["deals_sha256"]),
-                str(entry["rules_sha256"]),
-                str(entry["observation_sha256"]),
-                episode=str(entry.get("episode", "hand")),
+                entry["id"],
+                entry["spec"],
+                entry["seed"],
+                entry["deals_sha256"],
+                entry["rules_sha256"],
+                entry["observation_sha256"],
+                episode=entry.get("episode", "hand"),
             )
             if env.episode not in EPISODES:
                 raise ValueError(f"{env.id}: its episode must be one of {', '.join(EPISODES)}")

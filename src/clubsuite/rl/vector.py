@@ -36,8 +36,8 @@ from __future__ import annotations
 
 import random
 import secrets
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Sequence
+from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -48,7 +48,7 @@ from gymnasium.vector.utils import batch_space
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.cards import bit_indices
 from clubsuite.coding import Choice, Layout, RlCoding, coding_for, env_layout, observation_of
-from clubsuite.engine import SomeGame, SomeMatch, default_game, load_part, resolve
+from clubsuite.engine import SomeGame, SomeMatch, default_game, resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.rl.aec import MAX_HANDS, REWARDS
 from clubsuite.runner import deal_next
@@ -172,6 +172,52 @@ class EngineTable:
         return vector, mask
 
 
+@runtime_checkable
+class VectorTables(Protocol):
+    """A game's compiled tables of one learner against bots, stepped together in its kernel: each call fills the
+    arrays it is given, one row per table."""
+
+    def reset(
+        self,
+        bases: Sequence[int],
+        obs: npt.NDArray[np.float32],
+        mask: npt.NDArray[np.int8],
+        seats: npt.NDArray[np.int64],
+        /,
+    ) -> None:
+        """Start episode 0 at every table from its base seed."""
+        ...
+
+    def step(
+        self,
+        ids: npt.NDArray[np.int64],
+        obs: npt.NDArray[np.float32],
+        mask: npt.NDArray[np.int8],
+        rewards: npt.NDArray[np.float64],
+        terminated: npt.NDArray[np.uint8],
+        truncated: npt.NDArray[np.uint8],
+        illegal: npt.NDArray[np.uint8],
+        seats: npt.NDArray[np.int64],
+        /,
+    ) -> None:
+        """One action id per table, the learner's; the bots play until it is to act again or the episode ends."""
+        ...
+
+
+KernelTables = Callable[[object, int, Sequence[str], "int | None", str, int], object | None]
+"""A game's part ``vector``: ``(options, n, opponents, seat, reward, max_hands)`` to :class:`VectorTables` for ``n``
+tables with these settings, or None where its kernel cannot play them."""
+
+
+@runtime_checkable
+class HasVector(Protocol):
+    """A game's parts that step tables in its compiled kernel."""
+
+    def vector(self) -> KernelTables:
+        """The maker of the tables."""
+        ...
+
+
 class ClubsVectorEnv(VectorEnv):
     """``num_envs`` tables of one learner against bots, stepped together (see the module docstring)."""
 
@@ -248,13 +294,17 @@ class ClubsVectorEnv(VectorEnv):
         """Whether the tables run in a compiled kernel (else on the engine's path)."""
         return self._tables is not None
 
-    def _kernel_tables(self) -> Any:
+    def _kernel_tables(self) -> VectorTables | None:
         """The kernel's tables for these settings, or None where there are none (no kernel for the game, not built,
         turned off, a bot the kernel does not have)."""
-        part = load_part(self.info, "vector")
-        if part is None or not callable(part):
+        if not isinstance(self.info.parts, HasVector):
             return None
-        return part(self.options, self.num_envs, self.opponents, self.fixed_seat, self.reward_scheme, self.max_hands)
+        made = self.info.parts.vector()(
+            self.options, self.num_envs, self.opponents, self.fixed_seat, self.reward_scheme, self.max_hands
+        )
+        if made is not None and not isinstance(made, VectorTables):
+            raise TypeError(f"the vector part of {self.info.name} gave no tables: {made!r}")
+        return made
 
     def reset(
         self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None

@@ -10,25 +10,27 @@ from __future__ import annotations
 
 import re
 from collections.abc import Sequence
+from typing import Protocol, runtime_checkable
 
-from clubsuite.engine import SomeGame, games, load_part
+from clubsuite.engine import SomeGame, games
 from clubsuite.jsonform import JsonObject
 from clubsuite.schema.parts import GameSchema, options_schema
 
 SCHEMA_ID = "urn:clubsuite:schema:record:1"
 
 
+@runtime_checkable
+class HasSchema(Protocol):
+    """A game's parts that give its part of the record schema."""
+
+    def schema(self) -> GameSchema:
+        """What the game's records hold beyond what every record shares."""
+        ...
+
+
 def game_schemas() -> list[tuple[SomeGame, GameSchema]]:
     """Every registered game that declares its record schema, in registry order."""
-    out = []
-    for info in games():
-        part = load_part(info, "schema")
-        if part is None:
-            continue
-        if not isinstance(part, GameSchema):
-            raise TypeError(f"the schema part of {info.name} is not a GameSchema: {part!r}")
-        out.append((info, part))
-    return out
+    return [(info, info.parts.schema()) for info in games() if isinstance(info.parts, HasSchema)]
 
 
 def build_schema(found: Sequence[tuple[SomeGame, GameSchema]] | None = None) -> JsonObject:

@@ -9,14 +9,25 @@ cannot (no kernel built, kernels turned off, a bot the kernel does not have); th
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import cast
+from typing import Protocol, runtime_checkable
 
 from clubsuite.bots.random_bot import RandomBot
-from clubsuite.engine import SomeGame, load_part
+from clubsuite.engine import SomeGame
 from clubsuite.runner import BulkResult, play_match
 from clubsuite.seeding import derive_seed
 
 CompiledMatches = Callable[[object, Sequence[str], Sequence[int]], "list[BulkResult] | None"]
+"""A game's whole matches in its compiled kernel (its part ``bulk``): ``(options, bots, match_seeds)`` played exactly
+as the engine would, or None where the kernel cannot play them."""
+
+
+@runtime_checkable
+class HasBulk(Protocol):
+    """A game's parts that play whole matches in its compiled kernel."""
+
+    def bulk(self) -> CompiledMatches:
+        """The kernel's matches."""
+        ...
 
 
 def compiled_matches(
@@ -24,10 +35,9 @@ def compiled_matches(
 ) -> list[BulkResult] | None:
     """The matches of ``match_seeds`` played by ``bots`` (by seat) in the game's kernel, or None where it has none
     for them here."""
-    part = load_part(info, "bulk")
-    if part is None:
+    if not isinstance(info.parts, HasBulk):
         return None
-    return cast(CompiledMatches, part)(options, bots, match_seeds)
+    return info.parts.bulk()(options, bots, match_seeds)
 
 
 def engine_random_match(info: SomeGame, options: object, match_seed: int) -> BulkResult:

@@ -11,9 +11,9 @@ import math
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol
+from typing import Any, Protocol, runtime_checkable
 
-from clubsuite.engine import SomeGame, find_game, games, load_part
+from clubsuite.engine import SomeGame, find_game, games
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.jsonform import JsonObject
 from clubsuite.sim.stats import SimResult, wilson_interval
@@ -51,24 +51,28 @@ class ReportPart:
     """The report's own figures as bar charts (``clubs simulate --html`` draws them), from the built report."""
 
 
+@runtime_checkable
+class HasReport(Protocol):
+    """A game's parts that have a balance report."""
+
+    def report(self) -> ReportPart:
+        """The report."""
+        ...
+
+
 def report_part(info: SomeGame) -> ReportPart | None:
     """The balance report of a game, or None if it has none."""
-    part = load_part(info, "report")
-    if part is None:
-        return None
-    if not isinstance(part, ReportPart):
-        raise TypeError(f"the report of {info.name} is not a ReportPart: {part!r}")
-    return part
+    return info.parts.report() if isinstance(info.parts, HasReport) else None
 
 
 def report_games() -> tuple[str, ...]:
     """The names of the games that have a balance report."""
-    return tuple(info.name for info in games() if "report" in info.parts)
+    return tuple(info.name for info in games() if isinstance(info.parts, HasReport))
 
 
 def report_titles() -> str:
     """The games that have a balance report, by title, for messages."""
-    titles = [info.title for info in games() if "report" in info.parts]
+    titles = [info.title for info in games() if isinstance(info.parts, HasReport)]
     return " and ".join(titles) if len(titles) < 3 else ", ".join(titles[:-1]) + " and " + titles[-1]
 
 

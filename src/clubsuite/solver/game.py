@@ -10,9 +10,9 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Protocol
+from typing import Protocol, runtime_checkable
 
-from clubsuite.engine import SomeMatch, find_game, load_part
+from clubsuite.engine import SomeMatch, find_game
 from clubsuite.errors import ClubsError
 from clubsuite.safetext import quoted
 from clubsuite.solver.model import PlayPosition
@@ -65,6 +65,15 @@ class TrickSolving(Protocol):
         ...
 
 
+@runtime_checkable
+class HasSolver(Protocol):
+    """A trick game's parts that give the exact solver its card play."""
+
+    def solver(self) -> TrickSolving:
+        """The game's side of the solver."""
+        ...
+
+
 class NotSolvableError(ClubsError):
     """The game has no exact solver, or the match is not at a card to play."""
 
@@ -74,13 +83,12 @@ def solving_for(game: str) -> TrickSolving:
     from clubsuite.engine import games
 
     info, _ = find_game(game)
-    part = load_part(info, "solver")
-    if part is None:
-        have = ", ".join(g.name for g in games() if "solver" in g.parts) or "none"
+    if not isinstance(info.parts, HasSolver):
+        have = ", ".join(g.name for g in games() if isinstance(g.parts, HasSolver)) or "none"
         raise NotSolvableError(
             f"{info.title} has no exact solver (it is not a trick game); the trick games are: {have}"
         )
-    return part  # type: ignore[return-value]
+    return info.parts.solver()
 
 
 def measure_named(solving: TrickSolving, name: str | None) -> Measure:

@@ -35,6 +35,7 @@ from clubsuite.games.free.hand import (
 )
 from clubsuite.games.free.match import FreeMatch
 from clubsuite.games.free.options import VARIANTS, FreeOptions
+from clubsuite.games.free.parts import PARTS
 from clubsuite.games.free.view import FreeView
 
 __all__ = [
@@ -95,31 +96,7 @@ register(
         # whole match 6.5 hands, target 100: 2.4, target 1: 1.03 (a tie for the top plays on, FC-9)
         units={"hand": Unit({"target": "1"}, 3.0), "short": Unit({"target": "100"}, 7.0)},
         match_minutes=20.0,
-        parts={
-            "screen": "clubsuite.games.free.screen:FreeTable",
-            "lesson": "clubsuite.games.free.lesson:LESSON",
-            "shown": "clubsuite.games.free.present:shown",
-            "asked": "clubsuite.games.free.present:asked",
-            "label": "clubsuite.games.free.present:label",
-            "said": "clubsuite.games.free.present:said",
-            "account": "clubsuite.games.free.present:account",
-            "rulings": "clubsuite.games.free.why:RULINGS",
-            "themes": "clubsuite.games.free.themes",
-            "benchmark": "clubsuite.games.free.benchmark:ENVS",
-            "narrator": "clubsuite.games.free.narration:FreeNarrator",
-            "bots": "clubsuite.games.free.bot",
-            "schema": "clubsuite.games.free.schema:SCHEMA",
-            "report": "clubsuite.games.free.report:REPORT",
-            "spectator": "clubsuite.games.free.spectator:public_dict",
-            "words": "clubsuite.games.free.words:WORDS",
-            "objective": "clubsuite.games.free.objective:OBJECTIVE",
-            "hidden": "clubsuite.games.free.spectator:hidden_piles",
-            "solver": "clubsuite.games.free.solving:SOLVING",
-            "rl": "clubsuite.games.free.rl:coding",
-            "bulk": "clubsuite.games.free.bulk:compiled_matches",
-            "playout": "clubsuite.games.free.playout:compiled_finish",
-            "vector": "clubsuite.games.free.vector:kernel_tables",
-        },
+        parts=PARTS,
     )
 )
 

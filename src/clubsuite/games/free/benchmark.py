@@ -2,7 +2,9 @@
 deal set's seed and the hashes that pin it (the deal set, the rules trace, the observation). A change that moves a
 hash is a new version: a new entry, the old one kept while the code still plays it."""
 
-ENVS = (
+from clubsuite.coding import BenchmarkEntry
+
+ENVS: tuple[BenchmarkEntry, ...] = (
     {
         "id": "clubs_free-v1",
         "spec": "free",

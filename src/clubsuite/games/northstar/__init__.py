@@ -30,6 +30,7 @@ from clubsuite.games.northstar.hand import (
 )
 from clubsuite.games.northstar.match import NorthstarMatch, match_type
 from clubsuite.games.northstar.options import VARIANTS, Leftover, NorthstarOptions, Teams
+from clubsuite.games.northstar.parts import PARTS
 from clubsuite.games.northstar.view import NorthstarView
 
 __all__ = [
@@ -104,31 +105,7 @@ register(
         # whole match 5.4 rounds, target 20: 2.2, target 1: 1.1 (a tied top plays on, NS-7)
         units={"hand": Unit({"target": "1"}, 3.0), "short": Unit({"target": "20"}, 6.0)},
         match_minutes=14.0,
-        parts={
-            "screen": "clubsuite.games.northstar.screen:NorthstarTable",
-            "lesson": "clubsuite.games.northstar.lesson:LESSON",
-            "shown": "clubsuite.games.northstar.present:shown",
-            "asked": "clubsuite.games.northstar.present:asked",
-            "label": "clubsuite.games.northstar.present:label",
-            "said": "clubsuite.games.northstar.present:said",
-            "account": "clubsuite.games.northstar.present:account",
-            "rulings": "clubsuite.games.northstar.why:RULINGS",
-            "themes": "clubsuite.games.northstar.themes",
-            "benchmark": "clubsuite.games.northstar.benchmark:ENVS",
-            "endgame": "clubsuite.games.northstar.endgame",
-            "narrator": "clubsuite.games.northstar.narration:NorthstarNarrator",
-            "bots": "clubsuite.games.northstar.bot",
-            "report": "clubsuite.games.northstar.report:REPORT",
-            "schema": "clubsuite.games.northstar.schema:SCHEMA",
-            "spectator": "clubsuite.games.northstar.spectator:public_dict",
-            "words": "clubsuite.games.northstar.words:WORDS",
-            "present": "clubsuite.games.northstar.present:offered_actions",
-            "rl": "clubsuite.games.northstar.rl:coding",
-            "objective": "clubsuite.games.northstar.objective:OBJECTIVE",
-            "bulk": "clubsuite.games.northstar.bulk:compiled_matches",
-            "playout": "clubsuite.games.northstar.playout:compiled_finish",
-            "vector": "clubsuite.games.northstar.vector:kernel_tables",
-        },
+        parts=PARTS,
     )
 )
 

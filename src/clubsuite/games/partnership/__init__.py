@@ -38,6 +38,7 @@ from clubsuite.games.partnership.hand import (
 )
 from clubsuite.games.partnership.match import PartnershipMatch, match_type
 from clubsuite.games.partnership.options import VARIANTS, PartnershipOptions
+from clubsuite.games.partnership.parts import PARTS
 from clubsuite.games.partnership.view import PartnershipView
 
 __all__ = [
@@ -103,30 +104,7 @@ register(
         # whole match 9.2 hands, target 50: 3.2, target 1: 1.0 (an exact tie plays on, CP-4)
         units={"hand": Unit({"target": "1"}, 4.0), "short": Unit({"target": "50"}, 11.0)},
         match_minutes=32.0,
-        parts={
-            "screen": "clubsuite.games.partnership.screen:PartnershipTable",
-            "lesson": "clubsuite.games.partnership.lesson:LESSON",
-            "shown": "clubsuite.games.partnership.present:shown",
-            "asked": "clubsuite.games.partnership.present:asked",
-            "label": "clubsuite.games.partnership.present:label",
-            "said": "clubsuite.games.partnership.present:said",
-            "account": "clubsuite.games.partnership.present:account",
-            "rulings": "clubsuite.games.partnership.why:RULINGS",
-            "themes": "clubsuite.games.partnership.themes",
-            "benchmark": "clubsuite.games.partnership.benchmark:ENVS",
-            "narrator": "clubsuite.games.partnership.narration:PartnershipNarrator",
-            "bots": "clubsuite.games.partnership.bot",
-            "schema": "clubsuite.games.partnership.schema:SCHEMA",
-            "spectator": "clubsuite.games.partnership.spectator:public_dict",
-            "words": "clubsuite.games.partnership.words:WORDS",
-            "objective": "clubsuite.games.partnership.objective:OBJECTIVE",
-            "solver": "clubsuite.games.partnership.solving:SOLVING",
-            "rl": "clubsuite.games.partnership.rl:coding",
-            "report": "clubsuite.games.partnership.report:REPORT",
-            "bulk": "clubsuite.games.partnership.bulk:compiled_matches",
-            "playout": "clubsuite.games.partnership.playout:compiled_finish",
-            "vector": "clubsuite.games.partnership.vector:kernel_tables",
-        },
+        parts=PARTS,
     )
 )
 

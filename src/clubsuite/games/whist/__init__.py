@@ -20,6 +20,7 @@ from clubsuite.games.whist.events import (
 from clubsuite.games.whist.hand import QUOTA, Decision, WhistAction, WhistHand
 from clubsuite.games.whist.match import WhistMatch, match_type
 from clubsuite.games.whist.options import VARIANTS, LeadAfterExchange, WhistOptions
+from clubsuite.games.whist.parts import PARTS
 from clubsuite.games.whist.view import WhistView
 
 __all__ = [
@@ -66,32 +67,7 @@ register(
         # whole match 4.9 hands, target 5: 2.3, target 1: 1.0
         units={"hand": Unit({"target": "1"}, 3.0), "short": Unit({"target": "5"}, 7.0)},
         match_minutes=15.0,
-        parts={
-            "screen": "clubsuite.games.whist.screen:WhistTable",
-            "lesson": "clubsuite.games.whist.lesson:LESSON",
-            "shown": "clubsuite.games.whist.present:shown",
-            "asked": "clubsuite.games.whist.present:asked",
-            "label": "clubsuite.games.whist.present:label",
-            "said": "clubsuite.games.whist.present:said",
-            "account": "clubsuite.games.whist.present:account",
-            "rulings": "clubsuite.games.whist.why:RULINGS",
-            "themes": "clubsuite.games.whist.themes",
-            "benchmark": "clubsuite.games.whist.benchmark:ENVS",
-            "narrator": "clubsuite.games.whist.narration:WhistNarrator",
-            "bots": "clubsuite.games.whist.bot",
-            "schema": "clubsuite.games.whist.schema:SCHEMA",
-            "spectator": "clubsuite.games.whist.spectator:public_dict",
-            "words": "clubsuite.games.whist.words:WORDS",
-            "objective": "clubsuite.games.whist.objective:OBJECTIVE",
-            "fitted_objective": "clubsuite.games.whist.objective:FITTED_OBJECTIVE",
-            "hidden": "clubsuite.games.whist.spectator:hidden_piles",
-            "solver": "clubsuite.games.whist.solving:SOLVING",
-            "rl": "clubsuite.games.whist.rl:coding",
-            "report": "clubsuite.games.whist.report:REPORT",
-            "bulk": "clubsuite.games.whist.bulk:compiled_matches",
-            "playout": "clubsuite.games.whist.playout:compiled_finish",
-            "vector": "clubsuite.games.whist.vector:kernel_tables",
-        },
+        parts=PARTS,
     )
 )
 

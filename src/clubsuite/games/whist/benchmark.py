@@ -3,7 +3,9 @@ deal set's seed and the hashes that pin it (the deal set, the rules trace, the o
 hash is a new version: a new entry, the old one kept while the code still plays it. A deal starts a whole match
 here: a hand's points are not what a player plays for (CW-5), winning the match is."""
 
-ENVS = (
+from clubsuite.coding import BenchmarkEntry
+
+ENVS: tuple[BenchmarkEntry, ...] = (
     {
         "id": "clubs_whist-v1",
         "spec": "whist",

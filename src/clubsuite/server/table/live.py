@@ -29,7 +29,7 @@ from clubsuite import lesson
 from clubsuite.bots.base import SomeBot, bot_names, make_bot
 from clubsuite.bots.levels import searches
 from clubsuite.bots.personas import level_words, persona_names
-from clubsuite.engine import Events, SomeGame, SomeMatch, load_part, resolve
+from clubsuite.engine import Events, SomeGame, SomeMatch, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.naming import name_words, rules_words, table_name
@@ -47,6 +47,7 @@ from clubsuite.server.table.connection import Connection
 from clubsuite.server.table.protocol import encode, event_json, joined, message
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.table.thinking import Thinkers, imagined
+from clubsuite.view_base import HasSpectator
 
 T = TypeVar("T")
 log = logging.getLogger("clubsuite.server")
@@ -249,17 +250,16 @@ class LiveTable:
     @property
     def has_spectator_view(self) -> bool:
         """Whether the game gives a view for spectators (every game of the suite does)."""
-        return "spectator" in self.info.parts
+        return isinstance(self.info.parts, HasSpectator)
 
     def public_view(self) -> JsonObject:
         """What a spectator sees now: the game's spectator part (no hidden card), with what it shows beside the
         cards (:func:`clubsuite.present.shown`). Made once per version (the update's events are worded from it, and
         the spectators are sent it): read it, never change it."""
         if self._public is None:
-            part = load_part(self.info, "spectator")
-            if not callable(part):
+            if not isinstance(self.info.parts, HasSpectator):
                 raise ClubsError(f"{self.info.name} has no spectator view")
-            self._public = part
+            self._public = self.info.parts.spectator()
         made = self._public_made
         if made is not None and made[0] == self.version and made[1] is self.match:
             return made[2]

@@ -36,7 +36,7 @@ from sqlalchemy.engine import Connection
 
 from clubsuite import __version__
 from clubsuite.bots.personas import level_words
-from clubsuite.engine import SomeGame, SomeMatch, load_part
+from clubsuite.engine import SomeGame, SomeMatch
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.naming import name_words
@@ -48,6 +48,7 @@ from clubsuite.server.store.database import StaleWriteError, Store, StoreError
 from clubsuite.server.store.dbschema import reviews
 from clubsuite.server.table.protocol import event_json
 from clubsuite.server.workers import RenewingPool
+from clubsuite.view_base import HasHiddenPiles, HasSpectator
 
 log = logging.getLogger("clubsuite.server")
 
@@ -86,10 +87,11 @@ def replay_frames(record: object) -> JsonObject:
             )
     try:
         run = Replay(record)
-        public = load_part(run.info, "spectator")
-        if not callable(public):
+        parts = run.info.parts
+        if not isinstance(parts, HasSpectator):
             raise ClubsError(f"{run.info.name} has no spectator view")
-        hidden = load_part(run.info, "hidden")  # the game's piles in no hand, where it has any
+        public = parts.spectator()
+        hidden = parts.hidden() if isinstance(parts, HasHiddenPiles) else None  # piles in no hand, where it has any
         frames: list[JsonValue] = []
         before: dict[str, Any] = {}  # the last frame's whole shown
         for step in run.steps():
@@ -108,7 +110,7 @@ def replay_frames(record: object) -> JsonObject:
                     "events": told,
                     "view": view,
                     "hands": all_hands(run.match),
-                    "hidden": hidden(run.match) if callable(hidden) else {},
+                    "hidden": hidden(run.match) if hidden is not None else {},
                 }
             )
         run.check_result()

@@ -1,0 +1,219 @@
+"""The outer parts of Clubs (whist group) (:class:`clubsuite.engine.GameParts`): one method per part, each importing its
+part when called, so that the rules are read without a screen, a bot or a kernel.
+
+Nothing is imported here at run time but the engine: each method imports its own module, and the types below are
+read by the type checker only, which checks at the end that these parts are what each layer reading them declares.
+"""
+
+from __future__ import annotations
+
+import types
+from typing import TYPE_CHECKING
+
+from clubsuite.engine import GameParts
+
+if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from clubsuite.bots.objective import Objective
+    from clubsuite.bots.searching import Playout
+    from clubsuite.coding import BenchmarkEntry, RlPart
+    from clubsuite.games.whist.match import WhistMatch
+    from clubsuite.games.whist.narration import WhistNarrator
+    from clubsuite.games.whist.screen import WhistTable
+    from clubsuite.jsonform import JsonObject
+    from clubsuite.lesson import Lesson
+    from clubsuite.present import AccountFn, AskedFn, LabelFn, Rulings, SaidFn, ShownFn
+    from clubsuite.puzzles.themes import GameThemes
+    from clubsuite.rl.vector import KernelTables
+    from clubsuite.schema.parts import GameSchema
+    from clubsuite.sim.bulk import CompiledMatches
+    from clubsuite.sim.report import ReportPart
+    from clubsuite.solver.game import TrickSolving
+    from clubsuite.wording import GameWords
+
+
+class WhistParts(GameParts):
+    """The parts of Clubs (whist group), each imported when asked for."""
+
+    __slots__ = ()
+
+    def screen(self) -> type[WhistTable]:
+        """The terminal table."""
+        from clubsuite.games.whist.screen import WhistTable
+
+        return WhistTable
+
+    def narrator(self) -> type[WhistNarrator]:
+        """The replay's narrator."""
+        from clubsuite.games.whist.narration import WhistNarrator
+
+        return WhistNarrator
+
+    def lesson(self) -> Lesson:
+        """The guided first hand."""
+        from clubsuite.games.whist.lesson import LESSON
+
+        return LESSON
+
+    def shown(self) -> ShownFn:
+        """What a view shows beside the cards."""
+        from clubsuite.games.whist.present import shown
+
+        return shown
+
+    def asked(self) -> AskedFn:
+        """What the seat to act is asked."""
+        from clubsuite.games.whist.present import asked
+
+        return asked
+
+    def label(self) -> LabelFn:
+        """An action as its button says it."""
+        from clubsuite.games.whist.present import label
+
+        return label
+
+    def said(self) -> SaidFn:
+        """An event as the table tells it."""
+        from clubsuite.games.whist.present import said
+
+        return said
+
+    def account(self) -> AccountFn:
+        """A scored hand's account."""
+        from clubsuite.games.whist.present import account
+
+        return account
+
+    def rulings(self) -> Rulings:
+        """The rulings in plain words, for a "why?"."""
+        from clubsuite.games.whist.why import RULINGS
+
+        return RULINGS
+
+    def words(self) -> GameWords:
+        """The game's options and variants in plain words."""
+        from clubsuite.games.whist.words import WORDS
+
+        return WORDS
+
+    def bots(self) -> types.ModuleType:
+        """The module that registers the game's bots when imported."""
+        from clubsuite.games.whist import bot
+
+        return bot
+
+    def objective(self) -> Objective:
+        """The search bots' objective."""
+        from clubsuite.games.whist.objective import OBJECTIVE
+
+        return OBJECTIVE
+
+    def solver(self) -> TrickSolving:
+        """The exact solver's view of the card play."""
+        from clubsuite.games.whist.solving import SOLVING
+
+        return SOLVING
+
+    def playout(self) -> Playout:
+        """The search bots' play-out in the compiled kernel."""
+        from clubsuite.games.whist.playout import compiled_finish
+
+        return compiled_finish
+
+    def spectator(self) -> Callable[[WhistMatch], JsonObject]:
+        """What anyone watching may see."""
+        from clubsuite.games.whist.spectator import public_dict
+
+        return public_dict
+
+    def hidden(self) -> Callable[[WhistMatch], JsonObject]:
+        """The piles in no hand, for a replay."""
+        from clubsuite.games.whist.spectator import hidden_piles
+
+        return hidden_piles
+
+    def schema(self) -> GameSchema:
+        """The game's part of the record schema."""
+        from clubsuite.games.whist.schema import SCHEMA
+
+        return SCHEMA
+
+    def coding(self) -> RlPart:
+        """The coding of actions and observations for learning programs."""
+        from clubsuite.games.whist.rl import coding
+
+        return coding
+
+    def benchmark(self) -> tuple[BenchmarkEntry, ...]:
+        """The frozen benchmark environments."""
+        from clubsuite.games.whist.benchmark import ENVS
+
+        return ENVS
+
+    def vector(self) -> KernelTables:
+        """The compiled vector environment's tables."""
+        from clubsuite.games.whist.vector import kernel_tables
+
+        return kernel_tables
+
+    def report(self) -> ReportPart:
+        """The balance report."""
+        from clubsuite.games.whist.report import REPORT
+
+        return REPORT
+
+    def bulk(self) -> CompiledMatches:
+        """Whole matches played in the compiled kernel."""
+        from clubsuite.games.whist.bulk import compiled_matches
+
+        return compiled_matches
+
+    def themes(self) -> GameThemes:
+        """A puzzle's themes."""
+        from clubsuite.games.whist import themes
+
+        return themes
+
+    def fitted_objective(self) -> Objective:
+        """The search bots' objective fitted to who won matches from each score."""
+        from clubsuite.games.whist.objective import FITTED_OBJECTIVE
+
+        return FITTED_OBJECTIVE
+
+
+PARTS = WhistParts()
+"""The one parts object of Clubs (whist group)."""
+
+if TYPE_CHECKING:  # the parts are what each layer reading them declares
+    from clubsuite.bots.base import HasBots
+    from clubsuite.bots.objective import HasFittedObjective, HasObjective
+    from clubsuite.bots.searching import HasPlayout
+    from clubsuite.coding import HasBenchmark, HasCoding
+    from clubsuite.lesson import HasLesson
+    from clubsuite.naming import HasWords
+    from clubsuite.puzzles.themes import HasThemes
+    from clubsuite.rl.vector import HasVector
+    from clubsuite.schema.build import HasSchema
+    from clubsuite.sim.bulk import HasBulk
+    from clubsuite.sim.report import HasReport
+    from clubsuite.solver.game import HasSolver
+    from clubsuite.view_base import HasHiddenPiles, HasSpectator
+
+    _bots: HasBots = PARTS
+    _objective: HasObjective = PARTS
+    _fitted: HasFittedObjective = PARTS
+    _playout: HasPlayout = PARTS
+    _benchmark: HasBenchmark = PARTS
+    _coding: HasCoding = PARTS
+    _lesson: HasLesson = PARTS
+    _words: HasWords = PARTS
+    _themes: HasThemes = PARTS
+    _vector: HasVector = PARTS
+    _schema: HasSchema = PARTS
+    _bulk: HasBulk = PARTS
+    _report: HasReport = PARTS
+    _solver: HasSolver = PARTS
+    _spectator: HasSpectator[WhistMatch] = PARTS
+    _hidden: HasHiddenPiles[WhistMatch] = PARTS
