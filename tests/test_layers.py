@@ -9,7 +9,9 @@ folder holds modules of several layers: its rules (inner) and its outer parts (:
 ``solving``, ``objective``, ``bulk``, ``playout``, ``differential``: the bots'; ``rl``, the game's action ids and
 observation: the coding's, which a learned bot reads; ``present`` and ``why``: presentation's; ``screen`` and
 ``narration``: the terminal's; ``report``: simulation's; ``themes``: the puzzles'), so that a game is one folder
-while its rules never import a screen.
+while its rules never import a screen. Its table of parts (``parts.py``) stands with its rules: at its top it imports
+only the engine; each of its methods imports one part of its own game when called, and the types it names for the
+type checker (under ``TYPE_CHECKING``) may come from any layer but the command line.
 
 Inside the server the same holds between its parts, inner first: the modules at its top (limits, tokens, logs,
 workers), ``store`` (the database), ``people`` (accounts and ratings), ``table`` (tables in play), ``community`` (the
