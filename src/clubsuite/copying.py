@@ -31,9 +31,15 @@ import operator
 import types
 import typing
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import Protocol, TypeVar, cast
 
 T = TypeVar("T")
+
+Memo = dict[int, object]
+"""The id of every mutable object copied so far, mapped to its copy."""
+
+Copier = Callable[[object, Memo], object]
+"""A function that copies an instance of one class (see :func:`_object_copier`)."""
 
 _SHARE = 0
 _TUPLE = 1
@@ -68,7 +74,7 @@ _KINDS: dict[type, int] = {
 _SHARED_TYPES: set[type] = {tp for tp, kind in _KINDS.items() if kind == _SHARE}
 """The types whose values are shared, for a check of a whole tuple at C speed."""
 
-_VERIFIED: dict[int, Any] = {}
+_VERIFIED: dict[int, object] = {}
 """Tuples and frozensets found immutable all the way down (nested tuples of numbers, say), by id, each kept alive
 here so that its id cannot be taken by another object while it is listed."""
 _VERIFIED_MAX = 1 << 14
@@ -77,16 +83,25 @@ _VERIFIED_MAX = 1 << 14
 _HEAP_TYPE = 1 << 9
 """``Py_TPFLAGS_HEAPTYPE``: the type was written in Python (its instances keep their state in attributes)."""
 
-_COPIERS: dict[type, Callable[[Any, dict[int, Any]], Any]] = {}
+_COPIERS: dict[type, Copier] = {}
 """For each class copied as an object: the function that copies its instances (see :func:`_object_copier`)."""
+
+
+class _ClonesItself(Protocol):
+    """An object of a C type that copies itself (a compiled hand)."""
+
+    def __clone_state__(self) -> object:
+        """An independent copy, sharing only immutable values with this object."""
+        ...
+
 
 _UNSET = object()
 """Stands for a slot that was never set."""
 
 
-def _immutable_hint(hint: Any) -> bool:
+def _immutable_hint(hint: object) -> bool:
     """Whether every value of the annotated type ``hint`` is immutable (judged from the type, not a value)."""
-    if hint is Any or isinstance(hint, TypeVar):
+    if hint is typing.Any or isinstance(hint, TypeVar):
         return False
     origin = typing.get_origin(hint)
     if origin is None:
@@ -190,7 +205,7 @@ def _slot_names(tp: type) -> tuple[str, ...]:
     return tuple(found)
 
 
-def _object_copier(tp: type) -> Callable[[Any, dict[int, Any]], Any]:
+def _object_copier(tp: type) -> Copier:
     """The function that copies an instance of the Python class ``tp``, made once per class.
 
     For a class with slots and an ordinary ``__setattr__`` it is generated, one read and one write per slot (as
@@ -201,8 +216,8 @@ def _object_copier(tp: type) -> Callable[[Any, dict[int, Any]], Any]:
     names = _slot_names(tp)
     if not names:
 
-        def copy_plain(value: Any, memo: dict[int, Any]) -> Any:
-            other: Any = object.__new__(tp)
+        def copy_plain(value: object, memo: Memo) -> object:
+            other: object = object.__new__(tp)
             memo[id(value)] = other
             _copy_dict(value, other, memo)
             return other
@@ -242,7 +257,7 @@ def _object_copier(tp: type) -> Callable[[Any, dict[int, Any]], Any]:
     if tp.__dictoffset__:
         lines.append("    copy_dict(value, other, memo)")
     lines.append("    return other")
-    scope: dict[str, Any] = {
+    scope: dict[str, object] = {
         "new": object.__new__,
         "cls": tp,
         "kinds": _KINDS,
@@ -253,11 +268,12 @@ def _object_copier(tp: type) -> Callable[[Any, dict[int, Any]], Any]:
         "vget": _VERIFIED.get,
     }
     exec("\n".join(lines), scope)  # the names are identifiers of the class's own slots, checked above
-    copier: Callable[[Any, dict[int, Any]], Any] = scope["copy_instance"]
+    copier = scope["copy_instance"]
+    assert callable(copier)  # the function the lines above define
     return copier
 
 
-def _copy(value: Any, memo: dict[int, Any]) -> Any:
+def _copy(value: object, memo: Memo) -> object:
     """``value`` copied by the rules of the module docstring; ``memo`` maps the id of every mutable object copied so
     far to its copy."""
     tp = type(value)
@@ -266,37 +282,41 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
         kind = kind_of(tp)
     if kind == _SHARE:
         return value
-    if kind in (_TUPLE, _FROZENSET):
+    if kind in (_TUPLE, _FROZENSET) and isinstance(value, (tuple, frozenset)):
         return value if _VERIFIED.get(id(value)) is value else _copy_items(value, memo)
     done = memo.get(id(value))
     if done is not None:
         return done
-    out: Any
+    out: object
     shared = _SHARED_TYPES.issuperset
-    if kind == _LIST:
+    # Each kind below is that of one built-in type exactly (its subclasses are refused by kind_of), so each
+    # isinstance check holds whenever its kind does: it names the type for the type checker.
+    if kind == _LIST and isinstance(value, list):
         if shared(map(type, value)) or _all_verified(value):
             out = memo[id(value)] = value.copy()  # immutable items, or tuples verified before: all shared
         else:
-            out = memo[id(value)] = []
-            append, kinds, verified = out.append, _KINDS, _VERIFIED
+            items: list[object] = []
+            out = memo[id(value)] = items
+            append, kinds, verified = items.append, _KINDS, _VERIFIED
             for item in value:  # typically tuples already verified: taken without a call
                 if kinds.get(type(item)) == _TUPLE and verified.get(id(item)) is item:
                     append(item)
                 else:
                     append(_copy(item, memo))
-    elif kind == _DICT:
+    elif kind == _DICT and isinstance(value, dict):
         if shared(map(type, value)) and shared(map(type, value.values())):
             out = memo[id(value)] = value.copy()
         else:
-            out = memo[id(value)] = {}
+            entries: dict[object, object] = {}
+            out = memo[id(value)] = entries
             for k, v in value.items():
-                out[_copy(k, memo)] = _copy(v, memo)
-    elif kind == _SET:
+                entries[_copy(k, memo)] = _copy(v, memo)
+    elif kind == _SET and isinstance(value, set):
         out = memo[id(value)] = {_copy(item, memo) for item in value}
-    elif kind == _BYTEARRAY:
+    elif kind == _BYTEARRAY and isinstance(value, bytearray):
         out = memo[id(value)] = bytearray(value)
-    elif kind == _OWN:
-        out = memo[id(value)] = value.__clone_state__()
+    elif kind == _OWN:  # its class was found to have a __clone_state__ method when its kind was worked out
+        out = memo[id(value)] = cast(_ClonesItself, value).__clone_state__()
     else:
         copier = _COPIERS.get(tp)
         if copier is None:
@@ -305,15 +325,15 @@ def _copy(value: Any, memo: dict[int, Any]) -> Any:
     return out
 
 
-def _all_verified(items: list[Any]) -> bool:
+def _all_verified(items: list[object]) -> bool:
     """Whether every item is a tuple already found immutable all the way down (checked at C speed)."""
     return all(map(operator.is_, map(_VERIFIED.get, map(id, items)), items))
 
 
-def _copy_items(value: tuple[Any, ...] | frozenset[Any], memo: dict[int, Any]) -> Any:
+def _copy_items(value: tuple[object, ...] | frozenset[object], memo: Memo) -> object:
     """A tuple or frozenset: the same object when everything in it is immutable, else one of the same type around
     copies of its items."""
-    items: list[Any] | None = None
+    items: list[object] | None = None
     if not _SHARED_TYPES.issuperset(map(type, value)):
         for i, item in enumerate(value):
             copied = _copy(item, memo)
@@ -336,7 +356,7 @@ def _copy_items(value: tuple[Any, ...] | frozenset[Any], memo: dict[int, Any]) -
     return tuple.__new__(tp, items) if issubclass(tp, tuple) else tp(items)
 
 
-def _copy_object(value: Any, memo: dict[int, Any]) -> Any:
+def _copy_object(value: object, memo: Memo) -> object:
     """An instance of a Python class: a new instance (``__init__`` is not called) with every attribute copied."""
     tp = type(value)
     other = object.__new__(tp)
@@ -351,7 +371,7 @@ def _copy_object(value: Any, memo: dict[int, Any]) -> Any:
     return other
 
 
-def _copy_dict(value: Any, other: Any, memo: dict[int, Any]) -> None:
+def _copy_dict(value: object, other: object, memo: Memo) -> None:
     """Copy the instance ``__dict__`` of ``value`` into ``other``'s: all at once, then a copy over each value that
     is not immutable."""
     state = value.__dict__
@@ -369,11 +389,11 @@ def _copy_dict(value: Any, other: Any, memo: dict[int, Any]) -> None:
             target[name] = _copy(attr, memo)
 
 
-def clone_state(state: T, memo: dict[int, Any] | None = None) -> T:
+def clone_state(state: T, memo: Memo | None = None) -> T:
     """An independent copy of ``state``: every mutable container in it copied, every immutable value shared.
 
     Nothing done to the copy changes the original or the other way round. ``memo`` (the id of each mutable object
     already copied, mapped to its copy) lets several calls share one copy of what they reach in common. Raises
     :class:`TypeError` naming a value that cannot be copied safely.
     """
-    return _copy(state, {} if memo is None else memo)  # type: ignore[no-any-return]
+    return cast(T, _copy(state, {} if memo is None else memo))  # a copy is of its original's type
