@@ -20,18 +20,22 @@ these by class, so a game that uses them is told about without a line of its own
 
 from __future__ import annotations
 
+import collections
+from collections.abc import Callable
 from operator import itemgetter
-from typing import TYPE_CHECKING, Any, ClassVar, dataclass_transform
-
-try:  # the C accessor named tuples use: reading a field costs what it costs on a named tuple
-    from collections import _tuplegetter  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - another Python implementation
-
-    def _tuplegetter(index: int, doc: str) -> Any:
-        return property(itemgetter(index), doc=doc)
-
+from typing import TYPE_CHECKING, ClassVar, dataclass_transform
 
 from clubsuite.cards import Card
+
+
+def _property_getter(index: int, doc: str) -> object:
+    """A read-only accessor of field ``index``, for a Python without the C one."""
+    return property(itemgetter(index), doc=doc)
+
+
+_tuplegetter: Callable[[int, str], object] = getattr(collections, "_tuplegetter", _property_getter)
+"""The accessor of one field: the C one named tuples use (reading a field costs what it costs on a named tuple),
+where the Python has it (it is private to :mod:`collections`, hence looked up by name)."""
 
 _MISSING = object()
 
@@ -41,15 +45,16 @@ class _EventMeta(type):
     """Builds an event class from its annotations: the fields (inherited ones first), a read-only accessor per
     field, a constructor taking the fields in order (defaults allowed), and no instance dictionary."""
 
-    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, Any]) -> _EventMeta:
+    def __new__(mcs, name: str, bases: tuple[type, ...], namespace: dict[str, object]) -> _EventMeta:
         inherited: tuple[str, ...] = ()
-        defaults: dict[str, Any] = {}
+        defaults: dict[str, object] = {}
         for base in bases:
             inherited = getattr(base, "_fields", inherited)
             defaults.update(getattr(base, "_field_defaults", {}))
+        annotations = namespace.get("__annotations__")  # the class body's: a dict, absent when it annotates nothing
         own = [
             field
-            for field, hint in namespace.get("__annotations__", {}).items()
+            for field, hint in (annotations.items() if isinstance(annotations, dict) else ())
             if not str(hint).startswith(("ClassVar", "typing.ClassVar"))
         ]
         fields = (*inherited, *own)
@@ -69,16 +74,18 @@ class _EventMeta(type):
         return super().__new__(mcs, name, bases, namespace)
 
 
-def _constructor(fields: tuple[str, ...], defaults: dict[str, Any]) -> Any:
+def _constructor(fields: tuple[str, ...], defaults: dict[str, object]) -> object:
     """A ``__new__`` taking the fields by position or name, as fast as a named tuple's."""
     params = ", ".join(f"{f}=_defaults[{f!r}]" if f in defaults else f for f in fields)
     values = "".join(f"{f}, " for f in fields)
-    scope: dict[str, Any] = {"_new": tuple.__new__, "_defaults": defaults}
+    scope: dict[str, object] = {"_new": tuple.__new__, "_defaults": defaults}
     exec(f"def __new__(_cls, {params}):\n    return _new(_cls, ({values}))\n", scope)
-    return staticmethod(scope["__new__"])
+    new = scope["__new__"]
+    assert callable(new)  # the function the line above defines
+    return staticmethod(new)
 
 
-class Event(tuple[Any, ...], metaclass=_EventMeta):
+class Event(tuple[object, ...], metaclass=_EventMeta):
     """The base of every event: immutable, a tuple underneath, equal only to an event of the same class."""
 
     _fields: ClassVar[tuple[str, ...]]
@@ -86,7 +93,7 @@ class Event(tuple[Any, ...], metaclass=_EventMeta):
     wire: ClassVar[str]
     """The event's name on the wire (an event's ``type`` in the protocol): declared by each event class, so that the
     protocol does not change when a class is renamed or moved."""
-    _field_defaults: ClassVar[dict[str, Any]]
+    _field_defaults: ClassVar[dict[str, object]]
 
     if not TYPE_CHECKING:  # the metaclass writes the real constructor of each event class
 
@@ -106,11 +113,11 @@ class Event(tuple[Any, ...], metaclass=_EventMeta):
         inside = ", ".join(f"{name}={value!r}" for name, value in zip(self._fields, self, strict=True))
         return f"{type(self).__name__}({inside})"
 
-    def __getnewargs__(self) -> tuple[Any, ...]:
+    def __getnewargs__(self) -> tuple[object, ...]:
         """What pickling and copying rebuild the event from."""
         return tuple(self)
 
-    def _asdict(self) -> dict[str, Any]:
+    def _asdict(self) -> dict[str, object]:
         """The fields by name (for an event no narrator describes in words)."""
         return dict(zip(self._fields, self, strict=True))
 
