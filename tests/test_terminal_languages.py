@@ -1,5 +1,6 @@
-"""The terminal table speaks the player's language: ``clubs play --lang de`` words its prompts, its summaries and
-its score sheet in German from the catalog, while the English run stays word for word what it always printed."""
+"""The terminal table speaks the player's language: ``clubs play --lang de`` words its prompts, the events (in the
+game's own words, as the page says them) and its score sheet in German from the catalog; the English run says what
+the page says."""
 
 from __future__ import annotations
 
@@ -8,7 +9,10 @@ import re
 import pytest
 
 from cli_helpers import clubs_in_process
+from clubsuite.games.whist.present import KEEPS_YOU, SCORED
 from clubsuite.i18n import Words
+from clubsuite.present import LEADS, TAKES
+from clubsuite.reasons import Template
 
 MOVES = ("k\n" + "".join(f"{n}\n" for n in range(1, 14)) * 25 + "s\nq\n").encode()
 """Keep the hand, then every card number in turn (the illegal ones are refused) until the first hand is over;
@@ -17,12 +21,15 @@ then the scores, and quit."""
 GERMAN = {
     "Keep or exchange with the bid hand? [{keep}/{exchange}]": "the exchange prompt",
     "Your card:": "the card prompt",
-    "You keep your hand.": "the decision said",
-    "Hand over. Tricks: {tricks}": "the hand's summary",
     "Scores": "the score sheet's title",
     "Your hand: {cards}": "the hand shown",
 }
 """The terminal's words this test looks for in German, by what they are."""
+
+
+def said_in(lang: str, kind: Template) -> str:
+    """What the game's presenter says with ``kind`` in ``lang`` (its placeholders left open)."""
+    return Words(lang).get(kind.text, kind.code)
 
 
 def german(msgid: str) -> str:
@@ -41,15 +48,15 @@ def test_english_play_of_whist_says_what_it_always_said() -> None:
         "Enter a card (e.g. QH) or its number; ? legal moves, h hint, s scores, q quit.",
         "A move refused is said in plain words; type why (or w) then to read the rule behind it.",
         "",
-        "=== Hand 1: You deal. Totals: You +0, Basil +0, Cleo +0 (target ±11) ===",
+        "Hand 1 is dealt by you.",
     ]
     assert "Keep or exchange with the bid hand? [k/x] k" in lines
     assert "You keep your hand." in lines
-    assert "Cleo leads the first trick." in lines
+    assert "Cleo leads." in lines
     assert "Trick so far: Cleo JH" in lines
-    assert "Hand over. Tricks: You 3 (-1), Basil 9 (+5), Cleo 1 (-3)" in lines
+    assert "The hand is over: you 3 tricks (-1), Basil 9 tricks (+5), Cleo 1 trick (-3)." in lines
     assert any(line.strip() == "Scores" for line in lines)
-    assert "=== Hand 2: Basil deals. Totals: You -1, Basil +5, Cleo -3 (target ±11) ===" in lines
+    assert "Hand 2 is dealt by Basil." in lines
 
 
 def test_german_play_of_whist_words_prompts_and_summaries_in_german() -> None:
@@ -59,18 +66,18 @@ def test_german_play_of_whist_words_prompts_and_summaries_in_german() -> None:
     assert out.status == 0, out.stderr
     lines = out.stdout.splitlines()
     assert "Behalten oder mit dem Talon tauschen? [b/t] k" in lines  # the English key is read in every language
-    assert german("You keep your hand.") in lines
+    assert said_in("de", KEEPS_YOU) in lines
     assert any(line.startswith(german("Your card:")) for line in lines)
     assert any(line.startswith(german("Your hand: {cards}")) for line in lines)
-    summary = german("Hand over. Tricks: {tricks}")
-    assert summary + "Sie 3 (-1), Basil 9 (+5), Cleo 1 (-3)" in lines  # the player's seat: "Sie"
+    summary = said_in("de", SCORED).split("{")[0]
+    assert summary + "Sie 3 Stiche (-1), Basil 9 Stiche (+5), Cleo 1 Stich (-3)." in lines  # the player's seat: "Sie"
     head = Words("de").get("{title} · variant {spec} · seed {seed}")
     assert lines[0] == head.format(title=Words("de").get("Clubs (whist group)"), spec="whist", seed=5)
     assert lines[0] != "Clubs (whist group) · variant whist · seed 5"
     assert lines[1] == "Am Tisch, in Zugfolge: Sie, Basil (normaler Bot), Cleo (normaler Bot)"
     assert german("Game stopped before the end (you quit).") in lines
     assert any(line.strip() == german("Scores") for line in lines)
-    english_words = ("Keep or exchange with the bid hand?", "Hand over. Tricks:", "Your card:", "You keep your hand.")
+    english_words = ("Keep or exchange with the bid hand?", "The hand is over", "Your card:", "You keep your hand.")
     for english in (*english_words, "You "):
         assert not any(english in line for line in lines), english
     # One card alphabet, the German one, in the hand, the trick, the legal moves and the refusals: the jack of
@@ -92,11 +99,11 @@ def test_watching_bots_in_french_or_dutch_words_the_header_the_events_and_the_en
     head = words.get("{title} · variant {spec} · seed {seed}")
     title = words.get("Clubs (whist group)")
     assert title != "Clubs (whist group)" and lines[0] == head.format(title=title, spec="whist", seed=7)
-    first = [words.get("{name} leads the first trick.").format(name=name) for name in ("Kiri", "Lena", "Milo")]
+    first = [said_in(lang, LEADS).format(seat=name) for name in ("Kiri", "Lena", "Milo")]
     assert any(line in first for line in lines), first
-    wins = words.get("{name} wins trick {number} (tricks: {counts})").split("{name}")[1].split("{number}")[0]
-    assert wins.strip() and any(wins in line for line in lines)
-    assert not any("leads the first trick" in line or " wins trick " in line for line in lines)
+    takes = said_in(lang, TAKES).split("{seat}")[1].split("{number}")[0]
+    assert takes.strip() and any(takes in line for line in lines)
+    assert not any(line.endswith(" leads.") or " takes trick " in line for line in lines)
 
 
 def test_watch_refuses_a_language_it_does_not_speak_naming_the_ones_it_does() -> None:
@@ -111,7 +118,7 @@ def test_a_german_table_hints_in_its_alphabet_and_reads_a_card_as_it_wrote_it() 
     assert out.status == 0, out.stderr
     lines = out.stdout.splitlines()
     assert german("Hint: {move}") + "DH" in lines
-    assert "Sie spielen DH" in lines
+    assert "Sie spielen DH." in lines
 
 
 EXAMPLES = {"en": "QH", "de": "DH", "fr": "DH", "nl": "VH"}

@@ -133,9 +133,11 @@ def test_watch_shows_every_hand_and_pass_and_its_record_replays(tmp_path: Path) 
     assert text.startswith("Clubs (partnership): partnership\n")
     # the replay names the seats as the table did, and says which bot played each
     assert f"seats: 1 {zero} (bot heuristic), 2 {one} (bot random), 3 {two} (bot heuristic)" in text  # from 1
-    for needle in (f"pass to the left: seat 2 ({one}) gives ", f"hand 3: dealer seat 3 ({two}); no pass (CP-2)"):
-        assert needle in text
-    assert re.search(rf"points seats 1 \+ 3 \({zero}, {two}\): \d+ tricks \+ \d+ clubs", text)
+    # the events in the game's words (the page's), and the cards passed, which the record holds (CP-2)
+    assert re.search(rf"^Hand 1 is dealt by seat 1 \({zero}\); everyone passes three cards to the left", text, re.M)
+    assert f"Hand 3 is dealt by seat 3 ({two}); no cards are passed this hand." in text
+    assert re.search(rf"^    seat 2 \({one}\) -> seat 3 \({two}\) \S+ \S+ \S+;", text, flags=re.MULTILINE)
+    assert re.search(rf"The hand is over. Points: seat 1 \({zero}\) and seat 3 \({two}\) \d+, ", text)
     assert f"winners: seat 1 ({zero}), seat 3 ({two})" in text
 
 

@@ -7,22 +7,16 @@ CW-4) and the cards played. A spectator (``clubs watch``) sees all three hands a
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
 
 from rich.text import Text
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import Phase
 from clubsuite.errors import ClubsError
-from clubsuite.games.whist import (
-    Decided,
-    Decision,
-    HandScored,
-    HandStarted,
-    MatchEnded,
-    WhistMatch,
-)
+from clubsuite.games.whist import Decision, HandScored, WhistMatch
 from clubsuite.games.whist.hand import WhistAction, WhistPhase
+from clubsuite.games.whist.spectator import public_dict
+from clubsuite.jsonform import JsonObject
 from clubsuite.tui.render import card_text, cards_text, hand_text, sorted_hand
 from clubsuite.tui.table import Marked, Table
 
@@ -44,53 +38,15 @@ class WhistTable(Table[WhistMatch]):
     title = Marked.tr("Clubs (whist group)")
     rules_line = Marked.tr("Clubs are trumps. Follow suit and beat the highest card if you can; quota 4 tricks.")
 
-    def show_events(self, match: WhistMatch, events: Sequence[object]) -> None:
-        """Describe what just happened, without revealing any hidden card to the human."""
-        for ev in events:
-            if isinstance(ev, HandStarted):
-                params = {
-                    "number": ev.hand_number + 1,
-                    "name": self.names[ev.dealer],
-                    "totals": self._totals(match),
-                    "target": match.options.target,
-                }
-                started = self.either(
-                    ev.dealer,
-                    self.tr("Hand {number}: You deal. Totals: {totals} (target ±{target})", **params),
-                    self.tr("Hand {number}: {name} deals. Totals: {totals} (target ±{target})", **params),
-                )
-                self.say()
-                self.say(f"=== {started} ===", style="bold")
-            elif isinstance(ev, Decided):
-                name = self.names[ev.seat]
-                if ev.exchanged:
-                    you, them = (
-                        self.tr("You exchange with the bid hand."),
-                        self.tr("{name} exchanges with the bid hand.", name=name),
-                    )
-                else:
-                    you, them = self.tr("You keep your hand."), self.tr("{name} keeps their hand.", name=name)
-                self.say(self.either(ev.seat, you, them))
-            elif self.say_trick_events(ev, match.hands[-1].tricks_won):
-                pass
-            elif isinstance(ev, HandScored):
-                tricks = ", ".join(f"{self.names[s]} {t} ({ev.scores[s]:+d})" for s, t in enumerate(ev.tricks))
-                self.say(self.tr("Hand over. Tricks: {tricks}", tricks=tricks))
-                self.show_scores(match)
-            elif isinstance(ev, MatchEnded):
-                if ev.draw:
-                    self.say(self.tr("Game over: a draw (all three reached a target at once)."), style="bold")
-                elif len(ev.winners) == 1:
-                    w = ev.winners[0]
-                    self.say(
-                        self.either(
-                            w, self.tr("Game over: You win!"), self.tr("Game over: {name} wins!", name=self.names[w])
-                        ),
-                        style="bold",
-                    )
-                else:
-                    self.say(self.tr("Game over: {names} win!", names=self.names_list(ev.winners)), style="bold")
-                self.say(self.tr("Final totals: {totals}", totals=self._totals(match)))
+    # -- what happened: the game's words (clubsuite.tui.table.Table.show_events), and what this screen adds --------
+    def public_view(self, match: WhistMatch) -> JsonObject:
+        """The table as anyone watching sees it (:func:`clubsuite.games.whist.spectator.public_dict`)."""
+        return public_dict(match)
+
+    def after_event(self, match: WhistMatch, event: object) -> None:
+        """After a hand's points, the score sheet."""
+        if isinstance(event, HandScored):
+            self.show_scores(match)
 
     def show_state(self, match: WhistMatch, seat: int) -> None:
         """The human's screen before a decision: totals, tricks, the trick in progress, the hand."""
