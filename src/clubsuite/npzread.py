@@ -23,9 +23,10 @@ import zipfile
 from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import BinaryIO, Protocol, cast
 
 import numpy as np
+import numpy.typing as npt
 
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.safetext import quoted
@@ -37,7 +38,11 @@ MAX_HEADER = 10_000
 
 Fail = Callable[[str], InvalidOptionsError]
 """Makes the refusal of one file from why it is refused (the caller names the file and what it is)."""
-Check = Callable[[str, tuple[int, ...], np.dtype[Any]], str | None]
+Array = npt.NDArray[np.generic]
+"""An entry read: of one of the types its :class:`Bounds` allow, which the caller checks where it needs one."""
+Numbers = npt.NDArray[np.integer | np.floating]
+"""An entry found to hold integers or floating-point numbers (:func:`numbers`)."""
+Check = Callable[[str, tuple[int, ...], np.dtype[np.generic]], str | None]
 """Asked of every entry once its header has been read and checked, before its numbers are read: why the entry (its
 name without ``.npy``, its shape and type) is refused, or None."""
 
@@ -51,7 +56,7 @@ class Bounds:
     max_entries: int
     max_directory: int
     """The largest archive directory read (an archive's few entries take a few kilobytes)."""
-    types: tuple[np.dtype[Any], ...]
+    types: tuple[np.dtype[np.generic], ...]
     """The types an entry may be."""
     types_words: str
     """The types in words, as a refusal names them ("float32 numbers")."""
@@ -121,13 +126,21 @@ def _check_directory(data: bytes, bounds: Bounds, fail: Fail) -> None:
         )
 
 
+class _Member(Protocol):
+    """An archive's entry opened to read (what :meth:`zipfile.ZipFile.open` returns)."""
+
+    def read(self, n: int = -1, /) -> bytes:
+        """At most ``n`` more bytes of the entry (none at its end)."""
+        ...
+
+
 _NPY_MAGIC = b"\x93NUMPY"
 _HEADER_LENGTH = {(1, 0): struct.Struct("<H"), (2, 0): struct.Struct("<I")}
 """The field that gives a ``.npy`` header's length, by format version (a version 3.0 header, UTF-8 field names,
 is never one NumPy writes for plain numbers)."""
 
 
-def _exactly(member: Any, size: int, what: str, entry: str, fail: Fail) -> bytes:
+def _exactly(member: _Member, size: int, what: str, entry: str, fail: Fail) -> bytes:
     """The next ``size`` bytes of an entry (``size`` already bounded), refused if it ends before them."""
     got = b""
     while len(got) < size:
@@ -138,7 +151,7 @@ def _exactly(member: Any, size: int, what: str, entry: str, fail: Fail) -> bytes
     return got
 
 
-def _header(member: Any, entry: str, bounds: Bounds, fail: Fail) -> tuple[tuple[int, ...], np.dtype[Any]]:
+def _header(member: _Member, entry: str, bounds: Bounds, fail: Fail) -> tuple[tuple[int, ...], np.dtype[np.generic]]:
     """The shape and type of an entry read from its ``.npy`` header, checked (see the module docstring): the
     header's length is read and refused over :data:`MAX_HEADER` before the header is read; NumPy then parses the
     bounded header."""
@@ -165,12 +178,18 @@ def _header(member: Any, entry: str, bounds: Bounds, fail: Fail) -> tuple[tuple[
     return shape, dtype
 
 
+def numbers(array: Array) -> Numbers | None:
+    """``array`` itself where it holds integers or floating-point numbers (its type's kind), else None. NumPy's
+    types do not follow a check of an array's type, so the one check is made here, for every reader."""
+    return cast(Numbers, array) if array.dtype.kind in "fiu" else None
+
+
 def shape_text(shape: tuple[int, ...]) -> str:
     """A shape as a refusal names it, a dimension of more than 20 digits cut short."""
     return " x ".join(str(d) if abs(d) < 10**20 else f"{str(d)[:20]}..." for d in shape)
 
 
-def _numbers(member: Any, size: int, entry: str, fail: Fail) -> bytearray:
+def _numbers(member: _Member, size: int, entry: str, fail: Fail) -> bytearray:
     """The ``size`` bytes of numbers that follow an entry's header, read a piece at a time into room that grows with
     what was read (a header that claims more than its entry holds costs only what it holds; no more than a piece is
     inflated beyond ``size``), refused if the entry holds fewer or more."""
@@ -187,7 +206,7 @@ def _numbers(member: Any, size: int, entry: str, fail: Fail) -> bytearray:
 
 def arrays(
     data: bytes, bounds: Bounds, fail: Fail, check: Check | None = None, only: Collection[str] | None = None
-) -> dict[str, Any]:
+) -> dict[str, Array]:
     """Every entry of the archive ``data`` (those named in ``only``, where given) as an array, by its name without
     ``.npy``, each ``.npy`` header read and checked (and ``check``-ed) before its numbers are read, at most
     ``bounds.max_bytes`` in all; an entry left out has its header checked too, its numbers never read. Raises what
@@ -199,7 +218,7 @@ def arrays(
 
 def file_arrays(
     path: Path, bounds: Bounds, fail: Fail, check: Check | None = None, only: Collection[str] | None = None
-) -> dict[str, Any]:
+) -> dict[str, Array]:
     """As :func:`arrays`, of the archive in the file at ``path``, read from the file as its entries are (never
     whole: a large archive asked for one small entry costs that entry), the file checked first as
     :func:`file_bytes` checks it."""
@@ -220,8 +239,8 @@ read: such an entry is refused unread."""
 
 def _entries(
     archive: zipfile.ZipFile, bounds: Bounds, fail: Fail, check: Check | None, only: Collection[str] | None
-) -> dict[str, Any]:
-    out: dict[str, Any] = {}
+) -> dict[str, Array]:
+    out: dict[str, Array] = {}
     total = 0
     listed = archive.infolist()
     if len(listed) > bounds.max_entries:

@@ -9,7 +9,7 @@ from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from clubsuite.cards import CardSet
 from clubsuite.copying import clone_state
-from clubsuite.engine import LegalActions
+from clubsuite.engine import LegalActions, SomeMatch
 from clubsuite.errors import ClubsError, NoHandError
 from clubsuite.jsonform import JsonObject
 
@@ -126,11 +126,11 @@ class ViewBase(Generic[HandT]):
         match = self._match
         return match.legal_actions() if match.to_act == self._seat else ()
 
-    def determinize(self, rng: random.Random) -> Any:
+    def determinize(self, rng: random.Random) -> SomeMatch:
         """A complete match this seat cannot tell from the real one: every card it cannot see drawn again with
         ``rng``, consistently with all it has seen (the game's sampler, through ``match.determinize``), and no hand
         of the past but the number of them. What search bots imagine; it never shows a real hidden card."""
-        draw = getattr(self._match, "determinize", None)
+        draw: Callable[[int, random.Random], SomeMatch] | None = getattr(self._match, "determinize", None)
         if draw is None:
             raise ClubsError("this view was made from a single hand, not a match, and cannot be determinized")
         world = draw(self._seat, rng)
@@ -139,7 +139,7 @@ class ViewBase(Generic[HandT]):
         # who deals and which way cards pass), with a frozen copy of the imagined hand in progress in their places: a
         # copy, because clones of the world share its settled hands and must not share the hand they play on.
         hands = world.hands
-        if len(hands) > 1:
+        if len(hands) > 1 and isinstance(hands, list):  # as every match keeps them
             hands[:-1] = [clone_state(hands[-1])] * (len(hands) - 1)
         return world
 

@@ -41,11 +41,11 @@ is known only at run time; the registry hands a game only its own bots and the b
 BotFactory = Callable[..., SomeBot]
 """Builds a bot: called with no argument, or with the bot's settings object when it was registered with a
 settings class."""
-_FACTORIES: dict[tuple[str, str], tuple[BotFactory, type[Any] | None]] = {}
+_FACTORIES: dict[tuple[str, str], tuple[BotFactory, type | None]] = {}
 _ANY_GAME = "*"
 
 
-def register_bot(name: str, factory: BotFactory, game: str = _ANY_GAME, settings: type[Any] | None = None) -> None:
+def register_bot(name: str, factory: BotFactory, game: str = _ANY_GAME, settings: type | None = None) -> None:
     """Make ``make_bot(name, game)`` build bots with ``factory`` (``game="*"``: for every game).
 
     With ``settings`` (a frozen dataclass whose fields are declared with :func:`clubsuite.options.option`), the bot

@@ -15,20 +15,21 @@ import functools
 import json
 import math
 from importlib import resources
-from typing import Any
+
+from clubsuite.jsonform import JsonObject, JsonValue
 
 DATA_FILE = "calibrated.json"
 """The file of calibrations, a data file of this package."""
 
 
 @functools.cache
-def _runs() -> dict[str, Any]:
+def _runs() -> JsonObject:
     """The file's runs by pool, read once (none when the file is missing)."""
     try:
         text = resources.files(__package__ or "clubsuite.bots").joinpath(DATA_FILE).read_text(encoding="utf-8")
     except FileNotFoundError:
         return {}
-    data: Any = json.loads(text)
+    data: JsonValue = json.loads(text)
     pools = data.get("pools") if isinstance(data, dict) else None
     if not isinstance(pools, dict):
         raise ValueError(f"{DATA_FILE}: expected an object with 'pools', an object of pools")
@@ -68,7 +69,7 @@ def all_pools() -> dict[str, dict[str, tuple[float, float]]]:
     return {pool: dict(levels) for pool, levels in _load().items()}
 
 
-def provenance(pool: str) -> dict[str, Any]:
+def provenance(pool: str) -> JsonObject:
     """How ``pool`` was calibrated: the run's command, matches, cycles, seed and date (empty when it was not)."""
     run = _runs().get(pool)
     if not isinstance(run, dict):

@@ -15,13 +15,17 @@ It chooses the same action every time in the same position: the legal action the
 from __future__ import annotations
 
 import random
+from collections.abc import Callable
 from functools import cache, lru_cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Protocol
 
 from clubsuite.bots.base import SomeBot, bot_names, make_bot, register_bot
 from clubsuite.coding import HasBenchmark, RlCoding, coding_for, env_layout
-from clubsuite.engine import LegalActions, find_game, games
+from clubsuite.engine import LegalActions, View, find_game, games
+
+if TYPE_CHECKING:
+    from clubsuite.bots.policy import Policy
 
 POLICIES = Path(__file__).resolve().parent / "policies"
 """Where the shipped policies are."""
@@ -44,7 +48,7 @@ def shipped(game: str) -> tuple[tuple[str, str], ...]:
 
 
 @cache
-def _policy(env_id: str, spec: str) -> Any:
+def _policy(env_id: str, spec: str) -> Policy:
     """The shipped policy of ``env_id``, read and checked once (its weights shared by every table that plays it)."""
     from clubsuite.bots.policy import Policy
 
@@ -52,7 +56,7 @@ def _policy(env_id: str, spec: str) -> Any:
 
 
 @lru_cache(maxsize=256)
-def policy_for(game: str, options: object) -> Any | None:
+def policy_for(game: str, options: object) -> Policy | None:
     """The shipped policy a table of ``game`` with ``options`` plays (see the module docstring), reading the table's
     own coding; None where there is none. Another environment's policy fits only a table of as many seats, the same
     teams, and the same observation and actions (each slot's name, size and bounds, the deck, the action names)."""
@@ -75,6 +79,15 @@ def policy_for(game: str, options: object) -> Any | None:
     return _policy(*fits).at_table(options) if fits is not None else None
 
 
+class TableView(View, Protocol):
+    """A seat's view as the learned bot reads it: the table's options choose the policy."""
+
+    @property
+    def options(self) -> object:
+        """The rules options of the table."""
+        ...
+
+
 class LearnedBot:
     """The learned bot of one game (see the module docstring)."""
 
@@ -86,7 +99,7 @@ class LearnedBot:
         self.stand_in = False
         """Whether the last decision was the heuristic bot's, for want of a policy for the table."""
 
-    def choose(self, view: Any, legal: LegalActions[object], rng: random.Random) -> object:
+    def choose(self, view: TableView, legal: LegalActions[object], rng: random.Random) -> object:
         """The policy's choice, or the heuristic bot's where the table has no policy."""
         from clubsuite.bots.policy import PolicyBot
 
@@ -102,7 +115,7 @@ def has_policy(game: str) -> bool:
     return bool(shipped(game))
 
 
-def _factory(game: str) -> Any:
+def _factory(game: str) -> Callable[[], LearnedBot]:
     return lambda: LearnedBot(game)
 
 

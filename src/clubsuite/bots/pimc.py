@@ -40,7 +40,7 @@ import math
 import random
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING
 
 from clubsuite.bots.base import register_bot
 from clubsuite.bots.learned import has_policy, policy_for
@@ -61,6 +61,9 @@ from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import option
 from clubsuite.solver.game import HasSolver, card_values
 from clubsuite.solver.search import NodeLimitError
+
+if TYPE_CHECKING:
+    from clubsuite.bots.policy import Policy
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -211,7 +214,7 @@ class PimcBot:
         source = worlds_from(view)
         seat = source.seat
         settings = self.settings
-        samples = settings.worlds_for(view.phase)  # type: ignore[attr-defined]
+        samples = settings.worlds_for(source.phase)
         budget = Budget(samples, settings.ms, settings.cpu)
         if settings.infer:
             worlds = self._likeliest(source, seat, seeds(rng, samples * settings.pool), samples, budget)
@@ -271,7 +274,7 @@ class PimcBot:
         keyed: list[tuple[float, int, int, SomeMatch]] = []
         logs: list[float] = []
         drawn: list[tuple[int, SomeMatch]] = []
-        policy: Any | None = None
+        policy: Policy | None = None
         for s in pool:
             if drawn and budget is not None and budget.out_of_time():
                 break
@@ -291,14 +294,14 @@ class PimcBot:
         keyed.sort(reverse=True)
         return [(s, world) for _, _, s, world in keyed[:samples]]
 
-    def _policy(self, world: SomeMatch) -> Any | None:
+    def _policy(self, world: SomeMatch) -> Policy | None:
         """The learned policy the others are modelled by (``model=learned``), or None: the rollout bot is (the
         default, or a table of options no policy reads, where the rollout bot stands in)."""
         if self.settings.model != "learned":
             return None
         return policy_for(world.game, world.options)
 
-    def _learned_log_likelihoods(self, policy: Any, worlds: Sequence[SomeMatch], seat: int) -> list[float]:
+    def _learned_log_likelihoods(self, policy: Policy, worlds: Sequence[SomeMatch], seat: int) -> list[float]:
         """Each world's log-chance of the others' plays in their last ``window`` turns of the hand under the learned
         policy, floored: a play the policy gives probability p among n legal plays counts (1 - infer/100) p +
         infer/100 / n, so that one surprising play makes a world less likely, never impossible (a turn with one

@@ -38,14 +38,14 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
-from clubsuite.coding import RlCoding, coding_for, env_layout, observation_of
-from clubsuite.engine import resolve
+from clubsuite.coding import RlCoding, Vector, coding_for, env_layout, observation_of
+from clubsuite.engine import LegalActions, View, resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.npzread import Bounds, file_bytes
+from clubsuite.npzread import Array, Bounds, file_bytes
 from clubsuite.npzread import arrays as read_arrays
 from clubsuite.safetext import quoted
 
@@ -58,6 +58,14 @@ MAX_LAYERS = 16
 MAX_DIRECTORY = 64 * 1024
 """The largest archive directory read: a policy's :data:`MAX_ENTRIES` entries take a few kilobytes, while a
 directory of a million empty entries would take a file of 50 MB and hundreds of MB once parsed."""
+
+Weights = npt.NDArray[np.float32]
+"""A layer's weights (inputs by outputs) or its biases (one per output)."""
+Layer = tuple[Weights, Weights]
+"""One layer of the network: its weights and its biases."""
+Scores = npt.NDArray[np.floating]
+"""Scores worked out from float32 weights (float32 numbers, though NumPy's types do not follow that through
+arithmetic)."""
 
 
 class Policy:
@@ -82,9 +90,9 @@ class Policy:
         twin.layout = env_layout(twin.coding)
         return twin
 
-    def scores(self, observation: Any) -> Any:
-        """The score of every action id for one observation."""
-        x = np.asarray(observation, dtype=np.float32)
+    def scores(self, observation: npt.ArrayLike) -> Scores:
+        """The score of every action id for one observation (or for each row of a batch of them)."""
+        x: Scores = np.asarray(observation, dtype=np.float32)
         for k, (w, b) in enumerate(self.layers):
             x = x @ w + b
             if k < len(self.layers) - 1:
@@ -96,11 +104,11 @@ class Policy:
 class Decision:
     """A decision as the policy reads it: the seat's observation, and each legal action spelled as ids."""
 
-    observation: Any
+    observation: Vector
     spelled: list[tuple[int, ...]]
 
 
-def prepared(policy: Policy, view: Any, legal: Sequence[object]) -> Decision:
+def prepared(policy: Policy, view: View, legal: Sequence[object]) -> Decision:
     """The decision of ``view`` among ``legal`` read now (a view follows the state it reads: a search replaying a
     hand reads each decision before the next play)."""
     return Decision(observation_of(policy.coding, policy.layout, view), [tuple(policy.coding.tokens(a)) for a in legal])
@@ -110,7 +118,7 @@ def log_probabilities(policy: Policy, decisions: Sequence[Decision]) -> list[lis
     """For each decision, the policy's log-probability of each legal action, in the order of its ``legal`` (the
     joint probability over the action's ids, see the module docstring). Every step of every decision is scored in
     one batch: a search weighing many imagined worlds pays for one pass of the network, not one a world."""
-    blocks: list[Any] = []
+    blocks: list[Vector] = []
     rows: list[dict[tuple[int, ...], int]] = []
     first = 0
     picked = policy.layout.offsets["picked"]
@@ -128,14 +136,16 @@ def log_probabilities(policy: Policy, decisions: Sequence[Decision]) -> list[lis
     return [_joint(scores, row, d.spelled) for d, row in zip(decisions, rows, strict=True)]
 
 
-def _joint(scores: Any, row: dict[tuple[int, ...], int], spelled: list[tuple[int, ...]]) -> list[float]:
+def _joint(
+    scores: npt.NDArray[np.float64], row: dict[tuple[int, ...], int], spelled: list[tuple[int, ...]]
+) -> list[float]:
     """Each spelled action's log-probability: the sum over its ids of the id's score less the log-sum of the scores
     of the ids allowed after the same prefix."""
     allowed: dict[tuple[int, ...], set[int]] = {}
     for seq in spelled:
         for d in range(len(seq)):
             allowed.setdefault(seq[:d], set()).add(seq[d])
-    logz = {}
+    logz: dict[tuple[int, ...], np.float64] = {}
     for prefix, ids in allowed.items():
         s = scores[row[prefix], sorted(ids)]
         top = s.max()
@@ -149,7 +159,7 @@ class PolicyBot:
     def __init__(self, policy: Policy, name: str) -> None:
         self.policy, self.name = policy, name
 
-    def choose(self, view: Any, legal: Any, rng: random.Random) -> object:
+    def choose(self, view: View, legal: LegalActions[object], rng: random.Random) -> object:
         """The policy's likeliest legal action (see the module docstring)."""
         actions = list(legal)
         if len(actions) == 1:
@@ -187,7 +197,12 @@ def weights_bytes(path: Path) -> bytes:
     return file_bytes(path, _bounds(), lambda why: _fail(path, why))
 
 
-def _read(path: Path, data: bytes, env_id: str, inputs: int, outputs: int) -> list[tuple[Any, Any]]:
+def _float32(array: Array) -> Weights | None:
+    """``array`` as the float32 numbers it holds (the same array), or None if it holds numbers of another type."""
+    return array.astype(np.float32, copy=False) if array.dtype == np.float32 else None
+
+
+def _read(path: Path, data: bytes, env_id: str, inputs: int, outputs: int) -> list[Layer]:
     """The layers of the weights file ``data`` (read from ``path``), every rule of the module docstring checked."""
     try:
         arrays = read_arrays(data, _bounds(), lambda why: _fail(path, why))
@@ -217,13 +232,13 @@ def _read(path: Path, data: bytes, env_id: str, inputs: int, outputs: int) -> li
     if set(arrays) != expected:
         extra = sorted(set(arrays) ^ expected)
         raise _fail(path, f"its entries must be meta and {', '.join(sorted(expected))} (not: {', '.join(extra)})")
-    layers = []
+    layers: list[Layer] = []
     width = inputs
     for k in range(count):
-        w, b = arrays[f"w{k}"], arrays[f"b{k}"]
-        out = outputs if k == count - 1 else (w.shape[1] if w.ndim == 2 else -1)
-        if w.dtype != np.float32 or b.dtype != np.float32:
+        w, b = _float32(arrays[f"w{k}"]), _float32(arrays[f"b{k}"])
+        if w is None or b is None:
             raise _fail(path, f"layer {k} must be float32")
+        out = outputs if k == count - 1 else (w.shape[1] if w.ndim == 2 else -1)
         if w.shape != (width, out) or b.shape != (out,):
             raise _fail(path, f"layer {k} must be {width}x{out} with {out} biases, not {w.shape} and {b.shape}")
         if not (np.isfinite(w).all() and np.isfinite(b).all()):
@@ -233,14 +248,14 @@ def _read(path: Path, data: bytes, env_id: str, inputs: int, outputs: int) -> li
     return layers
 
 
-def write_policy(path: Path, env_id: str, layers: list[tuple[Any, Any]]) -> None:
+def write_policy(path: Path, env_id: str, layers: Sequence[tuple[npt.ArrayLike, npt.ArrayLike]]) -> None:
     """Write ``layers`` (weights and biases, float32, all finite) as a weights file for the environment ``env_id``
     (what a training script saves), whole or not at all."""
     meta = np.frombuffer(
         json.dumps({"format": FORMAT, "version": VERSION, "env": env_id, "layers": len(layers)}).encode(),
         dtype=np.uint8,
     )
-    entries: dict[str, Any] = {"meta": meta}
+    entries: dict[str, npt.NDArray[np.uint8] | Weights] = {"meta": meta}
     for k, (w, b) in enumerate(layers):
         entries[f"w{k}"], entries[f"b{k}"] = np.asarray(w, np.float32), np.asarray(b, np.float32)
         if not (np.isfinite(entries[f"w{k}"]).all() and np.isfinite(entries[f"b{k}"]).all()):
@@ -249,7 +264,7 @@ def write_policy(path: Path, env_id: str, layers: list[tuple[Any, Any]]) -> None
     os.fchmod(handle, 0o644)  # as an ordinary file would be (mkstemp's is private)
     try:
         with os.fdopen(handle, "wb") as f:
-            np.savez_compressed(f, **entries)
+            np.savez_compressed(f, allow_pickle=False, **entries)
         os.replace(tmp, path)  # whole or not at all: a stopped run never leaves half a policy under its name
     except BaseException:
         Path(tmp).unlink(missing_ok=True)

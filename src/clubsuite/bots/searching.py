@@ -13,7 +13,7 @@ import random
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.engine import LegalActions, SomeMatch, find_game
@@ -27,7 +27,12 @@ class Determinizable(Protocol):
     @property
     def seat(self) -> int: ...
 
-    def determinize(self, rng: random.Random) -> Any:
+    @property
+    def phase(self) -> object:
+        """The phase of the match (a search may spend more worlds in one phase than another)."""
+        ...
+
+    def determinize(self, rng: random.Random) -> SomeMatch:
         """A match that agrees with the view in everything the seat knows, the rest drawn with ``rng``."""
         ...
 

@@ -14,10 +14,11 @@ import itertools
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 
+from clubsuite.bots.policy import Layer, Scores
 from clubsuite.learning.positions import Dataset
 
 NEG = np.float32(-1e9)
@@ -55,20 +56,23 @@ class Epoch:
     val_agree: float
 
 
-Layers = list[tuple[Any, Any]]
+Layers = list[Layer]
+"""A network: its layers' weights and biases, first layer first."""
+Mask = npt.NDArray[np.bool_] | npt.NDArray[np.uint8]
+"""Which ids each step allows (true or 1), one row a step."""
 
 
 def init_layers(inputs: int, outputs: int, hidden: Sequence[int], rng: np.random.Generator) -> Layers:
     """He-initialised weights, zero biases."""
     widths = [inputs, *hidden, outputs]
-    layers = []
+    layers: Layers = []
     for a, b in itertools.pairwise(widths):
         w = (rng.standard_normal((a, b)) * np.sqrt(2.0 / a)).astype(np.float32)
         layers.append((w, np.zeros(b, np.float32)))
     return layers
 
 
-def forward(layers: Layers, x: Any) -> tuple[Any, list[Any]]:
+def forward(layers: Layers, x: Scores) -> tuple[Scores, list[Scores]]:
     """The scores of a batch, and each layer's input (for the backward pass)."""
     inputs = []
     for k, (w, b) in enumerate(layers):
@@ -79,11 +83,12 @@ def forward(layers: Layers, x: Any) -> tuple[Any, list[Any]]:
     return x, inputs
 
 
-def masked_log_softmax(scores: Any, mask: Any) -> Any:
+def masked_log_softmax(scores: Scores, mask: Mask) -> Scores:
     """Log-probabilities over the allowed ids (``-inf``-like where not allowed)."""
-    z = np.where(mask, scores, NEG)
+    z: Scores = np.where(mask, scores, NEG)
     z = z - z.max(axis=1, keepdims=True)
-    return z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    logp: Scores = z - np.log(np.exp(z).sum(axis=1, keepdims=True))
+    return logp
 
 
 def loss_and_agreement(layers: Layers, data: Dataset, batch: int = 4096) -> tuple[float, float]:
@@ -102,7 +107,7 @@ def loss_and_agreement(layers: Layers, data: Dataset, batch: int = 4096) -> tupl
     return total / len(data), agree / len(data)
 
 
-def gradients(layers: Layers, x: Any, mask: Any, target: Any, decay: float = 0.0) -> tuple[float, list[Any]]:
+def gradients(layers: Layers, x: Scores, mask: Mask, target: Scores, decay: float = 0.0) -> tuple[float, list[Scores]]:
     """The batch's mean cross-entropy and its gradient with respect to every weight and bias (in the order
     ``w0, b0, w1, b1, ...``), with L2 ``decay`` on the weights (not counted in the loss)."""
     scores, inputs = forward(layers, np.asarray(x, np.float32))
@@ -110,7 +115,7 @@ def gradients(layers: Layers, x: Any, mask: Any, target: Any, decay: float = 0.0
     n = len(x)
     loss = float(-(target * np.where(mask, logp, 0.0)).sum()) / n
     grad = (np.where(mask, np.exp(logp), 0.0) - target) / n
-    grads: list[Any] = []
+    grads: list[Scores] = []
     for k in range(len(layers) - 1, -1, -1):
         w, _ = layers[k]
         grads[:0] = [inputs[k].T @ grad + decay * w, grad.sum(axis=0)]
@@ -135,8 +140,8 @@ def train(
     if start is not None:
         layers = [(w.copy(), b.copy()) for w, b in start]
     params = [p for layer in layers for p in layer]
-    m = [np.zeros_like(p) for p in params]
-    v = [np.zeros_like(p) for p in params]
+    m: list[Scores] = [np.zeros_like(p) for p in params]  # Adam's moments (of the numbers' type NumPy takes)
+    v: list[Scores] = [np.zeros_like(p) for p in params]
     beta1, beta2, eps = 0.9, 0.999, 1e-8
     t = 0
     history: list[Epoch] = []

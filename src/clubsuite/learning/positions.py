@@ -55,15 +55,17 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Protocol, runtime_checkable
 
 import numpy as np
+import numpy.typing as npt
 
-from clubsuite.bots.base import make_bot
+from clubsuite.bots.base import SomeBot, make_bot
+from clubsuite.bots.searching import Compared
 from clubsuite.coding import Layout, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.engine import LegalActions, View
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.npzread import Bounds, file_arrays, shape_text
+from clubsuite.npzread import Array, Bounds, Numbers, file_arrays, numbers, shape_text
 from clubsuite.pools import Workers
 from clubsuite.rl.agents import agent
 from clubsuite.rl.benchmarks import BenchEnv, find_env, new_table
@@ -82,14 +84,43 @@ MATCH_HANDS = 40
 """The most hands a game of a match environment is played to."""
 
 
+Halves = npt.NDArray[np.float16]
+"""Numbers kept small (observations, and targets as a shard holds them)."""
+Mask = npt.NDArray[np.uint8]
+"""The ids a step allows (1) and those it does not (0)."""
+Rows = npt.NDArray[np.bool_] | npt.NDArray[np.intp] | slice
+"""Which steps of a dataset are taken: a mask, indices or a slice."""
+
+
 @dataclass
 class Steps:
     """Labelled steps: observations, masks of the allowed ids, targets, and the game each came from."""
 
-    obs: list[Any] = field(default_factory=list)
-    mask: list[Any] = field(default_factory=list)
-    target: list[Any] = field(default_factory=list)
+    obs: list[Halves] = field(default_factory=list)
+    mask: list[Mask] = field(default_factory=list)
+    target: list[Halves] = field(default_factory=list)
     game: list[int] = field(default_factory=list)
+
+
+class _Caution(Protocol):
+    @property
+    def caution(self) -> int:
+        """How sure the search must be (in hundredths) before it leaves its rollout bot's choice."""
+        ...
+
+
+@runtime_checkable
+class Comparing(Protocol):
+    """A teacher that values its candidates (:meth:`clubsuite.bots.pimc.PimcBot.compare`)."""
+
+    @property
+    def settings(self) -> _Caution:
+        """Its settings (their caution decides between the candidates)."""
+        ...
+
+    def compare(self, view: object, legal: LegalActions[object], rng: random.Random, *include: object) -> Compared:
+        """Every candidate valued world by world."""
+        ...
 
 
 def action_targets(values: Sequence[tuple[object, float]], choice: object) -> dict[object, float]:
@@ -110,7 +141,7 @@ def decision_steps(
     legal: Sequence[object],
     targets: dict[object, float],
     chosen: object,
-) -> list[tuple[Any, Any, Any]]:
+) -> list[tuple[Halves, Mask, Halves]]:
     """The steps of one decision as (observation, mask, target) along the ids of ``chosen``: at each, the target
     is ``targets`` restricted to the actions the ids picked so far allow, summed by their next id."""
     sequences = [(coding.tokens(a), targets.get(a, 0.0)) for a in legal]
@@ -149,13 +180,13 @@ class Teacher:
         seed: int,
         seat: int,
         game: int,
-        player: Any | None = None,
+        player: SomeBot | None = None,
     ) -> None:
-        self.bot: Any = make_bot(spec, env.game)
+        self.bot = make_bot(spec, env.game)
         self.player = player
         """The bot that plays the table (None: the teacher)."""
         self.player_rng = random.Random(derive_seed(seed, PLAYER_SALT, seat))
-        self.searches = callable(getattr(self.bot, "compare", None))
+        self.searcher = self.bot if isinstance(self.bot, Comparing) else None
         self.name, self.coding, self.layout, self.steps, self.game = self.bot.name, coding, layout, steps, game
         self.rng = random.Random(derive_seed(seed, 0x5EED, seat))
         self.explorer = random.Random(derive_seed(seed, TRAIN_SALT, seat))
@@ -166,9 +197,9 @@ class Teacher:
         actions = list(legal)
         if len(actions) == 1:
             return actions[0]
-        if self.searches:
-            compared = self.bot.compare(view, legal, self.rng)
-            chosen = compared.decision(self.bot.settings.caution / 100)
+        if self.searcher is not None:
+            compared = self.searcher.compare(view, legal, self.rng)
+            chosen = compared.decision(self.searcher.settings.caution / 100)
             targets = action_targets(compared.means(), chosen)
         else:  # a teacher that does not search: its choice alone
             chosen = self.bot.choose(view, legal, self.rng)
@@ -347,10 +378,11 @@ class Dataset:
     """Labelled steps read back from shards: observations (float16, kept small), masks (bool), targets (float32,
     each row summing to 1 over its mask) and each step's game."""
 
-    obs: Any
-    mask: Any
-    target: Any
-    game: Any
+    obs: Halves
+    mask: npt.NDArray[np.bool_]
+    target: npt.NDArray[np.float32]
+    game: Numbers
+    """Each step's game number (integers as written)."""
 
     def __len__(self) -> int:
         return int(self.obs.shape[0])
@@ -361,7 +393,7 @@ class Dataset:
         held = self.game % every == 0
         return self.take(~held), self.take(held)
 
-    def take(self, rows: Any) -> Dataset:
+    def take(self, rows: Rows) -> Dataset:
         """The steps at ``rows`` (a mask or indices)."""
         return Dataset(self.obs[rows], self.mask[rows], self.target[rows], self.game[rows])
 
@@ -400,7 +432,7 @@ SHARD_ENTRIES = ("obs", "mask", "target", "game", "about")
 _SHARD_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.uint8, np.bool_, np.int32, np.int64))
 
 
-def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str] = SHARD_ENTRIES) -> dict[str, Any]:
+def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str] = SHARD_ENTRIES) -> dict[str, Array]:
     """The arrays ``only`` of the shard at ``path`` (a shard may come from anyone: read by
     :mod:`clubsuite.npzread`, each array's header checked before its numbers are read): no entry but a shard's,
     ``about`` at most :data:`MAX_ABOUT` bytes, and, with the environment's ``layout`` (observation size, action
@@ -418,7 +450,7 @@ def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str
     rows: list[int] = []
     wanted = {"obs": (size,), "mask": (actions,), "target": (actions,), "game": ()}
 
-    def check(name: str, shape: tuple[int, ...], dtype: np.dtype[Any]) -> str | None:
+    def check(name: str, shape: tuple[int, ...], dtype: np.dtype[np.generic]) -> str | None:
         if name not in SHARD_ENTRIES:
             return "is not one a file of positions holds"
         if name == "about":
@@ -468,6 +500,14 @@ def _about(path: Path) -> str:
     return bytes(about.tobytes()).decode("utf-8", "replace")
 
 
+def _steps_array(arrays: dict[str, Array], key: str, shape: tuple[int, ...], path: Path, env: BenchEnv) -> Numbers:
+    """The shard's entry ``key``, refused unless it holds numbers of the ``shape`` the environment gives."""
+    array = numbers(arrays[key])
+    if array is None or array.shape != shape:
+        raise InvalidOptionsError(f"{path}: its {key} is not {shape} numbers for {env.id}")
+    return array
+
+
 def read_shards(folder: Path, env: BenchEnv, limit: int | None = None) -> tuple[Dataset, str]:
     """The steps of every shard under ``folder`` (of ``env``), in game order, those of the first ``limit`` games
     only where given; and what the shards say they hold. Each is checked: its arrays, their shapes for ``env``'s
@@ -481,7 +521,7 @@ def read_shards(folder: Path, env: BenchEnv, limit: int | None = None) -> tuple[
     for (_, last, path), (first, _, other) in itertools.pairwise(shards):
         if first <= last:
             raise InvalidOptionsError(f"{path.name} and {other.name} hold the same games: remove one of them")
-    parts: dict[str, list[Any]] = {"obs": [], "mask": [], "target": [], "game": []}
+    parts: dict[str, list[Numbers]] = {"obs": [], "mask": [], "target": [], "game": []}
     about = None
     for first, last, path in shards:
         said = _about(path)
@@ -492,12 +532,11 @@ def read_shards(folder: Path, env: BenchEnv, limit: int | None = None) -> tuple[
         missing = [k for k in ("obs", "mask", "target", "game") if k not in arrays]
         if missing:
             raise InvalidOptionsError(f"{path}: not a file of positions: it holds no {', '.join(missing)}")
-        obs, mask, target, game = (arrays[k] for k in ("obs", "mask", "target", "game"))
-        n = len(game)
+        n = len(arrays["game"])
         shapes = {"obs": (n, size), "mask": (n, actions), "target": (n, actions), "game": (n,)}
-        for key, array in (("obs", obs), ("mask", mask), ("target", target), ("game", game)):
-            if array.shape != shapes[key] or array.dtype.kind not in "fiu":
-                raise InvalidOptionsError(f"{path}: its {key} is not {shapes[key]} numbers for {env.id}")
+        obs, mask, target, game = (
+            _steps_array(arrays, key, shapes[key], path, env) for key in ("obs", "mask", "target", "game")
+        )
         if n and (game.min() < first or game.max() > last):
             raise InvalidOptionsError(f"{path}: it holds games outside {first} to {last}")
         sums = np.where(mask.astype(bool), target.astype(np.float32), 0.0).sum(axis=1)
@@ -507,8 +546,8 @@ def read_shards(folder: Path, env: BenchEnv, limit: int | None = None) -> tuple[
             raise InvalidOptionsError(f"{path}: a target is not a distribution over its allowed ids")
         for key, array in (("obs", obs), ("mask", mask), ("target", target), ("game", game)):
             parts[key].append(array)
-    mask = np.concatenate(parts["mask"]).astype(bool)
-    target = np.where(mask, np.concatenate(parts["target"]).astype(np.float32), 0.0).astype(np.float32)
-    target /= target.sum(axis=1, keepdims=True)
-    data = Dataset(np.concatenate(parts["obs"]).astype(np.float16), mask, target, np.concatenate(parts["game"]))
+    allowed = np.concatenate(parts["mask"]).astype(np.bool_)
+    targets = np.where(allowed, np.concatenate(parts["target"]).astype(np.float32), 0.0).astype(np.float32)
+    targets /= targets.sum(axis=1, keepdims=True)
+    data = Dataset(np.concatenate(parts["obs"]).astype(np.float16), allowed, targets, np.concatenate(parts["game"]))
     return (data.take(data.game < limit) if limit is not None else data), str(about)
