@@ -29,12 +29,13 @@ import time
 from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
-from typing import Any
+from typing import Protocol, runtime_checkable
 
 from clubsuite import __version__
 from clubsuite.bots.base import SomeBot
-from clubsuite.engine import LegalActions
+from clubsuite.engine import LegalActions, SomeMatch
 from clubsuite.errors import ClubsError, InvalidOptionsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.pools import Workers
 from clubsuite.rl.agents import Agent
 from clubsuite.rl.benchmarks import BOT_SEED, BenchEnv, find_env, match_seed, new_table
@@ -120,7 +121,17 @@ class DealResult:
     level_wall: float = 0.0
 
 
-def side_scores(match: Any, sides: Sequence[Sequence[int]], episode: str) -> list[Fraction]:
+@runtime_checkable
+class TeamScored(Protocol):
+    """A match of a game of fixed partnerships, whose score is kept by team."""
+
+    @property
+    def team_totals(self) -> Sequence[int]:
+        """Each team's running total."""
+        ...
+
+
+def side_scores(match: SomeMatch, sides: Sequence[Sequence[int]], episode: str) -> list[Fraction]:
     """Each side's score: in a one-hand episode, its points in the hand (a seat's, or its team's: the hand's team
     scores); in a match, its share of the win (1 shared by the winning sides, a draw shared by every side)."""
     if episode == "match":
@@ -129,6 +140,8 @@ def side_scores(match: Any, sides: Sequence[Sequence[int]], episode: str) -> lis
             return [Fraction(1, len(sides))] * len(sides)
         return [Fraction(1, len(won)) if k in won else Fraction(0) for k in range(len(sides))]
     if len(sides[0]) > 1:
+        if not isinstance(match, TeamScored):
+            raise TypeError(f"a match of {match.game} has teams but no team_totals")
         return [Fraction(int(v)) for v in match.team_totals]
     scores = match.summary()["hands"][0]["scores"]
     return [Fraction(int(scores[side[0]])) for side in sides]
@@ -205,7 +218,7 @@ def results(
             yield from done
 
 
-def cpu_json(cpu: Sequence[float], wall: float) -> dict[str, Any]:
+def cpu_json(cpu: Sequence[float], wall: float) -> JsonObject:
     """Decisions' CPU as the evaluation reports it (milliseconds)."""
     if not cpu:
         return {"decisions": 0, "cpu_ms_mean": None, "cpu_ms_p95": None, "cpu_ms_max": None, "wall_ms_mean": None}
@@ -222,18 +235,18 @@ def cpu_json(cpu: Sequence[float], wall: float) -> dict[str, Any]:
 
 def summary(
     env: BenchEnv, agent: Agent, against: Agent, played: Sequence[DealResult], per_deal: bool = False
-) -> dict[str, Any]:
+) -> JsonObject:
     """The evaluation as JSON (``docs/benchmark.md`` describes every field)."""
     results_ = [d.result for d in played]
     own = [d.agent_score for d in played]
 
-    def interval(values: Sequence[float]) -> dict[str, Any]:
+    def interval(values: Sequence[float]) -> JsonObject:
         if len(values) < 2:
             return {"mean": values[0] if values else None, "ci95": None}
         mean, (low, high) = paired_mean(values)
         return {"mean": round(mean, 4), "ci95": [round(low, 4), round(high, 4)]}
 
-    out: dict[str, Any] = {
+    out: JsonObject = {
         "format": "clubsuite-evaluation",
         "version": 1,
         "env": {
@@ -266,7 +279,7 @@ def summary(
     return out
 
 
-def deal_json(d: DealResult) -> dict[str, Any]:
+def deal_json(d: DealResult) -> JsonObject:
     """One deal as the evaluation's file keeps it: enough to take it up again (``clubs evaluate --resume``)."""
     return {
         "deal": d.deal,

@@ -20,6 +20,7 @@ ActionT = TypeVar("ActionT")
 ViewT_contra = TypeVar("ViewT_contra", contravariant=True)
 
 
+@runtime_checkable
 class Bot(Protocol[ActionT, ViewT_contra]):
     """Anything that picks an action for a seat from what that seat may see: generic over the game's action and
     view types (a bot for every game, like the random one, is generic in its ``choose``)."""

@@ -19,6 +19,7 @@ import random
 from typing import Any
 
 import numpy as np
+import numpy.typing as npt
 from gymnasium import spaces
 from gymnasium.utils import seeding
 from pettingzoo import AECEnv
@@ -30,6 +31,9 @@ from clubsuite.errors import IllegalActionError, InvalidOptionsError
 
 REWARDS = ("win", "points")
 """The reward schemes."""
+Observation = dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]
+"""An agent's observation: its ``observation`` vector (float32) and its ``action_mask`` (int8)."""
+
 MAX_HANDS = 500
 """The default cap on hands per episode (a whole match rarely passes 30)."""
 
@@ -78,14 +82,15 @@ class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self._choice: Choice | None = None
 
     def observation_space(self, agent: str) -> spaces.Space[Any]:
-        """The observation space of ``agent`` (the same object every time)."""
+        """The observation space of ``agent`` (the same object every time): a Dict space of :data:`Observation`
+        (Gymnasium types a Dict space as one of spaces, not of the arrays it gives, hence Any here)."""
         return self._observation_spaces[agent]
 
-    def action_space(self, agent: str) -> spaces.Space[Any]:
+    def action_space(self, agent: str) -> spaces.Discrete:
         """The action space of ``agent``: the game's action ids."""
         return self._action_spaces[agent]
 
-    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+    def reset(self, seed: int | None = None, options: dict[str, object] | None = None) -> None:
         """Start a new match; a seed makes the episode (every deal) the same each time."""
         if seed is not None or self.np_random is None:
             self.np_random, _ = seeding.np_random(seed)
@@ -96,7 +101,7 @@ class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         self._cumulative_rewards = dict.fromkeys(self.agents, 0.0)
         self.terminations = dict.fromkeys(self.agents, False)
         self.truncations = dict.fromkeys(self.agents, False)
-        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, object]] = {a: {} for a in self.agents}
         self.match.deal(self._rng)
         self._next_decision()
 
@@ -117,7 +122,7 @@ class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         """The seat of ``agent``."""
         return self.possible_agents.index(agent)
 
-    def action_mask(self, agent: str) -> np.ndarray[Any, np.dtype[np.int8]]:
+    def action_mask(self, agent: str) -> npt.NDArray[np.int8]:
         """1 for every id ``agent`` may pick now (all 0 when it is not its turn)."""
         mask = np.zeros(self.coding.action_count, np.int8)
         if (
@@ -128,7 +133,7 @@ class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
             mask[self._choice.allowed()] = 1
         return mask
 
-    def observe(self, agent: str) -> dict[str, np.ndarray[Any, Any]]:
+    def observe(self, agent: str) -> Observation:
         """``agent``'s observation: its own view and, on its turn, the ids it has picked; and its action mask."""
         picked = self._choice.picked if self._choice is not None and agent == self.agent_selection else ()
         vector = observation_of(self.coding, self.layout, self._live().view(self.seat_of(agent)), picked)
@@ -187,14 +192,19 @@ class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
         """Nothing to release."""
 
 
-def raw_env(spec: str | None = None, **kwargs: Any) -> ClubsEnv:
+def raw_env(
+    spec: str | None = None, *, reward: str = "win", max_hands: int = MAX_HANDS, render_mode: str | None = None
+) -> ClubsEnv:
     """The environment of a rules spec (the default game without one), without PettingZoo's wrappers."""
-    return ClubsEnv(spec, **kwargs)
+    return ClubsEnv(spec, reward=reward, max_hands=max_hands, render_mode=render_mode)
 
 
-def env(spec: str | None = None, **kwargs: Any) -> Any:
+def env(
+    spec: str | None = None, *, reward: str = "win", max_hands: int = MAX_HANDS, render_mode: str | None = None
+) -> AECEnv:
     """The environment of a game or variant spec with PettingZoo's usual wrappers: an action id the mask does not
     allow ends the episode with -1 for the agent that chose it, and calls out of order are refused."""
-    wrapped: Any = wrappers.TerminateIllegalWrapper(raw_env(spec, **kwargs), illegal_reward=-1)
+    raw = raw_env(spec, reward=reward, max_hands=max_hands, render_mode=render_mode)
+    wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)
     wrapped = wrappers.AssertOutOfBoundsWrapper(wrapped)
     return wrappers.OrderEnforcingWrapper(wrapped)

@@ -12,15 +12,20 @@ from __future__ import annotations
 import hashlib
 import importlib
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
-from clubsuite.bots.base import SomeBot, make_bot
+from clubsuite.bots.base import Bot, SomeBot, make_bot
 from clubsuite.errors import ClubsError, InvalidOptionsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.rl.benchmarks import BenchEnv, find_env
 from clubsuite.safetext import quoted
+
+if TYPE_CHECKING:
+    from clubsuite.bots.policy import Policy
 
 ENTRY_POINT = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 LEARNED = re.compile(r"\blearned\b", re.IGNORECASE)
@@ -42,10 +47,15 @@ class Agent:
 
             return PolicyBot(_policy(self.text, env.id, self.sha256), name=Path(self.text).name)
         if self.kind == "python":
-            return _entry(self.text)(env.spec)  # type: ignore[no-any-return]
+            made = _entry(self.text)(env.spec)
+            if not isinstance(made, Bot):  # checked when the agent was named; the factory is another's code
+                raise InvalidOptionsError(
+                    f"AGENT {self.text}: its factory must return a bot (a name and a choose method)"
+                )
+            return made
         return make_bot(self.text, env.game)
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """As the evaluation's JSON names it."""
         return {"text": self.text, "kind": self.kind, "sha256": self.sha256}
 
@@ -57,8 +67,8 @@ def agent(text: str, env: BenchEnv, what: str = "AGENT") -> Agent:
         path = Path(text)
         if not path.is_file():
             raise InvalidOptionsError(f"{what} {quoted(text)}: no such weights file")
-        made = _policy(text, env.id, None)  # read and checked now: a bad file is refused before any deal
-        return Agent(text, "weights", made.sha256)
+        policy = _policy(text, env.id, None)  # read and checked now: a bad file is refused before any deal
+        return Agent(text, "weights", policy.sha256)
     if ENTRY_POINT.match(text):
         try:
             made = _entry(text)(env.spec)
@@ -88,14 +98,14 @@ def _shipped_digest(text: str, env: BenchEnv) -> str | None:
     return _digest(path) if path.is_file() else None
 
 
-def _entry(text: str) -> Any:
+def _entry(text: str) -> Callable[[str], object]:
     """The factory an entry point names (imported: naming one runs its module, as installing a package would)."""
     module_name, _, attr = text.partition(":")
     try:
         module = importlib.import_module(module_name)
     except Exception as exc:  # a module that cannot be found, or whose code fails as it loads
         raise InvalidOptionsError(f"AGENT {text}: cannot import {module_name} ({type(exc).__name__}: {exc})") from None
-    factory = getattr(module, attr, None)
+    factory: object = getattr(module, attr, None)
     if not callable(factory):
         raise InvalidOptionsError(f"AGENT {text}: {module_name} has no callable {attr}")
     return factory
@@ -110,7 +120,7 @@ def _digest(path: Path) -> str:
 
 
 @cache
-def _policy(path: str, env_id: str, digest: str | None) -> Any:
+def _policy(path: str, env_id: str, digest: str | None) -> Policy:
     """The checked weights file (read once per process), which must still be the file ``digest`` names (a worker
     reads it again: a file changed meanwhile is refused, never played under the first one's hash). The hash is of
     the very bytes the policy was read from."""

@@ -10,16 +10,13 @@ not allow ends the episode with reward -1 (Gymnasium's own checker steps with un
 from __future__ import annotations
 
 import random
-from typing import Any
 
 import gymnasium
 import numpy as np
 
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.rl.aec import MAX_HANDS, ClubsEnv
-
-Observation = dict[str, np.ndarray[Any, Any]]
+from clubsuite.rl.aec import MAX_HANDS, ClubsEnv, Observation
 
 
 class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
@@ -60,8 +57,8 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         self._queued: list[int] = []
 
     def reset(
-        self, *, seed: int | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Observation, dict[str, Any]]:
+        self, *, seed: int | None = None, options: dict[str, object] | None = None
+    ) -> tuple[Observation, dict[str, object]]:
         """A new match: the learner's seat (drawn when not fixed), fresh bots, the others played to its turn."""
         super().reset(seed=seed)
         self.game.reset(seed=int(self.np_random.integers(2**62)))
@@ -100,7 +97,7 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
             reward += game.rewards[self.agent]
         return reward, game.terminations[self.agent] or game.truncations[self.agent]
 
-    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, Any]]:
+    def step(self, action: np.int64 | int) -> tuple[Observation, float, bool, bool, dict[str, object]]:
         """The learner picks one action id; the bots then play to its next turn or to the end."""
         game = self.game
         if game.terminations[self.agent] or game.truncations[self.agent]:

@@ -37,7 +37,7 @@ from __future__ import annotations
 import random
 import secrets
 from collections.abc import Callable, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
@@ -64,7 +64,7 @@ MOST_TABLES = 1 << 20
 PRIVILEGED_NODES = 200_000
 """The most positions the solver may search for one decision's privileged card values."""
 
-Batch = dict[str, npt.NDArray[Any]]
+Batch = dict[str, npt.NDArray[np.float32] | npt.NDArray[np.int8]]
 
 
 class EngineTable:
@@ -307,8 +307,8 @@ class ClubsVectorEnv(VectorEnv):
         return made
 
     def reset(
-        self, *, seed: int | Sequence[int] | None = None, options: dict[str, Any] | None = None
-    ) -> tuple[Batch, dict[str, Any]]:
+        self, *, seed: int | Sequence[int] | None = None, options: dict[str, object] | None = None
+    ) -> tuple[Batch, dict[str, object]]:
         """Start episode 0 at every table: base seeds ``seed + i`` (a fresh random seed without one)."""
         if seed is None:
             seed = secrets.randbits(62)
@@ -326,11 +326,13 @@ class ClubsVectorEnv(VectorEnv):
                 self._obs[i], self._mask[i] = table.observe()
                 self._seats[i] = table.learner
         self._started = True
-        infos: dict[str, Any] = {"seat": self._seats.copy()}
+        infos: dict[str, object] = {"seat": self._seats.copy()}
         self._add_privileged(infos)
         return self._batch(), infos
 
-    def step(self, actions: Any) -> tuple[Batch, npt.NDArray[np.float64], Any, Any, dict[str, Any]]:
+    def step(
+        self, actions: npt.ArrayLike
+    ) -> tuple[Batch, npt.NDArray[np.float64], npt.NDArray[np.bool_], npt.NDArray[np.bool_], dict[str, object]]:
         """One action id per table; see the module docstring for rewards, ends and the autoreset."""
         if not self._started:
             raise InvalidOptionsError("the environment must be reset before it is stepped")
@@ -355,14 +357,14 @@ class ClubsVectorEnv(VectorEnv):
                     table.done = bool(terminated[i] or truncated[i])
                 self._obs[i], self._mask[i] = table.observe()
                 self._seats[i] = table.learner
-        infos: dict[str, Any] = {"seat": self._seats.copy()}
+        infos: dict[str, object] = {"seat": self._seats.copy()}
         if illegal.any():
             infos["illegal_action"] = np.where(illegal.astype(bool), ids, -1)
             infos["_illegal_action"] = illegal.astype(bool)
         self._add_privileged(infos)
         return self._batch(), rewards, terminated.astype(bool), truncated.astype(bool), infos
 
-    def _add_privileged(self, infos: dict[str, Any]) -> None:
+    def _add_privileged(self, infos: dict[str, object]) -> None:
         """With ``privileged``, what no seat may see (see the module docstring): every table's hands and the
         solver's values of the learner's legal cards."""
         if not self.privileged:
@@ -378,5 +380,5 @@ class ClubsVectorEnv(VectorEnv):
     def _batch(self) -> Batch:
         return {"observation": self._obs.copy(), "action_mask": self._mask.copy()}
 
-    def close(self, **kwargs: Any) -> None:
+    def close(self, **kwargs: object) -> None:
         """Nothing to release."""
