@@ -31,7 +31,7 @@ _KEY_RE = re.compile(r"[A-Za-z_]\w*\Z")
 T = TypeVar("T")
 
 
-def option(default: Any, doc: str, ruling: str = "") -> Any:
+def option(default: T, doc: str, ruling: str = "") -> T:
     """A dataclass field for a rules option, with its one-line description and ruling id."""
     return dataclasses.field(default=default, metadata={"doc": doc, "ruling": ruling})
 
@@ -76,7 +76,7 @@ def split_spec(spec: str) -> tuple[str, dict[str, str]]:
     return name, values
 
 
-def _convert(cls_name: str, key: str, raw: str, typ: Any) -> Any:
+def _convert(cls_name: str, key: str, raw: str, typ: object) -> object:
     if typ is bool:
         low = raw.lower()
         if low in ("true", "yes", "on", "1"):
@@ -107,7 +107,7 @@ def build_options(cls: type[T], values: Mapping[str, str], spec: str = "") -> T:
     """Make an options dataclass from raw string values, checking every key and value."""
     hints = typing.get_type_hints(cls)
     fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
-    kwargs: dict[str, Any] = {}
+    kwargs: dict[str, object] = {}
     for key, raw in values.items():
         if key not in fields:
             known = ", ".join(sorted(fields)) or "none"
@@ -126,7 +126,7 @@ def build_options(cls: type[T], values: Mapping[str, str], spec: str = "") -> T:
         raise InvalidOptionsError(f"bad options {quoted(spec) if spec else quoted(str(dict(values)))}: {exc}") from None
 
 
-def format_value(value: Any) -> str:
+def format_value(value: object) -> str:
     """The spec text of one option value."""
     if isinstance(value, bool):
         return "true" if value else "false"
