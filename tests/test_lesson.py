@@ -15,10 +15,10 @@ import pytest
 
 from clubsuite import lesson
 from clubsuite.bots.base import bot_names, make_bot
-from clubsuite.engine import SomeGame, SomeMatch, games, load_part, resolve
+from clubsuite.engine import SomeGame, SomeMatch, games, resolve
 from clubsuite.i18n import LANGUAGES, Words
 from clubsuite.i18n.render import card_short, reason_words
-from clubsuite.present import AccountFn
+from clubsuite.present import account_of
 from clubsuite.reasons import Reason
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
@@ -259,8 +259,8 @@ def test_the_first_hands_account_is_told_in_plain_words_to_every_seat(game: str,
         deal_next(match, info, 3)
     hands = [h for h in cast(list[dict[str, Any]], match.summary()["hands"]) if h.get("complete")]
     assert hands
-    account = cast(AccountFn, load_part(info, "account"))
-    said = account(hands[0])
+    said = account_of(info, hands[0])
+    assert said is not None
     words = Words(lang)
     for seat in range(match.n_seats):
 

@@ -19,7 +19,7 @@ from typing import Any
 import pytest
 
 from clubsuite.bots import make_bot
-from clubsuite.engine import SomeMatch, games, load_part, resolve
+from clubsuite.engine import SomeMatch, games, resolve
 from clubsuite.events import Event
 from clubsuite.games.free import events as free_events
 from clubsuite.games.northstar import events as northstar_events
@@ -31,6 +31,7 @@ from clubsuite.present import account, asked, labels, rulings, said, shown
 from clubsuite.reasons import Reason
 from clubsuite.runner import deal_next
 from clubsuite.server.table.protocol import event_json
+from clubsuite.view_base import HasSpectator
 
 NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Fay"]
 
@@ -113,8 +114,9 @@ class Played:
         if self.keep(key, 3):
             if game != "northstar" and legal is not None:
                 legal = legal[:40]  # only North Star's words read the legal plays
-            public = load_part(resolve(spec)[0], "spectator")
-            assert callable(public)
+            parts = resolve(spec)[0].parts
+            assert isinstance(parts, HasSpectator)
+            public = parts.spectator()
             self.views.append({"spec": spec, "game": game, "view": view, "legal": legal, "public": public(match)})
 
     def finish(self, spec: str, game: str, match: SomeMatch) -> None:

@@ -390,12 +390,6 @@ def _load_games() -> None:
             _LOAD_PROBLEMS.append(f"the game module {quoted(name)} could not be loaded: {type(exc).__name__}: {exc}")
 
 
-def load_part(info: SomeGame, part: str) -> object | None:
-    """The part ``part`` of a game, by its role's name; None if the game has none."""
-    method = getattr(info.parts, {"present": "offered"}.get(part, part), None)
-    return method() if callable(method) else None
-
-
 def find_game(spec_name: str) -> tuple[SomeGame, Mapping[str, str]]:
     """The game a spec name refers to (a game name or one of its variants) and the variant's presets."""
     _load_games()

@@ -15,10 +15,10 @@ keep the engine's numbers from 0, and :func:`seat_number` and :func:`hand_number
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, Protocol, runtime_checkable
 
 from clubsuite import events as shared_events
-from clubsuite.engine import SomeGame, load_part
+from clubsuite.engine import SomeGame
 from clubsuite.events import Event
 from clubsuite.i18n import DEFAULT
 from clubsuite.present import said_line, said_of, wire_form
@@ -180,14 +180,18 @@ def describe_fields(ev: Event) -> str:
     return ", ".join(f"{k}={v}" for k, v in ev._asdict().items())
 
 
+@runtime_checkable
+class HasNarrator(Protocol):
+    """A game's parts that tell a replay more than its events (what the record holds that no event says)."""
+
+    def narrator(self) -> type[Narrator]:
+        """The narrator's class."""
+        ...
+
+
 def narrator_class(info: SomeGame) -> type[Narrator]:
-    """The narrator of a game (its registry part ``narrator``), or the shared frame when it has none."""
-    cls = load_part(info, "narrator")
-    if cls is None:
-        return Narrator
-    if not (isinstance(cls, type) and issubclass(cls, Narrator)):
-        raise TypeError(f"the narrator of {info.name} is not a Narrator subclass: {cls!r}")
-    return cls
+    """The narrator of a game (its part ``narrator``), or the shared one when it has none."""
+    return info.parts.narrator() if isinstance(info.parts, HasNarrator) else Narrator
 
 
 def render_text(result: ReplayResult) -> str:

@@ -16,11 +16,11 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from functools import partial
-from typing import Any, Final, Literal, cast
+from typing import Any, Final, Literal, Protocol, runtime_checkable
 
 from clubsuite import events as shared_events
 from clubsuite.cards import Card, CardSet
-from clubsuite.engine import SomeGame, SomeMatch, load_part
+from clubsuite.engine import SomeGame, SomeMatch
 from clubsuite.events import Event
 from clubsuite.i18n.render import reason_words
 from clubsuite.reasons import Reason, template
@@ -39,17 +39,100 @@ class Offered:
 
 
 OfferedFn = Callable[[Any, Sequence[Any]], list[Offered]]
-"""A game's ``present`` part: ``(match, legal actions) -> the offered actions``, every legal action once."""
+"""A game's ``offered`` part: ``(match, legal actions) -> the offered actions``, every legal action once."""
+
+
+# -- the parts a game presents itself with (its table of parts, clubsuite.engine.GameParts) --------------------------
+@runtime_checkable
+class HasOffered(Protocol):
+    """A game's parts that order the legal actions as a player is offered them, with what each does."""
+
+    def offered(self) -> OfferedFn:
+        """``offered_actions(match, legal)``."""
+        ...
+
+
+@runtime_checkable
+class HasShown(Protocol):
+    """A game's parts that say what a view shows beside the cards."""
+
+    def shown(self) -> ShownFn:
+        """``shown(view, options)``."""
+        ...
+
+
+@runtime_checkable
+class HasAsked(Protocol):
+    """A game's parts that say what the seat to act is asked."""
+
+    def asked(self) -> AskedFn:
+        """``asked(view, options, legal)``."""
+        ...
+
+
+@runtime_checkable
+class HasLabel(Protocol):
+    """A game's parts that say an action as its button says it."""
+
+    def label(self) -> LabelFn:
+        """``label(view, action)``."""
+        ...
+
+
+@runtime_checkable
+class HasSaid(Protocol):
+    """A game's parts that tell its own events."""
+
+    def said(self) -> SaidFn:
+        """``said(event, view)``."""
+        ...
+
+
+@runtime_checkable
+class HasAccount(Protocol):
+    """A game's parts that give a scored hand's account."""
+
+    def account(self) -> AccountFn:
+        """``account(hand)``."""
+        ...
+
+
+@runtime_checkable
+class HasRulings(Protocol):
+    """A game's parts that give its rulings in plain words, for a "why?"."""
+
+    def rulings(self) -> Rulings:
+        """The rulings by id."""
+        ...
+
+
+def load_presentation(info: SomeGame) -> None:
+    """Import every presenting part of ``info``'s game (what registers its words' templates): for a catalog's
+    sources and the tests that read every template."""
+    parts = info.parts
+    if isinstance(parts, HasOffered):
+        parts.offered()
+    if isinstance(parts, HasShown):
+        parts.shown()
+    if isinstance(parts, HasSaid):
+        parts.said()
+    if isinstance(parts, HasAccount):
+        parts.account()
+    if isinstance(parts, HasAsked):
+        parts.asked()
+    if isinstance(parts, HasLabel):
+        parts.label()
+    if isinstance(parts, HasRulings):
+        parts.rulings()
 
 
 def offered(info: SomeGame, match: SomeMatch) -> list[Offered]:
     """The legal actions of the seat to act, in the order its game offers them and with their notes; a game that
     declares nothing offers them in the engine's order, without notes."""
     legal = list(match.legal_actions())
-    part = load_part(info, "present")
-    if part is None:
+    if not isinstance(info.parts, HasOffered):
         return [Offered(match.format_action(a)) for a in legal]
-    return cast(OfferedFn, part)(match, legal)
+    return info.parts.offered()(match, legal)
 
 
 # -- what a seat is shown beside the cards ---------------------------------------------------------------------------
@@ -175,8 +258,7 @@ def shown(info: SomeGame, view: Mapping[str, Any], options: object) -> dict[str,
 def shown_of(info: SomeGame, view: Mapping[str, Any], options: object) -> Shown | None:
     """What ``view`` shows beside the cards, as its game declares it (the page's table, the terminal's facts);
     None for a game that declares nothing."""
-    part = load_part(info, "shown")
-    return None if part is None else cast(ShownFn, part)(view, options)
+    return info.parts.shown()(view, options) if isinstance(info.parts, HasShown) else None
 
 
 def with_shown(info: SomeGame, view: dict[str, Any], options: object) -> dict[str, Any]:
@@ -300,8 +382,7 @@ LabelFn = Callable[[Mapping[str, Any], str], Reason]
 def asked_of(info: SomeGame, view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Asked | None:
     """What the seat whose view this is, to act now, is asked and why; None for a game that declares nothing. The
     page (:func:`asked`) and the terminal table both say it."""
-    part = load_part(info, "asked")
-    return None if part is None else cast(AskedFn, part)(view, options, legal)
+    return info.parts.asked()(view, options, legal) if isinstance(info.parts, HasAsked) else None
 
 
 def asked(info: SomeGame, view: Mapping[str, Any], options: object, legal: Sequence[str]) -> dict[str, Any] | None:
@@ -312,17 +393,22 @@ def asked(info: SomeGame, view: Mapping[str, Any], options: object, legal: Seque
 
 def rulings(info: SomeGame) -> dict[str, Any]:
     """The game's rulings in plain words, by id, in protocol form (empty for a game that declares none)."""
-    part = load_part(info, "rulings")
-    return {} if part is None else {k: v.to_json() for k, v in cast(Rulings, part).items()}
+    found = rulings_of(info)
+    return {k: v.to_json() for k, v in found.items()}
+
+
+def rulings_of(info: SomeGame) -> Rulings:
+    """The game's rulings in plain words, by id (empty for a game that declares none)."""
+    return info.parts.rulings() if isinstance(info.parts, HasRulings) else {}
 
 
 def labels(info: SomeGame, view: Mapping[str, Any], actions: Sequence[str]) -> dict[str, Any]:
     """Each of ``actions`` (in notation) as a button says it, in protocol form; empty for a game that declares
     nothing."""
-    part = load_part(info, "label")
-    if part is None:
+    if not isinstance(info.parts, HasLabel):
         return {}
-    return {a: cast(LabelFn, part)(view, a).words_json() for a in actions}
+    label = info.parts.label()
+    return {a: label(view, a).words_json() for a in actions}
 
 
 def suit_key(letter: str) -> str:
@@ -455,8 +541,7 @@ def said_of(info: SomeGame, ev: Mapping[str, Any], view: Mapping[str, Any]) -> S
     """An event (its wire form) as the table tells it: as its game tells it, else as every game tells the events
     they share; None for an event nobody tells. Every face words events from this: the page (:func:`said`, in
     protocol form), the terminal table and the replay's account (:func:`said_line`)."""
-    part = load_part(info, "said")
-    told_here = cast(SaidFn, part)(ev, view) if part is not None else None
+    told_here = info.parts.said()(ev, view) if isinstance(info.parts, HasSaid) else None
     return said_alike(ev) if told_here is None else told_here
 
 
@@ -544,8 +629,7 @@ def tricks_words(tricks: Sequence[int], me: int | None = None) -> Reason:
 def account_of(info: SomeGame, hand: Mapping[str, Any]) -> Said | None:
     """A complete hand's account in words, as its game gives it (the page's score sheet, the terminal's after a
     hand); None for a game that gives none."""
-    part = load_part(info, "account")
-    return None if part is None else cast(AccountFn, part)(hand)
+    return info.parts.account()(hand) if isinstance(info.parts, HasAccount) else None
 
 
 def account(info: SomeGame, hand: Mapping[str, Any]) -> dict[str, Any] | None:

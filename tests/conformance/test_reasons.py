@@ -15,7 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from clubsuite.engine import games, load_part
+from clubsuite.engine import games
+from clubsuite.present import load_presentation
 from clubsuite.reasons import Reason, Template, kind_of, reason_of, templates
 from conformance.harness import CASES
 from conformance.refusals import refusals
@@ -66,7 +67,7 @@ KINDS = ("card", "cards", "seat", "seats", "suit", "reason", "items", "count", "
 
 def test_every_template_names_its_parameters_by_kind_and_cites_a_ruling_it_names() -> None:
     for info in games():  # every game's templates: its refusals, and its notes on what an offered action does
-        load_part(info, "present")
+        load_presentation(info)
     for code, kind in templates().items():
         game = code.split(".")[0]
         assert game and code.count(".") == 1, code

@@ -14,9 +14,11 @@ from typing import Any
 import pytest
 from serverkit import ThreadServer
 
-from clubsuite.engine import games, load_part
+from clubsuite.engine import games
 from clubsuite.i18n import LANGUAGES
 from clubsuite.i18n.render import reason_words
+from clubsuite.lesson import lesson_of
+from clubsuite.present import load_presentation
 from clubsuite.reasons import Param, Reason, Template, kind_of, templates
 from clubsuite.server.store.database import Store
 
@@ -68,8 +70,8 @@ def example(kind: Template, count: int) -> Reason:
 def examples() -> list[Reason]:
     """Every template once with counts of 2, and again with counts of 1 where a count chooses its words."""
     for info in games():  # every game registered, and with it every game's templates: its refusals, and the words
-        for part in ("present", "lesson", "shown", "rulings"):  # of what its table shows, asks and tells
-            load_part(info, part)
+        load_presentation(info)  # of what its table shows, asks and tells
+        lesson_of(info)
     out = []
     for _code, kind in sorted(templates().items()):
         out.append(example(kind, 2))

@@ -19,11 +19,12 @@ from clubsuite.cli.common import handle_errors
 from clubsuite.cli.describe import FillsHelp
 from clubsuite.cli.lineinput import UnreadableLineError, read_line
 from clubsuite.cli.play import _console, _lang_option, _symbols, terminal_language
-from clubsuite.engine import SomeGame, SomeMatch, find_game, load_part, resolve
+from clubsuite.engine import SomeGame, SomeMatch, find_game, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.i18n import Words
 from clubsuite.i18n.render import english_notation
 from clubsuite.naming import WORDS
+from clubsuite.present import shown_of
 from clubsuite.puzzles.choose import DIFFICULTY, matching, next_puzzle
 from clubsuite.puzzles.criteria import ENDGAME_MEASURE
 from clubsuite.puzzles.model import KINDS, Puzzle, match_point, read_set
@@ -123,10 +124,9 @@ def _every_hand(table: SomeTable, match: SomeMatch, seat: int) -> None:
     """The other hands, each sorted as the game sorts a hand (by suit or by rank, the ace low where it plays low:
     what its part ``shown`` declares)."""
     info, _ = find_game(match.game)
-    part = load_part(info, "shown")
-    shown = part(match.view(seat).to_dict(), match.options) if callable(part) else None
-    by_rank = getattr(shown, "sort", "suit") == "rank"
-    ace_low = bool(getattr(shown, "ace_low", False))
+    shown = shown_of(info, match.view(seat).to_dict(), match.options)
+    by_rank = shown is not None and shown.sort == "rank"
+    ace_low = shown is not None and shown.ace_low
 
     def order(card: Card) -> tuple[int, int]:
         suit = int(card.suit) if card.suit is not None else 9

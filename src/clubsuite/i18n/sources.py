@@ -11,7 +11,9 @@ from pathlib import Path
 
 from babel.messages.extract import extract
 
-from clubsuite.engine import games, load_part
+from clubsuite.engine import games
+from clubsuite.lesson import lesson_of
+from clubsuite.present import load_presentation
 from clubsuite.reasons import NUMBER_WORDS, SUITS, templates
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "server" / "http" / "static" / "js"
@@ -36,10 +38,8 @@ class Message:
 def reason_messages() -> Iterator[Message]:
     """One message per refusal template, keyed by its reason code."""
     for info in games():  # every game registered, and with it every game's refusals
-        load_part(info, "present")  # and the notes on what an offered action does (clubsuite.present)
-        load_part(info, "lesson")  # and the steps of the guided first hand (clubsuite.lesson)
-        load_part(info, "shown")  # and what a table shows beside the cards (clubsuite.present)
-        load_part(info, "rulings")  # and the rulings in plain words, for a "why?"
+        load_presentation(info)  # and what its table shows, asks and tells, its rulings in plain words
+        lesson_of(info)  # and the steps of the guided first hand (clubsuite.lesson)
     for code, kind in sorted(templates().items()):
         what = "What an offered action does" if ".offer_" in code else "Refusal"
         what = "A step of the guided first hand" if "lesson" in code else what

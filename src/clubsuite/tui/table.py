@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from string import Formatter
-from typing import TYPE_CHECKING, Any, Generic, TypeVar, cast
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rich.console import Console
 from rich.text import Text
@@ -18,17 +18,17 @@ from rich.text import Text
 from clubsuite import events as shared_events
 from clubsuite.bots import SomeBot
 from clubsuite.cards import STANDARD, Card
-from clubsuite.engine import SomeGame, SomeMatch, find_game, load_part
+from clubsuite.engine import SomeGame, SomeMatch, find_game
 from clubsuite.events import Event
 from clubsuite.i18n import DEFAULT, Words
 from clubsuite.i18n.render import reason_words
-from clubsuite.present import Fact, asked_of, said_line, said_of, shown_of, wire_form
+from clubsuite.present import Fact, asked_of, rulings_of, said_line, said_of, shown_of, wire_form
 from clubsuite.reasons import Reason, reason_of
 from clubsuite.safetext import safe_lines
 from clubsuite.tui.render import Faces, card_text, score_table
 
 if TYPE_CHECKING:
-    from clubsuite.present import Rulings
+    pass
 
 
 class Marked:
@@ -305,8 +305,8 @@ class Table(Generic[MatchT_contra]):
     def show_why(self) -> None:
         """Answer ``why``: the rule behind the last move refused, in plain words, with its ruling's id (the one
         place the terminal shows one, as the browser's "why?" does)."""
-        found = load_part(self.game, "rulings") if self.game is not None and self.last_rule is not None else None
-        ruling = cast("Rulings", found).get(self.last_rule or "") if found is not None else None
+        found = rulings_of(self.game) if self.game is not None and self.last_rule is not None else {}
+        ruling = found.get(self.last_rule or "")
         if ruling is None:
             self.say(
                 self.tr(
@@ -422,11 +422,15 @@ SomeTable = Table[Any]
 """The screen of a game chosen by name at run time (its match type is known only then)."""
 
 
+@runtime_checkable
+class HasScreen(Protocol):
+    """A game's parts that have a terminal table."""
+
+    def screen(self) -> type[SomeTable]:
+        """The table's class."""
+        ...
+
+
 def screen_class(info: SomeGame) -> type[SomeTable] | None:
-    """The terminal screen of a game (its registry part ``screen``), or None if the game has none."""
-    cls = load_part(info, "screen")
-    if cls is None:
-        return None
-    if not (isinstance(cls, type) and issubclass(cls, Table)):
-        raise TypeError(f"the screen of {info.name} is not a Table subclass: {cls!r}")
-    return cls
+    """The terminal screen of a game (its part ``screen``), or None if the game has none."""
+    return info.parts.screen() if isinstance(info.parts, HasScreen) else None

@@ -181,14 +181,25 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.coding import HasBenchmark, HasCoding
     from clubsuite.lesson import HasLesson
     from clubsuite.naming import HasWords
+    from clubsuite.narration import HasNarrator
+    from clubsuite.present import HasAccount, HasAsked, HasLabel, HasRulings, HasSaid, HasShown
     from clubsuite.puzzles.themes import HasThemes
     from clubsuite.rl.vector import HasVector
     from clubsuite.schema.build import HasSchema
     from clubsuite.sim.bulk import HasBulk
     from clubsuite.sim.report import HasReport
     from clubsuite.solver.game import HasSolver
+    from clubsuite.tui.table import HasScreen
     from clubsuite.view_base import HasSpectator
 
+    _screen: HasScreen = PARTS
+    _narrator: HasNarrator = PARTS
+    _shown: HasShown = PARTS
+    _asked: HasAsked = PARTS
+    _label: HasLabel = PARTS
+    _said: HasSaid = PARTS
+    _account: HasAccount = PARTS
+    _rulings: HasRulings = PARTS
     _bots: HasBots = PARTS
     _objective: HasObjective = PARTS
     _playout: HasPlayout = PARTS

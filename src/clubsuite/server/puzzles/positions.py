@@ -21,7 +21,7 @@ from __future__ import annotations
 import json
 
 from clubsuite.bots.personas import persona_names
-from clubsuite.engine import find_game, load_part
+from clubsuite.engine import find_game
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.naming import name_words
@@ -29,6 +29,7 @@ from clubsuite.present import asked, contained, labels, offered, with_said, with
 from clubsuite.puzzles.model import Puzzle, match_point, puzzle_from_json
 from clubsuite.server.table.protocol import event_json
 from clubsuite.server.table.replaying import all_hands
+from clubsuite.view_base import HasSpectator
 
 
 def seat_names(puzzle: Puzzle, seats: int) -> list[JsonValue]:
@@ -83,7 +84,7 @@ def _line(puzzle: Puzzle) -> JsonObject:
         return out
     match = match_point(puzzle)
     info = find_game(puzzle.game)[0]
-    public = load_part(info, "spectator")
+    public = info.parts.spectator() if isinstance(info.parts, HasSpectator) else None
     steps: list[JsonValue] = []
     for text in puzzle.line:
         by = match.to_act
@@ -92,7 +93,7 @@ def _line(puzzle: Puzzle) -> JsonObject:
         view.pop("legal", None)
         with_shown(info, view, match.options)
         # told as a table tells its seats (from the public view after them: nothing a seat could not know)
-        seen = with_shown(info, public(match), match.options) if callable(public) else view
+        seen = with_shown(info, public(match), match.options) if public is not None else view
         told = with_said(info, [event_json(e) for e in events], seen)
         steps.append({"seat": by, "action": text, "events": told, "view": view, "hands": all_hands(match)})
     out["steps"] = steps
