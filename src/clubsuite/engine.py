@@ -79,6 +79,12 @@ class Hand(Protocol):
     @property
     def is_over(self) -> bool: ...
 
+    @property
+    def hands(self) -> Sequence[int]:
+        """The cards each seat holds now, as card masks (one per seat): what puzzles, endgame search and themes
+        count."""
+        ...
+
     def action_log(self) -> Sequence[object]:
         """Every action applied to the hand, in order."""
         ...

@@ -394,8 +394,7 @@ def _solvable(world: SomeMatch, tricks: int) -> bool:
     if not isinstance(info.parts, HasSolver) or world.phase != Phase.PLAY:
         return False
     hand = world.hands[-1]
-    held: list[int] = hand.hands  # type: ignore[attr-defined]
-    return max(h.bit_count() for h in held) <= tricks
+    return max(h.bit_count() for h in hand.hands) <= tricks
 
 
 register_bot("pimc", PimcBot, settings=PimcSettings)

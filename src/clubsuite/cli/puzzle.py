@@ -133,7 +133,7 @@ def _every_hand(table: SomeTable, match: SomeMatch, seat: int) -> None:
         rank = 1 if ace_low and card.rank == ACE else card.rank
         return (rank, suit) if by_rank else (suit, rank)
 
-    held: list[int] = match.hands[-1].hands  # type: ignore[attr-defined]
+    held = match.hands[-1].hands
     table.say(table.tr("Every hand:"))
     for s, mask in enumerate(held):
         if s == seat:

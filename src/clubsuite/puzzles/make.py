@@ -177,8 +177,7 @@ class Scanner:
         part = endgame_part(match.game)
         if part is None or legal < 2 or part.searchable(match) is None:
             return False
-        held: list[int] = match.hands[-1].hands  # type: ignore[attr-defined]
-        return sum(h.bit_count() for h in held) <= self.s.cards
+        return sum(h.bit_count() for h in match.hands[-1].hands) <= self.s.cards
 
     def _single_candidate(self, hand: int, index: int, legal: int) -> bool:
         if not 2 <= legal <= self.s.single_legal:
@@ -187,8 +186,7 @@ class Scanner:
 
 
 def _cards_held(match: SomeMatch, seat: int) -> int:
-    held: list[int] = match.hands[-1].hands  # type: ignore[attr-defined]
-    return int(held[seat]).bit_count()
+    return match.hands[-1].hands[seat].bit_count()
 
 
 def mistake_before(found: Found, before: SomeMatch | None, action: object, nodes: int) -> Mistake | None:

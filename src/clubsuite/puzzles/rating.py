@@ -54,8 +54,8 @@ def rating_from(before: SomeMatch, kind: str, habit_finds: bool, search_finds: b
     if kind == "single_dummy":
         extra += SINGLE_DUMMY
     else:
-        held: list[int] = before.hands[-1].hands  # type: ignore[attr-defined]
-        extra += min(MOST_CARDS, PER_CARD * max(0, int(held[seat]).bit_count() - 1))
+        held = before.hands[-1].hands
+        extra += min(MOST_CARDS, PER_CARD * max(0, held[seat].bit_count() - 1))
     return max(RATING_RANGE[0], min(RATING_RANGE[1], base + min(MOST_EXTRA, extra)))
 
 

@@ -54,7 +54,7 @@ def themes(scene: Scene) -> set[str]:
         return found
     h = len(before.hands) - 1
     done = len(_tricks(before, h))
-    held: list[int] = before.hands[h].hands  # type: ignore[attr-defined]
+    held = before.hands[h].hands
     if held[seat].bit_count() <= LAST_TRICKS:
         found.add("ending")
     legal = [a for a in before.legal_actions() if isinstance(a, Card)]
