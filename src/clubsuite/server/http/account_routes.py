@@ -1,4 +1,5 @@
-"""The account routes of the lobby (``/account/...``) and how every route finds who is signed in.
+"""The account routes of the lobby (``/account/...``); how every route finds who is signed in is
+:mod:`~clubsuite.server.http.sessions`'.
 
 A session is carried by the ``clubs_session`` cookie (HttpOnly, SameSite=Lax, Secure over TLS); a request that
 changes something and carries it must also carry the session's CSRF token in the ``X-CSRF-Token`` header (the page
@@ -15,13 +16,11 @@ from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from clubsuite.server.people.accounts import SESSION_DAYS, AccountRefused, Accounts, Session, User, check_password, same
+from clubsuite.server.http.services import AccountsDep, HubDep
+from clubsuite.server.http.sessions import COOKIE, need, signed_in
+from clubsuite.server.people.accounts import SESSION_DAYS, AccountRefused, Accounts, Session, User, check_password
 from clubsuite.server.table.hub import Hub
 
-COOKIE = "clubs_session"
-"""The session cookie's name."""
-CSRF_HEADER = "x-csrf-token"
-"""The header that carries the session's CSRF token on a request that changes something."""
 TOKENS_MAX = 20
 """Seat tokens a browser may hand over at once, to bring its tables to the account."""
 
@@ -84,34 +83,9 @@ def clear_cookie(response: Response, request: Request) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=_secure(request))
 
 
-async def signed_in(accounts: Accounts, request: Request, changes: bool) -> tuple[Session, User] | None:
-    """The session and account of a request (None: a guest, or a cookie that opens no session). A request that
-    ``changes`` something must carry the session's CSRF token, or it is refused (``bad_csrf``)."""
-    secret = request.cookies.get(COOKIE)
-    if not secret:
-        return None
-    found = await accounts.session(secret)
-    if found is None:
-        return None
-    if changes and not same(request.headers.get(CSRF_HEADER, ""), found[0].csrf):
-        raise AccountRefused(
-            403, "bad_csrf", "this request lacks the page's X-CSRF-Token: reload the page and try again"
-        )
-    return found
-
-
 def account_json(user: User, session: Session) -> dict[str, Any]:
     """What the page learns of the signed-in account."""
     return {"signed_in": True, "id": user.id, "name": user.name, "created_at": user.created_at, "csrf": session.csrf}
-
-
-async def need(accounts: Accounts, request: Request, changes: bool) -> tuple[Session, User]:
-    """The session and account of a request that needs one (``signed_out`` for a guest); a request that
-    ``changes`` something must carry the session's CSRF token."""
-    found = await signed_in(accounts, request, changes)
-    if found is None:
-        raise AccountRefused(401, "signed_out", "sign in first")
-    return found
 
 
 async def begin(
@@ -131,90 +105,98 @@ async def begin(
     return response
 
 
-def router(hub: Hub, accounts: Accounts) -> APIRouter:
-    """Add the account routes and the answer to an :class:`AccountRefused`."""
-    routes = APIRouter()
+router = APIRouter()
+"""The account routes; their refusals (:class:`AccountRefused`) are answered by :func:`refused`."""
 
-    @routes.post("/account/signup", status_code=201)
-    async def sign_up(body: SignUpIn, request: Request) -> JSONResponse:
-        """Make an account and sign in to it; the seats of the tokens given become the account's."""
-        user = await accounts.sign_up(body.name, body.password)
-        return await begin(accounts, hub, request, user, body.tokens, 201)
 
-    @routes.post("/account/login")
-    async def sign_in(body: SignInIn, request: Request) -> JSONResponse:
-        """Sign in: a new session (the cookie); the seats of the tokens given become the account's."""
-        user = await accounts.sign_in(body.name, body.password)
-        return await begin(accounts, hub, request, user, body.tokens, 200)
+@router.post("/account/signup", status_code=201)
+async def sign_up(body: SignUpIn, request: Request, accounts: AccountsDep, hub: HubDep) -> JSONResponse:
+    """Make an account and sign in to it; the seats of the tokens given become the account's."""
+    user = await accounts.sign_up(body.name, body.password)
+    return await begin(accounts, hub, request, user, body.tokens, 201)
 
-    @routes.post("/account/logout")
-    async def sign_out(request: Request) -> JSONResponse:
-        """End this session."""
-        session, user = await need(accounts, request, True)
-        await accounts.end_session(user.id, session.public_id)
-        response = JSONResponse({"signed_in": False})
-        clear_cookie(response, request)
-        return response
 
-    @routes.get("/account")
-    async def me(request: Request) -> dict[str, Any]:
-        """The signed-in account, with the CSRF token the page sends with every change; ``{"signed_in": false}``
-        for a guest (an answer, not a refusal: every page asks it)."""
-        found = await signed_in(accounts, request, False)
-        if found is None:
-            return {"signed_in": False}
-        return account_json(found[1], found[0])
+@router.post("/account/login")
+async def sign_in(body: SignInIn, request: Request, accounts: AccountsDep, hub: HubDep) -> JSONResponse:
+    """Sign in: a new session (the cookie); the seats of the tokens given become the account's."""
+    user = await accounts.sign_in(body.name, body.password)
+    return await begin(accounts, hub, request, user, body.tokens, 200)
 
-    @routes.get("/account/sessions")
-    async def session_list(request: Request) -> list[dict[str, Any]]:
-        """The account's sessions (the browser each was started in, when, last used), this one marked."""
-        session, user = await need(accounts, request, False)
-        return [
-            {
-                "id": s.public_id,
-                "agent": s.agent,
-                "created_at": s.created_at,
-                "seen_at": s.seen_at,
-                "current": s.public_id == session.public_id,
-            }
-            for s in await accounts.sessions_of(user)
-        ]
 
-    @routes.post("/account/sessions/{public_id}/end")
-    async def end(public_id: Annotated[str, Path(max_length=40)], request: Request) -> dict[str, Any]:
-        """End one of the account's sessions (signs that browser out)."""
-        _, user = await need(accounts, request, True)
-        if not await accounts.end_session(user.id, public_id):
-            raise AccountRefused(404, "no_session", "this account has no such session")
-        return {"ended": public_id}
+@router.post("/account/logout")
+async def sign_out(request: Request, accounts: AccountsDep) -> JSONResponse:
+    """End this session."""
+    session, user = await need(accounts, request, True)
+    await accounts.end_session(user.id, session.public_id)
+    response = JSONResponse({"signed_in": False})
+    clear_cookie(response, request)
+    return response
 
-    @routes.post("/account/password")
-    async def change_password(body: PasswordIn, request: Request) -> dict[str, Any]:
-        """Change the password (the present one asked again); every other session ends."""
-        session, user = await need(accounts, request, True)
-        await accounts.check(user, body.password)
-        await accounts.set_password(user.id, check_password(body.new_password, user.name), keep=session.public_id)
-        return {"changed": True}
 
-    @routes.post("/account/claim")
-    async def claim(body: ClaimIn, request: Request) -> dict[str, Any]:
-        """Make the seats of these tokens the signed-in account's (a guest's table carries over)."""
-        _, user = await need(accounts, request, True)
-        return {"seats": await hub.seating.claim(body.tokens, user.id)}
+@router.get("/account")
+async def me(request: Request, accounts: AccountsDep) -> dict[str, Any]:
+    """The signed-in account, with the CSRF token the page sends with every change; ``{"signed_in": false}``
+    for a guest (an answer, not a refusal: every page asks it)."""
+    found = await signed_in(accounts, request, False)
+    if found is None:
+        return {"signed_in": False}
+    return account_json(found[1], found[0])
 
-    @routes.post("/account/delete")
-    async def delete_account(body: ConfirmIn, request: Request) -> JSONResponse:
-        """Delete the account (its password asked again): its seats at open tables are given up, its sessions end,
-        its name is freed, its ratings go; its finished matches stay as records under "deleted player"."""
-        _, user = await need(accounts, request, True)
-        await accounts.check(user, body.password)
-        await hub.seating.give_up_seats_of(user.id)
-        await accounts.delete(user)
-        response = JSONResponse({"deleted": True})
-        clear_cookie(response, request)
-        return response
 
-    return routes
+@router.get("/account/sessions")
+async def session_list(request: Request, accounts: AccountsDep) -> list[dict[str, Any]]:
+    """The account's sessions (the browser each was started in, when, last used), this one marked."""
+    session, user = await need(accounts, request, False)
+    return [
+        {
+            "id": s.public_id,
+            "agent": s.agent,
+            "created_at": s.created_at,
+            "seen_at": s.seen_at,
+            "current": s.public_id == session.public_id,
+        }
+        for s in await accounts.sessions_of(user)
+    ]
+
+
+@router.post("/account/sessions/{public_id}/end")
+async def end(
+    public_id: Annotated[str, Path(max_length=40)], request: Request, accounts: AccountsDep
+) -> dict[str, Any]:
+    """End one of the account's sessions (signs that browser out)."""
+    _, user = await need(accounts, request, True)
+    if not await accounts.end_session(user.id, public_id):
+        raise AccountRefused(404, "no_session", "this account has no such session")
+    return {"ended": public_id}
+
+
+@router.post("/account/password")
+async def change_password(body: PasswordIn, request: Request, accounts: AccountsDep) -> dict[str, Any]:
+    """Change the password (the present one asked again); every other session ends."""
+    session, user = await need(accounts, request, True)
+    await accounts.check(user, body.password)
+    await accounts.set_password(user.id, check_password(body.new_password, user.name), keep=session.public_id)
+    return {"changed": True}
+
+
+@router.post("/account/claim")
+async def claim(body: ClaimIn, request: Request, accounts: AccountsDep, hub: HubDep) -> dict[str, Any]:
+    """Make the seats of these tokens the signed-in account's (a guest's table carries over)."""
+    _, user = await need(accounts, request, True)
+    return {"seats": await hub.seating.claim(body.tokens, user.id)}
+
+
+@router.post("/account/delete")
+async def delete_account(body: ConfirmIn, request: Request, accounts: AccountsDep, hub: HubDep) -> JSONResponse:
+    """Delete the account (its password asked again): its seats at open tables are given up, its sessions end,
+    its name is freed, its ratings go; its finished matches stay as records under "deleted player"."""
+    _, user = await need(accounts, request, True)
+    await accounts.check(user, body.password)
+    await hub.seating.give_up_seats_of(user.id)
+    await accounts.delete(user)
+    response = JSONResponse({"deleted": True})
+    clear_cookie(response, request)
+    return response
 
 
 async def refused(_: Any, exc: Exception) -> JSONResponse:

@@ -41,7 +41,9 @@ from clubsuite.server.http import (
 from clubsuite.server.http.collector import settle
 from clubsuite.server.http.forwarding import Forwarder, Peers
 from clubsuite.server.http.guard import Guard
+from clubsuite.server.http.lobby import Lobby
 from clubsuite.server.http.metrics import InternalApp, Metrics
+from clubsuite.server.http.services import Services
 from clubsuite.server.http.serving import InternalListener
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.people.accounts import AccountRefused, Accounts
@@ -65,6 +67,20 @@ log = logging.getLogger("clubsuite.server")
 _ERROR: dict[str, Any] = {"description": "refused: a JSON object with the code and the words"}
 ANSWERS: dict[int | str, dict[str, Any]] = dict.fromkeys((400, 401, 403, 404, 409, 413, 429, 431, 503), _ERROR)
 """The refusals every lobby call may answer with (documented in the schema)."""
+ROUTERS = (
+    lobby_routes.router,
+    account_routes.router,
+    passkey_routes.router,
+    player_routes.router,
+    matchmaking_routes.router,
+    clubnight_routes.router,
+    tournament_routes.router,
+    live_routes.router,
+    people_routes.router,
+    puzzle_routes.router,
+)
+"""The API's routers, in the order their routes are matched; each route gets its services from the application's
+state (:mod:`~clubsuite.server.http.services`), so the same routers serve every application of the process."""
 
 
 def create_app(
@@ -101,6 +117,26 @@ def create_app(
     director = directing.Director(keeper, ownership.node if ownership is not None else "local", notices)
     hiding = Hiding(hub, relations) if shared else None
     """Blocks and mutes made at the other processes, brought to this one's table sockets (one process: none)."""
+    lobby_of_tables = Lobby(hub, accounts, database, lobby)
+    services = Services(
+        database=database,
+        hub=hub,
+        limits=limits,
+        accounts=accounts,
+        passkeys=Passkeys(accounts),
+        lobby=lobby_of_tables,
+        matchmaker=matchmaker,
+        nights=clubnight.ClubNights(database, hub),
+        tournaments=keeper,
+        watching=watchers,
+        relations=relations,
+        notices=notices,
+        moderation=moderation,
+        library=Library(replayer.puzzle),
+        progress=Progress(database),
+        own_puzzles=OwnPuzzles(database),
+        replayer=replayer,
+    )
 
     @contextlib.asynccontextmanager
     async def lifespan(_: FastAPI) -> AsyncIterator[None]:
@@ -137,10 +173,14 @@ def create_app(
         redoc_url=None,
         responses=ANSWERS,
     )
+    app.state.services = services
+    """What the routes are given (:mod:`~clubsuite.server.http.services`); the rest of the state is for the
+    operator's tools and the tests, which reach into a running server."""
     app.state.hub = hub
     app.state.limits = limits
     app.state.replayer = replayer
     app.state.accounts = accounts
+    app.state.passkeys = services.passkeys
     app.state.director = director
     app.state.matchmaker = matchmaker
     app.state.watching = watchers
@@ -161,28 +201,9 @@ def create_app(
             return JSONResponse({"status": "stopping", "tables": len(hub.tables)}, status_code=503)
         return JSONResponse({"status": "ready", "tables": len(hub.tables)})
 
-    lobby_of_tables = lobby_routes.Lobby(hub, accounts, lobby)
-    app.state.passkeys = Passkeys(accounts)
-    app.include_router(lobby_routes.router(lobby_of_tables))
-    app.include_router(account_routes.router(hub, accounts))
     app.add_exception_handler(AccountRefused, account_routes.refused)
-    app.include_router(passkey_routes.router(hub, accounts, app.state.passkeys))
-    app.include_router(player_routes.router(hub, accounts))
-    app.include_router(matchmaking_routes.router(matchmaker, accounts))
-    app.include_router(clubnight_routes.router(clubnight.ClubNights(database, hub), accounts))
-    app.include_router(tournament_routes.router(keeper, accounts))
-    app.include_router(live_routes.router(watchers, accounts, limits.max_ws_bytes))
-    app.include_router(people_routes.router(hub, accounts, relations, notices, moderation, keeper))
-    app.include_router(
-        puzzle_routes.router(
-            Library(replayer.puzzle),
-            Progress(database),
-            OwnPuzzles(database),
-            accounts,
-            lobby_of_tables.stored_record,
-            replayer,
-        )
-    )
+    for routes in ROUTERS:
+        app.include_router(routes)
     pages.mount(app)
     app.include_router(pages.router(lobby_of_tables.stored_record, replayer, lobby_of_tables.account_of))
     app.include_router(rules_pages.router())

@@ -14,11 +14,12 @@ from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
-from clubsuite.server.http.account_routes import TOKENS_MAX, begin, need
+from clubsuite.server.http.account_routes import TOKENS_MAX, begin
 from clubsuite.server.http.guard import client_address
-from clubsuite.server.people.accounts import AccountRefused, Accounts
-from clubsuite.server.people.passkeys import ID_MAX, Passkey, Passkeys
-from clubsuite.server.table.hub import Hub
+from clubsuite.server.http.services import AccountsDep, HubDep, PasskeysDep
+from clubsuite.server.http.sessions import need
+from clubsuite.server.people.accounts import AccountRefused
+from clubsuite.server.people.passkeys import ID_MAX, Passkey
 
 
 class _Answer(BaseModel):
@@ -52,52 +53,61 @@ def passkey_json(p: Passkey) -> dict[str, Any]:
     return {"id": p.id, "agent": p.label, "created_at": p.created_at, "used_at": p.used_at}
 
 
-def router(hub: Hub, accounts: Accounts, keys: Passkeys) -> APIRouter:
-    """Add the passkey routes (their refusals are :class:`AccountRefused`, answered by the account routes)."""
-    routes = APIRouter()
+router = APIRouter()
+"""The passkey routes (their refusals are :class:`AccountRefused`, answered by the account routes)."""
 
-    def host(request: Request) -> str:
-        return request.headers.get("host", "")
 
-    @routes.post("/account/passkeys/options")
-    async def add_options(body: PasskeyPasswordIn, request: Request) -> dict[str, Any]:
-        """Options to make a passkey for the signed-in account (a ticket and ``publicKey`` options), its password
-        asked again."""
-        _, user = await need(accounts, request, True)
-        return await keys.registration(user, host(request), body.password, client_address(request.scope))
+def host(request: Request) -> str:
+    """The site's name as the browser reached it: a passkey is bound to it."""
+    return request.headers.get("host", "")
 
-    @routes.post("/account/passkeys", status_code=201)
-    async def add(body: AddIn, request: Request) -> dict[str, Any]:
-        """Keep the passkey the browser made with the ticket's options."""
-        _, user = await need(accounts, request, True)
-        made = await keys.register(
-            user, host(request), body.ticket, body.credential, request.headers.get("user-agent", "")
-        )
-        return passkey_json(made)
 
-    @routes.get("/account/passkeys")
-    async def listed(request: Request) -> list[dict[str, Any]]:
-        """The signed-in account's passkeys: the browser each was made in, when, when last used."""
-        _, user = await need(accounts, request, False)
-        return [passkey_json(p) for p in await keys.of(user)]
+@router.post("/account/passkeys/options")
+async def add_options(
+    body: PasskeyPasswordIn, request: Request, accounts: AccountsDep, keys: PasskeysDep
+) -> dict[str, Any]:
+    """Options to make a passkey for the signed-in account (a ticket and ``publicKey`` options), its password
+    asked again."""
+    _, user = await need(accounts, request, True)
+    return await keys.registration(user, host(request), body.password, client_address(request.scope))
 
-    @routes.post("/account/passkeys/{passkey_id}/delete")
-    async def remove(passkey_id: Annotated[str, Path(max_length=ID_MAX)], request: Request) -> dict[str, Any]:
-        """Remove one of the account's passkeys (it no longer signs in)."""
-        _, user = await need(accounts, request, True)
-        if not await keys.remove(user, passkey_id):
-            raise AccountRefused(404, "no_passkey", "this account has no such passkey")
-        return {"removed": passkey_id}
 
-    @routes.post("/account/passkey-login/options")
-    async def sign_in_options(request: Request) -> dict[str, Any]:
-        """Options to sign in with a passkey (any this browser holds for this site)."""
-        return keys.sign_in_options(host(request), client_address(request.scope))
+@router.post("/account/passkeys", status_code=201)
+async def add(body: AddIn, request: Request, accounts: AccountsDep, keys: PasskeysDep) -> dict[str, Any]:
+    """Keep the passkey the browser made with the ticket's options."""
+    _, user = await need(accounts, request, True)
+    made = await keys.register(user, host(request), body.ticket, body.credential, request.headers.get("user-agent", ""))
+    return passkey_json(made)
 
-    @routes.post("/account/passkey-login")
-    async def sign_in(body: PasskeySignInIn, request: Request) -> JSONResponse:
-        """Sign in with a passkey: a new session (the cookie), as a password's sign-in makes."""
-        user = await keys.sign_in(host(request), body.ticket, body.credential)
-        return await begin(accounts, hub, request, user, body.tokens, 200)
 
-    return routes
+@router.get("/account/passkeys")
+async def listed(request: Request, accounts: AccountsDep, keys: PasskeysDep) -> list[dict[str, Any]]:
+    """The signed-in account's passkeys: the browser each was made in, when, when last used."""
+    _, user = await need(accounts, request, False)
+    return [passkey_json(p) for p in await keys.of(user)]
+
+
+@router.post("/account/passkeys/{passkey_id}/delete")
+async def remove(
+    passkey_id: Annotated[str, Path(max_length=ID_MAX)], request: Request, accounts: AccountsDep, keys: PasskeysDep
+) -> dict[str, Any]:
+    """Remove one of the account's passkeys (it no longer signs in)."""
+    _, user = await need(accounts, request, True)
+    if not await keys.remove(user, passkey_id):
+        raise AccountRefused(404, "no_passkey", "this account has no such passkey")
+    return {"removed": passkey_id}
+
+
+@router.post("/account/passkey-login/options")
+async def sign_in_options(request: Request, keys: PasskeysDep) -> dict[str, Any]:
+    """Options to sign in with a passkey (any this browser holds for this site)."""
+    return keys.sign_in_options(host(request), client_address(request.scope))
+
+
+@router.post("/account/passkey-login")
+async def sign_in(
+    body: PasskeySignInIn, request: Request, accounts: AccountsDep, keys: PasskeysDep, hub: HubDep
+) -> JSONResponse:
+    """Sign in with a passkey: a new session (the cookie), as a password's sign-in makes."""
+    user = await keys.sign_in(host(request), body.ticket, body.credential)
+    return await begin(accounts, hub, request, user, body.tokens, 200)

@@ -10,8 +10,16 @@ from typing import Annotated, Any, Literal
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
-from clubsuite.server.community.tournaments import Tournaments
-from clubsuite.server.http.account_routes import signed_in
+from clubsuite.server.http.services import (
+    AccountsDep,
+    HubDep,
+    ModerationDep,
+    NoticesDep,
+    RelationsDep,
+    Services,
+    ServicesDep,
+)
+from clubsuite.server.http.sessions import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.people.moderation import Moderation
 from clubsuite.server.people.notices import Notices
@@ -76,246 +84,287 @@ class ActionIn(_Strict):
     hours: float | None = Field(None, description="a mute's length in hours")
 
 
-def router(
-    hub: Hub,
-    accounts: Accounts,
-    relations: Relations,
-    notices: Notices,
-    moderation: Moderation,
-    keeper: Tournaments,
-) -> APIRouter:
-    """Add the routes."""
-    routes = APIRouter()
+router = APIRouter()
+"""The routes of people together and kept safe (all signed in)."""
 
-    async def need(request: Request, changes: bool) -> User:
-        found = await signed_in(accounts, request, changes)
-        if found is None:
-            raise AccountRefused(401, "signed_out", "sign in first")
-        return found[1]
 
-    def refused(exc: RelationRefused | Refused) -> HTTPException:
-        status = {
-            "no_player": 404,
-            "no_report": 404,
-            "no_table": 404,
-            "no_tournament": 404,
-            "rate_limited": 429,
-            "operator_only": 403,
-        }
-        return HTTPException(status.get(exc.code, 409), {"code": exc.code, "message": str(exc)})
+async def need(accounts: Accounts, request: Request, changes: bool) -> User:
+    """The signed-in account (``signed_out`` for a guest): everything here is an account's."""
+    found = await signed_in(accounts, request, changes)
+    if found is None:
+        raise AccountRefused(401, "signed_out", "sign in first")
+    return found[1]
 
-    async def other(name: str) -> tuple[str, str]:
+
+def refused(exc: RelationRefused | Refused) -> HTTPException:
+    """A refusal of people or of a table as an HTTP error: 404 for what is not there, 429, 403, else 409."""
+    status = {
+        "no_player": 404,
+        "no_report": 404,
+        "no_table": 404,
+        "no_tournament": 404,
+        "rate_limited": 429,
+        "operator_only": 403,
+    }
+    return HTTPException(status.get(exc.code, 409), {"code": exc.code, "message": str(exc)})
+
+
+async def other(relations: Relations, name: str) -> tuple[str, str]:
+    """The live account a name reaches: (id, name), or 404 ``no_player``."""
+    try:
+        return await relations.account(name)
+    except RelationRefused as exc:
+        raise refused(exc) from None
+
+
+def _relation_routes(kind: str) -> None:
+    """``POST /players/{name}/<kind>`` and ``/un<kind>``: follow, block or mute a player, and stop; a block or a mute
+    hides the player's chat from the account's open table sockets at once."""
+
+    async def change(
+        name: str, request: Request, accounts: Accounts, relations: Relations, hub: Hub, on: bool
+    ) -> dict[str, list[str]]:
+        user = await need(accounts, request, True)
+        found, _ = await other(relations, name)
         try:
-            return await relations.account(name)
+            await relations.change(kind, user.id, found, on)
         except RelationRefused as exc:
             raise refused(exc) from None
-
-    for kind in ("follow", "block", "mute"):
-
-        def add(kind: str) -> None:
-            async def on(name: Name, request: Request) -> dict[str, Any]:
-                user = await need(request, True)
-                found, _ = await other(name)
-                try:
-                    await relations.change(kind, user.id, found, True)
-                except RelationRefused as exc:
-                    raise refused(exc) from None
-                if kind != "follow":
-                    hub.hide_for(user.id, await relations.hidden(user.id))
-                return await relations.lists(user.id)
-
-            async def off(name: Name, request: Request) -> dict[str, Any]:
-                user = await need(request, True)
-                found, _ = await other(name)
-                try:
-                    await relations.change(kind, user.id, found, False)
-                except RelationRefused as exc:
-                    raise refused(exc) from None
-                if kind != "follow":
-                    hub.hide_for(user.id, await relations.hidden(user.id))
-                return await relations.lists(user.id)
-
-            on.__doc__ = f"{kind.title()} the player (see docs/server.md, 'People together')."
-            off.__doc__ = f"Stop: un{kind} the player."
-            routes.add_api_route(f"/players/{{name}}/{kind}", on, methods=["POST"], name=f"{kind}_player")
-            routes.add_api_route(f"/players/{{name}}/un{kind}", off, methods=["POST"], name=f"un{kind}_player")
-
-        add(kind)
-
-    @routes.get("/account/people")
-    async def people(request: Request) -> dict[str, Any]:
-        """Whom the account follows, blocked and muted (only it sees this), and its privacy."""
-        user = await need(request, False)
-        chosen = await relations.privacy(user.id)
-        return {
-            **await relations.lists(user.id),
-            "privacy": {"invites": chosen.invites, "presence": chosen.presence},
-        }
-
-    @routes.post("/account/privacy")
-    async def set_privacy(body: PrivacyIn, request: Request) -> dict[str, Any]:
-        """Choose who may invite the account and who sees it online."""
-        user = await need(request, True)
-        await relations.set_privacy(user.id, Privacy(body.invites, body.presence))
-        return {"invites": body.invites, "presence": body.presence}
-
-    @routes.get("/friends")
-    async def friends(request: Request) -> dict[str, Any]:
-        """The players the account follows: online or not, and at which table, where each one's privacy lets it
-        be seen."""
-        user = await need(request, False)
-        return {"friends": await relations.friends(user.id)}
-
-    @routes.get("/notices")
-    async def notices_of(request: Request, response: Response) -> dict[str, Any]:
-        """The account's notices: invitations, invitations declined, a moderator's word. Never kept by a cache (an
-        invitation holds a private table's invite code)."""
-        response.headers["cache-control"] = "no-store"
-        user = await need(request, False)
-        return {"notices": await notices.of(user.id)}
-
-    @routes.post("/notices/{notice_id}/dismiss")
-    async def dismiss(notice_id: Id, request: Request) -> dict[str, Any]:
-        """Put a notice away (an invitation accepted, a word read)."""
-        user = await need(request, True)
-        return {"dismissed": await notices.take(user.id, notice_id) is not None}
-
-    @routes.post("/notices/{notice_id}/decline")
-    async def decline(notice_id: Id, request: Request) -> dict[str, Any]:
-        """Decline an invitation (its sender is told)."""
-        user = await need(request, True)
-        return {"declined": await notices.decline(user.id, user.name, notice_id)}
-
-    def table_target(user: User, table_id: str) -> dict[str, Any]:
-        """What an invitation to a table names: a table of this process's where ``user`` holds a seat and one is
-        free (the table's routes run at its owner: ``/tables/{id}/invitations`` is passed on there)."""
-        table = hub.tables.get(table_id)
-        if table is None or not any(s.user_id == user.id for s in table.seats):
-            raise HTTPException(404, {"code": "no_table", "message": "you hold no seat at such a table (here and now)"})
-        if not any(s.kind == "person" and s.token_hash is None for s in table.seats):
-            # a table with no free seat (a tournament's, a club night's, a rated one's): nothing to invite to, and its
-            # invite code stays its own
-            raise HTTPException(409, {"code": "table_full", "message": "this table has no free seat to invite to"})
-        return {"kind": "table", "table": table.id, "invite": table.invite, "name": table.info.name}
-
-    async def send(user: User, to: tuple[str, str], target: dict[str, Any]) -> dict[str, Any]:
-        to_id, to_name = to
-        try:
-            await notices.invite((user.id, user.name), to_id, target)
-        except RelationRefused as exc:
-            raise refused(exc) from None
-        return {"invited": to_name}
-
-    @routes.post("/invitations")
-    async def invite(body: InviteIn, request: Request) -> dict[str, Any]:
-        """Invite a player to a tournament, or to a table you hold a seat at (``POST /tables/{id}/invitations`` is
-        the same, and reaches a table whichever process serves it). The answer is the same whether or not the
-        player lets your invitation through (their blocks and privacy are theirs)."""
-        user = await need(request, True)
-        if (body.table is None) == (body.tournament is None):
-            raise HTTPException(422, {"code": "bad_request", "message": "'table' or 'tournament': give one of them"})
-        to = await other(body.to)
-        if body.table is not None:
-            return await send(user, to, table_target(user, body.table))
-        try:
-            shown = await keeper.load(body.tournament or "")
-        except Refused as exc:
-            raise refused(exc) from None
-        return await send(user, to, {"kind": "tournament", "tournament": shown.id, "name": shown.settings.name})
-
-    @routes.post("/tables/{table_id}/invitations")
-    async def invite_to_table(table_id: Id, body: TableInviteIn, request: Request) -> dict[str, Any]:
-        """Invite a player to this table, where you hold a seat and one is free (answered by the table's own
-        process). The answer is the same whether or not the player lets your invitation through."""
-        user = await need(request, True)
-        to = await other(body.to)
-        return await send(user, to, table_target(user, table_id))
-
-    async def report_message(user: User, table_id: str, message: int) -> tuple[str, dict[str, Any], bool]:
-        """The account that said a message at a table of this process's, the message with the lines around it as
-        the reporter could see them, and whether the reporter was at the table when it was said (seated or
-        watching: only then may the report count toward an automatic mute)."""
-        table = hub.tables.get(table_id)
-        mine = next((s.seat for s in table.seats if s.user_id == user.id), None) if table is not None else None
-        visible = table is not None and (mine is not None or table.settings.public)
-        found = table.chat.around(message, mine) if table is not None and visible else None
-        speaker = table.chat.speakers.get(message) if table is not None and found is not None else None
-        if table is None or found is None or speaker is None:
-            raise HTTPException(
-                404,
-                {
-                    "code": "no_message",
-                    "message": "that message is not kept here, or it was said by a guest (no account to report)",
-                },
-            )
-        line, lines = found
-        context = {"table": table.id, "game": table.info.name, "line": line, "lines": lines}
-        return speaker, context, table.chat.witnessed(message, user.id)
-
-    async def keep_report(
-        user: User, subject: str, kind: str, reason: str, context: dict[str, Any], block: bool, witness: bool = False
-    ) -> dict[str, Any]:
-        try:
-            made = await moderation.report(user.id, subject, kind, reason, context, block, witness)
-        except RelationRefused as exc:
-            raise refused(exc) from None
-        if block:
+        if kind != "follow":
             hub.hide_for(user.id, await relations.hidden(user.id))
-        return {"report": made}
+        return await relations.lists(user.id)
 
-    @routes.post("/reports", status_code=201)
-    async def report(body: ReportIn, request: Request) -> dict[str, Any]:
-        """Report a message said at a table (kept as the server saw it, with the lines around it; ``POST
-        /tables/{id}/reports`` is the same, and reaches a table whichever process serves it), a player's name or
-        a player; by default the player is blocked for you as well. Moderators read it."""
-        user = await need(request, True)
-        if body.kind == "message":
-            if body.table is None or body.message is None:
-                raise HTTPException(
-                    422, {"code": "bad_request", "message": "'table' and 'message': a message is found by both"}
-                )
-            subject, context, witness = await report_message(user, body.table, body.message)
-        else:
-            witness = False
-            if body.player is None:
-                raise HTTPException(422, {"code": "bad_request", "message": "'player': whom you report"})
-            subject, name = await other(body.player)
-            context = {"name": name}  # only what the server knows: a table named by the reporter is not kept
-        return await keep_report(user, subject, body.kind, body.reason, context, body.block, witness)
-
-    @routes.post("/tables/{table_id}/reports", status_code=201)
-    async def report_at_table(table_id: Id, body: MessageReportIn, request: Request) -> dict[str, Any]:
-        """Report a message said at this table (answered by the table's own process, where its chat is kept); by
-        default its writer is blocked for you as well."""
-        user = await need(request, True)
-        subject, context, witness = await report_message(user, table_id, body.message)
-        return await keep_report(user, subject, "message", body.reason, context, body.block, witness)
-
-    # -- the moderators -----------------------------------------------------------------------------------------
-    async def moderator(request: Request, changes: bool) -> User:
-        user = await need(request, changes)
-        if not await moderation.is_moderator(user.id):
-            raise HTTPException(403, {"code": "not_moderator", "message": "only the site's moderators see this"})
-        return user
-
-    @routes.get("/moderation/reports")
-    async def reports_queue(
-        request: Request, status: Annotated[Literal["open", "closed"], Query()] = "open"
+    async def on(
+        name: Name, request: Request, accounts: AccountsDep, relations: RelationsDep, hub: HubDep
     ) -> dict[str, Any]:
-        """The reports (moderators only): open ones oldest first, or closed ones newest first; never one about a
-        moderator (the operator's: ``clubs admin reports``)."""
-        await moderator(request, False)
-        return {"reports": await moderation.queue(ReportStatus(status), moderators_view=True)}
+        return await change(name, request, accounts, relations, hub, True)
 
-    @routes.post("/moderation/reports/{report_id}")
-    async def act(report_id: Id, body: ActionIn, request: Request) -> dict[str, Any]:
-        """Act on a report (moderators only): warn, mute for some hours, ban from chat, close the account, or
-        dismiss; every open report of the same player is closed with it, and the player is told what and why. A
-        report about a moderator, oneself included, is refused (403 ``operator_only``: ``clubs admin act``)."""
-        user = await moderator(request, True)
-        try:
-            return await moderation.act(report_id, body.action, user.id, body.reason, body.hours)
-        except RelationRefused as exc:
-            raise refused(exc) from None
+    async def off(
+        name: Name, request: Request, accounts: AccountsDep, relations: RelationsDep, hub: HubDep
+    ) -> dict[str, Any]:
+        return await change(name, request, accounts, relations, hub, False)
 
-    return routes
+    on.__doc__ = f"{kind.title()} the player (see docs/server.md, 'People together')."
+    off.__doc__ = f"Stop: un{kind} the player."
+    router.add_api_route(f"/players/{{name}}/{kind}", on, methods=["POST"], name=f"{kind}_player")
+    router.add_api_route(f"/players/{{name}}/un{kind}", off, methods=["POST"], name=f"un{kind}_player")
+
+
+for _kind in ("follow", "block", "mute"):
+    _relation_routes(_kind)
+
+
+@router.get("/account/people")
+async def people(request: Request, accounts: AccountsDep, relations: RelationsDep) -> dict[str, Any]:
+    """Whom the account follows, blocked and muted (only it sees this), and its privacy."""
+    user = await need(accounts, request, False)
+    chosen = await relations.privacy(user.id)
+    return {
+        **await relations.lists(user.id),
+        "privacy": {"invites": chosen.invites, "presence": chosen.presence},
+    }
+
+
+@router.post("/account/privacy")
+async def set_privacy(
+    body: PrivacyIn, request: Request, accounts: AccountsDep, relations: RelationsDep
+) -> dict[str, Any]:
+    """Choose who may invite the account and who sees it online."""
+    user = await need(accounts, request, True)
+    await relations.set_privacy(user.id, Privacy(body.invites, body.presence))
+    return {"invites": body.invites, "presence": body.presence}
+
+
+@router.get("/friends")
+async def friends(request: Request, accounts: AccountsDep, relations: RelationsDep) -> dict[str, Any]:
+    """The players the account follows: online or not, and at which table, where each one's privacy lets it
+    be seen."""
+    user = await need(accounts, request, False)
+    return {"friends": await relations.friends(user.id)}
+
+
+@router.get("/notices")
+async def notices_of(
+    request: Request, response: Response, accounts: AccountsDep, notices: NoticesDep
+) -> dict[str, Any]:
+    """The account's notices: invitations, invitations declined, a moderator's word. Never kept by a cache (an
+    invitation holds a private table's invite code)."""
+    response.headers["cache-control"] = "no-store"
+    user = await need(accounts, request, False)
+    return {"notices": await notices.of(user.id)}
+
+
+@router.post("/notices/{notice_id}/dismiss")
+async def dismiss(notice_id: Id, request: Request, accounts: AccountsDep, notices: NoticesDep) -> dict[str, Any]:
+    """Put a notice away (an invitation accepted, a word read)."""
+    user = await need(accounts, request, True)
+    return {"dismissed": await notices.take(user.id, notice_id) is not None}
+
+
+@router.post("/notices/{notice_id}/decline")
+async def decline(notice_id: Id, request: Request, accounts: AccountsDep, notices: NoticesDep) -> dict[str, Any]:
+    """Decline an invitation (its sender is told)."""
+    user = await need(accounts, request, True)
+    return {"declined": await notices.decline(user.id, user.name, notice_id)}
+
+
+def table_target(hub: Hub, user: User, table_id: str) -> dict[str, Any]:
+    """What an invitation to a table names: a table of this process's where ``user`` holds a seat and one is
+    free (the table's routes run at its owner: ``/tables/{id}/invitations`` is passed on there)."""
+    table = hub.tables.get(table_id)
+    if table is None or not any(s.user_id == user.id for s in table.seats):
+        raise HTTPException(404, {"code": "no_table", "message": "you hold no seat at such a table (here and now)"})
+    if not any(s.kind == "person" and s.token_hash is None for s in table.seats):
+        # a table with no free seat (a tournament's, a club night's, a rated one's): nothing to invite to, and its
+        # invite code stays its own
+        raise HTTPException(409, {"code": "table_full", "message": "this table has no free seat to invite to"})
+    return {"kind": "table", "table": table.id, "invite": table.invite, "name": table.info.name}
+
+
+async def send(notices: Notices, user: User, to: tuple[str, str], target: dict[str, Any]) -> dict[str, Any]:
+    """Invite the account ``to`` to ``target`` as ``user``: the answer names it, let through or not."""
+    to_id, to_name = to
+    try:
+        await notices.invite((user.id, user.name), to_id, target)
+    except RelationRefused as exc:
+        raise refused(exc) from None
+    return {"invited": to_name}
+
+
+@router.post("/invitations")
+async def invite(body: InviteIn, request: Request, services: ServicesDep) -> dict[str, Any]:
+    """Invite a player to a tournament, or to a table you hold a seat at (``POST /tables/{id}/invitations`` is
+    the same, and reaches a table whichever process serves it). The answer is the same whether or not the
+    player lets your invitation through (their blocks and privacy are theirs)."""
+    user = await need(services.accounts, request, True)
+    if (body.table is None) == (body.tournament is None):
+        raise HTTPException(422, {"code": "bad_request", "message": "'table' or 'tournament': give one of them"})
+    to = await other(services.relations, body.to)
+    if body.table is not None:
+        return await send(services.notices, user, to, table_target(services.hub, user, body.table))
+    try:
+        shown = await services.tournaments.load(body.tournament or "")
+    except Refused as exc:
+        raise refused(exc) from None
+    target = {"kind": "tournament", "tournament": shown.id, "name": shown.settings.name}
+    return await send(services.notices, user, to, target)
+
+
+@router.post("/tables/{table_id}/invitations")
+async def invite_to_table(table_id: Id, body: TableInviteIn, request: Request, services: ServicesDep) -> dict[str, Any]:
+    """Invite a player to this table, where you hold a seat and one is free (answered by the table's own
+    process). The answer is the same whether or not the player lets your invitation through."""
+    user = await need(services.accounts, request, True)
+    to = await other(services.relations, body.to)
+    return await send(services.notices, user, to, table_target(services.hub, user, table_id))
+
+
+async def report_message(hub: Hub, user: User, table_id: str, message: int) -> tuple[str, dict[str, Any], bool]:
+    """The account that said a message at a table of this process's, the message with the lines around it as
+    the reporter could see them, and whether the reporter was at the table when it was said (seated or
+    watching: only then may the report count toward an automatic mute)."""
+    table = hub.tables.get(table_id)
+    mine = next((s.seat for s in table.seats if s.user_id == user.id), None) if table is not None else None
+    visible = table is not None and (mine is not None or table.settings.public)
+    found = table.chat.around(message, mine) if table is not None and visible else None
+    speaker = table.chat.speakers.get(message) if table is not None and found is not None else None
+    if table is None or found is None or speaker is None:
+        raise HTTPException(
+            404,
+            {
+                "code": "no_message",
+                "message": "that message is not kept here, or it was said by a guest (no account to report)",
+            },
+        )
+    line, lines = found
+    context = {"table": table.id, "game": table.info.name, "line": line, "lines": lines}
+    return speaker, context, table.chat.witnessed(message, user.id)
+
+
+async def keep_report(
+    services: Services,
+    user: User,
+    subject: str,
+    kind: str,
+    reason: str,
+    context: dict[str, Any],
+    block: bool,
+    witness: bool = False,
+) -> dict[str, Any]:
+    """Keep a report for the moderators; with ``block``, the subject is blocked for the reporter too (its chat
+    hidden from the reporter's open table sockets at once)."""
+    try:
+        made = await services.moderation.report(user.id, subject, kind, reason, context, block, witness)
+    except RelationRefused as exc:
+        raise refused(exc) from None
+    if block:
+        services.hub.hide_for(user.id, await services.relations.hidden(user.id))
+    return {"report": made}
+
+
+@router.post("/reports", status_code=201)
+async def report(body: ReportIn, request: Request, services: ServicesDep) -> dict[str, Any]:
+    """Report a message said at a table (kept as the server saw it, with the lines around it; ``POST
+    /tables/{id}/reports`` is the same, and reaches a table whichever process serves it), a player's name or
+    a player; by default the player is blocked for you as well. Moderators read it."""
+    user = await need(services.accounts, request, True)
+    if body.kind == "message":
+        if body.table is None or body.message is None:
+            raise HTTPException(
+                422, {"code": "bad_request", "message": "'table' and 'message': a message is found by both"}
+            )
+        subject, context, witness = await report_message(services.hub, user, body.table, body.message)
+    else:
+        witness = False
+        if body.player is None:
+            raise HTTPException(422, {"code": "bad_request", "message": "'player': whom you report"})
+        subject, name = await other(services.relations, body.player)
+        context = {"name": name}  # only what the server knows: a table named by the reporter is not kept
+    return await keep_report(services, user, subject, body.kind, body.reason, context, body.block, witness)
+
+
+@router.post("/tables/{table_id}/reports", status_code=201)
+async def report_at_table(
+    table_id: Id, body: MessageReportIn, request: Request, services: ServicesDep
+) -> dict[str, Any]:
+    """Report a message said at this table (answered by the table's own process, where its chat is kept); by
+    default its writer is blocked for you as well."""
+    user = await need(services.accounts, request, True)
+    subject, context, witness = await report_message(services.hub, user, table_id, body.message)
+    return await keep_report(services, user, subject, "message", body.reason, context, body.block, witness)
+
+
+# -- the moderators -----------------------------------------------------------------------------------------
+async def moderator(accounts: Accounts, moderation: Moderation, request: Request, changes: bool) -> User:
+    """The signed-in account, which must be one of the site's moderators (403 ``not_moderator``)."""
+    user = await need(accounts, request, changes)
+    if not await moderation.is_moderator(user.id):
+        raise HTTPException(403, {"code": "not_moderator", "message": "only the site's moderators see this"})
+    return user
+
+
+@router.get("/moderation/reports")
+async def reports_queue(
+    request: Request,
+    accounts: AccountsDep,
+    moderation: ModerationDep,
+    status: Annotated[Literal["open", "closed"], Query()] = "open",
+) -> dict[str, Any]:
+    """The reports (moderators only): open ones oldest first, or closed ones newest first; never one about a
+    moderator (the operator's: ``clubs admin reports``)."""
+    await moderator(accounts, moderation, request, False)
+    return {"reports": await moderation.queue(ReportStatus(status), moderators_view=True)}
+
+
+@router.post("/moderation/reports/{report_id}")
+async def act(
+    report_id: Id, body: ActionIn, request: Request, accounts: AccountsDep, moderation: ModerationDep
+) -> dict[str, Any]:
+    """Act on a report (moderators only): warn, mute for some hours, ban from chat, close the account, or
+    dismiss; every open report of the same player is closed with it, and the player is told what and why. A
+    report about a moderator, oneself included, is refused (403 ``operator_only``: ``clubs admin act``)."""
+    user = await moderator(accounts, moderation, request, True)
+    try:
+        return await moderation.act(report_id, body.action, user.id, body.reason, body.hours)
+    except RelationRefused as exc:
+        raise refused(exc) from None

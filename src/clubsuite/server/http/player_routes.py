@@ -17,11 +17,13 @@ from fastapi import APIRouter, Path, Query, Request
 from sqlalchemy import literal, select
 
 from clubsuite.bots.calibrated import all_pools
-from clubsuite.ratings import PROVISIONAL_MATCHES, START, Skill, conservative, provisional, shown
-from clubsuite.server.http.account_routes import signed_in
+from clubsuite.ratings import PROVISIONAL_MATCHES, START, Skill, conservative
+from clubsuite.server.http.services import AccountsDep, DatabaseDep
+from clubsuite.server.http.sessions import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
+from clubsuite.server.people.results import rating_json
 from clubsuite.server.store.dbschema import match_players, rating_history, ratings, tables, users
-from clubsuite.server.table.hub import Hub
+from clubsuite.server.store.handle import Database
 
 HISTORY_MAX = 50
 """The most matches one page of history lists."""
@@ -31,169 +33,160 @@ Name = Annotated[str, Path(max_length=100)]
 PoolName = Annotated[str, Path(max_length=100, pattern=r"^[a-z0-9_-]+$")]
 
 
-def rating_json(mu: float, sigma: float, matches: int, person: bool = True) -> dict[str, Any]:
-    """A rating as people read it: one number, its ± (95%), how many matches it rests on, and whether it is still
-    provisional (a person's, before ``PROVISIONAL_MATCHES`` rated matches; a bot's never is: it starts from its
-    calibration)."""
-    value, plus_minus = shown(Skill(mu, sigma))
+router = APIRouter()
+"""The routes of profiles, histories, leaderboards and ratings."""
+
+
+async def player(accounts: Accounts, name: str) -> User:
+    """The live account of that name (404 ``no_player``)."""
+    user = await accounts.user_by_name(name)
+    if user is None:
+        raise AccountRefused(404, "no_player", "there is no player by that name")
+    return user
+
+
+async def viewer(accounts: Accounts, request: Request) -> User | None:
+    """The signed-in account asking, or None."""
+    found = await signed_in(accounts, request, False)
+    return found[1] if found is not None else None
+
+
+async def history(database: Database, user: User, own: bool, before: float | None, limit: int) -> list[dict[str, Any]]:
+    """A page of the account's finished matches, newest first (its private ones only where ``own``)."""
+    query = (
+        select(match_players, tables.c.game.label("spec"), tables.c.settings, tables.c.invite)
+        .join(tables, tables.c.id == match_players.c.table_id)
+        .where(match_players.c.user_id == user.id)
+        .order_by(match_players.c.finished_at.desc())
+    )
+    if before is not None:
+        query = query.where(match_players.c.finished_at < before)
+    out: list[dict[str, Any]] = []
+    # Private tables are filtered here, in Python (their flag lives in the settings' JSON): read in pages until
+    # enough public ones are found, so that a player with many private matches still shows their public ones.
+    offset = 0
+    while len(out) < limit:
+        rows = await database.read(query.limit(4 * limit).offset(offset))
+        if not rows:
+            break
+        offset += len(rows)
+        for r in rows:
+            public = bool(json.loads(r.settings).get("public", True))
+            if not public and not own:
+                continue
+            out.append(_entry(r, None if public else r.invite))
+            if len(out) == limit:
+                break
+    return out
+
+
+@router.get("/players/{name}")
+async def profile(name: Name, request: Request, accounts: AccountsDep, database: DatabaseDep) -> dict[str, Any]:
+    """A player's public profile: ratings per pool, counts per game (matches, wins, average points) and the
+    latest matches (the player's own private ones only to themselves)."""
+    user = await player(accounts, name)
+    me = await viewer(accounts, request)
+    own = me is not None and me.id == user.id
+    rows = await database.read(
+        select(match_players.c.game, match_players.c.won, match_players.c.points).where(
+            match_players.c.user_id == user.id
+        ),
+    )
+    per_game: dict[str, list[Any]] = defaultdict(list)
+    for r in rows:
+        per_game[r.game].append(r)
+    games = [
+        {
+            "game": game,
+            "matches": len(played),
+            "wins": sum(1 for r in played if r.won),
+            "average_points": round(sum(r.points for r in played) / len(played), 2),
+        }
+        for game, played in sorted(per_game.items())
+    ]
+    rated = await database.read(select(ratings).where(ratings.c.subject == f"user:{user.id}"))
     return {
-        "rating": value,
-        "plus_minus": plus_minus,
-        "matches": matches,
-        "provisional": person and provisional(matches),
+        "name": user.name,
+        "since": user.created_at,
+        "own": own,
+        "games": games,
+        "ratings": [{"pool": r.pool, **rating_json(r.mu, r.sigma, r.matches)} for r in sorted(rated, key=_pool)],
+        "history": await history(database, user, own, None, 20),
     }
 
 
-def router(hub: Hub, accounts: Accounts) -> APIRouter:
-    """Add the routes of profiles, histories, leaderboards and ratings."""
-    routes = APIRouter()
+@router.get("/players/{name}/history")
+async def player_history(
+    name: Name,
+    request: Request,
+    accounts: AccountsDep,
+    database: DatabaseDep,
+    before: Annotated[float | None, Query(ge=0, le=1e11)] = None,
+    limit: Annotated[int, Query(ge=1, le=HISTORY_MAX)] = 20,
+) -> list[dict[str, Any]]:
+    """A player's finished matches, newest first (``before``: older than that time, for the next page)."""
+    user = await player(accounts, name)
+    me = await viewer(accounts, request)
+    return await history(database, user, me is not None and me.id == user.id, before, limit)
 
-    store = hub.store
 
-    async def player(name: str) -> User:
-        user = await accounts.user_by_name(name)
-        if user is None:
-            raise AccountRefused(404, "no_player", "there is no player by that name")
-        return user
+@router.get("/players/{name}/ratings/{pool}")
+async def rating_path(name: Name, pool: PoolName, accounts: AccountsDep, database: DatabaseDep) -> list[dict[str, Any]]:
+    """How a player's rating in a pool moved, match by match (oldest first), starting from a newcomer's."""
+    user = await player(accounts, name)
+    rows = await database.read(
+        select(rating_history)
+        .where(rating_history.c.subject == f"user:{user.id}", rating_history.c.pool == pool)
+        .order_by(rating_history.c.at),
+    )
+    start = {"at": user.created_at, **rating_json(START.mu, START.sigma, 0)}
+    return [start, *({"at": r.at, **rating_json(r.mu, r.sigma, n + 1)} for n, r in enumerate(rows))]
 
-    async def viewer(request: Request) -> User | None:
-        found = await signed_in(accounts, request, False)
-        return found[1] if found is not None else None
 
-    async def history(user: User, own: bool, before: float | None, limit: int) -> list[dict[str, Any]]:
-        query = (
-            select(match_players, tables.c.game.label("spec"), tables.c.settings, tables.c.invite)
-            .join(tables, tables.c.id == match_players.c.table_id)
-            .where(match_players.c.user_id == user.id)
-            .order_by(match_players.c.finished_at.desc())
-        )
-        if before is not None:
-            query = query.where(match_players.c.finished_at < before)
-        out: list[dict[str, Any]] = []
-        # Private tables are filtered here, in Python (their flag lives in the settings' JSON): read in pages until
-        # enough public ones are found, so that a player with many private matches still shows their public ones.
-        offset = 0
-        while len(out) < limit:
-            rows = await hub.db(store.read, query.limit(4 * limit).offset(offset))
-            if not rows:
-                break
-            offset += len(rows)
-            for r in rows:
-                public = bool(json.loads(r.settings).get("public", True))
-                if not public and not own:
-                    continue
-                out.append(_entry(r, None if public else r.invite))
-                if len(out) == limit:
-                    break
-        return out
+@router.get("/leaderboard/{pool}")
+async def leaderboard(
+    pool: PoolName, database: DatabaseDep, limit: Annotated[int, Query(ge=1, le=BOARD_MAX)] = 50
+) -> list[dict[str, Any]]:
+    """The pool's best players, by their rating less three times its uncertainty (a player needs matches, not
+    one lucky win, to climb); a provisional rating (fewer than ``PROVISIONAL_MATCHES`` rated matches) is not
+    listed yet."""
+    rows = await database.read(
+        select(ratings, users.c.name)
+        .join(users, ratings.c.subject == literal("user:") + users.c.id)
+        .where(
+            ratings.c.pool == pool,
+            users.c.deleted_at.is_(None),
+            ratings.c.matches >= PROVISIONAL_MATCHES,
+        ),
+    )
+    rows.sort(key=lambda r: -conservative(Skill(r.mu, r.sigma)))
+    return [
+        {"place": i + 1, "name": r.name, **rating_json(r.mu, r.sigma, r.matches)} for i, r in enumerate(rows[:limit])
+    ]
 
-    @routes.get("/players/{name}")
-    async def profile(name: Name, request: Request) -> dict[str, Any]:
-        """A player's public profile: ratings per pool, counts per game (matches, wins, average points) and the
-        latest matches (the player's own private ones only to themselves)."""
-        user = await player(name)
-        me = await viewer(request)
-        own = me is not None and me.id == user.id
-        rows = await hub.db(
-            store.read,
-            select(match_players.c.game, match_players.c.won, match_players.c.points).where(
-                match_players.c.user_id == user.id
-            ),
-        )
-        per_game: dict[str, list[Any]] = defaultdict(list)
-        for r in rows:
-            per_game[r.game].append(r)
-        games = [
-            {
-                "game": game,
-                "matches": len(played),
-                "wins": sum(1 for r in played if r.won),
-                "average_points": round(sum(r.points for r in played) / len(played), 2),
-            }
-            for game, played in sorted(per_game.items())
-        ]
-        rated = await hub.db(store.read, select(ratings).where(ratings.c.subject == f"user:{user.id}"))
-        return {
-            "name": user.name,
-            "since": user.created_at,
-            "own": own,
-            "games": games,
-            "ratings": [{"pool": r.pool, **rating_json(r.mu, r.sigma, r.matches)} for r in sorted(rated, key=_pool)],
-            "history": await history(user, own, None, 20),
-        }
 
-    @routes.get("/players/{name}/history")
-    async def player_history(
-        name: Name,
-        request: Request,
-        before: Annotated[float | None, Query(ge=0, le=1e11)] = None,
-        limit: Annotated[int, Query(ge=1, le=HISTORY_MAX)] = 20,
-    ) -> list[dict[str, Any]]:
-        """A player's finished matches, newest first (``before``: older than that time, for the next page)."""
-        user = await player(name)
-        me = await viewer(request)
-        return await history(user, me is not None and me.id == user.id, before, limit)
-
-    @routes.get("/players/{name}/ratings/{pool}")
-    async def rating_path(name: Name, pool: PoolName) -> list[dict[str, Any]]:
-        """How a player's rating in a pool moved, match by match (oldest first), starting from a newcomer's."""
-        user = await player(name)
-        rows = await hub.db(
-            store.read,
-            select(rating_history)
-            .where(rating_history.c.subject == f"user:{user.id}", rating_history.c.pool == pool)
-            .order_by(rating_history.c.at),
-        )
-        start = {"at": user.created_at, **rating_json(START.mu, START.sigma, 0)}
-        return [start, *({"at": r.at, **rating_json(r.mu, r.sigma, n + 1)} for n, r in enumerate(rows))]
-
-    @routes.get("/leaderboard/{pool}")
-    async def leaderboard(
-        pool: PoolName, limit: Annotated[int, Query(ge=1, le=BOARD_MAX)] = 50
-    ) -> list[dict[str, Any]]:
-        """The pool's best players, by their rating less three times its uncertainty (a player needs matches, not
-        one lucky win, to climb); a provisional rating (fewer than ``PROVISIONAL_MATCHES`` rated matches) is not
-        listed yet."""
-        rows = await hub.db(
-            store.read,
-            select(ratings, users.c.name)
-            .join(users, ratings.c.subject == literal("user:") + users.c.id)
-            .where(
-                ratings.c.pool == pool,
-                users.c.deleted_at.is_(None),
-                ratings.c.matches >= PROVISIONAL_MATCHES,
-            ),
-        )
-        rows.sort(key=lambda r: -conservative(Skill(r.mu, r.sigma)))
-        return [
-            {"place": i + 1, "name": r.name, **rating_json(r.mu, r.sigma, r.matches)}
-            for i, r in enumerate(rows[:limit])
-        ]
-
-    @routes.get("/ratings")
-    async def rating_pools() -> dict[str, Any]:
-        """The pools that have ratings (with how many players each), and every bot level's rating per pool (from
-        its rated matches; before any, its calibration's)."""
-        rows = await hub.db(
-            store.read, select(ratings.c.pool, ratings.c.subject, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
-        )
-        players: dict[str, int] = defaultdict(int)
-        bots: dict[str, dict[str, Any]] = defaultdict(dict)
-        for r in rows:
-            if r.subject.startswith("user:"):
-                players[r.pool] += 1
-            elif r.subject.startswith("bot:"):
-                bots[r.pool][r.subject[4:]] = rating_json(r.mu, r.sigma, r.matches, person=False)
-        for pool, levels in all_pools().items():
-            for level, (mu, sigma) in levels.items():
-                bots[pool].setdefault(level, rating_json(mu, sigma, 0, person=False))
-        return {
-            "provisional_matches": PROVISIONAL_MATCHES,
-            "players": dict(sorted(players.items())),
-            "bots": {p: dict(sorted(b.items())) for p, b in sorted(bots.items())},
-        }
-
-    return routes
+@router.get("/ratings")
+async def rating_pools(database: DatabaseDep) -> dict[str, Any]:
+    """The pools that have ratings (with how many players each), and every bot level's rating per pool (from
+    its rated matches; before any, its calibration's)."""
+    rows = await database.read(
+        select(ratings.c.pool, ratings.c.subject, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
+    )
+    players: dict[str, int] = defaultdict(int)
+    bots: dict[str, dict[str, Any]] = defaultdict(dict)
+    for r in rows:
+        if r.subject.startswith("user:"):
+            players[r.pool] += 1
+        elif r.subject.startswith("bot:"):
+            bots[r.pool][r.subject[4:]] = rating_json(r.mu, r.sigma, r.matches, person=False)
+    for pool, levels in all_pools().items():
+        for level, (mu, sigma) in levels.items():
+            bots[pool].setdefault(level, rating_json(mu, sigma, 0, person=False))
+    return {
+        "provisional_matches": PROVISIONAL_MATCHES,
+        "players": dict(sorted(players.items())),
+        "bots": {p: dict(sorted(b.items())) for p, b in sorted(bots.items())},
+    }
 
 
 def _pool(row: Any) -> str:

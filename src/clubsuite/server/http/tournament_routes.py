@@ -11,9 +11,10 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.errors import ClubsError
-from clubsuite.server.community.tournaments import Tournaments, TournamentSettings
-from clubsuite.server.http.account_routes import signed_in
+from clubsuite.server.community.tournaments import TournamentSettings
 from clubsuite.server.http.guard import client_address
+from clubsuite.server.http.services import AccountsDep, TournamentsDep
+from clubsuite.server.http.sessions import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.table.live import Refused
 
@@ -45,127 +46,146 @@ class TournamentIn(_Strict):
     )
 
 
-def router(keeper: Tournaments, accounts: Accounts) -> APIRouter:
-    """Add the tournaments' routes."""
-    routes = APIRouter()
+router = APIRouter()
+"""The tournaments' routes; the tournaments (``keeper``) and accounts come as dependencies."""
 
-    def refused(exc: Refused | ClubsError) -> HTTPException:
-        if isinstance(exc, Refused):
-            status = {"no_tournament": 404, "not_host": 403}.get(exc.code, 409)
-            return HTTPException(status, {"code": exc.code, "message": str(exc)})
-        return HTTPException(400, {"code": "bad_request", "message": str(exc)})
 
-    async def account(request: Request, changes: bool, why: str) -> User:
-        found = await signed_in(accounts, request, changes)
-        if found is None:
-            raise AccountRefused(401, "signed_out", why)
-        return found[1]
+def refused(exc: Refused | ClubsError) -> HTTPException:
+    """A tournament's refusal as an HTTP error: 404 none, 403 not its host, 409 otherwise; 400 bad rules."""
+    if isinstance(exc, Refused):
+        status = {"no_tournament": 404, "not_host": 403}.get(exc.code, 409)
+        return HTTPException(status, {"code": exc.code, "message": str(exc)})
+    return HTTPException(400, {"code": "bad_request", "message": str(exc)})
 
-    @routes.get("/tournaments")
-    async def listing() -> dict[str, Any]:
-        """The tournaments not over (running first, then by start) and the latest finished ones."""
-        return {"tournaments": await keeper.listing()}
 
-    @routes.post("/tournaments", status_code=201)
-    async def create(body: TournamentIn, request: Request) -> dict[str, Any]:
-        """Make a tournament (signed in; an account has at most three that are not over, and makes at most six a
-        day)."""
-        user = await account(request, True, "sign in to make a tournament")
-        try:
-            settings = TournamentSettings.read(
-                body.format,
-                body.game,
-                body.name,
-                body.minutes,
-                body.rounds,
-                body.rated,
-                body.bots,
-                body.bot,
-                body.bot_delay,
-                body.starts_at,
-                unit=body.unit,
-            )
-            made = await keeper.create(user, settings, client_address(request.scope))
-            return await keeper.view(made, user)
-        except (Refused, ClubsError) as exc:
-            raise refused(exc) from None
+async def account(accounts: Accounts, request: Request, changes: bool, why: str) -> User:
+    """The signed-in account (``signed_out``, saying ``why``, for a guest)."""
+    found = await signed_in(accounts, request, changes)
+    if found is None:
+        raise AccountRefused(401, "signed_out", why)
+    return found[1]
 
-    @routes.get("/tournaments/{tournament_id}")
-    async def view(
-        tournament_id: Id, request: Request, page: Annotated[int, Query(ge=0, le=100)] = 0
-    ) -> dict[str, Any]:
-        """A tournament: settings, status, times, a page of the standings (and, signed in, your own line)."""
-        found = await signed_in(accounts, request, False)
-        try:
-            return await keeper.view(tournament_id, found[1] if found else None, page)
-        except Refused as exc:
-            raise refused(exc) from None
 
-    @routes.post("/tournaments/{tournament_id}/join")
-    async def join(tournament_id: Id, request: Request) -> dict[str, Any]:
-        """Enter a tournament (or come back to it after withdrawing)."""
-        user = await account(request, True, "sign in to play in a tournament")
-        try:
-            await keeper.join(tournament_id, user)
-            return await keeper.view(tournament_id, user)
-        except (Refused, ClubsError) as exc:
-            raise refused(exc) from None
+@router.get("/tournaments")
+async def listing(keeper: TournamentsDep) -> dict[str, Any]:
+    """The tournaments not over (running first, then by start) and the latest finished ones."""
+    return {"tournaments": await keeper.listing()}
 
-    @routes.post("/tournaments/{tournament_id}/withdraw")
-    async def withdraw(tournament_id: Id, request: Request) -> dict[str, Any]:
-        """Withdraw (an arena's entrant is paused: points kept, join again to come back)."""
-        user = await account(request, True, "sign in first")
-        try:
-            await keeper.withdraw(tournament_id, user)
-            return await keeper.view(tournament_id, user)
-        except Refused as exc:
-            raise refused(exc) from None
 
-    @routes.post("/tournaments/{tournament_id}/start")
-    async def start(tournament_id: Id, request: Request) -> dict[str, Any]:
-        """Start it now (its host)."""
-        user = await account(request, True, "sign in first")
-        try:
-            await keeper.start(tournament_id, user)
-            return await keeper.view(tournament_id, user)
-        except Refused as exc:
-            raise refused(exc) from None
-
-    @routes.get("/tournaments/{tournament_id}/seat")
-    async def seat(tournament_id: Id, request: Request, response: Response) -> dict[str, Any]:
-        """The signed-in entrant's table now: its id and seat number (``{"table": null}`` between tables), whichever
-        process answers; the seat's token comes from the table (``POST /tables/{id}/seat``). Never kept by a cache
-        (it changes as the tournament goes on)."""
-        response.headers["cache-control"] = "no-store"
-        user = await account(request, False, "sign in first")
-        return await keeper.seat_of(tournament_id, user.id)
-
-    @routes.get("/tournament-tables/{table_id}")
-    async def of_table(table_id: Id) -> dict[str, Any]:
-        """The tournament (or club night) a table plays for: ``{"table", "tournament": {"id", "format"}}``, or
-        ``"tournament": null`` for any other id, whichever process answers (read from the store, never passed on to
-        the table's owner), so that a tournament table's page opened cold still shows its tournament."""
-        return await keeper.of_table(table_id)
-
-    @routes.get("/tournaments/{tournament_id}/standings.json")
-    async def standings_json(tournament_id: Id) -> dict[str, Any]:
-        """The whole standings, as JSON."""
-        try:
-            return await keeper.standings_json(tournament_id)
-        except Refused as exc:
-            raise refused(exc) from None
-
-    @routes.get("/tournaments/{tournament_id}/standings.csv")
-    async def standings_csv(tournament_id: Id) -> Response:
-        """The whole standings, as CSV (a spreadsheet opens it)."""
-        try:
-            text = await keeper.csv(tournament_id)
-        except Refused as exc:
-            raise refused(exc) from None
-        return Response(
-            text,
-            media_type="text/csv; charset=utf-8",
-            headers={"content-disposition": f'attachment; filename="tournament-{tournament_id}.csv"'},
+@router.post("/tournaments", status_code=201)
+async def create(body: TournamentIn, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> dict[str, Any]:
+    """Make a tournament (signed in; an account has at most three that are not over, and makes at most six a
+    day)."""
+    user = await account(accounts, request, True, "sign in to make a tournament")
+    try:
+        settings = TournamentSettings.read(
+            body.format,
+            body.game,
+            body.name,
+            body.minutes,
+            body.rounds,
+            body.rated,
+            body.bots,
+            body.bot,
+            body.bot_delay,
+            body.starts_at,
+            unit=body.unit,
         )
+        made = await keeper.create(user, settings, client_address(request.scope))
+        return await keeper.view(made, user)
+    except (Refused, ClubsError) as exc:
+        raise refused(exc) from None
 
-    return routes
+
+@router.get("/tournaments/{tournament_id}")
+async def view(
+    tournament_id: Id,
+    request: Request,
+    accounts: AccountsDep,
+    keeper: TournamentsDep,
+    page: Annotated[int, Query(ge=0, le=100)] = 0,
+) -> dict[str, Any]:
+    """A tournament: settings, status, times, a page of the standings (and, signed in, your own line)."""
+    found = await signed_in(accounts, request, False)
+    try:
+        return await keeper.view(tournament_id, found[1] if found else None, page)
+    except Refused as exc:
+        raise refused(exc) from None
+
+
+@router.post("/tournaments/{tournament_id}/join")
+async def join(tournament_id: Id, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> dict[str, Any]:
+    """Enter a tournament (or come back to it after withdrawing)."""
+    user = await account(accounts, request, True, "sign in to play in a tournament")
+    try:
+        await keeper.join(tournament_id, user)
+        return await keeper.view(tournament_id, user)
+    except (Refused, ClubsError) as exc:
+        raise refused(exc) from None
+
+
+@router.post("/tournaments/{tournament_id}/withdraw")
+async def withdraw(
+    tournament_id: Id, request: Request, accounts: AccountsDep, keeper: TournamentsDep
+) -> dict[str, Any]:
+    """Withdraw (an arena's entrant is paused: points kept, join again to come back)."""
+    user = await account(accounts, request, True, "sign in first")
+    try:
+        await keeper.withdraw(tournament_id, user)
+        return await keeper.view(tournament_id, user)
+    except Refused as exc:
+        raise refused(exc) from None
+
+
+@router.post("/tournaments/{tournament_id}/start")
+async def start(tournament_id: Id, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> dict[str, Any]:
+    """Start it now (its host)."""
+    user = await account(accounts, request, True, "sign in first")
+    try:
+        await keeper.start(tournament_id, user)
+        return await keeper.view(tournament_id, user)
+    except Refused as exc:
+        raise refused(exc) from None
+
+
+@router.get("/tournaments/{tournament_id}/seat")
+async def seat(
+    tournament_id: Id, request: Request, response: Response, accounts: AccountsDep, keeper: TournamentsDep
+) -> dict[str, Any]:
+    """The signed-in entrant's table now: its id and seat number (``{"table": null}`` between tables), whichever
+    process answers; the seat's token comes from the table (``POST /tables/{id}/seat``). Never kept by a cache
+    (it changes as the tournament goes on)."""
+    response.headers["cache-control"] = "no-store"
+    user = await account(accounts, request, False, "sign in first")
+    return await keeper.seat_of(tournament_id, user.id)
+
+
+@router.get("/tournament-tables/{table_id}")
+async def of_table(table_id: Id, keeper: TournamentsDep) -> dict[str, Any]:
+    """The tournament (or club night) a table plays for: ``{"table", "tournament": {"id", "format"}}``, or
+    ``"tournament": null`` for any other id, whichever process answers (read from the store, never passed on to
+    the table's owner), so that a tournament table's page opened cold still shows its tournament."""
+    return await keeper.of_table(table_id)
+
+
+@router.get("/tournaments/{tournament_id}/standings.json")
+async def standings_json(tournament_id: Id, keeper: TournamentsDep) -> dict[str, Any]:
+    """The whole standings, as JSON."""
+    try:
+        return await keeper.standings_json(tournament_id)
+    except Refused as exc:
+        raise refused(exc) from None
+
+
+@router.get("/tournaments/{tournament_id}/standings.csv")
+async def standings_csv(tournament_id: Id, keeper: TournamentsDep) -> Response:
+    """The whole standings, as CSV (a spreadsheet opens it)."""
+    try:
+        text = await keeper.csv(tournament_id)
+    except Refused as exc:
+        raise refused(exc) from None
+    return Response(
+        text,
+        media_type="text/csv; charset=utf-8",
+        headers={"content-disposition": f'attachment; filename="tournament-{tournament_id}.csv"'},
+    )

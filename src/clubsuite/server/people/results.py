@@ -27,8 +27,21 @@ from sqlalchemy.engine import Connection
 
 from clubsuite.bots.calibrated import calibrated
 from clubsuite.jsonform import JsonObject
-from clubsuite.ratings import START, Skill, finishing_ranks, rate
+from clubsuite.ratings import START, Skill, finishing_ranks, provisional, rate, shown
 from clubsuite.server.store.dbschema import leavers, match_players, rating_history, ratings, users
+
+
+def rating_json(mu: float, sigma: float, matches: int, person: bool = True) -> dict[str, Any]:
+    """A rating as people read it: one number, its ± (95%), how many matches it rests on, and whether it is still
+    provisional (a person's, before ``PROVISIONAL_MATCHES`` rated matches; a bot's never is: it starts from its
+    calibration)."""
+    value, plus_minus = shown(Skill(mu, sigma))
+    return {
+        "rating": value,
+        "plus_minus": plus_minus,
+        "matches": matches,
+        "provisional": person and provisional(matches),
+    }
 
 
 @dataclass(frozen=True)
