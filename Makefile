@@ -75,9 +75,11 @@ typecheck: $(STAMP)
 # Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): every server, worker and
 # command the tests start would otherwise compile the package from source again, and pytest rewrite every test
 # module's asserts again at each run (collection 23 s instead of 9).
-# The thirty slowest tests are listed at the end, to see where the time goes.
+# The thirty slowest tests are listed at the end, and every test's time is kept in build/test-times.xml
+# (`python tools/test_times.py` sums it by folder and file), to see where the time goes.
 unit: $(STAMP)
-	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=30
+	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=30 \
+		--junitxml=build/test-times.xml
 
 test: lint typecheck unit
 
