@@ -14,7 +14,6 @@ from collections import defaultdict
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Path, Query, Request
-from sqlalchemy import literal, select
 
 from clubsuite.bots.calibrated import all_pools
 from clubsuite.ratings import PROVISIONAL_MATCHES, START, Skill, conservative
@@ -22,7 +21,7 @@ from clubsuite.server.http.services import AccountsDep, DatabaseDep
 from clubsuite.server.http.sessions import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.people.results import rating_json
-from clubsuite.server.store.dbschema import match_players, rating_history, ratings, tables, users
+from clubsuite.server.store import players as rows_of
 from clubsuite.server.store.handle import Database
 
 HISTORY_MAX = 50
@@ -53,20 +52,12 @@ async def viewer(accounts: Accounts, request: Request) -> User | None:
 
 async def history(database: Database, user: User, own: bool, before: float | None, limit: int) -> list[dict[str, Any]]:
     """A page of the account's finished matches, newest first (its private ones only where ``own``)."""
-    query = (
-        select(match_players, tables.c.game.label("spec"), tables.c.settings, tables.c.invite)
-        .join(tables, tables.c.id == match_players.c.table_id)
-        .where(match_players.c.user_id == user.id)
-        .order_by(match_players.c.finished_at.desc())
-    )
-    if before is not None:
-        query = query.where(match_players.c.finished_at < before)
     out: list[dict[str, Any]] = []
     # Private tables are filtered here, in Python (their flag lives in the settings' JSON): read in pages until
     # enough public ones are found, so that a player with many private matches still shows their public ones.
     offset = 0
     while len(out) < limit:
-        rows = await database.read(query.limit(4 * limit).offset(offset))
+        rows = await rows_of.matches_page(database, user.id, before, 4 * limit, offset)
         if not rows:
             break
         offset += len(rows)
@@ -87,11 +78,7 @@ async def profile(name: Name, request: Request, accounts: AccountsDep, database:
     user = await player(accounts, name)
     me = await viewer(accounts, request)
     own = me is not None and me.id == user.id
-    rows = await database.read(
-        select(match_players.c.game, match_players.c.won, match_players.c.points).where(
-            match_players.c.user_id == user.id
-        ),
-    )
+    rows = await rows_of.results_of(database, user.id)
     per_game: dict[str, list[Any]] = defaultdict(list)
     for r in rows:
         per_game[r.game].append(r)
@@ -104,7 +91,7 @@ async def profile(name: Name, request: Request, accounts: AccountsDep, database:
         }
         for game, played in sorted(per_game.items())
     ]
-    rated = await database.read(select(ratings).where(ratings.c.subject == f"user:{user.id}"))
+    rated = await rows_of.ratings_of(database, f"user:{user.id}")
     return {
         "name": user.name,
         "since": user.created_at,
@@ -134,11 +121,7 @@ async def player_history(
 async def rating_path(name: Name, pool: PoolName, accounts: AccountsDep, database: DatabaseDep) -> list[dict[str, Any]]:
     """How a player's rating in a pool moved, match by match (oldest first), starting from a newcomer's."""
     user = await player(accounts, name)
-    rows = await database.read(
-        select(rating_history)
-        .where(rating_history.c.subject == f"user:{user.id}", rating_history.c.pool == pool)
-        .order_by(rating_history.c.at),
-    )
+    rows = await rows_of.rating_path(database, f"user:{user.id}", pool)
     start = {"at": user.created_at, **rating_json(START.mu, START.sigma, 0)}
     return [start, *({"at": r.at, **rating_json(r.mu, r.sigma, n + 1)} for n, r in enumerate(rows))]
 
@@ -150,15 +133,7 @@ async def leaderboard(
     """The pool's best players, by their rating less three times its uncertainty (a player needs matches, not
     one lucky win, to climb); a provisional rating (fewer than ``PROVISIONAL_MATCHES`` rated matches) is not
     listed yet."""
-    rows = await database.read(
-        select(ratings, users.c.name)
-        .join(users, ratings.c.subject == literal("user:") + users.c.id)
-        .where(
-            ratings.c.pool == pool,
-            users.c.deleted_at.is_(None),
-            ratings.c.matches >= PROVISIONAL_MATCHES,
-        ),
-    )
+    rows = await rows_of.board(database, pool, PROVISIONAL_MATCHES)
     rows.sort(key=lambda r: -conservative(Skill(r.mu, r.sigma)))
     return [
         {"place": i + 1, "name": r.name, **rating_json(r.mu, r.sigma, r.matches)} for i, r in enumerate(rows[:limit])
@@ -169,9 +144,7 @@ async def leaderboard(
 async def rating_pools(database: DatabaseDep) -> dict[str, Any]:
     """The pools that have ratings (with how many players each), and every bot level's rating per pool (from
     its rated matches; before any, its calibration's)."""
-    rows = await database.read(
-        select(ratings.c.pool, ratings.c.subject, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
-    )
+    rows = await rows_of.every_rating(database)
     players: dict[str, int] = defaultdict(int)
     bots: dict[str, dict[str, Any]] = defaultdict(dict)
     for r in rows:
