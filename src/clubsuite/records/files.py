@@ -19,8 +19,8 @@ import os
 import stat
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
 
 from clubsuite.errors import InvalidRecordError
 from clubsuite.jsonform import JsonObject, JsonValue
@@ -80,9 +80,11 @@ def _parse_float(text: str) -> float:
 
 def _position(text: str | bytes, index: int) -> str:
     """``line L, column C`` of a character (or byte) index, counted from 1 as the JSON reader's messages do."""
-    newline: Any = b"\n" if isinstance(text, bytes) else "\n"
-    line = text.count(newline, 0, index) + 1
-    return f"line {line}, column {index - text.rfind(newline, 0, index)}"
+    if isinstance(text, bytes):
+        line, start = text.count(b"\n", 0, index) + 1, text.rfind(b"\n", 0, index)
+    else:
+        line, start = text.count("\n", 0, index) + 1, text.rfind("\n", 0, index)
+    return f"line {line}, column {index - start}"
 
 
 def _decode(data: str | bytes, source: str) -> str:
@@ -179,7 +181,7 @@ def _too_large(source: str, size: int | None, limit: int, hint: str) -> InvalidR
     return InvalidRecordError(f"{source} {how} the limit of {limit:,} bytes for a record; {hint}")
 
 
-def _read_at_most(read: Any, limit: int) -> bytes | None:
+def _read_at_most(read: Callable[[int], bytes], limit: int) -> bytes | None:
     """Up to ``limit`` bytes from ``read(n)`` until it returns nothing; None if there are more than ``limit``."""
     chunks: list[bytes] = []
     size = 0

@@ -18,7 +18,7 @@ import re
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from importlib import resources
-from typing import Any, overload
+from typing import overload
 
 from clubsuite.engine import SomeGame, default_game, find_game, resolve
 from clubsuite.errors import ClubsError, InvalidRecordError
@@ -206,7 +206,7 @@ def _check_values(record: JsonValue) -> None:
     depth first with one iterator per level, so that the work space grows with the depth (at most MAX_DEPTH), not
     with the number of values.
     """
-    frames: list[tuple[Iterator[tuple[JsonValue, JsonValue]], tuple[str | int, ...], bool]] = [
+    frames: list[tuple[Iterator[tuple[str | int, JsonValue]], tuple[str | int, ...], bool]] = [
         (_items(record), (), True)
     ]
     while frames:
@@ -241,7 +241,7 @@ def _check_values(record: JsonValue) -> None:
             frames.pop()
 
 
-def _items(value: JsonObject | list[Any]) -> Iterator[tuple[Any, Any]]:
+def _items(value: JsonObject | list[JsonValue]) -> Iterator[tuple[str | int, JsonValue]]:
     """The (key, item) pairs of an object, or the (index, item) pairs of a list."""
     return iter(value.items()) if isinstance(value, dict) else enumerate(value)
 
@@ -433,7 +433,7 @@ class _CheckedHands(Sequence[HandEntry]):
     number of hands, and no second copy of every hand stays in memory beside the record.
     """
 
-    def __init__(self, info: SomeGame, raw: list[Any], has_seed: bool) -> None:
+    def __init__(self, info: SomeGame, raw: list[JsonValue], has_seed: bool) -> None:
         self._info = info
         self._raw = raw
         self._has_seed = has_seed
