@@ -105,7 +105,7 @@ def test_the_pure_python_switch_at_import_leaves_every_method_in_python() -> Non
         "from clubsuite.games.northstar import deal; import sys;"
         "print(match.match_type().__name__, match.CompiledWhistMatch, 'clubsuite.games.whist._core' in sys.modules,"
         " seeding.shuffled.__module__, c.CardSet.__getitem__.__module__,"
-        " seeding.shuffled_items.__module__, deal._hands_of_shuffle.__module__)"
+        " seeding.shuffled_items.__module__, deal.hands_dealer().__module__)"
     )
     env = {**os.environ, "CLUBS_PURE_PYTHON": "1"}
     out = subprocess.run([sys.executable, "-c", code], env=env, capture_output=True, text=True, check=True).stdout

@@ -13,6 +13,7 @@ are put in order by the Fisher-Yates pass driven only by ``random.Random(seed).r
 
 from __future__ import annotations
 
+import functools
 import random
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -126,7 +127,7 @@ def deal_from_shuffle(shuffle: NorthstarShuffle, players: int, dealer: int, stoc
         raise InvalidDealError(f"{players} players cannot play: CLUBS is for 2 to 6 (NS-1)")
     if stock & discards or (stock | discards) & ~DECK_MASK:
         raise InvalidDealError("the undealt cards and the discards must be distinct North Star cards (NS-6)")
-    return NorthstarDeal._made(_hands_of_shuffle(shuffle.order, players, dealer, stock, discards))
+    return NorthstarDeal._made(hands_dealer()(shuffle.order, players, dealer, stock, discards))
 
 
 def python_hands_of_shuffle(
@@ -135,8 +136,7 @@ def python_hands_of_shuffle(
     """The hands of :func:`deal_from_shuffle`, by seat, for arguments it has checked: the undealt cards in the
     shuffle's order, then the discards, card ``k`` to seat ``(dealer + 1 + k % players) % players`` (NS-6).
 
-    Where the North Star kernel is built, the match puts its C statement of this (``_core.hands_of_shuffle``, the
-    kernel's own deal) in its place (:func:`use_hands_of_shuffle`); the tests compare the two."""
+    Where the North Star kernel is built, deals use its C statement of this instead (:func:`hands_dealer`)."""
     need = HAND_SIZE * players
     dealt = [i for i in order if stock >> i & 1]
     if len(dealt) < need:  # the discards are shuffled in only when the undealt cards run short
@@ -149,11 +149,19 @@ def python_hands_of_shuffle(
     return tuple([_card_set(CardSet, m) for m in masks])
 
 
-_hands_of_shuffle: Callable[[tuple[int, ...], int, int, int, int], tuple[CardSet, ...]] = python_hands_of_shuffle
+HandsOfShuffle = Callable[[tuple[int, ...], int, int, int, int], tuple[CardSet, ...]]
+"""A statement of :func:`python_hands_of_shuffle`: ``(order, players, dealer, stock, discards)`` to the hands."""
 
 
-def use_hands_of_shuffle(function: Callable[[tuple[int, ...], int, int, int, int], tuple[CardSet, ...]]) -> None:
-    """Make every deal from a shuffle with ``function`` (the compiled kernel's statement of
-    :func:`python_hands_of_shuffle`, installed by the match module where it is built)."""
-    global _hands_of_shuffle
-    _hands_of_shuffle = function
+@functools.cache
+def hands_dealer() -> HandsOfShuffle:
+    """How deals from a shuffle are made here, chosen at the first deal: the North Star kernel's statement of
+    :func:`python_hands_of_shuffle` (``_core.hands_of_shuffle``, the kernel's own deal) where it is built and not
+    turned off, else the Python one. The hands are the same either way; the tests compare the two."""
+    from clubsuite.native import kernel
+
+    core = kernel("clubsuite.games.northstar._core")
+    if core is None:
+        return python_hands_of_shuffle
+    compiled: HandsOfShuffle = core.hands_of_shuffle
+    return compiled

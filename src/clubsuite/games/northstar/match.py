@@ -22,7 +22,6 @@ from clubsuite.games.northstar.deal import (
     NorthstarDeal,
     NorthstarShuffle,
     deal_from_shuffle,
-    use_hands_of_shuffle,
 )
 from clubsuite.games.northstar.events import HandScored, HandStarted, MatchEnded
 from clubsuite.games.northstar.hand import NO_ACTIONS, NorthstarHand, NorthstarLegal
@@ -258,6 +257,5 @@ def match_type() -> type[NorthstarMatch]:
 
 
 _kernel = kernel(CORE)
-if _kernel is not None:  # a compiled hand's legal actions are NorthstarLegal to isinstance (an ABC's register), and
-    _kernel.install_legal(NorthstarLegal)  # deals come from a shuffle in C: the same hands (use_hands_of_shuffle)
-    use_hands_of_shuffle(_kernel.hands_of_shuffle)
+if _kernel is not None:  # a compiled hand's legal actions are NorthstarLegal to isinstance (an ABC's register)
+    _kernel.install_legal(NorthstarLegal)
