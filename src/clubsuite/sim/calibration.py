@@ -42,13 +42,13 @@ import statistics
 import time
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from types import ModuleType
 
 from clubsuite import ratings
 from clubsuite.bots.base import make_bot
 from clubsuite.engine import SomeGame, resolve
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.jsonform import JsonObject
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.options import spec_of
 from clubsuite.pools import Workers
 from clubsuite.safetext import quoted
@@ -527,8 +527,10 @@ def calibrate(
 
 
 # -- the figure --------------------------------------------------------------------------------------------------------
-def pyplot() -> Any:
-    """Matplotlib's pyplot on the file-only backend, or a clear refusal when the extra ``plots`` is missing."""
+def pyplot() -> ModuleType:
+    """Matplotlib's pyplot on the file-only backend, or a clear refusal when the extra ``plots`` is missing (a
+    command calls it first to refuse before anything is played; :func:`figure_png` then imports pyplot itself, so
+    that its drawing calls are checked against Matplotlib's own types)."""
     try:
         import matplotlib
     except ImportError:
@@ -541,11 +543,13 @@ def pyplot() -> Any:
     return plt
 
 
-def figure_png(runs: Sequence[Mapping[str, Any]]) -> bytes:
+def figure_png(runs: Sequence[Mapping[str, JsonValue]]) -> bytes:
     """A PNG figure of one or more calibrations (each as its JSON: ``pool``, ``matches``, ``cycles`` and
     ``levels`` with ``shown``, ``low`` and ``high``), one panel each: every level's shown rating with its 95%
     interval, and the newcomer's 1500, where the anchor sits."""
-    plt = pyplot()
+    pyplot()
+    import matplotlib.pyplot as plt
+
     height = sum(0.42 * len(run["levels"]) + 0.9 for run in runs) + 0.5
     figure, panels = plt.subplots(len(runs), 1, figsize=(7.0, height), sharex=True, squeeze=False)
     for axes, run in zip((row[0] for row in panels), runs, strict=True):

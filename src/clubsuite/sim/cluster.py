@@ -8,8 +8,9 @@ interface for the run and closed after it.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
+from types import TracebackType
+from typing import Protocol, Self, TypeVar
 
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.sim.parts import SimPart, merge_parts, simulate_part
@@ -22,7 +23,55 @@ CONNECT_SECONDS = 10
 """How long to wait for a scheduler to answer."""
 
 
-def _dask() -> Any:
+T = TypeVar("T")
+T_co = TypeVar("T_co", covariant=True)
+
+
+class _Future(Protocol[T_co]):
+    """A task submitted to the cluster, as :func:`simulate_on_dask` waits on it."""
+
+    def result(self) -> T_co: ...
+
+
+class _Client(Protocol):
+    """A connection to a Dask scheduler, as :func:`simulate_on_dask` uses it (``distributed`` types it only in
+    part: its calls are untyped, so this names what the run relies on)."""
+
+    def __enter__(self) -> Self: ...
+
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> object: ...
+
+    def nthreads(self) -> Mapping[str, int]: ...
+
+    def submit(
+        self, func: Callable[..., T], /, *args: object, hand_facts: bool, duplicate: bool, timing: bool, pure: bool
+    ) -> _Future[T]: ...
+
+
+class _Cluster(Protocol):
+    """A local cluster started for the run."""
+
+    @property
+    def scheduler_address(self) -> str: ...
+
+    def close(self) -> object: ...
+
+
+class _Distributed(Protocol):
+    """The ``distributed`` module, as far as :func:`simulate_on_dask` uses it."""
+
+    def LocalCluster(  # noqa: N802  # the module's class, called to start a cluster
+        self, *, n_workers: int, threads_per_worker: int, processes: bool, host: str, dashboard_address: str
+    ) -> _Cluster: ...
+
+    def Client(self, address: str, *, timeout: float) -> _Client: ...  # noqa: N802  # the module's class
+
+    def as_completed(self, futures: Iterable[_Future[T]]) -> Iterator[_Future[T]]: ...
+
+
+def _dask() -> _Distributed:
     """The ``distributed`` module, or a clear refusal when the extra is not installed."""
     try:
         import distributed
@@ -53,7 +102,7 @@ def simulate_on_dask(
     if workers < 1:
         raise InvalidOptionsError(f"workers={workers}: at least 1 worker process is needed")
     distributed = _dask()
-    cluster = None
+    cluster: _Cluster | None = None
     if scheduler is None:
         cluster = distributed.LocalCluster(
             n_workers=workers,
@@ -92,7 +141,7 @@ def simulate_on_dask(
             done: list[SimPart] = []
             finished = 0
             for future in distributed.as_completed(futures):
-                part: SimPart = future.result()
+                part = future.result()
                 done.append(part)
                 finished += len(part.outcomes)
                 if progress is not None:

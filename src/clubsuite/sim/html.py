@@ -12,12 +12,15 @@ from __future__ import annotations
 import html
 import io
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING
 
 from clubsuite import __version__
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.sim.report import Bars, Report, report_part
 from clubsuite.sim.stats import SimResult, wilson_interval
+
+if TYPE_CHECKING:
+    from matplotlib.figure import Figure
 
 _STYLE = """
 body { font-family: system-ui, sans-serif; margin: 2rem auto; max-width: 60rem; padding: 0 1rem; color: #1d2125; }
@@ -28,8 +31,9 @@ svg { max-width: 100%; height: auto; }
 """
 
 
-def _pyplot() -> Any:
-    """Matplotlib's pyplot on the file-only backend, or a clear refusal when the extra is not installed."""
+def _use_matplotlib() -> None:
+    """Matplotlib set to the file-only backend before pyplot is imported, or a clear refusal when the extra is not
+    installed."""
     try:
         import matplotlib
     except ImportError:
@@ -37,12 +41,9 @@ def _pyplot() -> Any:
     matplotlib.use("Agg")
     matplotlib.rcParams["svg.fonttype"] = "path"
     matplotlib.rcParams["svg.hashsalt"] = "clubsuite"
-    import matplotlib.pyplot as plt
-
-    return plt
 
 
-def _svg(figure: Any) -> str:
+def _svg(figure: Figure) -> str:
     """A figure as inline SVG (without the XML prologue)."""
     out = io.StringIO()
     figure.savefig(out, format="svg", bbox_inches="tight", metadata={"Date": None})  # the same run, the same page
@@ -52,7 +53,9 @@ def _svg(figure: Any) -> str:
 
 def bars_svg(chart: Bars) -> str:
     """A horizontal bar chart with its intervals as error bars."""
-    plt = _pyplot()
+    _use_matplotlib()
+    import matplotlib.pyplot as plt
+
     n = len(chart.labels)
     figure, axes = plt.subplots(figsize=(7.5, 0.45 * n + 1.2))
     positions = list(range(n))[::-1]
@@ -70,7 +73,9 @@ def bars_svg(chart: Bars) -> str:
 
 def histogram_svg(title: str, axis: str, series: Sequence[tuple[str, Sequence[float]]]) -> str:
     """The spread of some values, one outline per series."""
-    plt = _pyplot()
+    _use_matplotlib()
+    import matplotlib.pyplot as plt
+
     figure, axes = plt.subplots(figsize=(7.5, 3.2))
     values = [v for _, vs in series for v in vs]
     low, high = (min(values), max(values)) if values else (0.0, 1.0)

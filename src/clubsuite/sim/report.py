@@ -11,15 +11,24 @@ import math
 import typing
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, runtime_checkable
+from typing import Any, NamedTuple, Protocol, TypeVar, runtime_checkable
 
 from clubsuite.engine import SomeGame, find_game, games
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.jsonform import JsonObject
 from clubsuite.sim.stats import SimResult, wilson_interval
 
-HandFactsFn = Callable[[Any], Any]
-"""Turns one finished hand into the small, picklable facts a balance report counts."""
+Facts = tuple[object, ...]
+"""One hand's balance-report facts: a game's ``NamedTuple`` of numbers, text, flags and tuples of them."""
+
+HandFactsFn = Callable[[Any], Facts]
+"""Turns one finished hand into the small, picklable facts a balance report counts.
+
+It takes the game's own hand class (or its compiled twin, which has the same fields without sharing a base): the
+engine's :class:`~clubsuite.engine.Hand` protocol names none of the fields a report reads, and the parts table
+holds every game's report under one type, hence ``Any`` for the hand here."""
+
+F = TypeVar("F", bound=Facts)
 
 
 class Report(Protocol):
@@ -42,12 +51,12 @@ class ReportPart:
     """Reads the facts of one finished hand (run in the worker processes: a top-level function)."""
     build: Callable[[SimResult], Report]
     """Counts a simulation run with ``hand_facts=True`` into the report."""
-    facts_type: type[tuple[Any, ...]]
+    facts_type: type[NamedTuple]
     """The ``NamedTuple`` that :attr:`hand_facts` returns: a part file of a simulation stores the facts as JSON
     arrays, and :func:`facts_from_json` rebuilds them field by field from its annotations."""
     summary: str = ""
     """What the report counts, in one or two sentences (``clubs simulate --help`` lists it)."""
-    charts: Callable[[Any], tuple[Bars, ...]] | None = None
+    charts: Callable[[Report], tuple[Bars, ...]] | None = None
     """The report's own figures as bar charts (``clubs simulate --html`` draws them), from the built report."""
 
 
@@ -92,18 +101,18 @@ def hand_facts_of(game: str) -> HandFactsFn:
     return _required(game).hand_facts
 
 
-def facts_from_json(game: str, data: object) -> Any:
+def facts_from_json(game: str, data: object) -> Facts:
     """One hand's report facts for ``game`` rebuilt from their JSON form (the ``NamedTuple`` as nested arrays);
     raises ValueError naming the field whose value does not have the annotated type."""
     cls = _required(game).facts_type
-    fields: tuple[str, ...] = getattr(cls, "_fields", ())
+    fields = cls._fields
     if not isinstance(data, list) or len(data) != len(fields):
         raise ValueError(f"expected an array of {len(fields)} values ({', '.join(fields)})")
     hints = typing.get_type_hints(cls)
-    return cls(*(_conform(value, hints[name], name) for name, value in zip(fields, data, strict=True)))
+    return cls._make(_conform(value, hints[name], name) for name, value in zip(fields, data, strict=True))
 
 
-def _conform(value: object, hint: Any, name: str) -> Any:
+def _conform(value: object, hint: object, name: str) -> object:
     """``value`` (read from JSON) as the type ``hint`` says: ``int``, ``str``, ``bool`` or tuples of them (arrays
     in JSON); raises ValueError naming ``name`` otherwise."""
     if hint is bool or hint is str:
@@ -120,13 +129,17 @@ def _conform(value: object, hint: Any, name: str) -> Any:
             return tuple(_conform(v, a, name) for v, a in zip(value, args, strict=True))
     else:
         raise TypeError(f"report facts field {name}: type {hint!r} cannot be read from JSON")
-    words = {int: "a whole number", str: "text", bool: "true or false"}.get(hint, "a list of the right length")
+    kinds: dict[object, str] = {int: "a whole number", str: "text", bool: "true or false"}
+    words = kinds.get(hint, "a list of the right length")
     raise ValueError(f"field {name}: {str(value)[:40]} is not {words}")
 
 
-def facts_by_match(result: SimResult, game: str, title: str, unit: str = "hand") -> list[tuple[Any, ...]]:
+def facts_by_match(
+    result: SimResult, game: str, title: str, facts_type: type[F], unit: str = "hand"
+) -> list[tuple[F, ...]]:
     """Each match's per-``unit`` report facts, in match order, for a game's report builder: refuses a result of
-    another game than ``game`` (called ``title``) and one simulated without ``hand_facts``."""
+    another game than ``game`` (called ``title``), one simulated without ``hand_facts``, and facts that are not the
+    game's ``facts_type`` (what its ``hand_facts`` makes and :func:`facts_from_json` rebuilds)."""
     if result.game != game:
         raise InvalidOptionsError(f"the balance report is for {title} simulations here, not {result.game or 'this'}")
     missing = [o.index for o in result.outcomes if len(o.hand_facts) != o.hands]
@@ -134,7 +147,13 @@ def facts_by_match(result: SimResult, game: str, title: str, unit: str = "hand")
         raise InvalidOptionsError(
             f"match {missing[0]} carries no per-{unit} facts: simulate with hand_facts=True to get a balance report"
         )
-    return [o.hand_facts for o in result.outcomes]
+    per_match: list[tuple[F, ...]] = []
+    for o in result.outcomes:
+        facts = tuple(f for f in o.hand_facts if isinstance(f, facts_type))
+        if len(facts) != len(o.hand_facts):
+            raise InvalidOptionsError(f"match {o.index} carries facts of another kind than {facts_type.__name__}")
+        per_match.append(facts)
+    return per_match
 
 
 def build_report(result: SimResult) -> Report:

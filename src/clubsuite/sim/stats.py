@@ -9,7 +9,6 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
 
 from clubsuite.engine import find_game
 from clubsuite.errors import InvalidOptionsError
@@ -193,7 +192,7 @@ class MatchOutcome:
     """How many hands the match lasted."""
     seat_scores: tuple[int, ...]
     """The sum of each seat's hand scores over the match."""
-    hand_facts: tuple[Any, ...] = ()
+    hand_facts: tuple[tuple[object, ...], ...] = ()
     """The per-hand facts a balance report counts (:func:`hand_facts_of`), in hand order; empty unless asked for.
 
     Small and picklable, so that worker processes can send them back with the outcome.

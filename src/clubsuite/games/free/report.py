@@ -221,7 +221,7 @@ def tally(facts: Iterable[FreeHandFacts]) -> FreeReport:
 
 def free_report(result: SimResult) -> FreeReport:
     """The balance report of a Free Clubs simulation run with ``hand_facts=True``, counted in match order."""
-    return tally(f for facts in facts_by_match(result, "free", "Free Clubs") for f in facts)
+    return tally(f for facts in facts_by_match(result, "free", "Free Clubs", FreeHandFacts) for f in facts)
 
 
 def free_charts(report: object) -> tuple[Bars, ...]:

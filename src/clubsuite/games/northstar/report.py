@@ -342,7 +342,7 @@ def tally(
 
 def northstar_report(result: SimResult) -> NorthstarReport:
     """The balance report of a North Star's CLUBS simulation run with ``hand_facts=True``, counted in match order."""
-    per_match = facts_by_match(result, "northstar", "North Star's CLUBS", "round")
+    per_match = facts_by_match(result, "northstar", "North Star's CLUBS", NorthstarHandFacts, "round")
     _, options = resolve(result.canonical_spec)
     if not isinstance(options, NorthstarOptions):
         raise InvalidOptionsError(f"{quoted(result.canonical_spec)} is not a spec of North Star's CLUBS")

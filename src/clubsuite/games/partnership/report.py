@@ -129,7 +129,9 @@ def tally(facts: Iterable[PartnershipHandFacts]) -> PartnershipReport:
 
 def partnership_report(result: SimResult) -> PartnershipReport:
     """The balance report of a partnership simulation run with ``hand_facts=True``."""
-    return tally(f for facts in facts_by_match(result, "partnership", "Clubs (partnership)") for f in facts)
+    return tally(
+        f for facts in facts_by_match(result, "partnership", "Clubs (partnership)", PartnershipHandFacts) for f in facts
+    )
 
 
 def partnership_charts(report: object) -> tuple[Bars, ...]:

@@ -175,7 +175,7 @@ def tally(matches: Sequence[Sequence[WhistHandFacts]], target: int) -> WhistRepo
 
 def whist_report(result: SimResult) -> WhistReport:
     """The balance report of a whist simulation run with ``hand_facts=True``."""
-    per_match = facts_by_match(result, "whist", "Clubs (whist group)")
+    per_match = facts_by_match(result, "whist", "Clubs (whist group)", WhistHandFacts)
     _, options = resolve(result.canonical_spec)
     if not isinstance(options, WhistOptions):
         raise InvalidOptionsError(f"not whist options: {options!r}")
