@@ -22,6 +22,7 @@ from rich.console import Console
 from clubsuite.bots import make_bot
 from clubsuite.engine import SomeMatch, resolve
 from clubsuite.games.free.spectator import public_dict as free_public
+from clubsuite.games.partnership.spectator import public_dict as partnership_public
 from clubsuite.games.whist.spectator import public_dict as whist_public
 from clubsuite.i18n import Words
 from clubsuite.i18n.render import reason_words
@@ -31,11 +32,12 @@ from clubsuite.runner import deal_next
 from clubsuite.server.table.protocol import event_json
 from clubsuite.tui.table import screen_class
 
-NAMES = ["Ann", "Bob", "Cy"]
+NAMES = ["Ann", "Bob", "Cy", "Dee"]
 SPECS: dict[str, Callable[[Any], Any]] = {
     "free(target=60)": free_public,
     "free(misplays=true,target=60)": free_public,
     "whist(target=5)": whist_public,
+    "partnership": partnership_public,
 }
 """Each game and variant told by its presenter at the terminal, with its spectator's view (what the server tells
 its events against)."""
@@ -64,13 +66,14 @@ def page_lines(spec: str, match: SomeMatch, events: tuple[Any, ...], me: int | N
     return lines
 
 
-def terminal(spec: str, me: int | None, lang: str) -> tuple[Any, io.StringIO]:
-    """The game's terminal screen for reader ``me`` (None: a spectator), printing plain text into a buffer."""
+def terminal(spec: str, seats: int, me: int | None, lang: str) -> tuple[Any, io.StringIO]:
+    """The game's terminal screen of ``seats`` players for reader ``me`` (None: a spectator), printing plain text
+    into a buffer."""
     info, _ = resolve(spec)
     screen = screen_class(info)
     assert screen is not None
     out = io.StringIO()
-    table = screen(Console(file=out, width=400, no_color=True), NAMES, me, symbols=True)
+    table = screen(Console(file=out, width=400, no_color=True), NAMES[:seats], me, symbols=True)
     table.lang = lang
     return table, out
 
@@ -83,7 +86,7 @@ def test_the_terminal_tells_every_event_in_the_lines_the_page_shows(spec: str, m
     match = info.new_match(options, 0)
     bots = [make_bot("random", info.name) for _ in range(match.n_seats)]
     rng = random.Random(7)
-    table, out = terminal(spec, me, lang)
+    table, out = terminal(spec, match.n_seats, me, lang)
     expected: list[str] = []
     told = 0
     while not match.is_over and len(match.hands) < HANDS:

@@ -31,8 +31,8 @@ def cycling_input(rounds: int = 300) -> str:
 
 
 def final_totals(out: str) -> list[int]:
-    """The two numbers of the ``Final totals:`` line (one per partnership)."""
-    final = out.split("Final totals:")[1].splitlines()[0]
+    """The two numbers of the match's end's ``Final totals:`` (one per partnership)."""
+    final = out.split("Final totals:")[1].splitlines()[0].removesuffix(".")
     return [int(p.split()[-1]) for p in final.split(",")]
 
 
@@ -41,7 +41,8 @@ def test_cp4_play_whole_match_with_piped_input_reaches_the_end(tmp_path: Path) -
     result = run(["play", "partnership", "--seed", "3", "--bots", "random", "--save", str(path)], cycling_input())
     assert result.returncode == 0, result.stderr
     out = result.stdout
-    assert "Game over:" in out and "(first partnership to 150)" in out
+    # the match's end in the game's words (the page's): the partnership that won, then both totals (CP-4)
+    assert re.search(r"^The match is over: .+ win\. Final totals: ", out, re.MULTILINE)
     totals = final_totals(out)
     assert max(totals) >= 150 and totals[0] != totals[1]
     assert "\x1b[" not in out and "Traceback" not in result.stderr
@@ -49,7 +50,8 @@ def test_cp4_play_whole_match_with_piped_input_reaches_the_end(tmp_path: Path) -
         "pass to the left",  # CP-2
         "pass to the right",
         "no pass",
-        "You pass to ",
+        "  You passed: ",  # the three cards passed and received, as the page titles them
+        "  You received: ",
         "Ruby Dame",
     ):
         assert needle in out
@@ -103,12 +105,12 @@ def test_cp2_play_screen_never_shows_a_card_the_human_may_not_know(seat: int) ->
     assert result.returncode == 0, result.stderr
     known: set[str] = set()
     for line in result.stdout.splitlines():
-        if line.startswith("=== Hand"):
+        if re.match(r"Hand \d+ is dealt by ", line):
             known = set()  # a new deal: only what is shown from now on is known
         if line.startswith("Enter a card (e.g. QH)"):
             continue  # input help, with its example cards
         tokens = {a + b for a, b in CARD_TOKEN.findall(line)}
-        own = ("Your hand:", "You play", "  You pass to ", "  You receive from ", "You passed to ")
+        own = ("Your hand:", "You play", "  You passed: ", "  You received: ", "You passed to ")
         if line.startswith(own) or " plays " in line:
             known |= tokens
             continue
@@ -125,8 +127,8 @@ def test_watch_shows_every_hand_and_pass_and_its_record_replays(tmp_path: Path) 
     assert result.returncode == 0, result.stderr
     out = result.stdout
     zero, one, two, _ = seat_names(out)
-    assert f"Game over: {zero} + {two} win" in out
-    assert re.search(rf"  {one} passes to {two}: ", out)
+    assert f"The match is over: {zero} and {two} win. Final totals: {zero} and {two} " in out
+    assert re.search(rf"^  {one} → {two}: \S+ \S+ \S+$", out, re.MULTILINE)  # every pass, to a spectator
     replay = run(["replay", str(path)])
     assert replay.returncode == 0, replay.stderr
     text = replay.stdout

@@ -22,7 +22,7 @@ from clubsuite.engine import SomeGame, SomeMatch, find_game
 from clubsuite.events import Event
 from clubsuite.i18n import DEFAULT, Words
 from clubsuite.i18n.render import reason_words
-from clubsuite.present import Fact, asked_of, rulings_of, said_line, said_of, shown_of, wire_form
+from clubsuite.present import Fact, Known, asked_of, rulings_of, said_line, said_of, shown_of, wire_form
 from clubsuite.reasons import Reason, reason_of
 from clubsuite.safetext import safe_lines
 from clubsuite.tui.render import Faces, card_text, score_table
@@ -165,7 +165,7 @@ class Table(Generic[MatchT_contra]):
         verb agrees with its subject: ``You play``, ``Cleo plays``)."""
         return you if seat == self.human else them
 
-    def styled(self, words: str, **params: object) -> Text:
+    def styled(self, words: str, /, **params: object) -> Text:
         """Words from :meth:`tr` called without parameters (their ``{placeholders}`` still open) filled from
         ``params``: a ``Text`` (a card in its colour) keeps its style, anything else is written plain."""
         out = Text()
@@ -388,6 +388,12 @@ class Table(Generic[MatchT_contra]):
         view = match.view(seat).to_dict() if seat is not None else dict(self.public_view(match))
         found = shown_of(self.info_of(match), view, match.options)
         return () if found is None else found.facts
+
+    def known(self, match: MatchT_contra, seat: int) -> tuple[Known, ...]:
+        """The cards beside the hand that ``seat`` knows (what it passed or received, its bid cards), under their
+        titles, as the game's presenter declares them for the seat's view."""
+        found = shown_of(self.info_of(match), match.view(seat).to_dict(), match.options)
+        return () if found is None else found.known
 
     def fact_line(self, fact: Fact) -> str:
         """One fact beside the table on one line: its label, then what it says."""

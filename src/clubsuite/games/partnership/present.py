@@ -138,6 +138,10 @@ DEALT_PASS_YOU = template(
 CHOSEN = template("partnership.said_chosen", "{seat} has chosen their cards to pass.", rule="CP-2")
 CHOSEN_YOU = template("partnership.said_chosen_you", "You have chosen your cards to pass.", rule="CP-2")
 PASSED = template("partnership.said_passed", "Everyone's three cards go {direction_reason}.", rule="CP-2")
+TRANSFER = template("partnership.said_transfer", "{from_seat} \u2192 {to_seat}: {cards}", rule="CP-2")
+"""The three cards one seat passed another, as someone who sees every card reads them (a spectator at the terminal,
+which shows every hand as dealt; the page's spectator sees no passed card): the seat that gave them, the seat that
+received them, the cards."""
 
 
 def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:

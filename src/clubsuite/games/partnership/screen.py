@@ -17,20 +17,13 @@ from rich.text import Text
 
 from clubsuite.cards import CardSet
 from clubsuite.errors import ClubsError
-from clubsuite.games.partnership import (
-    TEAMS,
-    CardsPassed,
-    Direction,
-    HandScored,
-    HandStarted,
-    MatchEnded,
-    PartnershipMatch,
-    Pass,
-    PassChosen,
-    receiver,
-)
+from clubsuite.games.partnership import TEAMS, CardsPassed, Direction, HandScored, PartnershipMatch, Pass, receiver
 from clubsuite.games.partnership.hand import PartnershipHand, ScoreLine
+from clubsuite.games.partnership.present import TRANSFER
+from clubsuite.games.partnership.spectator import public_dict
 from clubsuite.games.partnership.view import PartnershipView
+from clubsuite.jsonform import JsonObject
+from clubsuite.reasons import Reason
 from clubsuite.safetext import quoted
 from clubsuite.tui.render import cards_text, hand_text, score_table, sorted_hand
 from clubsuite.tui.table import Marked, Table
@@ -86,77 +79,39 @@ class PartnershipTable(Table[PartnershipMatch]):
         sheet = [(scores[0], scores[1]) for scores in match.hand_scores]
         self.console.print(score_table(names, sheet, match.team_totals, ascii_only=not self.symbols, tr=self.tr))
 
-    # -- events ----------------------------------------------------------------------------------------
-    def show_events(self, match: PartnershipMatch, events: Sequence[object]) -> None:
-        """Describe what just happened, without revealing any card the viewer may not know."""
-        for ev in events:
-            if isinstance(ev, HandStarted):
-                params = {
-                    "number": ev.hand_number + 1,
-                    "name": self.names[ev.dealer],
-                    "where": self._direction(Direction(ev.direction)),
-                    "totals": self._team_totals(match),
-                    "target": match.options.target,
-                }
-                started = self.either(
-                    ev.dealer,
-                    self.tr("Hand {number}: You deal; {where} (CP-2). Totals: {totals} (target {target})", **params),
-                    self.tr(
-                        "Hand {number}: {name} deals; {where} (CP-2). Totals: {totals} (target {target})", **params
-                    ),
-                )
-                self.say()
-                self.say(f"=== {started} ===", style="bold")
-            elif isinstance(ev, PassChosen):
-                if ev.seat != self.human:
-                    self.say(self.tr("{name} has chosen three cards to pass.", name=self.names[ev.seat]))
-            elif isinstance(ev, CardsPassed):
-                self._cards_passed(match, ev)
-            elif self.say_trick_events(ev, match.hands[-1].tricks_won):
-                pass
-            elif isinstance(ev, HandScored):
-                self._hand_scored(match, ev)
-            elif isinstance(ev, MatchEnded):
-                team = TEAMS.index(tuple(ev.winners))
-                won, lost = match.team_totals[team], match.team_totals[1 - team]
-                self.say(
-                    self.tr(
-                        "Game over: {team} win {won} to {lost} (first partnership to {target}, CP-4)!",
-                        team=self.team_name(team),
-                        won=won,
-                        lost=lost,
-                        target=match.options.target,
-                    ),
-                    style="bold",
-                )
-                self.say(self.tr("Final totals: {totals}", totals=self._team_totals(match)))
+    # -- what happened: the game's words (clubsuite.tui.table.Table.show_events), and what this screen adds --------
+    def public_view(self, match: PartnershipMatch) -> JsonObject:
+        """The table as anyone watching sees it (:func:`clubsuite.games.partnership.spectator.public_dict`)."""
+        return public_dict(match)
 
-    def _cards_passed(self, match: PartnershipMatch, ev: CardsPassed) -> None:
+    def after_event(self, match: PartnershipMatch, event: object) -> None:
+        """Once all four have passed, the cards that moved, for whoever may see them (CP-2); after a hand's points,
+        the points by source and the score sheet (CP-3)."""
+        if isinstance(event, CardsPassed):
+            self._cards_passed(match)
+        elif isinstance(event, HandScored):
+            self._points_sheet(match)
+
+    def _cards_passed(self, match: PartnershipMatch) -> None:
+        """The cards passed, in the game's words: a player's own three and the three it received, as the page shows
+        them beside its hand (the cards no other seat may see, CP-2); a spectator, who sees every hand, every
+        seat's."""
+        if self.human is not None:
+            for known in self.known(match, self.human):
+                cards = cards_text(sorted_hand(CardSet.parse(known.cards)), self.faces)
+                line = self.styled(self.tr("{label}: {words}"), label=self.worded((known.title,)), words=cards)
+                self.say(Text("  ").append_text(line))
+            return
         hand = match.hands[-1]
-        direction = Direction(ev.direction)
-        if direction is Direction.LEFT:
-            self.say(self.tr("All four have chosen: the cards go to the left (CP-2)."))
-        else:
-            self.say(self.tr("All four have chosen: the cards go to the right (CP-2)."))
-        for g in range(len(self.names)):
-            r = receiver(g, hand.direction)
-            if self.human is not None and self.human not in (g, r):
-                continue
-            if g == self.human:
-                words = self.tr("You pass to {receiver}: {cards}")
-            elif r == self.human:
-                words = self.tr("You receive from {giver}: {cards}")
-            else:
-                words = self.tr("{giver} passes to {receiver}: {cards}")
-            cards = cards_text(sorted_hand(CardSet(hand.passed[g])), self.faces)
-            line = self.styled(words, giver=self.names[g], receiver=self.names[r], cards=cards)
-            self.say(Text("  ").append_text(line))
+        for giver in range(match.n_seats):
+            passed = tuple(str(c) for c in sorted_hand(CardSet(hand.passed[giver])))
+            moved = Reason(TRANSFER, from_seat=giver, to_seat=receiver(giver, hand.direction), cards=passed)
+            self.say("  " + self.worded((moved,)))
 
-    def _hand_scored(self, match: PartnershipMatch, ev: HandScored) -> None:
+    def _points_sheet(self, match: PartnershipMatch) -> None:
+        """The hand's points by source for each partnership (CP-3), then the score sheet."""
         hand: PartnershipHand = match.hands[-1]
-        tricks = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(ev.tricks))
-        self.say(self.tr("Hand over. Tricks: {tricks}", tricks=tricks))
-        sheet = RichTable(title=self.tr("This hand (CP-3)"), box=box.ASCII if not self.symbols else box.HEAVY_HEAD)
+        sheet = RichTable(title=self.tr("This hand"), box=box.ASCII if not self.symbols else box.HEAVY_HEAD)
         sheet.add_column(self.tr("points"))
         for team in range(len(TEAMS)):
             sheet.add_column(self.team_name(team), justify="right")
