@@ -8,11 +8,14 @@ the stage it is taken in (the auction, a Ten's discard, the one-card pass).
 
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Sequence
+from typing import Protocol
 
 from clubsuite.cards import Card, card_at
 from clubsuite.engine import SomeMatch
 from clubsuite.games.free.hand import MAX_TRICKS, Stage, strength
+from clubsuite.games.free.match import FreeMatch
+from clubsuite.jsonform import JsonObject
 from clubsuite.puzzles.themes import Scene
 from clubsuite.puzzles.tricks import LAST_TRICKS, TRICK_THEMES, TrickSeen, own_view_themes, trick_themes
 
@@ -36,7 +39,14 @@ THEMES = {
 _STAGES = {Stage.AUCTION: "auction", Stage.HANDICAP: "handicap", Stage.PASS: "pass"}
 
 
-def _summary(end: SomeMatch | None, hand: int) -> dict[str, Any]:
+def _free(match: SomeMatch) -> FreeMatch:
+    """``match`` as the Free Clubs match a Free Clubs scene holds."""
+    if not isinstance(match, FreeMatch):
+        raise TypeError(f"not a Free Clubs match: {match!r}")
+    return match
+
+
+def _summary(end: SomeMatch | None, hand: int) -> JsonObject:
     return end.hands[hand].summary() if end is not None else {}
 
 
@@ -44,7 +54,7 @@ def _won_match(end: SomeMatch | None, seat: int) -> bool:
     return end is not None and end.is_over and seat in end.winners
 
 
-def _bonuses(summary: dict[str, Any], seat: int) -> set[str]:
+def _bonuses(summary: JsonObject, seat: int) -> set[str]:
     got: set[str] = set()
     bonuses = summary.get("bonuses") or {}
     if bonuses.get("most_diamonds") == seat or seat in bonuses.get("diamonds_tie", []):
@@ -59,7 +69,20 @@ def _bonuses(summary: dict[str, Any], seat: int) -> set[str]:
     return got
 
 
-def tricks_left(hand: Any) -> int:
+class PlayCounts(Protocol):
+    """What :func:`tricks_left` reads of a hand."""
+
+    @property
+    def hands(self) -> Sequence[int]: ...
+
+    @property
+    def tricks(self) -> Sequence[object]: ...
+
+    @property
+    def trick(self) -> Sequence[tuple[int, int]]: ...
+
+
+def tricks_left(hand: PlayCounts) -> int:
     """The tricks left to play in ``hand``, the one in progress included (FC-7): play stops after ten tricks, or when
     a trick ends with two players out of cards, so it is the fewer of the tricks left under the limit and the cards
     of the second shortest hand when the trick in progress began (the seats holding more play on regardless)."""
@@ -72,7 +95,7 @@ def themes(scene: Scene) -> set[str]:
     """The Free Clubs themes of ``scene`` (see the module docstring)."""
     before, seat = scene.before, scene.seat
     h = len(before.hands) - 1
-    hand: Any = before.hands[h]
+    hand = _free(before).hands[h]
     stage = _STAGES.get(hand.stage)
     if stage is not None:
         return {stage}
@@ -85,7 +108,7 @@ def themes(scene: Scene) -> set[str]:
         found.add("ending")
     if scene.line_end is not None:
         done = len(hand.tricks)
-        plays, winner = scene.line_end.hands[h].tricks[done]  # type: ignore[attr-defined]
+        plays, winner = _free(scene.line_end).hands[h].tricks[done]
         seen = TrickSeen(tuple((s, card_at(c)) for s, c in plays), winner)
         legal = [a for a in before.legal_actions() if isinstance(a, Card)]
         found |= trick_themes(seat, side, seen, legal, lambda c: strength(c.index))
@@ -94,6 +117,6 @@ def themes(scene: Scene) -> set[str]:
             found.add("match")
     elif isinstance(scene.solution, Card):
         # a single-dummy answer: only the trick in progress is known (lead, discard)
-        trick: list[tuple[int, int]] = hand.trick
+        trick = hand.trick
         found |= own_view_themes(card_at(trick[0][1]).suit if trick else None, scene.solution)
     return found

@@ -9,11 +9,10 @@ a run, NS-3), and whether it is the last player's final turn (NS-5).
 
 from __future__ import annotations
 
-from typing import Any
-
 from clubsuite.engine import SomeMatch
 from clubsuite.games.northstar.combos import Call, Kind, Play
 from clubsuite.games.northstar.hand import ScoreLine
+from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.puzzles.themes import Scene
 
 THEMES = {
@@ -37,15 +36,22 @@ THEMES = {
 }
 
 
+def _northstar(match: SomeMatch) -> NorthstarMatch:
+    """``match`` as the CLUBS match a CLUBS scene holds (the compiled match class is a subclass)."""
+    if not isinstance(match, NorthstarMatch):
+        raise TypeError(f"not a CLUBS match: {match!r}")
+    return match
+
+
 def _line(end: SomeMatch | None, hand: int, seat: int) -> ScoreLine | None:
     if end is None:
         return None
-    lines: Any = end.hands[hand].score_lines  # type: ignore[attr-defined]
+    lines = _northstar(end).hands[hand].score_lines
     return lines[seat] if lines else None
 
 
 def _out_first(end: SomeMatch | None, hand: int) -> int | None:
-    order: list[int] = end.hands[hand].out_order if end is not None else []  # type: ignore[attr-defined]
+    order = _northstar(end).hands[hand].out_order if end is not None else []
     return order[0] if order else None
 
 
@@ -55,16 +61,16 @@ def _won_match(end: SomeMatch | None, seat: int) -> bool:
 
 def themes(scene: Scene) -> set[str]:
     """The CLUBS themes of ``scene`` (see the module docstring)."""
-    before, seat, answer = scene.before, scene.seat, scene.solution
+    before, seat, answer = _northstar(scene.before), scene.seat, scene.solution
     h = len(before.hands) - 1
-    hand: Any = before.hands[h]
+    hand = before.hands[h]
     found: set[str] = set()
     if hand.last_turn == seat:
         found.add("last_turn")
     if answer == Call.PASS:
         found.add("wait")
     elif isinstance(answer, Play):
-        if answer.high == 15 and not before.options.crazy:  # type: ignore[attr-defined]
+        if answer.high == 15 and not before.options.crazy:
             found.add("fifteen")
         if answer.kind == Kind.SET:
             found.add("set")

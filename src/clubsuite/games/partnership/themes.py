@@ -7,10 +7,9 @@ the match won; and what the answer does to its trick (the themes every trick gam
 
 from __future__ import annotations
 
-from typing import Any
-
 from clubsuite.cards import Card, card_at
 from clubsuite.engine import Phase, SomeMatch
+from clubsuite.games.partnership.match import PartnershipMatch
 from clubsuite.puzzles.themes import Scene
 from clubsuite.puzzles.tricks import LAST_TRICKS, TRICK_THEMES, TrickSeen, own_view_themes, trick_themes
 
@@ -33,11 +32,20 @@ THEMES = {
 }
 
 
+def _partnership(match: SomeMatch) -> PartnershipMatch:
+    """``match`` as the partnership match a partnership scene holds (the compiled match class is a subclass)."""
+    if not isinstance(match, PartnershipMatch):
+        raise TypeError(f"not a partnership match: {match!r}")
+    return match
+
+
 def _points(end: SomeMatch | None, hand: int, team: int) -> dict[str, int]:
     if end is None:
         return {}
-    summary: Any = end.hands[hand].summary()
-    return dict(summary["team_points"][team])
+    points = end.hands[hand].summary()["team_points"][team]
+    if not isinstance(points, dict):
+        raise TypeError(f"a partnership's points are an object, not {points!r}")
+    return dict(points)
 
 
 def _won_match(end: SomeMatch | None, seat: int) -> bool:
@@ -51,12 +59,12 @@ def themes(scene: Scene) -> set[str]:
         return {"pass"}
     found: set[str] = set()
     h = len(before.hands) - 1
-    hand: Any = before.hands[h]
+    hand = _partnership(before).hands[h]
     if hand.hands[seat].bit_count() <= LAST_TRICKS:
         found.add("ending")
     if scene.line_end is not None:
         done = len(hand.tricks)
-        leader, cards, winner = scene.line_end.hands[h].tricks[done]  # type: ignore[attr-defined]
+        leader, cards, winner = _partnership(scene.line_end).hands[h].tricks[done]
         plays = tuple(((leader + k) % N_SEATS, card_at(c)) for k, c in enumerate(cards))
         legal = [a for a in before.legal_actions() if isinstance(a, Card)]
         partner = (seat + 2) % N_SEATS
@@ -73,6 +81,6 @@ def themes(scene: Scene) -> set[str]:
             found.add("match")
     elif isinstance(scene.solution, Card):
         # a single-dummy answer: only the trick in progress is known (lead, discard)
-        trick: tuple[tuple[int, Card], ...] = hand.trick
+        trick = hand.trick
         found |= own_view_themes(trick[0][1].suit if trick else None, scene.solution)
     return found

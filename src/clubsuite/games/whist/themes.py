@@ -10,6 +10,7 @@ from __future__ import annotations
 from clubsuite.cards import Card, card_at
 from clubsuite.engine import Phase, SomeMatch
 from clubsuite.games.whist.hand import QUOTA, Decision
+from clubsuite.games.whist.match import WhistMatch
 from clubsuite.puzzles.themes import Scene
 from clubsuite.puzzles.tricks import LAST_TRICKS, TRICK_THEMES, TrickSeen, own_view_themes, trick_themes
 
@@ -32,8 +33,15 @@ THEMES = {
 }
 
 
+def _whist(match: SomeMatch) -> WhistMatch:
+    """``match`` as the whist match a whist scene holds (the compiled match class is a subclass)."""
+    if not isinstance(match, WhistMatch):
+        raise TypeError(f"not a whist match: {match!r}")
+    return match
+
+
 def _tricks(match: SomeMatch, hand: int) -> list[tuple[int, tuple[int, ...], int]]:
-    return list(match.hands[hand].tricks)  # type: ignore[attr-defined]
+    return list(_whist(match).hands[hand].tricks)
 
 
 def _won_match(end: SomeMatch | None, seat: int) -> bool:
@@ -62,15 +70,15 @@ def themes(scene: Scene) -> set[str]:
         leader, cards, winner = _tricks(scene.line_end, h)[done]
         plays = tuple(((leader + k) % N_SEATS, card_at(c)) for k, c in enumerate(cards))
         found |= trick_themes(seat, (), TrickSeen(plays, winner), legal, lambda c: c.rank)
-        mine = scene.line_end.hands[h].tricks_won[seat]  # type: ignore[attr-defined]
+        mine = _whist(scene.line_end).hands[h].tricks_won[seat]
         if scene.other_end is not None:
-            other = scene.other_end.hands[h].tricks_won[seat]  # type: ignore[attr-defined]
+            other = _whist(scene.other_end).hands[h].tricks_won[seat]
             if scene.measure == "tricks" and mine >= QUOTA > other:
                 found.add("quota")
         if _won_match(scene.line_end, seat) and not _won_match(scene.other_end, seat):
             found.add("match")
     elif isinstance(scene.solution, Card):
         # a single-dummy answer: only the trick in progress is known (lead, discard)
-        trick: tuple[tuple[int, Card], ...] = before.hands[h].trick  # type: ignore[attr-defined]
+        trick = _whist(before).hands[h].trick
         found |= own_view_themes(trick[0][1].suit if trick else None, scene.solution)
     return found
