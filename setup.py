@@ -23,6 +23,7 @@ and then, a choice."""
 SHARED_SOURCES = [
     f"{NATIVE}/kernel.h",
     f"{NATIVE}/vector_tables.pxi",
+    f"{NATIVE}/vector_episode.h",
     f"{NATIVE}/compiled_hand.pxi",
     f"{NATIVE}/compiled_match.pxi",
     f"{NATIVE}/generator_state.pxi",

@@ -205,39 +205,6 @@ static void fv_observe(const fv_table_t *v, float *obs, int8_t *mask) {
     for (int id = 0; id < FV_IDS; id++) mask[id] = (int8_t)((legal >> id) & 1);
 }
 
-/* Start the table's episode v->episode and play the bots to the learner's turn; its observation and mask. */
-static void fv_reset(fv_table_t *v, float *obs, int8_t *mask) {
-    fv_begin(v);
-    fv_run_bots(v);
-    v->done = 0;
-    fv_observe(v, obs, mask);
-}
-
-/* One step of the table (the environment's step): a table whose episode ended at the step before starts its next
- * one, ignoring `id` (next-step autoreset); an id the mask does not allow ends the episode with -1, the state
- * unchanged; otherwise the id, then the bots to the learner's next turn. */
-static void fv_step(fv_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
-                    uint8_t *truncated, uint8_t *illegal) {
-    *reward = 0.0;
-    *terminated = *truncated = *illegal = 0;
-    if (v->done) {
-        v->episode++;
-        fv_reset(v, obs, mask);
-        return;
-    }
-    if (id < 0 || id >= FV_IDS || v->f.to_act != v->learner || !(fv_legal(v) >> id & 1)) {
-        *reward = -1.0;
-        *terminated = *illegal = 1;
-    } else {
-        *reward = fv_act(v, (int)id);
-        *reward += fv_run_bots(v);
-        *terminated = v->state == FV_ENDED;
-        *truncated = v->state == FV_TRUNCATED;
-    }
-    v->done = *terminated || *truncated;
-    fv_observe(v, obs, mask);
-}
-
 /* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
 typedef fv_table_t vector_table_t;
 enum { VT_IDS = FV_IDS, VT_OTHERS = FC_SEATS - 1, VT_RULES = 2, VT_WEIGHTS = FV_WEIGHTS, VT_SCRATCH = 0 };
@@ -262,15 +229,30 @@ static int vt_size(const vector_table_t *v) {
     return FV_SIZE;
 }
 
-static void vt_reset(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+_Static_assert(FV_PLAYING == 0 && FV_ENDED == 1 && FV_TRUNCATED == 2, "the states vector_episode.h reads");
+
+/* The hooks of native/vector_episode.h, which makes the tables' reset and step of them. */
+static void vt_start(vector_table_t *v, void *scratch) {
     (void)scratch;
-    fv_reset(v, obs, mask);
+    fv_begin(v);
+    fv_run_bots(v);
 }
 
-static void vt_step(vector_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
-                    uint8_t *truncated, uint8_t *illegal, void *scratch) {
+static double vt_learner(vector_table_t *v, int64_t id, void *scratch, uint8_t *illegal) {
     (void)scratch;
-    fv_step(v, id, obs, mask, reward, terminated, truncated, illegal);
+    if (id < 0 || id >= FV_IDS || v->f.to_act != v->learner || !(fv_legal(v) >> id & 1)) {
+        *illegal = 1;
+        return -1.0;
+    }
+    double reward = fv_act(v, (int)id);
+    return reward + fv_run_bots(v);
 }
+
+static void vt_observe(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+    (void)scratch;
+    fv_observe(v, obs, mask);
+}
+
+#include "vector_episode.h"
 
 #endif

@@ -261,42 +261,6 @@ static void nv_observe(const nv_table_t *v, float *obs, int8_t *mask, nv_scratch
     }
 }
 
-/* Start the table's episode v->episode and play the bots to the learner's turn; its observation and mask. */
-static void nv_reset(nv_table_t *v, float *obs, int8_t *mask, nv_scratch_t *sc) {
-    nv_begin(v);
-    nv_run_bots(v, sc);
-    v->done = 0;
-    nv_observe(v, obs, mask, sc);
-}
-
-/* One step of the table (the environment's step): a table whose episode ended at the step before starts its next
- * one, ignoring `id` (next-step autoreset); an id the mask does not allow ends the episode with -1, the state
- * unchanged; otherwise the id, and once it ends a spelling the bots to the learner's next turn. */
-static void nv_step(nv_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
-                    uint8_t *truncated, uint8_t *illegal, nv_scratch_t *sc) {
-    *reward = 0.0;
-    *terminated = *truncated = *illegal = 0;
-    if (v->done) {
-        v->episode++;
-        nv_reset(v, obs, mask, sc);
-        return;
-    }
-    if (id < 0 || id >= NV_IDS || v->state != NV_PLAYING || v->m.round.to_act != v->learner) {
-        *reward = -1.0;
-        *illegal = 1;
-    } else {
-        *reward = nv_learner(v, id, sc, illegal);
-    }
-    if (*illegal) {
-        *terminated = 1;
-    } else {
-        *terminated = v->state == NV_ENDED;
-        *truncated = v->state == NV_TRUNCATED;
-    }
-    v->done = *terminated || *truncated;
-    nv_observe(v, obs, mask, sc);
-}
-
 /* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
 typedef nv_table_t vector_table_t;
 enum {
@@ -333,13 +297,26 @@ static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int 
 /* The observation's length for the table's player count. */
 static int vt_size(const vector_table_t *v) { return v->l.size; }
 
-static void vt_reset(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
-    nv_reset(v, obs, mask, (nv_scratch_t *)scratch);
+_Static_assert(NV_PLAYING == 0 && NV_ENDED == 1 && NV_TRUNCATED == 2, "the states vector_episode.h reads");
+
+/* The hooks of native/vector_episode.h, which makes the tables' reset and step of them. */
+static void vt_start(vector_table_t *v, void *scratch) {
+    nv_begin(v);
+    nv_run_bots(v, (nv_scratch_t *)scratch);
 }
 
-static void vt_step(vector_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
-                    uint8_t *truncated, uint8_t *illegal, void *scratch) {
-    nv_step(v, id, obs, mask, reward, terminated, truncated, illegal, (nv_scratch_t *)scratch);
+static double vt_learner(vector_table_t *v, int64_t id, void *scratch, uint8_t *illegal) {
+    if (id < 0 || id >= NV_IDS || v->state != NV_PLAYING || v->m.round.to_act != v->learner) {
+        *illegal = 1;
+        return -1.0;
+    }
+    return nv_learner(v, id, (nv_scratch_t *)scratch, illegal);
 }
+
+static void vt_observe(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+    nv_observe(v, obs, mask, (nv_scratch_t *)scratch);
+}
+
+#include "vector_episode.h"
 
 #endif

@@ -241,38 +241,6 @@ static void pv_observe(const pv_table_t *v, float *obs, int8_t *mask) {
     for (int id = 0; id < PV_IDS; id++) mask[id] = (int8_t)((allowed >> id) & 1);
 }
 
-/* Start the table's episode v->episode and play the bots to the learner's turn; its observation and mask. */
-static void pv_reset(pv_table_t *v, float *obs, int8_t *mask) {
-    pv_begin(v);
-    pv_run_bots(v);
-    v->done = 0;
-    pv_observe(v, obs, mask);
-}
-
-/* One step of the table (the environment's step): a table whose episode ended at the step before starts its next
- * one, ignoring `id` (next-step autoreset); an id the learner may not pick ends the episode with -1, the state
- * unchanged; otherwise the id, then the bots to the learner's next turn. */
-static void pv_step(pv_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
-                    uint8_t *truncated, uint8_t *illegal) {
-    *reward = 0.0;
-    *terminated = *truncated = *illegal = 0;
-    if (v->done) {
-        v->episode++;
-        pv_reset(v, obs, mask);
-        return;
-    }
-    if (id < 0 || id >= PV_IDS || !(pv_allowed(v) >> id & 1)) {
-        *reward = -1.0;
-        *terminated = *illegal = 1;
-    } else {
-        *reward = pv_learner(v, (int)id);
-        *terminated = v->state == PV_ENDED;
-        *truncated = v->state == PV_TRUNCATED;
-    }
-    v->done = *terminated || *truncated;
-    pv_observe(v, obs, mask);
-}
-
 /* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
 typedef pv_table_t vector_table_t;
 enum { VT_IDS = PV_IDS, VT_OTHERS = P_SEATS - 1, VT_RULES = 1, VT_WEIGHTS = 0, VT_SCRATCH = 0 };
@@ -296,15 +264,29 @@ static int vt_size(const vector_table_t *v) {
     return PV_SIZE;
 }
 
-static void vt_reset(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+_Static_assert(PV_PLAYING == 0 && PV_ENDED == 1 && PV_TRUNCATED == 2, "the states vector_episode.h reads");
+
+/* The hooks of native/vector_episode.h, which makes the tables' reset and step of them. */
+static void vt_start(vector_table_t *v, void *scratch) {
     (void)scratch;
-    pv_reset(v, obs, mask);
+    pv_begin(v);
+    pv_run_bots(v);
 }
 
-static void vt_step(vector_table_t *v, int64_t id, float *obs, int8_t *mask, double *reward, uint8_t *terminated,
-                    uint8_t *truncated, uint8_t *illegal, void *scratch) {
+static double vt_learner(vector_table_t *v, int64_t id, void *scratch, uint8_t *illegal) {
     (void)scratch;
-    pv_step(v, id, obs, mask, reward, terminated, truncated, illegal);
+    if (id < 0 || id >= PV_IDS || !(pv_allowed(v) >> id & 1)) {
+        *illegal = 1;
+        return -1.0;
+    }
+    return pv_learner(v, (int)id);
 }
+
+static void vt_observe(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+    (void)scratch;
+    pv_observe(v, obs, mask);
+}
+
+#include "vector_episode.h"
 
 #endif
