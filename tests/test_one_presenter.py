@@ -22,6 +22,7 @@ from rich.console import Console
 from clubsuite.bots import make_bot
 from clubsuite.engine import SomeMatch, resolve
 from clubsuite.games.free.spectator import public_dict as free_public
+from clubsuite.games.northstar.spectator import public_dict as northstar_public
 from clubsuite.games.partnership.spectator import public_dict as partnership_public
 from clubsuite.games.whist.spectator import public_dict as whist_public
 from clubsuite.i18n import Words
@@ -32,12 +33,14 @@ from clubsuite.runner import deal_next
 from clubsuite.server.table.protocol import event_json
 from clubsuite.tui.table import screen_class
 
-NAMES = ["Ann", "Bob", "Cy", "Dee"]
+NAMES = ["Ann", "Bob", "Cy", "Dee", "Eve", "Flo"]
 SPECS: dict[str, Callable[[Any], Any]] = {
     "free(target=60)": free_public,
     "free(misplays=true,target=60)": free_public,
     "whist(target=5)": whist_public,
     "partnership": partnership_public,
+    "northstar(players=4)": northstar_public,
+    "northstar-teams(double_or_nothing=true)": northstar_public,
 }
 """Each game and variant told by its presenter at the terminal, with its spectator's view (what the server tells
 its events against)."""

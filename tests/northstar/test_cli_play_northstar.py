@@ -55,14 +55,14 @@ def cycling_input(rounds: int = 80, double: bool = False) -> str:
 
 
 def final_totals(out: str) -> list[int]:
-    """The numbers of the ``Final totals:`` line."""
-    final = out.split("Final totals:")[1].splitlines()[0]
+    """The numbers of the match's end's ``Final totals:``."""
+    final = out.split("Final totals:")[1].splitlines()[0].removesuffix(".")
     return [int(p.split()[-1]) for p in final.split(",")]
 
 
 def round_sections(out: str) -> tuple[str, list[str]]:
-    """The text before the first round, and the text of each round (from its ``=== Round`` line to the next)."""
-    parts = re.split(r"^(?==== Round \d+:)", out, flags=re.MULTILINE)
+    """The text before the first round, and the text of each round (from the line telling its deal to the next)."""
+    parts = re.split(r"^(?=Round \d+ is dealt by )", out, flags=re.MULTILINE)
     return parts[0], parts[1:]
 
 
@@ -106,7 +106,7 @@ def test_ns7_whole_match_piped_to_the_end_names_the_winner_and_replays_to_the_sa
     winner = totals.index(max(totals))
     assert totals.count(max(totals)) == 1  # NS-7: a tie at the top plays on
     who = "You win" if winner == seat else f"{names[winner]} wins"
-    assert f"Game over: {who} with {max(totals)} (first to 50 or more)!" in out
+    assert f"\nThe match is over: {who}. Final totals: " in out  # the game's words (the page's)
     for needle in (
         "Your hand: ",
         "Trick so far: ",
@@ -117,14 +117,14 @@ def test_ns7_whole_match_piped_to_the_end_names_the_winner_and_replays_to_the_sa
         "passes.",
         "wins the trick",
         "Scores",
-        "Round over: ",
+        "The round is over: ",
         "The deals came from seed",
     ):
         assert needle in out, needle
     if players > 2:
         assert "takes the 0 card" in out or "take the 0 card" in out  # NS-5
     else:
-        assert "score only the clubs won" in out or "scores only the clubs won" in out  # NS-5, 2 players
+        assert "is left with cards." in out or "you are left with cards." in out  # NS-5, 2 players
     check_saved_totals(out, path)
 
 
@@ -138,12 +138,14 @@ def test_ns10_team_game_piped_to_the_end_counts_team_totals(tmp_path: Path) -> N
     assert f"Teams: Team A ({zero} + {two}), Team B (You + {three})" in out
     assert f"your team: B, with {three}" in out
     assert f"Team totals: Team A ({zero} + {two}) " in out
-    ended = re.search(r"Game over: Team ([AB]) \(([^)]*)\) wins with (\d+) \(first team to 100\)!", out)
-    assert ended is not None
+    ended = re.search(r"^The match is over: (.+) win\. Final totals: ", out, flags=re.MULTILINE)
+    assert ended is not None  # the winning team's players, the player's own told as "you" (NS-10)
+    winners = (f"{zero} and {two}", f"{three} and you")
+    assert ended.group(1) in winners
     totals = final_totals(out)
     team_totals = [totals[0] + totals[2], totals[1] + totals[3]]
-    team = "AB".index(ended.group(1))
-    assert int(ended.group(3)) == team_totals[team] == max(team_totals) >= 100
+    team = winners.index(ended.group(1))
+    assert team_totals[team] == max(team_totals) >= 100
     data = check_saved_totals(out, path)
     assert data["team_totals"] == team_totals
     assert data["winners"] == [s for s in range(4) if s % 2 == team]
@@ -208,7 +210,7 @@ def test_ns4_ns8_ns3_refusals_give_the_reason_and_ask_again_then_the_game_goes_o
     for reason in reasons:
         i = lines.index(reason)
         assert lines[i + 1].startswith("Your play")  # asked again
-    assert f"You play {lowest}" in lines  # the game went on
+    assert f"You play {lowest}." in lines  # the game went on
     assert result.stdout.rstrip().endswith("Game stopped before the end (you quit).")
 
 
@@ -307,7 +309,7 @@ def test_watch_shows_every_hand_and_plays_to_the_end(tmp_path: Path) -> None:
     assert result.returncode == 0, result.stderr
     out = result.stdout
     assert out.splitlines()[0] == "CLUBS (North Star) · variant northstar(players=5) · seed 4"
-    assert "Game over:" in out and "Final totals:" in out
+    assert re.search(r"^The match is over: .+ wins?\. Final totals: ", out, flags=re.MULTILINE)
     assert "(10 cards not dealt this round)" in out
     first = round_sections(out)[1][0].splitlines()
     dealt = first[1:6]

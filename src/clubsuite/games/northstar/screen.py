@@ -26,10 +26,7 @@ from clubsuite.games.northstar import (
     Call,
     DoubleCalled,
     HandScored,
-    HandStarted,
     Kind,
-    LastTurn,
-    MatchEnded,
     NorthstarHand,
     NorthstarMatch,
     NorthstarOptions,
@@ -37,13 +34,14 @@ from clubsuite.games.northstar import (
     Passed,
     Play,
     Played,
-    RoundEnded,
     Teams,
     TrickWon,
     WentOut,
     club_points,
 )
 from clubsuite.games.northstar.combos import CLUB_MASK
+from clubsuite.games.northstar.spectator import public_dict
+from clubsuite.jsonform import JsonObject
 from clubsuite.tui.render import Faces, card_text, english, score_table
 from clubsuite.tui.table import Marked, Table
 
@@ -245,167 +243,19 @@ class NorthstarTable(Table[NorthstarMatch]):
         """A trick ends when it is won (NS-4)."""
         return any(isinstance(e, TrickWon) for e in events)
 
-    def show_events(self, match: NorthstarMatch, events: Sequence[object]) -> None:
-        """Describe what just happened: public facts only (plays, passes, calls, bonus cards, tricks, scores)."""
-        for ev in events:
-            if isinstance(ev, HandStarted):
-                self._round_started(match, ev)
-            elif isinstance(ev, Played):
-                words = self.either(ev.seat, self.tr("You play {card}"), self.tr("{name} plays {card}"))
-                self.say(self.styled(words, name=self.names[ev.seat], card=play_text(ev.play, self.faces)))
-            elif isinstance(ev, Passed):
-                self.say(
-                    self.either(ev.seat, self.tr("You pass."), self.tr("{name} passes.", name=self.names[ev.seat]))
-                )
-            elif isinstance(ev, DoubleCalled):
-                called = self.either(
-                    ev.seat,
-                    self.tr("You call double or nothing (NS-8)."),
-                    self.tr("{name} calls double or nothing (NS-8).", name=self.names[ev.seat]),
-                )
-                self.say(called, style="bold")
-            elif isinstance(ev, WentOut):
-                self._went_out(ev)
-            elif isinstance(ev, TrickWon):
-                self._trick_won(match, ev)
-            elif isinstance(ev, LastTurn):
-                self._last_turn(match, ev)
-            elif isinstance(ev, RoundEnded):
-                self._round_ended(match, ev)
-            elif isinstance(ev, HandScored):
-                self._round_scored(match, ev)
-            elif isinstance(ev, MatchEnded):
-                self._match_ended(match, ev)
+    # -- what happened: the game's words (clubsuite.tui.table.Table.show_events), and what this screen adds --------
+    def public_view(self, match: NorthstarMatch) -> JsonObject:
+        """The table as anyone watching sees it (:func:`clubsuite.games.northstar.spectator.public_dict`)."""
+        return public_dict(match)
 
-    def _round_started(self, match: NorthstarMatch, ev: HandStarted) -> None:
-        leader = (ev.dealer + 1) % match.n_seats
-        goal = self._options(match).goal
-        params = {"number": ev.hand_number + 1, "name": self.names[ev.dealer], "leader": self.names[leader]}
-        if ev.dealer == self.human:
-            started = self.tr("Round {number}: You deal, {leader} leads.", **params)
-        elif leader == self.human:
-            started = self.tr("Round {number}: {name} deals, You lead.", **params)
-        else:
-            started = self.tr("Round {number}: {name} deals, {leader} leads.", **params)
-        if self._teams(match):
-            totals = self.tr(
-                "Team totals: {totals} (first team to {goal})", totals=self._team_totals(match, True), goal=goal
-            )
-        else:
-            totals = self.tr("Totals: {totals} (first to {goal})", totals=self._totals(match), goal=goal)
-        self.say()
-        self.say(f"=== {started} {totals} ===", style="bold")
+    def after_event(self, match: NorthstarMatch, event: object) -> None:
+        """After a round's points, each seat's points by source and the score sheet."""
+        if isinstance(event, HandScored):
+            self._round_sheet(match, event)
 
-    def _went_out(self, ev: WentOut) -> None:
-        self.say(
-            self.either(
-                ev.seat,
-                self.tr("You go out and take the bonus card {bonus} (NS-5).", bonus=ev.bonus),
-                self.tr(
-                    "{name} goes out and takes the bonus card {bonus} (NS-5).", name=self.names[ev.seat], bonus=ev.bonus
-                ),
-            )
-        )
-
-    def _trick_won(self, match: NorthstarMatch, ev: TrickWon) -> None:
-        clubs = CardSet(int(ev.cards) & CLUB_MASK)
-        points = club_points(int(clubs), self._options(match).club_points)
-        cards = self.trn("{n} card", "{n} cards", len(ev.cards))
-        summary: str | Text = cards
-        if clubs:
-            won = Text()
-            for i, c in enumerate(sorted_by_value(clubs)):
-                if i:
-                    won.append(" ")
-                won.append_text(card_text(c, self.faces))
-            summary = self.styled(
-                self.tr("{cards}, clubs {clubs} for {points}"),
-                cards=cards,
-                clubs=won,
-                points=self.trn("{n} point", "{n} points", points),
-            )
-        if ev.at_once:
-            words = self.either(
-                ev.seat,
-                self.tr("You win the trick at once with a 15 (NS-4): {summary}"),
-                self.tr("{name} wins the trick at once with a 15 (NS-4): {summary}"),
-            )
-        else:
-            words = self.either(
-                ev.seat, self.tr("You win the trick: {summary}"), self.tr("{name} wins the trick: {summary}")
-            )
-        line = self.styled(words, name=self.names[ev.seat], summary=summary)
-        self.say(Text("  ").append_text(line), style="cyan")
-
-    def _last_turn(self, match: NorthstarMatch, ev: LastTurn) -> None:
-        name = self.names[ev.seat]
-        if match.n_seats > 2:
-            you = self.tr("Only you hold cards now: one last turn on this trick, then the 0 card (NS-5).")
-            them = self.tr(
-                "Only {name} holds cards now: one last turn on this trick, then the 0 card (NS-5).", name=name
-            )
-        else:
-            you = self.tr("Only you hold cards now: one last turn on this trick, then the round ends (NS-5).")
-            them = self.tr(
-                "Only {name} holds cards now: one last turn on this trick, then the round ends (NS-5).", name=name
-            )
-        self.say(self.either(ev.seat, you, them))
-
-    def _round_ended(self, match: NorthstarMatch, ev: RoundEnded) -> None:
-        hand = match.hands[-1]
-        if ev.team is not None:
-            self.say(
-                self.tr(
-                    "Round over: only {team} still holds cards, so that team scores nothing this round and the bonus "
-                    "cards left are not handed out (NS-10).",
-                    team=self.team_name(match, ev.team),
-                ),
-                style="bold",
-            )
-        elif ev.last is not None:
-            self.say(self._left_holding(match, ev.last, hand.hands[ev.last].bit_count()), style="bold")
-
-    def _left_holding(self, match: NorthstarMatch, seat: int, left: int) -> str:
-        """Who was left holding cards at the end of a round, and what it costs them (NS-5)."""
-        name = self.names[seat]
-        if match.n_seats > 2:
-            if left:
-                you = self.trn(
-                    "Round over: You were left holding {n} card: take the 0 card and no points (NS-5).",
-                    "Round over: You were left holding {n} cards: take the 0 card and no points (NS-5).",
-                    left,
-                )
-                them = self.trn(
-                    "Round over: {name} was left holding {n} card: takes the 0 card and no points (NS-5).",
-                    "Round over: {name} was left holding {n} cards: takes the 0 card and no points (NS-5).",
-                    left,
-                    name=name,
-                )
-            else:
-                you = self.tr("Round over: You were the last to hold cards: take the 0 card and no points (NS-5).")
-                them = self.tr(
-                    "Round over: {name} was the last to hold cards: takes the 0 card and no points (NS-5).", name=name
-                )
-        elif left:
-            you = self.trn(
-                "Round over: You were left holding {n} card: score only the clubs won (NS-5).",
-                "Round over: You were left holding {n} cards: score only the clubs won (NS-5).",
-                left,
-            )
-            them = self.trn(
-                "Round over: {name} was left holding {n} card: scores only the clubs won (NS-5).",
-                "Round over: {name} was left holding {n} cards: scores only the clubs won (NS-5).",
-                left,
-                name=name,
-            )
-        else:
-            you = self.tr("Round over: You were the last to hold cards: score only the clubs won (NS-5).")
-            them = self.tr(
-                "Round over: {name} was the last to hold cards: scores only the clubs won (NS-5).", name=name
-            )
-        return self.either(seat, you, them)
-
-    def _round_scored(self, match: NorthstarMatch, ev: HandScored) -> None:
+    def _round_sheet(self, match: NorthstarMatch, ev: HandScored) -> None:
+        """Each seat's points this round by source (NS-2, NS-5, NS-8, NS-10: :func:`round_scores`), the score sheet,
+        and, where the top total is tied at the goal, that another round is played (NS-7)."""
         hand = match.hands[-1]
         width = max(len(n) for n in self.names)
         for s, rs in enumerate(round_scores(hand, self.tr)):
@@ -434,35 +284,9 @@ class NorthstarTable(Table[NorthstarMatch]):
             )
             self.say(Text("  ").append_text(line))
         self.show_scores(match)
-        opts = self._options(match)
         top = max(ev.team_totals)
-        if top >= opts.goal and not match.is_over:
+        if top >= self._options(match).goal and not match.is_over:
             self.say(self.tr("The top total, {top}, is tied: another round (NS-7).", top=top), style="bold")
-
-    def _match_ended(self, match: NorthstarMatch, ev: MatchEnded) -> None:
-        opts = self._options(match)
-        if self._teams(match):
-            team = opts.team_of(ev.winners[0])
-            total = match.team_totals[team]
-            self.say(
-                self.tr(
-                    "Game over: {team} wins with {total} (first team to {goal}, NS-10)!",
-                    team=self.team_name(match, team),
-                    total=total,
-                    goal=opts.goal,
-                ),
-                style="bold",
-            )
-        else:
-            w = ev.winners[0]
-            params = {"name": self.names[w], "total": ev.totals[w], "goal": opts.goal}
-            over = self.either(
-                w,
-                self.tr("Game over: You win with {total} (first to {goal} or more, NS-7)!", **params),
-                self.tr("Game over: {name} wins with {total} (first to {goal} or more, NS-7)!", **params),
-            )
-            self.say(over, style="bold")
-        self.say(self.tr("Final totals: {totals}", totals=self._totals(match)))
 
     def show_scores(self, match: NorthstarMatch) -> None:
         """The score sheet (each round and the running totals), and the team totals in a team game."""
