@@ -8,10 +8,12 @@ asks it whether the card sets' compiled part may be used).
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from typing import Any
+from typing import TypeVar
 
 from clubsuite.events import CardPlayed, PlayStarted, TrickTaken
 from clubsuite.native import EV_NONE, EV_PLAY_STARTED, EV_SCORED, EV_TRICK, expect
+
+ScoredT = TypeVar("ScoredT")
 
 
 def expect_card_events(
@@ -19,8 +21,8 @@ def expect_card_events(
     code: int,
     seed: int,
     leader: int,
-    scored_type: type,
-    score_agrees: Callable[[Any], bool],
+    scored_type: type[ScoredT],
+    score_agrees: Callable[[ScoredT], bool],
 ) -> None:
     """A differential check's step after a card, the same in every trick game: the engine's ``events`` say a card
     was played; a trick taken or the hand scored exactly when the kernel's event ``code`` says so; the trick's winner

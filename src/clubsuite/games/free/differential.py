@@ -8,7 +8,8 @@ from __future__ import annotations
 import random
 from collections.abc import Callable, Sequence
 from functools import partial
-from typing import Any
+from types import ModuleType
+from typing import TYPE_CHECKING
 
 from clubsuite.bots.random_bot import RandomBot
 from clubsuite.cards import CardSet
@@ -23,6 +24,9 @@ from clubsuite.native import EV_NONE, EV_SCORED, EV_TRICK, compiled, expect
 from clubsuite.native.steps import expect_card_events, expect_play_started
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
+
+if TYPE_CHECKING:
+    from clubsuite.games.free._core import FreeCore
 
 Chooser = Callable[[CardSet | tuple[FreeAction, ...]], FreeAction]
 """What picks each action of a hand from the legal ones."""
@@ -46,7 +50,7 @@ def action_mask(legal: CardSet | tuple[FreeAction, ...]) -> int:
     return int(legal)
 
 
-def _scored(events: Events, core: Any, seed: int) -> bool:
+def _scored(events: Events, core: FreeCore, seed: int) -> bool:
     """Whether ``events`` hold the hand's score; if so it must be the kernel's (FC-8)."""
     scored = [e for e in events if isinstance(e, HandScored)]
     if scored:
@@ -54,7 +58,7 @@ def _scored(events: Events, core: Any, seed: int) -> bool:
     return bool(scored)
 
 
-def _card_events_agree(events: Events, code: int, core: Any) -> bool:
+def _card_events_agree(events: Events, code: int, core: FreeCore) -> bool:
     """The quick test of :func:`clubsuite.native.steps.expect_card_events` (which, asked only on a disagreement,
     names what differed): a card played, then a trick taken by the kernel's last winner exactly when the kernel says
     so, and the hand's score (FC-8) exactly when the kernel scored it."""
@@ -73,7 +77,7 @@ def _card_events_agree(events: Events, code: int, core: Any) -> bool:
     return code == (EV_NONE if taken is None else EV_TRICK)
 
 
-def _step(match: FreeMatch, core: Any, action: FreeAction, seed: int) -> None:
+def _step(match: FreeMatch, core: FreeCore, action: FreeAction, seed: int) -> None:
     """Apply ``action`` to the engine's match and the kernel's hand; their events must agree."""
     in_play = core.stage == PLAY
     events = match.apply(action)
@@ -96,7 +100,7 @@ def _step(match: FreeMatch, core: Any, action: FreeAction, seed: int) -> None:
         expect_play_started(events, code, seed, core.leader)
 
 
-def _play_hand(match: FreeMatch, hand: FreeHand, core: Any, choose: Chooser, seed: int) -> int:
+def _play_hand(match: FreeMatch, hand: FreeHand, core: FreeCore, choose: Chooser, seed: int) -> int:
     """One hand through both, the actions from ``choose``, compared before and after every decision; returns the
     decisions."""
     steps = 0
@@ -119,7 +123,7 @@ def _random_choice(rng: random.Random) -> Chooser:
     return lambda legal: bot.choose(None, legal, rng)
 
 
-def _kernel(options: FreeOptions) -> Any:
+def _kernel(options: FreeOptions) -> ModuleType:
     """The compiled kernel, for ``options`` it plays; LookupError where it is not built, ValueError for table mode
     (FC-10), which it leaves to the engine."""
     if options.misplays:
@@ -147,7 +151,9 @@ def check_random_matches(options: FreeOptions, match_seeds: Sequence[int]) -> in
             deal_next(match, info, seed)
             hand = match.hands[-1]
             deal = hand.deal
-            core = kernel.FreeCore(deal.auction, deal.primary, deal.chest, hand.dealer, options.no_spades_needs_a_trick)
+            core: FreeCore = kernel.FreeCore(
+                deal.auction, deal.primary, deal.chest, hand.dealer, options.no_spades_needs_a_trick
+            )
             steps += _play_hand(match, hand, core, choose, seed)
         expect((len(match.hand_scores), tuple(match.totals)) == (hands, totals), seed, "the batch's totals")
         won = tuple(s for s in range(3) if winners >> s & 1)
@@ -167,7 +173,9 @@ def check_scripted_hand(
     match = FreeMatch(options)
     match.deal(deal=deal)
     hand = match.hands[-1]
-    core = kernel.FreeCore(deal.auction, deal.primary, deal.chest, hand.dealer, options.no_spades_needs_a_trick)
+    core: FreeCore = kernel.FreeCore(
+        deal.auction, deal.primary, deal.chest, hand.dealer, options.no_spades_needs_a_trick
+    )
     random_choice = _random_choice(rng)
     scripted = iter(script)
 

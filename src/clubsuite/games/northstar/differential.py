@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterable, Sequence
+from typing import TYPE_CHECKING
 
 from clubsuite.bots.random_bot import RandomBot
 from clubsuite.engine import find_game
@@ -28,6 +29,9 @@ from clubsuite.games.northstar.options import NorthstarOptions
 from clubsuite.native import compiled, expect
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
+
+if TYPE_CHECKING:
+    from clubsuite.games.northstar._core import NorthstarCore
 
 KIND_CODES = {Kind.SINGLE: 0, Kind.SET: 16, Kind.RUN: 32}
 """A play's code (the kernel's ``NorthstarCore.legal``): its cards' mask plus its kind's code plus its top value."""
@@ -58,7 +62,7 @@ def action_codes(legal: Iterable[NorthstarAction]) -> list[int]:
     """The engine's legal list as the kernel lists it: each action's code, in order (written out: it runs at every
     decision)."""
     calls, kinds = CALL_CODES, KIND_CODES
-    return [a.cards + kinds[a.kind] + a.high if type(a) is Play else calls[a] for a in legal]  # type: ignore[index]
+    return [a.cards + kinds[a.kind] + a.high if isinstance(a, Play) else calls[a] for a in legal]
 
 
 def event_tuples(events: Iterable[Event]) -> list[tuple[object, ...]]:
@@ -83,7 +87,7 @@ def check_random_matches(options: NorthstarOptions, match_seeds: Sequence[int]) 
     steps = 0
     for seed, (rounds, totals, winners, draw) in zip(match_seeds, played, strict=True):
         match = NorthstarMatch(options)  # the first dealer is seat 0, as a simulation's match
-        core = kernel.NorthstarCore(args, seed)
+        core: NorthstarCore = kernel.NorthstarCore(args, seed)
         rng = random.Random(derive_seed(seed, 0x5EED))
         while not match.is_over:
             deal_next(match, info, seed)

@@ -7,38 +7,41 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING
 
 from clubsuite.bots.random_bot import RandomBot
+from clubsuite.cards import CardSet
 from clubsuite.engine import find_game
 from clubsuite.games.partnership.bulk import CORE
 from clubsuite.games.partnership.events import HandScored, PassChosen
-from clubsuite.games.partnership.hand import CYCLE, TEAMS, Pass, PassChoices
+from clubsuite.games.partnership.hand import CYCLE, TEAMS, PartnershipAction, Pass, PassChoices
 from clubsuite.games.partnership.match import PartnershipMatch
 from clubsuite.games.partnership.options import PartnershipOptions
-from clubsuite.native import compiled, expect
+from clubsuite.native import KernelMismatchError, compiled, expect
 from clubsuite.native.steps import expect_card_events, expect_play_started
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
+if TYPE_CHECKING:
+    from clubsuite.games.partnership._core import PartnershipCore
 
-def _step(match: PartnershipMatch, core: object, action: object, seed: int) -> None:
+
+def _step(match: PartnershipMatch, core: PartnershipCore, action: PartnershipAction, seed: int) -> None:
     """Apply ``action`` to the engine's match and the kernel's hand; their events must agree."""
     events = match.apply(action)
     if isinstance(action, Pass):
-        code = core.pass_cards(int(action.cards))  # type: ignore[attr-defined]
+        code = core.pass_cards(int(action.cards))
         expect(isinstance(events[0], PassChosen), seed, lambda: f"a pass chosen: {events}")
-        expect_play_started(events, code, seed, core.leader)  # type: ignore[attr-defined]
+        expect_play_started(events, code, seed, core.leader)
         return
-    code = core.play(action.index)  # type: ignore[attr-defined]
-    kernel: Any = core
+    code = core.play(action.index)
     expect_card_events(
         events,
         code,
         seed,
-        kernel.leader,
+        core.leader,
         HandScored,
-        lambda e: (e.tricks, e.team_scores) == (kernel.tricks_won, kernel.team_scores),
+        lambda e: (e.tricks, e.team_scores) == (core.tricks_won, core.team_scores),
     )
 
 
@@ -59,15 +62,20 @@ def check_random_matches(options: PartnershipOptions, match_seeds: Sequence[int]
         while not match.is_over:
             deal_next(match, info, seed)
             hand = match.hands[-1]
-            core = kernel.PartnershipCore(tuple(hand.hands), hand.dealer, CYCLE.index(hand.direction))
+            core: PartnershipCore = kernel.PartnershipCore(tuple(hand.hands), hand.dealer, CYCLE.index(hand.direction))
             while match.to_act is not None:
                 expect(core.to_act == match.to_act and core.hands == tuple(hand.hands), seed, "the seat and hands")
                 legal = match.legal_actions()
+                action: PartnershipAction
                 if isinstance(legal, PassChoices):
-                    expect(core.phase == 0 and legal.hand == core.hands[core.to_act], seed, "the pass")
-                else:
-                    expect(core.legal() == int(legal), seed, partial("the legal cards: {}".format, legal))  # type: ignore[arg-type]
-                _step(match, core, bot.choose(None, legal, rng), seed)
+                    expect(core.phase == 0 and legal.hand == core.hands[match.to_act], seed, "the pass")
+                    action = bot.choose(None, legal, rng)
+                elif isinstance(legal, CardSet):
+                    expect(core.legal() == int(legal), seed, partial("the legal cards: {}".format, legal))
+                    action = bot.choose(None, legal, rng)
+                else:  # the engine lists no action only between hands
+                    raise KernelMismatchError(f"match seed {seed}: no legal action for seat {match.to_act}")
+                _step(match, core, action, seed)
                 steps += 1
             expect(core.to_act is None, seed, "the hand's end")
         expect((len(match.hand_scores), match.team_totals) == (hands, totals), seed, "the batch's totals")

@@ -7,13 +7,13 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 from functools import partial
-from typing import Any
+from typing import TYPE_CHECKING
 
 from clubsuite.bots.random_bot import RandomBot
 from clubsuite.engine import find_game
 from clubsuite.games.whist.bulk import CORE, LEAD_RULES
 from clubsuite.games.whist.events import Decided, HandScored
-from clubsuite.games.whist.hand import Decision
+from clubsuite.games.whist.hand import Decision, WhistAction
 from clubsuite.games.whist.match import WhistMatch
 from clubsuite.games.whist.options import WhistOptions
 from clubsuite.native import compiled, expect
@@ -21,18 +21,20 @@ from clubsuite.native.steps import expect_card_events, expect_play_started
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 
+if TYPE_CHECKING:
+    from clubsuite.games.whist._core import WhistCore
 
-def _step(match: WhistMatch, core: object, action: object, seed: int) -> None:
+
+def _step(match: WhistMatch, core: WhistCore, action: WhistAction, seed: int) -> None:
     """Apply ``action`` to the engine's match and the kernel's hand; their events must agree."""
     events = match.apply(action)
     if isinstance(action, Decision):
-        code = core.decide(action is Decision.EXCHANGE)  # type: ignore[attr-defined]
+        code = core.decide(action is Decision.EXCHANGE)
         expect(events[0] == Decided(match.hands[-1].decisions[-1][0], action is Decision.EXCHANGE), seed, "decided")
-        expect_play_started(events, code, seed, core.leader)  # type: ignore[attr-defined]
+        expect_play_started(events, code, seed, core.leader)
         return
-    code = core.play(action.index)  # type: ignore[attr-defined]
-    kernel: Any = core
-    expect_card_events(events, code, seed, kernel.leader, HandScored, lambda e: e.tricks == kernel.tricks_won)
+    code = core.play(action.index)
+    expect_card_events(events, code, seed, core.leader, HandScored, lambda e: e.tricks == core.tricks_won)
 
 
 def check_random_matches(options: WhistOptions, match_seeds: Sequence[int]) -> int:
@@ -54,16 +56,19 @@ def check_random_matches(options: WhistOptions, match_seeds: Sequence[int]) -> i
         while not match.is_over:
             deal_next(match, info, seed)
             hand = match.hands[-1]
-            core = kernel.WhistCore(tuple(hand.hands), hand.bid, hand.dealer, rule)
+            core: WhistCore = kernel.WhistCore(tuple(hand.hands), hand.bid, hand.dealer, rule)
             while match.to_act is not None:
                 expect(core.to_act == match.to_act, seed, "the seat to act")
                 expect(core.hands == tuple(hand.hands) and core.bid == hand.bid, seed, "the hands")
                 legal = match.legal_actions()
+                action: WhistAction
                 if isinstance(legal, tuple):
                     expect(legal == (Decision.KEEP, Decision.EXCHANGE) and core.phase == 0, seed, "the exchange")
+                    action = bot.choose(None, legal, rng)
                 else:
                     expect(core.legal() == int(legal), seed, partial("the legal cards: {}".format, legal))
-                _step(match, core, bot.choose(None, legal, rng), seed)
+                    action = bot.choose(None, legal, rng)
+                _step(match, core, action, seed)
                 steps += 1
             expect(core.to_act is None, seed, "the hand's end")
         expect((len(match.hand_scores), tuple(match.totals)) == (hands, totals), seed, "the batch's totals")
