@@ -20,15 +20,19 @@ import enum
 import re
 import typing
 from collections.abc import Mapping
-from typing import Any, TypeVar
+from typing import TYPE_CHECKING, TypeVar
 
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.safetext import quoted
+
+if TYPE_CHECKING:
+    from _typeshed import DataclassInstance
 
 _NAME_RE = re.compile(r"[A-Za-z][\w-]*")
 _KEY_RE = re.compile(r"[A-Za-z_]\w*\Z")
 
 T = TypeVar("T")
+D = TypeVar("D", bound="DataclassInstance")
 
 
 def option(default: T, doc: str, ruling: str = "") -> T:
@@ -103,10 +107,10 @@ def _convert(cls_name: str, key: str, raw: str, typ: object) -> object:
     raise InvalidOptionsError(f"option {key} of {cls_name} cannot be set from a spec")
 
 
-def build_options(cls: type[T], values: Mapping[str, str], spec: str = "") -> T:
+def build_options(cls: type[D], values: Mapping[str, str], spec: str = "") -> D:
     """Make an options dataclass from raw string values, checking every key and value."""
     hints = typing.get_type_hints(cls)
-    fields = {f.name: f for f in dataclasses.fields(cls)}  # type: ignore[arg-type]
+    fields = {f.name: f for f in dataclasses.fields(cls)}
     kwargs: dict[str, object] = {}
     for key, raw in values.items():
         if key not in fields:
@@ -137,8 +141,11 @@ def format_value(value: object) -> str:
     return str(value)
 
 
-def spec_of(game: str, options: Any) -> str:
-    """The canonical spec of an options object: the game name and every value that differs from its default."""
+def spec_of(game: str, options: object) -> str:
+    """The canonical spec of an options object (a dataclass instance, TypeError otherwise): the game name and every
+    value that differs from its default."""
+    if not dataclasses.is_dataclass(options):
+        raise TypeError(f"options are a dataclass instance, not {options!r}")
     parts = []
     for f in dataclasses.fields(options):
         value = getattr(options, f.name)
@@ -147,7 +154,7 @@ def spec_of(game: str, options: Any) -> str:
     return f"{game}({','.join(parts)})" if parts else game
 
 
-def describe(cls: type[Any]) -> list[tuple[str, str, str, str]]:
+def describe(cls: type[DataclassInstance]) -> list[tuple[str, str, str, str]]:
     """(name, default, doc, ruling) for every option of a game, for ``--help`` and the docs."""
     return [
         (f.name, format_value(f.default), f.metadata.get("doc", ""), f.metadata.get("ruling", ""))

@@ -348,7 +348,9 @@ def _progress_path(out: Path) -> Path:
 
 
 def _settings_json(settings: MakeSettings) -> dict[str, object]:
-    return json.loads(json.dumps(asdict(settings)))  # type: ignore[no-any-return]
+    """The settings as they read back from JSON (tuples as lists), to compare with a progress file's."""
+    written: JsonObject = json.loads(json.dumps(asdict(settings)))  # an object: asdict's dict, written and read
+    return written
 
 
 def run(

@@ -15,7 +15,6 @@ import os
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from clubsuite.puzzles.model import Puzzle, PuzzleError
 from clubsuite.puzzles.rating import attempt, puzzle_skill
@@ -140,7 +139,7 @@ class Store:
         return before, after
 
 
-def _skills(raw: Any) -> dict[str, Skill]:
+def _skills(raw: object) -> dict[str, Skill]:
     if not isinstance(raw, dict):
         raise TypeError("ratings must be an object")
     out = {}
@@ -156,7 +155,7 @@ def _skills(raw: Any) -> dict[str, Skill]:
     return out
 
 
-def _history(raw: Any) -> list[Attempted]:
+def _history(raw: object) -> list[Attempted]:
     if not isinstance(raw, list):
         raise TypeError("the history must be a list")
     out = []
