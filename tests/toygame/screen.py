@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
 from clubsuite.tui.table import Table
 from toygame.game import HighCardMatch
+from toygame.spectator import public_dict
 
 
 class HighCardTable(Table[HighCardMatch]):
@@ -15,16 +15,10 @@ class HighCardTable(Table[HighCardMatch]):
     title = "High Card"
     rules_line = "Follow suit; the higher card of the suit led wins the trick."
 
-    def show_events(self, match: Any, events: Sequence[Any]) -> None:
-        for ev in events:
-            if not self.say_trick_events(ev, match.hands[-1].tricks_won if match.hands else ()):
-                name = type(ev).__name__
-                if name == "HandStarted":
-                    self.say(f"Hand {ev.hand_number + 1}, dealer {self.names[ev.dealer]}.")
-                elif name == "HandScored":
-                    self.say(f"Points: {list(ev.scores)}; totals {list(ev.totals)}.")
-                elif name == "MatchEnded":
-                    self.say(f"{', '.join(self.names[s] for s in ev.winners)} wins the match.")
+    def public_view(self, match: HighCardMatch) -> dict[str, Any]:
+        """The table as anyone watching sees it: what the shared words of its events (a hand dealt, a card played,
+        a trick taken, the points, the match's end: High Card has no words of its own) may read."""
+        return public_dict(match)
 
     def show_state(self, match: Any, seat: int) -> None:
         view = match.view(seat)

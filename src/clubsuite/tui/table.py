@@ -10,7 +10,7 @@ import random
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from string import Formatter
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, runtime_checkable
+from typing import Any, Generic, Protocol, TypeVar, runtime_checkable
 
 from rich.console import Console
 from rich.text import Text
@@ -25,10 +25,7 @@ from clubsuite.i18n.render import reason_words
 from clubsuite.present import Fact, Known, asked_of, rulings_of, said_line, said_of, shown_of, wire_form
 from clubsuite.reasons import Reason, reason_of
 from clubsuite.safetext import safe_lines
-from clubsuite.tui.render import Faces, card_text, score_table
-
-if TYPE_CHECKING:
-    pass
+from clubsuite.tui.render import Faces, score_table
 
 
 class Marked:
@@ -88,9 +85,12 @@ class Table(Generic[MatchT_contra]):
 
     Generic over the match it shows: a game's screen is a ``Table`` of its own match class.
 
-    A game's screen subclasses it and provides ``show_events``, ``show_state``, ``prompt``, ``read_action``,
-    ``legal_words``, ``show_deal`` (for spectators) and the class texts ``title``, ``rules_line`` and ``help_line``;
-    it may change ``show_intro``, ``show_legal``, ``show_hint`` and ``show_scores``, which have plain defaults.
+    A game's screen subclasses it and provides ``public_view`` (what anyone watching sees, which its events' words
+    may read), ``show_state``, ``prompt``, ``read_action``, ``legal_words``, ``show_deal`` (for spectators) and the
+    class texts ``title``, ``rules_line`` and ``help_line``; it may change ``after_event`` (what it shows after an
+    event beside its words), ``show_intro``, ``show_legal``, ``show_hint`` and ``show_scores``, which have plain
+    defaults. The events themselves are told in the game's present words (:meth:`show_events`), or in the words
+    every game shares (:func:`clubsuite.present.said_alike`) where the game has none, as the page tells them.
 
     Every word a player reads goes through :meth:`tr` or :meth:`trn` with its English words written out as a
     literal (the catalogs are gathered from those literals; a class text is marked with :meth:`Marked.tr`): whole
@@ -179,13 +179,6 @@ class Table(Generic[MatchT_contra]):
                     out.append(format(value, spec or ""))
         return out
 
-    def names_list(self, seats: Sequence[int]) -> str:
-        """Seats' names as a list: ``Basil and Cleo``."""
-        words = self.names[seats[0]]
-        for s in seats[1:]:
-            words = self.tr("{first} and {second}", first=words, second=self.names[s])
-        return words
-
     def no_card_number(self, number: int, held: int) -> str:
         """The refusal of a card number outside the hand shown (``held`` cards)."""
         return self.trn(
@@ -218,45 +211,6 @@ class Table(Generic[MatchT_contra]):
             if low in given or low == self.typed(name):
                 return name
         return None
-
-    def act(self, seat: int, verb: str) -> str:
-        """``You play`` for the human, ``Cleo plays`` for a bot: English only (a game's screen that speaks
-        every language writes each sentence out, see :meth:`either`)."""
-        if seat == self.human:
-            return f"You {verb}"
-        return (
-            f"{self.names[seat]} {verb}es" if verb.endswith(("sh", "ch", "x", "s")) else f"{self.names[seat]} {verb}s"
-        )
-
-    def say_trick_events(self, ev: object, tricks_won: Sequence[int]) -> bool:
-        """Describe a first lead, a card played or a trick won (the events every trick game shares,
-        :mod:`clubsuite.events`); False for any other event."""
-        if isinstance(ev, shared_events.PlayStarted):
-            name = self.names[ev.leader]
-            self.say(
-                self.either(
-                    ev.leader, self.tr("You lead the first trick."), self.tr("{name} leads the first trick.", name=name)
-                )
-            )
-        elif isinstance(ev, shared_events.CardPlayed):
-            words = self.either(ev.seat, self.tr("You play {card}"), self.tr("{name} plays {card}"))
-            self.say(self.styled(words, name=self.names[ev.seat], card=card_text(ev.card, self.faces)))
-        elif isinstance(ev, shared_events.TrickTaken):
-            counts = ", ".join(f"{self.names[s]} {t}" for s, t in enumerate(tricks_won))
-            won = self.either(
-                ev.seat,
-                self.tr("You win trick {number} (tricks: {counts})", number=ev.number, counts=counts),
-                self.tr(
-                    "{name} wins trick {number} (tricks: {counts})",
-                    name=self.names[ev.seat],
-                    number=ev.number,
-                    counts=counts,
-                ),
-            )
-            self.say("  " + won, style="cyan")
-        else:
-            return False
-        return True
 
     def say(self, text: str | Text = "", style: str = "") -> None:
         """Print one line, with anything that is not printable escaped (a line may quote outside text, such as the
