@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from clubsuite.games.northstar import events as nc
 from clubsuite.games.northstar.combos import Kind, NorthstarAction, Play, wins_at_once
 from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.games.northstar.options import NorthstarOptions
@@ -318,7 +319,7 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
     the last turn (NS-5), tricks won (NS-4), the round's end and its points (NS-10 with teams)."""
     kind = ev["type"]
     seat: int = ev.get("seat", -1)
-    if kind == "HandStarted":
+    if kind == nc.HandStarted.wire:
         dealer, number = ev["dealer"], ev["hand_number"] + 1
         return told(
             dealer,
@@ -326,7 +327,7 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
             (Reason(ROUND_DEALT_YOU, number=number),),
             "deal",
         )
-    if kind == "Played":
+    if kind == nc.Played.wire:
         cards = tuple(str(ev["play"]).split())
         return told(
             seat,
@@ -335,21 +336,21 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
             "put",
             str(ev["play"]),
         )
-    if kind == "Passed":
+    if kind == nc.Passed.wire:
         return told(seat, (Reason(PASSES, seat=seat),), (Reason(PASSES_YOU),))
-    if kind == "DoubleCalled":
+    if kind == nc.DoubleCalled.wire:
         return told(seat, (Reason(DOUBLES, seat=seat),), (Reason(DOUBLES_YOU),))
-    if kind == "WentOut":
+    if kind == nc.WentOut.wire:
         bonus = ev["bonus"]
         return told(seat, (Reason(GOES_OUT, seat=seat, bonus=bonus),), (Reason(GOES_OUT_YOU, bonus=bonus),))
-    if kind == "TrickWon":
+    if kind == nc.TrickWon.wire:
         both = (WINS_AT_ONCE, WINS_AT_ONCE_YOU) if ev.get("at_once") else (WINS_TRICK, WINS_TRICK_YOU)
         return told(seat, (Reason(both[0], seat=seat),), (Reason(both[1]),), "trick", str(ev.get("cards") or ""))
-    if kind == "LastTurn":
+    if kind == nc.LastTurn.wire:
         return told(seat, (Reason(LAST, seat=seat),), (Reason(LAST_YOU),))
-    if kind == "RoundEnded":
+    if kind == nc.RoundEnded.wire:
         return round_ended(ev, view)
-    if kind == "HandScored":
+    if kind == nc.HandScored.wire:
         words = [Reason(ROUND_POINTS, score_items=seat_items(ev["scores"]))]
         teams = teams_of({"team_totals": ev.get("team_totals"), "totals": ev.get("totals"), "hand_sizes": ev["scores"]})
         if teams:

@@ -7,6 +7,7 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from clubsuite.games.partnership import events as pc
 from clubsuite.present import (
     HAND_OVER,
     ITEMS,
@@ -148,7 +149,7 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
     """The partnership's own events told: a hand dealt with its pass, the pass (CP-2), a hand's points per
     partnership (CP-3), the match's end with the partnerships' totals."""
     kind = ev["type"]
-    if kind == "HandStarted" and ev.get("direction"):
+    if kind == pc.HandStarted.wire and ev.get("direction"):
         seat, number = ev["dealer"], ev["hand_number"] + 1
         direction = DIRECTIONS.get(ev["direction"])
         if direction is None:
@@ -165,19 +166,19 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
             (Reason(DEALT_PASS_YOU, number=number, direction_reason=where),),
             "deal",
         )
-    if kind == "PassChosen":
+    if kind == pc.PassChosen.wire:
         return told(ev["seat"], (Reason(CHOSEN, seat=ev["seat"]),), (Reason(CHOSEN_YOU),))
-    if kind == "CardsPassed":
+    if kind == pc.CardsPassed.wire:
         direction = DIRECTIONS.get(ev["direction"])
         return Said((Reason(PASSED, direction_reason=Reason(direction)),)) if direction else None
     pairs = teams(len(ev.get("scores") or ev.get("totals") or ()))
-    if kind == "HandScored" and ev.get("team_scores"):
+    if kind == pc.HandScored.wire and ev.get("team_scores"):
         points = tuple(
             Reason(SEATS_POINTS, seats=seats, points=str(v)) for seats, v in zip(pairs, ev["team_scores"], strict=False)
         )
         tricks = seat_items(ev["tricks"], sign=False)
         return Said((Reason(HAND_OVER, point_items=points, trick_items=tricks),), kind="scored")
-    if kind == "MatchEnded" and len(ev.get("totals") or ()) == 4:
+    if kind == pc.MatchEnded.wire and len(ev.get("totals") or ()) == 4:
         totals = tuple(
             Reason(SEATS_POINTS, seats=seats, points=str(ev["totals"][team])) for team, seats in enumerate(pairs)
         )

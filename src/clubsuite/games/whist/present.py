@@ -9,6 +9,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from clubsuite.cards import Card, Suit, card
+from clubsuite.games.whist import events as wc
 from clubsuite.present import (
     MATCH,
     Asked,
@@ -219,12 +220,13 @@ SEAT_TRICKS = template(
 
 def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
     """Whist's own events told: a decision on the bid hand (CW-4), a hand's tricks and points (CW-5)."""
-    if ev["type"] == "Decided":
+    kind = ev["type"]
+    if kind == wc.Decided.wire:
         seat = ev["seat"]
         if ev["exchanged"]:
             return told(seat, (Reason(EXCHANGES, seat=seat),), (Reason(EXCHANGES_YOU),))
         return told(seat, (Reason(KEEPS, seat=seat),), (Reason(KEEPS_YOU),))
-    if ev["type"] == "HandScored":
+    if kind == wc.HandScored.wire:
         items = tuple(
             Reason(SEAT_TRICKS, seat=s, n=n, points=signed(ev["scores"][s])) for s, n in enumerate(ev["tricks"])
         )
