@@ -7,9 +7,9 @@ import asyncio
 import secrets
 import sys
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Coroutine
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, TypeVar
 
 import click
 
@@ -17,6 +17,19 @@ from clubsuite.cli.common import fail, handle_errors
 from clubsuite.cli.describe import FillsHelp
 from clubsuite.cli.serve import DEFAULT_DATA_DIR
 from clubsuite.safetext import quoted
+
+if TYPE_CHECKING:  # the server's packages are an extra: imported where a command needs them
+    from clubsuite.server.community.tournaments import TournamentSettings
+    from clubsuite.server.people.moderation import Moderation
+    from clubsuite.server.store.database import Store
+
+T = TypeVar("T")
+
+
+async def _now(call: Callable[..., T], *args: object) -> T:
+    """Run a store call in this thread, as the server's services ask their database calls to be run (a command
+    does one thing at a time: no worker threads)."""
+    return call(*args)
 
 
 @click.group()
@@ -75,11 +88,8 @@ def reset_password_command(name: str, password_stdin: bool, db_url: str | None, 
     except StoreError as exc:
         fail(str(exc))
 
-    async def now(call: Callable[..., Any], *args: Any) -> Any:
-        return call(*args)
-
     async def reset() -> None:
-        accounts = Accounts(store, ServerLimits(hash_workers=1), now)
+        accounts = Accounts(store, ServerLimits(hash_workers=1), _now)
         try:
             user = await accounts.user_by_name(name)
             if user is None:
@@ -101,7 +111,7 @@ def reset_password_command(name: str, password_stdin: bool, db_url: str | None, 
         click.echo(f"new password: {password}")
 
 
-def _open_store(db_url: str | None, data_dir: str) -> Any:
+def _open_store(db_url: str | None, data_dir: str) -> Store:
     """The server's store, or a clear failure (the packages missing, no database there, the database refusing)."""
     try:
         from clubsuite.server.store.database import Store, StoreError
@@ -115,20 +125,17 @@ def _open_store(db_url: str | None, data_dir: str) -> Any:
         fail(str(exc))
 
 
-def _safety(store: Any) -> Any:
+def _safety(store: Store) -> Moderation:
     """The moderation of ``store`` (its calls run in this thread: a command does one thing at a time)."""
     from clubsuite.server.people.moderation import Moderation
     from clubsuite.server.people.notices import Notices
     from clubsuite.server.people.relations import Relations
 
-    async def now(call: Callable[..., Any], *args: Any) -> Any:
-        return call(*args)
-
-    relations = Relations(store, now)
-    return Moderation(store, now, relations, Notices(store, now, relations))
+    relations = Relations(store, _now)
+    return Moderation(store, _now, relations, Notices(store, _now, relations))
 
 
-def _run(store: Any, work: Callable[[], Any]) -> Any:
+def _run(store: Store, work: Callable[[], Coroutine[object, object, T]]) -> T:
     """Run ``work()`` (a coroutine) over ``store``, turning a refusal or the database's failure into a message."""
     from clubsuite.server.people.relations import RelationRefused
     from clubsuite.server.store.database import StoreError
@@ -293,7 +300,7 @@ def tournament_command(
     )
 
 
-async def _schedule(store: Any, settings: Any) -> str:
+async def _schedule(store: Store, settings: TournamentSettings) -> str:
     """Keep a scheduled tournament (the operator's: no host); its id."""
     from clubsuite.server.community.tournaments import new_tournament
 

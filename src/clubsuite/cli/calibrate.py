@@ -7,7 +7,6 @@ import datetime
 import json
 import shlex
 from pathlib import Path
-from typing import Any
 
 import click
 
@@ -71,7 +70,9 @@ def result_json(result: Calibration, pool: str, command: str) -> JsonObject:
 
 def format_table(data: JsonObject) -> str:
     """The result for people: each level's shown rating, its 95% interval and its skill."""
-    levels: Any = data["levels"]
+    levels = data["levels"]
+    if not isinstance(levels, dict):
+        raise TypeError(f"a calibration's levels are an object, not {levels!r}")
     lines = [
         f"{data['spec']} (pool {data['pool']}): {data['matches']} matches in {data['cycles']} cycles, "
         f"seed {data['seed']}",

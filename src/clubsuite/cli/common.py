@@ -84,7 +84,7 @@ def with_players(spec: str, players: int | None) -> str:
 
 
 if TYPE_CHECKING:  # Click 8.2 made ParamType generic; older releases cannot subscript it at run time
-    _IntParam = click.ParamType[int, Any]
+    _IntParam = click.ParamType[int, object]  # any input: text from the command line, a number from Python
 else:
     _IntParam = click.ParamType
 
@@ -98,7 +98,7 @@ class ByteSize(_IntParam):
     LIMIT = 1024**4
     """The largest size taken (1 TiB): beyond it no record could be read into memory anyway."""
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+    def convert(self, value: object, param: click.Parameter | None, ctx: click.Context | None) -> int:
         """The number of bytes, or a usage error naming the value."""
         if isinstance(value, int) and not isinstance(value, bool):
             size = value
@@ -118,7 +118,9 @@ BYTE_SIZE = ByteSize()
 class FiniteFloatRange(click.FloatRange):
     """A float range that also refuses ``nan`` (a plain range lets it through: every comparison with it is false)."""
 
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+    # ``value`` is Any: Click declares FloatRange's input as a float, yet the command line gives text (and Python a
+    # number), both of which FloatRange converts.
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> float:
         """The number, or a usage error naming the option and the range."""
         number = super().convert(value, param, ctx)
         if isinstance(number, float) and math.isnan(number):

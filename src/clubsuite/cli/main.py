@@ -18,7 +18,7 @@ import signal
 import sys
 import traceback
 from collections.abc import Sequence
-from typing import IO, Any, cast
+from typing import IO, cast
 
 import click
 
@@ -158,7 +158,8 @@ class _SafeStream:
         """Write ``text`` escaped, each line cut to the limit."""
         return self._stream.write(safe_lines(text, self._limit))
 
-    def __getattr__(self, name: str) -> Any:
+    def __getattr__(self, name: str) -> object:
+        """Everything else (flush, isatty, encoding...) as the wrapped stream has it."""
         return getattr(self._stream, name)
 
 
@@ -203,7 +204,7 @@ def run(argv: Sequence[str] | None = None) -> int:
             click.echo(f"clubs: stopped by {stop.name}", err=True)
             return EXIT_SIGNAL + stop.signum
         except click.ClickException as exc:
-            exc.show(file=cast(IO[Any], _SafeStream(sys.stderr, USAGE_LINE)))
+            exc.show(file=cast(IO[str], _SafeStream(sys.stderr, USAGE_LINE)))
             return int(exc.exit_code)
         except click.exceptions.Abort:
             click.echo("interrupted", err=True)

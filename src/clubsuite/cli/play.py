@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import TypeVar
 
 import click
 from rich.console import Console
@@ -264,7 +264,11 @@ common_options = [
 BOTS_DEFAULT_HELP = "heuristic"
 
 
-def _with_common(func: Any) -> Any:
+CommandFunc = TypeVar("CommandFunc", bound=Callable[..., None])
+
+
+def _with_common(func: CommandFunc) -> CommandFunc:
+    """``func`` with the options ``play`` and ``watch`` share."""
     for opt in reversed(common_options):
         func = opt(func)
     return func

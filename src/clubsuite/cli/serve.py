@@ -198,7 +198,7 @@ def serve_command(
     metrics_port: int | None,
     metrics_host: str,
     words_dir: str | None,
-    **limits: Any,
+    **limits: Any,  # one keyword per ServerLimits field, each of its field's type (Click converts the flags)
 ) -> None:
     """Run the game server: make tables, take seats, play online with bots filling empty seats.
 

@@ -4,11 +4,18 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
-from typing import Any
 
 import click
 from rich.console import Console
-from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+from rich.progress import (
+    BarColumn,
+    MofNCompleteColumn,
+    Progress,
+    TaskID,
+    TextColumn,
+    TimeElapsedColumn,
+    TimeRemainingColumn,
+)
 
 from clubsuite.bots.base import bot_names, split_bot_list
 from clubsuite.cli.common import EXIT_WRITE_FAILED, MAX_SEED, fail, handle_errors, with_players
@@ -113,13 +120,13 @@ class _LazyProgress:
     def __init__(self, console: Console, total: int) -> None:
         self._console = console
         self._total = total
-        self._progress: Progress | None = None
-        self._task: Any = None
+        self._bar: tuple[Progress, TaskID] | None = None
+        """The bar and its task, once started."""
 
     def __call__(self, done: int, total: int) -> None:
         """Record that ``done`` of ``total`` matches have finished."""
-        if self._progress is None:
-            self._progress = Progress(
+        if self._bar is None:
+            progress = Progress(
                 TextColumn("simulating"),
                 BarColumn(),
                 MofNCompleteColumn(),
@@ -129,14 +136,15 @@ class _LazyProgress:
                 console=self._console,
                 transient=True,
             )
-            self._progress.start()
-            self._task = self._progress.add_task("matches", total=self._total)
-        self._progress.update(self._task, completed=done, total=total)
+            progress.start()
+            self._bar = (progress, progress.add_task("matches", total=self._total))
+        progress, task = self._bar
+        progress.update(task, completed=done, total=total)
 
     def close(self) -> None:
         """Remove the bar (it is transient) so that only the results remain on screen."""
-        if self._progress is not None:
-            self._progress.stop()
+        if self._bar is not None:
+            self._bar[0].stop()
 
 
 @click.command(cls=FillsHelp, context_settings={"help_option_names": ["-h", "--help"]})

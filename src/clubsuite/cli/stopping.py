@@ -11,7 +11,12 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable
 from types import FrameType, TracebackType
+
+Handler = Callable[[int, FrameType | None], object] | int | signal.Handlers | None
+"""A signal's handler as ``signal.signal`` gives and takes it: a function, SIG_DFL or SIG_IGN, or None (one set
+outside Python)."""
 
 STOP_SIGNALS = tuple(
     s for s in (signal.SIGINT, signal.SIGTERM, getattr(signal, "SIGHUP", None)) if isinstance(s, signal.Signals)
@@ -47,7 +52,7 @@ class StopSignals:
         self._busy = False
         self._held = False
         self._pending: int | None = None
-        self._old: dict[int, object] = {}
+        self._old: dict[int, Handler] = {}
 
     def _handle(self, signum: int, frame: FrameType | None) -> None:
         if self._held:
@@ -69,7 +74,7 @@ class StopSignals:
     def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
         if not (self._keep and self._held):
             for sig, old in self._old.items():
-                signal.signal(sig, old)  # type: ignore[arg-type]
+                signal.signal(sig, old)
         self._old.clear()
 
     def hold(self) -> None:
