@@ -64,6 +64,8 @@ from clubsuite.options import spec_of
 from clubsuite.seeding import derive_seed
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.dbschema import (
+    SeatKind,
+    TournamentFormat,
     TournamentStatus,
     match_players,
     tournament_entrants,
@@ -77,7 +79,7 @@ from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.tokens import check_name, hash_token, looks_alike, new_id, new_token, same_hash
 
-FORMAT = "clubnight"
+FORMAT = TournamentFormat.CLUBNIGHT
 """A club night's format among the tournaments."""
 TITLE = "Club night"
 """A club night's name in the tournaments' list."""
@@ -631,9 +633,9 @@ def _request(entrant: str | None, by_id: dict[str, NightEntrant], level: str) ->
     """The seat a round's table is made with for ``entrant``: a person's to be taken, a bot entrant's (its level and
     its name), or, free, the night's bot."""
     if entrant is None:
-        return SeatRequest("bot", level)
+        return SeatRequest(SeatKind.BOT, level)
     found = by_id[entrant]
-    return SeatRequest("bot", found.bot, found.name) if found.bot else SeatRequest("person")
+    return SeatRequest(SeatKind.BOT, found.bot, found.name) if found.bot else SeatRequest(SeatKind.PERSON)
 
 
 def _check_open(night: Night) -> None:

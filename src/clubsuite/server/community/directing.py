@@ -50,6 +50,8 @@ from clubsuite.server.community.tournaments import FORMATS, Entrant, TableRow, T
 from clubsuite.server.people.accounts import User
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.store.dbschema import (
+    SeatKind,
+    TournamentFormat,
     TournamentStatus,
     actions,
     match_players,
@@ -181,7 +183,7 @@ class Director(Ticker):
                         .where(
                             tournament_tables.c.table_id.in_(here[i : i + 500]),
                             tournament_tables.c.finished_at.is_(None),
-                            tournaments.c.format == "arena",
+                            tournaments.c.format == TournamentFormat.ARENA,
                             tournaments.c.status == TournamentStatus.OVER,
                             tournaments.c.ends_at <= now - LAST_TABLES_SECONDS,
                         )
@@ -241,20 +243,20 @@ class Director(Ticker):
         t = await self.tournaments.load(tournament_id)
         if t.status == TournamentStatus.OPEN:
             t = await self._begin(t, now)
-        arena = t.settings.format == "arena"
+        arena = t.settings.format == TournamentFormat.ARENA
         tables = await self.tournaments.tables(t.id, playing=arena)  # an arena reads only the tables in play
         if await self._read_results(t, tables):
             tables = await self.tournaments.tables(t.id, playing=arena)
         if await self._repair(t, tables, now):
             tables = await self.tournaments.tables(t.id, playing=arena)
         entrants = await self.tournaments.entrants(t.id)
-        if t.settings.format == "arena":
+        if t.settings.format == TournamentFormat.ARENA:
             await self._arena(t, tables, entrants, now)
         else:
             await self._swiss(t, tables, entrants, now)
 
     async def _begin(self, t: Tournament, now: float) -> Tournament:
-        ends = now + t.settings.minutes * 60.0 if t.settings.format == "arena" else None
+        ends = now + t.settings.minutes * 60.0 if t.settings.format == TournamentFormat.ARENA else None
 
         def work(conn: Connection) -> None:
             started = {"status": TournamentStatus.RUNNING, "starts_at": now, "ends_at": ends}
@@ -326,7 +328,7 @@ class Director(Ticker):
             if live is None or present is None:
                 continue  # served elsewhere, or rebuilt since: nobody is paused on a guess
             for seat, entrant in zip(live.seats, by_id[table_id].seats, strict=False):
-                if entrant is not None and seat.kind == "person" and seat.seat not in present:
+                if entrant is not None and seat.kind == SeatKind.PERSON and seat.seat not in present:
                     away.add(entrant)
         return away
 
@@ -527,7 +529,7 @@ class Director(Ticker):
             for x in playing
             if None in x.seats
             and (live := self.hub.tables.get(x.table_id)) is not None
-            and any(searches(s.bot) for s in live.seats if s.kind == "bot")
+            and any(searches(s.bot) for s in live.seats if s.kind == SeatKind.BOT)
         )
         if searching < self.hub.limits.search_tables_per_address:
             return t.settings.bot
@@ -541,7 +543,7 @@ class Director(Ticker):
 
     @staticmethod
     def _requests(order: list[str | None], bot: str) -> list[SeatRequest]:
-        return [SeatRequest("person") if e is not None else SeatRequest("bot", bot) for e in order]
+        return [SeatRequest(SeatKind.PERSON) if e is not None else SeatRequest(SeatKind.BOT, bot) for e in order]
 
     async def _take_seats(
         self, t: Tournament, table: LiveTable, order: list[str | None], entrants: dict[str, Entrant]
@@ -607,7 +609,7 @@ class Director(Ticker):
             select(seats.c.table_id)
             .where(
                 seats.c.table_id.in_(old),
-                seats.c.kind == "person",
+                seats.c.kind == SeatKind.PERSON,
                 seats.c.token_hash.is_(None),
                 ~played.exists(),
             )

@@ -32,7 +32,7 @@ from clubsuite.options import spec_of
 from clubsuite.ratings import START, Skill, pool, shown
 from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.people.accounts import User
-from clubsuite.server.store.dbschema import ratings
+from clubsuite.server.store.dbschema import SeatKind, ratings
 from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
@@ -234,7 +234,7 @@ class Matchmaker(Ticker):
     async def _make(self, people: list[Ticket], bots: list[str]) -> None:
         """The table of :meth:`_seat`, its seats taken for ``people``."""
         first = people[0]
-        seats = [SeatRequest("person")] * len(people) + [SeatRequest("bot", b) for b in bots]
+        seats = [SeatRequest(SeatKind.PERSON)] * len(people) + [SeatRequest(SeatKind.BOT, b) for b in bots]
         try:
             table = await self.hub.create_table(
                 first.spec, seats, TableSettings(rated=True, bot_delay=0.5), creator=first.address

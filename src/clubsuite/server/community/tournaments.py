@@ -44,6 +44,7 @@ from clubsuite.server.decency import check as check_words
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import (
+    TournamentFormat,
     TournamentStatus,
     match_players,
     ratings,
@@ -58,7 +59,8 @@ from clubsuite.server.table.live import Refused
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.tokens import new_id
 
-FORMATS = ("arena", "swiss")
+FORMATS = (TournamentFormat.ARENA, TournamentFormat.SWISS)
+"""The formats this module keeps (a club night is :mod:`.clubnight`'s)."""
 UNITS = ("hand", "short", "match")
 """What each of a tournament's tables plays: one hand, a short match or a whole match (the game's own lengths of play,
 :attr:`clubsuite.engine.GameInfo.units`; ``match`` always)."""
@@ -135,7 +137,7 @@ class TournamentSettings:
         info, options = resolve(game)
         spec = spec_of(info.name, options)
         title = check_title(name) if name is not None else None
-        if format == "arena":
+        if format == TournamentFormat.ARENA:
             minutes = 30 if minutes is None else minutes
             if rounds is not None:
                 raise InvalidOptionsError("rounds: an arena has no rounds (it lasts minutes)")
@@ -153,7 +155,7 @@ class TournamentSettings:
                 )
         units = [u for u in UNITS if u == "match" or u in info.units]
         if unit is None:  # the kind's default, unless the spec itself sets what it would (say, the target)
-            unit = "hand" if format == "arena" else "short"
+            unit = "hand" if format == TournamentFormat.ARENA else "short"
             unit = unit if unit in units else "match"
             if unit != "match" and set(split_spec(game)[1]) & set(info.units[unit].options):
                 unit = "match"
@@ -603,7 +605,7 @@ class Tournaments:
                 raise Refused("over", "this tournament is over")
             state = json.loads(row.state)
             settings = TournamentSettings.from_json(row.settings)
-            if settings.format == "swiss" and state.get("round", 0) >= settings.rounds:
+            if settings.format == TournamentFormat.SWISS and state.get("round", 0) >= settings.rounds:
                 raise Refused("last_round", "the last round of this tournament has begun: entries are closed")
             found = conn.execute(
                 select(tournament_entrants.c.entrant, tournament_entrants.c.active).where(
@@ -691,7 +693,7 @@ class Tournaments:
         names = {e.id: e.name for e in await self.entrants(t.id)}
         out = io.StringIO()
         writer = csv.writer(out)
-        tie = "performance" if t.settings.format == "arena" else "buchholz"
+        tie = "performance" if t.settings.format == TournamentFormat.ARENA else "buchholz"
         writer.writerow(["place", "name", "points", "tables", "wins", tie, "rating"])
         for r in rows:
             name = names[r.entrant]
@@ -739,7 +741,7 @@ def standings_of(settings: TournamentSettings, entrants: list[Entrant], played: 
         if t.counted and t.places is not None
     ]
     ratings_of = {e.id: e.rating for e in entrants}
-    if settings.format == "arena":
+    if settings.format == TournamentFormat.ARENA:
         return arena_standings(ratings_of, games)
     sides = len(Played((None,) * settings.seats(), (1,) * settings.seats(), teams).sides())
     return swiss_standings(ratings_of, games, {e.id: e.byes for e in entrants if e.byes}, bye_points=sides - 1)

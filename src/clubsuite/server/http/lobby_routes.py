@@ -25,6 +25,7 @@ from clubsuite.server.http.guard import client_address
 from clubsuite.server.http.lobby import display_name, refusal
 from clubsuite.server.http.services import AccountsDep, HubDep, LobbyDep
 from clubsuite.server.http.sessions import COOKIE, need
+from clubsuite.server.store.dbschema import SeatKind
 from clubsuite.server.table.live import Refused
 from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
@@ -172,7 +173,7 @@ async def create(body: TableIn, request: Request, lobby: LobbyDep) -> dict[str, 
         info, options = resolve(body.game)
         n = info.n_seats(options)
         given = body.seats
-        seats = [SeatRequest(s.kind, s.bot) for s in given] if given is not None else [SeatRequest("person")] * n
+        seats = [SeatRequest(s.kind, s.bot) for s in given] if given is not None else [SeatRequest(SeatKind.PERSON)] * n
         await lobby.who(request)  # a signed-in maker's request carries its CSRF token
         table = await lobby.hub.create_table(body.game, seats, settings, creator=client_address(request.scope))
     except (ClubsError, Refused) as exc:

@@ -23,8 +23,8 @@ from clubsuite.server.http.sessions import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.people.moderation import Moderation
 from clubsuite.server.people.notices import Notices
-from clubsuite.server.people.relations import Privacy, RelationRefused, Relations
-from clubsuite.server.store.dbschema import ReportStatus
+from clubsuite.server.people.relations import KINDS, Privacy, RelationKind, RelationRefused, Relations
+from clubsuite.server.store.dbschema import ReportStatus, SeatKind
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 
@@ -117,7 +117,7 @@ async def other(relations: Relations, name: str) -> tuple[str, str]:
         raise refused(exc) from None
 
 
-def _relation_routes(kind: str) -> None:
+def _relation_routes(kind: RelationKind) -> None:
     """``POST /players/{name}/<kind>`` and ``/un<kind>``: follow, block or mute a player, and stop; a block or a mute
     hides the player's chat from the account's open table sockets at once."""
 
@@ -150,7 +150,7 @@ def _relation_routes(kind: str) -> None:
     router.add_api_route(f"/players/{{name}}/un{kind}", off, methods=["POST"], name=f"un{kind}_player")
 
 
-for _kind in ("follow", "block", "mute"):
+for _kind in KINDS:
     _relation_routes(_kind)
 
 
@@ -214,7 +214,7 @@ def table_target(hub: Hub, user: User, table_id: str) -> dict[str, Any]:
     table = hub.tables.get(table_id)
     if table is None or not any(s.user_id == user.id for s in table.seats):
         raise HTTPException(404, {"code": "no_table", "message": "you hold no seat at such a table (here and now)"})
-    if not any(s.kind == "person" and s.token_hash is None for s in table.seats):
+    if not any(s.kind == SeatKind.PERSON and s.token_hash is None for s in table.seats):
         # a table with no free seat (a tournament's, a club night's, a rated one's): nothing to invite to, and its
         # invite code stays its own
         raise HTTPException(409, {"code": "table_full", "message": "this table has no free seat to invite to"})

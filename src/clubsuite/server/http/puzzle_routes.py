@@ -44,7 +44,7 @@ from clubsuite.server.http.sessions import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.puzzles.library import Library, PuzzleRefused
 from clubsuite.server.puzzles.own import OwnPuzzles, own_puzzles_answer, pool_of
-from clubsuite.server.puzzles.progress import NEWCOMER, Progress
+from clubsuite.server.puzzles.progress import NEWCOMER, Progress, PuzzleMode
 from clubsuite.server.table.replaying import ReplayRefused
 
 PoolName = Annotated[str, Path(max_length=40, pattern=r"^[a-z0-9-]+$")]
@@ -118,7 +118,7 @@ async def shown_puzzle(
         "rating": skill.shown()[0],
         "mode": mode,
         "tried": tried,
-        "own": mode == "own",
+        "own": mode == PuzzleMode.OWN,
     }
 
 
@@ -304,12 +304,12 @@ async def next_one(
     candidates = [p for p in matching(puzzles, theme, kind) if p.id not in library.broken]
     if not candidates:
         raise HTTPException(404, {"code": "no_match", "message": "this pool has no puzzle of that theme and kind"})
-    mode = "streak" if streak is not None else "practice" if theme is not None else "rated"
+    mode = PuzzleMode.STREAK if streak is not None else PuzzleMode.PRACTICE if theme is not None else PuzzleMode.RATED
     if user is not None:
         # a puzzle shown rated and not answered stays rated (Progress.shown): the unrated modes pass it by, and
         # the rated mode offers it again first, whatever difficulty or kind is asked (no skipping one once seen)
         pending = await progress.pending_rated(user.id, pool)
-        if mode == "rated":
+        if mode == PuzzleMode.RATED:
             waiting = sorted(p.id for p in puzzles if p.id in pending and p.id not in library.broken)
             if waiting:
                 first = next(p for p in puzzles if p.id == waiting[0])
@@ -347,7 +347,7 @@ async def one(
         puzzle, mine = await find(library, own, pool, puzzle_id, user)
     except PuzzleRefused as exc:
         raise _http(exc) from None
-    return await shown_or_busy(library, progress, puzzle, user, "own" if mine else "rated", request)
+    return await shown_or_busy(library, progress, puzzle, user, PuzzleMode.OWN if mine else PuzzleMode.RATED, request)
 
 
 @router.post("/puzzles/{pool}/{puzzle_id}/attempt")
@@ -379,7 +379,11 @@ async def attempt(
             {"code": "illegal", "message": f"{quoted(body.action, 40)} is not one of the legal actions here"},
         )
     right = body.action == puzzle.solution
-    done = await progress.record(user.id, puzzle, pool, right, "own" if mine else "rated") if user else None
+    done = (
+        await progress.record(user.id, puzzle, pool, right, PuzzleMode.OWN if mine else PuzzleMode.RATED)
+        if user
+        else None
+    )
     out: dict[str, Any] = {
         "right": right,
         "action": body.action,
@@ -417,7 +421,7 @@ async def solution(
         raise _http(exc) from None
     done = None
     if user is not None and not await progress.answered(user.id, puzzle):
-        done = await progress.record(user.id, puzzle, pool, False, "own" if mine else "rated")
+        done = await progress.record(user.id, puzzle, pool, False, PuzzleMode.OWN if mine else PuzzleMode.RATED)
     return {"line": parts["line"], "attempt": done.to_json() if done is not None else None}
 
 

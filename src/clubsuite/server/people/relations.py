@@ -25,7 +25,7 @@ import json
 import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar
 
 from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -51,7 +51,10 @@ HIDDEN_SECONDS = 10.0
 """How long an account's hidden set (blocked and muted) is kept in memory before it is read again (changes made in
 this process take effect at once)."""
 
-KINDS: dict[str, Table] = {"follow": follows, "block": blocks, "mute": mutes}
+RelationKind = Literal["follow", "block", "mute"]
+"""What one account may do to another: follow it, block it, mute it."""
+KINDS: dict[RelationKind, Table] = {"follow": follows, "block": blocks, "mute": mutes}
+"""Each kind's table of who did it to whom."""
 
 
 class RelationRefused(Exception):  # noqa: N818 - a refusal, not an error of the server
@@ -90,7 +93,7 @@ class Relations:
             raise RelationRefused("no_player", "there is no player of that name")
         return rows[0].id, rows[0].name
 
-    async def change(self, kind: str, user_id: str, other_id: str, on: bool) -> None:
+    async def change(self, kind: RelationKind, user_id: str, other_id: str, on: bool) -> None:
         """Follow, block or mute (``on``) another account, or stop (see the module: a block ends following both
         ways). Refused: oneself, and more than :data:`LIST_MAX` of a kind."""
         table = KINDS[kind]

@@ -28,7 +28,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.bots.calibrated import calibrated
 from clubsuite.jsonform import JsonObject
 from clubsuite.ratings import START, Skill, finishing_ranks, provisional, rate, shown
-from clubsuite.server.store.dbschema import leavers, match_players, rating_history, ratings, users
+from clubsuite.server.store.dbschema import SeatKind, leavers, match_players, rating_history, ratings, users
 
 
 def rating_json(mu: float, sigma: float, matches: int, person: bool = True) -> dict[str, Any]:
@@ -86,7 +86,7 @@ class Outcome:
         won = set(winners) if isinstance(winners, list) else set()
         names = _names(conn, set(left.values()))
         for s in self.seats:
-            user = left.get(s.seat) or (s.user_id if s.kind == "person" else None)
+            user = left.get(s.seat) or (s.user_id if s.kind == SeatKind.PERSON else None)
             points = totals[s.seat] if isinstance(totals, list) else 0
             conn.execute(
                 insert(match_players).values(
@@ -97,7 +97,7 @@ class Outcome:
                     pool=self.pool,
                     user_id=user,
                     name=names.get(left[s.seat], s.name) if s.seat in left else s.name,
-                    bot=s.bot if s.kind == "bot" or s.user_id is None else None,
+                    bot=s.bot if s.kind == SeatKind.BOT or s.user_id is None else None,
                     place=ranks[s.seat] + 1,
                     points=float(points) if isinstance(points, int | float) else 0.0,
                     hand_points=json.dumps(_hand_points(self.summary, s.seat)),
@@ -116,7 +116,7 @@ class Outcome:
         for s in self.seats:
             if s.seat in left:
                 out.append(f"user:{left[s.seat]}")
-            elif s.kind == "person" and s.user_id is not None:
+            elif s.kind == SeatKind.PERSON and s.user_id is not None:
                 out.append(f"user:{s.user_id}")
             else:
                 out.append(f"bot:{s.bot}")

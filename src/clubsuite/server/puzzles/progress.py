@@ -30,6 +30,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import Any, TypeVar
 
 from sqlalchemy import insert, select, update
@@ -44,8 +45,20 @@ from clubsuite.server.store.handle import Database
 
 T = TypeVar("T")
 
-MODES = ("rated", "streak", "practice", "own")
-"""The modes a puzzle is played in (``again`` is what an answer is once the puzzle was answered before)."""
+
+class PuzzleMode(StrEnum):
+    """The modes a puzzle is played in, as ``puzzle_attempts.mode`` keeps them (equal to their text); ``again`` is
+    what an answer is once the puzzle was answered before."""
+
+    RATED = "rated"
+    STREAK = "streak"
+    PRACTICE = "practice"
+    OWN = "own"
+    AGAIN = "again"
+
+
+MODES = (PuzzleMode.RATED, PuzzleMode.STREAK, PuzzleMode.PRACTICE, PuzzleMode.OWN)
+"""The modes a puzzle is shown in."""
 RECORD_TRIES = 3
 """Writes of one answer tried when another write meets it (two first answers at once create the same rows)."""
 
@@ -155,7 +168,7 @@ class Progress:
                 puzzle_attempts.c.user_id == user_id,
                 puzzle_attempts.c.pool == pool,
                 puzzle_attempts.c.tries == 0,
-                puzzle_attempts.c.mode == "rated",
+                puzzle_attempts.c.mode == PuzzleMode.RATED,
             ),
         )
         return {str(r.puzzle) for r in rows}
@@ -206,7 +219,7 @@ class Progress:
                 )
                 return mode, False
             kept = str(row.mode)
-            if row.tries == 0 and kept not in (mode, "rated") and mode != "rated":
+            if row.tries == 0 and kept not in (mode, PuzzleMode.RATED) and mode != PuzzleMode.RATED:
                 kept = mode  # between unrated modes only: never to rated, never from it until answered
             conn.execute(update(puzzle_attempts).where(*where).values(mode=kept, served_at=now))
             return kept, row.tries > 0
@@ -222,7 +235,9 @@ class Progress:
         )
         return bool(rows) and int(rows[0].tries) > 0
 
-    async def record(self, user_id: str, puzzle: Puzzle, pool: str, solved: bool, mode: str = "rated") -> Attempted:
+    async def record(
+        self, user_id: str, puzzle: Puzzle, pool: str, solved: bool, mode: str = PuzzleMode.RATED
+    ) -> Attempted:
         """Keep one answer and rate it as the module docstring says: ``mode`` is the puzzle's where it was never
         shown to the account (an answer sent without asking for the puzzle first; an own puzzle's is ``own``)."""
         return await self._write(lambda conn: self._record(conn, user_id, puzzle, pool, solved, mode))
@@ -254,10 +269,12 @@ class Progress:
         if round_row is not None and round_row.tries > 0:  # answered before: kept, and nothing else moves
             conn.execute(update(puzzle_attempts).where(*mine).values(at=now, tries=round_row.tries + 1, solved=solved))
             g = standing.glicko
-            return Attempted("again", False, g, g, puzzle_now, puzzle_now, standing.streak, standing.best_streak)
+            return Attempted(
+                PuzzleMode.AGAIN, False, g, g, puzzle_now, puzzle_now, standing.streak, standing.best_streak
+            )
         player, puzzle_after = standing.glicko, puzzle_now
         attempts, streak, best = standing.attempts, standing.streak, standing.best_streak
-        rated = mode == "rated"
+        rated = mode == PuzzleMode.RATED
         if rated:
             player, puzzle_after = attempt(standing.glicko, puzzle_now, solved)
             attempts += 1
@@ -272,7 +289,7 @@ class Progress:
                     .where(puzzle_skills.c.puzzle == puzzle.id)
                     .values(attempts=skill_row.attempts + 1, solved=skill_row.solved + int(solved), **moved)
                 )
-        if mode == "streak":
+        if mode == PuzzleMode.STREAK:
             streak = streak + 1 if solved else 0
             best = max(best, streak)
         values = {

@@ -53,11 +53,28 @@ class TournamentStatus(StrEnum):
     OVER = "over"
 
 
+class TournamentFormat(StrEnum):
+    """A tournament's ``format`` column: an ``arena`` (a fixed time, whoever is free seated again), a ``swiss``
+    tournament (rounds), or a ``clubnight`` (duplicate deals, kept in the same table). Equal to its text."""
+
+    ARENA = "arena"
+    SWISS = "swiss"
+    CLUBNIGHT = "clubnight"
+
+
 class ReportStatus(StrEnum):
     """A report's ``status`` column: ``open`` until a moderator (or the automatic mute's end) closes it."""
 
     OPEN = "open"
     CLOSED = "closed"
+
+
+class SeatKind(StrEnum):
+    """A seat's ``kind`` column: a ``person``'s (taken later by someone joining) or a ``bot``'s. Equal to its text,
+    as the column keeps it."""
+
+    PERSON = "person"
+    BOT = "bot"
 
 
 metadata = MetaData()

@@ -36,6 +36,7 @@ from clubsuite.server.people.moderation import Moderation
 from clubsuite.server.people.relations import Relations
 from clubsuite.server.store.commits import GroupCommit
 from clubsuite.server.store.database import MatchRow, SeatRow, TableRow
+from clubsuite.server.store.dbschema import SeatKind
 from clubsuite.server.store.handle import Database
 from clubsuite.server.store.ownership import STOPPED, STOPPING, Ownership
 from clubsuite.server.table.admission import Admission
@@ -234,7 +235,7 @@ class Hub:
         for table in list(self.tables.values()):
             if table.closed or table.match.is_over:
                 continue
-            seated = sum(1 for s in table.seats if s.kind == "person" and s.token_hash is not None)
+            seated = sum(1 for s in table.seats if s.kind == SeatKind.PERSON and s.token_hash is not None)
             people += seated
             tables += seated > 0
         return people, tables
@@ -354,15 +355,15 @@ class Hub:
         rows: list[SeatRow] = []
         known = bot_names(info.name)
         for i, req in enumerate(seats):
-            if req.kind not in ("person", "bot"):
+            if req.kind not in tuple(SeatKind):
                 raise InvalidOptionsError(f"seat {i}: kind {req.kind!r} is not person or bot")
             bot = req.bot or ("heuristic" if "heuristic" in known else "random")
             if bot not in known:
                 raise InvalidOptionsError(
                     f"seat {i}: unknown bot {bot!r}; the bots for {info.name} are {', '.join(known)}"
                 )
-            rows.append(SeatRow(i, req.kind, bot, req.name if req.kind == "bot" else None, None))
-        if settings.rated and not any(r.kind == "person" for r in rows):
+            rows.append(SeatRow(i, req.kind, bot, req.name if req.kind == SeatKind.BOT else None, None))
+        if settings.rated and not any(r.kind == SeatKind.PERSON for r in rows):
             raise InvalidOptionsError(
                 "table setting rated=true: a rated table needs a person's seat (bots alone would only rate one another)"
             )
