@@ -13,3 +13,11 @@ JsonValue = Any
 
 JsonObject = dict[str, JsonValue]
 """A JSON object: records, summaries, a view's ``to_dict()``."""
+
+
+def objects_in(value: JsonValue) -> list[JsonObject]:
+    """The objects of a JSON list, as a view lists its plays, bids or tricks: none for a missing value (None) or
+    anything but a list, and only the items that are objects."""
+    if not isinstance(value, list):
+        return []
+    return [item for item in value if isinstance(item, dict)]

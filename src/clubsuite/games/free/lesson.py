@@ -6,9 +6,9 @@ game's steps (an ace is the lowest card of its suit, a nine the highest), on a d
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
 
 from clubsuite.games.free.match import FreeMatch
+from clubsuite.jsonform import JsonObject, objects_in
 from clubsuite.lesson import Explained, Lesson, explained, suit_of, trick_say, why_template
 from clubsuite.reasons import Reason, template
 
@@ -68,7 +68,7 @@ def trick_makers(hand: Sequence[str]) -> tuple[str, ...]:
     return (*clubs, *high)
 
 
-def auction_why(view: dict[str, Any], legal: Sequence[str], pointed: str) -> Reason:
+def auction_why(view: JsonObject, legal: Sequence[str], pointed: str) -> Reason:
     """Why the bid or pass marked in the auction."""
     makers = trick_makers(str(view.get("hand", "")).split())
     if pointed.startswith("JK"):
@@ -78,7 +78,7 @@ def auction_why(view: dict[str, Any], legal: Sequence[str], pointed: str) -> Rea
             return Reason(OPEN, card=pointed)
         return Reason(BID, cards=makers, card=pointed)
     if legal == ["pass"]:
-        auction = cast(list[dict[str, Any]], view.get("auction") or [])
+        auction = objects_in(view.get("auction"))
         bids = [b for b in auction if b.get("bid") != "pass"]
         return Reason(NO_BID, card=str(bids[-1]["bid"])) if bids else Reason(STAY_OUT, cards=makers)
     return Reason(STAY_OUT, cards=makers) if makers else Reason(STAY_OUT_NONE)
@@ -93,7 +93,7 @@ def say(match: FreeMatch, seat: int, legal: Sequence[str], pointed: str, seen: f
     hand = str(view.get("hand", "")).split()
     if stage == "auction":
         rules = [("chest", Reason(CHEST)), ("handicap", Reason(HANDICAP)), ("joker", Reason(JOKER))]
-        bid = [str(b.get("bid")) for b in cast(list[dict[str, Any]], view.get("auction") or [])]
+        bid = [str(b.get("bid")) for b in objects_in(view.get("auction"))]
         if any(c.startswith("JK") for c in (*str(view.get("auction_hand", "")).split(), *bid)):
             rules.insert(1, rules.pop())  # the Joker in sight: said second, after the chest
         return explained("auction", auction_why(view, legal, pointed), seen, rules)

@@ -12,7 +12,7 @@ cards, and that team scores nothing (NS-10). Double or nothing is a call that do
 from __future__ import annotations
 
 from collections.abc import Iterator, Sequence
-from typing import Any, NamedTuple, overload
+from typing import NamedTuple, overload
 
 from clubsuite.cards import CardSet
 from clubsuite.copying import clone_state
@@ -44,6 +44,7 @@ from clubsuite.games.northstar.events import (
     WentOut,
 )
 from clubsuite.games.northstar.options import MAX_PLAYERS, NorthstarOptions, Teams
+from clubsuite.jsonform import JsonObject
 from clubsuite.reasons import Reason, cards_param
 
 _event = tuple.__new__
@@ -506,7 +507,7 @@ class NorthstarHand:
             lines.append(ScoreLine(clubs, self.bonus[s], took_zero, double, team_zero, points))
         return tuple(lines)
 
-    def summary(self) -> dict[str, Any]:
+    def summary(self) -> JsonObject:
         """A JSON-ready account of the round: dealer, who went out in which order, bonus cards, tricks, scores."""
         return {
             "dealer": self.dealer,

@@ -7,10 +7,10 @@ the last player with cards has one last turn (NS-5), double or nothing (NS-8).""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
 
 from clubsuite.games.northstar.combos import Call, Play, wins_at_once
 from clubsuite.games.northstar.match import NorthstarMatch
+from clubsuite.jsonform import objects_in
 from clubsuite.lesson import Explained, Lesson, cards_of, explained, suit_of, why_template
 from clubsuite.reasons import Reason, template
 
@@ -110,7 +110,7 @@ def say(match: NorthstarMatch, seat: int, legal: Sequence[str], pointed: str, se
     action = match.parse_action(pointed)
     crazy = match.options.crazy
     view = match.view(seat).to_dict()
-    trick = cast(list[dict[str, Any]], view.get("trick") or [])
+    trick = objects_in(view.get("trick"))
     last = cards_of(str(trick[-1]["play"])) if trick else ()
     shown = (*cards_of(pointed), *(c for p in trick for c in cards_of(str(p["play"]))))
     rules: list[tuple[str, Reason]] = [("going_out", Reason(GOING_OUT)), ("bonus", Reason(BONUS))]

@@ -9,11 +9,12 @@ a player left holding cards at the end of a round does not show them.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any, Protocol
+from typing import TYPE_CHECKING, Protocol
 
 from clubsuite.cards import CardSet
 from clubsuite.events import Event
 from clubsuite.games.northstar.combos import Play
+from clubsuite.jsonform import JsonObject
 from clubsuite.view_base import S, ViewBase
 
 if TYPE_CHECKING:
@@ -168,7 +169,7 @@ class NorthstarView(ViewBase["NorthstarHand"]):
         h = self._match.hands[index]
         return sum(m.bit_count() for s, m in enumerate(h.hands) if s != self.seat)
 
-    def to_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> JsonObject:
         """A JSON-ready snapshot of this view."""
         h = self._cur()
         return {

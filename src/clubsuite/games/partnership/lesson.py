@@ -5,9 +5,9 @@ the tricks game's steps, on a deal chosen for them."""
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any, cast
 
 from clubsuite.games.partnership.match import PartnershipMatch
+from clubsuite.jsonform import objects_in
 from clubsuite.lesson import BOTH, Explained, Lesson, explained, suit_of, trick_say, why_template
 from clubsuite.reasons import Reason, template
 
@@ -51,7 +51,7 @@ def say(match: PartnershipMatch, seat: int, legal: Sequence[str], pointed: str, 
         rule = Reason(PASS_LEFT if view.get("pass") == "left" else PASS_RIGHT)
         return explained("pass", why, seen, [("pass", rule)])
     said = trick_say(match, seat, legal, pointed, seen)
-    trick = [str(p["card"]) for p in cast(list[dict[str, Any]], view.get("trick") or [])]
+    trick = [str(p["card"]) for p in objects_in(view.get("trick"))]
     if "ruby" not in seen and RUBY_CARD in (*hand, *trick):
         rule = (
             Reason(RUBY, card=RUBY_CARD)
