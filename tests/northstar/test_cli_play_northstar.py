@@ -110,7 +110,7 @@ def test_ns7_whole_match_piped_to_the_end_names_the_winner_and_replays_to_the_sa
     for needle in (
         "Your hand: ",
         "Trick so far: ",
-        "To beat: ",
+        "\nBeat ",  # what the seat is asked, in the game's words (the page's prompt)
         "Cards held: ",
         "Bonus cards left: ",
         " · taken: ",
@@ -230,8 +230,9 @@ def test_ns3_a_play_that_does_not_beat_is_refused_when_following() -> None:
     ]
     first = run(base, "q\n")  # seat 0 (a bot) leads: the player follows
     assert first.returncode == 0, first.stderr
-    top_line = next(line for line in first.stdout.splitlines() if line.startswith("To beat: "))
-    top = parse_play(top_line.removeprefix("To beat: ").split(" by ")[0], wild=False)
+    asked = re.search(r"^(?:Beat|You cannot beat) ([^:]+): ", first.stdout, flags=re.MULTILINE)
+    assert asked is not None
+    top = parse_play(asked.group(1), wild=False)  # the play to beat, as the seat is asked to beat it (NS-3)
     hand = dealt_hand("northstar", seed, seat, first_dealer=3)
     wrong = next(p for p in generate(int(hand), None, False, False) if not beats(p, top, False))
     result = run(base, f"{wrong}\npass\nq\n")

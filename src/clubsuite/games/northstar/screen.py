@@ -301,8 +301,9 @@ class NorthstarTable(Table[NorthstarMatch]):
 
     # -- the player's screen -----------------------------------------------------------------------------
     def show_state(self, match: NorthstarMatch, seat: int) -> None:
-        """Before a decision: round and totals, cards held, bonus cards, doubles, clubs won, the trick, the play to
-        beat and the hand sorted by value."""
+        """Before a decision: round and totals, cards held, bonus cards, doubles, clubs won, the trick, what the seat
+        is asked (the game's words: its lead, the play to beat, its last turn, double or nothing) and the hand sorted
+        by value."""
         view = match.view(seat)
         opts = view.options
         self.say()
@@ -332,56 +333,8 @@ class NorthstarTable(Table[NorthstarMatch]):
         if won is not None:
             self.say(won)
         self.say(self._trick_line(view))
-        top = view.top
-        if top is not None:
-            assert view.top_seat is not None
-            line = self.styled(
-                self._to_beat(top, opts.crazy),
-                play=play_text(top, self.faces),
-                name=self.names[view.top_seat],
-                size=top.size,
-                more=top.size + 1,
-                low=top.low,
-                high=top.high,
-            )
-            self.say(line)
-        if view.last_turn == seat:
-            self.say(self.tr("Your last turn: you alone hold cards; win the trick or pass (NS-5)."), style="bold")
-        if opts.double_or_nothing and Call.DOUBLE in view.legal_actions():
-            self.say(self.tr("You may call double or nothing before your first card (NS-8)."))
+        self.show_asked(match, seat)  # its lead, how to beat the play before it, its last turn, double or nothing
         self.say(self.styled(self.tr("Your hand: {cards}"), cards=by_value_text(view.hand, self.faces)))
-
-    def _to_beat(self, top: Play, crazy: bool) -> str:
-        """The play to beat, what it is and what may follow it (NS-3; Crazy CLUBS, NS-11), its placeholders open:
-        ``{play}``, ``{name}``, ``{size}``, ``{more}`` (size + 1), ``{low}``, ``{high}``."""
-        if not crazy:
-            if top.kind is Kind.SINGLE:
-                return self.tr(
-                    "To beat: {play} by {name}, a single {high}: play a single higher than {high} (NS-3), or pass"
-                )
-            if top.kind is Kind.SET:
-                return self.tr(
-                    "To beat: {play} by {name}, a set of {size} {high}s: play a set of {size} higher than {high} "
-                    "(NS-3), or pass"
-                )
-            return self.tr(
-                "To beat: {play} by {name}, a run of {size} from {low} to {high}: play a run of {size} cards with a "
-                "top card higher than {high} (NS-3), or pass"
-            )
-        if top.kind is Kind.SINGLE:
-            return self.tr(
-                "To beat: {play} by {name}, a single {high}: play a set of 2 or more cards, or a single higher than "
-                "{high} (NS-11), or pass"
-            )
-        if top.kind is Kind.SET:
-            return self.tr(
-                "To beat: {play} by {name}, a set of {size} {high}s: play a set of {more} or more cards, or of {size} "
-                "with a top card higher than {high} (NS-11), or pass"
-            )
-        return self.tr(
-            "To beat: {play} by {name}, a run of {size} from {low} to {high}: play a run of {more} or more cards, or "
-            "of {size} with a top card higher than {high} (NS-11), or pass"
-        )
 
     def _held_line(self, view: NorthstarView) -> str:
         parts = []
@@ -460,14 +413,7 @@ class NorthstarTable(Table[NorthstarMatch]):
             elif isinstance(ev, WentOut) and parts:
                 parts[-1].append(" " + self.tr("(out)"))
         if view.top is None:
-            if view.to_act == view.seat:
-                lead = self.tr("(you lead: any single, set or run; the leader may not pass, NS-4)")
-            else:
-                lead = self.tr(
-                    "({name} leads: any single, set or run; the leader may not pass, NS-4)",
-                    name=self.names[view.to_act or 0],
-                )
-            parts.append(Text(lead))
+            parts.append(Text(self.tr("(you lead)")))
         for i, part in enumerate(parts):
             if i:
                 line.append(", ")

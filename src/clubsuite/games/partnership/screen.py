@@ -124,7 +124,8 @@ class PartnershipTable(Table[PartnershipMatch]):
 
     # -- the human's screen ----------------------------------------------------------------------------
     def show_state(self, match: PartnershipMatch, seat: int) -> None:
-        """The human's screen before a decision: the pass or the trick, the points so far, and the hand."""
+        """The human's screen before a decision: the pass or the trick, the points so far, what the seat is asked
+        and the hand."""
         view = match.view(seat)
         self.say()
         self.say(
@@ -139,24 +140,12 @@ class PartnershipTable(Table[PartnershipMatch]):
         )
         legal = match.legal_actions()
         if view.pass_to is not None and view.received is None:
-            name = self.names[view.pass_to]
-            if view.direction is Direction.LEFT:
-                choose = self.tr(
-                    "Choose three cards to pass to {name}, the opponent on your left; nothing moves until all four "
-                    "have chosen (CP-2).",
-                    name=name,
-                )
-            else:
-                choose = self.tr(
-                    "Choose three cards to pass to {name}, the opponent on your right; nothing moves until all four "
-                    "have chosen (CP-2).",
-                    name=name,
-                )
-            self.say(choose)
+            self.show_asked(match, seat)  # the three cards to pass, and to whom (CP-2), in the game's words
             cards = hand_text(view.hand, numbered=True, symbols=self.faces)
             self.say(self.styled(self.tr("Your hand: {cards}"), cards=cards))
             return
         self._play_state(view)
+        self.show_asked(match, seat)  # its lead or how to follow (CP-1), in the game's words
         cards = hand_text(view.hand, legal if isinstance(legal, CardSet) else None, symbols=self.faces)
         self.say(self.styled(self.tr("Your hand: {cards}"), cards=cards))
 
@@ -192,7 +181,7 @@ class PartnershipTable(Table[PartnershipMatch]):
                 played.append(f"{self.names[s]} ")
                 played.append_text(cards_text([c], self.faces))
         else:
-            played.append(self.tr("(you lead: any card, CP-1)"))
+            played.append(self.tr("(you lead)"))
         self.say(self.styled(self.tr("Trick so far: {cards}"), cards=played))
 
     def show_deal(self, match: PartnershipMatch) -> None:

@@ -49,7 +49,8 @@ class WhistTable(Table[WhistMatch]):
             self.show_scores(match)
 
     def show_state(self, match: WhistMatch, seat: int) -> None:
-        """The human's screen before a decision: totals, tricks, the trick in progress, the hand."""
+        """The human's screen before a decision: totals, tricks, the trick in progress, what the seat is asked (keep
+        or exchange, CW-4; its lead or how to follow, CW-1 and CW-2) and the hand."""
         view = match.view(seat)
         legal = match.legal_actions()
         self.say()
@@ -83,6 +84,7 @@ class WhistTable(Table[WhistMatch]):
             else:
                 played.append(self.tr("(you lead)"))
             self.say(self.styled(self.tr("Trick so far: {cards}"), cards=played))
+        self.show_asked(match, seat)  # what the seat is asked, in the game's words (the page's prompt)
         legal_cards = legal if isinstance(legal, CardSet) else None
         cards = hand_text(view.hand, legal_cards, numbered=view.phase is Phase.PLAY, symbols=self.faces)
         self.say(self.styled(self.tr("Your hand: {cards}"), cards=cards))
