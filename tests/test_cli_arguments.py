@@ -129,11 +129,11 @@ def test_play_counts_seats_from_one_as_players_do() -> None:
     """``--seat`` and ``--first-dealer`` count from 1: seat 1 is the first, the last is the number of players; 0 and
     one past the last are refused naming the seats."""
     first = clubs_in_process(["play", "whist", "--seed", "5", "--seat", "1", "--first-dealer", "1"], b"q\n")
-    assert first.status == 0 and "=== Hand 1: You deal." in first.stdout, first.stdout[:600]
+    assert first.status == 0 and "Hand 1 is dealt by you." in first.stdout, first.stdout[:600]
     last = clubs_in_process(["play", "whist", "--seed", "5", "--seat", "3", "--first-dealer", "3"], b"q\n")
-    assert last.status == 0 and "=== Hand 1: You deal." in last.stdout, last.stdout[:600]
+    assert last.status == 0 and "Hand 1 is dealt by you." in last.stdout, last.stdout[:600]
     other = clubs_in_process(["play", "whist", "--seed", "5", "--seat", "3", "--first-dealer", "1"], b"q\n")
-    assert other.status == 0 and "=== Hand 1: You deal." not in other.stdout
+    assert other.status == 0 and "Hand 1 is dealt by you." not in other.stdout
     for option in ("--seat", "--first-dealer"):
         zero = clubs_in_process(["play", "whist", option, "0"], b"q\n")
         assert zero.status == 2 and option in zero.stderr and "Traceback" not in zero.stderr
