@@ -23,6 +23,7 @@ from clubsuite.cards import Card, CardSet
 from clubsuite.engine import SomeGame, SomeMatch
 from clubsuite.events import Event
 from clubsuite.i18n.render import reason_words
+from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.reasons import Reason, template
 
 log = logging.getLogger(__name__)
@@ -551,9 +552,10 @@ def said(info: SomeGame, ev: Mapping[str, Any], view: Mapping[str, Any]) -> dict
     return None if told_here is None else told_here.to_json()
 
 
-def wire_value(value: object) -> Any:
+def wire_value(value: object) -> JsonValue:
     """An event field in its wire form: cards and card sets in notation, enums by value, tuples as lists (a play of
-    several cards, a named tuple, by its notation)."""
+    several cards, a named tuple, by its notation). The one place it is written: the server sends events in this
+    form (:func:`wire_form`)."""
     if value is None or isinstance(value, bool | str | float):
         return value
     if isinstance(value, CardSet | Card):
@@ -563,17 +565,18 @@ def wire_value(value: object) -> Any:
     if isinstance(value, int):
         return int(value)
     if isinstance(value, tuple) and type(value) is not tuple and hasattr(value, "_fields"):
-        return str(value)
+        return str(value)  # a play of several cards (a named tuple): its notation
     if isinstance(value, tuple | list):
         return [wire_value(v) for v in value]
     return str(value)
 
 
-def wire_form(event: Event) -> dict[str, Any]:
+def wire_form(event: Event) -> JsonObject:
     """An engine event as the table sends it (``{"type": its declared wire name, field: value, ...}``): what the
     game's ``said`` reads, so that a face holding the engine's events (the terminal, a replay's account) words them
-    from the very form the page's are worded from."""
-    out: dict[str, Any] = {"type": type(event).wire}
+    from the very form the page's are worded from (the server's
+    :func:`clubsuite.server.table.protocol.event_json` is this)."""
+    out: JsonObject = {"type": type(event).wire}
     for name, value in zip(event._fields, event, strict=True):
         out[name] = wire_value(value)
     return out

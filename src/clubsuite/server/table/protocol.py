@@ -21,17 +21,16 @@ from __future__ import annotations
 
 import json
 import unicodedata
-from enum import Enum
 from typing import Annotated, Any, Literal, get_args
 
 import orjson
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
 from pydantic_core import PydanticCustomError
 
-from clubsuite.cards import Card, CardSet
 from clubsuite.errors import ClubsError
 from clubsuite.events import Event
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.present import wire_form
 from clubsuite.reasons import reason_of
 from clubsuite.records.files import parse_record
 from clubsuite.server.decency import unwelcome
@@ -260,29 +259,11 @@ class RateLimit:
         return True
 
 
-def to_json_value(value: object) -> JsonValue:
-    """An event field as JSON: cards and card sets in notation, enums by value, tuples as lists."""
-    if value is None or isinstance(value, bool | str | float):
-        return value
-    if isinstance(value, CardSet | Card):
-        return str(value)
-    if isinstance(value, Enum):
-        return to_json_value(value.value)
-    if isinstance(value, int):
-        return int(value)
-    if isinstance(value, tuple) and type(value) is not tuple and hasattr(value, "_fields"):
-        return str(value)  # a play of several cards (a named tuple): its notation
-    if isinstance(value, tuple | list):
-        return [to_json_value(v) for v in value]
-    return str(value)
-
-
 def event_json(event: Event) -> JsonObject:
-    """An engine event as JSON: ``{"type": its declared name on the wire, field: value, ...}``."""
-    out: JsonObject = {"type": type(event).wire}
-    for name, value in zip(event._fields, event, strict=True):
-        out[name] = to_json_value(value)
-    return out
+    """An engine event as JSON: ``{"type": its declared name on the wire, field: value, ...}`` (cards and card sets
+    in notation, enums by value, tuples as lists), the very form the terminal and a replay's account word it from:
+    :func:`clubsuite.present.wire_form`, written there once."""
+    return wire_form(event)
 
 
 ORJSON_OPTIONS = orjson.OPT_NON_STR_KEYS | orjson.OPT_PASSTHROUGH_DATACLASS | orjson.OPT_PASSTHROUGH_DATETIME
