@@ -18,12 +18,13 @@ the rules' own refusal of one of the seat's cards (``why_not``): the words are t
 from __future__ import annotations
 
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, cast, runtime_checkable
+from typing import Any, Protocol, runtime_checkable
 
 from clubsuite.bots.base import bot_names, make_bot
 from clubsuite.engine import SomeGame, SomeMatch
+from clubsuite.jsonform import JsonObject, JsonValue, objects_in
 from clubsuite.reasons import Reason, Template, reason_of, template
 
 MAX_STEPS = 8
@@ -95,7 +96,7 @@ class Step:
         """The step's one line: the rule where there is one, then why."""
         return Explained(self.idea, self.why, self.rule, self.told).say()
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The form the protocol sends (the page words ``say`` from its catalog and marks ``action``'s cards or
         button)."""
         return {
@@ -314,11 +315,11 @@ def beats(card: str, top: str, ranks: Sequence[str]) -> bool:
     return suit_of(card) == "clubs"
 
 
-def trick_why(view: dict[str, Any], pointed: str, ranks: Sequence[str]) -> Reason:
+def trick_why(view: Mapping[str, JsonValue], pointed: str, ranks: Sequence[str]) -> Reason:
     """Why ``pointed`` is a good card to play now, from what the seat sees: the trick so far, its partner (where it
     has one) and its own cards."""
     hand = str(view.get("hand", "")).split()
-    plays = cast(list[dict[str, Any]], view.get("trick") or [])
+    plays = objects_in(view.get("trick"))
     trick = [str(p["card"]) for p in plays]
     suit = suit_of(pointed) or "clubs"
     mine = sorted((c for c in hand if suit_of(c) == suit), key=lambda c: rank_of(c, ranks))
@@ -357,7 +358,7 @@ def trick_say(
     cards."""
     view = match.view(seat).to_dict()
     hand = str(view.get("hand", "")).split()
-    trick = [str(p["card"]) for p in cast(list[dict[str, Any]], view.get("trick") or [])]
+    trick = [str(p["card"]) for p in objects_in(view.get("trick"))]
     suit = suit_of(pointed)
     led = suit_of(trick[0]) if trick else None
     why = trick_why(view, pointed, ranks)

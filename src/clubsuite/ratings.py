@@ -21,7 +21,6 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
 
 from openskill.models import PlackettLuce
 
@@ -100,7 +99,7 @@ def pool(info: engine.SomeGame, options: object) -> str:
 
 
 def finishing_ranks(
-    summary: Mapping[str, Any],
+    summary: Mapping[str, object],
     n_seats: int,
     teams: Sequence[Sequence[int]],
     left: Collection[int] = (),
@@ -286,7 +285,7 @@ def _seats(value: object, n_seats: int, what: str) -> frozenset[int]:
     return frozenset(value)
 
 
-def _totals(summary: Mapping[str, Any], n_seats: int) -> list[float]:
+def _totals(summary: Mapping[str, object], n_seats: int) -> list[float]:
     """The summary's totals, one finite number per seat."""
     totals = summary.get("totals")
     if not isinstance(totals, Sequence) or isinstance(totals, str | bytes) or len(totals) != n_seats:

@@ -35,7 +35,9 @@ import functools
 import string
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
-from typing import Any, TypeAlias
+from typing import TypeAlias
+
+from clubsuite.jsonform import JsonObject, JsonValue
 
 Param: TypeAlias = "str | int | tuple[str, ...] | tuple[int, ...] | Reason | tuple[Reason, ...]"
 """A parameter's value: a card, a word or a text (``str``), a number or seat (``int``), several cards or seats (a
@@ -135,7 +137,7 @@ def kind_of(name: str) -> str:
 class _English(string.Formatter):
     """Formats parameters as the engine always wrote them: cards by notation, seats and numbers as numbers."""
 
-    def format_field(self, value: Any, format_spec: str) -> str:
+    def format_field(self, value: object, format_spec: str) -> str:
         if isinstance(value, Reason):
             return str(value)
         if isinstance(value, tuple):
@@ -153,7 +155,7 @@ class _English(string.Formatter):
 _ENGLISH = _English()
 
 
-def _english(text: str, params: Mapping[str, Any]) -> str:
+def _english(text: str, params: Mapping[str, Param]) -> str:
     """``text`` with ``params`` in, as ``_ENGLISH.format(text, **params)`` writes it, from the template's pieces read
     once (:func:`_pieces`) instead of parsing it again for every reason made."""
     pieces = _pieces(text)
@@ -166,13 +168,13 @@ def _english(text: str, params: Mapping[str, Any]) -> str:
 MADE_KEPT = 4096
 """How many reasons are kept once made (:data:`_MADE`): the facts and prompts of a table's update are mostly the same
 few sentences again, remade for every seat at every update."""
-_MADE: dict[Any, Reason] = {}
+_MADE: dict[tuple[object, ...], Reason] = {}
 """Reasons made, by class, template and parameters: a reason is immutable (a string with its code and parameters),
 so the same one is given again instead of checking and formatting it again. Emptied when it holds
 :data:`MADE_KEPT`."""
 
 
-def _key(cls: type, kind: Template, params: Mapping[str, Any]) -> tuple[Any, ...] | None:
+def _key(cls: type, kind: Template, params: Mapping[str, Param]) -> tuple[object, ...] | None:
     """The key of a reason in :data:`_MADE`, or None for one made each time: a parameter of any type but exactly
     ``str``, ``int`` or a tuple of ``str`` (equal values of other types may be written otherwise: ``True`` and ``1``,
     a nested reason and its words)."""
@@ -190,7 +192,7 @@ class Reason(str):
     code: str
     rule: str | None
     params: Mapping[str, Param]
-    _words: dict[str, Any]
+    _words: JsonObject
 
     def __new__(cls, kind: Template, **params: Param) -> Reason:
         key = _key(cls, kind, params)
@@ -222,12 +224,12 @@ class Reason(str):
         made.params = params
         return made
 
-    def __reduce__(self) -> tuple[Any, ...]:
+    def __reduce__(self) -> tuple[object, ...]:
         """Pickled (to a worker process, in a copy) as the template and parameters, and made again there."""
         return (_remake, (self.code, dict(self.params)))
 
     @classmethod
-    def from_json(cls, data: Mapping[str, Any]) -> Reason:
+    def from_json(cls, data: Mapping[str, JsonValue]) -> Reason:
         """The reason of its protocol form (:meth:`to_json`), its template looked up by code."""
         params: dict[str, Param] = {}
         for name, value in dict(data.get("params") or {}).items():
@@ -239,12 +241,12 @@ class Reason(str):
                 params[name] = value
         return cls(_TEMPLATES[str(data["code"])], **params)
 
-    def words_json(self) -> dict[str, Any]:
+    def words_json(self) -> JsonObject:
         """The words alone, as the protocol sends what a table shows and tells: ``{"code", "params"}`` (no ruling,
         no empty parameters; nested reasons so too), which a page words as it words :meth:`to_json`. Made once per
         reason and given again (a table's every update words the same reasons for every seat): read it, never change
         it."""
-        made: dict[str, Any] | None = self.__dict__.get("_words")
+        made: JsonObject | None = self.__dict__.get("_words")
         if made is None:
             made = {"code": self.code}
             if self.params:
@@ -252,13 +254,13 @@ class Reason(str):
             self._words = made
         return made
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """The form the protocol sends: ``{"code", "rule", "params"}`` (lists for several cards)."""
         params = {k: _json_param(v) for k, v in self.params.items()}
         return {"code": self.code, "rule": self.rule, "params": params}
 
 
-def _json_param(value: Param, words: bool = False) -> Any:
+def _json_param(value: Param, words: bool = False) -> JsonValue:
     if isinstance(value, Reason):
         return value.words_json() if words else value.to_json()
     if isinstance(value, tuple):
