@@ -517,7 +517,7 @@ def test_the_rate_of_invitations_holds_across_the_processes_of_a_site(world: Wor
     :class:`Notices` over the same store, as another process has) count toward the same minute."""
     w = world
     moderation = w.server.server.config.app.state.moderation
-    elsewhere = Notices(moderation.store, moderation.db, moderation.relations)
+    elsewhere = Notices(moderation.database, moderation.relations)
     ann = run(w.server, moderation.relations.account("Ann"))
     cleo_id, _ = run(w.server, moderation.relations.account("Cleo"))
     sent = 1  # the world's own invitation, taken here
@@ -538,7 +538,7 @@ def test_invitations_counted_long_ago_are_removed_whoever_sent_them(world: World
     """Cleo invited people long ago and never again: her counted invitations go as soon as anyone invites, so that
     the table holds the last minute's invitations only, and never grows with the accounts that once invited."""
     w = world
-    store = w.server.server.config.app.state.moderation.store
+    store = w.server.server.config.app.state.moderation.database.store
     cleo_id, _ = run(w.server, w.server.server.config.app.state.moderation.relations.account("Cleo"))
     long_ago = time.time() - 10 * INVITE_WINDOW
     rows = [{"id": f"old-{k}", "sender_id": cleo_id, "sent_at": long_ago + k} for k in range(INVITES_PER_MINUTE)]
@@ -552,7 +552,7 @@ def test_invitations_counted_long_ago_are_removed_whoever_sent_them(world: World
 
 def test_a_deleted_accounts_counted_invitations_go_with_it(world: World, no_tracebacks: None) -> None:
     w = world
-    store = w.server.server.config.app.state.moderation.store
+    store = w.server.server.config.app.state.moderation.database.store
     cleo_id, _ = run(w.server, w.server.server.config.app.state.moderation.relations.account("Cleo"))
     r = w.cleo.post("/invitations", json={"to": "Ann", "tournament": w.tournament}, headers=w.cleo_h)
     assert r.status_code == 200, r.text

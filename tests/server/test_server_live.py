@@ -199,8 +199,8 @@ def test_a_page_open_for_hours_is_sent_each_new_notice_once_and_each_look_reads_
         hub = Hub(Database(store))
         await hub.start()
         try:
-            relations = Relations(store, hub.db)
-            notices = Notices(store, hub.db, relations)
+            relations = Relations(hub.database)
+            notices = Notices(hub.database, relations)
             watching = Watching(Tournaments(hub.database, hub), ServerLimits(), relations, notices)
             notices.told = None  # as if added at another process: found by the look, not told at once
             page = watching.open("u-ann", "10.0.0.1")

@@ -29,6 +29,7 @@ from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store import migrate
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import reviews
+from clubsuite.server.store.handle import InlineDatabase
 from clubsuite.server.table import replaying
 from clubsuite.server.table.replaying import ReviewKey, ReviewStore
 
@@ -218,13 +219,8 @@ def test_reviews_beyond_their_workers_and_queue_are_refused_busy(tmp_path: Path,
             c.close()
 
 
-async def _inline(call: Any, *args: Any) -> Any:
-    """The store's calls made in the test's own thread (a server makes them in its database threads)."""
-    return call(*args)
-
-
 def test_the_kept_reviews_stay_under_their_byte_bound_the_oldest_going_first(each_store: Store) -> None:
-    kept = ReviewStore(each_store, _inline, 10_000)
+    kept = ReviewStore(InlineDatabase(each_store), 10_000)  # the store's calls made in the test's own thread
     answer = b'{"decisions":"' + b"x" * 1984 + b'"}'  # 2000 bytes: five fit in 10 000
 
     async def main() -> None:

@@ -4,7 +4,6 @@ never undoes a change made meanwhile, nor signs the account out elsewhere."""
 
 from __future__ import annotations
 
-import asyncio
 import dataclasses
 from typing import Any
 
@@ -17,6 +16,7 @@ from clubsuite.server.limits import HASH_LANES, HASH_MEMORY_LEAST, ServerLimits
 from clubsuite.server.people.accounts import AccountRefused, Accounts
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import sessions, users
+from clubsuite.server.store.handle import Database
 
 LIMITS = dataclasses.replace(ServerLimits(), hash_passes=1, hash_memory=HASH_MEMORY_LEAST)
 """Quick hashing: what is tested is the order of writes, not the hash's cost."""
@@ -25,11 +25,8 @@ LIMITS = dataclasses.replace(ServerLimits(), hash_passes=1, hash_memory=HASH_MEM
 def run(store: Store, scenario: Any) -> Any:
     """``scenario(accounts)`` in a loop of its own, over ``store``'s accounts."""
 
-    async def db(call: Any, *args: Any) -> Any:
-        return await asyncio.get_running_loop().run_in_executor(None, call, *args)
-
     async def main() -> Any:
-        accounts = Accounts(store, LIMITS, db)
+        accounts = Accounts(Database(store), LIMITS)
         try:
             return await scenario(accounts)
         finally:
@@ -53,7 +50,7 @@ def test_a_sign_in_checked_against_the_old_password_opens_no_session_after_the_p
         assert refused.value.code == "bad_login"
         again = await accounts.sign_in("Ann", "second secret words")
         await accounts.new_session(again, "browser")
-        rows = await accounts.db(each_store.read, select(sessions.c.user_id))
+        rows = await accounts.database.read(select(sessions.c.user_id))
         return len(rows)
 
     assert run(each_store, scenario) == 1  # the new password's session only
@@ -69,16 +66,16 @@ def test_a_password_hashed_again_at_sign_in_keeps_a_change_made_meanwhile_and_th
         # The operator raised the hash's cost: the stored hash was made with older settings.
         accounts.hasher = PasswordHasher(time_cost=2, memory_cost=HASH_MEMORY_LEAST, parallelism=HASH_LANES)
         signed = await accounts.sign_in("Bea", "first secret words")  # hashed again: the phone stays signed in
-        assert len(await accounts.db(each_store.read, select(sessions.c.public_id))) == 1
+        assert len(await accounts.database.read(select(sessions.c.public_id))) == 1
         await accounts.new_session(signed, "laptop")
-        assert len(await accounts.db(each_store.read, select(sessions.c.public_id))) == 2
+        assert len(await accounts.database.read(select(sessions.c.public_id))) == 2
         # A change lands between a sign-in's check and its rehash: the rehash, which expects the hash it checked,
         # writes nothing, and the new password stays.
         await accounts.set_password(made.id, "second secret words", keep=None)
-        current = (await accounts.db(each_store.read, select(users.c.password_hash)))[0].password_hash
+        current = (await accounts.database.read(select(users.c.password_hash)))[0].password_hash
         kept = await accounts._rehash(made.id, signed.checked or "", "first secret words")
         assert kept == signed.checked
-        after = (await accounts.db(each_store.read, select(users.c.password_hash)))[0].password_hash
+        after = (await accounts.database.read(select(users.c.password_hash)))[0].password_hash
         assert after == current
         await accounts.sign_in("Bea", "second secret words")
         with pytest.raises(AccountRefused):
@@ -90,8 +87,7 @@ def test_a_password_hashed_again_at_sign_in_keeps_a_change_made_meanwhile_and_th
 def test_a_passkey_sign_in_opens_its_session_without_a_password(each_store: Store) -> None:
     async def scenario(accounts: Accounts) -> None:
         made = await accounts.sign_up("Cal", "first secret words")
-        await accounts.db(
-            each_store.write,
+        await accounts.database.write(
             lambda conn: conn.execute(update(users).where(users.c.id == made.id).values(password_hash=None)),
         )
         await accounts.new_session(made, "browser")  # made (as a passkey's sign-in makes it) checked no password

@@ -26,12 +26,6 @@ if TYPE_CHECKING:  # the server's packages are an extra: imported where a comman
 T = TypeVar("T")
 
 
-async def _now(call: Callable[..., T], *args: object) -> T:
-    """Run a store call in this thread, as the server's services ask their database calls to be run (a command
-    does one thing at a time: no worker threads)."""
-    return call(*args)
-
-
 @click.group()
 def admin_command() -> None:
     """What a server's operator does by hand: reset a player's password, read the players' reports and act on them,
@@ -74,6 +68,7 @@ def reset_password_command(name: str, password_stdin: bool, db_url: str | None, 
         from clubsuite.server.limits import ServerLimits
         from clubsuite.server.people.accounts import AccountRefused, Accounts, check_password
         from clubsuite.server.store.database import Store, StoreError
+        from clubsuite.server.store.handle import InlineDatabase
     except ImportError as exc:
         fail(f"the server needs its packages ({exc.name} is missing): pip install 'clubsuite[server]'")
     if password_stdin:
@@ -89,7 +84,7 @@ def reset_password_command(name: str, password_stdin: bool, db_url: str | None, 
         fail(str(exc))
 
     async def reset() -> None:
-        accounts = Accounts(store, ServerLimits(hash_workers=1), _now)
+        accounts = Accounts(InlineDatabase(store), ServerLimits(hash_workers=1))
         try:
             user = await accounts.user_by_name(name)
             if user is None:
@@ -130,9 +125,11 @@ def _safety(store: Store) -> Moderation:
     from clubsuite.server.people.moderation import Moderation
     from clubsuite.server.people.notices import Notices
     from clubsuite.server.people.relations import Relations
+    from clubsuite.server.store.handle import InlineDatabase
 
-    relations = Relations(store, _now)
-    return Moderation(store, _now, relations, Notices(store, _now, relations))
+    database = InlineDatabase(store)
+    relations = Relations(database)
+    return Moderation(database, relations, Notices(database, relations))
 
 
 def _run(store: Store, work: Callable[[], Coroutine[object, object, T]]) -> T:

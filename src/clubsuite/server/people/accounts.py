@@ -31,7 +31,7 @@ import json
 import secrets
 import time
 import unicodedata
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
@@ -47,7 +47,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.server.decency import unwelcome
 from clubsuite.server.limits import HASH_LANES, ServerLimits
-from clubsuite.server.store.database import StaleWriteError, Store
+from clubsuite.server.store.database import StaleWriteError
 from clubsuite.server.store.dbschema import (
     invitations_sent,
     match_players,
@@ -63,6 +63,7 @@ from clubsuite.server.store.dbschema import (
     sessions,
     users,
 )
+from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import check_name, name_key, new_id
 
 T = TypeVar("T")
@@ -133,11 +134,11 @@ def check_password(password: object, name: str) -> str:
 
 
 class Accounts:
-    """The accounts of one server: their rows in the store (through the hub's database worker, ``db``) and the
+    """The accounts of one server: their rows in the store (through the server's database handle) and the
     password hashing pool."""
 
-    def __init__(self, store: Store, limits: ServerLimits, db: Callable[..., Awaitable[Any]]) -> None:
-        self.store, self.limits, self.db = store, limits, db
+    def __init__(self, database: Database, limits: ServerLimits) -> None:
+        self.database, self.limits = database, limits
         self.hasher = PasswordHasher(
             time_cost=limits.hash_passes, memory_cost=limits.hash_memory, parallelism=HASH_LANES
         )
@@ -196,7 +197,7 @@ class Accounts:
             )
 
         try:
-            await self.db(self.store.write, work)
+            await self.database.write(work)
         except StaleWriteError:
             raise AccountRefused(
                 409, "name_taken", "an account with that name, or one that looks the same, exists: choose another"
@@ -238,12 +239,12 @@ class Accounts:
             )
             return digest if done.rowcount else old
 
-        written: str = await self.db(self.store.write, work)
+        written: str = await self.database.write(work)
         return written
 
     async def check(self, user: User, password: object) -> None:
         """Whether ``password`` is the account's (asked again before changing the password or deleting it)."""
-        rows = await self.db(self.store.read, select(users.c.password_hash).where(users.c.id == user.id))
+        rows = await self.database.read(select(users.c.password_hash).where(users.c.id == user.id))
         if not isinstance(password, str) or len(password) > 4 * PASSWORD_MAX:
             raise AccountRefused(403, "bad_password", "that is not this account's password")
         if not rows or not await self._verify(rows[0].password_hash, unicodedata.normalize("NFKC", password)):
@@ -260,7 +261,7 @@ class Accounts:
                 ended = ended.where(sessions.c.public_id != keep)
             conn.execute(ended)
 
-        await self.db(self.store.write, work)
+        await self.database.write(work)
 
     # -- sessions ---------------------------------------------------------------------------------------------
     async def new_session(self, user: User, agent: str) -> tuple[str, Session]:
@@ -290,7 +291,7 @@ class Accounts:
                 )
             )
 
-        await self.db(self.store.write, work)
+        await self.database.write(work)
         return secret, made
 
     async def session(self, secret: str) -> tuple[Session, User] | None:
@@ -302,7 +303,7 @@ class Accounts:
             .join(users, users.c.id == sessions.c.user_id)
             .where(sessions.c.id_hash == secret_hash(secret), users.c.deleted_at.is_(None))
         )
-        rows = await self.db(self.store.read, query)
+        rows = await self.database.read(query)
         if not rows:
             return None
         r = rows[0]
@@ -311,8 +312,7 @@ class Accounts:
             await self.end_session(r.user_id, r.public_id)
             return None
         if now - r.seen_at > SEEN_EVERY:
-            await self.db(
-                self.store.write,
+            await self.database.write(
                 lambda conn: conn.execute(
                     update(sessions).where(sessions.c.public_id == r.public_id).values(seen_at=now)
                 ),
@@ -322,8 +322,7 @@ class Accounts:
 
     async def sessions_of(self, user: User) -> list[Session]:
         """The account's sessions, the most recently used first."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(sessions).where(sessions.c.user_id == user.id).order_by(sessions.c.seen_at.desc()),
         )
         return [Session(r.public_id, r.user_id, r.csrf, r.created_at, r.seen_at, r.agent) for r in rows]
@@ -337,7 +336,7 @@ class Accounts:
             )
             return int(done.rowcount)
 
-        return bool(await self.db(self.store.write, work))
+        return bool(await self.database.write(work))
 
     # -- the seats an account holds, and deleting it -------------------------------------------------------------
     async def delete(self, user: User) -> None:
@@ -374,7 +373,7 @@ class Accounts:
                 .values(name=DELETED_NAME, name_key=None, password_hash=None, deleted_at=time.time())
             )
 
-        await self.db(self.store.write, work)
+        await self.database.write(work)
 
     async def user_by_name(self, name: str) -> User | None:
         """The (not deleted) account a name opens, or None."""
@@ -398,7 +397,7 @@ class Accounts:
         found = users.c.name_key == key
         if exact is not None:
             found = or_(found, and_(users.c.name == exact, users.c.deleted_at.is_(None)))
-        rows = await self.db(self.store.read, select(users).where(found))
+        rows = await self.database.read(select(users).where(found))
         named = [r for r in rows if r.name == exact]
         return named[0] if named else next((r for r in rows if r.name_key == key), None)
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
 from typing import Any
 
 from sqlalchemy import delete, func, insert, or_, select, update
@@ -39,8 +38,9 @@ from sqlalchemy.engine import Connection
 
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import RelationRefused, Relations
-from clubsuite.server.store.database import Store, lock_account
+from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import ReportStatus, moderators, passkeys, reports, sanctions, sessions, users
+from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import new_id
 
 log = logging.getLogger("clubsuite.server")
@@ -68,11 +68,8 @@ takes effect at once)."""
 class Moderation:
     """Reports, sanctions and moderators, over the store."""
 
-    def __init__(
-        self, store: Store, db: Callable[..., Awaitable[Any]], relations: Relations, notices_: Notices
-    ) -> None:
-        self.store = store
-        self.db = db
+    def __init__(self, database: Database, relations: Relations, notices_: Notices) -> None:
+        self.database = database
         self.relations = relations
         self.notices = notices_
         self._chat: dict[str, tuple[float, str | None]] = {}
@@ -144,7 +141,7 @@ class Moderation:
             ).scalar_one()
             return int(reporters)
 
-        reporters = await self.db(self.store.write, work)
+        reporters = await self.database.write(work)
         log.info("report %s: %s of an account", report_id, kind)
         if block:
             await self.relations.change("block", reporter, subject, True)
@@ -196,7 +193,7 @@ class Moderation:
                 for r in rows
             ]
 
-        found: list[dict[str, Any]] = await self.db(self.store.reading, work)
+        found: list[dict[str, Any]] = await self.database.reading(work)
         return found
 
     async def act(
@@ -260,7 +257,7 @@ class Moderation:
                 conn.execute(update(users).where(users.c.id == row.subject_id).values(password_hash=None))
             return row
 
-        row = await self.db(self.store.write, work)
+        row = await self.database.write(work)
         log.info("moderation: report %s, %s by %s", report_id, action, "the operator" if by is None else by)
         self._chat.pop(row.subject_id, None)
         if action not in ("dismiss", "close"):
@@ -279,9 +276,7 @@ class Moderation:
     ) -> None:
         """Keep a sanction and tell the person (a notice on their pages)."""
         now = time.time()
-        await self.db(
-            self.store.write, lambda conn: _keep_sanction(conn, user_id, kind, reason, until, by, report_id, now)
-        )
+        await self.database.write(lambda conn: _keep_sanction(conn, user_id, kind, reason, until, by, report_id, now))
         self._chat.pop(user_id, None)
         if kind != "close":
             await self.notices.add(user_id, kind, {"reason": reason, "until": until})
@@ -292,8 +287,7 @@ class Moderation:
         now = time.time()
         if kept is not None and time.monotonic() - kept[0] < CHAT_CHECK_SECONDS:
             return kept[1]
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(sanctions.c.kind, sanctions.c.reason, sanctions.c.until)
             .where(
                 sanctions.c.user_id == user_id,
@@ -318,7 +312,7 @@ class Moderation:
     # -- moderators -----------------------------------------------------------------------------------------------
     async def is_moderator(self, user_id: str) -> bool:
         """Whether the account is a moderator."""
-        rows = await self.db(self.store.read, select(moderators.c.user_id).where(moderators.c.user_id == user_id))
+        rows = await self.database.read(select(moderators.c.user_id).where(moderators.c.user_id == user_id))
         return bool(rows)
 
     async def set_moderator(self, user_id: str, on: bool) -> None:
@@ -329,12 +323,11 @@ class Moderation:
             if on:
                 conn.execute(insert(moderators).values(user_id=user_id, added_at=time.time()))
 
-        await self.db(self.store.write, work)
+        await self.database.write(work)
 
     async def sanctions_of(self, user_id: str) -> list[dict[str, Any]]:
         """The sanctions an account has had, newest first (for the moderators)."""
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(sanctions).where(sanctions.c.user_id == user_id).order_by(sanctions.c.created_at.desc()).limit(50),
         )
         return [

@@ -18,15 +18,16 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from clubsuite.server.people.relations import RelationRefused, Relations
-from clubsuite.server.store.database import Store, lock_account
+from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import invitations_sent, notices
+from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import new_id
 
 KINDS = ("invite", "declined", "warn", "mute", "chat_ban", "reported", "seat")
@@ -44,9 +45,8 @@ PRUNE_BATCH = 1000
 class Notices:
     """The notices of every account, over the store."""
 
-    def __init__(self, store: Store, db: Callable[..., Awaitable[Any]], relations: Relations) -> None:
-        self.store = store
-        self.db = db
+    def __init__(self, database: Database, relations: Relations) -> None:
+        self.database = database
         self.relations = relations
         self.told: Callable[[str, dict[str, Any]], None] | None = None
         """Called with (account, notice) when a notice is added here (the page's socket sends it at once)."""
@@ -78,7 +78,7 @@ class Notices:
             if old:
                 conn.execute(delete(notices).where(notices.c.id.in_(old)))
 
-        await self.db(self.store.write, work)
+        await self.database.write(work)
         if self.told is not None:
             self.told(user_id, notice)
         return notice
@@ -87,8 +87,7 @@ class Notices:
         """The account's notices not expired, newest first (seat notices and the others: each at most
         :data:`KEPT`)."""
         now = time.time() if now is None else now
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(notices).where(notices.c.user_id == user_id).order_by(notices.c.created_at.desc()).limit(2 * KEPT),
         )
         return [shown(r) for r in rows if r.expires_at is None or r.expires_at > now]
@@ -97,8 +96,7 @@ class Notices:
         """The notices added after ``after`` for any of ``user_ids``: (account, notice), oldest first."""
         if not user_ids:
             return []
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(notices)
             .where(notices.c.user_id.in_(user_ids), notices.c.created_at > after)
             .order_by(notices.c.created_at),
@@ -111,7 +109,7 @@ class Notices:
         if not user_ids:
             return
 
-        await self.db(self.store.write, lambda conn: _drop(conn, user_ids, "seat", where))
+        await self.database.write(lambda conn: _drop(conn, user_ids, "seat", where))
 
     async def take(self, user_id: str, notice_id: str) -> dict[str, Any] | None:
         """Remove one of the account's notices (dealt with); the notice, or None when there is none."""
@@ -122,7 +120,7 @@ class Notices:
                 conn.execute(delete(notices).where(notices.c.id == notice_id))
             return row
 
-        row = await self.db(self.store.write, work)
+        row = await self.database.write(work)
         return shown(row) if row is not None else None
 
     async def invite(self, sender: tuple[str, str], to_id: str, target: dict[str, Any]) -> None:
@@ -131,7 +129,7 @@ class Notices:
         do not let it through."""
         if to_id == sender[0]:
             raise RelationRefused("yourself", "you cannot invite yourself")
-        await self.db(self.store.write, lambda conn: _count_invitation(conn, sender[0], time.time()))
+        await self.database.write(lambda conn: _count_invitation(conn, sender[0], time.time()))
         if not await self.relations.may_invite(sender[0], to_id):
             return
         await self.add(to_id, "invite", {"from": sender[1], **target}, time.time() + INVITE_SECONDS)

@@ -248,7 +248,7 @@ class Passkeys:
             )
 
         try:
-            await self.accounts.db(self.accounts.store.write, work)
+            await self.accounts.database.write(work)
         except StaleWriteError:  # kept by an account already: said as any other refusal, telling nothing of whose
             raise AccountRefused(400, "bad_passkey", "the passkey's answer was refused: it cannot be added") from None
         return made
@@ -256,8 +256,7 @@ class Passkeys:
     # -- the account's passkeys -----------------------------------------------------------------------------------
     async def of(self, user: User) -> list[Passkey]:
         """The account's passkeys, the newest first."""
-        rows = await self.accounts.db(
-            self.accounts.store.read,
+        rows = await self.accounts.database.read(
             select(passkeys).where(passkeys.c.user_id == user.id).order_by(passkeys.c.created_at.desc()),
         )
         return [Passkey(r.id, r.label, r.created_at, r.used_at) for r in rows]
@@ -269,7 +268,7 @@ class Passkeys:
             done = conn.execute(delete(passkeys).where(passkeys.c.user_id == user.id, passkeys.c.id == passkey_id))
             return int(done.rowcount)
 
-        return bool(await self.accounts.db(self.accounts.store.write, work))
+        return bool(await self.accounts.database.write(work))
 
     # -- signing in -----------------------------------------------------------------------------------------------
     def sign_in_options(self, host: str, address: str) -> dict[str, Any]:
@@ -299,7 +298,7 @@ class Passkeys:
             .join(users, users.c.id == passkeys.c.user_id)
             .where(passkeys.c.id == key_id, users.c.deleted_at.is_(None))
         )
-        rows = await self.accounts.db(self.accounts.store.read, query)
+        rows = await self.accounts.database.read(query)
         if not rows:
             raise refused
         row = rows[0]
@@ -335,6 +334,6 @@ class Passkeys:
             )
             return int(done.rowcount)
 
-        if await self.accounts.db(self.accounts.store.write, work) != 1:
+        if await self.accounts.database.write(work) != 1:
             raise refused
         return User(row.user_id, row.name, row.user_created, False)

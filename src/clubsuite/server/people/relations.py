@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Awaitable, Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import Any, Literal, TypeVar
 
@@ -31,8 +31,9 @@ from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
-from clubsuite.server.store.database import Store, lock_account
+from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import blocks, follows, matches, mutes, presence, privacy, seats, tables, users
+from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import name_key
 
 T = TypeVar("T")
@@ -74,19 +75,17 @@ class Privacy:
 
 
 class Relations:
-    """The relations between accounts, over the store (``db`` runs store calls off the event loop)."""
+    """The relations between accounts, over the store (through the database handle, off the event loop)."""
 
-    def __init__(self, store: Store, db: Callable[..., Awaitable[Any]]) -> None:
-        self.store = store
-        self.db = db
+    def __init__(self, database: Database) -> None:
+        self.database = database
         self._hidden: dict[str, tuple[float, frozenset[str]]] = {}
 
     async def account(self, name: object) -> tuple[str, str]:
         """The live account a name reaches: (id, name), or :class:`RelationRefused` ``no_player``."""
         if not isinstance(name, str) or not 1 <= len(name) <= 100:
             raise RelationRefused("no_player", "there is no player of that name")
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(users.c.id, users.c.name).where(users.c.name_key == name_key(name), users.c.deleted_at.is_(None)),
         )
         if not rows:
@@ -117,7 +116,7 @@ class Relations:
             if kind == "block":  # your following of them ends; theirs of you stays (it shows them nothing now)
                 conn.execute(delete(follows).where(follows.c.user_id == user_id, follows.c.other_id == other_id))
 
-        await self.db(self.store.write, work)
+        await self.database.write(work)
         self._hidden.pop(user_id, None)
 
     async def lists(self, user_id: str) -> dict[str, list[str]]:
@@ -135,13 +134,13 @@ class Relations:
                 out[kind] = [r.name for r in rows]
             return out
 
-        found: dict[str, list[str]] = await self.db(self.store.reading, work)
+        found: dict[str, list[str]] = await self.database.reading(work)
         return found
 
     async def privacy(self, user_id: str) -> Privacy:
         """The account's privacy (the defaults where it chose none)."""
-        rows = await self.db(
-            self.store.read, select(privacy.c.invites, privacy.c.presence).where(privacy.c.user_id == user_id)
+        rows = await self.database.read(
+            select(privacy.c.invites, privacy.c.presence).where(privacy.c.user_id == user_id)
         )
         return Privacy(rows[0].invites, rows[0].presence) if rows else Privacy()
 
@@ -156,7 +155,7 @@ class Relations:
             if conn.execute(update(privacy).where(privacy.c.user_id == user_id).values(**values)).rowcount == 0:
                 conn.execute(insert(privacy).values(user_id=user_id, **values))
 
-        await self.db(self.store.write, work)
+        await self.database.write(work)
 
     async def hidden(self, user_id: str, fresh: bool = False) -> frozenset[str]:
         """The accounts whose chat ``user_id`` does not see: those it blocked or muted (kept a few seconds, unless
@@ -171,7 +170,7 @@ class Relations:
             found |= {r.other_id for r in conn.execute(select(mutes.c.other_id).where(mutes.c.user_id == user_id))}
             return frozenset(found)
 
-        hidden: frozenset[str] = await self.db(self.store.reading, work)
+        hidden: frozenset[str] = await self.database.reading(work)
         self._hidden[user_id] = (now, hidden)
         if len(self._hidden) > 10_000:  # a bound on the memory: the oldest half forgotten
             for key in sorted(self._hidden, key=lambda k: self._hidden[k][0])[:5000]:
@@ -193,20 +192,19 @@ class Relations:
                 found.update((r.user_id, r.other_id, r.created_at) for r in conn.execute(query))
             return found
 
-        made: set[tuple[str, str, float]] = await self.db(self.store.reading, work)
+        made: set[tuple[str, str, float]] = await self.database.reading(work)
         return made
 
     async def blocked_either(self, a: str, b: str) -> bool:
         """Whether either account blocked the other."""
-        return bool(await self.db(self.store.reading, lambda conn: _blocked(conn, a, b)))
+        return bool(await self.database.reading(lambda conn: _blocked(conn, a, b)))
 
     async def apart(self, user_ids: Iterable[str]) -> set[frozenset[str]]:
         """The pairs among ``user_ids`` of which one blocked the other (never seated together)."""
         ids = list(set(user_ids))
         if len(ids) < 2:
             return set()
-        rows = await self.db(
-            self.store.read,
+        rows = await self.database.read(
             select(blocks.c.user_id, blocks.c.other_id).where(blocks.c.user_id.in_(ids), blocks.c.other_id.in_(ids)),
         )
         return {frozenset((r.user_id, r.other_id)) for r in rows}
@@ -222,7 +220,7 @@ class Relations:
             audience = row.invites if row is not None else DEFAULT_INVITES
             return _reaches(conn, audience, to_id, from_id)
 
-        return bool(await self.db(self.store.reading, work))
+        return bool(await self.database.reading(work))
 
     async def friends(self, user_id: str, now: float | None = None) -> list[dict[str, Any]]:
         """The accounts ``user_id`` follows, each with whether it is online and at which table, as far as its
@@ -257,7 +255,7 @@ class Relations:
             at = _tables_of(conn, [x["id"] for x in out if x["online"]])
             return [{"name": x["name"], "online": x["online"], "table": at.get(x["id"])} for x in out]
 
-        found: list[dict[str, Any]] = await self.db(self.store.reading, work)
+        found: list[dict[str, Any]] = await self.database.reading(work)
         return found
 
     async def seen(self, user_ids: Iterable[str], now: float | None = None) -> None:
@@ -272,7 +270,7 @@ class Relations:
             stmt = dialect.insert(presence).values([{"user_id": i, "seen_at": at} for i in ids])
             conn.execute(stmt.on_conflict_do_update(index_elements=["user_id"], set_={"seen_at": at}))
 
-        await self.db(self.store.write, work)
+        await self.database.write(work)
 
 
 def _blocked(conn: Connection, a: str, b: str) -> bool:

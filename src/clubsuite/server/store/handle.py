@@ -52,3 +52,16 @@ class Database:
         """Close the store in its worker thread (after the calls already handed to it), then stop the threads."""
         await self.run(self.store.close)
         self._worker.shutdown(wait=True)
+
+
+class InlineDatabase(Database):
+    """The same handle whose store calls run in the calling thread: for a command that does one thing at a time,
+    with no event loop to keep free (no worker thread is ever started)."""
+
+    async def run(self, call: Callable[[*Ts], T], *args: *Ts) -> T:
+        """Run ``call(*args)`` here and now."""
+        return call(*args)
+
+    async def close(self) -> None:
+        """Close the store."""
+        self.store.close()

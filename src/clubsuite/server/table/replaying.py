@@ -27,7 +27,7 @@ import json
 import logging
 import math
 import time
-from collections.abc import Awaitable, Callable
+from collections.abc import Callable
 from concurrent.futures.process import BrokenProcessPool
 from typing import Any, NamedTuple
 
@@ -44,8 +44,9 @@ from clubsuite.present import with_account, with_said, with_shown
 from clubsuite.records.files import parse_record
 from clubsuite.records.replay import Replay
 from clubsuite.server.limits import RateLimits, ServerLimits
-from clubsuite.server.store.database import StaleWriteError, Store, StoreError
+from clubsuite.server.store.database import StaleWriteError, StoreError
 from clubsuite.server.store.dbschema import reviews
+from clubsuite.server.store.handle import Database
 from clubsuite.server.table.protocol import event_json
 from clubsuite.server.workers import RenewingPool
 from clubsuite.view_base import HasHiddenPiles, HasSpectator
@@ -265,10 +266,10 @@ class ReviewStore:
     """Worked-out reviews kept in the database (table ``reviews``): every process of the server reads them and they
     outlast a restart. At most ``max_bytes`` of answers are kept: each new one past that drops the oldest (by when
     it was worked out), and one answer larger than a quarter of it is not kept at all. Reads and writes run through
-    ``db`` (the server's database threads); a database that refuses is a review worked out again, never an error."""
+    ``database`` (the server's database threads); a database that refuses is a review worked out again, never an error."""
 
-    def __init__(self, store: Store, db: Callable[..., Awaitable[Any]], max_bytes: int) -> None:
-        self.store, self.db, self.max_bytes = store, db, max_bytes
+    def __init__(self, database: Database, max_bytes: int) -> None:
+        self.database, self.max_bytes = database, max_bytes
 
     async def get(self, key: ReviewKey) -> tuple[int, bytes] | None:
         """The kept answer of ``key`` (its status and JSON), or None."""
@@ -276,7 +277,7 @@ class ReviewStore:
             reviews.c.digest == key.digest, reviews.c.seat == key.seat, reviews.c.settings == key.settings
         )
         try:
-            rows = await self.db(self.store.read, query)
+            rows = await self.database.read(query)
         except StoreError as exc:
             log.warning("the kept reviews could not be read: %s", exc)
             return None
@@ -287,7 +288,7 @@ class ReviewStore:
         if len(body) > self.max_bytes // 4:
             return
         try:
-            await self.db(self.store.write, lambda conn: self._put(conn, key, status, body))
+            await self.database.write(lambda conn: self._put(conn, key, status, body))
         except StaleWriteError:
             pass  # another process worked the same review out and kept it first: the same answer
         except StoreError as exc:
