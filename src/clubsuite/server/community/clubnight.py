@@ -51,7 +51,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -86,7 +86,9 @@ TITLE = "Club night"
 TABLES_RANGE = (2, 20)
 """A club night's tables: at least two (one table has nothing to compare with)."""
 ROUNDS_RANGE = (1, 10)
-PAIRINGS = ("swiss", "random")
+Pairing = Literal["swiss", "random"]
+"""How a club night's rounds after the first are seated: by the standings, or at random."""
+PAIRINGS: tuple[Pairing, ...] = get_args(Pairing)
 SEATING_TRIES = 3
 """Times a round is seated afresh when entries came in while it was being seated (each try makes its tables)."""
 STEP = 1e-6
@@ -112,7 +114,7 @@ class NightSettings:
     spec: str
     tables: int
     rounds: int
-    pairing: str
+    pairing: Pairing
     bot: str
     bot_delay: float = 0.5
 
@@ -128,13 +130,14 @@ class NightSettings:
             raise InvalidOptionsError(
                 f"rounds={rounds}: a club night has {ROUNDS_RANGE[0]} to {ROUNDS_RANGE[1]} rounds"
             )
-        if pairing not in PAIRINGS:
+        chosen = next((p for p in PAIRINGS if p == pairing), None)
+        if chosen is None:
             raise InvalidOptionsError(f"pairing={pairing!r}: expected one of {', '.join(PAIRINGS)}")
         known = bot_names(info.name)
         if bot not in known:
             raise InvalidOptionsError(f"bot={bot!r}: the bots of {info.name} are {', '.join(known)}")
         TableSettings(bot_delay=bot_delay)  # checked as any table's
-        return cls(spec_of(info.name, options), tables, rounds, pairing, bot, bot_delay)
+        return cls(spec_of(info.name, options), tables, rounds, chosen, bot, bot_delay)
 
     def seats(self) -> int:
         """Seats at each of the night's tables."""

@@ -22,8 +22,6 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from sqlalchemy import select
-
 from clubsuite.bots.base import bot_names
 from clubsuite.bots.calibrated import calibrated
 from clubsuite.bots.levels import LEVELS
@@ -32,7 +30,8 @@ from clubsuite.options import spec_of
 from clubsuite.ratings import START, Skill, pool, shown
 from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.people.accounts import User
-from clubsuite.server.store.dbschema import SeatKind, ratings
+from clubsuite.server.store import players
+from clubsuite.server.store.dbschema import SeatKind
 from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
@@ -96,19 +95,12 @@ class Matchmaker(Ticker):
         """One round of matching (:meth:`match` now)."""
         await self.match(time.time())
 
-    async def rating_of(self, subject: str, pool_name: str) -> Skill:
-        """A subject's skill in a pool (a newcomer's when it has none)."""
-        rows = await self.database.read(
-            select(ratings.c.mu, ratings.c.sigma).where(ratings.c.pool == pool_name, ratings.c.subject == subject),
-        )
-        return Skill(rows[0].mu, rows[0].sigma) if rows else START
-
     async def join(self, user: User, game: str, address: str) -> Ticket:
         """Queue ``user`` for a rated table of ``game`` (a game, variant or spec; its seat count from its options)."""
         info, options = resolve(game)
         spec = spec_of(info.name, options)
         self._may_join(user)
-        skill = await self.rating_of(f"user:{user.id}", pool(info, options))
+        skill = await players.skill_of(self.database, f"user:{user.id}", pool(info, options))
         self._may_join(user)  # again, with no wait before the ticket is added: another join may have come meanwhile
         ticket = Ticket(user, spec, info.name, info.n_seats(options), shown(skill)[0], time.time(), address)
         self.tickets[user.id] = ticket
@@ -207,7 +199,7 @@ class Matchmaker(Ticker):
         start = calibrated(pool_name)
         gaps = []
         for level in levels:
-            skill = await self.rating_of(f"bot:{level}", pool_name)
+            skill = await players.skill_of(self.database, f"bot:{level}", pool_name)
             if skill == START and level in start:  # no rated match yet: where its calibration put it
                 skill = Skill(*start[level])
             gaps.append((abs(shown(skill)[0] - ticket.rating), level))

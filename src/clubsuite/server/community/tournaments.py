@@ -28,7 +28,7 @@ import secrets
 import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import Any, Literal, get_args
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -38,16 +38,16 @@ from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.options import spec_of, split_spec
-from clubsuite.ratings import START, Skill, pool, shown
+from clubsuite.ratings import pool, shown
 from clubsuite.server.community.standings import Played, Row, arena_standings, swiss_standings
 from clubsuite.server.decency import check as check_words
 from clubsuite.server.people.accounts import User
+from clubsuite.server.store import players
 from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import (
     TournamentFormat,
     TournamentStatus,
     match_players,
-    ratings,
     tournament_entrants,
     tournament_tables,
     tournaments,
@@ -61,7 +61,8 @@ from clubsuite.server.tokens import new_id
 
 FORMATS = (TournamentFormat.ARENA, TournamentFormat.SWISS)
 """The formats this module keeps (a club night is :mod:`.clubnight`'s)."""
-UNITS = ("hand", "short", "match")
+TournamentUnit = Literal["hand", "short", "match"]
+UNITS: tuple[TournamentUnit, ...] = get_args(TournamentUnit)
 """What each of a tournament's tables plays: one hand, a short match or a whole match (the game's own lengths of play,
 :attr:`clubsuite.engine.GameInfo.units`; ``match`` always)."""
 MINUTES_RANGE = (5, 240)
@@ -109,7 +110,7 @@ class TournamentSettings:
     bot_delay: float = 0.5
     starts_at: float | None = None
     """When it starts by itself (None: when its host starts it)."""
-    unit: str = "match"
+    unit: TournamentUnit = "match"
     """What each table plays (:data:`UNITS`); a tournament kept before there was a choice played whole matches."""
 
     @classmethod
@@ -154,20 +155,26 @@ class TournamentSettings:
                     f"rounds={rounds}: a Swiss tournament has {ROUNDS_RANGE[0]} to {ROUNDS_RANGE[1]} rounds"
                 )
         units = [u for u in UNITS if u == "match" or u in info.units]
+        chosen: TournamentUnit
         if unit is None:  # the kind's default, unless the spec itself sets what it would (say, the target)
-            unit = "hand" if format == TournamentFormat.ARENA else "short"
-            unit = unit if unit in units else "match"
-            if unit != "match" and set(split_spec(game)[1]) & set(info.units[unit].options):
-                unit = "match"
-        elif unit not in units:
-            raise InvalidOptionsError(f"unit={unit!r}: a table of {info.name} in a tournament plays {', '.join(units)}")
-        elif rated and unit != "match":  # a rating pool rates whole matches: one hand or a short one would skew it
-            raise InvalidOptionsError(
-                f"unit={unit!r}: a rated tournament's tables play whole matches (unit='match'); "
-                "choose rated=false to play shorter tables"
-            )
+            chosen = "hand" if format == TournamentFormat.ARENA else "short"
+            chosen = chosen if chosen in units else "match"
+            if chosen != "match" and set(split_spec(game)[1]) & set(info.units[chosen].options):
+                chosen = "match"
+        else:
+            asked = next((u for u in units if u == unit), None)
+            if asked is None:
+                raise InvalidOptionsError(
+                    f"unit={unit!r}: a table of {info.name} in a tournament plays {', '.join(units)}"
+                )
+            if rated and asked != "match":  # a rating pool rates whole matches: one hand or a short one would skew it
+                raise InvalidOptionsError(
+                    f"unit={unit!r}: a rated tournament's tables play whole matches (unit='match'); "
+                    "choose rated=false to play shorter tables"
+                )
+            chosen = asked
         if rated:
-            unit = "match"  # ratings are for whole matches, whatever the kind's default
+            chosen = "match"  # ratings are for whole matches, whatever the kind's default
         known = bot_names(info.name)
         if bot not in known:
             raise InvalidOptionsError(f"bot={bot!r}: the bots of {info.name} are {', '.join(known)}")
@@ -188,7 +195,7 @@ class TournamentSettings:
             bot,
             bot_delay,
             starts_at,
-            unit,
+            chosen,
         )
 
     def to_json(self) -> str:
@@ -595,7 +602,7 @@ class Tournaments:
         """Enter (or, withdrawn, come back to) a tournament as ``user``: before it starts, or while an arena runs or
         before a Swiss tournament's last round; paired by the account's rating in the tournament's pool."""
         t = await self.load(tournament_id)
-        skill = await skill_of(self.database, f"user:{user.id}", t.settings.pool())
+        skill = await players.skill_of(self.database, f"user:{user.id}", t.settings.pool())
         rating = shown(skill)[0]
         now = time.time()
 
@@ -813,14 +820,6 @@ def _row_json(row: Row, entrant: Entrant) -> dict[str, Any]:
         "results": row.results[-12:],
         "active": entrant.active,
     }
-
-
-async def skill_of(database: Database, subject: str, pool_name: str) -> Skill:
-    """A subject's skill in a rating pool (a newcomer's when it has none)."""
-    rows = await database.read(
-        select(ratings.c.mu, ratings.c.sigma).where(ratings.c.pool == pool_name, ratings.c.subject == subject),
-    )
-    return Skill(rows[0].mu, rows[0].sigma) if rows else START
 
 
 def _tournament(row: Any) -> Tournament:

@@ -173,7 +173,11 @@ async def create(body: TableIn, request: Request, lobby: LobbyDep) -> dict[str, 
         info, options = resolve(body.game)
         n = info.n_seats(options)
         given = body.seats
-        seats = [SeatRequest(s.kind, s.bot) for s in given] if given is not None else [SeatRequest(SeatKind.PERSON)] * n
+        seats = (
+            [SeatRequest(SeatKind(s.kind), s.bot) for s in given]
+            if given is not None
+            else [SeatRequest(SeatKind.PERSON)] * n
+        )
         await lobby.who(request)  # a signed-in maker's request carries its CSRF token
         table = await lobby.hub.create_table(body.game, seats, settings, creator=client_address(request.scope))
     except (ClubsError, Refused) as exc:

@@ -21,9 +21,9 @@ from clubsuite.server.http.services import (
 )
 from clubsuite.server.http.sessions import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
-from clubsuite.server.people.moderation import Moderation
+from clubsuite.server.people.moderation import Moderation, ModerationAction, ReportKind
 from clubsuite.server.people.notices import Notices
-from clubsuite.server.people.relations import KINDS, Privacy, RelationKind, RelationRefused, Relations
+from clubsuite.server.people.relations import KINDS, Audience, Privacy, RelationKind, RelationRefused, Relations
 from clubsuite.server.store.dbschema import ReportStatus, SeatKind
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
@@ -39,8 +39,8 @@ class _Strict(BaseModel):
 class PrivacyIn(_Strict):
     """Who may invite the account, and who sees it online."""
 
-    invites: Literal["everyone", "following", "nobody"] = Field(..., description="who may invite you")
-    presence: Literal["everyone", "following", "nobody"] = Field(..., description="who sees you online")
+    invites: Audience = Field(..., description="who may invite you")
+    presence: Audience = Field(..., description="who sees you online")
 
 
 class InviteIn(_Strict):
@@ -54,7 +54,7 @@ class InviteIn(_Strict):
 class ReportIn(_Strict):
     """A report: of a message said at a table (its table and line id), of a player's name, or of a player."""
 
-    kind: Literal["message", "name", "player"]
+    kind: ReportKind
     player: str | None = Field(None, max_length=100, description="the player reported (a name or a player)")
     table: str | None = Field(None, max_length=40, description="the table the message was said at")
     message: int | None = Field(None, ge=1, description="the message's id at that table")
@@ -79,7 +79,7 @@ class MessageReportIn(_Strict):
 class ActionIn(_Strict):
     """A moderator's action on a report."""
 
-    action: Literal["warn", "mute", "chat_ban", "close", "dismiss"]
+    action: ModerationAction
     reason: str = Field("", max_length=500, description="why, as the player is told (at most 500 characters)")
     hours: float | None = Field(None, description="a mute's length in hours")
 
@@ -285,7 +285,7 @@ async def keep_report(
     services: Services,
     user: User,
     subject: str,
-    kind: str,
+    kind: ReportKind,
     reason: str,
     context: dict[str, Any],
     block: bool,

@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any
+from typing import Any, Literal, TypeGuard, get_args
 
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
@@ -45,11 +45,26 @@ from clubsuite.server.tokens import new_id
 
 log = logging.getLogger("clubsuite.server")
 
-REPORT_KINDS = ("message", "name", "player")
+ReportKind = Literal["message", "name", "player"]
+"""What a report is about: a message said at a table, an account's name, or the player."""
+REPORT_KINDS: tuple[ReportKind, ...] = get_args(ReportKind)
 OPERATOR = "operator"
 """Who took an action taken with ``clubs admin act`` (a sanction with no taker was the server's own: the automatic
 mute, which dismissing the reports lifts)."""
-ACTIONS = ("warn", "mute", "chat_ban", "close", "dismiss")
+SanctionKind = Literal["warn", "mute", "chat_ban", "close"]
+"""A sanction kept of an account (table ``sanctions``): a warning, a mute, a ban from chat, the account closed."""
+ModerationAction = Literal["warn", "mute", "chat_ban", "close", "dismiss"]
+"""What a moderator does about a report (its outcome): a sanction, or the report dismissed. One flat Literal, so that
+a request's schema lists the five."""
+ACTIONS: tuple[ModerationAction, ...] = get_args(ModerationAction)
+ACTION_REASONS: dict[ModerationAction, str] = {
+    "warn": "your behaviour towards other players",
+    "mute": "your messages to other players",
+    "chat_ban": "your messages to other players",
+    "close": "your behaviour on this site",
+    "dismiss": "",
+}
+"""The reason a player is told when the moderator gave none."""
 REASON_MAX = 500
 """Characters of a report's or an action's reason."""
 REPORTS_PER_HOUR = 10
@@ -89,7 +104,7 @@ class Moderation:
         (the message and the lines around it, the table, the name); ``witness``: the reporter was at the table when
         the reported message was said (the table's process knows). Refused: oneself, an unknown kind, a reason too
         long, too many reports, a second open report of the same person."""
-        if kind not in REPORT_KINDS:
+        if not is_report_kind(kind):
             raise RelationRefused("bad_report", f"kind={kind!r}: a report is of a {', '.join(REPORT_KINDS)}")
         if subject == reporter:
             raise RelationRefused("yourself", "you cannot report yourself")
@@ -203,20 +218,11 @@ class Moderation:
         closed with the outcome; the person is told what and why. Refused: an unknown action or report, one already
         closed, a mute without its hours (or beyond :data:`MUTE_HOURS_MAX`), and a moderator's action on a report
         about themselves or another moderator (``operator_only``: the operator's, ``clubs admin act``)."""
-        if action not in ACTIONS:
+        if not is_action(action):
             raise RelationRefused("bad_action", f"action={action!r}: expected one of {', '.join(ACTIONS)}")
         if action == "mute" and (hours is None or not 0 < hours <= MUTE_HOURS_MAX):
             raise RelationRefused("bad_action", f"hours: a mute lasts more than 0 and at most {MUTE_HOURS_MAX:g} hours")
-        reason = (
-            " ".join(reason.split())[:REASON_MAX]
-            or {
-                "warn": "your behaviour towards other players",
-                "mute": "your messages to other players",
-                "chat_ban": "your messages to other players",
-                "close": "your behaviour on this site",
-                "dismiss": "",
-            }[action]
-        )
+        reason = " ".join(reason.split())[:REASON_MAX] or ACTION_REASONS[action]
         now = time.time()
 
         def work(conn: Connection) -> Any:
@@ -260,7 +266,7 @@ class Moderation:
         row = await self.database.write(work)
         log.info("moderation: report %s, %s by %s", report_id, action, "the operator" if by is None else by)
         self._chat.pop(row.subject_id, None)
-        if action not in ("dismiss", "close"):
+        if action != "dismiss" and action != "close":
             until = now + hours * 3600 if action == "mute" and hours is not None else None
             await self.notices.add(row.subject_id, action, {"reason": reason, "until": until})
         return {"report": report_id, "action": action, "subject": row.subject_id}
@@ -268,7 +274,7 @@ class Moderation:
     async def _sanction(
         self,
         user_id: str,
-        kind: str,
+        kind: SanctionKind,
         reason: str,
         until: float | None,
         by: str | None = None,
@@ -345,10 +351,20 @@ def _standing(conn: Connection, user_id: str, now: float) -> bool:
     return made is not None and made <= now - STANDING_DAYS * 86400
 
 
+def is_report_kind(kind: str) -> TypeGuard[ReportKind]:
+    """Whether ``kind`` is one of :data:`REPORT_KINDS`."""
+    return kind in REPORT_KINDS
+
+
+def is_action(action: str) -> TypeGuard[ModerationAction]:
+    """Whether ``action`` is one of :data:`ACTIONS`."""
+    return action in ACTIONS
+
+
 def _keep_sanction(
     conn: Connection,
     user_id: str,
-    kind: str,
+    kind: SanctionKind,
     reason: str,
     until: float | None,
     by: str | None,

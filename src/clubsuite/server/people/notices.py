@@ -19,7 +19,7 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any
+from typing import Any, Literal, get_args
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
@@ -30,7 +30,10 @@ from clubsuite.server.store.dbschema import invitations_sent, notices
 from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import new_id
 
-KINDS = ("invite", "declined", "warn", "mute", "chat_ban", "reported", "seat")
+NoticeKind = Literal["invite", "declined", "warn", "mute", "chat_ban", "reported", "seat"]
+"""What a notice tells: an invitation, one declined, a moderator's warning, mute or ban from chat, a report
+received, a seat a tournament gave."""
+KINDS: tuple[NoticeKind, ...] = get_args(NoticeKind)
 INVITE_SECONDS = 600.0
 """An invitation is open this long."""
 KEPT = 50
@@ -54,7 +57,7 @@ class Notices:
     async def add(
         self,
         user_id: str,
-        kind: str,
+        kind: NoticeKind,
         body: dict[str, Any],
         expires: float | None = None,
         replacing: dict[str, str] | None = None,
@@ -185,7 +188,7 @@ def shown(row: Any) -> dict[str, Any]:
     }
 
 
-def _drop(conn: Connection, user_ids: list[str], kind: str, where: dict[str, str]) -> None:
+def _drop(conn: Connection, user_ids: list[str], kind: NoticeKind, where: dict[str, str]) -> None:
     """Remove the notices of ``kind`` of ``user_ids`` whose body has the values of ``where``."""
     rows = conn.execute(
         select(notices.c.id, notices.c.body).where(notices.c.user_id.in_(user_ids), notices.c.kind == kind)

@@ -25,7 +25,7 @@ import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar
+from typing import Any, Literal, TypeVar, get_args
 
 from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -38,10 +38,11 @@ from clubsuite.server.tokens import name_key
 
 T = TypeVar("T")
 
-AUDIENCES = ("everyone", "following", "nobody")
+Audience = Literal["everyone", "following", "nobody"]
 """Who may do something with an account: everyone, the people it follows, nobody."""
-DEFAULT_INVITES = "everyone"
-DEFAULT_PRESENCE = "following"
+AUDIENCES: tuple[Audience, ...] = get_args(Audience)
+DEFAULT_INVITES: Audience = "everyone"
+DEFAULT_PRESENCE: Audience = "following"
 PRESENCE_EVERY = 20.0
 """Seconds between two writes of the accounts whose pages a process holds open."""
 ONLINE_SECONDS = 2.5 * PRESENCE_EVERY
@@ -70,8 +71,8 @@ class RelationRefused(Exception):  # noqa: N818 - a refusal, not an error of the
 class Privacy:
     """Who may invite an account, and who sees it online."""
 
-    invites: str = DEFAULT_INVITES
-    presence: str = DEFAULT_PRESENCE
+    invites: Audience = DEFAULT_INVITES
+    presence: Audience = DEFAULT_PRESENCE
 
 
 class Relations:
@@ -142,7 +143,9 @@ class Relations:
         rows = await self.database.read(
             select(privacy.c.invites, privacy.c.presence).where(privacy.c.user_id == user_id)
         )
-        return Privacy(rows[0].invites, rows[0].presence) if rows else Privacy()
+        if not rows:
+            return Privacy()
+        return Privacy(_audience(rows[0].invites, DEFAULT_INVITES), _audience(rows[0].presence, DEFAULT_PRESENCE))
 
     async def set_privacy(self, user_id: str, chosen: Privacy) -> None:
         """Set the account's privacy (each of :data:`AUDIENCES`)."""
@@ -217,7 +220,7 @@ class Relations:
             if _blocked(conn, from_id, to_id):
                 return False
             row = conn.execute(select(privacy.c.invites).where(privacy.c.user_id == to_id)).first()
-            audience = row.invites if row is not None else DEFAULT_INVITES
+            audience = _audience(row.invites if row is not None else None, DEFAULT_INVITES)
             return _reaches(conn, audience, to_id, from_id)
 
         return bool(await self.database.reading(work))
@@ -248,7 +251,7 @@ class Relations:
             for r in rows:
                 # a blocked pair is shown as never online, as anyone offline is shown, and only where the privacy
                 # shows online or offline at all: a blocked person whose view was "does not show" sees just that
-                audience = r.presence or DEFAULT_PRESENCE
+                audience = _audience(r.presence, DEFAULT_PRESENCE)
                 visible = audience == "everyone" or (audience == "following" and r.id in following_me)
                 online = r.id not in blocked and visible and r.seen_at is not None and now - r.seen_at <= ONLINE_SECONDS
                 out.append({"id": r.id, "name": r.name, "online": online if visible else None})
@@ -287,7 +290,15 @@ def _blocked(conn: Connection, a: str, b: str) -> bool:
     )
 
 
-def _reaches(conn: Connection, audience: str, owner: str, other: str) -> bool:
+def _audience(kept: object, default: Audience) -> Audience:
+    """A privacy column's audience as read (``default`` where the account chose none)."""
+    for audience in AUDIENCES:
+        if kept == audience:
+            return audience
+    return default
+
+
+def _reaches(conn: Connection, audience: Audience, owner: str, other: str) -> bool:
     """Whether ``audience`` (of ``owner``'s privacy) takes in ``other``."""
     if audience == "everyone":
         return True

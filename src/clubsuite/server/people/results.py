@@ -49,7 +49,7 @@ class SeatAtEnd:
     """A seat as the match ended: a person's (with their account, if any) or a bot's."""
 
     seat: int
-    kind: str
+    kind: SeatKind
     name: str
     user_id: str | None
     bot: str

@@ -25,7 +25,7 @@ from sqlalchemy.sql.compiler import SQLCompiler
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.store import migrate
-from clubsuite.server.store.dbschema import actions, leavers, matches, seats, tables, users
+from clubsuite.server.store.dbschema import SeatKind, actions, leavers, matches, seats, tables, users
 
 POSTGRES_WRITERS = 8
 """Database threads of a process over PostgreSQL: a write waits mostly on the network and the server, so several
@@ -70,7 +70,7 @@ class SeatRow:
     """A seat: a person's (with its display name and token hash once taken) or a bot's."""
 
     seat: int
-    kind: str
+    kind: SeatKind
     bot: str | None
     name: str | None
     token_hash: str | None
@@ -316,7 +316,7 @@ class Store:
     def seats(self, table_id: str) -> list[SeatRow]:
         """The seats of a table, by number."""
         rows = self.read(select(seats).where(seats.c.table_id == table_id).order_by(seats.c.seat))
-        return [SeatRow(r.seat, r.kind, r.bot, r.name, r.token_hash, r.user_id) for r in rows]
+        return [SeatRow(r.seat, SeatKind(r.kind), r.bot, r.name, r.token_hash, r.user_id) for r in rows]
 
     def update_seat(self, table_id: str, seat: SeatRow) -> None:
         """Store a seat's new state (taken, given up)."""

@@ -1,6 +1,7 @@
 """The rows the players' public pages read (profiles, histories, rating paths, leaderboards, the pools' ratings),
 kept here with the schema so that no route builds SQL: each function reads one query through the database handle,
-off the event loop, and hands back its rows for the route to shape.
+off the event loop, and hands back its rows for the route to shape. Also one subject's skill in a pool, which the
+rated queue and the tournaments seat by.
 
 Rows, not answers: what is public (a private table's matches only to the account itself) is decided by the routes
 (:mod:`clubsuite.server.http.player_routes`), which read a private table's flag in its settings.
@@ -12,6 +13,7 @@ from typing import Any
 
 from sqlalchemy import literal, select
 
+from clubsuite.ratings import START, Skill
 from clubsuite.server.store.dbschema import match_players, rating_history, ratings, tables, users
 from clubsuite.server.store.handle import Database
 
@@ -68,3 +70,12 @@ async def every_rating(database: Database) -> list[Any]:
     return await database.read(
         select(ratings.c.pool, ratings.c.subject, ratings.c.mu, ratings.c.sigma, ratings.c.matches)
     )
+
+
+async def skill_of(database: Database, subject: str, pool_name: str) -> Skill:
+    """A subject's skill in a rating pool (``user:<id>`` or ``bot:<level>``; a newcomer's when it has none): what the
+    rated queue and the tournaments seat by."""
+    rows = await database.read(
+        select(ratings.c.mu, ratings.c.sigma).where(ratings.c.pool == pool_name, ratings.c.subject == subject),
+    )
+    return Skill(rows[0].mu, rows[0].sigma) if rows else START

@@ -42,6 +42,7 @@ from clubsuite.seeding import derive_seed
 from clubsuite.server.people.results import Outcome, SeatAtEnd
 from clubsuite.server.store.commits import GroupCommit
 from clubsuite.server.store.database import ActionRow, MatchRow, SeatRow, Store, TableRow
+from clubsuite.server.store.dbschema import SeatKind
 from clubsuite.server.table.chat import ChatRoom
 from clubsuite.server.table.connection import Connection
 from clubsuite.server.table.protocol import encode, event_json, joined, message
@@ -75,7 +76,7 @@ class SeatState:
     """A seat as the table keeps it while it runs."""
 
     seat: int
-    kind: str
+    kind: SeatKind
     """``person`` or ``bot``."""
     bot: str
     """The bot that plays the seat: always for a bot seat, for a person's seat while they are away."""
@@ -227,14 +228,14 @@ class LiveTable:
         self.version = earlier_actions + len(actions) + self.match_no
         now = time.monotonic()
         for seat in self.seats:
-            if seat.kind == "person" and seat.token_hash is not None:
+            if seat.kind == SeatKind.PERSON and seat.token_hash is not None:
                 seat.away_since = now  # nobody is connected after a restart: the grace period starts again
 
     @property
     def abandoned(self) -> bool:
         """Whether everyone left once play had begun: the table has people's seats and none is held (play begins
         only once every person's seat is taken, so these were all given up). The lobby says nobody is playing."""
-        people = [s for s in self.seats if s.kind == "person"]
+        people = [s for s in self.seats if s.kind == SeatKind.PERSON]
         return bool(people) and not self.waiting and all(s.token_hash is None for s in people)
 
     @property
@@ -244,7 +245,7 @@ class LiveTable:
         return (
             self.match_no == 0
             and self.logged == 0
-            and any(s.kind == "person" and s.token_hash is None for s in self.seats)
+            and any(s.kind == SeatKind.PERSON and s.token_hash is None for s in self.seats)
         )
 
     @property
@@ -277,12 +278,12 @@ class LiveTable:
             row: JsonObject = {
                 "seat": s.seat,
                 "kind": s.kind,
-                "name": s.name if s.kind == "person" else bots[s.seat],
-                "taken": s.kind == "bot" or s.token_hash is not None,
+                "name": s.name if s.kind == SeatKind.PERSON else bots[s.seat],
+                "taken": s.kind == SeatKind.BOT or s.token_hash is not None,
                 "connected": s.connections > 0,
-                "bot_playing": s.kind == "bot" or self._bot_plays(s, now),
+                "bot_playing": s.kind == SeatKind.BOT or self._bot_plays(s, now),
             }
-            if s.kind == "bot":  # "Ada, hard bot": the bot's name, and its level in words beside it
+            if s.kind == SeatKind.BOT:  # "Ada, hard bot": the bot's name, and its level in words beside it
                 row["bot"] = s.bot
                 row["level"] = level_words(s.bot)
             out.append(row)
@@ -293,8 +294,8 @@ class LiveTable:
 
         Its host is the person in the lowest-numbered person's seat that is taken now (the creator, where they sat
         first), until they leave it: then the next person's seat taken, or nobody."""
-        free = [s.seat for s in self.seats if s.kind == "person" and s.token_hash is None]
-        host = next((s.name for s in self.seats if s.kind == "person" and s.token_hash is not None), None)
+        free = [s.seat for s in self.seats if s.kind == SeatKind.PERSON and s.token_hash is None]
+        host = next((s.name for s in self.seats if s.kind == SeatKind.PERSON and s.token_hash is not None), None)
         return {
             "id": self.id,
             "game": self.spec,
@@ -319,7 +320,7 @@ class LiveTable:
     def clock(self) -> JsonValue:
         """The turn clock of the seat to act, when a clock runs: its seat and the seconds left."""
         seat = self.match.to_act
-        if self.settings.clock is None or seat is None or self.seats[seat].kind != "person":
+        if self.settings.clock is None or seat is None or self.seats[seat].kind != SeatKind.PERSON:
             return None
         left = self.turn_started + self.settings.clock - time.time()
         return {"seat": seat, "seconds_left": round(max(0.0, left), 3)}
@@ -345,7 +346,7 @@ class LiveTable:
         notes = {o.text: o.note.to_json() for o in offers if o.note is not None}
         if notes:
             out["notes"] = notes
-        if self.settings.coach and self.seats[seat].kind == "person":
+        if self.settings.coach and self.seats[seat].kind == SeatKind.PERSON:
             step = self.lesson_step(seat)
             if step is not None:
                 out["lesson"] = step
@@ -589,7 +590,7 @@ class LiveTable:
     def seat_name(self, seat: SeatState) -> str:
         """What a seat was called at the table: its person's name, or its bot's (``Cleo``, as :meth:`seat_names`
         names it); a person's seat never taken, by its number."""
-        if seat.kind == "person":
+        if seat.kind == SeatKind.PERSON:
             return seat.name or f"seat {seat.seat + 1}"
         return self.bot_names()[seat.seat]
 
@@ -597,9 +598,9 @@ class LiveTable:
         """The name of each bot's seat: the one it was made with (a club night's bot entrant keeps its name from
         table to table), else one chosen from the table (:func:`persona_names`), never like a person's or another
         bot's there."""
-        named = {s.seat: s.name for s in self.seats if s.kind == "bot" and s.name}
-        people = [s.name for s in self.seats if s.kind == "person" and s.name] + list(named.values())
-        unnamed = [s.seat for s in self.seats if s.kind == "bot" and not s.name]
+        named = {s.seat: s.name for s in self.seats if s.kind == SeatKind.BOT and s.name}
+        people = [s.name for s in self.seats if s.kind == SeatKind.PERSON and s.name] + list(named.values())
+        unnamed = [s.seat for s in self.seats if s.kind == SeatKind.BOT and not s.name]
         return {**persona_names(self.id, unnamed, people), **named}
 
     def record(self, match: SomeMatch | None = None) -> JsonObject:
@@ -608,7 +609,7 @@ class LiveTable:
         for s in self.seats:  # named as the table named them; a bot's seat says which bot it was (``bot``)
             seats.append(
                 {"name": self.seat_name(s), "kind": "human"}
-                if s.kind == "person"
+                if s.kind == SeatKind.PERSON
                 else {"name": self.seat_name(s), "kind": "bot", "bot": s.bot}
             )
         return record_from_match(match or self.match, seats, seed=self.seed, seeded_hands=True)
@@ -616,7 +617,7 @@ class LiveTable:
     # -- timers: bots, the clock, absent players ----------------------------------------------------------
     def _bot_plays(self, seat: SeatState, now: float) -> bool:
         """Whether a bot plays a person's seat now: nobody holds it, or its player has been away past the grace."""
-        if seat.kind == "bot":
+        if seat.kind == SeatKind.BOT:
             return True
         if seat.token_hash is None:
             return not self.waiting  # a seat its player left is played by its bot until someone takes it
@@ -635,7 +636,7 @@ class LiveTable:
         now = time.monotonic()
         version = self.version
         if self._bot_plays(seat, now):
-            source = "bot" if seat.kind == "bot" or seat.token_hash is None else "takeover"
+            source = "bot" if seat.kind == SeatKind.BOT or seat.token_hash is None else "takeover"
             # everyone left and nobody watches: there is nobody to show the play to
             pause = 0.0 if self.abandoned and not self.connections else self.settings.bot_delay
             if self.recent and self.recent[-1][0] == version and self.recent[-1][2]:
@@ -667,7 +668,7 @@ class LiveTable:
         # A published match is never changed (an action is applied to a copy that replaces it), and nobody else
         # can act while a bot seat is to act, so its bot reads the match itself; a person's seat played by its bot
         # may be taken back mid-decision, so that bot reads a copy.
-        copy = self.match if seat.kind == "bot" else self.match.clone()
+        copy = self.match if seat.kind == SeatKind.BOT else self.match.clone()
         seed = derive_seed(self.seed, self.match_no, version)
         loop = asyncio.get_running_loop()
         try:

@@ -266,7 +266,8 @@ class ReviewStore:
     """Worked-out reviews kept in the database (table ``reviews``): every process of the server reads them and they
     outlast a restart. At most ``max_bytes`` of answers are kept: each new one past that drops the oldest (by when
     it was worked out), and one answer larger than a quarter of it is not kept at all. Reads and writes run through
-    ``database`` (the server's database threads); a database that refuses is a review worked out again, never an error."""
+    ``database`` (the server's database threads); a database that refuses is a review worked out again, never an
+    error."""
 
     def __init__(self, database: Database, max_bytes: int) -> None:
         self.database, self.max_bytes = database, max_bytes

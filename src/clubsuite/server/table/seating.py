@@ -22,6 +22,7 @@ from clubsuite.lesson import lesson_of
 from clubsuite.options import spec_of, split_spec
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
+from clubsuite.server.store.dbschema import SeatKind
 from clubsuite.server.table.live import LiveTable, Refused, SeatState, unstoppable
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.tokens import check_name, hash_token, looks_alike, new_token
@@ -48,7 +49,7 @@ TUTORIAL_PACE = 1.5
 class SeatRequest:
     """A seat asked for when a table is made: a person's seat (taken later with a name) or a bot's."""
 
-    kind: str
+    kind: SeatKind
     bot: str | None = None
     name: str | None = None
     """A bot's own name (a club night's bot entrant); None: the table names it."""
@@ -108,7 +109,7 @@ class Seating:
                 raise Refused(
                     "rated_in_play", "a rated match is being played here: its free seat can be taken when it ends"
                 )
-            free = [s for s in table.seats if s.kind == "person" and s.token_hash is None]
+            free = [s for s in table.seats if s.kind == SeatKind.PERSON and s.token_hash is None]
             if seat is not None:
                 free = [s for s in free if s.seat == seat]
                 if not free:
@@ -117,7 +118,7 @@ class Seating:
                 raise Refused("table_full", "this table has no free seat")
             chosen = free[0]
             for other in table.seats:
-                if other.kind == "person" and other.name is not None and looks_alike(other.name, tidy):
+                if other.kind == SeatKind.PERSON and other.name is not None and looks_alike(other.name, tidy):
                     raise Refused(
                         "name_taken",
                         f"the player at seat {other.seat + 1} is called {other.name!r}, which looks the same: "
@@ -164,7 +165,7 @@ class Seating:
                     raise
                 return table, seat, token
             bot = QUICK_BOT if QUICK_BOT in bot_names(info.name) else None
-            seats = [SeatRequest("person"), *[SeatRequest("bot", bot)] * (info.n_seats(options) - 1)]
+            seats = [SeatRequest(SeatKind.PERSON), *[SeatRequest(SeatKind.BOT, bot)] * (info.n_seats(options) - 1)]
             table = await self.hub.create_table(wanted, seats, TableSettings(), creator=creator)
             self.quick.add(table.id)
             self.claimed.add(table.id)
@@ -190,7 +191,7 @@ class Seating:
         tidy = user.name if user is not None else check_name(name)
         info, options = resolve(game)
         bot = TUTORIAL_BOT if TUTORIAL_BOT in bot_names(info.name) else None
-        seats = [SeatRequest("person"), *[SeatRequest("bot", bot)] * (info.n_seats(options) - 1)]
+        seats = [SeatRequest(SeatKind.PERSON), *[SeatRequest(SeatKind.BOT, bot)] * (info.n_seats(options) - 1)]
         settings = TableSettings(public=False, spectators=False, bot_delay=TUTORIAL_PACE, coach=True)
         scripted = lesson_of(info)
         seed = scripted.seed if scripted is not None else TUTORIAL_SEED
@@ -277,7 +278,7 @@ class Seating:
 
     async def _token_for(self, table: LiveTable, user_id: str, wanted: int | None) -> tuple[int, str]:
         async with table.lock:
-            held = [s for s in table.seats if s.kind == "person" and s.user_id == user_id and s.token_hash]
+            held = [s for s in table.seats if s.kind == SeatKind.PERSON and s.user_id == user_id and s.token_hash]
             if table.closed or not held:
                 raise Refused("no_seat", "your account holds no seat at that table")
             seat = next((s for s in held if s.seat == wanted), held[0])
