@@ -60,6 +60,7 @@ from clubsuite.bots.base import bot_names
 from clubsuite.bots.personas import persona_names
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.options import spec_of
 from clubsuite.seeding import derive_seed
 from clubsuite.server.people.accounts import User
@@ -197,7 +198,7 @@ class ClubNights:
         """The nights' rows."""
         self.hub = hub
         """The tables a night's rounds are played at."""
-        self._seats: dict[tuple[str, str], dict[str, Any]] = {}
+        self._seats: dict[tuple[str, str], JsonObject] = {}
         """(night, entrant) -> the seat of the round in play: table, seat and its token."""
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         """A lock per night being changed in this process (gone with its last user)."""
@@ -351,7 +352,7 @@ class ClubNights:
                     for k, t in enumerate(round_tables)
                 ],
             )
-            values: dict[str, Any] = {"state": json.dumps({"round": number}), "status": TournamentStatus.RUNNING}
+            values: dict[str, object] = {"state": json.dumps({"round": number}), "status": TournamentStatus.RUNNING}
             if number == 1:
                 values["starts_at"] = at
             conn.execute(update(tournaments).where(tournaments.c.id == night_id).values(**values))
@@ -368,9 +369,7 @@ class ClubNights:
             self._seats[(night_id, entrant)] = place
         return True
 
-    async def _seat_round(
-        self, night: Night, creator: str | None
-    ) -> tuple[dict[str, dict[str, Any]], list[NightTable]]:
+    async def _seat_round(self, night: Night, creator: str | None) -> tuple[dict[str, JsonObject], list[NightTable]]:
         """Make the tables of the next round of the night as it was read and seat its entrants: (each entrant's
         table, seat and token; the round's tables). Nothing is written to the night; should a table be refused, the
         tables made for the round are closed again."""
@@ -395,7 +394,7 @@ class ClubNights:
         round_tables: list[NightTable] = []
         settings = TableSettings(public=False, spectators=False, grace=60.0, bot_delay=s.bot_delay)
         by_id = {e.id: e for e in night.entrants}
-        seated: dict[str, dict[str, Any]] = {}
+        seated: dict[str, JsonObject] = {}
         try:
             for seats in layout:
                 requests = [_request(e, by_id, s.bot) for e in seats]
@@ -422,7 +421,7 @@ class ClubNights:
             if live is not None:
                 await self.hub.close_table(live)
 
-    async def seat_of(self, night_id: str, token: str) -> dict[str, Any] | None:
+    async def seat_of(self, night_id: str, token: str) -> JsonObject | None:
         """The seat of the round in play of the entrant whose token this is (None: not an entrant, or no seat)."""
         night = await self._load(night_id)
         digest = hash_token(token)
@@ -445,7 +444,7 @@ class ClubNights:
         points = await self._finished(ids)
         return {t for t, _ in points} == set(ids)
 
-    async def standings(self, entrants: Sequence[NightEntrant], played: Sequence[Round]) -> list[dict[str, Any]]:
+    async def standings(self, entrants: Sequence[NightEntrant], played: Sequence[Round]) -> list[JsonObject]:
         """Every entrant's match points over the rounds every table has finished, best first (see the module)."""
         totals: dict[str, list[float]] = {e.id: [0.0, 0.0, 0.0] for e in entrants}  # mp, most, points
         for round_ in played:
@@ -470,7 +469,7 @@ class ClubNights:
                             totals[entrant][1] += 1.0
                     totals[entrant][2] += sum(mine[:deals])
         names = {e.id: e.name for e in entrants}
-        rows: list[dict[str, Any]] = [
+        rows: list[JsonObject] = [
             {
                 "entrant": e,
                 "name": names[e],
@@ -487,7 +486,7 @@ class ClubNights:
             r["place"] = rows[i - 1]["place"] if same else i + 1
         return rows
 
-    async def view(self, night_id: str) -> dict[str, Any]:
+    async def view(self, night_id: str) -> JsonObject:
         """What anyone with the club night's id sees: its settings, entrants, rounds (tables by number, entrants by
         seat: no table ids or invites) and standings. A night seen over for the first time is written over."""
         night = await self._load(night_id)

@@ -44,6 +44,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.community.pairing import Ranked, Waiting, arena_tables, swiss_round
 from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.community.tournaments import FORMATS, Entrant, TableRow, Tournament, Tournaments
@@ -317,7 +318,7 @@ class Director(Ticker):
                 await self.notices.drop_seats(await self._accounts(t.id, people), {"table": table_id})
         return True
 
-    def _absent(self, ended: dict[str, Any], by_id: dict[str, TableRow]) -> set[str]:
+    def _absent(self, ended: JsonObject, by_id: dict[str, TableRow]) -> set[str]:
         """The entrants who were not at their table (no socket open at their seat) when its match ended, of the tables
         this process served then: they are paused (withdrawn from a Swiss tournament), so that nobody collects points,
         or a rating, while a bot plays their seats; they come back by joining again."""
@@ -439,7 +440,7 @@ class Director(Ticker):
     async def _end(self, t: Tournament, cancelled: bool = False) -> None:
         def work(conn: Connection) -> None:
             state = {**t.state, "cancelled": cancelled}
-            values: dict[str, Any] = {"status": TournamentStatus.OVER, "state": json.dumps(state), "director": None}
+            values: dict[str, object] = {"status": TournamentStatus.OVER, "state": json.dumps(state), "director": None}
             if t.ends_at is None:
                 values["ends_at"] = time.time()
             conn.execute(update(tournaments).where(tournaments.c.id == t.id).values(**values))

@@ -20,12 +20,12 @@ from __future__ import annotations
 import logging
 import time
 from dataclasses import dataclass
-from typing import Any
 
 from clubsuite.bots.base import bot_names
 from clubsuite.bots.calibrated import calibrated
 from clubsuite.bots.levels import LEVELS
 from clubsuite.engine import resolve
+from clubsuite.jsonform import JsonObject
 from clubsuite.options import spec_of
 from clubsuite.ratings import START, Skill, pool, shown
 from clubsuite.server.community.ticking import Ticker
@@ -65,7 +65,7 @@ class Ticket:
     rating: int
     since: float
     address: str
-    seated: dict[str, Any] | None = None
+    seated: JsonObject | None = None
     """Once seated: the table, seat and token (handed over once)."""
     seating: bool = False
     """Its table is being made: it can no longer leave, nor be put in another group."""
@@ -122,7 +122,7 @@ class Matchmaker(Ticker):
         del self.tickets[user.id]
         return True
 
-    def status(self, user: User) -> dict[str, Any]:
+    def status(self, user: User) -> JsonObject:
         """Where ``user`` stands: not queued, waiting (since when, the window, how many wait for the same table),
         seated (the table, seat and token: handed over once, then the ticket is gone) or failed (why)."""
         ticket = self.tickets.get(user.id)

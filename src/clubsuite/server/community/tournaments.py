@@ -37,6 +37,7 @@ from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import searches
 from clubsuite.engine import resolve
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.options import spec_of, split_spec
 from clubsuite.ratings import pool, shown
 from clubsuite.server.community.standings import Played, Row, arena_standings, swiss_standings
@@ -303,7 +304,7 @@ class _Standing:
     by_user: dict[str, str]
     row_of: dict[str, Row] = field(default_factory=dict)
 
-    def line(self, user_id: str) -> dict[str, Any] | None:
+    def line(self, user_id: str) -> JsonObject | None:
         """An account's own line (None: not an entrant)."""
         entrant = self.by_user.get(user_id)
         if entrant is None:
@@ -320,7 +321,7 @@ class Tournament:
     id: str
     host_id: str | None
     settings: TournamentSettings
-    state: dict[str, Any]
+    state: JsonObject
     status: str
     starts_at: float | None
     ends_at: float | None
@@ -392,7 +393,7 @@ class Tournaments:
         found: list[TableRow] = await self.database.reading(work)
         return found
 
-    async def seat_of(self, tournament_id: str, user_id: str) -> dict[str, Any]:
+    async def seat_of(self, tournament_id: str, user_id: str) -> JsonObject:
         """The table the account plays at now in the tournament, from the store (so any process answers):
         ``{"tournament", "table", "seat", "round"}``, or ``{"tournament", "table": None}`` between tables. No token:
         the page asks the table for one (``POST /tables/{id}/seat``)."""
@@ -413,7 +414,7 @@ class Tournaments:
                     }
         return {"tournament": tournament_id, "table": None}
 
-    async def of_table(self, table_id: str) -> dict[str, Any]:
+    async def of_table(self, table_id: str) -> JsonObject:
         """The tournament a table was seated for (``tournament_tables``), from the store so that any process
         answers: ``{"table", "tournament": {"id", "format"}}``, the format ``clubnight`` for a club night's table;
         ``"tournament": None`` alike for a table of no tournament and an id no table has (tournament tables are
@@ -448,7 +449,7 @@ class Tournaments:
             del self._standings[next(iter(self._standings))]
         return kept
 
-    async def view(self, tournament_id: str, user: User | None = None, page: int = 0) -> dict[str, Any]:
+    async def view(self, tournament_id: str, user: User | None = None, page: int = 0) -> JsonObject:
         """What anyone sees of a tournament: its settings, status, times, entrants' count, a page of the standings
         (names, places, points, no table ids or tokens), and, for a signed-in entrant, their own line and state."""
         t = await self.load(tournament_id)
@@ -466,7 +467,7 @@ class Tournaments:
             out["host"] = t.host_id == user.id
         return out
 
-    async def line_of(self, tournament_id: str, version: int, user_id: str) -> dict[str, Any] | None:
+    async def line_of(self, tournament_id: str, version: int, user_id: str) -> JsonObject | None:
         """An account's own line in a tournament's standings at ``version`` (None: not an entrant), from what the
         last view of that version worked out (read afresh when it was another version)."""
         kept = self._standings.get(tournament_id)
@@ -474,11 +475,11 @@ class Tournaments:
             kept = await self._worked_out(await self.load(tournament_id))
         return kept.line(user_id)
 
-    async def listing(self, now: float | None = None) -> list[dict[str, Any]]:
+    async def listing(self, now: float | None = None) -> list[JsonObject]:
         """The lobby's list: tournaments not over (the site's own first, then running, then soonest, those without a
         start time last; :data:`LISTED_LIVE`) and the latest finished ones."""
 
-        def work(conn: Connection) -> list[dict[str, Any]]:
+        def work(conn: Connection) -> list[JsonObject]:
             counts = (
                 select(tournament_entrants.c.tournament_id, func.count().label("n"))
                 .group_by(tournament_entrants.c.tournament_id)
@@ -709,7 +710,7 @@ class Tournaments:
             writer.writerow([r.place, name, r.score, r.tables, r.wins, getattr(r, tie), r.rating])
         return out.getvalue()
 
-    async def standings_json(self, tournament_id: str) -> dict[str, Any]:
+    async def standings_json(self, tournament_id: str) -> JsonObject:
         """The whole standings as JSON (the download)."""
         t = await self.load(tournament_id)
         rows = await self.standings(t)
@@ -754,7 +755,7 @@ def standings_of(settings: TournamentSettings, entrants: list[Entrant], played: 
     return swiss_standings(ratings_of, games, {e.id: e.byes for e in entrants if e.byes}, bye_points=sides - 1)
 
 
-def summary(t: Tournament, entrants: int) -> dict[str, Any]:
+def summary(t: Tournament, entrants: int) -> JsonObject:
     """A tournament as lists show it."""
     s = t.settings
     return {
@@ -781,7 +782,7 @@ def summary(t: Tournament, entrants: int) -> dict[str, Any]:
     }
 
 
-def listed(row: Any, entrants: int) -> dict[str, Any]:
+def listed(row: Any, entrants: int) -> JsonObject:
     """A tournament row of any format as the lobby's list shows it: what every format has (its settings read for
     the length or the rounds where it has them), so that a format kept elsewhere (the club nights) is listed too."""
     settings = json.loads(row.settings)
@@ -805,7 +806,7 @@ def listed(row: Any, entrants: int) -> dict[str, Any]:
     }
 
 
-def _row_json(row: Row, entrant: Entrant) -> dict[str, Any]:
+def _row_json(row: Row, entrant: Entrant) -> JsonObject:
     return {
         "place": row.place,
         "name": entrant.name,

@@ -32,6 +32,7 @@ from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError
 from sqlalchemy import func, select
 
 from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.records.files import parse_record
 from clubsuite.server.community.ticking import Ticker
 from clubsuite.server.community.tournaments import Tournaments
@@ -114,7 +115,7 @@ def parse(data: str | bytes, max_bytes: int) -> LiveMessage:
         raise LiveError("bad_message", f"{where!r}: {first['msg']}") from None
 
 
-def encode(message: dict[str, Any]) -> str:
+def encode(message: JsonObject) -> str:
     """A message as sent."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False)
 
@@ -126,7 +127,7 @@ class Watcher:
     user_id: str | None
     address: str
     topics: set[str] = field(default_factory=set)
-    seen: dict[str, Any] = field(default_factory=dict)
+    seen: JsonObject = field(default_factory=dict)
     """The version of each topic last sent to it."""
     queue: asyncio.Queue[str | None] = field(default_factory=asyncio.Queue)
     dropped: bool = False
@@ -230,13 +231,13 @@ class Watching(Ticker):
                 if topic == "tournaments":
                     self._list_key = None
 
-    def tell_notice(self, user_id: str, notice: dict[str, Any]) -> None:
+    def tell_notice(self, user_id: str, notice: JsonObject) -> None:
         """A notice added in this process: sent to the account's open pages at once (and not again by the look for
         new notices)."""
         self._told.add(str(notice["id"]))
         self.tell(user_id, {"type": "notice", "notice": notice})
 
-    def tell(self, user_id: str, message: dict[str, Any]) -> None:
+    def tell(self, user_id: str, message: JsonObject) -> None:
         """Send ``message`` to every open page of one account (now)."""
         mine = self.by_user.get(user_id)
         if mine:

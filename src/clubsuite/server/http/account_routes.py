@@ -16,6 +16,7 @@ from fastapi import APIRouter, Path, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.http.services import AccountsDep, HubDep
 from clubsuite.server.http.sessions import COOKIE, need, signed_in
 from clubsuite.server.people.accounts import SESSION_DAYS, AccountRefused, Accounts, Session, User, check_password
@@ -83,7 +84,7 @@ def clear_cookie(response: Response, request: Request) -> None:
     response.delete_cookie(COOKIE, path="/", httponly=True, samesite="lax", secure=_secure(request))
 
 
-def account_json(user: User, session: Session) -> dict[str, Any]:
+def account_json(user: User, session: Session) -> JsonObject:
     """What the page learns of the signed-in account."""
     return {"signed_in": True, "id": user.id, "name": user.name, "created_at": user.created_at, "csrf": session.csrf}
 
@@ -134,7 +135,7 @@ async def sign_out(request: Request, accounts: AccountsDep) -> JSONResponse:
 
 
 @router.get("/account")
-async def me(request: Request, accounts: AccountsDep) -> dict[str, Any]:
+async def me(request: Request, accounts: AccountsDep) -> JsonObject:
     """The signed-in account, with the CSRF token the page sends with every change; ``{"signed_in": false}``
     for a guest (an answer, not a refusal: every page asks it)."""
     found = await signed_in(accounts, request, False)
@@ -144,7 +145,7 @@ async def me(request: Request, accounts: AccountsDep) -> dict[str, Any]:
 
 
 @router.get("/account/sessions")
-async def session_list(request: Request, accounts: AccountsDep) -> list[dict[str, Any]]:
+async def session_list(request: Request, accounts: AccountsDep) -> list[JsonObject]:
     """The account's sessions (the browser each was started in, when, last used), this one marked."""
     session, user = await need(accounts, request, False)
     return [
@@ -160,9 +161,7 @@ async def session_list(request: Request, accounts: AccountsDep) -> list[dict[str
 
 
 @router.post("/account/sessions/{public_id}/end")
-async def end(
-    public_id: Annotated[str, Path(max_length=40)], request: Request, accounts: AccountsDep
-) -> dict[str, Any]:
+async def end(public_id: Annotated[str, Path(max_length=40)], request: Request, accounts: AccountsDep) -> JsonObject:
     """End one of the account's sessions (signs that browser out)."""
     _, user = await need(accounts, request, True)
     if not await accounts.end_session(user.id, public_id):
@@ -171,7 +170,7 @@ async def end(
 
 
 @router.post("/account/password")
-async def change_password(body: PasswordIn, request: Request, accounts: AccountsDep) -> dict[str, Any]:
+async def change_password(body: PasswordIn, request: Request, accounts: AccountsDep) -> JsonObject:
     """Change the password (the present one asked again); every other session ends."""
     session, user = await need(accounts, request, True)
     await accounts.check(user, body.password)
@@ -180,7 +179,7 @@ async def change_password(body: PasswordIn, request: Request, accounts: Accounts
 
 
 @router.post("/account/claim")
-async def claim(body: ClaimIn, request: Request, accounts: AccountsDep, hub: HubDep) -> dict[str, Any]:
+async def claim(body: ClaimIn, request: Request, accounts: AccountsDep, hub: HubDep) -> JsonObject:
     """Make the seats of these tokens the signed-in account's (a guest's table carries over)."""
     _, user = await need(accounts, request, True)
     return {"seats": await hub.seating.claim(body.tokens, user.id)}

@@ -20,6 +20,7 @@ from fastapi.responses import JSONResponse
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from clubsuite import __version__
+from clubsuite.jsonform import JsonObject
 from clubsuite.safetext import quoted
 from clubsuite.server.community import clubnight, directing, matchmaking, tournaments, watching
 from clubsuite.server.community.hiding import Hiding
@@ -189,7 +190,7 @@ def create_app(
     """The operators' application (``GET /metrics``), served apart on its own listener (``--metrics-port``)."""
 
     @app.get("/health")
-    async def health() -> dict[str, Any]:
+    async def health() -> JsonObject:
         """Whether the server is up, and how many tables it serves."""
         return {"status": "stopping" if hub.stopping else "ok", "tables": len(hub.tables)}
 

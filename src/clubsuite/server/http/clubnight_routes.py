@@ -3,13 +3,14 @@ the standings (:mod:`clubsuite.server.community.clubnight` keeps the nights)."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Path, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.community.clubnight import NightSettings
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.http.services import AccountsDep, NightsDep
@@ -70,7 +71,7 @@ async def host(accounts: Accounts, request: Request) -> User:
 
 
 @router.post("/clubnights", status_code=201)
-async def create_night(body: NightIn, request: Request, accounts: AccountsDep, nights: NightsDep) -> dict[str, Any]:
+async def create_night(body: NightIn, request: Request, accounts: AccountsDep, nights: NightsDep) -> JsonObject:
     """Host a club night (signed in): a duplicate tournament whose tables play the same deals each round."""
     user = await host(accounts, request)
     try:
@@ -83,7 +84,7 @@ async def create_night(body: NightIn, request: Request, accounts: AccountsDep, n
 
 
 @router.get("/clubnights/{night_id}")
-async def night_view(night_id: Id, nights: NightsDep) -> dict[str, Any]:
+async def night_view(night_id: Id, nights: NightsDep) -> JsonObject:
     """A club night: its settings, entrants, rounds (who sits where) and standings."""
     try:
         return await nights.view(night_id)
@@ -94,7 +95,7 @@ async def night_view(night_id: Id, nights: NightsDep) -> dict[str, Any]:
 @router.post("/clubnights/{night_id}/enter")
 async def enter_night(
     night_id: Id, body: EnterIn, request: Request, accounts: AccountsDep, nights: NightsDep
-) -> dict[str, Any]:
+) -> JsonObject:
     """Enter a club night before its first round: the answer's token finds your seat each round (keep it)."""
     found = await signed_in(accounts, request, True)
     user = found[1] if found is not None else None
@@ -108,7 +109,7 @@ async def enter_night(
 
 
 @router.post("/clubnights/{night_id}/bots")
-async def add_bot(night_id: Id, request: Request, accounts: AccountsDep, nights: NightsDep) -> dict[str, Any]:
+async def add_bot(night_id: Id, request: Request, accounts: AccountsDep, nights: NightsDep) -> JsonObject:
     """Fill a seat with a bot entrant (the host, before the first round): it plays like an entrant and is placed
     in the standings."""
     user = await host(accounts, request)
@@ -120,7 +121,7 @@ async def add_bot(night_id: Id, request: Request, accounts: AccountsDep, nights:
 
 
 @router.post("/clubnights/{night_id}/rounds")
-async def next_round(night_id: Id, request: Request, accounts: AccountsDep, nights: NightsDep) -> dict[str, Any]:
+async def next_round(night_id: Id, request: Request, accounts: AccountsDep, nights: NightsDep) -> JsonObject:
     """Seat the next round (the host, once every table has finished the last one)."""
     user = await host(accounts, request)
     try:
@@ -131,7 +132,7 @@ async def next_round(night_id: Id, request: Request, accounts: AccountsDep, nigh
 
 
 @router.post("/clubnights/{night_id}/seat")
-async def my_seat(night_id: Id, body: EntrantIn, nights: NightsDep) -> dict[str, Any]:
+async def my_seat(night_id: Id, body: EntrantIn, nights: NightsDep) -> JsonObject:
     """An entrant's seat in the round in play (its table, seat number and seat token), by the entrant's token."""
     try:
         seat = await nights.seat_of(night_id, body.token)
@@ -143,7 +144,7 @@ async def my_seat(night_id: Id, body: EntrantIn, nights: NightsDep) -> dict[str,
 
 
 @router.get("/clubnights/{night_id}/standings.json")
-async def standings_json(night_id: Id, nights: NightsDep) -> dict[str, Any]:
+async def standings_json(night_id: Id, nights: NightsDep) -> JsonObject:
     """The standings, as JSON."""
     view = await night_view(night_id, nights)
     return {k: view[k] for k in ("id", "host", "game", "tables", "rounds", "pairing", "over", "standings")}

@@ -7,11 +7,10 @@ under the status :data:`STATUS` gives it; one of the rules (:class:`~clubsuite.e
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import HTTPException, Request
 
 from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.ratings import Skill
 from clubsuite.safetext import quoted
 from clubsuite.server.http.sessions import signed_in
@@ -82,7 +81,7 @@ class Lobby:
 
     async def results(
         self, table_id: str, match_no: int | None, invite: str | None, token: str | None = None
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """A finished match's results as its end-of-match box shows them: every seat's place and points and, at a
         rated table, its rating before and after (who is rated for a seat: see ``people.results``). A private
         table's: with its invite code, or a seat token of it (a guided hand's or a club night's player has no
@@ -98,7 +97,7 @@ class Lobby:
         if not seats:
             raise refusal(Refused("not_over", "this match has no result yet: it is still being played"))
 
-        def rating(found: tuple[Skill, int] | None, person: bool) -> dict[str, Any] | None:
+        def rating(found: tuple[Skill, int] | None, person: bool) -> JsonObject | None:
             return None if found is None else rating_json(found[0].mu, found[0].sigma, found[1], person)
 
         return {
@@ -120,7 +119,7 @@ class Lobby:
             ],
         }
 
-    async def join(self, table: LiveTable, name: str | None, seat_no: int | None, user: User | None) -> dict[str, Any]:
+    async def join(self, table: LiveTable, name: str | None, seat_no: int | None, user: User | None) -> JsonObject:
         """Seat ``user`` (or a guest under ``name``) at ``table``: the seat and its token."""
         try:
             seat, token = await self.hub.seating.join(table, display_name(name, user), seat_no, user)

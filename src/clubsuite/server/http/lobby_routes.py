@@ -8,7 +8,7 @@ The routes are those of one module-level router; the services each needs come as
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, Header, Path, Query, Request, WebSocket
 from fastapi.responses import Response
@@ -19,6 +19,7 @@ from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import lobby_order
 from clubsuite.engine import games, resolve
 from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
 from clubsuite.server.http.guard import client_address
@@ -120,7 +121,7 @@ dependency."""
 
 
 @router.get("/games")
-async def list_games() -> list[dict[str, Any]]:
+async def list_games() -> list[JsonObject]:
     """The games, their seat counts, named variants (with the options each sets), options (a JSON Schema each:
     type, range or choices, default, description with its ruling) and bots; beside them the words a person
     reads (``naming``): the game's ``label`` and ``summary``, each option's ``label``, ``help``, ``rule`` (the
@@ -129,7 +130,7 @@ async def list_games() -> list[dict[str, Any]]:
     its tile in the lobby; ``units``, what a tournament's table may play (``match``, ``hand``, ``short``) and about
     how many minutes each takes people."""
     schemas = {info.name: part for info, part in game_schemas()}
-    out: list[dict[str, Any]] = []
+    out: list[JsonObject] = []
     for g in games():
         part = schemas.get(g.name)
         options = options_schema(g.options_class, part.option_ranges)["properties"] if part is not None else {}
@@ -157,7 +158,7 @@ async def list_games() -> list[dict[str, Any]]:
 
 
 @router.post("/tables", status_code=201)
-async def create(body: TableIn, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+async def create(body: TableIn, request: Request, lobby: LobbyDep) -> JsonObject:
     """Make a table; the answer holds its id and invite code (take a seat with ``/tables/{id}/join``, or, at a
     private table, ``/invites/{code}/join``)."""
     try:
@@ -186,7 +187,7 @@ async def create(body: TableIn, request: Request, lobby: LobbyDep) -> dict[str, 
 
 
 @router.get("/tables")
-async def list_tables(lobby: LobbyDep) -> list[dict[str, Any]]:
+async def list_tables(lobby: LobbyDep) -> list[JsonObject]:
     """The public tables (at most 100: those waiting for players first, then the newest), this process's and,
     where several processes share the database, the others' as they published them."""
     listed = [(t.created_at, t.summary()) for t in lobby.hub.tables.values() if t.settings.public]
@@ -208,13 +209,13 @@ async def presence(lobby: LobbyDep) -> dict[str, int]:
 
 
 @router.get("/tables/{table_id}")
-async def table_info(table_id: str, lobby: LobbyDep, invite: Invite = None) -> dict[str, Any]:
+async def table_info(table_id: str, lobby: LobbyDep, invite: Invite = None) -> JsonObject:
     """One table, as anyone may see it (a private table: with its invite code)."""
     return lobby.find(table_id, invite).summary()
 
 
 @router.get("/invites/{code}")
-async def invite_info(code: Annotated[str, Path(max_length=64)], hub: HubDep) -> dict[str, Any]:
+async def invite_info(code: Annotated[str, Path(max_length=64)], hub: HubDep) -> JsonObject:
     """The table an invite code opens, as anyone may see it."""
     try:
         return hub.by_invite(code).summary()
@@ -223,7 +224,7 @@ async def invite_info(code: Annotated[str, Path(max_length=64)], hub: HubDep) ->
 
 
 @router.post("/tables/{table_id}/join")
-async def join(table_id: str, body: JoinIn, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+async def join(table_id: str, body: JoinIn, request: Request, lobby: LobbyDep) -> JsonObject:
     """Take a seat at a public table: the answer holds the seat token (keep it: it is the only way back to the
     seat). A private table is joined by its invite only. Signed in, the seat is the account's, under its name
     (a rated table seats accounts only)."""
@@ -238,7 +239,7 @@ async def account_seat(
     accounts: AccountsDep,
     hub: HubDep,
     body: HeldSeatIn | None = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The seat the signed-in account holds at this table, with a fresh seat token (the seat's old token opens
     it no more): how a seat taken for an account (a tournament's table) is reached from any page, and how a
     player who lost the token comes back. ``{"seat": null, "token": null}`` where the account holds none, or
@@ -260,7 +261,7 @@ async def account_seat(
 @router.post("/invites/{code}/join")
 async def join_by_invite(
     code: Annotated[str, Path(max_length=64)], body: JoinIn, request: Request, lobby: LobbyDep
-) -> dict[str, Any]:
+) -> JsonObject:
     """Take a seat at the table an invite code opens."""
     user = await lobby.who(request)
     try:
@@ -271,7 +272,7 @@ async def join_by_invite(
 
 
 @router.post("/quickplay")
-async def quickplay(body: QuickIn, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+async def quickplay(body: QuickIn, request: Request, lobby: LobbyDep) -> JsonObject:
     """Take a seat at once at a table of a game: a public table of it waiting for players, or else a new public
     table with you in seat 0 and normal bots in the others (its match starts at once). The answer is a join's
     (keep the token). Counted as a table made and as a seat taken by the rate limits."""
@@ -286,7 +287,7 @@ async def quickplay(body: QuickIn, request: Request, lobby: LobbyDep) -> dict[st
 
 
 @router.post("/tutorial")
-async def tutorial(body: QuickIn, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+async def tutorial(body: QuickIn, request: Request, lobby: LobbyDep) -> JsonObject:
     """The guided first hand of a game: a new private table with the coach on (every step explained), you in
     seat 0 and easy bots in the others, dealt the game's tutorial deal; the answer is a join's (keep the token).
     Counted as a table made and a seat taken by the rate limits."""
@@ -301,7 +302,7 @@ async def tutorial(body: QuickIn, request: Request, lobby: LobbyDep) -> dict[str
 
 
 @router.post("/tables/{table_id}/leave")
-async def leave(table_id: str, body: TokenIn, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+async def leave(table_id: str, body: TokenIn, request: Request, lobby: LobbyDep) -> JsonObject:
     """Give up a seat (its bot plays it until someone else takes it). At a rated table, leaving a match before
     its end counts as finishing it last."""
     await lobby.who(request)
@@ -313,7 +314,7 @@ async def leave(table_id: str, body: TokenIn, request: Request, lobby: LobbyDep)
 
 
 @router.post("/tables/{table_id}/rematch")
-async def rematch(table_id: str, body: TokenIn, request: Request, lobby: LobbyDep) -> dict[str, Any]:
+async def rematch(table_id: str, body: TokenIn, request: Request, lobby: LobbyDep) -> JsonObject:
     """Start the next match with the same seats, once the match is over."""
     await lobby.who(request)
     table = lobby.find(table_id, token=body.token)
@@ -340,7 +341,7 @@ async def results(
     match: Annotated[int | None, Query(ge=0)] = None,
     invite: Invite = None,
     x_seat_token: Annotated[str | None, Header(max_length=200)] = None,
-) -> dict[str, Any]:
+) -> JsonObject:
     """A finished match's results (the last one by default): each seat's name, place, points, whether it won or
     left, and at a rated table its rating before and after the match (a private table's: with its invite
     code, or one of its seat tokens in the header ``X-Seat-Token``); 409 ``not_over`` while the match is being

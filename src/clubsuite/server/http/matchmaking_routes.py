@@ -3,12 +3,11 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from fastapi import APIRouter, HTTPException, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.http.services import AccountsDep, MatchmakerDep
 from clubsuite.server.http.sessions import signed_in
@@ -43,7 +42,7 @@ def refused(exc: Refused | ClubsError) -> HTTPException:
 
 
 @router.post("/rated/queue")
-async def queue(body: QueueIn, request: Request, accounts: AccountsDep, matchmaker: MatchmakerDep) -> dict[str, Any]:
+async def queue(body: QueueIn, request: Request, accounts: AccountsDep, matchmaker: MatchmakerDep) -> JsonObject:
     """Wait for a rated table of a game: people of close rating are seated together; after a while, bots of
     the nearest rating fill the rest. Ask ``GET /rated/queue`` for the seat."""
     user = await need(accounts, request, True)
@@ -55,13 +54,13 @@ async def queue(body: QueueIn, request: Request, accounts: AccountsDep, matchmak
 
 
 @router.get("/rated/queue")
-async def queue_status(request: Request, accounts: AccountsDep, matchmaker: MatchmakerDep) -> dict[str, Any]:
+async def queue_status(request: Request, accounts: AccountsDep, matchmaker: MatchmakerDep) -> JsonObject:
     """Where the signed-in account stands in the rated queue; once seated, the table, seat and token (given
     once)."""
     return matchmaker.status(await need(accounts, request, False))
 
 
 @router.post("/rated/queue/leave")
-async def queue_leave(request: Request, accounts: AccountsDep, matchmaker: MatchmakerDep) -> dict[str, Any]:
+async def queue_leave(request: Request, accounts: AccountsDep, matchmaker: MatchmakerDep) -> JsonObject:
     """Stop waiting for a rated table."""
     return {"left": matchmaker.leave(await need(accounts, request, True))}

@@ -8,12 +8,13 @@ signing in makes a new session exactly as a password does (``account_routes.begi
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Request
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.http.account_routes import TOKENS_MAX, begin
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.http.services import AccountsDep, HubDep, PasskeysDep
@@ -26,7 +27,7 @@ class _Answer(BaseModel):
     model_config = ConfigDict(extra="forbid", strict=True, allow_inf_nan=False)
 
     ticket: str = Field(..., max_length=40, description="the ticket the options came with")
-    credential: dict[str, Any] = Field(..., description="the browser's answer, in WebAuthn's JSON form")
+    credential: JsonObject = Field(..., description="the browser's answer, in WebAuthn's JSON form")
 
 
 class PasskeyPasswordIn(BaseModel):
@@ -48,7 +49,7 @@ class PasskeySignInIn(_Answer):
     tokens: list[str] = Field(default_factory=list, max_length=TOKENS_MAX)
 
 
-def passkey_json(p: Passkey) -> dict[str, Any]:
+def passkey_json(p: Passkey) -> JsonObject:
     """A passkey as the account's page lists it (never its key)."""
     return {"id": p.id, "agent": p.label, "created_at": p.created_at, "used_at": p.used_at}
 
@@ -65,7 +66,7 @@ def host(request: Request) -> str:
 @router.post("/account/passkeys/options")
 async def add_options(
     body: PasskeyPasswordIn, request: Request, accounts: AccountsDep, keys: PasskeysDep
-) -> dict[str, Any]:
+) -> JsonObject:
     """Options to make a passkey for the signed-in account (a ticket and ``publicKey`` options), its password
     asked again."""
     _, user = await need(accounts, request, True)
@@ -73,7 +74,7 @@ async def add_options(
 
 
 @router.post("/account/passkeys", status_code=201)
-async def add(body: AddIn, request: Request, accounts: AccountsDep, keys: PasskeysDep) -> dict[str, Any]:
+async def add(body: AddIn, request: Request, accounts: AccountsDep, keys: PasskeysDep) -> JsonObject:
     """Keep the passkey the browser made with the ticket's options."""
     _, user = await need(accounts, request, True)
     made = await keys.register(user, host(request), body.ticket, body.credential, request.headers.get("user-agent", ""))
@@ -81,7 +82,7 @@ async def add(body: AddIn, request: Request, accounts: AccountsDep, keys: Passke
 
 
 @router.get("/account/passkeys")
-async def listed(request: Request, accounts: AccountsDep, keys: PasskeysDep) -> list[dict[str, Any]]:
+async def listed(request: Request, accounts: AccountsDep, keys: PasskeysDep) -> list[JsonObject]:
     """The signed-in account's passkeys: the browser each was made in, when, when last used."""
     _, user = await need(accounts, request, False)
     return [passkey_json(p) for p in await keys.of(user)]
@@ -90,7 +91,7 @@ async def listed(request: Request, accounts: AccountsDep, keys: PasskeysDep) -> 
 @router.post("/account/passkeys/{passkey_id}/delete")
 async def remove(
     passkey_id: Annotated[str, Path(max_length=ID_MAX)], request: Request, accounts: AccountsDep, keys: PasskeysDep
-) -> dict[str, Any]:
+) -> JsonObject:
     """Remove one of the account's passkeys (it no longer signs in)."""
     _, user = await need(accounts, request, True)
     if not await keys.remove(user, passkey_id):
@@ -99,7 +100,7 @@ async def remove(
 
 
 @router.post("/account/passkey-login/options")
-async def sign_in_options(request: Request, keys: PasskeysDep) -> dict[str, Any]:
+async def sign_in_options(request: Request, keys: PasskeysDep) -> JsonObject:
     """Options to sign in with a passkey (any this browser holds for this site)."""
     return keys.sign_in_options(host(request), client_address(request.scope))
 

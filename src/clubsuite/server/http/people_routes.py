@@ -5,11 +5,12 @@ carries the CSRF token."""
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request, Response
 from pydantic import BaseModel, ConfigDict, Field
 
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.http.services import (
     AccountsDep,
     HubDep,
@@ -136,12 +137,12 @@ def _relation_routes(kind: RelationKind) -> None:
 
     async def on(
         name: Name, request: Request, accounts: AccountsDep, relations: RelationsDep, hub: HubDep
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         return await change(name, request, accounts, relations, hub, True)
 
     async def off(
         name: Name, request: Request, accounts: AccountsDep, relations: RelationsDep, hub: HubDep
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         return await change(name, request, accounts, relations, hub, False)
 
     on.__doc__ = f"{kind.title()} the player (see docs/server.md, 'People together')."
@@ -155,7 +156,7 @@ for _kind in KINDS:
 
 
 @router.get("/account/people")
-async def people(request: Request, accounts: AccountsDep, relations: RelationsDep) -> dict[str, Any]:
+async def people(request: Request, accounts: AccountsDep, relations: RelationsDep) -> JsonObject:
     """Whom the account follows, blocked and muted (only it sees this), and its privacy."""
     user = await need(accounts, request, False)
     chosen = await relations.privacy(user.id)
@@ -166,9 +167,7 @@ async def people(request: Request, accounts: AccountsDep, relations: RelationsDe
 
 
 @router.post("/account/privacy")
-async def set_privacy(
-    body: PrivacyIn, request: Request, accounts: AccountsDep, relations: RelationsDep
-) -> dict[str, Any]:
+async def set_privacy(body: PrivacyIn, request: Request, accounts: AccountsDep, relations: RelationsDep) -> JsonObject:
     """Choose who may invite the account and who sees it online."""
     user = await need(accounts, request, True)
     await relations.set_privacy(user.id, Privacy(body.invites, body.presence))
@@ -176,7 +175,7 @@ async def set_privacy(
 
 
 @router.get("/friends")
-async def friends(request: Request, accounts: AccountsDep, relations: RelationsDep) -> dict[str, Any]:
+async def friends(request: Request, accounts: AccountsDep, relations: RelationsDep) -> JsonObject:
     """The players the account follows: online or not, and at which table, where each one's privacy lets it
     be seen."""
     user = await need(accounts, request, False)
@@ -184,9 +183,7 @@ async def friends(request: Request, accounts: AccountsDep, relations: RelationsD
 
 
 @router.get("/notices")
-async def notices_of(
-    request: Request, response: Response, accounts: AccountsDep, notices: NoticesDep
-) -> dict[str, Any]:
+async def notices_of(request: Request, response: Response, accounts: AccountsDep, notices: NoticesDep) -> JsonObject:
     """The account's notices: invitations, invitations declined, a moderator's word. Never kept by a cache (an
     invitation holds a private table's invite code)."""
     response.headers["cache-control"] = "no-store"
@@ -195,20 +192,20 @@ async def notices_of(
 
 
 @router.post("/notices/{notice_id}/dismiss")
-async def dismiss(notice_id: Id, request: Request, accounts: AccountsDep, notices: NoticesDep) -> dict[str, Any]:
+async def dismiss(notice_id: Id, request: Request, accounts: AccountsDep, notices: NoticesDep) -> JsonObject:
     """Put a notice away (an invitation accepted, a word read)."""
     user = await need(accounts, request, True)
     return {"dismissed": await notices.take(user.id, notice_id) is not None}
 
 
 @router.post("/notices/{notice_id}/decline")
-async def decline(notice_id: Id, request: Request, accounts: AccountsDep, notices: NoticesDep) -> dict[str, Any]:
+async def decline(notice_id: Id, request: Request, accounts: AccountsDep, notices: NoticesDep) -> JsonObject:
     """Decline an invitation (its sender is told)."""
     user = await need(accounts, request, True)
     return {"declined": await notices.decline(user.id, user.name, notice_id)}
 
 
-def table_target(hub: Hub, user: User, table_id: str) -> dict[str, Any]:
+def table_target(hub: Hub, user: User, table_id: str) -> JsonObject:
     """What an invitation to a table names: a table of this process's where ``user`` holds a seat and one is
     free (the table's routes run at its owner: ``/tables/{id}/invitations`` is passed on there)."""
     table = hub.tables.get(table_id)
@@ -221,7 +218,7 @@ def table_target(hub: Hub, user: User, table_id: str) -> dict[str, Any]:
     return {"kind": "table", "table": table.id, "invite": table.invite, "name": table.info.name}
 
 
-async def send(notices: Notices, user: User, to: tuple[str, str], target: dict[str, Any]) -> dict[str, Any]:
+async def send(notices: Notices, user: User, to: tuple[str, str], target: JsonObject) -> JsonObject:
     """Invite the account ``to`` to ``target`` as ``user``: the answer names it, let through or not."""
     to_id, to_name = to
     try:
@@ -232,7 +229,7 @@ async def send(notices: Notices, user: User, to: tuple[str, str], target: dict[s
 
 
 @router.post("/invitations")
-async def invite(body: InviteIn, request: Request, services: ServicesDep) -> dict[str, Any]:
+async def invite(body: InviteIn, request: Request, services: ServicesDep) -> JsonObject:
     """Invite a player to a tournament, or to a table you hold a seat at (``POST /tables/{id}/invitations`` is
     the same, and reaches a table whichever process serves it). The answer is the same whether or not the
     player lets your invitation through (their blocks and privacy are theirs)."""
@@ -251,7 +248,7 @@ async def invite(body: InviteIn, request: Request, services: ServicesDep) -> dic
 
 
 @router.post("/tables/{table_id}/invitations")
-async def invite_to_table(table_id: Id, body: TableInviteIn, request: Request, services: ServicesDep) -> dict[str, Any]:
+async def invite_to_table(table_id: Id, body: TableInviteIn, request: Request, services: ServicesDep) -> JsonObject:
     """Invite a player to this table, where you hold a seat and one is free (answered by the table's own
     process). The answer is the same whether or not the player lets your invitation through."""
     user = await need(services.accounts, request, True)
@@ -259,7 +256,7 @@ async def invite_to_table(table_id: Id, body: TableInviteIn, request: Request, s
     return await send(services.notices, user, to, table_target(services.hub, user, table_id))
 
 
-async def report_message(hub: Hub, user: User, table_id: str, message: int) -> tuple[str, dict[str, Any], bool]:
+async def report_message(hub: Hub, user: User, table_id: str, message: int) -> tuple[str, JsonObject, bool]:
     """The account that said a message at a table of this process's, the message with the lines around it as
     the reporter could see them, and whether the reporter was at the table when it was said (seated or
     watching: only then may the report count toward an automatic mute)."""
@@ -287,10 +284,10 @@ async def keep_report(
     subject: str,
     kind: ReportKind,
     reason: str,
-    context: dict[str, Any],
+    context: JsonObject,
     block: bool,
     witness: bool = False,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Keep a report for the moderators; with ``block``, the subject is blocked for the reporter too (its chat
     hidden from the reporter's open table sockets at once)."""
     try:
@@ -303,7 +300,7 @@ async def keep_report(
 
 
 @router.post("/reports", status_code=201)
-async def report(body: ReportIn, request: Request, services: ServicesDep) -> dict[str, Any]:
+async def report(body: ReportIn, request: Request, services: ServicesDep) -> JsonObject:
     """Report a message said at a table (kept as the server saw it, with the lines around it; ``POST
     /tables/{id}/reports`` is the same, and reaches a table whichever process serves it), a player's name or
     a player; by default the player is blocked for you as well. Moderators read it."""
@@ -324,9 +321,7 @@ async def report(body: ReportIn, request: Request, services: ServicesDep) -> dic
 
 
 @router.post("/tables/{table_id}/reports", status_code=201)
-async def report_at_table(
-    table_id: Id, body: MessageReportIn, request: Request, services: ServicesDep
-) -> dict[str, Any]:
+async def report_at_table(table_id: Id, body: MessageReportIn, request: Request, services: ServicesDep) -> JsonObject:
     """Report a message said at this table (answered by the table's own process, where its chat is kept); by
     default its writer is blocked for you as well."""
     user = await need(services.accounts, request, True)
@@ -349,7 +344,7 @@ async def reports_queue(
     accounts: AccountsDep,
     moderation: ModerationDep,
     status: Annotated[Literal["open", "closed"], Query()] = "open",
-) -> dict[str, Any]:
+) -> JsonObject:
     """The reports (moderators only): open ones oldest first, or closed ones newest first; never one about a
     moderator (the operator's: ``clubs admin reports``)."""
     await moderator(accounts, moderation, request, False)
@@ -359,7 +354,7 @@ async def reports_queue(
 @router.post("/moderation/reports/{report_id}")
 async def act(
     report_id: Id, body: ActionIn, request: Request, accounts: AccountsDep, moderation: ModerationDep
-) -> dict[str, Any]:
+) -> JsonObject:
     """Act on a report (moderators only): warn, mute for some hours, ban from chat, close the account, or
     dismiss; every open report of the same player is closed with it, and the player is told what and why. A
     report about a moderator, oneself included, is refused (403 ``operator_only``: ``clubs admin act``)."""

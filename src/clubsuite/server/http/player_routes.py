@@ -16,6 +16,7 @@ from typing import Annotated, Any
 from fastapi import APIRouter, Path, Query, Request
 
 from clubsuite.bots.calibrated import all_pools
+from clubsuite.jsonform import JsonObject
 from clubsuite.ratings import PROVISIONAL_MATCHES, START, Skill, conservative
 from clubsuite.server.http.services import AccountsDep, DatabaseDep
 from clubsuite.server.http.sessions import signed_in
@@ -50,9 +51,9 @@ async def viewer(accounts: Accounts, request: Request) -> User | None:
     return found[1] if found is not None else None
 
 
-async def history(database: Database, user: User, own: bool, before: float | None, limit: int) -> list[dict[str, Any]]:
+async def history(database: Database, user: User, own: bool, before: float | None, limit: int) -> list[JsonObject]:
     """A page of the account's finished matches, newest first (its private ones only where ``own``)."""
-    out: list[dict[str, Any]] = []
+    out: list[JsonObject] = []
     # Private tables are filtered here, in Python (their flag lives in the settings' JSON): read in pages until
     # enough public ones are found, so that a player with many private matches still shows their public ones.
     offset = 0
@@ -72,7 +73,7 @@ async def history(database: Database, user: User, own: bool, before: float | Non
 
 
 @router.get("/players/{name}")
-async def profile(name: Name, request: Request, accounts: AccountsDep, database: DatabaseDep) -> dict[str, Any]:
+async def profile(name: Name, request: Request, accounts: AccountsDep, database: DatabaseDep) -> JsonObject:
     """A player's public profile: ratings per pool, counts per game (matches, wins, average points) and the
     latest matches (the player's own private ones only to themselves)."""
     user = await player(accounts, name)
@@ -110,7 +111,7 @@ async def player_history(
     database: DatabaseDep,
     before: Annotated[float | None, Query(ge=0, le=1e11)] = None,
     limit: Annotated[int, Query(ge=1, le=HISTORY_MAX)] = 20,
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     """A player's finished matches, newest first (``before``: older than that time, for the next page)."""
     user = await player(accounts, name)
     me = await viewer(accounts, request)
@@ -118,7 +119,7 @@ async def player_history(
 
 
 @router.get("/players/{name}/ratings/{pool}")
-async def rating_path(name: Name, pool: PoolName, accounts: AccountsDep, database: DatabaseDep) -> list[dict[str, Any]]:
+async def rating_path(name: Name, pool: PoolName, accounts: AccountsDep, database: DatabaseDep) -> list[JsonObject]:
     """How a player's rating in a pool moved, match by match (oldest first), starting from a newcomer's."""
     user = await player(accounts, name)
     rows = await rows_of.rating_path(database, f"user:{user.id}", pool)
@@ -129,7 +130,7 @@ async def rating_path(name: Name, pool: PoolName, accounts: AccountsDep, databas
 @router.get("/leaderboard/{pool}")
 async def leaderboard(
     pool: PoolName, database: DatabaseDep, limit: Annotated[int, Query(ge=1, le=BOARD_MAX)] = 50
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     """The pool's best players, by their rating less three times its uncertainty (a player needs matches, not
     one lucky win, to climb); a provisional rating (fewer than ``PROVISIONAL_MATCHES`` rated matches) is not
     listed yet."""
@@ -141,12 +142,12 @@ async def leaderboard(
 
 
 @router.get("/ratings")
-async def rating_pools(database: DatabaseDep) -> dict[str, Any]:
+async def rating_pools(database: DatabaseDep) -> JsonObject:
     """The pools that have ratings (with how many players each), and every bot level's rating per pool (from
     its rated matches; before any, its calibration's)."""
     rows = await rows_of.every_rating(database)
     players: dict[str, int] = defaultdict(int)
-    bots: dict[str, dict[str, Any]] = defaultdict(dict)
+    bots: dict[str, JsonObject] = defaultdict(dict)
     for r in rows:
         if r.subject.startswith("user:"):
             players[r.pool] += 1
@@ -166,7 +167,7 @@ def _pool(row: Any) -> str:
     return str(row.pool)
 
 
-def _entry(r: Any, invite: str | None) -> dict[str, Any]:
+def _entry(r: Any, invite: str | None) -> JsonObject:
     """One match of a player's history, with its links (a private table's carry its invite code: only its own
     players are shown those)."""
     extra = f"&invite={invite}" if invite else ""

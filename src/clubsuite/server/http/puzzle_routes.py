@@ -20,12 +20,13 @@ from __future__ import annotations
 import datetime
 import json
 from collections import Counter
-from typing import Annotated, Any, Literal
+from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.engine import find_game, resolve
+from clubsuite.jsonform import JsonObject
 from clubsuite.naming import name_words
 from clubsuite.puzzles.choose import DIFFICULTY, matching, next_puzzle
 from clubsuite.puzzles.model import KINDS, Puzzle
@@ -104,7 +105,7 @@ async def find(library: Library, own: OwnPuzzles, pool: str, puzzle_id: str, use
 
 async def shown_puzzle(
     library: Library, progress: Progress, puzzle: Puzzle, user: User | None, mode: str, request: Request
-) -> dict[str, Any]:
+) -> JsonObject:
     """The puzzle's position for the asker, with its rating now, the mode it is played in and whether the asker
     answered it before (an account's: noted as shown in ``mode``, :meth:`Progress.shown`)."""
     parts = await _parts(library, puzzle, request, user)
@@ -123,7 +124,7 @@ async def shown_puzzle(
 
 
 @router.get("/puzzles")
-async def pools(request: Request, accounts: AccountsDep, library: LibraryDep, progress: ProgressDep) -> dict[str, Any]:
+async def pools(request: Request, accounts: AccountsDep, library: LibraryDep, progress: ProgressDep) -> JsonObject:
     """The pools that have puzzles (a game, or a game at one seat count), how many each holds, and the signed-in
     account's puzzle rating in each."""
     user = await who(accounts, request, False)
@@ -145,7 +146,7 @@ async def pools(request: Request, accounts: AccountsDep, library: LibraryDep, pr
 
 
 @router.get("/daily-puzzle")
-async def daily(library: LibraryDep) -> dict[str, Any]:
+async def daily(library: LibraryDep) -> JsonObject:
     """Today's puzzle (UTC), the same for everyone: its pool and id (``GET /puzzles/{pool}/{id}`` shows it)."""
     today = datetime.datetime.now(datetime.UTC).date()
     try:
@@ -162,7 +163,7 @@ async def history(
     progress: ProgressDep,
     before: Annotated[float | None, Query(ge=0, le=1e11)] = None,
     limit: Annotated[int, Query(ge=1, le=HISTORY_MAX)] = 30,
-) -> list[dict[str, Any]]:
+) -> list[JsonObject]:
     """The signed-in account's attempts, newest first (``before``: older than that time, for the next page)."""
     user = await who(accounts, request, False)
     if user is None:
@@ -171,7 +172,7 @@ async def history(
 
 
 @router.get("/puzzles/mine")
-async def my_puzzles(request: Request, accounts: AccountsDep, own: OwnPuzzlesDep) -> list[dict[str, Any]]:
+async def my_puzzles(request: Request, accounts: AccountsDep, own: OwnPuzzlesDep) -> list[JsonObject]:
     """The signed-in account's own puzzles (made from its missed decisions), newest first."""
     user = await who(accounts, request, False)
     if user is None:
@@ -182,7 +183,7 @@ async def my_puzzles(request: Request, accounts: AccountsDep, own: OwnPuzzlesDep
 @router.post("/puzzles/mine/{puzzle_id}/share")
 async def share(
     puzzle_id: PuzzleId, body: ShareIn, request: Request, accounts: AccountsDep, own: OwnPuzzlesDep
-) -> dict[str, Any]:
+) -> JsonObject:
     """Share one of the account's own puzzles (anyone with its link may play it; the match it comes from stays
     private), or make it private again."""
     user = await who(accounts, request, True)
@@ -202,7 +203,7 @@ async def make_mine(
     own: OwnPuzzlesDep,
     lobby: LobbyDep,
     replayer: ReplayerDep,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Make puzzles of the decisions the signed-in account missed at its seat of a finished match (the seat it
     played; a private table's needs its invite code): looked at once in a review worker, counted in the review
     budgets of the address and the account, and kept; asked again, the puzzles already made (``made``: false).
@@ -235,7 +236,7 @@ async def make_mine(
 @router.get("/puzzles/{pool}")
 async def pool_page(
     pool: PoolName, request: Request, accounts: AccountsDep, library: LibraryDep, progress: ProgressDep
-) -> dict[str, Any]:
+) -> JsonObject:
     """One pool's puzzles: how many of each kind and of each theme (with the theme's name and meaning, in
     English: a page words them from its catalog), the difficulties to choose from, and the signed-in account's
     standing (rating, attempts, streak)."""
@@ -274,7 +275,7 @@ async def next_one(
     difficulty: Annotated[Literal["easiest", "easier", "normal", "harder", "hardest"], Query()] = "normal",
     streak: Annotated[int | None, Query(ge=0, le=STREAK_MAX)] = None,
     seen: Annotated[str, Query(max_length=SEEN_MAX * 13, pattern=r"^[0-9a-f,]*$")] = "",
-) -> dict[str, Any]:
+) -> JsonObject:
     """The next puzzle for the asker: one not tried yet, of ``theme`` and ``kind`` if named, as near the asker's
     puzzle rating as there is (moved by ``difficulty``); in a streak (``streak``: puzzles solved in it so far),
     near a rating that rises with each solved. An account's puzzle shown rated and not answered yet is the next
@@ -323,7 +324,7 @@ async def next_one(
 
 async def shown_or_busy(
     library: Library, progress: Progress, puzzle: Puzzle, user: User | None, mode: str, request: Request
-) -> dict[str, Any]:
+) -> JsonObject:
     """:func:`shown_puzzle`, a refusal (a busy worker pool) as its HTTP error."""
     try:
         return await shown_puzzle(library, progress, puzzle, user, mode, request)
@@ -340,7 +341,7 @@ async def one(
     library: LibraryDep,
     own: OwnPuzzlesDep,
     progress: ProgressDep,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The puzzle ``puzzle_id`` of ``pool`` (a link to it, today's puzzle, one from the history, an own one)."""
     user = await who(accounts, request, False)
     try:
@@ -360,7 +361,7 @@ async def attempt(
     library: LibraryDep,
     own: OwnPuzzlesDep,
     progress: ProgressDep,
-) -> dict[str, Any]:
+) -> JsonObject:
     """Answer the puzzle: right or wrong (a wrong answer is told what it gets; a right one is given the line).
     How a signed-in account's answer counts is the mode the puzzle was shown to it in (``attempt``: the ratings
     before and after, the streak): its first answer to a puzzle of the next near its rating is rated, one in a
@@ -384,7 +385,7 @@ async def attempt(
         if user
         else None
     )
-    out: dict[str, Any] = {
+    out: JsonObject = {
         "right": right,
         "action": body.action,
         "kind": puzzle.kind,
@@ -410,7 +411,7 @@ async def solution(
     library: LibraryDep,
     own: OwnPuzzlesDep,
     progress: ProgressDep,
-) -> dict[str, Any]:
+) -> JsonObject:
     """The puzzle's solution and its line. For a signed-in account that has not answered the puzzle, asking is
     its first answer, a miss (rated as a wrong one, or the end of a streak, as the puzzle's mode says)."""
     user = await who(accounts, request, True)
@@ -425,7 +426,7 @@ async def solution(
     return {"line": parts["line"], "attempt": done.to_json() if done is not None else None}
 
 
-async def _parts(library: Library, puzzle: Puzzle, request: Request, user: User | None) -> dict[str, Any]:
+async def _parts(library: Library, puzzle: Puzzle, request: Request, user: User | None) -> JsonObject:
     """The puzzle's parts for the asker (its address, and its account if signed in: one puzzle not yet worked out
     at a time each), a busy worker pool a 503 with a wait."""
     askers = (client_address(request.scope), *((f"account {user.id}",) if user is not None else ()))

@@ -22,7 +22,7 @@ import html
 from dataclasses import dataclass
 from importlib import resources
 from importlib.resources.abc import Traversable
-from typing import Annotated, Any
+from typing import Annotated
 from urllib.parse import quote
 
 from fastapi import APIRouter, HTTPException, Query, Request
@@ -35,6 +35,7 @@ from mdit_py_plugins.attrs import attrs_block_plugin
 from clubsuite.engine import games, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.i18n import Words
+from clubsuite.jsonform import JsonObject
 from clubsuite.naming import rules_parts, worded
 
 
@@ -396,7 +397,7 @@ def router() -> APIRouter:
     @routes.get("/rules/{game}/brief")
     async def rules_brief(
         game: Annotated[str, UrlPart(max_length=40)], lang: Annotated[str, Query(max_length=8)] = DEFAULT
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """A game's rules in brief (who plays, the cards and their order, the aim), in ``lang``: ``{"title",
         "paragraphs"}`` in plain words; what the coach of "Learn to play" opens with."""
         if lang not in LANGUAGES:

@@ -4,13 +4,14 @@ entrant's seat, the standings and their downloads (:mod:`clubsuite.server.commun
 
 from __future__ import annotations
 
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.community.tournaments import TournamentSettings
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.http.services import AccountsDep, TournamentsDep
@@ -67,13 +68,13 @@ async def account(accounts: Accounts, request: Request, changes: bool, why: str)
 
 
 @router.get("/tournaments")
-async def listing(keeper: TournamentsDep) -> dict[str, Any]:
+async def listing(keeper: TournamentsDep) -> JsonObject:
     """The tournaments not over (running first, then by start) and the latest finished ones."""
     return {"tournaments": await keeper.listing()}
 
 
 @router.post("/tournaments", status_code=201)
-async def create(body: TournamentIn, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> dict[str, Any]:
+async def create(body: TournamentIn, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> JsonObject:
     """Make a tournament (signed in; an account has at most three that are not over, and makes at most six a
     day)."""
     user = await account(accounts, request, True, "sign in to make a tournament")
@@ -104,7 +105,7 @@ async def view(
     accounts: AccountsDep,
     keeper: TournamentsDep,
     page: Annotated[int, Query(ge=0, le=100)] = 0,
-) -> dict[str, Any]:
+) -> JsonObject:
     """A tournament: settings, status, times, a page of the standings (and, signed in, your own line)."""
     found = await signed_in(accounts, request, False)
     try:
@@ -114,7 +115,7 @@ async def view(
 
 
 @router.post("/tournaments/{tournament_id}/join")
-async def join(tournament_id: Id, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> dict[str, Any]:
+async def join(tournament_id: Id, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> JsonObject:
     """Enter a tournament (or come back to it after withdrawing)."""
     user = await account(accounts, request, True, "sign in to play in a tournament")
     try:
@@ -125,9 +126,7 @@ async def join(tournament_id: Id, request: Request, accounts: AccountsDep, keepe
 
 
 @router.post("/tournaments/{tournament_id}/withdraw")
-async def withdraw(
-    tournament_id: Id, request: Request, accounts: AccountsDep, keeper: TournamentsDep
-) -> dict[str, Any]:
+async def withdraw(tournament_id: Id, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> JsonObject:
     """Withdraw (an arena's entrant is paused: points kept, join again to come back)."""
     user = await account(accounts, request, True, "sign in first")
     try:
@@ -138,7 +137,7 @@ async def withdraw(
 
 
 @router.post("/tournaments/{tournament_id}/start")
-async def start(tournament_id: Id, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> dict[str, Any]:
+async def start(tournament_id: Id, request: Request, accounts: AccountsDep, keeper: TournamentsDep) -> JsonObject:
     """Start it now (its host)."""
     user = await account(accounts, request, True, "sign in first")
     try:
@@ -151,7 +150,7 @@ async def start(tournament_id: Id, request: Request, accounts: AccountsDep, keep
 @router.get("/tournaments/{tournament_id}/seat")
 async def seat(
     tournament_id: Id, request: Request, response: Response, accounts: AccountsDep, keeper: TournamentsDep
-) -> dict[str, Any]:
+) -> JsonObject:
     """The signed-in entrant's table now: its id and seat number (``{"table": null}`` between tables), whichever
     process answers; the seat's token comes from the table (``POST /tables/{id}/seat``). Never kept by a cache
     (it changes as the tournament goes on)."""
@@ -161,7 +160,7 @@ async def seat(
 
 
 @router.get("/tournament-tables/{table_id}")
-async def of_table(table_id: Id, keeper: TournamentsDep) -> dict[str, Any]:
+async def of_table(table_id: Id, keeper: TournamentsDep) -> JsonObject:
     """The tournament (or club night) a table plays for: ``{"table", "tournament": {"id", "format"}}``, or
     ``"tournament": null`` for any other id, whichever process answers (read from the store, never passed on to
     the table's owner), so that a tournament table's page opened cold still shows its tournament."""
@@ -169,7 +168,7 @@ async def of_table(table_id: Id, keeper: TournamentsDep) -> dict[str, Any]:
 
 
 @router.get("/tournaments/{tournament_id}/standings.json")
-async def standings_json(tournament_id: Id, keeper: TournamentsDep) -> dict[str, Any]:
+async def standings_json(tournament_id: Id, keeper: TournamentsDep) -> JsonObject:
     """The whole standings, as JSON."""
     try:
         return await keeper.standings_json(tournament_id)

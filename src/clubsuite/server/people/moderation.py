@@ -36,6 +36,7 @@ from typing import Any, Literal, TypeGuard, get_args
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
 
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import RelationRefused, Relations
 from clubsuite.server.store.database import lock_account
@@ -96,7 +97,7 @@ class Moderation:
         subject: str,
         kind: str,
         reason: str,
-        context: dict[str, Any],
+        context: JsonObject,
         block: bool = True,
         witness: bool = False,
     ) -> str:
@@ -167,12 +168,12 @@ class Moderation:
     # -- the queue ------------------------------------------------------------------------------------------------
     async def queue(
         self, status: ReportStatus = ReportStatus.OPEN, limit: int = 100, moderators_view: bool = False
-    ) -> list[dict[str, Any]]:
+    ) -> list[JsonObject]:
         """The reports of ``status`` (open or closed), oldest open first (newest closed first), with the names of
         who reported whom, how many open reports the person has, and whether the report counts toward the automatic
         mute (see the module). ``moderators_view``: without the reports about a moderator (the operator's alone)."""
 
-        def work(conn: Connection) -> list[dict[str, Any]]:
+        def work(conn: Connection) -> list[JsonObject]:
             order = reports.c.created_at if status == ReportStatus.OPEN else reports.c.created_at.desc()
             shown = reports.c.status == status
             if moderators_view:
@@ -208,12 +209,12 @@ class Moderation:
                 for r in rows
             ]
 
-        found: list[dict[str, Any]] = await self.database.reading(work)
+        found: list[JsonObject] = await self.database.reading(work)
         return found
 
     async def act(
         self, report_id: str, action: str, by: str | None, reason: str = "", hours: float | None = None
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Take ``action`` on an open report as moderator ``by`` (None: the operator): see the module. The report is
         closed with the outcome; the person is told what and why. Refused: an unknown action or report, one already
         closed, a mute without its hours (or beyond :data:`MUTE_HOURS_MAX`), and a moderator's action on a report
@@ -331,7 +332,7 @@ class Moderation:
 
         await self.database.write(work)
 
-    async def sanctions_of(self, user_id: str) -> list[dict[str, Any]]:
+    async def sanctions_of(self, user_id: str) -> list[JsonObject]:
         """The sanctions an account has had, newest first (for the moderators)."""
         rows = await self.database.read(
             select(sanctions).where(sanctions.c.user_id == user_id).order_by(sanctions.c.created_at.desc()).limit(50),

@@ -24,6 +24,7 @@ from typing import Any, Literal, get_args
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.people.relations import RelationRefused, Relations
 from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import invitations_sent, notices
@@ -51,17 +52,17 @@ class Notices:
     def __init__(self, database: Database, relations: Relations) -> None:
         self.database = database
         self.relations = relations
-        self.told: Callable[[str, dict[str, Any]], None] | None = None
+        self.told: Callable[[str, JsonObject], None] | None = None
         """Called with (account, notice) when a notice is added here (the page's socket sends it at once)."""
 
     async def add(
         self,
         user_id: str,
         kind: NoticeKind,
-        body: dict[str, Any],
+        body: JsonObject,
         expires: float | None = None,
         replacing: dict[str, str] | None = None,
-    ) -> dict[str, Any]:
+    ) -> JsonObject:
         """Keep a notice for ``user_id`` (``replacing``: in place of the account's notices of that kind whose body
         has those values, in the same transaction); the notice as pages get it."""
         now = time.time()
@@ -86,7 +87,7 @@ class Notices:
             self.told(user_id, notice)
         return notice
 
-    async def of(self, user_id: str, now: float | None = None) -> list[dict[str, Any]]:
+    async def of(self, user_id: str, now: float | None = None) -> list[JsonObject]:
         """The account's notices not expired, newest first (seat notices and the others: each at most
         :data:`KEPT`)."""
         now = time.time() if now is None else now
@@ -95,7 +96,7 @@ class Notices:
         )
         return [shown(r) for r in rows if r.expires_at is None or r.expires_at > now]
 
-    async def since(self, user_ids: list[str], after: float) -> list[tuple[str, dict[str, Any]]]:
+    async def since(self, user_ids: list[str], after: float) -> list[tuple[str, JsonObject]]:
         """The notices added after ``after`` for any of ``user_ids``: (account, notice), oldest first."""
         if not user_ids:
             return []
@@ -114,7 +115,7 @@ class Notices:
 
         await self.database.write(lambda conn: _drop(conn, user_ids, "seat", where))
 
-    async def take(self, user_id: str, notice_id: str) -> dict[str, Any] | None:
+    async def take(self, user_id: str, notice_id: str) -> JsonObject | None:
         """Remove one of the account's notices (dealt with); the notice, or None when there is none."""
 
         def work(conn: Connection) -> Any:
@@ -126,7 +127,7 @@ class Notices:
         row = await self.database.write(work)
         return shown(row) if row is not None else None
 
-    async def invite(self, sender: tuple[str, str], to_id: str, target: dict[str, Any]) -> None:
+    async def invite(self, sender: tuple[str, str], to_id: str, target: JsonObject) -> None:
         """Invite ``to_id`` from ``sender`` (id, name) to ``target`` (a table or a tournament, as the routes checked
         it). Refused: too many a minute. Not kept (and nothing said) where the invited account's blocks or privacy
         do not let it through."""
@@ -177,7 +178,7 @@ def _count_invitation(conn: Connection, sender: str, now: float) -> None:
     conn.execute(insert(invitations_sent).values(id=new_id(), sender_id=sender, sent_at=now))
 
 
-def shown(row: Any) -> dict[str, Any]:
+def shown(row: Any) -> JsonObject:
     """A stored notice as pages get it."""
     return {
         "id": row.id,

@@ -59,6 +59,7 @@ from webauthn.helpers.structs import (
     UserVerificationRequirement,
 )
 
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.people.accounts import AGENT_MAX, AccountRefused, Accounts, User
 from clubsuite.server.store.database import StaleWriteError
 from clubsuite.server.store.dbschema import passkeys, users
@@ -175,7 +176,7 @@ class Passkeys:
         return len(self._tickets)
 
     # -- adding a passkey -----------------------------------------------------------------------------------------
-    async def registration(self, user: User, host: str, password: object, address: str) -> dict[str, Any]:
+    async def registration(self, user: User, host: str, password: object, address: str) -> JsonObject:
         """The options for the browser to make a passkey for ``user`` (``{"ticket", "options"}``), once the account's
         ``password`` is given again: a session left open, or stolen, cannot add its own way in that would outlast a
         change of the password."""
@@ -203,7 +204,7 @@ class Passkeys:
         ticket = self._issue(options.challenge, site, user.id, address)
         return {"ticket": ticket, "options": json.loads(options_to_json(options))}
 
-    async def register(self, user: User, host: str, ticket: str, credential: dict[str, Any], agent: str) -> Passkey:
+    async def register(self, user: User, host: str, ticket: str, credential: JsonObject, agent: str) -> Passkey:
         """Check the browser's new passkey against the ticket's challenge and keep it for ``user``."""
         site, origins = site_of(host)
         spent = self._spend(ticket, site, user.id)
@@ -271,7 +272,7 @@ class Passkeys:
         return bool(await self.accounts.database.write(work))
 
     # -- signing in -----------------------------------------------------------------------------------------------
-    def sign_in_options(self, host: str, address: str) -> dict[str, Any]:
+    def sign_in_options(self, host: str, address: str) -> JsonObject:
         """The options for the browser to sign in with any passkey it holds for this site (``address``, the one
         asking, holds at most :data:`TICKETS_PER_ADDRESS` of them open)."""
         site, _ = site_of(host)
@@ -283,7 +284,7 @@ class Passkeys:
         ticket = self._issue(options.challenge, site, None, address)
         return {"ticket": ticket, "options": json.loads(options_to_json(options))}
 
-    async def sign_in(self, host: str, ticket: str, credential: dict[str, Any]) -> User:
+    async def sign_in(self, host: str, ticket: str, credential: JsonObject) -> User:
         """The account whose passkey answered the ticket's challenge; ``bad_passkey`` (one set of words whatever
         was wrong with it) otherwise."""
         site, origins = site_of(host)

@@ -25,12 +25,13 @@ import json
 import time
 from collections.abc import Iterable
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, get_args
+from typing import Literal, TypeVar, get_args
 
 from sqlalchemy import Table, and_, delete, func, insert, or_, select, update
 from sqlalchemy.dialects import postgresql, sqlite
 from sqlalchemy.engine import Connection
 
+from clubsuite.jsonform import JsonObject
 from clubsuite.server.store.database import lock_account
 from clubsuite.server.store.dbschema import blocks, follows, matches, mutes, presence, privacy, seats, tables, users
 from clubsuite.server.store.handle import Database
@@ -225,12 +226,12 @@ class Relations:
 
         return bool(await self.database.reading(work))
 
-    async def friends(self, user_id: str, now: float | None = None) -> list[dict[str, Any]]:
+    async def friends(self, user_id: str, now: float | None = None) -> list[JsonObject]:
         """The accounts ``user_id`` follows, each with whether it is online and at which table, as far as its
         presence privacy lets ``user_id`` see (else ``online`` is null): a public table's id, or ``"private"``."""
         now = time.time() if now is None else now
 
-        def work(conn: Connection) -> list[dict[str, Any]]:
+        def work(conn: Connection) -> list[JsonObject]:
             rows = conn.execute(
                 select(users.c.id, users.c.name, presence.c.seen_at, privacy.c.presence)
                 .join(follows, follows.c.other_id == users.c.id)
@@ -258,7 +259,7 @@ class Relations:
             at = _tables_of(conn, [x["id"] for x in out if x["online"]])
             return [{"name": x["name"], "online": x["online"], "table": at.get(x["id"])} for x in out]
 
-        found: list[dict[str, Any]] = await self.database.reading(work)
+        found: list[JsonObject] = await self.database.reading(work)
         return found
 
     async def seen(self, user_ids: Iterable[str], now: float | None = None) -> None:

@@ -31,7 +31,7 @@ from clubsuite.ratings import START, Skill, finishing_ranks, provisional, rate, 
 from clubsuite.server.store.dbschema import SeatKind, leavers, match_players, rating_history, ratings, users
 
 
-def rating_json(mu: float, sigma: float, matches: int, person: bool = True) -> dict[str, Any]:
+def rating_json(mu: float, sigma: float, matches: int, person: bool = True) -> JsonObject:
     """A rating as people read it: one number, its ± (95%), how many matches it rests on, and whether it is still
     provisional (a person's, before ``PROVISIONAL_MATCHES`` rated matches; a bot's never is: it starts from its
     calibration)."""

@@ -23,6 +23,7 @@ from sqlalchemy.engine import Connection
 
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject
 from clubsuite.puzzles.fromrecords import record_puzzles
 from clubsuite.puzzles.make import MakeSettings
 from clubsuite.puzzles.model import Puzzle, dumps_line, puzzle_from_json
@@ -67,7 +68,7 @@ def pool_of(puzzle: Puzzle) -> str:
     return rating_pool(info, options)
 
 
-def listed(row: Any) -> dict[str, Any]:
+def listed(row: Any) -> JsonObject:
     """An own puzzle as the list of them shows it."""
     return {
         "id": row.id,
@@ -98,10 +99,10 @@ class OwnPuzzles:
         )
         return str(rows[0].user_id) if rows and rows[0].user_id is not None else None
 
-    async def made(self, user_id: str, table_id: str, match_no: int, seat: int) -> list[dict[str, Any]] | None:
+    async def made(self, user_id: str, table_id: str, match_no: int, seat: int) -> list[JsonObject] | None:
         """The puzzles already made of that match's seat for the account (None: not looked at yet)."""
 
-        def work(conn: Connection) -> list[dict[str, Any]] | None:
+        def work(conn: Connection) -> list[JsonObject] | None:
             source = conn.execute(
                 select(own_puzzle_sources.c.count).where(
                     own_puzzle_sources.c.user_id == user_id,
@@ -124,7 +125,7 @@ class OwnPuzzles:
             ).all()
             return [listed(r) for r in rows]
 
-        found: list[dict[str, Any]] | None = await self.database.reading(work)
+        found: list[JsonObject] | None = await self.database.reading(work)
         return found
 
     async def keep(self, user_id: str, table_id: str, match_no: int, seat: int, answer: bytes) -> None:
@@ -174,7 +175,7 @@ class OwnPuzzles:
                 return await asyncio.to_thread(_read, str(row.body))
         return None
 
-    async def mine(self, user_id: str) -> list[dict[str, Any]]:
+    async def mine(self, user_id: str) -> list[JsonObject]:
         """The account's own puzzles, newest first."""
         rows = await self.database.read(
             select(own_puzzles)

@@ -36,6 +36,7 @@ from typing import Any, TypeVar
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
+from clubsuite.jsonform import JsonObject
 from clubsuite.puzzles.glicko import NEWCOMER as NEW_RATING
 from clubsuite.puzzles.glicko import Glicko, attempt, new_puzzle
 from clubsuite.puzzles.model import Puzzle
@@ -73,7 +74,7 @@ class Standing:
     streak: int
     best_streak: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """As a page reads it (``provisional``: shown with "?", as lichess shows a rating still unsure)."""
         rating, plus_minus = self.glicko.shown()
         return {
@@ -103,7 +104,7 @@ class Attempted:
     streak: int
     best_streak: int
 
-    def to_json(self) -> dict[str, Any]:
+    def to_json(self) -> JsonObject:
         """As a page reads it: each rating as shown, and whether the player's is provisional ("?") before and
         after."""
         return {
@@ -173,7 +174,7 @@ class Progress:
         )
         return {str(r.puzzle) for r in rows}
 
-    async def history(self, user_id: str, before: float | None, limit: int) -> list[dict[str, Any]]:
+    async def history(self, user_id: str, before: float | None, limit: int) -> list[JsonObject]:
         """The puzzles the account has answered, the last answered first (``before``: answered before that time, for
         the next page)."""
         query = (

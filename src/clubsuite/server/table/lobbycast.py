@@ -175,7 +175,7 @@ class Lobbycast:
             except (ValueError, KeyError, TypeError):
                 log.warning("a lobby message that is not one was ignored")
 
-    def _hear(self, message: dict[str, Any]) -> None:
+    def _hear(self, message: JsonObject) -> None:
         node = str(message["node"])
         if node == self.node:
             return
@@ -232,7 +232,7 @@ class Lobbycast:
             await self._send({"node": self.node, "presence": list(count)})
             self._presence = (count, now)
 
-    async def _send(self, message: dict[str, Any]) -> None:
+    async def _send(self, message: JsonObject) -> None:
         await self._send_text(json.dumps(message, separators=(",", ":")))
 
     async def _send_text(self, payload: str) -> None:

@@ -94,7 +94,7 @@ def replay_frames(record: object) -> JsonObject:
         public = parts.spectator()
         hidden = parts.hidden() if isinstance(parts, HasHiddenPiles) else None  # piles in no hand, where it has any
         frames: list[JsonValue] = []
-        before: dict[str, Any] = {}  # the last frame's whole shown
+        before: JsonObject = {}  # the last frame's whole shown
         for step in run.steps():
             if len(frames) >= MAX_FRAMES:
                 raise ClubsError(f"the record has more than {MAX_FRAMES} steps: too long to show")
@@ -134,11 +134,11 @@ def replay_frames(record: object) -> JsonObject:
     }
 
 
-def changed(before: dict[str, Any], now: dict[str, Any]) -> dict[str, Any]:
+def changed(before: JsonObject, now: JsonObject) -> JsonObject:
     """What a frame shows beside the cards (``now``) as a replay sends it: only what changed since the frame before
     (``before``), most of it staying the same from one step to the next; in a list as long as before, an item that
     did not change is null (no list of ``shown`` holds a null of its own). A page fills in the rest."""
-    out: dict[str, Any] = {}
+    out: JsonObject = {}
     for key, value in now.items():
         if key in before and before[key] == value:
             continue

@@ -292,11 +292,11 @@ class Seating:
         log.info("table %s: seat %d handed to its account again", table.id, seat.seat)
         return seat.seat, token
 
-    async def claim(self, tokens: list[str], user_id: str) -> list[dict[str, Any]]:
+    async def claim(self, tokens: list[str], user_id: str) -> list[JsonObject]:
         """Make the seats these tokens hold the account's (a guest signing up keeps their tables); a seat another
         account holds, or at a rated table where the account already sits, is left as it is. The seats claimed,
         as ``{"table", "seat"}``."""
-        claimed: list[dict[str, Any]] = []
+        claimed: list[JsonObject] = []
         for token in tokens[:TOKENS_CLAIMED]:
             if not isinstance(token, str) or not 1 <= len(token) <= 200:
                 continue
