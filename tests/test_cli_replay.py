@@ -102,8 +102,9 @@ def test_readable_account_names_the_winners_of_a_finished_match() -> None:
     out = run(["replay", str(GOLDEN / "whist-1997-explicit.record.json")])
     assert out.returncode == 0, out.stderr
     expected = json.loads((GOLDEN / "whist-1997-explicit.expected.json").read_text(encoding="utf-8"))
-    names = ", ".join(f"seat {s + 1} (random {s})" for s in expected["winners"])
-    assert out.stdout.rstrip().endswith(f"winners: {names}")
+    names = [f"seat {s + 1} (random {s})" for s in expected["winners"]]
+    listed = names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"  # as the language lists
+    assert out.stdout.rstrip().endswith(f"{'winner' if len(names) == 1 else 'winners'}: {listed}")
 
 
 def test_standard_input_is_read_when_file_is_a_dash() -> None:
@@ -120,6 +121,25 @@ def test_documented_puzzle_output_is_what_the_command_prints() -> None:
     shown = re.search(r"For the puzzle above:\n\n```text\n(.*?)```", docs, re.DOTALL)
     assert shown is not None
     assert render_text(replay(loads_record(puzzle))) == shown.group(1)
+
+
+@pytest.mark.parametrize("name", ["free-unfinished", "partnership-unfinished", "northstar-teams-explicit"])
+def test_an_account_in_another_language_words_what_the_record_holds_beyond_the_events_there(name: str) -> None:
+    result = replay(loads_record((GOLDEN / f"{name}.record.json").read_text(encoding="utf-8")))
+    english, german = render_text(result), render_text(result, "de")
+    assert len(english.splitlines()) == len(german.splitlines())  # the same account, line for line
+    for words in ("seats: ", "first dealer: ", "totals so far: ", "the match is not over: ", "is dealt", " gives "):
+        assert words not in german
+    assert "\nPlätze: " in german and "\nerster Geber: Platz " in german
+    assert re.search(r"^(Teamstand|Stand) bisher: ", german, flags=re.MULTILINE)
+    if name.startswith("free"):  # the hidden cards a record holds (FC-2, FC-3), in German words
+        assert "  Die Schatztruhe enthält " in german and " und die Auktionskarten " in german
+        assert "Weitergegebene Karten: Platz " in german
+        assert re.search(r"^erlaubt: (\S+ spielen, )*\S+ spielen$", german, flags=re.MULTILINE)
+    if name.startswith("partnership"):  # the passes (CP-2), and partners' totals only, as a team's
+        assert "Weitergegebene Karten: Platz " in german and "\nStand bisher" not in german
+    if name.startswith("northstar"):
+        assert re.search(r"^  Platz 1 \(random 0\) erhält (\d+[CDHS] )+\d+[CDHS]\.$", german, flags=re.MULTILINE)
 
 
 @pytest.mark.parametrize(

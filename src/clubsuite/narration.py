@@ -18,17 +18,24 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Protocol, runtime_checkable
 
 from clubsuite import events as shared_events
+from clubsuite import present
 from clubsuite.engine import SomeGame
 from clubsuite.events import Event
-from clubsuite.i18n import DEFAULT
-from clubsuite.present import said_line, said_of, wire_form
+from clubsuite.i18n import DEFAULT, Words
+from clubsuite.i18n.render import reason_words
+from clubsuite.present import HasLabel, said_line, said_of, seat_items, shown_of, wire_form
+from clubsuite.reasons import Reason
 from clubsuite.records import ReplayResult, match_result_json
 from clubsuite.records.replay import Replay
 from clubsuite.safetext import safe_lines, shown
+from clubsuite.view_base import HasSpectator
 
 NAME_SHOWN = 24
 """The most characters of a seat name repeated in the lines of the account (the header shows up to
 :data:`clubsuite.safetext.SHOWN`), so that the account grows with the number of plays, not with a name's length."""
+LEGAL_SHOWN = 40
+"""At most this many legal actions are listed at the end of an unfinished match (a play of wild cards may be read
+hundreds of ways)."""
 
 
 def seat_number(seat: int) -> int:
@@ -39,11 +46,6 @@ def seat_number(seat: int) -> int:
 def hand_number(hand: int) -> int:
     """Hand ``hand`` (the engine's, from 0) as the account counts it, from 1."""
     return hand + 1
-
-
-def signed(values: Sequence[int]) -> str:
-    """Scores with their signs, e.g. ``+1 +0 -1``."""
-    return " ".join(f"{v:+d}" for v in values)
 
 
 class Narrator:
@@ -62,16 +64,22 @@ class Narrator:
     # -- words -----------------------------------------------------------------------------------------
     def seat(self, seat: int) -> str:
         """A seat, counted from 1, with its player's name, e.g. ``seat 2 (heuristic)`` for the engine's seat 1 (a
-        record's own name for a seat, ``seat 1`` from 0, is left out)."""
+        record's own name for a seat, ``seat 1`` from 0, is left out), in the account's language."""
         seats = self.result.seats
         name = seats[seat].get("name") if 0 <= seat < len(seats) else None
+        numbered = Words(self.lang).get("seat {n}", "seat").format(n=seat_number(seat))
         if not name or name == f"seat {seat}":
-            return f"seat {seat_number(seat)}"
-        return f"seat {seat_number(seat)} ({shown(name, NAME_SHOWN)})"
+            return numbered
+        return f"{numbered} ({shown(name, NAME_SHOWN)})"
 
     def say(self, text: str, indent: int = 1) -> None:
         """Add one line."""
         self.lines.append("  " * indent + text)
+
+    def tell(self, reason: Reason, indent: int = 1) -> None:
+        """Add one line in the account's words: ``reason`` worded in its language, each seat named as the account
+        names it, cards by their letters (as the events' lines write them)."""
+        self.say(reason_words(reason, self.lang, self.seat, symbols=False), indent)
 
     def flush(self) -> None:
         """Hand the lines gathered so far to ``write`` (escaped once more, as everything printed from outside)."""
@@ -86,24 +94,35 @@ class Narrator:
 
     # -- the account -----------------------------------------------------------------------------------
     def header(self) -> None:
-        """The game, the variant, the seats, the first dealer and the seed."""
+        """The game, the variant, the options, the seats, the first dealer and the seed."""
         r = self.result
         record = r.record
         self.say(f"{r.info.title}: {r.variant}", 0)
-        if r.options_json:
-            self.say("options: " + ", ".join(f"{k}={v}" for k, v in r.options_json.items()), 0)
-        parts = []
-        for i, s in enumerate(r.seats):
-            kind = f" ({s['kind']})" if "kind" in s else ""
-            if isinstance(s.get("bot"), str):
-                kind = f" (bot {shown(s['bot'], NAME_SHOWN)})"  # the name at the table, then the bot it was
-            named = "" if s["name"] == f"seat {i}" else f" {shown(s['name'])}"  # a record's own name for a seat
-            parts.append(f"{seat_number(i)}{named}{kind}")
-        self.say("seats: " + ", ".join(parts), 0)
-        line = f"first dealer: {self.seat(int(record.get('first_dealer', 0)))}"
+        if r.options_json:  # as the record writes them: what a reader checks the record against
+            self.tell(
+                Reason(present.RECORD_OPTIONS, options=", ".join(f"{k}={v}" for k, v in r.options_json.items())), 0
+            )
+        self.tell(Reason(present.RECORD_SEATS, seat_items=tuple(self.seat_words(i) for i in range(len(r.seats)))), 0)
+        dealer = int(record.get("first_dealer", 0))
         if record.get("seed") is not None:
-            line += f"; match seed {record['seed']}"
-        self.say(line, 0)
+            self.tell(Reason(present.FIRST_DEALER_SEED, seat=dealer, seed=str(record["seed"])), 0)
+        else:
+            self.tell(Reason(present.FIRST_DEALER, seat=dealer), 0)
+
+    def seat_words(self, i: int) -> Reason:
+        """Seat ``i`` in the header: its number from 1, the record's name for it (left out where it is the
+        default, ``seat i``), and who played it (a person, a bot, the bot behind a name at the table)."""
+        s = self.result.seats[i]
+        name = s["name"]
+        who = f"{seat_number(i)}" if name == f"seat {i}" else f"{seat_number(i)} {shown(name)}"
+        if isinstance(s.get("bot"), str):
+            return Reason(present.RECORD_SEAT_BOT_NAMED, who=who, bot=shown(s["bot"], NAME_SHOWN))
+        kind = s.get("kind")
+        if kind == "human":
+            return Reason(present.RECORD_SEAT_HUMAN, who=who)
+        if kind == "bot":
+            return Reason(present.RECORD_SEAT_BOT, who=who)
+        return Reason(present.RECORD_SEAT, who=who)
 
     def hand(self, index: int, events: Sequence[Event]) -> None:
         """Hand ``index``, from the events the replay gave, handed to ``write`` at once."""
@@ -115,9 +134,12 @@ class Narrator:
         self.flush()
 
     def public_view(self) -> Mapping[str, Any]:
-        """The table as anyone watching it sees it at the end of the hand told: what an event's words may read of
-        the table besides the event (its players, its teams)."""
+        """The table as anyone watching it sees it at the end of the hand told (its game's spectator view): what an
+        event's words may read of the table besides the event (its players, its teams)."""
         match = self.result.match
+        parts = self.result.info.parts
+        if isinstance(parts, HasSpectator):
+            return parts.spectator()(match)
         return {"players": match.n_seats, "hand_sizes": [0] * match.n_seats, "totals": list(match.totals)}
 
     def event(self, ev: Event, view: Mapping[str, Any]) -> None:
@@ -142,37 +164,60 @@ class Narrator:
         (dealt, discarded, passed); nothing here."""
 
     def ending(self) -> None:
-        """The winners, a draw, or who is to act and what they may do."""
+        """The totals, then the winners, a draw, or who is to act and what they may do."""
         match = self.result.match
         data = match_result_json(match, self.result.variant, self.result.options_json, self.result.seats)
         self.lines.append("")
         over = bool(data["over"])
-        for line in self.totals_lines(data, over):
-            self.say(line, 0)
+        for reason in self.totals_words(data, over):
+            self.tell(reason, 0)
         if over:
-            if data["draw"]:
-                self.say("result: draw", 0)
+            winners = [int(s) for s in data["winners"]]
+            if data["draw"] or not winners:
+                self.tell(Reason(present.RESULT_DRAW), 0)
+            elif len(winners) == 1:
+                self.tell(Reason(present.WINNER, seat=winners[0]), 0)
             else:
-                names = ", ".join(self.seat(s) for s in data["winners"])
-                self.say(f"{'winner' if len(data['winners']) == 1 else 'winners'}: {names}", 0)
+                self.tell(Reason(present.WINNERS, seats=tuple(winners)), 0)
             return
         if data.get("awaiting") == "deal":
-            self.say(
-                f"the match is not over: awaiting the deal of hand {hand_number(len(match.hands))} "
-                f"(dealer {self.seat(match.next_dealer)})",
-                0,
-            )
+            self.tell(Reason(present.AWAITING_DEAL, number=hand_number(len(match.hands)), seat=match.next_dealer), 0)
             return
-        self.say(f"the match is not over: {self.seat(data['to_act'])} to act", 0)
-        self.say(self.legal_line(data), 0)
+        self.tell(Reason(present.TO_ACT, seat=int(data["to_act"])), 0)
+        self.tell(self.legal_words(data), 0)
 
-    def totals_lines(self, data: dict[str, Any], over: bool) -> list[str]:
-        """The totals in the ending (``data`` is the record's result JSON)."""
-        return [f"{'final totals' if over else 'totals so far'}: {signed(data['totals'])}"]
+    def totals_words(self, data: dict[str, Any], over: bool) -> list[Reason]:
+        """The totals in the ending (``data`` is the record's result JSON): each seat's, unless partners share one
+        (a partnership game), and each team's where the table has teams (as its view shows them)."""
+        out = []
+        if not self.result.info.fixed_teams:
+            out.append(
+                Reason(present.FINAL_TOTALS if over else present.TOTALS_SO_FAR, total_items=seat_items(data["totals"]))
+            )
+        found = shown_of(self.result.info, self.public_view(), self.result.match.options)
+        teams = found.teams if found is not None else ()
+        if teams and "team_totals" in data:
+            items = tuple(
+                Reason(present.SEATS_POINTS, seats=seats, points=present.signed(int(total)))
+                for seats, total in zip(teams, data["team_totals"], strict=True)
+            )
+            out.append(Reason(present.FINAL_TEAM_TOTALS if over else present.TEAM_TOTALS_SO_FAR, total_items=items))
+        return out
 
-    def legal_line(self, data: dict[str, Any]) -> str:
-        """The legal actions of the seat to act at the end of an unfinished record."""
-        return f"legal: {' '.join(data['legal'])}"
+    def legal_words(self, data: dict[str, Any]) -> Reason:
+        """The legal actions of the seat to act at the end of an unfinished record, each as its button says it
+        (the game's labels, read against that seat's view), cut short after :data:`LEGAL_SHOWN`."""
+        legal = [str(a) for a in data["legal"]]
+        parts = self.result.info.parts
+        if isinstance(parts, HasLabel):
+            label = parts.label()
+            view = self.result.match.view(int(data["to_act"])).to_dict()
+            items = tuple(label(view, a) for a in legal[:LEGAL_SHOWN])
+        else:
+            items = tuple(present.play_label(a) for a in legal[:LEGAL_SHOWN])
+        if len(legal) > LEGAL_SHOWN:
+            return Reason(present.LEGAL_CUT, action_items=items, n=len(legal))
+        return Reason(present.LEGAL, action_items=items)
 
 
 def describe_fields(ev: Event) -> str:
@@ -194,10 +239,10 @@ def narrator_class(info: SomeGame) -> type[Narrator]:
     return info.parts.narrator() if isinstance(info.parts, HasNarrator) else Narrator
 
 
-def render_text(result: ReplayResult) -> str:
-    """The readable account of a replay: header, each hand and the ending."""
+def render_text(result: ReplayResult, lang: str = DEFAULT) -> str:
+    """The readable account of a replay in ``lang``: header, each hand and the ending."""
     parts: list[str] = []
-    narrator = narrator_class(result.info)(result, parts.append)
+    narrator = narrator_class(result.info)(result, parts.append, lang)
     narrator.header()
     for index, events in enumerate(result.events):
         narrator.hand(index, events)
@@ -206,11 +251,11 @@ def render_text(result: ReplayResult) -> str:
     return "".join(parts)
 
 
-def stream_text(run: Replay, write: Callable[[str], None]) -> None:
-    """Replay ``run`` and tell it as it goes: the header, then each hand as soon as it is replayed, then the
-    ending; memory holds the match, not the account. A broken rule would stop the account at the hand that breaks
-    it (the error names it): ``clubs replay`` checks the record in a first replay so that never happens."""
-    narrator = narrator_class(run.info)(run, write)
+def stream_text(run: Replay, write: Callable[[str], None], lang: str = DEFAULT) -> None:
+    """Replay ``run`` and tell it as it goes, in ``lang``: the header, then each hand as soon as it is replayed,
+    then the ending; memory holds the match, not the account. A broken rule would stop the account at the hand that
+    breaks it (the error names it): ``clubs replay`` checks the record in a first replay so that never happens."""
+    narrator = narrator_class(run.info)(run, write, lang)
     narrator.header()
     narrator.flush()
     for index, events in enumerate(run.hands()):

@@ -647,6 +647,50 @@ def with_account(info: SomeGame, hand: dict[str, Any]) -> dict[str, Any]:
     return hand
 
 
+# -- a record's account (clubs replay): what a record holds beyond the table's events ---------------------------------
+RECORD_OPTIONS = template("said.record_options", "options: {options}")
+"""The options a record was played with, as the record writes them."""
+RECORD_SEATS = template("said.record_seats", "seats: {seat_items}")
+RECORD_SEAT = template("said.record_seat", "{who}")
+"""A seat of a record's header: its number from 1 and the record's name for it (``who``), without more."""
+RECORD_SEAT_HUMAN = template("said.record_seat_human", "{who} (human)")
+RECORD_SEAT_BOT = template("said.record_seat_bot", "{who} (bot)")
+RECORD_SEAT_BOT_NAMED = template("said.record_seat_bot_named", "{who} (bot {bot})")
+"""A seat a bot played under another name at the table (``bot``: the bot it was)."""
+FIRST_DEALER = template("said.record_first_dealer", "first dealer: {seat}")
+FIRST_DEALER_SEED = template("said.record_first_dealer_seed", "first dealer: {seat}; match seed {seed}")
+TOTALS_SO_FAR = template("said.record_totals_so_far", "totals so far: {total_items}")
+FINAL_TOTALS = template("said.record_final_totals", "final totals: {total_items}")
+TEAM_TOTALS_SO_FAR = template("said.record_team_totals_so_far", "team totals so far: {total_items}")
+FINAL_TEAM_TOTALS = template("said.record_final_team_totals", "final team totals: {total_items}")
+RESULT_DRAW = template("said.record_draw", "result: draw")
+WINNER = template("said.record_winner", "winner: {seat}")
+WINNERS = template("said.record_winners", "winners: {seats}")
+AWAITING_DEAL = template(
+    "said.record_awaiting_deal", "the match is not over: awaiting the deal of hand {number} (dealer {seat})"
+)
+TO_ACT = template("said.record_to_act", "the match is not over: {seat} to act")
+LEGAL = template("said.record_legal", "legal: {action_items}")
+LEGAL_CUT = template("said.record_legal_cut", "legal: {action_items}, ... ({n} in all)")
+"""The legal actions cut short (a list too long to read in full)."""
+DEALT = template("said.record_dealt", "{seat} is dealt {cards}.")
+"""A seat's cards as a record deals them (hidden at the table; a record's account shows every deal)."""
+GIVES = template("said.record_gives", "{seat} gives {cards} to {to_seat}")
+PASSED = template("said.record_passed", "Cards passed: {pass_items}.")
+"""The cards each seat passed, which only the two seats of each pass saw at the table."""
+
+
+def dealt_words(seat: int, cards: Sequence[Card | str]) -> Reason:
+    """``seat`` is dealt ``cards`` (a record's account)."""
+    return Reason(DEALT, seat=seat, cards=tuple(str(c) for c in cards))
+
+
+def passed_words(moves: Sequence[tuple[int, int, Sequence[Card | str]]]) -> Reason:
+    """The cards passed, ``(giver, receiver, cards)`` each, in one sentence (a record's account)."""
+    gives = tuple(Reason(GIVES, seat=g, to_seat=r, cards=tuple(str(c) for c in cards)) for g, r, cards in moves)
+    return Reason(PASSED, pass_items=gives)
+
+
 def ruling(game: str, rule: str, title: str, text: str) -> Ruling:
     """A ruling's words, its templates registered as ``<game>.ruling_<id>`` (the title) and ``..._text``."""
     return Ruling(

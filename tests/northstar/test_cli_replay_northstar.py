@@ -51,9 +51,14 @@ def account(tmp_path: Path, record: dict[str, Any]) -> str:
     return out.stdout
 
 
-def signed(values: list[int] | tuple[int, ...]) -> str:
-    """``+1 +0 +7``, as the account writes scores."""
-    return " ".join(f"{v:+d}" for v in values)
+def seat_totals(values: list[int] | tuple[int, ...]) -> str:
+    """``seat 1 +1, seat 2 0, seat 3 +7``, as the account writes each seat's score."""
+    return ", ".join(f"seat {s + 1} {v:+d}" if v else f"seat {s + 1} 0" for s, v in enumerate(values))
+
+
+def listed(names: list[str]) -> str:
+    """Names as the account lists them: ``seat 1, seat 2 and seat 3``."""
+    return names[0] if len(names) == 1 else f"{', '.join(names[:-1])} and {names[-1]}"
 
 
 # -- the account -------------------------------------------------------------------------------------------------
@@ -67,14 +72,15 @@ def test_account_of_a_team_match_tells_deals_tricks_round_ends_points_and_winner
     assert len(hands) == len(match.hands)
     for part, hand in zip(hands, match.hands, strict=True):
         assert part.startswith(f"seat {hand.dealer + 1}.\n")
-        assert part.count("dealt to seat ") == 4
+        assert len(re.findall(r"^  seat \d is dealt (\d+[CDHS] )*\d+[CDHS]\.$", part, flags=re.MULTILINE)) == 4
         winners = re.findall(r"^  seat (\d) wins the trick", part, flags=re.MULTILINE)
         assert [int(w) for w in winners] == [w + 1 for w, _ in hand.tricks]
         assert "The round is over" in part
         assert "Points this round: " in part and "Team totals: " in part
-    assert f"final totals: {signed(match.totals)}" in text
-    assert f"final team totals: A {match.team_totals[0]:+d}, B {match.team_totals[1]:+d}" in text
-    assert text.rstrip().endswith("winners: " + ", ".join(f"seat {s + 1}" for s in match.winners))
+    assert f"final totals: {seat_totals(match.totals)}" in text
+    teams = [f"seat {t + 1} and seat {t + 3} {match.team_totals[t]:+d}" for t in (0, 1)]  # NS-10: seats s % 2 == t
+    assert f"final team totals: {', '.join(teams)}" in text
+    assert text.rstrip().endswith("winners: " + listed([f"seat {s + 1}" for s in match.winners]))
     for raw in ("Played", "Passed", "TrickWon", "WentOut", "HandScored", "RoundEnded"):
         assert raw not in text  # no raw event names
 
@@ -124,11 +130,15 @@ def test_account_of_an_unfinished_round_shows_the_trick_in_progress_and_the_lega
     )
     legal = result_json(replay(record))["legal"]
     line = next(line for line in text.splitlines() if line.startswith("legal: "))
+    items = line.removeprefix("legal: ").split(", ")  # each play as its button says it
     if len(legal) > 40:
         assert line.endswith(f", ... ({len(legal)} in all)")
-        assert line.count(", ") == 40
+        assert len(items) == 41
+        items = items[:40]
     else:
-        assert line == "legal: " + ", ".join(legal)
+        assert len(items) == len(legal)
+    for item, action in zip(items, legal, strict=False):
+        assert item == "Pass" if action == "pass" else item.startswith("Play ")
 
 
 # -- malformed records ---------------------------------------------------------------------------------------------

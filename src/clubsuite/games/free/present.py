@@ -514,3 +514,17 @@ def account(hand: Mapping[str, Any]) -> Said:
         (Reason(NEEDED, seat=one, needed=needed, taken=taken, result_reason=result),),
         (Reason(NEEDED_YOU, needed=needed, taken=taken, result_reason=result),),
     )
+
+
+# -- what a record holds beyond the events (clubs replay's account) ---------------------------------------------------
+RECORD_DEALT = template(
+    "free.said_record_dealt", "{seat} is dealt {cards}, and the bid cards {bid_cards}.", rule="FC-3"
+)
+RECORD_CHEST = template("free.said_record_chest", "The treasure chest holds {cards}.", rule="FC-2")
+RECORD_DISCARDED = template(
+    "free.said_record_discarded",
+    "The card discarded: {cards}.",
+    rule="FC-5",
+    plural="The cards discarded: {cards}.",
+    count="n",
+)

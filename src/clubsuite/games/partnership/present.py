@@ -205,3 +205,8 @@ def account(hand: Mapping[str, Any]) -> Said:
     if not tricks:
         return Said(tuple(points))
     return Said((tricks_words(tricks), *points), {s: (tricks_words(tricks, s), *points) for s in range(len(tricks))})
+
+
+# -- what a record holds beyond the events (clubs replay's account) ---------------------------------------------------
+RECORD_LEGAL_PASS = template("partnership.said_record_legal_pass", "legal: pass any three of {cards}", rule="CP-2")
+"""The legal actions while passing (hundreds of ways to choose three cards): the cards they are chosen from."""

@@ -19,7 +19,6 @@ if TYPE_CHECKING:
     from clubsuite.bots.searching import Playout
     from clubsuite.coding import BenchmarkEntry, RlPart
     from clubsuite.games.whist.match import WhistMatch
-    from clubsuite.games.whist.narration import WhistNarrator
     from clubsuite.games.whist.screen import WhistTable
     from clubsuite.jsonform import JsonObject
     from clubsuite.lesson import Lesson
@@ -43,12 +42,6 @@ class WhistParts(GameParts):
         from clubsuite.games.whist.screen import WhistTable
 
         return WhistTable
-
-    def narrator(self) -> type[WhistNarrator]:
-        """The replay's narrator."""
-        from clubsuite.games.whist.narration import WhistNarrator
-
-        return WhistNarrator
 
     def lesson(self) -> Lesson:
         """The guided first hand."""
@@ -193,7 +186,6 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.coding import HasBenchmark, HasCoding
     from clubsuite.lesson import HasLesson
     from clubsuite.naming import HasWords
-    from clubsuite.narration import HasNarrator
     from clubsuite.present import HasAccount, HasAsked, HasLabel, HasRulings, HasSaid, HasShown
     from clubsuite.puzzles.themes import HasThemes
     from clubsuite.rl.vector import HasVector
@@ -205,7 +197,6 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.view_base import HasHiddenPiles, HasSpectator
 
     _screen: HasScreen = PARTS
-    _narrator: HasNarrator = PARTS
     _shown: HasShown = PARTS
     _asked: HasAsked = PARTS
     _label: HasLabel = PARTS
