@@ -377,6 +377,37 @@ def test_every_prompt_a_seat_meets_is_plain_words_with_its_rule_only_behind_why(
     assert all("pass to the player on your right" in prompts[id(v)] for v in free if v["view"]["stage"] == "pass")
 
 
+def test_whist_says_how_to_lead_or_follow_from_the_legal_cards_it_is_given(played: Played) -> None:
+    """CW-1, CW-2: the prompt reads the engine's legal cards, so it agrees with them at every play met, and the same
+    table with other legal cards is asked otherwise."""
+    info, options = resolve("whist")
+    met = [v for v in played.views if v["game"] == "whist" and v["legal"] and v["view"]["phase"] == "play"]
+    assert met
+    codes = set()
+    for v in met:
+        view, legal = v["view"], v["legal"]
+        hand = view["hand"].split()
+        trick = [p["card"] for p in view.get("trick") or []]
+        code = asked(info, view, options, legal)["words"][0]["code"]
+        codes.add(code)
+        whole = sorted(legal) == sorted(hand)
+        if code in ("whist.ask_lead_any", "whist.ask_void_nothing", "whist.ask_void_cannot"):
+            assert whole, (code, view, legal)
+        if code == "whist.ask_lead_no_club":
+            assert not whole and not any(a.endswith("C") for a in legal), (view, legal)
+        if code in ("whist.ask_must_beat", "whist.ask_cannot_beat", "whist.ask_trumped"):
+            assert all(a[-1] == trick[0][-1] for a in legal), (code, view, legal)
+        if code in ("whist.ask_void_trump", "whist.ask_void_overtrump", "whist.ask_clubs_led_beat"):
+            assert all(a.endswith("C") for a in legal), (code, view, legal)
+    assert {"whist.ask_must_beat", "whist.ask_lead_no_club"} <= codes
+    lead = next(v for v in met if not v["view"].get("trick") and "C" in {c[-1] for c in v["view"]["hand"].split()})
+    hand = lead["view"]["hand"].split()
+    others = [c for c in hand if not c.endswith("C")]
+    if others:  # the same lead, with the clubs legal or not: the words follow the legal cards
+        assert asked(info, lead["view"], options, hand)["words"][0]["code"] == "whist.ask_lead_any"
+        assert asked(info, lead["view"], options, others)["words"][0]["code"] == "whist.ask_lead_no_club"
+
+
 def test_facts_badges_counts_and_hand_accounts_read_well_for_you_and_for_others(played: Played) -> None:
     for v in played.views:
         info, options = resolve(v["spec"])

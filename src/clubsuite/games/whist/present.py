@@ -147,7 +147,8 @@ def _top(cards: list[Card]) -> Card:
 
 
 def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Asked:
-    """What the seat to act is asked: keep or exchange (CW-4), its lead (CW-2) or how to follow (CW-1)."""
+    """What the seat to act is asked: keep or exchange (CW-4), its lead (CW-2) or how to follow (CW-1); read from
+    the engine's legal actions (``legal``), never worked out again here."""
     if view.get("phase") == "exchange":
         words = [Reason(KEEP_OR_EXCHANGE, size=view.get("bid_size") or 13)]
         before = sum(1 for d in view.get("decisions") or [] if d["exchanged"])
@@ -156,43 +157,51 @@ def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Ask
         elif before > 1:
             words.append(Reason(SEVERAL_BEFORE, count=before))
         return Asked(tuple(words), "CW-4")
-    hand = _cards(view.get("hand"))
+    cards = _cards(" ".join(legal))
     trick = [card(p["card"]) for p in view.get("trick") or []]
     if not trick:
-        if view.get("clubs_broken"):
-            return Asked((Reason(LEAD_ANY),), "CW-2")
-        if hand and all(c.suit is Suit.CLUBS for c in hand):
-            return Asked((Reason(LEAD_ONLY_CLUBS),), "CW-2")
-        return Asked((Reason(LEAD_NO_CLUB),), "CW-2")
-    return Asked((follow(hand, trick),), "CW-1")
+        return Asked((lead(cards, _cards(view.get("hand")), bool(view.get("clubs_broken"))),), "CW-2")
+    return Asked((follow(cards, trick),), "CW-1")
 
 
-def follow(hand: list[Card], trick: list[Card]) -> Reason:
-    """How the seat follows ``trick`` from ``hand`` (CW-1): beat if it can."""
+def lead(legal: list[Card], hand: list[Card], clubs_broken: bool) -> Reason:
+    """How the seat may lead (CW-2), from its legal cards: the cards of its hand the engine leaves out are its
+    clubs, which may not be led yet; a hand all of whose cards may be led holds only clubs until clubs are
+    broken."""
+    if set(legal) != set(hand):
+        return Reason(LEAD_NO_CLUB)
+    if hand and not clubs_broken and all(c.suit is Suit.CLUBS for c in hand):
+        return Reason(LEAD_ONLY_CLUBS)
+    return Reason(LEAD_ANY)
+
+
+def follow(legal: list[Card], trick: list[Card]) -> Reason:
+    """How the seat follows ``trick`` (CW-1), from its legal cards: whether they are of the suit led (it holds
+    that suit), clubs (it must trump) or any card, and whether they beat the trick's top card (it must beat)."""
     led = trick[0].suit
     assert led is not None
     clubs = [c for c in trick if c.suit is Suit.CLUBS]
     top_club = _top(clubs) if clubs else None
-    mine = [c for c in hand if c.suit is led]
-    my_clubs = [c for c in hand if c.suit is Suit.CLUBS]
+    of_led = [c for c in legal if c.suit is led]
     suit = suit_key(led.letter)
     if led is Suit.CLUBS:
         assert top_club is not None
-        if not mine:
+        if not of_led:
             return Reason(CLUBS_LED_NONE)
-        if any(c.rank > top_club.rank for c in mine):
+        if any(c.rank > top_club.rank for c in of_led):
             return Reason(CLUBS_LED_BEAT, card=str(top_club))
         return Reason(CLUBS_LED_CANNOT, card=str(top_club))
-    if mine:
+    if of_led:
         if top_club is not None:
             return Reason(TRUMPED, led_suit=suit)
         top = _top([c for c in trick if c.suit is led])
-        if any(c.rank > top.rank for c in mine):
+        if any(c.rank > top.rank for c in of_led):
             return Reason(MUST_BEAT, led_suit=suit, card=str(top))
         return Reason(CANNOT_BEAT, led_suit=suit, card=str(top))
+    trumps = bool(legal) and all(c.suit is Suit.CLUBS for c in legal)
     if top_club is None:
-        return Reason(VOID_TRUMP, led_suit=suit) if my_clubs else Reason(VOID_NOTHING, led_suit=suit)
-    if any(c.rank > top_club.rank for c in my_clubs):
+        return Reason(VOID_TRUMP, led_suit=suit) if trumps else Reason(VOID_NOTHING, led_suit=suit)
+    if trumps and any(c.rank > top_club.rank for c in legal):
         return Reason(VOID_OVERTRUMP, led_suit=suit, card=str(top_club))
     return Reason(VOID_CANNOT, led_suit=suit, card=str(top_club))
 
