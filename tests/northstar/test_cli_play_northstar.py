@@ -137,7 +137,14 @@ def test_ns10_team_game_piped_to_the_end_counts_team_totals(tmp_path: Path) -> N
     zero, _, two, three = seat_names(out)
     assert f"Teams: Team A ({zero} + {two}), Team B (You + {three})" in out
     assert f"your team: B, with {three}" in out
-    assert f"Team totals: Team A ({zero} + {two}) " in out
+    assert f"Team totals: Team A ({zero} + {two}) " in out  # the score sheet asked for with s
+    rounds = re.findall(r"^Points this round: .*$", out, flags=re.MULTILINE)
+    assert rounds and all(f". Team totals: {zero} and {two} " in line for line in rounds)  # NS-10, told once
+    after = out.split("\n")
+    for i, line in enumerate(after):
+        if line.startswith("Points this round: "):  # the points by source and the sheet, no team totals again
+            rest = after[i + 1 : after.index("", i + 1)] if "" in after[i + 1 :] else after[i + 1 :]
+            assert not any("Team totals" in r or "team totals" in r for r in rest), rest
     ended = re.search(r"^The match is over: (.+) win\. Final totals: ", out, flags=re.MULTILINE)
     assert ended is not None  # the winning team's players, the player's own told as "you" (NS-10)
     winners = (f"{zero} and {two}", f"{three} and you")

@@ -254,8 +254,9 @@ class NorthstarTable(Table[NorthstarMatch]):
             self._round_sheet(match, event)
 
     def _round_sheet(self, match: NorthstarMatch, ev: HandScored) -> None:
-        """Each seat's points this round by source (NS-2, NS-5, NS-8, NS-10: :func:`round_scores`), the score sheet,
-        and, where the top total is tied at the goal, that another round is played (NS-7)."""
+        """Each seat's points this round by source (NS-2, NS-5, NS-8, NS-10: :func:`round_scores`), the score sheet
+        (the team totals are the round's event line's), and, where the top total is tied at the goal, that another
+        round is played (NS-7)."""
         hand = match.hands[-1]
         width = max(len(n) for n in self.names)
         for s, rs in enumerate(round_scores(hand, self.tr)):
@@ -283,7 +284,7 @@ class NorthstarTable(Table[NorthstarMatch]):
                 note=rs.note,
             )
             self.say(Text("  ").append_text(line))
-        self.show_scores(match)
+        super().show_scores(match)  # the team totals were told with the round's points (NS-10): not again here
         top = max(ev.team_totals)
         if top >= self._options(match).goal and not match.is_over:
             self.say(self.tr("The top total, {top}, is tied: another round (NS-7).", top=top), style="bold")
