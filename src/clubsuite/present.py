@@ -429,6 +429,11 @@ def play_label(action: str) -> Reason:
 
 
 # -- what happened, told ----------------------------------------------------------------------------------------------
+SaidKind = Literal["deal", "put", "trick", "scored", ""]
+"""What an event does to the table in the words every game shares (:attr:`Said.kind`): a closed set, so that a face
+matching it is checked, never a string written again by hand."""
+
+
 @dataclass(frozen=True)
 class Said:
     """An event as the table tells it: its sentences as anyone watching reads them, the same sentences told to each
@@ -437,7 +442,7 @@ class Said:
 
     words: tuple[Reason, ...]
     mine: Mapping[int, tuple[Reason, ...]] = field(default_factory=dict)
-    kind: str = ""
+    kind: SaidKind = ""
     """``deal`` (a new hand is dealt), ``put`` (``seat`` put ``cards`` on the table), ``trick`` (``seat`` took the
     trick, or won it with ``cards``), ``scored`` (the hand was scored), or empty."""
     seat: int | None = None
@@ -488,7 +493,7 @@ def seat_items(values: Sequence[int], sign: bool = True) -> tuple[Reason, ...]:
     return tuple(Reason(SEAT_POINTS, seat=s, points=signed(v) if sign else str(v)) for s, v in enumerate(values))
 
 
-def told(seat: int, words: tuple[Reason, ...], yours: tuple[Reason, ...], kind: str = "", cards: str = "") -> Said:
+def told(seat: int, words: tuple[Reason, ...], yours: tuple[Reason, ...], kind: SaidKind = "", cards: str = "") -> Said:
     """An event about ``seat``: ``words`` for everyone, ``yours`` told to that seat."""
     return Said(words, {seat: yours}, kind, seat, cards)
 

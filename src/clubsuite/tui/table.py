@@ -22,7 +22,7 @@ from clubsuite.engine import SomeGame, SomeMatch, find_game
 from clubsuite.events import Event
 from clubsuite.i18n import DEFAULT, Words
 from clubsuite.i18n.render import reason_words
-from clubsuite.present import Fact, Known, asked_of, rulings_of, said_line, said_of, shown_of, wire_form
+from clubsuite.present import Fact, Known, SaidKind, asked_of, rulings_of, said_line, said_of, shown_of, wire_form
 from clubsuite.reasons import Reason, reason_of
 from clubsuite.safetext import safe_lines
 from clubsuite.tui.render import Faces, score_table
@@ -74,7 +74,7 @@ class Told:
 
     event: Event
     line: str
-    kind: str
+    kind: SaidKind
 
 
 MatchT_contra = TypeVar("MatchT_contra", bound=SomeMatch, contravariant=True)

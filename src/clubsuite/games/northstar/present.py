@@ -14,7 +14,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from clubsuite.games.northstar import events as nc
-from clubsuite.games.northstar.combos import Kind, NorthstarAction, Play, wins_at_once
+from clubsuite.games.northstar.combos import Kind, NorthstarAction, Play, parse_play, wins_at_once
 from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.games.northstar.options import NorthstarOptions
 from clubsuite.present import (
@@ -225,12 +225,6 @@ MAY_DOUBLE = template(
 DOUBLE_LABEL_BUTTON = template("northstar.label_double", "Double or nothing", rule="NS-8")
 
 
-def _value(token: str) -> int:
-    """The value a card of a play stands for: its number, or what a wild 15 stands for (``15S=7``)."""
-    face, _, wild = token.partition("=")
-    return int(wild) if wild else int(face[:-1])
-
-
 def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Asked:
     """What the seat to act is asked: its lead (NS-3), how to beat the play before it (NS-3, NS-11), that it cannot,
     its last turn (NS-5); with what a 15 does (NS-4, NS-9) and whether it may call double or nothing (NS-8)."""
@@ -245,19 +239,18 @@ def asked(view: Mapping[str, Any], options: object, legal: Sequence[str]) -> Ask
         return Asked((*start, Reason(LEAD), *notes, *double), "NS-5" if last_turn else "NS-4")
     last = str(plays[-1]["play"])
     tokens = tuple(last.split())
-    values = [_value(t) for t in tokens]
-    top, size = max(values), len(values)
-    kind = "single" if size == 1 else "set" if len(set(values)) == 1 else "run"
+    to_beat = parse_play(last, wild=True)  # the engine's reading of the play: its kind and its top value (NS-3)
+    top, size, kind = to_beat.high, to_beat.size, to_beat.kind
     rule = "NS-5" if last_turn else "NS-11" if crazy else "NS-3"
     if not any(a not in ("pass", "double") for a in legal):
         return Asked((*start, Reason(CANNOT, play_cards=tokens), *double), rule)
     if crazy:
-        ask = Reason(BEAT_CRAZY_RUN if kind == "run" else BEAT_CRAZY_SET, play_cards=tokens)
+        ask = Reason(BEAT_CRAZY_RUN if kind is Kind.RUN else BEAT_CRAZY_SET, play_cards=tokens)
         return Asked((*start, ask, *notes, *double), rule)
-    if kind == "single":
+    if kind is Kind.SINGLE:
         ask = Reason(BEAT_SINGLE, play_cards=tokens, top=top)
     else:
-        ask = Reason(BEAT_SET if kind == "set" else BEAT_RUN, play_cards=tokens, count=size, top=top)
+        ask = Reason(BEAT_SET if kind is Kind.SET else BEAT_RUN, play_cards=tokens, count=size, top=top)
     fifteen = Reason(WILD_AT_ONCE) if wild else Reason(AT_ONCE)
     return Asked((*start, ask, fifteen, *double), rule)
 
