@@ -13,9 +13,10 @@ from __future__ import annotations
 import multiprocessing
 from collections.abc import Callable
 from concurrent.futures import Future, ProcessPoolExecutor
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 
 class RenewingPool:
@@ -41,7 +42,7 @@ class RenewingPool:
             self._given = 0
         return self._executor
 
-    def submit(self, fn: Callable[..., T], *args: Any) -> tuple[Future[T], ProcessPoolExecutor]:
+    def submit(self, fn: Callable[[*Ts], T], *args: *Ts) -> tuple[Future[T], ProcessPoolExecutor]:
         """Give a task to the pool: its future, and the executor it went to (for :meth:`broken`)."""
         executor = self.executor()
         self._given += 1

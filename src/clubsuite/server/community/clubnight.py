@@ -51,7 +51,7 @@ import time
 import weakref
 from collections.abc import AsyncIterator, Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Literal, TypeVar, get_args
+from typing import Literal, TypeVar, get_args
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -614,7 +614,7 @@ def _add_entrant(
     )
 
 
-def _bump(conn: Connection, night_id: str, **values: Any) -> None:
+def _bump(conn: Connection, night_id: str, **values: object) -> None:
     """Grow the night's version (its watchers see a change), with ``values`` written beside."""
     conn.execute(
         update(tournaments).where(tournaments.c.id == night_id).values(version=tournaments.c.version + 1, **values)

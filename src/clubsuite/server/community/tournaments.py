@@ -28,7 +28,7 @@ import secrets
 import time
 import unicodedata
 from dataclasses import asdict, dataclass, field
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from sqlalchemy import func, insert, select, update
 from sqlalchemy.engine import Connection
@@ -44,7 +44,7 @@ from clubsuite.server.community.standings import Played, Row, arena_standings, s
 from clubsuite.server.decency import check as check_words
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store import players
-from clubsuite.server.store.database import lock_account
+from clubsuite.server.store.database import StoredRow, lock_account
 from clubsuite.server.store.dbschema import (
     TournamentFormat,
     TournamentStatus,
@@ -782,7 +782,7 @@ def summary(t: Tournament, entrants: int) -> JsonObject:
     }
 
 
-def listed(row: Any, entrants: int) -> JsonObject:
+def listed(row: StoredRow, entrants: int) -> JsonObject:
     """A tournament row of any format as the lobby's list shows it: what every format has (its settings read for
     the length or the rounds where it has them), so that a format kept elsewhere (the club nights) is listed too."""
     settings = json.loads(row.settings)
@@ -823,7 +823,7 @@ def _row_json(row: Row, entrant: Entrant) -> JsonObject:
     }
 
 
-def _tournament(row: Any) -> Tournament:
+def _tournament(row: StoredRow) -> Tournament:
     return Tournament(
         row.id,
         row.host_id,
@@ -837,7 +837,7 @@ def _tournament(row: Any) -> Tournament:
     )
 
 
-def _table_row(r: Any, won: tuple[int, ...] | None = None) -> TableRow:
+def _table_row(r: StoredRow, won: tuple[int, ...] | None = None) -> TableRow:
     return TableRow(
         r.table_id,
         r.round,
@@ -850,7 +850,7 @@ def _table_row(r: Any, won: tuple[int, ...] | None = None) -> TableRow:
     )
 
 
-def _locked(conn: Connection, tournament_id: str) -> Any:
+def _locked(conn: Connection, tournament_id: str) -> StoredRow:
     """The tournament's row, held until the transaction ends (``FOR UPDATE`` on PostgreSQL; SQLite writes one
     transaction at a time), so that changes made at once are made one after the other."""
     found = select(tournaments).where(tournaments.c.id == tournament_id, tournaments.c.format.in_(FORMATS))
@@ -860,7 +860,7 @@ def _locked(conn: Connection, tournament_id: str) -> Any:
     return row
 
 
-def _bump(conn: Connection, tournament_id: str, **values: Any) -> None:
+def _bump(conn: Connection, tournament_id: str, **values: object) -> None:
     """Grow the tournament's version (its watchers are sent the change), with ``values`` written beside."""
     conn.execute(
         update(tournaments).where(tournaments.c.id == tournament_id).values(version=tournaments.c.version + 1, **values)

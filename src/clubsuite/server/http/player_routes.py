@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import json
 from collections import defaultdict
-from typing import Annotated, Any
+from typing import Annotated
 
 from fastapi import APIRouter, Path, Query, Request
 
@@ -23,6 +23,7 @@ from clubsuite.server.http.sessions import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.people.results import rating_json
 from clubsuite.server.store import players as rows_of
+from clubsuite.server.store.database import StoredRow
 from clubsuite.server.store.handle import Database
 
 HISTORY_MAX = 50
@@ -80,7 +81,7 @@ async def profile(name: Name, request: Request, accounts: AccountsDep, database:
     me = await viewer(accounts, request)
     own = me is not None and me.id == user.id
     rows = await rows_of.results_of(database, user.id)
-    per_game: dict[str, list[Any]] = defaultdict(list)
+    per_game: dict[str, list[StoredRow]] = defaultdict(list)
     for r in rows:
         per_game[r.game].append(r)
     games = [
@@ -163,11 +164,11 @@ async def rating_pools(database: DatabaseDep) -> JsonObject:
     }
 
 
-def _pool(row: Any) -> str:
+def _pool(row: StoredRow) -> str:
     return str(row.pool)
 
 
-def _entry(r: Any, invite: str | None) -> JsonObject:
+def _entry(r: StoredRow, invite: str | None) -> JsonObject:
     """One match of a player's history, with its links (a private table's carry its invite code: only its own
     players are shown those)."""
     extra = f"&invite={invite}" if invite else ""

@@ -34,7 +34,7 @@ import unicodedata
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import TypeVar, TypeVarTuple
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError, VerifyMismatchError
@@ -47,7 +47,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.server.decency import unwelcome
 from clubsuite.server.limits import HASH_LANES, ServerLimits
-from clubsuite.server.store.database import StaleWriteError
+from clubsuite.server.store.database import StaleWriteError, StoredRow
 from clubsuite.server.store.dbschema import (
     invitations_sent,
     match_players,
@@ -67,6 +67,7 @@ from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import check_name, name_key, new_id
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 
 PASSWORD_MIN, PASSWORD_MAX = 8, 256
 """A password's length in characters (a longer one only costs the server more to hash, and adds nothing)."""
@@ -153,7 +154,7 @@ class Accounts:
         self._pool.shutdown(wait=False, cancel_futures=True)
 
     # -- hashing, off the event loop --------------------------------------------------------------------------
-    async def off_loop(self, call: Callable[..., T], *args: Any) -> T:
+    async def off_loop(self, call: Callable[[*Ts], T], *args: *Ts) -> T:
         """``call(*args)`` in the pool of checking threads (a password's hash, a passkey's signature), never on the
         event loop; refused with ``busy`` when the pool and its queue are full."""
         if self._waiting >= self.limits.hash_workers + self.limits.hash_queue:
@@ -382,7 +383,7 @@ class Accounts:
         row = await self._by_name(name)
         return User(row.id, row.name, row.created_at, False) if row is not None else None
 
-    async def _by_name(self, name: object) -> Any:
+    async def _by_name(self, name: object) -> StoredRow | None:
         """The live account row a name reaches, or None: the account of exactly that name (its tidy form) if there
         is one, else the account whose name is the same name (:func:`name_key`). Two live accounts share a key
         only where they were made before the key was what it is now (migration 0007 kept the older one's key and

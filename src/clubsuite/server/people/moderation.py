@@ -31,7 +31,7 @@ from __future__ import annotations
 import json
 import logging
 import time
-from typing import Any, Literal, TypeGuard, get_args
+from typing import Literal, TypeGuard, get_args
 
 from sqlalchemy import delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
@@ -39,7 +39,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.people.notices import Notices
 from clubsuite.server.people.relations import RelationRefused, Relations
-from clubsuite.server.store.database import lock_account
+from clubsuite.server.store.database import StoredRow, lock_account
 from clubsuite.server.store.dbschema import ReportStatus, moderators, passkeys, reports, sanctions, sessions, users
 from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import new_id
@@ -226,7 +226,7 @@ class Moderation:
         reason = " ".join(reason.split())[:REASON_MAX] or ACTION_REASONS[action]
         now = time.time()
 
-        def work(conn: Connection) -> Any:
+        def work(conn: Connection) -> StoredRow:
             row = conn.execute(select(reports).where(reports.c.id == report_id).with_for_update()).first()
             if row is None:
                 raise RelationRefused("no_report", "there is no such report")

@@ -19,14 +19,14 @@ from __future__ import annotations
 import json
 import time
 from collections.abc import Callable
-from typing import Any, Literal, get_args
+from typing import Literal, get_args
 
 from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.people.relations import RelationRefused, Relations
-from clubsuite.server.store.database import lock_account
+from clubsuite.server.store.database import StoredRow, lock_account
 from clubsuite.server.store.dbschema import invitations_sent, notices
 from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import new_id
@@ -118,7 +118,7 @@ class Notices:
     async def take(self, user_id: str, notice_id: str) -> JsonObject | None:
         """Remove one of the account's notices (dealt with); the notice, or None when there is none."""
 
-        def work(conn: Connection) -> Any:
+        def work(conn: Connection) -> StoredRow | None:
             row = conn.execute(select(notices).where(notices.c.id == notice_id, notices.c.user_id == user_id)).first()
             if row is not None:
                 conn.execute(delete(notices).where(notices.c.id == notice_id))
@@ -178,7 +178,7 @@ def _count_invitation(conn: Connection, sender: str, now: float) -> None:
     conn.execute(insert(invitations_sent).values(id=new_id(), sender_id=sender, sent_at=now))
 
 
-def shown(row: Any) -> JsonObject:
+def shown(row: StoredRow) -> JsonObject:
     """A stored notice as pages get it."""
     return {
         "id": row.id,

@@ -19,7 +19,6 @@ from __future__ import annotations
 import json
 from collections import defaultdict
 from dataclasses import dataclass
-from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.dialects import postgresql, sqlite
@@ -28,6 +27,7 @@ from sqlalchemy.engine import Connection
 from clubsuite.bots.calibrated import calibrated
 from clubsuite.jsonform import JsonObject
 from clubsuite.ratings import START, Skill, finishing_ranks, provisional, rate, shown
+from clubsuite.server.store.database import StoredRow
 from clubsuite.server.store.dbschema import SeatKind, leavers, match_players, rating_history, ratings, users
 
 
@@ -154,13 +154,13 @@ class Outcome:
                 )
             )
 
-    def _lock_ratings(self, conn: Connection, subjects: list[str]) -> dict[str, Any]:
+    def _lock_ratings(self, conn: Connection, subjects: list[str]) -> dict[str, StoredRow]:
         """The stored rating of each subject in the pool, each row locked until the transaction ends (a missing
         one made first, at the subject's start, with no match counted): one row after another, in the order of the
         subjects' names, so that two transactions locking some of the same rows never wait on each other."""
         start = calibrated(self.pool)
         insert_new = postgresql.insert if conn.dialect.name == "postgresql" else sqlite.insert
-        stored: dict[str, Any] = {}
+        stored: dict[str, StoredRow] = {}
         for subject in sorted(set(subjects)):
             skill = _start(subject, start)
             conn.execute(

@@ -16,7 +16,6 @@ import asyncio
 import contextlib
 import json
 import time
-from typing import Any
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
@@ -29,7 +28,7 @@ from clubsuite.puzzles.make import MakeSettings
 from clubsuite.puzzles.model import Puzzle, dumps_line, puzzle_from_json
 from clubsuite.ratings import pool as rating_pool
 from clubsuite.records.files import parse_record
-from clubsuite.server.store.database import StaleWriteError
+from clubsuite.server.store.database import StaleWriteError, StoredRow
 from clubsuite.server.store.dbschema import match_players, own_puzzle_sources, own_puzzles
 from clubsuite.server.store.handle import Database
 
@@ -68,7 +67,7 @@ def pool_of(puzzle: Puzzle) -> str:
     return rating_pool(info, options)
 
 
-def listed(row: Any) -> JsonObject:
+def listed(row: StoredRow) -> JsonObject:
     """An own puzzle as the list of them shows it."""
     return {
         "id": row.id,

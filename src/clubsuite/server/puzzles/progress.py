@@ -31,7 +31,7 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
@@ -40,7 +40,7 @@ from clubsuite.jsonform import JsonObject
 from clubsuite.puzzles.glicko import NEWCOMER as NEW_RATING
 from clubsuite.puzzles.glicko import Glicko, attempt, new_puzzle
 from clubsuite.puzzles.model import Puzzle
-from clubsuite.server.store.database import StaleWriteError
+from clubsuite.server.store.database import StaleWriteError, StoredRow
 from clubsuite.server.store.dbschema import puzzle_attempts, puzzle_ratings, puzzle_skills
 from clubsuite.server.store.handle import Database
 
@@ -327,7 +327,7 @@ class Progress:
         return Attempted(mode, rated, standing.glicko, player, puzzle_now, puzzle_after, streak, best)
 
 
-def _glicko(row: Any) -> Glicko:
+def _glicko(row: StoredRow) -> Glicko:
     return Glicko(float(row.rating), float(row.deviation), float(row.volatility))
 
 
@@ -335,5 +335,5 @@ def _columns(g: Glicko) -> dict[str, float]:
     return {"rating": g.rating, "deviation": g.deviation, "volatility": g.volatility}
 
 
-def _standing(row: Any) -> Standing:
+def _standing(row: StoredRow) -> Standing:
     return Standing(_glicko(row), int(row.attempts), int(row.streak), int(row.best_streak))

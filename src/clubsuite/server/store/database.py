@@ -16,16 +16,30 @@ import threading
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, NamedTuple, Protocol, cast
+from typing import Any, NamedTuple, Protocol, TypeVar, cast
 
 from sqlalchemy import bindparam, create_engine, event, func, insert, select, update
-from sqlalchemy.engine import Connection, Engine, make_url
+from sqlalchemy.engine import Connection, Engine, Row, make_url
+from sqlalchemy.engine.interfaces import DBAPIConnection
 from sqlalchemy.exc import ArgumentError, IntegrityError, SQLAlchemyError
+from sqlalchemy.pool import ConnectionPoolEntry, PoolProxiedConnection
+from sqlalchemy.sql import ColumnElement, Select
 from sqlalchemy.sql.compiler import SQLCompiler
+from sqlalchemy.sql.expression import Executable
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.store import migrate
 from clubsuite.server.store.dbschema import SeatKind, actions, leavers, matches, seats, tables, users
+
+T = TypeVar("T")
+
+StoredRow = Row[*tuple[Any, ...]]
+"""A row read from the store. The schema is SQLAlchemy Core tables, whose columns SQLAlchemy types as Any, so a row's
+fields are whatever its columns hold: each reader names the fields it reads, and the rows the server keeps in memory
+are made into dataclasses (:class:`TableRow`, :class:`SeatRow` and the rest) as soon as they are read."""
+
+DriverParameters = tuple[object, ...] | dict[str, object]
+"""The parameters of a compiled statement as the database driver takes them: in order, or by name."""
 
 POSTGRES_WRITERS = 8
 """Database threads of a process over PostgreSQL: a write waits mostly on the network and the server, so several
@@ -121,11 +135,11 @@ class Fencing(Protocol):
     def hold(self, table_id: str, epoch: int) -> None:
         """Note a table as held, once the transaction that took it is committed."""
 
-    def guard(self) -> Any:
+    def guard(self) -> ColumnElement[bool]:
         """A condition, for a write's own statement (built once), that this process still holds a table's lease
         (locking the lease row shared, as :meth:`check` does); its values come from :meth:`guard_values`."""
 
-    def guard_values(self, table_id: str) -> dict[str, Any]:
+    def guard_values(self, table_id: str) -> dict[str, object]:
         """The values of :meth:`guard`'s condition for ``table_id``; raises :class:`LeaseLostError` when this process
         does not hold it at all."""
 
@@ -150,13 +164,13 @@ class Prepared:
         self.constants = {name: value for name, value in every.items() if name not in given}
         """The values the statement binds itself (a limit, a constant), worked out once."""
 
-    def parameters(self, values: dict[str, Any]) -> Any:
+    def parameters(self, values: dict[str, object]) -> DriverParameters:
         """The driver's parameters for ``values`` (every parameter the statement binds, its constants included)."""
         every = {**self.constants, **values}
         return tuple(every[name] for name in self.order) if self.order is not None else every
 
 
-def _sqlite_pragmas(dbapi_connection: Any, _: Any) -> None:
+def _sqlite_pragmas(dbapi_connection: DBAPIConnection, _: ConnectionPoolEntry) -> None:
     cursor = dbapi_connection.cursor()
     cursor.execute("PRAGMA journal_mode=WAL")  # readers never block the writer
     cursor.execute("PRAGMA synchronous=NORMAL")  # with WAL: a committed write survives a killed process
@@ -180,14 +194,14 @@ class Store:
         elif backend not in ("sqlite", "postgresql"):
             raise StoreError(f"{self.url_for_display}: the server stores its tables in SQLite or PostgreSQL only")
         self._writers = threading.Lock()
-        self._lock: contextlib.AbstractContextManager[Any] = (
+        self._lock: contextlib.AbstractContextManager[object] = (
             self._writers if backend == "sqlite" else contextlib.nullcontext()
         )
         """SQLite takes one writer at a time (this process's threads take turns); PostgreSQL takes many at once."""
-        self._hot: Any = None
+        self._hot: PoolProxiedConnection | None = None
         """SQLite: the pooled connection the actions' writes go through, checked out once and kept (see
         :meth:`append_group`); None until the first, and on PostgreSQL."""
-        self._at_once: Any = None
+        self._at_once: PoolProxiedConnection | None = None
         """SQLite: the pooled connection of the writes made at once on the caller's thread (:meth:`append_at_once`),
         checked out once and kept, which never waits for a lock; None until the first, and on PostgreSQL."""
         self._closed = False
@@ -236,7 +250,7 @@ class Store:
         table is still one at a time, under the table's own lock)."""
         return 1 if self.engine.dialect.name == "sqlite" else POSTGRES_WRITERS
 
-    def write(self, work: Any) -> Any:
+    def write(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(connection)`` in one transaction (one writer at a time on SQLite); a conflict is a
         :class:`StaleWriteError`, any other refusal a :class:`StoreError`."""
         with self._lock:
@@ -248,7 +262,7 @@ class Store:
             except SQLAlchemyError as exc:
                 raise StoreError(f"the database refused the write: {type(exc).__name__}") from None
 
-    def read(self, query: Any) -> list[Any]:
+    def read(self, query: Executable) -> list[StoredRow]:
         """The rows of one query."""
         try:
             with self.engine.connect() as conn:
@@ -256,7 +270,7 @@ class Store:
         except SQLAlchemyError as exc:
             raise StoreError(f"the database could not be read: {type(exc).__name__}") from None
 
-    def reading(self, work: Any) -> Any:
+    def reading(self, work: Callable[[Connection], T]) -> T:
         """Run ``work(connection)`` on one connection, for several queries that are read together."""
         try:
             with self.engine.connect() as conn:
@@ -414,10 +428,14 @@ class Store:
         it is written, and each action is tried again alone, so that one table's conflict costs no other table its
         action."""
         outcomes: list[StoreError | None] = [None] * len(group)
-        runs: list[tuple[int, Any]] = []
+        runs: list[tuple[int, DriverParameters]] = []
         prepared = self._append_statement()
         for k, item in enumerate(group):
-            values: dict[str, Any] = {"table_id": item.table_id, "match_no": item.match_no, **_action_values(item.row)}
+            values: dict[str, object] = {
+                "table_id": item.table_id,
+                "match_no": item.match_no,
+                **_action_values(item.row),
+            }
             try:
                 if self.ownership is not None:
                     values.update(self.ownership.guard_values(item.table_id))
@@ -457,14 +475,15 @@ class Store:
             outcomes[k] = self._why_not(group[k])
         return outcomes
 
-    def _insert_sqlite(self, sql: str, runs: list[tuple[int, Any]]) -> list[int]:
+    def _insert_sqlite(self, sql: str, runs: list[tuple[int, DriverParameters]]) -> list[int]:
         """SQLite, under the writers' lock: run the compiled insert for each of ``runs`` in one transaction on the
         kept connection (the driver's own calls: through SQLAlchemy's connection, checking a connection out, its
         transaction and its result cost four times the insert itself, at every action of every table); the
         positions whose row was not inserted. Raises the driver's error, the transaction rolled back."""
         if self._hot is None:
             self._hot = self.engine.raw_connection()  # the pool's connection: opened with the store's pragmas
-        driver: sqlite3.Connection = self._hot.driver_connection
+        driver = self._hot.driver_connection
+        assert isinstance(driver, sqlite3.Connection)  # SQLite's own driver
         try:
             missed = [k for k, values in runs if not driver.execute(sql, values).fetchall()]
             driver.commit()
@@ -493,7 +512,11 @@ class Store:
         if not self.writes_at_once or not self._writers.acquire(blocking=False):
             return None
         try:
-            values: dict[str, Any] = {"table_id": item.table_id, "match_no": item.match_no, **_action_values(item.row)}
+            values: dict[str, object] = {
+                "table_id": item.table_id,
+                "match_no": item.match_no,
+                **_action_values(item.row),
+            }
             try:
                 if self.ownership is not None:
                     values.update(self.ownership.guard_values(item.table_id))
@@ -535,7 +558,8 @@ class Store:
                 kept.invalidate()  # never back to the pool half set up
                 return None
             self._at_once = kept
-        driver: sqlite3.Connection = self._at_once.driver_connection
+        driver = self._at_once.driver_connection
+        assert isinstance(driver, sqlite3.Connection)  # SQLite's own driver
         return driver
 
     def checkpoint(self) -> tuple[int, int, int] | None:
@@ -593,7 +617,7 @@ class Store:
         return prepared
 
     @staticmethod
-    def _last_seq(table_id: str, match_no: int) -> Any:
+    def _last_seq(table_id: str, match_no: int) -> Select[int]:
         """The log's last place, by its key (not a count of a log that grows)."""
         return (
             select(actions.c.seq)
@@ -623,7 +647,7 @@ class Store:
         return [ActionRow(r.seq, r.seat, r.action, r.source, r.at) for r in rows]
 
 
-def _table_values(t: TableRow) -> dict[str, Any]:
+def _table_values(t: TableRow) -> dict[str, object]:
     return {
         "id": t.id,
         "game": t.game,
@@ -635,11 +659,11 @@ def _table_values(t: TableRow) -> dict[str, Any]:
     }
 
 
-def _table_row(r: Any) -> TableRow:
+def _table_row(r: StoredRow) -> TableRow:
     return TableRow(r.id, r.game, json.loads(r.settings), r.invite, r.created_at, r.match_no, bool(r.closed))
 
 
-def _seat_values(s: SeatRow) -> dict[str, Any]:
+def _seat_values(s: SeatRow) -> dict[str, object]:
     return {
         "seat": s.seat,
         "kind": s.kind,
@@ -650,7 +674,7 @@ def _seat_values(s: SeatRow) -> dict[str, Any]:
     }
 
 
-def _match_values(m: MatchRow) -> dict[str, Any]:
+def _match_values(m: MatchRow) -> dict[str, object]:
     return {
         "match_no": m.match_no,
         "seed": m.seed,
@@ -660,7 +684,7 @@ def _match_values(m: MatchRow) -> dict[str, Any]:
     }
 
 
-def _action_values(a: ActionRow) -> dict[str, Any]:
+def _action_values(a: ActionRow) -> dict[str, object]:
     return {"seq": a.seq, "seat": a.seat, "action": a.action, "source": a.source, "at": a.at}
 
 

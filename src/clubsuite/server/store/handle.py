@@ -12,12 +12,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Callable
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar, TypeVarTuple
+from typing import TypeVar, TypeVarTuple
 
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql.expression import Executable
 
-from clubsuite.server.store.database import Store
+from clubsuite.server.store.database import Store, StoredRow
 
 T = TypeVar("T")
 Ts = TypeVarTuple("Ts")
@@ -34,7 +34,7 @@ class Database:
         """Run a store call (``call(*args)``) in a database worker thread, the event loop free meanwhile."""
         return await asyncio.get_running_loop().run_in_executor(self._worker, call, *args)
 
-    async def read(self, query: Executable) -> list[Any]:
+    async def read(self, query: Executable) -> list[StoredRow]:
         """The rows of one query (:meth:`Store.read`)."""
         return await self.run(self.store.read, query)
 

@@ -32,6 +32,7 @@ from typing import Any
 
 from sqlalchemy import and_, bindparam, delete, func, insert, or_, select, update
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import ColumnElement
 
 from clubsuite.server.store.database import LeaseLostError, SharedSqliteError, Store
@@ -52,7 +53,8 @@ class Claim:
 
 def database_now(dialect: str) -> ColumnElement[Any]:
     """The database's clock, in seconds since the epoch, as a SQL expression (leases expire by it, so the nodes'
-    own clocks may differ)."""
+    own clocks may differ). Any: SQLAlchemy types PostgreSQL's ``extract`` one way and SQLite's arithmetic another,
+    and the expression is only compared with numbers in SQL."""
     if dialect == "postgresql":
         return func.extract("epoch", func.clock_timestamp())
     return (func.julianday("now") - 2440587.5) * 86400.0
@@ -98,7 +100,7 @@ class Ownership:
 
         self.store.write(work)
 
-    def _live(self) -> Any:
+    def _live(self) -> Select[str]:
         """The names of the nodes whose leases are good now: serving, with a fresh heartbeat."""
         return select(nodes.c.name).where(nodes.c.state == SERVING, nodes.c.seen_at >= self._now - self.ttl)
 
@@ -238,7 +240,7 @@ class Ownership:
 
     # -- fencing ----------------------------------------------------------------------------------------------
     @staticmethod
-    def guard() -> Any:
+    def guard() -> ColumnElement[bool]:
         """The fence as a condition of a write's own statement, built once: the lease row still names this node
         with the epoch it took the table at (read under a shared lock, so a node taking the table over waits for
         the write). Its values are bound at each write by :meth:`guard_values`."""
@@ -253,7 +255,7 @@ class Ownership:
         )
         return own.exists()
 
-    def guard_values(self, table_id: str) -> dict[str, Any]:
+    def guard_values(self, table_id: str) -> dict[str, object]:
         """The values :meth:`guard`'s condition is run with for ``table_id``; raises :class:`LeaseLostError` when this
         node does not hold the table at all."""
         with self._held_lock:

@@ -9,16 +9,17 @@ Rows, not answers: what is public (a private table's matches only to the account
 
 from __future__ import annotations
 
-from typing import Any
-
 from sqlalchemy import literal, select
 
 from clubsuite.ratings import START, Skill
+from clubsuite.server.store.database import StoredRow
 from clubsuite.server.store.dbschema import match_players, rating_history, ratings, tables, users
 from clubsuite.server.store.handle import Database
 
 
-async def matches_page(database: Database, user_id: str, before: float | None, limit: int, offset: int) -> list[Any]:
+async def matches_page(
+    database: Database, user_id: str, before: float | None, limit: int, offset: int
+) -> list[StoredRow]:
     """A page of the account's finished matches, newest first (``before``: older than that time), each with its
     table's rules (``spec``), settings and invite code: ``limit`` rows from ``offset``."""
     query = (
@@ -32,7 +33,7 @@ async def matches_page(database: Database, user_id: str, before: float | None, l
     return await database.read(query.limit(limit).offset(offset))
 
 
-async def results_of(database: Database, user_id: str) -> list[Any]:
+async def results_of(database: Database, user_id: str) -> list[StoredRow]:
     """Every finished match of the account: its game, whether it won, its points (for the counts per game)."""
     return await database.read(
         select(match_players.c.game, match_players.c.won, match_players.c.points).where(
@@ -41,12 +42,12 @@ async def results_of(database: Database, user_id: str) -> list[Any]:
     )
 
 
-async def ratings_of(database: Database, subject: str) -> list[Any]:
+async def ratings_of(database: Database, subject: str) -> list[StoredRow]:
     """A subject's rating rows (``user:<id>`` or ``bot:<level>``), one per pool it has played rated in."""
     return await database.read(select(ratings).where(ratings.c.subject == subject))
 
 
-async def rating_path(database: Database, subject: str, pool: str) -> list[Any]:
+async def rating_path(database: Database, subject: str, pool: str) -> list[StoredRow]:
     """How a subject's rating in a pool moved, one row per rated match, oldest first."""
     return await database.read(
         select(rating_history)
@@ -55,7 +56,7 @@ async def rating_path(database: Database, subject: str, pool: str) -> list[Any]:
     )
 
 
-async def board(database: Database, pool: str, least_matches: int) -> list[Any]:
+async def board(database: Database, pool: str, least_matches: int) -> list[StoredRow]:
     """The pool's rated accounts (not deleted) with at least ``least_matches`` rated matches, with their names; in
     no order (the route ranks them by a conservative rating, which SQL does not compute)."""
     return await database.read(
@@ -65,7 +66,7 @@ async def board(database: Database, pool: str, least_matches: int) -> list[Any]:
     )
 
 
-async def every_rating(database: Database) -> list[Any]:
+async def every_rating(database: Database) -> list[StoredRow]:
     """Every rating row, people's and bots': its pool, subject, skill and matches."""
     return await database.read(
         select(ratings.c.pool, ratings.c.subject, ratings.c.mu, ratings.c.sigma, ratings.c.matches)

@@ -12,7 +12,7 @@ import logging
 import time
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, Protocol, TypeVar
+from typing import Protocol, TypeVar, TypeVarTuple
 
 from clubsuite.bots.base import bot_names
 from clubsuite.engine import resolve
@@ -28,6 +28,7 @@ from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.tokens import check_name, hash_token, looks_alike, new_token
 
 T = TypeVar("T")
+Ts = TypeVarTuple("Ts")
 log = logging.getLogger("clubsuite.server")
 QUICK_BOT = "normal"
 """The bot in every other seat of a table quick play makes."""
@@ -62,7 +63,7 @@ class TableKeeper(Protocol):
     store: Store
     tables: dict[str, LiveTable]
 
-    async def db(self, call: Callable[..., T], *args: Any) -> T: ...
+    async def db(self, call: Callable[[*Ts], T], *args: *Ts) -> T: ...
 
     def seat_of(self, table: LiveTable, token: str) -> int | None: ...
 
