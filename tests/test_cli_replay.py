@@ -142,6 +142,25 @@ def test_an_account_in_another_language_words_what_the_record_holds_beyond_the_e
         assert re.search(r"^  Platz 1 \(random 0\) erhält (\d+[CDHS] )+\d+[CDHS]\.$", german, flags=re.MULTILINE)
 
 
+def test_the_command_tells_the_account_in_the_language_asked_for_and_refuses_one_it_does_not_speak() -> None:
+    path = str(GOLDEN / "free-unfinished.record.json")
+    result = replay(loads_record((GOLDEN / "free-unfinished.record.json").read_text(encoding="utf-8")))
+    german = run(["replay", path, "--lang", "de"])
+    assert german.returncode == 0 and german.stdout == render_text(result, "de"), german.stderr
+    from_environment = subprocess.run(
+        [CLUBS, "replay", path],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+        env={**os.environ, "CLUBS_LANG": "fr"},
+    )
+    assert from_environment.stdout == render_text(result, "fr"), from_environment.stderr
+    refused = run(["replay", path, "--lang", "xx"])
+    assert refused.returncode == 2 and "--lang" in refused.stderr and "Traceback" not in refused.stderr
+    assert run(["replay", path, "--lang", "de", "--json"]).stdout == run(["replay", path, "--json"]).stdout
+
+
 @pytest.mark.parametrize(
     ("args", "fragments"),
     [
