@@ -332,6 +332,8 @@ def label(view: Mapping[str, Any], action: str) -> Reason:
 
 # -- what happened, told ----------------------------------------------------------------------------------------------
 A_JOKER = template("free.said_a_joker", "a Joker", rule="FC-4")
+WITH_JOKER = template("free.said_with_a_joker", "a Joker", rule="FC-4")
+"""A Joker bid after "with" (German and Dutch may need another case or form there than after "bids")."""
 A_CARD = template("free.said_card", "{card}")
 BIDS = template("free.said_bids", "{seat} bids {bid_reason}.", rule="FC-3")
 BIDS_YOU = template("free.said_bids_you", "You bid {bid_reason}.", rule="FC-3")
@@ -403,9 +405,12 @@ NOT_MISPLAY_YOURS = template(
 RESCORED = template("free.said_rescored", "After the misplay the hand is scored again: {score_items}.", rule="FC-10")
 
 
-def bid_reason(card: str) -> Reason:
-    """A bid in a sentence: the card ("K\u2663"), or "a Joker"."""
-    return Reason(A_JOKER) if card.startswith("JK") else Reason(A_CARD, card=card)
+def bid_reason(card: str, after_with: bool = False) -> Reason:
+    """A bid in a sentence: the card ("K\u2663"), or "a Joker" (``after_with``: as "wins the auction with" takes it,
+    a case of its own in German)."""
+    if card.startswith("JK"):
+        return Reason(WITH_JOKER if after_with else A_JOKER)
+    return Reason(A_CARD, card=card)
 
 
 def penalty(stage: int | None, seat: int, card: str) -> tuple[Reason, Reason]:
@@ -436,7 +441,7 @@ def said(ev: Mapping[str, Any], view: Mapping[str, Any]) -> Said | None:
     if kind == fc.AuctionPassed.wire:
         return told(seat, (Reason(PASSES, seat=seat),), (Reason(PASSES_YOU),))
     if kind == fc.AuctionWon.wire:
-        bid, partner = bid_reason(str(ev["bid"])), ev.get("partner")
+        bid, partner = bid_reason(str(ev["bid"]), after_with=True), ev.get("partner")
         if partner is None:
             return told(
                 seat, (Reason(WINS_ALONE, seat=seat, bid_reason=bid),), (Reason(WINS_ALONE_YOU, bid_reason=bid),)
