@@ -363,21 +363,39 @@ function signedNumber(v) {
 }
 
 /** Lay a hand (``.hand``, its cards as children) out as a fan that fits: one row where every card shows at least 44 px
- * to tap, else two or more. Shared by the table and the puzzles. */
+ * to tap, else two or more. The puzzles' hand, laid out once drawn. */
 export function fan(hand) {
   const cards = [...hand.querySelectorAll(":scope > .card")];
   if (!cards.length) return;
-  const width = hand.clientWidth - 16; // room for the fan's tilt at its ends
-  const cardW = cards[0].getBoundingClientRect().width || 60;
+  const room = handRoom(hand);
+  if (!room) return;
+  const rows = fanRows(cards, room);
+  hand.classList.toggle("rows", rows.length > 1);
+  hand.append(...rows);
+}
+
+/** The room a hand on the page has for its fan: its width, less the fan's tilt at its ends, and a card's width (as
+ * laid out, before the fan tilts it), or null where the hand is not on the page or holds no card. */
+export function handRoom(hand) {
+  const card = hand ? hand.querySelector(".card") : null;
+  if (!card || !hand.isConnected) return null;
+  return {width: hand.clientWidth - 16, card: parseFloat(getComputedStyle(card).width) || 60};
+}
+
+/** The hand's card buttons in the rows of a fan for ``room`` (handRoom): each row a ``.fan-row`` with its step
+ * between cards, each card its tilt and its rise along the arc. The table draws its hand so (a card that stays keeps
+ * its place in the drawing); without a room (not yet on the page) the cards are left in one plain row. */
+export function fanRows(cards, room) {
+  if (!room || !cards.length) return cards;
   const minStep = 44;
-  const perRow = Math.max(1, Math.floor((width - cardW) / minStep) + 1);
+  const perRow = Math.max(1, Math.floor((room.width - room.card) / minStep) + 1);
   const rows = Math.ceil(cards.length / perRow);
   const each = Math.ceil(cards.length / rows);
-  hand.classList.toggle("rows", rows > 1);
+  const out = [];
   for (let r = 0; r < rows; r += 1) {
-    const row = h("div", {class: "fan-row"});
+    const row = h("div", {class: "fan-row", dataset: {key: `row-${r}`}});
     const inRow = cards.slice(r * each, (r + 1) * each);
-    const step = inRow.length > 1 ? Math.min(cardW * 0.78, (width - cardW - 4) / (inRow.length - 1)) : cardW;
+    const step = inRow.length > 1 ? Math.min(room.card * 0.78, (room.width - room.card - 4) / (inRow.length - 1)) : room.card;
     row.style.setProperty("--step", `${Math.max(minStep, step)}px`);
     inRow.forEach((card, i) => {
       const mid = (inRow.length - 1) / 2;
@@ -386,6 +404,7 @@ export function fan(hand) {
       card.style.setProperty("--arc", `${(off * off * Math.min(rows > 1 ? 6 : 12, mid * 2)).toFixed(1)}px`);
       row.append(card);
     });
-    hand.append(row);
+    out.push(row);
   }
+  return out;
 }

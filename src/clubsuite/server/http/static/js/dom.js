@@ -21,13 +21,34 @@ export function s(tag, attrs = {}, ...children) {
   return el;
 }
 
+/** The listeners h() put on each element, by event: what patch() (patch.js) moves onto the element it keeps. */
+const LISTENERS = new WeakMap();
+
 function setAttrs(el, attrs) {
   for (const [key, value] of Object.entries(attrs)) {
     if (value === null || value === undefined || value === false) continue;
-    if (key.startsWith("on") && typeof value === "function") el.addEventListener(key.slice(2), value);
+    if (key.startsWith("on") && typeof value === "function") listen(el, key.slice(2), value);
     else if (key === "dataset") Object.assign(el.dataset, value);
     else el.setAttribute(key, value === true ? "" : String(value));
   }
+}
+
+/** Listen to ``type`` on ``el`` as h()'s ``on...`` attributes do: a drawing that keeps the element (patch.js) moves the
+ * listener too. */
+export function listen(el, type, listener) {
+  el.addEventListener(type, listener);
+  if (!LISTENERS.has(el)) LISTENERS.set(el, new Map());
+  LISTENERS.get(el).set(type, listener);
+}
+
+/** Give ``el`` the listeners h() put on ``from`` instead of its own (an element kept by a new drawing acts as the
+ * drawing's element would: its handlers see the state it was drawn from). */
+export function takeListeners(el, from) {
+  const before = LISTENERS.get(el);
+  if (before) for (const [type, listener] of before) el.removeEventListener(type, listener);
+  LISTENERS.delete(el);
+  const after = LISTENERS.get(from);
+  if (after) for (const [type, listener] of after) listen(el, type, listener);
 }
 
 function append(el, children) {
