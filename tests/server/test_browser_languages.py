@@ -22,9 +22,12 @@ from clubsuite.server.store.database import Store
 from timeouts import PAGE_TIMEOUT_MS
 
 LEAD = "Your lead: play any card."
-"""A whist prompt (a lead with clubs broken), as the whist group's ``asked`` words it."""
+"""A whist prompt (a lead with clubs broken: every card of the hand may be led, CW-2), as the whist group's
+``asked`` words it from the legal cards."""
 WHIST = find_game("whist")[0]
-ASKED = asked(WHIST, {"phase": "play", "trick": [], "clubs_broken": True, "hand": "2H 3C", "seat": 0}, None, ["2H"])
+ASKED = asked(
+    WHIST, {"phase": "play", "trick": [], "clubs_broken": True, "hand": "2H 3C", "seat": 0}, None, ["2H", "3C"]
+)
 SAID = said(WHIST, {"type": "PlayStarted", "leader": 0}, {"hand_sizes": [13, 13, 13]})
 SAID_THEIRS = said(WHIST, {"type": "PlayStarted", "leader": 1}, {"hand_sizes": [13, 13, 13]})
 
