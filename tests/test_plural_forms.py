@@ -48,6 +48,17 @@ def test_a_three_form_catalog_chooses_each_numbers_form_by_its_rule() -> None:
     ]
 
 
+def test_the_terminals_words_choose_a_three_form_catalogs_forms_by_its_own_rule(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import clubsuite.i18n as i18n
+
+    monkeypatch.setattr(i18n, "catalog", lambda lang: polish())
+    words = i18n.Words("pl")
+    chosen = [words.plural("{n} player", "{n} players", n) for n in (1, 2, 5, 22)]
+    assert chosen == ["{n} gracz", "{n} graczy", "{n} graczy (many)", "{n} graczy"]
+
+
 def test_each_cldr_category_of_a_three_form_language_stands_for_one_form() -> None:
     cat = polish()
     # "other" holds only fractions in Polish: no count falls in it, and it takes the last form

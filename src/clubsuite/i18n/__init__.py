@@ -24,6 +24,8 @@ from pathlib import Path
 from babel.messages.catalog import Catalog
 from babel.messages.pofile import read_po
 
+from clubsuite.wording import plural_index
+
 LANGUAGES = ("en", "de", "fr", "nl")
 """The languages shipped, English first (the fallback)."""
 LANGUAGE_NAMES: Mapping[str, str] = {"en": "English", "de": "Deutsch", "fr": "Français", "nl": "Nederlands"}
@@ -111,16 +113,7 @@ class Words:
         forms = found.string if found is not None else None
         if not isinstance(forms, (list, tuple)) or not all(forms):
             return one if n == 1 else many
-        index = plural_index(self.lang, n)
-        return forms[min(index, len(forms) - 1)]
-
-
-def plural_index(lang: str, n: int) -> int:
-    """Which plural form ``n`` takes in ``lang`` (gettext's index): French counts 0 and 1 as singular, the others
-    only 1."""
-    if lang == "fr":
-        return 0 if n in (0, 1) else 1
-    return 0 if n == 1 else 1
+        return forms[plural_index(cat.plural_expr, len(forms), n)]  # the catalog's own Plural-Forms rule
 
 
 PLURAL_FORMS: Mapping[str, str] = {
@@ -129,4 +122,5 @@ PLURAL_FORMS: Mapping[str, str] = {
     "nl": "nplurals=2; plural=(n != 1);",
     "fr": "nplurals=2; plural=(n > 1);",
 }
-"""Each catalog's ``Plural-Forms`` header, as :func:`plural_index` applies it."""
+"""Each catalog's ``Plural-Forms`` header, which :meth:`Words.plural` (through :func:`clubsuite.wording.plural_index`)
+and the page (matched to CLDR's categories) apply."""
