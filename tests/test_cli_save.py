@@ -256,7 +256,7 @@ def test_a_signal_while_bots_play_saves_a_whole_state(tmp_path: Path) -> None:
         stderr=subprocess.PIPE,
         preexec_fn=_stop_signals_as_default,
     )
-    _wait_for_prompt(proc, b"wins trick 2")
+    _wait_for_prompt(proc, b"takes trick 2.")  # the second trick told: the bots are playing
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=60)
     assert proc.returncode == 128 + signal.SIGTERM, err
@@ -288,7 +288,7 @@ def test_a_signal_ignored_by_whoever_started_the_run_stays_ignored(tmp_path: Pat
         cwd=tmp_path,
         preexec_fn=_stop_signals_as_default,
     )
-    _wait_for_prompt(proc, b"wins trick 2")
+    _wait_for_prompt(proc, b"takes trick 2.")  # the second trick told: the bots are playing
     proc.send_signal(signal.SIGHUP)
     time.sleep(0.5)
     assert proc.poll() is None  # still playing
