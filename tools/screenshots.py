@@ -23,6 +23,7 @@ import uvicorn
 from playwright.sync_api import Page, sync_playwright
 
 from clubsuite.server.http.app import create_app
+from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.hub import Hub, SeatRequest
 from clubsuite.server.table.settings import TableSettings
@@ -44,7 +45,9 @@ ARGS = ["--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--no-first-
 
 def serve(data: Path, port: int) -> tuple[uvicorn.Server, Hub]:
     """The server in a background thread."""
-    app = create_app(Store.in_directory(data))
+    # one address (this script) takes every seat and opens every page: the per-address rates are for strangers
+    limits = ServerLimits(join_rate="1000/minute", create_rate="1000/minute", request_rate="10000/minute")
+    app = create_app(Store.in_directory(data), limits=limits)
     config = uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", ws_per_message_deflate=False)
     server = uvicorn.Server(config)
     server.install_signal_handlers = lambda: None  # type: ignore[method-assign]
@@ -108,6 +111,7 @@ def main() -> None:
                     page.goto(base + "/")
                     page.wait_for_selector("#open-title")
                     page.screenshot(path=str(args.out / f"lobby-{width}.png"), full_page=True)
+                    page.close()  # every page's socket closed: the server bounds one address's sockets
                 for name, spec, seats, decisions in GAMES:
                     table_id = table(hub, spec, seats, seed=2026)
                     token = httpx.post(f"{base}/tables/{table_id}/join", json={"name": "Ann"}).json()["token"]
@@ -132,6 +136,7 @@ def main() -> None:
                             page.wait_for_timeout(200)
                             page.screenshot(path=str(args.out / "whist-390-log.png"))
                             print("whist-390-log.png")
+                        page.close()
                 page = browser.new_page(viewport={"width": 1280, "height": 900})
                 page.goto(f"{base}/replay")
                 page.get_by_label("Record file").set_input_files("tests/golden/whist-1997-explicit.record.json")
