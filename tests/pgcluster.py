@@ -74,6 +74,19 @@ class Cluster:
             c.execute(f"CREATE DATABASE {name}")
         return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
 
+    def copy_of(self, template_url: str) -> str:
+        """A new database that is a copy of the database at ``template_url`` (on this server, with no connection
+        open to it): its URL. PostgreSQL copies the template's files (``STRATEGY FILE_COPY``), a fraction of the time
+        its migrations took to make it."""
+        import psycopg
+
+        self._count += 1
+        name = f"clubs_test_{self._count}"
+        template = template_url.rsplit("/", 1)[1]
+        with psycopg.connect(f"host=127.0.0.1 port={self.port} user=postgres dbname=postgres", autocommit=True) as c:
+            c.execute(f"CREATE DATABASE {name} TEMPLATE {template} STRATEGY FILE_COPY")
+        return f"postgresql://postgres@127.0.0.1:{self.port}/{name}"
+
     def stop(self) -> None:
         """Stop the server at once and remove everything."""
         try:
