@@ -20,6 +20,7 @@ NATIVE_SOURCES := setup.py $(wildcard src/clubsuite/native/*.h src/clubsuite/nat
 # every extra and the tools. A larger set serves a smaller one (after `make test`, `make serve` installs nothing).
 BASE_STAMP := $(VENV)/.installed-base
 SERVE_STAMP := $(VENV)/.installed-server
+JS_STAMP := node_modules/.installed
 STAMP_INPUTS := pyproject.toml $(NATIVE_SOURCES)
 
 # uv installs what pip would, in a fraction of pip's time (pip is the fallback where uv cannot be had); the package
@@ -69,8 +70,21 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools examples
 	$(BIN)/ruff format --check src tests bench tools examples
 
-typecheck: $(STAMP)
+typecheck: $(STAMP) $(JS_STAMP)
 	$(BIN)/mypy --strict src/clubsuite
+	node_modules/.bin/tsc -p tsconfig.json
+
+# The page's scripts are checked by TypeScript from their JSDoc (`// @ts-check`, tsconfig.json): the version pinned
+# in package-lock.json, from the npm registry, into node_modules. Node.js and npm come from the distribution where
+# they are missing (as root), like the browser tests' Chromium.
+$(JS_STAMP): package.json package-lock.json
+	@command -v npm >/dev/null || { test "$$(id -u)" = 0 && command -v apt-get >/dev/null \
+		&& echo "installing Node.js and npm (apt-get), to type-check the page's scripts" \
+		&& { apt-get install -y -q nodejs npm >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q nodejs npm >/dev/null; }; }; } \
+		|| { echo "make typecheck needs Node.js and npm (apt-get install nodejs npm)"; exit 1; }
+	@echo "installing TypeScript (pinned in package-lock.json) into node_modules"
+	@npm ci --no-audit --no-fund --loglevel=error
+	@touch $(JS_STAMP)
 
 # Bytecode is cached even where the environment says not to (PYTHONDONTWRITEBYTECODE): every server, worker and
 # command the tests start would otherwise compile the package from source again, and pytest rewrite every test
@@ -119,4 +133,4 @@ bench: $(BENCH_STAMP)
 	$(BIN)/python bench/vs_openspiel.py --deals 4 --matchups ours:ismcts-fair,heuristic:ismcts-fair
 
 clean:
-	rm -rf $(VENV) build dist screenshots .mypy_cache .pytest_cache .ruff_cache .hypothesis src/*.egg-info
+	rm -rf $(VENV) node_modules build dist screenshots .mypy_cache .pytest_cache .ruff_cache .hypothesis src/*.egg-info

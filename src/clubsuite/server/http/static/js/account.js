@@ -1,3 +1,4 @@
+// @ts-check
 // The account part of every page's bar: "Sign in" / "Create an account" (a small form: name and password, or a
 // passkey), or, signed in, the account's name (a link to its profile) and "Sign out". Signing up or in brings along
 // the seats this browser holds (their tokens are in its storage), so a guest's table becomes the account's. The
@@ -91,7 +92,7 @@ function accountDialog(create, opener) {
   const body = h("div", {class: "account-body"});
   const onKey = (event) => { if (event.key === "Escape") close(); };
   let signedUp = false; // the account is made: closing shows the page again, signed in
-  const behind = [...document.body.children].filter((el) => !el.inert && el.id !== "announcer");
+  const behind = [.../** @type {HTMLCollectionOf<HTMLElement>} */ (document.body.children)].filter((el) => !el.inert && el.id !== "announcer");
   const close = () => {
     if (signedUp) {
       location.reload();
@@ -109,7 +110,7 @@ function accountDialog(create, opener) {
         h("button", {type: "button", class: "close", dataset: {action: "close-account"}, "aria-label": t("Close"), onclick: close}, "\u00d7")),
       create ? h("p", {class: "muted"}, t("An account keeps your name, your ratings and your matches, on every device you sign in on.")) : null,
       body));
-  const signedIn = ({password} = {}) => {
+  const signedIn = (/** @type {{password?: string}} */ {password} = {}) => {
     if (!create || !passkeysPossible()) {
       location.reload();
       return;

@@ -1,3 +1,4 @@
+// @ts-check
 // The table as a picture, from a view: the seats round the table (the viewer at the bottom, a partner opposite),
 // the cards each seat has put on the table in front of it, the score sheet. Shared by the table page (a seat's view,
 // or the spectator's) and the replay viewer (the spectator's view and every hand). Every word is in the reader's
@@ -230,7 +231,7 @@ export function inFront(game, view) {
  * down; ``linger`` (a finished trick still shown, with its winner) takes the place of an empty trick; ``preview``
  * shows the viewer's chosen cards, not yet sent. ``fresh(seat, cards)`` says whether a play is new since the last
  * drawing (it slides in from its seat). */
-export function trickArea({game, view, me, name, linger = null, preview = null, fresh = () => false, message = null}) {
+export function trickArea({game, view, me, name, linger = null, preview = null, fresh = (/** @type {number} */ _seat, /** @type {string} */ _cards) => false, message = null}) {
   const n = view.hand_sizes.length;
   const lingering = linger !== null;
   const fronts = lingering ? linger.plays : inFront(game, view);
@@ -267,7 +268,7 @@ export function trickArea({game, view, me, name, linger = null, preview = null, 
 
 /** The felt: every seat but the viewer's round the table, the cards on it in the middle (``cardsOf(seat)``: what
  * to show of a seat's hand, as for :func:`seatPanel`; the replay shows every hand). */
-export function felt({game, view, seats, me, name, clock, middle, cardsOf = () => undefined}) {
+export function felt({game, view, seats, me, name, clock, middle, cardsOf = (/** @type {number} */ _seat) => undefined}) {
   const n = view.hand_sizes.length;
   const panels = [];
   for (let seat = 0; seat < n; seat += 1) {

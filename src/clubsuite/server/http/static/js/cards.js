@@ -1,3 +1,4 @@
+// @ts-check
 // Cards: reading the notation, naming, sorting, and drawing the faces (SVG, drawn here: the standard deck, the two
 // Jokers and the cards numbered 1 to 15; two or four suit colours).
 //
@@ -106,7 +107,7 @@ export function sortCards(cards, {by = "suit", dir = 1, rank = (c) => c.value} =
   const compare = by === "rank"
     ? (a, b) => rankKey(a) - rankKey(b) || suitKey(a) - suitKey(b)
     : (a, b) => suitKey(a) - suitKey(b) || rankKey(a) - rankKey(b);
-  return [...cards].sort((a, b) => (a.suit === null) - (b.suit === null) || compare(a, b));
+  return [...cards].sort((a, b) => Number(a.suit === null) - Number(b.suit === null) || compare(a, b));
 }
 
 function suitClass(card) {

@@ -1,3 +1,4 @@
+// @ts-check
 // The table's chat: the lines said at the table, a field and quick phrases to say one, and a mute per person.
 //
 // Every line is text: names and messages go into the page through dom.js's h(), as text nodes inside <bdi> (so a
@@ -278,7 +279,7 @@ export function createChat({send, tableId, store}) {
         refresh();
         list.scrollTop = atEnd ? list.scrollHeight : scroll;
         if (active && document.activeElement !== active) {
-          active.focus({preventScroll: true});
+          /** @type {HTMLElement} */ (active).focus({preventScroll: true});
           if (start !== null) input.setSelectionRange(start, end);
         }
       });

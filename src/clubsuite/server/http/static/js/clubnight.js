@@ -1,3 +1,4 @@
+// @ts-check
 // A club night (/clubnight/{id}): a host's duplicate tournament. Without an id: the form that makes one (signed in).
 // With one: who hosts it, the game, the entrants (and a form to enter before the first round), each round's tables
 // (who sits where), the host's button for the next round, the entrant's way to their table, and the standings after

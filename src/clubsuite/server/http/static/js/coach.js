@@ -1,3 +1,4 @@
+// @ts-check
 // The coach of the guided first hand (a table with the "coach" setting): beside the table, every step in words —
 // what is asked and why the marked cards may be played, why a move was refused (with the rule's paragraph one
 // click away), and how the hand was scored. It only reads what the page already has (the view, the legal actions,

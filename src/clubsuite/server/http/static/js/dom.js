@@ -1,3 +1,4 @@
+// @ts-check
 // Small DOM helpers. Every text goes in as a text node (never as markup), so a name or a message from the server
 // cannot become HTML. Their few words are in the reader's language (i18n.js), looked up when they are drawn.
 
@@ -114,6 +115,7 @@ export async function api(path, body = undefined) {
     const detail = data && typeof data.message === "string" ? data.message
       : data && Array.isArray(data.detail) ? data.detail.map((d) => `${(d.loc || []).slice(1).join(".")}: ${d.msg}`).join("; ")
         : t("the server answered {status}", {status: response.status});
+    /** @type {Error & {code?: string, status?: number, retryAfter?: number | null}} */
     const err = new Error(accountWords(data && data.code, response.status) || detail);
     err.code = data && data.code;
     err.status = response.status;

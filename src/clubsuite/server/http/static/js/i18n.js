@@ -1,3 +1,4 @@
+// @ts-check
 // The page's words in the reader's language: the catalog of the chosen language (GET /i18n/<lang>.json, made from
 // the same gettext catalog as the terminal's), t() and tn() for the page's own words, card names, and a refusal
 // worded from its reason (code, ruling, parameters) as the server sends it. A number's plural form is the one the

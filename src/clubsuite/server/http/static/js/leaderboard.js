@@ -1,3 +1,4 @@
+// @ts-check
 // The leaderboards (/leaderboard): per rating pool (a game, at a seat count where the game has several), the players
 // by a sure rating (their rating less three times its uncertainty: matches, not one lucky win, make a player climb),
 // provisional ratings left out, and the bot levels on the same scale, strongest first. It opens on the reader's game.

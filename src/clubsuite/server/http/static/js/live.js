@@ -1,3 +1,4 @@
+// @ts-check
 // The page's socket (/live, docs/protocol.md "The page's socket"): one per page, opened on first use. It brings
 // what the page watches (the lobby's tournaments, a tournament's standings) and what is meant for this account alone
 // (a tournament table ready for you), shown on any page as a notice, with a sound when sounds are on. Nothing is
@@ -18,6 +19,7 @@ let opened = false; // the socket has been open once: a later open is a reopenin
 const reopened = new Set(); // functions called each time the socket opens again after it was lost
 const toldTables = new Map(); // table -> tournament, as the server said for a table page opened cold
 let skew = 0; // the server's clock less this device's, in seconds, as the socket's welcome said
+/** @type {(seat: object) => Promise<boolean>} */
 let mayFollow = async () => true; // whether the page may follow a seat notice by itself now (its own rule, if any)
 const FOLLOW_SECONDS = 5; // a table page goes on to the next tournament table after this long
 

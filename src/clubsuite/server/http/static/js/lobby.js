@@ -1,3 +1,4 @@
+// @ts-check
 // The lobby: "Play now" (a seat at a table of a game at once, bots filling the rest), the open public tables (each
 // named in words, with its host, game, rules, free seats and spectators, filtered by game), a new table made to
 // measure, and joining by invite code. Every word a player reads comes from the server (GET /games: labels,
@@ -123,7 +124,7 @@ function nameField(id) {
   }
   const input = h("input", {id, name: "name", class: "player-name", maxlength: String(NAME_MAX), autocomplete: "nickname", value: store.get("name", "")});
   input.addEventListener("input", () => {
-    for (const other of document.querySelectorAll("input.player-name")) if (other !== input) other.value = input.value;
+    for (const other of /** @type {NodeListOf<HTMLInputElement>} */ (document.querySelectorAll("input.player-name"))) if (other !== input) other.value = input.value;
   });
   return h("div", {class: "field"}, h("label", {for: id}, t("Your name")), input);
 }
@@ -187,7 +188,7 @@ function gameTile(g, form, problem) {
   const learn = h("button", {type: "button", class: "learn"}, t("Learn to play"));
   const go = (button, path) => async () => {
     clearComplaints(form, problem);
-    const nameInput = byId("quick-name");
+    const nameInput = /** @type {HTMLInputElement} */ (byId("quick-name"));
     const name = nameInput.value.trim();
     const wrong = nameProblem(name);
     if (wrong) return complain(problem, wrong, nameInput);
@@ -330,8 +331,8 @@ function cardKey(table) {
 
 /** Run ``change`` on the list; if it took the keyboard focus away from a card's link, give it back. */
 function keepingFocus(list, change) {
-  const active = document.activeElement;
-  const card = active && list.contains(active) ? active.closest("[data-table]") : null;
+  const active = /** @type {HTMLElement | null} */ (document.activeElement);
+  const card = active && list.contains(active) ? /** @type {HTMLElement | null} */ (active.closest("[data-table]")) : null;
   const where = card ? {table: card.dataset.table, action: active.dataset.action} : null;
   change();
   if (where && !list.contains(document.activeElement)) {
@@ -633,7 +634,7 @@ function createForm() {
     }
     const picks = [...seatsBox.querySelectorAll("[data-seat]")].map((sel) => sel.value);
     const mine = picks.indexOf("you");
-    const nameInput = byId("create-name");
+    const nameInput = /** @type {HTMLInputElement} */ (byId("create-name"));
     const name = nameInput.value.trim();
     if (mine >= 0) {
       const wrong = nameProblem(name);
@@ -686,7 +687,7 @@ function inviteForm() {
     clearComplaints(form, problem);
     const invite = code.value.trim();
     if (!invite) return complain(problem, t("Invite code: paste the code the table's creator gave you"), code);
-    const nameInput = byId("invite-name");
+    const nameInput = /** @type {HTMLInputElement} */ (byId("invite-name"));
     const name = nameInput.value.trim();
     const wrong = nameProblem(name);
     if (wrong) return complain(problem, wrong, nameInput);

@@ -1,3 +1,4 @@
+// @ts-check
 // The moderators' page (/moderation): the open reports, oldest first, each with who reported whom, why, and the
 // message with the lines around it as the server kept it; an action on each (warn, mute for some hours, ban from
 // chat, close the account, dismiss) with the reason the player is told. The closed ones, newest first, one click

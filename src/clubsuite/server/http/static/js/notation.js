@@ -1,3 +1,4 @@
+// @ts-check
 // Card notation ("QH", "10C", "JK1", "15S=7"): read into its rank, suit and value. It imports nothing, so that both
 // the card faces (cards.js) and the words (i18n.js) can read it without importing each other.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // Passkeys in the page: making one for the signed-in account (on its own profile), signing in with one (beside the
 // password in the sign-in form), and the list of the account's passkeys with a way to remove each. The server sends
 // WebAuthn's options as JSON (bytes in base64url) and takes the browser's answer in the same form; the browser's own

@@ -1,3 +1,4 @@
+// @ts-check
 // A small diffing renderer: patch(parent, children) makes ``parent``'s children what a fresh drawing made them
 // (elements from h(), text, null for nothing), changing only what differs. An element on the page that matches one
 // of the drawing (the same tag and key, or, without a key, the same tag in order) is kept and brought up to date:
@@ -66,8 +67,9 @@ export function patch(parent, children) {
 function placeKept(fresh) {
   if (fresh.nodeType !== Node.ELEMENT_NODE) return fresh;
   const walker = document.createTreeWalker(fresh, NodeFilter.SHOW_COMMENT);
+  /** @type {Comment[]} */
   const marks = [];
-  while (walker.nextNode()) if (STANDS_FOR.has(walker.currentNode)) marks.push(walker.currentNode);
+  while (walker.nextNode()) if (STANDS_FOR.has(walker.currentNode)) marks.push(/** @type {Comment} */ (walker.currentNode));
   for (const mark of marks) mark.replaceWith(STANDS_FOR.get(mark));
   return fresh;
 }

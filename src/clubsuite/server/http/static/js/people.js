@@ -1,3 +1,4 @@
+// @ts-check
 // What the pages about people share: the bar (home, the page's title, the leaderboards, the language, the account),
 // a game's name in words from GET /games, and dates.
 

@@ -1,3 +1,4 @@
+// @ts-check
 // A player's profile (/player/{name}): their ratings per pool, each with the path it took (a small plot), their
 // matches, wins and average points per game, and their finished matches with the record and replay links. On one's
 // own profile: the signed-in sessions (each can be ended), the passkeys, the password, and deleting the account.

@@ -1,3 +1,4 @@
+// @ts-check
 // Puzzles: /puzzle lists the games that have puzzles, today's puzzle and (signed in) the history of attempts;
 // /puzzle/{pool} plays them: the board drawn as at a table for the seat to act, the goal in words, an answer judged by
 // the server (a wrong one refused with what it gets, then try again or see the solution), the line stepped through.

@@ -1,3 +1,4 @@
+// @ts-check
 // The replay viewer: a finished table's match (?table=ID&match=N) or an uploaded record file, stepped through
 // forwards and back with every hand shown. The server replays the record through the rules engine and sends each
 // step (the record holds every deal, so nothing here is hidden). Every word is in the reader's language (i18n.js,
@@ -188,7 +189,7 @@ function draw() {
         factList(replay.game, view, name),
         scoreSheet({game: replay.game, view, hands, name, n}),
         h("p", {}, h("a", {href: "/replay"}, t("Open another record"))))));
-  const focusTarget = app.querySelector("#step");
+  const focusTarget = /** @type {HTMLElement | null} */ (app.querySelector("#step"));
   if (focusTarget && document.activeElement === document.body) focusTarget.focus({preventScroll: true});
 }
 

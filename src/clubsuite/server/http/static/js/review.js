@@ -1,3 +1,4 @@
+// @ts-check
 // The review of one seat's decisions in a finished match (/review?table=&match=&seat=[&invite=]). Each decision
 // is valued by the search from the seat's own view (its share of a win: the chance of winning the match after the
 // action, and after the best action) and, in the trick games' card play, by the exact count with every hand known
@@ -199,7 +200,7 @@ function draw() {
   // the stepper is drawn again at each step: its button keeps the focus (or, disabled at an end, the other one)
   const other = STEPPER[focused];
   if (other) {
-    const again = byId(focused);
+    const again = /** @type {HTMLButtonElement} */ (byId(focused));
     (again && !again.disabled ? again : byId(other))?.focus({preventScroll: true});
   }
 }

@@ -1,3 +1,4 @@
+// @ts-check
 // The how-to-play pages (/rules/{game}): every example of cards, written as inline code "cards: 7H 8H" in the
 // game's notation, is drawn with the table's own card faces and named in the page's language for screen readers;
 // the language switch keeps the section being read (the anchors are the same in every language).
@@ -91,7 +92,7 @@ export function drawExamples(root = document) {
 
 /** Keep the language links pointing at the section being read. */
 function keepPlace() {
-  const links = document.querySelectorAll("nav.languages a[href]");
+  const links = /** @type {NodeListOf<HTMLAnchorElement>} */ (document.querySelectorAll("nav.languages a[href]"));
   for (const a of links) a.dataset.base = a.getAttribute("href");
   const update = () => {
     for (const a of links) a.setAttribute("href", a.dataset.base + window.location.hash);

@@ -1,3 +1,4 @@
+// @ts-check
 // Sounds, made in the page with the Web Audio API (nothing is downloaded): a short card sound and a "your turn" cue.
 // Off by default; the choice is remembered in this browser. A browser lets a page make sound only after a click, so
 // the sound starts working once sound is switched on (a click).
@@ -18,7 +19,7 @@ export function setSound(on) {
 }
 
 function audio() {
-  const Context = window.AudioContext || window.webkitAudioContext;
+  const Context = window.AudioContext || /** @type {any} */ (window).webkitAudioContext;
   if (!Context) return null;
   if (context === null) context = new Context();
   if (context.state === "suspended") context.resume().catch(() => {});

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page: take a seat (or watch), then play over the table's WebSocket. The server is authoritative: this
 // page shows the view it is sent and sends actions in the game's notation; the legal ones come from the server.
 // This module wires the parts together: the socket (its messages taken into the state by tablestate.js's reducer,

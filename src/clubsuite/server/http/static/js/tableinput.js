@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's input: what a click, a key or a typed move does. Each handler changes the page's state
 // (tablestate.js) or sends the server a message (an action in the game's notation, a hint asked for), then has the
 // table drawn again; the drawing (tableview.js) hangs these on its buttons. Also the typed move's field, one element
@@ -11,6 +12,7 @@ import {kept} from "./patch.js";
 import {prefs, spec, state, tableId} from "./tablestate.js";
 
 const app = byId("app");
+/** @type {{send: (msg: object) => boolean, render: () => void, endLinger: (cut?: boolean) => void}} */
 let wiring = {send: () => false, render: () => {}, endLinger: () => {}};
 
 /** Wire in ``send(msg)`` (true when sent), ``render()`` and ``endLinger()`` (a finished trick's pause cut short). */
@@ -104,7 +106,7 @@ export function arrowKeys(event) {
 export function closeResult() {
   state.resultClosed = true;
   wiring.render();
-  const again = app.querySelector('[data-action="show-result"]');
+  const again = /** @type {HTMLElement | null} */ (app.querySelector('[data-action="show-result"]'));
   if (again) again.focus({preventScroll: true});
 }
 
@@ -118,7 +120,7 @@ export function closeScoreDetails() {
   const from = state.scoreDetails;
   state.scoreDetails = null;
   wiring.render();
-  const back = from && app.querySelector(`[data-action="hand-details-${from.hand === null ? "all" : from.hand}"]`);
+  const back = from && /** @type {HTMLElement | null} */ (app.querySelector(`[data-action="hand-details-${from.hand === null ? "all" : from.hand}"]`));
   if (back) back.focus({preventScroll: true});
 }
 

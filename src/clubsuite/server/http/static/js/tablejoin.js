@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's join form: the table's seats, who sits where, a free seat to take under a name (a signed-in
 // player's own), or watching where the table lets anyone watch. Shown before the table's socket opens, and again
 // when a seat was given up; table.js connects once a seat is taken.

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's panels around the table, drawn from the state (tablestate.js): the side column (the coach, the
 // last hand's account, the facts, the scores, the play log, the chat; drawers behind tabs on a phone), the settings
 // in the bar, and the dialogs over the page (the end of the match, the scores in detail, a hand's account). Kept

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's state: what the server last said (the view, the legal actions, the seats, the log) and what the
 // player has chosen on this page (cards selected, a drawer open), in one object, with the reducer that takes each
 // message from the server into it and the words that follow from it alone (whose turn it is, what a refusal says).

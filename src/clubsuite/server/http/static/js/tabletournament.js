@@ -1,3 +1,4 @@
+// @ts-check
 // A tournament's table (the table page, /table/{id}, opened for a tournament seat): the tournament's name, its clock
 // and the player's place in a link back to it, in the table's bar; and at the end of the table's match, the way on
 // (your next round, or back to the tournament) in place of a rematch and new opponents. The page knows its

@@ -1,3 +1,4 @@
+// @ts-check
 // The table page's drawing: the table as the state (tablestate.js) says it is, made afresh with h() at each change
 // and put on the page by patch() (patch.js), which changes only what differs. A card or a button that stays is the
 // same element, so the focus, a list's scroll and a card's place in the fan survive a drawing by themselves. Here are
@@ -48,7 +49,7 @@ export function render() {
     const el = app.querySelector(sel);
     return !el || el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
   });
-  const focused = document.activeElement;
+  const focused = /** @type {HTMLElement | null} */ (document.activeElement);
   const fresh = new Set();
   // a hand is fanned for the room it has on the page: where that changed (its first drawing, a turned phone), it is
   // drawn again for the room it has now
@@ -63,7 +64,7 @@ export function render() {
   }
   // a card that went to another row of the fan is another element: the focus follows it
   if (focused && !focused.isConnected && focused.dataset && focused.dataset.card && document.activeElement === document.body) {
-    const again = app.querySelector(`.my-area [data-card="${CSS.escape(focused.dataset.card)}"]`);
+    const again = /** @type {HTMLButtonElement | null} */ (app.querySelector(`.my-area [data-card="${CSS.escape(focused.dataset.card)}"]`));
     if (again && !again.disabled) again.focus({preventScroll: true});
   }
   focusOnTurn();
@@ -118,11 +119,11 @@ function draw(fresh) {
   const used = new Map(rooms);
   patch(app, [header, main, summary]);
   rooms.clear();
-  for (const el of app.querySelectorAll(".fan-room")) rooms.set(el.dataset.key, handRoom(el));
+  for (const el of /** @type {NodeListOf<HTMLElement>} */ (app.querySelectorAll(".fan-room"))) rooms.set(el.dataset.key, handRoom(el));
   describePointed();
   sayRefusalOnce();
   // the dialog takes the focus when it opens, and keeps it through a drawing (a chat line, the results read)
-  const dialog = app.querySelector(":scope > .dialog-backdrop [role=dialog]");
+  const dialog = /** @type {HTMLElement | null} */ (app.querySelector(":scope > .dialog-backdrop [role=dialog]"));
   if (dialog && (!summaryFocused || !dialog.contains(document.activeElement))) dialog.focus({preventScroll: true});
   summaryFocused = dialog !== null;
   return [...rooms].some(([key, room]) => !sameRoom(room, used.get(key) ?? null));
@@ -136,7 +137,7 @@ function sameRoom(a, b) {
  * had it went), the focus goes to the first card or button to play with. */
 function focusOnTurn() {
   if (!myTurn() || document.activeElement !== document.body) return;
-  const target = app.querySelector(".hand .playable, .controls button:not([disabled])");
+  const target = /** @type {HTMLElement | null} */ (app.querySelector(".hand .playable, .controls button:not([disabled])"));
   if (target) target.focus({preventScroll: true});
 }
 
@@ -292,7 +293,7 @@ function previewCard(text) {
   if (!place || state.linger || !toTable()) return;
   const old = place.querySelector(".pile.preview");
   if (old) old.remove();
-  const empty = place.querySelector(".card.placeholder");
+  const empty = /** @type {HTMLElement | null} */ (place.querySelector(".card.placeholder"));
   if (text === null) {
     if (empty) empty.hidden = false;
     return;
@@ -416,7 +417,7 @@ function gather() {
   for (const place of area.querySelectorAll(".place")) {
     place.classList.remove("lingering");
     place.classList.add("gather");
-    const pile = place.querySelector(".pile");
+    const pile = /** @type {HTMLElement | null} */ (place.querySelector(".pile"));
     if (!pile) continue;
     const from = pile.getBoundingClientRect();
     pile.style.setProperty("--to-x", `${to.left + to.width / 2 - (from.left + from.width / 2)}px`);

@@ -1,3 +1,4 @@
+// @ts-check
 // People together and kept safe, as the pages show it: on another player's profile, follow, mute, block and report
 // them; on one's own, who may invite you and see you online, the players you follow (online, and at which table),
 // and those you blocked or muted; the form that invites a player to your table or a tournament; the form that

@@ -1,3 +1,4 @@
+// @ts-check
 // Tournaments (/tournament): the list of arenas, Swiss tournaments and club nights (upcoming with a countdown,
 // running, finished), kept up to date over the page's socket, and the form that makes one (signed in). One
 // tournament (/tournament/{id}): its kind, game and times, joining and withdrawing, the host's start, your own line
