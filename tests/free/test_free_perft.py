@@ -311,9 +311,15 @@ def test_perft_file_covers_every_stage_of_a_hand_and_a_joker_team() -> None:
     phases = {str(p.engine_state().phase) for p in POSITIONS}
     assert {str(FreePhase.AUCTION), str(FreePhase.HANDICAP), str(FreePhase.PASS), "play"} <= phases
     assert any(p.reference_state().partner >= 0 for p in POSITIONS if p.reference_state().stage != "auction")
-    # Some positions count to the last card of the hand: one depth further finds nothing.
-    ends = [p for p in POSITIONS if engine_perft(p.engine_state(), max(d for d, _ in p.counts) + 1) == 0]
-    assert len(ends) >= 2
+    # Some positions count to the last card of the hand: one depth further finds nothing. Looked for among the
+    # positions with the fewest lines at their deepest count first, and only until two are found (one depth past a
+    # position that goes on costs many times its deepest count).
+    ends = 0
+    for p in sorted(POSITIONS, key=lambda p: max(p.counts)[1]):
+        ends += engine_perft(p.engine_state(), max(d for d, _ in p.counts) + 1) == 0
+        if ends >= 2:
+            break
+    assert ends >= 2
 
 
 @pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=case_ids(CASES))
