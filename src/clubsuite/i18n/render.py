@@ -11,6 +11,7 @@ import string
 from collections.abc import Callable
 from typing import Any
 
+from clubsuite import wording
 from clubsuite.i18n import Words
 from clubsuite.reasons import NUMBER_WORDS, Reason, kind_of, templates
 
@@ -95,10 +96,8 @@ def _suit_words(suit: str, form: str, words: Words) -> str:
 
 
 def list_words(items: list[str], words: Words) -> str:
-    """Words as a list in ``words``' language: "Ann, Bob and you"."""
-    if len(items) <= 1:
-        return "".join(items)
-    return words.get("{names} and {last}").format(names=", ".join(items[:-1]), last=items[-1])
+    """Words as a list in ``words``' language by CLDR's patterns: "Ann, Bob, and you" (the page's ``listWords``)."""
+    return wording.list_words(items, words.lang)
 
 
 def reason_words(reason: Reason, lang: str, seat_name: Callable[[int], str] | None = None, symbols: bool = True) -> str:

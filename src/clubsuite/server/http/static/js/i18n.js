@@ -13,6 +13,7 @@ const ENGLISH = {lang: "en", plurals: {one: 0, other: 1}, messages: {}};
 let catalog = ENGLISH;
 let byContext = {};
 let pluralRules = new Intl.PluralRules("en");
+let listFormat = new Intl.ListFormat("en", {style: "long", type: "conjunction"});
 
 /** The language chosen on this browser, else the browser's first shipped language, else English. */
 export function chosenLanguage() {
@@ -41,6 +42,7 @@ export async function loadWords(lang = chosenLanguage()) {
     catalog = ENGLISH;
   }
   pluralRules = new Intl.PluralRules(catalog.lang);
+  listFormat = new Intl.ListFormat(catalog.lang, {style: "long", type: "conjunction"});
   byContext = {};
   for (const [key, text] of Object.entries(catalog.messages)) {
     const at = key.indexOf(SEP);
@@ -197,10 +199,10 @@ function suitWords(key, form) {
   return form === "cap" ? plural.charAt(0).toUpperCase() + plural.slice(1) : plural;
 }
 
-/** Words as a list in the reader's language: "Ann, Bob and you". */
+/** Words as a list in the reader's language, by CLDR's patterns (Intl.ListFormat): "Ann, Bob, and you", "Ann, Bob und
+ * du"; the server's terminal and replay list them the same way (Babel's ``format_list``). */
 export function listWords(words) {
-  if (words.length <= 1) return words.join("");
-  return t("{names} and {last}", {names: words.slice(0, -1).join(", "), last: words[words.length - 1]});
+  return listFormat.format(words);
 }
 
 /** A refusal in the reader's language from its reason ({code, rule, params}); ``seatName(n)`` names a seat. */

@@ -9,7 +9,7 @@
 import {api, store} from "./dom.js";
 import {cardShort, parseCard, parseCards, readAction} from "./cards.js";
 import {eventWords, seatName, shownOf, shownWords} from "./board.js";
-import {language, reasonWords, t} from "./i18n.js";
+import {language, listWords, reasonWords, t} from "./i18n.js";
 
 export const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 export const params = new URLSearchParams(location.search);
@@ -484,8 +484,7 @@ export function winnersText() {
 function winnersWords(winners) {
   if (winners.length === 1) return winners[0] === state.seat ? t("You win.") : t("{name} wins.", {name: name(winners[0])});
   const who = winners.map((s, i) => (i === 0 ? name(s) : nameIn(s)));
-  const names = t("{names} and {last}", {names: who.slice(0, -1).join(", "), last: who[who.length - 1]});
-  return t("{names} win.", {names});
+  return t("{names} win.", {names: listWords(who)});
 }
 
 // -- what the page reads besides the table's socket --------------------------------------------------------------
