@@ -17,7 +17,7 @@ import shutil
 import subprocess
 import tempfile
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -107,6 +107,55 @@ def seeded_table(server: Any, game: str, seats: list[Any], seed: int, **settings
         hub.create_table(game, requests, TableSettings(**settings), seed=seed), hub.loop
     )
     return future.result(10).id  # type: ignore[no-any-return]
+
+
+def close_tables(server: Any, keep: frozenset[str] = frozenset()) -> None:
+    """Close every table ``server`` (a ThreadServer) still serves but those of ``keep``, telling the pages at them:
+    what a test of a server shared by a module's tests leaves behind (bots still playing a table its person left, at
+    once where their pause is 0) never takes the cores the next test needs, nor shows in its lobby."""
+    hub = server.server.config.app.state.hub
+
+    async def close_all() -> None:
+        for table in list(hub.tables.values()):
+            if table.id not in keep:
+                await hub.close_table(table, "the table is closed")
+
+    asyncio.run_coroutine_threadsafe(close_all(), hub.loop).result(60)
+
+
+def table_ids(server: Any) -> frozenset[str]:
+    """The ids of the tables ``server`` (a ThreadServer) serves now."""
+    return frozenset(server.server.config.app.state.hub.tables)
+
+
+@pytest.fixture(scope="module", name="web")
+def shared_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Any]:
+    """One server for every test of a module that imports this fixture (with :func:`tables_closed_after_each_test`),
+    over SQLite in a folder of the module's: a server start, a new store and a replay worker once a module rather
+    than once a test. Each test makes tables of its own and reads only those (and a lobby its earlier tests' closed
+    tables have left). A guided hand's bots do not wait for a newcomer there (``TUTORIAL_PACE`` 0)."""
+    from serverkit import ThreadServer
+
+    from clubsuite.server.store.database import Store
+    from clubsuite.server.table import seating
+
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(seating, "TUTORIAL_PACE", 0.0)
+        with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("web"))) as running:
+            yield running
+
+
+@pytest.fixture(autouse=True)
+def tables_closed_after_each_test(request: pytest.FixtureRequest) -> Iterator[None]:
+    """After each test of a module sharing :func:`shared_web`, every table made since the test began is closed
+    (:func:`close_tables`); those a module's fixture made for several tests are left to them."""
+    if "web" not in request.fixturenames:
+        yield
+        return
+    server = request.getfixturevalue("web")
+    before = table_ids(server)
+    yield
+    close_tables(server, keep=before)
 
 
 # -- pages ---------------------------------------------------------------------------------------------------------

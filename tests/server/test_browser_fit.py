@@ -10,17 +10,24 @@ folds on every width."""
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import pytest
-from browserkit import Watched, decide, last_message, offered, seeded_table, tap, wait_for, watch
+from browserkit import (
+    Watched,
+    decide,
+    last_message,
+    offered,
+    seeded_table,
+    tap,
+    wait_for,
+    watch,
+)
+from browserkit import shared_web as shared_web  # the module's server
+from browserkit import tables_closed_after_each_test as tables_closed_after_each_test
 from serverkit import ThreadServer, post
 from test_browser_table import new_page, northstar_wild_deal
-
-from clubsuite.server.store.database import Store
-from clubsuite.server.table import seating
 
 LAPTOPS = [{"width": 1280, "height": 800}, {"width": 1366, "height": 768}, {"width": 1280, "height": 720}]
 """Two laptop screens, and a laptop browser's window under its toolbars (a 1920x1080 screen at 150%)."""
@@ -72,13 +79,6 @@ COVERED = """(sel) => {
 IN_PLAY = [".felt .seat", ".trick-area", ".me-bar", "#turn", ".my-area > .hand", ".extras", ".controls", ".wild-picker"]
 
 
-@pytest.fixture
-def web(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadServer]:
-    monkeypatch.setattr(seating, "TUTORIAL_PACE", 0.0)  # a guided hand's bots wait for a newcomer; a test need not
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
-
-
 def assert_fits(w: Watched, what: str, parts: list[str] = IN_PLAY) -> None:
     problems = w.page.evaluate(OUT_OF_SIGHT, parts)
     assert problems == [], f"{what}: {problems}"
@@ -104,48 +104,62 @@ def refuse_explain_and_hint(w: Watched) -> None:
     page.locator(".hint").wait_for()
 
 
+def on_every_screen(w: Watched, screens: list[dict[str, int]], check: Callable[[str], None]) -> None:
+    """``check`` the page as it stands on each of ``screens`` in turn (the window resized, the table as it was), with
+    the screen's name; the page is left at the first."""
+    for screen in screens:
+        w.page.set_viewport_size(screen)
+        check(f"{screen['width']}x{screen['height']}")
+    w.page.set_viewport_size(screens[0])
+
+
 @pytest.mark.long
-@pytest.mark.parametrize("viewport", LAPTOPS, ids=lambda v: f"{v['width']}x{v['height']}")
-def test_every_game_and_phase_fits_a_laptop_screen_with_no_scrolling(
-    web: ThreadServer, browser: Any, viewport: dict[str, int]
-) -> None:
+def test_every_game_and_phase_fits_every_laptop_screen_with_no_scrolling(web: ThreadServer, browser: Any) -> None:
+    """Each state of each game is checked on every laptop screen: one page, its window resized between the checks."""
     phases: set[str] = set()
     for game, seats, seed, lang, reader in CASES:
         table = seeded_table(web, game, people_and_bots(seats), seed, bot_delay=0.0, hints=True)
         joined = post(web.base, f"/tables/{table}/join", {"name": "Ann"}, 200)
-        ann = seated(browser, web.base, joined, viewport, {"lang": lang, "screenReader": reader})
+        ann = seated(browser, web.base, joined, LAPTOPS[0], {"lang": lang, "screenReader": reader})
         rng = random.Random(seed)
         for step in range(6):
             wait_for(lambda ann=ann: offered(ann), 30, f"Ann was never to act in {game}", ann.page)
             view = last_message(ann)["view"]
             phases.add(str(view.get("stage") or view.get("phase")))
-            assert_fits(ann, f"{game} in {lang}, decision {step}")
+            on_every_screen(
+                ann,
+                LAPTOPS,
+                lambda at, ann=ann, what=f"{game} in {lang}", step=step: assert_fits(
+                    ann, f"{what} at {at}, decision {step}"
+                ),
+            )
             if step == 0 and reader:
                 refuse_explain_and_hint(ann)
-                assert_fits(ann, f"{game} in {lang}, a refusal, its why and a hint shown")
-                covered = ann.page.evaluate(COVERED, ".trick-area .place")
-                assert covered == [], f"{game} in {lang}: the notes cover the trick: {covered}"
+
+                def notes_fit(at: str, ann: Watched = ann, what: str = f"{game} in {lang}") -> None:
+                    assert_fits(ann, f"{what} at {at}, a refusal, its why and a hint shown")
+                    covered = ann.page.evaluate(COVERED, ".trick-area .place")
+                    assert covered == [], f"{what} at {at}: the notes cover the trick: {covered}"
+
+                on_every_screen(ann, LAPTOPS, notes_fit)
                 ann.page.locator(".why-button").click()  # folded again
             decide(ann, rng, game.split("(")[0])
         ann.page.context.close()
     assert {"auction", "pass", "play"} <= phases, phases
 
 
-@pytest.mark.parametrize("viewport", LAPTOPS, ids=lambda v: f"{v['width']}x{v['height']}")
-def test_the_wild_fifteens_picker_fits_a_laptop_screen(
-    web: ThreadServer, browser: Any, viewport: dict[str, int]
-) -> None:
+def test_the_wild_fifteens_picker_fits_every_laptop_screen(web: ThreadServer, browser: Any) -> None:
     seed, first, key, _ = northstar_wild_deal()
     seats: list[dict[str, Any]] = [{"kind": "bot", "bot": "normal"}] * 2
     seats[first] = {"kind": "person"}
     table = seeded_table(web, "northstar(players=2, wild_fifteens=true)", seats, seed)
     joined = post(web.base, f"/tables/{table}/join", {"name": "Ann"}, 200)
-    ann = seated(browser, web.base, joined, viewport, {"lang": "nl", "screenReader": True})
+    ann = seated(browser, web.base, joined, LAPTOPS[0], {"lang": "nl", "screenReader": True})
     wait_for(lambda: offered(ann), 20, "Ann was never to act", ann.page)
     for card in key.split():
         tap(ann.page.locator(f'.my-area > .hand button.card[data-card="{card}"]'))
     ann.page.locator(".wild-picker select").wait_for()
-    assert_fits(ann, "the wild 15's picker")
+    on_every_screen(ann, LAPTOPS, lambda at: assert_fits(ann, f"the wild 15's picker at {at}"))
 
 
 def seated(
@@ -171,16 +185,21 @@ def learn(browser: Any, base: str, game: str, viewport: dict[str, int], lang: st
     return w
 
 
-@pytest.mark.parametrize("viewport", LAPTOPS, ids=lambda v: f"{v['width']}x{v['height']}")
-def test_with_the_coach_on_the_table_still_fits_a_laptop_screen_and_the_coach_is_in_sight(
-    web: ThreadServer, browser: Any, viewport: dict[str, int]
+def test_with_the_coach_on_the_table_still_fits_every_laptop_screen_and_the_coach_is_in_sight(
+    web: ThreadServer, browser: Any
 ) -> None:
     for game, lang in (("partnership", "de"), ("free", "fr")):
-        w = learn(browser, web.base, game, viewport, lang)
+        w = learn(browser, web.base, game, LAPTOPS[0], lang)
         rng = random.Random(3)
         for step in range(3):
             wait_for(lambda w=w: offered(w), 30, f"Ann was never to act in the guided {game}", w.page)
-            assert_fits(w, f"the guided {game}, decision {step}", [*IN_PLAY, ".coach-head", ".coach-step"])
+            on_every_screen(
+                w,
+                LAPTOPS,
+                lambda at, w=w, game=game, step=step: assert_fits(
+                    w, f"the guided {game} at {at}, decision {step}", [*IN_PLAY, ".coach-head", ".coach-step"]
+                ),
+            )
             decide(w, rng, game)
         w.page.context.close()
 
@@ -208,43 +227,52 @@ def coach_box_of(page: Any) -> Any:
     return found[0]
 
 
-@pytest.mark.parametrize("viewport", PHONES, ids=lambda v: f"{v['width']}x{v['height']}")
-def test_on_a_phone_learn_to_play_shows_the_coach_first_then_the_hand_under_it_and_the_coach_folds(
-    web: ThreadServer, browser: Any, viewport: dict[str, int]
+def test_on_every_phone_learn_to_play_shows_the_coach_first_then_the_hand_under_it_and_the_coach_folds(
+    web: ThreadServer, browser: Any
 ) -> None:
     """The coach heads a phone's first screen, above the table (never under the hand: issue 69); scrolled to the
-    hand, the hand is whole on the screen under the coach, which stays in sight at the top."""
+    hand, the hand is whole on the screen under the coach, which stays in sight at the top. Each phone's screen in
+    turn, on one page of each game, its window resized."""
     for game in ("whist", "free", "partnership", "northstar"):
-        w = learn(browser, web.base, game, viewport)
+        w = learn(browser, web.base, game, PHONES[0])
         page = w.page
         wait_for(lambda w=w: offered(w), 30, f"Ann was never to act in the guided {game}", page)
-        page.evaluate("() => window.scrollTo(0, 0)")
-        box = first_screen(w)
-        coach_box = coach_box_of(page)
-        assert coach_box is not None and coach_box["y"] >= 0 and coach_box["y"] + coach_box["height"] <= box["top"]
-        page.evaluate("() => document.querySelector('.my-area > .hand').scrollIntoView({block: 'end'})")
-        page.evaluate("() => window.scrollBy(0, document.querySelector('.drawer-tabs').getBoundingClientRect().height)")
-        box = first_screen(w)
-        hand_top = page.evaluate("() => document.querySelector('.my-area > .hand').getBoundingClientRect().top")
-        coach_box = coach_box_of(page)
-        assert coach_box is not None and coach_box["y"] >= 0, (game, coach_box)  # still in sight, at the top
-        assert coach_box["y"] + coach_box["height"] <= hand_top + 1 and box["hand"] <= box["end"] + 1, (game, box)
-        page.evaluate("() => window.scrollTo(0, 0)")
-        coach = page.locator("section.coach")
-        steps = coach.locator(".coach-step")
-        assert steps.first.is_visible()
-        fold = coach.get_by_role("button", name="Hide the coach")
-        assert fold.get_attribute("aria-expanded") == "true"
-        fold.click()
-        assert not steps.first.is_visible()
-        unfold = coach.get_by_role("button", name="Show the coach")
-        assert unfold.get_attribute("aria-expanded") == "false"
-        page.reload()  # folded it stays, until unfolded
-        page.locator("section.coach").wait_for()
-        assert not page.locator("section.coach .coach-step").first.is_visible()
-        page.locator("section.coach").get_by_role("button", name="Show the coach").click()
-        assert page.locator("section.coach .coach-step").first.is_visible()
+        for viewport in PHONES:
+            page.set_viewport_size(viewport)
+            on_a_phone(w, game)
         page.context.close()
+
+
+def on_a_phone(w: Watched, game: str) -> None:
+    """The coach first, the hand under it once scrolled to, and the coach folding (kept folded over a reload), on the
+    phone's screen the page has now."""
+    page = w.page
+    page.evaluate("() => window.scrollTo(0, 0)")
+    box = first_screen(w)
+    coach_box = coach_box_of(page)
+    assert coach_box is not None and coach_box["y"] >= 0 and coach_box["y"] + coach_box["height"] <= box["top"]
+    page.evaluate("() => document.querySelector('.my-area > .hand').scrollIntoView({block: 'end'})")
+    page.evaluate("() => window.scrollBy(0, document.querySelector('.drawer-tabs').getBoundingClientRect().height)")
+    box = first_screen(w)
+    hand_top = page.evaluate("() => document.querySelector('.my-area > .hand').getBoundingClientRect().top")
+    coach_box = coach_box_of(page)
+    assert coach_box is not None and coach_box["y"] >= 0, (game, coach_box)  # still in sight, at the top
+    assert coach_box["y"] + coach_box["height"] <= hand_top + 1 and box["hand"] <= box["end"] + 1, (game, box)
+    page.evaluate("() => window.scrollTo(0, 0)")
+    coach = page.locator("section.coach")
+    steps = coach.locator(".coach-step")
+    assert steps.first.is_visible()
+    fold = coach.get_by_role("button", name="Hide the coach")
+    assert fold.get_attribute("aria-expanded") == "true"
+    fold.click()
+    assert not steps.first.is_visible()
+    unfold = coach.get_by_role("button", name="Show the coach")
+    assert unfold.get_attribute("aria-expanded") == "false"
+    page.reload()  # folded it stays, until unfolded
+    page.locator("section.coach").wait_for()
+    assert not page.locator("section.coach .coach-step").first.is_visible()
+    page.locator("section.coach").get_by_role("button", name="Show the coach").click()
+    assert page.locator("section.coach .coach-step").first.is_visible()
 
 
 def test_on_a_laptop_the_coach_folds_and_unfolds(web: ThreadServer, browser: Any) -> None:
