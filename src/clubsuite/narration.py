@@ -1,12 +1,12 @@
 """Telling a replayed match in words: the one driver of every game's account (``clubs replay``).
 
 Every event is told in the words the game's presenter tells it (:func:`clubsuite.present.said_of`, the sentences
-the page's replay shows), to anyone watching: the account never words an event of its own. A game's narrator (its
-registry part ``narrator``, a :class:`Narrator` subclass) adds only what a record holds beyond the table's events:
-the hidden cards (every deal, a discard, a pass), after the event that moved them, and the table's public view its
-words may read (its teams). ``clubs replay`` drives it: the header, then each hand as soon as it is replayed, then
-the ending, so a long record is told as it goes, never held whole. A record holds every deal, so a narrator may name
-hidden cards; it is never used for a seat's own view.
+the page's replay shows), to anyone watching: the account never words an event of its own. What a record holds
+beyond the table's events, the hidden cards (every deal, a discard, a pass), is told after the event that moved them
+in the words of the game's presenter too (its part ``recorded``), and the table's public view is what its words may
+read (its teams). ``clubs replay`` drives it: the header, then each hand as soon as it is replayed, then the ending,
+so a long record is told as it goes, never held whole. A record holds every deal, so the account may name hidden
+cards; it is never used for a seat's own view.
 
 The account counts seats and hands from 1, as players do (``seat 1 (you)``, ``hand 1``): the record and its JSON
 keep the engine's numbers from 0, and :func:`seat_number` and :func:`hand_number` are the one place that adds 1.
@@ -15,15 +15,23 @@ keep the engine's numbers from 0, and :func:`seat_number` and :func:`hand_number
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any, Protocol, runtime_checkable
+from typing import Any
 
 from clubsuite import events as shared_events
 from clubsuite import present
-from clubsuite.engine import SomeGame
 from clubsuite.events import Event
 from clubsuite.i18n import DEFAULT, Words
 from clubsuite.i18n.render import reason_words
-from clubsuite.present import HasLabel, said_line, said_of, seat_items, shown_of, wire_form
+from clubsuite.present import (
+    HasLabel,
+    HasRecorded,
+    HasRecordedLegal,
+    said_line,
+    said_of,
+    seat_items,
+    shown_of,
+    wire_form,
+)
 from clubsuite.reasons import Reason
 from clubsuite.records import ReplayResult, match_result_json
 from clubsuite.records.replay import Replay
@@ -160,8 +168,12 @@ class Narrator:
             self.say(line)
 
     def after_event(self, ev: Event) -> None:
-        """What a game's narrator adds after an event from the record, which holds every deal: the hidden cards
-        (dealt, discarded, passed); nothing here."""
+        """What the record holds beyond ``ev``, which no event tells the table: the hidden cards it dealt or moved
+        (dealt, discarded, passed), as the game's presenter words them (nothing where the game has no such part)."""
+        parts = self.result.info.parts
+        if isinstance(parts, HasRecorded):
+            for reason, indent in parts.recorded()(self.current, ev):
+                self.tell(reason, indent)
 
     def ending(self) -> None:
         """The totals, then the winners, a draw, or who is to act and what they may do."""
@@ -206,9 +218,14 @@ class Narrator:
 
     def legal_words(self, data: dict[str, Any]) -> Reason:
         """The legal actions of the seat to act at the end of an unfinished record, each as its button says it
-        (the game's labels, read against that seat's view), cut short after :data:`LEGAL_SHOWN`."""
-        legal = [str(a) for a in data["legal"]]
+        (the game's labels, read against that seat's view), cut short after :data:`LEGAL_SHOWN`, or as the game's
+        presenter says them together (a pass of any three cards)."""
         parts = self.result.info.parts
+        if isinstance(parts, HasRecordedLegal):
+            together = parts.recorded_legal()(self.result.match.legal_actions())
+            if together is not None:
+                return together
+        legal = [str(a) for a in data["legal"]]
         if isinstance(parts, HasLabel):
             label = parts.label()
             view = self.result.match.view(int(data["to_act"])).to_dict()
@@ -221,28 +238,14 @@ class Narrator:
 
 
 def describe_fields(ev: Event) -> str:
-    """An event's fields as ``name=value`` pairs, for an event no narrator describes in words."""
+    """An event's fields as ``name=value`` pairs, for an event the game's presenter does not word."""
     return ", ".join(f"{k}={v}" for k, v in ev._asdict().items())
-
-
-@runtime_checkable
-class HasNarrator(Protocol):
-    """A game's parts that tell a replay more than its events (what the record holds that no event says)."""
-
-    def narrator(self) -> type[Narrator]:
-        """The narrator's class."""
-        ...
-
-
-def narrator_class(info: SomeGame) -> type[Narrator]:
-    """The narrator of a game (its part ``narrator``), or the shared one when it has none."""
-    return info.parts.narrator() if isinstance(info.parts, HasNarrator) else Narrator
 
 
 def render_text(result: ReplayResult, lang: str = DEFAULT) -> str:
     """The readable account of a replay in ``lang``: header, each hand and the ending."""
     parts: list[str] = []
-    narrator = narrator_class(result.info)(result, parts.append, lang)
+    narrator = Narrator(result, parts.append, lang)
     narrator.header()
     for index, events in enumerate(result.events):
         narrator.hand(index, events)
@@ -255,7 +258,7 @@ def stream_text(run: Replay, write: Callable[[str], None], lang: str = DEFAULT) 
     """Replay ``run`` and tell it as it goes, in ``lang``: the header, then each hand as soon as it is replayed,
     then the ending; memory holds the match, not the account. A broken rule would stop the account at the hand that
     breaks it (the error names it): ``clubs replay`` checks the record in a first replay so that never happens."""
-    narrator = narrator_class(run.info)(run, write, lang)
+    narrator = Narrator(run, write, lang)
     narrator.header()
     narrator.flush()
     for index, events in enumerate(run.hands()):

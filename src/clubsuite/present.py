@@ -42,6 +42,15 @@ class Offered:
 OfferedFn = Callable[[Any, Sequence[Any]], list[Offered]]
 """A game's ``offered`` part: ``(match, legal actions) -> the offered actions``, every legal action once."""
 
+Recorded = tuple[Reason, int]
+"""One line of what a record holds beyond an event: its words and how far it is indented under the event."""
+RecordedFn = Callable[[Any, Event], list[Recorded]]
+"""A game's ``recorded`` part: ``(the hand, an event of it) -> the lines a replay's account adds after the event``:
+the hidden cards a record holds (a deal, a discard, a pass), which no event tells the table."""
+RecordedLegalFn = Callable[[Any], "Reason | None"]
+"""A game's ``recorded_legal`` part: ``(the legal actions at the end of an unfinished record) -> their words``, where
+the game says them otherwise than one label each (None: one label each)."""
+
 
 # -- the parts a game presents itself with (its table of parts, clubsuite.engine.GameParts) --------------------------
 @runtime_checkable
@@ -99,6 +108,24 @@ class HasAccount(Protocol):
 
 
 @runtime_checkable
+class HasRecorded(Protocol):
+    """A game's parts that tell a replay's account what a record holds beyond the events (the hidden cards)."""
+
+    def recorded(self) -> RecordedFn:
+        """``recorded(hand, event)``: the lines a replay's account adds after the event."""
+        ...
+
+
+@runtime_checkable
+class HasRecordedLegal(Protocol):
+    """A game's parts that word the legal actions at the end of an unfinished record otherwise than one by one."""
+
+    def recorded_legal(self) -> RecordedLegalFn:
+        """``recorded_legal(legal)``: the legal actions' words, or None for one label each."""
+        ...
+
+
+@runtime_checkable
 class HasRulings(Protocol):
     """A game's parts that give its rulings in plain words, for a "why?"."""
 
@@ -123,6 +150,8 @@ def load_presentation(info: SomeGame) -> None:
         parts.asked()
     if isinstance(parts, HasLabel):
         parts.label()
+    if isinstance(parts, HasRecorded):
+        parts.recorded()
     if isinstance(parts, HasRulings):
         parts.rulings()
 

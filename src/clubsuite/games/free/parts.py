@@ -19,11 +19,10 @@ if TYPE_CHECKING:
     from clubsuite.bots.searching import Playout
     from clubsuite.coding import BenchmarkEntry, RlPart
     from clubsuite.games.free.match import FreeMatch
-    from clubsuite.games.free.narration import FreeNarrator
     from clubsuite.games.free.screen import FreeTable
     from clubsuite.jsonform import JsonObject
     from clubsuite.lesson import Lesson
-    from clubsuite.present import AccountFn, AskedFn, LabelFn, Rulings, SaidFn, ShownFn
+    from clubsuite.present import AccountFn, AskedFn, LabelFn, RecordedFn, Rulings, SaidFn, ShownFn
     from clubsuite.puzzles.themes import GameThemes
     from clubsuite.rl.vector import KernelTables
     from clubsuite.schema.parts import GameSchema
@@ -44,11 +43,11 @@ class FreeParts(GameParts):
 
         return FreeTable
 
-    def narrator(self) -> type[FreeNarrator]:
-        """The replay's narrator."""
-        from clubsuite.games.free.narration import FreeNarrator
+    def recorded(self) -> RecordedFn:
+        """What a replay's account adds after an event: the hidden cards a record holds."""
+        from clubsuite.games.free.present import recorded
 
-        return FreeNarrator
+        return recorded
 
     def lesson(self) -> Lesson:
         """The guided first hand."""
@@ -187,8 +186,7 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.coding import HasBenchmark, HasCoding
     from clubsuite.lesson import HasLesson
     from clubsuite.naming import HasWords
-    from clubsuite.narration import HasNarrator
-    from clubsuite.present import HasAccount, HasAsked, HasLabel, HasRulings, HasSaid, HasShown
+    from clubsuite.present import HasAccount, HasAsked, HasLabel, HasRecorded, HasRulings, HasSaid, HasShown
     from clubsuite.puzzles.themes import HasThemes
     from clubsuite.rl.vector import HasVector
     from clubsuite.schema.build import HasSchema
@@ -199,7 +197,7 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.view_base import HasHiddenPiles, HasSpectator
 
     _screen: HasScreen = PARTS
-    _narrator: HasNarrator = PARTS
+    _recorded: HasRecorded = PARTS
     _shown: HasShown = PARTS
     _asked: HasAsked = PARTS
     _label: HasLabel = PARTS

@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from clubsuite.cards import CardSet
+from clubsuite.events import Event
 from clubsuite.games.free import events as fc
 from clubsuite.present import (
     MATCH,
@@ -19,11 +21,13 @@ from clubsuite.present import (
     Fact,
     Known,
     Put,
+    Recorded,
     Ruling,
     Said,
     Shown,
     dealer_fact,
     is_viewer,
+    passed_words,
     play_label,
     seat_items,
     suit_key,
@@ -533,3 +537,29 @@ RECORD_DISCARDED = template(
     plural="The cards discarded: {cards}.",
     count="n",
 )
+
+
+def _cards_of(mask: int) -> tuple[str, ...]:
+    """The cards of a set, in notation."""
+    return tuple(str(c) for c in CardSet(int(mask)))
+
+
+def recorded(hand: Any, ev: Event) -> list[Recorded]:
+    """What a record holds beyond ``ev`` (a hand of Free Clubs): every seat's deal and the chest after the hand
+    starts (FC-2, FC-3), the cards a handicap removed (FC-5), the cards passed before play (FC-2)."""
+    if isinstance(ev, fc.HandStarted):
+        lines: list[Recorded] = [
+            (Reason(RECORD_DEALT, seat=s, cards=_cards_of(primary), bid_cards=_cards_of(hand.deal.auction[s])), 1)
+            for s, primary in enumerate(hand.deal.primary)
+        ]
+        return [*lines, (Reason(RECORD_CHEST, cards=_cards_of(hand.deal.chest)), 1)]
+    if isinstance(ev, fc.HandicapResolved):
+        bid = ev.bid.index
+        gone = [removed for s, b, removed, _ in hand.handicaps if (s, b) == (ev.seat, bid) and removed]
+        if gone:
+            discarded = _cards_of(gone[0])
+            return [(Reason(RECORD_DISCARDED, cards=discarded, n=len(discarded)), 2)]
+    elif isinstance(ev, fc.CardsPassed):
+        moves = [(g, r, _cards_of(1 << c)) for g, r, c in hand.passed if r == (g - 1) % len(hand.hands)]
+        return [(passed_words(moves), 2)]
+    return []

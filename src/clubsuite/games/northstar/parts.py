@@ -19,11 +19,10 @@ if TYPE_CHECKING:
     from clubsuite.bots.searching import Playout
     from clubsuite.coding import BenchmarkEntry, RlPart
     from clubsuite.games.northstar.match import NorthstarMatch
-    from clubsuite.games.northstar.narration import NorthstarNarrator
     from clubsuite.games.northstar.screen import NorthstarTable
     from clubsuite.jsonform import JsonObject
     from clubsuite.lesson import Lesson
-    from clubsuite.present import AccountFn, AskedFn, LabelFn, OfferedFn, Rulings, SaidFn, ShownFn
+    from clubsuite.present import AccountFn, AskedFn, LabelFn, OfferedFn, RecordedFn, Rulings, SaidFn, ShownFn
     from clubsuite.puzzles.criteria import Endgame
     from clubsuite.puzzles.themes import GameThemes
     from clubsuite.rl.vector import KernelTables
@@ -44,11 +43,11 @@ class NorthstarParts(GameParts):
 
         return NorthstarTable
 
-    def narrator(self) -> type[NorthstarNarrator]:
-        """The replay's narrator."""
-        from clubsuite.games.northstar.narration import NorthstarNarrator
+    def recorded(self) -> RecordedFn:
+        """What a replay's account adds after an event: the hidden cards a record holds."""
+        from clubsuite.games.northstar.present import recorded
 
-        return NorthstarNarrator
+        return recorded
 
     def lesson(self) -> Lesson:
         """The guided first hand."""
@@ -187,8 +186,7 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.coding import HasBenchmark, HasCoding
     from clubsuite.lesson import HasLesson
     from clubsuite.naming import HasWords
-    from clubsuite.narration import HasNarrator
-    from clubsuite.present import HasAccount, HasAsked, HasLabel, HasOffered, HasRulings, HasSaid, HasShown
+    from clubsuite.present import HasAccount, HasAsked, HasLabel, HasOffered, HasRecorded, HasRulings, HasSaid, HasShown
     from clubsuite.puzzles.criteria import HasEndgame
     from clubsuite.puzzles.themes import HasThemes
     from clubsuite.rl.vector import HasVector
@@ -199,7 +197,7 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.view_base import HasSpectator
 
     _screen: HasScreen = PARTS
-    _narrator: HasNarrator = PARTS
+    _recorded: HasRecorded = PARTS
     _shown: HasShown = PARTS
     _asked: HasAsked = PARTS
     _label: HasLabel = PARTS

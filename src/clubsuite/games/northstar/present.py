@@ -13,6 +13,8 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from clubsuite.cards import CardSet
+from clubsuite.events import Event
 from clubsuite.games.northstar import events as nc
 from clubsuite.games.northstar.combos import Kind, NorthstarAction, Play, parse_play, wins_at_once
 from clubsuite.games.northstar.match import NorthstarMatch
@@ -31,9 +33,11 @@ from clubsuite.present import (
     Fact,
     Offered,
     Put,
+    Recorded,
     Said,
     Shown,
     dealer_fact,
+    dealt_words,
     play_label,
     seat_items,
     team_badges,
@@ -395,3 +399,15 @@ def account(hand: Mapping[str, Any]) -> Said:
         last = hand["last"]
         return told(last, (*words, Reason(WAS_LEFT, seat=last)), (*words, Reason(WAS_LEFT_YOU)))
     return Said(tuple(words))
+
+
+def recorded(hand: Any, ev: Event) -> list[Recorded]:
+    """What a record holds beyond ``ev`` (a round of North Star's CLUBS): the cards dealt to each seat, by rank,
+    after the round starts."""
+    if not isinstance(ev, nc.HandStarted):
+        return []
+    lines: list[Recorded] = []
+    for s in range(hand.n):
+        cards = sorted(CardSet(int(hand.deal.hands[s])), key=lambda c: (c.rank, c.suit or 0))
+        lines.append((dealt_words(s, cards), 1))
+    return lines

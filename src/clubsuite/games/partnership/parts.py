@@ -19,11 +19,10 @@ if TYPE_CHECKING:
     from clubsuite.bots.searching import Playout
     from clubsuite.coding import BenchmarkEntry, RlPart
     from clubsuite.games.partnership.match import PartnershipMatch
-    from clubsuite.games.partnership.narration import PartnershipNarrator
     from clubsuite.games.partnership.screen import PartnershipTable
     from clubsuite.jsonform import JsonObject
     from clubsuite.lesson import Lesson
-    from clubsuite.present import AccountFn, AskedFn, LabelFn, Rulings, SaidFn, ShownFn
+    from clubsuite.present import AccountFn, AskedFn, LabelFn, RecordedFn, RecordedLegalFn, Rulings, SaidFn, ShownFn
     from clubsuite.puzzles.themes import GameThemes
     from clubsuite.rl.vector import KernelTables
     from clubsuite.schema.parts import GameSchema
@@ -44,11 +43,17 @@ class PartnershipParts(GameParts):
 
         return PartnershipTable
 
-    def narrator(self) -> type[PartnershipNarrator]:
-        """The replay's narrator."""
-        from clubsuite.games.partnership.narration import PartnershipNarrator
+    def recorded(self) -> RecordedFn:
+        """What a replay's account adds after an event: the hidden cards a record holds."""
+        from clubsuite.games.partnership.present import recorded
 
-        return PartnershipNarrator
+        return recorded
+
+    def recorded_legal(self) -> RecordedLegalFn:
+        """The legal actions at the end of an unfinished record, where a pass is said as one sentence."""
+        from clubsuite.games.partnership.present import recorded_legal
+
+        return recorded_legal
 
     def lesson(self) -> Lesson:
         """The guided first hand."""
@@ -181,8 +186,16 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.coding import HasBenchmark, HasCoding
     from clubsuite.lesson import HasLesson
     from clubsuite.naming import HasWords
-    from clubsuite.narration import HasNarrator
-    from clubsuite.present import HasAccount, HasAsked, HasLabel, HasRulings, HasSaid, HasShown
+    from clubsuite.present import (
+        HasAccount,
+        HasAsked,
+        HasLabel,
+        HasRecorded,
+        HasRecordedLegal,
+        HasRulings,
+        HasSaid,
+        HasShown,
+    )
     from clubsuite.puzzles.themes import HasThemes
     from clubsuite.rl.vector import HasVector
     from clubsuite.schema.build import HasSchema
@@ -193,7 +206,8 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.view_base import HasSpectator
 
     _screen: HasScreen = PARTS
-    _narrator: HasNarrator = PARTS
+    _recorded: HasRecorded = PARTS
+    _recorded_legal: HasRecordedLegal = PARTS
     _shown: HasShown = PARTS
     _asked: HasAsked = PARTS
     _label: HasLabel = PARTS

@@ -7,7 +7,10 @@ from __future__ import annotations
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from clubsuite.cards import CardSet
+from clubsuite.events import Event
 from clubsuite.games.partnership import events as pc
+from clubsuite.games.partnership.hand import PassChoices, receiver
 from clubsuite.present import (
     HAND_OVER,
     ITEMS,
@@ -18,10 +21,12 @@ from clubsuite.present import (
     Asked,
     Fact,
     Known,
+    Recorded,
     Said,
     Shown,
     dealer_fact,
     match_ended,
+    passed_words,
     play_label,
     seat_items,
     suit_key,
@@ -210,3 +215,22 @@ def account(hand: Mapping[str, Any]) -> Said:
 # -- what a record holds beyond the events (clubs replay's account) ---------------------------------------------------
 RECORD_LEGAL_PASS = template("partnership.said_record_legal_pass", "legal: pass any three of {cards}", rule="CP-2")
 """The legal actions while passing (hundreds of ways to choose three cards): the cards they are chosen from."""
+
+
+def recorded(hand: Any, ev: Event) -> list[Recorded]:
+    """What a record holds beyond ``ev`` (a partnership hand): the cards each player passed (CP-2), hidden from the
+    others at the table, once all four have chosen."""
+    if not isinstance(ev, pc.CardsPassed):
+        return []
+    moves = [
+        (g, receiver(g, hand.direction), tuple(str(c) for c in CardSet(hand.passed[g]))) for g in hand.pass_choices
+    ]
+    return [(passed_words(moves), 2)]
+
+
+def recorded_legal(legal: Any) -> Reason | None:
+    """A pass at the end of an unfinished record is any three cards of the hand (286 of them, CP-2): said so rather
+    than listed; a play's legal cards are listed one by one (None)."""
+    if isinstance(legal, PassChoices):
+        return Reason(RECORD_LEGAL_PASS, cards=tuple(str(c) for c in CardSet(legal.hand)))
+    return None
