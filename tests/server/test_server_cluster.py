@@ -11,12 +11,13 @@ from __future__ import annotations
 import json
 import signal
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
-from proxykit import LEASE, node, owner_of, play, stored_log
+import pytest
+from proxykit import LEASE, Node, node, owner_of, play, stored_log
 from serverkit import Client, ProcessServer, get, new_table, post, start_all, wait_until
 from test_server_live import DUEL, Live
 from test_server_rated import account
@@ -31,11 +32,68 @@ if TYPE_CHECKING:
 
 T = TypeVar("T")
 
+ROOMY_RATES = (
+    *("--create-rate", "100000/minute", "--join-rate", "100000/minute", "--request-rate", "1000000/minute"),
+    *("--account-rate", "100000/hour", "--login-rate", "100000/minute"),
+)
+"""The rates per address of the processes the module's tests share: every test's requests come from one address,
+and together they make more tables, seats and accounts than a public server's rates let one address make (the
+tests of those rates are elsewhere, on one server)."""
+
+
+@pytest.fixture(scope="module")
+def pair(postgres: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[Node, Node, str]]:
+    """Two processes over one new database, both serving (first, second, the database's URL), started once for
+    the module's tests that kill or stop neither and read nothing another test changes: each makes tables and
+    accounts of its own (its own names). The one test that counts the people of both processes comes first in the
+    file, before any other has seated anybody; the one that ends the lobbies' database connections comes last.
+    Both are killed after the module."""
+    url = postgres.new_database()
+    folder = tmp_path_factory.mktemp("pair")
+    first, second = node(folder, url, "a"), node(folder, url, "b")
+    for process in (first, second):
+        process.extra = (*process.extra, *ROOMY_RATES)
+    try:
+        start_all([first, second])
+        yield first, second, url
+    finally:
+        for process in (second, first):
+            if process.proc is not None:
+                process.kill(signal.SIGKILL)
+
+
+def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_change(
+    pair: tuple[Node, Node, str],
+) -> None:
+    """The lobby across processes (PostgreSQL's LISTEN/NOTIFY): a table made at one process is listed by the other,
+    its seats as they are taken; a private table is listed by neither."""
+    first, second, _ = pair
+    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
+    at_first = new_table(first.base, "whist", seats)["id"]
+    at_second = new_table(second.base, "whist", seats)["id"]
+    made = new_table(first.base, "whist", seats, public=False)
+    hidden, hidden_invite = made["id"], made["invite"]
+
+    def listed(base: str) -> dict[str, Any]:
+        return {t["id"]: t for t in get(base, "/tables")}
+
+    for base in (first.base, second.base):
+        wait_until(lambda b=base: {at_first, at_second} <= set(listed(b)), 60, "a table is missing from a lobby")
+        assert hidden not in listed(base)
+    post(first.base, f"/tables/{at_first}/join", {"name": "Zoë"})
+    wait_until(
+        lambda: listed(second.base)[at_first]["free_seats"] == [1], 60, "the other process's lobby did not change"
+    )
+    # the people seated, counted over both processes (the private table's person too)
+    post(first.base, f"/invites/{hidden_invite}/join", {"name": "Yann"})
+    for base in (first.base, second.base):
+        wait_until(lambda b=base: get(b, "/presence")["people"] == 2, 60, "a process's count of people is wrong")
+
 
 def test_a_table_made_at_one_process_is_joined_watched_and_played_through_the_other(
-    two_nodes: tuple[ProcessServer, ProcessServer, str],
+    pair: tuple[Node, Node, str],
 ) -> None:
-    first, second, url = two_nodes
+    first, second, url = pair
     table = new_table(first.base, "whist", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2])
     table_id = table["id"]
     assert owner_of(url, table_id) == "a"
@@ -113,65 +171,6 @@ def test_a_stopping_process_hands_its_tables_over_at_once(two_nodes: tuple[Proce
         again.close()
 
 
-def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_change(
-    two_nodes: tuple[ProcessServer, ProcessServer, str],
-) -> None:
-    """The lobby across processes (PostgreSQL's LISTEN/NOTIFY): a table made at one process is listed by the other,
-    its seats as they are taken; a private table is listed by neither."""
-    first, second, _ = two_nodes
-    seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
-    at_first = new_table(first.base, "whist", seats)["id"]
-    at_second = new_table(second.base, "whist", seats)["id"]
-    made = new_table(first.base, "whist", seats, public=False)
-    hidden, hidden_invite = made["id"], made["invite"]
-
-    def listed(base: str) -> dict[str, Any]:
-        return {t["id"]: t for t in get(base, "/tables")}
-
-    for base in (first.base, second.base):
-        wait_until(lambda b=base: {at_first, at_second} <= set(listed(b)), 60, "a table is missing from a lobby")
-        assert hidden not in listed(base)
-    post(first.base, f"/tables/{at_first}/join", {"name": "Zoë"})
-    wait_until(
-        lambda: listed(second.base)[at_first]["free_seats"] == [1], 60, "the other process's lobby did not change"
-    )
-    # the people seated, counted over both processes (the private table's person too)
-    post(first.base, f"/invites/{hidden_invite}/join", {"name": "Yann"})
-    for base in (first.base, second.base):
-        wait_until(lambda b=base: get(b, "/presence")["people"] == 2, 60, "a process's count of people is wrong")
-
-
-def _end_lobby_connections(url: str) -> int:
-    """End, from the database's side, every connection the processes' lobbies hold (as a database restart or an
-    operator's ``pg_terminate_backend`` would); how many were ended."""
-    with psycopg.connect(url, autocommit=True) as conn:
-        rows = conn.execute(
-            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
-            " WHERE datname = current_database() AND application_name LIKE 'clubs-lobby %'"
-        ).fetchall()
-    return len(rows)
-
-
-def test_a_lobby_whose_database_connections_were_ended_hears_and_publishes_again(
-    two_nodes: tuple[ProcessServer, ProcessServer, str],
-) -> None:
-    """A process's lobby is never left deaf (its listener's connection lost) or dumb (its sender's): after every
-    lobby connection of both processes is ended at the database, a public table made at either is listed by the
-    other."""
-    first, second, url = two_nodes
-    before = new_table(first.base, "whist", SEATS)["id"]
-    wait_until(lambda: before in {t["id"] for t in get(second.base, "/tables")}, 60, "the first table is not listed")
-    assert _end_lobby_connections(url) == 4  # a listener and a sender in each process
-    at_first = new_table(first.base, "whist", SEATS)["id"]
-    at_second = new_table(second.base, "whist", SEATS)["id"]
-    for base, wanted in ((second.base, {at_first}), (first.base, {at_second})):
-        wait_until(
-            lambda b=base, w=wanted: w <= {t["id"] for t in get(b, "/tables")},
-            60,
-            "a lobby stayed deaf or dumb after its connections were ended",
-        )
-
-
 def test_quick_play_asked_of_either_process_seats_a_person_at_a_table_waiting_at_the_other(
     two_nodes: tuple[ProcessServer, ProcessServer, str],
 ) -> None:
@@ -230,14 +229,14 @@ def _while_the_first_holds_it(first: ProcessServer, url: str, observe: Callable[
 
 
 def test_a_request_passed_on_to_a_process_that_lost_the_table_goes_on_to_its_owner_never_answered_unknown(
-    two_nodes: tuple[ProcessServer, ProcessServer, str],
+    pair: tuple[Node, Node, str],
 ) -> None:
     """Finding 6, its second way: a process passes a request on to the owner it read, which lost the table to a
     third process a moment before (its heartbeat came late under load). That process looks again and passes the
     request on to the owner it finds, never answering "no such table" for a table that exists. Here ``b`` is
     handed requests as a process ``c`` (and ``c`` then ``d``) that took ``b`` for the owner would hand them; the
     owner is ``a``."""
-    first, second, url = two_nodes
+    first, second, url = pair
 
     def observe(table_id: str) -> list[tuple[int, Any]]:
         seen: list[tuple[int, Any]] = []
@@ -264,12 +263,12 @@ def test_a_request_passed_on_to_a_process_that_lost_the_table_goes_on_to_its_own
 
 
 def test_a_request_that_would_go_back_to_a_process_it_came_through_is_told_to_try_again(
-    two_nodes: tuple[ProcessServer, ProcessServer, str],
+    pair: tuple[Node, Node, str],
 ) -> None:
     """A request never goes round in circles between processes that each think another owns the table: one that
     would be passed back to a process it has been through (or passed on a fourth time) is answered 503 ``moved``
     with ``Retry-After``, its WebSocket closed with 1013 (try again later), never 404 for a table that exists."""
-    first, second, url = two_nodes
+    first, second, url = pair
 
     def observe(table_id: str) -> list[tuple[int, Any, str | None]]:
         seen: list[tuple[int, Any, str | None]] = []
@@ -337,11 +336,11 @@ def _live(url: str, name: str) -> bool:
 
 
 def test_a_tournament_seats_entrants_whose_pages_another_process_serves(
-    two_nodes: tuple[ProcessServer, ProcessServer, str],
+    pair: tuple[Node, Node, str],
 ) -> None:
     """Whichever process directs the tournament, each entrant's page (one at each process) is told of its table by
     a notice kept in the database and takes its seat there, the seat's token handed over by the table's owner."""
-    first, second, _ = two_nodes
+    first, second, _ = pair
     ann, _, ann_h = account(first, "Ann")
     bob, _, bob_h = account(second, "Bob")
     made = ann.post("/tournaments", json={"format": "arena", "game": DUEL, "bots": False}, headers=ann_h)
@@ -369,63 +368,63 @@ def test_a_tournament_seats_entrants_whose_pages_another_process_serves(
 
 
 def test_a_block_made_at_one_process_hides_chat_at_a_table_another_process_serves(
-    two_nodes: tuple[ProcessServer, ProcessServer, str],
+    pair: tuple[Node, Node, str],
 ) -> None:
-    first, second, _ = two_nodes
-    ann, _, ann_h = account(first, "Ann")
-    bob, _, bob_h = account(first, "Bob")
+    first, second, _ = pair
+    dora, _, dora_h = account(first, "Dora")
+    emil, _, emil_h = account(first, "Emil")
     table = new_table(first.base, "whist(target=2)", [{"kind": "person"}] * 3)["id"]  # served by the first
-    a = Client(first.base, table, ann.post(f"/tables/{table}/join", json={}, headers=ann_h).json()["token"])
-    b = Client(first.base, table, bob.post(f"/tables/{table}/join", json={}, headers=bob_h).json()["token"])
+    a = Client(first.base, table, dora.post(f"/tables/{table}/join", json={}, headers=dora_h).json()["token"])
+    b = Client(first.base, table, emil.post(f"/tables/{table}/join", json={}, headers=emil_h).json()["token"])
     try:
         for x in (a, b):
             x.until(lambda m: m["type"] == "state")
         at_second = loopback.client(base_url=second.base, timeout=30)
-        at_second.cookies.update(ann.cookies)
+        at_second.cookies.update(dora.cookies)
         csrf = {"X-CSRF-Token": at_second.get("/account").json()["csrf"]}
-        assert at_second.post("/players/Bob/block", headers=csrf).status_code == 200  # at the other process
+        assert at_second.post("/players/Emil/block", headers=csrf).status_code == 200  # at the other process
         at_second.close()
-        # Bob speaks and hears himself (the table has told everyone his line), then Ann: the table tells Ann in the
-        # order it heard them, so once her own line is back, Bob's would have come before it (two sockets arrive in
-        # any order: waiting for Bob's echo is what puts his line first)
+        # Emil speaks and hears himself (the table has told everyone his line), then Dora: the table tells Dora in the
+        # order it heard them, so once her own line is back, Emil's would have come before it (two sockets arrive in
+        # any order: waiting for Emil's echo is what puts his line first)
         for k in range(100):
-            b.send({"type": "chat", "text": f"Bob {k}"})
-            b.until(lambda m, k=k: m["type"] == "chat" and m["text"] == f"Bob {k}")
-            a.send({"type": "chat", "text": f"Ann {k}"})
-            a.until(lambda m, k=k: m["type"] == "chat" and m["text"] == f"Ann {k}")
-            if not any(m.get("text") == f"Bob {k}" for m in a.messages):
-                break  # hidden from Ann now, though the block was made elsewhere
+            b.send({"type": "chat", "text": f"Emil {k}"})
+            b.until(lambda m, k=k: m["type"] == "chat" and m["text"] == f"Emil {k}")
+            a.send({"type": "chat", "text": f"Dora {k}"})
+            a.until(lambda m, k=k: m["type"] == "chat" and m["text"] == f"Dora {k}")
+            if not any(m.get("text") == f"Emil {k}" for m in a.messages):
+                break  # hidden from Dora now, though the block was made elsewhere
             time.sleep(1.2)  # within the chat's rate: one line a second
         else:
-            raise AssertionError("Bob's lines still reach Ann two minutes after she blocked him")
+            raise AssertionError("Emil's lines still reach Dora two minutes after she blocked him")
         time.sleep(1.2)
-        b.send({"type": "chat", "text": "Bob again"})
-        b.until(lambda m: m["type"] == "chat" and m["text"] == "Bob again")
-        a.send({"type": "chat", "text": "Ann again"})
-        a.until(lambda m: m["type"] == "chat" and m["text"] == "Ann again")
-        assert not any(m.get("text") == "Bob again" for m in a.messages)
+        b.send({"type": "chat", "text": "Emil again"})
+        b.until(lambda m: m["type"] == "chat" and m["text"] == "Emil again")
+        a.send({"type": "chat", "text": "Dora again"})
+        a.until(lambda m: m["type"] == "chat" and m["text"] == "Dora again")
+        assert not any(m.get("text") == "Emil again" for m in a.messages)
     finally:
         a.close()
         b.close()
 
 
 def test_a_message_is_reported_and_a_friend_invited_at_a_table_another_process_serves(
-    two_nodes: tuple[ProcessServer, ProcessServer, str],
+    pair: tuple[Node, Node, str],
 ) -> None:
     """The chat a report quotes and the free seat an invitation offers live at the table's owner: the table's own
     addresses (``/tables/{id}/reports``, ``/tables/{id}/invitations``) reach it from any process. The owner knows
     who was at the table when the line was said, a player or one watching through another process: their reports
     count toward an automatic mute, whichever process received them."""
-    first, second, url = two_nodes
-    ann, ann_id, ann_h = account(first, "Ann")
-    bob, _, bob_h = account(first, "Bob")
+    first, second, url = pair
+    fay, fay_id, fay_h = account(first, "Fay")
+    gus, _, gus_h = account(first, "Gus")
     cleo, cleo_id, cleo_h = account(second, "Cleo")
     with psycopg.connect(url) as conn:  # accounts of some standing (days old)
-        for old in (ann_id, cleo_id):
+        for old in (fay_id, cleo_id):
             conn.execute("UPDATE users SET created_at = created_at - %s WHERE id = %s", (7 * 86400, old))
     table = new_table(first.base, "whist(target=2)", [{"kind": "person"}] * 3)["id"]  # served by the first
-    a = Client(first.base, table, ann.post(f"/tables/{table}/join", json={}, headers=ann_h).json()["token"])
-    b = Client(first.base, table, bob.post(f"/tables/{table}/join", json={}, headers=bob_h).json()["token"])
+    a = Client(first.base, table, fay.post(f"/tables/{table}/join", json={}, headers=fay_h).json()["token"])
+    b = Client(first.base, table, gus.post(f"/tables/{table}/join", json={}, headers=gus_h).json()["token"])
     cookie = {"Cookie": "; ".join(f"{k}={v}" for k, v in cleo.cookies.items())}
     c = Client(second.base, table, None, headers=cookie)  # Cleo watches, her socket relayed by the second
     at_second = loopback.client(base_url=second.base, timeout=30)
@@ -434,7 +433,7 @@ def test_a_message_is_reported_and_a_friend_invited_at_a_table_another_process_s
             x.until(lambda m: m["type"] == "state")
         b.send({"type": "chat", "text": "a rude line"})
         line = a.until(lambda m: m["type"] == "chat" and m["text"] == "a rude line")
-        at_second.cookies.update(ann.cookies)
+        at_second.cookies.update(fay.cookies)
         csrf = {"X-CSRF-Token": at_second.get("/account").json()["csrf"]}
         made = at_second.post(f"/tables/{table}/reports", json={"message": line["id"], "reason": "rude"}, headers=csrf)
         assert made.status_code == 201, made.text
@@ -451,3 +450,34 @@ def test_a_message_is_reported_and_a_friend_invited_at_a_table_another_process_s
     with psycopg.connect(url) as conn:
         kept = conn.execute("SELECT kind, context, counts FROM reports").fetchall()
     assert [(k, json.loads(c)["line"]["text"], n) for k, c, n in kept] == [("message", "a rude line", True)] * 2
+
+
+def _end_lobby_connections(url: str) -> int:
+    """End, from the database's side, every connection the processes' lobbies hold (as a database restart or an
+    operator's ``pg_terminate_backend`` would); how many were ended."""
+    with psycopg.connect(url, autocommit=True) as conn:
+        rows = conn.execute(
+            "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+            " WHERE datname = current_database() AND application_name LIKE 'clubs-lobby %'"
+        ).fetchall()
+    return len(rows)
+
+
+def test_a_lobby_whose_database_connections_were_ended_hears_and_publishes_again(
+    pair: tuple[Node, Node, str],
+) -> None:
+    """A process's lobby is never left deaf (its listener's connection lost) or dumb (its sender's): after every
+    lobby connection of both processes is ended at the database, a public table made at either is listed by the
+    other."""
+    first, second, url = pair
+    before = new_table(first.base, "whist", SEATS)["id"]
+    wait_until(lambda: before in {t["id"] for t in get(second.base, "/tables")}, 60, "the first table is not listed")
+    assert _end_lobby_connections(url) == 4  # a listener and a sender in each process
+    at_first = new_table(first.base, "whist", SEATS)["id"]
+    at_second = new_table(second.base, "whist", SEATS)["id"]
+    for base, wanted in ((second.base, {at_first}), (first.base, {at_second})):
+        wait_until(
+            lambda b=base, w=wanted: w <= {t["id"] for t in get(b, "/tables")},
+            60,
+            "a lobby stayed deaf or dumb after its connections were ended",
+        )
