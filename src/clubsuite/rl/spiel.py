@@ -70,11 +70,15 @@ class _Table:
     """What a state holds: the match, the decision in progress and the chance swaps drawn so far. Copied with the
     match's own ``clone()`` when OpenSpiel clones a state, and pickled as the actions that rebuild it."""
 
-    def __init__(self, spec: str, max_hands: int) -> None:
+    def __init__(self, spec: str, max_hands: int, resolved: tuple[SomeGame, object, RlCoding] | None = None) -> None:
+        """``resolved``: the game, options and coding of ``spec`` when the caller has them already (a game makes
+        many states, and reading a spec anew each time is most of a state's cost)."""
         self.spec = spec
         self.max_hands = max_hands
-        info, options = resolve(spec)
-        self.coding: RlCoding = coding_for(info, options)
+        if resolved is None:
+            info, options = resolve(spec)
+            resolved = (info, options, coding_for(info, options))
+        info, options, self.coding = resolved
         self.match: SomeMatch = info.new_match(options, 0)
         self.swaps = _swaps(self.coding.deal_sizes)
         self.drawn: list[int] = []
@@ -136,7 +140,7 @@ class ClubsState(pyspiel.State):  # type: ignore[misc]  # OpenSpiel ships no typ
 
     def __init__(self, game: ClubsGame) -> None:
         super().__init__(game)
-        self.table = _Table(game.spec, game.max_hands)
+        self.table = _Table(game.spec, game.max_hands, game.resolved)
 
     def current_player(self) -> int:
         """The seat to act, or chance, or terminal."""
@@ -244,8 +248,9 @@ class ClubsGame(pyspiel.Game):  # type: ignore[misc]  # OpenSpiel ships no type 
         if self.max_hands < 1:
             raise InvalidOptionsError(f"max_hands={self.max_hands}: at least 1 hand")
         self.spec = _spec_of(self.info, values)
-        _, options = resolve(self.spec)
+        info, options = resolve(self.spec)
         self.coding = coding_for(self.info, options)
+        self.resolved: tuple[SomeGame, object, RlCoding] = (info, options, self.coding)
         self.layout = env_layout(self.coding)
         seats = self.info.n_seats(options)
         game_info = pyspiel.GameInfo(
