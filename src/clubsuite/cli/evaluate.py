@@ -3,6 +3,7 @@ method in :mod:`clubsuite.benchmark.evaluate`)."""
 
 from __future__ import annotations
 
+import functools
 import gzip
 import json
 import os
@@ -31,6 +32,20 @@ MAX_KEPT_BYTES = 512 * 1024 * 1024
 of MB)."""
 MIN_DEALS = 30
 """The fewest deals an evaluation plays: its interval is a normal approximation over deals."""
+
+
+@functools.cache
+def plays_as_frozen(env: BenchEnv, observation: bool) -> bool:
+    """Whether this build plays ``env`` as it was frozen: its deals and rules trace (and with ``observation``, its
+    observation) hash to the pinned values. Worked out once a process (the code a process runs does not change, and
+    the deals' hash alone reads all 10,000 deals)."""
+    if deals_hash(env) != env.deals_sha256 or rules_hash(env) != env.rules_sha256:
+        return False
+    if observation:
+        from clubsuite.rl.observation import observation_hash
+
+        return observation_hash(env) == env.observation_sha256
+    return True
 
 
 def kept_deals(path: Path, env: BenchEnv, agent: Agent, level: Agent, deals: int) -> dict[int, DealResult]:
@@ -148,15 +163,8 @@ def evaluate_command(
             )
     player = agent(agent_text, env)
     level = agent(against, env, "--against")
-    stale = deals_hash(env) != env.deals_sha256 or rules_hash(env) != env.rules_sha256
-    if not stale and "weights" in (
-        player.kind,
-        level.kind,
-    ):  # a policy reads the observation: it must be the frozen one
-        from clubsuite.rl.observation import observation_hash
-
-        stale = observation_hash(env) != env.observation_sha256
-    if stale:
+    # a policy reads the observation: it must be the frozen one
+    if not plays_as_frozen(env, "weights" in (player.kind, level.kind)):
         raise ClubsError(
             f"this build no longer plays {env.id} as it was frozen (its deals, rules or observation changed): "
             "its results would not compare; a new version of the environment is needed"
