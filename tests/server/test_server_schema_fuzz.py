@@ -6,6 +6,9 @@ path values of any shape); every answer must be one the schema documents, with i
 never a server error. The server is a real one over a temporary SQLite database, with a public and a private table
 made beforehand so that some requests reach a table.
 
+Each operation is tried with :data:`EXAMPLES` requests of each kind, drawn from the run's seed (``fresh_seed``, printed
+with the test's output; ``CLUBS_SEED`` plays a run again): every run tries other requests than the last.
+
 (Schemathesis's own pytest plugin is not used: the operations are listed from the schema here and each is driven
 with Hypothesis directly, so that the test does not depend on the plugin keeping up with pytest.)
 """
@@ -14,7 +17,7 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, given, seed, settings
 from schemathesis import GenerationMode
 from schemathesis.specs.openapi.checks import positive_data_acceptance
 from serverkit import ThreadServer, new_table
@@ -31,6 +34,8 @@ WITH_INPUT = sorted(
 """The operations that take something (a path value, a query, a body): only these have requests that do not fit."""
 CASES = [(label, GenerationMode.POSITIVE) for label in sorted(OPERATIONS)]
 CASES += [(label, GenerationMode.NEGATIVE) for label in WITH_INPUT]
+EXAMPLES = 10
+"""Requests tried per operation and kind (fitting the schema, or not), new ones each run (from the run's seed)."""
 
 
 @pytest.fixture(scope="module")
@@ -41,16 +46,23 @@ def lobby(web: ThreadServer) -> ThreadServer:
     return web
 
 
+@pytest.fixture(scope="module")
+def served_schema(lobby: ThreadServer) -> dict[str, object]:
+    """The schema the running server publishes at ``/openapi.json``, read once for the module (the server is the
+    same for every test of it)."""
+    return dict(schemathesis.openapi.from_url(lobby.base + "/openapi.json").raw_schema)
+
+
 @pytest.mark.parametrize(("label", "mode"), CASES, ids=[f"{label}-{mode.value}" for label, mode in CASES])
 def test_every_lobby_call_answers_as_its_schema_documents_and_never_with_a_server_error(
-    lobby: ThreadServer, label: str, mode: GenerationMode
+    lobby: ThreadServer, served_schema: dict[str, object], fresh_seed: int, label: str, mode: GenerationMode
 ) -> None:
-    served = schemathesis.openapi.from_url(lobby.base + "/openapi.json")
-    assert served.raw_schema == SCHEMA.raw_schema  # the running server publishes the schema listed here
+    assert served_schema == SCHEMA.raw_schema  # the running server publishes the schema listed here
     operation = OPERATIONS[label]
 
     @given(operation.as_strategy(generation_mode=mode))
-    @settings(max_examples=25, deadline=None, suppress_health_check=list(HealthCheck), derandomize=True)
+    @seed(fresh_seed)
+    @settings(max_examples=EXAMPLES, deadline=None, suppress_health_check=list(HealthCheck))
     def call(case: schemathesis.Case) -> None:
         # Every check but "a request that fits the schema is accepted": a request may fit the schema and still be
         # refused for what it means (a game that does not exist, a record that breaks a rule), with a documented 4xx.
