@@ -1,4 +1,6 @@
-"""`clubs replay` through the console script: the readable account, --json, standard input, and bad input."""
+"""`clubs replay`: the readable account, --json, standard input, and bad input. In this process through the console
+script's own frame (:func:`cli_helpers.clubs_in_process`), and as a process of the console script where the
+locale or the environment it starts with is the subject."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import clubs_in_process
 from clubsuite.narration import render_text
 from clubsuite.records import loads_record, replay
 
@@ -22,8 +25,9 @@ DOCS = HERE.parent / "docs" / "records.md"
 
 
 def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run ``clubs`` with the given arguments and standard input."""
-    return subprocess.run([CLUBS, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False)
+    """Run ``clubs`` with the given arguments and standard input (UTF-8), in this process."""
+    done = clubs_in_process(args, stdin.encode("utf-8"))
+    return subprocess.CompletedProcess(args, done.status, done.stdout, done.stderr)
 
 
 def run_bytes(args: list[str], stdin: bytes = b"") -> subprocess.CompletedProcess[str]:

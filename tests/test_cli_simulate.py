@@ -1,4 +1,6 @@
-"""Tests of ``clubs simulate`` through the installed console script: JSON output, tables, and clean errors."""
+"""Tests of ``clubs simulate``: JSON output, tables, and clean errors. In this process through the console script's
+own frame (:func:`cli_helpers.clubs_in_process`), and as a process of the installed console script where the
+environment it starts with is the subject (the pure-Python engine)."""
 
 from __future__ import annotations
 
@@ -10,11 +12,17 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import clubs_in_process
+
 CLUBS = Path(sys.executable).parent / "clubs"
 
 
 def run(*args: str, env: dict[str, str] | None = None) -> subprocess.CompletedProcess[str]:
-    """Run ``clubs simulate ARGS`` (with ``env`` added to the environment) and capture its output."""
+    """Run ``clubs simulate ARGS`` and capture its output: in this process, or with ``env`` (added to the
+    environment, read when the package is imported) as a process of the console script."""
+    if env is None:
+        done = clubs_in_process(["simulate", *args])
+        return subprocess.CompletedProcess(["simulate", *args], done.status, done.stdout, done.stderr)
     return subprocess.run(
         [str(CLUBS), "simulate", *args],
         capture_output=True,

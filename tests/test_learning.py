@@ -173,7 +173,7 @@ def test_positions_of_tables_another_player_played_are_labelled_by_the_teacher_a
     policy = tmp_path / "learner.npz"
     train = ["learn", "train", env, "--data", str(data), "--teacher", TINY_TEACHER, "--hidden", "16", "--epochs", "1"]
     assert clubs_in_process([*train, "--out", str(policy)]).status == 0
-    made = ["learn", "positions", env, "--games", "10", "--data", str(data), "--teacher", TINY_TEACHER]
+    made = ["learn", "positions", env, "--games", "2", "--data", str(data), "--teacher", TINY_TEACHER]
     outcome = clubs_in_process([*made, "--player", str(policy)])
     assert outcome.status == 0, outcome.stderr
     (folder,) = [p for p in (data / env).iterdir() if "played-by" in p.name]
@@ -183,7 +183,7 @@ def test_positions_of_tables_another_player_played_are_labelled_by_the_teacher_a
     outcome = clubs_in_process([*train, "--played-by", str(policy), "--out", str(both)])
     assert outcome.status == 0, outcome.stderr
     record = json.loads(both.with_suffix(".json").read_text())
-    assert record["games"] == 12 + 10 and f"player=policy-{digest}" in record["positions"]
+    assert record["games"] == 12 + 2 and f"player=policy-{digest}" in record["positions"]
     assert "--played-by learner.npz" in record["command"] and str(tmp_path) not in json.dumps(record)
     assert "played by heuristic" in refused(
         ["train", env, "--data", str(data), "--teacher", TINY_TEACHER, "--played-by", "heuristic", "--out", str(both)]
