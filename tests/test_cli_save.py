@@ -31,7 +31,9 @@ OLD = b'{"old": "record"}\n'
 
 
 def _watch_saving(path: Path | str) -> subprocess.CompletedProcess[bytes]:
-    return clubs_process([*WATCH, "--save", str(path)])
+    """``clubs watch`` saving to ``path``, in this process (a refused path is refused before a card is dealt)."""
+    done = clubs_in_process([*WATCH, "--save", str(path)])
+    return subprocess.CompletedProcess(WATCH, done.status, done.stdout.encode(), done.stderr.encode())
 
 
 @pytest.mark.parametrize(
@@ -56,7 +58,7 @@ def test_an_unusable_save_path_is_refused_before_the_game_starts(tmp_path: Path,
 def test_a_named_pipe_at_the_save_path_is_refused_and_never_blocks(tmp_path: Path) -> None:
     fifo = tmp_path / "record.fifo"
     os.mkfifo(fifo)
-    proc = _watch_saving(fifo)  # writing into a pipe nobody reads would wait forever
+    proc = clubs_process([*WATCH, "--save", str(fifo)])  # a process with a timeout: a pipe nobody reads could block
     assert proc.returncode == 2
     assert b"it is a named pipe (FIFO)" in proc.stderr
     assert stat.S_ISFIFO(fifo.stat().st_mode)

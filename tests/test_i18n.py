@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import clubs_in_process
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError
 from clubsuite.i18n import LANGUAGES, Words, best_match, catalog, from_environment, parse_language
@@ -119,14 +120,12 @@ def test_a_refusal_is_worded_in_each_language_from_its_reason_with_its_cards_nam
 def test_the_terminal_words_a_refusal_in_the_language_asked_and_refuses_an_unknown_one() -> None:
     clubs = [str(Path(sys.executable).parent / "clubs")]
     lines = "k\n" + "\n".join(f"{r}{s}" for s in "CDHS" for r in ("2", "3")) + "\nq\n"
-    english = subprocess.run([*clubs, "play", "whist", "--seed", "5"], input=lines, capture_output=True, text=True)
-    german = subprocess.run(
-        [*clubs, "play", "whist", "--seed", "5", "--lang", "de"], input=lines, capture_output=True, text=True
-    )
+    english = clubs_in_process(["play", "whist", "--seed", "5"], lines.encode())
+    german = clubs_in_process(["play", "whist", "--seed", "5", "--lang", "de"], lines.encode())
     # CW-1 in a player's words, in each language (the ruling's id is behind "why?")
     assert "You cannot play 3D: " in english.stdout and not RULING.search(english.stdout), english.stdout[-800:]
     assert "Sie können 3D nicht spielen: " in german.stdout and not RULING.search(german.stdout)
-    bad = subprocess.run(
+    bad = subprocess.run(  # a process: the language is read from the environment it starts with
         [*clubs, "play", "whist"], input="q\n", capture_output=True, text=True, env={"CLUBS_LANG": "xx", "PATH": ""}
     )
     assert bad.returncode == 2 and "CLUBS_LANG='xx' is not a language clubsuite speaks" in bad.stderr
