@@ -18,18 +18,27 @@ import json
 import random
 import re
 import time
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
 from axe_playwright_python.sync_playwright import Axe
-from browserkit import Watched, decide, keep_errors, last_message, offered, perform, seeded_table, wait_for, watch
+from browserkit import (
+    Watched,
+    decide,
+    keep_errors,
+    last_message,
+    offered,
+    perform,
+    seeded_table,
+    wait_for,
+    watch,
+)
+from browserkit import shared_web as shared_web  # the module's server
+from browserkit import tables_closed_after_each_test as tables_closed_after_each_test
 from serverkit import ThreadServer, new_table
 
 import loopback
 from clubsuite.engine import resolve
-from clubsuite.server.store.database import Store
 from clubsuite.server.table import seating
 from clubsuite.server.table.live import start_match
 
@@ -41,12 +50,6 @@ GAMES = {"whist": 3, "free": 3, "partnership": 4, "northstar": 4}
 
 BLOCKING = ("serious", "critical")
 AXE = Axe()
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 # -- helpers --------------------------------------------------------------------------------------------------------
@@ -236,15 +239,30 @@ def test_the_leaderboard_and_the_club_night_pages_have_no_serious_accessibility_
     assert page.errors == []
 
 
-@pytest.mark.parametrize("width", WIDTHS)
 @pytest.mark.parametrize("game", GAMES)
-def test_the_table_of_every_game_has_no_serious_accessibility_violation(
-    web: ThreadServer, browser: Any, game: str, width: str
+def test_the_table_of_every_game_has_no_serious_accessibility_violation_at_every_width(
+    web: ThreadServer, browser: Any, game: str
 ) -> None:
+    """Each width in turn on one page, its window resized, its settings put back between the two."""
     table = seeded_table(web, game, person_and_bots(GAMES[game]), seed=11, bot_delay=0.0)
-    ann = sit(browser, web.base, table, WIDTHS[width])
+    ann = sit(browser, web.base, table, DESKTOP)
     page = ann.page
     my_turn_with_cards(ann)
+    for turn, width in enumerate(WIDTHS):
+        if turn:  # the settings as a new page has them: the screen-reader mode and four colours off
+            page.locator(".settings summary").click()
+            page.get_by_label("Screen reader mode").uncheck()
+            page.get_by_label("Four-colour deck").uncheck()
+            page.get_by_label("Type an action in notation").wait_for(state="hidden")  # folded away again
+            page.locator(".settings summary").click()
+        page.set_viewport_size(WIDTHS[width])
+        table_accessible(page, game, width)
+    assert page.errors == []
+
+
+def table_accessible(page: Any, game: str, width: str) -> None:
+    """axe on the table of ``game`` at ``width`` px with Ann to act: as it is, its settings open, with the
+    screen-reader mode and four colours on, and on a phone each drawer open."""
     assert_accessible(page, f"{game}'s table at {width} px, Ann to act")
     page.locator(".settings summary").click()
     assert_accessible(page, f"{game}'s table at {width} px, the settings open")
@@ -258,15 +276,21 @@ def test_the_table_of_every_game_has_no_serious_accessibility_violation(
             page.locator(f'[data-action="drawer-{drawer}"]').click()
             page.locator(f'.drawer[data-drawer="{drawer}"]').wait_for()
             assert_accessible(page, f"{game}'s table at {width} px, the {drawer} drawer open")
-    assert page.errors == []
+
+
+@pytest.fixture(scope="module")
+def finished(web: ThreadServer) -> str:
+    """A table whose first match bots played to its end (:func:`finished_match`), made once for the tests that only
+    watch it or replay it."""
+    return finished_match(web)
 
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_a_finished_match_watched_has_no_serious_accessibility_violation(
-    web: ThreadServer, browser: Any, width: str
+    web: ThreadServer, browser: Any, finished: str, width: str
 ) -> None:
     # the result box open over the table, and a play log long enough to scroll (the keyboard must reach it)
-    table = finished_match(web)
+    table = finished
     page = new_page(browser, WIDTHS[width])
     page.goto(f"{web.base}/table/{table}?watch=1")
     page.locator(".match-summary").wait_for()
@@ -281,9 +305,9 @@ def test_a_finished_match_watched_has_no_serious_accessibility_violation(
 
 @pytest.mark.parametrize("width", WIDTHS)
 def test_the_replay_of_a_finished_match_has_no_serious_accessibility_violation(
-    web: ThreadServer, browser: Any, width: str
+    web: ThreadServer, browser: Any, finished: str, width: str
 ) -> None:
-    table = finished_match(web)
+    table = finished
     page = new_page(browser, WIDTHS[width])
     page.goto(f"{web.base}/replay?table={table}&match=0")
     page.locator(".step-count").wait_for()

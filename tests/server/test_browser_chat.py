@@ -6,22 +6,14 @@ being redrawn."""
 
 from __future__ import annotations
 
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
-import pytest
 from browserkit import Watched, wait_for, watch
+from browserkit import shared_web as shared_web  # the module's server
+from browserkit import tables_closed_after_each_test as tables_closed_after_each_test
 from serverkit import ThreadServer, post
 
-from clubsuite.server.store.database import Store
 from timeouts import PAGE_TIMEOUT_MS
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def new_page(browser: Any, width: int = 1280) -> tuple[Any, list[str], list[str]]:

@@ -7,25 +7,28 @@ from __future__ import annotations
 
 import json
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Watched, assert_no_leak, live_match, meaning, seeded_table, tap, wait_for, watch
+from browserkit import (
+    Watched,
+    assert_no_leak,
+    live_match,
+    meaning,
+    seeded_table,
+    tap,
+    wait_for,
+    watch,
+)
+from browserkit import shared_web as shared_web  # the module's server
+from browserkit import tables_closed_after_each_test as tables_closed_after_each_test
 from serverkit import ThreadServer, post
 from test_browser_play import click_turn, last_state, take_seat, to_act
 
 from clubsuite.cards import STANDARD_WITH_JOKERS
-from clubsuite.server.store.database import Store
 
 GOLDEN = Path(__file__).parent.parent / "golden"
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def select_and_play(w: Watched, play: str) -> None:

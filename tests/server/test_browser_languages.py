@@ -8,17 +8,16 @@ status, the hand's cards as a screen reader names them, the replay's steps."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-import pytest
+from browserkit import shared_web as shared_web  # the module's server
+from browserkit import tables_closed_after_each_test as tables_closed_after_each_test
 from serverkit import ThreadServer, get, new_table, post, seated
 
 from clubsuite.engine import find_game
 from clubsuite.i18n import Words
 from clubsuite.present import asked, said
-from clubsuite.server.store.database import Store
 from timeouts import PAGE_TIMEOUT_MS
 
 LEAD = "Your lead: play any card."
@@ -46,12 +45,6 @@ GAME_WORDS = """async ([asked, said, theirs]) => {
 }"""
 """The words the page gives, in the language it loaded, of what the server sends (a prompt, a line of the log) and
 of a card."""
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def test_the_lobby_switched_to_german_shows_german_words_and_the_games_speak_german_too(

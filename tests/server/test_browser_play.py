@@ -5,22 +5,23 @@ clicking, the pages never show or receive a card their seat may not know, and a 
 from __future__ import annotations
 
 import random
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
-from browserkit import Watched, assert_no_leak, live_match, seeded_table, tap, wait_for, watch
+from browserkit import (
+    Watched,
+    assert_no_leak,
+    live_match,
+    seeded_table,
+    tap,
+    wait_for,
+    watch,
+)
+from browserkit import shared_web as shared_web  # the module's server
+from browserkit import tables_closed_after_each_test as tables_closed_after_each_test
 from serverkit import ThreadServer, get, post
 
-from clubsuite.server.store.database import Store
 from timeouts import PAGE_TIMEOUT_MS
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def take_seat(browser: Any, base: str, table: str, name: str, width: int = 1280) -> Watched:

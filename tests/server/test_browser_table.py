@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -29,22 +28,17 @@ from browserkit import (
     wait_for,
     watch,
 )
+from browserkit import shared_web as shared_web  # the module's server
+from browserkit import tables_closed_after_each_test as tables_closed_after_each_test
 from serverkit import ThreadServer, get, post
 
 from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
-from clubsuite.server.store.database import Store
 from clubsuite.server.table.live import start_match
 from timeouts import PAGE_TIMEOUT_MS
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def new_page(
@@ -504,35 +498,36 @@ def test_seats_sit_round_the_table_with_the_partner_opposite_and_each_card_in_fr
 
 
 @pytest.mark.parametrize("players", [2, 3, 5, 6])
-@pytest.mark.parametrize("viewport", [DESKTOP, {"width": 360, "height": 740}])
-def test_no_two_seats_or_places_overlap_with_two_to_six_players(
-    web: ThreadServer, browser: Any, players: int, viewport: dict[str, int]
+def test_no_two_seats_or_places_overlap_with_two_to_six_players_on_a_laptop_or_a_phone(
+    web: ThreadServer, browser: Any, players: int
 ) -> None:
     seats = [{"kind": "person"}] + [{"kind": "bot", "bot": "normal"}] * (players - 1)
     table = table_with(web, f"northstar(players={players})", seats, bot_delay=5)
-    ann = sit(browser, web.base, table, "Ann", viewport)
-    hits = ann.page.evaluate(
-        """() => {
-            const boxes = (sel) => [...document.querySelectorAll(sel)]
-              .map((e) => [e.dataset.seat, e.getBoundingClientRect()]);
-            const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
-              && a.top < b.bottom - 1 && b.top < a.bottom - 1;
-            const out = [];
-            for (const sel of ['.felt .seat', '.trick-area .place']) {
-              const all = boxes(sel);
-              for (let i = 0; i < all.length; i += 1) for (let j = i + 1; j < all.length; j += 1) {
-                if (hit(all[i][1], all[j][1])) out.push(`${sel} ${all[i][0]} and ${all[j][0]}`);
-              }
-            }
-            const seatsBoxes = boxes('.felt .seat');
-            for (const [s, p] of boxes('.trick-area .place')) {
-              for (const [t, q] of seatsBoxes) if (hit(p, q)) out.push(`place ${s} under seat ${t}`);
-            }
-            return out;
-        }"""
-    )
-    assert hits == []
-    assert ann.page.locator(".felt .seat").count() == players - 1
+    ann = sit(browser, web.base, table, "Ann", DESKTOP)
+    for viewport in (DESKTOP, {"width": 360, "height": 740}):  # one page, its window resized
+        ann.page.set_viewport_size(viewport)
+        hits = ann.page.evaluate(
+            """() => {
+                const boxes = (sel) => [...document.querySelectorAll(sel)]
+                  .map((e) => [e.dataset.seat, e.getBoundingClientRect()]);
+                const hit = (a, b) => a.left < b.right - 1 && b.left < a.right - 1
+                  && a.top < b.bottom - 1 && b.top < a.bottom - 1;
+                const out = [];
+                for (const sel of ['.felt .seat', '.trick-area .place']) {
+                  const all = boxes(sel);
+                  for (let i = 0; i < all.length; i += 1) for (let j = i + 1; j < all.length; j += 1) {
+                    if (hit(all[i][1], all[j][1])) out.push(`${sel} ${all[i][0]} and ${all[j][0]}`);
+                  }
+                }
+                const seatsBoxes = boxes('.felt .seat');
+                for (const [s, p] of boxes('.trick-area .place')) {
+                  for (const [t, q] of seatsBoxes) if (hit(p, q)) out.push(`place ${s} under seat ${t}`);
+                }
+                return out;
+            }"""
+        )
+        assert hits == [], viewport
+        assert ann.page.locator(".felt .seat").count() == players - 1
 
 
 @pytest.mark.long
@@ -710,16 +705,24 @@ def test_the_hand_sorts_by_suit_or_rank_either_way_and_the_choice_is_remembered(
 
 
 # -- the phone -----------------------------------------------------------------------------------------------------
-@pytest.mark.parametrize("viewport", [PHONE, {"width": 360, "height": 740}])
-def test_on_a_phone_the_hand_is_a_fan_of_tappable_cards_and_the_log_and_scores_are_drawers(
-    web: ThreadServer, browser: Any, viewport: dict[str, int]
+def test_on_every_phone_the_hand_is_a_fan_of_tappable_cards_and_the_log_and_scores_are_drawers(
+    web: ThreadServer, browser: Any
 ) -> None:
+    """Each phone's screen in turn, on one page whose window is resized."""
     table = table_with(
         web, "whist", [{"kind": "person"}, {"kind": "bot", "bot": "normal"}, {"kind": "bot", "bot": "normal"}]
     )
-    ann = sit(browser, web.base, table, "Ann", viewport)
+    ann = sit(browser, web.base, table, "Ann", PHONE)
     page = ann.page
     wait_for(lambda: offered(ann), 20, "Ann was never to act", page)
+    for viewport in (PHONE, {"width": 360, "height": 740}):
+        page.set_viewport_size(viewport)
+        phone_hand_and_drawers(page, viewport)
+
+
+def phone_hand_and_drawers(page: Any, viewport: dict[str, int]) -> None:
+    """The hand a fan of cards a finger can tap, no scrolling, and the log and the scores in drawers, on ``page`` at
+    the phone's ``viewport``."""
     steps = page.evaluate(
         """() => [...document.querySelectorAll('.my-area > .hand .fan-row')].map((row) =>
             [...row.querySelectorAll('button.card')].map((b) => b.getBoundingClientRect()))

@@ -159,24 +159,35 @@ def test_a_rude_line_is_reported_from_the_chat_and_a_moderator_mutes_its_writer(
     assert all("409" not in e for e in bob.errors)
 
 
+@pytest.fixture(scope="module")
+def people(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ThreadServer, dict[str, str]]]:
+    """A server where Ann, a moderator, follows Bob, is invited by him to his table, and Bob has reported Cleo:
+    (the server, Ann's cookies). Made once for the pages read in each language (reading them changes nothing)."""
+    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("people"))) as web:
+        ann, ann_id, ann_h = account(web, "Ann")
+        bob, _, bob_h = account(web, "Bob")
+        ann.post("/players/Bob/follow", headers=ann_h)
+        table = table_of_two(web.base)
+        bob.post(f"/tables/{table}/join", json={}, headers=bob_h)
+        bob.post("/invitations", json={"to": "Ann", "table": table}, headers=bob_h)
+        account(web, "Cleo")[0].close()
+        # of another player: a report about a moderator (Ann, below) is the operator's, never on the moderators' page
+        bob.post("/reports", json={"kind": "player", "player": "Cleo", "reason": "rude"}, headers=bob_h)
+        moderation = web.server.config.app.state.moderation
+        hub = web.server.config.app.state.hub
+        asyncio.run_coroutine_threadsafe(moderation.set_moderator(ann_id, True), hub.loop).result(30)
+        yield web, dict(ann.cookies.items())
+        ann.close()
+        bob.close()
+
+
 @pytest.mark.parametrize("lang", ["en", "de", "fr", "nl"])
 def test_the_people_and_moderation_pages_have_no_serious_accessibility_violation_on_a_phone(
-    web: ThreadServer, browser: Any, lang: str
+    people: tuple[ThreadServer, dict[str, str]], browser: Any, lang: str
 ) -> None:
-    ann, ann_id, ann_h = account(web, "Ann")
-    bob, _, bob_h = account(web, "Bob")
-    ann.post("/players/Bob/follow", headers=ann_h)
-    table = table_of_two(web.base)
-    bob.post(f"/tables/{table}/join", json={}, headers=bob_h)
-    bob.post("/invitations", json={"to": "Ann", "table": table}, headers=bob_h)
-    account(web, "Cleo")[0].close()
-    # of another player: a report about a moderator (Ann, below) is the operator's, never on the moderators' page
-    bob.post("/reports", json={"kind": "player", "player": "Cleo", "reason": "rude"}, headers=bob_h)
-    moderation = web.server.config.app.state.moderation
-    hub = web.server.config.app.state.hub
-    asyncio.run_coroutine_threadsafe(moderation.set_moderator(ann_id, True), hub.loop).result(30)
+    web, cookies = people
     context = browser.new_context(viewport={"width": 390, "height": 844})
-    context.add_cookies([{"name": k, "value": v, "url": web.base} for k, v in ann.cookies.items()])
+    context.add_cookies([{"name": k, "value": v, "url": web.base} for k, v in cookies.items()])
     context.add_init_script(f"localStorage.setItem('clubs.lang', JSON.stringify('{lang}'))")
     page = keep_errors(context.new_page())
     for path, ready in (
