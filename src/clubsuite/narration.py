@@ -22,6 +22,7 @@ from clubsuite import present
 from clubsuite.events import Event
 from clubsuite.i18n import DEFAULT, Words
 from clubsuite.i18n.render import reason_words
+from clubsuite.naming import rules_words
 from clubsuite.present import (
     HasLabel,
     HasRecorded,
@@ -102,14 +103,15 @@ class Narrator:
 
     # -- the account -----------------------------------------------------------------------------------
     def header(self) -> None:
-        """The game, the variant, the options, the seats, the first dealer and the seed."""
+        """The game, the variant, the rules that differ from the game's usual ones (in the lobby's plain words),
+        the seats, the first dealer and the seed."""
         r = self.result
         record = r.record
         self.say(f"{r.info.title}: {r.variant}", 0)
-        if r.options_json:  # as the record writes them: what a reader checks the record against
-            self.tell(
-                Reason(present.RECORD_OPTIONS, options=", ".join(f"{k}={v}" for k, v in r.options_json.items())), 0
-            )
+        rules = rules_words(r.info, r.match.options, Words(self.lang))
+        self.tell(
+            Reason(present.RECORD_RULES, rules=", ".join(rules)) if rules else Reason(present.RECORD_RULES_USUAL), 0
+        )
         self.tell(Reason(present.RECORD_SEATS, seat_items=tuple(self.seat_words(i) for i in range(len(r.seats)))), 0)
         dealer = int(record.get("first_dealer", 0))
         if record.get("seed") is not None:

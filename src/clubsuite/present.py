@@ -682,8 +682,11 @@ def with_account(info: SomeGame, hand: dict[str, Any]) -> dict[str, Any]:
 
 
 # -- a record's account (clubs replay): what a record holds beyond the table's events ---------------------------------
-RECORD_OPTIONS = template("said.record_options", "options: {options}")
-"""The options a record was played with, as the record writes them."""
+RECORD_RULES = template("said.record_rules", "rules: {rules}")
+"""The rules a record was played with where they differ from the game's usual ones, in plain words ("wild 15s, to
+9 points"; the record's own option values are in ``clubs replay --json``)."""
+RECORD_RULES_USUAL = template("said.record_rules_usual", "rules: the usual ones")
+"""A record played with the game's usual rules."""
 RECORD_SEATS = template("said.record_seats", "seats: {seat_items}")
 RECORD_SEAT = template("said.record_seat", "{who}")
 """A seat of a record's header: its number from 1 and the record's name for it (``who``), without more."""
