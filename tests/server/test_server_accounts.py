@@ -4,8 +4,6 @@ to touch another's, a guest's table carried over, rated tables for accounts only
 
 from __future__ import annotations
 
-import subprocess
-import sys
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -16,6 +14,7 @@ from serverkit import ROOMY, ThreadServer, new_table, post
 from sqlalchemy import select
 
 import loopback
+from cli_helpers import clubs_in_process
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.server.limits import ServerLimits
 from clubsuite.server.store.database import Store
@@ -270,49 +269,30 @@ def test_deleting_an_account_gives_up_its_seats_ends_its_sessions_and_frees_its_
 def test_an_operator_resets_a_password_with_clubs_admin_and_every_session_ends(
     server: ThreadServer, store: Store, tmp_path: Path
 ) -> None:
-    clubs = [str(Path(sys.executable).parent / "clubs")]
+    # ``clubs admin`` run in this process (the console script's own frame, its streams replaced): what it writes
+    # and its exit status are a process's, without starting one for each of its five runs
     db = ["--db", store.engine.url.render_as_string(hide_password=False)]
     with browser(server) as b:
         sign_up(b, "Ann")
-        made = subprocess.run(
-            [*clubs, "admin", "reset-password", "ann", *db],
-            capture_output=True,
-            text=True,
-            timeout=120,
-        )
-        assert made.returncode == 0, made.stderr
+        made = clubs_in_process(["admin", "reset-password", "ann", *db])
+        assert made.status == 0, made.stderr
         new = made.stdout.split("new password: ")[1].strip()
         assert b.get("/account").json() == {"signed_in": False}
     with browser(server) as c:
         refused(sign_in(c, "Ann", PASSWORD), 401, "bad_login")
         assert sign_in(c, "Ann", new).status_code == 200
-    given = subprocess.run(
-        [*clubs, "admin", "reset-password", "Ann", "--password-stdin", *db],
-        input="chosen by the operator\n",
-        capture_output=True,
-        text=True,
-        timeout=120,
+    given = clubs_in_process(
+        ["admin", "reset-password", "Ann", "--password-stdin", *db], stdin=b"chosen by the operator\n"
     )
-    assert given.returncode == 0 and "new password" not in given.stdout
+    assert given.status == 0 and "new password" not in given.stdout
     refusals = (
         (["Nobody"], "there is no account"),
         (["Ann", "--password-stdin"], "8 to 256"),
         (["Ann", "--data-dir", str(tmp_path / "missing")], "there is no server database"),
     )
-    # The three refused commands change nothing and read nothing the others write: they run side by side.
-    running = [
-        subprocess.Popen(
-            [*clubs, "admin", "reset-password", *args, *([] if "--data-dir" in args else db)],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
-        for args, _ in refusals
-    ]
-    for proc, (_, words) in zip(running, refusals, strict=True):
-        _, stderr = proc.communicate("short\n", timeout=120)
-        assert proc.returncode == 2 and words in stderr and "Traceback" not in stderr, stderr
+    for args, words in refusals:
+        done = clubs_in_process(["admin", "reset-password", *args, *([] if "--data-dir" in args else db)], b"short\n")
+        assert done.status == 2 and words in done.stderr and "Traceback" not in done.stderr, done.stderr
     assert not (tmp_path / "missing").exists()
     with browser(server) as d:
         assert sign_in(d, "Ann", "chosen by the operator").status_code == 200

@@ -3,6 +3,7 @@ read back by ``clubs replay``."""
 
 from __future__ import annotations
 
+import concurrent.futures
 import contextlib
 import json
 import subprocess
@@ -217,21 +218,28 @@ def _serve_on_a_terminal(data: Path, *extra: str) -> list[str]:
 def test_on_a_terminal_the_server_logs_plain_lines_and_json_only_when_asked(tmp_path: Path) -> None:
     """A person who runs ``clubs serve`` in a terminal reads plain lines (a time, the words): no JSON. Asked for
     JSON (``--log-format json``, as a log collector would be) every log line is one JSON object, on a terminal too;
-    written to a file (``ProcessServer``'s log), the default stays JSON."""
-    plain = _serve_on_a_terminal(tmp_path / "a")
+    written to a file (``ProcessServer``'s log), the default stays JSON. The three servers (each over a data
+    directory of its own, on a port of its own) start and stop side by side."""
+    data = tmp_path / "c"
+    data.mkdir()
+
+    def to_a_file() -> ProcessServer:
+        with ProcessServer(data) as served:
+            assert loopback.get(served.base + "/ready").status_code == 200
+        return served
+
+    with concurrent.futures.ThreadPoolExecutor(3) as pool:
+        on_terminal = pool.submit(_serve_on_a_terminal, tmp_path / "a")
+        on_terminal_json = pool.submit(_serve_on_a_terminal, tmp_path / "b", "--log-format", "json")
+        on_file = pool.submit(to_a_file)
+        plain, json_lines, served = on_terminal.result(), on_terminal_json.result(), on_file.result()
     assert any(line.startswith("clubs serve: http://") for line in plain), plain
     logged = [line for line in plain if not line.startswith("clubs")]  # not the command's own words (its address)
     assert logged and all(
         len(line) > 9 and line[2] == ":" and line[5] == ":" and not line.lstrip().startswith("{") for line in logged
     ), plain
     assert any("Application startup complete" in line for line in logged), plain
-    as_json = [
-        line for line in _serve_on_a_terminal(tmp_path / "b", "--log-format", "json") if not line.startswith("clubs")
-    ]
+    as_json = [line for line in json_lines if not line.startswith("clubs")]
     assert as_json and all({"time", "level", "logger", "message"} <= set(json.loads(line)) for line in as_json)
-    data = tmp_path / "c"
-    data.mkdir()
-    with ProcessServer(data) as served:
-        assert loopback.get(served.base + "/ready").status_code == 200
     lines = [line for line in served.logs().splitlines() if line.strip()]
     assert lines and all(json.loads(line)["message"] for line in lines if not line.startswith("clubs"))

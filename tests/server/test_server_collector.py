@@ -52,12 +52,27 @@ def test_clubs_serve_applies_the_policy_once_up_and_shows_it_in_its_metrics(tmp_
 
 def test_the_collector_benchmark_reports_the_full_collections_and_the_objects_tracked_under_each_policy() -> None:
     """``bench/serve_collector.py`` runs its load against a server with the policy it is given and reads the
-    server's own report: frozen objects as served, none with Python's defaults."""
+    server's own report: frozen objects as served, none with Python's defaults. The two runs (each its own server
+    over its own temporary data directory) go side by side."""
     bench = Path(__file__).parents[2] / "bench" / "serve_collector.py"
-    for policy, frozen in (("served", True), ("python", False)):
-        args = [sys.executable, str(bench), "--policy", policy, "--tables", "3", "--seconds", "2", "--clients", "1"]
-        done = subprocess.run(args, capture_output=True, text=True, timeout=300, check=False)
-        assert done.returncode == 0, done.stderr[-2000:]
-        assert f"{policy}     3 tables:" in done.stdout and "full collections:" in done.stdout
-        tracked = next(row for row in done.stdout.splitlines() if row.startswith("objects tracked at the end"))
-        assert ("besides 0 frozen" not in tracked) is frozen, tracked
+    runs = {
+        policy: subprocess.Popen(
+            [sys.executable, str(bench), "--policy", policy, "--tables", "3", "--seconds", "2", "--clients", "1"],
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
+        for policy in ("served", "python")
+    }
+    try:
+        for (policy, proc), frozen in zip(runs.items(), (True, False), strict=True):
+            stdout, stderr = proc.communicate(timeout=300)
+            assert proc.returncode == 0, stderr[-2000:]
+            assert f"{policy}     3 tables:" in stdout and "full collections:" in stdout
+            tracked = next(row for row in stdout.splitlines() if row.startswith("objects tracked at the end"))
+            assert ("besides 0 frozen" not in tracked) is frozen, tracked
+    finally:
+        for proc in runs.values():
+            if proc.poll() is None:
+                proc.kill()
+                proc.wait(30)

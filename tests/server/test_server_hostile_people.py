@@ -11,6 +11,7 @@ word the site does not accept is refused without the word being repeated back.
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import Iterator
@@ -27,6 +28,7 @@ import loopback
 from clubsuite.server.community.tournaments import OPEN_PER_HOST
 from clubsuite.server.people.moderation import REPORTS_PER_HOUR
 from clubsuite.server.people.notices import INVITE_WINDOW, INVITES_PER_MINUTE, KEPT, Notices
+from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import invitations_sent
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
@@ -104,6 +106,38 @@ class World:
 
 @pytest.fixture
 def world(server: ThreadServer) -> Iterator[World]:
+    """A world of the test's own: for the tests that change it (send invitations, reports, open tournaments)."""
+    with _made(server) as made:
+        yield made
+
+
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
+    ],
+)
+def calm_world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
+    """One world on each back end for the module's tests whose every request is refused: each of them reads
+    :meth:`World.seen` before and after and holds it unchanged, so none changes what the next one sees. The store
+    is made as the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new PostgreSQL store's
+    database)."""
+    if request.param == "sqlite":
+        store = Store.in_directory(tmp_path_factory.mktemp("calm-world"))
+    else:
+        postgres = request.getfixturevalue("postgres")
+        store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
+    try:
+        with ThreadServer(store) as server, _made(server) as made:
+            yield made
+    finally:
+        store.close()
+
+
+@contextlib.contextmanager
+def _made(server: ThreadServer) -> Iterator[World]:
+    """The world on ``server``: its four accounts, Ann's tournament and table, Bob's invitation, Cleo's report."""
     ann, _, ann_h = account(server, "Ann")
     bob, _, bob_h = account(server, "Bob")
     cleo, _, cleo_h = account(server, "Cleo")
@@ -172,9 +206,9 @@ def send(b: httpx.Client, path: str, body: dict[str, Any] | None, headers: dict[
 
 # -- who may ask --------------------------------------------------------------------------------------------------
 def test_every_new_route_refuses_a_request_signed_out_or_without_its_csrf_token_and_nothing_changes(
-    world: World, no_tracebacks: None
+    calm_world: World, no_tracebacks: None
 ) -> None:
-    w = world
+    w = calm_world
     before = w.seen()
     stranger = loopback.client(base_url=w.server.base, timeout=30)
     forged = loopback.client(base_url=w.server.base, timeout=30, cookies={"clubs_session": "not-a-session-" * 3})
@@ -195,9 +229,9 @@ def test_every_new_route_refuses_a_request_signed_out_or_without_its_csrf_token_
 
 
 def test_the_reports_queue_and_the_moderators_actions_are_refused_to_anyone_not_a_moderator(
-    world: World, no_tracebacks: None
+    calm_world: World, no_tracebacks: None
 ) -> None:
-    w = world
+    w = calm_world
     before = w.seen()
     for b, h in ((w.ann, w.ann_h), (w.bob, w.bob_h), (w.cleo, w.cleo_h)):
         assert "moderators" in refused(b.get("/moderation/reports"), 403, "not_moderator")
@@ -221,9 +255,9 @@ NOT_JSON = [
 
 
 def test_a_body_that_is_not_standard_json_gets_400_bad_json_on_every_new_route(
-    world: World, no_tracebacks: None
+    calm_world: World, no_tracebacks: None
 ) -> None:
-    w = world
+    w = calm_world
     before = w.seen()
     for b, headers, path, _ in posts(w):
         for content, named in NOT_JSON:
@@ -232,8 +266,8 @@ def test_a_body_that_is_not_standard_json_gets_400_bad_json_on_every_new_route(
     assert w.seen() == before
 
 
-def test_a_body_over_the_limit_gets_413_on_every_new_route(world: World, no_tracebacks: None) -> None:
-    w = world
+def test_a_body_over_the_limit_gets_413_on_every_new_route(calm_world: World, no_tracebacks: None) -> None:
+    w = calm_world
     before = w.seen()
     limit = w.server.limits.max_body_bytes
     big = b'{"reason": "' + b"x" * (limit + 10) + b'"}'
@@ -335,9 +369,9 @@ def shapes(w: World) -> list[tuple[httpx.Client, dict[str, str], str, Any, int, 
 
 
 def test_a_body_of_the_wrong_shape_or_out_of_bounds_is_refused_naming_the_field_or_rule_and_nothing_changes(
-    world: World, no_tracebacks: None
+    calm_world: World, no_tracebacks: None
 ) -> None:
-    w = world
+    w = calm_world
     before = w.seen()
     for b, headers, path, body, status, code, named in shapes(w):
         r = b.post(path, json=body, headers=headers)
@@ -345,8 +379,8 @@ def test_a_body_of_the_wrong_shape_or_out_of_bounds_is_refused_naming_the_field_
     assert w.seen() == before
 
 
-def test_a_refusal_never_writes_back_a_long_value_it_was_sent(world: World, no_tracebacks: None) -> None:
-    w = world
+def test_a_refusal_never_writes_back_a_long_value_it_was_sent(calm_world: World, no_tracebacks: None) -> None:
+    w = calm_world
     long = "Zq" * 60
     for b, headers, path, body in [
         (w.ann, w.ann_h, "/tournaments", {**ARENA, "game": long}),
@@ -372,8 +406,8 @@ ODD = [
 ]
 
 
-def test_a_path_value_too_long_is_refused_naming_it_and_nothing_changes(world: World, no_tracebacks: None) -> None:
-    w = world
+def test_a_path_value_too_long_is_refused_naming_it_and_nothing_changes(calm_world: World, no_tracebacks: None) -> None:
+    w = calm_world
     before = w.seen()
     cases = [(w.cleo, w.cleo_h, f"/players/{'N' * 101}/{kind}", "name") for kind in ("follow", "block", "unmute")]
     cases += [(w.ann, w.ann_h, f"/tournaments/{'T' * 41}/{a}", "tournament_id") for a in ("join", "withdraw", "start")]
@@ -389,11 +423,11 @@ def test_a_path_value_too_long_is_refused_naming_it_and_nothing_changes(world: W
 
 
 def test_a_path_value_with_odd_characters_is_refused_as_not_found_and_nothing_changes(
-    world: World, no_tracebacks: None
+    calm_world: World, no_tracebacks: None
 ) -> None:
     # One world for every odd value (a world is a server with four accounts, a tournament and a table): each value is
     # tried on every route, and nothing any of them did is seen afterwards.
-    w = world
+    w = calm_world
     before = w.seen()
     for odd in ODD:
         try:
@@ -424,12 +458,12 @@ def _odd_paths_refused(w: World, odd: str) -> None:
 
 
 def test_a_nul_character_in_a_name_or_an_id_is_refused_at_the_door_never_answered_busy(
-    world: World, no_tracebacks: None
+    calm_world: World, no_tracebacks: None
 ) -> None:
     """U+0000 is a character like any other to JSON and to a URL, and no database keeps it (PostgreSQL refuses it in
     a query, which must not reach the stranger as "busy: try again", a 503 that trying again never cures): the
     guard refuses an address or a body that holds it, naming the character, before any route reads it."""
-    w = world
+    w = calm_world
     before = w.seen()
     for odd in ("%00", "Ann%00"):
         for kind in ("follow", "block", "mute", "unmute"):
@@ -481,8 +515,8 @@ def test_a_moderators_action_whose_reason_holds_a_nul_character_is_taken_whole_o
         assert w.report in still_open and warned == []
 
 
-def test_a_notice_or_report_of_another_account_is_not_reached_by_its_id(world: World, no_tracebacks: None) -> None:
-    w = world
+def test_a_notice_or_report_of_another_account_is_not_reached_by_its_id(calm_world: World, no_tracebacks: None) -> None:
+    w = calm_world
     before = w.seen()
     for b, h in ((w.ann, w.ann_h), (w.cleo, w.cleo_h), (w.mona, w.mona_h)):  # Bob's invitation, by its id
         assert b.post(f"/notices/{w.notice}/dismiss", headers=h).json() == {"dismissed": False}
