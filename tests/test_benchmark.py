@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 
 import bench_agents
-from cli_helpers import CLUBS, clubs_in_process
+from cli_helpers import clubs_in_process
 from clubsuite.benchmark.evaluate import play_deal, results, sides_of, summary
 from clubsuite.bots import policy as weights
 from clubsuite.bots.policy import write_policy
@@ -334,10 +334,9 @@ def test_resume_refuses_a_file_of_another_evaluation_or_one_altered(tmp_path: Pa
     ],
 )
 def test_clubs_evaluate_refuses_bad_arguments_with_status_2(args: list[str], words: str) -> None:
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parent)}  # where bench_agents is
-    proc = subprocess.run([CLUBS, *args], capture_output=True, text=True, timeout=300, check=False, env=env)
-    assert proc.returncode == 2 and words in proc.stderr, proc.stderr
-    assert "Traceback" not in proc.stderr
+    done = clubs_in_process(args)  # bench_agents is importable here, beside the tests
+    assert done.status == 2 and words in done.stderr, done.stderr
+    assert "Traceback" not in done.stderr
 
 
 def test_in_a_match_episode_a_side_scores_its_share_of_the_win() -> None:
