@@ -12,7 +12,6 @@ from __future__ import annotations
 import signal
 from collections.abc import Iterator
 from dataclasses import dataclass
-from pathlib import Path
 
 import pytest
 from proxykit import Node, Proxy, figures, node, owner_of, play, reconnect, stored_log, turn_of
@@ -35,11 +34,15 @@ class Site:
         return self.nodes[int(name[-1]) - 1]
 
 
-@pytest.fixture
-def site(postgres: Cluster, tmp_path: Path) -> Iterator[Site]:
+@pytest.fixture(scope="module")
+def running_site(postgres: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterator[Site]:
+    """The module's site: three processes over one new database and the proxy in front of them, started once.
+    Each test kills, stops or pauses at most one process of it, and :func:`site` starts again whatever a test
+    before it ended."""
     url = postgres.new_database()
-    nodes = [node(tmp_path, url, f"node{i}") for i in (1, 2, 3)]
-    proxy = Proxy(nodes, tmp_path)
+    folder = tmp_path_factory.mktemp("site")
+    nodes = [node(folder, url, f"node{i}") for i in (1, 2, 3)]
+    proxy = Proxy(nodes, folder)
     try:
         start_all(nodes)
         proxy.start()
@@ -51,6 +54,19 @@ def site(postgres: Cluster, tmp_path: Path) -> Iterator[Site]:
                 if n.proc.poll() is None and n.proc.returncode is None:
                     n.proc.send_signal(signal.SIGCONT)  # a paused process must be able to die
                 n.kill(signal.SIGKILL)
+
+
+@pytest.fixture
+def site(running_site: Site) -> Site:
+    """The module's site with its three processes serving: one a test before this one killed or stopped is started
+    again, with its name, its ports and its database (as a supervisor restarts a process that died), and answers
+    before the test begins. Each test makes tables of its own."""
+    ended = [n for n in running_site.nodes if n.proc is not None and n.proc.poll() is not None]
+    for n in ended:
+        n.launch()
+    for n in ended:
+        n.wait_up()
+    return running_site
 
 
 def _whist(site: Site) -> tuple[str, str]:
