@@ -33,6 +33,13 @@ def web(tmp_path: Path) -> Iterator[ThreadServer]:
         yield running
 
 
+@pytest.fixture(scope="module")
+def accounts_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server for the module's tests of a refused sign-in, each with an account of its own name."""
+    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("accounts"))) as running:
+        yield running
+
+
 def new_page(browser: Any, width: int = 1280) -> Any:
     context = browser.new_context(viewport={"width": width, "height": 900})
     page = context.new_page()
@@ -59,9 +66,9 @@ def test_a_newcomer_signs_up_plays_a_rated_match_and_sees_the_rating_move_and_th
 ) -> None:
     page = new_page(browser)
     sign_up(page, web.base, "Ann")
-    # A rated table against two bots, made with the lobby's form (a short match: 3 points).
+    # A rated table against two bots, made with the lobby's form (the shortest match: to 1 point, a hand or so).
     page.locator("#game").select_option("whist")
-    page.get_by_label("Points to win or lose (default: 11)").fill("3")
+    page.get_by_label("Points to win or lose (default: 11)").fill("1")
     page.get_by_text("More options").click()  # the house rules are folded
     page.locator("#bot-delay").fill("0")
     page.get_by_label("Rated (the matches count for ratings; players need an account)").check()
@@ -108,7 +115,8 @@ def test_a_provisional_rating_reads_with_a_question_mark_and_the_leaderboard_ope
     web: ThreadServer, browser: Any
 ) -> None:
     b, _, headers = account(web, "Ann")
-    table = new_table(web.base, "whist", [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2], rated=True)
+    seats = [{"kind": "person"}, *[{"kind": "bot", "bot": "random"}] * 2]
+    table = new_table(web.base, "whist(target=1)", seats, rated=True)  # one rated match, the shortest there is
     client = Client(web.base, table["id"], join(b, table["id"], headers))
     try:
         play_out({0: client}, random.Random(1))
@@ -203,9 +211,9 @@ def test_a_host_runs_a_two_table_club_night_to_its_standings(web: ThreadServer, 
     host = new_page(browser)
     sign_up(host, web.base, "Ann")
     host.goto(f"{web.base}/clubnight")
-    # The form offers each game at its usual rules; a short match (3 points) is asked here as a rules spec.
+    # The form offers each game at its usual rules; the shortest match (1 point) is asked here as a rules spec.
     host.locator("#night-game").evaluate(
-        "(s) => { const o = document.createElement('option'); o.value = 'whist(target=3)'; o.textContent = 'short';"
+        "(s) => { const o = document.createElement('option'); o.value = 'whist(target=1)'; o.textContent = 'short';"
         " s.append(o); s.value = o.value; }"
     )
     host.get_by_label("Seconds a bot waits before acting").fill("0")
@@ -316,14 +324,14 @@ def test_a_passkey_is_added_on_the_profile_and_signs_in_from_another_visit_witho
     ],
 )
 def test_a_refused_sign_in_is_told_in_the_readers_language(
-    web: ThreadServer, browser: Any, lang: str, words: str
+    accounts_web: ThreadServer, browser: Any, lang: str, words: str
 ) -> None:
     """The server refuses in English with a code; the page words the code in the reader's language."""
-    r = loopback.post(f"{web.base}/account/signup", json={"name": f"Ann{lang}", "password": PASSWORD})
+    r = loopback.post(f"{accounts_web.base}/account/signup", json={"name": f"Ann{lang}", "password": PASSWORD})
     assert r.status_code == 201, r.text
     page = new_page(browser, width=390)
     page.context.add_init_script(f"localStorage.setItem('clubs.lang', {lang!r})")
-    page.goto(web.base + "/")
+    page.goto(accounts_web.base + "/")
     page.locator("#sign-in").click()
     page.locator("#signin-name").fill(f"Ann{lang}")
     page.locator("#signin-password").fill("not the password")

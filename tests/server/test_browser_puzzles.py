@@ -9,8 +9,6 @@ import contextlib
 import json
 import random
 import re
-from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -23,20 +21,16 @@ from test_server_puzzles import HIDDEN, keys
 from clubsuite.puzzles.model import Puzzle
 from clubsuite.puzzles.sets import shipped
 from clubsuite.server.puzzles.own import pool_of
-from clubsuite.server.store.database import Store
 
 DESKTOP = {"width": 1280, "height": 800}
 PHONE = {"width": 390, "height": 844}
 POOLS = {"whist": "whist", "free": "free", "partnership": "partnership", "northstar": "northstar-4p"}
 """Every game, by the pool its puzzles are played in (North Star's CLUBS at four players)."""
+# The tests share one server (``web`` of ``conftest.py``, for the module): each signs up an account of its own (or
+# plays as a guest), asks for its puzzles by id where it checks what they say, and reads only its own account's
+# ratings and history.
 PASSWORD = "correct horse battery"
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
-
-
-@pytest.fixture
-def web(tmp_path: Path) -> Iterator[ThreadServer]:
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
 
 
 def exact_puzzle(game: str) -> Puzzle:
