@@ -18,7 +18,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from cli_helpers import seat_names, seated
+from cli_helpers import clubs_in_process, seat_names, seated
 from clubsuite.bots import make_bot
 from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
@@ -35,9 +35,11 @@ HELP_EXAMPLES = {"7C", "7H", "4H", "5C", "6D", "15S"}
 """The example cards of the input help printed before the first round."""
 
 
-def run(args: list[str], stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run the console script with piped input."""
-    return subprocess.run([CLUBS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, check=False)
+def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``clubs ARGS`` with ``stdin`` piped in, run in this process (:func:`cli_helpers.clubs_in_process`: the same
+    entry point and bytes as the console script, without a process start per call), as a finished process."""
+    out = clubs_in_process(args, stdin.encode("utf-8"))
+    return subprocess.CompletedProcess([CLUBS, *args], out.status, out.stdout, out.stderr)
 
 
 def cycling_input(rounds: int = 80, double: bool = False) -> str:

@@ -13,6 +13,7 @@ from typing import Any
 
 import pytest
 
+from cli_helpers import clubs_in_process
 from clubsuite.bots import make_bot
 from clubsuite.engine import resolve
 from clubsuite.games.northstar import NorthstarMatch
@@ -23,8 +24,10 @@ CLUBS = str(Path(sys.executable).parent / "clubs")
 
 
 def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
-    """Run ``clubs`` with the given arguments and standard input."""
-    return subprocess.run([CLUBS, *args], input=stdin, capture_output=True, text=True, timeout=60, check=False)
+    """``clubs ARGS`` with ``stdin`` piped in, run in this process (:func:`cli_helpers.clubs_in_process`: the same
+    entry point and bytes as the console script, without a process start per call), as a finished process."""
+    out = clubs_in_process(args, stdin.encode("utf-8"))
+    return subprocess.CompletedProcess([CLUBS, *args], out.status, out.stdout, out.stderr)
 
 
 def played_match(spec: str, seed: int, max_hands: int | None = None) -> NorthstarMatch:

@@ -1,4 +1,4 @@
-"""Tests of ``clubs simulate northstar`` through the installed console script: --players, --report, teams, errors."""
+"""Tests of ``clubs simulate northstar`` through the command's entry point: --players, --report, teams, errors."""
 
 from __future__ import annotations
 
@@ -9,19 +9,16 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import clubs_in_process
+
 CLUBS = Path(sys.executable).parent / "clubs"
 
 
 def run(*args: str) -> subprocess.CompletedProcess[str]:
-    """Run ``clubs simulate ARGS`` and capture its output."""
-    return subprocess.run(
-        [str(CLUBS), "simulate", *args],
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=False,
-        stdin=subprocess.DEVNULL,
-    )
+    """``clubs simulate ARGS``, run in this process (:func:`cli_helpers.clubs_in_process`: the same entry point and
+    bytes as the console script, without a process start per call), as a finished process."""
+    out = clubs_in_process(["simulate", *args])
+    return subprocess.CompletedProcess([str(CLUBS), "simulate", *args], out.status, out.stdout, out.stderr)
 
 
 def default_first_bot() -> str:

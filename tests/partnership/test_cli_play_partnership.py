@@ -13,16 +13,18 @@ from typing import Any
 
 import pytest
 
-from cli_helpers import seat_names
+from cli_helpers import clubs_in_process, seat_names
 from clubsuite.games.partnership import PartnershipDeal, PartnershipMatch
 from clubsuite.records import dumps_record, record_from_match
 
 CLUBS = str(Path(sys.executable).parent / "clubs")
 
 
-def run(args: list[str], stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run the console script with piped input."""
-    return subprocess.run([CLUBS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, check=False)
+def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``clubs ARGS`` with ``stdin`` piped in, run in this process (:func:`cli_helpers.clubs_in_process`: the same
+    entry point and bytes as the console script, without a process start per call), as a finished process."""
+    out = clubs_in_process(args, stdin.encode("utf-8"))
+    return subprocess.CompletedProcess([CLUBS, *args], out.status, out.stdout, out.stderr)
 
 
 def cycling_input(rounds: int = 300) -> str:

@@ -1,4 +1,5 @@
-"""`clubs play` and `clubs watch` through a subprocess: whole games with piped input, and bad input of every kind."""
+"""`clubs play` and `clubs watch` through the command's entry point: whole games with piped input, and bad input of
+every kind."""
 
 from __future__ import annotations
 
@@ -10,12 +11,16 @@ from pathlib import Path
 
 import pytest
 
+from cli_helpers import clubs_in_process
+
 CLUBS = str(Path(sys.executable).parent / "clubs")
 
 
-def run(args: list[str], stdin: str = "", timeout: float = 120) -> subprocess.CompletedProcess[str]:
-    """Run the console script with piped input."""
-    return subprocess.run([CLUBS, *args], input=stdin, capture_output=True, text=True, timeout=timeout, check=False)
+def run(args: list[str], stdin: str = "") -> subprocess.CompletedProcess[str]:
+    """``clubs ARGS`` with ``stdin`` piped in, run in this process (:func:`cli_helpers.clubs_in_process`: the same
+    entry point and bytes as the console script, without a process start per call), as a finished process."""
+    out = clubs_in_process(args, stdin.encode("utf-8"))
+    return subprocess.CompletedProcess([CLUBS, *args], out.status, out.stdout, out.stderr)
 
 
 def cycling_input(rounds: int = 400) -> str:
