@@ -4,6 +4,7 @@ ship, and the counts in ``docs/puzzles.md`` the sets' own."""
 
 from __future__ import annotations
 
+import functools
 from collections import Counter
 from pathlib import Path
 
@@ -31,6 +32,12 @@ WANTED = {
 time in three, one-note and easy puzzles held to their share)."""
 
 
+@functools.cache
+def set_puzzles(variant: str) -> list[Puzzle]:
+    """The puzzles of the sets shipped for ``variant``, read once for the tests of this module (none changes them)."""
+    return [p for s in sets_for(variant) for p in read_set(s.file)]
+
+
 def test_every_set_asked_for_ships_with_as_many_puzzles_as_wanted() -> None:
     sets = shipped_sets()
     assert len(sets) == len(WANTED)
@@ -45,7 +52,7 @@ def test_every_set_asked_for_ships_with_as_many_puzzles_as_wanted() -> None:
 
 @pytest.mark.parametrize("variant", sorted(WANTED))
 def test_a_set_is_spread_over_kinds_themes_and_ratings(variant: str) -> None:
-    puzzles = [p for s in sets_for(variant) for p in read_set(s.file)]
+    puzzles = set_puzzles(variant)
     kinds = Counter(p.kind for p in puzzles)
     assert len(kinds) >= 2 and min(kinds.values()) >= 0.1 * len(puzzles), kinds
     themes = Counter(t for p in puzzles for t in p.themes)
@@ -57,7 +64,7 @@ def test_a_set_is_spread_over_kinds_themes_and_ratings(variant: str) -> None:
 
 @pytest.mark.parametrize("variant", sorted(WANTED))
 def test_a_set_holds_one_note_and_easy_puzzles_to_their_share_and_hard_ones(variant: str) -> None:
-    puzzles = [p for s in sets_for(variant) for p in read_set(s.file)]
+    puzzles = set_puzzles(variant)
     n = len(puzzles)
     assert sum(len(p.values) == 2 for p in puzzles) <= SHARES["two actions"] * n  # keep or exchange, pass or play
     assert Counter(p.solution for p in puzzles).most_common(1)[0][1] <= SHARES["one answer"] * n  # "pass"
@@ -67,7 +74,7 @@ def test_a_set_holds_one_note_and_easy_puzzles_to_their_share_and_hard_ones(vari
 
 @pytest.mark.parametrize("variant", sorted(WANTED))
 def test_every_single_dummy_puzzle_shipped_states_a_margin_confirmed_on_fresh_worlds(variant: str) -> None:
-    for p in (p for s in sets_for(variant) for p in read_set(s.file) if p.kind == "single_dummy"):
+    for p in (p for p in set_puzzles(variant) if p.kind == "single_dummy"):
         assert p.worlds is not None and p.worlds["confirm_worlds"] == CONFIRM_WORLDS, p.id
         assert p.worlds["low"] >= 0.02 and p.worlds["low"] <= p.worlds["confirmed"] <= p.worlds["high"], p.id
 
@@ -75,7 +82,7 @@ def test_every_single_dummy_puzzle_shipped_states_a_margin_confirmed_on_fresh_wo
 @pytest.mark.long
 @pytest.mark.parametrize("variant", sorted(WANTED))
 def test_a_sample_of_each_set_holds_when_checked_again(variant: str) -> None:
-    puzzles = [p for s in sets_for(variant) for p in read_set(s.file)]
+    puzzles = set_puzzles(variant)
     by_kind: dict[str, list[Puzzle]] = {}
     for p in puzzles:
         by_kind.setdefault(p.kind, []).append(p)

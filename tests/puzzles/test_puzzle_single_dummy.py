@@ -5,6 +5,7 @@ interval at the margin asked or above), and the puzzle states that confirmed mar
 
 from __future__ import annotations
 
+import functools
 import math
 import random
 from typing import Any
@@ -33,6 +34,14 @@ def exchange_decision(seed: int) -> SomeMatch:
 
 
 def found_puzzle() -> tuple[SomeMatch, int, Any]:
+    """The first exchange decision that is a single-dummy puzzle, its seed and the answer: searched for once (the
+    search is costly and its result the same each time), each test given its own copy of the match."""
+    match, seed, answer = _first_puzzle()
+    return match.clone(), seed, answer
+
+
+@functools.cache
+def _first_puzzle() -> tuple[SomeMatch, int, Any]:
     for seed in range(200):
         match = exchange_decision(seed)
         answer = single_dummy(match, seed)
