@@ -6,7 +6,7 @@ out of range is named with its range, never silently refused (issue 26, bug 8a: 
 from __future__ import annotations
 
 import re
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -27,10 +27,25 @@ def web(tmp_path: Path) -> Iterator[ThreadServer]:
         yield running
 
 
-def lobby(browser: Any, base: str, width: int = 1280, lang: str | None = None) -> Any:
+REFRESH_MS = 5000
+"""How often the lobby reads the open tables and the count of people playing again (``lobby.js``)."""
+
+
+@pytest.fixture(scope="module")
+def tableless_web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server for the module's tests that make no table, each of which checks that the server has none after it
+    (so, shared, that none of them made one)."""
+    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("tableless"))) as running:
+        yield running
+
+
+def lobby(browser: Any, base: str, width: int = 1280, lang: str | None = None, clock: bool = False) -> Any:
     """A new browser (its own storage) on the lobby, which fails the test on any script error; ``lang``: the
-    language chosen before the page loads."""
+    language chosen before the page loads; ``clock``: the page's clock is one the test can run on
+    (:func:`refreshed`), flowing as usual until it does."""
     ctx = browser.new_context(viewport={"width": width, "height": 900})
+    if clock:
+        ctx.clock.install()
     if lang:
         ctx.add_init_script(f"localStorage.setItem('clubs.lang', '\"{lang}\"');")
     page = ctx.new_page()
@@ -42,6 +57,20 @@ def lobby(browser: Any, base: str, width: int = 1280, lang: str | None = None) -
     page.goto(base + "/")
     page.locator("#open-title").wait_for()
     return page
+
+
+def refreshed(page: Any, check: Callable[[], bool], what: str, tries: int = 6) -> None:
+    """Wait until ``check`` holds after the lobby's next refresh: the page's clock (installed by :func:`lobby`) is
+    run on to its next refresh, and the page's answer waited for; again, a refresh at a time, where the server had not
+    yet seen the change when the page asked (``tries`` refreshes at most, each waited for up to 5 s)."""
+    for _ in range(tries):
+        page.clock.fast_forward(REFRESH_MS)
+        try:
+            wait_for(check, 5, what, page)
+        except AssertionError:
+            continue
+        return
+    raise AssertionError(what)
 
 
 def card(page: Any, table: str) -> Any:
@@ -84,13 +113,13 @@ def test_the_lobby_is_a_shop_window_a_tile_per_game_with_its_cards_play_and_lear
     web: ThreadServer, browser: Any, lang: str
 ) -> None:
     words = Words(lang)
-    page = lobby(browser, web.base, lang=lang)
+    page = lobby(browser, web.base, lang=lang, clock=True)
     assert page.evaluate(ONE_ROW) < 12, "the lobby's bar wraps at 1280 px"
     nobody = words.get("Nobody is playing right now: the bots are always ready.")
     wait_for(lambda: page.locator("#presence").inner_text() == nobody, 15, "no count of people playing", page)
     post(web.base, "/quickplay", {"game": "whist", "name": "Zoë"})  # someone sits down: the count follows
     one = words.plural("{n} person is playing now", "{n} people are playing now", 1).format(n=1)
-    wait_for(lambda: page.locator("#presence").inner_text() == one, 30, "the count did not follow", page)
+    refreshed(page, lambda: page.locator("#presence").inner_text() == one, "the count did not follow")
     tiles = page.locator(".game-tile")
     listed = get(web.base, "/games")
     assert tiles.evaluate_all("(ts) => ts.map((t) => t.dataset.game)") == [g["name"] for g in listed]
@@ -121,13 +150,13 @@ def test_play_now_takes_the_free_seat_of_a_table_waiting_for_players(web: Thread
     assert [s["name"] for s in get(web.base, f"/tables/{table}")["seats"][:2]] == ["Ann", "Bob"]
 
 
-def test_play_now_without_a_name_says_so_and_makes_nothing(web: ThreadServer, browser: Any) -> None:
-    page = lobby(browser, web.base)
+def test_play_now_without_a_name_says_so_and_makes_nothing(tableless_web: ThreadServer, browser: Any) -> None:
+    page = lobby(browser, tableless_web.base)
     page.get_by_role("button", name="Play now").first.click()
     alert = page.locator(".quick [role=alert]")
     wait_for(lambda: "Your name" in alert.inner_text(), 15, "no message for a missing name", page)
     assert page.locator("#quick-name").get_attribute("aria-invalid") == "true"
-    assert get(web.base, "/tables") == []
+    assert get(tableless_web.base, "/tables") == []
 
 
 def test_the_list_shows_each_table_in_words_with_its_host_game_rules_free_seats_and_spectators(
@@ -139,7 +168,7 @@ def test_the_list_shows_each_table_in_words_with_its_host_game_rules_free_seats_
     watcher = Client(web.base, table)
     try:
         watcher.until(lambda m: m["type"] == "state")
-        page = lobby(browser, web.base, width=360)
+        page = lobby(browser, web.base, width=360, clock=True)
         card(page, table).wait_for()
         assert card(page, table).locator("h3").inner_text() == "Ann's CLUBS, 4 players, wild 15s"
         assert fact(page, table, "Host") == "Ann" and fact(page, table, "Game") == "CLUBS"
@@ -155,7 +184,7 @@ def test_the_list_shows_each_table_in_words_with_its_host_game_rules_free_seats_
         watch = card(page, table).get_by_role("link", name="Watch")
         watch.focus()
         watcher.close()
-        wait_for(lambda: fact(page, table, "Spectators") == "0", 30, "the spectator gone was not shown", page)
+        refreshed(page, lambda: fact(page, table, "Spectators") == "0", "the spectator gone was not shown")
         assert page.evaluate("() => document.activeElement.dataset.action") == "watch"
         assert page.evaluate("() => document.activeElement.closest('[data-table]').dataset.table") == table
         width = page.evaluate("() => document.documentElement.scrollWidth")
@@ -209,9 +238,9 @@ def test_a_bot_delay_of_0_15_makes_a_table(web: ThreadServer, browser: Any) -> N
     ],
 )
 def test_a_value_out_of_range_gets_a_message_naming_the_field_and_its_range(
-    web: ThreadServer, browser: Any, field: str, value: str, words: str
+    tableless_web: ThreadServer, browser: Any, field: str, value: str, words: str
 ) -> None:
-    page = lobby(browser, web.base)
+    page = lobby(browser, tableless_web.base)
     page.locator("#create-name").fill("Ann")
     if field != "#opt-target":
         page.get_by_text("More options").click()  # the house rules are folded
@@ -222,13 +251,13 @@ def test_a_value_out_of_range_gets_a_message_naming_the_field_and_its_range(
     assert alert.inner_text() == words
     assert page.locator(field).get_attribute("aria-invalid") == "true"
     assert page.evaluate("() => document.activeElement.id") == field[1:]
-    assert page.url == web.base + "/" and get(web.base, "/tables") == []
+    assert page.url == tableless_web.base + "/" and get(tableless_web.base, "/tables") == []
 
 
 def test_every_option_is_labelled_in_words_with_its_default_and_its_ruling_only_behind_why(
-    web: ThreadServer, browser: Any
+    tableless_web: ThreadServer, browser: Any
 ) -> None:
-    page = lobby(browser, web.base)
+    page = lobby(browser, tableless_web.base)
     page.get_by_label("Game", exact=True).select_option("northstar")
     assert page.locator('label[for="opt-wild_fifteens"]').inner_text() == "Wild 15s (default: off)"
     assert page.locator('label[for="opt-teams"]').inner_text() == "Teams (default: no teams)"

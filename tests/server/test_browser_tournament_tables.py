@@ -17,7 +17,7 @@ import pytest
 from browserkit import keep_errors, wait_for
 from serverkit import ThreadServer
 from sqlalchemy import update
-from test_browser_tournaments import play_round, seated
+from test_browser_tournaments import count_down_now, follow_quickly, play_round, quick_looks, seated
 from test_server_rated import account
 
 from clubsuite.server.community import watching
@@ -25,20 +25,37 @@ from clubsuite.server.community.directing import Director
 from clubsuite.server.store.dbschema import tournaments
 
 
-def signed_in_page(browser: Any, server: ThreadServer, name: str, width: int = 1280) -> tuple[Any, Any, Any]:
-    """A page of a new account, and the account's client and CSRF header."""
+def signed_in_page(
+    browser: Any, server: ThreadServer, name: str, width: int = 1280, quick_follow: bool = False
+) -> tuple[Any, Any, Any]:
+    """A page of a new account, and the account's client and CSRF header; ``quick_follow``: a table page's countdown
+    to the next table is run on as soon as it shows (:func:`test_browser_tournaments.follow_quickly`)."""
     client, _, headers = account(server, name)
     context = browser.new_context(viewport={"width": width, "height": 844 if width < 600 else 800})
     context.add_cookies([{"name": k, "value": v, "url": server.base} for k, v in client.cookies.items()])
-    return keep_errors(context.new_page()), client, headers
+    page = context.new_page()
+    if quick_follow:
+        follow_quickly(page)
+    return keep_errors(page), client, headers
 
 
-def two_entrants(browser: Any, server: ThreadServer, body: dict[str, Any]) -> tuple[str, list[Any]]:
+def gone_on(page: Any, table: str) -> bool:
+    """Whether ``page`` has gone on to ``table``; where it counts down to it, its count is run on
+    (:func:`test_browser_tournaments.count_down_now`)."""
+    if page.url.endswith(f"/table/{table}"):
+        return True
+    count_down_now(page)
+    return False
+
+
+def two_entrants(
+    browser: Any, server: ThreadServer, body: dict[str, Any], quick_follow: bool = False
+) -> tuple[str, list[Any]]:
     """A tournament made by Ann with ``body`` (its bots acting at once unless it says otherwise), entered by Ann and
     Bob (on a phone) and started: its id, their pages (on the tournament's page, whence they are taken to their
     table)."""
-    ann, ann_client, ann_h = signed_in_page(browser, server, "Ann")
-    bob, bob_client, bob_h = signed_in_page(browser, server, "Bob", 390)
+    ann, ann_client, ann_h = signed_in_page(browser, server, "Ann", quick_follow=quick_follow)
+    bob, bob_client, bob_h = signed_in_page(browser, server, "Bob", 390, quick_follow=quick_follow)
     made = ann_client.post("/tournaments", json={"bot_delay": 0, **body}, headers=ann_h)
     assert made.status_code == 201, made.text
     tid: str = made.json()["id"]
@@ -73,8 +90,12 @@ def end_dialog_link(page: Any, words: str) -> Any:
 def test_an_arena_of_a_few_minutes_with_people_and_bots_ends_with_points_for_everyone(
     tournament_web: ThreadServer, browser: Any
 ) -> None:
+    quick_looks(tournament_web)  # the director seats the next table within a tenth of a second
     tid, pages = two_entrants(
-        browser, tournament_web, {"format": "arena", "game": "whist", "name": "Five to midnight", "minutes": 5}
+        browser,
+        tournament_web,
+        {"format": "arena", "game": "whist", "name": "Five to midnight", "minutes": 5},
+        quick_follow=True,
     )
     played: set[str] = set()
     play_round(pages, tournament_web.base, played, 5)  # one hand a table: the table ends, and they are seated again
@@ -106,10 +127,13 @@ def test_a_swiss_tables_end_dialog_leads_to_the_next_round_and_back_to_the_tourn
 ) -> None:
     """Ann goes back to the tournament's page before the next round is seated, and her page's socket opens only once
     it has been (the seat's notice, pushed once, is missed): the page still takes her to her next table."""
+    quick_looks(tournament_web)  # the director seats the next table within a tenth of a second
     director: Director = tournament_web.server.config.app.state.director
     director.round_pause = 600.0  # time to read how the table ended: the next round waits until the test says
     tid, pages = two_entrants(
-        browser, tournament_web, {"format": "swiss", "game": "whist", "name": "Sunday Swiss", "rounds": 2}
+        browser,
+        tournament_web,
+        {"format": "swiss", "game": "whist", "name": "Sunday Swiss", "rounds": 2, "unit": "hand"},  # a hand a table
     )
     played: set[str] = set()
     play_round(pages, tournament_web.base, played, 7)
@@ -270,7 +294,8 @@ def test_a_tournament_table_opened_cold_goes_on_to_the_next_table_by_itself(
     """Opened cold (a pasted link: nothing kept in the browser), the table page learns its tournament from the server
     and, once its table has ended and the arena seats the player again, goes on to the next table as a page
     followed from the tournament does."""
-    page, client, headers = signed_in_page(browser, tournament_web, "Ann")
+    quick_looks(tournament_web)  # the director seats the next table within a tenth of a second
+    page, client, headers = signed_in_page(browser, tournament_web, "Ann", quick_follow=True)
     body = {"format": "arena", "game": "whist", "name": "Cold start", "minutes": 5, "bot_delay": 0}
     tid, table = seated_alone(client, headers, body, page)
     page.goto(f"{tournament_web.base}/table/{table}")
@@ -279,7 +304,7 @@ def test_a_tournament_table_opened_cold_goes_on_to_the_next_table_by_itself(
     seat = f"/tournaments/{tid}/seat"
     wait_for(lambda: client.get(seat).json()["table"] not in (None, table), 60, "never seated again", page)
     after = str(client.get(seat).json()["table"])
-    wait_for(lambda: page.url.endswith(f"/table/{after}"), 60, "the page never went on to the next table", page)
+    wait_for(lambda: gone_on(page, after), 60, "the page never went on to the next table", page)
     assert page.errors == []
 
 
@@ -290,8 +315,9 @@ def test_a_table_page_whose_socket_was_lost_follows_the_table_made_for_it_meanwh
     the server's look for new notices reaches back (the seat notice is pushed to nobody): when the socket opens
     again the page reads the notices kept for the account and goes on to the next table, as it would have had it
     heard the notice."""
+    quick_looks(tournament_web)  # the director seats the next table within a tenth of a second
     monkeypatch.setattr(watching, "NOTICE_WINDOW", 2.0)  # the look reaches 2 s back (30 s served): a shorter loss
-    page, client, headers = signed_in_page(browser, tournament_web, "Ann")
+    page, client, headers = signed_in_page(browser, tournament_web, "Ann", quick_follow=True)
     socket = PageSocket(page)
     body = {"format": "arena", "game": "whist", "name": "Lost and found", "minutes": 5, "bot_delay": 0}
     tid, table = seated_alone(client, headers, body, page)
@@ -306,7 +332,7 @@ def test_a_table_page_whose_socket_was_lost_follows_the_table_made_for_it_meanwh
     assert page.url.endswith(f"/table/{table}")  # nothing reached the page while its socket was lost
     page.wait_for_timeout(3000)  # lost for longer than the look reaches back: the notice is never pushed
     socket.find()
-    wait_for(lambda: page.url.endswith(f"/table/{after}"), 90, "the page never went on to the next table", page)
+    wait_for(lambda: gone_on(page, after), 90, "the page never went on to the next table", page)
     assert page.errors == []
 
 

@@ -22,13 +22,51 @@ from test_server_rated import account
 import loopback
 from clubsuite.server.community.directing import Director
 
-SHORT = "whist(target=2)"
-"""A short match of three seats: two people and a bot."""
+SHORT = "whist(target=1)"
+"""The shortest match of three seats (to one point: a hand, seldom more): two people and a bot."""
+
+QUICK_LOOKS = 0.1
+"""Seconds between two rounds of work of the tournaments' director in the tests that play table after table (a second
+on a real server): a table's end is read and the next table seated within a tenth of a second instead of up to a
+second each time, with the same work done in the same order (a seat's notice goes to the pages as it is added,
+whatever the pace)."""
 
 
-def new_page(browser: Any, width: int = 1280) -> Any:
+def quick_looks(server: ThreadServer) -> None:
+    """The director of ``server`` works every :data:`QUICK_LOOKS` seconds from its next round of work."""
+    director: Director = server.server.config.app.state.director
+    director.every = QUICK_LOOKS
+
+
+FOLLOW_MS = 5000
+"""How long a table page counts down ("Going there in 5 s.", ``live.js``) before it goes on to the next tournament
+table by itself."""
+
+
+def new_page(browser: Any, width: int = 1280, quick_follow: bool = False) -> Any:
+    """A page in a browser context of its own; ``quick_follow``: its clock (flowing as usual) is run on past a table
+    page's countdown to the next table as soon as the countdown shows (:func:`seated`)."""
     context = browser.new_context(viewport={"width": width, "height": 800})
-    return keep_errors(context.new_page())
+    page = context.new_page()
+    if quick_follow:
+        follow_quickly(page)
+    return keep_errors(page)
+
+
+def follow_quickly(page: Any) -> None:
+    """``page`` gets a clock the test can run on, flowing as usual until it does: :func:`seated` runs it past a table
+    page's countdown to its next table (the page still goes there by itself, when its own count ends)."""
+    page.clock.install()
+    page.follows_quickly = True
+
+
+def count_down_now(page: Any) -> None:
+    """Where ``page`` counts down to its next table (its notice's "Stay here" shows) and its clock is the test's
+    (:func:`follow_quickly`), run the clock past the count, once: the page then goes there by itself."""
+    if getattr(page, "follows_quickly", False) and page.locator("#stay-here").count():
+        url = page.url
+        page.clock.fast_forward(FOLLOW_MS)
+        wait_for(lambda: page.url != url, 60, "the page did not go on when its count ended", page)
 
 
 def bots_at_once(route: Any) -> None:
@@ -63,7 +101,14 @@ def make(page: Any, base: str, kind: str, count: str) -> str:
 
 def seated(page: Any, played: set[str]) -> tuple[str, str, int]:
     """Wait until the page has been taken to a table it has not played yet: (table, token, seat)."""
-    wait_for(lambda: "/table/" in page.url and page.url.rsplit("/", 1)[1] not in played, 120, "no new table", page)
+
+    def arrived() -> bool:
+        if "/table/" in page.url and page.url.rsplit("/", 1)[1] not in played:
+            return True
+        count_down_now(page)
+        return False
+
+    wait_for(arrived, 120, "no new table", page)
     table = page.url.rsplit("/", 1)[1]
     kept = f"() => JSON.parse(localStorage.getItem('clubs.seat.{table}'))"
     wait_for(lambda: page.evaluate(kept) is not None, 120, "the table page was not handed its seat", page)
@@ -90,10 +135,11 @@ def play_round(pages: list[Any], base: str, played: set[str], seed: int) -> None
 def test_a_swiss_tournament_is_played_to_its_standings_in_the_browser(
     tournament_web: ThreadServer, browser: Any
 ) -> None:
-    host = new_page(browser)
+    quick_looks(tournament_web)
+    host = new_page(browser, quick_follow=True)
     sign_up(host, tournament_web.base, "Ann")
     address = make(host, tournament_web.base, "swiss", "2")
-    guest = new_page(browser, width=390)
+    guest = new_page(browser, width=390, quick_follow=True)
     sign_up(guest, tournament_web.base, "Bob")
     guest.get_by_role("link", name="Friday swiss").click()  # the lobby lists it, pushed over the page's socket
     guest.wait_for_url(address)
@@ -113,10 +159,11 @@ def test_a_swiss_tournament_is_played_to_its_standings_in_the_browser(
 
 
 def test_an_arena_is_played_until_it_ends_in_the_browser(tournament_web: ThreadServer, browser: Any) -> None:
-    host = new_page(browser)
+    quick_looks(tournament_web)
+    host = new_page(browser, quick_follow=True)
     sign_up(host, tournament_web.base, "Ann")
     address = make(host, tournament_web.base, "arena", "5")
-    guest = new_page(browser, width=390)
+    guest = new_page(browser, width=390, quick_follow=True)
     sign_up(guest, tournament_web.base, "Bob")
     guest.goto(address)
     guest.locator("#t-join").click()

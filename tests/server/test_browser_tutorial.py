@@ -9,7 +9,6 @@ from __future__ import annotations
 import random
 import re
 from collections.abc import Iterator
-from pathlib import Path
 from typing import Any
 
 import pytest
@@ -28,12 +27,15 @@ games_by_name = {g.name: g for g in games()}
 ON_YOUR_OWN = "You know enough to play the rest of this hand on your own: the cards you may play are marked."
 
 
-@pytest.fixture
-def web(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[ThreadServer]:
-    # the bots of a guided hand wait a second and a half for a newcomer to follow; a test need not
-    monkeypatch.setattr(seating, "TUTORIAL_PACE", 0.0)
-    with ThreadServer(Store.in_directory(tmp_path)) as running:
-        yield running
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server for the module's guided hands: each test opens a coached table of its own from the lobby, in a
+    browser context of its own, and reads nothing of another's."""
+    with pytest.MonkeyPatch.context() as patch:
+        # the bots of a guided hand wait a second and a half for a newcomer to follow; a test need not
+        patch.setattr(seating, "TUTORIAL_PACE", 0.0)
+        with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("tutorial"))) as running:
+            yield running
 
 
 def scored(w: Watched) -> bool:
