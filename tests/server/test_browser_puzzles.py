@@ -9,6 +9,8 @@ import contextlib
 import json
 import random
 import re
+import time
+from collections.abc import Callable
 from typing import Any
 
 import pytest
@@ -71,6 +73,18 @@ def click_action(page: Any, action: str) -> None:
         page.locator(f'.my-area .hand button.card[data-card="{card}"]').click()
     if page.locator(f'.my-area .controls button[data-action="{action}"]').count():
         page.locator(f'.my-area .controls button[data-action="{action}"]').click()
+
+
+def waited_out(page: Any, done: Callable[[], bool], what: str) -> None:
+    """Wait until ``done()``, running the page's clock (installed by the test, flowing as usual) on by a second at a
+    time, a fifth of a second apart: a wait the page makes as a refusal's Retry-After says (1 s here) ends at the next
+    of these instead of a second later. The page asks again only after a refusal, so no more often than it would."""
+    deadline = time.monotonic() + 60
+    while not done():
+        if time.monotonic() > deadline:
+            raise AssertionError(what)
+        page.wait_for_timeout(200)
+        page.clock.fast_forward(1000)
 
 
 def numbers(text: str) -> list[int]:
@@ -170,9 +184,12 @@ def test_a_puzzle_refused_for_now_is_asked_again_after_retry_after_and_a_lasting
             route.continue_()
 
     page = new_page(browser, PHONE, "de")
+    page.clock.install()  # the page's own clock, flowing as usual, run on through its waits (:func:`waited_out`)
     page.route(re.compile(r"/puzzles/whist/next\?"), first_refused)
     page.goto(f"{web.base}/puzzle/whist")
-    page.locator("#goal").wait_for()  # asked again after the second Retry-After says, and shown
+    goal = page.locator("#goal")
+    waited_out(page, lambda: goal.count() > 0, "no puzzle after the refusal")
+    goal.wait_for()  # asked again after the second Retry-After says, and shown
     assert len(asked) == 2 and page.locator("[role=alert]").count() == 0
     refusals: list[str] = []
 
@@ -181,9 +198,11 @@ def test_a_puzzle_refused_for_now_is_asked_again_after_retry_after_and_a_lasting
         route.fulfill(body=body, **busy)
 
     page = new_page(browser, PHONE, "de")
+    page.clock.install()
     page.route(re.compile(r"/puzzles/whist/next\?"), always_refused)
     page.goto(f"{web.base}/puzzle/whist")
     alert = page.locator("[role=alert]")
+    waited_out(page, lambda: alert.count() > 0, "no refusal told")
     alert.wait_for()
     assert "Zu viele Aufgaben auf einmal" in alert.inner_text() and "puzzle" not in alert.inner_text()  # not English
     assert 1 < len(refusals) <= 4  # a few tries, then the refusal told
