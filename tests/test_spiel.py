@@ -147,7 +147,7 @@ def _run_comparison(module: Any, args: list[str]) -> dict[str, Any]:
 
 
 WHIST_SHORT, PARTNERSHIP_SHORT = "whist(target=2)", "partnership(target=40)"
-"""Games of short matches for the comparison's test."""
+"""Games of short matches for the comparison's tests (they check its mechanics, not the bots)."""
 
 
 @pytest.mark.long
@@ -209,7 +209,7 @@ def test_the_openspiel_comparison_deals_the_same_cards_over_several_workers(
     import json
 
     module = _comparison_script(monkeypatch)
-    args = ["--ms", "1", "--deals", "2", "--games", "whist", "--matchups", "heuristic:ismcts-fair", "--json"]
+    args = ["--ms", "1", "--deals", "2", "--games", WHIST_SHORT, "--matchups", "heuristic:ismcts-fair", "--json"]
     alone = _run_comparison(module, [*args, "--workers", "1"])
     save = tmp_path / "deals.jsonl"
     shared = _run_comparison(module, [*args, "--workers", "2", "--save", str(save)])
@@ -232,7 +232,7 @@ def test_the_openspiel_comparison_resumes_from_its_saved_deals(monkeypatch: pyte
 
     module = _comparison_script(monkeypatch)
     save = tmp_path / "deals.jsonl"
-    args = ["--ms", "1", "--games", "whist", "--matchups", "heuristic:ismcts-fair", "--json", "--save", str(save)]
+    args = ["--ms", "1", "--games", WHIST_SHORT, "--matchups", "heuristic:ismcts-fair", "--json", "--save", str(save)]
     first = _run_comparison(module, [*args, "--deals", "1"])
     assert len(save.read_text().splitlines()) == 1
     resumed = _run_comparison(module, [*args, "--deals", "2"])
@@ -264,7 +264,7 @@ def test_the_comparison_plays_two_of_this_projects_bots_on_the_same_duplicate_de
     sides are this project's bots with their own budgets, on the deals of the OpenSpiel match-ups, every seating of
     the cycle, each side's CPU a decision reported; a bad spec is refused before anything is played."""
     module = _comparison_script(monkeypatch)
-    args = ["--deals", "1", "--games", "whist", "--json"]
+    args = ["--deals", "1", "--games", WHIST_SHORT, "--json"]
     report = _run_comparison(module, [*args, "--matchups", "pimc(samples=2,settle=200,least=2):heuristic"])
     (result,) = report["results"]
     assert (result["ours_bot"], result["theirs_bot"]) == ("pimc(samples=2,settle=200,least=2)", "heuristic")
