@@ -7,8 +7,8 @@ two packages can run one way only, and a self-test shows that each arrow that on
 server, bots to the learning interfaces, imitation learning to the benchmark's evaluation) fails the check. A game's
 folder holds modules of several layers: its rules (inner) and its outer parts (:data:`GAME_PARTS`: ``bot``,
 ``solving``, ``objective``, ``bulk``, ``playout``, ``differential``: the bots'; ``rl``, the game's action ids and
-observation: the coding's, which a learned bot reads; ``present`` and ``why``: presentation's; ``screen`` and
-``narration``: the terminal's; ``report``: simulation's; ``themes``: the puzzles'), so that a game is one folder
+observation: the coding's, which a learned bot reads; ``present`` and ``why``: presentation's; ``screen``: the
+terminal's; ``report``: simulation's; ``themes``: the puzzles'), so that a game is one folder
 while its rules never import a screen. Its table of parts (``parts.py``) stands with its rules: at its top it imports
 only the engine; each of its methods imports one part of its own game when called, and the types it names for the
 type checker (under ``TYPE_CHECKING``) may come from any layer but the command line.
@@ -135,7 +135,6 @@ GAME_PARTS = {
     "present": PRESENT,
     "why": PRESENT,
     "themes": PUZZLES,
-    "narration": TUI,
     "screen": TUI,
     "lesson": LESSON,
     "report": SIM,

@@ -30,7 +30,7 @@ import clubsuite
 PACKAGE = Path(clubsuite.__file__).resolve().parent
 INNER = ("cards", "seeding", "engine", "match_base", "view_base", "native", "bots", "runner", "records", "games")
 """The packages and modules imported: the engine, the games (their rules, bots and kernels) and the bots."""
-FACES = ("screen", "narration", "present", "why", "lesson", "report", "themes", "rl", "benchmark", "schema")
+FACES = ("screen", "present", "why", "lesson", "report", "themes", "rl", "benchmark", "schema")
 """A game's outer parts, left out: what is checked is the engine the kernels stand in for."""
 
 
