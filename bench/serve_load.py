@@ -280,8 +280,11 @@ def main(argv: list[str] | None = None) -> int:
             cmd += load_limits(args.tables, args.watchers)
             server = subprocess.Popen(cmd, stderr=subprocess.DEVNULL, env={**os.environ})
             base = f"http://127.0.0.1:{port}"
-            deadline = time.monotonic() + 30
-            while True:
+        try:
+            # A loaded machine may take a while to start a server (60 s, as the site's processes get); one that never
+            # answers is stopped below like one that did, so that nothing it started outlives the run.
+            deadline = time.monotonic() + 60
+            while server is not None:
                 with contextlib.suppress(httpx.HTTPError):
                     if httpx.get(base + "/health", timeout=1).status_code == 200:
                         break
@@ -289,7 +292,6 @@ def main(argv: list[str] | None = None) -> int:
                     print("the server did not start", file=sys.stderr)
                     return 1
                 time.sleep(0.1)
-        try:
             figures = asyncio.run(run(args, base))
         finally:
             if server is not None:
