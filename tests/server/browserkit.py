@@ -247,6 +247,27 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str, page: Any) ->
         page.wait_for_timeout(20)
 
 
+REDRAWN_AFTER_RESIZE = """() => {
+  // the table's page draws itself again 150 ms after the window's last resize (its fan laid out for the new width):
+  // a timer of ours set after the page's own, at each resize, for a later moment, runs after that drawing
+  window.__redrawn = new Promise((done) => {
+    let timer = null;
+    addEventListener("resize", () => { clearTimeout(timer); timer = setTimeout(done, 300); });
+  });
+}"""
+
+
+def resize(page: Any, viewport: dict[str, int]) -> None:
+    """Resize the window of ``page`` (a table's page) to ``viewport`` and wait until the page has drawn itself again
+    for its new width, as a table's page does after a resize: what is measured then is what a page opened at that
+    size shows. Nothing happens where the window is that size already."""
+    if page.viewport_size == viewport:
+        return
+    page.evaluate(REDRAWN_AFTER_RESIZE)
+    page.set_viewport_size(viewport)
+    page.evaluate("() => window.__redrawn")
+
+
 # -- playing by clicking ---------------------------------------------------------------------------------------------
 def last_message(w: Watched) -> dict[str, Any]:
     """The last state or update the page received."""

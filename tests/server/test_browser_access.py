@@ -29,6 +29,7 @@ from browserkit import (
     last_message,
     offered,
     perform,
+    resize,
     seeded_table,
     wait_for,
     watch,
@@ -255,7 +256,7 @@ def test_the_table_of_every_game_has_no_serious_accessibility_violation_at_every
             page.get_by_label("Four-colour deck").uncheck()
             page.get_by_label("Type an action in notation").wait_for(state="hidden")  # folded away again
             page.locator(".settings summary").click()
-        page.set_viewport_size(WIDTHS[width])
+        resize(page, WIDTHS[width])
         table_accessible(page, game, width)
     assert page.errors == []
 

@@ -19,6 +19,7 @@ from browserkit import (
     decide,
     last_message,
     offered,
+    resize,
     seeded_table,
     tap,
     wait_for,
@@ -108,9 +109,9 @@ def on_every_screen(w: Watched, screens: list[dict[str, int]], check: Callable[[
     """``check`` the page as it stands on each of ``screens`` in turn (the window resized, the table as it was), with
     the screen's name; the page is left at the first."""
     for screen in screens:
-        w.page.set_viewport_size(screen)
+        resize(w.page, screen)
         check(f"{screen['width']}x{screen['height']}")
-    w.page.set_viewport_size(screens[0])
+    resize(w.page, screens[0])
 
 
 @pytest.mark.long
@@ -238,7 +239,7 @@ def test_on_every_phone_learn_to_play_shows_the_coach_first_then_the_hand_under_
         page = w.page
         wait_for(lambda w=w: offered(w), 30, f"Ann was never to act in the guided {game}", page)
         for viewport in PHONES:
-            page.set_viewport_size(viewport)
+            resize(page, viewport)
             on_a_phone(w, game)
         page.context.close()
 

@@ -23,6 +23,7 @@ from browserkit import (
     keep_errors,
     last_message,
     offered,
+    resize,
     seeded_table,
     tap,
     wait_for,
@@ -505,7 +506,7 @@ def test_no_two_seats_or_places_overlap_with_two_to_six_players_on_a_laptop_or_a
     table = table_with(web, f"northstar(players={players})", seats, bot_delay=5)
     ann = sit(browser, web.base, table, "Ann", DESKTOP)
     for viewport in (DESKTOP, {"width": 360, "height": 740}):  # one page, its window resized
-        ann.page.set_viewport_size(viewport)
+        resize(ann.page, viewport)
         hits = ann.page.evaluate(
             """() => {
                 const boxes = (sel) => [...document.querySelectorAll(sel)]
@@ -716,7 +717,7 @@ def test_on_every_phone_the_hand_is_a_fan_of_tappable_cards_and_the_log_and_scor
     page = ann.page
     wait_for(lambda: offered(ann), 20, "Ann was never to act", page)
     for viewport in (PHONE, {"width": 360, "height": 740}):
-        page.set_viewport_size(viewport)
+        resize(page, viewport)
         phone_hand_and_drawers(page, viewport)
 
 

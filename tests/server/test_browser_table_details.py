@@ -15,6 +15,7 @@ from browserkit import (
     keep_errors,
     last_message,
     offered,
+    resize,
     seeded_table,
     wait_for,
     watch,
@@ -245,7 +246,7 @@ def test_the_score_sheet_keeps_numbers_in_the_column_and_each_hands_details_in_a
         page.reload()  # the page in the language: then each width in turn, the window resized
         page.locator(".my-area").wait_for()
         for width, height in ((1280, 800), (390, 844), (360, 740)):
-            page.set_viewport_size({"width": width, "height": height})
+            resize(page, {"width": width, "height": height})
             sheet = page.locator(".side .score-box")
             if width < 1000 and not sheet.is_visible():  # on a phone the sheet is in its drawer
                 page.locator('[data-action="drawer-scores"]').click()

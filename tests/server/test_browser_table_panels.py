@@ -14,7 +14,7 @@ import re
 from typing import Any
 
 import pytest
-from browserkit import decide, offered, seeded_table, wait_for
+from browserkit import decide, offered, resize, seeded_table, wait_for
 from browserkit import shared_web as shared_web  # the module's server
 from browserkit import tables_closed_after_each_test as tables_closed_after_each_test
 from serverkit import ThreadServer
@@ -183,7 +183,7 @@ def test_after_an_exchange_the_hand_given_up_is_named_as_the_other_hand_under_th
     page.locator('.controls button.action[data-action="exchange"]').click()
     wait_for(lambda: ann.version != version, 30, "the exchange was not taken", page)
     for viewport in (LAPTOP, {"width": 390, "height": 844}):  # one page, its window resized
-        page.set_viewport_size(viewport)
+        resize(page, viewport)
         known = page.locator(".my-area .extra")
         known.first.wait_for()
         heading = known.first.locator("summary, h2").first.inner_text()
