@@ -2,7 +2,7 @@
 scores and match ends.
 
 The kernel (``src/clubsuite/games/free/core.h``) restates FC-1 to FC-9 under the default table rules; these tests
-hold it to the engine by playing 500 random matches from the run's seed through both, step by step, for each
+hold it to the engine by playing 150 random matches from the run's seed through both, step by step, for each
 reading of FC-8's no-spades bonus, by scripted hands that reach what random play almost never does, and by
 comparing whole matches played by the batch with the engine's. Table mode (FC-10) and every bot but the random one
 stay with the engine.
@@ -31,7 +31,7 @@ from clubsuite.runner import BulkResult
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from native_helpers import kernel_or_skip
 
-DIFFERENTIAL_MATCHES = 500
+DIFFERENTIAL_MATCHES = 150
 """Random matches per setting of the options played through the engine and the kernel side by side, from a seed
 drawn for each run (``fresh_seed``): many runs cover more deals than one long one (``bench/differential.py`` plays
 100,000)."""
@@ -56,7 +56,7 @@ def kernels_on(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(
     variant: str, fresh_seed: int
 ) -> None:
-    """FC-1 to FC-9 in the kernel: 500 random matches from the run's seed per reading of FC-8, checked at every decision
+    """FC-1 to FC-9 in the kernel: 150 random matches from the run's seed per reading of FC-8, checked at every decision
     (``games/free/differential.py``): the stage, the seat to act, the hands and the legal actions, the auction's
     winner and partner, the first leader, each trick's winner, the hand's tricks and score, the match's totals and
     winner."""

@@ -33,15 +33,15 @@ from compiled_match_helpers import play_side_by_side
 from native_helpers import kernel_or_skip
 
 VARIANTS = {
-    "northstar(players=3)": 150,
-    "northstar-duel": 25,
-    "northstar(players=6)": 15,
-    "northstar-2013": 25,
-    "northstar-double": 25,
-    "northstar-teams": 15,
-    "northstar-wild": 25,
-    "northstar-crazy": 25,
-    "northstar(players=6,teams=2x3,double_or_nothing=true,wild_fifteens=true,crazy=true,target=80)": 15,
+    "northstar(players=3)": 50,
+    "northstar-duel": 10,
+    "northstar(players=6)": 6,
+    "northstar-2013": 10,
+    "northstar-double": 10,
+    "northstar-teams": 6,
+    "northstar-wild": 10,
+    "northstar-crazy": 10,
+    "northstar(players=6,teams=2x3,double_or_nothing=true,wild_fifteens=true,crazy=true,target=80)": 6,
 }
 """Every variant with the random matches played on both rounds side by side (some 300 decisions a match for three
 players, more for six): the rules are core.h's, held to the engine on random matches of each variant by

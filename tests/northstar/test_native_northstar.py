@@ -1,7 +1,7 @@
 """The compiled North Star kernel against the engine: the same deals and kept pack, legal lists, events and scores.
 
 The kernel (``src/clubsuite/games/northstar/core.h``) restates NS-1 to NS-11; these tests hold it to the engine by
-playing 500 random matches from the run's seed per variant through both, step by step, by comparing whole matches
+playing 150 random matches from the run's seed per variant through both, step by step, by comparing whole matches
 played by the batch, and by listing the plays of random positions (wild 15s and Crazy CLUBS included) through both.
 """
 
@@ -26,7 +26,7 @@ from clubsuite.native import PURE_ENV, KernelMismatchError
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from native_helpers import kernel_or_skip
 
-DIFFERENTIAL_MATCHES = 500
+DIFFERENTIAL_MATCHES = 150
 """Random matches per variant played through the engine and the kernel side by side, from a seed drawn for each run
 (``fresh_seed``): many runs cover more deals than one long one (``bench/differential.py`` plays 100,000)."""
 
@@ -95,7 +95,7 @@ def test_the_longest_legal_list_fits_the_kernel() -> None:
 def test_every_deal_legal_list_event_and_score_of_random_matches_agrees_with_the_engine(
     spec: str, fresh_seed: int
 ) -> None:
-    """NS-1 to NS-11 in the kernel: 500 random matches from the run's seed per variant, checked at every decision
+    """NS-1 to NS-11 in the kernel: 150 random matches from the run's seed per variant, checked at every decision
     (``games/northstar/differential.py``): the deal and the kept pack, the seat to act, every legal action in order,
     what each action did, the scores, the totals and the winners, then the batch's outcome of each match."""
     kernel_or_skip(CORE)

@@ -24,9 +24,10 @@ from clubsuite.games.partnership.match import CORE, CompiledPartnershipMatch, ma
 from compiled_match_helpers import play_side_by_side
 from native_helpers import kernel_or_skip
 
-MATCHES = 250
-"""Random matches played on both hands side by side (some 250 decisions each): the rules are core.h's, held to the
-engine on random matches by ``test_native_partnership.py``; these check what the compiled hand adds around them."""
+MATCHES = 80
+"""Random matches from the run's seed played on both hands side by side (some 250 decisions each): the rules are
+core.h's, held to the engine on random matches by ``test_native_partnership.py``; these check what the compiled hand
+adds around them."""
 
 PROBES: list[object] = [
     *STANDARD.cards,

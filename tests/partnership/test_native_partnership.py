@@ -1,7 +1,7 @@
 """The compiled partnership kernel against the engine: the same deals, passes, legal sets, events and scores.
 
 The kernel (``src/clubsuite/games/partnership/core.h``) restates CP-1 to CP-4; these tests hold it to the engine by
-playing 500 random matches from the run's seed through both, step by step, and by comparing whole matches played
+playing 150 random matches from the run's seed through both, step by step, and by comparing whole matches played
 by the batch.
 """
 
@@ -33,7 +33,7 @@ from playout_helpers import (
     assert_search_decides_the_same_with_the_core_and_without,
 )
 
-DIFFERENTIAL_MATCHES = 500
+DIFFERENTIAL_MATCHES = 150
 """Random matches played through the engine and the kernel side by side (the game has no variant), from a seed
 drawn for each run (``fresh_seed``): many runs cover more deals than one long one."""
 
@@ -50,7 +50,7 @@ def test_the_kernel_lists_the_passes_in_the_engines_order(seed: int) -> None:
 
 @pytest.mark.long
 def test_every_pass_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(fresh_seed: int) -> None:
-    """CP-1 to CP-4 in the kernel: 500 random matches from the run's seed, checked at every decision
+    """CP-1 to CP-4 in the kernel: 150 random matches from the run's seed, checked at every decision
     (``games/partnership/differential.py``; ``bench/differential.py`` runs it on 100,000)."""
     kernel_or_skip(CORE)
     steps = check_random_matches(PartnershipOptions(), seeds_of(fresh_seed, DIFFERENTIAL_MATCHES))
@@ -101,17 +101,18 @@ def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(bots: tup
     assert compiled_matches(options, ["random", "heuristic", "random"], seeds) is None
 
 
-HEURISTIC_MATCHES = 25
-"""Whole matches of heuristic bots in which every decision is asked of the C bot too."""
+HEURISTIC_MATCHES = 10
+"""Whole matches of heuristic bots from the run's seed (``fresh_seed``) in which every decision is asked of the C bot
+too."""
 
 
-def test_the_compiled_heuristic_passes_and_plays_what_the_python_heuristic_does() -> None:
+def test_the_compiled_heuristic_passes_and_plays_what_the_python_heuristic_does(fresh_seed: int) -> None:
     """``heuristic.h`` against ``bot.py``: the same pass (CP-2) and the same card (CP-1, CP-3 as the bot weighs
     them) at every decision of whole matches."""
     kernel_or_skip(CORE)
     decisions = 0
-    for seed in range(HEURISTIC_MATCHES):
-        rng = random.Random(seed)
+    for k in range(HEURISTIC_MATCHES):
+        rng = random.Random(fresh_seed + k)
         match = PartnershipMatch()
         bots = [make_bot("heuristic", "partnership") for _ in range(4)]
         while not match.is_over:
@@ -173,19 +174,20 @@ def _play_position(seed: int, cards_left: int, extra: int) -> PartnershipMatch:
     return match
 
 
-SOLVER_POSITIONS = 300
-"""Random positions (each solved for both measures) on which the compiled solver is compared with the Python one."""
+SOLVER_POSITIONS = 120
+"""Random positions from the run's seed (``fresh_seed``; each solved for both measures) on which the compiled solver
+is compared with the Python one."""
 
 
 @pytest.mark.long
-def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -> None:
+def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table(fresh_seed: int) -> None:
     """CP-1 and CP-3 in ``native/solve.h``: the same value for every legal card, nodes and table entries, for the
     points (the queen of diamonds never equivalent to a neighbour, the sweep) and for the tricks, from one card a
     hand to six, with 0 to 3 cards of the trick down."""
     kernel_or_skip(SOLVER)
     solved = 0
-    for seed in range(SOLVER_POSITIONS):
-        match = _play_position(seed, 1 + seed % 6, seed % 4)
+    for k in range(SOLVER_POSITIONS):
+        match = _play_position(fresh_seed + k, 1 + k % 6, k % 4)
         if match.current is None or match.to_act is None:
             continue
         for measure in ("points", "tricks"):

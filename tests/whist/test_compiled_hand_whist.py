@@ -27,8 +27,8 @@ from compiled_match_helpers import play_side_by_side
 from native_helpers import kernel_or_skip
 
 OPTIONS = {
-    "last-exchanger-leads": (WhistOptions(), 250),
-    "left-of-last-exchanger-leads": (WhistOptions(lead_after_exchange=LeadAfterExchange.LEFT_OF_LAST_EXCHANGER), 100),
+    "last-exchanger-leads": (WhistOptions(), 80),
+    "left-of-last-exchanger-leads": (WhistOptions(lead_after_exchange=LeadAfterExchange.LEFT_OF_LAST_EXCHANGER), 35),
 }
 """CW-3's readings, each with the random matches played on both hands side by side (some 500 decisions a match):
 the rules are core.h's, held to the engine on random matches of each reading by ``test_native_whist.py``; these
@@ -64,7 +64,7 @@ def _facts(hand: Any) -> tuple[object, ...]:
 @pytest.mark.long
 @pytest.mark.parametrize("reading", sorted(OPTIONS))
 def test_the_compiled_hand_plays_every_match_as_the_engines_hand(reading: str, fresh_seed: int) -> None:
-    """Random matches from the run's seed (250 under the rules as written) compared at every decision (legal
+    """Random matches from the run's seed (80 under the rules as written) compared at every decision (legal
     actions, events), with views, refusals, clones and every attribute compared every few decisions and at each
     hand's end."""
     options, matches = OPTIONS[reading]

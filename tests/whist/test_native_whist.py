@@ -30,7 +30,7 @@ from clubsuite.solver.search import NodeLimitError, SolveStats, solve
 from native_helpers import kernel_or_skip
 from playout_helpers import assert_play_outs_agree, assert_search_decides_the_same_with_the_core_and_without
 
-DIFFERENTIAL_MATCHES = 500
+DIFFERENTIAL_MATCHES = 150
 """Random matches per variant played through the engine and the kernel side by side, from a seed drawn for each run
 (``fresh_seed``): many runs cover more deals than one long one (``bench/differential.py`` plays 100,000)."""
 
@@ -59,7 +59,7 @@ def test_kernel_derives_the_seeds_the_engine_derives(base: int, path: int) -> No
 def test_every_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(
     variant: str, fresh_seed: int
 ) -> None:
-    """CW-1..CW-5 in the kernel: 500 random matches from the run's seed per variant, checked at every decision
+    """CW-1..CW-5 in the kernel: 150 random matches from the run's seed per variant, checked at every decision
     (``games/whist/differential.py``; ``bench/differential.py`` runs it on 100,000)."""
     kernel_or_skip(CORE)
     options, _ = VARIANTS[variant]
@@ -163,18 +163,19 @@ def _play_position(seed: int, cards_left: int, extra: int) -> WhistMatch:
     return match
 
 
-SOLVER_POSITIONS = 400
-"""Random positions (each solved for both measures) on which the compiled solver is compared with the Python one."""
+SOLVER_POSITIONS = 150
+"""Random positions from the run's seed (``fresh_seed``; each solved for both measures) on which the compiled solver
+is compared with the Python one."""
 
 
 @pytest.mark.long
-def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -> None:
+def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table(fresh_seed: int) -> None:
     """CW-1/CW-2 in ``solve.h``: the same value for every legal card, the same nodes visited and table entries kept,
     on positions from one card a hand to seven, with 0 to 2 cards of the trick already down."""
     kernel_or_skip(CORE)
     solved = 0
-    for seed in range(SOLVER_POSITIONS):
-        match = _play_position(seed, 1 + seed % 7, seed % 3)
+    for k in range(SOLVER_POSITIONS):
+        match = _play_position(fresh_seed + k, 1 + k % 7, k % 3)
         if match.current is None:
             continue
         for measure in ("tricks", "fewest"):
@@ -189,10 +190,10 @@ def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table() -
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("seed", range(3))
-def test_a_whole_hand_solved_from_its_first_card_agrees_with_the_python_solver(seed: int) -> None:
+def test_a_whole_hand_solved_from_its_first_card_agrees_with_the_python_solver(fresh_seed: int) -> None:
+    """A hand from the run's seed (``fresh_seed``): each run solves another one."""
     kernel_or_skip(CORE)
-    match = _play_position(100 + seed, 13, 0)
+    match = _play_position(fresh_seed, 13, 0)
     got = SOLVING.solvable(match, "tricks")
     assert got is not None
     python, compiled = SolveStats(), SolveStats()
@@ -226,18 +227,19 @@ def test_card_values_are_the_same_with_the_compiled_solver_and_without(monkeypat
     assert {m: card_values(match, m) for m in ("tricks", "fewest")} == with_core
 
 
-HEURISTIC_MATCHES = 60
-"""Whole matches of heuristic bots in which every card-play decision is asked of the C bot too."""
+HEURISTIC_MATCHES = 20
+"""Whole matches of heuristic bots from the run's seed (``fresh_seed``) in which every card-play decision is asked
+of the C bot too."""
 
 
 @pytest.mark.long
-def test_the_compiled_heuristic_picks_the_python_heuristics_card_at_every_decision() -> None:
+def test_the_compiled_heuristic_picks_the_python_heuristics_card_at_every_decision(fresh_seed: int) -> None:
     """``heuristic.h`` against ``bot.py``: the same card at every decision of whole matches (CW-1 to CW-5 as the bot
     reads them: its goal, the race to a target, what the play proves about the other hands)."""
     kernel_or_skip(CORE)
     decisions = 0
-    for seed in range(HEURISTIC_MATCHES):
-        rng = random.Random(seed)
+    for k in range(HEURISTIC_MATCHES):
+        rng = random.Random(fresh_seed + k)
         match = WhistMatch()
         bots = [make_bot("heuristic", "whist") for _ in range(3)]
         while not match.is_over:
@@ -345,17 +347,18 @@ def test_the_compiled_exchange_decision_is_the_python_heuristics_with_the_same_d
 
 @pytest.mark.long
 @pytest.mark.parametrize(
-    ("bots", "matches"), [(("heuristic", "random", "random"), 60), (("heuristic", "heuristic", "heuristic"), 25)]
+    ("bots", "matches"), [(("heuristic", "random", "random"), 20), (("heuristic", "heuristic", "heuristic"), 10)]
 )
 @pytest.mark.parametrize("variant", sorted(VARIANTS))
 def test_matches_of_heuristic_bots_in_the_kernel_are_the_engines(
-    bots: tuple[str, str, str], matches: int, variant: str
+    bots: tuple[str, str, str], matches: int, variant: str, fresh_seed: int
 ) -> None:
     """The bulk path with the heuristic bot in some seats: every match the engine's, hand for hand and draw for
-    draw (the random bot's and the heuristic's exchange draws come from one generator)."""
+    draw (the random bot's and the heuristic's exchange draws come from one generator), on matches from the run's
+    seed."""
     kernel_or_skip(CORE)
     options, _ = VARIANTS[variant]
-    seeds = seeds_of(17, matches)
+    seeds = seeds_of(fresh_seed, matches)
     played = compiled_matches(options, bots, seeds)
     expected = []
     for seed in seeds:
