@@ -99,9 +99,11 @@ def candidates(match: NorthstarMatch, rng: random.Random) -> list[Any]:
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("seed", range(6))
-def test_ns3_ns4_ns9_ns11_membership_agrees_with_the_list_and_with_explain(seed: int) -> None:
-    rng = random.Random(seed)
+@pytest.mark.parametrize("seed", range(2))
+def test_ns3_ns4_ns9_ns11_membership_agrees_with_the_list_and_with_explain(seed: int, fresh_seed: int) -> None:
+    """The three ways of asking whether an action is legal, compared on random play from the run's seed
+    (``fresh_seed``): many runs cover more positions than one long one."""
+    rng = random.Random(fresh_seed + seed)
     for options in variants(rng, 10):
         for match in decisions(options, rng.getrandbits(32)):
             legal = match.legal_actions()
@@ -118,11 +120,12 @@ def test_ns3_apply_refuses_what_explain_refuses_with_its_words_and_changes_nothi
     rng = random.Random(100 + seed)
     for options in variants(rng, 10):
         for match in decisions(options, rng.getrandbits(32), rounds=1):
+            # the state at this decision, which every refusal must leave as it is (so the same for each)
+            before = match.summary(), match.current and match.current.action_log(), match.to_act
             for action in candidates(match, rng):
                 reason = match.explain(action)
                 if reason is None:
                     continue
-                before = match.summary(), match.current and match.current.action_log(), match.to_act
                 with pytest.raises(IllegalActionError) as refused:
                     match.apply(action)
                 assert str(refused.value) == reason
