@@ -37,14 +37,13 @@ The helpers these are built from (the servers, the clients, the calls) are in :m
 from __future__ import annotations
 
 import shutil
-import signal
 from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 import pytest
-from proxykit import Node, node
-from serverkit import ThreadServer, start_all
+from proxykit import Node, serving_pair
+from serverkit import ThreadServer
 
 from clubsuite.server.community.directing import Director
 from clubsuite.server.store.database import Store
@@ -175,11 +174,5 @@ def two_nodes(postgres: Cluster, tmp_path: Path) -> Iterator[tuple[Node, Node, s
     after the test, the second first, whatever it did to them."""
 
     url = postgres.new_database()
-    first, second = node(tmp_path, url, "a"), node(tmp_path, url, "b")
-    try:
-        start_all([first, second])
+    with serving_pair(tmp_path, url) as (first, second):
         yield first, second, url
-    finally:
-        for process in (second, first):
-            if process.proc is not None:
-                process.kill(signal.SIGKILL)

@@ -17,13 +17,14 @@ import socket
 import subprocess
 import tempfile
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any, NamedTuple
 
 import httpx
 import psycopg
 import pytest
-from serverkit import Client, ProcessServer, wait_until
+from serverkit import Client, ProcessServer, start_all, wait_until
 from websockets.exceptions import ConnectionClosed, InvalidHandshake
 
 import loopback
@@ -134,6 +135,22 @@ def node(folder: Path, url: str, name: str) -> Node:
     place.mkdir()
     extra = ("--db", url, "--node", name, "--trusted-proxy", "127.0.0.1", "--lease-seconds", LEASE)
     return Node(place, free_port(), extra, free_port())
+
+
+@contextlib.contextmanager
+def serving_pair(folder: Path, url: str, extra: tuple[str, ...] = ()) -> Iterator[tuple[Node, Node]]:
+    """Two processes (``a`` and ``b``, each also given the options ``extra``) over the database at ``url``, both
+    serving; both killed at the end, the second first, whatever was done to them meanwhile."""
+    first, second = node(folder, url, "a"), node(folder, url, "b")
+    for process in (first, second):
+        process.extra = (*process.extra, *extra)
+    try:
+        start_all([first, second])
+        yield first, second
+    finally:
+        for process in (second, first):
+            if process.proc is not None:
+                process.kill(signal.SIGKILL)
 
 
 def figures(url: str) -> str:

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 import psycopg
 import pytest
-from proxykit import LEASE, Node, node, owner_of, play, stored_log
+from proxykit import LEASE, Node, node, owner_of, play, serving_pair, stored_log
 from serverkit import Client, ProcessServer, get, new_table, post, start_all, wait_until
 from test_server_live import DUEL, Live
 from test_server_rated import account
@@ -50,16 +50,8 @@ def pair(postgres: Cluster, tmp_path_factory: pytest.TempPathFactory) -> Iterato
     Both are killed after the module."""
     url = postgres.new_database()
     folder = tmp_path_factory.mktemp("pair")
-    first, second = node(folder, url, "a"), node(folder, url, "b")
-    for process in (first, second):
-        process.extra = (*process.extra, *ROOMY_RATES)
-    try:
-        start_all([first, second])
+    with serving_pair(folder, url, ROOMY_RATES) as (first, second):
         yield first, second, url
-    finally:
-        for process in (second, first):
-            if process.proc is not None:
-                process.kill(signal.SIGKILL)
 
 
 def test_the_lobby_of_either_process_lists_the_public_tables_of_both_as_they_change(
