@@ -136,6 +136,9 @@ class Scanner:
         self.match_seed = match_seed
         info, _ = find_game(match.game)
         self.kinds = [k for k in settings.kinds if can_have(info.name, k)]
+        # the game's solver and endgame search, looked up once for the match rather than at every decision
+        self.solving = solving_for(info.name) if "double_dummy" in self.kinds else None
+        self.endgame = endgame_part(info.name) if "endgame" in self.kinds else None
 
     def look(self, match: SomeMatch, hand: int, index: int) -> Found | None:
         """A puzzle at this decision, or None."""
@@ -161,9 +164,10 @@ class Scanner:
         return None
 
     def _dd_candidate(self, match: SomeMatch, seat: int, legal: int) -> bool:
-        if match.phase != Phase.PLAY or legal < self.s.min_legal:
+        solving = self.solving
+        if solving is None or match.phase != Phase.PLAY or legal < self.s.min_legal:
             return False
-        return solving_for(match.game).solvable(match, solving_for(match.game).measures[0].name) is not None and (
+        return solving.solvable(match, solving.measures[0].name) is not None and (
             _cards_held(match, seat) <= self.s.tricks
         )
 
@@ -174,7 +178,7 @@ class Scanner:
         return aimed_measure(match, seat, self.s.nodes)
 
     def _endgame_candidate(self, match: SomeMatch, legal: int) -> bool:
-        part = endgame_part(match.game)
+        part = self.endgame
         if part is None or legal < 2 or part.searchable(match) is None:
             return False
         return sum(h.bit_count() for h in match.hands[-1].hands) <= self.s.cards
@@ -301,29 +305,39 @@ def match_puzzles(settings: MakeSettings, index: int) -> list[Puzzle]:
         deal_next(match, info, match_seed)
         hand = len(match.hands) - 1
         found: list[tuple[Found, SomeMatch]] = []
-        index_in_hand = 0
-        last: tuple[SomeMatch, object] | None = None
+        # the hand as dealt and its actions so far: the position before the last action is replayed from them where
+        # a puzzle is found (one hand in many), not copied before every action
+        dealt = match.clone()
+        taken: list[object] = []
         while match.to_act is not None:
             seat = match.to_act
             legal = match.legal_actions()
             if len(found) < settings.per_hand and len(legal) > 1:
-                got = scanner.look(match, hand, index_in_hand)
+                got = scanner.look(match, hand, len(taken))
                 if got is not None and _passed_over(settings, match, got, match_seed):
                     got = None
                 if got is not None:
-                    before_last, last_action = last if last is not None else (None, None)
-                    got.mistake = mistake_before(got, before_last, last_action, settings.nodes)
+                    before_last = _replayed(dealt, taken[:-1]) if taken else None
+                    got.mistake = mistake_before(got, before_last, taken[-1] if taken else None, settings.nodes)
                     found.append((got, match.clone()))
             action = bots[seat].choose(match.view(seat), legal, rng)
-            last = (match.clone(), action) if settings.kinds else None
             match.apply(action)
-            index_in_hand += 1
+            taken.append(action)
         if not found:
             continue
         record = record_from_match(match, seats=seats, seed=match_seed, seeded_hands=True)
         key = f"{match_seed}|{','.join(specs)}"
         out.extend(puzzle_of(got, before, record, settings, source, key) for got, before in found)
     return out
+
+
+def _replayed(dealt: SomeMatch, actions: Sequence[object]) -> SomeMatch:
+    """A copy of ``dealt`` (a match at the start of a hand) with ``actions`` applied: the position after them, as
+    the match stood then (the rules draw nothing within a hand, so the same actions give the same position)."""
+    match = dealt.clone()
+    for action in actions:
+        match.apply(action)
+    return match
 
 
 def _passed_over(settings: MakeSettings, match: SomeMatch, got: Found, match_seed: int) -> bool:
