@@ -6,6 +6,7 @@ writes both; ``docs/puzzles.md`` gives the command and the counts).
 from __future__ import annotations
 
 import json
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -58,10 +59,11 @@ def shipped(spec: str) -> list[Puzzle]:
 BEGIN, END = "<!-- puzzle-sets:begin -->", "<!-- puzzle-sets:end -->"
 
 
-def docs_block() -> str:
+def docs_block(read: Callable[[Path], Sequence[Puzzle]] = read_set) -> str:
     """The shipped sets as ``docs/puzzles.md`` shows them: per set its size, kinds, rating bands (under 1400: the
     heuristic bot finds the answer), the puzzles after a mistake, the one-note ones (two actions to choose from, the
-    answer most shared); per game each theme's count."""
+    answer most shared); per game each theme's count. Each set file is read by ``read`` (a caller that has read the
+    sets already passes what gives them back, rather than reading them all again)."""
     from collections import Counter
 
     from clubsuite.puzzles.themes import theme_names
@@ -76,7 +78,7 @@ def docs_block() -> str:
     by_game: dict[str, Counter[str]] = {}
     index = json.loads(INDEX.read_text(encoding="utf-8")) if INDEX.exists() else {"sets": []}
     for entry, s in zip(index["sets"], shipped_sets(), strict=True):
-        puzzles = read_set(s.file)
+        puzzles = read(s.file)
         kinds = Counter(p.kind for p in puzzles)
         bands = Counter(0 if p.rating < 1400 else 2 if p.rating >= 1800 else 1 for p in puzzles)
         two = sum(1 for p in puzzles if len(p.values) == 2)
