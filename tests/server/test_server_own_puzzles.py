@@ -45,8 +45,9 @@ def account(server: ThreadServer, name: str) -> httpx.Client:
 
 def played(server: ThreadServer, b: httpx.Client, seed: int) -> str:
     """A match of ``b``'s account at seat 0 against two random bots, dealt from ``seed`` and played at random (from
-    the same seed) to its end; the table."""
-    table = seeded_table(server, GAME, [{"kind": "person"}, *BOTS], seed)
+    the same seed) to its end; the table. The bots play at once (``bot_delay=0``): their pause before each action
+    is for people watching, and their choices follow from the seed whatever it is."""
+    table = seeded_table(server, GAME, [{"kind": "person"}, *BOTS], seed, bot_delay=0.0)
     r = b.post(f"/tables/{table}/join", json={})
     assert r.status_code == 200, r.text
     client = Client(server.base, table, r.json()["token"])
