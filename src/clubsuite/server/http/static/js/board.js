@@ -211,7 +211,8 @@ export function seatPanel({game, view, seat, info, me, clock, cards, compact = f
   cards === undefined ? (seat === me ? null : backs(view.hand_sizes ? view.hand_sizes[seat] : 0)) : cards);
 }
 
-function backs(n) {
+/** The backs of a seat's ``n`` cards (8 at most), as a seat's panel shows them. */
+export function backs(n) {
   const shown = Math.min(n, 8);
   return h("div", {class: "backs", "aria-hidden": "true"}, Array.from({length: shown}, () => cardBack("small")));
 }

@@ -147,8 +147,9 @@ export function cardView(card, extra = "", {wild = null} = {}) {
 
 /** A card to click: a button named after the card in words ("queen of hearts"). One that cannot be pressed now is
  * disabled, or with ``focusable`` (the screen-reader mode) only marked so (``aria-disabled``), so that the keyboard
- * still reaches it and a screen reader reads the whole hand. */
-export function cardButton(card, {onclick, enabled, selected = false, extra = "", focusable = false, wild = null}) {
+ * still reaches it and a screen reader reads the whole hand. ``face``: its face as drawn already (faceSvg(card), or
+ * what stands for it); by default drawn here. */
+export function cardButton(card, {onclick, enabled, selected = false, extra = "", focusable = false, wild = null, face = null}) {
   const button = h("button", {
     type: "button",
     class: `card ${suitClass(card)} ${selected ? "selected" : ""} ${enabled ? "playable" : ""} ${extra}`.trim(),
@@ -158,7 +159,7 @@ export function cardButton(card, {onclick, enabled, selected = false, extra = ""
     disabled: !enabled && !focusable,
     onclick: enabled ? onclick : null,
     dataset: {card: card.text},
-  }, faceSvg(card));
+  }, face ?? faceSvg(card));
   return button;
 }
 

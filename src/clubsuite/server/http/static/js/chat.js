@@ -59,6 +59,16 @@ const REFUSED = /[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u; // what the server refuses:
 const RATE = 1; // lines a second on average, and ...
 const BURST = 5; // ... at once: the server's chat rate, kept here too so that a flood stops before it is sent
 
+/** ``el``'s text made ``text``, left alone where it is that already. */
+function setText(el, text) {
+  if (el.textContent !== text) el.textContent = text;
+}
+
+/** ``el``'s attribute ``name`` made ``value``, left alone where it is that already. */
+function setAttr(el, name, value) {
+  if (el.getAttribute(name) !== value) el.setAttribute(name, value);
+}
+
 /** The chat of one table: {load, receive, panel, unread, owns, refused} (see table.js). */
 export function createChat({send, tableId, store}) {
   const muteKey = `chatMute.${tableId}`;
@@ -71,6 +81,7 @@ export function createChat({send, tableId, store}) {
   let seenId = 0; // the last line id read with the panel open (the unread count counts those after it)
   let outstanding = 0; // own lines sent and neither echoed nor refused yet
   let bucket = {level: BURST, at: Date.now()};
+  let scrolling = null; // where the list was scrolled to before this frame's drawings, till they are done
   let signedIn = false; // a signed-in reader may report a line, and, seated, invite a player to the table
 
   const list = h("ol", {class: "chat-lines", role: "log", "aria-live": "polite"});
@@ -103,16 +114,17 @@ export function createChat({send, tableId, store}) {
     if (form && !form.hidden) form.scrollIntoView({block: "nearest"});
   });
 
-  /** The panel's fixed words, in the language loaded now. */
+  /** The panel's fixed words, in the language loaded now (each put only where it changed: the panel is labelled at
+   * every drawing of the table, and a text put again, even the same, has the page laid out again). */
   function label() {
-    list.setAttribute("aria-label", t("what was said"));
-    input.setAttribute("placeholder", t("Say something\u2026"));
-    input.setAttribute("aria-label", t("Chat message"));
-    sendButton.textContent = t("Send");
-    phrases.setAttribute("aria-label", t("quick phrases"));
-    phraseWords().forEach((text, i) => { phraseButtons[i].textContent = text; });
-    box.setAttribute("aria-label", t("chat"));
-    title.textContent = t("Chat");
+    setAttr(list, "aria-label", t("what was said"));
+    setAttr(input, "placeholder", t("Say something\u2026"));
+    setAttr(input, "aria-label", t("Chat message"));
+    setText(sendButton, t("Send"));
+    setAttr(phrases, "aria-label", t("quick phrases"));
+    phraseWords().forEach((text, i) => { setText(phraseButtons[i], text); });
+    setAttr(box, "aria-label", t("chat"));
+    setText(title, t("Chat"));
   }
 
   function asList(value) {
@@ -216,9 +228,11 @@ export function createChat({send, tableId, store}) {
   /** Count what is on the screen as read (the panel may be collapsed here, or out of sight in a closed drawer on a
    * phone), and show the count of the rest on the toggle. */
   function refresh() {
-    if (box.isConnected && body.getClientRects().length > 0) seenId = Math.max(seenId, ...lines.map((l) => l.id));
+    // on the screen is asked only where a line is still unread (asking lays the page out)
+    const newest = lines.length ? lines[lines.length - 1].id : 0; // the lines are in id order
+    if (newest > seenId && box.isConnected && body.getClientRects().length > 0) seenId = newest;
     const count = unread();
-    toggle.textContent = open ? t("Hide") : count ? t("Show ({count} new)", {count}) : t("Show");
+    setText(toggle, open ? t("Hide") : count ? t("Show ({count} new)", {count}) : t("Show"));
     label();
   }
 
@@ -270,14 +284,22 @@ export function createChat({send, tableId, store}) {
       const active = box.contains(document.activeElement) ? document.activeElement : null;
       const start = active === input ? input.selectionStart : null;
       const end = active === input ? input.selectionEnd : null;
-      const scroll = list.scrollTop;
-      const atEnd = list.scrollHeight - scroll - list.clientHeight < 8;
-      // The caller moves the panel into its new page, which takes focus and scroll away: both are put back once
-      // the page has been drawn.
+      // The caller moves the panel into its new page, which takes focus and scroll away: the focus is put back once
+      // the page has been drawn, the list's scroll once the frame's drawings are done (before it is shown). Where
+      // the list was is read at the frame's first drawing, while the page is laid out still: read after a drawing
+      // (or its scroll put back), it laid the page out once more at every message.
+      if (!scrolling) {
+        const scroll = list.scrollTop;
+        scrolling = {scroll, atEnd: list.scrollHeight - scroll - list.clientHeight < 8};
+        requestAnimationFrame(() => {
+          const {scroll: top, atEnd} = scrolling;
+          scrolling = null;
+          if (box.isConnected) list.scrollTop = atEnd ? list.scrollHeight : top;
+        });
+      }
       queueMicrotask(() => {
         if (!box.isConnected) return;
         refresh();
-        list.scrollTop = atEnd ? list.scrollHeight : scroll;
         if (active && document.activeElement !== active) {
           /** @type {HTMLElement} */ (active).focus({preventScroll: true});
           if (start !== null) input.setSelectionRange(start, end);

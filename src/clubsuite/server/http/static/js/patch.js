@@ -14,6 +14,9 @@
 import {takeListeners} from "./dom.js";
 
 const STANDS_FOR = new WeakMap();
+const NONE = new Set(); // no element kept for the life of the page (an element's children, from a drawing)
+// A drawing's element -> the element on the page that patch() brought up to it in its place (memo() finds it so).
+const PLACED = new WeakMap();
 
 /** Where an element made once for the life of the page (what is typed in it, its listeners and what it holds its
  * own) goes in a drawing: a stand-in, which patch() replaces by the element itself, in place as it is. The element
@@ -22,6 +25,23 @@ export function kept(el) {
   const mark = document.createComment("");
   STANDS_FOR.set(mark, el);
   return mark;
+}
+
+/** A part of a drawing drawn again only when what it is drawn from changed: ``draw()``'s element where ``inputs``
+ * (compared one by one, with ===) differ from those of the part last drawn under ``key`` in ``cache`` (a Map of the
+ * caller's), or where that part is no longer on the page; else the element on the page, as it is (kept()). Its
+ * subtree is the same either way, so patch() need not make it, nor compare it node by node, at each message. Only
+ * for a part that nothing changes on the page between two drawings, whose handlers see nothing but its inputs, and
+ * whose key is drawn once in a drawing. */
+export function memo(cache, key, inputs, draw) {
+  const before = cache.get(key);
+  if (before && before.inputs.length === inputs.length && before.inputs.every((v, i) => v === inputs[i])) {
+    const el = PLACED.get(before.drawn) ?? before.drawn;
+    if (el.isConnected) return kept(el);
+  }
+  const drawn = draw();
+  cache.set(key, {inputs, drawn});
+  return drawn;
 }
 
 /** Make ``parent``'s children those of ``children`` (nested lists flattened; null, undefined and false left out). */
@@ -34,6 +54,28 @@ export function patch(parent, children) {
     if (el) lasting.add(el);
     wanted.push(el ?? (child instanceof Node ? child : document.createTextNode(String(child))));
   }
+  return patchWith(parent, wanted, lasting);
+}
+
+/** A drawn element's children as patchWith() takes them: each stand-in (kept()) replaced by its element. */
+function resolved(nodes) {
+  const wanted = [];
+  let lasting = NONE;
+  for (const node of nodes) {
+    const el = node.nodeType === Node.COMMENT_NODE ? STANDS_FOR.get(node) : undefined;
+    if (el) {
+      if (lasting === NONE) lasting = new Set();
+      lasting.add(el);
+    }
+    wanted.push(el ?? node);
+  }
+  return /** @type {[Node[], Set<Node>]} */ ([wanted, lasting]);
+}
+
+/** patch() of nodes already made (``lasting``: those put in place as they are). */
+function patchWith(parent, wanted, lasting) {
+  const used = new Set(wanted); // a node of the page the drawing holds again is its own, never another's
+  if (inLine(parent, wanted, lasting, used)) return parent;
   const byKey = new Map();
   const inOrder = new Map();
   for (const old of [...parent.childNodes]) {
@@ -43,7 +85,6 @@ export function patch(parent, children) {
     if (!lists.has(at)) lists.set(at, []);
     lists.get(at).push(old);
   }
-  const used = new Set(wanted); // a node of the page the drawing holds again is its own, never another's
   const next = wanted.map((fresh) => {
     if (lasting.has(fresh) || fresh.isConnected) return fresh;
     const key = keyOf(fresh);
@@ -61,6 +102,29 @@ export function patch(parent, children) {
     if (here !== node) parent.insertBefore(node, here ?? null);
   });
   return parent;
+}
+
+/** The usual case, done without the lists patchWith() makes: the page's children and the drawing's line up one by
+ * one (as many; each the drawing's own node, or of the kind and key of the drawing's, and no node the drawing holds
+ * elsewhere), so each is kept in its place and brought up to the drawing's, as patchWith() would pair them. Whether
+ * it was so (nothing is changed where it was not). */
+function inLine(parent, wanted, lasting, used) {
+  const olds = parent.childNodes;
+  if (olds.length !== wanted.length) return false;
+  for (let i = 0; i < wanted.length; i += 1) {
+    const fresh = wanted[i];
+    const old = olds[i];
+    if (fresh === old) continue;
+    if (lasting.has(fresh) || fresh.isConnected || used.has(old) || !sameKind(old, fresh)) return false;
+  }
+  for (let i = 0; i < wanted.length; i += 1) if (wanted[i] !== olds[i]) update(olds[i], wanted[i]);
+  return true;
+}
+
+function sameKind(a, b) {
+  if (a.nodeType !== b.nodeType) return false;
+  if (a.nodeType !== Node.ELEMENT_NODE) return true;
+  return a.localName === b.localName && a.namespaceURI === b.namespaceURI && keyOf(a) === keyOf(b);
 }
 
 /** ``fresh``, new on the page, with the elements its stand-ins (kept()) stand for in their places. */
@@ -90,13 +154,23 @@ function update(old, fresh) {
     if (old.nodeValue !== fresh.nodeValue) old.nodeValue = fresh.nodeValue;
     return;
   }
-  for (const {name} of [...old.attributes]) if (name !== "style" && !fresh.hasAttribute(name)) old.removeAttribute(name);
-  for (const {name, value} of fresh.attributes) if (name !== "style" && old.getAttribute(name) !== value) old.setAttribute(name, value);
-  updateStyle(old.style, fresh.style);
+  PLACED.set(fresh, old);
+  const had = old.attributes;
+  for (let i = had.length - 1; i >= 0; i -= 1) {
+    const name = had[i].name;
+    if (name !== "style" && !fresh.hasAttribute(name)) old.removeAttribute(name);
+  }
+  const wants = fresh.attributes;
+  for (let i = 0; i < wants.length; i += 1) {
+    const {name, value} = wants[i];
+    if (name !== "style" && old.getAttribute(name) !== value) old.setAttribute(name, value);
+  }
+  // an element with no style of its own on either side (most of them) is not asked for its style: asking makes one
+  if (old.hasAttribute("style") || fresh.hasAttribute("style")) updateStyle(old.style, fresh.style);
   takeListeners(old, fresh);
-  patch(old, [...fresh.childNodes]);
+  patchWith(old, ...resolved(fresh.childNodes));
   // what a control holds is a property, not an attribute: a drawing sets it after making the control
-  if ("checked" in fresh && old.checked !== fresh.checked) old.checked = fresh.checked;
+  if (fresh.localName === "input" && old.checked !== fresh.checked) old.checked = fresh.checked;
   if ((fresh.localName === "select" || fresh.localName === "input" || fresh.localName === "textarea") && old.value !== fresh.value) old.value = fresh.value;
 }
 

@@ -8,10 +8,10 @@ import {colourToggle, h, store} from "./dom.js";
 import {said} from "./cards.js";
 import {factList, handDetails, lastTrick, scoreSheet} from "./board.js";
 import {setSound, soundOn} from "./sound.js";
-import {languageSwitch, t, tn} from "./i18n.js";
+import {language, languageSwitch, t, tn} from "./i18n.js";
 import {ratingWords} from "./account.js";
 import {coachPanel} from "./coach.js";
-import {kept} from "./patch.js";
+import {kept, memo} from "./patch.js";
 import {atTournament, tournamentActions, tournamentMatchEnded} from "./tabletournament.js";
 import {askedText, askedWhy, loadBrief, loadResults, myTurn, name, nameIn, prefs, spec, state, tableId, winnersText, withInvite} from "./tablestate.js";
 import {closeResult, closeScoreDetails, drawer, leave, newOpponents, rematch, show, showDetails} from "./tableinput.js";
@@ -60,9 +60,30 @@ export function sidePanels(game, n, chat, render) {
     h("div", {class: "drawer", dataset: {drawer: "scores", key: "scores"}}, scoreSheet({game, view: state.view, hands: state.hands, name, n, onDetails: showDetails})),
     h("section", {class: "log drawer", dataset: {drawer: "log", key: "log"}, "aria-label": t("what happened")}, h("h2", {}, t("Play")),
       // the list scrolls: the keyboard can take it (tabindex) to scroll it
-      h("ol", {tabindex: "0", "aria-label": t("the play so far")}, state.log.map((line) => h("li", {}, said(line))))),
+      h("ol", {tabindex: "0", "aria-label": t("the play so far")}, logLines())),
     h("div", {class: "drawer", dataset: {drawer: "chat", key: "chat"}}, kept(chat.panel())), // chat: the same element every drawing (a message being typed survives)
     state.drawer ? h("div", {class: "drawer-bar"}, close()) : null);
+}
+
+// The play log's lines as last drawn, each by its words and how many lines before it have the same words: a line
+// only grows the log, which may hold 200, so that each drawing makes and compares only the lines new since the last.
+let logDrawn = new Map();
+
+/** The play log's lines, one <li> each. */
+function logLines() {
+  const seen = new Map();
+  const drawn = new Map();
+  const lang = language();
+  const items = state.log.map((line) => {
+    const nth = seen.get(line) ?? 0;
+    seen.set(line, nth + 1);
+    const key = `${nth}:${line}`;
+    const item = memo(logDrawn, key, [lang], () => h("li", {}, said(line)));
+    drawn.set(key, logDrawn.get(key));
+    return item;
+  });
+  logDrawn = drawn; // the lines gone from the log are forgotten
+  return items;
 }
 
 /** The Chat tab's words: with the count of lines not yet read. */

@@ -9,12 +9,12 @@
 // arrives ends a trick still shown.
 
 import {byId, h, listen} from "./dom.js";
-import {cardButton, cardRow, cardShort, parseCard, parseCards, playShort, readAction, said, sortCards, spokenCards} from "./cards.js";
-import {fanRows, felt, handRoom, rankOf, seatPanel, shownOf, shownWords, trickArea} from "./board.js";
-import {languageSwitch, serverWords, t, tableName, tn} from "./i18n.js";
+import {cardButton, cardRow, cardShort, faceSvg, parseCard, parseCards, playShort, readAction, said, sortCards, spokenCards} from "./cards.js";
+import {backs, fanRows, felt, handRoom, rankOf, seatPanel, shownOf, shownWords, trickArea} from "./board.js";
+import {language, languageSwitch, serverWords, t, tableName, tn} from "./i18n.js";
 import {rulesLink} from "./coach.js";
 import {tournamentBadge} from "./tabletournament.js";
-import {patch} from "./patch.js";
+import {memo, patch} from "./patch.js";
 import {askedWhy, chosenPlay, labelOf, legalParts, meaning, myTurn, nameIn, name, noteWords, ownCards, pointed, pointedAction,
   prefs, rulingWords, sameSize, spec, state, tableMessage, toTable, turnText} from "./tablestate.js";
 import {act, arrowKeys, askHint, chooseWild, clearChoice, foldExtra, playChosen, show, sortBy, toggle, typedBox, typedInput} from "./tableinput.js";
@@ -26,6 +26,11 @@ let shownPlays = new Set(); // the plays on the table at the last drawing: a pla
 let drawn = false;
 let summaryFocused = false; // the end-of-match dialog has been given the focus since it opened
 const rooms = new Map(); // each fanned hand's room (its width and a card's) at the last drawing, by its key
+// The parts drawn the same from one message to the next, kept as drawn (patch.js's memo()): the faces of the cards
+// in the hand, by card, and the backs in front of each seat, by seat. Most messages change neither, and they are
+// most of the table's elements.
+let faces = new Map();
+const seatBacks = new Map();
 
 /** The table's chat, whose panel the side column shows. */
 export function useChat(tableChat) {
@@ -44,11 +49,9 @@ export function render() {
     return;
   }
   // the log keeps its newest line in view (in its list on a wide screen, in its drawer on a phone) unless the player
-  // has scrolled back
-  const atEnd = [".log", ".log ol"].filter((sel) => {
-    const el = app.querySelector(sel);
-    return !el || el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
-  });
+  // has scrolled back: where it is is read before the frame's first drawing (the page is laid out then), and the
+  // log is scrolled once the frame's drawings are done, before the frame is shown
+  soon();
   const focused = /** @type {HTMLElement | null} */ (document.activeElement);
   const fresh = new Set();
   // a hand is fanned for the room it has on the page: where that changed (its first drawing, a turned phone), it is
@@ -58,10 +61,6 @@ export function render() {
   drawn = true;
   state.dealt = false;
   if (state.linger && state.linger.phase === "gather") gather(); // drawn again while gathering: still gathered
-  for (const sel of atEnd) {
-    const el = app.querySelector(sel);
-    if (el) el.scrollTop = el.scrollHeight;
-  }
   // a card that went to another row of the fan is another element: the focus follows it
   if (focused && !focused.isConnected && focused.dataset && focused.dataset.card && document.activeElement === document.body) {
     const again = /** @type {HTMLButtonElement | null} */ (app.querySelector(`.my-area [data-card="${CSS.escape(focused.dataset.card)}"]`));
@@ -101,7 +100,8 @@ function draw(fresh) {
     message: tableMessage(),
   });
   const board = h("div", {class: "board", dataset: {version: String(state.version)}},
-    felt({game, view: state.view, seats: state.table.seats, me: state.seat, name, clock: state.clock, middle}),
+    felt({game, view: state.view, seats: state.table.seats, me: state.seat, name, clock: state.clock, middle,
+      cardsOf: (seat) => { const n = state.view.hand_sizes ? state.view.hand_sizes[seat] : 0; return memo(seatBacks, seat, [n, language()], () => backs(n)); }}),
     state.summary && state.summary.aside ? null : handSummary(), // under the table, never over the last trick
     meBar(game),
     state.seat === null ? null : h("section", {class: "my-area", "aria-label": t("your cards"), dataset: {key: "my-area"}},
@@ -127,6 +127,31 @@ function draw(fresh) {
   if (dialog && (!summaryFocused || !dialog.contains(document.activeElement))) dialog.focus({preventScroll: true});
   summaryFocused = dialog !== null;
   return [...rooms].some(([key, room]) => !sameRoom(room, used.get(key) ?? null));
+}
+
+// What waits for the next frame, once its drawings are done: the logs to scroll to their end. Reading where things are
+// on the page lays it out at once: read before each drawing and scrolled after it, the logs laid the page out twice
+// more at each message, several messages a frame where bots play at once.
+let frame = null;
+
+/** The work of the next frame, asked for once a frame: where each log was scrolled to, read now (before the
+ * frame's first drawing, while the page is laid out still). */
+function soon() {
+  if (frame) return frame;
+  const atEnd = [".log", ".log ol"].filter((sel) => {
+    const el = app.querySelector(sel);
+    return !el || el.scrollTop + el.clientHeight >= el.scrollHeight - 8;
+  });
+  frame = {atEnd};
+  requestAnimationFrame(() => {
+    const due = frame;
+    frame = null;
+    for (const sel of due.atEnd) {
+      const el = app.querySelector(sel);
+      if (el) el.scrollTop = el.scrollHeight;
+    }
+  });
+  return frame;
 }
 
 function sameRoom(a, b) {
@@ -263,15 +288,27 @@ function handRow(parts) {
   const dealt = state.dealt && prefs.motion;
   const focusable = prefs.screenReader; // every card reachable by the keyboard, those not to play marked so
   const wild = shownOf(state.view).wild;
+  const lang = language();
+  const times = new Map();
+  const held = new Map(); // the faces of the cards held now: those of the cards played are forgotten
+  const faceOf = (c) => { // a card twice in a hand (two decks) has two faces
+    const nth = times.get(c.text) ?? 0;
+    times.set(c.text, nth + 1);
+    const key = `${nth}:${c.text}`;
+    const face = memo(faces, key, [c.as, lang], () => faceSvg(c));
+    held.set(key, faces.get(key));
+    return face;
+  };
   const buttons = cards.map((c, i) => {
     let button;
+    const face = faceOf(c);
     if (select) {
       const on = state.selection.has(c.text);
-      button = cardButton(c, {enabled: !state.pending && (on || fits(c.text)), selected: on, onclick: () => toggle(c.text), focusable, wild,
+      button = cardButton(c, {enabled: !state.pending && (on || fits(c.text)), selected: on, onclick: () => toggle(c.text), focusable, wild, face,
         extra: `${state.hint && readAction(state.hint).cards.some((x) => x.text === c.text) ? "hinted" : ""} ${pointed(c.text)}`});
     } else {
       const action = parts.singles.get(c.text);
-      button = cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => act(action), extra: `${state.hint === c.text ? "hinted" : ""} ${pointed(c.text)}`, focusable, wild});
+      button = cardButton(c, {enabled: action !== undefined && !state.pending, onclick: () => act(action), extra: `${state.hint === c.text ? "hinted" : ""} ${pointed(c.text)}`, focusable, wild, face});
       if (action !== undefined) {
         for (const [type, text] of [["pointerenter", c.text], ["pointerleave", null], ["focus", c.text], ["blur", null]]) {
           listen(button, type, () => previewCard(text));
@@ -284,6 +321,7 @@ function handRow(parts) {
     }
     return button;
   });
+  faces = held;
   return fanned("hand", `hand${activeHand ? " active" : ""}`, {role: "group", "aria-label": tn("your hand, {n} card", "your hand, {n} cards", cards.length), onkeydown: arrowKeys}, buttons);
 }
 
