@@ -6,9 +6,10 @@ BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed-dev
 BENCH_STAMP := $(VENV)/.installed-bench
 ARGS ?=
-# Test processes: one per core (pytest-xdist); JOBS=0 runs the suite in this one process. (One more than the cores
-# was tried: a few minutes faster, but a loaded machine then starved a test client's keepalive.)
-JOBS ?= auto
+# Test processes (pytest-xdist): one per core and one more, since many tests wait on a real server's timers, a
+# worker process or a browser rather than compute; JOBS=0 runs the suite in this one process. (The test servers send
+# their in-process clients no keepalive pings, which a loaded machine once made late: tests/server/serverkit.py.)
+JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$((n + 1)))
 EXTRAS := [dev,server,rl,openspiel,dask,plots]
 
 .PHONY: play serve watch test check fast lint typecheck unit bench clean setup screenshots puzzle-sets serve-install base-install
