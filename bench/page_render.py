@@ -31,17 +31,6 @@ sys.path.insert(0, str(ROOT / "tests" / "server"))  # the test servers' helpers:
 sys.path.insert(0, str(ROOT / "tests"))
 
 CHROMIUM = "/usr/bin/chromium"
-LAUNCH_ARGS = [
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-dev-shm-usage",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
-"""Chromium's switches, as the browser tests launch it (tests/server/browserkit.py)."""
-
 SHOWN_POINT = """(el) => {
   const r = el.getBoundingClientRect();
   const at = (x, y) => el.contains(document.elementFromPoint(r.left + x, r.top + y));
@@ -234,6 +223,7 @@ def main() -> None:
     )
     args = parser.parse_args()
 
+    from browserkit import LAUNCH_ARGS  # type: ignore[import-not-found]  # Chromium's switches, as the tests launch it
     from playwright.sync_api import sync_playwright
     from serverkit import ThreadServer  # type: ignore[import-not-found]  # tests/server, put on the path above
 
