@@ -23,30 +23,38 @@ let skew = 0; // the server's clock less this device's, in seconds, as the socke
 let mayFollow = async () => true; // whether the page may follow a seat notice by itself now (its own rule, if any)
 const FOLLOW_SECONDS = 5; // a table page goes on to the next tournament table after this long
 
+let retry = null; // the timer of the next attempt after the socket was lost: none is opened before it fires
+
 function connect() {
+  retry = null;
   const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  socket = new WebSocket(`${scheme}//${location.host}/live`);
-  socket.addEventListener("open", () => {
+  // Each listener speaks to its own socket: the page's current one may already be a newer one, still connecting.
+  const own = new WebSocket(`${scheme}//${location.host}/live`);
+  socket = own;
+  own.addEventListener("open", () => {
     wait = 1000;
-    for (const topic of topics) socket.send(JSON.stringify({type: "watch", topic}));
+    for (const topic of topics) own.send(JSON.stringify({type: "watch", topic}));
     if (opened) for (const f of reopened) f();
     opened = true;
   });
-  socket.addEventListener("message", (event) => {
+  own.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
     if (msg.type === "welcome" && typeof msg.now === "number") skew = msg.now - Date.now() / 1000;
     for (const f of handlers.get(msg.type) || []) f(msg);
   });
-  socket.addEventListener("close", () => {
+  own.addEventListener("close", () => {
+    if (socket !== own) return;
     socket = null;
-    setTimeout(connect, wait);
+    retry = setTimeout(connect, wait);
     wait = Math.min(wait * 2, 30000);
   });
 }
 
+/** Open the socket if the page has none, unless an attempt is already waiting its turn (a countdown asking the time
+ * every second must not open a second socket beside the one the wait will open). */
 function ensure() {
-  if (socket === null) connect();
+  if (socket === null && retry === null) connect();
 }
 
 /** Call ``f(message)`` for every message of ``type`` ("tournaments", "tournament", "tournament_me", "notice"). */
