@@ -77,6 +77,9 @@ COVERED = """(sel) => {
     return r.width && r.left < n.right - 1 && r.right > n.left + 1 && r.top < n.bottom - 1 && r.bottom > n.top + 1;
   }).map((el) => el.dataset.seat ?? el.className);
 }"""
+DECISIONS = 4
+"""Decisions of each case checked on every laptop screen: its first phases (an auction's bids, a pass's cards) and
+the play that follows them."""
 IN_PLAY = [".felt .seat", ".trick-area", ".me-bar", "#turn", ".my-area > .hand", ".extras", ".controls", ".wild-picker"]
 
 
@@ -123,7 +126,7 @@ def test_every_game_and_phase_fits_every_laptop_screen_with_no_scrolling(web: Th
         joined = post(web.base, f"/tables/{table}/join", {"name": "Ann"}, 200)
         ann = seated(browser, web.base, joined, LAPTOPS[0], {"lang": lang, "screenReader": reader})
         rng = random.Random(seed)
-        for step in range(6):
+        for step in range(DECISIONS):
             wait_for(lambda ann=ann: offered(ann), 30, f"Ann was never to act in {game}", ann.page)
             view = last_message(ann)["view"]
             phases.add(str(view.get("stage") or view.get("phase")))

@@ -153,8 +153,9 @@ def test_a_swiss_tournament_is_played_to_its_standings_in_the_browser(
     for page in (host, guest):
         page.goto(address)
         page.get_by_role("heading", name="Final standings").wait_for()
-        rows = page.locator("#standings tbody tr").all_inner_texts()
-        assert sorted(r.split("\t")[1].split()[0] for r in rows) == ["Ann", "Bob"]
+        page.locator("#standings tbody tr").nth(1).wait_for()
+        names = page.locator("#standings tbody tr th[scope=row]").all_text_contents()  # the player's cell
+        assert sorted(name.split()[0] for name in names) == ["Ann", "Bob"]
     assert host.errors == [] and guest.errors == []
 
 

@@ -5,6 +5,7 @@ on SQLite and on PostgreSQL (a throwaway server)."""
 from __future__ import annotations
 
 import json
+import random
 import threading
 from pathlib import Path
 from typing import Any
@@ -189,12 +190,34 @@ def test_a_new_database_is_made_by_the_migrations_exactly_as_the_code_reads_it(d
         store.close()
 
 
+STOPS_PER_RUN = 5
+"""Earlier revisions a database is left at per run: the first and the one before the newest (the upgrade most
+databases meet), and others drawn from the run's seed, so that the runs cover every stop between them."""
+
+
+def earlier_stops(seed: int) -> list[str]:
+    """The earlier revisions this run leaves a database at (:data:`STOPS_PER_RUN`), oldest first."""
+    earlier = _revisions()[:-1]
+    if len(earlier) <= STOPS_PER_RUN:
+        return earlier
+    kept = {earlier[0], earlier[-1]} | set(random.Random(seed).sample(earlier[1:-1], STOPS_PER_RUN - 2))
+    return [step for step in earlier if step in kept]
+
+
+def test_the_stops_of_a_run_are_the_first_the_last_before_the_newest_and_others_drawn() -> None:
+    earlier = _revisions()[:-1]
+    runs = [earlier_stops(seed) for seed in range(200)]
+    assert all(len(stops) == min(STOPS_PER_RUN, len(earlier)) for stops in runs)
+    assert all(stops[0] == earlier[0] and stops[-1] == earlier[-1] for stops in runs)
+    assert {step for stops in runs for step in stops} == set(earlier)  # every stop, over the runs
+
+
 def test_a_database_at_each_earlier_revision_is_brought_up_to_the_newest(
-    tmp_path: Path, store_backend_url: Any
+    tmp_path: Path, store_backend_url: Any, fresh_seed: int
 ) -> None:
-    """Every step of the chain, on SQLite and on PostgreSQL: a database stopped at any revision (as a release with it
-    would have left it) comes up current."""
-    for step in _revisions()[:-1]:
+    """Any step of the chain, on SQLite and on PostgreSQL: a database stopped at an earlier revision (as a release
+    with it would have left it) comes up current. Each run tries some of them (:func:`earlier_stops`)."""
+    for step in earlier_stops(fresh_seed):
         url = store_backend_url(step)
         engine = create_engine(_engine_url(url))
         try:
