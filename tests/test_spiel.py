@@ -146,7 +146,7 @@ def _run_comparison(module: Any, args: list[str]) -> dict[str, Any]:
     return run_json(module, args)
 
 
-WHIST_SHORT, PARTNERSHIP_SHORT = "whist(target=2)", "partnership(target=40)"
+WHIST_SHORT, PARTNERSHIP_SHORT = "whist(target=1)", "partnership(target=20)"
 """Games of short matches for the comparison's tests (they check its mechanics, not the bots)."""
 
 
