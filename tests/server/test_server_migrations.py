@@ -212,7 +212,7 @@ def test_the_stops_of_a_run_are_the_first_the_last_before_the_newest_and_others_
     assert {step for stops in runs for step in stops} == set(earlier)  # every stop, over the runs
 
 
-def test_a_database_at_each_earlier_revision_is_brought_up_to_the_newest(
+def test_a_database_at_any_earlier_revision_is_brought_up_to_the_newest(
     tmp_path: Path, store_backend_url: Any, fresh_seed: int
 ) -> None:
     """Any step of the chain, on SQLite and on PostgreSQL: a database stopped at an earlier revision (as a release
