@@ -387,9 +387,13 @@ def test_an_entrant_who_pauses_on_the_tournaments_page_is_not_taken_back_to_thei
 ) -> None:
     """Ann, at an arena table, opens the tournament's page and pauses: her table in play stays hers, but the page
     leaves her where she chose to be, however often the tournament changes after (another entrant joins), and when
-    its socket is lost and opened again (the seat notice it read when it opened is not followed then)."""
+    its socket is lost and opened again (the seat notice it read when it opened is not followed then). Her seat's
+    notice, added before the page opened, is pushed to the page when it opens, as a process that did not add it
+    pushes a notice of the last half-minute: the page keeps it a link, and does not take her back to the table."""
     page, client, headers = signed_in_page(browser, tournament_web, "Ann")
     socket = PageSocket(page)
+    # as if seated by another process: not told at once, so pushed by the look once a page of hers opens
+    tournament_web.server.config.app.state.watching.notices.told = None
     body = {"format": "arena", "game": "whist", "name": "Tea break", "minutes": 30, "bot_delay": 5}
     tid, _ = seated_alone(client, headers, body, page)
     page.goto(f"{tournament_web.base}/tournament/{tid}")

@@ -231,3 +231,36 @@ def test_a_page_open_for_hours_is_sent_each_new_notice_once_and_each_look_reads_
             await hub.stop()
 
     in_own_loop(main)
+
+
+def test_a_notice_told_while_its_accounts_page_was_closed_is_not_pushed_to_a_page_opened_after(store: Store) -> None:
+    """A notice added at this process is told at once (to no page, when none of its account's is open) and never
+    pushed again by a look: a page opened within the half-minute reads it over HTTP as a kept one (a seat among them
+    is a link), and a look made while no page was open at all does not forget that it was told."""
+
+    async def main() -> None:
+        hub = Hub(Database(store))
+        await hub.start()
+        try:
+            relations = Relations(hub.database)
+            notices = Notices(hub.database, relations)
+            watching = Watching(Tournaments(hub.database, hub), ServerLimits(), relations, notices)
+            await notices.add("u-ann", "warn", {"reason": "told to nobody"})
+            added = time.time()
+            await watching.look_around(added + 1)  # no page open anywhere
+            page = watching.open("u-ann", "10.0.0.1")
+            await watching.look_around(added + 2)
+            await watching.look_around(added + 3)
+            sent = []
+            while not page.queue.empty():
+                sent.append(json.loads(page.queue.get_nowait() or "{}"))
+            assert [m for m in sent if m["type"] == "notice"] == []
+            await notices.add("u-ann", "warn", {"reason": "new"})  # told at once to the open page
+            await watching.look_around(time.time() + 1)
+            while not page.queue.empty():
+                sent.append(json.loads(page.queue.get_nowait() or "{}"))
+            assert [m["notice"]["body"]["reason"] for m in sent if m["type"] == "notice"] == ["new"]
+        finally:
+            await hub.stop()
+
+    in_own_loop(main)

@@ -163,9 +163,10 @@ class Watching(Ticker):
         self.notices = notices
         if notices is not None:
             notices.told = self.tell_notice
-        self._told: set[str] = set()
-        """The notices of the last look's window (:data:`NOTICE_WINDOW`) already sent to their account's pages: each
-        goes once, whichever process added it, however its clock differs from this one's."""
+        self._told: dict[str, float] = {}
+        """The notices of the look's window (:data:`NOTICE_WINDOW`) already sent to their account's pages, with the
+        time each was added: each goes once, whichever process added it, however its clock differs from this one's,
+        and also when no page of its account was open when it was added (a page opened since reads it over HTTP)."""
         self._presence_at = 0.0
         self._list_key: tuple[Any, ...] | None = None
         """What the lobby's list was last made at (the tournaments' count and versions)."""
@@ -234,7 +235,7 @@ class Watching(Ticker):
     def tell_notice(self, user_id: str, notice: JsonObject) -> None:
         """A notice added in this process: sent to the account's open pages at once (and not again by the look for
         new notices)."""
-        self._told.add(str(notice["id"]))
+        self._told[str(notice["id"])] = float(notice["at"])
         self.tell(user_id, {"type": "notice", "notice": notice})
 
     def tell(self, user_id: str, message: JsonObject) -> None:
@@ -267,14 +268,16 @@ class Watching(Ticker):
         if self.notices is not None:
             # the last half-minute only (by the adding processes' clocks): a page open for hours is not sent its
             # hours of notices again at every look; each notice of the window goes once, by its id (a page that
-            # opened within it may be sent one it also read over HTTP: the page shows a notice once, by its id)
-            found = await self.notices.since(users, now - NOTICE_WINDOW) if users else []
-            window = {str(notice["id"]) for _, notice in found}
+            # opened within it may be sent one it also read over HTTP: the page shows a notice once, by its id, and
+            # takes one added before it opened as a kept one)
+            since = now - NOTICE_WINDOW
+            found = await self.notices.since(users, since) if users else []
             for user_id, notice in found:
                 if notice["id"] not in self._told:
-                    self._told.add(str(notice["id"]))
+                    self._told[str(notice["id"])] = float(notice["at"])
                     self.tell(user_id, {"type": "notice", "notice": notice})
-            self._told &= window  # what left the window is never read again
+            # what left the window (by the same clock the reading above goes by) is never read again
+            self._told = {k: at for k, at in self._told.items() if at > since}
 
     async def push(self) -> None:
         """One look at what is watched: make each changed topic's message once, and send every watcher the

@@ -19,6 +19,7 @@ let opened = false; // the socket has been open once: a later open is a reopenin
 const reopened = new Set(); // functions called each time the socket opens again after it was lost
 const toldTables = new Map(); // table -> tournament, as the server said for a table page opened cold
 let skew = 0; // the server's clock less this device's, in seconds, as the socket's welcome said
+let firstWelcome = null; // the server's time when the page's first socket was welcomed: older notices are kept ones
 /** @type {(seat: object) => Promise<boolean>} */
 let mayFollow = async () => true; // whether the page may follow a seat notice by itself now (its own rule, if any)
 const FOLLOW_SECONDS = 5; // a table page goes on to the next tournament table after this long
@@ -40,7 +41,10 @@ function connect() {
   own.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
-    if (msg.type === "welcome" && typeof msg.now === "number") skew = msg.now - Date.now() / 1000;
+    if (msg.type === "welcome" && typeof msg.now === "number") {
+      skew = msg.now - Date.now() / 1000;
+      if (firstWelcome === null) firstWelcome = msg.now;
+    }
     for (const f of handlers.get(msg.type) || []) f(msg);
   });
   own.addEventListener("close", () => {
@@ -195,13 +199,21 @@ export function startNotices() {
     }
     box.append(view);
   };
-  on("notice", (msg) => (msg.notice.kind === "seat" ? showSeat(msg.notice, true) : showNotice(msg.notice)));
   // The notices kept for this account: when the page opens (a seat among them is a link), and again each time the
   // socket opens again (those added while it was closed, never read or pushed here before, are shown as if pushed
   // then: a seat among them is followed).
   // Reads go one after another; until one has answered, none takes a notice as new (all of them are known then).
   const known = new Set(); // the ids of every notice read or pushed here, shown or not
-  on("notice", (msg) => known.add(msg.notice.id));
+  // A pushed notice read here already is not shown again. One added before the page first opened its socket (the
+  // server may push such a notice of its last half-minute to a page that opens) is a kept one, not a new one: a seat
+  // among them stays a link, so opening a tournament's page never takes its reader to the table they just left.
+  on("notice", (msg) => {
+    const notice = msg.notice;
+    if (known.has(notice.id)) return;
+    known.add(notice.id);
+    const pushedNew = typeof notice.at !== "number" || firstWelcome === null || notice.at >= firstWelcome;
+    if (notice.kind === "seat") showSeat(notice, pushedNew); else showNotice(notice);
+  });
   let readOnce = false; // a read of the kept notices has answered
   let reads = Promise.resolve();
   const readKept = (fresh) => {

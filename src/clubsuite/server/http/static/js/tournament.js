@@ -5,6 +5,7 @@
 // and your table, and the standings, pushed over the socket as they change (never polled), with the downloads.
 
 import {account, api, byId, fill, h, pageTitle} from "./dom.js";
+import {kept, patch} from "./patch.js";
 import {loadWords, t, tn} from "./i18n.js";
 import {applyColours, bar, gameLabel, when} from "./people.js";
 import {followSeatsWhen, goToSeat, on, serverNow, startNotices, watch} from "./live.js";
@@ -178,10 +179,10 @@ function createForm() {
 }
 
 function standingsTable(x) {
-  if (!x.standings.length) return h("p", {class: "muted"}, t("No entrants yet."));
+  if (!x.standings.length) return h("p", {class: "muted", "data-key": "standings"}, t("No entrants yet."));
   const tie = x.format === "arena";
   // a region the keyboard reaches: on a phone the table may scroll sideways
-  return h("div", {class: "scroll", tabindex: "0", role: "region", "aria-labelledby": "standings-title"}, h("table", {class: "standings", id: "standings"},
+  return h("div", {class: "scroll", "data-key": "standings", tabindex: "0", role: "region", "aria-labelledby": "standings-title"}, h("table", {class: "standings", id: "standings"},
     h("thead", {}, h("tr", {}, h("th", {scope: "col"}, t("Place")), h("th", {scope: "col"}, t("Player")),
       h("th", {scope: "col"}, t("Points")), h("th", {scope: "col"}, t("Tables")), h("th", {scope: "col"}, t("Wins")),
       h("th", {scope: "col"}, tie ? t("Points per table") : t("Opponents' points")), h("th", {scope: "col"}, t("Rating")))),
@@ -253,13 +254,13 @@ async function myPart(x) {
   if (mine && mine.active && x.status === "running") {
     const seat = seatNow || {table: null};
     table = seat.table
-      ? h("p", {}, h("a", {href: `/table/${encodeURIComponent(seat.table)}`, class: "button-link primary", id: "t-table",
+      ? h("p", {"data-key": "table"}, h("a", {href: `/table/${encodeURIComponent(seat.table)}`, class: "button-link primary", id: "t-table",
         onclick: (event) => { event.preventDefault(); goToSeat(seat); }}, t("Go to your table")))
       : h("p", {class: "muted", id: "t-waiting"}, t("Waiting for your next table…"));
   }
   return h("div", {class: "my-part"}, line, table, h("div", {class: "summary-actions"}, parts),
-    h("p", {class: "error", role: problemText ? "alert" : null}, problemText),
-    x.status !== "over" ? invitingForm : null);
+    h("p", {class: "error", "data-key": "problem", role: problemText ? "alert" : null}, problemText),
+    x.status !== "over" && invitingForm ? kept(invitingForm) : null);
 }
 
 async function draw() {
@@ -271,17 +272,19 @@ async function draw() {
   about.push(unitWords(x.unit));
   if (x.rated) about.push(t("rated"));
   if (x.bots) about.push(t("bots fill short tables"));
-  fill(byId("tournament"),
-    h("h2", {}, x.name),
-    h("p", {class: "lead"}, about.join(" · ")),
-    h("p", {}, h("span", {class: "tag countdown", id: "t-status"}, statusWords(x)), " ",
+  // patched, not drawn anew: a push (in an arena, one whenever any table ends) keeps the buttons, links and form
+  // under the reader's pointer and focus, so a click begun before it still lands
+  patch(byId("tournament"), [
+    h("h2", {"data-key": "name"}, x.name),
+    h("p", {class: "lead", "data-key": "about"}, about.join(" · ")),
+    h("p", {"data-key": "status"}, h("span", {class: "tag countdown", id: "t-status"}, statusWords(x)), " ",
       tn("{n} player", "{n} players", x.entrants),
       x.starts_at && x.status === "open" ? h("span", {class: "muted"}, " · ", when(x.starts_at)) : null),
     await myPart(x),
     h("h2", {id: "standings-title"}, x.status === "over" ? t("Final standings") : t("Standings")),
     standingsTable(x),
-    h("p", {}, h("a", {href: link("csv"), download: `tournament-${tournamentId}.csv`}, t("Download (CSV)")), " ",
-      h("a", {href: link("json"), download: `tournament-${tournamentId}.json`}, t("Download (JSON)"))));
+    h("p", {"data-key": "downloads"}, h("a", {href: link("csv"), download: `tournament-${tournamentId}.csv`}, t("Download (CSV)")), " ",
+      h("a", {href: link("json"), download: `tournament-${tournamentId}.json`}, t("Download (JSON)")))]);
 }
 
 /** Keep the countdowns on the page ticking (the times themselves come with the tournament). */
@@ -324,7 +327,7 @@ async function start() {
       me ? createForm() : h("p", {class: "panel"}, t("Sign in to make a tournament (the bar above).")),
       h("p", {}, h("a", {href: "/clubnight", id: "host-clubnight"}, t("Host a club night")), " ",
         h("span", {class: "muted"}, t("(a duplicate tournament: every table plays the same deals)")))));
-    on("tournaments", (msg) => { list = msg.tournaments; fill(listBox, listSection(list)); });
+    on("tournaments", (msg) => { list = msg.tournaments; patch(listBox, [listSection(list)]); });
     watch("tournaments");
     tick((el) => list.find((x) => x.id === el.dataset.id));
     return;
