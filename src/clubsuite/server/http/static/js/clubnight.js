@@ -7,6 +7,7 @@
 import {account, api, byId, fill, h, pageTitle, store} from "./dom.js";
 import {loadWords, t, tn} from "./i18n.js";
 import {applyColours, bar, gameLabel} from "./people.js";
+import {kept, patch} from "./patch.js";
 
 const app = byId("app");
 const REFRESH_MS = 3000;
@@ -14,7 +15,7 @@ const nightId = decodeURIComponent(location.pathname.split("/")[2] || "");
 let games = [];
 let me = null;
 let hostProblem = ""; // the host's last refusal: kept through the page's refreshes until the next try
-let enterProblem = ""; // the same for entering
+let entryForm = null; // the guest's entry form, made once: what is typed in it survives the page's refreshes
 
 /** A club night's refusal in the reader's language, by its code (the server's words for another). */
 function nightWords(err) {
@@ -74,30 +75,35 @@ function standingsTable(night) {
       h("td", {}, `${Math.round(r.share * 1000) / 10} %`), h("td", {}, r.points))))));
 }
 
+/** The form that enters the club night, made once for the page's life: the page refreshes every few seconds, and a
+ * name being typed keeps its letters and the focus through each refresh (patch.js puts it in place as it is). */
+function entryFormOnce() {
+  const name = h("input", {id: "entrant-name", maxlength: "24", value: me ? me.name : store.get("name", ""), readonly: Boolean(me)});
+  const problem = h("p", {class: "error"});
+  const form = h("form", {class: "panel", novalidate: true},
+    h("div", {class: "field"}, h("label", {for: "entrant-name"}, t("Your name")), name),
+    h("button", {type: "submit", class: "primary", id: "enter"}, t("Enter the club night")), problem);
+  form.addEventListener("submit", async (event) => {
+    event.preventDefault();
+    try {
+      const entered = await api(`/clubnights/${encodeURIComponent(nightId)}/enter`, me ? {} : {name: name.value.trim()});
+      store.set(`night.${nightId}`, entered);
+      problem.textContent = "";
+      draw();
+    } catch (err) {
+      problem.setAttribute("role", "alert");
+      problem.textContent = nightWords(err);
+    }
+  });
+  return form;
+}
+
 async function seatPart(night) {
   const mine = store.get(`night.${nightId}`);
   if (!mine) {
     if (night.played.length) return null;
-    const name = h("input", {id: "entrant-name", maxlength: "24", value: me ? me.name : store.get("name", ""), readonly: Boolean(me)});
-    // a refusal kept from before this redraw is shown, not announced again (the page redraws every few seconds)
-    const problem = h("p", {class: "error"}, enterProblem);
-    const form = h("form", {class: "panel", novalidate: true},
-      h("div", {class: "field"}, h("label", {for: "entrant-name"}, t("Your name")), name),
-      h("button", {type: "submit", class: "primary", id: "enter"}, t("Enter the club night")), problem);
-    form.addEventListener("submit", async (event) => {
-      event.preventDefault();
-      try {
-        const entered = await api(`/clubnights/${encodeURIComponent(nightId)}/enter`, me ? {} : {name: name.value.trim()});
-        store.set(`night.${nightId}`, entered);
-        enterProblem = "";
-        draw();
-      } catch (err) {
-        enterProblem = nightWords(err);
-        problem.setAttribute("role", "alert");
-        problem.textContent = enterProblem;
-      }
-    });
-    return form;
+    if (!entryForm) entryForm = entryFormOnce();
+    return kept(entryForm);
   }
   if (!night.played.length) return h("p", {id: "entered"}, t("You have entered. The host starts the first round."));
   const seat = await api(`/clubnights/${encodeURIComponent(nightId)}/seat`, {token: mine.token});
@@ -112,10 +118,11 @@ function hostPart(night) {
   if (!me || me.name !== night.host || night.over) return null;
   const last = night.played[night.played.length - 1];
   if (last && !last.done) return h("p", {class: "muted"}, t("Round {number} is being played.", {number: last.number}));
-  const problem = h("p", {class: "error"}, hostProblem); // kept, not announced again
+  // a refusal stays through the refreshes (patched in place: not announced again)
+  const problem = h("p", {class: "error", "data-key": "host-problem", role: hostProblem ? "alert" : null}, hostProblem);
   const few = night.entrants.length < night.least_entrants;
-  const button = h("button", {type: "button", class: "primary", id: "next-round", disabled: few, "aria-describedby": few ? "too-few" : null},
-    t("Start round {number}", {number: night.played.length + 1}));
+  const button = h("button", {type: "button", class: "primary", id: "next-round", disabled: few, "aria-describedby": few ? "too-few" : null,
+    onclick: (e) => post("rounds", e.currentTarget)}, t("Start round {number}", {number: night.played.length + 1}));
   const post = async (path, what) => {
     what.disabled = true;
     try {
@@ -124,12 +131,10 @@ function hostPart(night) {
       draw();
     } catch (err) {
       hostProblem = nightWords(err);
-      problem.setAttribute("role", "alert");
-      problem.textContent = hostProblem;
       what.disabled = false;
+      draw();
     }
   };
-  button.addEventListener("click", () => post("rounds", button));
   const seats = night.seats_per_table * night.tables;
   const addBot = night.played.length || night.entrants.length >= seats ? null
     : h("button", {type: "button", id: "add-bot", onclick: (e) => post("bots", e.currentTarget)}, t("Add a bot"));
@@ -147,7 +152,8 @@ async function draw() {
     return;
   }
   const link = (kind) => `/clubnights/${encodeURIComponent(nightId)}/standings.${kind}`;
-  fill(byId("night"),
+  // patched, not drawn anew, at each refresh: what is under the reader's pointer, focus or typing stays as it is
+  patch(byId("night"), [
     h("p", {class: "lead"}, t("{host} hosts {game}.", {host: night.host, game: gameLabel(games, night.game.split("(")[0])}), " ",
       tn("{n} table", "{n} tables", night.tables), ", ", tn("{n} round", "{n} rounds", night.rounds), "."),
     h("p", {}, t("Share this page's address with the players."), " ",
@@ -158,13 +164,13 @@ async function draw() {
       : t("No entrants yet.")),
     await seatPart(night),
     hostPart(night),
-    night.played.map((r) => h("section", {class: "round"}, h("h3", {}, t("Round {number}", {number: r.number}), " ",
+    night.played.map((r) => h("section", {class: "round", "data-key": `round-${r.number}`}, h("h3", {}, t("Round {number}", {number: r.number}), " ",
       r.done ? h("span", {class: "tag"}, t("done")) : null),
       h("ol", {}, r.tables.map((seats) => h("li", {}, seats.map((n) => n || t("bot")).join(" · ")))))),
     h("h2", {}, night.over ? t("Final standings") : t("Standings")),
     standingsTable(night),
     h("p", {}, h("a", {href: link("csv"), download: `clubnight-${nightId}.csv`}, t("Download (CSV)")), " ",
-      h("a", {href: link("json"), download: `clubnight-${nightId}.json`}, t("Download (JSON)"))));
+      h("a", {href: link("json"), download: `clubnight-${nightId}.json`}, t("Download (JSON)")))]);
 }
 
 async function start() {
