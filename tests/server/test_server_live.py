@@ -4,8 +4,10 @@ the field and the rule, the socket going on; its bounds."""
 
 from __future__ import annotations
 
+import contextlib
 import json
 import time
+from collections.abc import AsyncIterator
 from typing import Any
 
 import pytest
@@ -192,16 +194,25 @@ def test_a_change_is_made_into_one_message_for_all_its_watchers_and_changes_betw
     in_own_loop(main)
 
 
+@contextlib.asynccontextmanager
+async def noticing(store: Store) -> AsyncIterator[tuple[Notices, Watching]]:
+    """A running hub over ``store`` and its notices, with a :class:`Watching` that pushes them (not started: a test
+    makes each look itself)."""
+    hub = Hub(Database(store))
+    await hub.start()
+    try:
+        relations = Relations(hub.database)
+        notices = Notices(hub.database, relations)
+        yield notices, Watching(Tournaments(hub.database, hub), ServerLimits(), relations, notices)
+    finally:
+        await hub.stop()
+
+
 def test_a_page_open_for_hours_is_sent_each_new_notice_once_and_each_look_reads_only_the_last_half_minute(
     store: Store,
 ) -> None:
     async def main() -> None:
-        hub = Hub(Database(store))
-        await hub.start()
-        try:
-            relations = Relations(hub.database)
-            notices = Notices(hub.database, relations)
-            watching = Watching(Tournaments(hub.database, hub), ServerLimits(), relations, notices)
+        async with noticing(store) as (notices, watching):
             notices.told = None  # as if added at another process: found by the look, not told at once
             page = watching.open("u-ann", "10.0.0.1")
             opened = time.time()
@@ -227,8 +238,6 @@ def test_a_page_open_for_hours_is_sent_each_new_notice_once_and_each_look_reads_
             while not page.queue.empty():
                 sent.append(json.loads(page.queue.get_nowait() or "{}"))
             assert [m["notice"]["body"]["reason"] for m in sent if m["type"] == "notice"] == ["first", "behind"]
-        finally:
-            await hub.stop()
 
     in_own_loop(main)
 
@@ -239,12 +248,7 @@ def test_a_notice_told_while_its_accounts_page_was_closed_is_not_pushed_to_a_pag
     is a link), and a look made while no page was open at all does not forget that it was told."""
 
     async def main() -> None:
-        hub = Hub(Database(store))
-        await hub.start()
-        try:
-            relations = Relations(hub.database)
-            notices = Notices(hub.database, relations)
-            watching = Watching(Tournaments(hub.database, hub), ServerLimits(), relations, notices)
+        async with noticing(store) as (notices, watching):
             await notices.add("u-ann", "warn", {"reason": "told to nobody"})
             added = time.time()
             await watching.look_around(added + 1)  # no page open anywhere
@@ -260,7 +264,5 @@ def test_a_notice_told_while_its_accounts_page_was_closed_is_not_pushed_to_a_pag
             while not page.queue.empty():
                 sent.append(json.loads(page.queue.get_nowait() or "{}"))
             assert [m["notice"]["body"]["reason"] for m in sent if m["type"] == "notice"] == ["new"]
-        finally:
-            await hub.stop()
 
     in_own_loop(main)
