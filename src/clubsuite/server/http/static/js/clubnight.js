@@ -15,6 +15,8 @@ const nightId = decodeURIComponent(location.pathname.split("/")[2] || "");
 let games = [];
 let me = null;
 let hostProblem = ""; // the host's last refusal: kept through the page's refreshes until the next try
+let hostBusy = false; // the host's last press is being sent: the buttons stay disabled through the refreshes
+let hostRefusals = 0; // each refusal is said in an alert of its own, read aloud once
 let entryForm = null; // the guest's entry form, made once: what is typed in it survives the page's refreshes
 
 /** A club night's refusal in the reader's language, by its code (the server's words for another). */
@@ -79,7 +81,7 @@ function standingsTable(night) {
  * name being typed keeps its letters and the focus through each refresh (patch.js puts it in place as it is). */
 function entryFormOnce() {
   const name = h("input", {id: "entrant-name", maxlength: "24", value: me ? me.name : store.get("name", ""), readonly: Boolean(me)});
-  const problem = h("p", {class: "error"});
+  let problem = h("p", {class: "error", role: "alert"});
   const form = h("form", {class: "panel", novalidate: true},
     h("div", {class: "field"}, h("label", {for: "entrant-name"}, t("Your name")), name),
     h("button", {type: "submit", class: "primary", id: "enter"}, t("Enter the club night")), problem);
@@ -91,8 +93,10 @@ function entryFormOnce() {
       problem.textContent = "";
       draw();
     } catch (err) {
-      problem.setAttribute("role", "alert");
-      problem.textContent = nightWords(err);
+      // a new alert each time, so that the same refusal twice is read aloud twice
+      const said = h("p", {class: "error", role: "alert"}, nightWords(err));
+      problem.replaceWith(said);
+      problem = said;
     }
   });
   return form;
@@ -119,25 +123,28 @@ function hostPart(night) {
   const last = night.played[night.played.length - 1];
   if (last && !last.done) return h("p", {class: "muted"}, t("Round {number} is being played.", {number: last.number}));
   // a refusal stays through the refreshes (patched in place: not announced again)
-  const problem = h("p", {class: "error", "data-key": "host-problem", role: hostProblem ? "alert" : null}, hostProblem);
+  const problem = h("p", {class: "error", "data-key": `host-problem-${hostRefusals}`, role: "alert"}, hostProblem);
   const few = night.entrants.length < night.least_entrants;
-  const button = h("button", {type: "button", class: "primary", id: "next-round", disabled: few, "aria-describedby": few ? "too-few" : null,
+  const button = h("button", {type: "button", class: "primary", id: "next-round", disabled: few || hostBusy, "aria-describedby": few ? "too-few" : null,
     onclick: (e) => post("rounds", e.currentTarget)}, t("Start round {number}", {number: night.played.length + 1}));
   const post = async (path, what) => {
+    if (hostBusy) return;
+    hostBusy = true;
     what.disabled = true;
     try {
       await api(`/clubnights/${encodeURIComponent(nightId)}/${path}`, {});
       hostProblem = "";
-      draw();
     } catch (err) {
       hostProblem = nightWords(err);
-      what.disabled = false;
+      hostRefusals += 1;
+    } finally {
+      hostBusy = false;
       draw();
     }
   };
   const seats = night.seats_per_table * night.tables;
   const addBot = night.played.length || night.entrants.length >= seats ? null
-    : h("button", {type: "button", id: "add-bot", onclick: (e) => post("bots", e.currentTarget)}, t("Add a bot"));
+    : h("button", {type: "button", id: "add-bot", disabled: hostBusy, onclick: (e) => post("bots", e.currentTarget)}, t("Add a bot"));
   return h("div", {class: "host-part"},
     few ? h("p", {id: "too-few", class: "muted"}, t("The first round can start once {n} have entered; you may add bots to play.", {n: night.least_entrants})) : null,
     h("div", {class: "summary-actions"}, button, addBot), problem);

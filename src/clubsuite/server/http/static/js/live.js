@@ -15,8 +15,10 @@ const topics = new Set();
 let socket = null;
 let wait = 1000;
 let noticing = false;
-let opened = false; // the socket has been open once: a later open is a reopening
-const reopened = new Set(); // functions called each time the socket opens again after it was lost
+// A socket is registered for this account's notices only once the server welcomes it: what is read over HTTP then
+// and what is pushed after leave no notice out between them (one added before the welcome is in the read).
+const welcomed = new Set(); // functions called when the page's first socket is welcomed
+const rewelcomed = new Set(); // functions called each time a socket opened again after one was lost is welcomed
 const toldTables = new Map(); // table -> tournament, as the server said for a table page opened cold
 let skew = 0; // the server's clock less this device's, in seconds, as the socket's welcome said
 let firstWelcome = null; // the server's time when the page's first socket was welcomed: older notices are kept ones
@@ -35,15 +37,15 @@ function connect() {
   own.addEventListener("open", () => {
     wait = 1000;
     for (const topic of topics) own.send(JSON.stringify({type: "watch", topic}));
-    if (opened) for (const f of reopened) f();
-    opened = true;
   });
   own.addEventListener("message", (event) => {
     let msg;
     try { msg = JSON.parse(event.data); } catch { return; }
     if (msg.type === "welcome" && typeof msg.now === "number") {
       skew = msg.now - Date.now() / 1000;
-      if (firstWelcome === null) firstWelcome = msg.now;
+      const again = firstWelcome !== null;
+      if (!again) firstWelcome = msg.now;
+      for (const f of again ? rewelcomed : welcomed) f();
     }
     for (const f of handlers.get(msg.type) || []) f(msg);
   });
@@ -236,6 +238,7 @@ export function startNotices() {
     });
     return reads;
   };
-  readKept(false);
-  reopened.add(() => readKept(true));
+  readKept(false); // at once, and again once the socket is welcomed (``known`` shows each notice once)
+  welcomed.add(() => readKept(false));
+  rewelcomed.add(() => readKept(true));
 }

@@ -18,6 +18,7 @@ let me = null;
 let shown = null; // the tournament as last pushed
 let mine = null; // the signed-in entrant's own line, as last pushed
 let problemText = ""; // the last refusal, kept through redraws
+let refusals = 0; // how many refusals the page has shown: each is said in an alert of its own, read aloud once
 let invitingForm = null; // one form for the page's life: what is typed in it survives the pushes' redraws
 let seatNow = null; // the signed-in entrant's table when the page was opened (a new one is pushed, and followed)
 
@@ -87,7 +88,7 @@ function listItem(x) {
   const what = [kindWords(x.format), gameLabel(games, x.game.split("(")[0])];
   if (x.format !== "clubnight") what.push(unitWords(x.unit));
   if (x.rated) what.push(t("rated"));
-  return h("li", {class: "event"},
+  return h("li", {class: "event", "data-key": x.id},
     h("a", {href: href(x)}, x.name), " ",
     h("span", {class: "muted"}, what.join(" · ")), " ",
     h("span", {class: "tag countdown", "data-id": x.id}, statusWords(x)), " ",
@@ -103,7 +104,7 @@ function listSection(list) {
   ];
   return h("section", {class: "panel", id: "events", "aria-labelledby": "events-title"},
     h("h2", {id: "events-title"}, t("Tournaments")),
-    list.length ? groups.filter(([, xs]) => xs.length).map(([title, xs]) => h("div", {},
+    list.length ? groups.filter(([, xs]) => xs.length).map(([title, xs]) => h("div", {"data-key": title},
       h("h3", {}, title), h("ul", {class: "events"}, xs.map(listItem))))
       : h("p", {class: "muted"}, t("No tournaments yet.")));
 }
@@ -203,6 +204,7 @@ async function act(path) {
     if (path !== "join") seatNow = null;
   } catch (err) {
     problemText = refusalWords(err);
+    refusals += 1;
   }
   draw();
 }
@@ -259,7 +261,7 @@ async function myPart(x) {
       : h("p", {class: "muted", id: "t-waiting"}, t("Waiting for your next table…"));
   }
   return h("div", {class: "my-part"}, line, table, h("div", {class: "summary-actions"}, parts),
-    h("p", {class: "error", "data-key": "problem", role: problemText ? "alert" : null}, problemText),
+    h("p", {class: "error", "data-key": `problem-${refusals}`, role: "alert"}, problemText),
     x.status !== "over" && invitingForm ? kept(invitingForm) : null);
 }
 
