@@ -242,3 +242,30 @@ def test_a_page_whose_seat_token_was_replaced_elsewhere_takes_the_accounts_seat_
     page.wait_for_selector(".my-area")
     assert page.locator("#join-seat").count() == 0
     assert page.errors == []
+
+
+def test_a_link_in_the_tournaments_list_keeps_its_tournament_when_another_is_listed_above_it(
+    tournament_web: ThreadServer, browser: Any
+) -> None:
+    """The list is kept up to date by pushes that change only what differs: a link under the reader's focus (or a
+    click begun before a push) stays the link of its own tournament when a running one is listed above it."""
+    ann, _, ann_h = account(tournament_web, "Ann")
+    body = {"format": "arena", "game": "whist", "bot_delay": 5}
+    first = ann.post("/tournaments", json={**body, "name": "Later on"}, headers=ann_h).json()["id"]
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    page = keep_errors(context.new_page())
+    page.goto(f"{tournament_web.base}/tournament")
+    link = page.locator("#events li a", has_text="Later on")
+    link.wait_for()
+    link.focus()
+    link.evaluate("(a) => { window.marked = a; }")  # the element itself (a drawing sets its attributes)
+    second = ann.post("/tournaments", json={**body, "name": "Now on"}, headers=ann_h).json()["id"]
+    assert ann.post(f"/tournaments/{second}/join", headers=ann_h).status_code == 200
+    assert ann.post(f"/tournaments/{second}/start", headers=ann_h).status_code == 200
+    page.locator("#events li a", has_text="Now on").wait_for()  # listed, running, above the upcoming one
+    kept = page.evaluate(
+        "() => [window.marked.isConnected, window.marked.getAttribute('href'), window.marked.textContent,"
+        " document.activeElement === window.marked]"
+    )
+    assert kept == [True, f"/tournament/{first}", "Later on", True]
+    assert page.errors == []
