@@ -389,3 +389,35 @@ def test_signing_up_is_a_dialog_with_a_title_a_way_out_and_a_passkey_offered_onc
     kept = cdp.send("WebAuthn.getCredentials", {"authenticatorId": found["authenticatorId"]})["credentials"]
     assert len(kept) == 1 and kept[0]["rpId"] == "localhost"
     assert page.errors == []
+
+
+def test_a_club_night_hosts_press_stays_one_press_through_a_refresh_while_it_is_sent(
+    web: ThreadServer, browser: Any
+) -> None:
+    """The host presses "Add a bot"; while the press is on its way, the page refreshes itself: the buttons stay
+    disabled until it is answered, so a second press cannot add a second bot."""
+    host = new_page(browser)
+    sign_up(host, web.base, "Ann")
+    host.goto(f"{web.base}/clubnight")
+    host.locator("#night-game").select_option("whist")
+    host.get_by_role("button", name="Host it").click()
+    host.wait_for_url("**/clubnight/**")
+    address = host.url
+    host.clock.install()  # the page's own clock, run on to a refresh by the test
+    host.goto(address)
+    host.locator("#enter").click()
+    host.locator("#entered").wait_for()
+    held: list[Any] = []
+    host.route("**/bots", lambda route: held.append(route))  # the press is on its way until the test lets it through
+    host.locator("#add-bot").click()
+    wait_for(lambda: bool(held), 60, "the press was never sent", host)
+    night = address.rsplit("/", 1)[1]
+    with host.expect_response(lambda r: r.url.endswith(f"/clubnights/{night}") and r.request.method == "GET"):
+        host.clock.fast_forward(CLUBNIGHT_REDRAW_MS)
+    host.wait_for_timeout(1000)  # time for the refresh's answer to be drawn (it would enable the button)
+    assert host.locator("#add-bot").is_disabled()
+    held[0].continue_()
+    host.locator("#entrants", has_text="(bot)").wait_for()
+    wait_for(lambda: host.locator("#add-bot").is_enabled(), 60, "the button stayed disabled", host)
+    assert host.locator("#entrants").inner_text().count("(bot)") == 1
+    assert host.errors == []
