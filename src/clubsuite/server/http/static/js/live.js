@@ -17,8 +17,7 @@ let wait = 1000;
 let noticing = false;
 // A socket is registered for this account's notices only once the server welcomes it: what is read over HTTP then
 // and what is pushed after leave no notice out between them (one added before the welcome is in the read).
-const welcomed = new Set(); // functions called when the page's first socket is welcomed
-const rewelcomed = new Set(); // functions called each time a socket opened again after one was lost is welcomed
+const welcomed = new Set(); // f(again) at each welcome: again, once a socket opened again after one was lost
 const toldTables = new Map(); // table -> tournament, as the server said for a table page opened cold
 let skew = 0; // the server's clock less this device's, in seconds, as the socket's welcome said
 let firstWelcome = null; // the server's time when the page's first socket was welcomed: older notices are kept ones
@@ -45,7 +44,7 @@ function connect() {
       skew = msg.now - Date.now() / 1000;
       const again = firstWelcome !== null;
       if (!again) firstWelcome = msg.now;
-      for (const f of again ? rewelcomed : welcomed) f();
+      for (const f of welcomed) f(again);
     }
     for (const f of handlers.get(msg.type) || []) f(msg);
   });
@@ -239,6 +238,5 @@ export function startNotices() {
     return reads;
   };
   readKept(false); // at once, and again once the socket is welcomed (``known`` shows each notice once)
-  welcomed.add(() => readKept(false));
-  rewelcomed.add(() => readKept(true));
+  welcomed.add((again) => readKept(again));
 }
