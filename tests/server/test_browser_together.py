@@ -115,6 +115,30 @@ def test_blocking_a_player_you_follow_says_that_the_follow_ends(web: ThreadServe
     assert ann.errors == []
 
 
+def test_a_notice_added_while_the_pages_socket_is_on_its_way_still_reaches_the_page(
+    web: ThreadServer, browser: Any
+) -> None:
+    """Bob's page has read his kept notices, and its socket is held on its way to the server when a moderator's
+    warning is added for him: the server has no socket of his to tell it to, and its look for new notices leaves it
+    alone as told (docs/protocol.md). The page reads its notices again once the server welcomes the socket, which it
+    does only after registering it for his notices: the warning shows all the same."""
+    bob = new_page(browser)
+    sign_up(bob, web.base, "Bob")
+    state = web.server.config.app.state
+    hub = state.hub
+    bob_id = bob.evaluate("async () => (await (await fetch('/account')).json()).id")
+    held: list[Any] = []
+    bob.route_web_socket("**/live", lambda ws: held.append(ws))  # not connected here: held until let through below
+    bob.goto(f"{web.base}/")
+    wait_for(lambda: len(held) == 1, 60, "the page opened no socket", bob)
+    bob.wait_for_load_state("networkidle")  # every read the page makes before its socket reaches the server answered
+    warning = state.watching.notices.add(bob_id, "warn", {"reason": "late words"})
+    asyncio.run_coroutine_threadsafe(warning, hub.loop).result(30)
+    held[0].connect_to_server()
+    bob.locator(".notice", has_text="late words").wait_for()
+    assert bob.errors == []
+
+
 def test_a_rude_line_is_reported_from_the_chat_and_a_moderator_mutes_its_writer(
     web: ThreadServer, browser: Any
 ) -> None:
