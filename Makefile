@@ -10,6 +10,7 @@ ARGS ?=
 # worker process or a browser rather than compute; JOBS=0 runs the suite in this one process. (The test servers send
 # their in-process clients no keepalive pings, which a loaded machine once made late: tests/server/serverkit.py.)
 JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$((n + 1)))
+CORES := $(shell nproc 2>/dev/null || echo 1)
 EXTRAS := [dev,server,rl,openspiel,dask,plots]
 
 .PHONY: play serve watch test check fast lint typecheck unit bench clean setup screenshots puzzle-sets serve-install base-install
@@ -71,8 +72,9 @@ lint: $(STAMP)
 	$(BIN)/ruff check src tests bench tools examples
 	$(BIN)/ruff format --check src tests bench tools examples
 
+# mypy checks in one worker process per core (a clean clone's first check: about half the time of one process).
 typecheck: $(STAMP) $(JS_STAMP)
-	$(BIN)/mypy --strict src/clubsuite
+	$(BIN)/mypy --strict --num-workers $(CORES) src/clubsuite
 	node_modules/.bin/tsc -p tsconfig.json
 
 # The page's scripts are checked by TypeScript from their JSDoc (`// @ts-check`, tsconfig.json): the version pinned
@@ -99,12 +101,13 @@ unit: $(STAMP)
 test: lint typecheck unit
 
 # The fast inner loop: lint, types and the tests of the games' rules, records, views and presentation and the units
-# that need no browser, server, PostgreSQL, separate process, kernel comparison or long run (the markers come from
-# what each test uses: tests/conftest.py), each property tried on 20 examples; the server's and the puzzles' tests
-# are left to `make test`. Under two minutes on two cores.
+# that need no browser, server, PostgreSQL, separate process, kernel comparison or run of a second or more (the
+# markers come from what each test uses, `long` by hand: tests/conftest.py), each property tried on 20 examples; the
+# server's and the puzzles' tests are left to `make test`. Under two minutes on two cores. These tests compute and
+# never wait, so one test process per core (another would only take its share of them).
 FAST := not (browser or postgres or cluster or live or differential or long or cli)
 fast: $(STAMP)
-	env -u PYTHONDONTWRITEBYTECODE CLUBS_HYPOTHESIS=check $(BIN)/python -m pytest -n $(JOBS) --dist worksteal \
+	env -u PYTHONDONTWRITEBYTECODE CLUBS_HYPOTHESIS=check $(BIN)/python -m pytest -n $(CORES) --dist worksteal \
 		-m "$(FAST)" --ignore=tests/server --ignore=tests/puzzles --ignore=tests/solver --durations=10
 
 check: lint typecheck fast

@@ -20,12 +20,13 @@ Every game the registry can hold needs an entry in :data:`ORACLES`; the toy game
 
 from __future__ import annotations
 
+import functools
 import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from clubsuite.cards import STANDARD, STANDARD_WITH_JOKERS, Card, Deck, card_at, iter_bits
+from clubsuite.cards import STANDARD, STANDARD_WITH_JOKERS, Card, Deck, card_at, card_text, iter_bits
 from clubsuite.games.northstar.combos import NORTHSTAR, Play
 from clubsuite.games.partnership.hand import Pass
 from clubsuite.games.whist.hand import Decision
@@ -249,7 +250,13 @@ def knowable_cards(match: Any, seat: int | None, hand: int | None = None) -> set
     lies in the next: a snapshot of the hand in progress (every view's ``to_dict()``, the spectator's part) is held
     to what that hand alone showed, which is stricter.
     """
-    return {str(card_at(i)) for i in iter_bits(knowable_masks(match, seat, hand))}
+    return set(_texts_of(knowable_masks(match, seat, hand)))
+
+
+@functools.lru_cache(maxsize=1 << 14)
+def _texts_of(mask: int) -> frozenset[str]:
+    """The cards of ``mask`` as ``str(card)`` prints them (kept: the same masks come back at every decision)."""
+    return frozenset(card_text(i) for i in iter_bits(mask))
 
 
 # -- reading the cards a message names ----------------------------------------------------------------------------
@@ -287,19 +294,25 @@ def cards_named(obj: Any, game: str) -> set[str]:
     """Every card of ``game``'s deck named anywhere in the JSON value ``obj`` (in canonical notation): in strings
     inside dicts (keys too) and lists, several to a string (``"7H 8H"``, a CLUBS play ``"7C 7H 15S=7"``). Values of
     :data:`IDENTIFIER_KEYS` are random identifiers and are not read."""
-    table = _reader(game)
     found: set[str] = set()
     stack = [obj]
     while stack:
         item = stack.pop()
         if isinstance(item, str):
-            for token in _TOKEN.findall(item):
-                text = table.get(token.replace("\ufe0f", ""))
-                if text is not None:
-                    found.add(text)
+            found |= _named_in(item, game)
         elif isinstance(item, dict):
             stack.extend(item.keys())
             stack.extend(value for key, value in item.items() if key not in IDENTIFIER_KEYS)
         elif isinstance(item, (list, tuple)):
             stack.extend(item)
     return found
+
+
+@functools.lru_cache(maxsize=1 << 16)
+def _named_in(text: str, game: str) -> frozenset[str]:
+    """The cards of ``game``'s deck that one string names (:func:`cards_named`; kept: a view's strings, a seat's name
+    or a card's notation, come back in every message)."""
+    table = _reader(game)
+    return frozenset(
+        named for token in _TOKEN.findall(text) if (named := table.get(token.replace("\ufe0f", ""))) is not None
+    )

@@ -18,6 +18,7 @@ def _run(module: Any, args: list[str]) -> dict[str, Any]:
     return run_json(module, args)
 
 
+@pytest.mark.long
 def test_every_bot_is_asked_at_the_same_decisions_and_its_worlds_counted() -> None:
     module = _script()
     bots = ["heuristic", "pimc(samples=2,width=3)", "pimc(samples=4,width=3,settle=200,least=2)"]

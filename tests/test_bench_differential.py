@@ -17,6 +17,7 @@ def _script(monkeypatch: pytest.MonkeyPatch) -> Any:
     return load("differential", register=True)
 
 
+@pytest.mark.long
 def test_every_variant_with_a_kernel_is_checked_decision_by_decision(monkeypatch: pytest.MonkeyPatch) -> None:
     for game in ("whist", "partnership", "free", "northstar"):
         kernel_or_skip(f"clubsuite.games.{game}._core")

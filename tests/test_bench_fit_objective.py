@@ -16,6 +16,7 @@ def _script() -> Any:
     return load("fit_objective")
 
 
+@pytest.mark.long
 def test_a_tiny_fit_writes_a_table_the_package_reads_with_its_command_seed_and_held_out_measure(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

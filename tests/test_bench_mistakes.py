@@ -28,6 +28,7 @@ def test_the_paired_gap_is_the_mean_and_standard_error_of_the_world_by_world_dif
     assert compared.gap(0)[2] == pytest.approx(0.0)  # the best against itself
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("game", ["whist", "partnership"])
 def test_every_flagged_decision_is_read_back_from_its_record_with_a_gap_beyond_noise(game: str) -> None:
     """The random bot judged by a small reference: it makes clear mistakes, each flagged with a record that leads to

@@ -22,6 +22,7 @@ def _bench(monkeypatch: pytest.MonkeyPatch) -> Any:
     return module
 
 
+@pytest.mark.long
 def test_the_bulk_path_is_measured_beside_its_pure_python_fallback(monkeypatch: pytest.MonkeyPatch) -> None:
     module = _bench(monkeypatch)
     only = ["--only", "clubsuite-whist-bulk", "--only", "clubsuite-whist-bulk-python"]

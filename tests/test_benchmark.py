@@ -32,6 +32,7 @@ from clubsuite.rl.observation import observation_hash
 WHIST = ENVS["clubs_whist-v1"]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("env_id", sorted(ENVS))
 def test_every_environment_is_the_version_it_was_frozen_as(env_id: str) -> None:
     env = ENVS[env_id]
@@ -114,6 +115,7 @@ def test_the_interval_counts_deals_and_the_cpu_counts_every_decision_of_the_agen
     assert data["result"]["ci95"] == pytest.approx([mean - half, mean + half], abs=1e-4)
 
 
+@pytest.mark.long
 def test_the_result_is_the_same_with_one_worker_or_two() -> None:
     a, b = agent("heuristic", WHIST), agent("random", WHIST)
     one = [(d.deal, d.scores) for d in results(WHIST, a, b, 6)]
@@ -205,6 +207,7 @@ def test_a_bad_agent_is_refused_naming_it() -> None:
         assert words in str(refused.value), (text, str(refused.value))
 
 
+@pytest.mark.long
 def test_clubs_evaluate_prints_the_result_and_writes_every_deal(tmp_path: Path) -> None:
     out = tmp_path / "result.json"
     done = clubs_in_process(
@@ -274,6 +277,7 @@ def test_a_stopped_evaluation_keeps_its_deals_and_resume_plays_only_the_others(
     assert _kept(out)["per_deal"] == whole["per_deal"]
 
 
+@pytest.mark.long
 def test_resume_refuses_a_file_of_another_evaluation_or_one_altered(tmp_path: Path) -> None:
     """--resume takes up only the same agent, level and environment, from a file whose deals add up; otherwise it
     says what is wrong (status 2) and leaves the file as it was."""

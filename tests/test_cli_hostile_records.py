@@ -363,6 +363,7 @@ def altered_records(draw: st.DrawFn) -> Any:
     return record
 
 
+@pytest.mark.long
 @settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(record=altered_records(), as_json=st.booleans())
 def test_fuzz_any_altered_record_ends_in_status_0_or_2_with_safe_bounded_output(record: Any, as_json: bool) -> None:
@@ -375,6 +376,7 @@ def test_fuzz_any_altered_record_ends_in_status_0_or_2_with_safe_bounded_output(
         assert len(outcome.stderr) < 1500, outcome.stderr
 
 
+@pytest.mark.long
 @settings(max_examples=150, deadline=None)
 @given(value=JSON_VALUES)
 def test_fuzz_arbitrary_json_is_refused_cleanly(value: Any) -> None:

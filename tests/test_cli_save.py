@@ -233,6 +233,7 @@ def _wait_for_prompt(proc: subprocess.Popen[bytes], seen: bytes = b"Your card: "
     assert seen in out, out[-2000:]
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("sig", [signal.SIGINT, signal.SIGTERM, signal.SIGHUP], ids=lambda s: s.name)
 def test_a_signal_during_a_game_saves_the_game_so_far_and_exits_128_plus_n(tmp_path: Path, sig: signal.Signals) -> None:
     path = tmp_path / "stopped.json"
@@ -267,6 +268,7 @@ def test_a_signal_while_bots_play_saves_a_whole_state(tmp_path: Path) -> None:
     assert "the match is not over" in replayed.stdout
 
 
+@pytest.mark.long
 def test_a_second_signal_during_the_save_is_ignored_and_the_record_is_whole(tmp_path: Path) -> None:
     path = tmp_path / "twice.json"
     with _playing(path) as proc:

@@ -12,6 +12,8 @@ import random
 from importlib import resources
 from typing import Any
 
+import pytest
+
 from clubsuite.bots import make_bot
 from clubsuite.cards import Card
 from clubsuite.engine import resolve
@@ -43,6 +45,7 @@ def _whist_positions(seeds: range) -> list[Any]:
     return out
 
 
+@pytest.mark.long
 def test_easy_slips_in_whist_are_a_newcomers_habit_never_a_random_card() -> None:
     """At every decision of three whist hands, easy plays the heuristic's choice or the newcomer's, nothing else;
     and it does slip: at decisions where the two differ, it plays the newcomer's now and then (one time in two,

@@ -7,9 +7,12 @@ import importlib.util
 import io
 from pathlib import Path
 
+import pytest
+
 EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
 
 
+@pytest.mark.long
 def test_the_training_example_prints_a_learning_curve() -> None:
     spec = importlib.util.spec_from_file_location("train_whist", EXAMPLES / "train_whist.py")
     assert spec is not None and spec.loader is not None

@@ -21,6 +21,7 @@ rated queue, club nights) and ``http`` (the web application).
 from __future__ import annotations
 
 import ast
+import functools
 from pathlib import Path
 
 import pytest
@@ -240,7 +241,13 @@ def parts_table_problems(name: str, found: dict[str, set[str]]) -> list[str]:
 
 MODULES = {module_name(p): p for p in PACKAGE.rglob("*.py")}
 MODULE_NAMES = set(MODULES)
-GRAPH = {name: imports_of(path, name) for name, path in MODULES.items()}
+
+
+@functools.cache
+def graph() -> dict[str, set[str]]:
+    """Each module's imports (:func:`imports_of`), read when a test first asks: reading every module's source takes
+    seconds, which every test process would otherwise spend collecting, whether or not it runs these tests."""
+    return {name: imports_of(path, name) for name, path in MODULES.items()}
 
 
 def test_every_module_of_the_package_has_a_layer() -> None:
@@ -251,7 +258,7 @@ def test_every_module_of_the_package_has_a_layer() -> None:
 @pytest.mark.parametrize("name", sorted(MODULES))
 def test_imports_point_inward_and_nothing_imports_the_command_line(name: str) -> None:
     mine = layer(name)
-    for target in GRAPH[name]:
+    for target in graph()[name]:
         theirs = layer(target)
         assert theirs <= mine, (
             f"{name} ({LAYER_NAMES[mine]}) imports {target} ({LAYER_NAMES[theirs]}): an inner layer never imports "
@@ -260,7 +267,7 @@ def test_imports_point_inward_and_nothing_imports_the_command_line(name: str) ->
 
 
 def test_a_game_imports_no_other_game() -> None:
-    for name, targets in GRAPH.items():
+    for name, targets in graph().items():
         parts = name.split(".")
         if len(parts) < 3 or parts[1] != "games":
             continue
@@ -308,8 +315,8 @@ def test_the_package_has_no_import_cycle() -> None:
     def visit(name: str) -> None:
         state[name] = 1
         stack.append(name)
-        for target in sorted(GRAPH.get(name, ())):
-            if name.startswith(target + ".") or target not in GRAPH:
+        for target in sorted(graph().get(name, ())):
+            if name.startswith(target + ".") or target not in graph():
                 continue
             if state.get(target) == 1:
                 cycle = [*stack[stack.index(target) :], target]
@@ -319,7 +326,7 @@ def test_the_package_has_no_import_cycle() -> None:
         stack.pop()
         state[name] = 2
 
-    for name in sorted(GRAPH):
+    for name in sorted(graph()):
         if name not in state:
             visit(name)
 
@@ -333,7 +340,7 @@ def test_the_layer_check_sees_a_wrong_import() -> None:
     # The check itself must be able to fail: a rules module importing a screen is outward.
     assert layer("clubsuite.games.whist.screen") > layer("clubsuite.games.whist.hand")
     assert layer("clubsuite.cli.play") > max(layer(n) for n in MODULES if not n.startswith("clubsuite.cli"))
-    assert "clubsuite.tui.table" in GRAPH["clubsuite.games.whist.screen"]
+    assert "clubsuite.tui.table" in graph()["clubsuite.games.whist.screen"]
 
 
 @pytest.mark.parametrize(
@@ -396,7 +403,7 @@ def test_the_server_top_stays_small_and_every_server_module_has_a_place() -> Non
 
 @pytest.mark.parametrize("name", sorted(n for n in MODULES if server_rank(n) is not None))
 def test_the_server_parts_import_inward(name: str) -> None:
-    assert outward_imports(name, GRAPH[name]) == []
+    assert outward_imports(name, graph()[name]) == []
 
 
 def test_the_server_order_sees_a_wrong_import() -> None:
@@ -404,4 +411,4 @@ def test_the_server_order_sees_a_wrong_import() -> None:
     assert outward_imports("clubsuite.server.people.accounts", {"clubsuite.server.table.hub"}) != []
     assert outward_imports("clubsuite.server.limits", {"clubsuite.server.table.protocol"}) != []
     assert outward_imports("clubsuite.server.http.app", {"clubsuite.server.store.database"}) == []
-    assert "clubsuite.server.table.hub" in GRAPH["clubsuite.server.community.matchmaking"]
+    assert "clubsuite.server.table.hub" in graph()["clubsuite.server.community.matchmaking"]

@@ -240,6 +240,7 @@ def refused(args: list[str]) -> str:
     return outcome.stderr
 
 
+@pytest.mark.long
 def test_positions_made_otherwise_are_never_mixed_and_a_bad_file_is_refused(
     tiny_positions: Path, tmp_path: Path
 ) -> None:

@@ -408,6 +408,7 @@ def test_whist_says_how_to_lead_or_follow_from_the_legal_cards_it_is_given(playe
         assert asked(info, lead["view"], options, others)["words"][0]["code"] == "whist.ask_lead_no_club"
 
 
+@pytest.mark.long
 def test_facts_badges_counts_and_hand_accounts_read_well_for_you_and_for_others(played: Played) -> None:
     for v in played.views:
         info, options = resolve(v["spec"])

@@ -15,10 +15,12 @@ A sequence counts only if all ``N`` actions exist, so a depth past the end of a 
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Collection, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Generic, Protocol, TypeVar
+
+import pytest
 
 DATA = Path(__file__).resolve().parent.parent / "data" / "perft"
 """Where the perft data files are."""
@@ -130,6 +132,18 @@ def cases(positions: Sequence[P], most: int | None = None) -> list[tuple[P, int,
 def case_ids(found: Sequence[tuple[Position[Any], int, int]]) -> list[str]:
     """Test ids: the position's name and the depth."""
     return [f"{p.name}-d{d}" for p, d, _ in found]
+
+
+def case_params(found: Sequence[tuple[Position[Any], int, int]], long: Collection[str]) -> list[Any]:
+    """The cases as parameters with their ids (:func:`case_ids`), those named in ``long`` marked ``long``: the deep
+    counts that take a second or more to walk in pure Python, left out of ``make check`` and run by ``make test``."""
+    ids = case_ids(found)
+    unknown = set(long) - set(ids)
+    assert not unknown, f"no such perft case: {sorted(unknown)}"
+    return [
+        pytest.param(*case, id=name, marks=[pytest.mark.long] if name in long else [])
+        for case, name in zip(found, ids, strict=True)
+    ]
 
 
 def report(positions: Sequence[Position[S]], reference: Reference[S, Any]) -> Iterator[str]:

@@ -20,7 +20,7 @@ import pytest
 from clubsuite.engine import resolve
 from clubsuite.games.free import FreeDeal, FreeHand, FreeMatch, FreeOptions
 from clubsuite.games.free.hand import FreePhase
-from conformance.perft import DATA, Block, Reference, case_ids, cases, engine_perft, read_blocks, report
+from conformance.perft import DATA, Block, Reference, case_ids, case_params, cases, engine_perft, read_blocks, report
 
 FREE_DATA = DATA / "free.txt"
 
@@ -298,6 +298,8 @@ def read_positions(path: Path = FREE_DATA) -> list[Position]:
 
 POSITIONS = read_positions()
 CASES = cases(POSITIONS)
+LONG = {"mid-trick-late-d9", "mid-trick-late-d10", "mid-trick-late-d11"}
+"""The deepest counts, a second or more each in pure Python: run by ``make test``, not ``make check``."""
 
 
 def _notation(hand: FreeHand) -> list[str]:
@@ -322,7 +324,7 @@ def test_perft_file_covers_every_stage_of_a_hand_and_a_joker_team() -> None:
     assert ends >= 2
 
 
-@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=case_ids(CASES))
+@pytest.mark.parametrize(("position", "depth", "expected"), case_params(CASES, LONG))
 def test_engine_perft_matches_the_reference_counts(position: Position, depth: int, expected: int) -> None:
     assert engine_perft(position.engine_state(), depth) == expected
 

@@ -244,6 +244,7 @@ def test_fc2_fc5_fc6_determinize_gives_a_state_the_seat_cannot_tell_from_the_rea
         assert state.deal.auction[seat] == match.hands[-1].deal.auction[seat]
 
 
+@pytest.mark.long
 def test_fc5_determinized_jack_queen_king_handicaps_took_the_highest_cards() -> None:
     """FC-5 holds in the returned state: a guard on how determinize builds states (today by engine replay)."""
     checked = 0
@@ -273,6 +274,7 @@ def test_fc5_determinized_jack_queen_king_handicaps_took_the_highest_cards() -> 
     assert checked >= 20
 
 
+@pytest.mark.long
 def test_determinize_varies_the_other_seats_hands_with_the_seed() -> None:
     varied = 0
     for seed in range(40):
@@ -288,6 +290,7 @@ def test_determinize_varies_the_other_seats_hands_with_the_seed() -> None:
     assert varied >= 60
 
 
+@pytest.mark.long
 def test_determinize_does_not_depend_on_the_true_hidden_cards() -> None:
     checked = 0
     for seed in range(60):

@@ -112,6 +112,7 @@ def test_the_compiled_heuristic_plays_the_python_heuristics_card_at_every_decisi
     assert stages == {Stage.AUCTION, Stage.HANDICAP, Stage.PASS, Stage.PLAY}
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("spec", ["free", "free(no_spades_needs_a_trick=true,target=200)", "free(target=500)"])
 def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(spec: str) -> None:
     """The bulk part plays matches of heuristic bots, alone or beside random ones, as ``play_match`` plays them (the
@@ -237,6 +238,7 @@ def test_a_play_out_is_left_to_the_engine_in_table_mode_or_without_the_kernel(
     assert match.current is not None and match.current.action_log() == before
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("where", ["card play", "auction"])
 def test_pimc_decides_the_same_with_the_compiled_core_and_without(where: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled play-outs change how soon a search bot decides, never what it decides: in the card play, and

@@ -135,6 +135,7 @@ def _random_decisions(count: int) -> list[tuple[int, Play | None, NorthstarOptio
     return found
 
 
+@pytest.mark.long
 def test_the_compiled_legal_list_is_the_engines_sequence() -> None:
     """CompiledLegal against NorthstarLegal on random decisions: the count, every item by its index (from either end)
     and past the ends, membership of every item and of probes, equality both ways, hash, repr, iteration, slices,
@@ -175,6 +176,7 @@ def test_a_new_round_is_compiled_where_the_kernel_is_built() -> None:
 _DECK_CARDS = [c for c in range(200) if DECK_MASK >> c & 1]
 
 
+@pytest.mark.long
 @given(
     order=st.permutations(_DECK_CARDS),
     players=st.integers(2, 6),

@@ -172,6 +172,7 @@ def test_a_play_out_is_left_to_the_engine_for_another_bot_or_without_the_kernel(
     assert match.current is not None and match.current.action_log() == before
 
 
+@pytest.mark.long
 def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled play-outs change how soon a search bot decides, never what it decides."""
     match = NorthstarMatch(_options("northstar(players=3,double_or_nothing=true)"))

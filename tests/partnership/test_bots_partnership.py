@@ -249,6 +249,7 @@ def team_win_rate(tested: str, other: str) -> float:
     return wins / STRENGTH_MATCHES
 
 
+@pytest.mark.long
 def test_cp3_cp4_heuristic_partnership_beats_a_random_one_clearly() -> None:
     assert team_win_rate("heuristic", "random") >= 0.9
 

@@ -144,6 +144,7 @@ def test_a_compiled_play_out_ends_the_hand_as_the_python_bots_do(seed: int) -> N
     assert_play_outs_agree(match, seed)
 
 
+@pytest.mark.long
 def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled play-outs change how soon a search bot decides, never what it decides (the pass included)."""
     rng = random.Random(3)

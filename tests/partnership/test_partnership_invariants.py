@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from typing import Any
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 from partnership_helpers import FULL_DECK, match_snapshot, random_legal
@@ -149,6 +150,7 @@ def test_cp4_random_matches_end_when_a_partnership_leads_at_the_target(seed: int
     assert [h["pass"] for h in summary["hands"]] == [pass_direction(i).value for i in range(len(match.hands))]
 
 
+@pytest.mark.long
 @SETTINGS
 @given(SEEDS)
 def test_every_legal_action_is_accepted_and_some_illegal_ones_refused_without_a_trace(seed: int) -> None:

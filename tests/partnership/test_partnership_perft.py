@@ -20,7 +20,7 @@ import pytest
 
 from clubsuite.cards import Card, CardSet, cards
 from clubsuite.games.partnership import Direction, PartnershipDeal, PartnershipHand, PartnershipMatch, Pass
-from conformance.perft import DATA, Block, Reference, case_ids, cases, engine_perft, read_blocks, report
+from conformance.perft import DATA, Block, Reference, case_ids, case_params, cases, engine_perft, read_blocks, report
 
 PARTNERSHIP_DATA = DATA / "partnership.txt"
 REFERENCE_LIMIT = 100_000
@@ -184,6 +184,8 @@ def read_positions(path: Path = PARTNERSHIP_DATA) -> list[Position]:
 
 POSITIONS = read_positions()
 CASES = cases(POSITIONS)
+LONG = {"pass-left-start-d3"}
+"""The deepest counts, a second or more each in pure Python: run by ``make test``, not ``make check``."""
 
 
 def test_perft_file_covers_the_pass_the_first_lead_and_the_end_of_the_hand() -> None:
@@ -195,7 +197,7 @@ def test_perft_file_covers_the_pass_the_first_lead_and_the_end_of_the_hand() -> 
     assert len(ends) >= 3
 
 
-@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=case_ids(CASES))
+@pytest.mark.parametrize(("position", "depth", "expected"), case_params(CASES, LONG))
 def test_engine_perft_matches_the_reference_counts(position: Position, depth: int, expected: int) -> None:
     assert engine_perft(position.engine_state(), depth) == expected
 

@@ -308,6 +308,7 @@ def test_the_kernel_leaves_the_exchange_and_other_rollout_bots_to_the_engine() -
     assert match.hands[-1].action_log() == [Decision.KEEP] * 3
 
 
+@pytest.mark.long
 def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compiled solver and play-outs change how soon a search bot decides, never what it decides."""
     rng = random.Random(5)
@@ -318,6 +319,7 @@ def test_pimc_decides_the_same_with_the_compiled_core_and_without(monkeypatch: p
     assert_search_decides_the_same_with_the_core_and_without(match, "pimc(samples=6,tricks=4)", 12, monkeypatch)
 
 
+@pytest.mark.long
 def test_the_compiled_exchange_decision_is_the_python_heuristics_with_the_same_draws() -> None:
     """CW-4 as the heuristic bot weighs it: the same keep or exchange from the same generator state, and the
     generator left in the same state (the bid hands sampled as ``random.Random.sample`` samples them)."""

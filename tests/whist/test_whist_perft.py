@@ -19,7 +19,7 @@ import pytest
 from clubsuite.cards import Card, cards
 from clubsuite.engine import resolve
 from clubsuite.games.whist import Decision, LeadAfterExchange, WhistDeal, WhistHand, WhistMatch, WhistOptions
-from conformance.perft import DATA, Block, Reference, case_ids, cases, engine_perft, read_blocks, report
+from conformance.perft import DATA, Block, Reference, case_ids, case_params, cases, engine_perft, read_blocks, report
 
 WHIST_DATA = DATA / "whist.txt"
 
@@ -195,6 +195,8 @@ def read_positions(path: Path = WHIST_DATA) -> list[Position]:
 
 POSITIONS = read_positions()
 CASES = cases(POSITIONS)
+LONG = {f"last-five-tricks-d{depth}" for depth in range(11, 16)}
+"""The deepest counts, a second or more each in pure Python: run by ``make test``, not ``make check``."""
 
 
 def test_perft_file_has_positions_from_the_exchange_the_first_lead_and_the_end_of_the_hand() -> None:
@@ -208,7 +210,7 @@ def test_perft_file_has_positions_from_the_exchange_the_first_lead_and_the_end_o
     assert len(ends) >= 3
 
 
-@pytest.mark.parametrize(("position", "depth", "expected"), CASES, ids=case_ids(CASES))
+@pytest.mark.parametrize(("position", "depth", "expected"), case_params(CASES, LONG))
 def test_engine_perft_matches_the_reference_counts(position: Position, depth: int, expected: int) -> None:
     assert engine_perft(position.engine_state(), depth) == expected
 
