@@ -234,6 +234,7 @@ def _keep(path: Path, data: Any) -> None:
     path.write_bytes(gzip.compress(raw) if path.name.endswith(".gz") else raw)
 
 
+@pytest.mark.long
 @pytest.mark.parametrize("name", ["run.json", "run.json.gz"])
 def test_a_stopped_evaluation_keeps_its_deals_and_resume_plays_only_the_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str

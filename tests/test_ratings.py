@@ -350,6 +350,7 @@ def matches(draw: st.DrawFn) -> Match:
     return skills, ranks, teams, sides
 
 
+@pytest.mark.long
 @settings(max_examples=200, deadline=None)
 @given(matches())
 def test_every_sigma_stays_positive_and_finite(match: Match) -> None:
@@ -359,6 +360,7 @@ def test_every_sigma_stays_positive_and_finite(match: Match) -> None:
     assert all(math.isfinite(s.mu) and math.isfinite(s.sigma) and s.sigma > 0 for s in after)
 
 
+@pytest.mark.long
 @settings(max_examples=200, deadline=None)
 @given(matches())
 def test_a_side_alone_at_the_top_never_loses_mean_and_one_alone_at_the_bottom_never_gains(match: Match) -> None:
@@ -373,6 +375,7 @@ def test_a_side_alone_at_the_top_never_loses_mean_and_one_alone_at_the_bottom_ne
             assert all(after[s].mu <= skills[s].mu for s in side)
 
 
+@pytest.mark.long
 @settings(max_examples=200, deadline=None)
 @given(matches())
 def test_partners_always_move_the_same_way(match: Match) -> None:
@@ -383,6 +386,7 @@ def test_partners_always_move_the_same_way(match: Match) -> None:
         assert directions <= {0, 1} or directions <= {0, -1}
 
 
+@pytest.mark.long
 @settings(max_examples=200, deadline=None)
 @given(matches(), st.data())
 def test_the_result_does_not_depend_on_seat_numbers(match: Match, data: st.DataObject) -> None:
