@@ -11,6 +11,8 @@ ARGS ?=
 # their in-process clients no keepalive pings, which a loaded machine once made late: tests/server/serverkit.py.)
 JOBS ?= $(shell n=$$(nproc 2>/dev/null || echo 1); echo $$((n + 1)))
 CORES := $(shell nproc 2>/dev/null || echo 1)
+# `make check`'s test processes: one per core, as its tests mostly compute (FAST_JOBS=0: in this one process).
+FAST_JOBS ?= $(CORES)
 EXTRAS := [dev,server,rl,openspiel,dask,plots]
 
 .PHONY: play serve watch test check fast lint typecheck unit bench clean setup screenshots puzzle-sets serve-install base-install
@@ -103,11 +105,11 @@ test: lint typecheck unit
 # The fast inner loop: lint, types and the tests of the games' rules, records, views and presentation and the units
 # that need no browser, server, PostgreSQL, separate process, kernel comparison or run of a second or more (the
 # markers come from what each test uses, `long` by hand: tests/conftest.py), each property tried on 20 examples; the
-# server's and the puzzles' tests are left to `make test`. Under two minutes on two cores. These tests compute and
-# never wait, so one test process per core (another would only take its share of them).
+# server's and the puzzles' tests are left to `make test`. Under two minutes on two cores. These tests mostly
+# compute, so one test process per core (FAST_JOBS; another would only take its share of the cores).
 FAST := not (browser or postgres or cluster or live or differential or long or cli)
 fast: $(STAMP)
-	env -u PYTHONDONTWRITEBYTECODE CLUBS_HYPOTHESIS=check $(BIN)/python -m pytest -n $(CORES) --dist worksteal \
+	env -u PYTHONDONTWRITEBYTECODE CLUBS_HYPOTHESIS=check $(BIN)/python -m pytest -n $(FAST_JOBS) --dist worksteal \
 		-m "$(FAST)" --ignore=tests/server --ignore=tests/puzzles --ignore=tests/solver --durations=10
 
 check: lint typecheck fast

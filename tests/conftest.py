@@ -33,9 +33,10 @@ def _generous_http_timeouts() -> Iterator[None]:
 
 
 MARKERS = {
-    "long": "runs for a second or more (a whole match in a browser, thousands of random matches against the engine, "
-    "a deep perft count, a frozen evaluation): started first, so that it never ends the run on one worker while the "
-    "other waits, and left out of make check",
+    "long": "runs for a second or more among the tests make check would otherwise run (a deep perft count, a frozen "
+    "evaluation), or for many seconds among the others (a whole match in a browser, thousands of random matches "
+    "against the engine): started first, so that it never ends the run on one worker while the other waits, and "
+    "left out of make check",
     "browser": "drives a real browser (from the fixture: pytest-playwright's browser, page or context)",
     "postgres": "needs the throwaway PostgreSQL server (from the fixture: postgres)",
     "cluster": "starts several server processes (from the fixtures: two_nodes, a site behind HAProxy)",

@@ -294,6 +294,7 @@ def cards_named(obj: Any, game: str) -> set[str]:
     """Every card of ``game``'s deck named anywhere in the JSON value ``obj`` (in canonical notation): in strings
     inside dicts (keys too) and lists, several to a string (``"7H 8H"``, a CLUBS play ``"7C 7H 15S=7"``). Values of
     :data:`IDENTIFIER_KEYS` are random identifiers and are not read."""
+    _reader(game)  # an unknown game fails here, whatever ``obj`` holds
     found: set[str] = set()
     stack = [obj]
     while stack:

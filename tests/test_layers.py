@@ -22,7 +22,10 @@ from __future__ import annotations
 
 import ast
 import functools
+from collections.abc import Mapping
+from collections.abc import Set as AbstractSet
 from pathlib import Path
+from types import MappingProxyType
 
 import pytest
 
@@ -244,10 +247,11 @@ MODULE_NAMES = set(MODULES)
 
 
 @functools.cache
-def graph() -> dict[str, set[str]]:
+def graph() -> Mapping[str, frozenset[str]]:
     """Each module's imports (:func:`imports_of`), read when a test first asks: reading every module's source takes
-    seconds, which every test process would otherwise spend collecting, whether or not it runs these tests."""
-    return {name: imports_of(path, name) for name, path in MODULES.items()}
+    seconds, which every test process would otherwise spend collecting, whether or not it runs these tests. Kept
+    for the process, so no test may change it (frozen)."""
+    return MappingProxyType({name: frozenset(imports_of(path, name)) for name, path in MODULES.items()})
 
 
 def test_every_module_of_the_package_has_a_layer() -> None:
@@ -383,7 +387,7 @@ def server_rank(name: str) -> int | None:
     return 0
 
 
-def outward_imports(name: str, targets: set[str]) -> list[str]:
+def outward_imports(name: str, targets: AbstractSet[str]) -> list[str]:
     """The imports of server module ``name`` that go to a later (outer) server part than its own."""
     mine = server_rank(name)
     assert mine is not None

@@ -2,7 +2,7 @@
 invite each other, to a table (accepted from the notice, on another page) and to a tournament (declined: the other
 is told); blocking a player one follows says that the follow ends; a player reports a rude line from the chat, which
 blocks its writer for her; a moderator mutes the writer from the moderators' page, and the writer is told why on the
-page and when trying to chat."""
+page and when trying to chat; a notice added while a page's socket is on its way to the server still reaches it."""
 
 from __future__ import annotations
 
@@ -121,14 +121,18 @@ def test_a_notice_added_while_the_pages_socket_is_on_its_way_still_reaches_the_p
     """Bob's page has read his kept notices, and its socket is held on its way to the server when a moderator's
     warning is added for him: the server has no socket of his to tell it to, and its look for new notices leaves it
     alone as told (docs/protocol.md). The page reads its notices again once the server welcomes the socket, which it
-    does only after registering it for his notices: the warning shows all the same."""
+    does only after registering it for his notices: the warning shows all the same. (The socket is held before the
+    server accepts it, so this holds the page to reading at the welcome; that the server welcomes a socket only once
+    it is registered is its own order, in ``live_routes.py``.)"""
     bob = new_page(browser)
     sign_up(bob, web.base, "Bob")
     state = web.server.config.app.state
     hub = state.hub
     bob_id = bob.evaluate("async () => (await (await fetch('/account')).json()).id")
     held: list[Any] = []
-    bob.route_web_socket("**/live", lambda ws: held.append(ws))  # not connected here: held until let through below
+    # not connected in the handler: the page's socket opens at once (Playwright stands in for the server), and what
+    # the page sends it meanwhile (the topics it watches) is dropped, which this test does not need
+    bob.route_web_socket("**/live", lambda ws: held.append(ws))
     bob.goto(f"{web.base}/")
     wait_for(lambda: len(held) == 1, 60, "the page opened no socket", bob)
     bob.wait_for_load_state("networkidle")  # every read the page makes before its socket reaches the server answered
