@@ -95,7 +95,8 @@ $(JS_STAMP): package.json package-lock.json
 # command the tests start would otherwise compile the package from source again, and pytest rewrite every test
 # module's asserts again at each run (collection 23 s instead of 9).
 # The thirty slowest tests are listed at the end, and every test's time is kept in build/test-times.xml
-# (`python tools/test_times.py` sums it by folder and file), to see where the time goes.
+# (`python tools/test_times.py` sums it by folder and file), to see where the time goes; with CLUBS_TEST_CPU=1 each
+# test's CPU seconds too, the processes it started included (`python tools/test_times.py --cpu`, tests/cpu_times.py).
 unit: $(STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=30 \
 		--junitxml=build/test-times.xml

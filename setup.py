@@ -87,6 +87,9 @@ def compiled() -> list[Extension]:
     )
     for extension in extensions:
         extension.optional = True  # a failed compile leaves the pure-Python path, with a warning in the install log
+    # the longest compiles first (the largest C files Cython wrote): with one per core, the last to start is a short
+    # one, not a game's kernel compiled alone at the end while the other cores wait
+    extensions.sort(key=lambda e: -sum(os.path.getsize(s) for s in e.sources if os.path.exists(s)))
     return extensions
 
 

@@ -17,6 +17,7 @@ from typing import Any
 import pytest
 from hypothesis import HealthCheck, settings
 
+import cpu_times
 from timeouts import HTTP_TIMEOUT
 
 
@@ -154,9 +155,24 @@ def fresh_seed(request: pytest.FixtureRequest) -> int:
     return seed
 
 
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    """Where ``CLUBS_TEST_CPU=1``: the CPU used so far, read as the test's set-up begins (:mod:`cpu_times`)."""
+    if cpu_times.ENABLED:
+        item.stash[_CPU_AT_START] = cpu_times.tree_cpu_seconds()
+
+
+_CPU_AT_START = pytest.StashKey[float]()
+
+
 @pytest.hookimpl(hookwrapper=True)
 def pytest_runtest_makereport(item: pytest.Item, call: pytest.CallInfo[None]) -> Iterator[None]:
-    """A failed test that drew a seed (:func:`fresh_seed`) names it in its report."""
+    """A failed test that drew a seed (:func:`fresh_seed`) names it in its report. Where ``CLUBS_TEST_CPU=1``, the
+    test's CPU seconds (:mod:`cpu_times`) are among its properties from its tear-down's report on (the JUnit report
+    takes them from there)."""
+    if call.when == "teardown" and _CPU_AT_START in item.stash:
+        used = cpu_times.tree_cpu_seconds() - item.stash[_CPU_AT_START]
+        item.user_properties.append((cpu_times.PROPERTY, f"{used:.2f}"))
     outcome = yield
     report = outcome.get_result()
     seeds = [value for key, value in item.user_properties if key == "seed"]
