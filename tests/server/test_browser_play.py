@@ -129,6 +129,26 @@ def test_a_table_fits_a_360_pixel_screen_and_every_control_has_a_name_and_works_
     assert page.errors == []  # type: ignore[attr-defined]
 
 
+def test_a_table_page_asks_the_server_who_is_signed_in_once_however_many_of_its_parts_want_to_know(
+    web: ThreadServer, browser: Any
+) -> None:
+    # Bug: the table's page asked GET /account three times as it opened (the seat's form, the chat, the seat's
+    # reclaim each asked before the first answer came), every player at every table.
+    seats = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
+    table = post(web.base, "/tables", {"game": "whist", "seats": seats, "bot_delay": 0}, 201)["id"]
+    page = browser.new_context(viewport={"width": 1280, "height": 900}).new_page()
+    asked: list[str] = []
+    page.on("request", lambda request: asked.append(request.url) if request.url.endswith("/account") else None)
+    page.goto(f"{web.base}/table/{table}")
+    page.get_by_label("Your name").fill("Ann")
+    watched = watch(page, None)
+    page.get_by_role("button", name="Take the seat").click()
+    wait_for(lambda: any(m["type"] == "welcome" for m in watched.received), 15, "Ann got no welcome", page)
+    page.locator(".my-area").wait_for()
+    page.wait_for_load_state("networkidle")  # every part of the page has asked what it asks as it opens
+    assert asked == [f"{web.base}/account"]
+
+
 def test_a_reload_in_the_middle_of_a_hand_returns_to_the_same_seat_and_state(web: ThreadServer, browser: Any) -> None:
     seats = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
     table = seeded_table(web, "partnership", [*seats, {"kind": "bot"}], seed=5, bot_delay=0.0)

@@ -74,20 +74,28 @@ export function byId(id) {
 }
 
 let csrf;  // the session's CSRF token: undefined until asked, null when signed out
-let accountSeen = null;
+/** @type {Promise<any> | null} */
+let asked = null; // the last asking of the server: the parts of a page that ask at once share its answer
 
-/** The signed-in account (with its CSRF token), or null; asked of the server once per page. */
-export async function account(again = false) {
-  if (csrf !== undefined && !again) return csrf === null ? null : accountSeen;
-  try {
-    const response = await fetch("/account");
-    const seen = response.ok ? await response.json() : null;
-    accountSeen = seen && seen.signed_in ? seen : null;
-  } catch {
-    accountSeen = null;
-  }
-  csrf = accountSeen ? accountSeen.csrf : null;
-  return accountSeen;
+/** The signed-in account (with its CSRF token), or null; asked of the server once per page (``again``: once more),
+ * however many of the page's parts ask before the answer comes. */
+export function account(again = false) {
+  if (asked && !again) return asked;
+  /** @type {Promise<any>} */
+  const asking = (async () => {
+    let seen = null;
+    try {
+      const response = await fetch("/account");
+      const answer = response.ok ? await response.json() : null;
+      seen = answer && answer.signed_in ? answer : null;
+    } catch {
+      seen = null;
+    }
+    if (asked === asking) csrf = seen ? seen.csrf : null; // an answer overtaken by a later asking sets nothing
+    return seen;
+  })();
+  asked = asking;
+  return asking;
 }
 
 /** JSON over HTTP: the decoded answer, or an Error carrying the server's message. A request that changes something
