@@ -6,7 +6,8 @@ Switched on by ``CLUBS_TEST_CPU=1`` (``make unit`` then keeps it in ``build/test
 ``python tools/test_times.py --cpu`` sums it by folder and file). A test's figure is the CPU used, between its
 set-up's start and its tear-down's end, by the test process and every process under it then (psutil reads them all:
 a process that ended in between counts where its parent waited for it); a module's or the session's fixture counts
-in the first test that asks for it, as its wall time does.
+in the first test that asks for it, as its wall time does. What a process shared by several tests (the session's
+browser, a module's server) does meanwhile for another counts too: a test file alone gives the clearest figures.
 """
 
 from __future__ import annotations

@@ -169,14 +169,11 @@ def test_the_wild_fifteens_picker_fits_every_laptop_screen(web: ThreadServer, br
 def seated(
     browser: Any, base: str, joined: dict[str, Any], viewport: dict[str, int], storage: dict[str, Any]
 ) -> Watched:
-    """The page of the seat ``joined`` (a join's answer: table, seat, token), with ``storage``'s preferences."""
-    page = new_page(browser, viewport, storage=storage)
+    """The page of the seat ``joined`` (a join's answer: table, seat, token), with ``storage``'s preferences: the
+    seat is in the page's storage before the table's page first loads, as after a join (no page loaded before it)."""
+    seat = {f"seat.{joined['table']}": {"token": joined["token"], "seat": joined["seat"]}}
+    page = new_page(browser, viewport, storage={**storage, **seat})
     w = watch(page, joined["seat"])
-    page.goto(base + "/")
-    page.evaluate(
-        "([id, token, seat]) => localStorage.setItem(`clubs.seat.${id}`, JSON.stringify({token, seat}))",
-        [joined["table"], joined["token"], joined["seat"]],
-    )
     page.goto(f"{base}/table/{joined['table']}")
     page.locator(".my-area").wait_for()
     return w
