@@ -17,8 +17,13 @@ from clubsuite.pools import WorkerLostError, Workers
 
 
 def _wait_for(path: Path) -> int:
-    """A task that marks its start in ``path`` and waits until the file is removed (at most a minute)."""
-    path.write_text(str(os.getpid()), encoding="utf-8")
+    """A task that marks its start in ``path`` and waits until the file is removed (at most a minute).
+
+    The mark is written beside ``path`` and renamed onto it, so whoever sees the file sees the whole process id, never
+    the empty file between its creation and its write."""
+    written = path.with_name(path.name + ".part")
+    written.write_text(str(os.getpid()), encoding="utf-8")
+    os.replace(written, path)
     deadline = time.monotonic() + 60
     while path.exists() and time.monotonic() < deadline:
         time.sleep(0.01)
