@@ -239,10 +239,12 @@ def each_store(database_url: str) -> Iterator[Any]:
 # -- the real-browser tests ---------------------------------------------------------------------------------------
 @pytest.fixture(scope="session")
 def browser_type_launch_args(browser_type_launch_args: dict[str, Any]) -> dict[str, Any]:
-    """pytest-playwright launches Debian's Chromium (installed when missing: ``tests/server/browserkit.py``)."""
+    """pytest-playwright launches Debian's Chromium, its headless shell unless ``--headed`` (installed when missing:
+    ``tests/server/browserkit.py``)."""
     from browserkit import LAUNCH_ARGS, chromium  # tests/server, on the path once its tests are collected
 
-    return {**browser_type_launch_args, "executable_path": chromium(), "args": LAUNCH_ARGS}
+    headless = bool(browser_type_launch_args.get("headless", True))
+    return {**browser_type_launch_args, "executable_path": chromium(headless), "args": LAUNCH_ARGS}
 
 
 @pytest.fixture(autouse=True)
