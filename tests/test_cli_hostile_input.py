@@ -133,9 +133,10 @@ def test_a_terminal_that_cannot_encode_the_suits_gets_letters(game: str) -> None
     assert b"\\u2663" not in out  # symbols fall back to letters, not escapes
 
 
-@pytest.mark.parametrize("env", [{"LC_ALL": "POSIX"}, {"LC_ALL": "C"}, {"PYTHONIOENCODING": "ascii"}])
+@pytest.mark.parametrize("env", [{"LC_ALL": "C"}, {"PYTHONIOENCODING": "ascii"}])
 @pytest.mark.parametrize("game", GAMES)
 def test_piped_play_and_watch_work_in_any_locale(env: dict[str, str], game: str) -> None:
+    # The C locale stands for POSIX too: the C library and Python (PEP 538) take the one as the other's name.
     played = clubs_process(["play", game, "--seed", "4", "--bots", "random"], b"?\nq\n", env=env)
     assert played.returncode == 0, played.stderr
     watched = clubs_process(["watch", game, "--seed", "4", "--bots", "random"], env=env)
