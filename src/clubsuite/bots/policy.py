@@ -38,16 +38,20 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 import numpy.typing as npt
 
-from clubsuite.coding import RlCoding, Vector, coding_for, env_layout, observation_of
+from clubsuite.coding import RlCoding, coding_for, env_layout, observation_of
 from clubsuite.engine import LegalActions, View, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.npzread import Array, Bounds, file_bytes
 from clubsuite.npzread import arrays as read_arrays
 from clubsuite.safetext import quoted
+
+if TYPE_CHECKING:
+    from clubsuite.coding import Vector
 
 FORMAT, VERSION = "clubsuite-policy", 1
 MAX_BYTES = 64 * 1024 * 1024
