@@ -82,7 +82,8 @@ def test_the_compiled_heuristic_takes_the_python_heuristics_action_at_every_deci
                     assert core.heuristic_choice(world.current, weights, seen_earlier(world_view)) == expected
                     worlds += 1
                 match.apply(action if rng.random() < 0.75 else other.choose(view, legal, rng))
-    assert decisions > VARIANTS[spec] * 100 and worlds > 10
+    # whole matches were compared: a duel's match takes some 100 decisions, a larger table's more
+    assert decisions > VARIANTS[spec] * 50 and worlds > 10
 
 
 @pytest.mark.long
