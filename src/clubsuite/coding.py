@@ -22,30 +22,21 @@ from __future__ import annotations
 import itertools
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
-from types import ModuleType
 from typing import TYPE_CHECKING, NotRequired, Protocol, TypedDict, runtime_checkable
 
 from clubsuite.cards import Card, Deck
 from clubsuite.engine import SomeGame, View
 from clubsuite.errors import IllegalActionError, InvalidOptionsError
 
+# numpy is imported where a vector is first made (`Layout.bounds`, `Features`), not here: every command and server
+# reads the games' benchmark declarations and the learned bot's policies from this module, and most never make a
+# vector (`clubs play` with random bots starts a quarter second sooner without numpy).
 if TYPE_CHECKING:
     import numpy as np
     import numpy.typing as npt
 
     Vector = npt.NDArray[np.float32]
-
-
-def _numpy() -> ModuleType:
-    """numpy, imported where a vector is first made: every command and server reads the games' benchmark
-    declarations and the learned bot's policies from here, and most never make a vector (``clubs play`` with random
-    bots starts a quarter second sooner without numpy)."""
-    import numpy
-
-    return numpy
-
-
-"""An observation vector."""
+    """An observation vector."""
 
 
 @dataclass(frozen=True)
@@ -97,7 +88,8 @@ class Layout:
 
     def bounds(self) -> tuple[Vector, Vector]:
         """The least and greatest value of every entry."""
-        np = _numpy()
+        import numpy as np
+
         low = np.concatenate([np.full(s.size, s.low, np.float32) for s in self.slots])
         high = np.concatenate([np.full(s.size, s.high, np.float32) for s in self.slots])
         return low, high
@@ -112,7 +104,8 @@ class Features:
 
     def __init__(self, layout: Layout) -> None:
         self.layout = layout
-        np = _numpy()
+        import numpy as np
+
         self.vector: Vector = np.zeros(layout.size, np.float32)
 
     def put(self, slot: str, index: int, value: float = 1.0) -> None:

@@ -57,7 +57,9 @@ def chromium(headless: bool = True) -> str:
         return _found[headless]
     whys: list[str] = []
     for package, commands in (HEADLESS_SHELL, FULL_CHROMIUM) if headless else (FULL_CHROMIUM,):
-        path, why = _which(commands) or _installed(package, commands)
+        path, why = _which(commands), ""
+        if path is None:
+            path, why = _installed(package, commands)
         if path:
             _found[headless] = path
             return path
@@ -68,26 +70,24 @@ def chromium(headless: bool = True) -> str:
     pytest.skip(reason)
 
 
-def _which(commands: tuple[str, ...]) -> tuple[str, str] | None:
+def _which(commands: tuple[str, ...]) -> str | None:
     for name in commands:
         found = shutil.which(name)
         if found:
-            return found, ""
+            return found
     return None
 
 
-def _installed(package: str, commands: tuple[str, ...]) -> tuple[str, str]:
-    """``package`` installed with apt-get where we are root: the path of its command, or "" and why not."""
+def _installed(package: str, commands: tuple[str, ...]) -> tuple[str | None, str]:
+    """``package`` installed with apt-get where we are root: the path of its command (None where there is none) and
+    why not."""
     if not (os.name == "posix" and os.geteuid() == 0 and shutil.which("apt-get")):
-        return "", f"not installed, and installing it needs root (apt-get install {package})"
+        return None, f"not installed, and installing it needs root (apt-get install {package})"
     # One installer at a time: the test processes (pytest-xdist) may all find it missing at once.
     with open(Path(tempfile.gettempdir()) / "clubsuite-chromium-install.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
-        found = _which(commands)
-        if found:
-            return found
-        why = _apt_install(package)
-        return _which(commands) or ("", why or f"apt-get install {package} did not provide {commands[0]}")
+        why = "" if _which(commands) else _apt_install(package)
+        return _which(commands), why or f"apt-get install {package} did not provide {commands[0]}"
 
 
 def _apt_install(package: str) -> str:

@@ -11,7 +11,7 @@ import pytest
 def installed(monkeypatch: pytest.MonkeyPatch, *commands: str) -> None:
     """Only ``commands`` are on the path, nothing is installed, and nothing was found before."""
     monkeypatch.setattr(browserkit.shutil, "which", lambda name: f"/usr/bin/{name}" if name in commands else None)
-    monkeypatch.setattr(browserkit, "_installed", lambda package, _: ("", f"{package} cannot be installed here"))
+    monkeypatch.setattr(browserkit, "_installed", lambda package, _: (None, f"{package} cannot be installed here"))
     monkeypatch.setattr(browserkit, "_found", {})
 
 
