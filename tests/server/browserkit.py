@@ -404,17 +404,24 @@ RECORD_STATES = """
 and gathering), with the table version it was drawn from (``data-version``), for :func:`assert_no_leak_ever`."""
 
 
-def match_at(server: Any, table_id: str, version: int) -> SomeMatch:
-    """The first match of a table as it stood at ``version`` (the version counts its accepted actions), rebuilt from
-    the table's seed and action log."""
+def knowable_by_version(server: Any, table_id: str, seat: int | None, versions: set[int]) -> dict[int, set[str]]:
+    """The cards ``seat`` could know in the table's first match as it stood at each of ``versions`` (a version counts
+    the accepted actions): the match rebuilt once from the table's seed and action log, read at each version on the
+    way (a version past the log's end reads the match at its end)."""
     from clubsuite.server.table.live import advance, start_match
 
     table = server.server.config.app.state.hub.tables[table_id]
     match, _ = start_match(table.info, table.options, 0, table.seed)
-    for row in table.store.actions(table_id, 0)[:version]:
-        match.apply(match.parse_action(row.action), row.seat)
-        advance(match, table.info, table.seed)
-    return match
+    rows = table.store.actions(table_id, 0)
+    known: dict[int, set[str]] = {}
+    for version in range(max(versions, default=-1) + 1):
+        if version in versions:
+            known[version] = knowable_cards(match, seat)
+        if version < len(rows):
+            row = rows[version]
+            match.apply(match.parse_action(row.action), row.seat)
+            advance(match, table.info, table.seed)
+    return known
 
 
 def assert_no_leak_ever(watched: Watched, server: Any, table_id: str, game: str) -> int:
@@ -423,26 +430,18 @@ def assert_no_leak_ever(watched: Watched, server: Any, table_id: str, game: str)
     states and messages were checked."""
     shown: list[dict[str, Any]] = watched.page.evaluate("() => window.__shown")
     checked = 0
-    allowed: dict[int, set[str]] = {}
-
-    def knowable_at(version: int) -> set[str]:
-        if version not in allowed:
-            allowed[version] = knowable_cards(match_at(server, table_id, version), watched.seat)
-        return allowed[version]
-
+    messages = [m for m in list(watched.received) if m.get("type") in ("state", "update")]
+    versions = {int(s["version"]) for s in shown if s["version"] is not None} | {int(m["version"]) for m in messages}
+    allowed = knowable_by_version(server, table_id, watched.seat, versions)
     for state in shown:
         if state["version"] is None:
             continue
         named = cards_named([state["marks"], state["labels"], state["text"]], game)
-        extra = named - knowable_at(int(state["version"]))
+        extra = named - allowed[int(state["version"])]
         assert not extra, f"seat {watched.seat}'s page showed {sorted(extra)} at version {state['version']}"
         checked += 1
-    own = cards_named([m.get("action") for m in watched.sent if m.get("type") == "act"], game)
-    for msg in list(watched.received):
-        if msg.get("type") not in ("state", "update"):
-            continue
-        named = cards_named(msg, game) - (own if msg.get("type") == "error" else set())
-        extra = named - knowable_at(int(msg["version"]))
+    for msg in messages:
+        extra = cards_named(msg, game) - allowed[int(msg["version"])]
         assert not extra, f"seat {watched.seat} was sent {sorted(extra)}: {msg}"
         checked += 1
     return checked
