@@ -4,6 +4,7 @@ module of ratings, the server's too)."""
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import random
@@ -15,6 +16,7 @@ import pytest
 from cli_helpers import clubs_in_process
 from clubsuite import ratings
 from clubsuite.bots.calibrated import all_pools, calibrated, provenance
+from clubsuite.cli import calibrate as calibrate_cli
 from clubsuite.engine import games, resolve
 from clubsuite.sim import calibration
 from clubsuite.sim.calibration import Placing, finishing_ranks, fit_levels, plan, rate_seats
@@ -25,7 +27,15 @@ LEVELS = ("easy", "normal", "hard", "expert")
 
 # -- the command ------------------------------------------------------------------------------------------------------
 @pytest.mark.long
-def test_a_tiny_calibration_writes_json_with_intervals_around_each_rating_and_a_figure(tmp_path: Path) -> None:
+def test_a_tiny_calibration_writes_json_with_intervals_around_each_rating_and_a_figure(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The whole command on 12 matches. Its fit is made smaller than the command's (4 passes and 20 bootstrap draws
+    for 40 and 200, as the fit's own tests below take): what is checked here is what the command writes, and the
+    full fit, a hundred times the work, is most of the command's CPU even on 12 matches. The JSON says the fit it
+    got."""
+    fit = {"passes": 4, "resamples": 20}
+    monkeypatch.setattr(calibrate_cli, "run_calibration", functools.partial(calibration.calibrate, **fit))
     out, figure = tmp_path / "run.json", tmp_path / "run.png"
     args = ["calibrate", "whist", "--levels", "normal,random", "--matches", "12", "--seed", "3"]
     outcome = clubs_in_process([*args, "--out", str(out), "--plot", str(figure)])
@@ -35,6 +45,7 @@ def test_a_tiny_calibration_writes_json_with_intervals_around_each_rating_and_a_
     assert data["pool"] == "whist" and data["spec"] == "whist" and data["seed"] == 3
     assert data["matches"] == 12 and data["cycles"] == 2  # two levels at three seats: cycles of 2 line-ups x 3 turns
     assert data["command"] == "clubs calibrate whist --levels normal,random --matches 12 --seed 3"
+    assert {key: data[key] for key in fit} == fit
     assert set(data["levels"]) == {"normal", "random"}
     for name, level in data["levels"].items():
         assert math.isfinite(level["mu"]) and level["sigma"] > 0, name

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import os
 import pty
+import random
 import select
 import subprocess
 from pathlib import Path
@@ -133,16 +134,23 @@ def test_a_terminal_that_cannot_encode_the_suits_gets_letters(game: str) -> None
     assert b"\\u2663" not in out  # symbols fall back to letters, not escapes
 
 
-@pytest.mark.parametrize("env", [{"LC_ALL": "C"}, {"PYTHONIOENCODING": "ascii"}])
+LOCALES = ({"LC_ALL": "C"}, {"PYTHONIOENCODING": "ascii"})
+"""The locales piped play and watch are tried in (the C locale stands for POSIX too: the C library and Python
+(PEP 538) take the one as the other's name)."""
+
+
 @pytest.mark.parametrize("game", GAMES)
-def test_piped_play_and_watch_work_in_any_locale(env: dict[str, str], game: str) -> None:
-    # The C locale stands for POSIX too: the C library and Python (PEP 538) take the one as the other's name.
+def test_piped_play_and_watch_work_in_any_locale(game: str, fresh_seed: int) -> None:
+    """Each game in one of :data:`LOCALES`, half the games in each: which game in which is drawn from the run's seed
+    (``fresh_seed``), so every run tries both locales and many runs every game in each."""
+    order = random.Random(fresh_seed).sample(GAMES, len(GAMES))
+    env = LOCALES[order.index(game) * len(LOCALES) // len(GAMES)]
     played = clubs_process(["play", game, "--seed", "4", "--bots", "random"], b"?\nq\n", env=env)
-    assert played.returncode == 0, played.stderr
+    assert played.returncode == 0, (env, played.stderr)
     watched = clubs_process(["watch", game, "--seed", "4", "--bots", "random"], env=env)
-    assert watched.returncode == 0, watched.stderr
+    assert watched.returncode == 0, (env, watched.stderr)
     for out in (played.stdout, watched.stdout, played.stderr, watched.stderr):
-        assert b"Traceback" not in out
+        assert b"Traceback" not in out, env
 
 
 # -- fuzzing ---------------------------------------------------------------------------------------------------

@@ -204,8 +204,9 @@ def codes(reason: Reason) -> list[str]:
     return [reason.code, *inner]
 
 
-STEP_DEALS = 20
-"""Deals whose every decision a run checks the lesson's words at, per game and variant."""
+STEP_DEALS = 5
+"""Deals whose every decision a run checks the lesson's words at, per game and variant, from the run's seed
+(``fresh_seed``): other ones each run, so many runs cover more deals than one long one."""
 
 
 @pytest.mark.long

@@ -3,8 +3,10 @@ of what a match shows, and a walk that finds mutable objects two states have in 
 
 A case is a game's spec: the game itself, each named variant (``info.variants``), each example spec of its
 registry entry (``info.examples``: the options a game wants shown, and checked), and for a game whose seat count is
-an option (``players``) each allowed count. Random play is seeded, so every run checks the same positions, and
-bounded (:data:`MAX_HANDS` hands), so the whole suite stays well under a minute.
+an option (``players``) each allowed count. Random play is seeded, by a fixed seed (every run checks the same
+positions) or, in the heavier checks, by the run's seed (``fresh_seed``, each case a seed of its own from it,
+:func:`seed_of`: other positions each run, and a failure names the seed to play it again), and bounded
+(:data:`MAX_HANDS` hands), so the whole suite stays well under a minute.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import dataclasses
 import enum
 import random
 import types
+import zlib
 from collections.abc import Iterator
 from typing import Any
 
@@ -58,6 +61,12 @@ def cases() -> list[Case]:
 
 CASES = cases()
 IDS = [c.spec for c in CASES]
+
+
+def seed_of(case: Case, run_seed: int) -> int:
+    """The seed ``case`` plays from in a run of seed ``run_seed`` (``fresh_seed``): one of its own, so that the
+    variants of a game play other deals than each other."""
+    return run_seed + zlib.crc32(case.spec.encode())
 
 
 def random_play(case: Case, seed: int, hands: int = MAX_HANDS, seeded_deals: bool = False) -> Iterator[Any]:

@@ -104,6 +104,51 @@ def engine_perft(state: Any, depth: int) -> int:
     return total
 
 
+def engine_perft_by_depth(state: Any, depth: int) -> list[int]:
+    """``[engine_perft(state, d) for d in range(depth + 1)]`` in one walk, each branch played on a ``clone()`` as
+    :func:`engine_perft` plays it: the walk to ``depth`` passes every shorter sequence on its way, so it counts them
+    as it goes (the legal actions at each node of every level below ``depth``)."""
+    counts = [1] + [0] * depth
+
+    def walk(node: Any, level: int) -> None:
+        legal = node.legal_actions()
+        counts[level + 1] += len(legal)
+        if level + 1 < depth:
+            for action in legal:
+                child = node.clone()
+                child.apply(action)
+                walk(child, level + 1)
+
+    if depth > 0:
+        walk(state, 0)
+    return counts
+
+
+class EngineCounts:
+    """The engine's counts of a test module's cases, each position walked once (:func:`engine_perft_by_depth`) to
+    the deepest count of its group, the ``long`` cases or the others, when a case of that group first asks: every
+    shorter count of the position is read from the same walk, where the counts of one case each would walk the
+    shallower levels again for every depth. A walk to the deepest long count serves the other cases of the position
+    too, so ``make check`` (no long case) walks each position only as deep as its short counts go."""
+
+    def __init__(self, found: Sequence[tuple[Position[Any], int, int]], long: Collection[str] = ()) -> None:
+        self._long = frozenset(long)
+        self._deepest: dict[tuple[str, bool], int] = {}
+        for (position, depth, _), name in zip(found, case_ids(found), strict=True):
+            key = (position.name, name in self._long)
+            self._deepest[key] = max(self._deepest.get(key, 0), depth)
+        self._walked: dict[str, list[int]] = {}
+
+    def count(self, position: Position[Any], depth: int) -> int:
+        """The engine's number of legal action sequences of ``depth`` actions from ``position`` (one of the cases)."""
+        walked = self._walked.get(position.name, [])
+        if depth >= len(walked):
+            group = (position.name, f"{position.name}-d{depth}" in self._long)
+            walked = engine_perft_by_depth(position.engine_state(), self._deepest[group])
+            self._walked[position.name] = walked
+        return walked[depth]
+
+
 @dataclass(frozen=True)
 class Reference(Generic[S, A]):
     """A game's rules written again for counting: its legal actions and the state after one (a new state)."""

@@ -1,7 +1,8 @@
 """What a spectator and each seat are shown, in every game: no message names a card its receiver may not know.
 
 Every registered game names a ``spectator`` part (``public_dict(match)``: the table as anyone watching sees it). Over
-seeded random play of several hands, at every decision and at the end of every hand:
+seeded random play of several hands (the heavier checks on a match, or deals, drawn from the run's seed: other ones
+each run), at every decision and at the end of every hand:
 
 * every card a seat's ``view(seat).to_dict()`` names is one the rules let that seat know, and every card the
   spectator's dict or an event names is one shown to the whole table, both by the independent oracle of
@@ -25,17 +26,19 @@ from clubsuite.cards import Card, CardSet
 from clubsuite.errors import ClubsError
 from clubsuite.events import Event
 from clubsuite.view_base import HasSpectator
-from conformance.harness import CASES, IDS, MAX_HANDS, Case
+from conformance.harness import CASES, IDS, MAX_HANDS, Case, seed_of
 from knowable import cards_named, knowable_cards
 
 SEEDS = (31, 32)
-"""The random matches each check plays (each up to :data:`MAX_HANDS` hands)."""
-TWIN_RATE = 0.15
-"""The share of decisions at which a redrawn deal is compared."""
+"""The random matches the lighter checks play (each up to :data:`MAX_HANDS` hands); the heavier ones play one match
+of the run's seed (``fresh_seed``), another each run."""
+TWIN_RATE = 0.1
+"""The share of decisions at which a redrawn deal is compared (after the first decisions, up to one where a twin
+was played on)."""
 TWIN_STEPS = 8
 """Actions played on a match and its twin after they split, comparing what the spectator sees."""
-SWAPS = 12
-"""Deals with two hidden cards swapped, per case."""
+SWAPS = 6
+"""Deals with two hidden cards swapped, per case, from the run's seed (``fresh_seed``)."""
 
 PublicDict = Callable[[Any], dict[str, Any]]
 
@@ -78,20 +81,20 @@ def test_every_game_has_a_spectator_part(case: Case) -> None:
 
 # -- (a) each seat's view ----------------------------------------------------------------------------------------
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_a_view_names_only_cards_dealt_to_its_seat_passed_to_it_or_shown_to_the_table(case: Case) -> None:
+def test_a_view_names_only_cards_dealt_to_its_seat_passed_to_it_or_shown_to_the_table(
+    case: Case, fresh_seed: int
+) -> None:
     """CW-4 (the bid hand an exchanger takes), FC-2 and FC-5 (the chest to its taker, a passed card to its
     receiver), CP-2 (the three cards received), NS-6 (no card of the pack): a view shows its seat what that seat was
-    dealt, was shown alone, or saw played in the hand in progress, and nothing else."""
+    dealt, was shown alone, or saw played in the hand in progress, and nothing else (every seat at every moment of
+    a match from the run's seed)."""
     checked = 0
-    for seed in SEEDS:
-        for match in _moments(case, seed):
-            for seat in range(match.n_seats):
-                named = cards_named(match.view(seat).to_dict(), match.game)
-                unknown = _unknown(named, knowable_cards(match, seat, -1))
-                assert not unknown, (
-                    f"seat {seat}'s view names {unknown}, which it may not know (hand {len(match.hands)})"
-                )
-                checked += 1
+    for match in _moments(case, seed_of(case, fresh_seed)):
+        for seat in range(match.n_seats):
+            named = cards_named(match.view(seat).to_dict(), match.game)
+            unknown = _unknown(named, knowable_cards(match, seat, -1))
+            assert not unknown, f"seat {seat}'s view names {unknown}, which it may not know (hand {len(match.hands)})"
+            checked += 1
     assert checked > 0
 
 
@@ -163,23 +166,26 @@ def _play_alike(a: Any, b: Any, rng: random.Random, steps: int, public_dict: Pub
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_the_spectator_cannot_tell_a_deal_from_one_redrawn_in_the_cards_it_cannot_see(case: Case) -> None:
+def test_the_spectator_cannot_tell_a_deal_from_one_redrawn_in_the_cards_it_cannot_see(
+    case: Case, fresh_seed: int
+) -> None:
     """A state redrawn for any seat (``determinize``: every card that seat cannot see drawn again, every public
     fact kept) differs from the match only in cards no spectator sees, so the spectator is shown the same, now and
-    after the same further actions."""
+    after the same further actions (at decisions of a match from the run's seed, the redraws drawn from it too)."""
     public_dict = _part(case)
-    rng = random.Random(41)
+    seed = seed_of(case, fresh_seed)
+    rng = random.Random(seed + 41)
     checked = played = 0
-    for seed in SEEDS:
-        for match in _moments(case, seed):
-            if match.current is None or rng.random() > TWIN_RATE:
-                continue
-            shown = public_dict(match)
-            for seat in range(match.n_seats):
-                twin = match.determinize(seat, random.Random(rng.randrange(1 << 30)))
-                assert public_dict(twin) == shown, f"the spectator tells a deal redrawn for seat {seat} from the match"
-                played += _play_alike(match.clone(), twin, rng, TWIN_STEPS, public_dict)
-                checked += 1
+    for match in _moments(case, seed):
+        # every decision until a twin has been played on (a short match has few), then a share of them
+        if match.current is None or (played and rng.random() > TWIN_RATE):
+            continue
+        shown = public_dict(match)
+        for seat in range(match.n_seats):
+            twin = match.determinize(seat, random.Random(rng.randrange(1 << 30)))
+            assert public_dict(twin) == shown, f"the spectator tells a deal redrawn for seat {seat} from the match"
+            played += _play_alike(match.clone(), twin, rng, TWIN_STEPS, public_dict)
+            checked += 1
     assert checked > 0 and played > 0
 
 
@@ -215,17 +221,19 @@ def _swapped(case: Case, deal: Any, rng: random.Random) -> Any:
 
 
 @pytest.mark.parametrize("case", CASES, ids=IDS)
-def test_the_spectator_cannot_tell_apart_deals_with_two_hidden_cards_swapped(case: Case) -> None:
+def test_the_spectator_cannot_tell_apart_deals_with_two_hidden_cards_swapped(case: Case, fresh_seed: int) -> None:
     """Two hidden cards swapped between two places before any is played (two hands, a hand and the bid hand, a
     hand and the chest): after the same actions the spectator is shown the same, as long as the table has seen the
     same (a swap that moves a card the rules make show at once, such as 10S that opens the Free Clubs auction, FC-3,
-    parts the two at the first decision, and is not compared)."""
+    parts the two at the first decision, and is not compared). The deals and the swaps are drawn from the run's
+    seed."""
     public_dict = _part(case)
-    rng = random.Random(43)
+    seed = seed_of(case, fresh_seed)
+    rng = random.Random(seed + 43)
     played = 0
     for k in range(SWAPS):
         a = case.new_match()
-        a.deal(deal=case.info.deal_from_seed(1000 + k, a.next_dealer))
+        a.deal(deal=case.info.deal_from_seed(seed + 1000 + k, a.next_dealer))
         twin = _swapped(case, a.hands[-1].deal, rng)
         assert twin is not None, "no two cards of the deal could be swapped"
         b = case.new_match()

@@ -164,9 +164,11 @@ def _answers(match: FreeMatch, seat: int) -> list[tuple[str, str | None, str]]:
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("seed", range(12))
-def test_fc10_twin_deals_give_a_seat_the_same_answer_to_every_call(seed: int) -> None:
-    rng = random.Random(seed)
+@pytest.mark.parametrize("seed", range(2))
+def test_fc10_twin_deals_give_a_seat_the_same_answer_to_every_call(seed: int, fresh_seed: int) -> None:
+    """Two sweeps of 60 random hands each, from the run's seed (``fresh_seed``): many runs cover more twin deals
+    than one long one."""
+    rng = random.Random(fresh_seed + seed)
     compared = 0
     for _ in range(60):
         deal = FreeDeal.random(rng)

@@ -20,7 +20,18 @@ import pytest
 from clubsuite.engine import resolve
 from clubsuite.games.free import FreeDeal, FreeHand, FreeMatch, FreeOptions
 from clubsuite.games.free.hand import FreePhase
-from conformance.perft import DATA, Block, Reference, case_ids, case_params, cases, engine_perft, read_blocks, report
+from conformance.perft import (
+    DATA,
+    Block,
+    EngineCounts,
+    Reference,
+    case_ids,
+    case_params,
+    cases,
+    engine_perft,
+    read_blocks,
+    report,
+)
 
 FREE_DATA = DATA / "free.txt"
 
@@ -300,6 +311,8 @@ POSITIONS = read_positions()
 CASES = cases(POSITIONS)
 LONG = {"mid-trick-late-d9", "mid-trick-late-d10", "mid-trick-late-d11"}
 """The deepest counts, a second or more each in pure Python: run by ``make test``, not ``make check``."""
+ENGINE = EngineCounts(CASES, LONG)
+"""The engine's counts of the cases, each position walked once for all its depths."""
 
 
 def _notation(hand: FreeHand) -> list[str]:
@@ -326,7 +339,9 @@ def test_perft_file_covers_every_stage_of_a_hand_and_a_joker_team() -> None:
 
 @pytest.mark.parametrize(("position", "depth", "expected"), case_params(CASES, LONG))
 def test_engine_perft_matches_the_reference_counts(position: Position, depth: int, expected: int) -> None:
-    assert engine_perft(position.engine_state(), depth) == expected
+    """The engine's count at ``depth``, from the one walk of the position that counts every depth of its group
+    (:class:`conformance.perft.EngineCounts`)."""
+    assert ENGINE.count(position, depth) == expected
 
 
 @pytest.mark.parametrize("position", POSITIONS, ids=[p.name for p in POSITIONS])

@@ -25,8 +25,9 @@ from playout_helpers import (
     assert_search_decides_the_same_with_the_core_and_without,
 )
 
-MATCHES = 15
-"""Whole matches per reading of FC-8 (some 250 card plays each), from the run's seed (``fresh_seed``)."""
+MATCHES = 6
+"""Whole matches per reading of FC-8 (some 250 card plays each), from the run's seed (``fresh_seed``): other ones each
+run."""
 
 CONSTANTS = (
     "PLAIN_TOP",
@@ -112,15 +113,20 @@ def test_the_compiled_heuristic_plays_the_python_heuristics_card_at_every_decisi
     assert stages == {Stage.AUCTION, Stage.HANDICAP, Stage.PASS, Stage.PLAY}
 
 
+KERNEL_MATCHES = 3
+"""Matches of each line-up of bots from the run's seed (``fresh_seed``), beside the one of the highest seed."""
+
+
 @pytest.mark.long
 @pytest.mark.parametrize("spec", ["free", "free(no_spades_needs_a_trick=true,target=200)", "free(target=500)"])
-def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(spec: str) -> None:
+def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(spec: str, fresh_seed: int) -> None:
     """The bulk part plays matches of heuristic bots, alone or beside random ones, as ``play_match`` plays them (the
     auction's chests drawn from the bots' one generator between the random bots' draws): the same hands, totals
-    and winners. Other bots and table mode (FC-10) go to the engine."""
+    and winners, on matches from the run's seed and the match of the highest seed. Other bots and table mode
+    (FC-10) go to the engine."""
     kernel_or_skip(CORE)
     _, options = resolve(spec)
-    seeds = [*seeds_of(43, 8), 2**64 - 1]
+    seeds = [*seeds_of(fresh_seed + len(spec), KERNEL_MATCHES), 2**64 - 1]
     for bots in (["heuristic"] * 3, ["heuristic", "random", "random"], ["random", "heuristic", "heuristic"]):
         assert_kernel_matches_are_the_engines(spec, bots, seeds)
     assert compiled_matches(options, ["heuristic", "pimc", "random"], seeds) is None

@@ -33,19 +33,20 @@ from compiled_match_helpers import play_side_by_side
 from native_helpers import kernel_or_skip
 
 VARIANTS = {
-    "northstar(players=3)": 50,
-    "northstar-duel": 10,
-    "northstar(players=6)": 6,
-    "northstar-2013": 10,
-    "northstar-double": 10,
-    "northstar-teams": 6,
-    "northstar-wild": 10,
-    "northstar-crazy": 10,
-    "northstar(players=6,teams=2x3,double_or_nothing=true,wild_fifteens=true,crazy=true,target=80)": 6,
+    "northstar(players=3)": 12,
+    "northstar-duel": 5,
+    "northstar(players=6)": 3,
+    "northstar-2013": 5,
+    "northstar-double": 5,
+    "northstar-teams": 3,
+    "northstar-wild": 5,
+    "northstar-crazy": 5,
+    "northstar(players=6,teams=2x3,double_or_nothing=true,wild_fifteens=true,crazy=true,target=80)": 3,
 }
 """Every variant with the random matches played on both rounds side by side (some 300 decisions a match for three
-players, more for six): the rules are core.h's, held to the engine on random matches of each variant by
-``test_native_northstar.py``; these check what the compiled round adds around them."""
+players, more for six), drawn from the run's seed (``fresh_seed``): many runs cover more matches than one long one.
+The rules are core.h's, held to the engine on random matches of each variant by ``test_native_northstar.py``; these
+check what the compiled round adds around them."""
 
 
 def _cards(text: str) -> CardSet:
@@ -117,9 +118,9 @@ def test_the_compiled_round_plays_every_match_as_the_engines_round(spec: str, fr
     assert decisions > matches * 10
 
 
-def _random_decisions(count: int) -> list[tuple[int, Play | None, NorthstarOptions]]:
+def _random_decisions(count: int, seed: int) -> list[tuple[int, Play | None, NorthstarOptions]]:
     """Random decisions: a hand, the play to beat (None: a lead) and the rules (wild 15s, Crazy CLUBS, double)."""
-    rng = random.Random(8)
+    rng = random.Random(seed)
     deck = [c for c in range(200) if DECK_MASK >> c & 1]
     fifteens = [c for c in deck if FIFTEENS >> c & 1]
     found = []
@@ -135,14 +136,19 @@ def _random_decisions(count: int) -> list[tuple[int, Play | None, NorthstarOptio
     return found
 
 
+LEGAL_DECISIONS = 500
+"""Random decisions a run compares the two legal lists at, drawn from the run's seed (``fresh_seed``): many runs
+cover more decisions than one long one."""
+
+
 @pytest.mark.long
-def test_the_compiled_legal_list_is_the_engines_sequence() -> None:
-    """CompiledLegal against NorthstarLegal on random decisions: the count, every item by its index (from either end)
-    and past the ends, membership of every item and of probes, equality both ways, hash, repr, iteration, slices,
-    ``index``/``count``, pickling and copies (plays listed by the kernel, core.h's ns_generate, in the engine's
-    order: NS-3, NS-4, NS-9, NS-11)."""
+def test_the_compiled_legal_list_is_the_engines_sequence(fresh_seed: int) -> None:
+    """CompiledLegal against NorthstarLegal on random decisions (:data:`LEGAL_DECISIONS`): the count, every item by
+    its index (from either end) and past the ends, membership of every item and of probes, equality both ways, hash,
+    repr, iteration, slices, ``index``/``count``, pickling and copies (plays listed by the kernel, core.h's
+    ns_generate, in the engine's order: NS-3, NS-4, NS-9, NS-11)."""
     core = kernel_or_skip(CORE)
-    for hand, top, options in _random_decisions(1200):
+    for hand, top, options in _random_decisions(LEGAL_DECISIONS, fresh_seed + 8):
         for calls in ((), (Call.PASS,), (Call.PASS, Call.DOUBLE), (Call.DOUBLE,)):
             engine = NorthstarLegal(hand, top, calls, options)
             compiled = core.CompiledLegal(hand, top, calls, options)
@@ -183,7 +189,7 @@ _DECK_CARDS = [c for c in range(200) if DECK_MASK >> c & 1]
     dealer=st.integers(0, 5),
     places=st.lists(st.sampled_from("udh"), min_size=60, max_size=60),
 )
-@settings(max_examples=300, deadline=None)
+@settings(max_examples=100, deadline=None)  # new shuffles every run: many runs cover more than one long one
 def test_the_compiled_deal_gives_the_python_deals_hands(
     order: list[int], players: int, dealer: int, places: list[str]
 ) -> None:

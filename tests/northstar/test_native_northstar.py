@@ -1,7 +1,7 @@
 """The compiled North Star kernel against the engine: the same deals and kept pack, legal lists, events and scores.
 
 The kernel (``src/clubsuite/games/northstar/core.h``) restates NS-1 to NS-11; these tests hold it to the engine by
-playing 150 random matches from the run's seed per variant through both, step by step, by comparing whole matches
+playing 30 random matches from the run's seed per variant through both, step by step, by comparing whole matches
 played by the batch, and by listing the plays of random positions (wild 15s and Crazy CLUBS included) through both.
 """
 
@@ -26,7 +26,7 @@ from clubsuite.native import PURE_ENV, KernelMismatchError
 from clubsuite.sim.bulk import engine_random_match, random_matches, seeds_of
 from native_helpers import kernel_or_skip
 
-DIFFERENTIAL_MATCHES = 150
+DIFFERENTIAL_MATCHES = 30
 """Random matches per variant played through the engine and the kernel side by side, from a seed drawn for each run
 (``fresh_seed``): many runs cover more deals than one long one (``bench/differential.py`` plays 100,000)."""
 
@@ -95,7 +95,7 @@ def test_the_longest_legal_list_fits_the_kernel() -> None:
 def test_every_deal_legal_list_event_and_score_of_random_matches_agrees_with_the_engine(
     spec: str, fresh_seed: int
 ) -> None:
-    """NS-1 to NS-11 in the kernel: 150 random matches from the run's seed per variant, checked at every decision
+    """NS-1 to NS-11 in the kernel: 30 random matches from the run's seed per variant, checked at every decision
     (``games/northstar/differential.py``): the deal and the kept pack, the seat to act, every legal action in order,
     what each action did, the scores, the totals and the winners, then the batch's outcome of each match."""
     kernel_or_skip(CORE)
@@ -256,6 +256,10 @@ def test_the_bulk_path_gives_the_engines_results_with_or_without_the_kernel(
 
 CLUBS = Path(sys.executable).parent / "clubs"
 
+SIMULATED_MATCHES = 12
+"""Matches ``clubs simulate`` plays with the compiled core and without, from the run's seed (``fresh_seed``): many
+runs cover more matches than one long one."""
+
 
 @pytest.mark.parametrize(
     ("spec", "bots"),
@@ -269,14 +273,18 @@ def test_clubs_simulate_gives_the_same_result_with_the_compiled_core_and_without
     spec: str, bots: str, monkeypatch: pytest.MonkeyPatch, fresh_seed: int
 ) -> None:
     """Where the compiled core plays the matches (random and heuristic bots) ``clubs simulate`` prints the engine's
-    result, exactly: 60 matches from the run's seed (many runs cover more matches than one long one)."""
+    result, exactly: :data:`SIMULATED_MATCHES` matches from the run's seed (many runs cover more matches than one
+    long one)."""
     kernel_or_skip(CORE)
     monkeypatch.delenv(PURE_ENV, raising=False)
     assert compiled_matches(_options(spec), bots.split(","), [1]) is not None  # the kernel does play this lineup
 
+    matches = str(SIMULATED_MATCHES)
+    args = [str(CLUBS), "simulate", spec, "--bots", bots, "--matches", matches, "--seed", str(fresh_seed), "--json"]
+
     def simulate(pure: str) -> subprocess.CompletedProcess[str]:
         return subprocess.run(
-            [str(CLUBS), "simulate", spec, "--bots", bots, "--matches", "60", "--seed", str(fresh_seed), "--json"],
+            args,
             capture_output=True,
             text=True,
             timeout=120,
@@ -288,7 +296,7 @@ def test_clubs_simulate_gives_the_same_result_with_the_compiled_core_and_without
     core, pure = simulate("0"), simulate("1")
     assert core.returncode == 0 and pure.returncode == 0, core.stderr + pure.stderr
     assert json.loads(core.stdout) == json.loads(pure.stdout)
-    assert json.loads(core.stdout)["hands"] > 60
+    assert json.loads(core.stdout)["hands"] > SIMULATED_MATCHES
 
 
 @pytest.mark.parametrize("spec", ["northstar(players=3)", "northstar-wild", "northstar(players=6,teams=2x3)"])

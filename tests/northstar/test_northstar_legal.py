@@ -38,7 +38,8 @@ from compiled_match_helpers import on_each_match_class
 from native_helpers import kernel_or_skip
 
 _each_match_class = on_each_match_class(globals(), "NorthstarMatch", _Compiled, _CORE)
-"""Every test here runs on the engine's match and on the compiled one."""
+"""Every test here that makes a match runs on the engine's match and on the compiled one (the one that makes none
+runs once)."""
 
 DECK = [i for i in range(DECK_MASK.bit_length()) if DECK_MASK >> i & 1]
 TEAMS_FOR = {2: [Teams.NONE], 3: [Teams.NONE], 4: [Teams.NONE, Teams.TWO_BY_TWO], 5: [Teams.NONE]}
@@ -99,13 +100,13 @@ def candidates(match: NorthstarMatch, rng: random.Random) -> list[Any]:
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("seed", range(2))
-def test_ns3_ns4_ns9_ns11_membership_agrees_with_the_list_and_with_explain(seed: int, fresh_seed: int) -> None:
-    """The three ways of asking whether an action is legal, compared on random play from the run's seed
-    (``fresh_seed``): many runs cover more positions than one long one."""
-    rng = random.Random(fresh_seed + seed)
+def test_ns3_ns4_ns9_ns11_membership_agrees_with_the_list_and_with_explain(fresh_seed: int) -> None:
+    """The three ways of asking whether an action is legal, compared at every decision of a round of random play in
+    each of ten option sets (every player count, with and without wild 15s) from the run's seed (``fresh_seed``):
+    many runs cover more positions than one long one."""
+    rng = random.Random(fresh_seed)
     for options in variants(rng, 10):
-        for match in decisions(options, rng.getrandbits(32)):
+        for match in decisions(options, rng.getrandbits(32), rounds=1):
             legal = match.legal_actions()
             listed = tuple(legal)
             for action in candidates(match, rng):
@@ -115,9 +116,10 @@ def test_ns3_ns4_ns9_ns11_membership_agrees_with_the_list_and_with_explain(seed:
 
 
 @pytest.mark.long
-@pytest.mark.parametrize("seed", range(3))
-def test_ns3_apply_refuses_what_explain_refuses_with_its_words_and_changes_nothing(seed: int) -> None:
-    rng = random.Random(100 + seed)
+def test_ns3_apply_refuses_what_explain_refuses_with_its_words_and_changes_nothing(fresh_seed: int) -> None:
+    """Every decision of a round of random play in each of ten option sets (every player count, with and without
+    wild 15s) from the run's seed (``fresh_seed``): many runs cover more positions than one long one."""
+    rng = random.Random(fresh_seed + 100)
     for options in variants(rng, 10):
         for match in decisions(options, rng.getrandbits(32), rounds=1):
             # the state at this decision, which every refusal must leave as it is (so the same for each)
@@ -210,13 +212,22 @@ def test_ns3_a_play_written_with_plain_values_is_judged_as_the_tuple_would() -> 
     assert isinstance(logged, Play) and logged == play and type(logged.cards) is CardSet and type(logged.kind) is Kind
 
 
+GENERATED_HANDS = 30
+"""Random hands (with a random play to beat, or a lead) per setting of wild 15s and Crazy CLUBS, drawn from the
+run's seed (``fresh_seed``): many runs cover more hands than one long one."""
+
+
+@pytest.mark.parametrize("_each_match_class", ["engine"], indirect=True)  # makes no match: once is enough
 @pytest.mark.parametrize("wild", [False, True])
 @pytest.mark.parametrize("crazy", [False, True])
-def test_ns3_ns9_ns11_every_generated_play_fits_and_nothing_else_of_the_hand_does(wild: bool, crazy: bool) -> None:
+def test_ns3_ns9_ns11_every_generated_play_fits_and_nothing_else_of_the_hand_does(
+    wild: bool, crazy: bool, fresh_seed: int
+) -> None:
     """For hands and plays to beat drawn at random, the plays listed are exactly the subsets of the hand that the
-    direct check accepts (for every kind and top), each listed once."""
-    rng = random.Random(int(wild) * 2 + int(crazy))
-    for _ in range(60):
+    direct check accepts (for every kind and top), each listed once. ``generate`` and ``play_fits`` are the same
+    whichever match class the module's other tests run on, so this one runs once."""
+    rng = random.Random(fresh_seed + int(wild) * 2 + int(crazy))
+    for _ in range(GENERATED_HANDS):
         hand = 0
         for i in rng.sample(DECK, 7):
             hand |= 1 << i

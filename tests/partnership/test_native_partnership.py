@@ -1,7 +1,7 @@
 """The compiled partnership kernel against the engine: the same deals, passes, legal sets, events and scores.
 
 The kernel (``src/clubsuite/games/partnership/core.h``) restates CP-1 to CP-4; these tests hold it to the engine by
-playing 150 random matches from the run's seed through both, step by step, and by comparing whole matches played
+playing 60 random matches from the run's seed through both, step by step, and by comparing whole matches played
 by the batch.
 """
 
@@ -33,7 +33,7 @@ from playout_helpers import (
     assert_search_decides_the_same_with_the_core_and_without,
 )
 
-DIFFERENTIAL_MATCHES = 150
+DIFFERENTIAL_MATCHES = 60
 """Random matches played through the engine and the kernel side by side (the game has no variant), from a seed
 drawn for each run (``fresh_seed``): many runs cover more deals than one long one."""
 
@@ -50,7 +50,7 @@ def test_the_kernel_lists_the_passes_in_the_engines_order(seed: int) -> None:
 
 @pytest.mark.long
 def test_every_pass_legal_set_event_and_score_of_random_matches_agrees_with_the_engine(fresh_seed: int) -> None:
-    """CP-1 to CP-4 in the kernel: 150 random matches from the run's seed, checked at every decision
+    """CP-1 to CP-4 in the kernel: 60 random matches from the run's seed, checked at every decision
     (``games/partnership/differential.py``; ``bench/differential.py`` runs it on 100,000)."""
     kernel_or_skip(CORE)
     steps = check_random_matches(PartnershipOptions(), seeds_of(fresh_seed, DIFFERENTIAL_MATCHES))
@@ -82,6 +82,10 @@ def test_the_bulk_path_gives_the_engines_results_with_or_without_the_kernel(monk
     assert random_matches(info, options, seeds) == default == [engine_random_match(info, options, s) for s in seeds]
 
 
+KERNEL_MATCHES = 3
+"""Matches of each line-up of bots from the run's seed (``fresh_seed``), beside the one of the highest seed."""
+
+
 @pytest.mark.parametrize(
     "bots",
     [
@@ -90,18 +94,19 @@ def test_the_bulk_path_gives_the_engines_results_with_or_without_the_kernel(monk
         ("random", "random", "random", "heuristic"),
     ],
 )
-def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(bots: tuple[str, ...]) -> None:
+def test_the_kernels_matches_of_heuristic_bots_are_the_engines_matches(bots: tuple[str, ...], fresh_seed: int) -> None:
     """The bulk part plays matches of heuristic bots, alone or beside random ones, as ``play_match`` plays them
-    (the passes of CP-2, the play, CP-4's end): the same hands, totals and winners. Other bots go to the engine."""
+    (the passes of CP-2, the play, CP-4's end): the same hands, totals and winners, on matches from the run's seed and
+    the match of the highest seed. Other bots go to the engine."""
     kernel_or_skip(CORE)
     options = PartnershipOptions(target=100)
-    seeds = [*seeds_of(31, 8), 2**64 - 1]
+    seeds = [*seeds_of(fresh_seed + bots.count("heuristic"), KERNEL_MATCHES), 2**64 - 1]
     assert_kernel_matches_are_the_engines("partnership(target=100)", list(bots), seeds)
     assert compiled_matches(options, ["random", "pimc", "random", "random"], seeds) is None
     assert compiled_matches(options, ["random", "heuristic", "random"], seeds) is None
 
 
-HEURISTIC_MATCHES = 10
+HEURISTIC_MATCHES = 4
 """Whole matches of heuristic bots from the run's seed (``fresh_seed``) in which every decision is asked of the C bot
 too."""
 
@@ -175,7 +180,7 @@ def _play_position(seed: int, cards_left: int, extra: int) -> PartnershipMatch:
     return match
 
 
-SOLVER_POSITIONS = 120
+SOLVER_POSITIONS = 50
 """Random positions from the run's seed (``fresh_seed``; each solved for both measures) on which the compiled solver
 is compared with the Python one."""
 

@@ -37,6 +37,9 @@ from clubsuite.games.partnership import (
 
 SEEDS = st.integers(0, 2**32)
 SETTINGS = settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+CHECKED_STEPS = settings(SETTINGS, max_examples=50)
+"""50 matches of one or two hands a run, every legal action tried at every step: Hypothesis draws new seeds in every
+run, so many runs cover more hands than one long one."""
 
 
 def trick_winner(leader: int, played: list[int]) -> int:
@@ -151,7 +154,7 @@ def test_cp4_random_matches_end_when_a_partnership_leads_at_the_target(seed: int
 
 
 @pytest.mark.long
-@SETTINGS
+@CHECKED_STEPS
 @given(SEEDS)
 def test_every_legal_action_is_accepted_and_some_illegal_ones_refused_without_a_trace(seed: int) -> None:
     rng = random.Random(seed)

@@ -16,8 +16,11 @@ from clubsuite.puzzles.store import Store
 
 @pytest.fixture(scope="module")
 def made(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A set of exact puzzles (double dummy: those played here): a single-dummy search costs a second or more, and the
+    generator's own tests make and check every kind (test_puzzle_generator.py)."""
     out = tmp_path_factory.mktemp("puzzles") / "set.jsonl"
-    made = clubs_in_process(["puzzles", "make", "whist", "--count", "6", "--seed", "3", "--out", str(out)])
+    args = ["--kinds", "double_dummy", "--count", "6", "--seed", "3", "--out", str(out)]
+    made = clubs_in_process(["puzzles", "make", "whist", *args])
     assert made.status == 0, made.stderr
     assert "6 puzzles in" in made.stdout
     return out

@@ -67,7 +67,7 @@ def referee_values(match: SomeMatch) -> dict[str, int]:
 
 SPECS = ["northstar(players=3)", "northstar(players=4)", "northstar(players=5)", "northstar-double", "northstar-wild"]
 
-COMPARED = 15
+COMPARED = 6
 """Endings per variant compared with the referee, from the run's seed (``fresh_seed``): the referee searches every
 line, so each run compares a few and many runs cover more."""
 

@@ -56,20 +56,21 @@ def test_a_run_refuses_to_overwrite_and_to_resume_with_other_settings(tmp_path: 
 
 @pytest.mark.long
 @pytest.mark.parametrize(
-    ("spec", "kinds", "index"),
+    ("spec", "kinds", "index", "tricks"),
     [
-        ("whist(target=5)", ("double_dummy", "single_dummy"), 0),
-        ("partnership", DD, 0),
-        ("free(target=100)", DD, 0),
-        ("northstar(players=4,target=25)", ("endgame", "single_dummy"), 1),
+        ("whist(target=5)", ("double_dummy", "single_dummy"), 0, 8),
+        ("partnership", DD, 0, 8),
+        ("free(target=100)", DD, 0, 7),  # free's double dummy at 8 cards a hand costs the solver most
+        ("northstar(players=4,target=25)", ("endgame", "single_dummy"), 1, 8),
     ],
 )
 def test_every_puzzle_made_holds_when_checked_again_from_its_record(
-    spec: str, kinds: tuple[str, ...], index: int
+    spec: str, kinds: tuple[str, ...], index: int, tricks: int
 ) -> None:
     """Every puzzle one short match (a low target: what is checked is each puzzle made, not how long a match runs)
-    makes, of every kind asked for (the match of the run's settings that makes each kind)."""
-    settings = MakeSettings(spec, seed=21, kinds=kinds)
+    makes, of every kind asked for (the match of the run's settings that makes each kind), double dummy looked at
+    from ``tricks`` cards a hand (8 by default)."""
+    settings = MakeSettings(spec, seed=21, kinds=kinds, tricks=tricks)
     puzzles = match_puzzles(settings, index)
     assert {p.kind for p in puzzles} == set(kinds)
     assert len({p.hand for p in puzzles}) == len(puzzles)  # one puzzle a hand at most (per_hand=1)
@@ -122,8 +123,9 @@ def test_a_check_finds_a_puzzle_that_does_not_hold() -> None:
 @pytest.mark.long
 def test_a_set_chosen_from_a_pool_is_spread_over_kinds_themes_and_ratings(tmp_path: Path) -> None:
     out = tmp_path / "pool.jsonl"
-    # single-dummy decisions looked at one time in 24 (the search is costly): the pool still holds both kinds
-    run(MakeSettings("whist", seed=8, single_every=24), 24, out)
+    # single-dummy decisions looked at one time in 24, and only those of at most 3 legal actions (the search is
+    # costly): the pool still holds both kinds
+    run(MakeSettings("whist", seed=8, single_every=24, single_legal=3), 24, out)
     pool = read_set(out)
     assert {p.kind for p in pool} == {"double_dummy", "single_dummy"}
     # the spread alone (the shares of one-note and easy puzzles are tested in test_puzzle_set_choice.py)

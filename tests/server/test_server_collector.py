@@ -11,6 +11,7 @@ from serverkit import ProcessServer
 
 import loopback
 from clubsuite.server.http.collector import FULL_AFTER
+from clubsuite.server.limits import HASH_MEMORY_LEAST
 from pgcluster import free_port
 
 
@@ -43,7 +44,9 @@ def test_clubs_serve_applies_the_policy_once_up_and_shows_it_in_its_metrics(tmp_
     """The real ``clubs serve``: its ``/metrics`` (at its operators' listener) count the objects it froze once up,
     and its collections by generation."""
     metrics_port = free_port()
-    with ProcessServer(tmp_path, extra=("--metrics-port", str(metrics_port))):
+    # Argon2id at its cheapest (the hash every start makes, for unknown names, is no part of what is checked here)
+    cheap = ("--hash-memory", str(HASH_MEMORY_LEAST), "--hash-passes", "1")
+    with ProcessServer(tmp_path, extra=("--metrics-port", str(metrics_port), *cheap)):
         text = loopback.get(f"http://127.0.0.1:{metrics_port}/metrics", timeout=10).text
     figures = {line.split(" ")[0]: float(line.split(" ")[1]) for line in text.splitlines() if line and line[0] != "#"}
     assert figures["clubs_gc_frozen_objects"] > 10_000

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import itertools
 import logging
 import time
 from collections.abc import Iterator
@@ -69,7 +70,8 @@ def run(server: ThreadServer, work: Any) -> Any:
 class World:
     """A server with people in it: Ann hosts a tournament and holds a seat at a table, Bob follows Ann and has her
     invitation waiting, Cleo reported Bob, Mona is a moderator. Whatever a hostile request does, :meth:`seen` reads
-    the same before and after it."""
+    the same before and after it. Each account's name is its role's with the world's ``suffix`` (none: Ann, Bob,
+    Cleo, Mona; :meth:`name`), so that several worlds live on one server."""
 
     server: ThreadServer
     ann: httpx.Client
@@ -85,6 +87,11 @@ class World:
     notice: str
     report: str
     seat: Client
+    suffix: str = ""
+
+    def name(self, role: str) -> str:
+        """The name of the world's account of ``role`` (``"Ann"``, ``"Bob"``, ``"Cleo"``, ``"Mona"``)."""
+        return role + self.suffix
 
     def seen(self) -> dict[str, Any]:
         """Everything the routes under attack could change, as each account reads it."""
@@ -104,13 +111,6 @@ class World:
         return out
 
 
-@pytest.fixture
-def world(server: ThreadServer) -> Iterator[World]:
-    """A world of the test's own: for the tests that change it (send invitations, reports, open tournaments)."""
-    with _made(server) as made:
-        yield made
-
-
 @pytest.fixture(
     scope="module",
     params=[
@@ -118,30 +118,62 @@ def world(server: ThreadServer) -> Iterator[World]:
         pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
     ],
 )
-def calm_world(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[World]:
-    """One world on each back end for the module's tests whose every request is refused: each of them reads
-    :meth:`World.seen` before and after and holds it unchanged, so none changes what the next one sees. The store
-    is made as the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new PostgreSQL store's
+def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server on each back end for the module's tests (but one, whose world has a server of its own): the calm
+    world's, each test's own world (its accounts named for it alone) and the tests of the words the site does not
+    accept (their accounts named for them alone). None reads what another made: a test's checks read its own
+    accounts, its own tables and tournaments, and what :meth:`World.seen` reads before and after it. The store is
+    made as the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new PostgreSQL store's
     database)."""
     if request.param == "sqlite":
-        store = Store.in_directory(tmp_path_factory.mktemp("calm-world"))
+        store = Store.in_directory(tmp_path_factory.mktemp("hostile-people"))
     else:
         postgres = request.getfixturevalue("postgres")
         store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
     try:
-        with ThreadServer(store) as server, _made(server) as made:
-            yield made
+        with ThreadServer(store) as server:
+            yield server
     finally:
         store.close()
 
 
+WORLDS = itertools.count(1)
+"""The suffix of each test's own world on the module's server (Ann1, Bob1, ...; Ann2, ...)."""
+
+
+@pytest.fixture
+def world(shared: ThreadServer) -> Iterator[World]:
+    """A world of the test's own on the module's server, its accounts named for it alone (Ann1, Bob1, Cleo1,
+    Mona1, ...): for the tests that change it (send invitations, reports)."""
+    with _made(shared, str(next(WORLDS))) as made:
+        yield made
+
+
+@pytest.fixture
+def lone_world(server: ThreadServer) -> Iterator[World]:
+    """A world on a server of the test's own: for a test that reads what every account shares (the tournaments
+    open, which it opens)."""
+    with _made(server) as made:
+        yield made
+
+
+@pytest.fixture(scope="module")
+def calm_world(shared: ThreadServer) -> Iterator[World]:
+    """One world on each back end for the module's tests whose every request is refused: each of them reads
+    :meth:`World.seen` before and after and holds it unchanged, so none changes what the next one sees. Its
+    accounts bear the roles' names (Ann, Bob, Cleo, Mona), as :func:`posts` and :func:`shapes` name them."""
+    with _made(shared) as made:
+        yield made
+
+
 @contextlib.contextmanager
-def _made(server: ThreadServer) -> Iterator[World]:
-    """The world on ``server``: its four accounts, Ann's tournament and table, Bob's invitation, Cleo's report."""
-    ann, _, ann_h = account(server, "Ann")
-    bob, _, bob_h = account(server, "Bob")
-    cleo, _, cleo_h = account(server, "Cleo")
-    mona, mona_id, mona_h = account(server, "Mona")
+def _made(server: ThreadServer, suffix: str = "") -> Iterator[World]:
+    """The world on ``server``: its four accounts (their roles' names with ``suffix``), Ann's tournament and table,
+    Bob's invitation, Cleo's report."""
+    ann, _, ann_h = account(server, "Ann" + suffix)
+    bob, _, bob_h = account(server, "Bob" + suffix)
+    cleo, _, cleo_h = account(server, "Cleo" + suffix)
+    mona, mona_id, mona_h = account(server, "Mona" + suffix)
     run(server, server.server.config.app.state.moderation.set_moderator(mona_id, True))
     made = ann.post("/tournaments", json={**ARENA, "name": "Evening arena"}, headers=ann_h)
     assert made.status_code == 201, made.text
@@ -151,10 +183,10 @@ def _made(server: ThreadServer) -> Iterator[World]:
     joined = ann.post(f"/tables/{table}/join", json={}, headers=ann_h)
     assert joined.status_code == 200, joined.text
     seat = Client(server.base, table, joined.json()["token"])
-    assert bob.post("/players/Ann/follow", headers=bob_h).status_code == 200
-    assert ann.post("/invitations", json={"to": "Bob", "table": table}, headers=ann_h).status_code == 200
+    assert bob.post(f"/players/Ann{suffix}/follow", headers=bob_h).status_code == 200
+    assert ann.post("/invitations", json={"to": "Bob" + suffix, "table": table}, headers=ann_h).status_code == 200
     [notice] = bob.get("/notices").json()["notices"]
-    report = cleo.post("/reports", json={"kind": "player", "player": "Bob", "block": False}, headers=cleo_h)
+    report = cleo.post("/reports", json={"kind": "player", "player": "Bob" + suffix, "block": False}, headers=cleo_h)
     assert report.status_code == 201, report.text
     try:
         yield World(
@@ -172,6 +204,7 @@ def _made(server: ThreadServer) -> Iterator[World]:
             notice["id"],
             report.json()["report"],
             seat,
+            suffix,
         )
     finally:
         seat.close()
@@ -490,9 +523,10 @@ def test_a_report_whose_reason_holds_a_nul_character_is_kept_or_refused_with_a_4
     """A reason is the reporter's text: kept as any text is, or refused as text the server does not keep (a 4xx
     naming the reason), never "busy: try again"."""
     w = world
-    r = w.ann.post("/reports", json={"kind": "player", "player": "Mona", "reason": "rude\u0000"}, headers=w.ann_h)
+    mona = w.name("Mona")
+    r = w.ann.post("/reports", json={"kind": "player", "player": mona, "reason": "rude\u0000"}, headers=w.ann_h)
     assert r.status_code == 201 or 400 <= r.status_code < 500, r.text
-    reported = [x for x in w.mona.get("/moderation/reports").json()["reports"] if x["subject"] == "Mona"]
+    reported = [x for x in w.mona.get("/moderation/reports").json()["reports"] if x["subject"] == mona]
     assert len(reported) == (1 if r.status_code == 201 else 0)
 
 
@@ -530,20 +564,19 @@ def test_an_account_sends_at_most_ten_invitations_a_minute(world: World, no_trac
     w.bob.post(f"/notices/{w.notice}/dismiss", headers=w.bob_h)
     sent = 1  # the world's own invitation
     while sent < INVITES_PER_MINUTE:
-        r = w.ann.post("/invitations", json={"to": "Cleo", "table": w.table}, headers=w.ann_h)
+        r = w.ann.post("/invitations", json={"to": w.name("Cleo"), "table": w.table}, headers=w.ann_h)
         assert r.status_code == 200, r.text
         sent += 1
     before = w.seen()
-    for to in ("Cleo", "Bob", "Mona"):
+    for to in (w.name("Cleo"), w.name("Bob"), w.name("Mona")):
         r = w.ann.post("/invitations", json={"to": to, "table": w.table}, headers=w.ann_h)
         assert f"at most {INVITES_PER_MINUTE} invitations a minute" in refused(r, 429, "rate_limited")
         r = w.ann.post("/invitations", json={"to": to, "tournament": w.tournament}, headers=w.ann_h)
         refused(r, 429, "rate_limited")
     assert w.seen() == before
     assert len(w.cleo.get("/notices").json()["notices"]) == INVITES_PER_MINUTE - 1
-    assert (
-        w.bob.post("/invitations", json={"to": "Cleo", "tournament": w.tournament}, headers=w.bob_h).status_code == 200
-    )
+    r = w.bob.post("/invitations", json={"to": w.name("Cleo"), "tournament": w.tournament}, headers=w.bob_h)
+    assert r.status_code == 200
 
 
 def test_the_rate_of_invitations_holds_across_the_processes_of_a_site(world: World, no_tracebacks: None) -> None:
@@ -552,18 +585,18 @@ def test_the_rate_of_invitations_holds_across_the_processes_of_a_site(world: Wor
     w = world
     moderation = w.server.server.config.app.state.moderation
     elsewhere = Notices(moderation.database, moderation.relations)
-    ann = run(w.server, moderation.relations.account("Ann"))
-    cleo_id, _ = run(w.server, moderation.relations.account("Cleo"))
+    ann = run(w.server, moderation.relations.account(w.name("Ann")))
+    cleo_id, _ = run(w.server, moderation.relations.account(w.name("Cleo")))
     sent = 1  # the world's own invitation, taken here
     target = {"kind": "tournament", "tournament": w.tournament, "name": "Evening arena"}
     while sent < INVITES_PER_MINUTE:
         if sent % 2:
             run(w.server, elsewhere.invite(ann, cleo_id, target))
         else:
-            r = w.ann.post("/invitations", json={"to": "Cleo", "tournament": w.tournament}, headers=w.ann_h)
+            r = w.ann.post("/invitations", json={"to": w.name("Cleo"), "tournament": w.tournament}, headers=w.ann_h)
             assert r.status_code == 200, r.text
         sent += 1
-    r = w.ann.post("/invitations", json={"to": "Cleo", "tournament": w.tournament}, headers=w.ann_h)
+    r = w.ann.post("/invitations", json={"to": w.name("Cleo"), "tournament": w.tournament}, headers=w.ann_h)
     assert f"at most {INVITES_PER_MINUTE} invitations a minute" in refused(r, 429, "rate_limited")
     assert len(w.cleo.get("/notices").json()["notices"]) == INVITES_PER_MINUTE - 1
 
@@ -573,11 +606,11 @@ def test_invitations_counted_long_ago_are_removed_whoever_sent_them(world: World
     the table holds the last minute's invitations only, and never grows with the accounts that once invited."""
     w = world
     store = w.server.server.config.app.state.moderation.database.store
-    cleo_id, _ = run(w.server, w.server.server.config.app.state.moderation.relations.account("Cleo"))
+    cleo_id, _ = run(w.server, w.server.server.config.app.state.moderation.relations.account(w.name("Cleo")))
     long_ago = time.time() - 10 * INVITE_WINDOW
     rows = [{"id": f"old-{k}", "sender_id": cleo_id, "sent_at": long_ago + k} for k in range(INVITES_PER_MINUTE)]
     store.write(lambda conn: conn.execute(invitations_sent.insert(), rows))
-    r = w.bob.post("/invitations", json={"to": "Ann", "tournament": w.tournament}, headers=w.bob_h)
+    r = w.bob.post("/invitations", json={"to": w.name("Ann"), "tournament": w.tournament}, headers=w.bob_h)
     assert r.status_code == 200, r.text
     kept = store.read(select(invitations_sent.c.sender_id, invitations_sent.c.sent_at))
     assert cleo_id not in {row.sender_id for row in kept}
@@ -587,8 +620,8 @@ def test_invitations_counted_long_ago_are_removed_whoever_sent_them(world: World
 def test_a_deleted_accounts_counted_invitations_go_with_it(world: World, no_tracebacks: None) -> None:
     w = world
     store = w.server.server.config.app.state.moderation.database.store
-    cleo_id, _ = run(w.server, w.server.server.config.app.state.moderation.relations.account("Cleo"))
-    r = w.cleo.post("/invitations", json={"to": "Ann", "tournament": w.tournament}, headers=w.cleo_h)
+    cleo_id, _ = run(w.server, w.server.server.config.app.state.moderation.relations.account(w.name("Cleo")))
+    r = w.cleo.post("/invitations", json={"to": w.name("Ann"), "tournament": w.tournament}, headers=w.cleo_h)
     assert r.status_code == 200, r.text
     cleos = select(invitations_sent.c.id).where(invitations_sent.c.sender_id == cleo_id)
     assert len(store.read(cleos)) == 1
@@ -601,11 +634,11 @@ def test_invitations_never_push_a_tournament_seat_notice_out(world: World, no_tr
     seat notice stays, and the oldest invitations go (the world's own first)."""
     w = world
     moderation = w.server.server.config.app.state.moderation
-    bob_id, _ = run(w.server, moderation.relations.account("Bob"))
+    bob_id, _ = run(w.server, moderation.relations.account(w.name("Bob")))
     seat = {"tournament": w.tournament, "table": w.table, "seat": 1, "name": "Evening arena"}
     run(w.server, moderation.notices.add(bob_id, "seat", seat))
     for k in range(KEPT + 5):
-        body = {"from": "Ann", "kind": "table", "table": w.table, "number": k}
+        body = {"from": w.name("Ann"), "kind": "table", "table": w.table, "number": k}
         run(w.server, moderation.notices.add(bob_id, "invite", body, time.time() + 600))
     kept = w.bob.get("/notices").json()["notices"]
     assert [n["body"] for n in kept if n["kind"] == "seat"] == [seat]
@@ -629,13 +662,13 @@ def test_an_account_sends_at_most_ten_reports_an_hour(world: World, no_traceback
         assert f"at most {REPORTS_PER_HOUR} reports an hour" in refused(r, 429, "rate_limited")
     assert w.seen() == before  # and the report refused did not block the player either
     queue = w.mona.get("/moderation/reports").json()["reports"]
-    assert sum(1 for x in queue if x["reporter"] == "Cleo") == REPORTS_PER_HOUR
+    assert sum(1 for x in queue if x["reporter"] == w.name("Cleo")) == REPORTS_PER_HOUR
     r = w.ann.post("/reports", json={"kind": "player", "player": names[-1]}, headers=w.ann_h)
     assert r.status_code == 201  # another account's reports are its own
 
 
-def test_an_account_has_at_most_three_tournaments_open(world: World, no_tracebacks: None) -> None:
-    w = world
+def test_an_account_has_at_most_three_tournaments_open(lone_world: World, no_tracebacks: None) -> None:
+    w = lone_world
     for k in range(1, OPEN_PER_HOST):  # the world's own is the first
         r = w.ann.post("/tournaments", json={**ARENA, "name": f"Arena {k}"}, headers=w.ann_h)
         assert r.status_code == 201, r.text
@@ -660,8 +693,9 @@ def no_word(message: str, sent: str) -> None:
 
 @pytest.mark.parametrize("name", REFUSED_WORDS)
 def test_a_name_with_a_word_the_site_does_not_accept_is_refused_without_repeating_it(
-    server: ThreadServer, name: str, no_tracebacks: None
+    shared: ThreadServer, name: str, no_tracebacks: None
 ) -> None:
+    server = shared
     r = loopback.post(f"{server.base}/account/signup", json={"name": name, "password": PASSWORD})
     no_word(refused(r, 422, "unwelcome_name"), name)
     r = loopback.post(f"{server.base}/account/login", json={"name": name, "password": PASSWORD})
@@ -670,21 +704,23 @@ def test_a_name_with_a_word_the_site_does_not_accept_is_refused_without_repeatin
     r = loopback.post(f"{server.base}/tables/{table}/join", json={"name": name})
     no_word(refused(r, 400, "bad_request"), name)
     assert loopback.get(f"{server.base}/tables/{table}").json()["free_seats"] == [0, 1, 2]
-    ann, _, ann_h = account(server, "Ann")
+    host, _, host_h = account(server, f"Host{REFUSED_WORDS.index(name)}")  # a host of the case's own
     try:
-        r = ann.post("/tournaments", json={**ARENA, "name": name}, headers=ann_h)
+        before = loopback.get(f"{server.base}/tournaments").json()["tournaments"]
+        r = host.post("/tournaments", json={**ARENA, "name": name}, headers=host_h)
         no_word(refused(r, 400, "bad_request"), name)
-        assert loopback.get(f"{server.base}/tournaments").json()["tournaments"] == []
+        assert loopback.get(f"{server.base}/tournaments").json()["tournaments"] == before  # none was made
     finally:
-        ann.close()
+        host.close()
 
 
 def test_a_chat_line_with_a_word_the_site_does_not_accept_is_refused_without_repeating_it(
-    server: ThreadServer, no_tracebacks: None
+    shared: ThreadServer, no_tracebacks: None
 ) -> None:
-    ann, _, ann_h = account(server, "Ann")
+    server = shared
+    gwen, _, gwen_h = account(server, "Gwen")  # a name no world on the module's server takes
     table = new_table(server.base, SHORT, [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "random"}])["id"]
-    mine = Client(server.base, table, ann.post(f"/tables/{table}/join", json={}, headers=ann_h).json()["token"])
+    mine = Client(server.base, table, gwen.post(f"/tables/{table}/join", json={}, headers=gwen_h).json()["token"])
     guest = Client(
         server.base, table, loopback.post(f"{server.base}/tables/{table}/join", json={"name": "Gus"}).json()["token"]
     )
@@ -705,4 +741,4 @@ def test_a_chat_line_with_a_word_the_site_does_not_accept_is_refused_without_rep
     finally:
         for c in (mine, guest, watcher):
             c.close()
-        ann.close()
+        gwen.close()

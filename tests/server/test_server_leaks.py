@@ -4,7 +4,10 @@ Whole matches are played through real WebSocket clients, one per seat (each choo
 and then trying something illegal, so that refusals are checked too) plus a spectator. Afterwards the match is
 replayed from its stored record, and every message each client received is held against what that client may know
 at that message's version (``knowable.knowable_cards``, computed from the full state, not from the views): its own
-cards, what was shown to the table, and what the rules showed that seat alone.
+cards, what was shown to the table, and what the rules showed that seat alone. Each game plays one such match a run,
+its players' choices drawn from the run's seed (``fresh_seed``, printed with the test's output and named in a
+failure's report; ``CLUBS_SEED`` plays them again) and its deal by the server: every run plays other matches than the
+last.
 
 And the other way round: two deals that differ only in cards a seat cannot see (the second drawn by
 ``determinize``) give that seat, and a spectator, the same messages for the same actions.
@@ -15,6 +18,7 @@ from __future__ import annotations
 import asyncio
 import random
 import re
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -24,6 +28,7 @@ from serverkit import Client, Message, ThreadServer, arrivals, get, post
 import loopback
 from clubsuite.engine import SomeMatch, find_game, resolve
 from clubsuite.runner import deal_next
+from clubsuite.server.store.database import Store
 from clubsuite.server.table import live
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.seating import SeatRequest
@@ -38,6 +43,18 @@ GAMES = [
     "northstar(players=4, teams=2x2, double_or_nothing=true, target=20)",
     "northstar(players=5, wild_fifteens=true, target=10)",
 ]
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server for the module's tests: each makes tables of its own (and signs up accounts, or takes guests'
+    names, no other test takes) and reads only their messages and records, so that none reads what another did."""
+    store = Store.in_directory(tmp_path_factory.mktemp("leaks"))
+    try:
+        with ThreadServer(store) as running:
+            yield running
+    finally:
+        store.close()
 
 
 def hub_of(server: ThreadServer) -> Hub:
@@ -78,9 +95,9 @@ def states_by_version(record: dict[str, Any]) -> list[SomeMatch]:
     return states
 
 
-@pytest.mark.parametrize("seed", range(3))
 @pytest.mark.parametrize("game", GAMES)
-def test_no_message_names_a_card_its_receiver_may_not_know(server: ThreadServer, game: str, seed: int) -> None:
+def test_no_message_names_a_card_its_receiver_may_not_know(shared: ThreadServer, game: str, fresh_seed: int) -> None:
+    server = shared
     info, options = resolve(game)
     n = info.n_seats(options)
     table = post(server.base, "/tables", {"game": game, "bot_delay": 0}, 201)
@@ -88,7 +105,7 @@ def test_no_message_names_a_card_its_receiver_may_not_know(server: ThreadServer,
     clients = {i: Client(server.base, table["id"], tokens[i]) for i in range(n)}
     watcher = Client(server.base, table["id"])
     try:
-        play_everyone(clients, random.Random(f"{game} {seed}"), lambda m: m.get("over") is True)
+        play_everyone(clients, random.Random(f"{game} {fresh_seed}"), lambda m: m.get("over") is True)
         watcher.until(lambda m: m.get("over") is True)
     finally:
         for c in (*clients.values(), watcher):
@@ -127,7 +144,8 @@ def signed_up(server: ThreadServer, name: str) -> tuple[httpx.Client, dict[str, 
     return b, {"X-CSRF-Token": r.json()["csrf"]}
 
 
-def test_no_message_names_a_card_its_receiver_may_not_know_at_a_rated_table(server: ThreadServer) -> None:
+def test_no_message_names_a_card_its_receiver_may_not_know_at_a_rated_table(shared: ThreadServer) -> None:
+    server = shared
     game = "whist(target=3)"
     table = post(server.base, "/tables", {"game": game, "bot_delay": 0, "rated": True}, 201)
     people = [signed_up(server, name) for name in ("Ann", "Bob", "Cleo")]
@@ -143,12 +161,13 @@ def test_no_message_names_a_card_its_receiver_may_not_know_at_a_rated_table(serv
     assert check_every_message(server, table["id"], game, [*clients.items(), (None, watcher)]) > 50
 
 
-def test_no_message_names_a_card_its_receiver_may_not_know_at_a_club_nights_tables(server: ThreadServer) -> None:
+def test_no_message_names_a_card_its_receiver_may_not_know_at_a_club_nights_tables(shared: ThreadServer) -> None:
+    server = shared
     game = "whist(target=3)"
-    host, host_h = signed_up(server, "Ann")
+    host, host_h = signed_up(server, "Hana")
     night = host.post("/clubnights", json={"game": game, "tables": 2, "bot_delay": 0}, headers=host_h).json()
     entrants = [host.post(f"/clubnights/{night['id']}/enter", json={}, headers=host_h).json()]
-    for name in ("Bob", "Cleo", "Dan"):
+    for name in ("Ivo", "Jan", "Kai"):
         entrants.append(loopback.post(f"{server.base}/clubnights/{night['id']}/enter", json={"name": name}).json())
     assert host.post(f"/clubnights/{night['id']}/rounds", headers=host_h).status_code == 200
     seats = [
@@ -197,8 +216,9 @@ def without_ids(messages: list[Message]) -> list[Message]:
 
 @pytest.mark.parametrize("game", GAMES[:5])
 def test_deals_that_differ_only_in_unseen_cards_give_a_seat_and_a_spectator_the_same_messages(
-    server: ThreadServer, game: str, monkeypatch: pytest.MonkeyPatch
+    shared: ThreadServer, game: str, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+    server = shared
     info, options = resolve(game)
     n = info.n_seats(options)
     rng = random.Random(f"deals {game}")

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,6 +26,32 @@ from clubsuite.server.store.dbschema import match_players, matches, tables, user
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
 SHORT = "whist(target=2)"
+
+
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
+    ],
+)
+def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server on each back end for the module's tests that read only what their own accounts did (their lists,
+    friends, notices, their own table's chat, their own places in the rated queue): each signs up accounts of names
+    no other test takes, so that none reads what another did. The tests that read what every account shares (the
+    reports' queue, the sanctions, the statements the store runs) have a server of their own. The store is made as
+    the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new PostgreSQL store's
+    database)."""
+    if request.param == "sqlite":
+        store = Store.in_directory(tmp_path_factory.mktemp("people"))
+    else:
+        postgres = request.getfixturevalue("postgres")
+        store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
+    try:
+        with ThreadServer(store) as running:
+            yield running
+    finally:
+        store.close()
 
 
 def seated(server: ThreadServer, browser: Any, headers: dict[str, str], table: str) -> Client:
@@ -102,8 +129,9 @@ def speaks(c: Client, text: str) -> bool:
 
 
 def test_following_blocking_and_muting_are_listed_to_their_owner_and_a_block_ends_following(
-    server: ThreadServer,
+    shared: ThreadServer,
 ) -> None:
+    server = shared
     ann, _, ann_h = account(server, "Ann")
     bob, _, bob_h = account(server, "Bob")
     assert ann.post("/players/Bob/follow", headers=ann_h).json()["follow"] == ["Bob"]
@@ -121,35 +149,36 @@ def test_following_blocking_and_muting_are_listed_to_their_owner_and_a_block_end
     assert ann.post("/account/privacy", json={"invites": "all", "presence": "nobody"}, headers=ann_h).status_code == 422
 
 
-def test_a_blocked_or_muted_accounts_chat_reaches_nobody_who_blocked_or_muted_it(server: ThreadServer) -> None:
-    ann, _, ann_h = account(server, "Ann")
-    bob, _, bob_h = account(server, "Bob")
-    cleo, _, cleo_h = account(server, "Cleo")
+def test_a_blocked_or_muted_accounts_chat_reaches_nobody_who_blocked_or_muted_it(shared: ThreadServer) -> None:
+    server = shared
+    ada, _, ada_h = account(server, "Ada")
+    ben, _, ben_h = account(server, "Ben")
+    cat, _, cat_h = account(server, "Cat")
     table = new_table(server.base, SHORT, [{"kind": "person"}] * 3)["id"]
-    a, b, c = seated(server, ann, ann_h, table), seated(server, bob, bob_h, table), seated(server, cleo, cleo_h, table)
+    a, b, c = seated(server, ada, ada_h, table), seated(server, ben, ben_h, table), seated(server, cat, cat_h, table)
     try:
         for x in (a, b, c):  # every socket is at the table before anyone speaks
             x.until(lambda m: m["type"] == "state")
-        chat(b, "hello from Bob")
+        chat(b, "hello from Ben")
         for x in (a, b, c):
-            x.until(lambda m: m["type"] == "chat" and m["text"] == "hello from Bob")
-        ann.post("/players/Bob/block", headers=ann_h)
-        cleo.post("/players/Bob/mute", headers=cleo_h)
-        chat(b, "second from Bob")
-        mine = b.until(lambda m: m["type"] == "chat" and m["text"] == "second from Bob")
-        assert mine["mine"] is True  # Bob sees his own line as ever: nothing tells him
-        chat(a, "Ann speaks")  # a line after Bob's: once it has come, Bob's would have come before it
+            x.until(lambda m: m["type"] == "chat" and m["text"] == "hello from Ben")
+        ada.post("/players/Ben/block", headers=ada_h)
+        cat.post("/players/Ben/mute", headers=cat_h)
+        chat(b, "second from Ben")
+        mine = b.until(lambda m: m["type"] == "chat" and m["text"] == "second from Ben")
+        assert mine["mine"] is True  # Ben sees his own line as ever: nothing tells him
+        chat(a, "Ada speaks")  # a line after Ben's: once it has come, Ben's would have come before it
         for x in (a, c):
-            x.until(lambda m: m["type"] == "chat" and m["text"] == "Ann speaks")
-            assert not any(m.get("text") == "second from Bob" for m in x.messages)
+            x.until(lambda m: m["type"] == "chat" and m["text"] == "Ada speaks")
+            assert not any(m.get("text") == "second from Ben" for m in x.messages)
         again = Client(server.base, table, None)  # a spectator, not signed in, sees every line
         try:
             history = again.until(lambda m: m["type"] == "state")["chat"]
-            assert [line["text"] for line in history] == ["hello from Bob", "second from Bob", "Ann speaks"]
+            assert [line["text"] for line in history] == ["hello from Ben", "second from Ben", "Ada speaks"]
         finally:
             again.close()
         a.close()
-        token = ann.post(f"/tables/{table}/join", json={}, headers=ann_h)  # Ann's seat is hers: a new socket
+        token = ada.post(f"/tables/{table}/join", json={}, headers=ada_h)  # Ada's seat is hers: a new socket
         assert token.status_code in (200, 409)
     finally:
         for x in (a, b, c):
@@ -350,38 +379,39 @@ def test_a_moderator_never_acts_on_a_report_about_a_moderator_nor_sees_one_the_o
 
 
 def test_invitations_reach_their_player_and_are_declined_and_a_block_or_privacy_stops_them_unseen(
-    server: ThreadServer,
+    shared: ThreadServer,
 ) -> None:
-    ann, _, ann_h = account(server, "Ann")
-    bob, _, bob_h = account(server, "Bob")
+    server = shared
+    iris, _, iris_h = account(server, "Iris")
+    jon, _, jon_h = account(server, "Jon")
     table = new_table(server.base, SHORT, [{"kind": "person"}] * 2 + [{"kind": "bot", "bot": "random"}])["id"]
-    a = seated(server, ann, ann_h, table)
-    live = Live(server, bob)
+    a = seated(server, iris, iris_h, table)
+    live = Live(server, jon)
     try:
         live.until(lambda m: m["type"] == "welcome")
-        sent = ann.post("/invitations", json={"to": "Bob", "table": table}, headers=ann_h)
-        assert sent.status_code == 200 and sent.json() == {"invited": "Bob"}
+        sent = iris.post("/invitations", json={"to": "Jon", "table": table}, headers=iris_h)
+        assert sent.status_code == 200 and sent.json() == {"invited": "Jon"}
         pushed = live.until(lambda m: m["type"] == "notice")["notice"]
-        assert pushed["kind"] == "invite" and pushed["body"]["table"] == table and pushed["body"]["from"] == "Ann"
-        answer = bob.get("/notices")
+        assert pushed["kind"] == "invite" and pushed["body"]["table"] == table and pushed["body"]["from"] == "Iris"
+        answer = jon.get("/notices")
         assert answer.headers["cache-control"] == "no-store"  # it holds an invite code
         [kept] = answer.json()["notices"]
         assert kept["id"] == pushed["id"] and kept["body"]["invite"]
         assert loopback.get(f"{server.base}/notices").status_code == 401
-        assert ann.get("/notices").json()["notices"] == []  # an invitation is the invited player's alone
-        assert bob.post(f"/notices/{kept['id']}/decline", headers=bob_h).json() == {"declined": True}
-        assert [n["kind"] for n in ann.get("/notices").json()["notices"]] == ["declined"]
-        nowhere = ann.post("/invitations", json={"to": "Bob", "table": "not-a-table"}, headers=ann_h)
+        assert iris.get("/notices").json()["notices"] == []  # an invitation is the invited player's alone
+        assert jon.post(f"/notices/{kept['id']}/decline", headers=jon_h).json() == {"declined": True}
+        assert [n["kind"] for n in iris.get("/notices").json()["notices"]] == ["declined"]
+        nowhere = iris.post("/invitations", json={"to": "Jon", "table": "not-a-table"}, headers=iris_h)
         assert nowhere.status_code == 404
-        both = ann.post("/invitations", json={"to": "Bob", "table": table, "tournament": "x"}, headers=ann_h)
+        both = iris.post("/invitations", json={"to": "Jon", "table": table, "tournament": "x"}, headers=iris_h)
         assert both.status_code == 422
-        bob.post("/players/Ann/block", headers=bob_h)
-        blocked = ann.post("/invitations", json={"to": "Bob", "table": table}, headers=ann_h)
-        assert blocked.json() == {"invited": "Bob"}  # answered alike: Ann cannot tell
-        bob.post("/players/Ann/unblock", headers=bob_h)
-        bob.post("/account/privacy", json={"invites": "nobody", "presence": "nobody"}, headers=bob_h)
-        assert ann.post("/invitations", json={"to": "Bob", "table": table}, headers=ann_h).status_code == 200
-        assert bob.get("/notices").json()["notices"] == []
+        jon.post("/players/Iris/block", headers=jon_h)
+        blocked = iris.post("/invitations", json={"to": "Jon", "table": table}, headers=iris_h)
+        assert blocked.json() == {"invited": "Jon"}  # answered alike: Iris cannot tell
+        jon.post("/players/Iris/unblock", headers=jon_h)
+        jon.post("/account/privacy", json={"invites": "nobody", "presence": "nobody"}, headers=jon_h)
+        assert iris.post("/invitations", json={"to": "Jon", "table": table}, headers=iris_h).status_code == 200
+        assert jon.get("/notices").json()["notices"] == []
         assert not any(
             m["type"] == "notice"
             for m in live.messages[live.messages.index(next(m for m in live.messages if m["type"] == "notice")) + 1 :]
@@ -391,66 +421,69 @@ def test_invitations_reach_their_player_and_are_declined_and_a_block_or_privacy_
         live.close()
 
 
-def test_friends_are_seen_online_and_at_their_table_as_their_privacy_allows(server: ThreadServer) -> None:
-    ann, _, ann_h = account(server, "Ann")
-    bob, _, bob_h = account(server, "Bob")
-    ann.post("/players/Bob/follow", headers=ann_h)
-    assert ann.get("/friends").json()["friends"] == [{"name": "Bob", "online": None, "table": None}]
-    bob.post("/players/Ann/follow", headers=bob_h)  # Bob's default: the people he follows see him online
-    live = Live(server, bob)
+def test_friends_are_seen_online_and_at_their_table_as_their_privacy_allows(shared: ThreadServer) -> None:
+    server = shared
+    kim, _, kim_h = account(server, "Kim")
+    leo, _, leo_h = account(server, "Leo")
+    kim.post("/players/Leo/follow", headers=kim_h)
+    assert kim.get("/friends").json()["friends"] == [{"name": "Leo", "online": None, "table": None}]
+    leo.post("/players/Kim/follow", headers=leo_h)  # Leo's default: the people he follows see him online
+    live = Live(server, leo)
     try:
         live.until(lambda m: m["type"] == "welcome")
         watching = server.server.config.app.state.watching
         deadline = time.monotonic() + 60
-        while ann.get("/friends").json()["friends"][0]["online"] is not True:
-            assert time.monotonic() < deadline, "Bob never came online"
+        while kim.get("/friends").json()["friends"][0]["online"] is not True:
+            assert time.monotonic() < deadline, "Leo never came online"
             run(server, watching.look_around(time.time()))
         table = new_table(server.base, SHORT, [{"kind": "person"}] + [{"kind": "bot", "bot": "random"}] * 2)["id"]
-        b = seated(server, bob, bob_h, table)
+        b = seated(server, leo, leo_h, table)
         try:
-            assert ann.get("/friends").json()["friends"][0]["table"] == table
+            assert kim.get("/friends").json()["friends"][0]["table"] == table
         finally:
             b.close()
-        bob.post("/account/privacy", json={"invites": "everyone", "presence": "nobody"}, headers=bob_h)
-        assert ann.get("/friends").json()["friends"][0]["online"] is None
-        bob.post("/account/privacy", json={"invites": "everyone", "presence": "everyone"}, headers=bob_h)
-        assert ann.get("/friends").json()["friends"][0]["online"] is True
-        bob.post("/players/Ann/block", headers=bob_h)  # a block shows Bob as offline to Ann, as offline looks
-        assert ann.get("/friends").json()["friends"] == [{"name": "Bob", "online": False, "table": None}]
+        leo.post("/account/privacy", json={"invites": "everyone", "presence": "nobody"}, headers=leo_h)
+        assert kim.get("/friends").json()["friends"][0]["online"] is None
+        leo.post("/account/privacy", json={"invites": "everyone", "presence": "everyone"}, headers=leo_h)
+        assert kim.get("/friends").json()["friends"][0]["online"] is True
+        leo.post("/players/Kim/block", headers=leo_h)  # a block shows Leo as offline to Kim, as offline looks
+        assert kim.get("/friends").json()["friends"] == [{"name": "Leo", "online": False, "table": None}]
     finally:
         live.close()
 
 
 def test_a_block_leaves_the_blocked_persons_friends_list_as_it_was_where_it_showed_nothing(
-    server: ThreadServer,
+    shared: ThreadServer,
 ) -> None:
-    """Cleo follows Dan, whose privacy shows him online only to the people he follows, and he does not follow her:
-    her list says he does not show it. Dan blocks her: her list says the same (not "offline", which only a block
+    """Nell follows Odo, whose privacy shows him online only to the people he follows, and he does not follow her:
+    her list says he does not show it. Odo blocks her: her list says the same (not "offline", which only a block
     would show her)."""
-    cleo, _, cleo_h = account(server, "Cleo")
-    dan, _, dan_h = account(server, "Dan")
-    cleo.post("/players/Dan/follow", headers=cleo_h)
-    before = cleo.get("/friends").json()
-    assert before == {"friends": [{"name": "Dan", "online": None, "table": None}]}
-    assert dan.post("/players/Cleo/block", headers=dan_h).status_code == 200
-    assert cleo.get("/friends").json() == before
-    dan.post("/account/privacy", json={"invites": "everyone", "presence": "nobody"}, headers=dan_h)
-    assert cleo.get("/friends").json() == before
+    server = shared
+    nell, _, nell_h = account(server, "Nell")
+    odo, _, odo_h = account(server, "Odo")
+    nell.post("/players/Odo/follow", headers=nell_h)
+    before = nell.get("/friends").json()
+    assert before == {"friends": [{"name": "Odo", "online": None, "table": None}]}
+    assert odo.post("/players/Nell/block", headers=odo_h).status_code == 200
+    assert nell.get("/friends").json() == before
+    odo.post("/account/privacy", json={"invites": "everyone", "presence": "nobody"}, headers=odo_h)
+    assert nell.get("/friends").json() == before
 
 
-def test_matchmaking_never_seats_two_people_one_of_whom_blocked_the_other(server: ThreadServer) -> None:
-    ann, ann_id, ann_h = account(server, "Ann")
-    bob, _, bob_h = account(server, "Bob")
-    ann.post("/players/Bob/block", headers=ann_h)
+def test_matchmaking_never_seats_two_people_one_of_whom_blocked_the_other(shared: ThreadServer) -> None:
+    server = shared
+    pat, pat_id, pat_h = account(server, "Pat")
+    quinn, _, quinn_h = account(server, "Quinn")
+    pat.post("/players/Quinn/block", headers=pat_h)
     matchmaker = server.server.config.app.state.matchmaker
-    for b, h in ((ann, ann_h), (bob, bob_h)):
+    for b, h in ((pat, pat_h), (quinn, quinn_h)):
         assert b.post("/rated/queue", json={"game": "northstar(players=2)"}, headers=h).status_code == 200
     run(server, matchmaker.match(time.time()))
-    assert ann.get("/rated/queue").json()["status"] == "waiting"  # not seated with Bob
+    assert pat.get("/rated/queue").json()["status"] == "waiting"  # not seated with Quinn
     run(server, matchmaker.match(time.time() + 3600))  # long enough for bots: each at a table of their own
-    tables = {b.get("/rated/queue").json().get("table") for b in (ann, bob)}
+    tables = {b.get("/rated/queue").json().get("table") for b in (pat, quinn)}
     assert len(tables) == 2 and None not in tables
-    assert ann_id
+    assert pat_id
 
 
 def test_a_dismissal_lifts_only_the_automatic_mute_never_an_operators_or_a_moderators_sanction(

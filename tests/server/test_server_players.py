@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import random
+from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -13,7 +14,7 @@ import pytest
 from serverkit import Client, ThreadServer, new_table
 from sqlalchemy import select, update
 from test_server_play import play_out
-from test_server_rated import GAME, PASSWORD, account, join
+from test_server_rated import PASSWORD, account, join
 
 import loopback
 from clubsuite.ratings import PROVISIONAL_MATCHES
@@ -21,10 +22,39 @@ from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import ratings, users
 
 BOTS = [{"kind": "bot", "bot": "random"}, {"kind": "bot", "bot": "random"}]
+GAME = "whist(target=1)"
+"""The matches played here: whole whist matches, a hand or so each. What these tests read of a match (its place in a
+profile, a history and the ratings, its record, replay, review and results) is the same for any length."""
 
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 """Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
+
+
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
+    ],
+)
+def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server on each back end for the module's tests that read only what they made themselves (their own
+    account's profile, history, results and links, their own tables): each signs up an account of a name no other
+    test takes, so that none reads what another did, and the server's replay and review workers start once for them
+    all. The tests that read what every account shares (the leaderboard, the bots' ratings) have a server of their
+    own. The store is made as the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new
+    PostgreSQL store's database)."""
+    if request.param == "sqlite":
+        store = Store.in_directory(tmp_path_factory.mktemp("players"))
+    else:
+        postgres = request.getfixturevalue("postgres")
+        store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
+    try:
+        with ThreadServer(store) as running:
+            yield running
+    finally:
+        store.close()
 
 
 def play(server: ThreadServer, b: httpx.Client, headers: dict[str, str], seed: int, **settings: Any) -> str:
@@ -38,7 +68,8 @@ def play(server: ThreadServer, b: httpx.Client, headers: dict[str, str], seed: i
     return str(table)
 
 
-def test_a_profile_shows_ratings_counts_and_matches_whose_links_work(server: ThreadServer) -> None:
+def test_a_profile_shows_ratings_counts_and_matches_whose_links_work(shared: ThreadServer) -> None:
+    server = shared
     b, _, headers = account(server, "Ann")
     table = play(server, b, headers, 1, rated=True)
     with loopback.client(base_url=server.base, timeout=30) as stranger:
@@ -59,8 +90,9 @@ def test_a_profile_shows_ratings_counts_and_matches_whose_links_work(server: Thr
         assert stranger.get("/players/Nobody").json()["code"] == "no_player"
 
 
-def test_a_private_tables_matches_are_listed_to_their_own_player_only(server: ThreadServer) -> None:
-    b, _, headers = account(server, "Ann")
+def test_a_private_tables_matches_are_listed_to_their_own_player_only(shared: ThreadServer) -> None:
+    server = shared
+    b, _, headers = account(server, "Pia")
     table = new_table(server.base, GAME, [{"kind": "person"}, *BOTS], public=False)
     r = b.post(f"/invites/{table['invite']}/join", json={}, headers=headers)
     client = Client(server.base, table["id"], r.json()["token"])
@@ -68,12 +100,12 @@ def test_a_private_tables_matches_are_listed_to_their_own_player_only(server: Th
         play_out({0: client}, random.Random(2))
     finally:
         client.close()
-    mine = b.get("/players/Ann").json()
+    mine = b.get("/players/Pia").json()
     assert mine["own"] is True and [e["private"] for e in mine["history"]] == [True]
     assert b.get(mine["history"][0]["record"]).status_code == 200  # its link carries the invite
     with loopback.client(base_url=server.base, timeout=30) as stranger:
-        theirs = stranger.get("/players/Ann").json()
-        assert theirs["history"] == [] and table["id"] not in stranger.get("/players/Ann/history").text
+        theirs = stranger.get("/players/Pia").json()
+        assert theirs["history"] == [] and table["id"] not in stranger.get("/players/Pia/history").text
         assert theirs["games"][0]["matches"] == 1  # counted, not shown
 
 
@@ -144,10 +176,11 @@ def test_bad_names_pools_and_pages_are_refused_with_the_rule(server: ThreadServe
     assert loopback.get(f"{base}/leaderboard/whist").json() == []
 
 
-def test_a_history_entrys_review_link_reviews_that_players_decisions(server: ThreadServer) -> None:
-    b, _, headers = account(server, "Ann")
+def test_a_history_entrys_review_link_reviews_that_players_decisions(shared: ThreadServer) -> None:
+    server = shared
+    b, _, headers = account(server, "Rex")
     table = play(server, b, headers, 1)
-    [entry] = b.get("/players/Ann").json()["history"]
+    [entry] = b.get("/players/Rex").json()["history"]
     assert entry["seat"] == 0 and entry["review"] == f"/review?table={table}&match=0&seat=0"
     review = loopback.get(f"{server.base}/tables/{table}/review?match=0&seat=0", timeout=300).json()
     assert review["seat"] == 0 and review["decisions"] and review["hands"]
@@ -157,8 +190,9 @@ def test_a_history_entrys_review_link_reviews_that_players_decisions(server: Thr
     assert loopback.get(f"{server.base}/tables/{table}/review").status_code == 422  # which seat: it must be said
 
 
-def test_a_closed_tables_matches_keep_their_record_replay_and_review_links(server: ThreadServer) -> None:
-    b, _, headers = account(server, "Ann")
+def test_a_closed_tables_matches_keep_their_record_replay_and_review_links(shared: ThreadServer) -> None:
+    server = shared
+    b, _, headers = account(server, "Cai")
     public = play(server, b, headers, 1)
     private = new_table(server.base, GAME, [{"kind": "person"}, *BOTS], public=False)
     r = b.post(f"/invites/{private['invite']}/join", json={}, headers=headers)
@@ -171,7 +205,7 @@ def test_a_closed_tables_matches_keep_their_record_replay_and_review_links(serve
     for table_id in (public, private["id"]):  # closed, as a table nobody is at is after a while
         asyncio.run_coroutine_threadsafe(hub.close_table(hub.tables[table_id]), hub.loop).result(30)
         assert table_id not in hub.tables
-    history = {e["table"]: e for e in b.get("/players/Ann").json()["history"]}
+    history = {e["table"]: e for e in b.get("/players/Cai").json()["history"]}
     for entry in history.values():
         record = b.get(entry["record"])
         assert record.status_code == 200 and record.json()["game"] == "whist"
@@ -215,7 +249,8 @@ def test_a_finished_matchs_results_give_places_points_and_each_ratings_change(se
     assert seats[2]["after"]["rating"] == bots["random"]["rating"]  # a level's last match is its rating now
 
 
-def test_results_are_refused_while_the_match_is_played_and_for_a_table_one_may_not_know(server: ThreadServer) -> None:
+def test_results_are_refused_while_the_match_is_played_and_for_a_table_one_may_not_know(shared: ThreadServer) -> None:
+    server = shared
     table = new_table(server.base, GAME, [{"kind": "person"}, *BOTS])["id"]
     r = loopback.get(f"{server.base}/tables/{table}/results")
     assert r.status_code == 409 and r.json()["code"] == "not_over"
@@ -239,9 +274,10 @@ def test_results_are_refused_while_the_match_is_played_and_for_a_table_one_may_n
     assert loopback.get(f"{server.base}/tables/{table}/results?match=-1").status_code == 422
 
 
-def test_an_unrated_matchs_results_carry_no_ratings(server: ThreadServer) -> None:
-    ann, _, ann_h = account(server, "Ann")
-    table = play(server, ann, ann_h, 2)
+def test_an_unrated_matchs_results_carry_no_ratings(shared: ThreadServer) -> None:
+    server = shared
+    uma, _, uma_h = account(server, "Uma")
+    table = play(server, uma, uma_h, 2)
     results = loopback.get(f"{server.base}/tables/{table}/results?match=0").json()
     assert results["rated"] is False
     assert all(s["before"] is None and s["after"] is None for s in results["seats"])

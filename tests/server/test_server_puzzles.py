@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import datetime
+import itertools
 import json
 import threading
 import time
@@ -47,6 +48,19 @@ def site(tmp_path_factory: pytest.TempPathFactory) -> Iterator[tuple[ThreadServe
     store = Store.in_directory(tmp_path_factory.mktemp("puzzles"))
     with ThreadServer(store) as running:
         yield running, store
+
+
+@pytest.fixture(scope="module")
+def first_ratings(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server for the tests that read every puzzle at its first rating (the next puzzle is chosen by rating):
+    none of them makes a rated attempt (a streak's answers and a guest's are unrated, and move no puzzle's rating),
+    and each signs up accounts of its own, so that none changes what another reads."""
+    store = Store.in_directory(tmp_path_factory.mktemp("first-ratings"))
+    try:
+        with ThreadServer(store) as running:
+            yield running
+    finally:
+        store.close()
 
 
 def browser(server: ThreadServer) -> httpx.Client:
@@ -184,8 +198,9 @@ def test_asking_for_the_solution_before_any_answer_is_a_rated_miss_and_asking_ag
     assert ok(b.get("/puzzles/whist"))["standing"]["attempts"] == 1
 
 
-def test_a_streak_counts_first_answers_right_in_a_row_unrated_and_a_miss_ends_it(server: ThreadServer) -> None:
-    b = signed_up(server, "Streaky Cy")  # a server of its own: no attempt has moved a puzzle's first rating
+def test_a_streak_counts_first_answers_right_in_a_row_unrated_and_a_miss_ends_it(first_ratings: ThreadServer) -> None:
+    server = first_ratings
+    b = signed_up(server, "Streaky Cy")  # no rated attempt has moved a puzzle's first rating there
     solved: list[str] = []
     for target in (1000, 1050):
         shown = ok(b.get("/puzzles/whist/next?streak=0"))  # an account's streak is the server's, whatever is sent
@@ -223,9 +238,9 @@ def test_a_puzzle_shown_for_a_theme_is_practice_unrated_and_stays_so(site: tuple
 
 
 def test_the_next_puzzle_is_near_the_rating_asked_of_the_theme_and_kind_asked_and_not_one_seen(
-    server: ThreadServer,
+    first_ratings: ThreadServer,
 ) -> None:
-    b = browser(server)  # a server of its own: no attempt has moved a puzzle's first rating
+    b = browser(first_ratings)  # no rated attempt has moved a puzzle's first rating there
     for difficulty, target in (("normal", 1500), ("hardest", 2100), ("easiest", 900)):
         shown = ok(b.get(f"/puzzles/whist/next?difficulty={difficulty}"))
         nearest = min(abs(p.rating - target) for p in WHIST)
@@ -289,7 +304,7 @@ def test_todays_puzzle_is_the_same_all_day_and_the_pools_take_turns_day_by_day(
 
 def test_every_puzzles_legal_actions_are_those_its_values_judge() -> None:
     for game in ("whist", "free", "partnership", "northstar"):
-        for p in shipped(game)[::100]:
+        for p in (WHIST if game == "whist" else shipped(game))[::100]:  # whist's read once, for the module
             parts = position_and_line(p)
             assert sorted(parts["position"]["legal"]) == sorted(p.values), p.id
             assert parts["line"]["solution"] == p.solution and len(parts["line"]["steps"]) == (
@@ -439,8 +454,10 @@ def test_a_bystander_is_served_puzzles_while_twelve_addresses_ask_for_new_ones_a
 
 
 def test_each_shipped_puzzle_is_worked_out_once_and_each_asker_has_one_new_puzzle_worked_out_at_a_time() -> None:
-    every = [p for game in ("whist", "free", "partnership") for p in shipped(game)]
-    many = every[: KEPT_PARTS + 60]  # more puzzles than are kept ready to send
+    # the shipped puzzles in order, more than are kept ready to send: whist's (read once, above), then the others', each
+    # game's set read only if reached
+    every = itertools.chain(WHIST, (p for game in ("free", "partnership") for p in shipped(game)))
+    many = list(itertools.islice(every, KEPT_PARTS + 60))
     assert len(many) > KEPT_PARTS
     worked: list[str] = []
     gate: dict[str, asyncio.Event] = {}

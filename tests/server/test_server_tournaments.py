@@ -10,6 +10,7 @@ import io
 import json
 import random
 import time
+from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -277,6 +278,32 @@ def test_a_tournament_its_host_never_starts_is_cancelled_after_a_day(store: Stor
 # -- over HTTP and the table sockets ------------------------------------------------------------------------------
 
 
+@pytest.fixture(
+    scope="module",
+    params=[
+        pytest.param("sqlite", id="sqlite"),
+        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
+    ],
+)
+def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    """One server on each back end for the module's tests that read only what they made themselves (their own
+    tournaments, club nights, tables and seats): each signs up accounts (and takes guests' names) no other test
+    takes, and sets the director's pauses for itself alone, so that none reads what another did. The tests that read
+    what every account shares (the list of tournaments) or move the director's clock on have a server of their
+    own. The store is made as the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new
+    PostgreSQL store's database)."""
+    if request.param == "sqlite":
+        store = Store.in_directory(tmp_path_factory.mktemp("tournaments"))
+    else:
+        postgres = request.getfixturevalue("postgres")
+        store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
+    try:
+        with ThreadServer(store) as running:
+            yield running
+    finally:
+        store.close()
+
+
 def _wait(condition: Any, seconds: float = 120.0) -> Any:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -287,9 +314,16 @@ def _wait(condition: Any, seconds: float = 120.0) -> Any:
     raise AssertionError("the condition was not met in time")
 
 
-def _director(server: ThreadServer) -> Director:
+def _director(server: ThreadServer, monkeypatch: pytest.MonkeyPatch | None = None, **settings: float) -> Director:
+    """The server's tournament director, with no pause between rounds and ``settings`` (``bots_after``): for the
+    rest of the server's life, or, given ``monkeypatch``, for the test alone (a server the module's tests share
+    goes back to its own settings after each)."""
     director: Director = server.server.config.app.state.director
-    director.round_pause = 0.0
+    for name, value in {"round_pause": 0.0, **settings}.items():
+        if monkeypatch is not None:
+            monkeypatch.setattr(director, name, value)
+        else:
+            setattr(director, name, value)
     return director
 
 
@@ -317,8 +351,11 @@ def _play_tables(server: ThreadServer, browsers: list[Any], tid: str, played: se
     played.update(by_table)
 
 
-def test_a_swiss_tournament_is_played_to_its_standings_by_two_people_and_bots(server: ThreadServer) -> None:
-    _director(server)
+def test_a_swiss_tournament_is_played_to_its_standings_by_two_people_and_bots(
+    shared: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = shared
+    _director(server, monkeypatch)
     ann, _, ann_h = account(server, "Ann")
     bob, _, bob_h = account(server, "Bob")
     made = ann.post(
@@ -490,36 +527,40 @@ def test_bad_tournament_requests_are_refused_with_the_field_and_the_rule(server:
     assert loopback.post(f"{server.base}/tournaments/{tid}/join").status_code == 401
 
 
-def test_a_club_night_is_no_arena_or_swiss_tournament_to_the_tournament_routes(server: ThreadServer) -> None:
-    ann, _, ann_h = account(server, "Ann")
-    night = ann.post("/clubnights", json={"game": "whist"}, headers=ann_h).json()["id"]
+def test_a_club_night_is_no_arena_or_swiss_tournament_to_the_tournament_routes(shared: ThreadServer) -> None:
+    server = shared
+    cora, _, cora_h = account(server, "Cora")
+    night = cora.post("/clubnights", json={"game": "whist"}, headers=cora_h).json()["id"]
     for path in ("", "/standings.json", "/standings.csv"):
         assert loopback.get(f"{server.base}/tournaments/{night}{path}").json()["code"] == "no_tournament"
     for action in ("join", "withdraw", "start"):
-        r = ann.post(f"/tournaments/{night}/{action}", headers=ann_h)
+        r = cora.post(f"/tournaments/{night}/{action}", headers=cora_h)
         assert r.status_code == 404 and r.json()["code"] == "no_tournament"
-    assert ann.get(f"/clubnights/{night}").json()["entrants"] == []  # nothing changed
+    assert cora.get(f"/clubnights/{night}").json()["entrants"] == []  # nothing changed
     for _ in range(3):  # club nights do not count against the tournaments an account may have open
-        assert ann.post("/tournaments", json={"format": "arena", "game": DUEL}, headers=ann_h).status_code == 201
+        assert cora.post("/tournaments", json={"format": "arena", "game": DUEL}, headers=cora_h).status_code == 201
 
 
-def test_a_tournament_table_answers_its_tournament_and_any_other_id_none_alike(server: ThreadServer) -> None:
+def test_a_tournament_table_answers_its_tournament_and_any_other_id_none_alike(
+    shared: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """``GET /tournament-tables/{id}``: how a tournament table's page, opened cold, learns its tournament (an arena's
     and a club night's table say theirs; a plain table and a made-up id answer the same null)."""
-    _director(server).bots_after = 0.0
-    ann, _, ann_h = account(server, "Ann")
-    tid = ann.post("/tournaments", json={"format": "arena", "game": DUEL, "bot_delay": 0}, headers=ann_h).json()["id"]
-    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
-    ann.post(f"/tournaments/{tid}/start", headers=ann_h)
-    table = _wait(lambda: ann.get(f"/tournaments/{tid}/seat").json()["table"])
+    server = shared
+    _director(server, monkeypatch, bots_after=0.0)
+    dina, _, dina_h = account(server, "Dina")
+    tid = dina.post("/tournaments", json={"format": "arena", "game": DUEL, "bot_delay": 0}, headers=dina_h).json()["id"]
+    dina.post(f"/tournaments/{tid}/join", headers=dina_h)
+    dina.post(f"/tournaments/{tid}/start", headers=dina_h)
+    table = _wait(lambda: dina.get(f"/tournaments/{tid}/seat").json()["table"])
     of = loopback.get(f"{server.base}/tournament-tables/{table}")
     assert of.status_code == 200 and of.json() == {"table": table, "tournament": {"id": tid, "format": "arena"}}
-    night = ann.post("/clubnights", json={"game": "whist(target=3)", "tables": 2, "bot_delay": 0}, headers=ann_h)
+    night = dina.post("/clubnights", json={"game": "whist(target=3)", "tables": 2, "bot_delay": 0}, headers=dina_h)
     nid = night.json()["id"]
-    token = ann.post(f"/clubnights/{nid}/enter", json={}, headers=ann_h).json()["token"]
-    loopback.post(f"{server.base}/clubnights/{nid}/enter", json={"name": "Bob"})
-    ann.post(f"/clubnights/{nid}/rounds", headers=ann_h)
-    at_night = ann.post(f"/clubnights/{nid}/seat", json={"token": token}).json()["table"]
+    token = dina.post(f"/clubnights/{nid}/enter", json={}, headers=dina_h).json()["token"]
+    loopback.post(f"{server.base}/clubnights/{nid}/enter", json={"name": "Eli"})
+    dina.post(f"/clubnights/{nid}/rounds", headers=dina_h)
+    at_night = dina.post(f"/clubnights/{nid}/seat", json={"token": token}).json()["table"]
     night_of = loopback.get(f"{server.base}/tournament-tables/{at_night}").json()
     assert night_of["tournament"] == {"id": nid, "format": "clubnight"}
     plain = loopback.post(f"{server.base}/tables", json={"game": "whist"}).json()["id"]
@@ -555,16 +596,17 @@ def test_an_arena_entrant_away_from_their_table_when_it_ends_is_paused_until_the
     in_own_loop(lambda: with_director(store, body))
 
 
-def test_the_seat_an_account_holds_is_handed_a_fresh_token_that_replaces_the_old_one(server: ThreadServer) -> None:
+def test_the_seat_an_account_holds_is_handed_a_fresh_token_that_replaces_the_old_one(shared: ThreadServer) -> None:
     """``POST /tables/{id}/seat``: how a seat taken for an account (a tournament's) is reached from any page."""
-    ann, _, ann_h = account(server, "Ann")
-    bob, _, bob_h = account(server, "Bob")
+    server = shared
+    fay, _, fay_h = account(server, "Fay")
+    gil, _, gil_h = account(server, "Gil")
     table = loopback.post(
         f"{server.base}/tables",
         json={"game": "whist", "seats": [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]},
     ).json()["id"]
-    first = ann.post(f"/tables/{table}/join", json={}, headers=ann_h).json()
-    again = ann.post(f"/tables/{table}/seat", headers=ann_h)
+    first = fay.post(f"/tables/{table}/join", json={}, headers=fay_h).json()
+    again = fay.post(f"/tables/{table}/seat", headers=fay_h)
     assert again.status_code == 200 and again.json()["seat"] == first["seat"], again.text
     assert again.json()["token"] != first["token"]
     old = Client(server.base, table, first["token"])
@@ -578,26 +620,27 @@ def test_the_seat_an_account_holds_is_handed_a_fresh_token_that_replaces_the_old
     finally:
         new.close()
     none = [
-        bob.post(f"/tables/{table}/seat", headers=bob_h).json(),  # a free seat is not Bob's
-        ann.post("/tables/no-such-table/seat", headers=ann_h).json(),  # answered as a seat not held
+        gil.post(f"/tables/{table}/seat", headers=gil_h).json(),  # a free seat is not Gil's
+        fay.post("/tables/no-such-table/seat", headers=fay_h).json(),  # answered as a seat not held
     ]
     assert none == [{"table": t, "seat": None, "token": None} for t in (table, "no-such-table")]
     refused = [
         loopback.post(f"{server.base}/tables/{table}/seat"),  # a guest
-        ann.post(f"/tables/{table}/seat"),  # no CSRF token
+        fay.post(f"/tables/{table}/seat"),  # no CSRF token
     ]
     assert [(r.status_code, r.json()["code"]) for r in refused] == [(401, "signed_out"), (403, "bad_csrf")]
 
 
-def test_an_account_asking_for_many_tournaments_at_once_gets_no_more_than_it_may_have(server: ThreadServer) -> None:
+def test_an_account_asking_for_many_tournaments_at_once_gets_no_more_than_it_may_have(shared: ThreadServer) -> None:
     """The count of an account's tournaments and the new one are one step (its row held meanwhile): twelve requests
     at once, over the process's several database threads, make three."""
-    ann, _, ann_h = account(server, "Ann")
+    server = shared
+    hal, _, hal_h = account(server, "Hal")
 
     def make(k: int) -> tuple[int, str]:
         with loopback.client(base_url=server.base, timeout=60) as b:
-            b.cookies.update(ann.cookies)
-            r = b.post("/tournaments", json={"format": "arena", "game": DUEL, "name": f"At once {k}"}, headers=ann_h)
+            b.cookies.update(hal.cookies)
+            r = b.post("/tournaments", json={"format": "arena", "game": DUEL, "name": f"At once {k}"}, headers=hal_h)
             return r.status_code, r.json().get("code", "made")
 
     with ThreadPoolExecutor(12) as pool:
@@ -666,33 +709,37 @@ def test_a_table_left_half_seated_by_a_failure_or_a_stop_is_unmade_and_its_peopl
     in_own_loop(lambda: with_director(store, body))
 
 
-def test_an_entrant_whose_account_is_deleted_is_never_seated_again(server: ThreadServer) -> None:
-    _director(server).bots_after = 0.0
-    ann, _, ann_h = account(server, "Ann")
-    bob, _, bob_h = account(server, "Bob")
-    cleo, _, cleo_h = account(server, "Cleo")
-    tid = ann.post("/tournaments", json={"format": "arena", "game": DUEL, "bots": False}, headers=ann_h).json()["id"]
-    for b, h in ((ann, ann_h), (bob, bob_h), (cleo, cleo_h)):
+def test_an_entrant_whose_account_is_deleted_is_never_seated_again(
+    shared: ThreadServer, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    server = shared
+    director = _director(server, monkeypatch, bots_after=0.0)
+    ida, _, ida_h = account(server, "Ida")
+    jay, _, jay_h = account(server, "Jay")
+    kit, _, kit_h = account(server, "Kit")
+    tid = ida.post("/tournaments", json={"format": "arena", "game": DUEL, "bots": False}, headers=ida_h).json()["id"]
+    for b, h in ((ida, ida_h), (jay, jay_h), (kit, kit_h)):
         assert b.post(f"/tournaments/{tid}/join", headers=h).status_code == 200
-    assert cleo.post("/account/delete", json={"password": PASSWORD}, headers=cleo_h).status_code == 200
-    assert ann.post(f"/tournaments/{tid}/start", headers=ann_h).status_code == 200
-    for b in (ann, bob):  # the two accounts that remain are seated together
+    assert kit.post("/account/delete", json={"password": PASSWORD}, headers=kit_h).status_code == 200
+    assert ida.post(f"/tournaments/{tid}/start", headers=ida_h).status_code == 200
+    for b in (ida, jay):  # the two accounts that remain are seated together
         _wait(lambda b=b: b.get(f"/tournaments/{tid}/seat").json()["table"])
-    keeper = _director(server).tournaments
+    keeper = director.tournaments
     hub = keeper.hub
     entrants = asyncio.run_coroutine_threadsafe(keeper.entrants(tid), hub.loop).result(60)
-    assert [(e.name, e.active) for e in entrants] == [("Ann", True), ("Bob", True), ("Cleo", False)]
+    assert [(e.name, e.active) for e in entrants] == [("Ida", True), ("Jay", True), ("Kit", False)]
     tables = asyncio.run_coroutine_threadsafe(keeper.tables(tid), hub.loop).result(60)
-    cleo_id = next(e.id for e in entrants if e.name == "Cleo")
-    assert len(tables) == 1 and cleo_id not in tables[0].seats
+    kit_id = next(e.id for e in entrants if e.name == "Kit")
+    assert len(tables) == 1 and kit_id not in tables[0].seats
 
 
-def test_an_account_holding_two_seats_at_a_table_is_handed_the_one_it_asks_for(server: ThreadServer) -> None:
+def test_an_account_holding_two_seats_at_a_table_is_handed_the_one_it_asks_for(shared: ThreadServer) -> None:
+    server = shared
     seats = [{"kind": "person"}, {"kind": "person"}, {"kind": "bot", "bot": "random"}]
     table = loopback.post(f"{server.base}/tables", json={"game": "whist", "seats": seats}).json()["id"]
     tokens = [loopback.post(f"{server.base}/tables/{table}/join", json={"name": n}).json()["token"] for n in "AB"]
     b = loopback.client(base_url=server.base, timeout=30)
-    made = b.post("/account/signup", json={"name": "Ann", "password": PASSWORD, "tokens": tokens}).json()
+    made = b.post("/account/signup", json={"name": "Lou", "password": PASSWORD, "tokens": tokens}).json()
     csrf = {"X-CSRF-Token": made["csrf"]}
     assert sorted(s["seat"] for s in made["seats"]) == [0, 1]  # a guest's two seats became the account's
     asked = [b.post(f"/tables/{table}/seat", json=body, headers=csrf).json()["seat"] for body in ({"seat": 1}, {})]

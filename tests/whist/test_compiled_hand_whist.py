@@ -27,12 +27,13 @@ from compiled_match_helpers import play_side_by_side
 from native_helpers import kernel_or_skip
 
 OPTIONS = {
-    "last-exchanger-leads": (WhistOptions(), 80),
-    "left-of-last-exchanger-leads": (WhistOptions(lead_after_exchange=LeadAfterExchange.LEFT_OF_LAST_EXCHANGER), 35),
+    "last-exchanger-leads": (WhistOptions(), 30),
+    "left-of-last-exchanger-leads": (WhistOptions(lead_after_exchange=LeadAfterExchange.LEFT_OF_LAST_EXCHANGER), 12),
 }
-"""CW-3's readings, each with the random matches played on both hands side by side (some 500 decisions a match):
-the rules are core.h's, held to the engine on random matches of each reading by ``test_native_whist.py``; these
-check what the compiled hand adds around them (the reading changes only who leads after an exchange)."""
+"""CW-3's readings, each with the random matches played on both hands side by side (some 500 decisions a match),
+other ones each run (from the run's seed): the rules are core.h's, held to the engine on random matches of each
+reading by ``test_native_whist.py``; these check what the compiled hand adds around them (the reading changes only
+who leads after an exchange)."""
 
 PROBES: list[object] = [*STANDARD.cards, Decision.KEEP, Decision.EXCHANGE, "keep", "x", "QS", "1Z", "", 7, None]
 """Actions and notation tried where they are illegal: every card, the decisions, notation good and bad, non-actions."""
@@ -64,7 +65,7 @@ def _facts(hand: Any) -> tuple[object, ...]:
 @pytest.mark.long
 @pytest.mark.parametrize("reading", sorted(OPTIONS))
 def test_the_compiled_hand_plays_every_match_as_the_engines_hand(reading: str, fresh_seed: int) -> None:
-    """Random matches from the run's seed (80 under the rules as written) compared at every decision (legal
+    """Random matches from the run's seed (30 under the rules as written) compared at every decision (legal
     actions, events), with views, refusals, clones and every attribute compared every few decisions and at each
     hand's end."""
     options, matches = OPTIONS[reading]

@@ -19,7 +19,18 @@ import pytest
 from clubsuite.cards import Card, cards
 from clubsuite.engine import resolve
 from clubsuite.games.whist import Decision, LeadAfterExchange, WhistDeal, WhistHand, WhistMatch, WhistOptions
-from conformance.perft import DATA, Block, Reference, case_ids, case_params, cases, engine_perft, read_blocks, report
+from conformance.perft import (
+    DATA,
+    Block,
+    EngineCounts,
+    Reference,
+    case_ids,
+    case_params,
+    cases,
+    engine_perft,
+    read_blocks,
+    report,
+)
 
 WHIST_DATA = DATA / "whist.txt"
 
@@ -197,6 +208,8 @@ POSITIONS = read_positions()
 CASES = cases(POSITIONS)
 LONG = {f"last-five-tricks-d{depth}" for depth in range(11, 16)}
 """The deepest counts, a second or more each in pure Python: run by ``make test``, not ``make check``."""
+ENGINE = EngineCounts(CASES, LONG)
+"""The engine's counts of the cases, each position walked once for all its depths."""
 
 
 def test_perft_file_has_positions_from_the_exchange_the_first_lead_and_the_end_of_the_hand() -> None:
@@ -212,7 +225,9 @@ def test_perft_file_has_positions_from_the_exchange_the_first_lead_and_the_end_o
 
 @pytest.mark.parametrize(("position", "depth", "expected"), case_params(CASES, LONG))
 def test_engine_perft_matches_the_reference_counts(position: Position, depth: int, expected: int) -> None:
-    assert engine_perft(position.engine_state(), depth) == expected
+    """The engine's count at ``depth``, from the one walk of the position that counts every depth of its group
+    (:class:`conformance.perft.EngineCounts`)."""
+    assert ENGINE.count(position, depth) == expected
 
 
 @pytest.mark.parametrize("position", POSITIONS, ids=[p.name for p in POSITIONS])
