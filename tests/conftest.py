@@ -76,8 +76,10 @@ def marks_of(item: pytest.Item) -> set[str]:
                 marks.add("live")
     params = getattr(getattr(item, "callspec", None), "params", {})
     backends = item.get_closest_marker("backends")
-    on_postgres = "postgresql" in (params.get("database_url"), params.get("store_backend")) or (
-        backends is not None and tuple(backends.args) == ("postgresql",) and "store_backend" in names
+    on_postgres = "postgresql" in (params.get(n) for n in ("database_url", "store_backend", "shared_backend")) or (
+        backends is not None
+        and tuple(backends.args) == ("postgresql",)
+        and bool({"store_backend", "shared_backend"} & names)
     )
     if "postgres" in names or on_postgres:
         marks.add("postgres")  # asked for, or a back end parametrized to it (its server is asked for late)

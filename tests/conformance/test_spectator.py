@@ -32,7 +32,7 @@ from knowable import cards_named, knowable_cards
 SEEDS = (31, 32)
 """The random matches the lighter checks play (each up to :data:`MAX_HANDS` hands); the heavier ones play one match
 of the run's seed (``fresh_seed``), another each run."""
-TWIN_RATE = 0.1
+TWIN_RATE = 0.05
 """The share of decisions at which a redrawn deal is compared (after the first decisions, up to one where a twin
 was played on)."""
 TWIN_STEPS = 8

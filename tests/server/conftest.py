@@ -22,6 +22,11 @@ What each fixture gives:
   of a new store's database migrated once per test process, as a SQLite store is a copy of a new store's file.
 - ``store_backend``: the back end ``store`` is on, ``"sqlite"`` or ``"postgresql"`` (what the ``backends`` marker
   chose).
+- ``shared``: one running server for the tests of a module that ask for it (``shared_server``, module-scoped), on
+  each back end of the module's ``backends`` marker in turn (SQLite alone without one), over a store made as
+  ``store`` makes it; the tables a test made are closed after it (:func:`serverkit.its_tables_closed`), so that no
+  bot plays them on while the module's next tests run. Only for tests that read nothing another test of the module
+  made: each signs up accounts (and takes guests' names) of its own.
 - ``web``: one running server for every test of a module, over SQLite in a folder of the module's, at the default
   options: for tests that only read what any server serves (pages, schemas) and change nothing another test reads.
 - ``tournament_web``: a running server of the test's own, over SQLite in its ``tmp_path``, whose tournament director
@@ -43,7 +48,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from proxykit import Node, serving_pair
-from serverkit import ThreadServer
+from serverkit import ThreadServer, its_tables_closed
 
 from clubsuite.server.community.directing import Director
 from clubsuite.server.store.database import Store
@@ -79,13 +84,21 @@ def _backends(marker: pytest.Mark | None) -> tuple[str, ...]:
 
 
 def pytest_generate_tests(metafunc: pytest.Metafunc) -> None:
-    """A test that takes ``store`` (itself or through ``server``) under a ``backends`` marker of several names runs
-    once on each: ``store_backend`` is parametrized with those names."""
-    if "store_backend" not in metafunc.fixturenames:
-        return
+    """A test that takes ``store`` (itself or through ``server``) or ``shared`` under a ``backends`` marker of several
+    names runs once on each: ``store_backend`` (a test's) or ``shared_backend`` (its module's) is parametrized with
+    those names."""
     names = _backends(metafunc.definition.get_closest_marker("backends"))
-    if len(names) > 1:
+    if "store_backend" in metafunc.fixturenames and len(names) > 1:
         metafunc.parametrize("store_backend", names)
+    if "shared_backend" in metafunc.fixturenames and len(names) > 1:
+        metafunc.parametrize("shared_backend", names, scope="module")
+
+
+@pytest.fixture(scope="module")
+def shared_backend(request: pytest.FixtureRequest) -> str:
+    """The one back end of the module's ``backends`` marker for ``shared_server``, SQLite without one (several names
+    parametrize this fixture instead: :func:`pytest_generate_tests`)."""
+    return _backends(request.node.get_closest_marker("backends"))[0]
 
 
 @pytest.fixture
@@ -147,6 +160,34 @@ def server(store: Store, request: pytest.FixtureRequest) -> Iterator[ThreadServe
     marker = request.node.get_closest_marker("server")
     with ThreadServer(store, **(marker.kwargs if marker is not None else {})) as running:
         yield running
+
+
+@pytest.fixture(scope="module")
+def shared_server(
+    shared_backend: str, request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory
+) -> Iterator[ThreadServer]:
+    """One server on ``shared_backend`` for the module's tests that ask for ``shared``, over a new store made as
+    ``store`` makes one (a copy of a new SQLite file in a folder of the module's, or of a new PostgreSQL store's
+    database), the server's replay and review workers started once for them all."""
+    if shared_backend == "sqlite":
+        folder = tmp_path_factory.mktemp(request.module.__name__)
+        shutil.copyfile(request.getfixturevalue("new_sqlite_store_file"), folder / STORE_FILE)
+        opened = Store.in_directory(folder)
+    else:
+        cluster: Cluster = request.getfixturevalue("postgres")
+        opened = Store(cluster.copy_of(request.getfixturevalue("new_postgres_store_database")))
+    try:
+        with ThreadServer(opened) as running:
+            yield running
+    finally:
+        opened.close()
+
+
+@pytest.fixture
+def shared(shared_server: ThreadServer) -> Iterator[ThreadServer]:
+    """The module's server (``shared_server``) for one test, the tables the test made closed after it."""
+    with its_tables_closed(shared_server):
+        yield shared_server
 
 
 @pytest.fixture(scope="module")

@@ -303,6 +303,27 @@ def new_table(base: str, game: str, seats: list[dict[str, Any]] | None = None, *
     return post(base, "/tables", body, 201)  # type: ignore[no-any-return]
 
 
+@contextlib.contextmanager
+def its_tables_closed(server: ThreadServer) -> Iterator[None]:
+    """The tables made meanwhile on ``server`` (a module's, its tests' in turn) closed at the end, as the stop of a
+    server of the test's own closes them: a bot would otherwise take over each seat its player left (30 s on) and
+    play the match on, unseen, while the module's other tests run."""
+    hub = server.server.config.app.state.hub
+
+    async def table_ids() -> set[str]:
+        return set(hub.tables)
+
+    async def close_new(before: set[str]) -> None:
+        for table in [t for key, t in hub.tables.items() if key not in before]:
+            await hub.close_table(table, telling="its test is over")
+
+    before = asyncio.run_coroutine_threadsafe(table_ids(), hub.loop).result(60)
+    try:
+        yield
+    finally:
+        asyncio.run_coroutine_threadsafe(close_new(before), hub.loop).result(60)
+
+
 def seated(server: ThreadServer, game: str = "whist", people: int = 1, **settings: Any) -> tuple[str, list[str]]:
     """A table of ``game`` with ``people`` person seats first and bots in the others: (table id, tokens)."""
     n = {"whist": 3, "free": 3, "partnership": 4}.get(game, 4)

@@ -4,7 +4,6 @@ to touch another's, a guest's table carried over, rated tables for accounts only
 
 from __future__ import annotations
 
-from collections.abc import Iterator
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -28,30 +27,9 @@ PASSWORD = "correct horse battery"
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 """Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
 
-
-@pytest.fixture(
-    scope="module",
-    params=[
-        pytest.param("sqlite", id="sqlite"),
-        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
-    ],
-)
-def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server on each back end for the module's tests that read only what their own accounts and tables hold:
-    each signs up accounts of names no other test takes (nor names like them), so that none reads what another
-    did. The tests that read the store's rows of every account, or need limits of their own, have a server of their
-    own. The store is made as the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new
-    PostgreSQL store's database)."""
-    if request.param == "sqlite":
-        store = Store.in_directory(tmp_path_factory.mktemp("accounts"))
-    else:
-        postgres = request.getfixturevalue("postgres")
-        store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
-    try:
-        with ThreadServer(store) as running:
-            yield running
-    finally:
-        store.close()
+# The tests that take ``shared`` (one server of the module's: tests/server/conftest.py) read only what their own
+# accounts and tables hold: each signs up accounts of names no other test takes (nor names like them). The tests that
+# read the store's rows of every account, or need limits of their own, take a ``server`` of their own.
 
 
 def browser(server: ThreadServer) -> httpx.Client:

@@ -29,10 +29,13 @@ import loopback
 from clubsuite.server.community.tournaments import OPEN_PER_HOST
 from clubsuite.server.people.moderation import REPORTS_PER_HOUR
 from clubsuite.server.people.notices import INVITE_WINDOW, INVITES_PER_MINUTE, KEPT, Notices
-from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import invitations_sent
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
+# The tests that take ``shared`` (one server of the module's: tests/server/conftest.py), the calm world's among them,
+# read only their own world (its accounts named for it alone), their own tables and tournaments, and what
+# :meth:`World.seen` reads before and after them; the one whose world needs a server of its own takes ``server``.
 
 DUEL = "northstar(players=2, target=10)"
 SHORT = "whist(target=2)"
@@ -111,32 +114,6 @@ class World:
         return out
 
 
-@pytest.fixture(
-    scope="module",
-    params=[
-        pytest.param("sqlite", id="sqlite"),
-        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
-    ],
-)
-def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server on each back end for the module's tests (but one, whose world has a server of its own): the calm
-    world's, each test's own world (its accounts named for it alone) and the tests of the words the site does not
-    accept (their accounts named for them alone). None reads what another made: a test's checks read its own
-    accounts, its own tables and tournaments, and what :meth:`World.seen` reads before and after it. The store is
-    made as the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new PostgreSQL store's
-    database)."""
-    if request.param == "sqlite":
-        store = Store.in_directory(tmp_path_factory.mktemp("hostile-people"))
-    else:
-        postgres = request.getfixturevalue("postgres")
-        store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
-    try:
-        with ThreadServer(store) as server:
-            yield server
-    finally:
-        store.close()
-
-
 WORLDS = itertools.count(1)
 """The suffix of each test's own world on the module's server (Ann1, Bob1, ...; Ann2, ...)."""
 
@@ -158,11 +135,11 @@ def lone_world(server: ThreadServer) -> Iterator[World]:
 
 
 @pytest.fixture(scope="module")
-def calm_world(shared: ThreadServer) -> Iterator[World]:
+def calm_world(shared_server: ThreadServer) -> Iterator[World]:
     """One world on each back end for the module's tests whose every request is refused: each of them reads
     :meth:`World.seen` before and after and holds it unchanged, so none changes what the next one sees. Its
     accounts bear the roles' names (Ann, Bob, Cleo, Mona), as :func:`posts` and :func:`shapes` name them."""
-    with _made(shared) as made:
+    with _made(shared_server) as made:
         yield made
 
 

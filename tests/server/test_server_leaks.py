@@ -18,7 +18,6 @@ from __future__ import annotations
 import asyncio
 import random
 import re
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -28,7 +27,6 @@ from serverkit import Client, Message, ThreadServer, arrivals, get, post
 import loopback
 from clubsuite.engine import SomeMatch, find_game, resolve
 from clubsuite.runner import deal_next
-from clubsuite.server.store.database import Store
 from clubsuite.server.table import live
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.seating import SeatRequest
@@ -44,17 +42,8 @@ GAMES = [
     "northstar(players=5, wild_fifteens=true, target=10)",
 ]
 
-
-@pytest.fixture(scope="module")
-def shared(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server for the module's tests: each makes tables of its own (and signs up accounts, or takes guests'
-    names, no other test takes) and reads only their messages and records, so that none reads what another did."""
-    store = Store.in_directory(tmp_path_factory.mktemp("leaks"))
-    try:
-        with ThreadServer(store) as running:
-            yield running
-    finally:
-        store.close()
+# The tests that take ``shared`` (one server of the module's: tests/server/conftest.py) make tables of their own (and
+# sign up accounts, or take guests' names, no other test takes) and read only their messages and records.
 
 
 def hub_of(server: ThreadServer) -> Hub:

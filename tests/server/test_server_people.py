@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import asyncio
 import time
-from collections.abc import Iterator
 from typing import Any
 
 import pytest
@@ -25,33 +24,12 @@ from clubsuite.server.store.dbschema import match_players, matches, tables, user
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
+# The tests that take ``shared`` (one server of the module's: tests/server/conftest.py) read only what their own
+# accounts did (their lists, friends, notices, their own table's chat, their own places in the rated queue). The
+# tests that read what every account shares (the reports' queue, the sanctions, the statements the store runs) take a
+# ``server`` of their own.
+
 SHORT = "whist(target=2)"
-
-
-@pytest.fixture(
-    scope="module",
-    params=[
-        pytest.param("sqlite", id="sqlite"),
-        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
-    ],
-)
-def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server on each back end for the module's tests that read only what their own accounts did (their lists,
-    friends, notices, their own table's chat, their own places in the rated queue): each signs up accounts of names
-    no other test takes, so that none reads what another did. The tests that read what every account shares (the
-    reports' queue, the sanctions, the statements the store runs) have a server of their own. The store is made as
-    the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new PostgreSQL store's
-    database)."""
-    if request.param == "sqlite":
-        store = Store.in_directory(tmp_path_factory.mktemp("people"))
-    else:
-        postgres = request.getfixturevalue("postgres")
-        store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
-    try:
-        with ThreadServer(store) as running:
-            yield running
-    finally:
-        store.close()
 
 
 def seated(server: ThreadServer, browser: Any, headers: dict[str, str], table: str) -> Client:

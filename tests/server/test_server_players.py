@@ -5,6 +5,7 @@ matches read "deleted player"."""
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import random
 from collections.abc import Iterator
 from typing import Any
@@ -30,31 +31,30 @@ profile, a history and the ratings, its record, replay, review and results) is t
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 """Every test that takes a store (or a server over one) runs on SQLite and on PostgreSQL."""
 
+# The tests that take ``shared`` (one server of the module's: tests/server/conftest.py) read only what they made
+# themselves (their own account's profile, history, results and links, their own tables). The tests that read what
+# every account shares (the leaderboard, the bots' ratings) take a ``server`` of their own.
 
-@pytest.fixture(
-    scope="module",
-    params=[
-        pytest.param("sqlite", id="sqlite"),
-        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
-    ],
-)
-def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server on each back end for the module's tests that read only what they made themselves (their own
-    account's profile, history, results and links, their own tables): each signs up an account of a name no other
-    test takes, so that none reads what another did, and the server's replay and review workers start once for them
-    all. The tests that read what every account shares (the leaderboard, the bots' ratings) have a server of their
-    own. The store is made as the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new
-    PostgreSQL store's database)."""
-    if request.param == "sqlite":
-        store = Store.in_directory(tmp_path_factory.mktemp("players"))
-    else:
-        postgres = request.getfixturevalue("postgres")
-        store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
+
+@contextlib.contextmanager
+def its_tables_closed(server: ThreadServer) -> Iterator[None]:
+    """The tables made meanwhile on ``server`` (a module's, its tests' in turn) closed at the end, as the stop of a
+    server of the test's own closed them: a bot would otherwise take over each seat its player left (30 s on) and
+    play the match on, unseen, while the module's other tests run."""
+    hub = server.server.config.app.state.hub
+
+    async def table_ids() -> set[str]:
+        return set(hub.tables)
+
+    async def close_new(before: set[str]) -> None:
+        for table in [t for key, t in hub.tables.items() if key not in before]:
+            await hub.close_table(table, telling="its test is over")
+
+    before = asyncio.run_coroutine_threadsafe(table_ids(), hub.loop).result(60)
     try:
-        with ThreadServer(store) as running:
-            yield running
+        yield
     finally:
-        store.close()
+        asyncio.run_coroutine_threadsafe(close_new(before), hub.loop).result(60)
 
 
 def play(server: ThreadServer, b: httpx.Client, headers: dict[str, str], seed: int, **settings: Any) -> str:

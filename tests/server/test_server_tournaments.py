@@ -10,7 +10,6 @@ import io
 import json
 import random
 import time
-from collections.abc import Iterator
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
@@ -39,6 +38,11 @@ from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import Refused
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
+# The tests that take ``shared`` (one server of the module's: tests/server/conftest.py) read only what they made
+# themselves (their own tournaments, club nights, tables and seats), set the director's pauses for themselves alone
+# and leave nothing for the director to run after them. The tests that read what every account shares (the list of
+# tournaments), move the director's clock on or leave an arena running take a ``server`` of their own.
 
 DUEL = "northstar(players=2, target=10)"
 """A game of two seats, so that tables are pairs."""
@@ -278,32 +282,6 @@ def test_a_tournament_its_host_never_starts_is_cancelled_after_a_day(store: Stor
 # -- over HTTP and the table sockets ------------------------------------------------------------------------------
 
 
-@pytest.fixture(
-    scope="module",
-    params=[
-        pytest.param("sqlite", id="sqlite"),
-        pytest.param("postgresql", id="postgresql", marks=pytest.mark.postgres),
-    ],
-)
-def shared(request: pytest.FixtureRequest, tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
-    """One server on each back end for the module's tests that read only what they made themselves (their own
-    tournaments, club nights, tables and seats): each signs up accounts (and takes guests' names) no other test
-    takes, and sets the director's pauses for itself alone, so that none reads what another did. The tests that read
-    what every account shares (the list of tournaments) or move the director's clock on have a server of their
-    own. The store is made as the ``store`` fixture makes it (SQLite in a folder of its own, or a copy of a new
-    PostgreSQL store's database)."""
-    if request.param == "sqlite":
-        store = Store.in_directory(tmp_path_factory.mktemp("tournaments"))
-    else:
-        postgres = request.getfixturevalue("postgres")
-        store = Store(postgres.copy_of(request.getfixturevalue("new_postgres_store_database")))
-    try:
-        with ThreadServer(store) as running:
-            yield running
-    finally:
-        store.close()
-
-
 def _wait(condition: Any, seconds: float = 120.0) -> Any:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
@@ -541,26 +519,23 @@ def test_a_club_night_is_no_arena_or_swiss_tournament_to_the_tournament_routes(s
         assert cora.post("/tournaments", json={"format": "arena", "game": DUEL}, headers=cora_h).status_code == 201
 
 
-def test_a_tournament_table_answers_its_tournament_and_any_other_id_none_alike(
-    shared: ThreadServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
+def test_a_tournament_table_answers_its_tournament_and_any_other_id_none_alike(server: ThreadServer) -> None:
     """``GET /tournament-tables/{id}``: how a tournament table's page, opened cold, learns its tournament (an arena's
     and a club night's table say theirs; a plain table and a made-up id answer the same null)."""
-    server = shared
-    _director(server, monkeypatch, bots_after=0.0)
-    dina, _, dina_h = account(server, "Dina")
-    tid = dina.post("/tournaments", json={"format": "arena", "game": DUEL, "bot_delay": 0}, headers=dina_h).json()["id"]
-    dina.post(f"/tournaments/{tid}/join", headers=dina_h)
-    dina.post(f"/tournaments/{tid}/start", headers=dina_h)
-    table = _wait(lambda: dina.get(f"/tournaments/{tid}/seat").json()["table"])
+    _director(server).bots_after = 0.0
+    ann, _, ann_h = account(server, "Ann")
+    tid = ann.post("/tournaments", json={"format": "arena", "game": DUEL, "bot_delay": 0}, headers=ann_h).json()["id"]
+    ann.post(f"/tournaments/{tid}/join", headers=ann_h)
+    ann.post(f"/tournaments/{tid}/start", headers=ann_h)
+    table = _wait(lambda: ann.get(f"/tournaments/{tid}/seat").json()["table"])
     of = loopback.get(f"{server.base}/tournament-tables/{table}")
     assert of.status_code == 200 and of.json() == {"table": table, "tournament": {"id": tid, "format": "arena"}}
-    night = dina.post("/clubnights", json={"game": "whist(target=3)", "tables": 2, "bot_delay": 0}, headers=dina_h)
+    night = ann.post("/clubnights", json={"game": "whist(target=3)", "tables": 2, "bot_delay": 0}, headers=ann_h)
     nid = night.json()["id"]
-    token = dina.post(f"/clubnights/{nid}/enter", json={}, headers=dina_h).json()["token"]
-    loopback.post(f"{server.base}/clubnights/{nid}/enter", json={"name": "Eli"})
-    dina.post(f"/clubnights/{nid}/rounds", headers=dina_h)
-    at_night = dina.post(f"/clubnights/{nid}/seat", json={"token": token}).json()["table"]
+    token = ann.post(f"/clubnights/{nid}/enter", json={}, headers=ann_h).json()["token"]
+    loopback.post(f"{server.base}/clubnights/{nid}/enter", json={"name": "Bob"})
+    ann.post(f"/clubnights/{nid}/rounds", headers=ann_h)
+    at_night = ann.post(f"/clubnights/{nid}/seat", json={"token": token}).json()["table"]
     night_of = loopback.get(f"{server.base}/tournament-tables/{at_night}").json()
     assert night_of["tournament"] == {"id": nid, "format": "clubnight"}
     plain = loopback.post(f"{server.base}/tables", json={"game": "whist"}).json()["id"]
@@ -709,28 +684,25 @@ def test_a_table_left_half_seated_by_a_failure_or_a_stop_is_unmade_and_its_peopl
     in_own_loop(lambda: with_director(store, body))
 
 
-def test_an_entrant_whose_account_is_deleted_is_never_seated_again(
-    shared: ThreadServer, monkeypatch: pytest.MonkeyPatch
-) -> None:
-    server = shared
-    director = _director(server, monkeypatch, bots_after=0.0)
-    ida, _, ida_h = account(server, "Ida")
-    jay, _, jay_h = account(server, "Jay")
-    kit, _, kit_h = account(server, "Kit")
-    tid = ida.post("/tournaments", json={"format": "arena", "game": DUEL, "bots": False}, headers=ida_h).json()["id"]
-    for b, h in ((ida, ida_h), (jay, jay_h), (kit, kit_h)):
+def test_an_entrant_whose_account_is_deleted_is_never_seated_again(server: ThreadServer) -> None:
+    _director(server).bots_after = 0.0
+    ann, _, ann_h = account(server, "Ann")
+    bob, _, bob_h = account(server, "Bob")
+    cleo, _, cleo_h = account(server, "Cleo")
+    tid = ann.post("/tournaments", json={"format": "arena", "game": DUEL, "bots": False}, headers=ann_h).json()["id"]
+    for b, h in ((ann, ann_h), (bob, bob_h), (cleo, cleo_h)):
         assert b.post(f"/tournaments/{tid}/join", headers=h).status_code == 200
-    assert kit.post("/account/delete", json={"password": PASSWORD}, headers=kit_h).status_code == 200
-    assert ida.post(f"/tournaments/{tid}/start", headers=ida_h).status_code == 200
-    for b in (ida, jay):  # the two accounts that remain are seated together
+    assert cleo.post("/account/delete", json={"password": PASSWORD}, headers=cleo_h).status_code == 200
+    assert ann.post(f"/tournaments/{tid}/start", headers=ann_h).status_code == 200
+    for b in (ann, bob):  # the two accounts that remain are seated together
         _wait(lambda b=b: b.get(f"/tournaments/{tid}/seat").json()["table"])
-    keeper = director.tournaments
+    keeper = _director(server).tournaments
     hub = keeper.hub
     entrants = asyncio.run_coroutine_threadsafe(keeper.entrants(tid), hub.loop).result(60)
-    assert [(e.name, e.active) for e in entrants] == [("Ida", True), ("Jay", True), ("Kit", False)]
+    assert [(e.name, e.active) for e in entrants] == [("Ann", True), ("Bob", True), ("Cleo", False)]
     tables = asyncio.run_coroutine_threadsafe(keeper.tables(tid), hub.loop).result(60)
-    kit_id = next(e.id for e in entrants if e.name == "Kit")
-    assert len(tables) == 1 and kit_id not in tables[0].seats
+    cleo_id = next(e.id for e in entrants if e.name == "Cleo")
+    assert len(tables) == 1 and cleo_id not in tables[0].seats
 
 
 def test_an_account_holding_two_seats_at_a_table_is_handed_the_one_it_asks_for(shared: ThreadServer) -> None:
