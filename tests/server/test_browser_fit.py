@@ -205,27 +205,38 @@ def test_with_the_coach_on_the_table_still_fits_every_laptop_screen_and_the_coac
         w.page.context.close()
 
 
-def first_screen(w: Watched) -> dict[str, float]:
-    """Where the felt and the hand end, and where a phone's first screen ends (above the drawers' tabs)."""
-    box: dict[str, float] = w.page.evaluate(
-        """() => ({felt: document.querySelector('.felt').getBoundingClientRect().bottom,
-                   hand: document.querySelector('.my-area > .hand').getBoundingClientRect().bottom,
-                   top: document.querySelector('.felt').getBoundingClientRect().top,
-                   end: document.querySelector('.drawer-tabs').getBoundingClientRect().top})"""
-    )
-    return box
+TO_THE_TOP = "window.scrollTo(0, 0)"
+"""Scrolled to the page's top, where a phone's first screen is."""
+TO_THE_HAND = """document.querySelector('.my-area > .hand').scrollIntoView({block: 'end'});
+    window.scrollBy(0, document.querySelector('.drawer-tabs').getBoundingClientRect().height)"""
+"""Scrolled until the hand ends where the drawers' tabs begin, as a player scrolls to play."""
 
 
-def coach_box_of(page: Any) -> Any:
-    """The coach's box on the screen, once it has one (the page redraws whole: between two drawings it has none)."""
+def with_coach(w: Watched, scrolled: str) -> tuple[dict[str, float], dict[str, float]]:
+    """Where the felt begins and ends (``top``, ``felt``), the hand's top and end (``handTop``, ``hand``), where a
+    phone's first screen ends (above the drawers' tabs: ``end``) and the coach's box (x, y, width, height), once the
+    coach is drawn: the page scrolled by ``scrolled`` and measured in one step, so that no drawing between a scroll
+    and a measure (a message, the coach's next words) can move one thing and not another."""
     found: list[Any] = []
+    script = f"""() => {{
+        const coach = document.querySelector('section.coach');
+        if (!coach) return null;
+        {scrolled};
+        const c = coach.getBoundingClientRect();
+        const hand = document.querySelector('.my-area > .hand').getBoundingClientRect();
+        return {{coach: {{x: c.x, y: c.y, width: c.width, height: c.height}}, hand: hand.bottom, handTop: hand.top,
+                 felt: document.querySelector('.felt').getBoundingClientRect().bottom,
+                 top: document.querySelector('.felt').getBoundingClientRect().top,
+                 end: document.querySelector('.drawer-tabs').getBoundingClientRect().top}};
+    }}"""
 
     def drawn() -> bool:
-        found[:] = [page.locator("section.coach").bounding_box()]
+        found[:] = [w.page.evaluate(script)]
         return found[0] is not None
 
-    wait_for(drawn, 30, "the coach was never drawn", page)
-    return found[0]
+    wait_for(drawn, 30, "the coach was never drawn", w.page)
+    box = dict(found[0])
+    return box, box.pop("coach")
 
 
 def test_on_every_phone_learn_to_play_shows_the_coach_first_then_the_hand_under_it_and_the_coach_folds(
@@ -248,16 +259,11 @@ def on_a_phone(w: Watched, game: str) -> None:
     """The coach first, the hand under it once scrolled to, and the coach folding (kept folded over a reload), on the
     phone's screen the page has now."""
     page = w.page
-    page.evaluate("() => window.scrollTo(0, 0)")
-    box = first_screen(w)
-    coach_box = coach_box_of(page)
-    assert coach_box is not None and coach_box["y"] >= 0 and coach_box["y"] + coach_box["height"] <= box["top"]
-    page.evaluate("() => document.querySelector('.my-area > .hand').scrollIntoView({block: 'end'})")
-    page.evaluate("() => window.scrollBy(0, document.querySelector('.drawer-tabs').getBoundingClientRect().height)")
-    box = first_screen(w)
-    hand_top = page.evaluate("() => document.querySelector('.my-area > .hand').getBoundingClientRect().top")
-    coach_box = coach_box_of(page)
-    assert coach_box is not None and coach_box["y"] >= 0, (game, coach_box)  # still in sight, at the top
+    box, coach_box = with_coach(w, TO_THE_TOP)
+    assert coach_box["y"] >= 0 and coach_box["y"] + coach_box["height"] <= box["top"], (game, coach_box, box)
+    box, coach_box = with_coach(w, TO_THE_HAND)
+    hand_top = box["handTop"]
+    assert coach_box["y"] >= 0, (game, coach_box)  # still in sight, at the top
     assert coach_box["y"] + coach_box["height"] <= hand_top + 1 and box["hand"] <= box["end"] + 1, (game, box)
     page.evaluate("() => window.scrollTo(0, 0)")
     coach = page.locator("section.coach")
