@@ -141,16 +141,21 @@ def store(store_backend: str, tmp_path: Path, request: pytest.FixtureRequest) ->
     """A new empty store on ``store_backend``: SQLite in ``tmp_path`` (a copy of :func:`new_sqlite_store_file`,
     opened as ``clubs serve`` opens its data directory's), or a new database of the session's PostgreSQL server (a
     copy of :func:`new_postgres_store_database`); closed after the test."""
-    if store_backend == "sqlite":
-        shutil.copyfile(request.getfixturevalue("new_sqlite_store_file"), tmp_path / STORE_FILE)
-        opened = Store.in_directory(tmp_path)
-    else:
-        cluster: Cluster = request.getfixturevalue("postgres")
-        opened = Store(cluster.copy_of(request.getfixturevalue("new_postgres_store_database")))
+    opened = _new_store(store_backend, tmp_path, request)
     try:
         yield opened
     finally:
         opened.close()
+
+
+def _new_store(backend: str, folder: Path, request: pytest.FixtureRequest) -> Store:
+    """A new empty store on ``backend``: a copy of :func:`new_sqlite_store_file` in ``folder``, opened as ``clubs
+    serve`` opens its data directory's, or a copy of :func:`new_postgres_store_database`."""
+    if backend == "sqlite":
+        shutil.copyfile(request.getfixturevalue("new_sqlite_store_file"), folder / STORE_FILE)
+        return Store.in_directory(folder)
+    cluster: Cluster = request.getfixturevalue("postgres")
+    return Store(cluster.copy_of(request.getfixturevalue("new_postgres_store_database")))
 
 
 @pytest.fixture
@@ -169,13 +174,7 @@ def shared_server(
     """One server on ``shared_backend`` for the module's tests that ask for ``shared``, over a new store made as
     ``store`` makes one (a copy of a new SQLite file in a folder of the module's, or of a new PostgreSQL store's
     database), the server's replay and review workers started once for them all."""
-    if shared_backend == "sqlite":
-        folder = tmp_path_factory.mktemp(request.module.__name__)
-        shutil.copyfile(request.getfixturevalue("new_sqlite_store_file"), folder / STORE_FILE)
-        opened = Store.in_directory(folder)
-    else:
-        cluster: Cluster = request.getfixturevalue("postgres")
-        opened = Store(cluster.copy_of(request.getfixturevalue("new_postgres_store_database")))
+    opened = _new_store(shared_backend, tmp_path_factory.mktemp(request.module.__name__), request)
     try:
         with ThreadServer(opened) as running:
             yield running

@@ -5,9 +5,7 @@ matches read "deleted player"."""
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import random
-from collections.abc import Iterator
 from typing import Any
 
 import httpx
@@ -34,27 +32,6 @@ pytestmark = pytest.mark.backends("sqlite", "postgresql")
 # The tests that take ``shared`` (one server of the module's: tests/server/conftest.py) read only what they made
 # themselves (their own account's profile, history, results and links, their own tables). The tests that read what
 # every account shares (the leaderboard, the bots' ratings) take a ``server`` of their own.
-
-
-@contextlib.contextmanager
-def its_tables_closed(server: ThreadServer) -> Iterator[None]:
-    """The tables made meanwhile on ``server`` (a module's, its tests' in turn) closed at the end, as the stop of a
-    server of the test's own closed them: a bot would otherwise take over each seat its player left (30 s on) and
-    play the match on, unseen, while the module's other tests run."""
-    hub = server.server.config.app.state.hub
-
-    async def table_ids() -> set[str]:
-        return set(hub.tables)
-
-    async def close_new(before: set[str]) -> None:
-        for table in [t for key, t in hub.tables.items() if key not in before]:
-            await hub.close_table(table, telling="its test is over")
-
-    before = asyncio.run_coroutine_threadsafe(table_ids(), hub.loop).result(60)
-    try:
-        yield
-    finally:
-        asyncio.run_coroutine_threadsafe(close_new(before), hub.loop).result(60)
 
 
 def play(server: ThreadServer, b: httpx.Client, headers: dict[str, str], seed: int, **settings: Any) -> str:
