@@ -191,9 +191,9 @@ def test_the_compiled_solver_finds_the_python_solvers_values_nodes_and_table(fre
 
 
 WHOLE_HAND_NODES = 50_000
-"""The most nodes a whole hand may take for the Python solver to be asked about it too: hands range from about a
-thousand nodes to over a million (a few seconds to minutes of pure Python), so the test takes the first hand from the
-run's seed that the compiled solver finishes within this many."""
+"""The most nodes a whole hand may take for the Python solver to be asked about it too: hands range from some 800 nodes
+to over a million (a fraction of a second to minutes of pure Python), so the test takes the first hand from the run's
+seed that the compiled solver finishes within this many."""
 
 
 @pytest.mark.long
