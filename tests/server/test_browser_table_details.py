@@ -72,16 +72,38 @@ def test_the_hands_account_leaves_the_last_trick_in_sight(web: ThreadServer, bro
             break
         decide(ann, rng, "whist")
     page.locator(".hand-summary").wait_for()
-    cards = page.locator(".trick-area .pile [data-card]")
-    assert cards.count() == 3  # the hand's last trick, still shown
-    uncovered = """(el) => { const r = el.getBoundingClientRect();
-      return el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2)); }"""
-    assert all(cards.nth(i).evaluate(uncovered) for i in range(3))
-    account = page.locator(".hand-summary").bounding_box()
-    for i in range(3):  # beside the trick (over the top of the felt in a laptop's window), never over its cards
-        r = cards.nth(i).bounding_box()
+    # the account's box and the trick's cards read in one step, in one layout of the page (read one by one, a drawing
+    # between two reads could find an element between its old and its new place)
+    found: list[Any] = []
+
+    def read() -> bool:
+        found[:] = [page.evaluate(LAST_TRICK_AND_ACCOUNT)]
+        return found[0] is not None
+
+    wait_for(read, 30, "the hand's account and its last trick were never drawn together", page)
+    account, cards = found[0]["account"], found[0]["cards"]
+    assert len(cards) == 3  # the hand's last trick, still shown
+    assert all(card["uncovered"] for card in cards)
+    for r in cards:  # beside the trick (over the top of the felt in a laptop's window), never over its cards
         apart = r["y"] >= account["y"] + account["height"] - 1 or r["y"] + r["height"] <= account["y"] + 1
         assert apart or r["x"] >= account["x"] + account["width"] - 1 or r["x"] + r["width"] <= account["x"] + 1
+
+
+LAST_TRICK_AND_ACCOUNT = """() => {
+  const summary = document.querySelector('.hand-summary');
+  if (!summary) return null;
+  const box = (el) => {
+    const r = el.getBoundingClientRect();
+    return {x: r.x, y: r.y, width: r.width, height: r.height};
+  };
+  const cards = [...document.querySelectorAll('.trick-area .pile [data-card]')].map((el) => {
+    const r = el.getBoundingClientRect();
+    return {...box(el), uncovered: el.contains(document.elementFromPoint(r.left + r.width / 2, r.top + r.height / 2))};
+  });
+  return {account: box(summary), cards};
+}"""
+"""The box of the hand's account (``.hand-summary``) and of each card on the trick area, with whether the card is
+uncovered at its middle (nothing drawn over it there), read in one layout; null while the account is not drawn."""
 
 
 def test_a_card_to_pass_is_not_previewed_in_your_place_on_the_table(web: ThreadServer, browser: Any) -> None:
