@@ -175,8 +175,14 @@ def test_leaving_the_seat_sits_apart_from_play_and_asks_once_more_during_a_match
     last = page.get_by_role("button", name="Show the last trick")
     leave = page.get_by_role("button", name="Leave the seat")
     assert page.locator(".side-buttons").get_by_role("button", name="Leave the seat").count() == 0
-    gap = leave.bounding_box()["y"] - (last.bounding_box()["y"] + last.bounding_box()["height"])
-    assert gap >= 40  # not right under a button used in play
+    boxes: list[Any] = []
+
+    def both_drawn() -> bool:  # read again where a drawing fell between the reads (a bot's play at delay 0)
+        boxes[:] = [leave.bounding_box(), last.bounding_box()]
+        return None not in boxes
+
+    wait_for(both_drawn, 30, "the two buttons were never drawn", page)
+    assert boxes[0]["y"] - (boxes[1]["y"] + boxes[1]["height"]) >= 40  # not right under a button used in play
     leave.click()
     page.get_by_text("Leave this match?").wait_for()
     assert "/table/" in page.url and page.locator(".my-area").count() == 1  # still seated
