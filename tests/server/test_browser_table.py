@@ -23,6 +23,7 @@ from browserkit import (
     keep_errors,
     last_message,
     offered,
+    pauses,
     resize,
     seeded_table,
     tap,
@@ -148,6 +149,7 @@ def test_two_people_and_a_spectator_play_a_whole_match_of_every_game_by_clicking
     eve = spectate(browser, web.base, table)
     rng = random.Random(name + str(n))
     decisions = unmeasured = 0
+    waits = pauses()
     for _ in range(3000):
         if last_message(ann)["over"] and last_message(bob)["over"]:
             break
@@ -159,8 +161,10 @@ def test_two_people_and_a_spectator_play_a_whole_match_of_every_game_by_clicking
                 unmeasured += 1
                 moved = True
                 assert_table_shown(w)
-        if not moved:
-            ann.page.wait_for_timeout(20)
+        if moved:
+            waits = pauses()
+        else:
+            ann.page.wait_for_timeout(next(waits))
         if unmeasured >= 5:  # the phone's page measured after every fifth decision (not again while waiting)
             assert no_vertical_scroll(bob.page), f"the phone's table and hand need scrolling: {tallest_parts(bob.page)}"
             unmeasured = 0

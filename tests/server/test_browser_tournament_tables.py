@@ -1,9 +1,10 @@
-"""A tournament's table in a real Chromium: it shows the tournament's name, clock and the player's place with a link
-back, opened cold too (nothing kept in the browser), its clock the server's and "Time is up" once an arena's time ran
-out in play; its end-of-match dialog leads on to the next round or back to the tournament (never a rematch, never the
-next round of an arena whose time is up); an arena of a few minutes with two people and bots gives every entrant
-their points, the table in play when the time ran out included; the form says what each table plays and warns when
-an arena is shorter than one."""
+"""Tournaments played through their pages in a real Chromium. A Swiss tournament and an arena, each made on the
+tournaments' page by one person and entered by a second on a phone, are played to their ends: each page is led on to
+its next table by itself or from its end dialog (never to a rematch, never to the next round of an arena whose time
+is up), and every entrant gets their points, the arena's table in play when its time ran out included. A tournament's
+table shows the tournament's name, clock and the player's place with a link back, opened cold too (nothing kept in
+the browser), its clock the server's and "Time is up" once an arena's time ran out in play; the form says what each
+table plays and warns when an arena is shorter than one."""
 
 from __future__ import annotations
 
@@ -17,7 +18,16 @@ import pytest
 from browserkit import keep_errors, wait_for
 from serverkit import ThreadServer
 from sqlalchemy import update
-from test_browser_tournaments import count_down_now, follow_quickly, play_round, quick_looks, seated
+from test_browser_accounts import sign_up
+from test_browser_tournaments import (
+    count_down_now,
+    follow_quickly,
+    make,
+    new_page,
+    play_round,
+    quick_looks,
+    seated,
+)
 from test_server_rated import account
 
 from clubsuite.server.community import watching
@@ -48,26 +58,6 @@ def gone_on(page: Any, table: str) -> bool:
     return False
 
 
-def two_entrants(
-    browser: Any, server: ThreadServer, body: dict[str, Any], quick_follow: bool = False
-) -> tuple[str, list[Any]]:
-    """A tournament made by Ann with ``body`` (its bots acting at once unless it says otherwise), entered by Ann and
-    Bob (on a phone) and started: its id, their pages (on the tournament's page, whence they are taken to their
-    table)."""
-    ann, ann_client, ann_h = signed_in_page(browser, server, "Ann", quick_follow=quick_follow)
-    bob, bob_client, bob_h = signed_in_page(browser, server, "Bob", 390, quick_follow=quick_follow)
-    made = ann_client.post("/tournaments", json={"bot_delay": 0, **body}, headers=ann_h)
-    assert made.status_code == 201, made.text
-    tid: str = made.json()["id"]
-    assert ann_client.post(f"/tournaments/{tid}/join", headers=ann_h).status_code == 200
-    assert bob_client.post(f"/tournaments/{tid}/join", headers=bob_h).status_code == 200
-    for page in (ann, bob):
-        page.goto(f"{server.base}/tournament/{tid}")
-        page.locator("#t-me").wait_for()
-    assert ann_client.post(f"/tournaments/{tid}/start", headers=ann_h).status_code == 200
-    return tid, [ann, bob]
-
-
 def seated_alone(client: Any, headers: Any, body: dict[str, Any], page: Any) -> tuple[str, str]:
     """A tournament made with ``body`` by the account of ``client``, entered by it alone and started: its id and the
     table the account was seated at (``page`` shows what went wrong if it never is)."""
@@ -87,23 +77,31 @@ def end_dialog_link(page: Any, words: str) -> Any:
     return link
 
 
-def test_an_arena_of_a_few_minutes_with_people_and_bots_ends_with_points_for_everyone(
+def test_an_arena_of_a_few_minutes_made_on_its_form_is_played_until_it_ends_with_points_for_everyone(
     tournament_web: ThreadServer, browser: Any
 ) -> None:
+    """Ann makes the arena on the tournaments' page and starts it there; Bob, on a phone, enters from its page. Both
+    are seated, and again as soon as a table ends; the arena's time runs out while their second table is in play,
+    which still counts once it ends."""
     quick_looks(tournament_web)  # the director seats the next table within a tenth of a second
-    tid, pages = two_entrants(
-        browser,
-        tournament_web,
-        {"format": "arena", "game": "whist", "name": "Five to midnight", "minutes": 5},
-        quick_follow=True,
-    )
+    ann = new_page(browser, quick_follow=True)
+    sign_up(ann, tournament_web.base, "Ann")
+    address = make(ann, tournament_web.base, "arena", "5")
+    tid = address.rsplit("/", 1)[1]
+    bob = new_page(browser, width=390, quick_follow=True)
+    sign_up(bob, tournament_web.base, "Bob")
+    bob.goto(address)
+    bob.locator("#t-join").click()
+    bob.locator("#t-me").wait_for()
+    ann.locator("#t-start").click()
+    pages = [ann, bob]
     played: set[str] = set()
     play_round(pages, tournament_web.base, played, 5)  # one hand a table: the table ends, and they are seated again
     for page in pages:
         seated(page, played)
         badge = page.locator("#tournament-badge")
         badge.wait_for()  # the table knows it is the tournament's: its name, clock and a link back
-        assert "Five to midnight" in badge.inner_text() and badge.get_attribute("href") == f"/tournament/{tid}"
+        assert "Friday arena" in badge.inner_text() and badge.get_attribute("href") == f"/tournament/{tid}"
         wait_for(lambda p=page: "Place" in p.locator("#tournament-badge").inner_text(), 30, "no place", page)
     end_arena_now(tournament_web, tid)  # the arena's time runs out while their second table is in play
     play_round(pages, tournament_web.base, played, 6)  # it still counts once it ends, and the arena is over then
@@ -111,10 +109,11 @@ def test_an_arena_of_a_few_minutes_with_people_and_bots_ends_with_points_for_eve
         end_dialog_link(page, "Back to the tournament").click()
         page.wait_for_url(f"**/tournament/{tid}")
         page.get_by_role("heading", name="Final standings").wait_for()
+        assert page.locator("#t-status").inner_text() == "Over"
         assert "You finished in place" in page.locator("#t-me").inner_text()
         assert "2 tables" in page.locator("#t-me").inner_text()
         assert "You have entered" not in page.locator("#tournament").inner_text()
-    standings = pages[0].locator("#standings tbody tr")
+    standings = ann.locator("#standings tbody tr")
     assert standings.count() == 2
     rows = [r.split("\t") for r in standings.all_inner_texts()]
     assert [r[3] for r in rows] == ["2", "2"]  # both tables of both people counted
@@ -122,22 +121,33 @@ def test_an_arena_of_a_few_minutes_with_people_and_bots_ends_with_points_for_eve
     assert all(p.errors == [] for p in pages)
 
 
-def test_a_swiss_tables_end_dialog_leads_to_the_next_round_and_back_to_the_tournament(
+def test_a_swiss_tournament_made_on_its_form_is_played_to_its_standings_each_page_led_to_its_next_table(
     tournament_web: ThreadServer, browser: Any
 ) -> None:
-    """Ann goes back to the tournament's page before the next round is seated, and her page's socket opens only once
-    it has been (the seat's notice, pushed once, is missed): the page still takes her to her next table."""
+    """Ann makes a Swiss tournament of two rounds on the tournaments' page; Bob, on a phone, finds it in the lobby
+    (pushed over his page's socket) and enters; his entry reaches Ann's page by itself, and she starts it. Both pages
+    are taken to their table when a round is seated. After the first round Bob's table page goes on to his next table
+    by itself, while Ann takes her end dialog's "Your next round" back to the tournament's page before that round is
+    seated, and her page's socket opens only once it has been (the seat's notice, pushed once, is missed): her page
+    still takes her to her next table. Both see the final standings."""
     quick_looks(tournament_web)  # the director seats the next table within a tenth of a second
     director: Director = tournament_web.server.config.app.state.director
     director.round_pause = 600.0  # time to read how the table ended: the next round waits until the test says
-    tid, pages = two_entrants(
-        browser,
-        tournament_web,
-        {"format": "swiss", "game": "whist", "name": "Sunday Swiss", "rounds": 2, "unit": "hand"},  # a hand a table
-    )
+    ann = new_page(browser, quick_follow=True)
+    sign_up(ann, tournament_web.base, "Ann")
+    address = make(ann, tournament_web.base, "swiss", "2")
+    tid = address.rsplit("/", 1)[1]
+    bob = new_page(browser, width=390, quick_follow=True)
+    sign_up(bob, tournament_web.base, "Bob")
+    bob.get_by_role("link", name="Friday swiss").click()  # the lobby lists it, pushed over the page's socket
+    bob.wait_for_url(address)
+    bob.locator("#t-join").click()
+    bob.locator("#t-me").wait_for()
+    ann.locator("#standings tbody tr").nth(1).wait_for()  # Bob's entry reaches Ann's page by itself
+    ann.locator("#t-start").click()
+    pages = [ann, bob]
     played: set[str] = set()
-    play_round(pages, tournament_web.base, played, 7)
-    ann = pages[0]
+    play_round(pages, tournament_web.base, played, 7)  # both pages went to their table when it was seated
     assert "Round 1 of 2" in ann.locator("#tournament-badge").inner_text()
     ann.add_init_script(HOLD_LIVE)
     end_dialog_link(ann, "Your next round").click()
@@ -148,12 +158,15 @@ def test_a_swiss_tables_end_dialog_leads_to_the_next_round_and_back_to_the_tourn
     wait_for(lambda: ann.request.get(seat).json()["table"] is not None, 120, "round 2 never seated Ann", ann)
     assert "/tournament/" in ann.url
     ann.evaluate("() => window.openLive()")
-    play_round(pages, tournament_web.base, played, 8)
+    play_round(pages, tournament_web.base, played, 8)  # Bob's table page went on to his next table by itself
     for page in pages:
         end_dialog_link(page, "Back to the tournament").click()
         page.wait_for_url(f"**/tournament/{tid}")
         page.get_by_role("heading", name="Final standings").wait_for()
         assert "This tournament is over" in page.locator("#t-me").inner_text()
+        page.locator("#standings tbody tr").nth(1).wait_for()
+        names = page.locator("#standings tbody tr th[scope=row]").all_text_contents()  # the player's cell
+        assert sorted(name.split()[0] for name in names) == ["Ann", "Bob"]
     assert all(p.errors == [] for p in pages)
 
 

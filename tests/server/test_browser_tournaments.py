@@ -1,14 +1,13 @@
-"""Tournaments in a real Chromium: a host makes a Swiss tournament on the tournaments' page, a second person joins
-from a phone, the host starts it, both pages are taken to their table when the round is seated and on to the next
-table when the round ends, and both see the final standings; an arena runs the same way until it ends; the lobby
-lists what is on, pushed over the page's socket."""
+"""Tournaments' pages in a real Chromium: they speak the reader's language on a phone with no serious accessibility
+violation, a page whose seat was taken over elsewhere takes the account's seat back, and a link of the tournaments'
+list keeps its tournament when another is listed above it. The helpers of the tests that play tournaments through
+their pages (``test_browser_tournament_tables.py``: a Swiss tournament and an arena made on the tournaments' page and
+played to their ends): making one on the form, following a page to its next table, playing a round out."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import random
-import time
 from typing import Any
 
 import pytest
@@ -130,60 +129,6 @@ def play_round(pages: list[Any], base: str, played: set[str], seed: int) -> None
             for c in people.values():
                 c.close()
     played.update(by_table)
-
-
-def test_a_swiss_tournament_is_played_to_its_standings_in_the_browser(
-    tournament_web: ThreadServer, browser: Any
-) -> None:
-    quick_looks(tournament_web)
-    host = new_page(browser, quick_follow=True)
-    sign_up(host, tournament_web.base, "Ann")
-    address = make(host, tournament_web.base, "swiss", "2")
-    guest = new_page(browser, width=390, quick_follow=True)
-    sign_up(guest, tournament_web.base, "Bob")
-    guest.get_by_role("link", name="Friday swiss").click()  # the lobby lists it, pushed over the page's socket
-    guest.wait_for_url(address)
-    guest.locator("#t-join").click()
-    guest.locator("#t-me").wait_for()
-    host.locator("#standings tbody tr").nth(1).wait_for()  # Bob's entry reaches the host's page by itself
-    host.locator("#t-start").click()
-    played: set[str] = set()
-    play_round([host, guest], tournament_web.base, played, 1)  # both pages went to their table when it was seated
-    play_round([host, guest], tournament_web.base, played, 2)  # and on to the next when the round ended
-    for page in (host, guest):
-        page.goto(address)
-        page.get_by_role("heading", name="Final standings").wait_for()
-        page.locator("#standings tbody tr").nth(1).wait_for()
-        names = page.locator("#standings tbody tr th[scope=row]").all_text_contents()  # the player's cell
-        assert sorted(name.split()[0] for name in names) == ["Ann", "Bob"]
-    assert host.errors == [] and guest.errors == []
-
-
-def test_an_arena_is_played_until_it_ends_in_the_browser(tournament_web: ThreadServer, browser: Any) -> None:
-    quick_looks(tournament_web)
-    host = new_page(browser, quick_follow=True)
-    sign_up(host, tournament_web.base, "Ann")
-    address = make(host, tournament_web.base, "arena", "5")
-    guest = new_page(browser, width=390, quick_follow=True)
-    sign_up(guest, tournament_web.base, "Bob")
-    guest.goto(address)
-    guest.locator("#t-join").click()
-    guest.locator("#t-me").wait_for()
-    host.locator("#t-start").click()
-    played: set[str] = set()
-    play_round([host, guest], tournament_web.base, played, 3)
-    play_round([host, guest], tournament_web.base, played, 4)  # seated again as soon as the table ended
-    director: Director = tournament_web.server.config.app.state.director
-    hub = tournament_web.server.config.app.state.hub
-    for page in (host, guest):  # both are at their third table: the arena's time runs out now
-        seated(page, played)
-    asyncio.run_coroutine_threadsafe(director.tick(time.time() + 3600), hub.loop).result(60)
-    for page in (host, guest):
-        page.goto(address)
-        page.get_by_role("heading", name="Final standings").wait_for()
-        assert page.locator("#t-status").inner_text() == "Over"
-        assert "2 tables" in page.locator("#t-me").inner_text()
-    assert host.errors == [] and guest.errors == []
 
 
 LANGUAGES = {"en": "Tournaments", "de": "Turniere", "fr": "Tournois", "nl": "Toernooien"}
