@@ -198,6 +198,11 @@ def open_spectator(browser: Any, base: str, table: str, width: int = 1280) -> Wa
     return watched
 
 
+SPECTATED_DECISIONS = 6
+"""Ann's decisions while the spectator watches: the pass and five cards, so that tricks are played out and begun
+again (the spectator of a whole match of every game, to its end: ``test_browser_table.py``)."""
+
+
 @pytest.mark.long
 def test_a_spectator_sees_the_public_table_and_no_hand(web: ThreadServer, browser: Any) -> None:
     seats = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}, {"kind": "bot"}]
@@ -207,7 +212,7 @@ def test_a_spectator_sees_the_public_table_and_no_hand(web: ThreadServer, browse
     assert watcher.page.locator(".my-area").count() == 0
     assert watcher.page.locator(".conn").inner_text() == "watching"
     rng = random.Random(1)
-    for _ in range(20):
+    for _ in range(SPECTATED_DECISIONS):
         wait_for(lambda: to_act(ann), 15, "Ann was never to act", ann.page)
         if last_state(ann)["view"]["phase"] == "pass":
             from test_browser_play import choose_pass
