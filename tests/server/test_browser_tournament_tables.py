@@ -77,6 +77,18 @@ def end_dialog_link(page: Any, words: str) -> Any:
     return link
 
 
+def made_on_the_form(browser: Any, server: ThreadServer, kind: str, count: str) -> tuple[str, str, Any, Any]:
+    """A tournament of ``kind`` (``count`` minutes or rounds) made on the tournaments' form by Ann, who entered it, and
+    Bob signed up on a phone, not yet entered: its id and address, Ann's page (on the tournament's) and Bob's. Both
+    pages follow their countdowns to a next table quickly (:func:`test_browser_tournaments.follow_quickly`)."""
+    ann = new_page(browser, quick_follow=True)
+    sign_up(ann, server.base, "Ann")
+    address = make(ann, server.base, kind, count)
+    bob = new_page(browser, width=390, quick_follow=True)
+    sign_up(bob, server.base, "Bob")
+    return address.rsplit("/", 1)[1], address, ann, bob
+
+
 def test_an_arena_of_a_few_minutes_made_on_its_form_is_played_until_it_ends_with_points_for_everyone(
     tournament_web: ThreadServer, browser: Any
 ) -> None:
@@ -84,12 +96,7 @@ def test_an_arena_of_a_few_minutes_made_on_its_form_is_played_until_it_ends_with
     are seated, and again as soon as a table ends; the arena's time runs out while their second table is in play,
     which still counts once it ends."""
     quick_looks(tournament_web)  # the director seats the next table within a tenth of a second
-    ann = new_page(browser, quick_follow=True)
-    sign_up(ann, tournament_web.base, "Ann")
-    address = make(ann, tournament_web.base, "arena", "5")
-    tid = address.rsplit("/", 1)[1]
-    bob = new_page(browser, width=390, quick_follow=True)
-    sign_up(bob, tournament_web.base, "Bob")
+    tid, address, ann, bob = made_on_the_form(browser, tournament_web, "arena", "5")
     bob.goto(address)
     bob.locator("#t-join").click()
     bob.locator("#t-me").wait_for()
@@ -133,12 +140,7 @@ def test_a_swiss_tournament_made_on_its_form_is_played_to_its_standings_each_pag
     quick_looks(tournament_web)  # the director seats the next table within a tenth of a second
     director: Director = tournament_web.server.config.app.state.director
     director.round_pause = 600.0  # time to read how the table ended: the next round waits until the test says
-    ann = new_page(browser, quick_follow=True)
-    sign_up(ann, tournament_web.base, "Ann")
-    address = make(ann, tournament_web.base, "swiss", "2")
-    tid = address.rsplit("/", 1)[1]
-    bob = new_page(browser, width=390, quick_follow=True)
-    sign_up(bob, tournament_web.base, "Bob")
+    tid, address, ann, bob = made_on_the_form(browser, tournament_web, "swiss", "2")
     bob.get_by_role("link", name="Friday swiss").click()  # the lobby lists it, pushed over the page's socket
     bob.wait_for_url(address)
     bob.locator("#t-join").click()
