@@ -3,12 +3,13 @@
 Run as ``python bench/serve_load.py [--tables N] [--seconds S] ...``. It starts ``clubs serve`` on a free loopback
 port over a temporary data directory (or uses ``--url`` of a running server), makes N tables, each with one person
 seat played by this process and bots in the others, connects that player and W watchers per table, and plays for S
-seconds. The player of each table thinks ``--think`` seconds before acting; the bots wait ``--bot-delay`` seconds.
+seconds, counted from when every client has its table's first state (a slow start takes nothing from the time
+measured). The player of each table thinks ``--think`` seconds before acting; the bots wait ``--bot-delay`` seconds.
 
 It prints the actions the server accepted per second (every table's version counted) and the latency from a
 player's ``act`` to the update it caused at every client of that table (the player and its watchers): p50, p99,
-max. Everything is bounded: the run stops by itself after S seconds (plus the set-up), and the server it started
-is stopped. The figures are for reading; no test depends on them.
+max. Everything is bounded: the run stops by itself after S seconds plus the set-up (whose seating gives up after
+two minutes), and the server it started is stopped. The figures are for reading; no test depends on them.
 
 With ``--processes N`` (1 to 3) it starts instead a throwaway PostgreSQL server (as the tests do), N ``clubs serve``
 processes over it, and HAProxy with the shipped configuration (``deploy/haproxy.cfg``) in front of them, and every
@@ -70,17 +71,61 @@ class Figures:
     refused: int = 0
 
 
+@dataclass
+class Window:
+    """When the measured play runs: it opens once every client of the run has its table's first state (so that a
+    slow start, on a loaded machine, takes nothing from the time measured) and closes ``seconds`` later. Until it
+    opens, players wait with their first move."""
+
+    clients: int
+    seconds: float
+    seated: int = 0
+    all_seated: asyncio.Event = field(default_factory=asyncio.Event)
+    opened: asyncio.Event = field(default_factory=asyncio.Event)
+    stop: float = float("inf")
+
+    def sit(self) -> None:
+        """One more client has its first state."""
+        self.seated += 1
+        if self.seated == self.clients:
+            self.all_seated.set()
+
+    def open(self) -> float:
+        """Start the measured time; when it opened (the monotonic clock)."""
+        start = time.monotonic()
+        self.stop = start + self.seconds
+        self.opened.set()
+        return start
+
+
 async def watch(
-    url: str, table: Table, figures: Figures, stop: float, token: str | None, rng: random.Random, think: float
+    url: str,
+    table: Table,
+    figures: Figures,
+    stop: float | Window,
+    token: str | None,
+    rng: random.Random,
+    think: float,
 ) -> None:
-    """One client: the player (with ``token``, acting after ``think`` seconds) or a watcher; records latencies."""
+    """One client: the player (with ``token``, acting after ``think`` seconds) or a watcher; records latencies.
+    ``stop`` is when to stop (the monotonic clock) or the run's :class:`Window`, which the client joins once it has
+    its first state."""
     async with connect(url + f"/tables/{table.id}/ws", max_size=2**24) as ws:
         await ws.send(json.dumps({"type": "hello", "protocol": 1, "token": token, "last_version": None}))
-        while time.monotonic() < stop:
-            try:
-                raw = await asyncio.wait_for(ws.recv(), max(0.01, stop - time.monotonic()))
-            except TimeoutError:
-                return
+        pending: str | bytes | None = None
+        if isinstance(stop, Window):
+            pending = await ws.recv()  # the first state: the client is seated
+            stop.sit()
+            await stop.opened.wait()
+        end = stop.stop if isinstance(stop, Window) else stop
+        while time.monotonic() < end:
+            if pending is not None:
+                raw, pending = pending, None
+            else:
+                try:
+                    raw = await asyncio.wait_for(ws.recv(), max(0.01, end - time.monotonic()))
+                except TimeoutError:
+                    return
             got = time.monotonic()
             msg = json.loads(raw)
             if msg["type"] == "update":
@@ -105,6 +150,10 @@ async def act(
         await ws.send(json.dumps({"type": "act", "action": rng.choice(msg["legal"]), "version": msg["version"]}))
 
 
+SEATING_SECONDS = 120
+"""The longest the clients may take to connect and have their first state before the run gives up."""
+
+
 async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
     """Make the tables, play for the time given, and gather the figures."""
     rng = random.Random(args.seed)
@@ -116,16 +165,28 @@ async def run(args: argparse.Namespace, base: str) -> dict[str, Any]:
             made = (await http.post("/tables", json=body)).raise_for_status().json()
             joined = (await http.post(f"/tables/{made['id']}/join", json={"name": "bench"})).raise_for_status().json()
             tables.append(Table(made["id"], joined["token"]))
-        before = sum([(await http.get(f"/tables/{t.id}")).json()["version"] for t in tables])
         figures = Figures()
         ws_url = base.replace("http://", "ws://")
-        start = time.monotonic()
-        stop = start + args.seconds
+        window = Window(args.tables * (1 + args.watchers), args.seconds)
         clients = []
         for t in tables:
-            clients.append(watch(ws_url, t, figures, stop, t.token, random.Random(rng.random()), args.think))
-            clients += [watch(ws_url, t, figures, stop, None, rng, args.think) for _ in range(args.watchers)]
-        await asyncio.gather(*clients, return_exceptions=False)
+            clients.append(watch(ws_url, t, figures, window, t.token, random.Random(rng.random()), args.think))
+            clients += [watch(ws_url, t, figures, window, None, rng, args.think) for _ in range(args.watchers)]
+        playing = asyncio.gather(*clients, return_exceptions=False)
+        seated = asyncio.ensure_future(window.all_seated.wait())
+        either: list[asyncio.Future[Any]] = [playing, seated]
+        await asyncio.wait(either, timeout=SEATING_SECONDS, return_when=asyncio.FIRST_COMPLETED)
+        seated.cancel()
+        if playing.done():
+            await playing  # a client failed before the window opened: its error says why
+        if not window.all_seated.is_set():
+            playing.cancel()
+            with contextlib.suppress(asyncio.CancelledError):
+                await playing
+            raise SystemExit(f"{window.seated} of {window.clients} clients seated in {SEATING_SECONDS} s")
+        before = sum([(await http.get(f"/tables/{t.id}")).json()["version"] for t in tables])
+        start = window.open()
+        await playing
         elapsed = time.monotonic() - start
         after = sum([(await http.get(f"/tables/{t.id}")).json()["version"] for t in tables])
     lat = sorted(figures.latencies)
