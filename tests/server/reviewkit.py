@@ -1,13 +1,13 @@
 """A stand-in for the server's review work that a test controls: it counts the reviews the worker processes are given
 and can hold each one until the test lets it go.
 
-The review runs in a worker process (spawned, so nothing of the test's objects reaches it but by name): the test puts
-:func:`counted_review` in place of ``replaying.review_answer`` (the pool sends a function by its module and name, and
-the worker imports this module from the test's own ``sys.path``) and names its :class:`Gate` in the environment the
-workers are spawned with. Each review the worker starts connects to the gate (a Unix socket in Linux's abstract
-namespace: no file to clean up) and waits for one byte; the gate counts the connections and answers each at once
-while open, or holds it until :meth:`Gate.open` while closed. No sleeps: the worker blocks on its socket and the
-test waits on the gate's count.
+The review runs in a worker process (forked by the fork server, so nothing of the test's objects reaches it but by
+name): the test puts :func:`counted_review` in place of ``replaying.review_answer`` (the pool sends a function by
+its module and name, and the worker imports this module from the test's own ``sys.path``) and names its
+:class:`Gate` in the environment, which a worker takes from the server as its pool starts. Each review the worker
+starts connects to the gate (a Unix socket in Linux's abstract namespace: no file to clean up) and waits for one
+byte; the gate counts the connections and answers each at once while open, or holds it until :meth:`Gate.open` while
+closed. No sleeps: the worker blocks on its socket and the test waits on the gate's count.
 """
 
 from __future__ import annotations
