@@ -30,7 +30,7 @@ import pytest
 
 from clubsuite.engine import SomeMatch
 from knowable import cards_named, knowable_cards
-from timeouts import PAGE_TIMEOUT_MS
+from timeouts import PAGE_TIMEOUT_MS, pauses
 
 HEADLESS_SHELL = ("chromium-headless-shell", ("chromium-headless-shell",))
 FULL_CHROMIUM = ("chromium", ("chromium", "chromium-browser"))
@@ -255,22 +255,6 @@ def assert_no_leak(watched: Watched, match_now: Callable[[], SomeMatch], game: s
     return len(received) + 1
 
 
-FIRST_PAUSE_MS = 20
-LONGEST_PAUSE_MS = 250
-"""The pauses between two looks of :func:`wait_for`: the first short, each next half as long again, up to the
-longest. A look and a pause cost the test's process, Playwright's driver and the browser a few milliseconds of CPU
-each (about a third of a core looking every 20 ms): a wait that lasts, on a loaded machine most of all, would
-otherwise take the cores that the server it waits on needs; a quick one still ends within tens of milliseconds."""
-
-
-def pauses() -> Iterator[int]:
-    """The pauses between two looks, in milliseconds (:data:`FIRST_PAUSE_MS` growing to :data:`LONGEST_PAUSE_MS`)."""
-    pause = float(FIRST_PAUSE_MS)
-    while True:
-        yield round(pause)
-        pause = min(pause * 1.5, LONGEST_PAUSE_MS)
-
-
 def wait_for(check: Callable[[], bool], seconds: float, what: str, page: Any) -> None:
     """Poll ``check`` until it holds, letting ``page``'s browser deliver its events meanwhile (Playwright's sync API
     handles them only while it is called); the pauses between two looks grow (:func:`pauses`)."""
@@ -279,7 +263,7 @@ def wait_for(check: Callable[[], bool], seconds: float, what: str, page: Any) ->
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError(what)
-        page.wait_for_timeout(next(waits))
+        page.wait_for_timeout(next(waits) * 1000)
 
 
 REDRAWN_AFTER_RESIZE = """() => {

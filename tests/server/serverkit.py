@@ -36,7 +36,7 @@ from clubsuite.server.limits import HASH_MEMORY_LEAST, ServerLimits
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.protocol import BURST, RATE
 from pgcluster import free_port
-from timeouts import HTTP_TIMEOUT
+from timeouts import HTTP_TIMEOUT, pauses
 
 Message = dict[str, Any]
 T = TypeVar("T")
@@ -267,15 +267,14 @@ def validate(instance: Any, schema: dict[str, Any]) -> None:
 
 def wait_until(check: Callable[[], bool], seconds: float, what: str) -> None:
     """Wait for ``check()`` to hold, polling; fails with ``what`` after ``seconds``. The polls start 20 ms apart and
-    slow to four a second: a check that asks a server (a cheap request now) stays far under a real server's request
-    rate (600 a minute per address) however long a loaded machine makes the wait."""
+    slow to four a second (:func:`timeouts.pauses`): a check that asks a server (a cheap request now) stays far under a
+    real server's request rate (600 a minute per address) however long a loaded machine makes the wait."""
     deadline = time.monotonic() + seconds
-    pause = 0.02
+    waits = pauses()
     while not check():
         if time.monotonic() > deadline:
             raise AssertionError(what)
-        time.sleep(pause)
-        pause = min(0.25, pause * 1.5)
+        time.sleep(next(waits))
 
 
 def post(base: str, path: str, body: dict[str, Any] | None = None, status: int = 200) -> Any:

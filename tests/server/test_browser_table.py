@@ -23,7 +23,6 @@ from browserkit import (
     keep_errors,
     last_message,
     offered,
-    pauses,
     resize,
     seeded_table,
     tap,
@@ -38,7 +37,7 @@ from serverkit import ThreadServer, get, post
 from clubsuite.cards import CardSet
 from clubsuite.engine import resolve
 from clubsuite.server.table.live import start_match
-from timeouts import PAGE_TIMEOUT_MS
+from timeouts import PAGE_TIMEOUT_MS, pauses
 
 PHONE = {"width": 390, "height": 844}
 DESKTOP = {"width": 1280, "height": 900}
