@@ -197,6 +197,8 @@ class BenchmarkEntry(TypedDict):
     rules_sha256: str
     observation_sha256: str
     episode: NotRequired[str]
+    opponents: NotRequired[dict[str, str]]
+    """Each reference opponent's level name and the SHA-256 of its choices (:mod:`clubsuite.rl.opponents`)."""
 
 
 @runtime_checkable

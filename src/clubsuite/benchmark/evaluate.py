@@ -255,6 +255,7 @@ def summary(
             "deals_sha256": env.deals_sha256,
             "rules_sha256": env.rules_sha256,
             "observation_sha256": env.observation_sha256,
+            "opponents": dict(env.opponents),
         },
         "deals": {"seed": env.seed, "set": env.count, "played": len(played)},
         "agent": agent.to_json(),

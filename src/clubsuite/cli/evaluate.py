@@ -22,6 +22,7 @@ from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.records.files import path_text, write_atomically
 from clubsuite.rl.agents import Agent, agent
 from clubsuite.rl.benchmarks import ENVS, BenchEnv, deals_hash, default_env, find_env, rules_hash
+from clubsuite.rl.opponents import checked
 from clubsuite.safetext import safe_lines
 from clubsuite.sim.running import MAX_WORKERS
 
@@ -163,6 +164,9 @@ def evaluate_command(
             )
     player = agent(agent_text, env)
     level = agent(against, env, "--against")
+    # once both are named (an entry point's module imported): a reference level must still choose as it was frozen
+    player = checked(env, player, "AGENT")
+    level = checked(env, level, "--against")
     # a policy reads the observation: it must be the frozen one
     if not plays_as_frozen(env, "weights" in (player.kind, level.kind)):
         raise ClubsError(
@@ -231,4 +235,10 @@ def evaluate_command(
                 f"  {name}: {c['cpu_ms_mean']:.3f} ms of CPU a decision (95th percentile {c['cpu_ms_p95']:.3f}, "
                 f"most {c['cpu_ms_max']:.3f}) over {c['decisions']} decisions"
             )
+    if level.choices_sha256 is None:
+        pinned = ", ".join(name for name, _ in env.opponents)
+        lines.append(
+            f"  {against} is not one of {env.id}'s frozen opponents ({pinned}): this result compares only with runs "
+            "against the same bot"
+        )
     click.echo(safe_lines("\n".join(lines)))

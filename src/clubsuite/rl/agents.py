@@ -33,12 +33,16 @@ LEARNED = re.compile(r"\blearned\b", re.IGNORECASE)
 
 @dataclass(frozen=True)
 class Agent:
-    """An agent as ``clubs evaluate`` names it: its words, its kind (``registry``, ``python`` or ``weights``) and,
-    for a weights file or a registry bot playing a shipped policy, the SHA-256 of the weights' bytes."""
+    """An agent as ``clubs evaluate`` names it: its words, its kind (``registry``, ``python`` or ``weights``),
+    for a weights file or a registry bot playing a shipped policy the SHA-256 of the weights' bytes, and for a
+    reference opponent the hash of its choices."""
 
     text: str
     kind: str
     sha256: str | None = None
+    choices_sha256: str | None = None
+    """For a reference opponent of the environment (:mod:`clubsuite.rl.opponents`), the pinned hash of its choices,
+    once checked; None for any other agent."""
 
     def make(self, env: BenchEnv) -> SomeBot:
         """A fresh bot of this agent for a table of ``env``."""
@@ -57,7 +61,7 @@ class Agent:
 
     def to_json(self) -> JsonObject:
         """As the evaluation's JSON names it."""
-        return {"text": self.text, "kind": self.kind, "sha256": self.sha256}
+        return {"text": self.text, "kind": self.kind, "sha256": self.sha256, "choices_sha256": self.choices_sha256}
 
 
 def agent(text: str, env: BenchEnv, what: str = "AGENT") -> Agent:

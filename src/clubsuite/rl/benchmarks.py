@@ -15,6 +15,9 @@ the observation a learning agent is given or the reward. Three hashes say whethe
 * the **observation** (:mod:`clubsuite.rl.observation`, with the ``rl`` extra): the layout, the action
   names and every observation vector along the same trace.
 
+Beside them, each environment pins its **reference opponents**: the bot levels a result is measured against, each
+by a hash of its choices on positions of the same trace (:mod:`clubsuite.rl.opponents`).
+
 Each game declares its environments in its folder (its registry part ``benchmark``: ``games/<name>/benchmark.py``),
 with the three hashes; ``tests/test_benchmark.py`` checks them for every id: a change that moves one must come with
 a new version.
@@ -63,6 +66,13 @@ class BenchEnv:
     episode: str = "hand"
     """What one deal of the set starts: ``hand`` (one hand, scored by its points) or ``match`` (the whole match
     of its seed, scored by who wins it: for a game whose points a hand are not what its players play for)."""
+    opponents: tuple[tuple[str, str], ...] = ()
+    """The reference opponents: each pinned level's name and the SHA-256 of its choices on the environment's frozen
+    positions (:mod:`clubsuite.rl.opponents`)."""
+
+    def pinned(self, level: str) -> str | None:
+        """The pinned hash of the level ``level``, or None where the environment pins no level of that name."""
+        return dict(self.opponents).get(level)
 
     @property
     def game(self) -> str:
@@ -87,6 +97,7 @@ def _registered() -> dict[str, BenchEnv]:
                 entry["rules_sha256"],
                 entry["observation_sha256"],
                 episode=entry.get("episode", "hand"),
+                opponents=tuple(entry.get("opponents", {}).items()),
             )
             if env.episode not in EPISODES:
                 raise ValueError(f"{env.id}: its episode must be one of {', '.join(EPISODES)}")
