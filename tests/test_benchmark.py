@@ -23,6 +23,7 @@ from cli_helpers import clubs_in_process
 from clubsuite.benchmark.evaluate import play_deal, results, sides_of, summary
 from clubsuite.bots import policy as weights
 from clubsuite.bots.policy import write_policy
+from clubsuite.cli.evaluate import VERIFIED_DEALS
 from clubsuite.coding import coding_for, env_layout
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.rl.agents import agent
@@ -118,9 +119,10 @@ def test_the_interval_counts_deals_and_the_cpu_counts_every_decision_of_the_agen
 @pytest.mark.long
 def test_the_result_is_the_same_with_one_worker_or_two() -> None:
     a, b = agent("heuristic", WHIST), agent("random", WHIST)
-    one = [(d.deal, d.scores) for d in results(WHIST, a, b, 6)]
-    two = [(d.deal, d.scores) for d in results(WHIST, a, b, 6, workers=2, chunk=2)]
+    one = [(d.deal, d.scores, d.actions_sha256) for d in results(WHIST, a, b, 6)]
+    two = [(d.deal, d.scores, d.actions_sha256) for d in results(WHIST, a, b, 6, workers=2, chunk=2)]
     assert one == two
+    assert len({h for _, _, h in one}) == 6  # each deal's actions are its own
 
 
 def policy_layers(env_id: str, hidden: int = 8, seed: int = 1) -> list[tuple[np.ndarray, np.ndarray]]:
@@ -240,8 +242,9 @@ def test_a_stopped_evaluation_keeps_its_deals_and_resume_plays_only_the_others(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, name: str
 ) -> None:
     """An evaluation that stops part way (here its agent fails at the 4th deal) has written the deals it finished
-    to its --out file (compressed where the name ends in .gz); --resume takes them (not played again) and plays the
-    rest, and the whole is what one uninterrupted run gives, deal for deal; a finished one resumed plays nothing."""
+    to its --out file (compressed where the name ends in .gz); --resume takes them (not played again, but for a
+    sample played again to check them) and plays the rest, and the whole is what one uninterrupted run gives, deal
+    for deal; a finished one resumed plays nothing new."""
     game = ["--game", "clubs_partnership-v1", "--deals", "30"]
     out = tmp_path / name
     bench_agents.MADE[0], bench_agents.FAIL_AT[0] = 0, 14  # one made to check, then 4 a deal: deal 3 fails
@@ -272,9 +275,11 @@ def test_a_stopped_evaluation_keeps_its_deals_and_resume_plays_only_the_others(
         (d["deal"], d["scores"], d["result"]) for d in whole["per_deal"]
     ]
     assert again["result"] == whole["result"]
-    bench_agents.MADE[0], bench_agents.FAIL_AT[0] = 0, 2  # the first bot a deal would make fails: none is made
-    finished = clubs_in_process([*args, "--workers", "2"])
+    bench_agents.MADE[0] = 0
+    finished = clubs_in_process([*args, "--workers", "2", "--progress"])
     assert finished.status == 0, finished.stderr
+    assert finished.stderr == ""  # no deal played ("--progress" says nothing) ...
+    assert bench_agents.MADE[0] == 1 + VERIFIED_DEALS * 4  # ... but the agent named, and a sample played again
     assert _kept(out)["per_deal"] == whole["per_deal"]
 
 

@@ -22,8 +22,10 @@ thread of the process): mean, 95th percentile and most per decision, and the mea
 from __future__ import annotations
 
 import functools
+import hashlib
 import math
 import random
+import re
 import statistics
 import time
 from collections.abc import Callable, Collection, Iterator, Sequence
@@ -32,6 +34,7 @@ from fractions import Fraction
 from typing import Protocol, runtime_checkable
 
 from clubsuite import __version__
+from clubsuite.benchmark.provenance import provenance
 from clubsuite.bots.base import SomeBot
 from clubsuite.engine import LegalActions, SomeMatch
 from clubsuite.errors import ClubsError, InvalidOptionsError
@@ -119,6 +122,9 @@ class DealResult:
     level_cpu: list[float] = field(default_factory=list)
     agent_wall: float = 0.0
     level_wall: float = 0.0
+    actions_sha256: str = ""
+    """The SHA-256 of every action of every table of the deal (:func:`actions_hash`): two runs that played a deal
+    alike, on any machine, give the same."""
 
 
 @runtime_checkable
@@ -147,6 +153,19 @@ def side_scores(match: SomeMatch, sides: Sequence[Sequence[int]], episode: str) 
     return [Fraction(int(scores[side[0]])) for side in sides]
 
 
+def actions_hash(tables: Sequence[SomeMatch]) -> str:
+    """The SHA-256 of a deal's tables, in order: every hand's actions as the engine writes them, a line a hand, and
+    the sides' scores after the table. A deal played again with the same agents gives the same."""
+    digest = hashlib.sha256(b"clubsuite-deal-actions 1\n")
+    for r, match in enumerate(tables):
+        digest.update(f"table {r}\n".encode())
+        for i, hand in enumerate(match.hands):
+            actions = " ".join(match.format_action(a) for a in hand.action_log())
+            digest.update(f"hand {i}: {actions}\n".encode())
+        digest.update(f"totals {list(match.totals)} winners {sorted(match.winners)}\n".encode())
+    return digest.hexdigest()
+
+
 def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
     """Deal ``k`` of the environment played from every side (see the module docstring)."""
     env = find_env(env_id)
@@ -156,6 +175,7 @@ def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
     out = DealResult(k, [], 0.0, 0.0)
     margins: list[Fraction] = []
     own: list[Fraction] = []
+    tables: list[SomeMatch] = []
     for r, side in enumerate(sides):
         bots = [
             Timed(_made(agent, env, k, seat) if seat in side else _made(against, env, k, seat), seed, seat)
@@ -167,6 +187,7 @@ def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
         except AgentFault as fault:
             who = agent if fault.seat in side else against
             raise InvalidOptionsError(f"{who.text}: deal {k}, seat {fault.seat}: {fault.reason}") from None
+        tables.append(match)
         scores = side_scores(match, sides, env.episode)
         out.scores.append([float(v) for v in scores])
         others = [v for i, v in enumerate(scores) if i != r]
@@ -181,6 +202,7 @@ def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
                 out.level_wall += bot.wall
     out.result = float(sum(margins, Fraction(0)) / len(margins))
     out.agent_score = float(sum(own, Fraction(0)) / len(own))
+    out.actions_sha256 = actions_hash(tables)
     return out
 
 
@@ -274,6 +296,7 @@ def summary(
             "against": cpu_json([c for d in played for c in d.level_cpu], sum(d.level_wall for d in played)),
         },
         "clubsuite": __version__,
+        "provenance": provenance(),
     }
     if per_deal:
         out["per_deal"] = [deal_json(d) for d in played]
@@ -291,9 +314,11 @@ def deal_json(d: DealResult) -> JsonObject:
         "level_cpu_us": [round(1e6 * c) for c in d.level_cpu],
         "agent_wall": round(d.agent_wall, 6),
         "level_wall": round(d.level_wall, 6),
+        "actions_sha256": d.actions_sha256,
     }
 
 
+SHA256 = re.compile(r"[0-9a-f]{64}")
 MAX_KEPT_NUMBER = 1e12
 """The largest number (a score, a time) a kept deal may hold: far past any game's score or any decision's time."""
 
@@ -336,6 +361,9 @@ def deal_from_json(data: object, sides: int) -> DealResult:
         ):
             raise ValueError(f"deal {deal}: its {key}_us is not a list of whole microseconds")
         times[key] = [v / 1e6 for v in values]
+    actions = data.get("actions_sha256")
+    if not isinstance(actions, str) or not SHA256.fullmatch(actions):
+        raise ValueError(f"deal {deal}: its actions_sha256 is not a SHA-256 in hexadecimal")
     try:
         out = DealResult(
             deal,
@@ -346,6 +374,7 @@ def deal_from_json(data: object, sides: int) -> DealResult:
             times["level_cpu"],
             _number(data.get("agent_wall")),
             _number(data.get("level_wall")),
+            actions,
         )
     except ValueError as exc:
         raise ValueError(f"deal {deal}: {exc}") from None

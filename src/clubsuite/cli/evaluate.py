@@ -7,16 +7,18 @@ import functools
 import gzip
 import json
 import os
+import random
 import shlex
 import time
-import zlib
 from pathlib import Path
 
 import click
 
-from clubsuite.benchmark.evaluate import BLAS_THREADS, DealResult, deal_from_json, results, sides_of, summary
+from clubsuite.benchmark.compare import compare
+from clubsuite.benchmark.evaluate import BLAS_THREADS, DealResult, play_deal, results, sides_of, summary
+from clubsuite.benchmark.files import read_deals, read_evaluation, read_json
 from clubsuite.cli.common import EXIT_WRITE_FAILED, fail, handle_errors
-from clubsuite.cli.describe import FillsHelp
+from clubsuite.cli.describe import FillsHelp, FillsHelpGroup
 from clubsuite.cli.simulate import check_writable
 from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.records.files import path_text, write_atomically
@@ -28,9 +30,6 @@ from clubsuite.sim.running import MAX_WORKERS
 
 WRITE_EVERY_S = 30.0
 """How often a long evaluation rewrites its --out file with the deals done so far."""
-MAX_KEPT_BYTES = 512 * 1024 * 1024
-"""The most an evaluation file --resume reads holds, unpacked (10,000 deals with every decision's CPU take some tens
-of MB)."""
 MIN_DEALS = 30
 """The fewest deals an evaluation plays: its interval is a normal approximation over deals."""
 
@@ -51,50 +50,49 @@ def plays_as_frozen(env: BenchEnv, observation: bool) -> bool:
 
 def kept_deals(path: Path, env: BenchEnv, agent: Agent, level: Agent, deals: int) -> dict[int, DealResult]:
     """The deals below ``deals`` that the evaluation file at ``path`` holds, by number, once the file is shown to be
-    of the same environment (its id and hashes), agent and level; otherwise a clear refusal naming the file."""
+    of the same environment (its id and hashes), agent and level, and a sample of its deals played again gives what
+    it holds (:func:`verify_sample`); otherwise a clear refusal naming the file."""
     where = f"--resume: {path_text(path)}"
-    try:
-        with gzip.open(path) if path.name.endswith(".gz") else path.open("rb") as f:
-            raw = f.read(MAX_KEPT_BYTES + 1)
-        if len(raw) > MAX_KEPT_BYTES:
-            raise InvalidOptionsError(f"{where} holds more than {MAX_KEPT_BYTES // (1024 * 1024)} MB")
-        data = json.loads(raw)
-    except OSError as exc:  # gzip's BadGzipFile is one
-        raise InvalidOptionsError(f"{where} cannot be read: {exc.strerror or exc}") from None
-    except (ValueError, RecursionError, EOFError, zlib.error):
-        raise InvalidOptionsError(f"{where} is damaged or not JSON") from None
-    if not isinstance(data, dict) or data.get("format") != "clubsuite-evaluation" or data.get("version") != 1:
-        raise InvalidOptionsError(f"{where} is not an evaluation written by clubs evaluate --out")
+    data = read_json(path, where)
     fresh = summary(env, agent, level, [])
     for key, what in (("env", "environment"), ("agent", "agent"), ("against", "level played against")):
         if data.get(key) != fresh[key]:
             raise InvalidOptionsError(f"{where} is of another {what} (its {key}: {data.get(key)!r:.200})")
-    entries = data.get("per_deal")
-    if not isinstance(entries, list):
-        raise InvalidOptionsError(f"{where} holds no deals (per_deal)")
-    kept: dict[int, DealResult] = {}
-    sides = len(sides_of(env))
-    for entry in entries:
-        try:
-            deal = deal_from_json(entry, sides)
-        except ValueError as exc:
-            raise InvalidOptionsError(f"{where}: {exc}") from None
-        if deal.deal in kept:
-            raise InvalidOptionsError(f"{where} holds deal {deal.deal} twice")
-        if deal.deal >= deals:
+    kept = read_deals(data, len(sides_of(env)), where)
+    for deal in kept:
+        if deal >= deals:
             raise InvalidOptionsError(
-                f"{where} holds deal {deal.deal}, past the --deals {deals} asked: ask for at least as many deals as "
+                f"{where} holds deal {deal}, past the --deals {deals} asked: ask for at least as many deals as "
                 "it holds (the file is rewritten with the deals asked)"
             )
-        kept[deal.deal] = deal
+    verify_sample(kept, env, agent, level, where)
     return kept
+
+
+VERIFIED_DEALS = 3
+"""How many of a resumed file's deals are played again before its deals are taken."""
+
+
+def verify_sample(kept: dict[int, DealResult], env: BenchEnv, agent: Agent, level: Agent, where: str) -> None:
+    """Play again :data:`VERIFIED_DEALS` of the kept deals, drawn at random (a file cannot know which), and refuse
+    the file where one differs from what it holds (its scores or the hash of its actions): a file whose scores were
+    altered and made to add up again, or an agent that does not play a deal the same way twice."""
+    drawn = random.SystemRandom().sample(sorted(kept), min(VERIFIED_DEALS, len(kept)))
+    for k in sorted(drawn):
+        again = play_deal(env.id, agent, level, k)
+        if again.scores != kept[k].scores or again.actions_sha256 != kept[k].actions_sha256:
+            raise InvalidOptionsError(
+                f"{where}: deal {k} played again gives other tables than the file holds (checked on {len(drawn)} "
+                "deals drawn at random): the file was altered, or an agent does not play the same deal the same way "
+                "twice; start again without --resume"
+            )
 
 
 def _signed(value: float) -> str:
     return f"{value:+.3f}"
 
 
-@click.command("evaluate", cls=FillsHelp)
+@click.command("run", cls=FillsHelp)
 @click.argument("agent_text", metavar="AGENT")
 @click.option(
     "--against",
@@ -134,7 +132,7 @@ def _signed(value: float) -> str:
 )
 @click.option("--progress/--no-progress", default=False, help="Say on standard error how many deals are done.")
 @handle_errors
-def evaluate_command(
+def run_command(
     agent_text: str,
     against: str,
     env_name: str | None,
@@ -242,3 +240,64 @@ def evaluate_command(
             "against the same bot"
         )
     click.echo(safe_lines("\n".join(lines)))
+
+
+@click.command("compare", cls=FillsHelp)
+@click.argument("first", metavar="A", type=click.Path(path_type=Path, dir_okay=False))
+@click.argument("second", metavar="B", type=click.Path(path_type=Path, dir_okay=False))
+@click.option("--json", "as_json", is_flag=True, help="Print the comparison as JSON.")
+@handle_errors
+def compare_command(first: Path, second: Path, as_json: bool) -> None:
+    """Pair two evaluations kept with --out (A and B: of one environment, against one level) over the deals both
+    played, and say how much more A's agent makes than B's a deal, with its 95% interval over those deals, and how
+    many of them were played exactly alike (the same actions at every table)."""
+    a, b = read_evaluation(first), read_evaluation(second)
+    names = (path_text(first), path_text(second))
+    data = compare(a, b, names)
+    if as_json:
+        click.echo(json.dumps(data, indent=2))
+        return
+    diff, deals = data["difference"], data["deals"]
+    low, high = diff["ci95"]
+    agents = [_said(data[side]) for side in ("a", "b")]
+    unit = "of a match won" if data["episode"] == "match" else "points a hand"
+    lines = [
+        f"{agents[0]} ({names[0]}) against {agents[1]} ({names[1]}), both against {_said(data['against'])} on "
+        f"{_said(data['env'], 'id')}: {deals['common']} deals in common",
+        f"  A makes {_signed(diff['mean'])} {unit} more than B (95% interval {_signed(low)} to {_signed(high)})",
+        f"  A {data['a']['mean']:+.3f}, B {data['b']['mean']:+.3f} over the other sides on those deals; "
+        f"{data['played_alike']} of them played exactly alike",
+    ]
+    if deals["only_a"] or deals["only_b"]:
+        lines.append(f"  left out: {deals['only_a']} deals only in A, {deals['only_b']} only in B")
+    click.echo(safe_lines("\n".join(lines)))
+
+
+def _said(value: object, key: str = "text") -> str:
+    """What a comparison names an agent, a level or an environment by (its text or id; an agent's of a side)."""
+    if isinstance(value, dict) and isinstance(value.get("agent"), dict):
+        value = value["agent"]
+    said = value.get(key) if isinstance(value, dict) else None
+    return said[:200] if isinstance(said, str) else "?"
+
+
+class EvaluateGroup(FillsHelpGroup):
+    """``clubs evaluate``: ``compare`` where the first argument says so, else ``run`` (``clubs evaluate AGENT ...``
+    runs an evaluation, as it always has)."""
+
+    def parse_args(self, ctx: click.Context, args: list[str]) -> list[str]:
+        """The arguments, with ``run`` put first where they name no subcommand (nor ask for the group's help)."""
+        if args and args[0] not in self.commands and args[0] not in ("-h", "--help"):
+            args = ["run", *args]
+        return super().parse_args(ctx, args)
+
+
+@click.group("evaluate", cls=EvaluateGroup, context_settings={"help_option_names": ["-h", "--help"]})
+def evaluate_command() -> None:
+    """Play an agent against a bot level on a frozen benchmark environment (clubs evaluate [run] AGENT ...; see
+    clubs evaluate run --help), or pair two kept evaluations over their common deals (clubs evaluate compare A
+    B)."""
+
+
+evaluate_command.add_command(run_command)
+evaluate_command.add_command(compare_command)
