@@ -11,10 +11,12 @@ cache makes that quick).
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
 import sys
+import tarfile
 import tomllib
 from pathlib import Path
 
@@ -32,7 +34,7 @@ def _copy_package(into: Path) -> Path:
     """The files a wheel is built from, without what a build here left beside them (C, built kernels, caches)."""
     source = into / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "setup.py", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md", "LICENSE"):
         shutil.copy2(ROOT / name, source / name)
     shutil.copytree(
         ROOT / "src",
@@ -125,6 +127,12 @@ def _plays_watches_simulates_replays_and_solves(bin_dir: Path, scratch: Path) ->
     assert "the best card" in solved
     simulated = _ok(_run([clubs, "simulate", "northstar", "--matches", "4", "--workers", "1"], scratch))
     assert "win rate" in simulated
+    # A researcher's first evaluation: the frozen deals and levels are in the wheel; an install names no commit.
+    evaluated = _ok(_run([clubs, "evaluate", "random", "--against", "heuristic", "--game", "free", "--deals", "30",
+                          "--json"], scratch))  # fmt: skip
+    result = json.loads(evaluated)
+    assert result["against"]["choices_sha256"] == result["env"]["opponents"]["heuristic"]
+    assert result["provenance"]["commit"] is None and result["provenance"]["versions"]["compiled_kernels"] == []
     # Played by a person: the German table's words come from the catalogs the wheel carries; input ended: status 1.
     played = _run([clubs, "play", "whist", "--lang", "de"], scratch)
     assert played.returncode == 1 and "Partie vor dem Ende abgebrochen" in played.stdout + played.stderr, played
@@ -138,3 +146,28 @@ def _serve_lists_its_options_and_says_which_extra_to_install(bin_dir: Path, scra
     served = _run([clubs, "serve", "--port", "0"], scratch)
     assert served.returncode == 2, served
     assert "pip install 'clubsuite[server]'" in served.stderr and "Traceback" not in served.stderr, served.stderr
+
+
+@pytest.mark.long
+def test_the_source_distribution_and_the_wheel_build_and_pass_twine_check(tmp_path: Path) -> None:
+    """What a package index would take: an sdist that holds the license, the compiled core's sources and the
+    benchmark's declarations, and a wheel, both of whose metadata (the README as the long description, the license)
+    ``twine check`` passes."""
+    source = _copy_package(tmp_path)
+    dist = tmp_path / "dist"
+    if UV.exists():
+        _ok(_run([str(UV), "build", "--quiet", "--sdist", "--wheel", "--out-dir", str(dist), "."], source,
+                 CLUBS_NO_COMPILE="1"))  # fmt: skip
+    else:
+        pip = [sys.executable, "-m", "pip", "--disable-pip-version-check"]
+        _ok(_run([*pip, "wheel", "--quiet", "--no-deps", "--wheel-dir", str(dist), "."], source, CLUBS_NO_COMPILE="1"))
+        _ok(_run([sys.executable, "setup.py", "-q", "sdist", "--dist-dir", str(dist)], source, CLUBS_NO_COMPILE="1"))
+    (sdist,) = dist.glob("clubsuite-*.tar.gz")
+    (wheel,) = dist.glob("clubsuite-*.whl")
+    with tarfile.open(sdist) as tar:
+        names = {name.split("/", 1)[1] for name in tar.getnames() if "/" in name}
+    assert {"LICENSE", "README.md", "setup.py", "src/clubsuite/games/whist/_core.pyx"} <= names
+    assert "src/clubsuite/games/whist/benchmark.py" in names and "src/clubsuite/rl/opponents.py" in names
+    twine = Path(sys.executable).parent / "twine"
+    checked = _ok(_run([str(twine), "check", "--strict", str(sdist), str(wheel)], tmp_path))
+    assert checked.count("PASSED") == 2, checked
