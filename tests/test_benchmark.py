@@ -147,6 +147,18 @@ def test_a_weights_file_plays_legal_actions_only_and_always_the_same(tmp_path: P
     assert first == [d.scores for d in results(env, policy, agent("random", env), 3)]  # no randomness of its own
 
 
+def test_weights_written_from_transposed_or_float64_arrays_are_read_back_as_written(tmp_path: Path) -> None:
+    """A training script's arrays as it has them (a transposed matrix is in Fortran order, NumPy's default is
+    float64): the file holds them as the reader takes them, and the policy reads back the same numbers."""
+    (w, b), *rest = policy_layers("clubs_whist-v1")
+    path = tmp_path / "policy.npz"
+    write_policy(path, "clubs_whist-v1", [(np.asfortranarray(w).astype(np.float64), b.astype(np.float64)), *rest])
+    assert agent(str(path), WHIST).kind == "weights"
+    with np.load(path) as kept:
+        assert kept["w0"].flags.c_contiguous and kept["w0"].dtype == np.float32
+        assert np.array_equal(kept["w0"], w)
+
+
 def refused_weights(path: Path, env_id: str = "clubs_whist-v1") -> str:
     with pytest.raises(InvalidOptionsError) as refused:
         agent(str(path), ENVS[env_id])

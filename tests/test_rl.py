@@ -18,6 +18,8 @@ from clubsuite.coding import Choice, Features, check_prefix_free, coding_for
 from clubsuite.engine import SomeMatch, resolve
 from clubsuite.errors import IllegalActionError, InvalidOptionsError
 from clubsuite.rl import GYM_ID, ClubsEnv, SingleSeatEnv, env, raw_env
+from clubsuite.rl.aec import MAX_HANDS
+from clubsuite.rl.benchmarks import ENVS
 
 SPECS = [
     "whist",
@@ -153,6 +155,45 @@ def test_a_match_past_max_hands_is_truncated_without_reward() -> None:
     totals = _play_out(e, 2)
     assert e.match is not None and len(e.match.hands) == 1
     assert totals == dict.fromkeys(e.possible_agents, 0.0)
+
+
+@pytest.mark.parametrize("env_id", ["clubs_free-v1", "clubs_partnership-v1", "clubs_northstar-4p-v1"])
+def test_a_benchmark_id_of_one_hand_deals_gives_its_rules_one_hand_an_episode_and_its_points(env_id: str) -> None:
+    """What the benchmark scores is what the environment of its id rewards (docs/benchmark.md): one hand, its
+    points."""
+    e = raw_env(env_id)
+    bench = ENVS[env_id]
+    assert (e.spec_text, e.reward_scheme, e.max_hands) == (bench.spec, "points", 1)
+    totals = _play_out(e, 3)
+    assert e.match is not None and len(e.match.hands) == 1
+    assert [totals[a] for a in e.possible_agents] == [float(t) for t in e.match.totals]
+    assert coding_for(*resolve(bench.spec)).action_count == e.coding.action_count  # the same ids as the spec's
+
+
+def test_a_benchmark_id_of_whole_matches_gives_whole_matches_rewarded_by_who_wins() -> None:
+    e = raw_env("clubs_whist-v1")
+    assert (e.spec_text, e.reward_scheme, e.max_hands) == ("whist", "win", MAX_HANDS)
+    totals = _play_out(e, 4)
+    assert e.match is not None and e.match.is_over
+    assert sorted(totals.values()) in ([-1.0, -1.0, 1.0], [-1.0, 1.0, 1.0], [1.0, 1.0, 1.0], [0.0, 0.0, 0.0])
+
+
+def test_a_benchmark_id_takes_other_settings_where_given_and_every_interface_takes_ids() -> None:
+    custom = raw_env("clubs_free-v1", reward="win", max_hands=5)
+    assert (custom.spec_text, custom.reward_scheme, custom.max_hands) == ("free", "win", 5)
+    learner = gymnasium.make(GYM_ID, spec="clubs_northstar-4p-v1", opponents="heuristic")
+    obs, _ = learner.reset(seed=1)
+    done, steps = False, 0
+    while not done:
+        obs, _, terminated, truncated, _ = learner.step(int(np.flatnonzero(obs["action_mask"])[0]))
+        done, steps = terminated or truncated, steps + 1
+    assert learner.unwrapped.game.match is not None and len(learner.unwrapped.game.match.hands) == 1
+    tables = gymnasium.make_vec(GYM_ID, num_envs=3, spec="clubs_partnership-v1")
+    assert (tables.unwrapped.reward_scheme, tables.unwrapped.max_hands) == ("points", 1)
+    tables.close()
+    for name in ("clubs_free-v9", "clubs_whist"):
+        with pytest.raises(InvalidOptionsError, match=f"{name}: not a benchmark environment; the ids are: clubs_"):
+            raw_env(name)
 
 
 def test_the_same_seed_replays_the_episode_and_another_seed_does_not() -> None:

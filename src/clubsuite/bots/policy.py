@@ -261,7 +261,8 @@ def write_policy(path: Path, env_id: str, layers: Sequence[tuple[npt.ArrayLike, 
     )
     entries: dict[str, npt.NDArray[np.uint8] | Weights] = {"meta": meta}
     for k, (w, b) in enumerate(layers):
-        entries[f"w{k}"], entries[f"b{k}"] = np.asarray(w, np.float32), np.asarray(b, np.float32)
+        # in C order whatever the arrays given (a transposed matrix is in Fortran order): the reader takes no other
+        entries[f"w{k}"], entries[f"b{k}"] = np.ascontiguousarray(w, np.float32), np.ascontiguousarray(b, np.float32)
         if not (np.isfinite(entries[f"w{k}"]).all() and np.isfinite(entries[f"b{k}"]).all()):
             raise ValueError(f"layer {k} holds a value that is not a finite number: not written")
     handle, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name, suffix=".tmp")

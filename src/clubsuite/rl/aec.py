@@ -1,9 +1,12 @@
-"""A PettingZoo AEC environment for every game and variant: ``clubsuite.rl.env(SPEC)`` for any rules spec.
+"""A PettingZoo AEC environment for every game and variant: ``clubsuite.rl.env(SPEC)`` for any rules spec, or for a
+benchmark environment's id (``clubsuite.rl.env("clubs_free-v1")``: its rules, and by default its episode and what it
+scores, :func:`settings`).
 
-One episode is one whole match. The environment deals every hand from its own generator (seeded by
-``reset(seed=...)``, so a seed replays the episode exactly), and the agent to act is the seat to act. Actions are
-the game's fixed action ids (:mod:`clubsuite.coding`): a decision that chooses several cards takes several
-steps of the same agent, one id each, and the mask of each step allows only ids that lead to a legal action.
+One episode is one whole match (unless ``max_hands`` cuts it, as a benchmark id of one-hand deals does). The
+environment deals every hand from its own generator (seeded by ``reset(seed=...)``, so a seed replays the episode
+exactly), and the agent to act is the seat to act. Actions are the game's fixed action ids
+(:mod:`clubsuite.coding`): a decision that chooses several cards takes several steps of the same agent, one id each,
+and the mask of each step allows only ids that lead to a legal action.
 
 Observations are ``{"observation": float32 vector, "action_mask": int8 vector}``, built from the seat's own view
 only; the vector is the game's layout followed by ``picked``, the ids already chosen in the decision in progress.
@@ -38,18 +41,43 @@ MAX_HANDS = 500
 """The default cap on hands per episode (a whole match rarely passes 30)."""
 
 
+def settings(name: str | None, reward: str | None, max_hands: int | None) -> tuple[str, str, int]:
+    """The rules spec, reward scheme and hand cap of an environment asked for by ``name``, with ``reward`` and
+    ``max_hands`` where given (None: the default):
+
+    * a benchmark environment's id (``clubs_whist-v1``): its rules spec, and by default what its deals score
+      (``docs/benchmark.md``): where a deal is one hand, one hand an episode (``max_hands=1``) rewarded with its
+      points (``reward="points"``); where a deal is a whole match, the match rewarded by who wins it (``"win"``);
+    * a rules spec (``whist``, ``northstar(players=4)``), or None for the default game: whole matches, ``"win"``.
+
+    A name that looks like an id but is none is refused, naming the ids."""
+    from clubsuite.rl.benchmarks import ENVS
+
+    if name is not None and name in ENVS:
+        bench = ENVS[name]
+        one_hand = bench.episode == "hand"
+        spec = bench.spec
+        reward = reward if reward is not None else "points" if one_hand else "win"
+        max_hands = max_hands if max_hands is not None else 1 if one_hand else MAX_HANDS
+        return spec, reward, max_hands
+    if name is not None and name.startswith("clubs_"):
+        raise InvalidOptionsError(f"{name}: not a benchmark environment; the ids are: {', '.join(ENVS)}")
+    spec = default_game().name if name is None else name
+    return spec, reward if reward is not None else "win", max_hands if max_hands is not None else MAX_HANDS
+
+
 class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type information
     """The raw AEC environment (:func:`env` adds PettingZoo's usual checking wrappers)."""
 
     def __init__(
         self,
         spec: str | None = None,
-        reward: str = "win",
-        max_hands: int = MAX_HANDS,
+        reward: str | None = None,
+        max_hands: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         super().__init__()
-        spec = default_game().name if spec is None else spec
+        spec, reward, max_hands = settings(spec, reward, max_hands)
         if reward not in REWARDS:
             raise InvalidOptionsError(f"reward={reward!r}: expected one of {', '.join(REWARDS)}")
         if not isinstance(max_hands, int) or max_hands < 1:
@@ -193,16 +221,26 @@ class ClubsEnv(AECEnv):  # type: ignore[misc]  # PettingZoo ships no type inform
 
 
 def raw_env(
-    spec: str | None = None, *, reward: str = "win", max_hands: int = MAX_HANDS, render_mode: str | None = None
+    spec: str | None = None,
+    *,
+    reward: str | None = None,
+    max_hands: int | None = None,
+    render_mode: str | None = None,
 ) -> ClubsEnv:
-    """The environment of a rules spec (the default game without one), without PettingZoo's wrappers."""
+    """The environment of a rules spec or a benchmark id (the default game without one; :func:`settings`), without
+    PettingZoo's wrappers."""
     return ClubsEnv(spec, reward=reward, max_hands=max_hands, render_mode=render_mode)
 
 
 def env(
-    spec: str | None = None, *, reward: str = "win", max_hands: int = MAX_HANDS, render_mode: str | None = None
+    spec: str | None = None,
+    *,
+    reward: str | None = None,
+    max_hands: int | None = None,
+    render_mode: str | None = None,
 ) -> AECEnv:
-    """The environment of a game or variant spec with PettingZoo's usual wrappers: an action id the mask does not
+    """The environment of a game or variant spec, or of a benchmark id (:func:`settings`), with PettingZoo's usual
+    wrappers: an action id the mask does not
     allow ends the episode with -1 for the agent that chose it, and calls out of order are refused."""
     raw = raw_env(spec, reward=reward, max_hands=max_hands, render_mode=render_mode)
     wrapped: AECEnv = wrappers.TerminateIllegalWrapper(raw, illegal_reward=-1)

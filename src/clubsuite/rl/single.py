@@ -16,7 +16,7 @@ import numpy as np
 
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.errors import InvalidOptionsError
-from clubsuite.rl.aec import MAX_HANDS, ClubsEnv, Observation
+from clubsuite.rl.aec import ClubsEnv, Observation
 
 
 class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
@@ -29,8 +29,8 @@ class SingleSeatEnv(gymnasium.Env[Observation, np.int64]):
         spec: str | None = None,
         opponents: str = "heuristic",
         seat: int | None = 0,
-        reward: str = "win",
-        max_hands: int = MAX_HANDS,
+        reward: str | None = None,
+        max_hands: int | None = None,
         render_mode: str | None = None,
     ) -> None:
         self.game = ClubsEnv(spec, reward=reward, max_hands=max_hands, render_mode=render_mode)

@@ -48,9 +48,9 @@ from gymnasium.vector.utils import batch_space
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.cards import bit_indices
 from clubsuite.coding import Choice, Layout, RlCoding, coding_for, env_layout, observation_of
-from clubsuite.engine import SomeGame, SomeMatch, default_game, resolve
+from clubsuite.engine import SomeGame, SomeMatch, resolve
 from clubsuite.errors import ClubsError, InvalidOptionsError
-from clubsuite.rl.aec import MAX_HANDS, REWARDS
+from clubsuite.rl.aec import REWARDS, settings
 from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.solver import NodeLimitError, NotSolvableError, card_values
@@ -229,13 +229,13 @@ class ClubsVectorEnv(VectorEnv):
         num_envs: int = 16,
         opponents: str = "heuristic",
         seat: int | None = 0,
-        reward: str = "win",
-        max_hands: int = MAX_HANDS,
+        reward: str | None = None,
+        max_hands: int | None = None,
         engine: bool = False,
         privileged: bool = False,
         privileged_nodes: int = PRIVILEGED_NODES,
     ) -> None:
-        spec = default_game().name if spec is None else spec
+        spec, reward, max_hands = settings(spec, reward, max_hands)
         if not isinstance(num_envs, int) or not 1 <= num_envs <= MOST_TABLES:
             raise InvalidOptionsError(f"num_envs={num_envs!r}: from 1 to {MOST_TABLES:,} tables")
         if reward not in REWARDS:
