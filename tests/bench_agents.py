@@ -85,3 +85,19 @@ def failing_later(spec: str) -> FirstLegal:
     way through, as a stopped machine would stop it)."""
     MADE[0] += 1
     return Crashing() if MADE[0] == FAIL_AT[0] else FirstLegal()
+
+
+def linear_scores(size: int, actions: int) -> Any:
+    """A fixed linear model (observations x action ids, drawn from seed 7): a stand-in for a learned one."""
+    import numpy as np
+
+    weights = np.random.default_rng(7).normal(size=(size, actions)).astype(np.float32)
+    return lambda batch: batch @ weights
+
+
+def adapted(spec: str) -> Any:
+    """An entry point as docs/benchmark.md shows one: a model read through the observation adapter."""
+    from clubsuite.rl.adapter import Adapter
+
+    adapter = Adapter(spec)
+    return adapter.bot(linear_scores(adapter.observation_size, adapter.action_count), name="adapted-linear")

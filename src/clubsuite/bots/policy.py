@@ -38,12 +38,12 @@ import zlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 import numpy as np
 import numpy.typing as npt
 
-from clubsuite.coding import RlCoding, coding_for, env_layout, observation_of
+from clubsuite.coding import Layout, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.engine import LegalActions, View, resolve
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.npzread import Array, Bounds, file_bytes
@@ -70,6 +70,18 @@ Layer = tuple[Weights, Weights]
 Scores = npt.NDArray[np.floating]
 """Scores worked out from float32 weights (float32 numbers, though NumPy's types do not follow that through
 arithmetic)."""
+
+
+class Scorer(Protocol):
+    """What :class:`PolicyBot` plays: a game's coding and observation layout, and the scores of every action id for
+    a batch of observations (a weights file's :class:`Policy`, or any model: :class:`clubsuite.rl.adapter.Adapter`)."""
+
+    coding: RlCoding
+    layout: Layout
+
+    def scores(self, observation: npt.ArrayLike) -> Scores:
+        """The score of every action id for each row of a batch of observations."""
+        ...
 
 
 class Policy:
@@ -112,13 +124,13 @@ class Decision:
     spelled: list[tuple[int, ...]]
 
 
-def prepared(policy: Policy, view: View, legal: Sequence[object]) -> Decision:
+def prepared(policy: Scorer, view: View, legal: Sequence[object]) -> Decision:
     """The decision of ``view`` among ``legal`` read now (a view follows the state it reads: a search replaying a
     hand reads each decision before the next play)."""
     return Decision(observation_of(policy.coding, policy.layout, view), [tuple(policy.coding.tokens(a)) for a in legal])
 
 
-def log_probabilities(policy: Policy, decisions: Sequence[Decision]) -> list[list[float]]:
+def log_probabilities(policy: Scorer, decisions: Sequence[Decision]) -> list[list[float]]:
     """For each decision, the policy's log-probability of each legal action, in the order of its ``legal`` (the
     joint probability over the action's ids, see the module docstring). Every step of every decision is scored in
     one batch: a search weighing many imagined worlds pays for one pass of the network, not one a world."""
@@ -158,9 +170,9 @@ def _joint(
 
 
 class PolicyBot:
-    """A bot that plays a :class:`Policy` (see the module docstring)."""
+    """A bot that plays a :class:`Policy`, or any :class:`Scorer` (see the module docstring)."""
 
-    def __init__(self, policy: Policy, name: str) -> None:
+    def __init__(self, policy: Scorer, name: str) -> None:
         self.policy, self.name = policy, name
 
     def choose(self, view: View, legal: LegalActions[object], rng: random.Random) -> object:
