@@ -20,3 +20,16 @@ def kernel_or_skip(module: str) -> ModuleType:
             pytest.fail(f"{module} is not built (CLUBS_REQUIRE_NATIVE is set): see the install log")
         pytest.skip(f"{module} is not built here (no C compiler at install time)")
     return core
+
+
+def printed_without_the_compiled_core(code: str) -> list[str]:
+    """What the Python ``code`` prints, run in a new interpreter with the kernels turned off (CLUBS_PURE_PYTHON=1:
+    the setting is read as the package loads), split into words."""
+    import subprocess
+    import sys
+
+    env = {**os.environ, "CLUBS_PURE_PYTHON": "1"}
+    done = subprocess.run(
+        [sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True, timeout=300
+    )
+    return done.stdout.split()
