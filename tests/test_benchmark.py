@@ -24,7 +24,7 @@ from clubsuite.cli.evaluate import VERIFIED_DEALS
 from clubsuite.coding import coding_for, env_layout
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.rl.agents import agent
-from clubsuite.rl.benchmarks import ENVS, deals_hash, find_env, rules_hash
+from clubsuite.rl.benchmarks import ENVS, deal_records, deals_hash, find_env, rules_hash
 from clubsuite.rl.observation import observation_hash
 from native_helpers import printed_without_the_compiled_core
 
@@ -370,3 +370,38 @@ def test_in_a_match_episode_a_side_scores_its_share_of_the_win() -> None:
     teams = ((0, 2), (1, 3))
     assert side_scores(SimpleNamespace(winners=(1, 3), draw=False), teams, "match") == [0, 1]
     assert WHIST.episode == "match" and ENVS["clubs_free-v1"].episode == "hand"
+
+
+def _datasheet_tool() -> Any:
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(
+        "deal_datasheet", Path(__file__).parents[1] / "tools" / "deal_datasheet.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+@pytest.mark.long
+def test_the_datasheet_of_the_deal_sets_in_the_docs_is_what_the_deals_give() -> None:
+    tool = _datasheet_tool()
+    doc = tool.DOC.read_text(encoding="utf-8")
+    kept = doc[doc.index(tool.BEGIN) + len(tool.BEGIN) : doc.index(tool.END)].strip()
+    assert kept == tool.table(), "docs/benchmark.md's datasheet is stale: python tools/deal_datasheet.py --write"
+    for line in kept.splitlines()[2:]:
+        cells = [c.strip() for c in line.strip("|").split("|")]
+        assert cells[1] == "10,000 (10,000)" and abs(float(cells[-1])) < 4, line  # all distinct, uniform shuffles
+
+
+def test_the_datasheets_uniformity_figure_tells_a_dealt_set_that_is_not_shuffled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """The same deal 400 times: one distinct deal, and a chi-square far past uniform shuffles' (the figure can
+    fail)."""
+    tool = _datasheet_tool()
+    first = next(deal_records(WHIST, 1))
+    monkeypatch.setattr(tool, "deal_records", lambda env, count=None: iter([first] * 400))
+    sheet = tool.sheet(WHIST)
+    assert sheet["deals"] == 400 and sheet["distinct"] == 1 and sheet["z"] > 100
