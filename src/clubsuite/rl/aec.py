@@ -45,10 +45,10 @@ def settings(name: str | None, reward: str | None, max_hands: int | None) -> tup
     """The rules spec, reward scheme and hand cap of an environment asked for by ``name``, with ``reward`` and
     ``max_hands`` where given (None: the default):
 
-    * a benchmark environment's id (``clubs_whist-v1``): its rules spec, and by default what its deals score
+    * a benchmark environment's id (``clubs_<game>-v1``): its rules spec, and by default what its deals score
       (``docs/benchmark.md``): where a deal is one hand, one hand an episode (``max_hands=1``) rewarded with its
       points (``reward="points"``); where a deal is a whole match, the match rewarded by who wins it (``"win"``);
-    * a rules spec (``whist``, ``northstar(players=4)``), or None for the default game: whole matches, ``"win"``.
+    * a rules spec (a game's name, with options or not), or None for the default game: whole matches, ``"win"``.
 
     A name that looks like an id but is none is refused, naming the ids."""
     from clubsuite.rl.benchmarks import ENVS
