@@ -26,8 +26,9 @@ def _field(kept: Kept, key: str) -> JsonValue:
     return kept.data.get(key)
 
 
-def _text(value: JsonValue, key: str) -> str:
-    """The ``text`` (or ``id``) of a file's agent, level or environment object, for messages."""
+def named(value: JsonValue, key: str = "text") -> str:
+    """The ``text`` (or ``id``) of a file's agent, level or environment object, for messages; ``?`` where it has
+    none."""
     if isinstance(value, dict):
         said = value.get(key)
         if isinstance(said, str):
@@ -47,13 +48,13 @@ def compare(a: Kept, b: Kept, names: tuple[str, str]) -> JsonObject:
     first, second = names
     if _field(a, "env") != _field(b, "env"):
         raise InvalidOptionsError(
-            f"{first} and {second} are of other environments ({_text(_field(a, 'env'), 'id')} and "
-            f"{_text(_field(b, 'env'), 'id')}, or one of them frozen otherwise): their deals do not pair"
+            f"{first} and {second} are of other environments ({named(_field(a, 'env'), 'id')} and "
+            f"{named(_field(b, 'env'), 'id')}, or one of them frozen otherwise): their deals do not pair"
         )
     if _field(a, "against") != _field(b, "against"):
         raise InvalidOptionsError(
-            f"{first} and {second} were played against other levels ({_text(_field(a, 'against'), 'text')} and "
-            f"{_text(_field(b, 'against'), 'text')}, or one of them built otherwise): their results do not compare"
+            f"{first} and {second} were played against other levels ({named(_field(a, 'against'), 'text')} and "
+            f"{named(_field(b, 'against'), 'text')}, or one of them built otherwise): their results do not compare"
         )
     common = sorted(set(a.deals) & set(b.deals))
     if len(common) < MIN_COMMON:

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import click
 
-from clubsuite.benchmark.compare import compare
+from clubsuite.benchmark.compare import compare, named
 from clubsuite.benchmark.evaluate import BLAS_THREADS, DealResult, play_deal, results, sides_of, summary
 from clubsuite.benchmark.files import read_deals, read_evaluation, read_json
 from clubsuite.cli.common import EXIT_WRITE_FAILED, fail, handle_errors
@@ -259,11 +259,11 @@ def compare_command(first: Path, second: Path, as_json: bool) -> None:
         return
     diff, deals = data["difference"], data["deals"]
     low, high = diff["ci95"]
-    agents = [_said(data[side]) for side in ("a", "b")]
+    agents = [named(data[side]["agent"]) for side in ("a", "b")]
     unit = "of a match won" if data["episode"] == "match" else "points a hand"
     lines = [
-        f"{agents[0]} ({names[0]}) against {agents[1]} ({names[1]}), both against {_said(data['against'])} on "
-        f"{_said(data['env'], 'id')}: {deals['common']} deals in common",
+        f"{agents[0]} ({names[0]}) against {agents[1]} ({names[1]}), both against {named(data['against'])} on "
+        f"{named(data['env'], 'id')}: {deals['common']} deals in common",
         f"  A makes {_signed(diff['mean'])} {unit} more than B (95% interval {_signed(low)} to {_signed(high)})",
         f"  A {data['a']['mean']:+.3f}, B {data['b']['mean']:+.3f} over the other sides on those deals; "
         f"{data['played_alike']} of them played exactly alike",
@@ -271,14 +271,6 @@ def compare_command(first: Path, second: Path, as_json: bool) -> None:
     if deals["only_a"] or deals["only_b"]:
         lines.append(f"  left out: {deals['only_a']} deals only in A, {deals['only_b']} only in B")
     click.echo(safe_lines("\n".join(lines)))
-
-
-def _said(value: object, key: str = "text") -> str:
-    """What a comparison names an agent, a level or an environment by (its text or id; an agent's of a side)."""
-    if isinstance(value, dict) and isinstance(value.get("agent"), dict):
-        value = value["agent"]
-    said = value.get(key) if isinstance(value, dict) else None
-    return said[:200] if isinstance(said, str) else "?"
 
 
 class EvaluateGroup(FillsHelpGroup):
