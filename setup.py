@@ -1,5 +1,6 @@
 """Build of the compiled core: the shared exact solver (``src/clubsuite/native/_solver.pyx`` over ``solve.h``), the
-card sets' indexing (``src/clubsuite/native/_cards.pyx``) and
+card sets' indexing (``src/clubsuite/native/_cards.pyx``), a policy network's scores (``_policy.pyx`` over
+``policy.h``) and
 each game's kernel, ``src/clubsuite/games/<game>/_core.pyx`` over its ``core.h`` and the shared
 ``src/clubsuite/native/kernel.h``, found by looking (a game is one folder).
 
@@ -28,6 +29,8 @@ SHARED_SOURCES = [
     f"{NATIVE}/compiled_hand.pxi",
     f"{NATIVE}/compiled_match.pxi",
     f"{NATIVE}/generator_state.pxi",
+    f"{NATIVE}/policy.h",
+    f"{NATIVE}/vector_kinds.h",
 ]
 """What every game's kernel is built from besides its own folder (a change rebuilds them all)."""
 
@@ -55,7 +58,8 @@ def kernels() -> list[Extension]:
 
 
 def shared() -> list[Extension]:
-    """The kernels every game may use: the exact solver (``native/solve.h``) and the card sets' indexing."""
+    """The kernels every game may use: the exact solver (``native/solve.h``), the card sets' indexing and a policy
+    network's scores (``native/policy.h``)."""
     return [
         Extension(
             "clubsuite.native._cards",
@@ -67,6 +71,13 @@ def shared() -> list[Extension]:
             [f"{NATIVE}/_solver.pyx"],
             include_dirs=[NATIVE],
             depends=[f"{NATIVE}/solve.h"],
+            extra_compile_args=COMPILE_ARGS,
+        ),
+        Extension(
+            "clubsuite.native._policy",
+            [f"{NATIVE}/_policy.pyx"],
+            include_dirs=[NATIVE],
+            depends=[f"{NATIVE}/policy.h"],
             extra_compile_args=COMPILE_ARGS,
         ),
     ]

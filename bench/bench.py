@@ -393,17 +393,26 @@ HEURISTIC_DECISIONS_ARGS: dict[str, Callable[[Any], tuple[object, ...]]] = {
 """The arguments after the seeds of a kernel's ``bot_decisions`` with the heuristic bot in every seat."""
 
 
-def _vector(game: str, compiled: bool, opponents: str = "random") -> Benchmark:
-    """The vector environment of ``game`` (``clubsuite.rl.vector``): many tables of a learner against ``opponents``
-    stepped as one batch, in the compiled kernel or, with ``compiled`` false, on the engine's path."""
+def _vector(
+    game: str, compiled: bool, opponents: str = "random", spec: str = "", label: str = "", selfplay: bool = False
+) -> Benchmark:
+    """The vector environment of ``game`` (or of the rules ``spec``, named with ``label``): many tables of a learner
+    against ``opponents`` (``clubsuite.rl.vector``), or with ``selfplay`` every seat a learner
+    (``clubsuite.rl.selfplay``), stepped as one batch, in the compiled kernel or, with ``compiled`` false, on the
+    engine's path."""
 
     def run(seconds: float, seed: int) -> Figure:
         import numpy as np
 
+        from clubsuite.rl.selfplay import SelfPlayVectorEnv
         from clubsuite.rl.vector import ClubsVectorEnv
 
         tables = 256 if compiled else 16
-        env = ClubsVectorEnv(game, tables, opponents, None, engine=not compiled)
+        env: ClubsVectorEnv | SelfPlayVectorEnv = (
+            SelfPlayVectorEnv(spec or game, tables, engine=not compiled)
+            if selfplay
+            else ClubsVectorEnv(spec or game, tables, opponents, None, engine=not compiled)
+        )
         if compiled and not env.compiled:
             raise UnavailableError("the compiled core is not built here, or CLUBS_PURE_PYTHON is set")
         obs, _ = env.reset(seed=seed)
@@ -420,25 +429,34 @@ def _vector(game: str, compiled: bool, opponents: str = "random") -> Benchmark:
             episodes += int(resetting.sum())
         elapsed = time.perf_counter() - start
         how = f"the compiled tables (games/{game}/vector.h)" if compiled else "the engine's path (the fallback)"
+        who = (
+            "every seat a learner (self-play)"
+            if selfplay
+            else f"one learner (a drawn seat) against {opponents} bots"
+            + (" (the network evaluated in the kernel, the learned bot's choices)" if opponents == "learned" else "")
+        )
+        kind = "selfplay" if selfplay else "vector" + ("" if opponents == "random" else "-" + opponents)
         return Figure(
-            name=f"clubsuite-{game}-vector{'' if opponents == 'random' else '-' + opponents}"
-            f"{'' if compiled else '-python'}",
+            name=f"clubsuite-{game}{label}-{kind}{'' if compiled else '-python'}",
             unit="episode",
             units=episodes,
             actions=steps,
             seconds=elapsed,
             note=(
-                f"{how}: {tables} tables of one learner (a drawn seat) against {opponents} bots, stepped as one "
-                "batch; per step one id per table drawn by NumPy from its mask, the bots' play to the learner's next "
-                f"turn and each table's observation ({env.layout.size} values) and mask; actions count the learner's "
-                "ids (a partnership pass takes three, a North Star play one per card and one more), units its whole "
-                "matches"
+                f"{how}: {tables} tables of {who}, stepped as one batch; per step one id per table drawn by NumPy from "
+                f"its mask, the bots' play to a learner's next turn and each table's observation ({env.layout.size} "
+                "values) and mask; actions count the learners' ids (a partnership pass takes three, a North Star "
+                "play one per card and one more), units its episodes"
             ),
         )
 
-    run.__doc__ = f"The vector environment of {game} against {opponents} bots, {'compiled' if compiled else 'engine'}."
+    kind = "every seat a learner" if selfplay else f"against {opponents} bots"
+    run.__doc__ = f"The vector environment of {spec or game}, {kind}, {'compiled' if compiled else 'engine'}."
     return run
 
+
+NORTHSTAR_4P = "northstar(players=4)"
+"""North Star's four-player rules (the benchmark's clubs_northstar-4p-v1)."""
 
 BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-whist": bench_clubsuite_whist,
@@ -480,6 +498,22 @@ BENCHMARKS: dict[str, Benchmark] = {
     "clubsuite-free-vector-heuristic-python": _vector("free", compiled=False, opponents="heuristic"),
     "clubsuite-northstar-vector-heuristic": _vector("northstar", compiled=True, opponents="heuristic"),
     "clubsuite-northstar-vector-heuristic-python": _vector("northstar", compiled=False, opponents="heuristic"),
+    "clubsuite-whist-vector-learned": _vector("whist", compiled=True, opponents="learned"),
+    "clubsuite-whist-vector-learned-python": _vector("whist", compiled=False, opponents="learned"),
+    "clubsuite-northstar-4p-vector-learned": _vector(
+        "northstar", compiled=True, opponents="learned", spec=NORTHSTAR_4P, label="-4p"
+    ),
+    "clubsuite-northstar-4p-vector-learned-python": _vector(
+        "northstar", compiled=False, opponents="learned", spec=NORTHSTAR_4P, label="-4p"
+    ),
+    "clubsuite-whist-selfplay": _vector("whist", compiled=True, selfplay=True),
+    "clubsuite-whist-selfplay-python": _vector("whist", compiled=False, selfplay=True),
+    "clubsuite-northstar-4p-selfplay": _vector(
+        "northstar", compiled=True, spec=NORTHSTAR_4P, label="-4p", selfplay=True
+    ),
+    "clubsuite-northstar-4p-selfplay-python": _vector(
+        "northstar", compiled=False, spec=NORTHSTAR_4P, label="-4p", selfplay=True
+    ),
     "clubsuite-northstar-3p": _northstar(3),
     "clubsuite-northstar-6p": _northstar(6),
     "clubsuite-northstar-4p-wild": _northstar(4, wild=True),
@@ -509,6 +543,10 @@ COMPARISONS: list[tuple[str, str]] = [
     ("clubsuite-partnership-vector-heuristic", "clubsuite-partnership-vector-heuristic-python"),
     ("clubsuite-free-vector-heuristic", "clubsuite-free-vector-heuristic-python"),
     ("clubsuite-northstar-vector-heuristic", "clubsuite-northstar-vector-heuristic-python"),
+    ("clubsuite-whist-vector-learned", "clubsuite-whist-vector-learned-python"),
+    ("clubsuite-northstar-4p-vector-learned", "clubsuite-northstar-4p-vector-learned-python"),
+    ("clubsuite-whist-selfplay", "clubsuite-whist-selfplay-python"),
+    ("clubsuite-northstar-4p-selfplay", "clubsuite-northstar-4p-selfplay-python"),
 ]
 """Pairs reported as a ratio (first / second) when both ran."""
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Callable
 
+import numpy as np
 import pytest
 
 from clubsuite.games.free.bot import heuristic_constants
@@ -84,14 +85,14 @@ def test_a_table_with_hands_of_unequal_size_ends_its_play_out_without_a_card_tha
     assert all(0 <= c < 52 for c in table.finish())
 
 
-def _arrays(n: int, size: int, ids: int) -> dict[str, object]:
+def _arrays(n: int, size: int, ids: int, seats: int) -> dict[str, object]:
     import numpy as np
 
     return {
         "actions": np.zeros(n, np.int64),
         "obs": np.zeros((n, size), np.float32),
         "mask": np.zeros((n, ids), np.int8),
-        "rewards": np.zeros(n, np.float64),
+        "rewards": np.zeros((n, seats), np.float64),
         "terminated": np.zeros(n, np.uint8),
         "truncated": np.zeros(n, np.uint8),
         "illegal": np.zeros(n, np.uint8),
@@ -115,23 +116,33 @@ def test_the_vector_tables_refuse_an_array_of_the_wrong_shape_naming_it(module: 
     core = kernel_or_skip(module)
     others, rules, weights = VECTOR_TABLES[module]
     tables = core.VectorTables(3, rules, 50, False, 0, [0] * others, weights)
-    good = _arrays(3, tables.size, core.ACTION_IDS)
+    good = _arrays(3, tables.size, core.ACTION_IDS, tables.seats)
     tables.reset([1, 2, 3], good["obs"], good["mask"], good["seats"])
     bad = dict(good)
-    bad[wrong] = _arrays(2, tables.size + (wrong == "obs"), core.ACTION_IDS)[wrong]
+    bad[wrong] = _arrays(2, tables.size + (wrong == "obs"), core.ACTION_IDS, tables.seats)[wrong]
     with pytest.raises(ValueError, match=f"^{wrong}: expected shape"):
         tables.step(*bad.values())
 
 
 @pytest.mark.parametrize("module", sorted(VECTOR_TABLES))
 def test_the_vector_tables_refuse_settings_out_of_range_naming_them(module: str) -> None:
-    """The C trusts its settings: the seat, every other seat's bot, the rules and the bot's constants are checked."""
+    """The C trusts its settings: the seat, who plays every other seat, the rules, the bot's constants and the learned
+    seats' policy are checked."""
     core = kernel_or_skip(module)
     others, rules, weights = VECTOR_TABLES[module]
     with pytest.raises(ValueError, match="lineup"):
         core.VectorTables(3, rules, 50, False, 0, [0] * (others + 1), weights)
     with pytest.raises(ValueError, match="lineup"):
-        core.VectorTables(3, rules, 50, False, 0, [2] * others, weights)
+        core.VectorTables(3, rules, 50, False, 0, [4] * others, weights)
+    learned = [core.SEAT_KINDS["learned"]] * others
+    with pytest.raises(ValueError, match="layers: the learned seats' policy"):
+        core.VectorTables(3, rules, 50, False, 0, learned, weights)
+    with pytest.raises(ValueError, match="layers: the learned seats' policy"):
+        core.VectorTables(3, rules, 50, False, 0, [0] * others, weights, [(np.zeros((4, 2), np.float32), np.zeros(2))])
+    with pytest.raises(ValueError, match="layers: a policy of"):
+        core.VectorTables(3, rules, 50, False, 0, learned, weights, [(np.zeros((4, 2), np.float32), np.zeros(2))])
+    with pytest.raises(ValueError, match="layer 0"):
+        core.VectorTables(3, rules, 50, False, 0, learned, weights, [(np.zeros((4, 2), np.float32), np.zeros(3))])
     with pytest.raises(ValueError, match=f"seat={others + 1}"):
         core.VectorTables(3, rules, 50, False, others + 1, [0] * others, weights)
     goal = rules.index(11)  # the target (or goal) of 11

@@ -4,7 +4,8 @@ The compiled tables (each game's ``vector.h``) are held to the engine's path ste
 reward, end and seat, over whole episodes with both readings of CW-3, the partnership game's passes spelled id by
 id, both readings of Free Clubs' no-spades bonus (FC-8), North Star's plays spelled card by card for 2 to 6 players
 with wild 15s, Crazy CLUBS, teams, double or nothing and both readings of the kept pack (NS-6), fixed and drawn
-seats, both reward schemes, truncation, random and heuristic opponents, and ids the mask does not allow. The
+seats, both reward schemes, truncation, random, heuristic and learned opponents (the network evaluated in the kernel:
+the learned bot's choices, its stand-in where no policy reads the table), and ids the mask does not allow. The
 engine's path is held to :func:`clubsuite.runner.play_match` (an episode is the match of its seed) and to the
 PettingZoo environment's observation; every game runs on it.
 """
@@ -63,6 +64,11 @@ CASES = {
     "northstar-teams-double-mixed-truncated": (TEAMS_DOUBLE, MIXED_FIVE, None, "win", 2, 0, 360),
     "northstar-crazy-duel-points": ("northstar-crazy(players=2)", "heuristic", None, "points", 500, 0, 300),
     "northstar-2013-five-seat-4": ("northstar-2013(players=5)", "heuristic", 4, "win", 500, 0, 300),
+    "learned-whist-drawn-seat": ("whist", "learned", None, "win", 500, 0, 360),
+    "learned-northstar-4p-points": ("northstar(players=4)", "learned", None, "points", 500, 0, 300),
+    "learned-partnership-mixed-illegal": ("partnership", "learned,random,heuristic", 1, "win", 500, 31, 300),
+    "learned-free-points-truncated": ("free", "learned", 0, "points", 3, 0, 300),
+    "learned-northstar-3p-no-policy-stands-in": ("northstar(players=3)", "learned", 0, "win", 500, 0, 200),
 }
 """Settings (spec, opponents, seat, reward, max_hands, an illegal id every so many steps at table 0, steps). The
 tables' seeds and the ids chosen are drawn from the run's seed (``fresh_seed``): many runs cover more steps than one
@@ -119,11 +125,11 @@ def test_an_episode_is_the_match_of_its_seed_as_play_match_plays_it() -> None:
         for _ in range(20_000):
             ids = [  # the next id of the first legal action's spelling
                 0 if t.choice is None else t.coding.tokens(t.match.legal_actions()[0])[len(t.choice.picked)]
-                for t in env._engine
+                for t in env._tables.engine
             ]
             _, _, terminated, _, _ = env.step(np.array(ids))
             for i in np.flatnonzero(terminated):
-                first_episode.setdefault(int(i), tuple(env._engine[i].match.totals))
+                first_episode.setdefault(int(i), tuple(env._tables.engine[i].match.totals))
             if len(first_episode) == 2:
                 break
         info, options = resolve(spec)
@@ -141,7 +147,7 @@ def test_the_engine_path_observes_as_the_pettingzoo_environment_does() -> None:
     rng = np.random.default_rng(5)
     aec = ClubsEnv("partnership")
     for _ in range(200):
-        for i, table in enumerate(env._engine):
+        for i, table in enumerate(env._tables.engine):
             if table.choice is None:
                 continue
             aec.match, aec._choice = table.match, table.choice
@@ -200,6 +206,9 @@ def test_the_pure_python_setting_takes_the_engines_path(monkeypatch: pytest.Monk
     assert ClubsVectorEnv("free", 1).compiled and ClubsVectorEnv("northstar-crazy(players=6)", 1).compiled
     assert not ClubsVectorEnv("free(misplays=true)", 1).compiled  # FC-10's table mode: the engine's alone
     assert not ClubsVectorEnv("whist", 1, "easy").compiled  # a bot the kernel does not have
+    assert (
+        ClubsVectorEnv("whist", 1, "learned").compiled and ClubsVectorEnv("northstar(players=4)", 1, "learned").compiled
+    )
     monkeypatch.setenv("CLUBS_PURE_PYTHON", "1")
     assert not ClubsVectorEnv("whist", 1).compiled and not ClubsVectorEnv("free", 1).compiled
     assert not ClubsVectorEnv("northstar", 1).compiled
@@ -252,7 +261,7 @@ def test_gymnasium_make_vec_gives_the_vector_environment() -> None:
 def test_privileged_information_is_off_by_default_and_never_in_the_compiled_path() -> None:
     env = ClubsVectorEnv("whist", num_envs=2)
     _, info = env.reset(seed=3)
-    _, _, _, _, stepped = env.step(np.argmax(env._mask, axis=1))
+    _, _, _, _, stepped = env.step(np.argmax(env._tables.mask, axis=1))
     assert "privileged" not in info and "privileged" not in stepped
     assert ClubsVectorEnv("whist", num_envs=2, privileged=True).compiled is False
 
@@ -271,7 +280,7 @@ def test_privileged_information_is_every_hand_and_the_solvers_values_of_the_lear
     for _ in range(60):
         extra = info["privileged"]
         assert info["_privileged"].all()
-        for i, table in enumerate(env._engine):
+        for i, table in enumerate(env._tables.engine):
             held = table.match.hands[-1].hands
             expected = np.zeros_like(extra["hands"][i])
             for seat, mask in enumerate(held):

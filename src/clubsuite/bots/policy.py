@@ -18,10 +18,14 @@ layout's size), each layer but the last is followed by a ReLU, and the last give
 
 The policy plays the legal action it finds likeliest. An action is spelled by one or more ids
 (:mod:`clubsuite.coding`); at each step the policy's probability of an id is the softmax of its scores over the
-ids allowed there, and an action's probability is the product over its ids. Every step any legal action passes
-through is scored in one batch (the observation with the ids picked so far), and the action with the highest
-product is played, the lowest id sequence first among equals: the same choice every time. Where every action is one
-id this is the highest-scoring allowed id.
+ids allowed there, and an action's probability is the product over its ids. The action with the highest product is
+played, the lowest id sequence first among equals: the same choice every time. Where every action is one id this is
+the highest-scoring allowed id. :mod:`clubsuite.bots.policy_arith` states the arithmetic (scores summed in a fixed
+order, the same bits in any batch; the search that finds the likeliest action without scoring every prefix), which
+the compiled core (``native/policy.h``) follows where it is built.
+
+A weight or bias too small to be a normal single-precision number (a subnormal: an input that never fired in
+training decays to them) is read as 0 (:func:`clubsuite.bots.policy_arith.flushed`).
 """
 
 from __future__ import annotations
@@ -43,15 +47,18 @@ from typing import TYPE_CHECKING, Protocol
 import numpy as np
 import numpy.typing as npt
 
+from clubsuite.bots.policy_arith import flushed, likeliest, log_probabilities_of, ordered_scores
 from clubsuite.coding import Layout, RlCoding, coding_for, env_layout, observation_of
 from clubsuite.engine import LegalActions, View, resolve
 from clubsuite.errors import InvalidOptionsError
+from clubsuite.native import kernel
 from clubsuite.npzread import Array, Bounds, file_bytes
 from clubsuite.npzread import arrays as read_arrays
 from clubsuite.safetext import quoted
 
 if TYPE_CHECKING:
     from clubsuite.coding import Vector
+    from clubsuite.native._policy import Net
 
 FORMAT, VERSION = "clubsuite-policy", 1
 MAX_BYTES = 64 * 1024 * 1024
@@ -62,6 +69,9 @@ MAX_LAYERS = 16
 MAX_DIRECTORY = 64 * 1024
 """The largest archive directory read: a policy's :data:`MAX_ENTRIES` entries take a few kilobytes, while a
 directory of a million empty entries would take a file of 50 MB and hundreds of MB once parsed."""
+
+COMPILED = "clubsuite.native._policy"
+"""The compiled module of a policy's arithmetic."""
 
 Weights = npt.NDArray[np.float32]
 """A layer's weights (inputs by outputs) or its biases (one per output)."""
@@ -96,7 +106,14 @@ class Policy:
         data = weights_bytes(path)
         self.sha256 = hashlib.sha256(data).hexdigest()
         """The SHA-256 of the bytes the layers were read from."""
-        self.layers = _read(path, data, env_id, self.layout.size, self.coding.action_count)
+        self.layers = [
+            (flushed(w), flushed(b)) for w, b in _read(path, data, env_id, self.layout.size, self.coding.action_count)
+        ]
+        compiled = kernel(COMPILED)
+        fits = compiled is not None and max(w.shape[1] for w, _ in self.layers) <= compiled.MAX_WIDTH
+        self.net: Net | None = compiled.Net(self.layers) if compiled is not None and fits else None
+        """The layers in the compiled core (``native/policy.h``), or None where it is not built or turned off, or a
+        layer is wider than it takes (:mod:`clubsuite.bots.policy_arith` then computes the same scores in NumPy)."""
 
     def at_table(self, options: object) -> Policy:
         """The same weights reading a table of ``options`` (its own coding: the same slots, filled from its rules),
@@ -107,13 +124,12 @@ class Policy:
         return twin
 
     def scores(self, observation: npt.ArrayLike) -> Scores:
-        """The score of every action id for one observation (or for each row of a batch of them)."""
-        x: Scores = np.asarray(observation, dtype=np.float32)
-        for k, (w, b) in enumerate(self.layers):
-            x = x @ w + b
-            if k < len(self.layers) - 1:
-                x = np.maximum(x, 0.0)
-        return x
+        """The score of every action id for one observation (or for each row of a batch of them), summed in the
+        fixed order of :mod:`clubsuite.bots.policy_arith`: the same bits whatever the batch."""
+        x = np.asarray(observation, dtype=np.float32)
+        rows = np.atleast_2d(x)
+        found: Scores = self.net.scores(rows) if self.net is not None else ordered_scores(self.layers, rows)
+        return found if x.ndim > 1 else found[0]
 
 
 @dataclass(frozen=True)
@@ -149,24 +165,7 @@ def log_probabilities(policy: Scorer, decisions: Sequence[Decision]) -> list[lis
     if not blocks:
         return []
     scores = np.asarray(policy.scores(np.concatenate(blocks) if len(blocks) > 1 else blocks[0]), np.float64)
-    return [_joint(scores, row, d.spelled) for d, row in zip(decisions, rows, strict=True)]
-
-
-def _joint(
-    scores: npt.NDArray[np.float64], row: dict[tuple[int, ...], int], spelled: list[tuple[int, ...]]
-) -> list[float]:
-    """Each spelled action's log-probability: the sum over its ids of the id's score less the log-sum of the scores
-    of the ids allowed after the same prefix."""
-    allowed: dict[tuple[int, ...], set[int]] = {}
-    for seq in spelled:
-        for d in range(len(seq)):
-            allowed.setdefault(seq[:d], set()).add(seq[d])
-    logz: dict[tuple[int, ...], np.float64] = {}
-    for prefix, ids in allowed.items():
-        s = scores[row[prefix], sorted(ids)]
-        top = s.max()
-        logz[prefix] = top + np.log(np.exp(s - top).sum())
-    return [float(sum(scores[row[seq[:d]], seq[d]] - logz[seq[:d]] for d in range(len(seq)))) for seq in spelled]
+    return [log_probabilities_of(scores, row, d.spelled) for d, row in zip(decisions, rows, strict=True)]
 
 
 class PolicyBot:
@@ -176,17 +175,17 @@ class PolicyBot:
         self.policy, self.name = policy, name
 
     def choose(self, view: View, legal: LegalActions[object], rng: random.Random) -> object:
-        """The policy's likeliest legal action (see the module docstring)."""
+        """The policy's likeliest legal action (see the module docstring), searched in C where the policy is a
+        weights file and the compiled core is built."""
         actions = list(legal)
         if len(actions) == 1:
             return actions[0]
-        logp = log_probabilities(self.policy, [prepared(self.policy, view, actions)])[0]
-        order = sorted(range(len(actions)), key=lambda k: self.policy.coding.tokens(actions[k]))
-        best = order[0]
-        for k in order[1:]:
-            if logp[k] > logp[best]:
-                best = k
-        return actions[best]
+        decision = prepared(self.policy, view, actions)
+        picked = self.policy.layout.offsets["picked"]
+        net = getattr(self.policy, "net", None)
+        if net is not None:
+            return actions[net.choose(decision.observation, picked, decision.spelled)]
+        return actions[likeliest(self.policy.scores, decision.observation, picked, decision.spelled)]
 
 
 def _fail(path: Path, why: str) -> InvalidOptionsError:

@@ -4,6 +4,7 @@ first and refuse bad ones with a ValueError naming the argument, instead of read
 from __future__ import annotations
 
 from collections.abc import Sequence
+from types import ModuleType
 
 DECK = (1 << 52) - 1
 """Every card of the standard deck, as a mask."""
@@ -51,3 +52,12 @@ def table_arrays(n: int, columns: dict[str, int], shapes: dict[str, tuple[int, .
         want = (n, columns[name]) if name in columns else (n,)
         if tuple(shape) != want:
             raise ValueError(f"{name}: expected shape {want}, got {tuple(shape)}")
+
+
+def seat_kinds(core: ModuleType | None, lineup: Sequence[str]) -> list[int] | None:
+    """The kinds a game's kernel (``core``, built or None) gives the seats of a vector table's ``lineup`` (bot names,
+    or ``outside``), or None where it has no tables or plays one of them not."""
+    known: dict[str, int] | None = getattr(core, "SEAT_KINDS", None)
+    if known is None or any(name not in known for name in lineup):
+        return None
+    return [known[name] for name in lineup]

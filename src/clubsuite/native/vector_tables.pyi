@@ -4,12 +4,14 @@ game's ``_core.pyi`` re-exports these names (there is no module of this name at 
 from collections.abc import Sequence
 
 ACTION_IDS: int
+SEAT_KINDS: dict[str, int]
 
 def vector_table_bytes() -> int: ...
 
 class VectorTables:
     n: int
     size: int
+    seats: int
     def __init__(
         self,
         n: int,
@@ -19,6 +21,7 @@ class VectorTables:
         seat: int,
         lineup: list[int],
         weights: Sequence[float] = (),
+        layers: Sequence[tuple[object, object]] | None = None,
     ) -> None: ...
     def reset(self, bases: list[int], obs: object, mask: object, seats: object) -> None: ...
     def step(

@@ -1,6 +1,7 @@
 """Interfaces for learning programs (the optional extra ``rl``): a PettingZoo AEC environment for every game and
-variant, a Gymnasium environment that puts one learner in a seat against this project's bots, and its vector form
-(many tables stepped as one batch, in the compiled kernel where the game has one).
+variant, a Gymnasium environment that puts one learner in a seat against this project's bots, its vector form
+(many tables stepped as one batch, in the compiled kernel where the game has one) and self-play's (several seats
+at each table played by learners: :class:`SelfPlayVectorEnv`).
 
 ``clubsuite.rl.env(SPEC)`` gives the PettingZoo environment of a game or variant spec,
 ``gymnasium.make(clubsuite.rl.GYM_ID, spec=SPEC)`` the Gymnasium one and
@@ -21,6 +22,7 @@ _LAZY = {
     "raw_env": "clubsuite.rl.aec",
     "SingleSeatEnv": "clubsuite.rl.single",
     "ClubsVectorEnv": "clubsuite.rl.vector",
+    "SelfPlayVectorEnv": "clubsuite.rl.selfplay",
 }
 """The environments, imported when first asked for: the benchmark's environments and agents
 (:mod:`clubsuite.rl.benchmarks`, :mod:`clubsuite.rl.agents`, which ``clubs evaluate`` and ``clubs learn`` read) load
@@ -45,4 +47,4 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module 'clubsuite.rl' has no attribute {name!r}")
 
 
-__all__ = ["GYM_ID", "ClubsEnv", "ClubsVectorEnv", "SingleSeatEnv", "env", "raw_env"]
+__all__ = ["GYM_ID", "ClubsEnv", "ClubsVectorEnv", "SelfPlayVectorEnv", "SingleSeatEnv", "env", "raw_env"]

@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from clubsuite.lesson import Lesson
     from clubsuite.present import AccountFn, AskedFn, LabelFn, RecordedFn, Rulings, SaidFn, ShownFn
     from clubsuite.puzzles.themes import GameThemes
-    from clubsuite.rl.vector import KernelTables
+    from clubsuite.rl.tables import KernelTables
     from clubsuite.schema.parts import GameSchema
     from clubsuite.sim.bulk import CompiledMatches
     from clubsuite.sim.report import ReportPart
@@ -188,7 +188,7 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.naming import HasWords
     from clubsuite.present import HasAccount, HasAsked, HasLabel, HasRecorded, HasRulings, HasSaid, HasShown
     from clubsuite.puzzles.themes import HasThemes
-    from clubsuite.rl.vector import HasVector
+    from clubsuite.rl.tables import HasVector
     from clubsuite.schema.build import HasSchema
     from clubsuite.sim.bulk import HasBulk
     from clubsuite.sim.report import HasReport

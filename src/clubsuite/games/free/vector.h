@@ -1,18 +1,20 @@
-/* Many Free Clubs tables for a learning program, in C: one learner's seat at each, the random or the heuristic bot in
- * the others, and the learner's observation written straight into an array.
+/* Many Free Clubs tables for a learning program, in C: seats played from outside (one learner, or several:
+ * self-play), the others by the random, the heuristic or the learned bot, and the observation of the seat to act
+ * written straight into an array.
  *
  * This restates, for the kernel, what clubsuite.rl.vector's engine path does with the engine's match: episode k of
  * table i is the match of seed derive_seed(base_i, k), dealt and played as clubsuite.runner.play_match deals and
  * plays it (core.h, heuristic.h: hand h dealt by seat h % 3 from derive_seed(match_seed, h), the bots drawing from
- * one generator seeded derive_seed(match_seed, 0x5EED)); the learner's actions come from outside and draw nothing.
- * The default table rules only (no misplays, FC-10), as core.h. The observation is the one rl.py (the Free Clubs
- * coding) fills from the learner's view, value for value; tests/test_rl_vector.py holds the two paths to each other
+ * one generator seeded derive_seed(match_seed, 0x5EED)); the ids played from outside and the learned seats' choices
+ * draw nothing. The default table rules only (no misplays, FC-10), as core.h. The observation is the one rl.py (the
+ * Free Clubs coding) fills from a seat's view, value for value; tests/test_rl_vector.py holds the two paths to each other
  * step by step.
  */
 #ifndef CLUBS_FREE_VECTOR_H
 #define CLUBS_FREE_VECTOR_H
 
 #include "heuristic.h"
+#include "vector_kinds.h"
 
 /* The action ids of the Free Clubs coding (rl.py): the cards 0..53 by index (the deck's order), then the pass. */
 enum { FV_IDS = 55 };
@@ -46,10 +48,6 @@ enum {
     FV_SIZE = 1280
 };
 #define FV_CARDS 54
-/* Where a match stands. */
-enum { FV_PLAYING = 0, FV_ENDED = 1, FV_TRUNCATED = 2 };
-/* The bots, by their number in vector.py. */
-enum { FV_RANDOM_BOT = 0, FV_HEURISTIC_BOT = 1 };
 /* A seat's latest call in the auction of the hand in progress. */
 enum { FV_NO_CALL = 0, FV_BID = 1, FV_PASSED = 2 };
 #define FV_SEAT_OF_EPISODE 0x5EA7 /* the path of derive_seed that draws the learner's seat when it is not fixed */
@@ -59,12 +57,13 @@ typedef struct {
     /* the table's settings */
     int target, no_spades_needs_a_trick, max_hands, points; /* points: the hand's score as reward (else the match's) */
     int fixed_seat;                                         /* the learner's seat, or -1: drawn for each episode */
-    int lineup[FC_SEATS - 1];                               /* the bots of the other seats, in increasing seat order */
+    int lineup[FC_SEATS - 1];                               /* who plays the other seats, in increasing seat order */
     fh_weights_t w;                                         /* the heuristic bot's constants */
     /* the match */
     uint64_t base, match_seed;
     uint64_t episode;
-    int learner, bots[FC_SEATS];
+    int learner, bots[FC_SEATS]; /* the learner's seat; who plays each seat (vector_episode.h's kinds) */
+    double gained[FC_SEATS];     /* each seat's rewards since they were last taken */
     int state;
     free_outcome_t out; /* hands scored, totals, winners (fc_match_scored) */
     /* the hand in progress */
@@ -98,50 +97,45 @@ static void fv_begin(fv_table_t *v) {
     v->match_seed = derive_seed1(v->base, v->episode);
     v->learner = v->fixed_seat >= 0 ? v->fixed_seat
                                      : (int)(derive_seed1(v->match_seed, FV_SEAT_OF_EPISODE) % FC_SEATS);
-    for (int s = 0, j = 0; s < FC_SEATS; s++) v->bots[s] = s == v->learner ? -1 : v->lineup[j++];
+    for (int s = 0, j = 0; s < FC_SEATS; s++) {
+        v->bots[s] = s == v->learner ? VT_OUTSIDE : v->lineup[j++];
+        v->gained[s] = 0.0;
+    }
     mt_seed(&v->rng, derive_seed1(v->match_seed, 0x5EED));
     memset(&v->out, 0, sizeof v->out);
-    v->state = FV_PLAYING;
+    v->state = VT_PLAYING;
     fv_deal(v);
 }
 
 /* The ids the seat to act may pick, as a mask over 0..54 (0: the match is not in play). */
-static uint64_t fv_legal(const fv_table_t *v) { return v->state == FV_PLAYING ? fc_legal(&v->f) : 0; }
+static uint64_t fv_legal(const fv_table_t *v) { return v->state == VT_PLAYING ? fc_legal(&v->f) : 0; }
 
-/* Apply a legal id of the seat to act; returns the learner's reward it brings (a hand's score, or the match's
+/* Apply a legal id of the seat to act, adding to each seat's `gained` what it brings (a hand's score, or the match's
  * result +1/-1, as v->points says: Free Clubs has no draw, FC-9). A hand that ends scores (FC-8) and the next is
  * dealt unless the match ended or reached max_hands. */
-static double fv_act(fv_table_t *v, int id) {
+static void fv_act(fv_table_t *v, int id) {
     free_t *f = &v->f;
     int seat = f->to_act;
     if (f->stage == FC_AUCTION) v->last_call[seat] = id == FC_PASS ? FV_PASSED : FV_BID;
     if (f->stage == FC_PLAY) v->played_by[seat] |= 1ull << id;
-    if (fh_step(&v->k, f, id) != FC_EV_SCORED) return 0.0;
-    double reward = v->points ? (double)f->scores[v->learner] : 0.0;
+    if (fh_step(&v->k, f, id) != FC_EV_SCORED) return;
+    for (int s = 0; s < FC_SEATS && v->points; s++) v->gained[s] += (double)f->scores[s];
     if (fc_match_scored(&v->out, f, v->target)) {
-        v->state = FV_ENDED;
-        if (!v->points) reward = (v->out.winners >> v->learner) & 1 ? 1.0 : -1.0;
+        v->state = VT_ENDED;
+        for (int s = 0; s < FC_SEATS && !v->points; s++) v->gained[s] += (v->out.winners >> s) & 1 ? 1.0 : -1.0;
     } else if (v->out.hands >= v->max_hands) {
-        v->state = FV_TRUNCATED;
+        v->state = VT_TRUNCATED;
     } else {
         fv_deal(v);
     }
-    return reward;
 }
 
 /* The id the bot of the seat to act picks (the random bot one draw a decision, the heuristic bot its chests in the
  * auction, both from the match's one generator). */
 static int fv_bot_choice(fv_table_t *v) {
-    if (v->bots[v->f.to_act] == FV_HEURISTIC_BOT) return fh_choose(&v->w, &v->f, &v->k, &v->rng);
+    if (v->bots[v->f.to_act] == VT_HEURISTIC) return fh_choose(&v->w, &v->f, &v->k, &v->rng);
     uint64_t legal = fc_legal(&v->f);
     return kth_bit(legal, mt_below(&v->rng, __builtin_popcountll(legal)));
-}
-
-/* Let the bots act until the learner's turn or the match's end; the learner's reward meanwhile. */
-static double fv_run_bots(fv_table_t *v) {
-    double reward = 0.0;
-    while (v->state == FV_PLAYING && v->f.to_act != v->learner) reward += fv_act(v, fv_bot_choice(v));
-    return reward;
 }
 
 static inline void fv_cards(float *obs, int offset, uint64_t cards) {
@@ -152,11 +146,10 @@ static inline float fv_clipped(double value, double low, double high) {
     return (float)(value < low ? low : value > high ? high : value);
 }
 
-/* The learner's observation (FV_SIZE values, zeroed here) and its mask (FV_IDS entries): rl.py's observe() of the
- * learner's view, then an empty `picked` (every Free Clubs decision is one id). */
-static void fv_observe(const fv_table_t *v, float *obs, int8_t *mask) {
+/* The observation of seat `me` (FV_SIZE values, zeroed here) and its mask (FV_IDS entries): rl.py's observe() of its
+ * view, then an empty `picked` (every Free Clubs decision is one id). */
+static void fv_observe(const fv_table_t *v, int me, float *obs, int8_t *mask) {
     const free_t *f = &v->f;
-    int me = v->learner;
 #define FV_REL(seat) (((seat) - me + FC_SEATS) % FC_SEATS)
     memset(obs, 0, FV_SIZE * sizeof *obs);
     fv_cards(obs, FV_HAND, f->hands[me]);
@@ -207,11 +200,19 @@ static void fv_observe(const fv_table_t *v, float *obs, int8_t *mask) {
 
 /* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
 typedef fv_table_t vector_table_t;
-enum { VT_IDS = FV_IDS, VT_OTHERS = FC_SEATS - 1, VT_RULES = 2, VT_WEIGHTS = FV_WEIGHTS, VT_SCRATCH = 0 };
+enum {
+    VT_IDS = FV_IDS,
+    VT_SEATS = FC_SEATS,
+    VT_RULES = 2,
+    VT_WEIGHTS = FV_WEIGHTS,
+    VT_SCRATCH = 0,
+    VT_MAX_ACTIONS = FV_IDS, /* one id an action */
+    VT_MAX_SPELLING = 1
+};
 
-/* A table's settings: `rules` the VT_RULES numbers of the rules (target, the reading of FC-8: 1 where the no-spades bonus needs a trick), `lineup` the bots of the
- * VT_OTHERS other seats in increasing seat order, `weights` the heuristic bot's VT_WEIGHTS constants; the caller
- * checked every number. */
+/* A table's settings: `rules` the VT_RULES numbers of the rules (target, the reading of FC-8: 1 where the no-spades
+ * bonus needs a trick), `lineup` who plays the other seats in increasing seat order, `weights` the heuristic bot's
+ * VT_WEIGHTS constants; the caller checked every number. */
 static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int points, int seat, const int *lineup,
                         const double *weights) {
     v->no_spades_needs_a_trick = rules[1];
@@ -219,7 +220,7 @@ static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int 
     v->max_hands = max_hands;
     v->points = points;
     v->fixed_seat = seat;
-    for (int k = 0; k < VT_OTHERS; k++) v->lineup[k] = lineup[k];
+    for (int k = 0; k < FC_SEATS - 1; k++) v->lineup[k] = lineup[k];
     memcpy(&v->w, weights, sizeof v->w);
 }
 
@@ -229,28 +230,44 @@ static int vt_size(const vector_table_t *v) {
     return FV_SIZE;
 }
 
-_Static_assert(FV_PLAYING == 0 && FV_ENDED == 1 && FV_TRUNCATED == 2, "the states vector_episode.h reads");
-
 /* The hooks of native/vector_episode.h, which makes the tables' reset and step of them. */
-static void vt_start(vector_table_t *v, void *scratch) {
+static int vt_seats(const vector_table_t *v) {
+    (void)v;
+    return FC_SEATS;
+}
+
+static int vt_to_act(const vector_table_t *v) { return v->state == VT_PLAYING ? v->f.to_act : -1; }
+
+static void vt_begin(vector_table_t *v, void *scratch) {
     (void)scratch;
     fv_begin(v);
-    fv_run_bots(v);
 }
 
-static double vt_learner(vector_table_t *v, int64_t id, void *scratch, uint8_t *illegal) {
+static void vt_bot(vector_table_t *v, void *scratch) {
     (void)scratch;
-    if (id < 0 || id >= FV_IDS || v->f.to_act != v->learner || !(fv_legal(v) >> id & 1)) {
-        *illegal = 1;
-        return -1.0;
-    }
-    double reward = fv_act(v, (int)id);
-    return reward + fv_run_bots(v);
+    fv_act(v, fv_bot_choice(v));
 }
 
-static void vt_observe(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+static int vt_id(vector_table_t *v, int id, void *scratch) {
     (void)scratch;
-    fv_observe(v, obs, mask);
+    if (!(fv_legal(v) >> id & 1)) return 0;
+    fv_act(v, id);
+    return 1;
+}
+
+static int vt_spell(vector_table_t *v, void *scratch, int *start, int *ids) {
+    (void)scratch;
+    return vt_spell_ids(fv_legal(v), start, ids);
+}
+
+static int vt_picked_slot(const vector_table_t *v) {
+    (void)v;
+    return FV_PICKED;
+}
+
+static void vt_observe(vector_table_t *v, int seat, float *obs, int8_t *mask, void *scratch) {
+    (void)scratch;
+    fv_observe(v, seat, obs, mask);
 }
 
 #include "vector_episode.h"

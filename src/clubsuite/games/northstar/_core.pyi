@@ -8,6 +8,7 @@ from clubsuite.games.northstar.combos import NorthstarAction
 from clubsuite.games.northstar.hand import NorthstarHand, NorthstarLegal
 from clubsuite.games.northstar.match import NorthstarMatch
 from clubsuite.native.vector_tables import ACTION_IDS as ACTION_IDS
+from clubsuite.native.vector_tables import SEAT_KINDS as SEAT_KINDS
 from clubsuite.native.vector_tables import VectorTables as VectorTables
 from clubsuite.native.vector_tables import vector_table_bytes as vector_table_bytes
 

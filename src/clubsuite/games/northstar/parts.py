@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from clubsuite.present import AccountFn, AskedFn, LabelFn, OfferedFn, RecordedFn, Rulings, SaidFn, ShownFn
     from clubsuite.puzzles.criteria import Endgame
     from clubsuite.puzzles.themes import GameThemes
-    from clubsuite.rl.vector import KernelTables
+    from clubsuite.rl.tables import KernelTables
     from clubsuite.schema.parts import GameSchema
     from clubsuite.sim.bulk import CompiledMatches
     from clubsuite.sim.report import ReportPart
@@ -189,7 +189,7 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
     from clubsuite.present import HasAccount, HasAsked, HasLabel, HasOffered, HasRecorded, HasRulings, HasSaid, HasShown
     from clubsuite.puzzles.criteria import HasEndgame
     from clubsuite.puzzles.themes import HasThemes
-    from clubsuite.rl.vector import HasVector
+    from clubsuite.rl.tables import HasVector
     from clubsuite.schema.build import HasSchema
     from clubsuite.sim.bulk import HasBulk
     from clubsuite.sim.report import HasReport

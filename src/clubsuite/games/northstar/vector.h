@@ -1,25 +1,25 @@
-/* Many tables of North Star's CLUBS for a learning program, in C: one learner's seat at each, the random or the
- * heuristic bot in the others, and the learner's observation written straight into an array.
+/* Many tables of North Star's CLUBS for a learning program, in C: seats played from outside (one learner, or several:
+ * self-play), the others by the random, the heuristic or the learned bot, and the observation of the seat to act
+ * written straight into an array.
  *
  * This restates, for the kernel, what clubsuite.rl.vector's engine path does with the engine's match: episode k of
  * table i is the match of seed derive_seed(base_i, k), dealt and played as clubsuite.runner.play_match deals and
  * plays it (core.h and heuristic.h as nh_match plays a match: round r dealt by seat r % players from derive_seed(
  * match_seed, r) out of the kept pack, NS-6; the bots drawing from one generator seeded derive_seed(match_seed,
- * 0x5EED)); the learner's ids come from outside and draw nothing. A play is spelled as rl.py spells it: its cards'
- * ids in increasing order, then the id of what it counts as; a call is one id. The observation is the one rl.py
- * fills from the learner's view, value for value, for any player count and rules option; tests/test_rl_vector.py
- * holds the two paths to each other step by step.
+ * 0x5EED)); the ids played from outside and the learned seats' choices draw nothing. A play is spelled as rl.py
+ * spells it: its cards' ids in increasing order, then the id of what it counts as; a call is one id. The
+ * observation is the one rl.py fills from a seat's view, value for value, for any player count and rules option;
+ * tests/test_rl_vector.py and tests/test_rl_selfplay.py hold the two paths to each other step by step.
  */
 #ifndef CLUBS_NORTHSTAR_VECTOR_H
 #define CLUBS_NORTHSTAR_VECTOR_H
 
 #include "heuristic.h"
+#include "vector_kinds.h"
 
 /* The action ids of the North Star coding (rl.py): the 60 cards (the kernel's card numbers), then what a play counts
  * as (60 + 15 * kind + high - 1, kinds single, set, run), pass (NS-4) and double or nothing (NS-8). */
 enum { NV_FINISH = NS_CARDS, NV_PASS = NV_FINISH + 3 * NS_TOP, NV_DOUBLE = NV_PASS + 1, NV_IDS = NV_DOUBLE + 1 };
-enum { NV_PLAYING = 0, NV_ENDED = 1, NV_TRUNCATED = 2 }; /* where a match stands */
-enum { NV_RANDOM_BOT = 0, NV_HEURISTIC_BOT = 1 };       /* the bots, by their number in vector.py */
 enum { NV_TOP_BONUS = 12 };  /* the highest bonus card of any player count (rl.py divides every bonus by it, NS-1) */
 enum { NV_RULES = 8 + NS_TOP }; /* the rules settings: the options' eight numbers, then the 15 club points */
 #define NV_SEAT_OF_EPISODE 0x5EA7 /* the path of derive_seed that draws the learner's seat when it is not fixed */
@@ -65,22 +65,23 @@ typedef struct {
     ns_options_t o;
     int max_hands, points; /* points: the round's score as reward (else the match's result) */
     int fixed_seat;        /* the learner's seat, or -1: drawn for each episode */
-    int lineup[NS_MAX_SEATS - 1]; /* the bots of the other seats, in increasing seat order */
+    int lineup[NS_MAX_SEATS - 1]; /* who plays the other seats, in increasing seat order */
     nh_weights_t w;               /* the heuristic bot's weights */
     nv_layout_t l;
     /* the match */
     uint64_t base, match_seed;
     uint64_t episode;
-    int learner, bots[NS_MAX_SEATS];
+    int learner, bots[NS_MAX_SEATS]; /* the learner's seat; who plays each seat (vector_episode.h's kinds) */
+    double gained[NS_MAX_SEATS];     /* each seat's rewards since they were last taken */
     int state;
     ns_match_t m;
     /* what each seat saw in the rounds since the last full shuffle, and what it may use of it this round (NS-6,
      * bot.py's seen_earlier, as nh_match keeps them), and each seat's hand as dealt this round */
     uint64_t seen[NS_MAX_SEATS], earlier[NS_MAX_SEATS], dealt[NS_MAX_SEATS];
     uint64_t played_by[NS_MAX_SEATS]; /* the cards each seat played this round */
-    uint64_t seen_last_round;         /* the learner's hand and every card played in the round before (NS-6) */
+    uint64_t last_round[NS_MAX_SEATS]; /* each seat's hand and every card played in the round before (NS-6) */
     unsigned out;                     /* the seats gone out this round, as bits (NS-5) */
-    uint64_t picked;                  /* the card ids the learner has picked in its decision in progress */
+    uint64_t picked;                  /* the card ids the seat to act has picked in its decision in progress */
     int done; /* the episode ended at the last step: the next step starts the next one */
     mt_t deals, rng;
 } nv_table_t;
@@ -114,61 +115,54 @@ static void nv_begin(nv_table_t *v) {
     int n = v->o.players;
     v->match_seed = derive_seed1(v->base, v->episode);
     v->learner = v->fixed_seat >= 0 ? v->fixed_seat : (int)(derive_seed1(v->match_seed, NV_SEAT_OF_EPISODE) % n);
-    for (int s = 0, j = 0; s < n; s++) v->bots[s] = s == v->learner ? -1 : v->lineup[j++];
+    for (int s = 0, j = 0; s < n; s++) v->bots[s] = s == v->learner ? VT_OUTSIDE : v->lineup[j++];
     mt_seed(&v->rng, derive_seed1(v->match_seed, 0x5EED));
     ns_match_start(&v->m, v->match_seed);
-    for (int s = 0; s < n; s++) v->seen[s] = 0;
-    v->seen_last_round = 0;
-    v->state = NV_PLAYING;
+    for (int s = 0; s < NS_MAX_SEATS; s++) v->seen[s] = v->last_round[s] = 0, v->gained[s] = 0.0;
+    v->state = VT_PLAYING;
     nv_deal(v);
 }
 
-/* Apply a legal action of the seat to act; returns the learner's reward it brings (a round's score, or the match's
- * result, as v->points says). A round that ends is scored (NS-2, NS-5, NS-7) and the next dealt unless the match
- * ended or reached max_hands. */
-static double nv_act(nv_table_t *v, const ns_action_t *a) {
+/* Apply a legal action of the seat to act, adding to each seat's `gained` what it brings (a round's score, or the
+ * match's result: +1 a winner, -1 otherwise, as v->points says). A round that ends is scored (NS-2, NS-5, NS-7) and
+ * the next dealt unless the match ended or reached max_hands. */
+static void nv_act(nv_table_t *v, const ns_action_t *a) {
     ns_round_t *r = &v->m.round;
     ns_events_t ev;
     int n = v->o.players;
     if (a->kind <= NS_RUN) v->played_by[r->to_act] |= a->cards;
     int flags = ns_apply(r, &v->o, a, &ev);
     if (flags & NS_EV_OUT) v->out |= 1u << ev.out_seat;
-    if (!(flags & NS_EV_ENDED)) return 0.0;
+    if (!(flags & NS_EV_ENDED)) return;
     uint64_t played = r->trick_cards;
     for (int s = 0; s < n; s++) played |= r->won[s];
     for (int s = 0; s < n; s++) v->seen[s] |= v->dealt[s] | played;
     ns_score(&v->m, &v->o);
-    double reward = v->points ? (double)r->scores[v->learner] : 0.0;
+    for (int s = 0; s < n && v->points; s++) v->gained[s] += (double)r->scores[s];
     if (v->m.over) {
-        v->state = NV_ENDED;
-        if (!v->points) reward = (v->m.winners >> v->learner) & 1 ? 1.0 : -1.0; /* a tie plays on (NS-7): no draw */
+        v->state = VT_ENDED;
+        for (int s = 0; s < n && !v->points; s++) v->gained[s] += (v->m.winners >> s) & 1 ? 1.0 : -1.0; /* NS-7 */
     } else if (v->m.scored >= v->max_hands) {
-        v->state = NV_TRUNCATED;
+        v->state = VT_TRUNCATED;
     } else {
-        v->seen_last_round = v->dealt[v->learner] | played;
+        for (int s = 0; s < n; s++) v->last_round[s] = v->dealt[s] | played;
         nv_deal(v);
     }
-    return reward;
 }
 
-/* Let the bots act until the learner's turn or the match's end; the learner's reward meanwhile. A legal list too
- * long for the scratch (never seen: see NS_MAX_ACTIONS) would stop the match as truncated rather than guess. */
-static double nv_run_bots(nv_table_t *v, nv_scratch_t *sc) {
-    double reward = 0.0;
-    while (v->state == NV_PLAYING && v->m.round.to_act != v->learner) {
-        const ns_round_t *r = &v->m.round;
-        int count = ns_legal(r, &v->o, sc->actions), seat = r->to_act;
-        if (count <= 0) {
-            v->state = NV_TRUNCATED;
-            break;
-        }
-        int k = v->bots[seat] == NV_HEURISTIC_BOT
-                    ? nh_choose(&sc->t, r, &v->o, &v->w, v->earlier[seat], sc->actions, count)
-                    : (int)mt_below(&v->rng, count);
-        ns_action_t chosen = sc->actions[k];
-        reward += nv_act(v, &chosen);
+/* The random or heuristic bot of the seat to act plays. A legal list too long for the scratch (never seen: see
+ * NS_MAX_ACTIONS) stops the match as truncated rather than guess. */
+static void nv_bot(nv_table_t *v, nv_scratch_t *sc) {
+    const ns_round_t *r = &v->m.round;
+    int count = ns_legal(r, &v->o, sc->actions), seat = r->to_act;
+    if (count <= 0) {
+        v->state = VT_TRUNCATED;
+        return;
     }
-    return reward;
+    int k = v->bots[seat] == VT_HEURISTIC ? nh_choose(&sc->t, r, &v->o, &v->w, v->earlier[seat], sc->actions, count)
+                                          : (int)mt_below(&v->rng, count);
+    ns_action_t chosen = sc->actions[k];
+    nv_act(v, &chosen);
 }
 
 /* The id that continues action `a` after the card ids `picked` (rl.py's spelling), or -1 where `a` does not begin
@@ -184,26 +178,22 @@ static inline int nv_next_id(const ns_action_t *a, uint64_t picked) {
     return rest ? __builtin_ctzll(rest) : NV_FINISH + NS_TOP * a->kind + a->high - 1;
 }
 
-/* The learner's id: a card id is noted; an id that ends a spelling (what the cards count as, pass or double) takes
- * the action it spells, then the bots play to the learner's next turn. Returns the learner's reward, or sets
- * `illegal` where the id continues no legal action (nothing changes). */
-static double nv_learner(nv_table_t *v, int64_t id, nv_scratch_t *sc, uint8_t *illegal) {
+/* An id of the seat to act: a card id is noted; an id that ends a spelling (what the cards count as, pass or double)
+ * takes the action it spells. Returns 0 where the id continues no legal action (nothing changes), else 1. */
+static int nv_id(nv_table_t *v, int id, nv_scratch_t *sc) {
     int count = ns_legal(&v->m.round, &v->o, sc->actions), found = -1;
     for (int i = 0; i < count && found < 0; i++) {
         if (nv_next_id(&sc->actions[i], v->picked) == id) found = i;
     }
-    if (found < 0) {
-        *illegal = 1;
-        return -1.0;
-    }
+    if (found < 0) return 0;
     if (id < NS_CARDS) {
         v->picked |= 1ull << id;
-        return 0.0;
+        return 1;
     }
     ns_action_t chosen = sc->actions[found]; /* the spellings are prefix-free: this is the one action spelled */
     v->picked = 0;
-    double reward = nv_act(v, &chosen);
-    return reward + nv_run_bots(v, sc);
+    nv_act(v, &chosen);
+    return 1;
 }
 
 static inline void nv_cards(float *obs, int offset, uint64_t cards) {
@@ -214,12 +204,12 @@ static inline float nv_clipped(double value, double low, double high) {
     return (float)(value < low ? low : value > high ? high : value);
 }
 
-/* The learner's observation (l.size values, zeroed here) and its mask (NV_IDS entries): rl.py's observe() of the
- * learner's view, then the ids picked in its decision in progress. */
-static void nv_observe(const nv_table_t *v, float *obs, int8_t *mask, nv_scratch_t *sc) {
+/* The observation of seat `me` (l.size values, zeroed here) and its mask (NV_IDS entries): rl.py's observe() of its
+ * view, then the ids picked in its decision in progress (where it is to act). */
+static void nv_observe(const nv_table_t *v, int me, float *obs, int8_t *mask, nv_scratch_t *sc) {
     const ns_round_t *r = &v->m.round;
     const nv_layout_t *l = &v->l;
-    int n = v->o.players, me = v->learner, teams = v->o.n_teams;
+    int n = v->o.players, teams = v->o.n_teams, acting = v->state == VT_PLAYING && r->to_act == me;
 #define NV_REL(seat) (((seat) - me + n) % n)
     memset(obs, 0, (size_t)l->size * sizeof *obs);
     nv_cards(obs, l->hand, r->hands[me]);
@@ -249,11 +239,11 @@ static void nv_observe(const nv_table_t *v, float *obs, int8_t *mask, nv_scratch
     obs[l->started] = (float)(r->started >> me & 1);
     if (r->last_turn >= 0) obs[l->last_turn + NV_REL(r->last_turn)] = 1.0f;
     obs[l->dealer + NV_REL(r->dealer)] = 1.0f;
-    if (v->m.rounds > 1) nv_cards(obs, l->seen_last_round, v->seen_last_round);
-    nv_cards(obs, l->picked, v->picked);
+    if (v->m.rounds > 1) nv_cards(obs, l->seen_last_round, v->last_round[me]);
+    if (acting) nv_cards(obs, l->picked, v->picked);
 #undef NV_REL
     memset(mask, 0, NV_IDS);
-    if (v->state != NV_PLAYING || r->to_act != me) return;
+    if (!acting) return;
     int count = ns_legal(r, &v->o, sc->actions);
     for (int i = 0; i < count; i++) {
         int id = nv_next_id(&sc->actions[i], v->picked);
@@ -265,15 +255,17 @@ static void nv_observe(const nv_table_t *v, float *obs, int8_t *mask, nv_scratch
 typedef nv_table_t vector_table_t;
 enum {
     VT_IDS = NV_IDS,
-    VT_OTHERS = NS_MAX_SEATS - 1,
+    VT_SEATS = NS_MAX_SEATS,
     VT_RULES = NV_RULES,
     VT_WEIGHTS = NV_WEIGHTS,
-    VT_SCRATCH = sizeof(nv_scratch_t)
+    VT_SCRATCH = sizeof(nv_scratch_t),
+    VT_MAX_ACTIONS = NS_MAX_ACTIONS,
+    VT_MAX_SPELLING = NS_HAND + 1 /* a play's cards, then what it counts as */
 };
 
 /* A table's settings: `rules` the VT_RULES numbers of the rules (players, teams, team play, double or nothing, wild
  * 15s, Crazy CLUBS, the leftover rule, the goal, then the points of the clubs 1..15: _core.pyx's _options), `lineup`
- * the bots of the other players-1 seats in increasing seat order, `weights` the heuristic bot's VT_WEIGHTS weights;
+ * who plays the other players-1 seats in increasing seat order, `weights` the heuristic bot's VT_WEIGHTS weights;
  * the caller checked every number. */
 static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int points, int seat, const int *lineup,
                         const double *weights) {
@@ -297,24 +289,41 @@ static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int 
 /* The observation's length for the table's player count. */
 static int vt_size(const vector_table_t *v) { return v->l.size; }
 
-_Static_assert(NV_PLAYING == 0 && NV_ENDED == 1 && NV_TRUNCATED == 2, "the states vector_episode.h reads");
-
 /* The hooks of native/vector_episode.h, which makes the tables' reset and step of them. */
-static void vt_start(vector_table_t *v, void *scratch) {
+static int vt_seats(const vector_table_t *v) { return v->o.players; }
+
+static int vt_to_act(const vector_table_t *v) { return v->state == VT_PLAYING ? v->m.round.to_act : -1; }
+
+static void vt_begin(vector_table_t *v, void *scratch) {
+    (void)scratch;
     nv_begin(v);
-    nv_run_bots(v, (nv_scratch_t *)scratch);
 }
 
-static double vt_learner(vector_table_t *v, int64_t id, void *scratch, uint8_t *illegal) {
-    if (id < 0 || id >= NV_IDS || v->state != NV_PLAYING || v->m.round.to_act != v->learner) {
-        *illegal = 1;
-        return -1.0;
+static void vt_bot(vector_table_t *v, void *scratch) { nv_bot(v, (nv_scratch_t *)scratch); }
+
+static int vt_id(vector_table_t *v, int id, void *scratch) { return nv_id(v, id, (nv_scratch_t *)scratch); }
+
+static int vt_spell(vector_table_t *v, void *scratch, int *start, int *ids) {
+    nv_scratch_t *sc = (nv_scratch_t *)scratch;
+    int count = ns_legal(&v->m.round, &v->o, sc->actions), at = 0;
+    if (count <= 0) return -1;
+    start[0] = 0;
+    for (int i = 0; i < count; i++) {
+        uint64_t picked = 0;
+        for (int id; (id = nv_next_id(&sc->actions[i], picked)) >= 0 && id < NS_CARDS;) {
+            ids[at++] = id;
+            picked |= 1ull << id;
+        }
+        ids[at++] = nv_next_id(&sc->actions[i], picked);
+        start[i + 1] = at;
     }
-    return nv_learner(v, id, (nv_scratch_t *)scratch, illegal);
+    return count;
 }
 
-static void vt_observe(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
-    nv_observe(v, obs, mask, (nv_scratch_t *)scratch);
+static int vt_picked_slot(const vector_table_t *v) { return v->l.picked; }
+
+static void vt_observe(vector_table_t *v, int seat, float *obs, int8_t *mask, void *scratch) {
+    nv_observe(v, seat, obs, mask, (nv_scratch_t *)scratch);
 }
 
 #include "vector_episode.h"

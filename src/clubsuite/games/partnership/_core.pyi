@@ -5,6 +5,7 @@ from collections.abc import Iterable
 from clubsuite.games.partnership.hand import PartnershipHand, Pass, PassChoices
 from clubsuite.games.partnership.match import PartnershipMatch
 from clubsuite.native.vector_tables import ACTION_IDS as ACTION_IDS
+from clubsuite.native.vector_tables import SEAT_KINDS as SEAT_KINDS
 from clubsuite.native.vector_tables import VectorTables as VectorTables
 from clubsuite.native.vector_tables import vector_table_bytes as vector_table_bytes
 

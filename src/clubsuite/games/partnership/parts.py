@@ -24,7 +24,7 @@ if TYPE_CHECKING:
     from clubsuite.lesson import Lesson
     from clubsuite.present import AccountFn, AskedFn, LabelFn, RecordedFn, RecordedLegalFn, Rulings, SaidFn, ShownFn
     from clubsuite.puzzles.themes import GameThemes
-    from clubsuite.rl.vector import KernelTables
+    from clubsuite.rl.tables import KernelTables
     from clubsuite.schema.parts import GameSchema
     from clubsuite.sim.bulk import CompiledMatches
     from clubsuite.sim.report import ReportPart
@@ -197,7 +197,7 @@ if TYPE_CHECKING:  # the parts are what each layer reading them declares
         HasShown,
     )
     from clubsuite.puzzles.themes import HasThemes
-    from clubsuite.rl.vector import HasVector
+    from clubsuite.rl.tables import HasVector
     from clubsuite.schema.build import HasSchema
     from clubsuite.sim.bulk import HasBulk
     from clubsuite.sim.report import HasReport

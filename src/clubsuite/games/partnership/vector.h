@@ -1,18 +1,21 @@
-/* Many partnership tables for a learning program, in C: one learner's seat at each, the random or the heuristic bot
- * in the other three (its partner included), and the learner's observation written straight into an array.
+/* Many partnership tables for a learning program, in C: seats played from outside (one learner, or several:
+ * self-play), the others (a learner's partner among them) by the random, the heuristic or the learned bot, and the
+ * observation of the seat to act written straight into an array.
  *
  * This restates, for the kernel, what clubsuite.rl.vector's engine path does with the engine's match (as the
  * whist tables of games/whist/vector.h do): episode k of table i is the match of seed derive_seed(base_i, k), dealt
  * and played as clubsuite.runner.play_match deals and plays it (core.h: hand h dealt by seat h % 4, passing as
  * h % 3 says, from derive_seed(match_seed, h); the bots drawing from one generator seeded
- * derive_seed(match_seed, 0x5EED)); the learner's ids come from outside and draw nothing. A pass (CP-2) is spelled
- * as rl.py spells it: its three cards in increasing id order, one id a step. The observation is the one rl.py fills
- * from the learner's view, then `picked`; tests/test_rl_vector.py holds the two paths to each other step by step.
+ * derive_seed(match_seed, 0x5EED)); the ids played from outside and the learned seats' choices draw nothing. A pass
+ * (CP-2) is spelled as rl.py spells it: its three cards in increasing id order, one id a step. The observation is
+ * the one rl.py fills from a seat's view, then `picked`; tests/test_rl_vector.py holds the two paths to each other
+ * step by step.
  */
 #ifndef CLUBS_PARTNERSHIP_VECTOR_H
 #define CLUBS_PARTNERSHIP_VECTOR_H
 
 #include "heuristic.h"
+#include "vector_kinds.h"
 
 enum { PV_IDS = 52 }; /* the partnership coding's action ids: the cards by index */
 /* The observation's slots (rl.py's LAYOUT, then the environment's `picked`). */
@@ -36,18 +39,17 @@ enum {
     PV_PICKED = 825,
     PV_SIZE = 877
 };
-enum { PV_PLAYING = 0, PV_ENDED = 1, PV_TRUNCATED = 2 };
-enum { PV_RANDOM_BOT = 0, PV_HEURISTIC_BOT = 1 };
 #define PV_SEAT_OF_EPISODE 0x5EA7 /* the path of derive_seed that draws the learner's seat when it is not fixed */
 #define PV_CLUBS_POINTS_SCALE 36.0
 
 typedef struct {
     /* the table's settings */
     int target, max_hands, points, fixed_seat;
-    int lineup[P_SEATS - 1]; /* the bots of the other seats, in increasing seat order */
+    int lineup[P_SEATS - 1]; /* who plays the other seats, in increasing seat order */
     /* the match */
     uint64_t base, match_seed, episode;
-    int learner, bots[P_SEATS];
+    int learner, bots[P_SEATS]; /* the learner's seat; who plays each seat (vector_episode.h's kinds) */
+    double gained[P_SEATS];     /* each seat's rewards since they were last taken */
     int hands; /* hands dealt, the one in progress included */
     int totals[2];
     int state, winner;
@@ -55,7 +57,7 @@ typedef struct {
     ph_table_t tb;
     uint64_t played_by[P_SEATS];
     int trick_card[P_SEATS]; /* each seat's card in the trick in progress, or -1 */
-    uint64_t picked;         /* the ids the learner has picked in its pass so far */
+    uint64_t picked;         /* the ids the seat to act has picked in its pass so far */
     int done;                /* the episode ended at the last step: the next step starts the next one */
     mt_t deals, rng;
 } pv_table_t;
@@ -80,23 +82,26 @@ static void pv_begin(pv_table_t *v) {
     v->match_seed = derive_seed1(v->base, v->episode);
     v->learner = v->fixed_seat >= 0 ? v->fixed_seat
                                      : (int)(derive_seed1(v->match_seed, PV_SEAT_OF_EPISODE) % P_SEATS);
-    for (int s = 0, k = 0; s < P_SEATS; s++) v->bots[s] = s == v->learner ? -1 : v->lineup[k++];
+    for (int s = 0, k = 0; s < P_SEATS; s++) {
+        v->bots[s] = s == v->learner ? VT_OUTSIDE : v->lineup[k++];
+        v->gained[s] = 0.0;
+    }
     mt_seed(&v->rng, derive_seed1(v->match_seed, 0x5EED));
     v->hands = 0;
-    v->state = PV_PLAYING;
+    v->state = VT_PLAYING;
     v->winner = -1;
     v->totals[0] = v->totals[1] = 0;
     pv_deal(v);
 }
 
-/* The ids the learner may pick now, as a mask: in the play its legal cards (CP-1); in the pass (CP-2) the cards that
- * continue a set of three in increasing order: above the last one picked, with enough cards above them left to
- * complete it. 0 when the match is not in play or it is not the learner's turn. */
+/* The ids the seat to act may pick now, as a mask: in the play its legal cards (CP-1); in the pass (CP-2) the cards
+ * that continue a set of three in increasing order: above the last one picked, with enough cards above them left to
+ * complete it. 0 when the match is not in play. */
 static uint64_t pv_allowed(const pv_table_t *v) {
     const partnership_t *p = &v->tb.p;
-    if (v->state != PV_PLAYING || p->to_act != v->learner) return 0;
+    if (v->state != VT_PLAYING) return 0;
     if (p->phase == P_PLAY) return partnership_legal(p);
-    uint64_t hand = p->hands[v->learner], allowed = 0;
+    uint64_t hand = p->hands[p->to_act], allowed = 0;
     int taken = __builtin_popcountll(v->picked);
     uint64_t above = v->picked ? hand & ~((2ull << (63 - __builtin_clzll(v->picked))) - 1) : hand;
     for (uint64_t m = above; m; m &= m - 1) {
@@ -107,17 +112,16 @@ static uint64_t pv_allowed(const pv_table_t *v) {
     return allowed;
 }
 
-/* The learner's reward at the end of a match: +1 when its partnership won, -1 otherwise (CP-4 has no draw). */
-static double pv_match_reward(const pv_table_t *v) { return v->winner == v->learner % 2 ? 1.0 : -1.0; }
-
-/* Apply a whole action of the seat to act (a pass as its three cards, or a card); returns the learner's reward it
- * brings. A hand that ends scores (CP-3, CP-4) and the next is dealt unless the match ended or reached max_hands. */
-static double pv_act(pv_table_t *v, uint64_t pass, int card) {
+/* Apply a whole action of the seat to act (a pass as its three cards, or a card), adding to each seat's `gained` what
+ * it brings (its partnership's score of the hand, or the match's result: +1 when its partnership won, -1 otherwise,
+ * CP-4 having no draw). A hand that ends scores (CP-3, CP-4) and the next is dealt unless the match ended or reached
+ * max_hands. */
+static void pv_act(pv_table_t *v, uint64_t pass, int card) {
     partnership_t *p = &v->tb.p;
     int seat = p->to_act;
     if (p->phase == P_PASSING) {
         ph_pass(&v->tb, pass);
-        return 0.0;
+        return;
     }
     if (p->trick_len == 0) {
         for (int s = 0; s < P_SEATS; s++) v->trick_card[s] = -1;
@@ -128,57 +132,51 @@ static double pv_act(pv_table_t *v, uint64_t pass, int card) {
     if (ev == P_EV_TRICK) {
         for (int s = 0; s < P_SEATS; s++) v->trick_card[s] = -1;
     }
-    if (ev != P_EV_SCORED) return 0.0;
+    if (ev != P_EV_SCORED) return;
     for (int s = 0; s < P_SEATS; s++) v->trick_card[s] = -1;
     v->totals[0] += p->team_scores[0];
     v->totals[1] += p->team_scores[1];
-    double reward = v->points ? (double)p->team_scores[v->learner % 2] : 0.0;
+    for (int s = 0; s < P_SEATS && v->points; s++) v->gained[s] += (double)p->team_scores[s % 2];
     int high = v->totals[0] > v->totals[1] ? v->totals[0] : v->totals[1];
     if (high >= v->target && v->totals[0] != v->totals[1]) {
-        v->state = PV_ENDED;
+        v->state = VT_ENDED;
         v->winner = v->totals[0] > v->totals[1] ? 0 : 1;
-        if (!v->points) reward = pv_match_reward(v);
+        for (int s = 0; s < P_SEATS && !v->points; s++) v->gained[s] += v->winner == s % 2 ? 1.0 : -1.0;
     } else if (v->hands >= v->max_hands) {
-        v->state = PV_TRUNCATED;
+        v->state = VT_TRUNCATED;
     } else {
         pv_deal(v);
     }
-    return reward;
 }
 
-/* Let the bots act until the learner's turn or the match's end; the learner's reward meanwhile. */
-static double pv_run_bots(pv_table_t *v) {
-    double reward = 0.0;
+/* The random or heuristic bot of the seat to act plays (a pass, or a card). */
+static void pv_bot(pv_table_t *v) {
     const partnership_t *p = &v->tb.p;
-    while (v->state == PV_PLAYING && p->to_act != v->learner) {
-        int heuristic = v->bots[p->to_act] == PV_HEURISTIC_BOT;
-        if (p->phase == P_PASSING) {
-            uint64_t hand = p->hands[p->to_act];
-            uint64_t pass = heuristic ? ph_pass_choice(&v->tb)
-                                      : p_pass_at(hand, mt_below(&v->rng, p_comb(__builtin_popcountll(hand), P_PASS)));
-            reward += pv_act(v, pass, -1);
-        } else {
-            uint64_t legal = partnership_legal(p);
-            int card = heuristic ? ph_card_choice(&v->tb) : kth_bit(legal, mt_below(&v->rng, __builtin_popcountll(legal)));
-            reward += pv_act(v, 0, card);
-        }
+    int heuristic = v->bots[p->to_act] == VT_HEURISTIC;
+    if (p->phase == P_PASSING) {
+        uint64_t hand = p->hands[p->to_act];
+        uint64_t pass = heuristic ? ph_pass_choice(&v->tb)
+                                  : p_pass_at(hand, mt_below(&v->rng, p_comb(__builtin_popcountll(hand), P_PASS)));
+        pv_act(v, pass, -1);
+    } else {
+        uint64_t legal = partnership_legal(p);
+        int card = heuristic ? ph_card_choice(&v->tb) : kth_bit(legal, mt_below(&v->rng, __builtin_popcountll(legal)));
+        pv_act(v, 0, card);
     }
-    return reward;
 }
 
-/* One id of the learner (allowed by pv_allowed): a card played, or one card of its pass, the pass made once three
- * are picked. Returns the learner's reward, the bots' play to its next turn included. */
-static double pv_learner(pv_table_t *v, int id) {
+/* One id of the seat to act (allowed by pv_allowed): a card played, or one card of its pass, the pass made once three
+ * are picked. */
+static void pv_id(pv_table_t *v, int id) {
     if (v->tb.p.phase == P_PASSING) {
         v->picked |= 1ull << id;
-        if (__builtin_popcountll(v->picked) < P_PASS) return 0.0;
+        if (__builtin_popcountll(v->picked) < P_PASS) return;
         uint64_t pass = v->picked;
         v->picked = 0;
-        double reward = pv_act(v, pass, -1);
-        return reward + pv_run_bots(v);
+        pv_act(v, pass, -1);
+        return;
     }
-    double reward = pv_act(v, 0, id);
-    return reward + pv_run_bots(v);
+    pv_act(v, 0, id);
 }
 
 static inline void pv_cards(float *obs, int offset, uint64_t cards) {
@@ -189,11 +187,11 @@ static inline float pv_clipped(double value, double low, double high) {
     return (float)(value < low ? low : value > high ? high : value);
 }
 
-/* The learner's observation (PV_SIZE values, zeroed here) and its mask (PV_IDS entries): rl.py's observe() of the
- * learner's view, then `picked`. */
-static void pv_observe(const pv_table_t *v, float *obs, int8_t *mask) {
+/* The observation of seat `me` (PV_SIZE values, zeroed here) and its mask (PV_IDS entries): rl.py's observe() of its
+ * view, then `picked` (where it is to act). */
+static void pv_observe(const pv_table_t *v, int me, float *obs, int8_t *mask) {
     const partnership_t *p = &v->tb.p;
-    int me = v->learner;
+    int acting = v->state == VT_PLAYING && p->to_act == me;
 #define PV_REL(seat) (((seat) - me + P_SEATS) % P_SEATS)
     memset(obs, 0, PV_SIZE * sizeof *obs);
     pv_cards(obs, PV_HAND, p->hands[me]);
@@ -235,26 +233,33 @@ static void pv_observe(const pv_table_t *v, float *obs, int8_t *mask) {
     obs[PV_POINTS + 1] = pv_clipped((double)team_points[theirs] / PV_CLUBS_POINTS_SCALE, 0.0, 1.0);
     obs[PV_TOTALS] = pv_clipped((double)v->totals[mine] / v->target, 0.0, 2.0);
     obs[PV_TOTALS + 1] = pv_clipped((double)v->totals[theirs] / v->target, 0.0, 2.0);
-    pv_cards(obs, PV_PICKED, v->picked);
+    if (acting) pv_cards(obs, PV_PICKED, v->picked);
 #undef PV_REL
-    uint64_t allowed = pv_allowed(v);
+    uint64_t allowed = acting ? pv_allowed(v) : 0;
     for (int id = 0; id < PV_IDS; id++) mask[id] = (int8_t)((allowed >> id) & 1);
 }
 
 /* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
 typedef pv_table_t vector_table_t;
-enum { VT_IDS = PV_IDS, VT_OTHERS = P_SEATS - 1, VT_RULES = 1, VT_WEIGHTS = 0, VT_SCRATCH = 0 };
+enum {
+    VT_IDS = PV_IDS,
+    VT_SEATS = P_SEATS,
+    VT_RULES = 1,
+    VT_WEIGHTS = 0,
+    VT_SCRATCH = 0,
+    VT_MAX_ACTIONS = 286, /* the passes of three cards of 13 */
+    VT_MAX_SPELLING = P_PASS
+};
 
-/* A table's settings: `rules` the VT_RULES numbers of the rules (target), `lineup` the bots of the
- * VT_OTHERS other seats in increasing seat order, `weights` the heuristic bot's VT_WEIGHTS constants; the caller
- * checked every number. */
+/* A table's settings: `rules` the VT_RULES numbers of the rules (target), `lineup` who plays the other seats in
+ * increasing seat order, `weights` the heuristic bot's VT_WEIGHTS constants; the caller checked every number. */
 static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int points, int seat, const int *lineup,
                         const double *weights) {
     v->target = rules[0];
     v->max_hands = max_hands;
     v->points = points;
     v->fixed_seat = seat;
-    for (int k = 0; k < VT_OTHERS; k++) v->lineup[k] = lineup[k];
+    for (int k = 0; k < P_SEATS - 1; k++) v->lineup[k] = lineup[k];
     (void)weights; /* the heuristic bot has no constants from Python */
 }
 
@@ -264,27 +269,61 @@ static int vt_size(const vector_table_t *v) {
     return PV_SIZE;
 }
 
-_Static_assert(PV_PLAYING == 0 && PV_ENDED == 1 && PV_TRUNCATED == 2, "the states vector_episode.h reads");
-
 /* The hooks of native/vector_episode.h, which makes the tables' reset and step of them. */
-static void vt_start(vector_table_t *v, void *scratch) {
+static int vt_seats(const vector_table_t *v) {
+    (void)v;
+    return P_SEATS;
+}
+
+static int vt_to_act(const vector_table_t *v) { return v->state == VT_PLAYING ? v->tb.p.to_act : -1; }
+
+static void vt_begin(vector_table_t *v, void *scratch) {
     (void)scratch;
     pv_begin(v);
-    pv_run_bots(v);
 }
 
-static double vt_learner(vector_table_t *v, int64_t id, void *scratch, uint8_t *illegal) {
+static void vt_bot(vector_table_t *v, void *scratch) {
     (void)scratch;
-    if (id < 0 || id >= PV_IDS || !(pv_allowed(v) >> id & 1)) {
-        *illegal = 1;
-        return -1.0;
+    pv_bot(v);
+}
+
+static int vt_id(vector_table_t *v, int id, void *scratch) {
+    (void)scratch;
+    if (!(pv_allowed(v) >> id & 1)) return 0;
+    pv_id(v, id);
+    return 1;
+}
+
+/* The seat to act's legal actions spelled: a card its one id; a pass its three cards in increasing order (CP-2). */
+static int vt_spell(vector_table_t *v, void *scratch, int *start, int *ids) {
+    (void)scratch;
+    const partnership_t *p = &v->tb.p;
+    if (p->phase == P_PLAY) return vt_spell_ids(partnership_legal(p), start, ids);
+    int count = 0, at = 0;
+    start[0] = 0;
+    uint64_t hand = p->hands[p->to_act];
+    for (uint64_t a = hand; a; a &= a - 1) {
+        for (uint64_t b = a & (a - 1); b; b &= b - 1) {
+            for (uint64_t c = b & (b - 1); c; c &= c - 1) {
+                if (count >= VT_MAX_ACTIONS) return -1;
+                ids[at++] = __builtin_ctzll(a);
+                ids[at++] = __builtin_ctzll(b);
+                ids[at++] = __builtin_ctzll(c);
+                start[++count] = at;
+            }
+        }
     }
-    return pv_learner(v, (int)id);
+    return count;
 }
 
-static void vt_observe(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+static int vt_picked_slot(const vector_table_t *v) {
+    (void)v;
+    return PV_PICKED;
+}
+
+static void vt_observe(vector_table_t *v, int seat, float *obs, int8_t *mask, void *scratch) {
     (void)scratch;
-    pv_observe(v, obs, mask);
+    pv_observe(v, seat, obs, mask);
 }
 
 #include "vector_episode.h"

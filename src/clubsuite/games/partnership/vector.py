@@ -1,9 +1,9 @@
-"""The partnership part ``vector``: tables of one learner against bots in the compiled kernel (``vector.h``), for
-:class:`clubsuite.rl.vector.ClubsVectorEnv`.
+"""The partnership part ``vector``: tables in the compiled kernel (``vector.h``) for the vector environments
+(:mod:`clubsuite.rl.tables`).
 
-The kernel has the random and the heuristic bot; with any other opponent, or where the kernel is not built or is
-turned off, :func:`kernel_tables` returns None and the environment plays on the engine's path, with the same
-results (``tests/test_rl_vector.py``).
+The kernel plays the random, heuristic and learned bots and seats played from outside; with any other bot, or where
+the kernel is not built or is turned off, :func:`kernel_tables` returns None and the environments play on the
+engine's path, with the same results (``tests/test_rl_vector.py``, ``tests/test_rl_selfplay.py``).
 """
 
 from __future__ import annotations
@@ -13,22 +13,24 @@ from collections.abc import Sequence
 from clubsuite.games.partnership.bulk import CORE
 from clubsuite.games.partnership.options import PartnershipOptions
 from clubsuite.native import kernel
-
-BOT_KINDS = {"random": 0, "heuristic": 1}
-"""The bots the kernel plays, by their number in vector.h."""
+from clubsuite.native.checks import seat_kinds
 
 
 def kernel_tables(
-    options: object, n: int, opponents: Sequence[str], seat: int | None, reward: str, max_hands: int
+    options: object,
+    n: int,
+    lineup: Sequence[str],
+    seat: int | None,
+    reward: str,
+    max_hands: int,
+    layers: Sequence[tuple[object, object]] | None,
 ) -> object | None:
     """The kernel's ``VectorTables`` for ``n`` tables with these settings (checked by the environment), or None."""
     core = kernel(CORE)
-    if core is None or not isinstance(options, PartnershipOptions):
-        return None
-    kinds = [BOT_KINDS.get(name, -1) for name in opponents]
-    if -1 in kinds:
+    kinds = seat_kinds(core, lineup)
+    if core is None or kinds is None or not isinstance(options, PartnershipOptions):
         return None
     tables: object = core.VectorTables(
-        n, (options.target,), max_hands, reward == "points", -1 if seat is None else seat, kinds
+        n, (options.target,), max_hands, reward == "points", -1 if seat is None else seat, kinds, (), layers
     )
     return tables

@@ -1,17 +1,19 @@
-/* Many whist tables for a learning program, in C: one learner's seat at each, the random or the heuristic bot in
- * the others, and the learner's observation written straight into an array.
+/* Many whist tables for a learning program, in C: seats played from outside (one learner, or several: self-play),
+ * the others by the random, the heuristic or the learned bot, and the observation of the seat to act written
+ * straight into an array.
  *
  * This restates, for the kernel, what clubsuite.rl.vector's engine path does with the engine's match: episode k of
  * table i is the match of seed derive_seed(base_i, k), dealt and played as clubsuite.runner.play_match deals and
  * plays it (core.h, heuristic.h: hand h dealt by seat h % 3 from derive_seed(match_seed, h), the bots drawing from
- * one generator seeded derive_seed(match_seed, 0x5EED)); the learner's actions come from outside and draw nothing.
- * The observation is the one rl.py (the whist coding) fills from the learner's view, value for value;
+ * one generator seeded derive_seed(match_seed, 0x5EED)); the ids played from outside and the learned seats' choices
+ * draw nothing. The observation is the one rl.py (the whist coding) fills from a seat's view, value for value;
  * tests/test_rl_vector.py holds the two paths to each other step by step.
  */
 #ifndef CLUBS_WHIST_VECTOR_H
 #define CLUBS_WHIST_VECTOR_H
 
 #include "heuristic.h"
+#include "vector_kinds.h"
 
 /* The action ids of the whist coding (rl.py): cards 0..51 by index, then keep and exchange (CW-4). */
 enum { WV_KEEP = 52, WV_EXCHANGE = 53, WV_IDS = 54 };
@@ -31,19 +33,18 @@ enum {
     WV_PICKED = 596,
     WV_SIZE = 650
 };
-/* Where a match stands. */
-enum { WV_PLAYING = 0, WV_ENDED = 1, WV_TRUNCATED = 2 };
 #define WV_SEAT_OF_EPISODE 0x5EA7 /* the path of derive_seed that draws the learner's seat when it is not fixed */
 
 typedef struct {
     /* the table's settings */
     int target, lead_rule, max_hands, points; /* points: the hand's score as reward (else the match's result) */
     int fixed_seat;                            /* the learner's seat, or -1: drawn for each episode */
-    int lineup[W_SEATS - 1];                   /* the bots of the other seats, in increasing seat order */
+    int lineup[W_SEATS - 1];                   /* who plays the other seats, in increasing seat order */
     /* the match */
     uint64_t base, match_seed;
     uint64_t episode;
-    int learner, bots[W_SEATS];
+    int learner, bots[W_SEATS]; /* the learner's seat; who plays each seat (vector_episode.h's kinds) */
+    double gained[W_SEATS];     /* each seat's rewards since they were last taken */
     int hands; /* hands dealt, the one in progress included */
     int totals[W_SEATS];
     int state, winners, draw;
@@ -78,32 +79,26 @@ static void wv_begin(wv_table_t *v) {
     v->match_seed = derive_seed1(v->base, v->episode);
     v->learner = v->fixed_seat >= 0 ? v->fixed_seat
                                      : (int)(derive_seed1(v->match_seed, WV_SEAT_OF_EPISODE) % W_SEATS);
-    for (int s = 0, k = 0; s < W_SEATS; s++) v->bots[s] = s == v->learner ? -1 : v->lineup[k++];
+    for (int s = 0, k = 0; s < W_SEATS; s++) v->bots[s] = s == v->learner ? VT_OUTSIDE : v->lineup[k++];
     mt_seed(&v->rng, derive_seed1(v->match_seed, 0x5EED));
     v->hands = 0;
-    v->state = WV_PLAYING;
+    v->state = VT_PLAYING;
     v->winners = v->draw = 0;
-    for (int s = 0; s < W_SEATS; s++) v->totals[s] = 0;
+    for (int s = 0; s < W_SEATS; s++) v->totals[s] = v->gained[s] = 0;
     wv_deal(v);
 }
 
 /* The ids the seat to act may pick, as a mask over 0..53 (0: the match is not in play). */
 static uint64_t wv_legal(const wv_table_t *v) {
-    if (v->state != WV_PLAYING) return 0;
+    if (v->state != VT_PLAYING) return 0;
     if (v->tb.w.phase == W_EXCHANGE) return (1ull << WV_KEEP) | (1ull << WV_EXCHANGE);
     return whist_legal(&v->tb.w);
 }
 
-/* The learner's reward at the end of a match: +1 a winner, 0 for all in a draw, -1 otherwise (CW-5). */
-static double wv_match_reward(const wv_table_t *v) {
-    if (v->draw) return 0.0;
-    return (v->winners >> v->learner) & 1 ? 1.0 : -1.0;
-}
-
-/* Apply a legal id of the seat to act; returns the learner's reward it brings (a hand's score, or the match's
- * result, as v->points says). A hand that ends scores (CW-5) and the next is dealt unless the match ended or
- * reached max_hands. */
-static double wv_act(wv_table_t *v, int id) {
+/* Apply a legal id of the seat to act, adding to each seat's `gained` what it brings (a hand's score, or the match's
+ * result: +1 a winner, 0 for all in a draw, -1 otherwise, as v->points says). A hand that ends scores (CW-5) and the
+ * next is dealt unless the match ended or reached max_hands. */
+static void wv_act(wv_table_t *v, int id) {
     whist_t *w = &v->tb.w;
     int seat = w->to_act;
     if (w->phase == W_EXCHANGE) {
@@ -124,27 +119,28 @@ static double wv_act(wv_table_t *v, int id) {
                 }
             }
         }
-        return 0.0;
+        return;
     }
     v->played_by[seat] |= 1ull << id;
-    if (wh_play(&v->tb, id) != W_EV_SCORED) return 0.0;
+    if (wh_play(&v->tb, id) != W_EV_SCORED) return;
     int hit = 0;
     for (int s = 0; s < W_SEATS; s++) {
         v->totals[s] += w->tricks_won[s] - WH_QUOTA;
         if (v->totals[s] >= v->target || v->totals[s] <= -v->target) hit |= 1 << s;
     }
-    double reward = v->points ? (double)(w->tricks_won[v->learner] - WH_QUOTA) : 0.0;
+    if (v->points) {
+        for (int s = 0; s < W_SEATS; s++) v->gained[s] += (double)(w->tricks_won[s] - WH_QUOTA);
+    }
     if (hit) {
-        v->state = WV_ENDED;
+        v->state = VT_ENDED;
         v->draw = hit == 7;
         v->winners = v->draw ? 0 : hit;
-        if (!v->points) reward = wv_match_reward(v);
+        for (int s = 0; s < W_SEATS && !v->points; s++) v->gained[s] += v->draw ? 0.0 : (v->winners >> s) & 1 ? 1.0 : -1.0;
     } else if (v->hands >= v->max_hands) {
-        v->state = WV_TRUNCATED;
+        v->state = VT_TRUNCATED;
     } else {
         wv_deal(v);
     }
-    return reward;
 }
 
 /* The id the bot of the seat to act picks (heuristic.h's bots, drawing from the match's one generator). */
@@ -164,13 +160,6 @@ static int wv_bot_choice(wv_table_t *v) {
     return wh_card_choice(&v->tb);
 }
 
-/* Let the bots act until the learner's turn or the match's end; the learner's reward meanwhile. */
-static double wv_run_bots(wv_table_t *v) {
-    double reward = 0.0;
-    while (v->state == WV_PLAYING && v->tb.w.to_act != v->learner) reward += wv_act(v, wv_bot_choice(v));
-    return reward;
-}
-
 static inline void wv_cards(float *obs, int offset, uint64_t cards) {
     for (; cards; cards &= cards - 1) obs[offset + __builtin_ctzll(cards)] = 1.0f;
 }
@@ -179,11 +168,10 @@ static inline float wv_clipped(double value, double low, double high) {
     return (float)(value < low ? low : value > high ? high : value);
 }
 
-/* The learner's observation (WV_SIZE values, zeroed here) and its mask (WV_IDS entries): rl.py's observe() of the
- * learner's view, then an empty `picked` (every whist decision is one id). */
-static void wv_observe(const wv_table_t *v, float *obs, int8_t *mask) {
+/* The observation of seat `me` (WV_SIZE values, zeroed here) and its mask (WV_IDS entries): rl.py's observe() of its
+ * view, then an empty `picked` (every whist decision is one id). */
+static void wv_observe(const wv_table_t *v, int me, float *obs, int8_t *mask) {
     const whist_t *w = &v->tb.w;
-    int me = v->learner;
 #define WV_REL(seat) (((seat) - me + W_SEATS) % W_SEATS)
     memset(obs, 0, WV_SIZE * sizeof *obs);
     wv_cards(obs, WV_HAND, w->hands[me]);
@@ -224,11 +212,19 @@ static void wv_observe(const wv_table_t *v, float *obs, int8_t *mask) {
 
 /* The names the shared glue uses (native/vector_tables.pxi, included by _core.pyx). */
 typedef wv_table_t vector_table_t;
-enum { VT_IDS = WV_IDS, VT_OTHERS = W_SEATS - 1, VT_RULES = 2, VT_WEIGHTS = 0, VT_SCRATCH = 0 };
+enum {
+    VT_IDS = WV_IDS,
+    VT_SEATS = W_SEATS,
+    VT_RULES = 2,
+    VT_WEIGHTS = 0,
+    VT_SCRATCH = 0,
+    VT_MAX_ACTIONS = 13, /* a hand's cards, or keep and exchange */
+    VT_MAX_SPELLING = 1
+};
 
-/* A table's settings: `rules` the VT_RULES numbers of the rules (target, lead rule: CW-3), `lineup` the bots of the
- * VT_OTHERS other seats in increasing seat order, `weights` the heuristic bot's VT_WEIGHTS constants; the caller
- * checked every number. */
+/* A table's settings: `rules` the VT_RULES numbers of the rules (target, lead rule: CW-3), `lineup` who plays the
+ * other seats in increasing seat order, `weights` the heuristic bot's VT_WEIGHTS constants; the caller checked every
+ * number. */
 static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int points, int seat, const int *lineup,
                         const double *weights) {
     v->lead_rule = rules[1]; /* CW-3 */
@@ -236,7 +232,7 @@ static void vt_settings(vector_table_t *v, const int *rules, int max_hands, int 
     v->max_hands = max_hands;
     v->points = points;
     v->fixed_seat = seat;
-    for (int k = 0; k < VT_OTHERS; k++) v->lineup[k] = lineup[k];
+    for (int k = 0; k < W_SEATS - 1; k++) v->lineup[k] = lineup[k];
     (void)weights; /* the heuristic bot has no constants from Python */
 }
 
@@ -246,28 +242,44 @@ static int vt_size(const vector_table_t *v) {
     return WV_SIZE;
 }
 
-_Static_assert(WV_PLAYING == 0 && WV_ENDED == 1 && WV_TRUNCATED == 2, "the states vector_episode.h reads");
-
 /* The hooks of native/vector_episode.h, which makes the tables' reset and step of them. */
-static void vt_start(vector_table_t *v, void *scratch) {
+static int vt_seats(const vector_table_t *v) {
+    (void)v;
+    return W_SEATS;
+}
+
+static int vt_to_act(const vector_table_t *v) { return v->state == VT_PLAYING ? v->tb.w.to_act : -1; }
+
+static void vt_begin(vector_table_t *v, void *scratch) {
     (void)scratch;
     wv_begin(v);
-    wv_run_bots(v);
 }
 
-static double vt_learner(vector_table_t *v, int64_t id, void *scratch, uint8_t *illegal) {
+static void vt_bot(vector_table_t *v, void *scratch) {
     (void)scratch;
-    if (id < 0 || id >= WV_IDS || !(wv_legal(v) >> id & 1)) {
-        *illegal = 1;
-        return -1.0;
-    }
-    double reward = wv_act(v, (int)id);
-    return reward + wv_run_bots(v);
+    wv_act(v, wv_bot_choice(v));
 }
 
-static void vt_observe(vector_table_t *v, float *obs, int8_t *mask, void *scratch) {
+static int vt_id(vector_table_t *v, int id, void *scratch) {
     (void)scratch;
-    wv_observe(v, obs, mask);
+    if (!(wv_legal(v) >> id & 1)) return 0;
+    wv_act(v, id);
+    return 1;
+}
+
+static int vt_spell(vector_table_t *v, void *scratch, int *start, int *ids) {
+    (void)scratch;
+    return vt_spell_ids(wv_legal(v), start, ids);
+}
+
+static int vt_picked_slot(const vector_table_t *v) {
+    (void)v;
+    return WV_PICKED;
+}
+
+static void vt_observe(vector_table_t *v, int seat, float *obs, int8_t *mask, void *scratch) {
+    (void)scratch;
+    wv_observe(v, seat, obs, mask);
 }
 
 #include "vector_episode.h"
