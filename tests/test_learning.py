@@ -54,14 +54,23 @@ def test_every_step_of_a_decision_allows_what_the_choice_allows_and_its_target_s
             chosen = legal[rng.randrange(len(legal))]
             values = [(a, rng.random()) for a in legal]
             steps = decision_steps(
-                coding, layout, match.view(match.to_act), legal, action_targets(values, chosen), chosen
+                coding, layout, match.view(match.to_act), legal, action_targets(values, chosen), chosen, dict(values)
             )
             choice = Choice(legal, coding.tokens)
             for token in coding.tokens(chosen):
                 allowed = choice.allowed()
                 if len(allowed) > 1:
-                    obs, mask, target = steps.pop(0)
+                    obs, mask, target, value = steps.pop(0)
                     assert list(np.flatnonzero(mask)) == allowed
+                    # each allowed id's value: the best of the actions through it; NaN for the others
+                    best = {
+                        i: max(
+                            v for a, v in values if coding.tokens(a)[: len(choice.picked) + 1] == (*choice.picked, i)
+                        )
+                        for i in allowed
+                    }
+                    assert value[allowed].tolist() == pytest.approx([best[i] for i in allowed])
+                    assert np.isnan(np.delete(value, allowed)).all()
                     assert float(target.astype(np.float32).sum()) == pytest.approx(1.0, abs=2e-3)
                     assert float(target[token]) >= 1 - SOFT - 1e-3  # the chosen path keeps the teacher's half
                     assert obs.shape == (layout.size,)

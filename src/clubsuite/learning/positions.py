@@ -16,6 +16,10 @@ distribution restricted to the actions the ids picked so far still allow, summed
 carry what the search knew beyond its one choice: which alternatives were nearly as good (the imitation of Skat's
 and of Ben's search bots did the same with the search's values).
 
+**The values** are kept too, for offline learning that wants them rather than the target: at each step, for each
+allowed id, the best value the search gave an action continuing through that id (in shares of a win: the game's
+objective), NaN where it valued none of them (and for every id of a teacher that does not search).
+
 **Which games.** Game ``g`` of an environment is the match seed ``derive_seed(env seed, TRAIN_SALT, g)``, never a
 deal of the benchmark's set (``derive_seed(env seed, k)``), dealt and played as the environment plays a deal (one
 hand, or the whole match). So that positions off the teacher's own path are seen too, each table plays a random
@@ -100,6 +104,7 @@ class Steps:
     mask: list[Mask] = field(default_factory=list)
     target: list[Halves] = field(default_factory=list)
     game: list[int] = field(default_factory=list)
+    value: list[npt.NDArray[np.float32]] = field(default_factory=list)
 
 
 class _Caution(Protocol):
@@ -141,28 +146,36 @@ def decision_steps(
     legal: Sequence[object],
     targets: dict[object, float],
     chosen: object,
-) -> list[tuple[Halves, Mask, Halves]]:
-    """The steps of one decision as (observation, mask, target) along the ids of ``chosen``: at each, the target
-    is ``targets`` restricted to the actions the ids picked so far allow, summed by their next id."""
-    sequences = [(coding.tokens(a), targets.get(a, 0.0)) for a in legal]
+    values: dict[object, float] | None = None,
+) -> list[tuple[Halves, Mask, Halves, npt.NDArray[np.float32]]]:
+    """The steps of one decision as (observation, mask, target, value) along the ids of ``chosen``: at each, the
+    target is ``targets`` restricted to the actions the ids picked so far allow, summed by their next id, and the
+    value of each allowed id the best of ``values`` (the search's) among those actions through it (NaN where none
+    has one)."""
+    known = values or {}
+    sequences = [(coding.tokens(a), targets.get(a, 0.0), known.get(a)) for a in legal]
     path = coding.tokens(chosen)
     out = []
     for depth in range(len(path)):
         prefix = path[:depth]
-        open_ = [(seq, t) for seq, t in sequences if seq[:depth] == prefix]
-        allowed = sorted({seq[depth] for seq, _ in open_})
+        open_ = [(seq, t, v) for seq, t, v in sequences if seq[:depth] == prefix]
+        allowed = sorted({seq[depth] for seq, _, _ in open_})
         if len(allowed) < 2:
             continue
         mask = np.zeros(coding.action_count, np.uint8)
         mask[allowed] = 1
         target = np.zeros(coding.action_count, np.float32)
-        for seq, t in open_:
+        value = np.full(coding.action_count, np.nan, np.float32)
+        for seq, t, v in open_:
             target[seq[depth]] += t
+            if v is not None and not v <= value[seq[depth]]:  # the best so far (NaN: none yet)
+                value[seq[depth]] = v
         total = target.sum()
         if not total > 0:
             raise ValueError(f"no target on the path of {chosen!r}: the teacher chose an action that is not legal")
         target /= total
-        out.append((observation_of(coding, layout, view, prefix).astype(np.float16), mask, target.astype(np.float16)))
+        obs = observation_of(coding, layout, view, prefix).astype(np.float16)
+        out.append((obs, mask, target.astype(np.float16), value))
     return out
 
 
@@ -197,18 +210,24 @@ class Teacher:
         actions = list(legal)
         if len(actions) == 1:
             return actions[0]
+        values: dict[object, float] | None = None
         if self.searcher is not None:
             compared = self.searcher.compare(view, legal, self.rng)
             chosen = compared.decision(self.searcher.settings.caution / 100)
-            targets = action_targets(compared.means(), chosen)
+            means = compared.means()
+            targets = action_targets(means, chosen)
+            values = dict(means)
         else:  # a teacher that does not search: its choice alone
             chosen = self.bot.choose(view, legal, self.rng)
             targets = {chosen: 1.0}
-        for obs, mask, target in decision_steps(self.coding, self.layout, view, actions, targets, chosen):
+        for obs, mask, target, value in decision_steps(
+            self.coding, self.layout, view, actions, targets, chosen, values
+        ):
             self.steps.obs.append(obs)
             self.steps.mask.append(mask)
             self.steps.target.append(target)
             self.steps.game.append(self.game)
+            self.steps.value.append(value)
         if self.explorer.randrange(100) < self.explore:
             return actions[self.explorer.randrange(len(actions))]
         if self.player is not None:
@@ -288,6 +307,7 @@ def write_shard(path: Path, steps: Steps, env: BenchEnv, teacher: str, explore: 
                 mask=np.array(steps.mask, np.uint8).reshape(-1, coding.action_count),
                 target=np.array(steps.target, np.float16).reshape(-1, coding.action_count),
                 game=np.array(steps.game, np.int32),
+                value=np.array(steps.value, np.float32).reshape(-1, coding.action_count),
                 about=np.frombuffer(about_text(env, teacher, explore, player).encode(), np.uint8),
             )
         os.replace(tmp, path)
@@ -428,7 +448,8 @@ MAX_SHARD_UNPACKED = 4 * 1024**3
 """The most a shard's arrays may hold unpacked (one of 10,000 matches holds some 2.4 GB)."""
 MAX_ABOUT = 4096
 """The longest ``about`` a shard may hold (bytes)."""
-SHARD_ENTRIES = ("obs", "mask", "target", "game", "about")
+SHARD_ENTRIES = ("obs", "mask", "target", "game", "value", "about")
+"""What a shard holds (``value`` since 1 December 2026: a shard made before has none, and is read as ever)."""
 _SHARD_TYPES = tuple(np.dtype(t) for t in (np.float16, np.float32, np.float64, np.uint8, np.bool_, np.int32, np.int64))
 
 
@@ -448,7 +469,7 @@ def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str
     most = max(0, games) * MAX_STEPS_PER_GAME
     size, actions = layout if layout is not None else (0, 0)
     rows: list[int] = []
-    wanted = {"obs": (size,), "mask": (actions,), "target": (actions,), "game": ()}
+    wanted = {"obs": (size,), "mask": (actions,), "target": (actions,), "game": (), "value": (actions,)}
 
     def check(name: str, shape: tuple[int, ...], dtype: np.dtype[np.generic]) -> str | None:
         if name not in SHARD_ENTRIES:
@@ -468,7 +489,7 @@ def _shard_arrays(path: Path, layout: tuple[int, int] | None, only: Sequence[str
         rows.append(shape[0])
         return None
 
-    per_step = 8 * (size + 2 * actions + 1)  # the widest types a shard may use
+    per_step = 8 * (size + 3 * actions + 1)  # the widest types a shard may use
     bounds = Bounds(
         max_bytes=min(MAX_SHARD_UNPACKED, most * per_step + MAX_ABOUT) if layout is not None else MAX_ABOUT,
         max_entries=len(SHARD_ENTRIES),
