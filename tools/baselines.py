@@ -32,7 +32,7 @@ KEPT = ROOT / "bench" / "baselines"
 PAGE = ROOT / "docs" / "research.md"
 BEGIN, END = "<!-- baselines:begin -->", "<!-- baselines:end -->"
 ALGOS = ("ppo", "dmc")
-ENVS = ("clubs_whist-v1",)
+ENVS = ("clubs_whist-v1", "clubs_northstar-4p-v1")
 CHECKPOINTS = (0.25, 0.5, 1.0)
 """The fractions of the budget at which a run's network is measured."""
 T95 = {2: 12.706, 3: 4.303, 4: 3.182, 5: 2.776, 6: 2.571, 7: 2.447, 8: 2.365, 9: 2.306, 10: 2.262}
@@ -96,34 +96,41 @@ def run(env: str, algo: str, seed: int, budget: float, deals: int) -> Path:
     return path
 
 
-def table(budget: float) -> str:
-    """The curves of every kept run of ``budget``: at each checkpoint, each seed's result and the mean over seeds
+def budgets(env: str, algo: str) -> list[float]:
+    """The budgets (CPU minutes) of the kept runs of ``algo`` on ``env``, smallest first."""
+    found = {json.loads(p.read_text(encoding="utf-8"))["budget_cpu_minutes"] for p in KEPT.glob(f"{env}-{algo}-*.json")}
+    return sorted(found)
+
+
+def table() -> str:
+    """The curves of every kept run: for each budget, at each checkpoint, each seed's result and the mean over seeds
     with its 95% t-interval (seeds are the independent results)."""
     rows = [
         BEGIN,
         "",
-        "| environment | algorithm | CPU minutes | seeds | result against `heuristic`, mean over seeds (95%) "
-        "| each seed | ids trained (mean) |",
-        "|---|---|---|---|---|---|---|",
+        "| environment | algorithm | budget (CPU minutes) | at | seeds "
+        "| result against `heuristic`, mean over seeds (95%) | each seed | ids trained (mean) |",
+        "|---|---|---|---|---|---|---|---|",
     ]
     for env in ENVS:
         for algo in ALGOS:
-            runs = []
-            for path in sorted(KEPT.glob(f"{env}-{algo}-{budget:g}min-seed*.json")):
-                runs.append(json.loads(path.read_text(encoding="utf-8")))
-            if not runs:
-                continue
-            for k, fraction in enumerate(CHECKPOINTS):
-                means = [r["points"][k]["result"]["mean"] for r in runs]
-                n = len(means)
-                mean = sum(means) / n
-                sd = math.sqrt(sum((m - mean) ** 2 for m in means) / (n - 1)) if n > 1 else float("nan")
-                half = T95.get(n, 1.96) * sd / math.sqrt(n) if n > 1 else float("nan")
-                ids = sum(r["points"][k]["ids_trained"] for r in runs) / n
-                rows.append(
-                    f"| `{env}` | {algo.upper()} | {budget * fraction:g} | {n} | {mean:+.3f} ({mean - half:+.3f} to "
-                    f"{mean + half:+.3f}) | {', '.join(f'{m:+.3f}' for m in means)} | {ids:,.0f} |"
-                )
+            for budget in budgets(env, algo):
+                runs = [
+                    json.loads(path.read_text(encoding="utf-8"))
+                    for path in sorted(KEPT.glob(f"{env}-{algo}-{budget:g}min-seed*.json"))
+                ]
+                for k, fraction in enumerate(CHECKPOINTS):
+                    means = [r["points"][k]["result"]["mean"] for r in runs]
+                    n = len(means)
+                    mean = sum(means) / n
+                    sd = math.sqrt(sum((m - mean) ** 2 for m in means) / (n - 1)) if n > 1 else float("nan")
+                    half = T95.get(n, 1.96) * sd / math.sqrt(n) if n > 1 else float("nan")
+                    ids = sum(r["points"][k]["ids_trained"] for r in runs) / n
+                    rows.append(
+                        f"| `{env}` | {algo.upper()} | {budget:g} | {budget * fraction:g} | {n} | {mean:+.3f} "
+                        f"({mean - half:+.3f} to {mean + half:+.3f}) | {', '.join(f'{m:+.3f}' for m in means)} "
+                        f"| {ids:,.0f} |"
+                    )
     rows += ["", END]
     return "\n".join(rows)
 
@@ -154,7 +161,7 @@ def main() -> None:
                 print(f"kept {path.relative_to(ROOT)}", file=sys.stderr)
     text = PAGE.read_text(encoding="utf-8")
     start, stop = text.index(BEGIN), text.index(END) + len(END)
-    PAGE.write_text(text[:start] + table(args.budget) + text[stop:], encoding="utf-8")
+    PAGE.write_text(text[:start] + table() + text[stop:], encoding="utf-8")
 
 
 if __name__ == "__main__":

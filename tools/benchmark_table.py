@@ -1,6 +1,7 @@
-"""The reference results of docs/benchmark.md: each run of RUNS played by ``clubs evaluate`` (its JSON kept in
-``bench/benchmark/ENV-AGENT.json``; a run whose file is there is not played again, so the script can be stopped and
-started again), then the table written between the page's markers.
+"""The reference results of docs/benchmark.md: each run of RUNS played by ``clubs evaluate --out`` (its JSON kept in
+``bench/benchmark/ENV-AGENT.json.gz``, every deal's result and the hash of its actions included, so that another
+lab can pair its own run with it deal by deal: ``clubs evaluate compare``; a run whose file is there is not played
+again, so the script can be stopped and started again), then the table written between the page's markers.
 
     python tools/benchmark_table.py --workers 2      # play what is missing, then write the table
     python tools/benchmark_table.py --table-only     # only write the table from the kept files
@@ -9,11 +10,13 @@ started again), then the table written between the page's markers.
 from __future__ import annotations
 
 import argparse
+import gzip
 import hashlib
 import json
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 KEPT = ROOT / "bench" / "benchmark"
@@ -37,7 +40,13 @@ docs/learning.md, with its learning curve)."""
 
 
 def kept(env: str, agent: str, against: str = AGAINST) -> Path:
-    return KEPT / (f"{env}-{agent}.json" if against == AGAINST else f"{env}-{agent}-vs-{against}.json")
+    return KEPT / (f"{env}-{agent}.json.gz" if against == AGAINST else f"{env}-{agent}-vs-{against}.json.gz")
+
+
+def read(path: Path) -> dict[str, Any]:
+    """A kept run's JSON (its deals included)."""
+    data: dict[str, Any] = json.loads(gzip.decompress(path.read_bytes()))
+    return data
 
 
 def current(env: str, agent: str, against: str = AGAINST) -> bool:
@@ -49,17 +58,20 @@ def current(env: str, agent: str, against: str = AGAINST) -> bool:
     if agent != "learned":
         return True
     policy = ROOT / "src" / "clubsuite" / "bots" / "policies" / f"{env}.npz"
-    said = json.loads(path.read_text(encoding="utf-8"))["agent"].get("sha256")
+    said = read(path)["agent"].get("sha256")
     return bool(said == hashlib.sha256(policy.read_bytes()).hexdigest())
 
 
 def play(env: str, agent: str, deals: int, against: str, workers: int) -> None:
-    """Play one run with ``clubs evaluate`` and keep its JSON."""
+    """Play one run with ``clubs evaluate --out`` and keep its file (written whole under a passing name first)."""
     clubs = Path(sys.executable).parent / "clubs"
     args = [str(clubs), "evaluate", agent, "--against", against, "--game", env, "--deals", str(deals)]
-    done = subprocess.run([*args, "--workers", str(workers), "--json"], capture_output=True, text=True, check=True)
     KEPT.mkdir(parents=True, exist_ok=True)
-    kept(env, agent, against).write_text(done.stdout, encoding="utf-8")
+    path = kept(env, agent, against)
+    partial = path.with_name(path.name.replace(".json.gz", ".partial.json.gz"))
+    resume = ["--resume"] if partial.exists() else []
+    subprocess.run([*args, "--workers", str(workers), "--out", str(partial), *resume], check=True)
+    partial.replace(path)
 
 
 def table() -> str:
@@ -75,7 +87,7 @@ def table() -> str:
         path = kept(env, agent, against)
         if not path.exists():
             continue
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = read(path)
         result, cpu = data["result"], data["cpu"]["agent"]
         low, high = result["ci95"]
         unit = " of a match" if data["episode"] == "match" else " points a hand"
