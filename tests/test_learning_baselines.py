@@ -60,7 +60,7 @@ def test_dmc_teaches_every_step_of_a_seat_that_seats_return_in_its_episode() -> 
     """In whist matches to 1 point (CW-5) the return is +1 for the seats that reached it, -1 for the others, or 0 for
     everyone in a draw: every target is one of these, and each finished episode teaches as many steps as its seats
     took."""
-    learner = Dmc("whist(target=1)", 3, DmcSettings(tables=2, batch=10_000, hidden=(8,)))
+    learner = Dmc("whist(target=1)", 3, DmcSettings(tables=2, pool=10_000, hidden=(8,)))
     while len(learner.returns) < 3:
         learner.step()
     assert set(learner.ready_g) <= {-1.0, 0.0, 1.0} and learner.ready_g
@@ -73,7 +73,7 @@ def _weights_after(kind: str, seed: int) -> list[Any]:
         for _ in range(2):
             ppo.iteration()
         return [w.copy() for w, _ in ppo.layers()]
-    dmc = Dmc("whist(target=2)", seed, DmcSettings(tables=4, batch=32, hidden=(16,)))
+    dmc = Dmc("whist(target=2)", seed, DmcSettings(tables=4, batch=32, pool=64, hidden=(16,)))
     for _ in range(2):
         dmc.iteration()
     return [w.copy() for w, _ in dmc.layers()]

@@ -11,7 +11,8 @@ a weights file holds (:mod:`clubsuite.bots.policy`), so a run's network is expor
   (undiscounted, lambda 0.95), the clipped surrogate with an entropy bonus, Adam.
 * **DMC** (:class:`Dmc`): every seat a learner sharing one Q-network; epsilon-greedy over the allowed ids; when a
   seat's episode ends each of its steps is taught the seat's return (the sum of its rewards in the episode, no
-  discount) by squared error on the id it chose; Adam on batches from the latest samples.
+  discount) by squared error on the id it chose; Adam on batches drawn in random order from the latest ``pool``
+  samples (one episode's steps are alike: batches of them alone teach little).
 
 Runs are reproducible from their seed up to the floating-point order of the machine's BLAS (the environments' own
 results are exact). Time is counted as this process's CPU seconds (``time.process_time``): set
@@ -239,9 +240,9 @@ class DmcSettings:
     tables: int = 64
     epsilon: float = 0.05
     batch: int = 1024
+    pool: int = 16_384
+    """Samples gathered before they are learned from, in random order (``pool // batch`` Adam steps)."""
     lr: float = 3e-4
-    updates_per_batch: int = 1
-    """Adam steps for each ``batch`` samples that finish."""
 
 
 class Dmc:
@@ -271,17 +272,21 @@ class Dmc:
         """Seat 0's return of every training episode finished so far."""
 
     def iteration(self) -> None:
-        """Steps every table until ``batch`` samples have finished, then Adam steps on them."""
-        while len(self.ready_a) < self.s.batch:
+        """Steps every table until ``pool`` samples have finished, then Adam steps on batches of them in random
+        order."""
+        s = self.s
+        while len(self.ready_a) < s.pool:
             self.step()
-        x = np.asarray(self.ready_x[: self.s.batch], np.float32)
-        a = np.asarray(self.ready_a[: self.s.batch], np.int64)
-        g = np.asarray(self.ready_g[: self.s.batch])
-        del self.ready_x[: self.s.batch], self.ready_a[: self.s.batch], self.ready_g[: self.s.batch]
-        for _ in range(self.s.updates_per_batch):
-            q, inputs = forward(self.q, x)
+        x = np.asarray(self.ready_x[: s.pool], np.float32)
+        a = np.asarray(self.ready_a[: s.pool], np.int64)
+        g = np.asarray(self.ready_g[: s.pool])
+        del self.ready_x[: s.pool], self.ready_a[: s.pool], self.ready_g[: s.pool]
+        order = self.rng.permutation(len(a))
+        for first in range(0, len(a), s.batch):
+            rows = order[first : first + s.batch]
+            q, inputs = forward(self.q, x[rows])
             grad = np.zeros_like(q)
-            grad[np.arange(len(a)), a] = (q[np.arange(len(a)), a] - g) / len(a)
+            grad[np.arange(len(rows)), a[rows]] = (q[np.arange(len(rows)), a[rows]] - g[rows]) / len(rows)
             self.opt.step(backward(self.q, inputs, grad.astype(np.float32)))
         self.steps += len(a)
 
