@@ -46,8 +46,9 @@ def kept(env: str, algo: str, seed: int, budget: float) -> Path:
 def evaluate(weights: Path, env: str, deals: int) -> dict[str, object]:
     """``clubs evaluate`` of a weights file against ``heuristic`` on the environment's first ``deals`` deals."""
     clubs = Path(sys.executable).parent / "clubs"
-    args = [str(clubs), "evaluate", str(weights), "--against", "heuristic", "--game", env, "--deals", str(deals)]
-    done = subprocess.run([*args, "--json"], capture_output=True, text=True, check=True)
+    where = str(weights.relative_to(ROOT))  # run from the repository: the command kept names no folder of a machine
+    args = [str(clubs), "evaluate", where, "--against", "heuristic", "--game", env, "--deals", str(deals)]
+    done = subprocess.run([*args, "--json"], capture_output=True, text=True, check=True, cwd=ROOT)
     result: dict[str, object] = json.loads(done.stdout)
     return result
 
