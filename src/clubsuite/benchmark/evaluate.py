@@ -41,7 +41,7 @@ from clubsuite.errors import ClubsError, InvalidOptionsError
 from clubsuite.jsonform import JsonObject
 from clubsuite.pools import Workers
 from clubsuite.rl.agents import Agent
-from clubsuite.rl.benchmarks import BOT_SEED, BenchEnv, find_env, match_seed, new_table
+from clubsuite.rl.benchmarks import BOT_SEED, BenchEnv, deals_hash, find_env, match_seed, new_table
 from clubsuite.runner import play_match
 from clubsuite.seeding import derive_seed
 from clubsuite.sim.stats import paired_mean
@@ -166,9 +166,10 @@ def actions_hash(tables: Sequence[SomeMatch]) -> str:
     return digest.hexdigest()
 
 
-def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
-    """Deal ``k`` of the environment played from every side (see the module docstring)."""
-    env = find_env(env_id)
+def play_deal(env_or_id: BenchEnv | str, agent: Agent, against: Agent, k: int) -> DealResult:
+    """Deal ``k`` of the environment (or of the held-out set it is dealt from) played from every side (see the module
+    docstring)."""
+    env = find_env(env_or_id) if isinstance(env_or_id, str) else env_or_id
     sides = sides_of(env)
     seed = match_seed(env, k)
     n = sum(len(s) for s in sides)
@@ -206,8 +207,8 @@ def play_deal(env_id: str, agent: Agent, against: Agent, k: int) -> DealResult:
     return out
 
 
-def _play_deals(env_id: str, agent: Agent, against: Agent, ks: Sequence[int]) -> list[DealResult]:
-    return [play_deal(env_id, agent, against, k) for k in ks]
+def _play_deals(env: BenchEnv, agent: Agent, against: Agent, ks: Sequence[int]) -> list[DealResult]:
+    return [play_deal(env, agent, against, k) for k in ks]
 
 
 def results(
@@ -227,14 +228,14 @@ def results(
         return
     if workers <= 1:
         for k in ks:
-            yield play_deal(env.id, agent, against, k)
+            yield play_deal(env, agent, against, k)
             if progress is not None:
                 progress(1)
         return
     chunks = [ks[i : i + chunk] for i in range(0, len(ks), chunk)]
     # Leaving the block (a failure, a stop, a caller that reads no further) ends the workers: no chunk runs on.
     with Workers(min(workers, len(chunks))) as pool:
-        for done in pool.map(functools.partial(_play_deals, env.id, agent, against), chunks):
+        for done in pool.map(functools.partial(_play_deals, env, agent, against), chunks):
             if progress is not None:
                 progress(len(done))
             yield from done
@@ -278,8 +279,9 @@ def summary(
             "rules_sha256": env.rules_sha256,
             "observation_sha256": env.observation_sha256,
             "opponents": dict(env.opponents),
+            **({"held_out": {"name": env.held_out, "deals_sha256": held_hash(env)}} if env.held_out else {}),
         },
-        "deals": {"seed": env.seed, "set": env.count, "played": len(played)},
+        "deals": deals_json(env, len(played)),
         "agent": agent.to_json(),
         "against": against.to_json(),
         "sides": [list(s) for s in sides_of(env)],
@@ -301,6 +303,20 @@ def summary(
     if per_deal:
         out["per_deal"] = [deal_json(d) for d in played]
     return out
+
+
+@functools.cache
+def held_hash(env: BenchEnv) -> str:
+    """The hash of a held-out set's deals, worked out once a process (it reads every deal of the set)."""
+    return deals_hash(env)
+
+
+def deals_json(env: BenchEnv, played: int) -> JsonObject:
+    """The deals an evaluation played: the set's seed and size, or for a held-out set its name in place of its seed
+    (which no result ever names)."""
+    if env.held_out:
+        return {"held_out": env.held_out, "set": env.count, "played": played}
+    return {"seed": env.seed, "set": env.count, "played": played}
 
 
 def deal_json(d: DealResult) -> JsonObject:

@@ -17,6 +17,7 @@ import click
 from clubsuite.benchmark.compare import compare, named
 from clubsuite.benchmark.evaluate import BLAS_THREADS, DealResult, play_deal, results, sides_of, summary
 from clubsuite.benchmark.files import read_deals, read_evaluation, read_json
+from clubsuite.benchmark.heldout import read_secret
 from clubsuite.cli.common import EXIT_WRITE_FAILED, fail, handle_errors
 from clubsuite.cli.describe import FillsHelp, FillsHelpGroup
 from clubsuite.cli.simulate import check_writable
@@ -79,7 +80,7 @@ def verify_sample(kept: dict[int, DealResult], env: BenchEnv, agent: Agent, leve
     altered and made to add up again, or an agent that does not play a deal the same way twice."""
     drawn = random.SystemRandom().sample(sorted(kept), min(VERIFIED_DEALS, len(kept)))
     for k in sorted(drawn):
-        again = play_deal(env.id, agent, level, k)
+        again = play_deal(env, agent, level, k)
         if again.scores != kept[k].scores or again.actions_sha256 != kept[k].actions_sha256:
             raise InvalidOptionsError(
                 f"{where}: deal {k} played again gives other tables than the file holds (checked on {len(drawn)} "
@@ -130,6 +131,14 @@ def _signed(value: float) -> str:
     help="Take up the evaluation in the --out file where it stopped: the deals it holds are kept, not played again "
     "(the file must be of the same agent, level and environment). The file is written as deals are done.",
 )
+@click.option(
+    "--held-out",
+    "held_out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    default=None,
+    help="Play the deals of a published held-out set instead of the environment's public ones, from the set's "
+    "secret file (for a leaderboard's keepers: clubs evaluate held-out makes one).",
+)
 @click.option("--progress/--no-progress", default=False, help="Say on standard error how many deals are done.")
 @handle_errors
 def run_command(
@@ -141,6 +150,7 @@ def run_command(
     as_json: bool,
     out: Path | None,
     resume: bool,
+    held_out: Path | None,
     progress: bool,
 ) -> None:
     """Play AGENT against a bot level on a benchmark environment's frozen deals, every deal from every side of
@@ -152,6 +162,14 @@ def run_command(
     for name in BLAS_THREADS:  # before NumPy loads (a policy's weights), here and in the workers spawned from here
         os.environ.setdefault(name, "1")
     env = find_env(env_name) if env_name is not None else default_env()
+    held = None
+    if held_out is not None:
+        held = read_secret(held_out)
+        if env_name is not None and held.id != env.id:
+            raise InvalidOptionsError(f"--held-out {path_text(held_out)} is a set of {held.id}, not of --game {env.id}")
+        if deals > held.count:
+            raise InvalidOptionsError(f"--deals {deals}: the held-out set {held.held_out} has {held.count} deals")
+        env = find_env(held.id)
     if resume and out is None:
         raise InvalidOptionsError("--resume takes up the evaluation kept in the --out file: give --out")
     if out is not None:
@@ -171,6 +189,8 @@ def run_command(
             f"this build no longer plays {env.id} as it was frozen (its deals, rules or observation changed): "
             "its results would not compare; a new version of the environment is needed"
         )
+    if held is not None:  # the build plays the environment as frozen: now its held-out deals
+        env = held
     kept = kept_deals(out, env, player, level, deals) if resume and out is not None and out.exists() else {}
     done = [len(kept)]
 
@@ -179,9 +199,10 @@ def run_command(
         if progress:
             click.echo(f"{done[0]} of {deals} deals played", err=True)
 
-    command = shlex.join(
-        ["clubs", "evaluate", agent_text, "--against", against, "--game", env.id, "--deals", str(deals)]
-    )
+    words = ["clubs", "evaluate", agent_text, "--against", against, "--game", env.id, "--deals", str(deals)]
+    if held_out is not None:  # the secret's file name alone: where a keeper keeps it is no one's business
+        words += ["--held-out", held_out.name]
+    command = shlex.join(words)
 
     def write(played: list[DealResult]) -> None:
         if out is None:
@@ -212,16 +233,17 @@ def run_command(
     result, cpu = data["result"], data["cpu"]
     low, high = result["ci95"]
     n_sides = len(sides_of(env))
+    where = f"{env.id} (held-out set {env.held_out})" if env.held_out else env.id
     if env.episode == "match":
         lines = [
-            f"{agent_text} against {against} on {env.id}: {deals} matches, each from all {n_sides} sides",
+            f"{agent_text} against {against} on {where}: {deals} matches, each from all {n_sides} sides",
             f"  {_signed(result['mean'])} of a match won over the other sides' mean (95% interval {_signed(low)} to "
             f"{_signed(high)})",
             f"  its side wins {data['agent_score']['mean']:.3f} of a match",
         ]
     else:
         lines = [
-            f"{agent_text} against {against} on {env.id}: {deals} deals, each from all {n_sides} sides",
+            f"{agent_text} against {against} on {where}: {deals} deals, each from all {n_sides} sides",
             f"  {_signed(result['mean'])} points a hand over the other sides (95% interval {_signed(low)} to "
             f"{_signed(high)})",
             f"  its side scores {data['agent_score']['mean']:+.3f} points a hand",
@@ -273,6 +295,39 @@ def compare_command(first: Path, second: Path, as_json: bool) -> None:
     click.echo(safe_lines("\n".join(lines)))
 
 
+@click.command("held-out", cls=FillsHelp)
+@click.argument("env_name", metavar="ENV")
+@click.option("--name", required=True, help="The set's name, as the leaderboard calls it (say clubs_whist-v1-2027a).")
+@click.option(
+    "--deals",
+    type=click.IntRange(MIN_DEALS, 10_000),
+    default=1000,
+    show_default=True,
+    help="How many deals the set holds.",
+)
+@click.option(
+    "--out",
+    type=click.Path(path_type=Path, dir_okay=False),
+    required=True,
+    help="The file to write the set's secret to (only its owner may read it; never written over).",
+)
+@handle_errors
+def held_out_command(env_name: str, name: str, deals: int, out: Path) -> None:
+    """Make a held-out deal set of the benchmark environment ENV for a leaderboard: a secret seed written to --out,
+    and on standard output the set's public half (its environment, deals and their hash), to be published in
+    src/clubsuite/benchmark/heldout.json. Keep the secret file from everyone: whoever holds it can deal the set."""
+    from clubsuite.benchmark.heldout import make
+
+    env = find_env(env_name, "ENV")
+    public = make(env, name, deals, out)
+    click.echo(json.dumps(public, indent=1))
+    click.echo(
+        f'the secret of {name} is in {path_text(out)}; publish the lines above under "sets" in '
+        "src/clubsuite/benchmark/heldout.json",
+        err=True,
+    )
+
+
 class EvaluateGroup(FillsHelpGroup):
     """``clubs evaluate``: ``compare`` where the first argument says so, else ``run`` (``clubs evaluate AGENT ...``
     runs an evaluation, as it always has)."""
@@ -293,3 +348,4 @@ def evaluate_command() -> None:
 
 evaluate_command.add_command(run_command)
 evaluate_command.add_command(compare_command)
+evaluate_command.add_command(held_out_command)

@@ -69,6 +69,9 @@ class BenchEnv:
     opponents: tuple[tuple[str, str], ...] = ()
     """The reference opponents: each pinned level's name and the SHA-256 of its choices on the environment's frozen
     positions (:mod:`clubsuite.rl.opponents`)."""
+    held_out: str = ""
+    """The name of the held-out set this environment is dealt from (:mod:`clubsuite.benchmark.heldout`: ``seed``
+    and ``count`` are then the set's, the seed secret), or "" for its public deals."""
 
     def pinned(self, level: str) -> str | None:
         """The pinned hash of the level ``level``, or None where the environment pins no level of that name."""
