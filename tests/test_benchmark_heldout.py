@@ -84,15 +84,12 @@ def test_an_evaluation_on_a_held_out_set_names_the_set_never_its_seed_and_pairs_
     assert [d["actions_sha256"] for d in data["per_deal"]] != [d["actions_sha256"] for d in public["per_deal"]]
     refused = clubs_in_process(["evaluate", "compare", str(tmp_path / "held.json.gz"), str(tmp_path / "public.json")])
     assert refused.status == 2 and "other environments" in refused.stderr
+    kept = ["--deals", "30", "--resume", "--out", str(tmp_path / "held.json.gz")]
     resumed = clubs_in_process(  # a held-out file is taken up only with its secret, and its sample played again
-        ["evaluate", "heuristic", "--against", "random", "--held-out", str(secret), "--deals", "30", "--resume"]
-        + ["--out", str(tmp_path / "held.json.gz")]
+        ["evaluate", "heuristic", "--against", "random", "--held-out", str(secret), *kept]
     )
     assert resumed.status == 0, resumed.stderr
-    wrong = clubs_in_process(
-        ["evaluate", "heuristic", "--against", "random", "--game", "clubs_free-v1", "--deals", "30", "--resume"]
-        + ["--out", str(tmp_path / "held.json.gz")]
-    )
+    wrong = clubs_in_process(["evaluate", "heuristic", "--against", "random", "--game", "clubs_free-v1", *kept])
     assert wrong.status == 2 and "another environment" in wrong.stderr
 
 
@@ -144,7 +141,9 @@ def test_a_held_out_run_is_refused_for_another_game_more_deals_or_a_file_that_is
     assert "cannot be read" in clubs_in_process([*base, str(tmp_path / "none.json")]).stderr
 
 
-def test_a_held_out_set_is_made_only_under_a_new_good_name_and_size(made: tuple[Path, int, str], tmp_path: Path) -> None:
+def test_a_held_out_set_is_made_only_under_a_new_good_name_and_size(
+    made: tuple[Path, int, str], tmp_path: Path
+) -> None:
     with pytest.raises(InvalidOptionsError, match="published already"):
         heldout.make(FREE, "free-a", 30, tmp_path / "x.json")
     with pytest.raises(InvalidOptionsError, match="lowercase letters"):
