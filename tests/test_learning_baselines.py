@@ -1,15 +1,19 @@
 """The learning baselines (``clubsuite.learning.baselines``): the gradients they step along are those of their
 losses (checked against finite differences), DMC teaches every seat its own return, a run is the same from the same
-seed, and a trained network is a weights file ``clubs evaluate`` plays."""
+seed, and a trained network is a weights file ``clubs evaluate`` plays; PPO started from a weights file starts from
+its layers and leaves them alone while the value network warms up, and ``clubs learn ppo`` trains, records and
+refuses bad settings by name."""
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pytest
 
+from cli_helpers import assert_safe_output, clubs_in_process
 from clubsuite.bots.policy import Policy, write_policy
 from clubsuite.learning.baselines import Dmc, DmcSettings, Ppo, PpoSettings, backward, ppo_loss_gradient
 from clubsuite.learning.network import forward, init_layers
@@ -93,3 +97,62 @@ def test_a_trained_network_is_a_weights_file_of_its_environment(tmp_path: Path) 
     write_policy(path, "clubs_whist-v1", ppo.layers())
     policy = Policy(path, "clubs_whist-v1", "whist")
     assert [w.shape for w, _ in policy.layers] == [w.shape for w, _ in ppo.layers()]
+
+
+def test_ppo_from_a_weights_file_starts_from_its_layers_and_the_warmup_teaches_the_value_alone(tmp_path: Path) -> None:
+    first = Ppo("clubs_whist-v1", 1, PpoSettings(tables=4, horizon=8, minibatch=16, hidden=(16,)))
+    first.iteration()
+    path = tmp_path / "start.npz"
+    write_policy(path, "clubs_whist-v1", first.layers())
+    started = [w.copy() for w, _ in Policy(path, "clubs_whist-v1", "whist").layers]
+    settings = PpoSettings(tables=4, horizon=8, minibatch=16, hidden=(16,), init=str(path), warmup=2)
+    ppo = Ppo("clubs_whist-v1", 2, settings)
+    assert all(np.array_equal(w, s) for (w, _), s in zip(ppo.layers(), started, strict=True))
+    value = [w.copy() for w, _ in ppo.value]
+    for _ in range(2):
+        ppo.iteration()
+    assert all(np.array_equal(w, s) for (w, _), s in zip(ppo.layers(), started, strict=True))
+    assert not all(np.array_equal(w, v) for (w, _), v in zip(ppo.value, value, strict=True))
+    ppo.iteration()  # the warmup over: the policy learns
+    assert not all(np.array_equal(w, s) for (w, _), s in zip(ppo.layers(), started, strict=True))
+
+
+def test_clubs_learn_ppo_trains_a_policy_records_how_and_clubs_evaluate_plays_it(tmp_path: Path) -> None:
+    first, second = tmp_path / "first.npz", tmp_path / "second.npz"
+    small = ["learn", "ppo", "clubs_free-v1", "--tables", "2", "--hidden", "16", "--iterations", "2"]
+    outcome = clubs_in_process([*small, "--out", str(first)])
+    assert outcome.status == 0, outcome.stderr
+    outcome = clubs_in_process([*small, "--init", str(first), "--warmup", "1", "--seed", "3", "--out", str(second)])
+    assert outcome.status == 0, outcome.stderr
+    written = second.with_suffix(".json").read_text()
+    record = json.loads(written)
+    assert record["method"] == "ppo" and record["init"] == "first.npz" and str(tmp_path) not in written
+    assert record["settings"]["warmup"] == 1 and record["curve"][-1]["iteration"] == 2 and record["ids"] > 0
+    assert "--init first.npz" in record["command"] and "--seed 3" in record["command"]
+    outcome = clubs_in_process(
+        ["evaluate", str(second), "--against", "random", "--game", "clubs_free-v1", "--deals", "30", "--json"]
+    )
+    assert outcome.status == 0, outcome.stderr
+    assert json.loads(outcome.stdout)["agent"]["sha256"] == Policy(second, "clubs_free-v1", "free").sha256
+
+
+@pytest.mark.parametrize(
+    ("args", "says"),
+    [
+        (["--init", "FIRST", "--hidden", "8"], "its hidden layers are 16, not 8"),
+        (["--opponents", "wizard"], "--opponents 'wizard'"),
+        (["--warmup", "3", "--iterations", "3"], "--warmup 3: fewer than --iterations"),
+        (["--tables", "0"], "--tables"),
+        (["--lr", "1"], "--lr"),
+    ],
+)
+def test_bad_ppo_settings_are_refused_naming_them(args: list[str], says: str, tmp_path: Path) -> None:
+    first = tmp_path / "first.npz"
+    ppo = Ppo("clubs_free-v1", 1, PpoSettings(tables=2, horizon=4, minibatch=8, hidden=(16,)))
+    write_policy(first, "clubs_free-v1", ppo.layers())
+    out = tmp_path / "out.npz"
+    given = [str(first) if a == "FIRST" else a for a in args]
+    outcome = clubs_in_process(["learn", "ppo", "clubs_free-v1", "--out", str(out), *given])
+    assert outcome.status == 2 and says in outcome.stderr, outcome.stderr
+    assert_safe_output(outcome)
+    assert not out.exists()

@@ -31,7 +31,10 @@ ROOT = Path(__file__).resolve().parents[1]
 KEPT = ROOT / "bench" / "baselines"
 PAGE = ROOT / "docs" / "research.md"
 BEGIN, END = "<!-- baselines:begin -->", "<!-- baselines:end -->"
-ALGOS = ("ppo", "dmc")
+ALGOS = ("ppo", "dmc", "bc-ppo")
+LABELS = {"ppo": "PPO", "dmc": "DMC", "bc-ppo": "PPO from the imitation policy"}
+IMITATION = ROOT / "bench" / "learning" / "runs"
+"""Where ``tools/train_policies.py`` keeps the imitation policies ``bc-ppo`` starts from (``<env>-expert.npz``)."""
 ENVS = ("clubs_whist-v1", "clubs_northstar-4p-v1")
 CHECKPOINTS = (0.25, 0.5, 1.0)
 """The fractions of the budget at which a run's network is measured."""
@@ -57,9 +60,19 @@ def run(env: str, algo: str, seed: int, budget: float, deals: int) -> Path:
     """Train one run to each checkpoint of ``budget`` CPU minutes, measuring its network at each; keep its JSON."""
     os.environ["OPENBLAS_NUM_THREADS"] = "1"
     from clubsuite.bots.policy import write_policy
-    from clubsuite.learning.baselines import Dmc, Ppo, train_for
+    from clubsuite.learning.baselines import Dmc, Ppo, PpoSettings, train_for
 
-    learner = Ppo(env, seed) if algo == "ppo" else Dmc(env, seed)
+    if algo == "bc-ppo":  # the shipped policies' last step (tools/train_policies.py), from the same start
+        from train_policies import PPO
+
+        given = dict(zip(PPO[::2], PPO[1::2], strict=True))
+        start = IMITATION / f"{env}-expert.npz"
+        settings = PpoSettings(
+            init=str(start), warmup=int(given["--warmup"]), lr=float(given["--lr"]), entropy=float(given["--entropy"])
+        )
+        learner: Ppo | Dmc = Ppo(env, seed, settings)
+    else:
+        learner = Ppo(env, seed) if algo == "ppo" else Dmc(env, seed)
     points = []
     spent = 0.0
     wall = time.perf_counter()
@@ -86,7 +99,7 @@ def run(env: str, algo: str, seed: int, budget: float, deals: int) -> Path:
         "algo": algo,
         "seed": seed,
         "budget_cpu_minutes": budget,
-        "settings": dataclasses.asdict(learner.s),
+        "settings": shown_settings(learner),
         "deals": deals,
         "wall_seconds": round(time.perf_counter() - wall, 1),
         "command": f"python tools/baselines.py --budget {budget:g} --seeds {seed} --algos {algo} --envs {env}",
@@ -95,6 +108,15 @@ def run(env: str, algo: str, seed: int, budget: float, deals: int) -> Path:
     path = kept(env, algo, seed, budget)
     path.write_text(json.dumps(record, indent=1) + "\n", encoding="utf-8")
     return path
+
+
+def shown_settings(learner: object) -> dict[str, object]:
+    """A learner's settings as a kept run names them: a start's file from the repository's root, no machine's
+    folder."""
+    settings: dict[str, object] = dataclasses.asdict(learner.s)  # type: ignore[attr-defined]
+    if settings.get("init"):
+        settings["init"] = str(Path(str(settings["init"])).relative_to(ROOT))
+    return settings
 
 
 def budgets(env: str, algo: str) -> list[float]:
@@ -128,7 +150,7 @@ def table() -> str:
                     half = T95.get(n, 1.96) * sd / math.sqrt(n) if n > 1 else float("nan")
                     ids = sum(r["points"][k]["ids_trained"] for r in runs) / n
                     rows.append(
-                        f"| `{env}` | {algo.upper()} | {budget:g} | {budget * fraction:g} | {n} | {mean:+.3f} "
+                        f"| `{env}` | {LABELS[algo]} | {budget:g} | {budget * fraction:g} | {n} | {mean:+.3f} "
                         f"({mean - half:+.3f} to {mean + half:+.3f}) | {', '.join(f'{m:+.3f}' for m in means)} "
                         f"| {ids:,.0f} |"
                     )
@@ -150,6 +172,9 @@ def main() -> None:
         parser.error("--budget, --deals and --workers: positive numbers")
     if not args.table_only:
         KEPT.mkdir(parents=True, exist_ok=True)
+        for env in args.envs if "bc-ppo" in args.algos else ():
+            if not (IMITATION / f"{env}-expert.npz").exists():
+                parser.error(f"bc-ppo on {env}: make its imitation policy first (python tools/train_policies.py {env})")
         todo = [
             (env, algo, seed, args.budget, args.deals)
             for env in args.envs

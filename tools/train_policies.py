@@ -3,10 +3,12 @@ skipped where its output is already there: stopped at any point, the script goes
 
 For each environment of PLAN: positions labelled by the heuristic bot (cheap: a first lesson in what the game
 asks), positions labelled by ``expert`` (its search's values of every candidate), a network trained on the first,
-then trained on the second from there. Where PLAN gives ``dagger`` games, one round of DAgger follows: that network
-plays the tables while ``expert`` labels every decision, and the network is trained again from the first lesson on
-``expert``'s own games and these together. The result is shipped as ``src/clubsuite/bots/policies/<env>.npz`` with
-its training record beside it.
+then trained on the second from there (the imitation policy). Where PLAN gives ``dagger`` games, one round of DAgger
+follows: that network plays the tables while ``expert`` labels every decision, and the network is trained again
+from the first lesson on ``expert``'s own games and these together. Last, PPO against the heuristic bot, started
+from the network so far, for PLAN's ``ppo`` iterations. The result is shipped as
+``src/clubsuite/bots/policies/<env>.npz`` with its training record beside it; the networks on the way are kept
+under ``bench/learning/runs/`` (their records in the repository, the networks not).
 
     python tools/train_policies.py --workers 2                   # every environment of PLAN
     python tools/train_policies.py --workers 2 clubs_free-v1     # one
@@ -27,16 +29,19 @@ DATA = Path(".positions")
 """Paths from the repository's root (the commands run there, and their records name these)."""
 
 PLAN: dict[str, dict[str, int]] = {
-    "clubs_whist-v1": {"heuristic": 1500, "expert": 60, "dagger": 0},
-    "clubs_free-v1": {"heuristic": 10000, "expert": 1040, "dagger": 0},
-    "clubs_partnership-v1": {"heuristic": 5000, "expert": 300, "dagger": 0},
-    "clubs_northstar-4p-v1": {"heuristic": 6000, "expert": 300, "dagger": 0},
+    "clubs_whist-v1": {"heuristic": 1500, "expert": 60, "dagger": 0, "ppo": 4000},
+    "clubs_free-v1": {"heuristic": 10000, "expert": 1040, "dagger": 0, "ppo": 3000},
+    "clubs_partnership-v1": {"heuristic": 5000, "expert": 300, "dagger": 0, "ppo": 3000},
+    "clubs_northstar-4p-v1": {"heuristic": 6000, "expert": 300, "dagger": 0, "ppo": 6000},
 }
-"""Games of positions by teacher, per environment (a whist game is a whole match), and the games of the DAgger
-round (0: none), at most as many as ``expert``'s."""
+"""Games of positions by teacher, per environment (a whist game is a whole match), the games of the DAgger round
+(0: none), at most as many as ``expert``'s, and the iterations of PPO (each 64 tables played 64 steps)."""
 HIDDEN = "256,128"
 EPOCHS = {"heuristic": 8, "expert": 12}
 SEED = 1
+PPO = ("--warmup", "20", "--lr", "1e-4", "--entropy", "0.001", "--opponents", "heuristic")
+"""PPO's settings from a policy already trained: a smaller step and entropy bonus than from random weights (the
+policy is already sure of most of its choices), the value network taught alone for its first iterations."""
 
 
 def clubs(*args: str) -> None:
@@ -75,18 +80,27 @@ def train(env: str, workers: int) -> None:
             "learn", "positions", env, "--teacher", "expert", "--player", str(imitation), "--games",
             str(plan["dagger"]), "--data", str(DATA), "--per-shard", "10", "--workers", str(workers),
         )  # fmt: skip
-        if not (ROOT / shipped).exists():
+        if not (ROOT / before_ppo(env)).exists():
             clubs(
                 "learn", "train", env, "--teacher", "expert", "--played-by", str(imitation), "--init", str(first),
                 "--data", str(DATA), "--games", str(plan["expert"]), "--hidden", HIDDEN, "--epochs",
-                str(EPOCHS["expert"]), "--seed", str(SEED), "--out", str(shipped),
+                str(EPOCHS["expert"]), "--seed", str(SEED), "--out", str(before_ppo(env)),
             )  # fmt: skip
+    if not (ROOT / shipped).exists():
+        clubs(
+            "learn", "ppo", env, "--init", str(before_ppo(env)), "--iterations", str(plan["ppo"]), *PPO,
+            "--hidden", HIDDEN, "--seed", str(SEED), "--out", str(shipped),
+        )  # fmt: skip
 
 
 def imitated(env: str) -> Path:
-    """The network trained on the heuristic bot's lesson and ``expert``'s games: shipped, or where a DAgger round
-    follows, kept under RUNS as the round's player."""
-    return RUNS / f"{env}-expert.npz" if PLAN[env]["dagger"] else SHIPPED / f"{env}.npz"
+    """The network trained on the heuristic bot's lesson and ``expert``'s games."""
+    return RUNS / f"{env}-expert.npz"
+
+
+def before_ppo(env: str) -> Path:
+    """The network PPO starts from: the imitation policy, or the DAgger round's where PLAN gives one."""
+    return RUNS / f"{env}-dagger.npz" if PLAN[env]["dagger"] else imitated(env)
 
 
 def main() -> None:

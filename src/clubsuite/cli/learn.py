@@ -4,7 +4,6 @@
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import sys
 from collections.abc import Callable
@@ -12,9 +11,10 @@ from pathlib import Path
 
 import click
 
-from clubsuite.benchmark.evaluate import BLAS_THREADS
 from clubsuite.cli.common import EXIT_WRITE_FAILED, fail, handle_errors
 from clubsuite.cli.describe import FillsHelp, FillsHelpGroup
+from clubsuite.cli.learn_common import one_blas_thread, shown, weights_options, widths_of
+from clubsuite.cli.learn_ppo import ppo_command
 from clubsuite.cli.simulate import check_writable
 from clubsuite.errors import InvalidOptionsError
 from clubsuite.records.files import path_text, write_atomically
@@ -23,10 +23,6 @@ from clubsuite.sim.running import MAX_WORKERS
 
 DATA = Path(".positions")
 """Where positions are kept unless ``--data`` says otherwise."""
-MAX_HIDDEN = 4
-"""The most hidden layers ``--hidden`` may give."""
-MAX_WIDTH = 1024
-"""The widest hidden layer ``--hidden`` may give."""
 
 
 def data_option(help_text: str) -> Callable[[Callable[..., None]], Callable[..., None]]:
@@ -36,16 +32,12 @@ def data_option(help_text: str) -> Callable[[Callable[..., None]], Callable[...,
     )
 
 
-def _one_blas_thread() -> None:
-    for name in BLAS_THREADS:  # before NumPy loads, here and in the workers spawned from here
-        os.environ.setdefault(name, "1")
-
-
 @click.group("learn", cls=FillsHelpGroup)
 def learn_command() -> None:
     """Train a policy of a benchmark environment by imitation of a search bot: first make labelled positions
-    (positions), then train a network on them (train). The weights file it writes is a policy that
-    `clubs evaluate` plays; the learned bot plays the policies shipped with the package."""
+    (positions), then train a network on them (train); then, from there, by PPO against the environment's bots
+    (ppo). The weights file each writes is a policy that `clubs evaluate` plays; the learned bot plays the
+    policies shipped with the package."""
 
 
 @learn_command.command("positions", cls=FillsHelp)
@@ -90,7 +82,7 @@ def positions_command(
     """Play games of ENV (a benchmark environment's id, or a game's name for its first) with the teacher at every
     seat and keep each of its decisions with the search's values of every candidate. Games already made under
     --data are kept: run the same command again to go on after a stop, or with more --games to add to it."""
-    _one_blas_thread()
+    one_blas_thread()
     from clubsuite.learning.positions import generate
 
     env = find_env(env_name, "ENV")
@@ -131,7 +123,7 @@ def positions_command(
     default=None,
     help="Train on the positions of the first GAMES games only [default: all there are].",
 )
-@click.option("--hidden", default="256,128", show_default=True, help="The widths of the hidden layers.")
+@weights_options
 @click.option("--epochs", type=click.IntRange(1, 1000), default=12, show_default=True, help="Passes over the data.")
 @click.option(
     "--lr",
@@ -139,13 +131,6 @@ def positions_command(
     default=1e-3,
     show_default=True,
     help="Adam's step size (halved after two thirds of the epochs, in a run of three or more).",
-)
-@click.option("--seed", type=click.IntRange(0, 2**32 - 1), default=0, show_default=True, help="The training seed.")
-@click.option(
-    "--out",
-    type=click.Path(path_type=Path, dir_okay=False),
-    required=True,
-    help="The weights file to write (.npz); its training record goes beside it (.json).",
 )
 @click.option("--progress/--no-progress", default=False, help="Say on standard error how each epoch went.")
 @handle_errors
@@ -165,13 +150,13 @@ def train_command(
 ) -> None:
     """Train a policy network for ENV on the positions made under --data, holding every tenth game out to
     measure it, and write its weights (a policy file) and how the training went."""
-    _one_blas_thread()
+    one_blas_thread()
     from clubsuite.bots.policy import Policy, write_policy
     from clubsuite.learning.network import Epoch, Settings, train, weight_count
     from clubsuite.learning.positions import Dataset, read_shards, shard_ranges, teacher_folder
 
     env = find_env(env_name, "ENV")
-    widths = _widths(hidden)
+    widths = widths_of(hidden)
     if out.suffix != ".npz":
         raise InvalidOptionsError(f"--out {path_text(out)}: a weights file's name ends in .npz")
     check_writable("--out", out)
@@ -210,11 +195,11 @@ def train_command(
     layers, history = train(training, settings, held, said, start)
     command = ["clubs", "learn", "train", env.id, "--teacher", teacher]
     for player in played_by:
-        command += ["--played-by", _shown(Path(player)) if player.endswith(".npz") else player]
+        command += ["--played-by", shown(Path(player)) if player.endswith(".npz") else player]
     command += ["--hidden", hidden, "--epochs", str(epochs)]
     command += ["--lr", f"{lr:g}", "--seed", str(seed)]
     if init is not None:
-        command += ["--init", _shown(init)]
+        command += ["--init", shown(init)]
     if games is not None:
         command += ["--games", str(games)]
     record = {
@@ -224,7 +209,7 @@ def train_command(
         "command": shlex.join(command),
         "teacher": teacher,
         "positions": about,
-        "init": _shown(init) if init is not None else None,
+        "init": shown(init) if init is not None else None,
         "games": sum(int(d.game.max()) + 1 if len(d) else 0 for d, _ in read),
         "steps": {"train": len(training), "held_out": len(held)},
         "weights": weight_count(layers),
@@ -252,22 +237,4 @@ def train_command(
     )
 
 
-def _shown(path: Path) -> str:
-    """A path as a training record names it: as given where it is relative, else its name alone (a record never
-    holds where a machine keeps its files)."""
-    return str(path) if not path.is_absolute() else path.name
-
-
-def _widths(text: str) -> tuple[int, ...]:
-    """``--hidden``: widths separated by commas."""
-    try:
-        widths = tuple(int(part) for part in text.split(","))
-    except ValueError:
-        raise InvalidOptionsError(
-            f"--hidden {text!r}: widths of hidden layers separated by commas, like 256,128"
-        ) from None
-    if not 1 <= len(widths) <= MAX_HIDDEN or not all(1 <= w <= MAX_WIDTH for w in widths):
-        raise InvalidOptionsError(
-            f"--hidden {text!r}: from 1 to {MAX_HIDDEN} hidden layers, each from 1 to {MAX_WIDTH} wide"
-        )
-    return widths
+learn_command.add_command(ppo_command)

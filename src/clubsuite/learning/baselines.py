@@ -109,6 +109,24 @@ def ppo_loss_gradient(
     return loss, grad
 
 
+def started_from(path: str, env_id: str, hidden: Sequence[int]) -> Layers:
+    """The layers of the weights file at ``path`` (read and checked as the ``learned`` bot reads one) as trainable
+    copies, refused unless its hidden widths are ``hidden``."""
+    from pathlib import Path
+
+    from clubsuite.bots.policy import Policy
+    from clubsuite.errors import InvalidOptionsError
+    from clubsuite.rl.benchmarks import find_env
+    from clubsuite.safetext import quoted
+
+    layers = Policy(Path(path), env_id, find_env(env_id).spec).layers
+    widths = tuple(w.shape[1] for w, _ in layers[:-1])
+    if widths != tuple(hidden):
+        given, wanted = ",".join(map(str, widths)), ",".join(map(str, hidden))
+        raise InvalidOptionsError(f"weights file {quoted(path, 200)}: its hidden layers are {given}, not {wanted}")
+    return [(np.array(w, np.float32), np.array(b, np.float32)) for w, b in layers]
+
+
 @dataclass(frozen=True)
 class PpoSettings:
     """How PPO learns."""
@@ -123,6 +141,12 @@ class PpoSettings:
     entropy: float = 0.01
     lam: float = 0.95
     opponents: str = "heuristic"
+    init: str = ""
+    """A weights file of the environment to start the policy from (an imitation policy, say), or "" for He's
+    random weights."""
+    warmup: int = 0
+    """Iterations at the start that teach the value network alone (the policy stays as it is): a policy started
+    from a weights file meets a value network that knows nothing, whose advantages would first undo what it knew."""
 
 
 class Ppo:
@@ -139,6 +163,9 @@ class Ppo:
         self.value = init_layers(size, 1, self.s.hidden, self.rng)
         last_w, last_b = self.policy[-1]
         self.policy[-1] = ((last_w * 0.01).astype(np.float32), last_b)
+        if self.s.init:
+            self.policy = started_from(self.s.init, env_id, self.s.hidden)
+        self.iterations = 0
         self.opt_policy = Adam(self.policy, self.s.lr)
         self.opt_value = Adam(self.value, self.s.lr)
         self.obs, _ = self.env.reset(seed=int(self.rng.integers(2**62)))
@@ -201,7 +228,9 @@ class Ppo:
             targets.reshape(-1)[keep],
         ]
         self.steps += int(keep.sum())
-        self._update(*data)
+        self.iterations += 1
+        x, m, a, lp, adv, tg = data
+        self._update(x, m, a, lp, adv, tg, policy=self.iterations > s.warmup)
 
     def _update(
         self,
@@ -211,6 +240,7 @@ class Ppo:
         old_logp: Floats,
         advantages: Floats,
         targets: Floats,
+        policy: bool = True,
     ) -> None:
         s = self.s
         count = len(actions)
@@ -218,11 +248,14 @@ class Ppo:
             order = self.rng.permutation(count)
             for a in range(0, count, s.minibatch):
                 rows = order[a : a + s.minibatch]
-                adv = advantages[rows]
-                adv = (adv - adv.mean()) / (adv.std() + 1e-8)
-                logits, inputs = forward(self.policy, x[rows])
-                _, grad = ppo_loss_gradient(logits, mask[rows], actions[rows], old_logp[rows], adv, s.clip, s.entropy)
-                self.opt_policy.step(backward(self.policy, inputs, grad.astype(np.float32)))
+                if policy:
+                    adv = advantages[rows]
+                    adv = (adv - adv.mean()) / (adv.std() + 1e-8)
+                    logits, inputs = forward(self.policy, x[rows])
+                    _, grad = ppo_loss_gradient(
+                        logits, mask[rows], actions[rows], old_logp[rows], adv, s.clip, s.entropy
+                    )
+                    self.opt_policy.step(backward(self.policy, inputs, grad.astype(np.float32)))
                 v, v_inputs = forward(self.value, x[rows])
                 v_grad = (v[:, 0] - targets[rows])[:, None] / len(rows)
                 self.opt_value.step(backward(self.value, v_inputs, v_grad.astype(np.float32)))
