@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import os
 import stat
 from pathlib import Path
 from typing import Any
@@ -83,7 +84,7 @@ def test_an_evaluation_on_a_held_out_set_names_the_set_never_its_seed_and_pairs_
     public, _ = _played(tmp_path / "public.json", "--game", "clubs_free-v1", "--deals", "30")
     assert [d["actions_sha256"] for d in data["per_deal"]] != [d["actions_sha256"] for d in public["per_deal"]]
     refused = clubs_in_process(["evaluate", "compare", str(tmp_path / "held.json.gz"), str(tmp_path / "public.json")])
-    assert refused.status == 2 and "other environments" in refused.stderr
+    assert refused.status == 2 and "(clubs_free-v1 (held-out set free-a) and clubs_free-v1," in refused.stderr
     kept = ["--deals", "30", "--resume", "--out", str(tmp_path / "held.json.gz")]
     resumed = clubs_in_process(  # a held-out file is taken up only with its secret, and its sample played again
         ["evaluate", "heuristic", "--against", "random", "--held-out", str(secret), *kept]
@@ -110,6 +111,7 @@ def _secret_text(secret: Path, **changes: object) -> str:
         ({"format": "other"}, "is not a held-out set's secret"),
         ({"name": "Free A!"}, "a set's name is 1 to 64 lowercase letters"),
         ({"deals": True}, "'deals' must be a whole number"),
+        ({"seed": "\u00b2\u00b3"}, "'seed' must be a whole number written as text"),
     ],
 )
 def test_a_secret_that_is_not_a_published_sets_is_refused_naming_the_rule(
@@ -139,6 +141,11 @@ def test_a_held_out_run_is_refused_for_another_game_more_deals_or_a_file_that_is
     (tmp_path / "not.json").write_text("{")
     assert "is not JSON" in clubs_in_process([*base, str(tmp_path / "not.json")]).stderr
     assert "cannot be read" in clubs_in_process([*base, str(tmp_path / "none.json")]).stderr
+    os.mkfifo(tmp_path / "pipe.json")  # never waited on
+    assert "is not a regular file" in clubs_in_process([*base, str(tmp_path / "pipe.json")]).stderr
+    nowhere = ["evaluate", "held-out", "clubs_free-v1", "--name", "free-c", "--deals", "30", "--out"]
+    nowhere.append(str(tmp_path / "no" / "s.json"))
+    assert "cannot be written" in clubs_in_process(nowhere).stderr
 
 
 def test_a_held_out_set_is_made_only_under_a_new_good_name_and_size(

@@ -33,8 +33,7 @@ PAGE = ROOT / "docs" / "research.md"
 BEGIN, END = "<!-- baselines:begin -->", "<!-- baselines:end -->"
 ALGOS = ("ppo", "dmc", "bc-ppo")
 LABELS = {"ppo": "PPO", "dmc": "DMC", "bc-ppo": "PPO from the imitation policy"}
-IMITATION = ROOT / "bench" / "learning" / "runs"
-"""Where ``tools/train_policies.py`` keeps the imitation policies ``bc-ppo`` starts from (``<env>-expert.npz``)."""
+
 ENVS = ("clubs_whist-v1", "clubs_northstar-4p-v1")
 CHECKPOINTS = (0.25, 0.5, 1.0)
 """The fractions of the budget at which a run's network is measured."""
@@ -63,10 +62,10 @@ def run(env: str, algo: str, seed: int, budget: float, deals: int) -> Path:
     from clubsuite.learning.baselines import Dmc, Ppo, PpoSettings, train_for
 
     if algo == "bc-ppo":  # the shipped policies' last step (tools/train_policies.py), from the same start
-        from train_policies import PPO
+        from train_policies import PPO, before_ppo
 
         given = dict(zip(PPO[::2], PPO[1::2], strict=True))
-        start = IMITATION / f"{env}-expert.npz"
+        start = ROOT / before_ppo(env)
         settings = PpoSettings(
             init=str(start), warmup=int(given["--warmup"]), lr=float(given["--lr"]), entropy=float(given["--entropy"])
         )
@@ -173,7 +172,9 @@ def main() -> None:
     if not args.table_only:
         KEPT.mkdir(parents=True, exist_ok=True)
         for env in args.envs if "bc-ppo" in args.algos else ():
-            if not (IMITATION / f"{env}-expert.npz").exists():
+            from train_policies import before_ppo
+
+            if not (ROOT / before_ppo(env)).exists():
                 parser.error(f"bc-ppo on {env}: make its imitation policy first (python tools/train_policies.py {env})")
         todo = [
             (env, algo, seed, args.budget, args.deals)

@@ -65,20 +65,21 @@ def sha256(path: Path) -> str:
     return hashlib.sha256((ROOT / path).read_bytes()).hexdigest()
 
 
-def fresh(kept: Path, net: Path) -> bool:
-    """Whether the evaluation kept at ``kept`` is of the network now at ``net`` (a policy trained again, or
-    shipped anew, is evaluated again)."""
+def fresh(kept: Path, net: Path, deals: int) -> bool:
+    """Whether the evaluation kept at ``kept`` is of the network now at ``net``, over ``deals`` deals (a policy
+    trained again, or shipped anew, or asked for over other deals, is evaluated again)."""
     if not (ROOT / kept).exists():
         return False
     data = json.loads((ROOT / kept).read_text(encoding="utf-8"))
-    return bool(data["agent"].get("sha256") == sha256(net))
+    return bool(data["agent"].get("sha256") == sha256(net) and data["deals"]["played"] == deals)
 
 
 def make(env: str, workers: int) -> None:
     """Train and evaluate every point of ``env`` that is not kept yet."""
     start = RUNS / f"{env}-heuristic.npz"
     for games, net in points(env):
-        if games and not (ROOT / net).exists() and net != SHIPPED / f"{env}.npz":  # made by train_policies.py
+        made_elsewhere = net == SHIPPED / f"{env}.npz" or (PLAN[env]["dagger"] and net == before_ppo(env))
+        if games and not (ROOT / net).exists() and not made_elsewhere:  # those by tools/train_policies.py
             clubs(
                 "learn", "train", env, "--teacher", "expert", "--init", str(start), "--data", str(DATA),
                 "--hidden", HIDDEN, "--epochs", str(EPOCHS["expert"]), "--seed", str(SEED), "--games", str(games),
@@ -93,7 +94,7 @@ def make(env: str, workers: int) -> None:
             deals = (SHIPPED_DEALS if shipped else DEALS)[level]
             if shipped and level == "hard":
                 deals = SHIPPED_HARD_DEALS.get(env, deals)
-            if not fresh(kept, net):
+            if not fresh(kept, net, deals):
                 clubs(
                     "evaluate", str(net), "--against", level, "--game", env, "--deals", str(deals),
                     "--workers", str(workers), "--json", out=kept,

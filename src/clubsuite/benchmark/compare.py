@@ -36,6 +36,13 @@ def named(value: JsonValue, key: str = "text") -> str:
     return "?"
 
 
+def dealt_from(env: JsonValue) -> str:
+    """A file's environment as a message names it: its id, and the held-out set it was dealt from where it was."""
+    held = env.get("held_out") if isinstance(env, dict) else None
+    name = held.get("name") if isinstance(held, dict) else None
+    return named(env, "id") + (f" (held-out set {name[:80]})" if isinstance(name, str) else "")
+
+
 def _interval(values: list[float]) -> JsonObject:
     mean, (low, high) = paired_mean(values)
     return {"mean": round(mean, 4), "ci95": [round(low, 4), round(high, 4)]}
@@ -48,8 +55,8 @@ def compare(a: Kept, b: Kept, names: tuple[str, str]) -> JsonObject:
     first, second = names
     if _field(a, "env") != _field(b, "env"):
         raise InvalidOptionsError(
-            f"{first} and {second} are of other environments ({named(_field(a, 'env'), 'id')} and "
-            f"{named(_field(b, 'env'), 'id')}, or one of them frozen otherwise): their deals do not pair"
+            f"{first} and {second} are of other environments ({dealt_from(_field(a, 'env'))} and "
+            f"{dealt_from(_field(b, 'env'))}, or one of them frozen otherwise): their deals do not pair"
         )
     if _field(a, "against") != _field(b, "against"):
         raise InvalidOptionsError(

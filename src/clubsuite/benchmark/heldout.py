@@ -27,6 +27,7 @@ import dataclasses
 import json
 import os
 import secrets
+import stat
 from pathlib import Path
 
 from clubsuite.errors import InvalidOptionsError
@@ -83,13 +84,16 @@ def make(env: BenchEnv, name: str, deals: int, out: Path) -> JsonObject:
         raise InvalidOptionsError(f"--deals {deals}: a held-out set has {MIN_DEALS} to {MAX_DEALS} deals")
     seed = secrets.randbits(SEED_BITS)
     secret = {"format": FORMAT, "version": VERSION, "name": name, "env": env.id, "deals": deals, "seed": str(seed)}
+    public = {name: public_half(dealt(env, name, seed, deals))}  # first: a stop while hashing leaves no secret
     try:
         handle = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except FileExistsError:
         raise InvalidOptionsError(f"--out {path_text(out)} is there already: a secret is never written over") from None
+    except OSError as exc:
+        raise InvalidOptionsError(f"--out {path_text(out)} cannot be written: {exc.strerror or exc}") from None
     with os.fdopen(handle, "w", encoding="utf-8") as f:
         f.write(json.dumps(secret, indent=1) + "\n")
-    return {name: public_half(dealt(env, name, seed, deals))}
+    return public
 
 
 def read_secret(path: Path, sets: dict[str, JsonObject] | None = None) -> BenchEnv:
@@ -97,11 +101,17 @@ def read_secret(path: Path, sets: dict[str, JsonObject] | None = None) -> BenchE
     secret of a published set (of ``sets``: the package's where None) that deals exactly its published deals;
     otherwise a refusal naming the file and the rule (never the seed)."""
     where = f"--held-out {path_text(path)}"
-    try:
-        with path.open("rb") as f:
-            raw = f.read(MAX_SECRET_BYTES + 1)
+    try:  # never blocking: a pipe or a device given as the secret is refused, not waited on
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
     except OSError as exc:
         raise InvalidOptionsError(f"{where} cannot be read: {exc.strerror or exc}") from None
+    with os.fdopen(handle, "rb") as f:
+        if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+            raise InvalidOptionsError(f"{where} is not a regular file")
+        try:
+            raw = f.read(MAX_SECRET_BYTES + 1)
+        except OSError as exc:
+            raise InvalidOptionsError(f"{where} cannot be read: {exc.strerror or exc}") from None
     if len(raw) > MAX_SECRET_BYTES:
         raise InvalidOptionsError(f"{where} holds more than a held-out set's secret ({MAX_SECRET_BYTES} bytes)")
     try:
@@ -115,7 +125,7 @@ def read_secret(path: Path, sets: dict[str, JsonObject] | None = None) -> BenchE
         raise InvalidOptionsError(f"{where}: its 'name' and 'env' must be text")
     if not isinstance(deals, int) or isinstance(deals, bool) or not MIN_DEALS <= deals <= MAX_DEALS:
         raise InvalidOptionsError(f"{where}: its 'deals' must be a whole number from {MIN_DEALS} to {MAX_DEALS}")
-    if not isinstance(seed_text, str) or not seed_text.isdigit() or len(seed_text) > 60:
+    if not isinstance(seed_text, str) or not (seed_text.isascii() and seed_text.isdigit()) or len(seed_text) > 60:
         raise InvalidOptionsError(f"{where}: its 'seed' must be a whole number written as text")
     known = published() if sets is None else sets
     public = known.get(_checked_name(name, f"{where}: its name"))
