@@ -161,6 +161,9 @@ def test_a_held_out_set_is_made_only_under_a_new_good_name_and_size(
 
 
 def test_the_package_publishes_only_well_formed_held_out_sets() -> None:
-    for name, public in heldout.published().items():
-        assert set(name) <= heldout.NAME_CHARS and public["env"] in ENVS
-        assert isinstance(public["deals"], int) and len(str(public["deals_sha256"])) == 64
+    data = json.loads(heldout.PUBLISHED.read_text(encoding="utf-8"))
+    assert set(data) == {"about", "sets"} and isinstance(data["about"], str) and isinstance(data["sets"], dict)
+    for name, public in data["sets"].items():  # a public half only: never a seed beside it until the set retires
+        assert set(name) <= heldout.NAME_CHARS and set(public) <= {"env", "deals", "deals_sha256", "seed"}
+        assert public["env"] in ENVS and heldout.MIN_DEALS <= public["deals"] <= heldout.MAX_DEALS
+        assert len(public["deals_sha256"]) == 64
