@@ -105,6 +105,13 @@ def test_the_protocol_page_shows_the_schemas_of_the_code() -> None:
 def test_leaving_a_seat_lets_its_bot_play_and_someone_else_take_it(server: ThreadServer) -> None:
     table = new_table(server.base, "whist", [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}])
     token = post(server.base, f"/tables/{table['id']}/join", {"name": "Ann"})["token"]
+    ann = Client(server.base, table["id"], token)  # play begins: a bot acts, or Ann does where she is first
+    begun = ann.until(lambda m: m["type"] == "state")
+    if begun["version"] == 0:
+        if begun["to_act"] == 0:
+            ann.send({"type": "act", "action": begun["legal"][0], "version": 0})
+        ann.until(lambda m: m["type"] == "update")
+    ann.close()
     assert post(server.base, f"/tables/{table['id']}/leave", {"token": "wrong"}, 403)["code"] == "bad_token"
     assert post(server.base, f"/tables/{table['id']}/leave", {"token": token})["seat"] == 0
     info = get(server.base, f"/tables/{table['id']}")
@@ -113,6 +120,16 @@ def test_leaving_a_seat_lets_its_bot_play_and_someone_else_take_it(server: Threa
     stale = Client(server.base, table["id"], token)
     assert stale.recv()["code"] == "bad_token"
     stale.close()
+
+
+def test_leaving_a_seat_before_play_begins_makes_the_table_wait_again_with_no_bot_in_it(server: ThreadServer) -> None:
+    table = new_table(server.base, "whist", [{"kind": "person"}] * 3)  # no bot: nothing is played till a person acts
+    tokens = [post(server.base, f"/tables/{table['id']}/join", {"name": name})["token"] for name in ("Ann", "Bo", "Cy")]
+    assert get(server.base, f"/tables/{table['id']}")["waiting"] is False
+    assert post(server.base, f"/tables/{table['id']}/leave", {"token": tokens[0]})["seat"] == 0
+    info = get(server.base, f"/tables/{table['id']}")
+    assert info["version"] == 0 and info["free_seats"] == [0] and info["waiting"]
+    assert not info["seats"][0]["bot_playing"]
 
 
 @pytest.mark.parametrize("hints", [False, True])
