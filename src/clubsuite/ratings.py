@@ -21,10 +21,12 @@ from __future__ import annotations
 import math
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-
-from openskill.models import PlackettLuce
+from typing import TYPE_CHECKING
 
 from clubsuite import engine
+
+if TYPE_CHECKING:  # OpenSkill is read when a rating is updated: a table's pool and a shown number need none of it
+    from openskill.models import PlackettLuce
 
 
 @dataclass(frozen=True)
@@ -77,6 +79,8 @@ SHOWN_SCALE = 60
 def model() -> PlackettLuce:
     """A fresh OpenSkill Plackett-Luce model with its default settings (a fresh one per use: OpenSkill's ``rate()``
     may change its model's settings)."""
+    from openskill.models import PlackettLuce  # here: the page's offline core reads pools without OpenSkill
+
     return PlackettLuce()
 
 

@@ -415,7 +415,7 @@ def knowable_by_version(server: Any, table_id: str, seat: int | None, versions: 
     """The cards ``seat`` could know in the table's first match as it stood at each of ``versions`` (a version counts
     the accepted actions): the match rebuilt once from the table's seed and action log, read at each version on the
     way (a version past the log's end reads the match at its end)."""
-    from clubsuite.server.table.live import advance, start_match
+    from clubsuite.tabletalk import advance, start_match
 
     table = server.server.config.app.state.hub.tables[table_id]
     match, _ = start_match(table.info, table.options, 0, table.seed)

@@ -20,11 +20,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from functools import cache
 from pathlib import Path
-
-from babel.messages.catalog import Catalog
-from babel.messages.pofile import read_po
+from typing import TYPE_CHECKING
 
 from clubsuite.wording import plural_index
+
+if TYPE_CHECKING:  # Babel is read only when a catalog is: the rules, the views and the page's core run without it
+    from babel.messages.catalog import Catalog
 
 LANGUAGES = ("en", "de", "fr", "nl")
 """The languages shipped, English first (the fallback)."""
@@ -46,6 +47,8 @@ def catalog(lang: str) -> Catalog:
     """The catalog of ``lang``, read once."""
     if lang not in LANGUAGES:
         raise ValueError(f"language {lang!r} is not shipped: expected one of {', '.join(LANGUAGES)}")
+    from babel.messages.pofile import read_po  # here: the rules, views and page core run without Babel
+
     with catalog_path(lang).open("rb") as f:
         return read_po(f, locale=lang)
 

@@ -40,7 +40,7 @@ from clubsuite.server.store.dbschema import SeatKind
 from clubsuite.server.store.handle import Database
 from clubsuite.server.store.ownership import STOPPED, STOPPING, Ownership
 from clubsuite.server.table.admission import Admission
-from clubsuite.server.table.live import LiveTable, Refused, start_match
+from clubsuite.server.table.live import LiveTable, Refused
 from clubsuite.server.table.seating import Seating, SeatRequest
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.table.thinking import Thinkers
@@ -50,6 +50,7 @@ from clubsuite.server.tokens import (
     new_table_id,
     same_hash,
 )
+from clubsuite.tabletalk import start_match
 
 log = logging.getLogger("clubsuite.server")
 ADOPT_BATCH = 20

@@ -25,19 +25,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
-from clubsuite import lesson
-from clubsuite.bots.base import SomeBot, bot_names, make_bot
+from clubsuite import tabletalk
+from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.bots.levels import searches
 from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeGame, SomeMatch, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.naming import name_words, rules_words, table_name
-from clubsuite.present import asked, contained, labels, offered, rulings, with_account, with_said, with_shown
+from clubsuite.present import rulings, with_shown
 from clubsuite.ratings import pool
 from clubsuite.reasons import reason_of
 from clubsuite.records.writer import record_from_match
-from clubsuite.runner import deal_next
 from clubsuite.seeding import derive_seed
 from clubsuite.server.people.results import Outcome, SeatAtEnd
 from clubsuite.server.store.commits import GroupCommit
@@ -45,9 +44,10 @@ from clubsuite.server.store.database import ActionRow, MatchRow, SeatRow, Store,
 from clubsuite.server.store.dbschema import SeatKind
 from clubsuite.server.table.chat import ChatRoom
 from clubsuite.server.table.connection import Connection
-from clubsuite.server.table.protocol import encode, event_json, joined, message
+from clubsuite.server.table.protocol import encode, joined
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.table.thinking import Thinkers, imagined
+from clubsuite.tabletalk import AFTER_TRICK, advance, choose, message, start_match
 from clubsuite.view_base import HasSpectator
 
 T = TypeVar("T")
@@ -98,29 +98,6 @@ Db = Callable[..., Awaitable[Any]]
 """Runs a store call in the database worker: ``await db(store.method, *args)``."""
 
 
-def start_match(info: SomeGame, options: object, match_no: int, seed: int) -> tuple[SomeMatch, Events]:
-    """A new match of the table: the first dealer moves one seat left with each match; the first hand is dealt."""
-    n = info.n_seats(options)
-    match = info.new_match(options, match_no % n)
-    return match, advance(match, info, seed)
-
-
-def advance(match: SomeMatch, info: SomeGame, seed: int) -> Events:
-    """Deal the next hand (from the match seed) when the last one has ended and the match goes on."""
-    events: Events = ()
-    while not match.is_over and match.to_act is None:
-        events += deal_next(match, info, seed)
-    return events
-
-
-SETTLED = frozenset({"TrickTaken", "TrickWon", "HandScored"})
-"""Events after which a bot waits longer before it acts (:data:`AFTER_TRICK`): a finished trick stays in view on
-the players' pages a moment (the page's own pause, a second by default), and a bot leading at once would end it."""
-AFTER_TRICK = 1.0
-"""Seconds a bot waits after a finished trick beyond its delay, at most twice its delay (a table whose bots act at
-once, a delay of 0, goes on at once)."""
-
-
 Recent = tuple[int, str, bool, bool]
 """One version's public events as a table keeps them for clients that come back: the version, the events encoded,
 whether a trick or a hand just ended (a bot waits a moment), whether a hand was scored. A plain tuple of plain
@@ -131,9 +108,8 @@ class, a named tuple's included, for as long as it lives)."""
 def recent(version: int, events: Events, info: SomeGame, view: JsonObject) -> Recent:
     """The events of ``version`` as a table keeps them (:data:`Recent`), each with how the table tells it
     (:func:`clubsuite.present.said`; ``view``: the public view after them)."""
-    kinds = {type(e).wire for e in events}
-    told = with_said(info, [event_json(e) for e in events], view)
-    return (version, encode(told), bool(kinds & SETTLED), "HandScored" in kinds)
+    settled, scored = tabletalk.settles(events)
+    return (version, encode(tabletalk.told(info, events, view)), settled, scored)
 
 
 class LiveTable:
@@ -327,30 +303,11 @@ class LiveTable:
 
     def _for(self, seat: int | None) -> JsonObject:
         """The part of a state or an update that depends on the receiver: its view and, to act, its legal actions."""
-        match = self.match
         if seat is None:
             return {"view": self.public_view(), "legal": None}
-        view = match.view(seat).to_dict()
-        view.pop("legal", None)
-        with_shown(self.info, view, self.options)  # derived from the view alone: it tells the seat nothing new
-        if match.to_act != seat:
-            return {"view": view, "legal": None}
-        # derived from the seat's own view: they tell the seat nothing new; in the order its game offers them, with
-        # what each does where the same cards may be played several ways (clubsuite.present)
-        offers = offered(self.info, match)
-        legal = [o.text for o in offers]
-        out: JsonObject = {"view": view, "legal": legal}
-        # what the seat is asked and each action's label, as its game words them (clubsuite.present)
-        out["asked"] = contained(lambda: asked(self.info, view, self.options, legal), self.info, "asked")
-        out["labels"] = contained(lambda: labels(self.info, view, legal), self.info, "label") or {}
-        notes = {o.text: o.note.to_json() for o in offers if o.note is not None}
-        if notes:
-            out["notes"] = notes
-        if self.settings.coach and self.seats[seat].kind == SeatKind.PERSON:
-            step = self.lesson_step(seat)
-            if step is not None:
-                out["lesson"] = step
-        return out
+        coached = self.settings.coach and self.seats[seat].kind == SeatKind.PERSON and self.match.to_act == seat
+        step = self.lesson_step(seat) if coached else None
+        return tabletalk.seat_part(self.info, self.match, self.options, seat, step)
 
     def lesson_step(self, seat: int) -> JsonObject | None:
         """The step of the scripted first hand (:mod:`clubsuite.lesson`) for ``seat``, to act now at a coached
@@ -361,32 +318,22 @@ class LiveTable:
         if self._lesson is not None and self._lesson[0] == self.version:
             return self._lesson[1]
         step: JsonObject | None = None
-        match = self.match
-        if self.match_no == 0 and len(match.hands) == 1 and lesson.lesson_of(self.info) is not None:
-            rng = random.Random(derive_seed(self.seed, self.match_no, self.version, seat + 1))  # as a hint's
-            try:
-                made = lesson.step(self.info, match, seat, lambda: lesson.pointer(self.info, match, seat, rng))
-            except Exception as exc:  # the kind only: its message may name a card of the seat's
-                log.warning("table %s: the lesson's step could not be made (%s)", self.id, type(exc).__name__)
-            else:
-                step = made.to_json() if made is not None else {"step": None, "steps": lesson.MAX_STEPS}
+        rng = tabletalk.hint_rng(self.seed, self.match_no, self.version, seat)  # as a hint's
+        try:
+            step = tabletalk.lesson_step(self.info, self.match, seat, self.match_no, rng)
+        except Exception as exc:  # the kind only: its message may name a card of the seat's
+            log.warning("table %s: the lesson's step could not be made (%s)", self.id, type(exc).__name__)
         self._lesson = (self.version, step)
         return step
 
     def result(self) -> JsonValue:
         """The match's result once it is over (the winning seats, whether it was a draw, the totals), else None."""
-        match = self.match
-        if not match.is_over:
-            return None
-        summary = match.summary()
-        return {"winners": summary["winners"], "draw": summary["draw"], "totals": summary["totals"]}
+        return tabletalk.result(self.match)
 
     def hands_played(self) -> list[JsonValue]:
         """The account of every complete hand of the match in progress (public: each is settled and its play was on
         the table), for the score sheet of a client that joins late or comes back."""
-        hands = self.match.summary()["hands"]
-        assert isinstance(hands, list)
-        return [with_account(self.info, h) for h in hands if isinstance(h, dict) and h.get("complete") is True]
+        return tabletalk.hands_played(self.info, self.match)
 
     def state(self, seat: int | None, resync: bool = False, hidden: frozenset[str] = frozenset()) -> JsonObject:
         """Everything ``seat`` (None: a spectator) may see now (the chat without the lines of the accounts in
@@ -679,7 +626,7 @@ class LiveTable:
             else:
                 if seat.player is None:
                     seat.player = make_bot(seat.bot, self.info.name)
-                action = await loop.run_in_executor(THINKING, _choose, seat.player, copy, seat_no, random.Random(seed))
+                action = await loop.run_in_executor(THINKING, choose, seat.player, copy, seat_no, random.Random(seed))
         except Exception as exc:  # whatever went wrong, the table must go on
             # no more than the kind of failure: a bot's message may name cards (the log is not a player's, but
             # hidden cards stay out of every log)
@@ -687,8 +634,8 @@ class LiveTable:
                 "the %s bot of seat %d at table %s could not decide (%s): the game's instant bot plays instead",
                 seat.bot, seat_no, self.id, type(exc).__name__,
             )  # fmt: skip
-            instant = make_bot("heuristic" if "heuristic" in bot_names(self.info.name) else "random", self.info.name)
-            action = await loop.run_in_executor(THINKING, _choose, instant, copy, seat_no, random.Random(seed))
+            instant = make_bot(tabletalk.instant_bot_name(self.info), self.info.name)
+            action = await loop.run_in_executor(THINKING, choose, instant, copy, seat_no, random.Random(seed))
         text = copy.format_action(action)
         if copy is not self.match:
             copy.release()
@@ -712,13 +659,12 @@ class LiveTable:
             raise Refused("over", "the match is over: there is nothing to hint")
         if match.to_act != seat:
             raise Refused("not_your_turn", f"it is seat {match.to_act}'s turn, not seat {seat}'s")
-        name = "heuristic" if "heuristic" in bot_names(self.info.name) else self.seats[seat].bot
-        bot = make_bot(name, self.info.name)
         copy = match.clone()
-        rng = random.Random(derive_seed(self.seed, self.match_no, version, seat + 1))
+        rng = tabletalk.hint_rng(self.seed, self.match_no, version, seat)
         try:
-            action = await asyncio.get_running_loop().run_in_executor(THINKING, _choose, bot, copy, seat, rng)
-            return copy.format_action(action)
+            return await asyncio.get_running_loop().run_in_executor(
+                THINKING, tabletalk.hint, self.info, copy, seat, self.seats[seat].bot, rng
+            )
         finally:
             copy.release()
 
@@ -740,8 +686,3 @@ def _retrieved(task: asyncio.Task[Any]) -> None:
     """Take a finished change's outcome, so that a refusal nobody waited for is not reported as lost."""
     if not task.cancelled():
         task.exception()
-
-
-def _choose(bot: SomeBot, match: SomeMatch, seat: int, rng: random.Random) -> object:
-    """A bot's decision for ``seat``, from that seat's view only."""
-    return bot.choose(match.view(seat), match.legal_actions(), rng)

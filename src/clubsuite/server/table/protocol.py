@@ -31,13 +31,11 @@ from clubsuite.errors import ClubsError
 from clubsuite.events import Event
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.present import wire_form
-from clubsuite.reasons import reason_of
 from clubsuite.records.files import parse_record
 from clubsuite.server.decency import unwelcome
 from clubsuite.server.limits import MAX_MESSAGE_BYTES
+from clubsuite.tabletalk import PROTOCOL as PROTOCOL  # the version, said where the messages are declared
 
-PROTOCOL = 1
-"""The protocol version; a client that speaks another is told so and the connection is closed."""
 RATE = 20.0
 """Messages per second a connection may send on average ..."""
 BURST = 40.0
@@ -287,24 +285,6 @@ def joined(head: str, part: str) -> str:
     """The encoded objects ``head`` and ``part`` (no key in both) as one encoded object: a message's part shared by
     every client with each receiver's own part, without encoding the shared part again for each."""
     return head if part == "{}" else f"{head[:-1]},{part[1:]}"
-
-
-def message(kind: str, **fields: JsonValue) -> JsonObject:
-    """A server message of ``kind`` with the protocol version."""
-    return {"type": kind, "protocol": PROTOCOL, **fields}
-
-
-def error(code: str, text: str, version: int | None = None) -> JsonObject:
-    """An error message; ``code`` is one of :data:`ERROR_CODES`. Where the rules refused (``text`` is a
-    :class:`~clubsuite.reasons.Reason`), the reason's code, ruling and parameters go with the English words, so
-    that a page words it in its reader's language."""
-    fields: dict[str, JsonValue] = {"code": code, "message": str(text)}
-    reason = reason_of(text)
-    if reason is not None:
-        fields["reason"] = reason.to_json()
-    if version is not None:
-        fields["version"] = version
-    return message("error", **fields)
 
 
 ERROR_CODES = (

@@ -26,10 +26,9 @@ from clubsuite.server.table.protocol import (
     ProtocolError,
     RateLimit,
     encode,
-    error,
-    message,
     parse_client_message,
 )
+from clubsuite.tabletalk import error, message
 
 log = logging.getLogger("clubsuite.server")
 

@@ -1,0 +1,153 @@
+"""The worker's one entry: a request in JSON, its answer in JSON.
+
+The page's Web Worker hands every request to :func:`handle` as text and posts back the text it returns. A request
+is an object with an ``op`` and its fields; an answer is ``{"ok": true, ...}`` or ``{"ok": false, "error": words}``
+(a request that is not one never raises: it is answered so, and nothing changes).
+
+Operations:
+
+``table``    ``{"op": "table", "game", "name", "seat", "levels", "coach"}``: a new table; its kept form
+             (``saved``), which the page stores and opens.
+``open``     ``{"op": "open", "saved"}``: the table a page kept, played again to where it was (the worker started
+             again since).
+``send``     ``{"op": "send", "table", "message"}``: one client message of the table protocol (``hello``, ``act``,
+             ``hint``, ``ping``, ``chat``), answered with the messages a server's table would send (``messages``),
+             what the page keeps now (``saved``) and which bot moves next (``due``).
+``bot``      ``{"op": "bot", "table", "version"}``: the bot that is due moves (the page waited ``due.delay``).
+``rematch``  ``{"op": "rematch", "table"}``: the next match with the same seats.
+``record``   ``{"op": "record", "table"}``: the record of the match in progress or just ended.
+
+Every answer about a table carries ``messages``, ``saved`` and ``due``, so the page always keeps the latest form.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+
+from clubsuite.errors import ClubsError
+from clubsuite.jsonform import JsonObject
+from clubsuite.offline.table import OfflineTable, TableError
+from clubsuite.tabletalk import PROTOCOL, error
+
+MAX_REQUEST = 1 << 20
+"""The longest request read, in characters (a kept table of the longest match is a few tens of kilobytes)."""
+TABLES = 8
+"""Tables the worker keeps at once (a page plays one; an older one is played again from its kept form if asked)."""
+
+_tables: dict[str, OfflineTable] = {}
+
+
+def handle(text: str) -> str:
+    """The answer to one request (both JSON text)."""
+    try:
+        if len(text) > MAX_REQUEST:
+            raise TableError(f"a request of {len(text)} characters is longer than {MAX_REQUEST}")
+        request = json.loads(text)
+        if not isinstance(request, dict) or not isinstance(request.get("op"), str):
+            raise TableError('a request is a JSON object with an "op"')
+        op = OPS.get(request["op"])
+        if op is None:
+            raise TableError(f"unknown op {request['op']!r}: expected one of {', '.join(OPS)}")
+        answer = op(request)
+    except (ClubsError, ValueError) as exc:
+        answer = {"ok": False, "error": str(exc)}
+    return json.dumps({"ok": True, **answer} if "ok" not in answer else answer, separators=(",", ":"))
+
+
+def _table_of(request: JsonObject) -> OfflineTable:
+    """The table a request names."""
+    table = _tables.get(str(request.get("table")))
+    if table is None:
+        raise TableError("no such table here: open it from its kept form first")
+    return table
+
+
+def _keep(table: OfflineTable) -> None:
+    """Keep ``table``, forgetting the oldest past :data:`TABLES`."""
+    _tables.pop(table.id, None)
+    _tables[table.id] = table
+    while len(_tables) > TABLES:
+        del _tables[next(iter(_tables))]
+
+
+def _told(table: OfflineTable, messages: list[JsonObject]) -> JsonObject:
+    """An answer about ``table``: its messages, what the page keeps and which bot is due."""
+    return {"messages": list(messages), "saved": table.saved(), "due": table.due()}
+
+
+def _new(request: JsonObject) -> JsonObject:
+    levels = request.get("levels")
+    seat, name, game = request.get("seat", 0), request.get("name"), request.get("game")
+    if not isinstance(levels, list) or not all(isinstance(x, str) for x in levels):
+        raise TableError("levels: a list of bot levels, one for each seat but the person's")
+    if not isinstance(seat, int) or not isinstance(name, str) or not isinstance(game, str):
+        raise TableError("a table needs a game (text), a name (text) and the person's seat (a number)")
+    table_id = request.get("id")
+    if not isinstance(table_id, str) or not table_id or len(table_id) > 64:
+        raise TableError("id: the table's id, 1 to 64 characters")
+    table = OfflineTable.new(table_id, game, name.strip()[:40] or "you", seat, [str(x) for x in levels],
+                             coach=request.get("coach") is True)  # fmt: skip
+    _keep(table)
+    return {"saved": table.saved()}
+
+
+def _open(request: JsonObject) -> JsonObject:
+    table = OfflineTable.restore(request.get("saved"))
+    _keep(table)
+    return _told(table, [])
+
+
+def _send(request: JsonObject) -> JsonObject:
+    table = _table_of(request)
+    msg = request.get("message")
+    if not isinstance(msg, dict):
+        return _told(table, [error("bad_json", "a message must be a JSON object")])
+    kind = msg.get("type")
+    if msg.get("protocol", PROTOCOL) != PROTOCOL:
+        out = [error("protocol", f"this table speaks protocol {PROTOCOL}, not {msg.get('protocol')!r}")]
+    elif kind == "hello":
+        last = msg.get("last_version")
+        out = table.hello(last if isinstance(last, int) and not isinstance(last, bool) else None)
+    elif kind == "act":
+        out = table.act(msg.get("action"), msg.get("version"))
+    elif kind == "hint":
+        out = table.hint(msg.get("version"))
+    elif kind == "ping":
+        out = [{"type": "pong", "protocol": PROTOCOL, "version": table.version}]
+    elif kind == "chat":
+        out = [error("bad_chat", "an offline table has nobody to chat with")]
+    else:
+        out = [error("unknown_type", f"unknown message type {kind!r}")]
+    return _told(table, out)
+
+
+def _bot(request: JsonObject) -> JsonObject:
+    table = _table_of(request)
+    return _told(table, table.bot_move(request.get("version")))
+
+
+def _rematch(request: JsonObject) -> JsonObject:
+    table = _table_of(request)
+    return _told(table, table.rematch())
+
+
+def _record(request: JsonObject) -> JsonObject:
+    return {"record": _table_of(request).record()}
+
+
+OPS: dict[str, Callable[[JsonObject], JsonObject]] = {
+    "table": _new,
+    "open": _open,
+    "send": _send,
+    "bot": _bot,
+    "rematch": _rematch,
+    "record": _record,
+}
+"""Each operation's handler (the module's docstring says what each takes and gives)."""
+
+
+def reset() -> None:
+    """Forget every table (for tests: a worker starts with none)."""
+    _tables.clear()
+
