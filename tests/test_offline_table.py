@@ -12,6 +12,7 @@ import pytest
 from jsonschema import validate
 
 from clubsuite.engine import games, resolve
+from clubsuite.lesson import tutorial_seed
 from clubsuite.offline import session
 from clubsuite.offline.table import LEVELS, OfflineTable, Seat, TableError
 from clubsuite.records.replay import replay, result_json
@@ -182,8 +183,11 @@ def test_every_bad_request_is_answered_in_words_and_changes_nothing() -> None:
 
 
 def test_the_guided_first_hand_points_at_each_step_and_the_table_gives_hints() -> None:
-    table = new_table("whist", "coached", coach=True)
+    table = new_table("whist", "coached", coach=True, levels="hard")  # the guided hand's bots are easy ones
     answer = call(op="send", table=table, message={"type": "hello", "protocol": 1})
+    assert answer["saved"]["seed"] == tutorial_seed(resolve("whist")[0])  # the lesson's deal, as on a server
+    assert [s["bot"] for s in answer["saved"]["seats"]] == [None, "easy", "easy"]
+    assert next(m for m in answer["messages"] if m["type"] == "state")["table"]["settings"]["bot_delay"] == 1.5
     while answer["due"] is not None:
         answer = call(op="bot", table=table, version=answer["due"]["version"])
     turn = [m for m in answer["messages"] if m["type"] in ("state", "update")][-1]

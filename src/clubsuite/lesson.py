@@ -218,6 +218,18 @@ def lesson_of(info: SomeGame) -> Lesson | None:
     return info.parts.lesson() if isinstance(info.parts, HasLesson) else None
 
 
+TUTORIAL_SEED = 2027
+"""The first match seed of the guided first hand of a game that declares no lesson (a game's lesson names its own,
+:attr:`Lesson.seed`): its deals are the same every time (and known: a guided table has one person, no spectators,
+and nothing to win)."""
+
+
+def tutorial_seed(info: SomeGame) -> int:
+    """The match seed of ``info``'s guided first hand, on a server's table and in the offline app alike."""
+    scripted = lesson_of(info)
+    return scripted.seed if scripted is not None else TUTORIAL_SEED
+
+
 def decision_number(match: SomeMatch, seat: int) -> int:
     """Which of ``seat``'s decisions of the hand in progress is to come now, counted from 1 (its actions so far in
     this hand, plus one)."""

@@ -43,6 +43,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "review": ("clubsuite.cli.analyse", "review_command"),
     "puzzle": ("clubsuite.cli.puzzle", "puzzle_command"),
     "puzzles": ("clubsuite.cli.puzzles", "puzzles_command"),
+    "app": ("clubsuite.cli.app", "app_command"),
 }
 """Each subcommand's module and name there. A run imports only the module of the command it runs (all of them
 for the group's help): ``clubs play`` no longer loads the server's and the calibration's code first, a third of a

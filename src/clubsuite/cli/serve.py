@@ -179,6 +179,15 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     help="the words refused in names and chat: DIR/<lang>.txt (en, de, fr, nl; one word a line) replaces the "
     'shipped list of that language (docs/server.md, "Keeping people safe")',
 )
+@click.option(
+    "--app",
+    "app_dir",
+    default=None,
+    type=click.Path(file_okay=False),
+    metavar="DIR",
+    help="serve the offline app clubs app build wrote into DIR at /app, linked from the lobby (default: built into "
+    "the data folder at start where Pyodide is in the cache: clubs app fetch; else not served)",
+)
 @limit_options
 @handle_errors
 def serve_command(
@@ -198,6 +207,7 @@ def serve_command(
     metrics_port: int | None,
     metrics_host: str,
     words_dir: str | None,
+    app_dir: str | None,
     **limits: Any,  # one keyword per ServerLimits field, each of its field's type (Click converts the flags)
 ) -> None:
     """Run the game server: make tables, take seats, play online with bots filling empty seats.
@@ -266,7 +276,8 @@ def serve_command(
             store.close()
             fail(f"--metrics-host {quoted(metrics_host)} --metrics-port {metrics_port}: cannot listen there ({exc})")
     open_files(chosen.max_connections)
-    app = create_app(store, chosen, origins, hosts, bots_after, ownership)
+    offline = offline_app(app_dir, Path(data_dir))
+    app = create_app(store, chosen, origins, hosts, bots_after, ownership, offline)
     config = uvicorn_config(
         app,
         chosen,
@@ -291,3 +302,27 @@ def serve_command(
     if internal is not None:
         click.echo(f"clubs serve: the figures at {internal.address}, for the operators only", err=True)
     server.run()
+
+
+def offline_app(given: str | None, data_dir: Path) -> Path | None:
+    """The offline app's folder to serve at ``/app``: ``--app DIR`` (which must hold a build), else one built into
+    ``DATA_DIR/app`` now where Pyodide is in the cache (never downloaded at start), else none (said in the log)."""
+    from clubsuite.app import build, runtime
+
+    if given is not None:
+        folder = Path(given)
+        if not (folder / "build.json").is_file():
+            fail(f"--app {quoted(given)}: no app there (clubs app build {quoted(given)} writes one)")
+        return folder
+    try:
+        files = runtime.obtain(None, url=None)
+    except ClubsError as exc:
+        logging.getLogger("clubsuite.server").info("the offline app is not served: %s", exc)
+        return None
+    folder = data_dir / "app"
+    try:
+        build.build(folder, files)
+    except ClubsError as exc:
+        logging.getLogger("clubsuite.server").warning("the offline app is not served: %s", exc)
+        return None
+    return folder

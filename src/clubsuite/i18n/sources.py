@@ -17,6 +17,8 @@ from clubsuite.present import load_presentation
 from clubsuite.reasons import NUMBER_WORDS, SUITS, templates
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "server" / "http" / "static" / "js"
+APP_SCRIPTS = Path(__file__).resolve().parents[1] / "app" / "static" / "js"
+"""The offline app's own scripts (its lobby, its side of the worker): their words are the page's too."""
 """The page's scripts, whose ``t("...")`` and ``tn("...", "...", n)`` words are messages."""
 JS_KEYWORDS = {"t": (1,), "tn": (1, 2)}
 """The page's translation functions, as Babel's extractor reads them."""
@@ -106,7 +108,7 @@ def lobby_messages() -> Iterator[Message]:
 
 def page_messages() -> Iterator[Message]:
     """The words the page's scripts translate, in file order."""
-    for path in sorted(SCRIPTS.glob("*.js")):
+    for path in [*sorted(SCRIPTS.glob("*.js")), *sorted(APP_SCRIPTS.glob("*.js"))]:
         with path.open("rb") as f:
             for _line, text, _comments, _context in extract("javascript", f, keywords=JS_KEYWORDS):
                 if isinstance(text, tuple):

@@ -6,8 +6,10 @@ is an object with an ``op`` and its fields; an answer is ``{"ok": true, ...}`` o
 
 Operations:
 
-``table``    ``{"op": "table", "game", "name", "seat", "levels", "coach"}``: a new table; its kept form
-             (``saved``), which the page stores and opens.
+``table``    ``{"op": "table", "id", "game", "name", "seat", "levels"}`` (or ``"level"``: one for every bot): a new
+             table; its kept form (``saved``),
+             which the page stores and opens. With ``"coach": true``: the guided first hand (seat 0, easy bots, the
+             lesson's deal; ``seat`` and ``levels`` are not read).
 ``open``     ``{"op": "open", "saved"}``: the table a page kept, played again to where it was (the worker started
              again since).
 ``send``     ``{"op": "send", "table", "message"}``: one client message of the table protocol (``hello``, ``act``,
@@ -25,6 +27,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable
 
+from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject
 from clubsuite.offline.table import OfflineTable, TableError
@@ -77,17 +80,23 @@ def _told(table: OfflineTable, messages: list[JsonObject]) -> JsonObject:
 
 
 def _new(request: JsonObject) -> JsonObject:
-    levels = request.get("levels")
+    levels, level = request.get("levels"), request.get("level")
     seat, name, game = request.get("seat", 0), request.get("name"), request.get("game")
-    if not isinstance(levels, list) or not all(isinstance(x, str) for x in levels):
-        raise TableError("levels: a list of bot levels, one for each seat but the person's")
     if not isinstance(seat, int) or not isinstance(name, str) or not isinstance(game, str):
         raise TableError("a table needs a game (text), a name (text) and the person's seat (a number)")
+    if isinstance(level, str) and levels is None:  # one level for every bot, however many seats the rules have
+        info, options = resolve(game)
+        levels = [level] * (info.n_seats(options) - 1)
+    if not isinstance(levels, list) or not all(isinstance(x, str) for x in levels):
+        raise TableError("levels: a list of bot levels, one for each seat but the person's (or level: one for all)")
     table_id = request.get("id")
     if not isinstance(table_id, str) or not table_id or len(table_id) > 64:
         raise TableError("id: the table's id, 1 to 64 characters")
-    table = OfflineTable.new(table_id, game, name.strip()[:40] or "you", seat, [str(x) for x in levels],
-                             coach=request.get("coach") is True)  # fmt: skip
+    who = name.strip()[:40] or "you"
+    if request.get("coach") is True:  # the guided first hand: its seat, bots and deal are the lesson's
+        table = OfflineTable.tutorial(table_id, game, who)
+    else:
+        table = OfflineTable.new(table_id, game, who, seat, [str(x) for x in levels])
     _keep(table)
     return {"saved": table.saved()}
 
@@ -150,4 +159,3 @@ OPS: dict[str, Callable[[JsonObject], JsonObject]] = {
 def reset() -> None:
     """Forget every table (for tests: a worker starts with none)."""
     _tables.clear()
-

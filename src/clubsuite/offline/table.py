@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from clubsuite import tabletalk
+from clubsuite import lesson, tabletalk
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeMatch, resolve
@@ -40,6 +40,10 @@ move in the page's Python: ``docs/app.md``, "Speed")."""
 BOT_DELAY = 0.6
 """Seconds a bot waits before it moves, so that the person can follow the play (after a trick or a hand, up to
 :data:`clubsuite.tabletalk.AFTER_TRICK` more)."""
+TUTORIAL_PACE = 1.5
+"""Seconds a bot of the guided first hand waits, so that a newcomer follows every card (as on a server)."""
+TUTORIAL_BOT = "easy"
+"""The level of the bots a newcomer meets in the guided first hand (as on a server)."""
 RECENT = 256
 """How many recent versions' events the table keeps for a page that comes back (older ones get a full state)."""
 
@@ -86,6 +90,7 @@ class OfflineTable:
         self.person = people[0].seat
         self.coach = coach
         self.hints = hints
+        self.bot_delay = TUTORIAL_PACE if coach else BOT_DELAY
         self.match_no = 0
         self.seed = seed
         self.earlier = 0
@@ -115,6 +120,15 @@ class OfflineTable:
         seats = [Seat(i, name) if i == seat else Seat(i, "", next(bots)) for i in range(n)]
         seed = random.SystemRandom().getrandbits(63)
         return cls(table_id, spec, cls._named(table_id, seats), seed, coach=coach)
+
+    @classmethod
+    def tutorial(cls, table_id: str, spec: str, name: str) -> OfflineTable:
+        """The guided first hand of ``spec``, as a server deals it: the person in seat 0, easy bots in the others,
+        the coach on, dealt from the game's lesson's seed (the same hands every time, so the scripted steps fit)."""
+        info, options = resolve(spec)
+        n = info.n_seats(options)
+        seats = [Seat(0, name), *(Seat(i, "", TUTORIAL_BOT) for i in range(1, n))]
+        return cls(table_id, spec, cls._named(table_id, seats), lesson.tutorial_seed(info), coach=True)
 
     @staticmethod
     def _named(table_id: str, seats: list[Seat]) -> list[Seat]:
@@ -223,7 +237,7 @@ class OfflineTable:
                 "spectators": False,
                 "clock": None,
                 "grace": 0.0,
-                "bot_delay": BOT_DELAY,
+                "bot_delay": self.bot_delay,
                 "hints": self.hints,
                 "coach": self.coach,
                 "rated": False,
@@ -345,7 +359,7 @@ class OfflineTable:
         seat = self.match.to_act
         if self.match.is_over or seat is None or seat == self.person:
             return None
-        pause = BOT_DELAY
+        pause = self.bot_delay
         if self.recent and self.recent[-1][0] == self.version and self.recent[-1][2]:
             pause += min(tabletalk.AFTER_TRICK, 2 * pause)  # a trick or a hand just ended: the page shows who won
         return {"seat": seat, "version": self.version, "delay": pause}

@@ -11,6 +11,7 @@ import contextlib
 import logging
 import socket
 from collections.abc import AsyncIterator
+from pathlib import Path
 from typing import Any
 
 import uvicorn
@@ -91,12 +92,14 @@ def create_app(
     hosts: tuple[str, ...] = (),
     bots_after: float = matchmaking.BOTS_AFTER,
     ownership: Ownership | None = None,
+    offline_app: Path | None = None,
 ) -> FastAPI:
     """The application over ``store`` (tables are rebuilt from it when the application starts), under ``limits``
     (the defaults when None); ``origins`` are the other sites whose pages may use it, ``hosts`` the names it answers
     to besides its IP addresses and localhost; ``bots_after`` the seconds a person waits in the rated queue before
     bots fill their table; ``ownership`` this process's leases, where several processes may share the database
-    (``clubs serve`` always gives one: docs/server.md, "Several processes")."""
+    (``clubs serve`` always gives one: docs/server.md, "Several processes"); ``offline_app`` a folder ``clubs app
+    build`` made, served at ``/app`` (the lobby then links it: "Play offline")."""
     limits = limits or ServerLimits()
     database = Database(store)
     """The store and its worker threads: every service below reaches the database through it."""
@@ -205,7 +208,7 @@ def create_app(
     app.add_exception_handler(AccountRefused, account_routes.refused)
     for routes in ROUTERS:
         app.include_router(routes)
-    pages.mount(app)
+    pages.mount(app, offline_app)
     app.include_router(pages.router(lobby_of_tables.stored_record, replayer, lobby_of_tables.account_of))
     app.include_router(rules_pages.router())
     app.include_router(catalogs.router())

@@ -48,6 +48,18 @@ SECURITY_HEADERS = [
 ]
 """Sent with every answer: scripts, styles and connections from this server only (the pages use no inline script or
 style), no framing, no referrer (a table's address holds its id)."""
+APP_SECURITY_HEADERS = [
+    (
+        b"content-security-policy",
+        b"default-src 'self'; script-src 'self' 'wasm-unsafe-eval'; style-src 'self'; img-src 'self' data: blob:; "
+        b"connect-src 'self'; worker-src 'self'; manifest-src 'self'; object-src 'none'; base-uri 'none'; "
+        b"form-action 'self'; frame-ancestors 'none'",
+    ),
+    *SECURITY_HEADERS[1:],
+]
+"""Sent with the offline app's files (``/app/...``): the same, but that a script may compile WebAssembly
+(``'wasm-unsafe-eval'``: the app's worker runs Python as WebAssembly, Pyodide, served from here; no ``eval`` of text
+is allowed) and a saved record is a ``blob:`` link. Still nothing from another site."""
 
 _KINDS = [
     ("POST", re.compile(r"^/tables$"), "create"),
@@ -139,9 +151,11 @@ class Guard:
         except _ClientGoneError:
             return  # the client went before its body was whole: nothing to answer, nothing to do
 
+        own = APP_SECURITY_HEADERS if str(scope.get("path", "")).startswith("/app/") else SECURITY_HEADERS
+
         async def with_headers(msg: Message) -> None:
             if msg["type"] == "http.response.start":
-                msg["headers"] = [*msg.get("headers", []), *SECURITY_HEADERS]
+                msg["headers"] = [*msg.get("headers", []), *own]
             await send(msg)
 
         await self.app(scope, replaying(body, receive), with_headers)

@@ -122,6 +122,12 @@ dependency."""
 
 @router.get("/games")
 async def list_games() -> list[JsonObject]:
+    """The games, their seat counts, named variants, options and bots, with the words a person reads beside them
+    (:func:`games_listing`)."""
+    return games_listing()
+
+
+def games_listing() -> list[JsonObject]:
     """The games, their seat counts, named variants (with the options each sets), options (a JSON Schema each:
     type, range or choices, default, description with its ruling) and bots; beside them the words a person
     reads (``naming``): the game's ``label`` and ``summary``, each option's ``label``, ``help``, ``rule`` (the

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Annotated, Any
 
 from fastapi import APIRouter, FastAPI, HTTPException, Query, Request
-from fastapi.responses import FileResponse, Response
+from fastapi.responses import FileResponse, RedirectResponse, Response
 from fastapi.staticfiles import StaticFiles
 
 from clubsuite.server.http.guard import client_address
@@ -38,10 +38,18 @@ RECORD_BODY: dict[str, Any] = {
 """The body of ``POST /replays`` as the schema shows it: a record, read by the route itself."""
 
 
-def mount(app: FastAPI) -> None:
-    """Serve the static files (``/static/...``: scripts, styles, pictures) from ``app``; a mount belongs to the
-    application, not to a router."""
+def mount(app: FastAPI, offline_app: Path | None = None) -> None:
+    """Serve the static files (``/static/...``: scripts, styles, pictures) from ``app``, and the offline app's
+    folder (``clubs app build``) at ``/app`` where there is one (its ``index.html`` at ``/app/``; ``/app`` itself
+    leads there); a mount belongs to the application, not to a router."""
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+    if offline_app is not None:
+
+        @app.get("/app", include_in_schema=False)
+        async def offline_home() -> RedirectResponse:
+            return RedirectResponse("/app/", status_code=308)
+
+        app.mount("/app", StaticFiles(directory=offline_app, html=True), name="app")
 
 
 def router(

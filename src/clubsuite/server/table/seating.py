@@ -18,7 +18,7 @@ from clubsuite.bots.base import bot_names
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject
-from clubsuite.lesson import lesson_of
+from clubsuite.lesson import tutorial_seed
 from clubsuite.options import spec_of, split_spec
 from clubsuite.server.people.accounts import User
 from clubsuite.server.store.database import Store
@@ -36,10 +36,6 @@ QUICK_TRIES = 3
 """How many times quick play looks again when the seat it chose was taken meanwhile."""
 TOKENS_CLAIMED = 20
 """Seat tokens one request may bring to an account."""
-TUTORIAL_SEED = 2027
-"""The first match seed of the guided first hand of a game that declares no lesson (a game's lesson names its own,
-:attr:`clubsuite.lesson.Lesson.seed`): its deals are the same every time (and known: a tutorial table has one
-person, no spectators, and nothing to win)."""
 TUTORIAL_BOT = "easy"
 """The level of the bots a newcomer meets in the guided first hand."""
 TUTORIAL_PACE = 1.5
@@ -186,16 +182,15 @@ class Seating:
     ) -> tuple[LiveTable, int, str]:
         """The guided first hand of ``game`` (a game's name, a variant or a spec): a new private table, without
         spectators, with the coach on, the person in seat 0 and an ``easy`` bot in every other seat (their pace
-        slowed to be followed), dealt from the game's lesson's deal (:mod:`clubsuite.lesson`; else
-        :data:`TUTORIAL_SEED`): the same hands every time, so that the scripted first hand is always the same; the
-        seed is the server's, never a client's. Counted as a table made by ``creator``, as any table."""
+        slowed to be followed), dealt from the game's lesson's deal (:func:`clubsuite.lesson.tutorial_seed`): the
+        same hands every time, so that the scripted first hand is always the same; the seed is the server's, never a
+        client's. Counted as a table made by ``creator``, as any table."""
         tidy = user.name if user is not None else check_name(name)
         info, options = resolve(game)
         bot = TUTORIAL_BOT if TUTORIAL_BOT in bot_names(info.name) else None
         seats = [SeatRequest(SeatKind.PERSON), *[SeatRequest(SeatKind.BOT, bot)] * (info.n_seats(options) - 1)]
         settings = TableSettings(public=False, spectators=False, bot_delay=TUTORIAL_PACE, coach=True)
-        scripted = lesson_of(info)
-        seed = scripted.seed if scripted is not None else TUTORIAL_SEED
+        seed = tutorial_seed(info)
         table = await self.hub.create_table(spec_of(info.name, options), seats, settings, seed=seed, creator=creator)
         seat, token = await self.join(table, tidy, 0, user)
         return table, seat, token

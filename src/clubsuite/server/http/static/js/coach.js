@@ -4,7 +4,7 @@
 // click away), and how the hand was scored. It only reads what the page already has (the view, the legal actions,
 // the refusal, the hand's account): the game itself is played on the real engine, over the real protocol.
 
-import {h} from "./dom.js";
+import {h, here} from "./dom.js";
 import {language, reasonWords, t} from "./i18n.js";
 
 /** The address of a game's rules page at the paragraph of ``rule`` (or its top), in the page's language; with
@@ -12,7 +12,7 @@ import {language, reasonWords, t} from "./i18n.js";
 export function rulesLink(game, rule = null, spec = null) {
   const name = String(game).split(/[-(]/)[0];
   const table = spec ? `&spec=${encodeURIComponent(spec)}` : "";
-  return `/rules/${encodeURIComponent(name)}?lang=${language()}${table}${rule ? `#${encodeURIComponent(rule)}` : ""}`;
+  return here(`/rules/${encodeURIComponent(name)}?lang=${language()}${table}${rule ? `#${encodeURIComponent(rule)}` : ""}`);
 }
 
 /** The coach's panel for this moment of the table. ``state`` is the table page's: game, view, what the seat to act

@@ -6,6 +6,42 @@ import {t} from "./i18n.js";
 
 const SVG_NS = "http://www.w3.org/2000/svg";
 
+/** Whether this page is the offline app's (its ``<html data-app="offline">``): it plays against the rules running
+ * in the page (a Web Worker, the app's offline.js), not against a server. */
+export const OFFLINE = document.documentElement.dataset.app === "offline";
+
+/** The offline app's hands (set by its offline.js before a page starts): ``api(path, body)`` answers the requests a
+ * page would make of a server, ``socket(tableId)`` opens a table as a WebSocket would (the same messages), and
+ * ``download(tableId, matchNo)`` saves a finished match's record. */
+let local = null;
+
+/** Let the offline app answer this page's requests (see ``local``). */
+export function useLocal(hooks) {
+  local = hooks;
+}
+
+/** The table's socket: a WebSocket to the server, or the offline app's table in the page (the same messages). */
+export function openTableSocket(tableId) {
+  if (local) return local.socket(tableId);
+  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
+  return new WebSocket(`${scheme}//${location.host}/tables/${encodeURIComponent(tableId)}/ws`);
+}
+
+/** Save the record of match ``matchNo`` of the offline table ``tableId`` as a file (the offline app only). */
+export function downloadLocal(tableId, matchNo) {
+  if (local) local.download(tableId, matchNo);
+}
+
+/** Where a page of the site is: the server's path, or the offline app's page for it (the lobby, a table). */
+export function here(path) {
+  if (!OFFLINE) return path;
+  if (path === "/") return "./";
+  const table = /^\/table\/([^/?#]+)$/.exec(path);
+  if (table) return `table.html?local=${table[1]}`;
+  const rules = /^\/rules\/([a-z]+)\?lang=([a-z]+)[^#]*(#.*)?$/.exec(path); // the app keeps each game's page in each language
+  return rules ? `rules/${rules[1]}-${rules[2]}.html${rules[3] || ""}` : path;
+}
+
 /** An element: h("button", {class: "x", onclick: f, "aria-label": "..."}, "text", child, ...). */
 export function h(tag, attrs = {}, ...children) {
   const el = document.createElement(tag);
@@ -81,6 +117,7 @@ let asked = null; // the last asking of the server: the parts of a page that ask
  * however many of the page's parts ask before the answer comes. */
 export function account(again = false) {
   if (asked && !again) return asked;
+  if (OFFLINE) return (asked = Promise.resolve(null)); // no accounts in the offline app
   /** @type {Promise<any>} */
   const asking = (async () => {
     let seen = null;
@@ -101,6 +138,7 @@ export function account(again = false) {
 /** JSON over HTTP: the decoded answer, or an Error carrying the server's message. A request that changes something
  * carries the session's CSRF token when the browser is signed in (the server refuses it otherwise). */
 export async function api(path, body = undefined) {
+  if (local) return local.api(path, body); // the offline app: the rules in the page answer
   if (body !== undefined) await account();
   const init = body === undefined ? {} : {
     method: "POST",

@@ -36,7 +36,7 @@ export function chosenLanguage() {
 export async function loadWords(lang = chosenLanguage()) {
   document.documentElement.lang = lang;
   try {
-    const res = await fetch(`/i18n/${lang}.json`);
+    const res = await fetch(new URL(`../../i18n/${lang}.json`, import.meta.url)); // /i18n/ on a server, i18n/ in the app
     if (res.ok) catalog = await res.json();
   } catch {
     catalog = ENGLISH;

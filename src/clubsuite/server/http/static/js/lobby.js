@@ -55,6 +55,7 @@ async function start() {
       h("a", {href: "/leaderboard"}, t("Leaderboards")),
       h("a", {href: "/tournament"}, t("Tournaments")),
       h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
+      h("a", {href: "/app/", id: "offline-link", hidden: true}, t("Play offline")),
       languageSwitch(h), colourToggle(), await accountBox()),
     h("main", {class: "lobby"},
       playNow(),
@@ -62,9 +63,18 @@ async function start() {
       h("div", {class: "lobby-side"}, eventsBox(), tables.box, inviteForm()),
       createForm()));
   startNotices();
+  offerOffline();
   tables.refresh();
   showPresence();
   setInterval(() => { tables.refresh(); showPresence(); }, REFRESH_MS);
+}
+
+/** "Play offline" in the bar, where this server serves the offline app (``clubs serve`` builds it at ``/app``). */
+async function offerOffline() {
+  try {
+    const response = await fetch("/app/build.json");
+    if (response.ok) byId("offline-link").hidden = false;
+  } catch { /* not served here */ }
 }
 
 /** The lobby's tournaments: those running and the next to start (a countdown each), pushed over the page's socket

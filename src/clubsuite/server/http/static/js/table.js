@@ -8,7 +8,7 @@
 // its values as named placeholders, a sentence about the page's own seat a message of its own ("You take the
 // trick." beside "{name} takes the trick.").
 
-import {account, announce, announcer, api, applyColours, byId, fill, h, pageTitle, store} from "./dom.js";
+import {OFFLINE, account, announce, announcer, api, applyColours, byId, fill, h, here, openTableSocket, pageTitle, store} from "./dom.js";
 import {spokenCards} from "./cards.js";
 import {createChat} from "./chat.js"; // chat: the table's chat (its own module)
 import {play as playSound} from "./sound.js";
@@ -30,8 +30,10 @@ async function start() {
   applyColours();
   applyMotion();
   announcer(); // the live region is there before anything is said in it
-  startNotices(); // a tournament's next table, and what else is meant for this account
-  loadTournament(tableId, () => { if (state.view) render(); }); // a tournament's table: its name, clock, your place
+  if (!OFFLINE) { // the offline app has no accounts and no tournaments
+    startNotices(); // a tournament's next table, and what else is meant for this account
+    loadTournament(tableId, () => { if (state.view) render(); }); // a tournament's table: its name, clock, your place
+  }
   const saved = store.get(`seat.${tableId}`);
   if (saved && typeof saved.token === "string") {
     state.token = saved.token;
@@ -78,8 +80,7 @@ async function reclaim() {
 }
 
 function connect() {
-  const scheme = location.protocol === "https:" ? "wss:" : "ws:";
-  const ws = new WebSocket(`${scheme}//${location.host}/tables/${encodeURIComponent(tableId)}/ws`);
+  const ws = openTableSocket(tableId); // a server's table, or the offline app's in the page: the same messages
   state.socket = ws;
   ws.addEventListener("open", () => {
     // A page that has seen nothing asks for the table's recent events from the start (all public), so that a new
@@ -110,7 +111,7 @@ function connect() {
 }
 
 function send(msg) {
-  if (state.socket && state.socket.readyState === WebSocket.OPEN) {
+  if (state.socket && state.socket.readyState === 1) { // open
     state.socket.send(JSON.stringify(msg));
     return true;
   }
@@ -152,7 +153,7 @@ function receive(msg) {
   if (msg.type === "error" && msg.code === "no_spectators") {
     state.pending = false;
     state.closedForGood = true;
-    fill(app, h("main", {class: "panel"}, h("h1", {}, t("Watching is not allowed")), h("p", {role: "alert"}, msg.message), h("a", {href: "/"}, t("Back to the lobby"))));
+    fill(app, h("main", {class: "panel"}, h("h1", {}, t("Watching is not allowed")), h("p", {role: "alert"}, msg.message), h("a", {href: here("/")}, t("Back to the lobby"))));
     return;
   }
   if (!["welcome", "state", "update", "catchup", "presence", "hint", "error", "bye"].includes(msg.type)) return;

@@ -6,7 +6,7 @@
 // whole page listens to (Escape closes a dialog, a click on the table skips a finished trick's pause).
 // table.js wires in how to send and how to draw (wireInput), so that nothing here imports the drawing.
 
-import {api, byId, h, store} from "./dom.js";
+import {api, byId, h, here, store} from "./dom.js";
 import {t} from "./i18n.js";
 import {kept} from "./patch.js";
 import {prefs, spec, state, tableId} from "./tablestate.js";
@@ -137,7 +137,7 @@ export async function leave() {
   store.set(`seat.${tableId}`, null);
   state.closedForGood = true;
   if (state.socket) state.socket.close();
-  location.href = "/";
+  location.href = here("/");
 }
 
 export async function rematch() {
@@ -156,7 +156,7 @@ export async function rematch() {
 export async function newOpponents() {
   if (state.table.settings.rated) {
     store.set("ratedGame", state.table.base);
-    location.href = "/";
+    location.href = here("/");
     return;
   }
   const me = state.table.seats[state.seat];
@@ -164,7 +164,7 @@ export async function newOpponents() {
   try {
     const joined = await api("/quickplay", {game: spec(), name: who}); // the same rules, other players
     store.set(`seat.${joined.table}`, {token: joined.token, seat: joined.seat});
-    location.href = `/table/${encodeURIComponent(joined.table)}`;
+    location.href = here(`/table/${encodeURIComponent(joined.table)}`);
   } catch (err) {
     state.error = err.message;
     closeResult(); // the refusal shows at the table; the focus on "Show the result"

@@ -4,7 +4,7 @@
 // in the bar, and the dialogs over the page (the end of the match, the scores in detail, a hand's account). Kept
 // apart from tableview.js, which draws the table itself and puts these beside it; the handlers are tableinput.js's.
 
-import {colourToggle, h, store} from "./dom.js";
+import {OFFLINE, colourToggle, downloadLocal, h, here, store} from "./dom.js";
 import {said} from "./cards.js";
 import {factList, handDetails, lastTrick, scoreSheet} from "./board.js";
 import {setSound, soundOn} from "./sound.js";
@@ -36,7 +36,8 @@ export function coaching(game, render) {
 // -- the side: facts, scores, the log, chat (drawers on a phone) --------------------------------------------------
 /** The side's drawers (tabs on a phone): key and label. */
 function drawers() {
-  return [["scores", t("Scores")], ["log", t("Play log")], ["chat", t("Chat")], ["facts", t("About this hand")]];
+  const chat = OFFLINE ? [] : [["chat", t("Chat")]]; // the offline app's table has nobody to chat with
+  return [["scores", t("Scores")], ["log", t("Play log")], ...chat, ["facts", t("About this hand")]];
 }
 
 /** The side column; ``chat`` the table's chat (its panel one element for the life of the page). */
@@ -61,7 +62,7 @@ export function sidePanels(game, n, chat, render) {
     h("section", {class: "log drawer", dataset: {drawer: "log", key: "log"}, "aria-label": t("what happened")}, h("h2", {}, t("Play")),
       // the list scrolls: the keyboard can take it (tabindex) to scroll it
       h("ol", {tabindex: "0", "aria-label": t("the play so far")}, logLines())),
-    h("div", {class: "drawer", dataset: {drawer: "chat", key: "chat"}}, kept(chat.panel())), // chat: the same element every drawing (a message being typed survives)
+    OFFLINE ? null : h("div", {class: "drawer", dataset: {drawer: "chat", key: "chat"}}, kept(chat.panel())), // chat: the same element every drawing (a message being typed survives)
     state.drawer ? h("div", {class: "drawer-bar"}, close()) : null);
 }
 
@@ -175,7 +176,7 @@ export function matchSummary(game, n, render) {
     if (state.token) actions.push(h("button", {type: "button", class: "primary", dataset: {action: "rematch"}, onclick: rematch}, t("Rematch")));
     if (state.seat !== null && state.seat !== undefined) actions.push(h("button", {type: "button", dataset: {action: "new-opponents"}, onclick: newOpponents}, t("New opponents")));
   }
-  actions.push(h("a", {class: "button-link", href: "/", dataset: {action: "lobby"}}, t("Lobby")));
+  actions.push(h("a", {class: "button-link", href: here("/"), dataset: {action: "lobby"}}, t("Lobby")));
   return h("div", {class: "dialog-backdrop", dataset: {key: "match-summary"}, onclick: (e) => { if (e.target === e.currentTarget) closeResult(); }},
     h("section", {class: "summary match-summary", role: "dialog", "aria-modal": "true", "aria-labelledby": "match-over", tabindex: "-1"},
       h("div", {class: "summary-head"},
@@ -187,7 +188,9 @@ export function matchSummary(game, n, render) {
       h("details", {class: "every-hand", open: state.everyHandOpen ? "" : null, ontoggle: (e) => { state.everyHandOpen = e.currentTarget.open; }},
         h("summary", {}, t("Every hand")),
         scoreSheet({game, view: state.view, hands: state.hands, name, n, label: t("the match's scores")})),
-      h("p", {class: "summary-links"},
+      OFFLINE ? h("p", {class: "summary-links"}, // the offline app keeps the record in the browser: saved from there
+        h("button", {type: "button", class: "link-button", dataset: {action: "download-record"}, onclick: () => downloadLocal(tableId, matchNo)}, t("Download the record")))
+        : h("p", {class: "summary-links"},
         h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, t("Download the record")),
         " \u00b7 ",
         h("a", {href: withInvite(`/replay?table=${encodeURIComponent(tableId)}&match=${matchNo}`)}, t("Replay it with every hand")),

@@ -6,13 +6,15 @@
 // and table.js carries the messages between the socket and here. The server is authoritative: this keeps what it
 // was sent, and works out only which of the legal actions a click or a choice of cards means.
 
-import {api, store} from "./dom.js";
+import {OFFLINE, api, store} from "./dom.js";
 import {cardShort, parseCard, parseCards, readAction} from "./cards.js";
 import {eventWords, seatName, shownOf, shownWords} from "./board.js";
 import {language, listWords, reasonWords, t} from "./i18n.js";
 
-export const tableId = decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 export const params = new URLSearchParams(location.search);
+/** The table's id: the last part of a server's ``/table/{id}``, or the offline app's ``table.html?local={id}``. */
+export const tableId = OFFLINE ? params.get("local") || ""
+  : decodeURIComponent(location.pathname.split("/").filter(Boolean).pop() || "");
 
 export const state = {
   token: null,
@@ -498,7 +500,7 @@ export async function loadResults(matchNo, done) {
   if (resultsAsked === matchNo) return;
   resultsAsked = matchNo;
   const headers = state.token ? {"X-Seat-Token": state.token} : {};
-  for (let tries = 0; tries < 5; tries += 1) {
+  for (let tries = 0; tries < (OFFLINE ? 0 : 5); tries += 1) { // offline: no places nor ratings, the totals say it
     let response;
     try {
       response = await fetch(withInvite(`/tables/${encodeURIComponent(tableId)}/results?match=${matchNo}`), {headers});

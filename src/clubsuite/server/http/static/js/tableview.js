@@ -8,7 +8,7 @@
 // What only moves never holds back a message and never hides a card: a message is taken at once, and a card that
 // arrives ends a trick still shown.
 
-import {byId, h, listen} from "./dom.js";
+import {byId, h, here, listen} from "./dom.js";
 import {cardButton, cardRow, cardShort, faceSvg, parseCard, parseCards, playShort, readAction, said, sortCards, spokenCards} from "./cards.js";
 import {backs, fanRows, felt, handRoom, rankOf, seatPanel, shownOf, shownWords, trickArea} from "./board.js";
 import {language, languageSwitch, serverWords, t, tableName, tn} from "./i18n.js";
@@ -77,7 +77,7 @@ function draw(fresh) {
   const choice = parts.multis.length ? chosenPlay(parts) : null;
 
   const header = h("header", {class: "bar table-bar"},
-    h("a", {href: "/", class: "home"}, t("Clubs")),
+    h("a", {href: here("/"), class: "home"}, t("Clubs")),
     h("h1", {}, tableName(state.table) ?? serverWords(state.table.title)),
     tournamentBadge(),
     h("span", {class: "muted"}, state.table.match_no
