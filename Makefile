@@ -64,7 +64,10 @@ play: $(BASE_STAMP)
 	@$(BIN)/clubs play whist $(ARGS)
 
 # Plain log lines on a terminal (JSON where standard error is not one): clubs serve --log-format.
+# The offline app (/app) needs Pyodide in the cache: fetched once from the npm registry (clubs app fetch); where it
+# cannot be had, the server runs without the app and says so.
 serve: $(SERVE_STAMP)
+	@$(BIN)/clubs app fetch || echo "the offline app is not served: Pyodide could not be fetched (clubs app fetch)"
 	@$(BIN)/clubs serve $(ARGS)
 
 watch: $(BASE_STAMP)
@@ -85,15 +88,16 @@ typecheck: $(STAMP) $(JS_STAMP)
 			$(BIN)/mypy --strict src/clubsuite; else exit $$status; fi
 	node_modules/.bin/tsc -p tsconfig.json
 
-# The page's scripts are checked by TypeScript from their JSDoc (`// @ts-check`, tsconfig.json): the version pinned
-# in package-lock.json, from the npm registry, into node_modules. Node.js and npm come from the distribution where
+# The page's scripts are checked by TypeScript from their JSDoc (`// @ts-check`, tsconfig.json), and the offline
+# app's tests build it with Pyodide: the versions pinned in package-lock.json, from the npm registry, into
+# node_modules. Node.js and npm come from the distribution where
 # they are missing (as root), like the browser tests' Chromium.
 $(JS_STAMP): package.json package-lock.json
 	@command -v npm >/dev/null || { test "$$(id -u)" = 0 && command -v apt-get >/dev/null \
 		&& echo "installing Node.js and npm (apt-get), to type-check the page's scripts" \
 		&& { apt-get install -y -q nodejs npm >/dev/null || { apt-get update -q >/dev/null && apt-get install -y -q nodejs npm >/dev/null; }; }; } \
 		|| { echo "make typecheck needs Node.js and npm (apt-get install nodejs npm)"; exit 1; }
-	@echo "installing TypeScript (pinned in package-lock.json) into node_modules"
+	@echo "installing TypeScript and Pyodide (pinned in package-lock.json) into node_modules"
 	@npm ci --no-audit --no-fund --loglevel=error
 	@touch $(JS_STAMP)
 
@@ -103,7 +107,7 @@ $(JS_STAMP): package.json package-lock.json
 # The thirty slowest tests are listed at the end, and every test's time is kept in build/test-times.xml
 # (`python tools/test_times.py` sums it by folder and file), to see where the time goes; with CLUBS_TEST_CPU=1 each
 # test's CPU seconds too, the processes it started included (`python tools/test_times.py --cpu`, tests/cpu_times.py).
-unit: $(STAMP)
+unit: $(STAMP) $(JS_STAMP)
 	env -u PYTHONDONTWRITEBYTECODE $(BIN)/python -m pytest -n $(JOBS) --dist worksteal --durations=30 \
 		--junitxml=build/test-times.xml
 

@@ -53,6 +53,7 @@ LAYERS = (
     "the benchmark's evaluation",
     "server",
     "the catalogs' sources",
+    "the offline app's build",
     "cli",
 )
 """The layers, inner first: a module imports only modules of its own layer or of inner ones. Above the bots every
@@ -80,6 +81,7 @@ evaluation (each names the modules it shares with the other, in the layer below 
     BENCHMARK,
     SERVER,
     SOURCES,
+    APP,
     OUTER,
 ) = range(len(LAYERS))
 LAYER_NAMES = LAYERS
@@ -125,6 +127,7 @@ PACKAGES = {
     "offline": OFFLINE,
     "benchmark": BENCHMARK,
     "server": SERVER,
+    "app": APP,
     "cli": OUTER,
 }
 """The layer of each package (or module) above the engine, by the first part of its name."""
@@ -361,6 +364,8 @@ def test_the_layer_check_sees_a_wrong_import() -> None:
         ("clubsuite.sim.calibration", "clubsuite.server.store.database"),  # simulation -> server
         ("clubsuite.bots.pimc", "clubsuite.analysis.review"),  # bots -> the review that reads them
         ("clubsuite.rl.vector", "clubsuite.learning.network"),  # learning interfaces -> imitation learning
+        ("clubsuite.offline.table", "clubsuite.server.table.live"),  # the page's core -> the server it stands without
+        ("clubsuite.tabletalk", "clubsuite.server.table.protocol"),  # the shared messages -> one transport's
     ],
 )
 def test_each_back_arrow_fails_the_layer_check(name: str, target: str) -> None:

@@ -127,6 +127,7 @@ class ThreadServer:
         hosts: tuple[str, ...] = (),
         trusted: tuple[str, ...] = (),
         bots_after: float = 30.0,
+        offline_app: Path | None = None,
     ) -> None:
         # The listening socket is bound here, to a port the system picks, and handed to uvicorn: no other test (or
         # test process) can take the port between choosing it and listening on it. It names TCP as its protocol, as
@@ -139,7 +140,7 @@ class ThreadServer:
         self.port = int(self.socket.getsockname()[1])
         self.limits = limits or ROOMY
         config = uvicorn_config(
-            create_app(store, self.limits, origins, hosts, bots_after),
+            create_app(store, self.limits, origins, hosts, bots_after, offline_app=offline_app),
             self.limits,
             "127.0.0.1",
             self.port,

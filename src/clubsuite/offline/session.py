@@ -6,8 +6,8 @@ is an object with an ``op`` and its fields; an answer is ``{"ok": true, ...}`` o
 
 Operations:
 
-``table``    ``{"op": "table", "id", "game", "name", "seat", "levels"}`` (or ``"level"``: one for every bot): a new
-             table; its kept form (``saved``),
+``table``    ``{"op": "table", "id", "game", "name", "seat", "levels"}`` (or ``"level"``: one for every bot;
+             ``"pace"``: the seconds a bot waits, 0 to 10): a new table; its kept form (``saved``),
              which the page stores and opens. With ``"coach": true``: the guided first hand (seat 0, easy bots, the
              lesson's deal; ``seat`` and ``levels`` are not read).
 ``open``     ``{"op": "open", "saved"}``: the table a page kept, played again to where it was (the worker started
@@ -93,10 +93,13 @@ def _new(request: JsonObject) -> JsonObject:
     if not isinstance(table_id, str) or not table_id or len(table_id) > 64:
         raise TableError("id: the table's id, 1 to 64 characters")
     who = name.strip()[:40] or "you"
+    pace = request.get("pace")
+    if pace is not None and (not isinstance(pace, (int, float)) or isinstance(pace, bool)):
+        raise TableError("pace: the seconds a bot waits before it moves (a number)")
     if request.get("coach") is True:  # the guided first hand: its seat, bots and deal are the lesson's
-        table = OfflineTable.tutorial(table_id, game, who)
+        table = OfflineTable.tutorial(table_id, game, who, pace)
     else:
-        table = OfflineTable.new(table_id, game, who, seat, [str(x) for x in levels])
+        table = OfflineTable.new(table_id, game, who, seat, [str(x) for x in levels], pace)
     _keep(table)
     return {"saved": table.saved()}
 

@@ -19,7 +19,7 @@ from collections import deque
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
-from clubsuite import lesson, tabletalk
+from clubsuite import __version__, lesson, tabletalk
 from clubsuite.bots.base import SomeBot, make_bot
 from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeMatch, resolve
@@ -40,6 +40,8 @@ move in the page's Python: ``docs/app.md``, "Speed")."""
 BOT_DELAY = 0.6
 """Seconds a bot waits before it moves, so that the person can follow the play (after a trick or a hand, up to
 :data:`clubsuite.tabletalk.AFTER_TRICK` more)."""
+MAX_PACE = 10.0
+"""The longest a bot may be asked to wait (as a server's table allows)."""
 TUTORIAL_PACE = 1.5
 """Seconds a bot of the guided first hand waits, so that a newcomer follows every card (as on a server)."""
 TUTORIAL_BOT = "easy"
@@ -69,7 +71,14 @@ class OfflineTable:
     """A table of one person and bots, in the page. Built by :meth:`new` or :meth:`restore`."""
 
     def __init__(
-        self, table_id: str, spec: str, seats: Sequence[Seat], seed: int, coach: bool = False, hints: bool = True
+        self,
+        table_id: str,
+        spec: str,
+        seats: Sequence[Seat],
+        seed: int,
+        coach: bool = False,
+        hints: bool = True,
+        pace: float | None = None,
     ) -> None:
         self.id = table_id
         self.spec = spec
@@ -90,7 +99,9 @@ class OfflineTable:
         self.person = people[0].seat
         self.coach = coach
         self.hints = hints
-        self.bot_delay = TUTORIAL_PACE if coach else BOT_DELAY
+        if pace is not None and not (isinstance(pace, (int, float)) and 0 <= pace <= MAX_PACE):
+            raise TableError(f"pace {pace!r}: the seconds a bot waits, from 0 to {MAX_PACE}")
+        self.bot_delay = float(pace) if pace is not None else TUTORIAL_PACE if coach else BOT_DELAY
         self.match_no = 0
         self.seed = seed
         self.earlier = 0
@@ -106,7 +117,7 @@ class OfflineTable:
     # -- building ------------------------------------------------------------------------------------------------
     @classmethod
     def new(
-        cls, table_id: str, spec: str, name: str, seat: int, levels: Sequence[str], coach: bool = False
+        cls, table_id: str, spec: str, name: str, seat: int, levels: Sequence[str], pace: float | None = None
     ) -> OfflineTable:
         """A new table of ``spec``: the person ``name`` in ``seat``, bots of ``levels`` (one a seat, the person's
         left out) in the others, a match seed drawn from the system's randomness (the browser's in the page)."""
@@ -119,16 +130,16 @@ class OfflineTable:
         bots = iter(levels)
         seats = [Seat(i, name) if i == seat else Seat(i, "", next(bots)) for i in range(n)]
         seed = random.SystemRandom().getrandbits(63)
-        return cls(table_id, spec, cls._named(table_id, seats), seed, coach=coach)
+        return cls(table_id, spec, cls._named(table_id, seats), seed, pace=pace)
 
     @classmethod
-    def tutorial(cls, table_id: str, spec: str, name: str) -> OfflineTable:
+    def tutorial(cls, table_id: str, spec: str, name: str, pace: float | None = None) -> OfflineTable:
         """The guided first hand of ``spec``, as a server deals it: the person in seat 0, easy bots in the others,
         the coach on, dealt from the game's lesson's seed (the same hands every time, so the scripted steps fit)."""
         info, options = resolve(spec)
         n = info.n_seats(options)
         seats = [Seat(0, name), *(Seat(i, "", TUTORIAL_BOT) for i in range(1, n))]
-        return cls(table_id, spec, cls._named(table_id, seats), lesson.tutorial_seed(info), coach=True)
+        return cls(table_id, spec, cls._named(table_id, seats), lesson.tutorial_seed(info), coach=True, pace=pace)
 
     @staticmethod
     def _named(table_id: str, seats: list[Seat]) -> list[Seat]:
@@ -146,6 +157,7 @@ class OfflineTable:
             "seats": [s.to_json() for s in self.seats],
             "coach": self.coach,
             "hints": self.hints,
+            "pace": self.bot_delay,
             "match_no": self.match_no,
             "seed": self.seed,
             "earlier": self.earlier,
@@ -163,8 +175,15 @@ class OfflineTable:
             seats = [
                 Seat(int(s["seat"]), str(s["name"]), s["bot"]) for s in _list(kept, "seats") if isinstance(s, dict)
             ]
+            pace = kept.get("pace")
             table = cls(
-                str(kept["id"]), str(kept["game"]), seats, _int(kept, "seed"), bool(kept["coach"]), bool(kept["hints"])
+                str(kept["id"]),
+                str(kept["game"]),
+                seats,
+                _int(kept, "seed"),
+                bool(kept["coach"]),
+                bool(kept["hints"]),
+                float(pace) if isinstance(pace, (int, float)) and not isinstance(pace, bool) else None,
             )
             table.match_no, table.earlier = _int(kept, "match_no"), _int(kept, "earlier")
             if table.match_no:
@@ -414,7 +433,9 @@ class OfflineTable:
             else {"name": s.name, "kind": "bot", "bot": LEVELS[s.bot]}
             for s in self.seats
         ]
-        return record_from_match(match or self.match, seats, seed=self.seed, seeded_hands=True)
+        record = record_from_match(match or self.match, seats, seed=self.seed, seeded_hands=True)
+        record["x-played-by"] = f"clubsuite {__version__}, offline app"  # which rules played it (docs/app.md)
+        return record
 
     def _rng(self, seat: int) -> random.Random:
         """The random source of a hint or a lesson's step on this version: the same every time."""

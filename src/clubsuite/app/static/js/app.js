@@ -14,6 +14,9 @@ const NAME_MAX = 24;
 /** The levels a table's bots may have here (the server's "expert" searches for seconds a move in the page). */
 const LEVELS = [{value: "easy", words: () => t("easy bots")}, {value: "normal", words: () => t("normal bots")}, {value: "hard", words: () => t("hard bots")}];
 
+/** How long the bots wait before they move, in seconds (the guided first hand waits longer unless told). */
+const PACES = [{value: "", words: () => t("bots at a calm pace")}, {value: "0", words: () => t("bots at once")}, {value: "2", words: () => t("bots slowly")}];
+
 /** A game of data/games.json (the server's GET /games) with the words a person reads in the reader's language. */
 function worded(g) {
   return {...g, label: serverWords(g.label), summary: serverWords(g.summary),
@@ -59,7 +62,9 @@ function playPanel(games) {
   return h("section", {class: "panel quick", "aria-labelledby": "play-title"},
     h("h2", {id: "play-title"}, t("Play against bots")),
     h("p", {class: "lead"}, t("Every game and its variants, with bots from easy to hard. Nothing is sent anywhere: the cards are dealt in this browser.")),
-    h("div", {class: "quick-name"}, h("label", {for: "app-name"}, t("Your name")), name),
+    h("div", {class: "quick-name"}, h("label", {for: "app-name"}, t("Your name")), name,
+      h("select", {id: "app-pace", "aria-label": t("How fast the bots play"), onchange: (/** @type {Event} */ e) => store.set("pace", /** @type {HTMLSelectElement} */ (e.target).value)},
+        ...PACES.map(({value, words}) => h("option", {value, selected: value === (store.get("pace") ?? "") ? "" : null}, words())))),
     h("ul", {class: "game-tiles"}, games.map((g) => gameTile(g, name, problem))),
     problem);
 }
@@ -77,7 +82,8 @@ function gameTile(g, nameInput, problem) {
     button.disabled = true;
     try {
       await rulesReady();
-      const id = await newTable({game: coach ? g.name : rules.value, name: who, level: level.value, coach});
+      const chosen = store.get("pace") ?? "";
+      const id = await newTable({game: coach ? g.name : rules.value, name: who, level: level.value, coach, pace: chosen === "" ? undefined : Number(chosen)});
       store.set("name", nameInput.value.trim());
       store.set(`seat.${id}`, {token: "local", seat: 0});
       location.href = `table.html?local=${encodeURIComponent(id)}`;

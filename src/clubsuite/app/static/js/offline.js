@@ -110,11 +110,11 @@ export function forget(name, key) {
 
 // -- tables ------------------------------------------------------------------------------------------------------
 /** A new table in the worker, kept in this browser: its id. ``coach``: the guided first hand. */
-export async function newTable({game, name, level, coach = false}) {
+export async function newTable({game, name, level, coach = false, pace = undefined}) {
   const id = `t${Date.now().toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-  const answer = await ask({op: "table", id, game, name, seat: 0, level, coach});
+  const answer = await ask({op: "table", id, game, name, seat: 0, level, coach, pace});
   if (!answer.ok) throw new Error(answer.error);
-  await keep("tables", {id, game, saved: answer.saved, level, coach, updated: Date.now()});
+  await keep("tables", {id, game, saved: answer.saved, level, coach, pace, updated: Date.now()});
   return id;
 }
 
@@ -267,7 +267,7 @@ async function api(path, body) {
   }
   if (route === "/quickplay") { // the same game again, with bots of the level the last table of it had
     const last = (await every("tables")).filter((x) => x.game === body.game && !x.coach).sort((a, b) => b.updated - a.updated)[0];
-    const id = await newTable({game: body.game, name: body.name, level: last ? last.level : "normal"});
+    const id = await newTable({game: body.game, name: body.name, level: last ? last.level : "normal", pace: last ? last.pace : undefined});
     return {table: id, token: "local", seat: 0};
   }
   if (parts[0] === "rules" && parts[2] === "brief") return data(`brief/${parts[1]}-${params.get("lang") || "en"}.json`);

@@ -1,0 +1,176 @@
+"""The offline app in a real browser: loaded once from ``clubs serve`` (at ``/app``) and once from ``clubs app
+build``'s folder behind a plain static file server, then taken off the network (``context.set_offline(True)``) and
+reloaded: every game's whole match is played against bots by clicking, its record downloaded and replayed exactly by
+``clubs replay``; "Learn to play" is followed to the end of its guided hand. Everything runs in the page: Pyodide
+and clubsuite's core in a Web Worker, every file from the service worker's cache."""
+
+from __future__ import annotations
+
+import json
+import random
+import socket
+import subprocess
+import sys
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import Watched, keep_errors, last_message, offered, perform, wait_for
+from serverkit import ThreadServer, wait_until
+
+from cli_helpers import clubs_in_process
+from clubsuite.app import build, runtime
+from clubsuite.server.store.database import Store
+from pgcluster import free_port
+from timeouts import PAGE_TIMEOUT_MS
+
+ROOT = Path(__file__).resolve().parents[2]
+GAMES = ("whist", "free", "northstar", "partnership")
+
+CAPTURE = """() => {
+  // every message a table's socket hands the page, as a WebSocket's frames are watched: the offline table's socket
+  // dispatches them as message events carrying the table protocol's text
+  const dispatch = EventTarget.prototype.dispatchEvent;
+  EventTarget.prototype.dispatchEvent = function (event) {
+    if (event instanceof MessageEvent && typeof event.data === "string" && "tableId" in this) {
+      window.__clubsFrame(event.data);
+    }
+    return dispatch.call(this, event);
+  };
+}"""
+
+
+@pytest.fixture(scope="session")
+def app_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The app built once (Pyodide from ``node_modules/pyodide``, which ``npm ci`` installs)."""
+    given = ROOT / "node_modules" / "pyodide"
+    assert given.is_dir(), "node_modules/pyodide is missing: npm ci (make typecheck) installs it"
+    folder = tmp_path_factory.mktemp("app")
+    build.build(folder, runtime.obtain(given, url=None))
+    return folder
+
+
+@pytest.fixture(params=["clubs serve", "a static file server"])
+def app_base(request: pytest.FixtureRequest, app_folder: Path, tmp_path: Path) -> Iterator[str]:
+    """Where the app is served: by a real clubs server at ``/app/``, or by Python's plain static file server."""
+    if request.param == "clubs serve":
+        with ThreadServer(Store.in_directory(tmp_path / "db"), offline_app=app_folder) as server:
+            yield f"{server.base}/app/"
+        return
+    port = free_port()
+    served = subprocess.Popen(
+        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(app_folder)],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        wait_until(lambda: listening(port), 60, "the static file server did not start")
+        yield f"http://127.0.0.1:{port}/"
+    finally:
+        served.terminate()
+        served.wait(30)
+
+
+def listening(port: int) -> bool:
+    """Whether something accepts connections on the loopback ``port``."""
+    with socket.socket() as s:
+        return s.connect_ex(("127.0.0.1", port)) == 0
+
+
+def opened_offline(context: Any, base: str) -> tuple[Any, list[dict[str, Any]]]:
+    """The app's first page, opened once online until its service worker keeps every file, then again offline; the
+    page and the list every table message it is handed goes into."""
+    received: list[dict[str, Any]] = []
+    context.expose_function("__clubsFrame", lambda text: received.append(json.loads(text)))
+    context.add_init_script(f"({CAPTURE})()")
+    page = keep_errors(context.new_page())
+    page.goto(base)
+    page.wait_for_selector("#app-status[data-ready]", timeout=PAGE_TIMEOUT_MS * 2)
+    page.wait_for_function("navigator.serviceWorker.controller !== null", timeout=PAGE_TIMEOUT_MS * 2)
+    page.wait_for_function(
+        "navigator.serviceWorker.ready.then((r) => r.active && r.active.state === 'activated')",
+        timeout=PAGE_TIMEOUT_MS * 2,
+    )
+    context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#app-status[data-ready]", timeout=PAGE_TIMEOUT_MS * 2)
+    page.select_option("#app-pace", "0")  # the bots move at once: the test clicks for the person
+    return page, received
+
+
+def play_to_the_end(w: Watched, game: str, rng: random.Random) -> dict[str, Any]:
+    """Click through the match as its person: a random legal action each turn; the last state or update."""
+    page = w.page
+    wait_for(lambda: w.version is not None, 60, "the table never came", page)
+    for _ in range(3000):
+        last = last_message(w)
+        if last["over"]:
+            return last
+        if offered(w):
+            perform(w, rng.choice(last["legal"]), game)
+        else:
+            page.wait_for_timeout(50)
+    raise AssertionError(f"the {game} match did not end")
+
+
+@pytest.mark.long
+def test_the_app_plays_every_game_offline_and_its_records_replay_exactly(
+    browser: Any, app_base: str, tmp_path: Path
+) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800}, accept_downloads=True)
+    try:
+        page, received = opened_offline(context, app_base)
+        rng = random.Random(72)
+        for game in GAMES:
+            received.clear()
+            page.select_option(f'li[data-game="{game}"] select[data-choice="level"]', "easy")
+            page.click(f'li[data-game="{game}"] button.play')
+            page.wait_for_url("**/table.html?local=*")
+            watched = Watched(page, 0, received)
+            last = play_to_the_end(watched, game, rng)
+            with page.expect_download() as downloading:
+                page.click('[data-action="download-record"]')
+            saved = tmp_path / f"{game}.json"
+            downloading.value.save_as(saved)
+            replayed = clubs_in_process(["replay", str(saved), "--json"])
+            assert replayed.status == 0, replayed.stderr
+            result = json.loads(replayed.stdout)
+            assert result["over"] is True and result["winners"] == last["result"]["winners"]
+            assert result["totals"] == last["result"]["totals"]
+            page.click('[data-action="lobby"]')
+            page.wait_for_selector("#app-status[data-ready]", timeout=PAGE_TIMEOUT_MS * 2)
+            assert page.locator("#kept-matches li").count() == GAMES.index(game) + 1  # kept in the browser
+        assert page.errors == []
+    finally:
+        context.close()
+
+
+def test_learn_to_play_is_followed_offline_to_the_end_of_its_guided_hand(browser: Any, app_base: str) -> None:
+    context = browser.new_context(viewport={"width": 1280, "height": 800})
+    try:
+        page, received = opened_offline(context, app_base)
+        page.click('li[data-game="whist"] button.learn')
+        page.wait_for_url("**/table.html?local=*")
+        watched = Watched(page, 0, received)
+        wait_for(lambda: watched.version is not None, 60, "the guided table never came", page)
+        steps = 0
+        for _ in range(500):
+            if any("scored" in m for m in received if m["type"] == "update"):
+                break
+            if not offered(watched):
+                page.wait_for_timeout(50)
+                continue
+            step = last_message(watched).get("lesson") or {}
+            if step.get("step"):
+                steps += 1  # the coach points at the step's choice, and says why
+                page.locator(".coach-step").first.wait_for()
+                perform(watched, step["action"], "whist")
+            else:
+                perform(watched, last_message(watched)["legal"][0], "whist")
+        else:
+            raise AssertionError("the guided hand did not end")
+        assert steps >= 3
+        assert page.errors == []
+    finally:
+        context.close()
