@@ -74,6 +74,16 @@ def main() -> None:
                   f"{', with the lesson' if stepped else ''}")  # fmt: skip
         for puzzle in shipped(info.name)[:1]:
             print(f"puzzle {puzzle.id} of {info.name}: solution {puzzle.solution} among {len(puzzle.values)}")
+    solutions = {p.id: p.solution for info in games() for p in shipped(info.name)}
+    for entry in call(session.handle, op="puzzles", path="/puzzles")["answer"]["pools"]:  # type: ignore[index]
+        path = f"/puzzles/{entry['pool']}"
+        shown = call(session.handle, op="puzzles", path=f"{path}/next", body=None, rating=None)
+        pid = shown["answer"]["id"]  # type: ignore[index]
+        judged = call(session.handle, op="puzzles", path=f"{path}/{pid}/attempt", body={"action": solutions[pid]},
+                      rating=shown["rating"])["answer"]  # fmt: skip
+        assert judged["right"] and judged["attempt"]["rated"], judged  # type: ignore[index]
+        moved = judged["attempt"]["rating"]  # type: ignore[index]
+        print(f"judged puzzle {pid} of {entry['pool']} offline: right, rated {moved['before']} -> {moved['after']}")
     compiled = sorted(m for m, mod in sys.modules.items() if m.startswith("clubsuite") and
                       getattr(mod, "__file__", None) and not str(mod.__file__).endswith(".py"))  # fmt: skip
     outside = sorted({m.split(".")[0] for m in sys.modules} - ALLOWED - {"__main__"})

@@ -118,8 +118,8 @@ def test_the_build_is_made_again_byte_for_byte_and_its_service_worker_keeps_ever
     on_disk = sorted(p.relative_to(tmp_path / "one").as_posix() for p in (tmp_path / "one").rglob("*") if p.is_file())
     assert on_disk == sorted([*first["files"], "build.json"])  # type: ignore[list-item]
     worker = (tmp_path / "one" / "sw.js").read_text(encoding="utf-8")
-    kept = json.loads(worker.split("const FILES = ", 1)[1].split(";", 1)[0])
-    assert sorted(kept) == sorted(["./", *(p for p in first["files"] if p != "sw.js")])  # type: ignore[union-attr]
+    kept = json.loads(worker.split("const FILES = ", 1)[1].split(" /* __FILES__ */", 1)[0].split(";", 1)[0])
+    assert kept == {p: h for p, h in first["files"].items() if p != "sw.js"}  # type: ignore[union-attr]
     assert json.dumps(first["build"]) in worker
     with zipfile.ZipFile(tmp_path / "one" / "core" / "clubsuite.zip") as z:
         names = z.namelist()
@@ -158,3 +158,19 @@ def test_clubs_app_build_says_what_is_wrong_and_exits_2(tmp_path: Path) -> None:
     outcome = clubs_in_process(["app", "build", str(tmp_path / "new"), "--pyodide", str(tmp_path / "nowhere")])
     assert outcome.status == 2 and "no such folder or file" in outcome.stderr
     assert "Traceback" not in outcome.stderr
+
+
+def test_clubs_serve_serves_a_given_app_builds_one_from_the_cache_or_serves_none(
+    pyodide: dict[str, bytes], tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from clubsuite.cli.serve import offline_app
+
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    assert offline_app(None, tmp_path / "data") is None  # nothing cached: no app, and nothing downloaded at start
+    runtime.store(pyodide, runtime.cache_dir())
+    built = offline_app(None, tmp_path / "data")
+    assert built == tmp_path / "data" / "app" and (built / "build.json").is_file()
+    assert offline_app(str(built), tmp_path / "elsewhere") == built
+    with pytest.raises(SystemExit) as stopped:
+        offline_app(str(tmp_path / "data"), tmp_path / "data")  # a folder that holds no app
+    assert stopped.value.code == 2

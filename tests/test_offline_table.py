@@ -139,6 +139,8 @@ def test_a_kept_table_that_lies_is_refused_by_name() -> None:
             "expert",
         ),
         ("not a table", "JSON object"),
+        ({**saved, "version": "0.0.1"}, "begun with clubsuite 0.0.1"),  # another version's rules: not continued
+        ({k: v for k, v in saved.items() if k != "version"}, "begun with clubsuite None"),
     ]:
         assert named in refused(op="open", saved=bad)
 

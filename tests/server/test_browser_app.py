@@ -8,24 +8,19 @@ from __future__ import annotations
 
 import json
 import random
-import socket
-import subprocess
-import sys
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 import pytest
+from appkit import built_app, static_site
 from browserkit import Watched, keep_errors, last_message, offered, perform, wait_for
-from serverkit import ThreadServer, wait_until
+from serverkit import ThreadServer
 
 from cli_helpers import clubs_in_process
-from clubsuite.app import build, runtime
 from clubsuite.server.store.database import Store
-from pgcluster import free_port
 from timeouts import PAGE_TIMEOUT_MS
 
-ROOT = Path(__file__).resolve().parents[2]
 GAMES = ("whist", "free", "northstar", "partnership")
 
 CAPTURE = """() => {
@@ -43,12 +38,8 @@ CAPTURE = """() => {
 
 @pytest.fixture(scope="session")
 def app_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The app built once (Pyodide from ``node_modules/pyodide``, which ``npm ci`` installs)."""
-    given = ROOT / "node_modules" / "pyodide"
-    assert given.is_dir(), "node_modules/pyodide is missing: npm ci (make typecheck) installs it"
-    folder = tmp_path_factory.mktemp("app")
-    build.build(folder, runtime.obtain(given, url=None))
-    return folder
+    """The app built once."""
+    return built_app(tmp_path_factory.mktemp("app"))
 
 
 @pytest.fixture(params=["clubs serve", "a static file server"])
@@ -57,25 +48,9 @@ def app_base(request: pytest.FixtureRequest, app_folder: Path, tmp_path: Path) -
     if request.param == "clubs serve":
         with ThreadServer(Store.in_directory(tmp_path / "db"), offline_app=app_folder) as server:
             yield f"{server.base}/app/"
-        return
-    port = free_port()
-    served = subprocess.Popen(
-        [sys.executable, "-m", "http.server", str(port), "--bind", "127.0.0.1", "--directory", str(app_folder)],
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
-    try:
-        wait_until(lambda: listening(port), 60, "the static file server did not start")
-        yield f"http://127.0.0.1:{port}/"
-    finally:
-        served.terminate()
-        served.wait(30)
-
-
-def listening(port: int) -> bool:
-    """Whether something accepts connections on the loopback ``port``."""
-    with socket.socket() as s:
-        return s.connect_ex(("127.0.0.1", port)) == 0
+    else:
+        with static_site(app_folder) as base:
+            yield base
 
 
 def opened_offline(context: Any, base: str) -> tuple[Any, list[dict[str, Any]]]:

@@ -13,12 +13,14 @@ The folder holds (every path relative, so the app works at a site's root and und
                                  records, puzzles, the offline table), what the worker runs
 ``pyodide/``                     Pyodide's pinned files (:mod:`clubsuite.app.runtime`)
 ``manifest.webmanifest``, ``icons/``  what makes the app installable
-``sw.js``                        the service worker: every file above kept for use with no network; a new build
+``sw.js``                        the service worker: every file above kept for use with no network, each checked
+                                 against its hash; a new build takes unchanged files from the old one's copies and
                                  waits for the next start (or the page's "start the new version")
 ``build.json``                   the build's id, clubsuite's and Pyodide's versions and every file's SHA-256
 
 The build is made again exactly from the same sources (the zip's entries have fixed times, every list is sorted):
-an update that changes only clubsuite changes only its files, and the service worker fetches only what changed.
+an update that changes only clubsuite changes only its files (the core's zip, ``sw.js``, ``build.json``), and the
+service worker fetches only those.
 """
 
 from __future__ import annotations
@@ -179,11 +181,13 @@ def files(pyodide: Mapping[str, bytes]) -> dict[str, bytes]:
     return out
 
 
-def service_worker(build: str, paths: list[str]) -> bytes:
-    """The service worker of build ``build``, keeping ``paths`` (its template's placeholders filled)."""
+def service_worker(build: str, sums: Mapping[str, str]) -> bytes:
+    """The service worker of build ``build``, keeping the files of ``sums`` (path -> SHA-256; its template's
+    placeholders filled): it takes a file from an older build's copy where the hash is the same, and keeps a fetched
+    one only where its hash is this."""
     template = (APP_STATIC / "sw.js").read_text(encoding="utf-8")
-    listed = json.dumps(["./", *paths], indent=0)
-    return template.replace('"__BUILD__"', json.dumps(build)).replace("[] /* __FILES__ */", listed).encode()
+    listed = json.dumps(dict(sorted(sums.items())), indent=0)
+    return template.replace('"__BUILD__"', json.dumps(build)).replace("{} /* __FILES__ */", listed).encode()
 
 
 def build(folder: Path, pyodide: Mapping[str, bytes]) -> dict[str, object]:
@@ -191,7 +195,7 @@ def build(folder: Path, pyodide: Mapping[str, bytes]) -> dict[str, object]:
     made = files(pyodide)
     sums = {path: hashlib.sha256(data).hexdigest() for path, data in sorted(made.items())}
     build_id = hashlib.sha256(json.dumps(sums, sort_keys=True).encode()).hexdigest()[:16]
-    made["sw.js"] = service_worker(build_id, sorted(made))
+    made["sw.js"] = service_worker(build_id, sums)
     sums["sw.js"] = hashlib.sha256(made["sw.js"]).hexdigest()
     about: dict[str, object] = {
         "build": build_id,

@@ -18,6 +18,11 @@ Operations:
 ``bot``      ``{"op": "bot", "table", "version"}``: the bot that is due moves (the page waited ``due.delay``).
 ``rematch``  ``{"op": "rematch", "table"}``: the next match with the same seats.
 ``record``   ``{"op": "record", "table"}``: the record of the match in progress or just ended.
+``puzzles``  ``{"op": "puzzles", "path", "body", "rating"}``: a request the puzzle page makes of a server's puzzle
+             routes (``path`` with its query; ``body`` null for a ``GET``), for the player whose puzzle rating the
+             page keeps (``rating``: null for a new player), answered as a server would
+             (:mod:`clubsuite.offline.puzzles`): ``{"ok": true, "answer", "rating"}``, ``rating`` the one to keep
+             now (null: unchanged), or ``{"ok": false, "status", "code", "error"}`` with a server's status and code.
 
 Every answer about a table carries ``messages``, ``saved`` and ``due``, so the page always keeps the latest form.
 """
@@ -30,6 +35,7 @@ from collections.abc import Callable
 from clubsuite.engine import resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject
+from clubsuite.offline import puzzles
 from clubsuite.offline.table import OfflineTable, TableError
 from clubsuite.tabletalk import PROTOCOL, error
 
@@ -148,6 +154,14 @@ def _record(request: JsonObject) -> JsonObject:
     return {"record": _table_of(request).record()}
 
 
+def _puzzles(request: JsonObject) -> JsonObject:
+    try:
+        answer, rating = puzzles.answer(request.get("path"), request.get("body"), request.get("rating"))
+    except puzzles.PuzzleRefused as exc:
+        return {"ok": False, "status": exc.status, "code": exc.code, "error": str(exc)}
+    return {"answer": answer, "rating": rating}
+
+
 OPS: dict[str, Callable[[JsonObject], JsonObject]] = {
     "table": _new,
     "open": _open,
@@ -155,6 +169,7 @@ OPS: dict[str, Callable[[JsonObject], JsonObject]] = {
     "bot": _bot,
     "rematch": _rematch,
     "record": _record,
+    "puzzles": _puzzles,
 }
 """Each operation's handler (the module's docstring says what each takes and gives)."""
 

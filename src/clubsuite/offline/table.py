@@ -8,8 +8,9 @@ when the page asks (:meth:`OfflineTable.due` says when, :meth:`OfflineTable.bot_
 them as a server's timers would and a searching bot thinks in the worker, never in the page's own thread.
 
 A table is kept by the page as :meth:`OfflineTable.saved` (its game, seats, seed and the actions of the match in
-progress) and rebuilt from that by :meth:`OfflineTable.restore`, replaying the actions: the page can be closed at any
-moment and the match goes on where it was.
+progress, and the version of clubsuite that played them) and rebuilt from that by :meth:`OfflineTable.restore`,
+replaying the actions: the page can be closed at any moment and the match goes on where it was. A table kept by
+another version is refused: a match is never played by two versions' rules.
 """
 
 from __future__ import annotations
@@ -152,6 +153,7 @@ class OfflineTable:
         """What the page keeps to rebuild the table: its game, seats, settings, the match's number and seed, and the
         actions played so far (every card follows from the seed and the actions)."""
         return {
+            "version": __version__,
             "id": self.id,
             "game": self.spec,
             "seats": [s.to_json() for s in self.seats],
@@ -171,6 +173,11 @@ class OfflineTable:
         kind)."""
         if not isinstance(kept, dict):
             raise TableError("a kept table must be a JSON object")
+        if kept.get("version") != __version__:  # a match is played by one version's rules from its deal to its end
+            raise TableError(
+                f"this match was begun with clubsuite {kept.get('version')!s:.20}; the app now runs {__version__}, "
+                "whose rules may differ: it cannot be continued here (give it up and start a new one)"
+            )
         try:
             seats = [
                 Seat(int(s["seat"]), str(s["name"]), s["bot"]) for s in _list(kept, "seats") if isinstance(s, dict)

@@ -36,11 +36,12 @@ from sqlalchemy.engine import Connection
 
 from clubsuite import __version__
 from clubsuite.bots.personas import level_words
-from clubsuite.engine import SomeGame, SomeMatch
+from clubsuite.engine import SomeGame
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.naming import name_words
 from clubsuite.present import with_account, with_said, with_shown
+from clubsuite.puzzles.positions import all_hands
 from clubsuite.records.files import parse_record
 from clubsuite.records.replay import Replay
 from clubsuite.server.limits import RateLimits, ServerLimits
@@ -158,15 +159,6 @@ def accounted(info: SomeGame, summary: JsonObject) -> JsonObject:
             if isinstance(hand, dict) and hand.get("complete") is True:
                 with_account(info, hand)
     return summary
-
-
-def all_hands(match: SomeMatch) -> list[JsonValue]:
-    """Every seat's cards now, from each seat's own view (what a replay shows: the record holds every deal)."""
-    out: list[JsonValue] = []
-    for seat in range(match.n_seats):
-        view = match.view(seat).to_dict()
-        out.append(view.get("hand"))
-    return out
 
 
 def replay_answer(raw: bytes | str, gzipped: bool, max_bytes: int) -> tuple[int, bytes, bool]:

@@ -7,7 +7,7 @@
 import {applyColours, byId, colourToggle, fill, h, store} from "./dom.js";
 import {cardRow, parseCards} from "./cards.js";
 import {languageSwitch, loadWords, serverWords, t} from "./i18n.js";
-import {download, every, forget, newTable, rulesReady, startedIn} from "./offline.js";
+import {download, every, forget} from "./offline.js";
 
 const app = byId("app");
 const NAME_MAX = 24;
@@ -35,37 +35,34 @@ async function start() {
     fill(app, h("main", {class: "panel"}, h("h1", {}, t("Clubs")), h("p", {role: "alert"}, t("The app's files could not be read: open it once with a network."))));
     return;
   }
-  const status = h("p", {class: "app-status", id: "app-status", role: "status"}, t("Loading the rules…"));
+  const status = h("p", {class: "app-status", id: "app-status", role: "status"}, t("Keeping the app's files for use with no network…"));
   const install = h("button", {type: "button", class: "install", hidden: true}, t("Install the app"));
   fill(app,
     h("header", {class: "bar lobby-bar"}, h("span", {class: "home"}, t("Clubs")), h("h1", {}, t("Play Clubs offline")),
       install, languageSwitch(h), colourToggle()),
     h("main", {class: "lobby app-lobby"},
-      status,
-      playPanel(games),
+      playPanel(games, status),
       h("div", {class: "lobby-side"}, await tablesPanel(games), await matchesPanel(games), aboutPanel())));
   offerInstall(install);
   watchVersions(status);
-  rulesReady().then(() => {
-    status.textContent = t("Ready: every game plays here with no network (the rules started in {seconds} s).", {seconds: (startedIn ?? 0).toFixed(1)});
-    status.dataset.ready = "1";
-  }, (err) => {
-    status.textContent = t("The rules could not start in this browser: {why}", {why: err.message});
-    status.classList.add("error");
-  });
 }
 
 /** The name field and a tile per game: its cards, name and summary, its rules and bots, Play and Learn to play. */
-function playPanel(games) {
+function playPanel(games, status) {
   const problem = h("p", {class: "error", role: "alert"});
   const name = h("input", {id: "app-name", maxlength: String(NAME_MAX), autocomplete: "nickname", value: store.get("name") || ""});
+  const pace = h("select", {id: "app-pace", onchange: (/** @type {Event} */ e) => store.set("pace", /** @type {HTMLSelectElement} */ (e.target).value)},
+    ...PACES.map(({value, words}) => h("option", {value, selected: value === (store.get("pace") ?? "") ? "" : null}, words())));
   return h("section", {class: "panel quick", "aria-labelledby": "play-title"},
     h("h2", {id: "play-title"}, t("Play against bots")),
+    status,
     h("p", {class: "lead"}, t("Every game and its variants, with bots from easy to hard. Nothing is sent anywhere: the cards are dealt in this browser.")),
-    h("div", {class: "quick-name"}, h("label", {for: "app-name"}, t("Your name")), name,
-      h("select", {id: "app-pace", "aria-label": t("How fast the bots play"), onchange: (/** @type {Event} */ e) => store.set("pace", /** @type {HTMLSelectElement} */ (e.target).value)},
-        ...PACES.map(({value, words}) => h("option", {value, selected: value === (store.get("pace") ?? "") ? "" : null}, words())))),
+    h("div", {class: "app-choices"},
+      h("div", {class: "field"}, h("label", {for: "app-name"}, t("Your name")), name),
+      h("div", {class: "field"}, h("label", {for: "app-pace"}, t("How fast the bots play")), pace)),
     h("ul", {class: "game-tiles"}, games.map((g) => gameTile(g, name, problem))),
+    h("p", {class: "puzzles-line"}, h("a", {href: "puzzle.html", id: "puzzles-link"}, t("Puzzles")), " ",
+      h("span", {class: "muted"}, t("Find the best play in positions from real matches: a puzzle of the day, streaks, themes."))),
     problem);
 }
 
@@ -75,22 +72,11 @@ function gameTile(g, nameInput, problem) {
     ...g.variant_choices.map((v) => h("option", {value: v.value}, v.label)));
   const level = h("select", {"aria-label": t("Bots of {game}", {game: g.label}), dataset: {choice: "level"}},
     ...LEVELS.map(({value, words}) => h("option", {value, selected: value === "normal" ? "" : null}, words())));
-  const go = (coach) => async (/** @type {Event} */ event) => {
-    const button = /** @type {HTMLButtonElement} */ (event.currentTarget);
+  const go = (coach) => () => { // the table page makes the table, in its own worker (the lobby starts no Python)
     problem.textContent = "";
-    const who = nameInput.value.trim() || t("Player");
-    button.disabled = true;
-    try {
-      await rulesReady();
-      const chosen = store.get("pace") ?? "";
-      const id = await newTable({game: coach ? g.name : rules.value, name: who, level: level.value, coach, pace: chosen === "" ? undefined : Number(chosen)});
-      store.set("name", nameInput.value.trim());
-      store.set(`seat.${id}`, {token: "local", seat: 0});
-      location.href = `table.html?local=${encodeURIComponent(id)}`;
-    } catch (err) {
-      problem.textContent = err.message;
-      button.disabled = false;
-    }
+    store.set("name", nameInput.value.trim());
+    const asked = new URLSearchParams({game: coach ? g.name : rules.value, level: level.value, coach: coach ? "1" : "0", pace: store.get("pace") ?? ""});
+    location.href = `table.html?${asked}`;
   };
   const title = `tile-${g.name}`;
   return h("li", {class: "game-tile", dataset: {game: g.name}},
@@ -99,7 +85,7 @@ function gameTile(g, nameInput, problem) {
     h("p", {class: "tile-about"}, g.summary),
     h("div", {class: "tile-choices"}, rules, level),
     h("div", {class: "tile-actions", role: "group", "aria-labelledby": title},
-      h("button", {type: "button", class: "primary play", onclick: go(false)}, t("Play")),
+      h("button", {type: "button", class: "primary play", onclick: go(false)}, t("Play now")),
       h("button", {type: "button", class: "learn", onclick: go(true)}, t("Learn to play"))));
 }
 
@@ -164,7 +150,15 @@ function offerInstall(button) {
 
 /** Keep the app's files for use with no network (the service worker), and say when a new version is ready. */
 function watchVersions(status) {
-  if (!("serviceWorker" in navigator)) return;
+  const ready = (words) => {
+    status.textContent = words;
+    status.dataset.ready = "1";
+  };
+  if (!("serviceWorker" in navigator)) {
+    ready(t("This browser keeps no files for the app here: it plays while this page is open, not with no network."));
+    return;
+  }
+  navigator.serviceWorker.ready.then(() => ready(t("Ready: every game plays here, with no network from now on.")));
   const scope = new URL("../../", import.meta.url);
   navigator.serviceWorker.register(new URL("sw.js", scope), {scope: scope.pathname}).then((registration) => {
     const offer = () => {
@@ -178,7 +172,7 @@ function watchVersions(status) {
       const coming = registration.installing;
       if (coming) coming.addEventListener("statechange", () => { if (coming.state === "installed") offer(); });
     });
-  }).catch(() => { /* no service worker here (a private window): the app still plays while the page is open */ });
+  }).catch(() => ready(t("This browser keeps no files for the app here: it plays while this page is open, not with no network.")));
   let reloaded = false;
   const before = navigator.serviceWorker.controller; // none on the first visit: taking control then changes nothing
   navigator.serviceWorker.addEventListener("controllerchange", () => {

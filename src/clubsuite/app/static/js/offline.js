@@ -9,7 +9,8 @@ import {useLocal} from "./dom.js";
 import {t} from "./i18n.js";
 
 // -- the worker ------------------------------------------------------------------------------------------------
-const worker = new Worker(new URL("./worker.js", import.meta.url), {type: "module"});
+/** The worker, started by the first request (a page that asks nothing of the rules, the lobby, starts none). */
+let worker = null;
 let asked = 0;
 /** @type {Map<number, {resolve: (value: any) => void, reject: (err: Error) => void}>} */
 const waiting = new Map();
@@ -20,7 +21,17 @@ export let startedIn = null;
 /** Told once the rules are ready (or broken): the pages show "Loading the rules" until then. */
 const readiness = [];
 
-worker.addEventListener("message", (event) => {
+/** The worker, started now if it is not yet. */
+function theWorker() {
+  if (!worker) {
+    worker = new Worker(new URL("./worker.js", import.meta.url), {type: "module"});
+    worker.addEventListener("message", answered);
+  }
+  return worker;
+}
+
+/** A message of the worker: its start (or why it cannot), or the answer to a request. */
+function answered(/** @type {MessageEvent} */ event) {
   const data = event.data;
   if (data.ready !== undefined || data.broken !== undefined) {
     if (data.broken !== undefined) broken = data.broken;
@@ -34,10 +45,11 @@ worker.addEventListener("message", (event) => {
   waiting.delete(data.id);
   if (data.failed !== undefined) w.reject(new Error(data.failed));
   else w.resolve(JSON.parse(data.answer));
-});
+}
 
 /** The rules are ready (resolved) or cannot start here (rejected with why). */
 export function rulesReady() {
+  theWorker();
   if (startedIn !== null) return Promise.resolve();
   if (broken) return Promise.reject(new Error(broken));
   return new Promise((resolve, reject) => readiness.push(() => (broken ? reject(new Error(broken)) : resolve(undefined))));
@@ -49,7 +61,7 @@ export function ask(request) {
   return new Promise((resolve, reject) => {
     asked += 1;
     waiting.set(asked, {resolve, reject});
-    worker.postMessage({id: asked, request: JSON.stringify(request)});
+    theWorker().postMessage({id: asked, request: JSON.stringify(request)});
   });
 }
 
@@ -250,6 +262,40 @@ async function data(path) {
   return response.json();
 }
 
+// -- puzzles ----------------------------------------------------------------------------------------------------
+/** The name the player's puzzle rating is kept under in ``settings``: each pool's rating and streak, and each puzzle
+ * shown and how it was answered (clubsuite.offline.puzzles.Progress), kept here and sent with every request. */
+const PUZZLE_RATING = "puzzle-rating";
+/** The puzzle requests, one after another: each reads the kept rating and keeps the one its answer gives. */
+let puzzleChain = Promise.resolve();
+
+/** A request of the puzzle page (``GET`` without a body, ``POST`` with one), answered by the worker as a server's
+ * puzzle routes answer it, for the player whose rating this browser keeps; a refusal is an Error with the server's
+ * ``status`` and ``code``, as dom.js's api() throws it. */
+function puzzles(path, body) {
+  const asking = puzzleChain.then(async () => {
+    const held = await kept("settings", PUZZLE_RATING);
+    const request = {op: "puzzles", path, body: body === undefined ? null : body, rating: held ? held.rating : null};
+    let answer = await ask(request);
+    if (!answer.ok && answer.code === "bad_rating" && held) { // a kept rating this version cannot read: start afresh
+      await forget("settings", PUZZLE_RATING);
+      answer = await ask({...request, rating: null});
+    }
+    if (!answer.ok) {
+      /** @type {Error & {code?: string, status?: number, retryAfter?: number | null}} */
+      const err = new Error(answer.error);
+      err.code = answer.code;
+      err.status = answer.status;
+      err.retryAfter = null;
+      throw err;
+    }
+    if (answer.rating) await keep("settings", {name: PUZZLE_RATING, rating: answer.rating, updated: Date.now()});
+    return answer.answer;
+  });
+  puzzleChain = asking.catch(() => undefined); // a refusal does not stop the next request
+  return asking;
+}
+
 /** Answer a request a page makes of a server, from the rules in the worker and this browser's store. */
 async function api(path, body) {
   const [route, query] = path.split("?");
@@ -273,6 +319,7 @@ async function api(path, body) {
   if (parts[0] === "rules" && parts[2] === "brief") return data(`brief/${parts[1]}-${params.get("lang") || "en"}.json`);
   if (route === "/games") return data("games.json");
   if (parts[0] === "tournament-tables") return {tournament: null};
+  if (parts[0] === "puzzles" || route === "/daily-puzzle") return puzzles(path, body);
   throw new Error(t("Not available offline."));
 }
 

@@ -3,18 +3,20 @@
 // /puzzle/{pool} plays them: the board drawn as at a table for the seat to act, the goal in words, an answer judged by
 // the server (a wrong one refused with what it gets, then try again or see the solution), the line stepped through.
 // The page never holds an answer before it is given: the server sends the position only, and the line once solved.
-// A signed-in player's first answer to each puzzle is rated; a guest plays unrated (the ids seen are kept here).
+// A signed-in player's first answer to each puzzle is rated; a guest plays unrated (the ids seen are kept here). In
+// the offline app (puzzle.html?pool=...) the rules in the page answer instead of a server, and the player's rating
+// is kept in this browser, rated as a server rates an account's (offline.js, clubsuite.offline.puzzles).
 
-import {account, announce, announcer, api, byId, fill, h, pageTitle, store} from "./dom.js";
+import {OFFLINE, account, announce, announcer, api, byId, colourToggle, fill, h, here, pageTitle, store} from "./dom.js";
 import {cardButton, cardRow, parseCards, playShort, readAction, said, sortCards, spokenCards} from "./cards.js";
 import {eventWords, factList, fan, felt, rankOf, shownOf, trickArea} from "./board.js";
-import {gameWords, loadWords, reasonWords, t, tc, tn} from "./i18n.js";
+import {gameWords, languageSwitch, loadWords, reasonWords, t, tc, tn} from "./i18n.js";
 import {ratingWords} from "./account.js";
 import {applyColours, bar, when} from "./people.js";
 
 const app = byId("app");
 const params = new URLSearchParams(location.search);
-const pool = (() => {
+const pool = OFFLINE ? params.get("pool") || "" : (() => {
   try {
     return decodeURIComponent(location.pathname.split("/").filter(Boolean)[1] || "");
   } catch {
@@ -23,6 +25,21 @@ const pool = (() => {
 })();
 const SEEN_KEY = `puzzlesSeen.${pool}`;
 const SEEN_MAX = 100;
+
+/** The address of the puzzle pages: a server's ``/puzzle`` and ``/puzzle/{pool}?{query}``, or the offline app's one
+ * page, ``puzzle.html``, which names the pool in its query (a static host has no page per pool). */
+function puzzlePage(name = "", query = "") {
+  if (OFFLINE) return `puzzle.html${name ? `?pool=${encodeURIComponent(name)}${query ? `&${query}` : ""}` : ""}`;
+  return name ? `/puzzle/${encodeURIComponent(name)}${query ? `?${query}` : ""}` : "/puzzle";
+}
+
+/** The page's bar: a server's, or the offline app's (its lobby, the puzzles, the language and the colours: it has no
+ * accounts, notices nor the site's other pages). */
+async function topBar(title) {
+  if (!OFFLINE) return bar(title);
+  return h("header", {class: "bar"}, h("a", {href: here("/"), class: "home"}, t("Clubs")), h("h1", {}, title),
+    h("a", {href: puzzlePage()}, t("Puzzles")), languageSwitch(h), colourToggle());
+}
 
 /** An exact puzzle's goal by its measure (the same words the terminal uses). */
 function goalWords(p) {
@@ -71,6 +88,7 @@ const KINDS = () => ({
 
 const state = {
   me: null, // the signed-in account, or null
+  kept: false, // whether the player's rating and streak are kept: by the server for an account, by this browser offline
   info: null, // GET /puzzles/{pool}
   puzzle: null, // the position shown
   answers: [], // this puzzle's answers so far: {action, right, words}
@@ -113,6 +131,7 @@ async function start() {
   await loadWords();
   announcer();
   state.me = await account(); // null for a guest
+  state.kept = state.me !== null || OFFLINE;
   if (!pool) {
     pageTitle("puzzles");
     await chooser();
@@ -122,10 +141,10 @@ async function start() {
   try {
     state.info = await api(`/puzzles/${encodeURIComponent(pool)}`);
   } catch (err) {
-    fill(app, await bar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message), h("p", {}, h("a", {href: "/puzzle"}, t("Every game's puzzles")))));
+    fill(app, await topBar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message), h("p", {}, h("a", {href: puzzlePage()}, t("Every game's puzzles")))));
     return;
   }
-  if (state.me && state.info.standing) state.streak = state.info.standing.streak;
+  if (state.kept && state.info.standing) state.streak = state.info.standing.streak;
   await load(state.mode === "streak" ? null : params.get("id"));
 }
 
@@ -138,25 +157,25 @@ async function chooser() {
     if (state.me) history = await api("/puzzles/history?limit=20");
     if (state.me) mine = await api("/puzzles/mine");
   } catch (err) {
-    fill(app, await bar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message)));
+    fill(app, await topBar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, err.message)));
     return;
   }
   const titleOf = (p) => gameWords(p.name_words);
   const byPool = new Map(list.pools.map((p) => [p.pool, p]));
-  fill(app, await bar(t("Puzzles")),
+  fill(app, await topBar(t("Puzzles")),
     h("main", {class: "people puzzles"},
       h("p", {}, t("Positions from real matches where one play is clearly best: find it. Each answer you give is rated against the puzzle, and the next puzzle is chosen near your rating.")),
-      list.signed_in ? null : h("p", {class: "muted", id: "guest-note"}, t("You play as a guest: your answers are not rated. Sign in to keep a puzzle rating.")),
+      list.signed_in || OFFLINE ? null : h("p", {class: "muted", id: "guest-note"}, t("You play as a guest: your answers are not rated. Sign in to keep a puzzle rating.")),
       daily ? h("section", {class: "daily", "aria-labelledby": "daily-title"},
         h("h2", {id: "daily-title"}, t("Puzzle of the day")),
-        h("p", {}, h("a", {href: `/puzzle/${encodeURIComponent(daily.pool)}?id=${encodeURIComponent(daily.id)}`, id: "daily-link"},
+        h("p", {}, h("a", {href: puzzlePage(daily.pool, `id=${encodeURIComponent(daily.id)}`), id: "daily-link"},
           byPool.has(daily.pool) ? titleOf(byPool.get(daily.pool)) : daily.pool))) : null,
       h("h2", {}, t("Games")),
       h("ul", {class: "puzzle-pools"}, list.pools.map((p) => h("li", {dataset: {pool: p.pool}},
-        h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}`}, titleOf(p)), " ",
+        h("a", {href: puzzlePage(p.pool)}, titleOf(p)), " ",
         h("span", {class: "muted"}, tn("{n} puzzle", "{n} puzzles", p.count)),
         p.standing ? h("span", {class: "muted"}, t("your rating {rating}", {rating: ratingWords(p.standing)})) : null,
-        " ", h("a", {href: `/puzzle/${encodeURIComponent(p.pool)}?streak=1`, class: "streak-link"}, t("Streak"))))),
+        " ", h("a", {href: puzzlePage(p.pool, "streak=1"), class: "streak-link"}, t("Streak"))))),
       mine.length ? h("section", {"aria-labelledby": "mine-title"},
         h("h2", {id: "mine-title"}, t("Your own puzzles")),
         h("p", {class: "muted"}, t("Made of the decisions you missed in your matches (after a match, its review offers it). They are not rated; a shared one may be played by anyone with its link.")),
@@ -191,7 +210,7 @@ function seen() {
 }
 
 function remember(id) {
-  if (state.me) return; // the server keeps an account's
+  if (state.kept) return; // the server keeps an account's; offline, the rating this browser keeps (offline.js)
   store.set(SEEN_KEY, [...seen().filter((x) => x !== id), id].slice(-SEEN_MAX));
 }
 
@@ -237,7 +256,7 @@ async function load(id = null) {
       if (state.kind) query.set("kind", state.kind);
       if (state.mode === "streak") query.set("streak", String(state.streak));
       else query.set("difficulty", state.difficulty);
-      if (!(state.me)) query.set("seen", seen().join(","));
+      if (!state.kept) query.set("seen", seen().join(","));
       puzzle = await patiently(`/puzzles/${encodeURIComponent(pool)}/next?${query}`);
     }
   } catch (err) {
@@ -245,7 +264,7 @@ async function load(id = null) {
     state.pending = false;
     state.error = loadError(err);
     if (!state.puzzle) {
-      fill(app, await bar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, state.error), options(), h("p", {}, h("a", {href: "/puzzle"}, t("Every game's puzzles")))));
+      fill(app, await topBar(t("Puzzles")), h("main", {class: "panel"}, h("p", {role: "alert"}, state.error), options(), h("p", {}, h("a", {href: puzzlePage()}, t("Every game's puzzles")))));
       return;
     }
     draw();
@@ -260,7 +279,7 @@ async function load(id = null) {
   else address.set("id", puzzle.id);
   if (state.theme) address.set("theme", state.theme);
   if (state.kind) address.set("kind", state.kind);
-  history.replaceState(null, "", `/puzzle/${encodeURIComponent(pool)}?${address}`);
+  history.replaceState(null, "", puzzlePage(pool, String(address)));
   await drawAgain();
   announce(spokenCards(goalWords(puzzle)));
 }
@@ -268,7 +287,7 @@ async function load(id = null) {
 let header = null;
 
 async function drawAgain() {
-  header = await bar(t("Puzzles"));
+  header = await topBar(t("Puzzles"));
   draw();
 }
 
@@ -295,7 +314,7 @@ async function answer(action) {
     state.solved = true;
     state.line = got.line;
     remember(state.puzzle.id);
-    if (state.mode === "streak" && first && !state.me) state.streak += 1;
+    if (state.mode === "streak" && first && !state.kept) state.streak += 1;
   } else {
     state.answers.push({action, right: false, words: wrongWords(got, actionText(action))});
     if (state.mode === "streak") state.streakOver = true;
@@ -330,7 +349,7 @@ async function giveUp() {
 }
 
 function next() {
-  if (state.mode === "streak" && state.streakOver && !state.me) state.streak = 0; // an account's: the server's
+  if (state.mode === "streak" && state.streakOver && !state.kept) state.streak = 0; // an account's: the server's
   load();
 }
 
@@ -479,7 +498,7 @@ function rated(rating, provisional) {
 }
 
 function ratingLine() {
-  if (!state.me) return h("p", {class: "muted", id: "rating"}, t("You play as a guest: your answers are not rated. Sign in to keep a puzzle rating."));
+  if (!state.kept) return h("p", {class: "muted", id: "rating"}, t("You play as a guest: your answers are not rated. Sign in to keep a puzzle rating."));
   const a = state.attempt;
   if (a && a.rated) {
     return h("p", {id: "rating", class: "rating-moved"},
@@ -519,7 +538,7 @@ function panel() {
     lineBox,
     themes.length ? h("p", {class: "themes"}, t("Themes: {themes}", {themes: themes.join(", ")})) : null,
     options(),
-    h("p", {}, h("a", {href: "/puzzle"}, t("Every game's puzzles"))),
+    h("p", {}, h("a", {href: puzzlePage()}, t("Every game's puzzles"))),
   ];
 }
 
@@ -554,7 +573,7 @@ function options() {
     h("summary", {}, t("Choose puzzles")),
     select("mode", t("Mode"), state.mode, [["rated", t("Puzzles near my rating")], ["streak", t("Streak: harder and harder until a miss")]], (v) => {
       state.mode = v;
-      if (!state.me) state.streak = 0; // an account's streak is the server's
+      if (!state.kept) state.streak = 0; // an account's streak is the server's (offline: this browser's)
       load();
     }),
     select("theme", t("Theme"), state.theme, [["", t("Any theme")], ...info.themes.map((x) => [x.id, `${tc("words", x.name)} (${x.count})`])], (v) => { state.theme = v; load(); }),
