@@ -220,3 +220,20 @@ def test_a_table_of_the_wrong_shape_is_refused_before_it_is_made() -> None:
         OfflineTable("x", "whist", [], 1)
     with pytest.raises(TableError, match="one person's seat, got 3"):
         OfflineTable("x", "whist", [Seat(0, "Ann"), Seat(1, "Bo"), Seat(2, "Cy")], 1)
+
+
+def test_a_finished_match_is_replayed_and_reviewed_in_the_worker_as_a_server_would() -> None:
+    from clubsuite.analysis.frames import replay_frames
+    from clubsuite.analysis.review import PAGE_SAMPLES, ReviewSettings, review
+
+    table = new_table("northstar-duel", "looked-at", levels="easy")
+    play_out(table, call(op="send", table=table, message={"type": "hello", "protocol": 1}))
+    record = call(op="record", table=table)["record"]
+    replayed = call(op="replay", record=record)["replay"]
+    assert replayed == json.loads(json.dumps(replay_frames(record)))  # the server's replay viewer gets the same
+    assert call(op="replay", text=json.dumps(record))["replay"] == replayed  # a record file opened in the page
+    reviewed = call(op="review", record=record, seat=0)["review"]
+    assert reviewed == json.loads(json.dumps(review(record, 0, ReviewSettings(samples=PAGE_SAMPLES)).to_json()))
+    assert "no seat 3" in refused(op="review", record=record, seat=2)
+    assert "the record is not valid JSON" in refused(op="replay", text="{oops")
+    assert "JSON object" in refused(op="replay", record=[1, 2])

@@ -733,3 +733,13 @@ def ruling(game: str, rule: str, title: str, text: str) -> Ruling:
     return Ruling(
         Reason(template(f"{game}.ruling_{rule}", title)), Reason(template(f"{game}.ruling_{rule}_text", text))
     )
+
+
+def all_hands(match: SomeMatch) -> list[JsonValue]:
+    """Every seat's cards now, from each seat's own view (what a replay and an exact puzzle's line show: the record
+    holds every deal)."""
+    out: list[JsonValue] = []
+    for seat in range(match.n_seats):
+        view = match.view(seat).to_dict()
+        out.append(view.get("hand"))
+    return out

@@ -8,9 +8,11 @@ from __future__ import annotations
 
 import json
 import random
+import re
 from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
+from urllib.parse import urljoin
 
 import pytest
 from appkit import built_app, static_site
@@ -74,6 +76,23 @@ def opened_offline(context: Any, base: str) -> tuple[Any, list[dict[str, Any]]]:
     return page, received
 
 
+def looked_at(page: Any) -> None:
+    """From the end of a match: its replay stepped to its last step and its review of the person's decisions, both
+    worked out in the page from the record kept in the browser; then the app's lobby."""
+    at_table = page.url
+    replay = page.locator("a[href^='replay.html?table=']").get_attribute("href")
+    review = page.locator("a.review-link").get_attribute("href")
+    page.goto(urljoin(at_table, replay))
+    page.wait_for_selector(".replay-controls", timeout=PAGE_TIMEOUT_MS * 2)
+    page.get_by_role("button", name="last step").click()
+    steps = page.locator(".step-count").inner_text()
+    assert re.match(r"Step (\d+) of \1 ", steps), steps
+    page.goto(urljoin(at_table, review))
+    page.wait_for_selector("#stepper, #review p[role=alert]", timeout=PAGE_TIMEOUT_MS * 4)
+    assert page.locator("#stepper").count() == 1, page.locator("#review").inner_text()
+    page.goto(urljoin(at_table, "./"))
+
+
 def play_to_the_end(w: Watched, game: str, rng: random.Random) -> dict[str, Any]:
     """Click through the match as its person: a random legal action each turn; the last state or update."""
     page = w.page
@@ -113,7 +132,10 @@ def test_the_app_plays_every_game_offline_and_its_records_replay_exactly(
             result = json.loads(replayed.stdout)
             assert result["over"] is True and result["winners"] == last["result"]["winners"]
             assert result["totals"] == last["result"]["totals"]
-            page.click('[data-action="lobby"]')
+            if game == GAMES[0]:  # the match replayed and reviewed in the page, from the record kept in the browser
+                looked_at(page)
+            else:
+                page.click('[data-action="lobby"]')
             page.wait_for_selector("#app-status[data-ready]", timeout=PAGE_TIMEOUT_MS * 2)
             assert page.locator("#kept-matches li").count() == GAMES.index(game) + 1  # kept in the browser
         assert page.errors == []

@@ -23,12 +23,40 @@ from clubsuite.analysis.positions import Decision, decisions
 from clubsuite.bots.objective import objective_for
 from clubsuite.bots.pimc import PimcBot, PimcSettings
 from clubsuite.engine import Phase, SomeMatch, find_game
-from clubsuite.errors import InvalidOptionsError
+from clubsuite.errors import ClubsError, InvalidOptionsError, InvalidRecordError
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.present import labels
 from clubsuite.seeding import derive_seed
 from clubsuite.solver import NodeLimitError, card_values, solving_for
 from clubsuite.solver.game import HasSolver, measure_named
+
+PAGE_SAMPLES = 8
+"""Deals a review asked for by a page samples at each decision (the command line's ``clubs review`` takes 16 by
+default: a page's review, on a server or in the offline app, halves it, so it costs half as much and marks the same
+clear mistakes)."""
+MAX_REVIEWED = 400
+"""The most decisions a seat of the record may have for a page's review (a longer match is refused, named:
+``clubs review`` has no bound)."""
+
+
+class SeatMissingError(ClubsError):
+    """The record has no such seat to review."""
+
+
+def check_reviewable(record: JsonObject, seat: int) -> None:
+    """Refuse, in words, a page's review of ``seat`` in ``record`` that cannot be given: no such seat
+    (:class:`SeatMissingError`), or a match too long to review (:class:`~clubsuite.errors.InvalidRecordError`)."""
+    seats = record.get("seats")
+    if not isinstance(seats, list) or not 0 <= seat < len(seats):
+        raise SeatMissingError(f"the record has no seat {seat + 1}")
+    hands = record.get("hands")
+    actions = (
+        sum(len(h["actions"]) for h in hands if isinstance(h, dict) and isinstance(h.get("actions"), list))
+        if isinstance(hands, list)
+        else 0
+    )
+    if actions > MAX_REVIEWED * len(seats):
+        raise InvalidRecordError(f"the match has {actions} actions: too long to review here")
 
 
 @dataclass

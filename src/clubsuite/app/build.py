@@ -150,6 +150,43 @@ def briefs() -> Iterator[tuple[str, bytes]]:
                 yield f"data/brief/{game}-{lang}.json", json.dumps(body, ensure_ascii=False).encode()
 
 
+APP_PAGES = ("table", "puzzle", "replay", "review")
+"""The server's pages the app serves as its own (``NAME.html``), each run by ``static/js/NAMEapp.js``: the app's
+offline side first (``offline.js``), then the server's script of the page, unchanged."""
+APP_HEAD = """<meta name="theme-color" content="#1f5e3b">
+<meta http-equiv="Content-Security-Policy" content="default-src 'self'; script-src 'self'; style-src 'self'; \
+img-src 'self' data: blob:; connect-src 'self'; worker-src 'self'; object-src 'none'; base-uri 'none'">
+<link rel="manifest" href="manifest.webmanifest">
+<link rel="icon" href="icons/icon.svg" type="image/svg+xml">
+"""
+"""What an app page has at the head of its head beyond the server's page: its colour, its Content-Security-Policy
+(the pages are self-only, as a server sends them; a static host may send none), the manifest and the icon (the
+app's styles come last, after the page's own)."""
+
+
+def app_page(name: str) -> bytes:
+    """The server's page ``name`` as the app serves it: marked as the app's (``data-app="offline"``), its paths made
+    relative, the app's head added, run by its app entry."""
+    page = (SERVER_STATIC / f"{name}.html").read_text(encoding="utf-8")
+    page = page.replace('<html lang="en">', '<html lang="en" data-app="offline">', 1)
+    page = page.replace('<link rel="icon" href="data:,">\n', "", 1)  # the app's own icon comes with its head
+    head = '<meta name="color-scheme" content="light">\n'  # the policy first: it governs what follows it
+    page = page.replace(head, head + APP_HEAD.replace("\\\n", ""), 1)
+    script = f'<script type="module" src="/static/js/{name}.js">'
+    page = page.replace(
+        script,
+        f'<link rel="stylesheet" href="static/css/app.css">\n<script type="module" src="static/js/{name}app.js">',
+        1,
+    )
+    page = page.replace('href="/static/', 'href="static/')
+    if (
+        any(x not in page for x in ('data-app="offline"', f"{name}app.js", "Content-Security-Policy"))
+        or "/static/" in page
+    ):
+        raise BuildError(f"the server's {name}.html is not laid out as the app expects: its app page cannot be made")
+    return page.encode()
+
+
 def static_files() -> Iterator[tuple[str, bytes]]:
     """The styles and scripts: the server's, then the app's own (``static/...``), and the app's pages (its root)."""
     for folder in ("css", "js"):
@@ -162,6 +199,8 @@ def static_files() -> Iterator[tuple[str, bytes]]:
         yield f"static/css/{path.name}", path.read_bytes()
     for path in sorted(APP_STATIC.glob("*.html")):
         yield path.name, path.read_bytes()
+    for name in APP_PAGES:
+        yield f"{name}.html", app_page(name)
 
 
 def files(pyodide: Mapping[str, bytes]) -> dict[str, bytes]:

@@ -23,6 +23,12 @@ Operations:
              page keeps (``rating``: null for a new player), answered as a server would
              (:mod:`clubsuite.offline.puzzles`): ``{"ok": true, "answer", "rating"}``, ``rating`` the one to keep
              now (null: unchanged), or ``{"ok": false, "status", "code", "error"}`` with a server's status and code.
+``replay``   ``{"op": "replay", "record"}`` (or ``"text"``: a record file's text): every step of a record, as a
+             server's replay viewer is sent it (:func:`clubsuite.analysis.frames.replay_frames`):
+             ``{"ok": true, "replay"}``.
+``review``   ``{"op": "review", "record", "seat"}``: the review of one seat's decisions, as a server's review page
+             is sent it (the same search and budget: :data:`clubsuite.analysis.review.PAGE_SAMPLES` deals a
+             decision): ``{"ok": true, "review"}``. It takes seconds to a minute of the worker.
 
 Every answer about a table carries ``messages``, ``saved`` and ``due``, so the page always keeps the latest form.
 """
@@ -37,6 +43,7 @@ from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject
 from clubsuite.offline import puzzles
 from clubsuite.offline.table import OfflineTable, TableError
+from clubsuite.records.files import parse_record
 from clubsuite.tabletalk import PROTOCOL, error
 
 MAX_REQUEST = 1 << 20
@@ -162,6 +169,26 @@ def _puzzles(request: JsonObject) -> JsonObject:
     return {"answer": answer, "rating": rating}
 
 
+def _replay(request: JsonObject) -> JsonObject:
+    from clubsuite.analysis.frames import replay_frames  # here: a table's worker starts without the replay's code
+
+    text = request.get("text")  # a record file the player opened, as its text: read as every record is read
+    record = parse_record(text, "the record") if isinstance(text, str) else request.get("record")
+    return {"replay": replay_frames(record)}
+
+
+def _review(request: JsonObject) -> JsonObject:
+    from clubsuite.analysis.review import PAGE_SAMPLES, ReviewSettings, check_reviewable, review  # here, as above
+
+    record, seat = request.get("record"), request.get("seat")
+    if not isinstance(record, dict):
+        raise TableError("record: a match record (a JSON object)")
+    if not isinstance(seat, int) or isinstance(seat, bool):
+        raise TableError("seat: the seat reviewed (a number)")
+    check_reviewable(record, seat)
+    return {"review": review(record, seat, ReviewSettings(samples=PAGE_SAMPLES)).to_json()}
+
+
 OPS: dict[str, Callable[[JsonObject], JsonObject]] = {
     "table": _new,
     "open": _open,
@@ -170,6 +197,8 @@ OPS: dict[str, Callable[[JsonObject], JsonObject]] = {
     "rematch": _rematch,
     "record": _record,
     "puzzles": _puzzles,
+    "replay": _replay,
+    "review": _review,
 }
 """Each operation's handler (the module's docstring says what each takes and gives)."""
 

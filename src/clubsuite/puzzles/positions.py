@@ -18,22 +18,12 @@ the solution but no value, and is given only after the answer. Whoever judges th
 from __future__ import annotations
 
 from clubsuite.bots.personas import persona_names
-from clubsuite.engine import SomeMatch, find_game
+from clubsuite.engine import find_game
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.naming import name_words
-from clubsuite.present import asked, contained, labels, offered, wire_form, with_said, with_shown
+from clubsuite.present import all_hands, asked, contained, labels, offered, wire_form, with_said, with_shown
 from clubsuite.puzzles.model import Puzzle, match_point
 from clubsuite.view_base import HasSpectator
-
-
-def all_hands(match: SomeMatch) -> list[JsonValue]:
-    """Every seat's cards now, from each seat's own view (what a replay and an exact puzzle's line show: the record
-    holds every deal)."""
-    out: list[JsonValue] = []
-    for seat in range(match.n_seats):
-        view = match.view(seat).to_dict()
-        out.append(view.get("hand"))
-    return out
 
 
 def seat_names(puzzle: Puzzle, seats: int) -> list[JsonValue]:

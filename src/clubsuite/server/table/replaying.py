@@ -5,7 +5,8 @@ public table and every hand at each step, so its work and its size grow with the
 is 125 KB of record and some 10 MB of frames). It is never done on the event loop, nor in a thread that would take
 the interpreter from it: :class:`Replayer` sends the record's bytes to a pool of ``replay_workers`` processes, lets
 ``replay_queue`` more wait, and refuses the rest at once (busy: try again). The worker reads the record as every
-record is read (standard JSON, bounded), stops at :data:`MAX_FRAMES` steps and ``max_replay_bytes`` of answer,
+record is read (standard JSON, bounded), works its frames out (:mod:`clubsuite.analysis.frames`: at most
+``MAX_FRAMES`` steps), stops at ``max_replay_bytes`` of answer,
 and hands back the answer already encoded (and compressed, where the client takes gzip), so that the server's
 process holds only the few hundred kilobytes that go out.
 
@@ -35,27 +36,19 @@ from sqlalchemy import delete, func, insert, select
 from sqlalchemy.engine import Connection
 
 from clubsuite import __version__
-from clubsuite.bots.personas import level_words
-from clubsuite.engine import SomeGame
+from clubsuite.analysis import frames
+from clubsuite.analysis.review import PAGE_SAMPLES
 from clubsuite.errors import ClubsError
-from clubsuite.jsonform import JsonObject, JsonValue
-from clubsuite.naming import name_words
-from clubsuite.present import with_account, with_said, with_shown
-from clubsuite.puzzles.positions import all_hands
+from clubsuite.jsonform import JsonObject
 from clubsuite.records.files import parse_record
-from clubsuite.records.replay import Replay
 from clubsuite.server.limits import RateLimits, ServerLimits
 from clubsuite.server.store.database import StaleWriteError, StoreError
 from clubsuite.server.store.dbschema import reviews
 from clubsuite.server.store.handle import Database
-from clubsuite.server.table.protocol import event_json
 from clubsuite.server.workers import RenewingPool
-from clubsuite.view_base import HasHiddenPiles, HasSpectator
 
 log = logging.getLogger("clubsuite.server")
 
-MAX_FRAMES = 20_000
-"""The most steps a replay is shown with (a record with more is refused, named)."""
 TASKS_PER_WORKER = 50
 """Replays a worker process works out before a fresh one takes its place."""
 GZIP_FROM = 64 * 1024
@@ -71,94 +64,12 @@ class ReplayRefused(Exception):  # noqa: N818 - a refusal, not an error of the s
 
 
 def replay_frames(record: object) -> JsonObject:
-    """Every step of a record, for the replay viewer: for the deal of each hand and each action, what was done, the
-    public table (the game's spectator view) and every seat's hand, with the cards of the game's own piles that are
-    in no hand (the game's part ``hidden``).
-
-    Raises :class:`ReplayRefused` (400) naming the problem when the record is not one the engine accepts."""
-    if not isinstance(record, dict):
-        raise ReplayRefused(400, "bad_record", "a record is a JSON object")
-    hands = record.get("hands")
-    if isinstance(hands, list):  # counted before any is replayed: a record too long to show costs nothing
-        steps = len(hands) + sum(
-            len(h["actions"]) for h in hands if isinstance(h, dict) and isinstance(h.get("actions"), list)
-        )
-        if steps > MAX_FRAMES:
-            raise ReplayRefused(
-                400, "bad_record", f"the record has {steps} steps, more than {MAX_FRAMES}: too long to show"
-            )
+    """Every step of a record, for the replay viewer (:func:`clubsuite.analysis.frames.replay_frames`); raises
+    :class:`ReplayRefused` (400) naming the problem when the record is not one the engine accepts."""
     try:
-        run = Replay(record)
-        parts = run.info.parts
-        if not isinstance(parts, HasSpectator):
-            raise ClubsError(f"{run.info.name} has no spectator view")
-        public = parts.spectator()
-        hidden = parts.hidden() if isinstance(parts, HasHiddenPiles) else None  # piles in no hand, where it has any
-        frames: list[JsonValue] = []
-        before: JsonObject = {}  # the last frame's whole shown
-        for step in run.steps():
-            if len(frames) >= MAX_FRAMES:
-                raise ClubsError(f"the record has more than {MAX_FRAMES} steps: too long to show")
-            view = with_shown(run.info, public(run.match), run.match.options)
-            told = with_said(run.info, [event_json(e) for e in step.events], view, mine=False)
-            whole = view["shown"] if isinstance(view["shown"], dict) else {}
-            view["shown"] = changed(before, whole)
-            before = whole
-            frames.append(
-                {
-                    "hand": step.hand,
-                    "action": step.action,
-                    "seat": step.seat,
-                    "events": told,
-                    "view": view,
-                    "hands": all_hands(run.match),
-                    "hidden": hidden(run.match) if hidden is not None else {},
-                }
-            )
-        run.check_result()
+        return frames.replay_frames(record)
     except ClubsError as exc:
         raise ReplayRefused(400, "bad_record", str(exc)) from None
-    seats: list[JsonValue] = [s.get("name") if isinstance(s, dict) else None for s in run.seats]
-    # a bot's seat as the table showed it: its name ("Cleo"), and its level in words beside it ("normal bot")
-    levels: list[JsonValue] = [
-        level_words(s["bot"]) if isinstance(s, dict) and isinstance(s.get("bot"), str) else None for s in run.seats
-    ]
-    return {
-        "game": run.info.name,
-        "title": run.info.title,
-        "variant": run.variant,
-        "name_words": name_words(run.info, run.match.options, None),
-        "seats": seats,
-        "levels": levels,
-        "frames": frames,
-        "result": accounted(run.info, run.match.summary()),
-    }
-
-
-def changed(before: JsonObject, now: JsonObject) -> JsonObject:
-    """What a frame shows beside the cards (``now``) as a replay sends it: only what changed since the frame before
-    (``before``), most of it staying the same from one step to the next; in a list as long as before, an item that
-    did not change is null (no list of ``shown`` holds a null of its own). A page fills in the rest."""
-    out: JsonObject = {}
-    for key, value in now.items():
-        if key in before and before[key] == value:
-            continue
-        old = before.get(key)
-        if isinstance(value, list) and isinstance(old, list) and len(old) == len(value):
-            out[key] = [None if a == b else b for a, b in zip(old, value, strict=True)]
-        else:
-            out[key] = value
-    return out
-
-
-def accounted(info: SomeGame, summary: JsonObject) -> JsonObject:
-    """A match's summary with each complete hand's account in words (:func:`clubsuite.present.account`)."""
-    hands = summary.get("hands")
-    if isinstance(hands, list):
-        for hand in hands:
-            if isinstance(hand, dict) and hand.get("complete") is True:
-                with_account(info, hand)
-    return summary
 
 
 def replay_answer(raw: bytes | str, gzipped: bool, max_bytes: int) -> tuple[int, bytes, bool]:
@@ -186,13 +97,7 @@ def replay_answer(raw: bytes | str, gzipped: bool, max_bytes: int) -> tuple[int,
     return status, body, False
 
 
-REVIEW_SAMPLES = 8
-"""Deals the review samples at each decision (the command line's ``clubs review`` takes 16 by default: the server
-halves it, so a review costs half as much and marks the same clear mistakes)."""
-MAX_REVIEWED = 400
-"""The most decisions of the seat a review looks at (a longer match is refused, named: ``clubs review`` has no
-bound)."""
-REVIEW_SETTINGS = f"samples={REVIEW_SAMPLES} labels=1 clubsuite={__version__}"
+REVIEW_SETTINGS = f"samples={PAGE_SAMPLES} labels=1 clubsuite={__version__}"
 """What a kept review was worked out with, besides the match and the seat: a review kept under other settings (or by
 another release of the search) is not answered again, but worked out anew."""
 KEPT_STATUSES = frozenset({200, 413})
@@ -204,24 +109,17 @@ def review_answer(raw: bytes | str, gzipped: bool, max_bytes: int, seat: int) ->
     """The work of one review, in a worker process: every decision of ``seat`` in the record, the value of the
     action taken and of the best one by search from the seat's own view, and with every hand known in the trick
     games' card play (:func:`clubsuite.analysis.review.review`); answered as :func:`replay_answer` answers."""
-    from clubsuite.analysis.review import ReviewSettings, review
+    from clubsuite.analysis.review import ReviewSettings, SeatMissingError, check_reviewable, review
 
     try:
         record = parse_record(raw, "the record")
         if not isinstance(record, dict):
             raise ClubsError("a record is a JSON object")
-        seats = record.get("seats")
-        if not isinstance(seats, list) or not 0 <= seat < len(seats):
-            raise ReplayRefused(400, "bad_request", f"the record has no seat {seat + 1}")
-        hands = record.get("hands")
-        actions = (
-            sum(len(h["actions"]) for h in hands if isinstance(h, dict) and isinstance(h.get("actions"), list))
-            if isinstance(hands, list)
-            else 0
-        )
-        if actions > MAX_REVIEWED * len(seats):
-            raise ReplayRefused(400, "bad_record", f"the match has {actions} actions: too long to review here")
-        done = review(record, seat, ReviewSettings(samples=REVIEW_SAMPLES))
+        try:
+            check_reviewable(record, seat)
+        except SeatMissingError as exc:
+            raise ReplayRefused(400, "bad_request", str(exc)) from None
+        done = review(record, seat, ReviewSettings(samples=PAGE_SAMPLES))
         body = json.dumps(done.to_json(), separators=(",", ":")).encode()
         status = 200 if len(body) <= max_bytes else 413
         if status == 413:

@@ -112,12 +112,15 @@ async function matchesPanel(games) {
     fill(list, matches.length ? matches.map((m) => h("li", {},
       gameLabel(games, m.game), " ", h("span", {class: "muted"}, new Date(m.ended).toLocaleString()), " ",
       h("button", {type: "button", class: "link-button", dataset: {action: "download"}, onclick: () => download(m.table, m.match)}, t("Download the record")), " ",
+      h("a", {href: `replay.html?table=${encodeURIComponent(m.table)}&match=${m.match}`}, t("Replay it with every hand")), " ",
+      h("a", {href: `review.html?table=${encodeURIComponent(m.table)}&match=${m.match}&seat=0`}, t("Review my play")), " ",
       h("button", {type: "button", class: "link-button", onclick: async () => { await forget("matches", m.key); draw(); }}, t("delete"))))
       : h("li", {class: "muted"}, t("No finished match yet.")));
   };
   await draw();
   return h("section", {class: "panel", "aria-labelledby": "matches-title"}, h("h2", {id: "matches-title"}, t("Finished matches")),
-    h("p", {class: "muted"}, t("A record opens in any Clubs server's replay and review.")), list);
+    h("p", {class: "muted"}, t("A record opens in any Clubs server's replay and review.")), list,
+    h("p", {}, h("a", {href: "replay.html"}, t("Replay a record"))));
 }
 
 function gameLabel(games, spec) {

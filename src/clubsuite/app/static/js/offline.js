@@ -235,6 +235,14 @@ async function keepRecord(tableId, table, matchNo) {
   await keep("matches", {key, table: tableId, match: matchNo, game: table.game, ended: Date.now(), record: answer.record});
 }
 
+/** The record of a finished match of this browser: table ``tableId``'s match ``matchNo`` (its last, where null). */
+async function finished(tableId, matchNo) {
+  const mine = (await every("matches")).filter((m) => m.table === tableId);
+  const match = matchNo === null ? mine.sort((a, b) => b.match - a.match)[0] : mine.find((m) => m.match === Number(matchNo));
+  if (!match) throw new Error(t("This match is not kept in this browser."));
+  return match.record;
+}
+
 /** Save the record of a finished match of this browser as a file. */
 export async function download(tableId, matchNo) {
   const match = await kept("matches", `${tableId}:${matchNo}`);
@@ -315,6 +323,18 @@ async function api(path, body) {
     const last = (await every("tables")).filter((x) => x.game === body.game && !x.coach).sort((a, b) => b.updated - a.updated)[0];
     const id = await newTable({game: body.game, name: body.name, level: last ? last.level : "normal", pace: last ? last.pace : undefined});
     return {table: id, token: "local", seat: 0};
+  }
+  if (parts[0] === "tables" && parts.length === 3 && (parts[2] === "replay" || parts[2] === "review")) {
+    const record = await finished(parts[1], params.get("match"));
+    const answer = parts[2] === "replay" ? await ask({op: "replay", record})
+      : await ask({op: "review", record, seat: Number(params.get("seat") ?? "0")});
+    if (!answer.ok) throw new Error(answer.error);
+    return parts[2] === "replay" ? answer.replay : answer.review;
+  }
+  if (route === "/replays") { // a record file the player opened: read and replayed in the worker
+    const answer = await ask({op: "replay", text: String(body)});
+    if (!answer.ok) throw new Error(answer.error);
+    return answer.replay;
   }
   if (parts[0] === "rules" && parts[2] === "brief") return data(`brief/${parts[1]}-${params.get("lang") || "en"}.json`);
   if (route === "/games") return data("games.json");

@@ -2,13 +2,17 @@
 // What the pages about people share: the bar (home, the page's title, the leaderboards, the language, the account),
 // a game's name in words from GET /games, and dates.
 
-import {applyColours, colourToggle, h} from "./dom.js";
+import {OFFLINE, applyColours, colourToggle, h, here} from "./dom.js";
 import {accountBox} from "./account.js";
 import {language, languageSwitch, serverWords, t} from "./i18n.js";
 import {startNotices} from "./live.js";
 
 /** The page's bar (and the notices meant for the account, on every page that has the bar). */
 export async function bar(title) {
+  if (OFFLINE) { // the offline app: its lobby, its puzzles, the rules it keeps; no accounts, no notices
+    return h("header", {class: "bar"}, h("a", {href: here("/"), class: "home"}, t("Clubs")), h("h1", {}, title),
+      h("a", {href: "puzzle.html"}, t("Puzzles")), languageSwitch(h), colourToggle());
+  }
   startNotices();
   return h("header", {class: "bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, title),
     h("a", {href: "/leaderboard"}, t("Leaderboards")),

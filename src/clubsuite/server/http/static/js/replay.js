@@ -4,7 +4,7 @@
 // step (the record holds every deal, so nothing here is hidden). Every word is in the reader's language (i18n.js,
 // loaded before the first drawing), with a language switch and a link to the rules in the bar.
 
-import {announce, announcer, api, applyColours, byId, colourToggle, fill, h, pageTitle} from "./dom.js";
+import {OFFLINE, announce, announcer, api, applyColours, byId, colourToggle, fill, h, here, pageTitle} from "./dom.js";
 import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
 import {eventWords, factList, felt, rankOf, scoreSheet, shownOf, trickArea, wholeFrames} from "./board.js";
 import {gameWords, language, languageSwitch, loadWords, serverWords, t} from "./i18n.js";
@@ -31,9 +31,9 @@ function name(seat) {
 
 /** The page's bar: home, title, what is replayed (or null), the rules (of ``game``, or all), the language, colours. */
 function bar(title, about = null, game = null) {
-  return h("header", {class: "bar replay-bar"}, h("a", {href: "/", class: "home"}, t("Clubs")), h("h1", {}, title),
+  return h("header", {class: "bar replay-bar"}, h("a", {href: here("/"), class: "home"}, t("Clubs")), h("h1", {}, title),
     about === null ? null : h("span", {class: "muted"}, about),
-    h("a", {href: game ? rulesLink(game) : `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link", target: "_blank", rel: "noopener"},
+    h("a", {href: game ? rulesLink(game) : OFFLINE ? `rules/index-${language()}.html` : `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link", target: "_blank", rel: "noopener"},
       h("span", {class: "rules-mark", "aria-hidden": "true"}, "?"), h("span", {class: "rules-words"}, t("How to play"))),
     languageSwitch(h), colourToggle());
 }
@@ -188,7 +188,7 @@ function draw() {
       h("aside", {class: "side"},
         factList(replay.game, view, name),
         scoreSheet({game: replay.game, view, hands, name, n}),
-        h("p", {}, h("a", {href: "/replay"}, t("Open another record"))))));
+        h("p", {}, h("a", {href: OFFLINE ? "replay.html" : "/replay"}, t("Open another record"))))));
   const focusTarget = /** @type {HTMLElement | null} */ (app.querySelector("#step"));
   if (focusTarget && document.activeElement === document.body) focusTarget.focus({preventScroll: true});
 }

@@ -6,7 +6,7 @@
 // viewer, the table drawn as it stood just before (the match is over, so every hand is shown). The server works the
 // review out (GET /tables/{id}/review) in a worker process, which takes a while; the table comes from the replay.
 
-import {account, announce, announcer, api, byId, fill, h, pageTitle} from "./dom.js";
+import {OFFLINE, account, announce, announcer, api, byId, fill, h, pageTitle} from "./dom.js";
 import {cardRow, parseCards, said, sortCards, spokenCards} from "./cards.js";
 import {factList, felt, rankOf, shownOf, trickArea, wholeFrames} from "./board.js";
 import {loadWords, reasonWords, t, tn} from "./i18n.js";
@@ -178,7 +178,7 @@ function draw() {
   const focused = document.activeElement && document.activeElement.id;
   const d = review.decisions[at];
   const last = review.decisions.length - 1;
-  const replayLink = `/replay?${new URLSearchParams([...params].filter(([k]) => k !== "seat"))}`;
+  const replayLink = `${OFFLINE ? "replay.html" : "/replay"}?${new URLSearchParams([...params].filter(([k]) => k !== "seat"))}`;
   fill(main,
     h("p", {class: "reviewed"}, t("The decisions of {name}.", {name: name(review.seat)})),
     h("p", {}, t("Marked: a decision that cost more than {share} of a win by the search's estimate.", {share: percent(review.threshold)}), " ",

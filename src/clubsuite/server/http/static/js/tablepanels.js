@@ -189,7 +189,9 @@ export function matchSummary(game, n, render) {
         h("summary", {}, t("Every hand")),
         scoreSheet({game, view: state.view, hands: state.hands, name, n, label: t("the match's scores")})),
       OFFLINE ? h("p", {class: "summary-links"}, // the offline app keeps the record in the browser: saved from there
-        h("button", {type: "button", class: "link-button", dataset: {action: "download-record"}, onclick: () => downloadLocal(tableId, matchNo)}, t("Download the record")))
+        h("button", {type: "button", class: "link-button", dataset: {action: "download-record"}, onclick: () => downloadLocal(tableId, matchNo)}, t("Download the record")),
+        " \u00b7 ", h("a", {href: `replay.html?table=${encodeURIComponent(tableId)}&match=${matchNo}`}, t("Replay it with every hand")),
+        " \u00b7 ", h("a", {href: `review.html?table=${encodeURIComponent(tableId)}&match=${matchNo}&seat=${state.seat}`, class: "review-link"}, t("Review my play")))
         : h("p", {class: "summary-links"},
         h("a", {href: withInvite(`/tables/${encodeURIComponent(tableId)}/record.json?match=${matchNo}`), download: `clubs-${tableId}-${matchNo + 1}.json`}, t("Download the record")),
         " \u00b7 ",
