@@ -1,5 +1,6 @@
 """The offline app for the browser tests: built once from ``node_modules/pyodide`` (which ``npm ci`` installs), and
-served as a static site by Python's plain file server (no server of ours)."""
+served by a real clubs server at ``/app/`` or as a static site by Python's plain file server (no server of ours).
+A test module takes the fixtures by importing them (``from appkit import app_base as app_base``)."""
 
 from __future__ import annotations
 
@@ -10,9 +11,11 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from serverkit import wait_until
+import pytest
+from serverkit import ThreadServer, wait_until
 
 from clubsuite.app import build, runtime
+from clubsuite.server.store.database import Store
 from pgcluster import free_port
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -47,3 +50,20 @@ def static_site(folder: Path) -> Iterator[str]:
     finally:
         served.terminate()
         served.wait(30)
+
+
+@pytest.fixture(scope="session")
+def app_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """The app built once for the session."""
+    return built_app(tmp_path_factory.mktemp("app"))
+
+
+@pytest.fixture(params=["clubs serve", "a static file server"])
+def app_base(request: pytest.FixtureRequest, app_folder: Path, tmp_path: Path) -> Iterator[str]:
+    """Where the app is served: by a real clubs server at ``/app/``, or by Python's plain static file server."""
+    if request.param == "clubs serve":
+        with ThreadServer(Store.in_directory(tmp_path / "db"), offline_app=app_folder) as server:
+            yield f"{server.base}/app/"
+    else:
+        with static_site(app_folder) as base:
+            yield base

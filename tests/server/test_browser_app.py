@@ -9,18 +9,16 @@ from __future__ import annotations
 import json
 import random
 import re
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 from urllib.parse import urljoin
 
 import pytest
-from appkit import built_app, static_site
+from appkit import app_base as app_base  # where the app is served: both ways
+from appkit import app_folder as app_folder
 from browserkit import Watched, keep_errors, last_message, offered, perform, wait_for
-from serverkit import ThreadServer
 
 from cli_helpers import clubs_in_process
-from clubsuite.server.store.database import Store
 from timeouts import PAGE_TIMEOUT_MS
 
 GAMES = ("whist", "free", "northstar", "partnership")
@@ -36,23 +34,6 @@ CAPTURE = """() => {
     return dispatch.call(this, event);
   };
 }"""
-
-
-@pytest.fixture(scope="session")
-def app_folder(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The app built once."""
-    return built_app(tmp_path_factory.mktemp("app"))
-
-
-@pytest.fixture(params=["clubs serve", "a static file server"])
-def app_base(request: pytest.FixtureRequest, app_folder: Path, tmp_path: Path) -> Iterator[str]:
-    """Where the app is served: by a real clubs server at ``/app/``, or by Python's plain static file server."""
-    if request.param == "clubs serve":
-        with ThreadServer(Store.in_directory(tmp_path / "db"), offline_app=app_folder) as server:
-            yield f"{server.base}/app/"
-    else:
-        with static_site(app_folder) as base:
-            yield base
 
 
 def opened_offline(context: Any, base: str) -> tuple[Any, list[dict[str, Any]]]:

@@ -203,15 +203,16 @@ def static_files() -> Iterator[tuple[str, bytes]]:
         yield f"{name}.html", app_page(name)
 
 
-def files(pyodide: Mapping[str, bytes]) -> dict[str, bytes]:
-    """Every file of the app but the service worker and ``build.json``, by its path in the folder."""
+def files(pyodide: Mapping[str, bytes], core: bytes | None = None) -> dict[str, bytes]:
+    """Every file of the app but the service worker and ``build.json``, by its path in the folder (``core``: the
+    core's zip, where not the installed package's: how a test makes a release that changes only clubsuite)."""
     out: dict[str, bytes] = dict(static_files())
     for lang in LANGUAGES:
         out[f"i18n/{lang}.json"] = page_catalog(lang)
     out["data/games.json"] = json.dumps(games_listing(), ensure_ascii=False).encode()
     out.update(briefs())
     out.update(rules_pages())
-    out["core/clubsuite.zip"] = core_zip()
+    out["core/clubsuite.zip"] = core if core is not None else core_zip()
     out.update({f"pyodide/{name}": data for name, data in pyodide.items()})
     out["manifest.webmanifest"] = manifest().encode()
     for n in icons.SIZES:
@@ -229,9 +230,10 @@ def service_worker(build: str, sums: Mapping[str, str]) -> bytes:
     return template.replace('"__BUILD__"', json.dumps(build)).replace("{} /* __FILES__ */", listed).encode()
 
 
-def build(folder: Path, pyodide: Mapping[str, bytes]) -> dict[str, object]:
-    """Write the app into ``folder`` (made, or emptied where it holds an earlier build); its ``build.json``."""
-    made = files(pyodide)
+def build(folder: Path, pyodide: Mapping[str, bytes], core: bytes | None = None) -> dict[str, object]:
+    """Write the app into ``folder`` (made, or emptied where it holds an earlier build); its ``build.json``
+    (``core``: as :func:`files` takes it)."""
+    made = files(pyodide, core)
     sums = {path: hashlib.sha256(data).hexdigest() for path, data in sorted(made.items())}
     build_id = hashlib.sha256(json.dumps(sums, sort_keys=True).encode()).hexdigest()[:16]
     made["sw.js"] = service_worker(build_id, sums)

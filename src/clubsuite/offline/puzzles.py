@@ -30,32 +30,31 @@ is Glicko-2 with lichess's parameters by the pure-Python arithmetic of :mod:`clu
 has no OpenSkill, and needs none: a server rates an account's puzzles with the same module). What differs from a
 server: a puzzle's own rating is its shipped first rating, which no answer here moves (one browser is one player;
 the attempt says the puzzle's rating before and after alike), nothing is sent anywhere, and a server's ratings are
-never touched. Standard library only: the page's core runs this.
+never touched. What a server and the app both show (the pools, a pool's page, a standing, an answer's rating, today's
+puzzle) is made by the same code (:mod:`clubsuite.puzzles.shelves`, :mod:`clubsuite.puzzles.standing`). Standard
+library only: the page's core runs this.
 """
 
 from __future__ import annotations
 
 import datetime
-import hashlib
 import re
-from collections import Counter, OrderedDict
+from collections import OrderedDict
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from functools import cache
 from urllib.parse import parse_qsl, unquote
 
-from clubsuite.engine import find_game, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
-from clubsuite.naming import name_words
 from clubsuite.puzzles.choose import DIFFICULTY, matching, next_puzzle
-from clubsuite.puzzles.glicko import NEWCOMER as NEW_RATING
 from clubsuite.puzzles.glicko import Glicko, attempt, new_puzzle
 from clubsuite.puzzles.model import KINDS, Puzzle, read_set
 from clubsuite.puzzles.positions import position_and_line
-from clubsuite.puzzles.sets import ShippedSet, shipped_sets
+from clubsuite.puzzles.shelves import Shelf, daily_pick, daily_pool, pool_entry, pool_of, pool_summary
+from clubsuite.puzzles.shelves import shelves as shipped_shelves
+from clubsuite.puzzles.standing import NEWCOMER, Attempted, Standing
 from clubsuite.puzzles.themes import theme_names
-from clubsuite.ratings import pool as rating_pool
 from clubsuite.safetext import quoted
 
 RATED, STREAK, PRACTICE, AGAIN = "rated", "streak", "practice", "again"
@@ -71,8 +70,6 @@ SEEN_MAX = 100
 STREAK_START, STREAK_STEP, STREAK_MAX = 1000, 50, 1000
 """A streak's first puzzle is sought near this rating, each next one this much higher (a server's); the most a page
 may say its streak is."""
-DAILY_BAND = (1300, 1900)
-"""The first ratings today's puzzle is chosen among (a server's: the same puzzle as a server's that day)."""
 MAX_POOLS = 64
 """The most pools a kept progress may name."""
 MAX_KEPT = 5000
@@ -105,42 +102,18 @@ def _bad(message: str) -> PuzzleRefused:
 
 
 # -- the player's progress ---------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Standing:
-    """The player's puzzles in one pool: the rating, the rated attempts it rests on, the streak now and the best."""
-
-    glicko: Glicko
-    attempts: int = 0
-    streak: int = 0
-    best_streak: int = 0
-
-    def to_json(self) -> JsonObject:
-        """As a server shows an account's standing (``provisional``: shown with "?")."""
-        rating, plus_minus = self.glicko.shown()
-        return {
-            "rating": rating,
-            "plus_minus": plus_minus,
-            "provisional": self.glicko.provisional,
-            "attempts": self.attempts,
-            "streak": self.streak,
-            "best_streak": self.best_streak,
-        }
-
-    def kept(self) -> JsonObject:
-        """As the browser keeps it (the rating's three numbers whole, not as shown)."""
-        g = self.glicko
-        return {
-            "rating": g.rating,
-            "deviation": g.deviation,
-            "volatility": g.volatility,
-            "attempts": self.attempts,
-            "streak": self.streak,
-            "best_streak": self.best_streak,
-        }
-
-
-NEWCOMER = Standing(NEW_RATING)
-"""A pool's standing before any answer in it: 1500, provisional."""
+def _kept_standing(standing: Standing) -> JsonObject:
+    """A pool's standing (:class:`~clubsuite.puzzles.standing.Standing`, shown as a server shows an account's) as
+    the browser keeps it: the rating's three numbers whole, not as shown."""
+    g = standing.glicko
+    return {
+        "rating": g.rating,
+        "deviation": g.deviation,
+        "volatility": g.volatility,
+        "attempts": standing.attempts,
+        "streak": standing.streak,
+        "best_streak": standing.best_streak,
+    }
 
 
 @dataclass
@@ -198,7 +171,7 @@ class Progress:
     def to_json(self) -> JsonObject:
         """As the browser keeps it (what :meth:`from_json` reads)."""
         return {
-            "pools": {name: s.kept() for name, s in self.pools.items()},
+            "pools": {name: _kept_standing(s) for name, s in self.pools.items()},
             "puzzles": {
                 i: {"pool": p.pool, "mode": p.mode, "tries": p.tries, "solved": p.solved}
                 for i, p in self.puzzles.items()
@@ -242,7 +215,7 @@ class Progress:
         kept = self.puzzles.get(puzzle.id)
         if kept is not None and kept.tries > 0:  # answered before: noted, and nothing else moves
             kept.tries, kept.solved = min(MAX_COUNT, kept.tries + 1), solved
-            return _attempted(AGAIN, False, g, g, puzzle_now, streak, best)
+            return Attempted(AGAIN, False, g, g, puzzle_now, puzzle_now, streak, best).to_json()
         mode = kept.mode if kept is not None else RATED
         player, attempts = g, standing.attempts
         if mode == RATED:
@@ -253,7 +226,7 @@ class Progress:
             best = max(best, streak)
         self.pools[pool] = Standing(player, attempts, streak, best)
         self._note(puzzle.id, Shown(pool, mode, 1, solved))
-        return _attempted(mode, mode == RATED, g, player, puzzle_now, streak, best)
+        return Attempted(mode, mode == RATED, g, player, puzzle_now, puzzle_now, streak, best).to_json()
 
     def _note(self, puzzle_id: str, shown: Shown) -> None:
         """Keep ``shown`` as the newest, forgetting the oldest past :data:`MAX_KEPT`."""
@@ -261,25 +234,6 @@ class Progress:
         self.puzzles[puzzle_id] = shown
         while len(self.puzzles) > MAX_KEPT:
             del self.puzzles[next(iter(self.puzzles))]
-
-
-def _attempted(
-    mode: str, rated: bool, before: Glicko, after: Glicko, puzzle: Glicko, streak: int, best: int
-) -> JsonObject:
-    """What an answer did, as a server's attempt reads (``clubsuite.server.puzzles.progress.Attempted``)."""
-    return {
-        "mode": mode,
-        "rated": rated,
-        "rating": {
-            "before": before.shown()[0],
-            "after": after.shown()[0],
-            "provisional_before": before.provisional,
-            "provisional_after": after.provisional,
-        },
-        "puzzle_rating": {"before": puzzle.shown()[0], "after": puzzle.shown()[0]},
-        "streak": streak,
-        "best_streak": best,
-    }
 
 
 def _kept(what: str) -> PuzzleRefused:
@@ -301,31 +255,11 @@ def _count(obj: JsonObject, name: str, where: str) -> int:
 
 
 # -- the shipped puzzles -----------------------------------------------------------------------------------------
-@dataclass(frozen=True)
-class Shelf:
-    """The puzzles of one rating pool: its game and the shipped sets it is read from (as a server's library)."""
-
-    pool: str
-    game: str
-    sets: tuple[ShippedSet, ...]
-
-    @property
-    def count(self) -> int:
-        """How many puzzles it holds."""
-        return sum(s.count for s in self.sets)
-
-
 @cache
 def shelves() -> dict[str, Shelf]:
-    """Every pool that has shipped puzzles, by name, in the order the index lists them (a server's pools)."""
-    by_pool: dict[str, list[ShippedSet]] = {}
-    games: dict[str, str] = {}
-    for s in shipped_sets():
-        info, options = resolve(s.variant)
-        name = rating_pool(info, options)
-        by_pool.setdefault(name, []).append(s)
-        games[name] = s.game
-    return {name: Shelf(name, games[name], tuple(sets)) for name, sets in by_pool.items()}
+    """Every pool that has shipped puzzles, by name, in the order the index lists them (a server's pools:
+    :func:`clubsuite.puzzles.shelves.shelves`), read once."""
+    return shipped_shelves()
 
 
 def shelf(pool: str) -> Shelf:
@@ -382,21 +316,12 @@ def parts(puzzle: Puzzle) -> JsonObject:
 
 
 def daily(day: datetime.date) -> Puzzle:
-    """The puzzle of ``day``, chosen as a server chooses it (the same puzzle): the pools take turns day by day, and
-    within the day's pool a puzzle of a first rating in :data:`DAILY_BAND` is drawn by a digest of the date."""
-    names = list(shelves())
-    if not names:
+    """The puzzle of ``day``, chosen as a server chooses it (the same puzzle:
+    :func:`~clubsuite.puzzles.shelves.daily_pool`, :func:`~clubsuite.puzzles.shelves.daily_pick`)."""
+    pool = daily_pool(shelves(), day)
+    if pool is None:
         raise PuzzleRefused(404, "no_puzzles", "this app has no puzzles")
-    puzzles = sorted(puzzles_of(names[day.toordinal() % len(names)]).values(), key=lambda p: p.id)
-    band = [p for p in puzzles if DAILY_BAND[0] <= p.rating <= DAILY_BAND[1]] or puzzles
-    digest = int.from_bytes(hashlib.sha256(f"daily {day.isoformat()}".encode()).digest()[:8], "big")
-    return band[digest % len(band)]
-
-
-def pool_of(puzzle: Puzzle) -> str:
-    """The rating pool of a puzzle's game and seat count."""
-    info, options = resolve(puzzle.variant)
-    return rating_pool(info, options)
+    return daily_pick(puzzles_of(pool).values(), day)
 
 
 # -- the routes --------------------------------------------------------------------------------------------------
@@ -483,19 +408,7 @@ def _puzzle_named(request: Request) -> tuple[str, Puzzle]:
 
 
 def _pools(request: Request) -> JsonObject:
-    out: list[JsonValue] = []
-    for s in shelves().values():
-        info, options = resolve(s.sets[0].variant)
-        out.append(
-            {
-                "pool": s.pool,
-                "game": s.game,
-                "title": info.title,
-                "name_words": name_words(info, options, None),
-                "count": s.count,
-                "standing": request.progress.standing(s.pool).to_json(),
-            }
-        )
+    out: list[JsonValue] = [pool_entry(s, request.progress.standing(s.pool)) for s in shelves().values()]
     return {"signed_in": False, "pools": out}
 
 
@@ -506,23 +419,7 @@ def _daily(request: Request) -> JsonObject:
 
 def _pool_page(request: Request) -> JsonObject:
     pool = _pool_named(request)
-    puzzles = list(puzzles_of(pool).values())
-    game = shelf(pool).game
-    kinds = Counter(p.kind for p in puzzles)
-    counts = Counter(t for p in puzzles for t in p.themes)
-    names = theme_names(game)
-    return {
-        "pool": pool,
-        "game": game,
-        "title": find_game(game)[0].title,
-        "count": len(puzzles),
-        "kinds": {k: kinds[k] for k in KINDS if kinds[k]},
-        "themes": [
-            {"id": t, "name": names[t][0], "meaning": names[t][1], "count": counts[t]} for t in names if counts[t]
-        ],
-        "difficulties": list(DIFFICULTY),
-        "standing": request.progress.standing(pool).to_json(),
-    }
+    return pool_summary(pool, shelf(pool).game, puzzles_of(pool).values(), request.progress.standing(pool))
 
 
 def _next(request: Request) -> JsonObject:

@@ -19,17 +19,16 @@ from __future__ import annotations
 
 import datetime
 import json
-from collections import Counter
 from typing import Annotated, Literal
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
 from pydantic import BaseModel, ConfigDict, Field
 
-from clubsuite.engine import find_game, resolve
-from clubsuite.jsonform import JsonObject
-from clubsuite.naming import name_words
-from clubsuite.puzzles.choose import DIFFICULTY, matching, next_puzzle
-from clubsuite.puzzles.model import KINDS, Puzzle
+from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.puzzles.choose import matching, next_puzzle
+from clubsuite.puzzles.model import Puzzle
+from clubsuite.puzzles.shelves import pool_entry, pool_summary
+from clubsuite.puzzles.standing import NEWCOMER
 from clubsuite.puzzles.themes import theme_names
 from clubsuite.safetext import quoted
 from clubsuite.server.http.guard import client_address
@@ -45,7 +44,7 @@ from clubsuite.server.http.sessions import signed_in
 from clubsuite.server.people.accounts import AccountRefused, Accounts, User
 from clubsuite.server.puzzles.library import Library, PuzzleRefused
 from clubsuite.server.puzzles.own import OwnPuzzles, own_puzzles_answer, pool_of
-from clubsuite.server.puzzles.progress import NEWCOMER, Progress, PuzzleMode
+from clubsuite.server.puzzles.progress import Progress, PuzzleMode
 from clubsuite.server.table.replaying import ReplayRefused
 
 PoolName = Annotated[str, Path(max_length=40, pattern=r"^[a-z0-9-]+$")]
@@ -129,19 +128,10 @@ async def pools(request: Request, accounts: AccountsDep, library: LibraryDep, pr
     account's puzzle rating in each."""
     user = await who(accounts, request, False)
     standings = await progress.standings(user.id) if user is not None else {}
-    out = []
-    for shelf in library.shelves.values():
-        info, options = resolve(shelf.sets[0].variant)
-        out.append(
-            {
-                "pool": shelf.pool,
-                "game": shelf.game,
-                "title": info.title,
-                "name_words": name_words(info, options, None),
-                "count": shelf.count,
-                "standing": standings.get(shelf.pool, NEWCOMER).to_json() if user is not None else None,
-            }
-        )
+    out: list[JsonValue] = [
+        pool_entry(shelf, standings.get(shelf.pool, NEWCOMER) if user is not None else None)
+        for shelf in library.shelves.values()
+    ]
     return {"signed_in": user is not None, "pools": out}
 
 
@@ -245,22 +235,8 @@ async def pool_page(
     except PuzzleRefused as exc:
         raise _http(exc) from None
     user = await who(accounts, request, False)
-    game = library.shelf(pool).game
-    kinds = Counter(p.kind for p in puzzles)
-    counts = Counter(t for p in puzzles for t in p.themes)
-    names = theme_names(game)
-    return {
-        "pool": pool,
-        "game": game,
-        "title": find_game(game)[0].title,
-        "count": len(puzzles),
-        "kinds": {k: kinds[k] for k in KINDS if kinds[k]},
-        "themes": [
-            {"id": t, "name": names[t][0], "meaning": names[t][1], "count": counts[t]} for t in names if counts[t]
-        ],
-        "difficulties": list(DIFFICULTY),
-        "standing": (await progress.standing(user.id, pool)).to_json() if user is not None else None,
-    }
+    standing = await progress.standing(user.id, pool) if user is not None else None
+    return pool_summary(pool, library.shelf(pool).game, puzzles, standing)
 
 
 @router.get("/puzzles/{pool}/next")

@@ -1,9 +1,9 @@
 """The puzzles a server offers: the shipped sets (:mod:`clubsuite.puzzles.sets`), one rating pool each (a game, or a
-game at one seat count, as matches are rated), read once when first asked for (off the event loop) and kept in
-memory; which puzzle is today's; and each puzzle's two parts for the page (:mod:`~.positions`), worked out in a
-worker process once and kept: a shipped puzzle's for as long as the server runs (compressed, some 2 KB each: a few
-megabytes for every shipped puzzle), so that asking for every puzzle there is costs the workers each one once and
-never again, and the most recently used :data:`KEPT_PARTS` ready to send.
+game at one seat count, as matches are rated: :mod:`clubsuite.puzzles.shelves`), read once when first asked for (off
+the event loop) and kept in memory; which puzzle is today's; and each puzzle's two parts for the page
+(:mod:`~.positions`), worked out in a worker process once and kept: a shipped puzzle's for as long as the server runs
+(compressed, some 2 KB each: a few megabytes for every shipped puzzle), so that asking for every puzzle there is costs
+the workers each one once and never again, and the most recently used :data:`KEPT_PARTS` ready to send.
 
 What is not worked out yet is worked out for each asker (an address, and an account where one is signed in) one at
 a time: a second new puzzle asked while the asker's first is still being worked out is refused (429, try again in a
@@ -18,19 +18,15 @@ from __future__ import annotations
 
 import asyncio
 import datetime
-import hashlib
 import json
 import logging
 import zlib
 from collections import OrderedDict
 from collections.abc import Awaitable, Callable, Iterable
-from dataclasses import dataclass
 
-from clubsuite.engine import find_game, resolve
 from clubsuite.jsonform import JsonObject
 from clubsuite.puzzles.model import Puzzle, dumps_line, read_set
-from clubsuite.puzzles.sets import ShippedSet, shipped_sets
-from clubsuite.ratings import pool as rating_pool
+from clubsuite.puzzles.shelves import Shelf, daily_pick, daily_pool, shelves
 from clubsuite.server.puzzles.positions import puzzle_parts
 
 log = logging.getLogger("clubsuite.server")
@@ -40,8 +36,6 @@ KEPT_PARTS = 512
 are kept besides, compressed."""
 ASKER_WAIT = 1
 """Seconds an asker whose last new puzzle is still being worked out is told to wait."""
-DAILY_BAND = (1300, 1900)
-"""The first ratings today's puzzle is chosen among: neither a beginner's nor an expert's."""
 
 Work = Callable[[Callable[[str], tuple[int, bytes, bool]], str, str], Awaitable[tuple[int, bytes, bool]]]
 """Runs ``work(line)`` in a worker process, given ``work``, a puzzle's JSON line and its id (the server's
@@ -54,32 +48,6 @@ class PuzzleRefused(Exception):  # noqa: N818 - a refusal, not an error of the s
     def __init__(self, status: int, code: str, message: str, retry_after: int | None = None) -> None:
         super().__init__(message)
         self.status, self.code, self.retry_after = status, code, retry_after
-
-
-@dataclass(frozen=True)
-class Shelf:
-    """The puzzles of one rating pool: its game and the shipped sets it is read from."""
-
-    pool: str
-    game: str
-    sets: tuple[ShippedSet, ...]
-
-    @property
-    def count(self) -> int:
-        """How many puzzles it holds."""
-        return sum(s.count for s in self.sets)
-
-
-def shelves() -> dict[str, Shelf]:
-    """Every pool that has shipped puzzles, by pool name, in the order the index lists them."""
-    by_pool: dict[str, list[ShippedSet]] = {}
-    games: dict[str, str] = {}
-    for s in shipped_sets():
-        info, _ = find_game(s.game)
-        name = rating_pool(info, resolve(s.variant)[1])
-        by_pool.setdefault(name, []).append(s)
-        games[name] = s.game
-    return {name: Shelf(name, games[name], tuple(sets)) for name, sets in by_pool.items()}
 
 
 class Library:
@@ -137,19 +105,15 @@ class Library:
         return found
 
     async def daily(self, day: datetime.date) -> Puzzle:
-        """The puzzle of ``day`` (the same for everyone, all day, UTC): the pools take turns day by day, and within
-        the day's pool a puzzle of a first rating in :data:`DAILY_BAND` is drawn by a digest of the date."""
+        """The puzzle of ``day`` (the same for everyone, all day, UTC, and the offline app's that day): the pools
+        take turns day by day (:func:`~clubsuite.puzzles.shelves.daily_pool`), and within the day's pool a puzzle is
+        drawn by a digest of the date (:func:`~clubsuite.puzzles.shelves.daily_pick`)."""
         if self._daily is not None and self._daily[0] == day:
             return self._daily[1]
-        number = day.toordinal()
-        names = list(self.shelves)
-        if not names:
+        pool = daily_pool(self.shelves, day)
+        if pool is None:
             raise PuzzleRefused(404, "no_puzzles", "this server has no puzzles")
-        pool = names[number % len(names)]
-        puzzles = sorted((await self.puzzles(pool)).values(), key=lambda p: p.id)
-        band = [p for p in puzzles if DAILY_BAND[0] <= p.rating <= DAILY_BAND[1]] or puzzles
-        digest = int.from_bytes(hashlib.sha256(f"daily {day.isoformat()}".encode()).digest()[:8], "big")
-        chosen = band[digest % len(band)]
+        chosen = daily_pick((await self.puzzles(pool)).values(), day)
         self._daily = (day, chosen)
         return chosen
 

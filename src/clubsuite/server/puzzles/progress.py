@@ -22,14 +22,14 @@ streak). A guest's answers are judged but neither rated nor kept. The rows are o
 an account keeps is bounded by the puzzles there are.
 
 The rating, the puzzle's rating and the row are written in one transaction; the rows read are locked where the
-database can (PostgreSQL), so that two answers at once (two tabs) are rated one after the other.
+database can (PostgreSQL), so that two answers at once (two tabs) are rated one after the other. A standing and what
+an attempt did are shown as the offline app shows its player's (:mod:`clubsuite.puzzles.standing`).
 """
 
 from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
 from enum import StrEnum
 from typing import TypeVar
 
@@ -37,9 +37,9 @@ from sqlalchemy import insert, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.jsonform import JsonObject
-from clubsuite.puzzles.glicko import NEWCOMER as NEW_RATING
 from clubsuite.puzzles.glicko import Glicko, attempt, new_puzzle
 from clubsuite.puzzles.model import Puzzle
+from clubsuite.puzzles.standing import NEWCOMER, Attempted, Standing
 from clubsuite.server.store.database import StaleWriteError, StoredRow
 from clubsuite.server.store.dbschema import puzzle_attempts, puzzle_ratings, puzzle_skills
 from clubsuite.server.store.handle import Database
@@ -62,64 +62,6 @@ MODES = (PuzzleMode.RATED, PuzzleMode.STREAK, PuzzleMode.PRACTICE, PuzzleMode.OW
 """The modes a puzzle is shown in."""
 RECORD_TRIES = 3
 """Writes of one answer tried when another write meets it (two first answers at once create the same rows)."""
-
-
-@dataclass(frozen=True)
-class Standing:
-    """An account's puzzles in one pool: its rating, how many rated attempts it rests on, the streak now and the
-    best one."""
-
-    glicko: Glicko
-    attempts: int
-    streak: int
-    best_streak: int
-
-    def to_json(self) -> JsonObject:
-        """As a page reads it (``provisional``: shown with "?", as lichess shows a rating still unsure)."""
-        rating, plus_minus = self.glicko.shown()
-        return {
-            "rating": rating,
-            "plus_minus": plus_minus,
-            "provisional": self.glicko.provisional,
-            "attempts": self.attempts,
-            "streak": self.streak,
-            "best_streak": self.best_streak,
-        }
-
-
-NEWCOMER = Standing(NEW_RATING, 0, 0, 0)
-
-
-@dataclass(frozen=True)
-class Attempted:
-    """What an attempt did: whether it was rated, the player's and the puzzle's ratings before and after (the same
-    before and after where it was not rated), and the streak after it."""
-
-    mode: str
-    rated: bool
-    before: Glicko
-    after: Glicko
-    puzzle_before: Glicko
-    puzzle_after: Glicko
-    streak: int
-    best_streak: int
-
-    def to_json(self) -> JsonObject:
-        """As a page reads it: each rating as shown, and whether the player's is provisional ("?") before and
-        after."""
-        return {
-            "mode": self.mode,
-            "rated": self.rated,
-            "rating": {
-                "before": self.before.shown()[0],
-                "after": self.after.shown()[0],
-                "provisional_before": self.before.provisional,
-                "provisional_after": self.after.provisional,
-            },
-            "puzzle_rating": {"before": self.puzzle_before.shown()[0], "after": self.puzzle_after.shown()[0]},
-            "streak": self.streak,
-            "best_streak": self.best_streak,
-        }
 
 
 class Progress:
