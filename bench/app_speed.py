@@ -331,24 +331,22 @@ class Run:
 
     first_ready: float
     first_dealt: float
-    first_worker_lobby: float | None
     first_worker_table: float | None
     cached_ready: float
     cached_dealt: float
-    cached_worker_lobby: float | None
     cached_worker_table: float | None
     first_requests: list[Served]
     drives: list[dict[str, Any]]
 
 
-def start_and_deal(page: Page, url: str) -> tuple[float, float, float | None, float | None]:
-    """Open the lobby at ``url``, wait for the rules, play whist against normal bots until the hand is drawn:
-    seconds to ready, seconds to the dealt hand (both from the goto), and each page's worker start."""
+def start_and_deal(page: Page, url: str) -> tuple[float, float, float | None]:
+    """Open the lobby at ``url``, wait until it is ready (its files kept: it starts no Python), play whist against
+    normal bots until the hand is drawn: seconds to ready, seconds to the dealt hand (both from the goto), and the
+    table page's worker start (Pyodide and the core)."""
     began = time.perf_counter()
     page.goto(url, timeout=WAIT_MS)
     page.wait_for_selector("#app-status[data-ready]", timeout=WAIT_MS)
     ready = time.perf_counter() - began
-    lobby_worker = page.evaluate(WORKER_STARTED)
     tile = page.locator('li.game-tile[data-game="whist"]')
     tile.locator('select[data-choice="level"]').select_option("normal")
     tile.locator("button.play").click()
@@ -356,7 +354,7 @@ def start_and_deal(page: Page, url: str) -> tuple[float, float, float | None, fl
     page.wait_for_selector(HAND_SELECTOR, timeout=WAIT_MS)
     dealt = time.perf_counter() - began
     table_worker = page.evaluate(WORKER_STARTED)
-    return ready, dealt, lobby_worker, table_worker
+    return ready, dealt, table_worker
 
 
 def one_run(browser: Browser, server: StaticServer, noticed: Noticed, n: int) -> Run:
@@ -396,12 +394,10 @@ def one_run(browser: Browser, server: StaticServer, noticed: Noticed, n: int) ->
         return Run(
             first_ready=first[0],
             first_dealt=first[1],
-            first_worker_lobby=first[2],
-            first_worker_table=first[3],
+            first_worker_table=first[2],
             cached_ready=cached[0],
             cached_dealt=cached[1],
-            cached_worker_lobby=cached[2],
-            cached_worker_table=cached[3],
+            cached_worker_table=cached[2],
             first_requests=first_requests,
             drives=drives,
         )
@@ -588,11 +584,9 @@ def summary(runs: list[Run], folder: Path) -> dict[str, Any]:
         "times_s": {
             "first_visit_ready": times(lambda r: r.first_ready),
             "first_visit_dealt_hand": times(lambda r: r.first_dealt),
-            "first_visit_worker_start_lobby": times(lambda r: r.first_worker_lobby),
             "first_visit_worker_start_table": times(lambda r: r.first_worker_table),
             "cached_offline_ready": times(lambda r: r.cached_ready),
             "cached_offline_dealt_hand": times(lambda r: r.cached_dealt),
-            "cached_offline_worker_start_lobby": times(lambda r: r.cached_worker_lobby),
             "cached_offline_worker_start_table": times(lambda r: r.cached_worker_table),
         },
         "bot_moves": bots,
@@ -615,11 +609,9 @@ def show(result: dict[str, Any]) -> None:
     labels = {
         "first_visit_ready": "first visit: lobby ready",
         "first_visit_dealt_hand": "first visit: dealt hand (whist, normal)",
-        "first_visit_worker_start_lobby": "  worker start in the lobby (Pyodide+core)",
         "first_visit_worker_start_table": "  worker start in the table page",
         "cached_offline_ready": "from the cache, offline: lobby ready",
         "cached_offline_dealt_hand": "from the cache, offline: dealt hand",
-        "cached_offline_worker_start_lobby": "  worker start in the lobby",
         "cached_offline_worker_start_table": "  worker start in the table page",
     }
     for key, label in labels.items():
