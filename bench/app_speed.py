@@ -84,7 +84,7 @@ GZIP_LEVEL = 6
 """The compression a compressing server is taken to use (gzip's default)."""
 HAND_SELECTOR = ".my-area [data-card]"
 """A card of the person's own hand on the table page: there once the hand is dealt and drawn."""
-CACHE_PREFIX = "clubsuite-app-"
+CACHE_PREFIX = "clubsuite-app:/:"
 """The service worker's caches are named this and the build's id (sw.js)."""
 UPDATE_AGES = (0.0, 86_400.0)
 """How long before the first visit the build's files were written, in the update checks: just before (no heuristic

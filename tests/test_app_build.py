@@ -145,8 +145,25 @@ def test_a_folder_that_is_not_the_apps_is_never_written_over(pyodide: dict[str, 
     again = tmp_path / "again"
     build.build(again, pyodide)
     (again / "index.html").write_text("changed")  # an earlier build, changed: made whole again
+    (again / "CNAME").write_text("clubs.example.org")  # a host's own files beside the app stay
+    (again / ".git").mkdir()
+    (again / ".git" / "HEAD").write_text("ref: refs/heads/main")
+    listed = json.loads((again / "build.json").read_text(encoding="utf-8"))
+    listed["files"]["gone/old.js"] = "0" * 64  # a file the earlier build had and this one has not: removed
+    (again / "gone").mkdir()
+    (again / "gone" / "old.js").write_text("old")
+    (again / "build.json").write_text(json.dumps(listed))
     build.build(again, pyodide)
     assert "data-app" in (again / "index.html").read_text(encoding="utf-8")
+    assert (again / "CNAME").read_text() == "clubs.example.org" and (again / ".git" / "HEAD").is_file()
+    assert not (again / "gone").exists()
+    lying = tmp_path / "lying"
+    lying.mkdir()
+    (lying / "build.json").write_text("{}")  # a build.json that is not one of ours: the folder is not the app's
+    (lying / "notes.txt").write_text("keep me")
+    with pytest.raises(build.BuildError, match="holds other files"):
+        build.build(lying, pyodide)
+    assert (lying / "notes.txt").read_text() == "keep me"
 
 
 def test_clubs_app_build_says_what_is_wrong_and_exits_2(tmp_path: Path) -> None:

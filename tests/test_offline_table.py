@@ -14,7 +14,7 @@ from jsonschema import Draft202012Validator
 from clubsuite.engine import games, resolve
 from clubsuite.lesson import tutorial_seed
 from clubsuite.offline import session
-from clubsuite.offline.table import LEVELS, OfflineTable, Seat, TableError
+from clubsuite.offline.table import LEVELS, OfflineTable, Seat, TableError, rules, set_rules
 from clubsuite.records.replay import replay, result_json
 from clubsuite.server.table.schemas import SERVER
 
@@ -88,7 +88,7 @@ def test_a_whole_match_of_every_game_is_played_in_the_protocols_messages_and_its
     last = play_out(table, hello, choose=-1)
     assert last["over"] and last["result"] is not None
     record = call(op="record", table=table)["record"]
-    assert record["game"] == resolve(spec)[0].name and record["x-played-by"].startswith("clubsuite ")
+    assert record["game"] == resolve(spec)[0].name and record["x-played-by"] == f"clubsuite {rules()}, offline app"
     replayed = replay(record)  # the record's stated result is checked against the replay's
     assert replayed.match.is_over and replayed.match.summary()["winners"] == last["result"]["winners"]
     assert result_json(replayed)["totals"] == last["result"]["totals"]
@@ -117,7 +117,9 @@ def test_a_kept_table_is_played_again_to_where_it_was_after_the_worker_starts_af
     again = call(op="send", table=table, message={"type": "hello", "protocol": 1, "token": None, "last_version": 3})
     state = next(m for m in again["messages"] if m["type"] == "state")
     first = next(m for m in before["messages"] if m["type"] == "state")
-    assert state["resync"] is True  # the events before the restart are not kept: the page is sent the whole state
+    assert state["resync"] is False  # the events since version 3 are told again (a catchup), as before the restart
+    assert [m["type"] for m in again["messages"]] == ["welcome", "catchup", "state", "presence"]
+    assert state["to_act"] == first["to_act"] and (opened["due"] is None) == (state["to_act"] == 0)
     assert {k: v for k, v in state.items() if k != "resync"} == {k: v for k, v in first.items() if k != "resync"}
 
 
@@ -139,8 +141,8 @@ def test_a_kept_table_that_lies_is_refused_by_name() -> None:
             "expert",
         ),
         ("not a table", "JSON object"),
-        ({**saved, "version": "0.0.1"}, "begun with clubsuite 0.0.1"),  # another version's rules: not continued
-        ({k: v for k, v in saved.items() if k != "version"}, "begun with clubsuite None"),
+        ({**saved, "rules": "0.0.1"}, "begun with other rules (clubsuite 0.0.1)"),  # other rules: not continued
+        ({k: v for k, v in saved.items() if k != "rules"}, "begun with other rules (clubsuite None)"),
     ]:
         assert named in refused(op="open", saved=bad)
 
@@ -186,7 +188,7 @@ def test_every_bad_request_is_answered_in_words_and_changes_nothing() -> None:
     assert call(op="bot", table=table, version=state["version"] + 5)["messages"] == []
 
 
-def test_the_guided_first_hand_points_at_each_step_and_the_table_gives_hints() -> None:
+def test_the_guided_first_hand_points_at_each_step_and_gives_no_hints_as_a_servers_does() -> None:
     table = new_table("whist", "coached", coach=True, levels="hard")  # the guided hand's bots are easy ones
     answer = call(op="send", table=table, message={"type": "hello", "protocol": 1})
     assert answer["saved"]["seed"] == tutorial_seed(resolve("whist")[0])  # the lesson's deal, as on a server
@@ -197,9 +199,43 @@ def test_the_guided_first_hand_points_at_each_step_and_the_table_gives_hints() -
     turn = [m for m in answer["messages"] if m["type"] in ("state", "update")][-1]
     assert turn["to_act"] == 0 and turn["lesson"]["step"] == 1 and turn["lesson"]["action"] in turn["legal"]
     hint = call(op="send", table=table, message={"type": "hint", "version": turn["version"]})["messages"]
+    assert hint[0]["code"] == "no_hints" and hint[0]["version"] == turn["version"]  # the coach points: no hints
+
+
+def test_a_table_gives_hints_and_refuses_a_stale_one_naming_the_version_now() -> None:
+    table = new_table("whist", "hinted")
+    answer = call(op="send", table=table, message={"type": "hello", "protocol": 1})
+    while answer["due"] is not None:
+        answer = call(op="bot", table=table, version=answer["due"]["version"])
+    turn = [m for m in answer["messages"] if m["type"] in ("state", "update")][-1]
+    hint = call(op="send", table=table, message={"type": "hint", "version": turn["version"]})["messages"]
     assert hint[0]["type"] == "hint" and hint[0]["action"] in turn["legal"]
     stale = call(op="send", table=table, message={"type": "hint", "version": turn["version"] - 1})["messages"]
-    assert stale[0]["code"] == "stale"
+    assert stale[0]["code"] == "stale" and stale[0]["version"] == turn["version"]  # as a server's table says it
+
+
+def test_a_bot_that_fails_is_replaced_by_the_games_instant_bot_and_the_table_goes_on(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from clubsuite.offline.table import OfflineTable as Table
+
+    table = new_table("whist", "failing", levels="hard")
+    answer = call(op="send", table=table, message={"type": "hello", "protocol": 1})
+
+    class Broken:
+        def choose(self, *args: object) -> object:
+            raise RuntimeError("a bug of the bot's")
+
+    kept = session._tables[table]  # the worker's own table, its bots broken for the test
+    assert isinstance(kept, Table)
+    monkeypatch.setattr(kept, "_bots", {s: Broken() for s in range(3)})
+    if answer["due"] is None:  # the person first: let the bots come
+        last = next(m for m in answer["messages"] if m["type"] == "state")
+        answer = call(
+            op="send", table=table, message={"type": "act", "action": last["legal"][0], "version": last["version"]}
+        )
+    moved = call(op="bot", table=table, version=answer["due"]["version"])
+    assert [m["type"] for m in moved["messages"]] == ["update"] and moved["messages"][0]["by"]["source"] == "bot"
 
 
 def test_a_rematch_starts_the_next_match_with_the_same_seats_only_after_the_end() -> None:
@@ -237,3 +273,37 @@ def test_a_finished_match_is_replayed_and_reviewed_in_the_worker_as_a_server_wou
     assert "no seat 3" in refused(op="review", record=record, seat=2)
     assert "the record is not valid JSON" in refused(op="replay", text="{oops")
     assert "JSON object" in refused(op="replay", record=[1, 2])
+
+
+def test_a_kept_table_is_refused_by_a_worker_running_another_core_and_continued_by_one_running_the_same(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import clubsuite.offline.table as offline_table
+
+    monkeypatch.setattr(offline_table, "_rules", offline_table._rules)  # restored after the test
+    set_rules("a" * 64)
+    table = new_table("free", "ruled")
+    saved = call(op="send", table=table, message={"type": "hello", "protocol": 1})["saved"]
+    assert saved["rules"].endswith("+" + "a" * 16)
+    session.reset()
+    assert call(op="open", saved=saved)["saved"] == saved  # the same core: the match goes on
+    set_rules("b" * 64)  # an update changed the Python
+    assert "begun with other rules" in refused(op="open", saved=saved)
+
+
+def test_a_page_that_comes_back_to_a_kept_table_is_told_the_events_it_missed_as_a_server_would() -> None:
+    table = new_table("whist", "caught")
+    answer = call(op="send", table=table, message={"type": "hello", "protocol": 1})
+    for _ in range(6):
+        if answer["due"] is not None:
+            answer = call(op="bot", table=table, version=answer["due"]["version"])
+            continue
+        last = [m for m in answer["messages"] if m["type"] in ("state", "update")][-1]
+        act = {"type": "act", "action": last["legal"][0], "version": last["version"]}
+        answer = call(op="send", table=table, message=act)
+    before = call(op="send", table=table, message={"type": "hello", "protocol": 1, "last_version": 0})
+    session.reset()
+    call(op="open", saved=before["saved"])
+    again = call(op="send", table=table, message={"type": "hello", "protocol": 1, "last_version": 0})
+    assert [m["type"] for m in again["messages"]] == ["welcome", "catchup", "state", "presence"]
+    assert again["messages"][1] == before["messages"][1]  # the same events, as told before the worker restarted

@@ -18,6 +18,7 @@ from clubsuite import lesson
 from clubsuite.bots.base import SomeBot, bot_names, make_bot
 from clubsuite.engine import Events, SomeGame, SomeMatch
 from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.naming import name_words, rules_words, table_name
 from clubsuite.present import asked, contained, labels, offered, wire_form, with_account, with_said, with_shown
 from clubsuite.reasons import reason_of
 from clubsuite.runner import deal_next
@@ -78,6 +79,19 @@ def settles(events: Events) -> tuple[bool, bool]:
     """Whether the events end a trick or a hand (a bot then waits a moment longer), and whether a hand was scored."""
     kinds = {type(e).wire for e in events}
     return bool(kinds & SETTLED), "HandScored" in kinds
+
+
+def named(info: SomeGame, options: object, host: str | None) -> JsonObject:
+    """What a table's summary says of its game and name: its game's name and title, the table's name in plain words
+    and as its parts (for a page to word it in its reader's language), its host and the rules that differ."""
+    return {
+        "base": info.name,
+        "title": info.title,
+        "name": table_name(info, options, host),
+        "name_words": name_words(info, options, host),
+        "host": host,
+        "rules": rules_words(info, options),
+    }
 
 
 def seat_part(info: SomeGame, match: SomeMatch, options: object, seat: int, step: JsonObject | None) -> JsonObject:

@@ -17,8 +17,11 @@ import pytest
 from appkit import app_base as app_base  # where the app is served: both ways
 from appkit import app_folder as app_folder
 from browserkit import Watched, keep_errors, last_message, offered, perform, wait_for
+from serverkit import ThreadServer
 
+import loopback
 from cli_helpers import clubs_in_process
+from clubsuite.server.store.database import Store
 from timeouts import PAGE_TIMEOUT_MS
 
 GAMES = ("whist", "free", "northstar", "partnership")
@@ -152,3 +155,20 @@ def test_learn_to_play_is_followed_offline_to_the_end_of_its_guided_hand(browser
         assert page.errors == []
     finally:
         context.close()
+
+
+def test_a_server_says_where_its_offline_app_is_and_serves_it_with_its_own_policy(
+    server: ThreadServer, app_folder: Path, tmp_path: Path
+) -> None:
+    assert loopback.get(server.base + "/offline-app").json() == {"app": None}  # the lobby shows no "Play offline"
+    assert loopback.get(server.base + "/app/").status_code == 404
+    with ThreadServer(Store.in_directory(tmp_path / "db"), offline_app=app_folder) as serving:
+        assert loopback.get(serving.base + "/offline-app").json() == {"app": "/app/"}
+        moved = loopback.get(serving.base + "/app", follow_redirects=False)
+        assert moved.status_code == 308 and moved.headers["location"] == "/app/"
+        page = loopback.get(serving.base + "/app/")
+        assert page.status_code == 200 and 'data-app="offline"' in page.text
+        policy = page.headers["content-security-policy"]
+        assert "script-src 'self' 'wasm-unsafe-eval'" in policy and "worker-src 'self'" in policy
+        lobby = loopback.get(serving.base + "/").headers["content-security-policy"]
+        assert "wasm-unsafe-eval" not in lobby  # only the app's files may compile WebAssembly

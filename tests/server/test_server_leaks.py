@@ -25,9 +25,9 @@ import pytest
 from serverkit import Client, Message, ThreadServer, arrivals, get, post
 
 import loopback
+from clubsuite import tabletalk
 from clubsuite.engine import SomeMatch, find_game, resolve
 from clubsuite.runner import deal_next
-from clubsuite.server.table import live
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
@@ -229,7 +229,7 @@ def test_deals_that_differ_only_in_unseen_cards_give_a_seat_and_a_spectator_the_
     def dealt(match: SomeMatch, _info: Any, seed: int) -> Any:
         return match.deal(deal=deals[seed]) if not match.hands else deal_next(match, _info, seed)
 
-    monkeypatch.setattr(live, "deal_next", dealt)
+    monkeypatch.setattr(tabletalk, "deal_next", dealt)  # where a server's table (and the offline one) deals
     hub = hub_of(server)
     seen: dict[int, list[list[Message]]] = {}
     for seed in deals:

@@ -76,6 +76,7 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
     assert set(OPERATIONS) == {
         "GET /health",
         "GET /ready",
+        "GET /offline-app",
         "GET /games",
         "GET /tables",
         "POST /tables",

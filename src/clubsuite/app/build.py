@@ -25,8 +25,10 @@ service worker fetches only those.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import json
+import os
 import re
 import shutil
 import tempfile
@@ -251,35 +253,82 @@ def build(folder: Path, pyodide: Mapping[str, bytes], core: bytes | None = None)
     return about
 
 
-def _built(folder: Path) -> str | None:
-    """The id of the build in ``folder``, where one is whole there (every file it lists, with its hash)."""
+def _listed(folder: Path) -> dict[str, str] | None:
+    """The files an earlier build in ``folder`` lists (path -> SHA-256), where its ``build.json`` is one of ours (a
+    build id, Pyodide's version and the files, every path inside the folder); None otherwise."""
     try:
         about = json.loads((folder / "build.json").read_text(encoding="utf-8"))
         listed = about["files"]
+        if not isinstance(about["build"], str) or not isinstance(about["pyodide"], str) or not isinstance(listed, dict):
+            return None
+    except (OSError, ValueError, KeyError, TypeError):
+        return None
+    safe = all(
+        isinstance(p, str) and isinstance(h, str) and not Path(p).is_absolute() and ".." not in Path(p).parts
+        for p, h in listed.items()
+    )
+    return dict(listed) if safe else None
+
+
+def _built(folder: Path) -> str | None:
+    """The id of the build in ``folder``, where one is whole there (every file it lists, with its hash)."""
+    listed = _listed(folder)
+    if listed is None:
+        return None
+    try:
         whole = all(hashlib.sha256((folder / p).read_bytes()).hexdigest() == h for p, h in listed.items())
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        about = json.loads((folder / "build.json").read_text(encoding="utf-8"))
+    except (OSError, ValueError):
         return None
     return str(about["build"]) if whole else None
 
 
+@contextlib.contextmanager
+def _locked(folder: Path) -> Iterator[None]:
+    """Hold the build lock of ``folder`` (a file beside it): two processes building into one folder (two servers
+    started on one data folder) write one after the other, never into each other's files."""
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    with (folder.parent / f".{folder.name}.lock").open("a") as lock:
+        try:
+            import fcntl  # here: POSIX only (elsewhere one build at a time is the operator's to keep)
+        except ImportError:
+            yield
+            return
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+
+
 def _write(folder: Path, made: Mapping[str, bytes]) -> None:
-    """Write the files into ``folder``: an empty or missing folder, or one holding an earlier build (replaced)."""
+    """Write the files into ``folder``: an empty or missing folder, or one holding an earlier build, whose files (those
+    its ``build.json`` lists, and nothing else: a host's own files beside them stay) are replaced. Each file is
+    written aside and moved into place, ``build.json`` last, so a build stopped half-way leaves a folder the next
+    build recognises and makes whole."""
     if folder.exists() and not folder.is_dir():
         raise BuildError(f"{folder} is a file: give a folder to build the app into")
-    if folder.is_dir() and any(folder.iterdir()) and not (folder / "build.json").is_file():
-        raise BuildError(f"{folder} holds other files: give an empty folder (or one an earlier build made)")
     try:
-        folder.mkdir(parents=True, exist_ok=True)
-        temp = Path(tempfile.mkdtemp(prefix=".app-", dir=folder))
-        for path, data in made.items():
-            target = temp / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_bytes(data)
-        for old in list(folder.iterdir()):
-            if old != temp:
-                shutil.rmtree(old) if old.is_dir() else old.unlink()
-        for new in list(temp.iterdir()):
-            new.rename(folder / new.name)
-        temp.rmdir()
+        with _locked(folder):
+            old = _listed(folder) if folder.is_dir() else None
+            if folder.is_dir() and any(folder.iterdir()) and old is None:
+                raise BuildError(f"{folder} holds other files: give an empty folder (or one an earlier build made)")
+            folder.mkdir(parents=True, exist_ok=True)
+            temp = Path(tempfile.mkdtemp(prefix=".app-", dir=folder))
+            try:
+                for path, data in made.items():
+                    target = temp / path
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    target.write_bytes(data)
+                for path in sorted(set(old or ()) - set(made)):  # the earlier build's files it has no more
+                    (folder / path).unlink(missing_ok=True)
+                for path in sorted(made, key=lambda p: p == "build.json"):  # build.json last
+                    (folder / path).parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(temp / path, folder / path)
+            finally:
+                shutil.rmtree(temp, ignore_errors=True)
+            for parent in sorted({(folder / p).parent for p in old or ()}, key=lambda d: -len(d.parts)):
+                if parent != folder and parent.is_dir() and not any(parent.iterdir()):
+                    parent.rmdir()  # a folder only the earlier build used, empty now
     except OSError as exc:
         raise BuildError(f"{folder}: {exc.strerror or exc}") from None

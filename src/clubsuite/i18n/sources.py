@@ -17,9 +17,9 @@ from clubsuite.present import load_presentation
 from clubsuite.reasons import NUMBER_WORDS, SUITS, templates
 
 SCRIPTS = Path(__file__).resolve().parents[1] / "server" / "http" / "static" / "js"
+"""The page's scripts, whose ``t("...")`` and ``tn("...", "...", n)`` words are messages."""
 APP_SCRIPTS = Path(__file__).resolve().parents[1] / "app" / "static" / "js"
 """The offline app's own scripts (its lobby, its side of the worker): their words are the page's too."""
-"""The page's scripts, whose ``t("...")`` and ``tn("...", "...", n)`` words are messages."""
 JS_KEYWORDS = {"t": (1,), "tn": (1, 2)}
 """The page's translation functions, as Babel's extractor reads them."""
 

@@ -68,6 +68,8 @@ def handle(text: str) -> str:
         answer = op(request)
     except (ClubsError, ValueError) as exc:
         answer = {"ok": False, "error": str(exc)}
+    except Exception as exc:  # a fault of clubsuite's, never the page's: said by its kind (a message may name cards)
+        answer = {"ok": False, "error": f"the rules could not answer ({type(exc).__name__}): nothing changed"}
     return json.dumps({"ok": True, **answer} if "ok" not in answer else answer, separators=(",", ":"))
 
 

@@ -8,9 +8,9 @@ when the page asks (:meth:`OfflineTable.due` says when, :meth:`OfflineTable.bot_
 them as a server's timers would and a searching bot thinks in the worker, never in the page's own thread.
 
 A table is kept by the page as :meth:`OfflineTable.saved` (its game, seats, seed and the actions of the match in
-progress, and the version of clubsuite that played them) and rebuilt from that by :meth:`OfflineTable.restore`,
+progress, and the rules that played them: :func:`rules`) and rebuilt from that by :meth:`OfflineTable.restore`,
 replaying the actions: the page can be closed at any moment and the match goes on where it was. A table kept by
-another version is refused: a match is never played by two versions' rules.
+other rules is refused: a match is never played by two versions' rules.
 """
 
 from __future__ import annotations
@@ -26,7 +26,6 @@ from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeMatch, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
-from clubsuite.naming import name_words, rules_words, table_name
 from clubsuite.present import rulings, with_shown
 from clubsuite.ratings import pool
 from clubsuite.reasons import reason_of
@@ -49,6 +48,22 @@ TUTORIAL_BOT = "easy"
 """The level of the bots a newcomer meets in the guided first hand (as on a server)."""
 RECENT = 256
 """How many recent versions' events the table keeps for a page that comes back (older ones get a full state)."""
+
+
+_rules = __version__
+
+
+def rules() -> str:
+    """Which rules this worker plays by: clubsuite's version, and where the page said so, the hash of the core it
+    runs (:func:`set_rules`): a table kept by other rules is not continued, and a record names them."""
+    return _rules
+
+
+def set_rules(core_sha256: str) -> None:
+    """Name the rules by the core the worker unpacked (its SHA-256, from the page): a build whose Python changed
+    plays by other rules even where clubsuite's version number did not change."""
+    global _rules  # one worker, one core: set once at its start
+    _rules = f"{__version__}+{core_sha256[:16]}"
 
 
 class TableError(ClubsError):
@@ -140,7 +155,8 @@ class OfflineTable:
         info, options = resolve(spec)
         n = info.n_seats(options)
         seats = [Seat(0, name), *(Seat(i, "", TUTORIAL_BOT) for i in range(1, n))]
-        return cls(table_id, spec, cls._named(table_id, seats), lesson.tutorial_seed(info), coach=True, pace=pace)
+        seed = lesson.tutorial_seed(info)
+        return cls(table_id, spec, cls._named(table_id, seats), seed, coach=True, hints=False, pace=pace)
 
     @staticmethod
     def _named(table_id: str, seats: list[Seat]) -> list[Seat]:
@@ -153,7 +169,7 @@ class OfflineTable:
         """What the page keeps to rebuild the table: its game, seats, settings, the match's number and seed, and the
         actions played so far (every card follows from the seed and the actions)."""
         return {
-            "version": __version__,
+            "rules": rules(),
             "id": self.id,
             "game": self.spec,
             "seats": [s.to_json() for s in self.seats],
@@ -173,10 +189,10 @@ class OfflineTable:
         kind)."""
         if not isinstance(kept, dict):
             raise TableError("a kept table must be a JSON object")
-        if kept.get("version") != __version__:  # a match is played by one version's rules from its deal to its end
+        if kept.get("rules") != rules():  # a match is played by one version's rules from its deal to its end
             raise TableError(
-                f"this match was begun with clubsuite {kept.get('version')!s:.20}; the app now runs {__version__}, "
-                "whose rules may differ: it cannot be continued here (give it up and start a new one)"
+                f"this match was begun with other rules (clubsuite {kept.get('rules')!s:.40}); the app now runs "
+                f"{rules()}: it cannot be continued here (give it up and start a new one)"
             )
         try:
             seats = [
@@ -193,9 +209,13 @@ class OfflineTable:
                 float(pace) if isinstance(pace, (int, float)) and not isinstance(pace, bool) else None,
             )
             table.match_no, table.earlier = _int(kept, "match_no"), _int(kept, "earlier")
+            start = table.earlier + table.match_no  # the version the match began at
             if table.match_no:
-                table.match, _ = tabletalk.start_match(table.info, table.options, table.match_no, table.seed)
-            for entry in _list(kept, "actions"):
+                table.match, events = tabletalk.start_match(table.info, table.options, table.match_no, table.seed)
+                table.recent.clear()
+                table.recent.append((start, tabletalk.told(table.info, events, table.public_view()), False))
+            entries = _list(kept, "actions")
+            for entry in entries:
                 if not (isinstance(entry, list) and len(entry) == 2 and isinstance(entry[0], int)):
                     raise TableError("a kept action must be [seat, action]")
                 seat, text = entry[0], str(entry[1])
@@ -205,15 +225,16 @@ class OfflineTable:
                 reason = table.match.explain(action, seat)
                 if reason is not None:
                     raise TableError(f"kept action {len(table.actions) + 1} ({text}) is refused: {reason}")
-                table.match.apply(action, seat)
-                tabletalk.advance(table.match, table.info, table.seed)
+                events = table.match.apply(action, seat) + tabletalk.advance(table.match, table.info, table.seed)
                 table.actions.append((seat, text))
+                if len(entries) - len(table.actions) < RECENT:  # the events a page that comes back is told again
+                    said = tabletalk.told(table.info, events, table.public_view())
+                    table.recent.append((start + len(table.actions), said, tabletalk.settles(events)[0]))
         except ClubsError as exc:  # before ValueError: a refusal of the rules is one too
             raise TableError(f"the kept table's match cannot be played again: {exc}") from None
         except (KeyError, TypeError, ValueError) as exc:
             raise TableError(f"the kept table is not one: {type(exc).__name__} {exc}") from None
         table.version = table.earlier + len(table.actions) + table.match_no
-        table.recent.clear()
         return table
 
     # -- what the page is told -----------------------------------------------------------------------------------
@@ -247,12 +268,7 @@ class OfflineTable:
         return {
             "id": self.id,
             "game": self.spec,
-            "base": self.info.name,
-            "title": self.info.title,
-            "name": table_name(self.info, self.options, host),
-            "name_words": name_words(self.info, self.options, host),
-            "host": host,
-            "rules": rules_words(self.info, self.options),
+            **tabletalk.named(self.info, self.options, host),
             "seats": self.seat_names(),
             "free_seats": [],
             "pool": pool(self.info, self.options),
@@ -327,14 +343,24 @@ class OfflineTable:
     def act(self, text: object, version: object) -> list[JsonObject]:
         """The person's action ``text`` chosen on ``version``: the update, or an error (nothing changed)."""
         if not isinstance(text, str) or not isinstance(version, int) or isinstance(version, bool):
-            return [error("bad_message", "act needs an action (text) and the version it was chosen on (a number)")]
+            return [
+                error(
+                    "bad_message",
+                    "act needs an action (text) and the version it was chosen on (a number)",
+                    self.version,
+                )
+            ]
         return self._apply(self.person, text, version, "seat")
 
     def _apply(self, seat: int, text: str, version: int, source: str) -> list[JsonObject]:
         """Judge and apply ``seat``'s action, as a server's table does; the update, or an error."""
         match = self.match
         if version != self.version:
-            return [error("stale", f"the table has moved on to version {self.version} (you acted on {version})")]
+            return [
+                error(
+                    "stale", f"the table has moved on to version {self.version} (you acted on {version})", self.version
+                )
+            ]
         if match.is_over:
             return [error("over", "the match is over: no more actions (a rematch starts a new one)", self.version)]
         if match.to_act != seat:
@@ -402,7 +428,11 @@ class OfflineTable:
         if bot is None:
             bot = self._bots[seat] = make_bot(LEVELS[spec], self.info.name)
         rng = random.Random(derive_seed(self.seed, self.match_no, self.version))
-        action = tabletalk.choose(bot, self.match, seat, rng)
+        try:
+            action = tabletalk.choose(bot, self.match, seat, rng)
+        except Exception:  # whatever went wrong, the table must go on: the game's instant bot plays (as a server's)
+            instant = make_bot(tabletalk.instant_bot_name(self.info), self.info.name)
+            action = tabletalk.choose(instant, self.match, seat, random.Random(derive_seed(self.seed, self.version)))
         return self._apply(seat, self.match.format_action(action), self.version, "bot")
 
     def hint(self, version: object) -> list[JsonObject]:
@@ -410,7 +440,11 @@ class OfflineTable:
         if not self.hints:
             return [error("no_hints", "this table gives no hints", self.version)]
         if version != self.version:
-            return [error("stale", f"the table has moved on to version {self.version} (you asked on {version})")]
+            return [
+                error(
+                    "stale", f"the table has moved on to version {self.version} (you asked on {version})", self.version
+                )
+            ]
         if self.match.is_over:
             return [error("over", "the match is over: there is nothing to hint", self.version)]
         if self.match.to_act != self.person:
@@ -441,7 +475,7 @@ class OfflineTable:
             for s in self.seats
         ]
         record = record_from_match(match or self.match, seats, seed=self.seed, seeded_hands=True)
-        record["x-played-by"] = f"clubsuite {__version__}, offline app"  # which rules played it (docs/app.md)
+        record["x-played-by"] = f"clubsuite {rules()}, offline app"  # which rules played it (docs/app.md)
         return record
 
     def _rng(self, seat: int) -> random.Random:

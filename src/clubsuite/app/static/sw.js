@@ -8,9 +8,9 @@
 
 const BUILD = "__BUILD__";
 const FILES = {} /* __FILES__ */;
-const PREFIX = "clubsuite-app-";
-const CACHE = PREFIX + BUILD;
 const SCOPE = new URL("./", self.location.href).pathname;
+const PREFIX = `clubsuite-app:${SCOPE}:`; // one copy of the app per scope: another copy's files are not this one's
+const CACHE = PREFIX + BUILD;
 
 /** The SHA-256 of a response's bytes, in hex. */
 async function sha256(response) {

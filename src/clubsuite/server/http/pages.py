@@ -43,6 +43,13 @@ def mount(app: FastAPI, offline_app: Path | None = None) -> None:
     folder (``clubs app build``) at ``/app`` where there is one (its ``index.html`` at ``/app/``; ``/app`` itself
     leads there); a mount belongs to the application, not to a router."""
     app.mount("/static", StaticFiles(directory=STATIC), name="static")
+
+    @app.get("/offline-app")
+    async def offline_app_here() -> dict[str, str | None]:
+        """Where this server serves the offline app (``/app/``), or null: the lobby shows "Play offline" only where
+        there is one (asked always with a 200, so that a page never logs a missing file)."""
+        return {"app": "/app/" if offline_app is not None else None}
+
     if offline_app is not None:
 
         @app.get("/app", include_in_schema=False)

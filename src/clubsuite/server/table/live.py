@@ -32,7 +32,6 @@ from clubsuite.bots.personas import level_words, persona_names
 from clubsuite.engine import Events, SomeGame, SomeMatch, resolve
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject, JsonValue
-from clubsuite.naming import name_words, rules_words, table_name
 from clubsuite.present import rulings, with_shown
 from clubsuite.ratings import pool
 from clubsuite.reasons import reason_of
@@ -275,12 +274,7 @@ class LiveTable:
         return {
             "id": self.id,
             "game": self.spec,
-            "base": self.info.name,
-            "title": self.info.title,
-            "name": table_name(self.info, self.options, host),
-            "name_words": name_words(self.info, self.options, host),
-            "host": host,
-            "rules": rules_words(self.info, self.options),
+            **tabletalk.named(self.info, self.options, host),
             "seats": self.seat_names(),
             "free_seats": free,
             "pool": pool(self.info, self.options),

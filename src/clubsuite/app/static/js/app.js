@@ -164,16 +164,26 @@ function watchVersions(status) {
   navigator.serviceWorker.ready.then(() => ready(t("Ready: every game plays here, with no network from now on.")));
   const scope = new URL("../../", import.meta.url);
   navigator.serviceWorker.register(new URL("sw.js", scope), {scope: scope.pathname}).then((registration) => {
-    const offer = () => {
+    const offer = async () => {
       const waiting = registration.waiting;
-      if (!waiting || !navigator.serviceWorker.controller) return;
+      if (!waiting || !navigator.serviceWorker.controller || document.querySelector(".app-update")) return;
+      const playing = (await every("tables")).length;
       const button = h("button", {type: "button", class: "primary", dataset: {action: "new-version"}, onclick: () => waiting.postMessage("take-the-new-version")}, t("Start the new version"));
-      status.after(h("p", {class: "app-update", role: "status"}, t("A new version of the app is ready."), " ", button));
+      status.after(h("p", {class: "app-update", role: "status"}, t("A new version of the app is ready."), " ",
+        playing ? t("Your tables in play cannot be continued by the new version.") : "", " ", button));
     };
     offer();
     registration.addEventListener("updatefound", () => {
       const coming = registration.installing;
-      if (coming) coming.addEventListener("statechange", () => { if (coming.state === "installed") offer(); });
+      if (coming) {
+        coming.addEventListener("statechange", () => {
+          if (coming.state === "installed") offer();
+          if (coming.state === "redundant" && !registration.waiting) { // a file failed its check: said, never hidden
+            status.textContent = t("The app's files could not all be kept for use with no network: open it again later.");
+            status.classList.add("error");
+          }
+        });
+      }
     });
   }).catch(() => ready(t("This browser keeps no files for the app here: it plays while this page is open, not with no network.")));
   let reloaded = false;

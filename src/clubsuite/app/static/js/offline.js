@@ -83,8 +83,14 @@ function db() {
         if (!base.objectStoreNames.contains("matches")) base.createObjectStore("matches", {keyPath: "key"});
         if (!base.objectStoreNames.contains("settings")) base.createObjectStore("settings", {keyPath: "name"});
       };
-      request.onsuccess = () => resolve(request.result);
-      request.onerror = () => reject(request.error);
+      request.onsuccess = () => {
+        const base = request.result;
+        base.onclose = () => { opened = null; }; // the browser closed it (storage cleared): open it again when asked
+        base.onversionchange = () => { base.close(); opened = null; };
+        resolve(base);
+      };
+      request.onerror = () => { opened = null; reject(request.error); };
+      request.onblocked = () => { opened = null; reject(new Error(t("Another tab of the app holds its store: close it and try again."))); };
     });
   }
   return opened;
@@ -193,12 +199,17 @@ class LocalSocket extends EventTarget {
   /** The table's answer: its messages told, its kept form stored, a finished match's record kept, the next bot
    * timed. */
   async take(answer) {
-    const table = await kept("tables", this.tableId);
-    if (table) await keep("tables", {...table, saved: answer.saved, updated: Date.now()});
-    const over = answer.messages.find((m) => (m.type === "update" || m.type === "state") && m.over);
-    if (over && table) await keepRecord(this.tableId, table, answer.saved.match_no);
-    this.tell(answer.messages);
+    this.tell(answer.messages); // the table goes on first: a browser that cannot keep it now still plays it
     this.schedule(answer.due);
+    try {
+      const table = await kept("tables", this.tableId);
+      if (!table) return; // given up meanwhile (from the lobby): nothing to keep
+      await keep("tables", {...table, saved: answer.saved, updated: Date.now()});
+      const over = answer.messages.find((m) => (m.type === "update" || m.type === "state") && m.over);
+      if (over) await keepRecord(this.tableId, table, answer.saved.match_no);
+    } catch (err) {
+      this.tell([{type: "error", protocol: 1, code: "server", message: t("This browser could not keep the table: {why}", {why: String(err && err.message ? err.message : err)})}]);
+    }
   }
 
   /** Dispatch ``messages`` as a socket's message events (text, as a WebSocket's). */

@@ -13,8 +13,11 @@ async function start() {
   const pyodide = await loadPyodide({indexURL: new URL("../../pyodide/", import.meta.url).href, stdout: () => {}, stderr: () => {}});
   const core = await fetch(new URL("../../core/clubsuite.zip", import.meta.url));
   if (!core.ok) throw new Error(`the rules could not be read (${core.status})`);
-  pyodide.unpackArchive(await core.arrayBuffer(), "zip", {extractDir: "/clubsuite"});
-  const handle = pyodide.runPython("import sys\nsys.path.insert(0, '/clubsuite')\nfrom clubsuite.offline.session import handle\nhandle");
+  const bytes = await core.arrayBuffer();
+  const digest = [...new Uint8Array(await crypto.subtle.digest("SHA-256", bytes))].map((b) => b.toString(16).padStart(2, "0")).join("");
+  pyodide.unpackArchive(bytes, "zip", {extractDir: "/clubsuite"});
+  pyodide.globals.set("core_sha256", digest); // the rules are named by the core that plays them (kept tables, records)
+  const handle = pyodide.runPython("import sys\nsys.path.insert(0, '/clubsuite')\nfrom clubsuite.offline.table import set_rules\nset_rules(core_sha256)\nfrom clubsuite.offline.session import handle\nhandle");
   scope.postMessage({ready: Math.round(performance.now() - started)});
   return handle;
 }

@@ -69,12 +69,12 @@ async function start() {
   setInterval(() => { tables.refresh(); showPresence(); }, REFRESH_MS);
 }
 
-/** "Play offline" in the bar, where this server serves the offline app (``clubs serve`` builds it at ``/app``). */
+/** "Play offline" in the bar, where this server serves the offline app (``clubs serve`` builds it at ``/app``:
+ * GET /offline-app says). */
 async function offerOffline() {
   try {
-    const response = await fetch("/app/build.json");
-    if (response.ok) byId("offline-link").hidden = false;
-  } catch { /* not served here */ }
+    if ((await api("/offline-app")).app) byId("offline-link").hidden = false;
+  } catch { /* not said: no link */ }
 }
 
 /** The lobby's tournaments: those running and the next to start (a countdown each), pushed over the page's socket
