@@ -55,7 +55,6 @@ async function start() {
       h("a", {href: "/leaderboard"}, t("Leaderboards")),
       h("a", {href: "/tournament"}, t("Tournaments")),
       h("a", {href: `/rules?lang=${encodeURIComponent(language())}`, class: "rules-link"}, t("How to play")),
-      h("a", {href: "/app/", id: "offline-link", hidden: true}, t("Play offline")),
       languageSwitch(h), colourToggle(), await accountBox()),
     h("main", {class: "lobby"},
       playNow(),
@@ -69,11 +68,11 @@ async function start() {
   setInterval(() => { tables.refresh(); showPresence(); }, REFRESH_MS);
 }
 
-/** "Play offline" in the bar, where this server serves the offline app (``clubs serve`` builds it at ``/app``:
+/** "Play offline" under "Play now", where this server serves the offline app (``clubs serve`` builds it at ``/app``:
  * GET /offline-app says). */
 async function offerOffline() {
   try {
-    if ((await api("/offline-app")).app) byId("offline-link").hidden = false;
+    if ((await api("/offline-app")).app) byId("offline-line").hidden = false;
   } catch { /* not said: no link */ }
 }
 
@@ -187,6 +186,8 @@ function playNow() {
     h("p", {class: "muted"}, t("New to the game? Learn to play: a first hand against easy bots, every step explained.")),
     h("p", {class: "puzzles-line"}, h("a", {href: "/puzzle", id: "puzzles-link"}, t("Puzzles")), " ",
       h("span", {class: "muted"}, t("Find the best play in positions from real matches: a puzzle of the day, streaks, themes."))),
+    h("p", {class: "puzzles-line", id: "offline-line", hidden: true}, h("a", {href: "/app/", id: "offline-link"}, t("Play offline")), " ",
+      h("span", {class: "muted"}, t("Every game against bots in this browser, with no network: it installs as an app."))),
     problem);
   form.addEventListener("submit", (event) => event.preventDefault()); // Enter in the name field: nothing to guess
   return form;
