@@ -19,6 +19,7 @@ from clubsuite.puzzles.model import Puzzle
 from clubsuite.puzzles.positions import position_and_line
 from clubsuite.puzzles.sets import shipped
 from clubsuite.puzzles.shelves import DAILY_BAND, daily_pick, daily_pool, pool_of
+from puzzle_helpers import keys, wrong_action
 
 WHIST = shipped("whist")
 EXACT = next(p for p in WHIST if p.kind == "double_dummy")
@@ -45,21 +46,6 @@ def refused(path: Any, body: Any = None, rating: Any = None) -> tuple[int, str, 
     assert got["ok"] is False and set(got) == {"ok", "status", "code", "error"}, got
     assert isinstance(got["error"], str) and got["error"], got
     return got["status"], got["code"], got["error"]
-
-
-def keys(value: Any) -> set[str]:
-    """Every key of a JSON value, at any depth."""
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys(v)}
-    return set()
-
-
-def wrong_action(p: Puzzle) -> str:
-    """The legal action that does worst (the first such in notation order)."""
-    sign = -1 if p.measure == "fewest" else 1
-    return min(sorted(a for a in p.values if a != p.solution), key=lambda a: sign * p.values[a])
 
 
 def whist_rating(rating: Any) -> int:

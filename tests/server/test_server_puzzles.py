@@ -33,6 +33,7 @@ from clubsuite.server.puzzles.own import pool_of
 from clubsuite.server.puzzles.positions import position_and_line
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import puzzle_attempts, puzzle_ratings, puzzle_skills
+from puzzle_helpers import keys, wrong_action
 
 PASSWORD = "correct horse battery"
 WHIST = shipped("whist")
@@ -91,22 +92,6 @@ def refused(r: httpx.Response, status: int, code: str) -> str:
     assert r.status_code == status, (r.status_code, r.text)
     assert r.json()["code"] == code, r.json()
     return str(r.json()["message"])
-
-
-def wrong_action(p: Puzzle) -> str:
-    """The legal action that does worst (the first such in notation order)."""
-    return min(
-        sorted(a for a in p.values if a != p.solution), key=lambda a: p.values[a] * (-1 if p.measure == "fewest" else 1)
-    )
-
-
-def keys(value: Any) -> set[str]:
-    """Every key of a JSON value, at any depth."""
-    if isinstance(value, dict):
-        return set(value) | {k for v in value.values() for k in keys(v)}
-    if isinstance(value, list):
-        return {k for v in value for k in keys(v)}
-    return set()
 
 
 def attempts(store: Store) -> int:
