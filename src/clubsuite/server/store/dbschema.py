@@ -474,3 +474,101 @@ moderators = Table(
     Column("user_id", Text, primary_key=True),
     Column("added_at", Float, nullable=False),
 )
+
+# -- turn-based tables (``server.turns``) ------------------------------------------------------------------------
+turn_tables = Table(
+    "turn_tables",
+    metadata,
+    Column("table_id", Text, primary_key=True),
+    Column("host_id", Text, nullable=False),  # the account that made it
+    Column("pace", Float, nullable=False),  # seconds of a player's clock for one move
+    Column("on_timeout", Text, nullable=False),  # bot, adjourn or lose (turns.clock.OnTimeout)
+    Column("parked", Boolean, nullable=False),  # held in no process's memory: woken by a request or its clock
+    Column("adjourned", Boolean, nullable=False),  # a clock ran out at an ``adjourn`` table: no clock runs
+    Column("ended", Text),  # how its match ended other than by the rules: ``lost:<seat>`` (a clock ran out)
+    Column("version", Integer, nullable=False),  # the table's version the clock below was set at
+    Column("seat", Integer),  # the seat whose clock runs (NULL: none: a bot's turn, the end, adjourned)
+    Column("user_id", Text),  # that seat's account
+    Column("since", Float),  # when that turn began, on the database's clock
+    Column("deadline", Float),  # when its clock runs out (playing hours and vacations counted), or NULL
+    Column("created_at", Float, nullable=False),
+    ForeignKeyConstraint(["table_id"], ["tables.id"]),
+    Index("turn_tables_by_deadline", "deadline"),
+    Index("turn_tables_by_user", "user_id"),
+)
+turn_seats = Table(
+    "turn_seats",
+    metadata,
+    Column("table_id", Text, nullable=False),
+    Column("seat", Integer, nullable=False),
+    Column("user_id", Text, nullable=False),
+    Column("seen", Integer, nullable=False),  # the table's version the account last saw (``while you were away``)
+    Column("autoplay", Boolean, nullable=False),  # a move with one legal action is played for it at once
+    Column("reminded", Integer),  # the version a reminder was last sent for (one per turn)
+    PrimaryKeyConstraint("table_id", "seat"),
+    Index("turn_seats_by_user", "user_id"),
+)
+turn_prefs = Table(
+    "turn_prefs",
+    metadata,
+    Column("user_id", Text, primary_key=True),
+    Column("zone", Text, nullable=False),  # an IANA time zone (``Europe/Paris``)
+    Column("day_start", Integer, nullable=False),  # playing hours: minutes after midnight, the zone's wall clock
+    Column("day_end", Integer, nullable=False),
+    Column("page", Boolean, nullable=False),  # "your turn" notices on the site's pages
+    Column("push", Boolean, nullable=False),  # Web Push to the account's devices
+    Column("push_per_day", Integer, nullable=False),  # at most this many pushes in 24 hours
+    Column("mail", Boolean, nullable=False),  # the daily e-mail digest
+    Column("email", Text),  # the digest's address, once given
+    Column("email_confirmed", Boolean, nullable=False),  # the address's owner followed the confirming link
+    Column("mail_key", Text),  # SHA-256 of the secret of the confirming and unsubscribing links
+    Column("digest_at", Float),  # when the last digest was sent
+)
+vacations = Table(
+    "vacations",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("user_id", Text, nullable=False),
+    Column("starts", Float, nullable=False),  # on the database's clock
+    Column("ends", Float, nullable=False),
+    Index("vacations_by_user", "user_id", "ends"),
+)
+push_subscriptions = Table(
+    "push_subscriptions",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("user_id", Text, nullable=False),
+    Column("endpoint", Text, nullable=False, unique=True),  # the push service's URL for one browser
+    Column("p256dh", Text, nullable=False),  # the browser's public key (base64url)
+    Column("auth", Text, nullable=False),  # its authentication secret (base64url)
+    Column("label", Text, nullable=False),  # how the account's page names it (the browser)
+    Column("created_at", Float, nullable=False),
+    Index("push_subscriptions_by_user", "user_id"),
+)
+outbox = Table(
+    "outbox",
+    metadata,
+    Column("id", Text, primary_key=True),
+    Column("kind", Text, nullable=False),  # push or mail
+    Column("user_id", Text, nullable=False),
+    Column("target", Text, nullable=False),  # the push subscription's id, or the e-mail address
+    Column("body", Text, nullable=False),  # JSON: what is sent
+    Column("attempts", Integer, nullable=False),
+    Column("next_at", Float, nullable=False),  # not before (back-off), on the database's clock
+    Column("claimed_by", Text),  # the process delivering it, until ``claimed_until``
+    Column("claimed_until", Float),
+    Column("created_at", Float, nullable=False),
+    Index("outbox_by_next", "next_at"),
+)
+server_keys = Table(
+    "server_keys",
+    metadata,
+    Column("name", Text, primary_key=True),  # vapid: the Web Push key pair every process signs with
+    Column("value", Text, nullable=False),
+)
+test_clock = Table(
+    "test_clock",
+    metadata,
+    Column("id", Integer, primary_key=True),  # one row
+    Column("offset", Float, nullable=False),  # seconds added to the database's clock (``clubs serve --test-clock``)
+)
