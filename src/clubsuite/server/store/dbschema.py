@@ -518,11 +518,14 @@ turn_prefs = Table(
     Column("page", Boolean, nullable=False),  # "your turn" notices on the site's pages
     Column("push", Boolean, nullable=False),  # Web Push to the account's devices
     Column("push_per_day", Integer, nullable=False),  # at most this many pushes in 24 hours
+    Column("push_count", Integer, nullable=False),  # pushes sent since ``push_window`` began
+    Column("push_window", Float),  # the start of the 24 hours ``push_count`` counts
     Column("mail", Boolean, nullable=False),  # the daily e-mail digest
     Column("email", Text),  # the digest's address, once given
     Column("email_confirmed", Boolean, nullable=False),  # the address's owner followed the confirming link
     Column("mail_key", Text),  # SHA-256 of the secret of the confirming and unsubscribing links
     Column("digest_at", Float),  # when the last digest was sent
+    Column("lang", Text, nullable=False),  # the language of its e-mails (en, de, fr, nl)
 )
 vacations = Table(
     "vacations",

@@ -58,11 +58,14 @@ def upgrade() -> None:
         sa.Column("page", sa.Boolean, nullable=False),
         sa.Column("push", sa.Boolean, nullable=False),
         sa.Column("push_per_day", sa.Integer, nullable=False),
+        sa.Column("push_count", sa.Integer, nullable=False),
+        sa.Column("push_window", sa.Float),
         sa.Column("mail", sa.Boolean, nullable=False),
         sa.Column("email", sa.Text),
         sa.Column("email_confirmed", sa.Boolean, nullable=False),
         sa.Column("mail_key", sa.Text),
         sa.Column("digest_at", sa.Float),
+        sa.Column("lang", sa.Text, nullable=False),
     )
     op.create_table(
         "vacations",
