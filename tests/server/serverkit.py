@@ -35,6 +35,7 @@ from clubsuite.server.http.serving import uvicorn_config
 from clubsuite.server.limits import HASH_MEMORY_LEAST, ServerLimits
 from clubsuite.server.store.database import Store
 from clubsuite.server.table.protocol import BURST, RATE
+from clubsuite.server.turns.config import TurnConfig
 from pgcluster import free_port
 from timeouts import HTTP_TIMEOUT, pauses
 
@@ -128,6 +129,7 @@ class ThreadServer:
         trusted: tuple[str, ...] = (),
         bots_after: float = 30.0,
         offline_app: Path | None = None,
+        turn_config: TurnConfig | None = None,
     ) -> None:
         # The listening socket is bound here, to a port the system picks, and handed to uvicorn: no other test (or
         # test process) can take the port between choosing it and listening on it. It names TCP as its protocol, as
@@ -140,7 +142,9 @@ class ThreadServer:
         self.port = int(self.socket.getsockname()[1])
         self.limits = limits or ROOMY
         config = uvicorn_config(
-            create_app(store, self.limits, origins, hosts, bots_after, offline_app=offline_app),
+            create_app(
+                store, self.limits, origins, hosts, bots_after, offline_app=offline_app, turn_config=turn_config
+            ),
             self.limits,
             "127.0.0.1",
             self.port,

@@ -224,8 +224,6 @@ class Forwarder:
         again)."""
         hub = self.hub
         ownership = hub.ownership
-        if ownership is None:
-            return None
         path = str(scope.get("path", ""))
         found = TABLE_PATH.match(path)
         if found is not None:
@@ -237,6 +235,9 @@ class Forwarder:
             row = await hub.db(hub.store.table_by_invite, invite.group(1))
             table_id = row.id if row is not None else None
         if table_id is None or table_id in hub.tables:
+            return None
+        if ownership is None:  # one process: a parked turn-based table is woken here, and the request served
+            await hub.wake(table_id)
             return None
         owner = await hub.db(ownership.owner, table_id)
         if owner is None or owner[0] == ownership.node:

@@ -27,6 +27,8 @@ STATUS = {
     "bad_token": 403,
     "not_over": 409,
     "too_many_tables": 429,
+    "too_many_turn_tables": 429,
+    "sign_in": 401,
     "server_full": 503,
 }
 """The HTTP status of each refusal of the lobby (409 for the others: the table's state does not allow it)."""

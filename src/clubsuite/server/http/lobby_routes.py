@@ -24,13 +24,15 @@ from clubsuite.schema.build import game_schemas
 from clubsuite.schema.parts import options_schema
 from clubsuite.server.http.guard import client_address
 from clubsuite.server.http.lobby import display_name, refusal
-from clubsuite.server.http.services import AccountsDep, HubDep, LobbyDep
+from clubsuite.server.http.services import AccountsDep, HubDep, LobbyDep, TurnsDep
 from clubsuite.server.http.sessions import COOKIE, need
+from clubsuite.server.people.accounts import User
 from clubsuite.server.store.dbschema import SeatKind
-from clubsuite.server.table.live import Refused
+from clubsuite.server.table.live import LiveTable, Refused
 from clubsuite.server.table.seating import SeatRequest
 from clubsuite.server.table.settings import TableSettings
 from clubsuite.server.table.socket import serve_socket
+from clubsuite.server.turns.keeper import Keeper
 
 
 class _Strict(BaseModel):
@@ -66,6 +68,16 @@ class TableIn(_Strict):
     hints: bool = Field(False, description="a seat may ask for a hint: the heuristic bot's choice from its own view")
     rated: bool = Field(
         False, description="the matches count for ratings: accounts only, no hints, leaving a match counts as last"
+    )
+    pace: float | None = Field(
+        None,
+        description="a turn-based table: seconds of a player's clock for one move (43200, 86400, 172800, 259200, "
+        "432000, 604800 or 1209600); null: a live table. Made and joined by signed-in accounts only",
+    )
+    on_timeout: Literal["bot", "adjourn", "lose"] = Field(
+        "bot",
+        description="at a turn-based table, what a clock running out does: the seat's bot plays that move, the match "
+        "is adjourned, or the late player loses the match",
     )
 
 
@@ -164,9 +176,10 @@ def games_listing() -> list[JsonObject]:
 
 
 @router.post("/tables", status_code=201)
-async def create(body: TableIn, request: Request, lobby: LobbyDep) -> JsonObject:
+async def create(body: TableIn, request: Request, lobby: LobbyDep, turns: TurnsDep) -> JsonObject:
     """Make a table; the answer holds its id and invite code (take a seat with ``/tables/{id}/join``, or, at a
-    private table, ``/invites/{code}/join``)."""
+    private table, ``/invites/{code}/join``). A turn-based table (``pace``) is made by a signed-in account, within
+    its share of turn-based tables."""
     try:
         settings = TableSettings(
             public=body.public,
@@ -176,6 +189,8 @@ async def create(body: TableIn, request: Request, lobby: LobbyDep) -> JsonObject
             bot_delay=body.bot_delay,
             hints=body.hints,
             rated=body.rated,
+            pace=body.pace,
+            on_timeout=body.on_timeout,
         )
         info, options = resolve(body.game)
         n = info.n_seats(options)
@@ -185,8 +200,14 @@ async def create(body: TableIn, request: Request, lobby: LobbyDep) -> JsonObject
             if given is not None
             else [SeatRequest(SeatKind.PERSON)] * n
         )
-        await lobby.who(request)  # a signed-in maker's request carries its CSRF token
+        maker = await lobby.who(request)  # a signed-in maker's request carries its CSRF token
+        if settings.turn_based:
+            if maker is None:
+                raise Refused("sign_in", "a turn-based table is made by a signed-in account: sign in first")
+            await turns.room_for(maker.id)
         table = await lobby.hub.create_table(body.game, seats, settings, creator=client_address(request.scope))
+        if maker is not None and settings.turn_based:
+            await turns.made(table, maker.id)
     except (ClubsError, Refused) as exc:
         raise refusal(exc) from None
     return {**table.summary(), "invite": table.invite}
@@ -230,12 +251,24 @@ async def invite_info(code: Annotated[str, Path(max_length=64)], hub: HubDep) ->
 
 
 @router.post("/tables/{table_id}/join")
-async def join(table_id: str, body: JoinIn, request: Request, lobby: LobbyDep) -> JsonObject:
+async def join(table_id: str, body: JoinIn, request: Request, lobby: LobbyDep, turns: TurnsDep) -> JsonObject:
     """Take a seat at a public table: the answer holds the seat token (keep it: it is the only way back to the
     seat). A private table is joined by its invite only. Signed in, the seat is the account's, under its name
-    (a rated table seats accounts only)."""
+    (a rated table, and a turn-based one, seat accounts only)."""
     table = lobby.find(table_id)  # a private table is not found by its id alone
-    return await lobby.join(table, body.name, body.seat, await lobby.who(request))
+    user = await lobby.who(request)
+    await _turn_room(table, user, turns)
+    return await lobby.join(table, body.name, body.seat, user)
+
+
+async def _turn_room(table: LiveTable, user: User | None, turns: Keeper) -> None:
+    """Refuse a seat at a turn-based table to an account that holds as many as it may (a guest is refused by the
+    table itself, with its words)."""
+    if table.settings.turn_based and user is not None:
+        try:
+            await turns.room_for(user.id)
+        except Refused as exc:
+            raise refusal(exc) from None
 
 
 @router.post("/tables/{table_id}/seat")
@@ -266,7 +299,7 @@ async def account_seat(
 
 @router.post("/invites/{code}/join")
 async def join_by_invite(
-    code: Annotated[str, Path(max_length=64)], body: JoinIn, request: Request, lobby: LobbyDep
+    code: Annotated[str, Path(max_length=64)], body: JoinIn, request: Request, lobby: LobbyDep, turns: TurnsDep
 ) -> JsonObject:
     """Take a seat at the table an invite code opens."""
     user = await lobby.who(request)
@@ -274,6 +307,7 @@ async def join_by_invite(
         table = lobby.hub.by_invite(code)
     except Refused as exc:
         raise refusal(exc) from None
+    await _turn_room(table, user, turns)
     return await lobby.join(table, body.name, body.seat, user)
 
 

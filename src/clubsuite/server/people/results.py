@@ -68,6 +68,9 @@ class Outcome:
     teams: tuple[tuple[int, ...], ...]
     summary: JsonObject
     seats: tuple[SeatAtEnd, ...]
+    lost: tuple[int, ...] = ()
+    """Seats that lost on time (a turn-based table's clock ran out where its maker chose so): the match ended
+    there, and they finish last whatever their points, rated or not."""
 
     def write(self, conn: Connection) -> None:
         """Write the history rows and, when rated, the ratings (inside the caller's transaction)."""
@@ -80,7 +83,8 @@ class Outcome:
             )
         }
         n = len(self.seats)
-        ranks = finishing_ranks(self.summary, n, self.teams, left=set(left) if self.rated else ())
+        last = (set(left) if self.rated else set()) | set(self.lost)
+        ranks = finishing_ranks(self.summary, n, self.teams, left=last)
         totals = self.summary.get("totals")
         winners = self.summary.get("winners")
         won = set(winners) if isinstance(winners, list) else set()
@@ -101,7 +105,7 @@ class Outcome:
                     place=ranks[s.seat] + 1,
                     points=float(points) if isinstance(points, int | float) else 0.0,
                     hand_points=json.dumps(_hand_points(self.summary, s.seat)),
-                    won=s.seat in won and s.seat not in left,
+                    won=s.seat in won and s.seat not in left and s.seat not in self.lost,
                     rated=self.rated,
                     left=s.seat in left,
                     finished_at=self.at,

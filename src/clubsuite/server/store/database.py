@@ -29,7 +29,7 @@ from sqlalchemy.sql.expression import Executable
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.store import migrate
-from clubsuite.server.store.dbschema import SeatKind, actions, leavers, matches, seats, tables, users
+from clubsuite.server.store.dbschema import SeatKind, actions, leavers, matches, seats, tables, turn_tables, users
 
 T = TypeVar("T")
 
@@ -314,8 +314,19 @@ class Store:
         """Every table (open ones only, unless ``include_closed``), oldest first."""
         query = select(tables).order_by(tables.c.created_at, tables.c.id)
         if not include_closed:
-            query = query.where(tables.c.closed.is_(False))
+            query = query.where(tables.c.closed.is_(False), tables.c.id.not_in(parked_tables()))
         return [_table_row(r) for r in self.read(query)]
+
+    def park(self, table_id: str, parked: bool) -> None:
+        """Mark a turn-based table parked (held in no process's memory: started by nobody, taken over by nobody,
+        woken by a request about it or by its clock) or woken."""
+
+        def work(conn: Connection) -> None:
+            if parked:
+                self._fence(conn, table_id)
+            conn.execute(update(turn_tables).where(turn_tables.c.table_id == table_id).values(parked=parked))
+
+        self.write(work)
 
     def close_table(self, table_id: str) -> None:
         """Mark a table closed (kept, no longer served)."""
@@ -407,6 +418,24 @@ class Store:
                 )
                 if also is not None:
                     also(conn)
+
+        self.write(work)
+
+    def finish_match(
+        self, table_id: str, match_no: int, finished: tuple[float, str], also: Callable[[Connection], None]
+    ) -> None:
+        """Mark a match finished before its rules end it (a turn-based player lost on time), with its record (the
+        time and the record's JSON) and, in the same commit, ``also`` (its results)."""
+
+        def work(conn: Connection) -> None:
+            self._fence(conn, table_id)
+            at, record = finished
+            conn.execute(
+                update(matches)
+                .where(matches.c.table_id == table_id, matches.c.match_no == match_no, matches.c.finished_at.is_(None))
+                .values(finished_at=at, record=record)
+            )
+            also(conn)
 
         self.write(work)
 
@@ -657,6 +686,11 @@ def _table_values(t: TableRow) -> dict[str, object]:
         "match_no": t.match_no,
         "closed": t.closed,
     }
+
+
+def parked_tables() -> Select[tuple[str]]:
+    """The ids of the turn-based tables parked now (no process holds them; a request or a clock wakes them)."""
+    return select(turn_tables.c.table_id).where(turn_tables.c.parked.is_(True))
 
 
 def _table_row(r: StoredRow) -> TableRow:

@@ -523,8 +523,10 @@ turn_prefs = Table(
     Column("mail", Boolean, nullable=False),  # the daily e-mail digest
     Column("email", Text),  # the digest's address, once given
     Column("email_confirmed", Boolean, nullable=False),  # the address's owner followed the confirming link
-    Column("mail_key", Text),  # SHA-256 of the secret of the confirming and unsubscribing links
+    Column("mail_key", Text),  # SHA-256 of the secrets of the confirming and unsubscribing links (turns.mail)
     Column("digest_at", Float),  # when the last digest was sent
+    Column("confirms_sent", Integer, nullable=False),  # confirming mails sent since ``confirms_window`` began
+    Column("confirms_window", Float),  # the start of the 24 hours ``confirms_sent`` counts
     Column("lang", Text, nullable=False),  # the language of its e-mails (en, de, fr, nl)
 )
 vacations = Table(

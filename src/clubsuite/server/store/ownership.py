@@ -35,7 +35,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.sql import Select
 from sqlalchemy.sql.elements import ColumnElement
 
-from clubsuite.server.store.database import LeaseLostError, SharedSqliteError, Store
+from clubsuite.server.store.database import LeaseLostError, SharedSqliteError, Store, parked_tables
 from clubsuite.server.store.dbschema import leases, nodes, tables
 
 SERVING, STOPPING, STOPPED = "serving", "stopping", "stopped"
@@ -215,6 +215,7 @@ class Ownership:
             .select_from(tables.outerjoin(leases, leases.c.table_id == tables.c.id))
             .where(
                 tables.c.closed.is_(False),
+                tables.c.id.not_in(parked_tables()),  # a parked turn-based table waits for a request or its clock
                 or_(leases.c.table_id.is_(None), leases.c.node.not_in(self._live())),
             )
             .order_by(func.random())

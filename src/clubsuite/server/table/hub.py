@@ -22,7 +22,7 @@ import contextlib
 import logging
 import random
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
 
 from clubsuite.bots.base import bot_names
 from clubsuite.bots.levels import searches
@@ -114,6 +114,9 @@ class Hub:
         """Who blocked or muted whom (the server's; None: no one hides anyone's chat)."""
         self.moderation = moderation
         """Who may not chat now (the server's; None: everyone may)."""
+        self.prepare: Callable[[LiveTable], Awaitable[None]] | None = None
+        """Readies a turn-based table just rebuilt from the store before it is served: its clock, who saw what,
+        auto-play (``server.turns``)."""
 
     def hide_for(self, user_id: str, hidden: frozenset[str]) -> None:
         """An account's blocks or mutes changed: its open sockets at this process's tables hide the new set's chat
@@ -144,6 +147,8 @@ class Hub:
         """Rebuild a table from the store and serve it (None: the engine can no longer read it: kept, not served)."""
         try:
             table = await self._load(row)
+            if table.settings.turn_based and self.prepare is not None:
+                await self.prepare(table)
         except (ClubsError, ValueError) as exc:
             log.error("table %s could not be restored: %s", row.id, exc)
             return None
@@ -224,6 +229,59 @@ class Hub:
         self._changed_hands("lost")
         log.info("table %s no longer served here: %s", table_id, reason)
 
+    async def park(self, table: LiveTable) -> bool:
+        """Let a turn-based table nobody is at leave this process's memory: kept in the database only (parked),
+        its lease given up, woken by the next request about it or by its clock (:meth:`wake`). False where someone
+        came meanwhile or a bot is to move."""
+        async with table.lock:
+            if table.connections or table.closed or table.id not in self.tables or table.moving():
+                return False
+            await self.db(self.store.park, table.id, True)
+            if self.ownership is not None:
+                await self.db(self.ownership.release, [table.id])
+            table.stop()
+            table.closed = True  # a change waiting for the lock is refused: the client asks again, and wakes it
+            self.tables.pop(table.id, None)
+            self._invites.pop(hash_token(table.invite), None)
+            self._creators.pop(table.id, None)
+            self.seating.forget(table.id)
+        log.info("table %s parked", table.id)
+        return True
+
+    async def wake(self, table_id: str) -> LiveTable | tuple[str, str] | None:
+        """A parked turn-based table (or one served nowhere), rebuilt from the store and served here: the table, the
+        live owner (node, address) where another process serves it, or None where it is closed or unknown. Two
+        callers at once wait on one rebuild."""
+        if table_id in self.tables:
+            return self.tables[table_id]
+        if self.ownership is not None:
+            found = await self.take_over(table_id)
+        else:
+            found = await self._wake_alone(table_id)
+        if isinstance(found, LiveTable) and found.settings.turn_based:
+            await self.db(self.store.park, table_id, False)
+        return found
+
+    async def _wake_alone(self, table_id: str) -> LiveTable | None:
+        """:meth:`wake` where this process is the only one (no leases)."""
+        if self.stopping or len(self.tables) >= self.limits.max_tables or len(table_id) > 40:
+            return None
+        waiting = self._adopting.get(table_id)
+        if waiting is not None:
+            found = await waiting
+            return found if isinstance(found, LiveTable) else None
+        done: asyncio.Future[LiveTable | tuple[str, str] | None] = asyncio.get_running_loop().create_future()
+        self._adopting[table_id] = done
+        table: LiveTable | None = None
+        try:
+            row = await self.db(self.store.table, table_id)
+            if row is not None and not row.closed and TableSettings.from_json(row.settings).turn_based:
+                table = await self._serve(row)
+        finally:
+            del self._adopting[table_id]
+            done.set_result(table)
+        return table
+
     def _add(self, table: LiveTable) -> None:
         table.on_action = self._acted
         self.tables[table.id] = table
@@ -256,6 +314,8 @@ class Hub:
             await asyncio.sleep(every)
             now = time.monotonic()
             for table in list(self.tables.values()):
+                if table.settings.turn_based:
+                    continue  # parked when quiet, never closed for it (server.turns)
                 if table.quiet_since is not None and now - table.quiet_since >= self.limits.table_idle:
                     try:
                         await self.close_table(table)

@@ -162,7 +162,21 @@ class LiveTable:
         """Closed (nobody was at it for long): no longer served; a change waiting for its lock is refused."""
         self.quiet_since: float | None = time.monotonic()
         """Since when nobody has been connected (monotonic clock), or None while someone is: a table quiet for
-        long enough is closed."""
+        long enough is closed (a turn-based one is parked: kept in the database only)."""
+        # -- a turn-based table (``settings.pace``): its clocks are kept by ``server.turns``, which sets these
+        self.turn_part: Callable[[LiveTable], JsonObject | None] | None = None
+        """The clock of a turn-based table as its messages carry it (``turn``), for this version."""
+        self.on_turn: Callable[[LiveTable], None] | None = None
+        """Told after every change of a turn-based table (an action, a rematch, an adjournment, a loss on time),
+        once its clients were told: its clock is written and the player to act reminded."""
+        self.autoplay: set[int] = set()
+        """The seats whose forced moves (one legal action) are played at once."""
+        self.seen: dict[int, int] = {}
+        """The version each seat's player last saw (what ``away`` tells them)."""
+        self.adjourned = False
+        """A clock ran out at a table whose maker chose to adjourn: no clock runs until a player goes on."""
+        self.ended: JsonObject | None = None
+        """How the match ended other than by its rules: ``{"lost": seat}``, that seat's clock ran out."""
 
     def add_connection(self, conn: Connection) -> None:
         """A client connected (a seat's player, or a spectator)."""
@@ -185,6 +199,29 @@ class LiveTable:
             state.connections -= 1
             if state.connections == 0:
                 state.away_since = time.monotonic()
+            self.saw(conn.seat)
+
+    def saw(self, seat: int) -> None:
+        """``seat``'s player has seen the table as it is now (at a turn-based table: kept in memory here, written
+        by ``server.turns`` at its next beat and when the table is parked, for ``away``)."""
+        if self.settings.turn_based:
+            self.seen[seat] = self.version
+
+    @property
+    def over(self) -> bool:
+        """Whether the match in progress has ended: by its rules, or by a player's loss on time."""
+        return self.match.is_over or self.ended is not None
+
+    def away(self, seat: int) -> JsonObject | None:
+        """At a turn-based table, what ``seat``'s player missed: the public events of the versions after the one
+        they last saw (as far as they are kept), or None when they missed nothing."""
+        since = self.seen.get(seat)
+        if not self.settings.turn_based or since is None or since >= self.version:
+            return None
+        kept: list[JsonValue] = [
+            {"version": v, "events": json.loads(events)} for v, events, _, _ in self.recent if v > since
+        ]
+        return {"since": since, "updates": kept} if kept else None
 
     # -- building ------------------------------------------------------------------------------------------
     def restore(self, matches: list[MatchRow], actions: list[ActionRow], earlier_actions: int) -> None:
@@ -194,9 +231,17 @@ class LiveTable:
         self.match_no = current.match_no
         self.seed = current.seed
         self.match, _ = start_match(self.info, self.options, self.match_no, self.seed)
-        for row in actions:
-            self.match.apply(self.match.parse_action(row.action), row.seat)
-            advance(self.match, self.info, self.seed)
+        # a turn-based table keeps the public events of its last moves, for a player coming back after days
+        told_from = len(actions) - RECENT if self.settings.turn_based else len(actions)
+        base = earlier_actions + self.match_no
+        for i, row in enumerate(actions):
+            events = self.match.apply(self.match.parse_action(row.action), row.seat)
+            events += advance(self.match, self.info, self.seed)
+            if i >= told_from:
+                self.version = base + i + 1
+                self.recent.append(recent(self.version, events, self.info, self.public_view()))
+        if current.finished_at is not None and not self.match.is_over:
+            self.ended = {"lost": None}  # ended on time: which seat lost is the turn-based table's (server.turns)
         self.logged = len(actions)
         self.turn_started = actions[-1].at if actions else current.started_at
         self._earlier_actions = earlier_actions
@@ -298,10 +343,14 @@ class LiveTable:
     def _for(self, seat: int | None) -> JsonObject:
         """The part of a state or an update that depends on the receiver: its view and, to act, its legal actions."""
         if seat is None:
-            return {"view": self.public_view(), "legal": None}
-        coached = self.settings.coach and self.seats[seat].kind == SeatKind.PERSON and self.match.to_act == seat
-        step = self.lesson_step(seat) if coached else None
-        return tabletalk.seat_part(self.info, self.match, self.options, seat, step)
+            part: JsonObject = {"view": self.public_view(), "legal": None}
+        else:
+            coached = self.settings.coach and self.seats[seat].kind == SeatKind.PERSON and self.match.to_act == seat
+            step = self.lesson_step(seat) if coached else None
+            part = tabletalk.seat_part(self.info, self.match, self.options, seat, step)
+        if self.settings.turn_based:
+            part["turn"] = self.turn(seat)
+        return part
 
     def lesson_step(self, seat: int) -> JsonObject | None:
         """The step of the scripted first hand (:mod:`clubsuite.lesson`) for ``seat``, to act now at a coached
@@ -339,14 +388,24 @@ class LiveTable:
             resync=resync,
             table=self.summary(),
             to_act=self.match.to_act,
-            over=self.match.is_over,
+            over=self.over,
             clock=self.clock(),
             hands=self.hands_played(),
             result=self.result(),
             chat=self.chat.history(seat, hidden),
             rulings=rulings(self.info),
+            **self._away(seat),
             **self._for(seat),
         )
+
+    def _away(self, seat: int | None) -> JsonObject:
+        """A state's ``away`` for ``seat`` (what its player missed, at a turn-based table), its player now having
+        seen the table as it is."""
+        if seat is None or not self.settings.turn_based:
+            return {}
+        missed = self.away(seat)
+        self.saw(seat)
+        return {"away": missed} if missed is not None else {}
 
     def catchup(self, since: int) -> JsonObject | None:
         """The public events after version ``since``, or None when they are no longer kept."""
@@ -396,7 +455,7 @@ class LiveTable:
             version=self.version,
             by={"seat": seat, "source": source},
             to_act=self.match.to_act,
-            over=self.match.is_over,
+            over=self.over,
             clock=self.clock(),
             seats=self.seat_names(),
             waiting=self.waiting,
@@ -444,7 +503,7 @@ class LiveTable:
                 raise Refused(
                     "stale", f"the table has moved on to version {self.version} (you acted on {version}): look again"
                 )
-            if match.is_over:
+            if match.is_over or self.ended is not None:
                 raise Refused("over", "the match is over: no more actions (a rematch starts a new one)")
             if match.to_act != seat:
                 raise Refused("not_your_turn", f"it is seat {match.to_act}'s turn, not seat {seat}'s")
@@ -482,12 +541,61 @@ class LiveTable:
             self.logged += 1
             self.version += 1
             self.turn_started = now
+            self.adjourned = False  # a move made at an adjourned table goes on with the match
             try:
                 _, shown, _, scored = kept = recent(self.version, events, self.info, self.public_view())
                 self.recent.append(kept)
                 self._broadcast_update(shown, source, seat, scored)
+                if self.settings.turn_based:
+                    for state in self.seats:
+                        if state.connections > 0:
+                            self.saw(state.seat)
             finally:
                 self.reschedule()  # whatever happens in telling, the table goes on
+                self.turned()
+
+    def turned(self) -> None:
+        """A turn-based table changed: its clock is written and the player to act reminded (``on_turn``)."""
+        if self.on_turn is not None:
+            try:
+                self.on_turn(self)
+            except Exception:  # the clock is put right when the table is next loaded or swept
+                log.exception("table %s: its turn-based clock could not be set", self.id)
+
+    def turn(self, seat: int | None) -> JsonValue:
+        """The turn-based clock as ``seat`` (None: a spectator) is sent it, or None at a live table."""
+        if self.turn_part is None or not self.settings.turn_based:
+            return None
+        part = self.turn_part(self)
+        if part is None:
+            return None
+        if seat is None:
+            return part
+        return {**part, "autoplay": seat in self.autoplay}
+
+    async def forfeit(self, seat: int, version: int) -> bool:
+        """A turn-based player's clock ran out where its maker chose ``lose``: the match ends now, ``seat``
+        finishing last (at a rated table that decides the ratings); its record is the match as it stands (a record
+        may end in the middle of a hand: docs/records.md). False where the table moved on meanwhile."""
+        return await unstoppable(self._forfeit(seat, version))
+
+    async def _forfeit(self, seat: int, version: int) -> bool:
+        async with self.lock:
+            match = self.match
+            if self.closed or version != self.version or self.over or match.to_act != seat:
+                return False
+            now = time.time()
+            finished = (now, json.dumps(self.record(match)))
+            await self.db(
+                self.store.finish_match, self.id, self.match_no, finished, self.outcome(match, now, (seat,)).write
+            )
+            self.ended = {"lost": seat}
+            self.present_at_end[self.match_no] = frozenset(s.seat for s in self.seats if s.connections > 0)
+            for conn in list(self.connections):
+                conn.send(self.state(conn.seat, hidden=conn.hidden))
+            self.reschedule()
+            self.turned()
+            return True
 
     async def rematch(self) -> None:
         """Start the next match with the same seats (after the end only)."""
@@ -497,7 +605,7 @@ class LiveTable:
         async with self.lock:
             if self.closed:
                 raise Refused("no_table", "the table was closed")
-            if not self.match.is_over:
+            if not self.over:
                 raise Refused("not_over", "a rematch starts only when the match is over")
             match_no = self.match_no + 1
             seed = derive_seed(int.from_bytes(random.SystemRandom().randbytes(8), "big"), match_no)
@@ -507,15 +615,19 @@ class LiveTable:
             self._earlier_actions += self.logged
             self.match.release()
             self.match, self.match_no, self.seed, self.logged = match, match_no, seed, 0
+            self.ended = None
+            self.adjourned = False
             self.version += 1
             self.turn_started = row.started_at
             self.recent.append(recent(self.version, events, self.info, self.public_view()))
             for conn in self.connections:
                 conn.send(self.state(conn.seat, hidden=conn.hidden))
             self.reschedule()
+            self.turned()
 
-    def outcome(self, match: SomeMatch, at: float) -> Outcome:
-        """What the results of a match just ended are written from (history, and ratings at a rated table)."""
+    def outcome(self, match: SomeMatch, at: float, lost: tuple[int, ...] = ()) -> Outcome:
+        """What the results of a match just ended are written from (history, and ratings at a rated table);
+        ``lost``: the seats that lost on time (last, whatever their points)."""
         return Outcome(
             self.id,
             self.match_no,
@@ -526,6 +638,7 @@ class LiveTable:
             tuple(tuple(t) for t in self.info.teams_of(self.options)),
             match.summary(),
             tuple(SeatAtEnd(s.seat, s.kind, self.seat_name(s), s.user_id, s.bot) for s in self.seats),
+            lost,
         )
 
     def seat_name(self, seat: SeatState) -> str:
@@ -562,6 +675,8 @@ class LiveTable:
             return True
         if seat.token_hash is None:
             return not self.waiting  # a seat its player left is played by its bot until someone takes it
+        if self.settings.turn_based:
+            return False  # a turn-based player away is never replaced: their clock runs (server.turns)
         return seat.connections == 0 and seat.away_since is not None and now - seat.away_since >= self.settings.grace
 
     def reschedule(self) -> None:
@@ -571,11 +686,16 @@ class LiveTable:
             self._timer.cancel()
         self._timer = None
         seat_no = self.match.to_act
-        if self.match.is_over or seat_no is None or self.waiting:
+        if self.over or seat_no is None or self.waiting:
             return
         seat = self.seats[seat_no]
         now = time.monotonic()
         version = self.version
+        if self.settings.turn_based:  # bots move at once; a forced move is played where its player asked
+            if self._bot_plays(seat, now) or (seat_no in self.autoplay and self._forced()):
+                source = "auto" if seat.kind == SeatKind.PERSON and seat.token_hash is not None else "bot"
+                self._timer = asyncio.create_task(self._bot_move(seat_no, version, 0.0, source))
+            return
         if self._bot_plays(seat, now):
             source = "bot" if seat.kind == SeatKind.BOT or seat.token_hash is None else "takeover"
             # everyone left and nobody watches: there is nobody to show the play to
@@ -595,6 +715,19 @@ class LiveTable:
         if waits:
             delay, source = min(waits)
             self._timer = asyncio.create_task(self._bot_move(seat_no, version, max(0.0, delay), source))
+
+    async def bot_moves(self, seat: int, version: int, source: str) -> None:
+        """Let ``seat``'s bot choose and play at once, on ``version`` (a turn-based clock ran out: ``timeout``)."""
+        await self._bot_move(seat, version, 0.0, source)
+
+    def moving(self) -> bool:
+        """Whether a bot's move (or a forced move played for a seat) is under way or due."""
+        return self._timer is not None and not self._timer.done()
+
+    def _forced(self) -> bool:
+        """Whether the seat to act has one legal action only."""
+        legal = self.match.legal_actions()
+        return len(legal) == 1
 
     async def _bot_move(self, seat_no: int, version: int, delay: float, source: str) -> None:
         """After ``delay``, let the seat's bot choose (an instant bot in a worker thread, a searching one in a worker

@@ -427,8 +427,32 @@ _RULINGS: JsonObject = {
     "description": "the game's rulings in plain words, by id (for a prompt's or a refusal's why?)",
     "additionalProperties": _RULING_WORDS,
 }
+_TURN: JsonObject = {
+    "type": ["object", "null"],
+    "description": "a turn-based table's clock (docs/server.md, Turn-based tables); null at a live table",
+    "properties": {
+        "pace": {"type": "number", "description": "seconds of a player's clock for one move"},
+        "on_timeout": {"enum": ["bot", "adjourn", "lose"], "description": "what a clock running out does"},
+        "seat": {**_SEAT, "description": "the seat whose clock runs, or null (a bot's turn, adjourned, the end)"},
+        "deadline": {"type": ["number", "null"], "description": "when that clock runs out (seconds since 1970)"},
+        "seconds_left": {"type": ["number", "null"], "description": "seconds until then, as the server sent it"},
+        "paused": {"enum": ["night", "vacation", None], "description": "why that clock is stopped now, if it is"},
+        "adjourned": {"type": "boolean", "description": "a clock ran out: no clock runs until a player goes on"},
+        "ended": {
+            "type": ["object", "null"],
+            "properties": {"lost": _SEAT},
+            "required": ["lost"],
+            "additionalProperties": False,
+            "description": "the match ended because that seat's clock ran out (it lost)",
+        },
+        "autoplay": {"type": "boolean", "description": "the receiver's own: its forced moves are played at once"},
+    },
+    "required": ["pace", "on_timeout", "seat", "deadline", "seconds_left", "paused", "adjourned", "ended"],
+    "additionalProperties": False,
+}
 _PLAY: JsonObject = {
     "version": _VERSION,
+    "turn": _TURN,
     "result": _RESULT,
     "to_act": _SEAT,
     "over": {"type": "boolean"},
@@ -439,6 +463,17 @@ _PLAY: JsonObject = {
     "lesson": _LESSON,
     "asked": _ASKED,
     "labels": _LABELS,
+}
+
+
+_UPDATES: JsonObject = {
+    "type": "array",
+    "items": {
+        "type": "object",
+        "properties": {"version": _VERSION, "events": {"type": "array", "items": _EVENT}},
+        "required": ["version", "events"],
+        "additionalProperties": False,
+    },
 }
 
 
@@ -490,6 +525,14 @@ SERVER: dict[str, JsonObject] = {
             "hands": {"type": "array", "items": _HAND},
             "chat": _CHAT_HISTORY,
             "rulings": _RULINGS,
+            "away": {
+                "type": "object",
+                "description": "to a seat at a turn-based table: the public events of the moves made since its player "
+                'last had the table open, oldest first (shown as "while you were away")',
+                "properties": {"since": _VERSION, "updates": _UPDATES},
+                "required": ["since", "updates"],
+                "additionalProperties": False,
+            },
         },
         [
             "protocol",
@@ -511,13 +554,17 @@ SERVER: dict[str, JsonObject] = {
     "update": _message(
         "update",
         "One accepted action: the public events it caused (a new hand dealt included), who acted and how (seat, "
-        "bot, a bot for an absent player, or the clock), and the receiver's new view.",
+        "bot, a bot for an absent player, the clock, a turn-based clock run out, or a forced move played for the "
+        "seat), and the receiver's new view.",
         {
             **_PLAY,
             "events": {"type": "array", "items": _EVENT},
             "by": {
                 "type": "object",
-                "properties": {"seat": {"type": "integer"}, "source": {"enum": ["seat", "bot", "takeover", "clock"]}},
+                "properties": {
+                    "seat": {"type": "integer"},
+                    "source": {"enum": ["seat", "bot", "takeover", "clock", "timeout", "auto"]},
+                },
                 "required": ["seat", "source"],
                 "additionalProperties": False,
             },
@@ -545,15 +592,7 @@ SERVER: dict[str, JsonObject] = {
         "After a hello with last_version: the public events of each version missed, oldest first (a state follows).",
         {
             "since": _VERSION,
-            "updates": {
-                "type": "array",
-                "items": {
-                    "type": "object",
-                    "properties": {"version": _VERSION, "events": {"type": "array", "items": _EVENT}},
-                    "required": ["version", "events"],
-                    "additionalProperties": False,
-                },
-            },
+            "updates": _UPDATES,
         },
         ["protocol", "since", "updates"],
     ),

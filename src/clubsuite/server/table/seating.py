@@ -100,6 +100,14 @@ class Seating:
                 raise Refused("no_table", "that table was closed")
             if table.settings.rated and user_id is None:
                 raise Refused("account_needed", "a rated table seats players with an account: sign in first")
+            if table.settings.turn_based and user_id is None:
+                raise Refused(
+                    "account_needed",
+                    "a turn-based table seats players with an account (its clocks and reminders are theirs): sign in "
+                    "first",
+                )
+            if table.settings.turn_based and any(s.user_id == user_id for s in table.seats):
+                raise Refused("already_seated", "you already hold a seat at this turn-based table")
             if table.settings.rated and any(s.user_id == user_id for s in table.seats):
                 raise Refused("already_seated", "you already hold a seat at this rated table")
             if table.settings.rated and not table.waiting and not table.match.is_over:
@@ -135,6 +143,7 @@ class Seating:
         log.info("table %s: seat %d taken", table.id, chosen.seat)
         table.broadcast_presence()
         table.reschedule()
+        table.turned()  # at a turn-based table: the new player's seat and, play begun, the first clock
         return chosen.seat, token
 
     async def quickplay(

@@ -19,6 +19,13 @@ GRACE_RANGE = (0.0, 3600.0)
 """How long an absent player's seat waits before a bot plays it."""
 BOT_DELAY_RANGE = (0.0, 10.0)
 """How long a bot waits before it acts, so that people can follow the play."""
+HOUR = 3600.0
+DAY = 24 * HOUR
+PACES = (12 * HOUR, DAY, 2 * DAY, 3 * DAY, 5 * DAY, 7 * DAY, 14 * DAY)
+"""The paces a turn-based table may have: the seconds of a player's clock for one move, from 12 hours to 2 weeks."""
+ON_TIMEOUT = ("bot", "adjourn", "lose")
+"""What a turn-based clock running out does, chosen by the table's maker: the seat's bot plays that move, the match
+is adjourned (no clock runs until a player goes on), or the late player loses the match."""
 
 
 @dataclass(frozen=True)
@@ -47,6 +54,12 @@ class TableSettings:
     rated: bool = False
     """Whether the table's matches count for ratings: its seats are taken by accounts only (bots too), nobody gets
     hints or the coach, and a person who leaves a match before its end counts as finishing last."""
+    pace: float | None = None
+    """A turn-based table's pace: seconds of a player's clock for one move (one of :data:`PACES`); None: a live
+    table. A turn-based table's seats are taken by accounts only, its bots move at once, a player away is never
+    replaced by a bot, and its clocks are kept in the database (``server.turns``)."""
+    on_timeout: str = "bot"
+    """At a turn-based table, what a clock running out does (one of :data:`ON_TIMEOUT`)."""
 
     def __post_init__(self) -> None:
         for name in ("public", "spectators", "hints", "coach", "rated"):
@@ -56,10 +69,31 @@ class TableSettings:
             _check_number("clock", self.clock, CLOCK_RANGE, " (or null for no clock)")
         _check_number("grace", self.grace, GRACE_RANGE)
         _check_number("bot_delay", self.bot_delay, BOT_DELAY_RANGE)
+        if self.pace is not None:
+            if isinstance(self.pace, bool) or not isinstance(self.pace, int | float) or float(self.pace) not in PACES:
+                raise InvalidOptionsError(
+                    f"table setting pace={self.pace!r}: a turn-based table's pace is one of "
+                    f"{', '.join(f'{p:g}' for p in PACES)} seconds (12 hours to 2 weeks a move), or null for a live "
+                    "table"
+                )
+            if self.clock is not None or self.coach:
+                raise InvalidOptionsError(
+                    "table setting pace: a turn-based table has no live clock and no coach (set clock null and coach "
+                    "false)"
+                )
+        if self.on_timeout not in ON_TIMEOUT:
+            raise InvalidOptionsError(
+                f"table setting on_timeout={self.on_timeout!r}: expected one of {', '.join(ON_TIMEOUT)}"
+            )
         if self.rated and (self.hints or self.coach):
             raise InvalidOptionsError(
                 "table setting rated=true: a rated table gives no hints and has no coach (set hints and coach false)"
             )
+
+    @property
+    def turn_based(self) -> bool:
+        """Whether the table is turn-based (played over days, its clocks in the database)."""
+        return self.pace is not None
 
     def to_json(self) -> JsonObject:
         """The stored form."""

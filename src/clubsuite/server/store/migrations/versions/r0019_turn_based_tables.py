@@ -65,6 +65,8 @@ def upgrade() -> None:
         sa.Column("email_confirmed", sa.Boolean, nullable=False),
         sa.Column("mail_key", sa.Text),
         sa.Column("digest_at", sa.Float),
+        sa.Column("confirms_sent", sa.Integer, nullable=False),
+        sa.Column("confirms_window", sa.Float),
         sa.Column("lang", sa.Text, nullable=False),
     )
     op.create_table(

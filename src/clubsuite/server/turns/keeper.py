@@ -1,0 +1,476 @@
+"""The clocks of turn-based tables, at every process: each move's deadline worked out and kept in the database, a
+clock that ran out acted on once, quiet tables parked, who saw what written down.
+
+A turn-based table is a live table (:class:`~clubsuite.server.table.live.LiveTable`: the same protocol, seats, log
+and page) whose settings carry a pace. While anyone is at it, a process holds it in memory and this keeper gives it
+its clock (``turn`` in its messages) and writes the clock to ``turn_tables`` after every change: the seat whose
+clock runs, its account, when the turn began and the deadline (:func:`~clubsuite.server.turns.clock.deadline`: the
+pace counted in that player's playing hours, vacations left out), all on the database's clock
+(:class:`~clubsuite.server.turns.dbclock.DbClock`). Once nobody has been at it for ``park_after`` seconds and no bot
+is to move, the table is parked: it leaves the process's memory and its lease, and is kept in the database only.
+
+Every beat (``sweep_every``), each process reads the clocks that ran out. A table another live process holds is that
+process's to act on; a parked one is woken (taken, where several processes share the database, by one of them
+only: the lease's claim is atomic), and the clock is acted on under the table's lock, only if the table is still at
+the version the clock was set at: so a restart or a second process never loses a timeout nor acts on one twice.
+What a clock running out does is the table maker's choice, said when the table is made: ``bot`` (the seat's bot
+plays that move, logged as ``timeout``), ``adjourn`` (no clock runs until the player to act moves or any player
+resumes), ``lose`` (the match ends there, the late player last: :meth:`LiveTable.forfeit`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass, replace
+
+from sqlalchemy import and_, insert, select, update
+from sqlalchemy.engine import Connection
+
+from clubsuite.jsonform import JsonObject
+from clubsuite.server.store.database import StoredRow
+from clubsuite.server.store.dbschema import SeatKind, turn_seats, turn_tables
+from clubsuite.server.store.handle import Database
+from clubsuite.server.table.hub import Hub
+from clubsuite.server.table.live import LiveTable, Refused
+from clubsuite.server.turns.clock import ALWAYS, PlayingHours, Span, deadline, paused
+from clubsuite.server.turns.config import TurnConfig
+from clubsuite.server.turns.dbclock import DbClock
+from clubsuite.server.turns.listing import in_play
+from clubsuite.server.turns.players import hours_of, vacations_of
+from clubsuite.tabletalk import named
+
+log = logging.getLogger("clubsuite.server")
+DUE_BATCH = 20
+"""Clocks that ran out one beat acts on at most (the rest at the next beat, or by another process)."""
+
+Key = tuple[int, bool, bool, bool]
+"""What a table's clock depends on besides its players' hours: its version, whether it waits for players, whether
+it is adjourned, whether its match is over."""
+Hours = tuple[PlayingHours, tuple[Span, ...]]
+"""An account's playing hours and vacations, as its clocks are worked out from them."""
+YourTurn = Callable[[str, str, str, int, bool], Awaitable[None]]
+"""Told that a person's turn began: (account, table, the table's name in words, version, whether they are at it)."""
+
+
+@dataclass(frozen=True)
+class Clock:
+    """A turn-based table's clock at one version: whose it is, since when, until when."""
+
+    version: int
+    seat: int | None
+    """The seat whose clock runs (None: a bot's turn, the table waiting for players, adjourned, the end)."""
+    user_id: str | None
+    since: float | None
+    deadline: float | None
+    exact: bool = True
+    """False where the player's hours were not known yet when it was worked out (worked out again once they are)."""
+
+
+class Keeper:
+    """The turn-based tables' clocks of one process (see the module's words)."""
+
+    def __init__(self, hub: Hub, database: Database, config: TurnConfig, clock: DbClock) -> None:
+        self.hub = hub
+        self.database = database
+        self.config = config
+        self.clock = clock
+        self.your_turn: YourTurn | None = None
+        """The reminders' hook (``server.turns.reminders``)."""
+        self.skew = 0.0
+        """The database's clock (the test clock's offset included) minus this machine's, at the last beat."""
+        self._clocks: dict[str, tuple[Key, Clock]] = {}
+        """Each table's clock, for the state of the table it was worked out at (:func:`_key`)."""
+        self._hours: dict[str, Hours] = {}
+        self._written: dict[tuple[str, int], int] = {}
+        """The ``seen`` version written for each (table, seat)."""
+        self._reminded: dict[str, int] = {}
+        """The version each table's player to act was last reminded at (here: ``turn_seats.reminded`` across)."""
+        self._locks: dict[str, asyncio.Lock] = {}
+        self._task: asyncio.Task[None] | None = None
+        self._pending: set[asyncio.Task[None]] = set()
+        hub.prepare = self.prepare
+
+    # -- time -----------------------------------------------------------------------------------------------------
+    def now(self) -> float:
+        """The turn clocks' time now, from this machine's clock and the skew measured at the last beat."""
+        return time.time() + self.skew
+
+    async def measure(self) -> float:
+        """Read the database's time (the test clock's offset included) and keep the skew; the time."""
+        now = await self.database.run(self.clock.now)
+        self.skew = now - time.time()
+        return now
+
+    # -- a table's clock ------------------------------------------------------------------------------------------
+    def watch(self, table: LiveTable) -> None:
+        """Give a turn-based table its clock's hooks."""
+        table.turn_part = self.part
+        table.on_turn = self.changed
+
+    async def made(self, table: LiveTable, host_id: str) -> None:
+        """A turn-based table was just made by ``host_id``: its row written, its hooks set."""
+        now = await self.measure()
+        table_id, pace, on_timeout, version = table.id, table.settings.pace, table.settings.on_timeout, table.version
+
+        def work(conn: Connection) -> None:
+            conn.execute(
+                insert(turn_tables).values(
+                    table_id=table_id, host_id=host_id, pace=pace, on_timeout=on_timeout, parked=False,
+                    adjourned=False, ended=None, version=version, seat=None, user_id=None, since=None,
+                    deadline=None, created_at=now,
+                )
+            )  # fmt: skip
+
+        await self.database.write(work)
+        self.watch(table)
+
+    async def prepare(self, table: LiveTable) -> None:
+        """A turn-based table rebuilt from the store: its clock, auto-play, who saw what and how its match ended read
+        back; a clock written at an earlier version (the process stopped between a move and its clock) set again."""
+        await self.measure()
+        table_id = table.id
+
+        def work(conn: Connection) -> tuple[StoredRow | None, list[StoredRow]]:
+            row = conn.execute(select(turn_tables).where(turn_tables.c.table_id == table_id)).first()
+            seen = list(conn.execute(select(turn_seats).where(turn_seats.c.table_id == table_id)))
+            return row, seen
+
+        row, seen = await self.database.reading(work)
+        await self._load_hours([s.user_id for s in table.seats if s.user_id is not None])
+        for s in seen:
+            table.seen[s.seat] = s.seen
+            self._written[(table_id, s.seat)] = s.seen
+            if s.autoplay:
+                table.autoplay.add(s.seat)
+        if row is None:  # made, then the process stopped before its row was written
+            await self.made(table, next((s.user_id for s in table.seats if s.user_id), None) or "")
+            return
+        table.adjourned = bool(row.adjourned)
+        if row.ended is not None and table.ended is not None and row.ended.startswith("lost:"):
+            table.ended = {"lost": int(row.ended.split(":", 1)[1])}
+        if row.version == table.version and (row.seat is None or row.deadline is not None or table.adjourned):
+            self._clocks[table_id] = (_key(table), Clock(row.version, row.seat, row.user_id, row.since, row.deadline))
+        self.watch(table)
+        if row.version != table.version:
+            self.changed(table)
+
+    def _work_out(self, table: LiveTable, since: float | None = None) -> Clock:
+        """The clock of ``table`` as it is now: the player to act's, from ``since`` (now by default)."""
+        seat_no = table.match.to_act
+        if table.over or table.adjourned or seat_no is None or table.waiting:
+            return Clock(table.version, None, None, None, None)
+        seat = table.seats[seat_no]
+        if seat.kind != SeatKind.PERSON or seat.user_id is None or seat.token_hash is None:
+            return Clock(table.version, None, None, None, None)  # a bot moves at once
+        pace = table.settings.pace
+        assert pace is not None
+        start = self.now() if since is None else since
+        hours = self._hours.get(seat.user_id)
+        plays, away = hours if hours is not None else (ALWAYS, ())
+        return Clock(table.version, seat_no, seat.user_id, start, deadline(start, pace, plays, away), hours is not None)
+
+    def clock_of(self, table: LiveTable) -> Clock:
+        """The table's clock at its version (worked out once per version)."""
+        key = _key(table)
+        kept = self._clocks.get(table.id)
+        if kept is not None and kept[0] == key:
+            return kept[1]
+        found = self._work_out(table)
+        self._clocks[table.id] = (key, found)
+        return found
+
+    def _set(self, table: LiveTable, found: Clock) -> Clock:
+        self._clocks[table.id] = (_key(table), found)
+        return found
+
+    def part(self, table: LiveTable) -> JsonObject:
+        """The ``turn`` of the table's messages (docs/protocol.md)."""
+        found = self.clock_of(table)
+        now = self.now()
+        stopped = None
+        if found.user_id is not None:
+            plays, away = self._hours.get(found.user_id, (ALWAYS, ()))
+            stopped = paused(now, plays, away)
+        return {
+            "pace": table.settings.pace,
+            "on_timeout": table.settings.on_timeout,
+            "seat": found.seat if found.seat is not None else (table.match.to_act if table.adjourned else None),
+            "deadline": found.deadline,
+            "seconds_left": round(max(0.0, found.deadline - now), 1) if found.deadline is not None else None,
+            "paused": stopped,
+            "adjourned": table.adjourned,
+            "ended": dict(table.ended) if table.ended is not None else None,
+        }
+
+    def changed(self, table: LiveTable) -> None:
+        """A turn-based table changed (``LiveTable.on_turn``): its clock written, its player to act reminded, in a
+        task of its own (the table's change is already told)."""
+        task = asyncio.create_task(self._changed(table))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _changed(self, table: LiveTable) -> None:
+        lock = self._locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            try:
+                await self._load_hours([s.user_id for s in table.seats if s.user_id is not None])
+                found = self.clock_of(table)
+                if not found.exact:  # worked out before the player's hours were read: again, from the same start
+                    found = self._set(table, self._work_out(table, found.since))
+                    for conn in list(table.connections):  # told again, with the right deadline
+                        conn.send(table.state(conn.seat, hidden=conn.hidden))
+                await self._write(table, found)
+                await self._remind(table, found)
+            except Exception:  # written again at the next change, or when the table is next loaded
+                log.exception("table %s: its clock could not be written", table.id)
+
+    async def _write(self, table: LiveTable, found: Clock) -> None:
+        """Write the clock, the seats' accounts and how the match ended; never over a later version's clock."""
+        ended = (
+            f"lost:{table.ended['lost']}" if table.ended is not None and table.ended.get("lost") is not None else None
+        )
+        values = {
+            "version": found.version, "seat": found.seat, "user_id": found.user_id, "since": found.since,
+            "deadline": found.deadline, "adjourned": table.adjourned, "ended": ended,
+        }  # fmt: skip
+        people = [(s.seat, s.user_id) for s in table.seats if s.user_id is not None]
+        table_id, version = table.id, table.version
+        seen = dict(table.seen)
+
+        def work(conn: Connection) -> None:
+            conn.execute(
+                update(turn_tables)
+                .where(turn_tables.c.table_id == table_id, turn_tables.c.version <= found.version)
+                .values(**values)
+            )
+            _seats(conn, table_id, people, seen, version)
+
+        await self.database.write(work)
+
+    async def _remind(self, table: LiveTable, found: Clock) -> None:
+        """Remind the player whose clock began (once a turn)."""
+        if found.seat is None or found.user_id is None or self.your_turn is None:
+            return
+        if self._reminded.get(table.id) == found.version:
+            return
+        self._reminded[table.id] = found.version
+        host = next((s.name for s in table.seats if s.kind == SeatKind.PERSON and s.token_hash is not None), None)
+        title = str(named(table.info, table.options, host)["name"])
+        connected = table.seats[found.seat].connections > 0
+        await self.your_turn(found.user_id, table.id, title, found.version, connected)
+
+    async def _load_hours(self, user_ids: list[str], again: bool = False) -> None:
+        """Read the playing hours and vacations of the accounts not known yet (``again``: all of them)."""
+        wanted = [u for u in dict.fromkeys(user_ids) if again or u not in self._hours]
+        if not wanted:
+            return
+
+        def work(conn: Connection) -> dict[str, Hours]:
+            return {u: (hours_of(conn, u), tuple(vacations_of(conn, u))) for u in wanted}
+
+        self._hours.update(await self.database.reading(work))
+
+    async def hours_changed(self, user_id: str) -> None:
+        """An account's time zone, playing hours or vacations changed: every clock of theirs that runs is worked out
+        again from the start of its turn, in memory and in the database (parked tables too)."""
+        await self._load_hours([user_id], again=True)
+        plays, away = self._hours[user_id]
+        for table in list(self.hub.tables.values()):
+            kept = self._clocks.get(table.id)
+            if kept is not None and kept[1].user_id == user_id and kept[0] == _key(table):
+                self._set(table, self._work_out(table, kept[1].since))
+                for conn in list(table.connections):
+                    conn.send(table.state(conn.seat, hidden=conn.hidden))
+
+        def work(conn: Connection) -> None:
+            rows = conn.execute(
+                select(turn_tables.c.table_id, turn_tables.c.version, turn_tables.c.since, turn_tables.c.pace).where(
+                    turn_tables.c.user_id == user_id, turn_tables.c.deadline.is_not(None)
+                )
+            ).all()
+            for r in rows:
+                conn.execute(
+                    update(turn_tables)
+                    .where(turn_tables.c.table_id == r.table_id, turn_tables.c.version == r.version)
+                    .values(deadline=deadline(r.since, r.pace, plays, away))
+                )
+
+        await self.database.write(work)
+
+    async def room_for(self, user_id: str) -> None:
+        """Refuse (``too_many_turn_tables``) an account that sits at as many turn-based tables in play as it may."""
+        count = await self.database.reading(lambda conn: in_play(conn, user_id))
+        if count >= self.config.tables_per_account:
+            raise Refused(
+                "too_many_turn_tables",
+                f"you already play at {count} turn-based tables, the most you may: finish or leave one first",
+            )
+
+    # -- the players' own switches -------------------------------------------------------------------------------
+    async def resume(self, table: LiveTable) -> None:
+        """An adjourned table goes on: the player to act's clock starts again, whole."""
+        async with table.lock:
+            if not table.adjourned or table.closed:
+                return
+            table.adjourned = False
+            self._set(table, self._work_out(table))
+            for conn in list(table.connections):
+                conn.send(table.state(conn.seat, hidden=conn.hidden))
+        table.reschedule()
+        self.changed(table)
+
+    async def autoplay(self, table: LiveTable, seat: int, on: bool) -> None:
+        """Switch ``seat``'s auto-play of forced moves; a forced move waiting now is played."""
+        table_id = table.id
+
+        def work(conn: Connection) -> None:
+            conn.execute(
+                update(turn_seats)
+                .where(turn_seats.c.table_id == table_id, turn_seats.c.seat == seat)
+                .values(autoplay=on)
+            )
+
+        await self.database.write(work)
+        (table.autoplay.add if on else table.autoplay.discard)(seat)
+        table.reschedule()
+
+    # -- the beat -------------------------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Start the beat."""
+        self._task = asyncio.create_task(self._run())
+
+    async def stop(self) -> None:
+        """Stop the beat; the seen versions of the tables held here written."""
+        if self._task is not None:
+            self._task.cancel()
+            with contextlib.suppress(asyncio.CancelledError, Exception):
+                await self._task
+        with contextlib.suppress(Exception):
+            await self._flush_seen(list(self.hub.tables.values()))
+
+    async def _run(self) -> None:
+        while not self.hub.stopping:
+            await asyncio.sleep(self.config.sweep_every)
+            try:
+                await self.beat()
+            except Exception:  # the database is away: tried again at the next beat
+                log.exception("the turn-based clocks could not be looked at")
+
+    async def beat(self) -> None:
+        """One look: clocks that ran out acted on, seen versions written, quiet tables parked."""
+        now = await self.measure()
+        due = await self.database.read(
+            select(turn_tables.c.table_id, turn_tables.c.version, turn_tables.c.seat)
+            .where(
+                turn_tables.c.deadline <= now,
+                turn_tables.c.adjourned.is_(False),
+                turn_tables.c.ended.is_(None),
+            )
+            .order_by(turn_tables.c.deadline)
+            .limit(DUE_BATCH)
+        )
+        for row in due:
+            if self.hub.stopping:
+                return
+            found = await self.hub.wake(row.table_id)
+            if isinstance(found, LiveTable):
+                await self.timeout(found, row.version, row.seat, now)
+        tables = [t for t in list(self.hub.tables.values()) if t.settings.turn_based]
+        await self._flush_seen(tables)
+        quiet = time.monotonic() - self.config.park_after
+        for table in tables:
+            if not table.connections and table.quiet_since is not None and table.quiet_since <= quiet:
+                await self._park(table)
+
+    async def timeout(self, table: LiveTable, version: int, seat: int, now: float) -> None:
+        """A clock ran out at ``table`` (set at ``version``, for ``seat``): acted on as its maker chose, if the
+        table is still where the clock was set."""
+        found = self.clock_of(table)
+        if table.version != version or found.seat != seat or found.deadline is None or found.deadline > now:
+            self.changed(table)  # the stored clock is behind the table (or was moved by new hours): written again
+            return
+        log.info("table %s: seat %d's clock ran out (%s)", table.id, seat, table.settings.on_timeout)
+        if table.settings.on_timeout == "bot":
+            await table.bot_moves(seat, version, "timeout")
+        elif table.settings.on_timeout == "lose":
+            await table.forfeit(seat, version)
+        else:
+            async with table.lock:
+                if table.version != version or table.adjourned or table.over:
+                    return
+                table.adjourned = True
+                self._set(table, self._work_out(table))
+                for conn in list(table.connections):
+                    conn.send(table.state(conn.seat, hidden=conn.hidden))
+            self.changed(table)
+
+    async def _flush_seen(self, tables: list[LiveTable]) -> None:
+        """Write the versions the tables' players saw that changed since last written."""
+        changes = [
+            (t.id, seat, version)
+            for t in tables
+            for seat, version in t.seen.items()
+            if self._written.get((t.id, seat)) != version
+        ]
+        if not changes:
+            return
+
+        def work(conn: Connection) -> None:
+            for table_id, seat, version in changes:
+                conn.execute(
+                    update(turn_seats)
+                    .where(turn_seats.c.table_id == table_id, turn_seats.c.seat == seat)
+                    .values(seen=version)
+                )
+
+        await self.database.write(work)
+        for table_id, seat, version in changes:
+            self._written[(table_id, seat)] = version
+
+    async def _park(self, table: LiveTable) -> None:
+        """Park a quiet table (its pending clock write done first)."""
+        lock = self._locks.setdefault(table.id, asyncio.Lock())
+        async with lock:
+            await self._flush_seen([table])
+            if await self.hub.park(table):
+                self._forget(table.id)
+
+    def _forget(self, table_id: str) -> None:
+        self._clocks.pop(table_id, None)
+        self._reminded.pop(table_id, None)
+        self._locks.pop(table_id, None)
+        for key in [k for k in self._written if k[0] == table_id]:
+            del self._written[key]
+
+
+def _key(table: LiveTable) -> Key:
+    return (table.version, table.waiting, table.adjourned, table.over)
+
+
+def _seats(conn: Connection, table_id: str, people: list[tuple[int, str]], seen: dict[int, int], version: int) -> None:
+    """Make the ``turn_seats`` rows of the accounts seated at a table that have none (a seat taken by another
+    account starts anew)."""
+    rows = {r.seat: r.user_id for r in conn.execute(select(turn_seats).where(turn_seats.c.table_id == table_id))}
+    for seat, user_id in people:
+        if rows.get(seat) == user_id:
+            continue
+        if seat in rows:
+            conn.execute(
+                update(turn_seats)
+                .where(and_(turn_seats.c.table_id == table_id, turn_seats.c.seat == seat))
+                .values(user_id=user_id, seen=seen.get(seat, version), autoplay=False, reminded=None)
+            )
+        else:
+            conn.execute(
+                insert(turn_seats).values(
+                    table_id=table_id, seat=seat, user_id=user_id, seen=seen.get(seat, version), autoplay=False,
+                    reminded=None,
+                )
+            )  # fmt: skip
+
+
+__all__ = ["Clock", "Keeper", "replace"]

@@ -1,0 +1,134 @@
+"""A player's turn-based tables as the "your turn" page and every page's bar read them from the database (parked
+tables too: nothing is woken to be listed)."""
+
+from __future__ import annotations
+
+from sqlalchemy import and_, func, select
+from sqlalchemy.engine import Connection
+
+from clubsuite.bots.personas import persona_names
+from clubsuite.engine import resolve
+from clubsuite.jsonform import JsonObject, JsonValue
+from clubsuite.server.store.dbschema import SeatKind, matches, seats, tables, turn_seats, turn_tables
+from clubsuite.server.turns.clock import paused
+from clubsuite.server.turns.players import hours_of, vacations_of
+from clubsuite.tabletalk import named
+
+
+def _waiting(user_id: str) -> list[object]:
+    """The conditions of a clock of ``user_id``'s that runs (or waits for their hours) at an open table."""
+    return [
+        turn_tables.c.user_id == user_id,
+        turn_tables.c.deadline.is_not(None),
+        turn_tables.c.adjourned.is_(False),
+        turn_tables.c.ended.is_(None),
+        tables.c.closed.is_(False),
+    ]
+
+
+def turn_count(conn: Connection, user_id: str) -> int:
+    """How many open turn-based tables wait for ``user_id``'s move."""
+    query = (
+        select(func.count())
+        .select_from(turn_tables.join(tables, tables.c.id == turn_tables.c.table_id))
+        .where(*_waiting(user_id))  # type: ignore[arg-type]
+    )
+    return int(conn.execute(query).scalar_one())
+
+
+def in_play(conn: Connection, user_id: str) -> int:
+    """How many open turn-based tables ``user_id`` sits at whose match is not over (their share is bounded)."""
+    query = (
+        select(func.count())
+        .select_from(
+            turn_seats.join(turn_tables, turn_tables.c.table_id == turn_seats.c.table_id)
+            .join(tables, tables.c.id == turn_seats.c.table_id)
+            .join(matches, and_(matches.c.table_id == tables.c.id, matches.c.match_no == tables.c.match_no))
+        )
+        .where(
+            turn_seats.c.user_id == user_id,
+            tables.c.closed.is_(False),
+            turn_tables.c.ended.is_(None),
+            matches.c.finished_at.is_(None),
+        )
+    )
+    return int(conn.execute(query).scalar_one())
+
+
+def turn_list(conn: Connection, user_id: str, now: float) -> JsonObject:
+    """``GET /turns``: the account's open turn-based tables, those waiting for its move first (the soonest deadline
+    first), then the others (the latest turn first), with how many wait for it (docs/server.md)."""
+    rows = conn.execute(
+        select(
+            turn_seats.c.seat.label("my_seat"),
+            turn_seats.c.seen,
+            turn_seats.c.autoplay,
+            turn_tables,
+            tables.c.game,
+            matches.c.finished_at,
+        )
+        .select_from(
+            turn_seats.join(turn_tables, turn_tables.c.table_id == turn_seats.c.table_id)
+            .join(tables, tables.c.id == turn_seats.c.table_id)
+            .join(matches, and_(matches.c.table_id == tables.c.id, matches.c.match_no == tables.c.match_no))
+        )
+        .where(turn_seats.c.user_id == user_id, tables.c.closed.is_(False))
+    ).all()
+    ids = [r.table_id for r in rows]
+    sat: dict[str, list[tuple[int, str, str | None]]] = {}
+    for s in conn.execute(
+        select(seats.c.table_id, seats.c.seat, seats.c.kind, seats.c.name).where(seats.c.table_id.in_(ids))
+    ):
+        sat.setdefault(s.table_id, []).append((s.seat, s.kind, s.name))
+    out: list[JsonObject] = []
+    for r in rows:
+        info, options = resolve(r.game)
+        names = _names(r.table_id, sorted(sat.get(r.table_id, [])))
+        people = [n for seat, kind, n in sorted(sat.get(r.table_id, [])) if kind == SeatKind.PERSON]
+        host = next((n for n in people if n), None)
+        mine = r.seat == r.my_seat and r.deadline is not None and not r.adjourned and r.ended is None
+        stopped = None
+        if r.user_id is not None and r.deadline is not None:
+            stopped = paused(now, hours_of(conn, r.user_id), vacations_of(conn, r.user_id))
+        ended: JsonValue = {"lost": int(r.ended.split(":", 1)[1])} if r.ended and r.ended.startswith("lost:") else None
+        title = named(info, options, host)
+        out.append(
+            {
+                "id": r.table_id,
+                "name": title["name"],
+                "name_words": title["name_words"],
+                "game": r.game,
+                "base": info.name,
+                "seats": [{"seat": seat, "name": name} for seat, name in names],
+                "my_seat": r.my_seat,
+                "to_act": r.seat,
+                "mine": mine,
+                "deadline": r.deadline,
+                "seconds_left": round(max(0.0, r.deadline - now), 1) if r.deadline is not None else None,
+                "paused": stopped,
+                "adjourned": bool(r.adjourned),
+                "over": r.ended is not None or r.finished_at is not None,
+                "ended": ended,
+                "pace": r.pace,
+                "on_timeout": r.on_timeout,
+                "unseen": max(0, r.version - r.seen),
+                "autoplay": bool(r.autoplay),
+                "since": r.since,
+            }
+        )
+    out.sort(key=lambda e: (not e["mine"], _number(e["deadline"]) if e["mine"] else -_number(e["since"])))
+    return {"waiting": sum(1 for e in out if e["mine"]), "tables": list(out)}
+
+
+def _number(value: JsonValue) -> float:
+    return float(value) if isinstance(value, int | float) else 0.0
+
+
+def _names(table_id: str, sat: list[tuple[int, str, str | None]]) -> list[tuple[int, str]]:
+    """Each seat's name as the table shows it: a person's, a bot's persona (as the table names it), or the seat's
+    number where nobody took it yet."""
+    people = [n for _, kind, n in sat if kind == SeatKind.PERSON and n]
+    named_bots = {seat: n for seat, kind, n in sat if kind == SeatKind.BOT and n}
+    unnamed = [seat for seat, kind, n in sat if kind == SeatKind.BOT and not n]
+    bots = {**persona_names(table_id, unnamed, people + list(named_bots.values())), **named_bots}
+    return [(seat, (n or f"seat {seat + 1}") if kind == SeatKind.PERSON else bots[seat]) for seat, kind, n in sat]
