@@ -6,9 +6,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-import loopback
 from serverkit import Client
 
+import loopback
 from clubsuite.server.store.database import Store
 from clubsuite.server.turns.dbclock import advance
 
@@ -28,6 +28,16 @@ class Player:
         self.csrf = {"X-CSRF-Token": self.http.get("/account").json()["csrf"]}
         self.token: str | None = None
         self.seat: int | None = None
+        self.invite: str | None = None
+        """The invite code of the last turn-based table made for this player (its record and results need it)."""
+
+    def rebase(self, base: str) -> None:
+        """Sign in again at another address (another process of the site, or the server started again)."""
+        self.http.close()
+        self.http = loopback.client(base_url=base, timeout=30)
+        r = self.http.post("/account/login", json={"name": self.name, "password": PASSWORD})
+        assert r.status_code == 200, r.text
+        self.csrf = {"X-CSRF-Token": self.http.get("/account").json()["csrf"]}
 
     def post(self, path: str, body: dict[str, Any] | None = None, status: int = 200) -> Any:
         r = self.http.post(path, json=body or {}, headers=self.csrf)
@@ -51,7 +61,7 @@ def turn_table(host: Player, others: list[Player], pace: float = DAY, on_timeout
     table = str(made["id"])
     for i, other in enumerate([host, *others]):
         answer = other.post(f"/invites/{made['invite']}/join", {"seat": i})
-        other.token, other.seat = answer["token"], answer["seat"]
+        other.token, other.seat, other.invite = answer["token"], answer["seat"], made["invite"]
     return table
 
 

@@ -25,7 +25,7 @@ import contextlib
 import logging
 import time
 from collections.abc import Awaitable, Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 
 from sqlalchemy import and_, insert, select, update
 from sqlalchemy.engine import Connection
@@ -80,6 +80,8 @@ class Keeper:
         self.clock = clock
         self.your_turn: YourTurn | None = None
         """The reminders' hook (``server.turns.reminders``)."""
+        self.beats = 0
+        """How many looks at the clocks this process has made (the tests wait on it)."""
         self.skew = 0.0
         """The database's clock (the test clock's offset included) minus this machine's, at the last beat."""
         self._clocks: dict[str, tuple[Key, Clock]] = {}
@@ -92,6 +94,7 @@ class Keeper:
         self._locks: dict[str, asyncio.Lock] = {}
         self._task: asyncio.Task[None] | None = None
         self._pending: set[asyncio.Task[None]] = set()
+        """The clocks being written (the tests wait until none is)."""
         hub.prepare = self.prepare
 
     # -- time -----------------------------------------------------------------------------------------------------
@@ -171,7 +174,14 @@ class Keeper:
         start = self.now() if since is None else since
         hours = self._hours.get(seat.user_id)
         plays, away = hours if hours is not None else (ALWAYS, ())
-        return Clock(table.version, seat_no, seat.user_id, start, deadline(start, pace, plays, away), hours is not None)
+        return Clock(
+            table.version,
+            seat_no,
+            seat.user_id,
+            start,
+            deadline(start, pace, plays, away),
+            hours is not None,
+        )
 
     def clock_of(self, table: LiveTable) -> Clock:
         """The table's clock at its version (worked out once per version)."""
@@ -310,6 +320,11 @@ class Keeper:
                 f"you already play at {count} turn-based tables, the most you may: finish or leave one first",
             )
 
+    @property
+    def settled(self) -> bool:
+        """Whether every clock worked out here has been written."""
+        return not self._pending
+
     # -- the players' own switches -------------------------------------------------------------------------------
     async def resume(self, table: LiveTable) -> None:
         """An adjourned table goes on: the player to act's clock starts again, whole."""
@@ -385,6 +400,7 @@ class Keeper:
         for table in tables:
             if not table.connections and table.quiet_since is not None and table.quiet_since <= quiet:
                 await self._park(table)
+        self.beats += 1
 
     async def timeout(self, table: LiveTable, version: int, seat: int, now: float) -> None:
         """A clock ran out at ``table`` (set at ``version``, for ``seat``): acted on as its maker chose, if the
@@ -471,6 +487,3 @@ def _seats(conn: Connection, table_id: str, people: list[tuple[int, str]], seen:
                     reminded=None,
                 )
             )  # fmt: skip
-
-
-__all__ = ["Clock", "Keeper", "replace"]

@@ -1,0 +1,260 @@
+"""Turn-based tables over a simulated week (docs/server.md, "Turn-based tables"): three friends play whist at a
+pace of a day a move; a clock runs out of each kind (a bot plays the move, the match is adjourned, the late player
+loses); a player's playing hours stop her clock at night and a vacation stops another's; the server is restarted in
+the middle and loses no move and no clock. The days pass on the test clock (an offset of the database's time the
+server reads with ``test_clock``), never by sleeping: each wait is for a condition, with a generous bound.
+
+Each test runs on SQLite and on PostgreSQL; ``test_two_processes_...`` runs two ``clubs serve`` processes over one
+PostgreSQL database.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator
+from datetime import datetime
+from typing import Any
+from zoneinfo import ZoneInfo
+
+import pytest
+from serverkit import Client, ThreadServer
+from turnkit import DAY, HOUR, Player, later, turn_table, wait_for
+
+from clubsuite.records import loads_record, replay
+from clubsuite.server.store.database import Store
+from clubsuite.server.turns.config import TurnConfig
+from clubsuite.server.turns.dbclock import DbClock
+from clubsuite.server.turns.keeper import Keeper
+
+pytestmark = pytest.mark.backends("sqlite", "postgresql")
+
+PARIS = ZoneInfo("Europe/Paris")
+FAST = TurnConfig(test_clock=True, sweep_every=0.1, park_after=0.3)
+"""The clocks looked at ten times a second and a quiet table parked at once: the test waits on what they do."""
+Message = dict[str, Any]
+
+
+def paris(day: int, hour: int, minute: int = 0) -> float:
+    """An instant of March 2027 on Paris's wall clock (1 March 2027 is a Monday)."""
+    return datetime(2027, 3, day, hour, minute, tzinfo=PARIS).timestamp()
+
+
+def set_now(store: Store, when: float, server: ThreadServer) -> None:
+    """Put the turn clocks' time at ``when`` (a moment after: real seconds go on passing), once every clock the
+    server was working out is written, and wait until the server has read the new time."""
+    keeper = keeper_of(server)
+    wait_for(lambda: keeper.settled, 60, "the clocks to be written")
+    later(store, when - DbClock(store, test=True).now())
+    beats(server, 2)
+
+
+def go_on(store: Store, seconds: float, server: ThreadServer) -> None:
+    """Move the turn clocks' time on by ``seconds``, as :func:`set_now` does."""
+    set_now(store, DbClock(store, test=True).now() + seconds, server)
+
+
+def keeper_of(server: ThreadServer) -> Keeper:
+    found: Keeper = server.server.config.app.state.turns
+    return found
+
+
+def beats(server: ThreadServer, count: int = 3) -> None:
+    """Wait until the server's clocks have been looked at ``count`` more times."""
+    keeper = keeper_of(server)
+    start = keeper.beats
+    wait_for(lambda: keeper.beats >= start + count, 60, "the clocks to be looked at")
+
+
+def entry(player: Player, table: str) -> Message:
+    """The table as ``player``'s "your turn" list shows it."""
+    found: Message = next(e for e in player.get("/turns")["tables"] if e["id"] == table)
+    return found
+
+
+def log_of(store: Store, table: str) -> list[tuple[int, str]]:
+    """The table's action log: (seat, source) of every action of its match in progress."""
+    return [(a.seat, a.source) for a in store.actions(table, store.table(table).match_no)]  # type: ignore[union-attr]
+
+
+@pytest.fixture
+def friends(server: ThreadServer) -> Iterator[list[Player]]:
+    people = [Player(server.base, name) for name in ("Ann", "Bob", "Cat")]
+    yield people
+    for p in people:
+        p.close()
+
+
+def clients(base: str, table: str, players: list[Player]) -> dict[int, Client]:
+    out: dict[int, Client] = {}
+    for p in players:
+        assert p.seat is not None and p.token is not None
+        out[p.seat] = Client(base, table, p.token)
+    return out
+
+
+def play(
+    at: dict[int, Client], stop: Callable[[Message], bool], limit: int = 2000, moves: int | None = None
+) -> Message:
+    """Play the first legal action of whoever is to act, through their own socket, until ``stop`` holds for the
+    table's latest message (or ``moves`` were made, or the match is over); that message."""
+    msg = _latest(at)
+    for made in range(limit):
+        if made == moves:
+            return msg
+        if stop(msg) or msg["over"]:
+            return msg
+        seat = msg["to_act"]
+        seen = msg["version"]
+
+        def ready(m: Message, v: int = seen) -> bool:
+            return m["type"] in ("state", "update") and m["version"] >= v and bool(m.get("legal"))
+
+        held = [m for m in at[seat].messages if ready(m)]
+        mine = held[-1] if held else at[seat].until(ready)
+        acted = mine["version"]
+        at[seat].send({"type": "act", "version": acted, "action": mine["legal"][0]})
+        msg = at[seat].until(lambda m, v=acted: m["type"] == "update" and m["version"] > v)
+    raise AssertionError("the match did not get there")
+
+
+def _latest(at: dict[int, Client]) -> Message:
+    """The newest state or update any of the clients has received (waiting for a first one where none has)."""
+    known = [m for c in at.values() for m in c.messages if m["type"] in ("state", "update")]
+    if not known:
+        return next(iter(at.values())).until(lambda m: m["type"] in ("state", "update"))
+    return max(known, key=lambda m: int(m["version"]))
+
+
+def leave(at: dict[int, Client]) -> None:
+    for c in at.values():
+        c.close()
+
+
+def parked(server: ThreadServer, table: str) -> None:
+    hub = server.server.config.app.state.hub
+    wait_for(lambda: table not in hub.tables, 60, "the table to be parked")
+
+
+@pytest.mark.server(turn_config=FAST)
+def test_a_week_of_whist_with_playing_hours_a_vacation_a_restart_and_a_bot_playing_a_late_move(
+    server: ThreadServer, store: Store, friends: list[Player]
+) -> None:
+    ann, bob, cat = friends
+    set_now(store, paris(1, 10), server)  # Monday 10:00 in Paris
+    hours = {"zone": "Europe/Paris", "day_start": 9 * 60, "day_end": 21 * 60}
+    assert ann.http.put("/account/turns", json=hours, headers=ann.csrf).status_code == 200
+    table = turn_table(ann, [bob, cat], pace=DAY, on_timeout="bot")
+    at = clients(server.base, table, friends)
+    play(at, lambda m: m["to_act"] != 0)
+    # Monday evening, 20:00 in Paris: the moves go round until it is Ann's turn, and her clock starts
+    set_now(store, paris(1, 20), server)
+    msg = play(at, lambda m: m["to_act"] == 0)
+    turn = msg["turn"]
+    assert turn["seat"] == 0 and turn["pace"] == DAY and turn["paused"] is None
+    # a day of her clock counted in her hours, 09:00 to 21:00: 1 hour on Monday, 12 on Tuesday, 11 on Wednesday
+    assert abs(turn["deadline"] - paris(3, 20)) < 120, datetime.fromtimestamp(turn["deadline"], PARIS)
+    moves = len(log_of(store, table))
+    leave(at)
+    parked(server, table)
+    assert entry(ann, table)["mine"] and ann.get("/turns/count") == {"waiting": 1}
+    # Tuesday 22:00: night in Paris, her clock is stopped; Wednesday 19:00: an hour left, nothing happened
+    set_now(store, paris(2, 22), server)
+    assert entry(bob, table)["paused"] == "night"
+    set_now(store, paris(3, 19), server)
+    beats(server)
+    assert len(log_of(store, table)) == moves and entry(ann, table)["mine"]
+    # Wednesday 20:01: her clock ran out, and her bot played her move (once)
+    set_now(store, paris(3, 20, 1), server)
+    wait_for(lambda: len(log_of(store, table)) > moves, 60, "the late move")
+    beats(server)
+    assert log_of(store, table)[moves] == (0, "timeout")
+    assert [source for _, source in log_of(store, table)].count("timeout") == 1
+    # Cat takes two days off; when her turn comes, her clock waits for her return
+    cat.post("/account/vacations", {"days": 2}, status=201)
+    at = clients(server.base, table, friends)
+    back = at[0].until(lambda m: m["type"] == "state")
+    assert back["away"]["updates"], "Ann is told what happened while she was away"
+    assert any(e["type"] for u in back["away"]["updates"] for e in u["events"])
+    msg = play(at, lambda m: m["to_act"] == 2)
+    assert msg["turn"]["paused"] == "vacation"
+    cat_due = msg["turn"]["deadline"]
+    assert cat_due - DbClock(store, test=True).now() > 2 * DAY + 23 * HOUR
+    before = len(log_of(store, table))
+    leave(at)
+    parked(server, table)
+
+    # the server stops and starts again over the same database: the clock and the moves are where they were
+    server.__exit__(None, None, None)
+    with ThreadServer(store, turn_config=FAST) as again:
+        for p in friends:
+            p.rebase(again.base)
+        assert len(log_of(store, table)) == before
+        assert entry(ann, table)["deadline"] == pytest.approx(cat_due)
+        go_on(store, 2 * DAY, again)
+        assert len(log_of(store, table)) == before, "Cat is on vacation: her clock has not run out"
+        go_on(store, DAY + HOUR, again)
+        wait_for(lambda: len(log_of(store, table)) > before, 60, "Cat's late move")
+        assert log_of(store, table)[before] == (2, "timeout")
+        # the friends play the match to its end, over the rest of the week
+        at = clients(again.base, table, friends)
+        last = play(at, lambda m: False)
+        assert last["over"] and last["result"]["winners"]
+        leave(at)
+        record = friends[0].http.get(f"/tables/{table}/record.json", params={"invite": ann.invite})
+        assert replay(loads_record(record.text)).match.is_over
+
+
+@pytest.mark.server(turn_config=FAST)
+def test_a_clock_run_out_at_an_adjourning_table_stops_every_clock_until_a_player_goes_on(
+    server: ThreadServer, store: Store, friends: list[Player]
+) -> None:
+    ann, bob, cat = friends
+    set_now(store, paris(8, 12), server)
+    table = turn_table(ann, [bob, cat], pace=12 * HOUR, on_timeout="adjourn")
+    at = clients(server.base, table, friends)
+    msg = play(at, lambda m: False, moves=3)
+    late = msg["to_act"]
+    moves = len(log_of(store, table))
+    set_now(store, paris(9, 1), server)  # 13 hours later
+    adjourned = at[0].until(lambda m: m["type"] == "state" and m["turn"]["adjourned"])
+    assert adjourned["turn"]["deadline"] is None and adjourned["turn"]["seat"] == late
+    assert len(log_of(store, table)) == moves  # nobody played for the late player
+    assert entry(bob, table)["adjourned"] and not entry(friends[late], table)["mine"]
+    go_on(store, 5 * DAY, server)
+    assert entry(ann, table)["adjourned"], "no clock runs while the match is adjourned"
+    other = friends[(late + 1) % 3]
+    other.post(f"/tables/{table}/turn/resume")
+    resumed = at[0].until(lambda m: m["type"] == "state" and not m["turn"]["adjourned"])
+    assert resumed["turn"]["seat"] == late
+    assert abs(resumed["turn"]["seconds_left"] - 12 * HOUR) < 120
+    play(at, lambda m: m["version"] > msg["version"])  # the late player moves: the match goes on
+    leave(at)
+
+
+@pytest.mark.server(turn_config=FAST)
+def test_a_clock_run_out_at_a_losing_rated_table_ends_the_match_with_the_late_player_last_and_rated(
+    server: ThreadServer, store: Store, friends: list[Player]
+) -> None:
+    ann, bob, cat = friends
+    set_now(store, paris(10, 9), server)
+    table = turn_table(ann, [bob, cat], pace=12 * HOUR, on_timeout="lose", rated=True)
+    at = clients(server.base, table, friends)
+    msg = play(at, lambda m: False, moves=4)
+    late = msg["to_act"]
+    leave(at)
+    parked(server, table)
+    set_now(store, paris(10, 21, 5), server)
+    wait_for(lambda: entry(ann, table)["over"], 60, "the match to end on time")
+    shown = entry(ann, table)
+    assert shown["ended"] == {"lost": late} and not shown["mine"]
+    results = ann.get(f"/tables/{table}/results?invite={ann.invite}")
+    places = {s["seat"]: s for s in results["seats"]}
+    assert places[late]["place"] == 3 and not places[late]["won"]
+    assert results["rated"] and all(s["after"] is not None for s in results["seats"])
+    record = ann.http.get(f"/tables/{table}/record.json", params={"invite": ann.invite})
+    assert not replay(loads_record(record.text)).match.is_over  # the record ends where the clock ran out
+    at = clients(server.base, table, friends)
+    state = at[late].until(lambda m: m["type"] == "state")
+    assert state["over"] and state["turn"]["ended"] == {"lost": late}
+    at[late].send({"type": "act", "version": state["version"], "action": "pass"})
+    assert at[late].until(lambda m: m["type"] == "error")["code"] == "over"
+    leave(at)
