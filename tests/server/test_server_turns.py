@@ -10,14 +10,12 @@ PostgreSQL database.
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from datetime import datetime
-from typing import Any
-from zoneinfo import ZoneInfo
 
 import pytest
-from serverkit import Client, ThreadServer
-from turnkit import DAY, HOUR, Player, later, turn_table, wait_for
+from serverkit import ThreadServer
+from turnkit import DAY, HOUR, PARIS, Message, Player, clients, later, leave, paris, play, turn_table, wait_for
 
 from clubsuite.records import loads_record, replay
 from clubsuite.server.store.database import Store
@@ -27,15 +25,8 @@ from clubsuite.server.turns.keeper import Keeper
 
 pytestmark = pytest.mark.backends("sqlite", "postgresql")
 
-PARIS = ZoneInfo("Europe/Paris")
 FAST = TurnConfig(test_clock=True, sweep_every=0.1, park_after=0.3)
 """The clocks looked at ten times a second and a quiet table parked at once: the test waits on what they do."""
-Message = dict[str, Any]
-
-
-def paris(day: int, hour: int, minute: int = 0) -> float:
-    """An instant of March 2027 on Paris's wall clock (1 March 2027 is a Monday)."""
-    return datetime(2027, 3, day, hour, minute, tzinfo=PARIS).timestamp()
 
 
 def set_now(store: Store, when: float, server: ThreadServer) -> None:
@@ -81,52 +72,6 @@ def friends(server: ThreadServer) -> Iterator[list[Player]]:
     yield people
     for p in people:
         p.close()
-
-
-def clients(base: str, table: str, players: list[Player]) -> dict[int, Client]:
-    out: dict[int, Client] = {}
-    for p in players:
-        assert p.seat is not None and p.token is not None
-        out[p.seat] = Client(base, table, p.token)
-    return out
-
-
-def play(
-    at: dict[int, Client], stop: Callable[[Message], bool], limit: int = 2000, moves: int | None = None
-) -> Message:
-    """Play the first legal action of whoever is to act, through their own socket, until ``stop`` holds for the
-    table's latest message (or ``moves`` were made, or the match is over); that message."""
-    msg = _latest(at)
-    for made in range(limit):
-        if made == moves:
-            return msg
-        if stop(msg) or msg["over"]:
-            return msg
-        seat = msg["to_act"]
-        seen = msg["version"]
-
-        def ready(m: Message, v: int = seen) -> bool:
-            return m["type"] in ("state", "update") and m["version"] >= v and bool(m.get("legal"))
-
-        held = [m for m in at[seat].messages if ready(m)]
-        mine = held[-1] if held else at[seat].until(ready)
-        acted = mine["version"]
-        at[seat].send({"type": "act", "version": acted, "action": mine["legal"][0]})
-        msg = at[seat].until(lambda m, v=acted: m["type"] == "update" and m["version"] > v)
-    raise AssertionError("the match did not get there")
-
-
-def _latest(at: dict[int, Client]) -> Message:
-    """The newest state or update any of the clients has received (waiting for a first one where none has)."""
-    known = [m for c in at.values() for m in c.messages if m["type"] in ("state", "update")]
-    if not known:
-        return next(iter(at.values())).until(lambda m: m["type"] in ("state", "update"))
-    return max(known, key=lambda m: int(m["version"]))
-
-
-def leave(at: dict[int, Client]) -> None:
-    for c in at.values():
-        c.close()
 
 
 def parked(server: ThreadServer, table: str) -> None:

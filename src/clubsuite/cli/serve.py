@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import ipaddress
 import logging
+import os
 import re
 import resource
 import sys
@@ -30,6 +31,14 @@ HOST = re.compile(r"(\*\.)?[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?(\.[A-Za-z0-9](
 """A host name, or a wildcard for every name under one."""
 NODE = re.compile(r"[A-Za-z0-9._:-]{1,64}")
 """A node's name: printable, short, the same in logs and in the database."""
+PUSH_CONTACT = re.compile(r"mailto:[^@\s]+@[A-Za-z0-9.-]+|https://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/\S*)?")
+"""The operator's contact as VAPID takes it (RFC 8292: a mailto: or https: URI)."""
+SITE_URL = re.compile(
+    r"https?://[A-Za-z0-9.-]+(:[0-9]{1,5})?(/[A-Za-z0-9._~/-]*)?|https?://\[[0-9A-Fa-f:.]+\](:[0-9]{1,5})?"
+)
+"""The site's address for links: scheme, host, port and a path."""
+MAIL_FROM = re.compile(r"[^\r\n<>@]*<[^\s<>@]+@[A-Za-z0-9.-]+>|[^\s<>@]+@[A-Za-z0-9.-]+")
+"""A sender: an address, or a name and an address in angle brackets (one line)."""
 SPARE_FILES = 256
 """Open files the server needs besides its connections (the database, logs, the replay workers' pipes)."""
 
@@ -188,6 +197,87 @@ def limit_options(command: Callable[..., None]) -> Callable[..., None]:
     help="serve the offline app clubs app build wrote into DIR at /app, linked from the lobby (default: built into "
     "the data folder at start where Pyodide is in the cache: clubs app fetch; else not served)",
 )
+@click.option(
+    "--push-contact",
+    default=None,
+    metavar="CONTACT",
+    help="your contact, mailto:you@example.org or https://..., sent to the push services with every push: "
+    "Web Push reminders are offered only when it is given",
+)
+@click.option(
+    "--push-host",
+    "push_hosts",
+    multiple=True,
+    metavar="ORIGIN",
+    help="a push service besides the browsers' own that reminders may be sent to, as https://host[:port] "
+    "(repeat for several)",
+)
+@click.option(
+    "--smtp-host",
+    default=None,
+    metavar="HOST",
+    help="the mail server e-mail reminders go through: the daily e-mail is offered only when it is given",
+)
+@click.option(
+    "--smtp-port", default=25, show_default=True, type=click.IntRange(1, 65535), help="the mail server's port"
+)
+@click.option("--smtp-starttls", is_flag=True, help="switch to TLS (STARTTLS) before sending mail")
+@click.option(
+    "--smtp-user",
+    default=None,
+    metavar="NAME",
+    help="the name to sign in to the mail server with; its password is read from CLUBS_SMTP_PASSWORD",
+)
+@click.option(
+    "--mail-from",
+    default="clubsuite <clubs@localhost>",
+    show_default=True,
+    metavar="ADDRESS",
+    help="the sender of the e-mails",
+)
+@click.option(
+    "--site-url",
+    default=None,
+    metavar="URL",
+    help="the site's address as players reach it, for the links in e-mails and pushes (default: http://localhost:PORT)",
+)
+@click.option(
+    "--turn-tables-per-account",
+    default=30,
+    show_default=True,
+    type=click.IntRange(1, 1000),
+    help="turn-based tables one account may sit at whose match is not over",
+)
+@click.option(
+    "--vacation-days",
+    default=30,
+    show_default=True,
+    type=click.IntRange(1, 365),
+    help="days of vacation a player may take in any 365 days (their turn-based clocks stop meanwhile)",
+)
+@click.option(
+    "--turn-sweep",
+    default=15.0,
+    show_default=True,
+    type=click.FloatRange(0.05, 3600.0),
+    metavar="SECONDS",
+    help="how often the turn-based clocks that ran out, the e-mails due and the reminders waiting are looked for",
+)
+@click.option(
+    "--turn-park",
+    default=60.0,
+    show_default=True,
+    type=click.FloatRange(0.1, 86400.0),
+    metavar="SECONDS",
+    help="how long a turn-based table nobody is at stays in memory before it is kept in the database only",
+)
+@click.option(
+    "--test-clock",
+    is_flag=True,
+    help="for tests only: the turn-based clocks read an offset of the database's time kept in the database itself, "
+    "so that a test can make days pass (never on a real site: whoever writes the database could run every clock "
+    "out)",
+)
 @limit_options
 @handle_errors
 def serve_command(
@@ -208,6 +298,19 @@ def serve_command(
     metrics_host: str,
     words_dir: str | None,
     app_dir: str | None,
+    push_contact: str | None,
+    push_hosts: tuple[str, ...],
+    smtp_host: str | None,
+    smtp_port: int,
+    smtp_starttls: bool,
+    smtp_user: str | None,
+    mail_from: str,
+    site_url: str | None,
+    turn_tables_per_account: int,
+    vacation_days: int,
+    turn_sweep: float,
+    turn_park: float,
+    test_clock: bool,
     **limits: Any,  # one keyword per ServerLimits field, each of its field's type (Click converts the flags)
 ) -> None:
     """Run the game server: make tables, take seats, play online with bots filling empty seats.
@@ -225,6 +328,7 @@ def serve_command(
         from clubsuite.server.logs import configure_logging
         from clubsuite.server.store.database import Store, StoreError
         from clubsuite.server.store.ownership import Ownership, default_node_name
+        from clubsuite.server.turns.config import TurnConfig
     except ImportError as exc:
         fail(f"the server needs its packages ({exc.name} is missing): pip install 'clubsuite[server]'")
     try:
@@ -252,6 +356,31 @@ def serve_command(
     except (ClubsError, OSError, UnicodeDecodeError) as exc:
         fail(f"--words {quoted(words_dir or '')}: {exc}")
     reached = "127.0.0.1" if host in ("0.0.0.0", "::", "") else host if ":" not in host else f"[{host}]"
+    if push_contact is not None and not PUSH_CONTACT.fullmatch(push_contact):
+        fail(f"--push-contact {quoted(push_contact)}: expected mailto:you@example.org or https://your.site")
+    for origin in push_hosts:
+        if not ORIGIN.fullmatch(origin):
+            fail(f"--push-host {quoted(origin)}: expected https://host, with a port if not the usual")
+    if site_url is not None and not SITE_URL.fullmatch(site_url):
+        fail(f"--site-url {quoted(site_url)}: expected http://host or https://host, with a port and a path if any")
+    if not MAIL_FROM.fullmatch(mail_from):
+        fail(f"--mail-from {quoted(mail_from)}: expected an address, or a name and <address>")
+    turn_config = TurnConfig(
+        test_clock=test_clock,
+        sweep_every=turn_sweep,
+        park_after=turn_park,
+        tables_per_account=turn_tables_per_account,
+        vacation_days=vacation_days,
+        push_contact=push_contact,
+        push_hosts=push_hosts,
+        smtp_host=smtp_host,
+        smtp_port=smtp_port,
+        smtp_starttls=smtp_starttls,
+        smtp_user=smtp_user,
+        smtp_password=os.environ.get("CLUBS_SMTP_PASSWORD") or None,
+        mail_from=mail_from,
+        site_url=site_url or f"http://localhost:{port}",
+    )
     configure_logging(log_level, log_format)
     try:
         store = Store(db_url) if db_url else Store.in_directory(Path(data_dir))
@@ -277,7 +406,7 @@ def serve_command(
             fail(f"--metrics-host {quoted(metrics_host)} --metrics-port {metrics_port}: cannot listen there ({exc})")
     open_files(chosen.max_connections)
     offline = offline_app(app_dir, Path(data_dir))
-    app = create_app(store, chosen, origins, hosts, bots_after, ownership, offline)
+    app = create_app(store, chosen, origins, hosts, bots_after, ownership, offline, turn_config)
     config = uvicorn_config(
         app,
         chosen,
