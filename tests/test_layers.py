@@ -374,11 +374,11 @@ def test_each_back_arrow_fails_the_layer_check(name: str, target: str) -> None:
     assert not outward(target, name)
 
 
-SERVER_PARTS = ("store", "people", "table", "community", "puzzles", "http")
+SERVER_PARTS = ("store", "people", "table", "community", "puzzles", "turns", "http")
 """The server's subpackages, inner first: each imports only those before it and the modules at the server's top
 (which import none of them). ``store`` the database; ``people`` accounts and ratings; ``table`` tables in play;
 ``community`` the rated queue and club nights, which seat people at tables; ``puzzles`` the puzzles served and
-rated; ``http`` the web application."""
+rated; ``turns`` turn-based tables' clocks and the reminders of players away; ``http`` the web application."""
 SERVER_TOP_MODULES = ("limits", "tokens", "decency", "logs", "workers")
 SERVER_TOP = {"clubsuite.server", *(f"clubsuite.server.{m}" for m in SERVER_TOP_MODULES)}
 """The modules at the server's top, which every part of it may use: at most a dozen."""

@@ -92,7 +92,7 @@ def test_two_processes_wake_a_parked_table_once_and_a_restart_loses_no_move_and_
     assert sources(url, table)[moves] == (0, "timeout")
     assert [s for _, s in sources(url, table)].count("timeout") == 1
     _, late_seat, late_due, version = clock_row(url, table)
-    assert late_seat is not None and late_seat != 0 and late_due is not None
+    assert late_seat is not None and late_due is not None
     # process a is stopped and started again while the next clock runs: nothing is lost
     a.kill(signal.SIGTERM)
     a.start()

@@ -37,8 +37,10 @@ from clubsuite.server.http import (
     people_routes,
     player_routes,
     puzzle_routes,
+    reminder_routes,
     rules_pages,
     tournament_routes,
+    turn_routes,
 )
 from clubsuite.server.http.collector import settle
 from clubsuite.server.http.forwarding import Forwarder, Peers
@@ -62,6 +64,10 @@ from clubsuite.server.store.ownership import Ownership
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.lobbycast import Lobbycast
 from clubsuite.server.table.replaying import Replayer, ReviewStore
+from clubsuite.server.turns.config import TurnConfig
+from clubsuite.server.turns.dbclock import DbClock
+from clubsuite.server.turns.keeper import Keeper
+from clubsuite.server.turns.reminders import Reminders
 
 log = logging.getLogger("clubsuite.server")
 
@@ -80,6 +86,8 @@ ROUTERS = (
     live_routes.router,
     people_routes.router,
     puzzle_routes.router,
+    turn_routes.router,
+    reminder_routes.router,
 )
 """The API's routers, in the order their routes are matched; each route gets its services from the application's
 state (:mod:`~clubsuite.server.http.services`), so the same routers serve every application of the process."""
@@ -93,13 +101,15 @@ def create_app(
     bots_after: float = matchmaking.BOTS_AFTER,
     ownership: Ownership | None = None,
     offline_app: Path | None = None,
+    turn_config: TurnConfig | None = None,
 ) -> FastAPI:
     """The application over ``store`` (tables are rebuilt from it when the application starts), under ``limits``
     (the defaults when None); ``origins`` are the other sites whose pages may use it, ``hosts`` the names it answers
     to besides its IP addresses and localhost; ``bots_after`` the seconds a person waits in the rated queue before
     bots fill their table; ``ownership`` this process's leases, where several processes may share the database
     (``clubs serve`` always gives one: docs/server.md, "Several processes"); ``offline_app`` a folder ``clubs app
-    build`` made, served at ``/app`` (the lobby then links it: "Play offline")."""
+    build`` made, served at ``/app`` (the lobby then links it: "Play offline"); ``turn_config`` the operator's
+    settings of turn-based tables and their reminders (the defaults when None)."""
     limits = limits or ServerLimits()
     database = Database(store)
     """The store and its worker threads: every service below reaches the database through it."""
@@ -122,6 +132,17 @@ def create_app(
     hiding = Hiding(hub, relations) if shared else None
     """Blocks and mutes made at the other processes, brought to this one's table sockets (one process: none)."""
     lobby_of_tables = Lobby(hub, accounts, database, lobby)
+    turn_config = turn_config or TurnConfig()
+    turn_clock = DbClock(store, turn_config.test_clock)
+    """The time turn-based clocks run by: the database's (and a test clock's offset, where asked for)."""
+    turns = Keeper(hub, database, turn_config, turn_clock)
+    reminders = Reminders(
+        database, notices, turn_config, turn_clock, ownership.node if ownership is not None else "local"
+    )
+    """What reaches players who are away: page notices, Web Push and e-mail digests, through the outbox."""
+    turns.your_turn = reminders.your_turn
+    turns.turn_over = reminders.turn_over
+    reminders.on_hours_changed = turns.hours_changed
     services = Services(
         database=database,
         hub=hub,
@@ -140,6 +161,8 @@ def create_app(
         progress=Progress(database),
         own_puzzles=OwnPuzzles(database),
         replayer=replayer,
+        turns=turns,
+        reminders=reminders,
     )
 
     @contextlib.asynccontextmanager
@@ -152,9 +175,13 @@ def create_app(
         watchers.start()
         if hiding is not None:
             hiding.start()
+        turns.start()
+        reminders.start()
         try:
             yield
         finally:
+            await reminders.stop()
+            await turns.stop()
             if hiding is not None:
                 await hiding.stop()
             await watchers.stop()
@@ -189,6 +216,8 @@ def create_app(
     app.state.matchmaker = matchmaker
     app.state.watching = watchers
     app.state.moderation = moderation
+    app.state.turns = turns
+    app.state.reminders = reminders
     app.state.internal = InternalApp(metrics)
     """The operators' application (``GET /metrics``), served apart on its own listener (``--metrics-port``)."""
 

@@ -16,6 +16,12 @@ Every HTTP request and WebSocket handshake passes here first, and is refused wit
 
 A body within its limit is read whole here (it is small) and handed to the application as one piece. Every HTTP
 answer gets the security headers.
+
+One path is let through without the origin and JSON checks: ``POST /mail/unsubscribe`` (:data:`ONE_CLICK`), RFC
+8058's one-click unsubscribe, which a mail client or its provider sends form-encoded with no Origin, and this site's
+own unsubscribe page with ``Origin: null`` (a form under ``Referrer-Policy: no-referrer``). It takes no session and
+changes nothing but the e-mails of the account whose secret its link carries, so another site's page gains nothing
+by sending it; its size and rates are counted as every request's.
 """
 
 from __future__ import annotations
@@ -98,6 +104,8 @@ _WHAT = {
     "puzzle": "puzzles",
 }
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+ONE_CLICK = "/mail/unsubscribe"
+"""The one path whose POST is form-encoded and needs no origin of this site (RFC 8058: see above)."""
 
 
 class Refusal(Exception):  # noqa: N818 - a refusal, not an error of the server
@@ -177,10 +185,10 @@ class Guard:
         values = dict(headers)  # read once for the host and the origin
         self._check_host(values)
         method = scope.get("method", "GET") if scope["type"] == "http" else "WEBSOCKET"
-        if method in UNSAFE or scope["type"] == "websocket":
+        path = str(scope.get("path", ""))
+        if (method in UNSAFE or scope["type"] == "websocket") and not (method == "POST" and path == ONE_CLICK):
             self._check_origin(values)
         address = client_address(scope)
-        path = str(scope.get("path", ""))
         for kind in ["request", *(k for m, pattern, k in _KINDS if m == method and pattern.match(path))]:
             wait = self.rates.allow(kind, address)
             if wait is not None:
@@ -277,7 +285,7 @@ class Guard:
             chunks.append(chunk)
             more = bool(msg.get("more_body"))
         body = b"".join(chunks)
-        if body and path != "/replays":
+        if body and path != "/replays" and not (scope.get("method") == "POST" and path == ONE_CLICK):
             try:
                 parsed = parse_record(body, "the request body")
             except ClubsError as exc:

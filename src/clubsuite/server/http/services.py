@@ -32,6 +32,8 @@ from clubsuite.server.puzzles.progress import Progress
 from clubsuite.server.store.handle import Database
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.replaying import Replayer
+from clubsuite.server.turns.keeper import Keeper
+from clubsuite.server.turns.reminders import Reminders
 
 
 @dataclass(frozen=True)
@@ -55,6 +57,8 @@ class Services:
     progress: Progress
     own_puzzles: OwnPuzzles
     replayer: Replayer
+    turns: Keeper
+    reminders: Reminders
 
 
 def services(conn: HTTPConnection) -> Services:
@@ -131,6 +135,14 @@ def _replayer(conn: HTTPConnection) -> Replayer:
     return services(conn).replayer
 
 
+def _turns(conn: HTTPConnection) -> Keeper:
+    return services(conn).turns
+
+
+def _reminders(conn: HTTPConnection) -> Reminders:
+    return services(conn).reminders
+
+
 DatabaseDep = Annotated[Database, Depends(_database)]
 HubDep = Annotated[Hub, Depends(_hub)]
 LimitsDep = Annotated[ServerLimits, Depends(_limits)]
@@ -150,3 +162,5 @@ OwnPuzzlesDep = Annotated[OwnPuzzles, Depends(_own_puzzles)]
 ReplayerDep = Annotated[Replayer, Depends(_replayer)]
 ServicesDep = Annotated[Services, Depends(services)]
 """All of them, for a route whose work spans several (a report: moderation, relations and the tables' chat)."""
+TurnsDep = Annotated[Keeper, Depends(_turns)]
+RemindersDep = Annotated[Reminders, Depends(_reminders)]

@@ -31,9 +31,10 @@ from clubsuite.server.store.dbschema import invitations_sent, notices
 from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import new_id
 
-NoticeKind = Literal["invite", "declined", "warn", "mute", "chat_ban", "reported", "seat"]
+NoticeKind = Literal["invite", "declined", "warn", "mute", "chat_ban", "reported", "seat", "turn"]
 """What a notice tells: an invitation, one declined, a moderator's warning, mute or ban from chat, a report
-received, a seat a tournament gave."""
+received, a seat a tournament gave, a turn-based table waiting for the account's move (``turn``: the table and its
+name, one per table, in place of that table's last: ``server.turns.reminders``)."""
 KINDS: tuple[NoticeKind, ...] = get_args(NoticeKind)
 INVITE_SECONDS = 600.0
 """An invitation is open this long."""
@@ -114,6 +115,12 @@ class Notices:
             return
 
         await self.database.write(lambda conn: _drop(conn, user_ids, "seat", where))
+
+    async def drop(self, user_ids: list[str], kind: NoticeKind, where: dict[str, str]) -> None:
+        """Remove the notices of ``kind`` of ``user_ids`` whose body has the values of ``where`` (a turn over:
+        ``"turn"``, ``{"table": id}``)."""
+        if user_ids:
+            await self.database.write(lambda conn: _drop(conn, user_ids, kind, where))
 
     async def take(self, user_id: str, notice_id: str) -> JsonObject | None:
         """Remove one of the account's notices (dealt with); the notice, or None when there is none."""

@@ -27,7 +27,7 @@ import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 
-from sqlalchemy import and_, insert, select, update
+from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.jsonform import JsonObject
@@ -80,6 +80,10 @@ class Keeper:
         self.clock = clock
         self.your_turn: YourTurn | None = None
         """The reminders' hook (``server.turns.reminders``)."""
+        self.turn_over: Callable[[str, str], Awaitable[None]] | None = None
+        """Told (account, table) when a person's turn there ended: their "your turn" notice goes."""
+        self._turn_of: dict[str, str] = {}
+        """The account whose clock ran at each table, last written."""
         self.beats = 0
         """How many looks at the clocks this process has made (the tests wait on it)."""
         self.skew = 0.0
@@ -262,7 +266,12 @@ class Keeper:
         await self.database.write(work)
 
     async def _remind(self, table: LiveTable, found: Clock) -> None:
-        """Remind the player whose clock began (once a turn)."""
+        """Remind the player whose clock began (once a turn); the last one's notice goes."""
+        was = self._turn_of.pop(table.id, None)
+        if found.user_id is not None:
+            self._turn_of[table.id] = found.user_id
+        if was is not None and was != found.user_id and self.turn_over is not None:
+            await self.turn_over(was, table.id)
         if found.seat is None or found.user_id is None or self.your_turn is None:
             return
         if self._reminded.get(table.id) == found.version:
@@ -398,6 +407,8 @@ class Keeper:
         await self._flush_seen(tables)
         quiet = time.monotonic() - self.config.park_after
         for table in tables:
+            if table.waiting and table.settings.public:
+                continue  # listed in the lobby until its seats are taken
             if not table.connections and table.quiet_since is not None and table.quiet_since <= quiet:
                 await self._park(table)
         self.beats += 1
@@ -458,6 +469,7 @@ class Keeper:
     def _forget(self, table_id: str) -> None:
         self._clocks.pop(table_id, None)
         self._reminded.pop(table_id, None)
+        self._turn_of.pop(table_id, None)
         self._locks.pop(table_id, None)
         for key in [k for k in self._written if k[0] == table_id]:
             del self._written[key]
@@ -469,8 +481,12 @@ def _key(table: LiveTable) -> Key:
 
 def _seats(conn: Connection, table_id: str, people: list[tuple[int, str]], seen: dict[int, int], version: int) -> None:
     """Make the ``turn_seats`` rows of the accounts seated at a table that have none (a seat taken by another
-    account starts anew)."""
+    account starts anew; a seat its player left loses its row: the table leaves their list)."""
     rows = {r.seat: r.user_id for r in conn.execute(select(turn_seats).where(turn_seats.c.table_id == table_id))}
+    held = dict(people)
+    for seat in rows:
+        if seat not in held:
+            conn.execute(delete(turn_seats).where(turn_seats.c.table_id == table_id, turn_seats.c.seat == seat))
     for seat, user_id in people:
         if rows.get(seat) == user_id:
             continue

@@ -3,6 +3,8 @@ tables too: nothing is woken to be listed)."""
 
 from __future__ import annotations
 
+import time
+
 from sqlalchemy import and_, func, select
 from sqlalchemy.engine import Connection
 
@@ -13,6 +15,9 @@ from clubsuite.server.store.dbschema import SeatKind, matches, seats, tables, tu
 from clubsuite.server.turns.clock import paused
 from clubsuite.server.turns.players import hours_of, vacations_of
 from clubsuite.tabletalk import named
+
+KEPT_OVER = 7 * 24 * 3600.0
+"""How long a turn-based table whose match is over stays in its players' list (seconds)."""
 
 
 def _waiting(user_id: str) -> list[object]:
@@ -82,6 +87,8 @@ def turn_list(conn: Connection, user_id: str, now: float) -> JsonObject:
         sat.setdefault(s.table_id, []).append((s.seat, s.kind, s.name))
     out: list[JsonObject] = []
     for r in rows:
+        if r.finished_at is not None and r.finished_at < time.time() - KEPT_OVER:
+            continue  # over for a week (the match's time is the server's, as every match's): no longer listed
         info, options = resolve(r.game)
         names = _names(r.table_id, sorted(sat.get(r.table_id, [])))
         people = [n for seat, kind, n in sorted(sat.get(r.table_id, [])) if kind == SeatKind.PERSON]

@@ -1,0 +1,172 @@
+"""Turn-based tables as a player sees them, in a real Chromium: three friends' whist table at a day a move, made and
+joined over HTTP; the third looks at it once and goes away, and the two others move (over the table's socket) until
+it is her turn. Her "Your turn" page lists the table first, as hers to play, with the time left in words; every
+page's bar counts it; and the table shows her clock and, in its play log, the moves made while she was away under
+"While you were away". In English and German, on a phone (390 x 844) and a laptop (1280 x 800): screenshots kept in
+the test's folder, nothing wider than the window, and axe-core finds no serious or critical violation."""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from browserkit import keep_errors, resize, wait_for
+from serverkit import Client, ThreadServer
+from test_browser_access import assert_accessible
+from turnkit import DAY, Player, turn_table
+
+from clubsuite.i18n import Words
+from clubsuite.server.store.database import Store
+
+PHONE = {"width": 390, "height": 844}
+LAPTOP = {"width": 1280, "height": 800}
+Message = dict[str, Any]
+
+
+@pytest.fixture(scope="module")
+def web(tmp_path_factory: pytest.TempPathFactory) -> Iterator[ThreadServer]:
+    with ThreadServer(Store.in_directory(tmp_path_factory.mktemp("turns"))) as running:
+        yield running
+
+
+def latest(client: Client) -> Message:
+    """The table as ``client`` was last told (a state or an update), waiting for the first one."""
+    if not any(m["type"] in ("state", "update") for m in client.messages):
+        client.until(lambda m: m["type"] in ("state", "update"))
+    return client.last_state()
+
+
+def move(at: dict[int, Client], seat: int) -> None:
+    """``seat`` plays its first legal action, and every client hears of it."""
+    msg = at[seat].until(lambda m: m["type"] in ("state", "update") and m["to_act"] == seat and bool(m.get("legal")))
+    at[seat].send({"type": "act", "version": msg["version"], "action": msg["legal"][0]})
+    for client in at.values():
+        client.until(lambda m, v=msg["version"]: m["type"] == "update" and m["version"] > v)
+
+
+def away_and_back(web: ThreadServer, lang: str) -> tuple[str, Player, int]:
+    """Ann's table with Bob and Cleo: Cleo looks at it (and moves where it is her turn), leaves, and Ann and Bob move
+    until it is hers again. The table, Cleo, and how many moves were made while she was away."""
+    suffix = lang.upper()
+    ann, bob, cleo = (Player(web.base, f"{name}{suffix}") for name in ("Ann", "Bob", "Cleo"))
+    table = turn_table(ann, [bob, cleo], pace=DAY, on_timeout="bot")
+    assert cleo.seat is not None and cleo.token is not None
+    seated = [(p.seat, p.token) for p in (ann, bob, cleo)]
+    at = {seat: Client(web.base, table, token) for seat, token in seated if seat is not None}
+    try:
+        while latest(at[cleo.seat])["to_act"] == cleo.seat:  # her turn first: she moves, then goes away
+            move(at, cleo.seat)
+        at.pop(cleo.seat).close()
+        made = 0
+        while (to_act := latest(at[ann.seat or 0])["to_act"]) != cleo.seat:
+            move(at, to_act)
+            made += 1
+    finally:
+        for client in at.values():
+            client.close()
+    for p in (ann, bob):
+        p.close()
+    return table, cleo, made
+
+
+def cleos_page(browser: Any, web: ThreadServer, cleo: Player, lang: str) -> Any:
+    """A page of Cleo's browser (her session's cookie), in ``lang``, on a phone to begin with."""
+    context = browser.new_context(viewport=PHONE)
+    context.add_cookies([{"name": k, "value": v, "url": web.base} for k, v in cleo.http.cookies.items()])
+    context.add_init_script(f"localStorage.setItem('clubs.lang', {json.dumps(json.dumps(lang))});")
+    return keep_errors(context.new_page())
+
+
+def fits(page: Any) -> bool:
+    """Whether the page is no wider than the window (nothing to scroll sideways)."""
+    return bool(page.evaluate("() => document.documentElement.scrollWidth <= window.innerWidth + 1"))
+
+
+def shoot(page: Any, folder: Path, name: str) -> Path:
+    path = folder / f"{name}.png"
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_the_player_away_finds_her_turn_listed_first_counted_in_the_bar_and_the_moves_she_missed_in_the_log(
+    web: ThreadServer, browser: Any, lang: str, tmp_path: Path
+) -> None:
+    words = Words(lang)
+    table, cleo, made = away_and_back(web, lang)
+    assert made >= 1
+    listed = cleo.get("/turns")
+    assert listed["waiting"] == 1 and listed["tables"][0]["id"] == table and listed["tables"][0]["mine"]
+    page = cleos_page(browser, web, cleo, lang)
+    page.goto(f"{web.base}/your-turn")
+    first = page.locator(".turn-list .turn-entry").first
+    page.wait_for_timeout(3000)
+    print("DEBUG", page.errors, page.locator("#app").inner_html()[:3000])
+    first.wait_for()
+    assert first.get_attribute("data-table") == table and first.get_attribute("data-state") == "mine"
+    assert first.locator(".turn-who").inner_text() == words.get("Your turn")
+    # the time left in words, to the minute: "23 h 59 min left", "noch 23 Std. 59 Min."
+    left = first.locator(".turn-left").inner_text()
+    before, after = words.get("{time} left").split("{time}")
+    assert left.startswith(before) and left.endswith(after) and re.search(r"\d", left) and "{" not in left, left
+    assert "86400" not in first.inner_text() and "bot" not in first.locator(".turn-pace").inner_text().split()
+    assert first.locator(".turn-pace").inner_text().startswith(words.get("a move within {time}").split("{time}")[0])
+    # every page's bar counts the tables waiting for her move
+    count = page.locator("#turns-link .turns-count")
+    wait_for(lambda: count.inner_text() == "1", 15, "the bar's count", page)
+    assert page.locator("#turns-link .turns-words").inner_text() == words.get("Your turn")
+    shots = [shoot(page, tmp_path, f"turns-{lang}-phone")]
+    assert fits(page), f"the turns page is wider than a phone in {lang}"
+    assert_accessible(page, f"/your-turn ({lang}, phone)")
+    page.set_viewport_size(LAPTOP)
+    shots.append(shoot(page, tmp_path, f"turns-{lang}-laptop"))
+    assert fits(page), f"the turns page is wider than a laptop in {lang}"
+    assert_accessible(page, f"/your-turn ({lang}, laptop)")
+    # the lobby's bar too, and the turn-based choice of its new-table form, said in words
+    page.goto(f"{web.base}/")
+    wait_for(lambda: page.locator("#turns-link .turns-count").inner_text() == "1", 15, "the lobby's count", page)
+    page.locator("#play-turns").check()
+    page.locator("#turn-options").wait_for()
+    options = page.locator("#pace option").all_inner_texts()
+    assert words.get("a day") in options and not any(o.isdigit() for o in options), options
+    assert page.locator("label[for=on-timeout-adjourn]").inner_text() == words.get(
+        "The match stops until a player resumes it"
+    )
+    page.locator("#turn-options").scroll_into_view_if_needed()
+    shots.append(shoot(page, tmp_path, f"lobby-{lang}-laptop"))
+    assert_accessible(page, f"the lobby with the turn-based choice ({lang}, laptop)")
+    # her table: her clock, and the moves she missed under "While you were away" in the play log
+    page.goto(f"{web.base}/your-turn")
+    page.locator(f'.turn-entry[data-table="{table}"] h3 a').click()
+    page.wait_for_url(f"**/table/{table}")
+    heading = page.locator(".log li.log-heading")
+    heading.wait_for(state="attached")
+    assert heading.inner_text() == words.get("While you were away")
+    after_heading = page.evaluate(
+        """() => { const h = document.querySelector('.log li.log-heading');
+                  let n = 0; for (let li = h.nextElementSibling; li; li = li.nextElementSibling) n += 1; return n; }"""
+    )
+    assert after_heading >= made, (after_heading, made)
+    clock = page.locator("#turn-clock")
+    clock.wait_for()
+    assert clock.inner_text().startswith(words.get("Your clock: {clock}").split("{clock}")[0]), clock.inner_text()
+    page.locator("#autoplay").wait_for(state="attached")
+    shots.append(shoot(page, tmp_path, f"table-{lang}-laptop"))
+    assert fits(page), f"the table is wider than a laptop in {lang}"
+    assert_accessible(page, f"the turn-based table ({lang}, laptop)")
+    resize(page, PHONE)
+    page.locator('[data-action="drawer-log"]').click()
+    heading.wait_for()
+    shots.append(shoot(page, tmp_path, f"table-{lang}-phone"))
+    assert fits(page), f"the table is wider than a phone in {lang}"
+    assert_accessible(page, f"the turn-based table's log ({lang}, phone)")
+    page.locator('[data-action="drawer-log"]').click()  # closed again: the table, her clock under the prompt
+    clock.wait_for()
+    shots.append(shoot(page, tmp_path, f"table-{lang}-phone-clock"))
+    print("screenshots:", *shots, sep="\n  ")
+    assert page.errors == []
+    cleo.close()
