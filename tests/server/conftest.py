@@ -31,6 +31,8 @@ What each fixture gives:
   options: for tests that only read what any server serves (pages, schemas) and change nothing another test reads.
 - ``tournament_web``: a running server of the test's own, over SQLite in its ``tmp_path``, whose tournament director
   pauses neither between rounds nor before seating bots (the tournaments' browser tests).
+- ``pushes``, ``mails``: a push service (recording what it is sent, answering as told) and an SMTP server (aiosmtpd)
+  started on loopback for the test (:mod:`reminderkit`).
 - ``two_nodes``: two ``clubs serve`` processes (:func:`proxykit.node`, named ``a`` and ``b``) over one new database
   of the session's PostgreSQL server, both serving: (first, second, the database's URL); both killed after the test.
 
@@ -48,6 +50,7 @@ from typing import TYPE_CHECKING
 
 import pytest
 from proxykit import Node, serving_pair
+from reminderkit import mails, pushes  # noqa: F401 - fixtures: a push service and a mail server on loopback
 from serverkit import ThreadServer, its_tables_closed
 
 from clubsuite.server.community.directing import Director

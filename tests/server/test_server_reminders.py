@@ -6,24 +6,13 @@ from __future__ import annotations
 
 import asyncio
 import base64
-import email
-import email.policy
 import json
-import os
-import re
-import threading
 from collections.abc import Coroutine, Iterator
-from dataclasses import dataclass, field
-from email.message import EmailMessage
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, TypeVar
 
 import http_ece
 import pytest
-from aiosmtpd.controller import Controller
-from aiosmtpd.smtp import SMTP, Envelope, Session
-from cryptography.hazmat.primitives.asymmetric import ec
-from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
+from reminderkit import SITE, Mailbox, PushService, browser_keys, link_in, subscribe
 from serverkit import ThreadServer
 from sqlalchemy import func, insert, select, update
 from turnkit import Player, wait_for
@@ -35,101 +24,10 @@ from clubsuite.server.turns.clock import local_minute
 from clubsuite.server.turns.config import TurnConfig
 from clubsuite.server.turns.dbclock import DbClock, advance
 from clubsuite.server.turns.reminders import Reminders
-from pgcluster import free_port
 
 T = TypeVar("T")
 HOUR = 3600.0
 DAY = 24 * HOUR
-SITE = "http://clubs.example"
-
-
-# -- a push service ---------------------------------------------------------------------------------------------------
-@dataclass
-class PushService:
-    """A push endpoint on loopback: keeps every POST (path, headers, body) and answers with the statuses queued,
-    201 once none is."""
-
-    port: int = 0
-    got: list[tuple[str, dict[str, str], bytes]] = field(default_factory=list)
-    answers: list[int] = field(default_factory=list)
-    lock: threading.Lock = field(default_factory=threading.Lock)
-
-    @property
-    def origin(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def to(self, path: str) -> list[tuple[dict[str, str], bytes]]:
-        with self.lock:
-            return [(h, b) for p, h, b in self.got if p == path]
-
-
-@pytest.fixture
-def pushes() -> Iterator[PushService]:
-    service = PushService()
-
-    class Handler(BaseHTTPRequestHandler):
-        def do_POST(self) -> None:
-            body = self.rfile.read(int(self.headers.get("content-length", "0")))
-            with service.lock:
-                service.got.append((self.path, {k.lower(): v for k, v in self.headers.items()}, body))
-                status = service.answers.pop(0) if service.answers else 201
-            self.send_response(status)
-            self.send_header("content-length", "0")
-            self.end_headers()
-
-        def log_message(self, *args: Any) -> None:
-            pass
-
-    httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    service.port = httpd.server_address[1]
-    thread = threading.Thread(target=httpd.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield service
-    finally:
-        httpd.shutdown()
-        httpd.server_close()
-
-
-# -- a mail server ----------------------------------------------------------------------------------------------------
-class Mailbox:
-    """An SMTP server's handler: keeps every message; refuses the recipients in ``gone`` with 550."""
-
-    def __init__(self) -> None:
-        self.messages: list[EmailMessage] = []
-        self.gone: set[str] = set()
-        self.refused: list[str] = []
-
-    async def handle_RCPT(  # noqa: N802 - aiosmtpd's name
-        self, server: SMTP, session: Session, envelope: Envelope, address: str, options: list[str]
-    ) -> str:
-        if address in self.gone:
-            self.refused.append(address)
-            return "550 5.1.1 no such mailbox"
-        envelope.rcpt_tos.append(address)
-        return "250 OK"
-
-    async def handle_DATA(self, server: SMTP, session: Session, envelope: Envelope) -> str:  # noqa: N802
-        content = envelope.original_content or b""
-        message = email.message_from_bytes(content, policy=email.policy.default)
-        assert isinstance(message, EmailMessage)
-        self.messages.append(message)
-        return "250 Message accepted"
-
-    def to(self, address: str) -> list[EmailMessage]:
-        return [m for m in self.messages if m["To"] == address]
-
-
-@pytest.fixture
-def mails() -> Iterator[tuple[Mailbox, int]]:
-    box = Mailbox()
-    port = free_port()
-    controller = Controller(box, hostname="127.0.0.1", port=port)
-    controller.start()
-    try:
-        yield box, port
-    finally:
-        controller.stop()
 
 
 # -- the server -------------------------------------------------------------------------------------------------------
@@ -161,22 +59,6 @@ def run(server: ThreadServer, work: Coroutine[Any, Any, T]) -> T:
 
 def now_of(store: Store) -> float:
     return DbClock(store, test=True).now()
-
-
-def browser_keys() -> tuple[ec.EllipticCurvePrivateKey, bytes, dict[str, str]]:
-    """A browser's subscription keys: its P-256 key pair and auth secret (and them as the browser sends them)."""
-    private = ec.generate_private_key(ec.SECP256R1())
-    auth = os.urandom(16)
-    point = private.public_key().public_bytes(Encoding.X962, PublicFormat.UncompressedPoint)
-
-    def b64(data: bytes) -> str:
-        return base64.urlsafe_b64encode(data).rstrip(b"=").decode()
-
-    return private, auth, {"p256dh": b64(point), "auth": b64(auth)}
-
-
-def subscribe(player: Player, endpoint: str, keys: dict[str, str], status: int = 201) -> Any:
-    return player.post("/push/subscriptions", {"endpoint": endpoint, "keys": keys, "label": "Firefox"}, status)
 
 
 def put(player: Player, body: dict[str, Any], status: int = 200) -> Any:
@@ -278,7 +160,7 @@ def test_a_push_reaches_the_browser_encrypted_and_signed(
     ann.close()
 
 
-def test_a_endpoints_not_allowed_are_refused(served: ThreadServer, pushes: PushService) -> None:
+def test_push_endpoints_not_allowed_are_refused_by_name(served: ThreadServer, pushes: PushService) -> None:
     ann = Player(served.base, "Ann")
     _, _, keys = browser_keys()
     for endpoint in (
@@ -301,7 +183,9 @@ def test_a_endpoints_not_allowed_are_refused(served: ThreadServer, pushes: PushS
     ann.close()
 
 
-def test_a_the_push_count_holds_and_resets_after_a_day(served: ThreadServer, store: Store, pushes: PushService) -> None:
+def test_the_push_count_of_a_day_holds_and_resets_after_it(
+    served: ThreadServer, store: Store, pushes: PushService
+) -> None:
     cyd = Player(served.base, "Cyd")
     me = user_id(cyd)
     put(cyd, {"push_per_day": 2})
@@ -317,7 +201,7 @@ def test_a_the_push_count_holds_and_resets_after_a_day(served: ThreadServer, sto
     cyd.close()
 
 
-def test_a_no_push_at_night_it_goes_when_the_hours_begin(
+def test_no_push_at_night_it_goes_when_the_playing_hours_begin(
     served: ThreadServer, store: Store, pushes: PushService
 ) -> None:
     dee = Player(served.base, "Dee")
@@ -342,15 +226,9 @@ def test_a_no_push_at_night_it_goes_when_the_hours_begin(
 
 
 # -- (b) mail ---------------------------------------------------------------------------------------------------------
-def _link(message: EmailMessage, path: str) -> str:
-    body = message.get_body(("plain",))
-    assert body is not None
-    found = re.search(re.escape(SITE + path) + r"\?k=([A-Za-z0-9_.-]+)", body.get_content())
-    assert found, body.get_content()
-    return f"{path}?k={found.group(1)}"
-
-
-def test_b_digest_confirmed_listed_unsubscribed(served: ThreadServer, store: Store, mails: tuple[Mailbox, int]) -> None:
+def test_a_digest_reaches_a_confirmed_address_and_its_one_click_link_unsubscribes(
+    served: ThreadServer, store: Store, mails: tuple[Mailbox, int]
+) -> None:
     box, _ = mails
     eve, bob = Player(served.base, "Eve"), Player(served.base, "Bob")
     me = user_id(eve)
@@ -359,7 +237,7 @@ def test_b_digest_confirmed_listed_unsubscribed(served: ThreadServer, store: Sto
     run(served, reminders_of(served).sweep())
     confirm = wait_for(lambda: box.to("eve@example.org"), what="the confirming mail")[0]
     assert "Confirm" in confirm["Subject"]
-    link = _link(confirm, "/mail/confirm")
+    link = link_in(confirm, "/mail/confirm")
     page = loopback.get(served.base + link)
     assert page.status_code == 200 and "confirmed" in page.text
     assert eve.get("/account/turns")["email_confirmed"]
@@ -376,7 +254,7 @@ def test_b_digest_confirmed_listed_unsubscribed(served: ThreadServer, store: Sto
     assert "Bob's Whist Clubs: 2 days 3 hours left" in text, text
     assert f"{SITE}/turns" in text
     assert digest["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
-    off = _link(digest, "/mail/unsubscribe")
+    off = link_in(digest, "/mail/unsubscribe")
     assert digest["List-Unsubscribe"] == f"<{SITE}{off}>"
     assert digest.get_body(("html",)) is not None
 
@@ -411,9 +289,7 @@ def test_b_digest_confirmed_listed_unsubscribed(served: ThreadServer, store: Sto
     bob.close()
 
 
-def test_b_a_refused_recipient_clears_the_address(
-    served: ThreadServer, store: Store, mails: tuple[Mailbox, int]
-) -> None:
+def test_a_refused_recipient_clears_the_address(served: ThreadServer, store: Store, mails: tuple[Mailbox, int]) -> None:
     box, _ = mails
     box.gone.add("gone@example.org")
     fay = Player(served.base, "Fay")
@@ -427,7 +303,7 @@ def test_b_a_refused_recipient_clears_the_address(
 
 
 # -- (c) the routes' refusals -----------------------------------------------------------------------------------------
-def test_c_refusals_name_the_input_and_the_rule(served: ThreadServer, store: Store) -> None:
+def test_reminder_settings_refusals_name_the_input_and_the_rule(served: ThreadServer, store: Store) -> None:
     guest = loopback.get(served.base + "/account/turns")
     assert guest.status_code == 401 and guest.json()["code"] == "signed_out"
     gil = Player(served.base, "Gil")
@@ -479,7 +355,7 @@ def test_c_refusals_name_the_input_and_the_rule(served: ThreadServer, store: Sto
     gil.close()
 
 
-def test_c_push_and_mail_unavailable_without_the_operators_settings(store: Store) -> None:
+def test_push_and_mail_are_not_offered_without_the_operators_settings(store: Store) -> None:
     with ThreadServer(store) as plain:
         hal = Player(plain.base, "Hal")
         settings = hal.get("/account/turns")

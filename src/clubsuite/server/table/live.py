@@ -199,6 +199,8 @@ class LiveTable:
             state.connections -= 1
             if state.connections == 0:
                 state.away_since = time.monotonic()
+                if self.settings.turn_based and self.match.to_act == conn.seat:
+                    self.turned()  # they left with their move to make: reminded now, if not yet
             self.saw(conn.seat)
 
     def saw(self, seat: int) -> None:

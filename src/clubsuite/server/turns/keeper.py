@@ -276,10 +276,11 @@ class Keeper:
             return
         if self._reminded.get(table.id) == found.version:
             return
-        self._reminded[table.id] = found.version
+        connected = table.seats[found.seat].connections > 0
+        if not connected:  # at the table: told there; reminded once they leave it with the move to make
+            self._reminded[table.id] = found.version
         host = next((s.name for s in table.seats if s.kind == SeatKind.PERSON and s.token_hash is not None), None)
         title = str(named(table.info, table.options, host)["name"])
-        connected = table.seats[found.seat].connections > 0
         await self.your_turn(found.user_id, table.id, title, found.version, connected)
 
     async def _load_hours(self, user_ids: list[str], again: bool = False) -> None:
