@@ -11,12 +11,14 @@ PostgreSQL database.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from dataclasses import replace
 from datetime import datetime
 
 import pytest
-from serverkit import ThreadServer
+from serverkit import Client, ThreadServer
 from turnkit import DAY, HOUR, PARIS, Message, Player, clients, later, leave, paris, play, turn_table, wait_for
 
+import loopback
 from clubsuite.records import loads_record, replay
 from clubsuite.server.store.database import Store
 from clubsuite.server.turns.config import TurnConfig
@@ -98,6 +100,8 @@ def test_a_week_of_whist_with_playing_hours_a_vacation_a_restart_and_a_bot_playi
     # a day of her clock counted in her hours, 09:00 to 21:00: 1 hour on Monday, 12 on Tuesday, 11 on Wednesday
     assert abs(turn["deadline"] - paris(3, 20)) < 120, datetime.fromtimestamp(turn["deadline"], PARIS)
     moves = len(log_of(store, table))
+    at[1].send({"type": "chat", "text": "Your move, Ann: see you tomorrow"})
+    at[0].until(lambda m: m["type"] == "chat")
     leave(at)
     parked(server, table)
     assert entry(ann, table)["mine"] and ann.get("/turns/count") == {"waiting": 1}
@@ -118,6 +122,7 @@ def test_a_week_of_whist_with_playing_hours_a_vacation_a_restart_and_a_bot_playi
     at = clients(server.base, table, friends)
     back = at[0].until(lambda m: m["type"] == "state")
     assert back["away"]["updates"], "Ann is told what happened while she was away"
+    assert [line["text"] for line in back["chat"]] == ["Your move, Ann: see you tomorrow"]  # kept while parked
     assert any(e["type"] for u in back["away"]["updates"] for e in u["events"])
     msg = play(at, lambda m: m["to_act"] == 2)
     assert msg["turn"]["paused"] == "vacation"
@@ -203,3 +208,92 @@ def test_a_clock_run_out_at_a_losing_rated_table_ends_the_match_with_the_late_pl
     at[late].send({"type": "act", "version": state["version"], "action": "pass"})
     assert at[late].until(lambda m: m["type"] == "error")["code"] == "over"
     leave(at)
+
+
+@pytest.mark.backends("sqlite")
+@pytest.mark.server(turn_config=FAST)
+def test_a_turn_based_table_is_made_and_joined_by_accounts_only_and_bad_settings_are_refused_by_name(
+    server: ThreadServer, friends: list[Player]
+) -> None:
+    ann, bob, _ = friends
+    guest = loopback.client(base_url=server.base, timeout=30)
+    r = guest.post("/tables", json={"game": "whist", "pace": DAY})
+    assert r.status_code == 401 and r.json()["code"] == "sign_in", r.text
+    r = ann.http.post("/tables", json={"game": "whist", "pace": 1000}, headers=ann.csrf)
+    assert r.status_code == 400 and "pace=1000" in r.json()["message"] and "2 weeks" in r.json()["message"], r.text
+    r = ann.http.post("/tables", json={"game": "whist", "pace": DAY, "on_timeout": "maybe"}, headers=ann.csrf)
+    assert r.status_code == 422 and "on_timeout" in r.text
+    r = ann.http.post("/tables", json={"game": "whist", "pace": DAY, "clock": 30}, headers=ann.csrf)
+    assert r.status_code == 400 and "no live clock" in r.json()["message"]
+    made = ann.post("/tables", {"game": "whist", "pace": DAY}, status=201)
+    assert made["settings"]["pace"] == DAY and made["settings"]["on_timeout"] == "bot"
+    r = guest.post(f"/tables/{made['id']}/join", json={"name": "Gus"})
+    assert r.status_code == 409 and r.json()["code"] == "account_needed", r.text
+    ann.post(f"/tables/{made['id']}/join", {"seat": 0})
+    again = ann.http.post(f"/tables/{made['id']}/join", json={"seat": 1}, headers=ann.csrf)
+    assert again.status_code == 409 and again.json()["code"] == "already_seated"
+    bob.post(f"/tables/{made['id']}/turn/autoplay", {"on": True}, status=409)  # no seat of his
+    r = bob.http.post(f"/tables/{made['id']}/turn/autoplay", json={"on": "yes"}, headers=bob.csrf)
+    assert r.status_code == 422
+    guest.close()
+
+
+@pytest.mark.backends("sqlite")
+@pytest.mark.server(turn_config=replace(FAST, tables_per_account=1))
+def test_an_account_sits_at_no_more_turn_based_tables_than_the_operator_allows(
+    server: ThreadServer, friends: list[Player]
+) -> None:
+    ann, bob, cat = friends
+    turn_table(ann, [bob, cat])
+    r = ann.http.post("/tables", json={"game": "whist", "pace": DAY}, headers=ann.csrf)
+    assert r.status_code == 429 and r.json()["code"] == "too_many_turn_tables", r.text
+    dan = Player(server.base, "Dan")
+    made = dan.post("/tables", {"game": "whist", "pace": DAY, "public": False}, status=201)
+    r = bob.http.post(f"/invites/{made['invite']}/join", json={}, headers=bob.csrf)
+    assert r.status_code == 429 and r.json()["code"] == "too_many_turn_tables", r.text
+    dan.close()
+
+
+@pytest.mark.backends("sqlite")
+@pytest.mark.server(turn_config=FAST)
+def test_bots_move_at_once_and_a_players_forced_moves_are_played_for_them_where_they_asked(
+    server: ThreadServer, store: Store, friends: list[Player]
+) -> None:
+    ann = friends[0]
+    made = ann.post(
+        "/tables",
+        {
+            "game": "whist",
+            "pace": DAY,
+            "public": False,
+            "seats": [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}],
+        },
+        status=201,
+    )
+    joined = ann.post(f"/invites/{made['invite']}/join", {})
+    table = made["id"]
+    ann.post(f"/tables/{table}/turn/autoplay", {"on": True})
+    at = {0: Client(server.base, table, joined["token"])}
+    # Ann only ever chooses where she has a choice; the bots and her forced moves go at once
+    last = play(at, lambda m: False, forced=frozenset({0}))
+    assert last["over"]
+    sources = {source for _, source in _all_actions(store, table)}
+    assert sources == {"seat", "bot", "auto"}
+    leave(at)
+
+
+def _all_actions(store: Store, table: str) -> list[tuple[int, str]]:
+    return [(a.seat, a.source) for a in store.actions(table, 0)]
+
+
+@pytest.mark.backends("sqlite")
+@pytest.mark.server(turn_config=FAST)
+def test_a_player_who_leaves_a_turn_based_seat_no_longer_lists_the_table(
+    server: ThreadServer, friends: list[Player]
+) -> None:
+    ann, bob, cat = friends
+    table = turn_table(ann, [bob, cat])
+    assert [e["id"] for e in cat.get("/turns")["tables"]] == [table]
+    cat.post(f"/tables/{table}/leave", {"token": cat.token})
+    wait_for(lambda: not cat.get("/turns")["tables"], 60, "the table to leave Cat's list")
+    assert [e["id"] for e in ann.get("/turns")["tables"]] == [table]

@@ -102,10 +102,15 @@ def clients(base: str, table: str, players: list[Player]) -> dict[int, Client]:
 
 
 def play(
-    at: dict[int, Client], stop: Callable[[Message], bool], limit: int = 2000, moves: int | None = None
+    at: dict[int, Client],
+    stop: Callable[[Message], bool],
+    limit: int = 2000,
+    moves: int | None = None,
+    forced: frozenset[int] = frozenset(),
 ) -> Message:
     """Play the first legal action of whoever is to act, through their own socket, until ``stop`` holds for the
-    table's latest message (or ``moves`` were made, or the match is over); that message."""
+    table's latest message (or ``moves`` were made, or the match is over); that message. A seat without a client
+    (a bot's) and a seat of ``forced`` with one legal action (auto-play) are waited for."""
     msg = _latest(at)
     for made in range(limit):
         if made == moves:
@@ -114,6 +119,9 @@ def play(
             return msg
         seat = msg["to_act"]
         seen = msg["version"]
+        if seat not in at or (seat in forced and len(msg.get("legal") or ()) == 1):  # a bot's move, or auto-play
+            msg = next(iter(at.values())).until(lambda m, v=seen: m["type"] == "update" and m["version"] > v)
+            continue
 
         def ready(m: Message, v: int = seen) -> bool:
             return m["type"] in ("state", "update") and m["version"] >= v and bool(m.get("legal"))

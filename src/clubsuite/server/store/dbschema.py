@@ -23,6 +23,9 @@ PostgreSQL by comparing them with a migrated database.
   (``server/puzzles``).
 * ``own_puzzles``, ``own_puzzle_sources``: the puzzles made from an account's own missed decisions, and the matches
   looked at for them.
+* ``turn_tables``, ``turn_seats``, ``turn_chat``, ``turn_prefs``, ``vacations``, ``push_subscriptions``, ``outbox``,
+  ``server_keys``, ``test_clock``: turn-based tables' clocks, seats and players' chat, an account's playing hours,
+  reminders and vacations, the reminders waiting to be delivered, the Web Push key pair (``server.turns``).
 """
 
 from __future__ import annotations
@@ -507,6 +510,18 @@ turn_seats = Table(
     Column("reminded", Integer),  # the version a reminder was last sent for (one per turn)
     PrimaryKeyConstraint("table_id", "seat"),
     Index("turn_seats_by_user", "user_id"),
+)
+turn_chat = Table(
+    "turn_chat",
+    metadata,
+    Column("table_id", Text, nullable=False),
+    Column("id", Integer, nullable=False),  # the line's id at its table
+    Column("seat", Integer, nullable=False),  # said by a seated player (the players' channel only is kept)
+    Column("name", Text, nullable=False),
+    Column("text", Text, nullable=False),
+    Column("at", Float, nullable=False),
+    Column("user_id", Text),  # the speaker's account: never sent, read to hide a blocked account's lines
+    PrimaryKeyConstraint("table_id", "id"),
 )
 turn_prefs = Table(
     "turn_prefs",

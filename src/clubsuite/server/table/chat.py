@@ -7,7 +7,10 @@ anyone watching can). Bots do not chat.
 
 The chat belongs to the table while the server runs and to nothing else: the last :data:`HISTORY` lines are kept in
 memory, for whoever connects later, and are lost when the table closes or the server stops. They are never written
-to the database or into a record (a record is the match, and what players typed is theirs, not the game's).
+into a record (a record is the match, and what players typed is theirs, not the game's). A turn-based table, whose
+players come and go over days and which leaves the server's memory between their visits, keeps its players'
+channel in the database too (``server.turns``: :meth:`ChatRoom.restore` reads it back); its spectators' lines stay in
+memory only.
 
 The text comes already normalised and checked (:func:`clubsuite.server.table.protocol.chat_text`: bounded, no control or
 invisible characters); a chat line is only ever shown as text. It tells nothing hidden: it holds what a person typed,
@@ -121,6 +124,16 @@ class ChatRoom:
             for old in [k for k in kept if isinstance(first, int) and k < first]:
                 del kept[old]
         return line
+
+    def restore(self, lines: list[tuple[JsonObject, str | None]]) -> None:
+        """Take back lines kept apart (a turn-based table's, read from the database), oldest first, each with the
+        account that said it: they are kept as if said here, and the next line's id follows the last."""
+        for line, user_id in lines:
+            self.kept.append(line)
+            line_id = _id(line)
+            if user_id is not None:
+                self.speakers[line_id] = user_id
+            self.last_id = max(self.last_id, line_id)
 
     def witnessed(self, line_id: int, user_id: str) -> bool:
         """Whether the account ``user_id`` was at the table (seated, or watching signed in) when the kept line

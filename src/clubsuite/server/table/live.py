@@ -169,6 +169,9 @@ class LiveTable:
         self.on_turn: Callable[[LiveTable], None] | None = None
         """Told after every change of a turn-based table (an action, a rematch, an adjournment, a loss on time),
         once its clients were told: its clock is written and the player to act reminded."""
+        self.on_chat: Callable[[LiveTable, JsonObject, str | None], None] | None = None
+        """Told of every line said on the players' channel of a turn-based table, with its speaker's account: kept in
+        the database, for the players' next visits."""
         self.autoplay: set[int] = set()
         """The seats whose forced moves (one legal action) are played at once."""
         self.seen: dict[int, int] = {}
@@ -430,6 +433,8 @@ class LiveTable:
         present = {s.user_id for s in self.seats if s.user_id is not None}
         present.update(c.user_id for c in self.connections if c.user_id is not None)
         line = self.chat.say(conn, seat_name, text, frozenset(present))
+        if self.on_chat is not None and line["channel"] == "players":
+            self.on_chat(self, line, conn.user_id)
         msg = message("chat", **line)
         for other in list(self.connections):
             if other is conn:

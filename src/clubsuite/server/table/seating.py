@@ -270,6 +270,7 @@ class Seating:
                     conn.send_close()
         table.broadcast_presence()
         table.reschedule()
+        table.turned()  # at a turn-based table: the seat leaves its player's list
         return seat_no
 
     async def token_for(self, table: LiveTable, user_id: str, wanted: int | None = None) -> tuple[int, str]:

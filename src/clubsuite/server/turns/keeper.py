@@ -32,8 +32,9 @@ from sqlalchemy.engine import Connection
 
 from clubsuite.jsonform import JsonObject
 from clubsuite.server.store.database import StoredRow
-from clubsuite.server.store.dbschema import SeatKind, turn_seats, turn_tables
+from clubsuite.server.store.dbschema import SeatKind, turn_chat, turn_seats, turn_tables
 from clubsuite.server.store.handle import Database
+from clubsuite.server.table.chat import HISTORY
 from clubsuite.server.table.hub import Hub
 from clubsuite.server.table.live import LiveTable, Refused
 from clubsuite.server.turns.clock import ALWAYS, PlayingHours, Span, deadline, paused
@@ -117,6 +118,7 @@ class Keeper:
         """Give a turn-based table its clock's hooks."""
         table.turn_part = self.part
         table.on_turn = self.changed
+        table.on_chat = self.said
 
     async def made(self, table: LiveTable, host_id: str) -> None:
         """A turn-based table was just made by ``host_id``: its row written, its hooks set."""
@@ -141,12 +143,23 @@ class Keeper:
         await self.measure()
         table_id = table.id
 
-        def work(conn: Connection) -> tuple[StoredRow | None, list[StoredRow]]:
+        def work(conn: Connection) -> tuple[StoredRow | None, list[StoredRow], list[StoredRow]]:
             row = conn.execute(select(turn_tables).where(turn_tables.c.table_id == table_id)).first()
             seen = list(conn.execute(select(turn_seats).where(turn_seats.c.table_id == table_id)))
-            return row, seen
+            kept = select(turn_chat).where(turn_chat.c.table_id == table_id).order_by(turn_chat.c.id)
+            said = list(conn.execute(kept))
+            return row, seen, said
 
-        row, seen = await self.database.reading(work)
+        row, seen, said = await self.database.reading(work)
+        table.chat.restore(
+            [
+                (
+                    {"id": r.id, "channel": "players", "seat": r.seat, "name": r.name, "text": r.text, "at": r.at},
+                    r.user_id,
+                )
+                for r in said
+            ]
+        )
         await self._load_hours([s.user_id for s in table.seats if s.user_id is not None])
         for s in seen:
             table.seen[s.seat] = s.seen
@@ -334,6 +347,31 @@ class Keeper:
     def settled(self) -> bool:
         """Whether every clock worked out here has been written."""
         return not self._pending
+
+    def said(self, table: LiveTable, line: JsonObject, user_id: str | None) -> None:
+        """A line said on a turn-based table's players' channel: kept in the database (its last :data:`HISTORY`
+        lines), in a task of its own."""
+        task = asyncio.create_task(self._keep_line(table.id, line, user_id))
+        self._pending.add(task)
+        task.add_done_callback(self._pending.discard)
+
+    async def _keep_line(self, table_id: str, line: JsonObject, user_id: str | None) -> None:
+        line_id = line["id"]
+        assert isinstance(line_id, int)
+
+        def work(conn: Connection) -> None:
+            conn.execute(
+                insert(turn_chat).values(
+                    table_id=table_id, id=line_id, seat=line["seat"], name=line["name"], text=line["text"],
+                    at=line["at"], user_id=user_id,
+                )
+            )  # fmt: skip
+            conn.execute(delete(turn_chat).where(turn_chat.c.table_id == table_id, turn_chat.c.id <= line_id - HISTORY))
+
+        try:
+            await self.database.write(work)
+        except Exception:  # the line was said and shown; only its keeping for later visits is lost
+            log.exception("table %s: a chat line could not be kept", table_id)
 
     # -- the players' own switches -------------------------------------------------------------------------------
     async def resume(self, table: LiveTable) -> None:

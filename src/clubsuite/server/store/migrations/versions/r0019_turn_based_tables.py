@@ -1,10 +1,11 @@
 """Turn-based tables: their clocks, the players' playing hours, vacations and reminders (``server.turns``).
 
 ``turn_tables`` (a turn-based table's pace, what a clock running out does, whether a process holds it, whose clock
-runs and until when), ``turn_seats`` (what each account last saw there, auto-play), ``turn_prefs`` (an account's
-time zone, playing hours and reminders), ``vacations``, ``push_subscriptions`` (Web Push, one per browser),
-``outbox`` (reminders waiting to be delivered, retried with back-off), ``server_keys`` (the Web Push key pair every
-process signs with) and ``test_clock`` (an offset of the turn clocks, read only by ``clubs serve --test-clock``)."""
+runs and until when), ``turn_seats`` (what each account last saw there, auto-play), ``turn_chat`` (the players'
+last lines, kept for their next visits), ``turn_prefs`` (an account's time zone, playing hours and reminders),
+``vacations``, ``push_subscriptions`` (Web Push, one per browser), ``outbox`` (reminders waiting to be delivered,
+retried with back-off), ``server_keys`` (the Web Push key pair every process signs with) and ``test_clock`` (an
+offset of the turn clocks, read only by ``clubs serve --test-clock``)."""
 
 from __future__ import annotations
 
@@ -49,6 +50,17 @@ def upgrade() -> None:
         sa.PrimaryKeyConstraint("table_id", "seat"),
     )
     op.create_index("turn_seats_by_user", "turn_seats", ["user_id"])
+    op.create_table(
+        "turn_chat",
+        sa.Column("table_id", sa.Text, nullable=False),
+        sa.Column("id", sa.Integer, nullable=False),
+        sa.Column("seat", sa.Integer, nullable=False),
+        sa.Column("name", sa.Text, nullable=False),
+        sa.Column("text", sa.Text, nullable=False),
+        sa.Column("at", sa.Float, nullable=False),
+        sa.Column("user_id", sa.Text),
+        sa.PrimaryKeyConstraint("table_id", "id"),
+    )
     op.create_table(
         "turn_prefs",
         sa.Column("user_id", sa.Text, primary_key=True),
@@ -117,7 +129,7 @@ def upgrade() -> None:
 def downgrade() -> None:
     """Drop them."""
     for name in (
-        "test_clock", "server_keys", "outbox", "push_subscriptions", "vacations", "turn_prefs", "turn_seats",
-        "turn_tables",
+        "test_clock", "server_keys", "outbox", "push_subscriptions", "vacations", "turn_prefs", "turn_chat",
+        "turn_seats", "turn_tables",
     ):  # fmt: skip
         op.drop_table(name)
