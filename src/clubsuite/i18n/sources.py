@@ -165,10 +165,25 @@ def terminal_messages() -> Iterator[Message]:
                 )
 
 
+def mail_messages() -> Iterator[Message]:
+    """The words of the reminders' e-mails and of their links' pages (context ``mail``)."""
+    from clubsuite.server.turns.mail import CONTEXT, MESSAGES
+
+    for text, plural, note in MESSAGES:
+        yield Message(text, plural, CONTEXT, f"e-mail: {note}")
+
+
 def messages() -> list[Message]:
     """Every message, each once (the first place it is met gives its note)."""
     seen: dict[tuple[str | None, str], Message] = {}
-    every = (*reason_messages(), *card_messages(), *lobby_messages(), *theme_messages(), *page_messages())
+    every = (
+        *reason_messages(),
+        *card_messages(),
+        *lobby_messages(),
+        *theme_messages(),
+        *page_messages(),
+        *mail_messages(),
+    )
     for message in (*every, *terminal_messages()):
         seen.setdefault((message.context, message.msgid), message)
     return list(seen.values())

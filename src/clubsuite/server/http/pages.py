@@ -5,9 +5,10 @@ The client is plain HTML, CSS and ES modules under ``server/http/static`` (no bu
 a player's profile (their own: with their sessions, password and deletion), ``/leaderboard`` the leaderboards,
 ``/puzzle`` the puzzles (``/puzzle/{pool}`` one pool's),
 ``/clubnight/{id}`` a club night, ``/tournament`` the tournaments (``/tournament/{id}`` one), ``/moderation`` the
-moderators' queue. A replay is worked
-out by the rules engine in a worker process (``replaying``): the browser holds no rules, it shows what the server
-computed. The limits and security headers every answer gets are the guard's (``guard``).
+moderators' queue, ``/your-turn`` the player's turn-based tables ("Your turn"; ``GET /turns`` is their list's JSON), and
+``/push-sw.js`` the service worker that shows their pushes. A replay is worked out by the rules engine in a worker
+process (``replaying``): the browser holds no rules, it shows what the server computed. The limits and security headers
+every answer gets are the guard's (``guard``).
 """
 
 from __future__ import annotations
@@ -139,6 +140,16 @@ def router(
     @routes.get("/moderation", include_in_schema=False)
     async def moderation_page() -> FileResponse:
         return page("moderation.html")
+
+    @routes.get("/your-turn", include_in_schema=False)
+    async def turns_page() -> FileResponse:
+        return page("turns.html")
+
+    @routes.get("/push-sw.js", include_in_schema=False)
+    async def push_worker() -> FileResponse:
+        """The service worker that shows a turn-based table's "your turn" push (served from the root: its scope is
+        the whole site, so that a click on its notification may open any table)."""
+        return FileResponse(STATIC / "push-sw.js", media_type="text/javascript", headers={"cache-control": "no-cache"})
 
     async def replayed(
         raw: bytes | str, request: Request, review_seat: int | None = None, account: str | None = None

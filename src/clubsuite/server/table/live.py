@@ -200,11 +200,11 @@ class LiveTable:
         if conn.seat is not None:
             state = self.seats[conn.seat]
             state.connections -= 1
+            self.saw(conn.seat)
             if state.connections == 0:
                 state.away_since = time.monotonic()
-                if self.settings.turn_based and self.match.to_act == conn.seat:
-                    self.turned()  # they left with their move to make: reminded now, if not yet
-            self.saw(conn.seat)
+                if self.settings.turn_based:
+                    self.turned()  # what they saw is written now; left with their move to make, they are reminded
 
     def saw(self, seat: int) -> None:
         """``seat``'s player has seen the table as it is now (at a turn-based table: kept in memory here, written

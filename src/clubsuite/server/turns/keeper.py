@@ -26,6 +26,7 @@ import logging
 import time
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
+from typing import Protocol
 
 from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -53,8 +54,13 @@ Key = tuple[int, bool, bool, bool]
 it is adjourned, whether its match is over."""
 Hours = tuple[PlayingHours, tuple[Span, ...]]
 """An account's playing hours and vacations, as its clocks are worked out from them."""
-YourTurn = Callable[[str, str, str, int, bool], Awaitable[None]]
-"""Told that a person's turn began: (account, table, the table's name in words, version, whether they are at it)."""
+class YourTurn(Protocol):
+    """Told that a person's turn began: the account, the table, its name in English words, the version, whether they
+    are at the table, and the name's parts (for a page to word it in its reader's language)."""
+
+    def __call__(
+        self, user_id: str, table_id: str, title: str, version: int, connected: bool, words: JsonObject | None = None
+    ) -> Awaitable[None]: ...
 
 
 @dataclass(frozen=True)
@@ -251,6 +257,7 @@ class Keeper:
                     for conn in list(table.connections):  # told again, with the right deadline
                         conn.send(table.state(conn.seat, hidden=conn.hidden))
                 await self._write(table, found)
+                await self._flush_seen([table])
                 await self._remind(table, found)
             except Exception:  # written again at the next change, or when the table is next loaded
                 log.exception("table %s: its clock could not be written", table.id)
@@ -293,8 +300,9 @@ class Keeper:
         if not connected:  # at the table: told there; reminded once they leave it with the move to make
             self._reminded[table.id] = found.version
         host = next((s.name for s in table.seats if s.kind == SeatKind.PERSON and s.token_hash is not None), None)
-        title = str(named(table.info, table.options, host)["name"])
-        await self.your_turn(found.user_id, table.id, title, found.version, connected)
+        name = named(table.info, table.options, host)
+        words = name["name_words"] if isinstance(name["name_words"], dict) else None
+        await self.your_turn(found.user_id, table.id, str(name["name"]), found.version, connected, words)
 
     async def _load_hours(self, user_ids: list[str], again: bool = False) -> None:
         """Read the playing hours and vacations of the accounts not known yet (``again``: all of them)."""

@@ -106,7 +106,7 @@ def turn_list(conn: Connection, user_id: str, now: float) -> JsonObject:
                 "name_words": title["name_words"],
                 "game": r.game,
                 "base": info.name,
-                "seats": [{"seat": seat, "name": name} for seat, name in names],
+                "seats": [{"seat": seat, "name": name, "kind": kind} for seat, name, kind in names],
                 "my_seat": r.my_seat,
                 "to_act": r.seat,
                 "mine": mine,
@@ -131,11 +131,13 @@ def _number(value: JsonValue) -> float:
     return float(value) if isinstance(value, int | float) else 0.0
 
 
-def _names(table_id: str, sat: list[tuple[int, str, str | None]]) -> list[tuple[int, str]]:
+def _names(table_id: str, sat: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str]]:
     """Each seat's name as the table shows it: a person's, a bot's persona (as the table names it), or the seat's
     number where nobody took it yet."""
     people = [n for _, kind, n in sat if kind == SeatKind.PERSON and n]
     named_bots = {seat: n for seat, kind, n in sat if kind == SeatKind.BOT and n}
     unnamed = [seat for seat, kind, n in sat if kind == SeatKind.BOT and not n]
     bots = {**persona_names(table_id, unnamed, people + list(named_bots.values())), **named_bots}
-    return [(seat, (n or f"seat {seat + 1}") if kind == SeatKind.PERSON else bots[seat]) for seat, kind, n in sat]
+    return [
+        (seat, (n or f"seat {seat + 1}") if kind == SeatKind.PERSON else bots[seat], kind) for seat, kind, n in sat
+    ]

@@ -154,7 +154,15 @@ class Reminders:
         return await asyncio.get_running_loop().run_in_executor(self._threads, call)
 
     # -- a turn begins ----------------------------------------------------------------------------------------------
-    async def your_turn(self, user_id: str, table_id: str, title: str, version: int, connected: bool) -> None:
+    async def your_turn(
+        self,
+        user_id: str,
+        table_id: str,
+        title: str,
+        version: int,
+        connected: bool,
+        words: JsonObject | None = None,
+    ) -> None:
         """A person's turn began at a turn-based table (``version``: the table's then). At most one reminder per
         (table, version), recorded in ``turn_seats.reminded`` where the seat's row is; nothing when ``connected``
         (the player has the table open). Otherwise, by the account's switches: a page notice (kind ``turn``, in
@@ -182,7 +190,10 @@ class Reminders:
             return prefs.page
 
         if await self.database.write(work):
-            await self.notices.add(user_id, "turn", {"table": table_id, "title": title}, replacing={"table": table_id})
+            body: JsonObject = {"table": table_id, "title": title}
+            if words is not None:  # the name's parts, for a page to word it in its reader's language
+                body["name_words"] = words
+            await self.notices.add(user_id, "turn", body, replacing={"table": table_id})
         self._wake.set()
 
     def _queue_push(

@@ -1,13 +1,15 @@
 // @ts-check
 // The account part of every page's bar: "Sign in" / "Create an account" (a small form: name and password, or a
 // passkey), or, signed in, the account's name (a link to its profile) and "Sign out". Signing up or in brings along
-// the seats this browser holds (their tokens are in its storage), so a guest's table becomes the account's. The
+// the seats this browser holds (their tokens are in its storage), so a guest's table becomes the account's. Signed in,
+// the bar links to the turn-based tables waiting for the player's move ("Your turn", with their count). The
 // session is an HttpOnly cookie the page never reads; the page keeps only the CSRF token it sends with each change
 // (dom.js).
 
 import {account, api, h} from "./dom.js";
 import {t} from "./i18n.js";
 import {addPasskey, passkeyTrouble, passkeysPossible, signInWithPasskey} from "./passkey.js";
+import {turnsLink} from "./turnwords.js";
 
 /** The seat tokens this browser keeps (``clubs.seat.<table>``). */
 function heldTokens() {
@@ -75,7 +77,8 @@ export async function accountBox() {
         location.reload();
       }
     });
-    box.append(h("a", {href: `/player/${encodeURIComponent(me.name)}`, class: "me", id: "me"}, me.name), out);
+    // the turn-based tables waiting for this player's move, counted
+    box.append(turnsLink(), h("a", {href: `/player/${encodeURIComponent(me.name)}`, class: "me", id: "me"}, me.name), out);
     return box;
   }
   box.append(

@@ -136,12 +136,13 @@ export function account(again = false) {
 }
 
 /** JSON over HTTP: the decoded answer, or an Error carrying the server's message. A request that changes something
- * carries the session's CSRF token when the browser is signed in (the server refuses it otherwise). */
-export async function api(path, body = undefined) {
+ * (a body: POST, or ``method``, PUT) carries the session's CSRF token when the browser is signed in (the server
+ * refuses it otherwise). */
+export async function api(path, body = undefined, method = "POST") {
   if (local) return local.api(path, body); // the offline app: the rules in the page answer
   if (body !== undefined) await account();
   const init = body === undefined ? {} : {
-    method: "POST",
+    method,
     headers: csrf ? {"content-type": "application/json", "x-csrf-token": csrf} : {"content-type": "application/json"},
     body: typeof body === "string" ? body : JSON.stringify(body),
   };
@@ -215,7 +216,7 @@ export const store = {
 };
 
 /** The page's title in the reader's language, for the page ``page`` ("lobby", "table", "replay", "player",
- * "leaderboard", "clubnight", "tournament", "moderation", "review" or "puzzles"), once its words
+ * "leaderboard", "clubnight", "tournament", "moderation", "review", "puzzles" or "turns"), once its words
  * are loaded (the HTML's own title is the English one). */
 export function pageTitle(page) {
   switch (page) {
@@ -248,6 +249,9 @@ export function pageTitle(page) {
       break;
     case "puzzles":
       document.title = t("Clubs: puzzles");
+      break;
+    case "turns":
+      document.title = t("Clubs: your turn");
       break;
     default:
       document.title = t("Clubs");

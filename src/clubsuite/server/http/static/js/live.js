@@ -7,7 +7,7 @@
 // closed are shown as if pushed then).
 
 import {account, api, h, store} from "./dom.js";
-import {t} from "./i18n.js";
+import {t, tableName} from "./i18n.js";
 import {play} from "./sound.js";
 
 const handlers = new Map(); // message type -> set of functions
@@ -129,6 +129,12 @@ function noticeView(notice, remove) {
         : t("{name} invites you to a table.", {name: b.from});
       return h("div", {class: "notice", dataset: {kind: "invite"}}, h("p", {}, words), go, " ", decline, close);
     }
+    case "turn": { // a turn-based table waits for this account's move
+      const go = h("a", {href: `/table/${encodeURIComponent(b.table)}`, class: "button-link primary notice-join"}, t("Go to the table"));
+      go.addEventListener("click", () => { api(`/notices/${encodeURIComponent(notice.id)}/dismiss`, {}).catch(() => null); });
+      const title = tableName({name: b.title, name_words: b.name_words}); // in the reader's language where parts came
+      return h("div", {class: "notice", dataset: {kind: "turn"}}, h("p", {}, t("Your turn at {title}.", {title})), go, close);
+    }
     case "declined":
       return h("div", {class: "notice"}, h("p", {}, t("{name} declined your invitation.", {name: b.by})), close);
     case "warn":
@@ -156,10 +162,12 @@ export function startNotices() {
   const shown = new Set();
   const showNotice = (notice) => {
     if (shown.has(notice.id)) return;
+    // your turn at the table this page shows, or on the page that lists them: the page says it already
+    if (notice.kind === "turn" && (here[1] === "your-turn" || (here[1] === "table" && hereId === (notice.body || {}).table))) return;
     const view = noticeView(notice, () => view.remove());
     if (!view) return;
     shown.add(notice.id);
-    if (notice.kind === "invite") play("turn");
+    if (notice.kind === "invite" || notice.kind === "turn") play("turn");
     box.append(view);
   };
   const here = location.pathname.split("/");

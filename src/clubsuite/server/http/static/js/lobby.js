@@ -14,6 +14,7 @@ import {levelWords} from "./board.js";
 import {cardRow, parseCards} from "./cards.js";
 import {language, languageSwitch, loadWords, ruleWords, serverWords, t, tableName, tn} from "./i18n.js";
 import {on, serverNow, startNotices, watch} from "./live.js";
+import {PACES, TIMEOUTS, paceChoice, timeoutChoice} from "./turnwords.js";
 
 const app = byId("app");
 const REFRESH_MS = 5000;
@@ -610,12 +611,38 @@ function createForm() {
   gameSelect.addEventListener("change", drawOptions);
   variantSelect.addEventListener("change", drawOptionFields);
 
+  // live, or turn-based (over days: a pace for each move, and what happens when a clock runs out; accounts only)
+  const liveRadio = h("input", {type: "radio", name: "play-kind", id: "play-live", value: "live", checked: true});
+  const turnRadio = h("input", {type: "radio", name: "play-kind", id: "play-turns", value: "turns", disabled: !me,
+    "aria-describedby": "play-turns-note"});
+  const paceSelect = h("select", {id: "pace"}, PACES.map((p) => h("option", {value: String(p)}, paceChoice(p))));
+  paceSelect.value = "86400";
+  const timeoutRadios = TIMEOUTS.map((value) => h("input", {type: "radio", name: "on-timeout", id: `on-timeout-${value}`, value, checked: value === "bot"}));
+  const turnOptions = h("div", {class: "turn-options", id: "turn-options", hidden: true},
+    h("div", {class: "field"}, h("label", {for: "pace"}, t("Time for each move")), paceSelect,
+      h("small", {}, t("A player's clock stops at night, in their own time zone, and while they are on vacation."))),
+    h("fieldset", {class: "on-timeout"}, h("legend", {}, t("When a player's time runs out")),
+      timeoutRadios.map((radio) => h("div", {class: "field check"}, radio, h("label", {for: radio.id}, timeoutChoice(radio.value))))),
+    h("p", {class: "muted"}, t("Bots in the seats move at once. Once the table is made, invite your friends from it, or from your friends list.")));
+  const showKind = () => {
+    turnOptions.hidden = !turnRadio.checked;
+    clockInput.disabled = turnRadio.checked; // a turn-based table's clock is its pace
+  };
+  liveRadio.addEventListener("change", showKind);
+  turnRadio.addEventListener("change", showKind);
+  const kindBox = h("fieldset", {class: "play-kind"}, h("legend", {}, t("How you play")),
+    h("div", {class: "field check"}, liveRadio, h("label", {for: "play-live"}, t("Live: everyone plays now, at the table together"))),
+    h("div", {class: "field check"}, turnRadio, h("label", {for: "play-turns"}, t("Turn-based: a match with friends over days, each moving when they can"))),
+    h("p", {class: "muted", id: "play-turns-note"}, me ? t("Every player at a turn-based table needs an account.")
+      : t("Sign in to make a turn-based table: every player at one needs an account.")),
+    turnOptions);
+
   const numberField = (input, label, hint) => h("div", {class: "field"}, h("label", {for: input.id}, label), input, h("small", {}, hint));
   const button = h("button", {type: "submit", class: "primary"}, t("Create the table"));
   const form = h("form", {class: "panel create", "aria-labelledby": "create-title", novalidate: true},
     h("h2", {id: "create-title"}, t("New table")),
     h("div", {class: "field"}, h("label", {for: "game"}, t("Game")), gameSelect, gameAbout),
-    optionsBox, seatsBox,
+    optionsBox, seatsBox, kindBox,
     h("div", {class: "field check"}, publicBox, h("label", {for: "public"}, t("Listed in the lobby (otherwise by invite only)"))),
     // what most tables leave as it is, folded: spectators, hints, rating, the clock and the bots' pace
     h("details", {class: "more-options", id: "more-options"}, h("summary", {}, t("More options")),
@@ -664,6 +691,9 @@ function createForm() {
       rated: ratedBox.checked,
       ...numbers,
     };
+    if (turnRadio.checked) { // its pace is its clock
+      Object.assign(body, {clock: null, pace: Number(paceSelect.value), on_timeout: (timeoutRadios.find((r) => r.checked) ?? timeoutRadios[0]).value});
+    }
     button.disabled = true;
     try {
       const table = await api("/tables", body);

@@ -1,7 +1,8 @@
 // @ts-check
 // A player's profile (/player/{name}): their ratings per pool, each with the path it took (a small plot), their
 // matches, wins and average points per game, and their finished matches with the record and replay links. On one's
-// own profile: the signed-in sessions (each can be ended), the passkeys, the password, and deleting the account.
+// own profile: the signed-in sessions (each can be ended), the passkeys, the password, deleting the account, and the
+// turn-based tables' settings (turnsettings.js: playing hours, reminders, vacations).
 
 import {account, api, byId, fill, h, pageTitle, s} from "./dom.js";
 import {ratingWords} from "./account.js";
@@ -9,6 +10,7 @@ import {loadWords, t, tn} from "./i18n.js";
 import {passkeysPart} from "./passkey.js";
 import {applyColours, bar, gameLabel, poolLabel, when} from "./people.js";
 import {ownPeoplePart, relationPart} from "./together.js";
+import {turnSettingsPart} from "./turnsettings.js";
 
 const app = byId("app");
 const name = decodeURIComponent(location.pathname.split("/").pop() || "");
@@ -167,6 +169,7 @@ async function start() {
       h("section", {"aria-labelledby": "games-title"}, h("h2", {id: "games-title"}, t("Games")), gamesPart(profile)),
       h("section", {"aria-labelledby": "history-title"}, h("h2", {id: "history-title"}, t("Matches")), historyPart(profile)),
       profile.own ? await ownPeoplePart() : me ? await relationPart(profile.name) : null,
+      profile.own ? await turnSettingsPart(agentWords) : null, // the clock and reminders of turn-based tables
       profile.own ? await ownPart() : null));
 }
 

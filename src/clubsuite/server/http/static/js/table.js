@@ -30,6 +30,7 @@ async function start() {
   applyColours();
   applyMotion();
   announcer(); // the live region is there before anything is said in it
+  setInterval(() => { if (state.turn && state.view) render(); }, 60000); // a turn-based table's clock, to the minute
   if (!OFFLINE) { // the offline app has no accounts and no tournaments
     startNotices(); // a tournament's next table, and what else is meant for this account
     loadTournament(tableId, () => { if (state.view) render(); }); // a tournament's table: its name, clock, your place

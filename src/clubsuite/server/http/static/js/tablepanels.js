@@ -13,7 +13,8 @@ import {ratingWords} from "./account.js";
 import {coachPanel} from "./coach.js";
 import {kept, memo} from "./patch.js";
 import {atTournament, tournamentActions, tournamentMatchEnded} from "./tabletournament.js";
-import {askedText, askedWhy, loadBrief, loadResults, myTurn, name, nameIn, prefs, spec, state, tableId, winnersText, withInvite} from "./tablestate.js";
+import {askedText, askedWhy, headingOf, loadBrief, loadResults, myTurn, name, nameIn, prefs, spec, state, tableId, winnersText, withInvite} from "./tablestate.js";
+import {autoplaySwitch} from "./tableturn.js";
 import {closeResult, closeScoreDetails, drawer, leave, newOpponents, rematch, show, showDetails} from "./tableinput.js";
 
 /** The coach's explanations, on a table with the coach on (the guided first hand). */
@@ -57,6 +58,7 @@ export function sidePanels(game, n, chat, render) {
         inviteBox()),
       state.showLast ? h("div", {class: "last-box"}, lastTrick({game, view: state.view, name: nameIn, lastWon: state.lastWon}) ?? h("p", {class: "muted"}, t("No trick has been completed yet."))) : null,
       factList(game, state.view, name),
+      autoplaySwitch(), // a turn-based table: the player's own auto-play
       leaveBox()),
     h("div", {class: "drawer", dataset: {drawer: "scores", key: "scores"}}, scoreSheet({game, view: state.view, hands: state.hands, name, n, onDetails: showDetails})),
     h("section", {class: "log drawer", dataset: {drawer: "log", key: "log"}, "aria-label": t("what happened")}, h("h2", {}, t("Play")),
@@ -79,7 +81,9 @@ function logLines() {
     const nth = seen.get(line) ?? 0;
     seen.set(line, nth + 1);
     const key = `${nth}:${line}`;
-    const item = memo(logDrawn, key, [lang], () => h("li", {}, said(line)));
+    const heading = headingOf(line); // "While you were away": the moves under it were made while the player was away
+    const item = memo(logDrawn, key, [lang], () => (heading === null ? h("li", {}, said(line))
+      : h("li", {class: "log-heading"}, h("h3", {}, heading))));
     drawn.set(key, logDrawn.get(key));
     return item;
   });

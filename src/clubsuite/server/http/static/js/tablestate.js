@@ -34,6 +34,10 @@ export const state = {
   over: false,
   result: null,
   clock: null,
+  turn: null, // a turn-based table's clock, as the last state or update said it (null at a live table)
+  turnTold: 0, // when it was said (this device's milliseconds): a running clock counts down from then
+  turnProblem: null, // a refusal of resuming the match or of the auto-play switch, in words
+  awayNew: false, // "While you were away" was just put in the log: the side column shows it once drawn
   hands: [],
   log: [],
   selection: new Set(),
@@ -109,11 +113,30 @@ export function name(seat) {
 // -- the play log: kept for this tab, so that a reload shows it whole ---------------------------------------------
 const LOG_KEY = `clubs.log.${tableId}`;
 
+let logTrimmed = 0; // the lines taken off the log's head so far: a place in the log counts from the first line ever
+
 export function say(text) {
   if (!text) return;
   state.log.push(text);
-  if (state.log.length > 200) state.log.splice(0, state.log.length - 200);
+  if (state.log.length > 200) {
+    logTrimmed += state.log.length - 200;
+    state.log.splice(0, state.log.length - 200);
+  }
 }
+
+/** A heading line of the log (not a line of play): it begins with this mark, then the version it heads, the mark
+ * again and its words. */
+export const LOG_HEADING = "\u0001";
+
+/** A heading's words, or null for a line of play. */
+export function headingOf(line) {
+  return line.startsWith(LOG_HEADING) ? line.slice(line.indexOf(LOG_HEADING, 1) + 1) : null;
+}
+
+// The moves told by the last catchup, by version: where in the log their lines begin (counted from the log's first
+// line ever), so that the moves made while the player was away (a state's ``away``) are headed where they begin.
+let caughtUp = new Map();
+let loggedTo = null; // the last version whose moves are in the log
 
 export function keepLog() {
   try {
@@ -139,6 +162,7 @@ export function resumeLog(seat) {
   if (kept && kept.seat === seat) {
     state.log = kept.lines.filter((l) => typeof l === "string").slice(-200);
     state.version = kept.version; // the hello asks for what happened since: the log goes on where it stopped
+    loggedTo = kept.version;
   }
 }
 
@@ -162,13 +186,20 @@ export function reduce(msg) {
       state.hands = msg.hands;
       state.summary = null;
       state.linger = null;
-      for (const ev of state.heldCatchup) noteEvent(ev); // told before the names and the game were known
+      for (const {version, ev} of state.heldCatchup) { // told before the names and the game were known
+        if (!caughtUp.has(version)) caughtUp.set(version, logTrimmed + state.log.length);
+        noteEvent(ev);
+      }
       state.heldCatchup = [];
       if (msg.resync && state.log.length) say(t("(you were away: the table is shown as it is now)"));
+      if (msg.away) awayLines(msg.away);
+      loggedTo = msg.version;
+      caughtUp = new Map();
       break;
     case "update": {
       const before = state.view;
       out.lines = msg.events.map(noteEvent); // every event at the table
+      loggedTo = msg.version;
       out.mine = Boolean(msg.by && msg.by.seat === state.seat && state.seat !== null);
       out.moved = takeState(msg);
       if (msg.seats) state.table.seats = msg.seats;
@@ -186,9 +217,10 @@ export function reduce(msg) {
     }
     case "catchup":
       for (const u of msg.updates) {
+        if (state.view && state.table) caughtUp.set(u.version, logTrimmed + state.log.length);
         for (const ev of u.events) {
           if (state.view && state.table) noteEvent(ev);
-          else state.heldCatchup.push(ev);
+          else state.heldCatchup.push({version: u.version, ev});
         }
       }
       break;
@@ -261,6 +293,10 @@ function takeState(msg) {
   state.over = msg.over;
   state.result = msg.result;
   state.clock = msg.clock;
+  if ("turn" in msg) {
+    state.turn = msg.turn ?? null;
+    state.turnTold = Date.now();
+  }
   if (before === msg.version) return false;
   state.pending = false;
   state.hint = null;
@@ -276,6 +312,26 @@ function takeState(msg) {
  * "". */
 export function kindOf(ev) {
   return ev && ev.said ? ev.said.kind : "";
+}
+
+/** The moves made while the player was away (a turn-based table's ``state``: ``{since, updates}``, each update's
+ * events told as an update's are), in the log under the heading "While you were away": the lines the log would have
+ * shown live. Those a catchup just put in the log are headed where they begin; the others are added under the
+ * heading; a heading already in the log for the same moves is not said again. */
+function awayLines(away) {
+  const updates = (away.updates || []).filter((u) => u && Array.isArray(u.events));
+  if (!updates.length) return;
+  const mark = `${LOG_HEADING}${away.since}${LOG_HEADING}`;
+  if (state.log.some((line) => line.startsWith(mark))) return;
+  const heading = mark + t("While you were away");
+  const told = updates.find((u) => caughtUp.has(u.version)); // the first of them a catchup just put in the log
+  const fresh = updates.filter((u) => !caughtUp.has(u.version) && (loggedTo === null || u.version > loggedTo));
+  const at = told ? caughtUp.get(told.version) - logTrimmed : -1;
+  if (at >= 0 && at <= state.log.length) state.log.splice(at, 0, heading);
+  else if (fresh.length) say(heading);
+  else return; // every one of them is in the log already, its place there gone: no heading over nothing
+  for (const u of fresh) for (const ev of u.events) noteEvent(ev);
+  state.awayNew = true;
 }
 
 /** Take note of an event: the log's line for it (also returned). */

@@ -19,6 +19,7 @@ import {askedWhy, chosenPlay, labelOf, legalParts, meaning, myTurn, nameIn, name
   prefs, rulingWords, sameSize, spec, state, tableMessage, toTable, turnText} from "./tablestate.js";
 import {act, arrowKeys, askHint, chooseWild, clearChoice, foldExtra, playChosen, show, sortBy, toggle, typedBox, typedInput} from "./tableinput.js";
 import {handSummary, matchSummary, scoreDialog, settingsPanel, sidePanels} from "./tablepanels.js";
+import {turnLine} from "./tableturn.js";
 
 const app = byId("app");
 let chat = null;
@@ -150,6 +151,11 @@ function soon() {
       const el = app.querySelector(sel);
       if (el) el.scrollTop = el.scrollHeight;
     }
+    if (state.awayNew) { // the moves made while the player was away: the log brought into the side column's view
+      state.awayNew = false;
+      const log = app.querySelector(".side .log");
+      if (log && log.getClientRects().length) log.scrollIntoView({block: "start"}); // above the chat kept at its foot
+    }
   });
   return frame;
 }
@@ -192,6 +198,7 @@ function meBar(game) {
       reason ? h("button", {type: "button", class: "why-button", "aria-expanded": state.whyOpen ? "true" : "false", dataset: {action: "why"},
         onclick: () => show({whyOpen: !state.whyOpen})}, t("why?")) : null,
       notes(game, reason),
+      turnLine(), // a turn-based table: the clock of the player to act
       state.over && state.resultClosed ? h("button", {type: "button", dataset: {action: "show-result"}, onclick: () => show({resultClosed: false})}, t("Show the result")) : null));
 }
 

@@ -1,0 +1,43 @@
+// The service worker of turn-based tables' pushes (served at /push-sw.js, its scope the whole site). It does one
+// thing: a push's payload ({"kind": "your_turn", "table", "title", "url", "turn_of"}) becomes a notification
+// ("Your turn: <table>", one per table: a newer one replaces it), and a click on it opens the table, or focuses a
+// window that shows it already. It never shows a card: the payload holds none. Its words are the reader's, given by
+// the page that registered it (the query of its address: ``your_turn``, ``body``), English where none was given.
+"use strict";
+
+const words = new URL(self.location.href).searchParams;
+const YOUR_TURN = words.get("your_turn") || "Your turn: {title}";
+const BODY = words.get("body") || "Open the table to play your move.";
+
+self.addEventListener("install", () => self.skipWaiting());
+self.addEventListener("activate", (event) => event.waitUntil(self.clients.claim()));
+
+self.addEventListener("push", (event) => {
+  let data = {};
+  try {
+    data = event.data ? event.data.json() : {};
+  } catch {
+    data = {};
+  }
+  const title = YOUR_TURN.replace("{title}", String(data.title || ""));
+  const url = typeof data.url === "string" && data.url ? data.url : "/your-turn";
+  event.waitUntil(self.registration.showNotification(title, {
+    body: BODY,
+    tag: data.table ? String(data.table) : "turns",
+    renotify: true,
+    data: {url},
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const asked = new URL(event.notification.data && event.notification.data.url ? event.notification.data.url : "/your-turn", self.location.origin);
+  const target = new URL(asked.pathname + asked.search, self.location.origin); // always a page of this site
+  event.waitUntil((async () => {
+    const open = await self.clients.matchAll({type: "window", includeUncontrolled: true});
+    for (const client of open) {
+      if (new URL(client.url).pathname === target.pathname && "focus" in client) return client.focus();
+    }
+    return self.clients.openWindow(target.href);
+  })());
+});
