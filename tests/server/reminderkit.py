@@ -22,6 +22,7 @@ from cryptography.hazmat.primitives.asymmetric import ec
 from cryptography.hazmat.primitives.serialization import Encoding, PublicFormat
 from turnkit import Player
 
+import loopback
 from pgcluster import free_port
 
 SITE = "http://clubs.example"
@@ -139,3 +140,15 @@ def link_in(message: EmailMessage, path: str) -> str:
     found = re.search(re.escape(SITE + path) + r"\?k=([A-Za-z0-9_.-]+)", body.get_content())
     assert found, body.get_content()
     return f"{path}?k={found.group(1)}"
+
+
+def confirmed(base: str, link: str) -> Any:
+    """Follow a confirming mail's link as its reader does: the page (which changes nothing), then its button (a
+    form's POST under ``Referrer-Policy: no-referrer``: ``Origin: null``)."""
+    page = loopback.get(base + link)
+    assert page.status_code == 200 and "<form" in page.text, page.text
+    return loopback.post(
+        base + link,
+        content=b"confirm=yes",
+        headers={"content-type": "application/x-www-form-urlencoded", "origin": "null"},
+    )

@@ -11,13 +11,15 @@ from collections.abc import Coroutine, Iterator
 from typing import Any, TypeVar
 
 import http_ece
+import httpx
 import pytest
-from reminderkit import SITE, Mailbox, PushService, browser_keys, link_in, subscribe
+from reminderkit import SITE, Mailbox, PushService, browser_keys, confirmed, link_in, subscribe
 from serverkit import ThreadServer
 from sqlalchemy import func, insert, select, update
 from turnkit import Player, wait_for
 
 import loopback
+from clubsuite.server.http.reminder_routes import one_click
 from clubsuite.server.store.database import Store
 from clubsuite.server.store.dbschema import outbox, push_subscriptions, tables, turn_prefs, turn_seats, turn_tables
 from clubsuite.server.turns.clock import local_minute
@@ -238,8 +240,9 @@ def test_a_digest_reaches_a_confirmed_address_and_its_one_click_link_unsubscribe
     confirm = wait_for(lambda: box.to("eve@example.org"), what="the confirming mail")[0]
     assert "Confirm" in confirm["Subject"]
     link = link_in(confirm, "/mail/confirm")
-    page = loopback.get(served.base + link)
-    assert page.status_code == 200 and "confirmed" in page.text
+    page = loopback.get(served.base + link)  # a scanner following the link confirms nothing
+    assert page.status_code == 200 and "<form" in page.text and not eve.get("/account/turns")["email_confirmed"]
+    assert confirmed(served.base, link).status_code == 200  # the page's button, as a browser sends it
     assert eve.get("/account/turns")["email_confirmed"]
     assert loopback.get(served.base + "/mail/confirm?k=" + me + ".nope").status_code == 404
 
@@ -405,3 +408,20 @@ def test_the_digest_speaks_the_accounts_language() -> None:
     assert "Bobs Whist-Clubs: noch 1 Tag 2 Stunden" in message.get_body(("plain",)).get_content()  # type: ignore[union-attr]
     assert time_left("fr", 90 * 60) == "1 heure 30 minutes"
     assert time_left("en", 30) == "0 minutes"
+
+
+@pytest.mark.parametrize(
+    ("files", "data", "taken"),
+    [
+        ({"List-Unsubscribe": (None, "One-Click")}, None, True),  # multipart/form-data, as RFC 8058 asks
+        (None, {"List-Unsubscribe": "One-Click"}, True),  # form-encoded, as most mail providers send it
+        (None, {"List-Unsubscribe": "Two-Clicks"}, False),
+        ({"Other": (None, "One-Click")}, None, False),
+    ],
+)
+def test_the_one_click_unsubscribe_takes_its_field_however_the_form_is_encoded(
+    files: dict[str, Any] | None, data: dict[str, str] | None, taken: bool
+) -> None:
+    request = httpx.Request("POST", "http://clubs.example/mail/unsubscribe", files=files, data=data)
+    assert one_click(request.headers["content-type"], request.read()) is taken
+    assert one_click("multipart/form-data; boundary=x", b"--x\r\nnot a part") is False

@@ -166,6 +166,7 @@ def test_every_call_of_the_lobby_is_in_the_schema() -> None:
         "POST /push/subscriptions",
         "POST /push/subscriptions/delete",
         "GET /mail/confirm",
+        "POST /mail/confirm",
         "GET /mail/unsubscribe",
         "POST /mail/unsubscribe",
         "GET /puzzles",

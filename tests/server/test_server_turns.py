@@ -10,9 +10,12 @@ PostgreSQL database.
 
 from __future__ import annotations
 
+import threading
+import time
 from collections.abc import Iterator
 from dataclasses import replace
 from datetime import datetime
+from pathlib import Path
 
 import pytest
 from serverkit import Client, ThreadServer
@@ -123,6 +126,9 @@ def test_a_week_of_whist_with_playing_hours_a_vacation_a_restart_and_a_bot_playi
     back = at[0].until(lambda m: m["type"] == "state")
     assert back["away"]["updates"], "Ann is told what happened while she was away"
     assert [line["text"] for line in back["chat"]] == ["Your move, Ann: see you tomorrow"]  # kept while parked
+    woken = server.server.config.app.state.hub.tables[table]
+    said = back["chat"][0]["id"]
+    assert woken.chat.witnessed(said, ann.get("/account")["id"])  # Ann was there: her report of it would count
     assert any(e["type"] for u in back["away"]["updates"] for e in u["events"])
     msg = play(at, lambda m: m["to_act"] == 2)
     assert msg["turn"]["paused"] == "vacation"
@@ -297,3 +303,85 @@ def test_a_player_who_leaves_a_turn_based_seat_no_longer_lists_the_table(
     cat.post(f"/tables/{table}/leave", {"token": cat.token})
     wait_for(lambda: not cat.get("/turns")["tables"], 60, "the table to leave Cat's list")
     assert [e["id"] for e in ann.get("/turns")["tables"]] == [table]
+
+
+@pytest.mark.backends("sqlite")
+def test_a_vacation_taken_through_another_process_stops_the_clock_of_the_process_holding_the_table(
+    tmp_path: Path,
+) -> None:
+    here, there = Store.in_directory(tmp_path), Store.in_directory(tmp_path)
+    quiet = replace(FAST, sweep_every=3600.0, park_after=3600.0)  # the other process never looks at the clocks
+    holder = replace(FAST, park_after=3600.0)
+    with ThreadServer(there, turn_config=quiet) as b, ThreadServer(here, turn_config=holder) as a:
+        friends = [Player(a.base, n) for n in ("Ann", "Bob", "Cat")]
+        ann, bob, cat = friends
+        table = turn_table(ann, [bob, cat], pace=DAY, on_timeout="lose")
+        at = clients(a.base, table, friends)
+        due = play(at, lambda m: m["to_act"] == 1)["turn"]["deadline"]
+        leave(at)
+        wait_for(lambda: keeper_of(a).settled, 60, "the clock to be written")
+        bob.rebase(b.base)  # Bob's requests reach the other process: he takes three days off there
+        bob.post("/account/vacations", {"days": 3}, status=201)
+        bob.rebase(a.base)
+        wait_for(lambda: entry(bob, table)["deadline"] > due + 2.9 * DAY, 60, "the stored clock to move on")
+        beats(a, 3)
+        back = Client(a.base, table, bob.token)
+        state = back.until(lambda m: m["type"] == "state")
+        assert state["turn"]["paused"] == "vacation" and state["turn"]["deadline"] > due + 2.9 * DAY
+        back.close()  # the holding process writes its clock again: the vacation stays in it
+        wait_for(lambda: keeper_of(a).settled, 60, "the clock to be written")
+        set_now(here, due + 60, a)
+        beats(a, 3)
+        shown = entry(ann, table)
+        assert not shown["over"] and shown["deadline"] > due + 2.9 * DAY
+        for p in friends:
+            p.close()
+    here.close()
+    there.close()
+
+
+@pytest.mark.backends("sqlite")
+@pytest.mark.server(turn_config=replace(FAST, park_after=1.0))
+def test_a_request_arriving_while_the_table_is_put_away_wakes_it_again(
+    server: ThreadServer, store: Store, friends: list[Player], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    ann, bob, cat = friends
+    set_now(store, paris(12, 9), server)
+    table = turn_table(ann, [bob, cat], pace=12 * HOUR, on_timeout="adjourn")
+    at = clients(server.base, table, friends)
+    play(at, lambda m: False, moves=3)
+    go_on(store, 13 * HOUR, server)
+    at[0].until(lambda m: m["type"] == "state" and m["turn"]["adjourned"])
+    parking = threading.Event()
+    real = store.park
+
+    def slow_park(table_id: str, parked: bool) -> None:  # the database is slow to answer, as it may be
+        if parked:
+            parking.set()
+            time.sleep(1.0)
+        real(table_id, parked)
+
+    monkeypatch.setattr(store, "park", slow_park)
+    leave(at)
+    assert parking.wait(60)
+    r = bob.http.post(f"/tables/{table}/turn/resume", headers=bob.csrf)  # the park under way ends, then it wakes
+    assert r.status_code == 200 and r.json()["adjourned"] is False, r.text
+    assert not entry(ann, table)["adjourned"]
+
+
+@pytest.mark.backends("sqlite")
+@pytest.mark.server(turn_config=replace(FAST, tables_per_account=1))
+def test_a_table_that_waits_for_its_players_a_week_is_closed_and_counts_against_its_makers_share_till_then(
+    server: ThreadServer, store: Store, friends: list[Player]
+) -> None:
+    ann, bob, _ = friends
+    set_now(store, paris(20, 9), server)
+    made = ann.post("/tables", {"game": "whist", "pace": DAY}, status=201)  # public, and she sits nowhere
+    r = ann.http.post("/tables", json={"game": "whist", "pace": DAY}, headers=ann.csrf)
+    assert r.status_code == 429 and r.json()["code"] == "too_many_turn_tables", r.text
+    assert made["id"] in [t["id"] for t in bob.get("/tables")]
+    go_on(store, 6 * DAY, server)
+    assert made["id"] in [t["id"] for t in bob.get("/tables")]
+    go_on(store, DAY + HOUR, server)
+    wait_for(lambda: made["id"] not in [t["id"] for t in bob.get("/tables")], 60, "the table to be closed")
+    ann.post("/tables", {"game": "whist", "pace": DAY}, status=201)  # her share is free again

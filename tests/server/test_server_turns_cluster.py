@@ -17,7 +17,7 @@ import http_ece
 import psycopg
 import pytest
 from proxykit import Node, owner_of, serving_pair
-from reminderkit import SITE, Mailbox, PushService, browser_keys, link_in, subscribe
+from reminderkit import SITE, Mailbox, PushService, browser_keys, confirmed, link_in, subscribe
 from turnkit import DAY, HOUR, Player, clients, leave, paris, play, turn_table, wait_for
 
 import loopback
@@ -94,7 +94,7 @@ def test_two_processes_wake_a_parked_table_once_and_a_restart_loses_no_move_and_
         address = f"{p.name.lower()}@example.org"
         assert p.http.put("/account/turns", json={"email": address}, headers=p.csrf).status_code == 200
         confirming = wait_for(lambda a=address: box.to(a), 60, "the confirming mail")[0]
-        assert loopback.get(b.base + link_in(confirming, "/mail/confirm")).status_code == 200
+        assert confirmed(b.base, link_in(confirming, "/mail/confirm")).status_code == 200
     table = turn_table(ann, [bob, cat], pace=DAY, on_timeout="bot")
     assert owner_of(url, table) == "a"
     # everyone plays through process b (the table's sockets relayed to its owner) until it is Ann's turn

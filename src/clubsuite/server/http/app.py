@@ -221,18 +221,23 @@ def create_app(
     app.state.internal = InternalApp(metrics)
     """The operators' application (``GET /metrics``), served apart on its own listener (``--metrics-port``)."""
 
+    def served() -> int:
+        """The live tables this process serves: turn-based ones are left out (one woken by any request about it
+        would tell a stranger that a private table of that id exists; the operators' figures count them all)."""
+        return sum(1 for t in list(hub.tables.values()) if not t.settings.turn_based)
+
     @app.get("/health")
     async def health() -> JsonObject:
-        """Whether the server is up, and how many tables it serves."""
-        return {"status": "stopping" if hub.stopping else "ok", "tables": len(hub.tables)}
+        """Whether the server is up, and how many live tables it serves."""
+        return {"status": "stopping" if hub.stopping else "ok", "tables": served()}
 
     @app.get("/ready", responses={503: {"description": "stopping: send it no new clients"}})
     async def ready() -> JSONResponse:
         """Whether a proxy should send this process new clients: 200 while it serves, 503 once it is stopping (its
         tables are being handed over), so that the proxy takes it out of rotation before it goes."""
         if hub.stopping or hub.loop is None:
-            return JSONResponse({"status": "stopping", "tables": len(hub.tables)}, status_code=503)
-        return JSONResponse({"status": "ready", "tables": len(hub.tables)})
+            return JSONResponse({"status": "stopping", "tables": served()}, status_code=503)
+        return JSONResponse({"status": "ready", "tables": served()})
 
     app.add_exception_handler(AccountRefused, account_routes.refused)
     for routes in ROUTERS:

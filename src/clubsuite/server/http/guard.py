@@ -17,11 +17,12 @@ Every HTTP request and WebSocket handshake passes here first, and is refused wit
 A body within its limit is read whole here (it is small) and handed to the application as one piece. Every HTTP
 answer gets the security headers.
 
-One path is let through without the origin and JSON checks: ``POST /mail/unsubscribe`` (:data:`ONE_CLICK`), RFC
-8058's one-click unsubscribe, which a mail client or its provider sends form-encoded with no Origin, and this site's
-own unsubscribe page with ``Origin: null`` (a form under ``Referrer-Policy: no-referrer``). It takes no session and
-changes nothing but the e-mails of the account whose secret its link carries, so another site's page gains nothing
-by sending it; its size and rates are counted as every request's.
+Two paths are let through without the origin and JSON checks (:data:`ONE_CLICK`): ``POST /mail/unsubscribe``, RFC
+8058's one-click unsubscribe, which a mail client or its provider sends form-encoded or as multipart with no Origin,
+and ``POST /mail/confirm``, the confirming page's button; this site's own pages send them with ``Origin: null`` (a
+form under ``Referrer-Policy: no-referrer``). They take no session and change nothing but the e-mails of the account
+whose secret the link carries, so another site's page gains nothing by sending them; their size and rates are
+counted as every request's.
 """
 
 from __future__ import annotations
@@ -104,8 +105,9 @@ _WHAT = {
     "puzzle": "puzzles",
 }
 UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
-ONE_CLICK = "/mail/unsubscribe"
-"""The one path whose POST is form-encoded and needs no origin of this site (RFC 8058: see above)."""
+ONE_CLICK = frozenset({"/mail/unsubscribe", "/mail/confirm"})
+"""The paths whose POST is form-encoded and needs no origin of this site (RFC 8058, and the confirming page's
+button: see above)."""
 
 
 class Refusal(Exception):  # noqa: N818 - a refusal, not an error of the server
@@ -186,7 +188,7 @@ class Guard:
         self._check_host(values)
         method = scope.get("method", "GET") if scope["type"] == "http" else "WEBSOCKET"
         path = str(scope.get("path", ""))
-        if (method in UNSAFE or scope["type"] == "websocket") and not (method == "POST" and path == ONE_CLICK):
+        if (method in UNSAFE or scope["type"] == "websocket") and not (method == "POST" and path in ONE_CLICK):
             self._check_origin(values)
         address = client_address(scope)
         for kind in ["request", *(k for m, pattern, k in _KINDS if m == method and pattern.match(path))]:
@@ -285,7 +287,7 @@ class Guard:
             chunks.append(chunk)
             more = bool(msg.get("more_body"))
         body = b"".join(chunks)
-        if body and path != "/replays" and not (scope.get("method") == "POST" and path == ONE_CLICK):
+        if body and path != "/replays" and not (scope.get("method") == "POST" and path in ONE_CLICK):
             try:
                 parsed = parse_record(body, "the request body")
             except ClubsError as exc:

@@ -30,6 +30,7 @@ STATUS = {
     "too_many_turn_tables": 429,
     "sign_in": 401,
     "server_full": 503,
+    "moved": 503,
 }
 """The HTTP status of each refusal of the lobby (409 for the others: the table's state does not allow it)."""
 

@@ -266,7 +266,7 @@ async def _turn_room(table: LiveTable, user: User | None, turns: Keeper) -> None
     table itself, with its words)."""
     if table.settings.turn_based and user is not None:
         try:
-            await turns.room_for(user.id)
+            await turns.room_for(user.id, table.id)
         except Refused as exc:
             raise refusal(exc) from None
 

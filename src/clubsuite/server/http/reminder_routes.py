@@ -11,7 +11,10 @@ origin and JSON checks (:mod:`~clubsuite.server.http.guard`); the link's secret 
 
 from __future__ import annotations
 
+import email
+import email.policy
 import html
+import urllib.parse
 from typing import Annotated
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
@@ -182,8 +185,23 @@ def _not_valid(lang: str) -> HTMLResponse:
 
 
 @router.get("/mail/confirm", response_class=HTMLResponse)
+async def confirm_page(k: Key, request: Request, reminders: RemindersDep) -> HTMLResponse:
+    """The confirming link of an e-mail: a page with one button (a GET changes nothing: a mail provider's scanner
+    that follows links must not confirm an address its owner never asked to get mail at)."""
+    lang = _lang(request)
+    if not await reminders.confirm_key(k):
+        return _not_valid(lang)
+    action = html.escape(f"/mail/confirm?k={k}")
+    form = (
+        f'<form method="post" action="{action}"><input type="hidden" name="confirm" value="yes">'
+        f'<button type="submit">{html.escape(tr(lang, "Confirm my address"))}</button></form>'
+    )
+    return _page(lang, tr(lang, "Get the daily e-mail at this address?"), form)
+
+
+@router.post("/mail/confirm", response_class=HTMLResponse)
 async def confirm_mail(k: Key, request: Request, reminders: RemindersDep) -> HTMLResponse:
-    """The confirming link of an e-mail: the address is confirmed (digests go only to confirmed addresses)."""
+    """The confirming page's button: the address is confirmed (digests go only to confirmed addresses)."""
     lang = _lang(request)
     if not await reminders.confirm_mail(k):
         return _not_valid(lang)
@@ -210,10 +228,31 @@ async def unsubscribe_now(k: Key, request: Request, reminders: RemindersDep) -> 
     """RFC 8058's one-click unsubscribe (the body ``List-Unsubscribe=One-Click``, form-encoded; no session): the
     account's digests stop."""
     lang = _lang(request)
-    if (await request.body()).strip() != ONE_CLICK_BODY:
+    if not one_click(request.headers.get("content-type", ""), await request.body()):
         raise HTTPException(
             400, {"code": "bad_request", "message": "the body: expected List-Unsubscribe=One-Click (RFC 8058)"}
         )
     if not await reminders.unsubscribe_mail(k):
         return _not_valid(lang)
     return _page(lang, tr(lang, "You will get no more of these e-mails."), "")
+
+
+def one_click(content_type: str, body: bytes) -> bool:
+    """Whether a POST's body is RFC 8058's one click: the field ``List-Unsubscribe`` with the value ``One-Click``,
+    sent as ``multipart/form-data`` (what the RFC asks of mail clients) or form-encoded (what most send, and the
+    page's own form), or bare. The body is bounded by the guard before it is read."""
+    kind = content_type.split(";", 1)[0].strip().lower()
+    if kind == "multipart/form-data":
+        head = f"Content-Type: {content_type}\r\nMIME-Version: 1.0\r\n\r\n".encode("latin-1", "replace")
+        parsed = email.message_from_bytes(head + body, policy=email.policy.HTTP)
+        if not parsed.is_multipart():
+            return False
+        for part in parsed.iter_parts():
+            if part.get_param("name", header="content-disposition") == "List-Unsubscribe":
+                value = part.get_payload(decode=True)
+                return isinstance(value, bytes) and value.strip() == b"One-Click"
+        return False
+    if kind in ("application/x-www-form-urlencoded", ""):
+        fields = urllib.parse.parse_qs(body.decode("latin-1"), keep_blank_values=True)
+        return fields.get("List-Unsubscribe") == ["One-Click"]
+    return body.strip() == ONE_CLICK_BODY

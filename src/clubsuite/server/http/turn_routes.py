@@ -51,7 +51,7 @@ async def my_turn_count(request: Request, accounts: AccountsDep, turns: TurnsDep
 async def _my_seat(table_id: str, request: Request, accounts: AccountsDep, hub: Hub) -> tuple[LiveTable, int, User]:
     """The table (served here: a request about it woke it) and the seat the signed-in account holds at it."""
     _, user = await need(accounts, request, True)
-    table = hub.tables.get(table_id)
+    table = await hub.serving(table_id)
     seat = next((s.seat for s in table.seats if s.user_id == user.id), None) if table is not None else None
     if table is None or seat is None or not table.settings.turn_based:
         raise refusal(Refused("no_seat", "you hold no seat at a turn-based table of that id"))
@@ -67,7 +67,10 @@ async def resume(
     table, _, _ = await _my_seat(table_id, request, accounts, hub)
     if not table.adjourned:
         raise refusal(Refused("not_adjourned", "this match is not adjourned: its clock runs"))
-    await turns.resume(table)
+    try:
+        await turns.resume(table)
+    except Refused as exc:
+        raise refusal(exc) from None
     return {"table": table.id, "adjourned": table.adjourned}
 
 
@@ -77,5 +80,8 @@ async def autoplay(
 ) -> JsonObject:
     """Switch auto-play of your forced moves at this table (a move with one legal action is played at once)."""
     table, seat, _ = await _my_seat(table_id, request, accounts, hub)
-    await turns.autoplay(table, seat, body.on)
+    try:
+        await turns.autoplay(table, seat, body.on)
+    except Refused as exc:
+        raise refusal(exc) from None
     return {"table": table.id, "seat": seat, "autoplay": body.on}

@@ -521,6 +521,7 @@ turn_chat = Table(
     Column("text", Text, nullable=False),
     Column("at", Float, nullable=False),
     Column("user_id", Text),  # the speaker's account: never sent, read to hide a blocked account's lines
+    Column("present", Text, nullable=False),  # JSON: the accounts at the table then (whose reports of it count)
     PrimaryKeyConstraint("table_id", "id"),
 )
 turn_prefs = Table(

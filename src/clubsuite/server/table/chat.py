@@ -125,14 +125,16 @@ class ChatRoom:
                 del kept[old]
         return line
 
-    def restore(self, lines: list[tuple[JsonObject, str | None]]) -> None:
+    def restore(self, lines: list[tuple[JsonObject, str | None, frozenset[str]]]) -> None:
         """Take back lines kept apart (a turn-based table's, read from the database), oldest first, each with the
-        account that said it: they are kept as if said here, and the next line's id follows the last."""
-        for line, user_id in lines:
+        account that said it and those at the table then: they are kept as if said here (a report of one counts as
+        it would have), and the next line's id follows the last."""
+        for line, user_id, present in lines:
             self.kept.append(line)
             line_id = _id(line)
             if user_id is not None:
                 self.speakers[line_id] = user_id
+            self.present[line_id] = present
             self.last_id = max(self.last_id, line_id)
 
     def witnessed(self, line_id: int, user_id: str) -> bool:

@@ -240,13 +240,26 @@ class Hub:
             if self.ownership is not None:
                 await self.db(self.ownership.release, [table.id])
             table.stop()
-            table.closed = True  # a change waiting for the lock is refused: the client asks again, and wakes it
+            table.closed = table.parked = True  # a change waiting for the lock is refused: asked again, it wakes it
             self.tables.pop(table.id, None)
             self._invites.pop(hash_token(table.invite), None)
             self._creators.pop(table.id, None)
             self.seating.forget(table.id)
         log.info("table %s parked", table.id)
         return True
+
+    async def serving(self, table_id: str) -> LiveTable | None:
+        """The table ``table_id`` as served here now: the one in memory, or a parked turn-based table woken (one
+        being parked is waited for, then woken); None where there is none here."""
+        table = self.tables.get(table_id)
+        if table is not None and table.closed:
+            async with table.lock:  # a park under way ends
+                pass
+            table = None
+        if table is None:
+            found = await self.wake(table_id)
+            table = found if isinstance(found, LiveTable) else None
+        return table
 
     async def wake(self, table_id: str) -> LiveTable | tuple[str, str] | None:
         """A parked turn-based table (or one served nowhere), rebuilt from the store and served here: the table, the

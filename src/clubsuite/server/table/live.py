@@ -160,6 +160,8 @@ class LiveTable:
         """The scripted first hand's step of the version it was worked out on (:meth:`lesson_step`)."""
         self.closed = False
         """Closed (nobody was at it for long): no longer served; a change waiting for its lock is refused."""
+        self.parked = False
+        """Parked (a turn-based table): closed here, kept in the database, woken by the next request about it."""
         self.quiet_since: float | None = time.monotonic()
         """Since when nobody has been connected (monotonic clock), or None while someone is: a table quiet for
         long enough is closed (a turn-based one is parked: kept in the database only)."""
@@ -169,9 +171,9 @@ class LiveTable:
         self.on_turn: Callable[[LiveTable], None] | None = None
         """Told after every change of a turn-based table (an action, a rematch, an adjournment, a loss on time),
         once its clients were told: its clock is written and the player to act reminded."""
-        self.on_chat: Callable[[LiveTable, JsonObject, str | None], None] | None = None
-        """Told of every line said on the players' channel of a turn-based table, with its speaker's account: kept in
-        the database, for the players' next visits."""
+        self.on_chat: Callable[[LiveTable, JsonObject, str | None, frozenset[str]], None] | None = None
+        """Told of every line said on the players' channel of a turn-based table, with its speaker's account and the
+        accounts at the table then: kept in the database, for the players' next visits."""
         self.autoplay: set[int] = set()
         """The seats whose forced moves (one legal action) are played at once."""
         self.seen: dict[int, int] = {}
@@ -434,7 +436,7 @@ class LiveTable:
         present.update(c.user_id for c in self.connections if c.user_id is not None)
         line = self.chat.say(conn, seat_name, text, frozenset(present))
         if self.on_chat is not None and line["channel"] == "players":
-            self.on_chat(self, line, conn.user_id)
+            self.on_chat(self, line, conn.user_id, frozenset(present))
         msg = message("chat", **line)
         for other in list(self.connections):
             if other is conn:

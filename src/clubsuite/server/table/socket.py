@@ -54,7 +54,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str, vie
         return
     # Looked up only after hello: a table that does not exist and a private one asked for without its invite or a
     # seat token are answered alike, at the same moment.
-    table = hub.tables.get(table_id)
+    table = await hub.serving(table_id)  # a parked turn-based table is woken (docs/server.md)
     seat: int | None = None
     if table is None or not hub.may_see(table, hello.invite, hello.token):
         await _refuse(ws, "no_table", f"there is no table {quoted(table_id, 40)}", 4404)
@@ -78,8 +78,10 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str, vie
     async with table.lock:
         # Asked again under the lock: the table may have been closed, or the seat given up (its token cleared and
         # perhaps taken by someone else), while this client was waiting for it.
-        if table.closed or not hub.may_see(table, hello.invite, hello.token):
-            refusal: tuple[str, str] | None = ("no_table", f"there is no table {quoted(table_id, 40)}")
+        if table.parked:  # left this process's memory meanwhile: the client comes back and wakes it
+            refusal: tuple[str, str] | None = ("moved", "the table is being put away: reconnect")
+        elif table.closed or not hub.may_see(table, hello.invite, hello.token):
+            refusal = ("no_table", f"there is no table {quoted(table_id, 40)}")
         elif hello.token is not None and hub.seat_of(table, hello.token) != seat:
             refusal = ("bad_token", "that token holds no seat at this table")
         else:
@@ -101,7 +103,7 @@ async def serve_socket(hub: Hub, ws: WebSocket, table_id: str, address: str, vie
                 hub.admission.disconnected(table, conn, address)
                 raise
     if refusal is not None:
-        await _refuse(ws, *refusal, {"no_table": 4404, "bad_token": 4403}.get(refusal[0], 4429))
+        await _refuse(ws, *refusal, {"no_table": 4404, "bad_token": 4403, "moved": 1013}.get(refusal[0], 4429))
         return
     writer = asyncio.create_task(_write(ws, conn))
     try:

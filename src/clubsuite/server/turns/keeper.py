@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import json
 import logging
 import time
 from collections.abc import Awaitable, Callable
@@ -41,19 +42,27 @@ from clubsuite.server.table.live import LiveTable, Refused
 from clubsuite.server.turns.clock import ALWAYS, PlayingHours, Span, deadline, paused
 from clubsuite.server.turns.config import TurnConfig
 from clubsuite.server.turns.dbclock import DbClock
-from clubsuite.server.turns.listing import in_play
+from clubsuite.server.turns.listing import in_play, unstarted
 from clubsuite.server.turns.players import hours_of, vacations_of
 from clubsuite.tabletalk import named
 
 log = logging.getLogger("clubsuite.server")
 DUE_BATCH = 20
 """Clocks that ran out one beat acts on at most (the rest at the next beat, or by another process)."""
+STUCK_SECONDS = 600.0
+"""How long a table whose clock ran out but which could not be woken here is left aside (so that it holds up no
+other clock; another process, or this one later, takes it)."""
+WAIT_SECONDS = 7 * 24 * 3600.0
+"""How long a turn-based table may wait for its players before it is closed."""
+EXPIRED = "nobody took this turn-based table's free seats within a week: it is closed"
 
 Key = tuple[int, bool, bool, bool]
 """What a table's clock depends on besides its players' hours: its version, whether it waits for players, whether
 it is adjourned, whether its match is over."""
 Hours = tuple[PlayingHours, tuple[Span, ...]]
 """An account's playing hours and vacations, as its clocks are worked out from them."""
+
+
 class YourTurn(Protocol):
     """Told that a person's turn began: the account, the table, its name in English words, the version, whether they
     are at the table, and the name's parts (for a page to word it in its reader's language)."""
@@ -104,6 +113,8 @@ class Keeper:
         """The version each table's player to act was last reminded at (here: ``turn_seats.reminded`` across)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._task: asyncio.Task[None] | None = None
+        self._stuck: dict[str, float] = {}
+        """Tables whose clock ran out but which could not be woken here, until when they are left aside."""
         self._pending: set[asyncio.Task[None]] = set()
         """The clocks being written (the tests wait until none is)."""
         hub.prepare = self.prepare
@@ -162,6 +173,7 @@ class Keeper:
                 (
                     {"id": r.id, "channel": "players", "seat": r.seat, "name": r.name, "text": r.text, "at": r.at},
                     r.user_id,
+                    frozenset(json.loads(r.present)),
                 )
                 for r in said
             ]
@@ -256,14 +268,16 @@ class Keeper:
                     found = self._set(table, self._work_out(table, found.since))
                     for conn in list(table.connections):  # told again, with the right deadline
                         conn.send(table.state(conn.seat, hidden=conn.hidden))
-                await self._write(table, found)
+                found = await self._write(table, found)
                 await self._flush_seen([table])
                 await self._remind(table, found)
             except Exception:  # written again at the next change, or when the table is next loaded
                 log.exception("table %s: its clock could not be written", table.id)
 
-    async def _write(self, table: LiveTable, found: Clock) -> None:
-        """Write the clock, the seats' accounts and how the match ended; never over a later version's clock."""
+    async def _write(self, table: LiveTable, found: Clock) -> Clock:
+        """Write the clock, the seats' accounts and how the match ended; never over a later version's clock. The
+        deadline is worked out again in the same transaction from the player's hours and vacations as stored now
+        (another process may have changed them since this one read them): the clock as written."""
         ended = (
             f"lost:{table.ended['lost']}" if table.ended is not None and table.ended.get("lost") is not None else None
         )
@@ -275,15 +289,36 @@ class Keeper:
         table_id, version = table.id, table.version
         seen = dict(table.seen)
 
-        def work(conn: Connection) -> None:
+        pace = table.settings.pace
+        assert pace is not None
+
+        def work(conn: Connection) -> Hours | None:
+            hours: Hours | None = None
+            if found.user_id is not None and found.since is not None:
+                hours = (hours_of(conn, found.user_id), tuple(vacations_of(conn, found.user_id)))
+                values["deadline"] = deadline(found.since, pace, *hours)
             conn.execute(
                 update(turn_tables)
                 .where(turn_tables.c.table_id == table_id, turn_tables.c.version <= found.version)
                 .values(**values)
             )
             _seats(conn, table_id, people, seen, version)
+            return hours
 
-        await self.database.write(work)
+        hours = await self.database.write(work)
+        if hours is None or found.user_id is None:
+            return found
+        self._hours[found.user_id] = hours
+        if values["deadline"] == found.deadline:
+            return found
+        # the player's hours or vacations changed at another process: the clock as written, told again
+        kept = self._clocks.get(table.id)
+        written = Clock(found.version, found.seat, found.user_id, found.since, values["deadline"])  # type: ignore[arg-type]
+        if kept is not None and kept[1] is found:
+            self._set(table, written)
+            for conn in list(table.connections):
+                conn.send(table.state(conn.seat, hidden=conn.hidden))
+        return written
 
     async def _remind(self, table: LiveTable, found: Clock) -> None:
         """Remind the player whose clock began (once a turn); the last one's notice goes."""
@@ -342,13 +377,15 @@ class Keeper:
 
         await self.database.write(work)
 
-    async def room_for(self, user_id: str) -> None:
-        """Refuse (``too_many_turn_tables``) an account that sits at as many turn-based tables in play as it may."""
-        count = await self.database.reading(lambda conn: in_play(conn, user_id))
+    async def room_for(self, user_id: str, besides: str | None = None) -> None:
+        """Refuse (``too_many_turn_tables``) an account that sits at (or made and waits at) as many turn-based tables
+        as it may, ``besides`` the one it is taking a seat at."""
+        count = await self.database.reading(lambda conn: in_play(conn, user_id, besides))
         if count >= self.config.tables_per_account:
             raise Refused(
                 "too_many_turn_tables",
-                f"you already play at {count} turn-based tables, the most you may: finish or leave one first",
+                f"you already have {count} turn-based {'table' if count == 1 else 'tables'} in play or waiting for "
+                "players, the most you may: finish or leave one first",
             )
 
     @property
@@ -356,14 +393,14 @@ class Keeper:
         """Whether every clock worked out here has been written."""
         return not self._pending
 
-    def said(self, table: LiveTable, line: JsonObject, user_id: str | None) -> None:
+    def said(self, table: LiveTable, line: JsonObject, user_id: str | None, present: frozenset[str]) -> None:
         """A line said on a turn-based table's players' channel: kept in the database (its last :data:`HISTORY`
         lines), in a task of its own."""
-        task = asyncio.create_task(self._keep_line(table.id, line, user_id))
+        task = asyncio.create_task(self._keep_line(table.id, line, user_id, present))
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def _keep_line(self, table_id: str, line: JsonObject, user_id: str | None) -> None:
+    async def _keep_line(self, table_id: str, line: JsonObject, user_id: str | None, present: frozenset[str]) -> None:
         line_id = line["id"]
         assert isinstance(line_id, int)
 
@@ -371,7 +408,7 @@ class Keeper:
             conn.execute(
                 insert(turn_chat).values(
                     table_id=table_id, id=line_id, seat=line["seat"], name=line["name"], text=line["text"],
-                    at=line["at"], user_id=user_id,
+                    at=line["at"], user_id=user_id, present=json.dumps(sorted(present)),
                 )
             )  # fmt: skip
             conn.execute(delete(turn_chat).where(turn_chat.c.table_id == table_id, turn_chat.c.id <= line_id - HISTORY))
@@ -385,7 +422,9 @@ class Keeper:
     async def resume(self, table: LiveTable) -> None:
         """An adjourned table goes on: the player to act's clock starts again, whole."""
         async with table.lock:
-            if not table.adjourned or table.closed:
+            if table.closed:
+                raise Refused("moved", "the table was put away meanwhile: try again")
+            if not table.adjourned:
                 return
             table.adjourned = False
             self._set(table, self._work_out(table))
@@ -397,6 +436,8 @@ class Keeper:
     async def autoplay(self, table: LiveTable, seat: int, on: bool) -> None:
         """Switch ``seat``'s auto-play of forced moves; a forced move waiting now is played."""
         table_id = table.id
+        if table.closed:
+            raise Refused("moved", "the table was put away meanwhile: try again")
 
         def work(conn: Connection) -> None:
             conn.execute(
@@ -434,12 +475,15 @@ class Keeper:
     async def beat(self) -> None:
         """One look: clocks that ran out acted on, seen versions written, quiet tables parked."""
         now = await self.measure()
+        later = time.monotonic()
+        self._stuck = {t: until for t, until in self._stuck.items() if until > later}
         due = await self.database.read(
             select(turn_tables.c.table_id, turn_tables.c.version, turn_tables.c.seat)
             .where(
                 turn_tables.c.deadline <= now,
                 turn_tables.c.adjourned.is_(False),
                 turn_tables.c.ended.is_(None),
+                turn_tables.c.table_id.not_in(list(self._stuck)),
             )
             .order_by(turn_tables.c.deadline)
             .limit(DUE_BATCH)
@@ -450,7 +494,12 @@ class Keeper:
             found = await self.hub.wake(row.table_id)
             if isinstance(found, LiveTable):
                 await self.timeout(found, row.version, row.seat, now)
+            elif found is None:  # closed meanwhile, unreadable, or this process is full: looked at again later
+                log.warning("table %s: its clock ran out but the table could not be woken here", row.table_id)
+                self._stuck[row.table_id] = later + STUCK_SECONDS
+        await self._expire(now)
         tables = [t for t in list(self.hub.tables.values()) if t.settings.turn_based]
+        await self._refresh(tables)
         await self._flush_seen(tables)
         quiet = time.monotonic() - self.config.park_after
         for table in tables:
@@ -481,6 +530,36 @@ class Keeper:
                 for conn in list(table.connections):
                     conn.send(table.state(conn.seat, hidden=conn.hidden))
             self.changed(table)
+
+    async def _expire(self, now: float) -> None:
+        """Close the turn-based tables that waited for their players longer than :data:`WAIT_SECONDS`: nothing was
+        played at them (an account's unstarted tables count against its share until then)."""
+        old = await self.database.reading(lambda conn: unstarted(conn, now - WAIT_SECONDS, DUE_BATCH))
+        for table_id in old:
+            if table_id in self._stuck:
+                continue
+            found = await self.hub.wake(table_id)
+            if isinstance(found, LiveTable) and found.waiting:
+                await self.hub.close_table(found, telling=EXPIRED)
+                self._forget(table_id)
+            elif found is None:
+                self._stuck[table_id] = time.monotonic() + STUCK_SECONDS
+
+    async def _refresh(self, tables: list[LiveTable]) -> None:
+        """Read again the hours and vacations of the players whose clocks run at the tables held here: changed at
+        another process, their clocks are worked out again (and written, and told)."""
+        running = {t.id: self._clocks[t.id][1] for t in tables if t.id in self._clocks}
+        users = [c.user_id for c in running.values() if c.user_id is not None]
+        before = {u: self._hours.get(u) for u in users}
+        await self._load_hours(users, again=True)
+        for table in tables:
+            found = running.get(table.id)
+            if (
+                found is not None
+                and found.user_id is not None
+                and self._hours.get(found.user_id) != before[found.user_id]
+            ):
+                self.changed(table)  # written again from the same start, with the hours as stored
 
     async def _flush_seen(self, tables: list[LiveTable]) -> None:
         """Write the versions the tables' players saw that changed since last written."""

@@ -5,8 +5,9 @@ from __future__ import annotations
 
 import time
 
-from sqlalchemy import and_, func, select
+from sqlalchemy import and_, func, select, union
 from sqlalchemy.engine import Connection
+from sqlalchemy.sql import ColumnElement
 
 from clubsuite.bots.personas import persona_names
 from clubsuite.engine import resolve
@@ -41,10 +42,12 @@ def turn_count(conn: Connection, user_id: str) -> int:
     return int(conn.execute(query).scalar_one())
 
 
-def in_play(conn: Connection, user_id: str) -> int:
-    """How many open turn-based tables ``user_id`` sits at whose match is not over (their share is bounded)."""
-    query = (
-        select(func.count())
+def in_play(conn: Connection, user_id: str, besides: str | None = None) -> int:
+    """How many open turn-based tables count against ``user_id``'s share: those it sits at whose match is not over,
+    and those it made that have not begun (sitting at them or not); ``besides``: a table not counted (the one it is
+    taking a seat at)."""
+    seated = (
+        select(turn_seats.c.table_id)
         .select_from(
             turn_seats.join(turn_tables, turn_tables.c.table_id == turn_seats.c.table_id)
             .join(tables, tables.c.id == turn_seats.c.table_id)
@@ -57,7 +60,46 @@ def in_play(conn: Connection, user_id: str) -> int:
             matches.c.finished_at.is_(None),
         )
     )
+    made = (
+        select(turn_tables.c.table_id)
+        .select_from(turn_tables.join(tables, tables.c.id == turn_tables.c.table_id))
+        .where(
+            turn_tables.c.host_id == user_id,
+            tables.c.closed.is_(False),
+            *_waiting_for_players(),
+        )
+    )
+    both = union(seated, made).subquery()
+    query = select(func.count()).select_from(both)
+    if besides is not None:
+        query = query.where(both.c.table_id != besides)
     return int(conn.execute(query).scalar_one())
+
+
+def _waiting_for_players() -> list[ColumnElement[bool]]:
+    """A turn-based table still waiting for its players: nothing played, no clock running, not adjourned."""
+    return [
+        tables.c.match_no == 0,
+        turn_tables.c.version == 0,
+        turn_tables.c.seat.is_(None),
+        turn_tables.c.adjourned.is_(False),
+    ]
+
+
+def unstarted(conn: Connection, before: float, limit: int) -> list[str]:
+    """Open turn-based tables made before ``before`` (the turn clocks' time) where nothing has been played yet:
+    those that waited too long for their players are closed (``keeper``)."""
+    query = (
+        select(turn_tables.c.table_id)
+        .select_from(turn_tables.join(tables, tables.c.id == turn_tables.c.table_id))
+        .where(
+            tables.c.closed.is_(False),
+            *_waiting_for_players(),
+            turn_tables.c.created_at < before,
+        )
+        .limit(limit)
+    )
+    return [str(r.table_id) for r in conn.execute(query)]
 
 
 def turn_list(conn: Connection, user_id: str, now: float) -> JsonObject:
@@ -138,6 +180,4 @@ def _names(table_id: str, sat: list[tuple[int, str, str | None]]) -> list[tuple[
     named_bots = {seat: n for seat, kind, n in sat if kind == SeatKind.BOT and n}
     unnamed = [seat for seat, kind, n in sat if kind == SeatKind.BOT and not n]
     bots = {**persona_names(table_id, unnamed, people + list(named_bots.values())), **named_bots}
-    return [
-        (seat, (n or f"seat {seat + 1}") if kind == SeatKind.PERSON else bots[seat], kind) for seat, kind, n in sat
-    ]
+    return [(seat, (n or f"seat {seat + 1}") if kind == SeatKind.PERSON else bots[seat], kind) for seat, kind, n in sat]

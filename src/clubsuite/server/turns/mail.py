@@ -60,6 +60,8 @@ MESSAGES: tuple[tuple[str, str | None, str], ...] = (
         "the confirming mail's text",
     ),
     ("If you did not ask for this, ignore this e-mail: nothing will be sent.", None, "the confirming mail's text"),
+    ("Get the daily e-mail at this address?", None, "the page of the confirming link"),
+    ("Confirm my address", None, "the button of the confirming link's page"),
     ("Your e-mail address is confirmed.", None, "a page after the confirming link"),
     ("This link is not valid (any more).", None, "a page after a link of an e-mail"),
     ("Stop the daily e-mails?", None, "the unsubscribe page"),

@@ -18,6 +18,7 @@ from __future__ import annotations
 import base64
 import binascii
 import json
+import re
 from dataclasses import dataclass
 from typing import Literal
 from urllib.parse import urlsplit
@@ -106,6 +107,10 @@ def _origin(url: str) -> tuple[str, str, int] | None:
     return parts.scheme, parts.hostname.lower(), port or (443 if parts.scheme == "https" else 80)
 
 
+_HOST_NAME = re.compile(r"[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?(?:\.[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?)+")
+"""A host name as the known push services have them (lower case; no IP literal, bracket, zone id or percent)."""
+
+
 def allowed_endpoint(endpoint: str, config: TurnConfig) -> bool:
     """Whether the server may POST to ``endpoint``: https at a known push service on the usual port, or at an
     origin of ``config.push_hosts`` (scheme, host and port alike)."""
@@ -116,8 +121,8 @@ def allowed_endpoint(endpoint: str, config: TurnConfig) -> bool:
         if _origin(host) == where:
             return True
     scheme, name, port = where
-    if scheme != "https" or port != 443:
-        return False
+    if scheme != "https" or port != 443 or not _HOST_NAME.fullmatch(name):
+        return False  # a name of letters, digits, dots and dashes only: no IP literal, zone id or bracket
     return any(name == known or (known.startswith("*.") and name.endswith(known[1:])) for known in KNOWN_SERVICES)
 
 

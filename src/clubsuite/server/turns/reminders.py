@@ -479,6 +479,10 @@ class Reminders:
         """Whether ``k`` is a good unsubscribing link's."""
         return await self.database.reading(lambda conn: mail.key_owner(conn, k, "u") is not None)
 
+    async def confirm_key(self, k: str) -> bool:
+        """Whether ``k`` is a good confirming link's (its page asks for the click that confirms)."""
+        return await self.database.reading(lambda conn: mail.key_owner(conn, k, "c") is not None)
+
     async def unsubscribe_mail(self, k: str) -> bool:
         """Follow a one-click unsubscribe: the account's digests stop; whether ``k`` was good."""
 

@@ -59,6 +59,7 @@ def upgrade() -> None:
         sa.Column("text", sa.Text, nullable=False),
         sa.Column("at", sa.Float, nullable=False),
         sa.Column("user_id", sa.Text),
+        sa.Column("present", sa.Text, nullable=False),
         sa.PrimaryKeyConstraint("table_id", "id"),
     )
     op.create_table(
