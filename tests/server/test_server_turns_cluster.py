@@ -1,9 +1,11 @@
 """Turn-based tables served by two ``clubs serve`` processes over one PostgreSQL database (docs/server.md,
-"Turn-based tables" and "Several processes"): a parked table is held by no process; whichever process sees its
-clock run out wakes it, and its late move is played once, never twice, though both look; a process stopped and
-started again in the middle loses no move and no clock. The days pass on the test clock (``--test-clock``), never by
-sleeping.
-"""
+"Turn-based tables", "Reminders" and "Several processes"): three friends' week of whist. A clock runs out of each
+kind (an adjourning table, resumed and adjourned again; a rated one where the late player loses; a bot playing a late
+move); one player's playing hours stop her clock at night, another's vacation taken through the other process moves
+his; a parked table is held by no process, and whichever process sees its clock run out wakes it, its late move
+played once though both look; a process stopped and started again loses no move and no clock; a push reaches a
+browser's endpoint (decrypted with its keys) and a daily e-mail a mail server (its link unsubscribes). The days pass
+on the test clock (``--test-clock``), never by sleeping."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ import json
 import signal
 from collections.abc import Iterator
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import http_ece
 import psycopg
@@ -80,17 +82,57 @@ def parked_and_free(url: str, table: str) -> bool:
     return clock_row(url, table)[0] and owner_of(url, table) is None
 
 
-def test_two_processes_wake_a_parked_table_once_and_a_restart_loses_no_move_and_no_clock(
+def entry(player: Player, table: str) -> dict[str, Any]:
+    found: dict[str, Any] = next(e for e in player.get("/turns")["tables"] if e["id"] == table)
+    return found
+
+
+def started(maker: Player, others: list[Player], via: str, **settings: Any) -> tuple[str, int]:
+    """A turn-based table made by ``maker``, its two moves played through process ``via``, its players gone: the
+    table and the seat whose clock runs."""
+    table = turn_table(maker, others, **settings)
+    at = clients(via, table, [maker, *others])
+    late = play(at, lambda m: False, moves=2)["to_act"]
+    leave(at)
+    return table, int(late)
+
+
+def test_two_processes_play_a_week_of_turn_based_whist_and_a_restart_loses_no_move_and_no_clock(
     nodes: tuple[Node, Node, str], pushes: PushService, mails: tuple[Mailbox, int]
 ) -> None:
     a, b, url = nodes
     box, _ = mails
-    set_now(url, paris(15, 10))
+    set_now(url, paris(15, 10))  # Monday 15 March 2027, 10:00 in Paris
     ann, bob, cat = Player(a.base, "Ann"), Player(b.base, "Bob"), Player(a.base, "Cat")
-    # Ann's browser takes pushes; every one gives an address for the daily e-mail and confirms it
+    friends = (ann, bob, cat)
+
+    # Monday: two tables at 12 hours a move, one adjourning, one rated where the late player loses
+    adjourning, late2 = started(bob, [cat, ann], a.base, pace=12 * HOUR, on_timeout="adjourn")
+    losing, late3 = started(cat, [ann, bob], b.base, pace=12 * HOUR, on_timeout="lose", rated=True)
+    moves2 = len(sources(url, adjourning))
+    set_now(url, paris(15, 22, 5))
+    wait_for(lambda: entry(ann, adjourning)["adjourned"], 60, "the adjournment")
+    wait_for(lambda: entry(ann, losing)["over"], 60, "the loss on time")
+    assert len(sources(url, adjourning)) == moves2, "nobody moved for the late player"
+    assert entry(bob, losing)["ended"] == {"lost": late3}
+    seated3 = (cat, ann, bob)  # the losing table's seats
+    results = seated3[0].get(f"/tables/{losing}/results?invite={seated3[0].invite}")
+    assert results["rated"] and {s["seat"]: s["place"] for s in results["seats"]}[late3] == 3
+    other = (bob, cat, ann)[(late2 + 1) % 3]  # the adjourning table's seats are Bob, Cat, Ann
+    other.rebase(b.base)
+    other.post(f"/tables/{adjourning}/turn/resume")
+    assert not entry(ann, adjourning)["adjourned"]
+    assert abs(entry(ann, adjourning)["seconds_left"] - 12 * HOUR) < 120
+    set_now(url, paris(16, 10, 10))  # Tuesday: the late player let it run out again
+    wait_for(lambda: entry(ann, adjourning)["adjourned"], 60, "the second adjournment")
+    assert len(sources(url, adjourning)) == moves2
+
+    # Tuesday: Ann plays from 09:00 to 21:00 in Paris and takes pushes; everyone gets a daily e-mail
+    hours = {"zone": "Europe/Paris", "day_start": 9 * 60, "day_end": 21 * 60}
+    assert ann.http.put("/account/turns", json=hours, headers=ann.csrf).status_code == 200
     private, auth, keys = browser_keys()
     subscribe(ann, pushes.origin + "/ann", keys)
-    for p in (ann, bob, cat):
+    for p in friends:
         address = f"{p.name.lower()}@example.org"
         assert p.http.put("/account/turns", json={"email": address}, headers=p.csrf).status_code == 200
         confirming = wait_for(lambda a=address: box.to(a), 60, "the confirming mail")[0]
@@ -102,6 +144,8 @@ def test_two_processes_wake_a_parked_table_once_and_a_restart_loses_no_move_and_
     play(at, lambda m: m["to_act"] != 0)
     msg = play(at, lambda m: m["to_act"] == 0)
     due = msg["turn"]["deadline"]
+    # a day of her clock in her hours: Tuesday 10:10 to 21:00, Wednesday 09:00 to 21:00, Thursday 09:00 to 10:10
+    assert abs(due - paris(18, 10, 10)) < 120, due
     moves = len(sources(url, table))
     assert not pushes.to("/ann"), "no push while Ann has the table open"
     leave(at)
@@ -118,23 +162,25 @@ def test_two_processes_wake_a_parked_table_once_and_a_restart_loses_no_move_and_
     }
     wait_for(lambda: parked_and_free(url, table), 60, "the table to be parked, held by no process")
     assert clock_row(url, table)[1:3] == (0, pytest.approx(due))
-    # a day and a minute later: both processes look, one wakes the table, and Ann's move is played once
-    move_on(url, DAY + 60)
+    set_now(url, paris(17, 22))  # Wednesday night: her clock is stopped, an hour and ten minutes left
+    assert entry(bob, table)["paused"] == "night" and len(sources(url, table)) == moves
+    # Thursday 10:11: both processes look, one wakes the table, and Ann's move is played once
+    set_now(url, paris(18, 10, 11))
     wait_for(lambda: len(sources(url, table)) > moves, 60, "Ann's late move")
     wait_for(lambda: parked_and_free(url, table), 60, "the table to be parked again")
     assert sources(url, table)[moves] == (0, "timeout")
     assert [s for _, s in sources(url, table)].count("timeout") == 1
     _, late_seat, late_due, version = clock_row(url, table)
     assert late_seat is not None and late_due is not None
+    late = friends[late_seat]
     # process a is stopped and started again while the next clock runs: nothing is lost
     a.kill(signal.SIGTERM)
     a.start()
     assert clock_row(url, table)[1:] == (late_seat, pytest.approx(late_due), version)
     assert len(sources(url, table)) == moves + 1
-    move_on(url, 12 * HOUR)
-    assert len(sources(url, table)) == moves + 1, "half the clock is left"
-    # the late player's turn has waited half a day: their daily e-mail lists the table, and its link unsubscribes
-    late = (ann, bob, cat)[late_seat]
+    # the late player's turn has waited for hours (in their playing hours): their daily e-mail lists the table, and
+    # its link unsubscribes them
+    set_now(url, paris(19, 9, 30) if late is ann else paris(18, 22, 11))
     address = f"{late.name.lower()}@example.org"
     digest = wait_for(lambda: [m for m in box.to(address) if "Your turn" in str(m["Subject"])], 60, "the digest")[0]
     text = digest.get_body(("plain",)).get_content()  # type: ignore[union-attr]
@@ -149,7 +195,14 @@ def test_two_processes_wake_a_parked_table_once_and_a_restart_loses_no_move_and_
     assert one_click.status_code == 200, one_click.text
     late.rebase(b.base)
     assert late.get("/account/turns")["mail"] is False
-    move_on(url, 12 * HOUR + 60)
+    assert len(sources(url, table)) == moves + 1
+    # the late player takes two days off through process b: their clock, held in the database, moves on by them
+    late.post("/account/vacations", {"days": 2}, status=201)
+    moved = wait_for(lambda: (d := clock_row(url, table)[2]) is not None and d > late_due + DAY and d, 60, "the move")
+    assert abs(moved - late_due - 2 * DAY) < HOUR
+    set_now(url, late_due + 22 * HOUR)  # long after the clock would have run out without the vacation
+    assert entry(late, table)["paused"] == "vacation" and len(sources(url, table)) == moves + 1
+    set_now(url, moved + 60)
     wait_for(lambda: len(sources(url, table)) > moves + 1, 60, "the second late move")
     wait_for(lambda: parked_and_free(url, table), 60, "the table to be parked again")
     assert [s for _, s in sources(url, table)].count("timeout") == 2
@@ -160,5 +213,5 @@ def test_two_processes_wake_a_parked_table_once_and_a_restart_loses_no_move_and_
     assert len(state["away"]["updates"]) >= 2
     assert ann.get("/turns")["tables"][0]["id"] == table
     back.close()
-    for p in (ann, bob, cat):
+    for p in friends:
         p.close()
