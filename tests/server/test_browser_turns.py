@@ -18,6 +18,7 @@ from browserkit import keep_errors, resize, wait_for
 from serverkit import Client, ThreadServer
 from test_browser_access import assert_accessible
 from turnkit import DAY, Player, turn_table
+from turnkit import wait_for as poll
 
 from clubsuite.i18n import Words
 from clubsuite.server.store.database import Store
@@ -109,8 +110,9 @@ def test_the_player_away_finds_her_turn_listed_first_counted_in_the_bar_and_the_
     words = Words(lang)
     table, cleo, made = away_and_back(web, lang)
     assert made >= 1  # at least one move, whoever the cards made to lead
-    listed = cleo.get("/turns")
-    assert listed["waiting"] == 1 and listed["tables"][0]["id"] == table and listed["tables"][0]["mine"]
+    # her clock is written just after the move that began her turn (the server's own task): waited for
+    listed = poll(lambda: (found := cleo.get("/turns"))["waiting"] == 1 and found, 30, "her clock")
+    assert listed["tables"][0]["id"] == table and listed["tables"][0]["mine"]
     page = cleos_page(browser, web, cleo, lang)
     page.goto(f"{web.base}/your-turn")
     first = page.locator(".turn-list .turn-entry").first
@@ -219,3 +221,27 @@ def test_turn_based_play_is_set_on_ones_own_profile_hours_reminders_and_a_vacati
     print("screenshots:", *shots, sep="\n  ")
     assert page.errors == []
     dora.close()
+
+
+def test_after_her_move_the_table_offers_the_next_table_waiting_for_her(web: ThreadServer, browser: Any) -> None:
+    ann, cleo, bob = (Player(web.base, name) for name in ("AnnNext", "CleoNext", "BobNext"))
+    first = turn_table(ann, [cleo, bob], pace=DAY)  # Cleo in seat 1, the first to decide; her friends are away
+    bots = [{"kind": "bot"}, {"kind": "person"}, {"kind": "bot"}]
+    second = cleo.post("/tables", {"game": "whist", "pace": DAY, "public": False, "seats": bots}, status=201)
+    cleo.post(f"/invites/{second['invite']}/join", {"seat": 1})
+    page = cleos_page(browser, web, cleo, "en")
+    page.goto(f"{web.base}/table/{first}")
+    keep = page.locator('.controls button.action[data-action="keep"]')
+    keep.wait_for()
+    assert page.locator("a.next-table").count() == 0  # her move here comes first
+    keep.click()
+    link = page.locator("a.next-table")
+    wait_for(lambda: link.count() == 1, 30, "the next table's link", page)
+    assert link.get_attribute("href") == f"/table/{second['id']}"
+    assert link.inner_text() == "Next table waiting for you"
+    link.click()
+    page.wait_for_url(f"**/table/{second['id']}")
+    page.locator('.controls button.action[data-action="keep"]').wait_for()
+    assert page.errors == []
+    for p in (ann, cleo, bob):
+        p.close()

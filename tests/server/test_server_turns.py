@@ -174,7 +174,8 @@ def test_a_clock_run_out_at_an_adjourning_table_stops_every_clock_until_a_player
     adjourned = at[0].until(lambda m: m["type"] == "state" and m["turn"]["adjourned"])
     assert adjourned["turn"]["deadline"] is None and adjourned["turn"]["seat"] == late
     assert len(log_of(store, table)) == moves  # nobody played for the late player
-    assert entry(bob, table)["adjourned"] and not entry(friends[late], table)["mine"]
+    wait_for(lambda: entry(bob, table)["adjourned"], 60, "the adjournment to be written")
+    assert not entry(friends[late], table)["mine"]
     go_on(store, 5 * DAY, server)
     assert entry(ann, table)["adjourned"], "no clock runs while the match is adjourned"
     other = friends[(late + 1) % 3]

@@ -431,7 +431,7 @@ class Keeper:
             for conn in list(table.connections):
                 conn.send(table.state(conn.seat, hidden=conn.hidden))
         table.reschedule()
-        self.changed(table)
+        await self._changed(table)  # written before the answer: the player's list shows it at once
 
     async def autoplay(self, table: LiveTable, seat: int, on: bool) -> None:
         """Switch ``seat``'s auto-play of forced moves; a forced move waiting now is played."""

@@ -14,7 +14,7 @@ import {levelWords} from "./board.js";
 import {cardRow, parseCards} from "./cards.js";
 import {language, languageSwitch, loadWords, ruleWords, serverWords, t, tableName, tn} from "./i18n.js";
 import {on, serverNow, startNotices, watch} from "./live.js";
-import {PACES, TIMEOUTS, paceChoice, timeoutChoice} from "./turnwords.js";
+import {PACES, TIMEOUTS, paceChoice, paceWords, timeoutChoice} from "./turnwords.js";
 
 const app = byId("app");
 const REFRESH_MS = 5000;
@@ -324,6 +324,7 @@ function tableCard(table) {
       fact(t("Game"), g ? g.label : table.title),
       fact(t("Host"), table.host === null ? t("nobody yet") : table.host),
       fact(t("Free seats"), String(free)),
+      table.settings.pace ? fact(t("Pace"), paceWords(Number(table.settings.pace))) : null,
       fact(t("Spectators"), table.settings.spectators ? String(table.spectators) : t("not allowed")),
       h("div", {class: "fact wide"}, h("dt", {}, t("Rules")), h("dd", {}, rulesOf(table).length ? rulesOf(table).join(", ") : t("the standard rules")))),
     h("p", {class: "state"}, stateWords(table)),
@@ -338,7 +339,7 @@ function rulesOf(table) {
 
 /** What a card shows, to tell whether it must be drawn again. */
 function cardKey(table) {
-  return JSON.stringify([table.name, table.host, table.rules, table.free_seats, table.spectators, table.settings.spectators, table.waiting, table.over, table.abandoned, table.match_no, table.seats.map(seatWords)]);
+  return JSON.stringify([table.name, table.host, table.rules, table.free_seats, table.spectators, table.settings.spectators, table.settings.pace, table.waiting, table.over, table.abandoned, table.match_no, table.seats.map(seatWords)]);
 }
 
 /** Run ``change`` on the list; if it took the keyboard focus away from a card's link, give it back. */

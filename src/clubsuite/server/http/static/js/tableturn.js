@@ -21,8 +21,31 @@ export function turnLine() {
     turn.adjourned && !state.over && state.seat !== null
       ? h("button", {type: "button", class: "primary", dataset: {action: "turn-resume"}, onclick: resume}, t("Resume the match")) : null,
     h("span", {class: "muted turn-pace"}, `${paceWords(turn.pace)} \u00b7 ${timeoutWords(turn.on_timeout)}`),
+    nextTableLink(turn),
     h("a", {href: "/your-turn", class: "turn-list-link"}, t("Your turn-based tables")),
     state.turnProblem ? h("p", {class: "error", role: "alert"}, state.turnProblem) : null);
+}
+
+/** The next of the player's turn-based tables that waits for their move, once this one does not (as a player who
+ * plays many tables a day goes from one to the next), read from ``GET /turns`` at most every half minute. */
+let nextTable = {id: /** @type {string | null} */ (null), asked: 0, version: -1};
+
+function nextTableLink(turn) {
+  if (state.seat === null || turn.seat === state.seat) return null;
+  const now = Date.now();
+  if (nextTable.version !== state.version && now - nextTable.asked > 30000) {
+    nextTable = {...nextTable, asked: now, version: state.version};
+    api("/turns").then((list) => {
+      const next = (list.tables || []).find((e) => e.mine && e.id !== tableId);
+      const id = next ? next.id : null;
+      if (id !== nextTable.id) {
+        nextTable = {...nextTable, id};
+        show({});
+      }
+    }).catch(() => null);
+  }
+  return nextTable.id === null ? null
+    : h("a", {href: `/table/${encodeURIComponent(nextTable.id)}`, class: "button-link primary next-table"}, t("Next table waiting for you"));
 }
 
 /** The clock of a turn-based table in words. */
