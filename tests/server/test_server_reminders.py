@@ -144,7 +144,8 @@ def test_a_push_reaches_the_browser_encrypted_and_signed(
     pushes.answers.append(500)
     run(served, reminders_of(served).your_turn(me, "T1", "Bob's whist", 9, False))
     wait_for(lambda: len(pushes.to("/ann")) == 2, what="the push answered 500")
-    wait_for(lambda: count(store, select(outbox.c.attempts).where(outbox.c.attempts == 1)) == 1, what="a retry")
+    retried = select(func.count()).select_from(outbox).where(outbox.c.attempts == 1)
+    wait_for(lambda: count(store, retried) == 1, what="a retry")
     run(served, reminders_of(served).sweep())
     assert len(pushes.to("/ann")) == 2  # not due yet
     advance(store, 31)
