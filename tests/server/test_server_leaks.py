@@ -150,6 +150,40 @@ def test_no_message_names_a_card_its_receiver_may_not_know_at_a_rated_table(shar
     assert check_every_message(server, table["id"], game, [*clients.items(), (None, watcher)]) > 50
 
 
+def test_no_message_names_a_card_its_receiver_may_not_know_at_a_turn_based_table(shared: ThreadServer) -> None:
+    """A turn-based table's own parts too: its clock (``turn``), and what a player who went away and came back is
+    told of the moves they missed (``away``), with a chat line kept for them."""
+    server = shared
+    game = "whist(target=3)"
+    people = [signed_up(server, name) for name in ("Tess", "Ugo", "Vic")]
+    table = people[0][0].post("/tables", json={"game": game, "pace": 86400, "public": False}, headers=people[0][1])
+    assert table.status_code == 201, table.text
+    made = table.json()
+    joined = [b.post(f"/invites/{made['invite']}/join", json={}, headers=h).json() for b, h in people]
+    tokens = {j["seat"]: j["token"] for j in joined}
+    clients = {seat: Client(server.base, made["id"], token) for seat, token in tokens.items()}
+    receivers: list[tuple[int | None, Client]] = []
+    try:
+        rng = random.Random("turn-based")
+        play_everyone(clients, rng, lambda m: m.get("version", 0) >= 12 and m.get("to_act") not in (0, None))
+        gone = clients.pop(0)
+        receivers.append((0, gone))
+        gone.close()  # seat 0 goes away; the others play on, and one says a word
+        clients[1].send({"type": "chat", "text": "back soon?"})
+        play_everyone(clients, rng, lambda m: m.get("to_act") == 0 or m.get("over") is True)
+        back = clients[0] = Client(server.base, made["id"], tokens[0])
+        state = back.until(lambda m: m["type"] == "state")
+        assert state["turn"]["pace"] == 86400 and (state["over"] or state["away"]["updates"])
+        if not state["over"]:  # her move, told in the state she was just sent
+            back.send({"type": "act", "action": rng.choice(state["legal"]), "version": state["version"]})
+            play_everyone(clients, rng, lambda m: m.get("over") is True)
+    finally:
+        for c in clients.values():
+            c.close()
+    receivers += clients.items()
+    assert check_every_message(server, made["id"], game, receivers, made["invite"]) > 50
+
+
 def test_no_message_names_a_card_its_receiver_may_not_know_at_a_club_nights_tables(shared: ThreadServer) -> None:
     server = shared
     game = "whist(target=3)"
