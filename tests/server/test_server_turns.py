@@ -365,8 +365,11 @@ def test_a_request_arriving_while_the_table_is_put_away_wakes_it_again(
     monkeypatch.setattr(store, "park", slow_park)
     leave(at)
     assert parking.wait(60)
-    r = bob.http.post(f"/tables/{table}/turn/resume", headers=bob.csrf)  # the park under way ends, then it wakes
+    # requests about it while it is being put away: answered as if nothing happened (the park gives way to them)
+    r = bob.http.post(f"/tables/{table}/turn/resume", headers=bob.csrf)
     assert r.status_code == 200 and r.json()["adjourned"] is False, r.text
+    seen = bob.http.get(f"/tables/{table}", params={"invite": bob.invite})
+    assert seen.status_code == 200 and seen.json()["id"] == table, seen.text
     assert not entry(ann, table)["adjourned"]
 
 

@@ -197,7 +197,7 @@ class Forwarder:
             await self._moved(scope, receive, send, refused)
             return
         if address is None:
-            await self.app(scope, receive, send)
+            await self._here(scope, receive, send)
             return
         kind = "http" if scope["type"] == "http" else "ws"
         if self.hub.on_forward is not None:
@@ -206,6 +206,32 @@ class Forwarder:
             await self._forward(scope, receive, send, address)
         else:
             await self._relay(scope, receive, send, address)
+
+    async def _here(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Answer a request here. One about a table served here holds the table in memory while it is answered (a
+        turn-based table is not parked under it: ``Hub.pin``), and wakes it first if it was being parked as the
+        request arrived."""
+        table_id = self._table_here(scope) if scope["type"] in ("http", "websocket") else None
+        if table_id is None:
+            await self.app(scope, receive, send)
+            return
+        self.hub.pin(table_id)
+        try:
+            table = self.hub.tables.get(table_id)
+            if table is None or table.closed:  # parked between the look above and now: woken again
+                await self.hub.serving(table_id)
+            await self.app(scope, receive, send)
+        finally:
+            self.hub.unpin(table_id)
+
+    def _table_here(self, scope: Scope) -> str | None:
+        """The id of the table a request is about (its path's, or the table served here that its invite opens)."""
+        path = str(scope.get("path", ""))
+        found = TABLE_PATH.match(path)
+        if found is not None:
+            return found.group(1)
+        invite = INVITE_PATH.match(path)
+        return self.hub.invited(invite.group(1)) if invite is not None else None
 
     def _path_problem(self, scope: Scope) -> str | None:
         """What is wrong with the path of a request that may be passed on to another process (one about a table or

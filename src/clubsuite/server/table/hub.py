@@ -114,6 +114,8 @@ class Hub:
         """Who blocked or muted whom (the server's; None: no one hides anyone's chat)."""
         self.moderation = moderation
         """Who may not chat now (the server's; None: everyone may)."""
+        self._pins: dict[str, int] = {}
+        """Requests being answered about each table (a table with one is not parked under it)."""
         self.prepare: Callable[[LiveTable], Awaitable[None]] | None = None
         """Readies a turn-based table just rebuilt from the store before it is served: its clock, who saw what,
         auto-play (``server.turns``)."""
@@ -236,7 +238,12 @@ class Hub:
         async with table.lock:
             if table.connections or table.closed or table.id not in self.tables or table.moving():
                 return False
+            if self._pins.get(table.id):
+                return False  # a request about it is being answered
             await self.db(self.store.park, table.id, True)
+            if self._pins.get(table.id) or table.connections:  # a request came meanwhile: the table stays
+                await self.db(self.store.park, table.id, False)
+                return False
             if self.ownership is not None:
                 await self.db(self.ownership.release, [table.id])
             table.stop()
@@ -247,6 +254,22 @@ class Hub:
             self.seating.forget(table.id)
         log.info("table %s parked", table.id)
         return True
+
+    def pin(self, table_id: str) -> None:
+        """A request about ``table_id`` is being answered here: the table is not parked meanwhile."""
+        self._pins[table_id] = self._pins.get(table_id, 0) + 1
+
+    def unpin(self, table_id: str) -> None:
+        """That request was answered."""
+        left = self._pins.get(table_id, 0) - 1
+        if left > 0:
+            self._pins[table_id] = left
+        else:
+            self._pins.pop(table_id, None)
+
+    def invited(self, code: str) -> str | None:
+        """The id of the table served here that an invite code opens, or None."""
+        return self._invites.get(hash_token(code))
 
     async def serving(self, table_id: str) -> LiveTable | None:
         """The table ``table_id`` as served here now: the one in memory, or a parked turn-based table woken (one
