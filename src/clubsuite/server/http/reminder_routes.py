@@ -180,6 +180,17 @@ def _page(lang: str, title: str, main: str, status: int = 200) -> HTMLResponse:
     return HTMLResponse(page, status_code=status, headers=headers)
 
 
+def _one_button(lang: str, action: str, field: tuple[str, str], title: str, button: str) -> HTMLResponse:
+    """A mail link's page: its question and one button that POSTs the link back with ``field`` (a GET changes
+    nothing: mail providers' scanners follow links)."""
+    name, value = (html.escape(part) for part in field)
+    form = (
+        f'<form method="post" action="{html.escape(action)}"><input type="hidden" name="{name}" value="{value}">'
+        f'<button type="submit">{html.escape(tr(lang, button))}</button></form>'
+    )
+    return _page(lang, tr(lang, title), form)
+
+
 def _not_valid(lang: str) -> HTMLResponse:
     return _page(lang, tr(lang, "This link is not valid (any more)."), "", 404)
 
@@ -189,14 +200,11 @@ async def confirm_page(k: Key, request: Request, reminders: RemindersDep) -> HTM
     """The confirming link of an e-mail: a page with one button (a GET changes nothing: a mail provider's scanner
     that follows links must not confirm an address its owner never asked to get mail at)."""
     lang = _lang(request)
-    if not await reminders.confirm_key(k):
+    if not await reminders.link_key(k, "c"):
         return _not_valid(lang)
-    action = html.escape(f"/mail/confirm?k={k}")
-    form = (
-        f'<form method="post" action="{action}"><input type="hidden" name="confirm" value="yes">'
-        f'<button type="submit">{html.escape(tr(lang, "Confirm my address"))}</button></form>'
+    return _one_button(
+        lang, f"/mail/confirm?k={k}", ("confirm", "yes"), "Get the daily e-mail at this address?", "Confirm my address"
     )
-    return _page(lang, tr(lang, "Get the daily e-mail at this address?"), form)
 
 
 @router.post("/mail/confirm", response_class=HTMLResponse)
@@ -213,14 +221,11 @@ async def unsubscribe_page(k: Key, request: Request, reminders: RemindersDep) ->
     """The unsubscribing link of a digest: a page with one button (a GET changes nothing: mail scanners follow
     links)."""
     lang = _lang(request)
-    if not await reminders.unsubscribe_key(k):
+    if not await reminders.link_key(k, "u"):
         return _not_valid(lang)
-    action = html.escape(f"/mail/unsubscribe?k={k}")
-    form = (
-        f'<form method="post" action="{action}"><input type="hidden" name="List-Unsubscribe" value="One-Click">'
-        f'<button type="submit">{html.escape(tr(lang, "Stop them"))}</button></form>'
+    return _one_button(
+        lang, f"/mail/unsubscribe?k={k}", ("List-Unsubscribe", "One-Click"), "Stop the daily e-mails?", "Stop them"
     )
-    return _page(lang, tr(lang, "Stop the daily e-mails?"), form)
 
 
 @router.post("/mail/unsubscribe", response_class=HTMLResponse)

@@ -414,6 +414,12 @@ class LiveTable:
         self.saw(seat)
         return {"away": missed} if missed is not None else {}
 
+    def tell_state(self) -> None:
+        """Send every connection the whole state again (after a change that is no action: a rematch, a loss on time,
+        a turn-based clock adjourned, resumed or worked out again)."""
+        for conn in list(self.connections):
+            conn.send(self.state(conn.seat, hidden=conn.hidden))
+
     def catchup(self, since: int) -> JsonObject | None:
         """The public events after version ``since``, or None when they are no longer kept."""
         if since >= self.version:
@@ -600,8 +606,7 @@ class LiveTable:
             )
             self.ended = {"lost": seat}
             self.present_at_end[self.match_no] = frozenset(s.seat for s in self.seats if s.connections > 0)
-            for conn in list(self.connections):
-                conn.send(self.state(conn.seat, hidden=conn.hidden))
+            self.tell_state()
             self.reschedule()
             self.turned()
             return True
@@ -629,8 +634,7 @@ class LiveTable:
             self.version += 1
             self.turn_started = row.started_at
             self.recent.append(recent(self.version, events, self.info, self.public_view()))
-            for conn in self.connections:
-                conn.send(self.state(conn.seat, hidden=conn.hidden))
+            self.tell_state()
             self.reschedule()
             self.turned()
 
@@ -661,10 +665,7 @@ class LiveTable:
         """The name of each bot's seat: the one it was made with (a club night's bot entrant keeps its name from
         table to table), else one chosen from the table (:func:`persona_names`), never like a person's or another
         bot's there."""
-        named = {s.seat: s.name for s in self.seats if s.kind == SeatKind.BOT and s.name}
-        people = [s.name for s in self.seats if s.kind == SeatKind.PERSON and s.name] + list(named.values())
-        unnamed = [s.seat for s in self.seats if s.kind == SeatKind.BOT and not s.name]
-        return {**persona_names(self.id, unnamed, people), **named}
+        return bot_names_at(self.id, [(s.seat, s.kind, s.name) for s in self.seats])
 
     def record(self, match: SomeMatch | None = None) -> JsonObject:
         """The record of the match in progress or just ended (seeded: its deals follow from the seed)."""
@@ -808,6 +809,16 @@ class LiveTable:
         """Cancel the table's timer (the server is stopping)."""
         if self._timer is not None:
             self._timer.cancel()
+
+
+def bot_names_at(table_id: str, seats: list[tuple[int, str, str | None]]) -> dict[int, str]:
+    """The name of each bot's seat of table ``table_id`` from its seats' (seat, kind, name): the one it was made with,
+    else one chosen from the table (:func:`persona_names`), never like a person's or another bot's there (a table
+    in memory, and one read from the database alike)."""
+    named = {seat: name for seat, kind, name in seats if kind == SeatKind.BOT and name}
+    people = [name for _, kind, name in seats if kind == SeatKind.PERSON and name] + list(named.values())
+    unnamed = [seat for seat, kind, name in seats if kind == SeatKind.BOT and not name]
+    return {**persona_names(table_id, unnamed, people), **named}
 
 
 async def unstoppable(work: Coroutine[Any, Any, T]) -> T:

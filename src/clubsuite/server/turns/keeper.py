@@ -25,9 +25,9 @@ import contextlib
 import json
 import logging
 import time
-from collections.abc import Awaitable, Callable
-from dataclasses import dataclass
-from typing import Protocol
+from collections.abc import Awaitable, Callable, Coroutine
+from dataclasses import dataclass, replace
+from typing import Any, Protocol
 
 from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
@@ -254,7 +254,11 @@ class Keeper:
     def changed(self, table: LiveTable) -> None:
         """A turn-based table changed (``LiveTable.on_turn``): its clock written, its player to act reminded, in a
         task of its own (the table's change is already told)."""
-        task = asyncio.create_task(self._changed(table))
+        self._later(self._changed(table))
+
+    def _later(self, work: Coroutine[Any, Any, None]) -> None:
+        """Run ``work`` in a task of its own, counted until it ends (:attr:`settled`)."""
+        task = asyncio.create_task(work)
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
@@ -266,8 +270,7 @@ class Keeper:
                 found = self.clock_of(table)
                 if not found.exact:  # worked out before the player's hours were read: again, from the same start
                     found = self._set(table, self._work_out(table, found.since))
-                    for conn in list(table.connections):  # told again, with the right deadline
-                        conn.send(table.state(conn.seat, hidden=conn.hidden))
+                    table.tell_state()
                 found = await self._write(table, found)
                 await self._flush_seen([table])
                 await self._remind(table, found)
@@ -292,32 +295,32 @@ class Keeper:
         pace = table.settings.pace
         assert pace is not None
 
-        def work(conn: Connection) -> Hours | None:
-            hours: Hours | None = None
+        def work(conn: Connection) -> tuple[Hours, float] | None:
+            stored: tuple[Hours, float] | None = None
             if found.user_id is not None and found.since is not None:
                 hours = (hours_of(conn, found.user_id), tuple(vacations_of(conn, found.user_id)))
-                values["deadline"] = deadline(found.since, pace, *hours)
+                stored = (hours, deadline(found.since, pace, *hours))
+                values["deadline"] = stored[1]
             conn.execute(
                 update(turn_tables)
                 .where(turn_tables.c.table_id == table_id, turn_tables.c.version <= found.version)
                 .values(**values)
             )
             _seats(conn, table_id, people, seen, version)
-            return hours
+            return stored
 
-        hours = await self.database.write(work)
-        if hours is None or found.user_id is None:
+        stored = await self.database.write(work)
+        if stored is None or found.user_id is None:
             return found
-        self._hours[found.user_id] = hours
-        if values["deadline"] == found.deadline:
+        self._hours[found.user_id], due = stored
+        if due == found.deadline:
             return found
         # the player's hours or vacations changed at another process: the clock as written, told again
         kept = self._clocks.get(table.id)
-        written = Clock(found.version, found.seat, found.user_id, found.since, values["deadline"])  # type: ignore[arg-type]
+        written = replace(found, deadline=due)
         if kept is not None and kept[1] is found:
             self._set(table, written)
-            for conn in list(table.connections):
-                conn.send(table.state(conn.seat, hidden=conn.hidden))
+            table.tell_state()
         return written
 
     async def _remind(self, table: LiveTable, found: Clock) -> None:
@@ -359,8 +362,7 @@ class Keeper:
             kept = self._clocks.get(table.id)
             if kept is not None and kept[1].user_id == user_id and kept[0] == _key(table):
                 self._set(table, self._work_out(table, kept[1].since))
-                for conn in list(table.connections):
-                    conn.send(table.state(conn.seat, hidden=conn.hidden))
+                table.tell_state()
 
         def work(conn: Connection) -> None:
             rows = conn.execute(
@@ -396,9 +398,7 @@ class Keeper:
     def said(self, table: LiveTable, line: JsonObject, user_id: str | None, present: frozenset[str]) -> None:
         """A line said on a turn-based table's players' channel: kept in the database (its last :data:`HISTORY`
         lines), in a task of its own."""
-        task = asyncio.create_task(self._keep_line(table.id, line, user_id, present))
-        self._pending.add(task)
-        task.add_done_callback(self._pending.discard)
+        self._later(self._keep_line(table.id, line, user_id, present))
 
     async def _keep_line(self, table_id: str, line: JsonObject, user_id: str | None, present: frozenset[str]) -> None:
         line_id = line["id"]
@@ -428,8 +428,7 @@ class Keeper:
                 return
             table.adjourned = False
             self._set(table, self._work_out(table))
-            for conn in list(table.connections):
-                conn.send(table.state(conn.seat, hidden=conn.hidden))
+            table.tell_state()
         table.reschedule()
         await self._changed(table)  # written before the answer: the player's list shows it at once
 
@@ -527,8 +526,7 @@ class Keeper:
                     return
                 table.adjourned = True
                 self._set(table, self._work_out(table))
-                for conn in list(table.connections):
-                    conn.send(table.state(conn.seat, hidden=conn.hidden))
+                table.tell_state()
             self.changed(table)
 
     async def _expire(self, now: float) -> None:

@@ -9,10 +9,10 @@ from sqlalchemy import and_, func, select, union
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
-from clubsuite.bots.personas import persona_names
 from clubsuite.engine import resolve
 from clubsuite.jsonform import JsonObject, JsonValue
 from clubsuite.server.store.dbschema import SeatKind, matches, seats, tables, turn_seats, turn_tables
+from clubsuite.server.table.live import bot_names_at
 from clubsuite.server.turns.clock import paused
 from clubsuite.server.turns.players import hours_of, vacations_of
 from clubsuite.tabletalk import named
@@ -176,8 +176,5 @@ def _number(value: JsonValue) -> float:
 def _names(table_id: str, sat: list[tuple[int, str, str | None]]) -> list[tuple[int, str, str]]:
     """Each seat's name as the table shows it: a person's, a bot's persona (as the table names it), or the seat's
     number where nobody took it yet."""
-    people = [n for _, kind, n in sat if kind == SeatKind.PERSON and n]
-    named_bots = {seat: n for seat, kind, n in sat if kind == SeatKind.BOT and n}
-    unnamed = [seat for seat, kind, n in sat if kind == SeatKind.BOT and not n]
-    bots = {**persona_names(table_id, unnamed, people + list(named_bots.values())), **named_bots}
+    bots = bot_names_at(table_id, sat)
     return [(seat, (n or f"seat {seat + 1}") if kind == SeatKind.PERSON else bots[seat], kind) for seat, kind, n in sat]

@@ -475,13 +475,10 @@ class Reminders:
 
         return await self.database.write(work)
 
-    async def unsubscribe_key(self, k: str) -> bool:
-        """Whether ``k`` is a good unsubscribing link's."""
-        return await self.database.reading(lambda conn: mail.key_owner(conn, k, "u") is not None)
-
-    async def confirm_key(self, k: str) -> bool:
-        """Whether ``k`` is a good confirming link's (its page asks for the click that confirms)."""
-        return await self.database.reading(lambda conn: mail.key_owner(conn, k, "c") is not None)
+    async def link_key(self, k: str, kind: mail.KeyKind) -> bool:
+        """Whether ``k`` is a good key of a mail's link of ``kind`` (``c`` confirming, ``u`` unsubscribing): its page
+        asks for the click that acts."""
+        return await self.database.reading(lambda conn: mail.key_owner(conn, k, kind) is not None)
 
     async def unsubscribe_mail(self, k: str) -> bool:
         """Follow a one-click unsubscribe: the account's digests stop; whether ``k`` was good."""
