@@ -67,6 +67,7 @@ from clubsuite.server.table.replaying import Replayer, ReviewStore
 from clubsuite.server.turns.config import TurnConfig
 from clubsuite.server.turns.dbclock import DbClock
 from clubsuite.server.turns.keeper import Keeper
+from clubsuite.server.turns.players import PlayerRefused
 from clubsuite.server.turns.reminders import Reminders
 
 log = logging.getLogger("clubsuite.server")
@@ -240,6 +241,7 @@ def create_app(
         return JSONResponse({"status": "ready", "tables": served()})
 
     app.add_exception_handler(AccountRefused, account_routes.refused)
+    app.add_exception_handler(PlayerRefused, reminder_routes.refused)
     for routes in ROUTERS:
         app.include_router(routes)
     pages.mount(app, offline_app)

@@ -15,10 +15,10 @@ import email
 import email.policy
 import html
 import urllib.parse
-from typing import Annotated
+from typing import Annotated, Any
 
 from fastapi import APIRouter, HTTPException, Path, Query, Request
-from fastapi.responses import HTMLResponse
+from fastapi.responses import HTMLResponse, JSONResponse
 from pydantic import BaseModel, ConfigDict, Field
 
 from clubsuite.i18n import best_match
@@ -86,8 +86,11 @@ router = APIRouter()
 """The routes of an account's turn-based settings and of its e-mails' links."""
 
 
-def _refused(exc: PlayerRefused) -> HTTPException:
-    return HTTPException(exc.status, {"code": exc.code, "message": str(exc)})
+async def refused(_: Any, exc: Exception) -> JSONResponse:
+    """A refusal of an account's turn-based settings (:class:`PlayerRefused`) as its status, code and plain words;
+    the application installs it, as it does the accounts' (a router has no exception handlers of its own)."""
+    assert isinstance(exc, PlayerRefused)
+    return JSONResponse({"code": exc.code, "message": str(exc)}, status_code=exc.status)
 
 
 def _lang(request: Request) -> str:
@@ -107,10 +110,7 @@ async def change_turn_settings(
 ) -> JsonObject:
     """Change some of the settings; a new address is sent a confirming mail (at most 3 a day)."""
     _, user = await need(accounts, request, True)
-    try:
-        return await reminders.update_settings(user.id, body.model_dump(exclude_unset=True), _lang(request))
-    except PlayerRefused as exc:
-        raise _refused(exc) from None
+    return await reminders.update_settings(user.id, body.model_dump(exclude_unset=True), _lang(request))
 
 
 @router.post("/account/vacations", status_code=201)
@@ -119,20 +119,14 @@ async def take_vacation(
 ) -> JsonObject:
     """Take a vacation: every turn-based clock of the account stops for its length."""
     _, user = await need(accounts, request, True)
-    try:
-        return await reminders.take_vacation(user.id, body.days, body.starts)
-    except PlayerRefused as exc:
-        raise _refused(exc) from None
+    return await reminders.take_vacation(user.id, body.days, body.starts)
 
 
 @router.post("/account/vacations/{vacation_id}/end")
 async def end_vacation(vacation_id: Id, request: Request, accounts: AccountsDep, reminders: RemindersDep) -> JsonObject:
     """End a vacation now (one not begun is cancelled): its unused days are given back."""
     _, user = await need(accounts, request, True)
-    try:
-        return await reminders.end_vacation(user.id, vacation_id)
-    except PlayerRefused as exc:
-        raise _refused(exc) from None
+    return await reminders.end_vacation(user.id, vacation_id)
 
 
 @router.post("/push/subscriptions", status_code=201)
@@ -141,10 +135,7 @@ async def subscribe(
 ) -> JsonObject:
     """Keep this browser's push subscription (at most 10 per account: the oldest go)."""
     _, user = await need(accounts, request, True)
-    try:
-        await reminders.subscribe(user.id, body.endpoint, body.keys.p256dh, body.keys.auth, body.label)
-    except PlayerRefused as exc:
-        raise _refused(exc) from None
+    await reminders.subscribe(user.id, body.endpoint, body.keys.p256dh, body.keys.auth, body.label)
     return {"subscribed": True}
 
 
