@@ -16,8 +16,10 @@ And the other way round: two deals that differ only in cards a seat cannot see (
 from __future__ import annotations
 
 import asyncio
+import itertools
 import random
 import re
+from collections.abc import Iterable
 from typing import Any
 
 import httpx
@@ -53,10 +55,16 @@ def hub_of(server: ThreadServer) -> Hub:
     return hub
 
 
-def play_everyone(clients: dict[int, Client], rng: random.Random, stop: Any, misplays: float = 0.05) -> None:
+def play_everyone(
+    clients: dict[int, Client],
+    rng: random.Random,
+    stop: Any,
+    misplays: float = 0.05,
+    held: Iterable[tuple[int, Any]] = (),
+) -> None:
     """Each seat's client acts whenever it is to act (now and then trying a card it may not play) until ``stop``
-    holds for some message."""
-    for seat, msg in arrivals(clients, 300):
+    holds for some message (``held``: messages already read, handled first)."""
+    for seat, msg in itertools.chain(held, arrivals(clients, 300)):
         if stop(msg):
             return
         if msg["type"] in ("state", "update") and msg["to_act"] == seat and not msg["over"]:
@@ -65,6 +73,11 @@ def play_everyone(clients: dict[int, Client], rng: random.Random, stop: Any, mis
                 wrong = rng.choice(["2C", "QH", "7S", "15D", "pass"])
                 client.send({"type": "act", "action": wrong, "version": msg["version"]})
             client.send({"type": "act", "action": rng.choice(msg["legal"]), "version": msg["version"]})
+
+
+def left(msg: Any, seat: int) -> bool:
+    """Whether ``msg`` tells that nobody holds ``seat`` any more (its player's connection closed, as the server saw)."""
+    return bool(msg["type"] == "presence" and not msg["seats"][seat]["connected"])
 
 
 def states_by_version(record: dict[str, Any]) -> list[SomeMatch]:
@@ -168,9 +181,20 @@ def test_no_message_names_a_card_its_receiver_may_not_know_at_a_turn_based_table
         play_everyone(clients, rng, lambda m: m.get("version", 0) >= 12 and m.get("to_act") not in (0, None))
         gone = clients.pop(0)
         receivers.append((0, gone))
-        gone.close()  # seat 0 goes away; the others play on, and one says a word
+        gone.close()  # seat 0 goes away; the others play on once the server has seen her go, and one says a word
+        held: list[tuple[int, Message]] = []
+        for seat, msg in arrivals(clients, 60):
+            if left(msg, 0):
+                break
+            held.append((seat, msg))
+        seen = msg["version"]  # the version the server saw her leave at
         clients[1].send({"type": "chat", "text": "back soon?"})
-        play_everyone(clients, rng, lambda m: m.get("to_act") == 0 or m.get("over") is True)
+        play_everyone(  # until her turn comes again: a version after the last she saw
+            clients,
+            rng,
+            lambda m: m.get("over") is True or (m.get("to_act") == 0 and m["version"] > seen),
+            held=held,
+        )
         back = clients[0] = Client(server.base, made["id"], tokens[0])
         state = back.until(lambda m: m["type"] == "state")
         assert state["turn"]["pace"] == 86400 and (state["over"] or state["away"]["updates"])
