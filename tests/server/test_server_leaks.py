@@ -61,18 +61,20 @@ def play_everyone(
     stop: Any,
     misplays: float = 0.05,
     held: Iterable[tuple[int, Any]] = (),
-) -> None:
+) -> tuple[int, Any]:
     """Each seat's client acts whenever it is to act (now and then trying a card it may not play) until ``stop``
-    holds for some message (``held``: messages already read, handled first)."""
+    holds for some message (``held``: messages already read, handled first); that message, not acted on, and its
+    client's seat."""
     for seat, msg in itertools.chain(held, arrivals(clients, 300)):
         if stop(msg):
-            return
+            return seat, msg
         if msg["type"] in ("state", "update") and msg["to_act"] == seat and not msg["over"]:
             client = clients[seat]
             if rng.random() < misplays:
                 wrong = rng.choice(["2C", "QH", "7S", "15D", "pass"])
                 client.send({"type": "act", "action": wrong, "version": msg["version"]})
             client.send({"type": "act", "action": rng.choice(msg["legal"]), "version": msg["version"]})
+    raise AssertionError("the clients' messages ended before the one awaited")
 
 
 def left(msg: Any, seat: int) -> bool:
@@ -178,11 +180,11 @@ def test_no_message_names_a_card_its_receiver_may_not_know_at_a_turn_based_table
     receivers: list[tuple[int | None, Client]] = []
     try:
         rng = random.Random("turn-based")
-        play_everyone(clients, rng, lambda m: m.get("version", 0) >= 12 and m.get("to_act") not in (0, None))
+        stopped = play_everyone(clients, rng, lambda m: m.get("version", 0) >= 12 and m.get("to_act") not in (0, None))
         gone = clients.pop(0)
         receivers.append((0, gone))
         gone.close()  # seat 0 goes away; the others play on once the server has seen her go, and one says a word
-        held: list[tuple[int, Message]] = []
+        held: list[tuple[int, Message]] = [stopped] if stopped[0] != 0 else []  # its client acts on it yet
         for seat, msg in arrivals(clients, 60):
             if left(msg, 0):
                 break
