@@ -7,6 +7,7 @@ the test's folder, nothing wider than the window, and axe-core finds no serious 
 
 from __future__ import annotations
 
+import asyncio
 import json
 import re
 from collections.abc import Iterator
@@ -242,6 +243,49 @@ def test_after_her_move_the_table_offers_the_next_table_waiting_for_her(web: Thr
     link.click()
     page.wait_for_url(f"**/table/{second['id']}")
     page.locator('.controls button.action[data-action="keep"]').wait_for()
+    assert page.errors == []
+    for p in (ann, cleo, bob):
+        p.close()
+
+
+@pytest.mark.parametrize("lang", ["en", "de"])
+def test_a_match_that_ended_while_she_was_away_is_told_on_her_next_page_with_her_place(
+    web: ThreadServer, browser: Any, lang: str, tmp_path: Path
+) -> None:
+    """The notice of a turn-based match that ended while she was away (made as the keeper makes it when the match
+    ends: ``tests/server/test_server_turns.py`` shows when): her place in words, a link to the table, at the width of
+    a phone and of a laptop, in English and German."""
+    words = Words(lang)
+    ann, cleo = Player(web.base, f"AnnEnd{lang}"), Player(web.base, f"CleoEnd{lang}")
+    bob = Player(web.base, f"BobEnd{lang}")
+    table = turn_table(ann, [cleo, bob], pace=DAY)
+    me = str(cleo.get("/account")["id"])
+    poll(lambda: any(n["kind"] == "turn" for n in cleo.get("/notices")["notices"]), 30, "her turn's notice")
+    reminders = web.server.config.app.state.reminders
+    standing = {"place": 2, "of": 3, "won": False}
+    told = reminders.match_over(me, table, f"AnnEnd{lang}'s Whist Clubs", 1, False, None, standing)
+    asyncio.run_coroutine_threadsafe(told, web.server.config.app.state.hub.loop).result(60)
+    page = cleos_page(browser, web, cleo, lang)
+    page.goto(f"{web.base}/")
+    notice = page.locator('.notice[data-kind="match_over"]')
+    notice.wait_for()
+    said = words.get("The match at {title} is over. Your place: {place} of {of}.")
+    title = f"AnnEnd{lang}'s Whist Clubs"
+    assert notice.locator("p").inner_text() == said.format(title=title, place=2, of=3)
+    assert page.locator('.notice[data-kind="turn"]').count() == 0  # no turn waits at a table whose match is over
+    link = notice.locator("a")
+    assert link.inner_text() == words.get("See how it ended") and link.get_attribute("href") == f"/table/{table}"
+    shots = [shoot(page, tmp_path, f"match-over-{lang}-phone")]
+    assert fits(page)
+    assert_accessible(page, f"the match-over notice ({lang}, phone)")
+    page.set_viewport_size(LAPTOP)
+    shots.append(shoot(page, tmp_path, f"match-over-{lang}-laptop"))
+    assert fits(page)
+    link.click()
+    page.wait_for_url(f"**/table/{table}")
+    page.locator(".log").first.wait_for(state="attached")
+    assert page.locator('.notice[data-kind="match_over"]').count() == 0  # followed: put away, and the table says it
+    print("screenshots:", *shots, sep="\n  ")
     assert page.errors == []
     for p in (ann, cleo, bob):
         p.close()

@@ -28,6 +28,7 @@ from clubsuite.server.turns.dbclock import DbClock, advance
 from clubsuite.server.turns.reminders import Reminders
 
 T = TypeVar("T")
+LAST = {"place": 3, "of": 3, "won": False}
 HOUR = 3600.0
 DAY = 24 * HOUR
 
@@ -161,6 +162,50 @@ def test_a_push_reaches_the_browser_encrypted_and_signed(
         lambda: count(store, select(func.count()).select_from(push_subscriptions)) == 0, what="the subscription gone"
     )
     ann.close()
+
+
+def test_a_match_over_is_pushed_once_a_match_with_the_players_place_and_its_turn_notice_goes(
+    served: ThreadServer, store: Store, pushes: PushService
+) -> None:
+    """A turn-based match that ended while its player was away: one notice and one push per match (the same match
+    told again by another process, or after a restart, is not), though the table's match is over (a ``your_turn``
+    push would be dropped then); the place and the number of sides, no card."""
+    eve = Player(served.base, "Eve")
+    me = user_id(eve)
+    private, auth, keys = browser_keys()
+    subscribe(eve, pushes.origin + "/eve", keys)
+    now = now_of(store)
+    waiting_table(store, "T1", me, me, now, now + DAY)
+    store.write(
+        lambda c: c.execute(insert(turn_seats).values(table_id="T1", seat=0, user_id=me, seen=0, autoplay=False))
+    )
+    run(served, reminders_of(served).your_turn(me, "T1", "Eve's whist", 5, False))
+    wait_for(lambda: len(pushes.to("/eve")) == 1, what="the your-turn push")
+    # her clock ran out at a table where the late player loses: the match ended at the same version
+    store.write(lambda c: c.execute(update(turn_tables).values(ended="lost:0", seat=None, user_id=None, deadline=None)))
+    for _ in range(2):
+        run(served, reminders_of(served).match_over(me, "T1", "Eve's whist", 1, False, None, LAST))
+    run(served, reminders_of(served).sweep())
+    wait_for(lambda: len(pushes.to("/eve")) == 2, what="the match-over push")
+    plain = http_ece.decrypt(pushes.to("/eve")[1][1], private_key=private, auth_secret=auth, version="aes128gcm")
+    assert json.loads(plain) == {
+        "kind": "match_over",
+        "table": "T1",
+        "title": "Eve's whist",
+        "place": 3,
+        "of": 3,
+        "won": False,
+        "url": f"{SITE}/tables/T1",
+    }
+    notices = eve.get("/notices")["notices"]
+    assert [(n["kind"], n["body"]) for n in notices] == [
+        ("match_over", {"table": "T1", "title": "Eve's whist", "place": 3, "of": 3, "won": False})
+    ]
+    # the next match of the table, over while she is at the table: nothing
+    run(served, reminders_of(served).match_over(me, "T1", "Eve's whist", 2, True, None, LAST))
+    run(served, reminders_of(served).sweep())
+    assert len(pushes.to("/eve")) == 2 and len(eve.get("/notices")["notices"]) == 1
+    eve.close()
 
 
 def test_push_endpoints_not_allowed_are_refused_by_name(served: ThreadServer, pushes: PushService) -> None:

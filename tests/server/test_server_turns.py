@@ -155,6 +155,9 @@ def test_a_week_of_whist_with_playing_hours_a_vacation_a_restart_and_a_bot_playi
         last = play(at, lambda m: False)
         assert last["over"] and last["result"]["winners"]
         leave(at)
+        wait_for(lambda: keeper_of(again).settled, 60, "the end to be written")
+        for p in friends:  # they saw the end at the table: no notice of it
+            assert not [n for n in p.get("/notices")["notices"] if n["kind"] == "match_over"], p.name
         record = friends[0].http.get(f"/tables/{table}/record.json", params={"invite": ann.invite})
         assert replay(loads_record(record.text)).match.is_over
 
@@ -207,6 +210,13 @@ def test_a_clock_run_out_at_a_losing_rated_table_ends_the_match_with_the_late_pl
     places = {s["seat"]: s for s in results["seats"]}
     assert places[late]["place"] == 3 and not places[late]["won"]
     assert results["rated"] and all(s["after"] is not None for s in results["seats"])
+    # every friend was away: each is told the match ended, and their place, once
+    wait_for(lambda: keeper_of(server).settled, 60, "the end to be told")
+    for seat, friend in enumerate(friends):
+        told = [n["body"] for n in friend.get("/notices")["notices"] if n["kind"] == "match_over"]
+        want = (table, places[seat]["place"], 3, places[seat]["won"])
+        assert [(b["table"], b["place"], b["of"], b["won"]) for b in told] == [want], friend.name
+        assert not [n for n in friend.get("/notices")["notices"] if n["kind"] == "turn"]
     record = ann.http.get(f"/tables/{table}/record.json", params={"invite": ann.invite})
     assert not replay(loads_record(record.text)).match.is_over  # the record ends where the clock ran out
     at = clients(server.base, table, friends)

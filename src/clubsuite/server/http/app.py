@@ -143,6 +143,7 @@ def create_app(
     """What reaches players who are away: page notices, Web Push and e-mail digests, through the outbox."""
     turns.your_turn = reminders.your_turn
     turns.turn_over = reminders.turn_over
+    turns.match_over = reminders.match_over
     reminders.on_hours_changed = turns.hours_changed
     services = Services(
         database=database,

@@ -31,10 +31,11 @@ from clubsuite.server.store.dbschema import invitations_sent, notices
 from clubsuite.server.store.handle import Database
 from clubsuite.server.tokens import new_id
 
-NoticeKind = Literal["invite", "declined", "warn", "mute", "chat_ban", "reported", "seat", "turn"]
+NoticeKind = Literal["invite", "declined", "warn", "mute", "chat_ban", "reported", "seat", "turn", "match_over"]
 """What a notice tells: an invitation, one declined, a moderator's warning, mute or ban from chat, a report
 received, a seat a tournament gave, a turn-based table waiting for the account's move (``turn``: the table and its
-name, one per table, in place of that table's last: ``server.turns.reminders``)."""
+name, one per table, in place of that table's last: ``server.turns.reminders``), a turn-based match ended while the
+account was away (``match_over``: the table, its name, the account's place)."""
 KINDS: tuple[NoticeKind, ...] = get_args(NoticeKind)
 INVITE_SECONDS = 600.0
 """An invitation is open this long."""

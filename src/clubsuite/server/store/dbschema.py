@@ -508,6 +508,7 @@ turn_seats = Table(
     Column("seen", Integer, nullable=False),  # the table's version the account last saw (``while you were away``)
     Column("autoplay", Boolean, nullable=False),  # a move with one legal action is played for it at once
     Column("reminded", Integer),  # the version a reminder was last sent for (one per turn)
+    Column("told_end", Integer),  # the match whose end the account was last told of (one per match)
     PrimaryKeyConstraint("table_id", "seat"),
     Index("turn_seats_by_user", "user_id"),
 )

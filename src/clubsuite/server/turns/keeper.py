@@ -33,6 +33,7 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.jsonform import JsonObject
+from clubsuite.ratings import finishing_ranks
 from clubsuite.server.store.database import StoredRow
 from clubsuite.server.store.dbschema import SeatKind, turn_chat, turn_seats, turn_tables
 from clubsuite.server.store.handle import Database
@@ -61,6 +62,22 @@ Key = tuple[int, bool, bool, bool]
 it is adjourned, whether its match is over."""
 Hours = tuple[PlayingHours, tuple[Span, ...]]
 """An account's playing hours and vacations, as its clocks are worked out from them."""
+
+
+class MatchOver(Protocol):
+    """Told that a turn-based match ended, for each person seated: as :class:`YourTurn`, with the match's number
+    instead of the version, and the seat's standing (:func:`standings`)."""
+
+    def __call__(
+        self,
+        user_id: str,
+        table_id: str,
+        title: str,
+        match_no: int,
+        connected: bool,
+        words: JsonObject | None,
+        standing: JsonObject,
+    ) -> Awaitable[None]: ...
 
 
 class YourTurn(Protocol):
@@ -98,6 +115,8 @@ class Keeper:
         """The reminders' hook (``server.turns.reminders``)."""
         self.turn_over: Callable[[str, str], Awaitable[None]] | None = None
         """Told (account, table) when a person's turn there ended: their "your turn" notice goes."""
+        self.match_over: MatchOver | None = None
+        """Told when a table's match ended, for each of its people (the reminders' hook)."""
         self._turn_of: dict[str, str] = {}
         """The account whose clock ran at each table, last written."""
         self.beats = 0
@@ -111,6 +130,8 @@ class Keeper:
         """The ``seen`` version written for each (table, seat)."""
         self._reminded: dict[str, int] = {}
         """The version each table's player to act was last reminded at (here: ``turn_seats.reminded`` across)."""
+        self._told_end: dict[str, int] = {}
+        """The match whose end each table's people were last told of (here: ``turn_seats.told_end`` across)."""
         self._locks: dict[str, asyncio.Lock] = {}
         self._task: asyncio.Task[None] | None = None
         self._stuck: dict[str, float] = {}
@@ -188,6 +209,8 @@ class Keeper:
             await self.made(table, next((s.user_id for s in table.seats if s.user_id), None) or "")
             return
         table.adjourned = bool(row.adjourned)
+        if row.user_id is not None:  # whose "your turn" notice goes when their turn ends
+            self._turn_of[table_id] = row.user_id
         if row.ended is not None and table.ended is not None and row.ended.startswith("lost:"):
             table.ended = {"lost": int(row.ended.split(":", 1)[1])}
         if row.version == table.version and (row.seat is None or row.deadline is not None or table.adjourned):
@@ -330,6 +353,11 @@ class Keeper:
             self._turn_of[table.id] = found.user_id
         if was is not None and was != found.user_id and self.turn_over is not None:
             await self.turn_over(was, table.id)
+        host = next((s.name for s in table.seats if s.kind == SeatKind.PERSON and s.token_hash is not None), None)
+        name = named(table.info, table.options, host)
+        words = name["name_words"] if isinstance(name["name_words"], dict) else None
+        if table.over:
+            await self._tell_end(table, str(name["name"]), words)
         if found.seat is None or found.user_id is None or self.your_turn is None:
             return
         if self._reminded.get(table.id) == found.version:
@@ -337,10 +365,20 @@ class Keeper:
         connected = table.seats[found.seat].connections > 0
         if not connected:  # at the table: told there; reminded once they leave it with the move to make
             self._reminded[table.id] = found.version
-        host = next((s.name for s in table.seats if s.kind == SeatKind.PERSON and s.token_hash is not None), None)
-        name = named(table.info, table.options, host)
-        words = name["name_words"] if isinstance(name["name_words"], dict) else None
         await self.your_turn(found.user_id, table.id, str(name["name"]), found.version, connected, words)
+
+    async def _tell_end(self, table: LiveTable, title: str, words: JsonObject | None) -> None:
+        """Tell each person seated who was away when the match ended (the table notes who had it open then) that it
+        ended, and their place (once a match here and, by the reminders, across processes)."""
+        if self.match_over is None or self._told_end.get(table.id) == table.match_no:
+            return
+        self._told_end[table.id] = table.match_no
+        present = table.present_at_end.get(table.match_no, frozenset())
+        standing = standings(table)
+        for s in table.seats:
+            if s.kind == SeatKind.PERSON and s.user_id is not None:
+                saw = s.connections > 0 or s.seat in present
+                await self.match_over(s.user_id, table.id, title, table.match_no, saw, words, standing[s.seat])
 
     async def _load_hours(self, user_ids: list[str], again: bool = False) -> None:
         """Read the playing hours and vacations of the accounts not known yet (``again``: all of them)."""
@@ -593,6 +631,7 @@ class Keeper:
     def _forget(self, table_id: str) -> None:
         self._clocks.pop(table_id, None)
         self._reminded.pop(table_id, None)
+        self._told_end.pop(table_id, None)
         self._turn_of.pop(table_id, None)
         self._locks.pop(table_id, None)
         for key in [k for k in self._written if k[0] == table_id]:
@@ -601,6 +640,22 @@ class Keeper:
 
 def _key(table: LiveTable) -> Key:
     return (table.version, table.waiting, table.adjourned, table.over)
+
+
+def standings(table: LiveTable) -> list[JsonObject]:
+    """How each seat finished the match just over at ``table``, as its results rank it (a seat that lost on time
+    last and not a winner): ``place`` (1 the best, ties sharing one), ``of`` (how many sides played: a team is one
+    side) and whether it ``won``."""
+    n = len(table.seats)
+    teams = table.info.teams_of(table.options)
+    lost = table.ended.get("lost") if table.ended is not None else None
+    late = (lost,) if isinstance(lost, int) else ()
+    summary = table.match.summary()
+    ranks = finishing_ranks(summary, n, teams, left=late)
+    winners = summary.get("winners")
+    won = {w for w in winners if isinstance(w, int)} - set(late) if isinstance(winners, list) else set()
+    sides = len(teams) + n - len({seat for team in teams for seat in team})
+    return [{"place": r + 1, "of": sides, "won": seat in won} for seat, r in enumerate(ranks)]
 
 
 def _seats(conn: Connection, table_id: str, people: list[tuple[int, str]], seen: dict[int, int], version: int) -> None:

@@ -20,12 +20,12 @@ from email.message import EmailMessage
 from typing import TypeVar
 
 from py_vapid import Vapid02
-from sqlalchemy import and_, exists, select, update
+from sqlalchemy import Column, and_, exists, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.errors import ClubsError
 from clubsuite.jsonform import JsonObject
-from clubsuite.server.people.notices import Notices
+from clubsuite.server.people.notices import NoticeKind, Notices
 from clubsuite.server.store.dbschema import push_subscriptions, tables, turn_prefs, turn_seats, turn_tables, users
 from clubsuite.server.store.handle import Database
 from clubsuite.server.turns import mail, push
@@ -153,7 +153,7 @@ class Reminders:
     async def _off_loop(self, call: Callable[[], T]) -> T:
         return await asyncio.get_running_loop().run_in_executor(self._threads, call)
 
-    # -- a turn begins ----------------------------------------------------------------------------------------------
+    # -- a turn begins, a match ends -------------------------------------------------------------------------------
     async def your_turn(
         self,
         user_id: str,
@@ -171,33 +171,75 @@ class Reminders:
         if connected:
             return
         title = title[:TITLE_MAX]
+        payload: JsonObject = {"kind": "your_turn", "table": table_id, "title": title, "url": self._url(table_id)}
+        body: JsonObject = {"table": table_id, "title": title}
+        await self._remind(user_id, table_id, (turn_seats.c.reminded, version), "turn", body, payload, words)
+
+    async def match_over(
+        self,
+        user_id: str,
+        table_id: str,
+        title: str,
+        match_no: int,
+        connected: bool,
+        words: JsonObject | None,
+        standing: JsonObject,
+    ) -> None:
+        """The match ``match_no`` at a turn-based table ended (by its rules, or by a clock run out where its maker
+        chose so) while its player was away: once per match (recorded in ``turn_seats.told_end``), a page notice (kind
+        ``match_over``) and a push say so, by the account's switches as :meth:`your_turn`, with the player's
+        ``standing`` (``place``, 1 the best, among the ``of`` sides that played, and whether they ``won``); nothing when
+        ``connected`` (they saw the end at the table).
+        No turn waits at the table now: its ``turn`` notice goes in any case."""
+        await self.turn_over(user_id, table_id)
+        if connected:
+            return
+        title = title[:TITLE_MAX]
+        said: JsonObject = {"table": table_id, "title": title, **standing}
+        payload: JsonObject = {"kind": "match_over", **said, "url": self._url(table_id)}
+        await self._remind(user_id, table_id, (turn_seats.c.told_end, match_no), "match_over", said, payload, words)
+
+    def _url(self, table_id: str) -> str:
+        return f"{self.config.site_url.rstrip('/')}/tables/{table_id}"
+
+    async def _remind(
+        self,
+        user_id: str,
+        table_id: str,
+        once: tuple[Column[int], int],
+        kind: NoticeKind,
+        body: JsonObject,
+        payload: JsonObject,
+        words: JsonObject | None,
+    ) -> None:
+        """Tell an account something of a table once, across processes: ``once`` is the column of its seat's row
+        that records what it was last told and the value it is told of now. By its switches: a page notice of
+        ``kind`` with ``body``, and a push of ``payload`` (a ``your_turn`` one names the player)."""
+        told, value = once
 
         def work(conn: Connection) -> bool:
             now = self.clock.now_in(conn)
             mine = and_(turn_seats.c.table_id == table_id, turn_seats.c.user_id == user_id)
-            seat = conn.execute(select(turn_seats.c.reminded).where(mine)).first()
+            seat = conn.execute(select(told).where(mine)).first()
             if seat is not None:
                 done = conn.execute(
-                    update(turn_seats)
-                    .where(mine, (turn_seats.c.reminded.is_(None)) | (turn_seats.c.reminded != version))
-                    .values(reminded=version)
+                    update(turn_seats).where(mine, told.is_(None) | (told != value)).values({told.name: value})
                 )
                 if not done.rowcount:
                     return False
             prefs = prefs_in(conn, user_id)
             if prefs.push and self.config.push_on:
-                self._queue_push(conn, user_id, table_id, title, prefs, now)
+                self._queue_push(conn, user_id, table_id, payload, prefs, now)
             return prefs.page
 
         if await self.database.write(work):
-            body: JsonObject = {"table": table_id, "title": title}
             if words is not None:  # the name's parts, for a page to word it in its reader's language
-                body["name_words"] = words
-            await self.notices.add(user_id, "turn", body, replacing={"table": table_id})
+                body = {**body, "name_words": words}
+            await self.notices.add(user_id, kind, body, replacing={"table": table_id})
         self._wake.set()
 
     def _queue_push(
-        self, conn: Connection, user_id: str, table_id: str, title: str, prefs: TurnPrefs, now: float
+        self, conn: Connection, user_id: str, table_id: str, payload: JsonObject, prefs: TurnPrefs, now: float
     ) -> None:
         subs = conn.execute(
             select(push_subscriptions.c.id).where(push_subscriptions.c.user_id == user_id).order_by("created_at")
@@ -216,10 +258,9 @@ class Reminders:
         conn.execute(
             update(turn_prefs).where(turn_prefs.c.user_id == user_id).values(push_count=count + 1, push_window=window)
         )
-        name = conn.execute(select(users.c.name).where(users.c.id == user_id)).scalar() or ""
-        site = self.config.site_url.rstrip("/")
-        payload = {"kind": "your_turn", "table": table_id, "title": title, "url": f"{site}/tables/{table_id}"}
-        payload["turn_of"] = str(name)
+        if payload["kind"] == "your_turn":
+            name = conn.execute(select(users.c.name).where(users.c.id == user_id)).scalar() or ""
+            payload = {**payload, "turn_of": str(name)}
         at = resumes(now, prefs.hours, vacations_of(conn, user_id, now))
         for sub in subs:
             enqueue(conn, "push", user_id, sub.id, {"payload": payload, "table": table_id}, now, at)
@@ -260,7 +301,8 @@ class Reminders:
                     turn_tables.c.table_id == letter.body.get("table")
                 )
             ).first()
-            if turn is not None and (turn.user_id != letter.user_id or turn.ended is not None):
+            stale = turn is not None and (turn.user_id != letter.user_id or turn.ended is not None)
+            if stale and _kind(letter) == "your_turn":
                 return Outcome("drop")  # the player moved meanwhile (or the match ended): no stale reminder
             now = self.clock.now_in(conn)
             spans = vacations_of(conn, letter.user_id, now)
@@ -491,6 +533,12 @@ class Reminders:
             return True
 
         return await self.database.write(work)
+
+
+def _kind(letter: Letter) -> object:
+    """What a push letter tells (``your_turn``, ``match_over``)."""
+    payload = letter.body.get("payload")
+    return payload.get("kind") if isinstance(payload, dict) else None
 
 
 def _vacation(v: Vacation) -> JsonObject:

@@ -135,6 +135,14 @@ function noticeView(notice, remove) {
       const title = tableName({name: b.title, name_words: b.name_words}); // in the reader's language where parts came
       return h("div", {class: "notice", dataset: {kind: "turn"}}, h("p", {}, t("Your turn at {title}.", {title})), go, close);
     }
+    case "match_over": { // a turn-based match ended while this account was away
+      const go = h("a", {href: `/table/${encodeURIComponent(b.table)}`, class: "button-link notice-join"}, t("See how it ended"));
+      go.addEventListener("click", () => { api(`/notices/${encodeURIComponent(notice.id)}/dismiss`, {}).catch(() => null); });
+      const title = tableName({name: b.title, name_words: b.name_words});
+      const words = b.won ? t("You won the match at {title}.", {title})
+        : t("The match at {title} is over. Your place: {place} of {of}.", {title, place: b.place, of: b.of});
+      return h("div", {class: "notice", dataset: {kind: "match_over"}}, h("p", {}, words), go, close);
+    }
     case "declined":
       return h("div", {class: "notice"}, h("p", {}, t("{name} declined your invitation.", {name: b.by})), close);
     case "warn":
@@ -164,6 +172,7 @@ export function startNotices() {
     if (shown.has(notice.id)) return;
     // your turn at the table this page shows, or on the page that lists them: the page says it already
     if (notice.kind === "turn" && (here[1] === "your-turn" || (here[1] === "table" && hereId === (notice.body || {}).table))) return;
+    if (notice.kind === "match_over" && here[1] === "table" && hereId === (notice.body || {}).table) return; // shown there
     const view = noticeView(notice, () => view.remove());
     if (!view) return;
     shown.add(notice.id);

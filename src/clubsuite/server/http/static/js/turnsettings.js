@@ -49,7 +49,10 @@ function pushPossible() {
 
 /** The service worker that shows the pushes, registered with the reader's words for them. */
 async function pushWorker() {
-  const words = new URLSearchParams({your_turn: t("Your turn: {title}"), body: t("Open the table to play your move.")});
+  const words = new URLSearchParams({
+    your_turn: t("Your turn: {title}"), body: t("Open the table to play your move."),
+    over: t("Match over: {title}"), over_body: t("Your place: {place} of {of}."),
+  });
   await navigator.serviceWorker.register(`/push-sw.js?${words}`, {scope: "/"});
   return navigator.serviceWorker.ready;
 }

@@ -47,6 +47,7 @@ def upgrade() -> None:
         sa.Column("seen", sa.Integer, nullable=False),
         sa.Column("autoplay", sa.Boolean, nullable=False),
         sa.Column("reminded", sa.Integer),
+        sa.Column("told_end", sa.Integer),
         sa.PrimaryKeyConstraint("table_id", "seat"),
     )
     op.create_index("turn_seats_by_user", "turn_seats", ["user_id"])
