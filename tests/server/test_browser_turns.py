@@ -23,6 +23,7 @@ from turnkit import wait_for as poll
 
 from clubsuite.i18n import Words
 from clubsuite.server.store.database import Store
+from clubsuite.server.turns.keeper import MatchEnd
 
 PHONE = {"width": 390, "height": 844}
 LAPTOP = {"width": 1280, "height": 800}
@@ -263,7 +264,7 @@ def test_a_match_that_ended_while_she_was_away_is_told_on_her_next_page_with_her
     poll(lambda: any(n["kind"] == "turn" for n in cleo.get("/notices")["notices"]), 30, "her turn's notice")
     reminders = web.server.config.app.state.reminders
     standing = {"place": 2, "of": 3, "won": False}
-    told = reminders.match_over(me, table, f"AnnEnd{lang}'s Whist Clubs", 1, False, None, standing)
+    told = reminders.match_over(MatchEnd(me, table, f"AnnEnd{lang}'s Whist Clubs", None, 1, False, standing))
     asyncio.run_coroutine_threadsafe(told, web.server.config.app.state.hub.loop).result(60)
     page = cleos_page(browser, web, cleo, lang)
     page.goto(f"{web.base}/")

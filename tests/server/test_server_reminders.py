@@ -25,6 +25,7 @@ from clubsuite.server.store.dbschema import outbox, push_subscriptions, tables, 
 from clubsuite.server.turns.clock import local_minute
 from clubsuite.server.turns.config import TurnConfig
 from clubsuite.server.turns.dbclock import DbClock, advance
+from clubsuite.server.turns.keeper import MatchEnd
 from clubsuite.server.turns.reminders import Reminders
 
 T = TypeVar("T")
@@ -184,7 +185,7 @@ def test_a_match_over_is_pushed_once_a_match_with_the_players_place_and_its_turn
     # her clock ran out at a table where the late player loses: the match ended at the same version
     store.write(lambda c: c.execute(update(turn_tables).values(ended="lost:0", seat=None, user_id=None, deadline=None)))
     for _ in range(2):
-        run(served, reminders_of(served).match_over(me, "T1", "Eve's whist", 1, False, None, LAST))
+        run(served, reminders_of(served).match_over(MatchEnd(me, "T1", "Eve's whist", None, 1, False, LAST)))
     run(served, reminders_of(served).sweep())
     wait_for(lambda: len(pushes.to("/eve")) == 2, what="the match-over push")
     plain = http_ece.decrypt(pushes.to("/eve")[1][1], private_key=private, auth_secret=auth, version="aes128gcm")
@@ -202,7 +203,7 @@ def test_a_match_over_is_pushed_once_a_match_with_the_players_place_and_its_turn
         ("match_over", {"table": "T1", "title": "Eve's whist", "place": 3, "of": 3, "won": False})
     ]
     # the next match of the table, over while she is at the table: nothing
-    run(served, reminders_of(served).match_over(me, "T1", "Eve's whist", 2, True, None, LAST))
+    run(served, reminders_of(served).match_over(MatchEnd(me, "T1", "Eve's whist", None, 2, True, LAST)))
     run(served, reminders_of(served).sweep())
     assert len(pushes.to("/eve")) == 2 and len(eve.get("/notices")["notices"]) == 1
     eve.close()

@@ -64,20 +64,20 @@ Hours = tuple[PlayingHours, tuple[Span, ...]]
 """An account's playing hours and vacations, as its clocks are worked out from them."""
 
 
-class MatchOver(Protocol):
-    """Told that a turn-based match ended, for each person seated: as :class:`YourTurn`, with the match's number
-    instead of the version, and the seat's standing (:func:`standings`)."""
+@dataclass(frozen=True)
+class MatchEnd:
+    """A turn-based match ended: what each person seated is told (:attr:`Keeper.match_over`)."""
 
-    def __call__(
-        self,
-        user_id: str,
-        table_id: str,
-        title: str,
-        match_no: int,
-        connected: bool,
-        words: JsonObject | None,
-        standing: JsonObject,
-    ) -> Awaitable[None]: ...
+    user_id: str
+    table_id: str
+    title: str
+    """The table's name in English words (``words``: its parts, for a page to word it in its reader's language)."""
+    words: JsonObject | None
+    match_no: int
+    saw: bool
+    """Whether the player had the table open when the match ended (and so saw the end)."""
+    standing: JsonObject
+    """How the seat finished (:func:`standings`)."""
 
 
 class YourTurn(Protocol):
@@ -115,7 +115,7 @@ class Keeper:
         """The reminders' hook (``server.turns.reminders``)."""
         self.turn_over: Callable[[str, str], Awaitable[None]] | None = None
         """Told (account, table) when a person's turn there ended: their "your turn" notice goes."""
-        self.match_over: MatchOver | None = None
+        self.match_over: Callable[[MatchEnd], Awaitable[None]] | None = None
         """Told when a table's match ended, for each of its people (the reminders' hook)."""
         self._turn_of: dict[str, str] = {}
         """The account whose clock ran at each table, last written."""
@@ -378,7 +378,8 @@ class Keeper:
         for s in table.seats:
             if s.kind == SeatKind.PERSON and s.user_id is not None:
                 saw = s.connections > 0 or s.seat in present
-                await self.match_over(s.user_id, table.id, title, table.match_no, saw, words, standing[s.seat])
+                end = MatchEnd(s.user_id, table.id, title, words, table.match_no, saw, standing[s.seat])
+                await self.match_over(end)
 
     async def _load_hours(self, user_ids: list[str], again: bool = False) -> None:
         """Read the playing hours and vacations of the accounts not known yet (``again``: all of them)."""

@@ -32,6 +32,7 @@ from clubsuite.server.turns import mail, push
 from clubsuite.server.turns.clock import paused, resumes
 from clubsuite.server.turns.config import TurnConfig
 from clubsuite.server.turns.dbclock import DbClock
+from clubsuite.server.turns.keeper import MatchEnd
 from clubsuite.server.turns.outbox import AT_ONCE, BATCH, Letter, Outbox, Outcome, enqueue
 from clubsuite.server.turns.players import (
     DAY,
@@ -175,29 +176,19 @@ class Reminders:
         body: JsonObject = {"table": table_id, "title": title}
         await self._remind(user_id, table_id, (turn_seats.c.reminded, version), "turn", body, payload, words)
 
-    async def match_over(
-        self,
-        user_id: str,
-        table_id: str,
-        title: str,
-        match_no: int,
-        connected: bool,
-        words: JsonObject | None,
-        standing: JsonObject,
-    ) -> None:
-        """The match ``match_no`` at a turn-based table ended (by its rules, or by a clock run out where its maker
-        chose so) while its player was away: once per match (recorded in ``turn_seats.told_end``), a page notice (kind
-        ``match_over``) and a push say so, by the account's switches as :meth:`your_turn`, with the player's
-        ``standing`` (``place``, 1 the best, among the ``of`` sides that played, and whether they ``won``); nothing when
-        ``connected`` (they saw the end at the table).
-        No turn waits at the table now: its ``turn`` notice goes in any case."""
-        await self.turn_over(user_id, table_id)
-        if connected:
+    async def match_over(self, end: MatchEnd) -> None:
+        """A match at a turn-based table ended (by its rules, or by a clock run out where its maker chose so): a
+        player away then is told once per match (recorded in ``turn_seats.told_end``), by a page notice (kind
+        ``match_over``) and a push, by the account's switches as :meth:`your_turn`, with their ``standing``
+        (``place``, 1 the best, among the ``of`` sides that played, and whether they ``won``); nothing to one who
+        saw the end at the table. No turn waits at the table now: its ``turn`` notice goes in any case."""
+        await self.turn_over(end.user_id, end.table_id)
+        if end.saw:
             return
-        title = title[:TITLE_MAX]
-        said: JsonObject = {"table": table_id, "title": title, **standing}
-        payload: JsonObject = {"kind": "match_over", **said, "url": self._url(table_id)}
-        await self._remind(user_id, table_id, (turn_seats.c.told_end, match_no), "match_over", said, payload, words)
+        said: JsonObject = {"table": end.table_id, "title": end.title[:TITLE_MAX], **end.standing}
+        payload: JsonObject = {"kind": "match_over", **said, "url": self._url(end.table_id)}
+        once = (turn_seats.c.told_end, end.match_no)
+        await self._remind(end.user_id, end.table_id, once, "match_over", said, payload, end.words)
 
     def _url(self, table_id: str) -> str:
         return f"{self.config.site_url.rstrip('/')}/tables/{table_id}"
