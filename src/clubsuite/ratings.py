@@ -137,7 +137,7 @@ def finishing_ranks(
     if draw and winners:
         raise ValueError(f"the summary is a draw and yet names winners {sorted(winners)}: a draw has no winners")
     leavers = _seats(left, n_seats, "the seats that left")
-    sides = _sides(n_seats, teams)
+    sides = match_sides(n_seats, teams)
 
     keys: list[tuple[int, float] | None] = []  # per side: None for a side with a leaver, else (won, total)
     for side in sides:
@@ -184,7 +184,7 @@ def rate(skills: Sequence[Skill], ranks: Sequence[int], teams: Sequence[Sequence
     for seat, rank in enumerate(ranks):
         if type(rank) is not int:
             raise ValueError(f"the rank of seat {seat} must be a whole number, not {rank!r}")
-    sides = _sides(n_seats, teams)
+    sides = match_sides(n_seats, teams)
     if len(sides) < 2:
         raise ValueError(f"a match needs at least two sides to rate, not {len(sides)}")
     side_ranks = []
@@ -260,8 +260,9 @@ def _check_skill(seat: int, skill: Skill) -> None:
         raise ValueError(f"the sigma of seat {seat} must be above 0 and at most {SKILL_LIMIT:g}, not {sigma!r}")
 
 
-def _sides(n_seats: int, teams: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
-    """The sides of a match: each team, then each seat in no team alone; refuses a team that is not of seats."""
+def match_sides(n_seats: int, teams: Sequence[Sequence[int]]) -> list[tuple[int, ...]]:
+    """The sides of a match: each team, then each seat in no team alone (what a place is counted among); refuses a
+    team that is not of seats."""
     taken: set[int] = set()
     sides: list[tuple[int, ...]] = []
     for team in teams:

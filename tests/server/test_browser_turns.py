@@ -18,7 +18,7 @@ import pytest
 from browserkit import keep_errors, resize, wait_for
 from serverkit import Client, ThreadServer
 from test_browser_access import assert_accessible
-from turnkit import DAY, Player, turn_table
+from turnkit import DAY, Player, play, turn_table
 from turnkit import wait_for as poll
 
 from clubsuite.i18n import Words
@@ -286,6 +286,25 @@ def test_a_match_that_ended_while_she_was_away_is_told_on_her_next_page_with_her
     page.wait_for_url(f"**/table/{table}")
     page.locator(".log").first.wait_for(state="attached")
     assert page.locator('.notice[data-kind="match_over"]').count() == 0  # followed: put away, and the table says it
+    # a match she played to its end against two bots: her list says how she finished, as its results do
+    bots = [{"kind": "person"}, {"kind": "bot"}, {"kind": "bot"}]
+    done = cleo.post("/tables", {"game": "whist(target=1)", "pace": DAY, "public": False, "seats": bots}, status=201)
+    seat = cleo.post(f"/invites/{done['invite']}/join", {"seat": 0})
+    at = {0: Client(web.base, done["id"], seat["token"])}
+    assert play(at, lambda m: False)["over"]
+    at[0].close()
+    result = next(
+        s for s in cleo.get(f"/tables/{done['id']}/results?invite={done['invite']}")["seats"] if s["seat"] == 0
+    )
+    page.goto(f"{web.base}/your-turn")
+    over = page.locator(f'.turn-entry[data-table="{done["id"]}"]')
+    over.wait_for()
+    assert over.get_attribute("data-state") == "over"
+    want = words.get("You won.") if result["won"] else words.get("Your place: {place} of {of}.")
+    assert over.locator(".turn-place").inner_text() == want.format(place=result["place"], of=3)
+    over.scroll_into_view_if_needed()
+    shots.append(shoot(page, tmp_path, f"turns-over-{lang}-laptop"))
+    assert_accessible(page, f"/your-turn with a match over ({lang}, laptop)")
     print("screenshots:", *shots, sep="\n  ")
     assert page.errors == []
     for p in (ann, cleo, bob):

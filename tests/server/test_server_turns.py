@@ -156,8 +156,20 @@ def test_a_week_of_whist_with_playing_hours_a_vacation_a_restart_and_a_bot_playi
         assert last["over"] and last["result"]["winners"]
         leave(at)
         wait_for(lambda: keeper_of(again).settled, 60, "the end to be written")
-        for p in friends:  # they saw the end at the table: no notice of it
+        # they saw the end at the table: no notice of it, nor once the table was put away and woken by one of them
+        parked(again, table)
+        back = next(iter(clients(again.base, table, [ann]).values()))
+        assert back.until(lambda m: m["type"] == "state")["over"]
+        leave({0: back})
+        wait_for(lambda: keeper_of(again).settled, 60, "the table's clock to be written")
+        for p in friends:
             assert not [n for n in p.get("/notices")["notices"] if n["kind"] == "match_over"], p.name
+        # their list says how each finished, as the results do
+        results = ann.get(f"/tables/{table}/results?invite={ann.invite}")
+        for p, seat in zip(friends, range(3), strict=True):
+            shown = entry(p, table)
+            row = next(s for s in results["seats"] if s["seat"] == seat)
+            assert (shown["place"], shown["of"], shown["won"]) == (row["place"], 3, row["won"]), p.name
         record = friends[0].http.get(f"/tables/{table}/record.json", params={"invite": ann.invite})
         assert replay(loads_record(record.text)).match.is_over
 

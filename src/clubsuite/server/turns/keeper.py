@@ -33,7 +33,6 @@ from sqlalchemy import and_, delete, insert, select, update
 from sqlalchemy.engine import Connection
 
 from clubsuite.jsonform import JsonObject
-from clubsuite.ratings import finishing_ranks
 from clubsuite.server.store.database import StoredRow
 from clubsuite.server.store.dbschema import SeatKind, turn_chat, turn_seats, turn_tables
 from clubsuite.server.store.handle import Database
@@ -43,7 +42,7 @@ from clubsuite.server.table.live import LiveTable, Refused
 from clubsuite.server.turns.clock import ALWAYS, PlayingHours, Span, deadline, paused
 from clubsuite.server.turns.config import TurnConfig
 from clubsuite.server.turns.dbclock import DbClock
-from clubsuite.server.turns.listing import in_play, unstarted
+from clubsuite.server.turns.listing import in_play, standings_at, unstarted
 from clubsuite.server.turns.players import hours_of, vacations_of
 from clubsuite.tabletalk import named
 
@@ -77,7 +76,7 @@ class MatchEnd:
     saw: bool
     """Whether the player had the table open when the match ended (and so saw the end)."""
     standing: JsonObject
-    """How the seat finished (:func:`standings`)."""
+    """How the seat finished (:func:`~clubsuite.server.turns.listing.standings_at`)."""
 
 
 class YourTurn(Protocol):
@@ -276,8 +275,9 @@ class Keeper:
 
     def changed(self, table: LiveTable) -> None:
         """A turn-based table changed (``LiveTable.on_turn``): its clock written, its player to act reminded, in a
-        task of its own (the table's change is already told)."""
-        self._later(self._changed(table))
+        task of its own (the table's change is already told). A match that is over is noted now (a rematch may
+        begin before the task runs), for its players away to be told."""
+        self._later(self._changed(table, table.match_no if table.over else None))
 
     def _later(self, work: Coroutine[Any, Any, None]) -> None:
         """Run ``work`` in a task of its own, counted until it ends (:attr:`settled`)."""
@@ -285,7 +285,7 @@ class Keeper:
         self._pending.add(task)
         task.add_done_callback(self._pending.discard)
 
-    async def _changed(self, table: LiveTable) -> None:
+    async def _changed(self, table: LiveTable, ended: int | None) -> None:
         lock = self._locks.setdefault(table.id, asyncio.Lock())
         async with lock:
             try:
@@ -297,6 +297,8 @@ class Keeper:
                 found = await self._write(table, found)
                 await self._flush_seen([table])
                 await self._remind(table, found)
+                if ended is not None:
+                    await self._tell_end(table, ended)
             except Exception:  # written again at the next change, or when the table is next loaded
                 log.exception("table %s: its clock could not be written", table.id)
 
@@ -313,6 +315,7 @@ class Keeper:
         }  # fmt: skip
         people = [(s.seat, s.user_id) for s in table.seats if s.user_id is not None]
         table_id, version = table.id, table.version
+        over = table.match_no if table.over else None
         seen = dict(table.seen)
 
         pace = table.settings.pace
@@ -329,7 +332,7 @@ class Keeper:
                 .where(turn_tables.c.table_id == table_id, turn_tables.c.version <= found.version)
                 .values(**values)
             )
-            _seats(conn, table_id, people, seen, version)
+            _seats(conn, table_id, people, seen, version, over)
             return stored
 
         stored = await self.database.write(work)
@@ -353,11 +356,6 @@ class Keeper:
             self._turn_of[table.id] = found.user_id
         if was is not None and was != found.user_id and self.turn_over is not None:
             await self.turn_over(was, table.id)
-        host = next((s.name for s in table.seats if s.kind == SeatKind.PERSON and s.token_hash is not None), None)
-        name = named(table.info, table.options, host)
-        words = name["name_words"] if isinstance(name["name_words"], dict) else None
-        if table.over:
-            await self._tell_end(table, str(name["name"]), words)
         if found.seat is None or found.user_id is None or self.your_turn is None:
             return
         if self._reminded.get(table.id) == found.version:
@@ -365,21 +363,25 @@ class Keeper:
         connected = table.seats[found.seat].connections > 0
         if not connected:  # at the table: told there; reminded once they leave it with the move to make
             self._reminded[table.id] = found.version
-        await self.your_turn(found.user_id, table.id, str(name["name"]), found.version, connected, words)
+        title, words = _title(table)
+        await self.your_turn(found.user_id, table.id, title, found.version, connected, words)
 
-    async def _tell_end(self, table: LiveTable, title: str, words: JsonObject | None) -> None:
-        """Tell each person seated who was away when the match ended (the table notes who had it open then) that it
-        ended, and their place (once a match here and, by the reminders, across processes)."""
-        if self.match_over is None or self._told_end.get(table.id) == table.match_no:
+    async def _tell_end(self, table: LiveTable, match_no: int) -> None:
+        """Tell each person seated that the match ``match_no`` ended, and their place as its results have it (written
+        with its last action, before this is told): a notice and a push to those who were away, nothing but a note
+        to those who had the table open then (the table keeps who did); once a match here and, by the reminders'
+        note on each seat, across processes and after the table is next woken."""
+        if self.match_over is None or self._told_end.get(table.id) == match_no:
             return
-        self._told_end[table.id] = table.match_no
-        present = table.present_at_end.get(table.match_no, frozenset())
-        standing = standings(table)
+        present = table.present_at_end.get(match_no, frozenset())
+        table_id = table.id
+        standing = await self.database.reading(lambda conn: standings_at(conn, table_id, match_no))
+        title, words = _title(table)
         for s in table.seats:
-            if s.kind == SeatKind.PERSON and s.user_id is not None:
+            if s.kind == SeatKind.PERSON and s.user_id is not None and s.seat in standing:
                 saw = s.connections > 0 or s.seat in present
-                end = MatchEnd(s.user_id, table.id, title, words, table.match_no, saw, standing[s.seat])
-                await self.match_over(end)
+                await self.match_over(MatchEnd(s.user_id, table_id, title, words, match_no, saw, standing[s.seat]))
+        self._told_end[table_id] = match_no
 
     async def _load_hours(self, user_ids: list[str], again: bool = False) -> None:
         """Read the playing hours and vacations of the accounts not known yet (``again``: all of them)."""
@@ -469,7 +471,7 @@ class Keeper:
             self._set(table, self._work_out(table))
             table.tell_state()
         table.reschedule()
-        await self._changed(table)  # written before the answer: the player's list shows it at once
+        await self._changed(table, None)  # written before the answer: the player's list shows it at once
 
     async def autoplay(self, table: LiveTable, seat: int, on: bool) -> None:
         """Switch ``seat``'s auto-play of forced moves; a forced move waiting now is played."""
@@ -643,25 +645,19 @@ def _key(table: LiveTable) -> Key:
     return (table.version, table.waiting, table.adjourned, table.over)
 
 
-def standings(table: LiveTable) -> list[JsonObject]:
-    """How each seat finished the match just over at ``table``, as its results rank it (a seat that lost on time
-    last and not a winner): ``place`` (1 the best, ties sharing one), ``of`` (how many sides played: a team is one
-    side) and whether it ``won``."""
-    n = len(table.seats)
-    teams = table.info.teams_of(table.options)
-    lost = table.ended.get("lost") if table.ended is not None else None
-    late = (lost,) if isinstance(lost, int) else ()
-    summary = table.match.summary()
-    ranks = finishing_ranks(summary, n, teams, left=late)
-    winners = summary.get("winners")
-    won = {w for w in winners if isinstance(w, int)} - set(late) if isinstance(winners, list) else set()
-    sides = len(teams) + n - len({seat for team in teams for seat in team})
-    return [{"place": r + 1, "of": sides, "won": seat in won} for seat, r in enumerate(ranks)]
+def _title(table: LiveTable) -> tuple[str, JsonObject | None]:
+    """A table's name in English words, and its parts (for a page to word it in its reader's language)."""
+    host = next((s.name for s in table.seats if s.kind == SeatKind.PERSON and s.token_hash is not None), None)
+    name = named(table.info, table.options, host)
+    return str(name["name"]), name["name_words"] if isinstance(name["name_words"], dict) else None
 
 
-def _seats(conn: Connection, table_id: str, people: list[tuple[int, str]], seen: dict[int, int], version: int) -> None:
+def _seats(
+    conn: Connection, table_id: str, people: list[tuple[int, str]], seen: dict[int, int], version: int, over: int | None
+) -> None:
     """Make the ``turn_seats`` rows of the accounts seated at a table that have none (a seat taken by another
-    account starts anew; a seat its player left loses its row: the table leaves their list)."""
+    account starts anew; a seat its player left loses its row: the table leaves their list). ``over``: the match
+    over at the table, if it is: an account seated after its end is never told of it."""
     rows = {r.seat: r.user_id for r in conn.execute(select(turn_seats).where(turn_seats.c.table_id == table_id))}
     held = dict(people)
     for seat in rows:
@@ -674,12 +670,12 @@ def _seats(conn: Connection, table_id: str, people: list[tuple[int, str]], seen:
             conn.execute(
                 update(turn_seats)
                 .where(and_(turn_seats.c.table_id == table_id, turn_seats.c.seat == seat))
-                .values(user_id=user_id, seen=seen.get(seat, version), autoplay=False, reminded=None)
+                .values(user_id=user_id, seen=seen.get(seat, version), autoplay=False, reminded=None, told_end=over)
             )
         else:
             conn.execute(
                 insert(turn_seats).values(
                     table_id=table_id, seat=seat, user_id=user_id, seen=seen.get(seat, version), autoplay=False,
-                    reminded=None,
+                    reminded=None, told_end=over,
                 )
             )  # fmt: skip

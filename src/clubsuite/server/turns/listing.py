@@ -9,9 +9,18 @@ from sqlalchemy import and_, func, select, union
 from sqlalchemy.engine import Connection
 from sqlalchemy.sql import ColumnElement
 
-from clubsuite.engine import resolve
+from clubsuite.engine import SomeGame, resolve
 from clubsuite.jsonform import JsonObject, JsonValue
-from clubsuite.server.store.dbschema import SeatKind, matches, seats, tables, turn_seats, turn_tables
+from clubsuite.ratings import match_sides
+from clubsuite.server.store.dbschema import (
+    SeatKind,
+    match_players,
+    matches,
+    seats,
+    tables,
+    turn_seats,
+    turn_tables,
+)
 from clubsuite.server.table.live import bot_names_at
 from clubsuite.server.turns.clock import paused
 from clubsuite.server.turns.players import hours_of, vacations_of
@@ -113,11 +122,21 @@ def turn_list(conn: Connection, user_id: str, now: float) -> JsonObject:
             turn_tables,
             tables.c.game,
             matches.c.finished_at,
+            match_players.c.place,
+            match_players.c.won,
         )
         .select_from(
             turn_seats.join(turn_tables, turn_tables.c.table_id == turn_seats.c.table_id)
             .join(tables, tables.c.id == turn_seats.c.table_id)
             .join(matches, and_(matches.c.table_id == tables.c.id, matches.c.match_no == tables.c.match_no))
+            .outerjoin(
+                match_players,
+                and_(
+                    match_players.c.table_id == tables.c.id,
+                    match_players.c.match_no == tables.c.match_no,
+                    match_players.c.seat == turn_seats.c.seat,
+                ),
+            )
         )
         .where(turn_seats.c.user_id == user_id, tables.c.closed.is_(False))
     ).all()
@@ -158,6 +177,7 @@ def turn_list(conn: Connection, user_id: str, now: float) -> JsonObject:
                 "adjourned": bool(r.adjourned),
                 "over": r.ended is not None or r.finished_at is not None,
                 "ended": ended,
+                **_standing(r.place, r.won, info, options),
                 "pace": r.pace,
                 "on_timeout": r.on_timeout,
                 "unseen": max(0, r.version - r.seen),
@@ -167,6 +187,29 @@ def turn_list(conn: Connection, user_id: str, now: float) -> JsonObject:
         )
     out.sort(key=lambda e: (not e["mine"], _number(e["deadline"]) if e["mine"] else -_number(e["since"])))
     return {"waiting": sum(1 for e in out if e["mine"]), "tables": list(out)}
+
+
+def standings_at(conn: Connection, table_id: str, match_no: int) -> dict[int, JsonObject]:
+    """How each seat finished the match ``match_no`` at a table, as its results were written with its last action
+    (the results page's places): ``place`` (1 the best, ties sharing one, a seat that lost on time or left a rated
+    match last), ``of`` (how many sides played: partners are one) and whether it ``won``; empty while not over."""
+    game = conn.execute(select(tables.c.game).where(tables.c.id == table_id)).scalar()
+    if game is None:
+        return {}
+    info, options = resolve(str(game))
+    rows = conn.execute(
+        select(match_players.c.seat, match_players.c.place, match_players.c.won).where(
+            match_players.c.table_id == table_id, match_players.c.match_no == match_no
+        )
+    )
+    return {int(r.seat): _standing(r.place, r.won, info, options) for r in rows}
+
+
+def _standing(place: int | None, won: bool | None, info: SomeGame, options: object) -> JsonObject:
+    """A seat's ``place``, ``of`` and ``won`` (None before its match is over)."""
+    if place is None:
+        return {"place": None, "of": None, "won": None}
+    return {"place": place, "of": len(match_sides(info.n_seats(options), info.teams_of(options))), "won": bool(won)}
 
 
 def _number(value: JsonValue) -> float:

@@ -181,14 +181,13 @@ class Reminders:
         player away then is told once per match (recorded in ``turn_seats.told_end``), by a page notice (kind
         ``match_over``) and a push, by the account's switches as :meth:`your_turn`, with their ``standing``
         (``place``, 1 the best, among the ``of`` sides that played, and whether they ``won``); nothing to one who
-        saw the end at the table. No turn waits at the table now: its ``turn`` notice goes in any case."""
+        saw the end at the table (but the note that they know, so that they are not told when the table is next
+        woken). No turn waits at the table now: its ``turn`` notice goes in any case."""
         await self.turn_over(end.user_id, end.table_id)
-        if end.saw:
-            return
         said: JsonObject = {"table": end.table_id, "title": end.title[:TITLE_MAX], **end.standing}
         payload: JsonObject = {"kind": "match_over", **said, "url": self._url(end.table_id)}
         once = (turn_seats.c.told_end, end.match_no)
-        await self._remind(end.user_id, end.table_id, once, "match_over", said, payload, end.words)
+        await self._remind(end.user_id, end.table_id, once, "match_over", said, payload, end.words, quiet=end.saw)
 
     def _url(self, table_id: str) -> str:
         return f"{self.config.site_url.rstrip('/')}/tables/{table_id}"
@@ -202,10 +201,12 @@ class Reminders:
         body: JsonObject,
         payload: JsonObject,
         words: JsonObject | None,
+        quiet: bool = False,
     ) -> None:
         """Tell an account something of a table once, across processes: ``once`` is the column of its seat's row
         that records what it was last told and the value it is told of now. By its switches: a page notice of
-        ``kind`` with ``body``, and a push of ``payload`` (a ``your_turn`` one names the player)."""
+        ``kind`` with ``body``, and a push of ``payload`` (a ``your_turn`` one names the player). ``quiet``: it
+        knows already (only the record is written)."""
         told, value = once
 
         def work(conn: Connection) -> bool:
@@ -216,8 +217,10 @@ class Reminders:
                 done = conn.execute(
                     update(turn_seats).where(mine, told.is_(None) | (told != value)).values({told.name: value})
                 )
-                if not done.rowcount:
+                if not done.rowcount or quiet:
                     return False
+            if quiet:
+                return False
             prefs = prefs_in(conn, user_id)
             if prefs.push and self.config.push_on:
                 self._queue_push(conn, user_id, table_id, payload, prefs, now)

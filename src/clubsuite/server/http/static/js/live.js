@@ -172,7 +172,10 @@ export function startNotices() {
     if (shown.has(notice.id)) return;
     // your turn at the table this page shows, or on the page that lists them: the page says it already
     if (notice.kind === "turn" && (here[1] === "your-turn" || (here[1] === "table" && hereId === (notice.body || {}).table))) return;
-    if (notice.kind === "match_over" && here[1] === "table" && hereId === (notice.body || {}).table) return; // shown there
+    if (notice.kind === "match_over" && here[1] === "table" && hereId === (notice.body || {}).table) {
+      api(`/notices/${encodeURIComponent(notice.id)}/dismiss`, {}).catch(() => null); // the table shows how it ended
+      return;
+    }
     const view = noticeView(notice, () => view.remove());
     if (!view) return;
     shown.add(notice.id);

@@ -99,6 +99,11 @@ function standing(entry) {
   return [t("{name} to play", {name: seatWords(entry, entry.to_act)}), clock];
 }
 
+/** How the player finished a match that is over ("You won.", "Your place: 2 of 3."). */
+function placeWords(entry) {
+  return entry.won ? t("You won.") : t("Your place: {place} of {of}.", {place: entry.place, of: entry.of});
+}
+
 function entryView(entry) {
   const id = entry.id;
   const problem = problems.get(id);
@@ -110,7 +115,8 @@ function entryView(entry) {
   const state = entry.mine ? "mine" : lost ? "lost" : entry.over ? "over" : entry.adjourned ? "adjourned" : entry.paused ? "paused" : "waiting";
   return h("li", {class: `turn-entry ${state}`, dataset: {key: id, table: id, state}},
     h("h3", {}, h("a", {href: `/table/${encodeURIComponent(id)}`}, tableName(entry))),
-    h("p", {class: "turn-state"}, h("span", {class: "turn-who"}, who), clock ? [" \u00b7 ", h("span", {class: "turn-left"}, clock)] : null),
+    h("p", {class: "turn-state"}, h("span", {class: "turn-who"}, who), clock ? [" \u00b7 ", h("span", {class: "turn-left"}, clock)] : null,
+      entry.place ? [" \u00b7 ", h("span", {class: "turn-place"}, placeWords(entry))] : null),
     entry.unseen > 0 ? h("p", {class: "turn-unseen"}, tn("{n} new move since you last looked", "{n} new moves since you last looked", entry.unseen)) : null,
     h("p", {class: "muted turn-seats"}, t("Players: {names}", {names: players.join(", ")})),
     entry.pace ? h("p", {class: "muted turn-pace"}, `${paceWords(entry.pace)} \u00b7 ${timeoutWords(entry.on_timeout)}`) : null,

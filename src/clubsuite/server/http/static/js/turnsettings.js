@@ -51,7 +51,7 @@ function pushPossible() {
 async function pushWorker() {
   const words = new URLSearchParams({
     your_turn: t("Your turn: {title}"), body: t("Open the table to play your move."),
-    over: t("Match over: {title}"), over_body: t("Your place: {place} of {of}."),
+    over: t("Match over: {title}"), over_body: t("Your place: {place} of {of}."), won_body: t("You won."),
   });
   await navigator.serviceWorker.register(`/push-sw.js?${words}`, {scope: "/"});
   return navigator.serviceWorker.ready;
