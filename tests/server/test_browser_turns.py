@@ -249,30 +249,33 @@ def test_after_her_move_the_table_offers_the_next_table_waiting_for_her(web: Thr
         p.close()
 
 
-@pytest.mark.parametrize("lang", ["en", "de"])
+@pytest.mark.parametrize("lang", ["en", "de", "fr", "nl"])
 def test_a_match_that_ended_while_she_was_away_is_told_on_her_next_page_with_her_place(
     web: ThreadServer, browser: Any, lang: str, tmp_path: Path
 ) -> None:
     """The notice of a turn-based match that ended while she was away (made as the keeper makes it when the match
     ends: ``tests/server/test_server_turns.py`` shows when): her place in words, a link to the table, at the width of
-    a phone and of a laptop, in English and German."""
+    a phone and of a laptop, in every language."""
     words = Words(lang)
     ann, cleo = Player(web.base, f"AnnEnd{lang}"), Player(web.base, f"CleoEnd{lang}")
     bob = Player(web.base, f"BobEnd{lang}")
     table = turn_table(ann, [cleo, bob], pace=DAY)
     me = str(cleo.get("/account")["id"])
     poll(lambda: any(n["kind"] == "turn" for n in cleo.get("/notices")["notices"]), 30, "her turn's notice")
+    named = next(e for e in cleo.get("/turns")["tables"] if e["id"] == table)  # its name, and the name's parts
     reminders = web.server.config.app.state.reminders
     standing = {"place": 2, "of": 3, "won": False}
-    told = reminders.match_over(MatchEnd(me, table, f"AnnEnd{lang}'s Whist Clubs", None, 1, False, standing))
+    told = reminders.match_over(MatchEnd(me, table, named["name"], named["name_words"], 1, False, standing))
     asyncio.run_coroutine_threadsafe(told, web.server.config.app.state.hub.loop).result(60)
     page = cleos_page(browser, web, cleo, lang)
-    page.goto(f"{web.base}/")
+    page.goto(f"{web.base}/your-turn")
+    title = page.locator(f'.turn-entry[data-table="{table}"] h3').inner_text()  # in her language, as pages word it
     notice = page.locator('.notice[data-kind="match_over"]')
     notice.wait_for()
     said = words.get("The match at {title} is over. Your place: {place} of {of}.")
-    title = f"AnnEnd{lang}'s Whist Clubs"
     assert notice.locator("p").inner_text() == said.format(title=title, place=2, of=3)
+    page.goto(f"{web.base}/")
+    notice.wait_for()
     assert page.locator('.notice[data-kind="turn"]').count() == 0  # no turn waits at a table whose match is over
     link = notice.locator("a")
     assert link.inner_text() == words.get("See how it ended") and link.get_attribute("href") == f"/table/{table}"
