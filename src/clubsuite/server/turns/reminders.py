@@ -217,7 +217,7 @@ class Reminders:
                 done = conn.execute(
                     update(turn_seats).where(mine, told.is_(None) | (told != value)).values({told.name: value})
                 )
-                if not done.rowcount or quiet:
+                if not done.rowcount:
                     return False
             if quiet:
                 return False
