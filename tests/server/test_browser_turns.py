@@ -74,6 +74,8 @@ def away_and_back(web: ThreadServer, lang: str) -> tuple[str, Player, int]:
             if now["to_act"] == cleo.seat and now["version"] >= 2 and latest(at[cleo.seat])["to_act"] != cleo.seat:
                 break
         at.pop(cleo.seat).close()
+        # the others move once the server has seen her go (what it sent her before, she saw)
+        at[ann.seat or 0].until(lambda m: m["type"] == "presence" and not m["seats"][cleo.seat]["connected"])
         made = 0
         while (to_act := latest(at[ann.seat or 0])["to_act"]) != cleo.seat:
             move(at, to_act)
