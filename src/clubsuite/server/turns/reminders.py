@@ -244,9 +244,7 @@ class Reminders:
         row = conn.execute(
             select(turn_prefs.c.push_count, turn_prefs.c.push_window).where(turn_prefs.c.user_id == user_id)
         ).one()
-        count, window = int(row.push_count), row.push_window
-        if window is None or now - float(window) >= DAY:
-            count, window = 0, now
+        count, window = _this_day(int(row.push_count), row.push_window, now)
         if count >= prefs.push_per_day:
             return
         conn.execute(
@@ -441,9 +439,7 @@ class Reminders:
         row = conn.execute(
             select(turn_prefs.c.confirms_sent, turn_prefs.c.confirms_window).where(turn_prefs.c.user_id == user_id)
         ).one()
-        sent, window = int(row.confirms_sent), row.confirms_window
-        if window is None or now - float(window) >= DAY:
-            sent, window = 0, now
+        sent, window = _this_day(int(row.confirms_sent), row.confirms_window, now)
         if sent >= CONFIRMS_PER_DAY:
             raise PlayerRefused(
                 429, "rate_limited", f"email: at most {CONFIRMS_PER_DAY} confirming mails a day; try again tomorrow"
@@ -527,6 +523,14 @@ class Reminders:
             return True
 
         return await self.database.write(work)
+
+
+def _this_day(count: int, window: float | None, now: float) -> tuple[int, float]:
+    """A count kept over 24 hours from its window's start (the pushes sent, the confirming mails): begun again at 0
+    from ``now`` once that day has passed."""
+    if window is None or now - float(window) >= DAY:
+        return 0, now
+    return count, float(window)
 
 
 def _kind(letter: Letter) -> object:
